@@ -1,0 +1,19 @@
+export default function Home() {
+  return (
+    <main className="landing">
+      <h1>Consulta de contribuyentes</h1>
+      <p>
+        Pasarela de consultas para integradores: registro de personas por CUI, RTU por NIT y los catálogos de CUI/NIT,
+        RTU completo y omisos. La API vive bajo <code>/api</code>.
+      </p>
+      <ul>
+        <li>
+          <a href="/admin">Consola de administración</a>
+        </li>
+        <li>
+          <a href="/api/health">Estado del servicio</a>
+        </li>
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,254 @@
+import type { LookupKind } from '@/db/schema';
+import { lookupKind } from '@/db/schema';
+import type { Actor } from '@/lib/audit/audit';
+import { adjustBalance, ledgerHistory, topUp } from '@/lib/billing/ledger';
+import { CONTRACT_FLAG_NAMES, FLAG_NAMES, parseFlagName, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
+import {
+  createIntegration,
+  findIntegration,
+  listIntegrations,
+  rotateToken,
+  setActive,
+  setFlags,
+  setTariff,
+  type IntegrationView,
+} from '@/lib/integrations/service';
+import { formatQuetzales, parseQuetzales } from '@/lib/money';
+import { listRecentRecords } from '@/lib/records/read';
+import type { Result } from '@/lib/result';
+import { createConsoleUser, listConsoleUsers, userRoleSchema } from '@/lib/users/service';
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+export interface CommandOutput {
+  text: string;
+  data: unknown;
+}
+
+export type Options = Partial<Record<string, string | boolean>>;
+
+const CLI_ACTOR: Actor = { kind: 'cli', name: process.env.USER };
+
+export const USAGE = `Operator CLI: npm run cli -- <command> [arguments] [--json]
+
+Amounts are quetzales ("12.50", "1,000"); they are stored as integer centavos.
+Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_omisos_enabled (or "all").
+
+  integrations:create <nombre> [--tariff Q] [--balance Q] [--enable flag,flag|all]
+                                        create an integration; prints its token once
+  integrations:list                     list integrations with flags, tariff and balance
+  integrations:show <id|nombre>         one integration and its latest ledger entries
+  integrations:flags <id|nombre> [--enable flag,...] [--disable flag,...]
+  integrations:tariff <id|nombre> <Q>   set the tariff per catalog query
+  integrations:top-up <id|nombre> <Q> --note "..."
+  integrations:adjust <id|nombre> <+Q|-Q> --note "..."
+  integrations:rotate-token <id|nombre> issue a new token (printed once); the old one stops working
+  integrations:deactivate <id|nombre>   refuse its credentials (reactivate to undo)
+  integrations:reactivate <id|nombre>
+  users:create <email> --name "..." --role admin|support [--password "..."]
+                                        create a console user; prints a generated password once
+  users:list
+  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--limit N]
+                                        most recent query records first`;
+
+function required(args: string[], index: number, what: string): string {
+  const value = args[index];
+  if (!value) throw new CliError(`missing ${what}\n\n${USAGE}`);
+  return value;
+}
+
+/** The CLI's entry point rewrites "-25" to this mark plus "25" so the argument parser keeps it. */
+export const NEGATIVE_AMOUNT_MARK = 'negative:';
+
+function amount(text: string, what: string): number {
+  const centavos = text.startsWith(NEGATIVE_AMOUNT_MARK)
+    ? negate(parseQuetzales(text.slice(NEGATIVE_AMOUNT_MARK.length)))
+    : parseQuetzales(text);
+  if (centavos === undefined) throw new CliError(`${what} must be an amount in quetzales, like 12.50 (got "${text}")`);
+  return centavos;
+}
+
+function negate(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : -value;
+}
+
+function unwrap<T>(result: Result<T>): T {
+  if (!result.ok) throw new CliError(result.error.message, result.error.code === 'not_found' ? 3 : 2);
+  return result.value;
+}
+
+function parseFlagList(list: string | boolean | undefined): FlagName[] {
+  if (typeof list !== 'string' || list.trim() === '') return [];
+  if (list.trim() === 'all') return FLAG_NAMES;
+  return list.split(',').map((item) => {
+    const flag = parseFlagName(item);
+    if (!flag) throw new CliError(`unknown flag "${item}"; use one of ${Object.values(CONTRACT_FLAG_NAMES).join(', ')}`);
+    return flag;
+  });
+}
+
+function describeIntegration(integration: IntegrationView): string {
+  const enabled = FLAG_NAMES.filter((flag) => integration[flag]).map((flag) => CONTRACT_FLAG_NAMES[flag]);
+  return [
+    `#${integration.id} ${integration.nombre}${integration.active ? '' : ' (inactive)'}  token ${integration.tokenPrefix}…`,
+    `  tariff ${formatQuetzales(integration.tariffCentavos)}  balance ${formatQuetzales(integration.balanceCentavos)}`,
+    `  enabled: ${enabled.length ? enabled.join(' ') : '(none)'}`,
+  ].join('\n');
+}
+
+async function integrationByArg(args: string[]): Promise<IntegrationView> {
+  const key = required(args, 0, 'integration id or nombre');
+  const integration = await findIntegration(key);
+  if (!integration) throw new CliError(`no integration "${key}"`, 3);
+  return integration;
+}
+
+const commands: Record<string, (args: string[], options: Options) => Promise<CommandOutput>> = {
+  async 'integrations:create'(args, options) {
+    const enabled = parseFlagList(options.enable);
+    const flags = Object.fromEntries(enabled.map((flag) => [flag, true])) as Partial<IntegrationFlags>;
+    const created = unwrap(
+      await createIntegration(CLI_ACTOR, {
+        nombre: required(args, 0, 'nombre'),
+        tariffCentavos: typeof options.tariff === 'string' ? amount(options.tariff, '--tariff') : 0,
+        initialBalanceCentavos: typeof options.balance === 'string' ? amount(options.balance, '--balance') : 0,
+        flags,
+        note: typeof options.note === 'string' ? options.note : undefined,
+      }),
+    );
+    return {
+      data: { ...created.integration, token: created.token },
+      text: `${describeIntegration(created.integration)}\n\nToken (shown once, store it now):\n  ${created.token}`,
+    };
+  },
+
+  async 'integrations:list'() {
+    const all = await listIntegrations();
+    return { data: all, text: all.length ? all.map(describeIntegration).join('\n') : 'No integrations yet.' };
+  },
+
+  async 'integrations:show'(args) {
+    const integration = await integrationByArg(args);
+    const ledger = await ledgerHistory(integration.id, 10);
+    const lines = ledger.map(
+      (entry) =>
+        `  ${entry.createdAt.toISOString()}  ${entry.kind.padEnd(10)} ${formatQuetzales(entry.amountCentavos).padStart(14)}  ${entry.actor}${entry.note ? `  ${entry.note}` : ''}`,
+    );
+    return {
+      data: { ...integration, ledger },
+      text: `${describeIntegration(integration)}\n  latest ledger entries:\n${lines.join('\n') || '  (none)'}`,
+    };
+  },
+
+  async 'integrations:flags'(args, options) {
+    const integration = await integrationByArg(args);
+    const changes: Partial<IntegrationFlags> = {};
+    for (const flag of parseFlagList(options.enable)) changes[flag] = true;
+    for (const flag of parseFlagList(options.disable)) changes[flag] = false;
+    if (Object.keys(changes).length === 0) throw new CliError('say which flags to change with --enable and/or --disable');
+    const updated = unwrap(await setFlags(CLI_ACTOR, integration.id, changes));
+    return { data: updated, text: describeIntegration(updated) };
+  },
+
+  async 'integrations:tariff'(args) {
+    const integration = await integrationByArg(args);
+    const updated = unwrap(await setTariff(CLI_ACTOR, integration.id, amount(required(args, 1, 'tariff'), 'tariff')));
+    return { data: updated, text: describeIntegration(updated) };
+  },
+
+  async 'integrations:top-up'(args, options) {
+    const integration = await integrationByArg(args);
+    const result = unwrap(
+      await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'amount'), 'amount'), String(options.note ?? '')),
+    );
+    return { data: result, text: `${integration.nombre}: balance ${formatQuetzales(result.balanceCentavos)}` };
+  },
+
+  async 'integrations:adjust'(args, options) {
+    const integration = await integrationByArg(args);
+    const result = unwrap(
+      await adjustBalance(CLI_ACTOR, integration.id, amount(required(args, 1, 'amount'), 'amount'), String(options.note ?? '')),
+    );
+    return { data: result, text: `${integration.nombre}: balance ${formatQuetzales(result.balanceCentavos)}` };
+  },
+
+  async 'integrations:rotate-token'(args) {
+    const integration = await integrationByArg(args);
+    const rotated = unwrap(await rotateToken(CLI_ACTOR, integration.id));
+    return {
+      data: { ...rotated.integration, token: rotated.token },
+      text: `${describeIntegration(rotated.integration)}\n\nNew token (shown once, store it now):\n  ${rotated.token}`,
+    };
+  },
+
+  async 'integrations:deactivate'(args) {
+    const updated = unwrap(await setActive(CLI_ACTOR, (await integrationByArg(args)).id, false));
+    return { data: updated, text: describeIntegration(updated) };
+  },
+
+  async 'integrations:reactivate'(args) {
+    const updated = unwrap(await setActive(CLI_ACTOR, (await integrationByArg(args)).id, true));
+    return { data: updated, text: describeIntegration(updated) };
+  },
+
+  async 'users:create'(args, options) {
+    const role = userRoleSchema.safeParse(options.role);
+    if (!role.success) throw new CliError('--role must be admin or support');
+    const created = unwrap(
+      await createConsoleUser(CLI_ACTOR, {
+        email: required(args, 0, 'email'),
+        name: typeof options.name === 'string' ? options.name : '',
+        role: role.data,
+        password: typeof options.password === 'string' ? options.password : undefined,
+      }),
+    );
+    const shownPassword = typeof options.password === 'string' ? undefined : created.password;
+    return {
+      data: { ...created.user, ...(shownPassword ? { password: shownPassword } : {}) },
+      text: `User #${created.user.id} ${created.user.email} (${created.user.role})${shownPassword ? `\nPassword (shown once): ${shownPassword}` : ''}`,
+    };
+  },
+
+  async 'users:list'() {
+    const users = await listConsoleUsers();
+    return {
+      data: users,
+      text: users.map((user) => `#${user.id} ${user.email}  ${user.name}  ${user.role}${user.active ? '' : ' (inactive)'}`).join('\n') || 'No users.',
+    };
+  },
+
+  async 'records:list'(_args, options) {
+    let integrationId: number | undefined;
+    if (typeof options.integration === 'string') integrationId = (await integrationByArg([options.integration])).id;
+    let lookup: LookupKind | undefined;
+    if (typeof options.lookup === 'string') {
+      if (!(lookupKind.enumValues as readonly string[]).includes(options.lookup)) {
+        throw new CliError(`--lookup must be one of ${lookupKind.enumValues.join(', ')}`);
+      }
+      lookup = options.lookup as LookupKind;
+    }
+    const limit = typeof options.limit === 'string' ? Number(options.limit) : 20;
+    if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit must be a positive whole number');
+    const records = await listRecentRecords({ integrationId, lookup, limit });
+    const text = records
+      .map(
+        (record) =>
+          `${record.createdAt.toISOString()}  ${record.integrationNombre}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${record.nit ?? '-'} cui=${record.cui ?? '-'}  ${record.requestId}`,
+      )
+      .join('\n');
+    return { data: records, text: text || 'No query records.' };
+  },
+};
+
+export async function runCommand(command: string, args: string[], options: Options): Promise<CommandOutput> {
+  const run = commands[command];
+  if (!run) throw new CliError(`unknown command "${command}"\n\n${USAGE}`);
+  return run(args, options);
+}

@@ -1,0 +1,71 @@
+// npm run cli -- <command> [arguments] [--json]
+// The operator CLI. It calls the same lib/ functions as the console; every change is audited.
+import { parseArgs } from 'node:util';
+import { closeDatabase, database } from '@/db/client';
+import { applyMigrations } from '@/db/migrate';
+import { CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
+  const [command, ...args] = positionals;
+  if (!command || values.help) {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  try {
+    await applyMigrations(await database());
+    const output = await runCommand(command, args, values);
+    if (values.json) console.log(JSON.stringify(output.data, null, 2));
+    else console.log(output.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      if (values.json) console.log(JSON.stringify({ error: error.message }));
+      else console.error(`error: ${error.message}`);
+      return error.exitCode;
+    }
+    throw error;
+  } finally {
+    await closeDatabase();
+  }
+}
+
+// parseArgs would read a negative amount such as -25.00 as an option; mark it as a value instead.
+const NEGATIVE_AMOUNT = /^-\d[\d,]*(\.\d+)?$/;
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
+    args: argv.map((arg) => (NEGATIVE_AMOUNT.test(arg) ? `${NEGATIVE_AMOUNT_MARK}${arg.slice(1)}` : arg)),
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      tariff: { type: 'string' },
+      balance: { type: 'string' },
+      enable: { type: 'string' },
+      disable: { type: 'string' },
+      note: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      integration: { type: 'string' },
+      lookup: { type: 'string' },
+      limit: { type: 'string' },
+    },
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

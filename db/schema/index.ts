@@ -1,0 +1,5 @@
+export * from './integrations';
+export * from './ledger-entries';
+export * from './query-records';
+export * from './console-users';
+export * from './audit-log';

@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns';
+
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    nombre: text('nombre').notNull(),
+    // SHA-256 of the token (tokens are 256-bit random, so a fast hash is enough); never the token.
+    tokenHash: text('token_hash').notNull(),
+    // First characters of the token, shown in the console so people can tell tokens apart.
+    tokenPrefix: text('token_prefix').notNull(),
+    isRenapEnabled: boolean('is_renap_enabled').notNull().default(false),
+    isRtuEnabled: boolean('is_rtu_enabled').notNull().default(false),
+    isCuiNitEnabled: boolean('is_cui_nit_enabled').notNull().default(false),
+    isRtuV2Enabled: boolean('is_rtu_v2_enabled').notNull().default(false),
+    isOmisosEnabled: boolean('is_omisos_enabled').notNull().default(false),
+    tariffCentavos: bigint('tariff_centavos', { mode: 'number' }).notNull().default(0),
+    // A cache of the ledger's sum, updated in the same statement as every ledger entry.
+    balanceCentavos: bigint('balance_centavos', { mode: 'number' }).notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // The login header is compared lowercased, so two names differing only in case would clash.
+    uniqueIndex('integrations_nombre_lower_unique').on(sql`lower(${table.nombre})`),
+    check('integrations_balance_non_negative', sql`${table.balanceCentavos} >= 0`),
+    check('integrations_tariff_non_negative', sql`${table.tariffCentavos} >= 0`),
+  ],
+);
+
+export type Integration = typeof integrations.$inferSelect;
+export type NewIntegration = typeof integrations.$inferInsert;

@@ -1,0 +1,80 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import { database, db } from '@/db/client';
+import { integrations, ledgerEntries, type LedgerEntry } from '@/db/schema';
+import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
+import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/integrations/schemas';
+import { notifyIntegrationChanged } from '@/lib/integrations/directory';
+import { fail, ok, type Result } from '@/lib/result';
+
+export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
+
+/** Adds prepaid money to an integration (positive amount, with a note saying why). */
+export function topUp(actor: Actor, integrationId: number, amountCentavos: number, note: string) {
+  const amount = positiveCentavosSchema.safeParse(amountCentavos);
+  if (!amount.success) return Promise.resolve(fail('invalid', 'La recarga debe ser un monto positivo en centavos.'));
+  return moveBalance(actor, integrationId, 'top_up', amount.data, note);
+}
+
+/** Corrects a balance up or down; it can never take the balance below zero. */
+export function adjustBalance(actor: Actor, integrationId: number, amountCentavos: number, note: string) {
+  const amount = signedCentavosSchema.safeParse(amountCentavos);
+  if (!amount.success) return Promise.resolve(fail('invalid', amount.error.issues[0]!.message));
+  return moveBalance(actor, integrationId, 'adjustment', amount.data, note);
+}
+
+async function moveBalance(
+  actor: Actor,
+  integrationId: number,
+  kind: 'top_up' | 'adjustment',
+  amountCentavos: number,
+  rawNote: string,
+): Promise<Result<{ balanceCentavos: number; entry: LedgerEntry }, BalanceError>> {
+  const note = ledgerNoteSchema.safeParse(rawNote);
+  if (!note.success) return fail('invalid', note.error.issues[0]!.message);
+  const result = await (await db()).transaction(async (tx) => {
+    const [before] = await tx.select().from(integrations).where(eq(integrations.id, integrationId)).for('update');
+    if (!before) return fail('not_found', `No existe la integración ${integrationId}.`);
+    if (before.balanceCentavos + amountCentavos < 0) {
+      return fail('insufficient_balance', 'El ajuste dejaría el saldo por debajo de cero.');
+    }
+    const [after] = await tx
+      .update(integrations)
+      .set({ balanceCentavos: sql`${integrations.balanceCentavos} + ${amountCentavos}`, updatedAt: sql`now()` })
+      .where(eq(integrations.id, integrationId))
+      .returning();
+    const [entry] = await tx
+      .insert(ledgerEntries)
+      .values({ integrationId, kind, amountCentavos, actor: describeActor(actor), note: note.data })
+      .returning();
+    await writeAudit(tx, actor, {
+      action: kind === 'top_up' ? 'balance.top_up' : 'balance.adjust',
+      targetType: 'integration',
+      targetId: integrationId,
+      before: { balanceCentavos: before.balanceCentavos },
+      after: { balanceCentavos: after!.balanceCentavos, amountCentavos, note: note.data },
+    });
+    return ok({ balanceCentavos: after!.balanceCentavos, entry: entry! });
+  });
+  if (result.ok) await notifyIntegrationChanged();
+  return result;
+}
+
+export async function ledgerHistory(integrationId: number, limit = 100): Promise<LedgerEntry[]> {
+  return (await db())
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.integrationId, integrationId))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(limit);
+}
+
+/** The balance column and the ledger's sum side by side; they must always agree. */
+export async function balanceAndLedgerSum(integrationId: number): Promise<{ balanceCentavos: number; ledgerSumCentavos: number }> {
+  const handle = await database();
+  const [row] = await handle.rows<{ balance: string | number; ledger_sum: string | number }>(sql`
+    select i.balance_centavos as balance,
+           coalesce((select sum(amount_centavos) from ledger_entries l where l.integration_id = i.id), 0) as ledger_sum
+    from integrations i where i.id = ${integrationId}`);
+  if (!row) throw new Error(`integration ${integrationId} not found`);
+  return { balanceCentavos: Number(row.balance), ledgerSumCentavos: Number(row.ledger_sum) };
+}

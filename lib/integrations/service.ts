@@ -1,0 +1,189 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { integrations, ledgerEntries, type Integration } from '@/db/schema';
+import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
+import { fail, ok, type Result } from '@/lib/result';
+import { issueToken } from '@/lib/security/tokens';
+import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
+import { integrationNameSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
+import { notifyIntegrationChanged } from './directory';
+
+/** What the console and CLI may show about an integration: never the token hash. */
+export type IntegrationView = Omit<Integration, 'tokenHash'>;
+
+export function toView(integration: Integration): IntegrationView {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { tokenHash, ...view } = integration;
+  return view;
+}
+
+function auditSnapshot(integration: Integration) {
+  return {
+    nombre: integration.nombre,
+    tokenPrefix: integration.tokenPrefix,
+    ...flagsOf(integration),
+    tariffCentavos: integration.tariffCentavos,
+    balanceCentavos: integration.balanceCentavos,
+    active: integration.active,
+  };
+}
+
+export interface CreateIntegrationInput {
+  nombre: string;
+  tariffCentavos?: number;
+  flags?: Partial<IntegrationFlags>;
+  initialBalanceCentavos?: number;
+  note?: string;
+}
+
+export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance';
+
+/** Creates an integration; the token is returned here once and stored only as a hash. */
+export async function createIntegration(
+  actor: Actor,
+  input: CreateIntegrationInput,
+): Promise<Result<{ integration: IntegrationView; token: string }, IntegrationError>> {
+  const name = integrationNameSchema.safeParse(input.nombre);
+  if (!name.success) return fail('invalid', name.error.issues[0]!.message);
+  const tariff = tariffCentavosSchema.safeParse(input.tariffCentavos ?? 0);
+  if (!tariff.success) return fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`);
+  const initialBalance = input.initialBalanceCentavos ?? 0;
+  if (initialBalance !== 0 && !positiveCentavosSchema.safeParse(initialBalance).success) {
+    return fail('invalid', 'El saldo inicial debe ser un número entero positivo de centavos.');
+  }
+
+  const database = await db();
+  const taken = await database
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(sql`lower(${integrations.nombre}) = lower(${name.data})`);
+  if (taken.length > 0) return fail('name_taken', `Ya existe una integración llamada «${name.data}».`);
+
+  const issued = issueToken();
+  try {
+    const created = await database.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(integrations)
+        .values({
+          nombre: name.data,
+          tokenHash: issued.tokenHash,
+          tokenPrefix: issued.tokenPrefix,
+          tariffCentavos: tariff.data,
+          balanceCentavos: initialBalance,
+          ...input.flags,
+        })
+        .returning();
+      if (initialBalance > 0) {
+        await tx.insert(ledgerEntries).values({
+          integrationId: row!.id,
+          kind: 'top_up',
+          amountCentavos: initialBalance,
+          actor: describeActor(actor),
+          note: input.note ?? 'Saldo inicial',
+        });
+      }
+      await writeAudit(tx, actor, {
+        action: 'integration.create',
+        targetType: 'integration',
+        targetId: row!.id,
+        before: null,
+        after: auditSnapshot(row!),
+      });
+      return row!;
+    });
+    await notifyIntegrationChanged();
+    return ok({ integration: toView(created), token: issued.token });
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail('name_taken', `Ya existe una integración llamada «${name.data}».`);
+    throw error;
+  }
+}
+
+export async function listIntegrations(): Promise<IntegrationView[]> {
+  const rows = await (await db()).select().from(integrations).orderBy(asc(integrations.nombre));
+  return rows.map(toView);
+}
+
+export async function findIntegration(idOrName: string | number): Promise<IntegrationView | undefined> {
+  const row = await findIntegrationRow(idOrName);
+  return row && toView(row);
+}
+
+async function findIntegrationRow(idOrName: string | number): Promise<Integration | undefined> {
+  const database = await db();
+  const byId = typeof idOrName === 'number' || /^\d+$/.test(idOrName);
+  const [row] = await database
+    .select()
+    .from(integrations)
+    .where(byId ? eq(integrations.id, Number(idOrName)) : sql`lower(${integrations.nombre}) = lower(${String(idOrName)})`);
+  return row;
+}
+
+/**
+ * Runs one audited change to an integration row: locks it, applies `change`, writes the audit
+ * row in the same transaction, and tells this process's credential cache.
+ */
+async function changeIntegration(
+  actor: Actor,
+  idOrName: string | number,
+  action: string,
+  change: (current: Integration) => Partial<Integration>,
+): Promise<Result<IntegrationView, IntegrationError>> {
+  const found = await findIntegrationRow(idOrName);
+  if (!found) return fail('not_found', `No existe la integración «${idOrName}».`);
+  const database = await db();
+  const updated = await database.transaction(async (tx) => {
+    const [current] = await tx.select().from(integrations).where(eq(integrations.id, found.id)).for('update');
+    const [row] = await tx
+      .update(integrations)
+      .set({ ...change(current!), updatedAt: sql`now()` })
+      .where(eq(integrations.id, found.id))
+      .returning();
+    await writeAudit(tx, actor, {
+      action,
+      targetType: 'integration',
+      targetId: found.id,
+      before: auditSnapshot(current!),
+      after: auditSnapshot(row!),
+    });
+    return row!;
+  });
+  await notifyIntegrationChanged();
+  return ok(toView(updated));
+}
+
+export function setFlags(actor: Actor, idOrName: string | number, flags: Partial<IntegrationFlags>) {
+  const changes = Object.fromEntries(
+    Object.entries(flags).filter(([flag, value]) => FLAG_NAMES.includes(flag as FlagName) && typeof value === 'boolean'),
+  );
+  return changeIntegration(actor, idOrName, 'integration.set_flags', () => changes);
+}
+
+export async function setTariff(actor: Actor, idOrName: string | number, tariffCentavos: number) {
+  const tariff = tariffCentavosSchema.safeParse(tariffCentavos);
+  if (!tariff.success) return fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`);
+  return changeIntegration(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+}
+
+export function setActive(actor: Actor, idOrName: string | number, active: boolean) {
+  return changeIntegration(actor, idOrName, active ? 'integration.reactivate' : 'integration.deactivate', () => ({ active }));
+}
+
+/** Replaces the token; the old one stops working within the credential cache's refresh time. */
+export async function rotateToken(
+  actor: Actor,
+  idOrName: string | number,
+): Promise<Result<{ integration: IntegrationView; token: string }, IntegrationError>> {
+  const issued = issueToken();
+  const result = await changeIntegration(actor, idOrName, 'integration.rotate_token', () => ({
+    tokenHash: issued.tokenHash,
+    tokenPrefix: issued.tokenPrefix,
+  }));
+  return result.ok ? ok({ integration: result.value, token: issued.token }) : result;
+}
+
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  return code === '23505';
+}

@@ -1,0 +1,36 @@
+import { randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+// scrypt at OWASP's recommended minimum (N=2^17, r=8, p=1: 128 MiB and a fraction of a second per
+// hash, a deliberate cost per sign-in attempt). Parameters are stored with each hash, so they can
+// be raised later without invalidating existing passwords.
+const PARAMETERS = { N: 2 ** 17, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+export const MIN_PASSWORD_LENGTH = 12;
+
+function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCallback(password, salt, keyLength, { ...options, maxmem: 256 * 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, KEY_LENGTH, PARAMETERS);
+  return ['scrypt', PARAMETERS.N, PARAMETERS.r, PARAMETERS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [algorithm, n, r, p, salt, expected] = stored.split('$');
+  if (algorithm !== 'scrypt' || !n || !r || !p || !salt || !expected) return false;
+  const expectedKey = Buffer.from(expected, 'base64url');
+  const key = await scrypt(password, Buffer.from(salt, 'base64url'), expectedKey.length, { N: Number(n), r: Number(r), p: Number(p) });
+  return timingSafeEqual(key, expectedKey);
+}
+
+/** A random password for seeded and reset accounts: 18 characters, unambiguous alphabet. */
+export function generatePassword(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  return Array.from({ length: 18 }, () => alphabet[randomInt(alphabet.length)]).join('');
+}

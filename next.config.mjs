@@ -1,0 +1,9 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // PGlite loads its WebAssembly and data files from its own package directory at run time;
+  // bundling it breaks those paths, so the server keeps it (and postgres.js) as plain requires.
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres'],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

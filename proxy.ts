@@ -1,0 +1,33 @@
+// The global per-IP limit (100 per 15 minutes over the whole API) and the request id.
+import { NextResponse, type NextRequest } from 'next/server';
+import { env } from '@/lib/env';
+import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
+import { clientIp, PEER_IP_HEADER } from '@/lib/limits/client-ip';
+import { consumeGlobalLimit } from '@/lib/limits/limits';
+
+// The limiter's default answer: plain text, no Retry-After (the contract says integrators must
+// check Content-Type before parsing it).
+const TOO_MANY_REQUESTS_BODY = 'Too many requests, please try again later.';
+
+export async function proxy(request: NextRequest) {
+  // Every response gets an id; one sent by the client is replaced so ids stay unique.
+  const requestId = newRequestId();
+  const ip = clientIp(request.headers.get(PEER_IP_HEADER), request.headers.get('x-forwarded-for'), env().TRUSTED_PROXY_HOPS);
+  if (!(await consumeGlobalLimit(ip))) {
+    return new NextResponse(TOO_MANY_REQUESTS_BODY, {
+      status: 429,
+      headers: { 'content-type': 'text/plain; charset=utf-8', [REQUEST_ID_HEADER]: requestId },
+    });
+  }
+  const headers = new Headers(request.headers);
+  headers.set(REQUEST_ID_HEADER, requestId);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set(REQUEST_ID_HEADER, requestId);
+  return response;
+}
+
+export const config = {
+  // The whole integrator API. Not the health check (load balancers poll it) nor the console's
+  // sign-in endpoints (they have their own per-account and per-IP throttling).
+  matcher: ['/api/((?!health$|auth/).*)'],
+};

@@ -1,0 +1,29 @@
+// npm run dev: the upstream simulator and the app (with its console) in development mode.
+// The app migrates and seeds the embedded database on start and prints the demo credentials.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const children: ChildProcess[] = [];
+
+function start(name: string, command: string, args: string[]): ChildProcess {
+  const child = spawn(command, args, { stdio: 'inherit', env: process.env });
+  child.on('exit', (code, signal) => {
+    console.log(`[dev] ${name} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
+    shutdown(code ?? 1);
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+function shutdown(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 1_000).unref();
+}
+
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+
+start('simulator', process.execPath, ['--import', 'tsx', 'simulator/main.ts']);
+start('app', process.execPath, ['server.mjs', '--dev']);

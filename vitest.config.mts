@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { alias: { '@': import.meta.dirname } },
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**'],
+    // HTTP-level tests run against a production build, made once per run (or reused if current).
+    globalSetup: ['tests/support/global-setup.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores: more workers only make servers and databases fight for them.
+    maxWorkers: 2,
+  },
+});
