@@ -1,5 +1,6 @@
 // npm run cli -- <command> [arguments] [--json]
 // The operator CLI. It calls the same lib/ functions as the console; every change is audited.
+import '@/lib/load-env-files';
 import { parseArgs } from 'node:util';
 import { closeDatabase, database } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';

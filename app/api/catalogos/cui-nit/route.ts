@@ -1,0 +1,9 @@
+// POST /api/catalogos/cui-nit - the NIT for a CUI, or the CUI for a NIT; billed at the integration's tariff.
+import { catalogResponse, catalogUnhandledResponse } from '@/lib/api/catalog-responses';
+import { lookupRoute } from '@/lib/api/route';
+import { runCatalogLookup } from '@/lib/lookups/catalog';
+
+export const POST = lookupRoute(
+  async (context) => catalogResponse(await runCatalogLookup({ ...context, catalog: 'cui_nit' }), context.requestId),
+  catalogUnhandledResponse,
+);

@@ -1,0 +1,9 @@
+// POST /api/catalogos/omisos - a taxpayer's compliance status (unfiled returns, coercive collection); billed at the integration's tariff.
+import { catalogResponse, catalogUnhandledResponse } from '@/lib/api/catalog-responses';
+import { lookupRoute } from '@/lib/api/route';
+import { runCatalogLookup } from '@/lib/lookups/catalog';
+
+export const POST = lookupRoute(
+  async (context) => catalogResponse(await runCatalogLookup({ ...context, catalog: 'omisos' }), context.requestId),
+  catalogUnhandledResponse,
+);

@@ -1,0 +1,9 @@
+// POST /api/catalogos/rtu - the full RTU record of one taxpayer; billed at the integration's tariff.
+import { catalogResponse, catalogUnhandledResponse } from '@/lib/api/catalog-responses';
+import { lookupRoute } from '@/lib/api/route';
+import { runCatalogLookup } from '@/lib/lookups/catalog';
+
+export const POST = lookupRoute(
+  async (context) => catalogResponse(await runCatalogLookup({ ...context, catalog: 'rtu' }), context.requestId),
+  catalogUnhandledResponse,
+);

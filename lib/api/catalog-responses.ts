@@ -1,0 +1,63 @@
+import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { catalogOutcomeStatus, type CatalogOutcome } from '@/lib/lookups/catalog';
+import type { CatalogRequestProblem } from '@/lib/lookups/catalog-request';
+import type { SourceFailure } from '@/lib/sources/outcomes';
+import { jsonResponse } from './responses';
+
+/**
+ * Texts for the malformed requests the contract does not name (docs/decisions.md). Like the
+ * contract's catalog messages they carry no accents.
+ */
+export const CATALOG_REQUEST_MESSAGES: Record<CatalogRequestProblem, string> = {
+  content_type: 'El cuerpo debe enviarse como JSON con content-type: application/json.',
+  too_large: 'El cuerpo de la peticion es demasiado grande.',
+  malformed: 'El cuerpo de la peticion no es JSON valido.',
+  not_an_object: 'El cuerpo de la peticion debe ser un objeto JSON.',
+  identifier_missing: CATALOG_MESSAGES.identifierRequired,
+  identifier_not_text: 'Los campos nit y cui deben enviarse como texto.',
+  identifier_too_long: 'El nit o el cui es demasiado largo.',
+  actualizado_not_boolean: 'El campo actualizado debe ser true o false.',
+  date_of_birth_not_text: 'El campo date_of_birth debe enviarse como texto (YYYY-MM-DD).',
+};
+
+const SOURCE_FAILURE_MESSAGES: Record<SourceFailure, string> = {
+  data_rejected: CATALOG_MESSAGES.sourceRejectedData,
+  auth_rejected: CATALOG_MESSAGES.sourceAuthRejected,
+  balance_exhausted: CATALOG_MESSAGES.sourceBalanceExhausted,
+  query_type_denied: CATALOG_MESSAGES.sourceDeniedQueryType,
+  not_found: CATALOG_MESSAGES.notFound,
+  rate_limited: CATALOG_MESSAGES.sourceRateLimited,
+  unavailable: CATALOG_MESSAGES.sourceUnavailable,
+};
+
+function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' }>): string {
+  switch (outcome.kind) {
+    case 'credentials_missing':
+      return CATALOG_MESSAGES.credentialsRequired;
+    case 'credentials_invalid':
+      return CATALOG_MESSAGES.integrationNotFound;
+    case 'not_enabled':
+      return CATALOG_MESSAGES.catalogNotEnabled;
+    case 'rate_limited':
+      return CATALOG_MESSAGES.rateLimited;
+    case 'invalid_request':
+      return CATALOG_REQUEST_MESSAGES[outcome.problem];
+    case 'balance_exhausted':
+      return CATALOG_MESSAGES.balanceExhausted;
+    case 'source_failure':
+      return SOURCE_FAILURE_MESSAGES[outcome.failure];
+    case 'unhandled':
+      return CATALOG_MESSAGES.unhandled;
+  }
+}
+
+/** Catalog success is `{data}` only; every catalog error is `{message}` only. */
+export function catalogResponse(outcome: CatalogOutcome, requestId: string): Response {
+  const status = catalogOutcomeStatus(outcome);
+  if (outcome.kind === 'success') return jsonResponse(status, { data: outcome.data }, requestId);
+  return jsonResponse(status, { message: catalogMessage(outcome) }, requestId);
+}
+
+export function catalogUnhandledResponse(requestId: string): Response {
+  return jsonResponse(500, { message: CATALOG_MESSAGES.unhandled }, requestId);
+}

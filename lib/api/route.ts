@@ -1,0 +1,32 @@
+import { env } from '@/lib/env';
+import { readJsonBody } from '@/lib/http/json-body';
+import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
+import { credentialsFrom } from '@/lib/lookups/credentials';
+import type { Credentials } from '@/lib/lookups/credentials';
+import type { BodyRead } from '@/lib/http/json-body';
+
+export interface LookupContext {
+  credentials: Credentials;
+  readBody: () => Promise<BodyRead>;
+  requestId: string;
+}
+
+/**
+ * Wraps a lookup route: resolves the request id (set by proxy.ts), the credentials and a lazy
+ * body reader, and turns any unexpected error into the route family's 500 without details.
+ */
+export function lookupRoute(run: (context: LookupContext) => Promise<Response>, onUnhandled: (requestId: string) => Response) {
+  return async function POST(request: Request): Promise<Response> {
+    const requestId = request.headers.get(REQUEST_ID_HEADER) ?? newRequestId();
+    try {
+      return await run({
+        credentials: credentialsFrom(request.headers),
+        readBody: () => readJsonBody(request, env().MAX_BODY_BYTES),
+        requestId,
+      });
+    } catch (error) {
+      console.error(`[api] ${requestId} ${new URL(request.url).pathname} failed:`, error);
+      return onUnhandled(requestId);
+    }
+  };
+}

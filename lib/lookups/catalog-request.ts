@@ -1,0 +1,65 @@
+import type { BodyRead } from '@/lib/http/json-body';
+
+export type CatalogName = 'cui_nit' | 'rtu' | 'omisos';
+
+/** A catalog request after validation: at least one identifier, as the integrator sent it. */
+export interface CatalogRequest {
+  nit?: string;
+  cui?: string;
+  actualizado: boolean;
+  /** Only /catalogos/rtu reads it; forwarded as received, never validated. */
+  dateOfBirth?: string;
+}
+
+export type CatalogRequestProblem =
+  | 'content_type'
+  | 'too_large'
+  | 'malformed'
+  | 'not_an_object'
+  | 'identifier_missing'
+  | 'identifier_not_text'
+  | 'identifier_too_long'
+  | 'actualizado_not_boolean'
+  | 'date_of_birth_not_text';
+
+/** The contract leaves maximum lengths open; a NIT has at most 12 characters and a CUI 13 digits (15 with spaces). */
+export const MAX_IDENTIFIER_LENGTH = 32;
+
+/**
+ * Validates a catalog body. Empty and whitespace-only identifiers count as not sent (the contract
+ * requires a non-empty string); an identifier of any other type is refused rather than guessed at.
+ */
+export function parseCatalogRequest(
+  catalog: CatalogName,
+  body: BodyRead,
+): { ok: true; request: CatalogRequest } | { ok: false; problem: CatalogRequestProblem } {
+  if (!body.ok) return { ok: false, problem: body.problem };
+  const value = body.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, problem: 'not_an_object' };
+  const fields = value as Record<string, unknown>;
+
+  const identifiers: { nit?: string; cui?: string } = {};
+  let someIdentifierNotText = false;
+  for (const key of ['nit', 'cui'] as const) {
+    const field = fields[key];
+    if (field === undefined || field === null) continue;
+    if (typeof field !== 'string') someIdentifierNotText = true;
+    else if (field.trim() !== '') identifiers[key] = field;
+  }
+  // Neither usable: the contract's own 400, even when one of them was, say, a number.
+  if (identifiers.nit === undefined && identifiers.cui === undefined) return { ok: false, problem: 'identifier_missing' };
+  if (someIdentifierNotText) return { ok: false, problem: 'identifier_not_text' };
+  if ((identifiers.nit?.length ?? 0) > MAX_IDENTIFIER_LENGTH || (identifiers.cui?.length ?? 0) > MAX_IDENTIFIER_LENGTH) {
+    return { ok: false, problem: 'identifier_too_long' };
+  }
+
+  const actualizado = fields.actualizado ?? false;
+  if (typeof actualizado !== 'boolean') return { ok: false, problem: 'actualizado_not_boolean' };
+
+  const request: CatalogRequest = { ...identifiers, actualizado };
+  if (catalog === 'rtu' && fields.date_of_birth !== undefined && fields.date_of_birth !== null) {
+    if (typeof fields.date_of_birth !== 'string') return { ok: false, problem: 'date_of_birth_not_text' };
+    request.dateOfBirth = fields.date_of_birth;
+  }
+  return { ok: true, request };
+}

@@ -1,0 +1,128 @@
+import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
+import { placeHold, settleHold } from '@/lib/billing/holds';
+import type { BodyRead } from '@/lib/http/json-body';
+import { integrationDirectory } from '@/lib/integrations/directory';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { consumeIntegrationLimit } from '@/lib/limits/limits';
+import { sourceClients } from '@/lib/sources';
+import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
+import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
+import type { Credentials } from './credentials';
+
+export type CatalogData = CuiNitResultado | RtuResultado | OmisosResultado;
+
+/** Every way a catalog lookup can end; lib/api maps each to the contract's status and message. */
+export type CatalogOutcome =
+  | { kind: 'success'; data: CatalogData }
+  | { kind: 'credentials_missing' }
+  | { kind: 'credentials_invalid' }
+  | { kind: 'not_enabled' }
+  | { kind: 'rate_limited' }
+  | { kind: 'invalid_request'; problem: CatalogRequestProblem }
+  | { kind: 'balance_exhausted' }
+  | { kind: 'source_failure'; failure: SourceFailure }
+  | { kind: 'unhandled' };
+
+export interface CatalogLookupInput {
+  catalog: CatalogName;
+  credentials: Credentials;
+  /** Read only once the cheap checks passed, so refused requests never cost a body read. */
+  readBody: () => Promise<BodyRead>;
+  requestId: string;
+}
+
+/**
+ * The catalog pipeline (docs/decisions.md, "Precedence of checks"): credentials, flag,
+ * per-minute limit, body, balance hold, source call, then settlement and record in one statement.
+ */
+export async function runCatalogLookup(input: CatalogLookupInput): Promise<CatalogOutcome> {
+  const startedAt = performance.now();
+  const authentication = await integrationDirectory().authenticate(input.credentials.login, input.credentials.token);
+  if (authentication.status === 'missing') return { kind: 'credentials_missing' };
+  if (authentication.status !== 'authenticated') return { kind: 'credentials_invalid' };
+  const integration = authentication.integration;
+
+  if (!integration[LOOKUP_FLAGS[input.catalog]]) return { kind: 'not_enabled' };
+  if (!(await consumeIntegrationLimit('catalogs', integration.nombre))) return { kind: 'rate_limited' };
+
+  const parsed = parseCatalogRequest(input.catalog, await input.readBody());
+  if (!parsed.ok) return { kind: 'invalid_request', problem: parsed.problem };
+
+  const hold = await placeHold(integration.id, input.requestId);
+  if (!hold) return { kind: 'balance_exhausted' };
+
+  let outcome: CatalogOutcome;
+  let detail: string | null = null;
+  try {
+    const result = await querySource(input.catalog, parsed.request);
+    if (result.ok) {
+      outcome = { kind: 'success', data: result.value };
+    } else {
+      outcome = { kind: 'source_failure', failure: result.failure };
+      detail = result.detail;
+    }
+  } catch (error) {
+    outcome = { kind: 'unhandled' };
+    detail = `unhandled: ${(error as Error).message}`;
+    console.error(`[lookups] ${input.requestId} ${input.catalog} failed:`, error);
+  }
+
+  await settleHold(hold, outcome.kind === 'success', {
+    integrationId: integration.id,
+    lookup: input.catalog,
+    httpStatus: catalogOutcomeStatus(outcome),
+    responseTimeMs: Math.round(performance.now() - startedAt),
+    nit: parsed.request.nit ?? null,
+    cui: parsed.request.cui ?? null,
+    errorMessage: detail,
+    requestId: input.requestId,
+  });
+  return outcome;
+}
+
+function querySource(catalog: CatalogName, request: CatalogRequest): Promise<SourceResult<CatalogData>> {
+  const { catalog: client } = sourceClients();
+  const query = { nit: request.nit, cui: request.cui, actualizado: request.actualizado };
+  switch (catalog) {
+    case 'cui_nit':
+      return client.lookupCuiNit(query);
+    case 'omisos':
+      return client.lookupOmisos(query);
+    case 'rtu':
+      return client.lookupRtu({ ...query, dateOfBirth: request.dateOfBirth });
+  }
+}
+
+const SOURCE_FAILURE_STATUS: Record<SourceFailure, number> = {
+  data_rejected: 400,
+  auth_rejected: 401,
+  balance_exhausted: 402,
+  query_type_denied: 403,
+  not_found: 404,
+  rate_limited: 429,
+  unavailable: 502,
+};
+
+/** The HTTP status of an outcome, for the record and for lib/api's responses. */
+export function catalogOutcomeStatus(outcome: CatalogOutcome): number {
+  switch (outcome.kind) {
+    case 'success':
+      return 200;
+    case 'credentials_missing':
+      return 403;
+    case 'credentials_invalid':
+      return 401;
+    case 'not_enabled':
+      return 403;
+    case 'rate_limited':
+      return 429;
+    case 'invalid_request':
+      return 400;
+    case 'balance_exhausted':
+      return 402;
+    case 'source_failure':
+      return SOURCE_FAILURE_STATUS[outcome.failure];
+    case 'unhandled':
+      return 500;
+  }
+}

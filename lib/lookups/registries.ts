@@ -1,0 +1,108 @@
+import { recordUnbilledQuery } from '@/lib/records/write';
+import type { BodyRead } from '@/lib/http/json-body';
+import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { consumeIntegrationLimit } from '@/lib/limits/limits';
+import { sourceClients } from '@/lib/sources';
+import type { Credentials } from './credentials';
+import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
+
+/** Outcomes shared by the person registry and RTU-by-NIT routes before the registry is called. */
+export type RegistryRefusal =
+  | { kind: 'unauthenticated' }
+  | { kind: 'not_enabled' }
+  | { kind: 'rate_limited' }
+  | { kind: 'invalid_request'; problem: RegistryRequestProblem };
+
+export type RenapOutcome =
+  | RegistryRefusal
+  | { kind: 'answered'; httpStatus: number; responseCode: number; message: string; data: Record<string, unknown> | null }
+  | { kind: 'registry_failed' };
+
+export type RtuNitsOutcome =
+  | RegistryRefusal
+  | { kind: 'found'; records: Array<Record<string, unknown>>; requested: number }
+  | { kind: 'too_many_nits' }
+  | { kind: 'registry_failed' };
+
+export interface RegistryLookupInput {
+  credentials: Credentials;
+  readBody: () => Promise<BodyRead>;
+  requestId: string;
+}
+
+/**
+ * Credentials, flag and per-minute limit for the registry routes. The contract gives these
+ * routes one authentication error (403): missing, partial and wrong credentials all get it.
+ */
+async function admit(
+  lookup: 'renap' | 'rtu_nits',
+  credentials: Credentials,
+): Promise<{ ok: true; integration: AuthenticatedIntegration } | { ok: false; refusal: RegistryRefusal }> {
+  const authentication = await integrationDirectory().authenticate(credentials.login, credentials.token);
+  if (authentication.status !== 'authenticated') return { ok: false, refusal: { kind: 'unauthenticated' } };
+  const integration = authentication.integration;
+  if (!integration[LOOKUP_FLAGS[lookup]]) return { ok: false, refusal: { kind: 'not_enabled' } };
+  if (!(await consumeIntegrationLimit(lookup, integration.nombre))) return { ok: false, refusal: { kind: 'rate_limited' } };
+  return { ok: true, integration };
+}
+
+/**
+ * Registry statuses that describe the person lookup itself are passed through (the contract: the
+ * HTTP status is the registry's). Statuses that describe the gateway's own relation with the
+ * registry (its credentials, its quota) or a registry fault are "failure querying the registry".
+ */
+function isPassThroughStatus(status: number): boolean {
+  return status >= 200 && status < 500 && status !== 401 && status !== 403 && status !== 407 && status !== 429;
+}
+
+export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapOutcome> {
+  const startedAt = performance.now();
+  const admitted = await admit('renap', input.credentials);
+  if (!admitted.ok) return admitted.refusal;
+  const parsed = parseRenapRequest(await input.readBody());
+  if (!parsed.ok) return { kind: 'invalid_request', problem: parsed.problem };
+
+  const answer = await sourceClients().renap.searchByCui(parsed.value.cui);
+  const outcome: RenapOutcome =
+    answer.ok && isPassThroughStatus(answer.httpStatus)
+      ? { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data }
+      : { kind: 'registry_failed' };
+  await recordUnbilledQuery({
+    integrationId: admitted.integration.id,
+    lookup: 'renap',
+    httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
+    responseTimeMs: Math.round(performance.now() - startedAt),
+    nit: null,
+    cui: parsed.value.cui,
+    errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
+    requestId: input.requestId,
+  });
+  return outcome;
+}
+
+export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuNitsOutcome> {
+  const startedAt = performance.now();
+  const admitted = await admit('rtu_nits', input.credentials);
+  if (!admitted.ok) return admitted.refusal;
+  const parsed = parseRtuNitsRequest(await input.readBody());
+  if (!parsed.ok) return { kind: 'invalid_request', problem: parsed.problem };
+
+  const answer = await sourceClients().rtu.searchByNits(parsed.value.nits);
+  // Refused by the client before any network call: it never reached the registry, so no record.
+  if (!answer.ok && answer.reason === 'too_many_nits') return { kind: 'too_many_nits' };
+  const outcome: RtuNitsOutcome = answer.ok
+    ? { kind: 'found', records: answer.records, requested: parsed.value.nits.length }
+    : { kind: 'registry_failed' };
+  await recordUnbilledQuery({
+    integrationId: admitted.integration.id,
+    lookup: 'rtu_nits',
+    httpStatus: answer.ok ? 200 : 500,
+    responseTimeMs: Math.round(performance.now() - startedAt),
+    nit: parsed.value.nits.join(','),
+    cui: null,
+    errorMessage: answer.ok ? null : answer.detail,
+    requestId: input.requestId,
+  });
+  return outcome;
+}
