@@ -4,6 +4,8 @@ const nextConfig = {
   // bundling it breaks those paths, so the server keeps it (and postgres.js) as plain requires.
   serverExternalPackages: ['@electric-sql/pglite', 'postgres'],
   poweredByHeader: false,
+  // Parallel builds (tests of different branches, benchmarks) can each use their own directory.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
 };
 
 export default nextConfig;
