@@ -23,6 +23,10 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.listen(port, hostname, () => {
   console.log(`[server] ${dev ? 'next dev' : 'built app'} on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`);
+  // Behind a custom server Next runs instrumentation.ts (migrations, seed, sweeper) on the first
+  // request; make that request ourselves so the app is ready, and says so, before anyone calls.
+  const local = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
+  fetch(`http://${local}:${port}/api/health`).catch((error) => console.error('[server] warm-up failed:', error.message));
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -54,7 +54,7 @@ export function describeSeed(seeded: SeededCredentials, baseUrl: string): string
       'Try it:',
       `  curl -s -X POST ${baseUrl}/api/catalogos/cui-nit -H 'content-type: application/json' \\`,
       `    -H 'x-integracion-login: ${seeded.integration.nombre}' -H 'x-integracion-token: ${seeded.integration.token}' \\`,
-      `    -d '{"nit":"576937K"}'`,
+      `    -d '{"nit":"576937-K"}'`,
     );
   }
   return lines.join('\n');

@@ -1,0 +1,126 @@
+// Client of the catalog data source behind /catalogos/* (docs/sources.md, "Catalog source").
+// One POST per query, HTTP Basic with the client id and secret, a ceiling per query, no retries.
+// Every outcome is a value: the normalized contract record, or one classified failure.
+
+import type { CuiNitResultado, OmisosResultado, RtuResultado } from '../contract/catalog';
+import { normalizeCuiNit, normalizeOmisos, normalizeRtu, type CatalogAnswerMetadata } from './catalog-normalize';
+import { excerpt, joinUrl, parseJsonText, postJson } from './http';
+import { classifyCatalogErrorStatus, sourceFailure, sourceSuccess, type SourceResult } from './outcomes';
+import { asObject, member } from './source-values';
+
+export type CatalogKind = 'cui-nit' | 'rtu' | 'omisos';
+
+export interface CatalogResultByKind {
+  'cui-nit': CuiNitResultado;
+  rtu: RtuResultado;
+  omisos: OmisosResultado;
+}
+
+export interface CatalogQuery {
+  nit?: string;
+  cui?: string;
+  /** true: the source asks the authority now (slower, newest data); false: its held copy. */
+  actualizado: boolean;
+  /** Forwarded as received, and only by the RTU query; the source asks for it when it holds no copy. */
+  dateOfBirth?: string;
+}
+
+/** The source's operation for each catalog. */
+export const CATALOG_SOURCE_PATHS: Readonly<Record<CatalogKind, string>> = {
+  'cui-nit': '/v2/consultas/identidad',
+  rtu: '/v2/consultas/ficha',
+  omisos: '/v2/consultas/cumplimiento',
+};
+
+const NORMALIZERS: { [K in CatalogKind]: (result: unknown, metadata: CatalogAnswerMetadata) => CatalogResultByKind[K] } = {
+  'cui-nit': normalizeCuiNit,
+  rtu: normalizeRtu,
+  omisos: normalizeOmisos,
+};
+
+/** The request body in the source's own keys. Identifiers go as received: the source decides. */
+export function catalogRequestBody(kind: CatalogKind, query: CatalogQuery): Record<string, string> {
+  return {
+    ...(query.nit === undefined ? {} : { nit_consulta: query.nit }),
+    ...(query.cui === undefined ? {} : { cui_consulta: query.cui }),
+    modo: query.actualizado ? 'EN_LINEA' : 'COPIA',
+    ...(kind === 'rtu' && query.dateOfBirth !== undefined ? { fecha_nacimiento: query.dateOfBirth } : {}),
+  };
+}
+
+const PROVIDER_NO_RESULT_CODE = 'SIN_RESULTADOS';
+
+function isProviderNoResult(bodyText: string): boolean {
+  const parsed = parseJsonText(bodyText);
+  if (!parsed.ok) return false;
+  return member(asObject(member(asObject(parsed.value), 'error')), 'codigo') === PROVIDER_NO_RESULT_CODE;
+}
+
+/**
+ * Classifies one answer of the source and normalizes its result. Pure, so every status and every
+ * body can be tested without a network.
+ * - a 2xx whose body is not a JSON object: the source failed (unavailable, 502);
+ * - a 2xx with `estado_consulta` FALLIDA: the source marked the query failed (not_found, 404);
+ * - any other 2xx is a success, normalized; a result with nothing recognizable gives all fields null;
+ * - a 404 counts as "no result" only with the provider's own SIN_RESULTADOS body: a 404 from
+ *   anything else (a wrong CATALOG_BASE_URL, a proxy) is the source failing (502), so a
+ *   misconfiguration shows up in monitoring instead of as "no information" to integrators;
+ * - any other status is classified by status alone (classifyCatalogErrorStatus).
+ */
+export function interpretCatalogAnswer<K extends CatalogKind>(kind: K, status: number, bodyText: string): SourceResult<CatalogResultByKind[K]> {
+  if (status === 404 && !isProviderNoResult(bodyText)) {
+    return sourceFailure('unavailable', `catalog source answered HTTP 404 without SIN_RESULTADOS (wrong base URL?): ${excerpt(bodyText)}`);
+  }
+  if (status < 200 || status > 299) {
+    return sourceFailure(classifyCatalogErrorStatus(status), `catalog source answered HTTP ${status}: ${excerpt(bodyText)}`);
+  }
+  const parsed = parseJsonText(bodyText);
+  if (!parsed.ok) return sourceFailure('unavailable', `catalog source answered HTTP ${status} with a body that is not JSON: ${excerpt(bodyText)}`);
+  const answer = asObject(parsed.value);
+  if (answer === null) return sourceFailure('unavailable', `catalog source answered HTTP ${status} with JSON that is not an object: ${excerpt(bodyText)}`);
+  const state = member(answer, 'estado_consulta');
+  if (typeof state === 'string' && state.trim().toUpperCase() === 'FALLIDA') {
+    const reason = member(answer, 'motivo');
+    return sourceFailure('not_found', `catalog source marked the query failed${typeof reason === 'string' ? `: ${reason}` : ''}`);
+  }
+  const normalize = NORMALIZERS[kind] as (result: unknown, metadata: CatalogAnswerMetadata) => CatalogResultByKind[K];
+  return sourceSuccess(normalize(member(answer, 'resultado'), { fechaConsulta: member(answer, 'fecha_consulta') }));
+}
+
+export interface CatalogClientOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Ceiling per query; the contract's is 30 seconds (SOURCE_TIMEOUT_MS). */
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+export interface CatalogClient {
+  lookupCuiNit(query: CatalogQuery): Promise<SourceResult<CuiNitResultado>>;
+  lookupRtu(query: CatalogQuery): Promise<SourceResult<RtuResultado>>;
+  lookupOmisos(query: CatalogQuery): Promise<SourceResult<OmisosResultado>>;
+}
+
+export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const authorization = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`, 'utf8').toString('base64')}`;
+
+  async function lookup<K extends CatalogKind>(kind: K, query: CatalogQuery): Promise<SourceResult<CatalogResultByKind[K]>> {
+    const exchange = await postJson({
+      fetch: fetchImplementation,
+      url: joinUrl(options.baseUrl, CATALOG_SOURCE_PATHS[kind]),
+      headers: { authorization },
+      body: catalogRequestBody(kind, query),
+      timeoutMs: options.timeoutMs,
+    });
+    if (!exchange.ok) return sourceFailure('unavailable', `catalog source (${kind}): ${exchange.detail}`);
+    return interpretCatalogAnswer(kind, exchange.status, exchange.bodyText);
+  }
+
+  return {
+    lookupCuiNit: (query) => lookup('cui-nit', query),
+    lookupRtu: (query) => lookup('rtu', query),
+    lookupOmisos: (query) => lookup('omisos', query),
+  };
+}

@@ -1,0 +1,49 @@
+// The simulator's settings for `npm run simulator`. Port, seed and the upstream credentials come
+// from lib/env.ts, so the simulator accepts exactly what the gateway's clients send; the knobs
+// only the simulator has (latency, faults, population size) are read and validated here.
+
+import { z } from 'zod';
+import { parseEnv, SIMULATOR_DEV_CREDENTIALS } from '../lib/env';
+import { parseFaultSpec } from './faults';
+import { DEFAULT_POPULATION_SIZE } from './population';
+import { DEFAULT_ONLINE_LATENCY_MS, DEFAULT_SLOW_FAULT_DELAY_MS, type SimulatorOptions } from './server';
+
+const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+const simulatorEnvSchema = z.object({
+  SIMULATOR_HOST: z.preprocess(emptyAsUnset, z.string().min(1).default('127.0.0.1')),
+  SIMULATOR_LATENCY_MS: z.preprocess(emptyAsUnset, milliseconds(0)),
+  SIMULATOR_ONLINE_LATENCY_MS: z.preprocess(emptyAsUnset, milliseconds(DEFAULT_ONLINE_LATENCY_MS)),
+  SIMULATOR_SLOW_FAULT_MS: z.preprocess(emptyAsUnset, milliseconds(DEFAULT_SLOW_FAULT_DELAY_MS)),
+  SIMULATOR_POPULATION: z.preprocess(emptyAsUnset, z.coerce.number().int().min(10_000).max(1_000_000).default(DEFAULT_POPULATION_SIZE)),
+  SIMULATOR_FAULT: z.preprocess(emptyAsUnset, z.string().optional()),
+  SIMULATOR_LOG: z.preprocess(emptyAsUnset, z.enum(['true', 'false', '1', '0']).default('true')),
+});
+
+/** Options for startSimulator from a set of variables; throws naming each wrong variable. */
+export function simulatorOptionsFromEnv(source: Record<string, string | undefined>): SimulatorOptions & { logRequests: boolean } {
+  const gateway = parseEnv(source);
+  const parsed = simulatorEnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new Error(`Invalid simulator environment:\n${parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
+  }
+  const settings = parsed.data;
+  return {
+    port: gateway.SIMULATOR_PORT,
+    host: settings.SIMULATOR_HOST,
+    seed: gateway.SIMULATOR_SEED,
+    populationSize: settings.SIMULATOR_POPULATION,
+    latencyMs: settings.SIMULATOR_LATENCY_MS,
+    onlineLatencyMs: settings.SIMULATOR_ONLINE_LATENCY_MS,
+    slowFaultDelayMs: settings.SIMULATOR_SLOW_FAULT_MS,
+    faults: settings.SIMULATOR_FAULT === undefined ? [] : parseFaultSpec(settings.SIMULATOR_FAULT),
+    credentials: {
+      renapApiKey: gateway.RENAP_API_KEY ?? SIMULATOR_DEV_CREDENTIALS.renapApiKey,
+      rtuApiKey: gateway.RTU_API_KEY ?? SIMULATOR_DEV_CREDENTIALS.rtuApiKey,
+      catalogClientId: gateway.CATALOG_CLIENT_ID ?? SIMULATOR_DEV_CREDENTIALS.catalogClientId,
+      catalogClientSecret: gateway.CATALOG_CLIENT_SECRET ?? SIMULATOR_DEV_CREDENTIALS.catalogClientSecret,
+    },
+    logRequests: settings.SIMULATOR_LOG === 'true' || settings.SIMULATOR_LOG === '1',
+  };
+}

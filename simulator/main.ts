@@ -1,0 +1,58 @@
+// `npm run simulator`: serves the three upstream protocols on SIMULATOR_PORT until stopped.
+
+import { formatCuiGrouped } from '../lib/contract/identifiers';
+import { simulatorOptionsFromEnv } from './config';
+import { FAULT_IDENTIFIERS, FAULT_NAMES } from './faults';
+import { samplePopulation } from './population';
+import { startSimulator } from './server';
+
+async function main(): Promise<void> {
+  const { logRequests, ...options } = simulatorOptionsFromEnv(process.env);
+  const simulator = await startSimulator({
+    ...options,
+    log: logRequests ? (line) => console.log(`[simulator] ${new Date().toISOString()} ${line}`) : undefined,
+  });
+  const sample = samplePopulation({ seed: simulator.population.seed, size: simulator.population.size });
+  const runFaults = Array.isArray(options.faults) && options.faults.length > 0
+    ? options.faults.map((fault) => `${fault.protocols.join('+')}:${fault.fault}@${fault.rate}`).join(', ')
+    : 'none';
+
+  console.log(
+    [
+      `Upstream simulator listening on ${simulator.url}`,
+      `  RENAP_BASE_URL=${simulator.url}/renap  RTU_BASE_URL=${simulator.url}/rtu  CATALOG_BASE_URL=${simulator.url}/catalog`,
+      `  seed ${simulator.population.seed}, ${simulator.population.size} taxpayers; base latency ${options.latencyMs} ms, online +${options.onlineLatencyMs} ms; run faults: ${runFaults}`,
+      '',
+      'Example identifiers:',
+      `  individual        NIT ${sample.individual.nit}  CUI ${sample.individual.cui ?? '-'}`,
+      `  CUI as NIT        ${sample.cuiOnlyIndividual.nit} (printed ${formatCuiGrouped(sample.cuiOnlyIndividual.nit)})`,
+      `  legal entity      NIT ${sample.legalEntity.nit}`,
+      `  omiso             NIT ${sample.omiso.nit}`,
+      `  coercive process  NIT ${sample.coerciveCollection.nit}`,
+      `  no held copy      NIT ${sample.withoutHeldCopy.nit}  (catalog rtu needs date_of_birth ${sample.withoutHeldCopy.dateOfBirth})`,
+      `  missing fields    NIT ${sample.withMissingFields.nit}`,
+      `  unknown           NIT ${sample.unknownNit}  CUI ${sample.unknownCui}`,
+      '',
+      'Fault identifiers (NIT / CUI; docs/sources.md):',
+      ...FAULT_NAMES.map((fault) => `  ${fault.padEnd(22)} ${FAULT_IDENTIFIERS[fault].nit.padEnd(10)} ${FAULT_IDENTIFIERS[fault].cui}`),
+    ].join('\n'),
+  );
+
+  const stop = (signal: NodeJS.Signals) => {
+    console.log(`\n${signal}: stopping the simulator`);
+    simulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});
