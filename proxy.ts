@@ -27,7 +27,8 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // The whole integrator API. Not the health check (load balancers poll it) nor the console's
-  // sign-in endpoints (they have their own per-account and per-IP throttling).
-  matcher: ['/api/((?!health$|auth/).*)'],
+  // The whole integrator API. Not the health check (load balancers poll it), the console's
+  // sign-in endpoints (they have their own per-account and per-IP throttling), nor the benchmark's
+  // bare baseline (it must measure a route with none of the gateway's work).
+  matcher: ['/api/((?!health$|auth/|bench/).*)'],
 };

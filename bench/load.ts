@@ -1,0 +1,68 @@
+// A small closed-loop load generator: `connections` workers, each sending its next request as soon
+// as the previous answer is fully read, over keep-alive connections, for a fixed time.
+import http from 'node:http';
+
+export interface LoadTarget {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The status every answer must have; anything else is counted as an error. */
+  expectedStatus: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function send(agent: http.Agent, target: LoadTarget): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(target.url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(target.body) } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(target.body);
+  });
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
+}
+
+export async function runLoad(target: LoadTarget, connections: number, durationMs: number, warmupMs: number): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  const warmupEndsAt = performance.now() + warmupMs;
+  const endsAt = warmupEndsAt + durationMs;
+  const worker = async () => {
+    while (performance.now() < endsAt) {
+      const started = performance.now();
+      let status = 0;
+      try {
+        status = await send(agent, target);
+      } catch {
+        status = 0;
+      }
+      if (started < warmupEndsAt) continue;
+      if (status !== target.expectedStatus) errors++;
+      latencies.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    requestsPerSecond: latencies.length / (durationMs / 1000),
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+  };
+}

@@ -1,0 +1,166 @@
+// npm run bench [-- --seconds 5 --connections 1,50]
+// Throughput and latency of each lookup against `node server.mjs` on PostgreSQL with the simulator
+// at zero latency, next to a bare route handler of the same app returning the same JSON, in the
+// same run, so the gateway's own cost shows as a ratio. Prints figures; asserts nothing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runLoad, type LoadResult, type LoadTarget } from './load';
+import { startThrowawayPostgres, type ThrowawayPostgres } from './postgres';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '1,50' } },
+});
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = values.connections.split(',').map(Number);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitForHealth(baseUrl: string, app: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (app.exitCode !== null) throw new Error(`the app exited with code ${app.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the app did not become healthy in 90 s');
+}
+
+function format(result: LoadResult): string {
+  return `${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2).padStart(6)} ms  p99 ${result.p99Ms.toFixed(2).padStart(7)} ms${result.errors ? `  (${result.errors} errors)` : ''}`;
+}
+
+async function main(): Promise<void> {
+  let postgres: ThrowawayPostgres | undefined;
+  if (!process.env.DATABASE_URL) {
+    postgres = startThrowawayPostgres(await freePort());
+    process.env.DATABASE_URL = postgres.url;
+    console.log(`[bench] throwaway PostgreSQL 15 at ${postgres.url}`);
+  }
+  process.env.NEXT_DIST_DIR = '.next-bench';
+  const children: ChildProcess[] = [];
+  const cleanups: Array<() => Promise<void> | void> = [];
+  try {
+    const { ensureBuild } = await import('../tests/support/next-build');
+    await ensureBuild();
+
+    const { database, closeDatabase } = await import('@/db/client');
+    const { applyMigrations } = await import('@/db/migrate');
+    const { createIntegration } = await import('@/lib/integrations/service');
+    const { topUp } = await import('@/lib/billing/ledger');
+    const { FLAG_NAMES } = await import('@/lib/integrations/flags');
+    await applyMigrations(await database());
+    const actor = { kind: 'system', name: 'bench' } as const;
+    const created = await createIntegration(actor, {
+      nombre: `bench-${Date.now()}`,
+      tariffCentavos: 1,
+      flags: Object.fromEntries(FLAG_NAMES.map((flag) => [flag, true])),
+    });
+    if (!created.ok) throw new Error(created.error.message);
+    await topUp(actor, created.value.integration.id, 10_000_000_000, 'Saldo para el benchmark');
+    await closeDatabase();
+
+    const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
+    const simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
+    cleanups.push(() => simulator.close());
+    const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const bareResponsesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-')), 'bare-responses.json');
+    const unlimited = '1000000000';
+    const app = spawn(process.execPath, ['server.mjs'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_ENV: 'development',
+        SEED_ON_START: 'false',
+        NEXTAUTH_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+        RENAP_BASE_URL: `${simulator.url}/renap`,
+        RTU_BASE_URL: `${simulator.url}/rtu`,
+        CATALOG_BASE_URL: `${simulator.url}/catalog`,
+        RATE_LIMIT_GLOBAL_MAX: unlimited,
+        RATE_LIMIT_RENAP_PER_MINUTE: unlimited,
+        RATE_LIMIT_RTU_PER_MINUTE: unlimited,
+        RATE_LIMIT_CATALOG_PER_MINUTE: unlimited,
+        DATABASE_POOL_MAX: '20',
+        BENCH_BARE_RESPONSES_FILE: bareResponsesFile,
+      },
+    });
+    children.push(app);
+    await waitForHealth(baseUrl, app);
+
+    const headers = {
+      'content-type': 'application/json',
+      'x-integracion-login': created.value.integration.nombre,
+      'x-integracion-token': created.value.token,
+    };
+    const nit = sample.individual.nit;
+    const lookups: Record<string, { path: string; body: unknown }> = {
+      renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui } },
+      rtu_nits: { path: '/api/rtu/nits', body: { nits: [nit, sample.legalEntity.nit, sample.omiso.nit] } },
+      cui_nit: { path: '/api/catalogos/cui-nit', body: { nit } },
+      rtu: { path: '/api/catalogos/rtu', body: { nit } },
+      omisos: { path: '/api/catalogos/omisos', body: { nit } },
+    };
+
+    // The bare route answers with exactly what each lookup answered.
+    const bareResponses: Record<string, unknown> = {};
+    for (const [name, lookup] of Object.entries(lookups)) {
+      const response = await fetch(`${baseUrl}${lookup.path}`, { method: 'POST', headers, body: JSON.stringify(lookup.body) });
+      if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
+      bareResponses[name] = await response.json();
+    }
+    fs.writeFileSync(bareResponsesFile, JSON.stringify(bareResponses));
+
+    console.log(`\n[bench] ${SECONDS} s per run after 1 s of warm-up; ${os.cpus().length} cores shared by load generator, app, simulator and PostgreSQL\n`);
+    console.log('lookup     conns  gateway                                  bare handler                             throughput  added p50');
+    for (const [name, lookup] of Object.entries(lookups)) {
+      for (const connections of CONNECTIONS) {
+        const body = JSON.stringify(lookup.body);
+        const gatewayTarget: LoadTarget = { url: `${baseUrl}${lookup.path}`, headers, body, expectedStatus: 200 };
+        const bareTarget: LoadTarget = { url: `${baseUrl}/api/bench/bare?lookup=${name}`, headers, body, expectedStatus: 200 };
+        const gateway = await runLoad(gatewayTarget, connections, SECONDS * 1000, 1000);
+        const bare = await runLoad(bareTarget, connections, SECONDS * 1000, 1000);
+        const ratio = (gateway.requestsPerSecond / bare.requestsPerSecond) * 100;
+        console.log(
+          `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(gateway).padEnd(40)} ${format(bare).padEnd(40)} ${ratio.toFixed(0).padStart(6)} %  ${(gateway.p50Ms - bare.p50Ms).toFixed(2).padStart(7)} ms`,
+        );
+      }
+    }
+    console.log('\nthroughput = gateway req/s as a share of the bare handler\'s; added p50 = gateway p50 - bare p50.');
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    for (const cleanup of cleanups) await cleanup();
+    postgres?.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('[bench] failed:', error);
+    process.exit(1);
+  },
+);
