@@ -3,18 +3,16 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { env } from '@/lib/env';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { clientIp, PEER_IP_HEADER } from '@/lib/limits/client-ip';
+import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { consumeGlobalLimit } from '@/lib/limits/limits';
 
-// The limiter's default answer: plain text, no Retry-After (the contract says integrators must
-// check Content-Type before parsing it).
-const TOO_MANY_REQUESTS_BODY = 'Too many requests, please try again later.';
 
 export async function proxy(request: NextRequest) {
   // Every response gets an id; one sent by the client is replaced so ids stay unique.
   const requestId = newRequestId();
   const ip = clientIp(request.headers.get(PEER_IP_HEADER), request.headers.get('x-forwarded-for'), env().TRUSTED_PROXY_HOPS);
   if (!(await consumeGlobalLimit(ip))) {
-    return new NextResponse(TOO_MANY_REQUESTS_BODY, {
+    return new NextResponse(GLOBAL_LIMIT_BODY, {
       status: 429,
       headers: { 'content-type': 'text/plain; charset=utf-8', [REQUEST_ID_HEADER]: requestId },
     });

@@ -8,6 +8,9 @@ export default function Home() {
       </p>
       <ul>
         <li>
+          <a href="/docs">Documentación de la API</a> (<a href="/api/openapi.json">OpenAPI 3.1</a>)
+        </li>
+        <li>
           <a href="/admin">Consola de administración</a>
         </li>
         <li>

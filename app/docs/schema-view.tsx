@@ -1,0 +1,84 @@
+// Renders a JSON Schema (as the OpenAPI document holds it) as a readable type with its fields.
+type Schema = Record<string, unknown>;
+
+const refName = (ref: string) => ref.replace('#/components/schemas/', '');
+
+/** A one-line type: "string | null", "CodigoDescripcion", "array of ActividadEconomica". */
+export function typeLabel(schema: Schema | undefined): React.ReactNode {
+  if (!schema || Object.keys(schema).filter((key) => key !== 'description').length === 0) return 'any JSON';
+  if (typeof schema.$ref === 'string') {
+    const name = refName(schema.$ref);
+    return <a href={`#schema-${name}`}>{name}</a>;
+  }
+  const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (union && !schema.properties) {
+    return union.map((member, index) => (
+      <span key={index}>
+        {index > 0 && ' | '}
+        {typeLabel(member)}
+      </span>
+    ));
+  }
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : schema.type ? [schema.type as string] : [];
+  if (types.includes('array')) {
+    return (
+      <>
+        array of {typeLabel(schema.items as Schema)}
+        {types.includes('null') && ' | null'}
+      </>
+    );
+  }
+  if (types.length === 0 && schema.properties) return 'object';
+  let label = types.join(' | ');
+  if (schema.format) label += ` (${String(schema.format)})`;
+  return label;
+}
+
+function constraints(schema: Schema): string[] {
+  const notes: string[] = [];
+  const inner = ((schema.anyOf as Schema[] | undefined)?.find((member) => member.type !== 'null') ?? schema) as Schema;
+  if (inner.minItems !== undefined) notes.push(`min ${String(inner.minItems)} items`);
+  if (inner.maxItems !== undefined) notes.push(`max ${String(inner.maxItems)} items`);
+  if (inner.maxLength !== undefined) notes.push(`max ${String(inner.maxLength)} characters`);
+  if (inner.pattern === '\\S') notes.push('non-empty');
+  return notes;
+}
+
+export function FieldsTable({ schema }: { schema: Schema }) {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const names = Object.keys(properties);
+  if (names.length === 0) return <p className="muted">{typeLabel(schema)}</p>;
+  return (
+    <table className="fields">
+      <thead>
+        <tr>
+          <th>Campo</th>
+          <th>Tipo</th>
+          <th>Notas</th>
+        </tr>
+      </thead>
+      <tbody>
+        {names.map((name) => {
+          const property = properties[name]!;
+          const inner = (property.anyOf as Schema[] | undefined)?.find((member) => typeof member.description === 'string');
+          const description = (property.description ?? inner?.description) as string | undefined;
+          const notes = constraints(property);
+          return (
+            <tr key={name}>
+              <td>
+                <code>{name}</code>
+                {required.has(name) && <span className="required"> requerido</span>}
+              </td>
+              <td>{typeLabel(property)}</td>
+              <td>
+                {description}
+                {notes.length > 0 && <span className="muted"> ({notes.join(', ')})</span>}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
