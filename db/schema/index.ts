@@ -3,3 +3,4 @@ export * from './ledger-entries';
 export * from './query-records';
 export * from './console-users';
 export * from './audit-log';
+export * from './sign-in-throttles';

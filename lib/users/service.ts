@@ -4,7 +4,7 @@ import { db } from '@/db/client';
 import { consoleUsers, type ConsoleRole, type ConsoleUser } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
-import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '@/lib/security/passwords';
 
 export type ConsoleUserView = Omit<ConsoleUser, 'passwordHash'>;
 
@@ -86,4 +86,107 @@ export async function findConsoleUser(id: number): Promise<ConsoleUser | undefin
 export async function countConsoleUsers(): Promise<number> {
   const [row] = await (await db()).select({ count: sql<number>`count(*)::int` }).from(consoleUsers);
   return Number(row?.count ?? 0);
+}
+
+type UserSnapshot = Pick<ConsoleUser, 'email' | 'name' | 'role' | 'active'>;
+
+function userSnapshot(user: ConsoleUser): UserSnapshot {
+  return { email: user.email, name: user.name, role: user.role, active: user.active };
+}
+
+const LAST_ADMIN_MESSAGE = 'Debe quedar al menos un administrador activo: asigna el rol de administrador a otra persona antes de hacer este cambio.';
+
+/**
+ * Runs one audited change to a console user in a transaction. Every active admin row is locked
+ * first, so two admins demoting each other at the same time cannot leave the console without one.
+ */
+async function changeConsoleUser(
+  actor: Actor,
+  userId: number,
+  action: string,
+  change: (current: ConsoleUser) => Result<Partial<ConsoleUser>, UserError>,
+  audit: (before: ConsoleUser, after: ConsoleUser) => { before: unknown; after: unknown } = (before, after) => ({
+    before: userSnapshot(before),
+    after: userSnapshot(after),
+  }),
+): Promise<Result<ConsoleUserView, UserError>> {
+  return (await db()).transaction(async (tx) => {
+    const activeAdmins = await tx
+      .select({ id: consoleUsers.id })
+      .from(consoleUsers)
+      .where(sql`${consoleUsers.role} = 'admin' and ${consoleUsers.active}`)
+      .for('update');
+    const [current] = await tx.select().from(consoleUsers).where(eq(consoleUsers.id, userId)).for('update');
+    if (!current) return fail('not_found', 'Ese usuario ya no existe.');
+    const changes = change(current);
+    if (!changes.ok) return changes;
+    const remainsActiveAdmin = (changes.value.role ?? current.role) === 'admin' && (changes.value.active ?? current.active);
+    const isActiveAdmin = current.role === 'admin' && current.active;
+    if (isActiveAdmin && !remainsActiveAdmin && activeAdmins.length <= 1) return fail('last_admin', LAST_ADMIN_MESSAGE);
+    const [updated] = await tx
+      .update(consoleUsers)
+      .set({ ...changes.value, updatedAt: sql`now()` })
+      .where(eq(consoleUsers.id, userId))
+      .returning();
+    await writeAudit(tx, actor, { action, targetType: 'console_user', targetId: userId, ...audit(current, updated!) });
+    return ok(toUserView(updated!));
+  });
+}
+
+/** Changes a user's role; takes effect on the user's next request (sessions re-read the role). */
+export function setConsoleUserRole(actor: Actor, userId: number, role: ConsoleRole) {
+  const parsed = userRoleSchema.safeParse(role);
+  if (!parsed.success) return Promise.resolve(fail('invalid' as const, 'Elige un rol válido: administrador o soporte.'));
+  return changeConsoleUser(actor, userId, 'user.set_role', () => ok({ role: parsed.data }));
+}
+
+/** Deactivating signs the user out everywhere at their next request; their history stays. */
+export function setConsoleUserActive(actor: Actor, userId: number, active: boolean) {
+  return changeConsoleUser(actor, userId, active ? 'user.reactivate' : 'user.deactivate', () => {
+    if (!active && actor.kind === 'user' && actor.id === userId) {
+      return fail('invalid', 'No puedes desactivar tu propia cuenta; pide a otro administrador que lo haga.');
+    }
+    return ok({ active });
+  });
+}
+
+/** A new random password, returned once; every session the user had stops working. */
+export async function resetConsoleUserPassword(
+  actor: Actor,
+  userId: number,
+): Promise<Result<{ user: ConsoleUserView; password: string }, UserError>> {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  const result = await changeConsoleUser(
+    actor,
+    userId,
+    'user.reset_password',
+    () => ok({ passwordHash, passwordChangedAt: new Date() }),
+    // The audit row says that the password changed and when, never the password or its hash.
+    (before, after) => ({ before: { passwordChangedAt: before.passwordChangedAt }, after: { passwordChangedAt: after.passwordChangedAt } }),
+  );
+  return result.ok ? ok({ user: result.value, password }) : result;
+}
+
+/** A signed-in user's own password change: the current password is required. */
+export async function changeOwnPassword(
+  actor: Extract<Actor, { kind: 'user' }>,
+  currentPassword: string,
+  newPassword: string,
+): Promise<Result<ConsoleUserView, UserError>> {
+  const parsed = passwordSchema.safeParse(newPassword);
+  if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
+  if (parsed.data === currentPassword) return fail('invalid', 'La nueva contraseña debe ser distinta de la actual.');
+  const user = await findConsoleUser(actor.id);
+  if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) {
+    return fail('invalid', 'La contraseña actual no es correcta.');
+  }
+  const passwordHash = await hashPassword(parsed.data);
+  return changeConsoleUser(
+    actor,
+    actor.id,
+    'user.change_password',
+    () => ok({ passwordHash, passwordChangedAt: new Date() }),
+    (before, after) => ({ before: { passwordChangedAt: before.passwordChangedAt }, after: { passwordChangedAt: after.passwordChangedAt } }),
+  );
 }

@@ -1,0 +1,21 @@
+'use client';
+
+import { signOut } from 'next-auth/react';
+import { ActionForm, Field } from '@/components/console/action-form';
+import { changePasswordAction } from './actions';
+
+export function ChangePasswordForm({ minLength }: { minLength: number }) {
+  return (
+    <ActionForm
+      action={changePasswordAction}
+      submitLabel="Cambiar contraseña"
+      pendingLabel="Cambiando…"
+      // A password change ends every session, this one included: sign in again with the new one.
+      onSuccess={() => void signOut({ callbackUrl: '/admin/login?motivo=clave-cambiada' })}
+    >
+      <Field name="actual" label="Contraseña actual" type="password" autoComplete="current-password" />
+      <Field name="nueva" label="Nueva contraseña" hint={`Al menos ${minLength} caracteres. Una frase larga es más fácil de recordar.`} type="password" autoComplete="new-password" />
+      <Field name="confirmacion" label="Repite la nueva contraseña" type="password" autoComplete="new-password" />
+    </ActionForm>
+  );
+}

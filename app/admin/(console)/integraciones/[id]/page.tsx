@@ -1,0 +1,216 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { ActionForm, Field } from '@/components/console/action-form';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { ActiveBadge, HttpStatusBadge } from '@/components/console/status-badge';
+import { requirePageUser } from '@/lib/auth/session';
+import { LEDGER_KIND_LABELS, LOOKUP_LABELS } from '@/lib/console/labels';
+import { formatDateTime } from '@/lib/console/time';
+import { ledgerHistory } from '@/lib/billing/ledger';
+import { flagsOf } from '@/lib/integrations/flags';
+import { findIntegration } from '@/lib/integrations/service';
+import { formatQuetzales } from '@/lib/money';
+import { listRecentRecords } from '@/lib/records/read';
+import {
+  adjustBalanceAction,
+  rotateTokenAction,
+  setFlagAction,
+  setIntegrationActiveAction,
+  setTariffAction,
+  topUpAction,
+} from '../actions';
+import { FlagSwitches } from './flag-switches';
+import { TokenRotation } from './token-rotation';
+
+export const metadata: Metadata = { title: 'Integración' };
+
+const LEDGER_ROWS = 50;
+
+export default async function IntegrationPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requirePageUser('support');
+  const { id } = await params;
+  if (!/^\d{1,9}$/.test(id)) notFound();
+  const integration = await findIntegration(Number(id));
+  if (!integration) notFound();
+  const [ledger, recent] = await Promise.all([
+    ledgerHistory(integration.id, LEDGER_ROWS),
+    listRecentRecords({ integrationId: integration.id, limit: 10 }),
+  ]);
+  const isAdmin = user.role === 'admin';
+  const hidden = { integrationId: integration.id };
+
+  return (
+    <>
+      <PageHeader
+        title={integration.nombre}
+        back={{ href: '/admin/integraciones', label: 'Integraciones' }}
+        description={
+          <>
+            <ActiveBadge active={integration.active} /> · token <span className="mono">{integration.tokenPrefix}…</span> · creada el{' '}
+            {formatDateTime(integration.createdAt)}
+          </>
+        }
+        actions={
+          <Link className="button secondary" href={`/admin/registros?integracion=${integration.id}`}>
+            Ver sus consultas
+          </Link>
+        }
+      />
+      {!isAdmin && <p className="notice info">Estás en modo de solo lectura (rol soporte): los cambios los hace un administrador.</p>}
+
+      <div className="grid grid-4">
+        <div className="stat">
+          <div className="label">Saldo</div>
+          <div className="value" data-testid="balance">
+            {formatQuetzales(integration.balanceCentavos)}
+          </div>
+        </div>
+        <div className="stat">
+          <div className="label">Tarifa por consulta de catálogo</div>
+          <div className="value" data-testid="tariff">
+            {formatQuetzales(integration.tariffCentavos)}
+          </div>
+        </div>
+        <div className="stat">
+          <div className="label">Consultas que cubre el saldo</div>
+          <div className="value">
+            {integration.tariffCentavos > 0 ? Math.floor(integration.balanceCentavos / integration.tariffCentavos).toLocaleString('es-GT') : '—'}
+          </div>
+        </div>
+        <div className="stat">
+          <div className="label">Estado</div>
+          <div className="value">{integration.active ? 'Activa' : 'Desactivada'}</div>
+        </div>
+      </div>
+
+      <div className="grid grid-2">
+        <section className="card" aria-labelledby="flags-title">
+          <h2 id="flags-title">Consultas habilitadas</h2>
+          <FlagSwitches integrationId={integration.id} flags={flagsOf(integration)} readOnly={!isAdmin} setFlag={setFlagAction} />
+        </section>
+
+        {isAdmin && (
+          <section className="card" aria-labelledby="money-title">
+            <h2 id="money-title">Tarifa y saldo</h2>
+            <ActionForm action={setTariffAction} hidden={hidden} submitLabel="Guardar tarifa" className="stack">
+              <Field name="tarifa" label="Tarifa por consulta (Q)" hint="Se aplica desde la siguiente consulta." inputMode="decimal" defaultValue={formatQuetzales(integration.tariffCentavos).replace('Q ', '')} />
+            </ActionForm>
+            <hr style={{ border: 0, borderTop: '1px solid var(--border)', margin: '1rem 0' }} />
+            <h3>Recargar saldo</h3>
+            <ActionForm action={topUpAction} hidden={hidden} submitLabel="Recargar" resetOnSuccess>
+              <Field name="monto" label="Monto (Q)" hint="Por ejemplo 250.00" inputMode="decimal" data-testid="topup-amount" />
+              <Field name="nota" label="Nota (obligatoria)" hint="Por ejemplo: Depósito 12345 del 21/11." maxLength={500} data-testid="topup-note" />
+            </ActionForm>
+            <hr style={{ border: 0, borderTop: '1px solid var(--border)', margin: '1rem 0' }} />
+            <h3>Ajustar saldo</h3>
+            <ActionForm action={adjustBalanceAction} hidden={hidden} submitLabel="Registrar ajuste" resetOnSuccess>
+              <Field name="monto" label="Monto del ajuste (Q)" hint="Positivo suma, negativo resta (por ejemplo -5.00). El saldo nunca queda por debajo de cero." inputMode="decimal" />
+              <Field name="nota" label="Nota (obligatoria)" hint="Explica el motivo: queda en el historial y en la auditoría." maxLength={500} />
+            </ActionForm>
+          </section>
+        )}
+      </div>
+
+      {isAdmin && (
+        <div className="grid grid-2">
+          <section className="card" aria-labelledby="token-title">
+            <h2 id="token-title">Token</h2>
+            <TokenRotation integrationId={integration.id} nombre={integration.nombre} rotate={rotateTokenAction} />
+          </section>
+          <section className="card" aria-labelledby="status-title">
+            <h2 id="status-title">{integration.active ? 'Desactivar' : 'Reactivar'}</h2>
+            <ActionForm
+              action={setIntegrationActiveAction}
+              hidden={{ ...hidden, active: String(!integration.active) }}
+              submitLabel={integration.active ? 'Desactivar integración' : 'Reactivar integración'}
+              submitClassName={integration.active ? 'danger secondary' : undefined}
+              confirmMessage={
+                integration.active
+                  ? `¿Desactivar «${integration.nombre}»? Todas sus consultas se rechazarán hasta que la reactives.`
+                  : undefined
+              }
+            >
+              <p className="small muted">
+                {integration.active
+                  ? 'Una integración desactivada no puede consultar; su saldo y su historial se conservan.'
+                  : 'Al reactivarla, su token actual vuelve a funcionar.'}
+              </p>
+            </ActionForm>
+          </section>
+        </div>
+      )}
+
+      <section className="card" aria-labelledby="ledger-title" style={{ marginTop: '1rem' }}>
+        <h2 id="ledger-title">Movimientos de saldo</h2>
+        {ledger.length === 0 ? (
+          <EmptyState title="Sin movimientos todavía.">
+            <p>{isAdmin ? 'Recarga saldo para que la integración pueda usar los catálogos.' : 'Aparecerán aquí las recargas, ajustes y cobros.'}</p>
+          </EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="data" data-testid="ledger">
+              <thead>
+                <tr>
+                  <th>Fecha</th>
+                  <th>Movimiento</th>
+                  <th className="num">Monto</th>
+                  <th>Nota</th>
+                  <th>Quién</th>
+                </tr>
+              </thead>
+              <tbody>
+                {ledger.map((entry) => (
+                  <tr key={entry.id}>
+                    <td className="nowrap">{formatDateTime(entry.createdAt)}</td>
+                    <td>{LEDGER_KIND_LABELS[entry.kind]}</td>
+                    <td className="num">{formatQuetzales(entry.amountCentavos)}</td>
+                    <td>{entry.note ?? (entry.requestId ? <span className="mono small">{entry.requestId}</span> : '')}</td>
+                    <td className="small">{entry.actor}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {ledger.length === LEDGER_ROWS && <p className="small muted">Se muestran los {LEDGER_ROWS} movimientos más recientes.</p>}
+      </section>
+
+      <section className="card" aria-labelledby="recent-title">
+        <h2 id="recent-title">Últimas consultas</h2>
+        {recent.length === 0 ? (
+          <EmptyState title="Esta integración no ha consultado todavía." />
+        ) : (
+          <div className="table-wrap">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>Fecha</th>
+                  <th>Consulta</th>
+                  <th>Estado</th>
+                  <th>Identificador</th>
+                  <th className="num">Cobrado</th>
+                </tr>
+              </thead>
+              <tbody>
+                {recent.map((record) => (
+                  <tr key={record.id}>
+                    <td className="nowrap">
+                      <Link href={`/admin/registros/${record.id}`}>{formatDateTime(record.createdAt)}</Link>
+                    </td>
+                    <td>{LOOKUP_LABELS[record.lookup]}</td>
+                    <td>
+                      <HttpStatusBadge status={record.httpStatus} />
+                    </td>
+                    <td className="mono small">{record.nit ?? record.cui ?? ''}</td>
+                    <td className="num">{formatQuetzales(record.chargedCentavos)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

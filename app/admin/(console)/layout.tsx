@@ -1,0 +1,33 @@
+import Link from 'next/link';
+import { NavLinks } from '@/components/console/nav-links';
+import { SignOutButton } from '@/components/console/sign-out-button';
+import { hasRole, requirePageUser } from '@/lib/auth/session';
+import { ROLE_LABELS } from '@/lib/console/labels';
+import { CONSOLE_NAVIGATION } from '@/lib/console/navigation';
+
+// Every console page sits under this layout: no valid session, no console. Each page still checks
+// the session and its own role (layouts are not re-run on every navigation).
+export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
+  const user = await requirePageUser();
+  const items = CONSOLE_NAVIGATION.filter((item) => hasRole(user, item.role)).map(({ href, label }) => ({ href, label }));
+  return (
+    <>
+      <header className="console-header">
+        <Link href="/admin" className="console-brand">
+          Consultas GT · Consola
+        </Link>
+        <NavLinks items={items} />
+        <div className="console-user">
+          <Link href="/admin/cuenta" title="Mi cuenta">
+            {user.name}
+          </Link>
+          <span className="role" data-testid="current-role">
+            {ROLE_LABELS[user.role]}
+          </span>
+          <SignOutButton />
+        </div>
+      </header>
+      <main className="console-main">{children}</main>
+    </>
+  );
+}

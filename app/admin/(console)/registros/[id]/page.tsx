@@ -1,0 +1,93 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { PageHeader } from '@/components/console/page-header';
+import { HttpStatusBadge } from '@/components/console/status-badge';
+import { requirePageUser } from '@/lib/auth/session';
+import { LEDGER_KIND_LABELS, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/console/labels';
+import { formatDateTime } from '@/lib/console/time';
+import { formatQuetzales } from '@/lib/money';
+import { findRecordDetail } from '@/lib/records/console-queries';
+
+export const metadata: Metadata = { title: 'Consulta' };
+
+export default async function RecordPage({ params }: { params: Promise<{ id: string }> }) {
+  await requirePageUser('support');
+  const { id } = await params;
+  if (!/^\d{1,18}$/.test(id)) notFound();
+  const detail = await findRecordDetail(Number(id));
+  if (!detail) notFound();
+  const { record, ledger } = detail;
+
+  return (
+    <>
+      <PageHeader title={`Consulta ${record.id}`} back={{ href: '/admin/registros', label: 'Registros de consultas' }} />
+      <div className="grid grid-2">
+        <section className="card">
+          <h2>Consulta</h2>
+          <dl className="details" data-testid="record-detail">
+            <dt>Fecha</dt>
+            <dd>{formatDateTime(record.createdAt)} (hora de Guatemala)</dd>
+            <dt>Integración</dt>
+            <dd>
+              <Link href={`/admin/integraciones/${record.integrationId}`}>{record.integrationNombre}</Link>
+            </dd>
+            <dt>Consulta</dt>
+            <dd>
+              {LOOKUP_LABELS[record.lookup]} <span className="mono small muted">{LOOKUP_ROUTES[record.lookup]}</span>
+            </dd>
+            <dt>Estado HTTP</dt>
+            <dd>
+              <HttpStatusBadge status={record.httpStatus} />
+            </dd>
+            <dt>Tiempo de respuesta</dt>
+            <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
+            <dt>NIT</dt>
+            <dd className="mono">{record.nit ?? '—'}</dd>
+            <dt>CUI</dt>
+            <dd className="mono">{record.cui ?? '—'}</dd>
+            <dt>Error</dt>
+            <dd>{record.errorMessage ?? '—'}</dd>
+            <dt>Request id</dt>
+            <dd className="mono small">{record.requestId}</dd>
+          </dl>
+        </section>
+        <section className="card">
+          <h2>Cobro</h2>
+          <dl className="details">
+            <dt>Cobrado</dt>
+            <dd data-testid="record-charged">{formatQuetzales(record.chargedCentavos)}</dd>
+            <dt>Tarifa vigente</dt>
+            <dd>{record.tariffCentavos === null ? 'Consulta sin cobro' : formatQuetzales(record.tariffCentavos)}</dd>
+          </dl>
+          {ledger.length > 0 && (
+            <div className="table-wrap" style={{ marginTop: '0.75rem' }}>
+              <table className="data">
+                <thead>
+                  <tr>
+                    <th>Movimiento</th>
+                    <th className="num">Monto</th>
+                    <th>Fecha</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {ledger.map((entry) => (
+                    <tr key={entry.id}>
+                      <td>{LEDGER_KIND_LABELS[entry.kind]}</td>
+                      <td className="num">{formatQuetzales(entry.amountCentavos)}</td>
+                      <td className="nowrap">{formatDateTime(entry.createdAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <p className="small muted">
+            Los catálogos reservan la tarifa antes de consultar la fuente; la reserva se cobra si la fuente responde 200 y se libera en cualquier otro
+            caso.
+          </p>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,177 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { HttpStatusBadge } from '@/components/console/status-badge';
+import { requirePageUser } from '@/lib/auth/session';
+import { integrationOptions } from '@/lib/console/integrations';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, OUTCOMES } from '@/lib/console/labels';
+import { formatDateTime } from '@/lib/console/time';
+import { formatQuetzales } from '@/lib/money';
+import { listRecordsPage } from '@/lib/records/console-queries';
+import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
+
+export const metadata: Metadata = { title: 'Registros de consultas' };
+
+// The statuses a recorded query can end with: success and each row of the contract's error tables.
+const STATUS_CODES = ['200', '400', '401', '402', '403', '404', '429', '500', '502'];
+
+export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser('support');
+  const params = await searchParams;
+  const { filters, problems } = parseRecordFilters(params);
+  const position = {
+    after: typeof params.despues === 'string' ? params.despues : undefined,
+    before: typeof params.antes === 'string' ? params.antes : undefined,
+  };
+  const [page, integrations] = await Promise.all([listRecordsPage(filters, position), integrationOptions()]);
+  const filterParams = recordFiltersToSearchParams(filters);
+  const link = (extra: Record<string, string>) => {
+    const query = new URLSearchParams(filterParams);
+    for (const [key, value] of Object.entries(extra)) query.set(key, value);
+    return `/admin/registros?${query}`;
+  };
+  const filtered = [...filterParams.keys()].length > 0;
+
+  return (
+    <>
+      <PageHeader
+        title="Registros de consultas"
+        description="Cada consulta que llegó a una fuente, de la más reciente a la más antigua. Horas de Guatemala."
+        actions={
+          <a className="button secondary" href={`/admin/registros/exportar?${filterParams}`} download>
+            Exportar CSV{filtered ? ' (filtrado)' : ''}
+          </a>
+        }
+      />
+      <form className="card filters" action="/admin/registros" role="search" aria-label="Filtros">
+        <div className="field">
+          <label htmlFor="integracion">Integración</label>
+          <select id="integracion" name="integracion" defaultValue={filters.integracion ?? ''}>
+            <option value="">Todas</option>
+            {integrations.map((integration) => (
+              <option key={integration.id} value={integration.id}>
+                {integration.nombre}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="consulta">Consulta</label>
+          <select id="consulta" name="consulta" defaultValue={filters.consulta ?? ''}>
+            <option value="">Todas</option>
+            {LOOKUPS.map((lookup) => (
+              <option key={lookup} value={lookup}>
+                {LOOKUP_LABELS[lookup]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="estado">Estado</label>
+          <select id="estado" name="estado" defaultValue={filters.estado ?? ''}>
+            <option value="">Todos</option>
+            <optgroup label="Por resultado">
+              {OUTCOMES.map((outcome) => (
+                <option key={outcome} value={outcome}>
+                  {OUTCOME_LABELS[outcome]}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Código exacto">
+              {STATUS_CODES.map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="desde">Desde</label>
+          <input id="desde" name="desde" type="date" defaultValue={filters.desde ?? ''} />
+        </div>
+        <div className="field">
+          <label htmlFor="hasta">Hasta (incluido)</label>
+          <input id="hasta" name="hasta" type="date" defaultValue={filters.hasta ?? ''} />
+        </div>
+        <div className="field">
+          <label htmlFor="identificador">NIT o CUI</label>
+          <input id="identificador" name="identificador" defaultValue={filters.identificador ?? ''} placeholder="Exacto, como se envió" />
+        </div>
+        <div className="actions">
+          <button type="submit">Filtrar</button>
+          {filtered && (
+            <Link className="button secondary" href="/admin/registros">
+              Quitar filtros
+            </Link>
+          )}
+        </div>
+      </form>
+      {problems.length > 0 && (
+        <p className="notice warn" role="alert">
+          Se ignoraron filtros no válidos: {problems.join('; ')}. Corrígelos y vuelve a filtrar.
+        </p>
+      )}
+      {page.rows.length === 0 ? (
+        <div className="card">
+          <EmptyState title={filtered ? 'Ninguna consulta coincide con estos filtros.' : 'Todavía no hay consultas registradas.'}>
+            <p>
+              {filtered
+                ? 'Amplía el rango de fechas o quita algún filtro.'
+                : 'Aparecen aquí en cuanto una integración consulta una fuente (RENAP, RTU o los catálogos).'}
+            </p>
+          </EmptyState>
+        </div>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="data" data-testid="records">
+              <thead>
+                <tr>
+                  <th>Fecha</th>
+                  <th>Integración</th>
+                  <th>Consulta</th>
+                  <th>Estado</th>
+                  <th className="num">Tiempo</th>
+                  <th>NIT / CUI</th>
+                  <th className="num">Cobrado</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.rows.map((record) => (
+                  <tr key={record.id}>
+                    <td className="nowrap">
+                      <Link href={`/admin/registros/${record.id}`}>{formatDateTime(record.createdAt)}</Link>
+                    </td>
+                    <td>{record.integrationNombre}</td>
+                    <td>{LOOKUP_LABELS[record.lookup]}</td>
+                    <td>
+                      <HttpStatusBadge status={record.httpStatus} />
+                    </td>
+                    <td className="num">{record.responseTimeMs.toLocaleString('es-GT')} ms</td>
+                    <td className="mono small">{[record.nit, record.cui].filter(Boolean).join(' · ')}</td>
+                    <td className="num">{formatQuetzales(record.chargedCentavos)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav className="pagination" aria-label="Páginas">
+            {page.newer ? (
+              <Link className="button secondary" href={link({ antes: page.newer })}>
+                ← Más recientes
+              </Link>
+            ) : (
+              <span />
+            )}
+            {page.older && (
+              <Link className="button secondary" href={link({ despues: page.older })}>
+                Más antiguas →
+              </Link>
+            )}
+          </nav>
+        </>
+      )}
+    </>
+  );
+}

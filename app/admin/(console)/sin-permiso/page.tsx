@@ -1,0 +1,18 @@
+import Link from 'next/link';
+import { PageHeader } from '@/components/console/page-header';
+import { requirePageUser } from '@/lib/auth/session';
+
+export default async function ForbiddenPage() {
+  await requirePageUser();
+  return (
+    <>
+      <PageHeader title="Sin permiso" />
+      <div className="card">
+        <p>Esta sección es solo para administradores. Tu rol de soporte permite consultar integraciones, registros de consultas y el panel.</p>
+        <p>
+          Si necesitas hacer un cambio, pídeselo a un administrador. <Link href="/admin">Volver al panel</Link>
+        </p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction, fromResult } from '@/lib/auth/action';
+import { ROLE_LABELS } from '@/lib/console/labels';
+import { booleanField, idField } from '@/lib/console/form-schemas';
+import {
+  createConsoleUser,
+  resetConsoleUserPassword,
+  setConsoleUserActive,
+  setConsoleUserRole,
+  userEmailSchema,
+  userNameSchema,
+  userRoleSchema,
+} from '@/lib/users/service';
+
+// Console users are managed by admins only; each change is audited by lib/users/service.ts.
+
+const roleField = z.enum(userRoleSchema.options, { error: 'Elige un rol: administrador o soporte.' });
+
+export const createUserAction = consoleAction(
+  { role: 'admin', schema: z.object({ email: userEmailSchema, name: userNameSchema, role: roleField }) },
+  async (input, user) => {
+    const result = await createConsoleUser(user.actor, input);
+    if (result.ok) revalidatePath('/admin/usuarios');
+    return fromResult(result, ({ user: created, password }) => ({
+      message: `Usuario ${created.email} creado.`,
+      data: { email: created.email, password },
+    }));
+  },
+);
+
+export const setUserRoleAction = consoleAction(
+  { role: 'admin', schema: z.object({ userId: idField, role: roleField }) },
+  async ({ userId, role }, user) => {
+    const result = await setConsoleUserRole(user.actor, userId, role);
+    if (result.ok) revalidatePath('/admin/usuarios');
+    return fromResult(result, (updated) => ({ message: `${updated.email} ahora es ${ROLE_LABELS[updated.role].toLowerCase()}.`, data: undefined }));
+  },
+);
+
+export const setUserActiveAction = consoleAction(
+  { role: 'admin', schema: z.object({ userId: idField, active: booleanField }) },
+  async ({ userId, active }, user) => {
+    const result = await setConsoleUserActive(user.actor, userId, active);
+    if (result.ok) revalidatePath('/admin/usuarios');
+    return fromResult(result, (updated) => ({
+      message: updated.active ? `${updated.email} puede volver a entrar.` : `${updated.email} ya no puede entrar; sus sesiones abiertas terminaron.`,
+      data: undefined,
+    }));
+  },
+);
+
+export const resetUserPasswordAction = consoleAction({ role: 'admin', schema: z.object({ userId: idField }) }, async ({ userId }, user) => {
+  const result = await resetConsoleUserPassword(user.actor, userId);
+  return fromResult(result, ({ user: updated, password }) => ({
+    message: `Contraseña de ${updated.email} restablecida; sus sesiones abiertas terminaron.`,
+    data: { email: updated.email, password },
+  }));
+});

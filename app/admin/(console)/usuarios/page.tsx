@@ -1,0 +1,59 @@
+import type { Metadata } from 'next';
+import { PageHeader } from '@/components/console/page-header';
+import { ActiveBadge } from '@/components/console/status-badge';
+import { requirePageUser } from '@/lib/auth/session';
+import { ROLE_LABELS } from '@/lib/console/labels';
+import { formatDateTime } from '@/lib/console/time';
+import { listConsoleUsers } from '@/lib/users/service';
+import { CreateUserForm, UserRowActions } from './user-forms';
+
+export const metadata: Metadata = { title: 'Usuarios' };
+
+export default async function UsersPage() {
+  const currentUser = await requirePageUser('admin');
+  const users = await listConsoleUsers();
+  return (
+    <>
+      <PageHeader
+        title="Usuarios de la consola"
+        description="Administradores (todo) y soporte (solo lectura de integraciones, registros y panel). Debe quedar siempre al menos un administrador activo."
+      />
+      <section className="card">
+        <h2>Nuevo usuario</h2>
+        <CreateUserForm />
+      </section>
+      <div className="table-wrap">
+        <table className="data" data-testid="users">
+          <thead>
+            <tr>
+              <th>Usuario</th>
+              <th>Rol</th>
+              <th>Estado</th>
+              <th>Contraseña cambiada</th>
+              <th>Acciones</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr key={user.id}>
+                <td>
+                  <strong>{user.name}</strong>
+                  {user.id === currentUser.id && <span className="badge">Tú</span>}
+                  <div className="small muted">{user.email}</div>
+                </td>
+                <td>{ROLE_LABELS[user.role]}</td>
+                <td>
+                  <ActiveBadge active={user.active} on="Activo" off="Desactivado" />
+                </td>
+                <td className="nowrap small">{formatDateTime(user.passwordChangedAt)}</td>
+                <td>
+                  <UserRowActions userId={user.id} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+'use client';
+
+import { useState } from 'react';
+import { ActionForm, Field } from '@/components/console/action-form';
+import { SecretReveal } from '@/components/console/secret-reveal';
+import { ROLE_LABELS } from '@/lib/console/labels';
+import { createUserAction, resetUserPasswordAction, setUserActiveAction, setUserRoleAction } from './actions';
+
+export function CreateUserForm() {
+  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  return (
+    <>
+      <ActionForm action={createUserAction} submitLabel="Crear usuario" pendingLabel="Creando…" resetOnSuccess onSuccess={setCreated}>
+        <div className="grid grid-3">
+          <Field name="email" label="Correo electrónico" type="email" autoComplete="off" />
+          <Field name="name" label="Nombre" autoComplete="off" />
+          <Field
+            name="role"
+            label="Rol"
+            hint="Soporte solo consulta; administrador puede cambiarlo todo."
+            defaultValue="support"
+            options={[
+              { value: 'support', label: ROLE_LABELS.support },
+              { value: 'admin', label: ROLE_LABELS.admin },
+            ]}
+          />
+        </div>
+      </ActionForm>
+      {created && (
+        <div style={{ marginTop: '0.75rem' }}>
+          <SecretReveal title={`Contraseña inicial de ${created.email}`} secret={created.password} testId="new-user-password" />
+          <p className="small">Entrégasela por un canal seguro; la persona puede cambiarla en «Mi cuenta».</p>
+        </div>
+      )}
+    </>
+  );
+}
+
+interface UserRowActionsProps {
+  userId: number;
+  email: string;
+  role: 'admin' | 'support';
+  active: boolean;
+  isSelf: boolean;
+}
+
+export function UserRowActions({ userId, email, role, active, isSelf }: UserRowActionsProps) {
+  return (
+    <div style={{ display: 'grid', gap: '0.5rem' }}>
+      <ActionForm action={setUserRoleAction} hidden={{ userId }} submitLabel="Cambiar rol" className="inline" submitClassName="secondary">
+        <label className="sr-only" htmlFor={`role-${userId}`}>
+          Rol de {email}
+        </label>
+        <select id={`role-${userId}`} name="role" defaultValue={role} style={{ width: 'auto' }}>
+          <option value="support">{ROLE_LABELS.support}</option>
+          <option value="admin">{ROLE_LABELS.admin}</option>
+        </select>
+      </ActionForm>
+      <ActionForm
+        action={resetUserPasswordAction}
+        hidden={{ userId }}
+        submitLabel="Restablecer contraseña"
+        pendingLabel="Restableciendo…"
+        className="inline"
+        submitClassName="secondary"
+        confirmMessage={`¿Restablecer la contraseña de ${email}? Sus sesiones abiertas terminarán y necesitará la nueva contraseña.`}
+        renderSuccess={({ password }) => <SecretReveal title={`Nueva contraseña de ${email}`} secret={password} />}
+      >
+        {null}
+      </ActionForm>
+      {!isSelf && (
+        <ActionForm
+          action={setUserActiveAction}
+          hidden={{ userId, active: String(!active) }}
+          submitLabel={active ? 'Desactivar' : 'Reactivar'}
+          className="inline"
+          submitClassName={active ? 'danger secondary' : 'secondary'}
+          confirmMessage={active ? `¿Desactivar a ${email}? No podrá entrar y sus sesiones abiertas terminarán.` : undefined}
+        >
+          {null}
+        </ActionForm>
+      )}
+    </div>
+  );
+}

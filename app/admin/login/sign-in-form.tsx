@@ -1,0 +1,60 @@
+'use client';
+
+import { signIn } from 'next-auth/react';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+
+const UNEXPECTED = 'No se pudo iniciar sesión por un error inesperado. Espera un momento y vuelve a intentarlo.';
+
+export function SignInForm() {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    try {
+      const result = await signIn('credentials', {
+        email: String(form.get('email') ?? ''),
+        password: String(form.get('password') ?? ''),
+        redirect: false,
+      });
+      if (result?.ok && !result.error) {
+        router.replace('/admin');
+        router.refresh();
+        return;
+      }
+      // Our own refusals (wrong password, throttled) arrive as their Spanish message.
+      setError(result?.error && result.error !== 'CredentialsSignin' ? result.error : result?.error ? 'Correo o contraseña incorrectos.' : UNEXPECTED);
+    } catch {
+      setError(UNEXPECTED);
+    }
+    setPending(false);
+  }
+
+  return (
+    <form className="stack" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor="email">Correo electrónico</label>
+        <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+      </div>
+      <div className="field">
+        <label htmlFor="password">Contraseña</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required />
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={pending}>
+          {pending ? 'Entrando…' : 'Iniciar sesión'}
+        </button>
+      </div>
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

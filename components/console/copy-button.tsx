@@ -1,0 +1,44 @@
+'use client';
+
+import { useState } from 'react';
+
+/** Copies a text to the clipboard, with a fallback for pages not served over HTTPS. */
+export function CopyButton({ text, label = 'Copiar' }: { text: string; label?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+
+  async function copy() {
+    try {
+      if (navigator.clipboard && window.isSecureContext) await navigator.clipboard.writeText(text);
+      else copyWithSelection(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  }
+
+  return (
+    <>
+      <button type="button" className="secondary" onClick={copy}>
+        {state === 'copied' ? 'Copiado ✓' : label}
+      </button>
+      {state === 'failed' && (
+        <span className="small" role="alert">
+          No se pudo copiar: selecciona el texto y cópialo a mano.
+        </span>
+      )}
+    </>
+  );
+}
+
+function copyWithSelection(text: string) {
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  const copied = document.execCommand('copy');
+  area.remove();
+  if (!copied) throw new Error('copy refused');
+}

@@ -1,0 +1,27 @@
+import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const signInThrottleScope = pgEnum('sign_in_throttle_scope', ['account', 'ip']);
+export type SignInThrottleScope = (typeof signInThrottleScope.enumValues)[number];
+
+// Failed console sign-ins counted per account (lowercased e-mail) and per client IP, in the
+// database so every instance sees the same counts. One row per subject; a success clears the
+// account's row. Rows whose window and lock have passed are dead weight and are deleted.
+export const signInThrottles = pgTable(
+  'sign_in_throttles',
+  {
+    scope: signInThrottleScope('scope').notNull(),
+    subject: text('subject').notNull(),
+    // Attempts in the current window that did not succeed (an attempt counts from the moment it
+    // starts, so parallel guesses cannot all slip in under the limit).
+    failures: integer('failures').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.scope, table.subject] }),
+    // The clean-up of expired rows looks for old windows.
+    index('sign_in_throttles_window_idx').on(table.windowStartedAt),
+  ],
+);
+
+export type SignInThrottle = typeof signInThrottles.$inferSelect;

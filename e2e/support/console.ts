@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, request, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { REPO_ROOT, SCREENSHOTS_DIR } from './paths';
+
+export function settings() {
+  const baseUrl = process.env.E2E_BASE_URL;
+  const adminEmail = process.env.E2E_ADMIN_EMAIL;
+  const adminPassword = process.env.E2E_ADMIN_PASSWORD;
+  if (!baseUrl || !adminEmail || !adminPassword) throw new Error('Run the e2e suite through playwright.config.ts (its global setup starts the app).');
+  return { baseUrl, adminEmail, adminPassword, distDir: process.env.E2E_DIST_DIR ?? '.next-e2e' };
+}
+
+/** Signs in through the form, as a person would, and waits for the dashboard. */
+export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${settings().baseUrl}/admin/login`);
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill(password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
+}
+
+/** A full-page screenshot kept in e2e-artifacts/screenshots and attached to the report. */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** The id under which the build registered a server action, from Next's server-reference manifest. */
+export function serverActionId(exportedName: string): string {
+  const manifestPath = path.join(REPO_ROOT, settings().distDir, 'server', 'server-reference-manifest.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { node: Record<string, { exportedName?: string; filename?: string }> };
+  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === exportedName && entry.filename?.startsWith('app/admin/'));
+  if (!found) throw new Error(`No server action named ${exportedName} in ${manifestPath}`);
+  return found[0];
+}
+
+/**
+ * Calls a server action the way React does (POST with the Next-Action header and the arguments
+ * encoded as JSON), from inside the page so the browser's cookies and Origin go with it, but
+ * without any button: this is what someone with the console's JavaScript at hand can send.
+ * Returns the raw React Server Components answer.
+ */
+export async function callServerAction(page: Page, exportedName: string, input: Record<string, unknown>): Promise<string> {
+  const actionId = serverActionId(exportedName);
+  return page.evaluate(
+    async ({ actionId, input }) => {
+      const response = await fetch(window.location.href, {
+        method: 'POST',
+        headers: { 'Next-Action': actionId, Accept: 'text/x-component', 'Content-Type': 'text/plain;charset=UTF-8' },
+        body: JSON.stringify([input]),
+      });
+      return `${response.status} ${await response.text()}`;
+    },
+    { actionId, input },
+  );
+}
+
+/** An API client that signs in "from" a given IP (the app trusts one proxy hop in the e2e run). */
+export async function clientFrom(ip: string): Promise<APIRequestContext> {
+  return request.newContext({ baseURL: settings().baseUrl, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+}
+
+/** next-auth's CSRF token for a client; its cookie stays in the client's jar. */
+export async function csrfToken(client: APIRequestContext): Promise<string> {
+  return ((await (await client.get('/api/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
+}
+
+/**
+ * One sign-in attempt through next-auth's credentials endpoint: null when a session cookie was
+ * issued, otherwise the refusal (the message our authorize() threw, as next-auth passes it on).
+ */
+export async function attemptSignIn(client: APIRequestContext, email: string, password: string, token?: string): Promise<string | null> {
+  const response = await client.post('/api/auth/callback/credentials', {
+    form: { csrfToken: token ?? (await csrfToken(client)), email, password, json: 'true' },
+  });
+  const signedIn = response.headersArray().some((header) => header.name.toLowerCase() === 'set-cookie' && header.value.includes('session-token='));
+  if (signedIn) return null;
+  const { url } = (await response.json()) as { url: string };
+  return new URL(url).searchParams.get('error') ?? `sin sesión (HTTP ${response.status()}, ${url})`;
+}

@@ -1,0 +1,163 @@
+// Runs once before the e2e suite: builds the app into its own directory, starts the upstream
+// simulator in this process and the built app (`node server.mjs`, as in production) on a fresh
+// embedded database with the development seed, and hands the tests the app's URL and the seeded
+// admin's password (printed once by the seed, read here from the app's output).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startSimulator } from '../../simulator/server';
+import { E2E_DIST_DIR, REPO_ROOT } from './paths';
+
+const READY_TIMEOUT_MS = 90_000;
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (process.env.E2E_REUSE_BUILD === '1' && fs.existsSync(path.join(REPO_ROOT, E2E_DIST_DIR, 'BUILD_ID'))) {
+    console.log(`[e2e] reusing the build in ${E2E_DIST_DIR} (E2E_REUSE_BUILD=1)`);
+  } else {
+    await buildApp();
+  }
+
+  const simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app = startApp(port, {
+    APP_ENV: 'development',
+    PGLITE_DIR: path.join(dataDir, 'pglite'),
+    DATABASE_URL: '',
+    SEED_ON_START: 'true',
+    NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
+    NEXTAUTH_URL: baseUrl,
+    // The tests act as the one trusted proxy: their X-Forwarded-For picks the client IP, so the
+    // throttling tests can sign in "from" addresses of their own without touching the others.
+    TRUSTED_PROXY_HOPS: '1',
+    RENAP_BASE_URL: `${simulator.url}/renap`,
+    RTU_BASE_URL: `${simulator.url}/rtu`,
+    CATALOG_BASE_URL: `${simulator.url}/catalog`,
+  });
+
+  try {
+    await waitUntilHealthy(baseUrl, app);
+    const admin = await waitForSeededAdmin(app);
+    process.env.E2E_BASE_URL = baseUrl;
+    process.env.E2E_ADMIN_EMAIL = admin.email;
+    process.env.E2E_ADMIN_PASSWORD = admin.password;
+    process.env.E2E_SIMULATOR_SEED = String(simulator.population.seed);
+    process.env.E2E_DIST_DIR = E2E_DIST_DIR;
+    console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database in ${dataDir}`);
+  } catch (error) {
+    await stop(app.child);
+    await simulator.close();
+    throw error;
+  }
+
+  return async () => {
+    await stop(app.child);
+    await simulator.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+/**
+ * `next build` into .next-e2e. Next adds the build directory's type folders to tsconfig.json when
+ * the directory is not .next; the file is put back as it was so a test run leaves no change.
+ */
+async function buildApp(): Promise<void> {
+  const tsconfigPath = path.join(REPO_ROOT, 'tsconfig.json');
+  const tsconfig = fs.readFileSync(tsconfigPath, 'utf8');
+  const started = performance.now();
+  console.log(`[e2e] next build into ${E2E_DIST_DIR}…`);
+  try {
+    const env = { ...process.env, NEXT_DIST_DIR: E2E_DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' };
+    delete (env as Record<string, string | undefined>).NODE_ENV;
+    const output = await run(process.execPath, ['node_modules/next/dist/bin/next', 'build'], env);
+    if (output.code !== 0) throw new Error(`next build failed:\n${output.text.slice(-8_000)}`);
+  } finally {
+    if (fs.readFileSync(tsconfigPath, 'utf8') !== tsconfig) fs.writeFileSync(tsconfigPath, tsconfig);
+  }
+  console.log(`[e2e] built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; text: string }> {
+  const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, text }));
+  });
+}
+
+interface RunningApp {
+  child: ChildProcess;
+  output: () => string;
+}
+
+function startApp(port: number, settings: Record<string, string>): RunningApp {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings, PORT: String(port), HOST: '127.0.0.1', NEXT_DIST_DIR: E2E_DIST_DIR, NODE_ENV: 'production' };
+  const child = spawn(process.execPath, ['server.mjs'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const logFile = path.join(REPO_ROOT, 'e2e-artifacts', 'app-output.log');
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.createWriteStream(logFile);
+  const capture = (chunk: Buffer) => {
+    output += chunk.toString();
+    log.write(chunk);
+  };
+  child.stdout!.on('data', capture);
+  child.stderr!.on('data', capture);
+  child.on('exit', () => log.end());
+  return { child, output: () => output };
+}
+
+async function waitUntilHealthy(baseUrl: string, app: RunningApp): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (app.child.exitCode !== null) throw new Error(`The app exited before it was ready:\n${app.output()}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(200);
+  }
+  throw new Error(`The app was not healthy within ${READY_TIMEOUT_MS / 1000} s:\n${app.output()}`);
+}
+
+/** The seed prints "email: admin@example.com   password: …" once, on the first start. */
+async function waitForSeededAdmin(app: RunningApp): Promise<{ email: string; password: string }> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const match = /email: (\S+)\s+password: (\S+)/.exec(app.output());
+    if (match) return { email: match[1]!, password: match[2]! };
+    await sleep(100);
+  }
+  throw new Error(`The app did not print the seeded admin's password:\n${app.output()}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

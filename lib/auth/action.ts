@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { ConsoleRole } from '@/db/schema';
+import { currentConsoleUser, hasRole, type ConsoleUserSession } from './session';
+
+/** What every console server action answers: a message for the form, field errors, or data. */
+export type ActionResult<T = undefined> =
+  | { ok: true; message?: string; data: T }
+  | { ok: false; message: string; fieldErrors?: Record<string, string> };
+
+export const ACTION_MESSAGES = {
+  signedOut: 'Tu sesión terminó o ya no es válida. Vuelve a iniciar sesión.',
+  forbidden: 'Tu rol solo permite consultar: esta acción requiere un administrador.',
+  invalid: 'Revisa los campos marcados en rojo y vuelve a enviar.',
+  unexpected: 'No se pudo completar la acción por un error inesperado. Intenta de nuevo; si se repite, avisa al equipo técnico.',
+} as const;
+
+interface ActionOptions<Schema extends z.ZodType> {
+  /** The lowest role allowed: 'admin' for every change; 'support' for reads. */
+  role: ConsoleRole;
+  schema: Schema;
+}
+
+/**
+ * The one door for console server actions: it resolves the session against the database, checks
+ * the role, validates the input with the action's schema, and turns unexpected errors into a
+ * message that reveals nothing internal. Server actions are public HTTP endpoints; hiding a
+ * button is not authorization, this is.
+ */
+export function consoleAction<Schema extends z.ZodType, T>(
+  options: ActionOptions<Schema>,
+  handler: (input: z.infer<Schema>, user: ConsoleUserSession) => Promise<ActionResult<T>>,
+): (input: unknown) => Promise<ActionResult<T>> {
+  return async (input: unknown) => {
+    const user = await currentConsoleUser();
+    if (!user) return { ok: false, message: ACTION_MESSAGES.signedOut };
+    if (!hasRole(user, options.role)) return { ok: false, message: ACTION_MESSAGES.forbidden };
+    const parsed = options.schema.safeParse(input);
+    if (!parsed.success) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
+      return { ok: false, message: ACTION_MESSAGES.invalid, fieldErrors };
+    }
+    try {
+      return await handler(parsed.data, user);
+    } catch (error) {
+      console.error('[console] action failed:', error);
+      return { ok: false, message: ACTION_MESSAGES.unexpected };
+    }
+  };
+}
+
+/** A service Result turned into an action answer, with the success message for the form. */
+export function fromResult<T, R>(
+  result: { ok: true; value: T } | { ok: false; error: { message: string } },
+  onSuccess: (value: T) => { message?: string; data: R },
+): ActionResult<R> {
+  return result.ok ? { ok: true, ...onSuccess(result.value) } : { ok: false, message: result.error.message };
+}

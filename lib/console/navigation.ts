@@ -1,0 +1,10 @@
+import type { ConsoleRole } from '@/db/schema';
+
+/** The console's sections, as data: the header renders the ones the user's role may open. */
+export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: ConsoleRole }> = [
+  { href: '/admin', label: 'Panel', role: 'support' },
+  { href: '/admin/integraciones', label: 'Integraciones', role: 'support' },
+  { href: '/admin/registros', label: 'Registros de consultas', role: 'support' },
+  { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },
+  { href: '/admin/auditoria', label: 'Auditoría', role: 'admin' },
+];

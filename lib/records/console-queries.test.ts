@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrations, queryRecords } from '@/db/schema';
+import { database as openDatabase, db } from '@/db/client';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { iterateRecords, listRecordsPage } from './console-queries';
+
+let testDatabase: TestDatabase;
+let expectedOrder: number[] = [];
+let integrationId = 0;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  const database = await db();
+  const [integration] = await database.insert(integrations).values({ nombre: 'keyset', tokenHash: 'x'.repeat(64), tokenPrefix: 'tlk_xxxxxx' }).returning();
+  integrationId = integration!.id;
+  // Seven records inside one millisecond (microseconds apart) and two sharing an instant: a
+  // cursor rounded to milliseconds, or one without the id, would skip or repeat some of them.
+  const instants = ['000001', '000002', '000003', '000004', '000005', '000006', '000007', '000009', '000009'];
+  for (const [index, micros] of instants.entries()) {
+    await database.insert(queryRecords).values({
+      integrationId,
+      lookup: index % 2 ? 'omisos' : 'renap',
+      httpStatus: index === 3 ? 502 : 200,
+      responseTimeMs: 10,
+      nit: index === 4 ? '123456K' : null,
+      cui: null,
+      requestId: `req_keyset_${index}`,
+      createdAt: sql`${`2026-11-20T12:00:00.123${micros}Z`}::timestamptz` as unknown as Date,
+    });
+  }
+  const rows = await (await openDatabase()).rows<{ id: number | string }>(sql`select id from query_records order by created_at desc, id desc`);
+  expectedOrder = rows.map((row) => Number(row.id));
+});
+
+afterAll(async () => {
+  await testDatabase.cleanup();
+});
+
+describe('query records keyset pagination', () => {
+  it('walks every record once, newest first, and back', async () => {
+    const seen: number[] = [];
+    const pages = [];
+    let page = await listRecordsPage({}, {}, 2);
+    pages.push(page);
+    seen.push(...page.rows.map((row) => row.id));
+    while (page.older) {
+      page = await listRecordsPage({}, { after: page.older }, 2);
+      pages.push(page);
+      seen.push(...page.rows.map((row) => row.id));
+    }
+    expect(seen).toEqual(expectedOrder);
+    expect(pages[0]!.newer).toBeUndefined();
+
+    const back = await listRecordsPage({}, { before: pages[2]!.newer }, 2);
+    expect(back.rows.map((row) => row.id)).toEqual(pages[1]!.rows.map((row) => row.id));
+  });
+
+  it('applies the filters, and the export sees the same set', async () => {
+    const errors = await listRecordsPage({ estado: 'source_error' }, {});
+    expect(errors.rows.map((row) => row.httpStatus)).toEqual([502]);
+    const byNit = await listRecordsPage({ identificador: '123456K', integracion: integrationId }, {});
+    expect(byNit.rows).toHaveLength(1);
+    const omisos: number[] = [];
+    for await (const batch of iterateRecords({ consulta: 'omisos' }, 2)) omisos.push(...batch.map((row) => row.id));
+    expect(omisos).toEqual((await listRecordsPage({ consulta: 'omisos' }, {})).rows.map((row) => row.id));
+    expect(omisos).toHaveLength(4);
+  });
+});

@@ -1,0 +1,86 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '@/db/schema';
+import type { Actor } from '@/lib/audit/audit';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import {
+  changeOwnPassword,
+  createConsoleUser,
+  findConsoleUser,
+  findConsoleUserByEmail,
+  resetConsoleUserPassword,
+  setConsoleUserActive,
+  setConsoleUserRole,
+} from './service';
+
+const CLI: Actor = { kind: 'cli' };
+let testDatabase: TestDatabase;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+});
+afterAll(async () => {
+  await testDatabase.cleanup();
+});
+
+async function newUser(email: string, role: 'admin' | 'support') {
+  const created = await createConsoleUser(CLI, { email, name: email.split('@')[0]!, role });
+  if (!created.ok) throw new Error(created.error.message);
+  return created.value;
+}
+
+describe('console users: the last admin', () => {
+  it('cannot be demoted or deactivated, until another admin exists', async () => {
+    const { user: only } = await newUser('unica@example.com', 'admin');
+    const demoted = await setConsoleUserRole(CLI, only.id, 'support');
+    expect(demoted).toMatchObject({ ok: false, error: { code: 'last_admin' } });
+    expect(await setConsoleUserActive(CLI, only.id, false)).toMatchObject({ ok: false, error: { code: 'last_admin' } });
+
+    await newUser('segunda@example.com', 'admin');
+    expect(await setConsoleUserRole(CLI, only.id, 'support')).toMatchObject({ ok: true, value: { role: 'support' } });
+    expect((await findConsoleUser(only.id))!.role).toBe('support');
+  });
+
+  it('two admins demoting each other at once leave one admin', async () => {
+    const { user: first } = await newUser('a1@example.com', 'admin');
+    const { user: second } = await newUser('a2@example.com', 'admin');
+    // Leave exactly these two as the active admins.
+    const segunda = (await findConsoleUserByEmail('segunda@example.com'))!;
+    expect(await setConsoleUserActive(CLI, segunda.id, false)).toMatchObject({ ok: true });
+    const results = await Promise.all([setConsoleUserRole(CLI, first.id, 'support'), setConsoleUserRole(CLI, second.id, 'support')]);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => !result.ok)[0]).toMatchObject({ error: { code: 'last_admin' } });
+  });
+
+  it('an admin cannot deactivate their own account', async () => {
+    const { user } = await newUser('yo@example.com', 'admin');
+    const self: Actor = { kind: 'user', id: user.id, email: user.email };
+    expect(await setConsoleUserActive(self, user.id, false)).toMatchObject({ ok: false, error: { code: 'invalid' } });
+  });
+});
+
+describe('console users: passwords', () => {
+  it('a reset returns a new password once, ends sessions and audits no secret', async () => {
+    const { user } = await newUser('reset@example.com', 'support');
+    const before = (await findConsoleUser(user.id))!;
+    const reset = await resetConsoleUserPassword(CLI, user.id);
+    expect(reset.ok).toBe(true);
+    const after = (await findConsoleUser(user.id))!;
+    expect(after.passwordHash).not.toBe(before.passwordHash);
+    expect(after.passwordChangedAt.getTime()).toBeGreaterThan(before.passwordChangedAt.getTime());
+    const [audit] = await testDatabase.use(async ({ db }) =>
+      db.select().from(auditLog).where(eq(auditLog.action, 'user.reset_password')),
+    );
+    expect(JSON.stringify(audit)).not.toContain(after.passwordHash);
+    expect(JSON.stringify(audit)).not.toContain(reset.ok ? reset.value.password : '');
+  });
+
+  it('a change needs the current password and a different, long enough new one', async () => {
+    const { user, password } = await newUser('cambio@example.com', 'support');
+    const self = { kind: 'user' as const, id: user.id, email: user.email };
+    expect(await changeOwnPassword(self, 'no-es-la-actual', 'una frase nueva y larga')).toMatchObject({ ok: false, error: { message: 'La contraseña actual no es correcta.' } });
+    expect(await changeOwnPassword(self, password, 'corta')).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await changeOwnPassword(self, password, password)).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await changeOwnPassword(self, password, 'una frase nueva y larga')).toMatchObject({ ok: true });
+  });
+});

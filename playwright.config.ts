@@ -1,0 +1,43 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// End-to-end tests of the console in Debian's chromium (apt-get install chromium): Playwright's
+// own browser downloads are never used. e2e/support/global-setup.ts builds the app into
+// .next-e2e, starts the upstream simulator and the app on a fresh embedded database, and exports
+// the seeded admin's credentials to the tests.
+const CHROMIUM = process.env.E2E_CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  // One app, one embedded database, and scrypt at 128 MiB per sign-in: tests run one at a time.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
+  globalSetup: './e2e/support/global-setup.ts',
+  outputDir: 'e2e-artifacts/test-results',
+  reporter: [['list'], ['html', { outputFolder: 'e2e-artifacts/report', open: 'never' }]],
+  use: {
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1280, height: 800 },
+    locale: 'es-GT',
+    timezoneId: 'America/Guatemala',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});
