@@ -4,7 +4,8 @@ export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**'],
+    // tests/multi-instance needs real PostgreSQL and Redis servers: npm run test:multi-instance.
+    exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**', 'tests/multi-instance/**'],
     // HTTP-level tests run against a production build, made once per run (or reused if current).
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',

@@ -45,7 +45,8 @@ export const envSchema = z
     MAX_BODY_BYTES: integer(16_384, 256),
 
     INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100),
-    HOLD_SWEEP_AFTER_SECONDS: integer(60, 31),
+    HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
+    HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
 
     UPSTASH_REDIS_REST_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     UPSTASH_REDIS_REST_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
@@ -55,6 +56,10 @@ export const envSchema = z
     SIMULATOR_SEED: integer(20_260_101),
   })
   .superRefine((env, ctx) => {
+    // The sweeper must never void the hold of a lookup that is still waiting for its source.
+    if (env.HOLD_SWEEP_AFTER_SECONDS * 1000 <= env.SOURCE_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HOLD_SWEEP_AFTER_SECONDS'], message: 'must be longer than SOURCE_TIMEOUT_MS' });
+    }
     if (env.APP_ENV !== 'production') return;
     // Production never runs on the embedded database or the simulator's development keys.
     const required: Array<keyof typeof env> = [

@@ -4,8 +4,6 @@ import { sweepStaleHolds } from '@/lib/billing/holds';
 import { env } from '@/lib/env';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
 
-const SWEEP_INTERVAL_MS = 15_000;
-
 /**
  * Runs once when the server starts (instrumentation.ts): validates the environment, opens and
  * migrates the database, seeds development data and starts the crash sweeper.
@@ -20,11 +18,11 @@ export async function startServer(): Promise<void> {
     const message = describeSeed(seeded, baseUrl);
     if (message) console.log(`\n${message}\n`);
   }
-  startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS);
+  startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   console.log(`[startup] ${settings.APP_ENV} on ${handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL'}`);
 }
 
-function startHoldSweeper(olderThanSeconds: number): void {
+function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
   const holder = globalThis as typeof globalThis & { __holdSweeper?: NodeJS.Timeout };
   if (holder.__holdSweeper) return;
   const sweep = async () => {
@@ -36,7 +34,7 @@ function startHoldSweeper(olderThanSeconds: number): void {
     }
   };
   void sweep();
-  holder.__holdSweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
+  holder.__holdSweeper = setInterval(sweep, intervalMs);
   holder.__holdSweeper.unref();
 }
 

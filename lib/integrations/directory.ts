@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations } from '@/db/schema';
 import { env } from '@/lib/env';
@@ -26,7 +27,8 @@ export type Authentication =
  * An in-process copy of every integration's credentials and flags, so a warm lookup makes no
  * database trip to authenticate. The whole table is reloaded every INTEGRATION_CACHE_REFRESH_MS
  * (2 s by default): a change made through any instance, the console or the CLI reaches every
- * instance within that time plus one query. Changes made in this process apply at once.
+ * instance within that time plus one query. Changes made in this process apply at once, and
+ * credentials the copy would refuse are checked against the database row before refusing.
  */
 class IntegrationDirectory {
   private byName = new Map<string, CachedIntegration>();
@@ -40,11 +42,24 @@ class IntegrationDirectory {
     if (!login && !token) return { status: 'missing' };
     if (!login || !token) return { status: 'partial' };
     if (!this.loadedOnce) await (this.pending ?? this.reload());
-    const cached = this.byName.get(login.toLowerCase());
-    // Hash the presented token even for unknown names, so timing does not reveal which names exist.
-    const matches = tokenMatches(token, cached?.tokenHash ?? '0'.repeat(64));
-    if (!cached || !cached.active || !matches) return { status: 'unknown' };
-    return { status: 'authenticated', integration: cached.integration };
+    const name = login.toLowerCase();
+    let accepted = acceptedIntegration(this.byName.get(name), token);
+    // Our copy may predate a change made elsewhere (a new integration, a rotated token, a
+    // reactivation): before refusing, read this one row. Refusals cost one query; the limits
+    // bound how many a client can cause.
+    if (!accepted) accepted = acceptedIntegration(await this.loadOne(name), token);
+    return accepted ? { status: 'authenticated', integration: accepted } : { status: 'unknown' };
+  }
+
+  private async loadOne(name: string): Promise<CachedIntegration | undefined> {
+    const [row] = await (await db()).select().from(integrations).where(sql`lower(${integrations.nombre}) = ${name}`);
+    if (!row) {
+      this.byName.delete(name);
+      return undefined;
+    }
+    const cached = toCached(row);
+    this.byName.set(name, cached);
+    return cached;
   }
 
   /** Reloads now (this process made a change) instead of waiting for the next refresh. */
@@ -84,6 +99,12 @@ class IntegrationDirectory {
     }, env().INTEGRATION_CACHE_REFRESH_MS);
     this.timer.unref();
   }
+}
+
+function acceptedIntegration(cached: CachedIntegration | undefined, token: string): AuthenticatedIntegration | undefined {
+  // Hash the presented token even for unknown names, so timing does not reveal which names exist.
+  const matches = tokenMatches(token, cached?.tokenHash ?? '0'.repeat(64));
+  return cached?.active && matches ? cached.integration : undefined;
 }
 
 function toCached(row: typeof integrations.$inferSelect): CachedIntegration {

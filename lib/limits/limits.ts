@@ -1,5 +1,6 @@
-import { env } from '@/lib/env';
+import { env, type Env } from '@/lib/env';
 import { MemoryRateLimitStore } from './memory-store';
+import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';
 import type { RateLimitStore } from './store';
 
 const MINUTE_MS = 60_000;
@@ -7,12 +8,44 @@ const MINUTE_MS = 60_000;
 /** The per-integration limit each lookup spends from; the three catalogs share one counter. */
 export type LimitedRoute = 'renap' | 'rtu_nits' | 'catalogs';
 
-const holder = globalThis as typeof globalThis & { __rateLimitStore?: RateLimitStore };
+const holder = globalThis as typeof globalThis & { __rateLimitStore?: Promise<RateLimitStore> };
 
-/** The process's limit store: in memory unless a shared store is configured. */
-export function rateLimitStore(): RateLimitStore {
-  holder.__rateLimitStore ??= new MemoryRateLimitStore();
+/**
+ * The process's limit store: Upstash's REST service when UPSTASH_REDIS_REST_URL is set, a
+ * self-hosted Redis when REDIS_URL is, otherwise process memory (one instance only).
+ */
+export function rateLimitStore(): Promise<RateLimitStore> {
+  holder.__rateLimitStore ??= createStore(env());
   return holder.__rateLimitStore;
+}
+
+async function createStore(settings: Env): Promise<RateLimitStore> {
+  const memory = new MemoryRateLimitStore();
+  if (settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN) {
+    const { Redis } = await import('@upstash/redis');
+    const redis = new Redis({ url: settings.UPSTASH_REDIS_REST_URL, token: settings.UPSTASH_REDIS_REST_TOKEN });
+    return new RedisRateLimitStore(redis, memory);
+  }
+  if (settings.REDIS_URL) {
+    const { Redis } = await import('ioredis');
+    const { SelfHostedRedisScripts } = await import('./redis-script-adapter');
+    // Fail fast while Redis is away instead of queueing commands: the fallback decides meanwhile.
+    const client = new Redis(settings.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2_000 });
+    client.on('error', () => {
+      // Reported by the store when a limit check needs Redis; ioredis keeps reconnecting.
+    });
+    // Give the first connection a moment, so the first requests are counted in Redis.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2_000);
+      client.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    // The fixed-window limiter calls only evalsha and eval, which the adapter provides.
+    return new RedisRateLimitStore(new SelfHostedRedisScripts(client) as unknown as RatelimitRedis, memory);
+  }
+  return memory;
 }
 
 /** Spends one request from the integration's per-minute limit for this route. */
@@ -24,14 +57,14 @@ export async function consumeIntegrationLimit(route: LimitedRoute, integrationNa
     catalogs: settings.RATE_LIMIT_CATALOG_PER_MINUTE,
   }[route];
   // Counted by integration name, lowercased as the login header is matched.
-  const decision = await rateLimitStore().consume(`minute:${route}:${integrationName.toLowerCase()}`, limit, MINUTE_MS);
+  const decision = await (await rateLimitStore()).consume(`minute:${route}:${integrationName.toLowerCase()}`, limit, MINUTE_MS);
   return decision.allowed;
 }
 
 /** Spends one request from the global per-IP limit (100 per 15 minutes by default). */
 export async function consumeGlobalLimit(clientIp: string): Promise<boolean> {
   const settings = env();
-  const decision = await rateLimitStore().consume(
+  const decision = await (await rateLimitStore()).consume(
     `global:${clientIp}`,
     settings.RATE_LIMIT_GLOBAL_MAX,
     settings.RATE_LIMIT_GLOBAL_WINDOW_SECONDS * 1000,

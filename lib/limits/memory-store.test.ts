@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryRateLimitStore } from './memory-store';
+
+/** A store on a clock the test moves by hand. */
+function storeAt(startMs = 1_000_000) {
+  const clock = { now: startMs };
+  const store = new MemoryRateLimitStore(() => clock.now);
+  return {
+    store,
+    clock,
+    at(offsetMs: number) {
+      clock.now = startMs + offsetMs;
+    },
+  };
+}
+
+async function allowedCount(store: MemoryRateLimitStore, key: string, attempts: number, limit: number, windowMs: number) {
+  let allowed = 0;
+  for (let i = 0; i < attempts; i++) if ((await store.consume(key, limit, windowMs)).allowed) allowed++;
+  return allowed;
+}
+
+describe('MemoryRateLimitStore (fixed window)', () => {
+  it('allows exactly N requests in a window and refuses the rest', async () => {
+    const { store } = storeAt();
+    expect(await allowedCount(store, 'k', 100, 30, 60_000)).toBe(30);
+  });
+
+  it('counts down what remains and reports when the window resets', async () => {
+    const { store, clock } = storeAt();
+    const start = clock.now;
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push(await store.consume('k', 3, 1_000));
+    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(decisions.every((d) => d.resetAtMs === start + 1_000)).toBe(true);
+  });
+
+  it('resets windowMs after the first request, not after the last', async () => {
+    const { store, at } = storeAt();
+    at(250); // the window starts with this first request
+    expect((await store.consume('k', 2, 1_000)).allowed).toBe(true);
+    at(900);
+    expect((await store.consume('k', 2, 1_000)).allowed).toBe(true);
+    at(1_249);
+    expect((await store.consume('k', 2, 1_000)).allowed).toBe(false);
+    at(1_250);
+    const fresh = await store.consume('k', 2, 1_000);
+    expect(fresh).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('does not let refused requests extend the window', async () => {
+    const { store, at } = storeAt();
+    await allowedCount(store, 'k', 3, 3, 1_000);
+    for (let t = 100; t < 1_000; t += 100) {
+      at(t);
+      expect((await store.consume('k', 3, 1_000)).allowed).toBe(false);
+    }
+    at(1_000);
+    expect(await allowedCount(store, 'k', 10, 3, 1_000)).toBe(3);
+  });
+
+  it('keeps separate counters per key', async () => {
+    const { store } = storeAt();
+    expect(await allowedCount(store, 'integration-a', 5, 2, 1_000)).toBe(2);
+    expect(await allowedCount(store, 'integration-b', 5, 2, 1_000)).toBe(2);
+  });
+
+  it('sweeping expired windows keeps the live ones counting', async () => {
+    const { store, at } = storeAt();
+    await allowedCount(store, 'old', 1, 1, 1_000);
+    at(30_000);
+    await allowedCount(store, 'live', 1, 1, 120_000);
+    at(61_000); // past the sweep interval: "old" expired long ago, "live" has not
+    expect(await allowedCount(store, 'old', 2, 1, 1_000)).toBe(1);
+    expect(await allowedCount(store, 'live', 2, 1, 120_000)).toBe(0);
+  });
+});

@@ -1,0 +1,63 @@
+import { Ratelimit } from '@upstash/ratelimit';
+import type { MemoryRateLimitStore } from './memory-store';
+import type { RateLimitDecision, RateLimitStore } from './store';
+
+/** What @upstash/ratelimit needs from a Redis client: @upstash/redis, or our self-hosted adapter. */
+export type RatelimitRedis = ConstructorParameters<typeof Ratelimit>[0]['redis'];
+
+/** How long a limit check may wait for Redis before the in-process fallback decides. */
+const REDIS_TIMEOUT_MS = 500;
+const FALLBACK_WARNING_EVERY_MS = 30_000;
+
+/**
+ * Limits shared by every instance through Redis, with @upstash/ratelimit's fixed windows (aligned
+ * to multiples of the window, so a window resets at most `windowMs` after its first request).
+ *
+ * When Redis cannot answer (down, unreachable, slower than REDIS_TIMEOUT_MS) the lookup is not
+ * blocked: this instance's own in-memory counters decide instead, so limits still hold per
+ * instance while Redis is away (docs/decisions.md, "Limits when Redis is unreachable").
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly limiters = new Map<string, Ratelimit>();
+  private lastWarningAt = 0;
+
+  constructor(
+    private readonly redis: RatelimitRedis,
+    private readonly fallback: MemoryRateLimitStore,
+    private readonly prefix = 'gateway:limits',
+  ) {}
+
+  async consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    try {
+      const result = await this.limiter(limit, windowMs).limit(key);
+      if (result.reason === 'timeout') throw new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`);
+      return { allowed: result.success, remaining: result.remaining, resetAtMs: result.reset };
+    } catch (error) {
+      this.warn(error);
+      return this.fallback.consume(key, limit, windowMs);
+    }
+  }
+
+  private limiter(limit: number, windowMs: number): Ratelimit {
+    const id = `${limit}:${windowMs}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new Ratelimit({
+        redis: this.redis,
+        limiter: Ratelimit.fixedWindow(limit, `${windowMs} ms`),
+        prefix: `${this.prefix}:${id}`,
+        timeout: REDIS_TIMEOUT_MS,
+        analytics: false,
+      });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  private warn(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastWarningAt < FALLBACK_WARNING_EVERY_MS) return;
+    this.lastWarningAt = now;
+    console.warn(`[limits] Redis unavailable (${(error as Error).message}); this instance's in-memory limits apply until it answers`);
+  }
+}

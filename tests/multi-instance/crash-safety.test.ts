@@ -1,0 +1,101 @@
+// kill -9 of an instance while billed lookups wait on a slow source: after a restart every hold is
+// settled once (captured or voided), the balance equals the ledger's sum, and nothing is charged
+// without a query record.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { startSimulator, type RunningSimulator } from '@/simulator/index';
+import { SHOWCASE_MEMBER } from '@/simulator/population';
+import { startApp, type RunningApp } from '../support/app-server';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { newIntegration, requiredEnv } from './support';
+
+const IN_FLIGHT = 50;
+const TARIFF = 200;
+const SOURCE_LATENCY_MS = 4_000;
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+let app: RunningApp | undefined;
+
+beforeAll(async () => {
+  requiredEnv('DATABASE_URL');
+  testDatabase = await useTestDatabase();
+  simulator = await startSimulator({ port: 0, latencyMs: SOURCE_LATENCY_MS });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+it('settles every hold of the lookups a killed instance left in flight', async () => {
+  app = await startApp({
+    env: {
+      ...testDatabase.env,
+      RENAP_BASE_URL: `${simulator.url}/renap`,
+      RTU_BASE_URL: `${simulator.url}/rtu`,
+      CATALOG_BASE_URL: `${simulator.url}/catalog`,
+      RATE_LIMIT_GLOBAL_MAX: '100000',
+      RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
+      SOURCE_TIMEOUT_MS: '10000',
+      // Holds older than the source's ceiling are orphans; sweep for them every second.
+      HOLD_SWEEP_AFTER_SECONDS: '11',
+      HOLD_SWEEP_INTERVAL_SECONDS: '1',
+    },
+  });
+  const integration = await newIntegration(TARIFF, 1_000 * TARIFF);
+  const handle = await database();
+  const holdsPlaced = () =>
+    handle
+      .rows<{ holds: number }>(sql`select count(*)::int as holds from ledger_entries where integration_id = ${integration.id} and kind = 'hold'`)
+      .then(([row]) => row!.holds);
+
+  const inFlight = Array.from({ length: IN_FLIGHT }, () =>
+    fetch(`${app!.baseUrl}/api/catalogos/omisos`, { method: 'POST', headers: integration.headers, body: JSON.stringify({ nit: SHOWCASE_MEMBER.nit }) }).then(
+      (response) => response.status,
+      () => 'connection lost' as const,
+    ),
+  );
+  // Every lookup has held its tariff and is waiting on the slow source: now the process dies.
+  await poll(holdsPlaced, (holds) => holds === IN_FLIGHT, SOURCE_LATENCY_MS - 500, 'holds placed before the kill');
+  process.kill(app.pid, 'SIGKILL');
+  const outcomes = await Promise.all(inFlight);
+  expect(outcomes.filter((outcome) => outcome === 'connection lost')).toHaveLength(IN_FLIGHT);
+
+  // While the instance is down the money is held, not lost.
+  expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: 950 * TARIFF, ledgerSumCentavos: 950 * TARIFF });
+
+  await app.restart();
+  const settlement = () =>
+    handle
+      .rows<{ unsettled: number; captures: number; voids: number; charged_without_record: number; records: number }>(sql`
+        select
+          (select count(*)::int from ledger_entries h where h.integration_id = ${integration.id} and h.kind = 'hold'
+             and not exists (select 1 from ledger_entries s where s.hold_id = h.id)) as unsettled,
+          (select count(*)::int from ledger_entries where integration_id = ${integration.id} and kind = 'capture') as captures,
+          (select count(*)::int from ledger_entries where integration_id = ${integration.id} and kind = 'void') as voids,
+          (select count(*)::int from ledger_entries c where c.integration_id = ${integration.id} and c.kind = 'capture'
+             and not exists (select 1 from query_records r where r.id = c.query_record_id and r.charged_centavos = ${TARIFF})) as charged_without_record,
+          (select count(*)::int from query_records where integration_id = ${integration.id}) as records`)
+      .then(([row]) => row!);
+  const settled = await poll(settlement, (state) => state.unsettled === 0, 30_000, 'holds left unsettled after the restart');
+  expect(settled).toEqual({ unsettled: 0, captures: 0, voids: IN_FLIGHT, charged_without_record: 0, records: 0 });
+  expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: 1_000 * TARIFF, ledgerSumCentavos: 1_000 * TARIFF });
+  const [sweeper] = await handle.rows<{ actors: string[] }>(
+    sql`select array_agg(distinct actor) as actors from ledger_entries where integration_id = ${integration.id} and kind = 'void'`,
+  );
+  expect(sweeper!.actors).toEqual(['system:sweeper']);
+});

@@ -1,0 +1,57 @@
+// Shared pieces of the multi-instance suite: it needs a real PostgreSQL and a real Redis, which
+// `npm run test:multi-instance` is given by .ci/run (DATABASE_URL, REDIS_URL).
+import type { Actor } from '@/lib/audit/audit';
+import { topUp } from '@/lib/billing/ledger';
+import { FLAG_NAMES } from '@/lib/integrations/flags';
+import { createIntegration } from '@/lib/integrations/service';
+
+export const TEST_ACTOR: Actor = { kind: 'system', name: 'multi-instance-test' };
+
+export function requiredEnv(name: 'DATABASE_URL' | 'REDIS_URL'): string {
+  const value = process.env[name];
+  if (!value) {
+    throw new Error(`${name} is not set: the multi-instance suite runs against real PostgreSQL and Redis servers (see .ci/run)`);
+  }
+  return value;
+}
+
+export interface TestIntegration {
+  id: number;
+  headers: Record<string, string>;
+}
+
+let counter = 0;
+
+/** A fresh integration with every lookup enabled; `balanceCentavos` 0 leaves it without money. */
+export async function newIntegration(tariffCentavos: number, balanceCentavos: number): Promise<TestIntegration> {
+  const created = await createIntegration(TEST_ACTOR, {
+    nombre: `multi-${process.pid}-${Date.now()}-${++counter}`,
+    tariffCentavos,
+    flags: Object.fromEntries(FLAG_NAMES.map((flag) => [flag, true])),
+  });
+  if (!created.ok) throw new Error(created.error.message);
+  if (balanceCentavos > 0) {
+    const topped = await topUp(TEST_ACTOR, created.value.integration.id, balanceCentavos, 'Saldo de prueba');
+    if (!topped.ok) throw new Error(topped.error.message);
+  }
+  return {
+    id: created.value.integration.id,
+    headers: {
+      'content-type': 'application/json',
+      'x-integracion-login': created.value.integration.nombre,
+      'x-integracion-token': created.value.token,
+    },
+  };
+}
+
+export async function postJson(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+}
+
+export function countBy<T>(items: T[], key: (item: T) => string | number): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}

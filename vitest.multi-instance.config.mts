@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.mts';
+
+// npm run test:multi-instance: several app instances on one PostgreSQL and one Redis (DATABASE_URL
+// and REDIS_URL must point at real servers; .ci/run starts both). Not part of `npm test`, which
+// needs no external service.
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['tests/multi-instance/**/*.test.ts'],
+    exclude: ['node_modules/**'],
+    // Each file starts several servers: one file at a time on two cores.
+    maxWorkers: 1,
+    testTimeout: 120_000,
+  },
+});
