@@ -3,7 +3,8 @@
 import http from 'node:http';
 
 export interface LoadTarget {
-  url: string;
+  /** One URL per instance; the workers are spread over them evenly. */
+  urls: string[];
   headers: Record<string, string>;
   body: string;
   /** The status every answer must have; anything else is counted as an error. */
@@ -18,9 +19,9 @@ export interface LoadResult {
   p99Ms: number;
 }
 
-function send(agent: http.Agent, target: LoadTarget): Promise<number> {
+function send(agent: http.Agent, url: string, target: LoadTarget): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.request(target.url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(target.body) } }, (response) => {
+    const request = http.request(url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(target.body) } }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
       response.on('error', reject);
@@ -41,12 +42,13 @@ export async function runLoad(target: LoadTarget, connections: number, durationM
   let errors = 0;
   const warmupEndsAt = performance.now() + warmupMs;
   const endsAt = warmupEndsAt + durationMs;
-  const worker = async () => {
+  const worker = async (index: number) => {
+    const url = target.urls[index % target.urls.length]!;
     while (performance.now() < endsAt) {
       const started = performance.now();
       let status = 0;
       try {
-        status = await send(agent, target);
+        status = await send(agent, url, target);
       } catch {
         status = 0;
       }
@@ -55,7 +57,7 @@ export async function runLoad(target: LoadTarget, connections: number, durationM
       latencies.push(performance.now() - started);
     }
   };
-  await Promise.all(Array.from({ length: connections }, worker));
+  await Promise.all(Array.from({ length: connections }, (_, index) => worker(index)));
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {

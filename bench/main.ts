@@ -1,7 +1,10 @@
 // npm run bench [-- --seconds 5 --connections 1,50]
-// Throughput and latency of each lookup against `node server.mjs` on PostgreSQL with the simulator
-// at zero latency, next to a bare route handler of the same app returning the same JSON, in the
-// same run, so the gateway's own cost shows as a ratio. Prints figures; asserts nothing.
+//   Each lookup against `node server.mjs` on PostgreSQL with the simulator at zero latency, next
+//   to a bare route handler of the same app returning the same JSON, in the same run, so the
+//   gateway's own cost shows as a ratio.
+// npm run bench -- --instances 2 [--seconds 5 --connections 50]
+//   Throughput of one instance versus two on the same PostgreSQL and Redis.
+// Prints figures; asserts nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -9,15 +12,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
-import { startThrowawayPostgres, type ThrowawayPostgres } from './postgres';
+import { startThrowawayPostgres } from './postgres';
+import { startThrowawayRedis } from './redis';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const UNLIMITED = '1000000000';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '1,50' } },
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string' },
+    instances: { type: 'string', default: '1' },
+  },
 });
 const SECONDS = Number(values.seconds);
-const CONNECTIONS = values.connections.split(',').map(Number);
+const TWO_INSTANCES = values.instances === '2';
+const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? '50' : '1,50')).split(',').map(Number);
+
+const cleanups: Array<() => Promise<void> | void> = [];
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,12 +41,27 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(baseUrl: string, app: ChildProcess): Promise<void> {
+async function startInstance(env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app: ChildProcess = spawn(process.execPath, ['server.mjs'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        if (app.exitCode !== null) return resolve();
+        app.once('exit', () => resolve());
+        app.kill('SIGTERM');
+      }),
+  );
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (app.exitCode !== null) throw new Error(`the app exited with code ${app.exitCode}`);
     try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) return;
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return baseUrl;
     } catch {
       // not listening yet
     }
@@ -48,119 +75,126 @@ function format(result: LoadResult): string {
 }
 
 async function main(): Promise<void> {
-  let postgres: ThrowawayPostgres | undefined;
   if (!process.env.DATABASE_URL) {
-    postgres = startThrowawayPostgres(await freePort());
+    const postgres = startThrowawayPostgres(await freePort());
+    cleanups.push(() => postgres.stop());
     process.env.DATABASE_URL = postgres.url;
     console.log(`[bench] throwaway PostgreSQL 15 at ${postgres.url}`);
   }
+  if (TWO_INSTANCES && !process.env.REDIS_URL) {
+    const redis = await startThrowawayRedis(await freePort());
+    cleanups.push(() => redis.stop());
+    process.env.REDIS_URL = redis.url;
+    console.log(`[bench] throwaway Redis at ${redis.url}`);
+  }
   process.env.NEXT_DIST_DIR = '.next-bench';
-  const children: ChildProcess[] = [];
-  const cleanups: Array<() => Promise<void> | void> = [];
-  try {
-    const { ensureBuild } = await import('../tests/support/next-build');
-    await ensureBuild();
+  const { ensureBuild } = await import('../tests/support/next-build');
+  await ensureBuild();
 
-    const { database, closeDatabase } = await import('@/db/client');
-    const { applyMigrations } = await import('@/db/migrate');
-    const { createIntegration } = await import('@/lib/integrations/service');
-    const { topUp } = await import('@/lib/billing/ledger');
-    const { FLAG_NAMES } = await import('@/lib/integrations/flags');
-    await applyMigrations(await database());
-    const actor = { kind: 'system', name: 'bench' } as const;
-    const created = await createIntegration(actor, {
-      nombre: `bench-${Date.now()}`,
-      tariffCentavos: 1,
-      flags: Object.fromEntries(FLAG_NAMES.map((flag) => [flag, true])),
-    });
-    if (!created.ok) throw new Error(created.error.message);
-    await topUp(actor, created.value.integration.id, 10_000_000_000, 'Saldo para el benchmark');
-    await closeDatabase();
+  const { database, closeDatabase } = await import('@/db/client');
+  const { applyMigrations } = await import('@/db/migrate');
+  const { createIntegration } = await import('@/lib/integrations/service');
+  const { topUp } = await import('@/lib/billing/ledger');
+  const { FLAG_NAMES } = await import('@/lib/integrations/flags');
+  await applyMigrations(await database());
+  const actor = { kind: 'system', name: 'bench' } as const;
+  const created = await createIntegration(actor, {
+    nombre: `bench-${Date.now()}`,
+    tariffCentavos: 1,
+    flags: Object.fromEntries(FLAG_NAMES.map((flag) => [flag, true])),
+  });
+  if (!created.ok) throw new Error(created.error.message);
+  await topUp(actor, created.value.integration.id, 10_000_000_000, 'Saldo para el benchmark');
+  await closeDatabase();
 
-    const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
-    const simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
-    cleanups.push(() => simulator.close());
-    const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
+  const simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
+  cleanups.push(() => simulator.close());
+  const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
 
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const bareResponsesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-')), 'bare-responses.json');
-    const unlimited = '1000000000';
-    const app = spawn(process.execPath, ['server.mjs'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        APP_ENV: 'development',
-        SEED_ON_START: 'false',
-        NEXTAUTH_SECRET: 'bench-secret-bench-secret-bench-secret!!',
-        RENAP_BASE_URL: `${simulator.url}/renap`,
-        RTU_BASE_URL: `${simulator.url}/rtu`,
-        CATALOG_BASE_URL: `${simulator.url}/catalog`,
-        RATE_LIMIT_GLOBAL_MAX: unlimited,
-        RATE_LIMIT_RENAP_PER_MINUTE: unlimited,
-        RATE_LIMIT_RTU_PER_MINUTE: unlimited,
-        RATE_LIMIT_CATALOG_PER_MINUTE: unlimited,
-        DATABASE_POOL_MAX: '20',
-        BENCH_BARE_RESPONSES_FILE: bareResponsesFile,
-      },
-    });
-    children.push(app);
-    await waitForHealth(baseUrl, app);
+  const bareResponsesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-')), 'bare-responses.json');
+  const appEnv: Record<string, string> = {
+    APP_ENV: 'development',
+    SEED_ON_START: 'false',
+    NEXTAUTH_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+    DATABASE_URL: process.env.DATABASE_URL!,
+    RENAP_BASE_URL: `${simulator.url}/renap`,
+    RTU_BASE_URL: `${simulator.url}/rtu`,
+    CATALOG_BASE_URL: `${simulator.url}/catalog`,
+    RATE_LIMIT_GLOBAL_MAX: UNLIMITED,
+    RATE_LIMIT_RENAP_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_RTU_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_CATALOG_PER_MINUTE: UNLIMITED,
+    DATABASE_POOL_MAX: '20',
+    BENCH_BARE_RESPONSES_FILE: bareResponsesFile,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  };
+  const instances = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv)));
 
-    const headers = {
-      'content-type': 'application/json',
-      'x-integracion-login': created.value.integration.nombre,
-      'x-integracion-token': created.value.token,
-    };
-    const nit = sample.individual.nit;
-    const lookups: Record<string, { path: string; body: unknown }> = {
-      renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui } },
-      rtu_nits: { path: '/api/rtu/nits', body: { nits: [nit, sample.legalEntity.nit, sample.omiso.nit] } },
-      cui_nit: { path: '/api/catalogos/cui-nit', body: { nit } },
-      rtu: { path: '/api/catalogos/rtu', body: { nit } },
-      omisos: { path: '/api/catalogos/omisos', body: { nit } },
-    };
+  const headers = {
+    'content-type': 'application/json',
+    'x-integracion-login': created.value.integration.nombre,
+    'x-integracion-token': created.value.token,
+  };
+  const nit = sample.individual.nit;
+  const lookups: Record<string, { path: string; body: unknown }> = {
+    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui } },
+    rtu_nits: { path: '/api/rtu/nits', body: { nits: [nit, sample.legalEntity.nit, sample.omiso.nit] } },
+    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit } },
+    rtu: { path: '/api/catalogos/rtu', body: { nit } },
+    omisos: { path: '/api/catalogos/omisos', body: { nit } },
+  };
+  const target = (urls: string[], body: unknown): LoadTarget => ({ urls, headers, body: JSON.stringify(body), expectedStatus: 200 });
 
-    // The bare route answers with exactly what each lookup answered.
-    const bareResponses: Record<string, unknown> = {};
-    for (const [name, lookup] of Object.entries(lookups)) {
-      const response = await fetch(`${baseUrl}${lookup.path}`, { method: 'POST', headers, body: JSON.stringify(lookup.body) });
-      if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-      bareResponses[name] = await response.json();
-    }
-    fs.writeFileSync(bareResponsesFile, JSON.stringify(bareResponses));
-
-    console.log(`\n[bench] ${SECONDS} s per run after 1 s of warm-up; ${os.cpus().length} cores shared by load generator, app, simulator and PostgreSQL\n`);
-    console.log('lookup     conns  gateway                                  bare handler                             throughput  added p50');
+  console.log(`\n[bench] ${SECONDS} s per run after 1 s of warm-up; ${os.cpus().length} cores shared by the load generator, the app, the simulator and PostgreSQL\n`);
+  if (TWO_INSTANCES) {
+    console.log(`one instance versus two, on the same PostgreSQL and Redis (${process.env.REDIS_URL})`);
+    console.log('lookup     conns  one instance                             two instances                            speed-up');
     for (const [name, lookup] of Object.entries(lookups)) {
       for (const connections of CONNECTIONS) {
-        const body = JSON.stringify(lookup.body);
-        const gatewayTarget: LoadTarget = { url: `${baseUrl}${lookup.path}`, headers, body, expectedStatus: 200 };
-        const bareTarget: LoadTarget = { url: `${baseUrl}/api/bench/bare?lookup=${name}`, headers, body, expectedStatus: 200 };
-        const gateway = await runLoad(gatewayTarget, connections, SECONDS * 1000, 1000);
-        const bare = await runLoad(bareTarget, connections, SECONDS * 1000, 1000);
-        const ratio = (gateway.requestsPerSecond / bare.requestsPerSecond) * 100;
+        const one = await runLoad(target([`${instances[0]}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const two = await runLoad(target(instances.map((base) => `${base}${lookup.path}`), lookup.body), connections, SECONDS * 1000, 1000);
         console.log(
-          `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(gateway).padEnd(40)} ${format(bare).padEnd(40)} ${ratio.toFixed(0).padStart(6)} %  ${(gateway.p50Ms - bare.p50Ms).toFixed(2).padStart(7)} ms`,
+          `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(one).padEnd(40)} ${format(two).padEnd(40)} ${(two.requestsPerSecond / one.requestsPerSecond).toFixed(2).padStart(6)}x`,
         );
       }
     }
-    console.log('\nthroughput = gateway req/s as a share of the bare handler\'s; added p50 = gateway p50 - bare p50.');
-  } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
-    for (const cleanup of cleanups) await cleanup();
-    postgres?.stop();
+    return;
   }
+
+  // The bare route answers with exactly what each lookup answered.
+  const [baseUrl] = instances as [string];
+  const bareResponses: Record<string, unknown> = {};
+  for (const [name, lookup] of Object.entries(lookups)) {
+    const response = await fetch(`${baseUrl}${lookup.path}`, { method: 'POST', headers, body: JSON.stringify(lookup.body) });
+    if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
+    bareResponses[name] = await response.json();
+  }
+  fs.writeFileSync(bareResponsesFile, JSON.stringify(bareResponses));
+
+  console.log('lookup     conns  gateway                                  bare handler                             throughput  added p50');
+  for (const [name, lookup] of Object.entries(lookups)) {
+    for (const connections of CONNECTIONS) {
+      const gateway = await runLoad(target([`${baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+      const bare = await runLoad(target([`${baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
+      const ratio = (gateway.requestsPerSecond / bare.requestsPerSecond) * 100;
+      console.log(
+        `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(gateway).padEnd(40)} ${format(bare).padEnd(40)} ${ratio.toFixed(0).padStart(6)} %  ${(gateway.p50Ms - bare.p50Ms).toFixed(2).padStart(7)} ms`,
+      );
+    }
+  }
+  console.log("\nthroughput = gateway req/s as a share of the bare handler's; added p50 = gateway p50 - bare p50.");
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error('[bench] failed:', error);
-    process.exit(1);
-  },
-);
+main()
+  .then(
+    () => 0,
+    (error: unknown) => {
+      console.error('[bench] failed:', error);
+      return 1;
+    },
+  )
+  .then(async (code) => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    process.exit(code);
+  });
