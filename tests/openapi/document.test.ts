@@ -1,0 +1,189 @@
+// The OpenAPI document: generated from the contract schemas and messages, served by the app, and
+// describing every response the app gives, success and error, on every operation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { topUp } from '@/lib/billing/ledger';
+import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES } from '@/lib/contract/messages';
+import { FLAG_NAMES } from '@/lib/integrations/flags';
+import { createIntegration } from '@/lib/integrations/service';
+import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { FAULT_IDENTIFIERS, samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED, type RunningSimulator } from '@/simulator/index';
+import { startApp, type RunningApp } from '../support/app-server';
+import { expectDocumentedResponse } from '../support/openapi-validator';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+
+describe('the generated document', () => {
+  const document = buildOpenApiDocument('https://gateway.example.com/api');
+
+  it('is OpenAPI 3.1 labelled with the contract revision, with the contract operationIds', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe(CONTRACT_REVISION);
+    const operations = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [path, (item as { post: { operationId: string } }).post.operationId]));
+    expect(operations).toEqual({
+      '/renap/buscar-cui': 'searchRenapByCui',
+      '/rtu/nits': 'searchRtuByNits',
+      '/catalogos/cui-nit': 'lookupCuiNit',
+      '/catalogos/rtu': 'lookupRtuV2',
+      '/catalogos/omisos': 'lookupOmisos',
+    });
+  });
+
+  it('requires both integration headers together on every operation', () => {
+    expect(document.security).toEqual([{ integracionLogin: [], integracionToken: [] }]);
+    expect(document.components.securitySchemes).toMatchObject({
+      integracionLogin: { type: 'apiKey', in: 'header', name: 'x-integracion-login' },
+      integracionToken: { type: 'apiKey', in: 'header', name: 'x-integracion-token' },
+    });
+  });
+
+  it('shows every contract message as an example, under the status that carries it', () => {
+    const text = JSON.stringify(document.paths);
+    for (const message of [...Object.values(CATALOG_MESSAGES), ...Object.values(REGISTRY_MESSAGES)]) expect(text).toContain(JSON.stringify(message));
+  });
+
+  it('lists the catalog error statuses of the contract', () => {
+    for (const path of ['/catalogos/cui-nit', '/catalogos/rtu', '/catalogos/omisos']) {
+      const responses = (document.paths[path] as { post: { responses: Record<string, unknown> } }).post.responses;
+      expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500', '502']);
+    }
+  });
+});
+
+describe('live responses of every operation match the served document', () => {
+  const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const actor = { kind: 'system', name: 'openapi-test' } as const;
+  let testDatabase: TestDatabase;
+  let simulator: RunningSimulator;
+  let app: RunningApp;
+  const tokens = new Map<string, string>();
+  let nextClientIp = 0;
+
+  async function integration(nombre: string, options: { balance?: number; enabled?: boolean } = {}) {
+    const created = await createIntegration(actor, {
+      nombre,
+      tariffCentavos: 100,
+      flags: Object.fromEntries(FLAG_NAMES.map((flag) => [flag, options.enabled ?? true])),
+    });
+    if (!created.ok) throw new Error(created.error.message);
+    if ((options.balance ?? 10_000) > 0) await topUp(actor, created.value.integration.id, options.balance ?? 10_000, 'Saldo de prueba');
+    tokens.set(nombre, created.value.token);
+  }
+
+  beforeAll(async () => {
+    testDatabase = await useTestDatabase();
+    simulator = await startSimulator({ port: 0, slowFaultDelayMs: 5_000 });
+    // One integration per group of cases, so no group reaches a per-minute limit it does not test.
+    for (const name of ['full', 'full-catalogos-cui-nit', 'full-catalogos-rtu', 'full-catalogos-omisos', 'limits-renap', 'limits-rtu', 'limits-catalog']) {
+      await integration(name);
+    }
+    await integration('sin-saldo', { balance: 0 });
+    await integration('sin-permisos', { enabled: false });
+    app = await startApp({
+      env: {
+        RENAP_BASE_URL: `${simulator.url}/renap`,
+        RTU_BASE_URL: `${simulator.url}/rtu`,
+        CATALOG_BASE_URL: `${simulator.url}/catalog`,
+        SOURCE_TIMEOUT_MS: '1000',
+        // One trusted hop lets each request below bring its own client address, so the global
+        // limit (3 here) is reached only where a case means to reach it.
+        TRUSTED_PROXY_HOPS: '1',
+        RATE_LIMIT_GLOBAL_MAX: '3',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await simulator?.close();
+    await testDatabase?.cleanup();
+  });
+
+  async function call(path: string, body: unknown, as: string | null, clientIp = `10.0.${Math.floor(nextClientIp / 250)}.${(nextClientIp++ % 250) + 1}`) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': clientIp };
+    if (as === 'unknown') Object.assign(headers, { 'x-integracion-login': 'nadie', 'x-integracion-token': 'tlk_x' });
+    else if (as) Object.assign(headers, { 'x-integracion-login': as, 'x-integracion-token': tokens.get(as)! });
+    const response = await fetch(`${app.baseUrl}/api${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    const text = await response.text();
+    const contentType = response.headers.get('content-type');
+    const parsed = contentType?.includes('application/json') ? JSON.parse(text) : text;
+    expectDocumentedResponse({ path, status: response.status, contentType, body: parsed });
+    return response.status;
+  }
+
+  const CATALOGS = ['/catalogos/cui-nit', '/catalogos/rtu', '/catalogos/omisos'];
+
+  it('/renap/buscar-cui', async () => {
+    const statuses = [
+      await call('/renap/buscar-cui', { cui: sample.individual.cui }, 'full'),
+      await call('/renap/buscar-cui', { cui: FAULT_IDENTIFIERS.not_found.cui }, 'full'),
+      await call('/renap/buscar-cui', { cui: FAULT_IDENTIFIERS.error_code_in_success.cui }, 'full'),
+      await call('/renap/buscar-cui', { cui: FAULT_IDENTIFIERS.data_rejected.cui }, 'full'),
+      await call('/renap/buscar-cui', {}, 'full'),
+      await call('/renap/buscar-cui', '{not json', 'full'),
+      await call('/renap/buscar-cui', { cui: sample.individual.cui }, null),
+      await call('/renap/buscar-cui', { cui: sample.individual.cui }, 'sin-permisos'),
+      await call('/renap/buscar-cui', { cui: FAULT_IDENTIFIERS.server_error.cui }, 'full'),
+      await call('/renap/buscar-cui', { cui: FAULT_IDENTIFIERS.auth_rejected.cui }, 'full'),
+    ];
+    expect(statuses).toEqual([200, 200, 200, 400, 400, 400, 403, 403, 500, 500]);
+    const limited = [];
+    for (let index = 0; index < 31; index++) limited.push(await call('/renap/buscar-cui', { cui: sample.individual.cui }, 'limits-renap'));
+    expect(limited.slice(29)).toEqual([200, 429]);
+  });
+
+  it('/rtu/nits', async () => {
+    const statuses = [
+      await call('/rtu/nits', { nits: [sample.individual.nit, sample.unknownNit] }, 'full'),
+      await call('/rtu/nits', { nits: [sample.unknownNit] }, 'full'),
+      await call('/rtu/nits', { nits: Array.from({ length: 51 }, () => sample.individual.nit) }, 'full'),
+      await call('/rtu/nits', { nits: [] }, 'full'),
+      await call('/rtu/nits', { nits: [sample.individual.nit] }, null),
+      await call('/rtu/nits', { nits: [sample.individual.nit] }, 'sin-permisos'),
+      await call('/rtu/nits', { nits: [FAULT_IDENTIFIERS.server_error.nit] }, 'full'),
+    ];
+    expect(statuses).toEqual([200, 200, 400, 400, 403, 403, 500]);
+    const limited = [];
+    for (let index = 0; index < 51; index++) limited.push(await call('/rtu/nits', { nits: [sample.individual.nit] }, 'limits-rtu'));
+    expect(limited.slice(49)).toEqual([200, 429]);
+  });
+
+  it.each(CATALOGS)('%s', async (path) => {
+    const query = { nit: path === '/catalogos/rtu' ? sample.individual.nit : sample.omiso.nit };
+    const full = `full${path.replace('/', '-').replace('/', '-')}`;
+    const statuses = [
+      await call(path, query, full),
+      await call(path, { nit: FAULT_IDENTIFIERS.empty_success.nit }, full),
+      await call(path, { nit: '' }, full),
+      await call(path, { nit: sample.individual.nit, actualizado: 'true' }, full),
+      await call(path, { nit: FAULT_IDENTIFIERS.data_rejected.nit }, full),
+      await call(path, query, 'unknown'),
+      await call(path, { nit: FAULT_IDENTIFIERS.auth_rejected.nit }, full),
+      await call(path, query, 'sin-saldo'),
+      await call(path, { nit: FAULT_IDENTIFIERS.balance_exhausted.nit }, full),
+      await call(path, query, null),
+      await call(path, query, 'sin-permisos'),
+      await call(path, { nit: FAULT_IDENTIFIERS.query_type_denied.nit }, full),
+      await call(path, { nit: FAULT_IDENTIFIERS.not_found.nit }, full),
+      await call(path, { nit: FAULT_IDENTIFIERS.rate_limited.nit }, full),
+      await call(path, { nit: FAULT_IDENTIFIERS.server_error.nit }, full),
+      await call(path, { nit: FAULT_IDENTIFIERS.slow.nit }, full),
+    ];
+    expect(statuses).toEqual([200, 200, 400, 400, 400, 401, 401, 402, 402, 403, 403, 403, 404, 429, 502, 502]);
+  });
+
+  it('the shared catalog limit and the global per-IP limit (plain text)', async () => {
+    const catalog = [];
+    for (let index = 0; index < 31; index++) catalog.push(await call(CATALOGS[index % 3]!, { nit: sample.individual.nit }, 'limits-catalog'));
+    expect(catalog.slice(29)).toEqual([200, 429]);
+    const global = [];
+    for (let index = 0; index < 4; index++) global.push(await call('/catalogos/cui-nit', { nit: sample.individual.nit }, 'full', '192.0.2.77'));
+    expect(global).toEqual([200, 200, 200, 429]);
+  });
+
+  it('is served at /api/openapi.json with this deployment as its server', async () => {
+    const response = await fetch(`${app.baseUrl}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    const served = (await response.json()) as { servers: Array<{ url: string }>; info: { version: string } };
+    expect(served.servers).toEqual([{ url: `${app.baseUrl}/api`, description: 'This deployment' }]);
+    expect(served.info.version).toBe(CONTRACT_REVISION);
+  });
+});

@@ -1,0 +1,62 @@
+// Checks a live response against the OpenAPI document the app serves: the status must be
+// documented for the operation, the content type too, and the body must match its schema. A
+// response the document does not describe fails the test that received it.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { buildOpenApiDocument } from '@/lib/openapi/document';
+
+const DOCUMENT_ID = 'openapi.json';
+
+const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+
+export interface ObservedResponse {
+  /** The path under {base_url}, e.g. /catalogos/rtu. */
+  path: string;
+  status: number;
+  contentType: string | null;
+  body: unknown;
+}
+
+export class OpenApiResponseValidator {
+  private readonly document = buildOpenApiDocument('http://127.0.0.1/api');
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor() {
+    addFormats.default(this.ajv);
+    this.ajv.addSchema(this.document, DOCUMENT_ID);
+  }
+
+  /** The problems with a response; empty when the document describes it. */
+  problems(response: ObservedResponse): string[] {
+    const operation = (this.document.paths[response.path] as { post?: { responses: Record<string, { content?: Record<string, unknown> }> } } | undefined)?.post;
+    if (!operation) return [`POST ${response.path} is not in the document`];
+    const documented = operation.responses[String(response.status)];
+    if (!documented) return [`POST ${response.path} answered ${response.status}, a status the document does not list`];
+    const mediaType = Object.keys(documented.content ?? {}).find((type) => (response.contentType ?? '').startsWith(type));
+    if (!mediaType) return [`POST ${response.path} ${response.status} answered ${response.contentType}, not one of ${Object.keys(documented.content ?? {}).join(', ')}`];
+    const validate = this.validator(response.path, response.status, mediaType);
+    if (validate(response.body)) return [];
+    return (validate.errors ?? []).map((error) => `POST ${response.path} ${response.status}: ${error.instancePath || '(body)'} ${error.message}`);
+  }
+
+  private validator(path: string, status: number, mediaType: string): ValidateFunction {
+    const pointer = ['paths', path, 'post', 'responses', String(status), 'content', mediaType, 'schema'].map(pointerSegment).join('/');
+    let validate = this.compiled.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });
+      this.compiled.set(pointer, validate);
+    }
+    return validate;
+  }
+}
+
+let shared: OpenApiResponseValidator | undefined;
+
+/** Fails with every problem when the document does not describe the response. */
+export function expectDocumentedResponse(response: ObservedResponse): void {
+  shared ??= new OpenApiResponseValidator();
+  const problems = shared.problems(response);
+  if (problems.length > 0) throw new Error(`Response not described by the OpenAPI document:\n  ${problems.join('\n  ')}\nBody: ${JSON.stringify(response.body)}`);
+}
