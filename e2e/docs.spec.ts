@@ -1,0 +1,39 @@
+// The integrator documentation at /docs, rendered from the OpenAPI document, in chromium.
+import { expect, test } from '@playwright/test';
+import { screenshot, settings } from './support/console';
+
+const OPERATIONS = [
+  ['searchRenapByCui', '/renap/buscar-cui'],
+  ['searchRtuByNits', '/rtu/nits'],
+  ['lookupCuiNit', '/catalogos/cui-nit'],
+  ['lookupRtuV2', '/catalogos/rtu'],
+  ['lookupOmisos', '/catalogos/omisos'],
+] as const;
+
+test('la documentación muestra las cinco operaciones y su consola de prueba llama a este despliegue', async ({ page }, testInfo) => {
+  const { baseUrl } = settings();
+  await page.goto(`${baseUrl}/docs`);
+  await expect(page.getByRole('heading', { name: 'Taxpayer Lookup Integration API', level: 1 })).toBeVisible();
+  for (const [operationId, path] of OPERATIONS) {
+    const section = page.locator(`section#${operationId}`);
+    await expect(section.getByRole('heading', { level: 2 })).toContainText(path);
+    await expect(section.getByText(`operationId ${operationId}`)).toBeVisible();
+    // Every catalog error status and its message, as the contract lists them.
+    if (path.startsWith('/catalogos/')) {
+      for (const status of ['200', '400', '401', '402', '403', '404', '429', '500', '502']) {
+        await expect(section.locator('td.status', { hasText: new RegExp(`^${status}$`) })).toBeVisible();
+      }
+      await expect(section.getByText('"message":"Tu integracion no tiene saldo disponible. Recarga para seguir consultando."')).toBeVisible();
+    }
+  }
+  await screenshot(page, testInfo, '15-documentacion');
+
+  // The try-it console sends a real request to this deployment; without credentials the
+  // catalogs answer the contract's 403.
+  const omisos = page.locator('section#lookupOmisos');
+  await omisos.getByText(`Probar contra ${baseUrl}/api`).click();
+  await omisos.getByRole('button', { name: 'POST /catalogos/omisos' }).click();
+  await expect(omisos.getByText('HTTP 403')).toBeVisible();
+  await expect(omisos.locator('.answer pre')).toContainText('"message": "Se requieren credenciales de integracion."');
+  await screenshot(page, testInfo, '16-documentacion-probar');
+});
