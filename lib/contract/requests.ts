@@ -26,9 +26,12 @@ export const rtuNitsRequestSchema = z
   })
   .meta({ id: 'RtuNitsRequest', description: 'Body of POST /rtu/nits.' });
 
+// An empty or blank catalog identifier counts as not sent (the other one must then be usable).
+const optionalIdentifier = (description: string) => z.string().max(MAX_IDENTIFIER_LENGTH).nullable().optional().describe(description);
+
 const catalogFields = {
-  nit: identifier('NIT of the taxpayer. At least one of nit and cui must be a non-empty string.').nullable().optional(),
-  cui: identifier('CUI of the taxpayer. When both are sent, both are forwarded and the source decides.').nullable().optional(),
+  nit: optionalIdentifier('NIT of the taxpayer. At least one of nit and cui must be a non-empty string; an empty one counts as not sent.'),
+  cui: optionalIdentifier('CUI of the taxpayer. When both are sent, both are forwarded and the source decides.'),
   actualizado: z
     .boolean()
     .nullable()

@@ -1,3 +1,4 @@
+import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import type { BodyRead } from '@/lib/http/json-body';
 
 export type CatalogName = 'cui_nit' | 'rtu' | 'omisos';
@@ -22,8 +23,6 @@ export type CatalogRequestProblem =
   | 'actualizado_not_boolean'
   | 'date_of_birth_not_text';
 
-/** The contract leaves maximum lengths open; a NIT has at most 12 characters and a CUI 13 digits (15 with spaces). */
-export const MAX_IDENTIFIER_LENGTH = 32;
 
 /**
  * Validates a catalog body. Empty and whitespace-only identifiers count as not sent (the contract
@@ -49,7 +48,7 @@ export function parseCatalogRequest(
   // Neither usable: the contract's own 400, even when one of them was, say, a number.
   if (identifiers.nit === undefined && identifiers.cui === undefined) return { ok: false, problem: 'identifier_missing' };
   if (someIdentifierNotText) return { ok: false, problem: 'identifier_not_text' };
-  if ((identifiers.nit?.length ?? 0) > MAX_IDENTIFIER_LENGTH || (identifiers.cui?.length ?? 0) > MAX_IDENTIFIER_LENGTH) {
+  if ([fields.nit, fields.cui].some((field) => typeof field === 'string' && field.length > MAX_IDENTIFIER_LENGTH)) {
     return { ok: false, problem: 'identifier_too_long' };
   }
 

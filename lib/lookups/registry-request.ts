@@ -1,5 +1,5 @@
 import type { BodyRead } from '@/lib/http/json-body';
-import { MAX_IDENTIFIER_LENGTH } from './catalog-request';
+import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 
 export type RegistryRequestProblem =
   | 'content_type'
