@@ -21,12 +21,20 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', PARAMETERS.N, PARAMETERS.r, PARAMETERS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/** False for a wrong password and for a stored hash that is not one of ours (never throws). */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [algorithm, n, r, p, salt, expected] = stored.split('$');
-  if (algorithm !== 'scrypt' || !n || !r || !p || !salt || !expected) return false;
+  if (algorithm !== 'scrypt' || !salt || !expected) return false;
+  const [cost, blockSize, parallelism] = [Number(n), Number(r), Number(p)];
+  const sane = [cost, blockSize, parallelism].every(Number.isSafeInteger) && cost >= 2 && cost <= 2 ** 20 && blockSize >= 1 && blockSize <= 32 && parallelism >= 1 && parallelism <= 16;
   const expectedKey = Buffer.from(expected, 'base64url');
-  const key = await scrypt(password, Buffer.from(salt, 'base64url'), expectedKey.length, { N: Number(n), r: Number(r), p: Number(p) });
-  return timingSafeEqual(key, expectedKey);
+  if (!sane || expectedKey.length < 16) return false;
+  try {
+    const key = await scrypt(password, Buffer.from(salt, 'base64url'), expectedKey.length, { N: cost, r: blockSize, p: parallelism });
+    return timingSafeEqual(key, expectedKey);
+  } catch {
+    return false;
+  }
 }
 
 /** A random password for seeded and reset accounts: 18 characters, unambiguous alphabet. */

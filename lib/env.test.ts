@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from './env';
+
+/** The names of the variables an invalid environment is rejected for. */
+function rejectedVariables(source: Record<string, string | undefined>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).problems.map((problem) => problem.split(':')[0]!);
+  }
+  throw new Error('expected parseEnv to reject the environment');
+}
+
+const PRODUCTION = {
+  APP_ENV: 'production',
+  DATABASE_URL: 'postgres://gateway@db.internal:5432/gateway',
+  NEXTAUTH_SECRET: 'a-production-secret-of-at-least-32-chars',
+  NEXTAUTH_URL: 'https://gateway.example.gt',
+  RENAP_API_KEY: 'renap-key',
+  RTU_API_KEY: 'rtu-key',
+  CATALOG_CLIENT_ID: 'catalog-id',
+  CATALOG_CLIENT_SECRET: 'catalog-secret',
+};
+
+describe('parseEnv', () => {
+  it('needs nothing for embedded development and uses the contract defaults', () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      APP_ENV: 'development',
+      PGLITE_DIR: '.data/pglite',
+      MIGRATE_ON_START: true,
+      SEED_ON_START: true,
+      RATE_LIMIT_GLOBAL_MAX: 100,
+      RATE_LIMIT_GLOBAL_WINDOW_SECONDS: 900,
+      RATE_LIMIT_RENAP_PER_MINUTE: 30,
+      RATE_LIMIT_RTU_PER_MINUTE: 50,
+      RATE_LIMIT_CATALOG_PER_MINUTE: 30,
+      SOURCE_TIMEOUT_MS: 30_000,
+      TRUSTED_PROXY_HOPS: 0,
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('reads numbers and flags from their text form', () => {
+    const env = parseEnv({ RATE_LIMIT_GLOBAL_MAX: '250', TRUSTED_PROXY_HOPS: '1', SEED_ON_START: '0', MIGRATE_ON_START: 'false' });
+    expect(env).toMatchObject({ RATE_LIMIT_GLOBAL_MAX: 250, TRUSTED_PROXY_HOPS: 1, SEED_ON_START: false, MIGRATE_ON_START: false });
+  });
+
+  it('treats an empty DATABASE_URL as unset (embedded database)', () => {
+    expect(parseEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('accepts a complete production environment and turns the seed off there', () => {
+    expect(parseEnv(PRODUCTION)).toMatchObject({ APP_ENV: 'production', SEED_ON_START: false });
+  });
+
+  it.each([
+    ['APP_ENV', 'staging'],
+    ['DATABASE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://root@127.0.0.1/gateway'],
+    ['RATE_LIMIT_GLOBAL_MAX', 'lots'],
+    ['RATE_LIMIT_GLOBAL_MAX', '0'],
+    ['RATE_LIMIT_RENAP_PER_MINUTE', '2.5'],
+    ['RATE_LIMIT_CATALOG_PER_MINUTE', 'thirty'],
+    ['TRUSTED_PROXY_HOPS', '-1'],
+    ['SOURCE_TIMEOUT_MS', 'soon'],
+    ['SEED_ON_START', 'yes'],
+    ['NEXTAUTH_SECRET', 'too-short'],
+    ['RENAP_BASE_URL', 'ftp://renap.example'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['HOLD_SWEEP_AFTER_SECONDS', '30'],
+  ])('names %s when it is %j', (name, value) => {
+    expect(rejectedVariables({ [name]: value })).toEqual([name]);
+  });
+
+  it('names every wrong variable at once, in the error message too', () => {
+    const problems = rejectedVariables({ APP_ENV: 'qa', DATABASE_URL: 'nope', RATE_LIMIT_RTU_PER_MINUTE: 'x' });
+    expect(problems.sort()).toEqual(['APP_ENV', 'DATABASE_URL', 'RATE_LIMIT_RTU_PER_MINUTE']);
+    expect(() => parseEnv({ APP_ENV: 'qa', DATABASE_URL: 'nope' })).toThrow(/APP_ENV[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*APP_ENV/);
+  });
+
+  it('lists every missing secret when production is started without them', () => {
+    expect(rejectedVariables({ APP_ENV: 'production' }).sort()).toEqual(
+      [
+        'CATALOG_CLIENT_ID',
+        'CATALOG_CLIENT_SECRET',
+        'DATABASE_URL',
+        'NEXTAUTH_SECRET',
+        'NEXTAUTH_URL',
+        'RENAP_API_KEY',
+        'RTU_API_KEY',
+      ].sort(),
+    );
+  });
+
+  it('names just the one production secret that is missing', () => {
+    for (const name of Object.keys(PRODUCTION).filter((key) => key !== 'APP_ENV')) {
+      expect(rejectedVariables({ ...PRODUCTION, [name]: undefined })).toEqual([name]);
+      expect(rejectedVariables({ ...PRODUCTION, [name]: '' })).toEqual([name]);
+    }
+  });
+
+  it('refuses to seed demo credentials in production', () => {
+    expect(rejectedVariables({ ...PRODUCTION, SEED_ON_START: 'true' })).toEqual(['SEED_ON_START']);
+  });
+});

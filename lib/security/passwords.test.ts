@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
+
+describe('console passwords', () => {
+  it('stores a salted, self-describing scrypt hash that does not contain the password', async () => {
+    const hash = await hashPassword('correct horse battery');
+    expect(hash).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(hash).not.toContain('correct horse battery');
+    expect(await hashPassword('correct horse battery')).not.toBe(hash);
+  });
+
+  it('verifies the right password and refuses a wrong one', async () => {
+    const hash = await hashPassword('correct horse battery');
+    expect(await verifyPassword('correct horse battery', hash)).toBe(true);
+    expect(await verifyPassword('correct horse batterY', hash)).toBe(false);
+    expect(await verifyPassword('', hash)).toBe(false);
+  });
+
+  it('refuses a stored value that is not one of its hashes', async () => {
+    const hash = await hashPassword('correct horse battery');
+    expect(await verifyPassword('correct horse battery', '')).toBe(false);
+    expect(await verifyPassword('correct horse battery', 'plain-text-password')).toBe(false);
+    expect(await verifyPassword('correct horse battery', hash.replace(/^scrypt/, 'bcrypt'))).toBe(false);
+    expect(await verifyPassword('correct horse battery', hash.split('$').slice(0, 5).join('$'))).toBe(false);
+  });
+
+  it('answers false, never throws, for a corrupted hash (a sign-in must not become a 500)', async () => {
+    const [, , r, p, salt, key] = (await hashPassword('correct horse battery')).split('$');
+    for (const cost of ['abc', '0', String(2 ** 30), '-5']) {
+      expect(await verifyPassword('correct horse battery', ['scrypt', cost, r, p, salt, key].join('$'))).toBe(false);
+    }
+    expect(await verifyPassword('correct horse battery', ['scrypt', '16384', r, p, salt, 'AA'].join('$'))).toBe(false);
+  });
+
+  it('generates long random passwords without look-alike characters', () => {
+    const passwords = Array.from({ length: 50 }, generatePassword);
+    for (const password of passwords) {
+      expect(password.length).toBeGreaterThanOrEqual(MIN_PASSWORD_LENGTH);
+      expect(password).toMatch(/^[A-HJ-NP-Za-km-z2-9]+$/);
+    }
+    expect(new Set(passwords).size).toBe(50);
+  });
+});

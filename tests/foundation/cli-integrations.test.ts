@@ -1,0 +1,136 @@
+// The operator CLI managing integrations: credentials printed once and never listed, flags,
+// tariff and balance changes in quetzales, and an audit row for every change.
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { hashToken } from '@/lib/security/tokens';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { cliFixture, type IntegrationJson } from './cli-fixture';
+
+const { testDb, cli, cliJson, createIntegration, auditRows, storedTokenHash } = cliFixture('cli-test');
+
+describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('creates an integration and prints its token once; only the hash is stored', async () => {
+    const created = await createIntegration('--tariff', '1.50', '--balance', '10', '--enable', 'is_renap_enabled,is_omisos_enabled');
+    expect(created.token).toMatch(/^tlk_[A-Za-z0-9_-]{43}$/);
+    expect(created.tokenPrefix).toBe(created.token!.slice(0, 10));
+    expect(created).toMatchObject({
+      tariffCentavos: 150,
+      balanceCentavos: 1000,
+      isRenapEnabled: true,
+      isOmisosEnabled: true,
+      isRtuEnabled: false,
+      isCuiNitEnabled: false,
+      isRtuV2Enabled: false,
+    });
+    expect(created).not.toHaveProperty('tokenHash');
+    expect(await storedTokenHash(created.id)).toBe(hashToken(created.token!));
+
+    const everything = await testDb().use((handle) =>
+      handle.rows<{ dump: string }>(sql`select (select json_agg(i)::text from integrations i) || (select json_agg(a)::text from audit_log a) as dump`),
+    );
+    expect(everything[0]!.dump).not.toContain(created.token);
+  });
+
+  it('prints the token in its plain-text output too, saying it is shown once', async () => {
+    const result = await cli('integrations:create', 'cli-text-output');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/shown once/i);
+    expect(result.stdout).toMatch(/tlk_[A-Za-z0-9_-]{43}/);
+  });
+
+  it('never lists a token or a token hash', async () => {
+    const created = await createIntegration();
+    const listed = await cli('integrations:list', '--json');
+    expect(listed.code).toBe(0);
+    const integrations = listed.json<IntegrationJson[]>();
+    expect(integrations.map((integration) => integration.nombre)).toContain(created.nombre);
+    expect(listed.stdout).not.toContain(created.token);
+    expect(listed.stdout).not.toContain(hashToken(created.token!));
+    expect(listed.stdout).not.toMatch(/tokenHash|token_hash|"token"/);
+    expect(listed.stdout).not.toMatch(/tlk_[A-Za-z0-9_-]{43}/);
+  });
+
+  it('sets flags by their contract names, and refuses an unknown flag', async () => {
+    const created = await createIntegration('--enable', 'is_renap_enabled');
+    const updated = await cliJson<IntegrationJson>(
+      'integrations:flags',
+      created.nombre,
+      '--enable',
+      'is_rtu_enabled,is_cui_nit_enabled',
+      '--disable',
+      'is_renap_enabled',
+    );
+    expect(updated).toMatchObject({ isRenapEnabled: false, isRtuEnabled: true, isCuiNitEnabled: true, isRtuV2Enabled: false, isOmisosEnabled: false });
+
+    const refused = await cli('integrations:flags', created.nombre, '--enable', 'is_everything_enabled');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('is_everything_enabled');
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_flags']);
+    expect(audit[1]).toMatchObject({ before: { isRenapEnabled: true, isRtuEnabled: false }, after: { isRenapEnabled: false, isRtuEnabled: true } });
+  });
+
+  it('sets the tariff in quetzales, stored as centavos, and refuses a malformed amount', async () => {
+    const created = await createIntegration('--tariff', '1.50');
+    const updated = await cliJson<IntegrationJson>('integrations:tariff', created.nombre, '2.75');
+    expect(updated.tariffCentavos).toBe(275);
+
+    const refused = await cli('integrations:tariff', created.nombre, '2.755');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('2.755');
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_tariff']);
+    expect(audit[1]).toMatchObject({ before: { tariffCentavos: 150 }, after: { tariffCentavos: 275 } });
+  });
+
+  it('tops up with a note that lands in the ledger, and requires the note', async () => {
+    const created = await createIntegration();
+    const topped = await cliJson<{ balanceCentavos: number }>('integrations:top-up', created.nombre, '25.00', '--note', 'Transferencia 8841');
+    expect(topped.balanceCentavos).toBe(2500);
+    const shown = await cliJson<IntegrationJson>('integrations:show', created.nombre);
+    expect(shown.balanceCentavos).toBe(2500);
+    expect(shown.ledger![0]).toMatchObject({ kind: 'top_up', amountCentavos: 2500, note: 'Transferencia 8841' });
+    expect(shown.ledger![0]!.actor).toMatch(/^cli/);
+
+    const withoutNote = await cli('integrations:top-up', created.nombre, '5');
+    expect(withoutNote.code).not.toBe(0);
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'balance.top_up']);
+    expect(audit[1]).toMatchObject({ before: { balanceCentavos: 0 }, after: { balanceCentavos: 2500, note: 'Transferencia 8841' } });
+  });
+
+  it('adjusts a balance down with a negative amount, and refuses to take it below zero', async () => {
+    const created = await createIntegration('--balance', '30');
+    const adjusted = await cliJson<{ balanceCentavos: number }>('integrations:adjust', created.nombre, '-5.00', '--note', 'Cobro duplicado');
+    expect(adjusted.balanceCentavos).toBe(2500);
+
+    const refused = await cli('integrations:adjust', created.nombre, '-25.01', '--note', 'Demasiado', '--json');
+    expect(refused.code).not.toBe(0);
+    expect(refused.json<{ error: string }>().error).toMatch(/debajo de cero/);
+    const shown = await cliJson<IntegrationJson>('integrations:show', created.nombre);
+    expect(shown.balanceCentavos).toBe(2500);
+    expect(shown.ledger!.map((entry) => [entry.kind, entry.amountCentavos])).toEqual([
+      ['adjustment', -500],
+      ['top_up', 3000],
+    ]);
+
+    // Down to exactly zero is allowed.
+    expect((await cliJson<{ balanceCentavos: number }>('integrations:adjust', created.nombre, '-25', '--note', 'Cierre')).balanceCentavos).toBe(0);
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'balance.adjust', 'balance.adjust']);
+  });
+
+  it('rotates the token: a new one is printed once and only its hash is stored', async () => {
+    const created = await createIntegration();
+    const rotated = await cliJson<IntegrationJson>('integrations:rotate-token', created.nombre);
+    expect(rotated.token).toMatch(/^tlk_[A-Za-z0-9_-]{43}$/);
+    expect(rotated.token).not.toBe(created.token);
+    expect(rotated.tokenPrefix).toBe(rotated.token!.slice(0, 10));
+    expect(await storedTokenHash(created.id)).toBe(hashToken(rotated.token!));
+
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.rotate_token']);
+    expect(JSON.stringify(audit)).not.toContain(rotated.token);
+    expect(JSON.stringify(audit)).not.toContain(hashToken(rotated.token!));
+  });
+});

@@ -1,0 +1,88 @@
+// The operator CLI beyond integrations: console users (password printed once), query records,
+// and the exit codes and messages of failed commands.
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { verifyPassword } from '@/lib/security/passwords';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { cliFixture } from './cli-fixture';
+
+const { testDb, cli, cliJson, createIntegration, auditRows } = cliFixture('cli-other');
+
+describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('creates a console user and prints a generated password once', async () => {
+    const created = await cliJson<{ id: number; email: string; role: string; password?: string }>(
+      'users:create',
+      'Ana.Perez@Example.com',
+      '--name',
+      'Ana Pérez',
+      '--role',
+      'support',
+    );
+    expect(created).toMatchObject({ email: 'ana.perez@example.com', role: 'support' });
+    expect(created.password).toMatch(/^[A-Za-z0-9]{18}$/);
+    expect(created).not.toHaveProperty('passwordHash');
+    const [stored] = await testDb().use((handle) =>
+      handle.rows<{ password_hash: string }>(sql`select password_hash from console_users where id = ${created.id}`),
+    );
+    expect(await verifyPassword(created.password!, stored!.password_hash)).toBe(true);
+
+    const listed = await cli('users:list', '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('ana.perez@example.com');
+    expect(listed.stdout).not.toContain(created.password);
+    expect(listed.stdout).not.toMatch(/passwordHash|scrypt\$/);
+
+    const audit = await auditRows('console_user', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['user.create']);
+    expect(JSON.stringify(audit)).not.toContain(created.password);
+
+    const again = await cli('users:create', 'ana.perez@example.com', '--name', 'Ana', '--role', 'admin');
+    expect(again.code).not.toBe(0);
+    const badRole = await cli('users:create', 'luis@example.com', '--name', 'Luis', '--role', 'owner');
+    expect(badRole.code).not.toBe(0);
+  });
+
+  it('lists query records newest first, filtered by integration and lookup', async () => {
+    const created = await createIntegration();
+    expect(await cliJson<unknown[]>('records:list', '--integration', created.nombre)).toEqual([]);
+    await testDb().use((handle) =>
+      handle.rows(sql`insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, charged_centavos, tariff_centavos, request_id, created_at)
+        values (${created.id}, 'cui_nit', 200, 120, '576937K', 150, 150, 'req_cli_1', now() - interval '1 minute'),
+               (${created.id}, 'omisos', 404, 80, '1234567', 0, 150, 'req_cli_2', now())`),
+    );
+    const records = await cliJson<Array<{ requestId: string; integrationNombre: string; nit: string; httpStatus: number }>>(
+      'records:list',
+      '--integration',
+      created.nombre,
+    );
+    expect(records.map((record) => record.requestId)).toEqual(['req_cli_2', 'req_cli_1']);
+    expect(records[1]).toMatchObject({ integrationNombre: created.nombre, nit: '576937K', httpStatus: 200 });
+    const omisos = await cliJson<Array<{ requestId: string }>>('records:list', '--integration', created.nombre, '--lookup', 'omisos');
+    expect(omisos.map((record) => record.requestId)).toEqual(['req_cli_2']);
+
+    expect((await cli('records:list', '--lookup', 'everything')).code).not.toBe(0);
+    expect((await cli('records:list', '--limit', '0')).code).not.toBe(0);
+  });
+
+  it('exits non-zero, saying why, on errors', async () => {
+    const unknownCommand = await cli('integrations:explode');
+    expect(unknownCommand.code).not.toBe(0);
+    expect(unknownCommand.stderr).toContain('unknown command');
+
+    const missing = await cli('integrations:show', 'nobody-here', '--json');
+    expect(missing.code).not.toBe(0);
+    expect(missing.json<{ error: string }>().error).toContain('nobody-here');
+
+    const existing = await createIntegration();
+    const duplicate = await cli('integrations:create', existing.nombre.toUpperCase());
+    expect(duplicate.code).not.toBe(0);
+    expect(duplicate.stderr).toContain('Ya existe');
+
+    const badName = await cli('integrations:create', 'has spaces');
+    expect(badName.code).not.toBe(0);
+
+    const noCommand = await cli();
+    expect(noCommand.code).not.toBe(0);
+    expect(noCommand.stdout).toContain('integrations:create');
+  });
+});

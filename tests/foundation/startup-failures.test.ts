@@ -1,0 +1,70 @@
+// How the app refuses to start, and how its health check reports a database it cannot reach.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startApp, startAppExpectingExit, type RunningApp } from '../support/app-server';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+let scratch: string;
+// The app must exit before it opens any database: this directory must never appear.
+let pgliteDir: string;
+let app: RunningApp | undefined;
+
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-startup-'));
+  pgliteDir = path.join(scratch, 'db');
+});
+
+afterEach(async () => {
+  await app?.stop();
+  app = undefined;
+});
+
+afterAll(() => {
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+async function unreachableDatabaseUrl(): Promise<string> {
+  return `postgres://postgres@127.0.0.1:${await freePort()}/gateway`;
+}
+
+describe('starting the app with a wrong environment', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it.each([
+    ['APP_ENV', { APP_ENV: 'staging' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://root@127.0.0.1/gateway' }],
+    ['RATE_LIMIT_GLOBAL_MAX', { RATE_LIMIT_GLOBAL_MAX: 'lots' }],
+    ['TRUSTED_PROXY_HOPS', { TRUSTED_PROXY_HOPS: '-1' }],
+  ])('exits non-zero and names %s', async (name, env) => {
+    const exited = await startAppExpectingExit({ env: { PGLITE_DIR: pgliteDir, ...env } });
+    expect(exited.code).not.toBe(0);
+    expect(exited.output).toContain('[startup] cannot start');
+    expect(exited.output).toMatch(new RegExp(`\\b${name}\\b`));
+    expect(fs.existsSync(pgliteDir)).toBe(false);
+  });
+
+  it('in production without its secrets, lists every missing one', async () => {
+    const exited = await startAppExpectingExit({ env: { APP_ENV: 'production', PGLITE_DIR: pgliteDir, NEXTAUTH_SECRET: undefined } });
+    expect(exited.code).not.toBe(0);
+    for (const name of ['DATABASE_URL', 'NEXTAUTH_SECRET', 'NEXTAUTH_URL', 'RENAP_API_KEY', 'RTU_API_KEY', 'CATALOG_CLIENT_ID', 'CATALOG_CLIENT_SECRET']) {
+      expect(exited.output).toContain(name);
+    }
+    expect(fs.existsSync(pgliteDir)).toBe(false);
+  });
+});
+
+describe('a database the app cannot reach', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('stops the start when migrations cannot run, saying why', async () => {
+    const exited = await startAppExpectingExit({ env: { DATABASE_URL: await unreachableDatabaseUrl() } });
+    expect(exited.code).not.toBe(0);
+    expect(exited.output).toMatch(/\[startup\] cannot start: .*ECONNREFUSED/);
+  });
+
+  it('makes /api/health answer 503 when the app runs without migrating on start', async () => {
+    app = await startApp({ env: { DATABASE_URL: await unreachableDatabaseUrl(), MIGRATE_ON_START: 'false' }, waitFor: 'responding' });
+    const response = await fetch(`${app.baseUrl}/api/health`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: 'unavailable' });
+    expect(app.logs()).toContain('[health] database check failed');
+  });
+});

@@ -1,0 +1,240 @@
+// Starts the built app (`node server.mjs`, as in production) on a free port for HTTP-level tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { inject } from 'vitest';
+import { closeDatabase } from '@/db/client';
+import { env as appEnv } from '@/lib/env';
+import { childEnv, REPO_ROOT } from './child-env';
+import { ensureBuild } from './next-build';
+import { activeTestDatabase } from './test-database';
+
+const DUMMY_SECRET = 'test-secret-for-next-auth-0123456789abcdef';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 5_000;
+
+export interface StartAppOptions {
+  /** App settings: the database location, source URLs, limits… Undefined removes a variable. */
+  env?: Record<string, string | undefined>;
+  /** SEED_ON_START; false unless a test wants the demo admin and integration. */
+  seed?: boolean;
+  /** 'healthy' (default): until /api/health answers 200. 'responding': any answer (a broken database). */
+  waitFor?: 'healthy' | 'responding';
+  port?: number;
+}
+
+export interface RunningApp {
+  baseUrl: string;
+  port: number;
+  /** The current server process (it changes on restart). */
+  readonly pid: number;
+  /** Everything the server printed, across restarts. */
+  logs(): string;
+  /**
+   * SIGTERM, then SIGKILL after 5 s. The server finishes open requests first: read every response
+   * body to the end (an unread or cancelled one keeps its connection busy and costs those 5 s).
+   */
+  stop(): Promise<void>;
+  /** How the last stopped server process ended (code 0 after a graceful SIGTERM stop). */
+  lastExit(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  restart(): Promise<void>;
+  /**
+   * Runs `fn` while this test process may use the app's database through database(). PostgreSQL
+   * shares it with the app; PGlite cannot (one process per directory), so the app is stopped,
+   * `fn` runs, this process closes the database and the app starts again on the same port.
+   */
+  withDatabase<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export interface ExitedApp {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+const EXIT_WITH_PARENT = pathToFileURL(path.join(import.meta.dirname, 'exit-with-parent.mjs')).href;
+
+const running = new Set<ChildProcess>();
+// A worker that exits mid-test must not leave servers holding ports and database directories (one
+// that is killed outright cannot run this: exit-with-parent.mjs covers that case).
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Starts the app; the database defaults to the one useTestDatabase() made for this file. */
+export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
+  await buildIfDeferred();
+  const settings = appSettings(options);
+  const usesPglite = !settings.DATABASE_URL;
+  // The lock file lets one process at a time open a PGlite directory: hand it to the app.
+  if (usesPglite) await closeDatabase();
+  const port = options.port ?? (await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let log = '';
+  const launchServer = async () => {
+    const server = launch(port, settings, (text) => (log += text));
+    await waitUntilReady(server, baseUrl, options.waitFor ?? 'healthy', () => log);
+    return server;
+  };
+  let server = await launchServer();
+
+  return {
+    baseUrl,
+    port,
+    get pid() {
+      return server.pid!;
+    },
+    logs: () => log,
+    stop: () => stopProcess(server),
+    lastExit: () => (hasExited(server) ? { code: server.exitCode, signal: server.signalCode } : undefined),
+    async restart() {
+      await stopProcess(server);
+      log += '\n--- restart ---\n';
+      server = await launchServer();
+    },
+    async withDatabase<T>(fn: () => Promise<T>): Promise<T> {
+      assertSameDatabase(settings);
+      if (!usesPglite) return fn();
+      await stopProcess(server);
+      try {
+        return await fn();
+      } finally {
+        await closeDatabase();
+        log += '\n--- restart after withDatabase ---\n';
+        server = await launchServer();
+      }
+    },
+  };
+}
+
+/** Starts the app expecting it to refuse to start; resolves with how it exited and what it said. */
+export async function startAppExpectingExit(options: StartAppOptions = {}): Promise<ExitedApp> {
+  await buildIfDeferred();
+  const settings = appSettings(options);
+  if (!settings.DATABASE_URL) await closeDatabase();
+  let output = '';
+  const server = launch(options.port ?? (await freePort()), settings, (text) => (output += text));
+  const exited = await waitForExit(server, READY_TIMEOUT_MS);
+  if (!exited) {
+    await stopProcess(server);
+    throw new Error(`The app was expected to exit but kept running for ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
+  }
+  return { code: server.exitCode, signal: server.signalCode, output };
+}
+
+let deferredBuild: Promise<void> | undefined;
+
+/** Global setup builds when it sees a test file that starts the app; this catches any it missed. */
+function buildIfDeferred(): Promise<void> {
+  if (inject('appBuild') !== 'deferred') return Promise.resolve();
+  deferredBuild ??= ensureBuild();
+  return deferredBuild;
+}
+
+function appSettings(options: StartAppOptions): Record<string, string | undefined> {
+  const given = options.env ?? {};
+  const location = given.DATABASE_URL || given.PGLITE_DIR ? {} : activeTestDatabase()?.env;
+  if (!location) throw new Error('startApp needs a database: call useTestDatabase() first, or pass env.DATABASE_URL or env.PGLITE_DIR');
+  const settings = { APP_ENV: 'development', SEED_ON_START: options.seed ? 'true' : 'false', NEXTAUTH_SECRET: DUMMY_SECRET, ...location, ...given };
+  // Set but empty means "unset" to the app, and keeps a DATABASE_URL from any .env file away.
+  return { ...settings, DATABASE_URL: settings.DATABASE_URL ?? '' };
+}
+
+function launch(port: number, settings: Record<string, string | undefined>, onOutput: (text: string) => void): ChildProcess {
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'server.mjs'], {
+    cwd: REPO_ROOT,
+    env: childEnv({ ...settings, PORT: String(port), HOST: '127.0.0.1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  child.stdout!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
+  return child;
+}
+
+async function waitUntilReady(server: ChildProcess, baseUrl: string, waitFor: 'healthy' | 'responding', log: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastAnswer = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`The app exited (${server.signalCode ?? `code ${server.exitCode}`}) before it was ready. Its output:\n${log()}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
+      // Read to the end: a cancelled or unread body leaves the connection busy, and the server's
+      // graceful stop would wait for it.
+      await response.arrayBuffer();
+      if (waitFor === 'responding' || response.status === 200) return;
+      lastAnswer = `HTTP ${response.status}`;
+    } catch (error) {
+      lastAnswer = (error as Error).message;
+    }
+    await sleep(100);
+  }
+  await stopProcess(server);
+  throw new Error(`The app did not become ready within ${READY_TIMEOUT_MS / 1000} s (last health check: ${lastAnswer}). Its output:\n${log()}`);
+}
+
+/** SIGTERM, then SIGKILL if it is still running after a grace period; resolves once it exited. */
+async function stopProcess(server: ChildProcess): Promise<void> {
+  if (hasExited(server)) return;
+  signal(server, 'SIGTERM');
+  if (await waitForExit(server, STOP_GRACE_MS)) return;
+  signal(server, 'SIGKILL');
+  await waitForExit(server, STOP_GRACE_MS);
+}
+
+function signal(server: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    process.kill(server.pid!, name);
+  } catch (error) {
+    // It exited between the check and the signal.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (hasExited(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.removeListener('exit', onExit);
+      resolve(false);
+    }, timeoutMs);
+    const onExit = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    child.once('exit', onExit);
+  });
+}
+
+function assertSameDatabase(settings: Record<string, string | undefined>): void {
+  const mine = appEnv();
+  const same = settings.DATABASE_URL
+    ? mine.DATABASE_URL === settings.DATABASE_URL
+    : !mine.DATABASE_URL && path.resolve(mine.PGLITE_DIR) === path.resolve(settings.PGLITE_DIR ?? '.data/pglite');
+  if (!same) throw new Error("withDatabase: this test process's database is not the app's; start the app on useTestDatabase()'s database");
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

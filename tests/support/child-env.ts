@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { envSchema } from '@/lib/env';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+const APP_VARIABLES = new Set(Object.keys(envSchema.shape));
+
+/**
+ * The environment for a process the tests start (the app, the CLI): this process's, minus every
+ * app setting and vitest's NODE_ENV, plus `overrides`. Nothing leaks in by accident: a child sees
+ * exactly the settings its test gave it (the admin DATABASE_URL of a CI run, for one, never).
+ */
+export function childEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = {
+    // The app and the CLI load .env files through @next/env, which skips them when this marker is
+    // set: a developer's .env (say, a DATABASE_URL) must not redirect a test's process.
+    __NEXT_PROCESSED_ENV: 'true',
+  };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (APP_VARIABLES.has(name) || name === 'NODE_ENV' || name.startsWith('VITEST') || name.startsWith('__VITEST')) continue;
+    env[name] = value;
+  }
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  // Next's types make NODE_ENV required; a child without it picks its own, which is the point.
+  return env as NodeJS.ProcessEnv;
+}

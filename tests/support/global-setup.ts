@@ -1,0 +1,58 @@
+// Runs once per `vitest run`, before any test file: checks where the tests' databases will live
+// and makes sure a production build of the current sources exists when a test file will start
+// the app (see next-build.ts). GATEWAY_TEST_BUILD=always rebuilds regardless; =skip never builds.
+import fs from 'node:fs';
+import type { TestProject } from 'vitest/node';
+import { assertLocalDatabaseUrl } from './database-guard';
+import { ensureBuild } from './next-build';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The PostgreSQL server the run was given (CI), or null for embedded PGlite. */
+    adminDatabaseUrl: string | null;
+    /** 'checked': built or reused for this run; 'deferred': startApp() builds if a test needs it; 'skipped'. */
+    appBuild: 'checked' | 'deferred' | 'skipped';
+  }
+}
+
+// A test file that starts the app imports the harness that does it.
+const STARTS_THE_APP = /support\/app-server|\bstartApp\b/;
+
+export default async function setup(project: TestProject): Promise<void> {
+  const adminUrl = process.env.DATABASE_URL || null;
+  if (adminUrl) assertLocalDatabaseUrl(adminUrl);
+  project.provide('adminDatabaseUrl', adminUrl);
+  console.log(
+    `[tests] database: ${adminUrl ? `PostgreSQL at ${new URL(adminUrl).host} (one fresh database per test file)` : 'embedded PGlite (one temporary directory per test file)'}`,
+  );
+
+  const mode = process.env.GATEWAY_TEST_BUILD ?? 'auto';
+  if (mode === 'skip') {
+    console.log('[tests] next build: skipped (GATEWAY_TEST_BUILD=skip); tests that start the app use whatever the build directory holds');
+    project.provide('appBuild', 'skipped');
+    return;
+  }
+  if (mode !== 'always' && !anyFileStartsTheApp(project)) {
+    // Unit-test runs neither wait for a build nor fail on a tree that does not build yet.
+    console.log('[tests] next build: not needed by the selected test files');
+    project.provide('appBuild', 'deferred');
+    return;
+  }
+  await ensureBuild(mode === 'always');
+  project.provide('appBuild', 'checked');
+}
+
+function anyFileStartsTheApp(project: TestProject): boolean {
+  // The run's files are collected before global setup runs (vitest's experimental State API); if
+  // that ever stops being true, build to be safe.
+  const state = (project.vitest as { state?: { getPaths?: () => string[] } }).state;
+  const files = state?.getPaths?.() ?? [];
+  if (files.length === 0) return true;
+  return files.some((file) => {
+    try {
+      return STARTS_THE_APP.test(fs.readFileSync(file, 'utf8'));
+    } catch {
+      return true;
+    }
+  });
+}

@@ -1,0 +1,179 @@
+// The production build the HTTP-level tests run (`node server.mjs` serves .next), made at most
+// once per test run and reused while its inputs are unchanged: .next/BUILD_ID exists and
+// .next/gateway-build-stamp holds the hash of every build input as it is now. NEXT_DIST_DIR, when
+// set, replaces .next (next.config.mjs builds there and the servers the tests start inherit it),
+// so a test run can keep its build apart from a developer's.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DIST_DIR = path.resolve(ROOT, process.env.NEXT_DIST_DIR || '.next');
+const BUILD_ID_FILE = path.join(DIST_DIR, 'BUILD_ID');
+const STAMP_FILE = path.join(DIST_DIR, 'gateway-build-stamp');
+// Outside the build directory, which `next build` empties when it starts.
+const LOCK_DIR = path.join(ROOT, 'node_modules', '.cache', `gateway-test-build-${path.basename(DIST_DIR)}.lock`);
+
+// Everything in the repository is a build input except these: tests, tooling, docs and outputs.
+// A deny-list means a new folder the app imports (components/, config/…) is never missed; at worst
+// an unrelated change costs one extra build.
+const IGNORED_DIRECTORIES = new Set([
+  '.git',
+  '.data',
+  '.ci',
+  'node_modules',
+  'tests',
+  'e2e',
+  'docs',
+  'cli',
+  'scripts',
+  'bench',
+  'coverage',
+  'test-results',
+  'playwright-report',
+  'e2e-artifacts',
+]);
+const IGNORED_ROOT_FILES = new Set([
+  // Written by `next build` itself, or not read by it.
+  'next-env.d.ts',
+  'tsconfig.tsbuildinfo',
+  'server.mjs',
+  '.gitignore',
+  'eslint.config.mjs',
+  'vitest.config.mts',
+  'playwright.config.ts',
+  'drizzle.config.ts',
+]);
+const IGNORED_FILE = /(\.test\.tsx?|\.spec\.tsx?|\.md|\.lock)$/;
+
+/** Builds unless the build directory already holds a build of the current sources. */
+export async function ensureBuild(force = false): Promise<void> {
+  const release = await acquireBuildLock();
+  try {
+    const hash = hashBuildInputs();
+    if (!force && isBuildCurrent(hash)) {
+      console.log(`[tests] next build: reused ${path.relative(ROOT, DIST_DIR)} (inputs unchanged, ${hash.slice(0, 12)})`);
+      return;
+    }
+    const started = performance.now();
+    await runNextBuild();
+    // The hash taken before the build: a file edited during the build triggers the next one.
+    fs.writeFileSync(STAMP_FILE, `${hash}\n`);
+    console.log(`[tests] next build: built into ${path.relative(ROOT, DIST_DIR)} in ${((performance.now() - started) / 1000).toFixed(1)} s (${hash.slice(0, 12)})`);
+  } finally {
+    release();
+  }
+}
+
+function isBuildCurrent(hash: string): boolean {
+  if (!fs.existsSync(BUILD_ID_FILE)) return false;
+  try {
+    return fs.readFileSync(STAMP_FILE, 'utf8').trim() === hash;
+  } catch {
+    return false;
+  }
+}
+
+/** SHA-256 over the path and content of every build input, plus NEXT_PUBLIC_* variables. */
+export function hashBuildInputs(root = ROOT): string {
+  const hash = createHash('sha256');
+  for (const file of listBuildInputs(root)) {
+    hash.update(`${file}\0`);
+    hash.update(fs.readFileSync(path.join(root, file)));
+    hash.update('\0');
+  }
+  for (const [name, value] of Object.entries(process.env).sort(([a], [b]) => a.localeCompare(b))) {
+    if (name.startsWith('NEXT_PUBLIC_')) hash.update(`${name}=${value}\0`);
+  }
+  return hash.digest('hex');
+}
+
+function listBuildInputs(root: string): string[] {
+  const files: string[] = [];
+  const walk = (relativeDir: string) => {
+    for (const entry of fs.readdirSync(path.join(root, relativeDir), { withFileTypes: true })) {
+      const relative = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        // .next and .next-*: build outputs.
+        if (!IGNORED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.next')) walk(relative);
+      } else if (entry.isFile()) {
+        if (IGNORED_FILE.test(entry.name)) continue;
+        if (!relativeDir && IGNORED_ROOT_FILES.has(entry.name)) continue;
+        files.push(relative);
+      }
+    }
+  };
+  walk('');
+  return files.sort();
+}
+
+function runNextBuild(): Promise<void> {
+  console.log('[tests] next build: sources changed since the last build, building…');
+  // Vitest sets NODE_ENV=test; `next build` must choose its own.
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.NODE_ENV;
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`next build failed (${signal ?? `exit ${code}`}):\n${output.slice(-8_000)}`));
+    });
+  });
+}
+
+/** Two test runs in one checkout must not build into the same .next at once. */
+async function acquireBuildLock(): Promise<() => void> {
+  fs.mkdirSync(path.dirname(LOCK_DIR), { recursive: true });
+  const ownerFile = path.join(LOCK_DIR, 'pid');
+  let announced = false;
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK_DIR);
+      fs.writeFileSync(ownerFile, String(process.pid));
+      return () => fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number(readOrEmpty(ownerFile));
+    // A dead owner, or one that never wrote its pid (it died between the two calls above).
+    if (owner ? !isAlive(owner) : ageMs(LOCK_DIR) > 10_000) {
+      fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+      continue;
+    }
+    if (!announced) {
+      console.log(`[tests] next build: waiting for another test run (pid ${owner || '?'}) to finish building`);
+      announced = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function readOrEmpty(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function ageMs(file: string): number {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

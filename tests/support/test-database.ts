@@ -1,0 +1,113 @@
+// One fresh, migrated database per test file: a new database on the run's PostgreSQL server when
+// DATABASE_URL was given (CI), else an embedded PGlite directory in a temporary folder.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import { closeDatabase, database, type DatabaseHandle } from '@/db/client';
+import { applyMigrations } from '@/db/migrate';
+import { assertLocalDatabaseUrl } from './database-guard';
+
+/** Where a test database lives, as the app, the CLI and this process read it from the environment. */
+export interface DatabaseLocation {
+  DATABASE_URL?: string;
+  PGLITE_DIR?: string;
+}
+
+export interface TestDatabase {
+  kind: 'postgres' | 'pglite';
+  env: DatabaseLocation;
+  /**
+   * Runs `fn` with this process's connection. On PGlite the connection is closed afterwards, so a
+   * CLI process or the app can open the directory next (one process at a time).
+   */
+  use<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T>;
+  /** Closes this process's connection and drops the database (or deletes the directory). */
+  cleanup(): Promise<void>;
+}
+
+let active: TestDatabase | undefined;
+let created = 0;
+
+/** The database useTestDatabase() made for this test file, if any. */
+export function activeTestDatabase(): TestDatabase | undefined {
+  return active;
+}
+
+/** Forgets the parsed settings, so the next env() reads process.env again. */
+export function resetEnvCache(): void {
+  (globalThis as { __gatewayEnv?: unknown }).__gatewayEnv = undefined;
+}
+
+/** Creates and migrates a database for this test file and points this process at it. */
+export async function useTestDatabase(): Promise<TestDatabase> {
+  await closeDatabase();
+  const adminUrl = inject('adminDatabaseUrl');
+  const testDatabase = adminUrl ? await createPostgresDatabase(adminUrl) : createPgliteDirectory();
+  active = testDatabase;
+  try {
+    resetEnvCache();
+    const handle = await database();
+    if (handle.kind !== testDatabase.kind) throw new Error(`expected a ${testDatabase.kind} database, opened ${handle.kind}`);
+    await applyMigrations(handle);
+    if (testDatabase.kind === 'pglite') await closeDatabase();
+  } catch (error) {
+    await testDatabase.cleanup();
+    throw error;
+  }
+  return testDatabase;
+}
+
+async function createPostgresDatabase(adminUrl: string): Promise<TestDatabase> {
+  const url = assertLocalDatabaseUrl(adminUrl);
+  const name = `gateway_test_${process.pid}_${++created}_${Math.random().toString(36).slice(2, 8)}`;
+  await withAdmin(adminUrl, (sql) => sql.unsafe(`create database "${name}"`));
+  url.pathname = `/${name}`;
+  const location = { DATABASE_URL: url.toString() };
+  process.env.DATABASE_URL = location.DATABASE_URL;
+  delete process.env.PGLITE_DIR;
+  return {
+    kind: 'postgres',
+    env: location,
+    use: async (fn) => fn(await database()),
+    cleanup: async () => {
+      await closeDatabase();
+      if (active?.env === location) active = undefined;
+      // FORCE also ends connections an app or CLI process left behind.
+      await withAdmin(adminUrl, (sql) => sql.unsafe(`drop database if exists "${name}" with (force)`));
+    },
+  };
+}
+
+function createPgliteDirectory(): TestDatabase {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-'));
+  const location = { PGLITE_DIR: path.join(directory, 'db') };
+  process.env.PGLITE_DIR = location.PGLITE_DIR;
+  delete process.env.DATABASE_URL;
+  return {
+    kind: 'pglite',
+    env: location,
+    use: async (fn) => {
+      try {
+        return await fn(await database());
+      } finally {
+        await closeDatabase();
+      }
+    },
+    cleanup: async () => {
+      await closeDatabase();
+      if (active?.env === location) active = undefined;
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withAdmin<T>(adminUrl: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
