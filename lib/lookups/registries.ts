@@ -5,6 +5,7 @@ import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
+import { storableRecord } from './query-record';
 import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
 
 /** Outcomes shared by the person registry and RTU-by-NIT routes before the registry is called. */
@@ -47,13 +48,18 @@ async function admit(
   return { ok: true, integration };
 }
 
+/** 4xx statuses about the gateway's own relation with the registry: its credentials, its quota. */
+const GATEWAY_RELATION_STATUSES = new Set([401, 403, 407, 429]);
+
 /**
- * Registry statuses that describe the person lookup itself are passed through (the contract: the
- * HTTP status is the registry's). Statuses that describe the gateway's own relation with the
- * registry (its credentials, its quota) or a registry fault are "failure querying the registry".
+ * Registry statuses that describe the person lookup itself (2xx, and 4xx other than the gateway's
+ * own) are passed through (the contract: the HTTP status is the registry's). The gateway's own
+ * relation with the registry, a redirect (the client never follows one: docs/sources.md) and a
+ * registry fault are "failure querying the registry".
  */
 function isPassThroughStatus(status: number): boolean {
-  return status >= 200 && status < 500 && status !== 401 && status !== 403 && status !== 407 && status !== 429;
+  if (status >= 200 && status < 300) return true;
+  return status >= 400 && status < 500 && !GATEWAY_RELATION_STATUSES.has(status);
 }
 
 export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapOutcome> {
@@ -68,16 +74,18 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
     answer.ok && isPassThroughStatus(answer.httpStatus)
       ? { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data }
       : { kind: 'registry_failed' };
-  await recordUnbilledQuery({
-    integrationId: admitted.integration.id,
-    lookup: 'renap',
-    httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
-    responseTimeMs: Math.round(performance.now() - startedAt),
-    nit: null,
-    cui: parsed.value.cui,
-    errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
-    requestId: input.requestId,
-  });
+  await recordUnbilledQuery(
+    storableRecord({
+      integrationId: admitted.integration.id,
+      lookup: 'renap',
+      httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
+      responseTimeMs: Math.round(performance.now() - startedAt),
+      nit: null,
+      cui: parsed.value.cui,
+      errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
+      requestId: input.requestId,
+    }),
+  );
   return outcome;
 }
 
@@ -94,15 +102,17 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
   const outcome: RtuNitsOutcome = answer.ok
     ? { kind: 'found', records: answer.records, requested: parsed.value.nits.length }
     : { kind: 'registry_failed' };
-  await recordUnbilledQuery({
-    integrationId: admitted.integration.id,
-    lookup: 'rtu_nits',
-    httpStatus: answer.ok ? 200 : 500,
-    responseTimeMs: Math.round(performance.now() - startedAt),
-    nit: parsed.value.nits.join(','),
-    cui: null,
-    errorMessage: answer.ok ? null : answer.detail,
-    requestId: input.requestId,
-  });
+  await recordUnbilledQuery(
+    storableRecord({
+      integrationId: admitted.integration.id,
+      lookup: 'rtu_nits',
+      httpStatus: answer.ok ? 200 : 500,
+      responseTimeMs: Math.round(performance.now() - startedAt),
+      nit: parsed.value.nits.join(','),
+      cui: null,
+      errorMessage: answer.ok ? null : answer.detail,
+      requestId: input.requestId,
+    }),
+  );
   return outcome;
 }

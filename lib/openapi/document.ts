@@ -114,6 +114,10 @@ function registryPaths(): JsonObject {
             },
           },
           '404': { description: 'The registry answered 404: the lookup envelope with success false.', content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
+          '4XX': {
+            description: "Any other client-error status the registry answers about the person (not 401, 403, 407 or 429, which are the gateway's own and become 500): the lookup envelope with that status and success false.",
+            content: { 'application/json': { schema: ref(renapEnvelopeSchema) } },
+          },
           ...common('renapNotEnabled'),
         }),
       },
