@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
+import { storableRecord } from '@/lib/records/storable';
 import type { QueryRecordInput } from '@/lib/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
@@ -35,8 +36,9 @@ export async function placeHold(integrationId: number, requestId: string): Promi
  * If the crash sweeper voided this hold first (only possible after HOLD_SWEEP_AFTER_SECONDS,
  * well past the source's ceiling), nothing moves and the record is marked as not charged.
  */
-export async function settleHold(hold: Hold, capture: boolean, record: QueryRecordInput): Promise<void> {
+export async function settleHold(hold: Hold, capture: boolean, input: QueryRecordInput): Promise<void> {
   const handle = await database();
+  const record = storableRecord(input);
   const charged = capture ? hold.tariffCentavos : 0;
   const [result] = await handle.rows<{ settled: boolean; record_id: string | number }>(sql`
     with record as (

@@ -8,7 +8,6 @@ import { sourceClients } from '@/lib/sources';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
 import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
 import type { Credentials } from './credentials';
-import { storableRecord } from './query-record';
 
 export type CatalogData = CuiNitResultado | RtuResultado | OmisosResultado;
 
@@ -68,20 +67,16 @@ export async function runCatalogLookup(input: CatalogLookupInput): Promise<Catal
     console.error(`[lookups] ${input.requestId} ${input.catalog} failed:`, error);
   }
 
-  await settleHold(
-    hold,
-    outcome.kind === 'success',
-    storableRecord({
-      integrationId: integration.id,
-      lookup: input.catalog,
-      httpStatus: catalogOutcomeStatus(outcome),
-      responseTimeMs: Math.round(performance.now() - startedAt),
-      nit: parsed.request.nit ?? null,
-      cui: parsed.request.cui ?? null,
-      errorMessage: detail,
-      requestId: input.requestId,
-    }),
-  );
+  await settleHold(hold, outcome.kind === 'success', {
+    integrationId: integration.id,
+    lookup: input.catalog,
+    httpStatus: catalogOutcomeStatus(outcome),
+    responseTimeMs: Math.round(performance.now() - startedAt),
+    nit: parsed.request.nit ?? null,
+    cui: parsed.request.cui ?? null,
+    errorMessage: detail,
+    requestId: input.requestId,
+  });
   return outcome;
 }
 

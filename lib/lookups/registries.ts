@@ -5,7 +5,6 @@ import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
-import { storableRecord } from './query-record';
 import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
 
 /** Outcomes shared by the person registry and RTU-by-NIT routes before the registry is called. */
@@ -74,18 +73,16 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
     answer.ok && isPassThroughStatus(answer.httpStatus)
       ? { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data }
       : { kind: 'registry_failed' };
-  await recordUnbilledQuery(
-    storableRecord({
-      integrationId: admitted.integration.id,
-      lookup: 'renap',
-      httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
-      responseTimeMs: Math.round(performance.now() - startedAt),
-      nit: null,
-      cui: parsed.value.cui,
-      errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
-      requestId: input.requestId,
-    }),
-  );
+  await recordUnbilledQuery({
+    integrationId: admitted.integration.id,
+    lookup: 'renap',
+    httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
+    responseTimeMs: Math.round(performance.now() - startedAt),
+    nit: null,
+    cui: parsed.value.cui,
+    errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
+    requestId: input.requestId,
+  });
   return outcome;
 }
 
@@ -102,17 +99,15 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
   const outcome: RtuNitsOutcome = answer.ok
     ? { kind: 'found', records: answer.records, requested: parsed.value.nits.length }
     : { kind: 'registry_failed' };
-  await recordUnbilledQuery(
-    storableRecord({
-      integrationId: admitted.integration.id,
-      lookup: 'rtu_nits',
-      httpStatus: answer.ok ? 200 : 500,
-      responseTimeMs: Math.round(performance.now() - startedAt),
-      nit: parsed.value.nits.join(','),
-      cui: null,
-      errorMessage: answer.ok ? null : answer.detail,
-      requestId: input.requestId,
-    }),
-  );
+  await recordUnbilledQuery({
+    integrationId: admitted.integration.id,
+    lookup: 'rtu_nits',
+    httpStatus: answer.ok ? 200 : 500,
+    responseTimeMs: Math.round(performance.now() - startedAt),
+    nit: parsed.value.nits.join(','),
+    cui: null,
+    errorMessage: answer.ok ? null : answer.detail,
+    requestId: input.requestId,
+  });
   return outcome;
 }

@@ -1,4 +1,4 @@
-import type { QueryRecordInput } from '@/lib/records/types';
+import type { QueryRecordInput } from './types';
 
 const NUL = '\u0000';
 const REPLACEMENT_CHARACTER = '\uFFFD';
