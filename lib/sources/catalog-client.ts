@@ -93,6 +93,7 @@ export interface CatalogClientOptions {
   clientSecret: string;
   /** Ceiling per query; the contract's is 30 seconds (SOURCE_TIMEOUT_MS). */
   timeoutMs: number;
+  /** For tests: a fetch to call instead of the default node:http transport (lib/sources/http.ts). */
   fetch?: typeof fetch;
 }
 
@@ -103,7 +104,7 @@ export interface CatalogClient {
 }
 
 export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
-  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const fetchImplementation = options.fetch;
   const authorization = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`, 'utf8').toString('base64')}`;
 
   async function lookup<K extends CatalogKind>(kind: K, query: CatalogQuery): Promise<SourceResult<CatalogResultByKind[K]>> {

@@ -1,11 +1,14 @@
 // One HTTP exchange with an upstream, as a value: the status and body text, or why there was no
 // answer. A single attempt; retrying is the caller's decision (the contract says a 502 is safe
 // to retry, and each retry must spend the integrator's limits, so it cannot happen down here).
+import http from 'node:http';
+import https from 'node:https';
 
 export type HttpExchange = { ok: true; status: number; bodyText: string } | { ok: false; detail: string };
 
 export interface PostJsonRequest {
-  fetch: typeof fetch;
+  /** A fetch to use instead of node:http (tests); by default node:http with keep-alive. */
+  fetch?: typeof fetch;
   url: string;
   headers: Record<string, string>;
   body: unknown;
@@ -13,10 +16,82 @@ export interface PostJsonRequest {
   timeoutMs: number;
 }
 
-export async function postJson(request: PostJsonRequest): Promise<HttpExchange> {
+/** An upstream answer larger than this is not one of ours: the source failed. */
+const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
+
+// Connections to the upstreams stay open between queries: a lookup should not pay a TCP (and TLS)
+// handshake each time.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
+
+export function postJson(request: PostJsonRequest): Promise<HttpExchange> {
+  return request.fetch ? postWithFetch(request, request.fetch) : postWithNodeHttp(request);
+}
+
+/**
+ * node:http rather than fetch on the hot path: inside Next.js route handlers the global fetch is
+ * wrapped for Next's data cache and tracing, which costs each source query about as much as the
+ * query itself on a fast upstream (npm run bench).
+ */
+function postWithNodeHttp(request: PostJsonRequest): Promise<HttpExchange> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (exchange: HttpExchange) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(exchange);
+    };
+    let target: URL;
+    try {
+      target = new URL(request.url);
+    } catch {
+      finish({ ok: false, detail: `no answer: invalid upstream URL ${request.url}` });
+      return;
+    }
+    const body = JSON.stringify(request.body);
+    const transport = target.protocol === 'https:' ? https : http;
+    // A redirect is not followed (node:http never does): an upstream that redirects is
+    // misconfigured, and its 3xx is reported as such.
+    const outgoing = transport.request(
+      target,
+      {
+        method: 'POST',
+        agent: agents[target.protocol as keyof typeof agents],
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body), ...request.headers },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        incoming.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            finish({ ok: false, detail: `answer larger than ${MAX_ANSWER_BYTES} bytes` });
+            outgoing.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        incoming.on('end', () => finish({ ok: true, status: incoming.statusCode ?? 0, bodyText: Buffer.concat(chunks).toString('utf8') }));
+        incoming.on('error', (error) => finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` }));
+        incoming.on('aborted', () => finish({ ok: false, detail: 'no answer: the upstream closed the connection mid-answer' }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ ok: false, detail: `no answer within ${request.timeoutMs} ms` });
+      outgoing.destroy();
+    }, request.timeoutMs);
+    outgoing.on('error', (error) => finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` }));
+    outgoing.end(body);
+  });
+}
+
+async function postWithFetch(request: PostJsonRequest, fetchImplementation: typeof fetch): Promise<HttpExchange> {
   const signal = AbortSignal.timeout(request.timeoutMs);
   try {
-    const response = await request.fetch(request.url, {
+    const response = await fetchImplementation(request.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
       body: JSON.stringify(request.body),
@@ -33,9 +108,11 @@ export async function postJson(request: PostJsonRequest): Promise<HttpExchange> 
   }
 }
 
-/** The most specific reason undici gives (ECONNREFUSED, UND_ERR_SOCKET, ...), for logs. */
+/** The most specific reason given (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, ...), for logs. */
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code === 'string') return `${code} (${error.message})`;
   const cause = error.cause;
   if (cause instanceof Error) {
     const code = (cause as Error & { code?: unknown }).code;

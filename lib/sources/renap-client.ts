@@ -21,6 +21,7 @@ export interface RenapClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
+  /** For tests: a fetch to call instead of the default node:http transport (lib/sources/http.ts). */
   fetch?: typeof fetch;
 }
 
@@ -48,7 +49,7 @@ export function interpretRenapAnswer(httpStatus: number, bodyText: string): Rena
 }
 
 export function createRenapClient(options: RenapClientOptions): RenapClient {
-  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const fetchImplementation = options.fetch;
   return {
     async searchByCui(cui) {
       const exchange = await postJson({

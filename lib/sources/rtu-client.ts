@@ -19,6 +19,7 @@ export interface RtuClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
+  /** For tests: a fetch to call instead of the default node:http transport (lib/sources/http.ts). */
   fetch?: typeof fetch;
 }
 
@@ -46,7 +47,7 @@ export function interpretRtuAnswer(httpStatus: number, bodyText: string): RtuAns
 }
 
 export function createRtuClient(options: RtuClientOptions): RtuClient {
-  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const fetchImplementation = options.fetch;
   return {
     async searchByNits(nits) {
       if (nits.length > RTU_MAX_NITS) return { ok: false, reason: 'too_many_nits' };
