@@ -4,6 +4,7 @@
 //   gateway's own cost shows as a ratio.
 // npm run bench -- --instances 2 [--seconds 5 --connections 50]
 //   Throughput of one instance versus two on the same PostgreSQL and Redis.
+// --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those.
 // Prints figures; asserts nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,11 +24,13 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string' },
     instances: { type: 'string', default: '1' },
+    lookups: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
 const TWO_INSTANCES = values.instances === '2';
 const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? '50' : '1,50')).split(',').map(Number);
+const SELECTED_LOOKUPS = values.lookups?.split(',');
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -137,13 +140,14 @@ async function main(): Promise<void> {
     'x-integracion-token': created.value.token,
   };
   const nit = sample.individual.nit;
-  const lookups: Record<string, { path: string; body: unknown }> = {
+  const allLookups: Record<string, { path: string; body: unknown }> = {
     renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui } },
     rtu_nits: { path: '/api/rtu/nits', body: { nits: [nit, sample.legalEntity.nit, sample.omiso.nit] } },
     cui_nit: { path: '/api/catalogos/cui-nit', body: { nit } },
     rtu: { path: '/api/catalogos/rtu', body: { nit } },
     omisos: { path: '/api/catalogos/omisos', body: { nit } },
   };
+  const lookups = Object.fromEntries(Object.entries(allLookups).filter(([name]) => !SELECTED_LOOKUPS || SELECTED_LOOKUPS.includes(name)));
   const target = (urls: string[], body: unknown): LoadTarget => ({ urls, headers, body: JSON.stringify(body), expectedStatus: 200 });
 
   console.log(`\n[bench] ${SECONDS} s per run after 1 s of warm-up; ${os.cpus().length} cores shared by the load generator, the app, the simulator and PostgreSQL\n`);
