@@ -51,20 +51,8 @@ export const FAULT_IDENTIFIERS: Readonly<Record<FaultName, { nit: string; cui: s
 export const FAULTS_BY_PROTOCOL: Readonly<Record<SimulatedProtocol, readonly FaultName[]>> = {
   renap: ['data_rejected', 'auth_rejected', 'not_found', 'rate_limited', 'server_error', 'unparseable', 'connection_dropped', 'slow', 'error_code_in_success'],
   rtu: ['data_rejected', 'auth_rejected', 'not_found', 'rate_limited', 'server_error', 'unparseable', 'connection_dropped', 'slow', 'empty_success'],
-  catalog: [
-    'data_rejected',
-    'auth_rejected',
-    'balance_exhausted',
-    'query_type_denied',
-    'not_found',
-    'query_failed',
-    'rate_limited',
-    'server_error',
-    'unparseable',
-    'connection_dropped',
-    'slow',
-    'empty_success',
-  ],
+  // Every fault but the person registry's own (a 200 carrying an error responseCode).
+  catalog: FAULT_NAMES.filter((fault) => fault !== 'error_code_in_success'),
 };
 
 /** Request header naming a fault for that request only. The gateway's clients never send it. */

@@ -1,9 +1,7 @@
 import { env } from '@/lib/env';
-import { readJsonBody } from '@/lib/http/json-body';
+import { readJsonBody, type BodyRead } from '@/lib/http/json-body';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
-import { credentialsFrom } from '@/lib/lookups/credentials';
-import type { Credentials } from '@/lib/lookups/credentials';
-import type { BodyRead } from '@/lib/http/json-body';
+import { credentialsFrom, type Credentials } from '@/lib/lookups/credentials';
 
 export interface LookupContext {
   credentials: Credentials;
