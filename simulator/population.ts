@@ -524,26 +524,27 @@ function generateLegalEntity(
   });
 }
 
-interface MemberDraft {
-  kind: TaxpayerKind;
-  nit: string;
-  classicNit: string | null;
-  cui: string | null;
-  satName: string;
-  tradeName: string | null;
-  person: Person | null;
-  company: Company | null;
-  registrationDate: string;
-  activities: Taxpayer['activities'];
-  domicile: FiscalDomicile;
-  establishments: Establishment[];
-  brands: Brand[];
-  specialTraits: SpecialTrait[];
-  isr: TaxAffiliation | null;
-  iva: TaxAffiliation | null;
-  dateOfBirth: string;
-  deceased: boolean;
-}
+/** What each kind of member draws itself; finishTaxpayer adds the traits they share. */
+type MemberDraft = Pick<
+  Taxpayer,
+  | 'kind'
+  | 'nit'
+  | 'classicNit'
+  | 'cui'
+  | 'satName'
+  | 'tradeName'
+  | 'person'
+  | 'company'
+  | 'registrationDate'
+  | 'activities'
+  | 'domicile'
+  | 'establishments'
+  | 'brands'
+  | 'specialTraits'
+  | 'isr'
+  | 'iva'
+  | 'dateOfBirth'
+> & { deceased: boolean };
 
 /** The traits every kind of member shares: compliance, status, the source's copy and quirks. */
 function finishTaxpayer(random: Random, index: number, draft: MemberDraft): Taxpayer {
