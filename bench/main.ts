@@ -8,11 +8,12 @@
 // Prints figures; asserts nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
+import { freePort } from '../scripts/free-port';
+import { ensureBuild } from '../scripts/next-build';
 import { startThrowawayPostgres } from './postgres';
 import { startThrowawayRedis } from './redis';
 
@@ -33,16 +34,6 @@ const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? '50' : '1,50')).spli
 const SELECTED_LOOKUPS = values.lookups?.split(',');
 
 const cleanups: Array<() => Promise<void> | void> = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function startInstance(env: Record<string, string>): Promise<string> {
   const port = await freePort();
@@ -90,9 +81,9 @@ async function main(): Promise<void> {
     process.env.REDIS_URL = redis.url;
     console.log(`[bench] throwaway Redis at ${redis.url}`);
   }
+  // The servers this script starts inherit it, so they run the benchmark's own build.
   process.env.NEXT_DIST_DIR = '.next-bench';
-  const { ensureBuild } = await import('../tests/support/next-build');
-  await ensureBuild();
+  await ensureBuild({ distDir: '.next-bench', label: '[bench]' });
 
   const { database, closeDatabase } = await import('@/db/client');
   const { applyMigrations } = await import('@/db/migrate');

@@ -1,19 +1,14 @@
-// The production build the HTTP-level tests run (`node server.mjs` serves .next), made at most
-// once per test run and reused while its inputs are unchanged: .next/BUILD_ID exists and
-// .next/gateway-build-stamp holds the hash of every build input as it is now. NEXT_DIST_DIR, when
-// set, replaces .next (next.config.mjs builds there and the servers the tests start inherit it),
-// so a test run can keep its build apart from a developer's.
+// The production build that the HTTP-level tests, the e2e suite and the benchmark run (`node
+// server.mjs` serves it), reused while its inputs are unchanged: <dist>/BUILD_ID exists and
+// <dist>/gateway-build-stamp holds the hash of every build input as it is now. Each user builds
+// into its own directory (.next for the tests, .next-e2e, .next-bench), which next.config.mjs
+// takes from NEXT_DIST_DIR, so their builds never replace one another under a running server.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const DIST_DIR = path.resolve(ROOT, process.env.NEXT_DIST_DIR || '.next');
-const BUILD_ID_FILE = path.join(DIST_DIR, 'BUILD_ID');
-const STAMP_FILE = path.join(DIST_DIR, 'gateway-build-stamp');
-// Outside the build directory, which `next build` empties when it starts.
-const LOCK_DIR = path.join(ROOT, 'node_modules', '.cache', `gateway-test-build-${path.basename(DIST_DIR)}.lock`);
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 // Everything in the repository is a build input except these: tests, tooling, docs and outputs.
 // A deny-list means a new folder the app imports (components/, config/…) is never missed; at worst
@@ -47,29 +42,41 @@ const IGNORED_ROOT_FILES = new Set([
 ]);
 const IGNORED_FILE = /(\.test\.tsx?|\.spec\.tsx?|\.md|\.lock)$/;
 
+export interface BuildOptions {
+  /** Relative to the repository; defaults to NEXT_DIST_DIR, else .next. */
+  distDir?: string;
+  /** Build even when the directory holds a build of the current sources. */
+  force?: boolean;
+  /** Prefix of the progress lines: [tests], [e2e], [bench]. */
+  label?: string;
+}
+
 /** Builds unless the build directory already holds a build of the current sources. */
-export async function ensureBuild(force = false): Promise<void> {
-  const release = await acquireBuildLock();
+export async function ensureBuild(options: BuildOptions = {}): Promise<void> {
+  const distDir = options.distDir ?? (process.env.NEXT_DIST_DIR || '.next');
+  const label = options.label ?? '[tests]';
+  const release = await acquireBuildLock(distDir, label);
   try {
     const hash = hashBuildInputs();
-    if (!force && isBuildCurrent(hash)) {
-      console.log(`[tests] next build: reused ${path.relative(ROOT, DIST_DIR)} (inputs unchanged, ${hash.slice(0, 12)})`);
+    const stampFile = path.join(ROOT, distDir, 'gateway-build-stamp');
+    if (!options.force && isBuildCurrent(distDir, stampFile, hash)) {
+      console.log(`${label} next build: reused ${distDir} (inputs unchanged, ${hash.slice(0, 12)})`);
       return;
     }
     const started = performance.now();
-    await runNextBuild();
+    await runNextBuild(distDir, label);
     // The hash taken before the build: a file edited during the build triggers the next one.
-    fs.writeFileSync(STAMP_FILE, `${hash}\n`);
-    console.log(`[tests] next build: built into ${path.relative(ROOT, DIST_DIR)} in ${((performance.now() - started) / 1000).toFixed(1)} s (${hash.slice(0, 12)})`);
+    fs.writeFileSync(stampFile, `${hash}\n`);
+    console.log(`${label} next build: built into ${distDir} in ${((performance.now() - started) / 1000).toFixed(1)} s (${hash.slice(0, 12)})`);
   } finally {
     release();
   }
 }
 
-function isBuildCurrent(hash: string): boolean {
-  if (!fs.existsSync(BUILD_ID_FILE)) return false;
+function isBuildCurrent(distDir: string, stampFile: string, hash: string): boolean {
+  if (!fs.existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) return false;
   try {
-    return fs.readFileSync(STAMP_FILE, 'utf8').trim() === hash;
+    return fs.readFileSync(stampFile, 'utf8').trim() === hash;
   } catch {
     return false;
   }
@@ -108,10 +115,10 @@ function listBuildInputs(root: string): string[] {
   return files.sort();
 }
 
-function runNextBuild(): Promise<void> {
-  console.log('[tests] next build: sources changed since the last build, building…');
-  // Vitest sets NODE_ENV=test; `next build` must choose its own.
-  const env: Record<string, string | undefined> = { ...process.env };
+function runNextBuild(distDir: string, label: string): Promise<void> {
+  console.log(`${label} next build: sources changed since the last build, building into ${distDir}…`);
+  // Vitest and Playwright set NODE_ENV; `next build` must choose its own.
+  const env: Record<string, string | undefined> = { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
   delete env.NODE_ENV;
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -126,27 +133,29 @@ function runNextBuild(): Promise<void> {
   });
 }
 
-/** Two test runs in one checkout must not build into the same .next at once. */
-async function acquireBuildLock(): Promise<() => void> {
-  fs.mkdirSync(path.dirname(LOCK_DIR), { recursive: true });
-  const ownerFile = path.join(LOCK_DIR, 'pid');
+/** Two runs in one checkout must not build into the same directory at once. */
+async function acquireBuildLock(distDir: string, label: string): Promise<() => void> {
+  // Outside the build directory, which `next build` empties when it starts.
+  const lockDir = path.join(ROOT, 'node_modules', '.cache', `gateway-build-${path.basename(distDir)}.lock`);
+  fs.mkdirSync(path.dirname(lockDir), { recursive: true });
+  const ownerFile = path.join(lockDir, 'pid');
   let announced = false;
   for (;;) {
     try {
-      fs.mkdirSync(LOCK_DIR);
+      fs.mkdirSync(lockDir);
       fs.writeFileSync(ownerFile, String(process.pid));
-      return () => fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+      return () => fs.rmSync(lockDir, { recursive: true, force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = Number(readOrEmpty(ownerFile));
     // A dead owner, or one that never wrote its pid (it died between the two calls above).
-    if (owner ? !isAlive(owner) : ageMs(LOCK_DIR) > 10_000) {
-      fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+    if (owner ? !isAlive(owner) : ageMs(lockDir) > 10_000) {
+      fs.rmSync(lockDir, { recursive: true, force: true });
       continue;
     }
     if (!announced) {
-      console.log(`[tests] next build: waiting for another test run (pid ${owner || '?'}) to finish building`);
+      console.log(`${label} next build: waiting for another run (pid ${owner || '?'}) to finish building ${distDir}`);
       announced = true;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));

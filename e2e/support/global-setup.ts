@@ -1,25 +1,22 @@
-// Runs once before the e2e suite: builds the app into its own directory, starts the upstream
-// simulator in this process and the built app (`node server.mjs`, as in production) on a fresh
-// embedded database with the development seed, and hands the tests the app's URL and the seeded
+// Runs once before the e2e suite: builds the app into its own directory (reused while the sources
+// are unchanged), starts the upstream simulator in this process and the built app (`node
+// server.mjs`, as in production) on a fresh embedded database with the development seed, and hands the tests the app's URL and the seeded
 // admin's password (printed once by the seed, read here from the app's output).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../scripts/free-port';
+import { ensureBuild } from '../../scripts/next-build';
 import { startSimulator } from '../../simulator/server';
 import { E2E_DIST_DIR, REPO_ROOT } from './paths';
 
 const READY_TIMEOUT_MS = 90_000;
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  if (process.env.E2E_REUSE_BUILD === '1' && fs.existsSync(path.join(REPO_ROOT, E2E_DIST_DIR, 'BUILD_ID'))) {
-    console.log(`[e2e] reusing the build in ${E2E_DIST_DIR} (E2E_REUSE_BUILD=1)`);
-  } else {
-    await buildApp();
-  }
+  await ensureBuild({ distDir: E2E_DIST_DIR, label: '[e2e]' });
 
   const simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-'));
@@ -60,37 +57,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await simulator.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-}
-
-/**
- * `next build` into .next-e2e. Next adds the build directory's type folders to tsconfig.json when
- * the directory is not .next; the file is put back as it was so a test run leaves no change.
- */
-async function buildApp(): Promise<void> {
-  const tsconfigPath = path.join(REPO_ROOT, 'tsconfig.json');
-  const tsconfig = fs.readFileSync(tsconfigPath, 'utf8');
-  const started = performance.now();
-  console.log(`[e2e] next build into ${E2E_DIST_DIR}…`);
-  try {
-    const env = { ...process.env, NEXT_DIST_DIR: E2E_DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' };
-    delete (env as Record<string, string | undefined>).NODE_ENV;
-    const output = await run(process.execPath, ['node_modules/next/dist/bin/next', 'build'], env);
-    if (output.code !== 0) throw new Error(`next build failed:\n${output.text.slice(-8_000)}`);
-  } finally {
-    if (fs.readFileSync(tsconfigPath, 'utf8') !== tsconfig) fs.writeFileSync(tsconfigPath, tsconfig);
-  }
-  console.log(`[e2e] built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; text: string }> {
-  const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, text }));
-  });
 }
 
 interface RunningApp {
@@ -140,17 +106,6 @@ async function waitForSeededAdmin(app: RunningApp): Promise<{ email: string; pas
     await sleep(100);
   }
   throw new Error(`The app did not print the seeded admin's password:\n${app.output()}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function stop(child: ChildProcess): Promise<void> {

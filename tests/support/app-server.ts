@@ -1,13 +1,13 @@
 // Starts the built app (`node server.mjs`, as in production) on a free port for HTTP-level tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
 import { closeDatabase } from '@/db/client';
 import { env as appEnv } from '@/lib/env';
 import { childEnv, REPO_ROOT } from './child-env';
-import { ensureBuild } from './next-build';
+import { freePort } from '../../scripts/free-port';
+import { ensureBuild } from '../../scripts/next-build';
 import { activeTestDatabase } from './test-database';
 
 const DUMMY_SECRET = 'test-secret-for-next-auth-0123456789abcdef';
@@ -222,18 +222,7 @@ function assertSameDatabase(settings: Record<string, string | undefined>): void 
   if (!same) throw new Error("withDatabase: this test process's database is not the app's; start the app on useTestDatabase()'s database");
 }
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

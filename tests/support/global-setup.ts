@@ -1,10 +1,10 @@
 // Runs once per `vitest run`, before any test file: checks where the tests' databases will live
 // and makes sure a production build of the current sources exists when a test file will start
-// the app (see next-build.ts). GATEWAY_TEST_BUILD=always rebuilds regardless; =skip never builds.
+// the app (see scripts/next-build.ts). GATEWAY_TEST_BUILD=always rebuilds regardless; =skip never builds.
 import fs from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { assertLocalDatabaseUrl } from './database-guard';
-import { ensureBuild } from './next-build';
+import { ensureBuild } from '../../scripts/next-build';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<void> {
     project.provide('appBuild', 'deferred');
     return;
   }
-  await ensureBuild(mode === 'always');
+  await ensureBuild({ force: mode === 'always' });
   project.provide('appBuild', 'checked');
 }
 
