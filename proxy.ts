@@ -5,6 +5,8 @@ import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { clientIp, PEER_IP_HEADER } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { consumeGlobalLimit } from '@/lib/limits/limits';
+import { lookupOfPath } from '@/lib/lookups/paths';
+import { countRefusal } from '@/lib/rollups/refusals';
 
 
 export async function proxy(request: NextRequest) {
@@ -12,6 +14,8 @@ export async function proxy(request: NextRequest) {
   const requestId = newRequestId();
   const ip = clientIp(request.headers.get(PEER_IP_HEADER), request.headers.get('x-forwarded-for'), env().TRUSTED_PROXY_HOPS);
   if (!(await consumeGlobalLimit(ip))) {
+    const lookup = lookupOfPath(request.nextUrl.pathname);
+    if (lookup) countRefusal({ lookup, reason: 'ip_rate_limited' });
     return new NextResponse(GLOBAL_LIMIT_BODY, {
       status: 429,
       headers: { 'content-type': 'text/plain; charset=utf-8', [REQUEST_ID_HEADER]: requestId },
