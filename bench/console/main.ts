@@ -5,21 +5,19 @@
 //   for each statement a page ran (auto_explain: EXPLAIN ANALYZE, BUFFERS), flagging sequential
 //   scans and large sorts. Prints figures; asserts nothing.
 //   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { startThrowawayPostgres } from '../postgres';
+import { startBenchApp, type BenchApp } from '../app';
 import { percentile } from '../stats';
 import { PlanRecorder, summarizePlan, AUTO_EXPLAIN_SETTINGS } from './plans';
 import { ConsoleSession } from './session';
 import type { VolumeSummary } from './volume';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '200000' },
@@ -89,7 +87,14 @@ async function main(): Promise<void> {
   );
 
   await ensureBuild({ distDir: '.next-bench', label: '[bench:console]' });
-  const app = await startApp(cluster.url);
+  const app = await startBenchApp({
+    APP_ENV: 'development',
+    SEED_ON_START: 'false',
+    DATABASE_URL: cluster.url,
+    NEXTAUTH_SECRET: 'bench-console-secret-bench-console-secret',
+    NEXT_DIST_DIR: '.next-bench',
+  });
+  cleanups.push(() => app.stop());
   const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);
   const pages = consolePages(summary, Number(record!.id));
 
@@ -219,7 +224,7 @@ async function timeCursorWalk(session: ConsoleSession, pages: number): Promise<n
   return times.sort((a, b) => a - b);
 }
 
-async function measureExports(session: ConsoleSession, app: RunningApp): Promise<void> {
+async function measureExports(session: ConsoleSession, app: BenchApp): Promise<void> {
   const day = (offset: number) => new Date(Date.now() - 6 * 3_600_000 - offset * 86_400_000).toISOString().slice(0, 10);
   console.log(`\nCSV export (/admin/registros/exportar), one run each; the app's resident memory sampled every 100 ms\n`);
   console.log(`${'range'.padEnd(28)} ${'rows'.padStart(11)} ${'first byte'.padStart(11)} ${'total'.padStart(9)} ${'MB'.padStart(7)} ${'app RSS before'.padStart(15)} ${'peak'.padStart(9)}`);
@@ -262,52 +267,6 @@ function residentMb(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-interface RunningApp {
-  baseUrl: string;
-  pid: number;
-}
-
-async function startApp(databaseUrl: string): Promise<RunningApp> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const app: ChildProcess = spawn(process.execPath, ['server.mjs'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      APP_ENV: 'development',
-      SEED_ON_START: 'false',
-      DATABASE_URL: databaseUrl,
-      NEXTAUTH_SECRET: 'bench-console-secret-bench-console-secret',
-      NEXTAUTH_URL: baseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NEXT_DIST_DIR: '.next-bench',
-    },
-  });
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        if (app.exitCode !== null) return resolve();
-        app.once('exit', () => resolve());
-        app.kill('SIGTERM');
-      }),
-  );
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (app.exitCode !== null) throw new Error(`the app exited with code ${app.exitCode}`);
-    try {
-      const response = await fetch(`${baseUrl}/api/health`);
-      await response.arrayBuffer();
-      if (response.ok) return { baseUrl, pid: app.pid! };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('the app did not become healthy in 120 s');
 }
 
 main()

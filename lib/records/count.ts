@@ -4,7 +4,7 @@ import { queryDailyRollups, queryDailyRollupsByIntegration } from '@/db/schema';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { retentionCutoff } from '@/lib/retention/policy';
 import type { RecordFilters } from './filters';
-import { outcomeCondition, OUTCOMES, type Outcome } from './outcomes';
+import { statusFilter } from './outcomes';
 
 /**
  * How many records match the filters, read from the daily rollups instead of counting records:
@@ -20,13 +20,7 @@ export async function countMatchingRecords(filters: RecordFilters, now = new Dat
   if (filters.hasta) conditions.push(lte(table.day, filters.hasta));
   if (filters.integracion !== undefined) conditions.push(eq(queryDailyRollupsByIntegration.integrationId, filters.integracion));
   if (filters.consulta) conditions.push(eq(table.lookup, filters.consulta));
-  if (filters.estado) {
-    conditions.push(
-      (OUTCOMES as readonly string[]).includes(filters.estado)
-        ? outcomeCondition(table.httpStatus, filters.estado as Outcome)
-        : eq(table.httpStatus, Number(filters.estado)),
-    );
-  }
+  if (filters.estado) conditions.push(statusFilter(table.httpStatus, filters.estado));
   const [row] = await (await db())
     .select({ total: sum(table.queries).mapWith(Number) })
     .from(table)

@@ -4,7 +4,7 @@ import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import type { RecordFilters } from './filters';
-import { outcomeCondition, OUTCOMES, type Outcome } from './outcomes';
+import { statusFilter } from './outcomes';
 
 export type ConsoleRecord = QueryRecord & { integrationNombre: string };
 
@@ -34,13 +34,7 @@ function listSource(filters: RecordFilters) {
   const conditions: SQL[] = [];
   if (filters.integracion !== undefined) conditions.push(eq(queryRecords.integrationId, filters.integracion));
   if (filters.consulta) conditions.push(eq(queryRecords.lookup, filters.consulta));
-  if (filters.estado) {
-    conditions.push(
-      (OUTCOMES as readonly string[]).includes(filters.estado)
-        ? outcomeCondition(queryRecords.httpStatus, filters.estado as Outcome)
-        : eq(queryRecords.httpStatus, Number(filters.estado)),
-    );
-  }
+  if (filters.estado) conditions.push(statusFilter(queryRecords.httpStatus, filters.estado));
   const keys = filters.identificador
     ? { createdAt: queryRecordIdentifiers.createdAt, id: queryRecordIdentifiers.recordId }
     : { createdAt: queryRecords.createdAt, id: queryRecords.id };

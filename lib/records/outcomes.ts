@@ -1,4 +1,4 @@
-import { and, between, gte, lt, not, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, between, eq, gte, lt, not, type AnyColumn, type SQL } from 'drizzle-orm';
 
 /** The classes the dashboard and the filters group a recorded query's status into. */
 export const OUTCOMES = ['success', 'client_error', 'source_error'] as const;
@@ -19,4 +19,9 @@ export function outcomeCondition(status: AnyColumn, outcome: Outcome): SQL {
     case 'source_error':
       return gte(status, 500);
   }
+}
+
+/** The "estado" filter on a status column: an outcome class, or one exact status ("502"). */
+export function statusFilter(status: AnyColumn, estado: string): SQL {
+  return (OUTCOMES as readonly string[]).includes(estado) ? outcomeCondition(status, estado as Outcome) : eq(status, Number(estado));
 }
