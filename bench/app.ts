@@ -21,7 +21,7 @@ export async function startBenchApp(env: Record<string, string>): Promise<BenchA
   const app = spawn(process.execPath, ['server.mjs'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, NEXTAUTH_URL: baseUrl, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   const stop = () =>
     new Promise<void>((resolve) => {

@@ -4,7 +4,8 @@
 //   export over HTTP (warm-up, then --runs runs: p50 and p95), then shows the plan PostgreSQL chose
 //   for each statement a page ran (auto_explain: EXPLAIN ANALYZE, BUFFERS), flagging sequential
 //   scans and large sorts. Prints figures; asserts nothing.
-//   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records.
+//   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records;
+//   --skip-pages, --skip-export, --skip-plans leave a part out.
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -24,7 +25,9 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '2' },
     keep: { type: 'string' },
+    'skip-pages': { type: 'boolean', default: false },
     'skip-export': { type: 'boolean', default: false },
+    'skip-plans': { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(values.records);
@@ -98,6 +101,12 @@ async function main(): Promise<void> {
   const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);
   const pages = consolePages(summary, Number(record!.id));
 
+  if (!values['skip-pages']) await timePages(session, pages, summary);
+  if (!values['skip-export']) await measureExports(session, app);
+  if (!values['skip-plans']) await showPlans(session, pages, cluster);
+}
+
+async function timePages(session: ConsoleSession, pages: Page[], summary: VolumeSummary): Promise<void> {
   console.log(`\nConsole pages at ${summary.records.toLocaleString('en-US')} query records: ${WARMUP} warm-up runs, then ${RUNS} timed runs each, over HTTP (time to the last byte)\n`);
   console.log(`${'page'.padEnd(58)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
   for (const page of pages) {
@@ -109,8 +118,9 @@ async function main(): Promise<void> {
     `${'Registros: pages 2-21, each reached by its cursor'.padEnd(58)} ${percentile(cursorTimes, 0.5).toFixed(1).padStart(8)} ${percentile(cursorTimes, 0.95).toFixed(1).padStart(8)}`,
   );
 
-  if (!values['skip-export']) await measureExports(session, app);
+}
 
+async function showPlans(session: ConsoleSession, pages: Page[], cluster: { url: string; directory: string }): Promise<void> {
   console.log('\nPlans of the statements each page ran (auto_explain, EXPLAIN ANALYZE with buffers; one request each):');
   const recorder = new PlanRecorder(cluster.url, cluster.directory);
   let defects = 0;

@@ -208,7 +208,8 @@ CREATE INDEX "query_records_integration_created_idx" ON "query_records" USING bt
 CREATE INDEX "query_records_lookup_created_idx" ON "query_records" USING btree ("lookup","created_at","id");--> statement-breakpoint
 CREATE INDEX "query_records_status_created_idx" ON "query_records" USING btree ("http_status","created_at","id");--> statement-breakpoint
 CREATE INDEX "audit_log_created_idx" ON "audit_log" USING btree ("created_at","id");--> statement-breakpoint
-CREATE INDEX "audit_log_target_idx" ON "audit_log" USING btree ("target_type","target_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "audit_log_target_idx" ON "audit_log" USING btree ("target_type","target_id","created_at","id");
+--> statement-breakpoint
 -- How identifiers are stored for search: no whitespace or hyphens, upper case, no leading zeros,
 -- so 576937-k, 576937K and 000576937-K, or a CUI with or without its group spaces, are one key.
 -- Used by the record writers, the console's search and the backfill below: one definition.
@@ -231,3 +232,25 @@ INSERT INTO ledger_open_holds (hold_id)
 SELECT h.id
   FROM ledger_entries h
  WHERE h.kind = 'hold' AND NOT EXISTS (SELECT 1 FROM ledger_entries s WHERE s.hold_id = h.id);
+--> statement-breakpoint
+-- One CSV field, for every CSV the console exports (lib/format/csv.ts): text an integrator or an
+-- upstream wrote can reach a spreadsheet, so a value it would run as a formula (= + - @, a tab or
+-- a carriage return first, also after leading whitespace) gets an apostrophe; then quotes,
+-- commas and line breaks are quoted. NULL is an empty field.
+CREATE FUNCTION csv_field(value text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  -- One expression, no FROM: PostgreSQL inlines it into the query instead of calling it per field.
+  AS $$
+    SELECT CASE
+      WHEN value IS NULL THEN ''
+      WHEN value ~ '^[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[-=+@\t\r]' THEN
+        CASE WHEN value ~ '[",\r\n]' THEN '"''' || replace(value, '"', '""') || '"' ELSE '''' || value END
+      WHEN value ~ '[",\r\n]' THEN '"' || replace(value, '"', '""') || '"'
+      ELSE value
+    END
+  $$;
+--> statement-breakpoint
+-- Centavos as a plain decimal number of quetzales ("1234.50", "-5.00"): what spreadsheets add up.
+CREATE FUNCTION centavos_decimal(centavos bigint) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURNS NULL ON NULL INPUT
+  AS $$ SELECT CASE WHEN centavos < 0 THEN '-' ELSE '' END || (abs(centavos) / 100)::text || '.' || lpad((abs(centavos) % 100)::text, 2, '0') $$;

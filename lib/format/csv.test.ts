@@ -1,31 +1,61 @@
-import { describe, expect, it } from 'vitest';
-import { csvField } from './csv';
+// CSV fields are formatted by PostgreSQL (csv_field, centavos_decimal), on both databases.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 
-describe('csvField', () => {
-  it('quotes separators, quotes and line breaks', () => {
-    expect(csvField('1234567,890')).toBe('"1234567,890"');
-    expect(csvField('dijo "hola"')).toBe('"dijo ""hola"""');
-    expect(csvField('dos\nlíneas')).toBe('"dos\nlíneas"');
-    expect(csvField(null)).toBe('');
-    expect(csvField(-250)).toBe('-250');
+let testDatabase: TestDatabase;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+});
+
+afterAll(async () => {
+  await testDatabase?.cleanup();
+});
+
+async function csvField(value: string | null): Promise<string> {
+  const [row] = await (await database()).rows<{ field: string }>(sql`select csv_field(${value}::text) as field`);
+  return row!.field;
+}
+
+async function centavosDecimal(centavos: number | null): Promise<string | null> {
+  const [row] = await (await database()).rows<{ decimal: string | null }>(sql`select centavos_decimal(${centavos}::bigint) as decimal`);
+  return row!.decimal;
+}
+
+describe('csv_field', () => {
+  it('quotes separators, quotes and line breaks; NULL is an empty field', async () => {
+    expect(await csvField('1234567,890')).toBe('"1234567,890"');
+    expect(await csvField('dijo "hola"')).toBe('"dijo ""hola"""');
+    expect(await csvField('dos\nlíneas')).toBe('"dos\nlíneas"');
+    expect(await csvField('línea\r')).toBe('"línea\r"');
+    expect(await csvField(null)).toBe('');
+    expect(await csvField('576937-K')).toBe('576937-K');
   });
 
-  it('neutralizes text a spreadsheet would run as a formula', () => {
-    expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
-    expect(csvField('+502')).toBe("'+502");
-    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvField('-Q 5.00')).toBe("'-Q 5.00");
+  it('neutralizes text a spreadsheet would run as a formula', async () => {
+    expect(await csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(await csvField('+502')).toBe("'+502");
+    expect(await csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(await csvField('-Q 5.00')).toBe("'-Q 5.00");
+    expect(await csvField('\t=1')).toBe("'\t=1");
   });
 
-  it('neutralizes a formula hidden behind leading whitespace', () => {
-    expect(csvField(' =1+1')).toBe("' =1+1");
-    expect(csvField('\u00a0\u00a0@SUM(A1)')).toBe("'\u00a0\u00a0@SUM(A1)");
-    expect(csvField('\n-2+3')).toBe(`"'\n-2+3"`);
-    expect(csvField('  576937-K')).toBe('  576937-K');
+  it('neutralizes a formula hidden behind leading whitespace', async () => {
+    expect(await csvField(' =1+1')).toBe("' =1+1");
+    expect(await csvField('\u00a0\u00a0@SUM(A1)')).toBe("'\u00a0\u00a0@SUM(A1)");
+    expect(await csvField('\n-2+3')).toBe(`"'\n-2+3"`);
+    expect(await csvField('  576937-K')).toBe('  576937-K');
   });
+});
 
-  it('writes our own decimals as numbers a spreadsheet can add up, negative ones included', () => {
-    expect(csvField({ decimal: '1.50' })).toBe('1.50');
-    expect(csvField({ decimal: '-5.00' })).toBe('-5.00');
+describe('centavos_decimal', () => {
+  it('writes quetzales as numbers a spreadsheet can add up, negative ones included', async () => {
+    expect(await centavosDecimal(150)).toBe('1.50');
+    expect(await centavosDecimal(0)).toBe('0.00');
+    expect(await centavosDecimal(-500)).toBe('-5.00');
+    expect(await centavosDecimal(123_456_789)).toBe('1234567.89');
+    expect(await centavosDecimal(null)).toBeNull();
   });
 });

@@ -1,45 +1,37 @@
-/** A number our code formatted ("1.50", "-5.00"): written as it is, never taken for a formula. */
-export interface CsvDecimal {
-  decimal: string;
-}
+import { sql, type SQL } from 'drizzle-orm';
 
-export type CsvValue = string | number | null | CsvDecimal;
-
-/**
- * One CSV field. Text can come from integrators (identifiers, upstream messages), so a value a
- * spreadsheet would run as a formula (=, +, -, @, tab or carriage return first, also after
- * leading spaces) is prefixed with an apostrophe. Numbers and our own decimals are left alone so
- * spreadsheets can add them up.
- */
-export function csvField(value: CsvValue): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  let text = typeof value === 'string' ? value : value.decimal;
-  if (typeof value === 'string' && /^[\s]*[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-export function csvLine(values: readonly CsvValue[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
-}
-
-/** A column: its header and how to read it from a row. */
-export type CsvColumn<Row> = readonly [header: string, value: (row: Row) => CsvValue];
+// CSV exports are formatted by PostgreSQL, row by row, with the SQL functions csv_field and
+// centavos_decimal (migration 0002): one definition of the quoting and formula rules for every
+// export, and the app only passes lines along, so a multi-million-row export allocates a string
+// per row instead of a tree of objects, and its memory stays flat.
 
 /**
- * Rows as CSV, produced batch by batch as the client reads: memory stays flat at any size, and a
- * client that stops reading stops the queries. Starts with a byte-order mark so spreadsheet
- * programs read accents as UTF-8. `onError` is told when a batch fails mid-stream.
+ * A column of an export: its header and its SQL value. Text goes through csv_field (quoted, and
+ * neutralized when a spreadsheet would run it as a formula); numbers are written as they are
+ * (`1.50`, `-5.00`) so spreadsheets can add them up.
  */
-export function csvStream<Row>(
-  columns: ReadonlyArray<CsvColumn<Row>>,
-  batches: AsyncGenerator<Row[]>,
-  onError: (error: unknown) => void,
-): ReadableStream<Uint8Array> {
+export type CsvColumn = { header: string; text: SQL } | { header: string; number: SQL };
+
+/** The SQL of one CSV line (with its CRLF) for a row, from the export's columns. */
+export function csvLineSql(columns: readonly CsvColumn[]): SQL<string> {
+  const fields = columns.map((column) => ('text' in column ? sql`csv_field(${column.text})` : sql`coalesce((${column.number})::text, '')`));
+  return sql<string>`${sql.join(fields, sql` || ',' || `)} || E'\\r\\n'`;
+}
+
+/** The header line (with a byte-order mark, so spreadsheet programs read accents as UTF-8). */
+export function csvHeader(columns: readonly CsvColumn[]): string {
+  return `\uFEFF${columns.map((column) => column.header).join(',')}\r\n`;
+}
+
+/**
+ * A CSV produced batch by batch as the client reads: `batches` yields lines already formatted.
+ * A client that stops reading stops the queries; `onError` is told when a batch fails mid-way.
+ */
+export function csvTextStream(header: string, batches: AsyncGenerator<string[]>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${csvLine(columns.map(([header]) => header))}`));
+      controller.enqueue(encoder.encode(header));
     },
     async pull(controller) {
       try {
@@ -48,9 +40,7 @@ export function csvStream<Row>(
           controller.close();
           return;
         }
-        let text = '';
-        for (const row of next.value) text += csvLine(columns.map(([, value]) => value(row)));
-        controller.enqueue(encoder.encode(text));
+        controller.enqueue(encoder.encode(next.value.join('')));
       } catch (error) {
         onError(error);
         controller.error(error);

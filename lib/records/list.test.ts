@@ -4,7 +4,7 @@ import { integrations, queryRecords } from '@/db/schema';
 import { database as openDatabase, db } from '@/db/client';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { rollUpQueue } from '@/lib/rollups/job';
-import { iterateRecords, listRecordsPage } from './list';
+import { iterateRecordLines, listRecordsPage } from './list';
 
 let testDatabase: TestDatabase;
 let expectedOrder: number[] = [];
@@ -72,7 +72,8 @@ describe('query records keyset pagination', () => {
     const byNit = await listRecordsPage({ identificador: '123456-k', integracion: integrationId }, {});
     expect(byNit.rows.map((row) => row.requestId)).toEqual(['req_keyset_4']);
     const omisos: number[] = [];
-    for await (const batch of iterateRecords({ consulta: 'omisos' }, { batchSize: 2 })) omisos.push(...batch.map((row) => row.id));
+    const idLine = sql<string>`${queryRecords.id}::text`;
+    for await (const batch of iterateRecordLines({ consulta: 'omisos' }, idLine, { batchSize: 2 })) omisos.push(...batch.map(Number));
     expect(omisos).toEqual((await listRecordsPage({ consulta: 'omisos' }, {})).rows.map((row) => row.id));
     expect(omisos).toHaveLength(4);
   });

@@ -1,4 +1,5 @@
-import { and, asc, between, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, gte, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type LedgerEntry, type QueryRecord } from '@/db/schema';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
@@ -49,8 +50,9 @@ function listSource(filters: RecordFilters) {
 /**
  * The query for one batch in newest-first order strictly after `cursor` (or from the newest), or,
  * with direction 'newer', the batch just before it, oldest first. Keyset paging walks the index
- * from the cursor, so every page costs the same at any depth; OFFSET would not. Exported unrun
- * so the plan tests can EXPLAIN exactly what the console runs.
+ * from the cursor, so every page costs the same at any depth; OFFSET would not. `range` narrows
+ * the scan to the days known to hold the batch (scanRange). Exported unrun so the plan tests can
+ * EXPLAIN exactly what the console runs.
  */
 export function recordsQuery(
   database: Database,
@@ -59,24 +61,46 @@ export function recordsQuery(
   direction: 'older' | 'newer',
   limit: number,
   range: ScanRange = {},
-) {
+): SQLWrapper & PromiseLike<Array<{ record: QueryRecord; integrationNombre: string; cursorTimestamp: string }>> {
+  return selectRecords(database, filters, cursor, direction, limit, range, (keys) => ({
+    record: queryRecords,
+    integrationNombre: integrations.nombre,
+    cursorTimestamp: cursorInstant(keys.createdAt),
+  }));
+}
+
+type Keys = ReturnType<typeof listSource>['keys'];
+
+/**
+ * The list's query with the columns a caller needs (the console's rows, or CSV lines). Drizzle
+ * cannot type a join over a generic selection, so callers state the row type they select.
+ */
+function selectRecords<Row>(
+  database: Database,
+  filters: RecordFilters,
+  cursor: KeysetCursor | undefined,
+  direction: 'older' | 'newer',
+  limit: number,
+  range: ScanRange,
+  columns: (keys: Keys) => SelectedFields,
+): SQLWrapper & PromiseLike<Row[]> {
   const { conditions, keys } = listSource(filters);
   if (cursor) conditions.push(beyondCursor(keys.createdAt, keys.id, cursor, direction));
   if (range.from) conditions.push(gte(keys.createdAt, range.from));
   if (range.until) conditions.push(lt(keys.createdAt, range.until));
   const order = direction === 'older' ? [desc(keys.createdAt), desc(keys.id)] : [asc(keys.createdAt), asc(keys.id)];
-  const columns = { record: queryRecords, integrationNombre: integrations.nombre, cursorTimestamp: cursorInstant(keys.createdAt) };
+  const selection = columns(keys);
   const source = filters.identificador
     ? database
-        .select(columns)
+        .select(selection)
         .from(queryRecordIdentifiers)
         .innerJoin(queryRecords, eq(queryRecords.id, queryRecordIdentifiers.recordId))
         .innerJoin(integrations, eq(integrations.id, queryRecords.integrationId))
-    : database.select(columns).from(queryRecords).innerJoin(integrations, eq(integrations.id, queryRecords.integrationId));
+    : database.select(selection).from(queryRecords).innerJoin(integrations, eq(integrations.id, queryRecords.integrationId));
   return source
     .where(and(...conditions))
     .orderBy(...order)
-    .limit(limit);
+    .limit(limit) as unknown as SQLWrapper & PromiseLike<Row[]>;
 }
 
 type ScanRange = ReturnType<typeof scanRange>;
@@ -146,19 +170,30 @@ export interface IterateOptions {
   limit?: number;
 }
 
-/** Every matching record, newest first, in batches (CSV exports): one keyset query per batch. */
-export async function* iterateRecords(filters: RecordFilters, options: IterateOptions = {}): AsyncGenerator<ConsoleRecord[]> {
+/**
+ * Every matching record as a line `line` formats in SQL (CSV exports), newest first, in batches:
+ * one keyset query per batch, each narrowed to the days that hold it, yielding only the lines.
+ */
+export async function* iterateRecordLines(filters: RecordFilters, line: SQL<string>, options: IterateOptions = {}): AsyncGenerator<string[]> {
   const batchSize = options.batchSize ?? 2_000;
   const matching = await matchingDays(filters);
+  const database = await db();
   let cursor = options.startAfter;
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   while (remaining > 0) {
-    const batch = await fetchBatch(filters, cursor, 'older', Math.min(batchSize, remaining), matching);
-    if (batch.length === 0) return;
-    yield batch;
-    remaining -= batch.length;
-    if (batch.length < batchSize) return;
-    cursor = decodeCursor(batch.at(-1)!.cursor);
+    const limit = Math.min(batchSize, remaining);
+    const range = matching ? scanRange(matching, cursor?.createdAt, 'older', limit) : {};
+    const rows = await selectRecords<{ line: string; id: number; cursorTimestamp: string }>(database, filters, cursor, 'older', limit, range, (keys) => ({
+      line,
+      id: keys.id,
+      cursorTimestamp: cursorInstant(keys.createdAt),
+    }));
+    if (rows.length === 0) return;
+    yield rows.map((row) => row.line);
+    remaining -= rows.length;
+    if (rows.length < limit) return;
+    const last = rows.at(-1)!;
+    cursor = { createdAt: last.cursorTimestamp, id: last.id };
   }
 }
 
