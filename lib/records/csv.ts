@@ -1,3 +1,4 @@
+import { logger } from '@/lib/logging/logger';
 import { formatQuetzales } from '@/lib/money';
 import { LOOKUP_LABELS } from '@/lib/console/labels';
 import { formatDateTime } from '@/lib/console/time';
@@ -56,7 +57,7 @@ export function recordsCsvStream(filters: RecordFilters): ReadableStream<Uint8Ar
         }
         controller.enqueue(encoder.encode(next.value.map((record) => csvLine(COLUMNS.map(([, value]) => value(record)))).join('')));
       } catch (error) {
-        console.error('[console] CSV export failed:', (error as Error).message);
+        logger('console').error({ err: error }, 'CSV export failed');
         controller.error(error);
       }
     },
