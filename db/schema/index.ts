@@ -4,3 +4,4 @@ export * from './query-records';
 export * from './console-users';
 export * from './audit-log';
 export * from './sign-in-throttles';
+export * from './console-sessions';
