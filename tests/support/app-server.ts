@@ -88,7 +88,11 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       return server.pid!;
     },
     logs: () => log,
-    stop: () => stopProcess(server),
+    async stop() {
+      await stopProcess(server);
+      // Every test that runs the app checks its log: only the development seed shows secrets.
+      if (!options.seed) assertNoSecretsLogged(log);
+    },
     lastExit: () => (hasExited(server) ? { code: server.exitCode, signal: server.signalCode } : undefined),
     async restart() {
       await stopProcess(server);
@@ -238,4 +242,14 @@ export { freePort };
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Shapes that are always secrets: integration tokens and password hashes. */
+const LOGGED_SECRET_SHAPES = [/tlk_[A-Za-z0-9_-]{20,}/, /scrypt\$\d+\$/];
+
+function assertNoSecretsLogged(log: string): void {
+  for (const shape of LOGGED_SECRET_SHAPES) {
+    const found = shape.exec(log);
+    if (found) throw new Error(`The app logged a secret (${shape}):\n${log.slice(Math.max(0, found.index - 500), found.index + 200)}`);
+  }
 }
