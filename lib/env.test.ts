@@ -105,7 +105,7 @@ describe('parseEnv', () => {
 
   it('takes a built app (NODE_ENV=production) without APP_ENV for production: secrets required, never seeded', () => {
     expect(rejectedVariables({ NODE_ENV: 'production' })).toContain('NEXTAUTH_SECRET');
-    const { APP_ENV: _unset, ...withoutAppEnv } = PRODUCTION;
+    const withoutAppEnv = { ...PRODUCTION, APP_ENV: undefined };
     expect(parseEnv({ ...withoutAppEnv, NODE_ENV: 'production' })).toMatchObject({ APP_ENV: 'production', SEED_ON_START: false });
     expect(rejectedVariables({ ...withoutAppEnv, NODE_ENV: 'production', SEED_ON_START: 'true' })).toEqual(['SEED_ON_START']);
     // Development stays explicit, and a plain `npm run dev` (no NODE_ENV) needs nothing.

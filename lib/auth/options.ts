@@ -29,7 +29,7 @@ const log = logger('auth');
 let cached: AuthOptions | undefined;
 
 /** Whether the session cookie is `Secure` (and named __Secure-…): the public URL is https. */
-export function useSecureCookies(): boolean {
+export function sessionCookiesAreSecure(): boolean {
   return (env().NEXTAUTH_URL ?? '').startsWith('https://');
 }
 
@@ -42,7 +42,7 @@ export function authOptions(): AuthOptions {
     secret: nextAuthSecret(),
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
     // next-auth would pick secure cookies from NEXTAUTH_URL too; saying it keeps it visible.
-    useSecureCookies: useSecureCookies(),
+    useSecureCookies: sessionCookiesAreSecure(),
     pages: { signIn: '/admin/login', error: '/admin/login' },
     // next-auth's own complaints go through our logger (redacted, one format).
     logger: {

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { ConsoleRole } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
-import { useSecureCookies } from './options';
+import { sessionCookiesAreSecure } from './options';
 import { nextAuthSecret } from './secret';
 import { findSessionUser } from './sessions';
 
@@ -27,7 +27,7 @@ export const currentConsoleUser = cache(async (): Promise<ConsoleUserSession | n
   const token = await getToken({
     req: { cookies: await cookies(), headers: await headers() } as unknown as Parameters<typeof getToken>[0]['req'],
     secret: nextAuthSecret(),
-    secureCookie: useSecureCookies(),
+    secureCookie: sessionCookiesAreSecure(),
   });
   if (!token?.sessionId || !token.userId) return null;
   const user = await findSessionUser(token.sessionId);
