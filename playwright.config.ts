@@ -1,9 +1,12 @@
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { ARTIFACTS_DIR } from './e2e/support/paths';
 
 // End-to-end tests of the console in Debian's chromium (apt-get install chromium): Playwright's
 // own browser downloads are never used. e2e/support/global-setup.ts builds the app into
-// .next-e2e, starts the upstream simulator and the app on a fresh embedded database, and exports
-// the seeded admin's credentials to the tests.
+// .next-e2e, starts the upstream simulator and the app on a fresh database (embedded PGlite, or a
+// new database on the PostgreSQL server DATABASE_URL names), and exports the seeded admin's
+// credentials to the tests.
 const CHROMIUM = process.env.E2E_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -17,8 +20,8 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 10_000 },
   globalSetup: './e2e/support/global-setup.ts',
-  outputDir: 'e2e-artifacts/test-results',
-  reporter: [['list'], ['html', { outputFolder: 'e2e-artifacts/report', open: 'never' }]],
+  outputDir: path.join(ARTIFACTS_DIR, 'test-results'),
+  reporter: [['list'], ['html', { outputFolder: path.join(ARTIFACTS_DIR, 'report'), open: 'never' }]],
   use: {
     ...devices['Desktop Chrome'],
     viewport: { width: 1280, height: 800 },

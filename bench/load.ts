@@ -1,6 +1,7 @@
 // A small closed-loop load generator: `connections` workers, each sending its next request as soon
 // as the previous answer is fully read, over keep-alive connections, for a fixed time.
 import http from 'node:http';
+import { percentile } from './stats';
 
 export interface LoadTarget {
   /** One URL per instance; the workers are spread over them evenly. */
@@ -29,11 +30,6 @@ function send(agent: http.Agent, url: string, target: LoadTarget): Promise<numbe
     request.on('error', reject);
     request.end(target.body);
   });
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
 export async function runLoad(target: LoadTarget, connections: number, durationMs: number, warmupMs: number): Promise<LoadResult> {

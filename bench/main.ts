@@ -6,18 +6,17 @@
 //   Throughput of one instance versus two on the same PostgreSQL and Redis.
 // --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those.
 // Prints figures; asserts nothing.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startBenchApp } from './app';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
 import { startThrowawayPostgres } from './postgres';
 import { startThrowawayRedis } from './redis';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const UNLIMITED = '1000000000';
 
 const { values } = parseArgs({
@@ -36,32 +35,9 @@ const SELECTED_LOOKUPS = values.lookups?.split(',');
 const cleanups: Array<() => Promise<void> | void> = [];
 
 async function startInstance(env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const app: ChildProcess = spawn(process.execPath, ['server.mjs'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-  });
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        if (app.exitCode !== null) return resolve();
-        app.once('exit', () => resolve());
-        app.kill('SIGTERM');
-      }),
-  );
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (app.exitCode !== null) throw new Error(`the app exited with code ${app.exitCode}`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) return baseUrl;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('the app did not become healthy in 90 s');
+  const app = await startBenchApp(env);
+  cleanups.push(() => app.stop());
+  return app.baseUrl;
 }
 
 function format(result: LoadResult): string {

@@ -14,8 +14,10 @@ import {
   type IntegrationView,
 } from '@/lib/integrations/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
-import { listRecentRecords } from '@/lib/records/read';
+import { listLatestRecords } from '@/lib/records/list';
+import { purgeExpiredRecords } from '@/lib/retention/purge';
 import type { Result } from '@/lib/result';
+import { env } from '@/lib/env';
 import { createConsoleUser, listConsoleUsers, userRoleSchema } from '@/lib/users/service';
 import { CliError } from './errors';
 import { readPassword } from './password-input';
@@ -53,8 +55,11 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
                                         or asks for one (--password-stdin: typed at a prompt, or
                                         the first line of standard input when it is piped)
   users:list
-  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--limit N]
-                                        most recent query records first`;
+  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-or-CUI] [--limit N]
+                                        most recent query records first (a NIT or CUI in any writing,
+                                        also inside /rtu/nits batches)
+  records:purge [--export-dir DIR]      deletes the query records older than QUERY_RECORD_RETENTION_MONTHS
+                                        (as the daily job does), first archiving them as gzipped CSV in DIR`;
 
 function required(args: string[], index: number, what: string): string {
   const value = args[index];
@@ -238,7 +243,8 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     }
     const limit = typeof options.limit === 'string' ? Number(options.limit) : 20;
     if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit must be a positive whole number');
-    const records = await listRecentRecords({ integrationId, lookup, limit });
+    const identifier = typeof options.identifier === 'string' ? options.identifier : undefined;
+    const records = await listLatestRecords({ integracion: integrationId, consulta: lookup, identificador: identifier }, limit);
     const text = records
       .map(
         (record) =>
@@ -247,7 +253,17 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
       .join('\n');
     return { data: records, text: text || 'No query records.' };
   },
+
+  async 'records:purge'(_args, options) {
+    const exportDir = typeof options['export-dir'] === 'string' ? options['export-dir'] : env().QUERY_RECORD_RETENTION_EXPORT_DIR;
+    const result = await purgeExpiredRecords({ exportDir });
+    return {
+      data: { cutoff: result.cutoff.toISOString(), purged: result.purged, exportFile: result.exportFile ?? null },
+      text: `Purged ${result.purged} query record(s) older than ${result.cutoff.toISOString()}${result.exportFile ? `; archived in ${result.exportFile}` : ''}.`,
+    };
+  },
 };
+
 
 export async function runCommand(command: string, args: string[], options: Options): Promise<CommandOutput> {
   const run = commands[command];

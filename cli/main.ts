@@ -65,6 +65,8 @@ function parseCommandLine(argv: string[]) {
       integration: { type: 'string' },
       lookup: { type: 'string' },
       limit: { type: 'string' },
+      identifier: { type: 'string' },
+      'export-dir': { type: 'string' },
     },
   });
 }

@@ -124,8 +124,12 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await expect(admin.getByTestId('ledger')).toContainText('Reserva');
     await expect(admin.getByTestId('ledger')).toContainText('Cobro');
 
+    // The dashboard reads the hourly rollups, which take in new records every ROLLUP_INTERVAL_MS.
     await admin.goto(`${baseUrl}/admin`);
-    await expect(admin.getByTestId('total-queries')).toHaveText('1');
+    await expect(async () => {
+      await admin.reload();
+      await expect(admin.getByTestId('total-queries')).toHaveText('1', { timeout: 500 });
+    }).toPass({ timeout: 15_000 });
     await expect(admin.getByTestId('total-charged')).toHaveText('Q 2.50');
     await expect(admin.getByRole('img', { name: 'Consultas por tipo a lo largo del tiempo' })).toBeVisible();
     await screenshot(admin, testInfo, '07-panel');
@@ -137,7 +141,9 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     expect(lines[0]).toContain('fecha_utc,fecha_guatemala,integracion,consulta,estado_http');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`${integrationName},Catálogo omisos,200`);
-    expect(lines[1]).toContain('Q 2.50');
+    // Money as numbers a spreadsheet can add up, with the currency in its own column.
+    expect(lines[0]).toContain('cobrado,tarifa,moneda');
+    expect(lines[1]).toContain(',2.50,2.50,GTQ,');
   });
 
   test('crea un usuario de soporte y la auditoría muestra cada cambio', async ({}, testInfo) => {

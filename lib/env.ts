@@ -60,6 +60,15 @@ export const envSchema = z
     HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
     HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
 
+    // How often queued records are added to the dashboard's hourly rollups (lib/rollups).
+    ROLLUP_INTERVAL_MS: integer(2_000, 100),
+    // Query records older than this are purged, in batches, once a day (lib/retention).
+    QUERY_RECORD_RETENTION_MONTHS: integer(24, 1),
+    // When set, each month's records are written there as CSV before they are purged.
+    QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    // The most rows one CSV export of query records may hold.
+    CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
+
     UPSTASH_REDIS_REST_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     UPSTASH_REDIS_REST_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     REDIS_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^rediss?$/ }).optional()),

@@ -20,3 +20,13 @@ export function formatQuetzales(centavos: number): string {
   const fraction = String(absolute % 100).padStart(2, '0');
   return `${sign}Q ${whole}.${fraction}`;
 }
+
+/** Centavos as a plain decimal number of quetzales, "1234.50" (for CSV: spreadsheets sum it). */
+export function centavosAsDecimal(centavos: number): string {
+  const sign = centavos < 0 ? '-' : '';
+  const absolute = Math.abs(centavos);
+  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')}`;
+}
+
+/** The ISO 4217 code of the only currency the service handles. */
+export const CURRENCY = 'GTQ';

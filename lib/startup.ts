@@ -3,17 +3,22 @@ import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
 import { sweepStaleHolds } from '@/lib/billing/holds';
 import { env } from '@/lib/env';
+import { schedulePeriodicJob } from '@/lib/jobs/schedule';
 import { startedThroughServerWrapper } from '@/lib/limits/client-ip';
 import { describeError } from '@/lib/logging/errors';
 import { logger } from '@/lib/logging/logger';
+import { purgeExpiredRecords } from '@/lib/retention/purge';
+import { rollUpQueue } from '@/lib/rollups/job';
+import { flushRefusals } from '@/lib/rollups/refusals';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
 
+const DAY_MS = 24 * 3_600_000;
 const log = logger('startup');
 
 /**
  * Runs once when the server starts (instrumentation.ts): checks it runs behind server.mjs,
  * validates the environment, opens and migrates the database, seeds development data and starts
- * the crash sweeper.
+ * the background jobs.
  */
 export async function startServer(): Promise<void> {
   if (!startedThroughServerWrapper()) {
@@ -35,6 +40,8 @@ export async function startServer(): Promise<void> {
     if (message) process.stdout.write(`\n${message}\n\n`);
   }
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
+  startRollups(settings.ROLLUP_INTERVAL_MS);
+  startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL' }, 'started');
 }
 
@@ -53,6 +60,44 @@ function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
   void sweep();
   holder.__holdSweeper = setInterval(sweep, intervalMs);
   holder.__holdSweeper.unref();
+}
+
+/**
+ * The dashboard's rollups: one instance at a time adds the queued records (lib/rollups/job.ts);
+ * every instance adds its own refusal counts, which live in its memory until then.
+ */
+function startRollups(intervalMs: number): void {
+  const rollupsLog = logger('rollups');
+  schedulePeriodicJob({
+    name: 'rollups',
+    everyMs: intervalMs,
+    leaseMs: 60_000,
+    run: async () => void (await rollUpQueue()),
+    onError: (error) => rollupsLog.error({ err: error }, 'rolling up query records failed'),
+  });
+  const holder = globalThis as typeof globalThis & { __refusalFlush?: NodeJS.Timeout };
+  if (holder.__refusalFlush) return;
+  holder.__refusalFlush = setInterval(() => {
+    flushRefusals().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing refusal counts failed'));
+  }, intervalMs);
+  holder.__refusalFlush.unref();
+}
+
+/** Once a day, on one instance: purge the query records past their retention (lib/retention). */
+function startRetention(exportDir: string | undefined): void {
+  const retentionLog = logger('retention');
+  schedulePeriodicJob({
+    name: 'retention',
+    everyMs: DAY_MS,
+    leaseMs: 6 * 3_600_000,
+    run: async () => {
+      const result = await purgeExpiredRecords({ exportDir, pauseMs: 50 });
+      if (result.purged > 0) {
+        retentionLog.info({ purged: result.purged, olderThan: result.cutoff.toISOString(), archive: result.exportFile }, 'purged query records past their retention');
+      }
+    },
+    onError: (error) => retentionLog.error({ err: error }, 'purging old query records failed'),
+  });
 }
 
 /** A wrong environment or an unreachable database must stop the start, saying why. */

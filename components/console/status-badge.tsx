@@ -1,4 +1,4 @@
-import { outcomeOf } from '@/lib/console/labels';
+import { outcomeOf } from '@/lib/records/outcomes';
 
 export function HttpStatusBadge({ status }: { status: number }) {
   const outcome = outcomeOf(status);

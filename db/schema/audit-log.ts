@@ -14,9 +14,10 @@ export const auditLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
-    // The audit page lists newest first, optionally for one target.
-    index('audit_log_created_idx').on(table.createdAt.desc(), table.id.desc()),
-    index('audit_log_target_idx').on(table.targetType, table.targetId, table.createdAt.desc()),
+    // The audit page lists newest first (a backward scan gives created_at DESC, id DESC),
+    // optionally for one target.
+    index('audit_log_created_idx').on(table.createdAt, table.id),
+    index('audit_log_target_idx').on(table.targetType, table.targetId, table.createdAt, table.id),
   ],
 );
 

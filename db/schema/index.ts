@@ -4,4 +4,6 @@ export * from './query-records';
 export * from './console-users';
 export * from './audit-log';
 export * from './sign-in-throttles';
+export * from './query-rollups';
+export * from './job-leases';
 export * from './console-sessions';

@@ -1,10 +1,13 @@
-import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgEnum, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgEnum, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { integrations } from './integrations';
 
 export const lookupKind = pgEnum('lookup_kind', ['renap', 'rtu_nits', 'cui_nit', 'rtu', 'omisos']);
 export type LookupKind = (typeof lookupKind.enumValues)[number];
 
+// Every index below is ascending: a backward scan of (…, created_at, id) yields exactly
+// `ORDER BY created_at DESC, id DESC`, the console's newest-first order, and a forward scan its
+// reverse (paging back). An index built `DESC NULLS LAST` (drizzle's `.desc()`) matches neither,
+// because `DESC` alone means NULLS FIRST, and the planner would sort the whole range instead.
 export const queryRecords = pgTable(
   'query_records',
   {
@@ -15,7 +18,8 @@ export const queryRecords = pgTable(
     lookup: lookupKind('lookup').notNull(),
     httpStatus: smallint('http_status').notNull(),
     responseTimeMs: integer('response_time_ms').notNull(),
-    // Identifiers as sent; for /rtu/nits the NITs of the batch joined by commas.
+    // Identifiers exactly as sent; for /rtu/nits the NITs of the batch joined by commas. Search
+    // goes through query_record_identifiers, which holds them normalized.
     nit: text('nit'),
     cui: text('cui'),
     chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
@@ -26,17 +30,37 @@ export const queryRecords = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
-    // Console keyset pagination walks (created_at, id) newest first, with or without filters.
-    index('query_records_created_idx').on(table.createdAt.desc(), table.id.desc()),
-    // Filter "by integration" (and the integration detail page's latest queries).
-    index('query_records_integration_created_idx').on(table.integrationId, table.createdAt.desc(), table.id.desc()),
-    // Filter "by lookup" and the dashboard's per-lookup series.
-    index('query_records_lookup_created_idx').on(table.lookup, table.createdAt.desc(), table.id.desc()),
-    // Filter "by status" (e.g. all 502s of the day).
-    index('query_records_status_created_idx').on(table.httpStatus, table.createdAt.desc(), table.id.desc()),
-    // Filter "by identifier": support staff search by the NIT or CUI a customer gives them.
-    index('query_records_nit_idx').on(table.nit).where(sql`${table.nit} is not null`),
-    index('query_records_cui_idx').on(table.cui).where(sql`${table.cui} is not null`),
+    // The unfiltered list, date ranges, the CSV export and the retention purge.
+    index('query_records_created_idx').on(table.createdAt, table.id),
+    // Filter by integration, and the integration page's latest queries.
+    index('query_records_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
+    // Filter by lookup.
+    index('query_records_lookup_created_idx').on(table.lookup, table.createdAt, table.id),
+    // Filter by exact status (all the 502s of the day).
+    index('query_records_status_created_idx').on(table.httpStatus, table.createdAt, table.id),
+  ],
+);
+
+/**
+ * The identifiers of each record, normalized (normalize_tax_identifier: no spaces or hyphens,
+ * upper case, no leading zeros), one row per distinct identifier: a NIT and a CUI of a catalog
+ * query, or every NIT of an /rtu/nits batch. Written in the same statement as the record.
+ * created_at repeats the record's so one index answers "newest records of this identifier".
+ */
+export const queryRecordIdentifiers = pgTable(
+  'query_record_identifiers',
+  {
+    recordId: bigint('record_id', { mode: 'number' })
+      .notNull()
+      .references(() => queryRecords.id, { onDelete: 'cascade' }),
+    identifier: text('identifier').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    // Also serves the cascade when the retention purge deletes records.
+    primaryKey({ name: 'query_record_identifiers_pkey', columns: [table.recordId, table.identifier] }),
+    // The console's "NIT o CUI" search, newest first, by keyset (backward scan).
+    index('query_record_identifiers_search_idx').on(table.identifier, table.createdAt, table.recordId),
   ],
 );
 

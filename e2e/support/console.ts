@@ -20,7 +20,7 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
 }
 
-/** A full-page screenshot kept in e2e-artifacts/screenshots and attached to the report. */
+/** A full-page screenshot kept in e2e-artifacts/<database>/screenshots and attached to the report. */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const file = path.join(SCREENSHOTS_DIR, `${name}.png`);

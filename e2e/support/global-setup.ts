@@ -1,17 +1,21 @@
 // Runs once before the e2e suite: builds the app into its own directory (reused while the sources
 // are unchanged), starts the upstream simulator in this process and the built app (`node
-// server.mjs`, as in production) on a fresh embedded database with the development seed, and hands the tests the app's URL and the seeded
-// admin's password (printed once by the seed, read here from the app's output).
+// server.mjs`, as in production) on a fresh database with the development seed, and hands the
+// tests the app's URL and the seeded admin's password (printed once by the seed, read here from
+// the app's output). The database is a new one on the PostgreSQL server DATABASE_URL names
+// (dropped afterwards), or without DATABASE_URL an embedded PGlite directory: CI runs both.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import postgres from 'postgres';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { startSimulator } from '../../simulator/server';
-import { E2E_DIST_DIR, REPO_ROOT } from './paths';
+import { assertLocalDatabaseUrl } from '../../tests/support/database-guard';
+import { ARTIFACTS_DIR, E2E_DIST_DIR, REPO_ROOT } from './paths';
 
 const READY_TIMEOUT_MS = 90_000;
 
@@ -20,12 +24,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-'));
+  const database = await freshDatabase(dataDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = startApp(port, {
     APP_ENV: 'development',
-    PGLITE_DIR: path.join(dataDir, 'pglite'),
-    DATABASE_URL: '',
+    ...database.env,
     SEED_ON_START: 'true',
     NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
     NEXTAUTH_URL: baseUrl,
@@ -35,6 +39,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     RENAP_BASE_URL: `${simulator.url}/renap`,
     RTU_BASE_URL: `${simulator.url}/rtu`,
     CATALOG_BASE_URL: `${simulator.url}/catalog`,
+    // New records reach the dashboard's rollups within half a second.
+    ROLLUP_INTERVAL_MS: '500',
   });
 
   try {
@@ -45,17 +51,55 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_ADMIN_PASSWORD = admin.password;
     process.env.E2E_SIMULATOR_SEED = String(simulator.population.seed);
     process.env.E2E_DIST_DIR = E2E_DIST_DIR;
-    console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database in ${dataDir}`);
+    console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database: ${database.description}`);
   } catch (error) {
     await stop(app.child);
     await simulator.close();
+    await database.drop();
     throw error;
   }
 
   return async () => {
     await stop(app.child);
     await simulator.close();
+    await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+interface E2eDatabase {
+  env: { DATABASE_URL: string; PGLITE_DIR?: string };
+  description: string;
+  drop(): Promise<void>;
+}
+
+/** A new database on the PostgreSQL server DATABASE_URL names, or a new PGlite directory. */
+async function freshDatabase(dataDir: string): Promise<E2eDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const directory = path.join(dataDir, 'pglite');
+    return { env: { DATABASE_URL: '', PGLITE_DIR: directory }, description: `embedded PGlite in ${directory}`, drop: async () => {} };
+  }
+  const url = assertLocalDatabaseUrl(serverUrl);
+  const name = `gateway_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    description: `PostgreSQL database ${name} on ${url.host}`,
+    async drop() {
+      const cleanup = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      try {
+        await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await cleanup.end({ timeout: 5 });
+      }
+    },
   };
 }
 
@@ -68,7 +112,7 @@ function startApp(port: number, settings: Record<string, string>): RunningApp {
   const env: NodeJS.ProcessEnv = { ...process.env, ...settings, PORT: String(port), HOST: '127.0.0.1', NEXT_DIST_DIR: E2E_DIST_DIR, NODE_ENV: 'production' };
   const child = spawn(process.execPath, ['server.mjs'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const logFile = path.join(REPO_ROOT, 'e2e-artifacts', 'app-output.log');
+  const logFile = path.join(ARTIFACTS_DIR, 'app-output.log');
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.createWriteStream(logFile);
   const capture = (chunk: Buffer) => {

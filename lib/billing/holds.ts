@@ -1,19 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
+import { recordCompanions } from '@/lib/records/write';
 import { storableRecord } from '@/lib/records/storable';
 import type { QueryRecordInput } from '@/lib/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
 const SWEEPER_ACTOR = 'system:sweeper';
+const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
 
 export type Hold = { holdId: number; tariffCentavos: number };
 
 /**
  * Reserves the integration's current tariff in one statement: the balance drops by the tariff
- * and a hold entry is appended, or nothing happens when the balance cannot cover it. The
- * conditional UPDATE takes the row lock, so concurrent holds can never overdraw the balance.
- * A zero balance refuses even a zero tariff: the contract says that at zero balance the
- * catalogs answer 402.
+ * and a hold entry is appended (and listed as open for the crash sweeper), or nothing happens
+ * when the balance cannot cover it. The conditional UPDATE takes the row lock, so concurrent
+ * holds can never overdraw the balance. A zero balance refuses even a zero tariff: the contract
+ * says that at zero balance the catalogs answer 402.
  */
 export async function placeHold(integrationId: number, requestId: string): Promise<Hold | null> {
   const handle = await database();
@@ -21,75 +23,93 @@ export async function placeHold(integrationId: number, requestId: string): Promi
     with held as (
       update integrations
          set balance_centavos = balance_centavos - tariff_centavos
-       where id = ${integrationId} and balance_centavos >= tariff_centavos and balance_centavos > 0
+       where id = ${integrationId}::integer and balance_centavos >= tariff_centavos and balance_centavos > 0
       returning id, tariff_centavos
+    ),
+    hold as (
+      insert into ledger_entries (integration_id, kind, amount_centavos, actor, request_id)
+      select held.id, 'hold'::ledger_entry_kind, -held.tariff_centavos, ${LOOKUP_ACTOR}::text, ${requestId}::text from held
+      returning id, amount_centavos
+    ),
+    opened as (
+      insert into ledger_open_holds (hold_id) select hold.id from hold
     )
-    insert into ledger_entries (integration_id, kind, amount_centavos, actor, request_id)
-    select id, 'hold'::ledger_entry_kind, -tariff_centavos, ${LOOKUP_ACTOR}, ${requestId} from held
-    returning id as hold_id, -amount_centavos as tariff`);
+    select hold.id as hold_id, -hold.amount_centavos as tariff from hold`);
   return row ? { holdId: Number(row.hold_id), tariffCentavos: Number(row.tariff) } : null;
 }
 
 /**
- * Settles a hold and writes the query record in one statement, so the record and the ledger
- * can never disagree: capture keeps the money (the record shows it charged), void returns it.
- * If the crash sweeper voided this hold first (only possible after HOLD_SWEEP_AFTER_SECONDS,
- * well past the source's ceiling), nothing moves and the record is marked as not charged.
+ * Settles a hold and writes the query record in one statement, so the record and the ledger can
+ * never disagree: capture keeps the money (the record shows it charged), void returns it. The
+ * record's id is drawn first so the settlement can point at it. If the crash sweeper voided this
+ * hold first (only possible after HOLD_SWEEP_AFTER_SECONDS, well past the source's ceiling), the
+ * settlement inserts nothing, no money moves and the record says it was not charged.
  */
 export async function settleHold(hold: Hold, capture: boolean, input: QueryRecordInput): Promise<void> {
   const handle = await database();
   const record = storableRecord(input);
   const charged = capture ? hold.tariffCentavos : 0;
-  const [result] = await handle.rows<{ settled: boolean; record_id: string | number }>(sql`
-    with record as (
-      insert into query_records
-        (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message, request_id)
-      values
-        (${record.integrationId}, ${record.lookup}::lookup_kind, ${record.httpStatus}, ${record.responseTimeMs}, ${record.nit},
-         ${record.cui}, ${charged}, ${hold.tariffCentavos}, ${record.errorMessage}, ${record.requestId})
-      returning id
+  await handle.rows(sql`
+    with new_record as (
+      select nextval(pg_get_serial_sequence('query_records', 'id')) as id, now() as created_at
     ),
     settlement as (
       insert into ledger_entries (integration_id, kind, amount_centavos, actor, hold_id, request_id, query_record_id)
-      select ${record.integrationId}, ${capture ? 'capture' : 'void'}::ledger_entry_kind, ${capture ? 0 : hold.tariffCentavos},
-             ${LOOKUP_ACTOR}, ${hold.holdId}, ${record.requestId}, record.id
-        from record
+      select ${record.integrationId}::integer, ${capture ? 'capture' : 'void'}::ledger_entry_kind, ${capture ? 0 : hold.tariffCentavos}::bigint,
+             ${LOOKUP_ACTOR}::text, ${hold.holdId}::bigint, ${record.requestId}::text, new_record.id
+        from new_record
       on conflict (hold_id) where hold_id is not null do nothing
       returning amount_centavos
     ),
+    closed as (
+      delete from ledger_open_holds where hold_id = ${hold.holdId}::bigint
+    ),
     refund as (
       update integrations set balance_centavos = balance_centavos + (select amount_centavos from settlement)
-       where id = ${record.integrationId} and exists (select 1 from settlement where amount_centavos <> 0)
-    )
-    select exists (select 1 from settlement) as settled, (select id from record) as record_id`);
-  if (result && !result.settled && charged > 0) {
-    await handle.rows(sql`
-      update query_records set charged_centavos = 0,
-             error_message = coalesce(error_message || ' ', '') || '(hold voided by the sweeper before settlement)'
-       where id = ${result.record_id}`);
-  }
+       where id = ${record.integrationId}::integer and exists (select 1 from settlement where amount_centavos <> 0)
+    ),
+    record as (
+      insert into query_records
+        (id, integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message, request_id, created_at)
+      overriding system value
+      select new_record.id, ${record.integrationId}::integer, ${record.lookup}::lookup_kind, ${record.httpStatus}::smallint,
+             ${record.responseTimeMs}::integer, ${record.nit}::text, ${record.cui}::text,
+             case when exists (select 1 from settlement) then ${charged}::bigint else 0 end,
+             ${hold.tariffCentavos}::bigint,
+             case when exists (select 1 from settlement) or ${charged}::bigint = 0 then ${record.errorMessage}::text
+                  else coalesce(${record.errorMessage}::text || ' ', '') || ${VOIDED_BY_SWEEPER_NOTE}::text end,
+             ${record.requestId}::text, new_record.created_at
+        from new_record
+      returning id, created_at, charged_centavos
+    ),
+    ${recordCompanions(record)}
+    select exists (select 1 from settlement) as settled`);
 }
 
 /**
  * Voids holds that no lookup settled (the process died between hold and settlement). Runs after
- * the source's 30-second ceiling plus a margin, so it never races a live lookup. Each void is one
- * statement, guarded by the settled-once index.
+ * the source's 30-second ceiling plus a margin, so it never races a live lookup; it reads only
+ * the open holds. Each void is guarded by the settled-once index, so a settlement that arrives
+ * at the same moment wins or loses cleanly.
  */
 export async function sweepStaleHolds(olderThanSeconds: number): Promise<number> {
   const handle = await database();
   const rows = await handle.rows<{ id: string | number }>(sql`
     with stale as (
-      select h.id, h.integration_id, -h.amount_centavos as amount, h.request_id
-        from ledger_entries h
-       where h.kind = 'hold'
-         and h.created_at < now() - make_interval(secs => ${olderThanSeconds})
-         and not exists (select 1 from ledger_entries s where s.hold_id = h.id)
-       order by h.created_at
-       limit 500
+      delete from ledger_open_holds pending
+       using ledger_entries h
+       where h.id = pending.hold_id
+         and pending.hold_id in (
+           select o.hold_id from ledger_open_holds o join ledger_entries held on held.id = o.hold_id
+            where held.created_at < now() - make_interval(secs => ${olderThanSeconds}::integer)
+            order by held.created_at
+            limit 500
+            for update of o skip locked)
+      returning h.id as hold_id, h.integration_id, -h.amount_centavos as amount_centavos, h.request_id
     ),
     voided as (
       insert into ledger_entries (integration_id, kind, amount_centavos, actor, hold_id, request_id, note)
-      select integration_id, 'void'::ledger_entry_kind, amount, ${SWEEPER_ACTOR}, id, request_id,
+      select integration_id, 'void'::ledger_entry_kind, amount_centavos, ${SWEEPER_ACTOR}::text, hold_id, request_id,
              'Retención sin liquidar: el proceso terminó antes de registrar la consulta.'
         from stale
       on conflict (hold_id) where hold_id is not null do nothing

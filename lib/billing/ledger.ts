@@ -1,5 +1,5 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import { database, db } from '@/db/client';
+import { database, db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, type LedgerEntry } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/integrations/schemas';
@@ -60,7 +60,12 @@ async function moveBalance(
 }
 
 export async function ledgerHistory(integrationId: number, limit = 100): Promise<LedgerEntry[]> {
-  return (await db())
+  return ledgerHistoryQuery(await db(), integrationId, limit);
+}
+
+/** The newest entries of an integration: a backward scan of ledger_entries_integration_created_idx. */
+export function ledgerHistoryQuery(database: Database, integrationId: number, limit: number) {
+  return database
     .select()
     .from(ledgerEntries)
     .where(eq(ledgerEntries.integrationId, integrationId))

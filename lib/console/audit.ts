@@ -1,7 +1,7 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { db } from '@/db/client';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { db, type Database } from '@/db/client';
 import { auditLog, type AuditEntry } from '@/db/schema';
-import { decodeCursor, encodeCursor } from '@/lib/records/console-queries';
+import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -15,28 +15,32 @@ export interface AuditPage {
   older?: string;
 }
 
-/** Newest changes first, keyset-paginated on (created_at, id) like the query records. */
+/**
+ * Newest changes first, keyset-paginated on (created_at, id) like the query records: a backward
+ * scan of audit_log_created_idx, or of audit_log_target_idx for one target.
+ */
 export async function listAuditPage(filters: AuditFilters, after?: string, pageSize = AUDIT_PAGE_SIZE): Promise<AuditPage> {
-  const conditions: SQL[] = [];
-  if (filters.targetType) conditions.push(eq(auditLog.targetType, filters.targetType));
-  if (filters.targetType && filters.targetId) conditions.push(eq(auditLog.targetId, filters.targetId));
-  const cursor = decodeCursor(after);
-  if (cursor) conditions.push(sql`(${auditLog.createdAt}, ${auditLog.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::bigint)`);
-  const rows = await (await db())
-    .select({
-      entry: auditLog,
-      cursorTimestamp: sql<string>`to_char(${auditLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-    })
-    .from(auditLog)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-    .limit(pageSize + 1);
+  const rows = await auditPageQuery(await db(), filters, decodeCursor(after), pageSize + 1);
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   return {
     rows: page.map((row) => row.entry),
     older: rows.length > pageSize && last ? encodeCursor({ createdAt: last.cursorTimestamp, id: last.entry.id }) : undefined,
   };
+}
+
+/** The query behind one audit page (exported unrun for the plan tests). */
+export function auditPageQuery(database: Database, filters: AuditFilters, cursor: KeysetCursor | undefined, limit: number) {
+  const conditions: SQL[] = [];
+  if (filters.targetType) conditions.push(eq(auditLog.targetType, filters.targetType));
+  if (filters.targetType && filters.targetId) conditions.push(eq(auditLog.targetId, filters.targetId));
+  if (cursor) conditions.push(beyondCursor(auditLog.createdAt, auditLog.id, cursor, 'older'));
+  return database
+    .select({ entry: auditLog, cursorTimestamp: cursorInstant(auditLog.createdAt) })
+    .from(auditLog)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(limit);
 }
 
 /** Which fields an audit row changed, with their values before and after. */

@@ -1,34 +1,44 @@
-import { sql } from 'drizzle-orm';
-import { database } from '@/db/client';
-import type { LookupKind } from '@/db/schema';
-import { LOOKUPS, type Outcome } from './labels';
-import { GUATEMALA_OFFSET_HOURS } from './time';
+import { and, asc, lt, or, sql } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { integrations, type LookupKind, type RefusalReason } from '@/db/schema';
+import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { LOOKUPS } from '@/lib/format/labels';
+import { OUTCOMES, outcomeOf, type Outcome } from '@/lib/records/outcomes';
+import { addHistograms, emptyHistogram, histogramQuantile, type LatencyHistogram } from '@/lib/rollups/histogram';
+import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
+import { refusalCells, rollupCells, type RollupSpan } from '@/lib/rollups/read';
+
+type BucketUnit = RollupSpan['unit'];
 
 export const DASHBOARD_RANGES = {
-  '24h': { label: 'Últimas 24 horas', hours: 24, bucket: 'hour' },
-  '7d': { label: 'Últimos 7 días', hours: 7 * 24, bucket: 'day' },
-  '30d': { label: 'Últimos 30 días', hours: 30 * 24, bucket: 'day' },
-} as const;
+  '24h': { label: 'Últimas 24 horas', buckets: 24, unit: 'hour' },
+  '7d': { label: 'Últimos 7 días', buckets: 7, unit: 'day' },
+  '30d': { label: 'Últimos 30 días', buckets: 30, unit: 'day' },
+} as const satisfies Record<string, { label: string; buckets: number; unit: BucketUnit }>;
 export type DashboardRange = keyof typeof DASHBOARD_RANGES;
 
+/** The range a `?rango=` asks for; anything else (including "constructor") is the default. */
 export function parseDashboardRange(value: string | undefined): DashboardRange {
-  return value && value in DASHBOARD_RANGES ? (value as DashboardRange) : '24h';
+  return value !== undefined && Object.hasOwn(DASHBOARD_RANGES, value) ? (value as DashboardRange) : '24h';
 }
 
 /** An integration whose balance covers fewer than this many billed queries counts as low. */
 export const LOW_BALANCE_QUERIES = 100;
 
 export interface SeriesBucket {
-  /** Guatemalan wall-clock start of the bucket, "YYYY-MM-DDTHH:MI". */
-  bucket: string;
+  /** Start of the bucket. */
+  start: Date;
   byLookup: Record<LookupKind, number>;
   byOutcome: Record<Outcome, number>;
+  /** Requests refused before reaching a source (not query records). */
+  refused: number;
 }
 
 export interface LookupStats {
   lookup: LookupKind;
   total: number;
   success: number;
+  /** From the latency histogram: exact to the bucket, interpolated inside it. */
   p50Ms: number | null;
   p95Ms: number | null;
   chargedCentavos: number;
@@ -43,115 +53,108 @@ export interface LowBalanceIntegration {
 
 export interface Dashboard {
   range: DashboardRange;
+  unit: BucketUnit;
   series: SeriesBucket[];
   lookups: LookupStats[];
-  totals: { total: number; success: number; chargedCentavos: number };
+  totals: { total: number; success: number; chargedCentavos: number; refused: number };
+  refusalsByReason: Array<{ reason: RefusalReason; refusals: number }>;
   lowBalance: LowBalanceIntegration[];
 }
 
-// Guatemalan wall-clock time of created_at, for grouping by local hour or day.
-const localTime = sql.raw(`(created_at at time zone 'UTC' + interval '${GUATEMALA_OFFSET_HOURS} hours')`);
+/** The first instant the range covers: whole hours for "24 h", whole Guatemalan days otherwise. */
+export function rangeStart(range: DashboardRange, now: Date): Date {
+  const { buckets, unit } = DASHBOARD_RANGES[range];
+  if (unit === 'hour') return new Date(hourStart(now).getTime() - (buckets - 1) * HOUR_MS);
+  const today = startOfGuatemalanDay(guatemalanToday(now));
+  return new Date(today.getTime() - (buckets - 1) * 24 * HOUR_MS);
+}
 
 /**
- * Everything the dashboard shows for one range, in three aggregate queries over the records of
- * that range (a range scan of query_records_created_idx) plus one over integrations. Plain SQL
- * that PostgreSQL 15 and PGlite both run: date_trunc, FILTER, percentile_cont.
+ * Everything the dashboard shows for a range, from the rollups (lib/rollups): one read of the
+ * hourly (24 h) or daily (7 and 30 days) cells, at most a few thousand rows whatever the number of
+ * records, one of the refusal counts, and one of the integrations for low balances.
  */
 export async function loadDashboard(range: DashboardRange, now = new Date()): Promise<Dashboard> {
-  const { hours, bucket } = DASHBOARD_RANGES[range];
-  const since = new Date(now.getTime() - hours * 3_600_000);
-  const handle = await database();
-  const unit = sql.raw(`'${bucket}'`);
+  const { buckets: bucketCount, unit } = DASHBOARD_RANGES[range];
+  const since = rangeStart(range, now);
+  const span: RollupSpan = unit === 'hour' ? { unit, since } : { unit, sinceDay: guatemalanToday(since) };
+  const [cells, refusals, lowBalance] = await Promise.all([rollupCells(span), refusalCells(since, unit), lowBalanceIntegrations()]);
 
-  const seriesRows = await handle.rows<{ bucket: string; lookup: LookupKind; total: number | string; success: number | string; source_error: number | string }>(sql`
-    select to_char(date_trunc(${unit}, ${localTime}), 'YYYY-MM-DD"T"HH24:MI') as bucket, lookup,
-           count(*) as total,
-           count(*) filter (where http_status between 200 and 299) as success,
-           count(*) filter (where http_status >= 500) as source_error
-    from query_records where created_at >= ${since}
-    group by 1, 2`);
-
-  const lookupRows = await handle.rows<{
-    lookup: LookupKind;
-    total: number | string;
-    success: number | string;
-    p50: number | string | null;
-    p95: number | string | null;
-    charged: number | string;
-  }>(sql`
-    select lookup, count(*) as total,
-           count(*) filter (where http_status between 200 and 299) as success,
-           percentile_cont(0.5) within group (order by response_time_ms) as p50,
-           percentile_cont(0.95) within group (order by response_time_ms) as p95,
-           coalesce(sum(charged_centavos), 0) as charged
-    from query_records where created_at >= ${since}
-    group by lookup`);
-
-  const lowBalanceRows = await handle.rows<{ id: number; nombre: string; balance_centavos: number | string; tariff_centavos: number | string }>(sql`
-    select id, nombre, balance_centavos, tariff_centavos from integrations
-    where active and (is_cui_nit_enabled or is_rtu_v2_enabled or is_omisos_enabled)
-      and balance_centavos < greatest(tariff_centavos * ${LOW_BALANCE_QUERIES}, 1)
-    order by balance_centavos, nombre limit 20`);
-
-  const series = emptyBuckets(since, now, bucket);
-  const byBucket = new Map(series.map((entry) => [entry.bucket, entry]));
-  for (const row of seriesRows) {
-    const entry = byBucket.get(row.bucket);
-    if (!entry) continue;
-    const total = Number(row.total);
-    const success = Number(row.success);
-    const sourceError = Number(row.source_error);
-    entry.byLookup[row.lookup] += total;
-    entry.byOutcome.success += success;
-    entry.byOutcome.source_error += sourceError;
-    entry.byOutcome.client_error += total - success - sourceError;
+  const step = unit === 'hour' ? HOUR_MS : 24 * HOUR_MS;
+  const series: SeriesBucket[] = Array.from({ length: bucketCount }, (_, index) => ({
+    start: new Date(since.getTime() + index * step),
+    byLookup: Object.fromEntries(LOOKUPS.map((lookup) => [lookup, 0])) as Record<LookupKind, number>,
+    byOutcome: Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as Record<Outcome, number>,
+    refused: 0,
+  }));
+  const bucketAt = (start: Date) => series[Math.floor((start.getTime() - since.getTime()) / step)];
+  const totals = new Map(LOOKUPS.map((lookup) => [lookup, { total: 0, success: 0, chargedCentavos: 0, latency: emptyHistogram() as LatencyHistogram }]));
+  for (const cell of cells) {
+    const bucket = bucketAt(cell.bucket);
+    if (!bucket) continue;
+    const outcome = outcomeOf(cell.httpStatus);
+    bucket.byLookup[cell.lookup] += cell.queries;
+    bucket.byOutcome[outcome] += cell.queries;
+    const lookupTotals = totals.get(cell.lookup)!;
+    lookupTotals.total += cell.queries;
+    if (outcome === 'success') lookupTotals.success += cell.queries;
+    lookupTotals.chargedCentavos += cell.chargedCentavos;
+    addHistograms(lookupTotals.latency, cell.latency);
+  }
+  const refusalsByReason = new Map<RefusalReason, number>();
+  for (const cell of refusals) {
+    const bucket = bucketAt(cell.bucket);
+    if (!bucket) continue;
+    bucket.refused += cell.refusals;
+    refusalsByReason.set(cell.reason, (refusalsByReason.get(cell.reason) ?? 0) + cell.refusals);
   }
 
   const lookups = LOOKUPS.map((lookup): LookupStats => {
-    const row = lookupRows.find((candidate) => candidate.lookup === lookup);
-    return {
-      lookup,
-      total: Number(row?.total ?? 0),
-      success: Number(row?.success ?? 0),
-      p50Ms: row?.p50 == null ? null : Math.round(Number(row.p50)),
-      p95Ms: row?.p95 == null ? null : Math.round(Number(row.p95)),
-      chargedCentavos: Number(row?.charged ?? 0),
-    };
+    const { total, success, chargedCentavos, latency } = totals.get(lookup)!;
+    const p50 = histogramQuantile(latency, 0.5);
+    const p95 = histogramQuantile(latency, 0.95);
+    return { lookup, total, success, chargedCentavos, p50Ms: p50 === null ? null : Math.round(p50), p95Ms: p95 === null ? null : Math.round(p95) };
   });
 
   return {
     range,
+    unit,
     series,
     lookups,
     totals: {
-      total: lookups.reduce((sum, entry) => sum + entry.total, 0),
-      success: lookups.reduce((sum, entry) => sum + entry.success, 0),
-      chargedCentavos: lookups.reduce((sum, entry) => sum + entry.chargedCentavos, 0),
+      total: lookups.reduce((total, entry) => total + entry.total, 0),
+      success: lookups.reduce((total, entry) => total + entry.success, 0),
+      chargedCentavos: lookups.reduce((total, entry) => total + entry.chargedCentavos, 0),
+      refused: [...refusalsByReason.values()].reduce((total, count) => total + count, 0),
     },
-    lowBalance: lowBalanceRows.map((row) => ({
-      id: Number(row.id),
-      nombre: row.nombre,
-      balanceCentavos: Number(row.balance_centavos),
-      tariffCentavos: Number(row.tariff_centavos),
-    })),
+    refusalsByReason: [...refusalsByReason].map(([reason, count]) => ({ reason, refusals: count })).sort((a, b) => b.refusals - a.refusals),
+    lowBalance,
   };
 }
 
-/** Every bucket of the range, oldest first, so quiet hours show as zero instead of vanishing. */
-function emptyBuckets(since: Date, now: Date, unit: 'hour' | 'day'): SeriesBucket[] {
-  const step = unit === 'hour' ? 3_600_000 : 86_400_000;
-  const local = (date: Date) => new Date(date.getTime() + GUATEMALA_OFFSET_HOURS * 3_600_000);
-  const start = local(since);
-  if (unit === 'hour') start.setUTCMinutes(0, 0, 0);
-  else start.setUTCHours(0, 0, 0, 0);
-  const end = local(now).getTime();
-  const buckets: SeriesBucket[] = [];
-  for (let time = start.getTime(); time <= end; time += step) {
-    buckets.push({
-      bucket: new Date(time).toISOString().slice(0, 16),
-      byLookup: Object.fromEntries(LOOKUPS.map((lookup) => [lookup, 0])) as Record<LookupKind, number>,
-      byOutcome: { success: 0, client_error: 0, source_error: 0 },
-    });
-  }
-  return buckets;
+/**
+ * Active integrations with a catalog enabled whose balance covers fewer than LOW_BALANCE_QUERIES
+ * queries (or is zero). A scan of the integrations table: a few hundred rows.
+ */
+async function lowBalanceIntegrations(): Promise<LowBalanceIntegration[]> {
+  return (await db())
+    .select({ id: integrations.id, nombre: integrations.nombre, balanceCentavos: integrations.balanceCentavos, tariffCentavos: integrations.tariffCentavos })
+    .from(integrations)
+    .where(
+      and(
+        sql`${integrations.active}`,
+        or(sql`${integrations.isCuiNitEnabled}`, sql`${integrations.isRtuV2Enabled}`, sql`${integrations.isOmisosEnabled}`),
+        lt(integrations.balanceCentavos, sql`greatest(${integrations.tariffCentavos} * ${LOW_BALANCE_QUERIES}::integer, 1)`),
+      ),
+    )
+    .orderBy(asc(integrations.balanceCentavos), asc(integrations.nombre))
+    .limit(20);
 }
+
+/** Guatemalan wall-clock parts of a bucket start, for labels ("14:00", "21/11"). */
+export function bucketClock(start: Date): { date: string; time: string } {
+  const local = new Date(start.getTime() + GUATEMALA_OFFSET_HOURS * HOUR_MS).toISOString();
+  const [, month, day] = local.slice(0, 10).split('-');
+  return { date: `${day}/${month}`, time: local.slice(11, 16) };
+}
+

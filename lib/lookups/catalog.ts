@@ -6,6 +6,7 @@ import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { describeError } from '@/lib/logging/errors';
 import { logger } from '@/lib/logging/logger';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
+import { countRefusal } from '@/lib/rollups/refusals';
 import { sourceClients } from '@/lib/sources';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
 import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
@@ -25,6 +26,9 @@ export type CatalogOutcome =
   | { kind: 'source_failure'; failure: SourceFailure }
   | { kind: 'unhandled' };
 
+/** The outcomes that end a lookup before it reaches the source: counted, never recorded. */
+type Refusal = Extract<CatalogOutcome, { kind: 'credentials_missing' | 'credentials_invalid' | 'not_enabled' | 'rate_limited' | 'invalid_request' | 'balance_exhausted' }>;
+
 export interface CatalogLookupInput {
   catalog: CatalogName;
   credentials: Credentials;
@@ -39,19 +43,23 @@ export interface CatalogLookupInput {
  */
 export async function runCatalogLookup(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const startedAt = performance.now();
+  const refused = <T extends Refusal>(outcome: T, integrationId?: number): T => {
+    countRefusal({ integrationId, lookup: input.catalog, reason: outcome.kind });
+    return outcome;
+  };
   const authentication = await integrationDirectory().authenticate(input.credentials.login, input.credentials.token);
-  if (authentication.status === 'missing') return { kind: 'credentials_missing' };
-  if (authentication.status !== 'authenticated') return { kind: 'credentials_invalid' };
+  if (authentication.status === 'missing') return refused({ kind: 'credentials_missing' });
+  if (authentication.status !== 'authenticated') return refused({ kind: 'credentials_invalid' });
   const integration = authentication.integration;
 
-  if (!integration[LOOKUP_FLAGS[input.catalog]]) return { kind: 'not_enabled' };
-  if (!(await consumeIntegrationLimit('catalogs', integration.nombre))) return { kind: 'rate_limited' };
+  if (!integration[LOOKUP_FLAGS[input.catalog]]) return refused({ kind: 'not_enabled' }, integration.id);
+  if (!(await consumeIntegrationLimit('catalogs', integration.nombre))) return refused({ kind: 'rate_limited' }, integration.id);
 
   const parsed = parseCatalogRequest(input.catalog, await input.readBody());
-  if (!parsed.ok) return { kind: 'invalid_request', problem: parsed.problem };
+  if (!parsed.ok) return refused({ kind: 'invalid_request', problem: parsed.problem }, integration.id);
 
   const hold = await placeHold(integration.id, input.requestId);
-  if (!hold) return { kind: 'balance_exhausted' };
+  if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
 
   let outcome: CatalogOutcome;
   let detail: string | null = null;

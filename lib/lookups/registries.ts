@@ -3,6 +3,7 @@ import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
+import { countRefusal } from '@/lib/rollups/refusals';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
 import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
@@ -36,15 +37,30 @@ export interface RegistryLookupInput {
  * routes one authentication error (403): missing, partial and wrong credentials all get it.
  */
 async function admit(
-  lookup: 'renap' | 'rtu_nits',
+  lookup: RegistryLookup,
   credentials: Credentials,
 ): Promise<{ ok: true; integration: AuthenticatedIntegration } | { ok: false; refusal: RegistryRefusal }> {
   const authentication = await integrationDirectory().authenticate(credentials.login, credentials.token);
-  if (authentication.status !== 'authenticated') return { ok: false, refusal: { kind: 'unauthenticated' } };
+  if (authentication.status !== 'authenticated') {
+    countRefusal({ lookup, reason: authentication.status === 'missing' ? 'credentials_missing' : 'credentials_invalid' });
+    return { ok: false, refusal: { kind: 'unauthenticated' } };
+  }
   const integration = authentication.integration;
-  if (!integration[LOOKUP_FLAGS[lookup]]) return { ok: false, refusal: { kind: 'not_enabled' } };
-  if (!(await consumeIntegrationLimit(lookup, integration.nombre))) return { ok: false, refusal: { kind: 'rate_limited' } };
+  if (!integration[LOOKUP_FLAGS[lookup]]) return { ok: false, refusal: refuse(lookup, integration, { kind: 'not_enabled' }) };
+  if (!(await consumeIntegrationLimit(lookup, integration.nombre))) return { ok: false, refusal: refuse(lookup, integration, { kind: 'rate_limited' }) };
   return { ok: true, integration };
+}
+
+type RegistryLookup = 'renap' | 'rtu_nits';
+
+/** A refusal after authentication, counted against the integration (never recorded). */
+function refuse<T extends Exclude<RegistryRefusal, { kind: 'unauthenticated' }> | { kind: 'too_many_nits' }>(
+  lookup: RegistryLookup,
+  integration: AuthenticatedIntegration,
+  refusal: T,
+): T {
+  countRefusal({ integrationId: integration.id, lookup, reason: refusal.kind });
+  return refusal;
 }
 
 /** 4xx statuses about the gateway's own relation with the registry: its credentials, its quota. */
@@ -66,7 +82,7 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
   const admitted = await admit('renap', input.credentials);
   if (!admitted.ok) return admitted.refusal;
   const parsed = parseRenapRequest(await input.readBody());
-  if (!parsed.ok) return { kind: 'invalid_request', problem: parsed.problem };
+  if (!parsed.ok) return refuse('renap', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
   const answer = await sourceClients().renap.searchByCui(parsed.value.cui);
   const outcome: RenapOutcome =
@@ -80,6 +96,7 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
     responseTimeMs: Math.round(performance.now() - startedAt),
     nit: null,
     cui: parsed.value.cui,
+    identifiers: [parsed.value.cui],
     errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
     requestId: input.requestId,
   });
@@ -91,11 +108,11 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
   const admitted = await admit('rtu_nits', input.credentials);
   if (!admitted.ok) return admitted.refusal;
   const parsed = parseRtuNitsRequest(await input.readBody());
-  if (!parsed.ok) return { kind: 'invalid_request', problem: parsed.problem };
+  if (!parsed.ok) return refuse('rtu_nits', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
   const answer = await sourceClients().rtu.searchByNits(parsed.value.nits);
   // Refused by the client before any network call: it never reached the registry, so no record.
-  if (!answer.ok && answer.reason === 'too_many_nits') return { kind: 'too_many_nits' };
+  if (!answer.ok && answer.reason === 'too_many_nits') return refuse('rtu_nits', admitted.integration, { kind: 'too_many_nits' });
   const outcome: RtuNitsOutcome = answer.ok
     ? { kind: 'found', records: answer.records, requested: parsed.value.nits.length }
     : { kind: 'registry_failed' };
@@ -106,6 +123,7 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
     responseTimeMs: Math.round(performance.now() - startedAt),
     nit: parsed.value.nits.join(','),
     cui: null,
+    identifiers: parsed.value.nits,
     errorMessage: answer.ok ? null : answer.detail,
     requestId: input.requestId,
   });

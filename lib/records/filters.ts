@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { lookupKind } from '@/db/schema';
-import { OUTCOMES } from '@/lib/console/labels';
+import { isCalendarDay } from '@/lib/format/guatemala-time';
+import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
+import { OUTCOMES } from './outcomes';
 
 const optionalText = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined), z.string().optional());
 const day = z.preprocess(
   (value) => (value === '' ? undefined : value),
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Usa el formato AAAA-MM-DD.').optional(),
+  z.string().refine(isCalendarDay, 'Usa una fecha válida con el formato AAAA-MM-DD.').optional(),
 );
 
 /**
@@ -13,7 +15,7 @@ const day = z.preprocess(
  * the same search parameters with this schema, so an export holds exactly what the list shows.
  */
 export const recordFiltersSchema = z.object({
-  integracion: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().positive().optional()),
+  integracion: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().positive().max(2_147_483_647).optional()),
   consulta: z.preprocess((value) => (value === '' ? undefined : value), z.enum(lookupKind.enumValues).optional()),
   // An outcome class (success, client_error, source_error) or one exact HTTP status.
   estado: z.preprocess(
@@ -22,10 +24,12 @@ export const recordFiltersSchema = z.object({
   ),
   desde: day,
   hasta: day,
-  identificador: optionalText.pipe(z.string().max(64, 'El identificador es demasiado largo.').optional()),
+  // A NIT or a CUI in any common writing (576937-k, 576937K, 2415 75181 0101): matched normalized.
+  identificador: optionalText.pipe(z.string().max(MAX_IDENTIFIER_LENGTH, 'El NIT o CUI es demasiado largo.').optional()),
 });
 
 export type RecordFilters = z.infer<typeof recordFiltersSchema>;
+export type RecordFilterField = keyof RecordFilters;
 
 /** Search parameters as Next gives them to a page, or a URLSearchParams from a route handler. */
 export type SearchParamsInput = Record<string, string | string[] | undefined> | URLSearchParams;
@@ -40,17 +44,27 @@ export function plainSearchParams(input: SearchParamsInput): Record<string, stri
   return plain;
 }
 
+export interface FilterProblem {
+  field: RecordFilterField;
+  message: string;
+}
+
 /** Parses the filters; invalid ones are dropped and reported so the page can say which. */
-export function parseRecordFilters(input: SearchParamsInput): { filters: RecordFilters; problems: string[] } {
+export function parseRecordFilters(input: SearchParamsInput): { filters: RecordFilters; problems: FilterProblem[] } {
   const plain = plainSearchParams(input);
   const filters: Record<string, unknown> = {};
-  const problems: string[] = [];
+  const problems: FilterProblem[] = [];
   for (const [key, schema] of Object.entries(recordFiltersSchema.shape)) {
     const parsed = (schema as z.ZodType).safeParse(plain[key]);
     if (parsed.success) filters[key] = parsed.data;
-    else problems.push(`${key}: ${parsed.error.issues[0]!.message}`);
+    else problems.push({ field: key as RecordFilterField, message: parsed.error.issues[0]!.message });
   }
-  return { filters: filters as RecordFilters, problems };
+  const parsed = filters as RecordFilters;
+  if (parsed.desde && parsed.hasta && parsed.hasta < parsed.desde) {
+    problems.push({ field: 'hasta', message: 'La fecha final es anterior a la inicial.' });
+    delete parsed.hasta;
+  }
+  return { filters: parsed, problems };
 }
 
 /** The filters back as search parameters (for links: pagination, export). */

@@ -3,8 +3,12 @@ import type { QueryRecordInput } from './types';
 const NUL = '\u0000';
 const REPLACEMENT_CHARACTER = '\uFFFD';
 
-function storableText(text: string | null): string | null {
-  return text === null ? null : text.replaceAll(NUL, REPLACEMENT_CHARACTER);
+function storableText(text: string): string {
+  return text.replaceAll(NUL, REPLACEMENT_CHARACTER);
+}
+
+function storableNullable(text: string | null): string | null {
+  return text === null ? null : storableText(text);
 }
 
 /**
@@ -14,5 +18,11 @@ function storableText(text: string | null): string | null {
  * and, on the catalogs, leaving the hold for the sweeper. The character is stored as U+FFFD.
  */
 export function storableRecord(record: QueryRecordInput): QueryRecordInput {
-  return { ...record, nit: storableText(record.nit), cui: storableText(record.cui), errorMessage: storableText(record.errorMessage) };
+  return {
+    ...record,
+    nit: storableNullable(record.nit),
+    cui: storableNullable(record.cui),
+    identifiers: (record.identifiers ?? [record.nit, record.cui].filter((identifier) => identifier !== null)).map(storableText),
+    errorMessage: storableNullable(record.errorMessage),
+  };
 }

@@ -6,8 +6,14 @@ export interface QueryRecordInput {
   lookup: LookupKind;
   httpStatus: number;
   responseTimeMs: number;
+  /** As sent; for /rtu/nits the batch's NITs joined by commas. */
   nit: string | null;
   cui: string | null;
+  /**
+   * Every identifier sent, one per element (each NIT of an /rtu/nits batch), stored normalized
+   * for search; by default the nit and the cui.
+   */
+  identifiers?: string[];
   errorMessage: string | null;
   requestId: string;
 }

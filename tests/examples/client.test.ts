@@ -1,7 +1,7 @@
 // The TypeScript client in examples/ (docs/integrators.md), run against the app as an integrator
 // would: every lookup, a branch on status, and a 502 retried with backoff.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRecentRecords } from '@/lib/records/read';
+import { listLatestRecords } from '@/lib/records/list';
 import { createIntegration } from '@/lib/integrations/service';
 import { topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
@@ -73,7 +73,7 @@ describe('the example client', () => {
   it('retries a 502 with backoff, then gives up; none of the attempts is charged', async () => {
     const result = await client.cuiNit({ nit: FAULT_IDENTIFIERS.server_error.nit });
     expect(result).toMatchObject({ ok: false, status: 502, attempts: 4 });
-    const records = await app.withDatabase(() => listRecentRecords({ integrationId, limit: 100 }));
+    const records = await app.withDatabase(() => listLatestRecords({ integracion: integrationId }, 100));
     const attempts = records.filter((record) => record.nit === FAULT_IDENTIFIERS.server_error.nit);
     expect(attempts.map((record) => [record.httpStatus, record.chargedCentavos])).toEqual(Array(4).fill([502, 0]));
   });

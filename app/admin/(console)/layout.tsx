@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
-import { ROLE_LABELS } from '@/lib/console/labels';
+import { ROLE_LABELS } from '@/lib/format/labels';
 import { CONSOLE_NAVIGATION } from '@/lib/console/navigation';
 
 // Every console page sits under this layout: no valid session, no console. Each page still checks

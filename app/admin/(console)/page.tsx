@@ -3,8 +3,9 @@ import Link from 'next/link';
 import { GroupedHorizontalBars, StackedBarChart, type ChartSeries } from '@/components/console/charts';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/auth/session';
-import { DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange, type SeriesBucket } from '@/lib/console/dashboard';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, OUTCOMES } from '@/lib/console/labels';
+import { bucketClock, DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange, type SeriesBucket } from '@/lib/console/dashboard';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
+import { OUTCOMES } from '@/lib/records/outcomes';
 import { formatQuetzales } from '@/lib/money';
 
 export const metadata: Metadata = { title: 'Panel' };
@@ -19,11 +20,8 @@ function percent(part: number, total: number): string {
 }
 
 function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {
-  const [date, time] = bucket.bucket.split('T') as [string, string];
-  const [, month, day] = date.split('-');
-  return unit === 'hour'
-    ? { label: time.slice(0, 5), title: `${day}/${month} ${time}` }
-    : { label: `${day}/${month}`, title: `${day}/${month}` };
+  const { date, time } = bucketClock(bucket.start);
+  return unit === 'hour' ? { label: time, title: `${date} ${time}` } : { label: date, title: date };
 }
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -31,7 +29,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const range = parseDashboardRange(typeof params.rango === 'string' ? params.rango : undefined);
   const dashboard = await loadDashboard(range);
-  const unit = DASHBOARD_RANGES[range].bucket;
+  const unit = dashboard.unit;
   const byLookup = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, unit), values: bucket.byLookup }));
   const byOutcome = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, unit), values: bucket.byOutcome }));
 
@@ -68,8 +66,10 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           </div>
         </div>
         <div className="stat">
-          <div className="label">Integraciones con saldo bajo</div>
-          <div className="value">{dashboard.lowBalance.length}</div>
+          <div className="label">Rechazadas antes de la fuente</div>
+          <div className="value" data-testid="total-refused">
+            {dashboard.totals.refused.toLocaleString('es-GT')}
+          </div>
         </div>
       </div>
 
@@ -140,8 +140,33 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </>
       )}
 
+      {dashboard.refusalsByReason.length > 0 && (
+        <section className="card" style={{ marginTop: '1rem' }}>
+          <h2>Solicitudes rechazadas antes de la fuente</h2>
+          <p className="small muted">No son registros de consultas (el contrato no las registra), pero se cuentan aquí por motivo.</p>
+          <div className="table-wrap">
+            <table className="data" data-testid="refusals">
+              <thead>
+                <tr>
+                  <th>Motivo</th>
+                  <th className="num">Solicitudes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {dashboard.refusalsByReason.map((entry) => (
+                  <tr key={entry.reason}>
+                    <td>{REFUSAL_REASON_LABELS[entry.reason]}</td>
+                    <td className="num">{entry.refusals.toLocaleString('es-GT')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+
       <section className="card" style={{ marginTop: '1rem' }}>
-        <h2>Integraciones con saldo bajo</h2>
+        <h2>Integraciones con saldo bajo ({dashboard.lowBalance.length})</h2>
         <p className="small muted">
           Activas, con algún catálogo habilitado y saldo para menos de {LOW_BALANCE_QUERIES} consultas (o saldo cero): sin saldo, los catálogos
           responden 402.

@@ -3,8 +3,8 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/auth/session';
 import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/console/audit';
-import { AUDIT_ACTION_LABELS } from '@/lib/console/labels';
-import { formatDateTime } from '@/lib/console/time';
+import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 
 export const metadata: Metadata = { title: 'Auditoría' };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/auth/session';
-import { ROLE_LABELS } from '@/lib/console/labels';
+import { ROLE_LABELS } from '@/lib/format/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
 import { ChangePasswordForm } from './change-password-form';
 

@@ -4,8 +4,8 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { listIntegrationsWithLastQuery } from '@/lib/console/integrations';
-import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/console/labels';
-import { formatDateTime } from '@/lib/console/time';
+import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/format/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { formatQuetzales } from '@/lib/money';
 

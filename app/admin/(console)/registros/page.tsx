@@ -4,11 +4,14 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { integrationOptions } from '@/lib/console/integrations';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, OUTCOMES } from '@/lib/console/labels';
-import { formatDateTime } from '@/lib/console/time';
+import { env } from '@/lib/env';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS } from '@/lib/format/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
-import { listRecordsPage } from '@/lib/records/console-queries';
+import { countMatchingRecords } from '@/lib/records/count';
+import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
+import { OUTCOMES } from '@/lib/records/outcomes';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
 
@@ -23,7 +26,8 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     after: typeof params.despues === 'string' ? params.despues : undefined,
     before: typeof params.antes === 'string' ? params.antes : undefined,
   };
-  const [page, integrations] = await Promise.all([listRecordsPage(filters, position), integrationOptions()]);
+  const [page, integrations, matching] = await Promise.all([listRecordsPage(filters, position), integrationOptions(), countMatchingRecords(filters)]);
+  const maxExportRows = env().CSV_EXPORT_MAX_ROWS;
   const filterParams = recordFiltersToSearchParams(filters);
   const link = (extra: Record<string, string>) => {
     const query = new URLSearchParams(filterParams);
@@ -38,9 +42,15 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         title="Registros de consultas"
         description="Cada consulta que llegó a una fuente, de la más reciente a la más antigua. Horas de Guatemala."
         actions={
-          <a className="button secondary" href={`/admin/registros/exportar?${filterParams}`} download>
-            Exportar CSV{filtered ? ' (filtrado)' : ''}
-          </a>
+          matching !== undefined && matching > maxExportRows ? (
+            <span className="small muted" data-testid="export-too-large">
+              Para exportar, acota los filtros a {maxExportRows.toLocaleString('es-GT')} consultas o menos.
+            </span>
+          ) : (
+            <a className="button secondary" href={`/admin/registros/exportar?${filterParams}`} download>
+              Exportar CSV{filtered ? ' (filtrado)' : ''}
+            </a>
+          )
         }
       />
       <form className="card filters" action="/admin/registros" role="search" aria-label="Filtros">
@@ -96,7 +106,16 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </div>
         <div className="field">
           <label htmlFor="identificador">NIT o CUI</label>
-          <input id="identificador" name="identificador" defaultValue={filters.identificador ?? ''} placeholder="Exacto, como se envió" />
+          <input
+            id="identificador"
+            name="identificador"
+            defaultValue={filters.identificador ?? ''}
+            placeholder="576937-K o 2415 75181 0101"
+            aria-describedby="identificador-ayuda"
+          />
+          <span id="identificador-ayuda" className="small muted">
+            Con o sin guion ni espacios, en mayúsculas o minúsculas; incluye los lotes de RTU por NIT.
+          </span>
         </div>
         <div className="actions">
           <button type="submit">Filtrar</button>
@@ -109,7 +128,13 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       </form>
       {problems.length > 0 && (
         <p className="notice warn" role="alert">
-          Se ignoraron filtros no válidos: {problems.join('; ')}. Corrígelos y vuelve a filtrar.
+          Se ignoraron filtros no válidos: {problems.map((problem) => problem.message).join('; ')} Corrígelos y vuelve a filtrar.
+        </p>
+      )}
+      {matching !== undefined && (
+        <p className="small muted" data-testid="records-count">
+          {matching === 1 ? '1 consulta coincide' : `${matching.toLocaleString('es-GT')} consultas coinciden`} (según los resúmenes por hora, hasta
+          hace unos segundos). Cada exportación admite hasta {maxExportRows.toLocaleString('es-GT')} filas.
         </p>
       )}
       {page.rows.length === 0 ? (

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
-import { ROLE_LABELS } from '@/lib/console/labels';
+import { ROLE_LABELS } from '@/lib/format/labels';
 import { booleanField, idField } from '@/lib/console/form-schemas';
 import {
   createConsoleUser,

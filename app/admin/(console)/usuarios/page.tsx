@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { ROLE_LABELS } from '@/lib/console/labels';
-import { formatDateTime } from '@/lib/console/time';
+import { ROLE_LABELS } from '@/lib/format/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import { listConsoleUsers } from '@/lib/users/service';
 import { CreateUserForm, UserRowActions } from './user-forms';
 

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
-import { ROLE_LABELS } from '@/lib/console/labels';
+import { ROLE_LABELS } from '@/lib/format/labels';
 import { createUserAction, resetUserPasswordAction, setUserActiveAction, setUserRoleAction } from './actions';
 
 export function CreateUserForm() {

@@ -2,7 +2,7 @@
 
 import { useState, useTransition } from 'react';
 import type { ActionResult } from '@/lib/auth/action';
-import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/console/labels';
+import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
 
 interface FlagSwitchesProps {

@@ -5,13 +5,13 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ActiveBadge, HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LEDGER_KIND_LABELS, LOOKUP_LABELS } from '@/lib/console/labels';
-import { formatDateTime } from '@/lib/console/time';
+import { LEDGER_KIND_LABELS, LOOKUP_LABELS } from '@/lib/format/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import { ledgerHistory } from '@/lib/billing/ledger';
 import { flagsOf } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
-import { listRecentRecords } from '@/lib/records/read';
+import { listLatestRecords } from '@/lib/records/list';
 import {
   adjustBalanceAction,
   rotateTokenAction,
@@ -35,7 +35,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   if (!integration) notFound();
   const [ledger, recent] = await Promise.all([
     ledgerHistory(integration.id, LEDGER_ROWS),
-    listRecentRecords({ integrationId: integration.id, limit: 10 }),
+    listLatestRecords({ integracion: integration.id }, 10),
   ]);
   const isAdmin = user.role === 'admin';
   const hidden = { integrationId: integration.id };

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
-import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/console/labels';
+import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { createIntegrationAction } from '../actions';
 

@@ -4,10 +4,10 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LEDGER_KIND_LABELS, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/console/labels';
-import { formatDateTime } from '@/lib/console/time';
+import { LEDGER_KIND_LABELS, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
-import { findRecordDetail } from '@/lib/records/console-queries';
+import { findRecordDetail } from '@/lib/records/list';
 
 export const metadata: Metadata = { title: 'Consulta' };
 

@@ -1,24 +1,42 @@
 // GET /admin/registros/exportar - the filtered query records as CSV, streamed (admin and support).
 import { currentConsoleUser } from '@/lib/auth/session';
-import { guatemalanToday } from '@/lib/console/time';
+import { env } from '@/lib/env';
+import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { logger } from '@/lib/logging/logger';
+import { countMatchingRecords } from '@/lib/records/count';
 import { recordsCsvStream } from '@/lib/records/csv';
 import { parseRecordFilters } from '@/lib/records/filters';
 
 export const dynamic = 'force-dynamic';
 
+function plainText(status: number, text: string): Response {
+  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+}
+
 export async function GET(request: Request) {
   // Both roles may export; the session is checked here, not only by the pages that link here.
   const user = await currentConsoleUser();
-  if (!user) return new Response('Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.', { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   const { filters, problems } = parseRecordFilters(new URL(request.url).searchParams);
-  if (problems.length > 0) {
-    return new Response(`Filtros no válidos: ${problems.join('; ')}`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (problems.length > 0) return plainText(400, `Filtros no válidos: ${problems.map((problem) => problem.message).join('; ')}`);
+  const maxRows = env().CSV_EXPORT_MAX_ROWS;
+  // Refuse up front rather than send a file cut short; the rollups give the count without a scan.
+  const matching = await countMatchingRecords(filters);
+  if (matching !== undefined && matching > maxRows) {
+    return plainText(
+      413,
+      `Estos filtros abarcan ${matching.toLocaleString('es-GT')} consultas y una exportación admite como máximo ${maxRows.toLocaleString('es-GT')}. ` +
+        'Acota el rango de fechas o agrega filtros y exporta por partes.',
+    );
   }
-  return new Response(recordsCsvStream(filters), {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="registros-${guatemalanToday()}.csv"`,
-      'cache-control': 'no-store',
+  return new Response(
+    recordsCsvStream(filters, maxRows, (error) => logger('console').error({ err: error }, 'CSV export failed')),
+    {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="registros-${guatemalanToday()}.csv"`,
+        'cache-control': 'no-store',
+      },
     },
-  });
+  );
 }

@@ -1,5 +1,7 @@
-import type { LedgerEntryKind, LookupKind } from '@/db/schema';
+import type { LedgerEntryKind, LookupKind, RefusalReason } from '@/db/schema';
 import { LOOKUP_FLAGS, type FlagName } from '@/lib/integrations/flags';
+import { LOOKUP_PATHS } from '@/lib/lookups/paths';
+import type { Outcome } from '@/lib/records/outcomes';
 
 /** The five lookups as the console names them, in the contract's order. */
 export const LOOKUP_LABELS: Record<LookupKind, string> = {
@@ -10,13 +12,7 @@ export const LOOKUP_LABELS: Record<LookupKind, string> = {
   omisos: 'Catálogo omisos',
 };
 
-export const LOOKUP_ROUTES: Record<LookupKind, string> = {
-  renap: '/api/renap/buscar-cui',
-  rtu_nits: '/api/rtu/nits',
-  cui_nit: '/api/catalogos/cui-nit',
-  rtu: '/api/catalogos/rtu',
-  omisos: '/api/catalogos/omisos',
-};
+export const LOOKUP_ROUTES = LOOKUP_PATHS;
 
 export const LOOKUPS = Object.keys(LOOKUP_LABELS) as LookupKind[];
 
@@ -34,19 +30,23 @@ export const LEDGER_KIND_LABELS: Record<LedgerEntryKind, string> = {
 
 export const ROLE_LABELS = { admin: 'Administrador', support: 'Soporte' } as const;
 
-/** Outcomes the dashboard and the filters group statuses into. */
-export const OUTCOMES = ['success', 'client_error', 'source_error'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
 export const OUTCOME_LABELS: Record<Outcome, string> = {
   success: 'Éxito (200)',
   client_error: 'Rechazadas por la fuente (4xx)',
   source_error: 'Fallas de la fuente (5xx)',
 };
 
-export function outcomeOf(httpStatus: number): Outcome {
-  if (httpStatus >= 200 && httpStatus < 300) return 'success';
-  return httpStatus >= 500 ? 'source_error' : 'client_error';
-}
+/** Why a request was refused before reaching a source, with the status the integrator got. */
+export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
+  credentials_missing: 'Sin credenciales (403)',
+  credentials_invalid: 'Credenciales no válidas (401 en catálogos, 403 en RENAP y RTU)',
+  not_enabled: 'Consulta no habilitada (403)',
+  rate_limited: 'Límite por minuto de la integración (429)',
+  ip_rate_limited: 'Límite global por IP (429)',
+  invalid_request: 'Solicitud no válida (400)',
+  balance_exhausted: 'Sin saldo (402)',
+  too_many_nits: 'Más de 50 NIT en un lote (400)',
+};
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.create': 'Creó la integración',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, queryRecords } from '@/db/schema';
 import { database as openDatabase, db } from '@/db/client';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { iterateRecords, listRecordsPage } from './console-queries';
+import { iterateRecords, listRecordsPage } from './list';
 
 let testDatabase: TestDatabase;
 let expectedOrder: number[] = [];
@@ -29,7 +29,12 @@ beforeAll(async () => {
       createdAt: sql`${`2026-11-20T12:00:00.123${micros}Z`}::timestamptz` as unknown as Date,
     });
   }
-  const rows = await (await openDatabase()).rows<{ id: number | string }>(sql`select id from query_records order by created_at desc, id desc`);
+  const handle = await openDatabase();
+  // The search keys the record writers would have stored with these records.
+  await handle.rows(sql`
+    insert into query_record_identifiers (record_id, identifier, created_at)
+    select id, normalize_tax_identifier(nit), created_at from query_records where nit is not null`);
+  const rows = await handle.rows<{ id: number | string }>(sql`select id from query_records order by created_at desc, id desc`);
   expectedOrder = rows.map((row) => Number(row.id));
 });
 
@@ -59,11 +64,17 @@ describe('query records keyset pagination', () => {
   it('applies the filters, and the export sees the same set', async () => {
     const errors = await listRecordsPage({ estado: 'source_error' }, {});
     expect(errors.rows.map((row) => row.httpStatus)).toEqual([502]);
-    const byNit = await listRecordsPage({ identificador: '123456K', integracion: integrationId }, {});
-    expect(byNit.rows).toHaveLength(1);
+    const byNit = await listRecordsPage({ identificador: '123456-k', integracion: integrationId }, {});
+    expect(byNit.rows.map((row) => row.requestId)).toEqual(['req_keyset_4']);
     const omisos: number[] = [];
-    for await (const batch of iterateRecords({ consulta: 'omisos' }, 2)) omisos.push(...batch.map((row) => row.id));
+    for await (const batch of iterateRecords({ consulta: 'omisos' }, { batchSize: 2 })) omisos.push(...batch.map((row) => row.id));
     expect(omisos).toEqual((await listRecordsPage({ consulta: 'omisos' }, {})).rows.map((row) => row.id));
     expect(omisos).toHaveLength(4);
+  });
+
+  it('walks an identifier search by cursor like any other list', async () => {
+    const first = await listRecordsPage({ identificador: '123456K' }, {}, 1);
+    expect(first.rows).toHaveLength(1);
+    expect(first.older).toBeUndefined();
   });
 });

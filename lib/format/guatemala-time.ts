@@ -20,11 +20,28 @@ export function formatDateTime(value: Date | string): string {
   return dateTime.format(typeof value === 'string' ? new Date(value) : value);
 }
 
+/** "2026-11-21 14:05:09" in Guatemala's time: sortable, and read as a date by spreadsheets. */
+export function formatGuatemalanTimestamp(value: Date): string {
+  return new Date(value.getTime() + GUATEMALA_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
 /** The instant a Guatemalan calendar day (YYYY-MM-DD) starts. */
 export function startOfGuatemalanDay(day: string): Date {
   const sign = GUATEMALA_OFFSET_HOURS < 0 ? '-' : '+';
   const hours = String(Math.abs(GUATEMALA_OFFSET_HOURS)).padStart(2, '0');
   return new Date(`${day}T00:00:00${sign}${hours}:00`);
+}
+
+/** The instant the Guatemalan day after `day` starts: the exclusive end of a range "hasta day". */
+export function startOfNextGuatemalanDay(day: string): Date {
+  return new Date(startOfGuatemalanDay(day).getTime() + 86_400_000);
+}
+
+/** Whether text is a real calendar day written YYYY-MM-DD (not 2026-02-31). */
+export function isCalendarDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
 /** Today's date in Guatemala, as YYYY-MM-DD. */

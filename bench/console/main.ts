@@ -1,0 +1,283 @@
+// npm run bench:console [-- --records 10000000 --runs 20 --keep .data/bench-console]
+//   Fills a throwaway PostgreSQL 15 with a production-like volume (bench/console/volume.ts), starts
+//   the built app on it, signs in as an administrator and times every console page and the CSV
+//   export over HTTP (warm-up, then --runs runs: p50 and p95), then shows the plan PostgreSQL chose
+//   for each statement a page ran (auto_explain: EXPLAIN ANALYZE, BUFFERS), flagging sequential
+//   scans and large sorts. Prints figures; asserts nothing.
+//   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records.
+import fs from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { freePort } from '../../scripts/free-port';
+import { ensureBuild } from '../../scripts/next-build';
+import { startThrowawayPostgres } from '../postgres';
+import { startBenchApp, type BenchApp } from '../app';
+import { percentile } from '../stats';
+import { PlanRecorder, summarizePlan, AUTO_EXPLAIN_SETTINGS } from './plans';
+import { ConsoleSession } from './session';
+import type { VolumeSummary } from './volume';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '200000' },
+    runs: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '2' },
+    keep: { type: 'string' },
+    'skip-export': { type: 'boolean', default: false },
+  },
+});
+const RECORDS = Number(values.records);
+const RUNS = Math.max(8, Number(values.runs));
+const WARMUP = Number(values.warmup);
+
+// Settings of a modest production server (24 GiB machine), with durability off: this cluster is
+// thrown away, and nothing here measures writes.
+const POSTGRES_SETTINGS = {
+  shared_buffers: '4GB',
+  effective_cache_size: '12GB',
+  work_mem: '16MB',
+  maintenance_work_mem: '1GB',
+  random_page_cost: '1.1',
+  max_wal_size: '16GB',
+  checkpoint_timeout: '30min',
+  synchronous_commit: 'off',
+  full_page_writes: 'off',
+  jit: 'off',
+  ...AUTO_EXPLAIN_SETTINGS,
+};
+
+const cleanups: Array<() => Promise<void> | void> = [];
+const log = (line: string) => console.log(`[bench:console] ${line}`);
+
+interface Page {
+  name: string;
+  path: string;
+  /** Text the page shows when it rendered (an error page answers 200 too). */
+  expect: string;
+}
+
+async function main(): Promise<void> {
+  const port = await freePort();
+  const cluster = startThrowawayPostgres(port, { settings: POSTGRES_SETTINGS, keepIn: values.keep });
+  cleanups.push(() => cluster.stop());
+  process.env.DATABASE_URL = cluster.url;
+  process.env.NEXT_DIST_DIR = '.next-bench';
+  const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
+  const [{ version }] = (await admin`select current_setting('server_version') as version`) as unknown as [{ version: string }];
+  log(`PostgreSQL ${version} at ${cluster.url} (${cluster.directory}); ${os.cpus().length} cores`);
+
+  const { database } = await import('@/db/client');
+  const { applyMigrations } = await import('@/db/migrate');
+  const handle = await database();
+  await applyMigrations(handle);
+  const summary = await loadOrReuseVolume(handle, admin);
+  await admin.end();
+  log(
+    `volume: ${summary.records.toLocaleString('en-US')} records, ${summary.identifiers.toLocaleString('en-US')} search keys, ` +
+      `${summary.ledgerEntries.toLocaleString('en-US')} ledger entries, ${summary.auditRows.toLocaleString('en-US')} audit rows`,
+  );
+
+  const { createConsoleUser } = await import('@/lib/users/service');
+  const email = `bench-${Date.now()}@example.com`;
+  const created = await createConsoleUser({ kind: 'system', name: 'bench' }, { email, name: 'Benchmark', role: 'admin' });
+  if (!created.ok) throw new Error(created.error.message);
+  const [record] = await handle.rows<{ id: string | number }>(
+    (await import('drizzle-orm')).sql`select id from query_records where created_at < now() - interval '10 days' order by created_at desc, id desc limit 1`,
+  );
+
+  await ensureBuild({ distDir: '.next-bench', label: '[bench:console]' });
+  const app = await startBenchApp({
+    APP_ENV: 'development',
+    SEED_ON_START: 'false',
+    DATABASE_URL: cluster.url,
+    NEXTAUTH_SECRET: 'bench-console-secret-bench-console-secret',
+    NEXT_DIST_DIR: '.next-bench',
+  });
+  cleanups.push(() => app.stop());
+  const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);
+  const pages = consolePages(summary, Number(record!.id));
+
+  console.log(`\nConsole pages at ${summary.records.toLocaleString('en-US')} query records: ${WARMUP} warm-up runs, then ${RUNS} timed runs each, over HTTP (time to the last byte)\n`);
+  console.log(`${'page'.padEnd(58)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
+  for (const page of pages) {
+    const times = await timePage(session, page);
+    console.log(`${page.name.padEnd(58)} ${percentile(times, 0.5).toFixed(1).padStart(8)} ${percentile(times, 0.95).toFixed(1).padStart(8)}`);
+  }
+  const cursorTimes = await timeCursorWalk(session, 20);
+  console.log(
+    `${'Registros: pages 2-21, each reached by its cursor'.padEnd(58)} ${percentile(cursorTimes, 0.5).toFixed(1).padStart(8)} ${percentile(cursorTimes, 0.95).toFixed(1).padStart(8)}`,
+  );
+
+  if (!values['skip-export']) await measureExports(session, app);
+
+  console.log('\nPlans of the statements each page ran (auto_explain, EXPLAIN ANALYZE with buffers; one request each):');
+  const recorder = new PlanRecorder(cluster.url, cluster.directory);
+  let defects = 0;
+  for (const page of pages) {
+    const plans = await recorder.capture(async () => void (await (await session.request(page.path)).text()));
+    console.log(`\n  ${page.name}  (${page.path})`);
+    for (const statement of plans.filter((plan) => /query_|ledger_|audit_log|refusal_|integration_activity/.test(plan.queryText))) {
+      const { line, defects: found } = summarizePlan(statement);
+      console.log(`  ${line}`);
+      for (const defect of found) console.log(`      !! ${defect}`);
+      defects += found.length;
+    }
+  }
+  console.log(`\n${defects === 0 ? 'No sequential scan or large sort on a growing table.' : `${defects} plan defect(s) flagged above.`}`);
+}
+
+async function loadOrReuseVolume(handle: Awaited<ReturnType<typeof import('@/db/client').database>>, admin: postgres.Sql): Promise<VolumeSummary> {
+  await admin.unsafe('create table if not exists bench_volume (records bigint primary key, summary jsonb not null)');
+  const [kept] = await admin<Array<{ summary: VolumeSummary }>>`select summary from bench_volume where records = ${RECORDS}`;
+  if (kept) {
+    log(`reusing the ${RECORDS.toLocaleString('en-US')}-record volume kept in ${values.keep}`);
+    return kept.summary;
+  }
+  const [{ count }] = (await admin`select count(*)::int as count from query_records`) as unknown as [{ count: number }];
+  if (count > 0) throw new Error(`the kept cluster holds another volume (${count} records); remove ${values.keep} or pass another --keep`);
+  const { generateVolume } = await import('./volume');
+  const started = performance.now();
+  const summary = await generateVolume(handle, { records: RECORDS, integrations: 200, days: 90, now: new Date(), log });
+  log(`volume generated in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+  await admin`insert into bench_volume (records, summary) values (${RECORDS}, ${admin.json(summary as never)})`;
+  return summary;
+}
+
+function consolePages(summary: VolumeSummary, recordId: number): Page[] {
+  const day = (offset: number) => new Date(Date.now() - 6 * 3_600_000 - offset * 86_400_000).toISOString().slice(0, 10);
+  const largest = summary.largestIntegrationId;
+  // A position 45 days back, as a cursor link carries it: paging from deep in the table.
+  const deep = Buffer.from(`${new Date(Date.now() - 45 * 86_400_000).toISOString().replace('Z', '000Z')}|${Number.MAX_SAFE_INTEGER}`).toString('base64url');
+  const records = 'Registros de consultas';
+  return [
+    { name: 'Panel, 24 h', path: '/admin?rango=24h', expect: 'Últimas 24 horas' },
+    { name: 'Panel, 7 d', path: '/admin?rango=7d', expect: 'Últimos 7 días' },
+    { name: 'Panel, 30 d', path: '/admin?rango=30d', expect: 'Últimos 30 días' },
+    { name: 'Registros, first page, no filter', path: '/admin/registros', expect: records },
+    { name: 'Registros, a page 45 days back (cursor)', path: `/admin/registros?despues=${deep}`, expect: records },
+    { name: `Registros, largest integration (#${largest})`, path: `/admin/registros?integracion=${largest}`, expect: records },
+    { name: 'Registros, lookup omisos', path: '/admin/registros?consulta=omisos', expect: records },
+    { name: 'Registros, status 502', path: '/admin/registros?estado=502', expect: records },
+    { name: 'Registros, outcome 5xx', path: '/admin/registros?estado=source_error', expect: records },
+    { name: 'Registros, status 401 (rare)', path: '/admin/registros?estado=401', expect: records },
+    { name: `Registros, one day (${day(1)})`, path: `/admin/registros?desde=${day(1)}&hasta=${day(1)}`, expect: records },
+    {
+      name: `Registros, NIT ${summary.searchNit} (${summary.searchNitRecords} records)`,
+      path: `/admin/registros?identificador=${encodeURIComponent(summary.searchNit)}`,
+      expect: records,
+    },
+    {
+      name: 'Registros, largest + omisos + 5xx + 7 days',
+      path: `/admin/registros?integracion=${largest}&consulta=omisos&estado=source_error&desde=${day(7)}&hasta=${day(0)}`,
+      expect: records,
+    },
+    {
+      name: `Registros, smallest (#${summary.smallestIntegrationId}) + rtu + 404`,
+      path: `/admin/registros?integracion=${summary.smallestIntegrationId}&consulta=rtu&estado=404`,
+      expect: records,
+    },
+    {
+      name: 'Registros, NIT + largest integration',
+      path: `/admin/registros?identificador=${encodeURIComponent(summary.searchNit)}&integracion=${largest}`,
+      expect: records,
+    },
+    { name: 'Registro, one record\'s detail', path: `/admin/registros/${recordId}`, expect: `Consulta ${recordId}` },
+    { name: 'Integraciones, the list', path: '/admin/integraciones', expect: 'Integraciones' },
+    { name: `Integración, the largest (#${largest})`, path: `/admin/integraciones/${largest}`, expect: 'Movimientos de saldo' },
+    { name: 'Auditoría, first page', path: '/admin/auditoria', expect: 'Auditoría' },
+    { name: `Auditoría, one integration (#${largest})`, path: `/admin/auditoria?tipo=integration&id=${largest}`, expect: 'Auditoría' },
+  ];
+}
+
+async function fetchPage(session: ConsoleSession, page: Page): Promise<{ ms: number; html: string }> {
+  const started = performance.now();
+  const response = await session.request(page.path);
+  const html = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200 || !html.includes(page.expect)) {
+    throw new Error(`${page.name}: HTTP ${response.status}, ${html.includes(page.expect) ? '' : `no "${page.expect}" in the page`}\n${html.slice(0, 400)}`);
+  }
+  return { ms, html };
+}
+
+async function timePage(session: ConsoleSession, page: Page): Promise<number[]> {
+  for (let run = 0; run < WARMUP; run++) await fetchPage(session, page);
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) times.push((await fetchPage(session, page)).ms);
+  return times.sort((a, b) => a - b);
+}
+
+/** Walks the unfiltered list by its "older" links, as someone paging through would. */
+async function timeCursorWalk(session: ConsoleSession, pages: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < Math.max(1, Math.floor(RUNS / 4)); run++) {
+    let page: Page = { name: 'Registros', path: '/admin/registros', expect: 'Registros de consultas' };
+    for (let index = 0; index <= pages; index++) {
+      const { ms, html } = await fetchPage(session, page);
+      if (index > 0) times.push(ms);
+      const older = /href="(\/admin\/registros\?despues=[^"]+)"/.exec(html);
+      if (!older) break;
+      page = { ...page, path: older[1]!.replaceAll('&amp;', '&') };
+    }
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function measureExports(session: ConsoleSession, app: BenchApp): Promise<void> {
+  const day = (offset: number) => new Date(Date.now() - 6 * 3_600_000 - offset * 86_400_000).toISOString().slice(0, 10);
+  console.log(`\nCSV export (/admin/registros/exportar), one run each; the app's resident memory sampled every 100 ms\n`);
+  console.log(`${'range'.padEnd(28)} ${'rows'.padStart(11)} ${'first byte'.padStart(11)} ${'total'.padStart(9)} ${'MB'.padStart(7)} ${'app RSS before'.padStart(15)} ${'peak'.padStart(9)}`);
+  for (const [name, from, to] of [
+    [`1 day (${day(1)})`, day(1), day(1)],
+    [`30 days (${day(29)} to ${day(0)})`, day(29), day(0)],
+  ] as const) {
+    const before = residentMb(app.pid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, residentMb(app.pid))), 100);
+    const started = performance.now();
+    const response = await session.request(`/admin/registros/exportar?desde=${from}&hasta=${to}`);
+    const reader = response.body!.getReader();
+    let firstByteMs = 0;
+    let bytes = 0;
+    let lines = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!firstByteMs) firstByteMs = performance.now() - started;
+      bytes += value.length;
+      for (const byte of value) if (byte === 10) lines++;
+    }
+    const totalMs = performance.now() - started;
+    clearInterval(sampler);
+    if (response.status !== 200) {
+      console.log(`${name.padEnd(28)} HTTP ${response.status}`);
+      continue;
+    }
+    console.log(
+      `${name.padEnd(28)} ${(lines - 1).toLocaleString('en-US').padStart(11)} ${`${(firstByteMs / 1000).toFixed(2)} s`.padStart(11)} ${`${(totalMs / 1000).toFixed(1)} s`.padStart(9)} ${(bytes / 1_048_576).toFixed(0).padStart(7)} ${`${before} MB`.padStart(15)} ${`${peak} MB`.padStart(9)}`,
+    );
+  }
+}
+
+function residentMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+main()
+  .then(
+    () => 0,
+    (error: unknown) => {
+      console.error('[bench:console] failed:', error);
+      return 1;
+    },
+  )
+  .then(async (code) => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    process.exit(code);
+  });

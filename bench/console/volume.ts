@@ -1,0 +1,272 @@
+// Fills a (throwaway) database with a production-like volume for the console benchmark, in SQL,
+// batch by batch with progress: 200 integrations of very different sizes, query records over 90
+// days (the five lookups, each integration with its own mix, a realistic spread of statuses and
+// response times, identifiers looked up many times, /rtu/nits batches of 1 to 50 NITs), the
+// ledger those queries imply (a hold and a capture or void per catalog query, weekly top-ups),
+// audit rows, refusal counts, and the rollups, made by the product's own rollup job.
+import { sql } from 'drizzle-orm';
+import type { DatabaseHandle } from '@/db/client';
+
+export interface VolumeOptions {
+  records: number;
+  integrations: number;
+  days: number;
+  /** The instant the newest records approach. */
+  now: Date;
+  log: (line: string) => void;
+}
+
+export interface VolumeSummary {
+  records: number;
+  identifiers: number;
+  ledgerEntries: number;
+  auditRows: number;
+  largestIntegrationId: number;
+  smallestIntegrationId: number;
+  /** A NIT found in about 5,000 records, some of them /rtu/nits batches, written as support would type it. */
+  searchNit: string;
+  searchNitRecords: number;
+  searchNitBatches: number;
+}
+
+const RECORD_BATCH = 250_000;
+const POOL_SIZE = 400_000;
+
+// Share of each lookup per integration profile (percent): some integrations only use the
+// catalogs, some only the registries, most a mix.
+const PROFILES: Array<Record<string, number>> = [
+  { renap: 15, rtu_nits: 10, cui_nit: 30, rtu: 20, omisos: 25 },
+  { cui_nit: 45, omisos: 55 },
+  { renap: 60, rtu_nits: 40 },
+  { renap: 10, rtu_nits: 5, cui_nit: 35, rtu: 15, omisos: 35 },
+];
+
+// Status per lookup (per thousand).
+const STATUSES: Record<string, Record<number, number>> = {
+  renap: { 200: 920, 404: 50, 400: 10, 500: 20 },
+  rtu_nits: { 200: 970, 500: 30 },
+  cui_nit: { 200: 860, 404: 70, 502: 30, 400: 10, 429: 10, 401: 5, 402: 5, 403: 5, 500: 5 },
+  rtu: { 200: 860, 404: 70, 502: 30, 400: 10, 429: 10, 401: 5, 402: 5, 403: 5, 500: 5 },
+  omisos: { 200: 860, 404: 70, 502: 30, 400: 10, 429: 10, 401: 5, 402: 5, 403: 5, 500: 5 },
+};
+
+const MEDIAN_MS: Record<string, number> = { renap: 180, rtu_nits: 260, cui_nit: 320, rtu: 420, omisos: 350 };
+
+function slots(weights: Record<string | number, number>, total: number): string[] {
+  const result: string[] = [];
+  for (const [value, weight] of Object.entries(weights)) for (let index = 0; index < weight; index++) result.push(String(value));
+  if (result.length !== total) throw new Error(`weights add up to ${result.length}, not ${total}`);
+  return result;
+}
+
+const textArray = (values: string[]) => `array[${values.map((value) => `'${value}'`).join(',')}]`;
+
+export async function generateVolume(handle: DatabaseHandle, options: VolumeOptions): Promise<VolumeSummary> {
+  const run = (text: string) => handle.rows<Record<string, unknown>>(sql.raw(text));
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  const { records, integrations, days } = options;
+  const nowIso = options.now.toISOString();
+
+  options.log(`integrations: ${integrations}, sizes following a Zipf law (s = 0.9)`);
+  await run(`
+    insert into integrations (nombre, token_hash, token_prefix, is_renap_enabled, is_rtu_enabled, is_cui_nit_enabled, is_rtu_v2_enabled,
+                              is_omisos_enabled, tariff_centavos, balance_centavos, created_at, updated_at)
+    select 'integracion-' || lpad(n::text, 3, '0'), md5(n::text) || md5((n + 1)::text), 'tlk_' || substr(md5(n::text), 1, 6),
+           true, true, true, true, true, 50 + (n * 37) % 251, 0,
+           timestamptz '${nowIso}' - interval '${days + 10} days', timestamptz '${nowIso}' - interval '${days + 10} days'
+      from generate_series(1, ${integrations}) n`);
+  // 10,000 slots filled in proportion to each integration's weight: a row picks a random slot.
+  await run(`
+    create unlogged table bench_integration_slots as
+    with weights as (
+      select id, power(row_number() over (order by id), -0.9) as weight from integrations
+    ), cumulative as (
+      select id, sum(weight) over (order by id) / sum(weight) over () as upto from weights
+    )
+    select array_agg((select id from cumulative where upto >= slot / 10000.0 order by upto limit 1) order by slot) as ids
+      from generate_series(1, 10000) slot`);
+
+  options.log(`identifier pool: ${POOL_SIZE.toLocaleString('en-US')} taxpayers (valid NIT check characters); a few looked up thousands of times`);
+  await run(`
+    create unlogged table bench_pool as
+    select k,
+           body || (case when check_value = 10 then 'K' else check_value::text end) as nit,
+           lpad((10000000 + k::bigint * 13 % 89999999)::text, 8, '0') || (k % 10)::text || lpad((1 + k % 22)::text, 2, '0') || '01' as cui
+      from (
+        select k, body,
+               (11 - (select sum(substr(reverse(body), position, 1)::int * (position + 1)) from generate_series(1, length(body)) position) % 11) % 11 as check_value
+          from (select k, (100000 + (k::bigint * 7919) % 99000000)::text as body from generate_series(0, ${POOL_SIZE - 1}) k) bodies
+      ) checked`);
+  await run(`create unique index on bench_pool (k)`);
+
+  // Secondary indexes are dropped while loading and rebuilt from their own definitions after.
+  const bulkTables = ['query_records', 'query_record_identifiers', 'ledger_entries'];
+  const indexes = await run(`
+    select indexname, indexdef from pg_indexes
+     where tablename in (${bulkTables.map((table) => `'${table}'`).join(',')})
+       and indexname not in (select conname from pg_constraint)`);
+  for (const index of indexes) await run(`drop index ${index.indexname as string}`);
+
+  const profileSlots = PROFILES.flatMap((profile) => slots(profile, 100));
+  const statusSlots = Object.fromEntries(Object.entries(STATUSES).map(([lookup, weights]) => [lookup, slots(weights, 1000)]));
+  const spanMs = days * 86_400_000;
+  options.log(`query records: ${records.toLocaleString('en-US')} over ${days} days, in batches of ${RECORD_BATCH.toLocaleString('en-US')}`);
+  for (let first = 0; first < records; first += RECORD_BATCH) {
+    const last = Math.min(records, first + RECORD_BATCH) - 1;
+    await run(`
+      insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos,
+                                 error_message, request_id, created_at)
+      select integration_id, lookup::lookup_kind, status, response_ms,
+             case when lookup = 'renap' then null
+                  when lookup = 'rtu_nits' then (select string_agg(p.nit, ',' order by p.k) from bench_pool p where p.k between batch_start and batch_start + batch_size - 1)
+                  when identifier_kind < 0.8 then (select p.nit from bench_pool p where p.k = popular)
+                  else null end,
+             case when lookup = 'renap' or (lookup not in ('rtu_nits') and identifier_kind >= 0.8) then (select p.cui from bench_pool p where p.k = popular) else null end,
+             case when lookup in ('cui_nit', 'rtu', 'omisos') and status = 200 then tariff else 0 end,
+             case when lookup in ('cui_nit', 'rtu', 'omisos') then tariff else null end,
+             case when status = 502 then 'catalog source answered HTTP 503: <html><body>Service Unavailable</body></html>'
+                  when status = 500 then 'registry answered 503'
+                  when status >= 400 then 'source answered ' || status
+                  else null end,
+             'req_bench_' || n,
+             timestamptz '${nowIso}' - interval '1 millisecond' * (${spanMs} - ${spanMs}::double precision * n / ${records}) + interval '1 millisecond' * floor(random() * 20000)
+        from (
+          select chosen.*,
+                 case lookup ${Object.keys(STATUSES)
+                   .map((lookup) => `when '${lookup}' then (${textArray(statusSlots[lookup]!)})[1 + floor(random() * 1000)::int]::smallint`)
+                   .join(' ')} end as status,
+                 greatest(1, least(29000, round(exp(ln(case lookup ${Object.entries(MEDIAN_MS)
+                   .map(([lookup, median]) => `when '${lookup}' then ${median}`)
+                   .join(' ')} end) + 0.8 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())))))::int as response_ms
+            from (
+              select n, picked.integration_id, i.tariff_centavos as tariff,
+                     (${textArray(profileSlots)})[picked.integration_id % ${PROFILES.length} * 100 + 1 + floor(random() * 100)::int] as lookup,
+                     random() as identifier_kind,
+                     floor(${POOL_SIZE} * power(random(), 1.87))::int as popular,
+                     floor(random() * ${POOL_SIZE - 50})::int as batch_start,
+                     1 + floor(50 * power(random(), 3))::int as batch_size
+                from (
+                  select n, ids[1 + floor(random() * 10000)::int] as integration_id
+                    from generate_series(${first}, ${last}) n, bench_integration_slots
+                ) picked
+                join integrations i on i.id = picked.integration_id
+            ) chosen
+        ) row_values`);
+    options.log(`  ${(last + 1).toLocaleString('en-US')} records (${elapsed()})`);
+  }
+  // A 502 is a source that did not answer in time: most of them waited for the 30 s ceiling.
+  await run(`update query_records set response_time_ms = 30000 + (id % 40) where http_status = 502 and id % 3 <> 0`);
+
+  options.log('search keys of every record (normalize_tax_identifier, as the writers store them)');
+  await run(`
+    insert into query_record_identifiers (record_id, identifier, created_at)
+    select distinct r.id, normalize_tax_identifier(sent.identifier), r.created_at
+      from query_records r
+     cross join lateral unnest(case when r.lookup = 'rtu_nits' then string_to_array(r.nit, ',') else array[r.nit, r.cui] end) as sent(identifier)
+     where normalize_tax_identifier(sent.identifier) is not null`);
+  options.log(`  done (${elapsed()})`);
+
+  options.log('ledger: a hold and its capture or void per catalog query, weekly top-ups that cover each week');
+  const [bounds] = await run(`select min(id) as low, max(id) as high from query_records`);
+  for (let low = Number(bounds!.low); low <= Number(bounds!.high); low += RECORD_BATCH) {
+    const high = low + RECORD_BATCH - 1;
+    await run(`
+      with holds as (
+        insert into ledger_entries (integration_id, kind, amount_centavos, actor, request_id, created_at)
+        select integration_id, 'hold', -tariff_centavos, 'system:lookup', request_id, created_at - interval '1 millisecond' * response_time_ms
+          from query_records where id between ${low} and ${high} and tariff_centavos is not null order by id
+        returning id, request_id
+      )
+      insert into ledger_entries (integration_id, kind, amount_centavos, actor, hold_id, request_id, query_record_id, created_at)
+      select r.integration_id, case when r.charged_centavos > 0 then 'capture'::ledger_entry_kind else 'void'::ledger_entry_kind end,
+             case when r.charged_centavos > 0 then 0 else r.tariff_centavos end, 'system:lookup', holds.id, r.request_id, r.id, r.created_at
+        from holds join query_records r on r.request_id = holds.request_id`);
+    options.log(`  records up to id ${Math.min(high, Number(bounds!.high)).toLocaleString('en-US')} (${elapsed()})`);
+  }
+  await run(`
+    insert into ledger_entries (integration_id, kind, amount_centavos, actor, note, created_at)
+    select integration_id, 'top_up', ceil(charged * 1.3)::bigint + 50000, 'user:1 admin@example.com', 'Depósito ' || (1000 + week) || '-' || integration_id,
+           timestamptz '${nowIso}' - interval '${days} days' + interval '7 days' * week - interval '1 hour'
+      from (
+        select integration_id, floor(extract(epoch from created_at - (timestamptz '${nowIso}' - interval '${days} days')) / 604800)::int as week,
+               sum(charged_centavos) as charged
+          from query_records group by 1, 2
+      ) weekly`);
+  await run(`
+    update integrations i set balance_centavos = l.total
+      from (select integration_id, sum(amount_centavos) as total from ledger_entries group by integration_id) l
+     where l.integration_id = i.id`);
+  options.log(`  done (${elapsed()})`);
+
+  options.log('rebuilding the secondary indexes');
+  for (const index of indexes) await run(index.indexdef as string);
+  options.log(`  done (${elapsed()})`);
+
+  options.log('audit log: each top-up, and flag and tariff changes');
+  await run(`
+    insert into audit_log (actor, action, target_type, target_id, before, after, created_at)
+    select 'user:1 admin@example.com', 'balance.top_up', 'integration', integration_id::text,
+           jsonb_build_object('balanceCentavos', 0), jsonb_build_object('balanceCentavos', amount_centavos, 'amountCentavos', amount_centavos, 'note', note), created_at
+      from ledger_entries where kind = 'top_up'`);
+  await run(`
+    insert into audit_log (actor, action, target_type, target_id, before, after, created_at)
+    select 'user:' || (1 + n % 4) || ' operador' || (1 + n % 4) || '@example.com',
+           case when n % 3 = 0 then 'integration.set_tariff' else 'integration.set_flags' end, 'integration', (1 + n % ${integrations})::text,
+           case when n % 3 = 0 then jsonb_build_object('tariffCentavos', 150) else jsonb_build_object('isOmisosEnabled', false) end,
+           case when n % 3 = 0 then jsonb_build_object('tariffCentavos', 175) else jsonb_build_object('isOmisosEnabled', true) end,
+           timestamptz '${nowIso}' - interval '1 second' * (n * ${Math.floor((days * 86_400) / 20_000)})
+      from generate_series(1, 20000) n`);
+
+  options.log('rollups, by the product\'s own job (lib/rollups/job.ts) over every record');
+  await run(`
+    insert into query_rollup_queue (integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at)
+    select integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at from query_records`);
+  const { rollUpQueuedRecords } = await import('@/lib/rollups/job');
+  for (let total = 0; ; ) {
+    const rolled = await rollUpQueuedRecords(1_000_000);
+    total += rolled;
+    options.log(`  ${total.toLocaleString('en-US')} records rolled up (${elapsed()})`);
+    if (rolled < 1_000_000) break;
+  }
+  // Refusals are counted, never recorded: about one for every twenty queries, for some integrations.
+  await run(`
+    insert into refusal_rollups_by_integration (integration_id, hour, lookup, reason, refusals)
+    select integration_id, hour, lookup,
+           (array['rate_limited', 'invalid_request', 'balance_exhausted', 'not_enabled', 'credentials_invalid']::refusal_reason[])[1 + integration_id % 5],
+           greatest(1, queries / 20)
+      from query_hourly_rollups_by_integration where http_status = 200 and integration_id % 3 = 0`);
+  await run(`
+    insert into refusal_rollups (hour, lookup, reason, refusals)
+    select hour, lookup, reason, sum(refusals) from refusal_rollups_by_integration group by hour, lookup, reason`);
+
+  options.log('vacuum analyze');
+  await run('vacuum analyze');
+  options.log(`  done (${elapsed()})`);
+
+  const [sizes] = await run(`
+    select (select count(*) from query_records) as records, (select count(*) from query_record_identifiers) as identifiers,
+           (select count(*) from ledger_entries) as ledger, (select count(*) from audit_log) as audit`);
+  const [largest] = await run(`select integration_id from query_daily_rollups_by_integration group by 1 order by sum(queries) desc limit 1`);
+  const [smallest] = await run(`select integration_id from query_daily_rollups_by_integration group by 1 order by sum(queries) limit 1`);
+  // A NIT found in about 5,000 records, some of them batches: what support searches for.
+  const [search] = await run(`
+    select i.identifier, count(*) as found, count(*) filter (where r.lookup = 'rtu_nits') as batches
+      from query_record_identifiers i join query_records r on r.id = i.record_id
+     where i.identifier in (select p.nit from bench_pool p where p.k between 1 and 12)
+     group by i.identifier order by abs(count(*) - 5000) limit 1`);
+  await run('drop table bench_pool, bench_integration_slots');
+  const identifier = String(search!.identifier);
+  return {
+    records: Number(sizes!.records),
+    identifiers: Number(sizes!.identifiers),
+    ledgerEntries: Number(sizes!.ledger),
+    auditRows: Number(sizes!.audit),
+    largestIntegrationId: Number(largest!.integration_id),
+    smallestIntegrationId: Number(smallest!.integration_id),
+    // As a customer reads it out: hyphen before the check character, lower case.
+    searchNit: `${identifier.slice(0, -1)}-${identifier.slice(-1).toLowerCase()}`,
+    searchNitRecords: Number(search!.found),
+    searchNitBatches: Number(search!.batches),
+  };
+}

@@ -1,0 +1,177 @@
+import { and, asc, between, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { db, type Database } from '@/db/client';
+import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type LedgerEntry, type QueryRecord } from '@/db/schema';
+import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
+import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
+import type { RecordFilters } from './filters';
+import { statusFilter } from './outcomes';
+
+export type ConsoleRecord = QueryRecord & { integrationNombre: string };
+
+/**
+ * The identifier search key for what support typed ("576937-k", "2415 75181 0101"): the same
+ * normalization the record writers applied (normalize_tax_identifier, migration 0002).
+ */
+function searchKey(text: string): SQL {
+  return sql`normalize_tax_identifier(${text}::text)`;
+}
+
+/**
+ * The rows a list walks, with the columns its order and cursor use. Without an identifier the
+ * records themselves; with one, that identifier's rows of query_record_identifiers joined to
+ * their records, so one index range (identifier, created_at, record_id) gives the order.
+ *
+ * Indexes that serve each filter (every scan is backward, newest first; EXPLAIN in
+ * `npm run bench:console`):
+ *   none, or dates only         query_records_created_idx (created_at, id)
+ *   integration (+ others)      query_records_integration_created_idx (integration_id, created_at, id)
+ *   lookup (+ status)           query_records_lookup_created_idx (lookup, created_at, id)
+ *   exact status                query_records_status_created_idx (http_status, created_at, id)
+ *   NIT o CUI (+ others)        query_record_identifiers_search_idx (identifier, created_at, record_id)
+ * Other filters are checked on the rows the index yields; the planner picks the most selective.
+ */
+function listSource(filters: RecordFilters) {
+  const conditions: SQL[] = [];
+  if (filters.integracion !== undefined) conditions.push(eq(queryRecords.integrationId, filters.integracion));
+  if (filters.consulta) conditions.push(eq(queryRecords.lookup, filters.consulta));
+  if (filters.estado) conditions.push(statusFilter(queryRecords.httpStatus, filters.estado));
+  const keys = filters.identificador
+    ? { createdAt: queryRecordIdentifiers.createdAt, id: queryRecordIdentifiers.recordId }
+    : { createdAt: queryRecords.createdAt, id: queryRecords.id };
+  if (filters.identificador) conditions.push(eq(queryRecordIdentifiers.identifier, searchKey(filters.identificador)));
+  // Dates bound the ordering column itself, so they narrow the index range of any of the above.
+  if (filters.desde) conditions.push(gte(keys.createdAt, startOfGuatemalanDay(filters.desde)));
+  if (filters.hasta) conditions.push(lt(keys.createdAt, startOfNextGuatemalanDay(filters.hasta)));
+  return { conditions, keys };
+}
+
+/**
+ * The query for one batch in newest-first order strictly after `cursor` (or from the newest), or,
+ * with direction 'newer', the batch just before it, oldest first. Keyset paging walks the index
+ * from the cursor, so every page costs the same at any depth; OFFSET would not. Exported unrun
+ * so the plan tests can EXPLAIN exactly what the console runs.
+ */
+export function recordsQuery(database: Database, filters: RecordFilters, cursor: KeysetCursor | undefined, direction: 'older' | 'newer', limit: number) {
+  const { conditions, keys } = listSource(filters);
+  if (cursor) conditions.push(beyondCursor(keys.createdAt, keys.id, cursor, direction));
+  const order = direction === 'older' ? [desc(keys.createdAt), desc(keys.id)] : [asc(keys.createdAt), asc(keys.id)];
+  const columns = { record: queryRecords, integrationNombre: integrations.nombre, cursorTimestamp: cursorInstant(keys.createdAt) };
+  const source = filters.identificador
+    ? database
+        .select(columns)
+        .from(queryRecordIdentifiers)
+        .innerJoin(queryRecords, eq(queryRecords.id, queryRecordIdentifiers.recordId))
+        .innerJoin(integrations, eq(integrations.id, queryRecords.integrationId))
+    : database.select(columns).from(queryRecords).innerJoin(integrations, eq(integrations.id, queryRecords.integrationId));
+  return source
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(limit);
+}
+
+async function fetchBatch(
+  filters: RecordFilters,
+  cursor: KeysetCursor | undefined,
+  direction: 'older' | 'newer',
+  limit: number,
+): Promise<Array<ConsoleRecord & { cursor: string }>> {
+  const rows = await recordsQuery(await db(), filters, cursor, direction, limit);
+  const mapped = rows.map(({ record, integrationNombre, cursorTimestamp }) => ({
+    ...record,
+    integrationNombre,
+    cursor: encodeCursor({ createdAt: cursorTimestamp, id: record.id }),
+  }));
+  return direction === 'older' ? mapped : mapped.reverse();
+}
+
+export interface RecordPage {
+  rows: ConsoleRecord[];
+  /** Cursor for the next page of older records, when there is one. */
+  older?: string;
+  /** Cursor for the previous page of newer records, when there is one. */
+  newer?: string;
+}
+
+export const RECORDS_PAGE_SIZE = 50;
+
+/** One page of the console's record list: `after` walks to older records, `before` back to newer. */
+export async function listRecordsPage(
+  filters: RecordFilters,
+  position: { after?: string; before?: string } = {},
+  pageSize = RECORDS_PAGE_SIZE,
+): Promise<RecordPage> {
+  const before = decodeCursor(position.before);
+  if (before) {
+    const rows = await fetchBatch(filters, before, 'newer', pageSize + 1);
+    const hasNewer = rows.length > pageSize;
+    const page = hasNewer ? rows.slice(1) : rows;
+    return { rows: page, newer: hasNewer ? page[0]?.cursor : undefined, older: page.at(-1)?.cursor };
+  }
+  const after = decodeCursor(position.after);
+  const rows = await fetchBatch(filters, after, 'older', pageSize + 1);
+  const hasOlder = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
+  return { rows: page, older: hasOlder ? page.at(-1)?.cursor : undefined, newer: after ? page[0]?.cursor : undefined };
+}
+
+/** The newest records matching the filters (the integration page, the CLI). */
+export async function listLatestRecords(filters: RecordFilters, limit: number): Promise<ConsoleRecord[]> {
+  const rows = await fetchBatch(filters, undefined, 'older', Math.min(Math.max(limit, 1), 1_000));
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  return rows.map(({ cursor, ...record }) => record);
+}
+
+export interface IterateOptions {
+  /** Start strictly older than this position instead of at the newest record. */
+  startAfter?: KeysetCursor;
+  batchSize?: number;
+  /** The most records to yield in all. */
+  limit?: number;
+}
+
+/** Every matching record, newest first, in batches (CSV exports): one keyset query per batch. */
+export async function* iterateRecords(filters: RecordFilters, options: IterateOptions = {}): AsyncGenerator<ConsoleRecord[]> {
+  const batchSize = options.batchSize ?? 2_000;
+  let cursor = options.startAfter;
+  let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+  while (remaining > 0) {
+    const batch = await fetchBatch(filters, cursor, 'older', Math.min(batchSize, remaining));
+    if (batch.length === 0) return;
+    yield batch;
+    remaining -= batch.length;
+    if (batch.length < batchSize) return;
+    cursor = decodeCursor(batch.at(-1)!.cursor);
+  }
+}
+
+export interface RecordDetail {
+  record: ConsoleRecord;
+  /** The hold and its capture or void: what the query cost and why. */
+  ledger: LedgerEntry[];
+}
+
+export async function findRecordDetail(id: number): Promise<RecordDetail | undefined> {
+  const database = await db();
+  const [row] = await database
+    .select({ record: queryRecords, integrationNombre: integrations.nombre })
+    .from(queryRecords)
+    .innerJoin(integrations, eq(integrations.id, queryRecords.integrationId))
+    .where(eq(queryRecords.id, id));
+  if (!row) return undefined;
+  const record = { ...row.record, integrationNombre: row.integrationNombre };
+  // Ledger rows of this request sit within minutes of the record (the hold before the source call,
+  // a sweeper's void at most a couple of minutes after): a range of ledger_entries_integration_created_idx.
+  const around = 10 * 60_000;
+  const ledger = await database
+    .select()
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.integrationId, record.integrationId),
+        between(ledgerEntries.createdAt, new Date(record.createdAt.getTime() - around), new Date(record.createdAt.getTime() + around)),
+        eq(ledgerEntries.requestId, record.requestId),
+      ),
+    )
+    .orderBy(asc(ledgerEntries.id));
+  return { record, ledger };
+}

@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import { UNKNOWN_INTEGRATION_ID, type LookupKind, type RefusalReason } from '@/db/schema';
+import { hourStart } from './hours';
+
+export interface Refusal {
+  /** The integration the request named, when this service knows it. */
+  integrationId?: number;
+  lookup: LookupKind;
+  reason: RefusalReason;
+}
+
+interface RefusalCounts {
+  counts: Map<string, number>;
+  flushing?: Promise<void>;
+}
+
+// One map per process (route bundles share it through globalThis). Counting a refusal costs a
+// map update, never a database trip: a flood of 401s or 429s must not become a flood of writes.
+const state = ((globalThis as Record<string, unknown>).__gatewayRefusals ??= { counts: new Map() }) as RefusalCounts;
+
+export function countRefusal(refusal: Refusal, at = new Date()): void {
+  const key = [hourStart(at).toISOString(), refusal.integrationId ?? UNKNOWN_INTEGRATION_ID, refusal.lookup, refusal.reason].join('|');
+  state.counts.set(key, (state.counts.get(key) ?? 0) + 1);
+}
+
+/**
+ * Adds this process's counts to the refusal rollups (per integration and overall) in one
+ * statement and forgets them. If the write
+ * fails they are put back for the next flush; only a crash loses them (at most one interval).
+ */
+export function flushRefusals(): Promise<void> {
+  state.flushing ??= writeCounts().finally(() => (state.flushing = undefined));
+  return state.flushing;
+}
+
+async function writeCounts(): Promise<void> {
+  if (state.counts.size === 0) return;
+  const pending = state.counts;
+  state.counts = new Map();
+  const rows = [...pending].map(([key, refusals]) => {
+    const [hour, integrationId, lookup, reason] = key.split('|') as [string, string, LookupKind, RefusalReason];
+    return sql`(${hour}::timestamptz, ${Number(integrationId)}::integer, ${lookup}::lookup_kind, ${reason}::refusal_reason, ${refusals}::bigint)`;
+  });
+  try {
+    await (await database()).rows(sql`
+      with counted (hour, integration_id, lookup, reason, refusals) as (values ${sql.join(rows, sql`, `)}),
+      by_integration as (
+        insert into refusal_rollups_by_integration as t (integration_id, hour, lookup, reason, refusals)
+        select integration_id, hour, lookup, reason, refusals from counted
+        on conflict (integration_id, hour, lookup, reason) do update set refusals = t.refusals + excluded.refusals
+      )
+      insert into refusal_rollups as t (hour, lookup, reason, refusals)
+      select hour, lookup, reason, sum(refusals) from counted group by hour, lookup, reason
+      on conflict (hour, lookup, reason) do update set refusals = t.refusals + excluded.refusals`);
+  } catch (error) {
+    for (const [key, count] of pending) state.counts.set(key, (state.counts.get(key) ?? 0) + count);
+    throw error;
+  }
+}

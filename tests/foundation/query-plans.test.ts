@@ -1,0 +1,86 @@
+// Every list the console pages through must be answered in index order: an index whose columns,
+// direction and NULLS placement match the query's ORDER BY, so a page reads ~50 index entries
+// whatever the table's size. On a test-sized table the planner would happily sort instead, so
+// sorting and sequential scans are priced out (enable_sort, enable_seqscan off): if a Sort node
+// still appears, no index can give that order (the DESC NULLS LAST defect), and the page would
+// sort the whole range at 10 million records. `npm run bench:console` shows the same plans at volume.
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { ledgerHistoryQuery } from '@/lib/billing/ledger';
+import { auditPageQuery } from '@/lib/console/audit';
+import type { RecordFilters } from '@/lib/records/filters';
+import { recordsQuery } from '@/lib/records/list';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+
+let testDatabase: TestDatabase;
+const CURSOR = { createdAt: '2026-11-20T12:00:00.123456Z', id: 1_000 };
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+});
+
+afterAll(async () => {
+  await testDatabase?.cleanup();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Scan Direction'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+/** The plan of a query as the console runs it, with sorting and sequential scans priced out. */
+async function planOf(query: SQLWrapper): Promise<PlanNode[]> {
+  // SET LOCAL inside one transaction: with a pool, a plain SET could land on another connection.
+  const document = await (await db()).transaction(async (tx) => {
+    await tx.execute(sql`set local enable_sort = off`);
+    await tx.execute(sql`set local enable_seqscan = off`);
+    const result = (await tx.execute(sql`explain (format json) ${query}`)) as unknown;
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<Record<string, unknown>>;
+    return Object.values(rows[0]!)[0];
+  });
+  const parsed = (typeof document === 'string' ? JSON.parse(document) : document) as Array<{ Plan: PlanNode }>;
+  return nodes(parsed[0]!.Plan);
+}
+
+function expectIndexOrder(plan: PlanNode[], index: string): void {
+  expect(plan.filter((node) => node['Node Type'].includes('Sort')).map((node) => node['Node Type'])).toEqual([]);
+  expect(plan.map((node) => node['Index Name']).filter(Boolean)).toContain(index);
+}
+
+const RECORD_LISTS: Array<[string, RecordFilters, string]> = [
+  ['no filter', {}, 'query_records_created_idx'],
+  ['one integration', { integracion: 3 }, 'query_records_integration_created_idx'],
+  ['one lookup', { consulta: 'omisos' }, 'query_records_lookup_created_idx'],
+  ['one status', { estado: '502' }, 'query_records_status_created_idx'],
+  ['a date range', { desde: '2026-11-01', hasta: '2026-11-07' }, 'query_records_created_idx'],
+  ['a NIT or CUI', { identificador: '576937-k' }, 'query_record_identifiers_search_idx'],
+  ['a NIT or CUI in one integration', { identificador: '576937-k', integracion: 3 }, 'query_record_identifiers_search_idx'],
+];
+
+describe('the console lists are read in index order', () => {
+  for (const [name, filters, index] of RECORD_LISTS) {
+    it(`query records, ${name}: first page, older pages and newer pages`, async () => {
+      const database = await db();
+      expectIndexOrder(await planOf(recordsQuery(database, filters, undefined, 'older', 51)), index);
+      expectIndexOrder(await planOf(recordsQuery(database, filters, CURSOR, 'older', 51)), index);
+      expectIndexOrder(await planOf(recordsQuery(database, filters, CURSOR, 'newer', 51)), index);
+    });
+  }
+
+  it('an integration\'s ledger, newest first', async () => {
+    expectIndexOrder(await planOf(ledgerHistoryQuery(await db(), 3, 50)), 'ledger_entries_integration_created_idx');
+  });
+
+  it('the audit log, all of it or one target', async () => {
+    const database = await db();
+    expectIndexOrder(await planOf(auditPageQuery(database, {}, CURSOR, 51)), 'audit_log_created_idx');
+    expectIndexOrder(await planOf(auditPageQuery(database, { targetType: 'integration', targetId: '3' }, CURSOR, 51)), 'audit_log_target_idx');
+  });
+});
