@@ -43,22 +43,22 @@ function scriptedReader() {
   return { state, reader };
 }
 
-function directoryWith(reader: IntegrationReader) {
+/** A directory whose copy holds one active integration with `token`, loaded and used once. */
+async function warmDirectory(token: string) {
+  const { state, reader } = scriptedReader();
+  state.rows = [row(token)];
   const clock = { now: 1_000_000 };
   const directory = new IntegrationDirectory(reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, now: () => clock.now });
-  return { directory, clock };
+  expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
+  // Let the first reload finish.
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  return { state, reader, directory, clock };
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('IntegrationDirectory bounds', () => {
   it('trusts its copy for 3 intervals while reloads fail, then checks the database for every lookup', async () => {
     const { token } = issueToken();
-    const { state, reader } = scriptedReader();
-    state.rows = [row(token)];
-    const { directory, clock } = directoryWith(reader);
-    expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
-    await settle();
+    const { state, directory, clock } = await warmDirectory(token);
 
     // The database stops answering reloads; meanwhile the integration is deactivated there.
     state.failing = true;
@@ -75,11 +75,7 @@ describe('IntegrationDirectory bounds', () => {
 
   it('fails a lookup rather than trusting an old copy when the database hangs', async () => {
     const { token } = issueToken();
-    const { state, reader } = scriptedReader();
-    state.rows = [row(token)];
-    const { directory, clock } = directoryWith(reader);
-    expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
-    await settle();
+    const { state, directory, clock } = await warmDirectory(token);
     state.hanging = true;
     clock.now += TRUSTED_FOR_INTERVALS * REFRESH_MS + 1;
     await expect(directory.authenticate('acme', token)).rejects.toThrow(/no answer from the database within 50 ms/);
@@ -88,11 +84,7 @@ describe('IntegrationDirectory bounds', () => {
   it('does not let the answer of a slow single-row read replace a newer reload', async () => {
     const { token: oldToken } = issueToken();
     const { token: newToken } = issueToken();
-    const { state, reader } = scriptedReader();
-    state.rows = [row(oldToken)];
-    const { directory } = directoryWith(reader);
-    expect((await directory.authenticate('acme', oldToken)).status).toBe('authenticated');
-    await settle();
+    const { state, reader, directory } = await warmDirectory(oldToken);
 
     // A lookup with a token the copy does not know reads the row; that read is slow and returns
     // what the row was before the integration was deactivated.
