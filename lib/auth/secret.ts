@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { env } from '@/lib/env';
-import { ensurePrivateDirectory } from '@/lib/files/private-directory';
+import { ensurePrivateDirectory, LOCAL_DATA_DIR } from '@/lib/files/private-directory';
 
 // Where the development secret lives: next to the embedded database, so it survives restarts
 // (sessions stay valid) and is thrown away with the rest of the local data.
-const DEVELOPMENT_SECRET_FILE = '.data/nextauth-secret';
+const DEVELOPMENT_SECRET_FILE = path.join(LOCAL_DATA_DIR, 'nextauth-secret');
 
 /**
  * The key that signs console sessions. Production must set NEXTAUTH_SECRET (lib/env.ts refuses to

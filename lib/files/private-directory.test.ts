@@ -50,3 +50,15 @@ describe('.data/', () => {
     expect(mode('.data')).toBe(0o700);
   });
 });
+
+describe('a database folder elsewhere', () => {
+  it('is created 0700, while a folder that already exists (shared, like /tmp) keeps its permissions', async () => {
+    fs.mkdirSync('shared', { mode: 0o755 });
+    fs.chmodSync('shared', 0o1777);
+    process.env.PGLITE_DIR = path.join(scratch, 'shared', 'gateway', 'db');
+    resetEnvCache();
+    await database();
+    expect(mode('shared/gateway')).toBe(0o700);
+    expect(fs.statSync('shared').mode & 0o7777).toBe(0o1777);
+  });
+});
