@@ -73,6 +73,19 @@ describe('IntegrationDirectory bounds', () => {
     expect((await directory.authenticate('acme', token)).status).toBe('unknown');
   });
 
+  it('keeps what a single-row read found: a rotated token works and the old one stops at once', async () => {
+    const { token: oldToken } = issueToken();
+    const { token: newToken } = issueToken();
+    const { state, directory } = await warmDirectory(oldToken);
+    state.rows = [row(newToken)];
+    expect((await directory.authenticate('acme', newToken)).status).toBe('authenticated');
+    const reads = state.reads;
+    expect((await directory.authenticate('acme', newToken)).status).toBe('authenticated');
+    expect(state.reads).toBe(reads);
+    // The old token now meets the new row: checked against the database, and refused.
+    expect((await directory.authenticate('acme', oldToken)).status).toBe('unknown');
+  });
+
   it('fails a lookup rather than trusting an old copy when the database hangs', async () => {
     const { token } = issueToken();
     const { state, directory, clock } = await warmDirectory(token);
@@ -101,7 +114,7 @@ describe('IntegrationDirectory bounds', () => {
     answerSlowRead(row(oldToken));
     expect((await pending).status).toBe('unknown');
 
-    // The old row's answer was used for that one lookup only.
+    // The old row's answer did not replace the newer reload's.
     expect((await directory.authenticate('acme', oldToken)).status).toBe('unknown');
   });
 });

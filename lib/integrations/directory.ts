@@ -18,6 +18,12 @@ interface CachedIntegration {
   active: boolean;
 }
 
+/** What the copy knows about one name, and which read told it (undefined: no such integration). */
+interface Entry {
+  cached: CachedIntegration | undefined;
+  readSequence: number;
+}
+
 export type Authentication =
   | { status: 'missing' }
   | { status: 'partial' }
@@ -54,7 +60,9 @@ const log = logger('integrations');
  * (INTEGRATION_CACHE_REFRESH_MS, 2 s by default): a change made through any instance, the console
  * or the CLI reaches every instance within that time plus one query. Changes made in this process
  * apply at once, and credentials the copy would refuse are checked against their row before
- * refusing (that answer is used once, never stored: it must not replace a newer reload).
+ * refusing. Every read is numbered when it starts, and what it found replaces only what an older
+ * read said: a slow single-row read never undoes a reload that started after it, and a reload never
+ * undoes a single-row read that started after it.
  *
  * If reloads keep failing or hang, the copy is trusted for at most TRUSTED_FOR_INTERVALS intervals
  * after the last successful reload started; past that every lookup checks its row in the
@@ -62,11 +70,11 @@ const log = logger('integrations');
  * therefore refused by every instance within 3 × INTEGRATION_CACHE_REFRESH_MS.
  */
 export class IntegrationDirectory {
-  private byName = new Map<string, CachedIntegration>();
-  /** When the read behind the current copy started (the copy is as old as that). */
+  private byName = new Map<string, Entry>();
+  /** When the reload behind the current copy started (the copy is as old as that). */
   private copyReadAtMs?: number;
-  private reloadsStarted = 0;
-  private newestApplied = 0;
+  private readsStarted = 0;
+  private newestReloadApplied = 0;
   private readsInFlight = 0;
   private timer?: NodeJS.Timeout;
   private staleReported = false;
@@ -84,7 +92,7 @@ export class IntegrationDirectory {
     if (!login || !token) return { status: 'partial' };
     this.scheduleRefresh();
     const name = login.toLowerCase();
-    let accepted = this.isTrusted() ? acceptedIntegration(this.byName.get(name), token) : undefined;
+    let accepted = this.isTrusted() ? acceptedIntegration(this.byName.get(name)?.cached, token) : undefined;
     // Our copy may predate a change made elsewhere (a new integration, a rotated token, a
     // reactivation), or be too old to trust: read this one row. Refusals cost one query; the
     // limits bound how many a client can cause.
@@ -108,21 +116,30 @@ export class IntegrationDirectory {
     return trusted;
   }
 
-  private readOne(name: string): Promise<CachedIntegration | undefined> {
-    return withDeadline(this.reader.one(name), this.options.readDeadlineMs, 'reading an integration').then((row) => row && toCached(row));
+  private async readOne(name: string): Promise<CachedIntegration | undefined> {
+    const sequence = ++this.readsStarted;
+    const row = await withDeadline(this.reader.one(name), this.options.readDeadlineMs, 'reading an integration');
+    const cached = row && toCached(row);
+    // Newer than what the copy says about this name (a name missing from the copy is as old as
+    // the last reload): keep it, so the next lookup needs no query and an old token stops at once.
+    if (sequence > (this.byName.get(name)?.readSequence ?? this.newestReloadApplied)) this.byName.set(name, { cached, readSequence: sequence });
+    return cached;
   }
 
   private reload(): Promise<void> {
-    const sequence = ++this.reloadsStarted;
+    const sequence = ++this.readsStarted;
     const startedAt = this.now();
     this.readsInFlight++;
     const read = this.reader
       .all()
       .then((rows) => {
         // A reload that started later already finished: its copy is newer than ours.
-        if (sequence < this.newestApplied) return;
-        this.newestApplied = sequence;
-        this.byName = new Map(rows.map((row) => [row.nombre.toLowerCase(), toCached(row)]));
+        if (sequence < this.newestReloadApplied) return;
+        const fresh = new Map<string, Entry>(rows.map((row) => [row.nombre.toLowerCase(), { cached: toCached(row), readSequence: sequence }]));
+        // Single-row reads that started after this reload know better.
+        for (const [name, entry] of this.byName) if (entry.readSequence > sequence) fresh.set(name, entry);
+        this.byName = fresh;
+        this.newestReloadApplied = sequence;
         this.copyReadAtMs = startedAt;
         this.staleReported = false;
       })
