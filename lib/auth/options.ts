@@ -46,7 +46,8 @@ export function authOptions(): AuthOptions {
     pages: { signIn: '/admin/login', error: '/admin/login' },
     // next-auth's own complaints go through our logger (redacted, one format).
     logger: {
-      error: (code, metadata) => log.error({ code, err: metadata instanceof Error ? metadata : undefined }, 'next-auth error'),
+      // metadata is an Error or an object holding one; only the error goes, through the safe serializer.
+      error: (code, metadata) => log.error({ code, err: metadata instanceof Error ? metadata : (metadata as { error?: unknown })?.error }, 'next-auth error'),
       warn: (code) => log.warn({ code }, 'next-auth warning'),
       debug: () => {},
     },
