@@ -178,6 +178,17 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
       expect: records,
     },
     {
+      // Integration 1 follows profile 1 (volume.ts): catalogs only, never RENAP.
+      name: `Registros, largest + a lookup it never used (renap)`,
+      path: `/admin/registros?integracion=${largest}&consulta=renap`,
+      expect: records,
+    },
+    {
+      name: 'Registros, largest + cui_nit + 401 (rare)',
+      path: `/admin/registros?integracion=${largest}&consulta=cui_nit&estado=401`,
+      expect: records,
+    },
+    {
       name: 'Registros, NIT + largest integration',
       path: `/admin/registros?identificador=${encodeURIComponent(summary.searchNit)}&integracion=${largest}`,
       expect: records,

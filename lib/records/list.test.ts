@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, queryRecords } from '@/db/schema';
 import { database as openDatabase, db } from '@/db/client';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { rollUpQueue } from '@/lib/rollups/job';
 import { iterateRecords, listRecordsPage } from './list';
 
 let testDatabase: TestDatabase;
@@ -30,10 +31,14 @@ beforeAll(async () => {
     });
   }
   const handle = await openDatabase();
-  // The search keys the record writers would have stored with these records.
+  // What the record writers store with every record: its search keys and its rollup row.
   await handle.rows(sql`
     insert into query_record_identifiers (record_id, identifier, created_at)
     select id, normalize_tax_identifier(nit), created_at from query_records where nit is not null`);
+  await handle.rows(sql`
+    insert into query_rollup_queue (integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at)
+    select integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at from query_records`);
+  await rollUpQueue();
   const rows = await handle.rows<{ id: number | string }>(sql`select id from query_records order by created_at desc, id desc`);
   expectedOrder = rows.map((row) => Number(row.id));
 });

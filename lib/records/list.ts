@@ -3,6 +3,7 @@ import { db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type LedgerEntry, type QueryRecord } from '@/db/schema';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
+import { matchingDays, scanRange, type MatchingDays } from './count';
 import type { RecordFilters } from './filters';
 import { statusFilter } from './outcomes';
 
@@ -51,9 +52,18 @@ function listSource(filters: RecordFilters) {
  * from the cursor, so every page costs the same at any depth; OFFSET would not. Exported unrun
  * so the plan tests can EXPLAIN exactly what the console runs.
  */
-export function recordsQuery(database: Database, filters: RecordFilters, cursor: KeysetCursor | undefined, direction: 'older' | 'newer', limit: number) {
+export function recordsQuery(
+  database: Database,
+  filters: RecordFilters,
+  cursor: KeysetCursor | undefined,
+  direction: 'older' | 'newer',
+  limit: number,
+  range: ScanRange = {},
+) {
   const { conditions, keys } = listSource(filters);
   if (cursor) conditions.push(beyondCursor(keys.createdAt, keys.id, cursor, direction));
+  if (range.from) conditions.push(gte(keys.createdAt, range.from));
+  if (range.until) conditions.push(lt(keys.createdAt, range.until));
   const order = direction === 'older' ? [desc(keys.createdAt), desc(keys.id)] : [asc(keys.createdAt), asc(keys.id)];
   const columns = { record: queryRecords, integrationNombre: integrations.nombre, cursorTimestamp: cursorInstant(keys.createdAt) };
   const source = filters.identificador
@@ -69,13 +79,17 @@ export function recordsQuery(database: Database, filters: RecordFilters, cursor:
     .limit(limit);
 }
 
+type ScanRange = ReturnType<typeof scanRange>;
+
 async function fetchBatch(
   filters: RecordFilters,
   cursor: KeysetCursor | undefined,
   direction: 'older' | 'newer',
   limit: number,
+  matching?: MatchingDays,
 ): Promise<Array<ConsoleRecord & { cursor: string }>> {
-  const rows = await recordsQuery(await db(), filters, cursor, direction, limit);
+  const range = matching ? scanRange(matching, cursor?.createdAt, direction, limit) : {};
+  const rows = await recordsQuery(await db(), filters, cursor, direction, limit, range);
   const mapped = rows.map(({ record, integrationNombre, cursorTimestamp }) => ({
     ...record,
     integrationNombre,
@@ -86,6 +100,8 @@ async function fetchBatch(
 
 export interface RecordPage {
   rows: ConsoleRecord[];
+  /** How many records match, from the rollups; undefined for an identifier search. */
+  matching?: number;
   /** Cursor for the next page of older records, when there is one. */
   older?: string;
   /** Cursor for the previous page of newer records, when there is one. */
@@ -100,23 +116,24 @@ export async function listRecordsPage(
   position: { after?: string; before?: string } = {},
   pageSize = RECORDS_PAGE_SIZE,
 ): Promise<RecordPage> {
+  const matching = await matchingDays(filters);
   const before = decodeCursor(position.before);
   if (before) {
-    const rows = await fetchBatch(filters, before, 'newer', pageSize + 1);
+    const rows = await fetchBatch(filters, before, 'newer', pageSize + 1, matching);
     const hasNewer = rows.length > pageSize;
     const page = hasNewer ? rows.slice(1) : rows;
-    return { rows: page, newer: hasNewer ? page[0]?.cursor : undefined, older: page.at(-1)?.cursor };
+    return { rows: page, matching: matching?.total, newer: hasNewer ? page[0]?.cursor : undefined, older: page.at(-1)?.cursor };
   }
   const after = decodeCursor(position.after);
-  const rows = await fetchBatch(filters, after, 'older', pageSize + 1);
+  const rows = await fetchBatch(filters, after, 'older', pageSize + 1, matching);
   const hasOlder = rows.length > pageSize;
   const page = rows.slice(0, pageSize);
-  return { rows: page, older: hasOlder ? page.at(-1)?.cursor : undefined, newer: after ? page[0]?.cursor : undefined };
+  return { rows: page, matching: matching?.total, older: hasOlder ? page.at(-1)?.cursor : undefined, newer: after ? page[0]?.cursor : undefined };
 }
 
 /** The newest records matching the filters (the integration page, the CLI). */
 export async function listLatestRecords(filters: RecordFilters, limit: number): Promise<ConsoleRecord[]> {
-  const rows = await fetchBatch(filters, undefined, 'older', Math.min(Math.max(limit, 1), 1_000));
+  const rows = await fetchBatch(filters, undefined, 'older', Math.min(Math.max(limit, 1), 1_000), await matchingDays(filters));
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   return rows.map(({ cursor, ...record }) => record);
 }
@@ -132,10 +149,11 @@ export interface IterateOptions {
 /** Every matching record, newest first, in batches (CSV exports): one keyset query per batch. */
 export async function* iterateRecords(filters: RecordFilters, options: IterateOptions = {}): AsyncGenerator<ConsoleRecord[]> {
   const batchSize = options.batchSize ?? 2_000;
+  const matching = await matchingDays(filters);
   let cursor = options.startAfter;
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   while (remaining > 0) {
-    const batch = await fetchBatch(filters, cursor, 'older', Math.min(batchSize, remaining));
+    const batch = await fetchBatch(filters, cursor, 'older', Math.min(batchSize, remaining), matching);
     if (batch.length === 0) return;
     yield batch;
     remaining -= batch.length;

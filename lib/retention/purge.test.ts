@@ -23,7 +23,7 @@ async function count(query: string): Promise<number> {
   return Number(row!.n);
 }
 
-/** A billed record as the lookups write it, then moved back in time (with its search key). */
+/** A billed record as the lookups write it, then moved back in time (with its search key and rollup row). */
 async function billedRecordAged(requestId: string, monthsAgo: number): Promise<void> {
   const hold = await placeHold(integration.id, requestId);
   if (!hold) throw new Error('the balance covers the hold');
@@ -44,6 +44,11 @@ async function billedRecordAged(requestId: string, monthsAgo: number): Promise<v
   await handle.rows(sql`
     update query_record_identifiers i set created_at = r.created_at
       from query_records r where r.id = i.record_id and r.request_id = ${requestId}::text`);
+  // The queue row carries no record id: queue the moved records afresh, as the migration does.
+  await handle.rows(sql`delete from query_rollup_queue`);
+  await handle.rows(sql`
+    insert into query_rollup_queue (integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at)
+    select integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at from query_records`);
 }
 
 beforeAll(async () => {

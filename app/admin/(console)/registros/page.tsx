@@ -8,7 +8,6 @@ import { env } from '@/lib/env';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
-import { countMatchingRecords } from '@/lib/records/count';
 import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { OUTCOMES } from '@/lib/records/outcomes';
@@ -26,7 +25,8 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     after: typeof params.despues === 'string' ? params.despues : undefined,
     before: typeof params.antes === 'string' ? params.antes : undefined,
   };
-  const [page, integrations, matching] = await Promise.all([listRecordsPage(filters, position), integrationOptions(), countMatchingRecords(filters)]);
+  const [page, integrations] = await Promise.all([listRecordsPage(filters, position), integrationOptions()]);
+  const matching = page.matching;
   const maxExportRows = env().CSV_EXPORT_MAX_ROWS;
   const filterParams = recordFiltersToSearchParams(filters);
   const link = (extra: Record<string, string>) => {
