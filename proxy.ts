@@ -1,36 +1,67 @@
-// The global per-IP limit (100 per 15 minutes over the whole API) and the request id.
+// Runs before every page and API request: security headers (a CSP nonce for pages), the request
+// id and the global per-IP limit for the API, and the per-IP limit in front of the console's
+// sign-in.
 import { NextResponse, type NextRequest } from 'next/server';
+import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';
 import { env } from '@/lib/env';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
-import { clientIp, PEER_IP_HEADER } from '@/lib/limits/client-ip';
+import { newNonce, securityHeaders } from '@/lib/http/security-headers';
+import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
-import { consumeGlobalLimit } from '@/lib/limits/limits';
+import { consumeGlobalLimit, consumeSignInLimit } from '@/lib/limits/limits';
 import { lookupOfPath } from '@/lib/lookups/paths';
 import { countRefusal } from '@/lib/rollups/refusals';
 
+/** Lookups and the rest of the API spend from the global per-IP limit; these do not. */
+const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|auth\/)/;
+const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 
 export async function proxy(request: NextRequest) {
-  // Every response gets an id; one sent by the client is replaced so ids stay unique.
-  const requestId = newRequestId();
-  const ip = clientIp(request.headers.get(PEER_IP_HEADER), request.headers.get('x-forwarded-for'), env().TRUSTED_PROXY_HOPS);
-  if (!(await consumeGlobalLimit(ip))) {
-    const lookup = lookupOfPath(request.nextUrl.pathname);
-    if (lookup) countRefusal({ lookup, reason: 'ip_rate_limited' });
-    return new NextResponse(GLOBAL_LIMIT_BODY, {
-      status: 429,
-      headers: { 'content-type': 'text/plain; charset=utf-8', [REQUEST_ID_HEADER]: requestId },
-    });
+  const settings = env();
+  const path = request.nextUrl.pathname;
+  const isApi = path === '/api' || path.startsWith('/api/');
+  const nonce = isApi ? undefined : newNonce();
+  const headers = securityHeaders({
+    nonce,
+    https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'),
+    development: process.env.NODE_ENV === 'development',
+    noStore: isApi || path === '/admin' || path.startsWith('/admin/'),
+  });
+  const respond = (response: NextResponse) => {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  };
+  const clientIp = () => requestClientIp((name) => request.headers.get(name), settings);
+
+  if (SIGN_IN_CALLBACK.test(path) && !(await consumeSignInLimit(clientIp()))) {
+    // next-auth's client reads `url` and shows the error code it carries (lib/auth/sign-in-errors.ts).
+    const url = new URL('/admin/login', settings.NEXTAUTH_URL ?? request.nextUrl.origin);
+    url.searchParams.set(SIGN_IN_ERROR_PARAM, signInErrorCode({ kind: 'rate_limited' }));
+    return respond(NextResponse.json({ url: url.toString() }, { status: 429 }));
   }
-  const headers = new Headers(request.headers);
-  headers.set(REQUEST_ID_HEADER, requestId);
-  const response = NextResponse.next({ request: { headers } });
-  response.headers.set(REQUEST_ID_HEADER, requestId);
-  return response;
+
+  const forwarded = new Headers(request.headers);
+  if (nonce) {
+    // Next reads the nonce from the request's CSP header and puts it on the scripts it renders.
+    forwarded.set('x-nonce', nonce);
+    forwarded.set('Content-Security-Policy', headers['Content-Security-Policy']!);
+  }
+  if (isApi && !OUTSIDE_GLOBAL_LIMIT.test(path)) {
+    // Every API answer gets an id; one sent by the client is replaced so ids stay unique.
+    const requestId = newRequestId();
+    headers[REQUEST_ID_HEADER] = requestId;
+    if (!(await consumeGlobalLimit(clientIp()))) {
+      const lookup = lookupOfPath(path);
+      if (lookup) countRefusal({ lookup, reason: 'ip_rate_limited' });
+      return respond(new NextResponse(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+    }
+    forwarded.set(REQUEST_ID_HEADER, requestId);
+  }
+  return respond(NextResponse.next({ request: { headers: forwarded } }));
 }
 
 export const config = {
-  // The whole integrator API. Not the health check (load balancers poll it), the console's
-  // sign-in endpoints (they have their own per-account and per-IP throttling), nor the benchmark's
-  // bare baseline (it must measure a route with none of the gateway's work).
-  matcher: ['/api/((?!health$|auth/|bench/).*)'],
+  // Everything but Next's static files (next.config.mjs gives them nosniff) and the benchmark's
+  // bare baseline, which must measure a route with none of the gateway's work.
+  matcher: ['/((?!_next/static/|_next/image|favicon\\.ico|api/bench/).*)'],
 };

@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     // tests/multi-instance needs real PostgreSQL and Redis servers: npm run test:multi-instance.
-    exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**', 'tests/multi-instance/**'],
+    // .next* build directories (tests, e2e, benchmarks) hold copies of server packages, pino's tests included.
+    exclude: ['node_modules/**', '.next*/**', 'e2e/**', '.data/**', 'tests/multi-instance/**'],
     // HTTP-level tests run against a production build, made once per run (or reused if current).
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',

@@ -19,15 +19,11 @@ import { purgeExpiredRecords } from '@/lib/retention/purge';
 import type { Result } from '@/lib/result';
 import { env } from '@/lib/env';
 import { createConsoleUser, listConsoleUsers, userRoleSchema } from '@/lib/users/service';
+import { CliError } from './errors';
+import { readPassword } from './password-input';
+import { terminalSafe as safe } from './terminal-text';
 
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
+export { CliError };
 
 export interface CommandOutput {
   text: string;
@@ -54,8 +50,10 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
   integrations:rotate-token <id|nombre> issue a new token (printed once); the old one stops working
   integrations:deactivate <id|nombre>   refuse its credentials (reactivate to undo)
   integrations:reactivate <id|nombre>
-  users:create <email> --name "..." --role admin|support [--password "..."]
-                                        create a console user; prints a generated password once
+  users:create <email> --name "..." --role admin|support [--password-stdin]
+                                        create a console user; prints a generated password once,
+                                        or asks for one (--password-stdin: typed at a prompt, or
+                                        the first line of standard input when it is piped)
   users:list
   records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-or-CUI] [--limit N]
                                         most recent query records first (a NIT or CUI in any writing,
@@ -76,7 +74,7 @@ function amount(text: string, what: string): number {
   const centavos = text.startsWith(NEGATIVE_AMOUNT_MARK)
     ? negate(parseQuetzales(text.slice(NEGATIVE_AMOUNT_MARK.length)))
     : parseQuetzales(text);
-  if (centavos === undefined) throw new CliError(`${what} must be an amount in quetzales, like 12.50 (got "${text}")`);
+  if (centavos === undefined) throw new CliError(`${what} must be an amount in quetzales, like 12.50 (got "${safe(text)}")`);
   return centavos;
 }
 
@@ -85,7 +83,7 @@ function negate(value: number | undefined): number | undefined {
 }
 
 function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new CliError(result.error.message, result.error.code === 'not_found' ? 3 : 2);
+  if (!result.ok) throw new CliError(safe(result.error.message), result.error.code === 'not_found' ? 3 : 2);
   return result.value;
 }
 
@@ -94,7 +92,7 @@ function parseFlagList(list: string | boolean | undefined): FlagName[] {
   if (list.trim() === 'all') return FLAG_NAMES;
   return list.split(',').map((item) => {
     const flag = parseFlagName(item);
-    if (!flag) throw new CliError(`unknown flag "${item}"; use one of ${Object.values(CONTRACT_FLAG_NAMES).join(', ')}`);
+    if (!flag) throw new CliError(`unknown flag "${safe(item)}"; use one of ${Object.values(CONTRACT_FLAG_NAMES).join(', ')}`);
     return flag;
   });
 }
@@ -102,7 +100,7 @@ function parseFlagList(list: string | boolean | undefined): FlagName[] {
 function describeIntegration(integration: IntegrationView): string {
   const enabled = FLAG_NAMES.filter((flag) => integration[flag]).map((flag) => CONTRACT_FLAG_NAMES[flag]);
   return [
-    `#${integration.id} ${integration.nombre}${integration.active ? '' : ' (inactive)'}  token ${integration.tokenPrefix}…`,
+    `#${integration.id} ${safe(integration.nombre)}${integration.active ? '' : ' (inactive)'}  token ${safe(integration.tokenPrefix)}…`,
     `  tariff ${formatQuetzales(integration.tariffCentavos)}  balance ${formatQuetzales(integration.balanceCentavos)}`,
     `  enabled: ${enabled.length ? enabled.join(' ') : '(none)'}`,
   ].join('\n');
@@ -111,7 +109,7 @@ function describeIntegration(integration: IntegrationView): string {
 async function integrationByArg(args: string[]): Promise<IntegrationView> {
   const key = required(args, 0, 'integration id or nombre');
   const integration = await findIntegration(key);
-  if (!integration) throw new CliError(`no integration "${key}"`, 3);
+  if (!integration) throw new CliError(`no integration "${safe(key)}"`, 3);
   return integration;
 }
 
@@ -144,7 +142,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const ledger = await ledgerHistory(integration.id, 10);
     const lines = ledger.map(
       (entry) =>
-        `  ${entry.createdAt.toISOString()}  ${entry.kind.padEnd(10)} ${formatQuetzales(entry.amountCentavos).padStart(14)}  ${entry.actor}${entry.note ? `  ${entry.note}` : ''}`,
+        `  ${entry.createdAt.toISOString()}  ${entry.kind.padEnd(10)} ${formatQuetzales(entry.amountCentavos).padStart(14)}  ${safe(entry.actor)}${entry.note ? `  ${safe(entry.note)}` : ''}`,
     );
     return {
       data: { ...integration, ledger },
@@ -173,7 +171,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const result = unwrap(
       await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'amount'), 'amount'), String(options.note ?? '')),
     );
-    return { data: result, text: `${integration.nombre}: balance ${formatQuetzales(result.balanceCentavos)}` };
+    return { data: result, text: `${safe(integration.nombre)}: balance ${formatQuetzales(result.balanceCentavos)}` };
   },
 
   async 'integrations:adjust'(args, options) {
@@ -181,7 +179,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const result = unwrap(
       await adjustBalance(CLI_ACTOR, integration.id, amount(required(args, 1, 'amount'), 'amount'), String(options.note ?? '')),
     );
-    return { data: result, text: `${integration.nombre}: balance ${formatQuetzales(result.balanceCentavos)}` };
+    return { data: result, text: `${safe(integration.nombre)}: balance ${formatQuetzales(result.balanceCentavos)}` };
   },
 
   async 'integrations:rotate-token'(args) {
@@ -204,20 +202,24 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
   },
 
   async 'users:create'(args, options) {
+    if (options.password !== undefined) {
+      throw new CliError('--password is not accepted: a password on the command line ends up in the shell history and the process list. Use --password-stdin.');
+    }
     const role = userRoleSchema.safeParse(options.role);
     if (!role.success) throw new CliError('--role must be admin or support');
+    const chosenPassword = options['password-stdin'] === true ? await readPassword() : undefined;
     const created = unwrap(
       await createConsoleUser(CLI_ACTOR, {
         email: required(args, 0, 'email'),
         name: typeof options.name === 'string' ? options.name : '',
         role: role.data,
-        password: typeof options.password === 'string' ? options.password : undefined,
+        password: chosenPassword,
       }),
     );
-    const shownPassword = typeof options.password === 'string' ? undefined : created.password;
+    const shownPassword = chosenPassword === undefined ? created.password : undefined;
     return {
       data: { ...created.user, ...(shownPassword ? { password: shownPassword } : {}) },
-      text: `User #${created.user.id} ${created.user.email} (${created.user.role})${shownPassword ? `\nPassword (shown once): ${shownPassword}` : ''}`,
+      text: `User #${created.user.id} ${safe(created.user.email)} (${created.user.role})${shownPassword ? `\nPassword (shown once): ${shownPassword}` : ''}`,
     };
   },
 
@@ -225,7 +227,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const users = await listConsoleUsers();
     return {
       data: users,
-      text: users.map((user) => `#${user.id} ${user.email}  ${user.name}  ${user.role}${user.active ? '' : ' (inactive)'}`).join('\n') || 'No users.',
+      text: users.map((user) => `#${user.id} ${safe(user.email)}  ${safe(user.name)}  ${user.role}${user.active ? '' : ' (inactive)'}`).join('\n') || 'No users.',
     };
   },
 
@@ -246,7 +248,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const text = records
       .map(
         (record) =>
-          `${record.createdAt.toISOString()}  ${record.integrationNombre}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${record.nit ?? '-'} cui=${record.cui ?? '-'}  ${record.requestId}`,
+          `${record.createdAt.toISOString()}  ${safe(record.integrationNombre)}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
       )
       .join('\n');
     return { data: records, text: text || 'No query records.' };
@@ -265,6 +267,6 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
 
 export async function runCommand(command: string, args: string[], options: Options): Promise<CommandOutput> {
   const run = commands[command];
-  if (!run) throw new CliError(`unknown command "${command}"\n\n${USAGE}`);
+  if (!run) throw new CliError(`unknown command "${safe(command)}"\n\n${USAGE}`);
   return run(args, options);
 }

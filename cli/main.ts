@@ -1,17 +1,21 @@
 // npm run cli -- <command> [arguments] [--json]
 // The operator CLI. It calls the same lib/ functions as the console; every change is audited.
+// First: the CLI's stdout is its answer (--json output), so log lines go to stderr.
+import './logs-to-stderr';
 import '@/lib/load-env-files';
 import { parseArgs } from 'node:util';
 import { closeDatabase, database } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
+import { describeError } from '@/lib/logging/errors';
 import { CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
+import { terminalSafe, terminalSafeJson } from './terminal-text';
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseCommandLine(argv);
   } catch (error) {
-    console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
+    console.error(`error: ${terminalSafe((error as Error).message)}\n\n${USAGE}`);
     return 2;
   }
   const { positionals, values } = parsed;
@@ -23,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     await applyMigrations(await database());
     const output = await runCommand(command, args, values);
-    if (values.json) console.log(JSON.stringify(output.data, null, 2));
+    if (values.json) console.log(terminalSafeJson(output.data));
     else console.log(output.text);
     return 0;
   } catch (error) {
@@ -55,7 +59,9 @@ function parseCommandLine(argv: string[]) {
       note: { type: 'string' },
       name: { type: 'string' },
       role: { type: 'string' },
+      // Refused with an explanation (users:create): passwords never come from the command line.
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       integration: { type: 'string' },
       lookup: { type: 'string' },
       limit: { type: 'string' },
@@ -68,7 +74,8 @@ function parseCommandLine(argv: string[]) {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    // Unexpected (a database failure, say): what failed, never the values a query was given.
+    console.error(`error: ${terminalSafe(describeError(error))}`);
     process.exit(1);
   },
 );

@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { env } from '@/lib/env';
+import { ensurePrivateDirectory } from '@/lib/files/private-directory';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -69,7 +70,6 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
-    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
     const client: PGlite = await PGlite.create(dataDir);
     const database = drizzle(client, { schema }) as unknown as Database;
     return {
@@ -94,7 +94,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
  */
 function acquireDirectoryLock(dataDir: string): () => void {
   const lockFile = `${dataDir}.lock`;
-  fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+  ensurePrivateDirectory(path.dirname(lockFile));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });

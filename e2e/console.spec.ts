@@ -2,7 +2,7 @@
 // creates a support user, and the server refuses every change the support user sends.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { callServerAction, screenshot, settings, signInThroughForm } from './support/console';
+import { callServerAction, cspViolations, screenshot, settings, signInThroughForm } from './support/console';
 
 const FORBIDDEN = 'esta acción requiere un administrador';
 const SIGNED_OUT = 'Tu sesión terminó o ya no es válida';
@@ -30,6 +30,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
 
   test('sin sesión la consola lleva al inicio de sesión, y el admin sembrado entra', async ({}, testInfo) => {
     const { baseUrl, adminEmail, adminPassword } = settings();
+    const blocked = cspViolations(admin);
     await admin.goto(`${baseUrl}/admin/integraciones`);
     await expect(admin).toHaveURL(/\/admin\/login/);
     await expect(admin.getByText('Entorno de desarrollo')).toBeVisible();
@@ -43,6 +44,8 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await signInThroughForm(admin, adminEmail, adminPassword);
     await expect(admin.getByTestId('current-role')).toHaveText('Administrador');
     await screenshot(admin, testInfo, '02-panel-sin-consultas');
+    // Sign-in and the dashboard ran under the CSP without anything blocked.
+    expect(blocked).toEqual([]);
   });
 
   test('crea una integración y copia su token, que se muestra una sola vez', async ({}, testInfo) => {
@@ -252,5 +255,22 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     // Nothing may push the page wider than the screen (tables scroll inside their own box).
     const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test('cerrar sesión termina la sesión en el servidor: una cookie copiada deja de servir', async ({ browser }) => {
+    const { baseUrl } = settings();
+    await admin.setViewportSize({ width: 1280, height: 800 });
+    await admin.goto(`${baseUrl}/admin`);
+    const copied = (await adminContext.cookies()).filter((cookie) => cookie.name.endsWith('next-auth.session-token'));
+    expect(copied).toHaveLength(1);
+    await admin.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await expect(admin).toHaveURL(/\/admin\/login/);
+
+    const thief = await browser.newContext();
+    await thief.addCookies(copied);
+    const page = await thief.newPage();
+    await page.goto(`${baseUrl}/admin`);
+    await expect(page).toHaveURL(/\/admin\/login\?motivo=sesion/);
+    await thief.close();
   });
 });

@@ -1,6 +1,6 @@
 // The integrator documentation at /docs, rendered from the OpenAPI document, in chromium.
 import { expect, test } from '@playwright/test';
-import { screenshot, settings } from './support/console';
+import { cspViolations, screenshot, settings } from './support/console';
 
 const OPERATIONS = [
   ['searchRenapByCui', '/renap/buscar-cui'],
@@ -12,6 +12,7 @@ const OPERATIONS = [
 
 test('la documentación muestra las cinco operaciones y su consola de prueba llama a este despliegue', async ({ page }, testInfo) => {
   const { baseUrl } = settings();
+  const blocked = cspViolations(page);
   await page.goto(`${baseUrl}/docs`);
   await expect(page.getByRole('heading', { name: 'Taxpayer Lookup Integration API', level: 1 })).toBeVisible();
   for (const [operationId, path] of OPERATIONS) {
@@ -35,5 +36,7 @@ test('la documentación muestra las cinco operaciones y su consola de prueba lla
   await omisos.getByRole('button', { name: 'POST /catalogos/omisos' }).click();
   await expect(omisos.getByText('HTTP 403')).toBeVisible();
   await expect(omisos.locator('.answer pre')).toContainText('"message": "Se requieren credenciales de integracion."');
+  // The page's CSP (a fresh nonce per request) let everything it needs run, and nothing was blocked.
+  expect(blocked).toEqual([]);
   await screenshot(page, testInfo, '16-documentacion-probar');
 });

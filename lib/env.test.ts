@@ -21,6 +21,9 @@ const PRODUCTION = {
   RTU_API_KEY: 'rtu-key',
   CATALOG_CLIENT_ID: 'catalog-id',
   CATALOG_CLIENT_SECRET: 'catalog-secret',
+  RENAP_BASE_URL: 'https://renap.example.gt/api',
+  RTU_BASE_URL: 'https://rtu.example.gt/api',
+  CATALOG_BASE_URL: 'https://catalogos.example.gt/api',
 };
 
 describe('parseEnv', () => {
@@ -70,6 +73,9 @@ describe('parseEnv', () => {
     ['RENAP_BASE_URL', 'ftp://renap.example'],
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['HOLD_SWEEP_AFTER_SECONDS', '30'],
+    ['INTEGRATION_CACHE_REFRESH_MS', '60000'],
+    ['RATE_LIMIT_IPV6_PREFIX_LENGTH', '129'],
+    ['LOG_LEVEL', 'verbose'],
   ])('names %s when it is %j', (name, value) => {
     expect(rejectedVariables({ [name]: value })).toEqual([name]);
   });
@@ -90,8 +96,39 @@ describe('parseEnv', () => {
         'NEXTAUTH_URL',
         'RENAP_API_KEY',
         'RTU_API_KEY',
+        'RENAP_BASE_URL',
+        'RTU_BASE_URL',
+        'CATALOG_BASE_URL',
       ].sort(),
     );
+  });
+
+  it('takes a built app (NODE_ENV=production) without APP_ENV for production: secrets required, never seeded', () => {
+    expect(rejectedVariables({ NODE_ENV: 'production' })).toContain('NEXTAUTH_SECRET');
+    const withoutAppEnv = { ...PRODUCTION, APP_ENV: undefined };
+    expect(parseEnv({ ...withoutAppEnv, NODE_ENV: 'production' })).toMatchObject({ APP_ENV: 'production', SEED_ON_START: false });
+    expect(rejectedVariables({ ...withoutAppEnv, NODE_ENV: 'production', SEED_ON_START: 'true' })).toEqual(['SEED_ON_START']);
+    // Development stays explicit, and a plain `npm run dev` (no NODE_ENV) needs nothing.
+    expect(parseEnv({ NODE_ENV: 'production', APP_ENV: 'development' }).APP_ENV).toBe('development');
+    expect(parseEnv({ NODE_ENV: 'development' }).APP_ENV).toBe('development');
+  });
+
+  it('in production, refuses plain http for the public URL and every upstream', () => {
+    expect(rejectedVariables({ ...PRODUCTION, NEXTAUTH_URL: 'http://gateway.example.gt' })).toEqual(['NEXTAUTH_URL']);
+    for (const name of ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL']) {
+      expect(rejectedVariables({ ...PRODUCTION, [name]: 'http://upstream.example.gt/api' })).toEqual([name]);
+    }
+    expect(rejectedVariables({ ...PRODUCTION, UPSTASH_REDIS_REST_URL: 'http://redis.example.gt', UPSTASH_REDIS_REST_TOKEN: 't' })).toEqual([
+      'UPSTASH_REDIS_REST_URL',
+    ]);
+  });
+
+  it('lets a TLS sidecar on this host carry the upstream traffic when asked to, and nowhere else', () => {
+    const sidecar = { ...PRODUCTION, UPSTREAM_TLS_SIDECAR: 'true' };
+    expect(parseEnv({ ...sidecar, RENAP_BASE_URL: 'http://127.0.0.1:8443/renap', RTU_BASE_URL: 'http://localhost:8444/rtu' })).toMatchObject({
+      RENAP_BASE_URL: 'http://127.0.0.1:8443/renap',
+    });
+    expect(rejectedVariables({ ...sidecar, CATALOG_BASE_URL: 'http://catalogos.example.gt/api' })).toEqual(['CATALOG_BASE_URL']);
   });
 
   it('names just the one production secret that is missing', () => {

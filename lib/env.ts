@@ -4,7 +4,7 @@ import { z } from 'zod';
 // message that names it. Defaults are the contract's values and the bundled simulator's address,
 // so the embedded development setup needs no configuration at all.
 
-const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const integer = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
 const flag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0'])
@@ -17,7 +17,9 @@ const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
 
 export const envSchema = z
   .object({
-    APP_ENV: z.enum(['development', 'production']).default('development'),
+    // parseEnv defaults it from NODE_ENV: a built app (NODE_ENV=production) is production unless told otherwise.
+    APP_ENV: z.enum(['development', 'production']),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
     PGLITE_DIR: z.string().min(1).default('.data/pglite'),
     DATABASE_POOL_MAX: integer(10, 1),
@@ -27,14 +29,17 @@ export const envSchema = z
     NEXTAUTH_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
     NEXTAUTH_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
 
-    RENAP_BASE_URL: httpUrl.default(`${SIMULATOR_DEFAULT_URL}/renap`),
+    // Production must set the three base URLs (parseEnv); development defaults to the simulator.
+    RENAP_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/renap`)),
     RENAP_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    RTU_BASE_URL: httpUrl.default(`${SIMULATOR_DEFAULT_URL}/rtu`),
+    RTU_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/rtu`)),
     RTU_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    CATALOG_BASE_URL: httpUrl.default(`${SIMULATOR_DEFAULT_URL}/catalog`),
+    CATALOG_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/catalog`)),
     CATALOG_CLIENT_ID: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     CATALOG_CLIENT_SECRET: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     SOURCE_TIMEOUT_MS: integer(30_000, 1),
+    // Production: plain http:// upstreams only to this host's loopback, where a sidecar adds TLS.
+    UPSTREAM_TLS_SIDECAR: flag(false),
 
     RATE_LIMIT_GLOBAL_MAX: integer(100, 1),
     RATE_LIMIT_GLOBAL_WINDOW_SECONDS: integer(900, 1),
@@ -42,9 +47,16 @@ export const envSchema = z
     RATE_LIMIT_RTU_PER_MINUTE: integer(50, 1),
     RATE_LIMIT_CATALOG_PER_MINUTE: integer(30, 1),
     TRUSTED_PROXY_HOPS: integer(0),
+    // IPv6 clients are counted per network of this prefix length: one host usually holds a whole /64.
+    RATE_LIMIT_IPV6_PREFIX_LENGTH: integer(64, 1, 128),
+    // Console sign-ins per client IP and minute, checked before any database work or password hash.
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: integer(30, 1),
+    // The in-memory limiter forgets its least recently used windows beyond this many keys.
+    RATE_LIMIT_MEMORY_MAX_KEYS: integer(200_000, 1_000),
     MAX_BODY_BYTES: integer(16_384, 256),
 
-    INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100),
+    // At most 10 s: an instance that cannot reload stops trusting its copy after 3 intervals.
+    INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100, 10_000),
     HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
     HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
 
@@ -88,7 +100,26 @@ export const envSchema = z
     if (env.SEED_ON_START) {
       ctx.addIssue({ code: 'custom', path: ['SEED_ON_START'], message: 'must be false in production: nothing is seeded implicitly' });
     }
+    // Session cookies and upstream keys never travel in clear text.
+    if (env.NEXTAUTH_URL && !env.NEXTAUTH_URL.startsWith('https://')) {
+      ctx.addIssue({ code: 'custom', path: ['NEXTAUTH_URL'], message: 'must be an https:// URL when APP_ENV=production' });
+    }
+    if (env.UPSTASH_REDIS_REST_URL && !env.UPSTASH_REDIS_REST_URL.startsWith('https://')) {
+      ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_URL'], message: 'must be an https:// URL when APP_ENV=production' });
+    }
   });
+
+const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+function upstreamUrlProblem(url: string, behindSidecar: boolean): string | undefined {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'https:') return undefined;
+  if (behindSidecar && LOOPBACK_HOSTS.test(parsed.hostname)) return undefined;
+  return behindSidecar
+    ? 'must be https://, or http:// to this host (127.0.0.1, ::1, localhost) where the TLS sidecar listens'
+    : 'must be an https:// URL when APP_ENV=production (or set UPSTREAM_TLS_SIDECAR=true for a TLS sidecar on this host)';
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -101,13 +132,23 @@ export class EnvError extends Error {
 
 /** Validates a set of variables; throws EnvError naming each wrong or missing one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
+  // A built app runs with NODE_ENV=production: forgetting APP_ENV there must not make it a
+  // development deployment that seeds demo credentials and prints them.
+  const appEnv = emptyAsUnset(source.APP_ENV) ?? (source.NODE_ENV === 'production' ? 'production' : 'development');
   // In production the seed is off unless someone explicitly (and wrongly) turns it on.
-  const withDefaults =
-    source.APP_ENV === 'production' && source.SEED_ON_START === undefined ? { ...source, SEED_ON_START: 'false' } : source;
-  const result = envSchema.safeParse(withDefaults);
-  if (!result.success) {
-    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
+  const seed = source.SEED_ON_START ?? (appEnv === 'production' ? 'false' : undefined);
+  const result = envSchema.safeParse({ ...source, APP_ENV: appEnv, SEED_ON_START: seed });
+  const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  // Production never falls back to the simulator's addresses, and never sends its keys in clear text.
+  if (appEnv === 'production') {
+    const behindSidecar = source.UPSTREAM_TLS_SIDECAR === 'true' || source.UPSTREAM_TLS_SIDECAR === '1';
+    for (const name of UPSTREAM_URLS) {
+      const url = source[name];
+      const problem = !url ? 'is required when APP_ENV=production' : URL.canParse(url) ? upstreamUrlProblem(url, behindSidecar) : undefined;
+      if (problem) problems.push(`${name}: ${problem}`);
+    }
   }
+  if (!result.success || problems.length > 0) throw new EnvError(problems);
   return result.data;
 }
 

@@ -1,44 +1,60 @@
 import { database } from '@/db/client';
+import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
 import { sweepStaleHolds } from '@/lib/billing/holds';
 import { env } from '@/lib/env';
 import { schedulePeriodicJob } from '@/lib/jobs/schedule';
+import { startedThroughServerWrapper } from '@/lib/limits/client-ip';
+import { describeError } from '@/lib/logging/errors';
+import { logger } from '@/lib/logging/logger';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { flushRefusals } from '@/lib/rollups/refusals';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
 
 const DAY_MS = 24 * 3_600_000;
+const log = logger('startup');
 
 /**
- * Runs once when the server starts (instrumentation.ts): validates the environment, opens and
- * migrates the database, seeds development data and starts the background jobs.
+ * Runs once when the server starts (instrumentation.ts): checks it runs behind server.mjs,
+ * validates the environment, opens and migrates the database, seeds development data and starts
+ * the background jobs.
  */
 export async function startServer(): Promise<void> {
+  if (!startedThroughServerWrapper()) {
+    throw new Error(
+      'start the app with `npm start` (node server.mjs), not `next start` or another launcher: only server.mjs records ' +
+        'the client address the per-IP limits count, and without it any client could choose its own',
+    );
+  }
   const settings = env();
   const handle = await database();
   if (settings.MIGRATE_ON_START) await applyMigrations(handle);
   if (settings.SEED_ON_START && settings.APP_ENV === 'development') {
-    const seeded = await seedDevelopmentData();
+    // Serialized like the migrations: two instances starting on an empty database seed once.
+    const seeded = await withAdvisoryLock(handle, ADVISORY_LOCKS.seed, () => seedDevelopmentData());
     const baseUrl = settings.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
     const message = describeSeed(seeded, baseUrl);
-    if (message) console.log(`\n${message}\n`);
+    // Development only, and on purpose: the demo credentials are shown once, to the developer's
+    // terminal, not as a log line (the logger would mask them).
+    if (message) process.stdout.write(`\n${message}\n\n`);
   }
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
-  console.log(`[startup] ${settings.APP_ENV} on ${handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL'}`);
+  log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL' }, 'started');
 }
 
 function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
   const holder = globalThis as typeof globalThis & { __holdSweeper?: NodeJS.Timeout };
   if (holder.__holdSweeper) return;
+  const billingLog = logger('billing');
   const sweep = async () => {
     try {
       const voided = await sweepStaleHolds(olderThanSeconds);
-      if (voided > 0) console.warn(`[billing] voided ${voided} hold(s) left unsettled by a crash`);
+      if (voided > 0) billingLog.warn({ voided }, 'voided holds left unsettled by a crash');
     } catch (error) {
-      console.error('[billing] hold sweep failed:', (error as Error).message);
+      billingLog.error({ err: error }, 'hold sweep failed');
     }
   };
   void sweep();
@@ -51,23 +67,25 @@ function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
  * every instance adds its own refusal counts, which live in its memory until then.
  */
 function startRollups(intervalMs: number): void {
+  const rollupsLog = logger('rollups');
   schedulePeriodicJob({
     name: 'rollups',
     everyMs: intervalMs,
     leaseMs: 60_000,
     run: async () => void (await rollUpQueue()),
-    onError: (error) => console.error('[rollups] rolling up query records failed:', (error as Error).message),
+    onError: (error) => rollupsLog.error({ err: error }, 'rolling up query records failed'),
   });
   const holder = globalThis as typeof globalThis & { __refusalFlush?: NodeJS.Timeout };
   if (holder.__refusalFlush) return;
   holder.__refusalFlush = setInterval(() => {
-    flushRefusals().catch((error: unknown) => console.error('[rollups] writing refusal counts failed:', (error as Error).message));
+    flushRefusals().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing refusal counts failed'));
   }, intervalMs);
   holder.__refusalFlush.unref();
 }
 
 /** Once a day, on one instance: purge the query records past their retention (lib/retention). */
 function startRetention(exportDir: string | undefined): void {
+  const retentionLog = logger('retention');
   schedulePeriodicJob({
     name: 'retention',
     everyMs: DAY_MS,
@@ -75,12 +93,10 @@ function startRetention(exportDir: string | undefined): void {
     run: async () => {
       const result = await purgeExpiredRecords({ exportDir, pauseMs: 50 });
       if (result.purged > 0) {
-        console.log(
-          `[retention] purged ${result.purged} query record(s) older than ${result.cutoff.toISOString()}${result.exportFile ? `, archived in ${result.exportFile}` : ''}`,
-        );
+        retentionLog.info({ purged: result.purged, olderThan: result.cutoff.toISOString(), archive: result.exportFile }, 'purged query records past their retention');
       }
     },
-    onError: (error) => console.error('[retention] purging old query records failed:', (error as Error).message),
+    onError: (error) => retentionLog.error({ err: error }, 'purging old query records failed'),
   });
 }
 
@@ -89,7 +105,7 @@ export async function startServerOrExit(): Promise<void> {
   try {
     await startServer();
   } catch (error) {
-    console.error(`\n[startup] cannot start: ${(error as Error).message}\n`);
+    log.fatal({ err: error }, `cannot start: ${describeError(error)}`);
     process.exit(1);
   }
 }

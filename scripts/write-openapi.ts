@@ -2,9 +2,10 @@
 // The document is generated (lib/openapi/document.ts); {base_url} stays a placeholder here.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDirectory } from '@/lib/files/private-directory';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 
 const target = path.resolve(process.argv[2] ?? '.data/openapi.json');
-fs.mkdirSync(path.dirname(target), { recursive: true });
+ensurePrivateDirectory(path.dirname(target));
 fs.writeFileSync(target, `${JSON.stringify(buildOpenApiDocument('https://gateway.example.com/api'), null, 2)}\n`);
 console.log(`OpenAPI document written to ${path.relative(process.cwd(), target)}`);

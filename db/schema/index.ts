@@ -6,3 +6,4 @@ export * from './audit-log';
 export * from './sign-in-throttles';
 export * from './query-rollups';
 export * from './job-leases';
+export * from './console-sessions';

@@ -70,7 +70,7 @@ export async function csrfToken(client: APIRequestContext): Promise<string> {
 
 /**
  * One sign-in attempt through next-auth's credentials endpoint: null when a session cookie was
- * issued, otherwise the refusal (the message our authorize() threw, as next-auth passes it on).
+ * issued, otherwise the refusal's code (lib/auth/sign-in-errors.ts), as next-auth passes it on.
  */
 export async function attemptSignIn(client: APIRequestContext, email: string, password: string, token?: string): Promise<string | null> {
   const response = await client.post('/api/auth/callback/credentials', {
@@ -80,4 +80,16 @@ export async function attemptSignIn(client: APIRequestContext, email: string, pa
   if (signedIn) return null;
   const { url } = (await response.json()) as { url: string };
   return new URL(url).searchParams.get('error') ?? `sin sesión (HTTP ${response.status()}, ${url})`;
+}
+
+/**
+ * Collects what the browser reports as blocked by the Content-Security-Policy on this page: an
+ * inline script without the request's nonce would show up here (and the page would not work).
+ */
+export function cspViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
 }

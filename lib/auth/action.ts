@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ConsoleRole } from '@/db/schema';
+import { logger } from '@/lib/logging/logger';
 import { currentConsoleUser, hasRole, type ConsoleUserSession } from './session';
 
 /** What every console server action answers: a message for the form, field errors, or data. */
@@ -43,7 +44,7 @@ export function consoleAction<Schema extends z.ZodType, T>(
     try {
       return await handler(parsed.data, user);
     } catch (error) {
-      console.error('[console] action failed:', error);
+      logger('console').error({ err: error, userId: user.id }, 'console action failed');
       return { ok: false, message: ACTION_MESSAGES.unexpected };
     }
   };

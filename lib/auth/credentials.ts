@@ -1,32 +1,56 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConsoleUser } from '@/db/schema';
 import { env } from '@/lib/env';
-import { clientIp, PEER_IP_HEADER } from '@/lib/limits/client-ip';
+import { requestClientIp } from '@/lib/limits/client-ip';
+import { logger } from '@/lib/logging/logger';
 import { hashPassword, verifyPassword } from '@/lib/security/passwords';
-import { findConsoleUserByEmail } from '@/lib/users/service';
+import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/users/service';
+import { signInErrorCode, type SignInRefusal } from './sign-in-errors';
 import { beginSignInAttempt, recordSignInFailure, recordSignInSuccess } from './throttle';
 
-/** Thrown to next-auth, which passes the message to the sign-in form as `error`. */
-export class SignInRefused extends Error {}
+/**
+ * Thrown to next-auth, which passes the message to the sign-in page as `?error=`: the message is
+ * only ever one of our codes (lib/auth/sign-in-errors.ts).
+ */
+export class SignInRefused extends Error {
+  constructor(readonly refusal: SignInRefusal) {
+    super(signInErrorCode(refusal));
+  }
+}
 
 let unknownUserHash: Promise<string> | undefined;
 
 /**
- * Checks an e-mail and password for the console, throttled per account and per IP. Unknown
- * e-mails, deactivated users and wrong passwords all get the same answer after the same work (a
- * password hash), so the form never tells which e-mails exist.
+ * Checks an e-mail and password for the console, throttled per IP, per account and IP, and per
+ * account (lib/auth/throttle.ts). Unknown e-mails, deactivated users and wrong passwords all get
+ * the same answer after the same work (a password hash), so the form never tells which e-mails
+ * exist. Anything unexpected (the database, say) is logged and refused with a code that says
+ * nothing about it.
  */
 export async function authenticateConsoleUser(
   email: string,
   password: string,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<ConsoleUser> {
+  try {
+    return await checkCredentials(email, password, headers);
+  } catch (error) {
+    if (error instanceof SignInRefused) throw error;
+    logger('auth').error({ err: error }, 'sign-in check failed');
+    throw new SignInRefused({ kind: 'unavailable' });
+  }
+}
+
+async function checkCredentials(email: string, password: string, headers: Record<string, string | string[] | undefined>): Promise<ConsoleUser> {
   const normalizedEmail = email.trim().toLowerCase();
-  if (!normalizedEmail || !password) throw new SignInRefused('Escribe tu correo y tu contraseña.');
-  const ip = clientIp(headerValue(headers, PEER_IP_HEADER), headerValue(headers, 'x-forwarded-for'), env().TRUSTED_PROXY_HOPS);
+  // Nothing longer than an account can have reaches the throttle table or the password hash.
+  if (!normalizedEmail || !password || normalizedEmail.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new SignInRefused({ kind: 'invalid_credentials' });
+  }
+  const ip = requestClientIp((name) => headerValue(headers, name), env());
 
   const attempt = await beginSignInAttempt(normalizedEmail, ip);
-  if (!attempt.allowed) throw new SignInRefused(attempt.message);
+  if (!attempt.allowed) throw new SignInRefused(attempt.refusal);
   if (attempt.delayMs > 0) await sleep(attempt.delayMs);
 
   const user = await findConsoleUserByEmail(normalizedEmail);
@@ -41,4 +65,3 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   const value = headers[name] ?? headers[name.toLowerCase()];
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
-

@@ -2,16 +2,12 @@ import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import type { ConsoleRole } from '@/db/schema';
 import { env } from '@/lib/env';
-import { authenticateConsoleUser } from './credentials';
+import { logger } from '@/lib/logging/logger';
+import { authenticateConsoleUser, SignInRefused } from './credentials';
 import { nextAuthSecret } from './secret';
-
-/** A console session lasts one working day; role and status are re-checked on every request. */
-const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+import { endConsoleSession, SESSION_MAX_AGE_SECONDS, startConsoleSession } from './sessions';
 
 declare module 'next-auth' {
-  interface Session {
-    user: { id: number; email: string; name: string; role: ConsoleRole; sessionVersion: number };
-  }
   interface User {
     role: ConsoleRole;
     sessionVersion: number;
@@ -21,13 +17,21 @@ declare module 'next-auth' {
 declare module 'next-auth/jwt' {
   interface JWT {
     userId?: number;
-    role?: ConsoleRole;
+    /** Names the session's row (lib/auth/sessions.ts): signing out deletes it. */
+    sessionId?: string;
     /** passwordChangedAt when the session started: a password change or reset ends the session. */
     sessionVersion?: number;
   }
 }
 
+const log = logger('auth');
+
 let cached: AuthOptions | undefined;
+
+/** Whether the session cookie is `Secure` (and named __Secure-…): the public URL is https. */
+export function sessionCookiesAreSecure(): boolean {
+  return (env().NEXTAUTH_URL ?? '').startsWith('https://');
+}
 
 /**
  * next-auth's settings, built on first use rather than at import: the secret may have to be read
@@ -38,42 +42,49 @@ export function authOptions(): AuthOptions {
     secret: nextAuthSecret(),
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
     // next-auth would pick secure cookies from NEXTAUTH_URL too; saying it keeps it visible.
-    useSecureCookies: (env().NEXTAUTH_URL ?? '').startsWith('https://'),
+    useSecureCookies: sessionCookiesAreSecure(),
     pages: { signIn: '/admin/login', error: '/admin/login' },
+    // next-auth's own complaints go through our logger (redacted, one format).
+    logger: {
+      // metadata is an Error or an object holding one; only the error goes, through the safe serializer.
+      error: (code, metadata) => log.error({ code, err: metadata instanceof Error ? metadata : (metadata as { error?: unknown })?.error }, 'next-auth error'),
+      warn: (code) => log.warn({ code }, 'next-auth warning'),
+      debug: () => {},
+    },
     providers: [
       CredentialsProvider({
         name: 'Correo y contraseña',
         credentials: { email: { label: 'Correo', type: 'email' }, password: { label: 'Contraseña', type: 'password' } },
         async authorize(credentials, request) {
           const user = await authenticateConsoleUser(credentials?.email ?? '', credentials?.password ?? '', request.headers ?? {});
-          return {
-            id: String(user.id),
-            email: user.email,
-            name: user.name,
-            role: user.role,
-            sessionVersion: user.passwordChangedAt.getTime(),
-          };
+          return { id: String(user.id), email: user.email, name: user.name, role: user.role, sessionVersion: user.passwordChangedAt.getTime() };
         },
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         if (user) {
           token.userId = Number(user.id);
-          token.role = user.role;
           token.sessionVersion = user.sessionVersion;
+          // next-auth would put this error's message in the sign-in page's URL: only a code goes.
+          try {
+            token.sessionId = await startConsoleSession(Number(user.id));
+          } catch (error) {
+            log.error({ err: error }, 'could not record the console session');
+            throw new SignInRefused({ kind: 'unavailable' });
+          }
         }
         return token;
       },
+      // The browser sees only who is signed in; the role and the session id stay on the server.
       session({ session, token }) {
-        session.user = {
-          id: token.userId ?? 0,
-          email: token.email ?? '',
-          name: token.name ?? '',
-          role: token.role ?? 'support',
-          sessionVersion: token.sessionVersion ?? 0,
-        };
+        session.user = { email: token.email ?? '', name: token.name ?? '' };
         return session;
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (token?.sessionId) await endConsoleSession(token.sessionId);
       },
     },
   };

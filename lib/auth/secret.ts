@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { env } from '@/lib/env';
+import { ensurePrivateDirectory, LOCAL_DATA_DIR } from '@/lib/files/private-directory';
 
 // Where the development secret lives: next to the embedded database, so it survives restarts
 // (sessions stay valid) and is thrown away with the rest of the local data.
-const DEVELOPMENT_SECRET_FILE = '.data/nextauth-secret';
+const DEVELOPMENT_SECRET_FILE = path.join(LOCAL_DATA_DIR, 'nextauth-secret');
 
 /**
  * The key that signs console sessions. Production must set NEXTAUTH_SECRET (lib/env.ts refuses to
@@ -24,7 +25,7 @@ export function nextAuthSecret(): string {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const generated = randomBytes(48).toString('base64url');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDirectory(path.dirname(file));
   fs.writeFileSync(file, `${generated}\n`, { mode: 0o600 });
   return generated;
 }

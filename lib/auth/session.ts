@@ -1,10 +1,12 @@
-import { getServerSession } from 'next-auth';
+import { getToken } from 'next-auth/jwt';
+import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { ConsoleRole } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
-import { findConsoleUser } from '@/lib/users/service';
-import { authOptions } from './options';
+import { sessionCookiesAreSecure } from './options';
+import { nextAuthSecret } from './secret';
+import { findSessionUser } from './sessions';
 
 /** The signed-in console user as the database says now, not as the session cookie remembers. */
 export interface ConsoleUserSession {
@@ -16,16 +18,20 @@ export interface ConsoleUserSession {
 }
 
 /**
- * Reads the session and re-checks its user in the database, once per request: a deactivated user,
- * a changed or reset password (the session's version no longer matches) or a deleted account ends
- * the session at once, and the role always comes from the database, so a demotion applies to the
- * very next request.
+ * Reads the session cookie and re-checks it in the database, once per request: a session that was
+ * signed out (its row is gone), a deactivated user, a changed or reset password (the session's
+ * version no longer matches) or a deleted account ends the session at once, and the role always
+ * comes from the database, so a demotion applies to the very next request.
  */
 export const currentConsoleUser = cache(async (): Promise<ConsoleUserSession | null> => {
-  const session = await getServerSession(authOptions());
-  if (!session?.user?.id) return null;
-  const user = await findConsoleUser(session.user.id);
-  if (!user || !user.active || user.passwordChangedAt.getTime() !== session.user.sessionVersion) return null;
+  const token = await getToken({
+    req: { cookies: await cookies(), headers: await headers() } as unknown as Parameters<typeof getToken>[0]['req'],
+    secret: nextAuthSecret(),
+    secureCookie: sessionCookiesAreSecure(),
+  });
+  if (!token?.sessionId || !token.userId) return null;
+  const user = await findSessionUser(token.sessionId);
+  if (!user || user.id !== token.userId || !user.active || user.passwordChangedAt.getTime() !== token.sessionVersion) return null;
   return {
     id: user.id,
     email: user.email,

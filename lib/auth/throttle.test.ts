@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { beginSignInAttempt, recordSignInFailure, recordSignInSuccess, SIGN_IN_MESSAGES, SIGN_IN_THROTTLE, type AttemptStart } from './throttle';
+import type { SignInRefusal } from './sign-in-errors';
+import { beginSignInAttempt, recordSignInFailure, recordSignInSuccess, SIGN_IN_THROTTLE, type AttemptStart } from './throttle';
 
 let testDatabase: TestDatabase;
 beforeAll(async () => {
@@ -12,28 +13,26 @@ afterAll(async () => {
 
 type Allowed = Extract<AttemptStart, { allowed: true }>;
 
-async function fail(email: string, ip: string): Promise<{ start: AttemptStart; message?: string }> {
+async function fail(email: string, ip: string): Promise<{ start: AttemptStart; refusal?: SignInRefusal }> {
   const start = await beginSignInAttempt(email, ip);
-  return start.allowed ? { start, message: await recordSignInFailure(start) } : { start };
+  return start.allowed ? { start, refusal: await recordSignInFailure(start) } : { start };
 }
 
-describe('sign-in throttling per account', () => {
-  it('slows attempts after 5 failures and locks the account at the 10th, from any IP', async () => {
+describe('sign-in throttling of one account from one address', () => {
+  it('slows attempts after 5 failures and locks that address out of the account at the 10th', async () => {
     const delays: number[] = [];
-    const messages: string[] = [];
-    for (let attempt = 1; attempt <= SIGN_IN_THROTTLE.account.lockAfter; attempt++) {
-      const { start, message } = await fail('Ana@Example.com', `10.0.0.${attempt}`);
+    const refusals: SignInRefusal[] = [];
+    for (let attempt = 1; attempt <= SIGN_IN_THROTTLE.account_ip.lockAfter; attempt++) {
+      const { start, refusal } = await fail('Ana@Example.com', '10.0.0.1');
       expect(start.allowed).toBe(true);
       delays.push((start as Allowed).delayMs);
-      messages.push(message!);
+      refusals.push(refusal!);
     }
     expect(delays).toEqual([0, 0, 0, 0, 0, 1_000, 2_000, 3_000, 4_000, 5_000]);
-    expect(messages[0]).toBe(SIGN_IN_MESSAGES.invalidCredentials);
-    expect(messages[9]).toBe(SIGN_IN_MESSAGES.lockedNow);
-
-    // The e-mail is compared lowercased, and the lock holds whatever the address.
-    const locked = await beginSignInAttempt('ana@example.com', '10.9.9.9');
-    expect(locked).toEqual({ allowed: false, message: SIGN_IN_MESSAGES.locked(15) });
+    expect(refusals.slice(0, 6)).toEqual(Array(6).fill({ kind: 'invalid_credentials' }));
+    expect(refusals.slice(6)).toEqual([{ kind: 'attempts_left', left: 3 }, { kind: 'attempts_left', left: 2 }, { kind: 'attempts_left', left: 1 }, { kind: 'locked_now' }]);
+    // The e-mail is compared lowercased.
+    expect(await beginSignInAttempt('ana@example.com', '10.0.0.1')).toEqual({ allowed: false, refusal: { kind: 'locked', minutes: 15 } });
   });
 
   it('a success clears the account and gives the IP its attempt back', async () => {
@@ -44,8 +43,33 @@ describe('sign-in throttling per account', () => {
     const next = (await beginSignInAttempt('luis@example.com', '10.1.1.1')) as Allowed;
     expect(next.counted).toEqual([
       { scope: 'ip', subject: '10.1.1.1', attempt: 5 },
+      { scope: 'account_ip', subject: '10.1.1.1|luis@example.com', attempt: 1 },
       { scope: 'account', subject: 'luis@example.com', attempt: 1 },
     ]);
+  });
+});
+
+describe('an attacker who knows an administrator e-mail', () => {
+  it('cannot lock the administrator out from another address', async () => {
+    for (let attempt = 1; attempt <= SIGN_IN_THROTTLE.account_ip.lockAfter; attempt++) await fail('admin@example.com', '203.0.113.66');
+    expect(await beginSignInAttempt('admin@example.com', '203.0.113.66')).toMatchObject({ allowed: false });
+
+    const administrator = await beginSignInAttempt('admin@example.com', '198.51.100.10');
+    expect(administrator.allowed).toBe(true);
+    // The account as a whole is slowed down, never locked.
+    expect((administrator as Allowed).delayMs).toBeLessThanOrEqual(SIGN_IN_THROTTLE.maxDelayMs);
+  });
+
+  it('slows guesses spread over many addresses, but never locks the account', async () => {
+    const delays: number[] = [];
+    for (let address = 1; address <= 15; address++) {
+      const { start } = await fail('carla@example.com', `192.0.2.${address}`);
+      expect(start.allowed).toBe(true);
+      delays.push((start as Allowed).delayMs);
+    }
+    expect(delays.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(delays.slice(-3)).toEqual([5_000, 5_000, 5_000]);
+    expect((await beginSignInAttempt('carla@example.com', '192.0.2.200')).allowed).toBe(true);
   });
 });
 

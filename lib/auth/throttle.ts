@@ -1,30 +1,28 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { signInThrottles, type SignInThrottleScope } from '@/db/schema';
+import { SIGN_IN_LOCK_MINUTES, type SignInRefusal } from './sign-in-errors';
 
 /**
- * Console sign-in throttling, per account and per client IP, kept in the database so every
- * instance counts the same attempts. Within a 15-minute window, attempts past `slowAfter` wait a
- * growing delay before the password is even checked, and the attempt that reaches `lockAfter`
- * failures locks the subject for 15 minutes. An IP gets a larger budget than an account because
- * several people may sign in from behind one office address.
+ * Console sign-in throttling, kept in the database so every instance counts the same attempts.
+ * Within a 15-minute window, attempts past `slowAfter` wait a growing delay before the password is
+ * even checked, and the attempt that reaches `lockAfter` failures locks the subject for 15 minutes.
+ *
+ * Locks are per client IP (any account) and per account *and* IP, never per account alone: an
+ * attacker who knows an administrator's e-mail locks only their own address out of that account,
+ * not the administrator signing in from elsewhere. Guesses spread over many addresses still slow
+ * the account down (a delay, not a lock), each address has its own budget, and password hashing is
+ * capped per process (lib/security/passwords.ts). An IP gets a larger budget than an account
+ * because several people may sign in from behind one office address.
  */
 export const SIGN_IN_THROTTLE = {
   windowMinutes: 15,
-  lockMinutes: 15,
+  lockMinutes: SIGN_IN_LOCK_MINUTES,
   delayStepMs: 1_000,
   maxDelayMs: 5_000,
-  account: { slowAfter: 5, lockAfter: 10 },
   ip: { slowAfter: 10, lockAfter: 20 },
-} as const;
-
-export const SIGN_IN_MESSAGES = {
-  invalidCredentials: 'Correo o contraseña incorrectos.',
-  locked: (minutes: number) =>
-    `Demasiados intentos fallidos. Por seguridad el acceso está bloqueado; vuelve a intentarlo en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}.`,
-  lockedNow: `Demasiados intentos fallidos. Por seguridad el acceso queda bloqueado durante ${SIGN_IN_THROTTLE.lockMinutes} minutos.`,
-  fewAttemptsLeft: (left: number) =>
-    `Correo o contraseña incorrectos. Te ${left === 1 ? 'queda 1 intento' : `quedan ${left} intentos`} antes de que el acceso se bloquee durante ${SIGN_IN_THROTTLE.lockMinutes} minutos.`,
+  account_ip: { slowAfter: 5, lockAfter: 10 },
+  account: { slowAfter: 5, lockAfter: Infinity },
 } as const;
 
 interface Subject {
@@ -39,13 +37,15 @@ interface CountedAttempt extends Subject {
 
 export type AttemptStart =
   | { allowed: true; delayMs: number; counted: CountedAttempt[] }
-  | { allowed: false; message: string };
+  | { allowed: false; refusal: SignInRefusal };
 
 function subjectsOf(email: string, ip: string): Subject[] {
-  // The IP first: a locked IP must not spend the account's budget.
+  const account = email.trim().toLowerCase();
+  // The IP first: a locked IP must not spend the account's budget. IP keys never contain "|".
   return [
     { scope: 'ip', subject: ip },
-    { scope: 'account', subject: email.trim().toLowerCase() },
+    { scope: 'account_ip', subject: `${ip}|${account}` },
+    { scope: 'account', subject: account },
   ];
 }
 
@@ -60,13 +60,13 @@ export async function beginSignInAttempt(email: string, ip: string): Promise<Att
   for (const subject of subjectsOf(email, ip)) {
     const row = await countAttempt(subject);
     if (row.lockedUntil && row.lockedUntil.getTime() > row.now.getTime()) {
-      return { allowed: false, message: SIGN_IN_MESSAGES.locked(minutesUntil(row.lockedUntil, row.now)) };
+      return { allowed: false, refusal: { kind: 'locked', minutes: minutesUntil(row.lockedUntil, row.now) } };
     }
     const limits = SIGN_IN_THROTTLE[subject.scope];
     if (row.failures > limits.lockAfter) {
       // Only parallel attempts get here: the one that reached the limit is locking the subject.
       await lock(subject);
-      return { allowed: false, message: SIGN_IN_MESSAGES.lockedNow };
+      return { allowed: false, refusal: { kind: 'locked_now' } };
     }
     counted.push({ ...subject, attempt: row.failures });
     if (row.failures > limits.slowAfter) {
@@ -77,28 +77,28 @@ export async function beginSignInAttempt(email: string, ip: string): Promise<Att
 }
 
 /** A wrong password: locks each subject that just used its last attempt; says what happened. */
-export async function recordSignInFailure(start: Extract<AttemptStart, { allowed: true }>): Promise<string> {
+export async function recordSignInFailure(start: Extract<AttemptStart, { allowed: true }>): Promise<SignInRefusal> {
   let lockedNow = false;
-  let accountAttemptsLeft = Infinity;
+  let attemptsLeft = Infinity;
   for (const counted of start.counted) {
     const limits = SIGN_IN_THROTTLE[counted.scope];
     if (counted.attempt >= limits.lockAfter) {
       await lock(counted);
       lockedNow = true;
     }
-    if (counted.scope === 'account') accountAttemptsLeft = limits.lockAfter - counted.attempt;
+    if (counted.scope === 'account_ip') attemptsLeft = limits.lockAfter - counted.attempt;
   }
-  if (lockedNow) return SIGN_IN_MESSAGES.lockedNow;
-  if (accountAttemptsLeft <= 3) return SIGN_IN_MESSAGES.fewAttemptsLeft(accountAttemptsLeft);
-  return SIGN_IN_MESSAGES.invalidCredentials;
+  if (lockedNow) return { kind: 'locked_now' };
+  if (attemptsLeft <= 3) return { kind: 'attempts_left', left: attemptsLeft };
+  return { kind: 'invalid_credentials' };
 }
 
-/** A correct password: the account starts over; the IP gets this attempt back. */
+/** A correct password: the account (from any address) starts over; the IP gets this attempt back. */
 export async function recordSignInSuccess(start: Extract<AttemptStart, { allowed: true }>): Promise<void> {
   const handle = await db();
   for (const counted of start.counted) {
     const where = and(eq(signInThrottles.scope, counted.scope), eq(signInThrottles.subject, counted.subject));
-    if (counted.scope === 'account') await handle.delete(signInThrottles).where(where);
+    if (counted.scope !== 'ip') await handle.delete(signInThrottles).where(where);
     else await handle.update(signInThrottles).set({ failures: sql`greatest(${signInThrottles.failures} - 1, 0)` }).where(where);
   }
   // Expired rows only ever reset; dropping them keeps the table as small as the current attacks.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp } from './client-ip';
+import { clientIp, clientKey } from './client-ip';
 
 describe('clientIp', () => {
   it('uses the socket peer and ignores X-Forwarded-For when no proxy is trusted', () => {
@@ -30,5 +30,32 @@ describe('clientIp', () => {
     expect(clientIp('  203.0.113.7 ', null, 0)).toBe('203.0.113.7');
     expect(clientIp(null, null, 0)).toBe('unknown');
     expect(clientIp('', null, 0)).toBe('unknown');
+  });
+});
+
+describe('clientKey: one key per client as the limits count them', () => {
+  it('counts every address of an IPv6 /64 as one client', () => {
+    const keys = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002:0:0:0:abcd', '[2001:db8:1:2::7]:443'].map((address) =>
+      clientKey(address, 64),
+    );
+    expect(new Set(keys)).toEqual(new Set(['2001:db8:1:2::/64']));
+    expect(clientKey('2001:db8:1:3::1', 64)).toBe('2001:db8:1:3::/64');
+  });
+
+  it('uses the configured prefix length', () => {
+    expect(clientKey('2001:db8:1:2::1', 48)).toBe('2001:db8:1::/48');
+    expect(clientKey('2001:db8:1:2::1', 128)).toBe('2001:db8:1:2::1/128');
+  });
+
+  it('counts an IPv4 address mapped into IPv6 as that IPv4 address', () => {
+    expect(clientKey('::ffff:203.0.113.7', 64)).toBe('203.0.113.7');
+    expect(clientKey('::FFFF:cb00:7107', 64)).toBe('203.0.113.7');
+    expect(clientIp('::ffff:203.0.113.7', null, 0)).toBe(clientIp('203.0.113.7', null, 0));
+  });
+
+  it('reads addresses with ports or zones as proxies write them, and puts anything else in one shared bucket', () => {
+    expect(clientKey('203.0.113.7:51234', 64)).toBe('203.0.113.7');
+    expect(clientKey('fe80::1%eth0', 64)).toBe('fe80::/64');
+    for (const garbage of ['unknown', 'garbage', '12345', '0x7f.1', '1.2.3', '999.1.1.1', '']) expect(clientKey(garbage, 64)).toBe('unknown');
   });
 });

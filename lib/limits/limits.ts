@@ -20,7 +20,7 @@ export function rateLimitStore(): Promise<RateLimitStore> {
 }
 
 async function createStore(settings: Env): Promise<RateLimitStore> {
-  const memory = new MemoryRateLimitStore();
+  const memory = new MemoryRateLimitStore({ maxKeys: settings.RATE_LIMIT_MEMORY_MAX_KEYS });
   if (settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN) {
     const { Redis } = await import('@upstash/redis');
     const redis = new Redis({ url: settings.UPSTASH_REDIS_REST_URL, token: settings.UPSTASH_REDIS_REST_TOKEN });
@@ -58,6 +58,12 @@ export async function consumeIntegrationLimit(route: LimitedRoute, integrationNa
   }[route];
   // Counted by integration name, lowercased as the login header is matched.
   const decision = await (await rateLimitStore()).consume(`minute:${route}:${integrationName.toLowerCase()}`, limit, MINUTE_MS);
+  return decision.allowed;
+}
+
+/** Spends one console sign-in attempt from the client's per-minute allowance (before any hash or query). */
+export async function consumeSignInLimit(clientIp: string): Promise<boolean> {
+  const decision = await (await rateLimitStore()).consume(`sign-in:${clientIp}`, env().RATE_LIMIT_SIGN_IN_PER_MINUTE, MINUTE_MS);
   return decision.allowed;
 }
 

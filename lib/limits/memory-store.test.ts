@@ -4,7 +4,7 @@ import { MemoryRateLimitStore } from './memory-store';
 /** A store on a clock the test moves by hand. */
 function storeAt(startMs = 1_000_000) {
   const clock = { now: startMs };
-  const store = new MemoryRateLimitStore(() => clock.now);
+  const store = new MemoryRateLimitStore({ now: () => clock.now, maxKeys: 1_000 });
   return {
     store,
     clock,
@@ -78,5 +78,22 @@ describe('MemoryRateLimitStore (fixed window)', () => {
     at(61_000); // past the sweep interval: "old" expired long ago, "live" has not
     expect(await allowedCount(store, 'old', 2, 1, 1_000)).toBe(1);
     expect(await allowedCount(store, 'live', 2, 1, 120_000)).toBe(0);
+  });
+});
+
+describe('MemoryRateLimitStore bound', () => {
+  it('never keeps more than maxKeys windows, forgetting the least recently used first', async () => {
+    const { store } = storeAt();
+    await allowedCount(store, 'busy-integration', 3, 3, 60_000);
+    for (let address = 0; address < 5_000; address++) {
+      await store.consume(`global:10.0.${address >> 8}.${address & 255}`, 100, 900_000);
+      // The busy key keeps being used, so it is never the least recently used one.
+      if (address % 100 === 0) expect((await store.consume('busy-integration', 3, 60_000)).allowed).toBe(false);
+      expect(store.size).toBeLessThanOrEqual(1_000);
+    }
+    expect(store.size).toBe(1_000);
+    // The oldest addresses were forgotten: they start over; the newest still count.
+    expect((await store.consume('global:10.0.0.0', 1, 900_000)).allowed).toBe(true);
+    expect((await store.consume('global:10.0.19.135', 1, 900_000)).allowed).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { logger } from '@/lib/logging/logger';
 import type { RateLimitDecision, RateLimitStore } from './store';
 
 interface Window {
@@ -5,32 +6,92 @@ interface Window {
   resetAtMs: number;
 }
 
+/** How often a pass over the windows starts, dropping the expired ones. */
 const SWEEP_EVERY_MS = 60_000;
+/** Windows a pass looks at per request: the pass is spread over requests, never one long pause. */
+const SWEEP_STEPS_PER_REQUEST = 32;
+const FULL_WARNING_EVERY_MS = 60_000;
+export const DEFAULT_MAX_KEYS = 200_000;
 
-/** Fixed windows in process memory; expired windows are dropped so memory stays bounded. */
+export interface MemoryStoreOptions {
+  /** The most windows kept; past it the least recently used one is forgotten (its client starts over). */
+  maxKeys?: number;
+  now?: () => number;
+}
+
+/**
+ * Fixed windows in process memory, with a hard bound on how many it keeps. Each request moves its
+ * key to the most recently used end; beyond `maxKeys` the least recently used window is dropped.
+ * Forgetting an idle client's window only gives it a fresh one, while refusing new keys would let
+ * anyone with many addresses (an IPv6 range) lock every new client out: under such a flood the
+ * per-IP limit gets leakier, the lookups stay available, and a warning says so.
+ */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private windows = new Map<string, Window>();
-  private lastSweepMs = 0;
+  private readonly windows = new Map<string, Window>();
+  private readonly maxKeys: number;
+  private readonly now: () => number;
+  private sweep?: Iterator<[string, Window]>;
+  // Kept between evictions: a fresh keys() iterator would step over every entry deleted from the
+  // front since the Map last compacted, which makes each eviction cost up to the Map's size.
+  private eviction?: Iterator<string>;
+  private nextSweepAtMs = 0;
+  private lastFullWarningAtMs = -Infinity;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(options: MemoryStoreOptions = {}) {
+    this.maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** How many windows are kept now. */
+  get size(): number {
+    return this.windows.size;
+  }
 
   async consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
     const now = this.now();
-    this.sweep(now);
+    this.sweepSome(now);
     let window = this.windows.get(key);
-    if (!window || window.resetAtMs <= now) {
-      window = { count: 0, resetAtMs: now + windowMs };
-      this.windows.set(key, window);
-    }
+    // Re-inserting keeps the map in order of last use, oldest first.
+    if (window) this.windows.delete(key);
+    if (!window || window.resetAtMs <= now) window = { count: 0, resetAtMs: now + windowMs };
+    this.windows.set(key, window);
+    if (this.windows.size > this.maxKeys) this.forgetLeastRecentlyUsed(now);
     // Refused requests are not counted: a client hammering past the limit does not extend it.
     if (window.count >= limit) return { allowed: false, remaining: 0, resetAtMs: window.resetAtMs };
     window.count++;
     return { allowed: true, remaining: limit - window.count, resetAtMs: window.resetAtMs };
   }
 
-  private sweep(now: number): void {
-    if (now - this.lastSweepMs < SWEEP_EVERY_MS) return;
-    this.lastSweepMs = now;
-    for (const [key, window] of this.windows) if (window.resetAtMs <= now) this.windows.delete(key);
+  private forgetLeastRecentlyUsed(now: number): void {
+    // Everything before the cursor was evicted or moved to the end by a later request, so the
+    // cursor's next key is the least recently used one.
+    let oldest = this.eviction?.next();
+    if (!oldest || oldest.done) {
+      this.eviction = this.windows.keys();
+      oldest = this.eviction.next();
+    }
+    if (!oldest.done) this.windows.delete(oldest.value);
+    if (now - this.lastFullWarningAtMs >= FULL_WARNING_EVERY_MS) {
+      this.lastFullWarningAtMs = now;
+      logger('limits').warn({ maxKeys: this.maxKeys }, 'in-memory limiter full: forgetting the least recently used windows (RATE_LIMIT_MEMORY_MAX_KEYS)');
+    }
+  }
+
+  /** A few steps of the current pass over the windows; a new pass starts every SWEEP_EVERY_MS. */
+  private sweepSome(now: number): void {
+    if (!this.sweep) {
+      if (now < this.nextSweepAtMs) return;
+      this.sweep = this.windows.entries();
+    }
+    for (let step = 0; step < SWEEP_STEPS_PER_REQUEST; step++) {
+      const next = this.sweep.next();
+      if (next.done) {
+        this.sweep = undefined;
+        this.nextSweepAtMs = now + SWEEP_EVERY_MS;
+        return;
+      }
+      const [key, window] = next.value;
+      if (window.resetAtMs <= now) this.windows.delete(key);
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { Ratelimit } from '@upstash/ratelimit';
+import { logger } from '@/lib/logging/logger';
 import type { MemoryRateLimitStore } from './memory-store';
 import type { RateLimitDecision, RateLimitStore } from './store';
 
@@ -58,6 +59,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     const now = Date.now();
     if (now - this.lastWarningAt < FALLBACK_WARNING_EVERY_MS) return;
     this.lastWarningAt = now;
-    console.warn(`[limits] Redis unavailable (${(error as Error).message}); this instance's in-memory limits apply until it answers`);
+    logger('limits').warn({ err: error }, "Redis unavailable; this instance's in-memory limits apply until it answers");
   }
 }

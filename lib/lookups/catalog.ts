@@ -3,6 +3,8 @@ import { placeHold, settleHold } from '@/lib/billing/holds';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { describeError } from '@/lib/logging/errors';
+import { logger } from '@/lib/logging/logger';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { sourceClients } from '@/lib/sources';
@@ -71,8 +73,9 @@ export async function runCatalogLookup(input: CatalogLookupInput): Promise<Catal
     }
   } catch (error) {
     outcome = { kind: 'unhandled' };
-    detail = `unhandled: ${(error as Error).message}`;
-    console.error(`[lookups] ${input.requestId} ${input.catalog} failed:`, error);
+    // The record's detail is shown in the console: the same safe description the log gets.
+    detail = `unhandled: ${describeError(error)}`;
+    logger('lookups').error({ err: error, catalog: input.catalog }, 'catalog source call failed');
   }
 
   await settleHold(hold, outcome.kind === 'success', {

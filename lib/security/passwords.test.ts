@@ -1,5 +1,6 @@
+import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
+import { generatePassword, hashPassword, MAX_CONCURRENT_HASHES, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
 
 describe('console passwords', () => {
   it('stores a salted, self-describing scrypt hash that does not contain the password', async () => {
@@ -39,5 +40,16 @@ describe('console passwords', () => {
       expect(password).toMatch(/^[A-HJ-NP-Za-km-z2-9]+$/);
     }
     expect(new Set(passwords).size).toBe(50);
+  });
+});
+
+describe('password hashing under parallel sign-ins', () => {
+  it('leaves libuv threads for other work: a file read queued behind 8 hashes finishes before the first hash', async () => {
+    expect(MAX_CONCURRENT_HASHES).toBeLessThan(4); // libuv's default thread pool
+    const finished: string[] = [];
+    const hashes = Array.from({ length: 8 }, (_, index) => hashPassword(`parallel sign-in ${index}`).then(() => finished.push(`hash ${index}`)));
+    const read = fs.readFile(import.meta.filename).then(() => finished.push('file read'));
+    await Promise.all([...hashes, read]);
+    expect(finished[0]).toBe('file read');
   });
 });

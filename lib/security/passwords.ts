@@ -1,4 +1,5 @@
 import { randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit from 'p-limit';
 
 // scrypt at OWASP's recommended minimum (N=2^17, r=8, p=1: 128 MiB and a fraction of a second per
 // hash, a deliberate cost per sign-in attempt). Parameters are stored with each hash, so they can
@@ -7,11 +8,20 @@ const PARAMETERS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 export const MIN_PASSWORD_LENGTH = 12;
 
+// scrypt runs on libuv's thread pool (4 threads by default), which file access, DNS lookups and
+// other crypto share. At most two hashes at a time, per process: parallel sign-ins queue here
+// instead of taking every thread, and their memory stays at 2 × 128 MiB.
+export const MAX_CONCURRENT_HASHES = 2;
+const hashingSlots = pLimit(MAX_CONCURRENT_HASHES);
+
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCallback(password, salt, keyLength, { ...options, maxmem: 256 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return hashingSlots(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCallback(password, salt, keyLength, { ...options, maxmem: 256 * 1024 * 1024 }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 

@@ -8,13 +8,17 @@ import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } f
 
 export type ConsoleUserView = Omit<ConsoleUser, 'passwordHash'>;
 
-export const userEmailSchema = z.email('Escribe un correo electrónico válido.').trim().toLowerCase().max(254);
+/** The longest e-mail address there can be (RFC 5321); sign-in refuses longer ones before any work. */
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_PASSWORD_LENGTH = 200;
+
+export const userEmailSchema = z.email('Escribe un correo electrónico válido.').trim().toLowerCase().max(MAX_EMAIL_LENGTH);
 export const userNameSchema = z.string().trim().min(2, 'Escribe el nombre de la persona.').max(120);
 export const userRoleSchema = z.enum(['admin', 'support']);
 export const passwordSchema = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`)
-  .max(200);
+  .max(MAX_PASSWORD_LENGTH);
 
 export function toUserView(user: ConsoleUser): ConsoleUserView {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars

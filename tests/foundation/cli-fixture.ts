@@ -32,6 +32,8 @@ export type AuditRow = {
 export interface CliFixture {
   testDb(): TestDatabase;
   cli(...args: string[]): Promise<CliResult>;
+  /** The same, with `input` piped to the CLI's standard input. */
+  cliWithInput(input: string, ...args: string[]): Promise<CliResult>;
   /** Runs a command that must succeed and returns its --json output. */
   cliJson<T>(...args: string[]): Promise<T>;
   /** A fresh integration for one test, so tests do not depend on each other's order. */
@@ -64,6 +66,7 @@ export function cliFixture(namePrefix: string): CliFixture {
   return {
     testDb: database,
     cli,
+    cliWithInput: (input, ...args) => runCli(args, database().env, {}, input),
     cliJson,
     createIntegration: (...options) => cliJson<IntegrationJson>('integrations:create', `${namePrefix}-${++created}`, ...options),
     auditRows: (targetType, targetId) =>

@@ -6,7 +6,7 @@ import { verifyPassword } from '@/lib/security/passwords';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
 
-const { testDb, cli, cliJson, createIntegration, auditRows } = cliFixture('cli-other');
+const { testDb, cli, cliWithInput, cliJson, createIntegration, auditRows } = cliFixture('cli-other');
 
 describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('creates a console user and prints a generated password once', async () => {
@@ -84,5 +84,44 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     const noCommand = await cli();
     expect(noCommand.code).not.toBe(0);
     expect(noCommand.stdout).toContain('integrations:create');
+  });
+});
+
+describe('operator CLI: secrets and untrusted text', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('takes a chosen password from standard input, never from the command line', async () => {
+    const onCommandLine = await cli('users:create', 'argv@example.com', '--name', 'Argv', '--role', 'support', '--password', 'una-clave-en-argv');
+    expect(onCommandLine.code).toBe(2);
+    expect(onCommandLine.stderr).toContain('--password-stdin');
+    expect(await cliJson<Array<{ email: string }>>('users:list')).not.toContainEqual(expect.objectContaining({ email: 'argv@example.com' }));
+
+    const piped = await cliWithInput('una clave elegida y larga\n', 'users:create', 'stdin@example.com', '--name', 'Stdin', '--role', 'support', '--password-stdin', '--json');
+    expect(piped.code).toBe(0);
+    const created = piped.json<{ id: number; password?: string }>();
+    expect(created.password).toBeUndefined();
+    expect(piped.stdout + piped.stderr).not.toContain('una clave elegida');
+    const [stored] = await testDb().use((handle) =>
+      handle.rows<{ password_hash: string }>(sql`select password_hash from console_users where id = ${created.id}`),
+    );
+    expect(await verifyPassword('una clave elegida y larga', stored!.password_hash)).toBe(true);
+  });
+
+  it('prints control characters integrators sent as visible escapes, in text and JSON', async () => {
+    const created = await createIntegration();
+    const hostileNit = '\u001b]0;pwned\u0007\u001b[2J123\u009b31m';
+    const hostileCui = '\u202eevil\r\nfake line';
+    await testDb().use((handle) =>
+      handle.rows(sql`insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, request_id)
+        values (${created.id}::integer, 'cui_nit', 404, 12, ${hostileNit}::text, ${hostileCui}::text, 0, 0, 'req_cli_hostile')`),
+    );
+    const text = await cli('records:list', '--integration', created.nombre);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(text.stdout.trim().split('\n')).toHaveLength(1);
+    expect(text.stdout).toContain('nit=\\x1b]0;pwned\\x07\\x1b[2J123\\x9b31m');
+    expect(text.stdout).toContain('cui=\\u202eevil\\x0d\\x0afake line');
+
+    const json = await cli('records:list', '--integration', created.nombre, '--json');
+    expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(json.json<Array<{ nit: string; cui: string }>>()[0]).toMatchObject({ nit: hostileNit, cui: hostileCui });
   });
 });

@@ -22,6 +22,8 @@ export interface StartAppOptions {
   /** 'healthy' (default): until /api/health answers 200. 'responding': any answer (a broken database). */
   waitFor?: 'healthy' | 'responding';
   port?: number;
+  /** How the app is launched: `node server.mjs` (npm start, the default) or plain `next start`. */
+  launcher?: 'server.mjs' | 'next start';
 }
 
 export interface RunningApp {
@@ -86,7 +88,11 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       return server.pid!;
     },
     logs: () => log,
-    stop: () => stopProcess(server),
+    async stop() {
+      await stopProcess(server);
+      // Every test that runs the app checks its log: only the development seed shows secrets.
+      if (!options.seed) assertNoSecretsLogged(log);
+    },
     lastExit: () => (hasExited(server) ? { code: server.exitCode, signal: server.signalCode } : undefined),
     async restart() {
       await stopProcess(server);
@@ -114,8 +120,12 @@ export async function startAppExpectingExit(options: StartAppOptions = {}): Prom
   const settings = appSettings(options);
   if (!settings.DATABASE_URL) await closeDatabase();
   let output = '';
-  const server = launch(options.port ?? (await freePort()), settings, (text) => (output += text));
+  const port = options.port ?? (await freePort());
+  const server = launch(port, settings, (text) => (output += text), options.launcher);
+  // `next start` may run instrumentation on its first request rather than at boot: ask for one.
+  const poke = setInterval(() => void fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.arrayBuffer(), () => {}), 500);
   const exited = await waitForExit(server, READY_TIMEOUT_MS);
+  clearInterval(poke);
   if (!exited) {
     await stopProcess(server);
     throw new Error(`The app was expected to exit but kept running for ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
@@ -141,8 +151,14 @@ function appSettings(options: StartAppOptions): Record<string, string | undefine
   return { ...settings, DATABASE_URL: settings.DATABASE_URL ?? '' };
 }
 
-function launch(port: number, settings: Record<string, string | undefined>, onOutput: (text: string) => void): ChildProcess {
-  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'server.mjs'], {
+function launch(
+  port: number,
+  settings: Record<string, string | undefined>,
+  onOutput: (text: string) => void,
+  launcher: StartAppOptions['launcher'] = 'server.mjs',
+): ChildProcess {
+  const command = launcher === 'next start' ? ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'] : ['server.mjs'];
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, ...command], {
     cwd: REPO_ROOT,
     env: childEnv({ ...settings, PORT: String(port), HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -226,4 +242,14 @@ export { freePort };
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Shapes that are always secrets: integration tokens and password hashes. */
+const LOGGED_SECRET_SHAPES = [/tlk_[A-Za-z0-9_-]{20,}/, /scrypt\$\d+\$/];
+
+function assertNoSecretsLogged(log: string): void {
+  for (const shape of LOGGED_SECRET_SHAPES) {
+    const found = shape.exec(log);
+    if (found) throw new Error(`The app logged a secret (${shape}):\n${log.slice(Math.max(0, found.index - 500), found.index + 200)}`);
+  }
 }

@@ -15,19 +15,20 @@ export interface CliResult {
 }
 
 /** `node --import tsx cli/main.ts ...args` against the given database. */
-export async function runCli(args: string[], location: DatabaseLocation, extraEnv: Record<string, string> = {}): Promise<CliResult> {
+export async function runCli(args: string[], location: DatabaseLocation, extraEnv: Record<string, string> = {}, input?: string): Promise<CliResult> {
   // One process at a time on a PGlite directory: this one lets go before the CLI opens it.
   if (!location.DATABASE_URL) await closeDatabase();
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
     env: childEnv({ ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);

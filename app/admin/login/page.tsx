@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { currentConsoleUser } from '@/lib/auth/session';
+import { SIGN_IN_ERROR_PARAM, signInErrorMessage } from '@/lib/auth/sign-in-errors';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Iniciar sesión' };
@@ -13,15 +14,21 @@ const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   if (await currentConsoleUser()) redirect('/admin');
-  const reason = typeof params.motivo === 'string' ? REASONS[params.motivo] : undefined;
-  // next-auth sends errors it raised itself (not ours, which the form shows inline) here.
-  const nextAuthError = typeof params.error === 'string' ? params.error : undefined;
+  const reason = typeof params.motivo === 'string' && Object.hasOwn(REASONS, params.motivo) ? REASONS[params.motivo] : undefined;
+  // next-auth sends refusals here (the form shows them inline when JavaScript runs). Only our own
+  // codes become their text; anything else in the link gets one fixed sentence, never itself.
+  const errorParam = params[SIGN_IN_ERROR_PARAM];
+  const signInError = signInErrorMessage(typeof errorParam === 'string' ? errorParam : null);
   return (
     <main className="login">
       <h1>Consola de consultas de contribuyentes</h1>
       <p className="muted">Acceso para el personal de administración y de soporte.</p>
       {reason && <p className={`notice ${reason.tone}`}>{reason.text}</p>}
-      {nextAuthError && <p className="notice error">No se pudo iniciar sesión ({nextAuthError}). Vuelve a intentarlo.</p>}
+      {signInError && (
+        <p className="notice error" role="alert">
+          {signInError}
+        </p>
+      )}
       <div className="card">
         <SignInForm />
       </div>

@@ -3,6 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { signInErrorMessage } from '@/lib/auth/sign-in-errors';
 
 const UNEXPECTED = 'No se pudo iniciar sesión por un error inesperado. Espera un momento y vuelve a intentarlo.';
 
@@ -27,8 +28,8 @@ export function SignInForm() {
         router.refresh();
         return;
       }
-      // Our own refusals (wrong password, throttled) arrive as their Spanish message.
-      setError(result?.error && result.error !== 'CredentialsSignin' ? result.error : result?.error ? 'Correo o contraseña incorrectos.' : UNEXPECTED);
+      // Refusals arrive as a code (lib/auth/sign-in-errors.ts); only known codes have their own text.
+      setError(signInErrorMessage(result?.error) ?? UNEXPECTED);
     } catch {
       setError(UNEXPECTED);
     }

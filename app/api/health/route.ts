@@ -1,6 +1,9 @@
 // GET /api/health - 200 when the database answers, 503 otherwise (for load balancers).
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
+import { logger } from '@/lib/logging/logger';
+
+const log = logger('health');
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +13,7 @@ export async function GET() {
     await handle.rows(sql`select 1`);
     return Response.json({ status: 'ok', database: handle.kind });
   } catch (error) {
-    console.error('[health] database check failed:', (error as Error).message);
+    log.error({ err: error }, 'database check failed');
     return Response.json({ status: 'unavailable' }, { status: 503 });
   }
 }

@@ -2,6 +2,7 @@
 import { currentConsoleUser } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { logger } from '@/lib/logging/logger';
 import { countMatchingRecords } from '@/lib/records/count';
 import { recordsCsvStream } from '@/lib/records/csv';
 import { parseRecordFilters } from '@/lib/records/filters';
@@ -29,7 +30,7 @@ export async function GET(request: Request) {
     );
   }
   return new Response(
-    recordsCsvStream(filters, maxRows, (error) => console.error('[console] CSV export failed:', (error as Error).message)),
+    recordsCsvStream(filters, maxRows, (error) => logger('console').error({ err: error }, 'CSV export failed')),
     {
       headers: {
         'content-type': 'text/csv; charset=utf-8',

@@ -1,0 +1,65 @@
+// Why a console sign-in was refused, as a short code in the `error` query parameter next-auth
+// carries to the sign-in page, and the Spanish text each code shows. Only these codes ever become
+// text on the page: whatever else arrives in `?error=` (next-auth's own codes, a crafted link, an
+// exception's message) shows the one generic sentence below, never itself.
+// Imported by the sign-in form in the browser: no server-only imports here.
+
+export const SIGN_IN_ERROR_PARAM = 'error';
+export const SIGN_IN_LOCK_MINUTES = 15;
+
+export type SignInRefusal =
+  | { kind: 'invalid_credentials' }
+  | { kind: 'attempts_left'; left: number }
+  | { kind: 'locked_now' }
+  | { kind: 'locked'; minutes: number }
+  | { kind: 'rate_limited' }
+  | { kind: 'unavailable' };
+
+export const GENERIC_SIGN_IN_ERROR = 'No se pudo iniciar sesión. Vuelve a intentarlo en un momento.';
+
+export function signInErrorCode(refusal: SignInRefusal): string {
+  switch (refusal.kind) {
+    case 'attempts_left':
+      return `attempts_left_${refusal.left}`;
+    case 'locked':
+      return `locked_${refusal.minutes}`;
+    default:
+      return refusal.kind;
+  }
+}
+
+/** The refusal a code stands for; undefined for anything that is not one of ours. */
+export function parseSignInErrorCode(code: string): SignInRefusal | undefined {
+  const counted = /^(attempts_left|locked)_(\d{1,2})$/.exec(code);
+  if (counted) {
+    const count = Number(counted[2]);
+    if (counted[1] === 'attempts_left') return count >= 1 && count <= 9 ? { kind: 'attempts_left', left: count } : undefined;
+    return count >= 1 && count <= SIGN_IN_LOCK_MINUTES ? { kind: 'locked', minutes: count } : undefined;
+  }
+  const plain: Array<SignInRefusal['kind']> = ['invalid_credentials', 'locked_now', 'rate_limited', 'unavailable'];
+  return plain.includes(code as SignInRefusal['kind']) ? ({ kind: code } as SignInRefusal) : undefined;
+}
+
+export function signInRefusalMessage(refusal: SignInRefusal): string {
+  switch (refusal.kind) {
+    case 'invalid_credentials':
+      return 'Correo o contraseña incorrectos.';
+    case 'attempts_left':
+      return `Correo o contraseña incorrectos. Te ${refusal.left === 1 ? 'queda 1 intento' : `quedan ${refusal.left} intentos`} antes de que el acceso desde esta dirección se bloquee durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
+    case 'locked_now':
+      return `Demasiados intentos fallidos. Por seguridad el acceso desde esta dirección queda bloqueado durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
+    case 'locked':
+      return `Demasiados intentos fallidos. Por seguridad el acceso desde esta dirección está bloqueado; vuelve a intentarlo en ${refusal.minutes} ${refusal.minutes === 1 ? 'minuto' : 'minutos'}.`;
+    case 'rate_limited':
+      return 'Demasiados intentos de inicio de sesión desde esta dirección. Espera un minuto y vuelve a intentarlo.';
+    case 'unavailable':
+      return GENERIC_SIGN_IN_ERROR;
+  }
+}
+
+/** What the page shows for an `error` parameter: our codes' texts, one fixed sentence for the rest. */
+export function signInErrorMessage(code: string | null | undefined): string | null {
+  if (!code) return null;
+  const refusal = parseSignInErrorCode(code);
+  return refusal ? signInRefusalMessage(refusal) : GENERIC_SIGN_IN_ERROR;
+}

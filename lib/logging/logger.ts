@@ -1,0 +1,83 @@
+import pino, { type Logger } from 'pino';
+import { currentLogBindings } from './context';
+import { serializeError } from './errors';
+
+export type { Logger };
+
+/**
+ * Keys whose values never reach a log line, wherever they sit in a logged object (one level of
+ * nesting is enough for what this app logs): credentials, secrets, their hashes, and the
+ * parameters of a query, which can hold any of them.
+ */
+const SECRET_KEYS = [
+  'password',
+  'passwordHash',
+  'password_hash',
+  'token',
+  'tokenHash',
+  'token_hash',
+  'secret',
+  'clientSecret',
+  'apiKey',
+  'authorization',
+  'cookie',
+  'x-integracion-token',
+  'sessionId',
+  'params',
+  'parameters',
+];
+const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => {
+  const property = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
+  const nested = property.startsWith('[') ? `*${property}` : `*.${property}`;
+  return [property, nested];
+});
+
+/**
+ * The last line of defence, on the text about to be written: shapes that are always secrets
+ * (integration tokens, scrypt password hashes, SHA-256 token hashes) are masked even when they
+ * arrive inside a message.
+ */
+const SECRET_SHAPES: Array<[RegExp, string]> = [
+  [/tlk_[A-Za-z0-9_-]{16,}/g, 'tlk_[redacted]'],
+  [/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/g, '[redacted password hash]'],
+  [/\b[0-9a-f]{64}\b/g, '[redacted hash]'],
+];
+
+export function maskSecretShapes(text: string): string {
+  return SECRET_SHAPES.reduce((masked, [shape, replacement]) => masked.replace(shape, replacement), text);
+}
+
+const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** Options shared by the app's logger and the tests that check what it writes. */
+export function loggerOptions(level = process.env.LOG_LEVEL): pino.LoggerOptions {
+  return {
+    // lib/env.ts validates LOG_LEVEL for the start; the logger must exist before that can report.
+    level: level && LEVELS.has(level) ? level : 'info',
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
+    // The request id (and whatever else the request's context holds) on every line.
+    mixin: () => currentLogBindings(),
+    hooks: { streamWrite: maskSecretShapes },
+  };
+}
+
+// One logger per process, shared by every bundle Next makes of this module.
+const holder = globalThis as typeof globalThis & { __gatewayLogger?: Logger; __gatewayLogFd?: 1 | 2 };
+
+/** The process's logger: JSON lines on stdout (stderr in the CLI, whose stdout is its answer). */
+export function rootLogger(): Logger {
+  holder.__gatewayLogger ??= pino(loggerOptions(), pino.destination({ fd: holder.__gatewayLogFd ?? 1, sync: true }));
+  return holder.__gatewayLogger;
+}
+
+/** For programs whose stdout is their output (the CLI): call before anything logs. */
+export function sendLogsToStderr(): void {
+  if (holder.__gatewayLogger) throw new Error('sendLogsToStderr() must run before the first log line');
+  holder.__gatewayLogFd = 2;
+}
+
+/** A logger whose lines say which part of the app wrote them. */
+export function logger(component: string): Logger {
+  return rootLogger().child({ component });
+}
