@@ -66,6 +66,8 @@ export const envSchema = z
     QUERY_RECORD_RETENTION_MONTHS: integer(24, 1),
     // When set, each month's records are written there as CSV before they are purged.
     QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    // Who issues the monthly statements, as their heading says.
+    SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 

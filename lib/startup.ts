@@ -1,7 +1,9 @@
 import { database } from '@/db/client';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
+import { advanceBalanceCheckpoints } from '@/lib/billing/checkpoints';
 import { sweepStaleHolds } from '@/lib/billing/holds';
+import { verifyLedger } from '@/lib/billing/verify';
 import { env } from '@/lib/env';
 import { schedulePeriodicJob } from '@/lib/jobs/schedule';
 import { startedThroughServerWrapper } from '@/lib/limits/client-ip';
@@ -11,6 +13,7 @@ import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { flushRefusals } from '@/lib/rollups/refusals';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
+import { issueLastMonthStatements } from '@/lib/statements/monthly';
 
 const DAY_MS = 24 * 3_600_000;
 const log = logger('startup');
@@ -42,6 +45,7 @@ export async function startServer(): Promise<void> {
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
+  startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
   log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL' }, 'started');
 }
 
@@ -97,6 +101,39 @@ function startRetention(exportDir: string | undefined): void {
       }
     },
     onError: (error) => retentionLog.error({ err: error }, 'purging old query records failed'),
+  });
+}
+
+/**
+ * The ledger's background work, each on one instance at a time: the hourly checkpoints the balance
+ * history starts from, the daily reconciliation (it reports, never fixes), and last month's
+ * statements, issued while the month's records are still kept.
+ */
+function startBillingJobs(sweepAfterSeconds: number): void {
+  const billingLog = logger('billing');
+  schedulePeriodicJob({
+    name: 'ledger-checkpoints',
+    everyMs: 5 * 60_000,
+    leaseMs: 30 * 60_000,
+    run: async () => void (await advanceBalanceCheckpoints()),
+    onError: (error) => billingLog.error({ err: error }, 'ledger checkpoints failed'),
+  });
+  schedulePeriodicJob({
+    name: 'ledger-verify',
+    everyMs: DAY_MS,
+    leaseMs: 2 * 3_600_000,
+    run: async () => void (await verifyLedger({ trigger: 'job', sweepAfterSeconds })),
+    onError: (error) => billingLog.error({ err: error }, 'ledger reconciliation failed'),
+  });
+  schedulePeriodicJob({
+    name: 'monthly-statements',
+    everyMs: DAY_MS,
+    leaseMs: 6 * 3_600_000,
+    run: async () => {
+      const result = await issueLastMonthStatements();
+      if (result.issued > 0 || result.failed > 0) billingLog.info(result, 'monthly statements issued');
+    },
+    onError: (error) => billingLog.error({ err: error }, 'issuing monthly statements failed'),
   });
 }
 

@@ -7,3 +7,4 @@ export * from './sign-in-throttles';
 export * from './query-rollups';
 export * from './job-leases';
 export * from './console-sessions';
+export * from './statements';

@@ -13,3 +13,12 @@ export const jobLeases = pgTable('job_leases', {
   lastStartedAt: timestamp('last_started_at', { withTimezone: true, mode: 'date' }).notNull(),
   lastFinishedAt: timestamp('last_finished_at', { withTimezone: true, mode: 'date' }),
 });
+
+/**
+ * How far an incremental job has processed (the ledger's hourly checkpoints: every hour before
+ * `through` is done), moved forward in the same transaction as the work it covers.
+ */
+export const jobWatermarks = pgTable('job_watermarks', {
+  name: text('name').primaryKey(),
+  through: timestamp('through', { withTimezone: true, mode: 'date' }).notNull(),
+});

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { integrations } from './integrations';
 
 export const ledgerEntryKind = pgEnum('ledger_entry_kind', ['top_up', 'adjustment', 'hold', 'capture', 'void']);
@@ -8,6 +8,13 @@ export type LedgerEntryKind = (typeof ledgerEntryKind.enumValues)[number];
 // Append-only: rows are inserted, never updated or deleted. The integration's balance equals
 // the sum of amount_centavos over its entries. A hold subtracts the tariff; its capture adds 0
 // (the hold becomes final); its void adds the tariff back.
+//
+// posted_centavos is the same money as people read it: a top-up or an adjustment moves its
+// amount, a charged query (capture) moves minus the tariff its hold took, and holds and voids
+// move nothing (a hold in flight is shown apart, a void never happened for the reader). So the
+// sum of posted_centavos equals the balance plus the holds still in flight, and a history of
+// posted entries has a running balance (lib/billing/history.ts).
+export const POSTED_KINDS = ['top_up', 'adjustment', 'capture'] as const;
 export const ledgerEntries = pgTable(
   'ledger_entries',
   {
@@ -17,6 +24,7 @@ export const ledgerEntries = pgTable(
       .references(() => integrations.id),
     kind: ledgerEntryKind('kind').notNull(),
     amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
+    postedCentavos: bigint('posted_centavos', { mode: 'number' }).notNull(),
     actor: text('actor').notNull(),
     note: text('note'),
     // For capture and void: the hold they settle.
@@ -26,11 +34,19 @@ export const ledgerEntries = pgTable(
     // For captures and voids written with their record: that query record. Not a foreign key:
     // the ledger is kept for good, while records are purged after QUERY_RECORD_RETENTION_MONTHS.
     queryRecordId: bigint('query_record_id', { mode: 'number' }),
+    // For top-ups and adjustments made by people: the audit row written in the same transaction.
+    auditId: bigint('audit_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
-    // Ledger history per integration, newest first (a backward scan gives created_at DESC, id DESC).
-    index('ledger_entries_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
+    // The balance history (posted entries, newest first: a backward scan gives created_at DESC,
+    // id DESC) and its running balance: posted_centavos in the key makes the range sums index-only.
+    index('ledger_entries_posted_idx')
+      .on(table.integrationId, table.createdAt, table.id, table.postedCentavos)
+      .where(sql`${table.kind} in ('top_up', 'adjustment', 'capture')`),
+    // One kind of an integration's entries in order: the history filtered by kind, a month's
+    // top-ups for a statement, the holds around a record.
+    index('ledger_entries_kind_idx').on(table.integrationId, table.kind, table.createdAt, table.id),
     // A hold is settled at most once: the lookup and the crash sweeper cannot both settle it.
     uniqueIndex('ledger_entries_hold_settled_once').on(table.holdId).where(sql`${table.holdId} is not null`),
   ],
@@ -46,6 +62,24 @@ export const ledgerOpenHolds = pgTable('ledger_open_holds', {
     .primaryKey()
     .references(() => ledgerEntries.id),
 });
+
+/**
+ * The posted balance of each integration at the end of each hour that moved money, kept by a job
+ * (lib/billing/checkpoints.ts) for hours that ended at least a few minutes ago. A running balance
+ * at any entry is the last checkpoint before its hour plus the posted entries since: at most an
+ * hour of entries to add, at any depth of the history.
+ */
+export const ledgerHourlyBalances = pgTable(
+  'ledger_hourly_balances',
+  {
+    integrationId: integer('integration_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
+    // Posted money moved during the hour, and the posted balance when it ended.
+    postedCentavos: bigint('posted_centavos', { mode: 'number' }).notNull(),
+    closingCentavos: bigint('closing_centavos', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ name: 'ledger_hourly_balances_pkey', columns: [table.integrationId, table.hour] })],
+);
 
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 export type NewLedgerEntry = typeof ledgerEntries.$inferInsert;

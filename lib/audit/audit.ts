@@ -26,14 +26,18 @@ export interface AuditChange {
   after: unknown;
 }
 
-/** Writes one audit row; call it inside the transaction that makes the change. */
-export async function writeAudit(executor: Executor, actor: Actor, change: AuditChange): Promise<void> {
-  await executor.insert(auditLog).values({
+/** Writes one audit row; call it inside the transaction that makes the change. Returns its id. */
+export async function writeAudit(executor: Executor, actor: Actor, change: AuditChange): Promise<number> {
+  const [row] = await executor
+    .insert(auditLog)
+    .values({
     actor: describeActor(actor),
     action: change.action,
     targetType: change.targetType,
     targetId: String(change.targetId),
     before: change.before ?? null,
     after: change.after ?? null,
-  });
+  })
+    .returning({ id: auditLog.id });
+  return row!.id;
 }

@@ -27,8 +27,8 @@ export async function placeHold(integrationId: number, requestId: string): Promi
       returning id, tariff_centavos
     ),
     hold as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, actor, request_id)
-      select held.id, 'hold'::ledger_entry_kind, -held.tariff_centavos, ${LOOKUP_ACTOR}::text, ${requestId}::text from held
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, request_id)
+      select held.id, 'hold'::ledger_entry_kind, -held.tariff_centavos, 0, ${LOOKUP_ACTOR}::text, ${requestId}::text from held
       returning id, amount_centavos
     ),
     opened as (
@@ -54,9 +54,9 @@ export async function settleHold(hold: Hold, capture: boolean, input: QueryRecor
       select nextval(pg_get_serial_sequence('query_records', 'id')) as id, now() as created_at
     ),
     settlement as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, actor, hold_id, request_id, query_record_id)
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, query_record_id)
       select ${record.integrationId}::integer, ${capture ? 'capture' : 'void'}::ledger_entry_kind, ${capture ? 0 : hold.tariffCentavos}::bigint,
-             ${LOOKUP_ACTOR}::text, ${hold.holdId}::bigint, ${record.requestId}::text, new_record.id
+             ${-charged}::bigint, ${LOOKUP_ACTOR}::text, ${hold.holdId}::bigint, ${record.requestId}::text, new_record.id
         from new_record
       on conflict (hold_id) where hold_id is not null do nothing
       returning amount_centavos
@@ -108,8 +108,8 @@ export async function sweepStaleHolds(olderThanSeconds: number): Promise<number>
       returning h.id as hold_id, h.integration_id, -h.amount_centavos as amount_centavos, h.request_id
     ),
     voided as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, actor, hold_id, request_id, note)
-      select integration_id, 'void'::ledger_entry_kind, amount_centavos, ${SWEEPER_ACTOR}::text, hold_id, request_id,
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note)
+      select integration_id, 'void'::ledger_entry_kind, amount_centavos, 0, ${SWEEPER_ACTOR}::text, hold_id, request_id,
              'Retención sin liquidar: el proceso terminó antes de registrar la consulta.'
         from stale
       on conflict (hold_id) where hold_id is not null do nothing

@@ -1,5 +1,5 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import { database, db, type Database } from '@/db/client';
+import { eq, sql } from 'drizzle-orm';
+import { database, db } from '@/db/client';
 import { integrations, ledgerEntries, type LedgerEntry } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/integrations/schemas';
@@ -42,35 +42,21 @@ async function moveBalance(
       .set({ balanceCentavos: sql`${integrations.balanceCentavos} + ${amountCentavos}`, updatedAt: sql`now()` })
       .where(eq(integrations.id, integrationId))
       .returning();
-    const [entry] = await tx
-      .insert(ledgerEntries)
-      .values({ integrationId, kind, amountCentavos, actor: describeActor(actor), note: note.data })
-      .returning();
-    await writeAudit(tx, actor, {
+    const auditId = await writeAudit(tx, actor, {
       action: kind === 'top_up' ? 'balance.top_up' : 'balance.adjust',
       targetType: 'integration',
       targetId: integrationId,
       before: { balanceCentavos: before.balanceCentavos },
       after: { balanceCentavos: after!.balanceCentavos, amountCentavos, note: note.data },
     });
+    const [entry] = await tx
+      .insert(ledgerEntries)
+      .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId })
+      .returning();
     return ok({ balanceCentavos: after!.balanceCentavos, entry: entry! });
   });
   if (result.ok) await notifyIntegrationChanged();
   return result;
-}
-
-export async function ledgerHistory(integrationId: number, limit = 100): Promise<LedgerEntry[]> {
-  return ledgerHistoryQuery(await db(), integrationId, limit);
-}
-
-/** The newest entries of an integration: a backward scan of ledger_entries_integration_created_idx. */
-export function ledgerHistoryQuery(database: Database, integrationId: number, limit: number) {
-  return database
-    .select()
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.integrationId, integrationId))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
-    .limit(limit);
 }
 
 /** The balance column and the ledger's sum side by side; they must always agree. */

@@ -28,6 +28,25 @@ export const LEDGER_KIND_LABELS: Record<LedgerEntryKind, string> = {
   void: 'Reserva liberada',
 };
 
+/** The balance history's movements (posted entries) as people read them. */
+export const HISTORY_KIND_LABELS: Record<'top_up' | 'adjustment' | 'capture', string> = {
+  top_up: 'Recarga',
+  adjustment: 'Ajuste',
+  capture: 'Consulta cobrada',
+};
+
+/** What the reconciliation (ledger:verify) can find, as the console says it. */
+export const LEDGER_DIFFERENCE_LABELS: Record<string, string> = {
+  balance_differs_from_ledger: 'El saldo no es la suma del libro mayor',
+  posted_differs_from_balance: 'Los movimientos no dan el saldo más las reservas en curso',
+  capture_without_record: 'Cobros sin su registro de consulta',
+  capture_amount_differs: 'Cobros cuyo monto no es el del registro',
+  charged_record_without_capture: 'Registros cobrados sin su cobro',
+  record_captured_twice: 'Registros cobrados más de una vez',
+  stale_hold: 'Reservas sin liquidar más viejas que el barrido',
+  checkpoint_differs: 'Saldos por hora que no coinciden con el libro mayor',
+};
+
 export const ROLE_LABELS = { admin: 'Administrador', support: 'Soporte' } as const;
 
 export const OUTCOME_LABELS: Record<Outcome, string> = {

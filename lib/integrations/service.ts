@@ -73,22 +73,24 @@ export async function createIntegration(
           ...input.flags,
         })
         .returning();
-      if (initialBalance > 0) {
-        await tx.insert(ledgerEntries).values({
-          integrationId: row!.id,
-          kind: 'top_up',
-          amountCentavos: initialBalance,
-          actor: describeActor(actor),
-          note: input.note ?? 'Saldo inicial',
-        });
-      }
-      await writeAudit(tx, actor, {
+      const auditId = await writeAudit(tx, actor, {
         action: 'integration.create',
         targetType: 'integration',
         targetId: row!.id,
         before: null,
         after: auditSnapshot(row!),
       });
+      if (initialBalance > 0) {
+        await tx.insert(ledgerEntries).values({
+          integrationId: row!.id,
+          kind: 'top_up',
+          amountCentavos: initialBalance,
+          postedCentavos: initialBalance,
+          actor: describeActor(actor),
+          note: input.note ?? 'Saldo inicial',
+          auditId,
+        });
+      }
       return row!;
     });
     await notifyIntegrationChanged();

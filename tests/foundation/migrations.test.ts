@@ -83,7 +83,8 @@ describe(`migrations on ${expectedKind}`, () => {
     expect(rows.map((row) => row.indexname)).toEqual(
       expect.arrayContaining([
         'integrations_nombre_lower_unique',
-        'ledger_entries_integration_created_idx',
+        'ledger_entries_posted_idx',
+        'ledger_entries_kind_idx',
         'ledger_entries_hold_settled_once',
         'ledger_open_holds_pkey',
         'query_records_request_id_unique',
@@ -142,10 +143,12 @@ describe(`constraints on ${expectedKind}`, () => {
     const [integration] = await newIntegration({ balanceCentavos: 1_000 });
     const [hold] = await handle.db
       .insert(ledgerEntries)
-      .values({ integrationId: integration!.id, kind: 'hold', amountCentavos: -150, actor: 'test', requestId: 'req_hold' })
+      .values({ integrationId: integration!.id, kind: 'hold', amountCentavos: -150, postedCentavos: 0, actor: 'test', requestId: 'req_hold' })
       .returning();
     const settle = (kind: 'capture' | 'void') =>
-      handle.db.insert(ledgerEntries).values({ integrationId: integration!.id, kind, amountCentavos: kind === 'void' ? 150 : 0, actor: 'test', holdId: hold!.id });
+      handle.db
+        .insert(ledgerEntries)
+        .values({ integrationId: integration!.id, kind, amountCentavos: kind === 'void' ? 150 : 0, postedCentavos: kind === 'void' ? 0 : -150, actor: 'test', holdId: hold!.id });
     await settle('capture');
     expect((await failureOf(settle('void'))).code).toBe('23505');
   });

@@ -1,0 +1,158 @@
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { database, db } from '@/db/client';
+import { ledgerVerifications, type LedgerVerification } from '@/db/schema';
+import { logger } from '@/lib/logging/logger';
+import { retentionCutoff } from '@/lib/retention/policy';
+import { POSTED_KIND_LIST } from './checkpoints';
+
+// Reconciliation: what must always hold between the balances, the ledger and the query records,
+// checked over everything (or one integration) and reported. It never changes money: a
+// difference is for people to look at (docs/operations.md, "Reconciliation").
+
+export type DifferenceKind =
+  | 'balance_differs_from_ledger'
+  | 'posted_differs_from_balance'
+  | 'capture_without_record'
+  | 'capture_amount_differs'
+  | 'charged_record_without_capture'
+  | 'record_captured_twice'
+  | 'stale_hold'
+  | 'checkpoint_differs';
+
+export interface LedgerDifference {
+  integrationId: number;
+  kind: DifferenceKind;
+  /** How many entries, records, holds or hours are concerned. */
+  count: number;
+  /** Ids to start looking from (ledger entries, records or hours, by kind). */
+  sample: Array<number | string>;
+  detail: string;
+}
+
+export interface VerificationOptions {
+  /** One integration, or all of them. */
+  integrationId?: number;
+  trigger: 'cli' | 'job' | 'console';
+  /** Holds older than this should have been settled or voided (HOLD_SWEEP_AFTER_SECONDS). */
+  sweepAfterSeconds: number;
+  now?: Date;
+}
+
+const log = logger('reconciliation');
+
+/** Runs every check, stores the run (ledger_verifications) and logs each difference. */
+export async function verifyLedger(options: VerificationOptions): Promise<LedgerVerification> {
+  const startedAt = options.now ?? new Date();
+  const handle = await database();
+  const scope = (column: SQL) => (options.integrationId === undefined ? sql`true` : sql`${column} = ${options.integrationId}::integer`);
+  const cutoff = retentionCutoff(startedAt).toISOString();
+  const differences: LedgerDifference[] = [];
+  const add = (integrationId: unknown, kind: DifferenceKind, count: unknown, sample: unknown, detail: string) => {
+    if (Number(count) > 0) differences.push({ integrationId: Number(integrationId), kind, count: Number(count), sample: parseSample(sample), detail });
+  };
+
+  // 1. The balance column against the ledger, and the posted money against both (balance plus
+  //    the holds in flight).
+  const balances = await handle.rows<{ id: number; balance: string; ledger: string; posted: string; held: string }>(sql`
+    select i.id, i.balance_centavos as balance, coalesce(l.amount, 0) as ledger, coalesce(l.posted, 0) as posted, coalesce(o.held, 0) as held
+      from integrations i
+      left join (select e.integration_id, sum(e.amount_centavos) as amount, sum(e.posted_centavos) as posted
+                   from ledger_entries e where ${scope(sql`e.integration_id`)} group by e.integration_id) l on l.integration_id = i.id
+      left join (select h.integration_id, sum(-h.amount_centavos) as held
+                   from ledger_open_holds o join ledger_entries h on h.id = o.hold_id group by h.integration_id) o on o.integration_id = i.id
+     where ${scope(sql`i.id`)}`);
+  for (const row of balances) {
+    const [balance, ledger, posted, held] = [Number(row.balance), Number(row.ledger), Number(row.posted), Number(row.held)];
+    if (balance !== ledger) add(row.id, 'balance_differs_from_ledger', 1, [], `saldo ${balance} ≠ suma del libro mayor ${ledger} (centavos)`);
+    if (posted !== balance + held) add(row.id, 'posted_differs_from_balance', 1, [], `movimientos ${posted} ≠ saldo ${balance} + reservas en curso ${held} (centavos)`);
+  }
+
+  // 2. Each capture and its record, in one pass (a full join; records older than the retention
+  //    cutoff are purged, so their captures are not expected to find them).
+  const pairs = await handle.rows<{ integration_id: number; without_record: string; without_record_sample: unknown; amount_differs: string; amount_sample: unknown; without_capture: string; without_capture_sample: unknown }>(sql`
+    select coalesce(c.integration_id, r.integration_id) as integration_id,
+           count(*) filter (where r.id is null) as without_record,
+           (array_agg(c.id) filter (where r.id is null))[1:5] as without_record_sample,
+           count(*) filter (where r.id is not null and c.id is not null and r.charged_centavos <> -c.posted_centavos) as amount_differs,
+           (array_agg(c.id) filter (where r.id is not null and c.id is not null and r.charged_centavos <> -c.posted_centavos))[1:5] as amount_sample,
+           count(*) filter (where c.id is null) as without_capture,
+           (array_agg(r.id) filter (where c.id is null))[1:5] as without_capture_sample
+      from (select e.id, e.integration_id, e.query_record_id, e.posted_centavos from ledger_entries e
+             where e.kind = 'capture' and e.created_at >= ${cutoff}::timestamptz and ${scope(sql`e.integration_id`)}) c
+      full join (select q.id, q.integration_id, q.charged_centavos from query_records q
+                  where q.charged_centavos > 0 and q.created_at >= ${cutoff}::timestamptz and ${scope(sql`q.integration_id`)}) r
+        on r.id = c.query_record_id
+     group by 1
+    having count(*) filter (where r.id is null or c.id is null or r.charged_centavos <> -c.posted_centavos) > 0`);
+  for (const row of pairs) {
+    add(row.integration_id, 'capture_without_record', row.without_record, row.without_record_sample, 'cobros (capturas) sin su registro de consulta');
+    add(row.integration_id, 'capture_amount_differs', row.amount_differs, row.amount_sample, 'cobros cuyo monto no es el cobrado en su registro');
+    add(row.integration_id, 'charged_record_without_capture', row.without_capture, row.without_capture_sample, 'registros cobrados sin su cobro en el libro mayor');
+  }
+  const twice = await handle.rows<{ integration_id: number; records: string; sample: unknown }>(sql`
+    select d.integration_id, count(*) as records, (array_agg(d.query_record_id))[1:5] as sample
+      from (select e.integration_id, e.query_record_id from ledger_entries e
+             where e.kind = 'capture' and e.query_record_id is not null and ${scope(sql`e.integration_id`)}
+             group by e.integration_id, e.query_record_id having count(*) > 1) d
+     group by d.integration_id`);
+  for (const row of twice) add(row.integration_id, 'record_captured_twice', row.records, row.sample, 'registros con más de un cobro');
+
+  // 3. Holds older than the sweeper's bound that were neither captured nor voided.
+  const stale = await handle.rows<{ integration_id: number; holds: string; sample: unknown }>(sql`
+    select h.integration_id, count(*) as holds, (array_agg(h.id))[1:5] as sample
+      from ledger_entries h
+     where h.kind = 'hold' and h.created_at < ${startedAt.toISOString()}::timestamptz - make_interval(secs => ${options.sweepAfterSeconds}::integer)
+       and ${scope(sql`h.integration_id`)}
+       and not exists (select 1 from ledger_entries s where s.hold_id = h.id)
+     group by h.integration_id`);
+  for (const row of stale) add(row.integration_id, 'stale_hold', row.holds, row.sample, 'reservas sin liquidar más viejas que el límite del barrido');
+
+  // 4. The hourly checkpoints the balance history starts from, against the ledger.
+  const checkpoints = await handle.rows<{ integration_id: number; hours: string; sample: unknown }>(sql`
+    with through as (select w.through from job_watermarks w where w.name = 'ledger_hourly_balances'),
+    actual as (
+      select e.integration_id, date_bin('1 hour', e.created_at, timestamptz '2000-01-01 00:00:00+00') as hour, sum(e.posted_centavos) as posted
+        from ledger_entries e
+       where e.kind in (${POSTED_KIND_LIST}) and e.created_at < (select through from through) and ${scope(sql`e.integration_id`)}
+       group by 1, 2
+    ),
+    stored as (
+      select c.integration_id, c.hour, c.posted_centavos, c.closing_centavos,
+             sum(c.posted_centavos) over (partition by c.integration_id order by c.hour) as running
+        from ledger_hourly_balances c where ${scope(sql`c.integration_id`)}
+    )
+    select coalesce(a.integration_id, s.integration_id) as integration_id, count(*) as hours,
+           (array_agg(to_char(coalesce(a.hour, s.hour) at time zone 'UTC', 'YYYY-MM-DD"T"HH24"h"')))[1:5] as sample
+      from actual a full join stored s on s.integration_id = a.integration_id and s.hour = a.hour
+     where a.posted is distinct from s.posted_centavos or s.closing_centavos <> s.running
+     group by 1`);
+  for (const row of checkpoints) add(row.integration_id, 'checkpoint_differs', row.hours, row.sample, 'horas cuyo saldo de control no coincide con el libro mayor');
+
+  const finishedAt = new Date(Math.max(Date.now(), startedAt.getTime()));
+  for (const difference of differences) log.warn({ difference }, `ledger difference: ${difference.kind} (integration ${difference.integrationId})`);
+  const [stored] = await (await db())
+    .insert(ledgerVerifications)
+    .values({
+      scope: options.integrationId === undefined ? 'all' : String(options.integrationId),
+      trigger: options.trigger,
+      startedAt,
+      finishedAt,
+      integrationsChecked: balances.length,
+      ok: differences.length === 0,
+      differences,
+    })
+    .returning();
+  log.info({ integrations: balances.length, differences: differences.length, ms: finishedAt.getTime() - startedAt.getTime() }, 'ledger verified');
+  return stored!;
+}
+
+function parseSample(value: unknown): Array<number | string> {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.replace(/[{}"]/g, '').split(',').filter(Boolean) : [];
+  return items.map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : (item as number | string)));
+}
+
+/** The latest reconciliation over everything, for the console. */
+export async function latestVerification(): Promise<LedgerVerification | undefined> {
+  const [row] = await (await db()).select().from(ledgerVerifications).where(eq(ledgerVerifications.scope, 'all')).orderBy(desc(ledgerVerifications.startedAt)).limit(1);
+  return row;
+}
