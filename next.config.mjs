@@ -1,8 +1,9 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite loads its WebAssembly and data files from its own package directory at run time;
-  // bundling it breaks those paths, so the server keeps it (and postgres.js) as plain requires.
-  serverExternalPackages: ['@electric-sql/pglite', 'postgres'],
+  // PGlite loads its WebAssembly and data files, and pdfkit its font metrics, from their own
+  // package directories at run time; bundling them breaks those paths, so the server keeps them
+  // (and postgres.js) as plain requires.
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pdfkit'],
   poweredByHeader: false,
   // `npm run typecheck` (tsc --noEmit, run by CI) checks the whole project, tests included;
   // checking again inside every build only makes test and benchmark builds slower.

@@ -1,7 +1,16 @@
 import type { LookupKind } from '@/db/schema';
 import { lookupKind } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
-import { adjustBalance, ledgerHistory, topUp } from '@/lib/billing/ledger';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { heldInFlight, listHistoryPage, parseHistoryFilters, type HistoryRow } from '@/lib/billing/history';
+import { verifyLedger, type LedgerDifference } from '@/lib/billing/verify';
+import { statementChargesCsvStream } from '@/lib/statements/csv';
+import { renderStatementPdf } from '@/lib/statements/pdf';
+import { issueStatement } from '@/lib/statements/statements';
+import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { CONTRACT_FLAG_NAMES, FLAG_NAMES, parseFlagName, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
 import {
   createIntegration,
@@ -42,7 +51,14 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
   integrations:create <nombre> [--tariff Q] [--balance Q] [--enable flag,flag|all]
                                         create an integration; prints its token once
   integrations:list                     list integrations with flags, tariff and balance
-  integrations:show <id|nombre>         one integration and its latest ledger entries
+  integrations:show <id|nombre>         one integration and its latest balance movements
+  integrations:history <id|nombre> [--kind top_up|adjustment|capture] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--limit N]
+                                        balance movements, newest first, each with the balance after it
+  statements:create <id|nombre> <YYYY-MM> [--out DIR]
+                                        issue (or find, once issued) the month's statement; with --out,
+                                        write its PDF and the CSV of its charged queries there
+  ledger:verify [--integration id|nombre]
+                                        reconcile balances, ledger and records; exits 1 on a difference
   integrations:flags <id|nombre> [--enable flag,...] [--disable flag,...]
   integrations:tariff <id|nombre> <Q>   set the tariff per catalog query
   integrations:top-up <id|nombre> <Q> --note "..."
@@ -97,6 +113,11 @@ function parseFlagList(list: string | boolean | undefined): FlagName[] {
   });
 }
 
+function historyLine(row: HistoryRow): string {
+  const source = row.kind === 'capture' ? `query ${row.queryRecordId ?? '-'}` : `${safe(row.actor)}${row.note ? `  ${safe(row.note)}` : ''}`;
+  return `  ${row.createdAt.toISOString()}  ${row.kind.padEnd(10)} ${formatQuetzales(row.amountCentavos).padStart(14)}  balance ${formatQuetzales(row.balanceAfterCentavos).padStart(14)}  ${source}`;
+}
+
 function describeIntegration(integration: IntegrationView): string {
   const enabled = FLAG_NAMES.filter((flag) => integration[flag]).map((flag) => CONTRACT_FLAG_NAMES[flag]);
   return [
@@ -139,14 +160,10 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
 
   async 'integrations:show'(args) {
     const integration = await integrationByArg(args);
-    const ledger = await ledgerHistory(integration.id, 10);
-    const lines = ledger.map(
-      (entry) =>
-        `  ${entry.createdAt.toISOString()}  ${entry.kind.padEnd(10)} ${formatQuetzales(entry.amountCentavos).padStart(14)}  ${safe(entry.actor)}${entry.note ? `  ${safe(entry.note)}` : ''}`,
-    );
+    const { rows: ledger } = await listHistoryPage(integration.id, {}, {}, 10);
     return {
       data: { ...integration, ledger },
-      text: `${describeIntegration(integration)}\n  latest ledger entries:\n${lines.join('\n') || '  (none)'}`,
+      text: `${describeIntegration(integration)}\n  latest balance movements:\n${ledger.map(historyLine).join('\n') || '  (none)'}`,
     };
   },
 
@@ -252,6 +269,67 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
       )
       .join('\n');
     return { data: records, text: text || 'No query records.' };
+  },
+
+  async 'integrations:history'(args, options) {
+    const integration = await integrationByArg(args);
+    const { filters, problems } = parseHistoryFilters({
+      tipo: typeof options.kind === 'string' ? options.kind : undefined,
+      desde: typeof options.since === 'string' ? options.since : undefined,
+      hasta: typeof options.until === 'string' ? options.until : undefined,
+    });
+    if (problems.length > 0 || (typeof options.kind === 'string' && !filters.tipo)) {
+      throw new CliError(`invalid filter: ${problems.join(' ') || '--kind must be top_up, adjustment or capture'}`);
+    }
+    const limit = typeof options.limit === 'string' ? Number(options.limit) : 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new CliError('--limit must be a whole number from 1 to 1000');
+    const [page, held] = await Promise.all([listHistoryPage(integration.id, filters, {}, limit), heldInFlight(integration.id)]);
+    const inFlight = held.holds > 0 ? `\n  in flight: ${held.holds} hold(s), ${formatQuetzales(held.centavos)} held` : '';
+    return {
+      data: { integration: integration.nombre, balanceCentavos: integration.balanceCentavos, inFlight: held, rows: page.rows },
+      text: `${safe(integration.nombre)}  balance ${formatQuetzales(integration.balanceCentavos)}${inFlight}\n${page.rows.map(historyLine).join('\n') || '  (no movements)'}`,
+    };
+  },
+
+  async 'statements:create'(args, options) {
+    const integration = await integrationByArg(args);
+    const month = required(args, 1, 'month (YYYY-MM)');
+    const statement = unwrap(await issueStatement(CLI_ACTOR, integration.id, month));
+    const files: string[] = [];
+    if (typeof options.out === 'string') {
+      const directory = path.resolve(options.out);
+      fs.mkdirSync(directory, { recursive: true });
+      const pdf = path.join(directory, `estado-de-cuenta-${integration.nombre}-${month}.pdf`);
+      fs.writeFileSync(pdf, await renderStatementPdf(statement, env().SERVICE_NAME));
+      const csv = path.join(directory, `consultas-cobradas-${integration.nombre}-${month}.csv`);
+      await pipeline(Readable.fromWeb(statementChargesCsvStream(integration.id, month, () => {}) as never), fs.createWriteStream(csv));
+      files.push(pdf, csv);
+    }
+    const { figures } = statement;
+    return {
+      data: { ...statement, files },
+      text: [
+        `Statement #${statement.id}: ${safe(integration.nombre)} ${month} (issued ${statement.createdAt.toISOString()})`,
+        `  opening ${formatQuetzales(figures.openingBalanceCentavos)}  top-ups ${formatQuetzales(figures.topUps.totalCentavos)} (${figures.topUps.count})` +
+          `  adjustments ${formatQuetzales(figures.adjustments.totalCentavos)} (${figures.adjustments.count})` +
+          `  charges ${formatQuetzales(-figures.charges.totalCentavos)} (${figures.charges.count})  closing ${formatQuetzales(figures.closingBalanceCentavos)}`,
+        ...figures.charges.lines.map((line) => `    ${line.lookup.padEnd(8)} at ${formatQuetzales(line.tariffCentavos)}: ${line.count} = ${formatQuetzales(line.amountCentavos)}`),
+        ...files.map((file) => `  wrote ${file}`),
+      ].join('\n'),
+    };
+  },
+
+  async 'ledger:verify'(_args, options) {
+    const integrationId = typeof options.integration === 'string' ? (await integrationByArg([options.integration])).id : undefined;
+    const run = await verifyLedger({ integrationId, trigger: 'cli', sweepAfterSeconds: env().HOLD_SWEEP_AFTER_SECONDS });
+    const differences = run.differences as LedgerDifference[];
+    const seconds = ((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1);
+    const text = [
+      `${run.ok ? 'OK' : 'DIFFERENCES FOUND'}: ${run.integrationsChecked} integration(s) checked in ${seconds} s`,
+      ...differences.map((difference) => `  integration ${difference.integrationId}: ${difference.kind} x${difference.count} (${difference.detail}); e.g. ${difference.sample.join(', ')}`),
+    ].join('\n');
+    if (!run.ok) throw new CliError(text, 1);
+    return { data: run, text };
   },
 
   async 'records:purge'(_args, options) {

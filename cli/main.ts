@@ -66,6 +66,10 @@ function parseCommandLine(argv: string[]) {
       lookup: { type: 'string' },
       limit: { type: 'string' },
       identifier: { type: 'string' },
+      kind: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      out: { type: 'string' },
       'export-dir': { type: 'string' },
     },
   });

@@ -5,7 +5,7 @@
 //   for each statement a page ran (auto_explain: EXPLAIN ANALYZE, BUFFERS), flagging sequential
 //   scans and large sorts. Prints figures; asserts nothing.
 //   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records;
-//   --skip-pages, --skip-export, --skip-plans leave a part out.
+//   --skip-pages, --skip-export, --skip-billing, --skip-plans leave a part out.
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -22,15 +22,20 @@ import type { VolumeSummary } from './volume';
 const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '200000' },
+    // Twice the records by default: a hold and a settlement per catalog query, and two years of
+    // older ledger whose records the retention purged.
+    'ledger-entries': { type: 'string' },
     runs: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '2' },
     keep: { type: 'string' },
     'skip-pages': { type: 'boolean', default: false },
     'skip-export': { type: 'boolean', default: false },
     'skip-plans': { type: 'boolean', default: false },
+    'skip-billing': { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(values.records);
+const LEDGER_ENTRIES = Number(values['ledger-entries'] ?? 2 * RECORDS);
 const RUNS = Math.max(8, Number(values.runs));
 const WARMUP = Number(values.warmup);
 
@@ -103,7 +108,39 @@ async function main(): Promise<void> {
 
   if (!values['skip-pages']) await timePages(session, pages, summary);
   if (!values['skip-export']) await measureExports(session, app);
+  if (!values['skip-billing']) await measureBilling(summary);
   if (!values['skip-plans']) await showPlans(session, pages, cluster);
+}
+
+/**
+ * The billing work that is not a page: last month's statement for the largest integration
+ * (computed and stored, as the console button and the monthly job do) and the reconciliation over
+ * everything (as `npm run cli -- ledger:verify` and the daily job do).
+ */
+async function measureBilling(summary: VolumeSummary): Promise<void> {
+  const { issueStatement } = await import('@/lib/statements/statements');
+  const { previousMonth } = await import('@/lib/statements/monthly');
+  const { verifyLedger } = await import('@/lib/billing/verify');
+  const { database: open } = await import('@/db/client');
+  const { sql } = await import('drizzle-orm');
+  const handle = await open();
+  const month = previousMonth();
+  console.log('\nBilling at this volume, one run each (in this process, on the same database)\n');
+  await handle.rows(sql`delete from monthly_statements where integration_id = ${summary.largestIntegrationId}::integer and month = ${month}::text`);
+  let started = performance.now();
+  const statement = await issueStatement({ kind: 'system', name: 'bench' }, summary.largestIntegrationId, month);
+  const statementMs = performance.now() - started;
+  if (!statement.ok) throw new Error(`the statement was refused: ${statement.error.message}`);
+  console.log(
+    `${`Monthly statement, largest integration, ${month} (${statement.value.figures.charges.count.toLocaleString('en-US')} charges)`.padEnd(78)} ${(statementMs / 1000).toFixed(2).padStart(7)} s`,
+  );
+  started = performance.now();
+  const run = await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 });
+  const [counted] = await handle.rows<{ entries: string }>(sql`select count(*) as entries from ledger_entries`);
+  const entries = counted?.entries ?? 0;
+  console.log(
+    `${`ledger:verify over everything (${run.integrationsChecked} integrations, ${Number(entries).toLocaleString('en-US')} ledger entries)`.padEnd(78)} ${((performance.now() - started) / 1000).toFixed(2).padStart(7)} s  ${run.ok ? 'no differences' : `${(run.differences as unknown[]).length} difference(s)`}`,
+  );
 }
 
 async function timePages(session: ConsoleSession, pages: Page[], summary: VolumeSummary): Promise<void> {
@@ -148,18 +185,21 @@ async function loadOrReuseVolume(handle: Awaited<ReturnType<typeof import('@/db/
   if (count > 0) throw new Error(`the kept cluster holds another volume (${count} records); remove ${values.keep} or pass another --keep`);
   const { generateVolume } = await import('./volume');
   const started = performance.now();
-  const summary = await generateVolume(handle, { records: RECORDS, integrations: 200, days: 90, now: new Date(), log });
+  const summary = await generateVolume(handle, { records: RECORDS, ledgerEntries: LEDGER_ENTRIES, integrations: 200, days: 90, now: new Date(), log });
   log(`volume generated in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
   await admin`insert into bench_volume (records, summary) values (${RECORDS}, ${admin.json(summary as never)})`;
   return summary;
 }
 
+/** A Guatemalan calendar day, `offset` days before today. */
+const day = (offset: number) => new Date(Date.now() - 6 * 3_600_000 - offset * 86_400_000).toISOString().slice(0, 10);
+
 function consolePages(summary: VolumeSummary, recordId: number): Page[] {
-  const day = (offset: number) => new Date(Date.now() - 6 * 3_600_000 - offset * 86_400_000).toISOString().slice(0, 10);
   const largest = summary.largestIntegrationId;
   // A position 45 days back, as a cursor link carries it: paging from deep in the table.
   const deep = Buffer.from(`${new Date(Date.now() - 45 * 86_400_000).toISOString().replace('Z', '000Z')}|${Number.MAX_SAFE_INTEGER}`).toString('base64url');
   const records = 'Registros de consultas';
+  const historyDeep = Buffer.from(`${new Date(Date.now() - 60 * 86_400_000).toISOString().replace('Z', '000Z')}|${Number.MAX_SAFE_INTEGER}`).toString('base64url');
   return [
     { name: 'Panel, 24 h', path: '/admin?rango=24h', expect: 'Últimas 24 horas' },
     { name: 'Panel, 7 d', path: '/admin?rango=7d', expect: 'Últimos 7 días' },
@@ -206,6 +246,10 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
     { name: 'Registro, one record\'s detail', path: `/admin/registros/${recordId}`, expect: `Consulta ${recordId}` },
     { name: 'Integraciones, the list', path: '/admin/integraciones', expect: 'Integraciones' },
     { name: `Integración, the largest (#${largest})`, path: `/admin/integraciones/${largest}`, expect: 'Movimientos de saldo' },
+    { name: 'Historial de saldo, largest, first page', path: `/admin/integraciones/${largest}/movimientos`, expect: 'Historial de saldo' },
+    { name: 'Historial de saldo, largest, 60 days back (cursor)', path: `/admin/integraciones/${largest}/movimientos?despues=${historyDeep}`, expect: 'Historial de saldo' },
+    { name: 'Historial de saldo, largest, top-ups only', path: `/admin/integraciones/${largest}/movimientos?tipo=top_up`, expect: 'Historial de saldo' },
+    { name: `Historial de saldo, largest, one day (${day(1)})`, path: `/admin/integraciones/${largest}/movimientos?desde=${day(1)}&hasta=${day(1)}`, expect: 'Historial de saldo' },
     { name: 'Auditoría, first page', path: '/admin/auditoria', expect: 'Auditoría' },
     { name: `Auditoría, one integration (#${largest})`, path: `/admin/auditoria?tipo=integration&id=${largest}`, expect: 'Auditoría' },
   ];
@@ -246,7 +290,6 @@ async function timeCursorWalk(session: ConsoleSession, pages: number): Promise<n
 }
 
 async function measureExports(session: ConsoleSession, app: BenchApp): Promise<void> {
-  const day = (offset: number) => new Date(Date.now() - 6 * 3_600_000 - offset * 86_400_000).toISOString().slice(0, 10);
   console.log(`\nCSV export (/admin/registros/exportar), one run each; the app's resident memory sampled every 100 ms\n`);
   console.log(`${'range'.padEnd(28)} ${'rows'.padStart(11)} ${'first byte'.padStart(11)} ${'total'.padStart(9)} ${'MB'.padStart(7)} ${'app RSS before'.padStart(15)} ${'peak'.padStart(9)}`);
   for (const [name, from, to] of [

@@ -9,6 +9,8 @@ import type { DatabaseHandle } from '@/db/client';
 
 export interface VolumeOptions {
   records: number;
+  /** Ledger entries in all: beyond the records' own (a hold and a settlement per catalog query and the top-ups), older history whose records retention purged. */
+  ledgerEntries: number;
   integrations: number;
   days: number;
   /** The instant the newest records approach. */
@@ -30,6 +32,9 @@ export interface VolumeSummary {
 }
 
 const RECORD_BATCH = 250_000;
+// The largest integration gets about 18 % of the traffic: some 500,000 charged queries a month at
+// 10 million records over 90 days (a statement's worst case).
+const ZIPF_S = 1.05;
 const POOL_SIZE = 400_000;
 
 // Share of each lookup per integration profile (percent): some integrations only use the
@@ -59,6 +64,47 @@ function slots(weights: Record<string | number, number>, total: number): string[
   return result;
 }
 
+/**
+ * Ledger history older than the records: holds and captures from 25 to 27 months ago, whose
+ * records the retention has purged, with weekly top-ups, so the ledger reaches `ledgerEntries`
+ * as a gateway running for more than two years would have it.
+ */
+async function olderLedgerHistory(run: (text: string) => Promise<Array<Record<string, unknown>>>, options: VolumeOptions, log: (line: string) => void): Promise<void> {
+  const [{ entries }] = (await run(`select count(*)::bigint as entries from ledger_entries`)) as [{ entries: string }];
+  const pairs = Math.floor((options.ledgerEntries - Number(entries) - 200 * 13) / 2);
+  if (pairs <= 0) return;
+  log(`older ledger history: ${(2 * pairs).toLocaleString('en-US')} entries from 25 to 27 months ago (their records purged)`);
+  const nowIso = options.now.toISOString();
+  for (let first = 0; first < pairs; first += RECORD_BATCH) {
+    const last = Math.min(pairs, first + RECORD_BATCH) - 1;
+    await run(`
+      with picked as (
+        select n, ids[1 + floor(random() * 10000)::int] as integration_id,
+               timestamptz '${nowIso}' - interval '27 months' + interval '1 millisecond' * (${90 * 86_400_000}::double precision * n / ${pairs}) as at
+          from generate_series(${first}, ${last}) n, bench_integration_slots
+      ),
+      holds as (
+        insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, request_id, created_at)
+        select p.integration_id, 'hold', -i.tariff_centavos, 0, 'system:lookup', 'req_old_' || p.n, p.at - interval '300 milliseconds'
+          from picked p join integrations i on i.id = p.integration_id
+        returning id, integration_id, amount_centavos, request_id, created_at
+      )
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, query_record_id, created_at)
+      select h.integration_id, 'capture', 0, h.amount_centavos, 'system:lookup', h.id, h.request_id, null, h.created_at + interval '300 milliseconds'
+        from holds h`);
+    log(`  ${(2 * (last + 1)).toLocaleString('en-US')} entries`);
+  }
+  await run(`
+    insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, note, created_at)
+    select integration_id, 'top_up', amount, amount, 'user:1 admin@example.com', 'Depósito antiguo ' || week || '-' || integration_id,
+           timestamptz '${nowIso}' - interval '27 months' + interval '7 days' * week - interval '1 hour'
+      from (
+        select integration_id, floor(extract(epoch from created_at - (timestamptz '${nowIso}' - interval '27 months')) / 604800)::int as week,
+               ceil(-sum(posted_centavos) * 1.3)::bigint + 50000 as amount
+          from ledger_entries where kind = 'capture' and query_record_id is null group by 1, 2
+      ) weekly`);
+}
+
 const textArray = (values: string[]) => `array[${values.map((value) => `'${value}'`).join(',')}]`;
 
 export async function generateVolume(handle: DatabaseHandle, options: VolumeOptions): Promise<VolumeSummary> {
@@ -68,7 +114,7 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
   const { records, integrations, days } = options;
   const nowIso = options.now.toISOString();
 
-  options.log(`integrations: ${integrations}, sizes following a Zipf law (s = 0.9)`);
+  options.log(`integrations: ${integrations}, sizes following a Zipf law (s = ${ZIPF_S})`);
   await run(`
     insert into integrations (nombre, token_hash, token_prefix, is_renap_enabled, is_rtu_enabled, is_cui_nit_enabled, is_rtu_v2_enabled,
                               is_omisos_enabled, tariff_centavos, balance_centavos, created_at, updated_at)
@@ -80,7 +126,7 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
   await run(`
     create unlogged table bench_integration_slots as
     with weights as (
-      select id, power(row_number() over (order by id), -0.9) as weight from integrations
+      select id, power(row_number() over (order by id), -${ZIPF_S}) as weight from integrations
     ), cumulative as (
       select id, sum(weight) over (order by id) / sum(weight) over () as upto from weights
     )
@@ -173,24 +219,25 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
     const high = low + RECORD_BATCH - 1;
     await run(`
       with holds as (
-        insert into ledger_entries (integration_id, kind, amount_centavos, actor, request_id, created_at)
-        select integration_id, 'hold', -tariff_centavos, 'system:lookup', request_id, created_at - interval '1 millisecond' * response_time_ms
+        insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, request_id, created_at)
+        select integration_id, 'hold', -tariff_centavos, 0, 'system:lookup', request_id, created_at - interval '1 millisecond' * response_time_ms
           from query_records where id between ${low} and ${high} and tariff_centavos is not null order by id
         returning id, request_id
       )
-      insert into ledger_entries (integration_id, kind, amount_centavos, actor, hold_id, request_id, query_record_id, created_at)
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, query_record_id, created_at)
       select r.integration_id, case when r.charged_centavos > 0 then 'capture'::ledger_entry_kind else 'void'::ledger_entry_kind end,
-             case when r.charged_centavos > 0 then 0 else r.tariff_centavos end, 'system:lookup', holds.id, r.request_id, r.id, r.created_at
+             case when r.charged_centavos > 0 then 0 else r.tariff_centavos end, -r.charged_centavos, 'system:lookup', holds.id, r.request_id, r.id, r.created_at
         from holds join query_records r on r.request_id = holds.request_id`);
     options.log(`  records up to id ${Math.min(high, Number(bounds!.high)).toLocaleString('en-US')} (${elapsed()})`);
   }
+  await olderLedgerHistory(run, options, options.log);
   await run(`
-    insert into ledger_entries (integration_id, kind, amount_centavos, actor, note, created_at)
-    select integration_id, 'top_up', ceil(charged * 1.3)::bigint + 50000, 'user:1 admin@example.com', 'Depósito ' || (1000 + week) || '-' || integration_id,
+    insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, note, created_at)
+    select integration_id, 'top_up', amount, amount, 'user:1 admin@example.com', 'Depósito ' || (1000 + week) || '-' || integration_id,
            timestamptz '${nowIso}' - interval '${days} days' + interval '7 days' * week - interval '1 hour'
       from (
         select integration_id, floor(extract(epoch from created_at - (timestamptz '${nowIso}' - interval '${days} days')) / 604800)::int as week,
-               sum(charged_centavos) as charged
+               ceil(sum(charged_centavos) * 1.3)::bigint + 50000 as amount
           from query_records group by 1, 2
       ) weekly`);
   await run(`
@@ -203,12 +250,17 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
   for (const index of indexes) await run(index.indexdef as string);
   options.log(`  done (${elapsed()})`);
 
-  options.log('audit log: each top-up, and flag and tariff changes');
+  options.log('audit log: each top-up (linked from its ledger entry), and flag and tariff changes');
   await run(`
-    insert into audit_log (actor, action, target_type, target_id, before, after, created_at)
-    select 'user:1 admin@example.com', 'balance.top_up', 'integration', integration_id::text,
-           jsonb_build_object('balanceCentavos', 0), jsonb_build_object('balanceCentavos', amount_centavos, 'amountCentavos', amount_centavos, 'note', note), created_at
-      from ledger_entries where kind = 'top_up'`);
+    with audited as (
+      insert into audit_log (actor, action, target_type, target_id, before, after, created_at)
+      select 'user:1 admin@example.com', 'balance.top_up', 'integration', integration_id::text,
+             jsonb_build_object('balanceCentavos', 0), jsonb_build_object('balanceCentavos', amount_centavos, 'amountCentavos', amount_centavos, 'note', note), created_at
+        from ledger_entries where kind = 'top_up'
+      returning id, target_id, created_at
+    )
+    update ledger_entries e set audit_id = a.id from audited a
+     where e.kind = 'top_up' and e.integration_id = a.target_id::integer and e.created_at = a.created_at`);
   await run(`
     insert into audit_log (actor, action, target_type, target_id, before, after, created_at)
     select 'user:' || (1 + n % 4) || ' operador' || (1 + n % 4) || '@example.com',
@@ -239,6 +291,10 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
   await run(`
     insert into refusal_rollups (hour, lookup, reason, refusals)
     select hour, lookup, reason, sum(refusals) from refusal_rollups_by_integration group by hour, lookup, reason`);
+
+  options.log('hourly balance checkpoints, by the product\'s own job (lib/billing/checkpoints.ts)');
+  const { advanceBalanceCheckpoints } = await import('@/lib/billing/checkpoints');
+  options.log(`  ${(await advanceBalanceCheckpoints(options.now)).toLocaleString('en-US')} checkpoints (${elapsed()})`);
 
   options.log('vacuum analyze');
   await run('vacuum analyze');

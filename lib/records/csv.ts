@@ -33,7 +33,7 @@ export const RECORD_CSV_COLUMNS: readonly CsvColumn[] = [
   { header: 'request_id', text: sql`${queryRecords.requestId}` },
 ];
 
-const RECORD_CSV_LINE = csvLineSql(RECORD_CSV_COLUMNS);
+export const RECORD_CSV_LINE = csvLineSql(RECORD_CSV_COLUMNS);
 
 /** The filtered records as CSV, newest first, at most `maxRows` of them. */
 export function recordsCsvStream(filters: RecordFilters, maxRows: number, onError: (error: unknown) => void): ReadableStream<Uint8Array> {

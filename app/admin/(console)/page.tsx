@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { GroupedHorizontalBars, StackedBarChart, type ChartSeries } from '@/components/console/charts';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { ReconciliationStatus } from '@/components/console/reconciliation-status';
 import { requirePageUser } from '@/lib/auth/session';
+import { latestVerification } from '@/lib/billing/verify';
 import { bucketClock, DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange, type SeriesBucket } from '@/lib/console/dashboard';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
 import { OUTCOMES } from '@/lib/records/outcomes';
@@ -28,7 +30,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   await requirePageUser('support');
   const params = await searchParams;
   const range = parseDashboardRange(typeof params.rango === 'string' ? params.rango : undefined);
-  const dashboard = await loadDashboard(range);
+  const [dashboard, reconciliation] = await Promise.all([loadDashboard(range), latestVerification()]);
   const unit = dashboard.unit;
   const byLookup = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, unit), values: bucket.byLookup }));
   const byOutcome = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, unit), values: bucket.byOutcome }));
@@ -164,6 +166,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           </div>
         </section>
       )}
+
+      <section className="card" style={{ marginTop: '1rem' }}>
+        <h2>Conciliación del libro mayor</h2>
+        <ReconciliationStatus run={reconciliation} />
+      </section>
 
       <section className="card" style={{ marginTop: '1rem' }}>
         <h2>Integraciones con saldo bajo ({dashboard.lowBalance.length})</h2>

@@ -3,11 +3,15 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/balance-history';
+import { ReconciliationStatus } from '@/components/console/reconciliation-status';
 import { ActiveBadge, HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LEDGER_KIND_LABELS, LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
-import { ledgerHistory } from '@/lib/billing/ledger';
+import { heldInFlight, listHistoryPage } from '@/lib/billing/history';
+import { latestVerification } from '@/lib/billing/verify';
+import { listStatements } from '@/lib/statements/statements';
 import { flagsOf } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
@@ -21,11 +25,12 @@ import {
   topUpAction,
 } from '../actions';
 import { FlagSwitches } from './flag-switches';
+import { StatementsSection } from './statements-section';
 import { TokenRotation } from './token-rotation';
 
 export const metadata: Metadata = { title: 'Integración' };
 
-const LEDGER_ROWS = 50;
+const HISTORY_ROWS = 10;
 
 export default async function IntegrationPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser('support');
@@ -33,11 +38,14 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   if (!/^\d{1,9}$/.test(id)) notFound();
   const integration = await findIntegration(Number(id));
   if (!integration) notFound();
-  const [ledger, recent] = await Promise.all([
-    ledgerHistory(integration.id, LEDGER_ROWS),
-    listLatestRecords({ integracion: integration.id }, 10),
-  ]);
   const isAdmin = user.role === 'admin';
+  const [history, held, statements, recent, reconciliation] = await Promise.all([
+    listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
+    heldInFlight(integration.id),
+    isAdmin ? listStatements(integration.id) : Promise.resolve([]),
+    listLatestRecords({ integracion: integration.id }, 10),
+    latestVerification(),
+  ]);
   const hidden = { integrationId: integration.id };
 
   return (
@@ -143,38 +151,21 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
 
       <section className="card" aria-labelledby="ledger-title" style={{ marginTop: '1rem' }}>
         <h2 id="ledger-title">Movimientos de saldo</h2>
-        {ledger.length === 0 ? (
+        <HeldInFlightNotice held={held} />
+        <ReconciliationStatus run={reconciliation} integrationId={integration.id} />
+        {history.rows.length === 0 ? (
           <EmptyState title="Sin movimientos todavía.">
-            <p>{isAdmin ? 'Recarga saldo para que la integración pueda usar los catálogos.' : 'Aparecerán aquí las recargas, ajustes y cobros.'}</p>
+            <p>{isAdmin ? 'Recarga saldo para que la integración pueda usar los catálogos.' : 'Aparecerán aquí las recargas, ajustes y consultas cobradas.'}</p>
           </EmptyState>
         ) : (
-          <div className="table-wrap">
-            <table className="data" data-testid="ledger">
-              <thead>
-                <tr>
-                  <th>Fecha</th>
-                  <th>Movimiento</th>
-                  <th className="num">Monto</th>
-                  <th>Nota</th>
-                  <th>Quién</th>
-                </tr>
-              </thead>
-              <tbody>
-                {ledger.map((entry) => (
-                  <tr key={entry.id}>
-                    <td className="nowrap">{formatDateTime(entry.createdAt)}</td>
-                    <td>{LEDGER_KIND_LABELS[entry.kind]}</td>
-                    <td className="num">{formatQuetzales(entry.amountCentavos)}</td>
-                    <td>{entry.note ?? (entry.requestId ? <span className="mono small">{entry.requestId}</span> : '')}</td>
-                    <td className="small">{entry.actor}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <BalanceHistoryTable rows={history.rows} integrationId={integration.id} canReadAudit={isAdmin} />
         )}
-        {ledger.length === LEDGER_ROWS && <p className="small muted">Se muestran los {LEDGER_ROWS} movimientos más recientes.</p>}
+        <p className="small">
+          <Link href={`/admin/integraciones/${integration.id}/movimientos`}>Ver todo el historial de saldo, con filtros y exportación CSV</Link>
+        </p>
       </section>
+
+      {isAdmin && <StatementsSection integrationId={integration.id} statements={statements} />}
 
       <section className="card" aria-labelledby="recent-title">
         <h2 id="recent-title">Últimas consultas</h2>

@@ -1,0 +1,24 @@
+// GET /admin/integraciones/:id/estados/:mes/csv - the charged queries of an issued statement's month (admin).
+import { logger } from '@/lib/logging/logger';
+import { statementChargesCsvStream } from '@/lib/statements/csv';
+import { statementForDownload } from '@/lib/statements/download';
+
+export const dynamic = 'force-dynamic';
+
+const log = logger('console');
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string; mes: string }> }) {
+  const found = await statementForDownload(params);
+  if (found instanceof Response) return found;
+  const { statement } = found;
+  return new Response(
+    statementChargesCsvStream(statement.integrationId, statement.month, (error) => log.error({ err: error, statementId: statement.id }, 'statement CSV failed')),
+    {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="consultas-cobradas-${found.nombre}-${statement.month}.csv"`,
+        'cache-control': 'no-store',
+      },
+    },
+  );
+}

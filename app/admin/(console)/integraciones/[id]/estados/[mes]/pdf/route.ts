@@ -1,0 +1,19 @@
+// GET /admin/integraciones/:id/estados/:mes/pdf - an issued monthly statement as PDF (admin).
+import { env } from '@/lib/env';
+import { statementForDownload } from '@/lib/statements/download';
+import { renderStatementPdf } from '@/lib/statements/pdf';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string; mes: string }> }) {
+  const found = await statementForDownload(params);
+  if (found instanceof Response) return found;
+  const pdf = await renderStatementPdf(found.statement, env().SERVICE_NAME);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `attachment; filename="estado-de-cuenta-${found.nombre}-${found.statement.month}.pdf"`,
+      'cache-control': 'no-store',
+    },
+  });
+}

@@ -1,0 +1,24 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction, fromResult } from '@/lib/auth/action';
+import { idField } from '@/lib/console/form-schemas';
+import { MONTH_PATTERN } from '@/lib/statements/figures';
+import { monthName } from '@/lib/format/months';
+import { issueStatement } from '@/lib/statements/statements';
+
+const issueSchema = z.object({
+  integrationId: idField,
+  mes: z.string({ error: 'Elige un mes.' }).regex(MONTH_PATTERN, 'Elige un mes.'),
+});
+
+/** Issues (or finds, if it was issued already) an integration's statement for a month (admin). */
+export const issueStatementAction = consoleAction({ role: 'admin', schema: issueSchema }, async (input, user) => {
+  const result = await issueStatement(user.actor, input.integrationId, input.mes);
+  if (result.ok) revalidatePath(`/admin/integraciones/${input.integrationId}`);
+  return fromResult(result, (statement) => ({
+    message: `Estado de cuenta de ${monthName(statement.month)} listo.`,
+    data: { month: statement.month },
+  }));
+});

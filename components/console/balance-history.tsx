@@ -1,0 +1,79 @@
+import Link from 'next/link';
+import type { HeldInFlight, HistoryRow } from '@/lib/billing/history';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
+import { formatQuetzales } from '@/lib/money';
+
+/**
+ * Posted movements with the balance after each: a top-up or an adjustment links to its audit
+ * entry (for administrators, who may read the audit log), a charged query to its record.
+ */
+export function BalanceHistoryTable({ rows, integrationId, canReadAudit }: { rows: HistoryRow[]; integrationId: number; canReadAudit: boolean }) {
+  return (
+    <div className="table-wrap">
+      <table className="data" data-testid="balance-history">
+        <thead>
+          <tr>
+            <th>Fecha</th>
+            <th>Movimiento</th>
+            <th className="num">Monto</th>
+            <th className="num">Saldo después</th>
+            <th>Origen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td className="nowrap">{formatDateTime(row.createdAt)}</td>
+              <td>{HISTORY_KIND_LABELS[row.kind]}</td>
+              <td className="num">{formatQuetzales(row.amountCentavos)}</td>
+              <td className="num" data-testid="balance-after">
+                {formatQuetzales(row.balanceAfterCentavos)}
+              </td>
+              <td className="small">
+                <Origin row={row} integrationId={integrationId} canReadAudit={canReadAudit} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Origin({ row, integrationId, canReadAudit }: { row: HistoryRow; integrationId: number; canReadAudit: boolean }) {
+  if (row.kind === 'capture') {
+    return row.queryRecordId ? <Link href={`/admin/registros/${row.queryRecordId}`}>Consulta {row.queryRecordId}</Link> : 'Consulta';
+  }
+  const who = actorName(row.actor);
+  const note = row.note ? ` · ${row.note}` : '';
+  if (canReadAudit && row.auditCursor) {
+    return (
+      <>
+        <Link href={`/admin/auditoria?${new URLSearchParams({ tipo: 'integration', id: String(integrationId), despues: row.auditCursor })}`}>{who}</Link>
+        {note}
+      </>
+    );
+  }
+  return `${who}${note}`;
+}
+
+/** "user:3 ana@example.com" → "ana@example.com"; "cli:ops" → "CLI (ops)"; "system:seed" → "Sistema (seed)". */
+function actorName(actor: string): string {
+  const [kind, rest] = [actor.split(/[: ]/, 1)[0], actor.replace(/^[^:]*:?/, '')];
+  if (kind === 'user') return rest.replace(/^\d+\s*/, '');
+  if (kind === 'cli') return rest ? `CLI (${rest})` : 'CLI';
+  if (kind === 'system') return `Sistema (${rest})`;
+  return actor;
+}
+
+/** The holds of lookups in flight: held, not yet moved, so they are not in the history. */
+export function HeldInFlightNotice({ held }: { held: HeldInFlight }) {
+  if (held.holds === 0) return null;
+  return (
+    <p className="notice info" data-testid="held-in-flight">
+      En curso: {held.holds === 1 ? '1 consulta' : `${held.holds.toLocaleString('es-GT')} consultas`} con {formatQuetzales(held.centavos)} reservados. El saldo
+      ya los descuenta; pasan al historial cuando la consulta termina (cobrada) o se liberan si no se cobra.
+    </p>
+  );
+}

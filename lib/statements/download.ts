@@ -1,0 +1,24 @@
+import { currentConsoleUser } from '@/lib/auth/session';
+import { findIntegration } from '@/lib/integrations/service';
+import { MONTH_PATTERN } from './figures';
+import { findStatement, type Statement } from './statements';
+
+function plainText(status: number, text: string): Response {
+  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+}
+
+/**
+ * What both statement downloads check first: an administrator's session, an existing integration
+ * and a statement already issued for that month (downloading never issues one).
+ */
+export async function statementForDownload(params: Promise<{ id: string; mes: string }>): Promise<{ statement: Statement; nombre: string } | Response> {
+  const user = await currentConsoleUser();
+  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (user.role !== 'admin') return plainText(403, 'Los estados de cuenta los descarga un administrador.');
+  const { id, mes } = await params;
+  const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
+  if (!integration || !MONTH_PATTERN.test(mes)) return plainText(404, 'No existe ese estado de cuenta.');
+  const statement = await findStatement(integration.id, mes);
+  if (!statement) return plainText(404, `Todavía no se ha emitido el estado de cuenta de ${mes}: emítelo desde la página de la integración.`);
+  return { statement, nombre: integration.nombre };
+}

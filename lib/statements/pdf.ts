@@ -1,0 +1,157 @@
+import PDFDocument from 'pdfkit';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { periodText } from '@/lib/format/months';
+import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
+import { formatQuetzales } from '@/lib/money';
+import { OUTCOMES } from '@/lib/records/outcomes';
+import type { Statement } from './statements';
+
+const PAGE = { margin: 50, width: 595.28 };
+const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+const GREY = '#555555';
+
+/**
+ * The statement as a PDF (A4, Spanish, Guatemalan formats), drawn from its stored figures: the
+ * same statement always reads the same. pdfkit's built-in Helvetica covers Spanish (WinAnsi).
+ */
+export function renderStatementPdf(statement: Statement, serviceName: string): Promise<Buffer> {
+  const { figures } = statement;
+  const document = new PDFDocument({
+    size: 'A4',
+    margin: PAGE.margin,
+    info: {
+      Title: `Estado de cuenta ${figures.integration.nombre} ${statement.month}`,
+      Author: serviceName,
+      CreationDate: statement.createdAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  document.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    document.on('end', () => resolve(Buffer.concat(chunks)));
+    document.on('error', reject);
+  });
+
+  document.font('Helvetica').fontSize(9).fillColor(GREY).text(serviceName);
+  document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text('Estado de cuenta');
+  document.font('Helvetica').fontSize(11).text(`Integración: ${figures.integration.nombre}`);
+  document.text(`Periodo: ${periodText(statement.month)} (hora de Guatemala)`);
+  document.fontSize(9).fillColor(GREY).text(`Estado n.º ${statement.id}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`);
+
+  section(document, 'Resumen');
+  table(document, [320, CONTENT_WIDTH - 320], [
+    ['Saldo inicial', formatQuetzales(figures.openingBalanceCentavos)],
+    [`Recargas (${figures.topUps.count})`, formatQuetzales(figures.topUps.totalCentavos)],
+    [`Ajustes (${figures.adjustments.count})`, formatQuetzales(figures.adjustments.totalCentavos)],
+    [`Consultas cobradas (${figures.charges.count.toLocaleString('es-GT')})`, formatQuetzales(-figures.charges.totalCentavos)],
+    ['Saldo final', formatQuetzales(figures.closingBalanceCentavos)],
+  ], { boldLastRow: true, alignRight: [1] });
+
+  section(document, 'Cobros por consulta');
+  if (figures.charges.lines.length === 0) {
+    document.font('Helvetica').fontSize(10).text('No hubo consultas cobradas en el periodo.');
+  } else {
+    table(
+      document,
+      [200, 95, 100, CONTENT_WIDTH - 395],
+      [
+        ['Consulta', 'Tarifa', 'Consultas', 'Monto'],
+        ...figures.charges.lines.map((line) => [
+          LOOKUP_LABELS[line.lookup],
+          formatQuetzales(line.tariffCentavos),
+          line.count.toLocaleString('es-GT'),
+          formatQuetzales(line.amountCentavos),
+        ]),
+        ['Total', '', figures.charges.count.toLocaleString('es-GT'), formatQuetzales(figures.charges.totalCentavos)],
+      ],
+      { header: true, boldLastRow: true, alignRight: [1, 2, 3] },
+    );
+  }
+
+  section(document, 'Recargas y ajustes');
+  if (figures.movements.length === 0) {
+    document.font('Helvetica').fontSize(10).text('No hubo recargas ni ajustes en el periodo.');
+  } else {
+    table(
+      document,
+      [110, 70, 235, CONTENT_WIDTH - 415],
+      [
+        ['Fecha', 'Tipo', 'Nota', 'Monto'],
+        ...figures.movements.map((movement) => [
+          formatDateTime(movement.at),
+          movement.kind === 'top_up' ? 'Recarga' : 'Ajuste',
+          movement.note ?? '',
+          formatQuetzales(movement.amountCentavos),
+        ]),
+      ],
+      { header: true, alignRight: [3] },
+    );
+  }
+
+  section(document, 'Consultas por resultado');
+  const lookups = [...new Set(figures.queries.map((entry) => entry.lookup))];
+  if (lookups.length === 0) {
+    document.font('Helvetica').fontSize(10).text('No hubo consultas en el periodo.');
+  } else {
+    const count = (lookup: string, outcome: string) => figures.queries.find((entry) => entry.lookup === lookup && entry.outcome === outcome)?.count ?? 0;
+    const charged = (lookup: string) => figures.charges.lines.filter((line) => line.lookup === lookup).reduce((sum, line) => sum + line.count, 0);
+    table(
+      document,
+      [150, 85, 85, 85, CONTENT_WIDTH - 405],
+      [
+        ['Consulta', 'Éxito', 'Rechazadas (4xx)', 'Fallas (5xx)', 'Cobradas'],
+        ...lookups.map((lookup) => [
+          LOOKUP_LABELS[lookup],
+          ...OUTCOMES.map((outcome) => count(lookup, outcome).toLocaleString('es-GT')),
+          charged(lookup).toLocaleString('es-GT'),
+        ]),
+      ],
+      { header: true, alignRight: [1, 2, 3, 4] },
+    );
+    document.moveDown(0.3).fontSize(8).fillColor(GREY).text(`${OUTCOME_LABELS.client_error} y ${OUTCOME_LABELS.source_error.toLowerCase()} no se cobran.`);
+  }
+
+  document
+    .moveDown(1.5)
+    .fontSize(8)
+    .fillColor(GREY)
+    .text(
+      'Este estado se emitió con las cifras del libro mayor y de los registros de consultas al cierre del periodo y no cambia después: ' +
+        'cualquier corrección posterior aparece como un ajuste en el mes en que se registra.',
+    );
+  document.end();
+  return done;
+}
+
+function section(document: PDFKit.PDFDocument, title: string): void {
+  document.moveDown(1.2).font('Helvetica-Bold').fontSize(12).fillColor('black').text(title, PAGE.margin);
+  document.moveDown(0.3);
+}
+
+function table(
+  document: PDFKit.PDFDocument,
+  widths: number[],
+  rows: string[][],
+  options: { header?: boolean; boldLastRow?: boolean; alignRight?: number[] },
+): void {
+  document.fontSize(10).fillColor('black');
+  rows.forEach((row, rowIndex) => {
+    const bold = (options.header && rowIndex === 0) || (options.boldLastRow && rowIndex === rows.length - 1);
+    document.font(bold ? 'Helvetica-Bold' : 'Helvetica');
+    const heights = row.map((cell, column) => document.heightOfString(cell, { width: widths[column]! - 6 }));
+    const height = Math.max(...heights) + 6;
+    if (document.y + height > document.page.height - PAGE.margin) document.addPage();
+    const top = document.y;
+    let left = PAGE.margin;
+    row.forEach((cell, column) => {
+      document.text(cell, left + 3, top + 3, { width: widths[column]! - 6, align: options.alignRight?.includes(column) ? 'right' : 'left' });
+      left += widths[column]!;
+    });
+    const bottom = top + height;
+    if (bold || rowIndex === rows.length - 1) {
+      document.moveTo(PAGE.margin, bottom).lineTo(PAGE.margin + widths.reduce((sum, width) => sum + width, 0), bottom).lineWidth(0.5).strokeColor('#999999').stroke();
+    }
+    document.x = PAGE.margin;
+    document.y = bottom;
+  });
+}

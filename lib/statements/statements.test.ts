@@ -1,0 +1,141 @@
+// A monthly statement reconciles with the ledger and the records, is the same every time it is
+// issued, and never changes once issued: a later correction is an adjustment of a later month.
+// The month's activity is made by the real lookup and balance functions, then moved back into a
+// closed month as a whole (records, their ledger entries and their rollup rows by the same
+// interval), so every relation between them holds.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import type { LookupKind } from '@/db/schema';
+import { advanceBalanceCheckpoints, postedBalanceBefore } from '@/lib/billing/checkpoints';
+import { placeHold, settleHold } from '@/lib/billing/holds';
+import { adjustBalance, topUp } from '@/lib/billing/ledger';
+import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { setTariff } from '@/lib/integrations/service';
+import { recordUnbilledQuery } from '@/lib/records/write';
+import { rollUpQueue } from '@/lib/rollups/job';
+import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { statementChargesCsvStream } from './csv';
+import { computeStatementFigures, monthPeriod } from './figures';
+import { previousMonth } from './monthly';
+import { renderStatementPdf } from './pdf';
+import { issueStatement } from './statements';
+
+let testDatabase: TestDatabase;
+let integration: TestIntegration;
+const now = new Date();
+const month = previousMonth(new Date(monthPeriod(previousMonth(now)).from.getTime() + 86_400_000));
+const { from: monthStart } = monthPeriod(month);
+
+async function billed(owner: TestIntegration, requestId: string, lookup: LookupKind, httpStatus: number): Promise<void> {
+  const hold = await placeHold(owner.id, requestId);
+  if (!hold) throw new Error('the balance covers the hold');
+  await settleHold(hold, httpStatus === 200, {
+    integrationId: owner.id, lookup, httpStatus, responseTimeMs: 40, nit: '576937-K', cui: null, errorMessage: null, requestId,
+  });
+}
+
+/** Moves an integration's records, ledger entries and queued rollup rows back by `hours`. */
+async function moveBack(owner: TestIntegration, hours: number, onlyEntriesBefore?: Date): Promise<void> {
+  const handle = await database();
+  const shift = sql`make_interval(hours => ${hours}::integer)`;
+  const limit = onlyEntriesBefore ? sql`and created_at < ${onlyEntriesBefore.toISOString()}::timestamptz` : sql``;
+  await handle.rows(sql`update ledger_entries set created_at = created_at - ${shift} where integration_id = ${owner.id}::integer ${limit}`);
+  await handle.rows(sql`update query_records set created_at = created_at - ${shift} where integration_id = ${owner.id}::integer ${limit}`);
+  await handle.rows(sql`update query_rollup_queue set created_at = created_at - ${shift} where integration_id = ${owner.id}::integer ${limit}`);
+  await handle.rows(sql`update query_record_identifiers i set created_at = r.created_at from query_records r where r.id = i.record_id`);
+}
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integration = await createTestIntegration('statement', { tariffCentavos: 150, balanceCentavos: 10_000 });
+  // The opening balance comes from the month before: the initial top-up goes back further.
+  const hoursIntoMonth = Math.ceil((now.getTime() - monthStart.getTime()) / 3_600_000) - 30;
+  await moveBack(integration, hoursIntoMonth + 72);
+
+  expect((await topUp(TEST_ACTOR, integration.id, 5_000, 'Depósito 771')).ok).toBe(true);
+  for (let index = 0; index < 6; index++) await billed(integration, `req_statement_a_${index}`, 'omisos', index === 5 ? 502 : 200);
+  await billed(integration, 'req_statement_cui', 'cui_nit', 200);
+  await billed(integration, 'req_statement_404', 'cui_nit', 404);
+  // The tariff changes inside the month: omisos now costs more.
+  expect((await setTariff(TEST_ACTOR, integration.id, 200)).ok).toBe(true);
+  for (let index = 0; index < 3; index++) await billed(integration, `req_statement_b_${index}`, 'omisos', 200);
+  expect((await adjustBalance(TEST_ACTOR, integration.id, -350, 'Corrección de cobro duplicado')).ok).toBe(true);
+  await recordUnbilledQuery({
+    integrationId: integration.id, lookup: 'renap', httpStatus: 200, responseTimeMs: 80, nit: null, cui: '1587564440904', errorMessage: null, requestId: 'req_statement_renap',
+  });
+  const startOfMove = new Date();
+  await moveBack(integration, hoursIntoMonth, startOfMove);
+  await rollUpQueue();
+  await advanceBalanceCheckpoints(now);
+});
+
+afterAll(async () => {
+  await testDatabase?.cleanup();
+});
+
+describe('a monthly statement', () => {
+  it('adds up: opening balance, top-ups, adjustments and charges by catalog and tariff give the closing balance', async () => {
+    const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    if (!issued.ok) throw new Error(issued.error.message);
+    const { figures } = issued.value;
+    expect(figures.openingBalanceCentavos).toBe(10_000);
+    expect(figures.topUps).toEqual({ count: 1, totalCentavos: 5_000 });
+    expect(figures.adjustments).toEqual({ count: 1, totalCentavos: -350 });
+    expect(figures.charges.lines).toEqual([
+      { lookup: 'cui_nit', tariffCentavos: 150, count: 1, amountCentavos: 150 },
+      { lookup: 'omisos', tariffCentavos: 150, count: 5, amountCentavos: 750 },
+      { lookup: 'omisos', tariffCentavos: 200, count: 3, amountCentavos: 600 },
+    ]);
+    expect(figures.charges).toMatchObject({ count: 9, totalCentavos: 1_500 });
+    expect(figures.closingBalanceCentavos).toBe(10_000 + 5_000 - 350 - 1_500);
+    expect(figures.closingBalanceCentavos).toBe(await postedBalanceBefore(integration.id, monthPeriod(month).until));
+    // Every query that reached a source, charged or not.
+    expect(figures.queries).toEqual([
+      { lookup: 'cui_nit', outcome: 'client_error', count: 1 },
+      { lookup: 'cui_nit', outcome: 'success', count: 1 },
+      { lookup: 'omisos', outcome: 'source_error', count: 1 },
+      { lookup: 'omisos', outcome: 'success', count: 8 },
+      { lookup: 'renap', outcome: 'success', count: 1 },
+    ]);
+  });
+
+  it('is the same every time, and a later correction does not change it', async () => {
+    const first = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    expect((await adjustBalance(TEST_ACTOR, integration.id, 150, 'Devolución de un cobro de ese mes')).ok).toBe(true);
+    await advanceBalanceCheckpoints(new Date(now.getTime() + 2 * 3_600_000));
+    const again = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    expect(again.ok && first.ok && again.value.id === first.value.id).toBe(true);
+    const recomputed = await computeStatementFigures({ id: integration.id, nombre: integration.nombre }, month, now);
+    expect(recomputed).toEqual(first.ok && first.value.figures);
+    // Issued twice at once, it is stored once.
+    const other = await createTestIntegration('statement-race');
+    const both = await Promise.all([issueStatement(TEST_ACTOR, other.id, month, now), issueStatement(TEST_ACTOR, other.id, month, now)]);
+    expect(new Set(both.map((result) => result.ok && result.value.id)).size).toBe(1);
+  });
+
+  it('renders as a PDF and lists its charged queries as CSV', async () => {
+    const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    if (!issued.ok) throw new Error(issued.error.message);
+    const pdf = await renderStatementPdf(issued.value, 'Pasarela de prueba');
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.toString('latin1')).toContain(`Estado de cuenta ${integration.nombre} ${month}`);
+    const csv = await new Response(statementChargesCsvStream(integration.id, month, (error) => { throw error; })).text();
+    const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines).toHaveLength(1 + 9);
+    expect(lines.slice(1).every((line) => /,(1\.50|2\.00),(1\.50|2\.00),GTQ,/.test(line))).toBe(true);
+  });
+
+  it('is refused for a month that has not ended, and when the records and the ledger disagree', async () => {
+    const current = await issueStatement(TEST_ACTOR, integration.id, guatemalanToday(now).slice(0, 7), now);
+    expect(current.ok ? 'issued' : current.error.code).toBe('month_not_closed');
+
+    const broken = await createTestIntegration('statement-broken', { tariffCentavos: 100, balanceCentavos: 1_000 });
+    await billed(broken, 'req_statement_broken', 'omisos', 200);
+    await moveBack(broken, Math.ceil((now.getTime() - monthStart.getTime()) / 3_600_000) - 30);
+    await (await database()).rows(sql`update query_records set charged_centavos = 90 where request_id = 'req_statement_broken'`);
+    const refused = await issueStatement(TEST_ACTOR, broken.id, month, now);
+    expect(refused.ok ? 'issued' : refused.error.code).toBe('does_not_reconcile');
+  });
+});

@@ -1,0 +1,65 @@
+// The operator CLI for billing, as operators run it: the balance history with its running
+// balance, a monthly statement written as PDF and CSV, and the reconciliation's exit code.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { previousMonth } from '@/lib/statements/monthly';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { cliFixture } from './cli-fixture';
+
+const { testDb, cli, cliJson, createIntegration } = cliFixture('cli-billing');
+
+interface HistoryJson {
+  balanceCentavos: number;
+  rows: Array<{ kind: string; amountCentavos: number; balanceAfterCentavos: number; note: string | null }>;
+}
+
+describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('shows the balance history, newest first, with the balance after each movement', async () => {
+    const created = await createIntegration('--balance', '10');
+    await cliJson('integrations:top-up', created.nombre, '2.50', '--note', 'Depósito 9911');
+    await cliJson('integrations:adjust', created.nombre, '-1.25', '--note', 'Corrección');
+    const history = await cliJson<HistoryJson>('integrations:history', created.nombre);
+    expect(history.rows.map((row) => [row.kind, row.amountCentavos, row.balanceAfterCentavos])).toEqual([
+      ['adjustment', -125, 1125],
+      ['top_up', 250, 1250],
+      ['top_up', 1000, 1000],
+    ]);
+    expect(history.balanceCentavos).toBe(1125);
+    const onlyTopUps = await cliJson<HistoryJson>('integrations:history', created.nombre, '--kind', 'top_up', '--limit', '1');
+    expect(onlyTopUps.rows.map((row) => row.note)).toEqual(['Depósito 9911']);
+    expect((await cli('integrations:history', created.nombre, '--kind', 'hold')).code).not.toBe(0);
+  });
+
+  it('issues a statement for a closed month and writes its PDF and CSV', async () => {
+    const created = await createIntegration('--balance', '5');
+    const month = previousMonth();
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-statements-'));
+    try {
+      const statement = await cliJson<{ id: number; month: string; files: string[]; figures: { closingBalanceCentavos: number } }>(
+        'statements:create', created.nombre, month, '--out', directory,
+      );
+      expect(statement.month).toBe(month);
+      // The integration was created this month: last month it had nothing.
+      expect(statement.figures.closingBalanceCentavos).toBe(0);
+      expect(statement.files.map((file) => path.basename(file))).toEqual([`estado-de-cuenta-${created.nombre}-${month}.pdf`, `consultas-cobradas-${created.nombre}-${month}.csv`]);
+      expect(fs.readFileSync(statement.files[0]!).subarray(0, 5).toString()).toBe('%PDF-');
+      // Issued once: asking again finds the same statement.
+      expect((await cliJson<{ id: number }>('statements:create', created.nombre, month)).id).toBe(statement.id);
+      expect((await cli('statements:create', created.nombre, '2026-13')).code).not.toBe(0);
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('reconciles: exit 0 when everything agrees, 1 with the differences when not', async () => {
+    const created = await createIntegration('--balance', '3');
+    expect((await cli('ledger:verify')).code).toBe(0);
+    await testDb().use((handle) => handle.rows(sql`update integrations set balance_centavos = balance_centavos + 1 where id = ${created.id}::integer`));
+    const broken = await cli('ledger:verify', '--integration', created.nombre);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain(`integration ${created.id}: balance_differs_from_ledger`);
+  });
+});
