@@ -106,8 +106,10 @@ async function main(): Promise<void> {
   const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);
   const pages = consolePages(summary, Number(record!.id));
 
-  if (!values['skip-pages']) await timePages(session, pages, summary);
+  // The exports first, on the freshly started app: their own memory, not what rendering hundreds of
+  // pages first left in the heap (docs/operations.md, "The console at volume").
   if (!values['skip-export']) await measureExports(session, app);
+  if (!values['skip-pages']) await timePages(session, pages, summary);
   if (!values['skip-billing']) await measureBilling(summary);
   if (!values['skip-plans']) await showPlans(session, pages, cluster);
 }
@@ -290,7 +292,7 @@ async function timeCursorWalk(session: ConsoleSession, pages: number): Promise<n
 }
 
 async function measureExports(session: ConsoleSession, app: BenchApp): Promise<void> {
-  console.log(`\nCSV export (/admin/registros/exportar), one run each; the app's resident memory sampled every 100 ms\n`);
+  console.log(`\nCSV export (/admin/registros/exportar) on the freshly started app, one run each; its resident memory sampled every 100 ms\n`);
   console.log(`${'range'.padEnd(28)} ${'rows'.padStart(11)} ${'first byte'.padStart(11)} ${'total'.padStart(9)} ${'MB'.padStart(7)} ${'app RSS before'.padStart(15)} ${'peak'.padStart(9)}`);
   for (const [name, from, to] of [
     [`1 day (${day(1)})`, day(1), day(1)],

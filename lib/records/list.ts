@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, gte, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, between, desc, eq, gte, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type LedgerEntry, type QueryRecord } from '@/db/schema';
@@ -213,7 +213,8 @@ export async function findRecordDetail(id: number): Promise<RecordDetail | undef
   if (!row) return undefined;
   const record = { ...row.record, integrationNombre: row.integrationNombre };
   // Ledger rows of this request sit within minutes of the record (the hold before the source call,
-  // a sweeper's void at most a couple of minutes after): a range of ledger_entries_integration_created_idx.
+  // a sweeper's void at most a couple of minutes after): for each of the three kinds a query has,
+  // one short range of ledger_entries_kind_idx (integration, kind, created_at).
   const around = 10 * 60_000;
   const ledger = await database
     .select()
@@ -221,6 +222,7 @@ export async function findRecordDetail(id: number): Promise<RecordDetail | undef
     .where(
       and(
         eq(ledgerEntries.integrationId, record.integrationId),
+        inArray(ledgerEntries.kind, ['hold', 'capture', 'void']),
         between(ledgerEntries.createdAt, new Date(record.createdAt.getTime() - around), new Date(record.createdAt.getTime() + around)),
         eq(ledgerEntries.requestId, record.requestId),
       ),
