@@ -91,7 +91,10 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.getByRole('button', { name: 'Recargar' }).click();
     await expect(admin.getByText('Recarga de Q 100.00 registrada. Saldo actual: Q 100.00.')).toBeVisible();
     await expect(admin.getByTestId('balance')).toHaveText('Q 100.00');
-    await expect(admin.getByTestId('ledger')).toContainText('Depósito e2e 0001');
+    const topUp = admin.getByTestId('balance-history').locator('tbody tr').first();
+    await expect(topUp).toContainText('Recarga');
+    await expect(topUp).toContainText('Depósito e2e 0001');
+    await expect(topUp.getByTestId('balance-after')).toHaveText('Q 100.00');
     await screenshot(admin, testInfo, '04-integracion');
   });
 
@@ -121,8 +124,15 @@ test.describe.serial('consola: un administrador opera una integración y soporte
 
     await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
     await expect(admin.getByTestId('balance')).toHaveText('Q 97.50');
-    await expect(admin.getByTestId('ledger')).toContainText('Reserva');
-    await expect(admin.getByTestId('ledger')).toContainText('Cobro');
+    // The history reads as money that moved: the charged query with the balance after it, never
+    // its hold ("Reserva") as a movement of its own.
+    const history = admin.getByTestId('balance-history');
+    const charge = history.locator('tbody tr').first();
+    await expect(charge).toContainText('Consulta cobrada');
+    await expect(charge).toContainText('-Q 2.50');
+    await expect(charge.getByTestId('balance-after')).toHaveText('Q 97.50');
+    await expect(history.locator('tbody tr')).toHaveCount(2);
+    await expect(history).not.toContainText('Reserva');
 
     // The dashboard reads the hourly rollups, which take in new records every ROLLUP_INTERVAL_MS.
     await admin.goto(`${baseUrl}/admin`);
