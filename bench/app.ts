@@ -1,6 +1,7 @@
 // The built app (`node server.mjs`, as in production) started by a benchmark, ready when
 // /api/health answers 200.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../scripts/free-port';
 
@@ -14,11 +15,14 @@ export interface BenchApp {
   stop(): Promise<void>;
 }
 
-/** Starts the app with the benchmark's environment plus `env`, on a free port of 127.0.0.1. */
-export async function startBenchApp(env: Record<string, string>): Promise<BenchApp> {
+/**
+ * Starts the app with the benchmark's environment plus `env`, on a free port of 127.0.0.1;
+ * `nodeArgs` go to node before server.mjs (--cpu-prof, --max-old-space-size).
+ */
+export async function startBenchApp(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = spawn(process.execPath, ['server.mjs'], {
+  const app = spawn(process.execPath, [...nodeArgs, 'server.mjs'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, NEXTAUTH_URL: baseUrl, ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -43,4 +47,11 @@ export async function startBenchApp(env: Record<string, string>): Promise<BenchA
   }
   await stop();
   throw new Error(`the app did not become healthy in ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/** A process's resident memory now and at its peak, in MiB (Linux /proc). */
+export function residentMemory(pid: number): { rssMiB: number; peakMiB: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }

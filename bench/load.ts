@@ -1,5 +1,7 @@
 // A small closed-loop load generator: `connections` workers, each sending its next request as soon
-// as the previous answer is fully read, over keep-alive connections, for a fixed time.
+// as the previous answer is fully read, for a fixed time. runLoad sends HTTP requests over
+// keep-alive connections; runClosedLoop drives any async call the same way (the benchmark times
+// the upstream clients directly with it).
 import http from 'node:http';
 import { percentile } from './stats';
 
@@ -13,7 +15,10 @@ export interface LoadTarget {
 }
 
 export interface LoadResult {
+  /** Calls timed (after the warm-up). */
   requests: number;
+  /** Every call made, the warm-up's included (what a server-side counter saw). */
+  calls: number;
   errors: number;
   requestsPerSecond: number;
   p50Ms: number;
@@ -32,35 +37,53 @@ function send(agent: http.Agent, url: string, target: LoadTarget): Promise<numbe
   });
 }
 
-export async function runLoad(target: LoadTarget, connections: number, durationMs: number, warmupMs: number): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+/**
+ * Runs `call` from `connections` workers in a closed loop: warm-up first (not counted), then
+ * `durationMs` of timed calls. A call that resolves false or throws counts as an error.
+ */
+export async function runClosedLoop(call: (worker: number) => Promise<boolean>, connections: number, durationMs: number, warmupMs: number): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
+  let calls = 0;
   const warmupEndsAt = performance.now() + warmupMs;
   const endsAt = warmupEndsAt + durationMs;
   const worker = async (index: number) => {
-    const url = target.urls[index % target.urls.length]!;
     while (performance.now() < endsAt) {
       const started = performance.now();
-      let status = 0;
+      let ok = false;
       try {
-        status = await send(agent, url, target);
+        ok = await call(index);
       } catch {
-        status = 0;
+        ok = false;
       }
+      calls++;
       if (started < warmupEndsAt) continue;
-      if (status !== target.expectedStatus) errors++;
+      if (!ok) errors++;
       latencies.push(performance.now() - started);
     }
   };
   await Promise.all(Array.from({ length: connections }, (_, index) => worker(index)));
-  agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
+    calls,
     errors,
     requestsPerSecond: latencies.length / (durationMs / 1000),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
   };
+}
+
+export async function runLoad(target: LoadTarget, connections: number, durationMs: number, warmupMs: number): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  try {
+    return await runClosedLoop(
+      async (worker) => (await send(agent, target.urls[worker % target.urls.length]!, target)) === target.expectedStatus,
+      connections,
+      durationMs,
+      warmupMs,
+    );
+  } finally {
+    agent.destroy();
+  }
 }

@@ -1,7 +1,14 @@
-// npm run bench [-- --seconds 5 --connections 1,50]
-//   Each lookup against `node server.mjs` on PostgreSQL with the simulator at zero latency, next
-//   to a bare route handler of the same app returning the same JSON, in the same run, so the
-//   gateway's own cost shows as a ratio.
+// npm run bench [-- --seconds 5 --connections 1,50 --reps 3]
+//   Each lookup against `node server.mjs` on PostgreSQL with the simulator at zero latency, in the
+//   same run as (a) a bare route handler of the same app returning the same JSON and (b) the
+//   gateway's own upstream client calling the simulator directly. The gateway's own cost is
+//   gateway - bare - source. Each cell runs --reps times and shows the median. Database statements
+//   per lookup are counted by PostgreSQL (pg_stat_statements); the instance's RSS is read from /proc.
+// npm run bench -- --profile
+//   The same runs (one repetition) with the app under --cpu-prof; prints the functions with the
+//   most self time and where the profiles are.
+// npm run bench -- --soak 600 [--lookups omisos]
+//   One lookup at 50 connections for that many seconds, the RSS every 30 s.
 // npm run bench -- --instances 2 [--seconds 5 --connections 50]
 //   Throughput of one instance versus two on the same PostgreSQL and Redis.
 // --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those.
@@ -10,12 +17,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startBenchApp } from './app';
-import { runLoad, type LoadResult, type LoadTarget } from './load';
+import { residentMemory, startBenchApp, type BenchApp } from './app';
+import { runClosedLoop, runLoad, type LoadResult, type LoadTarget } from './load';
+import { topSelfTime } from './profile';
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
 import { startThrowawayPostgres } from './postgres';
 import { startThrowawayRedis } from './redis';
+import { median } from './stats';
+import { STATEMENT_COUNTING_SETTINGS, statementCounter, type StatementCount, type StatementCounter } from './statements';
 
 const UNLIMITED = '1000000000';
 
@@ -25,19 +35,25 @@ const { values } = parseArgs({
     connections: { type: 'string' },
     instances: { type: 'string', default: '1' },
     lookups: { type: 'string' },
+    reps: { type: 'string', default: '3' },
+    profile: { type: 'boolean', default: false },
+    soak: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
 const TWO_INSTANCES = values.instances === '2';
 const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? '50' : '1,50')).split(',').map(Number);
-const SELECTED_LOOKUPS = values.lookups?.split(',');
+const SELECTED_LOOKUPS = values.lookups?.split(',') ?? (values.soak ? ['omisos'] : undefined);
+const PROFILE = values.profile;
+const REPS = PROFILE ? 1 : Number(values.reps);
+const SOAK_SECONDS = values.soak ? Number(values.soak) : undefined;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
-async function startInstance(env: Record<string, string>): Promise<string> {
-  const app = await startBenchApp(env);
+async function startInstance(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchApp> {
+  const app = await startBenchApp(env, nodeArgs);
   cleanups.push(() => app.stop());
-  return app.baseUrl;
+  return app;
 }
 
 function format(result: LoadResult): string {
@@ -46,7 +62,7 @@ function format(result: LoadResult): string {
 
 async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) {
-    const postgres = startThrowawayPostgres(await freePort());
+    const postgres = startThrowawayPostgres(await freePort(), { settings: STATEMENT_COUNTING_SETTINGS });
     cleanups.push(() => postgres.stop());
     process.env.DATABASE_URL = postgres.url;
     console.log(`[bench] throwaway PostgreSQL 15 at ${postgres.url}`);
@@ -99,7 +115,10 @@ async function main(): Promise<void> {
     BENCH_BARE_RESPONSES_FILE: bareResponsesFile,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
-  const instances = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv)));
+  const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-profile-')) : undefined;
+  const nodeArgs = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : [];
+  const apps = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv, nodeArgs)));
+  const instances = apps.map((app) => app.baseUrl);
 
   const headers = {
     'content-type': 'application/json',
@@ -107,12 +126,27 @@ async function main(): Promise<void> {
     'x-integracion-token': created.value.token,
   };
   const nit = sample.individual.nit;
-  const allLookups: Record<string, { path: string; body: unknown }> = {
-    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui } },
-    rtu_nits: { path: '/api/rtu/nits', body: { nits: [nit, sample.legalEntity.nit, sample.omiso.nit] } },
-    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit } },
-    rtu: { path: '/api/catalogos/rtu', body: { nit } },
-    omisos: { path: '/api/catalogos/omisos', body: { nit } },
+  const nits = [nit, sample.legalEntity.nit, sample.omiso.nit];
+  const { createCatalogClient } = await import('@/lib/sources/catalog-client');
+  const { createRenapClient } = await import('@/lib/sources/renap-client');
+  const { createRtuClient } = await import('@/lib/sources/rtu-client');
+  const { SIMULATOR_DEV_CREDENTIALS } = await import('@/lib/env');
+  // The gateway's own clients, built as lib/sources/index.ts builds them, against the same simulator.
+  const timeoutMs = 30_000;
+  const renapClient = createRenapClient({ baseUrl: `${simulator.url}/renap`, apiKey: SIMULATOR_DEV_CREDENTIALS.renapApiKey, timeoutMs });
+  const rtuClient = createRtuClient({ baseUrl: `${simulator.url}/rtu`, apiKey: SIMULATOR_DEV_CREDENTIALS.rtuApiKey, timeoutMs });
+  const catalogClient = createCatalogClient({
+    baseUrl: `${simulator.url}/catalog`,
+    clientId: SIMULATOR_DEV_CREDENTIALS.catalogClientId,
+    clientSecret: SIMULATOR_DEV_CREDENTIALS.catalogClientSecret,
+    timeoutMs,
+  });
+  const allLookups: Record<string, { path: string; body: unknown; source: () => Promise<boolean> }> = {
+    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui }, source: async () => (await renapClient.searchByCui(sample.individual.cui!)).ok },
+    rtu_nits: { path: '/api/rtu/nits', body: { nits }, source: async () => (await rtuClient.searchByNits(nits)).ok },
+    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit }, source: async () => (await catalogClient.lookupCuiNit({ nit, actualizado: false })).ok },
+    rtu: { path: '/api/catalogos/rtu', body: { nit }, source: async () => (await catalogClient.lookupRtu({ nit, actualizado: false })).ok },
+    omisos: { path: '/api/catalogos/omisos', body: { nit }, source: async () => (await catalogClient.lookupOmisos({ nit, actualizado: false })).ok },
   };
   const lookups = Object.fromEntries(Object.entries(allLookups).filter(([name]) => !SELECTED_LOOKUPS || SELECTED_LOOKUPS.includes(name)));
   const target = (urls: string[], body: unknown): LoadTarget => ({ urls, headers, body: JSON.stringify(body), expectedStatus: 200 });
@@ -133,28 +167,112 @@ async function main(): Promise<void> {
     return;
   }
 
+  const [app] = apps as [BenchApp];
+  if (SOAK_SECONDS) {
+    await soak(app, lookups, target);
+    return;
+  }
+
   // The bare route answers with exactly what each lookup answered.
-  const [baseUrl] = instances as [string];
   const bareResponses: Record<string, unknown> = {};
   for (const [name, lookup] of Object.entries(lookups)) {
-    const response = await fetch(`${baseUrl}${lookup.path}`, { method: 'POST', headers, body: JSON.stringify(lookup.body) });
+    const response = await fetch(`${app.baseUrl}${lookup.path}`, { method: 'POST', headers, body: JSON.stringify(lookup.body) });
     if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
     bareResponses[name] = await response.json();
   }
   fs.writeFileSync(bareResponsesFile, JSON.stringify(bareResponses));
 
-  console.log('lookup     conns  gateway                                  bare handler                             throughput  added p50');
+  const counter = await statementCounter(process.env.DATABASE_URL!);
+  if ('unavailable' in counter) console.log(`[bench] database statements not counted: ${counter.unavailable}`);
+  else cleanups.push(() => counter.close());
+
+  const header = 'lookup     conns   gateway req/s p50 p99     bare req/s p50 p99    source p50 p99    own p50 own p99  throughput  db/lookup';
+  console.log(header);
+  const rows: string[] = [];
+  const statementBreakdowns: string[] = [];
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
-      const gateway = await runLoad(target([`${baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
-      const bare = await runLoad(target([`${baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
-      const ratio = (gateway.requestsPerSecond / bare.requestsPerSecond) * 100;
-      console.log(
-        `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(gateway).padEnd(40)} ${format(bare).padEnd(40)} ${ratio.toFixed(0).padStart(6)} %  ${(gateway.p50Ms - bare.p50Ms).toFixed(2).padStart(7)} ms`,
+      const runs: Array<{ gateway: LoadResult; bare: LoadResult; source: LoadResult; statements?: StatementCount }> = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        const counting = 'unavailable' in counter ? undefined : (counter as StatementCounter);
+        await counting?.reset();
+        const gateway = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const statements = await counting?.read();
+        const bare = await runLoad(target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
+        runs.push({ gateway, bare, source, statements });
+      }
+      const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
+      const gateway = { rps: m((r) => r.gateway.requestsPerSecond), p50: m((r) => r.gateway.p50Ms), p99: m((r) => r.gateway.p99Ms), errors: m((r) => r.gateway.errors) };
+      const bare = { rps: m((r) => r.bare.requestsPerSecond), p50: m((r) => r.bare.p50Ms), p99: m((r) => r.bare.p99Ms) };
+      const source = { p50: m((r) => r.source.p50Ms), p99: m((r) => r.source.p99Ms), errors: m((r) => r.source.errors) };
+      // Statements during the gateway run (warm-up included) over the lookups sent in it.
+      const perLookup = runs[0]!.statements ? m((r) => r.statements!.total / r.gateway.calls) : Number.NaN;
+      const ownP50 = gateway.p50 - bare.p50 - source.p50;
+      const ownP99 = gateway.p99 - bare.p99 - source.p99;
+      rows.push(
+        [
+          name.padEnd(9),
+          String(connections).padStart(5),
+          `${gateway.rps.toFixed(0).padStart(6)} ${gateway.p50.toFixed(2).padStart(6)} ${gateway.p99.toFixed(2).padStart(7)}`,
+          `${bare.rps.toFixed(0).padStart(6)} ${bare.p50.toFixed(2).padStart(6)} ${bare.p99.toFixed(2).padStart(7)}`,
+          `${source.p50.toFixed(2).padStart(6)} ${source.p99.toFixed(2).padStart(7)}`,
+          `${ownP50.toFixed(2).padStart(7)} ${ownP99.toFixed(2).padStart(7)}`,
+          `${((gateway.rps / bare.rps) * 100).toFixed(0).padStart(5)} %`,
+          Number.isNaN(perLookup) ? '    -' : perLookup.toFixed(2).padStart(5),
+          gateway.errors || source.errors ? `  (errors: gateway ${gateway.errors}, source ${source.errors})` : '',
+        ].join('  '),
       );
+      console.log(rows.at(-1));
+      const last = runs.at(-1)!;
+      if (connections === CONNECTIONS[0] && last.statements) {
+        const answered = last.gateway.calls;
+        statementBreakdowns.push(
+          `${name} (c=${connections}, ${answered} lookups):\n` +
+            last.statements.statements
+              .slice(0, 8)
+              .map((statement) => `  ${(statement.calls / answered).toFixed(3).padStart(7)}  ${statement.query}`)
+              .join('\n'),
+        );
+      }
     }
   }
-  console.log("\nthroughput = gateway req/s as a share of the bare handler's; added p50 = gateway p50 - bare p50.");
+  const memory = residentMemory(app.pid);
+  console.log(`\n${REPS} repetition(s) per cell, median shown; times in ms.`);
+  console.log(header);
+  for (const row of rows) console.log(row);
+  console.log('\nown = gateway - bare handler - source (the same client against the same simulator); throughput = gateway req/s as a share of the bare handler\'s;');
+  console.log('db/lookup = statements PostgreSQL executed per lookup during the gateway runs (pg_stat_statements; one round trip each; background jobs included).');
+  console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
+  if (statementBreakdowns.length) console.log(`\nstatements per lookup, most frequent first:\n${statementBreakdowns.join('\n')}`);
+
+  if (profileDirectory) {
+    await app.stop();
+    const { totalMs, top } = topSelfTime(profileDirectory, 30);
+    console.log(`\nCPU profile of the app (${(totalMs / 1000).toFixed(1)} s sampled; files in ${profileDirectory}), top functions by self time:`);
+    for (const entry of top) console.log(`${(entry.share * 100).toFixed(1).padStart(5)} %  ${entry.selfMs.toFixed(0).padStart(7)} ms  ${entry.name}  ${entry.location}`);
+  }
+}
+
+/** One lookup at 50 connections for SOAK_SECONDS; the instance's RSS every 30 s and whether it still grows. */
+async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown }>, target: (urls: string[], body: unknown) => LoadTarget): Promise<void> {
+  const [name, lookup] = Object.entries(lookups)[0]!;
+  const connections = 50;
+  const samples: Array<{ second: number; rssMiB: number }> = [{ second: 0, rssMiB: residentMemory(app.pid).rssMiB }];
+  console.log(`soak: ${name} at ${connections} connections for ${SOAK_SECONDS} s`);
+  console.log('   s   RSS MiB   req/s    p99 ms');
+  let answered = 0;
+  for (let second = 30; second <= SOAK_SECONDS!; second += 30) {
+    const result = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup.body), connections, 30_000, 0);
+    answered += result.requests;
+    const rssMiB = residentMemory(app.pid).rssMiB;
+    samples.push({ second, rssMiB });
+    console.log(`${String(second).padStart(4)}  ${rssMiB.toFixed(0).padStart(8)}  ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${result.p99Ms.toFixed(1).padStart(8)}${result.errors ? `  (${result.errors} errors)` : ''}`);
+  }
+  const memory = residentMemory(app.pid);
+  const lastFive = samples.filter((sample) => sample.second >= SOAK_SECONDS! - 300);
+  const growth = lastFive.at(-1)!.rssMiB - lastFive[0]!.rssMiB;
+  console.log(`\n${answered} lookups; RSS at the end ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB.toFixed(0)} MiB; change over the last ${Math.min(300, SOAK_SECONDS!)} s: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MiB`);
 }
 
 main()
