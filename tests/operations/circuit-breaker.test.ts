@@ -1,0 +1,144 @@
+// Issue 14, points 3 and 6: a circuit breaker per source. With the catalog source down (the
+// simulator's server_error on every call) or slow (past the source ceiling), a few failures open
+// the breaker; then lookups answer the contract's 502 at once, without reaching the source, and
+// are neither charged nor recorded; /api/ready names the open source; and when the source
+// recovers the breaker closes by itself (half-open probe). The person registry's fast failure
+// is its 500. Without METRICS_TOKEN, /api/metrics does not exist.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import {
+  CATALOG_UPSTREAM_PATHS,
+  createTestIntegration,
+  eventually,
+  expectErrorBody,
+  expectUnspecifiedErrorBody,
+  readMoney,
+  readRecords,
+  ROUTES,
+  startGateway,
+  type Gateway,
+  type TestIntegration,
+} from '../conformance/harness';
+
+const FAILURES_TO_OPEN = 3;
+const COOLDOWN_MS = 1_500;
+const TARIFF = 100;
+const START_BALANCE = 100_000;
+
+let testDb: TestDatabase;
+let gateway: Gateway;
+let acme: TestIntegration;
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  acme = await createTestIntegration('acme-breaker', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
+  gateway = await startGateway(testDb, {
+    env: {
+      SOURCE_BREAKER_FAILURES: String(FAILURES_TO_OPEN),
+      SOURCE_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS),
+      RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
+      RATE_LIMIT_RENAP_PER_MINUTE: '100000',
+    },
+  });
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDb?.cleanup();
+});
+
+async function ready(): Promise<{ status: number; body: { failing: string[]; checks: { sources: Record<string, string> } } }> {
+  const response = await fetch(`${gateway.app.baseUrl}/api/ready`);
+  return { status: response.status, body: (await response.json()) as { failing: string[]; checks: { sources: Record<string, string> } } };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const identityPath = CATALOG_UPSTREAM_PATHS[ROUTES.cuiNit];
+
+describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('/api/metrics is 404 without METRICS_TOKEN, and /api/ready is 200 with every breaker closed', async () => {
+    const metrics = await fetch(`${gateway.app.baseUrl}/api/metrics`);
+    await metrics.text();
+    expect(metrics.status).toBe(404);
+    const state = await ready();
+    expect(state).toEqual({ status: 200, body: { status: 'ready', failing: [], checks: { database: 'ok', limiter: 'ok', sources: { renap: 'closed', rtu: 'closed', catalog: 'closed' } } } });
+  });
+
+  for (const fault of ['server_error', 'slow'] as const) {
+    it(`opens after ${FAILURES_TO_OPEN} failures (${fault === 'server_error' ? 'down' : 'slow'}), fails 100 lookups fast without charge or record, and closes by itself on recovery`, async () => {
+      const nit = gateway.sample.individual.nit;
+      const recordsBefore = (await gateway.withDatabase((handle) => readRecords(handle, acme.id))).length;
+      gateway.simulator.setFaults(`catalog:${fault}`);
+      for (let i = 0; i < FAILURES_TO_OPEN; i++) {
+        expectErrorBody(await gateway.call(ROUTES.cuiNit, { as: acme, json: { nit } }), 502, 'message', CATALOG_MESSAGES.sourceUnavailable);
+      }
+      const reachedSource = gateway.upstream.requestsTo(identityPath).length;
+      expect((await ready()).body).toMatchObject({ failing: ['source:catalog'], checks: { sources: { catalog: 'open' } } });
+
+      const elapsedMs: number[] = [];
+      for (let i = 0; i < 100; i++) {
+        const startedAt = performance.now();
+        const answer = await gateway.call(ROUTES.cuiNit, { as: acme, json: { nit } });
+        elapsedMs.push(performance.now() - startedAt);
+        expectErrorBody(answer, 502, 'message', CATALOG_MESSAGES.sourceUnavailable);
+      }
+      // None of them reached the source, and they were quick about it.
+      expect(gateway.upstream.requestsTo(identityPath).length).toBe(reachedSource);
+      const p99 = percentile(elapsedMs, 99);
+      console.log(`breaker open (${fault}): 100 catalog lookups, p50 ${percentile(elapsedMs, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+      expect(p99).toBeLessThan(50);
+
+      // Recovery: after the cool-down one probe goes through and closes the breaker.
+      gateway.simulator.setFaults([]);
+      await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS));
+      const recovered = await eventually(() => gateway.call(ROUTES.cuiNit, { as: acme, json: { nit } }), (answer) => answer.status === 200, 10_000, 'a lookup after recovery');
+      expect(recovered.status).toBe(200);
+      expect((await ready()).status).toBe(200);
+
+      await gateway.withDatabase(async (handle) => {
+        const records = await readRecords(handle, acme.id);
+        // Recorded: the calls that reached the source (the failures and the recovery), not the fast failures.
+        expect(records.length - recordsBefore).toBe(FAILURES_TO_OPEN + 1);
+        const money = await readMoney(handle, acme.id);
+        expect(money.balanceCentavos).toBe(money.ledgerSumCentavos);
+        const [open] = await handle.rows<{ count: string | number }>(sql`select count(*) as count from ledger_open_holds`);
+        expect(Number(open!.count)).toBe(0);
+      });
+    });
+  }
+
+  it('charges only the successful lookups across both runs', async () => {
+    await gateway.withDatabase(async (handle) => {
+      const records = await readRecords(handle, acme.id);
+      const charged = records.filter((record) => record.chargedCentavos > 0);
+      expect(charged.every((record) => record.httpStatus === 200)).toBe(true);
+      expect((await readMoney(handle, acme.id)).balanceCentavos).toBe(START_BALANCE - charged.length * TARIFF);
+    });
+  });
+});
+
+describe('the person registry breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('answers the registry failure (500) at once while open, without a record', async () => {
+    const cui = gateway.sample.individual.cui;
+    gateway.simulator.setFaults('renap:server_error');
+    for (let i = 0; i < FAILURES_TO_OPEN; i++) {
+      expectUnspecifiedErrorBody(await gateway.call(ROUTES.renap, { as: acme, json: { cui } }), 500, 'error');
+    }
+    const reached = gateway.upstream.requestsTo('/renap/v1/personas/consulta-cui').length;
+    expectUnspecifiedErrorBody(await gateway.call(ROUTES.renap, { as: acme, json: { cui } }), 500, 'error');
+    expect(gateway.upstream.requestsTo('/renap/v1/personas/consulta-cui').length).toBe(reached);
+    expect((await ready()).body.failing).toEqual(['source:renap']);
+    gateway.simulator.setFaults([]);
+    await gateway.withDatabase(async (handle) => {
+      const renapRecords = (await readRecords(handle, acme.id)).filter((record) => record.lookup === 'renap');
+      expect(renapRecords).toHaveLength(FAILURES_TO_OPEN);
+    });
+  });
+});
