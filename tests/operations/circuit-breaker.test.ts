@@ -24,7 +24,8 @@ import {
 } from '../conformance/harness';
 
 const FAILURES_TO_OPEN = 3;
-const COOLDOWN_MS = 1_500;
+// Longer than the 100 fast failures take, so no half-open probe reaches the source meanwhile.
+const COOLDOWN_MS = 8_000;
 const TARIFF = 100;
 const START_BALANCE = 100_000;
 

@@ -56,13 +56,17 @@ describe('GET /api/metrics', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(delta('gateway_lookup_requests_total', { lookup: 'omisos', outcome: 'invalid_request', status: '400' })).toBe(1);
     expect(delta('gateway_lookup_refusals_total', { lookup: 'cui_nit', reason: 'credentials_invalid' })).toBe(1);
     expect(delta('gateway_lookup_refusals_total', { lookup: 'omisos', reason: 'invalid_request' })).toBe(1);
-    for (const stage of ['auth', 'hold', 'source', 'settle']) {
+    // Both cui_nit lookups checked credentials; only the accepted one went on.
+    expect(delta('gateway_lookup_stage_seconds_count', { lookup: 'cui_nit', stage: 'auth' })).toBe(2);
+    for (const stage of ['hold', 'source', 'settle']) {
       expect(delta('gateway_lookup_stage_seconds_count', { lookup: 'cui_nit', stage }), stage).toBe(1);
     }
     expect(delta('gateway_upstream_calls_total', { source: 'catalog', result: 'ok' })).toBe(1);
-    // The design's budget: a warm billed lookup is two statements (hold; settle + record).
-    expect(delta('gateway_lookup_database_round_trips_sum', { lookup: 'cui_nit' })).toBe(2);
+    // The design's budget: a warm billed lookup is two statements (hold; settle + record). The
+    // refused one costs one: credentials the copy refuses are checked against their row.
+    expect(delta('gateway_lookup_database_round_trips_sum', { lookup: 'cui_nit' })).toBe(3);
     expect(delta('gateway_lookup_database_round_trips_count', { lookup: 'cui_nit' })).toBe(2);
+    expect(delta('gateway_lookup_database_round_trips_sum', { lookup: 'omisos' })).toBe(0);
     expect(sampleValue(after, 'gateway_upstream_breaker_state', { source: 'catalog' })).toBe(0);
     expect(sampleValue(after, 'gateway_limiter_store', { store: 'memory' })).toBe(1);
     expect(sampleValue(after, 'gateway_holds_open')).toBe(0);
