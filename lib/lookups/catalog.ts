@@ -67,6 +67,8 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const parsed = parseCatalogRequest(input.catalog, await input.readBody());
   if (!parsed.ok) return refused({ kind: 'invalid_request', problem: parsed.problem }, integration.id);
 
+  // The source is known to be down: fail fast before holding money (no database trip at all).
+  if (sourceClients().guards.catalog.refusesNow()) return { kind: 'source_failure', failure: 'unavailable' };
   const hold = await timeStage('hold', () => placeHold(integration.id, input.requestId));
   if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
   metrics().holdsOpen.inc();

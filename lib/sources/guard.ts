@@ -85,6 +85,16 @@ export class SourceGuard {
     this.stateListeners.push(listener);
   }
 
+  /**
+   * True while the breaker is open (not half-open): the caller answers the fast failure itself,
+   * before any other work, and the refusal is counted here like one the breaker made.
+   */
+  refusesNow(): boolean {
+    if (this.breaker.state !== CircuitState.Open) return false;
+    this.count({ ok: false, notSent: true, detail: `${this.source} breaker open: not sent` }, 0);
+    return true;
+  }
+
   async exchange(send: () => Promise<HttpExchange>): Promise<GuardedExchange> {
     const startedAt = performance.now();
     let exchange: GuardedExchange;
