@@ -5,7 +5,7 @@
 // SOURCE_BULKHEAD_LIMIT calls run at once per source and queues SOURCE_BULKHEAD_QUEUE more; past
 // that a call fails at once too. A call that failed fast never reached the source: the clients
 // mark it `notSent`, and the lookups neither charge nor record it (docs/decisions.md).
-import { BrokenCircuitError, BulkheadRejectedError, CircuitState, ConsecutiveBreaker, bulkhead, circuitBreaker, handleWhenResult } from 'cockatiel';
+import { BrokenCircuitError, BulkheadRejectedError, CircuitState, type BulkheadPolicy, type CircuitBreakerPolicy, ConsecutiveBreaker, bulkhead, circuitBreaker, handleWhenResult } from 'cockatiel';
 import { logger } from '@/lib/logging/logger';
 import { noteLookup } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
@@ -52,32 +52,41 @@ interface MinuteBucket {
 }
 
 export class SourceGuard {
-  private readonly breaker;
-  private readonly bulkhead;
+  /** None when SOURCE_BREAKER_FAILURES is 0 (the development default: see lib/env.ts). */
+  private readonly breaker: CircuitBreakerPolicy | undefined;
+  private openedAt = 0;
+  private readonly bulkhead: BulkheadPolicy;
   private readonly minutes: MinuteBucket[] = [];
   private lastError: SourceHealth['lastError'] = null;
   private readonly stateListeners: Array<(state: BreakerState) => void> = [];
+
+  private readonly cooldownMs: number;
 
   constructor(
     readonly source: SourceName,
     settings: GuardSettings,
     private readonly now: () => number = Date.now,
   ) {
-    this.breaker = circuitBreaker(
-      handleWhenResult((result) => isFailure(result as HttpExchange)),
-      { halfOpenAfter: settings.cooldownMs, breaker: new ConsecutiveBreaker(settings.failureThreshold) },
-    );
+    this.cooldownMs = settings.cooldownMs;
     this.bulkhead = bulkhead(settings.bulkheadLimit, settings.bulkheadQueue);
+    if (settings.failureThreshold === 0) return;
+    this.breaker = circuitBreaker(handleWhenResult((result) => isFailure(result as HttpExchange)), {
+      halfOpenAfter: settings.cooldownMs,
+      breaker: new ConsecutiveBreaker(settings.failureThreshold),
+    });
     this.breaker.onStateChange((state) => {
       const named = stateName(state);
-      if (named === 'open') metrics().breakerOpenings.inc({ source });
+      if (named === 'open') {
+        this.openedAt = this.now();
+        metrics().breakerOpenings.inc({ source });
+      }
       log.warn({ source, state: named }, `upstream breaker ${named}`);
       for (const listener of this.stateListeners) listener(named);
     });
   }
 
   get state(): BreakerState {
-    return stateName(this.breaker.state);
+    return this.breaker ? stateName(this.breaker.state) : 'closed';
   }
 
   /** Called on every change of the breaker's state (alerts, tests). */
@@ -90,7 +99,8 @@ export class SourceGuard {
    * before any other work, and the refusal is counted here like one the breaker made.
    */
   refusesNow(): boolean {
-    if (this.breaker.state !== CircuitState.Open) return false;
+    // Past the cool-down the next call must reach execute(), which makes it the half-open probe.
+    if (this.breaker?.state !== CircuitState.Open || this.now() - this.openedAt >= this.cooldownMs) return false;
     this.count({ ok: false, notSent: true, detail: `${this.source} breaker open: not sent` }, 0);
     return true;
   }
@@ -99,7 +109,7 @@ export class SourceGuard {
     const startedAt = performance.now();
     let exchange: GuardedExchange;
     try {
-      exchange = await this.breaker.execute(() => this.bulkhead.execute(send));
+      exchange = await (this.breaker ? this.breaker.execute(() => this.bulkhead.execute(send)) : this.bulkhead.execute(send));
     } catch (error) {
       if (error instanceof BrokenCircuitError) exchange = { ok: false, notSent: true, detail: `${this.source} breaker open: not sent` };
       else if (error instanceof BulkheadRejectedError) exchange = { ok: false, notSent: true, detail: `${this.source} bulkhead full: not sent` };
