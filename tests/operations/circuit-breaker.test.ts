@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { logLines } from '../support/logs';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {
@@ -84,17 +85,25 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
       expect((await ready()).body).toMatchObject({ failing: ['source:catalog'], checks: { sources: { catalog: 'open' } } });
 
       const elapsedMs: number[] = [];
+      const requestIds = new Set<string>();
       for (let i = 0; i < 100; i++) {
         const startedAt = performance.now();
         const answer = await gateway.call(ROUTES.cuiNit, { as: acme, json: { nit } });
         elapsedMs.push(performance.now() - startedAt);
         expectErrorBody(answer, 502, 'message', CATALOG_MESSAGES.sourceUnavailable);
+        requestIds.add(answer.requestId);
       }
-      // None of them reached the source, and they were quick about it.
+      // None of them reached the source, and none waited for anything: no source call, no hold,
+      // not one database round trip (what makes them fast, asserted without a stopwatch). The
+      // time is printed for the record (docs/operations.md), not asserted: this machine is shared.
       expect(gateway.upstream.requestsTo(identityPath).length).toBe(reachedSource);
-      const p99 = percentile(elapsedMs, 99);
-      console.log(`breaker open (${fault}): 100 catalog lookups, p50 ${percentile(elapsedMs, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
-      expect(p99).toBeLessThan(50);
+      const lines = logLines(gateway.app.logs()).filter((line) => line.msg === 'lookup' && requestIds.has(line.requestId ?? ''));
+      expect(lines).toHaveLength(100);
+      for (const line of lines) {
+        expect(line).toMatchObject({ status: 502, outcome: 'source_unavailable', upstream: 'circuit_open', dbRoundTrips: 0 });
+        expect(Object.keys(line.stagesMs as object)).toEqual(['auth']);
+      }
+      console.log(`breaker open (${fault}): 100 catalog lookups, p50 ${percentile(elapsedMs, 50).toFixed(1)} ms, p99 ${percentile(elapsedMs, 99).toFixed(1)} ms`);
 
       // Recovery: after the cool-down one probe goes through and closes the breaker.
       gateway.simulator.setFaults([]);
