@@ -7,6 +7,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { createConsoleUser } from '@/lib/users/service';
+import { ConsoleClient } from '../support/console-client';
 import { logLines } from '../support/logs';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -33,10 +35,14 @@ const START_BALANCE = 100_000;
 let testDb: TestDatabase;
 let gateway: Gateway;
 let acme: TestIntegration;
+let support: { email: string; password: string };
 
 beforeAll(async () => {
   testDb = await useTestDatabase();
   acme = await createTestIntegration('acme-breaker', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'soporte-fuentes@example.com', name: 'Soporte', role: 'support' });
+  if (!created.ok) throw new Error(created.error.message);
+  support = { email: created.value.user.email, password: created.value.password };
   gateway = await startGateway(testDb, {
     env: {
       SOURCE_BREAKER_FAILURES: String(FAILURES_TO_OPEN),
@@ -77,6 +83,7 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     it(`opens after ${FAILURES_TO_OPEN} failures (${fault === 'server_error' ? 'down' : 'slow'}), fails 100 lookups fast without charge or record, and closes by itself on recovery`, async () => {
       const nit = gateway.sample.individual.nit;
       const recordsBefore = (await gateway.withDatabase((handle) => readRecords(handle, acme.id))).length;
+      const reachedBefore = gateway.upstream.requestsTo(identityPath).length;
       gateway.simulator.setFaults(`catalog:${fault}`);
       for (let i = 0; i < FAILURES_TO_OPEN; i++) {
         expectErrorBody(await gateway.call(ROUTES.cuiNit, { as: acme, json: { nit } }), 502, 'message', CATALOG_MESSAGES.sourceUnavailable);
@@ -84,6 +91,7 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
       const reachedSource = gateway.upstream.requestsTo(identityPath).length;
       expect((await ready()).body).toMatchObject({ failing: ['source:catalog'], checks: { sources: { catalog: 'open' } } });
 
+      const windowStartedAt = performance.now();
       const elapsedMs: number[] = [];
       const requestIds = new Set<string>();
       for (let i = 0; i < 100; i++) {
@@ -96,11 +104,16 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
       // None of them reached the source, and none waited for anything: no source call, no hold,
       // not one database round trip (what makes them fast, asserted without a stopwatch). The
       // time is printed for the record (docs/operations.md), not asserted: this machine is shared.
-      expect(gateway.upstream.requestsTo(identityPath).length).toBe(reachedSource);
+      // On a busy machine the 100 can outlast the cool-down: then one half-open probe per cool-down
+      // goes through (and fails, reopening the breaker). Nothing else reaches the source.
+      const probes = gateway.upstream.requestsTo(identityPath).length - reachedSource;
+      expect(probes).toBeLessThanOrEqual(Math.floor((performance.now() - windowStartedAt) / COOLDOWN_MS));
       const lines = logLines(gateway.app.logs()).filter((line) => line.msg === 'lookup' && requestIds.has(line.requestId ?? ''));
       expect(lines).toHaveLength(100);
-      for (const line of lines) {
-        expect(line).toMatchObject({ status: 502, outcome: 'source_unavailable', upstream: 'circuit_open', dbRoundTrips: 0 });
+      const fastFailures = lines.filter((line) => line.upstream === 'circuit_open');
+      expect(fastFailures).toHaveLength(100 - probes);
+      for (const line of fastFailures) {
+        expect(line).toMatchObject({ status: 502, outcome: 'source_unavailable', dbRoundTrips: 0 });
         expect(Object.keys(line.stagesMs as object)).toEqual(['auth']);
       }
       console.log(`breaker open (${fault}): 100 catalog lookups, p50 ${percentile(elapsedMs, 50).toFixed(1)} ms, p99 ${percentile(elapsedMs, 99).toFixed(1)} ms`);
@@ -114,8 +127,8 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
 
       await gateway.withDatabase(async (handle) => {
         const records = await readRecords(handle, acme.id);
-        // Recorded: the calls that reached the source (the failures and the recovery), not the fast failures.
-        expect(records.length - recordsBefore).toBe(FAILURES_TO_OPEN + 1);
+        // Recorded: the calls that reached the source (the failures, any probe, the recovery), not the fast failures.
+        expect(records.length - recordsBefore).toBe(gateway.upstream.requestsTo(identityPath).length - reachedBefore);
         const money = await readMoney(handle, acme.id);
         expect(money.balanceCentavos).toBe(money.ledgerSumCentavos);
         const [open] = await handle.rows<{ count: string | number }>(sql`select count(*) as count from ledger_open_holds`);
@@ -145,6 +158,16 @@ describe('the person registry breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     expectUnspecifiedErrorBody(await gateway.call(ROUTES.renap, { as: acme, json: { cui } }), 500, 'error');
     expect(gateway.upstream.requestsTo('/renap/v1/personas/consulta-cui').length).toBe(reached);
     expect((await ready()).body.failing).toEqual(['source:renap']);
+
+    // Support staff see it on the console's "Fuentes" page, with the last error.
+    const consoleClient = new ConsoleClient(gateway.app.baseUrl);
+    expect(await consoleClient.signIn(support.email, support.password)).toBeNull();
+    const page = await consoleClient.request('/admin/fuentes');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Fuentes');
+    expect(page.text).toMatch(/data-source="renap".*?data-state="open"[^>]*>Abierto: las consultas fallan de inmediato/s);
+    expect(page.text).toMatch(/data-source="catalog".*?data-state="closed"/s);
+    expect(page.text).toContain('HTTP 500');
     gateway.simulator.setFaults([]);
     await gateway.withDatabase(async (handle) => {
       const renapRecords = (await readRecords(handle, acme.id)).filter((record) => record.lookup === 'renap');
