@@ -12,8 +12,8 @@ import { consumeGlobalLimit, consumeSignInLimit } from '@/lib/limits/limits';
 import { lookupOfPath } from '@/lib/lookups/paths';
 import { countRefusal } from '@/lib/rollups/refusals';
 
-/** Lookups and the rest of the API spend from the global per-IP limit; these do not. */
-const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|auth\/)/;
+/** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
+const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 
 export async function proxy(request: NextRequest) {

@@ -21,8 +21,29 @@ const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// Graceful drain (docs/operations.md): on SIGTERM the instance says it is draining (GET
+// /api/health answers 503, so the load balancer stops sending), closes idle connections and
+// answers every later request with `connection: close`, finishes the requests in flight (lookups
+// settle their holds as usual) and exits as soon as none is left, or at SHUTDOWN_DRAIN_TIMEOUT_MS,
+// whichever comes first. It keeps listening meanwhile, so the balancer's health checks read the
+// 503 instead of a refused connection, and a request it still sends is served, never dropped.
+// Set the deadline below the platform's kill timeout; a lookup still running then is left to the
+// hold sweeper, as a crash would be.
+const drainTimeoutMs = readDrainTimeout(process.env.SHUTDOWN_DRAIN_TIMEOUT_MS);
+const DRAINING = Symbol.for('gateway.draining');
+let inFlight = 0;
+let draining = false;
+
 const server = http.createServer((request, response) => {
   request.headers['x-gateway-peer-ip'] = request.socket.remoteAddress ?? '';
+  inFlight++;
+  response.once('close', () => {
+    inFlight--;
+    if (draining) exitWhenIdle();
+  });
+  // A request that arrives on a kept-alive connection during the drain is served, and its
+  // connection closed after the answer, so the client's next request goes to another instance.
+  if (draining) response.setHeader('connection', 'close');
   void handle(request, response);
 });
 // Longer than common load balancer idle timeouts, so they close idle connections first.
@@ -36,9 +57,33 @@ server.listen(port, hostname, () => {
   fetch(`http://${local}:${port}/api/health`).catch((error) => log.error({ err: error }, 'warm-up request failed'));
 });
 
+function exitWhenIdle() {
+  if (inFlight > 0) return;
+  log.info('drained: no request in flight; exiting');
+  server.close();
+  process.exit(0);
+}
+
+function readDrainTimeout(value) {
+  if (value === undefined || value === '') return 25_000;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    log.fatal({ SHUTDOWN_DRAIN_TIMEOUT_MS: value }, 'cannot start: SHUTDOWN_DRAIN_TIMEOUT_MS must be a whole number of milliseconds');
+    process.exit(1);
+  }
+  return parsed;
+}
+
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 10_000).unref();
+    draining = true;
+    globalThis[DRAINING] = true;
+    log.info({ signal, inFlight, deadlineMs: drainTimeoutMs }, 'draining: finishing the requests in flight');
+    server.closeIdleConnections();
+    setTimeout(() => {
+      log.warn({ inFlight }, 'drain deadline passed; exiting with requests in flight');
+      process.exit(0);
+    }, drainTimeoutMs).unref();
+    exitWhenIdle();
   });
 }

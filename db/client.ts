@@ -6,6 +6,8 @@ import type { SQL } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { env } from '@/lib/env';
 import { ensurePrivateDirectory } from '@/lib/files/private-directory';
+import { currentLookupTrace } from '@/lib/metrics/lookup-trace';
+import { metrics } from '@/lib/metrics/registry';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -52,11 +54,24 @@ async function openDatabase(): Promise<DatabaseHandle> {
   return openPglite(path.resolve(settings.PGLITE_DIR));
 }
 
+/**
+ * Counts every statement drizzle sends (both drivers call this once per query), per instance and
+ * per lookup: the budget of a billed lookup is two. BEGIN and COMMIT of a transaction are not
+ * counted; no lookup uses one.
+ */
+const roundTripCounter = {
+  logQuery(): void {
+    metrics().databaseRoundTrips.inc();
+    const trace = currentLookupTrace();
+    if (trace) trace.databaseRoundTrips++;
+  },
+};
+
 async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandle> {
   const { default: connect } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const client: postgres.Sql = connect(url, { max: poolMax, onnotice: () => {} });
-  const database = drizzle(client, { schema }) as unknown as Database;
+  const database = drizzle(client, { schema, logger: roundTripCounter }) as unknown as Database;
   return {
     kind: 'postgres',
     db: database,
@@ -71,7 +86,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
     const client: PGlite = await PGlite.create(dataDir);
-    const database = drizzle(client, { schema }) as unknown as Database;
+    const database = drizzle(client, { schema, logger: roundTripCounter }) as unknown as Database;
     return {
       kind: 'pglite',
       db: database,

@@ -38,6 +38,13 @@ export const envSchema = z
     CATALOG_CLIENT_ID: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     CATALOG_CLIENT_SECRET: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     SOURCE_TIMEOUT_MS: integer(30_000, 1),
+    // Circuit breaker and bulkhead per source (lib/sources/guard.ts).
+    // 0 turns the breaker off. parseEnv defaults it to 5 in production and 0 in development, where
+    // the simulator's fault identifiers provoke failures on purpose, one contract error at a time.
+    SOURCE_BREAKER_FAILURES: integer(5, 0),
+    SOURCE_BREAKER_COOLDOWN_MS: integer(10_000, 100),
+    SOURCE_BULKHEAD_LIMIT: integer(64, 1),
+    SOURCE_BULKHEAD_QUEUE: integer(64, 0),
     // Production: plain http:// upstreams only to this host's loopback, where a sidecar adds TLS.
     UPSTREAM_TLS_SIDECAR: flag(false),
 
@@ -70,6 +77,13 @@ export const envSchema = z
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
+
+    // GET /api/metrics answers only with this bearer token, and 404 when it is unset.
+    METRICS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(16).optional()),
+    // Adds the integration's name as a label of the lookup counter (one series per integration).
+    METRICS_INTEGRATION_LABEL: flag(false),
+    // On SIGTERM, how long server.mjs waits for lookups in flight before it exits (server.mjs reads it).
+    SHUTDOWN_DRAIN_TIMEOUT_MS: integer(25_000, 0),
 
     UPSTASH_REDIS_REST_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     UPSTASH_REDIS_REST_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
@@ -139,7 +153,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const appEnv = emptyAsUnset(source.APP_ENV) ?? (source.NODE_ENV === 'production' ? 'production' : 'development');
   // In production the seed is off unless someone explicitly (and wrongly) turns it on.
   const seed = source.SEED_ON_START ?? (appEnv === 'production' ? 'false' : undefined);
-  const result = envSchema.safeParse({ ...source, APP_ENV: appEnv, SEED_ON_START: seed });
+  const breakerFailures = emptyAsUnset(source.SOURCE_BREAKER_FAILURES) ?? (appEnv === 'production' ? '5' : '0');
+  const result = envSchema.safeParse({ ...source, APP_ENV: appEnv, SEED_ON_START: seed, SOURCE_BREAKER_FAILURES: breakerFailures });
   const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
   // Production never falls back to the simulator's addresses, and never sends its keys in clear text.
   if (appEnv === 'production') {

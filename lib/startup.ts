@@ -9,6 +9,7 @@ import { schedulePeriodicJob } from '@/lib/jobs/schedule';
 import { startedThroughServerWrapper } from '@/lib/limits/client-ip';
 import { describeError } from '@/lib/logging/errors';
 import { logger } from '@/lib/logging/logger';
+import { metrics } from '@/lib/metrics/registry';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { flushRefusals } from '@/lib/rollups/refusals';
@@ -56,6 +57,7 @@ function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
   const sweep = async () => {
     try {
       const voided = await sweepStaleHolds(olderThanSeconds);
+      metrics().sweeperVoids.inc(voided);
       if (voided > 0) billingLog.warn({ voided }, 'voided holds left unsettled by a crash');
     } catch (error) {
       billingLog.error({ err: error }, 'hold sweep failed');

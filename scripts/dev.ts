@@ -1,11 +1,18 @@
 // npm run dev: the upstream simulator and the app (with its console) in development mode.
 // The app migrates and seeds the embedded database on start and prints the demo credentials.
 import { spawn, type ChildProcess } from 'node:child_process';
+import PinoPretty from 'pino-pretty';
 
 const children: ChildProcess[] = [];
 
-function start(name: string, command: string, args: string[]): ChildProcess {
-  const child = spawn(command, args, { stdio: 'inherit', env: process.env });
+/** The app's JSON log lines, readable in a terminal; other lines (Next's, the seed's) pass as they are. */
+function readableLogs(): NodeJS.WritableStream {
+  return PinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
+}
+
+function start(name: string, command: string, args: string[], pretty = false): ChildProcess {
+  const child = spawn(command, args, { stdio: pretty ? ['inherit', 'pipe', 'inherit'] : 'inherit', env: process.env });
+  if (pretty) child.stdout?.pipe(readableLogs());
   child.on('exit', (code, signal) => {
     console.log(`[dev] ${name} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
     shutdown(code ?? 1);
@@ -26,4 +33,4 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 start('simulator', process.execPath, ['--import', 'tsx', 'simulator/main.ts']);
-start('app', process.execPath, ['server.mjs', '--dev']);
+start('app', process.execPath, ['server.mjs', '--dev'], true);

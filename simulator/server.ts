@@ -47,6 +47,8 @@ export interface RunningSimulator {
   url: string;
   port: number;
   population: Population;
+  /** Replaces the run's faults from now on (tests: an upstream that goes down and comes back). */
+  setFaults(faults: RunFault[] | string): void;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     createCatalogUpstream({ population, clientId: credentials.catalogClientId, clientSecret: credentials.catalogClientSecret }),
   ];
   const runFaults = typeof options.faults === 'string' ? parseFaultSpec(options.faults) : (options.faults ?? []);
-  const faultPlan = createFaultPlan({ runFaults, seed });
+  let faultPlan = createFaultPlan({ runFaults, seed });
   const timing = {
     latencyMs: options.latencyMs ?? 0,
     onlineLatencyMs: options.onlineLatencyMs ?? DEFAULT_ONLINE_LATENCY_MS,
@@ -173,6 +175,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     url: `http://${host}:${address.port}`,
     port: address.port,
     population,
+    setFaults(faults) {
+      faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));

@@ -6,6 +6,7 @@ import type { QueryRecordInput } from '@/lib/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
 const SWEEPER_ACTOR = 'system:sweeper';
+const NOT_SENT_NOTE = 'Consulta no enviada: la fuente no está disponible (circuito abierto o sin capacidad).';
 const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
 
 export type Hold = { holdId: number; tariffCentavos: number };
@@ -84,6 +85,28 @@ export async function settleHold(hold: Hold, capture: boolean, input: QueryRecor
     ),
     ${recordCompanions(record)}
     select exists (select 1 from settlement) as settled`);
+}
+
+/**
+ * Gives a hold back without a query record: the source call failed fast (breaker open, bulkhead
+ * full) and never reached the source, so the contract records nothing. Guarded by the settled-once
+ * index like every settlement.
+ */
+export async function voidHoldUnrecorded(integrationId: number, hold: Hold, requestId: string): Promise<void> {
+  const handle = await database();
+  await handle.rows(sql`
+    with settlement as (
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note)
+      values (${integrationId}::integer, 'void'::ledger_entry_kind, ${hold.tariffCentavos}::bigint, 0, ${LOOKUP_ACTOR}::text,
+              ${hold.holdId}::bigint, ${requestId}::text, ${NOT_SENT_NOTE}::text)
+      on conflict (hold_id) where hold_id is not null do nothing
+      returning amount_centavos
+    ),
+    closed as (
+      delete from ledger_open_holds where hold_id = ${hold.holdId}::bigint
+    )
+    update integrations set balance_centavos = balance_centavos + (select amount_centavos from settlement)
+     where id = ${integrationId}::integer and exists (select 1 from settlement where amount_centavos <> 0)`);
 }
 
 /**

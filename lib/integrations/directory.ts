@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { metrics } from '@/lib/metrics/registry';
 import { db } from '@/db/client';
 import { integrations, type Integration } from '@/db/schema';
 import { env } from '@/lib/env';
@@ -100,6 +101,11 @@ export class IntegrationDirectory {
     return accepted ? { status: 'authenticated', integration: accepted } : { status: 'unknown' };
   }
 
+  /** Milliseconds since the last successful reload started; undefined before the first. */
+  copyAgeMs(): number | undefined {
+    return this.copyReadAtMs === undefined ? undefined : this.now() - this.copyReadAtMs;
+  }
+
   /** Reloads now (this process made a change) instead of waiting for the next refresh. */
   invalidate(): Promise<void> {
     // The change is committed whatever happens here; a failed reload is logged, and the copy ages out.
@@ -186,7 +192,14 @@ const holder = globalThis as typeof globalThis & { __integrationDirectory?: Inte
 
 export function integrationDirectory(): IntegrationDirectory {
   const refreshMs = env().INTEGRATION_CACHE_REFRESH_MS;
-  holder.__integrationDirectory ??= new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000) });
+  if (!holder.__integrationDirectory) {
+    const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000) });
+    holder.__integrationDirectory = directory;
+    metrics().probes.integrationCacheAgeSeconds = () => {
+      const ageMs = directory.copyAgeMs();
+      return ageMs === undefined ? undefined : ageMs / 1000;
+    };
+  }
   return holder.__integrationDirectory;
 }
 

@@ -1,4 +1,5 @@
 import { env, type Env } from '@/lib/env';
+import { metrics } from '@/lib/metrics/registry';
 import { MemoryRateLimitStore } from './memory-store';
 import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';
 import type { RateLimitStore } from './store';
@@ -15,7 +16,12 @@ const holder = globalThis as typeof globalThis & { __rateLimitStore?: Promise<Ra
  * self-hosted Redis when REDIS_URL is, otherwise process memory (one instance only).
  */
 export function rateLimitStore(): Promise<RateLimitStore> {
-  holder.__rateLimitStore ??= createStore(env());
+  if (!holder.__rateLimitStore) {
+    const settings = env();
+    holder.__rateLimitStore = createStore(settings);
+    const redis = Boolean(settings.REDIS_URL || (settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN));
+    metrics().probes.limiterStore = () => (redis ? 'redis' : 'memory');
+  }
   return holder.__rateLimitStore;
 }
 

@@ -47,6 +47,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return this.windows.size;
   }
 
+  async ping(): Promise<void> {}
+
   async consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
     const now = this.now();
     this.sweepSome(now);

@@ -1,4 +1,5 @@
 import { Ratelimit } from '@upstash/ratelimit';
+import { metrics } from '@/lib/metrics/registry';
 import { logger } from '@/lib/logging/logger';
 import type { MemoryRateLimitStore } from './memory-store';
 import type { RateLimitDecision, RateLimitStore } from './store';
@@ -35,8 +36,14 @@ export class RedisRateLimitStore implements RateLimitStore {
       return { allowed: result.success, remaining: result.remaining, resetAtMs: result.reset };
     } catch (error) {
       this.warn(error);
+      metrics().limiterFallbacks.inc();
       return this.fallback.consume(key, limit, windowMs);
     }
+  }
+
+  /** A trivial script: the adapter and Upstash both run scripts, and nothing else is needed. */
+  async ping(): Promise<void> {
+    await (this.redis as unknown as { eval(script: string, keys: string[], args: unknown[]): Promise<unknown> }).eval('return 1', [], []);
   }
 
   private limiter(limit: number, windowMs: number): Ratelimit {

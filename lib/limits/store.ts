@@ -11,4 +11,6 @@ export interface RateLimitDecision {
  */
 export interface RateLimitStore {
   consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** Resolves when the store answers (readiness); rejects when it does not. */
+  ping(): Promise<void>;
 }

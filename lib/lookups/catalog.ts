@@ -1,11 +1,13 @@
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
-import { placeHold, settleHold } from '@/lib/billing/holds';
+import { placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { describeError } from '@/lib/logging/errors';
 import { logger } from '@/lib/logging/logger';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
+import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
+import { metrics } from '@/lib/metrics/registry';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { sourceClients } from '@/lib/sources';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
@@ -42,15 +44,22 @@ export interface CatalogLookupInput {
  * per-minute limit, body, balance hold, source call, then settlement and record in one statement.
  */
 export async function runCatalogLookup(input: CatalogLookupInput): Promise<CatalogOutcome> {
+  const outcome = await runPipeline(input);
+  noteLookup({ outcome: outcome.kind === 'source_failure' ? `source_${outcome.failure}` : outcome.kind });
+  return outcome;
+}
+
+async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const startedAt = performance.now();
   const refused = <T extends Refusal>(outcome: T, integrationId?: number): T => {
     countRefusal({ integrationId, lookup: input.catalog, reason: outcome.kind });
     return outcome;
   };
-  const authentication = await integrationDirectory().authenticate(input.credentials.login, input.credentials.token);
+  const authentication = await timeStage('auth', () => integrationDirectory().authenticate(input.credentials.login, input.credentials.token));
   if (authentication.status === 'missing') return refused({ kind: 'credentials_missing' });
   if (authentication.status !== 'authenticated') return refused({ kind: 'credentials_invalid' });
   const integration = authentication.integration;
+  noteLookup({ integration: integration.nombre });
 
   if (!integration[LOOKUP_FLAGS[input.catalog]]) return refused({ kind: 'not_enabled' }, integration.id);
   if (!(await consumeIntegrationLimit('catalogs', integration.nombre))) return refused({ kind: 'rate_limited' }, integration.id);
@@ -58,13 +67,35 @@ export async function runCatalogLookup(input: CatalogLookupInput): Promise<Catal
   const parsed = parseCatalogRequest(input.catalog, await input.readBody());
   if (!parsed.ok) return refused({ kind: 'invalid_request', problem: parsed.problem }, integration.id);
 
-  const hold = await placeHold(integration.id, input.requestId);
+  // The source is known to be down: fail fast before holding money (no database trip at all).
+  if (sourceClients().guards.catalog.refusesNow()) return { kind: 'source_failure', failure: 'unavailable' };
+  const hold = await timeStage('hold', () => placeHold(integration.id, input.requestId));
   if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
+  metrics().holdsOpen.inc();
+  try {
+    return await querySourceAndSettle(input, integration.id, parsed.request, hold, startedAt);
+  } finally {
+    metrics().holdsOpen.dec();
+  }
+}
+
+async function querySourceAndSettle(
+  input: CatalogLookupInput,
+  integrationId: number,
+  request: CatalogRequest,
+  hold: Hold,
+  startedAt: number,
+): Promise<CatalogOutcome> {
 
   let outcome: CatalogOutcome;
   let detail: string | null = null;
   try {
-    const result = await querySource(input.catalog, parsed.request);
+    const result = await timeStage('source', () => querySource(input.catalog, request));
+    if (!result.ok && result.notSent) {
+      // Failed fast: it never reached the source, so it is neither charged nor recorded.
+      await timeStage('settle', () => voidHoldUnrecorded(integrationId, hold, input.requestId));
+      return { kind: 'source_failure', failure: result.failure };
+    }
     if (result.ok) {
       outcome = { kind: 'success', data: result.value };
     } else {
@@ -78,16 +109,18 @@ export async function runCatalogLookup(input: CatalogLookupInput): Promise<Catal
     logger('lookups').error({ err: error, catalog: input.catalog }, 'catalog source call failed');
   }
 
-  await settleHold(hold, outcome.kind === 'success', {
-    integrationId: integration.id,
+  await timeStage('settle', () =>
+    settleHold(hold, outcome.kind === 'success', {
+    integrationId,
     lookup: input.catalog,
     httpStatus: catalogOutcomeStatus(outcome),
     responseTimeMs: Math.round(performance.now() - startedAt),
-    nit: parsed.request.nit ?? null,
-    cui: parsed.request.cui ?? null,
+    nit: request.nit ?? null,
+    cui: request.cui ?? null,
     errorMessage: detail,
     requestId: input.requestId,
-  });
+  }),
+  );
   return outcome;
 }
 

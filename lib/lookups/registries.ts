@@ -3,6 +3,7 @@ import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
+import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
@@ -40,12 +41,15 @@ async function admit(
   lookup: RegistryLookup,
   credentials: Credentials,
 ): Promise<{ ok: true; integration: AuthenticatedIntegration } | { ok: false; refusal: RegistryRefusal }> {
-  const authentication = await integrationDirectory().authenticate(credentials.login, credentials.token);
+  const authentication = await timeStage('auth', () => integrationDirectory().authenticate(credentials.login, credentials.token));
   if (authentication.status !== 'authenticated') {
-    countRefusal({ lookup, reason: authentication.status === 'missing' ? 'credentials_missing' : 'credentials_invalid' });
+    const reason = authentication.status === 'missing' ? 'credentials_missing' : 'credentials_invalid';
+    countRefusal({ lookup, reason });
+    noteLookup({ outcome: reason });
     return { ok: false, refusal: { kind: 'unauthenticated' } };
   }
   const integration = authentication.integration;
+  noteLookup({ integration: integration.nombre });
   if (!integration[LOOKUP_FLAGS[lookup]]) return { ok: false, refusal: refuse(lookup, integration, { kind: 'not_enabled' }) };
   if (!(await consumeIntegrationLimit(lookup, integration.nombre))) return { ok: false, refusal: refuse(lookup, integration, { kind: 'rate_limited' }) };
   return { ok: true, integration };
@@ -60,6 +64,7 @@ function refuse<T extends Exclude<RegistryRefusal, { kind: 'unauthenticated' }> 
   refusal: T,
 ): T {
   countRefusal({ integrationId: integration.id, lookup, reason: refusal.kind });
+  noteLookup({ outcome: refusal.kind });
   return refusal;
 }
 
@@ -84,12 +89,15 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
   const parsed = parseRenapRequest(await input.readBody());
   if (!parsed.ok) return refuse('renap', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
-  const answer = await sourceClients().renap.searchByCui(parsed.value.cui);
+  const answer = await timeStage('source', () => sourceClients().renap.searchByCui(parsed.value.cui));
   const outcome: RenapOutcome =
     answer.ok && isPassThroughStatus(answer.httpStatus)
       ? { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data }
       : { kind: 'registry_failed' };
-  await recordUnbilledQuery({
+  noteLookup({ outcome: outcome.kind });
+  // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
+  if (!answer.ok && answer.notSent) return outcome;
+  await timeStage('settle', () => recordUnbilledQuery({
     integrationId: admitted.integration.id,
     lookup: 'renap',
     httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
@@ -99,7 +107,7 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
     identifiers: [parsed.value.cui],
     errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
     requestId: input.requestId,
-  });
+  }));
   return outcome;
 }
 
@@ -110,13 +118,16 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
   const parsed = parseRtuNitsRequest(await input.readBody());
   if (!parsed.ok) return refuse('rtu_nits', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
-  const answer = await sourceClients().rtu.searchByNits(parsed.value.nits);
+  const answer = await timeStage('source', () => sourceClients().rtu.searchByNits(parsed.value.nits));
   // Refused by the client before any network call: it never reached the registry, so no record.
   if (!answer.ok && answer.reason === 'too_many_nits') return refuse('rtu_nits', admitted.integration, { kind: 'too_many_nits' });
   const outcome: RtuNitsOutcome = answer.ok
     ? { kind: 'found', records: answer.records, requested: parsed.value.nits.length }
     : { kind: 'registry_failed' };
-  await recordUnbilledQuery({
+  noteLookup({ outcome: outcome.kind });
+  // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
+  if (!answer.ok && answer.notSent) return outcome;
+  await timeStage('settle', () => recordUnbilledQuery({
     integrationId: admitted.integration.id,
     lookup: 'rtu_nits',
     httpStatus: answer.ok ? 200 : 500,
@@ -126,6 +137,6 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
     identifiers: parsed.value.nits,
     errorMessage: answer.ok ? null : answer.detail,
     requestId: input.requestId,
-  });
+  }));
   return outcome;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { UNKNOWN_INTEGRATION_ID, type LookupKind, type RefusalReason } from '@/db/schema';
+import { metrics } from '@/lib/metrics/registry';
 import { hourStart } from './hours';
 
 export interface Refusal {
@@ -20,6 +21,7 @@ interface RefusalCounts {
 const state = ((globalThis as Record<string, unknown>).__gatewayRefusals ??= { counts: new Map() }) as RefusalCounts;
 
 export function countRefusal(refusal: Refusal, at = new Date()): void {
+  metrics().refusals.inc({ lookup: refusal.lookup, reason: refusal.reason });
   const key = [hourStart(at).toISOString(), refusal.integrationId ?? UNKNOWN_INTEGRATION_ID, refusal.lookup, refusal.reason].join('|');
   state.counts.set(key, (state.counts.get(key) ?? 0) + 1);
 }

@@ -4,6 +4,7 @@
 
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '../contract/catalog';
 import { normalizeCuiNit, normalizeOmisos, normalizeRtu, type CatalogAnswerMetadata } from './catalog-normalize';
+import { guarded, type SourceGuard } from './guard';
 import { excerpt, joinUrl, parseJsonText, postJson } from './http';
 import { classifyCatalogErrorStatus, sourceFailure, sourceSuccess, type SourceResult } from './outcomes';
 import { asObject, member } from './source-values';
@@ -95,6 +96,8 @@ export interface CatalogClientOptions {
   timeoutMs: number;
   /** For tests: a fetch to call instead of the default node:http transport (lib/sources/http.ts). */
   fetch?: typeof fetch;
+  /** Circuit breaker and bulkhead of this source (lib/sources/guard.ts); none in unit tests. */
+  guard?: SourceGuard;
 }
 
 export interface CatalogClient {
@@ -108,14 +111,16 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
   const authorization = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`, 'utf8').toString('base64')}`;
 
   async function lookup<K extends CatalogKind>(kind: K, query: CatalogQuery): Promise<SourceResult<CatalogResultByKind[K]>> {
-    const exchange = await postJson({
+    const exchange = await guarded(options.guard, () =>
+        postJson({
       fetch: fetchImplementation,
       url: joinUrl(options.baseUrl, CATALOG_SOURCE_PATHS[kind]),
       headers: { authorization },
       body: catalogRequestBody(kind, query),
       timeoutMs: options.timeoutMs,
-    });
-    if (!exchange.ok) return sourceFailure('unavailable', `catalog source (${kind}): ${exchange.detail}`);
+      }),
+    );
+    if (!exchange.ok) return { ...sourceFailure('unavailable', `catalog source (${kind}): ${exchange.detail}`), ...('notSent' in exchange ? { notSent: true } : {}) };
     return interpretCatalogAnswer(kind, exchange.status, exchange.bodyText);
   }
 

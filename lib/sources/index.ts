@@ -4,6 +4,8 @@
 
 import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '../env';
 import { createCatalogClient, type CatalogClient } from './catalog-client';
+import { BREAKER_STATE_VALUE, SOURCE_NAMES, SourceGuard, type SourceName } from './guard';
+import { metrics } from '../metrics/registry';
 import { createRenapClient, type RenapClient } from './renap-client';
 import { createRtuClient, type RtuClient } from './rtu-client';
 
@@ -11,6 +13,8 @@ export interface SourceClients {
   renap: RenapClient;
   rtu: RtuClient;
   catalog: CatalogClient;
+  /** Each source's circuit breaker and bulkhead, with its health over the last hour. */
+  guards: Record<SourceName, SourceGuard>;
 }
 
 function credential(settings: Env, value: string | undefined, name: string, developmentDefault: string): string {
@@ -22,18 +26,28 @@ function credential(settings: Env, value: string | undefined, name: string, deve
 /** Builds the clients from a given set of settings (tests, scripts); sourceClients() caches one set. */
 export function buildSourceClients(settings: Env, fetchImplementation?: typeof fetch): SourceClients {
   const timeoutMs = settings.SOURCE_TIMEOUT_MS;
+  const guardSettings = {
+    failureThreshold: settings.SOURCE_BREAKER_FAILURES,
+    cooldownMs: settings.SOURCE_BREAKER_COOLDOWN_MS,
+    bulkheadLimit: settings.SOURCE_BULKHEAD_LIMIT,
+    bulkheadQueue: settings.SOURCE_BULKHEAD_QUEUE,
+  };
+  const guards = Object.fromEntries(SOURCE_NAMES.map((source) => [source, new SourceGuard(source, guardSettings)])) as Record<SourceName, SourceGuard>;
   return {
+    guards,
     renap: createRenapClient({
       baseUrl: settings.RENAP_BASE_URL,
       apiKey: credential(settings, settings.RENAP_API_KEY, 'RENAP_API_KEY', SIMULATOR_DEV_CREDENTIALS.renapApiKey),
       timeoutMs,
       fetch: fetchImplementation,
+      guard: guards.renap,
     }),
     rtu: createRtuClient({
       baseUrl: settings.RTU_BASE_URL,
       apiKey: credential(settings, settings.RTU_API_KEY, 'RTU_API_KEY', SIMULATOR_DEV_CREDENTIALS.rtuApiKey),
       timeoutMs,
       fetch: fetchImplementation,
+      guard: guards.rtu,
     }),
     catalog: createCatalogClient({
       baseUrl: settings.CATALOG_BASE_URL,
@@ -41,6 +55,7 @@ export function buildSourceClients(settings: Env, fetchImplementation?: typeof f
       clientSecret: credential(settings, settings.CATALOG_CLIENT_SECRET, 'CATALOG_CLIENT_SECRET', SIMULATOR_DEV_CREDENTIALS.catalogClientSecret),
       timeoutMs,
       fetch: fetchImplementation,
+      guard: guards.catalog,
     }),
   };
 }
@@ -49,7 +64,11 @@ const cache = globalThis as typeof globalThis & { __gatewaySourceClients?: Sourc
 
 /** The process's clients, built on first use (never at import, so `next build` needs no settings). */
 export function sourceClients(): SourceClients {
-  cache.__gatewaySourceClients ??= buildSourceClients(env());
+  if (!cache.__gatewaySourceClients) {
+    const clients = buildSourceClients(env());
+    cache.__gatewaySourceClients = clients;
+    metrics().probes.breakerStates = () => SOURCE_NAMES.map((source) => ({ source, state: BREAKER_STATE_VALUE[clients.guards[source].state] }));
+  }
   return cache.__gatewaySourceClients;
 }
 

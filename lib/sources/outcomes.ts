@@ -12,7 +12,8 @@ export type SourceFailure =
   | 'unavailable'; // no response, 5xx, timeout or unparseable answer -> 502
 
 /** `detail` is an internal description for logs and query records; it is never shown to integrators. */
-export type SourceResult<T> = { ok: true; value: T } | { ok: false; failure: SourceFailure; detail: string };
+/** `notSent`: the call failed fast (breaker open, bulkhead full) and never reached the source. */
+export type SourceResult<T> = { ok: true; value: T } | { ok: false; failure: SourceFailure; detail: string; notSent?: true };
 
 export const SOURCE_FAILURES: readonly SourceFailure[] = [
   'data_rejected',

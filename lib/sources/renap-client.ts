@@ -2,6 +2,7 @@
 // /renap/buscar-cui answers with the registry's own HTTP status and responseCode, so this client
 // does not classify statuses: it reports what the registry said, or that it said nothing usable.
 
+import { guarded, type SourceGuard } from './guard';
 import { excerpt, joinUrl, parseJsonText, postJson } from './http';
 import { asObject, member } from './source-values';
 
@@ -15,7 +16,7 @@ export const RENAP_SEARCH_PATH = '/v1/personas/consulta-cui';
  */
 export type RenapAnswer =
   | { ok: true; httpStatus: number; responseCode: number; message: string; data: Record<string, unknown> | null }
-  | { ok: false; detail: string };
+  | { ok: false; detail: string; notSent?: true };
 
 export interface RenapClientOptions {
   baseUrl: string;
@@ -23,6 +24,8 @@ export interface RenapClientOptions {
   timeoutMs: number;
   /** For tests: a fetch to call instead of the default node:http transport (lib/sources/http.ts). */
   fetch?: typeof fetch;
+  /** Circuit breaker and bulkhead of this source (lib/sources/guard.ts); none in unit tests. */
+  guard?: SourceGuard;
 }
 
 export interface RenapClient {
@@ -52,14 +55,16 @@ export function createRenapClient(options: RenapClientOptions): RenapClient {
   const fetchImplementation = options.fetch;
   return {
     async searchByCui(cui) {
-      const exchange = await postJson({
+      const exchange = await guarded(options.guard, () =>
+        postJson({
         fetch: fetchImplementation,
         url: joinUrl(options.baseUrl, RENAP_SEARCH_PATH),
         headers: { 'x-api-key': options.apiKey },
         body: { cui },
         timeoutMs: options.timeoutMs,
-      });
-      if (!exchange.ok) return { ok: false, detail: `person registry: ${exchange.detail}` };
+        }),
+      );
+      if (!exchange.ok) return { ok: false, detail: `person registry: ${exchange.detail}`, ...('notSent' in exchange ? { notSent: true as const } : {}) };
       return interpretRenapAnswer(exchange.status, exchange.bodyText);
     },
   };

@@ -1,6 +1,7 @@
 // Client of the RTU registry (batch by NIT), docs/sources.md "RTU registry". It refuses more than
 // 50 NITs itself, before any network call: the contract's over-50 rejection comes from here.
 
+import { guarded, type SourceGuard } from './guard';
 import { excerpt, joinUrl, parseJsonText, postJson } from './http';
 import { asObject, member } from './source-values';
 
@@ -13,7 +14,7 @@ export type RtuRecord = Record<string, unknown> & { nit: string };
 export type RtuAnswer =
   | { ok: true; records: RtuRecord[] }
   | { ok: false; reason: 'too_many_nits' }
-  | { ok: false; reason: 'failed'; detail: string };
+  | { ok: false; reason: 'failed'; detail: string; notSent?: true };
 
 export interface RtuClientOptions {
   baseUrl: string;
@@ -21,6 +22,8 @@ export interface RtuClientOptions {
   timeoutMs: number;
   /** For tests: a fetch to call instead of the default node:http transport (lib/sources/http.ts). */
   fetch?: typeof fetch;
+  /** Circuit breaker and bulkhead of this source (lib/sources/guard.ts); none in unit tests. */
+  guard?: SourceGuard;
 }
 
 export interface RtuClient {
@@ -51,14 +54,16 @@ export function createRtuClient(options: RtuClientOptions): RtuClient {
   return {
     async searchByNits(nits) {
       if (nits.length > RTU_MAX_NITS) return { ok: false, reason: 'too_many_nits' };
-      const exchange = await postJson({
+      const exchange = await guarded(options.guard, () =>
+        postJson({
         fetch: fetchImplementation,
         url: joinUrl(options.baseUrl, RTU_SEARCH_PATH),
         headers: { authorization: `Bearer ${options.apiKey}` },
         body: { nits },
         timeoutMs: options.timeoutMs,
-      });
-      if (!exchange.ok) return { ok: false, reason: 'failed', detail: `RTU registry: ${exchange.detail}` };
+        }),
+      );
+      if (!exchange.ok) return { ok: false, reason: 'failed', detail: `RTU registry: ${exchange.detail}`, ...('notSent' in exchange ? { notSent: true as const } : {}) };
       return interpretRtuAnswer(exchange.status, exchange.bodyText);
     },
   };

@@ -1,19 +1,44 @@
-// GET /api/health - 200 when the database answers, 503 otherwise (for load balancers).
+// GET /api/health - liveness for load balancers: 200 when the database answers, 503 otherwise,
+// and 503 from the moment SIGTERM starts a drain (the balancer stops sending). The database
+// answer is kept for a second, so however often balancers poll, the database sees one query
+// per second per instance.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { logger } from '@/lib/logging/logger';
+import { isDraining } from '@/lib/operations/draining';
 
 const log = logger('health');
+const CACHE_MS = 1_000;
 
 export const dynamic = 'force-dynamic';
 
+interface DatabaseCheck {
+  at: number;
+  result: Promise<{ ok: true; kind: string } | { ok: false }>;
+}
+
+const holder = globalThis as typeof globalThis & { __gatewayHealth?: DatabaseCheck };
+
+function checkDatabase(): DatabaseCheck['result'] {
+  const cached = holder.__gatewayHealth;
+  if (cached && Date.now() - cached.at < CACHE_MS) return cached.result;
+  const result = (async () => {
+    try {
+      const handle = await database();
+      await handle.rows(sql`select 1`);
+      return { ok: true as const, kind: handle.kind };
+    } catch (error) {
+      log.error({ err: error }, 'database check failed');
+      return { ok: false as const };
+    }
+  })();
+  holder.__gatewayHealth = { at: Date.now(), result };
+  return result;
+}
+
 export async function GET() {
-  try {
-    const handle = await database();
-    await handle.rows(sql`select 1`);
-    return Response.json({ status: 'ok', database: handle.kind });
-  } catch (error) {
-    log.error({ err: error }, 'database check failed');
-    return Response.json({ status: 'unavailable' }, { status: 503 });
-  }
+  if (isDraining()) return Response.json({ status: 'draining' }, { status: 503 });
+  const database = await checkDatabase();
+  if (!database.ok) return Response.json({ status: 'unavailable' }, { status: 503 });
+  return Response.json({ status: 'ok', database: database.kind });
 }

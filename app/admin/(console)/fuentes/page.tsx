@@ -1,0 +1,90 @@
+import type { Metadata } from 'next';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { requirePageUser } from '@/lib/auth/session';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { sourceClients } from '@/lib/sources';
+import { SOURCE_NAMES, type BreakerState, type CallResult, type SourceName } from '@/lib/sources/guard';
+
+export const metadata: Metadata = { title: 'Fuentes' };
+
+const SOURCE_LABELS: Record<SourceName, string> = {
+  renap: 'Registro de personas (RENAP)',
+  rtu: 'Registro tributario (RTU por NIT)',
+  catalog: 'Fuente de catálogos (CUI/NIT, RTU, omisos)',
+};
+
+const STATE_LABELS: Record<BreakerState, string> = {
+  closed: 'Cerrado: consultas normales',
+  open: 'Abierto: las consultas fallan de inmediato',
+  half_open: 'Semiabierto: probando si la fuente responde',
+};
+
+const RESULT_LABELS: Record<CallResult, string> = {
+  ok: 'correcta',
+  client_error: 'rechazo de la fuente (4xx)',
+  server_error: 'error de la fuente (5xx)',
+  timeout: 'sin respuesta dentro del límite',
+  connection_error: 'sin conexión',
+  circuit_open: 'circuito abierto',
+  bulkhead_full: 'sin capacidad',
+};
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '—' : `${((part / whole) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`;
+}
+
+export default async function SourcesPage() {
+  await requirePageUser('support');
+  const guards = sourceClients().guards;
+  const sources = SOURCE_NAMES.map((source) => guards[source].health());
+
+  return (
+    <>
+      <PageHeader
+        title="Fuentes"
+        description="Estado del circuito de cada fuente consultada, tasa de error, tiempo de respuesta y último error de la última hora, según esta instancia del servicio."
+      />
+      <div className="table-wrap">
+        <table className="data">
+          <thead>
+            <tr>
+              <th>Fuente</th>
+              <th>Circuito</th>
+              <th className="num">Consultas (1 h)</th>
+              <th className="num">Tasa de error</th>
+              <th className="num">Tiempo medio</th>
+              <th className="num">Falladas sin enviar</th>
+              <th>Último error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sources.map((health) => (
+              <tr key={health.source} data-source={health.source}>
+                <td>{SOURCE_LABELS[health.source]}</td>
+                <td data-state={health.state}>{STATE_LABELS[health.state]}</td>
+                <td className="num">{health.callsLastHour.toLocaleString('es-GT')}</td>
+                <td className="num">{percent(health.failuresLastHour, health.callsLastHour)}</td>
+                <td className="num">{health.meanMsLastHour === null ? '—' : `${Math.round(health.meanMsLastHour).toLocaleString('es-GT')} ms`}</td>
+                <td className="num">{health.fastFailuresLastHour.toLocaleString('es-GT')}</td>
+                <td>
+                  {health.lastError ? (
+                    <>
+                      <div className="nowrap">{formatDateTime(health.lastError.at)}</div>
+                      <div className="small muted">{RESULT_LABELS[health.lastError.result]}</div>
+                      <div className="small mono">{health.lastError.detail}</div>
+                    </>
+                  ) : (
+                    <span className="muted">Ninguno</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {sources.every((health) => health.callsLastHour === 0 && health.fastFailuresLastHour === 0) && (
+        <EmptyState title="Sin consultas en la última hora">Las cifras aparecen con las primeras consultas a cada fuente.</EmptyState>
+      )}
+    </>
+  );
+}

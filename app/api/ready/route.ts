@@ -1,0 +1,47 @@
+// GET /api/ready - readiness: the database, the limiter store and each source's breaker, with
+// the one failing named. 200 when everything is ready, 503 otherwise.
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import { rateLimitStore } from '@/lib/limits/limits';
+import { isDraining } from '@/lib/operations/draining';
+import { SOURCE_NAMES } from '@/lib/sources/guard';
+import { sourceClients } from '@/lib/sources';
+
+export const dynamic = 'force-dynamic';
+
+const CHECK_DEADLINE_MS = 1_000;
+
+export async function GET() {
+  const [databaseCheck, limiterCheck] = await Promise.all([
+    check(async () => {
+      await (await database()).rows(sql`select 1`);
+    }),
+    check(async () => {
+      await (await rateLimitStore()).ping();
+    }),
+  ]);
+  const guards = sourceClients().guards;
+  const sources = Object.fromEntries(SOURCE_NAMES.map((source) => [source, guards[source].state]));
+  const failing = [
+    ...(isDraining() ? ['draining'] : []),
+    ...(databaseCheck === 'ok' ? [] : ['database']),
+    ...(limiterCheck === 'ok' ? [] : ['limiter']),
+    ...SOURCE_NAMES.filter((source) => sources[source] === 'open').map((source) => `source:${source}`),
+  ];
+  return Response.json(
+    { status: failing.length === 0 ? 'ready' : 'not_ready', failing, checks: { database: databaseCheck, limiter: limiterCheck, sources } },
+    { status: failing.length === 0 ? 200 : 503 },
+  );
+}
+
+async function check(run: () => Promise<void>): Promise<'ok' | 'failing'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'failing'>((resolve) => {
+    timer = setTimeout(() => resolve('failing'), CHECK_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([run().then(() => 'ok' as const, () => 'failing' as const), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
