@@ -6,6 +6,7 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { LEDGER_KIND_LABELS, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
+import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
 import { findRecordDetail } from '@/lib/records/list';
 
@@ -18,6 +19,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const detail = await findRecordDetail(Number(id));
   if (!detail) notFound();
   const { record, ledger } = detail;
+  const explanation = explainRecordError(record);
 
   return (
     <>
@@ -47,8 +49,18 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             <dt>CUI</dt>
             <dd className="mono">{record.cui ?? '—'}</dd>
             <dt>Error</dt>
-            <dd>{record.errorMessage ?? '—'}</dd>
-            <dt>Request id</dt>
+            <dd>
+              {explanation ?? '—'}
+              {record.errorMessage && (
+                <details className="raw-detail">
+                  <summary>Detalle técnico</summary>
+                  <pre className="mono small" data-testid="record-error-raw">
+                    {record.errorMessage}
+                  </pre>
+                </details>
+              )}
+            </dd>
+            <dt>Id de solicitud</dt>
             <dd className="mono small">{record.requestId}</dd>
           </dl>
         </section>

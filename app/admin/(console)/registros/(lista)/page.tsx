@@ -150,7 +150,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       ) : (
         <>
           <div className="table-wrap">
-            <table className="data" data-testid="records">
+            <table className="data stacked" data-testid="records">
               <thead>
                 <tr>
                   <th>Fecha</th>
@@ -165,17 +165,23 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
               <tbody>
                 {page.rows.map((record) => (
                   <tr key={record.id}>
-                    <td className="nowrap">
+                    <td className="nowrap" data-label="Fecha">
                       <Link href={`/admin/registros/${record.id}`}>{formatDateTime(record.createdAt)}</Link>
                     </td>
-                    <td>{record.integrationNombre}</td>
-                    <td>{LOOKUP_LABELS[record.lookup]}</td>
-                    <td>
+                    <td data-label="Integración">{record.integrationNombre}</td>
+                    <td data-label="Consulta">{LOOKUP_LABELS[record.lookup]}</td>
+                    <td data-label="Estado" data-testid="record-status">
                       <HttpStatusBadge status={record.httpStatus} />
                     </td>
-                    <td className="num">{record.responseTimeMs.toLocaleString('es-GT')} ms</td>
-                    <td className="mono small">{[record.nit, record.cui].filter(Boolean).join(' · ')}</td>
-                    <td className="num">{formatQuetzales(record.chargedCentavos)}</td>
+                    <td className="num" data-label="Tiempo">
+                      {record.responseTimeMs.toLocaleString('es-GT')} ms
+                    </td>
+                    <td className="mono small" data-label="NIT / CUI" data-testid="record-identifier">
+                      {[record.nit, record.cui].filter(Boolean).join(' · ')}
+                    </td>
+                    <td className="num" data-label="Cobrado" data-testid="record-charged">
+                      {formatQuetzales(record.chargedCentavos)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
