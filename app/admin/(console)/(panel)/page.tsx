@@ -111,7 +111,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             </section>
             <section className="card">
               <h2>Por tipo de consulta</h2>
-              <div className="table-wrap">
+              <div className="table-wrap" role="region" aria-label="Consultas por tipo" tabIndex={0}>
                 <table className="data">
                   <thead>
                     <tr>
@@ -146,7 +146,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <section className="card" style={{ marginTop: '1rem' }}>
           <h2>Solicitudes rechazadas antes de la fuente</h2>
           <p className="small muted">No son registros de consultas (el contrato no las registra), pero se cuentan aquí por motivo.</p>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Solicitudes rechazadas por motivo" tabIndex={0}>
             <table className="data" data-testid="refusals">
               <thead>
                 <tr>
@@ -181,7 +181,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         {dashboard.lowBalance.length === 0 ? (
           <EmptyState title="Ninguna integración tiene saldo bajo." />
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Integraciones con saldo bajo" tabIndex={0}>
             <table className="data">
               <thead>
                 <tr>

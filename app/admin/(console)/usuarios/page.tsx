@@ -22,7 +22,7 @@ export default async function UsersPage() {
         <h2>Nuevo usuario</h2>
         <CreateUserForm />
       </section>
-      <div className="table-wrap">
+      <div className="table-wrap" role="region" aria-label="Usuarios" tabIndex={0}>
         <table className="data" data-testid="users">
           <thead>
             <tr>

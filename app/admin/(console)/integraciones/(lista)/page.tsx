@@ -63,7 +63,7 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
           )}
         </div>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label="Integraciones" tabIndex={0}>
           <table className="data stacked" data-testid="integrations">
             <thead>
               <tr>

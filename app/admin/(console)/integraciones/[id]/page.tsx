@@ -101,18 +101,36 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         {isAdmin && (
           <section className="card" aria-labelledby="money-title">
             <h2 id="money-title">Tarifa y saldo</h2>
-            <ActionForm action={setTariffAction} hidden={hidden} submitLabel="Guardar tarifa" className="stack">
+            <ActionForm
+              action={setTariffAction}
+              hidden={hidden}
+              submitLabel="Guardar tarifa"
+              className="stack"
+              confirmation={{ kind: 'zero_tariff', nombre: integration.nombre }}
+            >
               <Field name="tarifa" label="Tarifa por consulta (Q)" hint="Se aplica desde la siguiente consulta." inputMode="decimal" defaultValue={formatQuetzales(integration.tariffCentavos).replace('Q ', '')} />
             </ActionForm>
             <hr style={{ border: 0, borderTop: '1px solid var(--border)', margin: '1rem 0' }} />
             <h3>Recargar saldo</h3>
-            <ActionForm action={topUpAction} hidden={hidden} submitLabel="Recargar" resetOnSuccess>
+            <ActionForm
+              action={topUpAction}
+              hidden={hidden}
+              submitLabel="Recargar"
+              resetOnSuccess
+              confirmation={{ kind: 'top_up', nombre: integration.nombre, balanceCentavos: integration.balanceCentavos }}
+            >
               <Field name="monto" label="Monto (Q)" hint="Por ejemplo 250.00" inputMode="decimal" data-testid="topup-amount" />
               <Field name="nota" label="Nota (obligatoria)" hint="Por ejemplo: Depósito 12345 del 21/11." maxLength={500} data-testid="topup-note" />
             </ActionForm>
             <hr style={{ border: 0, borderTop: '1px solid var(--border)', margin: '1rem 0' }} />
             <h3>Ajustar saldo</h3>
-            <ActionForm action={adjustBalanceAction} hidden={hidden} submitLabel="Registrar ajuste" resetOnSuccess>
+            <ActionForm
+              action={adjustBalanceAction}
+              hidden={hidden}
+              submitLabel="Registrar ajuste"
+              resetOnSuccess
+              confirmation={{ kind: 'adjustment', nombre: integration.nombre, balanceCentavos: integration.balanceCentavos }}
+            >
               <Field name="monto" label="Monto del ajuste (Q)" hint="Positivo suma, negativo resta (por ejemplo -5.00). El saldo nunca queda por debajo de cero." inputMode="decimal" />
               <Field name="nota" label="Nota (obligatoria)" hint="Explica el motivo: queda en el historial y en la auditoría." maxLength={500} />
             </ActionForm>
@@ -133,9 +151,14 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
               hidden={{ ...hidden, active: String(!integration.active) }}
               submitLabel={integration.active ? 'Desactivar integración' : 'Reactivar integración'}
               submitClassName={integration.active ? 'danger secondary' : undefined}
-              confirmMessage={
+              confirmation={
                 integration.active
-                  ? `¿Desactivar «${integration.nombre}»? Todas sus consultas se rechazarán hasta que la reactives.`
+                  ? {
+                      kind: 'text',
+                      title: `¿Desactivar «${integration.nombre}»?`,
+                      message: 'Todas sus consultas se rechazarán hasta que la reactives. Su saldo y su historial se conservan.',
+                      confirmLabel: 'Desactivar integración',
+                    }
                   : undefined
               }
             >
@@ -172,7 +195,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         {recent.length === 0 ? (
           <EmptyState title="Esta integración no ha consultado todavía." />
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Últimas consultas" tabIndex={0}>
             <table className="data">
               <thead>
                 <tr>

@@ -149,7 +149,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </div>
       ) : (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Consultas" tabIndex={0}>
             <table className="data stacked" data-testid="records">
               <thead>
                 <tr>

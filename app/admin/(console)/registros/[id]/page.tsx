@@ -73,7 +73,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             <dd>{record.tariffCentavos === null ? 'Consulta sin cobro' : formatQuetzales(record.tariffCentavos)}</dd>
           </dl>
           {ledger.length > 0 && (
-            <div className="table-wrap" style={{ marginTop: '0.75rem' }}>
+            <div className="table-wrap" role="region" aria-label="Movimientos de saldo de esta consulta" tabIndex={0} style={{ marginTop: '0.75rem' }}>
               <table className="data">
                 <thead>
                   <tr>
