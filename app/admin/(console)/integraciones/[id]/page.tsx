@@ -7,7 +7,8 @@ import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/ba
 import { ReconciliationStatus } from '@/components/console/reconciliation-status';
 import { ActiveBadge, HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
+import { refusalsByReason } from '@/lib/rollups/read';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { heldInFlight, listHistoryPage } from '@/lib/billing/history';
 import { latestVerification } from '@/lib/billing/verify';
@@ -31,6 +32,7 @@ import { TokenRotation } from './token-rotation';
 export const metadata: Metadata = { title: 'Integración' };
 
 const HISTORY_ROWS = 10;
+const REFUSALS_SINCE_DAYS = 30;
 
 export default async function IntegrationPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser('support');
@@ -39,12 +41,13 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   const integration = await findIntegration(Number(id));
   if (!integration) notFound();
   const isAdmin = user.role === 'admin';
-  const [history, held, statements, recent, reconciliation] = await Promise.all([
+  const [history, held, statements, recent, reconciliation, refusals] = await Promise.all([
     listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
     heldInFlight(integration.id),
     isAdmin ? listStatements(integration.id) : Promise.resolve([]),
     listLatestRecords({ integracion: integration.id }, 10),
     latestVerification(),
+    refusalsByReason(REFUSALS_SINCE_DAYS, integration.id),
   ]);
   const hidden = { integrationId: integration.id };
 
@@ -190,10 +193,42 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
 
       {isAdmin && <StatementsSection integrationId={integration.id} statements={statements} />}
 
+      <section className="card" aria-labelledby="refusals-title">
+        <h2 id="refusals-title">Solicitudes rechazadas antes de la fuente (últimos {REFUSALS_SINCE_DAYS} días)</h2>
+        <p className="small muted">
+          No son registros de consultas (el contrato no las registra) ni se cobran: es lo que la integración recibió como 400, 401, 402, 403 o 429, por
+          motivo.
+        </p>
+        {refusals.length === 0 ? (
+          <EmptyState title={`Ninguna solicitud rechazada en los últimos ${REFUSALS_SINCE_DAYS} días.`} />
+        ) : (
+          <div className="table-wrap" role="region" aria-label="Solicitudes rechazadas por motivo" tabIndex={0}>
+            <table className="data stacked" data-testid="integration-refusals">
+              <thead>
+                <tr>
+                  <th>Motivo</th>
+                  <th className="num">Solicitudes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {refusals.map((entry) => (
+                  <tr key={entry.reason}>
+                    <td data-label="Motivo">{REFUSAL_REASON_LABELS[entry.reason]}</td>
+                    <td className="num" data-label="Solicitudes">
+                      {entry.refusals.toLocaleString('es-GT')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
       <section className="card" aria-labelledby="recent-title">
         <h2 id="recent-title">Últimas consultas</h2>
         {recent.length === 0 ? (
-          <EmptyState title="Esta integración no ha consultado todavía." />
+          <EmptyState title="Esta integración todavía no tiene consultas." />
         ) : (
           <div className="table-wrap" role="region" aria-label="Últimas consultas" tabIndex={0}>
             <table className="data">
