@@ -35,6 +35,10 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     return `/admin/registros?${query}`;
   };
   const filtered = [...filterParams.keys()].length > 0;
+  const problemOf = (field: string) => problems.find((problem) => problem.field === field)?.message;
+  const typed = (field: string) => (typeof params[field] === 'string' ? (params[field] as string) : '');
+  // The detail page's back link returns to this list with these filters.
+  const back = filterParams.size > 0 ? `?volver=${encodeURIComponent(filterParams.toString())}` : '';
 
   return (
     <>
@@ -102,7 +106,19 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </div>
         <div className="field">
           <label htmlFor="hasta">Hasta (incluido)</label>
-          <input id="hasta" name="hasta" type="date" defaultValue={filters.hasta ?? ''} />
+          <input
+            id="hasta"
+            name="hasta"
+            type="date"
+            defaultValue={problemOf('hasta') ? typed('hasta') : (filters.hasta ?? '')}
+            aria-invalid={problemOf('hasta') ? true : undefined}
+            aria-describedby={problemOf('hasta') ? 'hasta-error' : undefined}
+          />
+          {problemOf('hasta') && (
+            <span className="error" id="hasta-error">
+              {problemOf('hasta')}
+            </span>
+          )}
         </div>
         <div className="field">
           <label htmlFor="identificador">NIT o CUI</label>
@@ -126,9 +142,14 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           )}
         </div>
       </form>
-      {problems.length > 0 && (
+      {problems.some((problem) => problem.field !== 'hasta') && (
         <p className="notice warn" role="alert">
-          Se ignoraron filtros no válidos: {problems.map((problem) => problem.message).join('; ')} Corrígelos y vuelve a filtrar.
+          Se ignoraron filtros no válidos:{' '}
+          {problems
+            .filter((problem) => problem.field !== 'hasta')
+            .map((problem) => problem.message)
+            .join('; ')}{' '}
+          Corrígelos y vuelve a filtrar.
         </p>
       )}
       {matching !== undefined && (
@@ -166,7 +187,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                 {page.rows.map((record) => (
                   <tr key={record.id}>
                     <td className="nowrap" data-label="Fecha">
-                      <Link href={`/admin/registros/${record.id}`}>{formatDateTime(record.createdAt)}</Link>
+                      <Link href={`/admin/registros/${record.id}${back}`}>{formatDateTime(record.createdAt)}</Link>
                     </td>
                     <td data-label="Integración">{record.integrationNombre}</td>
                     <td data-label="Consulta">{LOOKUP_LABELS[record.lookup]}</td>

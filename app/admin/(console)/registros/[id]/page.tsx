@@ -8,13 +8,23 @@ import { LEDGER_KIND_LABELS, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/l
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
+import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { findRecordDetail } from '@/lib/records/list';
 
 export const metadata: Metadata = { title: 'Consulta' };
 
-export default async function RecordPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function RecordPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser('support');
   const { id } = await params;
+  const { volver } = await searchParams;
+  // Back to the list as it was filtered: only the list's own filters, re-encoded, never a raw link.
+  const listQuery = typeof volver === 'string' ? recordFiltersToSearchParams(parseRecordFilters(new URLSearchParams(volver)).filters).toString() : '';
   if (!/^\d{1,18}$/.test(id)) notFound();
   const detail = await findRecordDetail(Number(id));
   if (!detail) notFound();
@@ -23,7 +33,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
 
   return (
     <>
-      <PageHeader title={`Consulta ${record.id}`} back={{ href: '/admin/registros', label: 'Registros de consultas' }} />
+      <PageHeader title={`Consulta ${record.id}`} back={{ href: listQuery ? `/admin/registros?${listQuery}` : '/admin/registros', label: 'Registros de consultas' }} />
       <div className="grid grid-2">
         <section className="card">
           <h2>Consulta</h2>
