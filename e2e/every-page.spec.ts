@@ -145,6 +145,16 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     await inView(demo.getByTestId('integration-balance'));
   });
 
+  test('las páginas tienen un ícono (favicon)', async () => {
+    const { baseUrl } = settings();
+    await admin.goto(`${baseUrl}/admin`);
+    const href = await admin.locator('link[rel="icon"]').first().getAttribute('href');
+    expect(href).toBeTruthy();
+    const icon = await admin.request.get(new URL(href!, baseUrl).toString());
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  });
+
   test('un id que no existe da una página 404 en español', async () => {
     const { baseUrl } = settings();
     await admin.setViewportSize(VIEWPORTS[0].size);

@@ -16,9 +16,10 @@ test.describe.serial('formularios y avisos de la consola', () => {
     admin = await context.newPage();
     await signInThroughForm(admin, adminEmail, adminPassword);
     await admin.goto(`${baseUrl}/admin/integraciones`);
-    await admin.getByRole('link', { name: 'demo', exact: true }).click();
-    integrationUrl = admin.url();
-    integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(integrationUrl)![1]);
+    const href = await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href');
+    integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(href ?? '')![1]);
+    integrationUrl = `${baseUrl}/admin/integraciones/${integrationId}`;
+    await admin.goto(integrationUrl);
   });
 
   test.afterAll(async () => {

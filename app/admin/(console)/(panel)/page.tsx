@@ -23,7 +23,8 @@ function percent(part: number, total: number): string {
 
 function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {
   const { date, time } = bucketClock(bucket.start);
-  return unit === 'hour' ? { label: time, title: `${date} ${time}` } : { label: date, title: date };
+  // Hours carry their day: a 24-hour axis passes the same clock time twice.
+  return unit === 'hour' ? { label: `${date} ${time}`, title: `${date} ${time}` } : { label: date, title: date };
 }
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
