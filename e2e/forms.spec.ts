@@ -2,6 +2,7 @@
 // double submits, the switches' "Guardado", filters that survive a visit to a record, refusals per
 // reason on the integration page, and an audit log people can read and filter.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { samplePopulation } from '../simulator/population';
 import { callServerAction, demoToken, settings, signInThroughForm } from './support/console';
 
 test.describe.serial('formularios y avisos de la consola', () => {
@@ -112,6 +113,25 @@ test.describe.serial('formularios y avisos de la consola', () => {
       await admin.goto(integrationUrl);
       await expect(admin.getByTestId('integration-refusals')).toContainText('Credenciales no válidas', { timeout: 500 });
     }).toPass({ timeout: 15_000 });
+  });
+
+  test('la integración muestra su uso de 30 días: por tipo y resultado, cobro y tiempo de respuesta', async ({ request }) => {
+    const { baseUrl } = settings();
+    const nit = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit;
+    const answer = await request.post(`${baseUrl}/api/catalogos/omisos`, {
+      headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken() },
+      data: { nit },
+    });
+    expect(answer.status()).toBe(200);
+    const omisos = admin.getByTestId('integration-usage-by-lookup').locator('tr', { hasText: 'Catálogo omisos' });
+    await expect(async () => {
+      await admin.goto(integrationUrl);
+      await expect(omisos).toContainText(/\d+ ms/, { timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+    await expect(omisos).toContainText(/Q \d/);
+    await expect(admin.getByTestId('usage-charged')).not.toHaveText('Q 0.00');
+    await expect(admin.getByRole('img', { name: 'Consultas de demo por tipo a lo largo del tiempo' })).toBeVisible();
+    await expect(admin.getByRole('img', { name: 'Consultas de demo por resultado a lo largo del tiempo' })).toBeVisible();
   });
 
   test('el enlace de regreso de una consulta conserva los filtros; un rango de fechas al revés es un error del campo', async () => {

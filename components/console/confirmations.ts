@@ -1,3 +1,4 @@
+import { MAX_MOVEMENT_CENTAVOS } from '@/lib/integrations/schemas';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 
 /**
@@ -22,18 +23,19 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
   const amount = typeof values.monto === 'string' ? parseQuetzales(values.monto) : undefined;
   // A movement the server will refuse needs no question: its messages say what to fix.
   const noted = typeof values.nota === 'string' && values.nota.trim().length >= 3;
+  const plausible = amount !== undefined && Math.abs(amount) <= MAX_MOVEMENT_CENTAVOS && /^[^.]*(\.\d{0,2})?$/.test(String(values.monto).trim());
   switch (confirmation.kind) {
     case 'text':
       return confirmation;
     case 'top_up':
-      if (!noted || amount === undefined || amount <= 0 || !/^[^.]*(\.\d{0,2})?$/.test(String(values.monto).trim())) return undefined;
+      if (!noted || !plausible || amount === undefined || amount <= 0) return undefined;
       return {
         title: `¿Recargar ${formatQuetzales(amount)} a «${confirmation.nombre}»?`,
         message: `El saldo pasará de ${formatQuetzales(confirmation.balanceCentavos)} a ${formatQuetzales(confirmation.balanceCentavos + amount)}.`,
         confirmLabel: `Recargar ${formatQuetzales(amount)}`,
       };
     case 'adjustment':
-      if (!noted || amount === undefined || amount === 0 || !/^[^.]*(\.\d{0,2})?$/.test(String(values.monto).trim())) return undefined;
+      if (!noted || !plausible || amount === undefined || amount === 0) return undefined;
       return {
         title: `¿${amount > 0 ? 'Sumar' : 'Restar'} ${formatQuetzales(Math.abs(amount))} al saldo de «${confirmation.nombre}»?`,
         message:

@@ -109,11 +109,3 @@ export async function refusalCells(since: Date, unit: 'hour' | 'day', integratio
     .groupBy(sql.raw('1'), sql.raw('2'), sql.raw('3'));
   return rows.map((row) => ({ ...row, bucket: new Date(Number(row.bucket) * 1000) }));
 }
-
-/** An integration's refusals of the last days, per reason, most frequent first (the integration page). */
-export async function refusalsByReason(days: number, integrationId: number, now = new Date()): Promise<Array<{ reason: RefusalReason; refusals: number }>> {
-  const cells = await refusalCells(new Date(now.getTime() - days * 86_400_000), 'day', integrationId);
-  const totals = new Map<RefusalReason, number>();
-  for (const cell of cells) totals.set(cell.reason, (totals.get(cell.reason) ?? 0) + cell.refusals);
-  return [...totals].map(([reason, refusals]) => ({ reason, refusals })).sort((a, b) => b.refusals - a.refusals);
-}

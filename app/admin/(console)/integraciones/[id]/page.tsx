@@ -7,8 +7,9 @@ import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/ba
 import { ReconciliationStatus } from '@/components/console/reconciliation-status';
 import { ActiveBadge, HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
-import { refusalsByReason } from '@/lib/rollups/read';
+import { LatencyChart, RefusalsTable, UsageCharts, UsageTable } from '@/components/console/usage';
+import { loadDashboard } from '@/lib/console/dashboard';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { heldInFlight, listHistoryPage } from '@/lib/billing/history';
 import { latestVerification } from '@/lib/billing/verify';
@@ -32,7 +33,6 @@ import { TokenRotation } from './token-rotation';
 export const metadata: Metadata = { title: 'Integración' };
 
 const HISTORY_ROWS = 10;
-const REFUSALS_SINCE_DAYS = 30;
 
 export default async function IntegrationPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser('support');
@@ -41,13 +41,13 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   const integration = await findIntegration(Number(id));
   if (!integration) notFound();
   const isAdmin = user.role === 'admin';
-  const [history, held, statements, recent, reconciliation, refusals] = await Promise.all([
+  const [history, held, statements, recent, reconciliation, usage] = await Promise.all([
     listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
     heldInFlight(integration.id),
     isAdmin ? listStatements(integration.id) : Promise.resolve([]),
     listLatestRecords({ integracion: integration.id }, 10),
     latestVerification(),
-    refusalsByReason(REFUSALS_SINCE_DAYS, integration.id),
+    loadDashboard('30d', new Date(), integration.id),
   ]);
   const hidden = { integrationId: integration.id };
 
@@ -193,36 +193,56 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
 
       {isAdmin && <StatementsSection integrationId={integration.id} statements={statements} />}
 
-      <section className="card" aria-labelledby="refusals-title">
-        <h2 id="refusals-title">Solicitudes rechazadas antes de la fuente (últimos {REFUSALS_SINCE_DAYS} días)</h2>
-        <p className="small muted">
-          No son registros de consultas (el contrato no las registra) ni se cobran: es lo que la integración recibió como 400, 401, 402, 403 o 429, por
-          motivo.
-        </p>
-        {refusals.length === 0 ? (
-          <EmptyState title={`Ninguna solicitud rechazada en los últimos ${REFUSALS_SINCE_DAYS} días.`} />
-        ) : (
-          <div className="table-wrap" role="region" aria-label="Solicitudes rechazadas por motivo" tabIndex={0}>
-            <table className="data stacked" data-testid="integration-refusals">
-              <thead>
-                <tr>
-                  <th>Motivo</th>
-                  <th className="num">Solicitudes</th>
-                </tr>
-              </thead>
-              <tbody>
-                {refusals.map((entry) => (
-                  <tr key={entry.reason}>
-                    <td data-label="Motivo">{REFUSAL_REASON_LABELS[entry.reason]}</td>
-                    <td className="num" data-label="Solicitudes">
-                      {entry.refusals.toLocaleString('es-GT')}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+      <section aria-labelledby="usage-title" data-testid="integration-usage">
+        <h2 id="usage-title">Uso en los últimos 30 días</h2>
+        <div className="grid grid-4">
+          <div className="stat">
+            <div className="label">Consultas</div>
+            <div className="value" data-testid="usage-total">
+              {usage.totals.total.toLocaleString('es-GT')}
+            </div>
           </div>
+          <div className="stat">
+            <div className="label">Tasa de éxito</div>
+            <div className="value">{usage.totals.total === 0 ? '—' : `${((usage.totals.success / usage.totals.total) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`}</div>
+          </div>
+          <div className="stat">
+            <div className="label">Monto cobrado</div>
+            <div className="value" data-testid="usage-charged">
+              {formatQuetzales(usage.totals.chargedCentavos)}
+            </div>
+          </div>
+          <div className="stat">
+            <div className="label">Rechazadas antes de la fuente</div>
+            <div className="value">{usage.totals.refused.toLocaleString('es-GT')}</div>
+          </div>
+        </div>
+        {usage.totals.total === 0 ? (
+          <div className="card">
+            <EmptyState title="Esta integración todavía no tiene consultas en estos 30 días." />
+          </div>
+        ) : (
+          <>
+            <UsageCharts dashboard={usage} subject={integration.nombre} />
+            <div className="grid grid-2">
+              <section className="card">
+                <h3>Tiempo de respuesta (p50 y p95)</h3>
+                <LatencyChart dashboard={usage} />
+              </section>
+              <section className="card">
+                <h3>Por tipo de consulta</h3>
+                <UsageTable dashboard={usage} testId="integration-usage-by-lookup" />
+              </section>
+            </div>
+          </>
         )}
+        <section className="card">
+          <h3>Solicitudes rechazadas antes de la fuente, por motivo</h3>
+          <p className="small muted">
+            No son registros de consultas (el contrato no las registra) ni se cobran: es lo que la integración recibió como 400, 401, 402, 403 o 429.
+          </p>
+          <RefusalsTable dashboard={usage} testId="integration-refusals" empty="Ninguna solicitud rechazada en los últimos 30 días." />
+        </section>
       </section>
 
       <section className="card" aria-labelledby="recent-title">
