@@ -33,7 +33,7 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'sin-permiso', heading: 'Sin permiso', path: () => '/admin/sin-permiso' },
   { name: 'no-encontrada', heading: 'No encontramos esta página', path: () => '/admin/integraciones/999999' },
   { name: 'inicio-de-sesion', heading: 'Consola de consultas de contribuyentes', path: () => '/admin/login', signedOut: true },
-  { name: 'documentacion', heading: 'Taxpayer Lookup Integration API', path: () => '/docs', signedOut: true },
+  { name: 'documentacion', heading: 'API de consulta de contribuyentes', path: () => '/docs', signedOut: true },
 ];
 
 async function omisosQuery(browser: Browser, nit: string): Promise<number> {

@@ -2,7 +2,10 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { publicOrigin } from '@/lib/http/base-url';
+import { CopyButton } from '@/components/console/copy-button';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/openapi/samples';
+import { CredentialsForm, CredentialsProvider } from './credentials';
 import { FieldsTable, typeLabel } from './schema-view';
 import { TryIt } from './try-it';
 import './docs.css';
@@ -42,29 +45,49 @@ export default async function DocsPage() {
   const operations = Object.entries(document.paths).map(([path, item]) => ({ path, operation: (item as { post: Operation }).post }));
 
   return (
-    <main className="docs">
-      <header>
-        <p className="muted">
-          Versión del contrato {document.info.version} · <a href="/api/openapi.json">openapi.json</a>
-        </p>
-        <h1>{document.info.title}</h1>
-        <p>
-          Base: <code>{baseUrl}</code>
-        </p>
-        <Paragraphs text={document.info.description} />
-        <nav aria-label="Operaciones">
+    <CredentialsProvider>
+      <div className="docs docs-layout">
+        <nav className="docs-nav" aria-label="Secciones de la documentación">
+          <p className="docs-nav-title">Contenido</p>
           <ul>
+            <li>
+              <a href="#inicio">Inicio y credenciales</a>
+            </li>
             {operations.map(({ path, operation }) => (
               <li key={path}>
                 <a href={`#${operation.operationId}`}>
-                  <code>POST {path}</code>
-                </a>{' '}
-                — {operation.summary}
+                  <code>{path}</code>
+                </a>
               </li>
             ))}
+            <li>
+              <a href="#esquemas">Esquemas</a>
+            </li>
           </ul>
         </nav>
+        <main className="docs-content">
+      <header id="inicio">
+        <p className="muted">
+          Versión del contrato {document.info.version} · <a href="/api/openapi.json">openapi.json</a> ({document.info.title})
+        </p>
+        <h1>API de consulta de contribuyentes</h1>
+        <p>
+          Consultas de contribuyentes de Guatemala para sistemas integradores: RENAP por CUI, RTU por NIT y los catálogos de CUI/NIT, RTU completo y
+          omisos. Base: <code>{baseUrl}</code>
+        </p>
+        <Paragraphs text={document.info.description} />
+        <ul>
+          {operations.map(({ path, operation }) => (
+            <li key={path}>
+              <a href={`#${operation.operationId}`}>
+                <code>POST {path}</code>
+              </a>{' '}
+              — {operation.summary}
+            </li>
+          ))}
+        </ul>
       </header>
+      <CredentialsForm />
 
       {operations.map(({ path, operation }) => {
         const request = operation.requestBody.content['application/json']!;
@@ -118,12 +141,20 @@ export default async function DocsPage() {
                 ))}
               </tbody>
             </table>
+            <h3>Ejemplos de solicitud</h3>
+            {Object.entries(requestSamples(`${baseUrl}${path}`, request.example)).map(([language, code]) => (
+              <details key={language} className="sample" data-language={language}>
+                <summary>{SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}</summary>
+                <pre>{code}</pre>
+                <CopyButton text={code} label={`Copiar ejemplo en ${SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}`} />
+              </details>
+            ))}
             <TryIt baseUrl={baseUrl} path={path} exampleBody={request.example} />
           </section>
         );
       })}
 
-      <section className="schemas">
+      <section className="schemas" id="esquemas">
         <h2>Esquemas</h2>
         {Object.entries(components).map(([name, schema]) => (
           <article key={name} id={`schema-${name}`}>
@@ -133,6 +164,8 @@ export default async function DocsPage() {
           </article>
         ))}
       </section>
-    </main>
+        </main>
+      </div>
+    </CredentialsProvider>
   );
 }
