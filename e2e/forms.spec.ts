@@ -104,14 +104,15 @@ test.describe.serial('formularios y avisos de la consola', () => {
 
   test('la integración muestra sus solicitudes rechazadas antes de la fuente, por motivo', async ({ request }) => {
     const { baseUrl } = settings();
+    // A body the contract refuses (400): not a query record, but counted for the integration.
     const refused = await request.post(`${baseUrl}/api/catalogos/omisos`, {
-      headers: { 'x-integracion-login': 'demo', 'x-integracion-token': `${demoToken()}-equivocado` },
-      data: { nit: '576937K' },
+      headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken() },
+      data: { nit: 'no es un NIT' },
     });
-    expect(refused.status()).toBe(401);
+    expect(refused.status()).toBe(400);
     await expect(async () => {
       await admin.goto(integrationUrl);
-      await expect(admin.getByTestId('integration-refusals')).toContainText('Credenciales no válidas', { timeout: 500 });
+      await expect(admin.getByTestId('integration-refusals').locator('tr', { hasText: 'Solicitud no válida (400)' })).toContainText(/\d/, { timeout: 500 });
     }).toPass({ timeout: 15_000 });
   });
 
