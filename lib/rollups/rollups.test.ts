@@ -285,6 +285,9 @@ describe('the dashboard', () => {
 
     const dashboard = await loadDashboard('24h', now);
     expect(dashboard.totals.refused).toBe(6);
+    // Each integration's page shows its own, per reason, over 30 days.
+    expect((await loadDashboard('30d', now, busy.id)).refusalsByReason).toEqual([{ reason: 'rate_limited', refusals: 4 }]);
+    expect((await loadDashboard('30d', now, quiet.id)).refusalsByReason).toEqual([{ reason: 'balance_exhausted', refusals: 1 }]);
     expect(dashboard.refusalsByReason).toEqual([
       { reason: 'rate_limited', refusals: 4 },
       expect.objectContaining({ refusals: 1 }),
