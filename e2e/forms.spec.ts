@@ -158,7 +158,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
     await expect(audit).toContainText('Integración demo');
     await expect(audit).not.toContainText(/[a-z]+Centavos|is[A-Z][A-Za-z]+Enabled|user:\d/);
 
-    await admin.getByLabel('Cambio').selectOption({ label: 'Ajustó saldo' });
+    await admin.getByRole('combobox', { name: 'Cambio' }).selectOption({ label: 'Ajustó saldo' });
     await admin.getByRole('button', { name: 'Filtrar' }).click();
     await expect(admin).toHaveURL(/accion=balance.adjust/);
     const rows = audit.locator('tbody tr');
