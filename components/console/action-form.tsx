@@ -62,7 +62,7 @@ export function ActionForm<T>({
   const [pending, startTransition] = useTransition();
   const [question, setQuestion] = useState<{ question: Question; form: HTMLFormElement; values: Record<string, unknown> } | null>(null);
   // One key per submission: a second sending of the same one (a double click) gets the first's
-  // answer from the server. A new key after each success, so the next change is a new submission.
+  // answer from the server. A new key after each answer, so the next change is a new submission.
   const [submission, setSubmission] = useState(() => crypto.randomUUID());
   // Set at once, not on the next render: a second click in the same frame must not send again.
   const sending = useRef(false);
@@ -77,8 +77,9 @@ export function ActionForm<T>({
       try {
         const answer = await action({ ...values, envio: submission });
         setResult(answer);
+        // The next sending is a new submission, whatever this one answered.
+        setSubmission(crypto.randomUUID());
         if (answer.ok) {
-          setSubmission(crypto.randomUUID());
           if (resetOnSuccess) form.reset();
           onSuccess?.(answer.data);
         }

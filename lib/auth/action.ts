@@ -43,7 +43,7 @@ export function consoleAction<Schema extends z.ZodType, T>(
       return { ok: false, message: ACTION_MESSAGES.invalid, fieldErrors };
     }
     // Keys are drawn per form, so the user and the key name one submission.
-    return once(String(user.id), submissionKey(input), async () => {
+    return once(String(user.id), submissionKey(input), (answer) => answer.ok, async () => {
       try {
         return await handler(parsed.data, user);
       } catch (error) {

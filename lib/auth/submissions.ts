@@ -20,8 +20,11 @@ export function submissionKey(input: unknown): string | undefined {
   return typeof key === 'string' && /^[0-9a-f-]{36}$/i.test(key) ? key : undefined;
 }
 
-/** Runs `act` once per (user, action, key); a repeat gets the first run's answer. */
-export function once<T>(scope: string, key: string | undefined, act: () => Promise<T>): Promise<T> {
+/**
+ * Runs `act` once per (scope, key): a repeat while it runs, or after it succeeded, gets its answer.
+ * A refusal is forgotten once answered, so a corrected resend is never answered with it.
+ */
+export function once<T>(scope: string, key: string | undefined, succeeded: (answer: T) => boolean, act: () => Promise<T>): Promise<T> {
   if (key === undefined) return act();
   const now = Date.now();
   const id = `${scope}:${key}`;
@@ -32,5 +35,11 @@ export function once<T>(scope: string, key: string | undefined, act: () => Promi
   }
   const answer = act();
   submissions.set(id, { answer, expiresAt: now + KEEP_MS });
+  answer.then(
+    (value) => {
+      if (!succeeded(value)) submissions.delete(id);
+    },
+    () => submissions.delete(id),
+  );
   return answer;
 }
