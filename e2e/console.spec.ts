@@ -88,7 +88,13 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.getByRole('button', { name: 'Recargar' }).click();
     await expect(admin.locator('.field .error')).toContainText('Escribe una nota que explique el movimiento');
     await admin.getByTestId('topup-note').fill('Depósito e2e 0001');
-    await admin.getByRole('button', { name: 'Recargar' }).click();
+    await admin.getByRole('button', { name: 'Recargar', exact: true }).click();
+    // An accessible dialog (not the browser's confirm) states the amount and the resulting balance.
+    const question = admin.getByRole('dialog', { name: `¿Recargar Q 100.00 a «${integrationName}»?` });
+    await expect(question).toContainText('El saldo pasará de Q 0.00 a Q 100.00.');
+    await expect(question.getByRole('button', { name: 'Cancelar' })).toBeFocused();
+    await question.getByRole('button', { name: 'Recargar Q 100.00' }).click();
+    await expect(question).toBeHidden();
     await expect(admin.getByText('Recarga de Q 100.00 registrada. Saldo actual: Q 100.00.')).toBeVisible();
     await expect(admin.getByTestId('balance')).toHaveText('Q 100.00');
     const topUp = admin.getByTestId('balance-history').locator('tbody tr').first();
@@ -173,7 +179,8 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await expect(audit).toContainText('Recargó saldo');
     await expect(audit).toContainText('Cambió las consultas habilitadas');
     await expect(audit).toContainText('Creó la integración');
-    await expect(audit).toContainText('balanceCentavos: Q 0.00 → Q 100.00');
+    await expect(audit).toContainText('Saldo: Q 0.00 → Q 100.00');
+    await expect(audit).not.toContainText('balanceCentavos');
     await screenshot(admin, testInfo, '09-auditoria');
   });
 
@@ -245,8 +252,8 @@ test.describe.serial('consola: un administrador opera una integración y soporte
   test('desactivar al usuario de soporte termina su sesión abierta', async () => {
     const { baseUrl } = settings();
     await admin.goto(`${baseUrl}/admin/usuarios`);
-    admin.once('dialog', (dialog) => void dialog.accept());
     await admin.getByTestId('users').locator('tr', { hasText: supportEmail }).getByRole('button', { name: 'Desactivar' }).click();
+    await admin.getByRole('dialog', { name: `¿Desactivar a ${supportEmail}?` }).getByRole('button', { name: 'Desactivar' }).click();
     await expect(admin.getByText(`${supportEmail} ya no puede entrar`)).toBeVisible();
 
     await support.goto(`${baseUrl}/admin/registros`);

@@ -1,6 +1,7 @@
 // The integrator documentation at /docs, rendered from the OpenAPI document, in chromium.
 import { expect, test } from '@playwright/test';
-import { cspViolations, screenshot, settings } from './support/console';
+import { samplePopulation } from '../simulator/population';
+import { cspViolations, demoToken, screenshot, settings } from './support/console';
 
 const OPERATIONS = [
   ['searchRenapByCui', '/renap/buscar-cui'],
@@ -14,7 +15,8 @@ test('la documentación muestra las cinco operaciones y su consola de prueba lla
   const { baseUrl } = settings();
   const blocked = cspViolations(page);
   await page.goto(`${baseUrl}/docs`);
-  await expect(page.getByRole('heading', { name: 'Taxpayer Lookup Integration API', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'API de consulta de contribuyentes', level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Secciones de la documentación' }).getByRole('link', { name: '/catalogos/omisos' })).toBeVisible();
   for (const [operationId, path] of OPERATIONS) {
     const section = page.locator(`section#${operationId}`);
     await expect(section.getByRole('heading', { level: 2 })).toContainText(path);
@@ -39,4 +41,38 @@ test('la documentación muestra las cinco operaciones y su consola de prueba lla
   // The page's CSP (a fresh nonce per request) let everything it needs run, and nothing was blocked.
   expect(blocked).toEqual([]);
   await screenshot(page, testInfo, '16-documentacion-probar');
+});
+
+test('las credenciales se escriben una vez para las cinco consolas, y cada operación trae ejemplos copiables', async ({ page }) => {
+  const { baseUrl } = settings();
+  await page.goto(`${baseUrl}/docs`);
+  await page.getByLabel('x-integracion-login').fill('demo');
+  await page.getByLabel('x-integracion-token').fill(demoToken());
+
+  const omisos = page.locator('section#lookupOmisos');
+  await omisos.getByText(`Probar contra ${baseUrl}/api`).click();
+  const nit = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit;
+  await omisos.getByLabel('Cuerpo (JSON)').fill(JSON.stringify({ nit }));
+  await omisos.getByRole('button', { name: 'POST /catalogos/omisos' }).click();
+  await expect(omisos.getByText('HTTP 200')).toBeVisible();
+
+  const renap = page.locator('section#searchRenapByCui');
+  await renap.getByText(`Probar contra ${baseUrl}/api`).click();
+  await expect(renap.getByText('Con las credenciales de demo')).toBeVisible();
+  await renap.getByRole('button', { name: 'POST /renap/buscar-cui' }).click();
+  await expect(renap.locator('.answer')).toBeVisible();
+  await expect(renap.locator('.answer')).not.toContainText(/HTTP 40[13]/);
+
+  const samples = { curl: 'curl -X POST', javascript: 'await fetch(', python: 'requests.post(', csharp: 'new HttpClient' };
+  for (const [language, opening] of Object.entries(samples)) {
+    const sample = omisos.locator(`details.sample[data-language="${language}"]`);
+    await sample.locator('summary').click();
+    await expect(sample.locator('pre')).toContainText(opening);
+    await expect(sample.locator('pre')).toContainText(`${baseUrl}/api/catalogos/omisos`);
+    await expect(sample.locator('pre')).toContainText('x-integracion-token');
+  }
+  // The page keeps the token in memory only.
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)).not.toContain(demoToken());
+  await page.reload();
+  await expect(page.getByLabel('x-integracion-token')).toHaveValue('');
 });

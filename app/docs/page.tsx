@@ -2,7 +2,10 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { publicOrigin } from '@/lib/http/base-url';
+import { CopyButton } from '@/components/console/copy-button';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/openapi/samples';
+import { CredentialsForm, CredentialsProvider } from './credentials';
 import { FieldsTable, typeLabel } from './schema-view';
 import { TryIt } from './try-it';
 import './docs.css';
@@ -42,97 +45,127 @@ export default async function DocsPage() {
   const operations = Object.entries(document.paths).map(([path, item]) => ({ path, operation: (item as { post: Operation }).post }));
 
   return (
-    <main className="docs">
-      <header>
-        <p className="muted">
-          Versión del contrato {document.info.version} · <a href="/api/openapi.json">openapi.json</a>
-        </p>
-        <h1>{document.info.title}</h1>
-        <p>
-          Base: <code>{baseUrl}</code>
-        </p>
-        <Paragraphs text={document.info.description} />
-        <nav aria-label="Operaciones">
+    <CredentialsProvider>
+      <div className="docs docs-layout">
+        <nav className="docs-nav" aria-label="Secciones de la documentación">
+          <p className="docs-nav-title">Contenido</p>
           <ul>
+            <li>
+              <a href="#inicio">Inicio y credenciales</a>
+            </li>
             {operations.map(({ path, operation }) => (
               <li key={path}>
                 <a href={`#${operation.operationId}`}>
-                  <code>POST {path}</code>
-                </a>{' '}
-                — {operation.summary}
+                  <code>{path}</code>
+                </a>
               </li>
             ))}
+            <li>
+              <a href="#esquemas">Esquemas</a>
+            </li>
           </ul>
         </nav>
-      </header>
-
-      {operations.map(({ path, operation }) => {
-        const request = operation.requestBody.content['application/json']!;
-        const requestSchema = resolve(request.schema, components);
-        return (
-          <section key={path} id={operation.operationId} className="operation">
-            <h2>
-              <span className="method">POST</span> <code>{path}</code>
-            </h2>
+        <main className="docs-content">
+          <header id="inicio">
             <p className="muted">
-              operationId <code>{operation.operationId}</code>
+              Versión del contrato {document.info.version} · <a href="/api/openapi.json">openapi.json</a> ({document.info.title})
             </p>
+            <h1>API de consulta de contribuyentes</h1>
             <p>
-              <strong>{operation.summary}</strong>
+              Consultas de contribuyentes de Guatemala para sistemas integradores: RENAP por CUI, RTU por NIT y los catálogos de CUI/NIT, RTU completo y
+              omisos. Base: <code>{baseUrl}</code>
             </p>
-            <Paragraphs text={operation.description} />
-            <h3>Cabeceras</h3>
-            <p>
-              <code>x-integracion-login</code> y <code>x-integracion-token</code>, siempre juntas; <code>content-type: application/json</code>.
-            </p>
-            <h3>Cuerpo</h3>
-            {requestSchema && <FieldsTable schema={requestSchema} />}
-            <pre>{JSON.stringify(request.example, null, 2)}</pre>
-            <h3>Respuestas</h3>
-            <table className="responses">
-              <tbody>
-                {Object.entries(operation.responses).map(([status, response]) => (
-                  <tr key={status}>
-                    <td className={`status status-${status[0]}`}>{status}</td>
-                    <td>
-                      <p>{response.description}</p>
-                      {Object.entries(response.content ?? {}).map(([mediaType, media]) => (
-                        <div key={mediaType} className="media">
-                          <p className="muted">
-                            {mediaType}: {typeLabel(media.schema)}
-                          </p>
-                          {media.examples && (
-                            <ul className="examples">
-                              {Object.entries(media.examples).map(([name, example]) => (
-                                <li key={name}>
-                                  <code>{JSON.stringify(example.value)}</code>
-                                </li>
-                              ))}
-                            </ul>
-                          )}
-                          {typeof media.example === 'string' && <code>{media.example}</code>}
-                        </div>
-                      ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <TryIt baseUrl={baseUrl} path={path} exampleBody={request.example} />
-          </section>
-        );
-      })}
+            <Paragraphs text={document.info.description} />
+            <ul>
+              {operations.map(({ path, operation }) => (
+                <li key={path}>
+                  <a href={`#${operation.operationId}`}>
+                    <code>POST {path}</code>
+                  </a>{' '}
+                  — {operation.summary}
+                </li>
+              ))}
+            </ul>
+          </header>
+          <CredentialsForm />
 
-      <section className="schemas">
-        <h2>Esquemas</h2>
-        {Object.entries(components).map(([name, schema]) => (
-          <article key={name} id={`schema-${name}`}>
-            <h3>{name}</h3>
-            {typeof schema.description === 'string' && <p>{schema.description}</p>}
-            <FieldsTable schema={schema} />
-          </article>
-        ))}
-      </section>
-    </main>
+          {operations.map(({ path, operation }) => {
+            const request = operation.requestBody.content['application/json']!;
+            const requestSchema = resolve(request.schema, components);
+            return (
+              <section key={path} id={operation.operationId} className="operation">
+                <h2>
+                  <span className="method">POST</span> <code>{path}</code>
+                </h2>
+                <p className="muted">
+                  operationId <code>{operation.operationId}</code>
+                </p>
+                <p>
+                  <strong>{operation.summary}</strong>
+                </p>
+                <Paragraphs text={operation.description} />
+                <h3>Cabeceras</h3>
+                <p>
+                  <code>x-integracion-login</code> y <code>x-integracion-token</code>, siempre juntas; <code>content-type: application/json</code>.
+                </p>
+                <h3>Cuerpo</h3>
+                {requestSchema && <FieldsTable schema={requestSchema} />}
+                <pre>{JSON.stringify(request.example, null, 2)}</pre>
+                <h3>Respuestas</h3>
+                <table className="responses">
+                  <tbody>
+                    {Object.entries(operation.responses).map(([status, response]) => (
+                      <tr key={status}>
+                        <td className={`status status-${status[0]}`}>{status}</td>
+                        <td>
+                          <p>{response.description}</p>
+                          {Object.entries(response.content ?? {}).map(([mediaType, media]) => (
+                            <div key={mediaType} className="media">
+                              <p className="muted">
+                                {mediaType}: {typeLabel(media.schema)}
+                              </p>
+                              {media.examples && (
+                                <ul className="examples">
+                                  {Object.entries(media.examples).map(([name, example]) => (
+                                    <li key={name}>
+                                      <code>{JSON.stringify(example.value)}</code>
+                                    </li>
+                                  ))}
+                                </ul>
+                              )}
+                              {typeof media.example === 'string' && <code>{media.example}</code>}
+                            </div>
+                          ))}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <h3>Ejemplos de solicitud</h3>
+                {Object.entries(requestSamples(`${baseUrl}${path}`, request.example)).map(([language, code]) => (
+                  <details key={language} className="sample" data-language={language}>
+                    <summary>{SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}</summary>
+                    <pre>{code}</pre>
+                    <CopyButton text={code} label={`Copiar ejemplo en ${SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}`} />
+                  </details>
+                ))}
+                <TryIt baseUrl={baseUrl} path={path} exampleBody={request.example} />
+              </section>
+            );
+          })}
+
+          <section className="schemas" id="esquemas">
+            <h2>Esquemas</h2>
+            {Object.entries(components).map(([name, schema]) => (
+              <article key={name} id={`schema-${name}`}>
+                <h3>{name}</h3>
+                {typeof schema.description === 'string' && <p>{schema.description}</p>}
+                <FieldsTable schema={schema} />
+              </article>
+            ))}
+          </section>
+        </main>
+      </div>
+    </CredentialsProvider>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { useState } from 'react';
+import { useCredentials } from './credentials';
 
 interface TryItProps {
   baseUrl: string;
@@ -18,8 +19,7 @@ interface Answer {
 
 /** Sends one real request to this deployment with the integrator's own credentials. */
 export function TryIt({ baseUrl, path, exampleBody }: TryItProps) {
-  const [login, setLogin] = useState('');
-  const [token, setToken] = useState('');
+  const { login, token } = useCredentials();
   const [body, setBody] = useState(JSON.stringify(exampleBody, null, 2));
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -62,16 +62,15 @@ export function TryIt({ baseUrl, path, exampleBody }: TryItProps) {
   return (
     <details className="try-it">
       <summary>Probar contra {baseUrl}</summary>
-      <div className="try-it-grid">
-        <label>
-          x-integracion-login
-          <input value={login} onChange={(event) => setLogin(event.target.value)} autoComplete="off" />
-        </label>
-        <label>
-          x-integracion-token
-          <input value={token} onChange={(event) => setToken(event.target.value)} type="password" autoComplete="off" />
-        </label>
-      </div>
+      <p className="muted">
+        {login ? (
+          <>
+            Con las credenciales de <code>{login}</code> (arriba, en «Tus credenciales para probar»).
+          </>
+        ) : (
+          'Sin credenciales: escríbelas arriba, en «Tus credenciales para probar».'
+        )}
+      </p>
       <label>
         Cuerpo (JSON)
         <textarea value={body} onChange={(event) => setBody(event.target.value)} rows={5} spellCheck={false} />

@@ -4,6 +4,7 @@ import {
   createContext,
   useContext,
   useId,
+  useRef,
   useState,
   useTransition,
   type FormEvent,
@@ -12,6 +13,8 @@ import {
   type SelectHTMLAttributes,
 } from 'react';
 import type { ActionResult } from '@/lib/auth/action';
+import { ConfirmDialog } from './confirm-dialog';
+import { questionFor, type Confirmation, type Question } from './confirmations';
 
 type ConsoleServerAction<T> = (input: unknown) => Promise<ActionResult<T>>;
 
@@ -24,8 +27,8 @@ interface ActionFormProps<T> {
   children: ReactNode;
   submitLabel: string;
   pendingLabel?: string;
-  /** Asked before sending, for changes that are hard to undo. */
-  confirmMessage?: string;
+  /** Asked before sending, in a dialog, for changes that are hard to undo or move money. */
+  confirmation?: Confirmation;
   /** Clear the inputs after a success (amounts, notes); keep them for edits. */
   resetOnSuccess?: boolean;
   /** Fixed values sent with the form (the id of what is being changed). */
@@ -47,7 +50,7 @@ export function ActionForm<T>({
   children,
   submitLabel,
   pendingLabel = 'Guardando…',
-  confirmMessage,
+  confirmation,
   resetOnSuccess = false,
   hidden,
   className = 'stack',
@@ -57,22 +60,44 @@ export function ActionForm<T>({
 }: ActionFormProps<T>) {
   const [result, setResult] = useState<ActionResult<T> | null>(null);
   const [pending, startTransition] = useTransition();
+  const [question, setQuestion] = useState<{ question: Question; form: HTMLFormElement; values: Record<string, unknown> } | null>(null);
+  // One key per submission: a second sending of the same one (a double click) gets the first's
+  // answer from the server. A new key after each answer, so the next change is a new submission.
+  const [submission, setSubmission] = useState(() => crypto.randomUUID());
+  // Set at once, not on the next render: a second click in the same frame must not send again.
+  const sending = useRef(false);
   const idPrefix = useId();
+
+  function send(form: HTMLFormElement, values: Record<string, unknown>) {
+    if (sending.current) return;
+    sending.current = true;
+    // The notice of the previous action goes as soon as the next one starts.
+    setResult(null);
+    startTransition(async () => {
+      try {
+        const answer = await action({ ...values, envio: submission });
+        setResult(answer);
+        // The next sending is a new submission, whatever this one answered.
+        setSubmission(crypto.randomUUID());
+        if (answer.ok) {
+          if (resetOnSuccess) form.reset();
+          onSuccess?.(answer.data);
+        }
+      } finally {
+        sending.current = false;
+      }
+    });
+  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (confirmMessage && !window.confirm(confirmMessage)) return;
+    if (sending.current) return;
     const form = event.currentTarget;
     const values: Record<string, unknown> = { ...hidden };
     for (const [key, value] of new FormData(form).entries()) if (typeof value === 'string') values[key] = value;
-    startTransition(async () => {
-      const answer = await action(values);
-      setResult(answer);
-      if (answer.ok) {
-        if (resetOnSuccess) form.reset();
-        onSuccess?.(answer.data);
-      }
-    });
+    const asked = confirmation && questionFor(confirmation, values);
+    if (asked) setQuestion({ question: asked, form, values });
+    else send(form, values);
   }
 
   return (
@@ -96,6 +121,16 @@ export function ActionForm<T>({
           </p>
         )}
       </form>
+      {question && (
+        <ConfirmDialog
+          {...question.question}
+          onCancel={() => setQuestion(null)}
+          onConfirm={() => {
+            setQuestion(null);
+            send(question.form, question.values);
+          }}
+        />
+      )}
     </FormContext.Provider>
   );
 }

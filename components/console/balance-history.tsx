@@ -10,7 +10,7 @@ import { formatQuetzales } from '@/lib/money';
  */
 export function BalanceHistoryTable({ rows, integrationId, canReadAudit }: { rows: HistoryRow[]; integrationId: number; canReadAudit: boolean }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label="Historial de saldo" tabIndex={0}>
       <table className="data" data-testid="balance-history">
         <thead>
           <tr>

@@ -11,7 +11,7 @@ export function SignOutButton() {
       disabled={pending}
       onClick={() => {
         setPending(true);
-        void signOut({ callbackUrl: '/admin/login' });
+        void signOut({ callbackUrl: '/admin/login?motivo=salida' });
       }}
     >
       {pending ? 'Saliendo…' : 'Cerrar sesión'}

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { REPO_ROOT, SCREENSHOTS_DIR } from './paths';
 
@@ -92,4 +93,22 @@ export function cspViolations(page: Page): string[] {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   return violations;
+}
+
+/** The demo integration's token, which the seed prints once (read by the global setup). */
+export function demoToken(): string {
+  const token = process.env.E2E_DEMO_TOKEN;
+  if (!token) throw new Error('Run the e2e suite through playwright.config.ts (its global setup reads the demo token).');
+  return token;
+}
+
+/**
+ * axe-core's serious and critical findings on the page as it is now (WCAG 2.x A and AA rules and
+ * best practices), one line per finding with the elements involved, so a failure says what to fix.
+ */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }

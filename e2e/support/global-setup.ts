@@ -49,6 +49,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_BASE_URL = baseUrl;
     process.env.E2E_ADMIN_EMAIL = admin.email;
     process.env.E2E_ADMIN_PASSWORD = admin.password;
+    process.env.E2E_DEMO_TOKEN = await waitForDemoToken(app);
     process.env.E2E_SIMULATOR_SEED = String(simulator.population.seed);
     process.env.E2E_DIST_DIR = E2E_DIST_DIR;
     console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database: ${database.description}`);
@@ -150,6 +151,17 @@ async function waitForSeededAdmin(app: RunningApp): Promise<{ email: string; pas
     await sleep(100);
   }
   throw new Error(`The app did not print the seeded admin's password:\n${app.output()}`);
+}
+
+/** The seed prints the demo integration's token once ("x-integracion-token: tlk_…"). */
+async function waitForDemoToken(app: RunningApp): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const match = /x-integracion-token: (\S+)/.exec(app.output());
+    if (match) return match[1]!;
+    await sleep(100);
+  }
+  throw new Error(`The app did not print the demo integration's token:\n${app.output()}`);
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ConsoleRole } from '@/db/schema';
 import { logger } from '@/lib/logging/logger';
 import { currentConsoleUser, hasRole, type ConsoleUserSession } from './session';
+import { once, submissionKey } from './submissions';
 
 /** What every console server action answers: a message for the form, field errors, or data. */
 export type ActionResult<T = undefined> =
@@ -41,12 +42,15 @@ export function consoleAction<Schema extends z.ZodType, T>(
       for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
       return { ok: false, message: ACTION_MESSAGES.invalid, fieldErrors };
     }
-    try {
-      return await handler(parsed.data, user);
-    } catch (error) {
-      logger('console').error({ err: error, userId: user.id }, 'console action failed');
-      return { ok: false, message: ACTION_MESSAGES.unexpected };
-    }
+    // Keys are drawn per form, so the user and the key name one submission.
+    return once(String(user.id), submissionKey(input), (answer) => answer.ok, async () => {
+      try {
+        return await handler(parsed.data, user);
+      } catch (error) {
+        logger('console').error({ err: error, userId: user.id }, 'console action failed');
+        return { ok: false, message: ACTION_MESSAGES.unexpected } as ActionResult<T>;
+      }
+    });
   };
 }
 

@@ -45,10 +45,16 @@ export function hasRole(user: Pick<ConsoleUserSession, 'role'>, required: Consol
   return required === 'support' || user.role === 'admin';
 }
 
-/** For pages: no valid session goes to sign-in; a role too low goes to the "no permission" page. */
+/**
+ * For pages: no valid session goes to sign-in (saying the session ended only when the browser
+ * still held one: a first visit is just asked to sign in); a role too low goes to "no permission".
+ */
 export async function requirePageUser(required: ConsoleRole = 'support'): Promise<ConsoleUserSession> {
   const user = await currentConsoleUser();
-  if (!user) redirect('/admin/login?motivo=sesion');
+  if (!user) {
+    const heldSession = (await cookies()).getAll().some((cookie) => cookie.name.includes('next-auth.session-token'));
+    redirect(heldSession ? '/admin/login?motivo=sesion' : '/admin/login');
+  }
   if (!hasRole(user, required)) redirect('/admin/sin-permiso');
   return user;
 }

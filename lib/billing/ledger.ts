@@ -11,7 +11,7 @@ export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
 /** Adds prepaid money to an integration (positive amount, with a note saying why). */
 export function topUp(actor: Actor, integrationId: number, amountCentavos: number, note: string) {
   const amount = positiveCentavosSchema.safeParse(amountCentavos);
-  if (!amount.success) return Promise.resolve(fail('invalid', 'La recarga debe ser un monto positivo en centavos.'));
+  if (!amount.success) return Promise.resolve(fail('invalid', amount.error.issues[0]!.message));
   return moveBalance(actor, integrationId, 'top_up', amount.data, note);
 }
 

@@ -1,6 +1,7 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lt, or, type SQL } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { auditLog, type AuditEntry } from '@/db/schema';
+import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -8,6 +9,12 @@ export const AUDIT_PAGE_SIZE = 50;
 export interface AuditFilters {
   targetType?: 'integration' | 'console_user';
   targetId?: string;
+  /** A console user's id, or 'cli' / 'system' for the operator CLI and the app itself. */
+  actor?: string;
+  action?: string;
+  /** Guatemalan calendar days (YYYY-MM-DD), both included. */
+  since?: string;
+  until?: string;
 }
 
 export interface AuditPage {
@@ -34,6 +41,14 @@ export function auditPageQuery(database: Database, filters: AuditFilters, cursor
   const conditions: SQL[] = [];
   if (filters.targetType) conditions.push(eq(auditLog.targetType, filters.targetType));
   if (filters.targetType && filters.targetId) conditions.push(eq(auditLog.targetId, filters.targetId));
+  if (filters.actor === 'cli' || filters.actor === 'system') {
+    conditions.push(or(eq(auditLog.actor, filters.actor), like(auditLog.actor, `${filters.actor}:%`))!);
+  } else if (filters.actor) {
+    conditions.push(like(auditLog.actor, `user:${Number(filters.actor)} %`));
+  }
+  if (filters.action) conditions.push(eq(auditLog.action, filters.action));
+  if (filters.since) conditions.push(gte(auditLog.createdAt, startOfGuatemalanDay(filters.since)));
+  if (filters.until) conditions.push(lt(auditLog.createdAt, startOfNextGuatemalanDay(filters.until)));
   if (cursor) conditions.push(beyondCursor(auditLog.createdAt, auditLog.id, cursor, 'older'));
   return database
     .select({ entry: auditLog, cursorTimestamp: cursorInstant(auditLog.createdAt) })

@@ -72,13 +72,19 @@ export function rangeStart(range: DashboardRange, now: Date): Date {
 /**
  * Everything the dashboard shows for a range, from the rollups (lib/rollups): one read of the
  * hourly (24 h) or daily (7 and 30 days) cells, at most a few thousand rows whatever the number of
- * records, one of the refusal counts, and one of the integrations for low balances.
+ * records, one of the refusal counts, and one of the integrations for low balances. With an
+ * integration, the same from its own rollups (its page's usage over 30 days).
  */
-export async function loadDashboard(range: DashboardRange, now = new Date()): Promise<Dashboard> {
+export async function loadDashboard(range: DashboardRange, now = new Date(), integrationId?: number): Promise<Dashboard> {
   const { buckets: bucketCount, unit } = DASHBOARD_RANGES[range];
   const since = rangeStart(range, now);
-  const span: RollupSpan = unit === 'hour' ? { unit, since } : { unit, sinceDay: guatemalanToday(since) };
-  const [cells, refusals, lowBalance] = await Promise.all([rollupCells(span), refusalCells(since, unit), lowBalanceIntegrations()]);
+  const span: RollupSpan = unit === 'hour' ? { unit, since, integrationId } : { unit, sinceDay: guatemalanToday(since), integrationId };
+  const [cells, refusals, lowBalance] = await Promise.all([
+    rollupCells(span),
+    refusalCells(since, unit, integrationId),
+    // One integration's usage (its page) has no list of other integrations' balances.
+    integrationId === undefined ? lowBalanceIntegrations() : Promise.resolve([]),
+  ]);
 
   const step = unit === 'hour' ? HOUR_MS : 24 * HOUR_MS;
   const series: SeriesBucket[] = Array.from({ length: bucketCount }, (_, index) => ({

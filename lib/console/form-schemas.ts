@@ -1,42 +1,73 @@
 import { z } from 'zod';
-import { parseQuetzales } from '@/lib/money';
+import { MAX_MOVEMENT_CENTAVOS, MAX_TARIFF_CENTAVOS } from '@/lib/integrations/schemas';
+import { formatQuetzales, parseQuetzales } from '@/lib/money';
 
-// Field schemas for console forms. Forms send text; these turn it into what the services take.
+// Field schemas for console forms. Forms send text; these turn it into what the services take,
+// with a message that says exactly what is wrong with what was typed.
 
 const AMOUNT_FORMAT = 'Escribe el monto en quetzales, por ejemplo 1,234.50.';
 
-/** An amount typed in quetzales ("1,234.50", "Q 12") as integer centavos, zero or more. */
-export const quetzalesField = z
-  .string({ error: 'Escribe un monto.' })
-  .trim()
-  .min(1, 'Escribe un monto.')
-  .transform((text, context) => {
-    const centavos = parseQuetzales(text);
-    if (centavos === undefined || centavos < 0) {
-      context.addIssue({ code: 'custom', message: AMOUNT_FORMAT });
+interface AmountRules {
+  /** What a negative amount gets told, or undefined when negative amounts are allowed. */
+  negative?: string;
+  /** What zero gets told, or undefined when zero is allowed. */
+  zero?: string;
+  maxCentavos: number;
+  tooLarge: string;
+}
+
+/** Why a typed amount is refused, or its centavos. */
+export function readAmount(text: string, rules: AmountRules): { centavos: number } | { message: string } {
+  const typed = text.trim();
+  if (typed === '') return { message: 'Escribe un monto.' };
+  if (/\.\d{3,}$/.test(typed)) return { message: 'Usa como máximo dos decimales.' };
+  const centavos = parseQuetzales(typed);
+  if (centavos === undefined) return { message: rules.negative === undefined ? `${AMOUNT_FORMAT} Usa un signo menos para restar.` : AMOUNT_FORMAT };
+  if (centavos < 0 && rules.negative !== undefined) return { message: rules.negative };
+  if (centavos === 0 && rules.zero !== undefined) return { message: rules.zero };
+  if (Math.abs(centavos) > rules.maxCentavos) return { message: rules.tooLarge };
+  return { centavos };
+}
+
+function amountField(rules: AmountRules) {
+  return z.string({ error: 'Escribe un monto.' }).transform((text, context) => {
+    const read = readAmount(text, rules);
+    if ('message' in read) {
+      context.addIssue({ code: 'custom', message: read.message });
       return z.NEVER;
     }
-    return centavos;
+    return read.centavos;
   });
+}
 
-/** A positive amount in quetzales, as centavos. */
-export const positiveQuetzalesField = quetzalesField.refine((centavos) => centavos > 0, 'El monto debe ser mayor que cero.');
+/** A tariff in quetzales, as centavos: zero (free) up to the maximum tariff. */
+export const tariffField = amountField({
+  negative: 'La tarifa no puede ser negativa.',
+  maxCentavos: MAX_TARIFF_CENTAVOS,
+  tooLarge: `La tarifa máxima es ${formatQuetzales(MAX_TARIFF_CENTAVOS)} por consulta.`,
+});
+
+/** An amount of money that may be zero (an opening balance), as centavos. */
+export const quetzalesField = amountField({
+  negative: 'El monto no puede ser negativo.',
+  maxCentavos: MAX_MOVEMENT_CENTAVOS,
+  tooLarge: `El monto máximo es ${formatQuetzales(MAX_MOVEMENT_CENTAVOS)}.`,
+});
+
+/** A positive amount in quetzales (a top-up), as centavos. */
+export const positiveQuetzalesField = amountField({
+  negative: 'El monto debe ser mayor que cero.',
+  zero: 'El monto debe ser mayor que cero.',
+  maxCentavos: MAX_MOVEMENT_CENTAVOS,
+  tooLarge: `El monto máximo es ${formatQuetzales(MAX_MOVEMENT_CENTAVOS)}.`,
+});
 
 /** An amount that may be negative ("-5.00" takes money away), as centavos; never zero. */
-export const signedQuetzalesField = z
-  .string({ error: 'Escribe un monto.' })
-  .trim()
-  .min(1, 'Escribe un monto.')
-  .transform((text, context) => {
-    const centavos = parseQuetzales(text);
-    if (centavos === undefined) {
-      context.addIssue({ code: 'custom', message: `${AMOUNT_FORMAT} Usa un signo menos para restar.` });
-      return z.NEVER;
-    }
-    return centavos;
-  })
-  .refine((centavos) => centavos !== 0, 'El ajuste no puede ser cero.');
-
+export const signedQuetzalesField = amountField({
+  zero: 'El ajuste no puede ser cero.',
+  maxCentavos: MAX_MOVEMENT_CENTAVOS,
+  tooLarge: `El ajuste máximo es de ${formatQuetzales(MAX_MOVEMENT_CENTAVOS)}, para sumar o para restar.`,
+});
 /** A checkbox: present ("on") when checked, absent otherwise; also accepts booleans. */
 export const checkboxField = z.preprocess((value) => value === true || value === 'on' || value === 'true', z.boolean());
 

@@ -8,12 +8,25 @@ export const integrationNameSchema = z
   .max(64, 'El nombre puede tener como máximo 64 caracteres.')
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Usa solo letras, números, punto, guion y guion bajo, sin espacios.');
 
-/** Money in integer centavos; a tariff is at most Q 10,000.00 per query. */
-export const tariffCentavosSchema = z.number().int('El monto debe ser un número entero de centavos.').min(0).max(1_000_000);
-export const positiveCentavosSchema = z.number().int('El monto debe ser un número entero de centavos.').positive().max(100_000_000_00);
+/** The largest tariff (Q 10,000.00 per query) and the largest single movement (Q 100,000,000.00). */
+export const MAX_TARIFF_CENTAVOS = 1_000_000;
+export const MAX_MOVEMENT_CENTAVOS = 100_000_000_00;
+
+// Money in integer centavos. The messages speak quetzales: a person reads them, not a program.
+const WHOLE_CENTAVOS = 'Usa como máximo dos decimales.';
+export const tariffCentavosSchema = z
+  .number()
+  .int(WHOLE_CENTAVOS)
+  .min(0, 'La tarifa no puede ser negativa.')
+  .max(MAX_TARIFF_CENTAVOS, 'La tarifa máxima es Q 10,000.00 por consulta.');
+export const positiveCentavosSchema = z
+  .number()
+  .int(WHOLE_CENTAVOS)
+  .positive('El monto debe ser mayor que cero.')
+  .max(MAX_MOVEMENT_CENTAVOS, 'El monto máximo es Q 100,000,000.00.');
 export const signedCentavosSchema = z
   .number()
-  .int('El monto debe ser un número entero de centavos.')
+  .int(WHOLE_CENTAVOS)
   .refine((value) => value !== 0, 'El ajuste no puede ser cero.')
-  .refine((value) => Math.abs(value) <= 100_000_000_00, 'El ajuste es demasiado grande.');
+  .refine((value) => Math.abs(value) <= MAX_MOVEMENT_CENTAVOS, 'El ajuste máximo es de Q 100,000,000.00, para sumar o para restar.');
 export const ledgerNoteSchema = z.string().trim().min(3, 'Escribe una nota que explique el movimiento.').max(500);

@@ -49,7 +49,7 @@ export async function createIntegration(
   if (!tariff.success) return fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`);
   const initialBalance = input.initialBalanceCentavos ?? 0;
   if (initialBalance !== 0 && !positiveCentavosSchema.safeParse(initialBalance).success) {
-    return fail('invalid', 'El saldo inicial debe ser un número entero positivo de centavos.');
+    return fail('invalid', 'El saldo inicial debe ser un monto positivo en quetzales, de hasta Q 100,000,000.00.');
   }
 
   const database = await db();

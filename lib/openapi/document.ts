@@ -98,9 +98,9 @@ function registryPaths(): JsonObject {
       post: {
         operationId: 'searchRenapByCui',
         tags: ['lookups'],
-        summary: 'A person in the national person registry, by CUI',
+        summary: 'Una persona en el registro nacional de personas (RENAP), por CUI',
         description:
-          'Requires the flag is_renap_enabled. Own limit: 30 per minute per integration, plus the global 100 per 15 minutes per IP. Not billed. Every query that reaches the registry is recorded.\n\nThe HTTP status is the status the registry answered with, and success is computed from it; responseCode is a field of the registry\'s own body. A 200 with success true can carry an error responseCode (for example 404 when the CUI has no record): check both.',
+          'Requiere la bandera is_renap_enabled. Límite propio: 30 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es el que respondió el registro, y success se calcula a partir de él; responseCode es un campo del cuerpo del propio registro. Un 200 con success true puede traer un responseCode de error (por ejemplo 404 cuando el CUI no tiene registro): revise los dos.',
         requestBody: { required: true, content: { 'application/json': { schema: ref(renapRequestSchema), example: { cui: '1587564440904' } } } },
         responses: withRequestId({
           '200': { description: "The registry's answer in the lookup envelope.", content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
@@ -126,9 +126,9 @@ function registryPaths(): JsonObject {
       post: {
         operationId: 'searchRtuByNits',
         tags: ['lookups'],
-        summary: 'Up to 50 taxpayers in the unified tax registry (RTU), by NIT',
+        summary: 'Hasta 50 contribuyentes en el Registro Tributario Unificado (RTU), por NIT',
         description:
-          'Requires the flag is_rtu_enabled. Own limit: 50 per minute per integration, plus the global 100 per 15 minutes per IP. Not billed. Every query that reaches the registry is recorded.\n\nThe HTTP status equals responseCode. A query without matches is a 200 with an empty data array, not an error. The records are returned as the registry publishes them.',
+          'Requiere la bandera is_rtu_enabled. Límite propio: 50 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es igual a responseCode. Una consulta sin coincidencias es un 200 con un arreglo data vacío, no un error. Los registros se devuelven tal como el registro los publica.',
         requestBody: { required: true, content: { 'application/json': { schema: ref(rtuNitsRequestSchema), example: { nits: ['576937-K', '7108-0'] } } } },
         responses: withRequestId({
           '200': {
@@ -166,10 +166,10 @@ function catalogPath(operationId: string, summary: string, flag: string, success
       tags: ['lookups'],
       summary,
       description: [
-        `Requires the flag ${flag}. Billed: each query resolved successfully (200, including a 200 whose fields are all null) deducts the integration's tariff from its prepaid balance; a 400 from the source, 401, 403, 404, 429, 500 and 502 are not charged. At zero balance the catalogs answer 402 and the query does not reach the source.`,
-        'Limits: one counter of 30 per minute per integration, shared by the three catalogs, plus the global 100 per 15 minutes per IP. No 429 carries Retry-After. Each query has a ceiling of 30 seconds, then 502: client time-outs should exceed 30 seconds. A 502 was not resolved and not charged: retrying is safe, with exponential backoff.',
-        'Every query that reaches the source is recorded with the identifier sent; rejections before the query (400 without identifier, credentials, flag, balance, the per-minute limit) are not.',
-        readsDateOfBirth ? 'date_of_birth is forwarded as received when the source holds no copy of the record.' : 'date_of_birth is ignored by this lookup.',
+        `Requiere la bandera ${flag}. Se cobra: cada consulta resuelta con éxito (200, incluso un 200 con todos sus campos en null) descuenta la tarifa de la integración de su saldo prepagado; un 400 de la fuente, 401, 403, 404, 429, 500 y 502 no se cobran. Con saldo cero los catálogos responden 402 y la consulta no llega a la fuente.`,
+        'Límites: un contador de 30 por minuto por integración, compartido por los tres catálogos, más el global de 100 cada 15 minutos por IP. Ningún 429 lleva Retry-After. Cada consulta tiene un tope de 30 segundos, luego 502: el tiempo de espera del cliente debe superar 30 segundos. Un 502 no se resolvió ni se cobró: reintentar es seguro, con espera exponencial.',
+        'Toda consulta que llega a la fuente queda registrada con el identificador enviado; los rechazos antes de la consulta (400 sin identificador, credenciales, bandera, saldo, el límite por minuto) no.',
+        readsDateOfBirth ? 'date_of_birth se reenvía tal como llega cuando la fuente no tiene copia del registro.' : 'Esta consulta ignora date_of_birth.',
       ].join('\n\n'),
       requestBody: {
         required: true,
@@ -211,14 +211,14 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Taxpayer Lookup Integration API',
+      title: 'API de consulta de contribuyentes (integradores)',
       version: CONTRACT_REVISION,
       description: [
-        'Five taxpayer lookups for integrators: a person in the national person registry by CUI, up to 50 taxpayers in the RTU by NIT, and three catalogs (CUI/NIT resolution, the full RTU record, and compliance status, omisos) billed from a prepaid balance.',
-        'Authentication: both headers x-integracion-login (compared lowercased with the integration name) and x-integracion-token, on every request; neither works alone. Each lookup is enabled separately per integration by an administrator.',
-        'Limits: 100 requests per 15 minutes per IP over the whole API (429 with a plain-text body), plus per integration: 30 per minute on /renap/buscar-cui, 50 per minute on /rtu/nits, 30 per minute shared by the three catalogs. Windows reset at most 60 seconds after their first request. Limits may be tightened without notice.',
-        'Branch on the HTTP status, not on message texts: they may change without notice. Catalog messages carry no accents.',
-        `The version label is the revision date of the contract (${CONTRACT_REVISION}); the API carries no version in its paths or headers.`,
+        'Cinco consultas de contribuyentes para integradores: una persona en el registro nacional de personas (RENAP) por CUI, hasta 50 contribuyentes en el RTU por NIT, y tres catálogos (CUI/NIT, el RTU completo y el estado de cumplimiento, omisos) que se cobran de un saldo prepagado.',
+        'Autenticación: las dos cabeceras x-integracion-login (se compara en minúsculas con el nombre de la integración) y x-integracion-token, en cada solicitud; ninguna sirve sola. Un administrador habilita cada consulta por separado para cada integración.',
+        'Límites: 100 solicitudes cada 15 minutos por IP en toda la API (429 con cuerpo de texto plano), y por integración: 30 por minuto en /renap/buscar-cui, 50 por minuto en /rtu/nits y 30 por minuto compartidos por los tres catálogos. Las ventanas se reinician a más tardar 60 segundos después de su primera solicitud. Los límites pueden reducirse sin aviso.',
+        'Decida por el estado HTTP, no por el texto de los mensajes: pueden cambiar sin aviso. Los mensajes de los catálogos no llevan tildes.',
+        `La versión es la fecha de revisión del contrato (${CONTRACT_REVISION}); la API no lleva versión en sus rutas ni en sus cabeceras.`,
       ].join('\n\n'),
     },
     servers: [{ url: baseUrl, description: 'This deployment' }],
@@ -226,9 +226,9 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     tags: [{ name: 'lookups', description: 'The five taxpayer lookups.' }],
     paths: {
       ...registryPaths(),
-      '/catalogos/cui-nit': catalogPath('lookupCuiNit', 'The NIT for a CUI, or the CUI for a NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
-      '/catalogos/rtu': catalogPath('lookupRtuV2', 'Regime, affiliations, obligations and special traits of one taxpayer', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
-      '/catalogos/omisos': catalogPath('lookupOmisos', 'Whether the tax authority records unfiled obligations or a coercive collection process', 'is_omisos_enabled', omisosSuccessSchema, false),
+      '/catalogos/cui-nit': catalogPath('lookupCuiNit', 'El NIT de un CUI, o el CUI de un NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
+      '/catalogos/rtu': catalogPath('lookupRtuV2', 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
+      '/catalogos/omisos': catalogPath('lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
     },
     components: {
       schemas: componentSchemas(),

@@ -259,6 +259,22 @@ describe('the dashboard', () => {
     });
   }
 
+  it("shows one integration's 30 days exactly as its own records add up, per day, lookup and outcome", async () => {
+    const since = rangeStart('30d', now);
+    const own = (await storedRecords()).filter((record) => record.integrationId === busy.id && record.createdAt >= since);
+    const usage = await loadDashboard('30d', now, busy.id);
+    expect(own.length).toBeGreaterThan(0);
+    expect(usage.totals.total).toBe(own.length);
+    expect(usage.totals.chargedCentavos).toBe(own.reduce((sum, record) => sum + record.chargedCentavos, 0));
+    for (const stats of usage.lookups) expect(stats.total).toBe(own.filter((record) => record.lookup === stats.lookup).length);
+    for (const bucket of usage.series) {
+      const end = bucket.start.getTime() + 24 * HOUR_MS;
+      const inBucket = own.filter((record) => record.createdAt >= bucket.start && record.createdAt.getTime() < end);
+      expect(Object.values(bucket.byOutcome).reduce((a, b) => a + b, 0)).toBe(inBucket.length);
+    }
+    expect(usage.lowBalance).toEqual([]);
+  });
+
   it('counts refusals, which are not records, by reason and integration', async () => {
     for (let index = 0; index < 3; index++) countRefusal({ integrationId: busy.id, lookup: 'omisos', reason: 'rate_limited' }, now);
     countRefusal({ lookup: 'renap', reason: 'credentials_missing' }, now);
@@ -269,6 +285,9 @@ describe('the dashboard', () => {
 
     const dashboard = await loadDashboard('24h', now);
     expect(dashboard.totals.refused).toBe(6);
+    // Each integration's page shows its own, per reason, over 30 days.
+    expect((await loadDashboard('30d', now, busy.id)).refusalsByReason).toEqual([{ reason: 'rate_limited', refusals: 4 }]);
+    expect((await loadDashboard('30d', now, quiet.id)).refusalsByReason).toEqual([{ reason: 'balance_exhausted', refusals: 1 }]);
     expect(dashboard.refusalsByReason).toEqual([
       { reason: 'rate_limited', refusals: 4 },
       expect.objectContaining({ refusals: 1 }),

@@ -7,7 +7,8 @@ import { SignInForm } from './sign-in-form';
 export const metadata: Metadata = { title: 'Iniciar sesión' };
 
 const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
-  sesion: { tone: 'info', text: 'Inicia sesión para entrar a la consola. Si ya habías entrado, tu sesión terminó o tu cuenta cambió.' },
+  sesion: { tone: 'info', text: 'Tu sesión terminó o tu cuenta cambió: vuelve a iniciar sesión.' },
+  salida: { tone: 'success', text: 'Cerraste sesión. Hasta pronto.' },
   'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicia sesión con la nueva contraseña.' },
 };
 
@@ -23,7 +24,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <main className="login">
       <h1>Consola de consultas de contribuyentes</h1>
       <p className="muted">Acceso para el personal de administración y de soporte.</p>
-      {reason && <p className={`notice ${reason.tone}`}>{reason.text}</p>}
+      {reason && (
+        <p className={`notice ${reason.tone}`} role="status">
+          {reason.text}
+        </p>
+      )}
       {signInError && (
         <p className="notice error" role="alert">
           {signInError}

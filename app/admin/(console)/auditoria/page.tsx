@@ -3,36 +3,66 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/auth/session';
 import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/console/audit';
+import { integrationOptions } from '@/lib/console/integrations';
+import { auditFieldLabel, describeAuditActor, formatAuditValue } from '@/lib/format/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
+import { listConsoleUsers } from '@/lib/users/service';
 
 export const metadata: Metadata = { title: 'Auditoría' };
 
-const TARGET_LABELS = { integration: 'Integración', console_user: 'Usuario' } as const;
+function text(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
 
-// Centavos are shown as quetzales; everything else as JSON.
-function formatValue(field: string, value: unknown): string {
-  if (value === undefined || value === null) return '—';
-  if (typeof value === 'number' && /Centavos$/.test(field)) {
-    const sign = value < 0 ? '-' : '';
-    return `${sign}Q ${(Math.abs(value) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+function readFilters(params: Record<string, string | string[] | undefined>): { filters: AuditFilters; problem?: string } {
+  const tipo = text(params.tipo);
+  const actor = text(params.quien);
+  const action = text(params.accion);
+  const since = text(params.desde);
+  const until = text(params.hasta);
+  const filters: AuditFilters = {
+    targetType: tipo === 'integration' || tipo === 'console_user' ? tipo : undefined,
+    targetId: text(params.id) && /^\d{1,12}$/.test(params.id as string) ? (params.id as string) : undefined,
+    actor: actor === 'cli' || actor === 'system' || (actor && /^\d{1,9}$/.test(actor)) ? actor : undefined,
+    action: action && Object.hasOwn(AUDIT_ACTION_LABELS, action) ? action : undefined,
+    since: since && isCalendarDay(since) ? since : undefined,
+    until: until && isCalendarDay(until) ? until : undefined,
+  };
+  if (filters.since && filters.until && filters.until < filters.since) {
+    return { filters: { ...filters, until: undefined }, problem: 'La fecha final es anterior a la inicial.' };
   }
-  if (typeof value === 'boolean') return value ? 'sí' : 'no';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return { filters };
 }
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser('admin');
   const params = await searchParams;
-  const filters: AuditFilters = {
-    targetType: params.tipo === 'integration' || params.tipo === 'console_user' ? params.tipo : undefined,
-    targetId: typeof params.id === 'string' && /^\d+$/.test(params.id) ? params.id : undefined,
-  };
-  const after = typeof params.despues === 'string' ? params.despues : undefined;
-  const page = await listAuditPage(filters, after);
+  const { filters, problem } = readFilters(params);
+  const after = text(params.despues);
+  const [page, users, integrations] = await Promise.all([listAuditPage(filters, after), listConsoleUsers(), integrationOptions()]);
+  const userNames = new Map(users.map((user) => [user.id, user.name]));
+  const integrationNames = new Map(integrations.map((integration) => [String(integration.id), integration.nombre]));
   const base = new URLSearchParams();
-  if (filters.targetType) base.set('tipo', filters.targetType);
-  if (filters.targetId) base.set('id', filters.targetId);
+  const filterParams: Array<[string, string | undefined]> = [
+    ['tipo', filters.targetType],
+    ['id', filters.targetId],
+    ['quien', filters.actor],
+    ['accion', filters.action],
+    ['desde', filters.since],
+    ['hasta', filters.until],
+  ];
+  for (const [key, value] of filterParams) if (value) base.set(key, value);
+  const filtered = [...base.keys()].length > 0;
+
+  const target = (type: string, id: string) => {
+    if (type === 'integration') {
+      const nombre = integrationNames.get(id);
+      return <Link href={`/admin/integraciones/${id}`}>{nombre ? `Integración ${nombre}` : `Integración ${id}`}</Link>;
+    }
+    if (type === 'console_user') return `Usuario ${userNames.get(Number(id)) ?? id}`;
+    return `${type} ${id}`;
+  };
 
   return (
     <>
@@ -42,6 +72,30 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       />
       <form className="card filters" action="/admin/auditoria" aria-label="Filtros">
         <div className="field">
+          <label htmlFor="quien">Quién</label>
+          <select id="quien" name="quien" defaultValue={filters.actor ?? ''}>
+            <option value="">Todos</option>
+            {users.map((user) => (
+              <option key={user.id} value={user.id}>
+                {user.name}
+              </option>
+            ))}
+            <option value="cli">Operador (CLI)</option>
+            <option value="system">El sistema</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="accion">Cambio</label>
+          <select id="accion" name="accion" defaultValue={filters.action ?? ''}>
+            <option value="">Todos</option>
+            {Object.entries(AUDIT_ACTION_LABELS).map(([action, label]) => (
+              <option key={action} value={action}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
           <label htmlFor="tipo">Objeto</label>
           <select id="tipo" name="tipo" defaultValue={filters.targetType ?? ''}>
             <option value="">Todos</option>
@@ -50,12 +104,29 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </select>
         </div>
         <div className="field">
-          <label htmlFor="id">Id del objeto</label>
-          <input id="id" name="id" inputMode="numeric" defaultValue={filters.targetId ?? ''} placeholder="p. ej. 3" />
+          <label htmlFor="desde">Desde</label>
+          <input id="desde" name="desde" type="date" defaultValue={filters.since ?? ''} />
         </div>
+        <div className="field">
+          <label htmlFor="hasta">Hasta (incluido)</label>
+          <input
+            id="hasta"
+            name="hasta"
+            type="date"
+            defaultValue={problem ? text(params.hasta) : (filters.until ?? '')}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'hasta-error' : undefined}
+          />
+          {problem && (
+            <span className="error" id="hasta-error">
+              {problem}
+            </span>
+          )}
+        </div>
+        {filters.targetId && <input type="hidden" name="id" value={filters.targetId} />}
         <div className="actions">
           <button type="submit">Filtrar</button>
-          {(filters.targetType || after) && (
+          {(filtered || after) && (
             <Link className="button secondary" href="/admin/auditoria">
               Ver todo desde el más reciente
             </Link>
@@ -67,8 +138,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <EmptyState title="No hay cambios registrados con estos filtros." />
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="data" data-testid="audit">
+        <div className="table-wrap" role="region" aria-label="Cambios registrados" tabIndex={0}>
+          <table className="data stacked" data-testid="audit">
             <thead>
               <tr>
                 <th>Fecha</th>
@@ -83,24 +154,23 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 const changes = auditChanges(entry);
                 return (
                   <tr key={entry.id}>
-                    <td className="nowrap">{formatDateTime(entry.createdAt)}</td>
-                    <td className="small">{entry.actor}</td>
-                    <td>{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</td>
-                    <td className="nowrap">
-                      {entry.targetType === 'integration' ? (
-                        <Link href={`/admin/integraciones/${entry.targetId}`}>Integración {entry.targetId}</Link>
-                      ) : (
-                        `${TARGET_LABELS[entry.targetType as keyof typeof TARGET_LABELS] ?? entry.targetType} ${entry.targetId}`
-                      )}
+                    <td className="nowrap" data-label="Fecha">
+                      {formatDateTime(entry.createdAt)}
                     </td>
-                    <td className="small">
+                    <td className="small" data-label="Quién">
+                      {describeAuditActor(entry.actor, userNames)}
+                    </td>
+                    <td data-label="Cambio">{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</td>
+                    <td data-label="Objeto">{target(entry.targetType, entry.targetId)}</td>
+                    <td className="small" data-label="Antes → después">
                       {changes.length === 0 ? (
                         <span className="muted">sin diferencias</span>
                       ) : (
-                        <ul style={{ margin: 0, paddingLeft: '1rem' }}>
+                        <ul className="changes">
                           {changes.map((change) => (
                             <li key={change.field}>
-                              <span className="mono">{change.field}</span>: {formatValue(change.field, change.before)} → {formatValue(change.field, change.after)}
+                              {auditFieldLabel(change.field, entry.targetType)}: {formatAuditValue(change.field, change.before)} →{' '}
+                              {formatAuditValue(change.field, change.after)}
                             </li>
                           ))}
                         </ul>

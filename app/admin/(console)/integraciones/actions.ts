@@ -16,6 +16,7 @@ import {
   positiveQuetzalesField,
   quetzalesField,
   signedQuetzalesField,
+  tariffField,
 } from '@/lib/console/form-schemas';
 
 // Every change to integrations goes through consoleAction with role 'admin': support staff get a
@@ -28,7 +29,7 @@ function refreshIntegration(id: number) {
 
 const createSchema = z.object({
   nombre: integrationNameSchema,
-  tarifa: quetzalesField,
+  tarifa: tariffField,
   saldoInicial: z.preprocess((value) => (value === '' || value === undefined ? '0' : value), quetzalesField),
   nota: z.preprocess((value) => (value === '' ? undefined : value), noteField.optional()),
   ...Object.fromEntries(FLAG_NAMES.map((flag) => [flag, checkboxField])),
@@ -60,7 +61,7 @@ export const setFlagAction = consoleAction(
 );
 
 export const setTariffAction = consoleAction(
-  { role: 'admin', schema: z.object({ integrationId: idField, tarifa: quetzalesField }) },
+  { role: 'admin', schema: z.object({ integrationId: idField, tarifa: tariffField }) },
   async ({ integrationId, tarifa }, user) => {
     const result = await setTariff(user.actor, integrationId, tarifa);
     if (result.ok) refreshIntegration(integrationId);

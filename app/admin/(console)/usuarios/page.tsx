@@ -22,8 +22,8 @@ export default async function UsersPage() {
         <h2>Nuevo usuario</h2>
         <CreateUserForm />
       </section>
-      <div className="table-wrap">
-        <table className="data" data-testid="users">
+      <div className="table-wrap" role="region" aria-label="Usuarios" tabIndex={0}>
+        <table className="data stacked" data-testid="users">
           <thead>
             <tr>
               <th>Usuario</th>
@@ -36,17 +36,21 @@ export default async function UsersPage() {
           <tbody>
             {users.map((user) => (
               <tr key={user.id}>
-                <td>
-                  <strong>{user.name}</strong>
+                <td data-label="Usuario">
+                  <div>
+                    <strong>{user.name}</strong>
                   {user.id === currentUser.id && <span className="badge">Tú</span>}
-                  <div className="small muted">{user.email}</div>
+                    <div className="small muted">{user.email}</div>
+                  </div>
                 </td>
-                <td>{ROLE_LABELS[user.role]}</td>
-                <td>
+                <td data-label="Rol">{ROLE_LABELS[user.role]}</td>
+                <td data-label="Estado">
                   <ActiveBadge active={user.active} on="Activo" off="Desactivado" />
                 </td>
-                <td className="nowrap small">{formatDateTime(user.passwordChangedAt)}</td>
-                <td>
+                <td className="nowrap small" data-label="Contraseña cambiada">
+                  {formatDateTime(user.passwordChangedAt)}
+                </td>
+                <td className="row-actions">
                   <UserRowActions userId={user.id} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} />
                 </td>
               </tr>

@@ -47,7 +47,14 @@ interface UserRowActionsProps {
 export function UserRowActions({ userId, email, role, active, isSelf }: UserRowActionsProps) {
   return (
     <div style={{ display: 'grid', gap: '0.5rem' }}>
-      <ActionForm action={setUserRoleAction} hidden={{ userId }} submitLabel="Cambiar rol" className="inline" submitClassName="secondary">
+      <ActionForm
+        action={setUserRoleAction}
+        hidden={{ userId }}
+        submitLabel="Cambiar rol"
+        className="inline"
+        submitClassName="secondary"
+        confirmation={{ kind: 'promotion', email, currentRole: role }}
+      >
         <label className="sr-only" htmlFor={`role-${userId}`}>
           Rol de {email}
         </label>
@@ -63,7 +70,12 @@ export function UserRowActions({ userId, email, role, active, isSelf }: UserRowA
         pendingLabel="Restableciendo…"
         className="inline"
         submitClassName="secondary"
-        confirmMessage={`¿Restablecer la contraseña de ${email}? Sus sesiones abiertas terminarán y necesitará la nueva contraseña.`}
+        confirmation={{
+          kind: 'text',
+          title: `¿Restablecer la contraseña de ${email}?`,
+          message: 'Sus sesiones abiertas terminarán y necesitará la nueva contraseña.',
+          confirmLabel: 'Restablecer contraseña',
+        }}
         renderSuccess={({ password }) => <SecretReveal title={`Nueva contraseña de ${email}`} secret={password} />}
       >
         {null}
@@ -75,7 +87,11 @@ export function UserRowActions({ userId, email, role, active, isSelf }: UserRowA
           submitLabel={active ? 'Desactivar' : 'Reactivar'}
           className="inline"
           submitClassName={active ? 'danger secondary' : 'secondary'}
-          confirmMessage={active ? `¿Desactivar a ${email}? No podrá entrar y sus sesiones abiertas terminarán.` : undefined}
+          confirmation={
+            active
+              ? { kind: 'text', title: `¿Desactivar a ${email}?`, message: 'No podrá entrar y sus sesiones abiertas terminarán.', confirmLabel: 'Desactivar' }
+              : undefined
+          }
         >
           {null}
         </ActionForm>

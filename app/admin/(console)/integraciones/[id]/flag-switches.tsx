@@ -16,19 +16,18 @@ interface FlagSwitchesProps {
 /** The five lookups as switches; each press saves at once and is audited. */
 export function FlagSwitches({ integrationId, flags, readOnly, setFlag }: FlagSwitchesProps) {
   const [state, setState] = useState(flags);
-  const [error, setError] = useState<string | null>(null);
+  // The notice belongs to the switch that raised it and goes when the next one is pressed.
+  const [notice, setNotice] = useState<{ flag: FlagName; error?: string } | null>(null);
   const [pending, startTransition] = useTransition();
 
   function toggle(flag: FlagName) {
     const enabled = !state[flag];
-    setError(null);
+    setNotice(null);
     setState((current) => ({ ...current, [flag]: enabled }));
     startTransition(async () => {
       const result = await setFlag({ integrationId, flag, enabled: String(enabled) });
-      if (!result.ok) {
-        setState((current) => ({ ...current, [flag]: !enabled }));
-        setError(result.message);
-      }
+      if (!result.ok) setState((current) => ({ ...current, [flag]: !enabled }));
+      setNotice(result.ok ? { flag } : { flag, error: result.message });
     });
   }
 
@@ -43,6 +42,9 @@ export function FlagSwitches({ integrationId, flags, readOnly, setFlag }: FlagSw
               <div id={labelId}>{LOOKUP_LABELS[lookup]}</div>
               <div className="small muted mono">{LOOKUP_ROUTES[lookup]}</div>
             </div>
+            <span className="switch-saved small" role="status" data-testid={`saved-${lookup}`}>
+              {notice?.flag === flag && !notice.error ? 'Guardado ✓' : ''}
+            </span>
             <button
               type="button"
               role="switch"
@@ -56,9 +58,9 @@ export function FlagSwitches({ integrationId, flags, readOnly, setFlag }: FlagSw
           </div>
         );
       })}
-      {error && (
+      {notice?.error && (
         <p className="notice error" role="alert">
-          {error}
+          {LOOKUP_LABELS[FLAG_LOOKUP[notice.flag]]}: {notice.error}
         </p>
       )}
     </div>

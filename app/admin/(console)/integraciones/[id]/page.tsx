@@ -7,6 +7,8 @@ import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/ba
 import { ReconciliationStatus } from '@/components/console/reconciliation-status';
 import { ActiveBadge, HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
+import { LatencyChart, RefusalsTable, UsageCharts, UsageTable } from '@/components/console/usage';
+import { loadDashboard } from '@/lib/console/dashboard';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { heldInFlight, listHistoryPage } from '@/lib/billing/history';
@@ -39,12 +41,13 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   const integration = await findIntegration(Number(id));
   if (!integration) notFound();
   const isAdmin = user.role === 'admin';
-  const [history, held, statements, recent, reconciliation] = await Promise.all([
+  const [history, held, statements, recent, reconciliation, usage] = await Promise.all([
     listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
     heldInFlight(integration.id),
     isAdmin ? listStatements(integration.id) : Promise.resolve([]),
     listLatestRecords({ integracion: integration.id }, 10),
     latestVerification(),
+    loadDashboard('30d', new Date(), integration.id),
   ]);
   const hidden = { integrationId: integration.id };
 
@@ -101,18 +104,36 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         {isAdmin && (
           <section className="card" aria-labelledby="money-title">
             <h2 id="money-title">Tarifa y saldo</h2>
-            <ActionForm action={setTariffAction} hidden={hidden} submitLabel="Guardar tarifa" className="stack">
+            <ActionForm
+              action={setTariffAction}
+              hidden={hidden}
+              submitLabel="Guardar tarifa"
+              className="stack"
+              confirmation={{ kind: 'zero_tariff', nombre: integration.nombre }}
+            >
               <Field name="tarifa" label="Tarifa por consulta (Q)" hint="Se aplica desde la siguiente consulta." inputMode="decimal" defaultValue={formatQuetzales(integration.tariffCentavos).replace('Q ', '')} />
             </ActionForm>
             <hr style={{ border: 0, borderTop: '1px solid var(--border)', margin: '1rem 0' }} />
             <h3>Recargar saldo</h3>
-            <ActionForm action={topUpAction} hidden={hidden} submitLabel="Recargar" resetOnSuccess>
+            <ActionForm
+              action={topUpAction}
+              hidden={hidden}
+              submitLabel="Recargar"
+              resetOnSuccess
+              confirmation={{ kind: 'top_up', nombre: integration.nombre, balanceCentavos: integration.balanceCentavos }}
+            >
               <Field name="monto" label="Monto (Q)" hint="Por ejemplo 250.00" inputMode="decimal" data-testid="topup-amount" />
               <Field name="nota" label="Nota (obligatoria)" hint="Por ejemplo: Depósito 12345 del 21/11." maxLength={500} data-testid="topup-note" />
             </ActionForm>
             <hr style={{ border: 0, borderTop: '1px solid var(--border)', margin: '1rem 0' }} />
             <h3>Ajustar saldo</h3>
-            <ActionForm action={adjustBalanceAction} hidden={hidden} submitLabel="Registrar ajuste" resetOnSuccess>
+            <ActionForm
+              action={adjustBalanceAction}
+              hidden={hidden}
+              submitLabel="Registrar ajuste"
+              resetOnSuccess
+              confirmation={{ kind: 'adjustment', nombre: integration.nombre, balanceCentavos: integration.balanceCentavos }}
+            >
               <Field name="monto" label="Monto del ajuste (Q)" hint="Positivo suma, negativo resta (por ejemplo -5.00). El saldo nunca queda por debajo de cero." inputMode="decimal" />
               <Field name="nota" label="Nota (obligatoria)" hint="Explica el motivo: queda en el historial y en la auditoría." maxLength={500} />
             </ActionForm>
@@ -133,9 +154,14 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
               hidden={{ ...hidden, active: String(!integration.active) }}
               submitLabel={integration.active ? 'Desactivar integración' : 'Reactivar integración'}
               submitClassName={integration.active ? 'danger secondary' : undefined}
-              confirmMessage={
+              confirmation={
                 integration.active
-                  ? `¿Desactivar «${integration.nombre}»? Todas sus consultas se rechazarán hasta que la reactives.`
+                  ? {
+                      kind: 'text',
+                      title: `¿Desactivar «${integration.nombre}»?`,
+                      message: 'Todas sus consultas se rechazarán hasta que la reactives. Su saldo y su historial se conservan.',
+                      confirmLabel: 'Desactivar integración',
+                    }
                   : undefined
               }
             >
@@ -167,12 +193,64 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
 
       {isAdmin && <StatementsSection integrationId={integration.id} statements={statements} />}
 
+      <section aria-labelledby="usage-title" data-testid="integration-usage">
+        <h2 id="usage-title">Uso en los últimos 30 días</h2>
+        <div className="grid grid-4">
+          <div className="stat">
+            <div className="label">Consultas</div>
+            <div className="value" data-testid="usage-total">
+              {usage.totals.total.toLocaleString('es-GT')}
+            </div>
+          </div>
+          <div className="stat">
+            <div className="label">Tasa de éxito</div>
+            <div className="value">{usage.totals.total === 0 ? '—' : `${((usage.totals.success / usage.totals.total) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`}</div>
+          </div>
+          <div className="stat">
+            <div className="label">Monto cobrado</div>
+            <div className="value" data-testid="usage-charged">
+              {formatQuetzales(usage.totals.chargedCentavos)}
+            </div>
+          </div>
+          <div className="stat">
+            <div className="label">Rechazadas antes de la fuente</div>
+            <div className="value">{usage.totals.refused.toLocaleString('es-GT')}</div>
+          </div>
+        </div>
+        {usage.totals.total === 0 ? (
+          <div className="card">
+            <EmptyState title="Esta integración todavía no tiene consultas en estos 30 días." />
+          </div>
+        ) : (
+          <>
+            <UsageCharts dashboard={usage} subject={integration.nombre} />
+            <div className="grid grid-2">
+              <section className="card">
+                <h3>Tiempo de respuesta (p50 y p95)</h3>
+                <LatencyChart dashboard={usage} />
+              </section>
+              <section className="card">
+                <h3>Por tipo de consulta</h3>
+                <UsageTable dashboard={usage} testId="integration-usage-by-lookup" />
+              </section>
+            </div>
+          </>
+        )}
+        <section className="card">
+          <h3>Solicitudes rechazadas antes de la fuente, por motivo</h3>
+          <p className="small muted">
+            No son registros de consultas (el contrato no las registra) ni se cobran: es lo que la integración recibió como 400, 401, 402, 403 o 429.
+          </p>
+          <RefusalsTable dashboard={usage} testId="integration-refusals" empty="Ninguna solicitud rechazada en los últimos 30 días." />
+        </section>
+      </section>
+
       <section className="card" aria-labelledby="recent-title">
         <h2 id="recent-title">Últimas consultas</h2>
         {recent.length === 0 ? (
-          <EmptyState title="Esta integración no ha consultado todavía." />
+          <EmptyState title="Esta integración todavía no tiene consultas." />
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Últimas consultas" tabIndex={0}>
             <table className="data">
               <thead>
                 <tr>

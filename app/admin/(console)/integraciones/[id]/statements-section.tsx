@@ -47,7 +47,7 @@ export function StatementsSection({ integrationId, statements }: { integrationId
       {statements.length === 0 ? (
         <EmptyState title="Todavía no se ha emitido ningún estado de cuenta." />
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label="Estados de cuenta" tabIndex={0}>
           <table className="data" data-testid="statements">
             <thead>
               <tr>

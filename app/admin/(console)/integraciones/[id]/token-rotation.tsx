@@ -20,7 +20,12 @@ export function TokenRotation({
       submitLabel="Rotar token"
       pendingLabel="Rotando…"
       submitClassName="danger secondary"
-      confirmMessage={`¿Rotar el token de «${nombre}»? El token actual dejará de funcionar en unos segundos y el integrador tendrá que usar el nuevo.`}
+      confirmation={{
+        kind: 'text',
+        title: `¿Rotar el token de «${nombre}»?`,
+        message: 'El token actual dejará de funcionar en unos segundos y el integrador tendrá que usar el nuevo.',
+        confirmLabel: 'Rotar token',
+      }}
       renderSuccess={({ token }) => <SecretReveal title="Nuevo token" secret={token} testId="rotated-token" />}
     >
       <p className="small muted">Genera un token nuevo y anula el actual. Úsalo si el token se filtró o el integrador lo perdió.</p>

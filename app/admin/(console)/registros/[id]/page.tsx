@@ -6,22 +6,34 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { LEDGER_KIND_LABELS, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
+import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
+import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { findRecordDetail } from '@/lib/records/list';
 
 export const metadata: Metadata = { title: 'Consulta' };
 
-export default async function RecordPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function RecordPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser('support');
   const { id } = await params;
+  const { volver } = await searchParams;
+  // Back to the list as it was filtered: only the list's own filters, re-encoded, never a raw link.
+  const listQuery = typeof volver === 'string' ? recordFiltersToSearchParams(parseRecordFilters(new URLSearchParams(volver)).filters).toString() : '';
   if (!/^\d{1,18}$/.test(id)) notFound();
   const detail = await findRecordDetail(Number(id));
   if (!detail) notFound();
   const { record, ledger } = detail;
+  const explanation = explainRecordError(record);
 
   return (
     <>
-      <PageHeader title={`Consulta ${record.id}`} back={{ href: '/admin/registros', label: 'Registros de consultas' }} />
+      <PageHeader title={`Consulta ${record.id}`} back={{ href: listQuery ? `/admin/registros?${listQuery}` : '/admin/registros', label: 'Registros de consultas' }} />
       <div className="grid grid-2">
         <section className="card">
           <h2>Consulta</h2>
@@ -47,8 +59,18 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             <dt>CUI</dt>
             <dd className="mono">{record.cui ?? '—'}</dd>
             <dt>Error</dt>
-            <dd>{record.errorMessage ?? '—'}</dd>
-            <dt>Request id</dt>
+            <dd>
+              {explanation ?? '—'}
+              {record.errorMessage && (
+                <details className="raw-detail">
+                  <summary>Detalle técnico</summary>
+                  <pre className="mono small" data-testid="record-error-raw">
+                    {record.errorMessage}
+                  </pre>
+                </details>
+              )}
+            </dd>
+            <dt>Id de solicitud</dt>
             <dd className="mono small">{record.requestId}</dd>
           </dl>
         </section>
@@ -61,7 +83,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             <dd>{record.tariffCentavos === null ? 'Consulta sin cobro' : formatQuetzales(record.tariffCentavos)}</dd>
           </dl>
           {ledger.length > 0 && (
-            <div className="table-wrap" style={{ marginTop: '0.75rem' }}>
+            <div className="table-wrap" role="region" aria-label="Movimientos de saldo de esta consulta" tabIndex={0} style={{ marginTop: '0.75rem' }}>
               <table className="data">
                 <thead>
                   <tr>

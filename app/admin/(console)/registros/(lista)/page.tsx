@@ -35,6 +35,10 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     return `/admin/registros?${query}`;
   };
   const filtered = [...filterParams.keys()].length > 0;
+  const problemOf = (field: string) => problems.find((problem) => problem.field === field)?.message;
+  const typed = (field: string) => (typeof params[field] === 'string' ? (params[field] as string) : '');
+  // The detail page's back link returns to this list with these filters.
+  const back = filterParams.size > 0 ? `?volver=${encodeURIComponent(filterParams.toString())}` : '';
 
   return (
     <>
@@ -102,7 +106,19 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </div>
         <div className="field">
           <label htmlFor="hasta">Hasta (incluido)</label>
-          <input id="hasta" name="hasta" type="date" defaultValue={filters.hasta ?? ''} />
+          <input
+            id="hasta"
+            name="hasta"
+            type="date"
+            defaultValue={problemOf('hasta') ? typed('hasta') : (filters.hasta ?? '')}
+            aria-invalid={problemOf('hasta') ? true : undefined}
+            aria-describedby={problemOf('hasta') ? 'hasta-error' : undefined}
+          />
+          {problemOf('hasta') && (
+            <span className="error" id="hasta-error">
+              {problemOf('hasta')}
+            </span>
+          )}
         </div>
         <div className="field">
           <label htmlFor="identificador">NIT o CUI</label>
@@ -126,9 +142,14 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           )}
         </div>
       </form>
-      {problems.length > 0 && (
+      {problems.some((problem) => problem.field !== 'hasta') && (
         <p className="notice warn" role="alert">
-          Se ignoraron filtros no válidos: {problems.map((problem) => problem.message).join('; ')} Corrígelos y vuelve a filtrar.
+          Se ignoraron filtros no válidos:{' '}
+          {problems
+            .filter((problem) => problem.field !== 'hasta')
+            .map((problem) => problem.message)
+            .join('; ')}{' '}
+          Corrígelos y vuelve a filtrar.
         </p>
       )}
       {matching !== undefined && (
@@ -149,8 +170,8 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </div>
       ) : (
         <>
-          <div className="table-wrap">
-            <table className="data" data-testid="records">
+          <div className="table-wrap" role="region" aria-label="Consultas" tabIndex={0}>
+            <table className="data stacked" data-testid="records">
               <thead>
                 <tr>
                   <th>Fecha</th>
@@ -165,17 +186,23 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
               <tbody>
                 {page.rows.map((record) => (
                   <tr key={record.id}>
-                    <td className="nowrap">
-                      <Link href={`/admin/registros/${record.id}`}>{formatDateTime(record.createdAt)}</Link>
+                    <td className="nowrap" data-label="Fecha">
+                      <Link href={`/admin/registros/${record.id}${back}`}>{formatDateTime(record.createdAt)}</Link>
                     </td>
-                    <td>{record.integrationNombre}</td>
-                    <td>{LOOKUP_LABELS[record.lookup]}</td>
-                    <td>
+                    <td data-label="Integración">{record.integrationNombre}</td>
+                    <td data-label="Consulta">{LOOKUP_LABELS[record.lookup]}</td>
+                    <td data-label="Estado" data-testid="record-status">
                       <HttpStatusBadge status={record.httpStatus} />
                     </td>
-                    <td className="num">{record.responseTimeMs.toLocaleString('es-GT')} ms</td>
-                    <td className="mono small">{[record.nit, record.cui].filter(Boolean).join(' · ')}</td>
-                    <td className="num">{formatQuetzales(record.chargedCentavos)}</td>
+                    <td className="num" data-label="Tiempo">
+                      {record.responseTimeMs.toLocaleString('es-GT')} ms
+                    </td>
+                    <td className="mono small" data-label="NIT / CUI" data-testid="record-identifier">
+                      {[record.nit, record.cui].filter(Boolean).join(' · ')}
+                    </td>
+                    <td className="num" data-label="Cobrado" data-testid="record-charged">
+                      {formatQuetzales(record.chargedCentavos)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -63,8 +63,8 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
           )}
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="data">
+        <div className="table-wrap" role="region" aria-label="Integraciones" tabIndex={0}>
+          <table className="data stacked" data-testid="integrations">
             <thead>
               <tr>
                 <th>Nombre</th>
@@ -78,25 +78,35 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
             <tbody>
               {integrations.map((integration) => (
                 <tr key={integration.id}>
-                  <td>
-                    <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
-                    <div className="small muted mono">{integration.tokenPrefix}…</div>
+                  <td data-label="Nombre">
+                    <div>
+                      <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
+                      <div className="small muted mono">{integration.tokenPrefix}…</div>
+                    </div>
                   </td>
-                  <td>
+                  <td data-label="Estado" data-testid="integration-status">
                     <ActiveBadge active={integration.active} />
                   </td>
-                  <td>
+                  <td data-label="Consultas habilitadas">
                     <div className="flags">
                       {FLAG_NAMES.map((flag) => (
                         <span key={flag} className={`badge ${integration[flag] ? 'ok' : 'off'}`} title={integration[flag] ? 'Habilitada' : 'Deshabilitada'}>
+                          <span aria-hidden="true">{integration[flag] ? '✓ ' : '✕ '}</span>
                           {LOOKUP_LABELS[FLAG_LOOKUP[flag]]}
+                          <span className="sr-only">{integration[flag] ? ' (habilitada)' : ' (deshabilitada)'}</span>
                         </span>
                       ))}
                     </div>
                   </td>
-                  <td className="num">{formatQuetzales(integration.tariffCentavos)}</td>
-                  <td className="num">{formatQuetzales(integration.balanceCentavos)}</td>
-                  <td className="nowrap">{integration.lastQueryAt ? formatDateTime(integration.lastQueryAt) : <span className="muted">Nunca</span>}</td>
+                  <td className="num" data-label="Tarifa">
+                    {formatQuetzales(integration.tariffCentavos)}
+                  </td>
+                  <td className="num" data-label="Saldo" data-testid="integration-balance">
+                    {formatQuetzales(integration.balanceCentavos)}
+                  </td>
+                  <td className="nowrap" data-label="Última consulta">
+                    {integration.lastQueryAt ? formatDateTime(integration.lastQueryAt) : <span className="muted">Nunca</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,39 +1,20 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { GroupedHorizontalBars, StackedBarChart, type ChartSeries } from '@/components/console/charts';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ReconciliationStatus } from '@/components/console/reconciliation-status';
 import { requirePageUser } from '@/lib/auth/session';
 import { latestVerification } from '@/lib/billing/verify';
-import { bucketClock, DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange, type SeriesBucket } from '@/lib/console/dashboard';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
-import { OUTCOMES } from '@/lib/records/outcomes';
+import { LatencyChart, percent, RefusalsTable, UsageCharts, UsageTable } from '@/components/console/usage';
+import { DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
 import { formatQuetzales } from '@/lib/money';
 
 export const metadata: Metadata = { title: 'Panel' };
-
-const LOOKUP_COLORS: Record<string, string> = { renap: '#2e90fa', rtu_nits: '#7a5af8', cui_nit: '#12b76a', rtu: '#f79009', omisos: '#ee46bc' };
-const OUTCOME_COLORS: Record<string, string> = { success: '#12b76a', client_error: '#fdb022', source_error: '#f04438' };
-const LOOKUP_SERIES: ChartSeries[] = LOOKUPS.map((lookup) => ({ key: lookup, label: LOOKUP_LABELS[lookup], color: LOOKUP_COLORS[lookup]! }));
-const OUTCOME_SERIES: ChartSeries[] = OUTCOMES.map((outcome) => ({ key: outcome, label: OUTCOME_LABELS[outcome], color: OUTCOME_COLORS[outcome]! }));
-
-function percent(part: number, total: number): string {
-  return total === 0 ? '—' : `${((part / total) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`;
-}
-
-function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {
-  const { date, time } = bucketClock(bucket.start);
-  return unit === 'hour' ? { label: time, title: `${date} ${time}` } : { label: date, title: date };
-}
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser('support');
   const params = await searchParams;
   const range = parseDashboardRange(typeof params.rango === 'string' ? params.rango : undefined);
   const [dashboard, reconciliation] = await Promise.all([loadDashboard(range), latestVerification()]);
-  const unit = dashboard.unit;
-  const byLookup = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, unit), values: bucket.byLookup }));
-  const byOutcome = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, unit), values: bucket.byOutcome }));
 
   return (
     <>
@@ -86,57 +67,15 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </div>
       ) : (
         <>
-          <div className="grid grid-2">
-            <section className="card">
-              <h2>Consultas por tipo</h2>
-              <StackedBarChart title="Consultas por tipo a lo largo del tiempo" buckets={byLookup} series={LOOKUP_SERIES} />
-            </section>
-            <section className="card">
-              <h2>Consultas por resultado</h2>
-              <StackedBarChart title="Consultas por resultado a lo largo del tiempo" buckets={byOutcome} series={OUTCOME_SERIES} />
-            </section>
-          </div>
+          <UsageCharts dashboard={dashboard} />
           <div className="grid grid-2">
             <section className="card">
               <h2>Tiempo de respuesta (p50 y p95)</h2>
-              <GroupedHorizontalBars
-                title="Percentiles 50 y 95 del tiempo de respuesta por tipo de consulta"
-                unit="ms"
-                series={[
-                  { key: 'p50', label: 'p50 (mediana)', color: '#53b1fd' },
-                  { key: 'p95', label: 'p95', color: '#1849a9' },
-                ]}
-                rows={dashboard.lookups.map((entry) => ({ label: LOOKUP_LABELS[entry.lookup], values: { p50: entry.p50Ms, p95: entry.p95Ms } }))}
-              />
+              <LatencyChart dashboard={dashboard} />
             </section>
             <section className="card">
               <h2>Por tipo de consulta</h2>
-              <div className="table-wrap">
-                <table className="data">
-                  <thead>
-                    <tr>
-                      <th>Consulta</th>
-                      <th className="num">Total</th>
-                      <th className="num">Éxito</th>
-                      <th className="num">p50</th>
-                      <th className="num">p95</th>
-                      <th className="num">Cobrado</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {dashboard.lookups.map((entry) => (
-                      <tr key={entry.lookup}>
-                        <td>{LOOKUP_LABELS[entry.lookup]}</td>
-                        <td className="num">{entry.total.toLocaleString('es-GT')}</td>
-                        <td className="num">{percent(entry.success, entry.total)}</td>
-                        <td className="num">{entry.p50Ms === null ? '—' : `${entry.p50Ms} ms`}</td>
-                        <td className="num">{entry.p95Ms === null ? '—' : `${entry.p95Ms} ms`}</td>
-                        <td className="num">{formatQuetzales(entry.chargedCentavos)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <UsageTable dashboard={dashboard} />
             </section>
           </div>
         </>
@@ -146,24 +85,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <section className="card" style={{ marginTop: '1rem' }}>
           <h2>Solicitudes rechazadas antes de la fuente</h2>
           <p className="small muted">No son registros de consultas (el contrato no las registra), pero se cuentan aquí por motivo.</p>
-          <div className="table-wrap">
-            <table className="data" data-testid="refusals">
-              <thead>
-                <tr>
-                  <th>Motivo</th>
-                  <th className="num">Solicitudes</th>
-                </tr>
-              </thead>
-              <tbody>
-                {dashboard.refusalsByReason.map((entry) => (
-                  <tr key={entry.reason}>
-                    <td>{REFUSAL_REASON_LABELS[entry.reason]}</td>
-                    <td className="num">{entry.refusals.toLocaleString('es-GT')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RefusalsTable dashboard={dashboard} testId="refusals" empty="Ninguna solicitud rechazada en este periodo." />
         </section>
       )}
 
@@ -181,7 +103,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         {dashboard.lowBalance.length === 0 ? (
           <EmptyState title="Ninguna integración tiene saldo bajo." />
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Integraciones con saldo bajo" tabIndex={0}>
             <table className="data">
               <thead>
                 <tr>

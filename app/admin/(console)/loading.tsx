@@ -1,5 +1,0 @@
-import { LoadingPage } from '@/components/console/page-header';
-
-export default function Loading() {
-  return <LoadingPage title="Cargando" />;
-}

@@ -1,0 +1,125 @@
+import { GroupedHorizontalBars, StackedBarChart, type ChartSeries } from '@/components/console/charts';
+import { EmptyState } from '@/components/console/page-header';
+import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/console/dashboard';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
+import { formatQuetzales } from '@/lib/money';
+import { OUTCOMES } from '@/lib/records/outcomes';
+
+// The figures the dashboard shows for everyone and each integration's page shows for it alone.
+
+const LOOKUP_COLORS: Record<string, string> = { renap: '#2e90fa', rtu_nits: '#7a5af8', cui_nit: '#12b76a', rtu: '#f79009', omisos: '#ee46bc' };
+const OUTCOME_COLORS: Record<string, string> = { success: '#12b76a', client_error: '#fdb022', source_error: '#f04438' };
+export const LOOKUP_SERIES: ChartSeries[] = LOOKUPS.map((lookup) => ({ key: lookup, label: LOOKUP_LABELS[lookup], color: LOOKUP_COLORS[lookup]! }));
+export const OUTCOME_SERIES: ChartSeries[] = OUTCOMES.map((outcome) => ({ key: outcome, label: OUTCOME_LABELS[outcome], color: OUTCOME_COLORS[outcome]! }));
+
+export function percent(part: number, total: number): string {
+  return total === 0 ? '—' : `${((part / total) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`;
+}
+
+function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {
+  const { date, time } = bucketClock(bucket.start);
+  // Hours carry their day: a 24-hour axis passes the same clock time twice.
+  return unit === 'hour' ? { label: `${date} ${time}`, title: `${date} ${time}` } : { label: date, title: date };
+}
+
+/** Queries over time, by lookup and by outcome. */
+export function UsageCharts({ dashboard, subject }: { dashboard: Dashboard; subject?: string }) {
+  const byLookup = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, dashboard.unit), values: bucket.byLookup }));
+  const byOutcome = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, dashboard.unit), values: bucket.byOutcome }));
+  const of = subject ? ` de ${subject}` : '';
+  return (
+    <div className="grid grid-2">
+      <section className="card">
+        <h2>Consultas por tipo</h2>
+        <StackedBarChart title={`Consultas${of} por tipo a lo largo del tiempo`} buckets={byLookup} series={LOOKUP_SERIES} />
+      </section>
+      <section className="card">
+        <h2>Consultas por resultado</h2>
+        <StackedBarChart title={`Consultas${of} por resultado a lo largo del tiempo`} buckets={byOutcome} series={OUTCOME_SERIES} />
+      </section>
+    </div>
+  );
+}
+
+export function LatencyChart({ dashboard }: { dashboard: Dashboard }) {
+  return (
+    <GroupedHorizontalBars
+      title="Percentiles 50 y 95 del tiempo de respuesta por tipo de consulta"
+      unit="ms"
+      series={[
+        { key: 'p50', label: 'p50 (mediana)', color: '#53b1fd' },
+        { key: 'p95', label: 'p95', color: '#1849a9' },
+      ]}
+      rows={dashboard.lookups.map((entry) => ({ label: LOOKUP_LABELS[entry.lookup], values: { p50: entry.p50Ms, p95: entry.p95Ms } }))}
+    />
+  );
+}
+
+/** Per lookup: queries, success rate, latency and the amount charged. */
+export function UsageTable({ dashboard, testId }: { dashboard: Dashboard; testId?: string }) {
+  return (
+    <div className="table-wrap" role="region" aria-label="Consultas por tipo" tabIndex={0}>
+      <table className="data stacked" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>Consulta</th>
+            <th className="num">Total</th>
+            <th className="num">Éxito</th>
+            <th className="num">p50</th>
+            <th className="num">p95</th>
+            <th className="num">Cobrado</th>
+          </tr>
+        </thead>
+        <tbody>
+          {dashboard.lookups.map((entry) => (
+            <tr key={entry.lookup}>
+              <td data-label="Consulta">{LOOKUP_LABELS[entry.lookup]}</td>
+              <td className="num" data-label="Total">
+                {entry.total.toLocaleString('es-GT')}
+              </td>
+              <td className="num" data-label="Éxito">
+                {percent(entry.success, entry.total)}
+              </td>
+              <td className="num" data-label="p50">
+                {entry.p50Ms === null ? '—' : `${entry.p50Ms} ms`}
+              </td>
+              <td className="num" data-label="p95">
+                {entry.p95Ms === null ? '—' : `${entry.p95Ms} ms`}
+              </td>
+              <td className="num" data-label="Cobrado">
+                {formatQuetzales(entry.chargedCentavos)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Requests refused before the source, per reason (counted, never recorded as queries). */
+export function RefusalsTable({ dashboard, testId, empty }: { dashboard: Dashboard; testId: string; empty: string }) {
+  if (dashboard.refusalsByReason.length === 0) return <EmptyState title={empty} />;
+  return (
+    <div className="table-wrap" role="region" aria-label="Solicitudes rechazadas por motivo" tabIndex={0}>
+      <table className="data stacked" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>Motivo</th>
+            <th className="num">Solicitudes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {dashboard.refusalsByReason.map((entry) => (
+            <tr key={entry.reason}>
+              <td data-label="Motivo">{REFUSAL_REASON_LABELS[entry.reason]}</td>
+              <td className="num" data-label="Solicitudes">
+                {entry.refusals.toLocaleString('es-GT')}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

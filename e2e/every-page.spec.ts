@@ -1,0 +1,211 @@
+// Every console page and /docs, at a desktop size and at a phone's 390 px: nothing scrolls
+// sideways, axe-core finds no serious or critical violation, and a full-page screenshot of each is
+// kept in e2e-artifacts/<database>/screenshots (pagina-<page>-<escritorio|telefono>.png).
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { FAULT_IDENTIFIERS } from '../simulator/faults';
+import { samplePopulation } from '../simulator/population';
+import { demoToken, screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+
+const VIEWPORTS = [
+  { name: 'escritorio', size: { width: 1366, height: 900 } },
+  { name: 'telefono', size: { width: 390, height: 844 } },
+] as const;
+
+interface Ids {
+  integration: number;
+  record: number;
+  failedRecord: number;
+}
+
+// Pages that need a session; the sign-in page and /docs are opened without one.
+const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) => string; signedOut?: boolean }> = [
+  { name: 'panel', heading: 'Panel', path: () => '/admin' },
+  { name: 'integraciones', heading: 'Integraciones', path: () => '/admin/integraciones' },
+  { name: 'nueva-integracion', heading: 'Nueva integración', path: () => '/admin/integraciones/nueva' },
+  { name: 'integracion', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}` },
+  { name: 'historial-de-saldo', heading: 'Historial de saldo de demo', path: (ids) => `/admin/integraciones/${ids.integration}/movimientos` },
+  { name: 'registros', heading: 'Registros de consultas', path: () => '/admin/registros' },
+  { name: 'registro', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.record}` },
+  { name: 'registro-con-error', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.failedRecord}` },
+  { name: 'usuarios', heading: 'Usuarios', path: () => '/admin/usuarios' },
+  { name: 'auditoria', heading: 'Auditoría', path: () => '/admin/auditoria' },
+  { name: 'cuenta', heading: 'Mi cuenta', path: () => '/admin/cuenta' },
+  { name: 'sin-permiso', heading: 'Sin permiso', path: () => '/admin/sin-permiso' },
+  { name: 'no-encontrada', heading: 'No encontramos esta página', path: () => '/admin/integraciones/999999' },
+  { name: 'inicio-de-sesion', heading: 'Consola de consultas de contribuyentes', path: () => '/admin/login', signedOut: true },
+  { name: 'documentacion', heading: 'API de consulta de contribuyentes', path: () => '/docs', signedOut: true },
+];
+
+async function omisosQuery(browser: Browser, nit: string): Promise<number> {
+  const context = await browser.newContext();
+  const response = await context.request.post(`${settings().baseUrl}/api/catalogos/omisos`, {
+    headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken() },
+    data: { nit },
+  });
+  await response.body();
+  await context.close();
+  return response.status();
+}
+
+/** The id of the newest record of the integration with this status, from the records page. */
+async function newestRecordId(page: Page, integrationId: number, status: string): Promise<number> {
+  await page.goto(`${settings().baseUrl}/admin/registros?integracion=${integrationId}&estado=${status}`);
+  const href = await page.getByTestId('records').locator('tbody tr').first().getByRole('link').first().getAttribute('href');
+  return Number(/\/admin\/registros\/(\d+)/.exec(href ?? '')![1]);
+}
+
+test.describe.serial('cada página, en escritorio y en teléfono', () => {
+  let adminContext: BrowserContext;
+  let admin: Page;
+  const ids: Ids = { integration: 0, record: 0, failedRecord: 0 };
+
+  test.beforeAll(async ({ browser }) => {
+    const { baseUrl, adminEmail, adminPassword } = settings();
+    // One charged query and one the catalog source fails (it answers an nginx HTML page).
+    const population = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) });
+    expect(await omisosQuery(browser, population.omiso.nit)).toBe(200);
+    expect(await omisosQuery(browser, FAULT_IDENTIFIERS.server_error.nit)).toBe(502);
+
+    adminContext = await browser.newContext();
+    admin = await adminContext.newPage();
+    await signInThroughForm(admin, adminEmail, adminPassword);
+    await admin.goto(`${baseUrl}/admin/integraciones`);
+    const href = await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href');
+    ids.integration = Number(/\/admin\/integraciones\/(\d+)/.exec(href ?? '')![1]);
+    ids.record = await newestRecordId(admin, ids.integration, '200');
+    ids.failedRecord = await newestRecordId(admin, ids.integration, '502');
+  });
+
+  test.afterAll(async () => {
+    await adminContext?.close();
+  });
+
+  for (const viewport of VIEWPORTS) {
+    for (const page of PAGES) {
+      test(`${page.name} (${viewport.name}): sin desplazamiento lateral y sin fallas graves de accesibilidad`, async ({ browser }, testInfo) => {
+        const { baseUrl } = settings();
+        const context = page.signedOut ? await browser.newContext() : undefined;
+        const tab = context ? await context.newPage() : admin;
+        await tab.setViewportSize(viewport.size);
+        await tab.goto(`${baseUrl}${page.path(ids)}`);
+        await expect(tab.getByRole('heading', { level: 1, name: page.heading })).toBeVisible();
+        await screenshot(tab, testInfo, `pagina-${page.name}-${viewport.name}`);
+
+        const widths = await tab.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+        expect(widths.page, `${page.path(ids)} es más ancha que la pantalla`).toBeLessThanOrEqual(viewport.size.width);
+        expect(widths.screen).toBe(viewport.size.width);
+        expect(await seriousAccessibilityViolations(tab)).toEqual([]);
+        await context?.close();
+      });
+    }
+  }
+
+  test('en el teléfono, un menú muestra todas las secciones', async () => {
+    const { baseUrl } = settings();
+    await admin.setViewportSize(VIEWPORTS[1].size);
+    await admin.goto(`${baseUrl}/admin`);
+    const nav = admin.getByRole('navigation', { name: 'Secciones de la consola' });
+    const menu = admin.getByRole('button', { name: 'Menú' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Auditoría' })).toBeHidden();
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    for (const section of ['Panel', 'Integraciones', 'Registros de consultas', 'Usuarios', 'Auditoría']) {
+      const link = nav.getByRole('link', { name: section, exact: true });
+      await expect(link).toBeVisible();
+      // A whole row of the menu, not a chip in a strip that scrolls sideways.
+      expect((await link.boundingBox())!.width).toBeGreaterThan(300);
+    }
+    await nav.getByRole('link', { name: 'Auditoría' }).click();
+    await expect(admin.getByRole('heading', { name: 'Auditoría', level: 1 })).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    // On a desktop the sections are always in the header, without a menu button.
+    await admin.setViewportSize(VIEWPORTS[0].size);
+    await expect(menu).toBeHidden();
+    await expect(nav.getByRole('link', { name: 'Auditoría' })).toBeVisible();
+  });
+
+  test('en el teléfono, registros e integraciones muestran estado, identificador y saldo sin desplazarse', async () => {
+    const { baseUrl } = settings();
+    await admin.setViewportSize(VIEWPORTS[1].size);
+    const inView = async (locator: ReturnType<Page['locator']>) => {
+      const box = (await locator.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    };
+    await admin.goto(`${baseUrl}/admin/registros?integracion=${ids.integration}&estado=200`);
+    const record = admin.getByTestId('records').locator('tbody tr').first();
+    await inView(record.getByTestId('record-status'));
+    await inView(record.getByTestId('record-identifier'));
+    await inView(record.getByTestId('record-charged'));
+
+    await admin.goto(`${baseUrl}/admin/integraciones`);
+    const demo = admin.getByTestId('integrations').locator('tbody tr', { hasText: 'demo' });
+    await inView(demo.getByTestId('integration-status'));
+    await inView(demo.getByTestId('integration-balance'));
+  });
+
+  test('las gráficas tienen fechas en el eje, letra legible en el teléfono y cifras al pasar o tocar', async () => {
+    const { baseUrl } = settings();
+    await admin.setViewportSize(VIEWPORTS[0].size);
+    const name = 'Consultas por tipo a lo largo del tiempo';
+    await expect(async () => {
+      await admin.goto(`${baseUrl}/admin`);
+      await expect(admin.getByRole('img', { name })).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+    const chart = admin.getByRole('img', { name });
+    // Hourly columns say which day they are: a 24-hour axis passes the same clock time twice.
+    const labels = (await chart.locator('text.axis').allTextContents()).filter((label) => label.includes(':'));
+    expect(labels.length).toBeGreaterThan(2);
+    for (const label of labels) expect(label).toMatch(/^\d{2}\/\d{2} \d{2}:\d{2}$/);
+    await chart.locator('g[data-tip]').last().hover();
+    const tooltip = admin.getByTestId('chart-tooltip').first();
+    await expect(tooltip).toContainText('Catálogo omisos: ');
+    await expect(tooltip).toContainText('Total: ');
+
+    await admin.setViewportSize(VIEWPORTS[1].size);
+    const narrow = admin.getByRole('img', { name });
+    await expect(narrow).toBeVisible();
+    const letterHeight = await narrow.locator('text.axis').first().evaluate((element) => element.getBoundingClientRect().height);
+    expect(letterHeight).toBeGreaterThanOrEqual(10);
+    await admin.mouse.move(1, 1);
+    await expect(admin.getByTestId('chart-tooltip')).toHaveCount(0);
+    await narrow.locator('g[data-tip]').last().click();
+    await expect(admin.getByTestId('chart-tooltip').first()).toContainText('Total: ');
+  });
+
+  test('las páginas tienen un ícono (favicon)', async () => {
+    const { baseUrl } = settings();
+    await admin.goto(`${baseUrl}/admin`);
+    const href = await admin.locator('link[rel="icon"]').first().getAttribute('href');
+    expect(href).toBeTruthy();
+    const icon = await admin.request.get(new URL(href!, baseUrl).toString());
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  });
+
+  test('un id que no existe da una página 404 en español', async () => {
+    const { baseUrl } = settings();
+    await admin.setViewportSize(VIEWPORTS[0].size);
+    for (const path of ['/admin/integraciones/999999', '/admin/registros/999999999', '/admin/integraciones/abc', '/admin/no-existe']) {
+      const response = await admin.goto(`${baseUrl}${path}`);
+      expect(response!.status(), path).toBe(404);
+      await expect(admin.getByRole('heading', { level: 1, name: 'No encontramos esta página' })).toBeVisible();
+      await expect(admin.locator('body')).not.toContainText('could not be found');
+    }
+  });
+
+  test('el error de una consulta se explica en español y el detalle técnico queda plegado', async () => {
+    const { baseUrl } = settings();
+    await admin.goto(`${baseUrl}/admin/registros/${ids.failedRecord}`);
+    const detail = admin.getByTestId('record-detail');
+    await expect(detail).toContainText('La fuente de los catálogos falló o no respondió');
+    await expect(detail).not.toContainText('Request id');
+    await expect(detail).toContainText('Id de solicitud');
+    const raw = detail.getByTestId('record-error-raw');
+    await expect(raw).toBeHidden();
+    await detail.getByText('Detalle técnico').click();
+    await expect(raw).toBeVisible();
+    await expect(raw).toContainText('503');
+  });
+});
