@@ -1,12 +1,22 @@
+// Where every lookup request starts (the five route files wrap their handler with lookupRoute).
+// The lookups do not go through proxy.ts: Next's proxy layer cost each lookup about as much as the
+// rest of the gateway's own work (docs/operations.md, "The gateway's own cost"), so what the proxy
+// does for the rest of the API happens here instead, in the same order: a fresh request id, the
+// global per-IP limit, and the security headers on every answer.
 import { env } from '@/lib/env';
 import { readJsonBody, type BodyRead } from '@/lib/http/json-body';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
+import { securityHeaders } from '@/lib/http/security-headers';
+import { requestClientIp } from '@/lib/limits/client-ip';
+import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
+import { consumeGlobalLimit } from '@/lib/limits/limits';
 import { withLogBindings } from '@/lib/logging/context';
 import { logger } from '@/lib/logging/logger';
 import { credentialsFrom, type Credentials } from '@/lib/lookups/credentials';
-import { lookupOfPath } from '@/lib/lookups/paths';
 import { newLookupTrace, withLookupTrace, type LookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
+import type { LookupKind } from '@/db/schema';
+import { countRefusal } from '@/lib/rollups/refusals';
 
 const log = logger('api');
 const lookupLog = logger('lookup');
@@ -17,24 +27,60 @@ export interface LookupContext {
   requestId: string;
 }
 
+let headersOfEveryAnswer: Array<[string, string]> | undefined;
+
+/** The API's security headers (lib/http/security-headers.ts), the same for every lookup answer. */
+function lookupSecurityHeaders(): Array<[string, string]> {
+  headersOfEveryAnswer ??= Object.entries(
+    securityHeaders({ https: (env().NEXTAUTH_URL ?? '').startsWith('https://'), development: process.env.NODE_ENV === 'development', noStore: true }),
+  );
+  return headersOfEveryAnswer;
+}
+
 /**
- * Wraps a lookup route: resolves the request id (set by proxy.ts), the credentials and a lazy
- * body reader, and turns any unexpected error into the route family's 500 without details. Every
- * log line written while the lookup runs carries its request id and path.
+ * Wraps a lookup route: gives the request a fresh id (one sent by the client is replaced, so ids
+ * stay unique), spends the global per-IP limit (its 429 is the limiter's plain text, counted as a
+ * refusal, never recorded), then runs the lookup with its credentials and a lazy body reader and
+ * turns any unexpected error into the route family's 500 without details. Every answer carries the
+ * request id and the security headers; every log line written while the lookup runs carries its
+ * request id and path, and each lookup past the global limit ends with one line and its metrics
+ * (reportLookup).
  */
-export function lookupRoute(run: (context: LookupContext) => Promise<Response>, onUnhandled: (requestId: string) => Response) {
-  return async function POST(request: Request): Promise<Response> {
-    const requestId = request.headers.get(REQUEST_ID_HEADER) ?? newRequestId();
-    const path = new URL(request.url).pathname;
+export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) => Promise<Response>, onUnhandled: (requestId: string) => Response) {
+  const withHeaders = (response: Response, requestId: string) => {
+    for (const [name, value] of lookupSecurityHeaders()) response.headers.set(name, value);
+    response.headers.set(REQUEST_ID_HEADER, requestId);
+    return response;
+  };
+  // Other methods get what Next would answer by itself (405; OPTIONS: 204), with the same headers.
+  const otherMethod = (status: 204 | 405) => async () => withHeaders(new Response(null, { status, headers: { allow: 'POST, OPTIONS' } }), newRequestId());
+  return {
+    async POST(request: Request): Promise<Response> {
+      const requestId = newRequestId();
+      return withHeaders(await answer(request, requestId), requestId);
+    },
+    GET: otherMethod(405),
+    PUT: otherMethod(405),
+    PATCH: otherMethod(405),
+    DELETE: otherMethod(405),
+    OPTIONS: otherMethod(204),
+  };
+
+  async function answer(request: Request, requestId: string): Promise<Response> {
+    const settings = env();
+    if (!(await consumeGlobalLimit(requestClientIp((name) => request.headers.get(name), settings)))) {
+      countRefusal({ lookup, reason: 'ip_rate_limited' });
+      return new Response(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    }
     const trace = newLookupTrace();
     const startedAt = performance.now();
-    return withLogBindings({ requestId, path }, () =>
+    return withLogBindings({ requestId, path: new URL(request.url).pathname }, () =>
       withLookupTrace(trace, async () => {
         let response: Response;
         try {
           response = await run({
             credentials: credentialsFrom(request.headers),
-            readBody: () => readJsonBody(request, env().MAX_BODY_BYTES),
+            readBody: () => readJsonBody(request, settings.MAX_BODY_BYTES),
             requestId,
           });
         } catch (error) {
@@ -42,11 +88,11 @@ export function lookupRoute(run: (context: LookupContext) => Promise<Response>, 
           trace.outcome = 'unhandled';
           response = onUnhandled(requestId);
         }
-        reportLookup(lookupOfPath(path) ?? path, trace, response.status, performance.now() - startedAt);
+        reportLookup(lookup, trace, response.status, performance.now() - startedAt);
         return response;
       }),
     );
-  };
+  }
 }
 
 /**

@@ -37,6 +37,17 @@ const API_CALLS: Array<[string, RequestInit?]> = [
   ['/api/openapi.json'],
   ['/api/auth/csrf'],
   ['/api/no-such-route', { method: 'POST' }],
+  // The lookups skip proxy.ts: lib/api/route.ts answers every method on their paths.
+  ['/api/rtu/nits', { method: 'GET' }],
+  ['/api/catalogos/cui-nit', { method: 'PUT' }],
+];
+// Without credentials the registries answer 403 and the catalogs 401 (the contract's families).
+const LOOKUP_PATHS: Array<[string, number]> = [
+  ['/api/renap/buscar-cui', 403],
+  ['/api/rtu/nits', 403],
+  ['/api/catalogos/cui-nit', 401],
+  ['/api/catalogos/rtu', 401],
+  ['/api/catalogos/omisos', 401],
 ];
 
 function expectCommonHeaders(answer: Answer, what: string): void {
@@ -76,6 +87,24 @@ describe('security headers', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(answer.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(answer.headers.get('cache-control'), path).toContain('no-store');
     }
+  });
+
+  it('every lookup answer carries the headers and a request id of its own, even when the client sent one', async () => {
+    const ids = new Set<string>();
+    for (const [path, status] of LOOKUP_PATHS) {
+      const answer = await request(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'req_chosen_by_client' }, body: '{}' });
+      expect(answer.status, path).toBe(status);
+      expectCommonHeaders(answer, path);
+      expect(answer.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(answer.headers.get('cache-control'), path).toBe('no-store');
+      const id = answer.headers.get('x-request-id');
+      expect(id, path).toMatch(/^req_[0-9a-f]{20}$/);
+      ids.add(id!);
+    }
+    expect(ids.size).toBe(LOOKUP_PATHS.length);
+    const notAllowed = await request('/api/catalogos/omisos', { method: 'GET' });
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.headers.get('allow')).toBe('POST, OPTIONS');
   });
 
   it('the console, signed in or not, is never stored', async () => {

@@ -3,7 +3,8 @@ import { catalogResponse, catalogUnhandledResponse } from '@/lib/api/catalog-res
 import { lookupRoute } from '@/lib/api/route';
 import { runCatalogLookup } from '@/lib/lookups/catalog';
 
-export const POST = lookupRoute(
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute(
+  'omisos',
   async (context) => catalogResponse(await runCatalogLookup({ ...context, catalog: 'omisos' }), context.requestId),
   catalogUnhandledResponse,
 );

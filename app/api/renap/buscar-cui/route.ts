@@ -3,4 +3,4 @@ import { lookupRoute } from '@/lib/api/route';
 import { registryFailedResponse, renapResponse } from '@/lib/api/registry-responses';
 import { runRenapLookup } from '@/lib/lookups/registries';
 
-export const POST = lookupRoute(async (context) => renapResponse(await runRenapLookup(context), context.requestId), registryFailedResponse);
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('renap', async (context) => renapResponse(await runRenapLookup(context), context.requestId), registryFailedResponse);

@@ -3,4 +3,4 @@ import { lookupRoute } from '@/lib/api/route';
 import { registryFailedResponse, rtuNitsResponse } from '@/lib/api/registry-responses';
 import { runRtuNitsLookup } from '@/lib/lookups/registries';
 
-export const POST = lookupRoute(async (context) => rtuNitsResponse(await runRtuNitsLookup(context), context.requestId), registryFailedResponse);
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('rtu_nits', async (context) => rtuNitsResponse(await runRtuNitsLookup(context), context.requestId), registryFailedResponse);
