@@ -10,8 +10,6 @@ import { newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { consumeGlobalLimit, consumeSignInLimit } from '@/lib/limits/limits';
-import { lookupOfPath } from '@/lib/lookups/paths';
-import { countRefusal } from '@/lib/rollups/refusals';
 
 /** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
 const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
@@ -52,8 +50,6 @@ export async function proxy(request: NextRequest) {
     const requestId = newRequestId();
     headers[REQUEST_ID_HEADER] = requestId;
     if (!(await consumeGlobalLimit(clientIp()))) {
-      const lookup = lookupOfPath(path);
-      if (lookup) countRefusal({ lookup, reason: 'ip_rate_limited' });
       return respond(new NextResponse(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
     }
     forwarded.set(REQUEST_ID_HEADER, requestId);
