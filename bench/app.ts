@@ -19,12 +19,14 @@ export interface BenchApp {
  * Starts the app with the benchmark's environment plus `env`, on a free port of 127.0.0.1;
  * `nodeArgs` go to node before server.mjs (--cpu-prof, --max-old-space-size).
  */
-export async function startBenchApp(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchApp> {
+export async function startBenchApp(env: Record<string, string>, nodeArgs: string[] = [], logFile?: string): Promise<BenchApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = spawn(process.execPath, [...nodeArgs, 'server.mjs'], {
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // The log (one JSON line per lookup) is kept only when asked for: its stage timings split the
+    // gateway's time into Next's part and the handler's own (--stages).
+    stdio: ['ignore', logFile ? fs.openSync(logFile, 'a') : 'ignore', 'inherit'],
     env: { ...process.env, NEXTAUTH_URL: baseUrl, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   const stop = () =>

@@ -38,6 +38,7 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
     soak: { type: 'string' },
+    stages: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -47,11 +48,12 @@ const SELECTED_LOOKUPS = values.lookups?.split(',') ?? (values.soak ? ['omisos']
 const PROFILE = values.profile;
 const REPS = PROFILE ? 1 : Number(values.reps);
 const SOAK_SECONDS = values.soak ? Number(values.soak) : undefined;
+const STAGES = values.stages;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
-async function startInstance(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchApp> {
-  const app = await startBenchApp(env, nodeArgs);
+async function startInstance(env: Record<string, string>, nodeArgs: string[] = [], logFile?: string): Promise<BenchApp> {
+  const app = await startBenchApp(env, nodeArgs, logFile);
   cleanups.push(() => app.stop());
   return app;
 }
@@ -117,7 +119,8 @@ async function main(): Promise<void> {
   };
   const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-profile-')) : undefined;
   const nodeArgs = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : [];
-  const apps = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv, nodeArgs)));
+  const appLog = STAGES ? path.join(path.dirname(bareResponsesFile), 'app.log') : undefined;
+  const apps = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv, nodeArgs, appLog)));
   const instances = apps.map((app) => app.baseUrl);
 
   const headers = {
@@ -190,17 +193,20 @@ async function main(): Promise<void> {
   console.log(header);
   const rows: string[] = [];
   const statementBreakdowns: string[] = [];
+  const stageRows: string[] = [];
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
       const runs: Array<{ gateway: LoadResult; bare: LoadResult; source: LoadResult; statements?: StatementCount }> = [];
       for (let rep = 0; rep < REPS; rep++) {
         const counting = 'unavailable' in counter ? undefined : (counter as StatementCounter);
         await counting?.reset();
+        const logOffset = appLog ? fs.statSync(appLog).size : 0;
         const gateway = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
         const statements = await counting?.read();
         const bare = await runLoad(target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
         runs.push({ gateway, bare, source, statements });
+        if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
       const gateway = { rps: m((r) => r.gateway.requestsPerSecond), p50: m((r) => r.gateway.p50Ms), p99: m((r) => r.gateway.p99Ms), errors: m((r) => r.gateway.errors) };
@@ -231,7 +237,7 @@ async function main(): Promise<void> {
           `${name} (c=${connections}, ${answered} lookups):\n` +
             last.statements.statements
               .slice(0, 8)
-              .map((statement) => `  ${(statement.calls / answered).toFixed(3).padStart(7)}  ${statement.query}`)
+              .map((statement) => `  ${(statement.calls / answered).toFixed(3).padStart(7)}  ${statement.meanMs.toFixed(3).padStart(7)} ms  ${statement.query}`)
               .join('\n'),
         );
       }
@@ -244,7 +250,12 @@ async function main(): Promise<void> {
   console.log('\nown = gateway - bare handler - source (the same client against the same simulator); throughput = gateway req/s as a share of the bare handler\'s;');
   console.log('db/lookup = statements PostgreSQL executed per lookup during the gateway runs (pg_stat_statements; one round trip each; background jobs included).');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
-  if (statementBreakdowns.length) console.log(`\nstatements per lookup, most frequent first:\n${statementBreakdowns.join('\n')}`);
+  if (statementBreakdowns.length) console.log(`\nstatements per lookup (and PostgreSQL's mean execution time of each), most frequent first:\n${statementBreakdowns.join('\n')}`);
+  if (stageRows.length) {
+    console.log('\nwhere a lookup\'s time goes (p50 ms, from the app\'s log lines of the last repetition; handler = inside lookupRoute, outside = gateway p50 - handler p50):');
+    console.log(`lookup     conns  ${['gateway', 'outside', 'handler', ...STAGE_NAMES, 'rest'].map((column) => column.padStart(8)).join('')}`);
+    for (const row of stageRows) console.log(row);
+  }
 
   if (profileDirectory) {
     await app.stop();
@@ -252,6 +263,34 @@ async function main(): Promise<void> {
     console.log(`\nCPU profile of the app (${(totalMs / 1000).toFixed(1)} s sampled; files in ${profileDirectory}), top functions by self time:`);
     for (const entry of top) console.log(`${(entry.share * 100).toFixed(1).padStart(5)} %  ${entry.selfMs.toFixed(0).padStart(7)} ms  ${entry.name}  ${entry.location}`);
   }
+}
+
+const STAGE_NAMES = ['auth', 'hold', 'source', 'settle'] as const;
+
+interface LookupLine {
+  durationMs: number;
+  stagesMs: Partial<Record<(typeof STAGE_NAMES)[number], number>>;
+}
+
+/** The per-lookup log lines (lib/api/route.ts, reportLookup) written since `offset`. */
+function readLookupLines(file: string, offset: number): LookupLine[] {
+  const text = fs.readFileSync(file).subarray(offset).toString('utf8');
+  const lines: LookupLine[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.includes('"msg":"lookup"')) continue;
+    const entry = JSON.parse(line) as LookupLine;
+    lines.push({ durationMs: entry.durationMs, stagesMs: entry.stagesMs ?? {} });
+  }
+  return lines;
+}
+
+/** Medians of the handler's time and of each stage; "rest" is the handler's time outside the stages. */
+function stageRow(name: string, connections: number, gateway: LoadResult, lines: LookupLine[]): string {
+  const handler = median(lines.map((line) => line.durationMs));
+  const stages = STAGE_NAMES.map((stage) => median(lines.map((line) => line.stagesMs[stage] ?? 0)));
+  const rest = median(lines.map((line) => line.durationMs - STAGE_NAMES.reduce((sum, stage) => sum + (line.stagesMs[stage] ?? 0), 0)));
+  const cells = [gateway.p50Ms, gateway.p50Ms - handler, handler, ...stages, rest];
+  return `${name.padEnd(9)}  ${String(connections).padStart(5)}  ${cells.map((ms) => ms.toFixed(2).padStart(8)).join('')}`;
 }
 
 /** One lookup at 50 connections for SOAK_SECONDS; the instance's RSS every 30 s and whether it still grows. */

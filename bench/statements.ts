@@ -8,7 +8,7 @@ import postgres from 'postgres';
 export interface StatementCount {
   total: number;
   /** The statements by count, most frequent first, their text shortened. */
-  statements: Array<{ query: string; calls: number }>;
+  statements: Array<{ query: string; calls: number; meanMs: number }>;
 }
 
 export interface StatementCounter {
@@ -36,12 +36,12 @@ export async function statementCounter(url: string): Promise<StatementCounter | 
     },
     async read() {
       // The counter's own statements are left out; everything else came from the app.
-      const rows = await sql<Array<{ query: string; calls: string }>>`
-        select s.query, s.calls::text as calls
+      const rows = await sql<Array<{ query: string; calls: string; mean_ms: number }>>`
+        select s.query, s.calls::text as calls, s.mean_exec_time::float8 as mean_ms
           from pg_stat_statements s
          where s.query not ilike '%pg_stat_statements%'
          order by s.calls desc`;
-      const statements = rows.map((row) => ({ query: row.query.replace(/\s+/g, ' ').slice(0, 90), calls: Number(row.calls) }));
+      const statements = rows.map((row) => ({ query: row.query.replace(/\s+/g, ' ').slice(0, 90), calls: Number(row.calls), meanMs: row.mean_ms }));
       return { total: statements.reduce((sum, statement) => sum + statement.calls, 0), statements };
     },
     async close() {
