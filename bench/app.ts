@@ -57,3 +57,17 @@ export function residentMemory(pid: number): { rssMiB: number; peakMiB: number }
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
+
+/**
+ * CPU time (user + system) a process has used so far, in ms (Linux /proc; 10 ms ticks). Read
+ * around a run and divided by its calls it gives the app's CPU per request, which other processes
+ * on the machine barely disturb, unlike latency.
+ */
+export function cpuTimeMs(pid: number): number {
+  // Fields after the command name (which may hold spaces, hence the last ')'); utime and stime are the 12th and 13th.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').at(-1)!.trim().split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -25,7 +25,8 @@ export interface LoadResult {
   p99Ms: number;
 }
 
-function send(agent: http.Agent, url: string, target: LoadTarget): Promise<number> {
+/** One POST over `agent`, its answer read to the end; resolves with the status. */
+export function send(agent: http.Agent, url: string, target: Pick<LoadTarget, 'headers' | 'body'>): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(target.body) } }, (response) => {
       response.resume();

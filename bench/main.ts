@@ -7,18 +7,20 @@
 // npm run bench -- --profile
 //   The same runs (one repetition) with the app under --cpu-prof; prints the functions with the
 //   most self time and where the profiles are.
-// npm run bench -- --soak 600 [--lookups omisos]
-//   One lookup at 50 connections for that many seconds, the RSS every 30 s.
+// npm run bench -- --soak 600
+//   50 connections for that many seconds with a realistic mix (the five lookups, 5 % source
+//   faults, 2 % wrong tokens): throughput, p50, p99 and RSS every minute.
 // npm run bench -- --instances 2 [--seconds 5 --connections 50]
 //   Throughput of one instance versus two on the same PostgreSQL and Redis.
 // --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those.
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { residentMemory, startBenchApp, type BenchApp } from './app';
-import { runClosedLoop, runLoad, type LoadResult, type LoadTarget } from './load';
+import { cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
+import { runClosedLoop, runLoad, send, type LoadResult, type LoadTarget } from './load';
 import { topSelfTime } from './profile';
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
@@ -44,7 +46,7 @@ const { values } = parseArgs({
 const SECONDS = Number(values.seconds);
 const TWO_INSTANCES = values.instances === '2';
 const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? '50' : '1,50')).split(',').map(Number);
-const SELECTED_LOOKUPS = values.lookups?.split(',') ?? (values.soak ? ['omisos'] : undefined);
+const SELECTED_LOOKUPS = values.lookups?.split(',');
 const PROFILE = values.profile;
 const REPS = PROFILE ? 1 : Number(values.reps);
 const SOAK_SECONDS = values.soak ? Number(values.soak) : undefined;
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   await topUp(actor, created.value.integration.id, 10_000_000_000, 'Saldo para el benchmark');
   await closeDatabase();
 
-  const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
+  const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } = await import('../simulator/index');
   const simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
   cleanups.push(() => simulator.close());
   const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
@@ -144,12 +146,14 @@ async function main(): Promise<void> {
     clientSecret: SIMULATOR_DEV_CREDENTIALS.catalogClientSecret,
     timeoutMs,
   });
-  const allLookups: Record<string, { path: string; body: unknown; source: () => Promise<boolean> }> = {
-    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui }, source: async () => (await renapClient.searchByCui(sample.individual.cui!)).ok },
-    rtu_nits: { path: '/api/rtu/nits', body: { nits }, source: async () => (await rtuClient.searchByNits(nits)).ok },
-    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit }, source: async () => (await catalogClient.lookupCuiNit({ nit, actualizado: false })).ok },
-    rtu: { path: '/api/catalogos/rtu', body: { nit }, source: async () => (await catalogClient.lookupRtu({ nit, actualizado: false })).ok },
-    omisos: { path: '/api/catalogos/omisos', body: { nit }, source: async () => (await catalogClient.lookupOmisos({ nit, actualizado: false })).ok },
+  // faultBody: an identifier the simulator always answers with a server error (the soak's source faults).
+  const failing = FAULT_IDENTIFIERS.server_error;
+  const allLookups: Record<string, { path: string; body: unknown; faultBody: unknown; source: () => Promise<boolean> }> = {
+    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui }, faultBody: { cui: failing.cui }, source: async () => (await renapClient.searchByCui(sample.individual.cui!)).ok },
+    rtu_nits: { path: '/api/rtu/nits', body: { nits }, faultBody: { nits: [failing.nit] }, source: async () => (await rtuClient.searchByNits(nits)).ok },
+    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit }, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupCuiNit({ nit, actualizado: false })).ok },
+    rtu: { path: '/api/catalogos/rtu', body: { nit }, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupRtu({ nit, actualizado: false })).ok },
+    omisos: { path: '/api/catalogos/omisos', body: { nit }, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupOmisos({ nit, actualizado: false })).ok },
   };
   const lookups = Object.fromEntries(Object.entries(allLookups).filter(([name]) => !SELECTED_LOOKUPS || SELECTED_LOOKUPS.includes(name)));
   const target = (urls: string[], body: unknown): LoadTarget => ({ urls, headers, body: JSON.stringify(body), expectedStatus: 200 });
@@ -172,7 +176,7 @@ async function main(): Promise<void> {
 
   const [app] = apps as [BenchApp];
   if (SOAK_SECONDS) {
-    await soak(app, lookups, target);
+    await soak(app, lookups, headers);
     return;
   }
 
@@ -189,23 +193,27 @@ async function main(): Promise<void> {
   if ('unavailable' in counter) console.log(`[bench] database statements not counted: ${counter.unavailable}`);
   else cleanups.push(() => counter.close());
 
-  const header = 'lookup     conns   gateway req/s p50 p99     bare req/s p50 p99    source p50 p99    own p50 own p99  throughput  db/lookup';
+  const header = 'lookup     conns   gateway req/s p50 p99     bare req/s p50 p99    source p50 p99    own p50 own p99  throughput  db/lookup  app CPU ms gw bare';
   console.log(header);
   const rows: string[] = [];
   const statementBreakdowns: string[] = [];
   const stageRows: string[] = [];
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
-      const runs: Array<{ gateway: LoadResult; bare: LoadResult; source: LoadResult; statements?: StatementCount }> = [];
+      const runs: Array<{ gateway: LoadResult; bare: LoadResult; source: LoadResult; statements?: StatementCount; gatewayCpuMs: number; bareCpuMs: number }> = [];
       for (let rep = 0; rep < REPS; rep++) {
         const counting = 'unavailable' in counter ? undefined : (counter as StatementCounter);
         await counting?.reset();
         const logOffset = appLog ? fs.statSync(appLog).size : 0;
+        const gatewayCpuBefore = cpuTimeMs(app.pid);
         const gateway = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const gatewayCpuMs = (cpuTimeMs(app.pid) - gatewayCpuBefore) / gateway.calls;
         const statements = await counting?.read();
+        const bareCpuBefore = cpuTimeMs(app.pid);
         const bare = await runLoad(target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const bareCpuMs = (cpuTimeMs(app.pid) - bareCpuBefore) / bare.calls;
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
-        runs.push({ gateway, bare, source, statements });
+        runs.push({ gateway, bare, source, statements, gatewayCpuMs, bareCpuMs });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
@@ -226,6 +234,7 @@ async function main(): Promise<void> {
           `${ownP50.toFixed(2).padStart(7)} ${ownP99.toFixed(2).padStart(7)}`,
           `${((gateway.rps / bare.rps) * 100).toFixed(0).padStart(5)} %`,
           Number.isNaN(perLookup) ? '    -' : perLookup.toFixed(2).padStart(5),
+          `${m((r) => r.gatewayCpuMs).toFixed(2).padStart(6)} ${m((r) => r.bareCpuMs).toFixed(2).padStart(5)}`,
           gateway.errors || source.errors ? `  (errors: gateway ${gateway.errors}, source ${source.errors})` : '',
         ].join('  '),
       );
@@ -249,6 +258,7 @@ async function main(): Promise<void> {
   for (const row of rows) console.log(row);
   console.log('\nown = gateway - bare handler - source (the same client against the same simulator); throughput = gateway req/s as a share of the bare handler\'s;');
   console.log('db/lookup = statements PostgreSQL executed per lookup during the gateway runs (pg_stat_statements; one round trip each; background jobs included).');
+  console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
   if (statementBreakdowns.length) console.log(`\nstatements per lookup (and PostgreSQL's mean execution time of each), most frequent first:\n${statementBreakdowns.join('\n')}`);
   if (stageRows.length) {
@@ -293,25 +303,82 @@ function stageRow(name: string, connections: number, gateway: LoadResult, lines:
   return `${name.padEnd(9)}  ${String(connections).padStart(5)}  ${cells.map((ms) => ms.toFixed(2).padStart(8)).join('')}`;
 }
 
-/** One lookup at 50 connections for SOAK_SECONDS; the instance's RSS every 30 s and whether it still grows. */
-async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown }>, target: (urls: string[], body: unknown) => LoadTarget): Promise<void> {
-  const [name, lookup] = Object.entries(lookups)[0]!;
+interface SoakRequest {
+  kind: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The soak's mix, the way integrators call: the five lookups in turn, 5 % of them for an
+ * identifier the simulator answers with a server error (a source fault, answered 502 or 500 and
+ * never charged), 2 % with a wrong token (refused before the source). Each kind's status is
+ * learned from its first answer; any other status later is an error.
+ */
+function soakMix(lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>): () => SoakRequest {
+  const entries = Object.entries(lookups);
+  const wrongToken = { ...headers, 'x-integracion-token': `${headers['x-integracion-token']}-wrong` };
+  let turn = 0;
+  return () => {
+    const [name, lookup] = entries[turn++ % entries.length]!;
+    const draw = Math.random();
+    if (draw < 0.02) return { kind: `${name} wrong token`, path: lookup.path, headers: wrongToken, body: JSON.stringify(lookup.body) };
+    if (draw < 0.07) return { kind: `${name} source fault`, path: lookup.path, headers, body: JSON.stringify(lookup.faultBody) };
+    return { kind: name, path: lookup.path, headers, body: JSON.stringify(lookup.body) };
+  };
+}
+
+/**
+ * SOAK_SECONDS at 50 connections with the realistic mix; throughput, p99 and the instance's RSS
+ * every minute, and whether RSS or p99 still grow over the last five minutes.
+ */
+async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>): Promise<void> {
   const connections = 50;
-  const samples: Array<{ second: number; rssMiB: number }> = [{ second: 0, rssMiB: residentMemory(app.pid).rssMiB }];
-  console.log(`soak: ${name} at ${connections} connections for ${SOAK_SECONDS} s`);
-  console.log('   s   RSS MiB   req/s    p99 ms');
+  const next = soakMix(lookups, headers);
+  const expected = new Map<string, number>();
+  const statusCounts = new Map<string, number>();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const call = async () => {
+    const request = next();
+    const status = await send(agent, `${app.baseUrl}${request.path}`, request);
+    const key = `${request.kind} ${status}`;
+    statusCounts.set(key, (statusCounts.get(key) ?? 0) + 1);
+    if (!expected.has(request.kind)) expected.set(request.kind, status);
+    return expected.get(request.kind) === status;
+  };
+  console.log(`soak: ${Object.keys(lookups).join(', ')} in turn, 5 % source faults, 2 % wrong tokens; ${connections} connections for ${SOAK_SECONDS} s`);
+  console.log(' min   req/s   p50 ms   p99 ms   RSS MiB   errors');
+  const minutes: Array<{ minute: number; p99Ms: number; rssMiB: number }> = [];
   let answered = 0;
-  for (let second = 30; second <= SOAK_SECONDS!; second += 30) {
-    const result = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup.body), connections, 30_000, 0);
-    answered += result.requests;
-    const rssMiB = residentMemory(app.pid).rssMiB;
-    samples.push({ second, rssMiB });
-    console.log(`${String(second).padStart(4)}  ${rssMiB.toFixed(0).padStart(8)}  ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${result.p99Ms.toFixed(1).padStart(8)}${result.errors ? `  (${result.errors} errors)` : ''}`);
+  let errors = 0;
+  try {
+    for (let minute = 1; minute * 60 <= SOAK_SECONDS!; minute++) {
+      const result = await runClosedLoop(call, connections, 60_000, 0);
+      answered += result.requests;
+      errors += result.errors;
+      const rssMiB = residentMemory(app.pid).rssMiB;
+      minutes.push({ minute, p99Ms: result.p99Ms, rssMiB });
+      console.log(
+        `${String(minute).padStart(4)}  ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${result.p50Ms.toFixed(1).padStart(7)}  ${result.p99Ms.toFixed(1).padStart(7)}  ${rssMiB.toFixed(0).padStart(8)}  ${String(result.errors).padStart(7)}`,
+      );
+    }
+  } finally {
+    agent.destroy();
   }
   const memory = residentMemory(app.pid);
-  const lastFive = samples.filter((sample) => sample.second >= SOAK_SECONDS! - 300);
-  const growth = lastFive.at(-1)!.rssMiB - lastFive[0]!.rssMiB;
-  console.log(`\n${answered} lookups; RSS at the end ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB.toFixed(0)} MiB; change over the last ${Math.min(300, SOAK_SECONDS!)} s: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MiB`);
+  console.log(`
+${answered} lookups, ${errors} answers other than their kind's; RSS at the end ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB.toFixed(0)} MiB`);
+  const lastFive = minutes.slice(-5);
+  if (lastFive.length >= 2) {
+    const rssChange = lastFive.at(-1)!.rssMiB - lastFive[0]!.rssMiB;
+    const p99Change = lastFive.at(-1)!.p99Ms - lastFive[0]!.p99Ms;
+    console.log(
+      `over the last ${lastFive.length} minutes: RSS ${rssChange >= 0 ? '+' : ''}${rssChange.toFixed(0)} MiB, p99 ${p99Change >= 0 ? '+' : ''}${p99Change.toFixed(1)} ms (minute ${lastFive[0]!.minute} to ${lastFive.at(-1)!.minute})`,
+    );
+  }
+  console.log('answers by kind and status:');
+  for (const [key, count] of [...statusCounts].sort()) console.log(`  ${key.padEnd(32)} ${count}`);
 }
 
 main()
