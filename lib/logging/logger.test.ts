@@ -96,4 +96,29 @@ describe('the logger', () => {
       ['outside', undefined, undefined],
     ]);
   });
+
+  it('keeps the fields of a line on that line, not on the later lines of the same request', async () => {
+    const { log, entries } = capturingLogger();
+    await withLogBindings({ requestId: 'req_0123456789abcdef0123' }, async () => {
+      log.warn({ integration: 'norte', outcome: 'source_failed' }, 'first');
+      log.info('second');
+    });
+    expect(entries().map((entry) => [entry.msg, entry.requestId, entry.integration, entry.outcome])).toEqual([
+      ['first', 'req_0123456789abcdef0123', 'norte', 'source_failed'],
+      ['second', 'req_0123456789abcdef0123', undefined, undefined],
+    ]);
+  });
+
+  it('redacts secret keys one level down and leaves everything else as it was', () => {
+    const { log, entries } = capturingLogger();
+    const headers = { 'x-integracion-token': 'tlk_not-a-real-token-but-long', accept: 'application/json' };
+    log.info({ headers, apiKey: 'k-123', lookup: 'omisos', stagesMs: { auth: 0.1 } }, 'with nested secrets');
+    expect(entries()[0]).toMatchObject({
+      headers: { 'x-integracion-token': '[redacted]', accept: 'application/json' },
+      apiKey: '[redacted]',
+      lookup: 'omisos',
+      stagesMs: { auth: 0.1 },
+    });
+    expect(headers['x-integracion-token']).toBe('tlk_not-a-real-token-but-long');
+  });
 });

@@ -26,11 +26,35 @@ const SECRET_KEYS = [
   'params',
   'parameters',
 ];
-const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => {
-  const property = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
-  const nested = property.startsWith('[') ? `*${property}` : `*.${property}`;
-  return [property, nested];
-});
+const SECRET_KEY_SET: ReadonlySet<string> = new Set(SECRET_KEYS);
+const REDACTED = '[redacted]';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A copy of `object` with the values of secret keys replaced, or `object` itself when it has none. */
+function withoutSecretValues(object: Record<string, unknown>, nested: boolean): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in object) {
+    const value = object[key];
+    const replacement = SECRET_KEY_SET.has(key) ? REDACTED : nested && isPlainObject(value) ? withoutSecretValues(value, false) : value;
+    if (replacement !== value) (copy ??= { ...object })[key] = replacement;
+  }
+  return copy ?? object;
+}
+
+/**
+ * Redaction by key, on the logged object and one level inside it: the same reach as pino's
+ * `redact` with `key` and `*.key` paths, at a small part of its cost (its wildcard paths took
+ * about 80 µs of every line, the most expensive part of writing one: docs/operations.md,
+ * "Performance").
+ */
+export function redactSecretKeys(object: Record<string, unknown>): Record<string, unknown> {
+  return withoutSecretValues(object, true);
+}
 
 /**
  * The last line of defence, on the text about to be written: shapes that are always secrets
@@ -54,10 +78,11 @@ export function loggerOptions(level = process.env.LOG_LEVEL): pino.LoggerOptions
   return {
     // lib/env.ts validates LOG_LEVEL for the start; the logger must exist before that can report.
     level: level && LEVELS.has(level) ? level : 'info',
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: redactSecretKeys, bindings: redactSecretKeys },
     serializers: { err: serializeError, error: serializeError },
     // The request id (and whatever else the request's context holds) on every line.
-    mixin: () => currentLogBindings(),
+    // A copy: pino merges the line's own fields into the object the mixin returns.
+    mixin: () => ({ ...currentLogBindings() }),
     hooks: { streamWrite: maskSecretShapes },
   };
 }
