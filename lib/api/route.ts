@@ -10,10 +10,10 @@ import { securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { consumeGlobalLimit } from '@/lib/limits/limits';
-import { withLogBindings } from '@/lib/logging/context';
+import { runWithRequestContext } from '@/lib/http/request-context';
 import { logger } from '@/lib/logging/logger';
 import { credentialsFrom, type Credentials } from '@/lib/lookups/credentials';
-import { newLookupTrace, withLookupTrace, type LookupTrace } from '@/lib/metrics/lookup-trace';
+import { newLookupTrace, type LookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import type { LookupKind } from '@/db/schema';
 import { countRefusal } from '@/lib/rollups/refusals';
@@ -74,24 +74,22 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     }
     const trace = newLookupTrace();
     const startedAt = performance.now();
-    return withLogBindings({ requestId, path: new URL(request.url).pathname }, () =>
-      withLookupTrace(trace, async () => {
-        let response: Response;
-        try {
-          response = await run({
-            credentials: credentialsFrom(request.headers),
-            readBody: () => readJsonBody(request, settings.MAX_BODY_BYTES),
-            requestId,
-          });
-        } catch (error) {
-          log.error({ err: error }, 'lookup failed');
-          trace.outcome = 'unhandled';
-          response = onUnhandled(requestId);
-        }
-        reportLookup(lookup, trace, response.status, performance.now() - startedAt);
-        return response;
-      }),
-    );
+    return runWithRequestContext({ logBindings: { requestId, path: new URL(request.url).pathname }, lookupTrace: trace }, async () => {
+      let response: Response;
+      try {
+        response = await run({
+          credentials: credentialsFrom(request.headers),
+          readBody: () => readJsonBody(request, settings.MAX_BODY_BYTES),
+          requestId,
+        });
+      } catch (error) {
+        log.error({ err: error }, 'lookup failed');
+        trace.outcome = 'unhandled';
+        response = onUnhandled(requestId);
+      }
+      reportLookup(lookup, trace, response.status, performance.now() - startedAt);
+      return response;
+    });
   }
 }
 

@@ -1,0 +1,27 @@
+// What a request carries down its whole call tree without passing it along: the bindings of its
+// log lines (lib/logging/context.ts) and, for a lookup, its trace (lib/metrics/lookup-trace.ts).
+// One AsyncLocalStorage for both, not one per concern: on Node 20 every enabled
+// AsyncLocalStorage does work for each promise created while a request runs, and a lookup creates
+// over a hundred (docs/operations.md, "Performance").
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LogBindings } from '@/lib/logging/context';
+import type { LookupTrace } from '@/lib/metrics/lookup-trace';
+
+export interface RequestContext {
+  logBindings: LogBindings;
+  lookupTrace?: LookupTrace;
+}
+
+// On globalThis: Next bundles a module once per route and once for proxy.ts, and every copy must
+// see the context set by whichever copy started the request.
+const holder = globalThis as typeof globalThis & { __gatewayRequestContext?: AsyncLocalStorage<RequestContext> };
+const storage = (holder.__gatewayRequestContext ??= new AsyncLocalStorage<RequestContext>());
+
+/** Runs `fn` with `context` as the request's context (replacing any outer one). */
+export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+export function currentRequestContext(): RequestContext | undefined {
+  return storage.getStore();
+}
