@@ -15,6 +15,7 @@
 // --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those.
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -188,6 +189,8 @@ async function main(): Promise<void> {
     bareResponses[name] = await response.json();
   }
   fs.writeFileSync(bareResponsesFile, JSON.stringify(bareResponses));
+  const plainServer = await startPlainNodeServer(bareResponsesFile);
+  cleanups.push(() => plainServer.stop());
 
   const counter = await statementCounter(process.env.DATABASE_URL!);
   if ('unavailable' in counter) console.log(`[bench] database statements not counted: ${counter.unavailable}`);
@@ -198,12 +201,13 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const statementBreakdowns: string[] = [];
   const stageRows: string[] = [];
+  const nextRows: string[] = [];
   // When the gateway ran (the profile counts only these spans) and how many lookups it answered then.
   const gatewayWindows: TimeWindow[] = [];
   let gatewayCalls = 0;
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
-      const runs: Array<{ gateway: LoadResult; bare: LoadResult; source: LoadResult; statements?: StatementCount; gatewayCpuMs: number; bareCpuMs: number }> = [];
+      const runs: Array<{ gateway: LoadResult; bare: LoadResult; plain: LoadResult; source: LoadResult; statements?: StatementCount; gatewayCpuMs: number; bareCpuMs: number }> = [];
       for (let rep = 0; rep < REPS; rep++) {
         const counting = 'unavailable' in counter ? undefined : (counter as StatementCounter);
         await counting?.reset();
@@ -218,8 +222,9 @@ async function main(): Promise<void> {
         const bareCpuBefore = cpuTimeMs(app.pid);
         const bare = await runLoad(target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
         const bareCpuMs = (cpuTimeMs(app.pid) - bareCpuBefore) / bare.calls;
+        const plain = await runLoad(target([`${plainServer.baseUrl}/?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
-        runs.push({ gateway, bare, source, statements, gatewayCpuMs, bareCpuMs });
+        runs.push({ gateway, bare, plain, source, statements, gatewayCpuMs, bareCpuMs });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
@@ -245,6 +250,17 @@ async function main(): Promise<void> {
         ].join('  '),
       );
       console.log(rows.at(-1));
+      const plain = { rps: m((r) => r.plain.requestsPerSecond), p50: m((r) => r.plain.p50Ms), p99: m((r) => r.plain.p99Ms) };
+      nextRows.push(
+        [
+          name.padEnd(9),
+          String(connections).padStart(5),
+          `${plain.rps.toFixed(0).padStart(6)} ${plain.p50.toFixed(2).padStart(6)} ${plain.p99.toFixed(2).padStart(7)}`,
+          `${bare.rps.toFixed(0).padStart(6)} ${bare.p50.toFixed(2).padStart(6)} ${bare.p99.toFixed(2).padStart(7)}`,
+          `${(bare.p50 - plain.p50).toFixed(2).padStart(7)} ${(bare.p99 - plain.p99).toFixed(2).padStart(7)}`,
+          `${((bare.rps / plain.rps) * 100).toFixed(0).padStart(5)} %`,
+        ].join('  '),
+      );
       const last = runs.at(-1)!;
       if (connections === CONNECTIONS[0] && last.statements) {
         const answered = last.gateway.calls;
@@ -266,6 +282,9 @@ async function main(): Promise<void> {
   console.log('db/lookup = statements PostgreSQL executed per lookup during the gateway runs (pg_stat_statements; one round trip each; background jobs included).');
   console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
+  console.log('\nNext.js itself: the same answer from a plain node:http server and from the bare route handler (times in ms)');
+  console.log('lookup     conns     plain req/s p50 p99    bare req/s p50 p99    Next p50 Next p99  bare/plain');
+  for (const row of nextRows) console.log(row);
   if (statementBreakdowns.length) console.log(`\nstatements per lookup (and PostgreSQL's mean execution time of each), most frequent first:\n${statementBreakdowns.join('\n')}`);
   if (stageRows.length) {
     console.log('\nwhere a lookup\'s time goes (p50 ms, from the app\'s log lines of the last repetition; handler = inside lookupRoute, outside = gateway p50 - handler p50):');
@@ -312,6 +331,20 @@ function stageRow(name: string, connections: number, gateway: LoadResult, lines:
   const rest = median(lines.map((line) => line.durationMs - STAGE_NAMES.reduce((sum, stage) => sum + (line.stagesMs[stage] ?? 0), 0)));
   const cells = [gateway.p50Ms, gateway.p50Ms - handler, handler, ...stages, rest];
   return `${name.padEnd(9)}  ${String(connections).padStart(5)}  ${cells.map((ms) => ms.toFixed(2).padStart(8)).join('')}`;
+}
+
+/** bench/plain-node-server.mjs on a free port, answering what the bare handler answers. */
+async function startPlainNodeServer(responsesFile: string): Promise<{ baseUrl: string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'plain-node-server.mjs')], {
+    env: { ...process.env, PORT: String(port), BENCH_BARE_RESPONSES_FILE: responsesFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the plain node server exited with code ${code}`)));
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
 interface SoakRequest {
