@@ -75,6 +75,13 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await expect(admin.getByText(`${token.slice(0, 10)}…`)).toBeVisible();
   });
 
+  test('una integración nueva dice que todavía no tiene consultas', async () => {
+    await expect(admin.getByRole('heading', { name: 'Últimas consultas' })).toBeVisible();
+    await expect(admin.getByText('Esta integración todavía no tiene consultas.', { exact: true })).toBeVisible();
+    await expect(admin.getByText('Esta integración todavía no tiene consultas en estos 30 días.', { exact: true })).toBeVisible();
+    await expect(admin.getByTestId('usage-queries')).toHaveText('0');
+  });
+
   test('habilita omisos y recarga el saldo con una nota obligatoria', async ({}, testInfo) => {
     const omisos = admin.getByTestId('switch-omisos');
     await expect(omisos).toHaveAttribute('aria-checked', 'false');
