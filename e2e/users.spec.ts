@@ -1,10 +1,10 @@
 // Console users as an administrator manages them: promoting someone to administrator is asked
 // first, in the page's own dialog (never the browser's confirm), naming the person and the role.
 import { expect, test } from '@playwright/test';
-import { settings, signInThroughForm } from './support/console';
+import { createUserThroughForm, settings, signInThroughForm } from './support/console';
 
 test('hacer administrador a alguien se confirma en un diálogo que la nombra; cancelar no cambia nada', async ({ page }) => {
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { adminEmail, adminPassword } = settings();
   const nativeDialogs: string[] = [];
   page.on('dialog', (dialog) => {
     nativeDialogs.push(dialog.message());
@@ -12,11 +12,7 @@ test('hacer administrador a alguien se confirma en un diálogo que la nombra; ca
   });
   const email = `promovida-${Date.now().toString(36)}@example.com`;
   await signInThroughForm(page, adminEmail, adminPassword);
-  await page.goto(`${baseUrl}/admin/usuarios`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Nombre', { exact: true }).fill('Ana Promovida');
-  await page.getByRole('button', { name: 'Crear usuario' }).click();
-  await expect(page.getByTestId('new-user-password')).toBeVisible();
+  await createUserThroughForm(page, email, 'Ana Promovida');
 
   const row = page.getByTestId('users').locator('tr', { hasText: email });
   const role = row.locator('td[data-label="Rol"]');
