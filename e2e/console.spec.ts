@@ -2,7 +2,7 @@
 // creates a support user, and the server refuses every change the support user sends.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { callServerAction, cspViolations, screenshot, settings, signInThroughForm } from './support/console';
+import { callServerAction, createUserThroughForm, cspViolations, screenshot, settings, signInThroughForm } from './support/console';
 
 const FORBIDDEN = 'esta acción requiere un administrador';
 const SIGNED_OUT = 'Tu sesión terminó o ya no es válida';
@@ -73,6 +73,13 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     // The token is not shown again: only its prefix.
     await expect(admin.getByText(token)).toHaveCount(0);
     await expect(admin.getByText(`${token.slice(0, 10)}…`)).toBeVisible();
+  });
+
+  test('una integración nueva dice que todavía no tiene consultas', async () => {
+    await expect(admin.getByRole('heading', { name: 'Últimas consultas' })).toBeVisible();
+    await expect(admin.getByText('Esta integración todavía no tiene consultas.', { exact: true })).toBeVisible();
+    await expect(admin.getByText('Esta integración todavía no tiene consultas en estos 30 días.', { exact: true })).toBeVisible();
+    await expect(admin.getByTestId('usage-queries')).toHaveText('0');
   });
 
   test('habilita omisos y recarga el saldo con una nota obligatoria', async ({}, testInfo) => {
@@ -164,11 +171,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
 
   test('crea un usuario de soporte y la auditoría muestra cada cambio', async ({}, testInfo) => {
     const { baseUrl } = settings();
-    await admin.goto(`${baseUrl}/admin/usuarios`);
-    await admin.getByLabel('Correo electrónico').fill(supportEmail);
-    await admin.getByLabel('Nombre', { exact: true }).fill('Soporte de prueba');
-    await admin.getByRole('button', { name: 'Crear usuario' }).click();
-    supportPassword = (await admin.getByTestId('new-user-password').textContent())!.trim();
+    supportPassword = await createUserThroughForm(admin, supportEmail, 'Soporte de prueba');
     expect(supportPassword.length).toBeGreaterThanOrEqual(12);
     await expect(admin.getByTestId('users')).toContainText(supportEmail);
     await screenshot(admin, testInfo, '08-usuarios');

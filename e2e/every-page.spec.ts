@@ -108,8 +108,15 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     const menu = admin.getByRole('button', { name: 'Menú' });
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
     await expect(nav.getByRole('link', { name: 'Auditoría' })).toBeHidden();
+    // A compact header: one row with the brand and "Menú"; who is signed in and "Cerrar sesión"
+    // are inside the menu.
+    expect((await admin.locator('header.console-header').boundingBox())!.height).toBeLessThanOrEqual(64);
+    const signOut = admin.getByRole('button', { name: 'Cerrar sesión' });
+    await expect(signOut).toBeHidden();
     await menu.click();
     await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(signOut).toBeVisible();
+    await expect(admin.getByTestId('current-role')).toBeVisible();
     for (const section of ['Panel', 'Integraciones', 'Registros de consultas', 'Usuarios', 'Auditoría']) {
       const link = nav.getByRole('link', { name: section, exact: true });
       await expect(link).toBeVisible();

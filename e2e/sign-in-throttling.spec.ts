@@ -2,18 +2,14 @@
 // one proxy hop in the e2e run, so each test signs in "from" its own addresses. attemptSignIn
 // answers the refusal's code (lib/auth/sign-in-errors.ts); the form shows its text.
 import { expect, test } from '@playwright/test';
-import { attemptSignIn, clientFrom, csrfToken, screenshot, settings, signInThroughForm } from './support/console';
+import { attemptSignIn, clientFrom, createUserThroughForm, csrfToken, screenshot, settings, signInThroughForm } from './support/console';
 
 test('un atacante que conoce el correo se bloquea a sí mismo al décimo fallo; la cuenta sigue entrando desde otra IP', async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
   const { baseUrl, adminEmail, adminPassword } = settings();
   const email = `bloqueo-${Date.now().toString(36)}@example.com`;
   await signInThroughForm(page, adminEmail, adminPassword);
-  await page.goto(`${baseUrl}/admin/usuarios`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Nombre', { exact: true }).fill('Cuenta para bloquear');
-  await page.getByRole('button', { name: 'Crear usuario' }).click();
-  const password = (await page.getByTestId('new-user-password').textContent())!.trim();
+  const password = await createUserThroughForm(page, email, 'Cuenta para bloquear');
 
   const attacker = await clientFrom('10.10.0.1');
   const messages: string[] = [];

@@ -3,9 +3,9 @@ type Schema = Record<string, unknown>;
 
 const refName = (ref: string) => ref.replace('#/components/schemas/', '');
 
-/** A one-line type: "string | null", "CodigoDescripcion", "array of ActividadEconomica". */
+/** A one-line type: "string | null", "CodigoDescripcion", "arreglo de ActividadEconomica". */
 export function typeLabel(schema: Schema | undefined): React.ReactNode {
-  if (!schema || Object.keys(schema).filter((key) => key !== 'description').length === 0) return 'any JSON';
+  if (!schema || Object.keys(schema).filter((key) => key !== 'description').length === 0) return 'cualquier JSON';
   if (typeof schema.$ref === 'string') {
     const name = refName(schema.$ref);
     return <a href={`#schema-${name}`}>{name}</a>;
@@ -23,12 +23,12 @@ export function typeLabel(schema: Schema | undefined): React.ReactNode {
   if (types.includes('array')) {
     return (
       <>
-        array of {typeLabel(schema.items as Schema)}
+        arreglo de {typeLabel(schema.items as Schema)}
         {types.includes('null') && ' | null'}
       </>
     );
   }
-  if (types.length === 0 && schema.properties) return 'object';
+  if (types.length === 0 && schema.properties) return 'objeto';
   let label = types.join(' | ');
   if (schema.format) label += ` (${String(schema.format)})`;
   return label;
@@ -37,10 +37,10 @@ export function typeLabel(schema: Schema | undefined): React.ReactNode {
 function constraints(schema: Schema): string[] {
   const notes: string[] = [];
   const inner = ((schema.anyOf as Schema[] | undefined)?.find((member) => member.type !== 'null') ?? schema) as Schema;
-  if (inner.minItems !== undefined) notes.push(`min ${String(inner.minItems)} items`);
-  if (inner.maxItems !== undefined) notes.push(`max ${String(inner.maxItems)} items`);
-  if (inner.maxLength !== undefined) notes.push(`max ${String(inner.maxLength)} characters`);
-  if (inner.pattern === '\\S') notes.push('non-empty');
+  if (inner.minItems !== undefined) notes.push(`mínimo ${String(inner.minItems)} elementos`);
+  if (inner.maxItems !== undefined) notes.push(`máximo ${String(inner.maxItems)} elementos`);
+  if (inner.maxLength !== undefined) notes.push(`máximo ${String(inner.maxLength)} caracteres`);
+  if (inner.pattern === '\\S') notes.push('no vacío');
   return notes;
 }
 

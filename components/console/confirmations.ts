@@ -1,4 +1,5 @@
 import { MAX_MOVEMENT_CENTAVOS } from '@/lib/integrations/schemas';
+import { ROLE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 
 /**
@@ -10,7 +11,7 @@ export type Confirmation =
   | { kind: 'top_up'; nombre: string; balanceCentavos: number }
   | { kind: 'adjustment'; nombre: string; balanceCentavos: number }
   | { kind: 'zero_tariff'; nombre: string }
-  | { kind: 'promotion'; email: string; currentRole: 'admin' | 'support' };
+  | { kind: 'promotion'; name: string; email: string; currentRole: 'admin' | 'support' };
 
 export interface Question {
   title: string;
@@ -54,8 +55,8 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
     case 'promotion':
       if (values.role !== 'admin' || confirmation.currentRole === 'admin') return undefined;
       return {
-        title: `¿Hacer administrador a ${confirmation.email}?`,
-        message: 'Podrá cambiarlo todo: integraciones, tarifas, saldos, tokens y usuarios.',
+        title: `¿Hacer administrador a ${confirmation.name} (${confirmation.email})?`,
+        message: `Pasará de ${ROLE_LABELS[confirmation.currentRole]} a ${ROLE_LABELS.admin}: podrá cambiarlo todo, integraciones, tarifas, saldos, tokens y usuarios.`,
         confirmLabel: 'Hacer administrador',
       };
   }

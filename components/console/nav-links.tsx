@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
 export interface NavItem {
   href: string;
@@ -10,22 +10,23 @@ export interface NavItem {
 }
 
 /**
- * The console's sections. On a phone they sit behind a "Menú" button and open as a full-width
+ * The console's sections and, after them, `children` (who is signed in, "Cerrar sesión"). On a
+ * phone the header is one row, the brand and a "Menú" button that opens both as a full-width
  * list (every section visible at once); from 900 px they are always in the header.
  */
-export function NavLinks({ items }: { items: NavItem[] }) {
+export function NavLinks({ items, children }: { items: NavItem[]; children: ReactNode }) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const [openedAt, setOpenedAt] = useState(pathname);
   // Following a link closes the menu: the next page starts with it folded.
   if (open && openedAt !== pathname) setOpen(false);
   return (
-    <nav className="console-nav" aria-label="Secciones de la consola" data-open={open}>
+    <>
       <button
         type="button"
         className="menu-button"
         aria-expanded={open}
-        aria-controls="console-sections"
+        aria-controls="console-menu"
         onClick={() => {
           setOpenedAt(pathname);
           setOpen(!open);
@@ -33,18 +34,23 @@ export function NavLinks({ items }: { items: NavItem[] }) {
       >
         <span aria-hidden="true">☰</span> Menú
       </button>
-      <ul id="console-sections">
-        {items.map((item) => {
-          const current = item.href === '/admin' ? pathname === '/admin' : pathname.startsWith(item.href);
-          return (
-            <li key={item.href}>
-              <Link href={item.href} aria-current={current ? 'page' : undefined} onClick={() => setOpen(false)}>
-                {item.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
+      <div id="console-menu" className="console-menu" data-open={open}>
+        <nav className="console-nav" aria-label="Secciones de la consola">
+          <ul>
+            {items.map((item) => {
+              const current = item.href === '/admin' ? pathname === '/admin' : pathname.startsWith(item.href);
+              return (
+                <li key={item.href}>
+                  <Link href={item.href} aria-current={current ? 'page' : undefined} onClick={() => setOpen(false)}>
+                    {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        {children}
+      </div>
+    </>
   );
 }

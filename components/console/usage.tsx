@@ -1,5 +1,6 @@
 import { GroupedHorizontalBars, StackedBarChart, type ChartSeries } from '@/components/console/charts';
 import { EmptyState } from '@/components/console/page-header';
+import { Stat } from '@/components/console/stat';
 import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/console/dashboard';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
@@ -12,7 +13,7 @@ const OUTCOME_COLORS: Record<string, string> = { success: '#12b76a', client_erro
 export const LOOKUP_SERIES: ChartSeries[] = LOOKUPS.map((lookup) => ({ key: lookup, label: LOOKUP_LABELS[lookup], color: LOOKUP_COLORS[lookup]! }));
 export const OUTCOME_SERIES: ChartSeries[] = OUTCOMES.map((outcome) => ({ key: outcome, label: OUTCOME_LABELS[outcome], color: OUTCOME_COLORS[outcome]! }));
 
-export function percent(part: number, total: number): string {
+function percent(part: number, total: number): string {
   return total === 0 ? '—' : `${((part / total) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`;
 }
 
@@ -22,26 +23,72 @@ function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {
   return unit === 'hour' ? { label: `${date} ${time}`, title: `${date} ${time}` } : { label: date, title: date };
 }
 
+/**
+ * The usage totals of a period: queries, success rate, amount charged and refusals. Test ids are
+ * `<testIdPrefix>-queries`, `-charged` and `-refused`.
+ */
+export function UsageTotals({ dashboard, testIdPrefix }: { dashboard: Dashboard; testIdPrefix: string }) {
+  const { totals } = dashboard;
+  return (
+    <div className="grid grid-4">
+      <Stat label="Consultas" testId={`${testIdPrefix}-queries`}>
+        {totals.total.toLocaleString('es-GT')}
+      </Stat>
+      <Stat label="Tasa de éxito">{percent(totals.success, totals.total)}</Stat>
+      <Stat label="Monto cobrado" testId={`${testIdPrefix}-charged`}>
+        {formatQuetzales(totals.chargedCentavos)}
+      </Stat>
+      <Stat label="Rechazadas antes de la fuente" testId={`${testIdPrefix}-refused`}>
+        {totals.refused.toLocaleString('es-GT')}
+      </Stat>
+    </div>
+  );
+}
+
+type Heading = 'h2' | 'h3';
+
+/**
+ * A period with queries in detail: over time by lookup and by outcome, latency, and the table per
+ * lookup. `subject` names the integration in the charts' titles; `heading` fits the page's outline.
+ */
+export function UsageBreakdown({ dashboard, subject, heading: Heading, tableTestId }: { dashboard: Dashboard; subject?: string; heading: Heading; tableTestId?: string }) {
+  return (
+    <>
+      <UsageCharts dashboard={dashboard} subject={subject} heading={Heading} />
+      <div className="grid grid-2">
+        <section className="card">
+          <Heading>Tiempo de respuesta (p50 y p95)</Heading>
+          <LatencyChart dashboard={dashboard} />
+        </section>
+        <section className="card">
+          <Heading>Por tipo de consulta</Heading>
+          <UsageTable dashboard={dashboard} testId={tableTestId} />
+        </section>
+      </div>
+    </>
+  );
+}
+
 /** Queries over time, by lookup and by outcome. */
-export function UsageCharts({ dashboard, subject }: { dashboard: Dashboard; subject?: string }) {
+function UsageCharts({ dashboard, subject, heading: Heading }: { dashboard: Dashboard; subject?: string; heading: Heading }) {
   const byLookup = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, dashboard.unit), values: bucket.byLookup }));
   const byOutcome = dashboard.series.map((bucket) => ({ ...bucketLabels(bucket, dashboard.unit), values: bucket.byOutcome }));
   const of = subject ? ` de ${subject}` : '';
   return (
     <div className="grid grid-2">
       <section className="card">
-        <h2>Consultas por tipo</h2>
+        <Heading>Consultas por tipo</Heading>
         <StackedBarChart title={`Consultas${of} por tipo a lo largo del tiempo`} buckets={byLookup} series={LOOKUP_SERIES} />
       </section>
       <section className="card">
-        <h2>Consultas por resultado</h2>
+        <Heading>Consultas por resultado</Heading>
         <StackedBarChart title={`Consultas${of} por resultado a lo largo del tiempo`} buckets={byOutcome} series={OUTCOME_SERIES} />
       </section>
     </div>
   );
 }
 
-export function LatencyChart({ dashboard }: { dashboard: Dashboard }) {
+function LatencyChart({ dashboard }: { dashboard: Dashboard }) {
   return (
     <GroupedHorizontalBars
       title="Percentiles 50 y 95 del tiempo de respuesta por tipo de consulta"
@@ -56,7 +103,7 @@ export function LatencyChart({ dashboard }: { dashboard: Dashboard }) {
 }
 
 /** Per lookup: queries, success rate, latency and the amount charged. */
-export function UsageTable({ dashboard, testId }: { dashboard: Dashboard; testId?: string }) {
+function UsageTable({ dashboard, testId }: { dashboard: Dashboard; testId?: string }) {
   return (
     <div className="table-wrap" role="region" aria-label="Consultas por tipo" tabIndex={0}>
       <table className="data stacked" data-testid={testId}>

@@ -21,6 +21,15 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
 }
 
+/** Creates a console user through the form on /admin/usuarios (signed in as an admin); returns the password shown once. */
+export async function createUserThroughForm(page: Page, email: string, name: string): Promise<string> {
+  await page.goto(`${settings().baseUrl}/admin/usuarios`);
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Nombre', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Crear usuario' }).click();
+  return (await page.getByTestId('new-user-password').textContent())!.trim();
+}
+
 /** A full-page screenshot kept in e2e-artifacts/<database>/screenshots and attached to the report. */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });

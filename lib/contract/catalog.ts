@@ -7,12 +7,12 @@ import { z } from 'zod';
 // null, CodigoDescripcion is always an object, and objects are strict so an extra key fails.
 
 const text = z.string().nullable();
-const publishedDate = (description: string) => z.string().nullable().describe(`${description}; text exactly as the source publishes it, format not normalized`);
+const publishedDate = (description: string) => z.string().nullable().describe(`${description}; texto tal como lo publica la fuente, formato sin normalizar`);
 
 /** Unnormalized JSON passed through as the source publishes it (empresa, representantes, establecimientos). */
 export const opaqueJsonSchema = z.json().meta({
   id: 'OpaqueJson',
-  description: 'Any JSON value, passed through as the source publishes it. Shape not fixed; may change without notice.',
+  description: 'Cualquier valor JSON, tal como lo publica la fuente. Su forma no es fija y puede cambiar sin aviso.',
 });
 
 export const codigoDescripcionSchema = z
@@ -20,13 +20,13 @@ export const codigoDescripcionSchema = z
     codigo: z
       .union([z.number(), z.string()])
       .nullable()
-      .describe("Code in the authority's catalog; compare by value after converting to string; leading zeros matter"),
-    descripcion: text.describe('Text for people'),
+      .describe('Código en el catálogo de la autoridad; compárelo como texto (String(codigo)): los ceros a la izquierda importan'),
+    descripcion: text.describe('Texto para personas'),
   })
   .strict()
   .meta({
     id: 'CodigoDescripcion',
-    description: 'A catalog value. Always present; when the source does not report it, both fields are null.',
+    description: 'Un valor de catálogo. Siempre presente: cuando la fuente no lo reporta, los dos campos son null.',
   });
 
 export const sectorEconomicoSchema = z
@@ -34,31 +34,31 @@ export const sectorEconomicoSchema = z
     codigo: z.number().nullable(),
     descripcion: text,
     estado: codigoDescripcionSchema,
-    fechaInicio: publishedDate('Start date'),
+    fechaInicio: publishedDate('Fecha de inicio'),
   })
   .strict()
-  .meta({ id: 'SectorEconomico', description: "Economic sector of the taxpayer's activity." });
+  .meta({ id: 'SectorEconomico', description: 'Sector económico de la actividad del contribuyente.' });
 
 export const actividadEconomicaSchema = z
   .object({
-    ciiu: text.describe('CIIU (ISIC) code'),
+    ciiu: text.describe('Código CIIU'),
     nombre: text,
-    clasificacion: text.describe('For example principal or secondary, as the source names it'),
+    clasificacion: text.describe('Por ejemplo principal o secundaria, como la nombra la fuente'),
   })
   .strict()
-  .meta({ id: 'ActividadEconomica', description: 'An economic activity registered for the taxpayer.' });
+  .meta({ id: 'ActividadEconomica', description: 'Una actividad económica registrada para el contribuyente.' });
 
 export const marcaContribuyenteSchema = z
   .object({
     codigo: z.number().nullable(),
     nombre: text,
-    estado: z.number().nullable().describe('A bare numeric code, not an object'),
-    fechaEstado: publishedDate('Date of the current state'),
-    vigenciaDesde: publishedDate('Valid from'),
-    vigenciaHasta: publishedDate('Valid until'),
+    estado: z.number().nullable().describe('Un código numérico simple, no un objeto'),
+    fechaEstado: publishedDate('Fecha del estado actual'),
+    vigenciaDesde: publishedDate('Vigente desde'),
+    vigenciaHasta: publishedDate('Vigente hasta'),
   })
   .strict()
-  .meta({ id: 'MarcaContribuyente', description: 'A trademark registered to the taxpayer.' });
+  .meta({ id: 'MarcaContribuyente', description: 'Una marca registrada a nombre del contribuyente.' });
 
 export const personaRtuSchema = z
   .object({
@@ -66,36 +66,36 @@ export const personaRtuSchema = z
     segundoNombre: text,
     primerApellido: text,
     segundoApellido: text,
-    dpi: text.describe('The CUI, as published'),
+    dpi: text.describe('El CUI, tal como se publica'),
     serieDpi: text,
     versionDpi: text,
-    fechaNacimiento: z.iso.date().nullable().describe('YYYY-MM-DD, converted by the service; the only date with a guaranteed format'),
-    fechaVencimientoDpi: publishedDate('DPI expiry'),
+    fechaNacimiento: z.iso.date().nullable().describe('YYYY-MM-DD, convertida por el servicio: la única fecha con formato garantizado'),
+    fechaVencimientoDpi: publishedDate('Vencimiento del DPI'),
     genero: codigoDescripcionSchema,
     estadoCivil: codigoDescripcionSchema,
     nacionalidad: codigoDescripcionSchema,
     tipoDocumento: codigoDescripcionSchema,
     estado: codigoDescripcionSchema,
     sectorEconomico: sectorEconomicoSchema,
-    actividadesEconomicas: z.array(actividadEconomicaSchema).describe('[] if none'),
-    marcas: z.array(marcaContribuyenteSchema).describe('[] if none'),
-    participacionGremial: z.boolean().nullable().describe('null means not reported, not false'),
-    participacionEmpresarial: z.boolean().nullable().describe('null means not reported, not false'),
+    actividadesEconomicas: z.array(actividadEconomicaSchema).describe('[] si no hay'),
+    marcas: z.array(marcaContribuyenteSchema).describe('[] si no hay'),
+    participacionGremial: z.boolean().nullable().describe('null significa no reportado, no false'),
+    participacionEmpresarial: z.boolean().nullable().describe('null significa no reportado, no false'),
   })
   .strict()
-  .meta({ id: 'PersonaRtu', description: 'The RTU record of an individual. Every field is always present.' });
+  .meta({ id: 'PersonaRtu', description: 'El registro RTU de una persona individual. Todos los campos están siempre presentes.' });
 
 export const obligacionTributariaSchema = z
   .object({
     nombre: text,
-    periodo: text.describe('Periodicity'),
-    formulario: text.describe('SAT form that fulfils the obligation'),
-    generaEtiquetaOmiso: z.boolean().nullable().describe('Whether failing it marks the taxpayer as omiso; null means not reported'),
+    periodo: text.describe('Periodicidad'),
+    formulario: text.describe('Formulario de la SAT con el que se cumple la obligación'),
+    generaEtiquetaOmiso: z.boolean().nullable().describe('Si incumplirla marca al contribuyente como omiso; null significa no reportado'),
     requerida: z.boolean().nullable(),
     estado: codigoDescripcionSchema,
   })
   .strict()
-  .meta({ id: 'ObligacionTributaria', description: 'A filing obligation that comes with a tax affiliation.' });
+  .meta({ id: 'ObligacionTributaria', description: 'Una obligación de declarar que trae la afiliación a un impuesto.' });
 
 export const afiliacionImpuestoSchema = z
   .object({
@@ -105,47 +105,47 @@ export const afiliacionImpuestoSchema = z
     periodoImpositivo: codigoDescripcionSchema,
     formaCalculo: codigoDescripcionSchema,
     estatusAfiliacion: codigoDescripcionSchema,
-    tipoRenta: codigoDescripcionSchema.describe('ISR only; code and description null for IVA'),
-    tipoEstablecimiento: codigoDescripcionSchema.describe('IVA only; code and description null for ISR'),
+    tipoRenta: codigoDescripcionSchema.describe('Solo ISR; codigo y descripcion en null para el IVA'),
+    tipoEstablecimiento: codigoDescripcionSchema.describe('Solo IVA; codigo y descripcion en null para el ISR'),
     exento: z.boolean().nullable(),
-    fechaDesde: publishedDate('Affiliated since'),
-    obligaciones: z.array(obligacionTributariaSchema).describe('[] if none'),
+    fechaDesde: publishedDate('Afiliado desde'),
+    obligaciones: z.array(obligacionTributariaSchema).describe('[] si no hay'),
   })
   .strict()
-  .meta({ id: 'AfiliacionImpuesto', description: 'Affiliation to one tax (ISR or IVA); the same shape for both.' });
+  .meta({ id: 'AfiliacionImpuesto', description: 'Afiliación a un impuesto (ISR o IVA); la misma forma para los dos.' });
 
 export const caracteristicaEspecialSchema = z
   .object({
     codigo: z.number().nullable(),
     nombre: text,
     estado: codigoDescripcionSchema,
-    fechaEstado: publishedDate('Date of the current state'),
-    fechaDesde: publishedDate('Valid from'),
-    fechaHasta: publishedDate('Valid until'),
+    fechaEstado: publishedDate('Fecha del estado actual'),
+    fechaDesde: publishedDate('Vigente desde'),
+    fechaHasta: publishedDate('Vigente hasta'),
   })
   .strict()
-  .meta({ id: 'CaracteristicaEspecial', description: 'A special trait the authority records (withholding agent, exporter, ...).' });
+  .meta({ id: 'CaracteristicaEspecial', description: 'Una característica especial que registra la autoridad (agente retenedor, exportador…).' });
 
 export const tipoPersonaSchema = z
   .enum(['individual', 'juridica'])
   .nullable()
-  .describe('null when the source does not report it or reports an unrecognized value');
+  .describe('null cuando la fuente no lo reporta o reporta un valor no reconocido');
 
 const fechaConsulta = z
   .string()
   .nullable()
-  .describe('Moment the source reports for the data, as published (currently ISO 8601 UTC, not normalized); with actualizado false it may be older than the request');
+  .describe('Momento de los datos según la fuente, tal como lo publica (hoy ISO 8601 en UTC, sin normalizar); con actualizado false puede ser anterior a la solicitud');
 
 export const cuiNitResultadoSchema = z
   .object({
     cui: text,
     nit: text,
-    nombre: text.describe('Full name in one field as the source records it; its punctuation must not be split'),
+    nombre: text.describe('Nombre completo en un solo campo, con la puntuación de la fuente: no lo divida'),
     tipoPersona: tipoPersonaSchema,
     fechaConsulta,
   })
   .strict()
-  .meta({ id: 'CuiNitResultado', description: 'data of POST /catalogos/cui-nit: the NIT for a CUI, or the CUI for a NIT.' });
+  .meta({ id: 'CuiNitResultado', description: 'data de POST /catalogos/cui-nit: el NIT de un CUI, o el CUI de un NIT.' });
 
 export const domicilioFiscalSchema = z
   .object({
@@ -155,54 +155,54 @@ export const domicilioFiscalSchema = z
     telefono: text,
   })
   .strict()
-  .meta({ id: 'DomicilioFiscal', description: 'Fiscal domicile. Always present; fields null when not reported.' });
+  .meta({ id: 'DomicilioFiscal', description: 'Domicilio fiscal. Siempre presente; cada campo es null cuando no se reporta.' });
 
 export const omisosResultadoSchema = z
   .object({
     nit: text,
-    nombre: text.describe('Single field'),
+    nombre: text.describe('Un solo campo'),
     nombreComercial: text,
-    cui: text.describe('As published; may contain spaces between digit groups (strip spaces on both sides before comparing)'),
+    cui: text.describe('Tal como se publica; puede traer espacios entre grupos de dígitos (quítelos de ambos lados antes de comparar)'),
     versionDpi: text,
     estadoContribuyente: text,
     tipoAfiliacion: text,
     regimen: text,
-    fechaAfiliacion: publishedDate('Affiliation date'),
+    fechaAfiliacion: publishedDate('Fecha de afiliación'),
     domicilioFiscal: domicilioFiscalSchema,
-    establecimientos: z.array(opaqueJsonSchema).describe('Unnormalized, as the source publishes it; [] if none'),
-    tieneIncumplimientos: z.boolean().nullable().describe('Unfiled obligations recorded; null means not reported and is not false'),
-    tieneProcesoCoactivo: z.boolean().nullable().describe('Coercive collection process recorded; null means not reported'),
-    incumplimientos: z.array(z.string()).describe('Detail as authority text; [] when none, never null'),
+    establecimientos: z.array(opaqueJsonSchema).describe('Sin normalizar, tal como lo publica la fuente; [] si no hay'),
+    tieneIncumplimientos: z.boolean().nullable().describe('Registra obligaciones omisas; null significa no reportado y no equivale a false'),
+    tieneProcesoCoactivo: z.boolean().nullable().describe('Registra un proceso de cobro coactivo; null significa no reportado'),
+    incumplimientos: z.array(z.string()).describe('Detalle en el texto de la autoridad; [] si no hay, nunca null'),
     fechaConsulta,
   })
   .strict()
-  .meta({ id: 'OmisosResultado', description: "data of POST /catalogos/omisos: the taxpayer's compliance status." });
+  .meta({ id: 'OmisosResultado', description: 'data de POST /catalogos/omisos: el estado de cumplimiento del contribuyente.' });
 
 export const afiliacionesSchema = z
   .object({
-    isr: afiliacionImpuestoSchema.nullable().describe('null when not affiliated to ISR'),
-    iva: afiliacionImpuestoSchema.nullable().describe('null when not affiliated to IVA'),
+    isr: afiliacionImpuestoSchema.nullable().describe('null si no está afiliado al ISR'),
+    iva: afiliacionImpuestoSchema.nullable().describe('null si no está afiliado al IVA'),
   })
   .strict()
-  .meta({ id: 'Afiliaciones', description: 'Affiliations to ISR and IVA.' });
+  .meta({ id: 'Afiliaciones', description: 'Afiliaciones al ISR y al IVA.' });
 
 export const rtuResultadoSchema = z
   .object({
     nit: text,
     tipoContribuyente: codigoDescripcionSchema,
-    persona: personaRtuSchema.nullable().describe('Filled for individuals'),
+    persona: personaRtuSchema.nullable().describe('Llena para personas individuales'),
     empresa: z
       .record(z.string(), opaqueJsonSchema)
       .nullable()
-      .describe('Filled for legal entities; unnormalized, shape not fixed. A legal entity is persona null and empresa non-null; both null means undetermined'),
-    representantes: z.array(opaqueJsonSchema).describe('Unnormalized, shape not fixed'),
+      .describe('Llena para personas jurídicas; sin normalizar, forma no fija. Es empresa cuando persona es null y empresa no lo es; ambos en null significa indeterminado'),
+    representantes: z.array(opaqueJsonSchema).describe('Sin normalizar, forma no fija'),
     afiliaciones: afiliacionesSchema,
     caracteristicasEspeciales: z.array(caracteristicaEspecialSchema),
-    fechaUltimaActualizacion: publishedDate('Last update or ratification before the authority'),
+    fechaUltimaActualizacion: publishedDate('Última actualización o ratificación ante la autoridad'),
     fechaConsulta,
   })
   .strict()
-  .meta({ id: 'RtuResultado', description: 'data of POST /catalogos/rtu: regime, affiliations, obligations and special traits of one taxpayer.' });
+  .meta({ id: 'RtuResultado', description: 'data de POST /catalogos/rtu: régimen, afiliaciones, obligaciones y características especiales de un contribuyente.' });
 
 export type CodigoDescripcion = z.infer<typeof codigoDescripcionSchema>;
 export type SectorEconomico = z.infer<typeof sectorEconomicoSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REGISTRY_MESSAGES } from './messages';
 
 // Request bodies of the five lookups, as the OpenAPI document describes them. The route parsers
 // (lib/lookups/*-request.ts) classify each violation into its own 400 message; a property test
@@ -9,39 +10,39 @@ export const MAX_IDENTIFIER_LENGTH = 32;
 
 /** A non-empty identifier: at least one character that is not white space. */
 const identifier = (description: string) =>
-  z.string().max(MAX_IDENTIFIER_LENGTH).regex(/\S/, 'must not be empty').describe(description);
+  z.string().max(MAX_IDENTIFIER_LENGTH).regex(/\S/, 'no debe estar vacío').describe(description);
 
 // Loose objects: keys the contract does not name are ignored, not refused.
 export const renapRequestSchema = z
-  .looseObject({ cui: identifier('CUI of the person, 13 digits; forwarded as sent (group spaces allowed)') })
-  .meta({ id: 'BuscarCuiRequest', description: 'Body of POST /renap/buscar-cui.' });
+  .looseObject({ cui: identifier('CUI de la persona, 13 dígitos; se reenvía tal como se envía (se admiten espacios entre grupos)') })
+  .meta({ id: 'BuscarCuiRequest', description: 'Cuerpo de POST /renap/buscar-cui.' });
 
 export const rtuNitsRequestSchema = z
   .looseObject({
     nits: z
-      .array(identifier('A NIT, with or without the hyphen before the check character'))
+      .array(identifier('Un NIT, con o sin el guion antes del dígito verificador'))
       .min(1)
       .max(50)
-      .describe('Up to 50 NITs. More than 50 are refused with the 400 envelope "Máximo 50 NITs por petición".'),
+      .describe(`Hasta 50 NIT. Más de 50 se rechazan con un 400 y el sobre "${REGISTRY_MESSAGES.tooManyNits}"; parta el lote.`),
   })
-  .meta({ id: 'RtuNitsRequest', description: 'Body of POST /rtu/nits.' });
+  .meta({ id: 'RtuNitsRequest', description: 'Cuerpo de POST /rtu/nits.' });
 
 // An empty or blank catalog identifier counts as not sent (the other one must then be usable).
 const optionalIdentifier = (description: string) => z.string().max(MAX_IDENTIFIER_LENGTH).nullable().optional().describe(description);
 
 const catalogFields = {
-  nit: optionalIdentifier('NIT of the taxpayer. At least one of nit and cui must be a non-empty string; an empty one counts as not sent.'),
-  cui: optionalIdentifier('CUI of the taxpayer. When both are sent, both are forwarded and the source decides.'),
+  nit: optionalIdentifier('NIT del contribuyente. Envíe nit, cui o ambos como texto no vacío; uno vacío cuenta como no enviado.'),
+  cui: optionalIdentifier('CUI del contribuyente. Si envía ambos, no verificamos que sean de la misma persona: se reenvían los dos y la fuente decide.'),
   actualizado: z
     .boolean()
     .nullable()
     .optional()
-    .describe('false (default): answer from the copy the source holds. true: query the source now (most recent, noticeably slower). Must be a JSON boolean, not text.'),
+    .describe('false (por defecto): la respuesta sale de la copia que guarda la fuente. true: se consulta en ese momento (más reciente, pero notablemente más lento). Debe ser un booleano JSON (true, no "true").'),
   date_of_birth: z
     .string()
     .nullable()
     .optional()
-    .describe('YYYY-MM-DD. Read only by /catalogos/rtu, forwarded without validation; the source asks for it only when it holds no copy of the record.'),
+    .describe('YYYY-MM-DD. Solo lo lee /catalogos/rtu y se reenvía sin validar; la fuente lo pide solo cuando no tiene copia del registro (fecha de nacimiento, o de constitución de una empresa).'),
 };
 
 export const catalogRequestSchema = z
@@ -51,7 +52,7 @@ export const catalogRequestSchema = z
   })
   .meta({
     id: 'CatalogRequest',
-    description: 'Body of the three catalog lookups. At least one of nit and cui must arrive as a non-empty string.',
+    description: 'Cuerpo de las tres consultas de catálogo. Al menos uno de nit y cui debe llegar como texto no vacío.',
   });
 
 export type CatalogRequestBody = z.infer<typeof catalogRequestSchema>;

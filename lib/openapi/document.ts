@@ -69,7 +69,7 @@ const GLOBAL_LIMIT_CONTENT = {
 };
 
 const REQUEST_ID_HEADER = {
-  'x-request-id': { description: 'Unique id of this request (req_…); quote it to support.', schema: { type: 'string' } },
+  'x-request-id': { description: 'Identificador único de esta solicitud (req_…): inclúyalo al escribir a soporte.', schema: { type: 'string' } },
 };
 
 const withRequestId = (responses: Record<string, JsonObject>) =>
@@ -80,32 +80,32 @@ const pick = <T extends Record<string, string>>(messages: T, ...keys: Array<keyo
 
 function registryPaths(): JsonObject {
   const common = (notEnabled: 'renapNotEnabled' | 'rtuNotEnabled') => ({
-    '403': registryError('No integration credentials (also a wrong or partial pair on these routes), or the lookup is not enabled.', {
+    '403': registryError('Sin credenciales de integración (en estas rutas, también un par incorrecto o incompleto), o la consulta no está habilitada para su integración.', {
       ...pick(REGISTRY_MESSAGES, 'authenticationRequired', notEnabled),
     }),
     '429': {
-      description: "The route's per-minute limit for the integration (JSON), or the global per-IP limit (plain text: check Content-Type before parsing).",
+      description: 'El límite por minuto de la ruta para su integración (JSON), o el límite global por IP (texto plano: revise content-type antes de parsear).',
       content: {
         'application/json': { schema: ref(registryErrorSchema), examples: examples(pick(REGISTRY_MESSAGES, 'rateLimited'), 'error') },
         ...GLOBAL_LIMIT_CONTENT,
       },
     },
-    '500': registryError('Failure querying the registry. The text is unspecified.', { registryFailed: REGISTRY_FAILED_MESSAGE }),
+    '500': registryError('Falla al consultar el registro. El texto no está definido: no lo use como condición.', { registryFailed: REGISTRY_FAILED_MESSAGE }),
   });
   const requestProblems = (keys: Array<keyof typeof REGISTRY_REQUEST_MESSAGES>) => pick(REGISTRY_REQUEST_MESSAGES, ...keys);
   return {
     '/renap/buscar-cui': {
       post: {
         operationId: 'searchRenapByCui',
-        tags: ['lookups'],
+        tags: ['consultas'],
         summary: 'Una persona en el registro nacional de personas (RENAP), por CUI',
         description:
           'Requiere la bandera is_renap_enabled. Límite propio: 30 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es el que respondió el registro, y success se calcula a partir de él; responseCode es un campo del cuerpo del propio registro. Un 200 con success true puede traer un responseCode de error (por ejemplo 404 cuando el CUI no tiene registro): revise los dos.',
         requestBody: { required: true, content: { 'application/json': { schema: ref(renapRequestSchema), example: { cui: '1587564440904' } } } },
         responses: withRequestId({
-          '200': { description: "The registry's answer in the lookup envelope.", content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
+          '200': { description: 'La respuesta del registro, en el sobre de la consulta.', content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
           '400': {
-            description: 'cui missing or the body unusable ({error}); or the registry refused the CUI (lookup envelope with its status).',
+            description: 'Falta cui o el cuerpo no se puede usar ({error}); o el registro rechazó el CUI (el sobre de la consulta, con su estado).',
             content: {
               'application/json': {
                 schema: { oneOf: [ref(registryErrorSchema), ref(renapEnvelopeSchema)] },
@@ -113,9 +113,9 @@ function registryPaths(): JsonObject {
               },
             },
           },
-          '404': { description: 'The registry answered 404: the lookup envelope with success false.', content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
+          '404': { description: 'El registro respondió 404: el sobre de la consulta, con success false.', content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
           '4XX': {
-            description: "Any other client-error status the registry answers about the person (not 401, 403, 407 or 429, which are the gateway's own and become 500): the lookup envelope with that status and success false.",
+            description: 'Cualquier otro estado 4xx que el registro responda sobre la persona (salvo 401, 403, 407 y 429, que se refieren al propio servicio y se vuelven 500): el sobre de la consulta, con ese estado y success false.',
             content: { 'application/json': { schema: ref(renapEnvelopeSchema) } },
           },
           ...common('renapNotEnabled'),
@@ -125,18 +125,18 @@ function registryPaths(): JsonObject {
     '/rtu/nits': {
       post: {
         operationId: 'searchRtuByNits',
-        tags: ['lookups'],
+        tags: ['consultas'],
         summary: 'Hasta 50 contribuyentes en el Registro Tributario Unificado (RTU), por NIT',
         description:
           'Requiere la bandera is_rtu_enabled. Límite propio: 50 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es igual a responseCode. Una consulta sin coincidencias es un 200 con un arreglo data vacío, no un error. Los registros se devuelven tal como el registro los publica.',
         requestBody: { required: true, content: { 'application/json': { schema: ref(rtuNitsRequestSchema), example: { nits: ['576937-K', '7108-0'] } } } },
         responses: withRequestId({
           '200': {
-            description: 'The records found.',
+            description: 'Los registros encontrados.',
             content: { 'application/json': { schema: ref(rtuNitsEnvelopeSchema), example: { success: true, data: [], message: rtuFoundMessage(0, 2), responseCode: 200 } } },
           },
           '400': {
-            description: 'nits missing, empty or not an array ({error}); or more than 50 NITs (the envelope, rejected by the RTU client before any query).',
+            description: 'Falta nits, está vacío o no es un arreglo ({error}); o trae más de 50 NIT (el sobre, rechazado antes de consultar el registro).',
             content: {
               'application/json': {
                 schema: { oneOf: [ref(registryErrorSchema), ref(rtuNitsEnvelopeSchema)] },
@@ -163,7 +163,7 @@ function catalogPath(operationId: string, summary: string, flag: string, success
   return {
     post: {
       operationId,
-      tags: ['lookups'],
+      tags: ['consultas'],
       summary,
       description: [
         `Requiere la bandera ${flag}. Se cobra: cada consulta resuelta con éxito (200, incluso un 200 con todos sus campos en null) descuenta la tarifa de la integración de su saldo prepagado; un 400 de la fuente, 401, 403, 404, 429, 500 y 502 no se cobran. Con saldo cero los catálogos responden 402 y la consulta no llega a la fuente.`,
@@ -176,24 +176,24 @@ function catalogPath(operationId: string, summary: string, flag: string, success
         content: { 'application/json': { schema: ref(catalogRequestSchema), example: { nit: '576937-K', actualizado: false } } },
       },
       responses: withRequestId({
-        '200': { description: 'The record. Every field is present; null means not reported.', content: { 'application/json': { schema: ref(success) } } },
-        '400': catalogError('Neither nit nor cui usable, another malformed body, or the source rejected the query data.', {
+        '200': { description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.', content: { 'application/json': { schema: ref(success) } } },
+        '400': catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta.', {
           ...invalidRequest,
           sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
         }),
-        '401': catalogError('Credentials that match no integration (also only one of the two headers), or the source rejected the service\'s authentication.', pick(CATALOG_MESSAGES, 'integrationNotFound', 'sourceAuthRejected')),
-        '402': catalogError("The integration's prepaid balance is exhausted, or the query service's own. The query did not run and was not charged.", pick(CATALOG_MESSAGES, 'balanceExhausted', 'sourceBalanceExhausted')),
-        '403': catalogError('No integration credentials, the lookup is not enabled for the integration, or the source denies this query type.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled', 'sourceDeniedQueryType')),
-        '404': catalogError('The source reports no result or marked the query failed: the datum is not available now, which does not mean the taxpayer does not exist.', pick(CATALOG_MESSAGES, 'notFound')),
+        '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras), o la fuente rechazó la autenticación del servicio.', pick(CATALOG_MESSAGES, 'integrationNotFound', 'sourceAuthRejected')),
+        '402': catalogError('Sin saldo: el prepagado de su integración, o el del servicio de consultas. La consulta no se ejecutó ni se cobró.', pick(CATALOG_MESSAGES, 'balanceExhausted', 'sourceBalanceExhausted')),
+        '403': catalogError('Sin credenciales de integración, consulta no habilitada para su integración, o la fuente niega ese tipo de consulta.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled', 'sourceDeniedQueryType')),
+        '404': catalogError('La fuente no tiene el dato ahora, o marcó la consulta como fallida. No significa que el contribuyente no exista. No se cobra.', pick(CATALOG_MESSAGES, 'notFound')),
         '429': {
-          description: 'The shared catalog limit, the source limiting queries (both JSON), or the global per-IP limit (plain text: check Content-Type before parsing).',
+          description: 'El límite compartido de los catálogos o el límite de la fuente (ambos JSON), o el límite global por IP (texto plano: revise content-type antes de parsear).',
           content: {
             'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited', 'sourceRateLimited'), 'message') },
             ...GLOBAL_LIMIT_CONTENT,
           },
         },
-        '500': catalogError('Unhandled failure; the text varies and must not be used as a condition.', pick(CATALOG_MESSAGES, 'unhandled')),
-        '502': catalogError('The source did not respond or failed, or the 30-second ceiling passed. Not charged; safe to retry with backoff.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+        '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
+        '502': catalogError('La fuente no respondió, falló o pasó el techo de 30 segundos. No se resolvió ni se cobró: es seguro reintentar con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
       }),
     },
   };
@@ -221,9 +221,9 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         `La versión es la fecha de revisión del contrato (${CONTRACT_REVISION}); la API no lleva versión en sus rutas ni en sus cabeceras.`,
       ].join('\n\n'),
     },
-    servers: [{ url: baseUrl, description: 'This deployment' }],
+    servers: [{ url: baseUrl, description: 'Este ambiente' }],
     security: [{ integracionLogin: [], integracionToken: [] }],
-    tags: [{ name: 'lookups', description: 'The five taxpayer lookups.' }],
+    tags: [{ name: 'consultas', description: 'Las cinco consultas de contribuyentes.' }],
     paths: {
       ...registryPaths(),
       '/catalogos/cui-nit': catalogPath('lookupCuiNit', 'El NIT de un CUI, o el CUI de un NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
@@ -233,8 +233,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
-        integracionLogin: { type: 'apiKey', in: 'header', name: 'x-integracion-login', description: 'The integration name, compared lowercased.' },
-        integracionToken: { type: 'apiKey', in: 'header', name: 'x-integracion-token', description: 'The integration secret. Never in the query string or the body.' },
+        integracionLogin: { type: 'apiKey', in: 'header', name: 'x-integracion-login', description: 'El nombre de la integración; se compara en minúsculas.' },
+        integracionToken: { type: 'apiKey', in: 'header', name: 'x-integracion-token', description: 'El token de la integración. Nunca en la URL ni en el cuerpo.' },
       },
     },
   };

@@ -1,15 +1,48 @@
 // The OpenAPI document: generated from the contract schemas and messages, served by the app, and
 // describing every response the app gives, success and error, on every operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_REQUEST_MESSAGES } from '@/lib/api/catalog-responses';
+import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/api/registry-responses';
 import { topUp } from '@/lib/billing/ledger';
 import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES } from '@/lib/contract/messages';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { createIntegration } from '@/lib/integrations/service';
+import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { FAULT_IDENTIFIERS, samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { expectDocumentedResponse } from '../support/openapi-validator';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
+
+// Texts the API answers with, byte for byte (some in English, by the contract or by our decision):
+// they may stand in a description or an example's summary as they are.
+const ANSWERED_TEXTS = [
+  ...Object.values(REGISTRY_MESSAGES),
+  ...Object.values(CATALOG_MESSAGES),
+  ...Object.values(REGISTRY_REQUEST_MESSAGES),
+  ...Object.values(CATALOG_REQUEST_MESSAGES),
+  REGISTRY_FAILED_MESSAGE,
+  GLOBAL_LIMIT_BODY,
+].sort((a, b) => b.length - a.length);
+
+// Common English words that are not Spanish words: one of them in the prose means English leaked.
+const ENGLISH_WORDS = new Set(['the', 'of', 'is', 'are', 'when', 'returns', 'request', 'response', 'with', 'and', 'or', 'not', 'must', 'only', 'this', 'for', 'from', 'if', 'none', 'any', 'body', 'field', 'to', 'by']);
+
+/** Every description, summary or title in the document with the English words it holds ("where: words"). */
+function englishInProse(node: unknown, where = ''): string[] {
+  if (Array.isArray(node)) return node.flatMap((item, index) => englishInProse(item, `${where}[${index}]`));
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) => {
+    const path = where ? `${where}.${key}` : key;
+    if (typeof value !== 'string' || !['description', 'summary', 'title'].includes(key)) return englishInProse(value, path);
+    let prose = value;
+    for (const text of ANSWERED_TEXTS) prose = prose.replaceAll(text, ' ');
+    // Identifiers, paths and header names (x-request-id, is_renap_enabled, /rtu/nits) are not prose.
+    prose = prose.replace(/\S*[-_/]\S*/g, ' ');
+    const found = [...new Set(prose.toLowerCase().match(/\p{L}+/gu) ?? [])].filter((word) => ENGLISH_WORDS.has(word));
+    return found.length > 0 ? [`${path}: ${found.join(', ')}`] : [];
+  });
+}
 
 describe('the generated document', () => {
   const document = buildOpenApiDocument('https://gateway.example.com/api');
@@ -38,6 +71,28 @@ describe('the generated document', () => {
   it('shows every contract message as an example, under the status that carries it', () => {
     const text = JSON.stringify(document.paths);
     for (const message of [...Object.values(CATALOG_MESSAGES), ...Object.values(REGISTRY_MESSAGES)]) expect(text).toContain(JSON.stringify(message));
+  });
+
+  it('speaks Spanish in every description, summary and title; only the answered message texts keep their own wording', () => {
+    const english = englishInProse(document);
+    expect(english).toEqual([]);
+  });
+
+  it('the English check catches English and leaves the contract texts and identifiers alone', () => {
+    const sample = {
+      info: { title: 'API de consulta', description: 'Returns the taxpayer.' },
+      paths: {
+        '/rtu/nits': {
+          description: `Más de 50 se rechazan con "${REGISTRY_MESSAGES.tooManyNits}"; revise x-request-id, is_renap_enabled y content-type.`,
+          examples: { cuiRequired: { summary: REGISTRY_MESSAGES.cuiRequired } },
+          schema: { description: 'The CUI of the person, when it is sent' },
+        },
+      },
+    };
+    expect(englishInProse(sample)).toEqual([
+      'info.description: returns, the',
+      'paths./rtu/nits.schema.description: the, of, when, is',
+    ]);
   });
 
   it('lists the catalog error statuses of the contract', () => {
@@ -183,7 +238,7 @@ describe('live responses of every operation match the served document', () => {
     const response = await fetch(`${app.baseUrl}/api/openapi.json`);
     expect(response.status).toBe(200);
     const served = (await response.json()) as { servers: Array<{ url: string }>; info: { version: string } };
-    expect(served.servers).toEqual([{ url: `${app.baseUrl}/api`, description: 'This deployment' }]);
+    expect(served.servers).toEqual([{ url: `${app.baseUrl}/api`, description: 'Este ambiente' }]);
     expect(served.info.version).toBe(CONTRACT_REVISION);
   });
 });

@@ -16,16 +16,17 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
         <Link href="/admin" className="console-brand">
           Consultas GT · Consola
         </Link>
-        <NavLinks items={items} />
-        <div className="console-user">
-          <Link href="/admin/cuenta" title="Mi cuenta">
-            {user.name}
-          </Link>
-          <span className="role" data-testid="current-role">
-            {ROLE_LABELS[user.role]}
-          </span>
-          <SignOutButton />
-        </div>
+        <NavLinks items={items}>
+          <div className="console-user">
+            <Link href="/admin/cuenta" title="Mi cuenta">
+              {user.name}
+            </Link>
+            <span className="role" data-testid="current-role">
+              {ROLE_LABELS[user.role]}
+            </span>
+            <SignOutButton />
+          </div>
+        </NavLinks>
       </header>
       <main className="console-main">{children}</main>
     </>

@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ReconciliationStatus } from '@/components/console/reconciliation-status';
 import { requirePageUser } from '@/lib/auth/session';
 import { latestVerification } from '@/lib/billing/verify';
-import { LatencyChart, percent, RefusalsTable, UsageCharts, UsageTable } from '@/components/console/usage';
+import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
 import { formatQuetzales } from '@/lib/money';
 
@@ -31,30 +31,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           </nav>
         }
       />
-      <div className="grid grid-4">
-        <div className="stat">
-          <div className="label">Consultas</div>
-          <div className="value" data-testid="total-queries">
-            {dashboard.totals.total.toLocaleString('es-GT')}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="label">Tasa de éxito</div>
-          <div className="value">{percent(dashboard.totals.success, dashboard.totals.total)}</div>
-        </div>
-        <div className="stat">
-          <div className="label">Monto cobrado</div>
-          <div className="value" data-testid="total-charged">
-            {formatQuetzales(dashboard.totals.chargedCentavos)}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="label">Rechazadas antes de la fuente</div>
-          <div className="value" data-testid="total-refused">
-            {dashboard.totals.refused.toLocaleString('es-GT')}
-          </div>
-        </div>
-      </div>
+      <UsageTotals dashboard={dashboard} testIdPrefix="total" />
 
       {dashboard.totals.total === 0 ? (
         <div className="card">
@@ -66,19 +43,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           </EmptyState>
         </div>
       ) : (
-        <>
-          <UsageCharts dashboard={dashboard} />
-          <div className="grid grid-2">
-            <section className="card">
-              <h2>Tiempo de respuesta (p50 y p95)</h2>
-              <LatencyChart dashboard={dashboard} />
-            </section>
-            <section className="card">
-              <h2>Por tipo de consulta</h2>
-              <UsageTable dashboard={dashboard} />
-            </section>
-          </div>
-        </>
+        <UsageBreakdown dashboard={dashboard} heading="h2" />
       )}
 
       {dashboard.refusalsByReason.length > 0 && (

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/auth/session';
 import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/console/audit';
 import { integrationOptions } from '@/lib/console/integrations';
@@ -70,69 +72,25 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         title="Auditoría"
         description="Cada cambio a integraciones, consultas habilitadas, tarifas, saldos, tokens y usuarios: quién, cuándo, antes y después."
       />
-      <form className="card filters" action="/admin/auditoria" aria-label="Filtros">
-        <div className="field">
-          <label htmlFor="quien">Quién</label>
-          <select id="quien" name="quien" defaultValue={filters.actor ?? ''}>
-            <option value="">Todos</option>
-            {users.map((user) => (
-              <option key={user.id} value={user.id}>
-                {user.name}
-              </option>
-            ))}
-            <option value="cli">Operador (CLI)</option>
-            <option value="system">El sistema</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="accion">Cambio</label>
-          <select id="accion" name="accion" defaultValue={filters.action ?? ''}>
-            <option value="">Todos</option>
-            {Object.entries(AUDIT_ACTION_LABELS).map(([action, label]) => (
-              <option key={action} value={action}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="tipo">Objeto</label>
-          <select id="tipo" name="tipo" defaultValue={filters.targetType ?? ''}>
-            <option value="">Todos</option>
-            <option value="integration">Integraciones</option>
-            <option value="console_user">Usuarios</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="desde">Desde</label>
-          <input id="desde" name="desde" type="date" defaultValue={filters.since ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="hasta">Hasta (incluido)</label>
-          <input
-            id="hasta"
-            name="hasta"
-            type="date"
-            defaultValue={problem ? text(params.hasta) : (filters.until ?? '')}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? 'hasta-error' : undefined}
-          />
-          {problem && (
-            <span className="error" id="hasta-error">
-              {problem}
-            </span>
-          )}
-        </div>
+      <FilterForm action="/admin/auditoria" reset={filtered || after ? { href: '/admin/auditoria', label: 'Ver todo desde el más reciente' } : undefined}>
+        <FilterSelect name="quien" label="Quién" value={filters.actor} all="Todos" options={users.map((user) => ({ value: user.id, label: user.name }))}>
+          <option value="cli">Operador (CLI)</option>
+          <option value="system">El sistema</option>
+        </FilterSelect>
+        <FilterSelect name="accion" label="Cambio" value={filters.action} all="Todos" options={labelOptions(AUDIT_ACTION_LABELS)} />
+        <FilterSelect
+          name="tipo"
+          label="Objeto"
+          value={filters.targetType}
+          all="Todos"
+          options={[
+            { value: 'integration', label: 'Integraciones' },
+            { value: 'console_user', label: 'Usuarios' },
+          ]}
+        />
+        <DateRangeFields desde={filters.since} hasta={problem ? text(params.hasta) : filters.until} hastaProblem={problem} />
         {filters.targetId && <input type="hidden" name="id" value={filters.targetId} />}
-        <div className="actions">
-          <button type="submit">Filtrar</button>
-          {(filtered || after) && (
-            <Link className="button secondary" href="/admin/auditoria">
-              Ver todo desde el más reciente
-            </Link>
-          )}
-        </div>
-      </form>
+      </FilterForm>
       {page.rows.length === 0 ? (
         <div className="card">
           <EmptyState title="No hay cambios registrados con estos filtros." />
@@ -184,12 +142,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </div>
       )}
       {page.older && (
-        <nav className="pagination" aria-label="Páginas">
-          <span />
-          <Link className="button secondary" href={`/admin/auditoria?${new URLSearchParams({ ...Object.fromEntries(base), despues: page.older })}`}>
-            Cambios anteriores →
-          </Link>
-        </nav>
+        <Pagination
+          newer={undefined}
+          older={`/admin/auditoria?${new URLSearchParams({ ...Object.fromEntries(base), despues: page.older })}`}
+          olderLabel="Cambios anteriores"
+        />
       )}
     </>
   );

@@ -51,7 +51,7 @@ export default async function UsersPage() {
                   {formatDateTime(user.passwordChangedAt)}
                 </td>
                 <td className="row-actions">
-                  <UserRowActions userId={user.id} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} />
+                  <UserRowActions userId={user.id} name={user.name} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} />
                 </td>
               </tr>
             ))}

@@ -38,13 +38,14 @@ export function CreateUserForm() {
 
 interface UserRowActionsProps {
   userId: number;
+  name: string;
   email: string;
   role: 'admin' | 'support';
   active: boolean;
   isSelf: boolean;
 }
 
-export function UserRowActions({ userId, email, role, active, isSelf }: UserRowActionsProps) {
+export function UserRowActions({ userId, name, email, role, active, isSelf }: UserRowActionsProps) {
   return (
     <div style={{ display: 'grid', gap: '0.5rem' }}>
       <ActionForm
@@ -53,7 +54,7 @@ export function UserRowActions({ userId, email, role, active, isSelf }: UserRowA
         submitLabel="Cambiar rol"
         className="inline"
         submitClassName="secondary"
-        confirmation={{ kind: 'promotion', email, currentRole: role }}
+        confirmation={{ kind: 'promotion', name, email, currentRole: role }}
       >
         <label className="sr-only" htmlFor={`role-${userId}`}>
           Rol de {email}

@@ -5,9 +5,10 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/balance-history';
 import { ReconciliationStatus } from '@/components/console/reconciliation-status';
+import { Stat } from '@/components/console/stat';
 import { ActiveBadge, HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LatencyChart, RefusalsTable, UsageCharts, UsageTable } from '@/components/console/usage';
+import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { loadDashboard } from '@/lib/console/dashboard';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
@@ -71,28 +72,16 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
       {!isAdmin && <p className="notice info">Estás en modo de solo lectura (rol soporte): los cambios los hace un administrador.</p>}
 
       <div className="grid grid-4">
-        <div className="stat">
-          <div className="label">Saldo</div>
-          <div className="value" data-testid="balance">
-            {formatQuetzales(integration.balanceCentavos)}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="label">Tarifa por consulta de catálogo</div>
-          <div className="value" data-testid="tariff">
-            {formatQuetzales(integration.tariffCentavos)}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="label">Consultas que cubre el saldo</div>
-          <div className="value">
-            {integration.tariffCentavos > 0 ? Math.floor(integration.balanceCentavos / integration.tariffCentavos).toLocaleString('es-GT') : '—'}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="label">Estado</div>
-          <div className="value">{integration.active ? 'Activa' : 'Desactivada'}</div>
-        </div>
+        <Stat label="Saldo" testId="balance">
+          {formatQuetzales(integration.balanceCentavos)}
+        </Stat>
+        <Stat label="Tarifa por consulta de catálogo" testId="tariff">
+          {formatQuetzales(integration.tariffCentavos)}
+        </Stat>
+        <Stat label="Consultas que cubre el saldo">
+          {integration.tariffCentavos > 0 ? Math.floor(integration.balanceCentavos / integration.tariffCentavos).toLocaleString('es-GT') : '—'}
+        </Stat>
+        <Stat label="Estado">{integration.active ? 'Activa' : 'Desactivada'}</Stat>
       </div>
 
       <div className="grid grid-2">
@@ -195,46 +184,13 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
 
       <section aria-labelledby="usage-title" data-testid="integration-usage">
         <h2 id="usage-title">Uso en los últimos 30 días</h2>
-        <div className="grid grid-4">
-          <div className="stat">
-            <div className="label">Consultas</div>
-            <div className="value" data-testid="usage-total">
-              {usage.totals.total.toLocaleString('es-GT')}
-            </div>
-          </div>
-          <div className="stat">
-            <div className="label">Tasa de éxito</div>
-            <div className="value">{usage.totals.total === 0 ? '—' : `${((usage.totals.success / usage.totals.total) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`}</div>
-          </div>
-          <div className="stat">
-            <div className="label">Monto cobrado</div>
-            <div className="value" data-testid="usage-charged">
-              {formatQuetzales(usage.totals.chargedCentavos)}
-            </div>
-          </div>
-          <div className="stat">
-            <div className="label">Rechazadas antes de la fuente</div>
-            <div className="value">{usage.totals.refused.toLocaleString('es-GT')}</div>
-          </div>
-        </div>
+        <UsageTotals dashboard={usage} testIdPrefix="usage" />
         {usage.totals.total === 0 ? (
           <div className="card">
             <EmptyState title="Esta integración todavía no tiene consultas en estos 30 días." />
           </div>
         ) : (
-          <>
-            <UsageCharts dashboard={usage} subject={integration.nombre} />
-            <div className="grid grid-2">
-              <section className="card">
-                <h3>Tiempo de respuesta (p50 y p95)</h3>
-                <LatencyChart dashboard={usage} />
-              </section>
-              <section className="card">
-                <h3>Por tipo de consulta</h3>
-                <UsageTable dashboard={usage} testId="integration-usage-by-lookup" />
-              </section>
-            </div>
-          </>
+          <UsageBreakdown dashboard={usage} subject={integration.nombre} heading="h3" tableTestId="integration-usage-by-lookup" />
         )}
         <section className="card">
           <h3>Solicitudes rechazadas antes de la fuente, por motivo</h3>

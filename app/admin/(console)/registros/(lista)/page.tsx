@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { Pagination } from '@/components/console/pagination';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { integrationOptions } from '@/lib/console/integrations';
@@ -57,69 +59,32 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           )
         }
       />
-      <form className="card filters" action="/admin/registros" role="search" aria-label="Filtros">
-        <div className="field">
-          <label htmlFor="integracion">Integración</label>
-          <select id="integracion" name="integracion" defaultValue={filters.integracion ?? ''}>
-            <option value="">Todas</option>
-            {integrations.map((integration) => (
-              <option key={integration.id} value={integration.id}>
-                {integration.nombre}
+      <FilterForm action="/admin/registros" reset={filtered ? { href: '/admin/registros', label: 'Quitar filtros' } : undefined}>
+        <FilterSelect
+          name="integracion"
+          label="Integración"
+          value={filters.integracion}
+          all="Todas"
+          options={integrations.map((integration) => ({ value: integration.id, label: integration.nombre }))}
+        />
+        <FilterSelect name="consulta" label="Consulta" value={filters.consulta} all="Todas" options={LOOKUPS.map((lookup) => ({ value: lookup, label: LOOKUP_LABELS[lookup] }))} />
+        <FilterSelect name="estado" label="Estado" value={filters.estado} all="Todos">
+          <optgroup label="Por resultado">
+            {OUTCOMES.map((outcome) => (
+              <option key={outcome} value={outcome}>
+                {OUTCOME_LABELS[outcome]}
               </option>
             ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="consulta">Consulta</label>
-          <select id="consulta" name="consulta" defaultValue={filters.consulta ?? ''}>
-            <option value="">Todas</option>
-            {LOOKUPS.map((lookup) => (
-              <option key={lookup} value={lookup}>
-                {LOOKUP_LABELS[lookup]}
+          </optgroup>
+          <optgroup label="Código exacto">
+            {STATUS_CODES.map((code) => (
+              <option key={code} value={code}>
+                {code}
               </option>
             ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="estado">Estado</label>
-          <select id="estado" name="estado" defaultValue={filters.estado ?? ''}>
-            <option value="">Todos</option>
-            <optgroup label="Por resultado">
-              {OUTCOMES.map((outcome) => (
-                <option key={outcome} value={outcome}>
-                  {OUTCOME_LABELS[outcome]}
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label="Código exacto">
-              {STATUS_CODES.map((code) => (
-                <option key={code} value={code}>
-                  {code}
-                </option>
-              ))}
-            </optgroup>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="desde">Desde</label>
-          <input id="desde" name="desde" type="date" defaultValue={filters.desde ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="hasta">Hasta (incluido)</label>
-          <input
-            id="hasta"
-            name="hasta"
-            type="date"
-            defaultValue={problemOf('hasta') ? typed('hasta') : (filters.hasta ?? '')}
-            aria-invalid={problemOf('hasta') ? true : undefined}
-            aria-describedby={problemOf('hasta') ? 'hasta-error' : undefined}
-          />
-          {problemOf('hasta') && (
-            <span className="error" id="hasta-error">
-              {problemOf('hasta')}
-            </span>
-          )}
-        </div>
+          </optgroup>
+        </FilterSelect>
+        <DateRangeFields desde={filters.desde} hasta={problemOf('hasta') ? typed('hasta') : filters.hasta} hastaProblem={problemOf('hasta')} />
         <div className="field">
           <label htmlFor="identificador">NIT o CUI</label>
           <input
@@ -133,15 +98,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
             Con o sin guion ni espacios, en mayúsculas o minúsculas; incluye los lotes de RTU por NIT.
           </span>
         </div>
-        <div className="actions">
-          <button type="submit">Filtrar</button>
-          {filtered && (
-            <Link className="button secondary" href="/admin/registros">
-              Quitar filtros
-            </Link>
-          )}
-        </div>
-      </form>
+      </FilterForm>
       {problems.some((problem) => problem.field !== 'hasta') && (
         <p className="notice warn" role="alert">
           Se ignoraron filtros no válidos:{' '}
@@ -208,20 +165,11 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
               </tbody>
             </table>
           </div>
-          <nav className="pagination" aria-label="Páginas">
-            {page.newer ? (
-              <Link className="button secondary" href={link({ antes: page.newer })}>
-                ← Más recientes
-              </Link>
-            ) : (
-              <span />
-            )}
-            {page.older && (
-              <Link className="button secondary" href={link({ despues: page.older })}>
-                Más antiguas →
-              </Link>
-            )}
-          </nav>
+          <Pagination
+            newer={page.newer ? link({ antes: page.newer }) : undefined}
+            older={page.older ? link({ despues: page.older }) : undefined}
+            olderLabel="Más antiguas"
+          />
         </>
       )}
     </>

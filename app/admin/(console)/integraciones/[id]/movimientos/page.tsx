@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/balance-history';
+import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/auth/session';
 import { heldInFlight, listHistoryPage, parseHistoryFilters } from '@/lib/billing/history';
 import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
@@ -52,35 +53,10 @@ export default async function BalanceHistoryPage({
           </a>
         }
       />
-      <form className="card filters" action={base} role="search" aria-label="Filtros">
-        <div className="field">
-          <label htmlFor="tipo">Movimiento</label>
-          <select id="tipo" name="tipo" defaultValue={filters.tipo ?? ''}>
-            <option value="">Todos</option>
-            {Object.entries(HISTORY_KIND_LABELS).map(([kind, label]) => (
-              <option key={kind} value={kind}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="desde">Desde</label>
-          <input id="desde" name="desde" type="date" defaultValue={filters.desde ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="hasta">Hasta (incluido)</label>
-          <input id="hasta" name="hasta" type="date" defaultValue={filters.hasta ?? ''} />
-        </div>
-        <div className="actions">
-          <button type="submit">Filtrar</button>
-          {filtered && (
-            <Link className="button secondary" href={base}>
-              Quitar filtros
-            </Link>
-          )}
-        </div>
-      </form>
+      <FilterForm action={base} reset={filtered ? { href: base, label: 'Quitar filtros' } : undefined}>
+        <FilterSelect name="tipo" label="Movimiento" value={filters.tipo} all="Todos" options={labelOptions(HISTORY_KIND_LABELS)} />
+        <DateRangeFields desde={filters.desde} hasta={filters.hasta} />
+      </FilterForm>
       {problems.length > 0 && (
         <p className="notice warn" role="alert">
           Se ignoraron filtros no válidos: {problems.join(' ')}
@@ -94,20 +70,11 @@ export default async function BalanceHistoryPage({
       ) : (
         <>
           <BalanceHistoryTable rows={page.rows} integrationId={integration.id} canReadAudit={user.role === 'admin'} />
-          <nav className="pagination" aria-label="Páginas">
-            {page.newer ? (
-              <Link className="button secondary" href={link({ antes: page.newer })}>
-                ← Más recientes
-              </Link>
-            ) : (
-              <span />
-            )}
-            {page.older && (
-              <Link className="button secondary" href={link({ despues: page.older })}>
-                Más antiguos →
-              </Link>
-            )}
-          </nav>
+          <Pagination
+            newer={page.newer ? link({ antes: page.newer }) : undefined}
+            older={page.older ? link({ despues: page.older }) : undefined}
+            olderLabel="Más antiguos"
+          />
         </>
       )}
     </>

@@ -1,0 +1,90 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+
+// The filter box above the console's lists (records, audit, balance history): a GET form whose
+// fields become the list's search parameters.
+
+/** The form, its fields, "Filtrar", and while filtered a link back to the whole list. */
+export function FilterForm({ action, reset, children }: { action: string; reset?: { href: string; label: string }; children: ReactNode }) {
+  return (
+    <form className="card filters" action={action} role="search" aria-label="Filtros">
+      {children}
+      <div className="actions">
+        <button type="submit">Filtrar</button>
+        {reset && (
+          <Link className="button secondary" href={reset.href}>
+            {reset.label}
+          </Link>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** A select whose empty first option means "no filter" (Todas, Todos); `children` adds options after `options`. */
+export function FilterSelect({
+  name,
+  label,
+  value,
+  all,
+  options = [],
+  children,
+}: {
+  name: string;
+  label: string;
+  value: string | number | undefined;
+  all: string;
+  options?: Array<{ value: string | number; label: string }>;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <select id={name} name={name} defaultValue={value ?? ''}>
+        <option value="">{all}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+        {children}
+      </select>
+    </div>
+  );
+}
+
+/**
+ * Desde and Hasta (incluido), as calendar days. A reversed range is an error on Hasta, which then
+ * shows what was typed so it can be corrected.
+ */
+export function DateRangeFields({ desde, hasta, hastaProblem }: { desde: string | undefined; hasta: string | undefined; hastaProblem?: string }) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="desde">Desde</label>
+        <input id="desde" name="desde" type="date" defaultValue={desde ?? ''} />
+      </div>
+      <div className="field">
+        <label htmlFor="hasta">Hasta (incluido)</label>
+        <input
+          id="hasta"
+          name="hasta"
+          type="date"
+          defaultValue={hasta ?? ''}
+          aria-invalid={hastaProblem ? true : undefined}
+          aria-describedby={hastaProblem ? 'hasta-error' : undefined}
+        />
+        {hastaProblem && (
+          <span className="error" id="hasta-error">
+            {hastaProblem}
+          </span>
+        )}
+      </div>
+    </>
+  );
+}
+
+/** A select's options from a table of labels (value → label). */
+export function labelOptions(labels: Record<string, string>): Array<{ value: string; label: string }> {
+  return Object.entries(labels).map(([value, label]) => ({ value, label }));
+}
