@@ -26,11 +26,11 @@ export interface SharedDatabase {
  */
 export async function serveEmbeddedDatabase(client: PGlite, socketPath: string): Promise<SharedDatabase> {
   const log = logger('database');
-  const sockets = new Set<net.Socket>();
+  const sessions = new Set<ClientSession>();
   const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-    new ClientSession(client, socket, log);
+    const session = new ClientSession(client, socket, log);
+    sessions.add(session);
+    void session.finished.then(() => sessions.delete(session));
   });
   fs.rmSync(socketPath, { force: true });
   await new Promise<void>((resolve, reject) => {
@@ -45,8 +45,8 @@ export async function serveEmbeddedDatabase(client: PGlite, socketPath: string):
   server.on('error', (error) => log.error({ err: error }, 'embedded database socket failed'));
   return {
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const leaving = [...sessions].map((session) => session.end());
+      await Promise.all([...leaving, new Promise<void>((resolve) => server.close(() => resolve()))]);
       fs.rmSync(socketPath, { force: true });
     },
   };
@@ -60,6 +60,9 @@ class ClientSession {
   private running = false;
   private closed = false;
   private endTurn?: () => void;
+  private markFinished!: () => void;
+  /** Settles once the connection has closed and the session is as the client found it. */
+  readonly finished = new Promise<void>((resolve) => (this.markFinished = resolve));
 
   constructor(
     private readonly client: PGlite,
@@ -73,6 +76,12 @@ class ClientSession {
       this.pending.length = 0;
       if (!this.running) void this.leave();
     });
+  }
+
+  /** Closes the connection (the server is stopping); settles when the session is left clean. */
+  end(): Promise<void> {
+    this.socket.destroy();
+    return this.finished;
   }
 
   private receive(data: Buffer): void {
@@ -142,7 +151,7 @@ class ClientSession {
 
   /** A client that goes mid-transaction leaves the session as it found it: the rest rolled back. */
   private async leave(): Promise<void> {
-    if (!this.endTurn) return;
+    if (!this.endTurn) return this.markFinished();
     try {
       await this.client.runExclusive(async () => {
         await this.client.execProtocolRaw(SYNC);
@@ -152,6 +161,7 @@ class ClientSession {
       this.log.error({ err: error }, 'rolling back a departed embedded database client failed');
     } finally {
       this.releaseTurn();
+      this.markFinished();
     }
   }
 
