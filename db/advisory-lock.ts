@@ -11,7 +11,8 @@ export const ADVISORY_LOCKS = {
 /**
  * Runs `fn` while holding a PostgreSQL session advisory lock, on a dedicated connection that is
  * handed to `fn`: instances starting together (a rolling deploy, two replicas on an empty database)
- * take turns instead of racing. PGlite is opened by one process only, so there `fn` just runs.
+ * take turns instead of racing. The embedded PGlite is one session whose users take turns a
+ * transaction at a time (db/embedded-share.ts), so there `fn` just runs.
  */
 export async function withAdvisoryLock<T>(handle: DatabaseHandle, key: number, fn: (connection?: postgres.Sql) => Promise<T>): Promise<T> {
   if (handle.kind === 'pglite') return fn();

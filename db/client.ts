@@ -1,13 +1,14 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { env } from '@/lib/env';
-import { ensurePrivateDirectory } from '@/lib/files/private-directory';
+import { logger } from '@/lib/logging/logger';
 import { currentLookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
+import { claimDirectory, waitForExit, type DirectoryClaim } from './embedded-lock';
+import type { SharedDatabase } from './embedded-share';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,10 +20,14 @@ export interface DatabaseHandle {
   /** Runs raw SQL and returns its rows, whichever driver is underneath. */
   rows<T extends Record<string, unknown>>(query: SQL): Promise<T[]>;
   close(): Promise<void>;
+  /** The embedded database reached through the process that has it open (its pid). */
+  servedBy?: number;
 }
 
 interface DatabaseState {
   handle?: Promise<DatabaseHandle>;
+  /** This process's own PGlite, when it has the embedded database open. */
+  embedded?: { client: PGlite; dataDir: string; announce(socket: string): void; shared?: SharedDatabase };
 }
 
 // Kept on globalThis so hot reloads, duplicate module copies and route bundles share one handle.
@@ -69,80 +74,109 @@ const roundTripCounter = {
 
 async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandle> {
   const { default: connect } = await import('postgres');
+  return postgresHandle('postgres', connect(url, { max: poolMax, onnotice: () => {} }));
+}
+
+async function postgresHandle(kind: DatabaseHandle['kind'], client: postgres.Sql): Promise<DatabaseHandle> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client: postgres.Sql = connect(url, { max: poolMax, onnotice: () => {} });
   const database = drizzle(client, { schema, logger: roundTripCounter }) as unknown as Database;
   return {
-    kind: 'postgres',
+    kind,
     db: database,
     rows: async <T extends Record<string, unknown>>(query: SQL) => (await database.execute(query)) as unknown as T[],
     close: () => client.end({ timeout: 5 }),
   };
 }
 
+/**
+ * The embedded database: opened here when no other process has it, or reached through the socket
+ * of the process that has it open and shares it (the app in development: db/embedded-share.ts).
+ */
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
-  const releaseLock = acquireDirectoryLock(dataDir);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const claim = claimDirectory(dataDir);
+    if (claim.claimed) return openInProcess(dataDir, claim);
+    const { owner } = claim;
+    if (owner.socket) {
+      try {
+        return await openThroughOwner(owner.pid, owner.socket);
+      } catch (error) {
+        if (!['ECONNREFUSED', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      }
+      // Nobody answers on the socket: the owner is exiting (or gone, its pid reused). Once it has
+      // exited its lock file is stale, and the next claim takes the directory.
+      if (await waitForExit(owner.pid, 3_000)) continue;
+    }
+    throw new Error(
+      `The embedded database ${dataDir} is in use by process ${owner.pid}${owner.socket ? ', which does not answer on its socket' : ''}. ` +
+        'Stop it first (the app shares the database with the CLI while it runs; other processes do not), ' +
+        'or point DATABASE_URL at PostgreSQL to share one database between processes.',
+    );
+  }
+  throw new Error(`Could not open the embedded database ${dataDir}`);
+}
+
+async function openInProcess(dataDir: string, claim: Extract<DirectoryClaim, { claimed: true }>): Promise<DatabaseHandle> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
     const client: PGlite = await PGlite.create(dataDir);
     const database = drizzle(client, { schema, logger: roundTripCounter }) as unknown as Database;
+    state.embedded = { client, dataDir, announce: claim.announce };
     return {
       kind: 'pglite',
       db: database,
       rows: async <T extends Record<string, unknown>>(query: SQL) =>
         ((await database.execute(query)) as unknown as { rows: T[] }).rows,
       close: async () => {
+        const embedded = state.embedded;
+        state.embedded = undefined;
+        await embedded?.shared?.close();
         await client.close();
-        releaseLock();
+        claim.release();
       },
     };
   } catch (error) {
-    releaseLock();
+    claim.release();
     throw error;
   }
 }
 
-/**
- * PGlite has no lock across processes, and two processes on one data directory corrupt it.
- * A pid file next to the directory turns that into a clear error instead.
- */
-function acquireDirectoryLock(dataDir: string): () => void {
-  const lockFile = `${dataDir}.lock`;
-  ensurePrivateDirectory(path.dirname(lockFile));
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      const release = () => {
-        process.removeListener('exit', release);
-        try {
-          if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
-        } catch {
-          // Already gone: nothing to release.
-        }
-      };
-      process.on('exit', release);
-      return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(fs.readFileSync(lockFile, 'utf8'));
-      if (holder && holder !== process.pid && isAlive(holder)) {
-        throw new Error(
-          `The embedded database ${dataDir} is in use by process ${holder} (is the app running?). ` +
-            'Stop it first, or point DATABASE_URL at PostgreSQL to share one database between processes.',
-        );
-      }
-      fs.rmSync(lockFile, { force: true });
-    }
+/** One connection, taking turns with the owner and its other clients; no named statements to collide. */
+async function openThroughOwner(pid: number, socket: string): Promise<DatabaseHandle> {
+  const { default: connect } = await import('postgres');
+  const client = connect({ path: socket, max: 1, prepare: false, connect_timeout: 5, onnotice: () => {} });
+  const handle = await postgresHandle('pglite', client);
+  try {
+    await client`select 1`;
+  } catch (error) {
+    await client.end({ timeout: 1 });
+    throw error;
   }
-  throw new Error(`Could not lock the embedded database ${dataDir}`);
+  return { ...handle, servedBy: pid };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+// Unix socket paths have a small fixed limit (108 bytes on Linux, 104 on macOS).
+const MAX_SOCKET_PATH_BYTES = 100;
+
+/**
+ * Development: lets the CLI (and any other process) use this process's embedded database while
+ * it runs, through a unix socket next to the data directory, announced in its lock file.
+ * Returns the socket's path, or undefined when this process does not have the database open.
+ */
+export async function shareEmbeddedDatabase(): Promise<string | undefined> {
+  await database();
+  const embedded = state.embedded;
+  if (!embedded) return undefined;
+  const socketPath = `${embedded.dataDir}.sock`;
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
+    logger('database').warn({ socketPath }, 'embedded database not shared: its socket path is too long; the CLI cannot run beside the app');
+    return undefined;
   }
+  if (!embedded.shared) {
+    const { serveEmbeddedDatabase } = await import('./embedded-share');
+    embedded.shared = await serveEmbeddedDatabase(embedded.client, socketPath);
+    embedded.announce(socketPath);
+  }
+  return socketPath;
 }

@@ -11,7 +11,8 @@ const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
 export async function applyMigrations(handle: DatabaseHandle): Promise<void> {
   await withAdvisoryLock(handle, ADVISORY_LOCKS.migrations, async (connection) => {
     if (!connection) {
-      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      // The embedded database, in this process or through the socket of the process that has it.
+      const { migrate } = handle.servedBy ? await import('drizzle-orm/postgres-js/migrator') : await import('drizzle-orm/pglite/migrator');
       await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
       return;
     }

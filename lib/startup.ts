@@ -1,4 +1,4 @@
-import { database } from '@/db/client';
+import { database, shareEmbeddedDatabase } from '@/db/client';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/billing/checkpoints';
@@ -21,8 +21,8 @@ const log = logger('startup');
 
 /**
  * Runs once when the server starts (instrumentation.ts): checks it runs behind server.mjs,
- * validates the environment, opens and migrates the database, seeds development data and starts
- * the background jobs.
+ * validates the environment, opens and migrates the database, seeds development data, shares the
+ * embedded database with the CLI and starts the background jobs.
  */
 export async function startServer(): Promise<void> {
   if (!startedThroughServerWrapper()) {
@@ -43,11 +43,14 @@ export async function startServer(): Promise<void> {
     // terminal, not as a log line (the logger would mask them).
     if (message) process.stdout.write(`\n${message}\n\n`);
   }
+  // The CLI beside `npm run dev` uses this process's embedded database through a local socket.
+  // Development only: production runs on PostgreSQL, which every process reaches on its own.
+  const sharedAt = handle.kind === 'pglite' && settings.APP_ENV === 'development' ? await shareEmbeddedDatabase() : undefined;
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
-  log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL' }, 'started');
+  log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL', sharedAt }, 'started');
 }
 
 function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {

@@ -1,0 +1,80 @@
+// Issue 14, point 6: GET /api/health stays cheap however often load balancers poll: the database
+// answer is reused for 1 s, so a burst of checks costs the database one query, and a check after
+// the second asks it again. Counted by the app's own statement counter (/api/metrics).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type RunningApp } from '../support/app-server';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { eventually } from '../conformance/harness';
+import { sampleValue, scrapeMetrics } from './metrics-support';
+
+const METRICS_TOKEN = 'metrics-token-for-the-health-test-0123';
+const BURST = 40;
+
+let testDb: TestDatabase;
+let app: RunningApp;
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  app = await startApp({
+    env: {
+      METRICS_TOKEN,
+      // Background work that would query the database during the measurement, out of the way.
+      ROLLUP_INTERVAL_MS: '600000',
+      HOLD_SWEEP_INTERVAL_SECONDS: '600',
+      INTEGRATION_CACHE_REFRESH_MS: '10000',
+    },
+  });
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await testDb?.cleanup();
+});
+
+async function statementsSent(): Promise<number> {
+  return sampleValue((await scrapeMetrics(app.baseUrl, METRICS_TOKEN)).samples, 'gateway_database_round_trips_total');
+}
+
+async function health(): Promise<number> {
+  const response = await fetch(`${app.baseUrl}/api/health`);
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe('GET /api/health', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('asks the database once for a burst of checks within a second, and again after it', async () => {
+    // The start's own jobs (reconciliation, statements) have finished when the count stands still.
+    let previous = -1;
+    await eventually(
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const now = await statementsSent();
+        const still = now === previous;
+        previous = now;
+        return still;
+      },
+      Boolean,
+      30_000,
+      'the statement count settles after the start',
+    );
+    // Let the warm-up's cached answer expire, so the burst starts with a fresh check.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+
+    const before = await statementsSent();
+    const startedAt = Date.now();
+    const statuses = await Promise.all(Array.from({ length: BURST }, () => health()));
+    const elapsedMs = Date.now() - startedAt;
+    const duringBurst = (await statementsSent()) - before;
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    // One check per started second of the burst (on a quiet machine it takes well under one).
+    expect(duringBurst).toBeGreaterThanOrEqual(1);
+    expect(duringBurst).toBeLessThanOrEqual(Math.ceil(elapsedMs / 1_000));
+    expect(elapsedMs, 'the burst must be much shorter than its size in seconds for this test to mean anything').toBeLessThan(BURST * 100);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const beforeLater = await statementsSent();
+    expect(await health()).toBe(200);
+    expect((await statementsSent()) - beforeLater).toBe(1);
+  });
+});
