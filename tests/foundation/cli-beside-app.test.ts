@@ -2,6 +2,8 @@
 // through the app's socket (db/embedded-share.ts); when the app is not running, or crashed and
 // left its files behind, the CLI opens the directory itself.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lockFileOf, readOwner } from '@/db/embedded-lock';
@@ -17,10 +19,13 @@ interface CreatedIntegration {
   balanceCentavos: number;
 }
 
-// The socket exists only for the embedded database: with DATABASE_URL every process (app, CLI)
-// connects to PostgreSQL on its own, which the other CLI tests and the multi-instance suite cover.
-// Under DATABASE_URL this file has nothing to test, and says so instead of passing empty.
-describe.runIf(!inject('adminDatabaseUrl'))('the CLI beside the running app (embedded database)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+// On PostgreSQL every process (app, CLI) connects to the server on its own; on the embedded
+// database the CLI goes through the app's socket. Creating an integration with the CLI while the
+// app runs and calling it over HTTP must work on both; the lock file and socket checks are the
+// embedded database's, and on PostgreSQL the check is that the app serves no socket at all.
+const embedded = !inject('adminDatabaseUrl');
+
+describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let testDb: TestDatabase;
   let gateway: Gateway | undefined;
   const cli = async (...args: string[]) => {
@@ -29,25 +34,26 @@ describe.runIf(!inject('adminDatabaseUrl'))('the CLI beside the running app (emb
     return result.json();
   };
   const lockFile = () => lockFileOf(testDb.env.PGLITE_DIR!);
+  // On PostgreSQL the app is given an embedded data directory too, to show it never serves it.
+  const unusedEmbeddedDirectory = path.join(os.tmpdir(), `cli-beside-app-${process.pid}`, 'db');
 
   beforeAll(async () => {
     testDb = await useTestDatabase();
-    gateway = await startGateway(testDb);
+    gateway = await startGateway(testDb, embedded ? {} : { env: { DATABASE_URL: testDb.env.DATABASE_URL, PGLITE_DIR: unusedEmbeddedDirectory } });
   }, PROCESS_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     await gateway?.stop();
     await testDb?.cleanup();
+    fs.rmSync(path.dirname(unusedEmbeddedDirectory), { recursive: true, force: true });
   });
 
-  it('announces its socket in the lock file next to the data directory, reachable by its owner only', () => {
-    const owner = readOwner(lockFile());
-    expect(owner?.pid).toBe(gateway!.app.pid);
-    expect(owner?.socket).toBe(`${testDb.env.PGLITE_DIR}.sock`);
-    const socket = fs.statSync(owner!.socket!);
-    expect(socket.isSocket()).toBe(true);
-    expect(socket.mode & 0o077).toBe(0);
-  });
+  if (!embedded) {
+    it('serves no embedded database when DATABASE_URL is set: no lock file, no socket', () => {
+      expect(fs.existsSync(lockFileOf(unusedEmbeddedDirectory))).toBe(false);
+      expect(fs.existsSync(`${unusedEmbeddedDirectory}.sock`)).toBe(false);
+    });
+  }
 
   it('creates an integration with the CLI that the running app serves at once', async () => {
     const created = (await cli('integrations:create', 'acme-beside', '--tariff', '1.50', '--balance', '10', '--enable', 'all')) as CreatedIntegration;
@@ -80,44 +86,55 @@ describe.runIf(!inject('adminDatabaseUrl'))('the CLI beside the running app (emb
     expect(await cli('ledger:verify')).toMatchObject({ ok: true });
   });
 
-  it('opens the directory itself once the app has stopped, which removed its socket and lock file', async () => {
-    const socket = readOwner(lockFile())!.socket!;
-    await gateway!.stop();
-    gateway = undefined;
-    expect(fs.existsSync(lockFile())).toBe(false);
-    expect(fs.existsSync(socket)).toBe(false);
-    expect(((await cli('integrations:list')) as Array<{ nombre: string }>).map((integration) => integration.nombre)).toEqual(
-      expect.arrayContaining(['acme-beside', 'busy-beside']),
-    );
-    expect(fs.existsSync(lockFile())).toBe(false);
-  });
+  if (embedded) {
+    it('announces its socket in the lock file next to the data directory, reachable by its owner only', () => {
+      const owner = readOwner(lockFile());
+      expect(owner?.pid).toBe(gateway!.app.pid);
+      expect(owner?.socket).toBe(`${testDb.env.PGLITE_DIR}.sock`);
+      const socket = fs.statSync(owner!.socket!);
+      expect(socket.isSocket()).toBe(true);
+      expect(socket.mode & 0o077).toBe(0);
+    });
 
-  it('takes over from a crashed app: its lock file and socket left behind do not stop the CLI', async () => {
-    gateway = await startGateway(testDb);
-    const pid = gateway.app.pid;
-    const socket = readOwner(lockFile())!.socket!;
-    process.kill(pid, 'SIGKILL');
-    await gateway.stop();
-    gateway = undefined;
-    expect(readOwner(lockFile())?.pid).toBe(pid);
-    expect(fs.existsSync(socket)).toBe(true);
+    it('opens the directory itself once the app has stopped, which removed its socket and lock file', async () => {
+      const socket = readOwner(lockFile())!.socket!;
+      await gateway!.stop();
+      gateway = undefined;
+      expect(fs.existsSync(lockFile())).toBe(false);
+      expect(fs.existsSync(socket)).toBe(false);
+      expect(((await cli('integrations:list')) as Array<{ nombre: string }>).map((integration) => integration.nombre)).toEqual(
+        expect.arrayContaining(['acme-beside', 'busy-beside']),
+      );
+      expect(fs.existsSync(lockFile())).toBe(false);
+    });
 
-    expect(((await cli('integrations:list')) as Array<{ nombre: string }>).length).toBeGreaterThanOrEqual(2);
-    expect(fs.existsSync(lockFile())).toBe(false);
-    expect(fs.existsSync(socket)).toBe(false);
-  });
+    it('takes over from a crashed app: its lock file and socket left behind do not stop the CLI', async () => {
+      gateway = await startGateway(testDb);
+      const pid = gateway.app.pid;
+      const socket = readOwner(lockFile())!.socket!;
+      process.kill(pid, 'SIGKILL');
+      await gateway.stop();
+      gateway = undefined;
+      expect(readOwner(lockFile())?.pid).toBe(pid);
+      expect(fs.existsSync(socket)).toBe(true);
 
-  it('refuses, naming the process, when a live process holds the lock and does not answer on its socket', async () => {
-    // A process that is alive but is not the app: a pid reused after a crash, say.
-    const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
-    try {
-      fs.writeFileSync(lockFile(), JSON.stringify({ pid: stranger.pid, socket: `${testDb.env.PGLITE_DIR}.sock` }));
-      const result = await runCli(['integrations:list'], testDb.env);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`is in use by process ${stranger.pid}, which does not answer on its socket`);
-    } finally {
-      stranger.kill('SIGKILL');
-      fs.rmSync(lockFile(), { force: true });
-    }
-  });
+      expect(((await cli('integrations:list')) as Array<{ nombre: string }>).length).toBeGreaterThanOrEqual(2);
+      expect(fs.existsSync(lockFile())).toBe(false);
+      expect(fs.existsSync(socket)).toBe(false);
+    });
+
+    it('refuses, naming the process, when a live process holds the lock and does not answer on its socket', async () => {
+      // A process that is alive but is not the app: a pid reused after a crash, say.
+      const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+      try {
+        fs.writeFileSync(lockFile(), JSON.stringify({ pid: stranger.pid, socket: `${testDb.env.PGLITE_DIR}.sock` }));
+        const result = await runCli(['integrations:list'], testDb.env);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`is in use by process ${stranger.pid}, which does not answer on its socket`);
+      } finally {
+        stranger.kill('SIGKILL');
+        fs.rmSync(lockFile(), { force: true });
+      }
+    });
+  }
 });
