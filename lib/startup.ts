@@ -1,4 +1,5 @@
 import { database } from '@/db/client';
+import { alerts } from '@/lib/alerts/dispatcher';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/billing/checkpoints';
@@ -47,6 +48,8 @@ export async function startServer(): Promise<void> {
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
+  // Alerts written by any instance or by the CLI are delivered by whichever instance takes them.
+  alerts().start();
   log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL' }, 'started');
 }
 

@@ -5,7 +5,7 @@ import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { issueToken } from '@/lib/security/tokens';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
-import { integrationNameSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
+import { integrationNameSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
 import { notifyIntegrationChanged } from './directory';
 
 /** What the console and CLI may show about an integration: never the token hash. */
@@ -24,6 +24,7 @@ function auditSnapshot(integration: Integration) {
     ...flagsOf(integration),
     tariffCentavos: integration.tariffCentavos,
     balanceCentavos: integration.balanceCentavos,
+    lowBalanceAlertCentavos: integration.lowBalanceAlertCentavos,
     active: integration.active,
   };
 }
@@ -165,6 +166,16 @@ export async function setTariff(actor: Actor, idOrName: string | number, tariffC
   const tariff = tariffCentavosSchema.safeParse(tariffCentavos);
   if (!tariff.success) return fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`);
   return changeIntegration(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+}
+
+/**
+ * The balance below which administrators are alerted (lib/alerts): centavos, 0 for "only when
+ * exhausted", or null for the deployment's default (ALERT_LOW_BALANCE_DEFAULT_CENTAVOS).
+ */
+export async function setLowBalanceAlert(actor: Actor, idOrName: string | number, thresholdCentavos: number | null) {
+  const threshold = lowBalanceAlertCentavosSchema.safeParse(thresholdCentavos);
+  if (!threshold.success) return fail('invalid', `Umbral inválido: ${threshold.error.issues[0]!.message}`);
+  return changeIntegration(actor, idOrName, 'integration.set_low_balance_alert', () => ({ lowBalanceAlertCentavos: threshold.data }));
 }
 
 export function setActive(actor: Actor, idOrName: string | number, active: boolean) {
