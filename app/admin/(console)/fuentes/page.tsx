@@ -4,7 +4,7 @@ import { requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { sourceClients } from '@/lib/sources';
-import { SOURCE_NAMES, type BreakerState, type CallResult, type SourceName } from '@/lib/sources/guard';
+import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/guard';
 
 export const metadata: Metadata = { title: 'Fuentes' };
 
