@@ -1,4 +1,4 @@
-import type { AlertDelivery } from '@/db/schema';
+import type { AlertDelivery, Integration } from '@/db/schema';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
@@ -62,6 +62,20 @@ export class AlertDispatcher {
     log.info({ condition: alert.key, alertId: alert.payload.id, channels: deliveries.map((delivery) => delivery.channel) }, 'alert raised');
     if (this.started) this.wake(0);
     return true;
+  }
+
+  /**
+   * A balance that changed outside a lookup (an adjustment down, a tariff it no longer pays): the
+   * alert is written before this resolves, so the CLI's survive its exit (the server sends them).
+   * Never throws: an alert that cannot be written never fails the change that called for it.
+   */
+  async recordBalance(integration: Pick<Integration, 'id' | 'nombre' | 'balanceCentavos' | 'tariffCentavos' | 'lowBalanceAlertCentavos'>): Promise<void> {
+    const { id: integrationId, nombre, balanceCentavos, tariffCentavos, lowBalanceAlertCentavos } = integration;
+    try {
+      await this.record(balanceAlert({ integrationId, nombre, balanceCentavos, tariffCentavos, lowBalanceAlertCentavos }, this.settings));
+    } catch (error) {
+      log.error({ err: error, integrationId }, 'recording a balance alert failed');
+    }
   }
 
   noteBalance(snapshot: BalanceSnapshot): void {

@@ -1,12 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { database, db } from '@/db/client';
-import { integrations, ledgerEntries, type Integration, type LedgerEntry } from '@/db/schema';
+import { integrations, ledgerEntries, type LedgerEntry } from '@/db/schema';
 import { alerts } from '@/lib/alerts/dispatcher';
-import { balanceAlert } from '@/lib/alerts/conditions';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/integrations/schemas';
 import { notifyIntegrationChanged } from '@/lib/integrations/directory';
-import { logger } from '@/lib/logging/logger';
 import { fail, ok, type Result } from '@/lib/result';
 
 export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
@@ -60,32 +58,9 @@ async function moveBalance(
   });
   if (!result.ok) return result;
   await notifyIntegrationChanged();
-  if (amountCentavos < 0) await alertOnBalance(result.value.integration);
+  // Lowered by hand: perhaps below the alert threshold, or below what one lookup costs.
+  if (amountCentavos < 0) await alerts().recordBalance(result.value.integration);
   return ok({ balanceCentavos: result.value.balanceCentavos, entry: result.value.entry });
-}
-
-/**
- * An adjustment that lowers the balance may call for an alert: written before the change returns
- * (so the CLI's alerts survive its exit; the server sends them), and never failing the change.
- */
-async function alertOnBalance(integration: Integration): Promise<void> {
-  try {
-    const dispatcher = alerts();
-    await dispatcher.record(
-      balanceAlert(
-        {
-          integrationId: integration.id,
-          nombre: integration.nombre,
-          balanceCentavos: integration.balanceCentavos,
-          tariffCentavos: integration.tariffCentavos,
-          lowBalanceAlertCentavos: integration.lowBalanceAlertCentavos,
-        },
-        dispatcher.settings,
-      ),
-    );
-  } catch (error) {
-    logger('alerts').error({ err: error, integrationId: integration.id }, 'recording a balance alert failed');
-  }
 }
 
 /** The balance column and the ledger's sum side by side; they must always agree. */

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, ledgerEntries, type Integration } from '@/db/schema';
+import { alerts } from '@/lib/alerts/dispatcher';
 import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { issueToken } from '@/lib/security/tokens';
@@ -165,7 +166,11 @@ export function setFlags(actor: Actor, idOrName: string | number, flags: Partial
 export async function setTariff(actor: Actor, idOrName: string | number, tariffCentavos: number) {
   const tariff = tariffCentavosSchema.safeParse(tariffCentavos);
   if (!tariff.success) return fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`);
-  return changeIntegration(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+  const result = await changeIntegration(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+  // A tariff the balance cannot pay leaves the integration's catalog lookups answering 402, as a
+  // spent balance does: the same exhausted alert, under the same once-per-interval rule.
+  if (result.ok && result.value.balanceCentavos < result.value.tariffCentavos) await alerts().recordBalance(result.value);
+  return result;
 }
 
 /**

@@ -16,7 +16,7 @@ import { verifyAlertSignature } from '@/lib/alerts/signature';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { env } from '@/lib/env';
-import { setLowBalanceAlert } from '@/lib/integrations/service';
+import { setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
 import { buildSourceClients } from '@/lib/sources';
 import { createConsoleUser } from '@/lib/users/service';
 import { startSimulator, type RunningSimulator } from '@/simulator';
@@ -250,6 +250,31 @@ describe('thresholds', () => {
     const exhausted = await deliverAll(`balance_exhausted:${none.id}`);
     expect(exhausted.map((row) => row.status)).toEqual(['sent', 'sent']);
     expect(webhooksFor(`balance_exhausted:${none.id}`)[0]!.body).toMatchObject({ tipo: 'saldo_agotado', titulo: 'Saldo agotado: umbral-cero', integracion: { saldo_centavos: 0 } });
+  });
+});
+
+describe('a tariff raised above the balance', () => {
+  it('alerts that the balance is exhausted, once, and not for a tariff the balance still pays', async () => {
+    const repriced = await createTestIntegration('tarifa-alertas', { tariffCentavos: 100, balanceCentavos: 30_000 });
+    expect((await setLowBalanceAlert(TEST_ACTOR, repriced.id, 0)).ok).toBe(true);
+    expect((await setTariff(TEST_ACTOR, repriced.id, 30_000)).ok).toBe(true);
+    expect(await deliveriesFor(`balance_exhausted:${repriced.id}`)).toHaveLength(0);
+
+    expect((await setTariff(TEST_ACTOR, repriced.id, 30_001)).ok).toBe(true);
+    const exhausted = await deliverAll(`balance_exhausted:${repriced.id}`);
+    expect(exhausted.map((row) => [row.channel, row.status])).toEqual([
+      ['webhook', 'sent'],
+      ['email', 'sent'],
+    ]);
+    expect(webhooksFor(`balance_exhausted:${repriced.id}`)[0]!.body).toMatchObject({
+      tipo: 'saldo_agotado',
+      mensaje: 'La integración «tarifa-alertas» tiene Q 300.00 de saldo, que no cubre la tarifa de Q 300.01: sus consultas de catálogo responden 402 hasta que se recargue.',
+      integracion: { saldo_centavos: 30_000, tarifa_centavos: 30_001 },
+    });
+
+    // Raised again within the interval: the same condition, no second alert.
+    expect((await setTariff(TEST_ACTOR, repriced.id, 40_000)).ok).toBe(true);
+    expect(await deliveriesFor(`balance_exhausted:${repriced.id}`)).toHaveLength(2);
   });
 });
 
