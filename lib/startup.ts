@@ -92,7 +92,7 @@ function startRollups(intervalMs: number): void {
   holder.__refusalFlush.unref();
 }
 
-/** Once a day, on one instance: purge the query records past their retention (lib/retention). */
+/** Once a day, on one instance: purge the query records and alert deliveries past their retention (lib/retention). */
 function startRetention(exportDir: string | undefined): void {
   const retentionLog = logger('retention');
   schedulePeriodicJob({
@@ -103,6 +103,9 @@ function startRetention(exportDir: string | undefined): void {
       const result = await purgeExpiredRecords({ exportDir, pauseMs: 50 });
       if (result.purged > 0) {
         retentionLog.info({ purged: result.purged, olderThan: result.cutoff.toISOString(), archive: result.exportFile }, 'purged query records past their retention');
+      }
+      if (result.alertDeliveriesPurged > 0) {
+        retentionLog.info({ purged: result.alertDeliveriesPurged, olderThan: result.cutoff.toISOString() }, 'purged alert deliveries past their retention');
       }
     },
     onError: (error) => retentionLog.error({ err: error }, 'purging old query records failed'),
