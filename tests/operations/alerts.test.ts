@@ -2,7 +2,6 @@
 // threshold, when it is exhausted, and when a source's circuit breaker opens; by a signed webhook
 // and by e-mail, against real receivers this file starts (an HTTP server, an SMTP server), with
 // retries recorded and at most one alert per condition per interval, across instances.
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
@@ -10,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { database } from '@/db/client';
 import { alertConditions, alertDeliveries, alertDeliveryAttempts, type AlertDelivery } from '@/db/schema';
 import { AlertDispatcher, setAlertDispatcher } from '@/lib/alerts/dispatcher';
-import { balanceAlert, type AlertPayload } from '@/lib/alerts/conditions';
+import { balanceAlert } from '@/lib/alerts/conditions';
 import type { AlertSettings } from '@/lib/alerts/settings';
 import { verifyAlertSignature } from '@/lib/alerts/signature';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
@@ -22,6 +21,7 @@ import { createConsoleUser } from '@/lib/users/service';
 import { startSimulator, type RunningSimulator } from '@/simulator';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { header, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { freePort } from '../../scripts/free-port';
 
 const SECRET = 'webhook-secret-for-the-alert-tests-0123456789';
@@ -29,12 +29,6 @@ const SMTP_USER = 'alertas';
 const SMTP_PASS = 'smtp-password-for-tests';
 const DEFAULT_THRESHOLD = 10_000;
 
-interface ReceivedWebhook {
-  headers: http.IncomingHttpHeaders;
-  rawBody: string;
-  body: AlertPayload;
-  answered: number;
-}
 interface ReceivedMail {
   from: string;
   to: string[];
@@ -43,10 +37,7 @@ interface ReceivedMail {
 }
 
 let testDb: TestDatabase;
-let webhook: http.Server;
-let webhookUrl: string;
-let webhookAnswers: number[] = [];
-const webhooks: ReceivedWebhook[] = [];
+let webhook: WebhookReceiver;
 let smtp: SMTPServer;
 let smtpPort: number;
 const mails: ReceivedMail[] = [];
@@ -60,20 +51,7 @@ beforeAll(async () => {
   if (!admin.ok || !support.ok) throw new Error('could not create the console users');
   adminEmail = admin.value.user.email;
 
-  webhook = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      // The receiver's own check, as docs/operations.md tells receivers to do it.
-      const signed = verifyAlertSignature(SECRET, { signature: header(request.headers['x-alerta-firma']), timestamp: header(request.headers['x-alerta-fecha']) }, rawBody);
-      const answered = !signed ? 401 : (webhookAnswers.shift() ?? 204);
-      webhooks.push({ headers: request.headers, rawBody, body: JSON.parse(rawBody) as AlertPayload, answered });
-      response.writeHead(answered).end();
-    });
-  });
-  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-  webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/alertas`;
+  webhook = await startWebhookReceiver(SECRET);
 
   smtp = new SMTPServer({
     disabledCommands: ['STARTTLS'],
@@ -103,7 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setAlertDispatcher(undefined);
-  await new Promise((resolve) => webhook?.close(resolve));
+  await webhook?.close();
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
   await testDb?.cleanup();
 });
@@ -111,7 +89,7 @@ afterAll(async () => {
 beforeEach(() => {
   dispatcher = new AlertDispatcher(settings());
   setAlertDispatcher(dispatcher);
-  webhookAnswers = [];
+  webhook.answers = [];
 });
 
 afterEach(async () => {
@@ -120,7 +98,7 @@ afterEach(async () => {
 
 function settings(overrides: Partial<AlertSettings> = {}): AlertSettings {
   return {
-    webhook: { url: webhookUrl, secret: SECRET, timeoutMs: 2_000 },
+    webhook: { url: webhook.url, secret: SECRET, timeoutMs: 2_000 },
     email: { host: '127.0.0.1', port: smtpPort, secure: false, requireTls: false, auth: { user: SMTP_USER, pass: SMTP_PASS }, from: 'alertas@pasarela.example' },
     lowBalanceDefaultCentavos: DEFAULT_THRESHOLD,
     repeatIntervalSeconds: 3_600,
@@ -130,10 +108,6 @@ function settings(overrides: Partial<AlertSettings> = {}): AlertSettings {
     appEnv: 'development',
     ...overrides,
   };
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function decodeHeader(value: string): string {
@@ -146,10 +120,6 @@ function decodeHeader(value: string): string {
 function decodeQuotedPrintable(text: string): string {
   const bytes = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => `%${hex}`);
   return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
-}
-
-function webhooksFor(condition: string): ReceivedWebhook[] {
-  return webhooks.filter((received) => received.body.condicion === condition);
 }
 
 async function deliveriesFor(condition: string): Promise<AlertDelivery[]> {
@@ -183,7 +153,7 @@ describe('a low balance', () => {
     ]);
     expect(deliveries[1]!.target).toBe(adminEmail);
 
-    const [received] = webhooksFor(`balance_low:${acme.id}`);
+    const [received] = webhook.about(`balance_low:${acme.id}`);
     expect(received!.answered).toBe(204);
     expect(received!.headers['content-type']).toBe('application/json');
     expect(received!.headers['x-alerta-id']).toBe(received!.body.id);
@@ -249,7 +219,7 @@ describe('thresholds', () => {
     await adjustBalance(TEST_ACTOR, none.id, -10, 'Baja a cero');
     const exhausted = await deliverAll(`balance_exhausted:${none.id}`);
     expect(exhausted.map((row) => row.status)).toEqual(['sent', 'sent']);
-    expect(webhooksFor(`balance_exhausted:${none.id}`)[0]!.body).toMatchObject({ tipo: 'saldo_agotado', titulo: 'Saldo agotado: umbral-cero', integracion: { saldo_centavos: 0 } });
+    expect(webhook.about(`balance_exhausted:${none.id}`)[0]!.body).toMatchObject({ tipo: 'saldo_agotado', titulo: 'Saldo agotado: umbral-cero', integracion: { saldo_centavos: 0 } });
   });
 });
 
@@ -266,7 +236,7 @@ describe('a tariff raised above the balance', () => {
       ['webhook', 'sent'],
       ['email', 'sent'],
     ]);
-    expect(webhooksFor(`balance_exhausted:${repriced.id}`)[0]!.body).toMatchObject({
+    expect(webhook.about(`balance_exhausted:${repriced.id}`)[0]!.body).toMatchObject({
       tipo: 'saldo_agotado',
       mensaje: 'La integración «tarifa-alertas» tiene Q 300.00 de saldo, que no cubre la tarifa de Q 300.01: sus consultas de catálogo responden 402 hasta que se recargue.',
       integracion: { saldo_centavos: 30_000, tarifa_centavos: 30_001 },
@@ -287,13 +257,13 @@ describe('one alert per condition per interval', () => {
     await adjustBalance(TEST_ACTOR, flaky.id, -15_000, 'Segunda bajada');
     await deliverAll(condition);
     expect(await deliveriesFor(condition)).toHaveLength(2);
-    expect(webhooksFor(condition)).toHaveLength(1);
+    expect(webhook.about(condition)).toHaveLength(1);
 
     // Once the interval has passed (moved back here rather than waited for), it alerts again.
     await (await database()).db.update(alertConditions).set({ lastSentAt: sql`now() - interval '61 minutes'` }).where(eq(alertConditions.key, condition));
     await adjustBalance(TEST_ACTOR, flaky.id, -100, 'Tercera bajada');
     await deliverAll(condition);
-    expect(webhooksFor(condition)).toHaveLength(2);
+    expect(webhook.about(condition)).toHaveLength(2);
   });
 
   it('lets one of several instances raising the same condition at once write it', async () => {
@@ -303,14 +273,14 @@ describe('one alert per condition per interval', () => {
     const written = await Promise.all(instances.map((instance) => instance.record(balanceAlert(snapshot, instance.settings))));
     expect(written.filter(Boolean)).toHaveLength(1);
     await deliverAll(`balance_low:${shared.id}`);
-    expect(webhooksFor(`balance_low:${shared.id}`)).toHaveLength(1);
+    expect(webhook.about(`balance_low:${shared.id}`)).toHaveLength(1);
   });
 });
 
 describe('delivery', () => {
   it('retries a failing receiver with backoff and records every attempt', async () => {
     const retried = await createTestIntegration('reintento-alertas', { tariffCentavos: 100, balanceCentavos: 20_000 });
-    webhookAnswers = [503, 500];
+    webhook.answers = [503, 500];
     await adjustBalance(TEST_ACTOR, retried.id, -15_000, 'Bajada');
     const [delivery] = await deliverAll(`balance_low:${retried.id}`);
     expect(delivery).toMatchObject({ channel: 'webhook', status: 'sent', attempts: 3, lastResponseStatus: 204, lastError: 'HTTP 500' });
@@ -321,7 +291,7 @@ describe('delivery', () => {
       [3, 204, null],
     ]);
     // The same alert each time: a receiver deduplicates retries on X-Alerta-Id.
-    const received = webhooksFor(`balance_low:${retried.id}`);
+    const received = webhook.about(`balance_low:${retried.id}`);
     expect(received.map((request) => request.answered)).toEqual([503, 500, 204]);
     expect(new Set(received.map((request) => request.headers['x-alerta-id'])).size).toBe(1);
   });
@@ -370,7 +340,7 @@ describe('a source breaker', () => {
       'the breaker alert',
     );
     expect(deliveries.map((row) => row.source)).toEqual(['catalog', 'catalog']);
-    const [received] = webhooksFor('breaker_open:catalog');
+    const [received] = webhook.about('breaker_open:catalog');
     expect(received!.body).toMatchObject({ tipo: 'circuito_abierto', titulo: 'Fuente caída: Fuente de catálogos (CUI/NIT, RTU, omisos)', fuente: { nombre: 'catalog' }, integracion: null });
     expect(received!.body.fuente!.ultimo_error).toMatch(/^HTTP 5\d\d$/);
     const mail = mails.find((candidate) => candidate.subject.includes('Fuente caída'));
