@@ -66,7 +66,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
                     {delivery.source && `: ${SOURCE_LABELS[delivery.source as SourceName] ?? delivery.source}`}
                   </td>
                   <td className="small" data-label="Canal y destino">
-                    {ALERT_CHANNEL_LABELS[delivery.channel]} · <span className="mono">{delivery.target}</span>
+                    <span className="nowrap">{ALERT_CHANNEL_LABELS[delivery.channel]}</span> · <span className="mono">{delivery.target}</span>
                   </td>
                   <td data-label="Estado">
                     <span className={`badge ${ALERT_STATUS_TONES[delivery.status]}`}>{ALERT_STATUS_LABELS[delivery.status]}</span>
