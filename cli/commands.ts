@@ -75,7 +75,8 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
                                         most recent query records first (a NIT or CUI in any writing,
                                         also inside /rtu/nits batches)
   records:purge [--export-dir DIR]      deletes the query records older than QUERY_RECORD_RETENTION_MONTHS
-                                        (as the daily job does), first archiving them as gzipped CSV in DIR`;
+                                        (as the daily job does), first archiving them as gzipped CSV in DIR,
+                                        and the alert deliveries as old`;
 
 function required(args: string[], index: number, what: string): string {
   const value = args[index];
@@ -336,8 +337,10 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const exportDir = typeof options['export-dir'] === 'string' ? options['export-dir'] : env().QUERY_RECORD_RETENTION_EXPORT_DIR;
     const result = await purgeExpiredRecords({ exportDir });
     return {
-      data: { cutoff: result.cutoff.toISOString(), purged: result.purged, exportFile: result.exportFile ?? null },
-      text: `Purged ${result.purged} query record(s) older than ${result.cutoff.toISOString()}${result.exportFile ? `; archived in ${result.exportFile}` : ''}.`,
+      data: { cutoff: result.cutoff.toISOString(), purged: result.purged, exportFile: result.exportFile ?? null, alertDeliveriesPurged: result.alertDeliveriesPurged },
+      text:
+        `Purged ${result.purged} query record(s) and ${result.alertDeliveriesPurged} alert delivery(ies) older than ${result.cutoff.toISOString()}` +
+        `${result.exportFile ? `; records archived in ${result.exportFile}` : ''}.`,
     };
   },
 };

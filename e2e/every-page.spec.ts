@@ -17,18 +17,20 @@ interface Ids {
   failedRecord: number;
 }
 
-// Pages that need a session; the sign-in page and /docs are opened without one.
-const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) => string; signedOut?: boolean }> = [
+// Pages that need a session; the sign-in page and /docs are opened without one. `section`: a
+// part of the page that must be there too (a form that only some pages have).
+const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) => string; signedOut?: boolean; section?: string }> = [
   { name: 'panel', heading: 'Panel', path: () => '/admin' },
   { name: 'integraciones', heading: 'Integraciones', path: () => '/admin/integraciones' },
   { name: 'nueva-integracion', heading: 'Nueva integración', path: () => '/admin/integraciones/nueva' },
-  { name: 'integracion', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}` },
+  { name: 'integracion', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}`, section: 'Alerta de saldo bajo' },
   { name: 'historial-de-saldo', heading: 'Historial de saldo de demo', path: (ids) => `/admin/integraciones/${ids.integration}/movimientos` },
   { name: 'registros', heading: 'Registros de consultas', path: () => '/admin/registros' },
   { name: 'registro', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.record}` },
   { name: 'registro-con-error', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.failedRecord}` },
   { name: 'usuarios', heading: 'Usuarios', path: () => '/admin/usuarios' },
   { name: 'auditoria', heading: 'Auditoría', path: () => '/admin/auditoria' },
+  { name: 'alertas', heading: 'Alertas', path: () => '/admin/alertas' },
   { name: 'cuenta', heading: 'Mi cuenta', path: () => '/admin/cuenta' },
   { name: 'sin-permiso', heading: 'Sin permiso', path: () => '/admin/sin-permiso' },
   { name: 'no-encontrada', heading: 'No encontramos esta página', path: () => '/admin/integraciones/999999' },
@@ -89,6 +91,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
         await tab.setViewportSize(viewport.size);
         await tab.goto(`${baseUrl}${page.path(ids)}`);
         await expect(tab.getByRole('heading', { level: 1, name: page.heading })).toBeVisible();
+        if (page.section) await expect(tab.getByRole('heading', { level: 2, name: page.section })).toBeVisible();
         await screenshot(tab, testInfo, `pagina-${page.name}-${viewport.name}`);
 
         const widths = await tab.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));

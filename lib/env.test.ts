@@ -141,4 +141,33 @@ describe('parseEnv', () => {
   it('refuses to seed demo credentials in production', () => {
     expect(rejectedVariables({ ...PRODUCTION, SEED_ON_START: 'true' })).toEqual(['SEED_ON_START']);
   });
+
+  it('leaves the alerts off unless a channel is configured, and reads a complete one', () => {
+    const off = parseEnv({});
+    expect([off.ALERT_WEBHOOK_URL, off.ALERT_SMTP_HOST, off.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS, off.ALERT_REPEAT_INTERVAL_MINUTES]).toEqual([undefined, undefined, 10_000, 60]);
+    const on = parseEnv({
+      ...PRODUCTION,
+      ALERT_WEBHOOK_URL: 'https://alertas.example.gt/hook',
+      ALERT_WEBHOOK_SECRET: 'a-webhook-secret-of-at-least-32-chars',
+      ALERT_SMTP_HOST: 'smtp.example.gt',
+      ALERT_SMTP_USER: 'alertas',
+      ALERT_SMTP_PASS: 'secreto',
+      ALERT_EMAIL_FROM: 'alertas@example.gt',
+      ALERT_EMAIL_TO: 'ana@example.gt, luis@example.gt',
+    });
+    expect(on.ALERT_EMAIL_TO).toEqual(['ana@example.gt', 'luis@example.gt']);
+  });
+
+  it('refuses half-configured alert channels, and a plain-http webhook in production', () => {
+    expect(rejectedVariables({ ALERT_WEBHOOK_URL: 'http://127.0.0.1:9000/hook' })).toEqual(['ALERT_WEBHOOK_SECRET']);
+    expect(rejectedVariables({ ALERT_WEBHOOK_SECRET: 'a-webhook-secret-of-at-least-32-chars' })).toEqual(['ALERT_WEBHOOK_URL']);
+    expect(rejectedVariables({ ALERT_WEBHOOK_URL: 'http://127.0.0.1:9000/hook', ALERT_WEBHOOK_SECRET: 'short' })).toEqual(['ALERT_WEBHOOK_SECRET']);
+    expect(rejectedVariables({ ALERT_SMTP_HOST: 'smtp.example.gt' })).toEqual(['ALERT_EMAIL_FROM']);
+    expect(rejectedVariables({ ALERT_EMAIL_TO: 'ana@example.gt' })).toEqual(['ALERT_SMTP_HOST']);
+    expect(rejectedVariables({ ALERT_SMTP_HOST: 'smtp.example.gt', ALERT_EMAIL_FROM: 'alertas@example.gt', ALERT_SMTP_USER: 'alertas' })).toEqual(['ALERT_SMTP_PASS']);
+    expect(rejectedVariables({ ALERT_SMTP_HOST: 'smtp.example.gt', ALERT_EMAIL_FROM: 'alertas@example.gt', ALERT_EMAIL_TO: 'ana@example.gt, no es un correo' })).toEqual(['ALERT_EMAIL_TO.1']);
+    expect(
+      rejectedVariables({ ...PRODUCTION, ALERT_WEBHOOK_URL: 'http://alertas.example.gt/hook', ALERT_WEBHOOK_SECRET: 'a-webhook-secret-of-at-least-32-chars' }),
+    ).toEqual(['ALERT_WEBHOOK_URL']);
+  });
 });

@@ -85,6 +85,32 @@ export const envSchema = z
     // On SIGTERM, how long server.mjs waits for lookups in flight before it exits (server.mjs reads it).
     SHUTDOWN_DRAIN_TIMEOUT_MS: integer(25_000, 0),
 
+    // Alerts to administrators (lib/alerts, docs/operations.md "Alerts"). Each channel is off
+    // until its settings are given; the checks below refuse half-configured ones.
+    ALERT_WEBHOOK_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+    // The key of the webhook's HMAC-SHA256 signature (X-Alerta-Firma).
+    ALERT_WEBHOOK_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
+    ALERT_WEBHOOK_TIMEOUT_MS: integer(5_000, 100, 60_000),
+    ALERT_SMTP_HOST: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    ALERT_SMTP_PORT: integer(587, 1, 65_535),
+    // true: TLS from the first byte (usually port 465); false: STARTTLS, required in production.
+    ALERT_SMTP_SECURE: flag(false),
+    ALERT_SMTP_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    ALERT_SMTP_PASS: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    ALERT_EMAIL_FROM: z.preprocess(emptyAsUnset, z.email().optional()),
+    // Comma-separated; unset: every active console administrator.
+    ALERT_EMAIL_TO: z.preprocess(
+      (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((address) => address.trim()) : undefined),
+      z.array(z.email()).min(1).optional(),
+    ),
+    // The low-balance threshold of integrations that have none of their own (10000 = Q 100.00).
+    ALERT_LOW_BALANCE_DEFAULT_CENTAVOS: integer(10_000),
+    // At most one alert per condition (an integration's low balance, a source's open breaker) this often.
+    ALERT_REPEAT_INTERVAL_MINUTES: integer(60, 1),
+    // Each delivery is tried this many times, waiting ALERT_RETRY_BASE_MS × 2^(n-1) before the (n+1)th.
+    ALERT_MAX_ATTEMPTS: integer(6, 1, 20),
+    ALERT_RETRY_BASE_MS: integer(5_000, 10, 3_600_000),
+
     UPSTASH_REDIS_REST_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     UPSTASH_REDIS_REST_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     REDIS_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^rediss?$/ }).optional()),
@@ -97,6 +123,7 @@ export const envSchema = z
     if (env.HOLD_SWEEP_AFTER_SECONDS * 1000 <= env.SOURCE_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HOLD_SWEEP_AFTER_SECONDS'], message: 'must be longer than SOURCE_TIMEOUT_MS' });
     }
+    for (const problem of alertSettingProblems(env)) ctx.addIssue({ code: 'custom', ...problem });
     if (env.APP_ENV !== 'production') return;
     // Production never runs on the embedded database or the simulator's development keys.
     const required: Array<keyof typeof env> = [
@@ -124,6 +151,35 @@ export const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_URL'], message: 'must be an https:// URL when APP_ENV=production' });
     }
   });
+
+interface AlertSettingsInput {
+  APP_ENV: string;
+  ALERT_WEBHOOK_URL?: string;
+  ALERT_WEBHOOK_SECRET?: string;
+  ALERT_SMTP_HOST?: string;
+  ALERT_SMTP_USER?: string;
+  ALERT_SMTP_PASS?: string;
+  ALERT_EMAIL_FROM?: string;
+  ALERT_EMAIL_TO?: string[];
+}
+
+/** A channel is either off or fully configured: a half-configured one would fail silently. */
+function alertSettingProblems(env: AlertSettingsInput): Array<{ path: string[]; message: string }> {
+  const problems: Array<{ path: string[]; message: string }> = [];
+  const needs = (present: unknown, name: keyof AlertSettingsInput, because: string) => {
+    if (present !== undefined && env[name] === undefined) problems.push({ path: [name], message: `is required when ${because} is set` });
+  };
+  needs(env.ALERT_WEBHOOK_URL, 'ALERT_WEBHOOK_SECRET', 'ALERT_WEBHOOK_URL');
+  needs(env.ALERT_WEBHOOK_SECRET, 'ALERT_WEBHOOK_URL', 'ALERT_WEBHOOK_SECRET');
+  needs(env.ALERT_SMTP_HOST, 'ALERT_EMAIL_FROM', 'ALERT_SMTP_HOST');
+  for (const name of ['ALERT_SMTP_USER', 'ALERT_SMTP_PASS', 'ALERT_EMAIL_FROM', 'ALERT_EMAIL_TO'] as const) needs(env[name], 'ALERT_SMTP_HOST', name);
+  needs(env.ALERT_SMTP_USER, 'ALERT_SMTP_PASS', 'ALERT_SMTP_USER');
+  needs(env.ALERT_SMTP_PASS, 'ALERT_SMTP_USER', 'ALERT_SMTP_PASS');
+  if (env.APP_ENV === 'production' && env.ALERT_WEBHOOK_URL && !env.ALERT_WEBHOOK_URL.startsWith('https://')) {
+    problems.push({ path: ['ALERT_WEBHOOK_URL'], message: 'must be an https:// URL when APP_ENV=production' });
+  }
+  return problems;
+}
 
 const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;

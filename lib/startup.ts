@@ -1,4 +1,5 @@
 import { database, shareEmbeddedDatabase } from '@/db/client';
+import { alerts } from '@/lib/alerts/dispatcher';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/billing/checkpoints';
@@ -50,6 +51,8 @@ export async function startServer(): Promise<void> {
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
+  // Alerts written by any instance or by the CLI are delivered by whichever instance takes them.
+  alerts().start();
   log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL', sharedAt }, 'started');
 }
 
@@ -92,7 +95,7 @@ function startRollups(intervalMs: number): void {
   holder.__refusalFlush.unref();
 }
 
-/** Once a day, on one instance: purge the query records past their retention (lib/retention). */
+/** Once a day, on one instance: purge the query records and alert deliveries past their retention (lib/retention). */
 function startRetention(exportDir: string | undefined): void {
   const retentionLog = logger('retention');
   schedulePeriodicJob({
@@ -103,6 +106,9 @@ function startRetention(exportDir: string | undefined): void {
       const result = await purgeExpiredRecords({ exportDir, pauseMs: 50 });
       if (result.purged > 0) {
         retentionLog.info({ purged: result.purged, olderThan: result.cutoff.toISOString(), archive: result.exportFile }, 'purged query records past their retention');
+      }
+      if (result.alertDeliveriesPurged > 0) {
+        retentionLog.info({ purged: result.alertDeliveriesPurged, olderThan: result.cutoff.toISOString() }, 'purged alert deliveries past their retention');
       }
     },
     onError: (error) => retentionLog.error({ err: error }, 'purging old query records failed'),

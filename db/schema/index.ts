@@ -8,3 +8,4 @@ export * from './query-rollups';
 export * from './job-leases';
 export * from './console-sessions';
 export * from './statements';
+export * from './alerts';

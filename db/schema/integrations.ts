@@ -19,6 +19,9 @@ export const integrations = pgTable(
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }).notNull().default(0),
     // A cache of the ledger's sum, updated in the same statement as every ledger entry.
     balanceCentavos: bigint('balance_centavos', { mode: 'number' }).notNull().default(0),
+    // Administrators are alerted when the balance falls below this (lib/alerts); null: the
+    // deployment's ALERT_LOW_BALANCE_DEFAULT_CENTAVOS; 0: no low-balance alert, only at exhaustion.
+    lowBalanceAlertCentavos: bigint('low_balance_alert_centavos', { mode: 'number' }),
     active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -28,6 +31,7 @@ export const integrations = pgTable(
     uniqueIndex('integrations_nombre_lower_unique').on(sql`lower(${table.nombre})`),
     check('integrations_balance_non_negative', sql`${table.balanceCentavos} >= 0`),
     check('integrations_tariff_non_negative', sql`${table.tariffCentavos} >= 0`),
+    check('integrations_low_balance_alert_non_negative', sql`${table.lowBalanceAlertCentavos} >= 0`),
   ],
 );
 

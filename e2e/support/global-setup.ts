@@ -2,7 +2,8 @@
 // are unchanged), starts the upstream simulator in this process and the built app (`node
 // server.mjs`, as in production) on a fresh database with the development seed, and hands the
 // tests the app's URL and the seeded admin's password (printed once by the seed, read here from
-// the app's output). The database is a new one on the PostgreSQL server DATABASE_URL names
+// the app's output). A local webhook receiver takes the app's alerts, so the console's "Alertas"
+// page lists real deliveries. The database is a new one on the PostgreSQL server DATABASE_URL names
 // (dropped afterwards), or without DATABASE_URL an embedded PGlite directory: CI runs both.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { startSimulator } from '../../simulator/server';
 import { assertLocalDatabaseUrl } from '../../tests/support/database-guard';
+import { startWebhookReceiver } from '../../tests/support/webhook-receiver';
 import { ARTIFACTS_DIR, E2E_DIST_DIR, REPO_ROOT } from './paths';
 
 const READY_TIMEOUT_MS = 90_000;
@@ -23,6 +25,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await ensureBuild({ distDir: E2E_DIST_DIR, label: '[e2e]' });
 
   const simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
+  const alertSecret = randomBytes(32).toString('base64url');
+  const alertReceiver = await startWebhookReceiver(alertSecret);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-'));
   const database = await freshDatabase(dataDir);
   const port = await freePort();
@@ -41,6 +45,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     CATALOG_BASE_URL: `${simulator.url}/catalog`,
     // New records reach the dashboard's rollups within half a second.
     ROLLUP_INTERVAL_MS: '500',
+    ALERT_WEBHOOK_URL: alertReceiver.url,
+    ALERT_WEBHOOK_SECRET: alertSecret,
   });
 
   try {
@@ -56,6 +62,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   } catch (error) {
     await stop(app.child);
     await simulator.close();
+    await alertReceiver.close();
     await database.drop();
     throw error;
   }
@@ -63,6 +70,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     await stop(app.child);
     await simulator.close();
+    await alertReceiver.close();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

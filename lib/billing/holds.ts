@@ -11,6 +11,9 @@ const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
 
 export type Hold = { holdId: number; tariffCentavos: number };
 
+/** The integration's money right after a charge, for the low-balance alerts (no extra round trip). */
+export type BalanceAfterCharge = { balanceCentavos: number; tariffCentavos: number; lowBalanceAlertCentavos: number | null };
+
 /**
  * Reserves the integration's current tariff in one statement: the balance drops by the tariff
  * and a hold entry is appended (and listed as open for the crash sweeper), or nothing happens
@@ -45,12 +48,14 @@ export async function placeHold(integrationId: number, requestId: string): Promi
  * record's id is drawn first so the settlement can point at it. If the crash sweeper voided this
  * hold first (only possible after HOLD_SWEEP_AFTER_SECONDS, well past the source's ceiling), the
  * settlement inserts nothing, no money moves and the record says it was not charged.
+ * A capture returns the balance it left (the statement reads the row it already touches), so the
+ * alerts need no round trip of their own; a void or a settlement that found the hold gone, null.
  */
-export async function settleHold(hold: Hold, capture: boolean, input: QueryRecordInput): Promise<void> {
+export async function settleHold(hold: Hold, capture: boolean, input: QueryRecordInput): Promise<BalanceAfterCharge | null> {
   const handle = await database();
   const record = storableRecord(input);
   const charged = capture ? hold.tariffCentavos : 0;
-  await handle.rows(sql`
+  const rows = await handle.rows<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(sql`
     with new_record as (
       select nextval(pg_get_serial_sequence('query_records', 'id')) as id, now() as created_at
     ),
@@ -84,7 +89,16 @@ export async function settleHold(hold: Hold, capture: boolean, input: QueryRecor
       returning id, created_at, charged_centavos
     ),
     ${recordCompanions(record)}
-    select exists (select 1 from settlement) as settled`);
+    select exists (select 1 from settlement) as settled, i.balance_centavos as balance, i.tariff_centavos as tariff,
+           i.low_balance_alert_centavos as low_balance_alert
+      from integrations i where i.id = ${record.integrationId}::integer`);
+  const row = rows[0];
+  if (!capture || !row?.settled) return null;
+  return {
+    balanceCentavos: Number(row.balance),
+    tariffCentavos: Number(row.tariff),
+    lowBalanceAlertCentavos: row.low_balance_alert === null ? null : Number(row.low_balance_alert),
+  };
 }
 
 /**

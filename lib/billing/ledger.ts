@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { integrations, ledgerEntries, type LedgerEntry } from '@/db/schema';
+import { alerts } from '@/lib/alerts/dispatcher';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/integrations/schemas';
 import { notifyIntegrationChanged } from '@/lib/integrations/directory';
@@ -53,10 +54,13 @@ async function moveBalance(
       .insert(ledgerEntries)
       .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId })
       .returning();
-    return ok({ balanceCentavos: after!.balanceCentavos, entry: entry! });
+    return ok({ balanceCentavos: after!.balanceCentavos, entry: entry!, integration: after! });
   });
-  if (result.ok) await notifyIntegrationChanged();
-  return result;
+  if (!result.ok) return result;
+  await notifyIntegrationChanged();
+  // Lowered by hand: perhaps below the alert threshold, or below what one lookup costs.
+  if (amountCentavos < 0) await alerts().recordBalance(result.value.integration);
+  return ok({ balanceCentavos: result.value.balanceCentavos, entry: result.value.entry });
 }
 
 /** The balance column and the ledger's sum side by side; they must always agree. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { positiveQuetzalesField, signedQuetzalesField, tariffField } from './form-schemas';
+import { lowBalanceAlertField, positiveQuetzalesField, signedQuetzalesField, tariffField } from './form-schemas';
 
 function message(field: typeof tariffField, typed: string): string | number {
   const parsed = field.safeParse(typed);
@@ -29,5 +29,15 @@ describe('money fields tell what is wrong with what was typed', () => {
     expect(message(signedQuetzalesField, '0.00')).toBe('El ajuste no puede ser cero.');
     expect(message(signedQuetzalesField, '-100000000.01')).toBe('El ajuste máximo es de Q 100,000,000.00, para sumar o para restar.');
     expect(message(signedQuetzalesField, '-2.555')).toBe('Usa como máximo dos decimales.');
+  });
+});
+
+describe('lowBalanceAlertField', () => {
+  it('reads quetzales as centavos, empty as the default (null), and says what is wrong', () => {
+    expect(lowBalanceAlertField.parse('150.50')).toBe(15_050);
+    expect(lowBalanceAlertField.parse('0')).toBe(0);
+    expect(lowBalanceAlertField.parse('  ')).toBeNull();
+    expect(lowBalanceAlertField.safeParse('-5').error?.issues[0]?.message).toBe('El umbral no puede ser negativo.');
+    expect(lowBalanceAlertField.safeParse('1.234').error?.issues[0]?.message).toBe('Usa como máximo dos decimales.');
   });
 });

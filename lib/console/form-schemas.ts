@@ -68,6 +68,16 @@ export const signedQuetzalesField = amountField({
   maxCentavos: MAX_MOVEMENT_CENTAVOS,
   tooLarge: `El ajuste máximo es de ${formatQuetzales(MAX_MOVEMENT_CENTAVOS)}, para sumar o para restar.`,
 });
+/** An integration's low-balance alert threshold: empty uses the deployment's default (null). */
+export const lowBalanceAlertField = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? null : value),
+  amountField({
+    negative: 'El umbral no puede ser negativo.',
+    maxCentavos: MAX_MOVEMENT_CENTAVOS,
+    tooLarge: `El umbral máximo es ${formatQuetzales(MAX_MOVEMENT_CENTAVOS)}.`,
+  }).nullable(),
+);
+
 /** A checkbox: present ("on") when checked, absent otherwise; also accepts booleans. */
 export const checkboxField = z.preprocess((value) => value === true || value === 'on' || value === 'true', z.boolean());
 

@@ -6,6 +6,7 @@ export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: Cons
   { href: '/admin/integraciones', label: 'Integraciones', role: 'support' },
   { href: '/admin/registros', label: 'Registros de consultas', role: 'support' },
   { href: '/admin/fuentes', label: 'Fuentes', role: 'support' },
+  { href: '/admin/alertas', label: 'Alertas', role: 'support' },
   { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },
   { href: '/admin/auditoria', label: 'Auditoría', role: 'admin' },
 ];

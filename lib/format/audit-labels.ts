@@ -5,13 +5,14 @@ import { formatQuetzales } from '@/lib/money';
 
 // The audit log stores field names and values as the code knows them; people read these.
 
-const MONEY_FIELDS = new Set(['balanceCentavos', 'tariffCentavos', 'amountCentavos']);
+const MONEY_FIELDS = new Set(['balanceCentavos', 'tariffCentavos', 'amountCentavos', 'lowBalanceAlertCentavos']);
 
 export const AUDIT_FIELD_LABELS: Record<string, string> = {
   nombre: 'Nombre',
   tokenPrefix: 'Inicio del token',
   tariffCentavos: 'Tarifa',
   balanceCentavos: 'Saldo',
+  lowBalanceAlertCentavos: 'Umbral de saldo bajo',
   amountCentavos: 'Monto',
   note: 'Nota',
   active: 'Activa',

@@ -2,6 +2,7 @@ import type { LedgerEntryKind, LookupKind, RefusalReason } from '@/db/schema';
 import { LOOKUP_FLAGS, type FlagName } from '@/lib/integrations/flags';
 import { LOOKUP_PATHS } from '@/lib/lookups/paths';
 import type { Outcome } from '@/lib/records/outcomes';
+import type { SourceName } from '@/lib/sources/guard';
 
 /** The five lookups as the console names them, in the contract's order. */
 export const LOOKUP_LABELS: Record<LookupKind, string> = {
@@ -71,6 +72,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.create': 'Creó la integración',
   'integration.set_flags': 'Cambió las consultas habilitadas',
   'integration.set_tariff': 'Cambió la tarifa',
+  'integration.set_low_balance_alert': 'Cambió el umbral de saldo bajo',
   'integration.deactivate': 'Desactivó la integración',
   'integration.reactivate': 'Reactivó la integración',
   'integration.rotate_token': 'Rotó el token',
@@ -82,4 +84,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.reactivate': 'Reactivó el usuario',
   'user.reset_password': 'Restableció la contraseña',
   'user.change_password': 'Cambió su contraseña',
+};
+
+/** The upstream sources, as the console and the alerts name them. */
+export const SOURCE_LABELS: Record<SourceName, string> = {
+  renap: 'Registro de personas (RENAP)',
+  rtu: 'Registro tributario (RTU por NIT)',
+  catalog: 'Fuente de catálogos (CUI/NIT, RTU, omisos)',
 };

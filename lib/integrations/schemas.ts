@@ -29,4 +29,10 @@ export const signedCentavosSchema = z
   .int(WHOLE_CENTAVOS)
   .refine((value) => value !== 0, 'El ajuste no puede ser cero.')
   .refine((value) => Math.abs(value) <= MAX_MOVEMENT_CENTAVOS, 'El ajuste máximo es de Q 100,000,000.00, para sumar o para restar.');
+export const lowBalanceAlertCentavosSchema = z
+  .number()
+  .int(WHOLE_CENTAVOS)
+  .min(0, 'El umbral no puede ser negativo.')
+  .max(MAX_MOVEMENT_CENTAVOS, 'El umbral máximo es Q 100,000,000.00.')
+  .nullable();
 export const ledgerNoteSchema = z.string().trim().min(3, 'Escribe una nota que explique el movimiento.').max(500);

@@ -1,11 +1,12 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, ledgerEntries, type Integration } from '@/db/schema';
+import { alerts } from '@/lib/alerts/dispatcher';
 import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { issueToken } from '@/lib/security/tokens';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
-import { integrationNameSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
+import { integrationNameSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
 import { notifyIntegrationChanged } from './directory';
 
 /** What the console and CLI may show about an integration: never the token hash. */
@@ -24,6 +25,7 @@ function auditSnapshot(integration: Integration) {
     ...flagsOf(integration),
     tariffCentavos: integration.tariffCentavos,
     balanceCentavos: integration.balanceCentavos,
+    lowBalanceAlertCentavos: integration.lowBalanceAlertCentavos,
     active: integration.active,
   };
 }
@@ -164,7 +166,21 @@ export function setFlags(actor: Actor, idOrName: string | number, flags: Partial
 export async function setTariff(actor: Actor, idOrName: string | number, tariffCentavos: number) {
   const tariff = tariffCentavosSchema.safeParse(tariffCentavos);
   if (!tariff.success) return fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`);
-  return changeIntegration(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+  const result = await changeIntegration(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+  // A tariff the balance cannot pay leaves the integration's catalog lookups answering 402, as a
+  // spent balance does: the same exhausted alert, under the same once-per-interval rule.
+  if (result.ok && result.value.balanceCentavos < result.value.tariffCentavos) await alerts().recordBalance(result.value);
+  return result;
+}
+
+/**
+ * The balance below which administrators are alerted (lib/alerts): centavos, 0 for "only when
+ * exhausted", or null for the deployment's default (ALERT_LOW_BALANCE_DEFAULT_CENTAVOS).
+ */
+export async function setLowBalanceAlert(actor: Actor, idOrName: string | number, thresholdCentavos: number | null) {
+  const threshold = lowBalanceAlertCentavosSchema.safeParse(thresholdCentavos);
+  if (!threshold.success) return fail('invalid', `Umbral inválido: ${threshold.error.issues[0]!.message}`);
+  return changeIntegration(actor, idOrName, 'integration.set_low_balance_alert', () => ({ lowBalanceAlertCentavos: threshold.data }));
 }
 
 export function setActive(actor: Actor, idOrName: string | number, active: boolean) {

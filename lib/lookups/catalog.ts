@@ -1,4 +1,5 @@
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
+import { alerts } from '@/lib/alerts/dispatcher';
 import { placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory } from '@/lib/integrations/directory';
@@ -73,7 +74,7 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
   metrics().holdsOpen.inc();
   try {
-    return await querySourceAndSettle(input, integration.id, parsed.request, hold, startedAt);
+    return await querySourceAndSettle(input, integration, parsed.request, hold, startedAt);
   } finally {
     metrics().holdsOpen.dec();
   }
@@ -81,12 +82,11 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
 
 async function querySourceAndSettle(
   input: CatalogLookupInput,
-  integrationId: number,
+  { id: integrationId, nombre }: { id: number; nombre: string },
   request: CatalogRequest,
   hold: Hold,
   startedAt: number,
 ): Promise<CatalogOutcome> {
-
   let outcome: CatalogOutcome;
   let detail: string | null = null;
   try {
@@ -109,7 +109,7 @@ async function querySourceAndSettle(
     logger('lookups').error({ err: error, catalog: input.catalog }, 'catalog source call failed');
   }
 
-  await timeStage('settle', () =>
+  const charged = await timeStage('settle', () =>
     settleHold(hold, outcome.kind === 'success', {
     integrationId,
     lookup: input.catalog,
@@ -121,6 +121,8 @@ async function querySourceAndSettle(
     requestId: input.requestId,
   }),
   );
+  // Off the request path: at most a map lookup here, the alert is written and sent later.
+  if (charged) alerts().noteBalance({ integrationId, nombre, ...charged });
   return outcome;
 }
 

@@ -1,5 +1,5 @@
-// Query records past their retention are purged in batches, optionally archived first; what the
-// dashboard and the ledger show of them stays.
+// Query records and alert deliveries past their retention are purged in batches, the records
+// optionally archived first; what the dashboard and the ledger show of them stays.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
+import { alertDeliveries, alertDeliveryAttempts } from '@/db/schema';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
@@ -37,10 +38,8 @@ async function billedRecordAged(requestId: string, monthsAgo: number): Promise<v
     errorMessage: null,
     requestId,
   });
-  const createdAt = new Date(now);
-  createdAt.setUTCMonth(createdAt.getUTCMonth() - monthsAgo);
   const handle = await database();
-  await handle.rows(sql`update query_records set created_at = ${createdAt.toISOString()}::timestamptz where request_id = ${requestId}::text`);
+  await handle.rows(sql`update query_records set created_at = ${monthsBefore(monthsAgo).toISOString()}::timestamptz where request_id = ${requestId}::text`);
   await handle.rows(sql`
     update query_record_identifiers i set created_at = r.created_at
       from query_records r where r.id = i.record_id and r.request_id = ${requestId}::text`);
@@ -51,12 +50,34 @@ async function billedRecordAged(requestId: string, monthsAgo: number): Promise<v
     select integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at from query_records`);
 }
 
+/** An alert delivery sent (after one failed attempt) this many months before `now`. */
+async function alertDeliveryAged(alertId: string, monthsAgo: number): Promise<void> {
+  const createdAt = monthsBefore(monthsAgo);
+  const { db } = await database();
+  const [delivery] = await db
+    .insert(alertDeliveries)
+    .values({ alertId, condition: 'balance_low', integrationId: integration.id, channel: 'webhook', target: 'https://alertas.example/hook', payload: '{}', status: 'sent', attempts: 2, createdAt })
+    .returning();
+  await db.insert(alertDeliveryAttempts).values([
+    { deliveryId: delivery!.id, attempt: 1, responseStatus: 503, error: 'HTTP 503', durationMs: 20, createdAt },
+    { deliveryId: delivery!.id, attempt: 2, responseStatus: 204, durationMs: 15, createdAt },
+  ]);
+}
+
+function monthsBefore(monthsAgo: number): Date {
+  const instant = new Date(now);
+  instant.setUTCMonth(instant.getUTCMonth() - monthsAgo);
+  return instant;
+}
+
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integration = await createTestIntegration('retention', { tariffCentavos: 100, balanceCentavos: 10_000 });
   for (let index = 0; index < 7; index++) await billedRecordAged(`req_expired_${index}`, 25 + index);
   for (let index = 0; index < 3; index++) await billedRecordAged(`req_kept_${index}`, 23 - index);
   await rollUpQueue();
+  for (let index = 0; index < 4; index++) await alertDeliveryAged(`alr_expired_${index}`, 25 + index);
+  await alertDeliveryAged('alr_kept', 23);
 });
 
 afterAll(async () => {
@@ -70,6 +91,7 @@ describe('the retention purge', () => {
     fs.writeFileSync(notADirectory, '');
     await expect(purgeExpiredRecords({ now, months: 24, exportDir: notADirectory })).rejects.toThrow();
     expect(await count('select count(*) as n from query_records')).toBe(10);
+    expect(await count('select count(*) as n from alert_deliveries')).toBe(5);
   });
 
   it('archives then deletes the records older than the retention, in batches, keeping rollups and ledger', async () => {
@@ -77,6 +99,7 @@ describe('the retention purge', () => {
     const rolledUpBefore = await count('select sum(queries) as n from query_daily_rollups');
     const result = await purgeExpiredRecords({ now, months: 24, exportDir: archiveDir, batchRows: 3 });
     expect(result.purged).toBe(7);
+    expect(result.alertDeliveriesPurged).toBe(4);
 
     const remaining = await (await database()).rows<{ request_id: string }>(sql`select request_id from query_records order by request_id`);
     expect(remaining.map((row) => row.request_id)).toEqual(['req_kept_0', 'req_kept_1', 'req_kept_2']);
@@ -90,9 +113,17 @@ describe('the retention purge', () => {
     expect(fs.readdirSync(archiveDir).filter((name) => name.endsWith('.partial'))).toEqual([]);
   });
 
+  it('deletes the alert deliveries older than the retention, with their attempts, in the same run', async () => {
+    // What the run above left (in batches of 3, so the four expired took two statements).
+    const remaining = await (await database()).rows<{ alert_id: string }>(sql`select alert_id from alert_deliveries`);
+    expect(remaining.map((row) => row.alert_id)).toEqual(['alr_kept']);
+    expect(await count('select count(*) as n from alert_delivery_attempts')).toBe(2);
+  });
+
   it('finds nothing more to do the next time', async () => {
     const again = await purgeExpiredRecords({ now, months: 24, exportDir: archiveDir });
     expect(again.purged).toBe(0);
+    expect(again.alertDeliveriesPurged).toBe(0);
     expect(again.exportFile).toBeUndefined();
     expect(fs.readdirSync(archiveDir).filter((name) => name.endsWith('.csv.gz'))).toHaveLength(1);
   });

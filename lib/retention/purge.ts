@@ -22,37 +22,48 @@ export interface PurgeOptions {
 
 export interface PurgeResult {
   cutoff: Date;
+  /** Query records deleted. */
   purged: number;
   exportFile?: string;
+  /** Alert deliveries deleted, with their attempts. */
+  alertDeliveriesPurged: number;
 }
 
 /**
- * Deletes the query records older than the retention cutoff (their identifiers go with them, by
- * cascade), oldest first, in batches of a few thousand rows: each batch is one short statement,
+ * Deletes what is kept only for the retention period and is older than its cutoff: the query
+ * records (their identifiers go with them, by cascade) and the alert deliveries (their attempts go
+ * with them). Oldest first, in batches of a few thousand rows: each batch is one short statement,
  * so no lock is held for long and live lookups keep writing. Rollups, statements and the ledger
- * are kept. With an export directory, the records go to one file per run first
- * (query-records-before-<cutoff>.csv.gz), written under a temporary name and renamed when complete.
+ * are kept. With an export directory, the query records go to one file per run first
+ * (query-records-before-<cutoff>.csv.gz), written under a temporary name and renamed when
+ * complete; if that fails nothing is deleted.
  */
 export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<PurgeResult> {
   const cutoff = retentionCutoff(options.now, options.months);
   const handle = await database();
   const [oldest] = await handle.rows<{ id: string | number }>(sql`select id from query_records where created_at < ${cutoff.toISOString()}::timestamptz limit 1`);
-  if (!oldest) return { cutoff, purged: 0 };
+  const exportFile = oldest && options.exportDir ? await exportRecordsBefore(cutoff, options.exportDir) : undefined;
+  const purged = oldest ? await deleteCreatedBefore('query_records', cutoff, options) : 0;
+  const alertDeliveriesPurged = await deleteCreatedBefore('alert_deliveries', cutoff, options);
+  return { cutoff, purged, exportFile, alertDeliveriesPurged };
+}
 
-  let exportFile: string | undefined;
-  if (options.exportDir) exportFile = await exportRecordsBefore(cutoff, options.exportDir);
-
-  let purged = 0;
+/** Deletes the table's rows created before the cutoff, oldest first, one batch per statement. */
+async function deleteCreatedBefore(table: 'query_records' | 'alert_deliveries', cutoff: Date, options: PurgeOptions): Promise<number> {
+  const handle = await database();
+  const batchRows = options.batchRows ?? BATCH_ROWS;
+  const name = sql.identifier(table);
+  let deleted = 0;
   for (;;) {
     const rows = await handle.rows<{ id: string | number }>(sql`
-      delete from query_records
-       where id in (select id from query_records
+      delete from ${name}
+       where id in (select id from ${name}
                      where created_at < ${cutoff.toISOString()}::timestamptz
                      order by created_at, id
-                     limit ${options.batchRows ?? BATCH_ROWS}::integer)
+                     limit ${batchRows}::integer)
       returning id`);
-    purged += rows.length;
-    if (rows.length < (options.batchRows ?? BATCH_ROWS)) return { cutoff, purged, exportFile };
+    deleted += rows.length;
+    if (rows.length < batchRows) return deleted;
     if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
   }
 }

@@ -2,6 +2,7 @@
 // development a missing key falls back to the bundled simulator's development credentials;
 // production cannot get here without real ones (lib/env.ts refuses to start without them).
 
+import { alerts } from '../alerts/dispatcher';
 import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '../env';
 import { createCatalogClient, type CatalogClient } from './catalog-client';
 import { BREAKER_STATE_VALUE, SOURCE_NAMES, SourceGuard, type SourceName } from './guard';
@@ -67,6 +68,7 @@ export function sourceClients(): SourceClients {
   if (!cache.__gatewaySourceClients) {
     const clients = buildSourceClients(env());
     cache.__gatewaySourceClients = clients;
+    alerts().watchBreakers(clients.guards);
     metrics().probes.breakerStates = () => SOURCE_NAMES.map((source) => ({ source, state: BREAKER_STATE_VALUE[clients.guards[source].state] }));
   }
   return cache.__gatewaySourceClients;

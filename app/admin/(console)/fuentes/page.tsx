@@ -2,16 +2,11 @@ import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/format/guatemala-time';
+import { SOURCE_LABELS } from '@/lib/format/labels';
 import { sourceClients } from '@/lib/sources';
-import { SOURCE_NAMES, type BreakerState, type CallResult, type SourceName } from '@/lib/sources/guard';
+import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/guard';
 
 export const metadata: Metadata = { title: 'Fuentes' };
-
-const SOURCE_LABELS: Record<SourceName, string> = {
-  renap: 'Registro de personas (RENAP)',
-  rtu: 'Registro tributario (RTU por NIT)',
-  catalog: 'Fuente de catálogos (CUI/NIT, RTU, omisos)',
-};
 
 const STATE_LABELS: Record<BreakerState, string> = {
   closed: 'Cerrado: consultas normales',

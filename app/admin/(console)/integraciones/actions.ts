@@ -6,12 +6,13 @@ import { consoleAction, fromResult } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { integrationNameSchema } from '@/lib/integrations/schemas';
-import { createIntegration, rotateToken, setActive, setFlags, setTariff } from '@/lib/integrations/service';
+import { createIntegration, rotateToken, setActive, setFlags, setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import {
   booleanField,
   checkboxField,
   idField,
+  lowBalanceAlertField,
   noteField,
   positiveQuetzalesField,
   quetzalesField,
@@ -66,6 +67,23 @@ export const setTariffAction = consoleAction(
     const result = await setTariff(user.actor, integrationId, tarifa);
     if (result.ok) refreshIntegration(integrationId);
     return fromResult(result, (integration) => ({ message: `Tarifa actualizada a ${formatQuetzales(integration.tariffCentavos)} por consulta.`, data: undefined }));
+  },
+);
+
+export const setLowBalanceAlertAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, umbral: lowBalanceAlertField }) },
+  async ({ integrationId, umbral }, user) => {
+    const result = await setLowBalanceAlert(user.actor, integrationId, umbral);
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, () => ({
+      message:
+        umbral === null
+          ? 'Umbral de saldo bajo: se usa el predeterminado.'
+          : umbral === 0
+            ? 'Sin alerta de saldo bajo: solo se avisará cuando el saldo se agote.'
+            : `Se avisará cuando el saldo baje de ${formatQuetzales(umbral)}.`,
+      data: undefined,
+    }));
   },
 );
 

@@ -18,12 +18,14 @@ import { listStatements } from '@/lib/statements/statements';
 import { flagsOf } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
+import { env } from '@/lib/env';
 import { listLatestRecords } from '@/lib/records/list';
 import {
   adjustBalanceAction,
   rotateTokenAction,
   setFlagAction,
   setIntegrationActiveAction,
+  setLowBalanceAlertAction,
   setTariffAction,
   topUpAction,
 } from '../actions';
@@ -129,6 +131,13 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
           </section>
         )}
       </div>
+
+      <LowBalanceAlertSection
+        integrationId={integration.id}
+        thresholdCentavos={integration.lowBalanceAlertCentavos}
+        defaultCentavos={env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS}
+        isAdmin={isAdmin}
+      />
 
       {isAdmin && (
         <div className="grid grid-2">
@@ -237,5 +246,42 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         )}
       </section>
     </>
+  );
+}
+
+function LowBalanceAlertSection({
+  integrationId,
+  thresholdCentavos,
+  defaultCentavos,
+  isAdmin,
+}: {
+  integrationId: number;
+  thresholdCentavos: number | null;
+  defaultCentavos: number;
+  isAdmin: boolean;
+}) {
+  const effective = thresholdCentavos ?? defaultCentavos;
+  return (
+    <section className="card" aria-labelledby="alert-title">
+      <h2 id="alert-title">Alerta de saldo bajo</h2>
+      <p data-testid="low-balance-alert">
+        {effective === 0
+          ? 'Sin alerta de saldo bajo: se avisa a los administradores solo cuando el saldo se agota.'
+          : `Se avisa a los administradores cuando el saldo baja de ${formatQuetzales(effective)}`}
+        {effective !== 0 && (thresholdCentavos === null ? ' (umbral predeterminado).' : ' (umbral propio de esta integración).')}{' '}
+        <Link href="/admin/alertas">Ver alertas enviadas</Link>
+      </p>
+      {isAdmin && (
+        <ActionForm action={setLowBalanceAlertAction} hidden={{ integrationId }} submitLabel="Guardar umbral" className="stack">
+          <Field
+            name="umbral"
+            label="Umbral de alerta (Q)"
+            hint={`Vacío: el predeterminado (${formatQuetzales(defaultCentavos)}). 0: solo avisar cuando el saldo se agote.`}
+            inputMode="decimal"
+            defaultValue={thresholdCentavos === null ? '' : formatQuetzales(thresholdCentavos).replace('Q ', '')}
+          />
+        </ActionForm>
+      )}
+    </section>
   );
 }

@@ -1,0 +1,105 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS, ALERT_STATUS_LABELS, ALERT_STATUS_TONES } from '@/lib/alerts/labels';
+import { listAlertDeliveries } from '@/lib/alerts/list';
+import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
+import { requirePageUser } from '@/lib/auth/session';
+import { env } from '@/lib/env';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { SOURCE_LABELS } from '@/lib/format/labels';
+import { formatQuetzales } from '@/lib/money';
+import type { SourceName } from '@/lib/sources/guard';
+
+export const metadata: Metadata = { title: 'Alertas' };
+
+export default async function AlertsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser('support');
+  const params = await searchParams;
+  const after = typeof params.despues === 'string' ? params.despues : undefined;
+  const page = await listAlertDeliveries(after);
+  const settings = alertSettingsFrom(env());
+  const channels = enabledChannels(settings);
+
+  return (
+    <>
+      <PageHeader
+        title="Alertas"
+        description="Avisos a los administradores cuando el saldo de una integración baja de su umbral o se agota, y cuando una fuente cae: cada envío por webhook o correo, con sus intentos."
+      />
+      <p className="notice info" data-testid="alert-channels">
+        {channels.length === 0
+          ? 'No hay canales de alerta configurados (ALERT_WEBHOOK_URL, ALERT_SMTP_HOST): no se envían alertas.'
+          : `Canales: ${channels.map((channel) => ALERT_CHANNEL_LABELS[channel]).join(' y ')}. Umbral predeterminado de saldo bajo: ${formatQuetzales(settings.lowBalanceDefaultCentavos)}. Como máximo una alerta por condición cada ${settings.repeatIntervalSeconds / 60} minutos.`}
+      </p>
+      {page.rows.length === 0 ? (
+        <div className="card">
+          <EmptyState title={after ? 'No hay envíos anteriores.' : 'Todavía no se ha enviado ninguna alerta.'} />
+        </div>
+      ) : (
+        <div className="table-wrap" role="region" aria-label="Envíos de alertas" tabIndex={0}>
+          <table className="data stacked" data-testid="alert-deliveries">
+            <thead>
+              <tr>
+                <th>Fecha</th>
+                <th>Condición</th>
+                <th>Canal y destino</th>
+                <th>Estado</th>
+                <th className="num">Intentos</th>
+                <th>Último error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.rows.map((delivery) => (
+                <tr key={delivery.id} data-status={delivery.status}>
+                  <td className="nowrap" data-label="Fecha">
+                    {formatDateTime(delivery.createdAt)}
+                  </td>
+                  <td data-label="Condición">
+                    {ALERT_CONDITION_LABELS[delivery.condition]}
+                    {delivery.integrationId !== null && (
+                      <>
+                        {': '}
+                        <Link href={`/admin/integraciones/${delivery.integrationId}`}>{delivery.integrationName ?? `Integración ${delivery.integrationId}`}</Link>
+                      </>
+                    )}
+                    {delivery.source && `: ${SOURCE_LABELS[delivery.source as SourceName] ?? delivery.source}`}
+                  </td>
+                  <td className="small" data-label="Canal y destino">
+                    <span className="nowrap">{ALERT_CHANNEL_LABELS[delivery.channel]}</span> · <span className="mono">{delivery.target}</span>
+                  </td>
+                  <td data-label="Estado">
+                    <span className={`badge ${ALERT_STATUS_TONES[delivery.status]}`}>{ALERT_STATUS_LABELS[delivery.status]}</span>
+                    {delivery.sentAt && <span className="small muted"> {formatDateTime(delivery.sentAt)}</span>}
+                  </td>
+                  <td className="num" data-label="Intentos">
+                    {delivery.attempts}
+                  </td>
+                  <td className="small" data-label="Último error">
+                    {delivery.lastError ?? <span className="muted">—</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {(page.older || after) && (
+        <nav className="pagination" aria-label="Páginas">
+          {after ? (
+            <Link className="button secondary" href="/admin/alertas">
+              ← Más recientes
+            </Link>
+          ) : (
+            <span />
+          )}
+          {page.older && (
+            <Link className="button secondary" href={`/admin/alertas?${new URLSearchParams({ despues: page.older })}`}>
+              Envíos anteriores →
+            </Link>
+          )}
+        </nav>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgEnum, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns';
+import { integrations } from './integrations';
+
+export const alertCondition = pgEnum('alert_condition', ['balance_low', 'balance_exhausted', 'breaker_open']);
+export type AlertCondition = (typeof alertCondition.enumValues)[number];
+export const alertChannel = pgEnum('alert_channel', ['webhook', 'email']);
+export type AlertChannel = (typeof alertChannel.enumValues)[number];
+export const alertDeliveryStatus = pgEnum('alert_delivery_status', ['pending', 'sent', 'failed']);
+export type AlertDeliveryStatus = (typeof alertDeliveryStatus.enumValues)[number];
+
+/**
+ * One row per condition that ever alerted ("balance_low:12", "breaker_open:catalog"): when it last
+ * did. An alert is sent only by the statement that moves last_sent_at forward past the repeat
+ * interval (INSERT … ON CONFLICT … WHERE), so every instance together sends at most one alert per
+ * condition per interval.
+ */
+export const alertConditions = pgTable('alert_conditions', {
+  key: text('key').primaryKey(),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * Each alert to each channel (an outbox): written with the alert, sent off the request path by any
+ * instance, retried with exponential backoff up to ALERT_MAX_ATTEMPTS, shown on the console's
+ * "Alertas" page.
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    // The alert's id, the same on every channel and every retry (receivers deduplicate on it).
+    alertId: text('alert_id').notNull(),
+    condition: alertCondition('condition').notNull(),
+    integrationId: integer('integration_id').references(() => integrations.id),
+    source: text('source'),
+    channel: alertChannel('channel').notNull(),
+    // The webhook's URL or the e-mail's recipients, as they were when the alert was raised.
+    target: text('target').notNull(),
+    // The alert as JSON, exactly the bytes the webhook signs and sends.
+    payload: text('payload').notNull(),
+    status: alertDeliveryStatus('status').notNull().default('pending'),
+    attempts: smallint('attempts').notNull().default(0),
+    // When a pending delivery is next tried; while an instance tries it, the end of its lease.
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastResponseStatus: smallint('last_response_status'),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // The "Alertas" page lists newest first, keyset on (created_at, id) (a backward scan).
+    index('alert_deliveries_created_idx').on(table.createdAt, table.id),
+    // The delivery worker's "what is due": only pending rows, which are few.
+    index('alert_deliveries_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+  ],
+);
+
+/** Every attempt at a delivery: when, what the receiver answered or why it failed. */
+export const alertDeliveryAttempts = pgTable(
+  'alert_delivery_attempts',
+  {
+    deliveryId: bigint('delivery_id', { mode: 'number' })
+      .notNull()
+      .references(() => alertDeliveries.id, { onDelete: 'cascade' }),
+    attempt: smallint('attempt').notNull(),
+    responseStatus: smallint('response_status'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.deliveryId, table.attempt] })],
+);
+
+export type AlertDelivery = typeof alertDeliveries.$inferSelect;
+export type NewAlertDelivery = typeof alertDeliveries.$inferInsert;
+export type AlertDeliveryAttempt = typeof alertDeliveryAttempts.$inferSelect;
+export type NewAlertDeliveryAttempt = typeof alertDeliveryAttempts.$inferInsert;

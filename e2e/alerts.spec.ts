@@ -1,0 +1,103 @@
+// Alerts in the console (issue 14, point 7): an admin sets an integration's low-balance threshold
+// in quetzales and sees it saved; a tariff raised above the balance makes the app send an alert
+// (to the webhook receiver the global setup started), which the "Alertas" page lists as sent; a
+// support user sees the threshold and the page but has no form to change it.
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { screenshot, settings, signInThroughForm } from './support/console';
+
+test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
+  const integrationName = `e2e-alertas-${Date.now().toString(36)}`;
+  const supportEmail = `soporte-alertas-${Date.now().toString(36)}@example.com`;
+  let adminContext: BrowserContext;
+  let admin: Page;
+  let integrationUrl = '';
+
+  test.beforeAll(async ({ browser }) => {
+    const { baseUrl, adminEmail, adminPassword } = settings();
+    adminContext = await browser.newContext();
+    admin = await adminContext.newPage();
+    await signInThroughForm(admin, adminEmail, adminPassword);
+    // Tariff Q 1.00 and Q 2.00 of balance: two lookups' worth.
+    await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
+    await admin.getByLabel('Nombre (login)').fill(integrationName);
+    await admin.getByLabel('Tarifa por consulta de catálogo (Q)').fill('1.00');
+    await admin.getByLabel('Saldo inicial (Q, opcional)').fill('2.00');
+    await admin.getByRole('button', { name: 'Crear integración' }).click();
+    await expect(admin.getByTestId('new-token')).toHaveText(/^tlk_/);
+    await admin.getByRole('link', { name: 'Ir a la integración' }).click();
+    await expect(admin.getByRole('heading', { name: integrationName, level: 1 })).toBeVisible();
+    integrationUrl = admin.url();
+  });
+
+  test.afterAll(async () => {
+    await adminContext?.close();
+  });
+
+  test('el admin fija el umbral en quetzales y queda guardado', async ({}, testInfo) => {
+    const section = admin.getByRole('region', { name: 'Alerta de saldo bajo' });
+    await expect(section.getByTestId('low-balance-alert')).toContainText('cuando el saldo baja de Q 100.00 (umbral predeterminado)');
+    await expect(section.getByLabel('Umbral de alerta (Q)')).toHaveValue('');
+
+    await section.getByLabel('Umbral de alerta (Q)').fill('-1');
+    await section.getByRole('button', { name: 'Guardar umbral' }).click();
+    await expect(section.locator('.field .error')).toHaveText('El umbral no puede ser negativo.');
+
+    await section.getByLabel('Umbral de alerta (Q)').fill('1.50');
+    await section.getByRole('button', { name: 'Guardar umbral' }).click();
+    await expect(section.getByText('Se avisará cuando el saldo baje de Q 1.50.')).toBeVisible();
+    await expect(section.getByTestId('low-balance-alert')).toContainText('cuando el saldo baja de Q 1.50 (umbral propio de esta integración)');
+    await admin.reload();
+    await expect(admin.getByRole('region', { name: 'Alerta de saldo bajo' }).getByLabel('Umbral de alerta (Q)')).toHaveValue('1.50');
+    await screenshot(admin, testInfo, 'alerta-de-saldo-bajo');
+  });
+
+  test('una tarifa que el saldo ya no paga envía una alerta, y la página Alertas la muestra enviada', async ({}, testInfo) => {
+    const { baseUrl } = settings();
+    await admin.goto(integrationUrl);
+    await admin.getByLabel('Tarifa por consulta (Q)').fill('3.00');
+    await admin.getByRole('button', { name: 'Guardar tarifa' }).click();
+    await expect(admin.getByText('Tarifa actualizada a Q 3.00 por consulta.')).toBeVisible();
+
+    await admin.getByRole('link', { name: 'Ver alertas enviadas' }).click();
+    await expect(admin.getByRole('heading', { name: 'Alertas', level: 1 })).toBeVisible();
+    await expect(admin.getByTestId('alert-channels')).toContainText('Canales: Webhook.');
+    // The app sends it off the request path, within moments.
+    const delivery = admin.getByTestId('alert-deliveries').locator('tbody tr', { hasText: integrationName });
+    await expect(async () => {
+      await admin.goto(`${baseUrl}/admin/alertas`);
+      await expect(delivery).toHaveAttribute('data-status', 'sent', { timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+    await expect(delivery).toHaveCount(1);
+    await expect(delivery).toContainText(`Saldo agotado: ${integrationName}`);
+    await expect(delivery).toContainText('Webhook');
+    await expect(delivery).toContainText('Enviada');
+    await screenshot(admin, testInfo, 'alertas');
+  });
+
+  test('soporte ve el umbral y las alertas, sin formulario para cambiarlo', async ({ browser }, testInfo) => {
+    const { baseUrl } = settings();
+    await admin.goto(`${baseUrl}/admin/usuarios`);
+    await admin.getByLabel('Correo electrónico').fill(supportEmail);
+    await admin.getByLabel('Nombre', { exact: true }).fill('Soporte de alertas');
+    await admin.getByRole('button', { name: 'Crear usuario' }).click();
+    const supportPassword = (await admin.getByTestId('new-user-password').textContent())!.trim();
+
+    const supportContext = await browser.newContext();
+    try {
+      const support = await supportContext.newPage();
+      await signInThroughForm(support, supportEmail, supportPassword);
+      await support.goto(integrationUrl);
+      const section = support.getByRole('region', { name: 'Alerta de saldo bajo' });
+      await expect(section.getByTestId('low-balance-alert')).toContainText('cuando el saldo baja de Q 1.50 (umbral propio de esta integración)');
+      await expect(section.getByLabel('Umbral de alerta (Q)')).toHaveCount(0);
+      await expect(section.getByRole('button', { name: 'Guardar umbral' })).toHaveCount(0);
+      await screenshot(support, testInfo, 'alerta-de-saldo-bajo-soporte');
+
+      await section.getByRole('link', { name: 'Ver alertas enviadas' }).click();
+      await expect(support.getByRole('heading', { name: 'Alertas', level: 1 })).toBeVisible();
+      await expect(support.getByTestId('alert-deliveries')).toContainText(`Saldo agotado: ${integrationName}`);
+    } finally {
+      await supportContext.close();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import nodemailer from 'nodemailer';
+import type { AlertPayload } from './conditions';
+import type { EmailSettings, WebhookSettings } from './settings';
+import { ALERT_ID_HEADER, SIGNATURE_HEADER, signAlert, TIMESTAMP_HEADER } from './signature';
+
+// One attempt at one delivery, on each channel. An attempt never throws: it says how it went, and
+// the outbox records it. Errors name what failed, never a secret.
+
+export interface AttemptOutcome {
+  ok: boolean;
+  /** The receiver's HTTP status, or the SMTP server's reply code. */
+  responseStatus: number | null;
+  error: string | null;
+}
+
+const MAX_ERROR_CHARS = 500;
+
+export async function sendWebhook(settings: WebhookSettings, alertId: string, rawBody: string): Promise<AttemptOutcome> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  try {
+    const response = await fetch(settings.url, {
+      method: 'POST',
+      // A redirect is not followed: the signed alert goes only where it was configured to go.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(settings.timeoutMs),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'pasarela-consultas-alertas/1',
+        [ALERT_ID_HEADER]: alertId,
+        [TIMESTAMP_HEADER]: String(timestamp),
+        [SIGNATURE_HEADER]: signAlert(settings.secret, timestamp, rawBody),
+      },
+      body: rawBody,
+    });
+    // Only the status matters; the body is read (bounded by the time-out) to free the connection.
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.status >= 200 && response.status < 300) return { ok: true, responseStatus: response.status, error: null };
+    return { ok: false, responseStatus: response.status, error: `HTTP ${response.status}` };
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    return { ok: false, responseStatus: null, error: timedOut ? `sin respuesta en ${settings.timeoutMs} ms` : describeFailure(error) };
+  }
+}
+
+export interface EmailMessage {
+  to: string[];
+  payload: AlertPayload;
+}
+
+export async function sendEmail(settings: EmailSettings, message: EmailMessage): Promise<AttemptOutcome> {
+  const transport = nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    requireTLS: settings.requireTls,
+    auth: settings.auth,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  try {
+    await transport.sendMail({
+      from: settings.from,
+      to: message.to,
+      subject: `[${message.payload.servicio}] ${message.payload.titulo}`,
+      text: emailText(message.payload),
+      headers: { 'X-Alerta-Id': message.payload.id },
+    });
+    return { ok: true, responseStatus: 250, error: null };
+  } catch (error) {
+    const code = (error as { responseCode?: unknown }).responseCode;
+    return { ok: false, responseStatus: typeof code === 'number' ? code : null, error: describeFailure(error) };
+  } finally {
+    transport.close();
+  }
+}
+
+/** The e-mail's body: the alert in words, then its facts. */
+export function emailText(payload: AlertPayload): string {
+  const lines = [payload.mensaje, ''];
+  if (payload.integracion) {
+    lines.push(`Integración: ${payload.integracion.nombre} (id ${payload.integracion.id})`);
+  }
+  if (payload.fuente?.ultimo_error) lines.push(`Último error de la fuente: ${payload.fuente.ultimo_error}`);
+  lines.push(`Fecha: ${payload.fecha}`, `Entorno: ${payload.entorno}`, `Alerta: ${payload.id}`, '');
+  lines.push('No se enviará otra alerta por la misma condición hasta que pase el intervalo configurado (ALERT_REPEAT_INTERVAL_MINUTES).');
+  return lines.join('\n');
+}
+
+function describeFailure(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${code}: ${current.message}` : current.message);
+  }
+  const text = parts.join(' ← ') || String(error);
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
+}

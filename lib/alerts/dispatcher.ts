@@ -1,0 +1,190 @@
+import type { AlertDelivery, Integration } from '@/db/schema';
+import { env } from '@/lib/env';
+import { logger } from '@/lib/logging/logger';
+import type { SourceGuard, SourceName } from '@/lib/sources/guard';
+import { sendEmail, sendWebhook, type AttemptOutcome } from './channels';
+import { balanceAlert, breakerAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
+import { enqueueAlert, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
+import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
+
+const log = logger('alerts');
+/** How often an idle instance looks for deliveries another process wrote or left behind. */
+const IDLE_POLL_MS = 30_000;
+const BATCH = 10;
+
+export type ChannelSender = (delivery: AlertDelivery, payload: AlertPayload) => Promise<AttemptOutcome>;
+
+/**
+ * Raises alerts and delivers them, off the request path. raise() is what the lookups call: it
+ * returns at once and never throws; the alert is written (if its condition has not alerted within
+ * ALERT_REPEAT_INTERVAL_MINUTES, across every instance) and then sent by the delivery loop, which
+ * retries with exponential backoff and records every attempt.
+ */
+export class AlertDispatcher {
+  readonly channels;
+  /** Conditions this process raised lately: a low balance seen on every settlement costs no write. */
+  private readonly raisedAt = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private started = false;
+  private delivering: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    readonly settings: AlertSettings,
+    private readonly senders: Record<AlertDelivery['channel'], ChannelSender> = defaultSenders(settings),
+  ) {
+    this.channels = enabledChannels(settings);
+  }
+
+  get enabled(): boolean {
+    return this.channels.length > 0;
+  }
+
+  /** The hot path's call: synchronous, never throws, no I/O before it returns. */
+  raise(alert: Alert | null): void {
+    if (!alert || !this.enabled) return;
+    const now = Date.now();
+    const last = this.raisedAt.get(alert.key);
+    if (last !== undefined && now - last < this.settings.repeatIntervalSeconds * 1000) return;
+    this.raisedAt.set(alert.key, now);
+    if (this.raisedAt.size > 10_000) this.raisedAt.clear();
+    this.record(alert).catch((error: unknown) => {
+      this.raisedAt.delete(alert.key);
+      log.error({ err: error, condition: alert.key }, 'recording an alert failed');
+    });
+  }
+
+  /** Writes the alert and its deliveries (unless its condition alerted lately); true if it did. */
+  async record(alert: Alert | null): Promise<boolean> {
+    if (!alert || !this.enabled) return false;
+    const deliveries = await enqueueAlert(alert, this.channels, this.settings);
+    if (deliveries.length === 0) return false;
+    log.info({ condition: alert.key, alertId: alert.payload.id, channels: deliveries.map((delivery) => delivery.channel) }, 'alert raised');
+    if (this.started) this.wake(0);
+    return true;
+  }
+
+  /**
+   * A balance that changed outside a lookup (an adjustment down, a tariff it no longer pays): the
+   * alert is written before this resolves, so the CLI's survive its exit (the server sends them).
+   * Never throws: an alert that cannot be written never fails the change that called for it.
+   */
+  async recordBalance(integration: Pick<Integration, 'id' | 'nombre' | 'balanceCentavos' | 'tariffCentavos' | 'lowBalanceAlertCentavos'>): Promise<void> {
+    const { id: integrationId, nombre, balanceCentavos, tariffCentavos, lowBalanceAlertCentavos } = integration;
+    try {
+      await this.record(balanceAlert({ integrationId, nombre, balanceCentavos, tariffCentavos, lowBalanceAlertCentavos }, this.settings));
+    } catch (error) {
+      log.error({ err: error, integrationId }, 'recording a balance alert failed');
+    }
+  }
+
+  noteBalance(snapshot: BalanceSnapshot): void {
+    try {
+      this.raise(balanceAlert(snapshot, this.settings));
+    } catch (error) {
+      log.error({ err: error }, 'checking a balance for alerts failed');
+    }
+  }
+
+  /** Alerts when a source's circuit breaker opens (cockatiel's break, through the guard). */
+  watchBreakers(guards: Record<SourceName, SourceGuard>): void {
+    for (const guard of Object.values(guards)) {
+      guard.onStateChange((state) => {
+        if (state === 'open') this.raise(breakerAlert(guard.source, guard.health().lastError, this.settings));
+      });
+    }
+  }
+
+  /** Starts this process's delivery loop (the server does; the CLI leaves its alerts to it). */
+  start(): void {
+    if (this.started || !this.enabled) return;
+    this.started = true;
+    this.wake(0);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    clearTimeout(this.timer);
+    await this.delivering;
+  }
+
+  /** Sends everything due now, one batch after another; resolves when none is left. */
+  async deliverDue(): Promise<void> {
+    for (;;) {
+      const batch = await takeDueDeliveries(BATCH, this.leaseMs());
+      if (batch.length === 0) return;
+      await Promise.all(batch.map((delivery) => this.attempt(delivery)));
+    }
+  }
+
+  private async attempt(delivery: AlertDelivery): Promise<void> {
+    const startedAt = performance.now();
+    const payload = JSON.parse(delivery.payload) as AlertPayload;
+    const outcome = await this.senders[delivery.channel](delivery, payload).catch(
+      (error: unknown): AttemptOutcome => ({ ok: false, responseStatus: null, error: error instanceof Error ? error.message : String(error) }),
+    );
+    const status = await recordAttempt(delivery, outcome, performance.now() - startedAt, this.settings);
+    const fields = { deliveryId: delivery.id, alertId: delivery.alertId, channel: delivery.channel, attempt: delivery.attempts + 1, status, reason: outcome.error };
+    if (status === 'failed') log.error(fields, 'alert delivery failed for good');
+    else if (status === 'pending') log.warn(fields, 'alert delivery failed, will retry');
+  }
+
+  /** A delivery taken by an instance that dies is tried again after this. */
+  private leaseMs(): number {
+    return (this.settings.webhook?.timeoutMs ?? 0) + 60_000;
+  }
+
+  private wake(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), delayMs);
+    this.timer.unref();
+  }
+
+  private async loop(): Promise<void> {
+    if (this.delivering) {
+      this.again = true;
+      return;
+    }
+    let nextInMs = IDLE_POLL_MS;
+    this.delivering = (async () => {
+      do {
+        this.again = false;
+        await this.deliverDue();
+      } while (this.again);
+      const next = await nextDueAt();
+      if (next) nextInMs = Math.max(0, Math.min(IDLE_POLL_MS, next.getTime() - Date.now()));
+    })()
+      .catch((error: unknown) => log.error({ err: error }, 'delivering alerts failed'))
+      .finally(() => {
+        this.delivering = undefined;
+      });
+    await this.delivering;
+    if (this.started) this.wake(nextInMs);
+  }
+}
+
+function defaultSenders(settings: AlertSettings): Record<AlertDelivery['channel'], ChannelSender> {
+  return {
+    webhook: (delivery, payload) =>
+      settings.webhook ? sendWebhook(settings.webhook, payload.id, delivery.payload) : Promise.resolve(notConfigured('webhook')),
+    email: (delivery, payload) =>
+      settings.email ? sendEmail(settings.email, { to: delivery.target.split(', '), payload }) : Promise.resolve(notConfigured('email')),
+  };
+}
+
+function notConfigured(channel: string): AttemptOutcome {
+  return { ok: false, responseStatus: null, error: `el canal ${channel} ya no está configurado en esta instancia` };
+}
+
+const holder = globalThis as typeof globalThis & { __gatewayAlerts?: AlertDispatcher };
+
+/** The process's dispatcher, built from the settings on first use. */
+export function alerts(): AlertDispatcher {
+  holder.__gatewayAlerts ??= new AlertDispatcher(alertSettingsFrom(env()));
+  return holder.__gatewayAlerts;
+}
+
+/** Replaces the process's dispatcher (tests). */
+export function setAlertDispatcher(dispatcher: AlertDispatcher | undefined): void {
+  holder.__gatewayAlerts = dispatcher;
+}

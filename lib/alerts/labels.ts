@@ -1,0 +1,26 @@
+import type { AlertChannel, AlertCondition, AlertDeliveryStatus } from '@/db/schema';
+
+// The alerts as the console names them.
+
+export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
+  balance_low: 'Saldo bajo',
+  balance_exhausted: 'Saldo agotado',
+  breaker_open: 'Fuente caída (circuito abierto)',
+};
+
+export const ALERT_CHANNEL_LABELS: Record<AlertChannel, string> = {
+  webhook: 'Webhook',
+  email: 'Correo',
+};
+
+export const ALERT_STATUS_LABELS: Record<AlertDeliveryStatus, string> = {
+  pending: 'Pendiente',
+  sent: 'Enviada',
+  failed: 'Fallida',
+};
+
+export const ALERT_STATUS_TONES: Record<AlertDeliveryStatus, string> = {
+  pending: 'warn',
+  sent: 'ok',
+  failed: 'danger',
+};

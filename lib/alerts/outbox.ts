@@ -1,0 +1,130 @@
+import { and, asc, eq, inArray, lte, min, sql } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { alertConditions, alertDeliveries, alertDeliveryAttempts, consoleUsers, type AlertChannel, type AlertDelivery } from '@/db/schema';
+import type { AttemptOutcome } from './channels';
+import type { Alert } from './conditions';
+import { retryDelayMs, type AlertSettings } from './settings';
+
+// The durable half of the alerts: which condition alerted when, and every delivery with its
+// attempts. Any instance may write an alert and any instance may deliver it.
+
+/**
+ * Records the alert and one delivery per channel, but only if its condition has not alerted within
+ * the repeat interval: the upsert moves last_sent_at forward only when it is older than that, and
+ * returns a row only when it did, so among instances racing on the same condition one wins.
+ * Returns the new deliveries (none when the condition was already alerted).
+ */
+export async function enqueueAlert(alert: Alert, channels: AlertChannel[], settings: Pick<AlertSettings, 'repeatIntervalSeconds' | 'webhook' | 'email'>): Promise<AlertDelivery[]> {
+  return (await db()).transaction(async (tx) => {
+    const claimed = await tx
+      .insert(alertConditions)
+      .values({ key: alert.key, lastSentAt: sql`now()` })
+      .onConflictDoUpdate({
+        target: alertConditions.key,
+        set: { lastSentAt: sql`excluded.last_sent_at` },
+        setWhere: sql`${alertConditions.lastSentAt} <= now() - make_interval(secs => ${settings.repeatIntervalSeconds}::integer)`,
+      })
+      .returning({ key: alertConditions.key });
+    if (claimed.length === 0) return [];
+    const targets: Array<{ channel: AlertChannel; target: string }> = [];
+    for (const channel of channels) {
+      const target = channel === 'webhook' ? settings.webhook?.url : (settings.email?.to ?? (await administratorEmails(tx))).join(', ');
+      if (target) targets.push({ channel, target });
+    }
+    if (targets.length === 0) return [];
+    const payload = JSON.stringify(alert.payload);
+    return tx
+      .insert(alertDeliveries)
+      .values(
+        targets.map(({ channel, target }) => ({
+          alertId: alert.payload.id,
+          condition: alert.condition,
+          integrationId: alert.integrationId,
+          source: alert.source,
+          channel,
+          target,
+          payload,
+        })),
+      )
+      .returning();
+  });
+}
+
+type Transaction = Parameters<Parameters<Awaited<ReturnType<typeof db>>['transaction']>[0]>[0];
+
+/** ALERT_EMAIL_TO unset: the active console administrators, as they are when the alert is raised. */
+async function administratorEmails(tx: Transaction): Promise<string[]> {
+  const rows = await tx
+    .select({ email: consoleUsers.email })
+    .from(consoleUsers)
+    .where(and(eq(consoleUsers.role, 'admin'), eq(consoleUsers.active, true)))
+    .orderBy(asc(consoleUsers.id));
+  return rows.map((row) => row.email);
+}
+
+/**
+ * Takes up to `limit` due deliveries for this instance: their next attempt moves to the end of a
+ * lease, so no other instance tries them meanwhile (SKIP LOCKED: instances never wait on each
+ * other), and one whose instance died is tried again once the lease has passed.
+ */
+export async function takeDueDeliveries(limit: number, leaseMs: number): Promise<AlertDelivery[]> {
+  const database = await db();
+  const due = database
+    .select({ id: alertDeliveries.id })
+    .from(alertDeliveries)
+    .where(and(eq(alertDeliveries.status, 'pending'), lte(alertDeliveries.nextAttemptAt, sql`now()`)))
+    .orderBy(asc(alertDeliveries.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return database
+    .update(alertDeliveries)
+    .set({ nextAttemptAt: sql`now() + make_interval(secs => ${leaseMs / 1000}::double precision)`, updatedAt: sql`now()` })
+    .where(inArray(alertDeliveries.id, due))
+    .returning();
+}
+
+/** When the next pending delivery is due (null: none is pending). */
+export async function nextDueAt(): Promise<Date | null> {
+  const [row] = await (await db())
+    .select({ at: min(alertDeliveries.nextAttemptAt) })
+    .from(alertDeliveries)
+    .where(eq(alertDeliveries.status, 'pending'));
+  return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * Writes one attempt and its consequence: sent; or pending again after the backoff; or failed for
+ * good once ALERT_MAX_ATTEMPTS attempts have failed.
+ */
+export async function recordAttempt(
+  delivery: AlertDelivery,
+  outcome: AttemptOutcome,
+  durationMs: number,
+  settings: Pick<AlertSettings, 'maxAttempts' | 'retryBaseMs'>,
+): Promise<AlertDelivery['status']> {
+  const attempt = delivery.attempts + 1;
+  const status = outcome.ok ? 'sent' : attempt >= settings.maxAttempts ? 'failed' : 'pending';
+  const retryInSeconds = status === 'pending' ? retryDelayMs(settings, attempt) / 1000 : 0;
+  await (await db()).transaction(async (tx) => {
+    await tx.insert(alertDeliveryAttempts).values({
+      deliveryId: delivery.id,
+      attempt,
+      responseStatus: outcome.responseStatus,
+      error: outcome.error,
+      durationMs: Math.round(durationMs),
+    });
+    await tx
+      .update(alertDeliveries)
+      .set({
+        attempts: attempt,
+        status,
+        nextAttemptAt: sql`now() + make_interval(secs => ${retryInSeconds}::double precision)`,
+        lastResponseStatus: outcome.responseStatus,
+        // A success keeps the last failure's reason: the page shows why it took retries.
+        ...(outcome.ok ? { sentAt: sql`now()` } : { lastError: outcome.error }),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(alertDeliveries.id, delivery.id));
+  });
+  return status;
+}
