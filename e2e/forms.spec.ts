@@ -148,6 +148,12 @@ test.describe.serial('formularios y avisos de la consola', () => {
     await admin.goto(`${baseUrl}/admin/registros?desde=2026-11-20&hasta=2026-11-01`);
     await expect(admin.getByLabel('Hasta (incluido)')).toHaveAttribute('aria-invalid', 'true');
     await expect(admin.locator('#hasta-error')).toHaveText('La fecha final es anterior a la inicial.');
+
+    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}/movimientos?desde=2026-11-20&hasta=2026-11-01`);
+    await expect(admin.getByLabel('Hasta (incluido)')).toHaveAttribute('aria-invalid', 'true');
+    await expect(admin.getByLabel('Hasta (incluido)')).toHaveValue('2026-11-01');
+    await expect(admin.locator('#hasta-error')).toHaveText('La fecha final es anterior a la inicial.');
+    await expect(admin.getByText('Se ignoraron filtros no válidos')).toHaveCount(0);
   });
 
   test('la auditoría muestra nombres, campos en español y montos en quetzales, y se filtra', async () => {

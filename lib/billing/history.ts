@@ -29,7 +29,11 @@ export const historyFiltersSchema = z.object({
 });
 export type HistoryFilters = z.infer<typeof historyFiltersSchema>;
 
-export function parseHistoryFilters(input: SearchParamsInput): { filters: HistoryFilters; problems: string[] } {
+/**
+ * The filters of a balance history request, the problems of those that were ignored, and among
+ * them the one that belongs on the "Hasta" field (a reversed range), which the console shows there.
+ */
+export function parseHistoryFilters(input: SearchParamsInput): { filters: HistoryFilters; problems: string[]; hastaProblem?: string } {
   const plain = plainSearchParams(input);
   const filters: Record<string, unknown> = {};
   const problems: string[] = [];
@@ -40,8 +44,10 @@ export function parseHistoryFilters(input: SearchParamsInput): { filters: Histor
   }
   const parsed = filters as HistoryFilters;
   if (parsed.desde && parsed.hasta && parsed.hasta < parsed.desde) {
-    problems.push('La fecha final es anterior a la inicial.');
+    const hastaProblem = 'La fecha final es anterior a la inicial.';
+    problems.push(hastaProblem);
     delete parsed.hasta;
+    return { filters: parsed, problems, hastaProblem };
   }
   return { filters: parsed, problems };
 }

@@ -25,7 +25,9 @@ export default async function BalanceHistoryPage({
   const integration = await findIntegration(Number(id));
   if (!integration) notFound();
   const query = await searchParams;
-  const { filters, problems } = parseHistoryFilters(query);
+  const { filters, problems, hastaProblem } = parseHistoryFilters(query);
+  // A reversed range is shown on the "Hasta" field, with what was typed; the rest in the notice.
+  const ignored = problems.filter((problem) => problem !== hastaProblem);
   const position = {
     after: typeof query.despues === 'string' ? query.despues : undefined,
     before: typeof query.antes === 'string' ? query.antes : undefined,
@@ -55,11 +57,11 @@ export default async function BalanceHistoryPage({
       />
       <FilterForm action={base} reset={filtered ? { href: base, label: 'Quitar filtros' } : undefined}>
         <FilterSelect name="tipo" label="Movimiento" value={filters.tipo} all="Todos" options={labelOptions(HISTORY_KIND_LABELS)} />
-        <DateRangeFields desde={filters.desde} hasta={filters.hasta} />
+        <DateRangeFields desde={filters.desde} hasta={hastaProblem && typeof query.hasta === 'string' ? query.hasta : filters.hasta} hastaProblem={hastaProblem} />
       </FilterForm>
-      {problems.length > 0 && (
+      {ignored.length > 0 && (
         <p className="notice warn" role="alert">
-          Se ignoraron filtros no válidos: {problems.join(' ')}
+          Se ignoraron filtros no válidos: {ignored.join(' ')}
         </p>
       )}
       <HeldInFlightNotice held={held} />
