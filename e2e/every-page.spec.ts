@@ -31,6 +31,7 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'usuarios', heading: 'Usuarios', path: () => '/admin/usuarios' },
   { name: 'auditoria', heading: 'Auditoría', path: () => '/admin/auditoria' },
   { name: 'alertas', heading: 'Alertas', path: () => '/admin/alertas' },
+  { name: 'fuentes', heading: 'Fuentes', path: () => '/admin/fuentes' },
   { name: 'cuenta', heading: 'Mi cuenta', path: () => '/admin/cuenta' },
   { name: 'sin-permiso', heading: 'Sin permiso', path: () => '/admin/sin-permiso' },
   { name: 'no-encontrada', heading: 'No encontramos esta página', path: () => '/admin/integraciones/999999' },
