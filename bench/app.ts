@@ -8,6 +8,16 @@ import { freePort } from '../scripts/free-port';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const READY_TIMEOUT_MS = 120_000;
 
+/**
+ * The node flags `npm start` gives server.mjs (package.json), so the benchmark measures the
+ * instance as production starts it (its heap limit, above all).
+ */
+export function productionNodeFlags(): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const words = start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('server.mjs')).filter((word) => word.startsWith('--'));
+}
+
 export interface BenchApp {
   baseUrl: string;
   pid: number;
@@ -17,12 +27,12 @@ export interface BenchApp {
 
 /**
  * Starts the app with the benchmark's environment plus `env`, on a free port of 127.0.0.1;
- * `nodeArgs` go to node before server.mjs (--cpu-prof, --max-old-space-size).
+ * `nodeArgs` go to node before server.mjs (--cpu-prof), after the flags `npm start` uses.
  */
 export async function startBenchApp(env: Record<string, string>, nodeArgs: string[] = [], logFile?: string): Promise<BenchApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = spawn(process.execPath, [...nodeArgs, 'server.mjs'], {
+  const app = spawn(process.execPath, [...productionNodeFlags(), ...nodeArgs, 'server.mjs'], {
     cwd: ROOT,
     // The log (one JSON line per lookup) is kept only when asked for: its stage timings split the
     // gateway's time into Next's part and the handler's own (--stages).
