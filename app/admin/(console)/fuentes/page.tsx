@@ -39,8 +39,8 @@ export default async function SourcesPage() {
         title="Fuentes"
         description="Estado del circuito de cada fuente consultada, tasa de error, tiempo de respuesta y último error de la última hora, según esta instancia del servicio."
       />
-      <div className="table-wrap">
-        <table className="data">
+      <div className="table-wrap" role="region" aria-label="Estado de las fuentes" tabIndex={0}>
+        <table className="data stacked" data-testid="sources">
           <thead>
             <tr>
               <th>Fuente</th>
@@ -55,13 +55,23 @@ export default async function SourcesPage() {
           <tbody>
             {sources.map((health) => (
               <tr key={health.source} data-source={health.source}>
-                <td>{SOURCE_LABELS[health.source]}</td>
-                <td data-state={health.state}>{STATE_LABELS[health.state]}</td>
-                <td className="num">{health.callsLastHour.toLocaleString('es-GT')}</td>
-                <td className="num">{percent(health.failuresLastHour, health.callsLastHour)}</td>
-                <td className="num">{health.meanMsLastHour === null ? '—' : `${Math.round(health.meanMsLastHour).toLocaleString('es-GT')} ms`}</td>
-                <td className="num">{health.fastFailuresLastHour.toLocaleString('es-GT')}</td>
-                <td>
+                <td data-label="Fuente">{SOURCE_LABELS[health.source]}</td>
+                <td data-label="Circuito" data-state={health.state}>
+                  {STATE_LABELS[health.state]}
+                </td>
+                <td className="num" data-label="Consultas (1 h)">
+                  {health.callsLastHour.toLocaleString('es-GT')}
+                </td>
+                <td className="num" data-label="Tasa de error">
+                  {percent(health.failuresLastHour, health.callsLastHour)}
+                </td>
+                <td className="num" data-label="Tiempo medio">
+                  {health.meanMsLastHour === null ? '—' : `${Math.round(health.meanMsLastHour).toLocaleString('es-GT')} ms`}
+                </td>
+                <td className="num" data-label="Falladas sin enviar">
+                  {health.fastFailuresLastHour.toLocaleString('es-GT')}
+                </td>
+                <td data-label="Último error">
                   {health.lastError ? (
                     <>
                       <div className="nowrap">{formatDateTime(health.lastError.at)}</div>
