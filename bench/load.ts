@@ -26,11 +26,16 @@ export interface LoadResult {
 }
 
 /** One POST over `agent`, its answer read to the end; resolves with the status. */
-export function send(agent: http.Agent, url: string, target: Pick<LoadTarget, 'headers' | 'body'>): Promise<number> {
+export async function send(agent: http.Agent, url: string, target: Pick<LoadTarget, 'headers' | 'body'>): Promise<number> {
+  return (await sendForAnswer(agent, url, target)).status;
+}
+
+/** Same, with the request id the gateway gave the answer (to find its log line). */
+export function sendForAnswer(agent: http.Agent, url: string, target: Pick<LoadTarget, 'headers' | 'body'>): Promise<{ status: number; requestId: string | undefined }> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(target.body) } }, (response) => {
       response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, requestId: response.headers['x-request-id'] as string | undefined }));
       response.on('error', reject);
     });
     request.on('error', reject);

@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
-import { runClosedLoop, runLoad, send, type LoadResult, type LoadTarget } from './load';
+import { runClosedLoop, runLoad, sendForAnswer, type LoadResult, type LoadTarget } from './load';
 import { monotonicMicroseconds, topSelfTime, type TimeWindow } from './profile';
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
@@ -122,7 +122,9 @@ async function main(): Promise<void> {
   };
   const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-profile-')) : undefined;
   const nodeArgs = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : [];
-  const appLog = STAGES ? path.join(path.dirname(bareResponsesFile), 'app.log') : undefined;
+  // The log is kept for --stages (its stage timings) and for the soak (the log line of any
+  // unexpected answer says what the gateway saw: the upstream's result, the outcome).
+  const appLog = STAGES || SOAK_SECONDS ? path.join(path.dirname(bareResponsesFile), 'app.log') : undefined;
   const apps = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv, nodeArgs, appLog)));
   const instances = apps.map((app) => app.baseUrl);
 
@@ -177,7 +179,7 @@ async function main(): Promise<void> {
 
   const [app] = apps as [BenchApp];
   if (SOAK_SECONDS) {
-    await soak(app, lookups, headers);
+    await soak(app, lookups, headers, appLog!);
     return;
   }
 
@@ -377,19 +379,22 @@ function soakMix(lookups: Record<string, { path: string; body: unknown; faultBod
  * SOAK_SECONDS at 50 connections with the realistic mix; throughput, p99 and the instance's RSS
  * every minute, and whether RSS or p99 still grow over the last five minutes.
  */
-async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>): Promise<void> {
+async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>, appLog: string): Promise<void> {
   const connections = 50;
   const next = soakMix(lookups, headers);
   const expected = new Map<string, number>();
   const statusCounts = new Map<string, number>();
+  const unexpected: Array<{ kind: string; status: number; requestId: string | undefined }> = [];
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const call = async () => {
     const request = next();
-    const status = await send(agent, `${app.baseUrl}${request.path}`, request);
+    const { status, requestId } = await sendForAnswer(agent, `${app.baseUrl}${request.path}`, request);
     const key = `${request.kind} ${status}`;
     statusCounts.set(key, (statusCounts.get(key) ?? 0) + 1);
     if (!expected.has(request.kind)) expected.set(request.kind, status);
-    return expected.get(request.kind) === status;
+    if (expected.get(request.kind) === status) return true;
+    unexpected.push({ kind: request.kind, status, requestId });
+    return false;
   };
   console.log(`soak: ${Object.keys(lookups).join(', ')} in turn, 5 % source faults, 2 % wrong tokens; ${connections} connections for ${SOAK_SECONDS} s`);
   console.log(' min   req/s   p50 ms   p99 ms   RSS MiB   errors');
@@ -423,6 +428,25 @@ ${answered} lookups, ${errors} answers other than their kind's; RSS at the end $
   }
   console.log('answers by kind and status:');
   for (const [key, count] of [...statusCounts].sort()) console.log(`  ${key.padEnd(32)} ${count}`);
+  if (unexpected.length > 0) printUnexpected(unexpected, appLog);
+}
+
+/** What the gateway logged for the first unexpected answers: the upstream's result and the outcome. */
+function printUnexpected(unexpected: Array<{ kind: string; status: number; requestId: string | undefined }>, appLog: string): void {
+  const shown = unexpected.slice(0, 20);
+  const wanted = new Set(shown.map((answer) => answer.requestId).filter((id): id is string => id !== undefined));
+  const lines = new Map<string, Record<string, unknown>>();
+  for (const line of fs.readFileSync(appLog, 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    if (typeof entry.requestId === 'string' && wanted.has(entry.requestId)) lines.set(entry.requestId, entry);
+  }
+  console.log(`unexpected answers (${shown.length} of ${unexpected.length}), with the gateway's log line:`);
+  for (const answer of shown) {
+    const entry = answer.requestId ? lines.get(answer.requestId) : undefined;
+    const logged = entry ? `upstream ${String(entry.upstream)}, outcome ${String(entry.outcome)}` : 'no log line';
+    console.log(`  ${answer.kind} ${answer.status} ${answer.requestId ?? '(no request id)'}: ${logged}`);
+  }
 }
 
 main()
