@@ -22,7 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
 import { runClosedLoop, runLoad, sendForAnswer, type LoadResult, type LoadTarget } from './load';
-import { monotonicMicroseconds, topSelfTime, type TimeWindow } from './profile';
+import { monotonicMicroseconds, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
 import { startThrowawayPostgres } from './postgres';
@@ -207,6 +207,9 @@ async function main(): Promise<void> {
   // When the gateway ran (the profile counts only these spans) and how many lookups it answered then.
   const gatewayWindows: TimeWindow[] = [];
   let gatewayCalls = 0;
+  // The same for the bare handler's runs: its profile is what Next costs a request with no gateway work.
+  const bareWindows: TimeWindow[] = [];
+  let bareCalls = 0;
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
       const runs: Array<{ gateway: LoadResult; bare: LoadResult; plain: LoadResult; source: LoadResult; statements?: StatementCount; gatewayCpuMs: number; bareCpuMs: number }> = [];
@@ -222,7 +225,10 @@ async function main(): Promise<void> {
         const gatewayCpuMs = (cpuTimeMs(app.pid) - gatewayCpuBefore) / gateway.calls;
         const statements = await counting?.read();
         const bareCpuBefore = cpuTimeMs(app.pid);
+        const bareStartedUs = monotonicMicroseconds();
         const bare = await runLoad(target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
+        bareWindows.push({ fromUs: bareStartedUs, toUs: monotonicMicroseconds() });
+        bareCalls += bare.calls;
         const bareCpuMs = (cpuTimeMs(app.pid) - bareCpuBefore) / bare.calls;
         const plain = await runLoad(target([`${plainServer.baseUrl}/?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
@@ -304,7 +310,28 @@ async function main(): Promise<void> {
     for (const entry of top) {
       console.log(`${(entry.share * 100).toFixed(1).padStart(5)} %  ${entry.selfMs.toFixed(0).padStart(7)}  ${((entry.selfMs * 1000) / gatewayCalls).toFixed(1).padStart(9)}  ${entry.name}  ${entry.location}`);
     }
+    printCpuByOwner(selfTimeByOwner(profileDirectory, gatewayWindows), gatewayCalls, selfTimeByOwner(profileDirectory, bareWindows), bareCalls);
   }
+}
+
+/**
+ * The profile's CPU by owner, per gateway lookup and per bare request: the bare column is what
+ * Next (and Node under it) costs a request that does no gateway work, and the difference is what
+ * the lookup adds, including what the lookup's own code makes Next and Node do.
+ */
+function printCpuByOwner(gateway: Map<string, number>, gatewayCalls: number, bare: Map<string, number>, bareCalls: number): void {
+  const owners = [...new Set([...gateway.keys(), ...bare.keys()])].sort((a, b) => (gateway.get(b) ?? 0) - (gateway.get(a) ?? 0));
+  const perCall = (ms: number | undefined, calls: number) => ((ms ?? 0) * 1000) / calls;
+  console.log('\nCPU by owner (profile, µs of self time per request; idle left out):');
+  console.log(`${'owner'.padEnd(56)} ${'gateway'.padStart(8)} ${'bare'.padStart(8)} ${'added'.padStart(8)}`);
+  let totals = [0, 0];
+  for (const owner of owners) {
+    const [g, b] = [perCall(gateway.get(owner), gatewayCalls), perCall(bare.get(owner), bareCalls)];
+    totals = [totals[0]! + g, totals[1]! + b];
+    if (g < 1 && b < 1) continue;
+    console.log(`${owner.padEnd(56)} ${g.toFixed(0).padStart(8)} ${b.toFixed(0).padStart(8)} ${(g - b).toFixed(0).padStart(8)}`);
+  }
+  console.log(`${'total'.padEnd(56)} ${totals[0]!.toFixed(0).padStart(8)} ${totals[1]!.toFixed(0).padStart(8)} ${(totals[0]! - totals[1]!).toFixed(0).padStart(8)}`);
 }
 
 const STAGE_NAMES = ['auth', 'hold', 'source', 'settle'] as const;

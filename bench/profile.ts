@@ -45,8 +45,61 @@ export function monotonicMicroseconds(): number {
  */
 export function topSelfTime(directory: string, count: number, windows?: TimeWindow[]): { totalMs: number; top: SelfTime[] } {
   const byFunction = new Map<string, SelfTime>();
-  const sourceMaps = new SourceMaps();
   let totalMs = 0;
+  forEachSample(directory, windows, (name, location, ms) => {
+    totalMs += ms;
+    const key = `${name}@${location}`;
+    const entry = byFunction.get(key) ?? { name, location, selfMs: 0, share: 0 };
+    entry.selfMs += ms;
+    byFunction.set(key, entry);
+  });
+  const top = [...byFunction.values()].sort((a, b) => b.selfMs - a.selfMs).slice(0, count);
+  for (const entry of top) entry.share = entry.selfMs / totalMs;
+  return { totalMs, top };
+}
+
+/**
+ * Self time by who owns the code that ran (OWNERS below: Next.js, Node's HTTP and web streams,
+ * async hooks, the gateway's own files, each library...), over the samples inside `windows`,
+ * in ms. Idle time is left out: this is where the CPU went.
+ */
+export function selfTimeByOwner(directory: string, windows: TimeWindow[]): Map<string, number> {
+  const byOwner = new Map<string, number>();
+  forEachSample(directory, windows, (name, location, ms) => {
+    const owner = ownerOf(name, location);
+    if (owner !== undefined) byOwner.set(owner, (byOwner.get(owner) ?? 0) + ms);
+  });
+  return byOwner;
+}
+
+/**
+ * Who owns a sampled function, by where it was loaded from (after source maps). The order
+ * matters: the first match wins. Next's web adapters are Node's undici and web streams, counted
+ * apart from the node:http they sit on because the bare handler shows what Next spends on them.
+ */
+const OWNERS: Array<[owner: string, matches: (name: string, location: string) => boolean]> = [
+  ['Next.js (its server, router, tracing; React)', (_name, at) => /^(next|react|react-dom|scheduler|@opentelemetry|%40opentelemetry)\//.test(at) || at.startsWith('.next')],
+  ['the gateway (lib/, app/, db/, server.mjs)', (_name, at) => /^(lib|app|db|simulator)\//.test(at) || /^(server\.mjs|proxy\.ts|instrumentation\.ts)/.test(at)],
+  ['Node: async hooks (AsyncLocalStorage, promise hooks)', (_name, at) => /^node:(internal\/)?async_hooks/.test(at) || at.startsWith('node:internal/async_local_storage')],
+  // wasm: undici's HTTP parser (llhttp).
+  ['Node: web Request/Response, streams, fetch (undici)', (_name, at) => /^node:internal\/(webstreams|deps|abort_controller|event_target|url|encoding|blob|webidl)/.test(at) || /^(node:url|wasm:)/.test(at)],
+  ['Node: http, sockets, streams, timers, events', (name, at) => at.startsWith('node:') || ['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1String', 'shutdown', 'onStreamRead'].includes(name)],
+  ['garbage collector', (name) => name === '(garbage collector)'],
+  ['V8: builtins, microtasks, (program)', (_name, at) => at === ''],
+  // Bundled into Next's chunks with a source map that names the library's own files (drizzle-orm).
+  ['a library bundled by Next (mapped to its src/)', (_name, at) => at.startsWith('src/')],
+];
+
+function ownerOf(name: string, location: string): string | undefined {
+  if (name === '(idle)') return undefined;
+  for (const [owner, matches] of OWNERS) if (matches(name, location)) return owner;
+  // A library from node_modules: its package name.
+  return `library ${/^(@[^/]+\/[^/]+|[^/:]+)/.exec(location)?.[1] ?? location}`;
+}
+
+/** Calls `visit` for each sample inside `windows` (every sample without) with its function's name, location and duration. */
+function forEachSample(directory: string, windows: TimeWindow[] | undefined, visit: (name: string, location: string, ms: number) => void): void {
+  const sourceMaps = new SourceMaps();
   for (const file of fs.readdirSync(directory).filter((name) => name.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(fs.readFileSync(path.join(directory, file), 'utf8')) as CpuProfile;
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -56,17 +109,10 @@ export function topSelfTime(directory: string, count: number, windows?: TimeWind
       if (windows && !windows.some((window) => atUs >= window.fromUs && atUs < window.toUs)) return;
       const node = nodes.get(nodeId)!;
       const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000;
-      totalMs += ms;
       const { name, location } = sourceMaps.describe(node.callFrame);
-      const key = `${name}@${location}`;
-      const entry = byFunction.get(key) ?? { name, location, selfMs: 0, share: 0 };
-      entry.selfMs += ms;
-      byFunction.set(key, entry);
+      visit(name, location, ms);
     });
   }
-  const top = [...byFunction.values()].sort((a, b) => b.selfMs - a.selfMs).slice(0, count);
-  for (const entry of top) entry.share = entry.selfMs / totalMs;
-  return { totalMs, top };
 }
 
 /** Source maps of the bundled chunks, read once each. */
