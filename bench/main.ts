@@ -446,16 +446,41 @@ async function soak(app: BenchApp, lookups: Record<string, { path: string; body:
   console.log(`
 ${answered} lookups, ${errors} answers other than their kind's; RSS at the end ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB.toFixed(0)} MiB`);
   const lastFive = minutes.slice(-5);
+  const signed = (value: number, digits: number) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
   if (lastFive.length >= 2) {
     const rssChange = lastFive.at(-1)!.rssMiB - lastFive[0]!.rssMiB;
     const p99Change = lastFive.at(-1)!.p99Ms - lastFive[0]!.p99Ms;
     console.log(
-      `over the last ${lastFive.length} minutes: RSS ${rssChange >= 0 ? '+' : ''}${rssChange.toFixed(0)} MiB, p99 ${p99Change >= 0 ? '+' : ''}${p99Change.toFixed(1)} ms (minute ${lastFive[0]!.minute} to ${lastFive.at(-1)!.minute})`,
+      `over the last ${lastFive.length} minutes: RSS ${signed(rssChange, 0)} MiB, p99 ${signed(p99Change, 1)} ms (minute ${lastFive[0]!.minute} to ${lastFive.at(-1)!.minute}); trend ${signed(slopePerMinute(lastFive.map((m) => m.rssMiB)), 1)} MiB and ${signed(slopePerMinute(lastFive.map((m) => m.p99Ms)), 1)} ms a minute`,
+    );
+  }
+  // One minute's p99 moves by tens of ms on a shared machine: the means of the last five minutes
+  // against the five before say whether it grows, where two single minutes cannot.
+  const beforeFive = minutes.slice(-10, -5);
+  if (beforeFive.length === 5) {
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const [rssBefore, rssLast] = [mean(beforeFive.map((m) => m.rssMiB)), mean(lastFive.map((m) => m.rssMiB))];
+    const [p99Before, p99Last] = [mean(beforeFive.map((m) => m.p99Ms)), mean(lastFive.map((m) => m.p99Ms))];
+    console.log(
+      `mean of minutes ${lastFive[0]!.minute}-${lastFive.at(-1)!.minute} against ${beforeFive[0]!.minute}-${beforeFive.at(-1)!.minute}: RSS ${rssLast.toFixed(0)} MiB (${signed(rssLast - rssBefore, 1)}), p99 ${p99Last.toFixed(1)} ms (${signed(p99Last - p99Before, 1)})`,
     );
   }
   console.log('answers by kind and status:');
   for (const [key, count] of [...statusCounts].sort()) console.log(`  ${key.padEnd(32)} ${count}`);
   if (unexpected.length > 0) printUnexpected(unexpected, appLog);
+}
+
+/** The least-squares slope of one value a minute apart. */
+function slopePerMinute(values: number[]): number {
+  const meanX = (values.length - 1) / 2;
+  const meanY = values.reduce((sum, value) => sum + value, 0) / values.length;
+  let covariance = 0;
+  let variance = 0;
+  values.forEach((value, x) => {
+    covariance += (x - meanX) * (value - meanY);
+    variance += (x - meanX) ** 2;
+  });
+  return covariance / variance;
 }
 
 /** What the gateway logged for the first unexpected answers: the upstream's result and the outcome. */
