@@ -22,7 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
 import { runClosedLoop, runLoad, sendForAnswer, type LoadResult, type LoadTarget } from './load';
-import { monotonicMicroseconds, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
+import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
 import { startThrowawayPostgres } from './postgres';
@@ -311,6 +311,16 @@ async function main(): Promise<void> {
       console.log(`${(entry.share * 100).toFixed(1).padStart(5)} %  ${entry.selfMs.toFixed(0).padStart(7)}  ${((entry.selfMs * 1000) / gatewayCalls).toFixed(1).padStart(9)}  ${entry.name}  ${entry.location}`);
     }
     printCpuByOwner(selfTimeByOwner(profileDirectory, gatewayWindows), gatewayCalls, selfTimeByOwner(profileDirectory, bareWindows), bareCalls);
+    printAddedFunctions(selfTimeByFunction(profileDirectory, gatewayWindows), gatewayCalls, selfTimeByFunction(profileDirectory, bareWindows), bareCalls);
+  }
+}
+
+/** The functions that a lookup runs most beyond a bare request: gateway µs per lookup minus bare µs per request. */
+function printAddedFunctions(gateway: ReturnType<typeof selfTimeByFunction>, gatewayCalls: number, bare: ReturnType<typeof selfTimeByFunction>, bareCalls: number): void {
+  const added = [...gateway].map(([key, entry]) => ({ ...entry, addedUs: (entry.selfMs * 1000) / gatewayCalls - ((bare.get(key)?.selfMs ?? 0) * 1000) / bareCalls }));
+  console.log('\nfunctions a lookup adds most to a bare request (µs of self time per request, gateway minus bare):');
+  for (const entry of added.sort((a, b) => b.addedUs - a.addedUs).slice(0, 30)) {
+    console.log(`${entry.addedUs.toFixed(0).padStart(6)}  ${entry.name}  ${entry.location}  (${entry.owner})`);
   }
 }
 

@@ -65,11 +65,22 @@ export function topSelfTime(directory: string, count: number, windows?: TimeWind
  */
 export function selfTimeByOwner(directory: string, windows: TimeWindow[]): Map<string, number> {
   const byOwner = new Map<string, number>();
+  for (const { owner, selfMs } of selfTimeByFunction(directory, windows).values()) byOwner.set(owner, (byOwner.get(owner) ?? 0) + selfMs);
+  return byOwner;
+}
+
+/** Self time per function (`name@location`) over the samples inside `windows`, in ms; idle left out. */
+export function selfTimeByFunction(directory: string, windows: TimeWindow[]): Map<string, { name: string; location: string; owner: string; selfMs: number }> {
+  const byFunction = new Map<string, { name: string; location: string; owner: string; selfMs: number }>();
   forEachSample(directory, windows, (name, location, ms) => {
     const owner = ownerOf(name, location);
-    if (owner !== undefined) byOwner.set(owner, (byOwner.get(owner) ?? 0) + ms);
+    if (owner === undefined) return;
+    const key = `${name}@${location}`;
+    const entry = byFunction.get(key) ?? { name, location, owner, selfMs: 0 };
+    entry.selfMs += ms;
+    byFunction.set(key, entry);
   });
-  return byOwner;
+  return byFunction;
 }
 
 /**
