@@ -77,8 +77,12 @@ describe('alerts from the running app', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
   });
 
   it('wrote exactly one delivery per condition, both sent, and the receiver got nothing else', async () => {
-    const deliveries = await gateway.withDatabase(async (handle) =>
-      handle.db.select().from(alertDeliveries).where(eq(alertDeliveries.integrationId, acme.id)).orderBy(alertDeliveries.id),
+    // The app records a delivery as sent after the receiver has answered: wait for that record.
+    const deliveries = await eventually(
+      () => gateway.withDatabase(async (handle) => handle.db.select().from(alertDeliveries).where(eq(alertDeliveries.integrationId, acme.id)).orderBy(alertDeliveries.id)),
+      (rows) => rows.every((delivery) => delivery.status !== 'pending'),
+      15_000,
+      'the deliveries recorded as sent or failed',
     );
     expect(deliveries.map((delivery) => [delivery.condition, delivery.channel, delivery.status, delivery.attempts])).toEqual([
       ['balance_low', 'webhook', 'sent', 1],

@@ -71,15 +71,29 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   const usesPglite = !settings.DATABASE_URL;
   // The lock file lets one process at a time open a PGlite directory: hand it to the app.
   if (usesPglite) await closeDatabase();
-  const port = options.port ?? (await freePort());
-  const baseUrl = `http://127.0.0.1:${port}`;
+  let port = options.port ?? (await freePort());
+  let baseUrl = `http://127.0.0.1:${port}`;
   let log = '';
   const launchServer = async () => {
     const server = launch(port, settings, (text) => (log += text));
     await waitUntilReady(server, baseUrl, options.waitFor ?? 'healthy', () => log);
     return server;
   };
-  let server = await launchServer();
+  const firstLaunch = async (): Promise<ChildProcess> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await launchServer();
+      } catch (error) {
+        // Another process can take the free port between freePort() and the app's listen (seen
+        // in CI while other test files start their own servers): start again on another one.
+        if (options.port !== undefined || attempt === 3 || !log.includes('EADDRINUSE')) throw error;
+        port = await freePort();
+        baseUrl = `http://127.0.0.1:${port}`;
+        log = '';
+      }
+    }
+  };
+  let server = await firstLaunch();
 
   return {
     baseUrl,
@@ -176,6 +190,11 @@ async function waitUntilReady(server: ChildProcess, baseUrl: string, waitFor: 'h
   while (Date.now() < deadline) {
     if (server.exitCode !== null || server.signalCode !== null) {
       throw new Error(`The app exited (${server.signalCode ?? `code ${server.exitCode}`}) before it was ready. Its output:\n${log()}`);
+    }
+    // Next reports a port already taken and keeps running: it will never answer on it.
+    if (log().includes('EADDRINUSE')) {
+      await stopProcess(server);
+      throw new Error(`The app could not listen on its port (EADDRINUSE). Its output:\n${log()}`);
     }
     try {
       const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
