@@ -310,8 +310,10 @@ async function main(): Promise<void> {
     for (const entry of top) {
       console.log(`${(entry.share * 100).toFixed(1).padStart(5)} %  ${entry.selfMs.toFixed(0).padStart(7)}  ${((entry.selfMs * 1000) / gatewayCalls).toFixed(1).padStart(9)}  ${entry.name}  ${entry.location}`);
     }
-    printCpuByOwner(selfTimeByOwner(profileDirectory, gatewayWindows), gatewayCalls, selfTimeByOwner(profileDirectory, bareWindows), bareCalls);
-    printAddedFunctions(selfTimeByFunction(profileDirectory, gatewayWindows), gatewayCalls, selfTimeByFunction(profileDirectory, bareWindows), bareCalls);
+    const gatewayFunctions = selfTimeByFunction(profileDirectory, gatewayWindows);
+    const bareFunctions = selfTimeByFunction(profileDirectory, bareWindows);
+    printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(bareFunctions), bareCalls);
+    printAddedFunctions(gatewayFunctions, gatewayCalls, bareFunctions, bareCalls);
   }
 }
 

@@ -60,12 +60,12 @@ export function topSelfTime(directory: string, count: number, windows?: TimeWind
 
 /**
  * Self time by who owns the code that ran (OWNERS below: Next.js, Node's HTTP and web streams,
- * async hooks, the gateway's own files, each library...), over the samples inside `windows`,
- * in ms. Idle time is left out: this is where the CPU went.
+ * async hooks, the gateway's own files, each library...), summed from selfTimeByFunction, in ms.
+ * Idle time is left out: this is where the CPU went.
  */
-export function selfTimeByOwner(directory: string, windows: TimeWindow[]): Map<string, number> {
+export function selfTimeByOwner(byFunction: ReturnType<typeof selfTimeByFunction>): Map<string, number> {
   const byOwner = new Map<string, number>();
-  for (const { owner, selfMs } of selfTimeByFunction(directory, windows).values()) byOwner.set(owner, (byOwner.get(owner) ?? 0) + selfMs);
+  for (const { owner, selfMs } of byFunction.values()) byOwner.set(owner, (byOwner.get(owner) ?? 0) + selfMs);
   return byOwner;
 }
 

@@ -5,6 +5,7 @@ import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/console/da
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
+import { formatShare } from '@/lib/format/share';
 
 // The figures the dashboard shows for everyone and each integration's page shows for it alone.
 
@@ -12,10 +13,6 @@ const LOOKUP_COLORS: Record<string, string> = { renap: '#2e90fa', rtu_nits: '#7a
 const OUTCOME_COLORS: Record<string, string> = { success: '#12b76a', client_error: '#fdb022', source_error: '#f04438' };
 export const LOOKUP_SERIES: ChartSeries[] = LOOKUPS.map((lookup) => ({ key: lookup, label: LOOKUP_LABELS[lookup], color: LOOKUP_COLORS[lookup]! }));
 export const OUTCOME_SERIES: ChartSeries[] = OUTCOMES.map((outcome) => ({ key: outcome, label: OUTCOME_LABELS[outcome], color: OUTCOME_COLORS[outcome]! }));
-
-function percent(part: number, total: number): string {
-  return total === 0 ? '—' : `${((part / total) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`;
-}
 
 function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {
   const { date, time } = bucketClock(bucket.start);
@@ -34,7 +31,7 @@ export function UsageTotals({ dashboard, testIdPrefix }: { dashboard: Dashboard;
       <Stat label="Consultas" testId={`${testIdPrefix}-queries`}>
         {totals.total.toLocaleString('es-GT')}
       </Stat>
-      <Stat label="Tasa de éxito">{percent(totals.success, totals.total)}</Stat>
+      <Stat label="Tasa de éxito">{formatShare(totals.success, totals.total)}</Stat>
       <Stat label="Monto cobrado" testId={`${testIdPrefix}-charged`}>
         {formatQuetzales(totals.chargedCentavos)}
       </Stat>
@@ -125,7 +122,7 @@ function UsageTable({ dashboard, testId }: { dashboard: Dashboard; testId?: stri
                 {entry.total.toLocaleString('es-GT')}
               </td>
               <td className="num" data-label="Éxito">
-                {percent(entry.success, entry.total)}
+                {formatShare(entry.success, entry.total)}
               </td>
               <td className="num" data-label="p50">
                 {entry.p50Ms === null ? '—' : `${entry.p50Ms} ms`}

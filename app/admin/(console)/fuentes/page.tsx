@@ -5,6 +5,7 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { sourceClients } from '@/lib/sources';
 import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/guard';
+import { formatShare } from '@/lib/format/share';
 
 export const metadata: Metadata = { title: 'Fuentes' };
 
@@ -23,10 +24,6 @@ const RESULT_LABELS: Record<CallResult, string> = {
   circuit_open: 'circuito abierto',
   bulkhead_full: 'sin capacidad',
 };
-
-function percent(part: number, whole: number): string {
-  return whole === 0 ? '—' : `${((part / whole) * 100).toLocaleString('es-GT', { maximumFractionDigits: 1 })} %`;
-}
 
 export default async function SourcesPage() {
   await requirePageUser('support');
@@ -63,7 +60,7 @@ export default async function SourcesPage() {
                   {health.callsLastHour.toLocaleString('es-GT')}
                 </td>
                 <td className="num" data-label="Tasa de error">
-                  {percent(health.failuresLastHour, health.callsLastHour)}
+                  {formatShare(health.failuresLastHour, health.callsLastHour)}
                 </td>
                 <td className="num" data-label="Tiempo medio">
                   {health.meanMsLastHour === null ? '—' : `${Math.round(health.meanMsLastHour).toLocaleString('es-GT')} ms`}
