@@ -4,9 +4,12 @@
 // address travels in x-gateway-peer-ip, which clients cannot set (any copy they send is replaced);
 // proxy.ts combines it with X-Forwarded-For according to TRUSTED_PROXY_HOPS. The marker below
 // tells the app it runs behind this wrapper: without it (`next start`) the app refuses to start.
+// First: on an unsupported Node.js the process stops here, before Next.js loads.
+import './lib/runtime/refuse-unsupported-node.mjs';
 import http from 'node:http';
 import next from 'next';
 import pino from 'pino';
+import { runtimeDescription } from './lib/runtime/supported-node.mjs';
 
 // Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
@@ -50,7 +53,7 @@ const server = http.createServer((request, response) => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.listen(port, hostname, () => {
-  log.info({ url: `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`, mode: dev ? 'next dev' : 'built app' }, 'listening');
+  log.info({ url: `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`, mode: dev ? 'next dev' : 'built app', runtime: runtimeDescription() }, 'listening');
   // Behind a custom server Next runs instrumentation.ts (migrations, seed, sweeper) on the first
   // request; make that request ourselves so the app is ready, and says so, before anyone calls.
   const local = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;

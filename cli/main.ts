@@ -1,6 +1,7 @@
 // npm run cli -- <command> [arguments] [--json]
 // The operator CLI. It calls the same lib/ functions as the console; every change is audited.
 // First: the CLI's stdout is its answer (--json output), so log lines go to stderr.
+import '@/lib/runtime/refuse-unsupported-node.mjs';
 import './logs-to-stderr';
 import '@/lib/load-env-files';
 import { parseArgs } from 'node:util';
