@@ -3,7 +3,7 @@ const nextConfig = {
   // PGlite loads its WebAssembly and data files, and pdfkit its font metrics, from their own
   // package directories at run time; bundling them breaks those paths, so the server keeps them
   // (and postgres.js and nodemailer, plain Node libraries) as plain requires.
-  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pdfkit', 'nodemailer'],
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pdfkit', 'nodemailer', 'undici'],
   poweredByHeader: false,
   // `npm run typecheck` (tsc --noEmit, run by CI) checks the whole project, tests included;
   // checking again inside every build only makes test and benchmark builds slower.

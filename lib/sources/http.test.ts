@@ -55,6 +55,14 @@ function answerJson(response: ServerResponse): void {
 
 const query = (url: string) => postJson({ url, headers: {}, body: { nit: '576937K' }, timeoutMs: 2_000 });
 
+/**
+ * Lets the connection that just answered become reusable. undici looks at an idle kept-alive
+ * connection once more (in the event loop's next check phase) before it sends a query on it, so a
+ * pending close from the upstream is seen first (GHSA-35p6-xmwp-9g52); a query sent before that
+ * goes on another connection.
+ */
+const connectionReusable = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('postJson over kept-alive connections', () => {
   it('sends the query again on a new connection when the upstream drops the reused one before answering', async () => {
     // The upstream answers the first request of each connection and drops the connection at the
@@ -65,9 +73,50 @@ describe('postJson over kept-alive connections', () => {
     });
 
     expect(await query(upstream.url)).toEqual({ ok: true, status: 200, bodyText: '{"ok":true}' });
+    await connectionReusable();
     expect(await query(upstream.url)).toEqual({ ok: true, status: 200, bodyText: '{"ok":true}' });
     expect(upstream.connections).toBe(2);
     expect(upstream.requests).toBe(3);
+  });
+
+  it('sends the query again when the upstream resets (RST) the reused connection before answering', async () => {
+    const upstream = await startUpstream((request, response, requestOnConnection) => {
+      if (requestOnConnection === 1) answerJson(response);
+      else request.socket.resetAndDestroy();
+    });
+
+    expect(await query(upstream.url)).toEqual({ ok: true, status: 200, bodyText: '{"ok":true}' });
+    await connectionReusable();
+    expect(await query(upstream.url)).toEqual({ ok: true, status: 200, bodyText: '{"ok":true}' });
+    expect(upstream.requests).toBe(3);
+  });
+
+  it('does not send again when a new connection is reset', async () => {
+    const upstream = await startUpstream((request) => request.socket.resetAndDestroy());
+
+    const exchange = await query(upstream.url);
+
+    expect(exchange).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: ECONNRESET/) });
+    expect(upstream.requests).toBe(1);
+  });
+
+  it('gives up at the deadline when the upstream does not answer, and the next query is answered', async () => {
+    const upstream = await startUpstream((_request, response, requestOnConnection) => {
+      if (requestOnConnection > 1 || upstream.requests > 1) answerJson(response);
+    });
+
+    expect(await postJson({ url: upstream.url, headers: {}, body: {}, timeoutMs: 200 })).toEqual({ ok: false, detail: 'no answer within 200 ms' });
+    expect(await query(upstream.url)).toEqual({ ok: true, status: 200, bodyText: '{"ok":true}' });
+    expect(upstream.requests).toBe(2);
+  });
+
+  it('refuses an answer larger than 5 MB without reading the rest', async () => {
+    const upstream = await startUpstream((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(Buffer.alloc(6 * 1024 * 1024, 0x20));
+    });
+
+    expect(await query(upstream.url)).toEqual({ ok: false, detail: 'answer larger than 5242880 bytes' });
   });
 
   it('does not send again when a new connection is dropped: that is the upstream failing', async () => {
@@ -76,7 +125,7 @@ describe('postJson over kept-alive connections', () => {
     const exchange = await query(upstream.url);
 
     expect(exchange.ok).toBe(false);
-    expect(!exchange.ok && exchange.detail).toMatch(/^no answer: ECONNRESET/);
+    expect(!exchange.ok && exchange.detail).toMatch(/^no answer: (ECONNRESET|UND_ERR_SOCKET)/);
     expect(upstream.requests).toBe(1);
   });
 
@@ -89,6 +138,7 @@ describe('postJson over kept-alive connections', () => {
     });
 
     await query(upstream.url);
+    await connectionReusable();
     const exchange = await query(upstream.url);
 
     expect(exchange).toEqual({ ok: false, detail: 'no answer: the upstream closed the connection mid-answer' });
@@ -113,6 +163,7 @@ describe('postJson over kept-alive connections', () => {
     }, 2_000);
 
     await query(upstream.url);
+    await connectionReusable();
     // Idle for less than a second: reused, and the slow answer still arrives on it.
     expect(await query(upstream.url)).toMatchObject({ ok: true, status: 200 });
     expect(upstream.connections).toBe(1);

@@ -2,13 +2,13 @@
 // answer. A single attempt; retrying is the caller's decision (the contract says a 502 is safe
 // to retry, and each retry must spend the integrator's limits, so it cannot happen down here).
 // The one exception is below: a kept-alive connection that the upstream had already closed.
-import http from 'node:http';
-import https from 'node:https';
+import type { Socket } from 'node:net';
+import { buildConnector, errors, Pool, type Dispatcher } from 'undici';
 
 export type HttpExchange = { ok: true; status: number; bodyText: string } | { ok: false; detail: string };
 
 export interface PostJsonRequest {
-  /** A fetch to use instead of node:http (tests); by default node:http with keep-alive. */
+  /** A fetch to use instead of the connection pools (tests); by default undici with keep-alive. */
   fetch?: typeof fetch;
   url: string;
   headers: Record<string, string>;
@@ -21,32 +21,86 @@ export interface PostJsonRequest {
 const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
 // Connections to the upstreams stay open between queries: a lookup should not pay a TCP (and TLS)
-// handshake each time. An idle connection is closed by us before the upstream closes it: after
-// FREE_SOCKET_TIMEOUT_MS, or one second before the `Keep-Alive: timeout=N` the upstream announces
-// when that is sooner (Node applies the hint only when the agent has a timeout of its own; without
-// one, idle sockets are kept until the upstream drops them, and a query sent on a socket as it
-// drops fails with ECONNRESET: 6 lookups in 153,299 of the ten-minute soak). On a connection in
-// use the same timer only emits 'timeout', which nothing here listens to: a slow answer is cut by
-// the exchange's own timeoutMs, not by this.
-const FREE_SOCKET_TIMEOUT_MS = 4_000;
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: FREE_SOCKET_TIMEOUT_MS }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: FREE_SOCKET_TIMEOUT_MS }),
-};
+// handshake each time. One undici Pool per upstream origin (undici rather than node:http: it does
+// the same exchange with less CPU, docs/operations.md "A faster upstream client"), one query per
+// connection at a time (no pipelining: a slow answer must not hold up the queries behind it).
+// An idle connection is closed by us before the upstream closes it: after IDLE_CONNECTION_MS, or a
+// second before the `Keep-Alive: timeout=N` the upstream announces when that is sooner. Without an
+// idle limit of our own a query can go out on a connection as the upstream drops it (ECONNRESET:
+// 6 lookups in 153,299 of the ten-minute soak). A connection in use is never cut by this: a slow
+// answer is cut by the exchange's own timeoutMs.
+const IDLE_CONNECTION_MS = 4_000;
+const CLOSE_BEFORE_ANNOUNCED_MS = 1_000;
+const MAX_CONNECTIONS_PER_UPSTREAM = 256;
+
+const pools = new Map<string, Pool>();
+
+function poolFor(origin: string): Pool {
+  let pool = pools.get(origin);
+  if (!pool) {
+    pool = new Pool(origin, {
+      connections: MAX_CONNECTIONS_PER_UPSTREAM,
+      pipelining: 1,
+      keepAliveTimeout: IDLE_CONNECTION_MS,
+      keepAliveMaxTimeout: IDLE_CONNECTION_MS,
+      keepAliveTimeoutThreshold: CLOSE_BEFORE_ANNOUNCED_MS,
+      connect: connectNotingReuse(buildConnector({})),
+    });
+    pools.set(origin, pool);
+  }
+  return pool;
+}
+
+// Whether the connection a failed query went out on had carried an answer before (a reused, kept-
+// alive connection) or was new. undici does not say which connection a query took, so each socket
+// notes, on the errors it raises itself (ECONNRESET, EPIPE), how many bytes it had read by then;
+// undici's own SocketError ("other side closed") carries the same count.
+const bytesReadBeforeError = new WeakMap<Error, number>();
+
+function connectNotingReuse(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (error, socket) => {
+      if (socket) (socket as Socket).on('error', (socketError) => bytesReadBeforeError.set(socketError, (socket as Socket).bytesRead));
+      // The tuple type does not survive being passed on whole.
+      if (error) callback(error, null);
+      else callback(null, socket!);
+    });
+}
+
+function bytesReadBefore(error: unknown): number | undefined {
+  if (error instanceof errors.SocketError) return error.socket?.bytesRead;
+  return error instanceof Error ? bytesReadBeforeError.get(error) : undefined;
+}
 
 export function postJson(request: PostJsonRequest): Promise<HttpExchange> {
-  return request.fetch ? postWithFetch(request, request.fetch) : postWithNodeHttp(request);
+  return request.fetch ? postWithFetch(request, request.fetch) : postWithPool(request);
 }
 
 /**
- * node:http rather than fetch on the hot path: inside Next.js route handlers the global fetch is
- * wrapped for Next's data cache and tracing, which costs each source query about as much as the
- * query itself on a fast upstream (npm run bench).
+ * undici's Pool rather than fetch on the hot path: inside Next.js route handlers the global fetch
+ * is wrapped for Next's data cache and tracing, which costs each source query about as much as
+ * the query itself on a fast upstream (npm run bench). Its lowest-level API (dispatch with a
+ * handler) rather than Pool.request: no stream and no promise per stage, the answer's chunks
+ * collected as they arrive. A redirect is not followed (dispatch never does): an upstream that
+ * redirects is misconfigured, and its 3xx is reported as such.
  */
-function postWithNodeHttp(request: PostJsonRequest): Promise<HttpExchange> {
+function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
+  let target: URL;
+  try {
+    target = new URL(request.url);
+  } catch {
+    return Promise.resolve({ ok: false, detail: `no answer: invalid upstream URL ${request.url}` });
+  }
+  const pool = poolFor(target.origin);
+  const options: Dispatcher.DispatchOptions = {
+    path: `${target.pathname}${target.search}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
+    body: JSON.stringify(request.body),
+  };
   return new Promise((resolve) => {
     let settled = false;
-    let outgoing: http.ClientRequest | undefined;
+    let inFlight: Dispatcher.DispatchController | undefined;
     const finish = (exchange: HttpExchange) => {
       if (settled) return;
       settled = true;
@@ -55,67 +109,61 @@ function postWithNodeHttp(request: PostJsonRequest): Promise<HttpExchange> {
     };
     const timer = setTimeout(() => {
       finish({ ok: false, detail: `no answer within ${request.timeoutMs} ms` });
-      outgoing?.destroy();
+      inFlight?.abort(new Error('exchange timed out'));
     }, request.timeoutMs);
-    let target: URL;
-    try {
-      target = new URL(request.url);
-    } catch {
-      finish({ ok: false, detail: `no answer: invalid upstream URL ${request.url}` });
-      return;
-    }
-    const body = JSON.stringify(request.body);
-    const transport = target.protocol === 'https:' ? https : http;
     const send = (attempt: number) => {
+      let status = 0;
       let answered = false;
-      // A redirect is not followed (node:http never does): an upstream that redirects is
-      // misconfigured, and its 3xx is reported as such.
-      const sending = transport.request(
-        target,
-        {
-          method: 'POST',
-          agent: agents[target.protocol as keyof typeof agents],
-          headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body), ...request.headers },
+      let size = 0;
+      const chunks: Buffer[] = [];
+      pool.dispatch(options, {
+        onRequestStart(controller) {
+          // Still waiting for a connection when the deadline passed: never send it.
+          if (settled) controller.abort(new Error('exchange timed out'));
+          else inFlight = controller;
         },
-        (incoming) => {
+        onResponseStart(_controller, statusCode) {
           answered = true;
-          const chunks: Buffer[] = [];
-          let size = 0;
-          incoming.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > MAX_ANSWER_BYTES) {
-              finish({ ok: false, detail: `answer larger than ${MAX_ANSWER_BYTES} bytes` });
-              sending.destroy();
-              return;
-            }
-            chunks.push(chunk);
-          });
-          incoming.on('end', () => finish({ ok: true, status: incoming.statusCode ?? 0, bodyText: Buffer.concat(chunks).toString('utf8') }));
-          incoming.on('error', (error) => finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` }));
-          incoming.on('aborted', () => finish({ ok: false, detail: 'no answer: the upstream closed the connection mid-answer' }));
+          status = statusCode;
         },
-      );
-      outgoing = sending;
-      sending.on('error', (error) => {
-        if (settled) return;
-        // The upstream closed a kept-alive connection as we reused it, before a byte of an answer:
-        // it dropped an idle connection, not our query, so the query goes once more on a new one
-        // (the pattern Node documents for `reusedSocket`). Any other failure is the answer.
-        if (attempt === 1 && !answered && sending.reusedSocket && isClosedConnection(error)) {
-          send(2);
-          return;
-        }
-        finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` });
+        onResponseData(controller, chunk) {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            finish({ ok: false, detail: `answer larger than ${MAX_ANSWER_BYTES} bytes` });
+            controller.abort(new Error('answer too large'));
+            return;
+          }
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          finish({ ok: true, status, bodyText: Buffer.concat(chunks, size).toString('utf8') });
+        },
+        onResponseError(_controller, error) {
+          if (settled) return;
+          if (answered) {
+            finish({ ok: false, detail: isClosedConnection(error) ? 'no answer: the upstream closed the connection mid-answer' : `no answer: ${describeNetworkError(error)}` });
+            return;
+          }
+          // The upstream closed a kept-alive connection as we reused it, before a byte of an
+          // answer: it dropped an idle connection, not our query, so the query goes once more on a
+          // new one. A new connection dropped is the upstream failing: that is the answer, never
+          // sent twice.
+          if (attempt === 1 && isClosedConnection(error) && (bytesReadBefore(error) ?? 0) > 0) {
+            send(2);
+            return;
+          }
+          finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` });
+        },
       });
-      sending.end(body);
     };
     send(1);
   });
 }
 
-/** The peer closed the connection under us (reset, or closed before the request was written). */
-function isClosedConnection(error: Error): boolean {
-  const code = (error as Error & { code?: unknown }).code;
+/** The peer closed the connection under us (reset, closed before the request was written, or closed). */
+function isClosedConnection(error: unknown): boolean {
+  if (error instanceof errors.SocketError) return true;
+  const code = (error as { code?: unknown } | undefined)?.code;
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
