@@ -110,6 +110,15 @@ describe('postJson over kept-alive connections', () => {
     expect(upstream.requests).toBe(2);
   });
 
+  it('answers a header it cannot send as a failed exchange, without sending anything', async () => {
+    const upstream = await startUpstream((_request, response) => answerJson(response));
+
+    const exchange = await postJson({ url: upstream.url, headers: { 'x-api-key': 'key\r\nx-injected: 1' }, body: {}, timeoutMs: 2_000 });
+
+    expect(exchange).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: /) });
+    expect(upstream.requests).toBe(0);
+  });
+
   it('refuses an answer larger than 5 MB without reading the rest', async () => {
     const upstream = await startUpstream((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });

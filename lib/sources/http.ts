@@ -116,7 +116,7 @@ function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
       let answered = false;
       let size = 0;
       const chunks: Buffer[] = [];
-      pool.dispatch(options, {
+      const handler: Dispatcher.DispatchHandler = {
         onRequestStart(controller) {
           // Still waiting for a connection when the deadline passed: never send it.
           if (settled) controller.abort(new Error('exchange timed out'));
@@ -154,7 +154,13 @@ function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
           }
           finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` });
         },
-      });
+      };
+      try {
+        pool.dispatch(options, handler);
+      } catch (error) {
+        // Options undici refuses outright (a header value it cannot send, say): no exchange.
+        finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` });
+      }
     };
     send(1);
   });
