@@ -6,6 +6,8 @@ import { advanceBalanceCheckpoints } from '@/lib/billing/checkpoints';
 import { sweepStaleHolds } from '@/lib/billing/holds';
 import { verifyLedger } from '@/lib/billing/verify';
 import { env } from '@/lib/env';
+import { runWithRequestContext } from '@/lib/http/request-context';
+import { runAsJob } from '@/lib/jobs/context';
 import { schedulePeriodicJob } from '@/lib/jobs/schedule';
 import { startedThroughServerWrapper } from '@/lib/limits/client-ip';
 import { describeError } from '@/lib/logging/errors';
@@ -69,8 +71,10 @@ function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
       billingLog.error({ err: error }, 'hold sweep failed');
     }
   };
-  void sweep();
-  holder.__holdSweeper = setInterval(sweep, intervalMs);
+  holder.__holdSweeper = runAsJob('hold-sweeper', () => {
+    void sweep();
+    return setInterval(sweep, intervalMs);
+  });
   holder.__holdSweeper.unref();
 }
 
@@ -89,9 +93,11 @@ function startRollups(intervalMs: number): void {
   });
   const holder = globalThis as typeof globalThis & { __refusalFlush?: NodeJS.Timeout };
   if (holder.__refusalFlush) return;
-  holder.__refusalFlush = setInterval(() => {
-    flushRefusals().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing refusal counts failed'));
-  }, intervalMs);
+  holder.__refusalFlush = runAsJob('refusal-counts', () =>
+    setInterval(() => {
+      flushRefusals().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing refusal counts failed'));
+    }, intervalMs),
+  );
   holder.__refusalFlush.unref();
 }
 
@@ -151,7 +157,9 @@ function startBillingJobs(sweepAfterSeconds: number): void {
 /** A wrong environment or an unreachable database must stop the start, saying why. */
 export async function startServerOrExit(): Promise<void> {
   try {
-    await startServer();
+    // Outside the context of the request that made Next run instrumentation.ts: the start's lines
+    // and everything it schedules belong to no request.
+    await runWithRequestContext({ logBindings: {} }, startServer);
   } catch (error) {
     log.fatal({ err: error }, `cannot start: ${describeError(error)}`);
     process.exit(1);

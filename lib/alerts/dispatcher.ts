@@ -6,6 +6,7 @@ import { sendEmail, sendWebhook, type AttemptOutcome } from './channels';
 import { balanceAlert, breakerAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
 import { enqueueAlert, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
+import { runAsJob } from '@/lib/jobs/context';
 
 const log = logger('alerts');
 /** How often an idle instance looks for deliveries another process wrote or left behind. */
@@ -136,7 +137,8 @@ export class AlertDispatcher {
 
   private wake(delayMs: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.loop(), delayMs);
+    // Deliveries are the process's own work, whichever lookup or page queued the alert.
+    this.timer = runAsJob('alert-deliveries', () => setTimeout(() => void this.loop(), delayMs));
     this.timer.unref();
   }
 

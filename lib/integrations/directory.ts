@@ -6,6 +6,7 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { tokenMatches } from '@/lib/security/tokens';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from './flags';
+import { runAsJob } from '@/lib/jobs/context';
 
 /** What the lookup pipeline needs to know about an integration; money is read from the database. */
 export interface AuthenticatedIntegration extends IntegrationFlags {
@@ -159,12 +160,15 @@ export class IntegrationDirectory {
 
   private scheduleRefresh(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      // A hung reload keeps its connection: never pile another one on top of it.
-      if (this.readsInFlight === 0) void this.reload().catch(() => {});
-    }, this.options.refreshMs);
+    // Started by the first lookup; its reloads are the process's own work, not that lookup's.
+    this.timer = runAsJob('credential-refresh', () =>
+      setInterval(() => {
+        // A hung reload keeps its connection: never pile another one on top of it.
+        if (this.readsInFlight === 0) void this.reload().catch(() => {});
+      }, this.options.refreshMs),
+    );
     this.timer.unref();
-    if (this.copyReadAtMs === undefined && this.readsInFlight === 0) void this.reload().catch(() => {});
+    if (this.copyReadAtMs === undefined && this.readsInFlight === 0) void runAsJob('credential-refresh', () => this.reload()).catch(() => {});
   }
 }
 

@@ -1,3 +1,4 @@
+import { runAsJob } from './context';
 import { acquireJobLease, releaseJobLease } from './lease';
 
 export interface PeriodicJob {
@@ -24,6 +25,11 @@ const scheduled = ((globalThis as Record<string, unknown>).__gatewayJobs ??= { t
  */
 export function schedulePeriodicJob(job: PeriodicJob): void {
   if (scheduled.timers.has(job.name)) return;
+  // The timer, and so every run, carries the job's log context, not the caller's.
+  runAsJob(job.name, () => scheduleRuns(job));
+}
+
+function scheduleRuns(job: PeriodicJob): void {
   let running = false;
   const tick = async () => {
     if (running) return;
