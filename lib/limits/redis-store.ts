@@ -9,6 +9,12 @@ export type RatelimitRedis = ConstructorParameters<typeof Ratelimit>[0]['redis']
 
 /** How long a limit check may wait for Redis before the in-process fallback decides. */
 const REDIS_TIMEOUT_MS = 500;
+/**
+ * After Redis fails a check, how long this instance's own counters decide without asking it: a
+ * hung Redis (it accepts, never answers) would otherwise cost every lookup the whole timeout.
+ * Then one check probes Redis again while the others keep using the local counters.
+ */
+const REDIS_COOLDOWN_MS = 5_000;
 const FALLBACK_WARNING_EVERY_MS = 30_000;
 
 /**
@@ -22,23 +28,40 @@ const FALLBACK_WARNING_EVERY_MS = 30_000;
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly limiters = new Map<string, Ratelimit>();
   private lastWarningAt = 0;
+  /** Until when the local counters decide without asking Redis (after a failure). */
+  private coolingDownUntil = 0;
+  private probing = false;
 
   constructor(
     private readonly redis: RatelimitRedis,
     private readonly fallback: MemoryRateLimitStore,
     private readonly prefix = 'gateway:limits',
+    private readonly cooldownMs = REDIS_COOLDOWN_MS,
   ) {}
 
   async consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    // While Redis is known to fail, and while one check is finding out whether it is back, the
+    // others do not wait for it.
+    if (this.probing || (this.coolingDownUntil > 0 && Date.now() < this.coolingDownUntil)) return this.useFallback(key, limit, windowMs);
+    const probe = this.coolingDownUntil > 0;
+    if (probe) this.probing = true;
     try {
       const result = await this.limiter(limit, windowMs).limit(key);
       if (result.reason === 'timeout') throw new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`);
+      this.coolingDownUntil = 0;
       return { allowed: result.success, remaining: result.remaining, resetAtMs: result.reset };
     } catch (error) {
+      this.coolingDownUntil = Date.now() + this.cooldownMs;
       this.warn(error);
-      metrics().limiterFallbacks.inc();
-      return this.fallback.consume(key, limit, windowMs);
+      return this.useFallback(key, limit, windowMs);
+    } finally {
+      if (probe) this.probing = false;
     }
+  }
+
+  private useFallback(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    metrics().limiterFallbacks.inc();
+    return this.fallback.consume(key, limit, windowMs);
   }
 
   /** A trivial script: the adapter and Upstash both run scripts, and nothing else is needed. */
@@ -66,6 +89,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     const now = Date.now();
     if (now - this.lastWarningAt < FALLBACK_WARNING_EVERY_MS) return;
     this.lastWarningAt = now;
-    logger('limits').warn({ err: error }, "Redis unavailable; this instance's in-memory limits apply until it answers");
+    logger('limits').warn({ err: error, retryInMs: this.cooldownMs }, "Redis unavailable; this instance's in-memory limits apply until it answers");
   }
 }
