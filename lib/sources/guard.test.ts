@@ -52,4 +52,17 @@ describe('SourceGuard', () => {
     expect((await first).ok).toBe(true);
     expect(guard.state).toBe('closed');
   });
+
+  it('reports a breaker past its cool-down as half-open even when no call has come since', async () => {
+    let now = 1_000_000;
+    const guard = new SourceGuard('catalog', settings, () => now);
+    for (let i = 0; i < 3; i++) await guard.exchange(noAnswer);
+    expect(guard.state).toBe('open');
+    now += settings.cooldownMs - 1;
+    expect(guard.state).toBe('open');
+    now += 1;
+    expect(guard.state).toBe('half_open');
+    expect(guard.health().state).toBe('half_open');
+  });
 });
+

@@ -85,8 +85,17 @@ export class SourceGuard {
     });
   }
 
+  /**
+   * The breaker as readiness, the Fuentes page and the metrics should see it. cockatiel moves an
+   * open breaker to half-open only when the next call arrives; past the cool-down that call will
+   * be let through as the probe, so the breaker is reported half-open then, not still open (with no
+   * traffic it would otherwise read "open" for ever, and /api/ready answer 503 for ever).
+   */
   get state(): BreakerState {
-    return this.breaker ? stateName(this.breaker.state) : 'closed';
+    if (!this.breaker) return 'closed';
+    const state = stateName(this.breaker.state);
+    if (state === 'open' && this.now() - this.openedAt >= this.cooldownMs) return 'half_open';
+    return state;
   }
 
   /** Called on every change of the breaker's state (alerts, tests). */

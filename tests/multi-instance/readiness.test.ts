@@ -55,8 +55,8 @@ describe('GET /api/ready with Redis as the limiter store', () => {
   it('names the limiter as failing while Redis does not answer, and is ready again once it does', async () => {
     relay.cut();
     try {
-      const down = await readiness();
-      expect(down.status).toBe(503);
+      // Readiness shares one check of each store per second: the cut shows within that.
+      const down = await eventually(readiness, (answer) => answer.status === 503, 5_000, 'not ready once Redis stops answering');
       expect(down.body).toMatchObject({ status: 'not_ready', failing: ['limiter'], checks: { database: 'ok', limiter: 'failing' } });
       expect(await healthStatus()).toBe(200);
     } finally {
@@ -64,4 +64,18 @@ describe('GET /api/ready with Redis as the limiter store', () => {
     }
     await eventually(readiness, (answer) => answer.status === 200, 15_000, 'ready again after Redis came back');
   });
+
+  it('answers a flood of polls from one check of Redis per second, not one per poll', async () => {
+    await eventually(readiness, (answer) => answer.status === 200, 15_000, 'ready before the flood');
+    const before = relay.sent().length;
+    const startedAt = performance.now();
+    const answers = await Promise.all(Array.from({ length: 200 }, () => readiness()));
+    const elapsedSeconds = (performance.now() - startedAt) / 1000;
+
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    // The limiter's readiness check is a one-line script; each poll used to send its own.
+    const pings = relay.sent().slice(before).match(/return 1/g)?.length ?? 0;
+    expect(pings).toBeLessThanOrEqual(Math.ceil(elapsedSeconds) + 1);
+  });
 });
+

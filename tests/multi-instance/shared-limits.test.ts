@@ -1,6 +1,5 @@
 // Two app instances on one PostgreSQL and one Redis: limits, balance and configuration hold across
 // both; with the in-memory store the limits are per instance (why production needs Redis).
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
@@ -12,6 +11,7 @@ import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { countBy, newIntegration, postJson, requiredEnv, TEST_ACTOR } from './support';
+import { startTcpRelay } from './tcp-relay';
 
 const OMISOS = '/api/catalogos/omisos';
 const QUERY = { nit: SHOWCASE_MEMBER.nit };
@@ -141,50 +141,21 @@ describe('an instance whose Redis is unreachable', () => {
   });
 });
 
-/**
- * A loopback proxy in front of the real Redis that can hang: from `hang()` on it passes nothing
- * either way, as a Redis stopped with SIGSTOP (its connections stay open, nothing answers), and
- * counts the limit scripts the app sends into the silence.
- */
-async function startHangingRedisProxy(redisUrl: string): Promise<{ url: string; hang(): void; scriptsWhileHung(): number; close(): void }> {
-  const upstream = new URL(redisUrl);
-  let hung = false;
-  let scripts = 0;
-  const sockets: net.Socket[] = [];
-  const server = net.createServer((client) => {
-    const redis = net.connect(Number(upstream.port), upstream.hostname);
-    sockets.push(client, redis);
-    client.on('data', (data) => {
-      if (hung) scripts += data.toString('latin1').match(/\r\n(evalsha|eval)\r\n/gi)?.length ?? 0;
-      else redis.write(data);
-    });
-    redis.on('data', (data) => {
-      if (!hung) client.write(data);
-    });
-    client.on('error', () => redis.destroy());
-    redis.on('error', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `redis://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    hang: () => void (hung = true),
-    scriptsWhileHung: () => scripts,
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
-
 describe('an instance whose Redis hangs', () => {
   it('pays the Redis timeout once, then decides limits from its own counters without waiting on Redis', async () => {
-    const proxy = await startHangingRedisProxy(requiredEnv('REDIS_URL'));
+    // The relay passes nothing once cut, as a Redis stopped with SIGSTOP: connections stay open
+    // and no command is answered.
+    const redis = new URL(requiredEnv('REDIS_URL'));
+    const relay = await startTcpRelay(redis.hostname, Number(redis.port || 6379));
     try {
-      const app = await startInstance({ REDIS_URL: proxy.url });
+      const throughRelay = new URL(redis);
+      throughRelay.hostname = '127.0.0.1';
+      throughRelay.port = String(relay.port);
+      const app = await startInstance({ REDIS_URL: throughRelay.toString() });
       const integration = await newIntegration(1, 10_000);
       expect((await postJson(`${app.baseUrl}${OMISOS}`, integration.headers, QUERY)).status).toBe(200);
 
-      proxy.hang();
+      relay.cut();
       const answers = [];
       for (let index = 0; index < 10; index++) answers.push(await postJson(`${app.baseUrl}${OMISOS}`, integration.headers, QUERY));
 
@@ -192,12 +163,12 @@ describe('an instance whose Redis hangs', () => {
       // Each lookup checks two limits (the client's address, the integration's route): 20 checks,
       // each of which used to be sent to the silent Redis and wait out its 500 ms. Now the first
       // failure starts a 5 s cool-down with the local counters (one probe per cool-down after it).
-      expect(proxy.scriptsWhileHung()).toBeGreaterThanOrEqual(1);
-      expect(proxy.scriptsWhileHung()).toBeLessThanOrEqual(3);
+      const scriptsSent = relay.sentWhileCut().match(/\r\n(evalsha|eval)\r\n/gi)?.length ?? 0;
+      expect(scriptsSent).toBeGreaterThanOrEqual(1);
+      expect(scriptsSent).toBeLessThanOrEqual(3);
       expect(app.logs()).toContain('Redis unavailable');
     } finally {
-      proxy.close();
+      await relay.close();
     }
   });
 });
-

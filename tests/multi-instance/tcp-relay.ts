@@ -1,25 +1,34 @@
-// A TCP relay between one app instance and PostgreSQL that the test can cut: while cut, nothing
-// passes (queries hang, as behind a network partition); restoring drops the cut connections so
-// the pool opens fresh ones.
+// A TCP relay between one app instance and PostgreSQL or Redis that the test can cut: while cut,
+// nothing passes (queries hang, as behind a network partition or a server stopped with SIGSTOP);
+// restoring drops the cut connections so the pool opens fresh ones. What the app sent while cut
+// is kept, so a test can count the commands it sent into the silence.
 import net from 'node:net';
 
 export interface TcpRelay {
   port: number;
   cut(): void;
   restore(): void;
+  /** Everything the app sent while the relay was cut (latin1), across its connections. */
+  sentWhileCut(): string;
+  /** Everything the app sent through the relay (latin1), across its connections. */
+  sent(): string;
   close(): Promise<void>;
 }
 
 export async function startTcpRelay(targetHost: string, targetPort: number): Promise<TcpRelay> {
   let cut = false;
+  let sentWhileCut = '';
+  let sent = '';
   const pairs = new Set<[net.Socket, net.Socket]>();
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, targetHost);
     const pair: [net.Socket, net.Socket] = [client, upstream];
     pairs.add(pair);
     const forward = (from: net.Socket, to: net.Socket) =>
-      from.on('data', (chunk) => {
+      from.on('data', (chunk: Buffer) => {
+        if (from === client) sent += chunk.toString('latin1');
         if (!cut) to.write(chunk);
+        else if (from === client) sentWhileCut += chunk.toString('latin1');
       });
     forward(client, upstream);
     forward(upstream, client);
@@ -37,6 +46,8 @@ export async function startTcpRelay(targetHost: string, targetPort: number): Pro
     cut: () => {
       cut = true;
     },
+    sentWhileCut: () => sentWhileCut,
+    sent: () => sent,
     restore: () => {
       for (const [client, upstream] of pairs) {
         client.destroy();

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { logger } from '@/lib/logging/logger';
+import { cachedCheck } from '@/lib/operations/cached-check';
 import { isDraining } from '@/lib/operations/draining';
 
 const log = logger('health');
@@ -12,17 +13,8 @@ const CACHE_MS = 1_000;
 
 export const dynamic = 'force-dynamic';
 
-interface DatabaseCheck {
-  at: number;
-  result: Promise<{ ok: true; kind: string } | { ok: false }>;
-}
-
-const holder = globalThis as typeof globalThis & { __gatewayHealth?: DatabaseCheck };
-
-function checkDatabase(): DatabaseCheck['result'] {
-  const cached = holder.__gatewayHealth;
-  if (cached && Date.now() - cached.at < CACHE_MS) return cached.result;
-  const result = (async () => {
+function checkDatabase(): Promise<{ ok: true; kind: string } | { ok: false }> {
+  return cachedCheck('health:database', CACHE_MS, async () => {
     try {
       const handle = await database();
       await handle.rows(sql`select 1`);
@@ -31,9 +23,7 @@ function checkDatabase(): DatabaseCheck['result'] {
       log.error({ err: error }, 'database check failed');
       return { ok: false as const };
     }
-  })();
-  holder.__gatewayHealth = { at: Date.now(), result };
-  return result;
+  });
 }
 
 export async function GET() {

@@ -1,8 +1,11 @@
 // GET /api/ready - readiness: the database, the limiter store and each source's breaker, with
-// the one failing named. 200 when everything is ready, 503 otherwise.
+// the one failing named. 200 when everything is ready, 503 otherwise. The database and limiter
+// checks are shared for a second (lib/operations/cached-check.ts): a flood of readiness polls
+// costs one of each per second, not one per poll. Draining and the breakers are read live.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { rateLimitStore } from '@/lib/limits/limits';
+import { cachedCheck } from '@/lib/operations/cached-check';
 import { isDraining } from '@/lib/operations/draining';
 import { SOURCE_NAMES } from '@/lib/sources/guard';
 import { sourceClients } from '@/lib/sources';
@@ -10,15 +13,20 @@ import { sourceClients } from '@/lib/sources';
 export const dynamic = 'force-dynamic';
 
 const CHECK_DEADLINE_MS = 1_000;
+const CACHE_MS = 1_000;
 
 export async function GET() {
   const [databaseCheck, limiterCheck] = await Promise.all([
-    check(async () => {
-      await (await database()).rows(sql`select 1`);
-    }),
-    check(async () => {
-      await (await rateLimitStore()).ping();
-    }),
+    cachedCheck('ready:database', CACHE_MS, () =>
+      check(async () => {
+        await (await database()).rows(sql`select 1`);
+      }),
+    ),
+    cachedCheck('ready:limiter', CACHE_MS, () =>
+      check(async () => {
+        await (await rateLimitStore()).ping();
+      }),
+    ),
   ]);
   const guards = sourceClients().guards;
   const sources = Object.fromEntries(SOURCE_NAMES.map((source) => [source, guards[source].state]));
