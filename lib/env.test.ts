@@ -74,6 +74,9 @@ describe('parseEnv', () => {
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['HOLD_SWEEP_AFTER_SECONDS', '30'],
     ['INTEGRATION_CACHE_REFRESH_MS', '60000'],
+    ['INTEGRATION_CACHE_MAX_AGE_MS', '3000'],
+    ['LOOKUP_CONCURRENCY', '129'],
+    ['LOOKUP_QUEUE_MAX', '-1'],
     ['RATE_LIMIT_IPV6_PREFIX_LENGTH', '129'],
     ['LOG_LEVEL', 'verbose'],
   ])('names %s when it is %j', (name, value) => {

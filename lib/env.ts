@@ -14,6 +14,7 @@ const httpUrl = z.url({ protocol: /^https?$/ });
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
 const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
+const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
 
 export const envSchema = z
   .object({
@@ -62,8 +63,15 @@ export const envSchema = z
     RATE_LIMIT_MEMORY_MAX_KEYS: integer(200_000, 1_000),
     MAX_BODY_BYTES: integer(16_384, 256),
 
-    // At most 10 s: an instance that cannot reload stops trusting its copy after 3 intervals.
-    INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100, 10_000),
+    // Credentials copy (lib/integrations/directory.ts): reloaded every REFRESH_MS; a copy older than
+    // MAX_AGE_MS (a reload late or failing) answers lookups "unavailable" until a reload succeeds.
+    INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100, INTEGRATION_CACHE_REFRESH_MAX_MS),
+    INTEGRATION_CACHE_MAX_AGE_MS: integer(30_000, 1_000, 300_000),
+    // Lookups past the credential, flag, limit and body checks run at most LOOKUP_CONCURRENCY at a
+    // time per instance; up to LOOKUP_QUEUE_MAX more wait their turn, and past that the excess is
+    // answered "unavailable" at once (lib/admission).
+    LOOKUP_CONCURRENCY: integer(64, 1, 10_000),
+    LOOKUP_QUEUE_MAX: integer(5_000, 0, 1_000_000),
     HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
     HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
 
@@ -122,6 +130,15 @@ export const envSchema = z
     // The sweeper must never void the hold of a lookup that is still waiting for its source.
     if (env.HOLD_SWEEP_AFTER_SECONDS * 1000 <= env.SOURCE_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HOLD_SWEEP_AFTER_SECONDS'], message: 'must be longer than SOURCE_TIMEOUT_MS' });
+    }
+    // (A refresh interval out of its own range is reported alone.)
+    if (env.INTEGRATION_CACHE_REFRESH_MS <= INTEGRATION_CACHE_REFRESH_MAX_MS && env.INTEGRATION_CACHE_MAX_AGE_MS < 2 * env.INTEGRATION_CACHE_REFRESH_MS) {
+      // One late reload must not already stop the lookups.
+      ctx.addIssue({ code: 'custom', path: ['INTEGRATION_CACHE_MAX_AGE_MS'], message: 'must be at least twice INTEGRATION_CACHE_REFRESH_MS' });
+    }
+    if (env.LOOKUP_CONCURRENCY > env.SOURCE_BULKHEAD_LIMIT + env.SOURCE_BULKHEAD_QUEUE) {
+      // Admitted lookups must never find a source's bulkhead full: that answer is a failure, not a wait.
+      ctx.addIssue({ code: 'custom', path: ['LOOKUP_CONCURRENCY'], message: 'must not exceed SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE' });
     }
     for (const problem of alertSettingProblems(env)) ctx.addIssue({ code: 'custom', ...problem });
     if (env.APP_ENV !== 'production') return;

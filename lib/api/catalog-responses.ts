@@ -46,6 +46,9 @@ function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' }>): 
       return CATALOG_MESSAGES.balanceExhausted;
     case 'source_failure':
       return SOURCE_FAILURE_MESSAGES[outcome.failure];
+    case 'unavailable':
+      // The contract's 502: not resolved, not charged, safe to retry.
+      return CATALOG_MESSAGES.sourceUnavailable;
     case 'unhandled':
       return CATALOG_MESSAGES.unhandled;
   }

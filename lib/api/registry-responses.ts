@@ -47,6 +47,7 @@ export function renapResponse(outcome: RenapOutcome, requestId: string): Respons
         requestId,
       );
     case 'registry_failed':
+    case 'unavailable':
       return registryFailedResponse(requestId);
     default:
       return refusalResponse(outcome, REGISTRY_MESSAGES.renapNotEnabled, requestId);
@@ -65,6 +66,7 @@ export function rtuNitsResponse(outcome: RtuNitsOutcome, requestId: string): Res
     case 'too_many_nits':
       return jsonResponse(400, { success: false, message: REGISTRY_MESSAGES.tooManyNits, responseCode: 400, data: null }, requestId);
     case 'registry_failed':
+    case 'unavailable':
       return registryFailedResponse(requestId);
     default:
       return refusalResponse(outcome, REGISTRY_MESSAGES.rtuNotEnabled, requestId);

@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Integration } from '@/db/schema';
 import { hashToken, issueToken } from '@/lib/security/tokens';
-import { IntegrationDirectory, TRUSTED_FOR_INTERVALS, type IntegrationReader } from './directory';
+import { IntegrationDirectory, type IntegrationReader } from './directory';
 
 const REFRESH_MS = 1_000;
+const MAX_AGE_MS = 10_000;
 
 function row(token: string, changes: Partial<Integration> = {}): Integration {
   const now = new Date();
@@ -38,7 +39,6 @@ function scriptedReader() {
   };
   const reader: IntegrationReader = {
     all: () => answer(() => [...state.rows]),
-    one: (name) => answer(() => state.rows.find((candidate) => candidate.nombre.toLowerCase() === name)),
   };
   return { state, reader };
 }
@@ -48,73 +48,96 @@ async function warmDirectory(token: string) {
   const { state, reader } = scriptedReader();
   state.rows = [row(token)];
   const clock = { now: 1_000_000 };
-  const directory = new IntegrationDirectory(reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, now: () => clock.now });
+  const directory = new IntegrationDirectory(reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, maxAgeMs: MAX_AGE_MS, now: () => clock.now });
   expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
   // Let the first reload finish.
   await new Promise((resolve) => setTimeout(resolve, 10));
   return { state, reader, directory, clock };
 }
 
-describe('IntegrationDirectory bounds', () => {
-  it('trusts its copy for 3 intervals while reloads fail, then checks the database for every lookup', async () => {
+describe('IntegrationDirectory', () => {
+  it('answers every lookup from its copy, refused ones included: no database read per lookup', async () => {
     const { token } = issueToken();
-    const { state, directory, clock } = await warmDirectory(token);
-
-    // The database stops answering reloads; meanwhile the integration is deactivated there.
-    state.failing = true;
-    state.rows = [row(token, { active: false })];
-    clock.now += TRUSTED_FOR_INTERVALS * REFRESH_MS;
-    expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
-
-    clock.now += 1;
-    // Past the bound the copy is not used: the database is asked, and its failure is the answer.
-    await expect(directory.authenticate('acme', token)).rejects.toThrow('connection refused');
-    state.failing = false;
-    expect((await directory.authenticate('acme', token)).status).toBe('unknown');
+    const { state, directory } = await warmDirectory(token);
+    const reads = state.reads;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      expect((await directory.authenticate('ACME', token)).status).toBe('authenticated');
+      expect((await directory.authenticate('acme', issueToken().token)).status).toBe('unknown');
+      expect((await directory.authenticate(`nobody-${attempt}`, token)).status).toBe('unknown');
+    }
+    expect(state.reads).toBe(reads);
   });
 
-  it('keeps what a single-row read found: a rotated token works and the old one stops at once', async () => {
+  it('takes a change made elsewhere (a new token, a deactivation) with its next reload', async () => {
     const { token: oldToken } = issueToken();
     const { token: newToken } = issueToken();
     const { state, directory } = await warmDirectory(oldToken);
     state.rows = [row(newToken)];
+    // Until the copy is reloaded the change is not seen here (the refresh interval is the bound).
+    expect((await directory.authenticate('acme', newToken)).status).toBe('unknown');
+    await directory.invalidate();
     expect((await directory.authenticate('acme', newToken)).status).toBe('authenticated');
-    const reads = state.reads;
-    expect((await directory.authenticate('acme', newToken)).status).toBe('authenticated');
-    expect(state.reads).toBe(reads);
-    // The old token now meets the new row: checked against the database, and refused.
     expect((await directory.authenticate('acme', oldToken)).status).toBe('unknown');
+    state.rows = [row(newToken, { active: false })];
+    await directory.invalidate();
+    expect((await directory.authenticate('acme', newToken)).status).toBe('unknown');
   });
 
-  it('fails a lookup rather than trusting an old copy when the database hangs', async () => {
+  it('serves its copy while reloads fail or hang, up to its bound; past it answers unavailable until a reload succeeds', async () => {
     const { token } = issueToken();
     const { state, directory, clock } = await warmDirectory(token);
+
+    // The database stops answering; meanwhile the integration is deactivated there.
     state.hanging = true;
-    clock.now += TRUSTED_FOR_INTERVALS * REFRESH_MS + 1;
-    await expect(directory.authenticate('acme', token)).rejects.toThrow(/no answer from the database within 50 ms/);
+    state.rows = [row(token, { active: false })];
+    clock.now += MAX_AGE_MS;
+    const reads = state.reads;
+    expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
+    clock.now += 1;
+    // Past the bound the copy is not used, and no lookup waits for the database either.
+    expect(await directory.authenticate('acme', token)).toEqual({ status: 'unavailable' });
+    expect(await directory.authenticate('acme', issueToken().token)).toEqual({ status: 'unavailable' });
+    expect(state.reads).toBe(reads);
+
+    state.hanging = false;
+    await directory.invalidate();
+    expect((await directory.authenticate('acme', token)).status).toBe('unknown');
   });
 
-  it('does not let the answer of a slow single-row read replace a newer reload', async () => {
-    const { token: oldToken } = issueToken();
-    const { token: newToken } = issueToken();
-    const { state, reader, directory } = await warmDirectory(oldToken);
+  it('makes the first lookups wait for one shared first load, and answers unavailable if it fails', async () => {
+    const { token } = issueToken();
+    const { state, reader } = scriptedReader();
+    state.rows = [row(token)];
+    const directory = new IntegrationDirectory(reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, maxAgeMs: MAX_AGE_MS });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => directory.authenticate('acme', token)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill('authenticated'));
+    expect(state.reads).toBe(1);
 
-    // A lookup with a token the copy does not know reads the row; that read is slow and returns
-    // what the row was before the integration was deactivated.
-    let answerSlowRead: (value: Integration) => void = () => {};
-    const slowRead = new Promise<Integration>((resolve) => (answerSlowRead = resolve));
-    const one = reader.one;
-    reader.one = () => slowRead;
-    const pending = directory.authenticate('acme', newToken);
-    reader.one = one;
+    const failing = scriptedReader();
+    failing.state.failing = true;
+    const cold = new IntegrationDirectory(failing.reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, maxAgeMs: MAX_AGE_MS });
+    expect(await cold.authenticate('acme', token)).toEqual({ status: 'unavailable' });
+    failing.state.failing = false;
+    failing.state.rows = [row(token)];
+    expect((await cold.authenticate('acme', token)).status).toBe('authenticated');
+  });
 
-    // Meanwhile the integration is deactivated and this process reloads.
-    state.rows = [row(oldToken, { active: false })];
+  it('does not let a slow reload replace a newer one', async () => {
+    const { token } = issueToken();
+    const { state, reader, directory } = await warmDirectory(token);
+
+    // A reload starts and is slow; it will return the row as it was before the deactivation.
+    let answerSlowRead: (rows: Integration[]) => void = () => {};
+    const all = reader.all;
+    reader.all = () => new Promise<Integration[]>((resolve) => (answerSlowRead = resolve));
+    const slow = directory.invalidate();
+    reader.all = all;
+
+    // Meanwhile the integration is deactivated and this process reloads again.
+    state.rows = [row(token, { active: false })];
     await directory.invalidate();
-    answerSlowRead(row(oldToken));
-    expect((await pending).status).toBe('unknown');
-
-    // The old row's answer did not replace the newer reload's.
-    expect((await directory.authenticate('acme', oldToken)).status).toBe('unknown');
+    answerSlowRead([row(token)]);
+    await slow;
+    expect((await directory.authenticate('acme', token)).status).toBe('unknown');
   });
 });

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { metrics } from '@/lib/metrics/registry';
 import { db } from '@/db/client';
 import { integrations, type Integration } from '@/db/schema';
@@ -7,6 +6,7 @@ import { logger } from '@/lib/logging/logger';
 import { tokenMatches } from '@/lib/security/tokens';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from './flags';
 import { runAsJob } from '@/lib/jobs/context';
+import { answerWithin } from '@/lib/async/answer-within';
 
 /** What the lookup pipeline needs to know about an integration; money is read from the database. */
 export interface AuthenticatedIntegration extends IntegrationFlags {
@@ -20,64 +20,64 @@ interface CachedIntegration {
   active: boolean;
 }
 
-/** What the copy knows about one name, and which read told it (undefined: no such integration). */
-interface Entry {
-  cached: CachedIntegration | undefined;
-  readSequence: number;
-}
-
 export type Authentication =
   | { status: 'missing' }
   | { status: 'partial' }
   | { status: 'unknown' }
-  | { status: 'authenticated'; integration: AuthenticatedIntegration };
+  | { status: 'authenticated'; integration: AuthenticatedIntegration }
+  /**
+   * No copy of the credentials may be used: none loaded yet and the first load failed, or the last
+   * successful reload is older than INTEGRATION_CACHE_MAX_AGE_MS. The lookup answers its route
+   * family's "unavailable" (nothing charged, nothing recorded), never a refusal: the client's
+   * credentials may well be right.
+   */
+  | { status: 'unavailable' };
 
 /** Where the directory reads integrations from: the database (tests give it others). */
 export interface IntegrationReader {
   all(): Promise<Integration[]>;
-  /** The row whose lowercased name is `name`. */
-  one(name: string): Promise<Integration | undefined>;
 }
 
 const databaseReader: IntegrationReader = {
   all: async () => (await db()).select().from(integrations),
-  one: async (name) => (await (await db()).select().from(integrations).where(sql`lower(${integrations.nombre}) = ${name}`))[0],
 };
-
-/** Past this many refresh intervals without a successful reload, the copy is not trusted. */
-export const TRUSTED_FOR_INTERVALS = 3;
 
 export interface DirectoryOptions {
   refreshMs: number;
   /** How long a read may take before it counts as failed (it may still finish later). */
   readDeadlineMs: number;
+  /** The oldest copy (since its reload started) a lookup is answered from. */
+  maxAgeMs: number;
   now?: () => number;
 }
 
 const log = logger('integrations');
 
 /**
- * An in-process copy of every integration's credentials and flags, so a warm lookup makes no
- * database trip to authenticate. The whole table is reloaded every `refreshMs`
- * (INTEGRATION_CACHE_REFRESH_MS, 2 s by default): a change made through any instance, the console
- * or the CLI reaches every instance within that time plus one query. Changes made in this process
- * apply at once, and credentials the copy would refuse are checked against their row before
- * refusing. Every read is numbered when it starts, and what it found replaces only what an older
- * read said: a slow single-row read never undoes a reload that started after it, and a reload never
- * undoes a single-row read that started after it.
+ * An in-process copy of every integration's credentials and flags: every lookup, refused ones
+ * included, is authenticated from it without a database trip, so neither a burst of valid lookups
+ * nor a flood of wrong tokens turns into database reads. The whole table is reloaded in the
+ * background every `refreshMs` (INTEGRATION_CACHE_REFRESH_MS, 2 s by default), one reload at a
+ * time: a change made through any instance, the console or the CLI (a new integration, a new or
+ * revoked token, a flag) reaches every instance within that interval plus one query. Changes made
+ * in this process reload at once. Reloads are numbered when they start and only a newer one
+ * replaces the copy, so a slow reload never undoes a later one.
  *
- * If reloads keep failing or hang, the copy is trusted for at most TRUSTED_FOR_INTERVALS intervals
- * after the last successful reload started; past that every lookup checks its row in the
- * database, and fails if the database does not answer. A deactivated or rotated credential is
- * therefore refused by every instance within 3 × INTEGRATION_CACHE_REFRESH_MS.
+ * A reload that is late (an instance under a burst, a slow database) leaves the last copy in use:
+ * stale for a moment rather than a database read per lookup. The bound is `maxAgeMs`
+ * (INTEGRATION_CACHE_MAX_AGE_MS, 30 s by default): past it, lookups are answered "unavailable"
+ * until a reload succeeds, so a deactivated or rotated credential is refused by every instance
+ * within that bound even if the instance cannot reach its database.
  */
 export class IntegrationDirectory {
-  private byName = new Map<string, Entry>();
+  private byName = new Map<string, CachedIntegration>();
   /** When the reload behind the current copy started (the copy is as old as that). */
   private copyReadAtMs?: number;
-  private readsStarted = 0;
+  private reloadsStarted = 0;
   private newestReloadApplied = 0;
   private readsInFlight = 0;
+  /** The newest reload, while it runs (bounded by its deadline): the first lookups wait for it. */
+  private reloading?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private staleReported = false;
   private readonly now: () => number;
@@ -92,13 +92,10 @@ export class IntegrationDirectory {
   async authenticate(login: string | null, token: string | null): Promise<Authentication> {
     if (!login && !token) return { status: 'missing' };
     if (!login || !token) return { status: 'partial' };
-    this.scheduleRefresh();
-    const name = login.toLowerCase();
-    let accepted = this.isTrusted() ? acceptedIntegration(this.byName.get(name)?.cached, token) : undefined;
-    // Our copy may predate a change made elsewhere (a new integration, a rotated token, a
-    // reactivation), or be too old to trust: read this one row. Refusals cost one query; the
-    // limits bound how many a client can cause.
-    if (!accepted) accepted = acceptedIntegration(await this.readOne(name), token);
+    let copy = this.usableCopy();
+    if (copy === undefined) copy = await this.firstCopy();
+    if (copy === null) return { status: 'unavailable' };
+    const accepted = acceptedIntegration(copy.get(login.toLowerCase()), token);
     return accepted ? { status: 'authenticated', integration: accepted } : { status: 'unknown' };
   }
 
@@ -113,28 +110,30 @@ export class IntegrationDirectory {
     return this.copyReadAtMs === undefined ? Promise.resolve() : this.reload().catch(() => {});
   }
 
-  private isTrusted(): boolean {
-    const trusted = this.copyReadAtMs !== undefined && this.now() - this.copyReadAtMs <= TRUSTED_FOR_INTERVALS * this.options.refreshMs;
-    if (!trusted && this.readsInFlight === 0) void this.reload().catch(() => {});
-    if (!trusted && this.copyReadAtMs !== undefined && !this.staleReported) {
+  /** The copy if it is young enough; undefined before the first load; null past the bound. */
+  private usableCopy(): Map<string, CachedIntegration> | undefined | null {
+    this.scheduleRefresh();
+    if (this.copyReadAtMs === undefined) return undefined;
+    const ageMs = this.now() - this.copyReadAtMs;
+    if (ageMs <= this.options.maxAgeMs) return this.byName;
+    if (!this.staleReported) {
       this.staleReported = true;
-      log.warn({ copyAgeMs: this.now() - this.copyReadAtMs }, 'credential cache too old to trust: every lookup checks the database until a reload succeeds');
+      log.error({ copyAgeMs: ageMs, maxAgeMs: this.options.maxAgeMs }, 'credential cache older than its bound: lookups answer unavailable until a reload succeeds');
     }
-    return trusted;
+    return null;
   }
 
-  private async readOne(name: string): Promise<CachedIntegration | undefined> {
-    const sequence = ++this.readsStarted;
-    const row = await withDeadline(this.reader.one(name), this.options.readDeadlineMs, 'reading an integration');
-    const cached = row && toCached(row);
-    // Newer than what the copy says about this name (a name missing from the copy is as old as
-    // the last reload): keep it, so the next lookup needs no query and an old token stops at once.
-    if (sequence > (this.byName.get(name)?.readSequence ?? this.newestReloadApplied)) this.byName.set(name, { cached, readSequence: sequence });
-    return cached;
+  /** Before the first successful reload every lookup waits for the same one (its failure is logged). */
+  private async firstCopy(): Promise<Map<string, CachedIntegration> | null> {
+    const loaded = await (this.reloading ?? this.reload()).then(
+      () => true,
+      () => false,
+    );
+    return loaded ? (this.usableCopy() ?? null) : null;
   }
 
   private reload(): Promise<void> {
-    const sequence = ++this.readsStarted;
+    const sequence = ++this.reloadsStarted;
     const startedAt = this.now();
     this.readsInFlight++;
     const read = this.reader
@@ -142,20 +141,23 @@ export class IntegrationDirectory {
       .then((rows) => {
         // A reload that started later already finished: its copy is newer than ours.
         if (sequence < this.newestReloadApplied) return;
-        const fresh = new Map<string, Entry>(rows.map((row) => [row.nombre.toLowerCase(), { cached: toCached(row), readSequence: sequence }]));
-        // Single-row reads that started after this reload know better.
-        for (const [name, entry] of this.byName) if (entry.readSequence > sequence) fresh.set(name, entry);
-        this.byName = fresh;
+        this.byName = new Map(rows.map((row) => [row.nombre.toLowerCase(), toCached(row)]));
         this.newestReloadApplied = sequence;
         this.copyReadAtMs = startedAt;
         this.staleReported = false;
       })
       .finally(() => this.readsInFlight--);
-    return withDeadline(read, this.options.readDeadlineMs, 'reloading the credential cache').catch((error: unknown) => {
-      // Keep serving the last good copy while it is trusted; lookups check the database after that.
-      log.error({ err: error }, 'credential cache refresh failed');
-      throw error;
-    });
+    const bounded = answerWithin(read, this.options.readDeadlineMs, 'reloading the credential cache: no answer from the database')
+      .catch((error: unknown) => {
+        // Keep serving the last good copy within its bound.
+        log.error({ err: error }, 'credential cache refresh failed');
+        throw error;
+      })
+      .finally(() => {
+        if (this.reloading === bounded) this.reloading = undefined;
+      });
+    this.reloading = bounded;
+    return bounded;
   }
 
   private scheduleRefresh(): void {
@@ -172,15 +174,6 @@ export class IntegrationDirectory {
   }
 }
 
-function withDeadline<T>(promise: Promise<T>, deadlineMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer from the database within ${deadlineMs} ms`)), deadlineMs);
-    timer.unref();
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
 function acceptedIntegration(cached: CachedIntegration | undefined, token: string): AuthenticatedIntegration | undefined {
   // Hash the presented token even for unknown names, so timing does not reveal which names exist.
   const matches = tokenMatches(token, cached?.tokenHash ?? '0'.repeat(64));
@@ -195,9 +188,9 @@ function toCached(row: Integration): CachedIntegration {
 const holder = globalThis as typeof globalThis & { __integrationDirectory?: IntegrationDirectory };
 
 export function integrationDirectory(): IntegrationDirectory {
-  const refreshMs = env().INTEGRATION_CACHE_REFRESH_MS;
   if (!holder.__integrationDirectory) {
-    const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000) });
+    const { INTEGRATION_CACHE_REFRESH_MS: refreshMs, INTEGRATION_CACHE_MAX_AGE_MS: maxAgeMs } = env();
+    const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000), maxAgeMs });
     holder.__integrationDirectory = directory;
     metrics().probes.integrationCacheAgeSeconds = () => {
       const ageMs = directory.copyAgeMs();

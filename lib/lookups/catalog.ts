@@ -1,4 +1,5 @@
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
+import { inTurn, SHED } from '@/lib/admission/lookup-admission';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
 import type { BodyRead } from '@/lib/http/json-body';
@@ -14,6 +15,7 @@ import { sourceClients } from '@/lib/sources';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
 import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
 import type { Credentials } from './credentials';
+import type { Unavailable } from './unavailable';
 
 export type CatalogData = CuiNitResultado | RtuResultado | OmisosResultado;
 
@@ -27,6 +29,7 @@ export type CatalogOutcome =
   | { kind: 'invalid_request'; problem: CatalogRequestProblem }
   | { kind: 'balance_exhausted' }
   | { kind: 'source_failure'; failure: SourceFailure }
+  | Unavailable
   | { kind: 'unhandled' };
 
 /** The outcomes that end a lookup before it reaches the source: counted, never recorded. */
@@ -42,11 +45,12 @@ export interface CatalogLookupInput {
 
 /**
  * The catalog pipeline (docs/decisions.md, "Precedence of checks"): credentials, flag,
- * per-minute limit, body, balance hold, source call, then settlement and record in one statement.
+ * per-minute limit, body, a turn (lib/admission), balance hold, source call, then settlement and
+ * record in one statement.
  */
 export async function runCatalogLookup(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const outcome = await runPipeline(input);
-  noteLookup({ outcome: outcome.kind === 'source_failure' ? `source_${outcome.failure}` : outcome.kind });
+  noteLookup({ outcome: outcome.kind === 'source_failure' ? `source_${outcome.failure}` : outcome.kind === 'unavailable' ? outcome.cause : outcome.kind });
   return outcome;
 }
 
@@ -58,6 +62,7 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   };
   const authentication = await timeStage('auth', () => integrationDirectory().authenticate(input.credentials.login, input.credentials.token));
   if (authentication.status === 'missing') return refused({ kind: 'credentials_missing' });
+  if (authentication.status === 'unavailable') return { kind: 'unavailable', cause: 'credentials_unavailable' };
   if (authentication.status !== 'authenticated') return refused({ kind: 'credentials_invalid' });
   const integration = authentication.integration;
   noteLookup({ integration: integration.nombre });
@@ -68,16 +73,20 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const parsed = parseCatalogRequest(input.catalog, await input.readBody());
   if (!parsed.ok) return refused({ kind: 'invalid_request', problem: parsed.problem }, integration.id);
 
-  // The source is known to be down: fail fast before holding money (no database trip at all).
+  // The source is known to be down: fail fast before waiting or holding money (no database trip at all).
   if (sourceClients().guards.catalog.refusesNow()) return { kind: 'source_failure', failure: 'unavailable' };
-  const hold = await timeStage('hold', () => placeHold(integration.id, input.requestId));
-  if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
-  metrics().holdsOpen.inc();
-  try {
-    return await querySourceAndSettle(input, integration, parsed.request, hold, startedAt);
-  } finally {
-    metrics().holdsOpen.dec();
-  }
+  // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
+  const settled = await inTurn(input.catalog, async (): Promise<CatalogOutcome> => {
+    const hold = await timeStage('hold', () => placeHold(integration.id, input.requestId));
+    if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
+    metrics().holdsOpen.inc();
+    try {
+      return await querySourceAndSettle(input, integration, parsed.request, hold, startedAt);
+    } finally {
+      metrics().holdsOpen.dec();
+    }
+  });
+  return settled === SHED ? { kind: 'unavailable', cause: 'shed' } : settled;
 }
 
 async function querySourceAndSettle(
@@ -168,6 +177,8 @@ export function catalogOutcomeStatus(outcome: CatalogOutcome): number {
       return 402;
     case 'source_failure':
       return SOURCE_FAILURE_STATUS[outcome.failure];
+    case 'unavailable':
+      return 502;
     case 'unhandled':
       return 500;
   }

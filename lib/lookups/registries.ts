@@ -1,3 +1,4 @@
+import { inTurn, SHED } from '@/lib/admission/lookup-admission';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
@@ -7,6 +8,7 @@ import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
+import type { Unavailable } from './unavailable';
 import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
 
 /** Outcomes shared by the person registry and RTU-by-NIT routes before the registry is called. */
@@ -18,11 +20,13 @@ export type RegistryRefusal =
 
 export type RenapOutcome =
   | RegistryRefusal
+  | Unavailable
   | { kind: 'answered'; httpStatus: number; responseCode: number; message: string; data: Record<string, unknown> | null }
   | { kind: 'registry_failed' };
 
 export type RtuNitsOutcome =
   | RegistryRefusal
+  | Unavailable
   | { kind: 'found'; records: Array<Record<string, unknown>>; requested: number }
   | { kind: 'too_many_nits' }
   | { kind: 'registry_failed' };
@@ -40,8 +44,9 @@ export interface RegistryLookupInput {
 async function admit(
   lookup: RegistryLookup,
   credentials: Credentials,
-): Promise<{ ok: true; integration: AuthenticatedIntegration } | { ok: false; refusal: RegistryRefusal }> {
+): Promise<{ ok: true; integration: AuthenticatedIntegration } | { ok: false; refusal: RegistryRefusal | Unavailable }> {
   const authentication = await timeStage('auth', () => integrationDirectory().authenticate(credentials.login, credentials.token));
+  if (authentication.status === 'unavailable') return { ok: false, refusal: unavailable('credentials_unavailable') };
   if (authentication.status !== 'authenticated') {
     const reason = authentication.status === 'missing' ? 'credentials_missing' : 'credentials_invalid';
     countRefusal({ lookup, reason });
@@ -68,6 +73,11 @@ function refuse<T extends Exclude<RegistryRefusal, { kind: 'unauthenticated' }> 
   return refusal;
 }
 
+function unavailable(cause: Unavailable['cause']): Unavailable {
+  noteLookup({ outcome: cause });
+  return { kind: 'unavailable', cause };
+}
+
 /** 4xx statuses about the gateway's own relation with the registry: its credentials, its quota. */
 const GATEWAY_RELATION_STATUSES = new Set([401, 403, 407, 429]);
 
@@ -89,7 +99,13 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
   const parsed = parseRenapRequest(await input.readBody());
   if (!parsed.ok) return refuse('renap', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
-  const answer = await timeStage('source', () => sourceClients().renap.searchByCui(parsed.value.cui));
+  // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
+  const turn = await inTurn('renap', () => queryRenap(admitted.integration, parsed.value.cui, input.requestId, startedAt));
+  return turn === SHED ? unavailable('shed') : turn;
+}
+
+async function queryRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
+  const answer = await timeStage('source', () => sourceClients().renap.searchByCui(cui));
   const outcome: RenapOutcome =
     answer.ok && isPassThroughStatus(answer.httpStatus)
       ? { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data }
@@ -98,15 +114,15 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
   // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
   if (!answer.ok && answer.notSent) return outcome;
   await timeStage('settle', () => recordUnbilledQuery({
-    integrationId: admitted.integration.id,
+    integrationId: integration.id,
     lookup: 'renap',
     httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
     responseTimeMs: Math.round(performance.now() - startedAt),
     nit: null,
-    cui: parsed.value.cui,
-    identifiers: [parsed.value.cui],
+    cui,
+    identifiers: [cui],
     errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
-    requestId: input.requestId,
+    requestId,
   }));
   return outcome;
 }
@@ -118,25 +134,31 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
   const parsed = parseRtuNitsRequest(await input.readBody());
   if (!parsed.ok) return refuse('rtu_nits', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
-  const answer = await timeStage('source', () => sourceClients().rtu.searchByNits(parsed.value.nits));
+  // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
+  const turn = await inTurn('rtu_nits', () => queryRtuNits(admitted.integration, parsed.value.nits, input.requestId, startedAt));
+  return turn === SHED ? unavailable('shed') : turn;
+}
+
+async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
+  const answer = await timeStage('source', () => sourceClients().rtu.searchByNits(nits));
   // Refused by the client before any network call: it never reached the registry, so no record.
-  if (!answer.ok && answer.reason === 'too_many_nits') return refuse('rtu_nits', admitted.integration, { kind: 'too_many_nits' });
+  if (!answer.ok && answer.reason === 'too_many_nits') return refuse('rtu_nits', integration, { kind: 'too_many_nits' });
   const outcome: RtuNitsOutcome = answer.ok
-    ? { kind: 'found', records: answer.records, requested: parsed.value.nits.length }
+    ? { kind: 'found', records: answer.records, requested: nits.length }
     : { kind: 'registry_failed' };
   noteLookup({ outcome: outcome.kind });
   // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
   if (!answer.ok && answer.notSent) return outcome;
   await timeStage('settle', () => recordUnbilledQuery({
-    integrationId: admitted.integration.id,
+    integrationId: integration.id,
     lookup: 'rtu_nits',
     httpStatus: answer.ok ? 200 : 500,
     responseTimeMs: Math.round(performance.now() - startedAt),
-    nit: parsed.value.nits.join(','),
+    nit: nits.join(','),
     cui: null,
-    identifiers: parsed.value.nits,
+    identifiers: nits,
     errorMessage: answer.ok ? null : answer.detail,
-    requestId: input.requestId,
+    requestId,
   }));
   return outcome;
 }

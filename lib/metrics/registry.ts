@@ -4,13 +4,14 @@
 // METRICS_INTEGRATION_LABEL is on (its cardinality is the number of integrations).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export type LookupStage = 'auth' | 'hold' | 'source' | 'settle';
+export type LookupStage = 'auth' | 'queue' | 'hold' | 'source' | 'settle';
 
 /** Readings taken when Prometheus scrapes, from parts that already keep them. */
 export interface MetricsProbes {
   breakerStates?: () => Array<{ source: string; state: number }>;
   integrationCacheAgeSeconds?: () => number | undefined;
   limiterStore?: () => string | undefined;
+  lookupAdmission?: () => { running: number; waiting: number };
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -43,7 +44,7 @@ function createMetrics() {
     }),
     stageSeconds: new Histogram({
       name: 'gateway_lookup_stage_seconds',
-      help: 'Time per stage of a lookup (auth, hold, source, settle).',
+      help: 'Time per stage of a lookup (auth, queue, hold, source, settle).',
       labelNames: ['lookup', 'stage'] as const,
       buckets: LATENCY_BUCKETS,
       registers: [registry],
@@ -112,6 +113,30 @@ function createMetrics() {
     limiterFallbacks: new Counter({
       name: 'gateway_limiter_fallbacks_total',
       help: 'Limit checks decided by the in-memory fallback because Redis did not answer.',
+      registers: [registry],
+    }),
+    lookupsRunning: new Gauge({
+      name: 'gateway_lookups_running',
+      help: 'Lookups past their checks running now (at most LOOKUP_CONCURRENCY).',
+      registers: [registry],
+      collect() {
+        const admission = probes.lookupAdmission?.();
+        if (admission) this.set(admission.running);
+      },
+    }),
+    lookupsWaiting: new Gauge({
+      name: 'gateway_lookups_waiting',
+      help: 'Lookups past their checks waiting for their turn (at most LOOKUP_QUEUE_MAX).',
+      registers: [registry],
+      collect() {
+        const admission = probes.lookupAdmission?.();
+        if (admission) this.set(admission.waiting);
+      },
+    }),
+    lookupsShed: new Counter({
+      name: 'gateway_lookups_shed_total',
+      help: 'Lookups answered "unavailable" at once because LOOKUP_QUEUE_MAX were already waiting (never charged, never recorded).',
+      labelNames: ['lookup'] as const,
       registers: [registry],
     }),
     integrationCacheAge: new Gauge({

@@ -10,7 +10,7 @@ import { lockFileOf, readOwner } from '@/db/embedded-lock';
 import { runCli } from '../support/cli';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { eventually, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 
 interface CreatedIntegration {
   id: number;
@@ -55,11 +55,17 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
     });
   }
 
-  it('creates an integration with the CLI that the running app serves at once', async () => {
+  it('creates an integration with the CLI that the running app serves with its next credentials reload', async () => {
     const created = (await cli('integrations:create', 'acme-beside', '--tariff', '1.50', '--balance', '10', '--enable', 'all')) as CreatedIntegration;
     const acme: TestIntegration = { id: created.id, nombre: created.nombre, token: created.token };
-    // Within the cache interval: a name the app's copy does not know yet is read from its row.
-    const answer = await gateway!.call(ROUTES.cuiNit, { as: acme, json: { nit: gateway!.sample.individual.nit } });
+    // The app's copy of the credentials learns of the new integration within its refresh interval
+    // (2 s); until then the lookup is refused (401, neither charged nor recorded).
+    const answer = await eventually(
+      () => gateway!.call(ROUTES.cuiNit, { as: acme, json: { nit: gateway!.sample.individual.nit } }),
+      (candidate) => candidate.status !== 401,
+      2 * 2_000 + 2_000,
+      'the new integration is served',
+    );
     expect(answer.status, answer.text).toBe(200);
 
     // And the other way round: the CLI reads what the app wrote.
@@ -71,6 +77,13 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
   it('keeps transactions whole while CLI commands and billed lookups run together', async () => {
     const created = (await cli('integrations:create', 'busy-beside', '--tariff', '1.00', '--balance', '5', '--enable', 'all')) as CreatedIntegration;
     const busy: TestIntegration = { id: created.id, nombre: created.nombre, token: created.token };
+    // Once the app's credentials copy has it (an unbilled lookup, so the balance stays as created).
+    await eventually(
+      () => gateway!.call(ROUTES.renap, { as: busy, json: { cui: gateway!.sample.individual.cui } }),
+      (answer) => answer.status !== 403,
+      2 * 2_000 + 2_000,
+      'the new integration is served',
+    );
     const nit = gateway!.sample.individual.nit;
     const [answers, topUps] = await Promise.all([
       Promise.all(Array.from({ length: 10 }, () => gateway!.call(ROUTES.omisos, { as: busy, json: { nit } }))),

@@ -58,13 +58,13 @@ describe('GET /api/metrics', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(delta('gateway_lookup_refusals_total', { lookup: 'omisos', reason: 'invalid_request' })).toBe(1);
     // Both cui_nit lookups checked credentials; only the accepted one went on.
     expect(delta('gateway_lookup_stage_seconds_count', { lookup: 'cui_nit', stage: 'auth' })).toBe(2);
-    for (const stage of ['hold', 'source', 'settle']) {
+    for (const stage of ['queue', 'hold', 'source', 'settle']) {
       expect(delta('gateway_lookup_stage_seconds_count', { lookup: 'cui_nit', stage }), stage).toBe(1);
     }
     expect(delta('gateway_upstream_calls_total', { source: 'catalog', result: 'ok' })).toBe(1);
     // The design's budget: a warm billed lookup is two statements (hold; settle + record). The
-    // refused one costs one: credentials the copy refuses are checked against their row.
-    expect(delta('gateway_lookup_database_round_trips_sum', { lookup: 'cui_nit' })).toBe(3);
+    // refused one costs none: credentials are checked against the in-memory copy only.
+    expect(delta('gateway_lookup_database_round_trips_sum', { lookup: 'cui_nit' })).toBe(2);
     expect(delta('gateway_lookup_database_round_trips_count', { lookup: 'cui_nit' })).toBe(2);
     expect(delta('gateway_lookup_database_round_trips_sum', { lookup: 'omisos' })).toBe(0);
     expect(sampleValue(after, 'gateway_upstream_breaker_state', { source: 'catalog' })).toBe(0);
@@ -95,7 +95,7 @@ describe('GET /api/metrics', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       upstream: 'ok',
       dbRoundTrips: 2,
     });
-    expect(Object.keys(line.stagesMs as object).sort()).toEqual(['auth', 'hold', 'settle', 'source']);
+    expect(Object.keys(line.stagesMs as object).sort()).toEqual(['auth', 'hold', 'queue', 'settle', 'source']);
     expect(JSON.stringify(line)).not.toContain(nit);
   });
 });

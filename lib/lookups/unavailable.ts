@@ -1,0 +1,10 @@
+/**
+ * The gateway itself cannot take a lookup now: its queue is full (lib/admission), or it has no
+ * usable copy of the credentials (lib/integrations/directory.ts). The route family answers
+ * "unavailable" (catalogs 502, registries 500); nothing was charged, recorded or sent to a source,
+ * so a retry is safe. Counted by its cause in the lookup's outcome, not as a refusal.
+ */
+export interface Unavailable {
+  kind: 'unavailable';
+  cause: 'shed' | 'credentials_unavailable';
+}

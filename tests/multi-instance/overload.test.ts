@@ -1,0 +1,153 @@
+// Issue 21: one built instance on PostgreSQL and Redis under a burst of 2,000 concurrent requests
+// (each from its own client address, behind one trusted proxy hop, as a load balancer sends them).
+// A valid client within its limits is served, late rather than failed; its limit still counts
+// exactly; wrong tokens are refused from the credentials copy without a database statement.
+// Bounded and on loopback: every request is sent once, on its own connection.
+import { Pool } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '@/simulator/index';
+import { SHOWCASE_MEMBER } from '@/simulator/population';
+import { startApp, type RunningApp } from '../support/app-server';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { countBy, newIntegration, requiredEnv, type TestIntegration } from './support';
+
+const RTU_NITS = '/api/rtu/nits';
+const BURST = 2_000;
+/** The per-integration limit of /rtu/nits (RATE_LIMIT_RTU_PER_MINUTE, the contract's 50 a minute). */
+const RTU_PER_MINUTE = 50;
+const INTEGRATIONS = BURST / RTU_PER_MINUTE;
+const METRICS_TOKEN = 'overload-test-metrics-token-0123456789';
+/** The contract tells clients to wait more than 30 s for an answer. */
+const CLIENT_PATIENCE_MS = 30_000;
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+let app: RunningApp;
+let baselineGroup: TestIntegration[];
+let burstGroup: TestIntegration[];
+let single: TestIntegration;
+let besideFlood: TestIntegration;
+/** Every request gets an address no other request of this file used: the global per-IP limit never decides here. */
+let nextClient = 0;
+
+interface Answer {
+  status: number;
+  body: string;
+  elapsedMs: number;
+}
+
+interface Request {
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+beforeAll(async () => {
+  requiredEnv('DATABASE_URL');
+  testDatabase = await useTestDatabase();
+  simulator = await startSimulator({ port: 0, latencyMs: 0 });
+  // Created before the instance starts: its first credentials load has them all.
+  baselineGroup = await Promise.all(Array.from({ length: INTEGRATIONS }, () => newIntegration(0, 0)));
+  burstGroup = await Promise.all(Array.from({ length: INTEGRATIONS }, () => newIntegration(0, 0)));
+  single = await newIntegration(0, 0);
+  besideFlood = await newIntegration(0, 0);
+  app = await startApp({
+    env: {
+      ...testDatabase.env,
+      RENAP_BASE_URL: `${simulator.url}/renap`,
+      RTU_BASE_URL: `${simulator.url}/rtu`,
+      CATALOG_BASE_URL: `${simulator.url}/catalog`,
+      REDIS_URL: requiredEnv('REDIS_URL'),
+      TRUSTED_PROXY_HOPS: '1',
+      METRICS_TOKEN,
+      LOG_LEVEL: 'warn',
+    },
+  });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+
+function lookups(group: TestIntegration[], perIntegration: number, headers: (integration: TestIntegration) => Record<string, string> = (integration) => integration.headers): Request[] {
+  return group.flatMap((integration) => Array.from({ length: perIntegration }, () => ({ headers: headers(integration), body: { nits: [SHOWCASE_MEMBER.nit] } })));
+}
+
+/** Sends every request on at most `connections` connections at once; how each went, and how long all took. */
+async function send(requests: Request[], connections: number): Promise<{ answers: Answer[]; elapsedMs: number }> {
+  const pool = new Pool(app.baseUrl, { connections, pipelining: 1, headersTimeout: 2 * CLIENT_PATIENCE_MS, bodyTimeout: 2 * CLIENT_PATIENCE_MS });
+  const startedAt = performance.now();
+  try {
+    const answers = await Promise.all(
+      requests.map(async ({ headers, body }) => {
+        const client = ++nextClient;
+        const sentAt = performance.now();
+        const response = await pool.request({
+          path: RTU_NITS,
+          method: 'POST',
+          headers: { ...headers, 'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` },
+          body: JSON.stringify(body),
+        });
+        const text = await response.body.text();
+        return { status: response.statusCode, body: text, elapsedMs: performance.now() - sentAt };
+      }),
+    );
+    return { answers, elapsedMs: performance.now() - startedAt };
+  } finally {
+    await pool.close();
+  }
+}
+
+async function metricValue(name: string, labels: string): Promise<number> {
+  const response = await fetch(`${app.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await response.text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{${labels}}`) || (labels === '' && candidate.startsWith(`${name} `)));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
+describe('one instance under a burst of 2,000 concurrent lookups', () => {
+  it(`serves ${BURST} valid lookups from ${INTEGRATIONS} integrations, all within ${CLIENT_PATIENCE_MS / 1000} s and at 80 % or more of its throughput at 50 connections`, async () => {
+    const baseline = await send(lookups(baselineGroup, RTU_PER_MINUTE), 50);
+    expect(countBy(baseline.answers, (answer) => answer.status)).toEqual({ 200: BURST });
+    const baselinePerSecond = (BURST / baseline.elapsedMs) * 1000;
+
+    const burst = await send(lookups(burstGroup, RTU_PER_MINUTE), BURST);
+    const burstPerSecond = (BURST / burst.elapsedMs) * 1000;
+    const slowestMs = Math.max(...burst.answers.map((answer) => answer.elapsedMs));
+    console.log(
+      `[overload] at 50 connections: ${baselinePerSecond.toFixed(0)} lookups/s; ${BURST} at once: ${burstPerSecond.toFixed(0)} lookups/s, slowest answer ${(slowestMs / 1000).toFixed(1)} s`,
+    );
+    expect(countBy(burst.answers, (answer) => answer.status)).toEqual({ 200: BURST });
+    expect(slowestMs).toBeLessThan(CLIENT_PATIENCE_MS);
+    expect(burstPerSecond).toBeGreaterThanOrEqual(0.8 * baselinePerSecond);
+  });
+
+  it(`answers ${BURST} concurrent lookups of one integration with exactly its ${RTU_PER_MINUTE} × 200 and 429 for the rest`, async () => {
+    const { answers } = await send(lookups([single], BURST), BURST);
+    expect(countBy(answers, (answer) => answer.status)).toEqual({ 200: RTU_PER_MINUTE, 429: BURST - RTU_PER_MINUTE });
+  });
+
+  it(`refuses ${BURST} wrong tokens without one database statement, and a valid lookup beside them is served`, async () => {
+    const statementsBefore = await metricValue('gateway_lookup_database_round_trips_sum', 'lookup="rtu_nits"');
+    const lookupsBefore = await metricValue('gateway_lookup_database_round_trips_count', 'lookup="rtu_nits"');
+    const known = burstGroup[0]!;
+    const wrong = [
+      // A known login with a wrong token, and logins no integration has.
+      ...lookups([known], BURST / 2, (integration) => ({ ...integration.headers, 'x-integracion-token': `wrong-${integration.id}` })),
+      ...Array.from({ length: BURST / 2 }, (_, index) => ({
+        headers: { ...known.headers, 'x-integracion-login': `nobody-${index}` },
+        body: { nits: [SHOWCASE_MEMBER.nit] },
+      })),
+    ];
+    const [flood, beside] = await Promise.all([send(wrong, BURST), send(lookups([besideFlood], 1), 1)]);
+    expect(countBy(flood.answers, (answer) => answer.status)).toEqual({ 403: BURST });
+    expect(flood.answers[0]!.body).toBe(JSON.stringify({ error: 'Integration authentication required.' }));
+    expect(beside.answers.map((answer) => answer.status)).toEqual([200]);
+    expect(beside.answers[0]!.elapsedMs).toBeLessThan(CLIENT_PATIENCE_MS);
+
+    expect(await metricValue('gateway_lookup_database_round_trips_count', 'lookup="rtu_nits"')).toBe(lookupsBefore + BURST + 1);
+    // One statement in all: the record of the valid lookup beside the flood.
+    expect(await metricValue('gateway_lookup_database_round_trips_sum', 'lookup="rtu_nits"')).toBe(statementsBefore + 1);
+  });
+});
