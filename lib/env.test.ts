@@ -173,4 +173,31 @@ describe('parseEnv', () => {
       rejectedVariables({ ...PRODUCTION, ALERT_WEBHOOK_URL: 'http://alertas.example.gt/hook', ALERT_WEBHOOK_SECRET: 'a-webhook-secret-of-at-least-32-chars' }),
     ).toEqual(['ALERT_WEBHOOK_URL']);
   });
+
+  it('refuses, by name and without echoing it, an alert URL or host the delivery could never use', () => {
+    const secret = 'a-webhook-secret-of-at-least-32-chars';
+    const refusal = (source: Record<string, string>) => {
+      try {
+        parseEnv(source);
+      } catch (error) {
+        return (error as EnvError).message;
+      }
+      throw new Error('expected parseEnv to reject the environment');
+    };
+    // fetch refuses credentials in a URL: every delivery would fail, its error quoting them.
+    const withCredentials = refusal({ ALERT_WEBHOOK_URL: 'https://alertas:token-en-la-url@hooks.example.gt/recibir', ALERT_WEBHOOK_SECRET: secret });
+    expect(withCredentials).toMatch(/ALERT_WEBHOOK_URL: must not carry a user name or password/);
+    expect(withCredentials).not.toContain('token-en-la-url');
+    expect(rejectedVariables({ ...PRODUCTION, ALERT_WEBHOOK_URL: 'https://alertas@hooks.example.gt/recibir', ALERT_WEBHOOK_SECRET: secret })).toEqual(['ALERT_WEBHOOK_URL']);
+    // A port fetch never connects to ("bad port").
+    expect(rejectedVariables({ ALERT_WEBHOOK_URL: 'http://127.0.0.1:6000/hook', ALERT_WEBHOOK_SECRET: secret })).toEqual(['ALERT_WEBHOOK_URL']);
+    // An SMTP URL where a host name goes: nodemailer would look its whole text up as a host.
+    const smtpUrl = refusal({ ALERT_SMTP_HOST: 'smtp://alertas:clave-smtp@smtp.example.gt:587', ALERT_EMAIL_FROM: 'alertas@example.gt' });
+    expect(smtpUrl).toMatch(/ALERT_SMTP_HOST: must be a host name or an IP address only/);
+    expect(smtpUrl).not.toContain('clave-smtp');
+    // A token in the path or the query is the receiver's business: accepted (and never shown).
+    expect(parseEnv({ ...PRODUCTION, ALERT_WEBHOOK_URL: 'https://hooks.example.gt/services/T0/B0/XyZ?token=abc', ALERT_WEBHOOK_SECRET: secret }).ALERT_WEBHOOK_URL).toBe(
+      'https://hooks.example.gt/services/T0/B0/XyZ?token=abc',
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { smtpHostProblem, webhookUrlProblem } from './alerts/targets';
 
 // Every setting of the app, validated once. A wrong or missing variable stops the start with a
 // message that names it. Defaults are the contract's values and the bundled simulator's address,
@@ -195,6 +196,12 @@ function alertSettingProblems(env: AlertSettingsInput): Array<{ path: string[]; 
   if (env.APP_ENV === 'production' && env.ALERT_WEBHOOK_URL && !env.ALERT_WEBHOOK_URL.startsWith('https://')) {
     problems.push({ path: ['ALERT_WEBHOOK_URL'], message: 'must be an https:// URL when APP_ENV=production' });
   }
+  // A URL fetch refuses, or a host nodemailer cannot reach, would pass the start and fail every
+  // delivery (and its error would carry the value, credentials included).
+  const webhookProblem = env.ALERT_WEBHOOK_URL && webhookUrlProblem(env.ALERT_WEBHOOK_URL);
+  if (webhookProblem) problems.push({ path: ['ALERT_WEBHOOK_URL'], message: webhookProblem });
+  const smtpProblem = env.ALERT_SMTP_HOST && smtpHostProblem(env.ALERT_SMTP_HOST);
+  if (smtpProblem) problems.push({ path: ['ALERT_SMTP_HOST'], message: smtpProblem });
   return problems;
 }
 

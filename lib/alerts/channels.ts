@@ -2,9 +2,11 @@ import nodemailer from 'nodemailer';
 import type { AlertPayload } from './conditions';
 import type { EmailSettings, WebhookSettings } from './settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, signAlert, TIMESTAMP_HEADER } from './signature';
+import { withoutUrlSecrets } from './targets';
 
 // One attempt at one delivery, on each channel. An attempt never throws: it says how it went, and
-// the outbox records it. Errors name what failed, never a secret.
+// the outbox records it. Errors name what failed, never a secret: a URL they quote is reduced to
+// its description (lib/alerts/targets.ts) before they are cut to length.
 
 export interface AttemptOutcome {
   ok: boolean;
@@ -38,7 +40,7 @@ export async function sendWebhook(settings: WebhookSettings, alertId: string, ra
     return { ok: false, responseStatus: response.status, error: `HTTP ${response.status}` };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    return { ok: false, responseStatus: null, error: timedOut ? `sin respuesta en ${settings.timeoutMs} ms` : describeFailure(error) };
+    return { ok: false, responseStatus: null, error: timedOut ? `sin respuesta en ${settings.timeoutMs} ms` : describeFailure(error, settings.url) };
   }
 }
 
@@ -87,12 +89,12 @@ export function emailText(payload: AlertPayload): string {
   return lines.join('\n');
 }
 
-function describeFailure(error: unknown): string {
+function describeFailure(error: unknown, secretUrl?: string): string {
   const parts: string[] = [];
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
     parts.push(typeof code === 'string' ? `${code}: ${current.message}` : current.message);
   }
-  const text = parts.join(' ← ') || String(error);
+  const text = withoutUrlSecrets(parts.join(' ← ') || String(error), secretUrl);
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }

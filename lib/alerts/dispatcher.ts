@@ -6,6 +6,7 @@ import { sendEmail, sendWebhook, type AttemptOutcome } from './channels';
 import { balanceAlert, breakerAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
 import { enqueueAlert, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
+import { withoutUrlSecrets } from './targets';
 import { runAsJob } from '@/lib/jobs/context';
 
 const log = logger('alerts');
@@ -121,9 +122,12 @@ export class AlertDispatcher {
   private async attempt(delivery: AlertDelivery): Promise<void> {
     const startedAt = performance.now();
     const payload = JSON.parse(delivery.payload) as AlertPayload;
-    const outcome = await this.senders[delivery.channel](delivery, payload).catch(
+    const sent = await this.senders[delivery.channel](delivery, payload).catch(
       (error: unknown): AttemptOutcome => ({ ok: false, responseStatus: null, error: error instanceof Error ? error.message : String(error) }),
     );
+    // What is stored, shown on the Alertas page and logged: fetch's and undici's messages can quote
+    // the URL ("…includes credentials: https://user:pass@…"), which may hold the receiver's token.
+    const outcome = sent.error === null ? sent : { ...sent, error: withoutUrlSecrets(sent.error, this.settings.webhook?.url) };
     const status = await recordAttempt(delivery, outcome, performance.now() - startedAt, this.settings);
     const fields = { deliveryId: delivery.id, alertId: delivery.alertId, channel: delivery.channel, attempt: delivery.attempts + 1, status, reason: outcome.error };
     if (status === 'failed') log.error(fields, 'alert delivery failed for good');

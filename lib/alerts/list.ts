@@ -2,6 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertDeliveries, integrations, type AlertDelivery } from '@/db/schema';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor } from '@/lib/paging/keyset';
+import { describeWebhookUrl, withoutUrlSecrets } from './targets';
 
 export const ALERTS_PAGE_SIZE = 50;
 
@@ -30,6 +31,10 @@ export async function listAlertDeliveries(after?: string, pageSize = ALERTS_PAGE
   return {
     rows: page.map(({ delivery: { payload, ...delivery }, integrationName }) => ({
       ...delivery,
+      // Described again where support staff read them: a row written by an instance of an older
+      // version during a rolling deploy (after migration 0006 ran) may still hold a whole URL.
+      target: delivery.channel === 'webhook' ? describeWebhookUrl(delivery.target) : delivery.target,
+      lastError: delivery.lastError === null ? null : withoutUrlSecrets(delivery.lastError),
       integrationName,
       title: (JSON.parse(payload) as { titulo?: string }).titulo ?? '',
     })),

@@ -4,6 +4,7 @@ import { alertConditions, alertDeliveries, alertDeliveryAttempts, consoleUsers, 
 import type { AttemptOutcome } from './channels';
 import type { Alert } from './conditions';
 import { retryDelayMs, type AlertSettings } from './settings';
+import { describeWebhookUrl } from './targets';
 
 // The durable half of the alerts: which condition alerted when, and every delivery with its
 // attempts. Any instance may write an alert and any instance may deliver it.
@@ -28,7 +29,12 @@ export async function enqueueAlert(alert: Alert, channels: AlertChannel[], setti
     if (claimed.length === 0) return [];
     const targets: Array<{ channel: AlertChannel; target: string }> = [];
     for (const channel of channels) {
-      const target = channel === 'webhook' ? settings.webhook?.url : (settings.email?.to ?? (await administratorEmails(tx))).join(', ');
+      // A webhook's target is its description (never its token): the delivery is sent to the
+      // configured URL. An e-mail's is its recipients, which its delivery sends to.
+      const target =
+        channel === 'webhook'
+          ? settings.webhook && describeWebhookUrl(settings.webhook.url)
+          : (settings.email?.to ?? (await administratorEmails(tx))).join(', ');
       if (target) targets.push({ channel, target });
     }
     if (targets.length === 0) return [];

@@ -43,6 +43,16 @@ describe('starting the app with a wrong environment', { timeout: PROCESS_TEST_TI
     expect(fs.existsSync(pgliteDir)).toBe(false);
   });
 
+  it('refuses an alert webhook URL that fetch would refuse (credentials in it), by name and without echoing them', async () => {
+    const exited = await startAppExpectingExit({
+      env: { PGLITE_DIR: pgliteDir, ALERT_WEBHOOK_URL: 'https://alertas:token-de-la-url@hooks.example.gt/recibir', ALERT_WEBHOOK_SECRET: 'a-webhook-secret-of-at-least-32-chars' },
+    });
+    expect(exited.code).not.toBe(0);
+    expect(fatalMessage(exited.output)).toMatch(/^cannot start: [\s\S]*\bALERT_WEBHOOK_URL: must not carry a user name or password/);
+    expect(exited.output).not.toContain('token-de-la-url');
+    expect(fs.existsSync(pgliteDir)).toBe(false);
+  });
+
   it('in production without its secrets, lists every missing one', async () => {
     const exited = await startAppExpectingExit({ env: { APP_ENV: 'production', PGLITE_DIR: pgliteDir, NEXTAUTH_SECRET: undefined } });
     expect(exited.code).not.toBe(0);

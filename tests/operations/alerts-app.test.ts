@@ -2,12 +2,16 @@
 // take an integration's balance below its threshold and then below its tariff. The app itself
 // notices it at settlement and delivers the alerts to a webhook receiver this file starts: exactly
 // one signed "saldo bajo", and exactly one "saldo agotado" once a lookup can no longer be paid and
-// answers 402. Nobody calls the delivery loop here: the app started it.
+// answers 402. Nobody calls the delivery loop here: the app started it. Its webhook URL holds a
+// token in the path and in the query (issue 21, point 6): the app delivers to the whole URL, and
+// stores, logs and shows support staff only its description.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertDeliveries } from '@/db/schema';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { setLowBalanceAlert } from '@/lib/integrations/service';
+import { createConsoleUser } from '@/lib/users/service';
+import { ConsoleClient } from '../support/console-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { header, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -18,11 +22,14 @@ const TARIFF = 100;
 /** Q 5.00, the integration's own threshold: the balance goes 7.50 → 6.50 → 5.50 → 4.50 (low) … 0.50 (exhausted). */
 const THRESHOLD = 500;
 const START_BALANCE = 750;
+const PATH_TOKEN = 'Tk0PathSegmentSecret123';
+const QUERY_TOKEN = 'query-token-secret-456';
 
 let testDb: TestDatabase;
 let receiver: WebhookReceiver;
 let gateway: Gateway;
 let acme: TestIntegration;
+let support: { email: string; password: string };
 
 beforeAll(async () => {
   testDb = await useTestDatabase();
@@ -30,8 +37,11 @@ beforeAll(async () => {
   acme = await createTestIntegration('acme-alertas-app', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
   const threshold = await setLowBalanceAlert(TEST_ACTOR, acme.id, THRESHOLD);
   if (!threshold.ok) throw new Error(threshold.error.message);
+  const created = await createConsoleUser(TEST_ACTOR, { email: 'soporte-alertas-app@example.com', name: 'Soporte', role: 'support' });
+  if (!created.ok) throw new Error('could not create the support user');
+  support = { email: created.value.user.email, password: created.value.password };
   gateway = await startGateway(testDb, {
-    env: { ALERT_WEBHOOK_URL: receiver.url, ALERT_WEBHOOK_SECRET: SECRET, RATE_LIMIT_CATALOG_PER_MINUTE: '1000' },
+    env: { ALERT_WEBHOOK_URL: `${receiver.url}/${PATH_TOKEN}?token=${QUERY_TOKEN}`, ALERT_WEBHOOK_SECRET: SECRET, RATE_LIMIT_CATALOG_PER_MINUTE: '1000' },
   });
 }, PROCESS_TEST_TIMEOUT_MS);
 
@@ -92,5 +102,22 @@ describe('alerts from the running app', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
       [low(), true],
       [exhausted(), true],
     ]);
+  });
+
+  it('stores, logs and shows support staff the webhook as its description, never its token', async () => {
+    expect(receiver.received).toHaveLength(2);
+    const deliveries = await gateway.withDatabase(async (handle) => handle.db.select().from(alertDeliveries).where(eq(alertDeliveries.integrationId, acme.id)));
+    // receiver.url ends in /alertas: a word, shown; the token segment and the query are not.
+    expect(deliveries.map((delivery) => delivery.target)).toEqual([`${receiver.url}/…`, `${receiver.url}/…`]);
+
+    const consoleClient = new ConsoleClient(gateway.app.baseUrl);
+    expect(await consoleClient.signIn(support.email, support.password)).toBeNull();
+    const page = await consoleClient.request('/admin/alertas');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`${receiver.url}/…`);
+    for (const text of [page.text, gateway.app.logs(), JSON.stringify(deliveries)]) {
+      expect(text).not.toContain(PATH_TOKEN);
+      expect(text).not.toContain(QUERY_TOKEN);
+    }
   });
 });

@@ -315,6 +315,50 @@ describe('delivery', () => {
   });
 });
 
+describe('a webhook URL that holds a token', () => {
+  const PATH_TOKEN = 'Tk0PathSegmentSecret123';
+  const QUERY_TOKEN = 'query-token-secret-456';
+  const USER_TOKEN = 'userinfo-token-secret-789';
+  const secretsIn = (text: string | null) => [PATH_TOKEN, QUERY_TOKEN, USER_TOKEN].filter((secret) => text?.includes(secret));
+
+  async function attemptErrors(delivery: AlertDelivery): Promise<Array<string | null>> {
+    const attempts = await (await database()).db.select().from(alertDeliveryAttempts).where(eq(alertDeliveryAttempts.deliveryId, delivery.id));
+    return attempts.map((attempt) => attempt.error);
+  }
+
+  it('is delivered to the whole URL and recorded as its description: scheme, host, the path’s words, never the token', async () => {
+    const url = `${webhook.url}/${PATH_TOKEN}?token=${QUERY_TOKEN}`;
+    dispatcher = new AlertDispatcher(settings({ webhook: { url, secret: SECRET, timeoutMs: 2_000 }, email: undefined }));
+    setAlertDispatcher(dispatcher);
+    webhook.answers = [503];
+    const tokened = await createTestIntegration('token-en-url-alertas', { tariffCentavos: 100, balanceCentavos: 20_000 });
+    await adjustBalance(TEST_ACTOR, tokened.id, -15_000, 'Bajada');
+    const [delivery] = await deliverAll(`balance_low:${tokened.id}`);
+    expect(webhook.about(`balance_low:${tokened.id}`).map((request) => request.answered)).toEqual([503, 204]);
+    expect(delivery).toMatchObject({ channel: 'webhook', status: 'sent', target: `${webhook.url}/…`, lastError: 'HTTP 503' });
+  });
+
+  it('with credentials (refused at start since; accepted before): the error recorded quotes the URL without them', async () => {
+    // fetch refuses such a URL with a message that quotes it whole: what used to be stored and shown.
+    const url = new URL(webhook.url);
+    url.username = 'alertas';
+    url.password = USER_TOKEN;
+    url.pathname = `/alertas/${PATH_TOKEN}`;
+    url.search = `?token=${QUERY_TOKEN}`;
+    dispatcher = new AlertDispatcher(settings({ webhook: { url: url.href, secret: SECRET, timeoutMs: 2_000 }, email: undefined }));
+    setAlertDispatcher(dispatcher);
+    const refused = await createTestIntegration('credenciales-en-url-alertas', { tariffCentavos: 100, balanceCentavos: 20_000 });
+    await adjustBalance(TEST_ACTOR, refused.id, -15_000, 'Bajada');
+    const [delivery] = await deliverAll(`balance_low:${refused.id}`);
+    expect(webhook.about(`balance_low:${refused.id}`)).toHaveLength(0);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 3, target: `${webhook.url}/…` });
+    expect(delivery!.lastError).toBe(`Request cannot be constructed from a URL that includes credentials: ${webhook.url}/…`);
+    const errors = await attemptErrors(delivery!);
+    expect(errors).toHaveLength(3);
+    for (const text of [delivery!.target, delivery!.lastError, ...errors]) expect(secretsIn(text)).toEqual([]);
+  });
+});
+
 describe('a source breaker', () => {
   let simulator: RunningSimulator;
   beforeAll(async () => {
