@@ -6,7 +6,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { database, type DatabaseHandle } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
-import { integrations, ledgerEntries } from '@/db/schema';
+import { alertDeliveries, alertDeliveryAttempts, integrations, ledgerEntries } from '@/db/schema';
+import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 
 const expectedKind = inject('adminDatabaseUrl') ? 'postgres' : 'pglite';
@@ -151,5 +152,51 @@ describe(`constraints on ${expectedKind}`, () => {
         .values({ integrationId: integration!.id, kind, amountCentavos: kind === 'void' ? 150 : 0, postedCentavos: kind === 'void' ? 0 : -150, actor: 'test', holdId: hold!.id });
     await settle('capture');
     expect((await failureOf(settle('void'))).code).toBe('23505');
+  });
+});
+
+describe(`migration 0006 on ${expectedKind}`, () => {
+  // Run again over rows as versions before it wrote them: whole webhook URLs as targets, and fetch's
+  // error quoting one. Its SQL must give what lib/alerts/targets.ts gives new rows.
+  const urls = [
+    'https://hooks.slack.com/services/T0123ABCD/B0456EFGH/XyZ0aBcDeFgHiJkLmNoPqRsT',
+    'https://discord.com/api/webhooks/112233445566778899/AbCdEf-gHiJkLmNoP_qRsTuV',
+    'https://alertas.example.gt/hook?token=s3cr3t-t0ken-value',
+    'https://alertas.example.gt/hook/mysecrettoken',
+    'https://usuario:clave-secreta@Alertas.Example.gt:8443/recibir/',
+    'https://alertas.example.gt:443/api/alertas#fragmento-secreto',
+    'http://127.0.0.1:9000/alertas',
+    'https://alertas.example.gt/',
+    'https://alertas.example.gt',
+    'https://hooks.slack.com/services/…',
+  ];
+
+  it('rewrites stored webhook URLs and the errors quoting them to their descriptions, and leaves e-mail targets alone', async () => {
+    const migration = fs.readFileSync(path.join(process.cwd(), 'db/migrations/0006_alert_targets_without_secrets.sql'), 'utf8');
+    const error = (url: string) => `Request cannot be constructed from a URL that includes credentials: ${url} ← y otra vez "${url}"`;
+    const rows = await handle.db
+      .insert(alertDeliveries)
+      .values([
+        ...urls.map((url) => ({ alertId: `alr_migration_${url}`, condition: 'breaker_open' as const, channel: 'webhook' as const, target: url, payload: '{}', lastError: error(url) })),
+        { alertId: 'alr_migration_email', condition: 'breaker_open' as const, channel: 'email' as const, target: 'ana@example.gt, luis@example.gt', payload: '{}', lastError: 'Invalid login: 535 5.7.8' },
+      ])
+      .returning();
+    await handle.db.insert(alertDeliveryAttempts).values(rows.map((row) => ({ deliveryId: row.id, attempt: 1, error: row.lastError, durationMs: 1 })));
+
+    for (const statement of migration.split('--> statement-breakpoint')) await handle.db.execute(sql.raw(statement));
+
+    const ids = rows.map((row) => row.id);
+    const after = await handle.rows<{ target: string; last_error: string; error: string }>(
+      sql`select d.target, d.last_error, a.error from alert_deliveries d join alert_delivery_attempts a on a.delivery_id = d.id where d.id in ${ids} order by d.id`,
+    );
+    expect(after.map((row) => row.target)).toEqual([...urls.map((url) => describeWebhookUrl(url)), 'ana@example.gt, luis@example.gt']);
+    const expectedErrors = [...urls.map((url) => withoutUrlSecrets(error(url))), 'Invalid login: 535 5.7.8'];
+    expect(after.map((row) => row.last_error)).toEqual(expectedErrors);
+    expect(after.map((row) => row.error)).toEqual(expectedErrors);
+    for (const secret of ['XyZ0aBcDeFgHiJkLmNoPqRsT', 'AbCdEf-gHiJkLmNoP_qRsTuV', 's3cr3t-t0ken-value', 'mysecrettoken', 'clave-secreta', 'fragmento-secreto']) {
+      expect(JSON.stringify(after)).not.toContain(secret);
+    }
+    // The functions it used are gone again.
+    expect(await handle.rows(sql`select proname from pg_proc where proname in ('alert_webhook_description', 'alert_error_without_urls')`)).toEqual([]);
   });
 });
