@@ -10,18 +10,8 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // Parallel builds (tests of different branches, benchmarks) can each use their own directory.
   distDir: process.env.NEXT_DIST_DIR || '.next',
-  // Pages and the API get their security headers from proxy.ts; Next's static files skip the proxy.
-  async headers() {
-    return [
-      {
-        source: '/_next/static/:path*',
-        headers: [
-          { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'Referrer-Policy', value: 'no-referrer' },
-        ],
-      },
-    ];
-  },
+  // No headers() here: server.mjs gives every answer, Next's static files included, the baseline
+  // security headers (lib/http/baseline-headers.mjs); proxy.ts and the lookups add the rest.
 };
 
 export default nextConfig;

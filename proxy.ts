@@ -58,8 +58,9 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but Next's static files (next.config.mjs gives them nosniff), the benchmark's bare
-  // baseline, which must measure a route with none of the gateway's work, and the five lookups
-  // (lib/api/route.ts answers every method on their paths, with the same headers).
+  // Everything but Next's static files and images, the benchmark's bare baseline, which must
+  // measure a route with none of the gateway's work, and the five lookups (lib/api/route.ts
+  // answers every method on their paths, with the same headers). server.mjs gives whatever this
+  // skips the baseline headers (lib/http/baseline-headers.mjs).
   matcher: ['/((?!_next/static/|_next/image|favicon\\.ico|api/bench/|api/renap/buscar-cui$|api/rtu/nits$|api/catalogos/(?:cui-nit|rtu|omisos)$).*)'],
 };

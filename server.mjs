@@ -10,6 +10,7 @@ import http from 'node:http';
 import next from 'next';
 import pino from 'pino';
 import { runtimeDescription } from './lib/runtime/supported-node.mjs';
+import { baselineSecurityHeaders } from './lib/http/baseline-headers.mjs';
 
 // Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
@@ -37,7 +38,32 @@ const DRAINING = Symbol.for('gateway.draining');
 let inFlight = 0;
 let draining = false;
 
-const server = http.createServer((request, response) => {
+// Read after app.prepare(), which loads the .env files. The app validates NEXTAUTH_URL at start
+// (required and https in production) and stops if it is wrong; here an unusable value only means
+// no public host is known yet.
+const publicUrl = parseUrl(process.env.NEXTAUTH_URL);
+
+// Security headers on every answer, not only on those proxy.ts and the lookups write: Next's own
+// 404s and trailing-slash redirects, /_next/image, /favicon.ico and the benchmark's bare route
+// never pass through them. At the moment the status line is written, each baseline header the
+// answer lacks is added; one the app set (a page's nonce policy, an image's own policy) is kept.
+// A handful of hasHeader() calls per answer: the lookups set all of them and pay nothing more.
+const BASELINE_HEADERS = Object.entries(baselineSecurityHeaders({ https: publicUrl?.protocol === 'https:' }));
+const API_PATH = /^\/api(\/|\?|$)/;
+
+class GatewayResponse extends http.ServerResponse {
+  // res.end() and res.write() without writeHead() come through here too (_implicitHeader).
+  writeHead(...args) {
+    if (!this.headersSent) {
+      for (const [name, value] of BASELINE_HEADERS) if (!this.hasHeader(name)) this.setHeader(name, value);
+      // API answers are never stored (docs/decisions.md); the ones outside the proxy say so too.
+      if (!this.hasHeader('cache-control') && API_PATH.test(this.req.url)) this.setHeader('Cache-Control', 'no-store');
+    }
+    return super.writeHead(...args);
+  }
+}
+
+const server = http.createServer({ ServerResponse: GatewayResponse }, (request, response) => {
   request.headers['x-gateway-peer-ip'] = request.socket.remoteAddress ?? '';
   inFlight++;
   response.once('close', () => {
@@ -47,6 +73,12 @@ const server = http.createServer((request, response) => {
   // A request that arrives on a kept-alive connection during the drain is served, and its
   // connection closed after the answer, so the client's next request goes to another instance.
   if (draining) response.setHeader('connection', 'close');
+  // A request line in absolute form (`GET http://host/path HTTP/1.1`): clients send it to
+  // proxies, and Next answers it with a redirect to that URL, whatever host it names.
+  if (request.url.charCodeAt(0) !== 47 /* '/' */ && request.url !== '*' && !toOriginForm(request)) {
+    refuseMisdirected(response);
+    return;
+  }
   void handle(request, response);
 });
 // Longer than common load balancer idle timeouts, so they close idle connections first.
@@ -59,6 +91,36 @@ server.listen(port, hostname, () => {
   const local = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
   fetch(`http://${local}:${port}/api/health`).catch((error) => log.error({ err: error }, 'warm-up request failed'));
 });
+
+/**
+ * Rewrites an absolute-form target that names this deployment's public host (or, with no public
+ * URL configured, the Host header it came with) to origin-form, as RFC 9112 (3.2.2) asks of an
+ * origin server: the target's host replaces the Host header. False for any other host, or a target
+ * that is not an http(s) URL: this gateway answers for one host only (docs/decisions.md).
+ */
+function toOriginForm(request) {
+  const target = parseUrl(request.url);
+  if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:') || target.username || target.password) return false;
+  const expectedHost = publicUrl ? publicUrl.host : parseUrl(`http://${request.headers.host ?? ''}`)?.host;
+  if (target.host !== expectedHost) return false;
+  request.url = `${target.pathname}${target.search}`;
+  request.headers.host = target.host;
+  return true;
+}
+
+function refuseMisdirected(response) {
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  response.end('Bad request: the request names a host this gateway does not serve.\n');
+}
+
+function parseUrl(value) {
+  if (!value) return undefined;
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
 
 function exitWhenIdle() {
   if (inFlight > 0) return;

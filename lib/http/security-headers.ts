@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { baselineSecurityHeaders, DENY_ALL_CONTENT_SECURITY_POLICY } from './baseline-headers.mjs';
 
 /** Per-request nonce for the pages' inline scripts (Next reads it from the request's CSP header). */
 export function newNonce(): string {
@@ -17,18 +18,13 @@ export interface SecurityHeaderOptions {
 }
 
 /**
- * Headers on every page and API response. Filter URLs carry NITs and CUIs, so nothing is sent as
- * a referrer; nothing may be framed; a page runs only the scripts Next rendered with this
+ * Headers on every page and API response: the baseline every answer carries (baseline-headers.mjs)
+ * with, for pages, a policy under which a page runs only the scripts Next rendered with this
  * request's nonce ('strict-dynamic' lets them load the app's chunks).
  */
 export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Security-Policy': options.nonce ? pagePolicy(options.nonce, options.development) : "default-src 'none'; frame-ancestors 'none'",
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'X-Frame-Options': 'DENY',
-  };
-  if (options.https) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
+  const headers = baselineSecurityHeaders({ https: options.https });
+  headers['Content-Security-Policy'] = options.nonce ? pagePolicy(options.nonce, options.development) : DENY_ALL_CONTENT_SECURITY_POLICY;
   if (options.noStore) headers['Cache-Control'] = 'no-store';
   return headers;
 }

@@ -1,16 +1,18 @@
 // The security headers of every page and API answer, over HTTP against the built app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../support/app-server';
+import { rawRequest, singleHeader, type RawAnswer } from '../support/raw-http';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
+const PUBLIC_HOST = 'gateway.example.gt';
 let testDatabase: TestDatabase;
 let app: RunningApp;
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   // An https public URL, as production has (TLS ends at the load balancer): HSTS is sent.
-  app = await startApp({ env: { NEXTAUTH_URL: 'https://gateway.example.gt' } });
+  app = await startApp({ env: { NEXTAUTH_URL: `https://${PUBLIC_HOST}` } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -47,6 +49,7 @@ const LOOKUP_PATHS = ['/api/renap/buscar-cui', '/api/rtu/nits', '/api/catalogos/
 function expectCommonHeaders(answer: Answer, what: string): void {
   expect(answer.headers.get('x-content-type-options'), what).toBe('nosniff');
   expect(answer.headers.get('referrer-policy'), what).toBe('no-referrer');
+  expect(answer.headers.get('x-frame-options'), what).toBe('DENY');
   expect(answer.headers.get('strict-transport-security'), what).toMatch(/^max-age=\d{7,}/);
   expect(answer.headers.get('content-security-policy'), what).toContain("frame-ancestors 'none'");
 }
@@ -105,6 +108,76 @@ describe('security headers', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     for (const path of ['/admin/login', '/admin', '/admin/registros/exportar']) {
       const answer = await request(path);
       expect(answer.headers.get('cache-control'), path).toContain('no-store');
+    }
+  });
+
+  it('answers the proxy never sees carry them too: Next 404s, trailing-slash redirects, the image optimizer, favicon.ico, the benchmark route', async () => {
+    const DENY_ALL = "default-src 'none'; frame-ancestors 'none'";
+    const cases: Array<[string, RequestInit, number]> = [
+      ['/favicon.ico', {}, 404],
+      ['/admin/login/', {}, 308],
+      ['/api/health/', {}, 308],
+      // The gateway renders no next/image: the optimizer refuses what it is asked (here an SVG).
+      ['/_next/image?url=%2Ficon.svg&w=64&q=75', {}, 400],
+      ['/_next/image', {}, 400],
+      ['/_next/static/no-such-chunk.js', {}, 404],
+      // The benchmark's bare route is a 404 unless `npm run bench` gave it its answers.
+      ['/api/bench/bare?lookup=renap', { method: 'POST', body: '{}' }, 404],
+      ['/api/bench/bare', {}, 405],
+      ['/api/bench/no-such-route', {}, 404],
+    ];
+    for (const [path, init, status] of cases) {
+      const answer = await request(path, init);
+      expect(answer.status, path).toBe(status);
+      expectCommonHeaders(answer, path);
+      expect(answer.headers.get('content-security-policy'), path).toBe(DENY_ALL);
+      if (path.startsWith('/api/')) expect(answer.headers.get('cache-control'), path).toContain('no-store');
+    }
+    // A redirect keeps to this deployment and the path the client asked for.
+    expect((await request('/admin/login/')).headers.get('location')).toBe('/admin/login');
+  });
+
+  it('a request line in absolute form: another host is refused, the public host is served as its path, and no redirect leaves the public host', async () => {
+    const local = `127.0.0.1:${app.port}`;
+    const expectStaysHome = (answer: RawAnswer, what: string) => {
+      const location = singleHeader(answer, 'location');
+      if (location !== undefined) expect(new URL(location, `https://${PUBLIC_HOST}`).host, `${what}: Location ${location}`).toBe(PUBLIC_HOST);
+      expect(singleHeader(answer, 'x-content-type-options'), what).toBe('nosniff');
+      expect(singleHeader(answer, 'x-frame-options'), what).toBe('DENY');
+      expect(singleHeader(answer, 'strict-transport-security'), what).toMatch(/^max-age=\d{7,}/);
+      expect(singleHeader(answer, 'content-security-policy'), what).toContain("frame-ancestors 'none'");
+    };
+
+    for (const target of ['http://evil.example/admin/login', 'http://evil.example/admin/login/', 'https://evil.example/api/health', `http://${PUBLIC_HOST}.evil.example/admin/login`]) {
+      for (const host of [local, 'evil.example', PUBLIC_HOST]) {
+        const answer = await rawRequest(app.port, 'GET', target, { host });
+        const what = `GET ${target} (Host: ${host})`;
+        expect(answer.status, what).toBe(400);
+        expectStaysHome(answer, what);
+      }
+    }
+
+    // The public host in absolute form is the same request as its path (RFC 9112, 3.2.2), on
+    // either scheme (TLS ends at the load balancer), not a redirect to itself over http.
+    for (const target of [`http://${PUBLIC_HOST}/admin/login`, `https://${PUBLIC_HOST}/admin/login`, `https://${PUBLIC_HOST.toUpperCase()}/admin/login`]) {
+      const answer = await rawRequest(app.port, 'GET', target, { host: local });
+      expect(answer.status, target).toBe(200);
+      expect(answer.text, target).toContain('<form');
+      expectStaysHome(answer, target);
+    }
+    const health = await rawRequest(app.port, 'GET', `https://${PUBLIC_HOST}/api/health?probe=1`, { host: PUBLIC_HOST });
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.text)).toMatchObject({ status: 'ok' });
+    const slash = await rawRequest(app.port, 'GET', `http://${PUBLIC_HOST}/admin/login/?next=1`, { host: local });
+    expect(slash.status).toBe(308);
+    expect(singleHeader(slash, 'location')).toBe('/admin/login?next=1');
+    expectStaysHome(slash, 'trailing slash in absolute form');
+
+    // Whatever Host an origin-form request names, redirects stay relative to this deployment.
+    for (const target of ['/admin/login/', '/admin', '//evil.example/admin/']) {
+      const answer = await rawRequest(app.port, 'GET', target, { host: 'evil.example' });
+      expect([307, 308], target).toContain(answer.status);
+      expectStaysHome(answer, `GET ${target} (Host: evil.example)`);
     }
   });
 
