@@ -26,7 +26,7 @@ import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
 import { startThrowawayPostgres } from './postgres';
-import { startThrowawayRedis } from './redis';
+import { startThrowawayRedis } from '../scripts/throwaway-redis';
 import { median } from './stats';
 import { STATEMENT_COUNTING_SETTINGS, statementCounter, type StatementCount, type StatementCounter } from './statements';
 

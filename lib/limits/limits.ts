@@ -48,7 +48,7 @@ async function createStore(settings: Env): Promise<RateLimitStore> {
         resolve();
       });
     });
-    // The fixed-window limiter calls only evalsha and eval, which the adapter provides.
+    // The fixed- and sliding-window limiters call only evalsha and eval, which the adapter provides.
     return new RedisRateLimitStore(new SelfHostedRedisScripts(client) as unknown as RatelimitRedis, memory);
   }
   return memory;
@@ -63,23 +63,28 @@ export async function consumeIntegrationLimit(route: LimitedRoute, integrationNa
     catalogs: settings.RATE_LIMIT_CATALOG_PER_MINUTE,
   }[route];
   // Counted by integration name, lowercased as the login header is matched.
-  const decision = await (await rateLimitStore()).consume(`minute:${route}:${integrationName.toLowerCase()}`, limit, MINUTE_MS);
+  const decision = await (await rateLimitStore()).consume(`minute:${route}:${integrationName.toLowerCase()}`, limit, MINUTE_MS, 'fixed');
   return decision.allowed;
 }
 
 /** Spends one console sign-in attempt from the client's per-minute allowance (before any hash or query). */
 export async function consumeSignInLimit(clientIp: string): Promise<boolean> {
-  const decision = await (await rateLimitStore()).consume(`sign-in:${clientIp}`, env().RATE_LIMIT_SIGN_IN_PER_MINUTE, MINUTE_MS);
+  const decision = await (await rateLimitStore()).consume(`sign-in:${clientIp}`, env().RATE_LIMIT_SIGN_IN_PER_MINUTE, MINUTE_MS, 'fixed');
   return decision.allowed;
 }
 
-/** Spends one request from the global per-IP limit (100 per 15 minutes by default). */
+/**
+ * Spends one request from the global per-IP limit (100 per 15 minutes by default), counted in a
+ * sliding window: a client cannot spend one window's quota just before a boundary and the next
+ * one's just after it (issue 21, point 10). The per-minute limits keep the contract's fixed windows.
+ */
 export async function consumeGlobalLimit(clientIp: string): Promise<boolean> {
   const settings = env();
   const decision = await (await rateLimitStore()).consume(
     `global:${clientIp}`,
     settings.RATE_LIMIT_GLOBAL_MAX,
     settings.RATE_LIMIT_GLOBAL_WINDOW_SECONDS * 1000,
+    'sliding',
   );
   return decision.allowed;
 }

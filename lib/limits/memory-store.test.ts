@@ -16,7 +16,7 @@ function storeAt(startMs = 1_000_000) {
 
 async function allowedCount(store: MemoryRateLimitStore, key: string, attempts: number, limit: number, windowMs: number) {
   let allowed = 0;
-  for (let i = 0; i < attempts; i++) if ((await store.consume(key, limit, windowMs)).allowed) allowed++;
+  for (let i = 0; i < attempts; i++) if ((await store.consume(key, limit, windowMs, 'fixed')).allowed) allowed++;
   return allowed;
 }
 
@@ -30,7 +30,7 @@ describe('MemoryRateLimitStore (fixed window)', () => {
     const { store, clock } = storeAt();
     const start = clock.now;
     const decisions = [];
-    for (let i = 0; i < 4; i++) decisions.push(await store.consume('k', 3, 1_000));
+    for (let i = 0; i < 4; i++) decisions.push(await store.consume('k', 3, 1_000, 'fixed'));
     expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
       [true, 2],
       [true, 1],
@@ -43,13 +43,13 @@ describe('MemoryRateLimitStore (fixed window)', () => {
   it('resets windowMs after the first request, not after the last', async () => {
     const { store, at } = storeAt();
     at(250); // the window starts with this first request
-    expect((await store.consume('k', 2, 1_000)).allowed).toBe(true);
+    expect((await store.consume('k', 2, 1_000, 'fixed')).allowed).toBe(true);
     at(900);
-    expect((await store.consume('k', 2, 1_000)).allowed).toBe(true);
+    expect((await store.consume('k', 2, 1_000, 'fixed')).allowed).toBe(true);
     at(1_249);
-    expect((await store.consume('k', 2, 1_000)).allowed).toBe(false);
+    expect((await store.consume('k', 2, 1_000, 'fixed')).allowed).toBe(false);
     at(1_250);
-    const fresh = await store.consume('k', 2, 1_000);
+    const fresh = await store.consume('k', 2, 1_000, 'fixed');
     expect(fresh).toMatchObject({ allowed: true, remaining: 1 });
   });
 
@@ -58,7 +58,7 @@ describe('MemoryRateLimitStore (fixed window)', () => {
     await allowedCount(store, 'k', 3, 3, 1_000);
     for (let t = 100; t < 1_000; t += 100) {
       at(t);
-      expect((await store.consume('k', 3, 1_000)).allowed).toBe(false);
+      expect((await store.consume('k', 3, 1_000, 'fixed')).allowed).toBe(false);
     }
     at(1_000);
     expect(await allowedCount(store, 'k', 10, 3, 1_000)).toBe(3);
@@ -86,14 +86,14 @@ describe('MemoryRateLimitStore bound', () => {
     const { store } = storeAt();
     await allowedCount(store, 'busy-integration', 3, 3, 60_000);
     for (let address = 0; address < 5_000; address++) {
-      await store.consume(`global:10.0.${address >> 8}.${address & 255}`, 100, 900_000);
+      await store.consume(`global:10.0.${address >> 8}.${address & 255}`, 100, 900_000, 'sliding');
       // The busy key keeps being used, so it is never the least recently used one.
-      if (address % 100 === 0) expect((await store.consume('busy-integration', 3, 60_000)).allowed).toBe(false);
+      if (address % 100 === 0) expect((await store.consume('busy-integration', 3, 60_000, 'fixed')).allowed).toBe(false);
       expect(store.size).toBeLessThanOrEqual(1_000);
     }
     expect(store.size).toBe(1_000);
     // The oldest addresses were forgotten: they start over; the newest still count.
-    expect((await store.consume('global:10.0.0.0', 1, 900_000)).allowed).toBe(true);
-    expect((await store.consume('global:10.0.19.135', 1, 900_000)).allowed).toBe(false);
+    expect((await store.consume('global:10.0.0.0', 1, 900_000, 'sliding')).allowed).toBe(true);
+    expect((await store.consume('global:10.0.19.135', 1, 900_000, 'sliding')).allowed).toBe(false);
   });
 });

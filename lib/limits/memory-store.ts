@@ -1,9 +1,31 @@
 import { logger } from '@/lib/logging/logger';
-import type { RateLimitDecision, RateLimitStore } from './store';
+import type { LimitWindow, RateLimitDecision, RateLimitStore } from './store';
 
-interface Window {
+/** A fixed window: it starts with its first request and resets `windowMs` later. */
+interface FixedWindow {
   count: number;
   resetAtMs: number;
+}
+
+/**
+ * A sliding window's two counters, as @upstash/ratelimit keeps them in Redis (one key per aligned
+ * window): the requests allowed in window number `index` (it starts at `index × windowMs`) and in
+ * the one before it. Every field is a small integer (V8 keeps it inline, no boxed number), so a
+ * client costs no more than a fixed window's counter.
+ */
+interface SlidingWindow {
+  index: number;
+  windowMs: number;
+  count: number;
+  previousCount: number;
+}
+
+type Window = FixedWindow | SlidingWindow;
+
+/** When a window no longer counts for anything and the sweep may drop it. */
+function forgetAtMs(window: Window): number {
+  // A sliding window still counts (weighted) through the whole window after it.
+  return 'resetAtMs' in window ? window.resetAtMs : (window.index + 2) * window.windowMs;
 }
 
 /** How often a pass over the windows starts, dropping the expired ones. */
@@ -20,7 +42,10 @@ export interface MemoryStoreOptions {
 }
 
 /**
- * Fixed windows in process memory, with a hard bound on how many it keeps. Each request moves its
+ * Fixed and sliding windows in process memory, with a hard bound on how many it keeps. The sliding
+ * windows answer exactly as @upstash/ratelimit's slidingWindow does in Redis (same alignment, same
+ * weighting and rounding, refused requests not counted), so an instance answers alike whether its
+ * counters are here or in Redis (`lib/limits/window-semantics.test.ts` runs one table on both). Each request moves its
  * key to the most recently used end; beyond `maxKeys` the least recently used window is dropped.
  * Forgetting an idle client's window only gives it a fresh one, while refusing new keys would let
  * anyone with many addresses (an IPv6 range) lock every new client out: under such a flood the
@@ -49,19 +74,46 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async ping(): Promise<void> {}
 
-  async consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+  async consume(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<RateLimitDecision> {
     const now = this.now();
     this.sweepSome(now);
-    let window = this.windows.get(key);
+    const found = this.windows.get(key);
     // Re-inserting keeps the map in order of last use, oldest first.
-    if (window) this.windows.delete(key);
-    if (!window || window.resetAtMs <= now) window = { count: 0, resetAtMs: now + windowMs };
-    this.windows.set(key, window);
+    if (found) this.windows.delete(key);
+    const decision = window === 'sliding' ? this.consumeSliding(key, found as SlidingWindow | undefined, limit, windowMs, now) : this.consumeFixed(key, found as FixedWindow | undefined, limit, windowMs, now);
     if (this.windows.size > this.maxKeys) this.forgetLeastRecentlyUsed(now);
+    return decision;
+  }
+
+  private consumeFixed(key: string, found: FixedWindow | undefined, limit: number, windowMs: number, now: number): RateLimitDecision {
+    const window = !found || found.resetAtMs <= now ? { count: 0, resetAtMs: now + windowMs } : found;
+    this.windows.set(key, window);
     // Refused requests are not counted: a client hammering past the limit does not extend it.
     if (window.count >= limit) return { allowed: false, remaining: 0, resetAtMs: window.resetAtMs };
     window.count++;
     return { allowed: true, remaining: limit - window.count, resetAtMs: window.resetAtMs };
+  }
+
+  /** @upstash/ratelimit's slidingWindow script, step by step (its Lua is quoted where it matters). */
+  private consumeSliding(key: string, found: SlidingWindow | undefined, limit: number, windowMs: number, now: number): RateLimitDecision {
+    const index = Math.floor(now / windowMs);
+    let window = found;
+    if (!window || window.index < index - 1) {
+      window = { index, windowMs, count: 0, previousCount: 0 };
+    } else if (window.index === index - 1) {
+      window.previousCount = window.count;
+      window.count = 0;
+      window.index = index;
+    }
+    // (A clock that stepped back leaves the newer window counting: never a fresh quota.)
+    this.windows.set(key, window);
+    const resetAtMs = (window.index + 1) * windowMs;
+    // percentageInCurrent = (now % window) / window; math.floor((1 - percentageInCurrent) * previous)
+    const weightedPrevious = Math.floor((1 - (now % windowMs) / windowMs) * window.previousCount);
+    // Refused requests are not counted (the script returns before INCRBY).
+    if (weightedPrevious + window.count >= limit) return { allowed: false, remaining: 0, resetAtMs };
+    window.count++;
+    return { allowed: true, remaining: Math.max(0, limit - (window.count + weightedPrevious)), resetAtMs };
   }
 
   private forgetLeastRecentlyUsed(now: number): void {
@@ -93,7 +145,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
         return;
       }
       const [key, window] = next.value;
-      if (window.resetAtMs <= now) this.windows.delete(key);
+      if (forgetAtMs(window) <= now) this.windows.delete(key);
     }
   }
 }

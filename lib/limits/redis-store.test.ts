@@ -22,9 +22,9 @@ describe('the Redis limiter store with Redis hung', () => {
     const { redis, state } = redisThatHangs();
     const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(), 'test', 60_000);
 
-    const first = await store.consume('client', 3, 60_000);
+    const first = await store.consume('client', 3, 60_000, 'fixed');
     const later = [];
-    for (let i = 0; i < 20; i++) later.push(await store.consume('client', 3, 60_000));
+    for (let i = 0; i < 20; i++) later.push(await store.consume('client', 3, 60_000, 'fixed'));
 
     expect(first.allowed).toBe(true);
     expect(state.commands).toBe(1);
@@ -36,18 +36,18 @@ describe('the Redis limiter store with Redis hung', () => {
     const { redis, state } = redisThatHangs();
     const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(), 'test', 100);
 
-    await store.consume('client', 1_000, 60_000);
+    await store.consume('client', 1_000, 60_000, 'fixed');
     expect(state.commands).toBe(1);
     state.hung = false;
     // Every check during the cool-down is answered locally; the first one after it asks Redis.
     await vi.waitFor(
       async () => {
-        await store.consume('client', 1_000, 60_000);
+        await store.consume('client', 1_000, 60_000, 'fixed');
         expect(state.commands).toBe(2);
       },
       { timeout: 5_000, interval: 20 },
     );
-    await store.consume('client', 1_000, 60_000);
+    await store.consume('client', 1_000, 60_000, 'fixed');
     expect(state.commands).toBe(3);
   });
 
@@ -55,9 +55,9 @@ describe('the Redis limiter store with Redis hung', () => {
     const { redis, state } = redisThatHangs();
     const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(), 'test', 50);
 
-    await store.consume('client', 1_000, 60_000);
+    await store.consume('client', 1_000, 60_000, 'fixed');
     await new Promise((resolve) => setTimeout(resolve, 60));
-    const concurrent = await Promise.all(Array.from({ length: 10 }, () => store.consume('client', 1_000, 60_000)));
+    const concurrent = await Promise.all(Array.from({ length: 10 }, () => store.consume('client', 1_000, 60_000, 'fixed')));
 
     expect(concurrent.every((decision) => decision.allowed)).toBe(true);
     expect(state.commands).toBe(2);

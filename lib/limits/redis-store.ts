@@ -3,7 +3,7 @@ import { metrics } from '@/lib/metrics/registry';
 import { answerWithin } from '@/lib/async/answer-within';
 import { logger } from '@/lib/logging/logger';
 import type { MemoryRateLimitStore } from './memory-store';
-import type { RateLimitDecision, RateLimitStore } from './store';
+import type { LimitWindow, RateLimitDecision, RateLimitStore } from './store';
 
 /** What @upstash/ratelimit needs from a Redis client: @upstash/redis, or our self-hosted adapter. */
 export type RatelimitRedis = ConstructorParameters<typeof Ratelimit>[0]['redis'];
@@ -20,7 +20,11 @@ const FALLBACK_WARNING_EVERY_MS = 30_000;
 
 /**
  * Limits shared by every instance through Redis, with @upstash/ratelimit's fixed windows (aligned
- * to multiples of the window, so a window resets at most `windowMs` after its first request).
+ * to multiples of the window, so a window resets at most `windowMs` after its first request) and
+ * its sliding windows. Both keep one counter per aligned window under the same key,
+ * `<prefix>:<limit>:<windowMs>:<key>:<window number>`, so instances counting a limit with fixed
+ * windows and instances counting it with sliding ones (a rolling deploy) spend from the same
+ * counters (docs/decisions.md, "Limits").
  *
  * When Redis cannot answer (down, unreachable, slower than REDIS_TIMEOUT_MS) the lookup is not
  * blocked: this instance's own in-memory counters decide instead, so limits still hold per
@@ -40,28 +44,28 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly cooldownMs = REDIS_COOLDOWN_MS,
   ) {}
 
-  async consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+  async consume(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<RateLimitDecision> {
     // While Redis is known to fail, and while one check is finding out whether it is back, the
     // others do not wait for it.
-    if (this.probing || (this.coolingDownUntil > 0 && Date.now() < this.coolingDownUntil)) return this.useFallback(key, limit, windowMs);
+    if (this.probing || (this.coolingDownUntil > 0 && Date.now() < this.coolingDownUntil)) return this.useFallback(key, limit, windowMs, window);
     const probe = this.coolingDownUntil > 0;
     if (probe) this.probing = true;
     try {
-      const result = await answerWithin(this.limiter(limit, windowMs).limit(key), REDIS_TIMEOUT_MS);
+      const result = await answerWithin(this.limiter(limit, windowMs, window).limit(key), REDIS_TIMEOUT_MS);
       this.coolingDownUntil = 0;
       return { allowed: result.success, remaining: result.remaining, resetAtMs: result.reset };
     } catch (error) {
       this.coolingDownUntil = Date.now() + this.cooldownMs;
       this.warn(error);
-      return this.useFallback(key, limit, windowMs);
+      return this.useFallback(key, limit, windowMs, window);
     } finally {
       if (probe) this.probing = false;
     }
   }
 
-  private useFallback(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+  private useFallback(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<RateLimitDecision> {
     metrics().limiterFallbacks.inc();
-    return this.fallback.consume(key, limit, windowMs);
+    return this.fallback.consume(key, limit, windowMs, window);
   }
 
   /** A trivial script: the adapter and Upstash both run scripts, and nothing else is needed. */
@@ -69,18 +73,24 @@ export class RedisRateLimitStore implements RateLimitStore {
     await (this.redis as unknown as { eval(script: string, keys: string[], args: unknown[]): Promise<unknown> }).eval('return 1', [], []);
   }
 
-  private limiter(limit: number, windowMs: number): Ratelimit {
-    const id = `${limit}:${windowMs}`;
+  private limiter(limit: number, windowMs: number, window: LimitWindow): Ratelimit {
+    const id = `${window}:${limit}:${windowMs}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {
+      const sliding = window === 'sliding';
       limiter = new Ratelimit({
         redis: this.redis,
-        limiter: Ratelimit.fixedWindow(limit, `${windowMs} ms`),
-        prefix: `${this.prefix}:${id}`,
+        limiter: sliding ? Ratelimit.slidingWindow(limit, `${windowMs} ms`) : Ratelimit.fixedWindow(limit, `${windowMs} ms`),
+        // Not the kind of window: the key layout stays what it was with fixed windows only.
+        prefix: `${this.prefix}:${limit}:${windowMs}`,
         // Ours (answerWithin): Upstash's own timer fires before a reply that arrived while the event
         // loop was busy is read, and lets the request through besides.
         timeout: 0,
         analytics: false,
+        // The limiter's cache of refused identifiers blocks one until its window's end. That is
+        // exact for a fixed window; a sliding window frees room before then (the previous window's
+        // weight shrinks), and this instance would refuse what Redis and the others allow.
+        ...(sliding ? { ephemeralCache: false as const } : {}),
       });
       this.limiters.set(id, limiter);
     }

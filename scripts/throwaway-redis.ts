@@ -1,4 +1,5 @@
-// A throwaway Redis for the two-instance benchmark when REDIS_URL is not given.
+// A throwaway Redis (redis-server from the system's packages) for the two-instance benchmark when
+// REDIS_URL is not given, and for the tests that need a real one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
