@@ -1,8 +1,18 @@
 import type { Database } from '@/db/client';
 import { auditLog } from '@/db/schema';
 
-/** Who made a change: a console user, the operator CLI, or the system itself (seed, sweeper). */
-export type Actor = { kind: 'user'; id: number; email: string } | { kind: 'cli'; name?: string } | { kind: 'system'; name: string };
+/**
+ * Who made a change: a console user, the operator CLI, the system itself (seed, sweeper), or
+ * someone not signed in (a sign-in attempt: who typed the e-mail is exactly what is not known).
+ */
+export type Actor =
+  | { kind: 'user'; id: number; email: string }
+  | { kind: 'cli'; name?: string }
+  | { kind: 'system'; name: string }
+  | { kind: 'anonymous' };
+
+/** The actor column of sign-in attempts. */
+export const ANONYMOUS_ACTOR = 'anonymous';
 
 export function describeActor(actor: Actor): string {
   switch (actor.kind) {
@@ -12,6 +22,8 @@ export function describeActor(actor: Actor): string {
       return actor.name ? `cli:${actor.name}` : 'cli';
     case 'system':
       return `system:${actor.name}`;
+    case 'anonymous':
+      return ANONYMOUS_ACTOR;
   }
 }
 
@@ -21,23 +33,27 @@ export type Executor = Database | Transaction;
 export interface AuditChange {
   action: string;
   targetType: 'integration' | 'console_user';
+  /** For a sign-in with an e-mail no account has: NO_ACCOUNT (the e-mail itself is never kept). */
   targetId: string | number;
   before: unknown;
   after: unknown;
 }
+
+/** The target id of a sign-in attempt on an e-mail that belongs to no account. */
+export const NO_ACCOUNT = '';
 
 /** Writes one audit row; call it inside the transaction that makes the change. Returns its id. */
 export async function writeAudit(executor: Executor, actor: Actor, change: AuditChange): Promise<number> {
   const [row] = await executor
     .insert(auditLog)
     .values({
-    actor: describeActor(actor),
-    action: change.action,
-    targetType: change.targetType,
-    targetId: String(change.targetId),
-    before: change.before ?? null,
-    after: change.after ?? null,
-  })
+      actor: describeActor(actor),
+      action: change.action,
+      targetType: change.targetType,
+      targetId: String(change.targetId),
+      before: change.before ?? null,
+      after: change.after ?? null,
+    })
     .returning({ id: auditLog.id });
   return row!.id;
 }

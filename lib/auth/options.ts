@@ -68,7 +68,7 @@ export function authOptions(): AuthOptions {
           token.sessionVersion = user.sessionVersion;
           // next-auth would put this error's message in the sign-in page's URL: only a code goes.
           try {
-            token.sessionId = await startConsoleSession(Number(user.id));
+            token.sessionId = await startConsoleSession({ id: Number(user.id), email: user.email ?? '' });
           } catch (error) {
             log.error({ err: error }, 'could not record the console session');
             throw new SignInRefused({ kind: 'unavailable' });

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { SignInRefusal } from './sign-in-errors';
-import { beginSignInAttempt, recordSignInFailure, recordSignInSuccess, SIGN_IN_THROTTLE, type AttemptStart } from './throttle';
+import {
+  beginPasswordChangeAttempt,
+  beginSignInAttempt,
+  PASSWORD_CHANGE_THROTTLE,
+  recordPasswordChangeFailure,
+  recordPasswordChangeSuccess,
+  recordSignInFailure,
+  recordSignInSuccess,
+  SIGN_IN_THROTTLE,
+  type AttemptStart,
+} from './throttle';
 
 let testDatabase: TestDatabase;
 beforeAll(async () => {
@@ -15,7 +25,7 @@ type Allowed = Extract<AttemptStart, { allowed: true }>;
 
 async function fail(email: string, ip: string): Promise<{ start: AttemptStart; refusal?: SignInRefusal }> {
   const start = await beginSignInAttempt(email, ip);
-  return start.allowed ? { start, refusal: await recordSignInFailure(start) } : { start };
+  return start.allowed ? { start, refusal: (await recordSignInFailure(start)).refusal } : { start };
 }
 
 describe('sign-in throttling of one account from one address', () => {
@@ -84,5 +94,45 @@ describe('sign-in throttling per IP', () => {
     await Promise.all(allowed.map((start) => recordSignInFailure(start)));
     expect(await beginSignInAttempt('otra@example.com', '10.2.2.2')).toMatchObject({ allowed: false });
     expect(await beginSignInAttempt('otra@example.com', '10.2.2.3')).toMatchObject({ allowed: true });
+  });
+});
+
+describe('password-change throttling (wrong current passwords of a signed-in user)', () => {
+  it('locks the account\'s password changes at the 10th failure, whatever address the guesses come from', async () => {
+    const refusals: unknown[] = [];
+    const lockedNow: unknown[] = [];
+    for (let attempt = 1; attempt <= PASSWORD_CHANGE_THROTTLE.password_change_account.lockAfter; attempt++) {
+      // A stolen session cookie used from a new address for every guess.
+      const start = await beginPasswordChangeAttempt(41, `198.18.0.${attempt}`);
+      expect(start.allowed).toBe(true);
+      const outcome = await recordPasswordChangeFailure(start as Allowed);
+      refusals.push(outcome.refusal);
+      lockedNow.push(...outcome.lockedNow);
+    }
+    expect(refusals.slice(6)).toEqual([{ kind: 'attempts_left', left: 3 }, { kind: 'attempts_left', left: 2 }, { kind: 'attempts_left', left: 1 }, { kind: 'locked_now' }]);
+    expect(lockedNow).toEqual(['password_change_account']);
+    expect(await beginPasswordChangeAttempt(41, '198.18.1.1')).toEqual({ allowed: false, refusal: { kind: 'locked', minutes: 15 } });
+    // Another account's changes, and signing in, count on their own.
+    expect((await beginPasswordChangeAttempt(42, '198.18.0.1')).allowed).toBe(true);
+    expect((await beginSignInAttempt('cuarenta-y-uno@example.com', '198.18.0.1')).allowed).toBe(true);
+  });
+
+  it('reports each lock once when parallel guesses pass the limits', async () => {
+    const starts = await Promise.all(Array.from({ length: 30 }, () => beginPasswordChangeAttempt(43, '198.18.2.1')));
+    const allowed = starts.filter((start): start is Allowed => start.allowed);
+    expect(allowed).toHaveLength(PASSWORD_CHANGE_THROTTLE.password_change_account.lockAfter);
+    const outcomes = await Promise.all(allowed.map((start) => recordPasswordChangeFailure(start)));
+    const reported = [...starts.flatMap((start) => (start.allowed ? [] : (start.lockedNow ?? []))), ...outcomes.flatMap((outcome) => outcome.lockedNow)];
+    // 30 from one address pass the address's 20 as well as the account's 10: both lock, once each.
+    expect(reported.sort()).toEqual(['password_change_account', 'password_change_ip']);
+  });
+
+  it('the right current password clears the account and gives the address its attempt back', async () => {
+    for (let attempt = 0; attempt < 4; attempt++) await recordPasswordChangeFailure((await beginPasswordChangeAttempt(44, '198.18.3.1')) as Allowed);
+    await recordPasswordChangeSuccess((await beginPasswordChangeAttempt(44, '198.18.3.1')) as Allowed);
+    expect(((await beginPasswordChangeAttempt(44, '198.18.3.1')) as Allowed).counted).toEqual([
+      { scope: 'password_change_ip', subject: '198.18.3.1', attempt: 5 },
+      { scope: 'password_change_account', subject: '44', attempt: 1 },
+    ]);
   });
 });

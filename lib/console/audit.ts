@@ -9,7 +9,7 @@ export const AUDIT_PAGE_SIZE = 50;
 export interface AuditFilters {
   targetType?: 'integration' | 'console_user';
   targetId?: string;
-  /** A console user's id, or 'cli' / 'system' for the operator CLI and the app itself. */
+  /** A console user's id, 'cli' / 'system' for the operator CLI and the app itself, 'anonymous' for sign-in attempts. */
   actor?: string;
   action?: string;
   /** Guatemalan calendar days (YYYY-MM-DD), both included. */
@@ -43,6 +43,8 @@ export function auditPageQuery(database: Database, filters: AuditFilters, cursor
   if (filters.targetType && filters.targetId) conditions.push(eq(auditLog.targetId, filters.targetId));
   if (filters.actor === 'cli' || filters.actor === 'system') {
     conditions.push(or(eq(auditLog.actor, filters.actor), like(auditLog.actor, `${filters.actor}:%`))!);
+  } else if (filters.actor === 'anonymous') {
+    conditions.push(eq(auditLog.actor, filters.actor));
   } else if (filters.actor) {
     conditions.push(like(auditLog.actor, `user:${Number(filters.actor)} %`));
   }

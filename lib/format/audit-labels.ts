@@ -20,12 +20,22 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   name: 'Nombre',
   role: 'Rol',
   passwordChangedAt: 'Contraseña cambiada',
+  lockScope: 'Bloqueo',
+  lockMinutes: 'Minutos de bloqueo',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
       return [flag, `${label} habilitad${label.startsWith('Catálogo') ? 'o' : 'a'}`];
     }),
   ),
+};
+
+/** What a lock covers (lib/auth/throttle.ts scopes), as the audit page says it. */
+export const LOCK_SCOPE_LABELS: Record<string, string> = {
+  account_ip: 'esta cuenta desde una dirección',
+  ip: 'una dirección, con cualquier cuenta',
+  password_change_account: 'cambios de contraseña de esta cuenta',
+  password_change_ip: 'cambios de contraseña desde una dirección',
 };
 
 export function auditFieldLabel(field: string, targetType?: string): string {
@@ -40,14 +50,18 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'sí' : 'no';
   if (field === 'role' && (value === 'admin' || value === 'support')) return ROLE_LABELS[value];
   if (field === 'passwordChangedAt' && typeof value === 'string') return formatDateTime(value);
+  if (field === 'lockScope' && typeof value === 'string') return LOCK_SCOPE_LABELS[value] ?? value;
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Who made a change: a console user by name, the operator CLI, or the app itself. */
+export const ANONYMOUS_ACTOR_LABEL = 'Sin sesión iniciada';
+
+/** Who made a change: a console user by name, the operator CLI, the app itself, or nobody signed in (sign-in attempts). */
 export function describeAuditActor(actor: string, userNames: Map<number, string>): string {
   const user = /^user:(\d+) (.*)$/.exec(actor);
   if (user) return userNames.get(Number(user[1])) ?? user[2]!;
   if (actor === 'cli' || actor.startsWith('cli:')) return `Operador (CLI)${actor.startsWith('cli:') ? ` ${actor.slice(4)}` : ''}`;
   if (actor === 'system' || actor.startsWith('system:')) return 'El sistema';
+  if (actor === 'anonymous') return ANONYMOUS_ACTOR_LABEL;
   return actor;
 }

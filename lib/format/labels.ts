@@ -84,6 +84,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.reactivate': 'Reactivó el usuario',
   'user.reset_password': 'Restableció la contraseña',
   'user.change_password': 'Cambió su contraseña',
+  'user.change_password_failed': 'Intentó cambiar su contraseña con una actual incorrecta',
+  'user.change_password_locked': 'Bloqueo del cambio de contraseña por intentos fallidos',
+  'user.sign_in': 'Inició sesión',
+  'user.sign_in_failed': 'Inicio de sesión fallido',
+  'user.sign_in_locked': 'Bloqueo del inicio de sesión por intentos fallidos',
 };
 
 /** The upstream sources, as the console and the alerts name them. */

@@ -14,6 +14,7 @@ import {
 } from './service';
 
 const CLI: Actor = { kind: 'cli' };
+const IP = '192.0.2.10';
 let testDatabase: TestDatabase;
 
 beforeAll(async () => {
@@ -78,9 +79,20 @@ describe('console users: passwords', () => {
   it('a change needs the current password and a different, long enough new one', async () => {
     const { user, password } = await newUser('cambio@example.com', 'support');
     const self = { kind: 'user' as const, id: user.id, email: user.email };
-    expect(await changeOwnPassword(self, 'no-es-la-actual', 'una frase nueva y larga')).toMatchObject({ ok: false, error: { message: 'La contraseña actual no es correcta.' } });
-    expect(await changeOwnPassword(self, password, 'corta')).toMatchObject({ ok: false, error: { code: 'invalid' } });
-    expect(await changeOwnPassword(self, password, password)).toMatchObject({ ok: false, error: { code: 'invalid' } });
-    expect(await changeOwnPassword(self, password, 'una frase nueva y larga')).toMatchObject({ ok: true });
+    expect(await changeOwnPassword(self, 'no-es-la-actual', 'una frase nueva y larga', IP)).toMatchObject({ ok: false, error: { message: 'La contraseña actual no es correcta.' } });
+    expect(await changeOwnPassword(self, password, 'corta', IP)).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await changeOwnPassword(self, password, password, IP)).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await changeOwnPassword(self, password, 'una frase nueva y larga', IP)).toMatchObject({ ok: true });
+
+    // The wrong current password and the change are in the audit log, with who, and no password.
+    const rows = await testDatabase.use(async ({ db }) => db.select().from(auditLog).where(eq(auditLog.targetId, String(user.id))));
+    expect(rows.map((row) => [row.action, row.actor])).toEqual(
+      expect.arrayContaining([
+        ['user.change_password_failed', `user:${user.id} cambio@example.com`],
+        ['user.change_password', `user:${user.id} cambio@example.com`],
+      ]),
+    );
+    expect(rows.filter((row) => row.action === 'user.change_password_failed')).toHaveLength(1);
+    for (const secret of [password, 'no-es-la-actual', 'una frase nueva y larga']) expect(JSON.stringify(rows)).not.toContain(secret);
   });
 });

@@ -1,8 +1,18 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/db/client';
 import { consoleUsers, type ConsoleRole, type ConsoleUser } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
+import { auditPasswordChangeRefusal } from '@/lib/auth/access-audit';
+import { passwordChangeRefusalMessage, WRONG_CURRENT_PASSWORD } from '@/lib/auth/password-change-errors';
+import {
+  beginPasswordChangeAttempt,
+  recordPasswordChangeFailure,
+  recordPasswordChangeSuccess,
+  type ThrottleScope,
+} from '@/lib/auth/throttle';
+import { logger } from '@/lib/logging/logger';
 import { fail, ok, type Result } from '@/lib/result';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '@/lib/security/passwords';
 
@@ -26,7 +36,7 @@ export function toUserView(user: ConsoleUser): ConsoleUserView {
   return view;
 }
 
-export type UserError = 'invalid' | 'email_taken' | 'not_found' | 'last_admin';
+export type UserError = 'invalid' | 'email_taken' | 'not_found' | 'last_admin' | 'throttled';
 
 export interface CreateUserInput {
   email: string;
@@ -172,19 +182,37 @@ export async function resetConsoleUserPassword(
   return result.ok ? ok({ user: result.value, password }) : result;
 }
 
-/** A signed-in user's own password change: the current password is required. */
+/**
+ * A signed-in user's own password change: the current password is required, and guessing it is
+ * throttled per account and per client IP like sign-ins (lib/auth/throttle.ts), so a stolen
+ * session cookie cannot search for the password. Wrong current passwords and the locks they
+ * cause are written to the audit log; a refusal by a lock already in place checks nothing.
+ */
 export async function changeOwnPassword(
   actor: Extract<Actor, { kind: 'user' }>,
   currentPassword: string,
   newPassword: string,
+  clientIp: string,
 ): Promise<Result<ConsoleUserView, UserError>> {
   const parsed = passwordSchema.safeParse(newPassword);
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
   if (parsed.data === currentPassword) return fail('invalid', 'La nueva contraseña debe ser distinta de la actual.');
+  // Nothing longer than a password can be is counted or hashed (as at sign-in).
+  if (!currentPassword || currentPassword.length > MAX_PASSWORD_LENGTH) return fail('invalid', WRONG_CURRENT_PASSWORD);
+
+  const attempt = await beginPasswordChangeAttempt(actor.id, clientIp);
+  if (!attempt.allowed) {
+    if (attempt.lockedNow) await recordPasswordChangeRefusal(actor, false, attempt.lockedNow, clientIp);
+    return fail('throttled', passwordChangeRefusalMessage(attempt.refusal));
+  }
+  if (attempt.delayMs > 0) await sleep(attempt.delayMs);
   const user = await findConsoleUser(actor.id);
   if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) {
-    return fail('invalid', 'La contraseña actual no es correcta.');
+    const failure = await recordPasswordChangeFailure(attempt);
+    await recordPasswordChangeRefusal(actor, true, failure.lockedNow, clientIp);
+    return fail(failure.refusal.kind === 'invalid_credentials' || failure.refusal.kind === 'attempts_left' ? 'invalid' : 'throttled', passwordChangeRefusalMessage(failure.refusal));
   }
+  await recordPasswordChangeSuccess(attempt);
   const passwordHash = await hashPassword(parsed.data);
   return changeConsoleUser(
     actor,
@@ -193,4 +221,10 @@ export async function changeOwnPassword(
     () => ok({ passwordHash, passwordChangedAt: new Date() }),
     (before, after) => ({ before: { passwordChangedAt: before.passwordChangedAt }, after: { passwordChangedAt: after.passwordChangedAt } }),
   );
+}
+
+async function recordPasswordChangeRefusal(actor: Extract<Actor, { kind: 'user' }>, failed: boolean, lockedNow: ThrottleScope[], clientIp: string): Promise<void> {
+  // The audit log keeps no addresses: the log line says which one a lock applies to.
+  for (const scope of lockedNow) logger('auth').warn({ lockScope: scope, userId: actor.id, clientIp }, 'password changes locked after wrong current passwords');
+  await auditPasswordChangeRefusal(actor, { failed, lockedNow });
 }

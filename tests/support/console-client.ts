@@ -1,5 +1,8 @@
 // A console client without a browser: a cookie jar and next-auth's credentials sign-in, as the
-// sign-in form does it over HTTP.
+// sign-in form does it over HTTP, and server actions called as React calls them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from './child-env';
 
 export class ConsoleClient {
   readonly cookies = new Map<string, string>();
@@ -46,7 +49,30 @@ export class ConsoleClient {
     await this.request('/api/auth/signout', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
   }
 
+  /**
+   * Calls a console server action the way React does (POST to a console page with the Next-Action
+   * header and the arguments as JSON), with this client's cookies: what anyone holding the session
+   * cookie can send without a button. Returns the raw React Server Components answer.
+   */
+  async serverAction(page: string, exportedName: string, input: Record<string, unknown>): Promise<{ status: number; text: string }> {
+    const answer = await this.request(page, {
+      method: 'POST',
+      headers: { 'next-action': serverActionId(exportedName), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', origin: this.baseUrl },
+      body: JSON.stringify([input]),
+    });
+    return { status: answer.status, text: answer.text };
+  }
+
   sessionCookie(): [string, string] | undefined {
     return [...this.cookies].find(([name]) => name.endsWith('next-auth.session-token'));
   }
+}
+
+/** The id under which the build the tests run registered a console server action. */
+export function serverActionId(exportedName: string): string {
+  const manifestPath = path.join(REPO_ROOT, process.env.NEXT_DIST_DIR || '.next', 'server', 'server-reference-manifest.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { node: Record<string, { exportedName?: string; filename?: string }> };
+  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === exportedName && entry.filename?.startsWith('app/admin/'));
+  if (!found) throw new Error(`No server action named ${exportedName} in ${manifestPath}`);
+  return found[0];
 }

@@ -6,7 +6,9 @@ import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/auth/session';
 import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/console/audit';
 import { integrationOptions } from '@/lib/console/integrations';
-import { auditFieldLabel, describeAuditActor, formatAuditValue } from '@/lib/format/audit-labels';
+import { NO_ACCOUNT } from '@/lib/audit/audit';
+import { ACCESS_EVENT_ACTIONS } from '@/lib/auth/access-audit';
+import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue } from '@/lib/format/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
 import { listConsoleUsers } from '@/lib/users/service';
@@ -26,7 +28,7 @@ function readFilters(params: Record<string, string | string[] | undefined>): { f
   const filters: AuditFilters = {
     targetType: tipo === 'integration' || tipo === 'console_user' ? tipo : undefined,
     targetId: text(params.id) && /^\d{1,12}$/.test(params.id as string) ? (params.id as string) : undefined,
-    actor: actor === 'cli' || actor === 'system' || (actor && /^\d{1,9}$/.test(actor)) ? actor : undefined,
+    actor: actor === 'cli' || actor === 'system' || actor === 'anonymous' || (actor && /^\d{1,9}$/.test(actor)) ? actor : undefined,
     action: action && Object.hasOwn(AUDIT_ACTION_LABELS, action) ? action : undefined,
     since: since && isCalendarDay(since) ? since : undefined,
     until: until && isCalendarDay(until) ? until : undefined,
@@ -62,6 +64,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       const nombre = integrationNames.get(id);
       return <Link href={`/admin/integraciones/${id}`}>{nombre ? `Integración ${nombre}` : `Integración ${id}`}</Link>;
     }
+    // A sign-in with an e-mail no account has: the e-mail itself is never kept.
+    if (type === 'console_user' && id === NO_ACCOUNT) return 'Correo sin cuenta';
     if (type === 'console_user') return `Usuario ${userNames.get(Number(id)) ?? id}`;
     return `${type} ${id}`;
   };
@@ -70,12 +74,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title="Auditoría"
-        description="Cada cambio a integraciones, consultas habilitadas, tarifas, saldos, tokens y usuarios: quién, cuándo, antes y después."
+        description="Cada cambio a integraciones, consultas habilitadas, tarifas, saldos, tokens y usuarios, y los inicios de sesión, intentos fallidos y bloqueos: quién, cuándo, antes y después."
       />
       <FilterForm action="/admin/auditoria" reset={filtered || after ? { href: '/admin/auditoria', label: 'Ver todo desde el más reciente' } : undefined}>
         <FilterSelect name="quien" label="Quién" value={filters.actor} all="Todos" options={users.map((user) => ({ value: user.id, label: user.name }))}>
           <option value="cli">Operador (CLI)</option>
           <option value="system">El sistema</option>
+          <option value="anonymous">{ANONYMOUS_ACTOR_LABEL}</option>
         </FilterSelect>
         <FilterSelect name="accion" label="Cambio" value={filters.action} all="Todos" options={labelOptions(AUDIT_ACTION_LABELS)} />
         <FilterSelect
@@ -122,7 +127,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                     <td data-label="Objeto">{target(entry.targetType, entry.targetId)}</td>
                     <td className="small" data-label="Antes → después">
                       {changes.length === 0 ? (
-                        <span className="muted">sin diferencias</span>
+                        // Sign-ins and failed attempts are events: they change nothing to compare.
+                        <span className="muted">{ACCESS_EVENT_ACTIONS.has(entry.action) ? '—' : 'sin diferencias'}</span>
                       ) : (
                         <ul className="changes">
                           {changes.map((change) => (
