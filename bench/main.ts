@@ -118,6 +118,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_CATALOG_PER_MINUTE: UNLIMITED,
     DATABASE_POOL_MAX: '20',
     BENCH_BARE_RESPONSES_FILE: bareResponsesFile,
+    RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'record-journal'),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
   const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-profile-')) : undefined;

@@ -21,6 +21,7 @@ const PRODUCTION = {
   RTU_API_KEY: 'rtu-key',
   CATALOG_CLIENT_ID: 'catalog-id',
   CATALOG_CLIENT_SECRET: 'catalog-secret',
+  RECORD_JOURNAL_DIR: '/var/lib/gateway/record-journal',
   RENAP_BASE_URL: 'https://renap.example.gt/api',
   RTU_BASE_URL: 'https://rtu.example.gt/api',
   CATALOG_BASE_URL: 'https://catalogos.example.gt/api',
@@ -94,6 +95,7 @@ describe('parseEnv', () => {
       [
         'CATALOG_CLIENT_ID',
         'CATALOG_CLIENT_SECRET',
+        'RECORD_JOURNAL_DIR',
         'DATABASE_URL',
         'NEXTAUTH_SECRET',
         'NEXTAUTH_URL',

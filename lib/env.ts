@@ -73,6 +73,10 @@ export const envSchema = z
     // answered "unavailable" at once (lib/admission).
     LOOKUP_CONCURRENCY: integer(64, 1, 10_000),
     LOOKUP_QUEUE_MAX: integer(5_000, 0, 1_000_000),
+    // Where query records the database did not take (it was away when the source had answered) are
+    // kept until it does (lib/record-journal). One directory per instance, on durable storage;
+    // production must name it, development keeps it under .data/.
+    RECORD_JOURNAL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
     HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
 
@@ -152,6 +156,7 @@ export const envSchema = z
       'RTU_API_KEY',
       'CATALOG_CLIENT_ID',
       'CATALOG_CLIENT_SECRET',
+      'RECORD_JOURNAL_DIR',
     ];
     for (const name of required) {
       if (env[name] === undefined) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { database, shareEmbeddedDatabase } from '@/db/client';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
@@ -8,6 +9,8 @@ import { verifyLedger } from '@/lib/billing/verify';
 import { env } from '@/lib/env';
 import { runWithRequestContext } from '@/lib/http/request-context';
 import { runAsJob } from '@/lib/jobs/context';
+import { startRecordJournal } from '@/lib/record-journal';
+import { LOCAL_DATA_DIR } from '@/lib/files/private-directory';
 import { schedulePeriodicJob } from '@/lib/jobs/schedule';
 import { startedThroughServerWrapper } from '@/lib/limits/client-ip';
 import { describeError } from '@/lib/logging/errors';
@@ -49,6 +52,9 @@ export async function startServer(): Promise<void> {
   // The CLI beside `npm run dev` uses this process's embedded database through a local socket.
   // Development only: production runs on PostgreSQL, which every process reaches on its own.
   const sharedAt = handle.kind === 'pglite' && settings.APP_ENV === 'development' ? await shareEmbeddedDatabase() : undefined;
+  // Before any lookup: records a previous process kept go in first, and a lookup that finds the
+  // database away has somewhere to keep its record.
+  await startRecordJournal(settings.RECORD_JOURNAL_DIR ?? path.join(LOCAL_DATA_DIR, 'record-journal'));
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);

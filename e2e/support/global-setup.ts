@@ -47,6 +47,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ROLLUP_INTERVAL_MS: '500',
     ALERT_WEBHOOK_URL: alertReceiver.url,
     ALERT_WEBHOOK_SECRET: alertSecret,
+    RECORD_JOURNAL_DIR: path.join(dataDir, 'record-journal'),
   });
 
   try {

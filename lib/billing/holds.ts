@@ -86,6 +86,9 @@ export async function settleHold(hold: Hold, capture: boolean, input: QueryRecor
                   else coalesce(${record.errorMessage}::text || ' ', '') || ${VOIDED_BY_SWEEPER_NOTE}::text end,
              ${record.requestId}::text, new_record.created_at
         from new_record
+      -- A settlement written again from the journal (lib/record-journal): its record exists only
+      -- if the first attempt committed, and then the settlement above found its hold settled too.
+      on conflict (request_id) do nothing
       returning id, created_at, charged_centavos
     ),
     ${recordCompanions(record)}

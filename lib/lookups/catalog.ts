@@ -2,6 +2,7 @@ import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contr
 import { inTurn, SHED } from '@/lib/admission/lookup-admission';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
+import { keepRecord } from '@/lib/record-journal';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
@@ -118,8 +119,7 @@ async function querySourceAndSettle(
     logger('lookups').error({ err: error, catalog: input.catalog }, 'catalog source call failed');
   }
 
-  const charged = await timeStage('settle', () =>
-    settleHold(hold, outcome.kind === 'success', {
+  const record = {
     integrationId,
     lookup: input.catalog,
     httpStatus: catalogOutcomeStatus(outcome),
@@ -128,8 +128,26 @@ async function querySourceAndSettle(
     cui: request.cui ?? null,
     errorMessage: detail,
     requestId: input.requestId,
-  }),
-  );
+  };
+  let charged: Awaited<ReturnType<typeof settleHold>>;
+  try {
+    charged = await timeStage('settle', () => settleHold(hold, outcome.kind === 'success', record));
+  } catch (error) {
+    // The source was called and the database did not take the settlement (stopped, unreachable).
+    // Nobody can know when it will, so the lookup is not charged: its hold is voided and its record
+    // written from the journal once the database is back, saying what the client got (500).
+    await timeStage('settle', () =>
+      keepRecord(
+        {
+          kind: 'voided_settlement',
+          hold,
+          record: { ...record, httpStatus: 500, errorMessage: `${SETTLEMENT_NOT_WRITTEN}${record.errorMessage ? `; ${record.errorMessage}` : ''}` },
+        },
+        error,
+      ),
+    );
+    return { kind: 'unhandled' };
+  }
   // Off the request path: at most a map lookup here, the alert is written and sent later.
   if (charged) alerts().noteBalance({ integrationId, nombre, ...charged });
   return outcome;
@@ -147,6 +165,9 @@ function querySource(catalog: CatalogName, request: CatalogRequest): Promise<Sou
       return client.lookupRtu({ ...query, dateOfBirth: request.dateOfBirth });
   }
 }
+
+/** The record's detail when the settlement waited in the journal (shown in the console). */
+const SETTLEMENT_NOT_WRITTEN = 'database unavailable at settlement: not charged, recorded later';
 
 const SOURCE_FAILURE_STATUS: Record<SourceFailure, number> = {
   data_rejected: 400,

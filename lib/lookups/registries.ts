@@ -1,5 +1,5 @@
 import { inTurn, SHED } from '@/lib/admission/lookup-admission';
-import { recordUnbilledQuery } from '@/lib/records/write';
+import { recordUnbilledOrKeep } from '@/lib/record-journal';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
@@ -113,7 +113,8 @@ async function queryRenap(integration: AuthenticatedIntegration, cui: string, re
   noteLookup({ outcome: outcome.kind });
   // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
   if (!answer.ok && answer.notSent) return outcome;
-  await timeStage('settle', () => recordUnbilledQuery({
+  // Written, or kept on disk until the database takes it: the source was called, so it is recorded.
+  await timeStage('settle', () => recordUnbilledOrKeep({
     integrationId: integration.id,
     lookup: 'renap',
     httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
@@ -149,7 +150,8 @@ async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[
   noteLookup({ outcome: outcome.kind });
   // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
   if (!answer.ok && answer.notSent) return outcome;
-  await timeStage('settle', () => recordUnbilledQuery({
+  // Written, or kept on disk until the database takes it: the source was called, so it is recorded.
+  await timeStage('settle', () => recordUnbilledOrKeep({
     integrationId: integration.id,
     lookup: 'rtu_nits',
     httpStatus: answer.ok ? 200 : 500,

@@ -12,6 +12,7 @@ export interface MetricsProbes {
   integrationCacheAgeSeconds?: () => number | undefined;
   limiterStore?: () => string | undefined;
   lookupAdmission?: () => { running: number; waiting: number };
+  recordJournalPending?: () => number;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -138,6 +139,15 @@ function createMetrics() {
       help: 'Lookups answered "unavailable" at once because LOOKUP_QUEUE_MAX were already waiting (never charged, never recorded).',
       labelNames: ['lookup'] as const,
       registers: [registry],
+    }),
+    recordJournalPending: new Gauge({
+      name: 'gateway_record_journal_pending',
+      help: 'Query records kept on disk because the database did not take them, not yet written (RECORD_JOURNAL_DIR).',
+      registers: [registry],
+      collect() {
+        const pending = probes.recordJournalPending?.();
+        if (pending !== undefined) this.set(pending);
+      },
     }),
     integrationCacheAge: new Gauge({
       name: 'gateway_integration_cache_age_seconds',

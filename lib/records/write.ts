@@ -27,7 +27,7 @@ export function recordCompanions(record: QueryRecordInput): SQL {
     )`;
 }
 
-/** Records a lookup that is not billed (person registry, RTU by NIT): one statement. */
+/** Records a lookup that is not billed (person registry, RTU by NIT): one statement, once per request id. */
 export async function recordUnbilledQuery(input: QueryRecordInput): Promise<void> {
   const record = storableRecord(input);
   await (await database()).rows(sql`
@@ -35,6 +35,8 @@ export async function recordUnbilledQuery(input: QueryRecordInput): Promise<void
       insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message, request_id)
       values (${record.integrationId}::integer, ${record.lookup}::lookup_kind, ${record.httpStatus}::smallint, ${record.responseTimeMs}::integer,
               ${record.nit}::text, ${record.cui}::text, 0, null, ${record.errorMessage}::text, ${record.requestId}::text)
+      -- Written again from the journal (lib/record-journal) after a reply that never came: once.
+      on conflict (request_id) do nothing
       returning id, created_at, charged_centavos
     ),
     ${recordCompanions(record)}

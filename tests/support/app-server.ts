@@ -1,5 +1,7 @@
 // Starts the built app (`node server.mjs`, as in production) on a free port for HTTP-level tests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
@@ -160,7 +162,9 @@ function appSettings(options: StartAppOptions): Record<string, string | undefine
   const given = options.env ?? {};
   const location = given.DATABASE_URL || given.PGLITE_DIR ? {} : activeTestDatabase()?.env;
   if (!location) throw new Error('startApp needs a database: call useTestDatabase() first, or pass env.DATABASE_URL or env.PGLITE_DIR');
-  const settings = { APP_ENV: 'development', SEED_ON_START: options.seed ? 'true' : 'false', NEXTAUTH_SECRET: DUMMY_SECRET, ...location, ...given };
+  // Each app its own journal directory (one process per directory), kept across its restarts.
+  const journal = 'RECORD_JOURNAL_DIR' in given ? {} : { RECORD_JOURNAL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-journal-')) };
+  const settings = { APP_ENV: 'development', SEED_ON_START: options.seed ? 'true' : 'false', NEXTAUTH_SECRET: DUMMY_SECRET, ...location, ...journal, ...given };
   // Set but empty means "unset" to the app, and keeps a DATABASE_URL from any .env file away.
   return { ...settings, DATABASE_URL: settings.DATABASE_URL ?? '' };
 }

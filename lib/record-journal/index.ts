@@ -1,0 +1,172 @@
+// Query records the database could not take when the source had answered: kept on disk, written
+// when the database is back (docs/decisions.md, "Recording when the database is away").
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import { claimDirectory } from '@/db/embedded-lock';
+import { settleHold, type Hold } from '@/lib/billing/holds';
+import { describeError } from '@/lib/logging/errors';
+import { ensurePrivateDirectory } from '@/lib/files/private-directory';
+import { runAsJob } from '@/lib/jobs/context';
+import { logger } from '@/lib/logging/logger';
+import { metrics } from '@/lib/metrics/registry';
+import { recordUnbilledQuery } from '@/lib/records/write';
+import type { QueryRecordInput } from '@/lib/records/types';
+import { JournalFile } from './journal';
+
+export type JournalEntry =
+  /** A registry lookup's record. */
+  | { kind: 'unbilled'; record: QueryRecordInput }
+  /** A catalog lookup whose settlement failed: its hold is voided (never charged) and its record written. */
+  | { kind: 'voided_settlement'; hold: Hold; record: QueryRecordInput };
+
+const REPLAY_INTERVAL_MS = 2_000;
+
+/** Errors of a connection that failed or broke (Node's, postgres.js's), not of a statement the server refused. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether a failed statement failed because the database could not be reached (a refused, broken
+ * or timed-out connection; the server shutting down or refusing connections: SQLSTATE class 08,
+ * 57P01-57P03, 53300), looking through drizzle's "Failed query" wrapper to its cause.
+ */
+export function databaseWasUnreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (CONNECTION_ERROR_CODES.has(code)) return true;
+    if (/^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+  }
+  return false;
+}
+const log = logger('record-journal');
+
+/** Writes an entry as the lookup would have; idempotent (a record per request id, a settlement per hold). */
+async function writeEntry(entry: JournalEntry): Promise<void> {
+  if (entry.kind === 'unbilled') await recordUnbilledQuery(entry.record);
+  else await settleHold(entry.hold, false, entry.record);
+}
+
+async function databaseAnswers(): Promise<boolean> {
+  try {
+    await (await database()).rows(sql`select 1 as reachable`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class RecordJournal {
+  private replaying?: Promise<number>;
+
+  constructor(
+    private readonly file: JournalFile<JournalEntry>,
+    private readonly write: (entry: JournalEntry) => Promise<void> = writeEntry,
+    private readonly reachable: () => Promise<boolean> = databaseAnswers,
+  ) {}
+
+  get pending(): number {
+    return this.file.pending;
+  }
+
+  /** On disk (flushed) when this resolves. */
+  async keep(entry: JournalEntry): Promise<void> {
+    await this.file.keep(entry);
+    log.warn({ requestId: entry.record.requestId, pending: this.file.pending }, 'the database did not take a query record: kept in the journal until it does');
+  }
+
+  /** Writes the kept entries in order until one fails; how many were written. One replay at a time. */
+  replay(): Promise<number> {
+    if (this.file.pending === 0) return Promise.resolve(0);
+    this.replaying ??= this.writeKept().finally(() => (this.replaying = undefined));
+    return this.replaying;
+  }
+
+  private async writeKept(): Promise<number> {
+    const entries = await this.file.read();
+    let done = 0;
+    for (const entry of entries) {
+      try {
+        await this.write(entry);
+      } catch (error) {
+        // The database is still away: try again later. If it answers, this entry itself is refused
+        // (it never will be taken): set it aside, loudly, rather than block every later one.
+        if (!(await this.reachable())) break;
+        await fs.promises.appendFile(`${this.file.file}.rejected`, `${JSON.stringify({ entry, error: describeError(error) })}\n`, { mode: 0o600 });
+        log.error({ err: error, requestId: entry.record.requestId }, 'a kept query record was refused by the database: set aside in the .rejected file');
+      }
+      done++;
+    }
+    if (done > 0) {
+      await this.file.drop(done);
+      log.info({ written: done, pending: this.file.pending }, 'kept query records written to the database');
+    }
+    return done;
+  }
+}
+
+const holder = globalThis as typeof globalThis & { __recordJournal?: RecordJournal };
+
+/**
+ * Claims `directory` for this process (a second live process on it stops the start), writes what a
+ * previous process left, and keeps replaying in the background while entries are pending.
+ */
+export async function startRecordJournal(directory: string): Promise<void> {
+  if (holder.__recordJournal) return;
+  ensurePrivateDirectory(directory);
+  const claim = claimDirectory(path.join(directory, 'journal'));
+  if (!claim.claimed) throw new Error(`RECORD_JOURNAL_DIR ${directory} is in use by process ${claim.owner.pid}: every instance needs a directory of its own`);
+  const file = new JournalFile<JournalEntry>(path.join(directory, 'query-records.jsonl'));
+  const left = await file.open();
+  const journal = new RecordJournal(file);
+  holder.__recordJournal = journal;
+  metrics().probes.recordJournalPending = () => journal.pending;
+  if (left > 0) log.warn({ pending: left }, 'query records kept by a previous process: writing them to the database');
+  runAsJob('record-journal', () => {
+    const replay = () => void journal.replay().catch((error: unknown) => log.error({ err: error }, 'writing kept query records failed'));
+    replay();
+    setInterval(replay, REPLAY_INTERVAL_MS).unref();
+  });
+}
+
+/**
+ * Keeps an entry the database just refused (`error`): on disk when this resolves. Without a
+ * journal (a process that did not start one: scripts, tests) or when the disk refuses too, the
+ * original error is thrown and the lookup fails as before.
+ */
+export async function keepRecord(entry: JournalEntry, error: unknown): Promise<void> {
+  const journal = holder.__recordJournal;
+  // A database that answered and refused (a constraint, a trigger) would refuse the replay too: that
+  // lookup fails as it always did, loudly, instead of answering as if it were recorded.
+  if (!journal || !databaseWasUnreachable(error)) throw error;
+  log.warn({ err: error, requestId: entry.record.requestId }, 'writing a query record failed');
+  try {
+    await journal.keep(entry);
+  } catch (journalError) {
+    log.error({ err: journalError, requestId: entry.record.requestId }, 'the journal did not take the query record either: it is lost');
+    throw error;
+  }
+}
+
+/** Writes a registry lookup's record, or keeps it in the journal when the database does not take it. */
+export async function recordUnbilledOrKeep(record: QueryRecordInput): Promise<void> {
+  try {
+    await recordUnbilledQuery(record);
+  } catch (error) {
+    await keepRecord({ kind: 'unbilled', record }, error);
+  }
+}
