@@ -58,9 +58,41 @@ class GatewayResponse extends http.ServerResponse {
       for (const [name, value] of BASELINE_HEADERS) if (!this.hasHeader(name)) this.setHeader(name, value);
       // API answers are never stored (docs/decisions.md); the ones outside the proxy say so too.
       if (!this.hasHeader('cache-control') && API_PATH.test(this.req.url)) this.setHeader('Cache-Control', 'no-store');
+      // Answered before its request body was all here (a body past the limit, a declared length
+      // past it, a refusal before the body is read): the connection cannot carry another request
+      // until the rest is read, so it closes after this answer instead of being left half-read,
+      // and the client's next request opens a fresh one.
+      if (!this.req.complete) {
+        this.setHeader('connection', 'close');
+        closeAfterTheClientStops(this.socket);
+      }
     }
     return super.writeHead(...args);
   }
+}
+
+// How long a connection closed after an answer keeps dropping what its client still sends: until the
+// client closes its side (it has read the answer and stopped), at most LINGER_MS and at most
+// LINGER_IDLE_MS without a byte (nginx's lingering_time and lingering_timeout).
+const LINGER_MS = 30_000;
+const LINGER_IDLE_MS = 5_000;
+
+/**
+ * Node closes a connection marked `connection: close` as soon as the answer is written. Closing a
+ * socket whose client is still sending makes the kernel answer with a reset, which can erase the
+ * answer from the client's buffers before it reads it (RFC 9112, 9.6). This socket instead sends
+ * its FIN after the answer and keeps reading, the body being dropped (Node dumps an unread one;
+ * lib/http/json-body.ts drops the rest of one it stopped reading), until the client closes its
+ * side or the bounds above pass.
+ */
+function closeAfterTheClientStops(socket) {
+  if (socket.destroyed) return;
+  socket.destroySoon = function lingeringClose() {
+    this.end();
+    const deadline = setTimeout(() => this.destroy(), LINGER_MS);
+    this.setTimeout(LINGER_IDLE_MS, () => this.destroy());
+    this.once('close', () => clearTimeout(deadline));
+  };
 }
 
 const server = http.createServer({ ServerResponse: GatewayResponse }, (request, response) => {

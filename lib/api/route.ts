@@ -4,7 +4,7 @@
 // does for the rest of the API happens here instead, in the same order: a fresh request id, the
 // global per-IP limit, and the security headers on every answer.
 import { env } from '@/lib/env';
-import { readJsonBody, type BodyRead } from '@/lib/http/json-body';
+import { ClientAbortedError, readJsonBody, type BodyRead } from '@/lib/http/json-body';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
@@ -17,6 +17,10 @@ import { newLookupTrace, type LookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import type { LookupKind } from '@/db/schema';
 import { countRefusal } from '@/lib/rollups/refusals';
+
+/** nginx's status for a request whose client closed the connection first; never sent (nobody is left to read it). */
+const CLIENT_ABORTED_STATUS = 499;
+const CLIENT_ABORTED_OUTCOME = 'client_aborted';
 
 const log = logger('api');
 const lookupLog = logger('lookup');
@@ -76,18 +80,31 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     const startedAt = performance.now();
     return runWithRequestContext({ logBindings: { requestId, path: new URL(request.url).pathname }, lookupTrace: trace }, async () => {
       let response: Response;
+      let bodyTooLarge = false;
+      const readBody = async () => {
+        const read = await readJsonBody(request, settings.MAX_BODY_BYTES);
+        if (!read.ok && read.problem === 'too_large') bodyTooLarge = true;
+        return read;
+      };
       try {
-        response = await run({
-          credentials: credentialsFrom(request.headers),
-          readBody: () => readJsonBody(request, settings.MAX_BODY_BYTES),
-          requestId,
-        });
+        response = await run({ credentials: credentialsFrom(request.headers), readBody, requestId });
       } catch (error) {
-        log.error({ err: error }, 'lookup failed');
-        trace.outcome = 'unhandled';
-        response = onUnhandled(requestId);
+        if (error instanceof ClientAbortedError) {
+          // The client hung up before its request was complete: nothing ran past the body (no
+          // hold, no source call, no record), nobody reads this answer, and nothing failed here.
+          trace.outcome = CLIENT_ABORTED_OUTCOME;
+          response = new Response(null, { status: CLIENT_ABORTED_STATUS });
+        } else {
+          log.error({ err: error }, 'lookup failed');
+          trace.outcome = 'unhandled';
+          response = onUnhandled(requestId);
+        }
       }
-      reportLookup(lookup, trace, response.status, performance.now() - startedAt);
+      // The rest of an oversized body is not worth reading: the connection closes after the 400
+      // (server.mjs lets the client finish reading it first), and the client's next request opens
+      // a fresh one instead of queueing behind megabytes nobody reads.
+      if (bodyTooLarge) response.headers.set('connection', 'close');
+      reportLookup(lookup, trace, response.status, performance.now() - startedAt, request.signal.aborted);
       return response;
     });
   }
@@ -97,7 +114,7 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
  * One JSON log line and the metrics of a finished lookup. The integration's name goes on the
  * line (logs are per request anyway) but on metrics only with METRICS_INTEGRATION_LABEL.
  */
-function reportLookup(lookup: string, trace: LookupTrace, status: number, elapsedMs: number): void {
+function reportLookup(lookup: string, trace: LookupTrace, status: number, elapsedMs: number, clientGone: boolean): void {
   const outcome = trace.outcome ?? 'unknown';
   const registry = metrics();
   const integration = env().METRICS_INTEGRATION_LABEL ? (trace.integration ?? '') : '';
@@ -115,6 +132,9 @@ function reportLookup(lookup: string, trace: LookupTrace, status: number, elapse
       stagesMs: Object.fromEntries(Object.entries(trace.stagesMs).map(([stage, ms]) => [stage, round(ms)])),
       upstream: trace.upstream ?? null,
       dbRoundTrips: trace.databaseRoundTrips,
+      // The client closed its connection before the answer: it never read it (a lookup that had
+      // reached its source ran to its end anyway, charged and recorded as the status says).
+      ...(clientGone || status === CLIENT_ABORTED_STATUS ? { clientAborted: true } : {}),
     },
     'lookup',
   );

@@ -3,53 +3,70 @@ export type BodyProblem = 'content_type' | 'too_large' | 'malformed';
 
 export type BodyRead = { ok: true; value: unknown } | { ok: false; problem: BodyProblem };
 
-/** How much of an oversized body is read and dropped, as a multiple of the limit, before giving up on the connection. */
-const DISCARD_FACTOR = 64;
-
 /**
- * Reads the rest of an oversized body into nothing, so the client, still sending, receives the 400
- * on a connection it can keep using; cancelling at once breaks that connection under the client's
- * feet (its request fails instead of reading our answer). Past `limit` bytes the connection is cut.
+ * The client closed its connection (or broke the body's framing) before its request body was
+ * complete: nobody is left to answer, and nothing about the request is known. Thrown by
+ * readJsonBody; lib/api/route.ts counts it as a client abort (499), never as a failure of ours.
  */
-async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
-  let discarded = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      discarded += value.byteLength;
-      if (discarded > limit) break;
-    }
-  } catch {
-    return;
+export class ClientAbortedError extends Error {
+  constructor(cause?: unknown) {
+    super('the client closed the connection before its request body was complete', { cause });
+    this.name = 'ClientAbortedError';
   }
-  await reader.cancel().catch(() => {});
 }
 
 /**
- * Reads a JSON request body without trusting Content-Length: the stream is cut off as soon as it
- * passes `maxBytes`, so an oversized body costs at most that much memory (the rest is read and
- * dropped, up to a bound).
+ * Reads and drops what the client still sends after the limit was passed, in the background: the
+ * answer goes out at once and the connection is closed after it (server.mjs keeps reading until the
+ * client closes its side or a short deadline passes, then closes the socket, which ends this read).
+ * Cancelling the stream instead would destroy the request and reset the connection under a client
+ * still sending, before it read the answer.
+ */
+function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  void (async () => {
+    try {
+      for (;;) if ((await reader.read()).done) return;
+    } catch {
+      // The connection closed: nothing left to drop.
+    }
+  })();
+}
+
+/**
+ * Reads a JSON request body without trusting Content-Length: a declared length past `maxBytes` is
+ * refused without reading anything, and a stream is cut off as soon as it passes `maxBytes`, so an
+ * oversized body costs at most that much memory and its 400 goes out at once (the caller closes the
+ * connection after it: the rest is never read into the app). A body that breaks off because the
+ * client went away throws ClientAbortedError.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRead> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) return { ok: false, problem: 'content_type' };
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, problem: 'too_large' };
-  if (!request.body) return { ok: false, problem: 'malformed' };
+  // Next hands the route no body when the client was already gone before the route started.
+  if (!request.body) {
+    if (request.signal.aborted) throw new ClientAbortedError(request.signal.reason);
+    return { ok: false, problem: 'malformed' };
+  }
 
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch (error) {
+      throw new ClientAbortedError(error);
+    }
+    if (read.done) break;
+    size += read.value.byteLength;
     if (size > maxBytes) {
-      await discardRest(reader, maxBytes * DISCARD_FACTOR);
+      dropRest(reader);
       return { ok: false, problem: 'too_large' };
     }
-    chunks.push(value);
+    chunks.push(read.value);
   }
   try {
     return { ok: true, value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))) };
