@@ -62,13 +62,22 @@ class GatewayResponse extends http.ServerResponse {
       // past it, a refusal before the body is read): the connection cannot carry another request
       // until the rest is read, so it closes after this answer instead of being left half-read,
       // and the client's next request opens a fresh one.
-      if (!this.req.complete) {
+      if (!this.req.complete && carriesBody(this.req)) {
         this.setHeader('connection', 'close');
         closeAfterTheClientStops(this.socket);
       }
     }
     return super.writeHead(...args);
   }
+}
+
+/**
+ * Whether a request has a body to read (RFC 9112, 6.3): a chunked one, or a Content-Length above 0.
+ * One without is complete once its headers are parsed, even if answered before Node marks it so.
+ */
+function carriesBody(request) {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 // How long a connection closed after an answer keeps dropping what its client still sends: until the
@@ -111,8 +120,36 @@ const server = http.createServer({ ServerResponse: GatewayResponse }, (request, 
     refuseMisdirected(response);
     return;
   }
-  void handle(request, response);
+  if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
+  else void handle(request, response);
 });
+
+// Probes (GET /api/health, /api/ready) are answered without Next.js while the app's last answer
+// is fresh (lib/operations/probe-answers.ts): a poll then costs a map lookup and a write. And a
+// connection that polls more often than every PROBE_PACE_MS waits for its turn: however many
+// connections poll as fast as they are answered, the probes take a bounded share of the event loop
+// and the lookups keep theirs (load balancers poll every few seconds, and never wait here).
+const PROBE_PATHS = new Set(['/api/health', '/api/ready']);
+const PROBE_ANSWERS = Symbol.for('gateway.probeAnswers');
+const PROBE_PACE_MS = 250;
+const lastProbeOnSocket = new WeakMap();
+
+function answerProbe(request, response) {
+  const socket = request.socket;
+  const answer = () => {
+    lastProbeOnSocket.set(socket, Date.now());
+    const fresh = globalThis[PROBE_ANSWERS]?.get(request.url);
+    if (!fresh || fresh.expiresAt <= Date.now() || draining) {
+      void handle(request, response);
+      return;
+    }
+    response.writeHead(fresh.status, { 'content-type': 'application/json' });
+    response.end(fresh.body);
+  };
+  const waitMs = (lastProbeOnSocket.get(socket) ?? -Infinity) + PROBE_PACE_MS - Date.now();
+  if (waitMs > 0) setTimeout(answer, waitMs);
+  else answer();
+}
 // Longer than common load balancer idle timeouts, so they close idle connections first.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;

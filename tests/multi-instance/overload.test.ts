@@ -3,11 +3,13 @@
 // A valid client within its limits is served, late rather than failed; its limit still counts
 // exactly; wrong tokens are refused from the credentials copy without a database statement.
 // Bounded and on loopback: every request is sent once, on its own connection.
+import { spawn } from 'node:child_process';
 import { Pool } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
+import { REPO_ROOT } from '../support/child-env';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { countBy, newIntegration, requiredEnv, type TestIntegration } from './support';
 
@@ -27,6 +29,8 @@ let baselineGroup: TestIntegration[];
 let burstGroup: TestIntegration[];
 let single: TestIntegration;
 let besideFlood: TestIntegration;
+let idleProbe: TestIntegration;
+let floodProbe: TestIntegration;
 /** Every request gets an address no other request of this file used: the global per-IP limit never decides here. */
 let nextClient = 0;
 
@@ -50,6 +54,7 @@ beforeAll(async () => {
   burstGroup = await Promise.all(Array.from({ length: INTEGRATIONS }, () => newIntegration(0, 0)));
   single = await newIntegration(0, 0);
   besideFlood = await newIntegration(0, 0);
+  [idleProbe, floodProbe] = [await newIntegration(0, 0), await newIntegration(0, 0)];
   app = await startApp({
     env: {
       ...testDatabase.env,
@@ -150,4 +155,76 @@ describe('one instance under a burst of 2,000 concurrent lookups', () => {
     // One statement in all: the record of the valid lookup beside the flood.
     expect(await metricValue('gateway_lookup_database_round_trips_sum', 'lookup="rtu_nits"')).toBe(statementsBefore + 1);
   });
+
+  it('keeps lookup latency within 2× of idle while 300 keep-alive connections poll /api/ready', async () => {
+    const PROBES = 30;
+    const median = (answers: Answer[]) => answers.map((answer) => answer.elapsedMs).sort((a, b) => a - b)[Math.floor(answers.length / 2)]!;
+    /** One lookup after the other, as a client that waits for each answer. */
+    const oneByOne = async (integration: TestIntegration) => {
+      const answers: Answer[] = [];
+      for (const request of lookups([integration], PROBES)) answers.push(...(await send([request], 1)).answers);
+      return { answers };
+    };
+    const idle = await oneByOne(idleProbe);
+    expect(countBy(idle.answers, (answer) => answer.status)).toEqual({ 200: PROBES });
+
+    // The flood comes from a process of its own, as it would: in this one its answers would queue
+    // with the lookups' own.
+    const flood = startReadinessFlood(app.baseUrl, 300);
+    try {
+      await vi.waitFor(() => expect(flood.polls()).toBeGreaterThan(600), { timeout: 30_000, interval: 50 });
+      const pollsBefore = flood.polls();
+      const during = await oneByOne(floodProbe);
+      expect(countBy(during.answers, (answer) => answer.status)).toEqual({ 200: PROBES });
+      console.log(
+        `[overload] lookup p50 idle ${median(idle.answers).toFixed(1)} ms, under a readiness flood ${median(during.answers).toFixed(1)} ms (${flood.polls() - pollsBefore} polls meanwhile)`,
+      );
+      expect(flood.unexpected()).toEqual([]);
+      expect(median(during.answers)).toBeLessThanOrEqual(2 * median(idle.answers));
+    } finally {
+      await flood.stop();
+    }
+  });
 });
+
+/**
+ * `connections` keep-alive connections polling GET /api/ready as fast as they are answered, from a
+ * child process; it reports every answer's status on its standard output.
+ */
+function startReadinessFlood(baseUrl: string, connections: number) {
+  const script = `
+    import { spawn } from 'node:child_process';
+import { Pool } from 'undici';
+    const pool = new Pool(process.argv[1], { connections: ${connections}, pipelining: 1 });
+    let polls = 0;
+    const unexpected = new Set();
+    setInterval(() => process.stdout.write(JSON.stringify({ polls, unexpected: [...unexpected] }) + '\\n'), 50);
+    for (let i = 0; i < ${connections}; i++) {
+      (async () => {
+        for (;;) {
+          const response = await pool.request({ path: '/api/ready', method: 'GET' }).catch((error) => ({ statusCode: error.code }));
+          await response.body?.dump();
+          if (response.statusCode !== 200) unexpected.add(String(response.statusCode));
+          polls++;
+        }
+      })();
+    }`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, baseUrl], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let last = { polls: 0, unexpected: [] as string[] };
+  let buffered = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop()!;
+    if (lines.length > 0) last = JSON.parse(lines[lines.length - 1]!);
+  });
+  return {
+    polls: () => last.polls,
+    unexpected: () => last.unexpected,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}

@@ -7,6 +7,7 @@ import { database } from '@/db/client';
 import { logger } from '@/lib/logging/logger';
 import { cachedCheck } from '@/lib/operations/cached-check';
 import { isDraining } from '@/lib/operations/draining';
+import { probeAnswer } from '@/lib/operations/probe-answers';
 
 const log = logger('health');
 const CACHE_MS = 1_000;
@@ -27,8 +28,9 @@ function checkDatabase(): Promise<{ ok: true; kind: string } | { ok: false }> {
 }
 
 export async function GET() {
+  // Never repeated by server.mjs: it answers for itself while draining.
   if (isDraining()) return Response.json({ status: 'draining' }, { status: 503 });
   const database = await checkDatabase();
-  if (!database.ok) return Response.json({ status: 'unavailable' }, { status: 503 });
-  return Response.json({ status: 'ok', database: database.kind });
+  if (!database.ok) return probeAnswer('/api/health', { status: 'unavailable' }, 503);
+  return probeAnswer('/api/health', { status: 'ok', database: database.kind });
 }

@@ -1,12 +1,15 @@
 // GET /api/ready - readiness: the database, the limiter store and each source's breaker, with
 // the one failing named. 200 when everything is ready, 503 otherwise. The database and limiter
 // checks are shared for a second (lib/operations/cached-check.ts): a flood of readiness polls
-// costs one of each per second, not one per poll. Draining and the breakers are read live.
+// costs one of each per second, not one per poll; and the answer itself is repeated by server.mjs
+// for a second (lib/operations/probe-answers.ts), so most polls never reach Next. Draining is read
+// live (server.mjs passes every poll through while it drains); the breakers at most a second late.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { rateLimitStore } from '@/lib/limits/limits';
 import { cachedCheck } from '@/lib/operations/cached-check';
 import { isDraining } from '@/lib/operations/draining';
+import { probeAnswer } from '@/lib/operations/probe-answers';
 import { SOURCE_NAMES } from '@/lib/sources/guard';
 import { sourceClients } from '@/lib/sources';
 
@@ -36,9 +39,10 @@ export async function GET() {
     ...(limiterCheck === 'ok' ? [] : ['limiter']),
     ...SOURCE_NAMES.filter((source) => sources[source] === 'open').map((source) => `source:${source}`),
   ];
-  return Response.json(
+  return probeAnswer(
+    '/api/ready',
     { status: failing.length === 0 ? 'ready' : 'not_ready', failing, checks: { database: databaseCheck, limiter: limiterCheck, sources } },
-    { status: failing.length === 0 ? 200 : 503 },
+    failing.length === 0 ? 200 : 503,
   );
 }
 
