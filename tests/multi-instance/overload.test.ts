@@ -4,6 +4,7 @@
 // exactly; wrong tokens are refused from the credentials copy without a database statement.
 // Bounded and on loopback: every request is sent once, on its own connection.
 import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
@@ -31,6 +32,7 @@ let single: TestIntegration;
 let besideFlood: TestIntegration;
 let idleProbe: TestIntegration;
 let floodProbe: TestIntegration;
+let framing: TestIntegration;
 /** Every request gets an address no other request of this file used: the global per-IP limit never decides here. */
 let nextClient = 0;
 
@@ -55,6 +57,7 @@ beforeAll(async () => {
   single = await newIntegration(0, 0);
   besideFlood = await newIntegration(0, 0);
   [idleProbe, floodProbe] = [await newIntegration(0, 0), await newIntegration(0, 0)];
+  framing = await newIntegration(0, 0);
   app = await startApp({
     env: {
       ...testDatabase.env,
@@ -187,6 +190,25 @@ describe('one instance under a burst of 2,000 concurrent lookups', () => {
   });
 });
 
+describe('framing on the same instance', () => {
+  it('answers a 2 MB chunked body with 400, and serves the next request on the same keep-alive client at once', async () => {
+    const pool = new Pool(app.baseUrl, { connections: 1, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    try {
+      async function* twoMegabytes() {
+        yield Buffer.from('{"nits":["');
+        for (let sent = 0; sent < 2 * 1024 * 1024; sent += 16 * 1024) yield Buffer.alloc(16 * 1024, '1');
+      }
+      const headers = { ...framing.headers, 'x-forwarded-for': '10.255.0.1' };
+      const oversized = await pool.request({ path: RTU_NITS, method: 'POST', headers, body: Readable.from(twoMegabytes()) });
+      expect({ status: oversized.statusCode, body: await oversized.body.json() }).toEqual({ status: 400, body: { error: 'Request body is too large.' } });
+      const next = await pool.request({ path: RTU_NITS, method: 'POST', headers, body: JSON.stringify({ nits: [SHOWCASE_MEMBER.nit] }) });
+      expect(next.statusCode, await next.body.text()).toBe(200);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 /**
  * `connections` keep-alive connections polling GET /api/ready as fast as they are answered, from a
  * child process; it reports every answer's status on its standard output.
@@ -194,6 +216,7 @@ describe('one instance under a burst of 2,000 concurrent lookups', () => {
 function startReadinessFlood(baseUrl: string, connections: number) {
   const script = `
     import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { Pool } from 'undici';
     const pool = new Pool(process.argv[1], { connections: ${connections}, pipelining: 1 });
     let polls = 0;
