@@ -19,9 +19,19 @@ interface ProbeAnswer {
 
 const holder = globalThis as typeof globalThis & { [PROBE_ANSWERS]?: Map<string, ProbeAnswer> };
 
-/** The probe's JSON answer, kept for server.mjs to repeat to the next polls of `path`. */
-export function probeAnswer(path: '/api/health' | '/api/ready', body: unknown, status = 200): Response {
+type ProbePath = '/api/health' | '/api/ready';
+
+/**
+ * The probe's JSON answer, kept for server.mjs to repeat to the next polls of `path` for
+ * PROBE_ANSWER_TTL_MS, or until `validUntil` if that comes sooner (a state that changes by itself).
+ */
+export function probeAnswer(path: ProbePath, body: unknown, status = 200, validUntil = Infinity): Response {
   const text = JSON.stringify(body);
-  (holder[PROBE_ANSWERS] ??= new Map()).set(path, { status, body: text, expiresAt: Date.now() + PROBE_ANSWER_TTL_MS });
+  (holder[PROBE_ANSWERS] ??= new Map()).set(path, { status, body: text, expiresAt: Math.min(Date.now() + PROBE_ANSWER_TTL_MS, validUntil) });
   return new Response(text, { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** The next poll of `path` goes to the app again (what the answer says just changed). */
+export function forgetProbeAnswer(path: ProbePath): void {
+  holder[PROBE_ANSWERS]?.delete(path);
 }

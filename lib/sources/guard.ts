@@ -98,7 +98,13 @@ export class SourceGuard {
     return state;
   }
 
-  /** Called on every change of the breaker's state (alerts, tests). */
+  /** While the breaker is open: when it will read half-open (its cool-down ends). */
+  get halfOpensAt(): number | undefined {
+    if (!this.breaker || stateName(this.breaker.state) !== 'open') return undefined;
+    return this.openedAt + this.cooldownMs;
+  }
+
+  /** Called on every change of the breaker's state (alerts, readiness, tests). */
   onStateChange(listener: (state: BreakerState) => void): void {
     this.stateListeners.push(listener);
   }

@@ -9,7 +9,7 @@ import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { newIntegration, requiredEnv } from './support';
+import { newIntegration, requiredEnv, sourceUrls } from './support';
 
 const IN_FLIGHT = 50;
 const TARIFF = 200;
@@ -45,9 +45,7 @@ it('settles every hold of the lookups a killed instance left in flight', async (
   app = await startApp({
     env: {
       ...testDatabase.env,
-      RENAP_BASE_URL: `${simulator.url}/renap`,
-      RTU_BASE_URL: `${simulator.url}/rtu`,
-      CATALOG_BASE_URL: `${simulator.url}/catalog`,
+      ...sourceUrls(simulator),
       RATE_LIMIT_GLOBAL_MAX: '100000',
       RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
       SOURCE_TIMEOUT_MS: '10000',

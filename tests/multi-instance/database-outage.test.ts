@@ -11,7 +11,7 @@ import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { eventually } from '../conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { countBy, newIntegration, postJson, requiredEnv, type TestIntegration } from './support';
+import { countBy, newIntegration, postJson, requiredEnv, sourceUrls, type TestIntegration } from './support';
 import { startTcpRelay, type TcpRelay } from './tcp-relay';
 
 const LOOKUPS = [
@@ -43,9 +43,7 @@ beforeAll(async () => {
     env: {
       ...testDatabase.env,
       DATABASE_URL: throughRelay.toString(),
-      RENAP_BASE_URL: `${simulator.url}/renap`,
-      RTU_BASE_URL: `${simulator.url}/rtu`,
-      CATALOG_BASE_URL: `${simulator.url}/catalog`,
+      ...sourceUrls(simulator),
       RATE_LIMIT_GLOBAL_MAX: '100000',
       RATE_LIMIT_RENAP_PER_MINUTE: '100000',
       RATE_LIMIT_RTU_PER_MINUTE: '100000',

@@ -12,7 +12,7 @@ import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { REPO_ROOT } from '../support/child-env';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { countBy, newIntegration, requiredEnv, type TestIntegration } from './support';
+import { countBy, newIntegration, requiredEnv, sourceUrls, type TestIntegration } from './support';
 
 const RTU_NITS = '/api/rtu/nits';
 const BURST = 2_000;
@@ -61,9 +61,7 @@ beforeAll(async () => {
   app = await startApp({
     env: {
       ...testDatabase.env,
-      RENAP_BASE_URL: `${simulator.url}/renap`,
-      RTU_BASE_URL: `${simulator.url}/rtu`,
-      CATALOG_BASE_URL: `${simulator.url}/catalog`,
+      ...sourceUrls(simulator),
       REDIS_URL: requiredEnv('REDIS_URL'),
       TRUSTED_PROXY_HOPS: '1',
       METRICS_TOKEN,

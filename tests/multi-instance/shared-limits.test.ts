@@ -10,7 +10,7 @@ import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { countBy, newIntegration, postJson, requiredEnv, TEST_ACTOR } from './support';
+import { countBy, newIntegration, postJson, requiredEnv, TEST_ACTOR, sourceUrls } from './support';
 import { startTcpRelay } from './tcp-relay';
 
 const OMISOS = '/api/catalogos/omisos';
@@ -22,9 +22,7 @@ const apps: RunningApp[] = [];
 
 function sourceEnv(): Record<string, string> {
   return {
-    RENAP_BASE_URL: `${simulator.url}/renap`,
-    RTU_BASE_URL: `${simulator.url}/rtu`,
-    CATALOG_BASE_URL: `${simulator.url}/catalog`,
+    ...sourceUrls(simulator),
     // Every request of this suite comes from 127.0.0.1; the global limit is tested elsewhere.
     RATE_LIMIT_GLOBAL_MAX: '100000',
   };

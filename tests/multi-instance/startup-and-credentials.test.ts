@@ -9,7 +9,7 @@ import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { newIntegration, postJson, requiredEnv, TEST_ACTOR } from './support';
+import { newIntegration, postJson, requiredEnv, TEST_ACTOR, sourceUrls } from './support';
 import { startTcpRelay, type TcpRelay } from './tcp-relay';
 
 const RENAP = '/api/renap/buscar-cui';
@@ -36,9 +36,7 @@ afterAll(async () => {
 function instanceEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     ...testDatabase.env,
-    RENAP_BASE_URL: `${simulator.url}/renap`,
-    RTU_BASE_URL: `${simulator.url}/rtu`,
-    CATALOG_BASE_URL: `${simulator.url}/catalog`,
+    ...sourceUrls(simulator),
     RATE_LIMIT_GLOBAL_MAX: '100000',
     INTEGRATION_CACHE_REFRESH_MS: String(REFRESH_MS),
     INTEGRATION_CACHE_MAX_AGE_MS: String(MAX_AGE_MS),

@@ -7,6 +7,11 @@ import { createIntegration } from '@/lib/integrations/service';
 
 export const TEST_ACTOR: Actor = { kind: 'system', name: 'multi-instance-test' };
 
+/** The three upstream base URLs of an instance, pointed at the simulator. */
+export function sourceUrls(simulator: { url: string }): Record<'RENAP_BASE_URL' | 'RTU_BASE_URL' | 'CATALOG_BASE_URL', string> {
+  return { RENAP_BASE_URL: `${simulator.url}/renap`, RTU_BASE_URL: `${simulator.url}/rtu`, CATALOG_BASE_URL: `${simulator.url}/catalog` };
+}
+
 export function requiredEnv(name: 'DATABASE_URL' | 'REDIS_URL'): string {
   const value = process.env[name];
   if (!value) {

@@ -3,14 +3,15 @@
 // checks are shared for a second (lib/operations/cached-check.ts): a flood of readiness polls
 // costs one of each per second, not one per poll; and the answer itself is repeated by server.mjs
 // for a second (lib/operations/probe-answers.ts), so most polls never reach Next. Draining is read
-// live (server.mjs passes every poll through while it drains); the breakers at most a second late.
+// live (server.mjs passes every poll through while it drains), and so are the breakers: a change of
+// state forgets the repeated answer, and one is never repeated past an open breaker's cool-down.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { rateLimitStore } from '@/lib/limits/limits';
 import { cachedCheck } from '@/lib/operations/cached-check';
 import { isDraining } from '@/lib/operations/draining';
-import { probeAnswer } from '@/lib/operations/probe-answers';
-import { SOURCE_NAMES } from '@/lib/sources/guard';
+import { forgetProbeAnswer, probeAnswer } from '@/lib/operations/probe-answers';
+import { SOURCE_NAMES, type SourceGuard, type SourceName } from '@/lib/sources/guard';
 import { sourceClients } from '@/lib/sources';
 
 export const dynamic = 'force-dynamic';
@@ -32,6 +33,7 @@ export async function GET() {
     ),
   ]);
   const guards = sourceClients().guards;
+  forgetReadinessOnBreakerChanges(guards);
   const sources = Object.fromEntries(SOURCE_NAMES.map((source) => [source, guards[source].state]));
   const failing = [
     ...(isDraining() ? ['draining'] : []),
@@ -43,7 +45,18 @@ export async function GET() {
     '/api/ready',
     { status: failing.length === 0 ? 'ready' : 'not_ready', failing, checks: { database: databaseCheck, limiter: limiterCheck, sources } },
     failing.length === 0 ? 200 : 503,
+    // An open breaker reads half-open once its cool-down ends: the answer is repeated until then at most.
+    Math.min(...SOURCE_NAMES.map((source) => guards[source].halfOpensAt ?? Infinity)),
   );
+}
+
+const watching = globalThis as typeof globalThis & { __readinessWatchesBreakers?: boolean };
+
+/** A breaker that opens, half-opens or closes changes the answer: the next poll reaches this route. */
+function forgetReadinessOnBreakerChanges(guards: Record<SourceName, SourceGuard>): void {
+  if (watching.__readinessWatchesBreakers) return;
+  watching.__readinessWatchesBreakers = true;
+  for (const source of SOURCE_NAMES) guards[source].onStateChange(() => forgetProbeAnswer('/api/ready'));
 }
 
 async function check(run: () => Promise<void>): Promise<'ok' | 'failing'> {
