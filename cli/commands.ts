@@ -23,6 +23,8 @@ import {
   type IntegrationView,
 } from '@/lib/integrations/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
+import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/credentials/tokens';
+import { OVERLAP_PRESET_NAMES, parseOverlapPreset, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import type { Result } from '@/lib/result';
@@ -63,7 +65,15 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
   integrations:tariff <id|nombre> <Q>   set the tariff per catalog query
   integrations:top-up <id|nombre> <Q> --note "..."
   integrations:adjust <id|nombre> <+Q|-Q> --note "..."
-  integrations:rotate-token <id|nombre> issue a new token (printed once); the old one stops working
+  integrations:tokens <id|nombre>       its tokens: label, state, created, last use (up to a minute behind), expiry
+  integrations:token-create <id|nombre> --label "..." [--expires YYYY-MM-DDTHH:MM:SSZ]
+                                        a further token (printed once) beside the others
+  integrations:rotate-token <id|nombre> [--token ID] [--overlap none|1h|24h|7d]
+                                        replace a token (default: the newest active one) by a new one,
+                                        printed once; the old one keeps working for the overlap
+                                        (none: it stops at once)
+  integrations:token-revoke <id|nombre> <token id>
+                                        the token stops working at once on every instance
   integrations:deactivate <id|nombre>   refuse its credentials (reactivate to undo)
   integrations:reactivate <id|nombre>
   users:create <email> --name "..." --role admin|support [--password-stdin]
@@ -122,10 +132,31 @@ function historyLine(row: HistoryRow): string {
 function describeIntegration(integration: IntegrationView): string {
   const enabled = FLAG_NAMES.filter((flag) => integration[flag]).map((flag) => CONTRACT_FLAG_NAMES[flag]);
   return [
-    `#${integration.id} ${safe(integration.nombre)}${integration.active ? '' : ' (inactive)'}  token ${safe(integration.tokenPrefix)}…`,
+    `#${integration.id} ${safe(integration.nombre)}${integration.active ? '' : ' (inactive)'}`,
     `  tariff ${formatQuetzales(integration.tariffCentavos)}  balance ${formatQuetzales(integration.balanceCentavos)}`,
     `  enabled: ${enabled.length ? enabled.join(' ') : '(none)'}`,
   ].join('\n');
+}
+
+function describeToken(token: TokenView): string {
+  const ends = token.revokedAt
+    ? `revoked ${token.revokedAt.toISOString()}`
+    : token.expiresAt
+      ? `${token.state === 'expired' ? 'expired' : 'stops working'} ${token.expiresAt.toISOString()}`
+      : 'no expiry';
+  return `  token #${token.id} ${safe(token.tokenPrefix)}…  ${safe(token.label)}  ${token.state}  created ${token.createdAt.toISOString()}  last used ${token.lastUsedAt?.toISOString() ?? 'never'}  ${ends}`;
+}
+
+function overlapOption(value: string | boolean | undefined): OverlapPreset {
+  if (value === undefined) return 'none';
+  const preset = parseOverlapPreset(value);
+  if (!preset) throw new CliError(`--overlap must be one of ${OVERLAP_PRESET_NAMES.join(', ')}`);
+  return preset;
+}
+
+function tokenIdArg(value: string | boolean | undefined, what: string): number {
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new CliError(`${what} must be a token id (integrations:tokens lists them)`);
+  return Number(value);
 }
 
 async function integrationByArg(args: string[]): Promise<IntegrationView> {
@@ -149,7 +180,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
       }),
     );
     return {
-      data: { ...created.integration, token: created.token },
+      data: { ...created.integration, token: created.token, tokenId: created.tokenView.id, tokenPrefix: created.tokenView.tokenPrefix },
       text: `${describeIntegration(created.integration)}\n\nToken (shown once, store it now):\n  ${created.token}`,
     };
   },
@@ -200,13 +231,40 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     return { data: result, text: `${safe(integration.nombre)}: balance ${formatQuetzales(result.balanceCentavos)}` };
   },
 
-  async 'integrations:rotate-token'(args) {
+  async 'integrations:tokens'(args) {
     const integration = await integrationByArg(args);
-    const rotated = unwrap(await rotateToken(CLI_ACTOR, integration.id));
+    const tokens = await listTokens(integration.id);
+    return { data: tokens, text: `#${integration.id} ${safe(integration.nombre)}\n${tokens.map(describeToken).join('\n')}` };
+  },
+
+  async 'integrations:token-create'(args, options) {
+    const integration = await integrationByArg(args);
+    let expiresAt: Date | null = null;
+    if (typeof options.expires === 'string') {
+      expiresAt = new Date(options.expires);
+      if (Number.isNaN(expiresAt.getTime())) throw new CliError('--expires must be a date and time, like 2027-01-31T23:59:59Z');
+    }
+    const created = unwrap(await createToken(CLI_ACTOR, integration.id, { label: typeof options.label === 'string' ? options.label : '', expiresAt }));
     return {
-      data: { ...rotated.integration, token: rotated.token },
-      text: `${describeIntegration(rotated.integration)}\n\nNew token (shown once, store it now):\n  ${rotated.token}`,
+      data: { ...created.view, token: created.token },
+      text: `${describeToken(created.view)}\n\nToken (shown once, store it now):\n  ${created.token}`,
     };
+  },
+
+  async 'integrations:rotate-token'(args, options) {
+    const integration = await integrationByArg(args);
+    const tokenId = options.token === undefined ? undefined : tokenIdArg(options.token, '--token');
+    const rotated = unwrap(await rotateToken(CLI_ACTOR, integration.id, { tokenId, overlap: overlapOption(options.overlap) }));
+    return {
+      data: { ...rotated.integration, token: rotated.token, tokenId: rotated.tokenView.id, tokenPrefix: rotated.tokenView.tokenPrefix, replaced: rotated.replaced },
+      text: `${describeIntegration(rotated.integration)}\n${describeToken(rotated.replaced)}\n${describeToken(rotated.tokenView)}\n\nNew token (shown once, store it now):\n  ${rotated.token}`,
+    };
+  },
+
+  async 'integrations:token-revoke'(args) {
+    const integration = await integrationByArg(args);
+    const revoked = unwrap(await revokeToken(CLI_ACTOR, integration.id, tokenIdArg(args[1], 'the second argument')));
+    return { data: revoked, text: describeToken(revoked) };
   },
 
   async 'integrations:deactivate'(args) {

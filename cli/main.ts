@@ -72,6 +72,10 @@ function parseCommandLine(argv: string[]) {
       until: { type: 'string' },
       out: { type: 'string' },
       'export-dir': { type: 'string' },
+      label: { type: 'string' },
+      expires: { type: 'string' },
+      overlap: { type: 'string' },
+      token: { type: 'string' },
     },
   });
 }

@@ -20,6 +20,12 @@ export interface DatabaseHandle {
   /** Runs raw SQL and returns its rows, whichever driver is underneath. */
   rows<T extends Record<string, unknown>>(query: SQL): Promise<T[]>;
   close(): Promise<void>;
+  /**
+   * LISTENs to a channel: `onNotify` for each notification, `onListening` each time the listening
+   * connection is (re)established. Returns a function that stops. Absent when notifications cannot
+   * reach this process (the embedded database reached through another process's socket).
+   */
+  listen?(channel: string, onNotify: () => void, onListening: () => void): Promise<() => Promise<void>>;
   /** The embedded database reached through the process that has it open (its pid). */
   servedBy?: number;
 }
@@ -97,6 +103,11 @@ async function postgresHandle(kind: DatabaseHandle['kind'], client: postgres.Sql
     db: database,
     rows: async <T extends Record<string, unknown>>(query: SQL) => (await database.execute(query)) as unknown as T[],
     close: () => client.end({ timeout: 5 }),
+    // postgres.js keeps one dedicated connection for LISTEN and re-establishes it (calling onListening) after a drop.
+    listen: async (channel, onNotify, onListening) => {
+      const { unlisten } = await client.listen(channel, () => onNotify(), onListening);
+      return unlisten;
+    },
   };
 }
 
@@ -140,6 +151,11 @@ async function openInProcess(dataDir: string, claim: Extract<DirectoryClaim, { c
       db: database,
       rows: async <T extends Record<string, unknown>>(query: SQL) =>
         ((await database.execute(query)) as unknown as { rows: T[] }).rows,
+      listen: async (channel, onNotify, onListening) => {
+        const stop = await client.listen(channel, () => onNotify());
+        onListening();
+        return stop;
+      },
       close: async () => {
         const embedded = state.embedded;
         state.embedded = undefined;
@@ -165,7 +181,8 @@ async function openThroughOwner(pid: number, socket: string): Promise<DatabaseHa
     await client.end({ timeout: 1 });
     throw error;
   }
-  return { ...handle, servedBy: pid };
+  // A notification raised in the owner's database does not reach this connection reliably: no listen.
+  return { ...handle, listen: undefined, servedBy: pid };
 }
 
 // Unix socket paths have a small fixed limit (108 bytes on Linux, 104 on macOS).

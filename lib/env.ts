@@ -68,6 +68,9 @@ export const envSchema = z
     // MAX_AGE_MS (a reload late or failing) answers lookups "unavailable" until a reload succeeds.
     INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100, INTEGRATION_CACHE_REFRESH_MAX_MS),
     INTEGRATION_CACHE_MAX_AGE_MS: integer(30_000, 1_000, 300_000),
+    // Each instance writes its tokens' last use (noted in memory per lookup) this often: the
+    // console's "último uso" is at most a minute behind, so never more than 60 s (lib/credentials/last-use.ts).
+    TOKEN_LAST_USE_FLUSH_MS: integer(30_000, 100, 60_000),
     // Lookups past the credential, flag, limit and body checks run at most LOOKUP_CONCURRENCY at a
     // time per instance; up to LOOKUP_QUEUE_MAX more wait their turn, and past that the excess is
     // answered "unavailable" at once (lib/admission).

@@ -116,12 +116,15 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
 
   options.log(`integrations: ${integrations}, sizes following a Zipf law (s = ${ZIPF_S})`);
   await run(`
-    insert into integrations (nombre, token_hash, token_prefix, is_renap_enabled, is_rtu_enabled, is_cui_nit_enabled, is_rtu_v2_enabled,
+    insert into integrations (nombre, is_renap_enabled, is_rtu_enabled, is_cui_nit_enabled, is_rtu_v2_enabled,
                               is_omisos_enabled, tariff_centavos, balance_centavos, created_at, updated_at)
-    select 'integracion-' || lpad(n::text, 3, '0'), md5(n::text) || md5((n + 1)::text), 'tlk_' || substr(md5(n::text), 1, 6),
+    select 'integracion-' || lpad(n::text, 3, '0'),
            true, true, true, true, true, 50 + (n * 37) % 251, 0,
            timestamptz '${nowIso}' - interval '${days + 10} days', timestamptz '${nowIso}' - interval '${days + 10} days'
       from generate_series(1, ${integrations}) n`);
+  await run(`
+    insert into integration_tokens (integration_id, label, token_hash, token_prefix, created_at)
+    select id, 'Principal', md5(id::text) || md5((id + 1)::text), 'tlk_' || substr(md5(id::text), 1, 6), created_at from integrations`);
   // 10,000 slots filled in proportion to each integration's weight: a row picks a random slot.
   await run(`
     create unlogged table bench_integration_slots as

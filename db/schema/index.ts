@@ -1,4 +1,5 @@
 export * from './integrations';
+export * from './integration-tokens';
 export * from './ledger-entries';
 export * from './query-records';
 export * from './console-users';

@@ -7,10 +7,7 @@ export const integrations = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     nombre: text('nombre').notNull(),
-    // SHA-256 of the token (tokens are 256-bit random, so a fast hash is enough); never the token.
-    tokenHash: text('token_hash').notNull(),
-    // First characters of the token, shown in the console so people can tell tokens apart.
-    tokenPrefix: text('token_prefix').notNull(),
+    // The integration's tokens are in integration_tokens (several at once: rotation with overlap).
     isRenapEnabled: boolean('is_renap_enabled').notNull().default(false),
     isRtuEnabled: boolean('is_rtu_enabled').notNull().default(false),
     isCuiNitEnabled: boolean('is_cui_nit_enabled').notNull().default(false),

@@ -3,7 +3,7 @@ import { db } from '@/db/client';
 import { integrationActivity, integrations } from '@/db/schema';
 import { toView, type IntegrationView } from '@/lib/integrations/service';
 
-export type IntegrationListItem = IntegrationView & { lastQueryAt: Date | null };
+export type IntegrationListItem = IntegrationView & { lastQueryAt: Date | null; tokenPrefixes: string | null };
 
 /**
  * Integrations for the console list, optionally filtered by name, each with its latest query as
@@ -13,12 +13,18 @@ export type IntegrationListItem = IntegrationView & { lastQueryAt: Date | null }
 export async function listIntegrationsWithLastQuery(search?: string): Promise<IntegrationListItem[]> {
   const term = search?.trim();
   const rows = await (await db())
-    .select({ integration: integrations, lastQueryAt: integrationActivity.lastQueryAt })
+    .select({
+      integration: integrations,
+      lastQueryAt: integrationActivity.lastQueryAt,
+      // The prefixes of the tokens that work now, newest first, so people can tell which one a system uses.
+      tokenPrefixes: sql<string | null>`(select string_agg(t.token_prefix || '…', ' · ' order by t.id desc) from integration_tokens t
+        where t.integration_id = ${integrations.id} and t.revoked_at is null and (t.expires_at is null or t.expires_at > now()))`,
+    })
     .from(integrations)
     .leftJoin(integrationActivity, eq(integrationActivity.integrationId, integrations.id))
     .where(term ? sql`${integrations.nombre} ilike ${`%${escapeLike(term)}%`} escape '\\'` : undefined)
     .orderBy(asc(integrations.nombre));
-  return rows.map(({ integration, lastQueryAt }) => ({ ...toView(integration), lastQueryAt }));
+  return rows.map(({ integration, lastQueryAt, tokenPrefixes }) => ({ ...toView(integration), lastQueryAt, tokenPrefixes }));
 }
 
 /** The integration names for filter menus (id and name only). */

@@ -3,18 +3,34 @@
 import { describe, expect, it } from 'vitest';
 import type { Integration } from '@/db/schema';
 import { hashToken, issueToken } from '@/lib/security/tokens';
-import { IntegrationDirectory, type IntegrationReader } from './directory';
+import { IntegrationDirectory, type IntegrationReader, type StoredToken } from './directory';
 
 const REFRESH_MS = 1_000;
 const MAX_AGE_MS = 10_000;
 
-function row(token: string, changes: Partial<Integration> = {}): Integration {
+interface Snapshot {
+  integrations: Integration[];
+  tokens: StoredToken[];
+}
+
+/** Integration #7 "acme" with `token` (and any further tokens) as the database would return it. */
+function row(token: string, changes: Partial<Integration> = {}, tokens: Array<Partial<StoredToken> & { token: string }> = []): Snapshot {
+  return {
+    integrations: [integration(changes)],
+    tokens: [{ token }, ...tokens].map((entry, index) => ({
+      id: entry.id ?? index + 1,
+      integrationId: 7,
+      tokenHash: hashToken(entry.token),
+      expiresAt: entry.expiresAt ?? null,
+    })),
+  };
+}
+
+function integration(changes: Partial<Integration>): Integration {
   const now = new Date();
   return {
     id: 7,
     nombre: 'acme',
-    tokenHash: hashToken(token),
-    tokenPrefix: token.slice(0, 10),
     isRenapEnabled: true,
     isRtuEnabled: true,
     isCuiNitEnabled: true,
@@ -31,14 +47,14 @@ function row(token: string, changes: Partial<Integration> = {}): Integration {
 
 /** A reader whose answers the test sets, or holds back (a hanging database). */
 function scriptedReader() {
-  const state = { rows: [] as Integration[], failing: false, hanging: false, reads: 0 };
+  const state = { rows: { integrations: [], tokens: [] } as Snapshot, failing: false, hanging: false, reads: 0 };
   const answer = <T>(value: () => T): Promise<T> => {
     state.reads++;
     if (state.hanging) return new Promise<T>(() => {});
     return state.failing ? Promise.reject(new Error('connection refused')) : Promise.resolve(value());
   };
   const reader: IntegrationReader = {
-    all: () => answer(() => [...state.rows]),
+    all: () => answer(() => ({ integrations: [...state.rows.integrations], tokens: [...state.rows.tokens] })),
   };
   return { state, reader };
 }
@@ -46,7 +62,7 @@ function scriptedReader() {
 /** A directory whose copy holds one active integration with `token`, loaded and used once. */
 async function warmDirectory(token: string) {
   const { state, reader } = scriptedReader();
-  state.rows = [row(token)];
+  state.rows = row(token);
   const clock = { now: 1_000_000 };
   const directory = new IntegrationDirectory(reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, maxAgeMs: MAX_AGE_MS, now: () => clock.now });
   expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
@@ -72,13 +88,13 @@ describe('IntegrationDirectory', () => {
     const { token: oldToken } = issueToken();
     const { token: newToken } = issueToken();
     const { state, directory } = await warmDirectory(oldToken);
-    state.rows = [row(newToken)];
+    state.rows = row(newToken);
     // Until the copy is reloaded the change is not seen here (the refresh interval is the bound).
     expect((await directory.authenticate('acme', newToken)).status).toBe('unknown');
     await directory.invalidate();
     expect((await directory.authenticate('acme', newToken)).status).toBe('authenticated');
     expect((await directory.authenticate('acme', oldToken)).status).toBe('unknown');
-    state.rows = [row(newToken, { active: false })];
+    state.rows = row(newToken, { active: false });
     await directory.invalidate();
     expect((await directory.authenticate('acme', newToken)).status).toBe('unknown');
   });
@@ -89,7 +105,7 @@ describe('IntegrationDirectory', () => {
 
     // The database stops answering; meanwhile the integration is deactivated there.
     state.hanging = true;
-    state.rows = [row(token, { active: false })];
+    state.rows = row(token, { active: false });
     clock.now += MAX_AGE_MS;
     const reads = state.reads;
     expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
@@ -107,7 +123,7 @@ describe('IntegrationDirectory', () => {
   it('makes the first lookups wait for one shared first load, and answers unavailable if it fails', async () => {
     const { token } = issueToken();
     const { state, reader } = scriptedReader();
-    state.rows = [row(token)];
+    state.rows = row(token);
     const directory = new IntegrationDirectory(reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, maxAgeMs: MAX_AGE_MS });
     const answers = await Promise.all(Array.from({ length: 20 }, () => directory.authenticate('acme', token)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill('authenticated'));
@@ -118,7 +134,7 @@ describe('IntegrationDirectory', () => {
     const cold = new IntegrationDirectory(failing.reader, { refreshMs: REFRESH_MS, readDeadlineMs: 50, maxAgeMs: MAX_AGE_MS });
     expect(await cold.authenticate('acme', token)).toEqual({ status: 'unavailable' });
     failing.state.failing = false;
-    failing.state.rows = [row(token)];
+    failing.state.rows = row(token);
     expect((await cold.authenticate('acme', token)).status).toBe('authenticated');
   });
 
@@ -127,17 +143,70 @@ describe('IntegrationDirectory', () => {
     const { state, reader, directory } = await warmDirectory(token);
 
     // A reload starts and is slow; it will return the row as it was before the deactivation.
-    let answerSlowRead: (rows: Integration[]) => void = () => {};
+    let answerSlowRead: (rows: Snapshot) => void = () => {};
     const all = reader.all;
-    reader.all = () => new Promise<Integration[]>((resolve) => (answerSlowRead = resolve));
+    reader.all = () => new Promise<Snapshot>((resolve) => (answerSlowRead = resolve));
     const slow = directory.invalidate();
     reader.all = all;
 
     // Meanwhile the integration is deactivated and this process reloads again.
-    state.rows = [row(token, { active: false })];
+    state.rows = row(token, { active: false });
     await directory.invalidate();
-    answerSlowRead([row(token)]);
+    answerSlowRead(row(token));
     await slow;
     expect((await directory.authenticate('acme', token)).status).toBe('unknown');
   });
+
+  it('accepts each of an integration\'s tokens, and each only until its expiry, checked per lookup without a reload', async () => {
+    const { token: first } = issueToken();
+    const { token: ending } = issueToken();
+    const { state, directory, clock } = await warmDirectory(first);
+    state.rows = row(first, {}, [{ token: ending, expiresAt: new Date(clock.now + 5_000) }]);
+    await directory.invalidate();
+    const reads = state.reads;
+    expect((await directory.authenticate('acme', first)).status).toBe('authenticated');
+    expect((await directory.authenticate('acme', ending)).status).toBe('authenticated');
+    clock.now += 4_999;
+    expect((await directory.authenticate('acme', ending)).status).toBe('authenticated');
+    clock.now += 1;
+    expect((await directory.authenticate('acme', ending)).status).toBe('unknown');
+    expect((await directory.authenticate('acme', first)).status).toBe('authenticated');
+    expect(state.reads).toBe(reads);
+  });
+
+  it('reloads as soon as another process announces a change, and again when the channel reconnects', async () => {
+    const { token } = issueToken();
+    const { token: other } = issueToken();
+    const { state, reader } = scriptedReader();
+    state.rows = row(token, {}, [{ token: other }]);
+    const announce: { change?: () => void; reconnect?: () => void } = {};
+    reader.subscribe = async (onChange, onReconnect) => {
+      announce.change = onChange;
+      announce.reconnect = onReconnect;
+      return true;
+    };
+    // A refresh interval far longer than the test: only the announcement can make it reload.
+    const directory = new IntegrationDirectory(reader, { refreshMs: 3_600_000, readDeadlineMs: 50, maxAgeMs: 7_200_000 });
+    expect((await directory.authenticate('acme', other)).status).toBe('authenticated');
+    expect(announce.change).toBeDefined();
+
+    // The second token is revoked elsewhere (revoked tokens are not read).
+    state.rows = row(token);
+    announce.change!();
+    await eventually(async () => (await directory.authenticate('acme', other)).status === 'unknown');
+    expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
+
+    // A change while the channel was down was missed: the reconnect reloads.
+    state.rows = row(token, { active: false });
+    announce.reconnect!();
+    await eventually(async () => (await directory.authenticate('acme', token)).status === 'unknown');
+  });
 });
+
+async function eventually(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,9 +1,14 @@
 import { metrics } from '@/lib/metrics/registry';
 import { db } from '@/db/client';
-import { integrations, type Integration } from '@/db/schema';
+import { integrationTokens, integrations, type Integration } from '@/db/schema';
+import { isNull } from 'drizzle-orm';
+import { listenForCredentialChanges } from '@/lib/credentials/changes';
+import { flushTokenUses, noteTokenUse } from '@/lib/credentials/last-use';
+import { tokenUsableAt } from '@/lib/credentials/token-state';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
-import { tokenMatches } from '@/lib/security/tokens';
+import { hashToken } from '@/lib/security/tokens';
+import { timingSafeEqual } from 'node:crypto';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from './flags';
 import { runAsJob } from '@/lib/jobs/context';
 import { answerWithin } from '@/lib/async/answer-within';
@@ -14,9 +19,17 @@ export interface AuthenticatedIntegration extends IntegrationFlags {
   nombre: string;
 }
 
+interface CachedToken {
+  id: number;
+  hash: Buffer;
+  /** Checked at each lookup, so a token stops at its expiry to the millisecond, reload or not. */
+  expiresAtMs: number | null;
+}
+
 interface CachedIntegration {
   integration: AuthenticatedIntegration;
-  tokenHash: string;
+  /** The tokens not revoked (expired ones too: their expiry is checked per lookup). */
+  tokens: CachedToken[];
   active: boolean;
 }
 
@@ -33,13 +46,38 @@ export type Authentication =
    */
   | { status: 'unavailable' };
 
+/** A token as the directory keeps it: never the token, only its hash. */
+export interface StoredToken {
+  id: number;
+  integrationId: number;
+  tokenHash: string;
+  expiresAt: Date | null;
+}
+
 /** Where the directory reads integrations from: the database (tests give it others). */
 export interface IntegrationReader {
-  all(): Promise<Integration[]>;
+  all(): Promise<{ integrations: Integration[]; tokens: StoredToken[] }>;
+  /**
+   * Optional: calls `onChange` when another process changed credentials and `onReconnect` when the
+   * channel (re)opened (changes may have been missed). Resolves to false when it cannot listen.
+   */
+  subscribe?(onChange: () => void, onReconnect: () => void): Promise<boolean>;
 }
 
 const databaseReader: IntegrationReader = {
-  all: async () => (await db()).select().from(integrations),
+  all: async () => {
+    const database = await db();
+    // Two statements, not a join: the integrations are few, and their tokens a handful each.
+    const [rows, tokens] = await Promise.all([
+      database.select().from(integrations),
+      database
+        .select({ id: integrationTokens.id, integrationId: integrationTokens.integrationId, tokenHash: integrationTokens.tokenHash, expiresAt: integrationTokens.expiresAt })
+        .from(integrationTokens)
+        .where(isNull(integrationTokens.revokedAt)),
+    ]);
+    return { integrations: rows, tokens };
+  },
+  subscribe: async (onChange, onReconnect) => (await listenForCredentialChanges(onChange, onReconnect)) !== undefined,
 };
 
 export interface DirectoryOptions {
@@ -48,6 +86,11 @@ export interface DirectoryOptions {
   readDeadlineMs: number;
   /** The oldest copy (since its reload started) a lookup is answered from. */
   maxAgeMs: number;
+  /**
+   * Note each accepted token's use and write them in batches this often (TOKEN_LAST_USE_FLUSH_MS);
+   * unset in tests of the cache alone.
+   */
+  lastUseFlushMs?: number;
   now?: () => number;
 }
 
@@ -59,9 +102,17 @@ const log = logger('integrations');
  * nor a flood of wrong tokens turns into database reads. The whole table is reloaded in the
  * background every `refreshMs` (INTEGRATION_CACHE_REFRESH_MS, 2 s by default), one reload at a
  * time: a change made through any instance, the console or the CLI (a new integration, a new or
- * revoked token, a flag) reaches every instance within that interval plus one query. Changes made
- * in this process reload at once. Reloads are numbered when they start and only a newer one
- * replaces the copy, so a slow reload never undoes a later one.
+ * revoked token, a flag) reaches every instance within that interval plus one query. On top of
+ * that, every change is announced on a PostgreSQL channel (lib/credentials/changes.ts) that each
+ * instance LISTENs to and reloads on at once: a revoked token is refused everywhere within a
+ * round trip; the periodic reload stays as the bound when a notification is lost (the listening
+ * connection dropped: it reloads again when it is back). Changes made in this process reload at
+ * once. Reloads are numbered when they start and only a newer one replaces the copy, so a slow
+ * reload never undoes a later one.
+ *
+ * A token's expiry (the end of a rotation's overlap window) is checked at each lookup against the
+ * copy, so it needs no reload. Each accepted token's last use is noted in memory and written in
+ * batches (lib/credentials/last-use.ts), never a database write per lookup.
  *
  * A reload that is late (an instance under a burst, a slow database) leaves the last copy in use:
  * stale for a moment rather than a database read per lookup. The bound is `maxAgeMs`
@@ -80,6 +131,9 @@ export class IntegrationDirectory {
   private reloading?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private staleReported = false;
+  /** A change was announced while a reload ran (it may have read before the change): reload once more after it. */
+  private reloadAgain = false;
+  private listening = false;
   private readonly now: () => number;
 
   constructor(
@@ -95,8 +149,11 @@ export class IntegrationDirectory {
     let copy = this.usableCopy();
     if (copy === undefined) copy = await this.firstCopy();
     if (copy === null) return { status: 'unavailable' };
-    const accepted = acceptedIntegration(copy.get(login.toLowerCase()), token);
-    return accepted ? { status: 'authenticated', integration: accepted } : { status: 'unknown' };
+    const nowMs = this.now();
+    const accepted = acceptedToken(copy.get(login.toLowerCase()), token, nowMs);
+    if (!accepted) return { status: 'unknown' };
+    if (this.options.lastUseFlushMs) noteTokenUse(accepted.tokenId, nowMs);
+    return { status: 'authenticated', integration: accepted.integration };
   }
 
   /** Milliseconds since the last successful reload started; undefined before the first. */
@@ -141,7 +198,7 @@ export class IntegrationDirectory {
       .then((rows) => {
         // A reload that started later already finished: its copy is newer than ours.
         if (sequence < this.newestReloadApplied) return;
-        this.byName = new Map(rows.map((row) => [row.nombre.toLowerCase(), toCached(row)]));
+        this.byName = toCopy(rows.integrations, rows.tokens);
         this.newestReloadApplied = sequence;
         this.copyReadAtMs = startedAt;
         this.staleReported = false;
@@ -155,12 +212,38 @@ export class IntegrationDirectory {
       })
       .finally(() => {
         if (this.reloading === bounded) this.reloading = undefined;
+        if (this.reloadAgain && this.readsInFlight === 0) {
+          this.reloadAgain = false;
+          void this.reload().catch(() => {});
+        }
       });
     this.reloading = bounded;
     return bounded;
   }
 
+  /** Another process announced a change: reload now, or right after the reload in flight. */
+  private changedElsewhere(): void {
+    if (this.readsInFlight > 0) this.reloadAgain = true;
+    else void runAsJob('credential-refresh', () => this.reload()).catch(() => {});
+  }
+
+  private listen(): void {
+    if (this.listening || !this.reader.subscribe) return;
+    this.listening = true;
+    void runAsJob('credential-changes', () => this.reader.subscribe!(() => this.changedElsewhere(), () => this.changedElsewhere())).then(
+      (listening) => {
+        if (!listening) log.warn({ refreshMs: this.options.refreshMs }, 'credential changes are not announced to this process: other processes\' changes arrive with the periodic reload');
+      },
+      (error: unknown) => {
+        // Retried with the next lookup's scheduleRefresh; meanwhile the periodic reload is the bound.
+        this.listening = false;
+        log.error({ err: error }, 'listening for credential changes failed');
+      },
+    );
+  }
+
   private scheduleRefresh(): void {
+    this.listen();
     if (this.timer) return;
     // Started by the first lookup; its reloads are the process's own work, not that lookup's.
     this.timer = runAsJob('credential-refresh', () =>
@@ -170,27 +253,55 @@ export class IntegrationDirectory {
       }, this.options.refreshMs),
     );
     this.timer.unref();
+    const flushMs = this.options.lastUseFlushMs;
+    if (flushMs) {
+      runAsJob('token-last-use', () =>
+      setInterval(() => {
+        flushTokenUses().catch((error: unknown) => log.error({ err: error }, 'writing tokens\' last use failed'));
+        }, flushMs),
+      ).unref();
+    }
     if (this.copyReadAtMs === undefined && this.readsInFlight === 0) void runAsJob('credential-refresh', () => this.reload()).catch(() => {});
   }
 }
 
-function acceptedIntegration(cached: CachedIntegration | undefined, token: string): AuthenticatedIntegration | undefined {
-  // Hash the presented token even for unknown names, so timing does not reveal which names exist.
-  const matches = tokenMatches(token, cached?.tokenHash ?? '0'.repeat(64));
-  return cached?.active && matches ? cached.integration : undefined;
+/** Compared against for names no integration has, so timing does not reveal which names exist. */
+const NO_TOKEN_HASH = Buffer.alloc(32);
+
+/**
+ * The token of `cached` that `presented` is, if usable at `nowMs` and the integration is active.
+ * The presented token is hashed once and compared with every token in constant time.
+ */
+function acceptedToken(cached: CachedIntegration | undefined, presented: string, nowMs: number): { integration: AuthenticatedIntegration; tokenId: number } | undefined {
+  const presentedHash = Buffer.from(hashToken(presented), 'hex');
+  let matched: CachedToken | undefined;
+  for (const token of cached?.tokens.length ? cached.tokens : [{ id: 0, hash: NO_TOKEN_HASH, expiresAtMs: null }]) {
+    if (timingSafeEqual(presentedHash, token.hash) && cached) matched = token;
+  }
+  if (!cached?.active || !matched || !tokenUsableAt(matched, nowMs)) return undefined;
+  return { integration: cached.integration, tokenId: matched.id };
 }
 
-function toCached(row: Integration): CachedIntegration {
-  const flags = Object.fromEntries(FLAG_NAMES.map((flag: FlagName) => [flag, row[flag]])) as IntegrationFlags;
-  return { integration: { id: row.id, nombre: row.nombre, ...flags }, tokenHash: row.tokenHash, active: row.active };
+function toCopy(rows: Integration[], tokens: StoredToken[]): Map<string, CachedIntegration> {
+  const byId = new Map<number, CachedIntegration>();
+  for (const row of rows) {
+    const flags = Object.fromEntries(FLAG_NAMES.map((flag: FlagName) => [flag, row[flag]])) as IntegrationFlags;
+    byId.set(row.id, { integration: { id: row.id, nombre: row.nombre, ...flags }, tokens: [], active: row.active });
+  }
+  for (const token of tokens) {
+    const hash = Buffer.from(token.tokenHash, 'hex');
+    if (hash.length !== 32) continue;
+    byId.get(token.integrationId)?.tokens.push({ id: token.id, hash, expiresAtMs: token.expiresAt?.getTime() ?? null });
+  }
+  return new Map([...byId.values()].map((cached) => [cached.integration.nombre.toLowerCase(), cached]));
 }
 
 const holder = globalThis as typeof globalThis & { __integrationDirectory?: IntegrationDirectory };
 
 export function integrationDirectory(): IntegrationDirectory {
   if (!holder.__integrationDirectory) {
-    const { INTEGRATION_CACHE_REFRESH_MS: refreshMs, INTEGRATION_CACHE_MAX_AGE_MS: maxAgeMs } = env();
-    const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000), maxAgeMs });
+    const { INTEGRATION_CACHE_REFRESH_MS: refreshMs, INTEGRATION_CACHE_MAX_AGE_MS: maxAgeMs, TOKEN_LAST_USE_FLUSH_MS: lastUseFlushMs } = env();
+    const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000), maxAgeMs, lastUseFlushMs });
     holder.__integrationDirectory = directory;
     metrics().probes.integrationCacheAgeSeconds = () => {
       const ageMs = directory.copyAgeMs();

@@ -4,24 +4,23 @@ import { integrations, ledgerEntries, type Integration } from '@/db/schema';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
-import { issueToken } from '@/lib/security/tokens';
+import { announceCredentialChange } from '@/lib/credentials/changes';
+import { DEFAULT_TOKEN_LABEL, issueIntegrationToken, rotateToken as rotateIntegrationToken, type TokenView, toTokenView } from '@/lib/credentials/tokens';
+import type { OverlapPreset } from '@/lib/credentials/token-state';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
 import { integrationNameSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
 import { notifyIntegrationChanged } from './directory';
 
-/** What the console and CLI may show about an integration: never the token hash. */
-export type IntegrationView = Omit<Integration, 'tokenHash'>;
+/** What the console and CLI may show about an integration (its tokens are in lib/credentials). */
+export type IntegrationView = Integration;
 
 export function toView(integration: Integration): IntegrationView {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { tokenHash, ...view } = integration;
-  return view;
+  return integration;
 }
 
 function auditSnapshot(integration: Integration) {
   return {
     nombre: integration.nombre,
-    tokenPrefix: integration.tokenPrefix,
     ...flagsOf(integration),
     tariffCentavos: integration.tariffCentavos,
     balanceCentavos: integration.balanceCentavos,
@@ -44,7 +43,7 @@ export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insuffi
 export async function createIntegration(
   actor: Actor,
   input: CreateIntegrationInput,
-): Promise<Result<{ integration: IntegrationView; token: string }, IntegrationError>> {
+): Promise<Result<{ integration: IntegrationView; token: string; tokenView: TokenView }, IntegrationError>> {
   const name = integrationNameSchema.safeParse(input.nombre);
   if (!name.success) return fail('invalid', name.error.issues[0]!.message);
   const tariff = tariffCentavosSchema.safeParse(input.tariffCentavos ?? 0);
@@ -61,15 +60,12 @@ export async function createIntegration(
     .where(sql`lower(${integrations.nombre}) = lower(${name.data})`);
   if (taken.length > 0) return fail('name_taken', `Ya existe una integración llamada «${name.data}».`);
 
-  const issued = issueToken();
   try {
     const created = await database.transaction(async (tx) => {
       const [row] = await tx
         .insert(integrations)
         .values({
           nombre: name.data,
-          tokenHash: issued.tokenHash,
-          tokenPrefix: issued.tokenPrefix,
           tariffCentavos: tariff.data,
           balanceCentavos: initialBalance,
           ...input.flags,
@@ -82,6 +78,7 @@ export async function createIntegration(
         before: null,
         after: auditSnapshot(row!),
       });
+      const issued = await issueIntegrationToken(tx, row!.id, DEFAULT_TOKEN_LABEL);
       if (initialBalance > 0) {
         await tx.insert(ledgerEntries).values({
           integrationId: row!.id,
@@ -93,10 +90,10 @@ export async function createIntegration(
           auditId,
         });
       }
-      return row!;
+      return { row: row!, issued };
     });
     await notifyIntegrationChanged();
-    return ok({ integration: toView(created), token: issued.token });
+    return ok({ integration: toView(created.row), token: created.issued.token, tokenView: toTokenView(created.issued.row) });
   } catch (error) {
     if (isUniqueViolation(error)) return fail('name_taken', `Ya existe una integración llamada «${name.data}».`);
     throw error;
@@ -150,6 +147,8 @@ async function changeIntegration(
       before: auditSnapshot(current!),
       after: auditSnapshot(row!),
     });
+    // Deactivation and flags are credentials too: every instance reloads at once.
+    await announceCredentialChange(tx);
     return row!;
   });
   await notifyIntegrationChanged();
@@ -187,19 +186,22 @@ export function setActive(actor: Actor, idOrName: string | number, active: boole
   return changeIntegration(actor, idOrName, active ? 'integration.reactivate' : 'integration.deactivate', () => ({ active }));
 }
 
-/** Replaces the token; the old one stops working within the credential cache's refresh time. */
+/**
+ * Rotates the integration's newest active token (lib/credentials/tokens.ts): a new token is
+ * returned once; the old one keeps working for the chosen overlap (none by default: refused as
+ * soon as every instance hears of the change).
+ */
 export async function rotateToken(
   actor: Actor,
   idOrName: string | number,
-): Promise<Result<{ integration: IntegrationView; token: string }, IntegrationError>> {
-  const issued = issueToken();
-  const result = await changeIntegration(actor, idOrName, 'integration.rotate_token', () => ({
-    tokenHash: issued.tokenHash,
-    tokenPrefix: issued.tokenPrefix,
-  }));
-  return result.ok ? ok({ integration: result.value, token: issued.token }) : result;
+  options: { tokenId?: number; overlap?: OverlapPreset } = {},
+): Promise<Result<{ integration: IntegrationView; token: string; tokenView: TokenView; replaced: TokenView }, IntegrationError | 'not_usable'>> {
+  const found = await findIntegrationRow(idOrName);
+  if (!found) return fail('not_found', `No existe la integración «${idOrName}».`);
+  const rotated = await rotateIntegrationToken(actor, found.id, options);
+  if (!rotated.ok) return rotated.error.code === 'not_found' ? fail('not_found', rotated.error.message) : fail(rotated.error.code, rotated.error.message);
+  return ok({ integration: toView(found), token: rotated.value.token, tokenView: rotated.value.view, replaced: rotated.value.replaced });
 }
-
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;

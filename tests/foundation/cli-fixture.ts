@@ -78,7 +78,9 @@ export function cliFixture(namePrefix: string): CliFixture {
       ),
     storedTokenHash: async (integrationId) => {
       const [row] = await database().use((handle) =>
-        handle.rows<{ token_hash: string }>(sql`select token_hash from integrations where id = ${integrationId}`),
+        handle.rows<{ token_hash: string }>(
+          sql`select token_hash from integration_tokens where integration_id = ${integrationId} and revoked_at is null and replaced_by_id is null order by id desc limit 1`,
+        ),
       );
       return row!.token_hash;
     },

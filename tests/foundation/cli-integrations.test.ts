@@ -133,4 +133,43 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     expect(JSON.stringify(audit)).not.toContain(rotated.token);
     expect(JSON.stringify(audit)).not.toContain(hashToken(rotated.token!));
   });
+
+  it('manages several tokens: a named one printed once, rotation with an overlap window, revocation, all listed without secrets (issue 22)', async () => {
+    const created = await createIntegration();
+    const second = await cliJson<{ id: number; label: string; token: string; state: string }>('integrations:token-create', created.nombre, '--label', 'Servidor nuevo');
+    expect(second).toMatchObject({ label: 'Servidor nuevo', state: 'active', token: expect.stringMatching(/^tlk_[A-Za-z0-9_-]{43}$/) });
+
+    const before = Date.now();
+    const rotated = await cliJson<IntegrationJson & { replaced: { id: number; state: string; expiresAt: string } }>(
+      'integrations:rotate-token',
+      created.nombre,
+      '--token',
+      String(second.id),
+      '--overlap',
+      '7d',
+    );
+    expect(rotated.replaced).toMatchObject({ id: second.id, state: 'ending' });
+    const sevenDays = 7 * 24 * 3_600_000;
+    expect(Date.parse(rotated.replaced.expiresAt)).toBeGreaterThanOrEqual(before + sevenDays);
+    expect(Date.parse(rotated.replaced.expiresAt)).toBeLessThanOrEqual(Date.now() + sevenDays);
+
+    const unknownOverlap = await cli('integrations:rotate-token', created.nombre, '--overlap', '2h');
+    expect(unknownOverlap.code).toBe(2);
+    expect(unknownOverlap.stderr).toMatch(/--overlap must be one of none, 1h, 24h, 7d/);
+
+    const revoked = await cliJson<{ id: number; state: string }>('integrations:token-revoke', created.nombre, String(second.id));
+    expect(revoked).toMatchObject({ id: second.id, state: 'revoked' });
+
+    const listed = await cli('integrations:tokens', created.nombre);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/Servidor nuevo +revoked/);
+    expect(listed.stdout).toMatch(/Servidor nuevo +active/);
+    expect(listed.stdout).toMatch(/Principal +active/);
+    for (const token of [created.token!, second.token, rotated.token!]) {
+      expect(listed.stdout).not.toContain(token);
+      expect(listed.stdout).not.toContain(hashToken(token));
+    }
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'token.create', 'integration.rotate_token', 'token.revoke']);
+  });
 });

@@ -50,7 +50,7 @@ function newIntegration(overrides: Partial<typeof integrations.$inferInsert> = {
   seq++;
   return handle.db
     .insert(integrations)
-    .values({ nombre: `schema-test-${seq}`, tokenHash: 'f'.repeat(64), tokenPrefix: 'tlk_abcdef', ...overrides })
+    .values({ nombre: `schema-test-${seq}`, ...overrides })
     .returning();
 }
 
@@ -200,3 +200,37 @@ describe(`migration 0006 on ${expectedKind}`, () => {
     expect(await handle.rows(sql`select proname from pg_proc where proname in ('alert_webhook_description', 'alert_error_without_urls')`)).toEqual([]);
   });
 });
+
+describe(`migration 0008 on ${expectedKind}`, () => {
+  it('moves each integration\'s single token into integration_tokens unchanged, so the token keeps working (issue 22)', async () => {
+    const migration = fs.readFileSync(path.join(process.cwd(), 'db/migrations/0008_integration_tokens.sql'), 'utf8');
+    const rolledBack = new Error('rolled back on purpose');
+    let moved: Array<{ nombre: string; label: string; token_hash: string; token_prefix: string; revoked_at: unknown; expires_at: unknown }> = [];
+    let columnsLeft: unknown[] = [];
+    // The schema as it was before 0008 (each integration with its own token), in a transaction
+    // rolled back afterwards (DDL is transactional).
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.execute(sql`drop table integration_tokens`);
+        await tx.execute(sql`alter table integrations add column token_hash text, add column token_prefix text`);
+        await tx.execute(sql`update integrations set token_hash = md5(id::text) || md5(nombre), token_prefix = 'tlk_' || left(md5(id::text), 6)`);
+        await tx.execute(sql`insert into integrations (nombre, token_hash, token_prefix) values ('before-0008', ${'a1'.repeat(32)}, 'tlk_a1a1a1')`);
+        for (const statement of migration.split('--> statement-breakpoint')) await tx.execute(sql.raw(statement));
+        const rows: unknown = await tx.execute(sql`
+          select i.nombre, t.label, t.token_hash, t.token_prefix, t.revoked_at, t.expires_at
+            from integration_tokens t join integrations i on i.id = t.integration_id where i.nombre = 'before-0008'`);
+        moved = resultRows(rows) as typeof moved;
+        const columns: unknown = await tx.execute(sql`select column_name from information_schema.columns where table_name = 'integrations' and column_name like 'token%'`);
+        columnsLeft = resultRows(columns);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(moved).toEqual([{ nombre: 'before-0008', label: 'Principal', token_hash: 'a1'.repeat(32), token_prefix: 'tlk_a1a1a1', revoked_at: null, expires_at: null }]);
+    expect(columnsLeft).toEqual([]);
+  });
+});
+
+/** The rows of a raw statement, whichever driver ran it (PGlite wraps them in `rows`). */
+function resultRows(result: unknown): unknown[] {
+  return Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+}

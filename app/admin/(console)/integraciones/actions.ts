@@ -8,6 +8,9 @@ import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { integrationNameSchema } from '@/lib/integrations/schemas';
 import { createIntegration, rotateToken, setActive, setFlags, setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
+import { createToken, revokeToken } from '@/lib/credentials/tokens';
+import { OVERLAP_PRESET_NAMES, OVERLAP_PRESETS, type OverlapPreset } from '@/lib/credentials/token-state';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import {
   booleanField,
   checkboxField,
@@ -111,11 +114,65 @@ export const adjustBalanceAction = consoleAction(
   },
 );
 
-export const rotateTokenAction = consoleAction({ role: 'admin', schema: z.object({ integrationId: idField }) }, async ({ integrationId }, user) => {
-  const result = await rotateToken(user.actor, integrationId);
-  if (result.ok) refreshIntegration(integrationId);
-  return fromResult(result, ({ token }) => ({ message: 'Token rotado: el anterior deja de funcionar en unos segundos.', data: { token } }));
-});
+const overlapField = z.enum(OVERLAP_PRESET_NAMES as [OverlapPreset, ...OverlapPreset[]], { error: 'Elige cuánto tiempo sigue funcionando el token anterior.' });
+
+export const rotateTokenAction = consoleAction(
+  {
+    role: 'admin',
+    schema: z.object({
+      integrationId: idField,
+      tokenId: z.preprocess((value) => (value === '' ? undefined : value), idField.optional()),
+      superposicion: z.preprocess((value) => (value === '' || value === undefined ? 'none' : value), overlapField),
+    }),
+  },
+  async ({ integrationId, tokenId, superposicion }, user) => {
+    const result = await rotateToken(user.actor, integrationId, { tokenId, overlap: superposicion });
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, ({ token, replaced }) => ({
+      message:
+        OVERLAP_PRESETS[superposicion] === 0 || !replaced.expiresAt
+          ? 'Token rotado: el anterior ya no funciona.'
+          : `Token rotado: el anterior sigue funcionando hasta el ${formatDateTime(replaced.expiresAt)}.`,
+      data: { token },
+    }));
+  },
+);
+
+/** The end of a day in Guatemala (UTC-6 all year), for "vence el" dates typed in the console. */
+const expiryDateField = z.preprocess(
+  (value) => (value === '' || value === undefined ? undefined : value),
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe la fecha como AAAA-MM-DD.')
+    .transform((day) => new Date(`${day}T23:59:59.999-06:00`))
+    .refine((date) => !Number.isNaN(date.getTime()) && date.getTime() > Date.now(), 'El vencimiento debe ser una fecha futura.')
+    .optional(),
+);
+
+export const createTokenAction = consoleAction(
+  {
+    role: 'admin',
+    schema: z.object({
+      integrationId: idField,
+      etiqueta: z.string({ error: 'Escribe un nombre para el token.' }).trim().min(1, 'Escribe un nombre para el token (por ejemplo «Producción»).').max(60, 'El nombre admite hasta 60 caracteres.'),
+      vence: expiryDateField,
+    }),
+  },
+  async ({ integrationId, etiqueta, vence }, user) => {
+    const result = await createToken(user.actor, integrationId, { label: etiqueta, expiresAt: vence ?? null });
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, ({ token, view }) => ({ message: `Token «${view.label}» creado.`, data: { token } }));
+  },
+);
+
+export const revokeTokenAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, tokenId: idField }) },
+  async ({ integrationId, tokenId }, user) => {
+    const result = await revokeToken(user.actor, integrationId, tokenId);
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, (token) => ({ message: `Token «${token.label}» revocado: ya no funciona en ninguna instancia.`, data: undefined }));
+  },
+);
 
 export const setIntegrationActiveAction = consoleAction(
   { role: 'admin', schema: z.object({ integrationId: idField, active: booleanField }) },

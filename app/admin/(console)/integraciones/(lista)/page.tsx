@@ -81,7 +81,7 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                   <td data-label="Nombre">
                     <div>
                       <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
-                      <div className="small muted mono">{integration.tokenPrefix}…</div>
+                      <div className="small muted mono">{integration.tokenPrefixes ?? 'Sin token vigente'}</div>
                     </div>
                   </td>
                   <td data-label="Estado" data-testid="integration-status">

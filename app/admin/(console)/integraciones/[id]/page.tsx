@@ -22,6 +22,8 @@ import { env } from '@/lib/env';
 import { listLatestRecords } from '@/lib/records/list';
 import {
   adjustBalanceAction,
+  createTokenAction,
+  revokeTokenAction,
   rotateTokenAction,
   setFlagAction,
   setIntegrationActiveAction,
@@ -31,7 +33,9 @@ import {
 } from '../actions';
 import { FlagSwitches } from './flag-switches';
 import { StatementsSection } from './statements-section';
-import { TokenRotation } from './token-rotation';
+import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from './token-actions';
+import { listTokens, type TokenView } from '@/lib/credentials/tokens';
+import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
 
 export const metadata: Metadata = { title: 'Integración' };
 
@@ -44,13 +48,14 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   const integration = await findIntegration(Number(id));
   if (!integration) notFound();
   const isAdmin = user.role === 'admin';
-  const [history, held, statements, recent, reconciliation, usage] = await Promise.all([
+  const [history, held, statements, recent, reconciliation, usage, tokens] = await Promise.all([
     listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
     heldInFlight(integration.id),
     isAdmin ? listStatements(integration.id) : Promise.resolve([]),
     listLatestRecords({ integracion: integration.id }, 10),
     latestVerification(),
     loadDashboard('30d', new Date(), integration.id),
+    listTokens(integration.id),
   ]);
   const hidden = { integrationId: integration.id };
 
@@ -61,7 +66,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         back={{ href: '/admin/integraciones', label: 'Integraciones' }}
         description={
           <>
-            <ActiveBadge active={integration.active} /> · token <span className="mono">{integration.tokenPrefix}…</span> · creada el{' '}
+            <ActiveBadge active={integration.active} /> · creada el{' '}
             {formatDateTime(integration.createdAt)}
           </>
         }
@@ -139,12 +144,10 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         isAdmin={isAdmin}
       />
 
+      <TokensSection integrationId={integration.id} tokens={tokens} isAdmin={isAdmin} />
+
       {isAdmin && (
         <div className="grid grid-2">
-          <section className="card" aria-labelledby="token-title">
-            <h2 id="token-title">Token</h2>
-            <TokenRotation integrationId={integration.id} nombre={integration.nombre} rotate={rotateTokenAction} />
-          </section>
           <section className="card" aria-labelledby="status-title">
             <h2 id="status-title">{integration.active ? 'Desactivar' : 'Reactivar'}</h2>
             <ActionForm
@@ -281,6 +284,79 @@ function LowBalanceAlertSection({
             defaultValue={thresholdCentavos === null ? '' : formatQuetzales(thresholdCentavos).replace('Q ', '')}
           />
         </ActionForm>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The integration's tokens: what each is called, when it was created and last used (up to a
+ * minute behind), and when it stops working; a rotated token shows beside its replacement until
+ * its overlap ends. Revoked and expired tokens stay listed for the record.
+ */
+function TokensSection({ integrationId, tokens, isAdmin }: { integrationId: number; tokens: TokenView[]; isAdmin: boolean }) {
+  const replacedBy = new Map(tokens.filter((token) => token.replacedById !== null).map((token) => [token.replacedById!, token]));
+  return (
+    <section className="card" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">Tokens</h2>
+      <p className="small muted">
+        Cada token funciona por sí solo. Al rotar, el anterior puede seguir funcionando un tiempo para que el integrador cambie su sistema sin cortar el servicio.
+        El último uso se actualiza cada minuto como máximo.
+      </p>
+      <div className="table-wrap" role="region" aria-label="Tokens" tabIndex={0}>
+        <table data-testid="tokens">
+          <thead>
+            <tr>
+              <th>Nombre</th>
+              <th>Token</th>
+              <th>Estado</th>
+              <th>Creado</th>
+              <th>Último uso</th>
+              <th>Deja de funcionar</th>
+              {isAdmin && <th>Acciones</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.map((token) => {
+              const usable = token.state === 'active' || token.state === 'ending';
+              const replacing = replacedBy.get(token.id);
+              const summary = { id: token.id, label: token.label, prefix: token.tokenPrefix };
+              return (
+                <tr key={token.id} data-testid={`token-${token.id}`}>
+                  <td data-label="Nombre">{token.label}</td>
+                  <td data-label="Token" className="mono">
+                    {token.tokenPrefix}…
+                  </td>
+                  <td data-label="Estado">
+                    <ActiveBadge active={usable} on={TOKEN_STATE_LABELS[token.state]} off={TOKEN_STATE_LABELS[token.state]} />
+                    {replacing && usable && (
+                      <div className="small muted">
+                        Reemplaza a {replacing.tokenPrefix}…{replacing.state === 'ending' && replacing.expiresAt ? `, que funciona hasta el ${formatDateTime(replacing.expiresAt)}` : ''}
+                      </div>
+                    )}
+                  </td>
+                  <td data-label="Creado">{formatDateTime(token.createdAt)}</td>
+                  <td data-label="Último uso">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Nunca'}</td>
+                  <td data-label="Deja de funcionar" data-testid={`token-ends-${token.id}`}>
+                    {token.revokedAt ? `Revocado el ${formatDateTime(token.revokedAt)}` : token.expiresAt ? formatDateTime(token.expiresAt) : 'Sin vencimiento'}
+                  </td>
+                  {isAdmin && (
+                    <td data-label="Acciones">
+                      {token.state === 'active' && <RotateTokenForm integrationId={integrationId} token={summary} rotate={rotateTokenAction} />}
+                      {usable && <RevokeTokenForm integrationId={integrationId} token={summary} revoke={revokeTokenAction} />}
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {isAdmin && (
+        <>
+          <h3>Nuevo token</h3>
+          <NewTokenForm integrationId={integrationId} create={createTokenAction} />
+        </>
       )}
     </section>
   );
