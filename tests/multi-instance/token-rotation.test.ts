@@ -34,6 +34,9 @@ beforeAll(async () => {
     RTU_BASE_URL: `${simulator.url}/rtu`,
     CATALOG_BASE_URL: `${simulator.url}/catalog`,
     RATE_LIMIT_GLOBAL_MAX: '100000',
+    // The test polls: the per-integration limits are not what it is about.
+    RATE_LIMIT_RENAP_PER_MINUTE: '100000',
+    RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
     INTEGRATION_CACHE_REFRESH_MS: String(REFRESH_MS),
     INTEGRATION_CACHE_MAX_AGE_MS: String(6 * REFRESH_MS),
   };
@@ -69,7 +72,8 @@ async function answersAfter(ask: () => Promise<number>, wanted: number, since: n
 
 describe('a rotated token with an overlap window, on two instances', () => {
   it('keeps the old token working on both inside its window and refuses it on both once the window ends', async () => {
-    const integration = await newIntegration(0, 0);
+    // A balance for the catalog lookups (Q 0.01 each).
+    const integration = await newIntegration(1, 10_000);
     const oldToken = integration.headers['x-integracion-token']!;
     for (const app of instances) expect(await renapStatus(app, integration.headers)).toBe(200);
 
