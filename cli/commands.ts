@@ -18,12 +18,14 @@ import {
   listIntegrations,
   rotateToken,
   setActive,
+  setAllowedNetworks,
   setFlags,
   setTariff,
   type IntegrationView,
 } from '@/lib/integrations/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/credentials/tokens';
+import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { OVERLAP_PRESET_NAMES, parseOverlapPreset, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
@@ -74,6 +76,9 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
                                         (none: it stops at once)
   integrations:token-revoke <id|nombre> <token id>
                                         the token stops working at once on every instance
+  integrations:allowed-ips <id|nombre> [--set "203.0.113.7, 198.51.100.0/24, 2001:db8::/32" | --anywhere]
+                                        show or replace its IP allow-list (IPv4/IPv6 addresses and CIDR
+                                        ranges); requests from elsewhere get the unknown-credentials answer
   integrations:deactivate <id|nombre>   refuse its credentials (reactivate to undo)
   integrations:reactivate <id|nombre>
   users:create <email> --name "..." --role admin|support [--password-stdin]
@@ -135,6 +140,7 @@ function describeIntegration(integration: IntegrationView): string {
     `#${integration.id} ${safe(integration.nombre)}${integration.active ? '' : ' (inactive)'}`,
     `  tariff ${formatQuetzales(integration.tariffCentavos)}  balance ${formatQuetzales(integration.balanceCentavos)}`,
     `  enabled: ${enabled.length ? enabled.join(' ') : '(none)'}`,
+    `  allowed IPs: ${integration.allowedNetworks.length ? integration.allowedNetworks.join(' ') : 'anywhere'}`,
   ].join('\n');
 }
 
@@ -265,6 +271,26 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const integration = await integrationByArg(args);
     const revoked = unwrap(await revokeToken(CLI_ACTOR, integration.id, tokenIdArg(args[1], 'the second argument')));
     return { data: revoked, text: describeToken(revoked) };
+  },
+
+  async 'integrations:allowed-ips'(args, options) {
+    const integration = await integrationByArg(args);
+    if (options.set !== undefined && options.anywhere === true) throw new CliError('use either --set or --anywhere');
+    let current = integration;
+    if (options.anywhere === true) current = unwrap(await setAllowedNetworks(CLI_ACTOR, integration.id, []));
+    else if (options.set !== undefined) {
+      if (typeof options.set !== 'string' || options.set.trim() === '') throw new CliError('--set needs the addresses; use --anywhere to allow every address');
+      current = unwrap(await setAllowedNetworks(CLI_ACTOR, integration.id, options.set));
+    }
+    const refused = await latestRefusedAddresses(integration.id);
+    return {
+      data: { allowedNetworks: current.allowedNetworks, refused },
+      text: [
+        describeIntegration(current),
+        '  latest refused addresses:',
+        ...(refused.length ? refused.map((entry) => `    ${safe(entry.address)}  ${entry.lastRefusedAt.toISOString()}  ${entry.refusals} refused`) : ['    (none)']),
+      ].join('\n'),
+    };
   },
 
   async 'integrations:deactivate'(args) {

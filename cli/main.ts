@@ -76,6 +76,8 @@ function parseCommandLine(argv: string[]) {
       expires: { type: 'string' },
       overlap: { type: 'string' },
       token: { type: 'string' },
+      set: { type: 'string' },
+      anywhere: { type: 'boolean', default: false },
     },
   });
 }

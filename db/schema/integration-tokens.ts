@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
 
@@ -35,3 +35,21 @@ export const integrationTokens = pgTable(
 );
 
 export type IntegrationToken = typeof integrationTokens.$inferSelect;
+
+/**
+ * The addresses an integration's right credentials came from and were refused for being outside
+ * its allow-list: the latest instant and how many, so support can answer "why do we get 401 from
+ * our new server?". Counted in each instance's memory and added here in batches, like refusals.
+ */
+export const integrationRefusedAddresses = pgTable(
+  'integration_refused_addresses',
+  {
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id),
+    address: text('address').notNull(),
+    lastRefusedAt: timestamp('last_refused_at', { withTimezone: true, mode: 'date' }).notNull(),
+    refusals: bigint('refusals', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ name: 'integration_refused_addresses_pkey', columns: [table.integrationId, table.address] })],
+);

@@ -20,6 +20,8 @@ export const integrations = pgTable(
     // deployment's ALERT_LOW_BALANCE_DEFAULT_CENTAVOS; 0: no low-balance alert, only at exhaustion.
     lowBalanceAlertCentavos: bigint('low_balance_alert_centavos', { mode: 'number' }),
     active: boolean('active').notNull().default(true),
+    // The addresses and CIDR ranges its requests may come from (canonical text, lib/credentials/allow-list.ts); empty: anywhere.
+    allowedNetworks: text('allowed_networks').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -124,6 +124,8 @@ export const refusalReason = pgEnum('refusal_reason', [
   'invalid_request',
   'balance_exhausted',
   'too_many_nits',
+  // Right credentials from an address outside the integration's allow-list (answered as unknown credentials).
+  'ip_not_allowed',
 ]);
 export type RefusalReason = (typeof refusalReason.enumValues)[number];
 

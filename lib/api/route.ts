@@ -7,7 +7,7 @@ import { env } from '@/lib/env';
 import { ClientAbortedError, readJsonBody, type BodyRead } from '@/lib/http/json-body';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { securityHeaders } from '@/lib/http/security-headers';
-import { requestClientIp } from '@/lib/limits/client-ip';
+import { requestClientAddress, requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { consumeGlobalLimit } from '@/lib/limits/limits';
 import { runWithRequestContext } from '@/lib/http/request-context';
@@ -87,7 +87,8 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
         return read;
       };
       try {
-        response = await run({ credentials: credentialsFrom(request.headers), readBody, requestId });
+        const clientAddress = requestClientAddress((name) => request.headers.get(name), settings);
+        response = await run({ credentials: credentialsFrom(request.headers, clientAddress), readBody, requestId });
       } catch (error) {
         if (error instanceof ClientAbortedError) {
           // The client hung up before its request was complete: nothing ran past the body (no

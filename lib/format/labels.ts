@@ -66,6 +66,7 @@ export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
   invalid_request: 'Solicitud no válida (400)',
   balance_exhausted: 'Sin saldo (402)',
   too_many_nits: 'Más de 50 NIT en un lote (400)',
+  ip_not_allowed: 'Dirección IP fuera de la lista permitida (respondida como credenciales no válidas)',
 };
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
@@ -73,6 +74,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.set_flags': 'Cambió las consultas habilitadas',
   'integration.set_tariff': 'Cambió la tarifa',
   'integration.set_low_balance_alert': 'Cambió el umbral de saldo bajo',
+  'integration.set_allowed_networks': 'Cambió las direcciones IP permitidas',
+  'token.create': 'Creó un token',
+  'token.revoke': 'Revocó un token',
   'integration.deactivate': 'Desactivó la integración',
   'integration.reactivate': 'Reactivó la integración',
   'integration.rotate_token': 'Rotó el token',

@@ -201,7 +201,23 @@ describe('IntegrationDirectory', () => {
     announce.reconnect!();
     await eventually(async () => (await directory.authenticate('acme', token)).status === 'unknown');
   });
+
+  it('refuses the right token from outside the integration\'s allow-list, from its copy (no read), and a wrong token as unknown whatever the address', async () => {
+    const { token } = issueToken();
+    const { state, directory } = await warmDirectory(token);
+    state.rows = row(token, { allowedNetworks: ['203.0.113.0/24', '2001:db8::/32'] });
+    await directory.invalidate();
+    const reads = state.reads;
+    expect((await directory.authenticate('acme', token, '203.0.113.9')).status).toBe('authenticated');
+    expect((await directory.authenticate('acme', token, '2001:db8::7')).status).toBe('authenticated');
+    expect(await directory.authenticate('acme', token, '198.51.100.1')).toEqual({ status: 'address_refused', integrationId: 7, address: '198.51.100.1' });
+    expect(await directory.authenticate('acme', token, null)).toEqual({ status: 'address_refused', integrationId: 7, address: null });
+    // A wrong token never learns about the allow-list.
+    expect((await directory.authenticate('acme', issueToken().token, '198.51.100.1')).status).toBe('unknown');
+    expect(state.reads).toBe(reads);
+  });
 });
+
 
 async function eventually(condition: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 5_000;

@@ -5,6 +5,8 @@ import { isNull } from 'drizzle-orm';
 import { listenForCredentialChanges } from '@/lib/credentials/changes';
 import { flushTokenUses, noteTokenUse } from '@/lib/credentials/last-use';
 import { tokenUsableAt } from '@/lib/credentials/token-state';
+import { addressAllowed, compileAllowList, type Network } from '@/lib/credentials/allow-list';
+import { flushRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { hashToken } from '@/lib/security/tokens';
@@ -30,6 +32,8 @@ interface CachedIntegration {
   integration: AuthenticatedIntegration;
   /** The tokens not revoked (expired ones too: their expiry is checked per lookup). */
   tokens: CachedToken[];
+  /** Empty: requests from anywhere. */
+  allowList: Network[];
   active: boolean;
 }
 
@@ -38,6 +42,11 @@ export type Authentication =
   | { status: 'partial' }
   | { status: 'unknown' }
   | { status: 'authenticated'; integration: AuthenticatedIntegration }
+  /**
+   * The right credentials from an address outside the integration's allow-list: answered exactly
+   * like unknown credentials (it reveals nothing), counted as its own refusal reason.
+   */
+  | { status: 'address_refused'; integrationId: number; address: string | null }
   /**
    * No copy of the credentials may be used: none loaded yet and the first load failed, or the last
    * successful reload is older than INTEGRATION_CACHE_MAX_AGE_MS. The lookup answers its route
@@ -143,7 +152,8 @@ export class IntegrationDirectory {
     this.now = options.now ?? Date.now;
   }
 
-  async authenticate(login: string | null, token: string | null): Promise<Authentication> {
+  /** `clientAddress`: the request's own address (lib/limits/client-ip.ts), for the allow-lists. */
+  async authenticate(login: string | null, token: string | null, clientAddress: string | null = null): Promise<Authentication> {
     if (!login && !token) return { status: 'missing' };
     if (!login || !token) return { status: 'partial' };
     let copy = this.usableCopy();
@@ -152,6 +162,7 @@ export class IntegrationDirectory {
     const nowMs = this.now();
     const accepted = acceptedToken(copy.get(login.toLowerCase()), token, nowMs);
     if (!accepted) return { status: 'unknown' };
+    if (!addressAllowed(accepted.allowList, clientAddress)) return { status: 'address_refused', integrationId: accepted.integration.id, address: clientAddress };
     if (this.options.lastUseFlushMs) noteTokenUse(accepted.tokenId, nowMs);
     return { status: 'authenticated', integration: accepted.integration };
   }
@@ -258,6 +269,7 @@ export class IntegrationDirectory {
       runAsJob('token-last-use', () =>
       setInterval(() => {
         flushTokenUses().catch((error: unknown) => log.error({ err: error }, 'writing tokens\' last use failed'));
+          flushRefusedAddresses().catch((error: unknown) => log.error({ err: error }, 'writing refused addresses failed'));
         }, flushMs),
       ).unref();
     }
@@ -272,21 +284,25 @@ const NO_TOKEN_HASH = Buffer.alloc(32);
  * The token of `cached` that `presented` is, if usable at `nowMs` and the integration is active.
  * The presented token is hashed once and compared with every token in constant time.
  */
-function acceptedToken(cached: CachedIntegration | undefined, presented: string, nowMs: number): { integration: AuthenticatedIntegration; tokenId: number } | undefined {
+function acceptedToken(
+  cached: CachedIntegration | undefined,
+  presented: string,
+  nowMs: number,
+): { integration: AuthenticatedIntegration; tokenId: number; allowList: Network[] } | undefined {
   const presentedHash = Buffer.from(hashToken(presented), 'hex');
   let matched: CachedToken | undefined;
   for (const token of cached?.tokens.length ? cached.tokens : [{ id: 0, hash: NO_TOKEN_HASH, expiresAtMs: null }]) {
     if (timingSafeEqual(presentedHash, token.hash) && cached) matched = token;
   }
   if (!cached?.active || !matched || !tokenUsableAt(matched, nowMs)) return undefined;
-  return { integration: cached.integration, tokenId: matched.id };
+  return { integration: cached.integration, tokenId: matched.id, allowList: cached.allowList };
 }
 
 function toCopy(rows: Integration[], tokens: StoredToken[]): Map<string, CachedIntegration> {
   const byId = new Map<number, CachedIntegration>();
   for (const row of rows) {
     const flags = Object.fromEntries(FLAG_NAMES.map((flag: FlagName) => [flag, row[flag]])) as IntegrationFlags;
-    byId.set(row.id, { integration: { id: row.id, nombre: row.nombre, ...flags }, tokens: [], active: row.active });
+    byId.set(row.id, { integration: { id: row.id, nombre: row.nombre, ...flags }, tokens: [], allowList: compileAllowList(row.allowedNetworks ?? []), active: row.active });
   }
   for (const token of tokens) {
     const hash = Buffer.from(token.tokenHash, 'hex');

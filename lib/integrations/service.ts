@@ -5,6 +5,7 @@ import { alerts } from '@/lib/alerts/dispatcher';
 import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { announceCredentialChange } from '@/lib/credentials/changes';
+import { parseAllowList } from '@/lib/credentials/allow-list';
 import { DEFAULT_TOKEN_LABEL, issueIntegrationToken, rotateToken as rotateIntegrationToken, type TokenView, toTokenView } from '@/lib/credentials/tokens';
 import type { OverlapPreset } from '@/lib/credentials/token-state';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
@@ -26,6 +27,7 @@ function auditSnapshot(integration: Integration) {
     balanceCentavos: integration.balanceCentavos,
     lowBalanceAlertCentavos: integration.lowBalanceAlertCentavos,
     active: integration.active,
+    allowedNetworks: integration.allowedNetworks,
   };
 }
 
@@ -180,6 +182,16 @@ export async function setLowBalanceAlert(actor: Actor, idOrName: string | number
   const threshold = lowBalanceAlertCentavosSchema.safeParse(thresholdCentavos);
   if (!threshold.success) return fail('invalid', `Umbral inválido: ${threshold.error.issues[0]!.message}`);
   return changeIntegration(actor, idOrName, 'integration.set_low_balance_alert', () => ({ lowBalanceAlertCentavos: threshold.data }));
+}
+
+/**
+ * Replaces the integration's IP allow-list (addresses and CIDR ranges, IPv4 or IPv6; empty:
+ * anywhere). Every entry is validated; nothing is saved if one is wrong.
+ */
+export async function setAllowedNetworks(actor: Actor, idOrName: string | number, entries: string | string[]): Promise<Result<IntegrationView, IntegrationError>> {
+  const parsed = parseAllowList(entries);
+  if (!parsed.ok) return fail('invalid', parsed.messages.join(' '));
+  return changeIntegration(actor, idOrName, 'integration.set_allowed_networks', () => ({ allowedNetworks: parsed.entries }));
 }
 
 export function setActive(actor: Actor, idOrName: string | number, active: boolean) {

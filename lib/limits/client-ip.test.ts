@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, clientKey } from './client-ip';
+import { clientAddress, clientIp, clientKey } from './client-ip';
 
 describe('clientIp', () => {
   it('uses the socket peer and ignores X-Forwarded-For when no proxy is trusted', () => {
@@ -57,5 +57,16 @@ describe('clientKey: one key per client as the limits count them', () => {
     expect(clientKey('203.0.113.7:51234', 64)).toBe('203.0.113.7');
     expect(clientKey('fe80::1%eth0', 64)).toBe('fe80::/64');
     for (const garbage of ['unknown', 'garbage', '12345', '0x7f.1', '1.2.3', '999.1.1.1', '']) expect(clientKey(garbage, 64)).toBe('unknown');
+  });
+});
+
+describe('clientAddress (the allow-lists)', () => {
+  it('is the whole address chosen as clientIp chooses it: an IPv6 address, not its network', () => {
+    expect(clientAddress('2001:db8:1:2:3:4:5:6', null, 0)).toBe('2001:db8:1:2:3:4:5:6');
+    expect(clientAddress('10.0.0.2', '198.51.100.1, 203.0.113.7', 1)).toBe('203.0.113.7');
+    expect(clientAddress('::ffff:203.0.113.7', null, 0)).toBe('203.0.113.7');
+    expect(clientAddress('[2001:db8::1]:443', null, 0)).toBe('2001:db8::1');
+    expect(clientAddress(null, '203.0.113.7', 0)).toBeNull();
+    expect(clientAddress('not-an-address', null, 0)).toBeNull();
   });
 });

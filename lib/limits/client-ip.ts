@@ -23,14 +23,31 @@ export const UNKNOWN_CLIENT = 'unknown';
  * left was written by the client and ignored. The result is canonical (clientKey).
  */
 export function clientIp(peerIp: string | null, forwardedFor: string | null, trustedHops: number, ipv6PrefixLength = 64): string {
+  return clientKey(chosenAddress(peerIp, forwardedFor, trustedHops), ipv6PrefixLength);
+}
+
+/** The address N trusted hops back, as written (UNKNOWN_CLIENT when there is none). */
+function chosenAddress(peerIp: string | null, forwardedFor: string | null, trustedHops: number): string {
   const peer = peerIp?.trim() || UNKNOWN_CLIENT;
-  if (trustedHops === 0) return clientKey(peer, ipv6PrefixLength);
+  if (trustedHops === 0) return peer;
   const chain = (forwardedFor ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
   chain.push(peer);
-  return clientKey(chain[Math.max(0, chain.length - 1 - trustedHops)]!, ipv6PrefixLength);
+  return chain[Math.max(0, chain.length - 1 - trustedHops)]!;
+}
+
+/**
+ * The client's own address, chosen as clientIp chooses it but whole (an IPv6 address, not its
+ * network; an IPv4 address mapped into IPv6 as IPv4), for the integrations' allow-lists
+ * (lib/credentials/allow-list.ts); null when it cannot be read.
+ */
+export function clientAddress(peerIp: string | null, forwardedFor: string | null, trustedHops: number): string | null {
+  const parsed = parseAddress(chosenAddress(peerIp, forwardedFor, trustedHops));
+  if (!parsed) return null;
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return (parsed as ipaddr.IPv6).toIPv4Address().toString();
+  return parsed.toString();
 }
 
 /**
@@ -66,4 +83,10 @@ function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 export function requestClientIp(header: (name: string) => string | null, settings: { TRUSTED_PROXY_HOPS: number; RATE_LIMIT_IPV6_PREFIX_LENGTH: number }): string {
   const peer = startedThroughServerWrapper() ? header(PEER_IP_HEADER) : null;
   return clientIp(peer, header('x-forwarded-for'), settings.TRUSTED_PROXY_HOPS, settings.RATE_LIMIT_IPV6_PREFIX_LENGTH);
+}
+
+/** The request's client address for the allow-lists, with this deployment's settings (see requestClientIp). */
+export function requestClientAddress(header: (name: string) => string | null, settings: { TRUSTED_PROXY_HOPS: number }): string | null {
+  const peer = startedThroughServerWrapper() ? header(PEER_IP_HEADER) : null;
+  return clientAddress(peer, header('x-forwarded-for'), settings.TRUSTED_PROXY_HOPS);
 }

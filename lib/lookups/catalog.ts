@@ -12,6 +12,7 @@ import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import { countRefusal } from '@/lib/rollups/refusals';
+import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
 import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
@@ -61,9 +62,15 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
     countRefusal({ integrationId, lookup: input.catalog, reason: outcome.kind });
     return outcome;
   };
-  const authentication = await timeStage('auth', () => integrationDirectory().authenticate(input.credentials.login, input.credentials.token));
+  const { login, token, clientAddress } = input.credentials;
+  const authentication = await timeStage('auth', () => integrationDirectory().authenticate(login, token, clientAddress));
   if (authentication.status === 'missing') return refused({ kind: 'credentials_missing' });
   if (authentication.status === 'unavailable') return { kind: 'unavailable', cause: 'credentials_unavailable' };
+  if (authentication.status === 'address_refused') {
+    // Answered as unknown credentials (it reveals nothing), counted under its own reason.
+    refuseAddress(authentication, input.catalog);
+    return { kind: 'credentials_invalid' };
+  }
   if (authentication.status !== 'authenticated') return refused({ kind: 'credentials_invalid' });
   const integration = authentication.integration;
   noteLookup({ integration: integration.nombre });

@@ -6,6 +6,7 @@ import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
 import { countRefusal } from '@/lib/rollups/refusals';
+import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
 import type { Unavailable } from './unavailable';
@@ -45,8 +46,14 @@ async function admit(
   lookup: RegistryLookup,
   credentials: Credentials,
 ): Promise<{ ok: true; integration: AuthenticatedIntegration } | { ok: false; refusal: RegistryRefusal | Unavailable }> {
-  const authentication = await timeStage('auth', () => integrationDirectory().authenticate(credentials.login, credentials.token));
+  const authentication = await timeStage('auth', () => integrationDirectory().authenticate(credentials.login, credentials.token, credentials.clientAddress));
   if (authentication.status === 'unavailable') return { ok: false, refusal: unavailable('credentials_unavailable') };
+  if (authentication.status === 'address_refused') {
+    // Answered as wrong credentials (it reveals nothing), counted under its own reason.
+    refuseAddress(authentication, lookup);
+    noteLookup({ outcome: 'credentials_invalid' });
+    return { ok: false, refusal: { kind: 'unauthenticated' } };
+  }
   if (authentication.status !== 'authenticated') {
     const reason = authentication.status === 'missing' ? 'credentials_missing' : 'credentials_invalid';
     countRefusal({ lookup, reason });

@@ -172,4 +172,20 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     const audit = await auditRows('integration', created.id);
     expect(audit.map((row) => row.action)).toEqual(['integration.create', 'token.create', 'integration.rotate_token', 'token.revoke']);
   });
+
+  it('sets an IP allow-list with validation, audited, and removes it with --anywhere (issue 22, point 2)', async () => {
+    const created = await createIntegration();
+    const refused = await cli('integrations:allowed-ips', created.nombre, '--set', '203.0.113.0/24, 198.51.100.7/24, nada');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('«198.51.100.7/24» tiene bits fuera del prefijo /24: el rango es 198.51.100.0/24.');
+    expect(refused.stderr).toContain('«nada» no es una dirección IPv4 ni IPv6.');
+
+    const saved = await cliJson<{ allowedNetworks: string[]; refused: unknown[] }>('integrations:allowed-ips', created.nombre, '--set', '203.0.113.0/24, 2001:DB8::/32');
+    expect(saved).toEqual({ allowedNetworks: ['203.0.113.0/24', '2001:db8::/32'], refused: [] });
+    const shown = await cli('integrations:show', created.nombre);
+    expect(shown.stdout).toContain('allowed IPs: 203.0.113.0/24 2001:db8::/32');
+    expect((await cliJson<{ allowedNetworks: string[] }>('integrations:allowed-ips', created.nombre, '--anywhere')).allowedNetworks).toEqual([]);
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_allowed_networks', 'integration.set_allowed_networks']);
+  });
 });
