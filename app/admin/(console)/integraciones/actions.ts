@@ -6,7 +6,7 @@ import { consoleAction, fromResult } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { integrationNameSchema } from '@/lib/integrations/schemas';
-import { createIntegration, rotateToken, setActive, setFlags, setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
+import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import { createToken, revokeToken } from '@/lib/credentials/tokens';
 import { OVERLAP_PRESET_NAMES, OVERLAP_PRESETS, type OverlapPreset } from '@/lib/credentials/token-state';
@@ -171,6 +171,21 @@ export const revokeTokenAction = consoleAction(
     const result = await revokeToken(user.actor, integrationId, tokenId);
     if (result.ok) refreshIntegration(integrationId);
     return fromResult(result, (token) => ({ message: `Token «${token.label}» revocado: ya no funciona en ninguna instancia.`, data: undefined }));
+  },
+);
+
+export const setAllowedNetworksAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, direcciones: z.string().max(10_000, 'Demasiado texto.').default('') }) },
+  async ({ integrationId, direcciones }, user) => {
+    const result = await setAllowedNetworks(user.actor, integrationId, direcciones);
+    if (result.ok) refreshIntegration(integrationId);
+    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: 'Revisa las direcciones.', fieldErrors: { direcciones: result.error.message } };
+    return fromResult(result, (integration) => ({
+      message: integration.allowedNetworks.length
+        ? `Lista guardada: solo se aceptan solicitudes desde ${integration.allowedNetworks.length === 1 ? 'esa dirección' : `esas ${integration.allowedNetworks.length} entradas`}.`
+        : 'Lista vacía: se aceptan solicitudes desde cualquier dirección.',
+      data: undefined,
+    }));
   },
 );
 

@@ -25,6 +25,7 @@ import {
   createTokenAction,
   revokeTokenAction,
   rotateTokenAction,
+  setAllowedNetworksAction,
   setFlagAction,
   setIntegrationActiveAction,
   setLowBalanceAlertAction,
@@ -36,6 +37,7 @@ import { StatementsSection } from './statements-section';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from './token-actions';
 import { listTokens, type TokenView } from '@/lib/credentials/tokens';
 import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
+import { latestRefusedAddresses, type RefusedAddress } from '@/lib/credentials/refused-addresses';
 
 export const metadata: Metadata = { title: 'Integración' };
 
@@ -48,7 +50,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   const integration = await findIntegration(Number(id));
   if (!integration) notFound();
   const isAdmin = user.role === 'admin';
-  const [history, held, statements, recent, reconciliation, usage, tokens] = await Promise.all([
+  const [history, held, statements, recent, reconciliation, usage, tokens, refusedAddresses] = await Promise.all([
     listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
     heldInFlight(integration.id),
     isAdmin ? listStatements(integration.id) : Promise.resolve([]),
@@ -56,6 +58,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
     latestVerification(),
     loadDashboard('30d', new Date(), integration.id),
     listTokens(integration.id),
+    latestRefusedAddresses(integration.id),
   ]);
   const hidden = { integrationId: integration.id };
 
@@ -145,6 +148,8 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
       />
 
       <TokensSection integrationId={integration.id} tokens={tokens} isAdmin={isAdmin} />
+
+      <AllowedNetworksSection integrationId={integration.id} allowedNetworks={integration.allowedNetworks} refused={refusedAddresses} isAdmin={isAdmin} />
 
       {isAdmin && (
         <div className="grid grid-2">
@@ -304,7 +309,7 @@ function TokensSection({ integrationId, tokens, isAdmin }: { integrationId: numb
         El último uso se actualiza cada minuto como máximo.
       </p>
       <div className="table-wrap" role="region" aria-label="Tokens" tabIndex={0}>
-        <table data-testid="tokens">
+        <table className="data stacked" data-testid="tokens">
           <thead>
             <tr>
               <th>Nombre</th>
@@ -313,14 +318,12 @@ function TokensSection({ integrationId, tokens, isAdmin }: { integrationId: numb
               <th>Creado</th>
               <th>Último uso</th>
               <th>Deja de funcionar</th>
-              {isAdmin && <th>Acciones</th>}
             </tr>
           </thead>
           <tbody>
             {tokens.map((token) => {
               const usable = token.state === 'active' || token.state === 'ending';
               const replacing = replacedBy.get(token.id);
-              const summary = { id: token.id, label: token.label, prefix: token.tokenPrefix };
               return (
                 <tr key={token.id} data-testid={`token-${token.id}`}>
                   <td data-label="Nombre">{token.label}</td>
@@ -340,12 +343,6 @@ function TokensSection({ integrationId, tokens, isAdmin }: { integrationId: numb
                   <td data-label="Deja de funcionar" data-testid={`token-ends-${token.id}`}>
                     {token.revokedAt ? `Revocado el ${formatDateTime(token.revokedAt)}` : token.expiresAt ? formatDateTime(token.expiresAt) : 'Sin vencimiento'}
                   </td>
-                  {isAdmin && (
-                    <td data-label="Acciones">
-                      {token.state === 'active' && <RotateTokenForm integrationId={integrationId} token={summary} rotate={rotateTokenAction} />}
-                      {usable && <RevokeTokenForm integrationId={integrationId} token={summary} revoke={revokeTokenAction} />}
-                    </td>
-                  )}
                 </tr>
               );
             })}
@@ -353,11 +350,99 @@ function TokensSection({ integrationId, tokens, isAdmin }: { integrationId: numb
         </table>
       </div>
       {isAdmin && (
-        <>
-          <h3>Nuevo token</h3>
-          <NewTokenForm integrationId={integrationId} create={createTokenAction} />
-        </>
+        <div className="grid grid-3">
+          <div>
+            <h3>Rotar un token</h3>
+            <RotateTokenForm integrationId={integrationId} tokens={choices(tokens.filter((token) => token.state === 'active'))} rotate={rotateTokenAction} />
+          </div>
+          <div>
+            <h3>Revocar un token</h3>
+            <RevokeTokenForm
+              integrationId={integrationId}
+              tokens={choices(tokens.filter((token) => token.state === 'active' || token.state === 'ending'))}
+              revoke={revokeTokenAction}
+            />
+          </div>
+          <div>
+            <h3>Nuevo token</h3>
+            <NewTokenForm integrationId={integrationId} create={createTokenAction} />
+          </div>
+        </div>
       )}
     </section>
   );
+}
+
+/**
+ * The IP allow-list and the addresses refused for being outside it, so support can answer "why do
+ * we get 401 from our new server?" (those requests are answered like wrong credentials).
+ */
+function AllowedNetworksSection({
+  integrationId,
+  allowedNetworks,
+  refused,
+  isAdmin,
+}: {
+  integrationId: number;
+  allowedNetworks: string[];
+  refused: RefusedAddress[];
+  isAdmin: boolean;
+}) {
+  return (
+    <section className="card" aria-labelledby="allowed-ips-title">
+      <h2 id="allowed-ips-title">Direcciones IP permitidas</h2>
+      <p data-testid="allowed-networks">
+        {allowedNetworks.length ? (
+          <span className="mono">{allowedNetworks.join(', ')}</span>
+        ) : (
+          'Cualquier dirección: la integración no tiene lista de direcciones permitidas.'
+        )}
+      </p>
+      {isAdmin && (
+        <ActionForm action={setAllowedNetworksAction} hidden={{ integrationId }} submitLabel="Guardar direcciones">
+          <Field
+            name="direcciones"
+            label="Direcciones y rangos permitidos"
+            hint="IPv4 o IPv6, direcciones o rangos CIDR separados por comas (por ejemplo 203.0.113.7, 198.51.100.0/24, 2001:db8::/32). Vacío: cualquier dirección."
+            defaultValue={allowedNetworks.join(', ')}
+            data-testid="allowed-networks-input"
+          />
+        </ActionForm>
+      )}
+      <h3>Últimas direcciones rechazadas</h3>
+      <p className="small muted">Solicitudes con credenciales correctas desde una dirección fuera de la lista: reciben la misma respuesta que unas credenciales no válidas y no se registran como consultas.</p>
+      {refused.length === 0 ? (
+        <EmptyState title="Ninguna dirección rechazada." />
+      ) : (
+        <div className="table-wrap" role="region" aria-label="Últimas direcciones rechazadas" tabIndex={0}>
+          <table className="data stacked" data-testid="refused-addresses">
+            <thead>
+              <tr>
+                <th>Dirección</th>
+                <th>Último rechazo</th>
+                <th className="num">Solicitudes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {refused.map((entry) => (
+                <tr key={entry.address}>
+                  <td data-label="Dirección" className="mono">
+                    {entry.address}
+                  </td>
+                  <td data-label="Último rechazo">{formatDateTime(entry.lastRefusedAt)}</td>
+                  <td className="num" data-label="Solicitudes">
+                    {entry.refusals.toLocaleString('es-GT')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function choices(tokens: TokenView[]) {
+  return tokens.map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix }));
 }

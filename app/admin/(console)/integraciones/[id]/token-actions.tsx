@@ -9,53 +9,54 @@ type TokenAction<T> = (input: unknown) => Promise<ActionResult<T>>;
 
 const OVERLAP_OPTIONS = OVERLAP_PRESET_NAMES.map((preset) => ({ value: preset, label: OVERLAP_LABELS[preset] }));
 
-/** Rotating one token: the new one is shown once; the old one keeps working for the overlap chosen here. */
-export function RotateTokenForm({
-  integrationId,
-  token,
-  rotate,
-}: {
-  integrationId: number;
-  token: { id: number; label: string; prefix: string };
-  rotate: TokenAction<{ token: string }>;
-}) {
+type TokenChoice = { id: number; label: string; prefix: string };
+
+const tokenOptions = (tokens: TokenChoice[]) => tokens.map((token) => ({ value: String(token.id), label: `${token.label} (${token.prefix}…)` }));
+
+/**
+ * Rotating a token: the new one is shown once; the old one keeps working for the overlap chosen
+ * here. One form below the table, not one per row: the row of the rotated token changes when the
+ * page refreshes, and the new token must stay on screen until it has been copied.
+ */
+export function RotateTokenForm({ integrationId, tokens, rotate }: { integrationId: number; tokens: TokenChoice[]; rotate: TokenAction<{ token: string }> }) {
   return (
     <ActionForm
       action={rotate}
-      hidden={{ integrationId, tokenId: token.id }}
-      submitLabel="Rotar"
+      hidden={{ integrationId }}
+      submitLabel="Rotar token"
       pendingLabel="Rotando…"
       submitClassName="secondary"
       confirmation={{
         kind: 'text',
-        title: `¿Rotar el token «${token.label}» (${token.prefix}…)?`,
+        title: '¿Rotar el token?',
         message: 'Se genera un token nuevo con el mismo nombre. El anterior sigue funcionando durante la superposición elegida y después deja de funcionar.',
         confirmLabel: 'Rotar token',
       }}
       renderSuccess={({ token: secret }) => <SecretReveal title="Nuevo token" secret={secret} testId="rotated-token" />}
     >
-      <Field name="superposicion" label="El token anterior sigue funcionando" options={OVERLAP_OPTIONS} defaultValue="24h" data-testid={`overlap-${token.id}`} />
+      <Field name="tokenId" label="Token que se reemplaza" options={tokenOptions(tokens)} data-testid="rotate-token-choice" />
+      <Field name="superposicion" label="El token anterior sigue funcionando" options={OVERLAP_OPTIONS} defaultValue="24h" data-testid="rotate-overlap" />
     </ActionForm>
   );
 }
 
 /** Revoking: immediate on every instance. */
-export function RevokeTokenForm({ integrationId, token, revoke }: { integrationId: number; token: { id: number; label: string; prefix: string }; revoke: TokenAction<undefined> }) {
+export function RevokeTokenForm({ integrationId, tokens, revoke }: { integrationId: number; tokens: TokenChoice[]; revoke: TokenAction<undefined> }) {
   return (
     <ActionForm
       action={revoke}
-      hidden={{ integrationId, tokenId: token.id }}
-      submitLabel="Revocar"
+      hidden={{ integrationId }}
+      submitLabel="Revocar token"
       pendingLabel="Revocando…"
       submitClassName="danger secondary"
       confirmation={{
         kind: 'text',
-        title: `¿Revocar el token «${token.label}» (${token.prefix}…)?`,
+        title: '¿Revocar el token?',
         message: 'Deja de funcionar de inmediato en todas las instancias. No se puede deshacer.',
         confirmLabel: 'Revocar token',
       }}
     >
-      {null}
+      <Field name="tokenId" label="Token que se revoca" options={tokenOptions(tokens)} data-testid="revoke-token-choice" />
     </ActionForm>
   );
 }
