@@ -59,7 +59,7 @@ test.describe.serial('tokens de una integración', () => {
   });
 
   test('rota ese token con una hora de superposición: se ven los dos y cuándo deja de funcionar el anterior', async ({}, testInfo) => {
-    const choice = `${label} (${firstToken.slice(0, 10)}…)`;
+    const choice = `${label} · ${firstToken.slice(0, 10)}`;
     await admin.getByTestId('rotate-token-choice').selectOption({ label: choice });
     await admin.getByTestId('rotate-overlap').selectOption('1h');
     await admin.getByRole('button', { name: 'Rotar token' }).click();
@@ -86,7 +86,7 @@ test.describe.serial('tokens de una integración', () => {
   });
 
   test('revoca el token anterior: deja de funcionar de inmediato, el nuevo sigue', async () => {
-    await admin.getByTestId('revoke-token-choice').selectOption({ label: `${label} (${firstToken.slice(0, 10)}…)` });
+    await admin.getByTestId('revoke-token-choice').selectOption({ label: `${label} · ${firstToken.slice(0, 10)}` });
     await admin.getByRole('button', { name: 'Revocar token' }).click();
     await admin.getByRole('dialog').getByRole('button', { name: 'Revocar token' }).click();
     await expect(admin.getByText('ya no funciona en ninguna instancia')).toBeVisible();

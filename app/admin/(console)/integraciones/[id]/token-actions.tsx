@@ -11,7 +11,7 @@ const OVERLAP_OPTIONS = OVERLAP_PRESET_NAMES.map((preset) => ({ value: preset, l
 
 type TokenChoice = { id: number; label: string; prefix: string };
 
-const tokenOptions = (tokens: TokenChoice[]) => tokens.map((token) => ({ value: String(token.id), label: `${token.label} (${token.prefix}…)` }));
+const tokenOptions = (tokens: TokenChoice[]) => tokens.map((token) => ({ value: String(token.id), label: `${token.label} · ${token.prefix}` }));
 
 /**
  * Rotating a token: the new one is shown once; the old one keeps working for the overlap chosen
