@@ -321,7 +321,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const shownPassword = chosenPassword === undefined ? created.password : undefined;
     return {
       data: { ...created.user, ...(shownPassword ? { password: shownPassword } : {}) },
-      text: `User #${created.user.id} ${safe(created.user.email)} (${created.user.role})${shownPassword ? `\nPassword (shown once): ${shownPassword}` : ''}`,
+      text: `User #${created.user.id} ${safe(created.user.email)} (${created.user.role})${shownPassword ? `\nPassword (shown once): ${shownPassword}` : ''}\nAt the first sign-in the console asks them to choose their own password.`,
     };
   },
 

@@ -3,7 +3,7 @@
 // (to the webhook receiver the global setup started), which the "Alertas" page lists as sent; a
 // support user sees the threshold and the page but has no form to change it.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { screenshot, settings, signInThroughForm } from './support/console';
+import { screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
 
 test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
   const integrationName = `e2e-alertas-${Date.now().toString(36)}`;
@@ -85,7 +85,7 @@ test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
     const supportContext = await browser.newContext();
     try {
       const support = await supportContext.newPage();
-      await signInThroughForm(support, supportEmail, supportPassword);
+      await signInFirstTime(support, supportEmail, supportPassword);
       await support.goto(integrationUrl);
       const section = support.getByRole('region', { name: 'Alerta de saldo bajo' });
       await expect(section.getByTestId('low-balance-alert')).toContainText('cuando el saldo baja de Q 1.50 (umbral propio de esta integración)');

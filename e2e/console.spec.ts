@@ -2,7 +2,7 @@
 // creates a support user, and the server refuses every change the support user sends.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { callServerAction, createUserThroughForm, cspViolations, screenshot, settings, signInThroughForm } from './support/console';
+import { callServerAction, createUserThroughForm, cspViolations, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
 
 const FORBIDDEN = 'esta acción requiere un administrador';
 const SIGNED_OUT = 'Tu sesión terminó o ya no es válida';
@@ -191,7 +191,8 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     const { baseUrl } = settings();
     supportContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     support = await supportContext.newPage();
-    await signInThroughForm(support, supportEmail, supportPassword);
+    // The initial password opens only "Cambia tu contraseña": the support user picks their own first.
+    supportPassword = await signInFirstTime(support, supportEmail, supportPassword);
     await expect(support.getByTestId('current-role')).toHaveText('Soporte');
     await expect(support.getByRole('link', { name: 'Usuarios' })).toHaveCount(0);
 

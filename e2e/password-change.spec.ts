@@ -1,7 +1,7 @@
 // "Cambiar contraseña" (Mi cuenta) with wrong current passwords: what the form says as the
 // guesses run out and once password changes are locked (lib/auth/throttle.ts), and the audit page.
 import { expect, test } from '@playwright/test';
-import { callServerAction, createUserThroughForm, screenshot, settings, signInThroughForm } from './support/console';
+import { callServerAction, createUserThroughForm, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
 
 test('tras 10 contraseñas actuales incorrectas el cambio de contraseña se bloquea 15 minutos, también con la correcta', async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
@@ -13,7 +13,7 @@ test('tras 10 contraseñas actuales incorrectas el cambio de contraseña se bloq
   // The user's own browser, from its own address (the app trusts one proxy hop in the e2e run).
   const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '10.40.0.1' } });
   const user = await context.newPage();
-  await signInThroughForm(user, email, password);
+  const ownPassword = await signInFirstTime(user, email, password);
   await user.goto(`${baseUrl}/admin/cuenta`);
   const submit = async (current: string) => {
     await user.getByLabel('Contraseña actual', { exact: true }).fill(current);
@@ -35,7 +35,7 @@ test('tras 10 contraseñas actuales incorrectas el cambio de contraseña se bloq
   await expect(notice).toHaveText('La contraseña actual no es correcta. Te queda 1 intento antes de que el cambio de contraseña de tu cuenta se bloquee durante 15 minutos.');
   await submit('incorrecta-10');
   await expect(notice).toHaveText('Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña de tu cuenta queda bloqueado durante 15 minutos.');
-  await submit(password);
+  await submit(ownPassword);
   await expect(notice).toHaveText('Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña está bloqueado; vuelve a intentarlo en 15 minutos.');
   await screenshot(user, testInfo, 'cambio-de-contrasena-bloqueado');
   await context.close();

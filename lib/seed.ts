@@ -22,7 +22,8 @@ export interface SeededCredentials {
 export async function seedDevelopmentData(): Promise<SeededCredentials> {
   const seeded: SeededCredentials = {};
   if ((await countConsoleUsers()) === 0) {
-    const admin = await createConsoleUser(SEED_ACTOR, { email: DEMO_ADMIN_EMAIL, name: 'Administración', role: 'admin' });
+    // The developer who starts the app reads this password and is this admin: nobody else saw it.
+    const admin = await createConsoleUser(SEED_ACTOR, { email: DEMO_ADMIN_EMAIL, name: 'Administración', role: 'admin', mustChangePassword: false });
     if (admin.ok) seeded.admin = { email: admin.value.user.email, password: admin.value.password };
   }
   if ((await listIntegrations()).length === 0) {

@@ -88,7 +88,7 @@ async function main(): Promise<void> {
 
   const { createConsoleUser } = await import('@/lib/users/service');
   const email = `bench-${Date.now()}@example.com`;
-  const created = await createConsoleUser({ kind: 'system', name: 'bench' }, { email, name: 'Benchmark', role: 'admin' });
+  const created = await createConsoleUser({ kind: 'system', name: 'bench' }, { email, name: 'Benchmark', role: 'admin', mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);
   const [record] = await handle.rows<{ id: string | number }>(
     (await import('drizzle-orm')).sql`select id from query_records where created_at < now() - interval '10 days' order by created_at desc, id desc limit 1`,

@@ -1,10 +1,12 @@
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { consoleUsers } from './console-users';
 
 // One row per signed-in console session. The session cookie (a signed, encrypted next-auth JWT)
 // names its row; signing out deletes the row, so a copied cookie stops working at once instead of
-// living out its 8 hours. Only the SHA-256 of the session id is stored.
+// living out its 8 hours. Only the SHA-256 of the session id is stored. "Sesiones activas" lists
+// a user's rows by their public id (never the hash), with the device and address they were last
+// used from; a row lives at most 8 hours, so the addresses go with it.
 export const consoleSessions = pgTable(
   'console_sessions',
   {
@@ -12,12 +14,21 @@ export const consoleSessions = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => consoleUsers.id, { onDelete: 'cascade' }),
+    publicId: uuid('public_id').notNull().defaultRandom().unique(),
+    /** The browser's User-Agent at sign-in, cut to 300 characters. */
+    userAgent: text('user_agent').notNull().default(''),
+    /** The client's address (as the throttle sees it) at sign-in, then at each last-seen update. */
+    clientIp: text('client_ip').notNull().default(''),
     createdAt: createdAt(),
+    /** Updated at most once a minute per session (lib/auth/sessions.ts). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [
     // Each sign-in deletes the sessions that expired.
     index('console_sessions_expires_idx').on(table.expiresAt),
+    // "Sesiones activas" and "end all of a user's sessions" look sessions up by user.
+    index('console_sessions_user_idx').on(table.userId),
   ],
 );
 

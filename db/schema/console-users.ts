@@ -16,6 +16,9 @@ export const consoleUsers = pgTable(
     role: consoleRole('role').notNull(),
     active: boolean('active').notNull().default(true),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // Set when someone else chose or learnt the password (an initial one, a reset): until the
+    // user picks their own, a session reaches only the page that changes it.
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

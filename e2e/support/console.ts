@@ -21,6 +21,27 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
 }
 
+/**
+ * A user's first sign-in with a password someone else set (an initial or reset one): the console
+ * opens only "Cambia tu contraseña" until they choose their own; this chooses one, signs in with
+ * it and waits for the dashboard. Returns the chosen password.
+ */
+export async function signInFirstTime(page: Page, email: string, givenPassword: string): Promise<string> {
+  const chosen = `frase propia ${Math.random().toString(36).slice(2, 8)} del volcán de Agua`;
+  await page.goto(`${settings().baseUrl}/admin/login`);
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill(givenPassword);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByRole('heading', { name: 'Cambia tu contraseña', level: 1 })).toBeVisible();
+  await page.getByLabel('Contraseña actual', { exact: true }).fill(givenPassword);
+  await page.getByLabel('Nueva contraseña', { exact: true }).fill(chosen);
+  await page.getByLabel('Repite la nueva contraseña').fill(chosen);
+  await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+  await expect(page.getByText('Contraseña cambiada. Inicia sesión con la nueva contraseña.')).toBeVisible();
+  await signInThroughForm(page, email, chosen);
+  return chosen;
+}
+
 /** Creates a console user through the form on /admin/usuarios (signed in as an admin); returns the password shown once. */
 export async function createUserThroughForm(page: Page, email: string, name: string): Promise<string> {
   await page.goto(`${settings().baseUrl}/admin/usuarios`);

@@ -12,6 +12,7 @@ export type ActionResult<T = undefined> =
 export const ACTION_MESSAGES = {
   signedOut: 'Tu sesión terminó o ya no es válida. Vuelve a iniciar sesión.',
   forbidden: 'Tu rol solo permite consultar: esta acción requiere un administrador.',
+  passwordChangeRequired: 'Antes de seguir debes cambiar la contraseña que te asignaron: ve a «Cambiar contraseña».',
   invalid: 'Revisa los campos marcados en rojo y vuelve a enviar.',
   unexpected: 'No se pudo completar la acción por un error inesperado. Intenta de nuevo; si se repite, avisa al equipo técnico.',
 } as const;
@@ -20,6 +21,8 @@ interface ActionOptions<Schema extends z.ZodType> {
   /** The lowest role allowed: 'admin' for every change; 'support' for reads. */
   role: ConsoleRole;
   schema: Schema;
+  /** Only the password change itself is open to a user who must replace an initial or reset password. */
+  allowPendingPasswordChange?: boolean;
 }
 
 /**
@@ -35,6 +38,7 @@ export function consoleAction<Schema extends z.ZodType, T>(
   return async (input: unknown) => {
     const user = await currentConsoleUser();
     if (!user) return { ok: false, message: ACTION_MESSAGES.signedOut };
+    if (user.mustChangePassword && !options.allowPendingPasswordChange) return { ok: false, message: ACTION_MESSAGES.passwordChangeRequired };
     if (!hasRole(user, options.role)) return { ok: false, message: ACTION_MESSAGES.forbidden };
     const parsed = options.schema.safeParse(input);
     if (!parsed.success) {

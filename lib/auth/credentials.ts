@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '@/lib/security/passwords';
 import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/users/service';
 import { auditSignInRefusal } from './access-audit';
 import { signInErrorCode, type SignInRefusal } from './sign-in-errors';
+import type { SessionOrigin } from './sessions';
 import { beginSignInAttempt, recordSignInFailure, recordSignInSuccess, type ThrottleScope } from './throttle';
 
 /**
@@ -33,7 +34,7 @@ export async function authenticateConsoleUser(
   email: string,
   password: string,
   headers: Record<string, string | string[] | undefined>,
-): Promise<ConsoleUser> {
+): Promise<{ user: ConsoleUser; origin: SessionOrigin }> {
   try {
     return await checkCredentials(email, password, headers);
   } catch (error) {
@@ -43,7 +44,11 @@ export async function authenticateConsoleUser(
   }
 }
 
-async function checkCredentials(email: string, password: string, headers: Record<string, string | string[] | undefined>): Promise<ConsoleUser> {
+async function checkCredentials(
+  email: string,
+  password: string,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<{ user: ConsoleUser; origin: SessionOrigin }> {
   const normalizedEmail = email.trim().toLowerCase();
   // Nothing longer than an account can have reaches the throttle table or the password hash.
   if (!normalizedEmail || !password || normalizedEmail.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
@@ -68,7 +73,7 @@ async function checkCredentials(email: string, password: string, headers: Record
     throw new SignInRefused(failure.refusal);
   }
   await recordSignInSuccess(attempt);
-  return user;
+  return { user, origin: { clientIp: ip, userAgent: headerValue(headers, 'user-agent') ?? '' } };
 }
 
 async function recordRefusal(accountId: number | undefined, failed: boolean, lockedNow: ThrottleScope[], ip: string): Promise<void> {

@@ -5,12 +5,14 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { authenticateConsoleUser, SignInRefused } from './credentials';
 import { nextAuthSecret } from './secret';
-import { endConsoleSession, SESSION_MAX_AGE_SECONDS, startConsoleSession } from './sessions';
+import { endConsoleSession, SESSION_MAX_AGE_SECONDS, startConsoleSession, type SessionOrigin } from './sessions';
 
 declare module 'next-auth' {
   interface User {
     role: ConsoleRole;
     sessionVersion: number;
+    /** Where the sign-in came from, recorded with the session ("Sesiones activas"). */
+    origin: SessionOrigin;
   }
 }
 
@@ -56,8 +58,8 @@ export function authOptions(): AuthOptions {
         name: 'Correo y contraseña',
         credentials: { email: { label: 'Correo', type: 'email' }, password: { label: 'Contraseña', type: 'password' } },
         async authorize(credentials, request) {
-          const user = await authenticateConsoleUser(credentials?.email ?? '', credentials?.password ?? '', request.headers ?? {});
-          return { id: String(user.id), email: user.email, name: user.name, role: user.role, sessionVersion: user.passwordChangedAt.getTime() };
+          const { user, origin } = await authenticateConsoleUser(credentials?.email ?? '', credentials?.password ?? '', request.headers ?? {});
+          return { id: String(user.id), email: user.email, name: user.name, role: user.role, sessionVersion: user.passwordChangedAt.getTime(), origin };
         },
       }),
     ],
@@ -68,7 +70,7 @@ export function authOptions(): AuthOptions {
           token.sessionVersion = user.sessionVersion;
           // next-auth would put this error's message in the sign-in page's URL: only a code goes.
           try {
-            token.sessionId = await startConsoleSession({ id: Number(user.id), email: user.email ?? '' });
+            token.sessionId = await startConsoleSession({ id: Number(user.id), email: user.email ?? '' }, user.origin);
           } catch (error) {
             log.error({ err: error }, 'could not record the console session');
             throw new SignInRefused({ kind: 'unavailable' });

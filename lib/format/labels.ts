@@ -93,6 +93,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.sign_in': 'Inició sesión',
   'user.sign_in_failed': 'Inicio de sesión fallido',
   'user.sign_in_locked': 'Bloqueo del inicio de sesión por intentos fallidos',
+  'user.end_session': 'Cerró una de sus sesiones',
+  'user.end_all_sessions': 'Cerró todas las sesiones del usuario',
 };
 
 /** The upstream sources, as the console and the alerts name them. */

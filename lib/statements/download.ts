@@ -1,4 +1,4 @@
-import { currentConsoleUser } from '@/lib/auth/session';
+import { consoleUserWithAccess } from '@/lib/auth/session';
 import { findIntegration } from '@/lib/integrations/service';
 import { MONTH_PATTERN } from './figures';
 import { findStatement, type Statement } from './statements';
@@ -12,7 +12,7 @@ function plainText(status: number, text: string): Response {
  * and a statement already issued for that month (downloading never issues one).
  */
 export async function statementForDownload(params: Promise<{ id: string; mes: string }>): Promise<{ statement: Statement; nombre: string } | Response> {
-  const user = await currentConsoleUser();
+  const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   if (user.role !== 'admin') return plainText(403, 'Los estados de cuenta los descarga un administrador.');
   const { id, mes } = await params;

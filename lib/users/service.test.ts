@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
+import { PASSWORD_RULE_MESSAGES } from '@/lib/passwords/policy';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import {
   changeOwnPassword,
@@ -69,6 +70,8 @@ describe('console users: passwords', () => {
     const after = (await findConsoleUser(user.id))!;
     expect(after.passwordHash).not.toBe(before.passwordHash);
     expect(after.passwordChangedAt.getTime()).toBeGreaterThan(before.passwordChangedAt.getTime());
+    // Someone else knows the new password: the user must choose their own at the next sign-in.
+    expect(after.mustChangePassword).toBe(true);
     const [audit] = await testDatabase.use(async ({ db }) =>
       db.select().from(auditLog).where(eq(auditLog.action, 'user.reset_password')),
     );
@@ -82,7 +85,10 @@ describe('console users: passwords', () => {
     expect(await changeOwnPassword(self, 'no-es-la-actual', 'una frase nueva y larga', IP)).toMatchObject({ ok: false, error: { message: 'La contraseña actual no es correcta.' } });
     expect(await changeOwnPassword(self, password, 'corta', IP)).toMatchObject({ ok: false, error: { code: 'invalid' } });
     expect(await changeOwnPassword(self, password, password, IP)).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await changeOwnPassword(self, password, 'Qwertyuiop123!', IP)).toMatchObject({ ok: false, error: { code: 'invalid', message: PASSWORD_RULE_MESSAGES.common } });
+    expect((await findConsoleUser(user.id))!.mustChangePassword).toBe(true);
     expect(await changeOwnPassword(self, password, 'una frase nueva y larga', IP)).toMatchObject({ ok: true });
+    expect((await findConsoleUser(user.id))!.mustChangePassword).toBe(false);
 
     // The wrong current password and the change are in the audit log, with who, and no password.
     const rows = await testDatabase.use(async ({ db }) => db.select().from(auditLog).where(eq(auditLog.targetId, String(user.id))));
@@ -94,5 +100,19 @@ describe('console users: passwords', () => {
     );
     expect(rows.filter((row) => row.action === 'user.change_password_failed')).toHaveLength(1);
     for (const secret of [password, 'no-es-la-actual', 'una frase nueva y larga']) expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+});
+
+describe('console users: initial passwords', () => {
+  it('must be changed at first sign-in unless the seed made the account for the developer who reads it', async () => {
+    const { user } = await newUser('inicial@example.com', 'support');
+    expect(user.mustChangePassword).toBe(true);
+    const seeded = await createConsoleUser(CLI, { email: 'semilla@example.com', name: 'Semilla', role: 'admin', mustChangePassword: false });
+    expect(seeded).toMatchObject({ ok: true, value: { user: { mustChangePassword: false } } });
+  });
+
+  it('cannot be a common password when chosen by whoever creates the account', async () => {
+    const created = await createConsoleUser(CLI, { email: 'comun@example.com', name: 'Común', role: 'support', password: 'password1234' });
+    expect(created).toMatchObject({ ok: false, error: { code: 'invalid', message: PASSWORD_RULE_MESSAGES.common } });
   });
 });

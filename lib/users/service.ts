@@ -13,6 +13,7 @@ import {
   type ThrottleScope,
 } from '@/lib/auth/throttle';
 import { logger } from '@/lib/logging/logger';
+import { isCommonPassword, PASSWORD_RULE_MESSAGES } from '@/lib/passwords/policy';
 import { fail, ok, type Result } from '@/lib/result';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '@/lib/security/passwords';
 
@@ -25,10 +26,12 @@ export const MAX_PASSWORD_LENGTH = 200;
 export const userEmailSchema = z.email('Escribe un correo electrónico válido.').trim().toLowerCase().max(MAX_EMAIL_LENGTH);
 export const userNameSchema = z.string().trim().min(2, 'Escribe el nombre de la persona.').max(120);
 export const userRoleSchema = z.enum(['admin', 'support']);
+/** A new password: long enough and not a common one (lib/passwords/policy.ts). */
 export const passwordSchema = z
   .string()
-  .min(MIN_PASSWORD_LENGTH, `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`)
-  .max(MAX_PASSWORD_LENGTH);
+  .min(MIN_PASSWORD_LENGTH, PASSWORD_RULE_MESSAGES.tooShort)
+  .max(MAX_PASSWORD_LENGTH)
+  .refine((password) => !isCommonPassword(password), PASSWORD_RULE_MESSAGES.common);
 
 export function toUserView(user: ConsoleUser): ConsoleUserView {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -44,6 +47,12 @@ export interface CreateUserInput {
   role: ConsoleRole;
   /** When absent a random password is generated and returned once. */
   password?: string;
+  /**
+   * Whether the user must choose their own password at first sign-in: yes (the default) when
+   * someone else chose or saw it; only the development seed, whose admin is the developer who
+   * reads the password at start, says no.
+   */
+  mustChangePassword?: boolean;
 }
 
 export async function createConsoleUser(
@@ -65,7 +74,7 @@ export async function createConsoleUser(
   const user = await database.transaction(async (tx) => {
     const [row] = await tx
       .insert(consoleUsers)
-      .values({ email: parsed.data.email, name: parsed.data.name, role: parsed.data.role, passwordHash })
+      .values({ email: parsed.data.email, name: parsed.data.name, role: parsed.data.role, passwordHash, mustChangePassword: input.mustChangePassword ?? true })
       .returning();
     await writeAudit(tx, actor, {
       action: 'user.create',
@@ -164,7 +173,10 @@ export function setConsoleUserActive(actor: Actor, userId: number, active: boole
   });
 }
 
-/** A new random password, returned once; every session the user had stops working. */
+/**
+ * A new random password, returned once; every session the user had stops working, and the user
+ * must choose their own password at their next sign-in.
+ */
 export async function resetConsoleUserPassword(
   actor: Actor,
   userId: number,
@@ -175,7 +187,7 @@ export async function resetConsoleUserPassword(
     actor,
     userId,
     'user.reset_password',
-    () => ok({ passwordHash, passwordChangedAt: new Date() }),
+    () => ok({ passwordHash, passwordChangedAt: new Date(), mustChangePassword: true }),
     // The audit row says that the password changed and when, never the password or its hash.
     (before, after) => ({ before: { passwordChangedAt: before.passwordChangedAt }, after: { passwordChangedAt: after.passwordChangedAt } }),
   );
@@ -218,7 +230,7 @@ export async function changeOwnPassword(
     actor,
     actor.id,
     'user.change_password',
-    () => ok({ passwordHash, passwordChangedAt: new Date() }),
+    () => ok({ passwordHash, passwordChangedAt: new Date(), mustChangePassword: false }),
     (before, after) => ({ before: { passwordChangedAt: before.passwordChangedAt }, after: { passwordChangedAt: after.passwordChangedAt } }),
   );
 }

@@ -37,7 +37,7 @@ beforeAll(async () => {
   acme = await createTestIntegration('acme-alertas-app', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
   const threshold = await setLowBalanceAlert(TEST_ACTOR, acme.id, THRESHOLD);
   if (!threshold.ok) throw new Error(threshold.error.message);
-  const created = await createConsoleUser(TEST_ACTOR, { email: 'soporte-alertas-app@example.com', name: 'Soporte', role: 'support' });
+  const created = await createConsoleUser(TEST_ACTOR, { email: 'soporte-alertas-app@example.com', name: 'Soporte', role: 'support', mustChangePassword: false });
   if (!created.ok) throw new Error('could not create the support user');
   support = { email: created.value.user.email, password: created.value.password };
   gateway = await startGateway(testDb, {

@@ -40,7 +40,7 @@ let support: { email: string; password: string };
 beforeAll(async () => {
   testDb = await useTestDatabase();
   acme = await createTestIntegration('acme-breaker', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'soporte-fuentes@example.com', name: 'Soporte', role: 'support' });
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'soporte-fuentes@example.com', name: 'Soporte', role: 'support', mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);
   support = { email: created.value.user.email, password: created.value.password };
   gateway = await startGateway(testDb, {

@@ -22,7 +22,7 @@ let owner: { id: number; email: string; password: string };
 let target: { id: number; email: string; password: string };
 
 async function newUser(email: string, role: 'admin' | 'support') {
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role });
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role, mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);
   return { id: created.value.user.id, email, password: created.value.password };
 }

@@ -15,7 +15,7 @@ let admin: { email: string; password: string };
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'sesiones@example.com', name: 'Sesiones', role: 'admin' });
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'sesiones@example.com', name: 'Sesiones', role: 'admin', mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);
   admin = { email: created.value.user.email, password: created.value.password };
   // The test acts as the one trusted proxy: X-Forwarded-For picks each client's address.

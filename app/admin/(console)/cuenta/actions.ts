@@ -1,16 +1,20 @@
 'use server';
 
+import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
+import { endOwnSession } from '@/lib/auth/sessions';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { changeOwnPassword, passwordSchema } from '@/lib/users/service';
 
 // Any signed-in user may change their own password (support included): it changes nothing else.
+// It is the one action open to a user who must still replace an initial or reset password.
 export const changePasswordAction = consoleAction(
   {
     role: 'support',
+    allowPendingPasswordChange: true,
     schema: z
       .object({
         actual: z.string().min(1, 'Escribe tu contraseña actual.'),
@@ -25,5 +29,20 @@ export const changePasswordAction = consoleAction(
     const clientIp = requestClientIp((name) => requestHeaders.get(name), env());
     const result = await changeOwnPassword(user.actor, actual, nueva, clientIp);
     return fromResult(result, () => ({ message: 'Contraseña cambiada. Vuelve a iniciar sesión con la nueva.', data: undefined }));
+  },
+);
+
+// Ending one of one's own other sessions ("Sesiones activas"): that browser is signed out at its
+// next request. Only the user's own sessions can match the id.
+export const endOwnSessionAction = consoleAction(
+  { role: 'support', schema: z.object({ sesion: z.string().min(1).max(64) }) },
+  async ({ sesion }, user) => {
+    if (sesion === user.sessionPublicId) return { ok: false, message: 'Para cerrar esta sesión usa «Cerrar sesión».' };
+    const ended = await endOwnSession(user.actor, sesion);
+    revalidatePath('/admin/cuenta');
+    return ended
+      ? // The list says so above itself: this row goes away with the refreshed page.
+        { ok: true, data: undefined }
+      : { ok: false, message: 'Esa sesión ya había terminado.' };
   },
 );

@@ -14,7 +14,7 @@ export function ChangePasswordForm({ minLength }: { minLength: number }) {
       onSuccess={() => void signOut({ callbackUrl: '/admin/login?motivo=clave-cambiada' })}
     >
       <Field name="actual" label="Contraseña actual" type="password" autoComplete="current-password" />
-      <Field name="nueva" label="Nueva contraseña" hint={`Al menos ${minLength} caracteres. Una frase larga es más fácil de recordar.`} type="password" autoComplete="new-password" />
+      <Field name="nueva" label="Nueva contraseña" hint={`Al menos ${minLength} caracteres y que no sea de las más usadas. Una frase larga es más fácil de recordar.`} type="password" autoComplete="new-password" />
       <Field name="confirmacion" label="Repite la nueva contraseña" type="password" autoComplete="new-password" />
     </ActionForm>
   );

@@ -1,14 +1,27 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
+import { describeDevice } from '@/lib/auth/devices';
 import { requirePageUser } from '@/lib/auth/session';
+import { listActiveSessions } from '@/lib/auth/sessions';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
 import { ChangePasswordForm } from './change-password-form';
+import { SessionsList } from './sessions-list';
 
 export const metadata: Metadata = { title: 'Mi cuenta' };
 
 export default async function AccountPage() {
   const user = await requirePageUser('support');
+  const sessions = (await listActiveSessions(user.id)).map((session) => ({
+    publicId: session.publicId,
+    device: describeDevice(session.userAgent),
+    userAgent: session.userAgent,
+    clientIp: session.clientIp,
+    startedAt: formatDateTime(session.createdAt),
+    lastSeenAt: formatDateTime(session.lastSeenAt),
+    current: session.publicId === user.sessionPublicId,
+  }));
   return (
     <>
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${ROLE_LABELS[user.role]}`} />
@@ -16,6 +29,13 @@ export default async function AccountPage() {
         <h2>Cambiar contraseña</h2>
         <p className="small muted">Al cambiarla se cierran todas tus sesiones, también esta.</p>
         <ChangePasswordForm minLength={MIN_PASSWORD_LENGTH} />
+      </section>
+      <section className="card">
+        <h2>Sesiones activas</h2>
+        <p className="small muted">
+          Cada navegador donde iniciaste sesión en las últimas 8 horas. Si no reconoces alguna, ciérrala y cambia tu contraseña.
+        </p>
+        <SessionsList sessions={sessions} />
       </section>
     </>
   );

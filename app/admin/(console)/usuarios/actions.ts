@@ -3,6 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
+import { endAllSessions } from '@/lib/auth/sessions';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { booleanField, idField } from '@/lib/console/form-schemas';
 import {
@@ -58,4 +59,15 @@ export const resetUserPasswordAction = consoleAction({ role: 'admin', schema: z.
     message: `Contraseña de ${updated.email} restablecida; sus sesiones abiertas terminaron.`,
     data: { email: updated.email, password },
   }));
+});
+
+/** Signs a user out of every browser at once (a lost laptop, someone leaving): audited with how many ended. */
+export const endUserSessionsAction = consoleAction({ role: 'admin', schema: z.object({ userId: idField }) }, async ({ userId }, user) => {
+  const ended = await endAllSessions(user.actor, userId);
+  revalidatePath('/admin/usuarios');
+  return {
+    ok: true,
+    message: ended === 1 ? 'Se cerró 1 sesión; esa persona debe volver a iniciar sesión.' : `Se cerraron ${ended} sesiones; esa persona debe volver a iniciar sesión.`,
+    data: undefined,
+  };
 });

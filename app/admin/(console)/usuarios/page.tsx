@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
+import { countActiveSessionsByUser } from '@/lib/auth/sessions';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { listConsoleUsers } from '@/lib/users/service';
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Usuarios' };
 
 export default async function UsersPage() {
   const currentUser = await requirePageUser('admin');
-  const users = await listConsoleUsers();
+  const [users, sessionCounts] = await Promise.all([listConsoleUsers(), countActiveSessionsByUser()]);
   return (
     <>
       <PageHeader
@@ -30,6 +31,7 @@ export default async function UsersPage() {
               <th>Rol</th>
               <th>Estado</th>
               <th>Contraseña cambiada</th>
+              <th>Sesiones</th>
               <th>Acciones</th>
             </tr>
           </thead>
@@ -49,9 +51,13 @@ export default async function UsersPage() {
                 </td>
                 <td className="nowrap small" data-label="Contraseña cambiada">
                   {formatDateTime(user.passwordChangedAt)}
+                  {user.mustChangePassword && <div className="muted">Debe cambiarla al entrar</div>}
+                </td>
+                <td className="nowrap small" data-label="Sesiones">
+                  {sessionCounts.get(user.id) ?? 0}
                 </td>
                 <td className="row-actions">
-                  <UserRowActions userId={user.id} name={user.name} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} />
+                  <UserRowActions userId={user.id} name={user.name} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} activeSessions={sessionCounts.get(user.id) ?? 0} />
                 </td>
               </tr>
             ))}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
 import { ROLE_LABELS } from '@/lib/format/labels';
-import { createUserAction, resetUserPasswordAction, setUserActiveAction, setUserRoleAction } from './actions';
+import { createUserAction, endUserSessionsAction, resetUserPasswordAction, setUserActiveAction, setUserRoleAction } from './actions';
 
 export function CreateUserForm() {
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
@@ -29,7 +29,7 @@ export function CreateUserForm() {
       {created && (
         <div style={{ marginTop: '0.75rem' }}>
           <SecretReveal title={`Contraseña inicial de ${created.email}`} secret={created.password} testId="new-user-password" />
-          <p className="small">Entrégasela por un canal seguro; la persona puede cambiarla en «Mi cuenta».</p>
+          <p className="small">Entrégasela por un canal seguro; al entrar por primera vez la consola le pedirá elegir la suya.</p>
         </div>
       )}
     </>
@@ -43,9 +43,10 @@ interface UserRowActionsProps {
   role: 'admin' | 'support';
   active: boolean;
   isSelf: boolean;
+  activeSessions: number;
 }
 
-export function UserRowActions({ userId, name, email, role, active, isSelf }: UserRowActionsProps) {
+export function UserRowActions({ userId, name, email, role, active, isSelf, activeSessions }: UserRowActionsProps) {
   return (
     <div style={{ display: 'grid', gap: '0.5rem' }}>
       <ActionForm
@@ -74,13 +75,31 @@ export function UserRowActions({ userId, name, email, role, active, isSelf }: Us
         confirmation={{
           kind: 'text',
           title: `¿Restablecer la contraseña de ${email}?`,
-          message: 'Sus sesiones abiertas terminarán y necesitará la nueva contraseña.',
+          message: 'Sus sesiones abiertas terminarán; entrará con la nueva contraseña y la consola le pedirá elegir la suya.',
           confirmLabel: 'Restablecer contraseña',
         }}
         renderSuccess={({ password }) => <SecretReveal title={`Nueva contraseña de ${email}`} secret={password} />}
       >
         {null}
       </ActionForm>
+      {!isSelf && activeSessions > 0 && (
+        <ActionForm
+          action={endUserSessionsAction}
+          hidden={{ userId }}
+          submitLabel="Cerrar sus sesiones"
+          pendingLabel="Cerrando…"
+          className="inline"
+          submitClassName="secondary"
+          confirmation={{
+            kind: 'text',
+            title: `¿Cerrar todas las sesiones de ${email}?`,
+            message: 'Cada navegador donde tenga la consola abierta saldrá en su siguiente clic; su contraseña no cambia.',
+            confirmLabel: 'Cerrar sus sesiones',
+          }}
+        >
+          {null}
+        </ActionForm>
+      )}
       {!isSelf && (
         <ActionForm
           action={setUserActiveAction}

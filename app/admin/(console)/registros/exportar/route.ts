@@ -1,5 +1,5 @@
 // GET /admin/registros/exportar - the filtered query records as CSV, streamed (admin and support).
-import { currentConsoleUser } from '@/lib/auth/session';
+import { consoleUserWithAccess } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { logger } from '@/lib/logging/logger';
@@ -15,7 +15,7 @@ function plainText(status: number, text: string): Response {
 
 export async function GET(request: Request) {
   // Both roles may export; the session is checked here, not only by the pages that link here.
-  const user = await currentConsoleUser();
+  const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   const { filters, problems } = parseRecordFilters(new URL(request.url).searchParams);
   if (problems.length > 0) return plainText(400, `Filtros no válidos: ${problems.map((problem) => problem.message).join('; ')}`);

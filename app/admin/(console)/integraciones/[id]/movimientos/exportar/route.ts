@@ -1,5 +1,5 @@
 // GET /admin/integraciones/:id/movimientos/exportar - the balance history as CSV (admin and support).
-import { currentConsoleUser } from '@/lib/auth/session';
+import { consoleUserWithAccess } from '@/lib/auth/session';
 import { historyCsvStream, parseHistoryFilters } from '@/lib/billing/history';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { findIntegration } from '@/lib/integrations/service';
@@ -14,7 +14,7 @@ function plainText(status: number, text: string): Response {
 }
 
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const user = await currentConsoleUser();
+  const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   const { id } = await params;
   const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;

@@ -1,0 +1,31 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { SignOutButton } from '@/components/console/sign-out-button';
+import { requirePageUser } from '@/lib/auth/session';
+import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { ChangePasswordForm } from '../(console)/cuenta/change-password-form';
+
+export const metadata: Metadata = { title: 'Cambia tu contraseña' };
+
+// Outside the console's layout on purpose: a user whose password was set by someone else (an
+// initial or reset password) reaches this page only, until they choose their own.
+export default async function PendingPasswordChangePage() {
+  const user = await requirePageUser('support', { pendingPasswordChange: 'allow' });
+  if (!user.mustChangePassword) redirect('/admin/cuenta');
+  return (
+    <main className="login">
+      <h1>Cambia tu contraseña</h1>
+      <p>
+        Hola, {user.name}. La contraseña con la que entraste la asignó otra persona: antes de usar la consola elige una que solo tú
+        conozcas.
+      </p>
+      <p className="small muted">Después de cambiarla vuelves a iniciar sesión con la nueva.</p>
+      <div className="card">
+        <ChangePasswordForm minLength={MIN_PASSWORD_LENGTH} />
+      </div>
+      <p className="small">
+        <SignOutButton />
+      </p>
+    </main>
+  );
+}
