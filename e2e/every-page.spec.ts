@@ -140,6 +140,8 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     const { baseUrl } = settings();
     await admin.setViewportSize(VIEWPORTS[1].size);
     const inView = async (locator: ReturnType<Page['locator']>) => {
+      // The list streams in after its skeleton ("Cargando…"): measure the row once it is there.
+      await expect(locator).toBeVisible();
       const box = (await locator.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(390);
