@@ -10,6 +10,7 @@ import { env } from '@/lib/env';
 import { runWithRequestContext } from '@/lib/http/request-context';
 import { runAsJob } from '@/lib/jobs/context';
 import { startRecordJournal } from '@/lib/record-journal';
+import { integrationDirectory } from '@/lib/integrations/directory';
 import { LOCAL_DATA_DIR } from '@/lib/files/private-directory';
 import { schedulePeriodicJob } from '@/lib/jobs/schedule';
 import { startedThroughServerWrapper } from '@/lib/limits/client-ip';
@@ -55,6 +56,8 @@ export async function startServer(): Promise<void> {
   // Before any lookup: records a previous process kept go in first, and a lookup that finds the
   // database away has somewhere to keep its record.
   await startRecordJournal(settings.RECORD_JOURNAL_DIR ?? path.join(LOCAL_DATA_DIR, 'record-journal'));
+  // The first lookups find the credentials copy loaded (after the seed, which may add the demo).
+  await integrationDirectory().start();
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);

@@ -105,6 +105,9 @@ export interface DirectoryOptions {
 
 const log = logger('integrations');
 
+/** How long the start waits for the first copy of the credentials. */
+const START_LOAD_LIMIT_MS = 60_000;
+
 /**
  * An in-process copy of every integration's credentials and flags: every lookup, refused ones
  * included, is authenticated from it without a database trip, so neither a burst of valid lookups
@@ -165,6 +168,32 @@ export class IntegrationDirectory {
     if (!addressAllowed(accepted.allowList, clientAddress)) return { status: 'address_refused', integrationId: accepted.integration.id, address: clientAddress };
     if (this.options.lastUseFlushMs) noteTokenUse(accepted.tokenId, nowMs);
     return { status: 'authenticated', integration: accepted.integration };
+  }
+
+  /**
+   * Loads the copy before the first lookup arrives (the server's start) and starts the refreshes:
+   * otherwise the first lookups, often a burst, wait for that load together, and all of them answer
+   * "unavailable" if it misses its deadline on a busy instance. Here the load may take up to
+   * START_LOAD_LIMIT_MS. If it fails (a database not migrated yet, say) the start goes on: the
+   * failure is logged and the first lookups try again, as before.
+   */
+  async start(): Promise<void> {
+    this.scheduleRefresh();
+    this.readsInFlight++;
+    try {
+      const startedAt = this.now();
+      const sequence = ++this.reloadsStarted;
+      const rows = await answerWithin(this.reader.all(), START_LOAD_LIMIT_MS, 'loading the credential copy at start: no answer from the database');
+      if (this.copyReadAtMs === undefined || sequence > this.newestReloadApplied) {
+        this.byName = toCopy(rows.integrations, rows.tokens);
+        this.newestReloadApplied = sequence;
+        this.copyReadAtMs = startedAt;
+      }
+    } catch (error) {
+      log.error({ err: error }, 'the credential copy could not be loaded at start; the first lookups will try again');
+    } finally {
+      this.readsInFlight--;
+    }
   }
 
   /** Milliseconds since the last successful reload started; undefined before the first. */
