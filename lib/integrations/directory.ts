@@ -178,22 +178,9 @@ export class IntegrationDirectory {
    * failure is logged and the first lookups try again, as before.
    */
   async start(): Promise<void> {
+    // Loaded first, then the refreshes start: they would otherwise begin with a second load.
+    await this.reload(START_LOAD_LIMIT_MS).catch(() => {});
     this.scheduleRefresh();
-    this.readsInFlight++;
-    try {
-      const startedAt = this.now();
-      const sequence = ++this.reloadsStarted;
-      const rows = await answerWithin(this.reader.all(), START_LOAD_LIMIT_MS, 'loading the credential copy at start: no answer from the database');
-      if (this.copyReadAtMs === undefined || sequence > this.newestReloadApplied) {
-        this.byName = toCopy(rows.integrations, rows.tokens);
-        this.newestReloadApplied = sequence;
-        this.copyReadAtMs = startedAt;
-      }
-    } catch (error) {
-      log.error({ err: error }, 'the credential copy could not be loaded at start; the first lookups will try again');
-    } finally {
-      this.readsInFlight--;
-    }
   }
 
   /** Milliseconds since the last successful reload started; undefined before the first. */
@@ -229,7 +216,7 @@ export class IntegrationDirectory {
     return loaded ? (this.usableCopy() ?? null) : null;
   }
 
-  private reload(): Promise<void> {
+  private reload(deadlineMs = this.options.readDeadlineMs): Promise<void> {
     const sequence = ++this.reloadsStarted;
     const startedAt = this.now();
     this.readsInFlight++;
@@ -244,7 +231,7 @@ export class IntegrationDirectory {
         this.staleReported = false;
       })
       .finally(() => this.readsInFlight--);
-    const bounded = answerWithin(read, this.options.readDeadlineMs, 'reloading the credential cache: no answer from the database')
+    const bounded = answerWithin(read, deadlineMs, 'reloading the credential cache: no answer from the database')
       .catch((error: unknown) => {
         // Keep serving the last good copy within its bound.
         log.error({ err: error }, 'credential cache refresh failed');
