@@ -192,9 +192,30 @@ function parseUrl(value) {
 }
 
 function exitWhenIdle() {
-  if (inFlight > 0) return;
+  if (inFlight > 0 || exiting) return;
   log.info('drained: no request in flight; exiting');
   server.close();
+  void flushThenExit();
+}
+
+// What the app keeps in memory between its periodic writes (lib/runtime/flush-before-exit.ts) is
+// written once more before the process ends, within FLUSH_BEFORE_EXIT_MS: a database that is away
+// loses those counts, as a crash would, but never holds the exit.
+const FLUSH_BEFORE_EXIT_MS = 3_000;
+let exiting = false;
+
+async function flushThenExit() {
+  exiting = true;
+  const flushes = [...(globalThis[Symbol.for('gateway.flushBeforeExit')] ?? new Map())];
+  const settled = Promise.allSettled(
+    flushes.map(([name, flush]) =>
+      flush().catch((error) => log.error({ err: error, flush: name }, 'writing in-memory counts before exit failed')),
+    ),
+  );
+  const deadline = new Promise((resolve) => setTimeout(resolve, FLUSH_BEFORE_EXIT_MS).unref());
+  if ((await Promise.race([settled.then(() => 'done'), deadline])) !== 'done') {
+    log.warn({ flushes: flushes.map(([name]) => name) }, 'in-memory counts not written before exit: the database did not answer in time');
+  }
   process.exit(0);
 }
 
@@ -215,8 +236,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     log.info({ signal, inFlight, deadlineMs: drainTimeoutMs }, 'draining: finishing the requests in flight');
     server.closeIdleConnections();
     setTimeout(() => {
+      if (exiting) return;
       log.warn({ inFlight }, 'drain deadline passed; exiting with requests in flight');
-      process.exit(0);
+      void flushThenExit();
     }, drainTimeoutMs).unref();
     exitWhenIdle();
   });

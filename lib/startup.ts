@@ -20,6 +20,9 @@ import { metrics } from '@/lib/metrics/registry';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { flushRefusals } from '@/lib/rollups/refusals';
+import { flushBeforeExit } from '@/lib/runtime/flush-before-exit';
+import { flushTokenUses } from '@/lib/credentials/last-use';
+import { flushRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
 import { issueLastMonthStatements } from '@/lib/statements/monthly';
 
@@ -64,6 +67,10 @@ export async function startServer(): Promise<void> {
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them.
   alerts().start();
+  // A deployment's drain must not erase the last interval of what lives only in memory.
+  flushBeforeExit('token last use', flushTokenUses);
+  flushBeforeExit('refused addresses', flushRefusedAddresses);
+  flushBeforeExit('refusal counts', flushRefusals);
   log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL', sharedAt }, 'started');
 }
 

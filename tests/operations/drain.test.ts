@@ -1,6 +1,8 @@
 // Issue 14, point 5: SIGTERM while 50 billed lookups wait on a slow source. The instance says it
 // is draining (health 503), every lookup still answers its client and settles its hold, and the
 // process exits on its own once they are done: nothing is left for the crash sweeper.
+// Issue 22, point 1: what lives only in memory between periodic writes (the token's last use, the
+// refusal counts) is written before the process exits, so a deployment erases none of it.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -22,7 +24,15 @@ beforeAll(async () => {
   testDb = await useTestDatabase();
   acme = await createTestIntegration('acme-drain', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
   gateway = await startGateway(testDb, {
-    env: { SOURCE_TIMEOUT_MS: '20000', HOLD_SWEEP_AFTER_SECONDS: '60', RATE_LIMIT_CATALOG_PER_MINUTE: '1000', SHUTDOWN_DRAIN_TIMEOUT_MS: '15000' },
+    env: {
+      SOURCE_TIMEOUT_MS: '20000',
+      HOLD_SWEEP_AFTER_SECONDS: '60',
+      RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
+      SHUTDOWN_DRAIN_TIMEOUT_MS: '15000',
+      // Longer than this test: only the write before exit can put them in the database.
+      TOKEN_LAST_USE_FLUSH_MS: '60000',
+      ROLLUP_INTERVAL_MS: '600000',
+    },
     simulator: { latencyMs: SOURCE_LATENCY_MS },
   });
 }, PROCESS_TEST_TIMEOUT_MS);
@@ -42,6 +52,8 @@ describe('graceful drain on SIGTERM', { timeout: PROCESS_TEST_TIMEOUT_MS }, () =
       if (Date.now() > deadline) throw new Error('the lookups never reached the source');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const refused = await callApi(gateway.app.baseUrl, ROUTES.omisos, { as: { ...acme, token: 'not-the-token' }, json: { nit } });
+    expect(refused.status).toBe(401);
     const pid = gateway.app.pid;
     process.kill(pid, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -71,6 +83,15 @@ describe('graceful drain on SIGTERM', { timeout: PROCESS_TEST_TIMEOUT_MS }, () =
       expect(money.ledgerSumCentavos).toBe(money.balanceCentavos);
       expect(money.ledger.filter((entry) => entry.kind === 'capture')).toHaveLength(LOOKUPS);
       expect(money.ledger.filter((entry) => entry.kind === 'void')).toHaveLength(0);
+
+      const tokens = await handle.rows<{ last_used_at: Date | string | null }>(
+        sql`select last_used_at from integration_tokens where integration_id = ${acme.id}`,
+      );
+      expect(tokens.map((token) => token.last_used_at !== null)).toEqual([true]);
+      const [refusals] = await handle.rows<{ refusals: string | number | null }>(
+        sql`select sum(refusals) as refusals from refusal_rollups where lookup = 'omisos' and reason = 'credentials_invalid'`,
+      );
+      expect(Number(refusals!.refusals)).toBe(1);
     });
   });
 });
