@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { database, shareEmbeddedDatabase } from '@/db/client';
 import { alerts } from '@/lib/alerts/dispatcher';
+import { sourceClients } from '@/lib/sources';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/billing/checkpoints';
@@ -67,6 +68,7 @@ export async function startServer(): Promise<void> {
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them.
   alerts().start();
+  alerts().watchBreakers(sourceClients().guards);
   // A deployment's drain must not erase the last interval of what lives only in memory.
   flushBeforeExit('token last use', flushTokenUses);
   flushBeforeExit('refused addresses', flushRefusedAddresses);

@@ -2,7 +2,6 @@
 // development a missing key falls back to the bundled simulator's development credentials;
 // production cannot get here without real ones (lib/env.ts refuses to start without them).
 
-import { alerts } from '../alerts/dispatcher';
 import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '../env';
 import { createCatalogClient, type CatalogClient } from './catalog-client';
 import { BREAKER_STATE_VALUE, SOURCE_NAMES, SourceGuard, type SourceName } from './guard';
@@ -68,7 +67,8 @@ export function sourceClients(): SourceClients {
   if (!cache.__gatewaySourceClients) {
     const clients = buildSourceClients(env());
     cache.__gatewaySourceClients = clients;
-    alerts().watchBreakers(clients.guards);
+    // Breaker openings reach the alerts through the guards' onStateChange, subscribed by the
+    // server at start (lib/startup.ts): the upstream clients know nothing of the database.
     metrics().probes.breakerStates = () => SOURCE_NAMES.map((source) => ({ source, state: BREAKER_STATE_VALUE[clients.guards[source].state] }));
   }
   return cache.__gatewaySourceClients;

@@ -3,7 +3,8 @@
 // the breaker; then lookups answer the contract's 502 at once, without reaching the source, and
 // are neither charged nor recorded; /api/ready names the open source; and when the source
 // recovers the breaker closes by itself (half-open probe). The person registry's fast failure
-// is its 500. Without METRICS_TOKEN, /api/metrics does not exist.
+// is its 500. Without METRICS_TOKEN, /api/metrics does not exist. The opening reaches the
+// administrators' alert webhook: the server subscribes the alerts to the guards at start.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
@@ -11,6 +12,7 @@ import { createConsoleUser } from '@/lib/users/service';
 import { ConsoleClient } from '../support/console-client';
 import { logLines } from '../support/logs';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {
   CATALOG_UPSTREAM_PATHS,
@@ -36,6 +38,8 @@ let testDb: TestDatabase;
 let gateway: Gateway;
 let acme: TestIntegration;
 let support: { email: string; password: string };
+let alertWebhook: WebhookReceiver;
+const ALERT_SECRET = 'webhook-secret-for-the-breaker-alert-0123456789';
 
 beforeAll(async () => {
   testDb = await useTestDatabase();
@@ -43,8 +47,11 @@ beforeAll(async () => {
   const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'soporte-fuentes@example.com', name: 'Soporte', role: 'support', mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);
   support = { email: created.value.user.email, password: created.value.password };
+  alertWebhook = await startWebhookReceiver(ALERT_SECRET);
   gateway = await startGateway(testDb, {
     env: {
+      ALERT_WEBHOOK_URL: alertWebhook.url,
+      ALERT_WEBHOOK_SECRET: ALERT_SECRET,
       SOURCE_BREAKER_FAILURES: String(FAILURES_TO_OPEN),
       SOURCE_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS),
       RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
@@ -55,6 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.stop();
+  await alertWebhook?.close();
   await testDb?.cleanup();
 });
 
@@ -90,6 +98,10 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
       }
       const reachedSource = gateway.upstream.requestsTo(identityPath).length;
       expect((await ready()).body).toMatchObject({ failing: ['source:catalog'], checks: { sources: { catalog: 'open' } } });
+      if (fault === 'server_error') {
+        const [alert] = await eventually(() => Promise.resolve(alertWebhook.about('breaker_open:catalog')), (received) => received.length > 0, 10_000, 'the breaker alert');
+        expect(alert).toMatchObject({ signed: true, body: { tipo: 'circuito_abierto', fuente: { nombre: 'catalog' } } });
+      }
 
       const windowStartedAt = performance.now();
       const elapsedMs: number[] = [];
