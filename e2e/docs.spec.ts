@@ -29,7 +29,7 @@ test('la documentación muestra las cinco operaciones y su consola de prueba lla
       await expect(section.getByText('"message":"Tu integracion no tiene saldo disponible. Recarga para seguir consultando."')).toBeVisible();
     }
   }
-  await screenshot(page, testInfo, '15-documentacion');
+  await screenshot(page, testInfo, '15-documentacion', { fullPage: false });
 
   // The try-it console sends a real request to this deployment; without credentials the
   // catalogs answer the contract's 403.
@@ -40,7 +40,8 @@ test('la documentación muestra las cinco operaciones y su consola de prueba lla
   await expect(omisos.locator('.answer pre')).toContainText('"message": "Se requieren credenciales de integracion."');
   // The page's CSP (a fresh nonce per request) let everything it needs run, and nothing was blocked.
   expect(blocked).toEqual([]);
-  await screenshot(page, testInfo, '16-documentacion-probar');
+  await omisos.locator('.answer').scrollIntoViewIfNeeded();
+  await screenshot(page, testInfo, '16-documentacion-probar', { fullPage: false });
 });
 
 test('las credenciales se escriben una vez para las cinco consolas, y cada operación trae ejemplos copiables', async ({ page }) => {
@@ -76,3 +77,57 @@ test('las credenciales se escriben una vez para las cinco consolas, y cada opera
   await page.reload();
   await expect(page.getByLabel('x-integracion-token')).toHaveValue('');
 });
+
+// Issue 24, defect 12: what a new integrator reading /docs found wanting.
+for (const width of [1366, 390]) {
+  test(`a ${width} px: tipos legibles, ejemplos de 200, x-request-id con el contacto de soporte, y un solo trato (usted)`, async ({ page }, testInfo) => {
+    const { baseUrl } = settings();
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${baseUrl}/docs`);
+
+    // A one-word type ("string", "CodigoDescripcion") sits on one line, never letter by letter.
+    const brokenTypes = await page.locator('table.fields').evaluateAll((tables) =>
+      tables.flatMap((table) =>
+        [...table.querySelectorAll('tbody tr')].flatMap((row) => {
+          const cell = row.children[1] as HTMLElement;
+          const text = cell.textContent ?? '';
+          if (/\s/.test(text.trim())) return [];
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          return lines.size > 1 ? [`${text} (${lines.size} lines)`] : [];
+        }),
+      ),
+    );
+    expect(brokenTypes).toEqual([]);
+    await expect(page.locator('body')).not.toContainText('mínimo 1 elementos');
+    await expect(page.locator('section#searchRtuByNits table.fields')).toContainText('mínimo 1 elemento,');
+
+    // Each lookup shows a whole 200 answer.
+    const omisos = page.locator('section#lookupOmisos');
+    await omisos.locator('details.example-body summary').first().click();
+    await expect(omisos.locator('details.example-body pre').first()).toContainText('"estadoContribuyente"');
+    const renap = page.locator('section#searchRenapByCui');
+    await renap.locator('details.example-body summary').first().click();
+    await expect(renap.locator('details.example-body pre').first()).toContainText('"success": true');
+
+    // Where "Escribe a soporte" sends them, and what to quote.
+    const support = page.locator('section#soporte');
+    await expect(support).toContainText('x-request-id');
+    await expect(support.getByRole('link', { name: 'soporte@example.com' })).toHaveAttribute('href', 'mailto:soporte@example.com');
+
+    // Usted throughout, not tú.
+    await expect(page.locator('body')).not.toContainText(/\b(Tus|escríbelas|selecciona el texto)\b/);
+    await expect(page.getByRole('heading', { name: 'Sus credenciales para probar' })).toBeVisible();
+
+    // The copy buttons look like buttons of this page, not the browser's default grey.
+    const sample = omisos.locator('details.sample[data-language="curl"]');
+    await sample.locator('summary').click();
+    const copy = sample.getByRole('button', { name: 'Copiar ejemplo en curl' });
+    expect(await copy.evaluate((button) => getComputedStyle(button).borderRadius)).toBe('4px');
+    await page.locator('section#searchRtuByNits table.fields').scrollIntoViewIfNeeded();
+    await screenshot(page, testInfo, `15-documentacion-campos-${width}`, { fullPage: false });
+    await support.scrollIntoViewIfNeeded();
+    await screenshot(page, testInfo, `15-documentacion-soporte-${width}`, { fullPage: false });
+  });
+}

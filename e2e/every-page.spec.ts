@@ -93,7 +93,8 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
         await tab.goto(`${baseUrl}${page.path(ids)}`);
         await expect(tab.getByRole('heading', { level: 1, name: page.heading })).toBeVisible();
         if (page.section) await expect(tab.getByRole('heading', { level: 2, name: page.section })).toBeVisible();
-        await screenshot(tab, testInfo, `pagina-${page.name}-${viewport.name}`);
+        // /docs holds every schema: a full capture of it took over a minute on a busy machine.
+        await screenshot(tab, testInfo, `pagina-${page.name}-${viewport.name}`, { fullPage: page.name !== 'documentacion' });
 
         const widths = await tab.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
         expect(widths.page, `${page.path(ids)} es más ancha que la pantalla`).toBeLessThanOrEqual(viewport.size.width);

@@ -114,6 +114,9 @@ export const envSchema = z
     ALERT_SMTP_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     ALERT_SMTP_PASS: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     ALERT_EMAIL_FROM: z.preprocess(emptyAsUnset, z.email().optional()),
+    // Where integrators write when an answer says "Escribe a soporte": shown on /docs with the
+    // request id to quote. Production must name it; /docs would otherwise send them nowhere.
+    SUPPORT_CONTACT_EMAIL: z.preprocess(emptyAsUnset, z.email().optional()),
     // Comma-separated; unset: every active console administrator.
     ALERT_EMAIL_TO: z.preprocess(
       (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((address) => address.trim()) : undefined),
@@ -160,6 +163,7 @@ export const envSchema = z
       'CATALOG_CLIENT_ID',
       'CATALOG_CLIENT_SECRET',
       'RECORD_JOURNAL_DIR',
+      'SUPPORT_CONTACT_EMAIL',
     ];
     for (const name of required) {
       if (env[name] === undefined) {

@@ -12,7 +12,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 // Everything in the repository is a build input except these: tests, tooling, docs and outputs.
 // A deny-list means a new folder the app imports (components/, config/…) is never missed; at worst
-// an unrelated change costs one extra build.
+// an unrelated change costs one extra build. The names below are skipped at the repository's root
+// only: app/docs (the integrator documentation) is a route, and its edits must rebuild.
 const IGNORED_DIRECTORIES = new Set([
   '.git',
   '.data',
@@ -96,14 +97,15 @@ export function hashBuildInputs(root = ROOT): string {
   return hash.digest('hex');
 }
 
-function listBuildInputs(root: string): string[] {
+export function listBuildInputs(root = ROOT): string[] {
   const files: string[] = [];
   const walk = (relativeDir: string) => {
     for (const entry of fs.readdirSync(path.join(root, relativeDir), { withFileTypes: true })) {
       const relative = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         // .next and .next-*: build outputs.
-        if (!IGNORED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('.next')) walk(relative);
+        const ignored = entry.name === 'node_modules' || (!relativeDir && (IGNORED_DIRECTORIES.has(entry.name) || entry.name.startsWith('.next')));
+        if (!ignored) walk(relative);
       } else if (entry.isFile()) {
         if (IGNORED_FILE.test(entry.name)) continue;
         if (!relativeDir && IGNORED_ROOT_FILES.has(entry.name)) continue;

@@ -29,7 +29,7 @@ export function CredentialsForm() {
   const { login, token, setLogin, setToken } = useCredentials();
   return (
     <section className="credentials" aria-labelledby="credentials-title">
-      <h2 id="credentials-title">Tus credenciales para probar</h2>
+      <h2 id="credentials-title">Sus credenciales para probar</h2>
       <p className="muted">
         Se usan en las cinco consolas de prueba de esta página. Quedan solo en la memoria de esta pestaña: no se guardan ni se envían a otro lugar
         que a esta API.

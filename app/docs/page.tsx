@@ -1,6 +1,7 @@
 // /docs - the integrator documentation, rendered from the OpenAPI document (lib/openapi/document.ts).
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
+import { env } from '@/lib/env';
 import { publicOrigin } from '@/lib/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
@@ -33,6 +34,18 @@ function Paragraphs({ text }: { text: string }) {
   return text.split('\n\n').map((paragraph, index) => <p key={index}>{paragraph}</p>);
 }
 
+/** An example body: short ones inline, whole answers as a block a reader can scan. */
+function ExampleBody({ value, summary }: { value: unknown; summary?: string }) {
+  const text = JSON.stringify(value);
+  if (text.length <= 120) return <code>{text}</code>;
+  return (
+    <details className="example-body">
+      <summary>{summary ?? 'Ejemplo de respuesta'}</summary>
+      <pre>{JSON.stringify(value, null, 2)}</pre>
+    </details>
+  );
+}
+
 function resolve(schema: JsonObject | undefined, components: Record<string, JsonObject>): JsonObject | undefined {
   if (typeof schema?.$ref === 'string') return components[schema.$ref.replace('#/components/schemas/', '')];
   return schema;
@@ -42,6 +55,7 @@ export default async function DocsPage() {
   const baseUrl = `${publicOrigin(await headers())}/api`;
   const document = buildOpenApiDocument(baseUrl);
   const components = document.components.schemas;
+  const supportEmail = env().SUPPORT_CONTACT_EMAIL;
   const operations = Object.entries(document.paths).map(([path, item]) => ({ path, operation: (item as { post: Operation }).post }));
 
   return (
@@ -60,6 +74,9 @@ export default async function DocsPage() {
                 </a>
               </li>
             ))}
+            <li>
+              <a href="#soporte">Soporte e identificador de solicitud</a>
+            </li>
             <li>
               <a href="#esquemas">Esquemas</a>
             </li>
@@ -87,6 +104,23 @@ export default async function DocsPage() {
               ))}
             </ul>
           </header>
+          <section id="soporte" className="support" aria-labelledby="soporte-title">
+            <h2 id="soporte-title">Soporte e identificador de solicitud</h2>
+            <p>
+              Cada respuesta, también las de error, trae la cabecera <code>x-request-id</code> (<code>req_…</code>), única para esa solicitud.
+              Guárdela en sus registros junto con la ruta, la hora y el estado HTTP.
+            </p>
+            <p>
+              Cuando una respuesta diga «Escribe a soporte», o quiera saber por qué falló una consulta y si se cobró, escriba a{' '}
+              {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : <strong>el contacto de soporte de este servicio</strong>} con
+              el <code>x-request-id</code>, la ruta y la hora. Con él, soporte encuentra la consulta exacta en segundos. No envíe su token: soporte
+              nunca lo pide.
+            </p>
+            <p className="muted">
+              Una solicitud rechazada antes de llegar a la fuente (credenciales, bandera, límite, saldo) no queda registrada como consulta; soporte
+              ve igualmente cuántos rechazos tuvo su integración y por qué.
+            </p>
+          </section>
           <CredentialsForm />
 
           {operations.map(({ path, operation }) => {
@@ -128,12 +162,13 @@ export default async function DocsPage() {
                                 <ul className="examples">
                                   {Object.entries(media.examples).map(([name, example]) => (
                                     <li key={name}>
-                                      <code>{JSON.stringify(example.value)}</code>
+                                      <ExampleBody value={example.value} summary={example.summary} />
                                     </li>
                                   ))}
                                 </ul>
                               )}
                               {typeof media.example === 'string' && <code>{media.example}</code>}
+                              {media.example !== undefined && typeof media.example !== 'string' && <ExampleBody value={media.example} />}
                             </div>
                           ))}
                         </td>
@@ -146,7 +181,11 @@ export default async function DocsPage() {
                   <details key={language} className="sample" data-language={language}>
                     <summary>{SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}</summary>
                     <pre>{code}</pre>
-                    <CopyButton text={code} label={`Copiar ejemplo en ${SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}`} />
+                    <CopyButton
+                      text={code}
+                      label={`Copiar ejemplo en ${SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}`}
+                      failedHint="No se pudo copiar: seleccione el texto y cópielo a mano."
+                    />
                   </details>
                 ))}
                 <TryIt baseUrl={baseUrl} path={path} exampleBody={request.example} />

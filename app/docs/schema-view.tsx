@@ -34,12 +34,17 @@ export function typeLabel(schema: Schema | undefined): React.ReactNode {
   return label;
 }
 
+/** "1 elemento", "50 elementos". */
+export function count(value: unknown, one: string, many: string): string {
+  return `${String(value)} ${value === 1 ? one : many}`;
+}
+
 function constraints(schema: Schema): string[] {
   const notes: string[] = [];
   const inner = ((schema.anyOf as Schema[] | undefined)?.find((member) => member.type !== 'null') ?? schema) as Schema;
-  if (inner.minItems !== undefined) notes.push(`mínimo ${String(inner.minItems)} elementos`);
-  if (inner.maxItems !== undefined) notes.push(`máximo ${String(inner.maxItems)} elementos`);
-  if (inner.maxLength !== undefined) notes.push(`máximo ${String(inner.maxLength)} caracteres`);
+  if (inner.minItems !== undefined) notes.push(`mínimo ${count(inner.minItems, 'elemento', 'elementos')}`);
+  if (inner.maxItems !== undefined) notes.push(`máximo ${count(inner.maxItems, 'elemento', 'elementos')}`);
+  if (inner.maxLength !== undefined) notes.push(`máximo ${count(inner.maxLength, 'carácter', 'caracteres')}`);
   if (inner.pattern === '\\S') notes.push('no vacío');
   return notes;
 }
@@ -51,6 +56,12 @@ export function FieldsTable({ schema }: { schema: Schema }) {
   if (names.length === 0) return <p className="muted">{typeLabel(schema)}</p>;
   return (
     <table className="fields">
+      {/* Fixed shares: a long note must not squeeze the type into a column one letter wide. */}
+      <colgroup>
+        <col className="field-name" />
+        <col className="field-type" />
+        <col className="field-notes" />
+      </colgroup>
       <thead>
         <tr>
           <th>Campo</th>
@@ -70,7 +81,7 @@ export function FieldsTable({ schema }: { schema: Schema }) {
                 <code>{name}</code>
                 {required.has(name) && <span className="required"> requerido</span>}
               </td>
-              <td>{typeLabel(property)}</td>
+              <td className="field-type">{typeLabel(property)}</td>
               <td>
                 {description}
                 {notes.length > 0 && <span className="muted"> ({notes.join(', ')})</span>}

@@ -65,10 +65,10 @@ export function TryIt({ baseUrl, path, exampleBody }: TryItProps) {
       <p className="muted">
         {login ? (
           <>
-            Con las credenciales de <code>{login}</code> (arriba, en «Tus credenciales para probar»).
+            Con las credenciales de <code>{login}</code> (arriba, en «Sus credenciales para probar»).
           </>
         ) : (
-          'Sin credenciales: escríbelas arriba, en «Tus credenciales para probar».'
+          'Sin credenciales: escríbalas arriba, en «Sus credenciales para probar».'
         )}
       </p>
       <label>

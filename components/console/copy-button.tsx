@@ -3,7 +3,16 @@
 import { useState } from 'react';
 
 /** Copies a text to the clipboard, with a fallback for pages not served over HTTPS. */
-export function CopyButton({ text, label = 'Copiar' }: { text: string; label?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copiar',
+  failedHint = 'No se pudo copiar: selecciona el texto y cópialo a mano.',
+}: {
+  text: string;
+  label?: string;
+  /** Said when the browser refuses: the console speaks tú to staff, /docs usted to integrators. */
+  failedHint?: string;
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
 
   async function copy() {
@@ -23,7 +32,7 @@ export function CopyButton({ text, label = 'Copiar' }: { text: string; label?: s
       </button>
       {state === 'failed' && (
         <span className="small" role="alert">
-          No se pudo copiar: selecciona el texto y cópialo a mano.
+          {failedHint}
         </span>
       )}
     </>

@@ -52,10 +52,14 @@ export async function createUserThroughForm(page: Page, email: string, name: str
 }
 
 /** A full-page screenshot kept in e2e-artifacts/<database>/screenshots and attached to the report. */
-export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+/**
+ * Saves and attaches a screenshot of the whole page, or of what the window shows with
+ * `{ fullPage: false }` (/docs is so long that a full capture took over a minute on a busy machine).
+ */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? true });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
 

@@ -37,6 +37,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     SEED_ON_START: 'true',
     NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
     NEXTAUTH_URL: baseUrl,
+    SUPPORT_CONTACT_EMAIL: 'soporte@example.com',
     // The tests act as the one trusted proxy: their X-Forwarded-For picks the client IP, so the
     // throttling tests can sign in "from" addresses of their own without touching the others.
     TRUSTED_PROXY_HOPS: '1',

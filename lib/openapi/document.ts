@@ -13,6 +13,7 @@ import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES, rtuFoundMessage
 import { CATALOG_REQUEST_MESSAGES } from '@/lib/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/api/registry-responses';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
+import { SUCCESS_EXAMPLES } from './success-examples';
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
 // and the same message constants they answer with, so it cannot drift from what the API does.
@@ -75,6 +76,8 @@ const REQUEST_ID_HEADER = {
 const withRequestId = (responses: Record<string, JsonObject>) =>
   Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { headers: REQUEST_ID_HEADER, ...response }]));
 
+type CatalogPath = '/catalogos/cui-nit' | '/catalogos/rtu' | '/catalogos/omisos';
+
 const pick = <T extends Record<string, string>>(messages: T, ...keys: Array<keyof T>) =>
   Object.fromEntries(keys.map((key) => [key, messages[key]])) as Record<string, string>;
 
@@ -101,9 +104,12 @@ function registryPaths(): JsonObject {
         summary: 'Una persona en el registro nacional de personas (RENAP), por CUI',
         description:
           'Requiere la bandera is_renap_enabled. Límite propio: 30 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es el que respondió el registro, y success se calcula a partir de él; responseCode es un campo del cuerpo del propio registro. Un 200 con success true puede traer un responseCode de error (por ejemplo 404 cuando el CUI no tiene registro): revise los dos.',
-        requestBody: { required: true, content: { 'application/json': { schema: ref(renapRequestSchema), example: { cui: '1587564440904' } } } },
+        requestBody: { required: true, content: { 'application/json': { schema: ref(renapRequestSchema), example: SUCCESS_EXAMPLES['/renap/buscar-cui'].request } } },
         responses: withRequestId({
-          '200': { description: 'La respuesta del registro, en el sobre de la consulta.', content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
+          '200': {
+            description: 'La respuesta del registro, en el sobre de la consulta.',
+            content: { 'application/json': { schema: ref(renapEnvelopeSchema), example: SUCCESS_EXAMPLES['/renap/buscar-cui'].response } },
+          },
           '400': {
             description: 'Falta cui o el cuerpo no se puede usar ({error}); o el registro rechazó el CUI (el sobre de la consulta, con su estado).',
             content: {
@@ -129,11 +135,19 @@ function registryPaths(): JsonObject {
         summary: 'Hasta 50 contribuyentes en el Registro Tributario Unificado (RTU), por NIT',
         description:
           'Requiere la bandera is_rtu_enabled. Límite propio: 50 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es igual a responseCode. Una consulta sin coincidencias es un 200 con un arreglo data vacío, no un error. Los registros se devuelven tal como el registro los publica.',
-        requestBody: { required: true, content: { 'application/json': { schema: ref(rtuNitsRequestSchema), example: { nits: ['576937-K', '7108-0'] } } } },
+        requestBody: { required: true, content: { 'application/json': { schema: ref(rtuNitsRequestSchema), example: SUCCESS_EXAMPLES['/rtu/nits'].request } } },
         responses: withRequestId({
           '200': {
             description: 'Los registros encontrados.',
-            content: { 'application/json': { schema: ref(rtuNitsEnvelopeSchema), example: { success: true, data: [], message: rtuFoundMessage(0, 2), responseCode: 200 } } },
+            content: {
+              'application/json': {
+                schema: ref(rtuNitsEnvelopeSchema),
+                examples: {
+                  found: { summary: 'Dos NIT encontrados', value: SUCCESS_EXAMPLES['/rtu/nits'].response },
+                  none: { summary: 'Ninguna coincidencia: también un 200', value: { success: true, data: [], message: rtuFoundMessage(0, 2), responseCode: 200 } },
+                },
+              },
+            },
           },
           '400': {
             description: 'Falta nits, está vacío o no es un arreglo ({error}); o trae más de 50 NIT (el sobre, rechazado antes de consultar el registro).',
@@ -157,7 +171,7 @@ function registryPaths(): JsonObject {
   };
 }
 
-function catalogPath(operationId: string, summary: string, flag: string, success: z.ZodType, readsDateOfBirth: boolean): JsonObject {
+function catalogPath(path: CatalogPath, operationId: string, summary: string, flag: string, success: z.ZodType, readsDateOfBirth: boolean): JsonObject {
   const invalidRequest = { ...CATALOG_REQUEST_MESSAGES } as Record<string, string>;
   if (!readsDateOfBirth) delete invalidRequest.date_of_birth_not_text;
   return {
@@ -173,10 +187,13 @@ function catalogPath(operationId: string, summary: string, flag: string, success
       ].join('\n\n'),
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: ref(catalogRequestSchema), example: { nit: '576937-K', actualizado: false } } },
+        content: { 'application/json': { schema: ref(catalogRequestSchema), example: SUCCESS_EXAMPLES[path].request } },
       },
       responses: withRequestId({
-        '200': { description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.', content: { 'application/json': { schema: ref(success) } } },
+        '200': {
+          description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.',
+          content: { 'application/json': { schema: ref(success), example: SUCCESS_EXAMPLES[path].response } },
+        },
         '400': catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta.', {
           ...invalidRequest,
           sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
@@ -228,9 +245,9 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     tags: [{ name: 'consultas', description: 'Las cinco consultas de contribuyentes.' }],
     paths: {
       ...registryPaths(),
-      '/catalogos/cui-nit': catalogPath('lookupCuiNit', 'El NIT de un CUI, o el CUI de un NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
-      '/catalogos/rtu': catalogPath('lookupRtuV2', 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
-      '/catalogos/omisos': catalogPath('lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
+      '/catalogos/cui-nit': catalogPath('/catalogos/cui-nit', 'lookupCuiNit', 'El NIT de un CUI, o el CUI de un NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
+      '/catalogos/rtu': catalogPath('/catalogos/rtu', 'lookupRtuV2', 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
+      '/catalogos/omisos': catalogPath('/catalogos/omisos', 'lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
     },
     components: {
       schemas: componentSchemas(),

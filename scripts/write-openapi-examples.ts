@@ -1,0 +1,60 @@
+// npm run openapi:examples: writes lib/openapi/success-examples.json, the example 200 answer of
+// each lookup shown in /docs and in the OpenAPI document. Each is a real answer: the bundled
+// simulator's fictitious population (no real person) asked through the gateway's own upstream
+// clients and normalizers, wrapped by the gateway's own response builders. Run it again when a
+// response shape changes; lib/openapi/success-examples.test.ts fails until it is.
+import fs from 'node:fs';
+import path from 'node:path';
+import { catalogResponse } from '@/lib/api/catalog-responses';
+import { renapResponse, rtuNitsResponse } from '@/lib/api/registry-responses';
+import { env } from '@/lib/env';
+import { buildSourceClients } from '@/lib/sources';
+import { samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED } from '@/simulator';
+import type { SuccessExamples } from '@/lib/openapi/success-examples';
+
+const TARGET = path.resolve('lib/openapi/success-examples.json');
+
+/** The five example answers, as the gateway answers them today. */
+export async function generateSuccessExamples(): Promise<SuccessExamples> {
+  const simulator = await startSimulator({ port: 0 });
+  try {
+    const clients = buildSourceClients({
+      ...env(),
+      RENAP_BASE_URL: `${simulator.url}/renap`,
+      RTU_BASE_URL: `${simulator.url}/rtu`,
+      CATALOG_BASE_URL: `${simulator.url}/catalog`,
+    });
+    const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
+    const person = sample.individual;
+    const company = sample.legalEntity;
+    const body = async (response: Response) => (await response.json()) as unknown;
+    const value = <T>(result: { ok: true; value: T } | { ok: false; detail: string }): T => {
+      if (!result.ok) throw new Error(`the simulator did not answer: ${result.detail}`);
+      return result.value;
+    };
+
+    const renap = await clients.renap.searchByCui(person.cui!);
+    if (!renap.ok) throw new Error(renap.detail);
+    const rtu = await clients.rtu.searchByNits([person.nit, company.nit]);
+    if (!rtu.ok) throw new Error(`the simulator's RTU did not answer: ${rtu.reason}`);
+    const query = { nit: person.nit, actualizado: false };
+    const examples: SuccessExamples = {
+      '/renap/buscar-cui': { request: { cui: person.cui! }, response: await body(renapResponse({ kind: 'answered', ...renap }, 'req_example')) },
+      '/rtu/nits': {
+        request: { nits: [person.nit, company.nit] },
+        response: await body(rtuNitsResponse({ kind: 'found', records: rtu.records, requested: 2 }, 'req_example')),
+      },
+      '/catalogos/cui-nit': { request: query, response: await body(catalogResponse({ kind: 'success', data: value(await clients.catalog.lookupCuiNit(query)) } as never, 'req_example')) },
+      '/catalogos/rtu': { request: query, response: await body(catalogResponse({ kind: 'success', data: value(await clients.catalog.lookupRtu(query)) } as never, 'req_example')) },
+      '/catalogos/omisos': { request: query, response: await body(catalogResponse({ kind: 'success', data: value(await clients.catalog.lookupOmisos(query)) } as never, 'req_example')) },
+    };
+    return examples;
+  } finally {
+    await simulator.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  fs.writeFileSync(TARGET, `${JSON.stringify(await generateSuccessExamples(), null, 2)}\n`);
+  console.log(`example answers written to ${path.relative(process.cwd(), TARGET)}`);
+}
