@@ -1,18 +1,60 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrationActivity, integrations } from '@/db/schema';
 import { toView, type IntegrationView } from '@/lib/integrations/service';
 
 export type IntegrationListItem = IntegrationView & { lastQueryAt: Date | null; tokenPrefixes: string | null };
 
+/** How the console list can be ordered: by name, by balance, or by the latest query. */
+export const INTEGRATION_SORTS = ['nombre', 'saldo', 'ultima'] as const;
+export type IntegrationSort = (typeof INTEGRATION_SORTS)[number];
+export type SortDirection = 'asc' | 'desc';
+
+export const INTEGRATIONS_PAGE_SIZE = 50;
+
+export interface IntegrationListQuery {
+  search?: string;
+  sort?: IntegrationSort;
+  direction?: SortDirection;
+  /** 1-based. */
+  page?: number;
+  pageSize?: number;
+}
+
+export interface IntegrationListPage {
+  items: IntegrationListItem[];
+  /** Integrations matching the search, on every page. */
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
 /**
- * Integrations for the console list, optionally filtered by name, each with its latest query as
- * the rollup job last saw it (integration_activity, a few seconds behind at most): a join of two
- * tables of a few hundred rows, never work over the records.
+ * One page of the console's integration list, optionally filtered by name and ordered by name,
+ * balance or latest query (as the rollup job last saw it, in integration_activity: a few seconds
+ * behind at most, never work over the records). Integrations number in the thousands, not
+ * millions: numbered pages over an ordered scan stay a few milliseconds at 10,000
+ * (`npm run bench:console -- --integrations 10000`), and people can say "page 3".
  */
-export async function listIntegrationsWithLastQuery(search?: string): Promise<IntegrationListItem[]> {
-  const term = search?.trim();
-  const rows = await (await db())
+export async function listIntegrationsPage(query: IntegrationListQuery = {}): Promise<IntegrationListPage> {
+  const term = query.search?.trim();
+  const sort = query.sort ?? 'nombre';
+  const direction = query.direction ?? (sort === 'nombre' ? 'asc' : 'desc');
+  const pageSize = query.pageSize ?? INTEGRATIONS_PAGE_SIZE;
+  const where = term ? sql`${integrations.nombre} ilike ${`%${escapeLike(term)}%`} escape '\\'` : undefined;
+  const handle = await db();
+  const [{ total }] = (await handle.select({ total: sql<number>`count(*)::integer` }).from(integrations).where(where)) as [{ total: number }];
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, Math.trunc(query.page ?? 1)), pageCount);
+  const order = direction === 'asc' ? asc : desc;
+  // Every order ends on the id, so rows that tie (the same balance, never queried) keep one place.
+  const orderBy =
+    sort === 'saldo'
+      ? [order(integrations.balanceCentavos), order(integrations.id)]
+      : sort === 'ultima'
+        ? [direction === 'asc' ? sql`${integrationActivity.lastQueryAt} asc nulls first` : sql`${integrationActivity.lastQueryAt} desc nulls last`, order(integrations.id)]
+        : [order(integrations.nombre), order(integrations.id)];
+  const rows = await handle
     .select({
       integration: integrations,
       lastQueryAt: integrationActivity.lastQueryAt,
@@ -22,9 +64,16 @@ export async function listIntegrationsWithLastQuery(search?: string): Promise<In
     })
     .from(integrations)
     .leftJoin(integrationActivity, eq(integrationActivity.integrationId, integrations.id))
-    .where(term ? sql`${integrations.nombre} ilike ${`%${escapeLike(term)}%`} escape '\\'` : undefined)
-    .orderBy(asc(integrations.nombre));
-  return rows.map(({ integration, lastQueryAt, tokenPrefixes }) => ({ ...toView(integration), lastQueryAt, tokenPrefixes }));
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return {
+    items: rows.map(({ integration, lastQueryAt, tokenPrefixes }) => ({ ...toView(integration), lastQueryAt, tokenPrefixes })),
+    total,
+    page,
+    pageCount,
+  };
 }
 
 /** The integration names for filter menus (id and name only). */

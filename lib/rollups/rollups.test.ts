@@ -8,7 +8,7 @@ import { database } from '@/db/client';
 import { LATENCY_BUCKET_COLUMNS, type LookupKind } from '@/db/schema';
 import { placeHold, settleHold, sweepStaleHolds } from '@/lib/billing/holds';
 import { loadDashboard, rangeStart, type DashboardRange } from '@/lib/console/dashboard';
-import { listIntegrationsWithLastQuery } from '@/lib/console/integrations';
+import { listIntegrationsPage } from '@/lib/console/integrations';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { outcomeOf } from '@/lib/records/outcomes';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
@@ -213,7 +213,7 @@ describe('hourly and daily rollups', () => {
 
   it('give each integration its latest query, and none to an integration that never queried', async () => {
     const records = await storedRecords();
-    const list = await listIntegrationsWithLastQuery();
+    const { items: list } = await listIntegrationsPage({ pageSize: 1000 });
     const latest = (integrationId: number) => Math.max(...records.filter((record) => record.integrationId === integrationId).map((record) => record.createdAt.getTime()));
     expect(list.find((entry) => entry.id === busy.id)?.lastQueryAt?.getTime()).toBe(latest(busy.id));
     expect(list.find((entry) => entry.id === quiet.id)?.lastQueryAt?.getTime()).toBe(latest(quiet.id));

@@ -1,0 +1,71 @@
+// Issue 24, defect 14: the console's integration list is paged, searchable and sortable, so it
+// stays one page of 50 however many integrations there are.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import { createTestIntegration } from '@/tests/conformance/harness';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { listIntegrationsPage } from './integrations';
+
+let testDatabase: TestDatabase;
+const COUNT = 120;
+/** lista-000 … lista-119, balances in a scrambled order, every third one queried at its own time. */
+const names = Array.from({ length: COUNT }, (_, index) => `lista-${String(index).padStart(3, '0')}`);
+const balanceOf = (index: number) => ((index * 37) % COUNT) * 100;
+const ids = new Map<string, number>();
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  for (const [index, nombre] of names.entries()) {
+    const created = await createTestIntegration(nombre, { balanceCentavos: balanceOf(index) });
+    ids.set(nombre, created.id);
+  }
+  const handle = await database();
+  for (const [index, nombre] of names.entries()) {
+    if (index % 3 !== 0) continue;
+    const at = new Date(Date.UTC(2026, 10, 1) + index * 60_000).toISOString();
+    await handle.rows(sql`insert into integration_activity (integration_id, last_query_at) values (${ids.get(nombre)!}, ${at}::timestamptz)`);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await testDatabase?.cleanup();
+});
+
+const namesOf = (page: Awaited<ReturnType<typeof listIntegrationsPage>>) => page.items.map((item) => item.nombre);
+
+describe('the integration list', () => {
+  it('comes in pages of 50 by name, with the total, and a page past the end shows the last one', async () => {
+    const first = await listIntegrationsPage({ search: 'lista-' });
+    expect({ total: first.total, page: first.page, pageCount: first.pageCount }).toEqual({ total: COUNT, page: 1, pageCount: 3 });
+    expect(namesOf(first)).toEqual(names.slice(0, 50));
+    expect(namesOf(await listIntegrationsPage({ search: 'lista-', page: 2 }))).toEqual(names.slice(50, 100));
+    const beyond = await listIntegrationsPage({ search: 'lista-', page: 99 });
+    expect({ page: beyond.page, names: namesOf(beyond) }).toEqual({ page: 3, names: names.slice(100) });
+    expect(namesOf(await listIntegrationsPage({ search: 'lista-', direction: 'desc', pageSize: 3 }))).toEqual(['lista-119', 'lista-118', 'lista-117']);
+  });
+
+  it('finds by part of the name, case aside, and takes % and _ literally', async () => {
+    const found = await listIntegrationsPage({ search: 'LISTA-11' });
+    expect(namesOf(found)).toEqual(['lista-110', 'lista-111', 'lista-112', 'lista-113', 'lista-114', 'lista-115', 'lista-116', 'lista-117', 'lista-118', 'lista-119']);
+    expect((await listIntegrationsPage({ search: 'lista%' })).total).toBe(0);
+    expect((await listIntegrationsPage({ search: 'lista_000' })).total).toBe(0);
+  });
+
+  it('sorts by balance either way, ties broken by id, across pages', async () => {
+    const byBalance = [...names].sort((a, b) => balanceOf(names.indexOf(a)) - balanceOf(names.indexOf(b)) || ids.get(a)! - ids.get(b)!);
+    const lowest = await listIntegrationsPage({ search: 'lista-', sort: 'saldo', direction: 'asc' });
+    const next = await listIntegrationsPage({ search: 'lista-', sort: 'saldo', direction: 'asc', page: 2 });
+    expect([...namesOf(lowest), ...namesOf(next)]).toEqual(byBalance.slice(0, 100));
+    expect(namesOf(await listIntegrationsPage({ search: 'lista-', sort: 'saldo', pageSize: 5 }))).toEqual([...byBalance].reverse().slice(0, 5));
+  });
+
+  it('sorts by the latest query, the most recent first and never-queried last (or first, turned around)', async () => {
+    const queried = names.filter((_, index) => index % 3 === 0);
+    const recent = await listIntegrationsPage({ search: 'lista-', sort: 'ultima' });
+    expect(namesOf(recent).slice(0, queried.length)).toEqual([...queried].reverse());
+    expect(recent.items.slice(queried.length).every((item) => item.lastQueryAt === null)).toBe(true);
+    const oldest = await listIntegrationsPage({ search: 'lista-', sort: 'ultima', direction: 'asc', page: 3 });
+    expect(namesOf(oldest).slice(-queried.length + 20)).toEqual(queried.slice(20));
+  });
+});
