@@ -137,6 +137,21 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     await expect(nav.getByRole('link', { name: 'Auditoría' })).toBeVisible();
   });
 
+  test('la primera tecla Tab ofrece saltar la navegación, en la consola y en /docs', async () => {
+    const { baseUrl } = settings();
+    await admin.setViewportSize(VIEWPORTS[0].size);
+    for (const path of ['/admin/integraciones', '/docs']) {
+      await admin.goto(`${baseUrl}${path}`);
+      const skip = admin.getByRole('link', { name: 'Saltar al contenido' });
+      await expect(skip).not.toBeInViewport();
+      await admin.keyboard.press('Tab');
+      await expect(skip).toBeFocused();
+      await expect(skip).toBeInViewport();
+      await admin.keyboard.press('Enter');
+      await expect(admin.locator('main#contenido')).toBeFocused();
+    }
+  });
+
   test('en el teléfono, registros e integraciones muestran estado, identificador y saldo sin desplazarse', async () => {
     const { baseUrl } = settings();
     await admin.setViewportSize(VIEWPORTS[1].size);

@@ -60,6 +60,9 @@ export default async function DocsPage() {
 
   return (
     <CredentialsProvider>
+      <a className="skip-link" href="#contenido">
+        Saltar al contenido
+      </a>
       <div className="docs docs-layout">
         <nav className="docs-nav" aria-label="Secciones de la documentación">
           <p className="docs-nav-title">Contenido</p>
@@ -82,7 +85,7 @@ export default async function DocsPage() {
             </li>
           </ul>
         </nav>
-        <main className="docs-content">
+        <main className="docs-content" id="contenido" tabIndex={-1}>
           <header id="inicio">
             <p className="muted">
               Versión del contrato {document.info.version} · <a href="/api/openapi.json">openapi.json</a> ({document.info.title})

@@ -1,3 +1,4 @@
+import { describeLedgerActor } from '@/lib/format/actor-labels';
 import Link from 'next/link';
 import type { HeldInFlight, HistoryRow } from '@/lib/billing/history';
 import { formatDateTime } from '@/lib/format/guatemala-time';
@@ -45,7 +46,7 @@ function Origin({ row, integrationId, canReadAudit }: { row: HistoryRow; integra
   if (row.kind === 'capture') {
     return row.queryRecordId ? <Link href={`/admin/registros/${row.queryRecordId}`}>Consulta {row.queryRecordId}</Link> : 'Consulta';
   }
-  const who = actorName(row.actor);
+  const who = describeLedgerActor(row.actor);
   const note = row.note ? ` · ${row.note}` : '';
   if (canReadAudit && row.auditCursor) {
     return (
@@ -56,15 +57,6 @@ function Origin({ row, integrationId, canReadAudit }: { row: HistoryRow; integra
     );
   }
   return `${who}${note}`;
-}
-
-/** "user:3 ana@example.com" → "ana@example.com"; "cli:ops" → "CLI (ops)"; "system:seed" → "Sistema (seed)". */
-function actorName(actor: string): string {
-  const [kind, rest] = [actor.split(/[: ]/, 1)[0], actor.replace(/^[^:]*:?/, '')];
-  if (kind === 'user') return rest.replace(/^\d+\s*/, '');
-  if (kind === 'cli') return rest ? `CLI (${rest})` : 'CLI';
-  if (kind === 'system') return `Sistema (${rest})`;
-  return actor;
 }
 
 /** The holds of lookups in flight: held, not yet moved, so they are not in the history. */

@@ -141,6 +141,10 @@ describe('the balance history', () => {
     const lines = text.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toBe('id,fecha_utc,fecha_guatemala,movimiento,monto,saldo,moneda,nota,quien,consulta,auditoria');
     const exported = lines.slice(1).map((line) => line.split(','));
+    // "quien" in words, as the page shows it: never the internal codes.
+    const who = new Set(exported.map((fields) => fields[8]));
+    expect([...who].filter((actor) => /^(user|system|cli):/.test(actor ?? ''))).toEqual([]);
+    expect(who.has('Consulta a la API')).toBe(true);
     expect(exported.map((fields) => [Number(fields[0]), fields[5]])).toEqual(rows.map((row) => [row.id, (row.balanceAfterCentavos / 100).toFixed(2)]));
     const topUps = await new Response(historyCsvStream(integration.id, { tipo: 'top_up' }, (error) => { throw error; })).text();
     expect(topUps.trim().split('\r\n').slice(1).map((line) => Number(line.split(',')[0]))).toEqual(rows.filter((row) => row.kind === 'top_up').map((row) => row.id));

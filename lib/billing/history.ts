@@ -1,3 +1,4 @@
+import { ledgerActorSql } from '@/lib/format/actor-labels';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { database } from '@/db/client';
@@ -227,7 +228,7 @@ const HISTORY_CSV_COLUMNS: readonly CsvColumn[] = [
   { header: 'saldo', number: sql`centavos_decimal(w.balance_after)` },
   { header: 'moneda', text: sql`${CURRENCY}::text` },
   { header: 'nota', text: sql`w.note` },
-  { header: 'quien', text: sql`w.actor` },
+  { header: 'quien', text: ledgerActorSql(sql`w.actor`) },
   { header: 'consulta', number: sql`w.query_record_id` },
   { header: 'auditoria', number: sql`w.audit_id` },
 ];

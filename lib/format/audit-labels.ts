@@ -30,6 +30,9 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   ),
 };
 
+/** The order fields are listed in: as the label table above names them. */
+export const AUDIT_FIELD_ORDER: readonly string[] = Object.keys(AUDIT_FIELD_LABELS);
+
 /** What a lock covers (lib/auth/throttle.ts scopes), as the audit page says it. */
 export const LOCK_SCOPE_LABELS: Record<string, string> = {
   account_ip: 'esta cuenta desde una dirección',

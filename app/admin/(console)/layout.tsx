@@ -12,6 +12,10 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   const items = CONSOLE_NAVIGATION.filter((item) => hasRole(user, item.role)).map(({ href, label }) => ({ href, label }));
   return (
     <>
+      {/* The first stop of the keyboard: past the navigation, straight to the page. */}
+      <a className="skip-link" href="#contenido">
+        Saltar al contenido
+      </a>
       <header className="console-header">
         <Link href="/admin" className="console-brand">
           Consultas GT · Consola
@@ -28,7 +32,9 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
           </div>
         </NavLinks>
       </header>
-      <main className="console-main">{children}</main>
+      <main className="console-main" id="contenido" tabIndex={-1}>
+        {children}
+      </main>
     </>
   );
 }

@@ -133,8 +133,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                         <ul className="changes">
                           {changes.map((change) => (
                             <li key={change.field}>
-                              {auditFieldLabel(change.field, entry.targetType)}: {formatAuditValue(change.field, change.before)} →{' '}
-                              {formatAuditValue(change.field, change.after)}
+                              {auditFieldLabel(change.field, entry.targetType)}:{' '}
+                              {change.stated ? (
+                                formatAuditValue(change.field, change.after)
+                              ) : (
+                                <>
+                                  {formatAuditValue(change.field, change.before)} → {formatAuditValue(change.field, change.after)}
+                                </>
+                              )}
                             </li>
                           ))}
                         </ul>
