@@ -10,3 +10,4 @@ export * from './job-leases';
 export * from './console-sessions';
 export * from './statements';
 export * from './alerts';
+export * from './personal-data-access';

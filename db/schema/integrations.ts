@@ -22,6 +22,9 @@ export const integrations = pgTable(
     active: boolean('active').notNull().default(true),
     // The addresses and CIDR ranges its requests may come from (canonical text, lib/credentials/allow-list.ts); empty: anywhere.
     allowedNetworks: text('allowed_networks').array().notNull().default(sql`'{}'::text[]`),
+    // What the integrator declared it uses the lookups for (Decreto 57-2008, art. 30: data adequate
+    // for its purpose); shown on its console page and in its monthly statement. Empty: not declared yet.
+    purpose: text('purpose').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

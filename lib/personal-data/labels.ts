@@ -1,0 +1,30 @@
+import type { PersonalDataAccessKind } from '@/db/schema';
+
+export const ACCESS_KIND_LABELS: Record<PersonalDataAccessKind, string> = {
+  reveal: 'Mostró los identificadores',
+  view: 'Abrió una consulta (administrador)',
+  export: 'Exportó con identificadores completos',
+  subject_report: 'Informe «¿Quién consultó?»',
+};
+
+const REPORT_FORMATS: Record<string, string> = { page: 'en pantalla', csv: 'CSV', pdf: 'PDF' };
+
+/** An entry's details in a sentence: an export's filters, range and rows; a report's identifier (masked) and format. */
+export function describeAccessDetails(kind: PersonalDataAccessKind, details: unknown): string {
+  const value = (details ?? {}) as Record<string, unknown>;
+  if (kind === 'export') {
+    const range = (value.range ?? {}) as { desde?: string | null; hasta?: string | null };
+    const filters = Object.entries((value.filters ?? {}) as Record<string, unknown>).filter(([key]) => key !== 'desde' && key !== 'hasta');
+    const parts = [
+      `Rango: ${range.desde ?? 'desde el inicio'} a ${range.hasta ?? 'hoy'}`,
+      filters.length ? `filtros: ${filters.map(([key, filter]) => `${key} ${String(filter)}`).join(', ')}` : 'sin otros filtros',
+      typeof value.rows === 'number' ? `${value.rows.toLocaleString('es-GT')} filas` : 'filas: sin terminar',
+    ];
+    return parts.join('; ');
+  }
+  if (kind === 'subject_report') {
+    const rows = typeof value.rows === 'number' ? `${value.rows.toLocaleString('es-GT')} consultas` : '';
+    return [`Identificador ${String(value.identificador ?? '')}`, REPORT_FORMATS[String(value.format)] ?? '', rows].filter(Boolean).join(', ');
+  }
+  return '—';
+}
