@@ -19,6 +19,7 @@ import {
   rotateToken,
   setActive,
   setAllowedNetworks,
+  setPurpose,
   setFlags,
   setTariff,
   type IntegrationView,
@@ -79,6 +80,9 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
   integrations:allowed-ips <id|nombre> [--set "203.0.113.7, 198.51.100.0/24, 2001:db8::/32" | --anywhere]
                                         show or replace its IP allow-list (IPv4/IPv6 addresses and CIDR
                                         ranges); requests from elsewhere get the unknown-credentials answer
+  integrations:purpose <id|nombre> [--set "..."]
+                                        show or set its declared purpose of use (audited; shown on its
+                                        console page and printed on its monthly statements)
   integrations:deactivate <id|nombre>   refuse its credentials (reactivate to undo)
   integrations:reactivate <id|nombre>
   users:create <email> --name "..." --role admin|support [--password-stdin]
@@ -141,6 +145,7 @@ function describeIntegration(integration: IntegrationView): string {
     `  tariff ${formatQuetzales(integration.tariffCentavos)}  balance ${formatQuetzales(integration.balanceCentavos)}`,
     `  enabled: ${enabled.length ? enabled.join(' ') : '(none)'}`,
     `  allowed IPs: ${integration.allowedNetworks.length ? integration.allowedNetworks.join(' ') : 'anywhere'}`,
+    `  purpose: ${integration.purpose ? safe(integration.purpose) : '(not declared)'}`,
   ].join('\n');
 }
 
@@ -291,6 +296,14 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
         ...(refused.length ? refused.map((entry) => `    ${safe(entry.address)}  ${entry.lastRefusedAt.toISOString()}  ${entry.refusals} refused`) : ['    (none)']),
       ].join('\n'),
     };
+  },
+
+  async 'integrations:purpose'(args, options) {
+    const integration = await integrationByArg(args);
+    if (options.set === undefined) return { data: { purpose: integration.purpose }, text: describeIntegration(integration) };
+    if (typeof options.set !== 'string') throw new CliError('--set needs the purpose, in quotes');
+    const updated = unwrap(await setPurpose(CLI_ACTOR, integration.id, options.set));
+    return { data: updated, text: describeIntegration(updated) };
   },
 
   async 'integrations:deactivate'(args) {

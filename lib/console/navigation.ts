@@ -9,4 +9,5 @@ export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: Cons
   { href: '/admin/alertas', label: 'Alertas', role: 'support' },
   { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },
   { href: '/admin/auditoria', label: 'Auditoría', role: 'admin' },
+  { href: '/admin/datos-personales', label: 'Accesos a datos personales', role: 'admin' },
 ];

@@ -13,6 +13,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   tariffCentavos: 'Tarifa',
   balanceCentavos: 'Saldo',
   lowBalanceAlertCentavos: 'Umbral de saldo bajo',
+  purpose: 'Finalidad declarada',
   amountCentavos: 'Monto',
   note: 'Nota',
   active: 'Activa',

@@ -14,8 +14,26 @@ export type CsvColumn = { header: string; text: SQL } | { header: string; number
 
 /** The SQL of one CSV line (with its CRLF) for a row, from the export's columns. */
 export function csvLineSql(columns: readonly CsvColumn[]): SQL<string> {
+  return sql<string>`${csvFieldsSql(columns)} || E'\\r\\n'`;
+}
+
+/** The SQL of a row's fields joined by commas, without the line end (part of a line the app completes). */
+export function csvFieldsSql(columns: readonly CsvColumn[]): SQL<string> {
   const fields = columns.map((column) => ('text' in column ? sql`csv_field(${column.text})` : sql`coalesce((${column.number})::text, '')`));
-  return sql<string>`${sql.join(fields, sql` || ',' || `)} || E'\\r\\n'`;
+  return sql<string>`${sql.join(fields, sql` || ',' || `)}`;
+}
+
+/**
+ * One text field as csv_field (migration 0002) writes it, for the few fields the app formats
+ * itself (identifiers, masked or not, which PostgreSQL does not see in clear).
+ */
+export function csvField(value: string | null): string {
+  if (value === null) return '';
+  const quoted = /[",\r\n]/.test(value);
+  if (/^[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[-=+@\t\r]/.test(value)) {
+    return quoted ? `"'${value.replaceAll('"', '""')}"` : `'${value}`;
+  }
+  return quoted ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
 /** The header line (with a byte-order mark, so spreadsheet programs read accents as UTF-8). */

@@ -36,3 +36,10 @@ export const lowBalanceAlertCentavosSchema = z
   .max(MAX_MOVEMENT_CENTAVOS, 'El umbral máximo es Q 100,000,000.00.')
   .nullable();
 export const ledgerNoteSchema = z.string().trim().min(3, 'Escribe una nota que explique el movimiento.').max(500);
+
+/** The declared purpose of use: a sentence or two, required once set (an empty one is "not declared"). */
+export const integrationPurposeSchema = z
+  .string({ error: 'Escribe la finalidad declarada.' })
+  .trim()
+  .min(10, 'Describe la finalidad en al menos 10 caracteres (por ejemplo: verificar la identidad de clientes al abrir una cuenta).')
+  .max(500, 'La finalidad puede tener como máximo 500 caracteres.');

@@ -9,7 +9,7 @@ import { parseAllowList } from '@/lib/credentials/allow-list';
 import { DEFAULT_TOKEN_LABEL, issueIntegrationToken, rotateToken as rotateIntegrationToken, type TokenView, toTokenView } from '@/lib/credentials/tokens';
 import type { OverlapPreset } from '@/lib/credentials/token-state';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
-import { integrationNameSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
+import { integrationNameSchema, integrationPurposeSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
 import { notifyIntegrationChanged } from './directory';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/credentials). */
@@ -28,6 +28,7 @@ function auditSnapshot(integration: Integration) {
     lowBalanceAlertCentavos: integration.lowBalanceAlertCentavos,
     active: integration.active,
     allowedNetworks: integration.allowedNetworks,
+    purpose: integration.purpose,
   };
 }
 
@@ -192,6 +193,16 @@ export async function setAllowedNetworks(actor: Actor, idOrName: string | number
   const parsed = parseAllowList(entries);
   if (!parsed.ok) return fail('invalid', parsed.messages.join(' '));
   return changeIntegration(actor, idOrName, 'integration.set_allowed_networks', () => ({ allowedNetworks: parsed.entries }));
+}
+
+/**
+ * The integration's declared purpose of use: what the integrator said it looks identifiers up for
+ * (shown on its page and in its monthly statement; Decreto 57-2008 art. 30). Audited.
+ */
+export async function setPurpose(actor: Actor, idOrName: string | number, purpose: string): Promise<Result<IntegrationView, IntegrationError>> {
+  const parsed = integrationPurposeSchema.safeParse(purpose);
+  if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
+  return changeIntegration(actor, idOrName, 'integration.set_purpose', () => ({ purpose: parsed.data }));
 }
 
 export function setActive(actor: Actor, idOrName: string | number, active: boolean) {

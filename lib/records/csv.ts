@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { integrations, queryRecords } from '@/db/schema';
-import { csvHeader, csvLineSql, csvTextStream, type CsvColumn } from '@/lib/format/csv';
+import { csvField, csvFieldsSql, csvHeader, csvLineSql, csvTextStream, type CsvColumn } from '@/lib/format/csv';
 import { GUATEMALA_OFFSET_HOURS } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { CURRENCY } from '@/lib/money';
 import type { KeysetCursor } from '@/lib/paging/keyset';
 import type { RecordFilters } from './filters';
-import { iterateRecordLines } from './list';
+import { maskCuiColumn, maskIdentifiersInText, maskNitColumn } from '@/lib/personal-data/masking';
+import { iterateRecordLines, iterateRecordRows } from './list';
 
 const lookupLabel = sql.join(
   [sql`case ${queryRecords.lookup}`, ...Object.entries(LOOKUP_LABELS).map(([lookup, label]) => sql`when ${lookup}::lookup_kind then ${label}::text`), sql`end`],
@@ -35,10 +36,69 @@ export const RECORD_CSV_COLUMNS: readonly CsvColumn[] = [
 
 export const RECORD_CSV_LINE = csvLineSql(RECORD_CSV_COLUMNS);
 
-/** The filtered records as CSV, newest first, at most `maxRows` of them. */
-export function recordsCsvStream(filters: RecordFilters, maxRows: number, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
-  return csvTextStream(csvHeader(RECORD_CSV_COLUMNS), iterateRecordLines(filters, RECORD_CSV_LINE, { limit: maxRows }), onError);
+// The fields the app formats itself: the identifiers, and the source's error detail, which may echo them.
+const APP_FORMATTED = new Set(['nit', 'cui', 'error']);
+
+/** The columns in order as runs PostgreSQL formats (joined by commas) and single fields the app formats. */
+const EXPORT_SEGMENTS: Array<{ sql: CsvColumn[] } | { app: CsvColumn }> = [];
+for (const column of RECORD_CSV_COLUMNS) {
+  const last = EXPORT_SEGMENTS.at(-1);
+  if (APP_FORMATTED.has(column.header)) EXPORT_SEGMENTS.push({ app: column });
+  else if (last && 'sql' in last) last.sql.push(column);
+  else EXPORT_SEGMENTS.push({ sql: [column] });
 }
+const EXPORT_SELECTION = Object.fromEntries(
+  EXPORT_SEGMENTS.map((segment, index) => [`s${index}`, 'sql' in segment ? csvFieldsSql(segment.sql) : 'text' in segment.app ? segment.app.text : segment.app.number]),
+);
+const NIT_SEGMENT = EXPORT_SEGMENTS.findIndex((segment) => 'app' in segment && segment.app.header === 'nit');
+const CUI_SEGMENT = EXPORT_SEGMENTS.findIndex((segment) => 'app' in segment && segment.app.header === 'cui');
+
+export interface ConsoleExportOptions {
+  /** 'masked' unless an administrator asked for them in full (and that was logged). */
+  identifiers: 'masked' | 'full';
+  /** Told how many rows were sent once the file ends (or the client stops reading). */
+  onFinished?: (rows: number) => void | Promise<void>;
+}
+
+/**
+ * The filtered records as CSV (the console's export), newest first, at most `maxRows` of them.
+ * PostgreSQL formats every field but the NIT, the CUI and the error detail, which the app adds,
+ * masked (identifiers echoed in the error detail too) or in full.
+ */
+export function recordsCsvStream(
+  filters: RecordFilters,
+  maxRows: number,
+  onError: (error: unknown) => void,
+  options: ConsoleExportOptions = { identifiers: 'masked' },
+): ReadableStream<Uint8Array> {
+  return csvTextStream(csvHeader(RECORD_CSV_COLUMNS), consoleExportLines(filters, maxRows, options), onError);
+}
+
+async function* consoleExportLines(filters: RecordFilters, maxRows: number, options: ConsoleExportOptions): AsyncGenerator<string[]> {
+  const line = (row: Record<string, string | null>) => {
+    const identifiers = { nit: row[`s${NIT_SEGMENT}`] ?? null, cui: row[`s${CUI_SEGMENT}`] ?? null };
+    const fields = EXPORT_SEGMENTS.map((segment, index) => {
+      const value = row[`s${index}`] ?? null;
+      if ('sql' in segment) return value ?? '';
+      if (options.identifiers === 'full') return csvField(value);
+      if (segment.app.header === 'nit') return csvField(maskNitColumn(value));
+      if (segment.app.header === 'cui') return csvField(maskCuiColumn(value));
+      return csvField(value === null ? null : maskIdentifiersInText(value, [identifiers.nit, identifiers.cui]));
+    });
+    return `${fields.join(',')}\r\n`;
+  };
+  let sent = 0;
+  try {
+    for await (const rows of iterateRecordRows<Record<string, string | null>>(filters, EXPORT_SELECTION, { limit: maxRows })) {
+      // Counted as handed to the stream: what the client may have received.
+      sent += rows.length;
+      yield rows.map(line);
+    }
+  } finally {
+    await options.onFinished?.(sent);
+  }
+}
+
 
 /** Every record older than `cursor` as CSV, newest first (the retention job's archive). */
 export function recordsCsvStreamFrom(cursor: KeysetCursor, onError: (error: unknown) => void): ReadableStream<Uint8Array> {

@@ -175,6 +175,14 @@ export interface IterateOptions {
  * one keyset query per batch, each narrowed to the days that hold it, yielding only the lines.
  */
 export async function* iterateRecordLines(filters: RecordFilters, line: SQL<string>, options: IterateOptions = {}): AsyncGenerator<string[]> {
+  for await (const rows of iterateRecordRows<{ line: string }>(filters, { line }, options)) yield rows.map((row) => row.line);
+}
+
+/**
+ * Every matching record with the columns `columns` selects, newest first, in batches (as
+ * iterateRecordLines): for exports whose lines the app completes, such as identifiers it masks.
+ */
+export async function* iterateRecordRows<Row>(filters: RecordFilters, columns: SelectedFields, options: IterateOptions = {}): AsyncGenerator<Row[]> {
   const batchSize = options.batchSize ?? 2_000;
   const matching = await matchingDays(filters);
   const database = await db();
@@ -183,18 +191,52 @@ export async function* iterateRecordLines(filters: RecordFilters, line: SQL<stri
   while (remaining > 0) {
     const limit = Math.min(batchSize, remaining);
     const range = matching ? scanRange(matching, cursor?.createdAt, 'older', limit) : {};
-    const rows = await selectRecords<{ line: string; id: number; cursorTimestamp: string }>(database, filters, cursor, 'older', limit, range, (keys) => ({
-      line,
-      id: keys.id,
-      cursorTimestamp: cursorInstant(keys.createdAt),
+    const rows = await selectRecords<Row & { keysetId: number; keysetTimestamp: string }>(database, filters, cursor, 'older', limit, range, (keys) => ({
+      ...columns,
+      keysetId: keys.id,
+      keysetTimestamp: cursorInstant(keys.createdAt),
     }));
     if (rows.length === 0) return;
-    yield rows.map((row) => row.line);
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    yield rows.map(({ keysetId, keysetTimestamp, ...row }) => row as unknown as Row);
     remaining -= rows.length;
     if (rows.length < limit) return;
     const last = rows.at(-1)!;
-    cursor = { createdAt: last.cursorTimestamp, id: last.id };
+    cursor = { createdAt: last.keysetTimestamp, id: last.keysetId };
   }
+}
+
+/** What "¿Quién consultó este CUI o NIT?" lists: each query of the identifier, without the identifiers themselves. */
+export interface IdentifierLookup {
+  recordId: number;
+  createdAt: Date;
+  integrationId: number;
+  integrationNombre: string;
+  lookup: QueryRecord['lookup'];
+  httpStatus: number;
+}
+
+/**
+ * Every recorded query of one identifier (any spelling; the NITs of batches included), newest
+ * first, at most `limit`: the console's identifier search, so it walks the same index.
+ */
+export async function listIdentifierLookups(identifier: string, limit: number): Promise<IdentifierLookup[]> {
+  const lookups: IdentifierLookup[] = [];
+  for await (const rows of iterateRecordRows<IdentifierLookup>(
+    { identificador: identifier },
+    {
+      recordId: queryRecords.id,
+      createdAt: queryRecords.createdAt,
+      integrationId: queryRecords.integrationId,
+      integrationNombre: integrations.nombre,
+      lookup: queryRecords.lookup,
+      httpStatus: queryRecords.httpStatus,
+    },
+    { limit },
+  )) {
+    lookups.push(...rows);
+  }
+  return lookups;
 }
 
 export interface RecordDetail {

@@ -6,9 +6,9 @@ import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import type { Statement } from './statements';
 
-const PAGE = { margin: 50, width: 595.28 };
-const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
-const GREY = '#555555';
+export const PAGE = { margin: 50, width: 595.28 };
+export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+export const GREY = '#555555';
 
 /**
  * The statement as a PDF (A4, Spanish, Guatemalan formats), drawn from its stored figures: the
@@ -36,6 +36,10 @@ export function renderStatementPdf(statement: Statement, serviceName: string): P
   document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text('Estado de cuenta');
   document.font('Helvetica').fontSize(11).text(`Integración: ${figures.integration.nombre}`);
   document.text(`Periodo: ${periodText(statement.month)} (hora de Guatemala)`);
+  // Personal data is looked up only for the purpose the integrator declared (Decreto 57-2008, art. 30).
+  if (figures.integration.purpose !== undefined) {
+    document.text(`Finalidad declarada del uso de los datos: ${figures.integration.purpose || 'no declarada'}`);
+  }
   document.fontSize(9).fillColor(GREY).text(`Estado n.º ${statement.id}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`);
 
   section(document, 'Resumen');
@@ -123,12 +127,12 @@ export function renderStatementPdf(statement: Statement, serviceName: string): P
   return done;
 }
 
-function section(document: PDFKit.PDFDocument, title: string): void {
+export function section(document: PDFKit.PDFDocument, title: string): void {
   document.moveDown(1.2).font('Helvetica-Bold').fontSize(12).fillColor('black').text(title, PAGE.margin);
   document.moveDown(0.3);
 }
 
-function table(
+export function table(
   document: PDFKit.PDFDocument,
   widths: number[],
   rows: string[][],

@@ -27,7 +27,7 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
   const existing = await findStatement(integrationId, month);
   if (existing) return ok(existing);
   const database = await db();
-  const [integration] = await database.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId));
+  const [integration] = await database.select({ id: integrations.id, nombre: integrations.nombre, purpose: integrations.purpose }).from(integrations).where(eq(integrations.id, integrationId));
   if (!integration) return fail('not_found', `No existe la integración ${integrationId}.`);
   let figures: StatementFigures;
   try {

@@ -6,7 +6,7 @@ import { consoleAction, fromResult } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { integrationNameSchema } from '@/lib/integrations/schemas';
-import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
+import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import { createToken, revokeToken } from '@/lib/credentials/tokens';
 import { OVERLAP_PRESET_NAMES, OVERLAP_PRESETS, type OverlapPreset } from '@/lib/credentials/token-state';
@@ -200,5 +200,15 @@ export const setIntegrationActiveAction = consoleAction(
         : 'Integración desactivada: sus consultas se rechazan como credenciales inválidas.',
       data: undefined,
     }));
+  },
+);
+
+export const setPurposeAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, finalidad: z.string({ error: 'Escribe la finalidad declarada.' }) }) },
+  async ({ integrationId, finalidad }, user) => {
+    const result = await setPurpose(user.actor, integrationId, finalidad);
+    if (result.ok) refreshIntegration(integrationId);
+    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: result.error.message, fieldErrors: { finalidad: result.error.message } };
+    return fromResult(result, () => ({ message: 'Finalidad declarada guardada.', data: undefined }));
   },
 );

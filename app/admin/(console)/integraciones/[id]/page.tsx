@@ -20,6 +20,7 @@ import { findIntegration } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import { env } from '@/lib/env';
 import { listLatestRecords } from '@/lib/records/list';
+import { identifiersForRole } from '@/lib/personal-data/masking';
 import {
   adjustBalanceAction,
   createTokenAction,
@@ -29,6 +30,7 @@ import {
   setFlagAction,
   setIntegrationActiveAction,
   setLowBalanceAlertAction,
+  setPurposeAction,
   setTariffAction,
   topUpAction,
 } from '../actions';
@@ -140,6 +142,8 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         )}
       </div>
 
+      <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
+
       <LowBalanceAlertSection
         integrationId={integration.id}
         thresholdCentavos={integration.lowBalanceAlertCentavos}
@@ -235,10 +239,12 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
                 </tr>
               </thead>
               <tbody>
-                {recent.map((record) => (
+                {recent.map((unmasked) => identifiersForRole(unmasked, user.role)).map((record) => (
                   <tr key={record.id}>
                     <td className="nowrap">
-                      <Link href={`/admin/registros/${record.id}`}>{formatDateTime(record.createdAt)}</Link>
+                      <Link href={`/admin/registros/${record.id}`} prefetch={false}>
+                        {formatDateTime(record.createdAt)}
+                      </Link>
                     </td>
                     <td>{LOOKUP_LABELS[record.lookup]}</td>
                     <td>
@@ -254,6 +260,31 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         )}
       </section>
     </>
+  );
+}
+
+/**
+ * What the integrator declared it looks identifiers up for: personal data may be used only for a
+ * declared purpose (Decreto 57-2008, art. 30). Printed on its monthly statements too.
+ */
+function PurposeSection({ integrationId, purpose, isAdmin }: { integrationId: number; purpose: string; isAdmin: boolean }) {
+  return (
+    <section className="card" aria-labelledby="purpose-title">
+      <h2 id="purpose-title">Finalidad declarada del uso de los datos</h2>
+      <p data-testid="integration-purpose">{purpose || <span className="muted">Sin declarar: pide al integrador para qué consulta NIT y CUI.</span>}</p>
+      {isAdmin && (
+        <ActionForm action={setPurposeAction} hidden={{ integrationId }} submitLabel="Guardar finalidad" className="stack">
+          <Field
+            name="finalidad"
+            label="Finalidad declarada"
+            hint="Lo que el integrador declaró por escrito, por ejemplo: verificar la identidad y la situación tributaria de clientes al abrir una cuenta. Queda en la auditoría y en sus estados de cuenta."
+            maxLength={500}
+            defaultValue={purpose}
+            data-testid="purpose-input"
+          />
+        </ActionForm>
+      )}
+    </section>
   );
 }
 

@@ -13,6 +13,7 @@ import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { OUTCOMES } from '@/lib/records/outcomes';
+import { identifiersForRole } from '@/lib/personal-data/masking';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
 
@@ -20,7 +21,8 @@ export const metadata: Metadata = { title: 'Registros de consultas' };
 const STATUS_CODES = ['200', '400', '401', '402', '403', '404', '429', '500', '502'];
 
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser('support');
+  const user = await requirePageUser('support');
+  const isAdmin = user.role === 'admin';
   const params = await searchParams;
   const { filters, problems } = parseRecordFilters(params);
   const position = {
@@ -28,6 +30,8 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     before: typeof params.antes === 'string' ? params.antes : undefined,
   };
   const [page, integrations] = await Promise.all([listRecordsPage(filters, position), integrationOptions()]);
+  // Support sees every identifier masked; "Mostrar" on a record's page reveals one record's, logged.
+  const rows = page.rows.map((record) => identifiersForRole(record, user.role));
   const matching = page.matching;
   const maxExportRows = env().CSV_EXPORT_MAX_ROWS;
   const filterParams = recordFiltersToSearchParams(filters);
@@ -53,9 +57,22 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
               Para exportar, acota los filtros a {maxExportRows.toLocaleString('es-GT')} consultas o menos.
             </span>
           ) : (
-            <a className="button secondary" href={`/admin/registros/exportar?${filterParams}`} download>
-              Exportar CSV{filtered ? ' (filtrado)' : ''}
-            </a>
+            <>
+              <a className="button secondary" href={`/admin/registros/exportar?${filterParams}`} download data-testid="export-masked">
+                Exportar CSV{filtered ? ' (filtrado)' : ''}
+              </a>
+              {isAdmin && (
+                <a
+                  className="button secondary"
+                  href={`/admin/registros/exportar?${new URLSearchParams([...filterParams, ['identificadores', 'completos']])}`}
+                  download
+                  data-testid="export-full"
+                  title="Con NIT y CUI completos. La exportación queda registrada en Accesos a datos personales."
+                >
+                  Exportar con NIT y CUI completos
+                </a>
+              )}
+            </>
           )
         }
       />
@@ -112,10 +129,11 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       {matching !== undefined && (
         <p className="small muted" data-testid="records-count">
           {matching === 1 ? '1 consulta coincide' : `${matching.toLocaleString('es-GT')} consultas coinciden`} (según los resúmenes por hora, hasta
-          hace unos segundos). Cada exportación admite hasta {maxExportRows.toLocaleString('es-GT')} filas.
+          hace unos segundos). Cada exportación admite hasta {maxExportRows.toLocaleString('es-GT')} filas
+          {isAdmin ? '; sale con los NIT y CUI enmascarados, salvo que la pidas con los identificadores completos (queda registrado).' : ', con los NIT y CUI enmascarados.'}
         </p>
       )}
-      {page.rows.length === 0 ? (
+      {rows.length === 0 ? (
         <div className="card">
           <EmptyState title={filtered ? 'Ninguna consulta coincide con estos filtros.' : 'Todavía no hay consultas registradas.'}>
             <p>
@@ -141,10 +159,10 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                 </tr>
               </thead>
               <tbody>
-                {page.rows.map((record) => (
+                {rows.map((record) => (
                   <tr key={record.id}>
                     <td className="nowrap" data-label="Fecha">
-                      <Link href={`/admin/registros/${record.id}${back}`}>{formatDateTime(record.createdAt)}</Link>
+                      <Link href={`/admin/registros/${record.id}${back}`} prefetch={false}>{formatDateTime(record.createdAt)}</Link>
                     </td>
                     <td data-label="Integración">{record.integrationNombre}</td>
                     <td data-label="Consulta">{LOOKUP_LABELS[record.lookup]}</td>

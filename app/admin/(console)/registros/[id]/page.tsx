@@ -10,6 +10,10 @@ import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
 import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { findRecordDetail } from '@/lib/records/list';
+import { writeAccessEntry } from '@/lib/personal-data/access-log';
+import { identifiersForRole } from '@/lib/personal-data/masking';
+import { revealRecordIdentifiersAction } from '../actions';
+import { RevealIdentifiers } from './reveal-identifiers';
 
 export const metadata: Metadata = { title: 'Consulta' };
 
@@ -20,7 +24,7 @@ export default async function RecordPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePageUser('support');
+  const user = await requirePageUser('support');
   const { id } = await params;
   const { volver } = await searchParams;
   // Back to the list as it was filtered: only the list's own filters, re-encoded, never a raw link.
@@ -28,7 +32,12 @@ export default async function RecordPage({
   if (!/^\d{1,18}$/.test(id)) notFound();
   const detail = await findRecordDetail(Number(id));
   if (!detail) notFound();
-  const { record, ledger } = detail;
+  // Support sees the identifiers masked (and masked inside the source's error detail); an
+  // administrator sees them in full, and that view is logged before the page is rendered.
+  if (user.role === 'admin') await writeAccessEntry({ userId: user.id, kind: 'view', recordId: detail.record.id });
+  const record = identifiersForRole(detail.record, user.role);
+  const { ledger } = detail;
+  const hasIdentifiers = detail.record.nit !== null || detail.record.cui !== null;
   const explanation = explainRecordError(record);
 
   return (
@@ -55,9 +64,22 @@ export default async function RecordPage({
             <dt>Tiempo de respuesta</dt>
             <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
             <dt>NIT</dt>
-            <dd className="mono">{record.nit ?? '—'}</dd>
+            <dd className="mono" data-testid="record-nit">
+              {record.nit ?? '—'}
+            </dd>
             <dt>CUI</dt>
-            <dd className="mono">{record.cui ?? '—'}</dd>
+            <dd className="mono" data-testid="record-cui">
+              {record.cui ?? '—'}
+            </dd>
+            {user.role !== 'admin' && hasIdentifiers && (
+              <>
+                <dt>Datos personales</dt>
+                <dd>
+                  <p className="small muted">Enmascarados para tu rol. Para verlos completos indica el motivo: el acceso queda registrado.</p>
+                  <RevealIdentifiers recordId={record.id} reveal={revealRecordIdentifiersAction} />
+                </dd>
+              </>
+            )}
             <dt>Error</dt>
             <dd>
               {explanation ?? '—'}

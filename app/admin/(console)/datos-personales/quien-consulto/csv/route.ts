@@ -1,0 +1,8 @@
+// GET /admin/datos-personales/quien-consulto/csv?identificador=… - "¿Quién consultó este CUI o NIT?" as CSV (admin), logged.
+import { subjectReportDownload } from '@/lib/personal-data/subject-report-download';
+
+export const dynamic = 'force-dynamic';
+
+export function GET(request: Request) {
+  return subjectReportDownload(request, 'csv');
+}

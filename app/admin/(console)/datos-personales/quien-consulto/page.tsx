@@ -1,0 +1,137 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { HttpStatusBadge } from '@/components/console/status-badge';
+import { requirePageUser } from '@/lib/auth/session';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { produceSubjectReport, SUBJECT_REPORT_MAX_ROWS, subjectIdentifierSchema } from '@/lib/personal-data/subject-report';
+
+export const metadata: Metadata = { title: '¿Quién consultó este CUI o NIT?' };
+
+// At most this many of the report's queries on screen; the CSV and the PDF carry all of them.
+const SHOWN_ROWS = 200;
+
+export default async function SubjectReportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePageUser('admin');
+  const params = await searchParams;
+  const typed = typeof params.identificador === 'string' ? params.identificador : '';
+  const parsed = typed.trim() === '' ? undefined : subjectIdentifierSchema.safeParse(typed);
+  const report = parsed?.success ? await produceSubjectReport(user.id, parsed.data, 'page') : undefined;
+  const download = parsed?.success ? new URLSearchParams({ identificador: parsed.data }).toString() : '';
+
+  return (
+    <>
+      <PageHeader
+        title="¿Quién consultó este CUI o NIT?"
+        back={{ href: '/admin/datos-personales', label: 'Accesos a datos personales' }}
+        description="Para responder la solicitud de una persona sobre sus datos: qué integraciones consultaron su identificador, cuándo y con qué finalidad declarada. Cada informe queda registrado en los accesos a datos personales."
+      />
+      <form className="card filters" action="/admin/datos-personales/quien-consulto" role="search" aria-label="Identificador">
+        <div className="field">
+          <label htmlFor="identificador">NIT o CUI</label>
+          <input
+            id="identificador"
+            name="identificador"
+            defaultValue={typed}
+            placeholder="576937-K o 2415 75181 0101"
+            aria-invalid={parsed && !parsed.success ? true : undefined}
+            aria-describedby={parsed && !parsed.success ? 'identificador-error' : 'identificador-ayuda'}
+          />
+          {parsed && !parsed.success ? (
+            <span className="error" id="identificador-error">
+              {parsed.error.issues[0]!.message}
+            </span>
+          ) : (
+            <span className="hint" id="identificador-ayuda">
+              Con o sin guion ni espacios; incluye los lotes de RTU por NIT.
+            </span>
+          )}
+        </div>
+        <div className="actions">
+          <button type="submit">Preparar informe</button>
+        </div>
+      </form>
+      {report && (
+        <section className="card" aria-labelledby="report-title" data-testid="subject-report">
+          <h2 id="report-title">Integraciones que consultaron {report.identifier}</h2>
+          <p className="actions">
+            <a className="button secondary" href={`/admin/datos-personales/quien-consulto/pdf?${download}`} download data-testid="subject-report-pdf">
+              Descargar PDF
+            </a>
+            <a className="button secondary" href={`/admin/datos-personales/quien-consulto/csv?${download}`} download data-testid="subject-report-csv">
+              Descargar CSV
+            </a>
+          </p>
+          {report.integrations.length === 0 ? (
+            <EmptyState title="Ninguna integración consultó este identificador en los registros que se conservan." />
+          ) : (
+            <>
+              <div className="table-wrap" role="region" aria-label="Integraciones" tabIndex={0}>
+                <table className="data stacked" data-testid="subject-report-integrations">
+                  <thead>
+                    <tr>
+                      <th>Integración</th>
+                      <th>Finalidad declarada</th>
+                      <th className="num">Consultas</th>
+                      <th>Primera</th>
+                      <th>Última</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {report.integrations.map((integration) => (
+                      <tr key={integration.id}>
+                        <td data-label="Integración">
+                          <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
+                        </td>
+                        <td data-label="Finalidad declarada">{integration.purpose || <span className="muted">No declarada</span>}</td>
+                        <td className="num" data-label="Consultas">
+                          {integration.queries.toLocaleString('es-GT')}
+                        </td>
+                        <td data-label="Primera">{formatDateTime(integration.first)}</td>
+                        <td data-label="Última">{formatDateTime(integration.last)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <h3>Consultas, de la más reciente a la más antigua</h3>
+              <div className="table-wrap" role="region" aria-label="Consultas del identificador" tabIndex={0}>
+                <table className="data stacked">
+                  <thead>
+                    <tr>
+                      <th>Fecha</th>
+                      <th>Integración</th>
+                      <th>Consulta</th>
+                      <th>Estado</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {report.lookups.slice(0, SHOWN_ROWS).map((lookup) => (
+                      <tr key={lookup.recordId}>
+                        <td className="nowrap" data-label="Fecha">
+                          {formatDateTime(lookup.createdAt)}
+                        </td>
+                        <td data-label="Integración">{lookup.integrationNombre}</td>
+                        <td data-label="Consulta">{LOOKUP_LABELS[lookup.lookup]}</td>
+                        <td data-label="Estado">
+                          <HttpStatusBadge status={lookup.httpStatus} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {report.lookups.length > SHOWN_ROWS && (
+                <p className="small muted">
+                  En pantalla, las {SHOWN_ROWS} más recientes de {report.lookups.length.toLocaleString('es-GT')}; el PDF y el CSV las incluyen todas
+                  {report.truncated ? ` (hasta ${SUBJECT_REPORT_MAX_ROWS.toLocaleString('es-GT')})` : ''}.
+                </p>
+              )}
+            </>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { consoleUserWithAccess } from '@/lib/auth/session';
+import { env } from '@/lib/env';
+import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { produceSubjectReport, subjectIdentifierSchema, subjectReportCsv, subjectReportPdf } from './subject-report';
+
+function plainText(status: number, text: string): Response {
+  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+}
+
+/** Both downloads of the report: an administrator's session, a valid identifier, the report logged, then the file. */
+export async function subjectReportDownload(request: Request, format: 'csv' | 'pdf'): Promise<Response> {
+  const user = await consoleUserWithAccess();
+  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (user.role !== 'admin') return plainText(403, 'El informe de quién consultó un identificador lo prepara un administrador.');
+  const parsed = subjectIdentifierSchema.safeParse(new URL(request.url).searchParams.get('identificador') ?? '');
+  if (!parsed.success) return plainText(400, parsed.error.issues[0]!.message);
+  const report = await produceSubjectReport(user.id, parsed.data, format);
+  const filename = `quien-consulto-${guatemalanToday()}.${format}`;
+  const headers = { 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' };
+  if (format === 'csv') return new Response(subjectReportCsv(report), { headers: { ...headers, 'content-type': 'text/csv; charset=utf-8' } });
+  return new Response(new Uint8Array(await subjectReportPdf(report, env().SERVICE_NAME)), { headers: { ...headers, 'content-type': 'application/pdf' } });
+}

@@ -1,0 +1,237 @@
+// Personal data in the console, over HTTP against the built app: a support user's pages and CSV
+// hold no NIT or CUI in any spelling, "Mostrar" reveals one record's with a reason and logs it, an
+// administrator's views, full exports and "¿Quién consultó este CUI o NIT?" reports are logged,
+// and support cannot reach what is only an administrator's.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import { ACTION_MESSAGES } from '@/lib/auth/action';
+import { createIntegration, setPurpose } from '@/lib/integrations/service';
+import { listLatestRecords } from '@/lib/records/list';
+import { recordUnbilledQuery } from '@/lib/records/write';
+import { createConsoleUser } from '@/lib/users/service';
+import { startApp, type RunningApp } from '../support/app-server';
+import { ConsoleClient } from '../support/console-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+// Not the examples the search box shows as its placeholder (576937-K, 2415 75181 0101).
+const NIT = '4829113-7';
+const CUI = '2976154320101';
+const BATCH_NIT = '7108-0';
+const PURPOSE = 'Verificar la identidad de clientes al abrir una cuenta de crédito.';
+
+/** Every writing of the three identifiers a page or a file could hold. */
+const SPELLINGS = [
+  NIT, '48291137', '4829113',
+  CUI, '2976 15432 0101', '2976-15432-0101', '297615432',
+  BATCH_NIT, '71080',
+];
+
+let testDatabase: TestDatabase;
+let app: RunningApp;
+let admin: ConsoleClient;
+let support: ConsoleClient;
+let supportId: number;
+const records: Record<'single' | 'batch' | 'other', number> = { single: 0, batch: 0, other: 0 };
+let acmeId = 0;
+
+async function newUser(email: string, role: 'admin' | 'support') {
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role, mustChangePassword: false });
+  if (!created.ok) throw new Error(created.error.message);
+  return { id: created.value.user.id, email, password: created.value.password };
+}
+
+function fullIdentifiersIn(text: string): string[] {
+  return SPELLINGS.filter((spelling) => text.toUpperCase().includes(spelling.toUpperCase()));
+}
+
+async function page(client: ConsoleClient, path: string): Promise<string> {
+  const answer = await client.request(path);
+  expect(answer.status, path).toBe(200);
+  return answer.text;
+}
+
+/** The access log as an administrator reads it: the rows of one filtered page. */
+async function accessRows(query: string): Promise<string[]> {
+  const html = await page(admin, `/admin/datos-personales?${query}`);
+  return [...html.matchAll(/<tr data-testid="access-\d+">(.*?)<\/tr>/g)].map((match) => match[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '));
+}
+
+/** Where a page sent the user: a 307 before the page streamed, or the redirect written into the stream after a loading skeleton. */
+function redirectTarget(answer: { status: number; headers: Headers; text: string }): string | null {
+  if (answer.status === 307) return answer.headers.get('location');
+  return /http-equiv="refresh" content="\d+;url=([^"]+)"/.exec(answer.text)?.[1] ?? null;
+}
+
+function says(answer: { text: string }, text: string): boolean {
+  return answer.text.includes(JSON.stringify(text).slice(1, -1));
+}
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  const adminUser = await newUser('jefa@example.com', 'admin');
+  const supportUser = await newUser('soporte@example.com', 'support');
+  supportId = supportUser.id;
+  const system = { kind: 'system', name: 'test' } as const;
+  const acme = await createIntegration(system, { nombre: 'acme' });
+  const beta = await createIntegration(system, { nombre: 'beta' });
+  if (!acme.ok || !beta.ok) throw new Error('integrations not created');
+  acmeId = acme.value.integration.id;
+  expect((await setPurpose(system, acmeId, PURPOSE)).ok).toBe(true);
+  const base = { responseTimeMs: 12, errorMessage: null };
+  await recordUnbilledQuery({ ...base, integrationId: acmeId, lookup: 'renap', httpStatus: 404, nit: NIT, cui: CUI, requestId: 'pd-single', errorMessage: `CUI ${CUI} not found (NIT 48291137)` });
+  await recordUnbilledQuery({ ...base, integrationId: acmeId, lookup: 'rtu_nits', httpStatus: 200, nit: `${BATCH_NIT},48291137`, cui: null, identifiers: [BATCH_NIT, '48291137'], requestId: 'pd-batch' });
+  await recordUnbilledQuery({ ...base, integrationId: beta.value.integration.id, lookup: 'renap', httpStatus: 200, nit: null, cui: CUI, requestId: 'pd-other' });
+  const [batch, single] = await listLatestRecords({ integracion: acmeId }, 10);
+  records.single = single!.id;
+  records.batch = batch!.id;
+  records.other = (await listLatestRecords({ integracion: beta.value.integration.id }, 1))[0]!.id;
+  app = await startApp({ env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
+  admin = new ConsoleClient(app.baseUrl, { 'x-forwarded-for': '198.51.100.20' });
+  support = new ConsoleClient(app.baseUrl, { 'x-forwarded-for': '198.51.100.21' });
+  expect(await admin.signIn(adminUser.email, adminUser.password)).toBeNull();
+  expect(await support.signIn(supportUser.email, supportUser.password)).toBeNull();
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await testDatabase?.cleanup();
+});
+
+describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it("shows support no full identifier in the records list, a record's page, the dashboard, the integration page or the CSV", async () => {
+    const list = await page(support, '/admin/registros');
+    expect(list).toContain('4829•••-7');
+    expect(list).toContain('2976 •••• 0101');
+    expect(list).toContain('71••-0,4829•••-7');
+    const pages = {
+      list,
+      detail: await page(support, `/admin/registros/${records.single}`),
+      batch: await page(support, `/admin/registros/${records.batch}`),
+      dashboard: await page(support, '/admin'),
+      integration: await page(support, `/admin/integraciones/${acmeId}`),
+    };
+    expect(pages.detail).toContain('Mostrar');
+    for (const [name, html] of Object.entries(pages)) expect(fullIdentifiersIn(html), name).toEqual([]);
+
+    const csv = await support.request('/admin/registros/exportar');
+    expect(csv.status).toBe(200);
+    expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(4);
+    expect(csv.text).toContain('4829•••-7,2976 •••• 0101');
+    expect(fullIdentifiersIn(csv.text)).toEqual([]);
+    // The option to export in full is an administrator's, whatever the link says.
+    const full = await support.request('/admin/registros/exportar?identificadores=completos');
+    expect(full.status).toBe(403);
+    expect(fullIdentifiersIn(full.text)).toEqual([]);
+  });
+
+  it('reveals one record to support with a reason, and writes exactly one access entry', async () => {
+    const path = `/admin/registros/${records.single}`;
+    const withoutReason = await support.serverAction(path, 'revealRecordIdentifiersAction', { recordId: records.single, motivo: ' ' });
+    expect(fullIdentifiersIn(withoutReason.text)).toEqual([]);
+    expect(await accessRows(`consulta=${records.single}&tipo=reveal`)).toEqual([]);
+
+    const revealed = await support.serverAction(path, 'revealRecordIdentifiersAction', { recordId: records.single, motivo: 'Ticket 4821' });
+    expect(revealed.status).toBe(200);
+    expect(revealed.text).toContain(NIT);
+    expect(revealed.text).toContain(CUI);
+    const entries = await accessRows(`consulta=${records.single}&tipo=reveal`);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toContain('soporte@example.com');
+    expect(entries[0]).toContain('Ticket 4821');
+    expect(entries[0]).toContain('Mostró los identificadores');
+    // Filtered by user, the same entry; by another record, none.
+    expect(await accessRows(`quien=${supportId}&tipo=reveal`)).toHaveLength(1);
+    expect(await accessRows(`consulta=${records.other}&tipo=reveal`)).toEqual([]);
+  });
+
+  it("logs an administrator's view of a record, which shows the identifiers in full", async () => {
+    const detail = await page(admin, `/admin/registros/${records.other}`);
+    expect(detail).toContain(CUI);
+    const entries = await accessRows(`consulta=${records.other}&tipo=view`);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toContain('jefa@example.com');
+  });
+
+  it("masks an administrator's export by default, and logs one in full with its range and row count", async () => {
+    const masked = await admin.request('/admin/registros/exportar');
+    expect(fullIdentifiersIn(masked.text)).toEqual([]);
+    expect(await accessRows('tipo=export')).toEqual([]);
+
+    const today = new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 10);
+    const full = await admin.request(`/admin/registros/exportar?identificadores=completos&integracion=${acmeId}&desde=2020-01-01&hasta=${today}`);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-disposition')).toContain('identificadores-completos');
+    expect(full.text).toContain(`${NIT},${CUI}`);
+    expect(full.text).toContain(`"${BATCH_NIT},48291137"`);
+    // The row count is written once the file has been sent: poll for it.
+    await expect
+      .poll(async () => (await accessRows('tipo=export'))[0] ?? '', { timeout: 10_000 })
+      .toContain('2 filas');
+    const [entry] = await accessRows('tipo=export');
+    expect(entry).toContain(`Rango: 2020-01-01 a ${today}`);
+    expect(entry).toContain(`integracion ${acmeId}`);
+  });
+
+  it('answers "¿Quién consultó este CUI o NIT?" with the integrations that looked it up, as CSV and PDF, each logged', async () => {
+    const csv = await admin.request('/admin/datos-personales/quien-consulto/csv?identificador=48291137');
+    expect(csv.status).toBe(200);
+    const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('fecha_utc,fecha_guatemala,integracion,finalidad_declarada,consulta,estado_http,resultado');
+    // The NIT alone and inside the batch, both by acme; beta only looked the CUI up.
+    expect(lines.slice(1)).toHaveLength(2);
+    for (const line of lines.slice(1)) expect(line).toContain(`acme,${PURPOSE}`);
+    expect(csv.text).toContain('RTU por NIT');
+
+    const byCui = await admin.request(`/admin/datos-personales/quien-consulto/csv?identificador=${encodeURIComponent('2976 15432 0101')}`);
+    expect(byCui.text).toContain(',acme,');
+    expect(byCui.text).toContain(',beta,');
+
+    const pdf = await admin.request('/admin/datos-personales/quien-consulto/pdf?identificador=4829113-7');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.text.startsWith('%PDF-')).toBe(true);
+
+    const onScreen = await page(admin, '/admin/datos-personales/quien-consulto?identificador=4829113-7');
+    expect(onScreen).toContain(PURPOSE);
+
+    const reports = await accessRows('tipo=subject_report');
+    expect(reports).toHaveLength(4);
+    expect(reports.join(' ')).toContain('Identificador 4829•••-7, CSV, 2 consultas');
+    expect(reports.join(' ')).toContain('Identificador 2976 •••• 0101, CSV, 2 consultas');
+    expect(reports.join(' ')).toContain('Identificador 4829•••-7, PDF');
+    expect(reports.join(' ')).toContain('Identificador 4829•••-7, en pantalla');
+  });
+
+  it("refuses support everything that is an administrator's, on the server", async () => {
+    for (const path of ['/admin/datos-personales', '/admin/datos-personales/quien-consulto?identificador=4829113-7']) {
+      const answer = await support.request(path);
+      expect(redirectTarget(answer), path).toBe('/admin/sin-permiso');
+      // No entry of the log and no report (the page may echo the identifier the user typed in the address).
+      expect(answer.text, path).not.toContain('data-testid="access-');
+      expect(answer.text, path).not.toContain('data-testid="subject-report');
+    }
+    for (const format of ['csv', 'pdf']) {
+      const answer = await support.request(`/admin/datos-personales/quien-consulto/${format}?identificador=4829113-7`);
+      expect(answer.status, format).toBe(403);
+      expect(fullIdentifiersIn(answer.text)).toEqual([]);
+    }
+    const purpose = await support.serverAction(`/admin/integraciones/${acmeId}`, 'setPurposeAction', { integrationId: acmeId, finalidad: 'Cualquier cosa que soporte quiera.' });
+    expect(says(purpose, ACTION_MESSAGES.forbidden)).toBe(true);
+    // The same call works for an administrator, and is audited.
+    const byAdmin = await admin.serverAction(`/admin/integraciones/${acmeId}`, 'setPurposeAction', { integrationId: acmeId, finalidad: `${PURPOSE} Y cobranza.` });
+    expect(says(byAdmin, 'Finalidad declarada guardada.')).toBe(true);
+    expect(await page(admin, `/admin/auditoria?tipo=integration&id=${acmeId}`)).toContain('Cambió la finalidad declarada');
+    expect(await page(support, `/admin/integraciones/${acmeId}`)).toContain(`${PURPOSE} Y cobranza.`);
+  });
+
+  it('keeps no identifier in clear in the access log', async () => {
+    const stored = await app.withDatabase(async () =>
+      (await database()).rows<{ entry: string }>(sql`select concat_ws(' ', reason, details::text) as entry from personal_data_access`),
+    );
+    // One reveal, one administrator's view, one full export and four reports.
+    expect(stored).toHaveLength(7);
+    expect(fullIdentifiersIn(stored.map((row) => row.entry).join('\n'))).toEqual([]);
+  });
+});
