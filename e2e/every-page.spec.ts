@@ -30,6 +30,13 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'registro-con-error', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.failedRecord}` },
   { name: 'usuarios', heading: 'Usuarios', path: () => '/admin/usuarios' },
   { name: 'auditoria', heading: 'Auditoría', path: () => '/admin/auditoria' },
+  { name: 'accesos-datos-personales', heading: 'Accesos a datos personales', path: () => '/admin/datos-personales' },
+  {
+    name: 'quien-consulto',
+    heading: '¿Quién consultó este CUI o NIT?',
+    path: () => `/admin/datos-personales/quien-consulto?identificador=${encodeURIComponent(samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit)}`,
+    section: 'Integraciones que consultaron',
+  },
   { name: 'alertas', heading: 'Alertas', path: () => '/admin/alertas' },
   { name: 'fuentes', heading: 'Fuentes', path: () => '/admin/fuentes' },
   { name: 'cuenta', heading: 'Mi cuenta', path: () => '/admin/cuenta' },

@@ -9,5 +9,6 @@ export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: Cons
   { href: '/admin/alertas', label: 'Alertas', role: 'support' },
   { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },
   { href: '/admin/auditoria', label: 'Auditoría', role: 'admin' },
-  { href: '/admin/datos-personales', label: 'Accesos a datos personales', role: 'admin' },
+  // "Accesos a datos personales": the page's title; the short label keeps the header on one row.
+  { href: '/admin/datos-personales', label: 'Datos personales', role: 'admin' },
 ];

@@ -188,4 +188,16 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     const audit = await auditRows('integration', created.id);
     expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_allowed_networks', 'integration.set_allowed_networks']);
   });
+
+  it('sets the declared purpose of use, validated and audited, and shows it (issue 23, point 5)', async () => {
+    const created = await createIntegration();
+    const tooShort = await cli('integrations:purpose', created.nombre, '--set', 'KYC');
+    expect(tooShort.code).toBe(2);
+    expect(tooShort.stderr).toContain('Describe la finalidad en al menos 10 caracteres');
+    const purpose = 'Verificar la identidad de clientes al abrir una cuenta.';
+    expect((await cliJson<{ purpose: string }>('integrations:purpose', created.nombre, '--set', purpose)).purpose).toBe(purpose);
+    expect((await cli('integrations:show', created.nombre)).stdout).toContain(`purpose: ${purpose}`);
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_purpose']);
+  });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { historyQuery } from '@/lib/billing/history';
 import { auditPageQuery } from '@/lib/console/audit';
+import { accessPageQuery } from '@/lib/personal-data/access-log';
 import type { RecordFilters } from '@/lib/records/filters';
 import { recordsQuery } from '@/lib/records/list';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -95,5 +96,13 @@ describe('the console lists are read in index order', () => {
       'audit_log_action_idx',
       'audit_log_created_idx',
     ]);
+  });
+
+  it('the personal-data access log, all of it, one user or one record (issue 23)', async () => {
+    const database = await db();
+    expectIndexOrder(await planOf(accessPageQuery(database, {}, CURSOR, 51)), 'personal_data_access_created_idx');
+    expectIndexOrder(await planOf(accessPageQuery(database, { userId: 4 }, CURSOR, 51)), 'personal_data_access_user_idx');
+    expectIndexOrder(await planOf(accessPageQuery(database, { recordId: 1_042, kind: 'reveal' }, undefined, 51)), 'personal_data_access_record_idx');
+    expectIndexOrder(await planOf(accessPageQuery(database, { since: '2026-11-01', until: '2026-11-07' }, undefined, 51)), 'personal_data_access_created_idx');
   });
 });

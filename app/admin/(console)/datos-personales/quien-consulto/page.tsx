@@ -95,7 +95,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
                   </tbody>
                 </table>
               </div>
-              <h3>Consultas, de la más reciente a la más antigua</h3>
+              <h3 style={{ marginTop: '1rem' }}>Consultas, de la más reciente a la más antigua</h3>
               <div className="table-wrap" role="region" aria-label="Consultas del identificador" tabIndex={0}>
                 <table className="data stacked">
                   <thead>
