@@ -12,6 +12,10 @@ const REPORT_FORMATS: Record<string, string> = { page: 'en pantalla', csv: 'CSV'
 /** An entry's details in a sentence: an export's filters, range and rows; a report's identifier (masked) and format. */
 export function describeAccessDetails(kind: PersonalDataAccessKind, details: unknown): string {
   const value = (details ?? {}) as Record<string, unknown>;
+  if (kind === 'export' && value.statement) {
+    const statement = value.statement as { integration?: string; month?: string };
+    return `Consultas cobradas del estado de cuenta ${statement.month ?? ''} de ${statement.integration ?? ''}; ${Number(value.rows ?? 0).toLocaleString('es-GT')} filas`;
+  }
   if (kind === 'export') {
     const range = (value.range ?? {}) as { desde?: string | null; hasta?: string | null };
     const filters = Object.entries((value.filters ?? {}) as Record<string, unknown>).filter(([key]) => key !== 'desde' && key !== 'hasta');

@@ -11,7 +11,7 @@ function plainText(status: number, text: string): Response {
  * What both statement downloads check first: an administrator's session, an existing integration
  * and a statement already issued for that month (downloading never issues one).
  */
-export async function statementForDownload(params: Promise<{ id: string; mes: string }>): Promise<{ statement: Statement; nombre: string } | Response> {
+export async function statementForDownload(params: Promise<{ id: string; mes: string }>): Promise<{ statement: Statement; nombre: string; userId: number } | Response> {
   const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   if (user.role !== 'admin') return plainText(403, 'Los estados de cuenta los descarga un administrador.');
@@ -20,5 +20,5 @@ export async function statementForDownload(params: Promise<{ id: string; mes: st
   if (!integration || !MONTH_PATTERN.test(mes)) return plainText(404, 'No existe ese estado de cuenta.');
   const statement = await findStatement(integration.id, mes);
   if (!statement) return plainText(404, `Todavía no se ha emitido el estado de cuenta de ${mes}: emítelo desde la página de la integración.`);
-  return { statement, nombre: integration.nombre };
+  return { statement, nombre: integration.nombre, userId: user.id };
 }

@@ -1,5 +1,6 @@
 // GET /admin/integraciones/:id/estados/:mes/csv - the charged queries of an issued statement's month (admin).
 import { logger } from '@/lib/logging/logger';
+import { writeAccessEntry } from '@/lib/personal-data/access-log';
 import { statementChargesCsvStream } from '@/lib/statements/csv';
 import { statementForDownload } from '@/lib/statements/download';
 
@@ -11,6 +12,13 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const found = await statementForDownload(params);
   if (found instanceof Response) return found;
   const { statement } = found;
+  // The charged queries with their NITs and CUIs in full (the integrator's own): an export of
+  // personal data, logged before it is sent.
+  await writeAccessEntry({
+    userId: found.userId,
+    kind: 'export',
+    details: { statement: { integration: found.nombre, month: statement.month }, rows: statement.figures.charges.count },
+  });
   return new Response(
     statementChargesCsvStream(statement.integrationId, statement.month, (error) => log.error({ err: error, statementId: statement.id }, 'statement CSV failed')),
     {
