@@ -16,6 +16,10 @@ export const monthlyStatements = pgTable(
       .references(() => integrations.id),
     // The Guatemalan calendar month, YYYY-MM.
     month: text('month').notNull(),
+    // The statement's number for its integration: 1 for its first, whatever month that covers.
+    // Given when issued and never changed (it is printed on the PDF), so issuing an earlier month
+    // later gives it the next number, not a smaller one.
+    number: integer('number').notNull(),
     figures: jsonb('figures').notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -23,6 +27,7 @@ export const monthlyStatements = pgTable(
   (table) => [
     // One statement per integration and month, found by both.
     uniqueIndex('monthly_statements_integration_month_unique').on(table.integrationId, table.month),
+    uniqueIndex('monthly_statements_integration_number_unique').on(table.integrationId, table.number),
     check('monthly_statements_month_format', sql`${table.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
   ],
 );

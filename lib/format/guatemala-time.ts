@@ -44,6 +44,11 @@ export function isCalendarDay(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
+/** The Guatemalan calendar month an instant falls in, as YYYY-MM. */
+export function guatemalanMonthOf(instant: Date): string {
+  return guatemalanToday(instant).slice(0, 7);
+}
+
 /** Today's date in Guatemala, as YYYY-MM-DD. */
 export function guatemalanToday(now = new Date()): string {
   return new Date(now.getTime() + GUATEMALA_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 10);

@@ -8,13 +8,17 @@ function plainText(status: number, text: string): Response {
 }
 
 /**
- * What both statement downloads check first: an administrator's session, an existing integration
- * and a statement already issued for that month (downloading never issues one).
+ * What both statement downloads check first: a session allowed this download (the PDF, figures
+ * only: support too; the CSV of charged queries, which lists identifiers: administrators), an
+ * existing integration and a statement already issued for that month (downloading never issues one).
  */
-export async function statementForDownload(params: Promise<{ id: string; mes: string }>): Promise<{ statement: Statement; nombre: string; userId: number } | Response> {
+export async function statementForDownload(
+  params: Promise<{ id: string; mes: string }>,
+  download: 'pdf' | 'charges_csv',
+): Promise<{ statement: Statement; nombre: string; userId: number } | Response> {
   const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
-  if (user.role !== 'admin') return plainText(403, 'Los estados de cuenta los descarga un administrador.');
+  if (download === 'charges_csv' && user.role !== 'admin') return plainText(403, 'El CSV de consultas cobradas lo descarga un administrador.');
   const { id, mes } = await params;
   const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
   if (!integration || !MONTH_PATTERN.test(mes)) return plainText(404, 'No existe ese estado de cuenta.');

@@ -28,7 +28,7 @@ export interface StatementFigures {
   queries: Array<{ lookup: LookupKind; outcome: Outcome; count: number }>;
 }
 
-export type StatementProblem = 'month_not_closed' | 'records_purged' | 'does_not_reconcile' | 'not_found';
+export type StatementProblem = 'month_not_closed' | 'records_purged' | 'does_not_reconcile' | 'not_found' | 'before_integration';
 
 export class StatementError extends Error {
   constructor(

@@ -40,7 +40,7 @@ export function renderStatementPdf(statement: Statement, serviceName: string): P
   if (figures.integration.purpose !== undefined) {
     document.text(`Finalidad declarada del uso de los datos: ${figures.integration.purpose || 'no declarada'}`);
   }
-  document.fontSize(9).fillColor(GREY).text(`Estado n.º ${statement.id}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`);
+  document.fontSize(9).fillColor(GREY).text(`Estado n.º ${statement.number} de ${figures.integration.nombre}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`);
 
   section(document, 'Resumen');
   table(document, [320, CONTENT_WIDTH - 320], [

@@ -20,7 +20,7 @@ import { statementChargesCsvStream } from './csv';
 import { computeStatementFigures, monthPeriod } from './figures';
 import { previousMonth } from './monthly';
 import { renderStatementPdf } from './pdf';
-import { issueStatement } from './statements';
+import { issueStatement, listStatements } from './statements';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;
@@ -36,7 +36,7 @@ async function billed(owner: TestIntegration, requestId: string, lookup: LookupK
   });
 }
 
-/** Moves an integration's records, ledger entries and queued rollup rows back by `hours`. */
+/** Moves an integration's records, ledger entries and queued rollup rows back by `hours` (and its creation, unless only some entries move). */
 async function moveBack(owner: TestIntegration, hours: number, onlyEntriesBefore?: Date): Promise<void> {
   const handle = await database();
   const shift = sql`make_interval(hours => ${hours}::integer)`;
@@ -45,6 +45,12 @@ async function moveBack(owner: TestIntegration, hours: number, onlyEntriesBefore
   await handle.rows(sql`update query_records set created_at = created_at - ${shift} where integration_id = ${owner.id}::integer ${limit}`);
   await handle.rows(sql`update query_rollup_queue set created_at = created_at - ${shift} where integration_id = ${owner.id}::integer ${limit}`);
   await handle.rows(sql`update query_record_identifiers i set created_at = r.created_at from query_records r where r.id = i.record_id`);
+  if (!onlyEntriesBefore) await handle.rows(sql`update integrations set created_at = created_at - ${shift} where id = ${owner.id}::integer`);
+}
+
+/** Dates an integration back to the day before the statement's month began, so that month is not before it. */
+async function createdBefore(owner: TestIntegration): Promise<void> {
+  await (await database()).rows(sql`update integrations set created_at = ${new Date(monthStart.getTime() - 86_400_000).toISOString()}::timestamptz where id = ${owner.id}::integer`);
 }
 
 beforeAll(async () => {
@@ -112,8 +118,31 @@ describe('a monthly statement', () => {
     expect(recomputed).toEqual(first.ok && first.value.figures);
     // Issued twice at once, it is stored once.
     const other = await createTestIntegration('statement-race');
+    await createdBefore(other);
     const both = await Promise.all([issueStatement(TEST_ACTOR, other.id, month, now), issueStatement(TEST_ACTOR, other.id, month, now)]);
     expect(new Set(both.map((result) => result.ok && result.value.id)).size).toBe(1);
+    expect(both.every((result) => result.ok)).toBe(true);
+  });
+
+  // Issue 24, defect 13: statement numbers were global ("Estado n.º 2" on a client's first), and
+  // the month menu offered months before the integration existed (an empty statement, kept forever).
+  it('is numbered per integration, in the order issued, and never for a month before the integration existed', async () => {
+    const fresh = await createTestIntegration('statement-numbers');
+    const beforeCreation = await issueStatement(TEST_ACTOR, fresh.id, month, now);
+    expect(beforeCreation.ok ? 'issued' : beforeCreation.error.code).toBe('before_integration');
+    expect((await listStatements(fresh.id)).length).toBe(0);
+
+    const earlier = previousMonth(new Date(monthStart.getTime() - 86_400_000 * 2));
+    await (await database()).rows(sql`update integrations set created_at = ${new Date(monthPeriod(earlier).from.getTime() + 3_600_000).toISOString()}::timestamptz where id = ${fresh.id}::integer`);
+    // The later month first: it is n.º 1; the earlier one, issued after it, is n.º 2.
+    const first = await issueStatement(TEST_ACTOR, fresh.id, month, now);
+    const second = await issueStatement(TEST_ACTOR, fresh.id, earlier, now);
+    expect([first.ok && first.value.number, second.ok && second.value.number]).toEqual([1, 2]);
+    if (!first.ok) throw new Error(first.error.message);
+    expect((await renderStatementPdf(first.value, 'Pasarela de prueba')).subarray(0, 5).toString()).toBe('%PDF-');
+    // Another integration's first statement is its n.º 1 too.
+    const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    expect(issued.ok && issued.value.number).toBe(1);
   });
 
   it('renders as a PDF and lists its charged queries as CSV', async () => {
@@ -133,6 +162,7 @@ describe('a monthly statement', () => {
     expect(current.ok ? 'issued' : current.error.code).toBe('month_not_closed');
 
     const broken = await createTestIntegration('statement-broken', { tariffCentavos: 100, balanceCentavos: 1_000 });
+    await createdBefore(broken);
     await billed(broken, 'req_statement_broken', 'omisos', 200);
     await moveBack(broken, Math.ceil((now.getTime() - monthStart.getTime()) / 3_600_000) - 30);
     await (await database()).rows(sql`update query_records set charged_centavos = 90 where request_id = 'req_statement_broken'`);

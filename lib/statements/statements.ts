@@ -1,7 +1,9 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { db } from '@/db/client';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { database, db } from '@/db/client';
 import { integrations, monthlyStatements, type MonthlyStatement } from '@/db/schema';
 import { describeActor, type Actor } from '@/lib/audit/audit';
+import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { monthName } from '@/lib/format/months';
 import { fail, ok, type Result } from '@/lib/result';
 import { computeStatementFigures, StatementError, type StatementFigures, type StatementProblem } from './figures';
 
@@ -9,6 +11,8 @@ export interface Statement {
   id: number;
   integrationId: number;
   month: string;
+  /** 1 for the integration's first statement, then 2, 3… in the order they were issued. */
+  number: number;
   figures: StatementFigures;
   createdBy: string;
   createdAt: Date;
@@ -26,20 +30,38 @@ function toStatement(row: MonthlyStatement): Statement {
 export async function issueStatement(actor: Actor, integrationId: number, month: string, now = new Date()): Promise<Result<Statement, StatementProblem>> {
   const existing = await findStatement(integrationId, month);
   if (existing) return ok(existing);
-  const database = await db();
-  const [integration] = await database.select({ id: integrations.id, nombre: integrations.nombre, purpose: integrations.purpose }).from(integrations).where(eq(integrations.id, integrationId));
+  const drizzle = await db();
+  const [integration] = await drizzle
+    .select({ id: integrations.id, nombre: integrations.nombre, purpose: integrations.purpose, createdAt: integrations.createdAt })
+    .from(integrations)
+    .where(eq(integrations.id, integrationId));
   if (!integration) return fail('not_found', `No existe la integración ${integrationId}.`);
+  // A month that ended before the integration existed would be an empty statement, kept forever.
+  if (month < guatemalanMonthOf(integration.createdAt)) {
+    return fail('before_integration', `La integración ${integration.nombre} se creó en ${monthName(guatemalanMonthOf(integration.createdAt))}: no hay estado de cuenta de ${monthName(month)}.`);
+  }
   let figures: StatementFigures;
   try {
-    figures = await computeStatementFigures(integration, month, now);
+    figures = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: integration.purpose }, month, now);
   } catch (error) {
     if (error instanceof StatementError) return fail(error.problem, error.message);
     throw error;
   }
-  await database
-    .insert(monthlyStatements)
-    .values({ integrationId, month, figures, createdBy: describeActor(actor) })
-    .onConflictDoNothing();
+  // The next number of this integration, taken in the insert itself; two statements of one
+  // integration issued at the same instant collide on the number's unique index, and the loser
+  // takes the next one (a second issue of the same month is simply the first one, found).
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await (await database()).rows(sql`
+        insert into monthly_statements (integration_id, month, number, figures, created_by)
+        select ${integrationId}::integer, ${month}::text, coalesce(max(number), 0) + 1, ${JSON.stringify(figures)}::jsonb, ${describeActor(actor)}::text
+          from monthly_statements where integration_id = ${integrationId}::integer
+        on conflict (integration_id, month) do nothing`);
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !isUniqueViolation(error)) throw error;
+    }
+  }
   return ok((await findStatement(integrationId, month))!);
 }
 
@@ -59,4 +81,9 @@ export async function listStatements(integrationId: number): Promise<Statement[]
     .where(eq(monthlyStatements.integrationId, integrationId))
     .orderBy(desc(monthlyStatements.month));
   return rows.map(toStatement);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === '23505';
 }

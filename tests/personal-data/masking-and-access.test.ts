@@ -10,6 +10,9 @@ import { createIntegration, setPurpose } from '@/lib/integrations/service';
 import { listLatestRecords } from '@/lib/records/list';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { createConsoleUser } from '@/lib/users/service';
+import { monthPeriod } from '@/lib/statements/figures';
+import { previousMonth } from '@/lib/statements/monthly';
+import { issueStatement } from '@/lib/statements/statements';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -233,5 +236,31 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     // One reveal, one administrator's view, one full export and four reports.
     expect(stored).toHaveLength(7);
     expect(fullIdentifiersIn(stored.map((row) => row.entry).join('\n'))).toEqual([]);
+  });
+});
+
+// Issue 24, defect 13: support could not see statements at all. It reads the PDF (figures, no
+// identifiers); the CSV of charged queries (identifiers in full) stays an administrator's.
+describe('monthly statements', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('support reads the PDF, numbered for its integration, and not the CSV of charged queries', async () => {
+    const month = previousMonth();
+    const integrationId = await app.withDatabase(async () => {
+      const created = await createIntegration({ kind: 'system', name: 'test' }, { nombre: 'gamma-estados' });
+      if (!created.ok) throw new Error(created.error.message);
+      const id = created.value.integration.id;
+      await (await database()).rows(sql`update integrations set created_at = ${monthPeriod(month).from.toISOString()}::timestamptz - interval '1 day' where id = ${id}::integer`);
+      const issued = await issueStatement({ kind: 'system', name: 'test' }, id, month);
+      if (!issued.ok) throw new Error(issued.error.message);
+      return id;
+    });
+    const pageHtml = await page(support, `/admin/integraciones/${integrationId}`);
+    expect(pageHtml).toContain('Estados de cuenta');
+    expect(pageHtml).not.toContain('Emitir estado de cuenta');
+    expect(pageHtml).not.toContain(`/estados/${month}/csv`);
+    const pdf = await support.request(`/admin/integraciones/${integrationId}/estados/${month}/pdf`);
+    expect({ status: pdf.status, type: pdf.headers.get('content-type') }).toEqual({ status: 200, type: 'application/pdf' });
+    expect((await support.request(`/admin/integraciones/${integrationId}/estados/${month}/csv`)).status).toBe(403);
+    const csv = await admin.request(`/admin/integraciones/${integrationId}/estados/${month}/csv`);
+    expect(csv.status).toBe(200);
   });
 });

@@ -201,7 +201,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         </p>
       </section>
 
-      {isAdmin && <StatementsSection integrationId={integration.id} statements={statements} />}
+      <StatementsSection integrationId={integration.id} createdAt={integration.createdAt} statements={statements} canIssue={isAdmin} />
 
       <section aria-labelledby="usage-title" data-testid="integration-usage">
         <h2 id="usage-title">Uso en los últimos 30 días</h2>

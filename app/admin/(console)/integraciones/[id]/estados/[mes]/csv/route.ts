@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 const log = logger('console');
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string; mes: string }> }) {
-  const found = await statementForDownload(params);
+  const found = await statementForDownload(params, 'charges_csv');
   if (found instanceof Response) return found;
   const { statement } = found;
   // The charged queries with their NITs and CUIs in full (the integrator's own): an export of

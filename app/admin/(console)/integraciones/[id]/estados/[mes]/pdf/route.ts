@@ -1,4 +1,4 @@
-// GET /admin/integraciones/:id/estados/:mes/pdf - an issued monthly statement as PDF (admin).
+// GET /admin/integraciones/:id/estados/:mes/pdf - an issued monthly statement as PDF (administrators and support).
 import { env } from '@/lib/env';
 import { statementForDownload } from '@/lib/statements/download';
 import { renderStatementPdf } from '@/lib/statements/pdf';
@@ -6,7 +6,7 @@ import { renderStatementPdf } from '@/lib/statements/pdf';
 export const dynamic = 'force-dynamic';
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string; mes: string }> }) {
-  const found = await statementForDownload(params);
+  const found = await statementForDownload(params, 'pdf');
   if (found instanceof Response) return found;
   const pdf = await renderStatementPdf(found.statement, env().SERVICE_NAME);
   return new Response(new Uint8Array(pdf), {
