@@ -56,6 +56,15 @@ describe('parseEnv', () => {
     expect(parseEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
 
+  it('requires a second factor of console administrators in production unless told otherwise, and not in development', () => {
+    expect(parseEnv(PRODUCTION).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(true);
+    expect(parseEnv({ ...PRODUCTION, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'false' }).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(false);
+    expect(parseEnv({}).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(false);
+    expect(parseEnv({ CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'true' }).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(true);
+    expect(() => parseEnv({ ...PRODUCTION, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'no' })).toThrow(/CONSOLE_ADMIN_TWO_FACTOR_REQUIRED/);
+    expect(() => parseEnv({ TWO_FACTOR_ENCRYPTION_KEY: 'too short' })).toThrow(/TWO_FACTOR_ENCRYPTION_KEY/);
+  });
+
   it('accepts a complete production environment and turns the seed off there', () => {
     expect(parseEnv(PRODUCTION)).toMatchObject({ APP_ENV: 'production', SEED_ON_START: false });
   });

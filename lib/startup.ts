@@ -43,6 +43,12 @@ export async function startServer(): Promise<void> {
     );
   }
   const settings = env();
+  if (settings.APP_ENV === 'production' && !settings.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) {
+    log.warn(
+      { setting: 'CONSOLE_ADMIN_TWO_FACTOR_REQUIRED' },
+      'console administrators may sign in with a password alone: two-factor sign-in is not required in production',
+    );
+  }
   const handle = await database();
   if (settings.MIGRATE_ON_START) await applyMigrations(handle);
   if (settings.SEED_ON_START && settings.APP_ENV === 'development') {

@@ -23,6 +23,11 @@ export const consoleSessions = pgTable(
     /** Updated at most once a minute per session (lib/auth/sessions.ts). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /**
+     * When this session's user typed a TOTP or recovery code (lib/two-factor). While the user has
+     * two-factor sign-in and this is null, the session reaches only the page that asks for a code.
+     */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     // Each sign-in deletes the sessions that expired.

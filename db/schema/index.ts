@@ -11,3 +11,4 @@ export * from './console-sessions';
 export * from './statements';
 export * from './alerts';
 export * from './personal-data-access';
+export * from './console-two-factor';

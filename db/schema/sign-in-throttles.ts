@@ -1,11 +1,11 @@
 import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
-export const signInThrottleScope = pgEnum('sign_in_throttle_scope', ['account', 'ip', 'account_ip', 'password_change_ip', 'password_change_account']);
+export const signInThrottleScope = pgEnum('sign_in_throttle_scope', ['account', 'ip', 'account_ip', 'password_change_ip', 'password_change_account', 'second_factor_ip', 'second_factor_account']);
 export type SignInThrottleScope = (typeof signInThrottleScope.enumValues)[number];
 
 // Failed console sign-ins counted per account (lowercased e-mail), per client IP, and per account
 // and IP together, and wrong current passwords on "Cambiar contraseña" per client IP and per
-// account (the user's id) under scopes of their own (lib/auth/throttle.ts), in the database so
+// account (the user's id) and wrong second-factor codes likewise, under scopes of their own (lib/auth/throttle.ts), in the database so
 // every instance sees the same counts. One row per subject; a success clears the account's rows. Rows whose window and lock have passed
 // are dead weight and are deleted.
 export const signInThrottles = pgTable(

@@ -14,6 +14,11 @@ export const ACCESS_AUDIT_ACTIONS = {
   signInLocked: 'user.sign_in_locked',
   passwordChangeFailed: 'user.change_password_failed',
   passwordChangeLocked: 'user.change_password_locked',
+  /** The second factor (a TOTP or recovery code) after the password: the session opens. */
+  signInSecondFactor: 'user.sign_in_second_factor',
+  /** A wrong second-factor code typed in "Mi cuenta" (to regenerate recovery codes, to turn it off). */
+  secondFactorFailed: 'user.second_factor_failed',
+  secondFactorLocked: 'user.second_factor_locked',
 } as const;
 
 /** Audit actions that record an event rather than a change: they have no before and after. */
@@ -49,6 +54,39 @@ export async function auditSignInRefusal(accountId: number | undefined, outcome:
         action: ACCESS_AUDIT_ACTIONS.signInLocked,
         targetType: 'console_user',
         targetId,
+        before: null,
+        after: { lockScope: scope, lockMinutes: SIGN_IN_LOCK_MINUTES },
+      });
+    }
+  });
+}
+
+/**
+ * A wrong second-factor code and the locks it caused. At sign-in it is a failed sign-in (the
+ * password was right, the session stays closed); in "Mi cuenta" it is its own event.
+ */
+export async function auditSecondFactorRefusal(
+  user: { id: number; email: string },
+  where: 'sign_in' | 'account',
+  outcome: { failed: boolean; lockedNow: ThrottleScope[] },
+): Promise<void> {
+  if (!outcome.failed && outcome.lockedNow.length === 0) return;
+  const actor: Actor = where === 'sign_in' ? ANONYMOUS : { kind: 'user', id: user.id, email: user.email };
+  await (await db()).transaction(async (tx) => {
+    if (outcome.failed) {
+      await writeAudit(tx, actor, {
+        action: where === 'sign_in' ? ACCESS_AUDIT_ACTIONS.signInFailed : ACCESS_AUDIT_ACTIONS.secondFactorFailed,
+        targetType: 'console_user',
+        targetId: user.id,
+        before: null,
+        after: where === 'sign_in' ? { step: 'second_factor' } : null,
+      });
+    }
+    for (const scope of outcome.lockedNow) {
+      await writeAudit(tx, actor, {
+        action: where === 'sign_in' ? ACCESS_AUDIT_ACTIONS.signInLocked : ACCESS_AUDIT_ACTIONS.secondFactorLocked,
+        targetType: 'console_user',
+        targetId: user.id,
         before: null,
         after: { lockScope: scope, lockMinutes: SIGN_IN_LOCK_MINUTES },
       });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ConsoleRole } from '@/db/schema';
 import { logger } from '@/lib/logging/logger';
-import { currentConsoleUser, hasRole, type ConsoleUserSession } from './session';
+import { currentConsoleUser, hasRole, type ConsoleUserSession, type PendingStep } from './session';
 import { once, submissionKey } from './submissions';
 
 /** What every console server action answers: a message for the form, field errors, or data. */
@@ -13,16 +13,27 @@ export const ACTION_MESSAGES = {
   signedOut: 'Tu sesión terminó o ya no es válida. Vuelve a iniciar sesión.',
   forbidden: 'Tu rol solo permite consultar: esta acción requiere un administrador.',
   passwordChangeRequired: 'Antes de seguir debes cambiar la contraseña que te asignaron: ve a «Cambiar contraseña».',
+  secondFactorRequired: 'Antes de seguir escribe el código de verificación de tu aplicación: vuelve a cargar la página.',
+  enrolmentRequired: 'Antes de seguir activa la verificación en dos pasos: vuelve a cargar la página.',
   invalid: 'Revisa los campos marcados en rojo y vuelve a enviar.',
   unexpected: 'No se pudo completar la acción por un error inesperado. Intenta de nuevo; si se repite, avisa al equipo técnico.',
 } as const;
+
+const PENDING_STEP_MESSAGES: Record<PendingStep, string> = {
+  second_factor: ACTION_MESSAGES.secondFactorRequired,
+  password_change: ACTION_MESSAGES.passwordChangeRequired,
+  two_factor_enrolment: ACTION_MESSAGES.enrolmentRequired,
+};
 
 interface ActionOptions<Schema extends z.ZodType> {
   /** The lowest role allowed: 'admin' for every change; 'support' for reads. */
   role: ConsoleRole;
   schema: Schema;
-  /** Only the password change itself is open to a user who must replace an initial or reset password. */
-  allowPendingPasswordChange?: boolean;
+  /**
+   * The one pending step (lib/auth/session.ts) this action takes: the password change, the
+   * second-factor check, the enrolment. Every other action is closed to a session with a step pending.
+   */
+  allowPending?: PendingStep;
 }
 
 /**
@@ -38,7 +49,7 @@ export function consoleAction<Schema extends z.ZodType, T>(
   return async (input: unknown) => {
     const user = await currentConsoleUser();
     if (!user) return { ok: false, message: ACTION_MESSAGES.signedOut };
-    if (user.mustChangePassword && !options.allowPendingPasswordChange) return { ok: false, message: ACTION_MESSAGES.passwordChangeRequired };
+    if (user.pendingStep && user.pendingStep !== options.allowPending) return { ok: false, message: PENDING_STEP_MESSAGES[user.pendingStep] };
     if (!hasRole(user, options.role)) return { ok: false, message: ACTION_MESSAGES.forbidden };
     const parsed = options.schema.safeParse(input);
     if (!parsed.success) {

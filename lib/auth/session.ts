@@ -6,6 +6,7 @@ import type { ConsoleRole } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
+import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { sessionCookiesAreSecure } from './options';
 import { nextAuthSecret } from './secret';
 import { findSessionUser } from './sessions';
@@ -19,8 +20,33 @@ export interface ConsoleUserSession {
   actor: Extract<Actor, { kind: 'user' }>;
   /** An initial or reset password not yet replaced: only the page that changes it is open. */
   mustChangePassword: boolean;
+  /** The user has two-factor sign-in. */
+  twoFactorEnrolled: boolean;
+  /** What this session must do before the console opens, if anything (PENDING_STEP_PATHS). */
+  pendingStep: PendingStep | null;
   /** This session's public id ("Sesiones activas" marks it as the current one). */
   sessionPublicId: string;
+}
+
+/**
+ * What stands between a session and the console, in the order it is asked for: the second factor
+ * of a user who has one (who it is comes first), then replacing a password someone else chose,
+ * then enrolling in two-factor sign-in when it is required of the user (an administrator in
+ * production). Each step has one page, and only it (and its own actions) is open meanwhile.
+ */
+export type PendingStep = 'second_factor' | 'password_change' | 'two_factor_enrolment';
+
+export const PENDING_STEP_PATHS: Record<PendingStep, string> = {
+  second_factor: '/admin/verificacion',
+  password_change: '/admin/cambiar-contrasena',
+  two_factor_enrolment: '/admin/activar-verificacion',
+};
+
+function pendingStepOf(user: { role: ConsoleRole; mustChangePassword: boolean }, twoFactorEnrolled: boolean, secondFactorDone: boolean): PendingStep | null {
+  if (twoFactorEnrolled && !secondFactorDone) return 'second_factor';
+  if (user.mustChangePassword) return 'password_change';
+  if (!twoFactorEnrolled && twoFactorRequired(user.role)) return 'two_factor_enrolment';
+  return null;
 }
 
 /**
@@ -47,21 +73,20 @@ export const currentConsoleUser = cache(async (): Promise<ConsoleUserSession | n
     role: user.role,
     actor: { kind: 'user', id: user.id, email: user.email },
     mustChangePassword: user.mustChangePassword,
+    twoFactorEnrolled: found.twoFactorEnrolled,
+    pendingStep: pendingStepOf(user, found.twoFactorEnrolled, found.secondFactorDone),
     sessionPublicId: found.sessionPublicId,
   };
 });
 
 /**
- * The signed-in user for anything but changing a pending password (downloads, exports): a user who
- * must still replace an initial or reset password gets nothing else, as if signed out.
+ * The signed-in user for route handlers (downloads, exports): a session with a pending step (a
+ * second factor, a password to replace, an enrolment) gets nothing, as if signed out.
  */
 export async function consoleUserWithAccess(): Promise<ConsoleUserSession | null> {
   const user = await currentConsoleUser();
-  return user && !user.mustChangePassword ? user : null;
+  return user && !user.pendingStep ? user : null;
 }
-
-/** Where a user with a pending password change is sent from every other console page. */
-export const PASSWORD_CHANGE_PATH = '/admin/cambiar-contrasena';
 
 export function hasRole(user: Pick<ConsoleUserSession, 'role'>, required: ConsoleRole): boolean {
   return required === 'support' || user.role === 'admin';
@@ -69,19 +94,16 @@ export function hasRole(user: Pick<ConsoleUserSession, 'role'>, required: Consol
 
 /**
  * For pages: no valid session goes to sign-in (saying the session ended only when the browser
- * still held one: a first visit is just asked to sign in); a pending password change goes to the
- * page that makes it (unless this is that page); a role too low goes to "no permission".
+ * still held one: a first visit is just asked to sign in); a pending step goes to the page that
+ * takes it (unless this page is that one, `allowPending`); a role too low goes to "no permission".
  */
-export async function requirePageUser(
-  required: ConsoleRole = 'support',
-  { pendingPasswordChange = 'redirect' }: { pendingPasswordChange?: 'redirect' | 'allow' } = {},
-): Promise<ConsoleUserSession> {
+export async function requirePageUser(required: ConsoleRole = 'support', { allowPending }: { allowPending?: PendingStep } = {}): Promise<ConsoleUserSession> {
   const user = await currentConsoleUser();
   if (!user) {
     const heldSession = (await cookies()).getAll().some((cookie) => cookie.name.includes('next-auth.session-token'));
     redirect(heldSession ? '/admin/login?motivo=sesion' : '/admin/login');
   }
-  if (user.mustChangePassword && pendingPasswordChange === 'redirect') redirect(PASSWORD_CHANGE_PATH);
+  if (user.pendingStep && user.pendingStep !== allowPending) redirect(PENDING_STEP_PATHS[user.pendingStep]);
   if (!hasRole(user, required)) redirect('/admin/sin-permiso');
   return user;
 }

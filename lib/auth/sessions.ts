@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { consoleSessions, consoleUsers, type ConsoleUser } from '@/db/schema';
+import { consoleSessions, consoleTwoFactor, consoleUsers, type ConsoleUser } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
 import { auditSignIn } from './access-audit';
 
@@ -54,6 +54,10 @@ export async function endConsoleSession(sessionId: string): Promise<void> {
 export interface SessionUser {
   user: ConsoleUser;
   sessionPublicId: string;
+  /** The user has two-factor sign-in (lib/two-factor). */
+  twoFactorEnrolled: boolean;
+  /** This session was opened with a second-factor code (or enrolled in it). */
+  secondFactorDone: boolean;
 }
 
 /**
@@ -65,9 +69,16 @@ export async function findSessionUser(sessionId: string, clientIp?: string): Pro
   const database = await db();
   const idHash = hashSessionId(sessionId);
   const [row] = await database
-    .select({ user: getTableColumns(consoleUsers), sessionPublicId: consoleSessions.publicId, stale: sql<boolean>`${consoleSessions.lastSeenAt} < now() - make_interval(secs => ${LAST_SEEN_INTERVAL_SECONDS})` })
+    .select({
+      user: getTableColumns(consoleUsers),
+      sessionPublicId: consoleSessions.publicId,
+      stale: sql<boolean>`${consoleSessions.lastSeenAt} < now() - make_interval(secs => ${LAST_SEEN_INTERVAL_SECONDS})`,
+      twoFactorEnrolled: sql<boolean>`${consoleTwoFactor.confirmedAt} is not null`,
+      secondFactorDone: sql<boolean>`${consoleSessions.secondFactorAt} is not null`,
+    })
     .from(consoleSessions)
     .innerJoin(consoleUsers, eq(consoleUsers.id, consoleSessions.userId))
+    .leftJoin(consoleTwoFactor, eq(consoleTwoFactor.userId, consoleSessions.userId))
     .where(and(eq(consoleSessions.idHash, idHash), gt(consoleSessions.expiresAt, sql`now()`)));
   if (!row) return undefined;
   if (row.stale) {
@@ -76,7 +87,7 @@ export async function findSessionUser(sessionId: string, clientIp?: string): Pro
       .set({ lastSeenAt: sql`now()`, ...(clientIp ? { clientIp } : {}) })
       .where(eq(consoleSessions.idHash, idHash));
   }
-  return { user: row.user, sessionPublicId: row.sessionPublicId };
+  return { user: row.user, sessionPublicId: row.sessionPublicId, twoFactorEnrolled: Boolean(row.twoFactorEnrolled), secondFactorDone: Boolean(row.secondFactorDone) };
 }
 
 /** One of a user's live sessions, as "Sesiones activas" shows it. */

@@ -40,6 +40,16 @@ export const PASSWORD_CHANGE_THROTTLE = {
   password_change_account: SIGN_IN_THROTTLE.account_ip,
 } as const;
 
+/**
+ * Second-factor codes (TOTP or recovery) have their own scopes with the password's numbers; the
+ * account lock is per account alone, since only someone who already has the password can guess.
+ */
+export const SECOND_FACTOR_THROTTLE = {
+  ...TIMING,
+  second_factor_ip: SIGN_IN_THROTTLE.ip,
+  second_factor_account: SIGN_IN_THROTTLE.account_ip,
+} as const;
+
 export type ThrottleScope = SignInThrottleScope;
 
 const LIMITS: Record<ThrottleScope, { slowAfter: number; lockAfter: number }> = {
@@ -48,10 +58,12 @@ const LIMITS: Record<ThrottleScope, { slowAfter: number; lockAfter: number }> = 
   account: SIGN_IN_THROTTLE.account,
   password_change_ip: PASSWORD_CHANGE_THROTTLE.password_change_ip,
   password_change_account: PASSWORD_CHANGE_THROTTLE.password_change_account,
+  second_factor_ip: SECOND_FACTOR_THROTTLE.second_factor_ip,
+  second_factor_account: SECOND_FACTOR_THROTTLE.second_factor_account,
 };
 
 /** Scopes shared by several accounts: a success gives back its own attempt instead of clearing them. */
-const SHARED_SCOPES: ReadonlySet<ThrottleScope> = new Set(['ip', 'password_change_ip']);
+const SHARED_SCOPES: ReadonlySet<ThrottleScope> = new Set(['ip', 'password_change_ip', 'second_factor_ip']);
 
 /** What a refused or failed attempt is told (lib/auth/sign-in-errors.ts, lib/auth/password-change-errors.ts). */
 export type ThrottleRefusal =
@@ -125,6 +137,24 @@ export function recordPasswordChangeFailure(start: Extract<AttemptStart, { allow
 
 /** The right current password: the account starts over; the IP gets this attempt back. */
 export function recordPasswordChangeSuccess(start: Extract<AttemptStart, { allowed: true }>): Promise<void> {
+  return recordSuccess(start);
+}
+
+/** A second-factor code (at sign-in or in "Mi cuenta"), counted per IP and per account. */
+export function beginSecondFactorAttempt(userId: number, ip: string): Promise<AttemptStart> {
+  return beginAttempt([
+    { scope: 'second_factor_ip', subject: ip },
+    { scope: 'second_factor_account', subject: String(userId) },
+  ]);
+}
+
+/** A wrong code: "attempts left" counts down the account's lock. */
+export function recordSecondFactorFailure(start: Extract<AttemptStart, { allowed: true }>): Promise<FailureOutcome> {
+  return recordFailure(start, 'second_factor_account');
+}
+
+/** A right code: the account starts over; the IP gets this attempt back. */
+export function recordSecondFactorSuccess(start: Extract<AttemptStart, { allowed: true }>): Promise<void> {
   return recordSuccess(start);
 }
 

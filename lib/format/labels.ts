@@ -96,6 +96,13 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.sign_in_locked': 'Bloqueo del inicio de sesión por intentos fallidos',
   'user.end_session': 'Cerró una de sus sesiones',
   'user.end_all_sessions': 'Cerró todas las sesiones del usuario',
+  'user.sign_in_second_factor': 'Confirmó el inicio de sesión con el segundo factor',
+  'user.second_factor_failed': 'Escribió un código de verificación incorrecto',
+  'user.second_factor_locked': 'Bloqueo de los códigos de verificación por intentos fallidos',
+  'user.enable_two_factor': 'Activó la verificación en dos pasos',
+  'user.regenerate_recovery_codes': 'Generó nuevos códigos de recuperación',
+  'user.disable_two_factor': 'Desactivó su verificación en dos pasos',
+  'user.reset_two_factor': 'Restableció la verificación en dos pasos del usuario',
 };
 
 /** The upstream sources, as the console and the alerts name them. */

@@ -10,8 +10,8 @@ export const metadata: Metadata = { title: 'Cambia tu contraseña' };
 // Outside the console's layout on purpose: a user whose password was set by someone else (an
 // initial or reset password) reaches this page only, until they choose their own.
 export default async function PendingPasswordChangePage() {
-  const user = await requirePageUser('support', { pendingPasswordChange: 'allow' });
-  if (!user.mustChangePassword) redirect('/admin/cuenta');
+  const user = await requirePageUser('support', { allowPending: 'password_change' });
+  if (user.pendingStep !== 'password_change') redirect('/admin/cuenta');
   return (
     <main className="login">
       <h1>Cambia tu contraseña</h1>

@@ -14,7 +14,7 @@ import { changeOwnPassword, passwordSchema } from '@/lib/users/service';
 export const changePasswordAction = consoleAction(
   {
     role: 'support',
-    allowPendingPasswordChange: true,
+    allowPending: 'password_change',
     schema: z
       .object({
         actual: z.string().min(1, 'Escribe tu contraseña actual.'),

@@ -6,14 +6,18 @@ import { listActiveSessions } from '@/lib/auth/sessions';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { twoFactorRequired } from '@/lib/two-factor/policy';
+import { twoFactorStatus } from '@/lib/two-factor/service';
 import { ChangePasswordForm } from './change-password-form';
 import { SessionsList } from './sessions-list';
+import { TwoFactorSection } from './two-factor-section';
 
 export const metadata: Metadata = { title: 'Mi cuenta' };
 
 export default async function AccountPage() {
   const user = await requirePageUser('support');
-  const sessions = (await listActiveSessions(user.id)).map((session) => ({
+  const [activeSessions, twoFactor] = await Promise.all([listActiveSessions(user.id), twoFactorStatus(user.id)]);
+  const sessions = activeSessions.map((session) => ({
     publicId: session.publicId,
     device: describeDevice(session.userAgent),
     userAgent: session.userAgent,
@@ -29,6 +33,10 @@ export default async function AccountPage() {
         <h2>Cambiar contraseña</h2>
         <p className="small muted">Al cambiarla se cierran todas tus sesiones, también esta.</p>
         <ChangePasswordForm minLength={MIN_PASSWORD_LENGTH} />
+      </section>
+      <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
+        <h2 id="two-factor-heading">Verificación en dos pasos</h2>
+        <TwoFactorSection enrolled={twoFactor.enrolled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} required={twoFactorRequired(user.role)} />
       </section>
       <section className="card">
         <h2>Sesiones activas</h2>

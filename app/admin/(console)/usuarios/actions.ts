@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
 import { endAllSessions } from '@/lib/auth/sessions';
 import { ROLE_LABELS } from '@/lib/format/labels';
+import { resetTwoFactor } from '@/lib/two-factor/service';
 import { booleanField, idField } from '@/lib/console/form-schemas';
 import {
   createConsoleUser,
@@ -70,4 +71,17 @@ export const endUserSessionsAction = consoleAction({ role: 'admin', schema: z.ob
     message: ended === 1 ? 'Se cerró 1 sesión; esa persona debe volver a iniciar sesión.' : `Se cerraron ${ended} sesiones; esa persona debe volver a iniciar sesión.`,
     data: undefined,
   };
+});
+
+/**
+ * Removes a user's second factor (a lost or replaced phone): their sessions end, and they sign in
+ * with the password and enrol again (required of administrators in production). Audited.
+ */
+export const resetUserTwoFactorAction = consoleAction({ role: 'admin', schema: z.object({ userId: idField }) }, async ({ userId }, user) => {
+  const result = await resetTwoFactor(user.actor, userId);
+  if (result.ok) revalidatePath('/admin/usuarios');
+  return fromResult(result, () => ({
+    message: 'Verificación en dos pasos restablecida; sus sesiones terminaron. Al entrar de nuevo podrá activarla con su teléfono nuevo.',
+    data: undefined,
+  }));
 });

@@ -5,6 +5,8 @@ import { requirePageUser } from '@/lib/auth/session';
 import { countActiveSessionsByUser } from '@/lib/auth/sessions';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
+import { twoFactorRequired } from '@/lib/two-factor/policy';
+import { usersWithTwoFactor } from '@/lib/two-factor/service';
 import { listConsoleUsers } from '@/lib/users/service';
 import { CreateUserForm, UserRowActions } from './user-forms';
 
@@ -12,7 +14,7 @@ export const metadata: Metadata = { title: 'Usuarios' };
 
 export default async function UsersPage() {
   const currentUser = await requirePageUser('admin');
-  const [users, sessionCounts] = await Promise.all([listConsoleUsers(), countActiveSessionsByUser()]);
+  const [users, sessionCounts, twoFactorUsers] = await Promise.all([listConsoleUsers(), countActiveSessionsByUser(), usersWithTwoFactor()]);
   return (
     <>
       <PageHeader
@@ -31,6 +33,7 @@ export default async function UsersPage() {
               <th>Rol</th>
               <th>Estado</th>
               <th>Contraseña cambiada</th>
+              <th>Verificación en dos pasos</th>
               <th>Sesiones</th>
               <th>Acciones</th>
             </tr>
@@ -53,11 +56,15 @@ export default async function UsersPage() {
                   {formatDateTime(user.passwordChangedAt)}
                   {user.mustChangePassword && <div className="muted">Debe cambiarla al entrar</div>}
                 </td>
+                <td className="small" data-label="Verificación en dos pasos">
+                  {twoFactorUsers.has(user.id) ? 'Activada' : 'No activada'}
+                  {!twoFactorUsers.has(user.id) && twoFactorRequired(user.role) && <div className="muted">La activará al entrar</div>}
+                </td>
                 <td className="nowrap small" data-label="Sesiones">
                   {sessionCounts.get(user.id) ?? 0}
                 </td>
                 <td className="row-actions">
-                  <UserRowActions userId={user.id} name={user.name} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} activeSessions={sessionCounts.get(user.id) ?? 0} />
+                  <UserRowActions userId={user.id} name={user.name} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} activeSessions={sessionCounts.get(user.id) ?? 0} twoFactor={twoFactorUsers.has(user.id)} />
                 </td>
               </tr>
             ))}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
 import { ROLE_LABELS } from '@/lib/format/labels';
-import { createUserAction, endUserSessionsAction, resetUserPasswordAction, setUserActiveAction, setUserRoleAction } from './actions';
+import { createUserAction, endUserSessionsAction, resetUserPasswordAction, resetUserTwoFactorAction, setUserActiveAction, setUserRoleAction } from './actions';
 
 export function CreateUserForm() {
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
@@ -44,9 +44,11 @@ interface UserRowActionsProps {
   active: boolean;
   isSelf: boolean;
   activeSessions: number;
+  /** The user has two-factor sign-in: an administrator can reset it (a lost phone). */
+  twoFactor: boolean;
 }
 
-export function UserRowActions({ userId, name, email, role, active, isSelf, activeSessions }: UserRowActionsProps) {
+export function UserRowActions({ userId, name, email, role, active, isSelf, activeSessions, twoFactor }: UserRowActionsProps) {
   return (
     <div style={{ display: 'grid', gap: '0.5rem' }}>
       <ActionForm
@@ -82,6 +84,25 @@ export function UserRowActions({ userId, name, email, role, active, isSelf, acti
       >
         {null}
       </ActionForm>
+      {!isSelf && twoFactor && (
+        <ActionForm
+          action={resetUserTwoFactorAction}
+          hidden={{ userId }}
+          submitLabel="Restablecer verificación en dos pasos"
+          pendingLabel="Restableciendo…"
+          className="inline"
+          submitClassName="secondary"
+          confirmation={{
+            kind: 'text',
+            title: `¿Restablecer la verificación en dos pasos de ${email}?`,
+            message:
+              'Hazlo solo si confirmaste por otro medio que es esa persona (perdió o cambió el teléfono). Su aplicación y sus códigos de recuperación dejan de servir y sus sesiones terminan; al entrar con su contraseña podrá activarla de nuevo.',
+            confirmLabel: 'Restablecer verificación',
+          }}
+        >
+          {null}
+        </ActionForm>
+      )}
       {!isSelf && activeSessions > 0 && (
         <ActionForm
           action={endUserSessionsAction}

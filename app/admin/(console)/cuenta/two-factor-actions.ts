@@ -1,0 +1,44 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
+import { z } from 'zod';
+import { consoleAction, fromResult } from '@/lib/auth/action';
+import { env } from '@/lib/env';
+import { requestClientIp } from '@/lib/limits/client-ip';
+import { confirmEnrolment, disableOwnTwoFactor, regenerateRecoveryCodes, startEnrolment } from '@/lib/two-factor/service';
+
+// The user's own two-factor sign-in ("Mi cuenta", and the enrolment page an administrator is sent
+// to in production). Enrolment is the one thing open to a session whose user must enrol first.
+
+const codeSchema = z.object({ codigo: z.string().trim().min(1, 'Escribe el código.').max(64, 'Ese código es demasiado largo.') });
+
+async function clientIp(): Promise<string> {
+  const requestHeaders = await headers();
+  return requestClientIp((name) => requestHeaders.get(name), env());
+}
+
+export const startTwoFactorEnrolmentAction = consoleAction(
+  { role: 'support', allowPending: 'two_factor_enrolment', schema: z.object({}) },
+  async (_input, user) => fromResult(await startEnrolment(user), (enrolment) => ({ data: enrolment })),
+);
+
+export const confirmTwoFactorEnrolmentAction = consoleAction(
+  { role: 'support', allowPending: 'two_factor_enrolment', schema: codeSchema },
+  async ({ codigo }, user) => {
+    const result = await confirmEnrolment(user.actor, user.sessionPublicId, codigo);
+    if (result.ok) revalidatePath('/admin/cuenta');
+    return fromResult(result, (value) => ({ message: 'Verificación en dos pasos activada.', data: value }));
+  },
+);
+
+export const regenerateRecoveryCodesAction = consoleAction({ role: 'support', schema: codeSchema }, async ({ codigo }, user) => {
+  const result = await regenerateRecoveryCodes(user.actor, codigo, await clientIp());
+  return fromResult(result, (value) => ({ message: 'Códigos nuevos generados; los anteriores ya no sirven.', data: value }));
+});
+
+export const disableTwoFactorAction = consoleAction({ role: 'support', schema: codeSchema }, async ({ codigo }, user) => {
+  const result = await disableOwnTwoFactor(user.actor, user.role, codigo, await clientIp());
+  if (result.ok) revalidatePath('/admin/cuenta');
+  return fromResult(result, () => ({ message: 'Verificación en dos pasos desactivada.', data: undefined }));
+});

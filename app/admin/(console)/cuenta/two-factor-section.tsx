@@ -1,0 +1,77 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { ActionForm, Field } from '@/components/console/action-form';
+import { RecoveryCodes } from './recovery-codes';
+import { disableTwoFactorAction, regenerateRecoveryCodesAction } from './two-factor-actions';
+import { TwoFactorEnrolment } from './two-factor-enrolment';
+
+interface TwoFactorSectionProps {
+  enrolled: boolean;
+  recoveryCodesLeft: number;
+  /** Required of this user (an administrator in production): it cannot be turned off. */
+  required: boolean;
+}
+
+const CODE_HINT = 'Los 6 dígitos de la aplicación o uno de tus códigos de recuperación.';
+
+/** "Verificación en dos pasos" in "Mi cuenta": enrolment, the recovery codes left, new ones, turning it off. */
+export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoFactorSectionProps) {
+  const router = useRouter();
+  if (!enrolled) {
+    return (
+      <>
+        <p className="small muted">
+          {required
+            ? 'Es obligatoria para los administradores.'
+            : 'Opcional: además de la contraseña, la consola te pedirá un código que cambia cada 30 segundos en tu teléfono.'}
+        </p>
+        <TwoFactorEnrolment doneLabel="Listo, ya los guardé" onDone={() => router.refresh()} />
+      </>
+    );
+  }
+  return (
+    <div className="stack">
+      <p>
+        <span className="badge" data-testid="two-factor-state">
+          Activada
+        </span>{' '}
+        <span data-testid="recovery-codes-left">
+          {recoveryCodesLeft === 1 ? 'Te queda 1 código de recuperación.' : `Te quedan ${recoveryCodesLeft} códigos de recuperación.`}
+        </span>
+      </p>
+      {recoveryCodesLeft <= 3 && (
+        <p className="notice info" role="status">
+          Te quedan pocos códigos de recuperación: genera códigos nuevos y guárdalos.
+        </p>
+      )}
+      <h3>Generar códigos de recuperación nuevos</h3>
+      <p className="small muted">Los códigos anteriores dejan de servir, también los que no usaste.</p>
+      <ActionForm
+        action={regenerateRecoveryCodesAction}
+        submitLabel="Generar códigos nuevos"
+        pendingLabel="Generando…"
+        submitClassName="secondary"
+        resetOnSuccess
+        renderSuccess={(data) => <RecoveryCodes codes={data.recoveryCodes} />}
+      >
+        <Field name="codigo" label="Código de verificación" hint={CODE_HINT} autoComplete="one-time-code" />
+      </ActionForm>
+      {!required && (
+        <>
+          <h3>Desactivar la verificación en dos pasos</h3>
+          <p className="small muted">Volverás a entrar solo con la contraseña.</p>
+          <ActionForm
+            action={disableTwoFactorAction}
+            submitLabel="Desactivar"
+            pendingLabel="Desactivando…"
+            submitClassName="danger secondary"
+            onSuccess={() => router.refresh()}
+          >
+            <Field name="codigo" label="Código de verificación para desactivar" hint={CODE_HINT} autoComplete="one-time-code" />
+          </ActionForm>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { SignOutButton } from '@/components/console/sign-out-button';
+import { requirePageUser } from '@/lib/auth/session';
+import { RequiredEnrolment } from './required-enrolment';
+
+export const metadata: Metadata = { title: 'Activa la verificación en dos pasos' };
+
+// Outside the console's layout on purpose: an administrator without two-factor sign-in, where it
+// is required (production, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED), reaches this page only until enrolled.
+export default async function RequiredEnrolmentPage() {
+  const user = await requirePageUser('support', { allowPending: 'two_factor_enrolment' });
+  if (user.pendingStep !== 'two_factor_enrolment') redirect('/admin/cuenta');
+  return (
+    <main className="login">
+      <h1>Activa la verificación en dos pasos</h1>
+      <p>
+        Hola, {user.name}. Los administradores recargan saldos y cambian tarifas: además de la contraseña deben entrar con un código de su
+        teléfono. Actívala para usar la consola.
+      </p>
+      <div className="card">
+        <RequiredEnrolment />
+      </div>
+      <p className="small">
+        <SignOutButton />
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,33 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { z } from 'zod';
+import { consoleAction, fromResult } from '@/lib/auth/action';
+import { env } from '@/lib/env';
+import { requestClientIp } from '@/lib/limits/client-ip';
+import { verifySignInSecondFactor } from '@/lib/two-factor/service';
+
+// The second step of signing in: the one action open to a session whose user has two-factor
+// sign-in and has not typed a code yet. Throttled and audited like the password (lib/two-factor).
+export const verifySecondFactorAction = consoleAction(
+  {
+    role: 'support',
+    allowPending: 'second_factor',
+    schema: z.object({ codigo: z.string().trim().min(1, 'Escribe el código.').max(64, 'Ese código es demasiado largo.') }),
+  },
+  async ({ codigo }, user) => {
+    if (user.pendingStep !== 'second_factor') return { ok: true, data: { recoveryCodesLeft: null } };
+    const requestHeaders = await headers();
+    const clientIp = requestClientIp((name) => requestHeaders.get(name), env());
+    const result = await verifySignInSecondFactor(user, user.sessionPublicId, codigo, clientIp);
+    return fromResult(result, ({ method, recoveryCodesLeft }) => ({
+      message: method === 'recovery_code' ? recoveryCodeUsedMessage(recoveryCodesLeft) : 'Código correcto.',
+      data: { recoveryCodesLeft: method === 'recovery_code' ? recoveryCodesLeft : null },
+    }));
+  },
+);
+
+function recoveryCodeUsedMessage(left: number): string {
+  const remaining = left === 1 ? 'te queda 1' : `te quedan ${left}`;
+  return `Usaste un código de recuperación: ya no sirve, ${remaining}. Genera códigos nuevos en «Mi cuenta» si te quedan pocos.`;
+}

@@ -1,0 +1,26 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { SignOutButton } from '@/components/console/sign-out-button';
+import { requirePageUser } from '@/lib/auth/session';
+import { SecondFactorForm } from './second-factor-form';
+
+export const metadata: Metadata = { title: 'Verificación en dos pasos' };
+
+// Outside the console's layout on purpose: after the password, a user with two-factor sign-in
+// reaches this page only, until they type a code (lib/auth/session.ts, pending steps).
+export default async function SecondFactorPage() {
+  const user = await requirePageUser('support', { allowPending: 'second_factor' });
+  if (user.pendingStep !== 'second_factor') redirect('/admin');
+  return (
+    <main className="login">
+      <h1>Verificación en dos pasos</h1>
+      <p>Hola, {user.name}. Para terminar de iniciar sesión escribe el código que muestra tu aplicación de autenticación.</p>
+      <div className="card">
+        <SecondFactorForm />
+      </div>
+      <p className="small">
+        <SignOutButton />
+      </p>
+    </main>
+  );
+}
