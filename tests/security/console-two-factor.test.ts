@@ -1,0 +1,235 @@
+// Two-factor console sign-in over HTTP against the built app: an administrator without the second
+// factor reaches no console page, export or server action; a right code opens the session, a
+// recovery code works once, wrong codes are throttled and audited; support may enrol and turn it
+// off; an administrator resets someone's second factor. On PostgreSQL the app runs with
+// APP_ENV=production (where it is required of administrators by default); the embedded database
+// cannot run in production, so there the app runs in development with the requirement switched on
+// by CONSOLE_ADMIN_TWO_FACTOR_REQUIRED=true, the same code path.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { auditLog } from '@/db/schema';
+import { ACTION_MESSAGES } from '@/lib/auth/action';
+import { TWO_FACTOR_MESSAGES, secondFactorRefusalMessage } from '@/lib/two-factor/messages';
+import { TOTP_PERIOD_SECONDS, totpCodeAt } from '@/lib/two-factor/totp';
+import { createConsoleUser } from '@/lib/users/service';
+import { startApp, type RunningApp } from '../support/app-server';
+import { ConsoleClient } from '../support/console-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const PRODUCTION_SETTINGS = {
+  APP_ENV: 'production',
+  NEXTAUTH_URL: 'https://consola.example.test',
+  RENAP_BASE_URL: 'https://renap.example.test/api',
+  RENAP_API_KEY: 'renap-key',
+  RTU_BASE_URL: 'https://rtu.example.test/api',
+  RTU_API_KEY: 'rtu-key',
+  CATALOG_BASE_URL: 'https://catalogos.example.test/api',
+  CATALOG_CLIENT_ID: 'catalog-client',
+  CATALOG_CLIENT_SECRET: 'catalog-secret',
+};
+
+let testDatabase: TestDatabase;
+let app: RunningApp;
+let admin: { id: number; email: string; password: string };
+let boss: { id: number; email: string; password: string };
+let support: { id: number; email: string; password: string };
+let adminSecret: string;
+let adminRecoveryCodes: string[];
+
+async function newUser(email: string, role: 'admin' | 'support') {
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role, mustChangePassword: false });
+  if (!created.ok) throw new Error(created.error.message);
+  return { id: created.value.user.id, email, password: created.value.password };
+}
+
+async function signedIn(ip: string, user: { email: string; password: string }): Promise<ConsoleClient> {
+  const client = new ConsoleClient(app.baseUrl, { 'x-forwarded-for': ip });
+  expect(await client.signIn(user.email, user.password)).toBeNull();
+  return client;
+}
+
+/** Whether an action's answer carries a text (as the RSC payload writes it: JSON-escaped). */
+function says(answer: { text: string }, text: string): boolean {
+  return answer.text.includes(JSON.stringify(text).slice(1, -1));
+}
+
+async function redirectsTo(client: ConsoleClient, path: string): Promise<string | null> {
+  const answer = await client.request(path);
+  return answer.status === 307 ? answer.headers.get('location') : `HTTP ${answer.status}`;
+}
+
+/** The code the app shows `steps` periods from now (1: the next one, still inside the accepted window). */
+function codeIn(secret: string, steps: number): string {
+  return totpCodeAt(secret, Date.now() + steps * TOTP_PERIOD_SECONDS * 1000);
+}
+
+/** Six digits that are none of the codes the app would accept now. */
+function wrongCode(secret: string): string {
+  const near = new Set([-2, -1, 0, 1, 2].map((steps) => codeIn(secret, steps)));
+  for (let candidate = 100_000; ; candidate++) if (!near.has(String(candidate))) return String(candidate);
+}
+
+function verify(client: ConsoleClient, codigo: string) {
+  return client.serverAction('/admin/verificacion', 'verifySecondFactorAction', { codigo });
+}
+
+/** Enrols over HTTP as the page does: a secret (and its QR code), then a code; returns the secret and the recovery codes. */
+async function enrol(client: ConsoleClient, page: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const started = await client.serverAction(page, 'startTwoFactorEnrolmentAction', {});
+  const secret = /"secret":"([A-Z2-7]{32})"/.exec(started.text)?.[1];
+  expect(secret).toBeDefined();
+  expect(started.text).toContain('<svg');
+  const confirmed = await client.serverAction(page, 'confirmTwoFactorEnrolmentAction', { codigo: codeIn(secret!, 0) });
+  const codes = /"recoveryCodes":\[([^\]]*)\]/.exec(confirmed.text)?.[1];
+  expect(codes).toBeDefined();
+  return { secret: secret!, recoveryCodes: JSON.parse(`[${codes}]`) as string[] };
+}
+
+async function audited(action: string, userId: number) {
+  return app.withDatabase(async () => (await db()).select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.targetId, String(userId)))));
+}
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  admin = await newUser('tesorera@example.com', 'admin');
+  boss = await newUser('jefe@example.com', 'admin');
+  support = await newUser('soporte@example.com', 'support');
+  const mode = testDatabase.kind === 'postgres' ? PRODUCTION_SETTINGS : { CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'true' };
+  app = await startApp({ env: { ...mode, TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await testDatabase?.cleanup();
+});
+
+describe('an administrator without a second factor', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('reaches only the enrolment page, then the console once enrolled', async () => {
+    const session = await signedIn('198.51.100.10', admin);
+    for (const path of ['/admin', '/admin/integraciones', '/admin/usuarios', '/admin/cuenta', '/admin/verificacion']) {
+      expect(await redirectsTo(session, path), path).toBe('/admin/activar-verificacion');
+    }
+    expect((await session.request('/admin/registros/exportar')).status).toBe(401);
+    expect(says(await session.serverAction('/admin/usuarios', 'endUserSessionsAction', { userId: String(support.id) }), ACTION_MESSAGES.enrolmentRequired)).toBe(true);
+    const page = await session.request('/admin/activar-verificacion');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Activa la verificación en dos pasos');
+
+    ({ secret: adminSecret, recoveryCodes: adminRecoveryCodes } = await enrol(session, '/admin/activar-verificacion'));
+    expect(adminRecoveryCodes).toHaveLength(10);
+    expect((await session.request('/admin')).status).toBe(200);
+    expect(await redirectsTo(session, '/admin/activar-verificacion')).toBe('/admin/cuenta');
+    const account = await session.request('/admin/cuenta');
+    expect(account.text).toContain('Te quedan 10 códigos de recuperación.');
+    expect(account.text).not.toContain(adminSecret);
+    expect(await audited('user.enable_two_factor', admin.id)).toHaveLength(1);
+  });
+});
+
+describe('signing in with a second factor', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('opens no console page, export or server action after the password alone', async () => {
+    const session = await signedIn('198.51.100.20', admin);
+    for (const path of ['/admin', '/admin/integraciones', '/admin/cuenta', '/admin/activar-verificacion', '/admin/cambiar-contrasena']) {
+      expect(await redirectsTo(session, path), path).toBe('/admin/verificacion');
+    }
+    expect((await session.request('/admin/registros/exportar')).status).toBe(401);
+    expect(says(await session.serverAction('/admin/usuarios', 'endUserSessionsAction', { userId: String(support.id) }), ACTION_MESSAGES.secondFactorRequired)).toBe(true);
+    expect(says(await session.serverAction('/admin/cuenta', 'regenerateRecoveryCodesAction', { codigo: codeIn(adminSecret, 1) }), ACTION_MESSAGES.secondFactorRequired)).toBe(true);
+    expect(says(await session.serverAction('/admin/activar-verificacion', 'startTwoFactorEnrolmentAction', {}), ACTION_MESSAGES.secondFactorRequired)).toBe(true);
+    const page = await session.request('/admin/verificacion');
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/autocomplete="one-time-code"/i);
+    expect(page.text).toMatch(/inputmode="numeric"/i);
+  });
+
+  it('opens the session with a right code, which does not work a second time', async () => {
+    const session = await signedIn('198.51.100.30', admin);
+    expect(says(await verify(session, wrongCode(adminSecret)), TWO_FACTOR_MESSAGES.wrongCode)).toBe(true);
+    expect(await redirectsTo(session, '/admin')).toBe('/admin/verificacion');
+    const code = codeIn(adminSecret, 1);
+    expect(says(await verify(session, code), 'Código correcto.')).toBe(true);
+    expect((await session.request('/admin')).status).toBe(200);
+    expect((await session.request('/admin/usuarios')).status).toBe(200);
+
+    // The same code, seen over someone's shoulder and typed in another browser, is a replay.
+    const replay = await signedIn('203.0.113.31', admin);
+    expect(says(await verify(replay, code), TWO_FACTOR_MESSAGES.wrongCode)).toBe(true);
+    expect(await redirectsTo(replay, '/admin')).toBe('/admin/verificacion');
+
+    const failures = await audited('user.sign_in_failed', admin.id);
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(failures.every((row) => JSON.stringify(row.after) === JSON.stringify({ step: 'second_factor' }))).toBe(true);
+    expect((await audited('user.sign_in_second_factor', admin.id)).length).toBe(1);
+  });
+
+  it('takes a recovery code once: the second time it fails', async () => {
+    const first = await signedIn('198.51.100.40', admin);
+    const used = await verify(first, adminRecoveryCodes[0]!);
+    expect(says(used, 'te quedan 9')).toBe(true);
+    expect((await first.request('/admin')).status).toBe(200);
+
+    const second = await signedIn('198.51.100.41', admin);
+    expect(says(await verify(second, adminRecoveryCodes[0]!), TWO_FACTOR_MESSAGES.wrongCode)).toBe(true);
+    expect(await redirectsTo(second, '/admin')).toBe('/admin/verificacion');
+    expect(says(await verify(second, adminRecoveryCodes[1]!), 'te quedan 8')).toBe(true);
+    expect((await second.request('/admin')).status).toBe(200);
+  });
+});
+
+describe('support users', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('reach the console without a second factor, may enrol, and turn it off with a code; an administrator cannot turn off their own', async () => {
+    const session = await signedIn('198.51.100.50', support);
+    expect((await session.request('/admin')).status).toBe(200);
+    const { secret, recoveryCodes } = await enrol(session, '/admin/cuenta');
+    const again = await signedIn('198.51.100.51', support);
+    expect(await redirectsTo(again, '/admin')).toBe('/admin/verificacion');
+    const code = codeIn(secret, 1);
+    expect(says(await verify(again, code), 'Código correcto.')).toBe(true);
+    // Turning it off asks for a code again; the one just used does not count twice.
+    expect(says(await again.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: code }), TWO_FACTOR_MESSAGES.wrongCode)).toBe(true);
+    expect(says(await again.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: recoveryCodes[0]! }), 'Verificación en dos pasos desactivada.')).toBe(true);
+    expect((await (await signedIn('198.51.100.52', support)).request('/admin')).status).toBe(200);
+
+    const adminSession = await signedIn('198.51.100.53', admin);
+    expect(says(await verify(adminSession, adminRecoveryCodes[2]!), 'te quedan 7')).toBe(true);
+    expect(says(await adminSession.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: adminRecoveryCodes[3]! }), TWO_FACTOR_MESSAGES.requiredCannotDisable)).toBe(true);
+  });
+});
+
+describe('an administrator\'s reset of someone\'s second factor', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('is refused to support, ends the user\'s sessions, is audited, and sends an administrator back to enrolment', async () => {
+    const bossSession = await signedIn('198.51.100.60', boss);
+    expect(await redirectsTo(bossSession, '/admin')).toBe('/admin/activar-verificacion');
+    await enrol(bossSession, '/admin/activar-verificacion');
+    expect((await bossSession.request('/admin')).status).toBe(200);
+
+    const supportSession = await signedIn('198.51.100.61', support);
+    expect(says(await supportSession.serverAction('/admin/usuarios', 'resetUserTwoFactorAction', { userId: String(boss.id) }), ACTION_MESSAGES.forbidden)).toBe(true);
+
+    const adminSession = await signedIn('198.51.100.62', admin);
+    expect(says(await verify(adminSession, adminRecoveryCodes[4]!), 'te quedan 6')).toBe(true);
+    expect((await adminSession.request('/admin/usuarios')).text).toContain('Restablecer verificación en dos pasos');
+    const reset = await adminSession.serverAction('/admin/usuarios', 'resetUserTwoFactorAction', { userId: String(boss.id) });
+    expect(says(reset, 'Verificación en dos pasos restablecida')).toBe(true);
+    expect(await redirectsTo(bossSession, '/admin')).toBe('/admin/login?motivo=sesion');
+    expect((await audited('user.reset_two_factor', boss.id)).map((row) => row.actor)).toEqual([`user:${admin.id} ${admin.email}`]);
+    const bossAgain = await signedIn('198.51.100.63', boss);
+    expect(await redirectsTo(bossAgain, '/admin')).toBe('/admin/activar-verificacion');
+  });
+});
+
+describe('wrong second-factor codes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('are throttled like passwords: the tenth locks the account\'s codes, and then even a right one is refused', async () => {
+    const session = await signedIn('198.51.100.70', admin);
+    const answers: Array<{ text: string }> = [];
+    for (let attempt = 1; attempt <= 10; attempt++) answers.push(await verify(session, String(100_000 + attempt)));
+    expect(says(answers[6]!, secondFactorRefusalMessage({ kind: 'attempts_left', left: 3 }))).toBe(true);
+    expect(says(answers[9]!, secondFactorRefusalMessage({ kind: 'locked_now' }))).toBe(true);
+    const refused = await verify(session, adminRecoveryCodes[5]!);
+    expect(refused.text).toMatch(/verificación está bloqueada; vuelve a intentarlo en 1[45] minutos/);
+    expect(await redirectsTo(session, '/admin')).toBe('/admin/verificacion');
+    expect((await audited('user.sign_in_locked', admin.id)).map((row) => row.after)).toEqual([{ lockScope: 'second_factor_account', lockMinutes: 15 }]);
+  });
+});
