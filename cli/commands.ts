@@ -32,7 +32,8 @@ import { listLatestRecords } from '@/lib/records/list';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import type { Result } from '@/lib/result';
 import { env } from '@/lib/env';
-import { createConsoleUser, listConsoleUsers, userRoleSchema } from '@/lib/users/service';
+import { resetTwoFactor } from '@/lib/two-factor/service';
+import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema } from '@/lib/users/service';
 import { CliError } from './errors';
 import { readPassword } from './password-input';
 import { terminalSafe as safe } from './terminal-text';
@@ -90,6 +91,8 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
                                         or asks for one (--password-stdin: typed at a prompt, or
                                         the first line of standard input when it is piped)
   users:list
+  users:reset-two-factor <email>        remove a user's second factor (a lost phone and no recovery
+                                        codes); their sessions end, and they enrol again at sign-in
   records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-or-CUI] [--limit N]
                                         most recent query records first (a NIT or CUI in any writing,
                                         also inside /rtu/nits batches)
@@ -343,6 +346,17 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     return {
       data: users,
       text: users.map((user) => `#${user.id} ${safe(user.email)}  ${safe(user.name)}  ${user.role}${user.active ? '' : ' (inactive)'}`).join('\n') || 'No users.',
+    };
+  },
+
+  async 'users:reset-two-factor'(args) {
+    const email = required(args, 0, 'email');
+    const user = await findConsoleUserByEmail(email.trim().toLowerCase());
+    if (!user) throw new CliError(`no console user with the e-mail ${safe(email)}`);
+    const reset = unwrap(await resetTwoFactor(CLI_ACTOR, user.id));
+    return {
+      data: { userId: user.id, sessionsEnded: reset.sessionsEnded },
+      text: `Two-factor sign-in of ${safe(user.email)} removed; ${reset.sessionsEnded} session(s) ended. At the next sign-in they enrol again${user.role === 'admin' ? ' (required of administrators in production)' : ''}.`,
     };
   },
 

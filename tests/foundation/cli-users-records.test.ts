@@ -42,6 +42,21 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     expect(badRole.code).not.toBe(0);
   });
 
+  it('removes a user\'s second factor (a lost phone), audited, and says when the user has none', async () => {
+    const created = await cliJson<{ id: number }>('users:create', 'sin-telefono@example.com', '--name', 'Sin teléfono', '--role', 'admin');
+    await testDb().use((handle) =>
+      handle.rows(sql`insert into console_two_factor (user_id, secret_ciphertext, confirmed_at) values (${created.id}, 'v1.sealed', now())`),
+    );
+    const reset = await cliJson<{ userId: number; sessionsEnded: number }>('users:reset-two-factor', 'Sin-Telefono@example.com');
+    expect(reset).toEqual({ userId: created.id, sessionsEnded: 0 });
+    const [left] = await testDb().use((handle) => handle.rows<{ count: number }>(sql`select count(*)::int as count from console_two_factor where user_id = ${created.id}`));
+    expect(Number(left!.count)).toBe(0);
+    expect((await auditRows('console_user', created.id)).map((row) => row.action)).toEqual(['user.create', 'user.reset_two_factor']);
+    const again = await cli('users:reset-two-factor', 'sin-telefono@example.com');
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('no tiene la verificación en dos pasos activada');
+  });
+
   it('lists query records newest first, filtered by integration and lookup', async () => {
     const created = await createIntegration();
     expect(await cliJson<unknown[]>('records:list', '--integration', created.nombre)).toEqual([]);
