@@ -23,6 +23,11 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   passwordChangedAt: 'Contraseña cambiada',
   lockScope: 'Bloqueo',
   lockMinutes: 'Minutos de bloqueo',
+  twoFactor: 'Verificación en dos pasos',
+  sessions: 'Sesiones abiertas',
+  recoveryCodes: 'Códigos de recuperación',
+  method: 'Con',
+  step: 'Paso',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
@@ -40,6 +45,14 @@ export const LOCK_SCOPE_LABELS: Record<string, string> = {
   ip: 'una dirección, con cualquier cuenta',
   password_change_account: 'cambios de contraseña de esta cuenta',
   password_change_ip: 'cambios de contraseña desde una dirección',
+  second_factor_account: 'códigos de verificación de esta cuenta',
+  second_factor_ip: 'códigos de verificación desde una dirección',
+};
+
+/** Values of the two-factor audit rows (lib/two-factor/service.ts). */
+const TWO_FACTOR_VALUE_LABELS: Record<string, Record<string, string>> = {
+  method: { totp: 'código de la aplicación', recovery_code: 'código de recuperación' },
+  step: { second_factor: 'segundo factor (código de verificación)' },
 };
 
 export function auditFieldLabel(field: string, targetType?: string): string {
@@ -55,6 +68,7 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (field === 'role' && (value === 'admin' || value === 'support')) return ROLE_LABELS[value];
   if (field === 'passwordChangedAt' && typeof value === 'string') return formatDateTime(value);
   if (field === 'lockScope' && typeof value === 'string') return LOCK_SCOPE_LABELS[value] ?? value;
+  if (typeof value === 'string' && TWO_FACTOR_VALUE_LABELS[field]?.[value]) return TWO_FACTOR_VALUE_LABELS[field][value];
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

@@ -26,8 +26,9 @@ export const startTwoFactorEnrolmentAction = consoleAction(
 export const confirmTwoFactorEnrolmentAction = consoleAction(
   { role: 'support', allowPending: 'two_factor_enrolment', schema: codeSchema },
   async ({ codigo }, user) => {
+    // No revalidation here: a refreshed "Mi cuenta" would replace the form before it shows the
+    // recovery codes. The page refreshes when the user says they saved them.
     const result = await confirmEnrolment(user.actor, user.sessionPublicId, codigo);
-    if (result.ok) revalidatePath('/admin/cuenta');
     return fromResult(result, (value) => ({ message: 'Verificación en dos pasos activada.', data: value }));
   },
 );
