@@ -20,8 +20,6 @@ export interface ConsoleUserSession {
   actor: Extract<Actor, { kind: 'user' }>;
   /** An initial or reset password not yet replaced: only the page that changes it is open. */
   mustChangePassword: boolean;
-  /** The user has two-factor sign-in. */
-  twoFactorEnrolled: boolean;
   /** What this session must do before the console opens, if anything (PENDING_STEP_PATHS). */
   pendingStep: PendingStep | null;
   /** This session's public id ("Sesiones activas" marks it as the current one). */
@@ -73,7 +71,6 @@ export const currentConsoleUser = cache(async (): Promise<ConsoleUserSession | n
     role: user.role,
     actor: { kind: 'user', id: user.id, email: user.email },
     mustChangePassword: user.mustChangePassword,
-    twoFactorEnrolled: found.twoFactorEnrolled,
     pendingStep: pendingStepOf(user, found.twoFactorEnrolled, found.secondFactorDone),
     sessionPublicId: found.sessionPublicId,
   };

@@ -18,7 +18,7 @@ export function SecondFactorForm() {
 
   if (recoveryNotice !== null) {
     return (
-      <div className="stack">
+      <div className="two-factor">
         <p className="notice info" role="status">
           Usaste un código de recuperación: ya no sirve.{' '}
           {recoveryNotice === 1 ? 'Te queda 1.' : `Te quedan ${recoveryNotice}.`} Si perdiste el teléfono, pide a un administrador que restablezca tu

@@ -20,7 +20,7 @@ export function TwoFactorEnrolment({ doneLabel, onDone }: { doneLabel: string; o
 
   if (recoveryCodes) {
     return (
-      <div className="stack">
+      <div className="two-factor">
         <p className="notice success" role="status">
           Verificación en dos pasos activada. Desde ahora, al iniciar sesión la consola te pedirá el código de la aplicación.
         </p>
@@ -45,7 +45,7 @@ export function TwoFactorEnrolment({ doneLabel, onDone }: { doneLabel: string; o
   }
 
   return (
-    <div className="stack">
+    <div className="two-factor">
       <p>
         <strong>1.</strong> En la aplicación, agrega una cuenta y escanea este código QR:
       </p>

@@ -31,7 +31,7 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoF
     );
   }
   return (
-    <div className="stack">
+    <div className="two-factor">
       <p>
         <span className="badge" data-testid="two-factor-state">
           Activada
