@@ -12,7 +12,9 @@ const dateTime = new Intl.DateTimeFormat('es-GT', {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
-  hour12: false,
+  // Not `hour12: false`: engines that follow the older ECMA-402 text (Node.js 20, older browsers)
+  // read it, for es-GT, as a 1–24 clock and print the first hour of the day as "24:00:32".
+  hourCycle: 'h23',
 });
 
 /** "21/11/2026, 14:05:09" in Guatemala's time. */
