@@ -69,6 +69,7 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
   integrations:tariff <id|nombre> <Q>   set the tariff per catalog query
   integrations:top-up <id|nombre> <Q> --note "..."
   integrations:adjust <id|nombre> <+Q|-Q> --note "..."
+                                        add (+10.00) to or take (-5.00) from the balance
   integrations:tokens <id|nombre>       its tokens: label, state, created, last use (up to a minute behind), expiry
   integrations:token-create <id|nombre> --label "..." [--expires YYYY-MM-DDTHH:MM:SSZ]
                                         a further token (printed once) beside the others
@@ -110,11 +111,13 @@ function required(args: string[], index: number, what: string): string {
 export const NEGATIVE_AMOUNT_MARK = 'negative:';
 
 function amount(text: string, what: string): number {
-  const centavos = text.startsWith(NEGATIVE_AMOUNT_MARK)
-    ? negate(parseQuetzales(text.slice(NEGATIVE_AMOUNT_MARK.length)))
-    : parseQuetzales(text);
+  const centavos = signedAmount(text);
   if (centavos === undefined) throw new CliError(`${what} must be an amount in quetzales, like 12.50 (got "${safe(text)}")`);
   return centavos;
+}
+
+function signedAmount(text: string): number | undefined {
+  return text.startsWith(NEGATIVE_AMOUNT_MARK) ? negate(parseQuetzales(text.slice(NEGATIVE_AMOUNT_MARK.length))) : parseQuetzales(text);
 }
 
 function negate(value: number | undefined): number | undefined {
@@ -237,12 +240,21 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     return { data: result, text: `${safe(integration.nombre)}: balance ${formatQuetzales(result.balanceCentavos)}` };
   },
 
+  // In Spanish, as the console and the ledger's own refusals are (the rest of the CLI is not yet).
   async 'integrations:adjust'(args, options) {
-    const integration = await integrationByArg(args);
-    const result = unwrap(
-      await adjustBalance(CLI_ACTOR, integration.id, amount(required(args, 1, 'amount'), 'amount'), String(options.note ?? '')),
-    );
-    return { data: result, text: `${safe(integration.nombre)}: balance ${formatQuetzales(result.balanceCentavos)}` };
+    const key = args[0];
+    if (!key) throw new CliError(`falta la integración (su id o su nombre)\n\n${USAGE}`);
+    const integration = await findIntegration(key);
+    if (!integration) throw new CliError(`no existe la integración «${safe(key)}»`, 3);
+    const typed = args[1];
+    if (!typed) throw new CliError(`falta el monto del ajuste: +10.00 suma, -5.00 resta\n\n${USAGE}`);
+    const centavos = signedAmount(typed);
+    if (centavos === undefined) {
+      const shown = typed.startsWith(NEGATIVE_AMOUNT_MARK) ? `-${typed.slice(NEGATIVE_AMOUNT_MARK.length)}` : typed;
+      throw new CliError(`el monto del ajuste se escribe en quetzales con su signo, como +10.00 para sumar o -5.00 para restar (se recibió «${safe(shown)}»)`);
+    }
+    const result = unwrap(await adjustBalance(CLI_ACTOR, integration.id, centavos, String(options.note ?? '')));
+    return { data: result, text: `${safe(integration.nombre)}: ajuste de ${formatQuetzales(centavos)}, saldo ${formatQuetzales(result.balanceCentavos)}` };
   },
 
   async 'integrations:tokens'(args) {

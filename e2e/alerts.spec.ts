@@ -56,6 +56,7 @@ test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
     await admin.goto(integrationUrl);
     await admin.getByLabel('Tarifa por consulta (Q)').fill('3.00');
     await admin.getByRole('button', { name: 'Guardar tarifa' }).click();
+    await admin.getByRole('dialog', { name: `¿Cambiar la tarifa de «${integrationName}»?` }).getByRole('button', { name: 'Guardar tarifa Q 3.00' }).click();
     await expect(admin.getByText('Tarifa actualizada a Q 3.00 por consulta.')).toBeVisible();
 
     await admin.getByRole('link', { name: 'Ver alertas enviadas' }).click();

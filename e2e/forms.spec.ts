@@ -68,6 +68,82 @@ test.describe.serial('formularios y avisos de la consola', () => {
     await expect(admin.getByTestId('balance')).toHaveText(after);
   });
 
+  test('un cambio de tarifa pide confirmación con el precio anterior y el nuevo, y señala un cambio de cien veces (issue 24, punto 4)', async () => {
+    await admin.goto(integrationUrl);
+    const tariff = (await admin.getByTestId('tariff').textContent())!.trim();
+    expect(tariff).toBe('Q 1.50');
+    // 150 typed for 1.50: the dialog says so, and cancelling leaves the tariff as it was.
+    await admin.getByLabel('Tarifa por consulta (Q)').fill('150');
+    await admin.getByRole('button', { name: 'Guardar tarifa' }).click();
+    const typo = admin.getByRole('dialog', { name: '¿Cambiar la tarifa de «demo»?' });
+    await expect(typo).toContainText('pasará de Q 1.50 a Q 150.00 por consulta');
+    await expect(typo).toContainText('Es 100 veces la tarifa actual: revisa el punto decimal.');
+    await typo.getByRole('button', { name: 'Cancelar' }).click();
+    await expect(typo).toBeHidden();
+    await admin.reload();
+    await expect(admin.getByTestId('tariff')).toHaveText('Q 1.50');
+
+    // A change confirmed in the dialog is saved; putting it back asks again.
+    await admin.getByLabel('Tarifa por consulta (Q)').fill('1.75');
+    await admin.getByRole('button', { name: 'Guardar tarifa' }).click();
+    const change = admin.getByRole('dialog', { name: '¿Cambiar la tarifa de «demo»?' });
+    await expect(change).toContainText('pasará de Q 1.50 a Q 1.75 por consulta');
+    await expect(change).not.toContainText('veces');
+    await change.getByRole('button', { name: 'Guardar tarifa Q 1.75' }).click();
+    await expect(admin.getByText('Tarifa actualizada a Q 1.75 por consulta.')).toBeVisible();
+    await expect(admin.getByTestId('tariff')).toHaveText('Q 1.75');
+    await admin.getByLabel('Tarifa por consulta (Q)').fill('1.50');
+    await admin.getByRole('button', { name: 'Guardar tarifa' }).click();
+    await admin.getByRole('dialog', { name: '¿Cambiar la tarifa de «demo»?' }).getByRole('button', { name: 'Guardar tarifa Q 1.50' }).click();
+    await expect(admin.getByTestId('tariff')).toHaveText('Q 1.50');
+  });
+
+  test('un doble clic en «Recargar Q 50.00» del diálogo recarga una vez y no pulsa «Guardar tarifa» debajo (issue 24, punto 9)', async () => {
+    await admin.goto(integrationUrl);
+    const before = Number((await admin.getByTestId('balance').textContent())!.replace(/[^\d]/g, ''));
+    const form = admin.locator('form', { has: admin.getByTestId('topup-amount') });
+    await admin.getByTestId('topup-amount').fill('50');
+    await admin.getByTestId('topup-note').fill('Doble clic en el diálogo');
+    await form.getByRole('button', { name: 'Recargar', exact: true }).click();
+    const question = admin.getByRole('dialog', { name: '¿Recargar Q 50.00 a «demo»?' });
+    await question.getByRole('button', { name: 'Recargar Q 50.00' }).dblclick();
+    const after = `Q ${((before + 5000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    await expect(admin.getByText(`Recarga de Q 50.00 registrada. Saldo actual: ${after}.`)).toBeVisible();
+    await expect(question).toBeHidden();
+    await expect(admin.getByTestId('balance')).toHaveText(after);
+    // Nothing was sent from the tariff form: no notice under it, and no tariff change in the audit.
+    const tariffForm = admin.locator('form', { has: admin.getByLabel('Tarifa por consulta (Q)') });
+    await expect(tariffForm.locator('.notice')).toHaveCount(0);
+    await admin.goto(`${settings().baseUrl}/admin/auditoria`);
+    await expect(admin.getByRole('heading', { name: 'Auditoría', level: 1 })).toBeVisible();
+    const latest = admin.getByTestId('audit').locator('tbody tr').first();
+    await expect(latest).toContainText('Recargó saldo');
+    await expect(latest).toContainText('Q 50.00');
+  });
+
+  test('un ajuste con «+10» se confirma; uno que el saldo no permite no ofrece «Registrar ajuste» (issue 24, punto 10)', async () => {
+    await admin.goto(integrationUrl);
+    const before = Number((await admin.getByTestId('balance').textContent())!.replace(/[^\d]/g, ''));
+    await admin.getByLabel('Monto del ajuste (Q)').fill('+10');
+    await admin.getByLabel('Nota (obligatoria)').nth(1).fill('Bonificación e2e');
+    await admin.getByRole('button', { name: 'Registrar ajuste' }).click();
+    const add = admin.getByRole('dialog', { name: '¿Sumar Q 10.00 al saldo de «demo»?' });
+    await add.getByRole('button', { name: 'Registrar ajuste' }).click();
+    const after = `Q ${((before + 1000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    await expect(admin.getByText(`Saldo actual: ${after}`)).toBeVisible();
+
+    await admin.getByLabel('Monto del ajuste (Q)').fill(`-${(before + 1000) / 100 + 1}`);
+    await admin.getByLabel('Nota (obligatoria)').nth(1).fill('Demasiado');
+    await admin.getByRole('button', { name: 'Registrar ajuste' }).click();
+    const refused = admin.getByRole('dialog', { name: /^No se puede restar/ });
+    await expect(refused).toContainText('se rechazará');
+    await expect(refused.getByRole('button', { name: 'Registrar ajuste' })).toHaveCount(0);
+    await refused.getByRole('button', { name: 'Volver y corregir' }).click();
+    await expect(refused).toBeHidden();
+    await expect(admin.getByLabel('Monto del ajuste (Q)')).toHaveValue(`-${(before + 1000) / 100 + 1}`);
+    await expect(admin.getByTestId('balance')).toHaveText(after);
+  });
+
   test('enviar dos veces la misma recarga la registra una sola vez y no muestra error', async () => {
     const before = (await admin.getByTestId('balance').textContent())!.trim();
     const input = { integrationId, monto: '10.00', nota: 'Doble envío e2e', envio: crypto.randomUUID() };

@@ -16,6 +16,9 @@ describe('parseQuetzales', () => {
     ['  7.25  ', 725],
     ['-3.5', -350],
     ['-Q 1,234.50', -123450],
+    // The CLI's help writes an adjustment as <+Q|-Q> (issue 24, point 10).
+    ['+10', 1000],
+    ['+Q 2.50', 250],
     ['90071992547409.91', Number.MAX_SAFE_INTEGER],
   ])('reads %j as %i centavos', (text, centavos) => {
     expect(parseQuetzales(text)).toBe(centavos);
@@ -34,7 +37,9 @@ describe('parseQuetzales', () => {
     '1e3',
     '0x10',
     '--5',
-    '+5',
+    '+-5',
+    '-+5',
+    '++5',
     'Q',
     '90071992547409.92',
   ])('rejects %j', (text) => {

@@ -1,15 +1,16 @@
 // Money is integer centavos everywhere; these helpers are the only place quetzales appear as text.
 
-const QUETZALES_PATTERN = /^(-)?\s*(?:Q\s*)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+// A leading "+" is allowed: adjustments are written with their sign ("+10", "-5").
+const QUETZALES_PATTERN = /^([-+])?\s*(?:Q\s*)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
-/** Parses "1,234.50", "Q 12", "-3.5" into centavos without floating point; undefined if malformed. */
+/** Parses "1,234.50", "Q 12", "-3.5", "+10" into centavos without floating point; undefined if malformed. */
 export function parseQuetzales(text: string): number | undefined {
   const match = QUETZALES_PATTERN.exec(text.trim());
   if (!match) return undefined;
   const [, sign, whole, fraction = ''] = match;
   const centavos = Number(whole!.replaceAll(',', '')) * 100 + Number(fraction.padEnd(2, '0'));
   if (!Number.isSafeInteger(centavos)) return undefined;
-  return sign ? -centavos : centavos;
+  return sign === '-' ? -centavos : centavos;
 }
 
 /** Formats centavos as "Q 1,234.50" (negative as "-Q 1,234.50"). */

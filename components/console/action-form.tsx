@@ -60,7 +60,9 @@ export function ActionForm<T>({
 }: ActionFormProps<T>) {
   const [result, setResult] = useState<ActionResult<T> | null>(null);
   const [pending, startTransition] = useTransition();
-  const [question, setQuestion] = useState<{ question: Question; form: HTMLFormElement; values: Record<string, unknown> } | null>(null);
+  const [question, setQuestion] = useState<{ question: Question; form: HTMLFormElement; values: Record<string, unknown>; confirmed?: boolean } | null>(
+    null,
+  );
   // One key per submission: a second sending of the same one (a double click) gets the first's
   // answer from the server. A new key after each answer, so the next change is a new submission.
   const [submission, setSubmission] = useState(() => crypto.randomUUID());
@@ -85,6 +87,8 @@ export function ActionForm<T>({
         }
       } finally {
         sending.current = false;
+        // A confirmed question stays on screen until the answer (ConfirmDialog, `pending`).
+        setQuestion(null);
       }
     });
   }
@@ -124,9 +128,12 @@ export function ActionForm<T>({
       {question && (
         <ConfirmDialog
           {...question.question}
+          pending={question.confirmed}
+          pendingLabel={pendingLabel}
           onCancel={() => setQuestion(null)}
           onConfirm={() => {
-            setQuestion(null);
+            if (question.confirmed) return;
+            setQuestion({ ...question, confirmed: true });
             send(question.form, question.values);
           }}
         />

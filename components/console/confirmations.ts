@@ -1,4 +1,4 @@
-import { MAX_MOVEMENT_CENTAVOS } from '@/lib/integrations/schemas';
+import { MAX_MOVEMENT_CENTAVOS, MAX_TARIFF_CENTAVOS } from '@/lib/integrations/schemas';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 
@@ -10,13 +10,47 @@ export type Confirmation =
   | { kind: 'text'; title: string; message: string; confirmLabel: string }
   | { kind: 'top_up'; nombre: string; balanceCentavos: number }
   | { kind: 'adjustment'; nombre: string; balanceCentavos: number }
-  | { kind: 'zero_tariff'; nombre: string }
+  | { kind: 'tariff'; nombre: string; tariffCentavos: number }
   | { kind: 'promotion'; name: string; email: string; currentRole: 'admin' | 'support' };
 
 export interface Question {
   title: string;
   message: string;
-  confirmLabel: string;
+  /** Absent when the server would refuse what was typed: the dialog only explains, and goes back. */
+  confirmLabel?: string;
+}
+
+/** From this many times the current tariff (or this many times less), the question says so: a typo of 150 for 1.50. */
+const STRIKING_TARIFF_FACTOR = 10;
+
+function tariffQuestion(nombre: string, currentCentavos: number, typed: unknown): Question | undefined {
+  if (typeof typed !== 'string' || !/^[^.]*(\.\d{0,2})?$/.test(typed.trim())) return undefined;
+  const next = parseQuetzales(typed);
+  // Refused by the server (its message says what to fix) or no change at all: nothing to ask.
+  if (next === undefined || next < 0 || next > MAX_TARIFF_CENTAVOS || next === currentCentavos) return undefined;
+  if (next === 0) {
+    return {
+      title: `¿Tarifa cero para «${nombre}»?`,
+      message: `Sus consultas de catálogo costaban ${formatQuetzales(currentCentavos)} y dejarán de cobrarse desde la siguiente consulta, hasta que vuelvas a poner una tarifa.`,
+      confirmLabel: 'Guardar tarifa Q 0.00',
+    };
+  }
+  let factor = '';
+  if (currentCentavos > 0 && next >= currentCentavos * STRIKING_TARIFF_FACTOR) {
+    factor = ` Es ${timesText(next / currentCentavos)} veces la tarifa actual: revisa el punto decimal.`;
+  } else if (currentCentavos > 0 && next * STRIKING_TARIFF_FACTOR <= currentCentavos) {
+    factor = ` Es ${timesText(currentCentavos / next)} veces menos que la tarifa actual: revisa el punto decimal.`;
+  }
+  return {
+    title: `¿Cambiar la tarifa de «${nombre}»?`,
+    message: `Cada consulta de catálogo pasará de ${formatQuetzales(currentCentavos)} a ${formatQuetzales(next)} por consulta, desde la siguiente consulta.${factor}`,
+    confirmLabel: `Guardar tarifa ${formatQuetzales(next)}`,
+  };
+}
+
+/** 100 → "100", 12.345 → "12.3". */
+function timesText(ratio: number): string {
+  return (Math.round(ratio * 10) / 10).toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 
 /** The question to ask for these values, or undefined when nothing needs confirming. */
@@ -37,21 +71,19 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
       };
     case 'adjustment':
       if (!noted || !plausible || amount === undefined || amount === 0) return undefined;
+      if (confirmation.balanceCentavos + amount < 0) {
+        return {
+          title: `No se puede restar ${formatQuetzales(Math.abs(amount))} al saldo de «${confirmation.nombre}»`,
+          message: `El saldo es ${formatQuetzales(confirmation.balanceCentavos)}: este ajuste lo dejaría por debajo de cero y se rechazará. Corrige el monto.`,
+        };
+      }
       return {
         title: `¿${amount > 0 ? 'Sumar' : 'Restar'} ${formatQuetzales(Math.abs(amount))} al saldo de «${confirmation.nombre}»?`,
-        message:
-          confirmation.balanceCentavos + amount < 0
-            ? `El saldo es ${formatQuetzales(confirmation.balanceCentavos)}: este ajuste lo dejaría por debajo de cero y se rechazará.`
-            : `El saldo pasará de ${formatQuetzales(confirmation.balanceCentavos)} a ${formatQuetzales(confirmation.balanceCentavos + amount)}.`,
+        message: `El saldo pasará de ${formatQuetzales(confirmation.balanceCentavos)} a ${formatQuetzales(confirmation.balanceCentavos + amount)}.`,
         confirmLabel: 'Registrar ajuste',
       };
-    case 'zero_tariff':
-      if (typeof values.tarifa !== 'string' || parseQuetzales(values.tarifa) !== 0) return undefined;
-      return {
-        title: `¿Tarifa cero para «${confirmation.nombre}»?`,
-        message: 'Sus consultas de catálogo dejarán de cobrarse desde la siguiente consulta, hasta que vuelvas a poner una tarifa.',
-        confirmLabel: 'Guardar tarifa Q 0.00',
-      };
+    case 'tariff':
+      return tariffQuestion(confirmation.nombre, confirmation.tariffCentavos, values.tarifa);
     case 'promotion':
       if (values.role !== 'admin' || confirmation.currentRole === 'admin') return undefined;
       return {

@@ -26,6 +26,7 @@ describe('money fields tell what is wrong with what was typed', () => {
 
   it('an adjustment', () => {
     expect(message(signedQuetzalesField, '-5.00')).toBe(-500);
+    expect(message(signedQuetzalesField, '+10')).toBe(1000);
     expect(message(signedQuetzalesField, '0.00')).toBe('El ajuste no puede ser cero.');
     expect(message(signedQuetzalesField, '-100000000.01')).toBe('El ajuste máximo es de Q 100,000,000.00, para sumar o para restar.');
     expect(message(signedQuetzalesField, '-2.555')).toBe('Usa como máximo dos decimales.');

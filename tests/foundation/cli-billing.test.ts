@@ -33,6 +33,21 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await cli('integrations:history', created.nombre, '--kind', 'hold')).code).not.toBe(0);
   });
 
+  it('adjusts by "+10" as its help writes it, and explains a wrong adjustment in Spanish (issue 24, point 10)', async () => {
+    const created = await createIntegration('--balance', '5');
+    const added = await cli('integrations:adjust', created.nombre, '+10', '--note', 'Bonificación');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('ajuste de Q 10.00, saldo Q 15.00');
+
+    const malformed = await cli('integrations:adjust', created.nombre, 'diez', '--note', 'Bonificación');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('el monto del ajuste se escribe en quetzales con su signo, como +10.00 para sumar o -5.00 para restar (se recibió «diez»)');
+    const belowZero = await cli('integrations:adjust', created.nombre, '-100', '--note', 'Corrección');
+    expect(belowZero.code).toBe(2);
+    expect(belowZero.stderr).toContain('El ajuste dejaría el saldo por debajo de cero.');
+    expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(1500);
+  });
+
   it('issues a statement for a closed month and writes its PDF and CSV', async () => {
     const created = await createIntegration('--balance', '5');
     const month = previousMonth();

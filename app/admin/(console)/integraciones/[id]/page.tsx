@@ -110,7 +110,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
               hidden={hidden}
               submitLabel="Guardar tarifa"
               className="stack"
-              confirmation={{ kind: 'zero_tariff', nombre: integration.nombre }}
+              confirmation={{ kind: 'tariff', nombre: integration.nombre, tariffCentavos: integration.tariffCentavos }}
             >
               <Field name="tarifa" label="Tarifa por consulta (Q)" hint="Se aplica desde la siguiente consulta." inputMode="decimal" defaultValue={formatQuetzales(integration.tariffCentavos).replace('Q ', '')} />
             </ActionForm>
@@ -135,7 +135,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
               resetOnSuccess
               confirmation={{ kind: 'adjustment', nombre: integration.nombre, balanceCentavos: integration.balanceCentavos }}
             >
-              <Field name="monto" label="Monto del ajuste (Q)" hint="Positivo suma, negativo resta (por ejemplo -5.00). El saldo nunca queda por debajo de cero." inputMode="decimal" />
+              <Field name="monto" label="Monto del ajuste (Q)" hint="Con signo: +10.00 suma, -5.00 resta. El saldo nunca queda por debajo de cero." inputMode="decimal" />
               <Field name="nota" label="Nota (obligatoria)" hint="Explica el motivo: queda en el historial y en la auditoría." maxLength={500} />
             </ActionForm>
           </section>

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { questionFor } from './confirmations';
+
+describe('the tariff asks before it changes (issue 24, point 4)', () => {
+  const confirmation = { kind: 'tariff', nombre: 'Contabilidad Norte', tariffCentavos: 150 } as const;
+
+  it('shows the old and the new price per query', () => {
+    const question = questionFor(confirmation, { tarifa: '1.75' });
+    expect(question?.title).toBe('¿Cambiar la tarifa de «Contabilidad Norte»?');
+    expect(question?.message).toContain('de Q 1.50 a Q 1.75 por consulta');
+    expect(question?.message).not.toContain('veces');
+    expect(question?.confirmLabel).toBe('Guardar tarifa Q 1.75');
+  });
+
+  it('calls out a price a hundred times the current one (150 typed for 1.50)', () => {
+    const question = questionFor(confirmation, { tarifa: '150' });
+    expect(question?.message).toContain('de Q 1.50 a Q 150.00 por consulta');
+    expect(question?.message).toContain('100 veces la tarifa actual');
+    expect(question?.confirmLabel).toBe('Guardar tarifa Q 150.00');
+  });
+
+  it('calls out a price ten times lower than the current one', () => {
+    expect(questionFor(confirmation, { tarifa: '0.15' })?.message).toContain('10 veces menos que la tarifa actual');
+  });
+
+  it('still warns that a zero tariff stops billing', () => {
+    const question = questionFor(confirmation, { tarifa: '0' });
+    expect(question?.message).toContain('dejarán de cobrarse');
+    expect(question?.confirmLabel).toBe('Guardar tarifa Q 0.00');
+  });
+
+  it('asks nothing when the tariff is unchanged or will be refused by the server', () => {
+    expect(questionFor(confirmation, { tarifa: '1.50' })).toBeUndefined();
+    expect(questionFor(confirmation, { tarifa: 'uno' })).toBeUndefined();
+    expect(questionFor(confirmation, { tarifa: '-2' })).toBeUndefined();
+    expect(questionFor(confirmation, { tarifa: '1.505' })).toBeUndefined();
+  });
+});
+
+describe('an adjustment (issue 24, point 10)', () => {
+  const confirmation = { kind: 'adjustment', nombre: 'demo', balanceCentavos: 500 } as const;
+
+  it('takes "+10" as an amount to add', () => {
+    const question = questionFor(confirmation, { monto: '+10', nota: 'Bonificación' });
+    expect(question?.title).toBe('¿Sumar Q 10.00 al saldo de «demo»?');
+    expect(question?.confirmLabel).toBe('Registrar ajuste');
+  });
+
+  it('offers no "Registrar ajuste" when the dialog says the server will refuse it', () => {
+    const question = questionFor(confirmation, { monto: '-10', nota: 'Corrección' });
+    expect(question?.message).toContain('se rechazará');
+    expect(question?.confirmLabel).toBeUndefined();
+  });
+});
