@@ -3,6 +3,7 @@
 // the console's sign-in. The lookups do the same in their route wrapper (lib/api/route.ts): this
 // layer alone cost each lookup about as much as the rest of the gateway's own work.
 import { NextResponse, type NextRequest } from 'next/server';
+import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
 import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';
 import { env } from '@/lib/env';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
@@ -40,6 +41,15 @@ export async function proxy(request: NextRequest) {
   }
 
   const forwarded = new Headers(request.headers);
+  // Console pages learn their own path from here (a signed-out visit is sent to sign in and
+  // brought back, lib/auth/return-path.ts); whatever a client sent under this name is replaced.
+  forwarded.delete(CONSOLE_PATH_HEADER);
+  if (path === '/admin' || path.startsWith('/admin/')) {
+    const query = new URLSearchParams(request.nextUrl.searchParams);
+    query.delete('_rsc'); // Next's cache-busting mark on client navigations, not part of the page's address
+    const search = query.toString();
+    forwarded.set(CONSOLE_PATH_HEADER, search ? `${path}?${search}` : path);
+  }
   if (nonce) {
     // Next reads the nonce from the request's CSP header and puts it on the scripts it renders.
     forwarded.set('x-nonce', nonce);

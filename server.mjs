@@ -7,6 +7,7 @@
 // First: on an unsupported Node.js the process stops here, before Next.js loads.
 import './lib/runtime/refuse-unsupported-node.mjs';
 import http from 'node:http';
+import nextEnv from '@next/env';
 import next from 'next';
 import pino from 'pino';
 import { runtimeDescription } from './lib/runtime/supported-node.mjs';
@@ -17,6 +18,8 @@ import { baselineSecurityHeaders } from './lib/http/baseline-headers.mjs';
 globalThis[Symbol.for('gateway.serverWrapper')] = true;
 
 const dev = process.argv.includes('--dev');
+// .env files first, as `next` reads them (lib/load-env-files.ts): PORT and HOST there count too.
+nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...parts) => console.error(...parts) });
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
 const log = pino().child({ component: 'server' });

@@ -8,7 +8,7 @@ const ENDED = 'Tu sesión terminó';
 test('una primera visita no habla de una sesión terminada; cerrar sesión lo confirma', async ({ page }) => {
   const { baseUrl, adminEmail, adminPassword } = settings();
   await page.goto(`${baseUrl}/admin/registros`);
-  await expect(page).toHaveURL(`${baseUrl}/admin/login`);
+  await expect(page).toHaveURL(`${baseUrl}/admin/login?volver=%2Fadmin%2Fregistros`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.locator('main')).not.toContainText(ENDED);
   await expect(page.locator('main .notice')).toHaveCount(0);

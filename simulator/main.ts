@@ -1,4 +1,6 @@
 // `npm run simulator`: serves the three upstream protocols on SIMULATOR_PORT until stopped.
+// .env files count, as for the app: SIMULATOR_PORT set there moves the simulator too.
+import '@/lib/load-env-files';
 
 import { formatCuiGrouped } from '../lib/contract/identifiers';
 import { simulatorOptionsFromEnv } from './config';

@@ -1,7 +1,7 @@
 'use client';
 
-import { signOut } from 'next-auth/react';
 import { useState } from 'react';
+import { signOutTo } from './sign-out';
 
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
@@ -11,7 +11,7 @@ export function SignOutButton() {
       disabled={pending}
       onClick={() => {
         setPending(true);
-        void signOut({ callbackUrl: '/admin/login?motivo=salida' });
+        void signOutTo('/admin/login?motivo=salida');
       }}
     >
       {pending ? 'Saliendo…' : 'Cerrar sesión'}

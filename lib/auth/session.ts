@@ -8,6 +8,7 @@ import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { sessionCookiesAreSecure } from './options';
+import { CONSOLE_PATH_HEADER, signInPath } from './return-path';
 import { nextAuthSecret } from './secret';
 import { findSessionUser } from './sessions';
 
@@ -91,14 +92,16 @@ export function hasRole(user: Pick<ConsoleUserSession, 'role'>, required: Consol
 
 /**
  * For pages: no valid session goes to sign-in (saying the session ended only when the browser
- * still held one: a first visit is just asked to sign in); a pending step goes to the page that
- * takes it (unless this page is that one, `allowPending`); a role too low goes to "no permission".
+ * still held one: a first visit is just asked to sign in), which then returns to the page asked
+ * for; a pending step goes to the page that takes it (unless this page is that one,
+ * `allowPending`); a role too low goes to "no permission".
  */
 export async function requirePageUser(required: ConsoleRole = 'support', { allowPending }: { allowPending?: PendingStep } = {}): Promise<ConsoleUserSession> {
   const user = await currentConsoleUser();
   if (!user) {
     const heldSession = (await cookies()).getAll().some((cookie) => cookie.name.includes('next-auth.session-token'));
-    redirect(heldSession ? '/admin/login?motivo=sesion' : '/admin/login');
+    // Sign-in brings the visitor back to the page asked for (a deep link), not to the Panel.
+    redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER), heldSession ? 'sesion' : undefined));
   }
   if (user.pendingStep && user.pendingStep !== allowPending) redirect(PENDING_STEP_PATHS[user.pendingStep]);
   if (!hasRole(user, required)) redirect('/admin/sin-permiso');

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
 import { currentConsoleUser } from '@/lib/auth/session';
 import { SIGN_IN_ERROR_PARAM, signInErrorMessage } from '@/lib/auth/sign-in-errors';
 import { SignInForm } from './sign-in-form';
@@ -14,7 +15,9 @@ const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  if (await currentConsoleUser()) redirect('/admin');
+  // Only a console page of this site, never a link elsewhere (lib/auth/return-path.ts).
+  const returnTo = safeReturnPath(params[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH;
+  if (await currentConsoleUser()) redirect(returnTo);
   const reason = typeof params.motivo === 'string' && Object.hasOwn(REASONS, params.motivo) ? REASONS[params.motivo] : undefined;
   // next-auth sends refusals here (the form shows them inline when JavaScript runs). Only our own
   // codes become their text; anything else in the link gets one fixed sentence, never itself.
@@ -35,7 +38,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       )}
       <div className="card">
-        <SignInForm />
+        <SignInForm returnTo={returnTo} />
       </div>
     </main>
   );

@@ -7,7 +7,8 @@ import { signInErrorMessage } from '@/lib/auth/sign-in-errors';
 
 const UNEXPECTED = 'No se pudo iniciar sesión por un error inesperado. Espera un momento y vuelve a intentarlo.';
 
-export function SignInForm() {
+/** `returnTo`: the console page to open once signed in (already checked by the page: lib/auth/return-path.ts). */
+export function SignInForm({ returnTo }: { returnTo: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -24,7 +25,7 @@ export function SignInForm() {
         redirect: false,
       });
       if (result?.ok && !result.error) {
-        router.replace('/admin');
+        router.replace(returnTo);
         router.refresh();
         return;
       }
