@@ -36,6 +36,8 @@ interface ActionFormProps<T> {
   className?: string;
   submitClassName?: string;
   onSuccess?: (data: T) => void;
+  /** Called when the change is not made: its question cancelled, or the server refused it. */
+  onNotSaved?: () => void;
   /** Content shown after a success, in place of the success message (e.g. a secret shown once). */
   renderSuccess?: (data: T) => ReactNode;
 }
@@ -56,6 +58,7 @@ export function ActionForm<T>({
   className = 'stack',
   submitClassName,
   onSuccess,
+  onNotSaved,
   renderSuccess,
 }: ActionFormProps<T>) {
   const [result, setResult] = useState<ActionResult<T> | null>(null);
@@ -84,6 +87,8 @@ export function ActionForm<T>({
         if (answer.ok) {
           if (resetOnSuccess) form.reset();
           onSuccess?.(answer.data);
+        } else {
+          onNotSaved?.();
         }
       } finally {
         sending.current = false;
@@ -130,7 +135,10 @@ export function ActionForm<T>({
           {...question.question}
           pending={question.confirmed}
           pendingLabel={pendingLabel}
-          onCancel={() => setQuestion(null)}
+          onCancel={() => {
+            setQuestion(null);
+            onNotSaved?.();
+          }}
           onConfirm={() => {
             if (question.confirmed) return;
             setQuestion({ ...question, confirmed: true });

@@ -1,13 +1,39 @@
 'use client';
 
-import { useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { createUserAction, endUserSessionsAction, resetUserPasswordAction, resetUserTwoFactorAction, setUserActiveAction, setUserRoleAction } from './actions';
 
+const PASSWORD_SHOWN_EVENT = 'consola:usuarios:contrasena-mostrada';
+
+/**
+ * One password on screen at a time: showing one (a new user's, a reset's) takes away the one shown
+ * before, which would otherwise stay beside it and be handed to the wrong person.
+ */
+function useOnePasswordOnScreen<T>(): [T | null, (value: T) => void] {
+  const id = useId();
+  const [shown, setShown] = useState<T | null>(null);
+  useEffect(() => {
+    const hideUnlessMine = (event: Event) => {
+      if ((event as CustomEvent<string>).detail !== id) setShown(null);
+    };
+    window.addEventListener(PASSWORD_SHOWN_EVENT, hideUnlessMine);
+    return () => window.removeEventListener(PASSWORD_SHOWN_EVENT, hideUnlessMine);
+  }, [id]);
+  const show = useCallback(
+    (value: T) => {
+      setShown(value);
+      window.dispatchEvent(new CustomEvent(PASSWORD_SHOWN_EVENT, { detail: id }));
+    },
+    [id],
+  );
+  return [shown, show];
+}
+
 export function CreateUserForm() {
-  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  const [created, setCreated] = useOnePasswordOnScreen<{ email: string; password: string }>();
   return (
     <>
       <ActionForm action={createUserAction} submitLabel="Crear usuario" pendingLabel="Creando…" resetOnSuccess onSuccess={setCreated}>
@@ -49,6 +75,15 @@ interface UserRowActionsProps {
 }
 
 export function UserRowActions({ userId, name, email, role, active, isSelf, activeSessions, twoFactor }: UserRowActionsProps) {
+  // The menu shows the saved role again when a change is cancelled or refused (the last admin's
+  // demotion): a value that was never saved must not look saved.
+  const [chosenRole, setChosenRole] = useState(role);
+  const [savedRole, setSavedRole] = useState(role);
+  if (savedRole !== role) {
+    setSavedRole(role);
+    setChosenRole(role);
+  }
+  const [resetPassword, showResetPassword] = useOnePasswordOnScreen<string>();
   return (
     <div style={{ display: 'grid', gap: '0.5rem' }}>
       <ActionForm
@@ -58,11 +93,18 @@ export function UserRowActions({ userId, name, email, role, active, isSelf, acti
         className="inline"
         submitClassName="secondary"
         confirmation={{ kind: 'promotion', name, email, currentRole: role }}
+        onNotSaved={() => setChosenRole(role)}
       >
         <label className="sr-only" htmlFor={`role-${userId}`}>
           Rol de {email}
         </label>
-        <select id={`role-${userId}`} name="role" defaultValue={role} style={{ width: 'auto' }}>
+        <select
+          id={`role-${userId}`}
+          name="role"
+          value={chosenRole}
+          onChange={(event) => setChosenRole(event.target.value as UserRowActionsProps['role'])}
+          style={{ width: 'auto' }}
+        >
           <option value="support">{ROLE_LABELS.support}</option>
           <option value="admin">{ROLE_LABELS.admin}</option>
         </select>
@@ -80,10 +122,12 @@ export function UserRowActions({ userId, name, email, role, active, isSelf, acti
           message: 'Sus sesiones abiertas terminarán; entrará con la nueva contraseña y la consola le pedirá elegir la suya.',
           confirmLabel: 'Restablecer contraseña',
         }}
-        renderSuccess={({ password }) => <SecretReveal title={`Nueva contraseña de ${email}`} secret={password} />}
+        onSuccess={({ password }) => showResetPassword(password)}
+        renderSuccess={() => null}
       >
         {null}
       </ActionForm>
+      {resetPassword && <SecretReveal title={`Nueva contraseña de ${email}`} secret={resetPassword} />}
       {!isSelf && twoFactor && (
         <ActionForm
           action={resetUserTwoFactorAction}
