@@ -181,6 +181,59 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     await inView(demo.getByTestId('integration-balance'));
   });
 
+  test('en el teléfono, Escape cierra el menú y devuelve el foco a su botón (issue 24, punto 11)', async () => {
+    const { baseUrl } = settings();
+    await admin.setViewportSize(VIEWPORTS[1].size);
+    await admin.goto(`${baseUrl}/admin`);
+    const menu = admin.getByRole('button', { name: 'Menú' });
+    await menu.click();
+    const signOut = admin.getByRole('button', { name: 'Cerrar sesión' });
+    await expect(signOut).toBeVisible();
+    await signOut.focus();
+    await admin.keyboard.press('Escape');
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(signOut).toBeHidden();
+    await expect(menu).toBeFocused();
+  });
+
+  test('en el teléfono, el historial de saldo y el saldo bajo se leen sin desplazarse (issue 24, punto 11)', async () => {
+    const { baseUrl } = settings();
+    // An integration whose balance covers fewer than 100 queries: on the Panel's low-balance list.
+    const name = `saldo-bajo-${Date.now().toString(36)}`;
+    await admin.setViewportSize(VIEWPORTS[0].size);
+    await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
+    await admin.getByLabel('Nombre (login)').fill(name);
+    await admin.getByLabel('Tarifa por consulta de catálogo (Q)').fill('1.00');
+    await admin.getByLabel('Saldo inicial (Q, opcional)').fill('12.00');
+    await admin.getByRole('checkbox', { name: /Catálogo CUI\/NIT/ }).check();
+    await admin.getByRole('button', { name: 'Crear integración' }).click();
+    await expect(admin.getByTestId('new-token')).toHaveText(/^tlk_/);
+
+    await admin.setViewportSize(VIEWPORTS[1].size);
+    const inView = async (locator: ReturnType<Page['locator']>) => {
+      await expect(locator).toBeVisible();
+      const box = (await locator.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    };
+    for (const path of [`/admin/integraciones/${ids.integration}`, `/admin/integraciones/${ids.integration}/movimientos`]) {
+      await admin.goto(`${baseUrl}${path}`);
+      const row = admin.getByTestId('balance-history').locator('tbody tr').first();
+      await inView(row.locator('td[data-label="Fecha"]'));
+      await inView(row.getByTestId('balance-after'));
+      await inView(row.locator('td[data-label="Origen"]'));
+    }
+    await expect(async () => {
+      await admin.goto(`${baseUrl}/admin`);
+      await expect(admin.getByTestId('low-balance').locator('tbody tr', { hasText: name })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    const low = admin.getByTestId('low-balance').locator('tbody tr', { hasText: name });
+    await inView(low.getByRole('link', { name }));
+    await inView(low.locator('td').nth(1));
+    await inView(low.locator('td').nth(3));
+    await expect(low.locator('td').nth(3)).toContainText('12');
+  });
+
   test('las gráficas tienen fechas en el eje, letra legible en el teléfono y cifras al pasar o tocar', async () => {
     const { baseUrl } = settings();
     await admin.setViewportSize(VIEWPORTS[0].size);

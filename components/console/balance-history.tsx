@@ -12,7 +12,7 @@ import { formatQuetzales } from '@/lib/money';
 export function BalanceHistoryTable({ rows, integrationId, canReadAudit }: { rows: HistoryRow[]; integrationId: number; canReadAudit: boolean }) {
   return (
     <div className="table-wrap" role="region" aria-label="Historial de saldo" tabIndex={0}>
-      <table className="data" data-testid="balance-history">
+      <table className="data stacked" data-testid="balance-history">
         <thead>
           <tr>
             <th>Fecha</th>
@@ -25,13 +25,17 @@ export function BalanceHistoryTable({ rows, integrationId, canReadAudit }: { row
         <tbody>
           {rows.map((row) => (
             <tr key={row.id}>
-              <td className="nowrap">{formatDateTime(row.createdAt)}</td>
-              <td>{HISTORY_KIND_LABELS[row.kind]}</td>
-              <td className="num">{formatQuetzales(row.amountCentavos)}</td>
-              <td className="num" data-testid="balance-after">
+              <td className="nowrap" data-label="Fecha">
+                {formatDateTime(row.createdAt)}
+              </td>
+              <td data-label="Movimiento">{HISTORY_KIND_LABELS[row.kind]}</td>
+              <td className="num" data-label="Monto">
+                {formatQuetzales(row.amountCentavos)}
+              </td>
+              <td className="num" data-label="Saldo después" data-testid="balance-after">
                 {formatQuetzales(row.balanceAfterCentavos)}
               </td>
-              <td className="small">
+              <td className="small" data-label="Origen">
                 <Origin row={row} integrationId={integrationId} canReadAudit={canReadAudit} />
               </td>
             </tr>

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 export interface NavItem {
   href: string;
@@ -20,9 +20,22 @@ export function NavLinks({ items, children }: { items: NavItem[]; children: Reac
   const [openedAt, setOpenedAt] = useState(pathname);
   // Following a link closes the menu: the next page starts with it folded.
   if (open && openedAt !== pathname) setOpen(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // Escape folds an open menu and gives the focus back to its button, as menus do.
+  useEffect(() => {
+    if (!open) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [open]);
   return (
     <>
       <button
+        ref={button}
         type="button"
         className="menu-button"
         aria-expanded={open}

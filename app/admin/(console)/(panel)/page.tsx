@@ -69,7 +69,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           <EmptyState title="Ninguna integración tiene saldo bajo." />
         ) : (
           <div className="table-wrap" role="region" aria-label="Integraciones con saldo bajo" tabIndex={0}>
-            <table className="data">
+            <table className="data stacked" data-testid="low-balance">
               <thead>
                 <tr>
                   <th>Integración</th>
@@ -81,12 +81,16 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               <tbody>
                 {dashboard.lowBalance.map((integration) => (
                   <tr key={integration.id}>
-                    <td>
+                    <td data-label="Integración">
                       <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
                     </td>
-                    <td className="num">{formatQuetzales(integration.balanceCentavos)}</td>
-                    <td className="num">{formatQuetzales(integration.tariffCentavos)}</td>
-                    <td className="num">
+                    <td className="num" data-label="Saldo">
+                      {formatQuetzales(integration.balanceCentavos)}
+                    </td>
+                    <td className="num" data-label="Tarifa">
+                      {formatQuetzales(integration.tariffCentavos)}
+                    </td>
+                    <td className="num" data-label="Consultas que cubre">
                       {integration.tariffCentavos > 0 ? Math.floor(integration.balanceCentavos / integration.tariffCentavos).toLocaleString('es-GT') : '0'}
                     </td>
                   </tr>
