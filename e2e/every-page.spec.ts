@@ -219,9 +219,11 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     for (const path of [`/admin/integraciones/${ids.integration}`, `/admin/integraciones/${ids.integration}/movimientos`]) {
       await admin.goto(`${baseUrl}${path}`);
       const row = admin.getByTestId('balance-history').locator('tbody tr').first();
-      await inView(row.locator('td[data-label="Fecha"]'));
+      // Date, balance after and origin: the first, fourth and last columns on a desktop.
+      await inView(row.locator('td').first());
       await inView(row.getByTestId('balance-after'));
-      await inView(row.locator('td[data-label="Origen"]'));
+      await inView(row.locator('td').last());
+      await expect(row.locator('td').last()).toHaveAttribute('data-label', 'Origen');
     }
     await expect(async () => {
       await admin.goto(`${baseUrl}/admin`);

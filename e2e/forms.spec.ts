@@ -245,7 +245,8 @@ test.describe.serial('formularios y avisos de la consola', () => {
     await expect(admin).toHaveURL(/accion=balance.adjust/);
     const rows = audit.locator('tbody tr');
     await expect(rows.first()).toContainText('Ajustó saldo');
-    await expect(rows.first()).toContainText('Monto: — → -Q 1.25');
+    // The dialog test's -Q 1.25 (a later test adds +Q 10.00 above it).
+    await expect(rows.filter({ hasText: 'Monto: — → -Q 1.25' }).first()).toBeVisible();
     for (const row of await rows.all()) await expect(row).toContainText('Ajustó saldo');
 
     await admin.goto(`${baseUrl}/admin/auditoria?accion=integration.set_flags`);
