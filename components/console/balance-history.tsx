@@ -36,7 +36,10 @@ export function BalanceHistoryTable({ rows, integrationId, canReadAudit }: { row
                 {formatQuetzales(row.balanceAfterCentavos)}
               </td>
               <td className="small" data-label="Origen">
-                <Origin row={row} integrationId={integrationId} canReadAudit={canReadAudit} />
+                {/* One box: on a phone the cell is a flex row, and a link beside its note would be two columns. */}
+                <span>
+                  <Origin row={row} integrationId={integrationId} canReadAudit={canReadAudit} />
+                </span>
               </td>
             </tr>
           ))}
