@@ -28,6 +28,7 @@ const PRODUCTION_SETTINGS = {
   CATALOG_BASE_URL: 'https://catalogos.example.test/api',
   CATALOG_CLIENT_ID: 'catalog-client',
   CATALOG_CLIENT_SECRET: 'catalog-secret',
+  SUPPORT_CONTACT_EMAIL: 'soporte@example.test',
 };
 
 let testDatabase: TestDatabase;
