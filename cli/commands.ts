@@ -30,6 +30,7 @@ import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { OVERLAP_PRESET_NAMES, parseOverlapPreset, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
+import { resealRecords } from '@/lib/personal-data/reseal';
 import type { Result } from '@/lib/result';
 import { env } from '@/lib/env';
 import { resetTwoFactor } from '@/lib/two-factor/service';
@@ -99,7 +100,13 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
                                         also inside /rtu/nits batches)
   records:purge [--export-dir DIR]      deletes the query records older than QUERY_RECORD_RETENTION_MONTHS
                                         (as the daily job does), first archiving them as gzipped CSV in DIR,
-                                        and the alert deliveries as old`;
+                                        and the alert deliveries as old
+  personal-data:reseal [--batch N] [--pause-ms MS] [--restart]
+                                        bring every query record to the current PERSONAL_DATA_KEY and
+                                        PERSONAL_DATA_SEARCH_KEY: encrypts records still in clear, re-encrypts
+                                        and re-hashes those under a previous key; batches of N (2000) by id,
+                                        each a short transaction, while the service runs; an interrupted
+                                        run resumes where it stopped (--restart: from the first record)`;
 
 function required(args: string[], index: number, what: string): string {
   const value = args[index];
@@ -454,6 +461,38 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     ].join('\n');
     if (!run.ok) throw new CliError(text, 1);
     return { data: run, text };
+  },
+
+  async 'personal-data:reseal'(_args, options) {
+    const whole = (name: string, fallback: number, min: number) => {
+      const value = typeof options[name] === 'string' ? Number(options[name]) : fallback;
+      if (!Number.isInteger(value) || value < min || value > 50_000) throw new CliError(`--${name} must be a whole number from ${min} to 50000`);
+      return value;
+    };
+    const batchRows = whole('batch', 2_000, 1);
+    const pauseMs = whole('pause-ms', 0, 0);
+    const startedAt = Date.now();
+    let lastReport = startedAt;
+    const result = await resealRecords({
+      batchRows,
+      pauseMs,
+      restart: options.restart === true,
+      // Progress on stderr every 10 s (stdout is the result, --json included).
+      onBatch: (progress) => {
+        if (Date.now() - lastReport < 10_000) return;
+        lastReport = Date.now();
+        process.stderr.write(`… ${progress.scanned} record(s) read, ${progress.resealed} resealed, through id ${progress.afterId}\n`);
+      },
+    });
+    const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+    return {
+      data: result,
+      text:
+        `${result.resumedAfterId > 0 ? `Resumed after record ${result.resumedAfterId}. ` : ''}` +
+        `Read ${result.scanned} query record(s), resealed ${result.resealed}, in ${seconds} s. ` +
+        `Every record is now under encryption key ${result.encryptionKeyId} and search key ${result.searchKeyId}: ` +
+        'PERSONAL_DATA_PREVIOUS_KEYS and PERSONAL_DATA_PREVIOUS_SEARCH_KEYS can be emptied.',
+    };
   },
 
   async 'records:purge'(_args, options) {

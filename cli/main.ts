@@ -78,6 +78,9 @@ function parseCommandLine(argv: string[]) {
       token: { type: 'string' },
       set: { type: 'string' },
       anywhere: { type: 'boolean', default: false },
+      batch: { type: 'string' },
+      'pause-ms': { type: 'string' },
+      restart: { type: 'boolean', default: false },
     },
   });
 }

@@ -23,6 +23,8 @@ const PRODUCTION = {
   CATALOG_CLIENT_SECRET: 'catalog-secret',
   RECORD_JOURNAL_DIR: '/var/lib/gateway/record-journal',
   SUPPORT_CONTACT_EMAIL: 'soporte@example.com',
+  PERSONAL_DATA_KEY: Buffer.alloc(32, 1).toString('base64'),
+  PERSONAL_DATA_SEARCH_KEY: Buffer.alloc(32, 2).toString('base64'),
   RENAP_BASE_URL: 'https://renap.example.gt/api',
   RTU_BASE_URL: 'https://rtu.example.gt/api',
   CATALOG_BASE_URL: 'https://catalogos.example.gt/api',
@@ -107,6 +109,8 @@ describe('parseEnv', () => {
         'CATALOG_CLIENT_SECRET',
         'RECORD_JOURNAL_DIR',
         'SUPPORT_CONTACT_EMAIL',
+        'PERSONAL_DATA_KEY',
+        'PERSONAL_DATA_SEARCH_KEY',
         'DATABASE_URL',
         'NEXTAUTH_SECRET',
         'NEXTAUTH_URL',
@@ -117,6 +121,15 @@ describe('parseEnv', () => {
         'CATALOG_BASE_URL',
       ].sort(),
     );
+  });
+
+  it('takes the personal-data keys only as 32 bytes in base64, two different ones, and previous keys as a list', () => {
+    expect(rejectedVariables({ ...PRODUCTION, PERSONAL_DATA_KEY: 'short' })).toEqual(['PERSONAL_DATA_KEY']);
+    expect(rejectedVariables({ ...PRODUCTION, PERSONAL_DATA_SEARCH_KEY: Buffer.alloc(31).toString('base64') })).toEqual(['PERSONAL_DATA_SEARCH_KEY']);
+    expect(rejectedVariables({ ...PRODUCTION, PERSONAL_DATA_SEARCH_KEY: PRODUCTION.PERSONAL_DATA_KEY })).toEqual(['PERSONAL_DATA_SEARCH_KEY']);
+    expect(rejectedVariables({ ...PRODUCTION, PERSONAL_DATA_PREVIOUS_KEYS: `${Buffer.alloc(32, 3).toString('base64')},nope` })).toEqual(['PERSONAL_DATA_PREVIOUS_KEYS']);
+    const previous = [Buffer.alloc(32, 3).toString('base64'), Buffer.alloc(32, 4).toString('base64')];
+    expect(parseEnv({ ...PRODUCTION, PERSONAL_DATA_PREVIOUS_KEYS: ` ${previous[0]} , ${previous[1]}` }).PERSONAL_DATA_PREVIOUS_KEYS).toEqual(previous);
   });
 
   it('takes a built app (NODE_ENV=production) without APP_ENV for production: secrets required, never seeded', () => {

@@ -14,6 +14,15 @@ const flag = (fallback: boolean) =>
 const httpUrl = z.url({ protocol: /^https?$/ });
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
+/** A 256-bit key written as base64 (`openssl rand -base64 32`). */
+const isBase64Key = (value: string) => /^[A-Za-z0-9+/_-]{43}=?$/.test(value.trim()) && Buffer.from(value.trim(), 'base64').length === 32;
+const base64Key = z.string().refine(isBase64Key, 'must be 32 random bytes in base64 (openssl rand -base64 32)');
+const base64Keys = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((key) => key.trim()).filter((key) => key !== '') : []),
+  // Reported as the variable itself: which key of the list is wrong is not printed, it is a secret.
+  z.array(z.string()).refine((keys) => keys.every(isBase64Key), 'must be comma-separated keys of 32 bytes in base64'),
+);
+
 const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
 const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
 
@@ -36,6 +45,15 @@ export const envSchema = z
     // The key (at least 32 characters) the TOTP secrets are encrypted with (lib/two-factor). Unset:
     // derived from NEXTAUTH_SECRET, so set it before rotating NEXTAUTH_SECRET (docs/operations.md).
     TWO_FACTOR_ENCRYPTION_KEY: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
+
+    // Personal data at rest (lib/personal-data): the key that encrypts the NITs and CUIs of query
+    // records (AES-256-GCM) and the separate key of their search hashes (HMAC-SHA-256). Required in
+    // production; development generates each once into .data/. The PREVIOUS lists hold the keys
+    // being rotated away, still read until `npm run cli -- personal-data:reseal` has finished.
+    PERSONAL_DATA_KEY: z.preprocess(emptyAsUnset, base64Key.optional()),
+    PERSONAL_DATA_PREVIOUS_KEYS: base64Keys,
+    PERSONAL_DATA_SEARCH_KEY: z.preprocess(emptyAsUnset, base64Key.optional()),
+    PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: base64Keys,
 
     // Production must set the three base URLs (parseEnv); development defaults to the simulator.
     RENAP_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/renap`)),
@@ -158,6 +176,10 @@ export const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['LOOKUP_CONCURRENCY'], message: 'must not exceed SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE' });
     }
     for (const problem of alertSettingProblems(env)) ctx.addIssue({ code: 'custom', ...problem });
+    if (env.PERSONAL_DATA_KEY && env.PERSONAL_DATA_SEARCH_KEY && env.PERSONAL_DATA_KEY.trim() === env.PERSONAL_DATA_SEARCH_KEY.trim()) {
+      // One leaked key must not give away both the identifiers and a way to test guesses against the hashes.
+      ctx.addIssue({ code: 'custom', path: ['PERSONAL_DATA_SEARCH_KEY'], message: 'must differ from PERSONAL_DATA_KEY' });
+    }
     if (env.APP_ENV !== 'production') return;
     // Production never runs on the embedded database or the simulator's development keys.
     const required: Array<keyof typeof env> = [
@@ -170,6 +192,8 @@ export const envSchema = z
       'CATALOG_CLIENT_SECRET',
       'RECORD_JOURNAL_DIR',
       'SUPPORT_CONTACT_EMAIL',
+      'PERSONAL_DATA_KEY',
+      'PERSONAL_DATA_SEARCH_KEY',
     ];
     for (const name of required) {
       if (env[name] === undefined) {

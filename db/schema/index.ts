@@ -12,3 +12,4 @@ export * from './statements';
 export * from './alerts';
 export * from './personal-data-access';
 export * from './console-two-factor';
+export * from './personal-data-at-rest';

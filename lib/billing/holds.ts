@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
+import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { recordCompanions } from '@/lib/records/write';
-import { storableRecord } from '@/lib/records/storable';
 import type { QueryRecordInput } from '@/lib/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
@@ -51,9 +51,10 @@ export async function placeHold(integrationId: number, requestId: string): Promi
  * A capture returns the balance it left (the statement reads the row it already touches), so the
  * alerts need no round trip of their own; a void or a settlement that found the hold gone, null.
  */
-export async function settleHold(hold: Hold, capture: boolean, input: QueryRecordInput): Promise<BalanceAfterCharge | null> {
+export async function settleHold(hold: Hold, capture: boolean, input: QueryRecordInput | SealedQueryRecord): Promise<BalanceAfterCharge | null> {
   const handle = await database();
-  const record = storableRecord(input);
+  // Its NIT and CUI encrypted, its search keys hashed, here in the app: the keys never reach SQL.
+  const record = sealRecord(input);
   const charged = capture ? hold.tariffCentavos : 0;
   const rows = await handle.rows<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(sql`
     with new_record as (

@@ -12,28 +12,26 @@ import { sql, type SQL } from 'drizzle-orm';
  */
 export type CsvColumn = { header: string; text: SQL } | { header: string; number: SQL };
 
-/** The SQL of one CSV line (with its CRLF) for a row, from the export's columns. */
-export function csvLineSql(columns: readonly CsvColumn[]): SQL<string> {
-  return sql<string>`${csvFieldsSql(columns)} || E'\\r\\n'`;
-}
-
-/** The SQL of a row's fields joined by commas, without the line end (part of a line the app completes). */
+/** The SQL of some consecutive fields of a CSV line, joined by commas (no line break). */
 export function csvFieldsSql(columns: readonly CsvColumn[]): SQL<string> {
   const fields = columns.map((column) => ('text' in column ? sql`csv_field(${column.text})` : sql`coalesce((${column.number})::text, '')`));
   return sql<string>`${sql.join(fields, sql` || ',' || `)}`;
 }
 
-/**
- * One text field as csv_field (migration 0002) writes it, for the few fields the app formats
- * itself (identifiers, masked or not, which PostgreSQL does not see in clear).
- */
+/** The SQL of one CSV line (with its CRLF) for a row, from the export's columns. */
+export function csvLineSql(columns: readonly CsvColumn[]): SQL<string> {
+  return sql<string>`${csvFieldsSql(columns)} || E'\\r\\n'`;
+}
+
+// csv_field's rules (migration 0002), for the few fields formatted in the app (decrypted identifiers).
+const FORMULA_START = /^[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[-=+@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV field formatted in the app, exactly as csv_field formats it in SQL (csv.test.ts compares them). */
 export function csvField(value: string | null): string {
   if (value === null) return '';
-  const quoted = /[",\r\n]/.test(value);
-  if (/^[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[-=+@\t\r]/.test(value)) {
-    return quoted ? `"'${value.replaceAll('"', '""')}"` : `'${value}`;
-  }
-  return quoted ? `"${value.replaceAll('"', '""')}"` : value;
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** The header line (with a byte-order mark, so spreadsheet programs read accents as UTF-8). */

@@ -11,15 +11,19 @@ import { ensurePrivateDirectory } from '@/lib/files/private-directory';
 import { runAsJob } from '@/lib/jobs/context';
 import { logger } from '@/lib/logging/logger';
 import { metrics } from '@/lib/metrics/registry';
+import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
 import { JournalFile } from './journal';
 
+// Records are kept sealed (their NIT and CUI encrypted, their search keys hashed: lib/personal-data),
+// so the journal's disk holds no identifier in clear; entries a previous release kept in clear are
+// sealed when they are written.
 export type JournalEntry =
   /** A registry lookup's record. */
-  | { kind: 'unbilled'; record: QueryRecordInput }
+  | { kind: 'unbilled'; record: QueryRecordInput | SealedQueryRecord }
   /** A catalog lookup whose settlement failed: its hold is voided (never charged) and its record written. */
-  | { kind: 'voided_settlement'; hold: Hold; record: QueryRecordInput };
+  | { kind: 'voided_settlement'; hold: Hold; record: QueryRecordInput | SealedQueryRecord };
 
 const REPLAY_INTERVAL_MS = 2_000;
 
@@ -85,7 +89,7 @@ export class RecordJournal {
 
   /** On disk (flushed) when this resolves. */
   async keep(entry: JournalEntry): Promise<void> {
-    await this.file.keep(entry);
+    await this.file.keep({ ...entry, record: sealRecord(entry.record) });
     log.warn({ requestId: entry.record.requestId, pending: this.file.pending }, 'the database did not take a query record: kept in the journal until it does');
   }
 

@@ -4,8 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openNullable } from '@/lib/personal-data/envelope';
+import { resetEnvCache } from '@/tests/support/test-database';
+import { TEST_PERSONAL_DATA_KEYS } from '@/tests/support/personal-data-keys';
 import { databaseWasUnreachable, RecordJournal, type JournalEntry } from './index';
 import { JournalFile } from './journal';
+
+// Entries are sealed with the personal-data keys: the test's, not development ones under .data/.
+Object.assign(process.env, TEST_PERSONAL_DATA_KEYS);
+resetEnvCache();
 
 const directories: string[] = [];
 afterEach(() => {
@@ -21,7 +28,7 @@ function journalPath(): string {
 function entry(requestId: string): JournalEntry {
   return {
     kind: 'unbilled',
-    record: { integrationId: 1, lookup: 'renap', httpStatus: 200, responseTimeMs: 5, nit: null, cui: '1587564440904', errorMessage: null, requestId },
+    record: { integrationId: 1, lookup: 'renap', httpStatus: 200, responseTimeMs: 5, nit: null, cui: '1587 56444 0904', errorMessage: null, requestId },
   };
 }
 
@@ -97,7 +104,19 @@ describe('RecordJournal', () => {
     expect(await journal.replay()).toBe(3);
     expect(written).toEqual(['a', 'c']);
     const rejected = fs.readFileSync(`${file.file}.rejected`, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(rejected).toEqual([{ entry: entry('refused'), error: expect.stringContaining('value too long') }]);
+    expect(rejected).toEqual([
+      { entry: { kind: 'unbilled', record: expect.objectContaining({ requestId: 'refused', sealed: true }) }, error: expect.stringContaining('value too long') },
+    ]);
+  });
+
+  it('keeps records sealed on disk: no NIT or CUI in clear, and the replay writes them as the lookup would have', async () => {
+    const written: JournalEntry[] = [];
+    const { file, journal } = await journalWith(['sealed'], async (each) => void written.push(each), async () => true);
+    const onDisk = fs.readFileSync(file.file, 'utf8');
+    expect(onDisk).toContain('"requestId":"sealed"');
+    expect(onDisk).not.toMatch(/1587564440904|1587 56444 0904/);
+    expect(await journal.replay()).toBe(1);
+    expect(openNullable(written[0]!.record.cui, 'cui')).toBe('1587 56444 0904');
   });
 });
 

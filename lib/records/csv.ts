@@ -1,20 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { integrations, queryRecords } from '@/db/schema';
-import { csvField, csvFieldsSql, csvHeader, csvLineSql, csvTextStream, type CsvColumn } from '@/lib/format/csv';
+import { csvField, csvFieldsSql, csvHeader, csvTextStream, type CsvColumn } from '@/lib/format/csv';
 import { GUATEMALA_OFFSET_HOURS } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { CURRENCY } from '@/lib/money';
 import type { KeysetCursor } from '@/lib/paging/keyset';
+import { openNullable } from '@/lib/personal-data/envelope';
+import { maskIdentifier } from '@/lib/personal-data/mask';
 import type { RecordFilters } from './filters';
 import { maskCuiColumn, maskIdentifiersInText, maskNitColumn } from '@/lib/personal-data/masking';
-import { iterateRecordLines, iterateRecordRows } from './list';
+import { iterateRecordLines, iterateRecordRows, type RecordLineFormat } from './list';
 
 const lookupLabel = sql.join(
   [sql`case ${queryRecords.lookup}`, ...Object.entries(LOOKUP_LABELS).map(([lookup, label]) => sql`when ${lookup}::lookup_kind then ${label}::text`), sql`end`],
   sql` `,
 );
 
-export const RECORD_CSV_COLUMNS: readonly CsvColumn[] = [
+// The columns before and after the identifiers, formatted by PostgreSQL; the NIT and the CUI are
+// stored encrypted, so they are decrypted and formatted here, between the two.
+const BEFORE_IDENTIFIERS: readonly CsvColumn[] = [
   { header: 'id', number: sql`${queryRecords.id}` },
   { header: 'fecha_utc', text: sql`to_char(${queryRecords.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` },
   {
@@ -25,8 +29,8 @@ export const RECORD_CSV_COLUMNS: readonly CsvColumn[] = [
   { header: 'consulta', text: lookupLabel },
   { header: 'estado_http', number: sql`${queryRecords.httpStatus}` },
   { header: 'tiempo_respuesta_ms', number: sql`${queryRecords.responseTimeMs}` },
-  { header: 'nit', text: sql`${queryRecords.nit}` },
-  { header: 'cui', text: sql`${queryRecords.cui}` },
+];
+const AFTER_IDENTIFIERS: readonly CsvColumn[] = [
   { header: 'cobrado', number: sql`centavos_decimal(${queryRecords.chargedCentavos})` },
   { header: 'tarifa', number: sql`centavos_decimal(${queryRecords.tariffCentavos})` },
   { header: 'moneda', text: sql`${CURRENCY}::text` },
@@ -34,7 +38,37 @@ export const RECORD_CSV_COLUMNS: readonly CsvColumn[] = [
   { header: 'request_id', text: sql`${queryRecords.requestId}` },
 ];
 
-export const RECORD_CSV_LINE = csvLineSql(RECORD_CSV_COLUMNS);
+export const RECORD_CSV_COLUMNS: readonly CsvColumn[] = [
+  ...BEFORE_IDENTIFIERS,
+  { header: 'nit', text: sql`${queryRecords.nit}` },
+  { header: 'cui', text: sql`${queryRecords.cui}` },
+  ...AFTER_IDENTIFIERS,
+];
+
+/** How a line shows the record's identifiers (given decrypted): in full, or masked (the retention archive). */
+type IdentifierText = (identifier: string | null) => string | null;
+
+function recordCsvLine(identifierText: IdentifierText): RecordLineFormat {
+  return {
+    select: {
+      before: csvFieldsSql(BEFORE_IDENTIFIERS),
+      nit: sql`${queryRecords.nit}`,
+      cui: sql`${queryRecords.cui}`,
+      after: csvFieldsSql(AFTER_IDENTIFIERS),
+    },
+    format: (row) => {
+      const nit = identifierText(openNullable(row.nit as string | null, 'nit'));
+      const cui = identifierText(openNullable(row.cui as string | null, 'cui'));
+      return `${row.before as string},${csvField(nit)},${csvField(cui)},${row.after as string}\r\n`;
+    },
+  };
+}
+
+/** A CSV line of a record with its identifiers in full (the console's export, a statement's charges). */
+export const RECORD_CSV_LINE = recordCsvLine((identifier) => identifier);
+
+/** A CSV line of a record with its identifiers masked (the retention archive: lib/retention). */
+const MASKED_RECORD_CSV_LINE = recordCsvLine((identifier) => (identifier === null ? null : maskIdentifier(identifier)));
 
 // The fields the app formats itself: the identifiers, and the source's error detail, which may echo them.
 const APP_FORMATTED = new Set(['nit', 'cui', 'error']);
@@ -76,13 +110,14 @@ export function recordsCsvStream(
 
 async function* consoleExportLines(filters: RecordFilters, maxRows: number, options: ConsoleExportOptions): AsyncGenerator<string[]> {
   const line = (row: Record<string, string | null>) => {
-    const identifiers = { nit: row[`s${NIT_SEGMENT}`] ?? null, cui: row[`s${CUI_SEGMENT}`] ?? null };
+    // Stored encrypted: opened here, then written in full or masked.
+    const identifiers = { nit: openNullable(row[`s${NIT_SEGMENT}`] ?? null, 'nit'), cui: openNullable(row[`s${CUI_SEGMENT}`] ?? null, 'cui') };
     const fields = EXPORT_SEGMENTS.map((segment, index) => {
       const value = row[`s${index}`] ?? null;
       if ('sql' in segment) return value ?? '';
+      if (segment.app.header === 'nit') return csvField(options.identifiers === 'full' ? identifiers.nit : maskNitColumn(identifiers.nit));
+      if (segment.app.header === 'cui') return csvField(options.identifiers === 'full' ? identifiers.cui : maskCuiColumn(identifiers.cui));
       if (options.identifiers === 'full') return csvField(value);
-      if (segment.app.header === 'nit') return csvField(maskNitColumn(value));
-      if (segment.app.header === 'cui') return csvField(maskCuiColumn(value));
       return csvField(value === null ? null : maskIdentifiersInText(value, [identifiers.nit, identifiers.cui]));
     });
     return `${fields.join(',')}\r\n`;
@@ -100,7 +135,11 @@ async function* consoleExportLines(filters: RecordFilters, maxRows: number, opti
 }
 
 
-/** Every record older than `cursor` as CSV, newest first (the retention job's archive). */
+/**
+ * Every record older than `cursor` as CSV, newest first (the retention job's archive), with the
+ * identifiers masked: past the retention period the records are kept for accounting and
+ * statistics, not to say who was looked up (docs/decisions.md, "Personal data at rest").
+ */
 export function recordsCsvStreamFrom(cursor: KeysetCursor, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
-  return csvTextStream(csvHeader(RECORD_CSV_COLUMNS), iterateRecordLines({}, RECORD_CSV_LINE, { startAfter: cursor }), onError);
+  return csvTextStream(csvHeader(RECORD_CSV_COLUMNS), iterateRecordLines({}, MASKED_RECORD_CSV_LINE, { startAfter: cursor }), onError);
 }

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, queryRecords } from '@/db/schema';
 import { database as openDatabase, db } from '@/db/client';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { seal } from '@/lib/personal-data/envelope';
+import { searchKey } from '@/lib/personal-data/search-keys';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { iterateRecordLines, listRecordsPage } from './list';
 
@@ -24,7 +26,7 @@ beforeAll(async () => {
       lookup: index % 2 ? 'omisos' : 'renap',
       httpStatus: index === 3 ? 502 : 200,
       responseTimeMs: 10,
-      nit: index === 4 ? '123456K' : null,
+      nit: index === 4 ? seal('123456K', 'nit') : null,
       cui: null,
       requestId: `req_keyset_${index}`,
       createdAt: sql`${`2026-11-20T12:00:00.123${micros}Z`}::timestamptz` as unknown as Date,
@@ -34,7 +36,7 @@ beforeAll(async () => {
   // What the record writers store with every record: its search keys and its rollup row.
   await handle.rows(sql`
     insert into query_record_identifiers (record_id, identifier, created_at)
-    select id, normalize_tax_identifier(nit), created_at from query_records where nit is not null`);
+    select id, ${searchKey('123456K')}::text, created_at from query_records where nit is not null`);
   await handle.rows(sql`
     insert into query_rollup_queue (integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at)
     select integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at from query_records`);

@@ -1,8 +1,11 @@
-import { and, asc, between, desc, eq, gte, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, between, desc, eq, gte, inArray, lt, SQL, sql, type SQLWrapper } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type LedgerEntry, type QueryRecord } from '@/db/schema';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
+import { openRecord } from '@/lib/personal-data/records';
+import { searchKeysToLookUp } from '@/lib/personal-data/search-keys';
+import { clearRecordsMayRemain } from '@/lib/personal-data/state';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { matchingDays, scanRange, type MatchingDays } from './count';
 import type { RecordFilters } from './filters';
@@ -11,11 +14,19 @@ import { statusFilter } from './outcomes';
 export type ConsoleRecord = QueryRecord & { integrationNombre: string };
 
 /**
- * The identifier search key for what support typed ("576937-k", "2415 75181 0101"): the same
- * normalization the record writers applied (normalize_tax_identifier, migration 0002).
+ * The stored search keys for what support typed ("576937-k", "2415 75181 0101"): its keyed hash,
+ * computed here as the record writers did (lib/personal-data/search-keys.ts), plus the forms older
+ * records may still hold during a key rotation or before the migration finished. One key is one
+ * index range; two or three are as many short ranges. None (it normalizes to nothing): no match.
  */
-function searchKey(text: string): SQL {
-  return sql`normalize_tax_identifier(${text}::text)`;
+function matchesSearchKeys(keys: string[]): SQL {
+  if (keys.length === 1) return eq(queryRecordIdentifiers.identifier, keys[0]!);
+  return keys.length === 0 ? sql`false` : inArray(queryRecordIdentifiers.identifier, keys);
+}
+
+/** The search keys to look for, for a list about to run (whether clear ones may remain is read from the database). */
+async function searchKeysFor(filters: RecordFilters): Promise<string[]> {
+  return filters.identificador ? searchKeysToLookUp(filters.identificador, await clearRecordsMayRemain()) : [];
 }
 
 /**
@@ -32,7 +43,7 @@ function searchKey(text: string): SQL {
  *   NIT o CUI (+ others)        query_record_identifiers_search_idx (identifier, created_at, record_id)
  * Other filters are checked on the rows the index yields; the planner picks the most selective.
  */
-function listSource(filters: RecordFilters) {
+function listSource(filters: RecordFilters, searchKeys: string[]) {
   const conditions: SQL[] = [];
   if (filters.integracion !== undefined) conditions.push(eq(queryRecords.integrationId, filters.integracion));
   if (filters.consulta) conditions.push(eq(queryRecords.lookup, filters.consulta));
@@ -40,7 +51,7 @@ function listSource(filters: RecordFilters) {
   const keys = filters.identificador
     ? { createdAt: queryRecordIdentifiers.createdAt, id: queryRecordIdentifiers.recordId }
     : { createdAt: queryRecords.createdAt, id: queryRecords.id };
-  if (filters.identificador) conditions.push(eq(queryRecordIdentifiers.identifier, searchKey(filters.identificador)));
+  if (filters.identificador) conditions.push(matchesSearchKeys(searchKeys));
   // Dates bound the ordering column itself, so they narrow the index range of any of the above.
   if (filters.desde) conditions.push(gte(keys.createdAt, startOfGuatemalanDay(filters.desde)));
   if (filters.hasta) conditions.push(lt(keys.createdAt, startOfNextGuatemalanDay(filters.hasta)));
@@ -61,8 +72,9 @@ export function recordsQuery(
   direction: 'older' | 'newer',
   limit: number,
   range: ScanRange = {},
+  searchKeys: string[] = filters.identificador ? searchKeysToLookUp(filters.identificador, false) : [],
 ): SQLWrapper & PromiseLike<Array<{ record: QueryRecord; integrationNombre: string; cursorTimestamp: string }>> {
-  return selectRecords(database, filters, cursor, direction, limit, range, (keys) => ({
+  return selectRecords(database, filters, searchKeys, cursor, direction, limit, range, (keys) => ({
     record: queryRecords,
     integrationNombre: integrations.nombre,
     cursorTimestamp: cursorInstant(keys.createdAt),
@@ -78,13 +90,14 @@ type Keys = ReturnType<typeof listSource>['keys'];
 function selectRecords<Row>(
   database: Database,
   filters: RecordFilters,
+  searchKeys: string[],
   cursor: KeysetCursor | undefined,
   direction: 'older' | 'newer',
   limit: number,
   range: ScanRange,
   columns: (keys: Keys) => SelectedFields,
 ): SQLWrapper & PromiseLike<Row[]> {
-  const { conditions, keys } = listSource(filters);
+  const { conditions, keys } = listSource(filters, searchKeys);
   if (cursor) conditions.push(beyondCursor(keys.createdAt, keys.id, cursor, direction));
   if (range.from) conditions.push(gte(keys.createdAt, range.from));
   if (range.until) conditions.push(lt(keys.createdAt, range.until));
@@ -113,9 +126,9 @@ async function fetchBatch(
   matching?: MatchingDays,
 ): Promise<Array<ConsoleRecord & { cursor: string }>> {
   const range = matching ? scanRange(matching, cursor?.createdAt, direction, limit) : {};
-  const rows = await recordsQuery(await db(), filters, cursor, direction, limit, range);
+  const rows = await recordsQuery(await db(), filters, cursor, direction, limit, range, await searchKeysFor(filters));
   const mapped = rows.map(({ record, integrationNombre, cursorTimestamp }) => ({
-    ...record,
+    ...openRecord(record),
     integrationNombre,
     cursor: encodeCursor({ createdAt: cursorTimestamp, id: record.id }),
   }));
@@ -171,27 +184,40 @@ export interface IterateOptions {
 }
 
 /**
- * Every matching record as a line `line` formats in SQL (CSV exports), newest first, in batches:
- * one keyset query per batch, each narrowed to the days that hold it, yielding only the lines.
+ * A line made of columns selected in SQL and finished in the app: what must be decrypted (a
+ * record's NIT and CUI) can only be formatted here, since the keys never reach SQL.
  */
-export async function* iterateRecordLines(filters: RecordFilters, line: SQL<string>, options: IterateOptions = {}): AsyncGenerator<string[]> {
-  for await (const rows of iterateRecordRows<{ line: string }>(filters, { line }, options)) yield rows.map((row) => row.line);
+export interface RecordLineFormat {
+  select: Record<string, SQL>;
+  format(row: Record<string, unknown>): string;
+}
+
+/**
+ * Every matching record as a line (CSV exports), newest first, in batches: one keyset query per
+ * batch, each narrowed to the days that hold it, yielding only the lines. `line` is formatted in
+ * SQL, or selected in SQL and finished by `format`.
+ */
+export async function* iterateRecordLines(filters: RecordFilters, line: SQL<string> | RecordLineFormat, options: IterateOptions = {}): AsyncGenerator<string[]> {
+  const format: RecordLineFormat = line instanceof SQL ? { select: { line }, format: (row) => row.line as string } : line;
+  for await (const rows of iterateRecordRows<Record<string, unknown>>(filters, format.select, options)) yield rows.map((row) => format.format(row));
 }
 
 /**
  * Every matching record with the columns `columns` selects, newest first, in batches (as
- * iterateRecordLines): for exports whose lines the app completes, such as identifiers it masks.
+ * iterateRecordLines): for exports whose lines the app completes, such as identifiers it decrypts
+ * and masks.
  */
 export async function* iterateRecordRows<Row>(filters: RecordFilters, columns: SelectedFields, options: IterateOptions = {}): AsyncGenerator<Row[]> {
   const batchSize = options.batchSize ?? 2_000;
   const matching = await matchingDays(filters);
   const database = await db();
+  const searchKeys = await searchKeysFor(filters);
   let cursor = options.startAfter;
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   while (remaining > 0) {
     const limit = Math.min(batchSize, remaining);
     const range = matching ? scanRange(matching, cursor?.createdAt, 'older', limit) : {};
-    const rows = await selectRecords<Row & { keysetId: number; keysetTimestamp: string }>(database, filters, cursor, 'older', limit, range, (keys) => ({
+    const rows = await selectRecords<Row & { keysetId: number; keysetTimestamp: string }>(database, filters, searchKeys, cursor, 'older', limit, range, (keys) => ({
       ...columns,
       keysetId: keys.id,
       keysetTimestamp: cursorInstant(keys.createdAt),
@@ -253,7 +279,7 @@ export async function findRecordDetail(id: number): Promise<RecordDetail | undef
     .innerJoin(integrations, eq(integrations.id, queryRecords.integrationId))
     .where(eq(queryRecords.id, id));
   if (!row) return undefined;
-  const record = { ...row.record, integrationNombre: row.integrationNombre };
+  const record = { ...openRecord(row.record), integrationNombre: row.integrationNombre };
   // Ledger rows of this request sit within minutes of the record (the hold before the source call,
   // a sweeper's void at most a couple of minutes after): for each of the three kinds a query has,
   // one short range of ledger_entries_kind_idx (integration, kind, created_at).

@@ -1,23 +1,22 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { storableRecord } from './storable';
+import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
 import type { QueryRecordInput } from './types';
 
 /**
- * What goes with every query record, in the record's own statement: its identifiers normalized
- * for search (query_record_identifiers) and a row for the rollup job (query_rollup_queue). Both
- * read the CTE `record (id, created_at, charged_centavos)` that the caller's statement defines,
- * so the record, its search keys and its place in the rollups are written together or not at all.
- * Takes a record already through storableRecord (which fills in `identifiers`).
+ * What goes with every query record, in the record's own statement: its identifiers' search keys
+ * (query_record_identifiers: keyed hashes, computed in the app so the key never reaches SQL) and a
+ * row for the rollup job (query_rollup_queue). Both read the CTE `record (id, created_at,
+ * charged_centavos)` that the caller's statement defines, so the record, its search keys and its
+ * place in the rollups are written together or not at all. Takes a record already sealed.
  */
-export function recordCompanions(record: QueryRecordInput): SQL {
-  const sent = (record.identifiers ?? []).map((identifier) => sql`${identifier}::text`);
+export function recordCompanions(record: SealedQueryRecord): SQL {
+  const keys = record.searchKeys.map((key) => sql`${key}::text`);
   return sql`
     identifiers as (
       insert into query_record_identifiers (record_id, identifier, created_at)
-      select distinct record.id, normalize_tax_identifier(sent.identifier), record.created_at
-        from record, unnest(array[${sql.join(sent, sql`, `)}]::text[]) as sent(identifier)
-       where normalize_tax_identifier(sent.identifier) is not null
+      select record.id, sent.identifier, record.created_at
+        from record, unnest(array[${sql.join(keys, sql`, `)}]::text[]) as sent(identifier)
     ),
     queued as (
       insert into query_rollup_queue (integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at)
@@ -27,9 +26,13 @@ export function recordCompanions(record: QueryRecordInput): SQL {
     )`;
 }
 
-/** Records a lookup that is not billed (person registry, RTU by NIT): one statement, once per request id. */
-export async function recordUnbilledQuery(input: QueryRecordInput): Promise<void> {
-  const record = storableRecord(input);
+/**
+ * Records a lookup that is not billed (person registry, RTU by NIT): one statement, once per request
+ * id. Its NIT and CUI are stored encrypted (lib/personal-data); a sealed record (from the journal)
+ * is written as it is.
+ */
+export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryRecord): Promise<void> {
+  const record = sealRecord(input);
   await (await database()).rows(sql`
     with record as (
       insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message, request_id)

@@ -22,8 +22,8 @@ async function* chargedLines(integrationId: number, month: string): AsyncGenerat
   let cursor: KeysetCursor | undefined;
   for (;;) {
     const after = cursor ? sql`and (query_records.created_at, query_records.id) > (${cursor.createdAt}::timestamptz, ${cursor.id}::bigint)` : sql``;
-    const rows = await handle.rows<{ line: string; id: string | number; cursor_at: string }>(sql`
-      select ${RECORD_CSV_LINE} as line, query_records.id,
+    const rows = await handle.rows<{ before: string; nit: string | null; cui: string | null; after: string; id: string | number; cursor_at: string }>(sql`
+      select ${RECORD_CSV_LINE.select.before} as before, query_records.nit, query_records.cui, ${RECORD_CSV_LINE.select.after} as after, query_records.id,
              to_char(query_records.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
         from query_records join integrations on integrations.id = query_records.integration_id
        where query_records.integration_id = ${integrationId}::integer and query_records.charged_centavos > 0
@@ -32,7 +32,8 @@ async function* chargedLines(integrationId: number, month: string): AsyncGenerat
        order by query_records.created_at, query_records.id
        limit ${BATCH}::integer`);
     if (rows.length === 0) return;
-    yield rows.map((row) => row.line);
+    // The identifiers are decrypted in the app (lib/personal-data): the line is finished here.
+    yield rows.map((row) => RECORD_CSV_LINE.format(row));
     if (rows.length < BATCH) return;
     const last = rows.at(-1)!;
     cursor = { createdAt: last.cursor_at, id: Number(last.id) };

@@ -11,6 +11,7 @@ import type { Actor } from '@/lib/audit/audit';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import type { IntegrationFlags } from '@/lib/integrations/flags';
 import { createIntegration } from '@/lib/integrations/service';
+import { openNullable } from '@/lib/personal-data/envelope';
 import { DEFAULT_SIMULATOR_SEED, samplePopulation, startSimulator, type PopulationSample, type RunningSimulator, type SimulatorOptions } from '@/simulator';
 import { startApp, type RunningApp } from '../support/app-server';
 import { expectDocumentedResponse } from '../support/openapi-validator';
@@ -422,8 +423,9 @@ export async function readRecords(handle: DatabaseHandle, integrationId: number)
     lookup: String(row.lookup),
     httpStatus: Number(row.http_status),
     responseTimeMs: Number(row.response_time_ms),
-    nit: (row.nit as string | null) ?? null,
-    cui: (row.cui as string | null) ?? null,
+    // Stored encrypted (lib/personal-data): the contract's "as sent" is what they decrypt to.
+    nit: openNullable((row.nit as string | null) ?? null, 'nit'),
+    cui: openNullable((row.cui as string | null) ?? null, 'cui'),
     chargedCentavos: Number(row.charged_centavos),
     tariffCentavos: nullableNumber(row.tariff_centavos),
   }));

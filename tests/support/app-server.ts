@@ -11,6 +11,7 @@ import { childEnv, REPO_ROOT } from './child-env';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { activeTestDatabase } from './test-database';
+import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
 
 const DUMMY_SECRET = 'test-secret-for-next-auth-0123456789abcdef';
 const READY_TIMEOUT_MS = 60_000;
@@ -164,7 +165,15 @@ function appSettings(options: StartAppOptions): Record<string, string | undefine
   if (!location) throw new Error('startApp needs a database: call useTestDatabase() first, or pass env.DATABASE_URL or env.PGLITE_DIR');
   // Each app its own journal directory (one process per directory), kept across its restarts.
   const journal = 'RECORD_JOURNAL_DIR' in given ? {} : { RECORD_JOURNAL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-journal-')) };
-  const settings = { APP_ENV: 'development', SEED_ON_START: options.seed ? 'true' : 'false', NEXTAUTH_SECRET: DUMMY_SECRET, ...location, ...journal, ...given };
+  const settings = {
+    APP_ENV: 'development',
+    SEED_ON_START: options.seed ? 'true' : 'false',
+    NEXTAUTH_SECRET: DUMMY_SECRET,
+    ...TEST_PERSONAL_DATA_KEYS,
+    ...location,
+    ...journal,
+    ...given,
+  };
   // Set but empty means "unset" to the app, and keeps a DATABASE_URL from any .env file away.
   return { ...settings, DATABASE_URL: settings.DATABASE_URL ?? '' };
 }

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { closeDatabase } from '@/db/client';
 import { childEnv, REPO_ROOT } from './child-env';
+import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
 import type { DatabaseLocation } from './test-database';
 
 const CLI_TIMEOUT_MS = 30_000;
@@ -21,7 +22,7 @@ export async function runCli(args: string[], location: DatabaseLocation, extraEn
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
-    env: childEnv({ ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
+    env: childEnv({ ...TEST_PERSONAL_DATA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (input !== undefined) child.stdin!.end(input);

@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { closeDatabase, database, type DatabaseHandle } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
 import { assertLocalDatabaseUrl } from './database-guard';
+import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
 
 /** Where a test database lives, as the app, the CLI and this process read it from the environment. */
 export interface DatabaseLocation {
@@ -43,6 +44,8 @@ export function resetEnvCache(): void {
 /** Creates and migrates a database for this test file and points this process at it. */
 export async function useTestDatabase(): Promise<TestDatabase> {
   await closeDatabase();
+  // This process seals and opens records with the keys the app and the CLI of the test get.
+  Object.assign(process.env, TEST_PERSONAL_DATA_KEYS);
   const adminUrl = inject('adminDatabaseUrl');
   const testDatabase = adminUrl ? await createPostgresDatabase(adminUrl) : createPgliteDirectory();
   active = testDatabase;

@@ -1,0 +1,237 @@
+// Personal data at rest (issue 23, points 2 and 3): query records written by the lookups' own
+// writers, and records left in clear by the previous release once `personal-data:reseal` ran,
+// hold no NIT or CUI in clear in any column of query_records or query_record_identifiers; the
+// console's search still finds them (batches included) by any writing; a key rotation re-encrypts
+// and re-hashes every record while search keeps working.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import { placeHold, settleHold } from '@/lib/billing/holds';
+import { recordsCsvStream } from '@/lib/records/csv';
+import { findRecordDetail, listRecordsPage } from '@/lib/records/list';
+import { recordUnbilledQuery } from '@/lib/records/write';
+import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { TEST_PERSONAL_DATA_KEYS } from '@/tests/support/personal-data-keys';
+import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { isSealed, open, seal, sealedKeyId, UnknownPersonalDataKeyError } from './envelope';
+import { personalDataKeys } from './keys';
+import { resealRecords } from './reseal';
+import { scrubErrorMessage } from './scrub';
+import { normalizeTaxIdentifier, searchKeyId } from './search-keys';
+import { forgetPersonalDataState } from './state';
+
+let testDatabase: TestDatabase;
+let integration: TestIntegration;
+
+// Every writing of the identifiers these tests store, as they could appear in clear.
+const FORBIDDEN = ['576937-K', '576937K', '576937-k', '576937', '39525503', '1587 56444 0904', '1587564440904', '2415751810101', '2415 75181 0101', '8832114'];
+
+async function storedText(): Promise<string> {
+  const handle = await database();
+  const records = await handle.rows<{ row: string }>(sql`select row_to_json(r)::text as row from query_records r`);
+  const identifiers = await handle.rows<{ row: string }>(sql`select row_to_json(i)::text as row from query_record_identifiers i`);
+  return [...records, ...identifiers].map(({ row }) => row).join('\n');
+}
+
+function expectNoIdentifierIn(text: string): void {
+  for (const identifier of FORBIDDEN) expect(text, `"${identifier}" in clear`).not.toContain(identifier);
+}
+
+async function found(identificador: string): Promise<string[]> {
+  return (await listRecordsPage({ identificador })).rows.map((row) => row.requestId).sort();
+}
+
+async function catalogQuery(requestId: string, nit: string | null, cui: string | null, errorMessage: string | null = null): Promise<void> {
+  const hold = await placeHold(integration.id, requestId);
+  if (!hold) throw new Error('the balance covers the hold');
+  await settleHold(hold, errorMessage === null, { integrationId: integration.id, lookup: 'omisos', httpStatus: errorMessage ? 502 : 200, responseTimeMs: 20, nit, cui, errorMessage, requestId });
+}
+
+function useKeys(settings: Record<string, string>): void {
+  for (const name of ['PERSONAL_DATA_KEY', 'PERSONAL_DATA_SEARCH_KEY', 'PERSONAL_DATA_PREVIOUS_KEYS', 'PERSONAL_DATA_PREVIOUS_SEARCH_KEYS']) delete process.env[name];
+  Object.assign(process.env, settings);
+  resetEnvCache();
+}
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integration = await createTestIntegration('personal-data', { tariffCentavos: 100, balanceCentavos: 100_000 });
+});
+
+afterAll(async () => {
+  useKeys(TEST_PERSONAL_DATA_KEYS);
+  await testDatabase?.cleanup();
+});
+
+describe('sealing', () => {
+  it('encrypts with a fresh IV each time, names its key, and opens only for the purpose it was sealed for', () => {
+    const first = seal('1587 56444 0904', 'cui');
+    const second = seal('1587 56444 0904', 'cui');
+    expect(first).not.toBe(second);
+    expect(isSealed(first)).toBe(true);
+    expect(sealedKeyId(first)).toBe(personalDataKeys().encryption.id);
+    expect(open(first, 'cui')).toBe('1587 56444 0904');
+    expect(() => open(first, 'nit')).toThrow();
+    const tampered = `${first.slice(0, -2)}${first.endsWith('AA') ? 'AB' : 'AA'}`;
+    expect(() => open(tampered, 'cui')).toThrow();
+    // A value still in clear (written before the migration) reads as it is.
+    expect(open('576937-K', 'nit')).toBe('576937-K');
+  });
+
+  it('refuses a value sealed with a key it does not have, naming the key id', () => {
+    const sealed = seal('576937-K', 'nit');
+    const other = { ...personalDataKeys(), decryption: new Map() };
+    expect(() => open(sealed, 'nit', other)).toThrow(UnknownPersonalDataKeyError);
+    expect(() => open(sealed, 'nit', other)).toThrow(sealedKeyId(sealed)!);
+  });
+
+  it('normalizes identifiers exactly as the SQL function the clear search keys were made with', async () => {
+    const handle = await database();
+    for (const raw of ['576937-k', '576937K', '000576937-K', ' 576937 - k ', '2415 75181 0101', '2415751810101', '0', '-', '  ', 'abc-0d', '0001587\t56444\n0904', 'K']) {
+      const [row] = await handle.rows<{ normalized: string | null }>(sql`select normalize_tax_identifier(${raw}::text) as normalized`);
+      expect(normalizeTaxIdentifier(raw), JSON.stringify(raw)).toBe(row!.normalized);
+    }
+  });
+
+  it('scrubs identifiers out of error texts, in any writing, and leaves statuses, times and dates', () => {
+    expect(scrubErrorMessage('person registry answered HTTP 200 503: {"message":"CUI 1587 56444 0904 no disponible"}', ['2415751810101'])).toBe(
+      'person registry answered HTTP 200 503: {"message":"CUI [identificador] no disponible"}',
+    );
+    expect(scrubErrorMessage('NIT 000576937-k rechazado; otro 8832114', ['576937-K'])).toBe('NIT [identificador] rechazado; otro [identificador]');
+    expect(scrubErrorMessage('NIT 7108-0 inválido', ['7108-0'])).toBe('NIT [identificador] inválido');
+    const operational = 'catalog source (rtu): no answer within 30000 ms; answer larger than 1048576 bytes; HTTP 502 at 2026-11-24T03:04:05Z';
+    expect(scrubErrorMessage(operational, ['576937-K'])).toBe(operational);
+  });
+});
+
+describe('records written by the lookups', () => {
+  beforeAll(async () => {
+    await catalogQuery('req_catalog_both', '576937-K', '1587 56444 0904');
+    await catalogQuery('req_catalog_failed', '0576937k', null, 'catalog source answered HTTP 500: {"error":{"detalle":"NIT 576937-K sin datos; ver 8832114"}}');
+    await recordUnbilledQuery({
+      integrationId: integration.id,
+      lookup: 'rtu_nits',
+      httpStatus: 200,
+      responseTimeMs: 30,
+      nit: '7108-0,576937-k,39525503',
+      cui: null,
+      identifiers: ['7108-0', '576937-k', '39525503'],
+      errorMessage: null,
+      requestId: 'req_batch',
+    });
+    await recordUnbilledQuery({
+      integrationId: integration.id,
+      lookup: 'renap',
+      httpStatus: 200,
+      responseTimeMs: 15,
+      nit: null,
+      cui: '2415 75181 0101',
+      errorMessage: null,
+      requestId: 'req_renap',
+    });
+  });
+
+  it('leaves no identifier in clear in any column of query_records or query_record_identifiers', async () => {
+    expectNoIdentifierIn(await storedText());
+  });
+
+  it('finds every record of an identifier by any writing, batches included', async () => {
+    const everyRecordOf576937K = ['req_batch', 'req_catalog_both', 'req_catalog_failed'];
+    for (const typed of ['576937K', '576937-k', ' 576937 - K ', '000576937-K']) expect(await found(typed)).toEqual(everyRecordOf576937K);
+    expect(await found('1587564440904')).toEqual(['req_catalog_both']);
+    expect(await found('24157 5181 0101')).toEqual(['req_renap']);
+    expect(await found('39525503')).toEqual(['req_batch']);
+    expect(await found('76937K')).toEqual([]);
+  });
+
+  it('gives the console and the CLI the identifiers as sent, and the error text without them', async () => {
+    const [batch] = (await listRecordsPage({ identificador: '7108-0' })).rows;
+    expect(batch?.nit).toBe('7108-0,576937-k,39525503');
+    const failed = (await listRecordsPage({ identificador: '576937K' })).rows.find((row) => row.requestId === 'req_catalog_failed')!;
+    const detail = await findRecordDetail(failed.id);
+    expect(detail?.record.nit).toBe('0576937k');
+    expect(detail?.record.errorMessage).toBe('catalog source answered HTTP 500: {"error":{"detalle":"NIT [identificador] sin datos; ver [identificador]"}}');
+    const csv = await new Response(recordsCsvStream({ identificador: '1587 56444 0904' }, 100, (error) => void error)).text();
+    expect(csv).toContain(',576937-K,1587 56444 0904,');
+  });
+});
+
+describe('records the previous release wrote in clear, and key rotation', () => {
+  const previousRelease = ['req_old_catalog', 'req_old_batch', 'req_old_error'];
+
+  beforeAll(async () => {
+    const handle = await database();
+    // What the release before encryption stored: identifiers as sent, search keys normalized in SQL.
+    await handle.rows(sql`
+      insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, error_message, request_id) values
+        (${integration.id}, 'cui_nit', 200, 10, '576937-K', '1587 56444 0904', null, 'req_old_catalog'),
+        (${integration.id}, 'rtu_nits', 200, 10, '39525503,576937-k', null, null, 'req_old_batch'),
+        (${integration.id}, 'renap', 500, 10, null, '2415751810101', 'person registry answered HTTP 500: CUI 2415751810101 y 8832114', 'req_old_error')`);
+    await handle.rows(sql`
+      insert into query_record_identifiers (record_id, identifier, created_at)
+      select distinct r.id, normalize_tax_identifier(sent.identifier), r.created_at
+        from query_records r
+       cross join lateral unnest(case when r.lookup = 'rtu_nits' then string_to_array(r.nit, ',') else array[r.nit, r.cui] end) as sent(identifier)
+       where r.request_id like 'req_old_%' and normalize_tax_identifier(sent.identifier) is not null`);
+    await handle.rows(sql`update personal_data_state set clear_records_remain = true where id = 1`);
+    forgetPersonalDataState();
+  });
+
+  it('finds clear and sealed records alike until the reseal has finished, then holds none in clear', async () => {
+    expect(await found('576937-k')).toEqual(['req_batch', 'req_catalog_both', 'req_catalog_failed', 'req_old_batch', 'req_old_catalog']);
+    expect(await storedText()).toContain('1587 56444 0904');
+
+    // Interrupted after one batch of two records: search still finds everything; the next run resumes.
+    const first = await resealRecords({ batchRows: 2, maxBatches: 1 });
+    expect(first).toMatchObject({ complete: false, scanned: 2 });
+    expect(await found('576937-k')).toEqual(['req_batch', 'req_catalog_both', 'req_catalog_failed', 'req_old_batch', 'req_old_catalog']);
+    const rest = await resealRecords({ batchRows: 2 });
+    expect(rest).toMatchObject({ complete: true, resumedAfterId: first.afterId, resealed: previousRelease.length });
+
+    expectNoIdentifierIn(await storedText());
+    const [state] = await (await database()).rows<{ remain: boolean }>(sql`select clear_records_remain as remain from personal_data_state`);
+    expect(state?.remain).toBe(false);
+    forgetPersonalDataState();
+    expect(await found('576937-k')).toEqual(['req_batch', 'req_catalog_both', 'req_catalog_failed', 'req_old_batch', 'req_old_catalog']);
+    expect(await found('2415 75181 0101')).toEqual(['req_old_error', 'req_renap']);
+    const old = (await listRecordsPage({ identificador: '2415751810101' })).rows.find((row) => row.requestId === 'req_old_error')!;
+    expect(old.cui).toBe('2415751810101');
+    expect(old.errorMessage).toBe('person registry answered HTTP 500: CUI [identificador] y [identificador]');
+    // Nothing left to do: a second run changes nothing.
+    expect(await resealRecords()).toMatchObject({ complete: true, resealed: 0 });
+  });
+
+  it('rotates both keys: search works during and after, and every record ends under the new keys', async () => {
+    const everyRecord = ['req_batch', 'req_catalog_both', 'req_catalog_failed', 'req_old_batch', 'req_old_catalog'];
+    const newKeys = { PERSONAL_DATA_KEY: randomBytes(32).toString('base64'), PERSONAL_DATA_SEARCH_KEY: randomBytes(32).toString('base64') };
+    useKeys({
+      ...newKeys,
+      PERSONAL_DATA_PREVIOUS_KEYS: TEST_PERSONAL_DATA_KEYS.PERSONAL_DATA_KEY,
+      PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: TEST_PERSONAL_DATA_KEYS.PERSONAL_DATA_SEARCH_KEY,
+    });
+    const { encryption, search } = personalDataKeys();
+    expect(await found('576937K')).toEqual(everyRecord);
+    await recordUnbilledQuery({ integrationId: integration.id, lookup: 'renap', httpStatus: 200, responseTimeMs: 9, nit: null, cui: '1587564440904', errorMessage: null, requestId: 'req_during_rotation' });
+
+    expect(await resealRecords({ batchRows: 3, maxBatches: 1 })).toMatchObject({ complete: false });
+    expect(await found('576937K')).toEqual(everyRecord);
+    expect(await found('1587 56444 0904')).toEqual(['req_catalog_both', 'req_during_rotation', 'req_old_catalog']);
+    expect(await resealRecords({ batchRows: 3 })).toMatchObject({ complete: true });
+
+    const handle = await database();
+    const records = await handle.rows<{ nit: string | null; cui: string | null }>(sql`select nit, cui from query_records`);
+    for (const value of records.flatMap((record) => [record.nit, record.cui]).filter((value) => value !== null)) expect(sealedKeyId(value)).toBe(encryption.id);
+    const keys = await handle.rows<{ identifier: string }>(sql`select identifier from query_record_identifiers`);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const { identifier } of keys) expect(searchKeyId(identifier)).toBe(search.id);
+    expectNoIdentifierIn(await storedText());
+
+    // The previous keys removed: everything still reads and is found.
+    useKeys(newKeys);
+    expect(await found('576937-K')).toEqual(everyRecord);
+    expect(await found('1587 56444 0904')).toEqual(['req_catalog_both', 'req_during_rotation', 'req_old_catalog']);
+    const [batch] = (await listRecordsPage({ identificador: '7108-0' })).rows;
+    expect(batch?.nit).toBe('7108-0,576937-k,39525503');
+  });
+});

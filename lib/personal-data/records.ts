@@ -1,0 +1,59 @@
+import { storableRecord } from '@/lib/records/storable';
+import type { QueryRecordInput } from '@/lib/records/types';
+import { openNullable, sealNullable } from './envelope';
+import { personalDataKeys, type PersonalDataKeyring } from './keys';
+import { scrubErrorMessage } from './scrub';
+import { recordSearchKeys } from './search-keys';
+
+/**
+ * A query record as it is stored: its NIT and CUI encrypted, its identifiers as keyed search
+ * hashes, its error text without identifiers. What the record journal keeps on disk too, so an
+ * instance's journal holds no identifier in clear either.
+ */
+export interface SealedQueryRecord extends Omit<QueryRecordInput, 'identifiers'> {
+  sealed: true;
+  /** query_record_identifiers.identifier of each distinct identifier (lib/personal-data/search-keys.ts). */
+  searchKeys: string[];
+}
+
+export function isSealedRecord(record: QueryRecordInput | SealedQueryRecord): record is SealedQueryRecord {
+  return (record as SealedQueryRecord).sealed === true;
+}
+
+/**
+ * Seals a record for storage (a sealed one is returned as it is: a journal entry written sealed).
+ * A few microseconds per identifier: one AES-GCM encryption per column and one HMAC per identifier.
+ */
+export function sealRecord(input: QueryRecordInput | SealedQueryRecord, keys: PersonalDataKeyring = personalDataKeys()): SealedQueryRecord {
+  if (isSealedRecord(input)) return input;
+  const record = storableRecord(input);
+  const identifiers = record.identifiers ?? [];
+  const sent = [...identifiers, ...[record.nit, record.cui].filter((text) => text !== null)];
+  return {
+    sealed: true,
+    integrationId: record.integrationId,
+    lookup: record.lookup,
+    httpStatus: record.httpStatus,
+    responseTimeMs: record.responseTimeMs,
+    nit: sealNullable(record.nit, 'nit', keys),
+    cui: sealNullable(record.cui, 'cui', keys),
+    searchKeys: recordSearchKeys(identifiers, keys),
+    errorMessage: record.errorMessage === null ? null : scrubErrorMessage(record.errorMessage, sent),
+    requestId: record.requestId,
+  };
+}
+
+/** A stored record with its NIT and CUI readable again (clear ones, not yet migrated, as they are). */
+export function openRecord<T extends { nit: string | null; cui: string | null }>(record: T, keys: PersonalDataKeyring = personalDataKeys()): T {
+  return { ...record, nit: openNullable(record.nit, 'nit', keys), cui: openNullable(record.cui, 'cui', keys) };
+}
+
+/**
+ * The identifiers a stored record was looked up by, from its opened NIT and CUI: every NIT of an
+ * /rtu/nits batch (stored joined by commas), else the NIT and the CUI. What the search keys are
+ * recomputed from when the search key rotates (the migration 0002 backfill split them the same way).
+ */
+export function identifiersOfRecord(record: { lookup: string; nit: string | null; cui: string | null }): string[] {
+  if (record.lookup === 'rtu_nits') return record.nit === null ? [] : record.nit.split(',');
+  return [record.nit, record.cui].filter((text) => text !== null);
+}
