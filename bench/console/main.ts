@@ -58,6 +58,12 @@ const POSTGRES_SETTINGS = {
 const cleanups: Array<() => Promise<void> | void> = [];
 const log = (line: string) => console.log(`[bench:console] ${line}`);
 
+/** Fixed benchmark keys (never a deployment's): a kept cluster is read with the keys it was sealed with. */
+const BENCH_PERSONAL_DATA_KEYS = {
+  PERSONAL_DATA_KEY: Buffer.alloc(32, 'bench personal-data key').toString('base64'),
+  PERSONAL_DATA_SEARCH_KEY: Buffer.alloc(32, 'bench personal-data search key').toString('base64'),
+};
+
 interface Page {
   name: string;
   path: string;
@@ -71,6 +77,8 @@ async function main(): Promise<void> {
   cleanups.push(() => cluster.stop());
   process.env.DATABASE_URL = cluster.url;
   process.env.NEXT_DIST_DIR = '.next-bench';
+  // The volume is sealed here and read by the app: both need the same keys, also for a --keep cluster.
+  Object.assign(process.env, BENCH_PERSONAL_DATA_KEYS);
   const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
   const [{ version }] = (await admin`select current_setting('server_version') as version`) as unknown as [{ version: string }];
   log(`PostgreSQL ${version} at ${cluster.url} (${cluster.directory}); ${os.cpus().length} cores`);
@@ -101,6 +109,7 @@ async function main(): Promise<void> {
     DATABASE_URL: cluster.url,
     NEXTAUTH_SECRET: 'bench-console-secret-bench-console-secret',
     NEXT_DIST_DIR: '.next-bench',
+    ...BENCH_PERSONAL_DATA_KEYS,
   });
   cleanups.push(() => app.stop());
   const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);

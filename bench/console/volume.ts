@@ -207,7 +207,7 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
   // A 502 is a source that did not answer in time: most of them waited for the 30 s ceiling.
   await run(`update query_records set response_time_ms = 30000 + (id % 40) where http_status = 502 and id % 3 <> 0`);
 
-  options.log('search keys of every record (normalize_tax_identifier, as the writers store them)');
+  options.log('search keys of every record, clear, as the release before encryption stored them (normalize_tax_identifier)');
   await run(`
     insert into query_record_identifiers (record_id, identifier, created_at)
     select distinct r.id, normalize_tax_identifier(sent.identifier), r.created_at
@@ -215,6 +215,27 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
      cross join lateral unnest(case when r.lookup = 'rtu_nits' then string_to_array(r.nit, ',') else array[r.nit, r.cui] end) as sent(identifier)
      where normalize_tax_identifier(sent.identifier) is not null`);
   options.log(`  done (${elapsed()})`);
+
+  // A NIT found in about 5,000 records, some of them batches: what support searches for. Chosen
+  // while the search keys are still clear; the reseal below hashes them.
+  const [search] = await run(`
+    select i.identifier, count(*) as found, count(*) filter (where r.lookup = 'rtu_nits') as batches
+      from query_record_identifiers i join query_records r on r.id = i.record_id
+     where i.identifier in (select p.nit from bench_pool p where p.k between 1 and 12)
+     group by i.identifier order by abs(count(*) - 5000) limit 1`);
+
+  // Records as the product stores them: NIT and CUI encrypted, search keys hashed, by the same
+  // command that migrates a database written in clear (lib/personal-data/reseal.ts), which also
+  // measures that command at volume. The keys never reach SQL, so the volume cannot be sealed there.
+  options.log('personal data sealed by personal-data:reseal (encrypted identifiers, keyed search hashes)');
+  await run(`update personal_data_state set clear_records_remain = true where id = 1`);
+  const { resealRecords } = await import('@/lib/personal-data/reseal');
+  const resealStarted = performance.now();
+  const resealed = await resealRecords(
+    { batchRows: 5_000, restart: true, onBatch: (progress) => progress.scanned % 500_000 === 0 && options.log(`  ${progress.scanned.toLocaleString('en-US')} records (${elapsed()})`) },
+  );
+  const resealSeconds = (performance.now() - resealStarted) / 1000;
+  options.log(`  ${resealed.resealed.toLocaleString('en-US')} records sealed in ${resealSeconds.toFixed(0)} s (${Math.round(resealed.scanned / resealSeconds).toLocaleString('en-US')} records/s) (${elapsed()})`);
 
   options.log('ledger: a hold and its capture or void per catalog query, weekly top-ups that cover each week');
   const [bounds] = await run(`select min(id) as low, max(id) as high from query_records`);
@@ -308,12 +329,6 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
            (select count(*) from ledger_entries) as ledger, (select count(*) from audit_log) as audit`);
   const [largest] = await run(`select integration_id from query_daily_rollups_by_integration group by 1 order by sum(queries) desc limit 1`);
   const [smallest] = await run(`select integration_id from query_daily_rollups_by_integration group by 1 order by sum(queries) limit 1`);
-  // A NIT found in about 5,000 records, some of them batches: what support searches for.
-  const [search] = await run(`
-    select i.identifier, count(*) as found, count(*) filter (where r.lookup = 'rtu_nits') as batches
-      from query_record_identifiers i join query_records r on r.id = i.record_id
-     where i.identifier in (select p.nit from bench_pool p where p.k between 1 and 12)
-     group by i.identifier order by abs(count(*) - 5000) limit 1`);
   await run('drop table bench_pool, bench_integration_slots');
   const identifier = String(search!.identifier);
   return {
