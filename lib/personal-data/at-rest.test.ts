@@ -152,8 +152,11 @@ describe('records written by the lookups', () => {
     const detail = await findRecordDetail(failed.id);
     expect(detail?.record.nit).toBe('0576937k');
     expect(detail?.record.errorMessage).toBe('catalog source answered HTTP 500: {"error":{"detalle":"NIT [identificador] sin datos; ver [identificador]"}}');
-    const csv = await new Response(recordsCsvStream({ identificador: '1587 56444 0904' }, 100, (error) => void error)).text();
+    // An administrator's export with identifiers in full decrypts them; the default export masks them.
+    const csv = await new Response(recordsCsvStream({ identificador: '1587 56444 0904' }, 100, (error) => void error, { identifiers: 'full' })).text();
     expect(csv).toContain(',576937-K,1587 56444 0904,');
+    const masked = await new Response(recordsCsvStream({ identificador: '1587 56444 0904' }, 100, (error) => void error)).text();
+    expect(masked).toContain(',5769••-K,1587 •••• 0904,');
   });
 });
 
