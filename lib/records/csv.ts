@@ -6,7 +6,6 @@ import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { CURRENCY } from '@/lib/money';
 import type { KeysetCursor } from '@/lib/paging/keyset';
 import { openNullable } from '@/lib/personal-data/envelope';
-import { maskIdentifier } from '@/lib/personal-data/mask';
 import type { RecordFilters } from './filters';
 import { maskCuiColumn, maskIdentifiersInText, maskNitColumn } from '@/lib/personal-data/masking';
 import { iterateRecordLines, iterateRecordRows, type RecordLineFormat } from './list';
@@ -46,7 +45,7 @@ export const RECORD_CSV_COLUMNS: readonly CsvColumn[] = [
 ];
 
 /** How a line shows the record's identifiers (given decrypted): in full, or masked (the retention archive). */
-type IdentifierText = (identifier: string | null) => string | null;
+type IdentifierText = (identifier: string | null, column: 'nit' | 'cui') => string | null;
 
 function recordCsvLine(identifierText: IdentifierText): RecordLineFormat {
   return {
@@ -57,8 +56,8 @@ function recordCsvLine(identifierText: IdentifierText): RecordLineFormat {
       after: csvFieldsSql(AFTER_IDENTIFIERS),
     },
     format: (row) => {
-      const nit = identifierText(openNullable(row.nit as string | null, 'nit'));
-      const cui = identifierText(openNullable(row.cui as string | null, 'cui'));
+      const nit = identifierText(openNullable(row.nit as string | null, 'nit'), 'nit');
+      const cui = identifierText(openNullable(row.cui as string | null, 'cui'), 'cui');
       return `${row.before as string},${csvField(nit)},${csvField(cui)},${row.after as string}\r\n`;
     },
   };
@@ -67,8 +66,8 @@ function recordCsvLine(identifierText: IdentifierText): RecordLineFormat {
 /** A CSV line of a record with its identifiers in full (the console's export, a statement's charges). */
 export const RECORD_CSV_LINE = recordCsvLine((identifier) => identifier);
 
-/** A CSV line of a record with its identifiers masked (the retention archive: lib/retention). */
-const MASKED_RECORD_CSV_LINE = recordCsvLine((identifier) => (identifier === null ? null : maskIdentifier(identifier)));
+/** A CSV line of a record with its identifiers masked as support sees them (the retention archive: lib/retention). */
+const MASKED_RECORD_CSV_LINE = recordCsvLine((identifier, column) => (column === 'nit' ? maskNitColumn(identifier) : maskCuiColumn(identifier)));
 
 // The fields the app formats itself: the identifiers, and the source's error detail, which may echo them.
 const APP_FORMATTED = new Set(['nit', 'cui', 'error']);

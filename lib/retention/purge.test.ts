@@ -112,7 +112,7 @@ describe('the retention purge', () => {
     expect(lines.slice(1).map((line) => line.split(',').at(-1)).sort()).toEqual(Array.from({ length: 7 }, (_, index) => `req_expired_${index}`));
     // The archive is masked (docs/decisions.md, "Personal data at rest"): the NIT's last characters only.
     const nitColumn = lines[0]!.split(',').indexOf('nit');
-    expect(lines.slice(1).map((line) => line.split(',')[nitColumn])).toEqual(Array.from({ length: 7 }, () => '••••37-K'));
+    expect(lines.slice(1).map((line) => line.split(',')[nitColumn])).toEqual(Array.from({ length: 7 }, () => '5769••-K'));
     expect(lines.join('\n')).not.toMatch(/576937/);
     expect(fs.readdirSync(archiveDir).filter((name) => name.endsWith('.partial'))).toEqual([]);
   });
