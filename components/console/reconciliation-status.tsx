@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { LedgerVerification } from '@/db/schema';
-import type { LedgerDifference } from '@/lib/billing/verify';
+import { verificationState, type FinishedVerification, type LedgerDifference } from '@/lib/billing/verify';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/format/labels';
 
@@ -8,11 +8,11 @@ import { LEDGER_DIFFERENCE_LABELS } from '@/lib/format/labels';
  * The latest reconciliation of balances, ledger and records (the daily job, or
  * `npm run cli -- ledger:verify`): when it ran and what it found, optionally for one integration.
  */
-export function ReconciliationStatus({ run, integrationId }: { run: LedgerVerification | undefined; integrationId?: number }) {
+export function ReconciliationStatus({ run, integrationId }: { run: FinishedVerification | undefined; integrationId?: number }) {
   if (!run) {
     return (
       <p className="small muted" data-testid="reconciliation">
-        La conciliación del libro mayor todavía no se ha ejecutado (corre una vez al día, o con <span className="mono">ledger:verify</span>).
+        La conciliación del libro mayor todavía no se ha ejecutado (corre una vez al día, con «Verificar ahora» en el Panel o con <span className="mono">ledger:verify</span>).
       </p>
     );
   }
@@ -38,6 +38,72 @@ export function ReconciliationStatus({ run, integrationId }: { run: LedgerVerifi
                 <Link href={`/admin/integraciones/${difference.integrationId}`}>Integración {difference.integrationId}</Link>:{' '}
               </>
             )}
+            {LEDGER_DIFFERENCE_LABELS[difference.kind] ?? difference.kind} ({difference.count.toLocaleString('es-GT')})
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+const TRIGGER_LABELS: Record<string, string> = { job: 'la tarea diaria', cli: 'la línea de comandos', console: 'la consola' };
+
+/**
+ * One run as the Panel reports it while it goes and once it ended: its progress ("paso k de n"),
+ * interrupted (its instance stopped before finishing), failed, or what it found over its scope.
+ */
+export function VerificationRunStatus({ run, startedBy, now = new Date() }: { run: LedgerVerification; startedBy?: string; now?: Date }) {
+  const state = verificationState(run, now);
+  const over = run.scope === 'all' ? 'todas las integraciones' : `la integración ${run.scope}`;
+  const who = `iniciada por ${startedBy ?? TRIGGER_LABELS[run.trigger] ?? run.trigger} el ${formatDateTime(run.startedAt)}`;
+  if (state === 'running') {
+    const seconds = Math.max(0, Math.floor((now.getTime() - run.startedAt.getTime()) / 1000));
+    const step = Math.min(run.stepsDone + 1, run.stepsTotal);
+    return (
+      <div className="notice" role="status" data-testid="verification-run" data-state="running">
+        <p>
+          <strong>
+            Verificando… paso {step} de {run.stepsTotal}
+            {run.stepName ? ` (${run.stepName})` : ''}, {seconds.toLocaleString('es-GT')} s
+          </strong>
+        </p>
+        <progress max={run.stepsTotal} value={run.stepsDone} aria-label="Avance de la conciliación" />
+        <p className="small muted">
+          Conciliación de {over}, {who}. Esta página se actualiza sola hasta que termine.
+        </p>
+      </div>
+    );
+  }
+  if (state === 'interrupted' || state === 'failed') {
+    return (
+      <div className="notice error" role="alert" data-testid="verification-run" data-state={state}>
+        <p>
+          {state === 'interrupted'
+            ? `✗ La conciliación de ${over} (${who}) quedó interrumpida en el paso ${Math.min(run.stepsDone + 1, run.stepsTotal)} de ${run.stepsTotal}: su instancia dejó de responder antes de terminar. No cambió nada; iníciala de nuevo.`
+            : `✗ La conciliación de ${over} (${who}) no pudo terminar: ${run.failure} No cambió nada; iníciala de nuevo.`}
+        </p>
+      </div>
+    );
+  }
+  const differences = run.differences as LedgerDifference[];
+  const seconds = run.finishedAt ? ((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toLocaleString('es-GT', { maximumFractionDigits: 1 }) : '';
+  const scopeLink = run.scope === 'all' ? 'todas las integraciones' : <Link href={`/admin/integraciones/${run.scope}`}>la integración {run.scope}</Link>;
+  if (state === 'ok') {
+    return (
+      <p className="notice success" role="status" data-testid="verification-run" data-state="ok">
+        ✓ Conciliación de {scopeLink} ({who}, {seconds} s): saldos, libro mayor y registros coinciden.
+      </p>
+    );
+  }
+  return (
+    <div className="notice error" role="alert" data-testid="verification-run" data-state="differences">
+      <p>
+        ✗ La conciliación de {scopeLink} ({who}, {seconds} s) encontró diferencias. Nada se corrigió solo: revísalas.
+      </p>
+      <ul>
+        {differences.map((difference) => (
+          <li key={`${difference.integrationId}-${difference.kind}`}>
+            <Link href={`/admin/integraciones/${difference.integrationId}`}>Integración {difference.integrationId}</Link>:{' '}
             {LEDGER_DIFFERENCE_LABELS[difference.kind] ?? difference.kind} ({difference.count.toLocaleString('es-GT')})
           </li>
         ))}

@@ -34,7 +34,9 @@ export const monthlyStatements = pgTable(
 
 /**
  * Each reconciliation of the ledger (lib/billing/verify.ts): when, over what, and the differences
- * found. The job reports; it never changes money.
+ * found. The job reports; it never changes money. A run's row exists from its start and records
+ * each finished check, so the console can show a run in progress; `heartbeat_at` moves while the
+ * run's process lives, so a run whose process died reads as interrupted, not as running forever.
  */
 export const ledgerVerifications = pgTable(
   'ledger_verifications',
@@ -42,12 +44,23 @@ export const ledgerVerifications = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     // 'all', or one integration's id.
     scope: text('scope').notNull(),
+    // 'job' (daily), 'cli' (ledger:verify) or 'console' ("Verificar ahora").
     trigger: text('trigger').notNull(),
+    // Who started it: the audit actor of a console user or of the CLI; null for the daily job.
+    startedBy: text('started_by'),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
-    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }).notNull(),
-    integrationsChecked: integer('integrations_checked').notNull(),
-    ok: boolean('ok').notNull(),
-    differences: jsonb('differences').notNull(),
+    // Null while the run is in progress (or after its process died: see heartbeat_at).
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }),
+    // Checks finished so far, out of steps_total; step_name is the check under way (Spanish, shown as is).
+    stepsDone: integer('steps_done').notNull().default(0),
+    stepsTotal: integer('steps_total').notNull().default(0),
+    stepName: text('step_name'),
+    integrationsChecked: integer('integrations_checked'),
+    // Null until finished, and for a run that failed (failure says why, in Spanish).
+    ok: boolean('ok'),
+    failure: text('failure'),
+    differences: jsonb('differences').notNull().default([]),
   },
   // The console shows the latest run.
   (table) => [index('ledger_verifications_started_idx').on(table.startedAt)],

@@ -32,7 +32,8 @@ export type Executor = Database | Transaction;
 
 export interface AuditChange {
   action: string;
-  targetType: 'integration' | 'console_user';
+  /** 'ledger': the reconciliation of every integration (target id 'all'). */
+  targetType: 'integration' | 'console_user' | 'ledger';
   /** For a sign-in with an e-mail no account has: NO_ACCOUNT (the e-mail itself is never kept). */
   targetId: string | number;
   before: unknown;

@@ -1,6 +1,7 @@
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { ledgerVerifications, type LedgerVerification } from '@/db/schema';
+import type { Executor } from '@/lib/audit/audit';
 import { logger } from '@/lib/logging/logger';
 import { retentionCutoff } from '@/lib/retention/policy';
 import { POSTED_KIND_LIST } from './checkpoints';
@@ -32,18 +33,96 @@ export interface LedgerDifference {
 export interface VerificationOptions {
   /** One integration, or all of them. */
   integrationId?: number;
-  trigger: 'cli' | 'job' | 'console';
+  trigger: VerificationTrigger;
   /** Holds older than this should have been settled or voided (HOLD_SWEEP_AFTER_SECONDS). */
   sweepAfterSeconds: number;
   now?: Date;
+  /** Who started it (an audit actor), for the CLI and the console. */
+  startedBy?: string;
+  /** The run's row, when the caller created it already (beginVerification). */
+  runId?: number;
 }
+
+export type VerificationTrigger = 'cli' | 'job' | 'console';
+
+/** The checks in the order they run, as the console names them while a run is under way. */
+export const VERIFICATION_STEPS = [
+  'saldos contra el libro mayor',
+  'cobros contra registros de consultas',
+  'registros cobrados más de una vez',
+  'reservas sin liquidar',
+  'saldos de control por hora',
+] as const;
+
+/** How often a run in progress says it is alive, and after how long without a sign it counts as interrupted. */
+export const HEARTBEAT_MS = 10_000;
+export const INTERRUPTED_AFTER_MS = 60_000;
+
+/** A run as verifyLedger returns it: finished, with its verdict. */
+export type FinishedVerification = LedgerVerification & { finishedAt: Date; ok: boolean; integrationsChecked: number };
 
 const log = logger('reconciliation');
 
-/** Runs every check, stores the run (ledger_verifications) and logs each difference. */
-export async function verifyLedger(options: VerificationOptions): Promise<LedgerVerification> {
-  const startedAt = options.now ?? new Date();
+/** Creates a run's row at its start (step 1 of n under way), inside the caller's transaction if given. */
+export async function beginVerification(
+  options: { integrationId?: number; trigger: VerificationTrigger; startedBy?: string; now?: Date },
+  executor?: Executor,
+): Promise<LedgerVerification> {
+  const [row] = await (executor ?? (await db()))
+    .insert(ledgerVerifications)
+    .values({
+      scope: options.integrationId === undefined ? 'all' : String(options.integrationId),
+      trigger: options.trigger,
+      startedBy: options.startedBy ?? null,
+      startedAt: options.now ?? new Date(),
+      heartbeatAt: sql`now()`,
+      stepsDone: 0,
+      stepsTotal: VERIFICATION_STEPS.length,
+      stepName: VERIFICATION_STEPS[0],
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * Runs every check, storing the run's progress after each one (ledger_verifications), then its
+ * verdict, and logs each difference. A run that fails is stored as failed and the error rethrown.
+ */
+export async function verifyLedger(options: VerificationOptions): Promise<FinishedVerification> {
+  const runId = options.runId ?? (await beginVerification(options)).id;
+  const alive = setInterval(() => {
+    void db()
+      .then((handle) => handle.update(ledgerVerifications).set({ heartbeatAt: sql`now()` }).where(and(eq(ledgerVerifications.id, runId), isNull(ledgerVerifications.finishedAt))))
+      .catch((error: unknown) => log.warn({ err: error }, 'could not record that the reconciliation is alive'));
+  }, HEARTBEAT_MS);
+  alive.unref();
+  try {
+    return await runChecks(runId, options);
+  } catch (error) {
+    await (await db())
+      .update(ledgerVerifications)
+      .set({ finishedAt: sql`now()`, failure: 'La verificación se detuvo por un error inesperado (detalles en el registro del servidor).' })
+      .where(eq(ledgerVerifications.id, runId))
+      .catch(() => {});
+    throw error;
+  } finally {
+    clearInterval(alive);
+  }
+}
+
+async function runChecks(runId: number, options: VerificationOptions): Promise<FinishedVerification> {
+  const [run] = await (await db()).select({ startedAt: ledgerVerifications.startedAt }).from(ledgerVerifications).where(eq(ledgerVerifications.id, runId));
+  if (!run) throw new Error(`no reconciliation run ${runId}`);
+  const startedAt = run.startedAt;
   const handle = await database();
+  let stepsDone = 0;
+  const progress = async () => {
+    stepsDone += 1;
+    await (await db())
+      .update(ledgerVerifications)
+      .set({ stepsDone, stepName: VERIFICATION_STEPS[stepsDone] ?? null, heartbeatAt: sql`now()` })
+      .where(eq(ledgerVerifications.id, runId));
+  };
   const scope = (column: SQL) => (options.integrationId === undefined ? sql`true` : sql`${column} = ${options.integrationId}::integer`);
   const cutoff = retentionCutoff(startedAt).toISOString();
   const differences: LedgerDifference[] = [];
@@ -66,6 +145,7 @@ export async function verifyLedger(options: VerificationOptions): Promise<Ledger
     if (balance !== ledger) add(row.id, 'balance_differs_from_ledger', 1, [], `saldo ${balance} ≠ suma del libro mayor ${ledger} (centavos)`);
     if (posted !== balance + held) add(row.id, 'posted_differs_from_balance', 1, [], `movimientos ${posted} ≠ saldo ${balance} + reservas en curso ${held} (centavos)`);
   }
+  await progress();
 
   // 2. Each capture and its record, in one pass (a full join; records older than the retention
   //    cutoff are purged, so their captures are not expected to find them).
@@ -89,6 +169,7 @@ export async function verifyLedger(options: VerificationOptions): Promise<Ledger
     add(row.integration_id, 'capture_amount_differs', row.amount_differs, row.amount_sample, 'cobros cuyo monto no es el cobrado en su registro');
     add(row.integration_id, 'charged_record_without_capture', row.without_capture, row.without_capture_sample, 'registros cobrados sin su cobro en el libro mayor');
   }
+  await progress();
   const twice = await handle.rows<{ integration_id: number; records: string; sample: unknown }>(sql`
     select d.integration_id, count(*) as records, (array_agg(d.query_record_id))[1:5] as sample
       from (select e.integration_id, e.query_record_id from ledger_entries e
@@ -96,6 +177,7 @@ export async function verifyLedger(options: VerificationOptions): Promise<Ledger
              group by e.integration_id, e.query_record_id having count(*) > 1) d
      group by d.integration_id`);
   for (const row of twice) add(row.integration_id, 'record_captured_twice', row.records, row.sample, 'registros con más de un cobro');
+  await progress();
 
   // 3. Holds older than the sweeper's bound that were neither captured nor voided.
   const stale = await handle.rows<{ integration_id: number; holds: string; sample: unknown }>(sql`
@@ -106,6 +188,7 @@ export async function verifyLedger(options: VerificationOptions): Promise<Ledger
        and not exists (select 1 from ledger_entries s where s.hold_id = h.id)
      group by h.integration_id`);
   for (const row of stale) add(row.integration_id, 'stale_hold', row.holds, row.sample, 'reservas sin liquidar más viejas que el límite del barrido');
+  await progress();
 
   // 4. The hourly checkpoints the balance history starts from, against the ledger.
   const checkpoints = await handle.rows<{ integration_id: number; hours: string; sample: unknown }>(sql`
@@ -131,19 +214,12 @@ export async function verifyLedger(options: VerificationOptions): Promise<Ledger
   const finishedAt = new Date(Math.max(Date.now(), startedAt.getTime()));
   for (const difference of differences) log.warn({ difference }, `ledger difference: ${difference.kind} (integration ${difference.integrationId})`);
   const [stored] = await (await db())
-    .insert(ledgerVerifications)
-    .values({
-      scope: options.integrationId === undefined ? 'all' : String(options.integrationId),
-      trigger: options.trigger,
-      startedAt,
-      finishedAt,
-      integrationsChecked: balances.length,
-      ok: differences.length === 0,
-      differences,
-    })
+    .update(ledgerVerifications)
+    .set({ stepsDone: VERIFICATION_STEPS.length, stepName: null, finishedAt, integrationsChecked: balances.length, ok: differences.length === 0, differences })
+    .where(eq(ledgerVerifications.id, runId))
     .returning();
   log.info({ integrations: balances.length, differences: differences.length, ms: finishedAt.getTime() - startedAt.getTime() }, 'ledger verified');
-  return stored!;
+  return stored as FinishedVerification;
 }
 
 function parseSample(value: unknown): Array<number | string> {
@@ -151,8 +227,32 @@ function parseSample(value: unknown): Array<number | string> {
   return items.map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : (item as number | string)));
 }
 
-/** The latest reconciliation over everything, for the console. */
-export async function latestVerification(): Promise<LedgerVerification | undefined> {
-  const [row] = await (await db()).select().from(ledgerVerifications).where(eq(ledgerVerifications.scope, 'all')).orderBy(desc(ledgerVerifications.startedAt)).limit(1);
+/** The latest finished reconciliation over everything, for the console. */
+export async function latestVerification(): Promise<FinishedVerification | undefined> {
+  const [row] = await (await db())
+    .select()
+    .from(ledgerVerifications)
+    .where(and(eq(ledgerVerifications.scope, 'all'), isNotNull(ledgerVerifications.finishedAt), isNull(ledgerVerifications.failure)))
+    .orderBy(desc(ledgerVerifications.startedAt))
+    .limit(1);
+  return row as FinishedVerification | undefined;
+}
+
+/** The newest run of any scope and trigger, finished or not: what the Panel reports first. */
+export async function newestVerification(): Promise<LedgerVerification | undefined> {
+  const [row] = await (await db()).select().from(ledgerVerifications).orderBy(desc(ledgerVerifications.startedAt), desc(ledgerVerifications.id)).limit(1);
   return row;
+}
+
+export type VerificationState = 'running' | 'interrupted' | 'failed' | 'ok' | 'differences';
+
+/**
+ * Where a run stands. An unfinished run whose process stopped saying it is alive (the instance
+ * crashed or was killed mid-run) is interrupted: nothing will finish it.
+ */
+export function verificationState(run: LedgerVerification, now: Date = new Date()): VerificationState {
+  if (run.failure) return 'failed';
+  if (run.finishedAt) return run.ok ? 'ok' : 'differences';
+  const lastSign = (run.heartbeatAt ?? run.startedAt).getTime();
+  return now.getTime() - lastSign > INTERRUPTED_AFTER_MS ? 'interrupted' : 'running';
 }

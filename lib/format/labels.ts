@@ -103,6 +103,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.regenerate_recovery_codes': 'Generó nuevos códigos de recuperación',
   'user.disable_two_factor': 'Desactivó su verificación en dos pasos',
   'user.reset_two_factor': 'Restableció la verificación en dos pasos del usuario',
+  'ledger.verify': 'Inició la conciliación del libro mayor',
 };
 
 /** The upstream sources, as the console and the alerts name them. */

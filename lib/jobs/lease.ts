@@ -33,3 +33,26 @@ export async function releaseJobLease(name: string, finished: boolean): Promise<
        set expires_at = now(), last_finished_at = case when ${finished}::boolean then now() else last_finished_at end
      where name = ${name}::text and holder = ${INSTANCE_NAME}::text`);
 }
+
+/**
+ * Takes the lease `name` for `leaseMs` when nobody holds it (this instance included): for work
+ * people start by hand, one run at a time across every instance, whenever asked. One statement.
+ */
+export async function acquireFreeLease(name: string, leaseMs: number): Promise<boolean> {
+  const rows = await (await database()).rows(sql`
+    insert into job_leases as l (name, holder, expires_at, last_started_at)
+    values (${name}::text, ${INSTANCE_NAME}::text, now() + make_interval(secs => ${leaseMs / 1000}::double precision), now())
+    on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at, last_started_at = excluded.last_started_at
+     where l.expires_at < now()
+    returning l.name`);
+  return rows.length > 0;
+}
+
+/** Keeps a lease this instance holds for another `leaseMs`; false when it is no longer ours. */
+export async function renewJobLease(name: string, leaseMs: number): Promise<boolean> {
+  const rows = await (await database()).rows(sql`
+    update job_leases set expires_at = now() + make_interval(secs => ${leaseMs / 1000}::double precision)
+     where name = ${name}::text and holder = ${INSTANCE_NAME}::text
+    returning name`);
+  return rows.length > 0;
+}

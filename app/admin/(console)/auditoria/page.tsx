@@ -67,6 +67,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     // A sign-in with an e-mail no account has: the e-mail itself is never kept.
     if (type === 'console_user' && id === NO_ACCOUNT) return 'Correo sin cuenta';
     if (type === 'console_user') return `Usuario ${userNames.get(Number(id)) ?? id}`;
+    if (type === 'ledger') return 'Todas las integraciones';
     return `${type} ${id}`;
   };
 

@@ -1,0 +1,117 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { consoleUsers, integrations, ledgerVerifications, type LedgerVerification } from '@/db/schema';
+import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
+import { runAsJob } from '@/lib/jobs/context';
+import { acquireFreeLease, releaseJobLease, renewJobLease } from '@/lib/jobs/lease';
+import { logger } from '@/lib/logging/logger';
+import { beginVerification, HEARTBEAT_MS, verifyLedger } from './verify';
+
+// "Verificar ahora" on the console: the reconciliation started by a person, in the background of
+// the instance that was asked (over everything it takes over a minute at 10 M records, longer than
+// a request should be held), one run at a time across every instance (a lease in job_leases).
+
+/** The lease of runs started from the console; the daily job has its own ('ledger-verify'). */
+export const CONSOLE_VERIFICATION_LEASE = 'ledger-verify-console';
+// Renewed at every heartbeat, so another instance may start a run soon after this one's instance died.
+const LEASE_MS = 4 * HEARTBEAT_MS;
+
+const log = logger('reconciliation');
+
+interface InProcess {
+  running?: Promise<void>;
+}
+const inProcess = ((globalThis as Record<string, unknown>).__ledgerVerifyNow ??= {}) as InProcess;
+
+export interface VerificationStart {
+  /** False when a run was already under way: `run` is that one (when its row exists yet). */
+  started: boolean;
+  run: LedgerVerification | undefined;
+}
+
+/**
+ * Starts a reconciliation of one integration or all of them and answers at once, with the run's
+ * row (its progress is stored as it goes). Audited: who started it and over what.
+ */
+export async function startVerificationNow(actor: Actor, options: { integrationId?: number; sweepAfterSeconds: number }): Promise<VerificationStart> {
+  if (inProcess.running || !(await acquireFreeLease(CONSOLE_VERIFICATION_LEASE, LEASE_MS))) {
+    return { started: false, run: await runningConsoleVerification() };
+  }
+  let run: LedgerVerification;
+  try {
+    run = await (await db()).transaction(async (tx) => {
+      const row = await beginVerification({ integrationId: options.integrationId, trigger: 'console', startedBy: describeActor(actor) }, tx);
+      await writeAudit(tx, actor, {
+        action: 'ledger.verify',
+        targetType: options.integrationId === undefined ? 'ledger' : 'integration',
+        targetId: options.integrationId ?? 'all',
+        before: null,
+        after: { run: row.id, scope: row.scope },
+      });
+      return row;
+    });
+  } catch (error) {
+    await releaseJobLease(CONSOLE_VERIFICATION_LEASE, false);
+    throw error;
+  }
+  inProcess.running = runAsJob(CONSOLE_VERIFICATION_LEASE, () => runInBackground(run, options));
+  return { started: true, run };
+}
+
+async function runInBackground(run: LedgerVerification, options: { integrationId?: number; sweepAfterSeconds: number }): Promise<void> {
+  const renew = setInterval(() => {
+    renewJobLease(CONSOLE_VERIFICATION_LEASE, LEASE_MS).catch((error: unknown) => log.warn({ err: error }, 'could not renew the reconciliation lease'));
+  }, HEARTBEAT_MS);
+  renew.unref();
+  let finished = false;
+  try {
+    await verifyLedger({ integrationId: options.integrationId, trigger: 'console', sweepAfterSeconds: options.sweepAfterSeconds, runId: run.id });
+    finished = true;
+  } catch (error) {
+    log.error({ err: error, run: run.id }, 'ledger reconciliation started from the console failed');
+  } finally {
+    clearInterval(renew);
+    await releaseJobLease(CONSOLE_VERIFICATION_LEASE, finished).catch((error: unknown) => log.warn({ err: error }, 'could not release the reconciliation lease'));
+    inProcess.running = undefined;
+  }
+}
+
+/** The console run under way (unfinished), newest first; an interrupted one is the caller's to tell apart. */
+async function runningConsoleVerification(): Promise<LedgerVerification | undefined> {
+  const [row] = await (await db())
+    .select()
+    .from(ledgerVerifications)
+    .where(and(eq(ledgerVerifications.trigger, 'console'), isNull(ledgerVerifications.finishedAt)))
+    .orderBy(desc(ledgerVerifications.startedAt))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The integration a person typed in "Verificar ahora": its number, a suggestion as offered
+ * ("Nombre (n.º 12)") or its exact name. Undefined when none matches; 'ambiguous' when the
+ * name belongs to several.
+ */
+export async function integrationForVerification(text: string): Promise<{ id: number; nombre: string } | 'ambiguous' | undefined> {
+  const byNumber = /^(?:.*\(n\.º\s*)?(\d{1,9})\)?$/.exec(text.trim());
+  const handle = await db();
+  if (byNumber) {
+    const [row] = await handle.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, Number(byNumber[1])));
+    if (row) return row;
+  }
+  const rows = await handle
+    .select({ id: integrations.id, nombre: integrations.nombre })
+    .from(integrations)
+    .where(sql`lower(${integrations.nombre}) = lower(${text.trim()})`)
+    .limit(2);
+  if (rows.length > 1) return 'ambiguous';
+  return rows[0];
+}
+
+/** Who started a run, as the console names people: the user's name, or undefined for the job and the CLI (named by trigger). */
+export async function verificationStarterName(run: LedgerVerification | undefined): Promise<string | undefined> {
+  const userId = /^user:(\d+) /.exec(run?.startedBy ?? '')?.[1];
+  if (!userId) return undefined;
+  const [row] = await (await db()).select({ name: consoleUsers.name }).from(consoleUsers).where(eq(consoleUsers.id, Number(userId)));
+  return row?.name;
+}
