@@ -1,12 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { ReconciliationStatus } from '@/components/console/reconciliation-status';
+import { ReconciliationStatus, VerificationRunStatus } from '@/components/console/reconciliation-status';
 import { requirePageUser } from '@/lib/auth/session';
-import { latestVerification } from '@/lib/billing/verify';
+import { latestVerification, newestVerification, verificationState } from '@/lib/billing/verify';
+import { verificationStarterName } from '@/lib/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
 import { formatQuetzales } from '@/lib/money';
+import { startLedgerVerification, suggestIntegrationsToVerify } from './actions';
+import { RefreshWhileRunning, VerifyNowForm } from './verify-now';
 
 export const metadata: Metadata = { title: 'Panel' };
 
@@ -14,7 +17,13 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   await requirePageUser('support');
   const params = await searchParams;
   const range = parseDashboardRange(typeof params.rango === 'string' ? params.rango : undefined);
-  const [dashboard, reconciliation] = await Promise.all([loadDashboard(range), latestVerification()]);
+  const [dashboard, reconciliation, newest] = await Promise.all([loadDashboard(range), latestVerification(), newestVerification()]);
+  // The newest run is reported on its own when someone started it here, or while it is under way
+  // (or ended without a verdict); the latest full reconciliation is shown unless that is the same run.
+  const now = new Date();
+  const showNewest = newest !== undefined && (newest.trigger === 'console' || !newest.finishedAt || newest.failure !== null);
+  const running = newest !== undefined && verificationState(newest, now) === 'running';
+  const starter = showNewest ? await verificationStarterName(newest) : undefined;
 
   return (
     <>
@@ -56,7 +65,18 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
 
       <section className="card" style={{ marginTop: '1rem' }}>
         <h2>Conciliación del libro mayor</h2>
-        <ReconciliationStatus run={reconciliation} />
+        <p className="small muted">
+          Comprueba que saldos, libro mayor y registros de consultas coinciden. Corre sola una vez al día; solo lee, nunca cambia dinero.
+        </p>
+        {showNewest && <VerificationRunStatus run={newest} startedBy={starter} now={now} />}
+        {running && <RefreshWhileRunning />}
+        {(!showNewest || reconciliation?.id !== newest.id) && (
+          <>
+            {showNewest && <h3 className="small">Última conciliación completa</h3>}
+            <ReconciliationStatus run={reconciliation} />
+          </>
+        )}
+        <VerifyNowForm start={startLedgerVerification} suggest={suggestIntegrationsToVerify} />
       </section>
 
       <section className="card" style={{ marginTop: '1rem' }}>

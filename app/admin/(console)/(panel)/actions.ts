@@ -1,0 +1,53 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction } from '@/lib/auth/action';
+import { integrationForVerification, startVerificationNow } from '@/lib/billing/verify-now';
+import { listIntegrationsPage } from '@/lib/console/integrations';
+import { env } from '@/lib/env';
+
+// "Verificar ahora" is open to support staff as well as administrators: the reconciliation only
+// reads (it never changes money), support is who answers "were we charged?", and one run at a
+// time across the instances bounds the load however often it is pressed (docs/decisions.md).
+
+const startSchema = z.object({ integracion: z.string().trim().max(200, 'Escribe como máximo 200 caracteres.').default('') });
+
+export const startLedgerVerification = consoleAction({ role: 'support', schema: startSchema }, async (input, user) => {
+  let integrationId: number | undefined;
+  if (input.integracion !== '') {
+    const found = await integrationForVerification(input.integracion);
+    if (found === undefined || found === 'ambiguous') {
+      return {
+        ok: false,
+        message: 'Revisa los campos marcados en rojo y vuelve a enviar.',
+        fieldErrors: {
+          integracion:
+            found === 'ambiguous'
+              ? 'Varias integraciones se llaman así: elige una de la lista (lleva su número).'
+              : 'Ninguna integración se llama así: elige una de la lista, escribe su número o deja el campo vacío para verificar todas.',
+        },
+      };
+    }
+    integrationId = found.id;
+  }
+  const { started, run } = await startVerificationNow(
+    user.actor,
+    { integrationId, sweepAfterSeconds: env().HOLD_SWEEP_AFTER_SECONDS },
+  );
+  revalidatePath('/admin');
+  return {
+    ok: true,
+    message: started ? 'Conciliación iniciada: su avance se muestra arriba.' : 'Ya hay una conciliación en curso: se muestra arriba; espera a que termine para iniciar otra.',
+    data: { started, runId: run?.id ?? null },
+  };
+});
+
+const suggestSchema = z.object({ texto: z.string().trim().max(200).default('') });
+
+/** Up to 8 integrations whose name contains what was typed, for the field's suggestions. */
+export const suggestIntegrationsToVerify = consoleAction({ role: 'support', schema: suggestSchema }, async (input) => {
+  if (input.texto === '') return { ok: true, data: [] };
+  const page = await listIntegrationsPage({ search: input.texto, pageSize: 8 });
+  return { ok: true, data: page.items.map((item) => ({ id: item.id, nombre: item.nombre })) };
+});
