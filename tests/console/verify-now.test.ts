@@ -1,0 +1,187 @@
+// "Verificar ahora" over HTTP against the built app: support staff and administrators start the
+// ledger reconciliation from the Panel, the start answers before the run ends, the Panel shows
+// the run's progress and then its result, a second start while a run is under way (here or on
+// another instance) gets the running one, and a run whose instance died reads as interrupted.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { database, db } from '@/db/client';
+import { createTestIntegration } from '@/tests/conformance/harness';
+import { createConsoleUser } from '@/lib/users/service';
+import { startApp, type RunningApp } from '../support/app-server';
+import { ConsoleClient } from '../support/console-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+let testDatabase: TestDatabase;
+let app: RunningApp;
+let integrationId: number;
+let support: ConsoleClient;
+let admin: ConsoleClient;
+const users: Record<'admin' | 'support', { email: string; password: string }> = {} as never;
+
+async function newUser(email: string, role: 'admin' | 'support') {
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: `Persona ${role}`, role, mustChangePassword: false });
+  if (!created.ok) throw new Error(created.error.message);
+  users[role] = { email, password: created.value.password };
+}
+
+/** The Panel's text as a person reads it (tags and React's text separators removed). */
+async function panel(client: ConsoleClient): Promise<string> {
+  const answer = await client.request('/admin');
+  expect(answer.status).toBe(200);
+  return answer.text
+    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
+}
+
+async function panelUntil(client: ConsoleClient, done: (text: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await panel(client);
+    if (done(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return text;
+}
+
+function start(client: ConsoleClient, integracion = '') {
+  return client.serverAction('/admin', 'startLedgerVerification', { integracion, envio: randomUUID() });
+}
+
+/** Whether an action's answer carries a text (as the RSC payload writes it: JSON-escaped). */
+function says(answer: { text: string }, text: string): boolean {
+  return answer.text.includes(JSON.stringify(text).slice(1, -1));
+}
+
+const STARTED = 'Conciliación iniciada: su avance se muestra arriba.';
+const ALREADY_RUNNING = 'Ya hay una conciliación en curso';
+const ALL_OK = /✓ Conciliación de todas las integraciones \(iniciada por Persona support el [^)]*, [\d.,]+ s\): saldos, libro mayor y registros coinciden\./;
+
+async function consoleRuns(): Promise<number> {
+  return app.withDatabase(async () => {
+    const [row] = await (await database()).rows<{ count: string | number }>(sql`select count(*) as count from ledger_verifications where trigger = 'console'`);
+    return Number(row!.count);
+  });
+}
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  await newUser('admin-conciliacion@example.com', 'admin');
+  await newUser('soporte-conciliacion@example.com', 'support');
+  integrationId = (await createTestIntegration('conciliable-sa', { tariffCentavos: 100, balanceCentavos: 5_000 })).id;
+  app = await startApp({ env: { RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
+  support = new ConsoleClient(app.baseUrl);
+  admin = new ConsoleClient(app.baseUrl);
+  expect(await support.signIn(users.support.email, users.support.password)).toBeNull();
+  expect(await admin.signIn(users.admin.email, users.admin.password)).toBeNull();
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await testDatabase?.cleanup();
+});
+
+describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('is refused without a session, and support staff start a run over everything whose result the Panel then shows', async () => {
+    const anonymous = await start(new ConsoleClient(app.baseUrl));
+    expect(says(anonymous, 'Tu sesión terminó o ya no es válida.')).toBe(true);
+    expect(await consoleRuns()).toBe(0);
+
+    const answer = await start(support);
+    expect(answer.status).toBe(200);
+    expect(says(answer, STARTED)).toBe(true);
+    const text = await panelUntil(support, (page) => ALL_OK.test(page));
+    expect(text).toMatch(ALL_OK);
+    expect(text).not.toContain('Verificando…');
+  });
+
+  it('lets an administrator verify one integration chosen by its name, and says when no integration has that name', async () => {
+    const unknown = await start(admin, 'Nadie S.A.');
+    expect(says(unknown, 'Ninguna integración se llama así')).toBe(true);
+
+    expect(says(await start(admin, 'CONCILIABLE-SA'), STARTED)).toBe(true);
+    const one = new RegExp(`✓ Conciliación de la integración ${integrationId} \\(iniciada por Persona admin el [^)]*\\): saldos, libro mayor y registros coinciden\\.`);
+    const text = await panelUntil(admin, (page) => one.test(page));
+    expect(text).toMatch(one);
+    // The latest run over everything is still reported beside it.
+    expect(text).toContain('Última conciliación completa');
+
+    // Who started each run, and over what, is in the audit log.
+    const audited = await app.withDatabase(async () =>
+      (await database()).rows(sql`select actor, target_type, target_id from audit_log where action = 'ledger.verify' order by id`),
+    );
+    expect(audited).toEqual([
+      { actor: expect.stringMatching(/^user:\d+ soporte-conciliacion@example\.com$/), target_type: 'ledger', target_id: 'all' },
+      { actor: expect.stringMatching(/^user:\d+ admin-conciliacion@example\.com$/), target_type: 'integration', target_id: String(integrationId) },
+    ]);
+  });
+
+  it('shows the run another instance has under way instead of starting a second one, and that run as interrupted once that instance died', async () => {
+    // Another instance holds the lease and is at step 3.
+    await app.withDatabase(async () => {
+      const handle = await database();
+      await handle.rows(sql`update job_leases set holder = 'otra-instancia:1:abc', expires_at = now() + interval '10 minutes' where name = 'ledger-verify-console'`);
+      await handle.rows(sql`
+        insert into ledger_verifications (scope, trigger, started_by, started_at, heartbeat_at, steps_done, steps_total, step_name)
+        values ('all', 'console', 'user:1 otra@example.com', now(), now(), 2, 5, 'registros cobrados más de una vez')`);
+    });
+    const before = await consoleRuns();
+    const again = await start(support);
+    expect(says(again, ALREADY_RUNNING)).toBe(true);
+    expect(await consoleRuns()).toBe(before);
+    expect(await panel(support)).toMatch(/Verificando… paso 3 de 5 \(registros cobrados más de una vez\), \d+ s/);
+
+    // That instance died: no sign of life for minutes, its lease expired.
+    await app.withDatabase(async () => {
+      const handle = await database();
+      await handle.rows(sql`update job_leases set expires_at = now() - interval '1 second' where name = 'ledger-verify-console'`);
+      // Minutes went by: the earlier runs are older still.
+      await handle.rows(sql`update ledger_verifications set started_at = started_at - interval '10 minutes', finished_at = finished_at - interval '10 minutes' where finished_at is not null`);
+      await handle.rows(sql`update ledger_verifications set started_at = now() - interval '5 minutes', heartbeat_at = now() - interval '4 minutes' where finished_at is null`);
+    });
+    const text = await panel(support);
+    expect(text).toContain('quedó interrumpida en el paso 3 de 5');
+    expect(text).not.toContain('Verificando…');
+    // And a new run starts.
+    expect(says(await start(support), STARTED)).toBe(true);
+    expect(await panelUntil(support, (page) => ALL_OK.test(page))).toMatch(ALL_OK);
+  });
+});
+
+// Only a PostgreSQL server lets this test hold the run mid-way (a lock on the table of its last
+// check) while the app keeps serving; the embedded database is the app's alone.
+describe.runIf(Boolean(inject('adminDatabaseUrl')))('Verificar ahora while a run takes long', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('answers at once, shows the progress, and a concurrent second start does not start a second run', async () => {
+    const before = await consoleRuns();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const locked = new Promise<void>((resolve) => {
+      void (async () => {
+        await (await db()).transaction(async (tx) => {
+          await tx.execute(sql`lock table ledger_hourly_balances in access exclusive mode`);
+          resolve();
+          await released;
+        });
+      })();
+    });
+    await locked;
+    try {
+      const [first, second] = await Promise.all([start(support), start(admin)]);
+      const answers = [first, second];
+      expect(answers.filter((answer) => says(answer, STARTED))).toHaveLength(1);
+      expect(answers.filter((answer) => says(answer, ALREADY_RUNNING))).toHaveLength(1);
+      const progress = await panelUntil(admin, (page) => page.includes('paso 5 de 5'));
+      expect(progress).toMatch(/Verificando… paso 5 de 5 \(saldos de control por hora\), \d+ s/);
+      expect(await consoleRuns()).toBe(before + 1);
+    } finally {
+      release();
+    }
+    expect(await panelUntil(admin, (page) => !page.includes('Verificando…') && /✓ Conciliación de todas las integraciones/.test(page))).toMatch(
+      /✓ Conciliación de todas las integraciones/,
+    );
+  });
+});
