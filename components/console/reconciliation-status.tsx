@@ -52,9 +52,21 @@ const TRIGGER_LABELS: Record<string, string> = { job: 'la tarea diaria', cli: 'l
  * One run as the Panel reports it while it goes and once it ended: its progress ("paso k de n"),
  * interrupted (its instance stopped before finishing), failed, or what it found over its scope.
  */
-export function VerificationRunStatus({ run, startedBy, now = new Date() }: { run: LedgerVerification; startedBy?: string; now?: Date }) {
+export function VerificationRunStatus({
+  run,
+  startedBy,
+  integrationName,
+  now = new Date(),
+}: {
+  run: LedgerVerification;
+  startedBy?: string;
+  /** The name of the integration a one-integration run covered. */
+  integrationName?: string;
+  now?: Date;
+}) {
   const state = verificationState(run, now);
-  const over = run.scope === 'all' ? 'todas las integraciones' : `la integración ${run.scope}`;
+  const integrationLabel = `la integración ${integrationName ?? run.scope}`;
+  const over = run.scope === 'all' ? 'todas las integraciones' : integrationLabel;
   const who = `iniciada por ${startedBy ?? TRIGGER_LABELS[run.trigger] ?? run.trigger} el ${formatDateTime(run.startedAt)}`;
   if (state === 'running') {
     const seconds = Math.max(0, Math.floor((now.getTime() - run.startedAt.getTime()) / 1000));
@@ -62,15 +74,10 @@ export function VerificationRunStatus({ run, startedBy, now = new Date() }: { ru
     return (
       <div className="notice" role="status" data-testid="verification-run" data-state="running">
         <p>
-          <strong>
-            Verificando… paso {step} de {run.stepsTotal}
-            {run.stepName ? ` (${run.stepName})` : ''}, {seconds.toLocaleString('es-GT')} s
-          </strong>
+          <strong>{`Verificando… paso ${step} de ${run.stepsTotal}${run.stepName ? ` (${run.stepName})` : ''}, ${seconds.toLocaleString('es-GT')} s`}</strong>
         </p>
         <progress max={run.stepsTotal} value={run.stepsDone} aria-label="Avance de la conciliación" />
-        <p className="small muted">
-          Conciliación de {over}, {who}. Esta página se actualiza sola hasta que termine.
-        </p>
+        <p className="small muted">{`Conciliación de ${over}, ${who}. Esta página se actualiza sola hasta que termine.`}</p>
       </div>
     );
   }
@@ -87,7 +94,7 @@ export function VerificationRunStatus({ run, startedBy, now = new Date() }: { ru
   }
   const differences = run.differences as LedgerDifference[];
   const seconds = run.finishedAt ? ((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toLocaleString('es-GT', { maximumFractionDigits: 1 }) : '';
-  const scopeLink = run.scope === 'all' ? 'todas las integraciones' : <Link href={`/admin/integraciones/${run.scope}`}>la integración {run.scope}</Link>;
+  const scopeLink = run.scope === 'all' ? 'todas las integraciones' : <Link href={`/admin/integraciones/${run.scope}`}>{integrationLabel}</Link>;
   if (state === 'ok') {
     return (
       <p className="notice success" role="status" data-testid="verification-run" data-state="ok">

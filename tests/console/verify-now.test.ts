@@ -104,7 +104,7 @@ describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(says(unknown, 'Ninguna integración se llama así')).toBe(true);
 
     expect(says(await start(admin, 'CONCILIABLE-SA'), STARTED)).toBe(true);
-    const one = new RegExp(`✓ Conciliación de la integración ${integrationId} \\(iniciada por Persona admin el [^)]*\\): saldos, libro mayor y registros coinciden\\.`);
+    const one = new RegExp(`✓ Conciliación de la integración conciliable-sa \\(iniciada por Persona admin el [^)]*\\): saldos, libro mayor y registros coinciden\\.`);
     const text = await panelUntil(admin, (page) => one.test(page));
     expect(text).toMatch(one);
     // The latest run over everything is still reported beside it.

@@ -7,6 +7,7 @@ import { latestVerification, newestVerification, verificationState } from '@/lib
 import { verificationStarterName } from '@/lib/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
+import { integrationName } from '@/lib/console/integrations';
 import { formatQuetzales } from '@/lib/money';
 import { startLedgerVerification, suggestIntegrationsToVerify } from './actions';
 import { RefreshWhileRunning, VerifyNowForm } from './verify-now';
@@ -23,7 +24,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const now = new Date();
   const showNewest = newest !== undefined && (newest.trigger === 'console' || !newest.finishedAt || newest.failure !== null);
   const running = newest !== undefined && verificationState(newest, now) === 'running';
-  const starter = showNewest ? await verificationStarterName(newest) : undefined;
+  const [starter, scopeName] = showNewest
+    ? await Promise.all([verificationStarterName(newest), newest.scope === 'all' ? undefined : integrationName(Number(newest.scope))])
+    : [undefined, undefined];
 
   return (
     <>
@@ -68,7 +71,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <p className="small muted">
           Comprueba que saldos, libro mayor y registros de consultas coinciden. Corre sola una vez al día; solo lee, nunca cambia dinero.
         </p>
-        {showNewest && <VerificationRunStatus run={newest} startedBy={starter} now={now} />}
+        {showNewest && <VerificationRunStatus run={newest} startedBy={starter} integrationName={scopeName} now={now} />}
         {running && <RefreshWhileRunning />}
         {(!showNewest || reconciliation?.id !== newest.id) && (
           <>
