@@ -60,6 +60,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_DEMO_TOKEN = await waitForDemoToken(app);
     process.env.E2E_SIMULATOR_SEED = String(simulator.population.seed);
     process.env.E2E_DIST_DIR = E2E_DIST_DIR;
+    // Tests that must hold the database mid-way (a table lock) can, on PostgreSQL only; empty on PGlite.
+    process.env.E2E_DATABASE_URL = database.env.DATABASE_URL;
     console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database: ${database.description}`);
   } catch (error) {
     await stop(app.child);

@@ -1,0 +1,83 @@
+// Issue 24, "Verificar ahora": the ledger reconciliation started from the Panel, its progress
+// while it runs (the page refreshes itself) and then its result, over everything and for one
+// integration picked from the field's suggestions, on a desktop and on a phone. On PostgreSQL a
+// table lock holds the run at its last step so the progress can be seen; on PGlite the run is
+// over in milliseconds and only its result is checked.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import postgres from 'postgres';
+import { screenshot, settings, signInThroughForm } from './support/console';
+import { E2E_DATABASE_KIND, SCREENSHOTS_DIR } from './support/paths';
+
+const SHOTS = '/work/helper-notes/shots-verify';
+
+async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await screenshot(page, testInfo, name);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.copyFileSync(path.join(SCREENSHOTS_DIR, `${name}.png`), path.join(SHOTS, `${E2E_DATABASE_KIND}-${name}.png`));
+}
+
+/** Holds the reconciliation's last check (on PostgreSQL) until the returned function is called. */
+async function holdLastCheck(): Promise<() => Promise<void>> {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) return async () => {};
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  const reserved = await client.reserve();
+  await reserved`begin`;
+  await reserved`lock table ledger_hourly_balances in access exclusive mode`;
+  return async () => {
+    await reserved`commit`;
+    reserved.release();
+    await client.end({ timeout: 5 });
+  };
+}
+
+for (const [width, height] of [
+  [1366, 900],
+  [390, 844],
+] as const) {
+  test(`Verificar ahora muestra el avance y luego el resultado (${width} px)`, async ({ page }, testInfo) => {
+    const { baseUrl, adminEmail, adminPassword } = settings();
+    await page.setViewportSize({ width, height });
+    await signInThroughForm(page, adminEmail, adminPassword);
+    await page.goto(`${baseUrl}/admin`);
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Conciliación del libro mayor' }) });
+    const run = page.getByTestId('verification-run');
+
+    // Over everything.
+    const release = await holdLastCheck();
+    try {
+      await section.getByRole('button', { name: 'Verificar ahora' }).click();
+      await expect(section.getByText('Conciliación iniciada: su avance se muestra arriba.')).toBeVisible();
+      if (E2E_DATABASE_KIND === 'postgresql') {
+        await expect(run).toHaveAttribute('data-state', 'running');
+        await expect(run).toContainText(/Verificando… paso 5 de 5 \(saldos de control por hora\), \d+ s/);
+        await shot(page, testInfo, `verificar-ahora-en-curso-${width}`);
+        // A second press while it runs shows the running one.
+        await section.getByRole('button', { name: 'Verificar ahora' }).click();
+        await expect(section.getByText(/Ya hay una conciliación en curso/)).toBeVisible();
+      }
+    } finally {
+      await release();
+    }
+    // The page refreshes itself: no reload here.
+    await expect(run).toHaveAttribute('data-state', 'ok', { timeout: 30_000 });
+    await expect(run).toContainText('Conciliación de todas las integraciones');
+    await expect(run).toContainText('saldos, libro mayor y registros coinciden');
+    await shot(page, testInfo, `verificar-ahora-resultado-${width}`);
+
+    // One integration, picked from the suggestions the field offers as one types.
+    const field = section.getByLabel('Integración');
+    await field.fill('dem');
+    const suggestion = section.locator('datalist option').first();
+    await expect(suggestion).toHaveAttribute('value', /^demo \(n\.º \d+\)$/);
+    await field.fill((await suggestion.getAttribute('value'))!);
+    await section.getByRole('button', { name: 'Verificar ahora' }).click();
+    await expect(run).toContainText('Conciliación de la integración demo', { timeout: 30_000 });
+    await expect(run).toHaveAttribute('data-state', 'ok');
+    await expect(run.getByRole('link', { name: 'la integración demo' })).toHaveAttribute('href', /\/admin\/integraciones\/\d+$/);
+    await expect(section.getByText('Última conciliación completa')).toBeVisible();
+    await shot(page, testInfo, `verificar-ahora-una-integracion-${width}`);
+  });
+}
