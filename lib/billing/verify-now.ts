@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { consoleUsers, integrations, ledgerVerifications, type LedgerVerification } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
@@ -24,7 +24,10 @@ interface InProcess {
 const inProcess = ((globalThis as Record<string, unknown>).__ledgerVerifyNow ??= {}) as InProcess;
 
 export interface VerificationStart {
-  /** False when a run was already under way: `run` is that one (when its row exists yet). */
+  /**
+   * False when a run was already under way: `run` is the newest console run, that one (when its
+   * row exists yet), or, when it ended a moment ago and is still letting go of the lease, its result.
+   */
   started: boolean;
   run: LedgerVerification | undefined;
 }
@@ -34,26 +37,21 @@ export interface VerificationStart {
  * row (its progress is stored as it goes). Audited: who started it and over what.
  */
 export async function startVerificationNow(actor: Actor, options: { integrationId?: number; sweepAfterSeconds: number }): Promise<VerificationStart> {
-  if (inProcess.running || !(await acquireFreeLease(CONSOLE_VERIFICATION_LEASE, LEASE_MS))) {
-    return { started: false, run: await runningConsoleVerification() };
-  }
-  let run: LedgerVerification;
-  try {
-    run = await (await db()).transaction(async (tx) => {
-      const row = await beginVerification({ integrationId: options.integrationId, trigger: 'console', startedBy: describeActor(actor) }, tx);
-      await writeAudit(tx, actor, {
-        action: 'ledger.verify',
-        targetType: options.integrationId === undefined ? 'ledger' : 'integration',
-        targetId: options.integrationId ?? 'all',
-        before: null,
-        after: { run: row.id, scope: row.scope },
-      });
-      return row;
+  if (inProcess.running) return { started: false, run: await newestConsoleVerification() };
+  // The lease and the run's row are committed together: whoever finds the lease held finds its run.
+  const run = await (await db()).transaction(async (tx) => {
+    if (!(await acquireFreeLease(CONSOLE_VERIFICATION_LEASE, LEASE_MS, tx))) return undefined;
+    const row = await beginVerification({ integrationId: options.integrationId, trigger: 'console', startedBy: describeActor(actor) }, tx);
+    await writeAudit(tx, actor, {
+      action: 'ledger.verify',
+      targetType: options.integrationId === undefined ? 'ledger' : 'integration',
+      targetId: options.integrationId ?? 'all',
+      before: null,
+      after: { run: row.id, scope: row.scope },
     });
-  } catch (error) {
-    await releaseJobLease(CONSOLE_VERIFICATION_LEASE, false);
-    throw error;
-  }
+    return row;
+  });
+  if (!run) return { started: false, run: await newestConsoleVerification() };
   inProcess.running = runAsJob(CONSOLE_VERIFICATION_LEASE, () => runInBackground(run, options));
   return { started: true, run };
 }
@@ -76,13 +74,13 @@ async function runInBackground(run: LedgerVerification, options: { integrationId
   }
 }
 
-/** The console run under way (unfinished), newest first; an interrupted one is the caller's to tell apart. */
-async function runningConsoleVerification(): Promise<LedgerVerification | undefined> {
+/** The newest console run, whatever its state. */
+async function newestConsoleVerification(): Promise<LedgerVerification | undefined> {
   const [row] = await (await db())
     .select()
     .from(ledgerVerifications)
-    .where(and(eq(ledgerVerifications.trigger, 'console'), isNull(ledgerVerifications.finishedAt)))
-    .orderBy(desc(ledgerVerifications.startedAt))
+    .where(eq(ledgerVerifications.trigger, 'console'))
+    .orderBy(desc(ledgerVerifications.startedAt), desc(ledgerVerifications.id))
     .limit(1);
   return row;
 }

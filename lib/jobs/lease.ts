@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 
 /** This process, as lease holders name it: readable in the table, unique across restarts. */
@@ -36,16 +36,19 @@ export async function releaseJobLease(name: string, finished: boolean): Promise<
 
 /**
  * Takes the lease `name` for `leaseMs` when nobody holds it (this instance included): for work
- * people start by hand, one run at a time across every instance, whenever asked. One statement.
+ * people start by hand, one run at a time across every instance, whenever asked. One statement;
+ * inside the caller's transaction when given, so what the run writes first appears with the lease.
  */
-export async function acquireFreeLease(name: string, leaseMs: number): Promise<boolean> {
-  const rows = await (await database()).rows(sql`
+export async function acquireFreeLease(name: string, leaseMs: number, transaction?: { execute(query: SQL): Promise<unknown> }): Promise<boolean> {
+  const query = sql`
     insert into job_leases as l (name, holder, expires_at, last_started_at)
     values (${name}::text, ${INSTANCE_NAME}::text, now() + make_interval(secs => ${leaseMs / 1000}::double precision), now())
     on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at, last_started_at = excluded.last_started_at
      where l.expires_at < now()
-    returning l.name`);
-  return rows.length > 0;
+    returning l.name`;
+  if (!transaction) return (await (await database()).rows(query)).length > 0;
+  const result = await transaction.execute(query);
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).length > 0;
 }
 
 /** Keeps a lease this instance holds for another `leaseMs`; false when it is no longer ours. */

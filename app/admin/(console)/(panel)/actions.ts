@@ -38,7 +38,11 @@ export const startLedgerVerification = consoleAction({ role: 'support', schema: 
   revalidatePath('/admin');
   return {
     ok: true,
-    message: started ? 'Conciliación iniciada: su avance se muestra arriba.' : 'Ya hay una conciliación en curso: se muestra arriba; espera a que termine para iniciar otra.',
+    message: started
+      ? 'Conciliación iniciada: su avance se muestra arriba.'
+      : run?.finishedAt
+        ? 'La conciliación que estaba en curso acaba de terminar: su resultado se muestra arriba.'
+        : 'Ya hay una conciliación en curso: se muestra arriba; espera a que termine para iniciar otra.',
     data: { started, runId: run?.id ?? null },
   };
 });
