@@ -1,4 +1,4 @@
-// npm run bench:console [-- --records 10000000 --runs 20 --keep .data/bench-console]
+// npm run bench:console [-- --records 10000000 --integrations 10000 --runs 20 --keep .data/bench-console]
 //   Fills a throwaway PostgreSQL 15 with a production-like volume (bench/console/volume.ts), starts
 //   the built app on it, signs in as an administrator and times every console page and the CSV
 //   export over HTTP (warm-up, then --runs runs: p50 and p95), then shows the plan PostgreSQL chose
@@ -22,6 +22,8 @@ import type { VolumeSummary } from './volume';
 const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '200000' },
+    // How many integrations share the records (Zipf sizes): 200 as today, 10000 for the list's growth.
+    integrations: { type: 'string', default: '200' },
     // Twice the records by default: a hold and a settlement per catalog query, and two years of
     // older ledger whose records the retention purged.
     'ledger-entries': { type: 'string' },
@@ -35,6 +37,7 @@ const { values } = parseArgs({
   },
 });
 const RECORDS = Number(values.records);
+const INTEGRATIONS = Number(values.integrations);
 const LEDGER_ENTRIES = Number(values['ledger-entries'] ?? 2 * RECORDS);
 const RUNS = Math.max(8, Number(values.runs));
 const WARMUP = Number(values.warmup);
@@ -188,6 +191,8 @@ async function showPlans(session: ConsoleSession, pages: Page[], cluster: { url:
 async function loadOrReuseVolume(handle: Awaited<ReturnType<typeof import('@/db/client').database>>, admin: postgres.Sql): Promise<VolumeSummary> {
   await admin.unsafe('create table if not exists bench_volume (records bigint primary key, summary jsonb not null)');
   const [kept] = await admin<Array<{ summary: VolumeSummary }>>`select summary from bench_volume where records = ${RECORDS}`;
+  const [{ integrations }] = (await admin`select count(*)::int as integrations from integrations`) as unknown as [{ integrations: number }];
+  if (kept && integrations !== INTEGRATIONS) throw new Error(`the kept cluster has ${integrations} integrations, not ${INTEGRATIONS}; remove ${values.keep} or pass another --keep`);
   if (kept) {
     log(`reusing the ${RECORDS.toLocaleString('en-US')}-record volume kept in ${values.keep}`);
     return kept.summary;
@@ -196,7 +201,7 @@ async function loadOrReuseVolume(handle: Awaited<ReturnType<typeof import('@/db/
   if (count > 0) throw new Error(`the kept cluster holds another volume (${count} records); remove ${values.keep} or pass another --keep`);
   const { generateVolume } = await import('./volume');
   const started = performance.now();
-  const summary = await generateVolume(handle, { records: RECORDS, ledgerEntries: LEDGER_ENTRIES, integrations: 200, days: 90, now: new Date(), log });
+  const summary = await generateVolume(handle, { records: RECORDS, ledgerEntries: LEDGER_ENTRIES, integrations: INTEGRATIONS, days: 90, now: new Date(), log });
   log(`volume generated in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
   await admin`insert into bench_volume (records, summary) values (${RECORDS}, ${admin.json(summary as never)})`;
   return summary;
@@ -256,6 +261,10 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
     },
     { name: 'Registro, one record\'s detail', path: `/admin/registros/${recordId}`, expect: `Consulta ${recordId}` },
     { name: 'Integraciones, the list', path: '/admin/integraciones', expect: 'Integraciones' },
+    { name: 'Integraciones, the last page', path: `/admin/integraciones?pagina=${Math.ceil(INTEGRATIONS / 50)}`, expect: 'Integraciones' },
+    { name: 'Integraciones, by balance', path: '/admin/integraciones?orden=saldo', expect: 'Integraciones' },
+    { name: 'Integraciones, by latest query', path: '/admin/integraciones?orden=ultima', expect: 'Integraciones' },
+    { name: 'Integraciones, name search ("99")', path: '/admin/integraciones?q=99', expect: 'Integraciones' },
     { name: `Integración, the largest (#${largest})`, path: `/admin/integraciones/${largest}`, expect: 'Movimientos de saldo' },
     { name: 'Historial de saldo, largest, first page', path: `/admin/integraciones/${largest}/movimientos`, expect: 'Historial de saldo' },
     { name: 'Historial de saldo, largest, 60 days back (cursor)', path: `/admin/integraciones/${largest}/movimientos?despues=${historyDeep}`, expect: 'Historial de saldo' },

@@ -118,7 +118,7 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
   await run(`
     insert into integrations (nombre, is_renap_enabled, is_rtu_enabled, is_cui_nit_enabled, is_rtu_v2_enabled,
                               is_omisos_enabled, tariff_centavos, balance_centavos, created_at, updated_at)
-    select 'integracion-' || lpad(n::text, 3, '0'),
+    select 'integracion-' || lpad(n::text, 5, '0'),
            true, true, true, true, true, 50 + (n * 37) % 251, 0,
            timestamptz '${nowIso}' - interval '${days + 10} days', timestamptz '${nowIso}' - interval '${days + 10} days'
       from generate_series(1, ${integrations}) n`);
