@@ -198,7 +198,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
 
   test('en el teléfono, el historial de saldo y el saldo bajo se leen sin desplazarse (issue 24, punto 11)', async () => {
     const { baseUrl } = settings();
-    // An integration whose balance covers fewer than 100 queries: on the Panel's low-balance list.
+    // An integration whose balance is below the default alert threshold (Q 100.00): on the Panel's low-balance list.
     const name = `saldo-bajo-${Date.now().toString(36)}`;
     await admin.setViewportSize(VIEWPORTS[0].size);
     await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
@@ -232,8 +232,9 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     const low = admin.getByTestId('low-balance').locator('tbody tr', { hasText: name });
     await inView(low.getByRole('link', { name }));
     await inView(low.locator('td').nth(1));
-    await inView(low.locator('td').nth(3));
-    await expect(low.locator('td').nth(3)).toContainText('12');
+    await inView(low.locator('td').nth(4));
+    await expect(low.locator('td').nth(2)).toContainText('Q 100.00');
+    await expect(low.locator('td').nth(4)).toContainText('12');
   });
 
   test('las gráficas tienen fechas en el eje, letra legible en el teléfono y cifras al pasar o tocar', async () => {

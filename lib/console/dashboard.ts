@@ -1,6 +1,7 @@
 import { and, asc, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, type LookupKind, type RefusalReason } from '@/db/schema';
+import { env } from '@/lib/env';
 import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
 import { LOOKUPS } from '@/lib/format/labels';
 import { OUTCOMES, outcomeOf, type Outcome } from '@/lib/records/outcomes';
@@ -22,8 +23,8 @@ export function parseDashboardRange(value: string | undefined): DashboardRange {
   return value !== undefined && Object.hasOwn(DASHBOARD_RANGES, value) ? (value as DashboardRange) : '24h';
 }
 
-/** An integration whose balance covers fewer than this many billed queries counts as low. */
-export const LOW_BALANCE_QUERIES = 100;
+/** The most integrations the Panel lists as low on balance (the lowest first). */
+export const LOW_BALANCE_SHOWN = 20;
 
 export interface SeriesBucket {
   /** Start of the bucket. */
@@ -49,6 +50,10 @@ export interface LowBalanceIntegration {
   nombre: string;
   balanceCentavos: number;
   tariffCentavos: number;
+  /** Its low-balance alert threshold: its own, or ALERT_LOW_BALANCE_DEFAULT_CENTAVOS. */
+  thresholdCentavos: number;
+  /** The balance no longer pays one catalog lookup: they answer 402. */
+  exhausted: boolean;
 }
 
 export interface Dashboard {
@@ -139,22 +144,34 @@ export async function loadDashboard(range: DashboardRange, now = new Date(), int
 }
 
 /**
- * Active integrations with a catalog enabled whose balance covers fewer than LOW_BALANCE_QUERIES
- * queries (or is zero). A scan of the integrations table: a few hundred rows.
+ * Active integrations with a catalog enabled whose balance is low as the alerts define it
+ * (lib/alerts/conditions.ts): below the integration's own threshold or the default, or unable to
+ * pay one lookup (exhausted). Exhausted first, then the lowest balances; at most LOW_BALANCE_SHOWN.
  */
-async function lowBalanceIntegrations(): Promise<LowBalanceIntegration[]> {
-  return (await db())
-    .select({ id: integrations.id, nombre: integrations.nombre, balanceCentavos: integrations.balanceCentavos, tariffCentavos: integrations.tariffCentavos })
+export async function lowBalanceIntegrations(): Promise<LowBalanceIntegration[]> {
+  const defaultCentavos = env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS;
+  const threshold = sql<number>`coalesce(${integrations.lowBalanceAlertCentavos}, ${defaultCentavos}::bigint)`;
+  const exhausted = sql<boolean>`(${integrations.balanceCentavos} = 0 or ${integrations.balanceCentavos} < ${integrations.tariffCentavos})`;
+  const rows = await (await db())
+    .select({
+      id: integrations.id,
+      nombre: integrations.nombre,
+      balanceCentavos: integrations.balanceCentavos,
+      tariffCentavos: integrations.tariffCentavos,
+      thresholdCentavos: threshold,
+      exhausted,
+    })
     .from(integrations)
     .where(
       and(
         sql`${integrations.active}`,
         or(sql`${integrations.isCuiNitEnabled}`, sql`${integrations.isRtuV2Enabled}`, sql`${integrations.isOmisosEnabled}`),
-        lt(integrations.balanceCentavos, sql`greatest(${integrations.tariffCentavos} * ${LOW_BALANCE_QUERIES}::integer, 1)`),
+        or(exhausted, lt(integrations.balanceCentavos, threshold)),
       ),
     )
-    .orderBy(asc(integrations.balanceCentavos), asc(integrations.nombre))
-    .limit(20);
+    .orderBy(sql`${exhausted} desc`, asc(integrations.balanceCentavos), asc(integrations.nombre))
+    .limit(LOW_BALANCE_SHOWN);
+  return rows.map((row) => ({ ...row, thresholdCentavos: Number(row.thresholdCentavos), exhausted: row.exhausted === true || String(row.exhausted) === 'true' }));
 }
 
 /** Guatemalan wall-clock parts of a bucket start, for labels ("14:00", "21/11"). */

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { monthPeriod } from '@/lib/statements/figures';
 import { previousMonth } from '@/lib/statements/monthly';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
@@ -53,11 +54,19 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const month = previousMonth();
     const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-statements-'));
     try {
+      // Created this month: last month's statement would be empty and kept forever, so it is refused (issue 24, defect 13).
+      const refused = await cli('statements:create', created.nombre, month, '--out', directory);
+      expect(refused.code).not.toBe(0);
+      expect(fs.readdirSync(directory)).toEqual([]);
+      // An integration that existed last month gets it.
+      await testDb().use((handle) =>
+        handle.rows(sql`update integrations set created_at = ${monthPeriod(month).from.toISOString()}::timestamptz - interval '1 day' where id = ${created.id}::integer`),
+      );
       const statement = await cliJson<{ id: number; month: string; files: string[]; figures: { closingBalanceCentavos: number } }>(
         'statements:create', created.nombre, month, '--out', directory,
       );
       expect(statement.month).toBe(month);
-      // The integration was created this month: last month it had nothing.
+      // Its money came this month: last month it had nothing.
       expect(statement.figures.closingBalanceCentavos).toBe(0);
       expect(statement.files.map((file) => path.basename(file))).toEqual([`estado-de-cuenta-${created.nombre}-${month}.pdf`, `consultas-cobradas-${created.nombre}-${month}.csv`]);
       expect(fs.readFileSync(statement.files[0]!).subarray(0, 5).toString()).toBe('%PDF-');

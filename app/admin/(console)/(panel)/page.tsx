@@ -6,7 +6,7 @@ import { requirePageUser } from '@/lib/auth/session';
 import { latestVerification, newestVerification, verificationState } from '@/lib/billing/verify';
 import { verificationStarterName } from '@/lib/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { DASHBOARD_RANGES, LOW_BALANCE_QUERIES, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
+import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
 import { integrationName } from '@/lib/console/integrations';
 import { formatQuetzales } from '@/lib/money';
 import { startLedgerVerification, suggestIntegrationsToVerify } from './actions';
@@ -85,8 +85,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <section className="card" style={{ marginTop: '1rem' }}>
         <h2>Integraciones con saldo bajo ({dashboard.lowBalance.length})</h2>
         <p className="small muted">
-          Activas, con algún catálogo habilitado y saldo para menos de {LOW_BALANCE_QUERIES} consultas (o saldo cero): sin saldo, los catálogos
-          responden 402.
+          Activas, con algún catálogo habilitado y saldo por debajo de su umbral de alerta (el propio de cada integración o el predeterminado), o
+          que ya no alcanza para una consulta: entonces sus catálogos responden 402. Es la misma regla de las alertas de saldo; se muestran las{' '}
+          {LOW_BALANCE_SHOWN} de menor saldo.
         </p>
         {dashboard.lowBalance.length === 0 ? (
           <EmptyState title="Ninguna integración tiene saldo bajo." />
@@ -97,6 +98,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                 <tr>
                   <th>Integración</th>
                   <th className="num">Saldo</th>
+                  <th className="num">Umbral</th>
                   <th className="num">Tarifa</th>
                   <th className="num">Consultas que cubre</th>
                 </tr>
@@ -109,6 +111,15 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                     </td>
                     <td className="num" data-label="Saldo">
                       {formatQuetzales(integration.balanceCentavos)}
+                      {integration.exhausted && (
+                        <>
+                          {' '}
+                          <span className="badge danger">agotado</span>
+                        </>
+                      )}
+                    </td>
+                    <td className="num" data-label="Umbral">
+                      {formatQuetzales(integration.thresholdCentavos)}
                     </td>
                     <td className="num" data-label="Tarifa">
                       {formatQuetzales(integration.tariffCentavos)}

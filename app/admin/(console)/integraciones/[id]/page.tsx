@@ -19,6 +19,7 @@ import { flagsOf } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import { env } from '@/lib/env';
+import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
 import { listLatestRecords } from '@/lib/records/list';
 import { identifiersForRole } from '@/lib/personal-data/masking';
 import {
@@ -148,6 +149,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
         integrationId={integration.id}
         thresholdCentavos={integration.lowBalanceAlertCentavos}
         defaultCentavos={env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS}
+        alertsConfigured={enabledChannels(alertSettingsFrom(env())).length > 0}
         isAdmin={isAdmin}
       />
 
@@ -292,24 +294,35 @@ function LowBalanceAlertSection({
   integrationId,
   thresholdCentavos,
   defaultCentavos,
+  alertsConfigured,
   isAdmin,
 }: {
   integrationId: number;
   thresholdCentavos: number | null;
   defaultCentavos: number;
+  /** A webhook or an SMTP server is set: without either, no alert reaches anyone. */
+  alertsConfigured: boolean;
   isAdmin: boolean;
 }) {
   const effective = thresholdCentavos ?? defaultCentavos;
   return (
     <section className="card" aria-labelledby="alert-title">
       <h2 id="alert-title">Alerta de saldo bajo</h2>
-      <p data-testid="low-balance-alert">
-        {effective === 0
-          ? 'Sin alerta de saldo bajo: se avisa a los administradores solo cuando el saldo se agota.'
-          : `Se avisa a los administradores cuando el saldo baja de ${formatQuetzales(effective)}`}
-        {effective !== 0 && (thresholdCentavos === null ? ' (umbral predeterminado).' : ' (umbral propio de esta integración).')}{' '}
-        <Link href="/admin/alertas">Ver alertas enviadas</Link>
-      </p>
+      {alertsConfigured ? (
+        <p data-testid="low-balance-alert">
+          {effective === 0
+            ? 'Sin alerta de saldo bajo: se avisa a los administradores solo cuando el saldo se agota.'
+            : `Se avisa a los administradores cuando el saldo baja de ${formatQuetzales(effective)}`}
+          {effective !== 0 && (thresholdCentavos === null ? ' (umbral predeterminado).' : ' (umbral propio de esta integración).')}{' '}
+          <Link href="/admin/alertas">Ver alertas enviadas</Link>
+        </p>
+      ) : (
+        // Promising an alert that no channel can deliver would be worse than saying nothing.
+        <p className="notice warn" data-testid="low-balance-alert">
+          No se envía ninguna alerta: este servicio no tiene un canal de alertas configurado (ALERT_WEBHOOK_URL o ALERT_SMTP_HOST). El umbral
+          {effective === 0 ? ' (solo saldo agotado)' : ` de ${formatQuetzales(effective)}`} marca igualmente la integración en el Panel.
+        </p>
+      )}
       {isAdmin && (
         <ActionForm action={setLowBalanceAlertAction} hidden={{ integrationId }} submitLabel="Guardar umbral" className="stack">
           <Field
