@@ -11,10 +11,13 @@ import { newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { consumeGlobalLimit, consumeSignInLimit } from '@/lib/limits/limits';
+import { typedRequestId } from '@/lib/request-ids/typed';
 
 /** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
 const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
+/** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
+const RECORDS_LIST = '/admin/registros';
 
 export async function proxy(request: NextRequest) {
   const settings = env();
@@ -63,6 +66,13 @@ export async function proxy(request: NextRequest) {
       return respond(new NextResponse(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
     }
     forwarded.set(REQUEST_ID_HEADER, requestId);
+  }
+  if (path === RECORDS_LIST && typedRequestId(request.nextUrl.searchParams.get('identificador') ?? undefined)) {
+    // A request id typed in the list's search box: its route answers with a real redirect, which
+    // the list page cannot once its skeleton is on the way.
+    const target = request.nextUrl.clone();
+    target.pathname = `${RECORDS_LIST}/solicitud`;
+    return respond(NextResponse.rewrite(target, { request: { headers: forwarded } }));
   }
   return respond(NextResponse.next({ request: { headers: forwarded } }));
 }

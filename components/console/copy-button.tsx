@@ -7,9 +7,12 @@ export function CopyButton({
   text,
   label = 'Copiar',
   failedHint = 'No se pudo copiar: selecciona el texto y cópialo a mano.',
+  accessibleName,
 }: {
   text: string;
   label?: string;
+  /** What the button copies, for a screen reader, when several "Copiar" share a page (a table's rows). */
+  accessibleName?: string;
   /** Said when the browser refuses: the console speaks tú to staff, /docs usted to integrators. */
   failedHint?: string;
 }) {
@@ -27,7 +30,7 @@ export function CopyButton({
 
   return (
     <>
-      <button type="button" className="secondary" onClick={copy}>
+      <button type="button" className="secondary" onClick={copy} aria-label={accessibleName}>
         {state === 'copied' ? 'Copiado ✓' : label}
       </button>
       {state === 'failed' && (

@@ -26,12 +26,12 @@ export interface MatchingDays {
 
 /**
  * Matches per day from the daily rollups (per integration when filtered by one): one row per
- * day, whatever the size of query_records. Undefined for an identifier search. Days whose
+ * day, whatever the size of query_records. Undefined for an identifier or request-id search. Days whose
  * records were purged still count in the rollups; a range bound drawn from them only reaches
  * further back than needed, never past a record.
  */
 export async function matchingDays(filters: RecordFilters, now = new Date()): Promise<MatchingDays | undefined> {
-  if (filters.identificador) return undefined;
+  if (filters.identificador || filters.solicitud) return undefined;
   const table = filters.integracion === undefined ? queryDailyRollups : queryDailyRollupsByIntegration;
   const conditions: SQL[] = [];
   if (filters.desde) conditions.push(gte(table.day, filters.desde));

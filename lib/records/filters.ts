@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { lookupKind } from '@/db/schema';
 import { isCalendarDay } from '@/lib/format/guatemala-time';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
+import { isPlausibleRequestId, typedRequestId } from '@/lib/request-ids/typed';
 import { OUTCOMES } from './outcomes';
 
 const optionalText = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined), z.string().optional());
@@ -26,6 +27,11 @@ export const recordFiltersSchema = z.object({
   hasta: day,
   // A NIT or a CUI in any common writing (576937-k, 576937K, 2415 75181 0101): matched normalized.
   identificador: optionalText.pipe(z.string().max(MAX_IDENTIFIER_LENGTH, 'El NIT o CUI es demasiado largo.').optional()),
+  // One request's id (req_…), as the integrator got it in x-request-id: at most one record.
+  solicitud: z.preprocess(
+    (value) => (typeof value === 'string' ? typedRequestId(value) : undefined),
+    z.string().refine(isPlausibleRequestId, 'El id de solicitud es req_ seguido de letras y cifras.').optional(),
+  ),
 });
 
 export type RecordFilters = z.infer<typeof recordFiltersSchema>;
@@ -52,6 +58,11 @@ export interface FilterProblem {
 /** Parses the filters; invalid ones are dropped and reported so the page can say which. */
 export function parseRecordFilters(input: SearchParamsInput): { filters: RecordFilters; problems: FilterProblem[] } {
   const plain = plainSearchParams(input);
+  // The search box takes a NIT, a CUI or a request id: a request id typed there is that filter.
+  if (typedRequestId(plain.identificador) && !plain.solicitud) {
+    plain.solicitud = plain.identificador!;
+    delete plain.identificador;
+  }
   const filters: Record<string, unknown> = {};
   const problems: FilterProblem[] = [];
   for (const [key, schema] of Object.entries(recordFiltersSchema.shape)) {

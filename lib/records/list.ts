@@ -41,6 +41,7 @@ async function searchKeysFor(filters: RecordFilters): Promise<string[]> {
  *   lookup (+ status)           query_records_lookup_created_idx (lookup, created_at, id)
  *   exact status                query_records_status_created_idx (http_status, created_at, id)
  *   NIT o CUI (+ others)        query_record_identifiers_search_idx (identifier, created_at, record_id)
+ *   request id (+ others)       query_records_request_id_unique (request_id): one row at most
  * Other filters are checked on the rows the index yields; the planner picks the most selective.
  */
 function listSource(filters: RecordFilters, searchKeys: string[]) {
@@ -48,6 +49,7 @@ function listSource(filters: RecordFilters, searchKeys: string[]) {
   if (filters.integracion !== undefined) conditions.push(eq(queryRecords.integrationId, filters.integracion));
   if (filters.consulta) conditions.push(eq(queryRecords.lookup, filters.consulta));
   if (filters.estado) conditions.push(statusFilter(queryRecords.httpStatus, filters.estado));
+  if (filters.solicitud) conditions.push(eq(queryRecords.requestId, filters.solicitud));
   const keys = filters.identificador
     ? { createdAt: queryRecordIdentifiers.createdAt, id: queryRecordIdentifiers.recordId }
     : { createdAt: queryRecords.createdAt, id: queryRecords.id };

@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { CopyButton } from '@/components/console/copy-button';
 import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
@@ -7,13 +9,14 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { integrationOptions } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import { identifiersForRole } from '@/lib/personal-data/masking';
+import { recordIdForRequestId, refusalReasonsAround, REFUSAL_WINDOW_HOURS, REQUEST_ID_PREFIX, type RefusalReasonCount } from '@/lib/request-ids/search';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
 
@@ -25,11 +28,24 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const isAdmin = user.role === 'admin';
   const params = await searchParams;
   const { filters, problems } = parseRecordFilters(params);
+  // A request id typed in the search box reaches ./solicitud first (proxy.ts), which opens its
+  // record with a redirect; one that left no record comes back here as ?solicitud=. It was refused
+  // before any source (or never reached this service): the refusal counts are what support can
+  // answer with.
+  let refusals: RefusalReasonCount[] | undefined;
+  if (filters.solicitud) {
+    const recordId = await recordIdForRequestId(filters.solicitud);
+    if (recordId !== undefined) redirect(`/admin/registros/${recordId}`);
+    refusals = await refusalReasonsAround(new Date(), { integrationId: filters.integracion, lookup: filters.consulta });
+  }
   const position = {
     after: typeof params.despues === 'string' ? params.despues : undefined,
     before: typeof params.antes === 'string' ? params.antes : undefined,
   };
-  const [page, integrations] = await Promise.all([listRecordsPage(filters, position), integrationOptions()]);
+  const [page, integrations] = await Promise.all([
+    filters.solicitud ? { rows: [], matching: undefined, newer: undefined, older: undefined } : listRecordsPage(filters, position),
+    integrationOptions(),
+  ]);
   // Support sees every identifier masked; "Mostrar" on a record's page reveals one record's, logged.
   const rows = page.rows.map((record) => identifiersForRole(record, user.role));
   const matching = page.matching;
@@ -50,7 +66,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader
         title="Registros de consultas"
-        description="Cada consulta que llegó a una fuente, de la más reciente a la más antigua. Horas de Guatemala."
+        description="Cada consulta que llegó a una fuente, de la más reciente a la más antigua. Horas de Guatemala. Busca por NIT, CUI o id de solicitud."
         actions={
           matching !== undefined && matching > maxExportRows ? (
             <span className="small muted" data-testid="export-too-large">
@@ -103,16 +119,17 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </FilterSelect>
         <DateRangeFields desde={filters.desde} hasta={problemOf('hasta') ? typed('hasta') : filters.hasta} hastaProblem={problemOf('hasta')} />
         <div className="field">
-          <label htmlFor="identificador">NIT o CUI</label>
+          <label htmlFor="identificador">NIT, CUI o id de solicitud</label>
           <input
             id="identificador"
             name="identificador"
-            defaultValue={filters.identificador ?? ''}
-            placeholder="576937-K o 2415 75181 0101"
+            defaultValue={filters.solicitud ?? filters.identificador ?? ''}
+            placeholder="576937-K, 2415 75181 0101 o req_…"
             aria-describedby="identificador-ayuda"
           />
           <span id="identificador-ayuda" className="small muted">
-            Con o sin guion ni espacios, en mayúsculas o minúsculas; incluye los lotes de RTU por NIT.
+            Con o sin guion ni espacios, en mayúsculas o minúsculas; incluye los lotes de RTU por NIT. Un id de solicitud (req_…, el
+            x-request-id de la respuesta) abre su consulta.
           </span>
         </div>
       </FilterForm>
@@ -133,7 +150,14 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           {isAdmin ? '; sale con los NIT y CUI enmascarados, salvo que la pidas con los identificadores completos (queda registrado).' : ', con los NIT y CUI enmascarados.'}
         </p>
       )}
-      {rows.length === 0 ? (
+      {filters.solicitud && refusals ? (
+        <RequestIdNotRecorded
+          requestId={filters.solicitud}
+          refusals={refusals}
+          scope={filters.integracion === undefined ? undefined : integrations.find((integration) => integration.id === filters.integracion)?.nombre}
+          lookup={filters.consulta ? LOOKUP_LABELS[filters.consulta] : undefined}
+        />
+      ) : rows.length === 0 ? (
         <div className="card">
           <EmptyState title={filtered ? 'Ninguna consulta coincide con estos filtros.' : 'Todavía no hay consultas registradas.'}>
             <p>
@@ -154,6 +178,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                   <th>Consulta</th>
                   <th>Estado</th>
                   <th className="num">Tiempo</th>
+                  <th>Id de solicitud</th>
                   <th>NIT / CUI</th>
                   <th className="num">Cobrado</th>
                 </tr>
@@ -171,6 +196,14 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                     </td>
                     <td className="num" data-label="Tiempo">
                       {record.responseTimeMs.toLocaleString('es-GT')} ms
+                    </td>
+                    <td data-label="Id de solicitud" data-testid="record-request-id">
+                      <span className="copyable">
+                        <code className="mono small" title={record.requestId} aria-label={`Id de solicitud ${record.requestId}`}>
+                          {shortRequestId(record.requestId)}
+                        </code>
+                        <CopyButton text={record.requestId} accessibleName={`Copiar el id de solicitud ${record.requestId}`} />
+                      </span>
                     </td>
                     <td className="mono small" data-label="NIT / CUI" data-testid="record-identifier">
                       {[record.nit, record.cui].filter(Boolean).join(' · ')}
@@ -191,5 +224,72 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </>
       )}
     </>
+  );
+}
+
+/** Enough of a request id to tell rows apart at a glance: the prefix and its first 10 characters. */
+function shortRequestId(requestId: string): string {
+  const body = requestId.startsWith(REQUEST_ID_PREFIX) ? requestId.slice(REQUEST_ID_PREFIX.length) : requestId;
+  return body.length > 10 ? `${REQUEST_ID_PREFIX}${body.slice(0, 10)}…` : requestId;
+}
+
+/** A request id with no record: why that happens, and the refusals support can answer with. */
+function RequestIdNotRecorded({
+  requestId,
+  refusals,
+  scope,
+  lookup,
+}: {
+  requestId: string;
+  refusals: RefusalReasonCount[];
+  scope?: string;
+  lookup?: string;
+}) {
+  const whose = `${scope ? `de ${scope}` : 'de todas las integraciones'}${lookup ? ` en ${lookup}` : ''}`;
+  return (
+    <section className="card" data-testid="request-id-not-recorded" aria-labelledby="request-id-not-recorded-title">
+      <h2 id="request-id-not-recorded-title">
+        Ninguna consulta tiene el id de solicitud <span className="mono">{requestId}</span>.
+      </h2>
+      <p>
+        Esa solicitud no llegó a ninguna fuente, así que no quedó registrada: el servicio la rechazó antes (credenciales, consulta no
+        habilitada, saldo, límites o una solicitud no válida) y no se cobró. Si el id no es de este servicio o tiene un error de copia,
+        tampoco aparece.
+      </p>
+      <h3>
+        Rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas
+      </h3>
+      {refusals.length === 0 ? (
+        <p className="muted" data-testid="refusal-reasons-empty">
+          No hubo rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas. Revisa el id con el integrador, o elige otra integración.
+        </p>
+      ) : (
+        <div className="table-wrap" role="region" aria-label="Rechazos antes de la fuente" tabIndex={0}>
+          <table className="data stacked" data-testid="refusal-reasons">
+            <thead>
+              <tr>
+                <th>Motivo</th>
+                <th className="num">Rechazos</th>
+                <th>Último, en la hora de</th>
+              </tr>
+            </thead>
+            <tbody>
+              {refusals.map((refusal) => (
+                <tr key={refusal.reason}>
+                  <td data-label="Motivo">{REFUSAL_REASON_LABELS[refusal.reason]}</td>
+                  <td className="num" data-label="Rechazos">
+                    {refusal.refusals.toLocaleString('es-GT')}
+                  </td>
+                  <td className="nowrap" data-label="Último, en la hora de">
+                    {formatDateTime(refusal.lastHour)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="small muted">Los rechazos se cuentan por hora, integración, consulta y motivo; no guardan el id de solicitud.</p>
+    </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { CopyButton } from '@/components/console/copy-button';
 import { PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
@@ -93,7 +94,14 @@ export default async function RecordPage({
               )}
             </dd>
             <dt>Id de solicitud</dt>
-            <dd className="mono small">{record.requestId}</dd>
+            <dd>
+              <span className="copyable">
+                <code className="mono small" data-testid="record-request-id">
+                  {record.requestId}
+                </code>
+                <CopyButton text={record.requestId} accessibleName="Copiar el id de solicitud" />
+              </span>
+            </dd>
           </dl>
         </section>
         <section className="card">
