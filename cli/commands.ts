@@ -29,6 +29,7 @@ import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/cred
 import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { OVERLAP_PRESET_NAMES, parseOverlapPreset, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
+import { isPlausibleRequestId, typedRequestId } from '@/lib/request-ids/typed';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { resealRecords } from '@/lib/personal-data/reseal';
 import type { Result } from '@/lib/result';
@@ -95,9 +96,11 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
   users:list
   users:reset-two-factor <email>        remove a user's second factor (a lost phone and no recovery
                                         codes); their sessions end, and they enrol again at sign-in
-  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-or-CUI] [--limit N]
+  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-or-CUI]
+               [--request-id req_…] [--limit N]
                                         most recent query records first (a NIT or CUI in any writing,
-                                        also inside /rtu/nits batches)
+                                        also inside /rtu/nits batches; --request-id: the one query with
+                                        that x-request-id, none if the request was refused before a source)
   records:purge [--export-dir DIR]      deletes the query records older than QUERY_RECORD_RETENTION_MONTHS
                                         (as the daily job does), first archiving them as gzipped CSV in DIR,
                                         and the alert deliveries as old
@@ -392,14 +395,21 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const limit = typeof options.limit === 'string' ? Number(options.limit) : 20;
     if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit must be a positive whole number');
     const identifier = typeof options.identifier === 'string' ? options.identifier : undefined;
-    const records = await listLatestRecords({ integracion: integrationId, consulta: lookup, identificador: identifier }, limit);
+    let requestId: string | undefined;
+    if (typeof options['request-id'] === 'string') {
+      requestId = typedRequestId(options['request-id']);
+      if (!requestId || !isPlausibleRequestId(requestId)) throw new CliError(`--request-id must be a request id such as req_5f0c3a9d2b7e41c8a6f1 (got "${safe(options['request-id'])}")`);
+    }
+    const records = await listLatestRecords({ integracion: integrationId, consulta: lookup, identificador: identifier, solicitud: requestId }, limit);
     const text = records
       .map(
         (record) =>
           `${record.createdAt.toISOString()}  ${safe(record.integrationNombre)}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
       )
       .join('\n');
-    return { data: records, text: text || 'No query records.' };
+    // A request id with no record was refused before any source: the refusal counts (dashboard, console) say why.
+    const none = requestId ? `No query record has request id ${requestId}: the request never reached a source (refused before it, or not sent to this service), so it was not recorded or charged.` : 'No query records.';
+    return { data: records, text: text || none };
   },
 
   async 'integrations:history'(args, options) {

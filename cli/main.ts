@@ -67,6 +67,7 @@ function parseCommandLine(argv: string[]) {
       lookup: { type: 'string' },
       limit: { type: 'string' },
       identifier: { type: 'string' },
+      'request-id': { type: 'string' },
       kind: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },

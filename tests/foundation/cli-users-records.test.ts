@@ -79,6 +79,32 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     expect((await cli('records:list', '--limit', '0')).code).not.toBe(0);
   });
 
+  it("filters query records by request id, saying a request id with no record never reached a source", async () => {
+    const created = await createIntegration();
+    await testDb().use((handle) =>
+      handle.rows(sql`insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, charged_centavos, tariff_centavos, request_id)
+        values (${created.id}, 'cui_nit', 200, 120, '576937K', 150, 150, 'req_5f0c3a9d2b7e41c8a6f1'),
+               (${created.id}, 'omisos', 404, 80, '1234567', 0, 150, 'req_99990000aaaabbbbcccc')`),
+    );
+    // Spaces around and capitals, as pasted from an e-mail.
+    const found = await cliJson<Array<{ requestId: string; httpStatus: number }>>('records:list', '--request-id', ' REQ_5F0C3A9D2B7E41C8A6F1 ');
+    expect(found).toEqual([expect.objectContaining({ requestId: 'req_5f0c3a9d2b7e41c8a6f1', httpStatus: 200 })]);
+    const text = await cli('records:list', '--request-id', 'req_99990000aaaabbbbcccc', '--integration', created.nombre);
+    expect(text.code).toBe(0);
+    expect(text.stdout.trim().split('\n')).toHaveLength(1);
+    expect(text.stdout).toContain('req_99990000aaaabbbbcccc');
+    // Another integration's filter leaves nothing; an unknown id says why there is no record.
+    const other = await createIntegration();
+    expect(await cliJson<unknown[]>('records:list', '--request-id', 'req_99990000aaaabbbbcccc', '--integration', other.nombre)).toEqual([]);
+    const missing = await cli('records:list', '--request-id', 'req_0123456789abcdef0123');
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toContain('never reached a source');
+    const invalid = await cli('records:list', '--request-id', '576937-K');
+    expect(invalid.code).not.toBe(0);
+    expect(invalid.stderr).toContain('--request-id');
+    expect((await cli('--help')).stdout).toContain('--request-id req_');
+  });
+
   it('exits non-zero, saying why, on errors', async () => {
     const unknownCommand = await cli('integrations:explode');
     expect(unknownCommand.code).not.toBe(0);
