@@ -1,31 +1,35 @@
-// Support finds a taxpayer's queries with the records page's one "NIT o CUI" box, whatever way
-// the NIT or the CUI is written, /rtu/nits batches that contain the NIT included.
+// Support finds a taxpayer's queries with the records page's one "NIT, CUI o id de solicitud"
+// box, whatever way the NIT or the CUI is written, /rtu/nits batches that contain the NIT
+// included; a request id opens its query, and one that left no record says why, with the refusals.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { demoToken, settings, signInThroughForm } from './support/console';
+import { demoToken, screenshot, settings, signInThroughForm } from './support/console';
+
+const SEARCH_BOX = 'NIT, CUI o id de solicitud';
 
 // The simulator's showcase taxpayer, present in every population (simulator/population.ts).
 const NIT = '576937-K';
 const CUI = '1587564440904';
 
-async function lookup(request: APIRequestContext, path: string, body: unknown): Promise<void> {
+async function lookup(request: APIRequestContext, path: string, body: unknown): Promise<string> {
   const response = await request.post(`${settings().baseUrl}/api${path}`, {
     // A client address of its own, so these queries do not spend the global per-IP limit of others.
     headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken(), 'x-forwarded-for': '198.51.100.13' },
     data: body,
   });
   expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+  return response.headers()['x-request-id']!;
 }
 
 async function search(page: Page, typed: string) {
   await page.goto(`${settings().baseUrl}/admin/registros`);
-  await page.getByLabel('NIT o CUI').fill(typed);
+  await page.getByLabel(SEARCH_BOX).fill(typed);
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await expect(page).toHaveURL(new RegExp(`identificador=${encodeURIComponent(typed).replaceAll('%20', '(\\+|%20)')}`));
-  await expect(page.getByLabel('NIT o CUI')).toHaveValue(typed);
+  await expect(page.getByLabel(SEARCH_BOX)).toHaveValue(typed);
   return page.getByTestId('records').locator('tbody tr');
 }
 
-test('el buscador «NIT o CUI» encuentra las consultas de un NIT, lotes de RTU incluidos, y de un CUI escrito con espacios', async ({ page, request }) => {
+test('el buscador «NIT, CUI o id de solicitud» encuentra las consultas de un NIT, lotes de RTU incluidos, y de un CUI escrito con espacios', async ({ page, request }) => {
   const { adminEmail, adminPassword } = settings();
   await lookup(request, '/catalogos/cui-nit', { nit: NIT });
   await lookup(request, '/rtu/nits', { nits: ['7108-0', '576937k'] });
@@ -42,3 +46,61 @@ test('el buscador «NIT o CUI» encuentra las consultas de un NIT, lotes de RTU 
   await expect(byCui.filter({ hasText: 'Catálogo omisos' }).first().getByTestId('record-identifier')).toHaveText(CUI);
   for (const identifier of await byCui.getByTestId('record-identifier').allTextContents()) expect(identifier.replaceAll(' ', '')).toContain(CUI);
 });
+
+for (const [width, height] of [
+  [1366, 900],
+  [390, 844],
+] as const) {
+  test(`un id de solicitud escrito en el buscador abre su consulta; uno sin registro explica por qué (${width} px)`, async ({ page, request, context }, testInfo) => {
+    const { baseUrl, adminEmail, adminPassword } = settings();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    const requestId = await lookup(request, '/catalogos/cui-nit', { nit: NIT });
+    expect(requestId).toMatch(/^req_[0-9a-f]{20}$/);
+    await page.setViewportSize({ width, height });
+    await signInThroughForm(page, adminEmail, adminPassword);
+
+    // The list shows each query's short request id; its button copies the whole id.
+    await page.goto(`${baseUrl}/admin/registros`);
+    const row = page.getByTestId('records').locator('tbody tr', { has: page.locator(`[title="${requestId}"]`) });
+    const cell = row.getByTestId('record-request-id');
+    await expect(cell).toContainText(`${requestId.slice(0, 14)}…`);
+    await row.getByRole('button', { name: `Copiar el id de solicitud ${requestId}` }).click();
+    await expect(row.getByRole('button', { name: `Copiar el id de solicitud ${requestId}` })).toHaveText('Copiado ✓');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(requestId);
+    // Nothing wider than the screen: the row reflows on a phone, the column fits at 1366 px.
+    const box = (await cell.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await screenshot(page, testInfo, `registros-id-de-solicitud-${width}`);
+
+    // Pasted from an integrator's e-mail: spaces around it.
+    await page.getByLabel(SEARCH_BOX).fill(`  ${requestId} `);
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await expect(page).toHaveURL(/\/admin\/registros\/\d+$/);
+    await expect(page.getByTestId('record-request-id')).toHaveText(requestId);
+    await expect(page.getByRole('button', { name: 'Copiar el id de solicitud' })).toBeVisible();
+    await screenshot(page, testInfo, `registro-por-id-de-solicitud-${width}`);
+
+    // A request refused before the source (a bad token) answers with a request id but leaves no record.
+    const refused = await request.post(`${baseUrl}/api/catalogos/cui-nit`, {
+      headers: { 'x-integracion-login': 'demo', 'x-integracion-token': 'no-es-el-token', 'x-forwarded-for': '198.51.100.13' },
+      data: { nit: NIT },
+    });
+    expect([401, 403]).toContain(refused.status());
+    const refusedId = refused.headers()['x-request-id']!;
+    await page.goto(`${baseUrl}/admin/registros`);
+    await page.getByLabel(SEARCH_BOX).fill(refusedId);
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    const notRecorded = page.getByTestId('request-id-not-recorded');
+    await expect(notRecorded).toContainText(`Ninguna consulta tiene el id de solicitud ${refusedId}`);
+    await expect(notRecorded).toContainText('Esa solicitud no llegó a ninguna fuente, así que no quedó registrada');
+    await expect(notRecorded).toContainText('Rechazos de todas las integraciones en las últimas 24 horas');
+    // The refusal counts reach the rollups within seconds (each instance flushes them): reload until they do.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('refusal-reasons')).toContainText('Credenciales no válidas', { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await screenshot(page, testInfo, `registros-id-sin-registro-${width}`);
+  });
+}

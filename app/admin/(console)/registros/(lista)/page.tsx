@@ -128,8 +128,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
             aria-describedby="identificador-ayuda"
           />
           <span id="identificador-ayuda" className="small muted">
-            Con o sin guion ni espacios, en mayúsculas o minúsculas; incluye los lotes de RTU por NIT. Un id de solicitud (req_…, el
-            x-request-id de la respuesta) abre su consulta.
+            Con o sin guion ni espacios; incluye los lotes de RTU por NIT. Un id de solicitud (req_…) abre su consulta.
           </span>
         </div>
       </FilterForm>
