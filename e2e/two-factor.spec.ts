@@ -85,7 +85,9 @@ test('activar la verificación en dos pasos con el QR y entrar con el código o 
   await expect(user.locator('p.notice.error')).toHaveText('El código no es correcto o ya se usó.');
   await appCode.fill(totpCodeAt(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
   await user.getByRole('button', { name: 'Verificar' }).click();
-  await expect(user.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
+  // The code opens the page the user was going to, not the Panel (issue 24, defect 7).
+  await expect(user.getByRole('heading', { name: 'Integraciones', level: 1 })).toBeVisible();
+  await expect(user).toHaveURL(/\/admin\/integraciones$/);
 
   // Without the phone: a recovery code, once.
   await signOut(user);

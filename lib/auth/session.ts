@@ -8,7 +8,7 @@ import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { sessionCookiesAreSecure } from './options';
-import { CONSOLE_PATH_HEADER, signInPath } from './return-path';
+import { CONSOLE_PATH_HEADER, DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath, signInPath } from './return-path';
 import { nextAuthSecret } from './secret';
 import { findSessionUser } from './sessions';
 
@@ -103,7 +103,17 @@ export async function requirePageUser(required: ConsoleRole = 'support', { allow
     // Sign-in brings the visitor back to the page asked for (a deep link), not to the Panel.
     redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER), heldSession ? 'sesion' : undefined));
   }
-  if (user.pendingStep && user.pendingStep !== allowPending) redirect(PENDING_STEP_PATHS[user.pendingStep]);
+  if (user.pendingStep && user.pendingStep !== allowPending) redirect(pendingStepPath(user.pendingStep, (await headers()).get(CONSOLE_PATH_HEADER)));
   if (!hasRole(user, required)) redirect('/admin/sin-permiso');
   return user;
+}
+
+/**
+ * The page of a pending step; the code asked after the password remembers the page the user was
+ * going to (a deep link), so typing it opens that page rather than the Panel.
+ */
+function pendingStepPath(step: PendingStep, requested: string | null): string {
+  const back = step === 'second_factor' ? safeReturnPath(requested) : undefined;
+  if (!back || back === DEFAULT_RETURN_PATH || back.startsWith(PENDING_STEP_PATHS.second_factor)) return PENDING_STEP_PATHS[step];
+  return `${PENDING_STEP_PATHS[step]}?${new URLSearchParams({ [RETURN_PATH_PARAM]: back })}`;
 }

@@ -132,8 +132,10 @@ describe('an administrator without a second factor', { timeout: PROCESS_TEST_TIM
 describe('signing in with a second factor', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('opens no console page, export or server action after the password alone', async () => {
     const session = await signedIn('198.51.100.20', admin);
-    for (const path of ['/admin', '/admin/integraciones', '/admin/cuenta', '/admin/activar-verificacion', '/admin/cambiar-contrasena']) {
-      expect(await redirectsTo(session, path), path).toBe('/admin/verificacion');
+    expect(await redirectsTo(session, '/admin')).toBe('/admin/verificacion');
+    // The page asked for is remembered (issue 24, defect 7: a deep link opens its page after sign-in).
+    for (const path of ['/admin/integraciones?orden=saldo', '/admin/cuenta', '/admin/activar-verificacion', '/admin/cambiar-contrasena']) {
+      expect(await redirectsTo(session, path), path).toBe(`/admin/verificacion?volver=${encodeURIComponent(path)}`);
     }
     expect((await session.request('/admin/registros/exportar')).status).toBe(401);
     expect(says(await session.serverAction('/admin/usuarios', 'endUserSessionsAction', { userId: String(support.id) }), ACTION_MESSAGES.secondFactorRequired)).toBe(true);

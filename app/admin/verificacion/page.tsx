@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
+import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
 import { requirePageUser } from '@/lib/auth/session';
 import { SecondFactorForm } from './second-factor-form';
 
@@ -8,7 +9,7 @@ export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 
 // Outside the console's layout on purpose: after the password, a user with two-factor sign-in
 // reaches this page only, until they type a code (lib/auth/session.ts, pending steps).
-export default async function SecondFactorPage() {
+export default async function SecondFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support', { allowPending: 'second_factor' });
   if (user.pendingStep !== 'second_factor') redirect('/admin');
   return (
@@ -16,7 +17,7 @@ export default async function SecondFactorPage() {
       <h1>Verificación en dos pasos</h1>
       <p>Hola, {user.name}. Para terminar de iniciar sesión escribe el código que muestra tu aplicación de autenticación.</p>
       <div className="card">
-        <SecondFactorForm />
+        <SecondFactorForm returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH} />
       </div>
       <p className="small">
         <SignOutButton />

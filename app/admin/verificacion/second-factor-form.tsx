@@ -5,14 +5,17 @@ import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { verifySecondFactorAction } from './actions';
 
-/** The code of the authenticator app, or (without the phone) one of the recovery codes. */
-export function SecondFactorForm() {
+/**
+ * The code of the authenticator app, or (without the phone) one of the recovery codes; then the
+ * page the user was going to (`returnTo`, already checked to be a console page) or the Panel.
+ */
+export function SecondFactorForm({ returnTo }: { returnTo: string }) {
   const router = useRouter();
   const [useRecoveryCode, setUseRecoveryCode] = useState(false);
   const [recoveryNotice, setRecoveryNotice] = useState<number | null>(null);
 
   function enter() {
-    router.replace('/admin');
+    router.replace(returnTo);
     router.refresh();
   }
 
