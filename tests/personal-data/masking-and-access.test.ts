@@ -254,9 +254,13 @@ describe('monthly statements', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       return id;
     });
     const pageHtml = await page(support, `/admin/integraciones/${integrationId}`);
+    // The tab names the integration (issue 24, defect 15: every integration's tab said "Integración").
+    expect(/<title>([^<]*)<\/title>/.exec(pageHtml)?.[1]).toMatch(/^Integración gamma-estados\b/);
     expect(pageHtml).toContain('Estados de cuenta');
     expect(pageHtml).not.toContain('Emitir estado de cuenta');
     expect(pageHtml).not.toContain(`/estados/${month}/csv`);
+    // The issued statement is listed for support, with its PDF.
+    expect(pageHtml).toContain(`/admin/integraciones/${integrationId}/estados/${month}/pdf`);
     const pdf = await support.request(`/admin/integraciones/${integrationId}/estados/${month}/pdf`);
     expect({ status: pdf.status, type: pdf.headers.get('content-type') }).toEqual({ status: 200, type: 'application/pdf' });
     expect((await support.request(`/admin/integraciones/${integrationId}/estados/${month}/csv`)).status).toBe(403);

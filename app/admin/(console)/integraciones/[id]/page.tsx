@@ -42,7 +42,12 @@ import { listTokens, type TokenView } from '@/lib/credentials/tokens';
 import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
 import { latestRefusedAddresses, type RefusedAddress } from '@/lib/credentials/refused-addresses';
 
-export const metadata: Metadata = { title: 'Integración' };
+/** The tab names the integration ("Integración banco-x"), so several open tabs can be told apart. */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
+  return { title: integration ? `Integración ${integration.nombre}` : 'Integración' };
+}
 
 const HISTORY_ROWS = 10;
 
@@ -56,7 +61,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
   const [history, held, statements, recent, reconciliation, usage, tokens, refusedAddresses] = await Promise.all([
     listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
     heldInFlight(integration.id),
-    isAdmin ? listStatements(integration.id) : Promise.resolve([]),
+    listStatements(integration.id),
     listLatestRecords({ integracion: integration.id }, 10),
     latestVerification(),
     loadDashboard('30d', new Date(), integration.id),

@@ -16,7 +16,11 @@ import { identifiersForRole } from '@/lib/personal-data/masking';
 import { revealRecordIdentifiersAction } from '../actions';
 import { RevealIdentifiers } from './reveal-identifiers';
 
-export const metadata: Metadata = { title: 'Consulta' };
+/** The tab names the query by its number, as its page heading does. */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: /^\d{1,18}$/.test(id) ? `Consulta ${id}` : 'Consulta' };
+}
 
 export default async function RecordPage({
   params,

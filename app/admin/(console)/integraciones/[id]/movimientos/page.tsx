@@ -10,7 +10,11 @@ import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
 import { findIntegration } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 
-export const metadata: Metadata = { title: 'Historial de saldo' };
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
+  return { title: integration ? `Historial de saldo de ${integration.nombre}` : 'Historial de saldo' };
+}
 
 export default async function BalanceHistoryPage({
   params,
