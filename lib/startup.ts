@@ -22,6 +22,8 @@ import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { flushRefusals } from '@/lib/rollups/refusals';
 import { flushBeforeExit } from '@/lib/runtime/flush-before-exit';
+import { answerWithin } from '@/lib/async/answer-within';
+import { rateLimitStore } from '@/lib/limits/limits';
 import { flushTokenUses } from '@/lib/credentials/last-use';
 import { flushRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
@@ -68,6 +70,9 @@ export async function startServer(): Promise<void> {
   await startRecordJournal(settings.RECORD_JOURNAL_DIR ?? path.join(LOCAL_DATA_DIR, 'record-journal'));
   // The first lookups find the credentials copy loaded (after the seed, which may add the demo).
   await integrationDirectory().start();
+  // And the limits' store connected, its scripts loaded. Bounded: a Redis that is away must not
+  // hold the start; the checks then use this instance's own counters until it answers.
+  await warmUpRateLimits();
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
@@ -187,5 +192,13 @@ export async function startServerOrExit(): Promise<void> {
   } catch (error) {
     log.fatal({ err: error }, `cannot start: ${describeError(error)}`);
     process.exit(1);
+  }
+}
+
+async function warmUpRateLimits(): Promise<void> {
+  try {
+    await answerWithin((await rateLimitStore()).warmUp(), 3_000);
+  } catch (error) {
+    log.warn({ err: error }, 'the rate-limit store did not warm up; the first checks will connect it');
   }
 }

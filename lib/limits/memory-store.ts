@@ -74,6 +74,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async ping(): Promise<void> {}
 
+  async warmUp(): Promise<void> {}
+
   async consume(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<RateLimitDecision> {
     const now = this.now();
     this.sweepSome(now);

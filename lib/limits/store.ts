@@ -24,4 +24,6 @@ export interface RateLimitStore {
   consume(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<RateLimitDecision>;
   /** Resolves when the store answers (readiness); rejects when it does not. */
   ping(): Promise<void>;
+  /** Readies what the first checks would otherwise set up (a connection, the limiters' scripts). */
+  warmUp(): Promise<void>;
 }
