@@ -107,9 +107,12 @@ export class RecordJournal {
       try {
         await this.write(entry);
       } catch (error) {
-        // The database is still away: try again later. If it answers, this entry itself is refused
-        // (it never will be taken): set it aside, loudly, rather than block every later one.
-        if (!(await this.reachable())) break;
+        // The database is still away: try again later. Judged by the error first: a write that
+        // failed to connect just before the database came back must not be set aside because the
+        // database answers a moment later (CI lost a record that way). If it answers and the error
+        // is its own refusal, this entry never will be taken: set it aside, loudly, rather than
+        // block every later one.
+        if (databaseWasUnreachable(error) || !(await this.reachable())) break;
         await fs.promises.appendFile(`${this.file.file}.rejected`, `${JSON.stringify({ entry, error: describeError(error) })}\n`, { mode: 0o600 });
         log.error({ err: error, requestId: entry.record.requestId }, 'a kept query record was refused by the database: set aside in the .rejected file');
       }

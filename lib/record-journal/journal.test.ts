@@ -91,6 +91,21 @@ describe('RecordJournal', () => {
     expect(await file.read()).toEqual([]);
   });
 
+  // CI lost a record this way: the write failed to connect, the database came back a moment
+  // later, and the entry was set aside as if the database had refused it.
+  it('keeps an entry whose write failed to connect, even when the database answers by the time it is asked', async () => {
+    const { file, journal } = await journalWith(
+      ['a'],
+      async () => {
+        throw new Error('Failed query: insert into query_records …', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) });
+      },
+      async () => true,
+    );
+    expect(await journal.replay()).toBe(0);
+    expect(journal.pending).toBe(1);
+    expect(fs.existsSync(`${file.file}.rejected`)).toBe(false);
+  });
+
   it('sets aside an entry the database answers and refuses, instead of blocking the later ones', async () => {
     const written: string[] = [];
     const { file, journal } = await journalWith(
