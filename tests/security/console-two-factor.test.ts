@@ -17,19 +17,9 @@ import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { TEST_PRODUCTION_SETTINGS } from '../support/production-settings';
 
-const PRODUCTION_SETTINGS = {
-  APP_ENV: 'production',
-  NEXTAUTH_URL: 'https://consola.example.test',
-  RENAP_BASE_URL: 'https://renap.example.test/api',
-  RENAP_API_KEY: 'renap-key',
-  RTU_BASE_URL: 'https://rtu.example.test/api',
-  RTU_API_KEY: 'rtu-key',
-  CATALOG_BASE_URL: 'https://catalogos.example.test/api',
-  CATALOG_CLIENT_ID: 'catalog-client',
-  CATALOG_CLIENT_SECRET: 'catalog-secret',
-  SUPPORT_CONTACT_EMAIL: 'soporte@example.test',
-};
+const PRODUCTION_SETTINGS = TEST_PRODUCTION_SETTINGS;
 
 let testDatabase: TestDatabase;
 let app: RunningApp;
