@@ -3,7 +3,6 @@
 // the run's progress and then its result, a second start while a run is under way (here or on
 // another instance) gets the running one, and a run whose instance died reads as interrupted.
 // Holding a run mid-way needs a PostgreSQL server: tests/multi-instance/verify-now-progress.test.ts.
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
@@ -11,6 +10,7 @@ import { createTestIntegration } from '@/tests/conformance/harness';
 import { createConsoleUser } from '@/lib/users/service';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
+import { ALREADY_RUNNING, panel, panelUntil, says, STARTED, startVerification } from '../support/verify-now';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -27,39 +27,6 @@ async function newUser(email: string, role: 'admin' | 'support') {
   users[role] = { email, password: created.value.password };
 }
 
-/** The Panel's text as a person reads it (tags and React's text separators removed). */
-async function panel(client: ConsoleClient): Promise<string> {
-  const answer = await client.request('/admin');
-  expect(answer.status).toBe(200);
-  return answer.text
-    .replace(/<script[\s\S]*?<\/script>/g, '')
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ');
-}
-
-async function panelUntil(client: ConsoleClient, done: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 60_000;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await panel(client);
-    if (done(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return text;
-}
-
-function start(client: ConsoleClient, integracion = '') {
-  return client.serverAction('/admin', 'startLedgerVerification', { integracion, envio: randomUUID() });
-}
-
-/** Whether an action's answer carries a text (as the RSC payload writes it: JSON-escaped). */
-function says(answer: { text: string }, text: string): boolean {
-  return answer.text.includes(JSON.stringify(text).slice(1, -1));
-}
-
-const STARTED = 'Conciliación iniciada: su avance se muestra arriba.';
-const ALREADY_RUNNING = 'Ya hay una conciliación en curso';
 const ALL_OK = /✓ Conciliación de todas las integraciones \(iniciada por Persona support el [^)]*, [\d.,]+ s\): saldos, libro mayor y registros coinciden\./;
 
 async function consoleRuns(): Promise<number> {
@@ -88,11 +55,11 @@ afterAll(async () => {
 
 describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('is refused without a session, and support staff start a run over everything whose result the Panel then shows', async () => {
-    const anonymous = await start(new ConsoleClient(app.baseUrl));
+    const anonymous = await startVerification(new ConsoleClient(app.baseUrl));
     expect(says(anonymous, 'Tu sesión terminó o ya no es válida.')).toBe(true);
     expect(await consoleRuns()).toBe(0);
 
-    const answer = await start(support);
+    const answer = await startVerification(support);
     expect(answer.status).toBe(200);
     expect(says(answer, STARTED)).toBe(true);
     const text = await panelUntil(support, (page) => ALL_OK.test(page));
@@ -101,10 +68,10 @@ describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 
   it('lets an administrator verify one integration chosen by its name, and says when no integration has that name', async () => {
-    const unknown = await start(admin, 'Nadie S.A.');
+    const unknown = await startVerification(admin, 'Nadie S.A.');
     expect(says(unknown, 'Ninguna integración se llama así')).toBe(true);
 
-    expect(says(await start(admin, 'CONCILIABLE-SA'), STARTED)).toBe(true);
+    expect(says(await startVerification(admin, 'CONCILIABLE-SA'), STARTED)).toBe(true);
     const one = new RegExp(`✓ Conciliación de la integración conciliable-sa \\(iniciada por Persona admin el [^)]*\\): saldos, libro mayor y registros coinciden\\.`);
     const text = await panelUntil(admin, (page) => one.test(page));
     expect(text).toMatch(one);
@@ -131,7 +98,7 @@ describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
         values ('all', 'console', 'user:1 otra@example.com', now(), now(), 2, 5, 'registros cobrados más de una vez')`);
     });
     const before = await consoleRuns();
-    const again = await start(support);
+    const again = await startVerification(support);
     expect(says(again, ALREADY_RUNNING)).toBe(true);
     expect(await consoleRuns()).toBe(before);
     expect(await panel(support)).toMatch(/Verificando… paso 3 de 5 \(registros cobrados más de una vez\), \d+ s/);
@@ -148,7 +115,7 @@ describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(text).toContain('quedó interrumpida en el paso 3 de 5');
     expect(text).not.toContain('Verificando…');
     // And a new run starts.
-    expect(says(await start(support), STARTED)).toBe(true);
+    expect(says(await startVerification(support), STARTED)).toBe(true);
     expect(await panelUntil(support, (page) => ALL_OK.test(page))).toMatch(ALL_OK);
   });
 });

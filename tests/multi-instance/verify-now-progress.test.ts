@@ -2,13 +2,13 @@
 // run mid-way (a lock on the table of its last check, which only a database server shared with the
 // app allows), and sees the start answer at once, the Panel show the progress, and two starts at
 // the same moment, one on each instance, start one run between them.
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, db } from '@/db/client';
 import { createConsoleUser } from '@/lib/users/service';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
+import { ALREADY_RUNNING, panelUntil, says, STARTED, startVerification } from '../support/verify-now';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -23,37 +23,6 @@ async function newUser(email: string, role: 'admin' | 'support') {
   return { email, password: created.value.password };
 }
 
-async function panel(client: ConsoleClient): Promise<string> {
-  const answer = await client.request('/admin');
-  expect(answer.status).toBe(200);
-  return answer.text
-    .replace(/<script[\s\S]*?<\/script>/g, '')
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ');
-}
-
-async function panelUntil(client: ConsoleClient, done: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 60_000;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await panel(client);
-    if (done(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return text;
-}
-
-function start(client: ConsoleClient) {
-  return client.serverAction('/admin', 'startLedgerVerification', { integracion: '', envio: randomUUID() });
-}
-
-function says(answer: { text: string }, text: string): boolean {
-  return answer.text.includes(JSON.stringify(text).slice(1, -1));
-}
-
-const STARTED = 'Conciliación iniciada: su avance se muestra arriba.';
-const ALREADY_RUNNING = 'Ya hay una conciliación en curso';
 
 async function consoleRuns(): Promise<number> {
   const [row] = await (await database()).rows<{ count: string | number }>(sql`select count(*) as count from ledger_verifications where trigger = 'console'`);
@@ -92,7 +61,7 @@ describe('Verificar ahora while a run takes long', { timeout: PROCESS_TEST_TIMEO
     });
     await locked;
     try {
-      const [first, second] = await Promise.all([start(support), start(admin)]);
+      const [first, second] = await Promise.all([startVerification(support), startVerification(admin)]);
       const answers = [first, second];
       expect(answers.filter((answer) => says(answer, STARTED))).toHaveLength(1);
       expect(answers.filter((answer) => says(answer, ALREADY_RUNNING))).toHaveLength(1);
