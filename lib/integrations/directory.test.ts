@@ -202,6 +202,39 @@ describe('IntegrationDirectory', () => {
     await eventually(async () => (await directory.authenticate('acme', token)).status === 'unknown');
   });
 
+  it('starts listening before its start load, so a change made once it is started is announced to it, with one load at start', async () => {
+    const { token } = issueToken();
+    const { state, reader } = scriptedReader();
+    state.rows = row(token);
+    const order: string[] = [];
+    const all = reader.all;
+    reader.all = () => {
+      order.push('load');
+      return all();
+    };
+    let openChannel!: () => void;
+    reader.subscribe = (_onChange, onReconnect) =>
+      new Promise((resolve) => {
+        order.push('listen');
+        openChannel = () => {
+          // As postgres.js does: "listening" is reported when the channel opens.
+          onReconnect();
+          resolve(true);
+        };
+      });
+    const directory = new IntegrationDirectory(reader, { refreshMs: 3_600_000, readDeadlineMs: 50, maxAgeMs: 7_200_000 });
+    const started = directory.start();
+    await eventually(async () => order.length > 0);
+    // The load waits for the channel: a change committed meanwhile would be heard by no one.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual(['listen']);
+    openChannel();
+    await started;
+    expect(order).toEqual(['listen', 'load']);
+    expect(state.reads).toBe(1);
+    expect((await directory.authenticate('acme', token)).status).toBe('authenticated');
+  });
+
   it('refuses the right token from outside the integration\'s allow-list, from its copy (no read), and a wrong token as unknown whatever the address', async () => {
     const { token } = issueToken();
     const { state, directory } = await warmDirectory(token);

@@ -107,6 +107,8 @@ const log = logger('integrations');
 
 /** How long the start waits for the first copy of the credentials. */
 const START_LOAD_LIMIT_MS = 60_000;
+/** How long the start waits for the channel that announces other processes' changes. */
+const START_LISTEN_LIMIT_MS = 5_000;
 
 /**
  * An in-process copy of every integration's credentials and flags: every lookup, refused ones
@@ -146,6 +148,8 @@ export class IntegrationDirectory {
   /** A change was announced while a reload ran (it may have read before the change): reload once more after it. */
   private reloadAgain = false;
   private listening = false;
+  /** Between the start's listening and its load: announcements then are covered by that load. */
+  private startLoadPending = false;
   private readonly now: () => number;
 
   constructor(
@@ -178,8 +182,17 @@ export class IntegrationDirectory {
    * failure is logged and the first lookups try again, as before.
    */
   async start(): Promise<void> {
-    // Loaded first, then the refreshes start: they would otherwise begin with a second load.
-    await this.reload(START_LOAD_LIMIT_MS).catch(() => {});
+    // Listening first, then the load: a change committed between the two would otherwise wait for
+    // the periodic reload, and an instance reported ready would serve a new integration's first
+    // lookups with 401 for up to a refresh interval. Bounded: a database that cannot listen leaves
+    // the periodic reload as the bound, as before.
+    this.startLoadPending = true;
+    await answerWithin(this.listen(), START_LISTEN_LIMIT_MS, 'listening for credential changes').catch(() => {});
+    // Loaded, then the refreshes start: they would otherwise begin with a second load. The load
+    // covers every change announced before it (the channel's own "listening" included).
+    const load = this.reload(START_LOAD_LIMIT_MS);
+    this.startLoadPending = false;
+    await load.catch(() => {});
     this.scheduleRefresh();
   }
 
@@ -250,14 +263,16 @@ export class IntegrationDirectory {
 
   /** Another process announced a change: reload now, or right after the reload in flight. */
   private changedElsewhere(): void {
+    if (this.startLoadPending) return;
     if (this.readsInFlight > 0) this.reloadAgain = true;
     else void runAsJob('credential-refresh', () => this.reload()).catch(() => {});
   }
 
-  private listen(): void {
-    if (this.listening || !this.reader.subscribe) return;
+  /** Starts listening once; resolves when the channel is open (or listening turned out impossible). */
+  private listen(): Promise<void> {
+    if (this.listening || !this.reader.subscribe) return Promise.resolve();
     this.listening = true;
-    void runAsJob('credential-changes', () => this.reader.subscribe!(() => this.changedElsewhere(), () => this.changedElsewhere())).then(
+    return runAsJob('credential-changes', () => this.reader.subscribe!(() => this.changedElsewhere(), () => this.changedElsewhere())).then(
       (listening) => {
         if (!listening) log.warn({ refreshMs: this.options.refreshMs }, 'credential changes are not announced to this process: other processes\' changes arrive with the periodic reload');
       },
@@ -270,7 +285,7 @@ export class IntegrationDirectory {
   }
 
   private scheduleRefresh(): void {
-    this.listen();
+    void this.listen();
     if (this.timer) return;
     // Started by the first lookup; its reloads are the process's own work, not that lookup's.
     this.timer = runAsJob('credential-refresh', () =>

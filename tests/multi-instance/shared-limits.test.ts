@@ -10,7 +10,7 @@ import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { countBy, newIntegration, postJson, requiredEnv, TEST_ACTOR, sourceUrls } from './support';
+import { countBy, newIntegration, postJson, servedBy, requiredEnv, TEST_ACTOR, sourceUrls } from './support';
 import { startTcpRelay } from './tcp-relay';
 
 const OMISOS = '/api/catalogos/omisos';
@@ -59,6 +59,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
 
   it('lets exactly 30 of 40 catalog lookups through the shared per-minute limit, spread over both', async () => {
     const integration = await newIntegration(1, 10_000);
+    await servedBy(pair, integration);
     const answers = [];
     for (let index = 0; index < 40; index++) {
       answers.push(await postJson(`${pair[index % 2]!.baseUrl}${OMISOS}`, integration.headers, QUERY));
@@ -71,6 +72,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
 
   it('turns a flag off for both instances within 5 seconds of the change', async () => {
     const integration = await newIntegration(1, 10_000);
+    await servedBy(pair, integration);
     for (const app of pair) expect((await postJson(`${app.baseUrl}${OMISOS}`, integration.headers, QUERY)).status).toBe(200);
 
     const changed = await setFlags(TEST_ACTOR, integration.id, { isOmisosEnabled: false });
@@ -99,6 +101,7 @@ describe('two instances sharing PostgreSQL, with the per-minute limit out of the
     const pair = await startPair({ REDIS_URL: requiredEnv('REDIS_URL'), RATE_LIMIT_CATALOG_PER_MINUTE: '1000' });
     const tariff = 150;
     const integration = await newIntegration(tariff, 25 * tariff);
+    await servedBy(pair, integration);
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, index) => postJson(`${pair[index % 2]!.baseUrl}${OMISOS}`, integration.headers, QUERY)),
     );
@@ -109,7 +112,7 @@ describe('two instances sharing PostgreSQL, with the per-minute limit out of the
     const [entries] = await handle.rows<{ captures: number; voids: number; records: number; charged: number }>(sql`
       select (select count(*)::int from ledger_entries where integration_id = ${integration.id} and kind = 'capture') as captures,
              (select count(*)::int from ledger_entries where integration_id = ${integration.id} and kind = 'void') as voids,
-             (select count(*)::int from query_records where integration_id = ${integration.id}) as records,
+             (select count(*)::int from query_records where integration_id = ${integration.id} and lookup = 'omisos') as records,
              (select coalesce(sum(charged_centavos), 0)::int from query_records where integration_id = ${integration.id}) as charged`);
     expect(entries).toEqual({ captures: 25, voids: 0, records: 25, charged: 25 * tariff });
   });
@@ -119,6 +122,7 @@ describe('two instances with the in-memory store (no Redis)', () => {
   it('lets all 40 catalog lookups through: each instance counts only its own 20 (limits are per instance)', async () => {
     const pair = await startPair({ REDIS_URL: undefined });
     const integration = await newIntegration(1, 10_000);
+    await servedBy(pair, integration);
     const answers = [];
     for (let index = 0; index < 40; index++) {
       answers.push(await postJson(`${pair[index % 2]!.baseUrl}${OMISOS}`, integration.headers, QUERY));
@@ -132,6 +136,7 @@ describe('an instance whose Redis is unreachable', () => {
   it('still answers lookups, and its own in-memory limit applies meanwhile', async () => {
     const app = await startInstance({ REDIS_URL: 'redis://127.0.0.1:1' });
     const integration = await newIntegration(1, 10_000);
+    await servedBy([app], integration);
     const answers = [];
     for (let index = 0; index < 31; index++) answers.push(await postJson(`${app.baseUrl}${OMISOS}`, integration.headers, QUERY));
     expect(countBy(answers, (answer) => answer.status)).toEqual({ 200: 30, 429: 1 });
@@ -151,6 +156,7 @@ describe('an instance whose Redis hangs', () => {
       throughRelay.port = String(relay.port);
       const app = await startInstance({ REDIS_URL: throughRelay.toString() });
       const integration = await newIntegration(1, 10_000);
+      await servedBy([app], integration);
       expect((await postJson(`${app.baseUrl}${OMISOS}`, integration.headers, QUERY)).status).toBe(200);
 
       relay.cut();

@@ -4,6 +4,7 @@ import type { Actor } from '@/lib/audit/audit';
 import { topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { createIntegration } from '@/lib/integrations/service';
+import { SHOWCASE_MEMBER } from '@/simulator/population';
 
 export const TEST_ACTOR: Actor = { kind: 'system', name: 'multi-instance-test' };
 
@@ -59,4 +60,24 @@ export function countBy<T>(items: T[], key: (item: T) => string | number): Recor
   const counts: Record<string, number> = {};
   for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
   return counts;
+}
+
+/**
+ * Waits until every instance serves `integration` (a RENAP lookup answers 200; 403 until then).
+ * An instance hears of an integration created after its start by an announcement and a reload, a
+ * few milliseconds after the creation commits: a test that counts answers from the first lookup on
+ * waits for that first, or counts a 403 it is not about. RENAP lookups are not billed and have
+ * their own limit, so the catalog limits and balances a test counts are untouched.
+ */
+export async function servedBy(instances: Array<{ baseUrl: string }>, integration: TestIntegration, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const instance of instances) {
+    for (;;) {
+      const answer = await postJson(`${instance.baseUrl}/api/renap/buscar-cui`, integration.headers, { cui: SHOWCASE_MEMBER.cui });
+      if (answer.status === 200) break;
+      if (answer.status !== 403) throw new Error(`${instance.baseUrl} answered ${answer.status} to a new integration's lookup: ${JSON.stringify(answer.body)}`);
+      if (Date.now() > deadline) throw new Error(`${instance.baseUrl} still refuses a new integration after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 }

@@ -11,7 +11,7 @@ import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { newIntegration, postJson, requiredEnv, TEST_ACTOR } from './support';
+import { newIntegration, postJson, requiredEnv, servedBy, TEST_ACTOR } from './support';
 
 const RENAP = '/api/renap/buscar-cui';
 const OMISOS = '/api/catalogos/omisos';
@@ -75,7 +75,7 @@ describe('a rotated token with an overlap window, on two instances', () => {
     // A balance for the catalog lookups (Q 0.01 each).
     const integration = await newIntegration(1, 10_000);
     const oldToken = integration.headers['x-integracion-token']!;
-    for (const app of instances) expect(await renapStatus(app, integration.headers)).toBe(200);
+    await servedBy(instances, integration);
 
     const rotated = await rotateToken(TEST_ACTOR, integration.id, { overlap: '1h' });
     if (!rotated.ok) throw new Error(rotated.error.message);
