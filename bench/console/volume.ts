@@ -3,7 +3,8 @@
 // days (the five lookups, each integration with its own mix, a realistic spread of statuses and
 // response times, identifiers looked up many times, /rtu/nits batches of 1 to 50 NITs), the
 // ledger those queries imply (a hold and a capture or void per catalog query, weekly top-ups),
-// audit rows, refusal counts, and the rollups, made by the product's own rollup job.
+// audit rows, refusal counts, and the rollups, made by the product's own rollup job. Identifiers
+// are stored as the product stores them: encrypted, with keyed search hashes.
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '@/db/client';
 
@@ -32,6 +33,11 @@ export interface VolumeSummary {
 }
 
 const RECORD_BATCH = 250_000;
+// /rtu/nits batches start at one of these many places in the pool, with 1 to 50 NITs: each
+// (start, size) is sealed once in Node (the keys never reach SQL) and picked by many records.
+const BATCH_STARTS = 2_000;
+const BATCH_SIZES = 50;
+const SEALING_CHUNK = 20_000;
 // The largest integration gets about 18 % of the traffic: some 500,000 charged queries a month at
 // 10 million records over 90 days (a statement's worst case).
 const ZIPF_S = 1.05;
@@ -107,6 +113,57 @@ async function olderLedgerHistory(run: (text: string) => Promise<Array<Record<st
 
 const textArray = (values: string[]) => `array[${values.map((value) => `'${value}'`).join(',')}]`;
 
+/**
+ * The pool as the product would store it: each taxpayer's NIT and CUI sealed (AES-256-GCM under
+ * PERSONAL_DATA_KEY) with their search keys (HMAC under PERSONAL_DATA_SEARCH_KEY), and every
+ * /rtu/nits batch a record can pick sealed whole, with its NITs' search keys. Sealed once per
+ * taxpayer or batch, so repeated lookups of one taxpayer share a ciphertext here where the product
+ * gives each record its own IV: the sizes, and so the plans, are the same. Sealing each of 10
+ * million records instead (personal-data:reseal, about 2,000 records/s) would take over an hour.
+ */
+async function sealPool(handle: DatabaseHandle, log: (line: string) => void, elapsed: () => string): Promise<void> {
+  const { seal } = await import('@/lib/personal-data/envelope');
+  const { searchKey } = await import('@/lib/personal-data/search-keys');
+  const pool = await handle.rows<{ k: number; nit: string; cui: string }>(sql.raw(`select k, nit, cui from bench_pool order by k`));
+  log(`sealing the pool: ${pool.length.toLocaleString('en-US')} NITs and CUIs, ${(BATCH_STARTS * BATCH_SIZES).toLocaleString('en-US')} batches`);
+  await handle.rows(sql.raw(`create unlogged table bench_sealed (k integer primary key, nit text not null, nit_sealed text not null, cui_sealed text not null, nit_key text not null, cui_key text not null)`));
+  for (let first = 0; first < pool.length; first += SEALING_CHUNK) {
+    const chunk = pool.slice(first, first + SEALING_CHUNK).map((entry) => ({
+      k: entry.k,
+      nit: entry.nit,
+      nit_sealed: seal(entry.nit, 'nit'),
+      cui_sealed: seal(entry.cui, 'cui'),
+      nit_key: searchKey(entry.nit),
+      cui_key: searchKey(entry.cui),
+    }));
+    await handle.rows(sql`
+      insert into bench_sealed select * from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
+        as v(k integer, nit text, nit_sealed text, cui_sealed text, nit_key text, cui_key text)`);
+  }
+  await handle.rows(sql.raw(`create unlogged table bench_batches (b integer primary key, nits_sealed text not null, nit_keys text[] not null)`));
+  const spacing = Math.floor((pool.length - BATCH_SIZES) / BATCH_STARTS);
+  const batches: Array<{ b: number; nits_sealed: string; nit_keys: string[] }> = [];
+  const flush = async () => {
+    await handle.rows(sql`
+      insert into bench_batches select b, nits_sealed, array(select jsonb_array_elements_text(nit_keys))
+        from jsonb_to_recordset(${JSON.stringify(batches)}::jsonb) as v(b integer, nits_sealed text, nit_keys jsonb)`);
+    batches.length = 0;
+  };
+  for (let start = 0; start < BATCH_STARTS; start++) {
+    for (let size = 1; size <= BATCH_SIZES; size++) {
+      const members = pool.slice(start * spacing, start * spacing + size);
+      batches.push({
+        b: start * BATCH_SIZES + size - 1,
+        nits_sealed: seal(members.map((member) => member.nit).join(','), 'nit'),
+        nit_keys: members.map((member) => searchKey(member.nit)!),
+      });
+    }
+    if (batches.length >= SEALING_CHUNK) await flush();
+  }
+  if (batches.length > 0) await flush();
+  log(`  done (${elapsed()})`);
+}
+
 export async function generateVolume(handle: DatabaseHandle, options: VolumeOptions): Promise<VolumeSummary> {
   const run = (text: string) => handle.rows<Record<string, unknown>>(sql.raw(text));
   const started = performance.now();
@@ -148,6 +205,7 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
           from (select k, (100000 + (k::bigint * 7919) % 99000000)::text as body from generate_series(0, ${POOL_SIZE - 1}) k) bodies
       ) checked`);
   await run(`create unique index on bench_pool (k)`);
+  await sealPool(handle, options.log, elapsed);
 
   // Secondary indexes are dropped while loading and rebuilt from their own definitions after.
   const bulkTables = ['query_records', 'query_record_identifiers', 'ledger_entries'];
@@ -168,10 +226,10 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
                                  error_message, request_id, created_at)
       select integration_id, lookup::lookup_kind, status, response_ms,
              case when lookup = 'renap' then null
-                  when lookup = 'rtu_nits' then (select string_agg(p.nit, ',' order by p.k) from bench_pool p where p.k between batch_start and batch_start + batch_size - 1)
-                  when identifier_kind < 0.8 then (select p.nit from bench_pool p where p.k = popular)
+                  when lookup = 'rtu_nits' then (select b.nits_sealed from bench_batches b where b.b = batch)
+                  when identifier_kind < 0.8 then (select p.nit_sealed from bench_sealed p where p.k = popular)
                   else null end,
-             case when lookup = 'renap' or (lookup not in ('rtu_nits') and identifier_kind >= 0.8) then (select p.cui from bench_pool p where p.k = popular) else null end,
+             case when lookup = 'renap' or (lookup not in ('rtu_nits') and identifier_kind >= 0.8) then (select p.cui_sealed from bench_sealed p where p.k = popular) else null end,
              case when lookup in ('cui_nit', 'rtu', 'omisos') and status = 200 then tariff else 0 end,
              case when lookup in ('cui_nit', 'rtu', 'omisos') then tariff else null end,
              case when status = 502 then 'catalog source answered HTTP 503: <html><body>Service Unavailable</body></html>'
@@ -193,8 +251,7 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
                      (${textArray(profileSlots)})[picked.integration_id % ${PROFILES.length} * 100 + 1 + floor(random() * 100)::int] as lookup,
                      random() as identifier_kind,
                      floor(${POOL_SIZE} * power(random(), 1.87))::int as popular,
-                     floor(random() * ${POOL_SIZE - 50})::int as batch_start,
-                     1 + floor(50 * power(random(), 3))::int as batch_size
+                     floor(random() * ${BATCH_STARTS})::int * ${BATCH_SIZES} + floor(${BATCH_SIZES} * power(random(), 3))::int as batch
                 from (
                   select n, ids[1 + floor(random() * 10000)::int] as integration_id
                     from generate_series(${first}, ${last}) n, bench_integration_slots
@@ -207,35 +264,27 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
   // A 502 is a source that did not answer in time: most of them waited for the 30 s ceiling.
   await run(`update query_records set response_time_ms = 30000 + (id % 40) where http_status = 502 and id % 3 <> 0`);
 
-  options.log('search keys of every record, clear, as the release before encryption stored them (normalize_tax_identifier)');
+  // Each sealed value stands for one pool entry or batch (sealed once, see sealPool), so the
+  // search keys are found by joining back on it: three hash joins, no per-row lookups.
+  options.log('search keys of every record (keyed hashes of each NIT of a batch, of a NIT and a CUI)');
   await run(`
     insert into query_record_identifiers (record_id, identifier, created_at)
-    select distinct r.id, normalize_tax_identifier(sent.identifier), r.created_at
-      from query_records r
-     cross join lateral unnest(case when r.lookup = 'rtu_nits' then string_to_array(r.nit, ',') else array[r.nit, r.cui] end) as sent(identifier)
-     where normalize_tax_identifier(sent.identifier) is not null`);
+    select r.id, p.nit_key, r.created_at from query_records r join bench_sealed p on p.nit_sealed = r.nit where r.lookup <> 'rtu_nits'`);
+  await run(`
+    insert into query_record_identifiers (record_id, identifier, created_at)
+    select r.id, p.cui_key, r.created_at from query_records r join bench_sealed p on p.cui_sealed = r.cui`);
+  await run(`
+    insert into query_record_identifiers (record_id, identifier, created_at)
+    select r.id, unnest(b.nit_keys), r.created_at from query_records r join bench_batches b on b.nits_sealed = r.nit where r.lookup = 'rtu_nits'`);
+  await run(`update personal_data_state set clear_records_remain = false, reseal_after_id = null, reseal_key_ids = null where id = 1`);
   options.log(`  done (${elapsed()})`);
 
-  // A NIT found in about 5,000 records, some of them batches: what support searches for. Chosen
-  // while the search keys are still clear; the reseal below hashes them.
+  // A NIT found in about 5,000 records, some of them batches: what support searches for.
   const [search] = await run(`
-    select i.identifier, count(*) as found, count(*) filter (where r.lookup = 'rtu_nits') as batches
-      from query_record_identifiers i join query_records r on r.id = i.record_id
-     where i.identifier in (select p.nit from bench_pool p where p.k between 1 and 12)
-     group by i.identifier order by abs(count(*) - 5000) limit 1`);
-
-  // Records as the product stores them: NIT and CUI encrypted, search keys hashed, by the same
-  // command that migrates a database written in clear (lib/personal-data/reseal.ts), which also
-  // measures that command at volume. The keys never reach SQL, so the volume cannot be sealed there.
-  options.log('personal data sealed by personal-data:reseal (encrypted identifiers, keyed search hashes)');
-  await run(`update personal_data_state set clear_records_remain = true where id = 1`);
-  const { resealRecords } = await import('@/lib/personal-data/reseal');
-  const resealStarted = performance.now();
-  const resealed = await resealRecords(
-    { batchRows: 5_000, restart: true, onBatch: (progress) => progress.scanned % 500_000 === 0 && options.log(`  ${progress.scanned.toLocaleString('en-US')} records (${elapsed()})`) },
-  );
-  const resealSeconds = (performance.now() - resealStarted) / 1000;
-  options.log(`  ${resealed.resealed.toLocaleString('en-US')} records sealed in ${resealSeconds.toFixed(0)} s (${Math.round(resealed.scanned / resealSeconds).toLocaleString('en-US')} records/s) (${elapsed()})`);
+    select p.nit as identifier, count(*) as found, count(*) filter (where r.lookup = 'rtu_nits') as batches
+      from bench_sealed p join query_record_identifiers i on i.identifier = p.nit_key join query_records r on r.id = i.record_id
+     where p.k between 1 and 12
+     group by p.nit order by abs(count(*) - 5000) limit 1`);
 
   options.log('ledger: a hold and its capture or void per catalog query, weekly top-ups that cover each week');
   const [bounds] = await run(`select min(id) as low, max(id) as high from query_records`);
@@ -329,7 +378,7 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
            (select count(*) from ledger_entries) as ledger, (select count(*) from audit_log) as audit`);
   const [largest] = await run(`select integration_id from query_daily_rollups_by_integration group by 1 order by sum(queries) desc limit 1`);
   const [smallest] = await run(`select integration_id from query_daily_rollups_by_integration group by 1 order by sum(queries) limit 1`);
-  await run('drop table bench_pool, bench_integration_slots');
+  await run('drop table bench_pool, bench_sealed, bench_batches, bench_integration_slots');
   const identifier = String(search!.identifier);
   return {
     records: Number(sizes!.records),

@@ -18,8 +18,9 @@ export const queryRecords = pgTable(
     lookup: lookupKind('lookup').notNull(),
     httpStatus: smallint('http_status').notNull(),
     responseTimeMs: integer('response_time_ms').notNull(),
-    // Identifiers exactly as sent; for /rtu/nits the NITs of the batch joined by commas. Search
-    // goes through query_record_identifiers, which holds them normalized.
+    // Identifiers as sent, sealed (AES-256-GCM under PERSONAL_DATA_KEY, lib/personal-data/envelope.ts);
+    // for /rtu/nits the NITs of the batch joined by commas, sealed as one value. Search goes through
+    // query_record_identifiers, which holds keyed hashes of them normalized (search-keys.ts).
     nit: text('nit'),
     cui: text('cui'),
     chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
