@@ -25,6 +25,17 @@ export const integrations = pgTable(
     // What the integrator declared it uses the lookups for (Decreto 57-2008, art. 30: data adequate
     // for its purpose); shown on its console page and in its monthly statement. Empty: not declared yet.
     purpose: text('purpose').notNull().default(''),
+    // Who the integrator is and whom to write to (lib/integration-details): null, not registered.
+    // The legal name and NIT are copied into each statement as it is issued; the contacts are where
+    // support (and the integrator notifications) write. NIT and phones are stored normalized.
+    legalName: text('legal_name'),
+    nit: text('nit'),
+    technicalContactName: text('technical_contact_name'),
+    technicalContactEmail: text('technical_contact_email'),
+    technicalContactPhone: text('technical_contact_phone'),
+    billingContactName: text('billing_contact_name'),
+    billingContactEmail: text('billing_contact_email'),
+    billingContactPhone: text('billing_contact_phone'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

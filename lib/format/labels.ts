@@ -76,6 +76,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.set_low_balance_alert': 'Cambió el umbral de saldo bajo',
   'integration.set_allowed_networks': 'Cambió las direcciones IP permitidas',
   'integration.set_purpose': 'Cambió la finalidad declarada',
+  'integration.set_details': 'Cambió los datos de la integración',
   'token.create': 'Creó un token',
   'token.revoke': 'Revocó un token',
   'integration.deactivate': 'Desactivó la integración',

@@ -11,6 +11,7 @@ import type { OverlapPreset } from '@/lib/credentials/token-state';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
 import { integrationNameSchema, integrationPurposeSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
 import { notifyIntegrationChanged } from './directory';
+import type { ValidDetails } from '@/lib/integration-details/service';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/credentials). */
 export type IntegrationView = Integration;
@@ -38,6 +39,8 @@ export interface CreateIntegrationInput {
   flags?: Partial<IntegrationFlags>;
   initialBalanceCentavos?: number;
   note?: string;
+  /** Legal name, NIT and contacts given at creation (lib/integration-details validates them). */
+  details?: ValidDetails;
 }
 
 export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance';
@@ -72,6 +75,7 @@ export async function createIntegration(
           tariffCentavos: tariff.data,
           balanceCentavos: initialBalance,
           ...input.flags,
+          ...input.details,
         })
         .returning();
       const auditId = await writeAudit(tx, actor, {
@@ -79,7 +83,7 @@ export async function createIntegration(
         targetType: 'integration',
         targetId: row!.id,
         before: null,
-        after: auditSnapshot(row!),
+        after: { ...auditSnapshot(row!), ...input.details },
       });
       const issued = await issueIntegrationToken(tx, row!.id, DEFAULT_TOKEN_LABEL);
       if (initialBalance > 0) {

@@ -11,8 +11,12 @@ export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** Everything a monthly statement says, computed once and stored (lib/statements/statements.ts). */
 export interface StatementFigures {
-  /** purpose: what the integrator declared it uses the lookups for, as it was when the statement was issued (absent on older statements). */
-  integration: { id: number; nombre: string; purpose?: string };
+  /**
+   * As the integration was when the statement was issued: purpose, what the integrator declared it
+   * uses the lookups for; legalName and nit, who it is (null: not registered then). Older
+   * statements lack purpose, and those issued before integrations had details lack legalName and nit.
+   */
+  integration: StatementIntegration;
   month: string;
   /** The month's first instant and the next month's, in Guatemala's time (ISO, UTC). */
   period: { from: string; until: string };
@@ -26,6 +30,15 @@ export interface StatementFigures {
   closingBalanceCentavos: number;
   /** Every query of the month that reached a source, by lookup and outcome, charged or not. */
   queries: Array<{ lookup: LookupKind; outcome: Outcome; count: number }>;
+}
+
+/** The integration a statement is about, copied into it when issued (lib/statements/statements.ts). */
+export interface StatementIntegration {
+  id: number;
+  nombre: string;
+  purpose?: string;
+  legalName?: string | null;
+  nit?: string | null;
 }
 
 export type StatementProblem = 'month_not_closed' | 'records_purged' | 'does_not_reconcile' | 'not_found' | 'before_integration';
@@ -54,7 +67,7 @@ export function monthPeriod(month: string): { from: Date; until: Date } {
  * whose records were purged, and figures that do not add up: the charges the records show must be
  * exactly the captures the ledger shows, and opening + movements must equal closing.
  */
-export async function computeStatementFigures(integration: { id: number; nombre: string; purpose?: string }, month: string, now = new Date()): Promise<StatementFigures> {
+export async function computeStatementFigures(integration: StatementIntegration, month: string, now = new Date()): Promise<StatementFigures> {
   const { from, until } = monthPeriod(month);
   if (until.getTime() + CHECKPOINT_SETTLE_MARGIN_MS > now.getTime()) {
     throw new StatementError('month_not_closed', `El mes ${month} todavía no ha terminado: su estado de cuenta se puede emitir desde el día 1 del mes siguiente.`);

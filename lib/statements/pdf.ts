@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { periodText } from '@/lib/format/months';
 import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
+import { integratorIdentityLines } from '@/lib/integration-details/display';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import type { Statement } from './statements';
@@ -35,6 +36,7 @@ export function renderStatementPdf(statement: Statement, serviceName: string): P
   document.font('Helvetica').fontSize(9).fillColor(GREY).text(serviceName);
   document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text('Estado de cuenta');
   document.font('Helvetica').fontSize(11).text(`Integración: ${figures.integration.nombre}`);
+  for (const line of integratorIdentityLines(figures.integration)) document.text(line);
   document.text(`Periodo: ${periodText(statement.month)} (hora de Guatemala)`);
   // Personal data is looked up only for the purpose the integrator declared (Decreto 57-2008, art. 30).
   if (figures.integration.purpose !== undefined) {

@@ -11,7 +11,9 @@ import { advanceBalanceCheckpoints, postedBalanceBefore } from '@/lib/billing/ch
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { setTariff } from '@/lib/integrations/service';
+import { pdfTextLines } from '@/tests/support/pdf-text';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
@@ -20,7 +22,7 @@ import { statementChargesCsvStream } from './csv';
 import { computeStatementFigures, monthPeriod } from './figures';
 import { previousMonth } from './monthly';
 import { renderStatementPdf } from './pdf';
-import { issueStatement, listStatements } from './statements';
+import { findStatement, issueStatement, listStatements } from './statements';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;
@@ -113,8 +115,8 @@ describe('a monthly statement', () => {
     await advanceBalanceCheckpoints(new Date(now.getTime() + 2 * 3_600_000));
     const again = await issueStatement(TEST_ACTOR, integration.id, month, now);
     expect(again.ok && first.ok && again.value.id === first.value.id).toBe(true);
-    // As issueStatement reads the integration: with its declared purpose (none declared here).
-    const recomputed = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: '' }, month, now);
+    // As issueStatement reads the integration: with its declared purpose, legal name and NIT (none registered here).
+    const recomputed = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: '', legalName: null, nit: null }, month, now);
     expect(recomputed).toEqual(first.ok && first.value.figures);
     // Issued twice at once, it is stored once.
     const other = await createTestIntegration('statement-race');
@@ -155,6 +157,31 @@ describe('a monthly statement', () => {
     const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines).toHaveLength(1 + 9);
     expect(lines.slice(1).every((line) => /,(1\.50|2\.00),(1\.50|2\.00),GTQ,/.test(line))).toBe(true);
+  });
+
+  // Issue 24, defect 13: statements carried no legal name or NIT of the integrator. A statement is
+  // a permanent document: it names the integrator as it was registered when the statement was issued.
+  it('names the integrator by the legal name and NIT registered when it was issued, and a later edit does not change it', async () => {
+    const registered = await createTestIntegration('statement-details');
+    await createdBefore(registered);
+    const set = await setIntegrationDetails(TEST_ACTOR, registered.id, { legalName: 'Banco de Prueba, S.A.', nit: '576937-k' });
+    expect(set.ok).toBe(true);
+    const issued = await issueStatement(TEST_ACTOR, registered.id, month, now);
+    if (!issued.ok) throw new Error(issued.error.message);
+    const header = async () => pdfTextLines(await renderStatementPdf((await findStatement(registered.id, month))!, 'Pasarela de prueba'));
+    expect(await header()).toEqual(expect.arrayContaining(['Razón social: Banco de Prueba, S.A.', 'NIT: 576937-K']));
+
+    expect((await setIntegrationDetails(TEST_ACTOR, registered.id, { legalName: 'Otro Nombre, S.A.', nit: '4829113-7' })).ok).toBe(true);
+    const after = await header();
+    expect(after).toEqual(expect.arrayContaining(['Razón social: Banco de Prueba, S.A.', 'NIT: 576937-K']));
+    expect(after.join('\n')).not.toContain('Otro Nombre');
+
+    // Without details the statement says so, rather than printing blanks.
+    const bare = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    if (!bare.ok) throw new Error(bare.error.message);
+    expect(pdfTextLines(await renderStatementPdf(bare.value, 'Pasarela de prueba'))).toEqual(
+      expect.arrayContaining(['Razón social: no registrada', 'NIT: no registrado']),
+    );
   });
 
   it('is refused for a month that has not ended, and when the records and the ledger disagree', async () => {

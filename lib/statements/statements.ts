@@ -32,7 +32,14 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
   if (existing) return ok(existing);
   const drizzle = await db();
   const [integration] = await drizzle
-    .select({ id: integrations.id, nombre: integrations.nombre, purpose: integrations.purpose, createdAt: integrations.createdAt })
+    .select({
+      id: integrations.id,
+      nombre: integrations.nombre,
+      purpose: integrations.purpose,
+      legalName: integrations.legalName,
+      nit: integrations.nit,
+      createdAt: integrations.createdAt,
+    })
     .from(integrations)
     .where(eq(integrations.id, integrationId));
   if (!integration) return fail('not_found', `No existe la integración ${integrationId}.`);
@@ -42,7 +49,10 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
   }
   let figures: StatementFigures;
   try {
-    figures = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: integration.purpose }, month, now);
+    // The legal name and NIT are copied into the statement: a later edit of the integration's
+    // details must not rewrite a statement already issued (docs/decisions.md).
+    const { id, nombre, purpose, legalName, nit } = integration;
+    figures = await computeStatementFigures({ id, nombre, purpose, legalName, nit }, month, now);
   } catch (error) {
     if (error instanceof StatementError) return fail(error.problem, error.message);
     throw error;
