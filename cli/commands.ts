@@ -29,6 +29,9 @@ import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/cred
 import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { OVERLAP_PRESET_NAMES, parseOverlapPreset, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
+import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-details/display';
+import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/integration-details/service';
+import type { DetailField } from '@/lib/integration-details/schemas';
 import { isPlausibleRequestId, typedRequestId } from '@/lib/request-ids/typed';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { resealRecords } from '@/lib/personal-data/reseal';
@@ -87,6 +90,11 @@ Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_o
   integrations:purpose <id|nombre> [--set "..."]
                                         show or set its declared purpose of use (audited; shown on its
                                         console page and printed on its monthly statements)
+  integrations:details <id|nombre> [--legal-name "..."] [--nit NIT]
+               [--technical-name "..."] [--technical-email correo] [--technical-phone teléfono]
+               [--billing-name "..."] [--billing-email correo] [--billing-phone teléfono]
+                                        muestra o cambia la razón social, el NIT y los contactos técnico
+                                        y de facturación (solo los dados; "" quita uno); queda en la auditoría
   integrations:deactivate <id|nombre>   refuse its credentials (reactivate to undo)
   integrations:reactivate <id|nombre>
   users:create <email> --name "..." --role admin|support [--password-stdin]
@@ -162,6 +170,31 @@ function describeIntegration(integration: IntegrationView): string {
     `  enabled: ${enabled.length ? enabled.join(' ') : '(none)'}`,
     `  allowed IPs: ${integration.allowedNetworks.length ? integration.allowedNetworks.join(' ') : 'anywhere'}`,
     `  purpose: ${integration.purpose ? safe(integration.purpose) : '(not declared)'}`,
+  ].join('\n');
+}
+
+/** The integrations:details options and the detail each sets. */
+export const DETAIL_OPTIONS: Record<string, DetailField> = {
+  'legal-name': 'legalName',
+  nit: 'nit',
+  'technical-name': 'technicalContactName',
+  'technical-email': 'technicalContactEmail',
+  'technical-phone': 'technicalContactPhone',
+  'billing-name': 'billingContactName',
+  'billing-email': 'billingContactEmail',
+  'billing-phone': 'billingContactPhone',
+};
+
+function describeDetails(integration: IntegrationView): string {
+  const contact = (found: IntegrationContact | null) =>
+    found ? [found.name ?? 'sin nombre', found.email, found.phone && formatPhone(found.phone)].filter(Boolean).map((part) => safe(part!)).join(' · ') : 'no registrado';
+  const contacts = contactsOf(integration);
+  return [
+    `#${integration.id} ${safe(integration.nombre)}: datos de la integración`,
+    `  Razón social: ${integration.legalName ? safe(integration.legalName) : NOT_REGISTERED.legalName}`,
+    `  NIT: ${integration.nit ? formatNit(integration.nit) : NOT_REGISTERED.nit}`,
+    `  Contacto técnico: ${contact(contacts.technical)}`,
+    `  Contacto de facturación: ${contact(contacts.billing)}`,
   ].join('\n');
 }
 
@@ -329,6 +362,26 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     if (typeof options.set !== 'string') throw new CliError('--set needs the purpose, in quotes');
     const updated = unwrap(await setPurpose(CLI_ACTOR, integration.id, options.set));
     return { data: updated, text: describeIntegration(updated) };
+  },
+
+  async 'integrations:details'(args, options) {
+    const integration = await integrationByArg(args);
+    const given: IntegrationDetailsInput = {};
+    for (const [option, field] of Object.entries(DETAIL_OPTIONS)) {
+      const value = options[option];
+      if (value === undefined) continue;
+      if (typeof value !== 'string') throw new CliError(`--${option} necesita un valor (o "" para quitarlo)`);
+      given[field] = value;
+    }
+    if (Object.keys(given).length === 0) return { data: detailsOf(integration), text: describeDetails(integration) };
+    const result = await setIntegrationDetails(CLI_ACTOR, integration.id, given);
+    if (!result.ok) throw new CliError(safe(result.error.message), result.error.code === 'not_found' ? 3 : 2);
+    const { integration: updated, changed } = result.value;
+    return {
+      data: { ...detailsOf(updated), changed },
+      text: `${describeDetails(updated)}
+${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
+    };
   },
 
   async 'integrations:deactivate'(args) {

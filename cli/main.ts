@@ -82,6 +82,15 @@ function parseCommandLine(argv: string[]) {
       batch: { type: 'string' },
       'pause-ms': { type: 'string' },
       restart: { type: 'boolean', default: false },
+      // integrations:details (DETAIL_OPTIONS in commands.ts)
+      'legal-name': { type: 'string' },
+      nit: { type: 'string' },
+      'technical-name': { type: 'string' },
+      'technical-email': { type: 'string' },
+      'technical-phone': { type: 'string' },
+      'billing-name': { type: 'string' },
+      'billing-email': { type: 'string' },
+      'billing-phone': { type: 'string' },
     },
   });
 }

@@ -2,12 +2,14 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
+import { ACTION_MESSAGES, consoleAction, fromResult } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { integrationNameSchema } from '@/lib/integrations/schemas';
 import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
+import { detailsFormFields } from '@/lib/integration-details/form';
+import { parseIntegrationDetails } from '@/lib/integration-details/service';
 import { createToken, revokeToken } from '@/lib/credentials/tokens';
 import { OVERLAP_PRESET_NAMES, OVERLAP_PRESETS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { formatDateTime } from '@/lib/format/guatemala-time';
@@ -37,11 +39,21 @@ const createSchema = z.object({
   saldoInicial: z.preprocess((value) => (value === '' || value === undefined ? '0' : value), quetzalesField),
   nota: z.preprocess((value) => (value === '' ? undefined : value), noteField.optional()),
   ...Object.fromEntries(FLAG_NAMES.map((flag) => [flag, checkboxField])),
-});
+  // Legal name, NIT and contacts: optional at creation, validated by lib/integration-details.
+  ...detailsFormFields,
+}).superRefine((values, context) => {
+  // Reported with the other fields' errors, so one sending shows every mistake.
+  const details = parseIntegrationDetails(values);
+  if (details.ok) return;
+  for (const [field, message] of Object.entries(details.error.fieldErrors)) context.addIssue({ code: 'custom', path: [field], message });
+}, { when: (payload) => typeof payload.value === 'object' && payload.value !== null });
 
 export const createIntegrationAction = consoleAction({ role: 'admin', schema: createSchema }, async (input, user) => {
   const values = input as z.infer<typeof createSchema> & Record<string, boolean>;
+  const details = parseIntegrationDetails(values);
+  if (!details.ok) return { ok: false, message: ACTION_MESSAGES.invalid, fieldErrors: details.error.fieldErrors };
   const result = await createIntegration(user.actor, {
+    details: details.value,
     nombre: values.nombre,
     tariffCentavos: values.tarifa,
     initialBalanceCentavos: values.saldoInicial,

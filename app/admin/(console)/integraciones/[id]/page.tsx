@@ -37,6 +37,8 @@ import {
 } from '../actions';
 import { FlagSwitches } from './flag-switches';
 import { StatementsSection } from './statements-section';
+import { DetailsSection } from './details-section';
+import { detailsOf } from '@/lib/integration-details/service';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from './token-actions';
 import { listTokens, type TokenView } from '@/lib/credentials/tokens';
 import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
@@ -147,6 +149,8 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
           </section>
         )}
       </div>
+
+      <DetailsSection integrationId={integration.id} details={detailsOf(integration)} isAdmin={isAdmin} />
 
       <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
 

@@ -7,6 +7,7 @@ import { SecretReveal } from '@/components/console/secret-reveal';
 import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { createIntegrationAction } from '../actions';
+import { DetailsFields } from '../details-fields';
 
 export function NewIntegrationForm() {
   const [created, setCreated] = useState<{ id: number; nombre: string; token: string } | null>(null);
@@ -50,6 +51,13 @@ export function NewIntegrationForm() {
           </label>
         ))}
       </fieldset>
+      <h2 className="label" style={{ margin: '0.5rem 0 0' }}>
+        Datos de la integración (opcionales)
+      </h2>
+      <p className="small muted" style={{ margin: 0 }}>
+        Razón social y NIT para sus estados de cuenta, y a quién escribir. También se pueden completar después en la página de la integración.
+      </p>
+      <DetailsFields />
     </ActionForm>
   );
 }

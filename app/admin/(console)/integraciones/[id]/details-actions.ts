@@ -1,0 +1,28 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction, ACTION_MESSAGES } from '@/lib/auth/action';
+import { idField } from '@/lib/console/form-schemas';
+import { detailsFormFields } from '@/lib/integration-details/form';
+import { setIntegrationDetails } from '@/lib/integration-details/service';
+
+// lib/integration-details validates and normalizes the details. Administrators only: support
+// staff get a refusal from the server, whatever their browser sends.
+
+export const setIntegrationDetailsAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, ...detailsFormFields }) },
+  async ({ integrationId, ...details }, user) => {
+    const result = await setIntegrationDetails(user.actor, integrationId, details);
+    if (!result.ok) {
+      return result.error.code === 'invalid'
+        ? { ok: false, message: ACTION_MESSAGES.invalid, fieldErrors: result.error.fieldErrors }
+        : { ok: false, message: result.error.message };
+    }
+    if (result.value.changed) {
+      revalidatePath('/admin/integraciones');
+      revalidatePath(`/admin/integraciones/${integrationId}`);
+    }
+    return { ok: true, message: result.value.changed ? 'Datos de la integración guardados.' : 'Sin cambios: los datos ya eran esos.', data: undefined };
+  },
+);

@@ -1,0 +1,43 @@
+import { Field } from '@/components/console/action-form';
+import { formatNit, formatPhone } from '@/lib/integration-details/display';
+import { CONTACT_NAME_MAX, EMAIL_MAX, LEGAL_NAME_MAX } from '@/lib/integration-details/schemas';
+import type { IntegrationDetails } from '@/lib/integration-details/service';
+
+/**
+ * The inputs of an integration's legal name, NIT and contacts, inside an ActionForm: on its page
+ * (filled with what is registered) and when creating it (empty). Every one is optional.
+ */
+export function DetailsFields({ details }: { details?: IntegrationDetails }) {
+  return (
+    <>
+      <div className="grid grid-2">
+        <Field
+          name="legalName"
+          label="Razón social"
+          hint="Como aparece en su RTU, por ejemplo Servicios Financieros, S.A."
+          maxLength={LEGAL_NAME_MAX}
+          autoComplete="off"
+          defaultValue={details?.legalName ?? ''}
+        />
+        <Field name="nit" label="NIT" hint="Con su dígito verificador, por ejemplo 576937-K." maxLength={20} autoComplete="off" defaultValue={details?.nit ? formatNit(details.nit) : ''} />
+      </div>
+      <ContactFields legend="Contacto técnico" prefix="technicalContact" hint="A quien se escribe por credenciales, errores y fuentes." details={details} />
+      <ContactFields legend="Contacto de facturación" prefix="billingContact" hint="A quien se escribe por saldo y estados de cuenta." details={details} />
+    </>
+  );
+}
+
+function ContactFields({ legend, prefix, hint, details }: { legend: string; prefix: 'technicalContact' | 'billingContact'; hint: string; details?: IntegrationDetails }) {
+  const phone = details?.[`${prefix}Phone`];
+  return (
+    <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
+      <legend className="label">{legend}</legend>
+      <span className="hint">{hint}</span>
+      <div className="grid grid-3">
+        <Field name={`${prefix}Name`} label="Nombre" maxLength={CONTACT_NAME_MAX} autoComplete="off" defaultValue={details?.[`${prefix}Name`] ?? ''} />
+        <Field name={`${prefix}Email`} label="Correo" type="email" inputMode="email" maxLength={EMAIL_MAX} autoComplete="off" defaultValue={details?.[`${prefix}Email`] ?? ''} />
+        <Field name={`${prefix}Phone`} label="Teléfono" type="tel" inputMode="tel" hint="8 dígitos, con o sin +502." maxLength={20} autoComplete="off" defaultValue={phone ? formatPhone(phone) : ''} />
+      </div>
+    </fieldset>
+  );
+}
