@@ -1,0 +1,117 @@
+// An integration's details (issue 24): an administrator gives the legal name and NIT when creating
+// it, then fills the contacts on its page (a wrong NIT and phone are refused field by field) and
+// saves; support staff see them read-only, and the server refuses support's save whatever the browser sends.
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { callServerAction, createUserThroughForm, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
+
+// The role check's refusal (lib/auth/action.ts, ACTION_MESSAGES.forbidden), as console.spec.ts reads it.
+const FORBIDDEN = 'esta acción requiere un administrador';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+
+test.describe.serial('datos de la integración', () => {
+  let adminContext: BrowserContext;
+  let admin: Page;
+  let integrationUrl = '';
+  let integrationId = 0;
+  const nombre = `datos-${Date.now().toString(36)}`;
+
+  test.beforeAll(async ({ browser }) => {
+    const { adminEmail, adminPassword } = settings();
+    adminContext = await browser.newContext({ viewport: DESKTOP });
+    admin = await adminContext.newPage();
+    await signInThroughForm(admin, adminEmail, adminPassword);
+  });
+
+  test.afterAll(async () => {
+    await adminContext?.close();
+  });
+
+  const details = (page: Page) => page.locator('section', { has: page.getByRole('heading', { name: 'Datos de la integración', level: 2 }) });
+
+  test('el administrador da la razón social y el NIT al crear la integración', async ({}, testInfo) => {
+    await admin.goto(`${settings().baseUrl}/admin/integraciones/nueva`);
+    await admin.getByLabel('Nombre (login)').fill(nombre);
+    await admin.getByLabel('Razón social', { exact: true }).fill('Servicios Financieros del Sur, S.A.');
+    await admin.getByLabel('NIT', { exact: true }).fill('576937-5');
+    await admin.getByRole('button', { name: 'Crear integración' }).click();
+    await expect(admin.getByText('El NIT no es válido: revisa el número y su dígito verificador (por ejemplo 576937-K).')).toBeVisible();
+    await admin.setViewportSize(PHONE);
+    await screenshot(admin, testInfo, 'datos-integracion-01-nueva-390');
+    await admin.setViewportSize(DESKTOP);
+    await screenshot(admin, testInfo, 'datos-integracion-01-nueva-1366');
+
+    await admin.getByLabel('NIT', { exact: true }).fill('576937-k');
+    await admin.getByRole('button', { name: 'Crear integración' }).click();
+    await expect(admin.getByText(`Integración «${nombre}» creada.`)).toBeVisible();
+    await admin.getByRole('link', { name: 'Ir a la integración' }).click();
+    await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
+    integrationUrl = admin.url();
+    integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(integrationUrl)![1]);
+    await expect(admin.getByTestId('details-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
+    await expect(admin.getByTestId('details-nit')).toHaveText('576937-K');
+    await expect(admin.getByTestId('details-technical')).toHaveText('No registrado');
+  });
+
+  test('el administrador completa los contactos: un teléfono o un correo mal escritos se señalan en su campo', async ({}, testInfo) => {
+    const section = details(admin);
+    await section.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Nombre').fill('Ana López');
+    await section.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Correo').fill('ana@sur');
+    await section.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Teléfono').fill('5555 123');
+    await section.getByRole('group', { name: 'Contacto de facturación' }).getByLabel('Nombre').fill('Luis Pérez');
+    await section.getByRole('group', { name: 'Contacto de facturación' }).getByLabel('Correo').fill('facturas@sur.com.gt');
+    await section.getByRole('group', { name: 'Contacto de facturación' }).getByLabel('Teléfono').fill('+502 2222-3333');
+    await section.getByRole('button', { name: 'Guardar datos' }).click();
+    await expect(section.getByText('El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.')).toBeVisible();
+    await expect(section.getByText(/^El teléfono del contacto técnico no es válido/)).toBeVisible();
+    await expect(section.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Teléfono')).toHaveAttribute('aria-invalid', 'true');
+    // Nothing was saved: the billing contact is still not registered.
+    await expect(admin.getByTestId('details-billing')).toHaveText('No registrado');
+
+    await section.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Correo').fill('ana@sur.com.gt');
+    await section.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Teléfono').fill('5555-1234');
+    await section.getByRole('button', { name: 'Guardar datos' }).click();
+    await expect(section.getByText('Datos de la integración guardados.')).toBeVisible();
+    await expect(admin.getByTestId('details-technical')).toHaveText('Ana López · ana@sur.com.gt · +502 5555-1234');
+    await expect(admin.getByTestId('details-billing')).toHaveText('Luis Pérez · facturas@sur.com.gt · +502 2222-3333');
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(admin, testInfo, 'datos-integracion-02-admin-1366');
+    await admin.setViewportSize(PHONE);
+    await screenshot(admin, testInfo, 'datos-integracion-02-admin-390');
+    await admin.setViewportSize(DESKTOP);
+
+    await admin.reload();
+    await expect(details(admin).getByRole('group', { name: 'Contacto técnico' }).getByLabel('Teléfono')).toHaveValue('+502 5555-1234');
+    await expect(admin.getByTestId('details-nit')).toHaveText('576937-K');
+  });
+
+  test('soporte los ve sin poder cambiarlos, y el servidor rechaza su cambio', async ({ browser }, testInfo) => {
+    const { support, supportContext } = await supportUser(browser, admin);
+    await support.goto(integrationUrl);
+    await expect(support.getByTestId('details-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
+    await expect(support.getByTestId('details-nit')).toHaveText('576937-K');
+    await expect(support.getByTestId('details-technical')).toHaveText('Ana López · ana@sur.com.gt · +502 5555-1234');
+    await expect(support.getByTestId('details-technical').getByRole('link', { name: 'ana@sur.com.gt' })).toHaveAttribute('href', 'mailto:ana@sur.com.gt');
+    await expect(support.getByTestId('details-billing')).toHaveText('Luis Pérez · facturas@sur.com.gt · +502 2222-3333');
+    await expect(details(support).getByRole('button', { name: 'Guardar datos' })).toHaveCount(0);
+    await expect(details(support).getByRole('textbox')).toHaveCount(0);
+    await screenshot(support, testInfo, 'datos-integracion-03-soporte-1366');
+    await support.setViewportSize(PHONE);
+    await screenshot(support, testInfo, 'datos-integracion-03-soporte-390');
+
+    const answer = await callServerAction(support, 'setIntegrationDetailsAction', { integrationId: String(integrationId), legalName: 'Cambiada por soporte, S.A.' });
+    expect(answer).toContain(FORBIDDEN);
+    await support.reload();
+    await expect(support.getByTestId('details-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
+    await supportContext.close();
+  });
+});
+
+async function supportUser(browser: Browser, admin: Page) {
+  const email = `soporte-detalles-${Date.now().toString(36)}@example.com`;
+  const password = await createUserThroughForm(admin, email, 'Soporte detalles');
+  const supportContext = await browser.newContext({ viewport: DESKTOP });
+  const support = await supportContext.newPage();
+  await signInFirstTime(support, email, password);
+  return { support, supportContext };
+}
