@@ -3,6 +3,9 @@ import { formatNit, formatPhone } from '@/lib/integration-details/display';
 import { CONTACT_NAME_MAX, EMAIL_MAX, LEGAL_NAME_MAX } from '@/lib/integration-details/schemas';
 import type { IntegrationDetails } from '@/lib/integration-details/service';
 
+// A hint under one input of a row must not stretch its neighbours' inputs.
+const TOP_ALIGNED = { alignItems: 'start' } as const;
+
 /**
  * The inputs of an integration's legal name, NIT and contacts, inside an ActionForm: on its page
  * (filled with what is registered) and when creating it (empty). Every one is optional.
@@ -10,7 +13,7 @@ import type { IntegrationDetails } from '@/lib/integration-details/service';
 export function DetailsFields({ details }: { details?: IntegrationDetails }) {
   return (
     <>
-      <div className="grid grid-2">
+      <div className="grid grid-2" style={TOP_ALIGNED}>
         <Field
           name="legalName"
           label="Razón social"
@@ -33,7 +36,7 @@ function ContactFields({ legend, prefix, hint, details }: { legend: string; pref
     <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
       <legend className="label">{legend}</legend>
       <span className="hint">{hint}</span>
-      <div className="grid grid-3">
+      <div className="grid grid-3" style={TOP_ALIGNED}>
         <Field name={`${prefix}Name`} label="Nombre" maxLength={CONTACT_NAME_MAX} autoComplete="off" defaultValue={details?.[`${prefix}Name`] ?? ''} />
         <Field name={`${prefix}Email`} label="Correo" type="email" inputMode="email" maxLength={EMAIL_MAX} autoComplete="off" defaultValue={details?.[`${prefix}Email`] ?? ''} />
         <Field name={`${prefix}Phone`} label="Teléfono" type="tel" inputMode="tel" hint="8 dígitos, con o sin +502." maxLength={20} autoComplete="off" defaultValue={phone ? formatPhone(phone) : ''} />
