@@ -15,6 +15,8 @@ import { typedRequestId } from '@/lib/request-ids/typed';
 
 /** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
 const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
+/** Public answers that are the same for everyone: they say how long they may be cached. */
+const PUBLIC_CACHEABLE_API = new Set(['/api/estado']);
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 /** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
 const RECORDS_LIST = '/admin/registros';
@@ -28,7 +30,7 @@ export async function proxy(request: NextRequest) {
     nonce,
     https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'),
     development: process.env.NODE_ENV === 'development',
-    noStore: isApi || path === '/admin' || path.startsWith('/admin/'),
+    noStore: (isApi && !PUBLIC_CACHEABLE_API.has(path)) || path === '/admin' || path.startsWith('/admin/'),
   });
   const respond = (response: NextResponse) => {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

@@ -109,6 +109,9 @@ export const envSchema = z
 
     // How often queued records are added to the dashboard's hourly rollups (lib/rollups).
     ROLLUP_INTERVAL_MS: integer(2_000, 100),
+    // The public status (/estado, GET /api/estado) is read at most once per this many seconds per
+    // instance, and browsers and shared caches may keep GET /api/estado's answer as long (lib/status-page).
+    STATUS_PAGE_CACHE_SECONDS: integer(30, 1, 300),
     // Query records older than this are purged, in batches, once a day (lib/retention).
     QUERY_RECORD_RETENTION_MONTHS: integer(24, 1),
     // When set, each month's records are written there as CSV before they are purged.

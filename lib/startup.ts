@@ -28,6 +28,7 @@ import { flushTokenUses } from '@/lib/credentials/last-use';
 import { flushRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
 import { issueLastMonthStatements } from '@/lib/statements/monthly';
+import { recordBreakerTransitions } from '@/lib/status-page/recorder';
 
 const DAY_MS = 24 * 3_600_000;
 const log = logger('startup');
@@ -80,6 +81,8 @@ export async function startServer(): Promise<void> {
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them.
   alerts().start();
   alerts().watchBreakers(sourceClients().guards);
+  // The public status page's incidents: every instance records its breakers' openings and closings.
+  recordBreakerTransitions(sourceClients().guards);
   // A deployment's drain must not erase the last interval of what lives only in memory.
   flushBeforeExit('token last use', flushTokenUses);
   flushBeforeExit('refused addresses', flushRefusedAddresses);

@@ -83,12 +83,16 @@ export default async function DocsPage() {
             <li>
               <a href="#esquemas">Esquemas</a>
             </li>
+            <li>
+              <a href="/estado">Estado de las fuentes</a>
+            </li>
           </ul>
         </nav>
         <main className="docs-content" id="contenido" tabIndex={-1}>
           <header id="inicio">
             <p className="muted">
-              Versión del contrato {document.info.version} · <a href="/api/openapi.json">openapi.json</a> ({document.info.title})
+              Versión del contrato {document.info.version} · <a href="/api/openapi.json">openapi.json</a> ({document.info.title}) ·{' '}
+              <a href="/estado">Estado de las fuentes</a>
             </p>
             <h1>API de consulta de contribuyentes</h1>
             <p>
@@ -118,6 +122,10 @@ export default async function DocsPage() {
               {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : <strong>el contacto de soporte de este servicio</strong>} con
               el <code>x-request-id</code>, la ruta y la hora. Con él, soporte encuentra la consulta exacta en segundos. No envíe su token: soporte
               nunca lo pide.
+            </p>
+            <p>
+              Si las consultas responden 502 (catálogos) o 500 (registros), vea en <a href="/estado">Estado de las fuentes</a> si la fuente está sin
+              servicio y desde cuándo; los mismos datos, en JSON, en <code>GET /api/estado</code>.
             </p>
             <p className="muted">
               Una solicitud rechazada antes de llegar a la fuente (credenciales, bandera, límite, saldo) no queda registrada como consulta; soporte

@@ -13,3 +13,4 @@ export * from './alerts';
 export * from './personal-data-access';
 export * from './console-two-factor';
 export * from './personal-data-at-rest';
+export * from './source-breaker-transitions';

@@ -1,0 +1,17 @@
+// GET /api/estado - the public status of the sources (lib/status-page): no credentials, no
+// cookies, readable from any origin. Shared for STATUS_PAGE_CACHE_SECONDS by every caller of this
+// instance, and cacheable as long by browsers and shared caches.
+import { env } from '@/lib/env';
+import { publicStatus } from '@/lib/status-page/status';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET() {
+  const status = await publicStatus();
+  const headers = {
+    'access-control-allow-origin': '*',
+    'cache-control': status ? `public, max-age=${env().STATUS_PAGE_CACHE_SECONDS}` : 'no-store',
+  };
+  if (!status) return Response.json({ message: 'El estado de las fuentes no está disponible en este momento.' }, { status: 503, headers });
+  return Response.json(status, { headers });
+}

@@ -1,0 +1,139 @@
+// The public status of the sources (/estado and GET /api/estado): each source's state now, its
+// availability per Guatemalan day over 90 days and per hour over 24 hours, and the incidents. Built
+// from the rollups and the breakers' transitions: aggregates only, no integration, no identifier,
+// no traffic volume (shares, not counts). Shared by every caller for STATUS_PAGE_CACHE_SECONDS, so a flood of
+// polls costs this instance one read per interval.
+import { rollupCells } from '@/lib/rollups/read';
+import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
+import { guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { SOURCE_LABELS } from '@/lib/format/labels';
+import { env } from '@/lib/env';
+import { logger } from '@/lib/logging/logger';
+import { cachedCheck } from '@/lib/operations/cached-check';
+import { SOURCE_NAMES, type SourceName } from '@/lib/sources/guard';
+import { availabilityByBucket, overallAvailability, type AvailabilityBucket } from './availability';
+import { mergeIncidents, type Incident } from './incidents';
+import { transitionsSince } from './read';
+
+export const STATUS_DAYS = 90;
+export const STATUS_HOURS = 24;
+/** A source whose current hour so far has less than this share of successful calls is degraded. */
+export const DEGRADED_BELOW = 0.95;
+/** The newest incidents listed (of the 90 days). */
+const MAX_INCIDENTS = 50;
+const DAY_MS = 86_400_000;
+
+export type SourceState = 'operando' | 'degradado' | 'sin_servicio';
+
+export const SOURCE_STATE_TEXT: Record<SourceState, string> = {
+  operando: 'Operando',
+  degradado: 'Degradado',
+  sin_servicio: 'Sin servicio',
+};
+
+export interface PublicSourceStatus {
+  fuente: SourceName;
+  nombre: string;
+  estado: SourceState;
+  /** Percent of the 90 days' source calls that did not fail for the source (null: no calls). */
+  disponibilidad_90_dias: number | null;
+  dias: Array<{ dia: string; disponibilidad: number | null }>;
+  horas: Array<{ desde: string; disponibilidad: number | null }>;
+}
+
+export interface PublicIncident {
+  fuente: SourceName;
+  nombre: string;
+  inicio: string;
+  fin: string | null;
+  en_curso: boolean;
+  duracion_segundos: number;
+}
+
+export interface PublicStatus {
+  generado_en: string;
+  fuentes: PublicSourceStatus[];
+  incidentes: PublicIncident[];
+}
+
+/** A share as a percent with two decimals, rounded down: any failure keeps it under 100. */
+export function asPercent(share: number | null): number | null {
+  return share === null ? null : Math.floor(share * 10_000) / 100;
+}
+
+/** Sin servicio while an incident lasts; degraded when the current hour fails too often; operating otherwise. */
+export function sourceState(ongoingIncident: boolean, currentHour: AvailabilityBucket | undefined): SourceState {
+  if (ongoingIncident) return 'sin_servicio';
+  if (currentHour?.availability != null && currentHour.availability < DEGRADED_BELOW) return 'degradado';
+  return 'operando';
+}
+
+function lastDays(now: Date): string[] {
+  const today = startOfGuatemalanDay(guatemalanToday(now)).getTime();
+  return Array.from({ length: STATUS_DAYS }, (_, index) => guatemalanToday(new Date(today - (STATUS_DAYS - 1 - index) * DAY_MS + DAY_MS / 2)));
+}
+
+function lastHours(now: Date): Date[] {
+  const current = hourStart(now).getTime();
+  return Array.from({ length: STATUS_HOURS }, (_, index) => new Date(current - (STATUS_HOURS - 1 - index) * HOUR_MS));
+}
+
+/** Reads and assembles the status (two rollup reads and one of the transitions). */
+export async function readPublicStatus(now = new Date()): Promise<PublicStatus> {
+  const days = lastDays(now);
+  const hours = lastHours(now);
+  const since = startOfGuatemalanDay(days[0]!);
+  const [dayCells, hourCells, transitions] = await Promise.all([
+    rollupCells({ unit: 'day', sinceDay: days[0]! }),
+    rollupCells({ unit: 'hour', since: hours[0]! }),
+    transitionsSince(since),
+  ]);
+  const daily = availabilityByBucket(dayCells, days.map(startOfGuatemalanDay));
+  const hourly = availabilityByBucket(hourCells, hours);
+  const incidents = mergeIncidents(transitions, now);
+  return {
+    generado_en: now.toISOString(),
+    fuentes: SOURCE_NAMES.map((source) => ({
+      fuente: source,
+      nombre: SOURCE_LABELS[source],
+      estado: sourceState(
+        incidents.some((incident) => incident.source === source && incident.endedAt === null),
+        hourly[source].at(-1),
+      ),
+      disponibilidad_90_dias: asPercent(overallAvailability(daily[source])),
+      dias: daily[source].map((bucket, index) => ({ dia: days[index]!, disponibilidad: asPercent(bucket.availability) })),
+      horas: hourly[source].map((bucket) => ({ desde: bucket.start.toISOString(), disponibilidad: asPercent(bucket.availability) })),
+    })),
+    incidentes: incidents.slice(0, MAX_INCIDENTS).map(publicIncident),
+  };
+}
+
+function publicIncident(incident: Incident): PublicIncident {
+  return {
+    fuente: incident.source,
+    nombre: SOURCE_LABELS[incident.source],
+    inicio: incident.startedAt.toISOString(),
+    fin: incident.endedAt?.toISOString() ?? null,
+    en_curso: incident.endedAt === null,
+    duracion_segundos: Math.round(incident.durationMs / 1000),
+  };
+}
+
+const log = logger('status-page');
+const lastGood = globalThis as typeof globalThis & { __lastPublicStatus?: PublicStatus };
+
+/**
+ * The status as every caller shares it for STATUS_PAGE_CACHE_SECONDS. While the database does not answer,
+ * the last status this instance read is served again (its generado_en says when); null when there
+ * is none yet.
+ */
+export function publicStatus(): Promise<PublicStatus | null> {
+  return cachedCheck('status-page', env().STATUS_PAGE_CACHE_SECONDS * 1000, async () => {
+    try {
+      lastGood.__lastPublicStatus = await readPublicStatus();
+    } catch (error) {
+      log.warn({ err: error }, 'reading the public status failed; serving the last one read');
+    }
+    return lastGood.__lastPublicStatus ?? null;
+  });
+}
