@@ -46,6 +46,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     CATALOG_BASE_URL: `${simulator.url}/catalog`,
     // New records reach the dashboard's rollups within half a second.
     ROLLUP_INTERVAL_MS: '500',
+    // And the public status page (/estado) within a second.
+    STATUS_PAGE_CACHE_SECONDS: '1',
     ALERT_WEBHOOK_URL: alertReceiver.url,
     ALERT_WEBHOOK_SECRET: alertSecret,
     RECORD_JOURNAL_DIR: path.join(dataDir, 'record-journal'),
