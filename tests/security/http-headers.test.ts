@@ -31,7 +31,7 @@ async function request(path: string, init: RequestInit = {}): Promise<Answer> {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-const PAGES = ['/', '/docs', '/admin/login', '/admin', '/admin/registros', '/no-such-page'];
+const PAGES = ['/', '/docs', '/estado', '/admin/login', '/admin', '/admin/registros', '/no-such-page'];
 const API_CALLS: Array<[string, RequestInit?]> = [
   ['/api/catalogos/omisos', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
   ['/api/renap/buscar-cui', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
