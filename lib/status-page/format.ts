@@ -20,7 +20,7 @@ export function formatIncidentDuration(seconds: number): string {
 
 /** "99,95 %", or a text saying no call reached the source. */
 export function formatAvailability(percent: number | null): string {
-  return percent === null ? 'sin consultas' : `${percent.toLocaleString('es-GT', { minimumFractionDigits: percent === 100 ? 0 : 2, maximumFractionDigits: 2 })} %`;
+  return percent === null ? 'sin consultas' : `${percent.toLocaleString('es-GT', { minimumFractionDigits: Number.isInteger(percent) ? 0 : 2, maximumFractionDigits: 2 })} %`;
 }
 
 /** "21/11/2026, 14:00" in Guatemala's time, for a day or an hour of the bars. */

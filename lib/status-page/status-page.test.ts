@@ -1,7 +1,7 @@
 // Issue 25, point 3: the availability maths and the incident merging of the public status page.
 import { describe, expect, it } from 'vitest';
 import { availabilityByBucket, overallAvailability, type RecordedCalls } from './availability';
-import { formatIncidentDuration } from './format';
+import { formatAvailability, formatIncidentDuration } from './format';
 import { mergeIncidents, STALE_AFTER_MS, type RecordedTransition } from './incidents';
 import { asPercent, sourceState } from './status';
 
@@ -131,5 +131,16 @@ describe('durations in words', () => {
     [97_200, '1 d 3 h'],
   ])('%i s is «%s»', (seconds, text) => {
     expect(formatIncidentDuration(seconds)).toBe(text);
+  });
+});
+
+describe('availability in words', () => {
+  it.each([
+    [100, '100 %'],
+    [0, '0 %'],
+    [99.5, '99.50 %'],
+    [null, 'sin consultas'],
+  ] as const)('%s is «%s»', (percent, text) => {
+    expect(formatAvailability(percent)).toBe(text);
   });
 });
