@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { datePresets } from '@/lib/format/guatemala-time';
 
 // The filter box above the console's lists (records, audit, balance history): a GET form whose
 // fields become the list's search parameters.
@@ -55,9 +56,21 @@ export function FilterSelect({
 
 /**
  * Desde and Hasta (incluido), as calendar days. A reversed range is an error on Hasta, which then
- * shows what was typed so it can be corrected.
+ * shows what was typed so it can be corrected. With `presets`, links beside them set both to hoy,
+ * ayer, the last 7 or 30 days (Guatemala's calendar), keeping the list's other filters.
  */
-export function DateRangeFields({ desde, hasta, hastaProblem }: { desde: string | undefined; hasta: string | undefined; hastaProblem?: string }) {
+export function DateRangeFields({
+  desde,
+  hasta,
+  hastaProblem,
+  presets,
+}: {
+  desde: string | undefined;
+  hasta: string | undefined;
+  hastaProblem?: string;
+  /** The list's path and its other filters as applied (without desde, hasta or a page position). */
+  presets?: { path: string; filters: URLSearchParams };
+}) {
   return (
     <>
       <div className="field">
@@ -80,7 +93,33 @@ export function DateRangeFields({ desde, hasta, hastaProblem }: { desde: string 
           </span>
         )}
       </div>
+      {presets && <DatePresets path={presets.path} filters={presets.filters} desde={desde} hasta={hasta} />}
     </>
+  );
+}
+
+/** Links (no script needed) that filter the list by a common range at once. */
+function DatePresets({ path, filters, desde, hasta }: { path: string; filters: URLSearchParams; desde?: string; hasta?: string }) {
+  return (
+    <div className="field date-presets">
+      <span className="label" aria-hidden="true">
+        Periodo
+      </span>
+      <nav aria-label="Periodos rápidos" className="range-tabs">
+        {datePresets().map((preset) => {
+          const query = new URLSearchParams(filters);
+          for (const key of ['desde', 'hasta', 'despues', 'antes', 'pagina']) query.delete(key);
+          query.set('desde', preset.desde);
+          query.set('hasta', preset.hasta);
+          const current = preset.desde === desde && preset.hasta === hasta;
+          return (
+            <Link key={preset.label} href={`${path}?${query}`} aria-current={current ? 'true' : undefined} prefetch={false}>
+              {preset.label}
+            </Link>
+          );
+        })}
+      </nav>
+    </div>
   );
 }
 

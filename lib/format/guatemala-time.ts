@@ -55,3 +55,28 @@ export function guatemalanMonthOf(instant: Date): string {
 export function guatemalanToday(now = new Date()): string {
   return new Date(now.getTime() + GUATEMALA_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 10);
 }
+
+/** The Guatemalan calendar day `days` before `day` (both YYYY-MM-DD). */
+export function guatemalanDayBefore(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export interface DatePreset {
+  label: string;
+  desde: string;
+  hasta: string;
+}
+
+/**
+ * The date ranges people pick most (hoy, ayer, los últimos 7 y 30 días, today included), as
+ * Guatemalan calendar days: what "hoy" means to support at 23:30 in Guatemala is not UTC's date.
+ */
+export function datePresets(now = new Date()): DatePreset[] {
+  const today = guatemalanToday(now);
+  return [
+    { label: 'Hoy', desde: today, hasta: today },
+    { label: 'Ayer', desde: guatemalanDayBefore(today, 1), hasta: guatemalanDayBefore(today, 1) },
+    { label: '7 días', desde: guatemalanDayBefore(today, 6), hasta: today },
+    { label: '30 días', desde: guatemalanDayBefore(today, 29), hasta: today },
+  ];
+}

@@ -61,7 +61,12 @@ export default async function BalanceHistoryPage({
       />
       <FilterForm action={base} reset={filtered ? { href: base, label: 'Quitar filtros' } : undefined}>
         <FilterSelect name="tipo" label="Movimiento" value={filters.tipo} all="Todos" options={labelOptions(HISTORY_KIND_LABELS)} />
-        <DateRangeFields desde={filters.desde} hasta={hastaProblem && typeof query.hasta === 'string' ? query.hasta : filters.hasta} hastaProblem={hastaProblem} />
+        <DateRangeFields
+          desde={filters.desde}
+          hasta={hastaProblem && typeof query.hasta === 'string' ? query.hasta : filters.hasta}
+          hastaProblem={hastaProblem}
+          presets={{ path: base, filters: filterParams }}
+        />
       </FilterForm>
       {ignored.length > 0 && (
         <p className="notice warn" role="alert">
