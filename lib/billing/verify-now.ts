@@ -1,6 +1,6 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { consoleUsers, integrations, ledgerVerifications, type LedgerVerification } from '@/db/schema';
+import { consoleUsers, ledgerVerifications, type LedgerVerification } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
 import { runAsJob } from '@/lib/jobs/context';
 import { acquireFreeLease, releaseJobLease, renewJobLease } from '@/lib/jobs/lease';
@@ -85,26 +85,8 @@ async function newestConsoleVerification(): Promise<LedgerVerification | undefin
   return row;
 }
 
-/**
- * The integration a person typed in "Verificar ahora": its number, a suggestion as offered
- * ("Nombre (n.º 12)") or its exact name. Undefined when none matches; 'ambiguous' when the
- * name belongs to several.
- */
-export async function integrationForVerification(text: string): Promise<{ id: number; nombre: string } | 'ambiguous' | undefined> {
-  const byNumber = /^(?:.*\(n\.º\s*)?(\d{1,9})\)?$/.exec(text.trim());
-  const handle = await db();
-  if (byNumber) {
-    const [row] = await handle.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, Number(byNumber[1])));
-    if (row) return row;
-  }
-  const rows = await handle
-    .select({ id: integrations.id, nombre: integrations.nombre })
-    .from(integrations)
-    .where(sql`lower(${integrations.nombre}) = lower(${text.trim()})`)
-    .limit(2);
-  if (rows.length > 1) return 'ambiguous';
-  return rows[0];
-}
+/** The integration a person typed in "Verificar ahora" (the same rules as every field that suggests integrations). */
+export { findTypedIntegration as integrationForVerification } from '@/lib/console/integrations';
 
 /** Who started a run, as the console names people: the user's name, or undefined for the job and the CLI (named by trigger). */
 export async function verificationStarterName(run: LedgerVerification | undefined): Promise<string | undefined> {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { createTestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { listIntegrationsPage } from './integrations';
+import { integrationNames, listIntegrationsPage, resolveIntegrationFilter, suggestIntegrationsNamed } from './integrations';
 
 let testDatabase: TestDatabase;
 const COUNT = 120;
@@ -67,5 +67,24 @@ describe('the integration list', () => {
     expect(recent.items.slice(queried.length).every((item) => item.lastQueryAt === null)).toBe(true);
     const oldest = await listIntegrationsPage({ search: 'lista-', sort: 'ultima', direction: 'asc', page: 3 });
     expect(namesOf(oldest).slice(-queried.length + 20)).toEqual(queried.slice(20));
+  });
+});
+
+describe('the integration filters of the lists (typed, never a menu of every integration)', () => {
+  it('resolve a name in any case, a suggestion "Nombre (n.º 12)" or a number to the id, and say when no integration has that name', async () => {
+    const id = ids.get('lista-007')!;
+    expect(await resolveIntegrationFilter('LISTA-007')).toEqual({ id });
+    expect(await resolveIntegrationFilter(`lista-007 (n.º ${id})`)).toEqual({ id });
+    expect(await resolveIntegrationFilter(` ${id} `)).toEqual({ id });
+    expect(await resolveIntegrationFilter('lista-0')).toEqual({ problem: 'Ninguna integración se llama «lista-0»: elige una de la lista o escribe su número.' });
+  });
+
+  it('suggest at most 8 names containing what was typed, and name only the integrations asked for', async () => {
+    const suggested = await suggestIntegrationsNamed('lista-1');
+    expect(suggested.map((item) => item.nombre)).toEqual(['lista-100', 'lista-101', 'lista-102', 'lista-103', 'lista-104', 'lista-105', 'lista-106', 'lista-107']);
+    expect(await suggestIntegrationsNamed('  ')).toEqual([]);
+    const named = await integrationNames([ids.get('lista-003')!, ids.get('lista-004')!, ids.get('lista-003')!]);
+    expect(named).toEqual(new Map([[ids.get('lista-003')!, 'lista-003'], [ids.get('lista-004')!, 'lista-004']]));
+    expect(await integrationNames([])).toEqual(new Map());
   });
 });

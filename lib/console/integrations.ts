@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrationActivity, integrations } from '@/db/schema';
 import { toView, type IntegrationView } from '@/lib/integrations/service';
@@ -76,14 +76,56 @@ export async function listIntegrationsPage(query: IntegrationListQuery = {}): Pr
   };
 }
 
-/** The integration names for filter menus (id and name only). */
-export async function integrationOptions(): Promise<Array<{ id: number; nombre: string }>> {
-  return (await db()).select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).orderBy(asc(integrations.nombre));
-}
-
 export async function integrationName(id: number): Promise<string | undefined> {
   const [row] = await (await db()).select({ nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, id));
   return row?.nombre;
+}
+
+/** The names of a few integrations (those on one page of a list), by id. */
+export async function integrationNames(ids: Iterable<number>): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await (await db()).select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(inArray(integrations.id, wanted));
+  return new Map(rows.map((row) => [row.id, row.nombre]));
+}
+
+/**
+ * The integration a person typed in a field that suggests integrations: its number, a suggestion
+ * as offered ("Nombre (n.º 12)", see integrationChoiceLabel) or its exact name, in any case.
+ * Undefined when none matches; 'ambiguous' when the name belongs to several.
+ */
+export async function findTypedIntegration(text: string): Promise<{ id: number; nombre: string } | 'ambiguous' | undefined> {
+  const byNumber = /^(?:.*\(n\.º\s*)?(\d{1,9})\)?$/.exec(text.trim());
+  const handle = await db();
+  if (byNumber) {
+    const [row] = await handle.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, Number(byNumber[1])));
+    if (row) return row;
+  }
+  const rows = await handle
+    .select({ id: integrations.id, nombre: integrations.nombre })
+    .from(integrations)
+    .where(sql`lower(${integrations.nombre}) = lower(${text.trim()})`)
+    .limit(2);
+  if (rows.length > 1) return 'ambiguous';
+  return rows[0];
+}
+
+/**
+ * A list's integration filter as typed: the integration's id, or what to tell the person. The
+ * lists' fields send what they show (a name, or a suggestion with its number); the URL keeps the id.
+ */
+export async function resolveIntegrationFilter(typed: string): Promise<{ id: number } | { problem: string }> {
+  const found = await findTypedIntegration(typed);
+  if (found === 'ambiguous') return { problem: `Varias integraciones se llaman «${typed.trim()}»: elige una de la lista (lleva su número).` };
+  if (found === undefined) return { problem: `Ninguna integración se llama «${typed.trim()}»: elige una de la lista o escribe su número.` };
+  return { id: found.id };
+}
+
+/** Up to `limit` integrations whose name contains what was typed, for a field's suggestions. */
+export async function suggestIntegrationsNamed(text: string, limit = 8): Promise<Array<{ id: number; nombre: string }>> {
+  if (text.trim() === '') return [];
+  const page = await listIntegrationsPage({ search: text, pageSize: limit });
+  return page.items.map((item) => ({ id: item.id, nombre: item.nombre }));
 }
 
 function escapeLike(text: string): string {

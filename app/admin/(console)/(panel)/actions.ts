@@ -4,7 +4,6 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction } from '@/lib/auth/action';
 import { integrationForVerification, startVerificationNow } from '@/lib/billing/verify-now';
-import { listIntegrationsPage } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
 
 // "Verificar ahora" is open to support staff as well as administrators: the reconciliation only
@@ -45,13 +44,4 @@ export const startLedgerVerification = consoleAction({ role: 'support', schema: 
         : 'Ya hay una conciliación en curso: se muestra arriba; espera a que termine para iniciar otra.',
     data: { started, runId: run?.id ?? null },
   };
-});
-
-const suggestSchema = z.object({ texto: z.string().trim().max(200).default('') });
-
-/** Up to 8 integrations whose name contains what was typed, for the field's suggestions. */
-export const suggestIntegrationsToVerify = consoleAction({ role: 'support', schema: suggestSchema }, async (input) => {
-  if (input.texto === '') return { ok: true, data: [] };
-  const page = await listIntegrationsPage({ search: input.texto, pageSize: 8 });
-  return { ok: true, data: page.items.map((item) => ({ id: item.id, nombre: item.nombre })) };
 });

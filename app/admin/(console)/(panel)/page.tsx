@@ -9,7 +9,8 @@ import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console
 import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
 import { integrationName } from '@/lib/console/integrations';
 import { formatQuetzales } from '@/lib/money';
-import { startLedgerVerification, suggestIntegrationsToVerify } from './actions';
+import { suggestIntegrations } from '../integration-suggestions';
+import { startLedgerVerification } from './actions';
 import { RefreshWhileRunning, VerifyNowForm } from './verify-now';
 
 export const metadata: Metadata = { title: 'Panel' };
@@ -79,7 +80,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             <ReconciliationStatus run={reconciliation} />
           </>
         )}
-        <VerifyNowForm start={startLedgerVerification} suggest={suggestIntegrationsToVerify} />
+        <VerifyNowForm start={startLedgerVerification} suggest={suggestIntegrations} />
       </section>
 
       <section className="card" style={{ marginTop: '1rem' }}>

@@ -1,15 +1,14 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { ActionResult } from '@/lib/auth/action';
-
-type Suggestion = { id: number; nombre: string };
+import { useIntegrationSuggestions, type SuggestIntegrations } from '@/components/console/integration-suggestions';
 
 interface VerifyNowFormProps {
   start: (input: unknown) => Promise<ActionResult<{ started: boolean; runId: number | null }>>;
-  suggest: (input: unknown) => Promise<ActionResult<Suggestion[]>>;
+  suggest: SuggestIntegrations;
 }
 
 /**
@@ -18,18 +17,7 @@ interface VerifyNowFormProps {
  */
 export function VerifyNowForm({ start, suggest }: VerifyNowFormProps) {
   const router = useRouter();
-  const listId = useId();
-  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
-  const asked = useRef(0);
-
-  async function lookUp(text: string) {
-    const ticket = ++asked.current;
-    // A suggestion picked from the list is already a complete answer.
-    if (text.trim().length < 2 || /\(n\.º \d+\)$/.test(text)) return setSuggestions([]);
-    const answer = await suggest({ texto: text });
-    // Only the answer to the latest keystroke counts.
-    if (ticket === asked.current && answer.ok) setSuggestions(answer.data);
-  }
+  const { inputProps, datalist } = useIntegrationSuggestions(suggest);
 
   return (
     <ActionForm action={start} submitLabel="Verificar ahora" pendingLabel="Iniciando…" className="stack verify-now" onSuccess={() => router.refresh()}>
@@ -37,16 +25,10 @@ export function VerifyNowForm({ start, suggest }: VerifyNowFormProps) {
         name="integracion"
         label="Integración"
         hint="Vacío: todas. Escribe parte del nombre y elige de la lista, o su número."
-        list={listId}
-        autoComplete="off"
         placeholder="Todas las integraciones"
-        onChange={(event) => void lookUp(event.currentTarget.value)}
+        {...inputProps}
       />
-      <datalist id={listId}>
-        {suggestions.map((suggestion) => (
-          <option key={suggestion.id} value={`${suggestion.nombre} (n.º ${suggestion.id})`} />
-        ))}
-      </datalist>
+      {datalist}
     </ActionForm>
   );
 }

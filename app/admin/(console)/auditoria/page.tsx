@@ -1,17 +1,21 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
 import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
+import { IntegrationFilterField } from '@/components/console/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/auth/session';
 import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/console/audit';
-import { integrationOptions } from '@/lib/console/integrations';
+import { integrationChoiceLabel } from '@/lib/console/integration-choice';
+import { integrationNames, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { NO_ACCOUNT } from '@/lib/audit/audit';
 import { ACCESS_EVENT_ACTIONS } from '@/lib/auth/access-audit';
 import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue } from '@/lib/format/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
 import { listConsoleUsers } from '@/lib/users/service';
+import { suggestIntegrations } from '../integration-suggestions';
 
 export const metadata: Metadata = { title: 'Auditoría' };
 
@@ -39,14 +43,39 @@ function readFilters(params: Record<string, string | string[] | undefined>): { f
   return { filters };
 }
 
+function withoutDates(params: URLSearchParams): URLSearchParams {
+  return new URLSearchParams([...params].filter(([key]) => key !== 'desde' && key !== 'hasta'));
+}
+
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser('admin');
   const params = await searchParams;
+  // The integration field sends what it shows (a name, or a suggestion with its number); the URL
+  // keeps the integration as the changed object, tipo=integration&id=N, as links from elsewhere do.
+  const typedIntegration = typeof params.integracion === 'string' ? params.integracion.trim() : undefined;
+  let integrationProblem: string | undefined;
+  if (typedIntegration !== undefined) {
+    const rest = Object.entries(params).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '' && !['integracion', 'tipo', 'id', 'despues'].includes(entry[0]),
+    );
+    if (typedIntegration === '') {
+      // Emptied: no integration, whatever object type is chosen.
+      if (params.tipo === 'integration' && params.id) redirect(`/admin/auditoria?${new URLSearchParams([['tipo', 'integration'], ...rest])}`);
+    } else {
+      const resolved = await resolveIntegrationFilter(typedIntegration);
+      if ('id' in resolved) redirect(`/admin/auditoria?${new URLSearchParams([['tipo', 'integration'], ['id', String(resolved.id)], ...rest])}`);
+      integrationProblem = resolved.problem;
+    }
+  }
   const { filters, problem } = readFilters(params);
   const after = text(params.despues);
-  const [page, users, integrations] = await Promise.all([listAuditPage(filters, after), listConsoleUsers(), integrationOptions()]);
+  const chosenIntegration = filters.targetType === 'integration' && filters.targetId ? Number(filters.targetId) : undefined;
+  const page = await listAuditPage(filters, after);
+  // Only the names of the integrations on this page: there can be thousands.
+  const onPage = page.rows.filter((entry) => entry.targetType === 'integration' && /^\d{1,9}$/.test(entry.targetId)).map((entry) => Number(entry.targetId));
+  const [users, names] = await Promise.all([listConsoleUsers(), integrationNames(chosenIntegration === undefined ? onPage : [...onPage, chosenIntegration])]);
   const userNames = new Map(users.map((user) => [user.id, user.name]));
-  const integrationNames = new Map(integrations.map((integration) => [String(integration.id), integration.nombre]));
+  const chosenName = chosenIntegration === undefined ? undefined : names.get(chosenIntegration);
   const base = new URLSearchParams();
   const filterParams: Array<[string, string | undefined]> = [
     ['tipo', filters.targetType],
@@ -61,7 +90,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
   const target = (type: string, id: string) => {
     if (type === 'integration') {
-      const nombre = integrationNames.get(id);
+      const nombre = names.get(Number(id));
       return <Link href={`/admin/integraciones/${id}`}>{nombre ? `Integración ${nombre}` : `Integración ${id}`}</Link>;
     }
     // A sign-in with an e-mail no account has: the e-mail itself is never kept.
@@ -94,8 +123,21 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             { value: 'console_user', label: 'Usuarios' },
           ]}
         />
-        <DateRangeFields desde={filters.since} hasta={problem ? text(params.hasta) : filters.until} hastaProblem={problem} />
-        {filters.targetId && <input type="hidden" name="id" value={filters.targetId} />}
+        <IntegrationFilterField
+          suggest={suggestIntegrations}
+          defaultValue={
+            integrationProblem ? (typedIntegration ?? '') : chosenIntegration !== undefined ? (chosenName ? integrationChoiceLabel({ id: chosenIntegration, nombre: chosenName }) : String(chosenIntegration)) : ''
+          }
+          problem={integrationProblem}
+        />
+        <DateRangeFields
+          desde={filters.since}
+          hasta={problem ? text(params.hasta) : filters.until}
+          hastaProblem={problem}
+          presets={{ path: '/admin/auditoria', filters: withoutDates(base) }}
+        />
+        {/* A user as the changed object (a link from the users page): the integration has its own field. */}
+        {filters.targetId && filters.targetType !== 'integration' && <input type="hidden" name="id" value={filters.targetId} />}
       </FilterForm>
       {page.rows.length === 0 ? (
         <div className="card">

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { CopyableId } from '@/components/console/copyable-id';
 import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
@@ -70,7 +71,12 @@ export default async function PersonalDataAccessPage({ searchParams }: { searchP
           <label htmlFor="consulta">Consulta n.º</label>
           <input id="consulta" name="consulta" inputMode="numeric" defaultValue={filters.recordId ?? ''} placeholder="Por ejemplo 1042" />
         </div>
-        <DateRangeFields desde={filters.since} hasta={problem ? text(params.hasta) : filters.until} hastaProblem={problem} />
+        <DateRangeFields
+          desde={filters.since}
+          hasta={problem ? text(params.hasta) : filters.until}
+          hastaProblem={problem}
+          presets={{ path: '/admin/datos-personales', filters: base }}
+        />
       </FilterForm>
       {page.rows.length === 0 ? (
         <div className="card">
@@ -121,9 +127,11 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
         {entry.recordId === null ? (
           '—'
         ) : (
-          <Link href={`/admin/registros/${entry.recordId}`} prefetch={false}>
-            {entry.recordId}
-          </Link>
+          <CopyableId value={String(entry.recordId)} what="el número de consulta">
+            <Link href={`/admin/registros/${entry.recordId}`} prefetch={false}>
+              {entry.recordId}
+            </Link>
+          </CopyableId>
         )}
       </td>
       <td className="small" data-label="Motivo o detalle">

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { CopyableId } from '@/components/console/copyable-id';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
@@ -166,7 +167,10 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                   <tr key={integration.id}>
                     <td data-label="Nombre">
                       <div>
-                        <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
+                        {/* The name is the integrator's login (x-integracion-login): support pastes it into replies. */}
+                        <CopyableId value={integration.nombre} what="el nombre de la integración">
+                          <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
+                        </CopyableId>
                         <div className="small muted mono">{integration.tokenPrefixes ?? 'Sin token vigente'}</div>
                       </div>
                     </td>

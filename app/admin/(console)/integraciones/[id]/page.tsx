@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { CopyableId } from '@/components/console/copyable-id';
 import { notFound } from 'next/navigation';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
@@ -239,7 +240,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
           <EmptyState title="Esta integración todavía no tiene consultas." />
         ) : (
           <div className="table-wrap" role="region" aria-label="Últimas consultas" tabIndex={0}>
-            <table className="data">
+            <table className="data stacked">
               <thead>
                 <tr>
                   <th>Fecha</th>
@@ -252,17 +253,22 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
               <tbody>
                 {recent.map((unmasked) => identifiersForRole(unmasked, user.role)).map((record) => (
                   <tr key={record.id}>
-                    <td className="nowrap">
+                    <td className="nowrap" data-label="Fecha">
                       <Link href={`/admin/registros/${record.id}`} prefetch={false}>
                         {formatDateTime(record.createdAt)}
                       </Link>
                     </td>
-                    <td>{LOOKUP_LABELS[record.lookup]}</td>
-                    <td>
+                    <td data-label="Consulta">{LOOKUP_LABELS[record.lookup]}</td>
+                    <td data-label="Estado">
                       <HttpStatusBadge status={record.httpStatus} />
                     </td>
-                    <td className="mono small">{record.nit ?? record.cui ?? ''}</td>
-                    <td className="num">{formatQuetzales(record.chargedCentavos)}</td>
+                    {/* A /rtu/nits batch is one long run of NITs: it wraps, so "Cobrado" stays in sight. */}
+                    <td className="mono small identifiers" data-label="Identificador">
+                      {record.nit ?? record.cui ?? ''}
+                    </td>
+                    <td className="num" data-label="Cobrado" data-testid="recent-charged">
+                      {formatQuetzales(record.chargedCentavos)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -381,7 +387,7 @@ function TokensSection({ integrationId, tokens, isAdmin }: { integrationId: numb
                 <tr key={token.id} data-testid={`token-${token.id}`}>
                   <td data-label="Nombre">{token.label}</td>
                   <td data-label="Token" className="mono">
-                    {token.tokenPrefix}…
+                    <CopyableId value={token.tokenPrefix} shown={`${token.tokenPrefix}…`} what="el prefijo del token" />
                   </td>
                   <td data-label="Estado">
                     <ActiveBadge active={usable} on={TOKEN_STATE_LABELS[token.state]} off={TOKEN_STATE_LABELS[token.state]} />

@@ -1,21 +1,24 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { CopyButton } from '@/components/console/copy-button';
+import { CopyableId } from '@/components/console/copyable-id';
 import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
+import { IntegrationFilterField } from '@/components/console/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { integrationOptions } from '@/lib/console/integrations';
+import { integrationChoiceLabel } from '@/lib/console/integration-choice';
+import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
-import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
+import { parseRecordFilters, plainSearchParams, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import { identifiersForRole } from '@/lib/personal-data/masking';
+import { suggestIntegrations } from '../../integration-suggestions';
 import { recordIdForRequestId, refusalReasonsAround, REFUSAL_WINDOW_HOURS, REQUEST_ID_PREFIX, type RefusalReasonCount } from '@/lib/request-ids/search';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
@@ -23,11 +26,25 @@ export const metadata: Metadata = { title: 'Registros de consultas' };
 // The statuses a recorded query can end with: success and each row of the contract's error tables.
 const STATUS_CODES = ['200', '400', '401', '402', '403', '404', '429', '500', '502'];
 
+// Problems the form shows under their own field, with what was typed, instead of in the notice.
+const SHOWN_ON_THEIR_FIELD = new Set<string>(['hasta', 'integracion']);
+
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support');
   const isAdmin = user.role === 'admin';
-  const params = await searchParams;
-  const { filters, problems } = parseRecordFilters(params);
+  const params = plainSearchParams(await searchParams);
+  // The integration field sends what it shows: a name, or a suggestion with its number. The URL
+  // keeps the id (links, the CSV export and the back link read it), so a resolved name redirects.
+  const typedIntegration = params.integracion?.trim() ?? '';
+  let integrationProblem: string | undefined;
+  if (typedIntegration !== '' && !/^\d+$/.test(typedIntegration)) {
+    const resolved = await resolveIntegrationFilter(typedIntegration);
+    if ('id' in resolved) redirect(`/admin/registros?${withoutBlanks({ ...params, integracion: String(resolved.id) })}`);
+    integrationProblem = resolved.problem;
+    delete params.integracion;
+  }
+  const { filters, problems: filterProblems } = parseRecordFilters(params);
+  const problems = integrationProblem ? [{ field: 'integracion' as const, message: integrationProblem }, ...filterProblems] : filterProblems;
   // A request id typed in the search box reaches ./solicitud first (proxy.ts), which opens its
   // record with a redirect; one that left no record comes back here as ?solicitud=. It was refused
   // before any source (or never reached this service): the refusal counts are what support can
@@ -42,9 +59,9 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     after: typeof params.despues === 'string' ? params.despues : undefined,
     before: typeof params.antes === 'string' ? params.antes : undefined,
   };
-  const [page, integrations] = await Promise.all([
+  const [page, chosenIntegration] = await Promise.all([
     filters.solicitud ? { rows: [], matching: undefined, newer: undefined, older: undefined } : listRecordsPage(filters, position),
-    integrationOptions(),
+    filters.integracion === undefined ? undefined : integrationName(filters.integracion),
   ]);
   // Support sees every identifier masked; "Mostrar" on a record's page reveals one record's, logged.
   const rows = page.rows.map((record) => identifiersForRole(record, user.role));
@@ -68,7 +85,8 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         title="Registros de consultas"
         description="Cada consulta que llegó a una fuente, de la más reciente a la más antigua. Horas de Guatemala. Busca por NIT, CUI o id de solicitud."
         actions={
-          matching !== undefined && matching > maxExportRows ? (
+          // A request id with no record lists no queries: an export of it would be empty.
+          filters.solicitud ? undefined : matching !== undefined && matching > maxExportRows ? (
             <span className="small muted" data-testid="export-too-large">
               Para exportar, acota los filtros a {maxExportRows.toLocaleString('es-GT')} consultas o menos.
             </span>
@@ -93,12 +111,25 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         }
       />
       <FilterForm action="/admin/registros" reset={filtered ? { href: '/admin/registros', label: 'Quitar filtros' } : undefined}>
-        <FilterSelect
-          name="integracion"
-          label="Integración"
-          value={filters.integracion}
-          all="Todas"
-          options={integrations.map((integration) => ({ value: integration.id, label: integration.nombre }))}
+        <div className="field search">
+          <label htmlFor="identificador">NIT, CUI o id de solicitud</label>
+          <input
+            id="identificador"
+            name="identificador"
+            defaultValue={filters.solicitud ?? filters.identificador ?? ''}
+            placeholder="576937-K, 2415 75181 0101 o req_…"
+            aria-describedby="identificador-ayuda"
+          />
+          <span id="identificador-ayuda" className="small muted">
+            Con o sin guion ni espacios; incluye los lotes de RTU por NIT. Un id de solicitud (req_…) abre su consulta.
+          </span>
+        </div>
+        <IntegrationFilterField
+          suggest={suggestIntegrations}
+          defaultValue={
+            integrationProblem ? typedIntegration : filters.integracion !== undefined && chosenIntegration ? integrationChoiceLabel({ id: filters.integracion, nombre: chosenIntegration }) : (filters.integracion?.toString() ?? '')
+          }
+          problem={integrationProblem}
         />
         <FilterSelect name="consulta" label="Consulta" value={filters.consulta} all="Todas" options={LOOKUPS.map((lookup) => ({ value: lookup, label: LOOKUP_LABELS[lookup] }))} />
         <FilterSelect name="estado" label="Estado" value={filters.estado} all="Todos">
@@ -117,26 +148,18 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
             ))}
           </optgroup>
         </FilterSelect>
-        <DateRangeFields desde={filters.desde} hasta={problemOf('hasta') ? typed('hasta') : filters.hasta} hastaProblem={problemOf('hasta')} />
-        <div className="field">
-          <label htmlFor="identificador">NIT, CUI o id de solicitud</label>
-          <input
-            id="identificador"
-            name="identificador"
-            defaultValue={filters.solicitud ?? filters.identificador ?? ''}
-            placeholder="576937-K, 2415 75181 0101 o req_…"
-            aria-describedby="identificador-ayuda"
-          />
-          <span id="identificador-ayuda" className="small muted">
-            Con o sin guion ni espacios; incluye los lotes de RTU por NIT. Un id de solicitud (req_…) abre su consulta.
-          </span>
-        </div>
+        <DateRangeFields
+          desde={filters.desde}
+          hasta={problemOf('hasta') ? typed('hasta') : filters.hasta}
+          hastaProblem={problemOf('hasta')}
+          presets={{ path: '/admin/registros', filters: filterParams }}
+        />
       </FilterForm>
-      {problems.some((problem) => problem.field !== 'hasta') && (
+      {problems.some((problem) => !SHOWN_ON_THEIR_FIELD.has(problem.field)) && (
         <p className="notice warn" role="alert">
           Se ignoraron filtros no válidos:{' '}
           {problems
-            .filter((problem) => problem.field !== 'hasta')
+            .filter((problem) => !SHOWN_ON_THEIR_FIELD.has(problem.field))
             .map((problem) => problem.message)
             .join('; ')}{' '}
           Corrígelos y vuelve a filtrar.
@@ -153,7 +176,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         <RequestIdNotRecorded
           requestId={filters.solicitud}
           refusals={refusals}
-          scope={filters.integracion === undefined ? undefined : integrations.find((integration) => integration.id === filters.integracion)?.nombre}
+          scope={chosenIntegration}
           lookup={filters.consulta ? LOOKUP_LABELS[filters.consulta] : undefined}
         />
       ) : rows.length === 0 ? (
@@ -197,14 +220,9 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                       {record.responseTimeMs.toLocaleString('es-GT')} ms
                     </td>
                     <td data-label="Id de solicitud" data-testid="record-request-id">
-                      <span className="copyable">
-                        <code className="mono small" title={record.requestId} aria-label={`Id de solicitud ${record.requestId}`}>
-                          {shortRequestId(record.requestId)}
-                        </code>
-                        <CopyButton text={record.requestId} accessibleName={`Copiar el id de solicitud ${record.requestId}`} />
-                      </span>
+                      <CopyableId value={record.requestId} shown={shortRequestId(record.requestId)} what="el id de solicitud" />
                     </td>
-                    <td className="mono small" data-label="NIT / CUI" data-testid="record-identifier">
+                    <td className="mono small identifiers" data-label="NIT / CUI" data-testid="record-identifier">
                       {[record.nit, record.cui].filter(Boolean).join(' · ')}
                     </td>
                     <td className="num" data-label="Cobrado" data-testid="record-charged">
@@ -224,6 +242,11 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       )}
     </>
   );
+}
+
+/** Search parameters without the empty ones a submitted form leaves, nor a page position. */
+function withoutBlanks(params: Record<string, string>): URLSearchParams {
+  return new URLSearchParams(Object.entries(params).filter(([key, value]) => value.trim() !== '' && key !== 'despues' && key !== 'antes'));
 }
 
 /** Enough of a request id to tell rows apart at a glance: the prefix and its first 10 characters. */
