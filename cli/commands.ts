@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { heldInFlight, listHistoryPage, parseHistoryFilters, type HistoryRow } from '@/lib/billing/history';
-import { verifyLedger, type LedgerDifference } from '@/lib/billing/verify';
+import { verifyLedger, type CompletedVerification, type LedgerDifference } from '@/lib/billing/verify';
 import { statementChargesCsvStream } from '@/lib/statements/csv';
 import { renderStatementPdf } from '@/lib/statements/pdf';
 import { issueStatement } from '@/lib/statements/statements';
@@ -25,9 +25,12 @@ import {
   type IntegrationView,
 } from '@/lib/integrations/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
+import { describeLedgerActor } from '@/lib/format/actor-labels';
+import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
+import { HISTORY_KIND_LABELS, LEDGER_DIFFERENCE_LABELS, ROLE_LABELS } from '@/lib/format/labels';
 import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/credentials/tokens';
 import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
-import { OVERLAP_PRESET_NAMES, parseOverlapPreset, type OverlapPreset } from '@/lib/credentials/token-state';
+import { OVERLAP_PRESET_NAMES, parseOverlapPreset, TOKEN_STATE_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
 import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-details/display';
 import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/integration-details/service';
@@ -40,98 +43,60 @@ import { env } from '@/lib/env';
 import { resetTwoFactor } from '@/lib/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema } from '@/lib/users/service';
 import { CliError } from './errors';
+import { USAGE } from './usage';
 import { readPassword } from './password-input';
 import { terminalSafe as safe } from './terminal-text';
 
-export { CliError };
+export { CliError, USAGE };
 
 export interface CommandOutput {
   text: string;
   data: unknown;
+  /** Not 0 when the answer itself is bad news (ledger:verify's differences): printed all the same. */
+  exitCode?: number;
 }
 
 export type Options = Partial<Record<string, string | boolean>>;
 
 const CLI_ACTOR: Actor = { kind: 'cli', name: process.env.USER };
 
-export const USAGE = `Operator CLI: npm run cli -- <command> [arguments] [--json]
+const TOKEN_SHOWN_ONCE = 'Token (se muestra una sola vez; guárdelo ahora):';
 
-Amounts are quetzales ("12.50", "1,000"); they are stored as integer centavos.
-Flags: is_renap_enabled is_rtu_enabled is_cui_nit_enabled is_rtu_v2_enabled is_omisos_enabled (or "all").
-
-  integrations:create <nombre> [--tariff Q] [--balance Q] [--enable flag,flag|all]
-                                        create an integration; prints its token once
-  integrations:list                     list integrations with flags, tariff and balance
-  integrations:show <id|nombre>         one integration and its latest balance movements
-  integrations:history <id|nombre> [--kind top_up|adjustment|capture] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--limit N]
-                                        balance movements, newest first, each with the balance after it
-  statements:create <id|nombre> <YYYY-MM> [--out DIR]
-                                        issue (or find, once issued) the month's statement; with --out,
-                                        write its PDF and the CSV of its charged queries there
-  ledger:verify [--integration id|nombre]
-                                        reconcile balances, ledger and records; exits 1 on a difference
-  integrations:flags <id|nombre> [--enable flag,...] [--disable flag,...]
-  integrations:tariff <id|nombre> <Q>   set the tariff per catalog query
-  integrations:top-up <id|nombre> <Q> --note "..."
-  integrations:adjust <id|nombre> <+Q|-Q> --note "..."
-                                        add (+10.00) to or take (-5.00) from the balance
-  integrations:tokens <id|nombre>       its tokens: label, state, created, last use (up to a minute behind), expiry
-  integrations:token-create <id|nombre> --label "..." [--expires YYYY-MM-DDTHH:MM:SSZ]
-                                        a further token (printed once) beside the others
-  integrations:rotate-token <id|nombre> [--token ID] [--overlap none|1h|24h|7d]
-                                        replace a token (default: the newest active one) by a new one,
-                                        printed once; the old one keeps working for the overlap
-                                        (none: it stops at once)
-  integrations:token-revoke <id|nombre> <token id>
-                                        the token stops working at once on every instance
-  integrations:allowed-ips <id|nombre> [--set "203.0.113.7, 198.51.100.0/24, 2001:db8::/32" | --anywhere]
-                                        show or replace its IP allow-list (IPv4/IPv6 addresses and CIDR
-                                        ranges); requests from elsewhere get the unknown-credentials answer
-  integrations:purpose <id|nombre> [--set "..."]
-                                        show or set its declared purpose of use (audited; shown on its
-                                        console page and printed on its monthly statements)
-  integrations:details <id|nombre> [--legal-name "..."] [--nit NIT]
-               [--technical-name "..."] [--technical-email correo] [--technical-phone teléfono]
-               [--billing-name "..."] [--billing-email correo] [--billing-phone teléfono]
-                                        muestra o cambia la razón social, el NIT y los contactos técnico
-                                        y de facturación (solo los dados; "" quita uno); queda en la auditoría
-  integrations:deactivate <id|nombre>   refuse its credentials (reactivate to undo)
-  integrations:reactivate <id|nombre>
-  users:create <email> --name "..." --role admin|support [--password-stdin]
-                                        create a console user; prints a generated password once,
-                                        or asks for one (--password-stdin: typed at a prompt, or
-                                        the first line of standard input when it is piped)
-  users:list
-  users:reset-two-factor <email>        remove a user's second factor (a lost phone and no recovery
-                                        codes); their sessions end, and they enrol again at sign-in
-  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-or-CUI]
-               [--request-id req_…] [--limit N]
-                                        most recent query records first (a NIT or CUI in any writing,
-                                        also inside /rtu/nits batches; --request-id: the one query with
-                                        that x-request-id, none if the request was refused before a source)
-  records:purge [--export-dir DIR]      deletes the query records older than QUERY_RECORD_RETENTION_MONTHS
-                                        (as the daily job does), first archiving them as gzipped CSV in DIR,
-                                        and the alert deliveries as old
-  personal-data:reseal [--batch N] [--pause-ms MS] [--restart]
-                                        bring every query record to the current PERSONAL_DATA_KEY and
-                                        PERSONAL_DATA_SEARCH_KEY: encrypts records still in clear, re-encrypts
-                                        and re-hashes those under a previous key; batches of N (2000) by id,
-                                        each a short transaction, while the service runs; an interrupted
-                                        run resumes where it stopped (--restart: from the first record)`;
 
 function required(args: string[], index: number, what: string): string {
   const value = args[index];
-  if (!value) throw new CliError(`missing ${what}\n\n${USAGE}`);
+  if (!value) throw new CliError(`falta ${what}\n\n${USAGE}`);
   return value;
+}
+
+/** A time as the console shows it: Guatemala's, "2026-11-21 14:05:09" (--json keeps UTC). */
+function when(instant: Date): string {
+  return formatGuatemalanTimestamp(instant);
+}
+
+/** Whole numbers as Guatemala writes them: 202,482. */
+function count(value: number): string {
+  return value.toLocaleString('es-GT');
+}
+
+/** "1 integración", "2 integraciones". */
+function counted(value: number, one: string, many: string): string {
+  return `${count(value)} ${value === 1 ? one : many}`;
 }
 
 /** The CLI's entry point rewrites "-25" to this mark plus "25" so the argument parser keeps it. */
 export const NEGATIVE_AMOUNT_MARK = 'negative:';
 
+/** `what` names the amount in a sentence: "la tarifa", "el saldo inicial (--balance)". */
 function amount(text: string, what: string): number {
   const centavos = signedAmount(text);
-  if (centavos === undefined) throw new CliError(`${what} must be an amount in quetzales, like 12.50 (got "${safe(text)}")`);
+  if (centavos === undefined) throw new CliError(`${what} se escribe en quetzales, como 12.50 (se recibió «${safe(typedAmount(text))}»)`);
   return centavos;
+}
+
+/** The amount as the operator typed it (the entry point marks a leading minus). */
+function typedAmount(text: string): string {
+  return text.startsWith(NEGATIVE_AMOUNT_MARK) ? `-${text.slice(NEGATIVE_AMOUNT_MARK.length)}` : text;
 }
 
 function signedAmount(text: string): number | undefined {
@@ -152,24 +117,24 @@ function parseFlagList(list: string | boolean | undefined): FlagName[] {
   if (list.trim() === 'all') return FLAG_NAMES;
   return list.split(',').map((item) => {
     const flag = parseFlagName(item);
-    if (!flag) throw new CliError(`unknown flag "${safe(item)}"; use one of ${Object.values(CONTRACT_FLAG_NAMES).join(', ')}`);
+    if (!flag) throw new CliError(`no existe la consulta «${safe(item)}»; use una de ${Object.values(CONTRACT_FLAG_NAMES).join(', ')} (o all)`);
     return flag;
   });
 }
 
 function historyLine(row: HistoryRow): string {
-  const source = row.kind === 'capture' ? `query ${row.queryRecordId ?? '-'}` : `${safe(row.actor)}${row.note ? `  ${safe(row.note)}` : ''}`;
-  return `  ${row.createdAt.toISOString()}  ${row.kind.padEnd(10)} ${formatQuetzales(row.amountCentavos).padStart(14)}  balance ${formatQuetzales(row.balanceAfterCentavos).padStart(14)}  ${source}`;
+  const source = row.kind === 'capture' ? `consulta ${row.queryRecordId ?? '-'}` : `${safe(describeLedgerActor(row.actor))}${row.note ? `  ${safe(row.note)}` : ''}`;
+  return `  ${when(row.createdAt)}  ${HISTORY_KIND_LABELS[row.kind].padEnd(16)} ${formatQuetzales(row.amountCentavos).padStart(14)}  saldo ${formatQuetzales(row.balanceAfterCentavos).padStart(14)}  ${source}`;
 }
 
 function describeIntegration(integration: IntegrationView): string {
   const enabled = FLAG_NAMES.filter((flag) => integration[flag]).map((flag) => CONTRACT_FLAG_NAMES[flag]);
   return [
-    `#${integration.id} ${safe(integration.nombre)}${integration.active ? '' : ' (inactive)'}`,
-    `  tariff ${formatQuetzales(integration.tariffCentavos)}  balance ${formatQuetzales(integration.balanceCentavos)}`,
-    `  enabled: ${enabled.length ? enabled.join(' ') : '(none)'}`,
-    `  allowed IPs: ${integration.allowedNetworks.length ? integration.allowedNetworks.join(' ') : 'anywhere'}`,
-    `  purpose: ${integration.purpose ? safe(integration.purpose) : '(not declared)'}`,
+    `#${integration.id} ${safe(integration.nombre)}${integration.active ? '' : ' (desactivada)'}`,
+    `  tarifa ${formatQuetzales(integration.tariffCentavos)}  saldo ${formatQuetzales(integration.balanceCentavos)}`,
+    `  consultas habilitadas: ${enabled.length ? enabled.join(' ') : '(ninguna)'}`,
+    `  IP permitidas: ${integration.allowedNetworks.length ? integration.allowedNetworks.join(' ') : 'cualquier dirección'}`,
+    `  finalidad: ${integration.purpose ? safe(integration.purpose) : '(no declarada)'}`,
   ].join('\n');
 }
 
@@ -200,29 +165,30 @@ function describeDetails(integration: IntegrationView): string {
 
 function describeToken(token: TokenView): string {
   const ends = token.revokedAt
-    ? `revoked ${token.revokedAt.toISOString()}`
+    ? `revocado ${when(token.revokedAt)}`
     : token.expiresAt
-      ? `${token.state === 'expired' ? 'expired' : 'stops working'} ${token.expiresAt.toISOString()}`
-      : 'no expiry';
-  return `  token #${token.id} ${safe(token.tokenPrefix)}…  ${safe(token.label)}  ${token.state}  created ${token.createdAt.toISOString()}  last used ${token.lastUsedAt?.toISOString() ?? 'never'}  ${ends}`;
+      ? `${token.state === 'expired' ? 'venció' : 'deja de funcionar'} ${when(token.expiresAt)}`
+      : 'sin vencimiento';
+  const lastUsed = token.lastUsedAt ? when(token.lastUsedAt) : 'nunca';
+  return `  token #${token.id} ${safe(token.tokenPrefix)}…  ${safe(token.label)}  ${TOKEN_STATE_LABELS[token.state]}  creado ${when(token.createdAt)}  último uso ${lastUsed}  ${ends}`;
 }
 
 function overlapOption(value: string | boolean | undefined): OverlapPreset {
   if (value === undefined) return 'none';
   const preset = parseOverlapPreset(value);
-  if (!preset) throw new CliError(`--overlap must be one of ${OVERLAP_PRESET_NAMES.join(', ')}`);
+  if (!preset) throw new CliError(`--overlap admite ${OVERLAP_PRESET_NAMES.join(', ')}`);
   return preset;
 }
 
 function tokenIdArg(value: string | boolean | undefined, what: string): number {
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new CliError(`${what} must be a token id (integrations:tokens lists them)`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new CliError(`${what} es el id de un token (integrations:tokens los lista)`);
   return Number(value);
 }
 
 async function integrationByArg(args: string[]): Promise<IntegrationView> {
-  const key = required(args, 0, 'integration id or nombre');
+  const key = required(args, 0, 'la integración (su id o su nombre)');
   const integration = await findIntegration(key);
-  if (!integration) throw new CliError(`no integration "${safe(key)}"`, 3);
+  if (!integration) throw new CliError(`no existe la integración «${safe(key)}»`, 3);
   return integration;
 }
 
@@ -232,22 +198,22 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const flags = Object.fromEntries(enabled.map((flag) => [flag, true])) as Partial<IntegrationFlags>;
     const created = unwrap(
       await createIntegration(CLI_ACTOR, {
-        nombre: required(args, 0, 'nombre'),
-        tariffCentavos: typeof options.tariff === 'string' ? amount(options.tariff, '--tariff') : 0,
-        initialBalanceCentavos: typeof options.balance === 'string' ? amount(options.balance, '--balance') : 0,
+        nombre: required(args, 0, 'el nombre de la integración'),
+        tariffCentavos: typeof options.tariff === 'string' ? amount(options.tariff, 'la tarifa (--tariff)') : 0,
+        initialBalanceCentavos: typeof options.balance === 'string' ? amount(options.balance, 'el saldo inicial (--balance)') : 0,
         flags,
         note: typeof options.note === 'string' ? options.note : undefined,
       }),
     );
     return {
       data: { ...created.integration, token: created.token, tokenId: created.tokenView.id, tokenPrefix: created.tokenView.tokenPrefix },
-      text: `${describeIntegration(created.integration)}\n\nToken (shown once, store it now):\n  ${created.token}`,
+      text: `${describeIntegration(created.integration)}\n\n${TOKEN_SHOWN_ONCE}\n  ${created.token}`,
     };
   },
 
   async 'integrations:list'() {
     const all = await listIntegrations();
-    return { data: all, text: all.length ? all.map(describeIntegration).join('\n') : 'No integrations yet.' };
+    return { data: all, text: all.length ? all.map(describeIntegration).join('\n') : 'Todavía no hay integraciones.' };
   },
 
   async 'integrations:show'(args) {
@@ -255,7 +221,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const { rows: ledger } = await listHistoryPage(integration.id, {}, {}, 10);
     return {
       data: { ...integration, ledger },
-      text: `${describeIntegration(integration)}\n  latest balance movements:\n${ledger.map(historyLine).join('\n') || '  (none)'}`,
+      text: `${describeIntegration(integration)}\n  últimos movimientos de saldo:\n${ledger.map(historyLine).join('\n') || '  (ninguno)'}`,
     };
   },
 
@@ -264,37 +230,32 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const changes: Partial<IntegrationFlags> = {};
     for (const flag of parseFlagList(options.enable)) changes[flag] = true;
     for (const flag of parseFlagList(options.disable)) changes[flag] = false;
-    if (Object.keys(changes).length === 0) throw new CliError('say which flags to change with --enable and/or --disable');
+    if (Object.keys(changes).length === 0) throw new CliError('indique qué consultas cambiar con --enable, --disable o ambas');
     const updated = unwrap(await setFlags(CLI_ACTOR, integration.id, changes));
     return { data: updated, text: describeIntegration(updated) };
   },
 
   async 'integrations:tariff'(args) {
     const integration = await integrationByArg(args);
-    const updated = unwrap(await setTariff(CLI_ACTOR, integration.id, amount(required(args, 1, 'tariff'), 'tariff')));
+    const updated = unwrap(await setTariff(CLI_ACTOR, integration.id, amount(required(args, 1, 'la tarifa, en quetzales'), 'la tarifa')));
     return { data: updated, text: describeIntegration(updated) };
   },
 
   async 'integrations:top-up'(args, options) {
     const integration = await integrationByArg(args);
     const result = unwrap(
-      await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'amount'), 'amount'), String(options.note ?? '')),
+      await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'el monto de la recarga, en quetzales'), 'el monto de la recarga'), String(options.note ?? '')),
     );
-    return { data: result, text: `${safe(integration.nombre)}: balance ${formatQuetzales(result.balanceCentavos)}` };
+    return { data: result, text: `${safe(integration.nombre)}: recarga registrada, saldo ${formatQuetzales(result.balanceCentavos)}` };
   },
 
-  // In Spanish, as the console and the ledger's own refusals are (the rest of the CLI is not yet).
   async 'integrations:adjust'(args, options) {
-    const key = args[0];
-    if (!key) throw new CliError(`falta la integración (su id o su nombre)\n\n${USAGE}`);
-    const integration = await findIntegration(key);
-    if (!integration) throw new CliError(`no existe la integración «${safe(key)}»`, 3);
+    const integration = await integrationByArg(args);
     const typed = args[1];
     if (!typed) throw new CliError(`falta el monto del ajuste: +10.00 suma, -5.00 resta\n\n${USAGE}`);
     const centavos = signedAmount(typed);
     if (centavos === undefined) {
-      const shown = typed.startsWith(NEGATIVE_AMOUNT_MARK) ? `-${typed.slice(NEGATIVE_AMOUNT_MARK.length)}` : typed;
-      throw new CliError(`el monto del ajuste se escribe en quetzales con su signo, como +10.00 para sumar o -5.00 para restar (se recibió «${safe(shown)}»)`);
+      throw new CliError(`el monto del ajuste se escribe en quetzales con su signo, como +10.00 para sumar o -5.00 para restar (se recibió «${safe(typedAmount(typed))}»)`);
     }
     const result = unwrap(await adjustBalance(CLI_ACTOR, integration.id, centavos, String(options.note ?? '')));
     return { data: result, text: `${safe(integration.nombre)}: ajuste de ${formatQuetzales(centavos)}, saldo ${formatQuetzales(result.balanceCentavos)}` };
@@ -311,12 +272,12 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     let expiresAt: Date | null = null;
     if (typeof options.expires === 'string') {
       expiresAt = new Date(options.expires);
-      if (Number.isNaN(expiresAt.getTime())) throw new CliError('--expires must be a date and time, like 2027-01-31T23:59:59Z');
+      if (Number.isNaN(expiresAt.getTime())) throw new CliError('--expires es una fecha y hora, como 2027-01-31T23:59:59Z (UTC) o 2027-01-31T17:59:59-06:00 (Guatemala)');
     }
     const created = unwrap(await createToken(CLI_ACTOR, integration.id, { label: typeof options.label === 'string' ? options.label : '', expiresAt }));
     return {
       data: { ...created.view, token: created.token },
-      text: `${describeToken(created.view)}\n\nToken (shown once, store it now):\n  ${created.token}`,
+      text: `${describeToken(created.view)}\n\n${TOKEN_SHOWN_ONCE}\n  ${created.token}`,
     };
   },
 
@@ -326,23 +287,23 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const rotated = unwrap(await rotateToken(CLI_ACTOR, integration.id, { tokenId, overlap: overlapOption(options.overlap) }));
     return {
       data: { ...rotated.integration, token: rotated.token, tokenId: rotated.tokenView.id, tokenPrefix: rotated.tokenView.tokenPrefix, replaced: rotated.replaced },
-      text: `${describeIntegration(rotated.integration)}\n${describeToken(rotated.replaced)}\n${describeToken(rotated.tokenView)}\n\nNew token (shown once, store it now):\n  ${rotated.token}`,
+      text: `${describeIntegration(rotated.integration)}\n${describeToken(rotated.replaced)}\n${describeToken(rotated.tokenView)}\n\nNuevo ${TOKEN_SHOWN_ONCE.charAt(0).toLowerCase()}${TOKEN_SHOWN_ONCE.slice(1)}\n  ${rotated.token}`,
     };
   },
 
   async 'integrations:token-revoke'(args) {
     const integration = await integrationByArg(args);
-    const revoked = unwrap(await revokeToken(CLI_ACTOR, integration.id, tokenIdArg(args[1], 'the second argument')));
+    const revoked = unwrap(await revokeToken(CLI_ACTOR, integration.id, tokenIdArg(args[1], 'el segundo argumento')));
     return { data: revoked, text: describeToken(revoked) };
   },
 
   async 'integrations:allowed-ips'(args, options) {
     const integration = await integrationByArg(args);
-    if (options.set !== undefined && options.anywhere === true) throw new CliError('use either --set or --anywhere');
+    if (options.set !== undefined && options.anywhere === true) throw new CliError('use --set o --anywhere, no ambas');
     let current = integration;
     if (options.anywhere === true) current = unwrap(await setAllowedNetworks(CLI_ACTOR, integration.id, []));
     else if (options.set !== undefined) {
-      if (typeof options.set !== 'string' || options.set.trim() === '') throw new CliError('--set needs the addresses; use --anywhere to allow every address');
+      if (typeof options.set !== 'string' || options.set.trim() === '') throw new CliError('--set necesita las direcciones; para permitir cualquier dirección, use --anywhere');
       current = unwrap(await setAllowedNetworks(CLI_ACTOR, integration.id, options.set));
     }
     const refused = await latestRefusedAddresses(integration.id);
@@ -350,8 +311,10 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
       data: { allowedNetworks: current.allowedNetworks, refused },
       text: [
         describeIntegration(current),
-        '  latest refused addresses:',
-        ...(refused.length ? refused.map((entry) => `    ${safe(entry.address)}  ${entry.lastRefusedAt.toISOString()}  ${entry.refusals} refused`) : ['    (none)']),
+        '  últimas direcciones rechazadas:',
+        ...(refused.length
+          ? refused.map((entry) => `    ${safe(entry.address)}  ${when(entry.lastRefusedAt)}  ${counted(entry.refusals, 'rechazo', 'rechazos')}`)
+          : ['    (ninguna)']),
       ].join('\n'),
     };
   },
@@ -359,7 +322,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
   async 'integrations:purpose'(args, options) {
     const integration = await integrationByArg(args);
     if (options.set === undefined) return { data: { purpose: integration.purpose }, text: describeIntegration(integration) };
-    if (typeof options.set !== 'string') throw new CliError('--set needs the purpose, in quotes');
+    if (typeof options.set !== 'string') throw new CliError('--set necesita la finalidad, entre comillas');
     const updated = unwrap(await setPurpose(CLI_ACTOR, integration.id, options.set));
     return { data: updated, text: describeIntegration(updated) };
   },
@@ -396,14 +359,14 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
 
   async 'users:create'(args, options) {
     if (options.password !== undefined) {
-      throw new CliError('--password is not accepted: a password on the command line ends up in the shell history and the process list. Use --password-stdin.');
+      throw new CliError('no se acepta --password: una contraseña en la línea de órdenes queda en el historial de la terminal y en la lista de procesos. Use --password-stdin.');
     }
     const role = userRoleSchema.safeParse(options.role);
-    if (!role.success) throw new CliError('--role must be admin or support');
+    if (!role.success) throw new CliError('--role es admin (administrador) o support (soporte)');
     const chosenPassword = options['password-stdin'] === true ? await readPassword() : undefined;
     const created = unwrap(
       await createConsoleUser(CLI_ACTOR, {
-        email: required(args, 0, 'email'),
+        email: required(args, 0, 'el correo del usuario'),
         name: typeof options.name === 'string' ? options.name : '',
         role: role.data,
         password: chosenPassword,
@@ -412,7 +375,10 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const shownPassword = chosenPassword === undefined ? created.password : undefined;
     return {
       data: { ...created.user, ...(shownPassword ? { password: shownPassword } : {}) },
-      text: `User #${created.user.id} ${safe(created.user.email)} (${created.user.role})${shownPassword ? `\nPassword (shown once): ${shownPassword}` : ''}\nAt the first sign-in the console asks them to choose their own password.`,
+      text:
+        `Usuario #${created.user.id} ${safe(created.user.email)} (${ROLE_LABELS[created.user.role]})` +
+        `${shownPassword ? `\nContraseña (se muestra una sola vez): ${shownPassword}` : ''}` +
+        '\nAl entrar por primera vez, la consola le pide que elija su propia contraseña.',
     };
   },
 
@@ -420,18 +386,22 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const users = await listConsoleUsers();
     return {
       data: users,
-      text: users.map((user) => `#${user.id} ${safe(user.email)}  ${safe(user.name)}  ${user.role}${user.active ? '' : ' (inactive)'}`).join('\n') || 'No users.',
+      text:
+        users.map((user) => `#${user.id} ${safe(user.email)}  ${safe(user.name)}  ${ROLE_LABELS[user.role]}${user.active ? '' : ' (desactivado)'}`).join('\n') ||
+        'No hay usuarios.',
     };
   },
 
   async 'users:reset-two-factor'(args) {
-    const email = required(args, 0, 'email');
+    const email = required(args, 0, 'el correo del usuario');
     const user = await findConsoleUserByEmail(email.trim().toLowerCase());
-    if (!user) throw new CliError(`no console user with the e-mail ${safe(email)}`);
+    if (!user) throw new CliError(`no hay un usuario de la consola con el correo ${safe(email)}`, 3);
     const reset = unwrap(await resetTwoFactor(CLI_ACTOR, user.id));
     return {
       data: { userId: user.id, sessionsEnded: reset.sessionsEnded },
-      text: `Two-factor sign-in of ${safe(user.email)} removed; ${reset.sessionsEnded} session(s) ended. At the next sign-in they enrol again${user.role === 'admin' ? ' (required of administrators in production)' : ''}.`,
+      text:
+        `Se quitó la verificación en dos pasos de ${safe(user.email)}; ${counted(reset.sessionsEnded, 'sesión terminada', 'sesiones terminadas')}. ` +
+        `Al volver a entrar se inscribe de nuevo${user.role === 'admin' ? ' (obligatorio para administradores en producción)' : ''}.`,
     };
   },
 
@@ -441,27 +411,31 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     let lookup: LookupKind | undefined;
     if (typeof options.lookup === 'string') {
       if (!(lookupKind.enumValues as readonly string[]).includes(options.lookup)) {
-        throw new CliError(`--lookup must be one of ${lookupKind.enumValues.join(', ')}`);
+        throw new CliError(`--lookup admite ${lookupKind.enumValues.join(', ')}`);
       }
       lookup = options.lookup as LookupKind;
     }
     const limit = typeof options.limit === 'string' ? Number(options.limit) : 20;
-    if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit must be a positive whole number');
+    if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit es un número entero mayor que cero');
     const identifier = typeof options.identifier === 'string' ? options.identifier : undefined;
     let requestId: string | undefined;
     if (typeof options['request-id'] === 'string') {
       requestId = typedRequestId(options['request-id']);
-      if (!requestId || !isPlausibleRequestId(requestId)) throw new CliError(`--request-id must be a request id such as req_5f0c3a9d2b7e41c8a6f1 (got "${safe(options['request-id'])}")`);
+      if (!requestId || !isPlausibleRequestId(requestId)) {
+        throw new CliError(`--request-id es un id de solicitud, como req_5f0c3a9d2b7e41c8a6f1 (se recibió «${safe(options['request-id'])}»)`);
+      }
     }
     const records = await listLatestRecords({ integracion: integrationId, consulta: lookup, identificador: identifier, solicitud: requestId }, limit);
     const text = records
       .map(
         (record) =>
-          `${record.createdAt.toISOString()}  ${safe(record.integrationNombre)}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
+          `${when(record.createdAt)}  ${safe(record.integrationNombre)}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
       )
       .join('\n');
     // A request id with no record was refused before any source: the refusal counts (dashboard, console) say why.
-    const none = requestId ? `No query record has request id ${requestId}: the request never reached a source (refused before it, or not sent to this service), so it was not recorded or charged.` : 'No query records.';
+    const none = requestId
+      ? `Ninguna consulta registrada tiene el id de solicitud ${requestId}: esa solicitud no llegó a ninguna fuente (el servicio la rechazó antes, o no se envió a este servicio), así que no quedó registrada ni se cobró.`
+      : 'No hay consultas registradas.';
     return { data: records, text: text || none };
   },
 
@@ -473,21 +447,21 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
       hasta: typeof options.until === 'string' ? options.until : undefined,
     });
     if (problems.length > 0 || (typeof options.kind === 'string' && !filters.tipo)) {
-      throw new CliError(`invalid filter: ${problems.join(' ') || '--kind must be top_up, adjustment or capture'}`);
+      throw new CliError(`filtro no válido: ${problems.join(' ') || '--kind admite top_up (recarga), adjustment (ajuste) o capture (consulta cobrada)'}`);
     }
     const limit = typeof options.limit === 'string' ? Number(options.limit) : 50;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new CliError('--limit must be a whole number from 1 to 1000');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new CliError('--limit es un número entero de 1 a 1000');
     const [page, held] = await Promise.all([listHistoryPage(integration.id, filters, {}, limit), heldInFlight(integration.id)]);
-    const inFlight = held.holds > 0 ? `\n  in flight: ${held.holds} hold(s), ${formatQuetzales(held.centavos)} held` : '';
+    const inFlight = held.holds > 0 ? `\n  en curso: ${counted(held.holds, 'reserva', 'reservas')}, ${formatQuetzales(held.centavos)} reservados` : '';
     return {
       data: { integration: integration.nombre, balanceCentavos: integration.balanceCentavos, inFlight: held, rows: page.rows },
-      text: `${safe(integration.nombre)}  balance ${formatQuetzales(integration.balanceCentavos)}${inFlight}\n${page.rows.map(historyLine).join('\n') || '  (no movements)'}`,
+      text: `${safe(integration.nombre)}  saldo ${formatQuetzales(integration.balanceCentavos)}${inFlight}\n${page.rows.map(historyLine).join('\n') || '  (sin movimientos)'}`,
     };
   },
 
   async 'statements:create'(args, options) {
     const integration = await integrationByArg(args);
-    const month = required(args, 1, 'month (YYYY-MM)');
+    const month = required(args, 1, 'el mes (AAAA-MM)');
     const statement = unwrap(await issueStatement(CLI_ACTOR, integration.id, month));
     const files: string[] = [];
     if (typeof options.out === 'string') {
@@ -503,12 +477,14 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     return {
       data: { ...statement, files },
       text: [
-        `Statement #${statement.id}: ${safe(integration.nombre)} ${month} (issued ${statement.createdAt.toISOString()})`,
-        `  opening ${formatQuetzales(figures.openingBalanceCentavos)}  top-ups ${formatQuetzales(figures.topUps.totalCentavos)} (${figures.topUps.count})` +
-          `  adjustments ${formatQuetzales(figures.adjustments.totalCentavos)} (${figures.adjustments.count})` +
-          `  charges ${formatQuetzales(-figures.charges.totalCentavos)} (${figures.charges.count})  closing ${formatQuetzales(figures.closingBalanceCentavos)}`,
-        ...figures.charges.lines.map((line) => `    ${line.lookup.padEnd(8)} at ${formatQuetzales(line.tariffCentavos)}: ${line.count} = ${formatQuetzales(line.amountCentavos)}`),
-        ...files.map((file) => `  wrote ${file}`),
+        `Estado de cuenta n.º ${statement.number} de ${safe(integration.nombre)}, ${month} (emitido el ${when(statement.createdAt)})`,
+        `  saldo inicial ${formatQuetzales(figures.openingBalanceCentavos)}  recargas ${formatQuetzales(figures.topUps.totalCentavos)} (${count(figures.topUps.count)})` +
+          `  ajustes ${formatQuetzales(figures.adjustments.totalCentavos)} (${count(figures.adjustments.count)})` +
+          `  consultas cobradas ${formatQuetzales(-figures.charges.totalCentavos)} (${count(figures.charges.count)})  saldo final ${formatQuetzales(figures.closingBalanceCentavos)}`,
+        ...figures.charges.lines.map(
+          (line) => `    ${line.lookup.padEnd(8)} a ${formatQuetzales(line.tariffCentavos)}: ${count(line.count)} = ${formatQuetzales(line.amountCentavos)}`,
+        ),
+        ...files.map((file) => `  escrito: ${file}`),
       ].join('\n'),
     };
   },
@@ -516,20 +492,14 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
   async 'ledger:verify'(_args, options) {
     const integrationId = typeof options.integration === 'string' ? (await integrationByArg([options.integration])).id : undefined;
     const run = await verifyLedger({ integrationId, trigger: 'cli', sweepAfterSeconds: env().HOLD_SWEEP_AFTER_SECONDS });
-    const differences = run.differences as LedgerDifference[];
-    const seconds = ((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1);
-    const text = [
-      `${run.ok ? 'OK' : 'DIFFERENCES FOUND'}: ${run.integrationsChecked} integration(s) checked in ${seconds} s`,
-      ...differences.map((difference) => `  integration ${difference.integrationId}: ${difference.kind} x${difference.count} (${difference.detail}); e.g. ${difference.sample.join(', ')}`),
-    ].join('\n');
-    if (!run.ok) throw new CliError(text, 1);
-    return { data: run, text };
+    // Differences are the answer, not a failure to give one: printed on stdout (and as --json) with exit code 1.
+    return { data: run, text: await verificationReport(run), exitCode: run.ok ? 0 : 1 };
   },
 
   async 'personal-data:reseal'(_args, options) {
     const whole = (name: string, fallback: number, min: number) => {
       const value = typeof options[name] === 'string' ? Number(options[name]) : fallback;
-      if (!Number.isInteger(value) || value < min || value > 50_000) throw new CliError(`--${name} must be a whole number from ${min} to 50000`);
+      if (!Number.isInteger(value) || value < min || value > 50_000) throw new CliError(`--${name} es un número entero de ${min} a 50000`);
       return value;
     };
     const batchRows = whole('batch', 2_000, 1);
@@ -544,17 +514,17 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
       onBatch: (progress) => {
         if (Date.now() - lastReport < 10_000) return;
         lastReport = Date.now();
-        process.stderr.write(`… ${progress.scanned} record(s) read, ${progress.resealed} resealed, through id ${progress.afterId}\n`);
+        process.stderr.write(`… ${counted(progress.scanned, 'registro leído', 'registros leídos')}, ${count(progress.resealed)} vueltos a cifrar, hasta el id ${progress.afterId}\n`);
       },
     });
     const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
     return {
       data: result,
       text:
-        `${result.resumedAfterId > 0 ? `Resumed after record ${result.resumedAfterId}. ` : ''}` +
-        `Read ${result.scanned} query record(s), resealed ${result.resealed}, in ${seconds} s. ` +
-        `Every record is now under encryption key ${result.encryptionKeyId} and search key ${result.searchKeyId}: ` +
-        'PERSONAL_DATA_PREVIOUS_KEYS and PERSONAL_DATA_PREVIOUS_SEARCH_KEYS can be emptied.',
+        `${result.resumedAfterId > 0 ? `Siguió después del registro ${result.resumedAfterId}. ` : ''}` +
+        `Leyó ${counted(result.scanned, 'registro de consulta', 'registros de consultas')} y volvió a cifrar ${count(result.resealed)}, en ${seconds} s. ` +
+        `Todos los registros están ahora bajo la clave de cifrado ${result.encryptionKeyId} y la de búsqueda ${result.searchKeyId}: ` +
+        'ya puede vaciar PERSONAL_DATA_PREVIOUS_KEYS y PERSONAL_DATA_PREVIOUS_SEARCH_KEYS.',
     };
   },
 
@@ -564,15 +534,35 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     return {
       data: { cutoff: result.cutoff.toISOString(), purged: result.purged, exportFile: result.exportFile ?? null, alertDeliveriesPurged: result.alertDeliveriesPurged },
       text:
-        `Purged ${result.purged} query record(s) and ${result.alertDeliveriesPurged} alert delivery(ies) older than ${result.cutoff.toISOString()}` +
-        `${result.exportFile ? `; records archived in ${result.exportFile}` : ''}.`,
+        `Se borraron ${counted(result.purged, 'registro de consulta', 'registros de consultas')} y ${counted(result.alertDeliveriesPurged, 'envío de alertas', 'envíos de alertas')} ` +
+        `anteriores a ${when(result.cutoff)}${result.exportFile ? `; los registros quedaron archivados en ${result.exportFile}` : ''}.`,
     };
   },
 };
 
+/** "Libro mayor verificado: 200 integraciones, 202,482 movimientos, sin diferencias (3.1 s)." or the differences, one a line. */
+async function verificationReport(run: CompletedVerification): Promise<string> {
+  const seconds = ((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1);
+  const checked = `Libro mayor verificado: ${counted(run.integrationsChecked, 'integración', 'integraciones')}, ${counted(run.entriesChecked, 'movimiento', 'movimientos')}`;
+  const differences = run.differences as LedgerDifference[];
+  if (differences.length === 0) return `${checked}, sin diferencias (${seconds} s).`;
+  const names = new Map<number, string>();
+  for (const id of new Set(differences.map((difference) => difference.integrationId))) {
+    names.set(id, (await findIntegration(id))?.nombre ?? '');
+  }
+  return [
+    `${checked}, ${counted(differences.length, 'diferencia', 'diferencias')} (${seconds} s):`,
+    ...differences.map((difference) => {
+      const name = names.get(difference.integrationId) ? ` «${safe(names.get(difference.integrationId))}»` : '';
+      const what = LEDGER_DIFFERENCE_LABELS[difference.kind] ?? difference.kind;
+      const sample = difference.sample.length > 0 ? `; para empezar a revisar: ${difference.sample.join(', ')}` : '';
+      return `  Integración #${difference.integrationId}${name}: ${what} (${difference.detail})${difference.count > 1 ? ` ×${count(difference.count)}` : ''}${sample}`;
+    }),
+  ].join('\n');
+}
 
 export async function runCommand(command: string, args: string[], options: Options): Promise<CommandOutput> {
   const run = commands[command];
-  if (!run) throw new CliError(`unknown command "${safe(command)}"\n\n${USAGE}`);
+  if (!run) throw new CliError(`no existe el comando «${safe(command)}»\n\n${USAGE}`);
   return run(args, options);
 }

@@ -1,40 +1,49 @@
 // npm run cli -- <command> [arguments] [--json]
 // The operator CLI. It calls the same lib/ functions as the console; every change is audited.
-// First: the CLI's stdout is its answer (--json output), so log lines go to stderr.
+// First: the CLI's stdout is its answer (--json output), so log lines go to stderr, and only when
+// CLI_LOG_LEVEL asks for them: the person at the terminal reads the CLI's Spanish sentences.
 import '@/lib/runtime/refuse-unsupported-node.mjs';
 import './logs-to-stderr';
 import '@/lib/load-env-files';
 import { parseArgs } from 'node:util';
-import { closeDatabase, database } from '@/db/client';
+import { closeDatabase, database, EmbeddedDatabaseInUseError } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
+import { EnvError } from '@/lib/env';
 import { describeError } from '@/lib/logging/errors';
+import { LOG_LEVELS } from '@/lib/logging/logger';
+import { parseQuetzales } from '@/lib/money';
 import { CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
+import { cliLogLevel } from './logs-to-stderr';
 import { terminalSafe, terminalSafeJson } from './terminal-text';
 
 async function main(argv: string[]): Promise<number> {
+  if (cliLogLevel() === undefined) {
+    console.error(`Error: CLI_LOG_LEVEL admite ${LOG_LEVELS.join(', ')} (se recibió «${terminalSafe(process.env.CLI_LOG_LEVEL)}»)`);
+    return 2;
+  }
   let parsed;
   try {
     parsed = parseCommandLine(argv);
   } catch (error) {
-    console.error(`error: ${terminalSafe((error as Error).message)}\n\n${USAGE}`);
+    console.error(`Error: ${commandLineProblem(error as Error & { code?: string })}\n\n${USAGE}`);
     return 2;
   }
   const { positionals, values } = parsed;
   const [command, ...args] = positionals;
   if (!command || values.help) {
     console.log(USAGE);
-    return command ? 0 : 1;
+    return values.help ? 0 : 1;
   }
   try {
     await applyMigrations(await database());
     const output = await runCommand(command, args, values);
     if (values.json) console.log(terminalSafeJson(output.data));
     else console.log(output.text);
-    return 0;
+    return output.exitCode ?? 0;
   } catch (error) {
     if (error instanceof CliError) {
       if (values.json) console.log(JSON.stringify({ error: error.message }));
-      else console.error(`error: ${error.message}`);
+      else console.error(`Error: ${error.message}`);
       return error.exitCode;
     }
     throw error;
@@ -43,12 +52,27 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// parseArgs would read a negative amount such as -25.00 as an option; mark it as a value instead.
-const NEGATIVE_AMOUNT = /^-\d[\d,]*(\.\d+)?$/;
+/** node:util's parseArgs explains in English; the operator reads Spanish. */
+function commandLineProblem(error: Error & { code?: string }): string {
+  const option = terminalSafe(/'(-[^' ]+)/.exec(error.message)?.[1] ?? '');
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return `la opción «${option}» no existe (para un argumento que empieza con «-», escríbalo al final, después de «--»)`;
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return error.message.includes('does not take an argument') ? `la opción ${option} no lleva valor` : `la opción ${option} necesita un valor`;
+  }
+  return `no se entiende la línea de órdenes (${terminalSafe(error.message)})`;
+}
+
+// parseArgs would read a negative amount such as -25.00 or -Q 5 as an option; mark it as a value
+// instead. Whatever the amounts' one parser (the console's too) takes is an amount.
+function isNegativeAmount(arg: string): boolean {
+  return arg.startsWith('-') && !arg.startsWith('--') && parseQuetzales(arg) !== undefined;
+}
 
 function parseCommandLine(argv: string[]) {
   return parseArgs({
-    args: argv.map((arg) => (NEGATIVE_AMOUNT.test(arg) ? `${NEGATIVE_AMOUNT_MARK}${arg.slice(1)}` : arg)),
+    args: argv.map((arg) => (isNegativeAmount(arg) ? `${NEGATIVE_AMOUNT_MARK}${arg.slice(1)}` : arg)),
     allowPositionals: true,
     options: {
       json: { type: 'boolean', default: false },
@@ -98,8 +122,19 @@ function parseCommandLine(argv: string[]) {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    // Unexpected (a database failure, say): what failed, never the values a query was given.
-    console.error(`error: ${terminalSafe(describeError(error))}`);
+    // Unexpected (a database failure, say): what failed, never the values a query was given. The
+    // technical detail stays as the software says it (it is what the logs and the docs quote).
+    if (error instanceof EmbeddedDatabaseInUseError) {
+      console.error(
+        `Error: la base de datos integrada ${terminalSafe(error.dataDir)} está en uso por el proceso ${error.ownerPid}` +
+          `${error.ownerHasSocket ? ', que no responde en su socket' : ''}. Deténgalo primero (la aplicación comparte la base de datos ` +
+          'con la CLI mientras se ejecuta; otros procesos no), o use PostgreSQL (DATABASE_URL) para compartir una base de datos entre procesos.',
+      );
+    } else if (error instanceof EnvError) {
+      console.error(`Error: la configuración no es válida; corrija estas variables:\n${error.problems.map((problem) => `  - ${terminalSafe(problem)}`).join('\n')}`);
+    } else {
+      console.error(`Error inesperado: ${terminalSafe(describeError(error))}`);
+    }
     process.exit(1);
   },
 );

@@ -9,13 +9,13 @@ import { CliError } from './errors';
 export async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) {
     const password = await read({ prompt: 'Contraseña: ', silent: true, replace: '', output: process.stderr });
-    const again = await read({ prompt: 'Repite la contraseña: ', silent: true, replace: '', output: process.stderr });
-    if (password !== again) throw new CliError('the two passwords do not match');
+    const again = await read({ prompt: 'Repita la contraseña: ', silent: true, replace: '', output: process.stderr });
+    if (password !== again) throw new CliError('las dos contraseñas no coinciden');
     return password;
   }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const firstLine = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
-  if (!firstLine) throw new CliError('--password-stdin: standard input held no password');
+  if (!firstLine) throw new CliError('--password-stdin: la entrada estándar no traía ninguna contraseña');
   return firstLine;
 }

@@ -111,6 +111,22 @@ async function postgresHandle(kind: DatabaseHandle['kind'], client: postgres.Sql
   };
 }
 
+/** Another process holds the embedded database and does not share it (the CLI says so in Spanish). */
+export class EmbeddedDatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly ownerPid: number,
+    readonly ownerHasSocket: boolean,
+  ) {
+    super(
+      `The embedded database ${dataDir} is in use by process ${ownerPid}${ownerHasSocket ? ', which does not answer on its socket' : ''}. ` +
+        'Stop it first (the app shares the database with the CLI while it runs; other processes do not), ' +
+        'or point DATABASE_URL at PostgreSQL to share one database between processes.',
+    );
+    this.name = 'EmbeddedDatabaseInUseError';
+  }
+}
+
 /**
  * The embedded database: opened here when no other process has it, or reached through the socket
  * of the process that has it open and shares it (the app in development: db/embedded-share.ts).
@@ -130,11 +146,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       // exited its lock file is stale, and the next claim takes the directory.
       if (await waitForExit(owner.pid, 3_000)) continue;
     }
-    throw new Error(
-      `The embedded database ${dataDir} is in use by process ${owner.pid}${owner.socket ? ', which does not answer on its socket' : ''}. ` +
-        'Stop it first (the app shares the database with the CLI while it runs; other processes do not), ' +
-        'or point DATABASE_URL at PostgreSQL to share one database between processes.',
-    );
+    throw new EmbeddedDatabaseInUseError(dataDir, owner.pid, Boolean(owner.socket));
   }
   throw new Error(`Could not open the embedded database ${dataDir}`);
 }

@@ -52,6 +52,11 @@ describe('ledger:verify', () => {
     const run = await verify();
     expect(kinds(run.differences)).toEqual([]);
     expect(run).toMatchObject({ ok: true, scope: 'all', integrationsChecked: 2 });
+    // What the CLI reports as "N movimientos": every ledger entry it read (one integration's too).
+    const [entries] = await (await database()).rows<{ count: string | number }>(sql`select count(*) as count from ledger_entries`);
+    expect(run.entriesChecked).toBe(Number(entries!.count));
+    const [ofClean] = await (await database()).rows<{ count: string | number }>(sql`select count(*) as count from ledger_entries where integration_id = ${clean.id}::integer`);
+    expect((await verify(clean.id)).entriesChecked).toBe(Number(ofClean!.count));
     expect((await latestVerification())?.id).toBe(run.id);
   });
 

@@ -61,6 +61,9 @@ export const INTERRUPTED_AFTER_MS = 60_000;
 /** A run as verifyLedger returns it: finished, with its verdict. */
 export type FinishedVerification = LedgerVerification & { finishedAt: Date; ok: boolean; integrationsChecked: number };
 
+/** A run verifyLedger has just finished, with how many ledger entries it read (not stored: the CLI says it). */
+export type CompletedVerification = FinishedVerification & { entriesChecked: number };
+
 const log = logger('reconciliation');
 
 /** Creates a run's row at its start (step 1 of n under way), inside the caller's transaction if given. */
@@ -88,7 +91,7 @@ export async function beginVerification(
  * Runs every check, storing the run's progress after each one (ledger_verifications), then its
  * verdict, and logs each difference. A run that fails is stored as failed and the error rethrown.
  */
-export async function verifyLedger(options: VerificationOptions): Promise<FinishedVerification> {
+export async function verifyLedger(options: VerificationOptions): Promise<CompletedVerification> {
   const runId = options.runId ?? (await beginVerification(options)).id;
   const alive = setInterval(() => {
     void db()
@@ -110,7 +113,7 @@ export async function verifyLedger(options: VerificationOptions): Promise<Finish
   }
 }
 
-async function runChecks(runId: number, options: VerificationOptions): Promise<FinishedVerification> {
+async function runChecks(runId: number, options: VerificationOptions): Promise<CompletedVerification> {
   const [run] = await (await db()).select({ startedAt: ledgerVerifications.startedAt }).from(ledgerVerifications).where(eq(ledgerVerifications.id, runId));
   if (!run) throw new Error(`no reconciliation run ${runId}`);
   const startedAt = run.startedAt;
@@ -132,10 +135,11 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<F
 
   // 1. The balance column against the ledger, and the posted money against both (balance plus
   //    the holds in flight).
-  const balances = await handle.rows<{ id: number; balance: string; ledger: string; posted: string; held: string }>(sql`
-    select i.id, i.balance_centavos as balance, coalesce(l.amount, 0) as ledger, coalesce(l.posted, 0) as posted, coalesce(o.held, 0) as held
+  const balances = await handle.rows<{ id: number; balance: string; ledger: string; posted: string; held: string; entries: string }>(sql`
+    select i.id, i.balance_centavos as balance, coalesce(l.amount, 0) as ledger, coalesce(l.posted, 0) as posted, coalesce(o.held, 0) as held,
+           coalesce(l.entries, 0) as entries
       from integrations i
-      left join (select e.integration_id, sum(e.amount_centavos) as amount, sum(e.posted_centavos) as posted
+      left join (select e.integration_id, sum(e.amount_centavos) as amount, sum(e.posted_centavos) as posted, count(*) as entries
                    from ledger_entries e where ${scope(sql`e.integration_id`)} group by e.integration_id) l on l.integration_id = i.id
       left join (select h.integration_id, sum(-h.amount_centavos) as held
                    from ledger_open_holds o join ledger_entries h on h.id = o.hold_id group by h.integration_id) o on o.integration_id = i.id
@@ -219,7 +223,8 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<F
     .where(eq(ledgerVerifications.id, runId))
     .returning();
   log.info({ integrations: balances.length, differences: differences.length, ms: finishedAt.getTime() - startedAt.getTime() }, 'ledger verified');
-  return stored as FinishedVerification;
+  const entriesChecked = balances.reduce((sum, row) => sum + Number(row.entries), 0);
+  return { ...(stored as FinishedVerification), entriesChecked };
 }
 
 function parseSample(value: unknown): Array<number | string> {

@@ -71,7 +71,9 @@ export function maskSecretShapes(text: string): string {
   return SECRET_SHAPES.reduce((masked, [shape, replacement]) => masked.replace(shape, replacement), text);
 }
 
-const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+/** pino's levels, most severe first, and silent (nothing). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LEVELS: ReadonlySet<string> = new Set(LOG_LEVELS);
 
 /** Options shared by the app's logger and the tests that check what it writes. */
 export function loggerOptions(level = process.env.LOG_LEVEL): pino.LoggerOptions {
@@ -88,18 +90,23 @@ export function loggerOptions(level = process.env.LOG_LEVEL): pino.LoggerOptions
 }
 
 // One logger per process, shared by every bundle Next makes of this module.
-const holder = globalThis as typeof globalThis & { __gatewayLogger?: Logger; __gatewayLogFd?: 1 | 2 };
+const holder = globalThis as typeof globalThis & { __gatewayLogger?: Logger; __gatewayLogFd?: 1 | 2; __gatewayLogLevel?: () => string };
 
 /** The process's logger: JSON lines on stdout (stderr in the CLI, whose stdout is its answer). */
 export function rootLogger(): Logger {
-  holder.__gatewayLogger ??= pino(loggerOptions(), pino.destination({ fd: holder.__gatewayLogFd ?? 1, sync: true }));
+  holder.__gatewayLogger ??= pino(loggerOptions(holder.__gatewayLogLevel?.()), pino.destination({ fd: holder.__gatewayLogFd ?? 1, sync: true }));
   return holder.__gatewayLogger;
 }
 
-/** For programs whose stdout is their output (the CLI): call before anything logs. */
-export function sendLogsToStderr(): void {
+/**
+ * For programs whose stdout is their output (the CLI): call before anything logs. `level` is asked
+ * when the first line is logged (after the settings files are read), instead of LOG_LEVEL, which
+ * is the app's.
+ */
+export function sendLogsToStderr(level: () => string): void {
   if (holder.__gatewayLogger) throw new Error('sendLogsToStderr() must run before the first log line');
   holder.__gatewayLogFd = 2;
+  holder.__gatewayLogLevel = level;
 }
 
 /** A logger whose lines say which part of the app wrote them. */

@@ -143,7 +143,7 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
         fs.writeFileSync(lockFile(), JSON.stringify({ pid: stranger.pid, socket: `${testDb.env.PGLITE_DIR}.sock` }));
         const result = await runCli(['integrations:list'], testDb.env);
         expect(result.code).toBe(1);
-        expect(result.stderr).toContain(`is in use by process ${stranger.pid}, which does not answer on its socket`);
+        expect(result.stderr).toContain(`está en uso por el proceso ${stranger.pid}, que no responde en su socket`);
       } finally {
         stranger.kill('SIGKILL');
         fs.rmSync(lockFile(), { force: true });

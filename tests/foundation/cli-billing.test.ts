@@ -84,6 +84,6 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     await testDb().use((handle) => handle.rows(sql`update integrations set balance_centavos = balance_centavos + 1 where id = ${created.id}::integer`));
     const broken = await cli('ledger:verify', '--integration', created.nombre);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain(`integration ${created.id}: balance_differs_from_ledger`);
+    expect(broken.stdout).toContain(`Integración #${created.id} «${created.nombre}»: El saldo no es la suma del libro mayor`);
   });
 });

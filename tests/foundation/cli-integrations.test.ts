@@ -34,7 +34,7 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
   it('prints the token in its plain-text output too, saying it is shown once', async () => {
     const result = await cli('integrations:create', 'cli-text-output');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/shown once/i);
+    expect(result.stdout).toContain('Token (se muestra una sola vez; guárdelo ahora):');
     expect(result.stdout).toMatch(/tlk_[A-Za-z0-9_-]{43}/);
   });
 
@@ -155,16 +155,16 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
 
     const unknownOverlap = await cli('integrations:rotate-token', created.nombre, '--overlap', '2h');
     expect(unknownOverlap.code).toBe(2);
-    expect(unknownOverlap.stderr).toMatch(/--overlap must be one of none, 1h, 24h, 7d/);
+    expect(unknownOverlap.stderr).toContain('--overlap admite none, 1h, 24h, 7d');
 
     const revoked = await cliJson<{ id: number; state: string }>('integrations:token-revoke', created.nombre, String(second.id));
     expect(revoked).toMatchObject({ id: second.id, state: 'revoked' });
 
     const listed = await cli('integrations:tokens', created.nombre);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/Servidor nuevo +revoked/);
-    expect(listed.stdout).toMatch(/Servidor nuevo +active/);
-    expect(listed.stdout).toMatch(/Principal +active/);
+    expect(listed.stdout).toMatch(/Servidor nuevo +Revocado/);
+    expect(listed.stdout).toMatch(/Servidor nuevo +Activo/);
+    expect(listed.stdout).toMatch(/Principal +Activo/);
     for (const token of [created.token!, second.token, rotated.token!]) {
       expect(listed.stdout).not.toContain(token);
       expect(listed.stdout).not.toContain(hashToken(token));
@@ -183,7 +183,7 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     const saved = await cliJson<{ allowedNetworks: string[]; refused: unknown[] }>('integrations:allowed-ips', created.nombre, '--set', '203.0.113.0/24, 2001:DB8::/32');
     expect(saved).toEqual({ allowedNetworks: ['203.0.113.0/24', '2001:db8::/32'], refused: [] });
     const shown = await cli('integrations:show', created.nombre);
-    expect(shown.stdout).toContain('allowed IPs: 203.0.113.0/24 2001:db8::/32');
+    expect(shown.stdout).toContain('IP permitidas: 203.0.113.0/24 2001:db8::/32');
     expect((await cliJson<{ allowedNetworks: string[] }>('integrations:allowed-ips', created.nombre, '--anywhere')).allowedNetworks).toEqual([]);
     const audit = await auditRows('integration', created.id);
     expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_allowed_networks', 'integration.set_allowed_networks']);
@@ -196,7 +196,7 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     expect(tooShort.stderr).toContain('Describe la finalidad en al menos 10 caracteres');
     const purpose = 'Verificar la identidad de clientes al abrir una cuenta.';
     expect((await cliJson<{ purpose: string }>('integrations:purpose', created.nombre, '--set', purpose)).purpose).toBe(purpose);
-    expect((await cli('integrations:show', created.nombre)).stdout).toContain(`purpose: ${purpose}`);
+    expect((await cli('integrations:show', created.nombre)).stdout).toContain(`finalidad: ${purpose}`);
     const audit = await auditRows('integration', created.id);
     expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_purpose']);
   });

@@ -98,7 +98,7 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     expect(await cliJson<unknown[]>('records:list', '--request-id', 'req_99990000aaaabbbbcccc', '--integration', other.nombre)).toEqual([]);
     const missing = await cli('records:list', '--request-id', 'req_0123456789abcdef0123');
     expect(missing.code).toBe(0);
-    expect(missing.stdout).toContain('never reached a source');
+    expect(missing.stdout).toContain('esa solicitud no llegó a ninguna fuente');
     const invalid = await cli('records:list', '--request-id', '576937-K');
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toContain('--request-id');
@@ -108,7 +108,7 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
   it('exits non-zero, saying why, on errors', async () => {
     const unknownCommand = await cli('integrations:explode');
     expect(unknownCommand.code).not.toBe(0);
-    expect(unknownCommand.stderr).toContain('unknown command');
+    expect(unknownCommand.stderr).toContain('no existe el comando');
 
     const missing = await cli('integrations:show', 'nobody-here', '--json');
     expect(missing.code).not.toBe(0);

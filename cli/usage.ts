@@ -1,0 +1,80 @@
+// The CLI's help, in Spanish as the console is (its operators are Guatemalan). Command names and
+// option flags stay in English: scripts and the documentation call them by these names.
+export const USAGE = `CLI de operación: npm run cli -- <comando> [argumentos] [--json]
+
+Los montos se escriben en quetzales ("12.50", "1,000", "Q 5"), como en la consola; se guardan en centavos.
+Consultas que se habilitan (--enable, --disable): is_renap_enabled is_rtu_enabled is_cui_nit_enabled
+is_rtu_v2_enabled is_omisos_enabled (o "all", todas).
+Las fechas y horas del texto son de Guatemala; con --json, la respuesta es JSON y sus fechas, UTC (ISO 8601).
+
+  integrations:create <nombre> [--tariff Q] [--balance Q] [--enable consulta,consulta|all]
+                                        crea una integración; muestra su token una sola vez
+  integrations:list                     las integraciones, con sus consultas habilitadas, tarifa y saldo
+  integrations:show <id|nombre>         una integración y sus últimos movimientos de saldo
+  integrations:history <id|nombre> [--kind top_up|adjustment|capture] [--since AAAA-MM-DD] [--until AAAA-MM-DD] [--limit N]
+                                        movimientos de saldo, el más reciente primero, cada uno con el saldo que dejó
+  statements:create <id|nombre> <AAAA-MM> [--out DIRECTORIO]
+                                        emite el estado de cuenta del mes (o lo encuentra, si ya se emitió); con --out
+                                        escribe allí su PDF y el CSV de sus consultas cobradas
+  ledger:verify [--integration id|nombre]
+                                        concilia saldos, libro mayor y registros; con diferencias, las lista y
+                                        termina con el código 1
+  integrations:flags <id|nombre> [--enable consulta,...] [--disable consulta,...]
+                                        habilita o deshabilita consultas
+  integrations:tariff <id|nombre> <Q>   fija la tarifa por consulta de catálogo
+  integrations:top-up <id|nombre> <Q> --note "..."
+                                        recarga saldo (la nota dice de dónde vino el dinero)
+  integrations:adjust <id|nombre> <+Q|-Q> --note "..."
+                                        suma (+10.00) al saldo o le resta (-5.00)
+  integrations:tokens <id|nombre>       sus tokens: nombre, estado, creación, último uso (hasta un minuto de
+                                        atraso) y vencimiento
+  integrations:token-create <id|nombre> --label "..." [--expires AAAA-MM-DDTHH:MM:SSZ]
+                                        un token más (se muestra una sola vez) junto a los demás
+  integrations:rotate-token <id|nombre> [--token ID] [--overlap none|1h|24h|7d]
+                                        reemplaza un token (si no se indica, el activo más reciente) por uno
+                                        nuevo, que se muestra una sola vez; el anterior sigue funcionando
+                                        durante la superposición (none: deja de funcionar de inmediato)
+  integrations:token-revoke <id|nombre> <id del token>
+                                        el token deja de funcionar de inmediato en todas las instancias
+  integrations:allowed-ips <id|nombre> [--set "203.0.113.7, 198.51.100.0/24, 2001:db8::/32" | --anywhere]
+                                        muestra o reemplaza sus direcciones IP permitidas (direcciones IPv4 o
+                                        IPv6 y rangos CIDR); a las solicitudes desde otras direcciones se les
+                                        responde como a credenciales desconocidas
+  integrations:purpose <id|nombre> [--set "..."]
+                                        muestra o fija su finalidad de uso declarada (queda en la auditoría;
+                                        se ve en su página de la consola y en sus estados de cuenta mensuales)
+  integrations:details <id|nombre> [--legal-name "..."] [--nit NIT]
+               [--technical-name "..."] [--technical-email correo] [--technical-phone teléfono]
+               [--billing-name "..."] [--billing-email correo] [--billing-phone teléfono]
+                                        muestra o cambia la razón social, el NIT y los contactos técnico
+                                        y de facturación (solo los dados; "" quita uno); queda en la auditoría
+  integrations:deactivate <id|nombre>   rechaza sus credenciales (reactivate lo deshace)
+  integrations:reactivate <id|nombre>   vuelve a aceptar sus credenciales
+  users:create <correo> --name "..." --role admin|support [--password-stdin]
+                                        crea un usuario de la consola; muestra una sola vez una contraseña
+                                        generada, o se la pide a usted (--password-stdin: escrita sin que se
+                                        vea, o la primera línea de la entrada estándar si llega por una tubería)
+  users:list                            los usuarios de la consola, con su rol
+  users:reset-two-factor <correo>       quita el segundo factor de un usuario (perdió el teléfono y los códigos
+                                        de recuperación); sus sesiones terminan y se inscribe de nuevo al entrar
+  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-o-CUI]
+               [--request-id req_…] [--limit N]
+                                        registros de consultas, el más reciente primero (un NIT o CUI escrito
+                                        de cualquier forma, también dentro de lotes /rtu/nits; --request-id: la
+                                        consulta con ese x-request-id, ninguna si la solicitud se rechazó antes
+                                        de llegar a una fuente)
+  records:purge [--export-dir DIRECTORIO]
+                                        borra los registros de consultas más antiguos que
+                                        QUERY_RECORD_RETENTION_MONTHS (como la tarea diaria), antes archivados en
+                                        DIRECTORIO como CSV comprimido con gzip, y los envíos de alertas igual de antiguos
+  personal-data:reseal [--batch N] [--pause-ms MS] [--restart]
+                                        lleva cada registro de consulta a las claves actuales PERSONAL_DATA_KEY y
+                                        PERSONAL_DATA_SEARCH_KEY: cifra los registros aún en claro y vuelve a
+                                        cifrar los que están bajo una clave anterior; por lotes de N (2000) según
+                                        su id, cada uno una transacción corta, mientras el servicio atiende; si se
+                                        interrumpe, sigue donde quedó (--restart: desde el primer registro)
+
+Códigos de salida: 0 terminó bien; 1 ledger:verify encontró diferencias, o un error inesperado;
+2 orden, opción o dato no válido, o cambio rechazado; 3 no existe la integración, el usuario o el
+token indicado.
+CLI_LOG_LEVEL=info (o warn, error…) escribe además el registro estructurado (JSON) en stderr.`;
