@@ -1,5 +1,5 @@
 import type { LookupKind } from '@/db/schema';
-import { lookupKind } from '@/db/schema';
+import { lookupKind, POSTED_KINDS } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,7 @@ import {
 } from '@/lib/integrations/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 import { describeLedgerActor } from '@/lib/format/actor-labels';
-import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
+import { formatGuatemalanTimestamp, isCalendarDay } from '@/lib/format/guatemala-time';
 import { HISTORY_KIND_LABELS, LEDGER_DIFFERENCE_LABELS, ROLE_LABELS } from '@/lib/format/labels';
 import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/credentials/tokens';
 import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
@@ -441,14 +441,20 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
 
   async 'integrations:history'(args, options) {
     const integration = await integrationByArg(args);
+    // Checked here first: the shared filters' messages address the console's user as "tú".
+    if (typeof options.kind === 'string' && !(POSTED_KINDS as readonly string[]).includes(options.kind)) {
+      throw new CliError(`--kind admite top_up (recarga), adjustment (ajuste) o capture (consulta cobrada); se recibió «${safe(options.kind)}»`);
+    }
+    for (const name of ['since', 'until'] as const) {
+      const value = options[name];
+      if (typeof value === 'string' && !isCalendarDay(value)) throw new CliError(`--${name} es una fecha AAAA-MM-DD, como 2026-11-01 (se recibió «${safe(value)}»)`);
+    }
     const { filters, problems } = parseHistoryFilters({
       tipo: typeof options.kind === 'string' ? options.kind : undefined,
       desde: typeof options.since === 'string' ? options.since : undefined,
       hasta: typeof options.until === 'string' ? options.until : undefined,
     });
-    if (problems.length > 0 || (typeof options.kind === 'string' && !filters.tipo)) {
-      throw new CliError(`filtro no válido: ${problems.join(' ') || '--kind admite top_up (recarga), adjustment (ajuste) o capture (consulta cobrada)'}`);
-    }
+    if (problems.length > 0) throw new CliError(`filtro no válido: ${problems.join(' ')}`);
     const limit = typeof options.limit === 'string' ? Number(options.limit) : 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new CliError('--limit es un número entero de 1 a 1000');
     const [page, held] = await Promise.all([listHistoryPage(integration.id, filters, {}, limit), heldInFlight(integration.id)]);

@@ -97,6 +97,13 @@ describe('operator CLI in Spanish (issue 24, defect 15)', { timeout: PROCESS_TES
     expect(badTariff.code).toBe(2);
     expect(badTariff.stderr).toContain('Error: la tarifa se escribe en quetzales, como 12.50 (se recibió «uno»)');
 
+    const badKind = await cli('integrations:history', created.nombre, '--kind', 'hold');
+    expect(badKind.code).toBe(2);
+    expect(badKind.stderr).toContain('Error: --kind admite top_up (recarga), adjustment (ajuste) o capture (consulta cobrada); se recibió «hold»');
+    const badDay = await cli('integrations:history', created.nombre, '--since', '2026-02-31');
+    expect(badDay.code).toBe(2);
+    expect(badDay.stderr).toContain('Error: --since es una fecha AAAA-MM-DD, como 2026-11-01 (se recibió «2026-02-31»)');
+
     const nobody = await cli('integrations:show', 'nadie-aqui');
     expect(nobody.code).toBe(3);
     expect(nobody.stderr).toContain('Error: no existe la integración «nadie-aqui»');
