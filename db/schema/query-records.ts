@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgEnum, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import type { RecordFailure } from '../../lib/records/failure';
 import { integrations } from './integrations';
 
 export const lookupKind = pgEnum('lookup_kind', ['renap', 'rtu_nits', 'cui_nit', 'rtu', 'omisos']);
@@ -26,7 +27,18 @@ export const queryRecords = pgTable(
     chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
     // Tariff in force when the query ran; null for lookups that are not billed.
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }),
+    // The source's own detail (English or the upstream's text, identifiers scrubbed), for engineers.
     errorMessage: text('error_message'),
+    // What went wrong, as data (lib/records/failure.ts): what the console explains in Spanish.
+    // Null on a success and on records written before it was kept (migration 0016).
+    failure: jsonb('failure').$type<RecordFailure>(),
+    // A 200 that carried no data (a catalog record whose every field is null, no person, no NIT
+    // found): true; a 200 with data: false; null when not a 200 or written before it was kept.
+    answerEmpty: boolean('answer_empty'),
+    // The catalogs' request options: whether `actualizado` was true, whether `date_of_birth` was sent
+    // (never the date itself: it is personal data). Null for the registries and older records.
+    actualizado: boolean('actualizado'),
+    dateOfBirthSent: boolean('date_of_birth_sent'),
     requestId: text('request_id').notNull().unique(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

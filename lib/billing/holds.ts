@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
-import { recordCompanions } from '@/lib/records/write';
+import { recordCompanions, recordFacts } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
 const SWEEPER_ACTOR = 'system:sweeper';
 const NOT_SENT_NOTE = 'Consulta no enviada: la fuente no está disponible (circuito abierto o sin capacidad).';
-const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
+/** Appended to a record whose hold the crash sweeper voided first (charged nothing though the source answered). */
+export const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
 
 export type Hold = { holdId: number; tariffCentavos: number };
 
@@ -77,7 +78,8 @@ export async function settleHold(hold: Hold, capture: boolean, input: QueryRecor
     ),
     record as (
       insert into query_records
-        (id, integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message, request_id, created_at)
+        (id, integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
+         failure, answer_empty, actualizado, date_of_birth_sent, request_id, created_at)
       overriding system value
       select new_record.id, ${record.integrationId}::integer, ${record.lookup}::lookup_kind, ${record.httpStatus}::smallint,
              ${record.responseTimeMs}::integer, ${record.nit}::text, ${record.cui}::text,
@@ -85,7 +87,7 @@ export async function settleHold(hold: Hold, capture: boolean, input: QueryRecor
              ${hold.tariffCentavos}::bigint,
              case when exists (select 1 from settlement) or ${charged}::bigint = 0 then ${record.errorMessage}::text
                   else coalesce(${record.errorMessage}::text || ' ', '') || ${VOIDED_BY_SWEEPER_NOTE}::text end,
-             ${record.requestId}::text, new_record.created_at
+             ${recordFacts(record)}, ${record.requestId}::text, new_record.created_at
         from new_record
       -- A settlement written again from the journal (lib/record-journal): its record exists only
       -- if the first attempt committed, and then the settlement above found its hold settled too.

@@ -10,6 +10,8 @@ export interface CatalogRequest {
   actualizado: boolean;
   /** Only /catalogos/rtu reads it; forwarded as received, never validated. */
   dateOfBirth?: string;
+  /** Whether the body had a `date_of_birth` (the other two catalogs discard it): recorded, the date never. */
+  dateOfBirthSent: boolean;
 }
 
 export type CatalogRequestProblem =
@@ -55,7 +57,8 @@ export function parseCatalogRequest(
   const actualizado = fields.actualizado ?? false;
   if (typeof actualizado !== 'boolean') return { ok: false, problem: 'actualizado_not_boolean' };
 
-  const request: CatalogRequest = { ...identifiers, actualizado };
+  const dateOfBirthSent = fields.date_of_birth !== undefined && fields.date_of_birth !== null;
+  const request: CatalogRequest = { ...identifiers, actualizado, dateOfBirthSent };
   if (catalog === 'rtu' && fields.date_of_birth !== undefined && fields.date_of_birth !== null) {
     if (typeof fields.date_of_birth !== 'string') return { ok: false, problem: 'date_of_birth_not_text' };
     request.dateOfBirth = fields.date_of_birth;

@@ -14,6 +14,9 @@ import { metrics } from '@/lib/metrics/registry';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
+import { catalogAnswerIsEmpty } from '@/lib/records/empty-answer';
+import type { RecordFailure } from '@/lib/records/failure';
+import type { QueryRecordInput } from '@/lib/records/types';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
 import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
 import type { Credentials } from './credentials';
@@ -106,6 +109,7 @@ async function querySourceAndSettle(
 ): Promise<CatalogOutcome> {
   let outcome: CatalogOutcome;
   let detail: string | null = null;
+  let failure: RecordFailure | null = null;
   try {
     const result = await timeStage('source', () => querySource(input.catalog, request));
     if (!result.ok && result.notSent) {
@@ -118,15 +122,17 @@ async function querySourceAndSettle(
     } else {
       outcome = { kind: 'source_failure', failure: result.failure };
       detail = result.detail;
+      failure = result.fault;
     }
   } catch (error) {
     outcome = { kind: 'unhandled' };
     // The record's detail is shown in the console: the same safe description the log gets.
     detail = `unhandled: ${describeError(error)}`;
+    failure = { kind: 'unhandled' };
     logger('lookups').error({ err: error, catalog: input.catalog }, 'catalog source call failed');
   }
 
-  const record = {
+  const record: QueryRecordInput = {
     integrationId,
     lookup: input.catalog,
     httpStatus: catalogOutcomeStatus(outcome),
@@ -134,6 +140,10 @@ async function querySourceAndSettle(
     nit: request.nit ?? null,
     cui: request.cui ?? null,
     errorMessage: detail,
+    failure,
+    answerEmpty: outcome.kind === 'success' ? catalogAnswerIsEmpty(outcome.data) : null,
+    actualizado: request.actualizado,
+    dateOfBirthSent: request.dateOfBirthSent,
     requestId: input.requestId,
   };
   let charged: Awaited<ReturnType<typeof settleHold>>;
@@ -148,7 +158,14 @@ async function querySourceAndSettle(
         {
           kind: 'voided_settlement',
           hold,
-          record: { ...record, httpStatus: 500, errorMessage: `${SETTLEMENT_NOT_WRITTEN}${record.errorMessage ? `; ${record.errorMessage}` : ''}` },
+          record: {
+            ...record,
+            httpStatus: 500,
+            errorMessage: `${SETTLEMENT_NOT_WRITTEN}${record.errorMessage ? `; ${record.errorMessage}` : ''}`,
+            failure: { kind: 'settlement_not_written' },
+            // The integrator got a 500, not the source's answer.
+            answerEmpty: null,
+          },
         },
         error,
       ),

@@ -130,6 +130,9 @@ async function queryRenap(integration: AuthenticatedIntegration, cui: string, re
     cui,
     identifiers: [cui],
     errorMessage: answer.ok ? (outcome.kind === 'answered' ? null : `registry answered ${answer.httpStatus}`) : answer.detail,
+    failure: answer.ok ? (outcome.kind === 'answered' ? null : { kind: 'status', status: answer.httpStatus }) : answer.fault,
+    // A 200 without a person (the registry's responseCode says why: not found, its backend down).
+    answerEmpty: outcome.kind === 'answered' && outcome.httpStatus === 200 ? outcome.data === null : null,
     requestId,
   }));
   return outcome;
@@ -167,6 +170,9 @@ async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[
     cui: null,
     identifiers: nits,
     errorMessage: answer.ok ? null : answer.detail,
+    failure: answer.ok ? null : answer.fault,
+    // A 200 that found none of the batch's NITs.
+    answerEmpty: answer.ok ? answer.records.length === 0 : null,
     requestId,
   }));
   return outcome;

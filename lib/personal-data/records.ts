@@ -39,6 +39,11 @@ export function sealRecord(input: QueryRecordInput | SealedQueryRecord, keys: Pe
     cui: sealNullable(record.cui, 'cui', keys),
     searchKeys: recordSearchKeys(identifiers, keys),
     errorMessage: record.errorMessage === null ? null : scrubErrorMessage(record.errorMessage, sent),
+    // Statuses, durations and flags: nothing personal to seal.
+    failure: record.failure ?? null,
+    answerEmpty: record.answerEmpty ?? null,
+    actualizado: record.actualizado ?? null,
+    dateOfBirthSent: record.dateOfBirthSent ?? null,
     requestId: record.requestId,
   };
 }

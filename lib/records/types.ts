@@ -1,4 +1,5 @@
 import type { LookupKind } from '@/db/schema';
+import type { RecordFailure } from './failure';
 
 /** One query that reached a source, as it is recorded. */
 export interface QueryRecordInput {
@@ -14,6 +15,14 @@ export interface QueryRecordInput {
    * for search; by default the nit and the cui.
    */
   identifiers?: string[];
+  /** The source's detail, in English, for engineers. */
   errorMessage: string | null;
+  /** What went wrong, as data (lib/records/failure.ts); absent on a success (and on older journal entries). */
+  failure?: RecordFailure | null;
+  /** A 200 that carried no data: true; a 200 with data: false; absent when not a 200. */
+  answerEmpty?: boolean | null;
+  /** Catalogs only: the request's `actualizado`, and whether it carried a `date_of_birth` (never the date). */
+  actualizado?: boolean | null;
+  dateOfBirthSent?: boolean | null;
   requestId: string;
 }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { storedFailure } from './failure';
 import type { QueryRecordInput } from './types';
 
 /**
@@ -27,6 +28,15 @@ export function recordCompanions(record: SealedQueryRecord): SQL {
 }
 
 /**
+ * The record's failure, empty-answer flag and catalog request options, as four SQL values in the
+ * order of the columns failure, answer_empty, actualizado, date_of_birth_sent. A sealed record
+ * from a journal written by an older release has none of them: they are stored as null.
+ */
+export function recordFacts(record: SealedQueryRecord): SQL {
+  return sql`${storedFailure(record.failure)}::jsonb, ${record.answerEmpty ?? null}::boolean, ${record.actualizado ?? null}::boolean, ${record.dateOfBirthSent ?? null}::boolean`;
+}
+
+/**
  * Records a lookup that is not billed (person registry, RTU by NIT): one statement, once per request
  * id. Its NIT and CUI are stored encrypted (lib/personal-data); a sealed record (from the journal)
  * is written as it is.
@@ -35,9 +45,10 @@ export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryR
   const record = sealRecord(input);
   await (await database()).rows(sql`
     with record as (
-      insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message, request_id)
+      insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
+                                 failure, answer_empty, actualizado, date_of_birth_sent, request_id)
       values (${record.integrationId}::integer, ${record.lookup}::lookup_kind, ${record.httpStatus}::smallint, ${record.responseTimeMs}::integer,
-              ${record.nit}::text, ${record.cui}::text, 0, null, ${record.errorMessage}::text, ${record.requestId}::text)
+              ${record.nit}::text, ${record.cui}::text, 0, null, ${record.errorMessage}::text, ${recordFacts(record)}, ${record.requestId}::text)
       -- Written again from the journal (lib/record-journal) after a reply that never came: once.
       on conflict (request_id) do nothing
       returning id, created_at, charged_centavos

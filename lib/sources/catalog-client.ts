@@ -70,19 +70,19 @@ function isProviderNoResult(bodyText: string): boolean {
  */
 export function interpretCatalogAnswer<K extends CatalogKind>(kind: K, status: number, bodyText: string): SourceResult<CatalogResultByKind[K]> {
   if (status === 404 && !isProviderNoResult(bodyText)) {
-    return sourceFailure('unavailable', `catalog source answered HTTP 404 without SIN_RESULTADOS (wrong base URL?): ${excerpt(bodyText)}`);
+    return sourceFailure('unavailable', `catalog source answered HTTP 404 without SIN_RESULTADOS (wrong base URL?): ${excerpt(bodyText)}`, { kind: 'status', status });
   }
   if (status < 200 || status > 299) {
-    return sourceFailure(classifyCatalogErrorStatus(status), `catalog source answered HTTP ${status}: ${excerpt(bodyText)}`);
+    return sourceFailure(classifyCatalogErrorStatus(status), `catalog source answered HTTP ${status}: ${excerpt(bodyText)}`, { kind: 'status', status });
   }
   const parsed = parseJsonText(bodyText);
-  if (!parsed.ok) return sourceFailure('unavailable', `catalog source answered HTTP ${status} with a body that is not JSON: ${excerpt(bodyText)}`);
+  if (!parsed.ok) return sourceFailure('unavailable', `catalog source answered HTTP ${status} with a body that is not JSON: ${excerpt(bodyText)}`, { kind: 'unreadable', status });
   const answer = asObject(parsed.value);
-  if (answer === null) return sourceFailure('unavailable', `catalog source answered HTTP ${status} with JSON that is not an object: ${excerpt(bodyText)}`);
+  if (answer === null) return sourceFailure('unavailable', `catalog source answered HTTP ${status} with JSON that is not an object: ${excerpt(bodyText)}`, { kind: 'unreadable', status });
   const state = member(answer, 'estado_consulta');
   if (typeof state === 'string' && state.trim().toUpperCase() === 'FALLIDA') {
     const reason = member(answer, 'motivo');
-    return sourceFailure('not_found', `catalog source marked the query failed${typeof reason === 'string' ? `: ${reason}` : ''}`);
+    return sourceFailure('not_found', `catalog source marked the query failed${typeof reason === 'string' ? `: ${reason}` : ''}`, { kind: 'marked_failed' });
   }
   const normalize = NORMALIZERS[kind] as (result: unknown, metadata: CatalogAnswerMetadata) => CatalogResultByKind[K];
   return sourceSuccess(normalize(member(answer, 'resultado'), { fechaConsulta: member(answer, 'fecha_consulta') }));
@@ -120,7 +120,7 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
       timeoutMs: options.timeoutMs,
       }),
     );
-    if (!exchange.ok) return { ...sourceFailure('unavailable', `catalog source (${kind}): ${exchange.detail}`), ...('notSent' in exchange ? { notSent: true } : {}) };
+    if (!exchange.ok) return { ...sourceFailure('unavailable', `catalog source (${kind}): ${exchange.detail}`, exchange.fault), ...('notSent' in exchange ? { notSent: true } : {}) };
     return interpretCatalogAnswer(kind, exchange.status, exchange.bodyText);
   }
 

@@ -276,24 +276,24 @@ describe('classification of the catalog source answers', () => {
     [418, 'unavailable'],
   ] as const)('HTTP %i is %s, whatever the body', (status, failure) => {
     for (const body of ['{"error":{"codigo":"X"}}', '<html>nginx</html>', '']) {
-      expect(interpretCatalogAnswer('cui-nit', status, body)).toMatchObject({ ok: false, failure });
+      expect(interpretCatalogAnswer('cui-nit', status, body)).toMatchObject({ ok: false, failure, fault: { kind: 'status', status } });
     }
   });
 
   it('a 404 is "no result" only with the provider\'s SIN_RESULTADOS code; any other 404 is the source failing', () => {
     expect(interpretCatalogAnswer('cui-nit', 404, '{"error":{"codigo":"SIN_RESULTADOS","detalle":"x"}}')).toMatchObject({ ok: false, failure: 'not_found' });
     for (const body of ['{"error":{"codigo":"X"}}', '<html>404 Not Found</html>', '']) {
-      expect(interpretCatalogAnswer('cui-nit', 404, body)).toMatchObject({ ok: false, failure: 'unavailable' });
+      expect(interpretCatalogAnswer('cui-nit', 404, body)).toMatchObject({ ok: false, failure: 'unavailable', fault: { kind: 'status', status: 404 } });
     }
   });
 
   it.each(['', 'not json', '{"resultado":', '[]', '"EXITOSA"', 'null', '42'])('a 200 with body %j is the source failing (502)', (body) => {
-    expect(interpretCatalogAnswer('rtu', 200, body)).toMatchObject({ ok: false, failure: 'unavailable' });
+    expect(interpretCatalogAnswer('rtu', 200, body)).toMatchObject({ ok: false, failure: 'unavailable', fault: { kind: 'unreadable', status: 200 } });
   });
 
   it('a 200 marked FALLIDA is a failed query (404), in any case', () => {
     expect(interpretCatalogAnswer('omisos', 200, answer(null, { estado_consulta: 'FALLIDA', motivo: 'SIN RESPUESTA' }))).toMatchObject({ ok: false, failure: 'not_found' });
-    expect(interpretCatalogAnswer('omisos', 200, answer(null, { estado_consulta: ' fallida ' }))).toMatchObject({ ok: false, failure: 'not_found' });
+    expect(interpretCatalogAnswer('omisos', 200, answer(null, { estado_consulta: ' fallida ' }))).toMatchObject({ ok: false, failure: 'not_found', fault: { kind: 'marked_failed' } });
   });
 
   it.each(['cui-nit', 'rtu', 'omisos'] as const)('a %s success carrying nothing recognizable has every field null', (kind: CatalogKind) => {

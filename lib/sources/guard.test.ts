@@ -6,7 +6,7 @@ import type { HttpExchange } from './http';
 
 const settings = { failureThreshold: 3, cooldownMs: 200, bulkheadLimit: 1, bulkheadQueue: 0 };
 const answer = (status: number): (() => Promise<HttpExchange>) => async () => ({ ok: true, status, bodyText: '{}' });
-const noAnswer: () => Promise<HttpExchange> = async () => ({ ok: false, detail: 'no answer within 1500 ms' });
+const noAnswer: () => Promise<HttpExchange> = async () => ({ ok: false, detail: 'no answer within 1500 ms', fault: { kind: 'timeout', afterMs: 1500 } });
 
 describe('SourceGuard', () => {
   it('opens after the threshold of failures in a row (5xx, no answer), not on 4xx answers', async () => {
@@ -24,7 +24,7 @@ describe('SourceGuard', () => {
       return { ok: true, status: 200, bodyText: '{}' };
     });
     expect(sent).toBe(false);
-    expect(fast).toEqual({ ok: false, notSent: true, detail: 'catalog breaker open: not sent' });
+    expect(fast).toEqual({ ok: false, notSent: true, detail: 'catalog breaker open: not sent', fault: { kind: 'not_sent' } });
     const health = guard.health();
     expect(health).toMatchObject({ state: 'open', callsLastHour: 8, failuresLastHour: 3, fastFailuresLastHour: 1 });
     expect(health.lastError).toMatchObject({ result: 'server_error', detail: 'HTTP 502' });
@@ -47,7 +47,7 @@ describe('SourceGuard', () => {
     let release: () => void = () => {};
     const first = guard.exchange(() => new Promise<HttpExchange>((resolve) => (release = () => resolve({ ok: true, status: 200, bodyText: '{}' }))));
     const second = await guard.exchange(answer(200));
-    expect(second).toEqual({ ok: false, notSent: true, detail: 'rtu bulkhead full: not sent' });
+    expect(second).toEqual({ ok: false, notSent: true, detail: 'rtu bulkhead full: not sent', fault: { kind: 'not_sent' } });
     release();
     expect((await first).ok).toBe(true);
     expect(guard.state).toBe('closed');

@@ -19,7 +19,7 @@ export type BreakerState = 'closed' | 'open' | 'half_open';
 /** How a call ended, as metrics and logs name it. */
 export type CallResult = 'ok' | 'client_error' | 'server_error' | 'timeout' | 'connection_error' | 'circuit_open' | 'bulkhead_full';
 
-export type GuardedExchange = HttpExchange | { ok: false; detail: string; notSent: true };
+export type GuardedExchange = HttpExchange | { ok: false; detail: string; notSent: true; fault: { kind: 'not_sent' } };
 
 export interface GuardSettings {
   failureThreshold: number;
@@ -116,7 +116,7 @@ export class SourceGuard {
   refusesNow(): boolean {
     // Past the cool-down the next call must reach execute(), which makes it the half-open probe.
     if (this.breaker?.state !== CircuitState.Open || this.now() - this.openedAt >= this.cooldownMs) return false;
-    this.count({ ok: false, notSent: true, detail: `${this.source} breaker open: not sent` }, 0);
+    this.count({ ok: false, notSent: true, detail: `${this.source} breaker open: not sent`, fault: { kind: 'not_sent' } }, 0);
     return true;
   }
 
@@ -126,8 +126,8 @@ export class SourceGuard {
     try {
       exchange = await (this.breaker ? this.breaker.execute(() => this.bulkhead.execute(send)) : this.bulkhead.execute(send));
     } catch (error) {
-      if (error instanceof BrokenCircuitError) exchange = { ok: false, notSent: true, detail: `${this.source} breaker open: not sent` };
-      else if (error instanceof BulkheadRejectedError) exchange = { ok: false, notSent: true, detail: `${this.source} bulkhead full: not sent` };
+      if (error instanceof BrokenCircuitError) exchange = { ok: false, notSent: true, detail: `${this.source} breaker open: not sent`, fault: { kind: 'not_sent' } };
+      else if (error instanceof BulkheadRejectedError) exchange = { ok: false, notSent: true, detail: `${this.source} bulkhead full: not sent`, fault: { kind: 'not_sent' } };
       else throw error;
     }
     this.count(exchange, performance.now() - startedAt);

@@ -96,7 +96,7 @@ describe('postJson over kept-alive connections', () => {
 
     const exchange = await query(upstream.url);
 
-    expect(exchange).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: ECONNRESET/) });
+    expect(exchange).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: ECONNRESET/), fault: { kind: 'no_answer', code: 'ECONNRESET' } });
     expect(upstream.requests).toBe(1);
   });
 
@@ -105,7 +105,7 @@ describe('postJson over kept-alive connections', () => {
       if (requestOnConnection > 1 || upstream.requests > 1) answerJson(response);
     });
 
-    expect(await postJson({ url: upstream.url, headers: {}, body: {}, timeoutMs: 200 })).toEqual({ ok: false, detail: 'no answer within 200 ms' });
+    expect(await postJson({ url: upstream.url, headers: {}, body: {}, timeoutMs: 200 })).toEqual({ ok: false, detail: 'no answer within 200 ms', fault: { kind: 'timeout', afterMs: 200 } });
     expect(await query(upstream.url)).toEqual({ ok: true, status: 200, bodyText: '{"ok":true}' });
     expect(upstream.requests).toBe(2);
   });
@@ -115,7 +115,7 @@ describe('postJson over kept-alive connections', () => {
 
     const exchange = await postJson({ url: upstream.url, headers: { 'x-api-key': 'key\r\nx-injected: 1' }, body: {}, timeoutMs: 2_000 });
 
-    expect(exchange).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: /) });
+    expect(exchange).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: /), fault: { kind: 'no_answer' } });
     expect(upstream.requests).toBe(0);
   });
 
@@ -125,7 +125,7 @@ describe('postJson over kept-alive connections', () => {
       response.end(Buffer.alloc(6 * 1024 * 1024, 0x20));
     });
 
-    expect(await query(upstream.url)).toEqual({ ok: false, detail: 'answer larger than 5242880 bytes' });
+    expect(await query(upstream.url)).toEqual({ ok: false, detail: 'answer larger than 5242880 bytes', fault: { kind: 'too_large' } });
   });
 
   it('does not send again when a new connection is dropped: that is the upstream failing', async () => {
@@ -150,7 +150,7 @@ describe('postJson over kept-alive connections', () => {
     await connectionReusable();
     const exchange = await query(upstream.url);
 
-    expect(exchange).toEqual({ ok: false, detail: 'no answer: the upstream closed the connection mid-answer' });
+    expect(exchange).toMatchObject({ ok: false, detail: 'no answer: the upstream closed the connection mid-answer', fault: { kind: 'no_answer' } });
     expect(upstream.requests).toBe(2);
   });
 

@@ -4,8 +4,10 @@
 // The one exception is below: a kept-alive connection that the upstream had already closed.
 import type { Socket } from 'node:net';
 import { buildConnector, errors, Pool, type Dispatcher } from 'undici';
+import type { SourceFault } from './faults';
 
-export type HttpExchange = { ok: true; status: number; bodyText: string } | { ok: false; detail: string };
+/** `detail`: English, for logs and engineers; `fault`: the same as data (lib/sources/faults.ts). */
+export type HttpExchange = { ok: true; status: number; bodyText: string } | { ok: false; detail: string; fault: SourceFault };
 
 export interface PostJsonRequest {
   /** A fetch to use instead of the connection pools (tests); by default undici with keep-alive. */
@@ -89,7 +91,7 @@ function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
   try {
     target = new URL(request.url);
   } catch {
-    return Promise.resolve({ ok: false, detail: `no answer: invalid upstream URL ${request.url}` });
+    return Promise.resolve({ ok: false, detail: `no answer: invalid upstream URL ${request.url}`, fault: { kind: 'misconfigured' } });
   }
   const pool = poolFor(target.origin);
   const options: Dispatcher.DispatchOptions = {
@@ -108,7 +110,7 @@ function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
       resolve(exchange);
     };
     const timer = setTimeout(() => {
-      finish({ ok: false, detail: `no answer within ${request.timeoutMs} ms` });
+      finish({ ok: false, detail: `no answer within ${request.timeoutMs} ms`, fault: { kind: 'timeout', afterMs: request.timeoutMs } });
       inFlight?.abort(new Error('exchange timed out'));
     }, request.timeoutMs);
     const send = (attempt: number) => {
@@ -129,7 +131,7 @@ function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
         onResponseData(controller, chunk) {
           size += chunk.length;
           if (size > MAX_ANSWER_BYTES) {
-            finish({ ok: false, detail: `answer larger than ${MAX_ANSWER_BYTES} bytes` });
+            finish({ ok: false, detail: `answer larger than ${MAX_ANSWER_BYTES} bytes`, fault: { kind: 'too_large' } });
             controller.abort(new Error('answer too large'));
             return;
           }
@@ -141,7 +143,7 @@ function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
         onResponseError(_controller, error) {
           if (settled) return;
           if (answered) {
-            finish({ ok: false, detail: isClosedConnection(error) ? 'no answer: the upstream closed the connection mid-answer' : `no answer: ${describeNetworkError(error)}` });
+            finish(noAnswer(error, isClosedConnection(error) ? 'no answer: the upstream closed the connection mid-answer' : `no answer: ${describeNetworkError(error)}`));
             return;
           }
           // The upstream closed a kept-alive connection as we reused it, before a byte of an
@@ -152,14 +154,14 @@ function postWithPool(request: PostJsonRequest): Promise<HttpExchange> {
             send(2);
             return;
           }
-          finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` });
+          finish(noAnswer(error, `no answer: ${describeNetworkError(error)}`));
         },
       };
       try {
         pool.dispatch(options, handler);
       } catch (error) {
         // Options undici refuses outright (a header value it cannot send, say): no exchange.
-        finish({ ok: false, detail: `no answer: ${describeNetworkError(error)}` });
+        finish(noAnswer(error, `no answer: ${describeNetworkError(error)}`));
       }
     };
     send(1);
@@ -188,9 +190,24 @@ async function postWithFetch(request: PostJsonRequest, fetchImplementation: type
     const bodyText = await response.text();
     return { ok: true, status: response.status, bodyText };
   } catch (error) {
-    if (signal.aborted) return { ok: false, detail: `no answer within ${request.timeoutMs} ms` };
-    return { ok: false, detail: `no answer: ${describeNetworkError(error)}` };
+    if (signal.aborted) return { ok: false, detail: `no answer within ${request.timeoutMs} ms`, fault: { kind: 'timeout', afterMs: request.timeoutMs } };
+    return noAnswer(error, `no answer: ${describeNetworkError(error)}`);
   }
+}
+
+/** A failed connection as an exchange, with the network's own code (ECONNREFUSED…) when it gave one. */
+function noAnswer(error: unknown, detail: string): HttpExchange {
+  const code = networkErrorCode(error);
+  return { ok: false, detail, fault: code === undefined ? { kind: 'no_answer' } : { kind: 'no_answer', code } };
+}
+
+function networkErrorCode(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
+    const code = (cause as Error & { code?: unknown }).code;
+    // Codes are short upper-case words (ECONNRESET, UND_ERR_SOCKET); anything else is not kept.
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
+  }
+  return undefined;
 }
 
 /** The most specific reason given (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, ...), for logs. */

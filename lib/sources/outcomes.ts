@@ -1,6 +1,7 @@
 // What a source call can end in, as values. One failure per row of the contract's catalog error
 // table that names the source; the lookup pipeline maps each to its status and message, so no
 // HTTP type of the upstream leaks past lib/sources.
+import type { SourceFault } from './faults';
 
 export type SourceFailure =
   | 'data_rejected' // source rejected the query data -> 400
@@ -11,9 +12,12 @@ export type SourceFailure =
   | 'rate_limited' // source is limiting queries -> 429
   | 'unavailable'; // no response, 5xx, timeout or unparseable answer -> 502
 
-/** `detail` is an internal description for logs and query records; it is never shown to integrators. */
-/** `notSent`: the call failed fast (breaker open, bulkhead full) and never reached the source. */
-export type SourceResult<T> = { ok: true; value: T } | { ok: false; failure: SourceFailure; detail: string; notSent?: true };
+/**
+ * `detail` is an internal description for logs and query records, in English; it is never shown to
+ * integrators. `fault` says the same as data, for the console's Spanish explanation.
+ * `notSent`: the call failed fast (breaker open, bulkhead full) and never reached the source.
+ */
+export type SourceResult<T> = { ok: true; value: T } | { ok: false; failure: SourceFailure; detail: string; fault: SourceFault; notSent?: true };
 
 export const SOURCE_FAILURES: readonly SourceFailure[] = [
   'data_rejected',
@@ -29,8 +33,8 @@ export function sourceSuccess<T>(value: T): SourceResult<T> {
   return { ok: true, value };
 }
 
-export function sourceFailure<T = never>(failure: SourceFailure, detail: string): SourceResult<T> {
-  return { ok: false, failure, detail };
+export function sourceFailure<T = never>(failure: SourceFailure, detail: string, fault: SourceFault): SourceResult<T> {
+  return { ok: false, failure, detail, fault };
 }
 
 /**

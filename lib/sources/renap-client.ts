@@ -2,6 +2,7 @@
 // /renap/buscar-cui answers with the registry's own HTTP status and responseCode, so this client
 // does not classify statuses: it reports what the registry said, or that it said nothing usable.
 
+import type { SourceFault } from './faults';
 import { guarded, type SourceGuard } from './guard';
 import { excerpt, joinUrl, parseJsonText, postJson } from './http';
 import { asObject, member } from './source-values';
@@ -16,7 +17,7 @@ export const RENAP_SEARCH_PATH = '/v1/personas/consulta-cui';
  */
 export type RenapAnswer =
   | { ok: true; httpStatus: number; responseCode: number; message: string; data: Record<string, unknown> | null }
-  | { ok: false; detail: string; notSent?: true };
+  | { ok: false; detail: string; fault: SourceFault; notSent?: true };
 
 export interface RenapClientOptions {
   baseUrl: string;
@@ -34,7 +35,11 @@ export interface RenapClient {
 
 /** Reads the registry's body: `{responseCode: integer, message: string, data: object with cui | null}`. */
 export function interpretRenapAnswer(httpStatus: number, bodyText: string): RenapAnswer {
-  const failed = (reason: string): RenapAnswer => ({ ok: false, detail: `person registry answered HTTP ${httpStatus} ${reason}: ${excerpt(bodyText)}` });
+  const failed = (reason: string): RenapAnswer => ({
+    ok: false,
+    detail: `person registry answered HTTP ${httpStatus} ${reason}: ${excerpt(bodyText)}`,
+    fault: { kind: 'unreadable', status: httpStatus },
+  });
   const parsed = parseJsonText(bodyText);
   if (!parsed.ok) return failed('with a body that is not JSON');
   const body = asObject(parsed.value);
@@ -64,7 +69,7 @@ export function createRenapClient(options: RenapClientOptions): RenapClient {
         timeoutMs: options.timeoutMs,
         }),
       );
-      if (!exchange.ok) return { ok: false, detail: `person registry: ${exchange.detail}`, ...('notSent' in exchange ? { notSent: true as const } : {}) };
+      if (!exchange.ok) return { ok: false, detail: `person registry: ${exchange.detail}`, fault: exchange.fault, ...('notSent' in exchange ? { notSent: true as const } : {}) };
       return interpretRenapAnswer(exchange.status, exchange.bodyText);
     },
   };

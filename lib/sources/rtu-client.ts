@@ -1,6 +1,7 @@
 // Client of the RTU registry (batch by NIT), docs/sources.md "RTU registry". It refuses more than
 // 50 NITs itself, before any network call: the contract's over-50 rejection comes from here.
 
+import type { SourceFault } from './faults';
 import { guarded, type SourceGuard } from './guard';
 import { excerpt, joinUrl, parseJsonText, postJson } from './http';
 import { asObject, member } from './source-values';
@@ -14,7 +15,7 @@ export type RtuRecord = Record<string, unknown> & { nit: string };
 export type RtuAnswer =
   | { ok: true; records: RtuRecord[] }
   | { ok: false; reason: 'too_many_nits' }
-  | { ok: false; reason: 'failed'; detail: string; notSent?: true };
+  | { ok: false; reason: 'failed'; detail: string; fault: SourceFault; notSent?: true };
 
 export interface RtuClientOptions {
   baseUrl: string;
@@ -32,8 +33,13 @@ export interface RtuClient {
 
 /** Reads the registry's 200 body `{contribuyentes: [{nit, ...}]}`; anything else is a failure. */
 export function interpretRtuAnswer(httpStatus: number, bodyText: string): RtuAnswer {
-  const failed = (reason: string): RtuAnswer => ({ ok: false, reason: 'failed', detail: `RTU registry answered HTTP ${httpStatus} ${reason}: ${excerpt(bodyText)}` });
-  if (httpStatus !== 200) return failed('(not a success)');
+  const failed = (reason: string, fault: SourceFault = { kind: 'unreadable', status: httpStatus }): RtuAnswer => ({
+    ok: false,
+    reason: 'failed',
+    detail: `RTU registry answered HTTP ${httpStatus} ${reason}: ${excerpt(bodyText)}`,
+    fault,
+  });
+  if (httpStatus !== 200) return failed('(not a success)', { kind: 'status', status: httpStatus });
   const parsed = parseJsonText(bodyText);
   if (!parsed.ok) return failed('with a body that is not JSON');
   const records = member(asObject(parsed.value), 'contribuyentes');
@@ -63,7 +69,7 @@ export function createRtuClient(options: RtuClientOptions): RtuClient {
         timeoutMs: options.timeoutMs,
         }),
       );
-      if (!exchange.ok) return { ok: false, reason: 'failed', detail: `RTU registry: ${exchange.detail}`, ...('notSent' in exchange ? { notSent: true as const } : {}) };
+      if (!exchange.ok) return { ok: false, reason: 'failed', detail: `RTU registry: ${exchange.detail}`, fault: exchange.fault, ...('notSent' in exchange ? { notSent: true as const } : {}) };
       return interpretRtuAnswer(exchange.status, exchange.bodyText);
     },
   };

@@ -1,0 +1,22 @@
+// Why a call to an upstream failed, as data. Each failure also carries a `detail` in English for
+// logs and engineers; the fault is what the console explains in Spanish to support staff
+// (lib/format/record-errors.ts), without reading that text. It holds statuses, durations and
+// nothing from the upstream's body, so no identifier can be in it.
+
+export type SourceFault =
+  /** The upstream answered this HTTP status, one that is not a success of its protocol (an error, a redirect, a bare 404). */
+  | { kind: 'status'; status: number }
+  /** The upstream answered, but not in its protocol (a body that is not JSON, a required field missing). */
+  | { kind: 'unreadable'; status: number }
+  /** A 2xx in which the catalog source marked the query failed (estado_consulta FALLIDA). */
+  | { kind: 'marked_failed' }
+  /** No answer within the ceiling. */
+  | { kind: 'timeout'; afterMs: number }
+  /** The connection failed or broke before an answer (refused, reset, closed, name not found). */
+  | { kind: 'no_answer'; code?: string }
+  /** An answer larger than any of the protocol's. */
+  | { kind: 'too_large' }
+  /** The upstream's address in the configuration is not a URL. */
+  | { kind: 'misconfigured' }
+  /** Not sent: the source's breaker was open or its bulkhead full (such calls leave no record). */
+  | { kind: 'not_sent' };
