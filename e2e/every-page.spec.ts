@@ -291,7 +291,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     const { baseUrl } = settings();
     await admin.goto(`${baseUrl}/admin/registros/${ids.failedRecord}`);
     const detail = admin.getByTestId('record-detail');
-    await expect(detail).toContainText('La fuente de los catálogos falló o no respondió');
+    await expect(detail).toContainText('La fuente de catálogos respondió HTTP 503 (servicio no disponible): la fuente falló. La integración recibió 502.');
     await expect(detail).not.toContainText('Request id');
     await expect(detail).toContainText('Id de solicitud');
     const raw = detail.getByTestId('record-error-raw');

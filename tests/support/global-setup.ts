@@ -15,8 +15,9 @@ declare module 'vitest' {
   }
 }
 
-// A test file that starts the app imports the harness that does it.
-const STARTS_THE_APP = /support\/app-server|\bstartApp\b/;
+// A test file that starts the app imports the harness that does it (directly, or the conformance
+// harness's startGateway).
+const STARTS_THE_APP = /support\/app-server|\bstart(?:App|Gateway)\b/;
 
 export default async function setup(project: TestProject): Promise<void> {
   const adminUrl = process.env.DATABASE_URL || null;

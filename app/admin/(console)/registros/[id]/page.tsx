@@ -5,16 +5,48 @@ import { CopyButton } from '@/components/console/copy-button';
 import { PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LEDGER_KIND_LABELS, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
+import { LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
+import { explainCharge } from '@/lib/records/charge';
 import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { findRecordDetail } from '@/lib/records/list';
 import { writeAccessEntry } from '@/lib/personal-data/access-log';
 import { identifiersForRole } from '@/lib/personal-data/masking';
 import { revealRecordIdentifiersAction } from '../actions';
 import { RevealIdentifiers } from './reveal-identifiers';
+
+const CATALOGS = new Set(['cui_nit', 'rtu', 'omisos']);
+const NOT_RECORDED = 'No registrado (consulta anterior a que se guardara este dato)';
+
+/** Money with its sign on the balance: "-Q 1.50" taken, "+Q 1.50" given back, "Q 0.00" nothing. */
+function balanceEffect(centavos: number): string {
+  return centavos > 0 ? `+${formatQuetzales(centavos)}` : formatQuetzales(centavos);
+}
+
+/** What the 200 carried, in the lookup's terms; undefined when the query did not end in 200. */
+function describeAnswer(record: { lookup: string; httpStatus: number; answerEmpty: boolean | null; chargedCentavos: number }): string | undefined {
+  if (record.httpStatus !== 200) return undefined;
+  if (record.answerEmpty === null) return NOT_RECORDED;
+  if (!record.answerEmpty) return 'Con datos';
+  if (record.lookup === 'renap') return 'Vacía: el registro respondió 200 sin datos de la persona (su responseCode dice por qué).';
+  if (record.lookup === 'rtu_nits') return 'Vacía: el registro respondió 200 sin encontrar ninguno de los NIT.';
+  const charged = record.chargedCentavos > 0 ? ` Se cobró igual (${formatQuetzales(record.chargedCentavos)}): toda respuesta 200 se cobra.` : '';
+  return `Vacía: la fuente respondió 200 sin ningún dato (todos los campos en null).${charged}`;
+}
+
+function describeActualizado(actualizado: boolean | null): string {
+  if (actualizado === null) return NOT_RECORDED;
+  return actualizado ? 'Sí (true): la fuente consultó a la autoridad en ese momento' : 'No (false): respuesta de la copia que guarda la fuente';
+}
+
+function describeDateOfBirth(lookup: string, sent: boolean | null): string {
+  if (sent === null) return NOT_RECORDED;
+  if (!sent) return 'No enviada';
+  if (lookup !== 'rtu') return 'Enviada, pero esta consulta no la usa (solo la lee el catálogo RTU)';
+  return 'Enviada a la fuente (la fecha no se guarda)';
+}
 
 /** The tab names the query by its number, as its page heading does. */
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -41,9 +73,11 @@ export default async function RecordPage({
   // administrator sees them in full, and that view is logged before the page is rendered.
   if (user.role === 'admin') await writeAccessEntry({ userId: user.id, kind: 'view', recordId: detail.record.id });
   const record = identifiersForRole(detail.record, user.role);
-  const { ledger } = detail;
   const hasIdentifiers = detail.record.nit !== null || detail.record.cui !== null;
   const explanation = explainRecordError(record);
+  const answer = describeAnswer(record);
+  const isCatalog = CATALOGS.has(record.lookup);
+  const charge = explainCharge(record, detail.ledger, record.lookup);
 
   return (
     <>
@@ -66,8 +100,26 @@ export default async function RecordPage({
             <dd>
               <HttpStatusBadge status={record.httpStatus} />
             </dd>
+            {answer && (
+              <>
+                <dt>Respuesta</dt>
+                <dd data-testid="record-answer">{answer}</dd>
+              </>
+            )}
             <dt>Tiempo de respuesta</dt>
             <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
+            {isCatalog && (
+              <>
+                <dt>
+                  Datos recientes <code className="mono small">actualizado</code>
+                </dt>
+                <dd data-testid="record-actualizado">{describeActualizado(record.actualizado)}</dd>
+                <dt>
+                  Fecha de nacimiento <code className="mono small">date_of_birth</code>
+                </dt>
+                <dd data-testid="record-date-of-birth">{describeDateOfBirth(record.lookup, record.dateOfBirthSent)}</dd>
+              </>
+            )}
             <dt>NIT</dt>
             <dd className="mono" data-testid="record-nit">
               {record.nit ?? '—'}
@@ -85,9 +137,9 @@ export default async function RecordPage({
                 </dd>
               </>
             )}
-            <dt>Error</dt>
+            <dt>Qué pasó</dt>
             <dd>
-              {explanation ?? '—'}
+              <span data-testid="record-explanation">{explanation ?? 'Respondida sin error'}</span>
               {record.errorMessage && (
                 <details className="raw-detail">
                   <summary>Detalle técnico</summary>
@@ -110,37 +162,58 @@ export default async function RecordPage({
         </section>
         <section className="card">
           <h2>Cobro</h2>
+          <p className="charge-line" data-testid="record-charged">
+            {charge.notChargedBecause === undefined ? (
+              <strong>Cobrado: {formatQuetzales(charge.chargedCentavos)}</strong>
+            ) : (
+              <>
+                <strong>Sin cobro</strong>
+                <span className="muted">: {charge.notChargedBecause}</span>
+              </>
+            )}
+          </p>
           <dl className="details">
-            <dt>Cobrado</dt>
-            <dd data-testid="record-charged">{formatQuetzales(record.chargedCentavos)}</dd>
-            <dt>Tarifa vigente</dt>
-            <dd>{record.tariffCentavos === null ? 'Consulta sin cobro' : formatQuetzales(record.tariffCentavos)}</dd>
+            <dt>Tarifa al consultar</dt>
+            <dd>{record.tariffCentavos === null ? 'No aplica: esta consulta no se cobra' : formatQuetzales(record.tariffCentavos)}</dd>
           </dl>
-          {ledger.length > 0 && (
+          {charge.movements.length > 0 && (
             <div className="table-wrap" role="region" aria-label="Movimientos de saldo de esta consulta" tabIndex={0} style={{ marginTop: '0.75rem' }}>
-              <table className="data">
+              <table className="data stacked" data-testid="record-movements">
                 <thead>
                   <tr>
                     <th>Movimiento</th>
-                    <th className="num">Monto</th>
+                    <th className="num">Efecto en el saldo</th>
                     <th>Fecha</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {ledger.map((entry) => (
-                    <tr key={entry.id}>
-                      <td>{LEDGER_KIND_LABELS[entry.kind]}</td>
-                      <td className="num">{formatQuetzales(entry.amountCentavos)}</td>
-                      <td className="nowrap">{formatDateTime(entry.createdAt)}</td>
+                  {charge.movements.map((movement) => (
+                    <tr key={movement.id}>
+                      <td data-label="Movimiento">{movement.label}</td>
+                      <td className="num" data-label="Efecto en el saldo">
+                        {balanceEffect(movement.effectCentavos)}
+                      </td>
+                      <td className="nowrap" data-label="Fecha">
+                        {formatDateTime(movement.createdAt)}
+                      </td>
                     </tr>
                   ))}
+                  <tr>
+                    <td>
+                      <strong>Total en el saldo</strong>
+                    </td>
+                    <td className="num" data-label="Efecto en el saldo" data-testid="record-movements-total">
+                      <strong>{balanceEffect(charge.totalEffectCentavos)}</strong>
+                    </td>
+                    <td />
+                  </tr>
                 </tbody>
               </table>
             </div>
           )}
           <p className="small muted">
-            Los catálogos reservan la tarifa antes de consultar la fuente; la reserva se cobra si la fuente responde 200 y se libera en cualquier otro
-            caso.
+            Los catálogos reservan la tarifa del saldo antes de consultar la fuente; si la fuente responde 200 la reserva queda como cobro, en cualquier
+            otro caso se libera y el saldo vuelve a ser el de antes.
           </p>
         </section>
       </div>
