@@ -129,5 +129,16 @@ describe('PostgreSQL stopped mid-load', () => {
       sql`select coalesce(sum(charged_centavos), 0) as sum from query_records where integration_id = ${integration.id}`,
     );
     expect(balanceCentavos).toBe(1_000_000 - Number(charged!.sum));
+
+    // What a record's page reads survives the journal too (issue 24, defect 6): the catalog's
+    // request options on every omisos record, a 200's contents, a failure's kind (a settlement
+    // the database did not take, for the catalog records written from the journal).
+    const [incomplete] = await handle.rows<{ count: string | number }>(sql`
+      select count(*) as count from query_records
+       where integration_id = ${integration.id}
+         and ((lookup = 'omisos' and (actualizado is distinct from false or date_of_birth_sent is distinct from false))
+              or (http_status = 200 and answer_empty is distinct from false)
+              or (http_status <> 200 and failure is null))`);
+    expect(Number(incomplete!.count)).toBe(0);
   });
 });
