@@ -42,6 +42,8 @@ for (const [width, height] of [
     await expect(movements.locator('tr', { hasText: 'Cobro confirmado' })).toContainText('Q 0.00');
     await expect(page.getByTestId('record-movements-total')).toHaveText(`-${amount}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    // Values stay readable on a phone: the labels' column does not squeeze them to a few letters a line.
+    expect((await page.getByTestId('record-answer').boundingBox())!.width).toBeGreaterThan(120);
     await screenshot(page, testInfo, `registro-respuesta-vacia-${width}`);
 
     await page.goto(`${baseUrl}/admin/registros?${new URLSearchParams({ identificador: failed })}`);
@@ -57,6 +59,7 @@ for (const [width, height] of [
     await expect(page.getByTestId('record-movements').locator('tr', { hasText: 'Reserva liberada: el saldo se devuelve' })).toContainText(`+${amount}`);
     await expect(page.getByTestId('record-movements-total')).toHaveText('Q 0.00');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect((await page.getByTestId('record-explanation').boundingBox())!.width).toBeGreaterThan(120);
     await screenshot(page, testInfo, `registro-error-explicado-${width}`);
   });
 }

@@ -110,12 +110,17 @@ export default async function RecordPage({
             <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
             {isCatalog && (
               <>
+                {/* The field's name on a line of its own: the label column stays as narrow as the others on a phone. */}
                 <dt>
-                  Datos recientes <code className="mono small">actualizado</code>
+                  Datos recientes
+                  <br />
+                  <code className="mono small">actualizado</code>
                 </dt>
                 <dd data-testid="record-actualizado">{describeActualizado(record.actualizado)}</dd>
                 <dt>
-                  Fecha de nacimiento <code className="mono small">date_of_birth</code>
+                  Fecha de nacimiento
+                  <br />
+                  <code className="mono small">date_of_birth</code>
                 </dt>
                 <dd data-testid="record-date-of-birth">{describeDateOfBirth(record.lookup, record.dateOfBirthSent)}</dd>
               </>
