@@ -19,6 +19,7 @@ import { describeError } from '@/lib/logging/errors';
 import { logger } from '@/lib/logging/logger';
 import { metrics } from '@/lib/metrics/registry';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
+import { purgeExpiredIdempotencyKeys } from '@/lib/idempotency/store';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { flushRefusals } from '@/lib/rollups/refusals';
 import { flushBeforeExit } from '@/lib/runtime/flush-before-exit';
@@ -31,6 +32,7 @@ import { issueLastMonthStatements } from '@/lib/statements/monthly';
 import { recordBreakerTransitions } from '@/lib/status-page/recorder';
 
 const DAY_MS = 24 * 3_600_000;
+const IDEMPOTENCY_PURGE_EVERY_MS = 15 * 60_000;
 const log = logger('startup');
 
 /**
@@ -77,6 +79,7 @@ export async function startServer(): Promise<void> {
   startHoldSweeper(settings.HOLD_SWEEP_AFTER_SECONDS, settings.HOLD_SWEEP_INTERVAL_SECONDS * 1000);
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
+  startIdempotencyPurge();
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them.
   alerts().start();
@@ -150,6 +153,25 @@ function startRetention(exportDir: string | undefined): void {
       }
     },
     onError: (error) => retentionLog.error({ err: error }, 'purging old query records failed'),
+  });
+}
+
+/**
+ * Every few minutes, on one instance: the Idempotency-Key rows whose 24 hours passed, stored
+ * answers included (personal data, kept no longer than the key is honoured). A lookup already
+ * ignores an expired row; the purge is what makes it gone.
+ */
+function startIdempotencyPurge(): void {
+  const idempotencyLog = logger('idempotency');
+  schedulePeriodicJob({
+    name: 'idempotency-purge',
+    everyMs: IDEMPOTENCY_PURGE_EVERY_MS,
+    leaseMs: 10 * 60_000,
+    run: async () => {
+      const purged = await purgeExpiredIdempotencyKeys();
+      if (purged > 0) idempotencyLog.info({ purged }, 'purged idempotency keys past their 24 hours');
+    },
+    onError: (error) => idempotencyLog.error({ err: error }, 'purging idempotency keys failed'),
   });
 }
 

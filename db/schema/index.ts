@@ -14,3 +14,4 @@ export * from './personal-data-access';
 export * from './console-two-factor';
 export * from './personal-data-at-rest';
 export * from './source-breaker-transitions';
+export * from './idempotency-keys';

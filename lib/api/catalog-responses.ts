@@ -3,6 +3,8 @@ import { catalogOutcomeStatus, type CatalogOutcome } from '@/lib/lookups/catalog
 import type { CatalogRequestProblem } from '@/lib/lookups/catalog-request';
 import type { SourceFailure } from '@/lib/sources/outcomes';
 import { jsonResponse } from './responses';
+import { REQUEST_ID_HEADER } from '@/lib/http/request-id';
+import { IDEMPOTENCY_REPLAYED_HEADER } from '@/lib/idempotency/key';
 
 /**
  * Texts for the malformed requests the contract does not name (docs/decisions.md). Like the
@@ -18,6 +20,9 @@ export const CATALOG_REQUEST_MESSAGES: Record<CatalogRequestProblem, string> = {
   identifier_too_long: 'El nit o el cui es demasiado largo.',
   actualizado_not_boolean: 'El campo actualizado debe ser true o false.',
   date_of_birth_not_text: 'El campo date_of_birth debe enviarse como texto (YYYY-MM-DD).',
+  // The contract's 400 for data that is not valid: the key is part of the query's data.
+  idempotency_key_invalid: CATALOG_MESSAGES.sourceRejectedData,
+  idempotency_key_reused: CATALOG_MESSAGES.sourceRejectedData,
 };
 
 const SOURCE_FAILURE_MESSAGES: Record<SourceFailure, string> = {
@@ -30,7 +35,7 @@ const SOURCE_FAILURE_MESSAGES: Record<SourceFailure, string> = {
   unavailable: CATALOG_MESSAGES.sourceUnavailable,
 };
 
-function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' }>): string {
+function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' | 'replay' }>): string {
   switch (outcome.kind) {
     case 'credentials_missing':
       return CATALOG_MESSAGES.credentialsRequired;
@@ -47,7 +52,8 @@ function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' }>): 
     case 'source_failure':
       return SOURCE_FAILURE_MESSAGES[outcome.failure];
     case 'unavailable':
-      // The contract's 502: not resolved, not charged, safe to retry.
+      // The contract's 502: not resolved, not charged, safe to retry (key_in_use included: the
+      // request holding the key was still running when this one's 30 seconds ran out).
       return CATALOG_MESSAGES.sourceUnavailable;
     case 'unhandled':
       return CATALOG_MESSAGES.unhandled;
@@ -57,6 +63,13 @@ function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' }>): 
 /** Catalog success is `{data}` only; every catalog error is `{message}` only. */
 export function catalogResponse(outcome: CatalogOutcome, requestId: string): Response {
   const status = catalogOutcomeStatus(outcome);
+  if (outcome.kind === 'replay') {
+    // The stored text as it is: the same bytes the first request got.
+    return new Response(outcome.answer.body, {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', [REQUEST_ID_HEADER]: requestId, [IDEMPOTENCY_REPLAYED_HEADER]: 'true' },
+    });
+  }
   if (outcome.kind === 'success') return jsonResponse(status, { data: outcome.data }, requestId);
   return jsonResponse(status, { message: catalogMessage(outcome) }, requestId);
 }

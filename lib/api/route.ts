@@ -13,6 +13,7 @@ import { consumeGlobalLimit } from '@/lib/limits/limits';
 import { runWithRequestContext } from '@/lib/http/request-context';
 import { logger } from '@/lib/logging/logger';
 import { credentialsFrom, type Credentials } from '@/lib/lookups/credentials';
+import { IDEMPOTENCY_KEY_HEADER } from '@/lib/idempotency/key';
 import { newLookupTrace, type LookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import type { LookupKind } from '@/db/schema';
@@ -29,6 +30,8 @@ export interface LookupContext {
   credentials: Credentials;
   readBody: () => Promise<BodyRead>;
   requestId: string;
+  /** The Idempotency-Key header as sent (null when absent); only the catalogs read it (lib/idempotency). */
+  idempotencyKey: string | null;
 }
 
 let headersOfEveryAnswer: Array<[string, string]> | undefined;
@@ -88,7 +91,12 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
       };
       try {
         const clientAddress = requestClientAddress((name) => request.headers.get(name), settings);
-        response = await run({ credentials: credentialsFrom(request.headers, clientAddress), readBody, requestId });
+        response = await run({
+          credentials: credentialsFrom(request.headers, clientAddress),
+          readBody,
+          requestId,
+          idempotencyKey: request.headers.get(IDEMPOTENCY_KEY_HEADER),
+        });
       } catch (error) {
         if (error instanceof ClientAbortedError) {
           // The client hung up before its request was complete: nothing ran past the body (no

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { recordCompanions, recordFacts } from '@/lib/records/write';
@@ -52,7 +52,13 @@ export async function placeHold(integrationId: number, requestId: string): Promi
  * A capture returns the balance it left (the statement reads the row it already touches), so the
  * alerts need no round trip of their own; a void or a settlement that found the hold gone, null.
  */
-export async function settleHold(hold: Hold, capture: boolean, input: QueryRecordInput | SealedQueryRecord): Promise<BalanceAfterCharge | null> {
+export async function settleHold(
+  hold: Hold,
+  capture: boolean,
+  input: QueryRecordInput | SealedQueryRecord,
+  /** One more CTE committed with the settlement (lib/idempotency's stored answer); none for most lookups. */
+  companion?: SQL,
+): Promise<BalanceAfterCharge | null> {
   const handle = await database();
   // Its NIT and CUI encrypted, its search keys hashed, here in the app: the keys never reach SQL.
   const record = sealRecord(input);
@@ -94,7 +100,8 @@ export async function settleHold(hold: Hold, capture: boolean, input: QueryRecor
       on conflict (request_id) do nothing
       returning id, created_at, charged_centavos
     ),
-    ${recordCompanions(record)}
+    ${recordCompanions(record)}${companion ? sql`,
+    ${companion}` : sql``}
     select exists (select 1 from settlement) as settled, i.balance_centavos as balance, i.tariff_centavos as tariff,
            i.low_balance_alert_centavos as low_balance_alert
       from integrations i where i.id = ${record.integrationId}::integer`);

@@ -23,7 +23,11 @@ export type CatalogRequestProblem =
   | 'identifier_not_text'
   | 'identifier_too_long'
   | 'actualizado_not_boolean'
-  | 'date_of_birth_not_text';
+  | 'date_of_birth_not_text'
+  /** The Idempotency-Key header is empty, longer than 255 characters or not printable (lib/idempotency). */
+  | 'idempotency_key_invalid'
+  /** The Idempotency-Key was used in the last 24 hours with another request. */
+  | 'idempotency_key_reused';
 
 
 /**

@@ -7,6 +7,10 @@ import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { describeError } from '@/lib/logging/errors';
+import { env } from '@/lib/env';
+import { idempotencyKeyHash, normalizedRequest, readIdempotencyKey } from '@/lib/idempotency/key';
+import { replayableAnswer } from '@/lib/idempotency/answers';
+import { claimIdempotencyKey, releaseIdempotencyKey, settleIdempotencyKey, type IdempotencyTarget, type StoredAnswer } from '@/lib/idempotency/store';
 import { logger } from '@/lib/logging/logger';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
@@ -35,6 +39,8 @@ export type CatalogOutcome =
   | { kind: 'balance_exhausted' }
   | { kind: 'source_failure'; failure: SourceFailure }
   | Unavailable
+  /** The stored answer of an earlier request with the same Idempotency-Key (lib/idempotency). */
+  | { kind: 'replay'; answer: StoredAnswer }
   | { kind: 'unhandled' };
 
 /** The outcomes that end a lookup before it reaches the source: counted, never recorded. */
@@ -46,6 +52,8 @@ export interface CatalogLookupInput {
   /** Read only once the cheap checks passed, so refused requests never cost a body read. */
   readBody: () => Promise<BodyRead>;
   requestId: string;
+  /** The Idempotency-Key header as sent; null when absent. */
+  idempotencyKey: string | null;
 }
 
 /**
@@ -55,8 +63,22 @@ export interface CatalogLookupInput {
  */
 export async function runCatalogLookup(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const outcome = await runPipeline(input);
-  noteLookup({ outcome: outcome.kind === 'source_failure' ? `source_${outcome.failure}` : outcome.kind === 'unavailable' ? outcome.cause : outcome.kind });
+  noteLookup({ outcome: lookupOutcomeName(outcome) });
   return outcome;
+}
+
+/** The outcome's name on the lookup's log line and metrics. */
+function lookupOutcomeName(outcome: CatalogOutcome): string {
+  switch (outcome.kind) {
+    case 'source_failure':
+      return `source_${outcome.failure}`;
+    case 'unavailable':
+      return outcome.cause;
+    case 'replay':
+      return 'idempotent_replay';
+    default:
+      return outcome.kind;
+  }
 }
 
 async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
@@ -83,7 +105,76 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
 
   const parsed = parseCatalogRequest(input.catalog, await input.readBody());
   if (!parsed.ok) return refused({ kind: 'invalid_request', problem: parsed.problem }, integration.id);
+  const idempotencyKey = readIdempotencyKey(input.idempotencyKey);
+  if (idempotencyKey.kind === 'invalid') return refused({ kind: 'invalid_request', problem: 'idempotency_key_invalid' }, integration.id);
+  if (idempotencyKey.kind === 'absent') return runLookup(input, integration, parsed.request, startedAt, refused);
 
+  // With a key: the first request runs and its answer is kept; a repeat gets that answer.
+  const idempotent = { integrationId: integration.id, keyHash: idempotencyKeyHash(idempotencyKey.key), requestId: input.requestId };
+  const request = normalizedRequest(input.catalog, parsed.request);
+  const settings = env();
+  // A repeat waits for the first no longer than the source's ceiling (the contract's 30 seconds).
+  const waitUntil = performance.now() + settings.SOURCE_TIMEOUT_MS;
+  for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS)) {
+    const claim = await timeStage('idempotency', () => claimIdempotencyKey(idempotent, request, settings.HOLD_SWEEP_AFTER_SECONDS));
+    if (claim.kind === 'replay') return { kind: 'replay', answer: claim.answer };
+    if (claim.kind === 'mismatch') return refused({ kind: 'invalid_request', problem: 'idempotency_key_reused' }, integration.id);
+    if (claim.kind === 'claimed') return runClaimedLookup(input, integration, parsed.request, startedAt, refused, idempotent);
+    if (performance.now() + pauseMs > waitUntil) return { kind: 'unavailable', cause: 'key_in_use' };
+    await timeStage('idempotency', () => new Promise((resolve) => setTimeout(resolve, pauseMs)));
+  }
+}
+
+// A repeat asks again after 25 ms, then each time twice as late, at most every half second.
+const FIRST_PAUSE_MS = 25;
+const LONGEST_PAUSE_MS = 500;
+
+type Refuse = <T extends Refusal>(outcome: T, integrationId?: number) => T;
+
+/**
+ * Runs a lookup that owns its Idempotency-Key. Its settlement stores the answer (or releases the
+ * key) in the same statement as the charge; a lookup that ends before any settlement releases the
+ * key itself, so a repeat runs again.
+ */
+async function runClaimedLookup(
+  input: CatalogLookupInput,
+  integration: { id: number; nombre: string },
+  request: CatalogRequest,
+  startedAt: number,
+  refused: Refuse,
+  target: IdempotencyTarget,
+): Promise<CatalogOutcome> {
+  const idempotent = { target, settled: false };
+  let outcome: CatalogOutcome = { kind: 'unhandled' };
+  try {
+    outcome = await runLookup(input, integration, request, startedAt, refused, idempotent);
+    return outcome;
+  } finally {
+    if (!idempotent.settled) {
+      // Nothing stored: a repeat runs again. If the database is away this fails too, and the key
+      // stays running until it is abandoned (docs/decisions.md): nothing was charged meanwhile.
+      await timeStage('idempotency', () => releaseIdempotencyKey(target)).catch((error: unknown) =>
+        logger('lookups').error({ err: error, catalog: input.catalog, outcome: outcome.kind }, 'releasing an idempotency key failed'),
+      );
+    }
+  }
+}
+
+/** What a lookup with an Idempotency-Key carries to its settlement. */
+interface IdempotentSettlement {
+  target: IdempotencyTarget;
+  /** Set once the settlement statement stored the answer or released the key. */
+  settled: boolean;
+}
+
+async function runLookup(
+  input: CatalogLookupInput,
+  integration: { id: number; nombre: string },
+  request: CatalogRequest,
+  startedAt: number,
+  refused: Refuse,
+  idempotent?: IdempotentSettlement,
+): Promise<CatalogOutcome> {
   // The source is known to be down: fail fast before waiting or holding money (no database trip at all).
   if (sourceClients().guards.catalog.refusesNow()) return { kind: 'source_failure', failure: 'unavailable' };
   // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
@@ -92,7 +183,7 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
     if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
     metrics().holdsOpen.inc();
     try {
-      return await querySourceAndSettle(input, integration, parsed.request, hold, startedAt);
+      return await querySourceAndSettle(input, integration, request, hold, startedAt, idempotent);
     } finally {
       metrics().holdsOpen.dec();
     }
@@ -106,6 +197,7 @@ async function querySourceAndSettle(
   request: CatalogRequest,
   hold: Hold,
   startedAt: number,
+  idempotent?: IdempotentSettlement,
 ): Promise<CatalogOutcome> {
   let outcome: CatalogOutcome;
   let detail: string | null = null;
@@ -148,7 +240,9 @@ async function querySourceAndSettle(
   };
   let charged: Awaited<ReturnType<typeof settleHold>>;
   try {
-    charged = await timeStage('settle', () => settleHold(hold, outcome.kind === 'success', record));
+    const companion = idempotent && settleIdempotencyKey(idempotent.target, replayableAnswer(outcome));
+    charged = await timeStage('settle', () => settleHold(hold, outcome.kind === 'success', record, companion));
+    if (idempotent) idempotent.settled = true;
   } catch (error) {
     // The source was called and the database did not take the settlement (stopped, unreachable).
     // Nobody can know when it will, so the lookup is not charged: its hold is voided and its record
@@ -206,6 +300,8 @@ const SOURCE_FAILURE_STATUS: Record<SourceFailure, number> = {
 /** The HTTP status of an outcome, for the record and for lib/api's responses. */
 export function catalogOutcomeStatus(outcome: CatalogOutcome): number {
   switch (outcome.kind) {
+    case 'replay':
+      return outcome.answer.status;
     case 'success':
       return 200;
     case 'credentials_missing':

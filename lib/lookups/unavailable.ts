@@ -6,5 +6,6 @@
  */
 export interface Unavailable {
   kind: 'unavailable';
-  cause: 'shed' | 'credentials_unavailable';
+  /** key_in_use: an earlier request with the same Idempotency-Key was still running past the source's ceiling. */
+  cause: 'shed' | 'credentials_unavailable' | 'key_in_use';
 }

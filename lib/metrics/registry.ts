@@ -4,7 +4,7 @@
 // METRICS_INTEGRATION_LABEL is on (its cardinality is the number of integrations).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export type LookupStage = 'auth' | 'queue' | 'hold' | 'source' | 'settle';
+export type LookupStage = 'auth' | 'queue' | 'hold' | 'source' | 'settle' | 'idempotency';
 
 /** Readings taken when Prometheus scrapes, from parts that already keep them. */
 export interface MetricsProbes {

@@ -1,0 +1,42 @@
+// The rules of the Idempotency-Key header on the catalogs (issue 25, point 2; docs/decisions.md,
+// "Idempotency-Key on the catalogs"): which keys are accepted and what makes two requests "the same".
+import { createHash } from 'node:crypto';
+import type { CatalogName, CatalogRequest } from '@/lib/lookups/catalog-request';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Set to `true` on an answer that is the stored answer of an earlier request with the same key. */
+export const IDEMPOTENCY_REPLAYED_HEADER = 'idempotency-replayed';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** How long a key is remembered after its first request. */
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+
+// Printable ASCII, space included: what an HTTP header carries without an encoding question (Node
+// reads other bytes as latin1, so a non-ASCII key could not be told apart from its mangled form).
+const PRINTABLE = /^[\x20-\x7e]+$/;
+
+export type IdempotencyKeyRead = { kind: 'absent' } | { kind: 'valid'; key: string } | { kind: 'invalid' };
+
+/** Reads the header's value (null when it was not sent): 1 to 255 printable characters. */
+export function readIdempotencyKey(value: string | null): IdempotencyKeyRead {
+  if (value === null) return { kind: 'absent' };
+  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE.test(value)) return { kind: 'invalid' };
+  return { kind: 'valid', key: value };
+}
+
+/**
+ * What the database stores instead of the key: its SHA-256. The key is the integrator's text and
+ * may carry anything; equality is all that is needed of it.
+ */
+export function idempotencyKeyHash(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/**
+ * The request as the gateway understood it: the catalog and the fields it forwards, in a fixed
+ * order. Two bodies that differ only in whitespace, key order, an explicit `actualizado: false`, a
+ * `date_of_birth` the catalog does not read or an empty identifier are the same request; any
+ * difference the source would see is not. The same key on another catalog is another request.
+ */
+export function normalizedRequest(catalog: CatalogName, request: CatalogRequest): string {
+  return JSON.stringify([catalog, request.nit ?? null, request.cui ?? null, request.actualizado, request.dateOfBirth ?? null]);
+}
