@@ -129,5 +129,15 @@ for (const width of [1366, 390]) {
     await screenshot(page, testInfo, `15-documentacion-campos-${width}`, { fullPage: false });
     await support.scrollIntoViewIfNeeded();
     await screenshot(page, testInfo, `15-documentacion-soporte-${width}`, { fullPage: false });
+
+    // Safe retries (issue 25, point 2): the section, and the optional header on each catalog only.
+    const retries = page.locator('section#idempotencia');
+    await expect(retries).toContainText('Idempotency-Replayed: true');
+    for (const catalog of ['lookupCuiNit', 'lookupRtuV2', 'lookupOmisos']) {
+      await expect(page.locator(`section#${catalog}`).getByRole('link', { name: 'Reintentos seguros' })).toHaveAttribute('href', '#idempotencia');
+    }
+    await expect(page.locator('section#searchRtuByNits')).not.toContainText('Idempotency-Key');
+    await retries.scrollIntoViewIfNeeded();
+    await screenshot(page, testInfo, `15-documentacion-idempotencia-${width}`, { fullPage: false });
   });
 }

@@ -27,6 +27,8 @@ interface Operation {
   summary: string;
   description: string;
   requestBody: { content: Record<string, MediaType> };
+  /** Optional headers (the catalogs' Idempotency-Key). */
+  parameters?: Array<{ name: string; description: string }>;
   responses: Record<string, { description: string; content?: Record<string, MediaType> }>;
 }
 
@@ -132,6 +134,31 @@ export default async function DocsPage() {
               ve igualmente cuántos rechazos tuvo su integración y por qué.
             </p>
           </section>
+          <section id="idempotencia" className="support" aria-labelledby="idempotencia-title">
+            <h2 id="idempotencia-title">Reintentos seguros: Idempotency-Key</h2>
+            <p>
+              Si su cliente no recibió la respuesta de un catálogo (cortó antes de los 30 segundos, se cayó la red) y usted no sabe si la consulta se
+              cobró, repítala con la cabecera opcional <code>Idempotency-Key</code>: una clave suya de 1 a 255 caracteres ASCII imprimibles, nueva para
+              cada consulta distinta (un UUID, por ejemplo). No ponga datos personales en la clave.
+            </p>
+            <ul>
+              <li>
+                La misma clave con el mismo cuerpo y la misma ruta, en las 24 horas siguientes a la primera solicitud: recibe la primera respuesta otra
+                vez (mismo estado y cuerpo) con la cabecera <code>Idempotency-Replayed: true</code>. No se cobra otra vez ni se consulta la fuente.
+              </li>
+              <li>Si la primera todavía está en curso, la repetición la espera, hasta 30 segundos; pasado ese tiempo recibe 502 y puede reintentar.</li>
+              <li>
+                La misma clave con otro cuerpo u otra ruta: 400 <code>Los datos de la consulta no son validos.</code> Una clave vacía, de más de 255
+                caracteres o con caracteres no imprimibles: el mismo 400.
+              </li>
+              <li>
+                Se guardan el 200 y los 400 y 404 de la fuente. Un 402, 429, 500 o 502 no se guarda: repetir con la misma clave vuelve a intentar la
+                consulta, como indica el contrato.
+              </li>
+              <li>Cada repetición cuenta para el límite por minuto de los catálogos y para el global, como cualquier solicitud.</li>
+            </ul>
+            <p className="muted">Sin la cabecera, los catálogos funcionan exactamente como siempre.</p>
+          </section>
           <CredentialsForm />
 
           {operations.map(({ path, operation }) => {
@@ -153,6 +180,11 @@ export default async function DocsPage() {
                 <p>
                   <code>x-integracion-login</code> y <code>x-integracion-token</code>, siempre juntas; <code>content-type: application/json</code>.
                 </p>
+                {operation.parameters?.map((parameter) => (
+                  <p key={parameter.name}>
+                    <code>{parameter.name}</code>: {parameter.description} Vea <a href="#idempotencia">Reintentos seguros</a>.
+                  </p>
+                ))}
                 <h3>Cuerpo</h3>
                 {requestSchema && <FieldsTable schema={requestSchema} />}
                 <pre>{JSON.stringify(request.example, null, 2)}</pre>

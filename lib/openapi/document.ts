@@ -76,6 +76,32 @@ const REQUEST_ID_HEADER = {
 const withRequestId = (responses: Record<string, JsonObject>) =>
   Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { headers: REQUEST_ID_HEADER, ...response }]));
 
+/** The optional header of the catalogs (lib/idempotency): repeats within 24 hours get the first answer. */
+export const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Opcional. Una clave de 1 a 255 caracteres ASCII imprimibles (por ejemplo un UUID) que identifica esta consulta en su sistema. Si repite la solicitud con la misma clave en las 24 horas siguientes y el mismo cuerpo, recibe la primera respuesta otra vez (mismo estado y cuerpo, con la cabecera Idempotency-Replayed: true), sin un nuevo cobro y sin consultar de nuevo la fuente; si la primera todavía está en curso, la repetición la espera (hasta 30 segundos). La misma clave con otro cuerpo, u otra ruta, recibe 400. Se guardan el 200 y los 400 y 404 de la fuente; un 402, 429, 500 o 502 no se guarda, así que repetir con la misma clave vuelve a intentar. Cada repetición cuenta para los límites por minuto y global. Sin esta cabecera la consulta funciona como siempre.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+const REPLAYED_HEADER = {
+  'Idempotency-Replayed': {
+    description: 'true cuando esta respuesta es la guardada de una solicitud anterior con la misma Idempotency-Key (no se cobró ni consultó la fuente otra vez). Ausente en cualquier otro caso.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** The answers a repeat with the same Idempotency-Key may get again, and say so with a header. */
+const withReplayHeader = (responses: Record<string, JsonObject>, statuses: string[]) =>
+  Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      statuses.includes(status) ? { ...response, headers: { ...(response.headers as JsonObject), ...REPLAYED_HEADER } } : response,
+    ]),
+  );
+
 type CatalogPath = '/catalogos/cui-nit' | '/catalogos/rtu' | '/catalogos/omisos';
 
 const pick = <T extends Record<string, string>>(messages: T, ...keys: Array<keyof T>) =>
@@ -174,6 +200,9 @@ function registryPaths(): JsonObject {
 function catalogPath(path: CatalogPath, operationId: string, summary: string, flag: string, success: z.ZodType, readsDateOfBirth: boolean): JsonObject {
   const invalidRequest = { ...CATALOG_REQUEST_MESSAGES } as Record<string, string>;
   if (!readsDateOfBirth) delete invalidRequest.date_of_birth_not_text;
+  // The same text as the source's rejection (below): the 400's description names these cases.
+  delete invalidRequest.idempotency_key_invalid;
+  delete invalidRequest.idempotency_key_reused;
   return {
     post: {
       operationId,
@@ -184,17 +213,19 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
         'Límites: un contador de 30 por minuto por integración, compartido por los tres catálogos, más el global de 100 cada 15 minutos por IP. Ningún 429 lleva Retry-After. Cada consulta tiene un tope de 30 segundos, luego 502: el tiempo de espera del cliente debe superar 30 segundos. Un 502 no se resolvió ni se cobró: reintentar es seguro, con espera exponencial.',
         'Toda consulta que llega a la fuente queda registrada con el identificador enviado; los rechazos antes de la consulta (400 sin identificador, credenciales, bandera, saldo, el límite por minuto) no.',
         readsDateOfBirth ? 'date_of_birth se reenvía tal como llega cuando la fuente no tiene copia del registro.' : 'Esta consulta ignora date_of_birth.',
+        'Reintentos seguros: envíe la cabecera opcional Idempotency-Key y repita la solicitud con la misma clave y el mismo cuerpo si no recibió respuesta (por ejemplo, su cliente cortó antes de los 30 segundos). En 24 horas la consulta se cobra y llega a la fuente una sola vez; las repeticiones reciben la misma respuesta con Idempotency-Replayed: true.',
       ].join('\n\n'),
+      parameters: [IDEMPOTENCY_KEY_PARAMETER],
       requestBody: {
         required: true,
         content: { 'application/json': { schema: ref(catalogRequestSchema), example: SUCCESS_EXAMPLES[path].request } },
       },
-      responses: withRequestId({
+      responses: withReplayHeader(withRequestId({
         '200': {
           description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.',
           content: { 'application/json': { schema: ref(success), example: SUCCESS_EXAMPLES[path].response } },
         },
-        '400': catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta.', {
+        '400': catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta. También (con el mensaje de datos no válidos) una Idempotency-Key vacía, de más de 255 caracteres o con caracteres no imprimibles, o una clave ya usada en las últimas 24 horas con otro cuerpo u otra ruta.', {
           ...invalidRequest,
           sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
         }),
@@ -210,8 +241,8 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
           },
         },
         '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
-        '502': catalogError('La fuente no respondió, falló o pasó el techo de 30 segundos. No se resolvió ni se cobró: es seguro reintentar con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
-      }),
+        '502': catalogError('La fuente no respondió, falló o pasó el techo de 30 segundos (también cuando una solicitud anterior con la misma Idempotency-Key sigue en curso después de 30 segundos). No se resolvió ni se cobró: es seguro reintentar con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+      }), ['200', '400', '404']),
     },
   };
 }
