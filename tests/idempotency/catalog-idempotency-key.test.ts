@@ -30,11 +30,17 @@ const REPLAYED = 'idempotency-replayed';
 
 let testDb: TestDatabase;
 let gateway: Gateway;
+// One per test that reads the money afterwards: each starts with BALANCE and a top-up, so a test
+// reads the database once, at its end (on PGlite each read stops the app meanwhile).
 let integration: TestIntegration;
+let concurrent: TestIntegration;
+let refused: TestIntegration;
 
 beforeAll(async () => {
   testDb = await useTestDatabase();
   integration = await createTestIntegration('idempotente', { tariffCentavos: TARIFF, balanceCentavos: BALANCE });
+  concurrent = await createTestIntegration('idempotente-concurrente', { tariffCentavos: TARIFF, balanceCentavos: BALANCE });
+  refused = await createTestIntegration('idempotente-rechazos', { tariffCentavos: TARIFF, balanceCentavos: BALANCE });
   gateway = await startGateway(testDb, {
     // The per-minute limit is spent by every request, repeats included: this file sends more than 30.
     // A source that takes a moment on `actualizado: true`, so concurrent repeats find the first running;
@@ -55,16 +61,26 @@ function freshKey(): string {
   return `pedido-${keys}-${Date.now()}`;
 }
 
-function call(route: CatalogRoute, json: unknown, key?: string): Promise<ApiAnswer> {
-  return gateway.call(route, { as: integration, json, headers: key === undefined ? {} : { 'idempotency-key': key } });
+/** The 200s `refused` got: the only lookups of that integration that may be charged or recorded. */
+const servedToRefused: string[] = [];
+
+async function call(route: CatalogRoute, json: unknown, key?: string, as: TestIntegration = integration): Promise<ApiAnswer> {
+  const answer = await gateway.call(route, { as, json, headers: key === undefined ? {} : { 'idempotency-key': key } });
+  if (as === refused && answer.status === 200) servedToRefused.push(answer.requestId);
+  return answer;
 }
 
 function sourceCalls(route: CatalogRoute): number {
   return gateway.upstream.requestsTo(CATALOG_UPSTREAM_PATHS[route]).length;
 }
 
-async function money() {
-  return gateway.withDatabase(async (handle) => ({ money: await readMoney(handle, integration.id), records: await readRecords(handle, integration.id) }));
+/** The integration's money and records (its first ledger entry is the top-up of BALANCE), and its stored keys as text. */
+async function money(of: TestIntegration) {
+  return gateway.withDatabase(async (handle) => ({
+    money: await readMoney(handle, of.id),
+    records: await readRecords(handle, of.id),
+    storedKeys: JSON.stringify(await handle.rows(sql`select * from idempotency_keys where integration_id = ${of.id}::integer`)),
+  }));
 }
 
 /** The lookup's log line (lib/api/route.ts) for a request id: its outcome and its database round trips. */
@@ -76,7 +92,6 @@ function lookupLine(requestId: string) {
 
 describe('a catalog lookup repeated with its Idempotency-Key', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('gets the first answer again, marked as a replay, charged once and sent to the source once', async () => {
-    const before = await money();
     const callsBefore = sourceCalls(ROUTES.cuiNit);
     const key = freshKey();
     const body = { nit: gateway.sample.individual.nit };
@@ -92,20 +107,23 @@ describe('a catalog lookup repeated with its Idempotency-Key', { timeout: PROCES
     }
     expect(sourceCalls(ROUTES.cuiNit) - callsBefore).toBe(1);
 
-    const after = await money();
-    expect(before.money.balanceCentavos - after.money.balanceCentavos).toBe(TARIFF);
+    // What it cost: the first lookup three statements (claim, hold, settlement with the answer), a replay one.
+    expect(lookupLine(first.requestId)).toMatchObject({ status: 200, outcome: 'success', dbRoundTrips: 3 });
+    expect(lookupLine(repeats[0]!.requestId)).toMatchObject({ status: 200, outcome: 'idempotent_replay', dbRoundTrips: 1 });
+
+    const after = await money(integration);
+    expect(after.money.balanceCentavos).toBe(BALANCE - TARIFF);
     expect(after.money.ledgerSumCentavos).toBe(after.money.balanceCentavos);
-    const newEntries = after.money.ledger.slice(before.money.ledger.length);
-    expect(newEntries.map((entry) => [entry.kind, entry.requestId])).toEqual([
+    expect(after.money.ledger.map((entry) => [entry.kind, entry.requestId])).toEqual([
+      ['top_up', null],
       ['hold', first.requestId],
       ['capture', first.requestId],
     ]);
     // One record: the replays never reached the source, so there is nothing to record of them.
-    expect(after.records.slice(before.records.length).map((record) => [record.requestId, record.httpStatus, record.chargedCentavos])).toEqual([[first.requestId, 200, TARIFF]]);
-
-    // What it cost: the first lookup three statements (claim, hold, settlement with the answer), a replay one.
-    expect(lookupLine(first.requestId)).toMatchObject({ status: 200, outcome: 'success', dbRoundTrips: 3 });
-    expect(lookupLine(repeats[0]!.requestId)).toMatchObject({ status: 200, outcome: 'idempotent_replay', dbRoundTrips: 1 });
+    expect(after.records.map((record) => [record.requestId, record.httpStatus, record.chargedCentavos])).toEqual([[first.requestId, 200, TARIFF]]);
+    // The stored answer is personal data: encrypted, and the key itself only as a hash.
+    expect(after.storedKeys).toContain('pd1:');
+    for (const clear of [key, body.nit, '"data"', 'nombre']) expect(after.storedKeys).not.toContain(clear);
   });
 
   it('costs a lookup without the header nothing: two statements, as before', async () => {
@@ -116,26 +134,25 @@ describe('a catalog lookup repeated with its Idempotency-Key', { timeout: PROCES
   });
 
   it(`answers ${CONCURRENT_REPEATS} concurrent repeats with one charge, one source call and one answer`, async () => {
-    const before = await money();
     const callsBefore = sourceCalls(ROUTES.catalogRtu);
     const key = freshKey();
     // actualizado: the source takes its online latency, so the repeats arrive while the first runs.
     const body = { nit: gateway.sample.legalEntity.nit, actualizado: true };
-    const answers = await Promise.all(Array.from({ length: CONCURRENT_REPEATS }, () => call(ROUTES.catalogRtu, body, key)));
+    const answers = await Promise.all(Array.from({ length: CONCURRENT_REPEATS }, () => call(ROUTES.catalogRtu, body, key, concurrent)));
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
     expect(answers.filter((answer) => answer.headers.get(REPLAYED) === 'true')).toHaveLength(CONCURRENT_REPEATS - 1);
     expect(sourceCalls(ROUTES.catalogRtu) - callsBefore).toBe(1);
-    const after = await money();
-    expect(before.money.balanceCentavos - after.money.balanceCentavos).toBe(TARIFF);
-    expect(after.records.length - before.records.length).toBe(1);
+    const after = await money(concurrent);
+    expect(after.money.balanceCentavos).toBe(BALANCE - TARIFF);
+    expect(after.money.ledger.map((entry) => entry.kind)).toEqual(['top_up', 'hold', 'capture']);
+    expect(after.records.map((record) => record.chargedCentavos)).toEqual([TARIFF]);
     expect(after.money.ledgerSumCentavos).toBe(after.money.balanceCentavos);
   });
 
   it("refuses the same key with another body with the contract's 400, running nothing", async () => {
     const key = freshKey();
-    expect((await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, key)).status).toBe(200);
-    const before = await money();
+    expect((await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, key, refused)).status).toBe(200);
     const callsBefore = gateway.upstream.requests.length;
     for (const [route, body] of [
       [ROUTES.cuiNit, { nit: gateway.sample.legalEntity.nit }],
@@ -143,27 +160,31 @@ describe('a catalog lookup repeated with its Idempotency-Key', { timeout: PROCES
       // The same body on another catalog is another request.
       [ROUTES.omisos, { nit: gateway.sample.individual.nit }],
     ] as const) {
-      const answer = await call(route, body, key);
+      const answer = await call(route, body, key, refused);
       expectErrorBody(answer, 400, 'message', CATALOG_MESSAGES.sourceRejectedData);
       expect(answer.headers.get(REPLAYED)).toBeNull();
     }
     expect(gateway.upstream.requests.length).toBe(callsBefore);
-    const after = await money();
-    expect(after.money.balanceCentavos).toBe(before.money.balanceCentavos);
-    expect(after.records.length).toBe(before.records.length);
   });
 
   it("refuses an empty, too long or non-printable key with the contract's 400, before anything runs", async () => {
-    const before = await money();
     const callsBefore = gateway.upstream.requests.length;
     for (const key of ['', 'k'.repeat(256), 'con\ttabulador', 'acentuada-\u00e9']) {
-      const answer = await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, key);
+      const answer = await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, key, refused);
       expectErrorBody(answer, 400, 'message', CATALOG_MESSAGES.sourceRejectedData);
     }
     // 255 printable characters are a key.
-    expect((await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, '~'.repeat(255))).status).toBe(200);
+    expect((await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, '~'.repeat(255), refused)).status).toBe(200);
     expect(gateway.upstream.requests.length - callsBefore).toBe(1);
-    expect((await money()).records.length - before.records.length).toBe(1);
+
+    // This integration's refusals, here and in the test before, were neither charged nor recorded:
+    // its records and charges are exactly its 200s.
+    const after = await money(refused);
+    expect(after.money.balanceCentavos).toBe(BALANCE - servedToRefused.length * TARIFF);
+    expect(after.money.ledgerSumCentavos).toBe(after.money.balanceCentavos);
+    expect(after.records.map((record) => [record.requestId, record.httpStatus, record.chargedCentavos]).sort()).toEqual(
+      servedToRefused.map((requestId) => [requestId, 200, TARIFF]).sort(),
+    );
   });
 
   it("replays the source's final 404, and lets a 502 be tried again", async () => {
@@ -186,14 +207,5 @@ describe('a catalog lookup repeated with its Idempotency-Key', { timeout: PROCES
     expectErrorBody(retry502, 502, 'message', CATALOG_MESSAGES.sourceUnavailable);
     expect(retry502.headers.get(REPLAYED)).toBeNull();
     expect(sourceCalls(ROUTES.omisos) - callsBefore).toBe(3);
-  });
-
-  it('keeps the stored answers encrypted: neither the key, the NIT nor the taxpayer data in clear', async () => {
-    const key = freshKey();
-    const answer = await call(ROUTES.cuiNit, { nit: gateway.sample.legalEntity.nit }, key);
-    expect(answer.status).toBe(200);
-    const stored = await gateway.withDatabase(async (handle) => JSON.stringify(await handle.rows(sql`select * from idempotency_keys`)));
-    expect(stored).toContain('pd1:');
-    for (const clear of [key, gateway.sample.legalEntity.nit, gateway.sample.individual.nit, '"data"']) expect(stored).not.toContain(clear);
   });
 });

@@ -101,6 +101,23 @@ describe('the generated document', () => {
       expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500', '502']);
     }
   });
+
+  it('offers the optional Idempotency-Key on the catalogs only, and names the replay header on the answers a repeat may get again', () => {
+    type Post = { parameters?: Array<Record<string, unknown>>; responses: Record<string, { headers: Record<string, unknown> }> };
+    for (const [path, item] of Object.entries(document.paths)) {
+      const operation = (item as { post: Post }).post;
+      if (!path.startsWith('/catalogos/')) {
+        expect(operation.parameters, path).toBeUndefined();
+        continue;
+      }
+      expect(operation.parameters, path).toEqual([
+        expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' } }),
+      ]);
+      const replayable = Object.entries(operation.responses).filter(([, response]) => 'Idempotency-Replayed' in response.headers).map(([status]) => status);
+      expect(replayable, path).toEqual(['200', '400', '404']);
+      for (const response of Object.values(operation.responses)) expect(response.headers).toHaveProperty('x-request-id');
+    }
+  });
 });
 
 describe('live responses of every operation match the served document', () => {
