@@ -58,8 +58,9 @@ export interface CatalogLookupInput {
 
 /**
  * The catalog pipeline (docs/decisions.md, "Precedence of checks"): credentials, flag,
- * per-minute limit, body, a turn (lib/admission), balance hold, source call, then settlement and
- * record in one statement.
+ * per-minute limit, body, the Idempotency-Key when sent (lib/idempotency: a repeat ends here with
+ * the stored answer), a turn (lib/admission), balance hold, source call, then settlement and record
+ * (and the key's stored answer) in one statement.
  */
 export async function runCatalogLookup(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const outcome = await runPipeline(input);
