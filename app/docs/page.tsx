@@ -137,9 +137,9 @@ export default async function DocsPage() {
           <section id="idempotencia" className="support" aria-labelledby="idempotencia-title">
             <h2 id="idempotencia-title">Reintentos seguros: Idempotency-Key</h2>
             <p>
-              Si su cliente no recibió la respuesta de un catálogo (cortó antes de los 30 segundos, se cayó la red) y usted no sabe si la consulta se
-              cobró, repítala con la cabecera opcional <code>Idempotency-Key</code>: una clave suya de 1 a 255 caracteres ASCII imprimibles, nueva para
-              cada consulta distinta (un UUID, por ejemplo). No ponga datos personales en la clave.
+              Envíe en cada consulta de catálogo la cabecera opcional <code>Idempotency-Key</code>: una clave suya de 1 a 255 caracteres ASCII
+              imprimibles, nueva para cada consulta distinta (un UUID, por ejemplo). Si su cliente no recibió la respuesta (cortó antes de los 30
+              segundos, se cayó la red) y usted no sabe si la consulta se cobró, repítala con la misma clave. No ponga datos personales en la clave.
             </p>
             <ul>
               <li>
