@@ -60,7 +60,7 @@ export type Options = Partial<Record<string, string | boolean>>;
 
 const CLI_ACTOR: Actor = { kind: 'cli', name: process.env.USER };
 
-const TOKEN_SHOWN_ONCE = 'Token (se muestra una sola vez; guárdelo ahora):';
+const TOKEN_SHOWN_ONCE = 'Token (se muestra una sola vez; guárdalo ahora):';
 
 
 function required(args: string[], index: number, what: string): string {
@@ -230,7 +230,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const changes: Partial<IntegrationFlags> = {};
     for (const flag of parseFlagList(options.enable)) changes[flag] = true;
     for (const flag of parseFlagList(options.disable)) changes[flag] = false;
-    if (Object.keys(changes).length === 0) throw new CliError('indique qué consultas cambiar con --enable, --disable o ambas');
+    if (Object.keys(changes).length === 0) throw new CliError('indica qué consultas cambiar con --enable, --disable o ambas');
     const updated = unwrap(await setFlags(CLI_ACTOR, integration.id, changes));
     return { data: updated, text: describeIntegration(updated) };
   },
@@ -299,7 +299,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
 
   async 'integrations:allowed-ips'(args, options) {
     const integration = await integrationByArg(args);
-    if (options.set !== undefined && options.anywhere === true) throw new CliError('use --set o --anywhere, no ambas');
+    if (options.set !== undefined && options.anywhere === true) throw new CliError('usa --set o --anywhere, no ambas');
     let current = integration;
     if (options.anywhere === true) current = unwrap(await setAllowedNetworks(CLI_ACTOR, integration.id, []));
     else if (options.set !== undefined) {
@@ -359,7 +359,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
 
   async 'users:create'(args, options) {
     if (options.password !== undefined) {
-      throw new CliError('no se acepta --password: una contraseña en la línea de órdenes queda en el historial de la terminal y en la lista de procesos. Use --password-stdin.');
+      throw new CliError('no se acepta --password: una contraseña en la línea de órdenes queda en el historial de la terminal y en la lista de procesos. Usa --password-stdin.');
     }
     const role = userRoleSchema.safeParse(options.role);
     if (!role.success) throw new CliError('--role es admin (administrador) o support (soporte)');
@@ -378,7 +378,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
       text:
         `Usuario #${created.user.id} ${safe(created.user.email)} (${ROLE_LABELS[created.user.role]})` +
         `${shownPassword ? `\nContraseña (se muestra una sola vez): ${shownPassword}` : ''}` +
-        '\nAl entrar por primera vez, la consola le pide que elija su propia contraseña.',
+        '\nAl entrar por primera vez, la consola pide al usuario que elija su propia contraseña.',
     };
   },
 

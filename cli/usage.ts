@@ -52,7 +52,7 @@ Las fechas y horas del texto son de Guatemala; con --json, la respuesta es JSON 
   integrations:reactivate <id|nombre>   vuelve a aceptar sus credenciales
   users:create <correo> --name "..." --role admin|support [--password-stdin]
                                         crea un usuario de la consola; muestra una sola vez una contraseña
-                                        generada, o se la pide a usted (--password-stdin: escrita sin que se
+                                        generada, o te la pide (--password-stdin: escrita sin que se
                                         vea, o la primera línea de la entrada estándar si llega por una tubería)
   users:list                            los usuarios de la consola, con su rol
   users:reset-two-factor <correo>       quita el segundo factor de un usuario (perdió el teléfono y los códigos

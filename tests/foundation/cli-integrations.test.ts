@@ -34,7 +34,7 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
   it('prints the token in its plain-text output too, saying it is shown once', async () => {
     const result = await cli('integrations:create', 'cli-text-output');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Token (se muestra una sola vez; guárdelo ahora):');
+    expect(result.stdout).toContain('Token (se muestra una sola vez; guárdalo ahora):');
     expect(result.stdout).toMatch(/tlk_[A-Za-z0-9_-]{43}/);
   });
 
