@@ -67,6 +67,12 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ TWO_FACTOR_ENCRYPTION_KEY: 'too short' })).toThrow(/TWO_FACTOR_ENCRYPTION_KEY/);
   });
 
+  it('refuses local integrator webhook targets in production, naming the setting, and allows them in development', () => {
+    expect(() => parseEnv({ ...PRODUCTION, INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true' })).toThrow(/INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS/);
+    expect(parseEnv({ INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true' }).INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS).toBe(true);
+    expect(parseEnv(PRODUCTION).INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS).toBe(false);
+  });
+
   it('accepts a complete production environment and turns the seed off there', () => {
     expect(parseEnv(PRODUCTION)).toMatchObject({ APP_ENV: 'production', SEED_ON_START: false });
   });

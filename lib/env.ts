@@ -157,6 +157,14 @@ export const envSchema = z
     ALERT_MAX_ATTEMPTS: integer(6, 1, 20),
     ALERT_RETRY_BASE_MS: integer(5_000, 10, 3_600_000),
 
+    // Notifications to each integration's own contacts and webhook (lib/integrator-notifications):
+    // e-mails go through the ALERT_SMTP_* server. At most one per condition (an integration's low
+    // balance, say) this often.
+    INTEGRATOR_NOTIFICATION_REPEAT_HOURS: integer(24, 1, 24 * 31),
+    // true lets integrator webhooks use http:// and private, loopback and link-local addresses
+    // (local receivers in development and tests). Production refuses it: only https:// to public addresses.
+    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: flag(false),
+
     UPSTASH_REDIS_REST_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     UPSTASH_REDIS_REST_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     REDIS_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^rediss?$/ }).optional()),
@@ -202,6 +210,9 @@ export const envSchema = z
       if (env[name] === undefined) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production' });
       }
+    }
+    if (env.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
+      ctx.addIssue({ code: 'custom', path: ['INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'], message: 'must be false in production: integrator webhooks go only to public https:// addresses' });
     }
     if (env.SEED_ON_START) {
       ctx.addIssue({ code: 'custom', path: ['SEED_ON_START'], message: 'must be false in production: nothing is seeded implicitly' });

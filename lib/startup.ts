@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { database, shareEmbeddedDatabase } from '@/db/client';
 import { alerts } from '@/lib/alerts/dispatcher';
+import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { sourceClients } from '@/lib/sources';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
@@ -81,7 +82,9 @@ export async function startServer(): Promise<void> {
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startIdempotencyPurge();
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
-  // Alerts written by any instance or by the CLI are delivered by whichever instance takes them.
+  // Alerts written by any instance or by the CLI are delivered by whichever instance takes them;
+  // the integrators' notifications go through the same outbox and delivery loop.
+  integratorNotifier().attachTo(alerts());
   alerts().start();
   alerts().watchBreakers(sourceClients().guards);
   // The public status page's incidents: every instance records its breakers' openings and closings.

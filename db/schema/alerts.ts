@@ -1,10 +1,28 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgEnum, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 
-export const alertCondition = pgEnum('alert_condition', ['balance_low', 'balance_exhausted', 'breaker_open']);
+// The first three are the administrators' alerts; the rest are only ever sent to integrators
+// (lib/integrator-notifications), which are told about their balance too.
+export const alertCondition = pgEnum('alert_condition', [
+  'balance_low',
+  'balance_exhausted',
+  'breaker_open',
+  'statement_issued',
+  'token_expiring',
+  'token_revoked',
+  'source_unavailable',
+  'source_recovered',
+]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
+export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open';
+/** Who a delivery is for: the console's administrators (the Alertas page) or an integrator's contact (its integration page). */
+export const ALERT_AUDIENCES = ['administrators', 'integrator'] as const;
+export type AlertAudience = (typeof ALERT_AUDIENCES)[number];
+/** Which of the integrator's recipients a notification goes to. */
+export const NOTIFICATION_RECIPIENTS = ['technical', 'billing', 'webhook'] as const;
+export type NotificationRecipient = (typeof NOTIFICATION_RECIPIENTS)[number];
 export const alertChannel = pgEnum('alert_channel', ['webhook', 'email']);
 export type AlertChannel = (typeof alertChannel.enumValues)[number];
 export const alertDeliveryStatus = pgEnum('alert_delivery_status', ['pending', 'sent', 'failed']);
@@ -36,6 +54,9 @@ export const alertDeliveries = pgTable(
     integrationId: integer('integration_id').references(() => integrations.id),
     source: text('source'),
     channel: alertChannel('channel').notNull(),
+    audience: text('audience').$type<AlertAudience>().notNull().default('administrators'),
+    // An integrator notification's recipient (its technical or billing contact, or its webhook); null for administrators.
+    recipient: text('recipient').$type<NotificationRecipient>(),
     // The webhook's URL or the e-mail's recipients, as they were when the alert was raised.
     target: text('target').notNull(),
     // The alert as JSON, exactly the bytes the webhook signs and sends.
@@ -55,6 +76,13 @@ export const alertDeliveries = pgTable(
     index('alert_deliveries_created_idx').on(table.createdAt, table.id),
     // The delivery worker's "what is due": only pending rows, which are few.
     index('alert_deliveries_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    // An integration's page lists its own notifications, newest first.
+    index('alert_deliveries_integrator_idx').on(table.integrationId, table.createdAt, table.id).where(sql`${table.audience} = 'integrator'`),
+    check('alert_deliveries_audience_check', sql`${table.audience} in ('administrators', 'integrator')`),
+    check(
+      'alert_deliveries_recipient_check',
+      sql`(${table.audience} = 'administrators' and ${table.recipient} is null) or (${table.audience} = 'integrator' and ${table.recipient} in ('technical', 'billing', 'webhook') and ${table.integrationId} is not null)`,
+    ),
   ],
 );
 
@@ -78,3 +106,24 @@ export type AlertDelivery = typeof alertDeliveries.$inferSelect;
 export type NewAlertDelivery = typeof alertDeliveries.$inferInsert;
 export type AlertDeliveryAttempt = typeof alertDeliveryAttempts.$inferSelect;
 export type NewAlertDeliveryAttempt = typeof alertDeliveryAttempts.$inferInsert;
+
+/**
+ * A kind of notification one of an integrator's recipients does not want (lib/integrator-notifications):
+ * everything is sent unless turned off here, per recipient and kind, from the integration's page.
+ */
+export const integrationNotificationOptOuts = pgTable(
+  'integration_notification_opt_outs',
+  {
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    recipient: text('recipient').$type<NotificationRecipient>().notNull(),
+    kind: alertCondition('kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.integrationId, table.recipient, table.kind] }),
+    check('integration_notification_opt_outs_recipient_check', sql`${table.recipient} in ('technical', 'billing', 'webhook')`),
+  ],
+);
+export type IntegrationNotificationOptOut = typeof integrationNotificationOptOuts.$inferSelect;

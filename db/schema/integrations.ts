@@ -36,6 +36,10 @@ export const integrations = pgTable(
     billingContactName: text('billing_contact_name'),
     billingContactEmail: text('billing_contact_email'),
     billingContactPhone: text('billing_contact_phone'),
+    // Where the integrator's notifications are also posted, signed (lib/integrator-notifications);
+    // null: e-mail only. The signing secret is sealed with the personal-data key (never shown again).
+    notificationWebhookUrl: text('notification_webhook_url'),
+    notificationWebhookSecretSealed: text('notification_webhook_secret_sealed'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -45,6 +49,10 @@ export const integrations = pgTable(
     check('integrations_balance_non_negative', sql`${table.balanceCentavos} >= 0`),
     check('integrations_tariff_non_negative', sql`${table.tariffCentavos} >= 0`),
     check('integrations_low_balance_alert_non_negative', sql`${table.lowBalanceAlertCentavos} >= 0`),
+    check(
+      'integrations_notification_webhook_has_secret',
+      sql`(${table.notificationWebhookUrl} is null) = (${table.notificationWebhookSecretSealed} is null)`,
+    ),
   ],
 );
 

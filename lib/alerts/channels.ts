@@ -13,21 +13,35 @@ export interface AttemptOutcome {
   /** The receiver's HTTP status, or the SMTP server's reply code. */
   responseStatus: number | null;
   error: string | null;
+  /** A failure no retry can fix (an integrator webhook's refused address): failed at once. */
+  final?: boolean;
 }
 
 const MAX_ERROR_CHARS = 500;
 
-export async function sendWebhook(settings: WebhookSettings, alertId: string, rawBody: string): Promise<AttemptOutcome> {
+export interface WebhookOptions {
+  /**
+   * The fetch to send with and its dispatcher: the integrator notifications pass undici's, with a
+   * connection that reaches only the address their checks accepted (lib/integrator-notifications/ssrf.ts).
+   */
+  fetch?: (url: string, init: RequestInit & { dispatcher?: unknown }) => Promise<Response>;
+  dispatcher?: unknown;
+  userAgent?: string;
+}
+
+export async function sendWebhook(settings: WebhookSettings, alertId: string, rawBody: string, options: WebhookOptions = {}): Promise<AttemptOutcome> {
   const timestamp = Math.floor(Date.now() / 1000);
   try {
-    const response = await fetch(settings.url, {
+    const send = options.fetch ?? fetch;
+    const response = await send(settings.url, {
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       method: 'POST',
       // A redirect is not followed: the signed alert goes only where it was configured to go.
       redirect: 'manual',
       signal: AbortSignal.timeout(settings.timeoutMs),
       headers: {
         'content-type': 'application/json',
-        'user-agent': 'pasarela-consultas-alertas/1',
+        'user-agent': options.userAgent ?? 'pasarela-consultas-alertas/1',
         [ALERT_ID_HEADER]: alertId,
         [TIMESTAMP_HEADER]: String(timestamp),
         [SIGNATURE_HEADER]: signAlert(settings.secret, timestamp, rawBody),
@@ -50,6 +64,25 @@ export interface EmailMessage {
 }
 
 export async function sendEmail(settings: EmailSettings, message: EmailMessage): Promise<AttemptOutcome> {
+  return sendMail(settings, {
+    to: message.to,
+    subject: `[${message.payload.servicio}] ${message.payload.titulo}`,
+    text: emailText(message.payload),
+    headers: { 'X-Alerta-Id': message.payload.id },
+  });
+}
+
+/** Any e-mail through the alerts' SMTP server (the integrator notifications send theirs here too). */
+export interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
+}
+
+export async function sendMail(settings: EmailSettings, mail: Mail): Promise<AttemptOutcome> {
   const transport = nodemailer.createTransport({
     host: settings.host,
     port: settings.port,
@@ -61,13 +94,7 @@ export async function sendEmail(settings: EmailSettings, message: EmailMessage):
     socketTimeout: 20_000,
   });
   try {
-    await transport.sendMail({
-      from: settings.from,
-      to: message.to,
-      subject: `[${message.payload.servicio}] ${message.payload.titulo}`,
-      text: emailText(message.payload),
-      headers: { 'X-Alerta-Id': message.payload.id },
-    });
+    await transport.sendMail({ from: settings.from, ...mail });
     return { ok: true, responseStatus: 250, error: null };
   } catch (error) {
     const code = (error as { responseCode?: unknown }).responseCode;
@@ -89,7 +116,7 @@ export function emailText(payload: AlertPayload): string {
   return lines.join('\n');
 }
 
-function describeFailure(error: unknown, secretUrl?: string): string {
+export function describeFailure(error: unknown, secretUrl?: string): string {
   const parts: string[] = [];
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertCondition } from '@/db/schema';
+import type { AdministratorAlertCondition } from '@/db/schema';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceHealth, SourceName } from '@/lib/sources/guard';
@@ -21,7 +21,7 @@ export interface BalanceSnapshot {
 /** An alert about to be raised: the condition it is about (its dedup key) and what it says. */
 export interface Alert {
   key: string;
-  condition: AlertCondition;
+  condition: AdministratorAlertCondition;
   integrationId: number | null;
   source: SourceName | null;
   payload: AlertPayload;
@@ -41,7 +41,7 @@ export interface AlertPayload {
   fuente: { nombre: SourceName; ultimo_error: string | null } | null;
 }
 
-const PAYLOAD_TYPE: Record<AlertCondition, AlertPayload['tipo']> = {
+const PAYLOAD_TYPE: Record<AdministratorAlertCondition, AlertPayload['tipo']> = {
   balance_low: 'saldo_bajo',
   balance_exhausted: 'saldo_agotado',
   breaker_open: 'circuito_abierto',
@@ -108,7 +108,7 @@ export function breakerAlert(source: SourceName, lastError: SourceHealth['lastEr
 }
 
 function build(
-  condition: AlertCondition,
+  condition: AdministratorAlertCondition,
   key: string,
   context: Context,
   now: Date,

@@ -1,4 +1,4 @@
-import type { AlertDelivery, Integration } from '@/db/schema';
+import type { AlertAudience, AlertDelivery, Integration } from '@/db/schema';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
@@ -15,6 +15,10 @@ const IDLE_POLL_MS = 30_000;
 const BATCH = 10;
 
 export type ChannelSender = (delivery: AlertDelivery, payload: AlertPayload) => Promise<AttemptOutcome>;
+/** Sends one delivery of another audience than the administrators (its payload is its own). */
+export type AudienceSender = (delivery: AlertDelivery) => Promise<AttemptOutcome>;
+/** Told of every balance the alerts see (the integrator notifications are). May write; never throws. */
+export type BalanceObserver = (snapshot: BalanceSnapshot) => Promise<void>;
 
 /**
  * Raises alerts and delivers them, off the request path. raise() is what the lookups call: it
@@ -30,6 +34,8 @@ export class AlertDispatcher {
   private started = false;
   private delivering: Promise<void> | undefined;
   private again = false;
+  private readonly audienceSenders = new Map<Exclude<AlertAudience, 'administrators'>, AudienceSender>();
+  private readonly balanceObservers: BalanceObserver[] = [];
 
   constructor(
     readonly settings: AlertSettings,
@@ -40,6 +46,24 @@ export class AlertDispatcher {
 
   get enabled(): boolean {
     return this.channels.length > 0;
+  }
+
+  /**
+   * Delivers another audience's rows from the same outbox, with the same retries and attempts
+   * (lib/integrator-notifications registers the integrators' at start-up).
+   */
+  deliverFor(audience: Exclude<AlertAudience, 'administrators'>, sender: AudienceSender): void {
+    this.audienceSenders.set(audience, sender);
+  }
+
+  /** Balances seen by noteBalance and recordBalance are passed on to `observer` too. */
+  observeBalances(observer: BalanceObserver): void {
+    this.balanceObservers.push(observer);
+  }
+
+  /** Something queued deliveries outside raise(): the loop looks now rather than at its next poll. */
+  wakeNow(): void {
+    if (this.started) this.wake(0);
   }
 
   /** The hot path's call: synchronous, never throws, no I/O before it returns. */
@@ -73,6 +97,7 @@ export class AlertDispatcher {
    */
   async recordBalance(integration: Pick<Integration, 'id' | 'nombre' | 'balanceCentavos' | 'tariffCentavos' | 'lowBalanceAlertCentavos'>): Promise<void> {
     const { id: integrationId, nombre, balanceCentavos, tariffCentavos, lowBalanceAlertCentavos } = integration;
+    await Promise.all(this.balanceObservers.map((observer) => observer({ integrationId, nombre, balanceCentavos, tariffCentavos, lowBalanceAlertCentavos })));
     try {
       await this.record(balanceAlert({ integrationId, nombre, balanceCentavos, tariffCentavos, lowBalanceAlertCentavos }, this.settings));
     } catch (error) {
@@ -81,6 +106,7 @@ export class AlertDispatcher {
   }
 
   noteBalance(snapshot: BalanceSnapshot): void {
+    for (const observer of this.balanceObservers) void observer(snapshot);
     try {
       this.raise(balanceAlert(snapshot, this.settings));
     } catch (error) {
@@ -99,7 +125,7 @@ export class AlertDispatcher {
 
   /** Starts this process's delivery loop (the server does; the CLI leaves its alerts to it). */
   start(): void {
-    if (this.started || !this.enabled) return;
+    if (this.started || (!this.enabled && this.audienceSenders.size === 0)) return;
     this.started = true;
     this.wake(0);
   }
@@ -121,8 +147,7 @@ export class AlertDispatcher {
 
   private async attempt(delivery: AlertDelivery): Promise<void> {
     const startedAt = performance.now();
-    const payload = JSON.parse(delivery.payload) as AlertPayload;
-    const sent = await this.senders[delivery.channel](delivery, payload).catch(
+    const sent = await this.send(delivery).catch(
       (error: unknown): AttemptOutcome => ({ ok: false, responseStatus: null, error: error instanceof Error ? error.message : String(error) }),
     );
     // What is stored, shown on the Alertas page and logged: fetch's and undici's messages can quote
@@ -132,6 +157,12 @@ export class AlertDispatcher {
     const fields = { deliveryId: delivery.id, alertId: delivery.alertId, channel: delivery.channel, attempt: delivery.attempts + 1, status, reason: outcome.error };
     if (status === 'failed') log.error(fields, 'alert delivery failed for good');
     else if (status === 'pending') log.warn(fields, 'alert delivery failed, will retry');
+  }
+
+  private send(delivery: AlertDelivery): Promise<AttemptOutcome> {
+    if (delivery.audience === 'administrators') return this.senders[delivery.channel](delivery, JSON.parse(delivery.payload) as AlertPayload);
+    const sender = this.audienceSenders.get(delivery.audience);
+    return sender ? sender(delivery) : Promise.resolve(notConfigured(`de ${delivery.audience}`));
   }
 
   /** A delivery taken by an instance that dies is tried again after this. */

@@ -6,6 +6,11 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   balance_low: 'Saldo bajo',
   balance_exhausted: 'Saldo agotado',
   breaker_open: 'Fuente caída (circuito abierto)',
+  statement_issued: 'Estado de cuenta emitido',
+  token_expiring: 'Token por vencer',
+  token_revoked: 'Token revocado',
+  source_unavailable: 'Fuente no disponible',
+  source_recovered: 'Fuente disponible de nuevo',
 };
 
 export const ALERT_CHANNEL_LABELS: Record<AlertChannel, string> = {

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertDeliveries, integrations, type AlertDelivery } from '@/db/schema';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor } from '@/lib/paging/keyset';
@@ -23,7 +23,8 @@ export async function listAlertDeliveries(after?: string, pageSize = ALERTS_PAGE
     .select({ delivery: alertDeliveries, integrationName: integrations.nombre, cursorTimestamp: cursorInstant(alertDeliveries.createdAt) })
     .from(alertDeliveries)
     .leftJoin(integrations, eq(integrations.id, alertDeliveries.integrationId))
-    .where(cursor ? beyondCursor(alertDeliveries.createdAt, alertDeliveries.id, cursor, 'older') : undefined)
+    // The integrators' notifications are on each integration's page, not here.
+    .where(and(eq(alertDeliveries.audience, 'administrators'), cursor ? beyondCursor(alertDeliveries.createdAt, alertDeliveries.id, cursor, 'older') : undefined))
     .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
     .limit(pageSize + 1);
   const page = rows.slice(0, pageSize);

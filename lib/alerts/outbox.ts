@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, min, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { alertConditions, alertDeliveries, alertDeliveryAttempts, consoleUsers, type AlertChannel, type AlertDelivery } from '@/db/schema';
+import { alertConditions, alertDeliveries, alertDeliveryAttempts, consoleUsers, type AlertChannel, type AlertDelivery, type NewAlertDelivery } from '@/db/schema';
 import type { AttemptOutcome } from './channels';
 import type { Alert } from './conditions';
 import { retryDelayMs, type AlertSettings } from './settings';
@@ -11,22 +11,12 @@ import { describeWebhookUrl } from './targets';
 
 /**
  * Records the alert and one delivery per channel, but only if its condition has not alerted within
- * the repeat interval: the upsert moves last_sent_at forward only when it is older than that, and
- * returns a row only when it did, so among instances racing on the same condition one wins.
- * Returns the new deliveries (none when the condition was already alerted).
+ * the repeat interval (claimCondition). Returns the new deliveries (none when the condition was
+ * already alerted).
  */
 export async function enqueueAlert(alert: Alert, channels: AlertChannel[], settings: Pick<AlertSettings, 'repeatIntervalSeconds' | 'webhook' | 'email'>): Promise<AlertDelivery[]> {
   return (await db()).transaction(async (tx) => {
-    const claimed = await tx
-      .insert(alertConditions)
-      .values({ key: alert.key, lastSentAt: sql`now()` })
-      .onConflictDoUpdate({
-        target: alertConditions.key,
-        set: { lastSentAt: sql`excluded.last_sent_at` },
-        setWhere: sql`${alertConditions.lastSentAt} <= now() - make_interval(secs => ${settings.repeatIntervalSeconds}::integer)`,
-      })
-      .returning({ key: alertConditions.key });
-    if (claimed.length === 0) return [];
+    if (!(await claimCondition(tx, alert.key, settings.repeatIntervalSeconds))) return [];
     const targets: Array<{ channel: AlertChannel; target: string }> = [];
     for (const channel of channels) {
       // A webhook's target is its description (never its token): the delivery is sent to the
@@ -56,7 +46,43 @@ export async function enqueueAlert(alert: Alert, channels: AlertChannel[], setti
   });
 }
 
-type Transaction = Parameters<Parameters<Awaited<ReturnType<typeof db>>['transaction']>[0]>[0];
+/**
+ * The same outbox for deliveries whose recipients the caller decides (the integrator
+ * notifications, lib/integrator-notifications): written only if `key` has not been claimed within
+ * `intervalSeconds`, across every instance. `deliveries` runs inside the transaction, after the
+ * claim, so recipients are read once the condition is known to be new. Returns the new rows.
+ */
+export async function enqueueDeliveries(
+  key: string,
+  intervalSeconds: number,
+  deliveries: (tx: Transaction) => Promise<NewAlertDelivery[]>,
+): Promise<AlertDelivery[]> {
+  return (await db()).transaction(async (tx) => {
+    if (!(await claimCondition(tx, key, intervalSeconds))) return [];
+    const rows = await deliveries(tx);
+    return rows.length === 0 ? [] : tx.insert(alertDeliveries).values(rows).returning();
+  });
+}
+
+/**
+ * Claims a condition for this interval: the upsert moves last_sent_at forward only when it is
+ * older than the interval, and returns a row only when it did, so among instances racing on the
+ * same condition one wins.
+ */
+async function claimCondition(tx: Transaction, key: string, intervalSeconds: number): Promise<boolean> {
+  const claimed = await tx
+    .insert(alertConditions)
+    .values({ key, lastSentAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: alertConditions.key,
+      set: { lastSentAt: sql`excluded.last_sent_at` },
+      setWhere: sql`${alertConditions.lastSentAt} <= now() - make_interval(secs => ${intervalSeconds}::double precision)`,
+    })
+    .returning({ key: alertConditions.key });
+  return claimed.length > 0;
+}
+
+export type Transaction = Parameters<Parameters<Awaited<ReturnType<typeof db>>['transaction']>[0]>[0];
 
 /** ALERT_EMAIL_TO unset: the active console administrators, as they are when the alert is raised. */
 async function administratorEmails(tx: Transaction): Promise<string[]> {
@@ -109,7 +135,7 @@ export async function recordAttempt(
   settings: Pick<AlertSettings, 'maxAttempts' | 'retryBaseMs'>,
 ): Promise<AlertDelivery['status']> {
   const attempt = delivery.attempts + 1;
-  const status = outcome.ok ? 'sent' : attempt >= settings.maxAttempts ? 'failed' : 'pending';
+  const status = outcome.ok ? 'sent' : outcome.final || attempt >= settings.maxAttempts ? 'failed' : 'pending';
   const retryInSeconds = status === 'pending' ? retryDelayMs(settings, attempt) / 1000 : 0;
   await (await db()).transaction(async (tx) => {
     await tx.insert(alertDeliveryAttempts).values({

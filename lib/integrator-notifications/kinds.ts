@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { AlertCondition, NotificationRecipient } from '@/db/schema';
+import { balanceCondition, lowBalanceThreshold, type BalanceSnapshot } from '@/lib/alerts/conditions';
+import { formatQuetzales } from '@/lib/money';
+
+// What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
+// its words (Spanish, short, readable on a phone).
+
+export type NotificationKind = Exclude<AlertCondition, 'breaker_open'>;
+
+export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
+  'balance_low',
+  'balance_exhausted',
+  'statement_issued',
+  'token_expiring',
+  'token_revoked',
+  'source_unavailable',
+  'source_recovered',
+];
+
+/** The contact each kind is for (the webhook, when there is one, gets every kind). */
+export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipient, 'webhook'>> = {
+  balance_low: 'billing',
+  balance_exhausted: 'billing',
+  statement_issued: 'billing',
+  token_expiring: 'technical',
+  token_revoked: 'technical',
+  source_unavailable: 'technical',
+  source_recovered: 'technical',
+};
+
+/** The webhook's `tipo`. */
+export const KIND_TYPE: Record<NotificationKind, string> = {
+  balance_low: 'saldo_bajo',
+  balance_exhausted: 'saldo_agotado',
+  statement_issued: 'estado_de_cuenta_emitido',
+  token_expiring: 'token_por_vencer',
+  token_revoked: 'token_revocado',
+  source_unavailable: 'fuente_no_disponible',
+  source_recovered: 'fuente_disponible',
+};
+
+/** The webhook's JSON body; the e-mail says the same in words. */
+export interface IntegratorNotification {
+  id: string;
+  tipo: string;
+  /** What it is about, the same for every repeat of the condition ("saldo_bajo:12"). */
+  condicion: string;
+  fecha: string;
+  servicio: string;
+  titulo: string;
+  mensaje: string;
+  integracion: { id: number; nombre: string };
+  /** The facts, by name (amounts in centavos, dates in ISO 8601). */
+  datos: Record<string, string | number | null>;
+}
+
+/** A notification about to be queued: its dedup key and how long that key holds. */
+export interface NotificationDraft {
+  kind: NotificationKind;
+  /** Unique per condition (and per occurrence, for events that happen once): the outbox's claim. */
+  key: string;
+  /** null: the deployment's INTEGRATOR_NOTIFICATION_REPEAT_HOURS. */
+  intervalSeconds: number | null;
+  integrationId: number;
+  payload: IntegratorNotification;
+  /** The statement whose PDF the e-mail attaches. */
+  statementId?: number;
+}
+
+interface Context {
+  serviceName: string;
+  lowBalanceDefaultCentavos: number;
+}
+
+function draft(
+  kind: NotificationKind,
+  key: string,
+  integration: { id: number; nombre: string },
+  context: Context,
+  words: { titulo: string; mensaje: string; datos: IntegratorNotification['datos'] },
+  extra: Partial<Pick<NotificationDraft, 'intervalSeconds' | 'statementId'>> = {},
+  now = new Date(),
+): NotificationDraft {
+  return {
+    kind,
+    key: `integrator:${key}`,
+    intervalSeconds: extra.intervalSeconds ?? null,
+    integrationId: integration.id,
+    statementId: extra.statementId,
+    payload: {
+      id: `ntf_${randomUUID()}`,
+      tipo: KIND_TYPE[kind],
+      condicion: key,
+      fecha: now.toISOString(),
+      servicio: context.serviceName,
+      titulo: words.titulo,
+      mensaje: words.mensaje,
+      integracion: { id: integration.id, nombre: integration.nombre },
+      datos: words.datos,
+    },
+  };
+}
+
+/** Low (below the integration's threshold, the same one the administrators' alert uses) or exhausted. */
+export function balanceNotification(snapshot: BalanceSnapshot, context: Context, now = new Date()): NotificationDraft | null {
+  const condition = balanceCondition(snapshot, context);
+  if (!condition) return null;
+  const threshold = lowBalanceThreshold(snapshot, context);
+  const balance = formatQuetzales(snapshot.balanceCentavos);
+  const integration = { id: snapshot.integrationId, nombre: snapshot.nombre };
+  const datos = { saldo_centavos: snapshot.balanceCentavos, umbral_centavos: threshold, tarifa_centavos: snapshot.tariffCentavos };
+  if (condition === 'balance_exhausted') {
+    return draft('balance_exhausted', `saldo_agotado:${snapshot.integrationId}`, integration, context, {
+      titulo: 'Su saldo se agotó',
+      mensaje:
+        `El saldo de «${snapshot.nombre}» es ${balance} y no cubre la tarifa de ${formatQuetzales(snapshot.tariffCentavos)} por consulta. ` +
+        'Las consultas responden 402 hasta que se recargue el saldo.',
+      datos,
+    }, {}, now);
+  }
+  return draft('balance_low', `saldo_bajo:${snapshot.integrationId}`, integration, context, {
+    titulo: 'Su saldo está bajo',
+    mensaje: `El saldo de «${snapshot.nombre}» bajó a ${balance}, por debajo de su umbral de aviso de ${formatQuetzales(threshold)}. Recárguelo para no interrumpir sus consultas.`,
+    datos,
+  }, {}, now);
+}

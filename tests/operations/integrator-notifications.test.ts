@@ -1,0 +1,277 @@
+// Issue 25, point 1: integrators are told about their own integration by e-mail to its contacts
+// and by a signed webhook to its own URL, through the administrators' outbox; against real
+// receivers this file starts (an SMTP server, an HTTP server), once per condition per interval
+// across instances, and never to a refused target.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import { alertDeliveries, alertDeliveryAttempts, integrations, type AlertDelivery } from '@/db/schema';
+import { AlertDispatcher, setAlertDispatcher } from '@/lib/alerts/dispatcher';
+import { listAlertDeliveries } from '@/lib/alerts/list';
+import type { AlertSettings } from '@/lib/alerts/settings';
+import { adjustBalance } from '@/lib/billing/ledger';
+import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { balanceNotification } from '@/lib/integrator-notifications/kinds';
+import { IntegratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
+import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
+import { checkedLookup } from '@/lib/integrator-notifications/targets';
+import { seal } from '@/lib/personal-data/envelope';
+import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
+import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+const LOCAL = { allowLocalTargets: true };
+const STRICT = { allowLocalTargets: false };
+
+let testDb: TestDatabase;
+let smtp: SmtpReceiver;
+const receivers: WebhookReceiver[] = [];
+let alerts: AlertDispatcher;
+let notifier: IntegratorNotifier;
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  smtp = await startSmtpReceiver();
+});
+
+afterAll(async () => {
+  setAlertDispatcher(undefined);
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await smtp?.close();
+  await testDb?.cleanup();
+});
+
+beforeEach(() => {
+  ({ alerts, notifier } = instance());
+  setAlertDispatcher(alerts);
+});
+
+afterEach(async () => {
+  await alerts.stop();
+  await notifier.close();
+});
+
+function notificationSettings(overrides: Partial<NotificationSettings> = {}): NotificationSettings {
+  return {
+    email: { host: '127.0.0.1', port: smtp.port, secure: false, requireTls: false, from: 'avisos@pasarela.example' },
+    webhookTimeoutMs: 2_000,
+    repeatIntervalSeconds: 3_600,
+    targets: LOCAL,
+    serviceName: 'Pasarela de pruebas',
+    appEnv: 'development',
+    lowBalanceDefaultCentavos: 10_000,
+    alerts: { maxAttempts: 3, retryBaseMs: 20 },
+    ...overrides,
+  };
+}
+
+/** One instance's alerts (administrators' channels off) with its integrator notifier attached. */
+function instance(overrides: Partial<NotificationSettings> = {}, resolve?: Parameters<typeof checkedLookup>[1]) {
+  const settings: AlertSettings = {
+    lowBalanceDefaultCentavos: 10_000,
+    repeatIntervalSeconds: 3_600,
+    maxAttempts: 3,
+    retryBaseMs: 20,
+    serviceName: 'Pasarela de pruebas',
+    appEnv: 'development',
+  };
+  const dispatcher = new AlertDispatcher(settings);
+  const integratorNotifier = new IntegratorNotifier(notificationSettings(overrides), resolve);
+  integratorNotifier.attachTo(dispatcher);
+  return { alerts: dispatcher, notifier: integratorNotifier };
+}
+
+async function integratorDeliveries(integrationId: number): Promise<AlertDelivery[]> {
+  return (await database()).db.select().from(alertDeliveries).where(eq(alertDeliveries.integrationId, integrationId)).orderBy(alertDeliveries.id);
+}
+
+async function deliverAll(integrationId: number, dispatcher = alerts): Promise<AlertDelivery[]> {
+  return eventually(
+    async () => {
+      await dispatcher.deliverDue();
+      return integratorDeliveries(integrationId);
+    },
+    (rows) => rows.length > 0 && rows.every((row) => row.status !== 'pending'),
+    15_000,
+    `notifications of integration ${integrationId}`,
+  );
+}
+
+/** An integration with both contacts, Q 200.00 and a Q 10.00 tariff, and its webhook at a new receiver. */
+async function integrationWithContacts(nombre: string, options: { webhook?: boolean } = {}) {
+  const created = await createTestIntegration(nombre, { balanceCentavos: 20_000, tariffCentavos: 1_000 });
+  const details = await setIntegrationDetails(TEST_ACTOR, created.id, {
+    technicalContactName: 'Tania Técnica',
+    technicalContactEmail: `tecnica@${nombre}.gt`,
+    billingContactName: 'Fabio Facturas',
+    billingContactEmail: `pagos@${nombre}.gt`,
+  });
+  if (!details.ok) throw new Error(details.error.message);
+  if (!options.webhook) return { ...created, webhook: undefined, secret: undefined };
+  const set = await setNotificationWebhook(TEST_ACTOR, created.id, 'http://127.0.0.1:8080/pendiente', LOCAL);
+  if (!set.ok) throw new Error(set.error.message);
+  const webhook = await startWebhookReceiver(set.value.secret);
+  receivers.push(webhook);
+  await (await database()).db.update(integrations).set({ notificationWebhookUrl: `${webhook.url}?token=abc123456789` }).where(eq(integrations.id, created.id));
+  return { ...created, webhook, secret: set.value.secret };
+}
+
+describe('a low balance', () => {
+  it('reaches the billing contact by e-mail, in Spanish, and the integration’s webhook signed with its own secret', async () => {
+    const acme = await integrationWithContacts('acme', { webhook: true });
+    await adjustBalance(TEST_ACTOR, acme.id, -15_000, 'Baja a Q 50.00');
+
+    const rows = await deliverAll(acme.id);
+    expect(rows.map((row) => [row.audience, row.condition, row.channel, row.recipient, row.status])).toEqual([
+      ['integrator', 'balance_low', 'email', 'billing', 'sent'],
+      ['integrator', 'balance_low', 'webhook', 'webhook', 'sent'],
+    ]);
+    // The webhook's token is never stored: the row holds the URL's description.
+    expect(rows[1]!.target).not.toContain('abc123456789');
+
+    const [mail] = smtp.to('pagos@acme.gt');
+    expect(mail!.subject).toBe('[Pasarela de pruebas] Su saldo está bajo');
+    const text = mimePart(mail!.raw, 'text/plain')!.body.toString('utf8');
+    expect(text).toContain('Hola, Fabio Facturas:');
+    expect(text).toContain('bajó a Q 50.00, por debajo de su umbral de aviso de Q 100.00');
+    expect(mimePart(mail!.raw, 'text/html')!.body.toString('utf8')).toContain('<p>Hola, Fabio Facturas:</p>');
+    expect(smtp.to('tecnica@acme.gt')).toHaveLength(0);
+
+    expect(acme.webhook!.received).toHaveLength(1);
+    const [request] = acme.webhook!.received;
+    expect(request!.signed).toBe(true);
+    expect(request!.body).toMatchObject({ tipo: 'saldo_bajo', condicion: `saldo_bajo:${acme.id}`, integracion: { id: acme.id, nombre: 'acme' }, datos: { saldo_centavos: 5_000, umbral_centavos: 10_000 } });
+    expect(request!.headers['x-alerta-id']).toBe(request!.body.id);
+
+    // On the integration's page, not on the administrators' Alertas page.
+    expect((await recentNotifications(acme.id)).map((row) => [row.title, row.target, row.status, row.attempts])).toEqual([
+      ['Su saldo está bajo', expect.stringContaining('http://127.0.0.1:'), 'sent', 1],
+      ['Su saldo está bajo', 'pagos@acme.gt', 'sent', 1],
+    ]);
+    expect((await listAlertDeliveries()).rows.filter((row) => row.integrationId === acme.id)).toEqual([]);
+  });
+
+  it('exhausted tells the billing contact that lookups answer 402, and not again within the interval', async () => {
+    const beta = await integrationWithContacts('beta');
+    await adjustBalance(TEST_ACTOR, beta.id, -19_500, 'Baja a Q 5.00');
+    await adjustBalance(TEST_ACTOR, beta.id, -100, 'Baja a Q 4.00');
+    const rows = await deliverAll(beta.id);
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([['balance_exhausted', 'billing', 'sent']]);
+    const [mail] = smtp.to('pagos@beta.gt');
+    expect(mail!.subject).toBe('[Pasarela de pruebas] Su saldo se agotó');
+    expect(mimePart(mail!.raw, 'text/plain')!.body.toString('utf8')).toContain('Las consultas responden 402 hasta que se recargue el saldo.');
+  });
+
+  it('is not sent to a recipient who turned that kind off', async () => {
+    const gamma = await integrationWithContacts('gamma', { webhook: true });
+    const everythingButBillingLow = new Set(['billing', 'technical', 'webhook'].flatMap((recipient) => kindsFor(recipient as 'billing').map((kind) => `${recipient}:${kind}`)));
+    everythingButBillingLow.delete('billing:balance_low');
+    expect(await setNotificationOptOuts(TEST_ACTOR, gamma.id, everythingButBillingLow)).toEqual({ ok: true, value: { changed: true } });
+    await adjustBalance(TEST_ACTOR, gamma.id, -15_000, 'Baja a Q 50.00');
+    const rows = await deliverAll(gamma.id);
+    expect(rows.map((row) => [row.recipient, row.status])).toEqual([['webhook', 'sent']]);
+    expect(smtp.to('pagos@gamma.gt')).toHaveLength(0);
+  });
+});
+
+describe('one notification per condition per interval', () => {
+  it('across instances: of two instances noticing the same balance at once, one queues it and one of them delivers it once', async () => {
+    const delta = await integrationWithContacts('delta', { webhook: true });
+    const other = instance();
+    try {
+      const snapshot = { integrationId: delta.id, nombre: 'delta', balanceCentavos: 5_000, tariffCentavos: 1_000, lowBalanceAlertCentavos: null };
+      const written = await Promise.all([notifier, other.notifier, notifier, other.notifier].map((each) => each.record(balanceNotification(snapshot, each.settings)!)));
+      expect(written.map((rows) => rows.length).sort()).toEqual([0, 0, 0, 2]);
+      await Promise.all([alerts.deliverDue(), other.alerts.deliverDue()]);
+      const rows = await deliverAll(delta.id);
+      expect(rows.map((row) => row.status)).toEqual(['sent', 'sent']);
+      expect(delta.webhook!.received).toHaveLength(1);
+      expect(smtp.to('pagos@delta.gt')).toHaveLength(1);
+    } finally {
+      await other.notifier.close();
+    }
+  });
+
+  it('again once the interval has passed', async () => {
+    const eps = await integrationWithContacts('eps');
+    await adjustBalance(TEST_ACTOR, eps.id, -15_000, 'Baja a Q 50.00');
+    await deliverAll(eps.id);
+    await (await database()).db.execute(sql`update alert_conditions set last_sent_at = now() - interval '2 hours' where key = ${`integrator:saldo_bajo:${eps.id}`}`);
+    const fresh = instance();
+    try {
+      await fresh.notifier.noteBalance({ integrationId: eps.id, nombre: 'eps', balanceCentavos: 4_000, tariffCentavos: 1_000, lowBalanceAlertCentavos: null });
+      expect(await deliverAll(eps.id, fresh.alerts)).toHaveLength(2);
+      expect(smtp.to('pagos@eps.gt')).toHaveLength(2);
+    } finally {
+      await fresh.notifier.close();
+    }
+  });
+});
+
+describe('refused webhook targets', () => {
+  it('http:// and private, loopback or link-local addresses cannot be saved where local targets are not allowed', async () => {
+    const zeta = await integrationWithContacts('zeta');
+    for (const url of ['http://hooks.example.com/avisos', 'https://127.0.0.1/avisos', 'https://[::ffff:10.0.0.1]/avisos', 'https://169.254.169.254/latest', 'https://localhost/avisos', 'https://user:pw@hooks.example.com/a']) {
+      const result = await setNotificationWebhook(TEST_ACTOR, zeta.id, url, STRICT);
+      expect(result.ok, url).toBe(false);
+    }
+    expect(await setNotificationWebhook(TEST_ACTOR, zeta.id, 'https://hooks.example.com/avisos', STRICT)).toMatchObject({ ok: true, value: { secret: expect.stringMatching(/^whsec_/) } });
+  });
+
+  it('a stored private address is refused at delivery, failed at once, and the receiver never contacted', async () => {
+    const eta = await integrationWithContacts('eta', { webhook: true });
+    const strict = instance({ targets: STRICT });
+    try {
+      await strict.notifier.noteBalance({ integrationId: eta.id, nombre: 'eta', balanceCentavos: 5_000, tariffCentavos: 1_000, lowBalanceAlertCentavos: null });
+      const rows = await deliverAll(eta.id, strict.alerts);
+      const webhookRow = rows.find((row) => row.channel === 'webhook')!;
+      expect(webhookRow).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(webhookRow.lastError).toMatch(/^destino rechazado: debe empezar con https:\/\//);
+      expect(eta.webhook!.received).toHaveLength(0);
+    } finally {
+      await strict.notifier.close();
+    }
+  });
+
+  it('a name that resolves to a private address is refused after resolution, before any connection', async () => {
+    const theta = await integrationWithContacts('theta', { webhook: true });
+    const port = new URL(theta.webhook!.url).port;
+    // The receiver listens on 127.0.0.1; the name is public-looking and resolves there.
+    await (await database()).db
+      .update(integrations)
+      .set({ notificationWebhookUrl: `https://hooks.theta.example:${port}/avisos`, notificationWebhookSecretSealed: seal(theta.secret!, 'webhook_secret') })
+      .where(eq(integrations.id, theta.id));
+    const resolved: string[] = [];
+    const strict = instance({ targets: STRICT }, async (hostname) => {
+      resolved.push(hostname);
+      return [{ address: '127.0.0.1', family: 4 }];
+    });
+    try {
+      await strict.notifier.noteBalance({ integrationId: theta.id, nombre: 'theta', balanceCentavos: 5_000, tariffCentavos: 1_000, lowBalanceAlertCentavos: null });
+      const rows = await deliverAll(theta.id, strict.alerts);
+      const webhookRow = rows.find((row) => row.channel === 'webhook')!;
+      expect(resolved).toContain('hooks.theta.example');
+      expect(webhookRow).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(webhookRow.lastError).toContain('destino rechazado: la dirección 127.0.0.1 es privada, local o reservada');
+      expect(theta.webhook!.received).toHaveLength(0);
+      const attempts = await (await database()).db.select().from(alertDeliveryAttempts).where(eq(alertDeliveryAttempts.deliveryId, webhookRow.id));
+      expect(attempts).toHaveLength(1);
+    } finally {
+      await strict.notifier.close();
+    }
+  });
+
+  it('a name with one public and one private address is refused: the connection would not be pinned to the public one', async () => {
+    const lookup = checkedLookup(STRICT, async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: 'fd00::1', family: 6 },
+    ]);
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => lookup('mixed.example', {}, (failure) => resolve(failure)));
+    expect(error?.code).toBe('EWEBHOOKTARGET');
+    const allowed = checkedLookup(STRICT, async () => [{ address: '93.184.216.34', family: 4 }]);
+    const answer = await new Promise<unknown[]>((resolve) => allowed('public.example', { all: true }, (_failure, addresses) => resolve(addresses as unknown[])));
+    expect(answer).toEqual([{ address: '93.184.216.34', family: 4 }]);
+  });
+});
