@@ -102,6 +102,22 @@ export async function setNotificationOptOuts(actor: Actor, integrationId: number
   });
 }
 
+/** Turns one recipient's kind on or off (the console's switches), audited as a whole like setNotificationOptOuts. */
+export async function setNotificationEnabled(
+  actor: Actor,
+  integrationId: number,
+  recipient: NotificationRecipient,
+  kind: NotificationKind,
+  enabled: boolean,
+): Promise<PreferenceResult<{ changed: boolean }>> {
+  if (!kindsFor(recipient).includes(kind)) return { ok: false, error: { code: 'invalid', message: 'Ese aviso no es para ese destinatario.' } };
+  const off = await notificationOptOuts(integrationId);
+  const on = new Set(NOTIFICATION_RECIPIENTS.flatMap((each) => kindsFor(each).map((eachKind) => `${each}:${eachKind}`)).filter((key) => !off.has(key as OptOutKey)));
+  if (enabled) on.add(`${recipient}:${kind}`);
+  else on.delete(`${recipient}:${kind}`);
+  return setNotificationOptOuts(actor, integrationId, on);
+}
+
 export interface NotificationRow extends Omit<AlertDelivery, 'payload'> {
   title: string;
 }

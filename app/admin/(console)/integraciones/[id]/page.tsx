@@ -39,6 +39,7 @@ import {
 import { FlagSwitches } from './flag-switches';
 import { StatementsSection } from './statements-section';
 import { DetailsSection } from './details-section';
+import { NotificationsSection } from './notifications-section';
 import { detailsOf } from '@/lib/integration-details/service';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from './token-actions';
 import { listTokens, type TokenView } from '@/lib/credentials/tokens';
@@ -152,6 +153,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
       </div>
 
       <DetailsSection integrationId={integration.id} details={detailsOf(integration)} isAdmin={isAdmin} />
+      <NotificationsSection integration={integration} isAdmin={isAdmin} />
 
       <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
 

@@ -1,0 +1,101 @@
+'use client';
+
+import { useState, useTransition } from 'react';
+import { ActionForm, Field } from '@/components/console/action-form';
+import { SecretReveal } from '@/components/console/secret-reveal';
+import type { ActionResult } from '@/lib/auth/action';
+
+type Action<T> = (input: unknown) => Promise<ActionResult<T>>;
+
+/** Setting the webhook: a new signing secret each time, shown once. */
+export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId: number; hasWebhook: boolean; save: Action<{ secret: string }> }) {
+  return (
+    <ActionForm
+      action={save}
+      hidden={{ integrationId }}
+      submitLabel={hasWebhook ? 'Cambiar webhook' : 'Guardar webhook'}
+      pendingLabel="Guardando…"
+      resetOnSuccess
+      confirmation={
+        hasWebhook
+          ? { kind: 'text', title: '¿Cambiar el webhook?', message: 'Se genera un secreto de firma nuevo; el anterior deja de valer de inmediato.', confirmLabel: 'Cambiar webhook' }
+          : undefined
+      }
+      renderSuccess={({ secret }) => <SecretReveal title="Secreto de firma del webhook" secret={secret} testId="webhook-secret" />}
+    >
+      <Field name="url" label="URL del webhook" hint="Solo https:// a una dirección pública. Cada aviso llega firmado (X-Alerta-Firma)." type="url" maxLength={2000} data-testid="webhook-url" />
+    </ActionForm>
+  );
+}
+
+export function RemoveWebhookForm({ integrationId, remove }: { integrationId: number; remove: Action<undefined> }) {
+  return (
+    <ActionForm
+      action={remove}
+      hidden={{ integrationId }}
+      submitLabel="Quitar webhook"
+      pendingLabel="Quitando…"
+      submitClassName="danger secondary"
+      confirmation={{ kind: 'text', title: '¿Quitar el webhook?', message: 'Los avisos dejan de enviarse a esa URL; los correos siguen.', confirmLabel: 'Quitar webhook' }}
+    >
+      {null}
+    </ActionForm>
+  );
+}
+
+export interface SwitchRow {
+  recipient: string;
+  kind: string;
+  label: string;
+  enabled: boolean;
+}
+
+/** One switch per recipient and kind; each press saves at once and is audited. */
+export function NotificationSwitches({ integrationId, rows, readOnly, setEnabled }: { integrationId: number; rows: SwitchRow[]; readOnly: boolean; setEnabled: Action<unknown> }) {
+  const [state, setState] = useState(() => Object.fromEntries(rows.map((row) => [`${row.recipient}:${row.kind}`, row.enabled])));
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function toggle(row: SwitchRow) {
+    const key = `${row.recipient}:${row.kind}`;
+    const enabled = !state[key];
+    setError(null);
+    setState((current) => ({ ...current, [key]: enabled }));
+    startTransition(async () => {
+      const result = await setEnabled({ integrationId, recipient: row.recipient, kind: row.kind, enabled: String(enabled) });
+      if (!result.ok) {
+        setState((current) => ({ ...current, [key]: !enabled }));
+        setError(result.message);
+      }
+    });
+  }
+
+  return (
+    <div>
+      {rows.map((row) => {
+        const key = `${row.recipient}:${row.kind}`;
+        const labelId = `notification-${row.recipient}-${row.kind}`;
+        return (
+          <div className="switch-row" key={key}>
+            <div id={labelId}>{row.label}</div>
+            <button
+              type="button"
+              role="switch"
+              className="switch"
+              aria-checked={state[key]}
+              aria-labelledby={labelId}
+              data-testid={`notification-switch-${row.recipient}-${row.kind}`}
+              disabled={readOnly || pending}
+              onClick={() => toggle(row)}
+            />
+          </div>
+        );
+      })}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

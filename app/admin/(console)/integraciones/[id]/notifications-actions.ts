@@ -1,0 +1,51 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
+import { consoleAction } from '@/lib/auth/action';
+import { booleanField, idField } from '@/lib/console/form-schemas';
+import { env } from '@/lib/env';
+import { NOTIFICATION_KINDS } from '@/lib/integrator-notifications/kinds';
+import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
+import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
+
+// The integration's notifications (lib/integrator-notifications). Administrators only: support
+// staff get a refusal from the server, whatever their browser sends. Every change is audited.
+
+const refresh = (integrationId: number) => revalidatePath(`/admin/integraciones/${integrationId}`);
+
+export const setNotificationWebhookAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, url: z.string({ error: 'Escribe la URL.' }).trim().min(1, 'Escribe la URL.').max(2_000) }) },
+  async ({ integrationId, url }, user) => {
+    const result = await setNotificationWebhook(user.actor, integrationId, url, notificationSettingsFrom(env()).targets);
+    if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { url: result.error.message } : undefined };
+    refresh(integrationId);
+    return { ok: true, message: 'Webhook guardado. Copia el secreto de firma ahora: no se vuelve a mostrar.', data: { secret: result.value.secret } };
+  },
+);
+
+export const removeNotificationWebhookAction = consoleAction({ role: 'admin', schema: z.object({ integrationId: idField }) }, async ({ integrationId }, user) => {
+  const result = await removeNotificationWebhook(user.actor, integrationId);
+  if (!result.ok) return { ok: false, message: result.error.message };
+  refresh(integrationId);
+  return { ok: true, message: result.value.removed ? 'Webhook quitado.' : 'La integración no tenía webhook.', data: undefined };
+});
+
+export const setNotificationEnabledAction = consoleAction(
+  {
+    role: 'admin',
+    schema: z.object({
+      integrationId: idField,
+      recipient: z.enum(NOTIFICATION_RECIPIENTS),
+      kind: z.enum(NOTIFICATION_KINDS as [string, ...string[]]),
+      enabled: booleanField,
+    }),
+  },
+  async ({ integrationId, recipient, kind, enabled }, user) => {
+    const result = await setNotificationEnabled(user.actor, integrationId, recipient, kind as (typeof NOTIFICATION_KINDS)[number], enabled);
+    if (!result.ok) return { ok: false, message: result.error.message };
+    refresh(integrationId);
+    return { ok: true, message: enabled ? 'Aviso activado.' : 'Aviso desactivado.', data: { enabled } };
+  },
+);

@@ -1,0 +1,98 @@
+import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS, ALERT_STATUS_LABELS, ALERT_STATUS_TONES } from '@/lib/alerts/labels';
+import { describeWebhookUrl } from '@/lib/alerts/targets';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
+import { NotificationSwitches, RemoveWebhookForm, WebhookForm, type SwitchRow } from './notification-controls';
+import { removeNotificationWebhookAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
+
+const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
+
+/**
+ * What the integrator is told (lib/integrator-notifications): its webhook (administrators set it;
+ * the URL is shown only as its description, the signing secret only once), which recipient gets
+ * which kind, and the latest notifications with their state. Support staff read it.
+ */
+export async function NotificationsSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
+  const [optOuts, recent] = await Promise.all([notificationOptOuts(integration.id), recentNotifications(integration.id)]);
+  const contactEmail = { technical: integration.technicalContactEmail, billing: integration.billingContactEmail, webhook: integration.notificationWebhookUrl };
+  const groups = NOTIFICATION_RECIPIENTS.map((recipient) => ({
+    recipient,
+    reachable: contactEmail[recipient] !== null,
+    rows: kindsFor(recipient).map(
+      (kind): SwitchRow => ({ recipient, kind, label: ALERT_CONDITION_LABELS[kind], enabled: !optOuts.has(`${recipient}:${kind}` as OptOutKey) }),
+    ),
+  }));
+  return (
+    <section className="card" aria-labelledby="notifications-title" style={{ marginTop: '1rem' }} data-testid="integration-notifications">
+      <h2 id="notifications-title">Notificaciones</h2>
+      <p className="small muted">
+        Avisos al integrador, en español: por correo a sus contactos y, si tiene, a su webhook firmado. Uno por condición en cada intervalo.
+      </p>
+      <h3>Webhook</h3>
+      <p data-testid="webhook-current">
+        {integration.notificationWebhookUrl ? <span className="mono">{describeWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">Sin webhook: solo correos.</span>}
+      </p>
+      {isAdmin && (
+        <div className="stack">
+          <WebhookForm integrationId={integration.id} hasWebhook={integration.notificationWebhookUrl !== null} save={setNotificationWebhookAction} />
+          {integration.notificationWebhookUrl && <RemoveWebhookForm integrationId={integration.id} remove={removeNotificationWebhookAction} />}
+        </div>
+      )}
+      <h3>Qué recibe cada destinatario</h3>
+      <div className="grid grid-3">
+        {groups.map((group) => (
+          <div key={group.recipient} data-testid={`notification-recipient-${group.recipient}`}>
+            <h4>{RECIPIENT_LABELS[group.recipient]}</h4>
+            {group.recipient !== 'webhook' && (
+              <p className="small">{contactEmail[group.recipient] ?? <span className="muted">Sin correo registrado: no recibe avisos.</span>}</p>
+            )}
+            <NotificationSwitches integrationId={integration.id} rows={group.rows} readOnly={!isAdmin} setEnabled={setNotificationEnabledAction} />
+          </div>
+        ))}
+      </div>
+      <h3>Últimos avisos</h3>
+      {recent.length === 0 ? (
+        <p className="muted">Todavía no se ha enviado ningún aviso.</p>
+      ) : (
+        <div className="table-wrap" role="region" aria-label="Últimos avisos" tabIndex={0}>
+          <table className="data stacked" data-testid="integration-notification-list">
+            <thead>
+              <tr>
+                <th>Fecha</th>
+                <th>Aviso</th>
+                <th>Para</th>
+                <th>Estado</th>
+                <th className="num">Intentos</th>
+                <th>Último error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {recent.map((row) => (
+                <tr key={row.id} data-status={row.status}>
+                  <td className="nowrap" data-label="Fecha">
+                    {formatDateTime(row.createdAt)}
+                  </td>
+                  <td data-label="Aviso">{row.title || ALERT_CONDITION_LABELS[row.condition]}</td>
+                  <td className="small" data-label="Para">
+                    {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>
+                  </td>
+                  <td data-label="Estado">
+                    <span className={`badge ${ALERT_STATUS_TONES[row.status]}`}>{ALERT_STATUS_LABELS[row.status]}</span>
+                    {row.sentAt && <span className="small muted"> {formatDateTime(row.sentAt)}</span>}
+                  </td>
+                  <td className="num" data-label="Intentos">
+                    {row.attempts}
+                  </td>
+                  <td className="small" data-label="Último error">
+                    {row.lastError ?? <span className="muted">—</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
