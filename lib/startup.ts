@@ -2,6 +2,7 @@ import path from 'node:path';
 import { database, shareEmbeddedDatabase } from '@/db/client';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
 import { sourceClients } from '@/lib/sources';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
@@ -86,6 +87,7 @@ export async function startServer(): Promise<void> {
   // the integrators' notifications go through the same outbox and delivery loop.
   integratorNotifier().attachTo(alerts());
   alerts().start();
+  startTokenExpiryNotifications();
   alerts().watchBreakers(sourceClients().guards);
   // The public status page's incidents: every instance records its breakers' openings and closings.
   recordBreakerTransitions(sourceClients().guards);
@@ -208,6 +210,21 @@ function startBillingJobs(sweepAfterSeconds: number): void {
       if (result.issued > 0 || result.failed > 0) billingLog.info(result, 'monthly statements issued');
     },
     onError: (error) => billingLog.error({ err: error }, 'issuing monthly statements failed'),
+  });
+}
+
+/** Every hour, on one instance: warn technical contacts of tokens expiring in 7 days and in 1 day. */
+function startTokenExpiryNotifications(): void {
+  const notificationsLog = logger('integrator-notifications');
+  schedulePeriodicJob({
+    name: 'token-expiry-notifications',
+    everyMs: 3_600_000,
+    leaseMs: 30 * 60_000,
+    run: async () => {
+      const queued = await notifyExpiringTokens(integratorNotifier());
+      if (queued > 0) notificationsLog.info({ queued }, 'token expiry notifications queued');
+    },
+    onError: (error) => notificationsLog.error({ err: error }, 'checking tokens about to expire failed'),
   });
 }
 

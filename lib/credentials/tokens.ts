@@ -3,6 +3,7 @@ import { db } from '@/db/client';
 import { integrationTokens, integrations, type IntegrationToken } from '@/db/schema';
 import { writeAudit, type Actor, type Executor } from '@/lib/audit/audit';
 import { notifyIntegrationChanged } from '@/lib/integrations/directory';
+import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { fail, ok, type Result } from '@/lib/result';
 import { issueToken } from '@/lib/security/tokens';
 import { announceCredentialChange } from './changes';
@@ -181,5 +182,8 @@ export async function revokeToken(actor: Actor, integrationId: number, tokenId: 
   if (revoked === undefined) return fail('not_found', `La integración #${integrationId} no tiene un token #${tokenId}.`);
   if (revoked === 'already') return fail('not_usable', 'Ese token ya estaba revocado.');
   await notifyIntegrationChanged();
+  // The integration's technical contact is told (queued here, delivered by the server's outbox).
+  const [integration] = await database.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId));
+  if (integration && revoked.revokedAt) await integratorNotifier().noteTokenRevoked(integration, { ...revoked, revokedAt: revoked.revokedAt });
   return ok(toTokenView(revoked));
 }

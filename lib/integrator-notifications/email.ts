@@ -14,7 +14,7 @@ const FACT_LABELS: Record<string, string> = {
   periodo: 'Período',
   total_centavos: 'Total del período',
   token: 'Token',
-  vence: 'Vence',
+  vence: 'Deja de funcionar',
   revocado: 'Revocado',
   fuente: 'Fuente',
   desde: 'No disponible desde',

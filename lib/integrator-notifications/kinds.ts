@@ -125,3 +125,66 @@ export function balanceNotification(snapshot: BalanceSnapshot, context: Context,
     datos,
   }, {}, now);
 }
+
+/** A token's notifications happen once per token (and per warning): this long is "never again". */
+const ONCE = 10 * 365 * 24 * 3_600;
+
+export interface TokenFacts {
+  id: number;
+  label: string;
+  tokenPrefix: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The two warnings before a token expires: 7 days before, then 1 day before. */
+export type ExpiryWarning = '7d' | '1d';
+
+/** Which warning is due for a token expiring at `expiresAt` (null: none yet, or already expired). */
+export function expiryWarningDue(expiresAt: Date, now = new Date()): ExpiryWarning | null {
+  const left = expiresAt.getTime() - now.getTime();
+  if (left <= 0) return null;
+  if (left <= 24 * 3_600_000) return '1d';
+  if (left <= 7 * 24 * 3_600_000) return '7d';
+  return null;
+}
+
+function tokenName(token: TokenFacts): string {
+  return `«${token.label}» (${token.tokenPrefix}…)`;
+}
+
+export function tokenExpiringNotification(integration: { id: number; nombre: string }, token: TokenFacts & { expiresAt: Date }, warning: ExpiryWarning, context: Context, now = new Date()): NotificationDraft {
+  const when = token.expiresAt.toLocaleString('es-GT', { timeZone: 'America/Guatemala', dateStyle: 'long', timeStyle: 'short' });
+  // The expiry instant is in the key: a token whose expiry is moved gets its warnings again.
+  return draft(
+    'token_expiring',
+    `token_por_vencer:${token.id}:${warning}:${token.expiresAt.getTime()}`,
+    integration,
+    context,
+    {
+      titulo: warning === '1d' ? 'Un token vence mañana' : 'Un token vence en 7 días',
+      mensaje:
+        `El token ${tokenName(token)} de «${integration.nombre}» deja de funcionar el ${when} (hora de Guatemala). ` +
+        'Pida un token nuevo y cámbielo en sus sistemas antes de esa fecha.',
+      datos: { token: `${token.label} (${token.tokenPrefix}…)`, token_id: token.id, vence: token.expiresAt.toISOString(), aviso: warning },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+export function tokenRevokedNotification(integration: { id: number; nombre: string }, token: TokenFacts & { revokedAt: Date }, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'token_revoked',
+    `token_revocado:${token.id}`,
+    integration,
+    context,
+    {
+      titulo: 'Un token fue revocado',
+      mensaje: `El token ${tokenName(token)} de «${integration.nombre}» fue revocado y ya no funciona. Las consultas con él responden como credenciales no válidas.`,
+      datos: { token: `${token.label} (${token.tokenPrefix}…)`, token_id: token.id, revocado: token.revokedAt.toISOString() },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}

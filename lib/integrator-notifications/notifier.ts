@@ -11,7 +11,7 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { open } from '@/lib/personal-data/envelope';
 import { notificationMail } from './email';
-import { balanceNotification, KIND_CONTACT, type IntegratorNotification, type NotificationDraft } from './kinds';
+import { balanceNotification, KIND_CONTACT, tokenRevokedNotification, type IntegratorNotification, type NotificationDraft, type TokenFacts } from './kinds';
 import { notificationSettingsFrom, type NotificationSettings } from './settings';
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 
@@ -63,6 +63,18 @@ export class IntegratorNotifier {
       });
     } catch (error) {
       log.error({ err: error, integrationId: snapshot.integrationId }, 'queuing a balance notification failed');
+    }
+  }
+
+  /**
+   * A token just revoked (lib/credentials/tokens.ts calls this after the revocation commits; the
+   * CLI's too: the server delivers). Never throws: a notification never fails the revocation.
+   */
+  async noteTokenRevoked(integration: { id: number; nombre: string }, token: TokenFacts & { revokedAt: Date }): Promise<void> {
+    try {
+      await this.record(tokenRevokedNotification(integration, token, this.settings));
+    } catch (error) {
+      log.error({ err: error, integrationId: integration.id }, 'queuing a token revocation notification failed');
     }
   }
 

@@ -12,7 +12,9 @@ import type { AlertSettings } from '@/lib/alerts/settings';
 import { adjustBalance } from '@/lib/billing/ledger';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { balanceNotification } from '@/lib/integrator-notifications/kinds';
-import { IntegratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
+import { createToken, revokeToken } from '@/lib/credentials/tokens';
 import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
 import { checkedLookup } from '@/lib/integrator-notifications/targets';
@@ -38,6 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setAlertDispatcher(undefined);
+  setIntegratorNotifier(undefined);
   await Promise.all(receivers.map((receiver) => receiver.close()));
   await smtp?.close();
   await testDb?.cleanup();
@@ -46,6 +49,7 @@ afterAll(async () => {
 beforeEach(() => {
   ({ alerts, notifier } = instance());
   setAlertDispatcher(alerts);
+  setIntegratorNotifier(notifier);
 });
 
 afterEach(async () => {
@@ -273,5 +277,55 @@ describe('refused webhook targets', () => {
     const allowed = checkedLookup(STRICT, async () => [{ address: '93.184.216.34', family: 4 }]);
     const answer = await new Promise<unknown[]>((resolve) => allowed('public.example', { all: true }, (_failure, addresses) => resolve(addresses as unknown[])));
     expect(answer).toEqual([{ address: '93.184.216.34', family: 4 }]);
+  });
+});
+
+describe('tokens', () => {
+  it('about to expire: the technical contact is warned 7 days before and 1 day before, each once', async () => {
+    const iota = await integrationWithContacts('iota', { webhook: true });
+    const expiresAt = new Date(Date.now() + 5 * 24 * 3_600_000);
+    const created = await createToken(TEST_ACTOR, iota.id, { label: 'Producción', expiresAt });
+    if (!created.ok) throw new Error(created.error.message);
+
+    // Passes of the hourly job, on two instances: one warning.
+    expect(await notifyExpiringTokens(notifier)).toBe(1);
+    const other = instance();
+    expect(await notifyExpiringTokens(other.notifier)).toBe(0);
+    await other.notifier.close();
+    let rows = await deliverAll(iota.id);
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([
+      ['token_expiring', 'technical', 'sent'],
+      ['token_expiring', 'webhook', 'sent'],
+    ]);
+    const [week] = smtp.to('tecnica@iota.gt');
+    expect(week!.subject).toBe('[Pasarela de pruebas] Un token vence en 7 días');
+    expect(mimePart(week!.raw, 'text/plain')!.body.toString('utf8')).toContain(`El token «Producción» (${created.value.view.tokenPrefix}…) de «iota» deja de funcionar el`);
+    expect(smtp.to('pagos@iota.gt')).toHaveLength(0);
+
+    // A day before: the second warning, once.
+    const dayBefore = new Date(expiresAt.getTime() - 12 * 3_600_000);
+    expect(await notifyExpiringTokens(notifier, dayBefore)).toBe(1);
+    expect(await notifyExpiringTokens(notifier, new Date(dayBefore.getTime() + 3_600_000))).toBe(0);
+    rows = await deliverAll(iota.id);
+    expect(rows).toHaveLength(4);
+    expect(smtp.to('tecnica@iota.gt').map((mail) => mail.subject)).toEqual(['[Pasarela de pruebas] Un token vence en 7 días', '[Pasarela de pruebas] Un token vence mañana']);
+    expect(iota.webhook!.received.map((request) => [request.body.tipo, (request.body as unknown as { datos: { aviso: string } }).datos.aviso])).toEqual([
+      ['token_por_vencer', '7d'],
+      ['token_por_vencer', '1d'],
+    ]);
+  });
+
+  it('revoked: the technical contact is told once, and a revoked token is not warned about its expiry', async () => {
+    const kappa = await integrationWithContacts('kappa');
+    const created = await createToken(TEST_ACTOR, kappa.id, { label: 'Pruebas', expiresAt: new Date(Date.now() + 3 * 24 * 3_600_000) });
+    if (!created.ok) throw new Error(created.error.message);
+    expect((await revokeToken(TEST_ACTOR, kappa.id, created.value.view.id)).ok).toBe(true);
+    expect((await revokeToken(TEST_ACTOR, kappa.id, created.value.view.id)).ok).toBe(false);
+    expect(await notifyExpiringTokens(notifier)).toBe(0);
+    const rows = await deliverAll(kappa.id);
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([['token_revoked', 'technical', 'sent']]);
+    const [mail] = smtp.to('tecnica@kappa.gt');
+    expect(mail!.subject).toBe('[Pasarela de pruebas] Un token fue revocado');
+    expect(mimePart(mail!.raw, 'text/plain')!.body.toString('utf8')).toContain('fue revocado y ya no funciona');
   });
 });
