@@ -8,11 +8,11 @@ const CONTACT_WORDS = { technical: 'contacto técnico', billing: 'contacto de fa
 
 const FACT_LABELS: Record<string, string> = {
   saldo_centavos: 'Saldo',
+  total_centavos: 'Cobrado en el período',
   umbral_centavos: 'Umbral de aviso',
   tarifa_centavos: 'Tarifa por consulta',
   numero: 'Estado de cuenta',
   periodo: 'Período',
-  total_centavos: 'Total del período',
   token: 'Token',
   vence: 'Deja de funcionar',
   revocado: 'Revocado',

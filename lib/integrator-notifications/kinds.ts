@@ -188,3 +188,36 @@ export function tokenRevokedNotification(integration: { id: number; nombre: stri
     now,
   );
 }
+
+export interface IssuedStatement {
+  id: number;
+  month: string;
+  number: number;
+  figures: { openingBalanceCentavos: number; closingBalanceCentavos: number; charges: { count: number; totalCentavos: number } };
+}
+
+/** A statement just issued, for the billing contact: its e-mail attaches the PDF. Once per statement. */
+export function statementNotification(integration: { id: number; nombre: string }, statement: IssuedStatement, monthLabel: string, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'statement_issued',
+    `estado_de_cuenta:${statement.id}`,
+    integration,
+    context,
+    {
+      titulo: `Estado de cuenta de ${monthLabel}`,
+      mensaje:
+        `Se emitió el estado de cuenta No. ${statement.number} de «${integration.nombre}», de ${monthLabel}: ` +
+        `${statement.figures.charges.count.toLocaleString('es-GT')} consultas cobradas por ${formatQuetzales(statement.figures.charges.totalCentavos)}; ` +
+        `saldo al cierre ${formatQuetzales(statement.figures.closingBalanceCentavos)}. El correo lleva el PDF adjunto.`,
+      datos: {
+        numero: statement.number,
+        periodo: statement.month,
+        estado_de_cuenta_id: statement.id,
+        total_centavos: statement.figures.charges.totalCentavos,
+        saldo_centavos: statement.figures.closingBalanceCentavos,
+      },
+    },
+    { intervalSeconds: ONCE, statementId: statement.id },
+    now,
+  );
+}

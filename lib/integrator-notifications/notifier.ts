@@ -11,7 +11,16 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { open } from '@/lib/personal-data/envelope';
 import { notificationMail } from './email';
-import { balanceNotification, KIND_CONTACT, tokenRevokedNotification, type IntegratorNotification, type NotificationDraft, type TokenFacts } from './kinds';
+import {
+  balanceNotification,
+  KIND_CONTACT,
+  statementNotification,
+  tokenRevokedNotification,
+  type IntegratorNotification,
+  type IssuedStatement,
+  type NotificationDraft,
+  type TokenFacts,
+} from './kinds';
 import { notificationSettingsFrom, type NotificationSettings } from './settings';
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 
@@ -31,7 +40,7 @@ export class IntegratorNotifier {
   private readonly notedAt = new Map<string, number>();
   private readonly dispatcher;
   private wake: () => void = () => undefined;
-  attachments: AttachmentLoader = async () => [];
+  attachments: AttachmentLoader = statementAttachment;
 
   constructor(
     readonly settings: NotificationSettings,
@@ -75,6 +84,15 @@ export class IntegratorNotifier {
       await this.record(tokenRevokedNotification(integration, token, this.settings));
     } catch (error) {
       log.error({ err: error, integrationId: integration.id }, 'queuing a token revocation notification failed');
+    }
+  }
+
+  /** A statement just issued (lib/statements/statements.ts). Never throws: it never fails the issue. */
+  async noteStatementIssued(integration: { id: number; nombre: string }, statement: IssuedStatement, monthLabel: string): Promise<void> {
+    try {
+      await this.record(statementNotification(integration, statement, monthLabel, this.settings));
+    } catch (error) {
+      log.error({ err: error, integrationId: integration.id }, 'queuing a statement notification failed');
     }
   }
 
@@ -149,6 +167,20 @@ export class IntegratorNotifier {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/**
+ * The statement's PDF, rendered at delivery from the stored statement (the same bytes as the
+ * console's download). Imported when needed: lib/statements calls this module when it issues one.
+ */
+async function statementAttachment(delivery: AlertDelivery, notification: IntegratorNotification): Promise<Mail['attachments']> {
+  if (delivery.condition !== 'statement_issued') return [];
+  const [{ findStatement }, { renderStatementPdf }] = await Promise.all([import('@/lib/statements/statements'), import('@/lib/statements/pdf')]);
+  const month = String(notification.datos.periodo);
+  const statement = await findStatement(notification.integracion.id, month);
+  if (!statement) throw new Error(`el estado de cuenta ${month} ya no existe`);
+  const pdf = await renderStatementPdf(statement, notification.servicio);
+  return [{ filename: `estado-de-cuenta-${notification.integracion.nombre}-${month}.pdf`, content: pdf, contentType: 'application/pdf' }];
 }
 
 const holder = globalThis as typeof globalThis & { __integratorNotifier?: IntegratorNotifier };

@@ -4,6 +4,7 @@ import { integrations, monthlyStatements, type MonthlyStatement } from '@/db/sch
 import { describeActor, type Actor } from '@/lib/audit/audit';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { monthName } from '@/lib/format/months';
+import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { fail, ok, type Result } from '@/lib/result';
 import { computeStatementFigures, StatementError, type StatementFigures, type StatementProblem } from './figures';
 
@@ -72,7 +73,11 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
       if (attempt >= 5 || !isUniqueViolation(error)) throw error;
     }
   }
-  return ok((await findStatement(integrationId, month))!);
+  const statement = (await findStatement(integrationId, month))!;
+  // The billing contact gets it with its PDF (claimed once per statement: an instance that lost
+  // the insert above to another finds the claim taken).
+  await integratorNotifier().noteStatementIssued({ id: integration.id, nombre: integration.nombre }, statement, monthName(month));
+  return ok(statement);
 }
 
 export async function findStatement(integrationId: number, month: string): Promise<Statement | undefined> {

@@ -19,6 +19,9 @@ import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, ki
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
 import { checkedLookup } from '@/lib/integrator-notifications/targets';
 import { seal } from '@/lib/personal-data/envelope';
+import { issueStatement } from '@/lib/statements/statements';
+import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { pdfTextLines } from '../support/pdf-text';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
 import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -327,5 +330,32 @@ describe('tokens', () => {
     const [mail] = smtp.to('tecnica@kappa.gt');
     expect(mail!.subject).toBe('[Pasarela de pruebas] Un token fue revocado');
     expect(mimePart(mail!.raw, 'text/plain')!.body.toString('utf8')).toContain('fue revocado y ya no funciona');
+  });
+});
+
+describe('a monthly statement', () => {
+  it('reaches the billing contact with its PDF attached when it is issued, once, and the webhook with its figures', async () => {
+    const lambda = await integrationWithContacts('lambda', { webhook: true });
+    const month = guatemalanMonthOf(new Date());
+    const monthClosed = new Date(Date.now() + 40 * 24 * 3_600_000);
+    const issued = await issueStatement(TEST_ACTOR, lambda.id, month, monthClosed);
+    if (!issued.ok) throw new Error(issued.error.message);
+    // Issued again (the console, another instance's job): the stored one, not notified again.
+    expect((await issueStatement(TEST_ACTOR, lambda.id, month, monthClosed)).ok).toBe(true);
+
+    const rows = await deliverAll(lambda.id);
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([
+      ['statement_issued', 'billing', 'sent'],
+      ['statement_issued', 'webhook', 'sent'],
+    ]);
+    const [mail] = smtp.to('pagos@lambda.gt');
+    expect(mail!.subject).toMatch(/^\[Pasarela de pruebas\] Estado de cuenta de \w+ de \d{4}$/);
+    expect(mimePart(mail!.raw, 'text/plain')!.body.toString('utf8')).toContain(`Se emitió el estado de cuenta No. ${issued.value.number} de «lambda»`);
+    const pdf = mimePart(mail!.raw, 'application/pdf')!;
+    expect(pdf.headers).toContain(`estado-de-cuenta-lambda-${month}.pdf`);
+    expect(pdf.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdfTextLines(pdf.body).join('\n')).toContain('lambda');
+    expect(lambda.webhook!.received.map((request) => request.body.tipo)).toEqual(['estado_de_cuenta_emitido']);
+    expect(smtp.to('tecnica@lambda.gt')).toHaveLength(0);
   });
 });
