@@ -161,6 +161,9 @@ export const envSchema = z
     // e-mails go through the ALERT_SMTP_* server. At most one per condition (an integration's low
     // balance, say) this often.
     INTEGRATOR_NOTIFICATION_REPEAT_HOURS: integer(24, 1, 24 * 31),
+    // A source unavailable this long (its breaker open on any instance) is told to the technical
+    // contacts of the integrations that use it; then its recovery.
+    INTEGRATOR_SOURCE_OUTAGE_MINUTES: integer(10, 1, 24 * 60),
     // true lets integrator webhooks use http:// and private, loopback and link-local addresses
     // (local receivers in development and tests). Production refuses it: only https:// to public addresses.
     INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: flag(false),

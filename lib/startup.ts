@@ -3,6 +3,7 @@ import { database, shareEmbeddedDatabase } from '@/db/client';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
+import { notifySourceIncidents } from '@/lib/integrator-notifications/sources';
 import { sourceClients } from '@/lib/sources';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
@@ -213,7 +214,10 @@ function startBillingJobs(sweepAfterSeconds: number): void {
   });
 }
 
-/** Every hour, on one instance: warn technical contacts of tokens expiring in 7 days and in 1 day. */
+/**
+ * On one instance: every hour, warn technical contacts of tokens expiring in 7 days and in 1 day;
+ * every minute, tell them of a long source outage and of its end.
+ */
 function startTokenExpiryNotifications(): void {
   const notificationsLog = logger('integrator-notifications');
   schedulePeriodicJob({
@@ -225,6 +229,16 @@ function startTokenExpiryNotifications(): void {
       if (queued > 0) notificationsLog.info({ queued }, 'token expiry notifications queued');
     },
     onError: (error) => notificationsLog.error({ err: error }, 'checking tokens about to expire failed'),
+  });
+  schedulePeriodicJob({
+    name: 'source-incident-notifications',
+    everyMs: 60_000,
+    leaseMs: 5 * 60_000,
+    run: async () => {
+      const queued = await notifySourceIncidents(integratorNotifier());
+      if (queued > 0) notificationsLog.info({ queued }, 'source incident notifications queued');
+    },
+    onError: (error) => notificationsLog.error({ err: error }, 'checking the sources for integrator notifications failed'),
   });
 }
 

@@ -221,3 +221,41 @@ export function statementNotification(integration: { id: number; nombre: string 
     now,
   );
 }
+
+/** A source down for longer than the deployment's INTEGRATOR_SOURCE_OUTAGE_MINUTES, or back: once per incident and integration. */
+export function sourceNotification(
+  kind: 'source_unavailable' | 'source_recovered',
+  integration: { id: number; nombre: string },
+  incident: { source: string; label: string; since: Date; until?: Date },
+  context: Context,
+  now = new Date(),
+): NotificationDraft {
+  const since = incident.since.toLocaleString('es-GT', { timeZone: 'America/Guatemala', dateStyle: 'long', timeStyle: 'short' });
+  const incidentKey = `${incident.source}:${incident.since.getTime()}:${integration.id}`;
+  const words =
+    kind === 'source_unavailable'
+      ? {
+          titulo: `${incident.label} no está disponible`,
+          mensaje:
+            `La fuente «${incident.label}» no responde desde el ${since} (hora de Guatemala). ` +
+            'Sus consultas a ella responden 502, sin cobro; puede reintentarlas. Le avisaremos cuando vuelva a estar disponible.',
+        }
+      : {
+          titulo: `${incident.label} está disponible de nuevo`,
+          mensaje: `La fuente «${incident.label}», que no respondía desde el ${since} (hora de Guatemala), vuelve a responder. Sus consultas a ella funcionan con normalidad.`,
+        };
+  return draft(
+    kind,
+    `${kind === 'source_unavailable' ? 'fuente_no_disponible' : 'fuente_disponible'}:${incidentKey}`,
+    integration,
+    context,
+    { ...words, datos: { fuente: incident.label, fuente_id: incident.source, desde: incident.since.toISOString(), hasta: incident.until?.toISOString() ?? null } },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** The claim key of an integration's outage notification (the recovery is sent only after one). */
+export function sourceUnavailableKey(source: string, since: Date, integrationId: number): string {
+  return `integrator:fuente_no_disponible:${source}:${since.getTime()}:${integrationId}`;
+}

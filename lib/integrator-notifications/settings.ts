@@ -8,6 +8,8 @@ export interface NotificationSettings {
   email?: Omit<EmailSettings, 'to'>;
   webhookTimeoutMs: number;
   repeatIntervalSeconds: number;
+  /** A source unavailable this long (across the instances' breakers) is told to the integrations that use it. */
+  sourceOutageSeconds: number;
   targets: TargetPolicy;
   serviceName: string;
   appEnv: Env['APP_ENV'];
@@ -23,6 +25,7 @@ export function notificationSettingsFrom(env: Env): NotificationSettings {
     email,
     webhookTimeoutMs: env.ALERT_WEBHOOK_TIMEOUT_MS,
     repeatIntervalSeconds: env.INTEGRATOR_NOTIFICATION_REPEAT_HOURS * 3_600,
+    sourceOutageSeconds: env.INTEGRATOR_SOURCE_OUTAGE_MINUTES * 60,
     targets: { allowLocalTargets: env.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS },
     serviceName: env.SERVICE_NAME,
     appEnv: env.APP_ENV,

@@ -5,7 +5,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { alertDeliveries, alertDeliveryAttempts, integrations, type AlertDelivery } from '@/db/schema';
+import { alertDeliveries, alertDeliveryAttempts, integrations, sourceBreakerTransitions, type AlertDelivery } from '@/db/schema';
 import { AlertDispatcher, setAlertDispatcher } from '@/lib/alerts/dispatcher';
 import { listAlertDeliveries } from '@/lib/alerts/list';
 import type { AlertSettings } from '@/lib/alerts/settings';
@@ -14,11 +14,13 @@ import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { balanceNotification } from '@/lib/integrator-notifications/kinds';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
+import { notifySourceIncidents } from '@/lib/integrator-notifications/sources';
 import { createToken, revokeToken } from '@/lib/credentials/tokens';
 import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
 import { checkedLookup } from '@/lib/integrator-notifications/targets';
 import { seal } from '@/lib/personal-data/envelope';
+import { SOURCE_LABELS } from '@/lib/format/labels';
 import { issueStatement } from '@/lib/statements/statements';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { pdfTextLines } from '../support/pdf-text';
@@ -65,6 +67,7 @@ function notificationSettings(overrides: Partial<NotificationSettings> = {}): No
     email: { host: '127.0.0.1', port: smtp.port, secure: false, requireTls: false, from: 'avisos@pasarela.example' },
     webhookTimeoutMs: 2_000,
     repeatIntervalSeconds: 3_600,
+    sourceOutageSeconds: 600,
     targets: LOCAL,
     serviceName: 'Pasarela de pruebas',
     appEnv: 'development',
@@ -357,5 +360,69 @@ describe('a monthly statement', () => {
     expect(pdfTextLines(pdf.body).join('\n')).toContain('lambda');
     expect(lambda.webhook!.received.map((request) => request.body.tipo)).toEqual(['estado_de_cuenta_emitido']);
     expect(smtp.to('tecnica@lambda.gt')).toHaveLength(0);
+  });
+});
+
+describe('a source unavailable', () => {
+  it('for longer than the set time, across the instances’ breakers, is told once to the technical contacts of the integrations that use it, and so is its recovery', async () => {
+    const omega = await integrationWithContacts('omega', { webhook: true });
+    const sigma = await integrationWithContacts('sigma');
+    // sigma uses only RENAP: a catalog outage is none of its business.
+    await (await database()).db
+      .update(integrations)
+      .set({ isRtuEnabled: false, isCuiNitEnabled: false, isRtuV2Enabled: false, isOmisosEnabled: false })
+      .where(eq(integrations.id, sigma.id));
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const transitions = (await database()).db;
+    // Two instances saw the catalog's breaker open, 15 and 12 minutes ago, and still do.
+    await transitions.insert(sourceBreakerTransitions).values([
+      { instance: 'instancia-a', source: 'catalog', transition: 'opened', at: minutesAgo(15), confirmedAt: new Date() },
+      { instance: 'instancia-b', source: 'catalog', transition: 'opened', at: minutesAgo(12), confirmedAt: new Date() },
+      // RENAP has been down only 2 minutes: under the 10 set.
+      { instance: 'instancia-a', source: 'renap', transition: 'opened', at: minutesAgo(2), confirmedAt: new Date() },
+    ]);
+    const other = instance();
+    try {
+      await Promise.all([notifySourceIncidents(notifier), notifySourceIncidents(other.notifier)]);
+      await notifySourceIncidents(notifier);
+      let rows = await deliverAll(omega.id);
+      expect(rows.map((row) => [row.condition, row.recipient, row.source, row.status])).toEqual([
+        ['source_unavailable', 'technical', 'catalog', 'sent'],
+        ['source_unavailable', 'webhook', 'catalog', 'sent'],
+      ]);
+      const [down] = smtp.to('tecnica@omega.gt');
+      expect(down!.subject).toBe(`[Pasarela de pruebas] ${SOURCE_LABELS.catalog} no está disponible`);
+      expect(mimePart(down!.raw, 'text/plain')!.body.toString('utf8')).toContain('responden 502, sin cobro');
+      expect(smtp.to('tecnica@sigma.gt')).toHaveLength(0);
+      expect(smtp.to('pagos@omega.gt')).toHaveLength(0);
+
+      // One instance's breaker closes: the source is still unavailable (the other's is open).
+      await transitions.insert(sourceBreakerTransitions).values({ instance: 'instancia-a', source: 'catalog', transition: 'closed', at: minutesAgo(1), confirmedAt: minutesAgo(1) });
+      await Promise.all([notifySourceIncidents(notifier), notifySourceIncidents(other.notifier)]);
+      expect(await integratorDeliveries(omega.id)).toHaveLength(2);
+
+      // Both closed: recovered, told once, to those told of the outage.
+      await transitions.insert(sourceBreakerTransitions).values({ instance: 'instancia-b', source: 'catalog', transition: 'closed', at: new Date(), confirmedAt: new Date() });
+      await Promise.all([notifySourceIncidents(notifier), notifySourceIncidents(other.notifier)]);
+      await notifySourceIncidents(notifier);
+      rows = await deliverAll(omega.id);
+      expect(rows.map((row) => [row.condition, row.recipient])).toEqual([
+        ['source_unavailable', 'technical'],
+        ['source_unavailable', 'webhook'],
+        ['source_recovered', 'technical'],
+        ['source_recovered', 'webhook'],
+      ]);
+      expect(smtp.to('tecnica@omega.gt').map((mail) => mail.subject.replace(/^\[Pasarela de pruebas\] /, ''))).toEqual([
+        expect.stringMatching(/ no está disponible$/),
+        expect.stringMatching(/ está disponible de nuevo$/),
+      ]);
+      expect(omega.webhook!.received.map((request) => [request.body.tipo, request.signed])).toEqual([
+        ['fuente_no_disponible', true],
+        ['fuente_disponible', true],
+      ]);
+      expect(await integratorDeliveries(sigma.id)).toHaveLength(0);
+    } finally {
+      await other.notifier.close();
+    }
   });
 });
