@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { closeDatabase, database, EmbeddedDatabaseInUseError } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
 import { EnvError } from '@/lib/env';
+import { alerts } from '@/lib/alerts/dispatcher';
+import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { describeError } from '@/lib/logging/errors';
 import { LOG_LEVELS } from '@/lib/logging/logger';
 import { parseQuetzales } from '@/lib/money';
@@ -36,6 +38,8 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     await applyMigrations(await database());
+    // A balance the CLI lowers is told to the integrator too (written here, sent by the server).
+    integratorNotifier().attachTo(alerts());
     const output = await runCommand(command, args, values);
     if (values.json) console.log(terminalSafeJson(output.data));
     else console.log(output.text);

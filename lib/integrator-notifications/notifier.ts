@@ -40,6 +40,7 @@ export class IntegratorNotifier {
   private readonly notedAt = new Map<string, number>();
   private readonly dispatcher;
   private wake: () => void = () => undefined;
+  private readonly attachedTo = new WeakSet<AlertDispatcher>();
   attachments: AttachmentLoader = statementAttachment;
 
   constructor(
@@ -51,6 +52,9 @@ export class IntegratorNotifier {
 
   /** Joins the alerts' dispatcher: it delivers the integrators' rows and passes on the balances it sees. */
   attachTo(alerts: AlertDispatcher): void {
+    // Once per dispatcher: a second start-up in one process (development's reloads) adds nothing.
+    if (this.attachedTo.has(alerts)) return;
+    this.attachedTo.add(alerts);
     alerts.deliverFor('integrator', (delivery) => this.send(delivery));
     alerts.observeBalances((snapshot) => this.noteBalance(snapshot));
     this.wake = () => alerts.wakeNow();
