@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS, ALERT_STATUS_LABELS, ALERT_STATUS_TONES } from '@/lib/alerts/labels';
+import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { listAlertDeliveries } from '@/lib/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
 import { requirePageUser } from '@/lib/auth/session';
@@ -68,16 +69,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
                   <td className="small" data-label="Canal y destino">
                     <span className="nowrap">{ALERT_CHANNEL_LABELS[delivery.channel]}</span> · <span className="mono">{delivery.target}</span>
                   </td>
-                  <td data-label="Estado">
-                    <span className={`badge ${ALERT_STATUS_TONES[delivery.status]}`}>{ALERT_STATUS_LABELS[delivery.status]}</span>
-                    {delivery.sentAt && <span className="small muted"> {formatDateTime(delivery.sentAt)}</span>}
-                  </td>
-                  <td className="num" data-label="Intentos">
-                    {delivery.attempts}
-                  </td>
-                  <td className="small" data-label="Último error">
-                    {delivery.lastError ?? <span className="muted">—</span>}
-                  </td>
+                  <DeliveryStateCells delivery={delivery} />
                 </tr>
               ))}
             </tbody>

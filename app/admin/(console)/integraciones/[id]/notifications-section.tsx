@@ -1,5 +1,6 @@
 import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS, ALERT_STATUS_LABELS, ALERT_STATUS_TONES } from '@/lib/alerts/labels';
+import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { describeWebhookUrl } from '@/lib/alerts/targets';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
@@ -77,16 +78,7 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
                   <td className="small" data-label="Para">
                     {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>
                   </td>
-                  <td data-label="Estado">
-                    <span className={`badge ${ALERT_STATUS_TONES[row.status]}`}>{ALERT_STATUS_LABELS[row.status]}</span>
-                    {row.sentAt && <span className="small muted"> {formatDateTime(row.sentAt)}</span>}
-                  </td>
-                  <td className="num" data-label="Intentos">
-                    {row.attempts}
-                  </td>
-                  <td className="small" data-label="Último error">
-                    {row.lastError ?? <span className="muted">—</span>}
-                  </td>
+                  <DeliveryStateCells delivery={row} />
                 </tr>
               ))}
             </tbody>
