@@ -21,6 +21,7 @@ import { createConsoleUser } from '@/lib/users/service';
 import { startSimulator, type RunningSimulator } from '@/simulator';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { decodeHeader, decodeQuotedPrintable } from '../support/smtp-receiver';
 import { header, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { freePort } from '../../scripts/free-port';
 
@@ -108,18 +109,6 @@ function settings(overrides: Partial<AlertSettings> = {}): AlertSettings {
     appEnv: 'development',
     ...overrides,
   };
-}
-
-function decodeHeader(value: string): string {
-  const unfolded = value.replace(/\r\n[ \t]/g, ' ');
-  return unfolded.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_match, encoding: string, text: string) =>
-    encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replaceAll('_', ' ')),
-  );
-}
-
-function decodeQuotedPrintable(text: string): string {
-  const bytes = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => `%${hex}`);
-  return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
 }
 
 async function deliveriesFor(condition: string): Promise<AlertDelivery[]> {

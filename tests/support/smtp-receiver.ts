@@ -54,14 +54,15 @@ export function mimePart(raw: string, contentType: string): { headers: string; b
   return { headers, body: Buffer.from(body, 'utf8') };
 }
 
-function decodeHeader(value: string): string {
+/** A mail header's text, unfolded, with its RFC 2047 encoded words (UTF-8, Q or B) decoded. */
+export function decodeHeader(value: string): string {
   const unfolded = value.replace(/\r\n[ \t]/g, ' ');
   return unfolded.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_match, encoding: string, text: string) =>
     encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replaceAll('_', ' ')),
   );
 }
 
-function decodeQuotedPrintable(text: string): string {
+export function decodeQuotedPrintable(text: string): string {
   const bytes = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => `%${hex}`);
   return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
 }
