@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net, { BlockList } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
 import { webhookUrlProblem } from '@/lib/alerts/targets';
 
@@ -43,24 +44,51 @@ for (const [network, prefix] of [
   FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address (::ffff:10.0.0.1, ::ffff:a00:1), else undefined. */
-function embeddedIpv4(address: string): string | undefined {
-  const match = /^(?:0{0,4}:){0,5}(?:ffff:)?(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address.startsWith('::') ? address.slice(2) : address);
-  if (!match || !address.startsWith('::')) return undefined;
-  if (match[1]) return match[1];
-  const high = Number.parseInt(match[2]!, 16);
-  const low = Number.parseInt(match[3]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/**
+ * The IPv4 addresses an IPv6 address carries to an IPv4 host: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-compatible (::a.b.c.d), SIIT (::ffff:0:a.b.c.d, RFC 6145), NAT64's well-known prefix
+ * (64:ff9b::a.b.c.d, RFC 6052), 6to4 (2002:AABB:CCDD::, RFC 3056) and Teredo (2001:0::, RFC 4380:
+ * the server's address in clear, the client's inverted). A relay or translator on the path delivers
+ * to those addresses, so each is checked as if it had been written in IPv4.
+ */
+export function embeddedIpv4Addresses(address: ipaddr.IPv6): string[] {
+  const parts = address.parts;
+  const fromWords = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  const last32 = fromWords(parts[6]!, parts[7]!);
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [last32];
+    case 'rfc6052':
+      return [last32];
+    case '6to4':
+      return [fromWords(parts[1]!, parts[2]!)];
+    case 'teredo':
+      return [fromWords(parts[2]!, parts[3]!), fromWords(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff)];
+    default:
+      // IPv4-compatible (deprecated, ::a.b.c.d): the first 96 bits zero.
+      return parts.slice(0, 6).every((part) => part === 0) ? [last32] : [];
+  }
 }
+
+/** NAT64's local-use prefix (RFC 8215): translators inside an operator's own network, never a public receiver. */
+const LOCAL_USE_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
 
 /** Why a webhook must not connect to this IP address, or undefined when it may. */
 export function forbiddenAddressReason(address: string): string | undefined {
   const family = net.isIP(address);
   if (family === 0) return 'no es una dirección IP';
-  if (family === 4) return FORBIDDEN.check(address, 'ipv4') ? `la dirección ${address} es privada, local o reservada` : undefined;
-  const inner = embeddedIpv4(address.toLowerCase());
-  if (inner && FORBIDDEN.check(inner, 'ipv4')) return `la dirección ${address} es privada, local o reservada`;
-  return FORBIDDEN.check(address, 'ipv6') ? `la dirección ${address} es privada, local o reservada` : undefined;
+  const refused = `la dirección ${address} es privada, local o reservada`;
+  if (family === 4) return FORBIDDEN.check(address, 'ipv4') ? refused : undefined;
+  const parsed = ipaddr.IPv6.parse(address);
+  if (parsed.match(LOCAL_USE_NAT64)) return refused;
+  if (embeddedIpv4Addresses(parsed).some((inner) => FORBIDDEN.check(inner, 'ipv4'))) return refused;
+  return FORBIDDEN.check(address, 'ipv6') ? refused : undefined;
+}
+
+/** A host name as the name checks compare it: lower case, without the root's trailing dot (`localhost.` is `localhost`). */
+export function withoutTrailingDot(hostname: string): string {
+  return hostname.toLowerCase().replace(/\.+$/, '');
 }
 
 /**
@@ -75,7 +103,7 @@ export function webhookTargetProblem(url: string, policy: TargetPolicy): string 
   if (parsed.username !== '' || parsed.password !== '') return 'no debe llevar usuario ni contraseña: el receptor comprueba la firma';
   if (webhookUrlProblem(url)) return `el puerto ${parsed.port} no se puede usar`;
   if (url.length > 2_000) return 'es demasiado larga (2000 caracteres como máximo)';
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const host = withoutTrailingDot(parsed.hostname.replace(/^\[|\]$/g, ''));
   if (policy.allowLocalTargets) return undefined;
   if (net.isIP(host)) return forbiddenAddressReason(host);
   if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) return 'el nombre no es público';
