@@ -62,14 +62,17 @@ export async function settleHold(
   const handle = await database();
   // Its NIT and CUI encrypted, its search keys hashed, here in the app: the keys never reach SQL.
   const record = sealRecord(input);
-  const charged = capture ? hold.tariffCentavos : 0;
+  // A free query (tariff Q 0.00) is voided, not captured: it charged nothing, so it is not a
+  // charge in the ledger, the balance history, the statements or the reconciliation (docs/decisions.md).
+  const capturing = capture && hold.tariffCentavos > 0;
+  const charged = capturing ? hold.tariffCentavos : 0;
   const rows = await handle.rows<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(sql`
     with new_record as (
       select nextval(pg_get_serial_sequence('query_records', 'id')) as id, now() as created_at
     ),
     settlement as (
       insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, query_record_id)
-      select ${record.integrationId}::integer, ${capture ? 'capture' : 'void'}::ledger_entry_kind, ${capture ? 0 : hold.tariffCentavos}::bigint,
+      select ${record.integrationId}::integer, ${capturing ? 'capture' : 'void'}::ledger_entry_kind, ${capturing ? 0 : hold.tariffCentavos}::bigint,
              ${-charged}::bigint, ${LOOKUP_ACTOR}::text, ${hold.holdId}::bigint, ${record.requestId}::text, new_record.id
         from new_record
       on conflict (hold_id) where hold_id is not null do nothing
@@ -106,7 +109,7 @@ export async function settleHold(
            i.low_balance_alert_centavos as low_balance_alert
       from integrations i where i.id = ${record.integrationId}::integer`);
   const row = rows[0];
-  if (!capture || !row?.settled) return null;
+  if (!capturing || !row?.settled) return null;
   return {
     balanceCentavos: Number(row.balance),
     tariffCentavos: Number(row.tariff),

@@ -152,7 +152,8 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
   await progress();
 
   // 2. Each capture and its record, in one pass (a full join; records older than the retention
-  //    cutoff are purged, so their captures are not expected to find them).
+  //    cutoff are purged, so their captures are not expected to find them). A capture that posted
+  //    nothing is no charge: free queries were captured at Q 0.00 before they were voided instead.
   const pairs = await handle.rows<{ integration_id: number; without_record: string; without_record_sample: unknown; amount_differs: string; amount_sample: unknown; without_capture: string; without_capture_sample: unknown }>(sql`
     select coalesce(c.integration_id, r.integration_id) as integration_id,
            count(*) filter (where r.id is null) as without_record,
@@ -162,7 +163,7 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
            count(*) filter (where c.id is null) as without_capture,
            (array_agg(r.id) filter (where c.id is null))[1:5] as without_capture_sample
       from (select e.id, e.integration_id, e.query_record_id, e.posted_centavos from ledger_entries e
-             where e.kind = 'capture' and e.created_at >= ${cutoff}::timestamptz and ${scope(sql`e.integration_id`)}) c
+             where e.kind = 'capture' and e.posted_centavos <> 0 and e.created_at >= ${cutoff}::timestamptz and ${scope(sql`e.integration_id`)}) c
       full join (select q.id, q.integration_id, q.charged_centavos from query_records q
                   where q.charged_centavos > 0 and q.created_at >= ${cutoff}::timestamptz and ${scope(sql`q.integration_id`)}) r
         on r.id = c.query_record_id

@@ -90,7 +90,7 @@ export async function computeStatementFigures(integration: StatementIntegration,
     handle.rows<{ captures: string | number; posted: string | number | null }>(sql`
       select count(*) as captures, sum(e.posted_centavos) as posted
         from ledger_entries e
-       where e.integration_id = ${id} and e.kind = 'capture'
+       where e.integration_id = ${id} and e.kind = 'capture' and e.posted_centavos <> 0
          and e.created_at >= ${from.toISOString()}::timestamptz and e.created_at < ${until.toISOString()}::timestamptz`),
     handle.rows<{ lookup: LookupKind; tariff_centavos: string | number; charges: string | number; amount: string | number }>(sql`
       select r.lookup, r.tariff_centavos, count(*) as charges, sum(r.charged_centavos) as amount

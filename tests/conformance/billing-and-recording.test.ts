@@ -3,7 +3,10 @@
 // (startApp, through the harness). Money and records are read from the app's database at the end
 // of each describe (on PGlite that stops the app meanwhile, so reads are batched).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listHistoryPage } from '@/lib/billing/history';
+import { verifyLedger } from '@/lib/billing/verify';
 import { setTariff } from '@/lib/integrations/service';
+import { computeStatementFigures } from '@/lib/statements/figures';
 import { FAULT_IDENTIFIERS, type FaultName } from '@/simulator';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -234,6 +237,30 @@ describe('402: the balance cannot cover the tariff', { timeout: PROCESS_TEST_TIM
       [200, 0, 0],
     ]);
     expect(free.money).toMatchObject({ balanceCentavos: 1, ledgerSumCentavos: 1 });
+  });
+
+  it('decision: a free query (tariff Q 0.00) moves no money: no capture, nothing in the balance history, the reconciliation and the statement agree', async () => {
+    const freeId = as('free').id;
+    const { ledger, verification, history, statement } = await gateway.withDatabase(async (handle) => {
+      const now = new Date();
+      const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+      const afterTheMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
+      return {
+        ledger: (await readMoney(handle, freeId)).ledger,
+        verification: await verifyLedger({ integrationId: freeId, trigger: 'cli', sweepAfterSeconds: 3600 }),
+        history: await listHistoryPage(freeId, {}),
+        statement: await computeStatementFigures({ id: freeId, nombre: as('free').nombre }, month, afterTheMonth).then(
+          (figures) => ({ charges: figures.charges.count, closing: figures.closingBalanceCentavos }),
+          (error: Error) => ({ error: error.message }),
+        ),
+      };
+    });
+    // The three free queries were held (the zero balance check is the hold's) and voided: no capture.
+    expect(ledger.map((entry) => entry.kind)).toEqual(['top_up', 'hold', 'void', 'hold', 'void', 'hold', 'void']);
+    expect(verification.differences).toEqual([]);
+    expect(verification.ok).toBe(true);
+    expect(history.rows.map((row) => [row.kind, row.amountCentavos])).toEqual([['top_up', 1]]);
+    expect(statement).toEqual({ charges: 0, closing: 1 });
   });
 });
 
