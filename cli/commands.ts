@@ -58,7 +58,7 @@ export interface CommandOutput {
 
 export type Options = Partial<Record<string, string | boolean>>;
 
-const CLI_ACTOR: Actor = { kind: 'cli', name: process.env.USER };
+export const CLI_ACTOR: Actor = { kind: 'cli', name: process.env.USER };
 
 const TOKEN_SHOWN_ONCE = 'Token (se muestra una sola vez; guárdalo ahora):';
 

@@ -14,9 +14,16 @@ import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { describeError } from '@/lib/logging/errors';
 import { LOG_LEVELS } from '@/lib/logging/logger';
 import { parseQuetzales } from '@/lib/money';
-import { CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
+import { asSubmission, firstSubmissionAnswer, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/submissions/claim';
+import { CLI_ACTOR, CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
+import { describeActor } from '@/lib/audit/audit';
 import { cliLogLevel } from './logs-to-stderr';
 import { terminalSafe, terminalSafeJson } from './terminal-text';
+
+/** A CLI sending's key: what an operator or a script can type and keep. */
+const SUBMISSION_KEY = /^[A-Za-z0-9._:-]{1,100}$/;
+/** Sendings are claimed per operator, as the audit names them. */
+const CLI_SUBMITTER = describeActor(CLI_ACTOR);
 
 async function main(argv: string[]): Promise<number> {
   if (cliLogLevel() === undefined) {
@@ -40,11 +47,23 @@ async function main(argv: string[]): Promise<number> {
     await applyMigrations(await database());
     // A balance the CLI lowers is told to the integrator too (written here, sent by the server).
     integratorNotifier().attachTo(alerts());
-    const output = await runCommand(command, args, values);
+    const key = values.envio;
+    if (key !== undefined && !SUBMISSION_KEY.test(key)) {
+      throw new CliError('--envio admite de 1 a 100 letras, números, «.», «_», «:» o «-»', 2);
+    }
+    const output = await asSubmission(CLI_SUBMITTER, key, () => runCommand(command, args, values));
+    if (key !== undefined) await rememberSubmissionAnswer(CLI_SUBMITTER, key, output.text);
     if (values.json) console.log(terminalSafeJson(output.data));
     else console.log(output.text);
     return output.exitCode ?? 0;
   } catch (error) {
+    if (error instanceof SubmissionAlreadyMade) {
+      // The change was made by an earlier run with this key: done, not done again.
+      const first = await firstSubmissionAnswer(CLI_SUBMITTER, error.key);
+      if (values.json) console.log(terminalSafeJson({ alreadyMade: true, envio: error.key, result: first ?? null }));
+      else console.log(`Esta orden ya se había hecho con --envio ${terminalSafe(error.key)} y no se repitió.${first ? ` Su resultado:\n${first}` : ''}`);
+      return 0;
+    }
     if (error instanceof CliError) {
       if (values.json) console.log(JSON.stringify({ error: error.message }));
       else console.error(`Error: ${error.message}`);
@@ -119,6 +138,7 @@ function parseCommandLine(argv: string[]) {
       'billing-name': { type: 'string' },
       'billing-email': { type: 'string' },
       'billing-phone': { type: 'string' },
+      envio: { type: 'string' },
     },
   });
 }

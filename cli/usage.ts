@@ -74,7 +74,11 @@ Las fechas y horas del texto son de Guatemala; con --json, la respuesta es JSON 
                                         su id, cada uno una transacción corta, mientras el servicio atiende; si se
                                         interrumpe, sigue donde quedó (--restart: desde el primer registro)
 
-Códigos de salida: 0 terminó bien; 1 ledger:verify encontró diferencias, o un error inesperado;
+Cada orden que cambia algo admite --envio CLAVE (hasta 100 letras, números, «.», «_», «:» o «-»): con la
+misma CLAVE, repetida en cualquier máquina en las siguientes 24 horas, no vuelve a hacer el cambio y
+muestra el resultado de la primera vez (repetir una recarga que no respondió no la acredita dos veces).
+
+Códigos de salida: 0 terminó bien (también una orden con --envio que ya se había hecho); 1 ledger:verify encontró diferencias, o un error inesperado;
 2 orden, opción o dato no válido, o cambio rechazado; 3 no existe la integración, el usuario o el
 token indicado.
 CLI_LOG_LEVEL=info (o warn, error…) escribe además el registro estructurado (JSON) en stderr.`;

@@ -15,3 +15,4 @@ export * from './console-two-factor';
 export * from './personal-data-at-rest';
 export * from './source-breaker-transitions';
 export * from './idempotency-keys';
+export * from './form-submissions';

@@ -1,5 +1,6 @@
 import type { Database } from '@/db/client';
 import { auditLog } from '@/db/schema';
+import { claimSubmission } from '@/lib/submissions/claim';
 
 /**
  * Who made a change: a console user, the operator CLI, the system itself (seed, sweeper), or
@@ -45,6 +46,8 @@ export const NO_ACCOUNT = '';
 
 /** Writes one audit row; call it inside the transaction that makes the change. Returns its id. */
 export async function writeAudit(executor: Executor, actor: Actor, change: AuditChange): Promise<number> {
+  // A form's sending makes its change once, on any instance: its key commits with this entry.
+  await claimSubmission(executor);
   const [row] = await executor
     .insert(auditLog)
     .values({

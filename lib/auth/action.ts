@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { ConsoleRole } from '@/db/schema';
 import { logger } from '@/lib/logging/logger';
 import { currentConsoleUser, hasRole, type ConsoleUserSession, type PendingStep } from './session';
+import { describeActor } from '@/lib/audit/audit';
+import { asSubmission, firstSubmissionAnswer, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/submissions/claim';
 import { once, submissionKey } from './submissions';
 
 /** What every console server action answers: a message for the form, field errors, or data. */
@@ -57,16 +59,33 @@ export function consoleAction<Schema extends z.ZodType, T>(
       for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
       return { ok: false, message: ACTION_MESSAGES.invalid, fieldErrors };
     }
-    // Keys are drawn per form, so the user and the key name one submission.
-    return once(String(user.id), submissionKey(input), (answer) => answer.ok, async () => {
+    // Keys are drawn per form, so the user and the key name one submission: remembered in this
+    // process for a resend to the same instance (it gets the same answer, a new token included),
+    // and claimed in PostgreSQL with the change itself for a resend to any other (lib/submissions).
+    const key = submissionKey(input);
+    const actor = describeActor(user.actor);
+    return once(String(user.id), key, (answer) => answer.ok, async () => {
       try {
-        return await handler(parsed.data, user);
+        const answer = await asSubmission(actor, key, () => handler(parsed.data, user));
+        if (answer.ok && key !== undefined) await rememberSubmissionAnswer(actor, key, answer.message ?? 'Cambio guardado.');
+        return answer;
       } catch (error) {
+        if (error instanceof SubmissionAlreadyMade) {
+          const first = await firstSubmissionAnswer(actor, error.key);
+          return { ok: false, message: alreadyMadeMessage(first) } as ActionResult<T>;
+        }
         logger('console').error({ err: error, userId: user.id }, 'console action failed');
         return { ok: false, message: ACTION_MESSAGES.unexpected } as ActionResult<T>;
       }
     });
   };
+}
+
+/** What a second sending of a form that already made its change reads: nothing was done again. */
+export function alreadyMadeMessage(firstAnswer: string | undefined): string {
+  return firstAnswer
+    ? `Este envío ya se había procesado y no se repitió. Su resultado: ${firstAnswer}`
+    : 'Este envío ya se había procesado y no se repitió: recarga la página para ver su resultado.';
 }
 
 /** A service Result turned into an action answer, with the success message for the form. */

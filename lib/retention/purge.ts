@@ -6,6 +6,7 @@ import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { recordsCsvStreamFrom } from '@/lib/records/csv';
+import { purgeOldSubmissions } from '@/lib/submissions/claim';
 import { retentionCutoff } from './policy';
 
 const BATCH_ROWS = 5_000;
@@ -45,6 +46,8 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   const exportFile = oldest && options.exportDir ? await exportRecordsBefore(cutoff, options.exportDir) : undefined;
   const purged = oldest ? await deleteCreatedBefore('query_records', cutoff, options) : 0;
   const alertDeliveriesPurged = await deleteCreatedBefore('alert_deliveries', cutoff, options);
+  // Form sending keys are needed for a day at most (lib/submissions).
+  await purgeOldSubmissions(options.now);
   return { cutoff, purged, exportFile, alertDeliveriesPurged };
 }
 

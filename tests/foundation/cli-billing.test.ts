@@ -49,6 +49,22 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(1500);
   });
 
+  it('a top-up retried with the same --envio is credited once, and the retry says so with the first result (issue 30, point 2)', async () => {
+    const created = await createIntegration('--balance', '5');
+    const first = await cli('integrations:top-up', created.nombre, '7', '--note', 'Depósito 5521', '--envio', 'deposito-5521');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('recarga registrada, saldo Q 12.00');
+    const retried = await cli('integrations:top-up', created.nombre, '7', '--note', 'Depósito 5521', '--envio', 'deposito-5521');
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain('Esta orden ya se había hecho con --envio deposito-5521 y no se repitió. Su resultado:');
+    expect(retried.stdout).toContain('recarga registrada, saldo Q 12.00');
+    expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(1200);
+    const malformed = await cli('integrations:top-up', created.nombre, '7', '--note', 'Depósito 5522', '--envio', 'dos palabras');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('--envio admite de 1 a 100 letras, números, «.», «_», «:» o «-»');
+    expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(1200);
+  });
+
   it('issues a statement for a closed month and writes its PDF and CSV', async () => {
     const created = await createIntegration('--balance', '5');
     const month = previousMonth();
