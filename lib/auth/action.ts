@@ -3,7 +3,7 @@ import type { ConsoleRole } from '@/db/schema';
 import { logger } from '@/lib/logging/logger';
 import { currentConsoleUser, hasRole, type ConsoleUserSession, type PendingStep } from './session';
 import { describeActor } from '@/lib/audit/audit';
-import { asSubmission, firstSubmissionAnswer, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/submissions/claim';
+import { asSubmission, firstSubmissionAnswer, releaseSubmission, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/submissions/claim';
 import { once, submissionKey } from './submissions';
 
 /** What every console server action answers: a message for the form, field errors, or data. */
@@ -67,7 +67,10 @@ export function consoleAction<Schema extends z.ZodType, T>(
     return once(String(user.id), key, (answer) => answer.ok, async () => {
       try {
         const answer = await asSubmission(actor, key, () => handler(parsed.data, user));
-        if (answer.ok && key !== undefined) await rememberSubmissionAnswer(actor, key, answer.message ?? 'Cambio guardado.');
+        if (key !== undefined) {
+          if (answer.ok) await rememberSubmissionAnswer(actor, key, answer.message ?? 'Cambio guardado.');
+          else await releaseSubmission(actor, key);
+        }
         return answer;
       } catch (error) {
         if (error instanceof SubmissionAlreadyMade) {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { formSubmissions } from '@/db/schema';
 import type { Executor } from '@/lib/audit/audit';
@@ -51,6 +51,14 @@ export async function claimSubmission(executor: Executor): Promise<void> {
     .returning({ key: formSubmissions.key });
   if (claimed.length === 0) throw new SubmissionAlreadyMade(sending.key);
   sending.claimed = true;
+}
+
+/**
+ * Lets the key go after a refusal: a refused sending can still have written an audit entry (a
+ * wrong current password, a wrong code), and its corrected resend carries the same key.
+ */
+export async function releaseSubmission(actor: string, key: string): Promise<void> {
+  await (await db()).delete(formSubmissions).where(and(eq(formSubmissions.actor, actor), eq(formSubmissions.key, key), isNull(formSubmissions.message)));
 }
 
 /** Keeps the answer the first sending got, for a later sending of the same key (never a secret). */

@@ -20,6 +20,7 @@ let app: RunningApp;
 let admin: { id: number; email: string; password: string };
 let owner: { id: number; email: string; password: string };
 let target: { id: number; email: string; password: string };
+let resender: { id: number; email: string; password: string };
 
 async function newUser(email: string, role: 'admin' | 'support') {
   const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role, mustChangePassword: false });
@@ -48,6 +49,7 @@ beforeAll(async () => {
   admin = await newUser('auditora@example.com', 'admin');
   owner = await newUser('duena@example.com', 'support');
   target = await newUser('objetivo@example.com', 'support');
+  resender = await newUser('reenvio@example.com', 'support');
   // Room for the parallel sign-ins below: the per-minute limit in front is tested elsewhere.
   app = await startApp({ env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
 }, PROCESS_TEST_TIMEOUT_MS);
@@ -75,6 +77,20 @@ describe('a stolen session cookie on Cambiar contraseña', { timeout: PROCESS_TE
 
     // The password did not change, and the lock does not keep its owner from signing in.
     expect(await clientFrom('198.51.100.2').signIn(owner.email, owner.password)).toBeNull();
+  });
+});
+
+describe('a corrected resend of the same form', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('runs: a refusal that wrote an audit entry does not keep its submission key (issue 30, point 2)', async () => {
+    const user = resender;
+    const client = clientFrom('198.51.100.30');
+    expect(await client.signIn(user.email, user.password)).toBeNull();
+    const envio = crypto.randomUUID();
+    const send = (actual: string) => client.serverAction('/admin/cuenta', 'changePasswordAction', { actual, nueva: NEW_PASSWORD, confirmacion: NEW_PASSWORD, envio });
+    expect(says(await send('no-es-la-actual'), WRONG_CURRENT_PASSWORD)).toBe(true);
+    const corrected = await send(user.password);
+    expect(says(corrected, 'Este envío ya se había procesado')).toBe(false);
+    expect(await clientFrom('198.51.100.31').signIn(user.email, NEW_PASSWORD)).toBeNull();
   });
 });
 
