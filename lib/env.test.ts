@@ -58,12 +58,15 @@ describe('parseEnv', () => {
     expect(parseEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
 
-  it('requires a second factor of console administrators in production unless told otherwise, and not in development', () => {
-    expect(parseEnv(PRODUCTION).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(true);
-    expect(parseEnv({ ...PRODUCTION, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'false' }).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(false);
-    expect(parseEnv({}).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(false);
-    expect(parseEnv({ CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'true' }).CONSOLE_ADMIN_TWO_FACTOR_REQUIRED).toBe(true);
-    expect(() => parseEnv({ ...PRODUCTION, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'no' })).toThrow(/CONSOLE_ADMIN_TWO_FACTOR_REQUIRED/);
+  it('requires a second factor of every console user in production unless told otherwise, and not in development', () => {
+    expect(parseEnv(PRODUCTION).CONSOLE_TWO_FACTOR_REQUIRED).toBe(true);
+    expect(parseEnv({ ...PRODUCTION, CONSOLE_TWO_FACTOR_REQUIRED: 'false' }).CONSOLE_TWO_FACTOR_REQUIRED).toBe(false);
+    expect(parseEnv({}).CONSOLE_TWO_FACTOR_REQUIRED).toBe(false);
+    expect(parseEnv({ CONSOLE_TWO_FACTOR_REQUIRED: 'true' }).CONSOLE_TWO_FACTOR_REQUIRED).toBe(true);
+    expect(() => parseEnv({ ...PRODUCTION, CONSOLE_TWO_FACTOR_REQUIRED: 'no' })).toThrow(/CONSOLE_TWO_FACTOR_REQUIRED/);
+    // The setting's earlier name keeps a deployment's choice.
+    expect(parseEnv({ ...PRODUCTION, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'false' }).CONSOLE_TWO_FACTOR_REQUIRED).toBe(false);
+    expect(parseEnv({ ...PRODUCTION, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'false', CONSOLE_TWO_FACTOR_REQUIRED: 'true' }).CONSOLE_TWO_FACTOR_REQUIRED).toBe(true);
     expect(() => parseEnv({ TWO_FACTOR_ENCRYPTION_KEY: 'too short' })).toThrow(/TWO_FACTOR_ENCRYPTION_KEY/);
   });
 

@@ -39,9 +39,9 @@ export const envSchema = z
 
     NEXTAUTH_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
     NEXTAUTH_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // Console administrators must sign in with a second factor (TOTP). parseEnv defaults it to true
+    // Every console user (administrators and support) must sign in with a second factor (TOTP). parseEnv defaults it to true
     // in production and false in development; false in production is allowed, with a warning at start.
-    CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: flag(true),
+    CONSOLE_TWO_FACTOR_REQUIRED: flag(true),
     // The key (at least 32 characters) the TOTP secrets are encrypted with (lib/two-factor). Unset:
     // derived from NEXTAUTH_SECRET, so set it before rotating NEXTAUTH_SECRET (docs/operations.md).
     TWO_FACTOR_ENCRYPTION_KEY: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
@@ -293,13 +293,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   // In production the seed is off unless someone explicitly (and wrongly) turns it on.
   const seed = source.SEED_ON_START ?? (appEnv === 'production' ? 'false' : undefined);
   const breakerFailures = emptyAsUnset(source.SOURCE_BREAKER_FAILURES) ?? (appEnv === 'production' ? '5' : '0');
-  const adminTwoFactor = emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (appEnv === 'production' ? 'true' : 'false');
+  // CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is its name from when it covered administrators only: read when
+  // the new one is unset, so a deployment that relaxed it keeps its choice.
+  const twoFactor =
+    emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (appEnv === 'production' ? 'true' : 'false');
   const result = envSchema.safeParse({
     ...source,
     APP_ENV: appEnv,
     SEED_ON_START: seed,
     SOURCE_BREAKER_FAILURES: breakerFailures,
-    CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: adminTwoFactor,
+    CONSOLE_TWO_FACTOR_REQUIRED: twoFactor,
   });
   const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
   // Production never falls back to the simulator's addresses, and never sends its keys in clear text.

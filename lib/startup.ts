@@ -51,10 +51,10 @@ export async function startServer(): Promise<void> {
     );
   }
   const settings = env();
-  if (settings.APP_ENV === 'production' && !settings.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) {
+  if (settings.APP_ENV === 'production' && !settings.CONSOLE_TWO_FACTOR_REQUIRED) {
     log.warn(
-      { setting: 'CONSOLE_ADMIN_TWO_FACTOR_REQUIRED' },
-      'console administrators may sign in with a password alone: two-factor sign-in is not required in production',
+      { setting: 'CONSOLE_TWO_FACTOR_REQUIRED' },
+      'console users may sign in with a password alone: two-factor sign-in is not required in production',
     );
   }
   const handle = await database();

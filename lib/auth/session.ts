@@ -44,7 +44,7 @@ export const PENDING_STEP_PATHS: Record<PendingStep, string> = {
 function pendingStepOf(user: { role: ConsoleRole; mustChangePassword: boolean }, twoFactorEnrolled: boolean, secondFactorDone: boolean): PendingStep | null {
   if (twoFactorEnrolled && !secondFactorDone) return 'second_factor';
   if (user.mustChangePassword) return 'password_change';
-  if (!twoFactorEnrolled && twoFactorRequired(user.role)) return 'two_factor_enrolment';
+  if (!twoFactorEnrolled && twoFactorRequired()) return 'two_factor_enrolment';
   return null;
 }
 

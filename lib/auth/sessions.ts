@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { consoleSessions, consoleTwoFactor, consoleUsers, type ConsoleUser } from '@/db/schema';
-import { writeAudit, type Actor } from '@/lib/audit/audit';
+import { writeAudit, type Actor, type Executor } from '@/lib/audit/audit';
 import { auditSignIn } from './access-audit';
 
 /** A console session lasts one working day at most, whatever the cookie says. */
@@ -42,6 +42,31 @@ export async function startConsoleSession(user: { id: number; email: string }, o
     await auditSignIn(tx, user);
   });
   await database.delete(consoleSessions).where(lt(consoleSessions.expiresAt, sql`now()`));
+  return sessionId;
+}
+
+/**
+ * The session a user gets when the second factor completes (a code at sign-in, or an enrolment):
+ * a new row, verified, in place of the half-signed one, which ends in the same transaction. A
+ * cookie copied after the password alone stops working once its owner types the code (issue 30,
+ * point 3). Returns the new session's id, for the new cookie; undefined if the old one had ended.
+ */
+export async function reissueVerifiedSession(tx: Executor, userId: number, sessionPublicId: string): Promise<string | undefined> {
+  const [ended] = await tx
+    .delete(consoleSessions)
+    .where(and(eq(consoleSessions.userId, userId), eq(consoleSessions.publicId, sessionPublicId)))
+    .returning();
+  if (!ended) return undefined;
+  const sessionId = randomBytes(32).toString('base64url');
+  await tx.insert(consoleSessions).values({
+    idHash: hashSessionId(sessionId),
+    userId,
+    userAgent: ended.userAgent,
+    clientIp: ended.clientIp,
+    createdAt: ended.createdAt,
+    expiresAt: ended.expiresAt,
+    secondFactorAt: sql`now()`,
+  });
   return sessionId;
 }
 

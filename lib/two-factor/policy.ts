@@ -1,11 +1,11 @@
-import type { ConsoleRole } from '@/db/schema';
 import { env } from '@/lib/env';
 
 /**
- * Whether a user must have two-factor sign-in before the console opens: administrators (who top
- * up balances and change tariffs) when CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is on, as it is by default
- * in production. Support users may turn it on for themselves.
+ * Whether a user must have two-factor sign-in before the console opens: every role when
+ * CONSOLE_TWO_FACTOR_REQUIRED is on, as it is by default in production. Administrators top up
+ * balances and change tariffs; support reveals full NITs and CUIs and exports records: a stolen
+ * password is as bad for either (issue 30, point 3).
  */
-export function twoFactorRequired(role: ConsoleRole): boolean {
-  return role === 'admin' && env().CONSOLE_ADMIN_TWO_FACTOR_REQUIRED;
+export function twoFactorRequired(): boolean {
+  return env().CONSOLE_TWO_FACTOR_REQUIRED;
 }

@@ -37,7 +37,9 @@ async function enrolledUser(email: string) {
   if (!enrolment.ok) throw new Error(enrolment.error.message);
   const confirmed = await confirmEnrolment(actor, session.sessionPublicId, totpCodeAt(enrolment.value.secret, Date.now() - TOTP_PERIOD_SECONDS * 1000));
   if (!confirmed.ok) throw new Error(confirmed.error.message);
-  return { user, actor, secret: enrolment.value.secret, recoveryCodes: confirmed.value.recoveryCodes, sessionId, sessionPublicId: session.sessionPublicId };
+  // Enrolled, the session continues as a new one (issue 30, point 3).
+  const verifiedSessionId = confirmed.value.sessionId!;
+  return { user, actor, secret: enrolment.value.secret, recoveryCodes: confirmed.value.recoveryCodes, halfSignedSessionId: sessionId, sessionId: verifiedSessionId, sessionPublicId: (await findSessionUser(verifiedSessionId))!.sessionPublicId };
 }
 
 /** A second session of the user, still waiting for its second factor. */
@@ -48,13 +50,14 @@ async function newSession(user: { id: number; email: string }) {
 
 describe('enrolment', () => {
   it('keeps the secret encrypted, confirms with a code, opens this session and gives ten recovery codes', async () => {
-    const { user, secret, recoveryCodes, sessionId } = await enrolledUser('alta@example.com');
+    const { user, secret, recoveryCodes, sessionId, halfSignedSessionId } = await enrolledUser('alta@example.com');
     const [row] = await (await db()).select().from(consoleTwoFactor).where(eq(consoleTwoFactor.userId, user.id));
     expect(row!.secretCiphertext).not.toContain(secret);
     expect(row!.confirmedAt).not.toBeNull();
     expect(recoveryCodes).toHaveLength(10);
     expect(await twoFactorStatus(user.id)).toEqual({ enrolled: true, recoveryCodesLeft: 10 });
     expect((await findSessionUser(sessionId))!.secondFactorDone).toBe(true);
+    expect(await findSessionUser(halfSignedSessionId)).toBeUndefined();
     expect(await startEnrolment(user)).toMatchObject({ ok: false, error: { message: TWO_FACTOR_MESSAGES.alreadyEnrolled } });
   });
 
@@ -76,8 +79,11 @@ describe('the second factor at sign-in', () => {
     const first = await newSession(user);
     const ip = nextIp();
     const now = Date.now();
-    expect(await verifySignInSecondFactor(user, first.publicId, totpCodeAt(secret, now), ip)).toMatchObject({ ok: true, value: { method: 'totp' } });
-    expect((await findSessionUser(first.sessionId))!.secondFactorDone).toBe(true);
+    const verified = await verifySignInSecondFactor(user, first.publicId, totpCodeAt(secret, now), ip);
+    expect(verified).toMatchObject({ ok: true, value: { method: 'totp' } });
+    // The half-signed session ended; the verified one is new (issue 30, point 3).
+    expect(await findSessionUser(first.sessionId)).toBeUndefined();
+    expect((await findSessionUser((verified as { value: { sessionId: string } }).value.sessionId))!.secondFactorDone).toBe(true);
 
     const second = await newSession(user);
     expect(await verifySignInSecondFactor(user, second.publicId, totpCodeAt(secret, now), ip)).toMatchObject({ ok: false, error: { message: TWO_FACTOR_MESSAGES.wrongCode } });

@@ -3,6 +3,7 @@ import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { consoleRecoveryCodes, consoleSessions, consoleTwoFactor, type ConsoleRole } from '@/db/schema';
 import { ACCESS_AUDIT_ACTIONS, auditSecondFactorRefusal } from '@/lib/auth/access-audit';
+import { reissueVerifiedSession } from '@/lib/auth/sessions';
 import { writeAudit, type Actor, type Executor } from '@/lib/audit/audit';
 import { beginSecondFactorAttempt, recordSecondFactorFailure, recordSecondFactorSuccess, type ThrottleScope } from '@/lib/auth/throttle';
 import { logger } from '@/lib/logging/logger';
@@ -73,7 +74,7 @@ export async function startEnrolment(user: { id: number; email: string }): Promi
  * Confirms an enrolment with a code the app shows now: two-factor sign-in is on from here, this
  * session counts as verified, and ten recovery codes are returned, to be shown once.
  */
-export async function confirmEnrolment(actor: UserActor, sessionPublicId: string, code: string): Promise<Result<{ recoveryCodes: string[] }, TwoFactorError>> {
+export async function confirmEnrolment(actor: UserActor, sessionPublicId: string, code: string): Promise<Result<{ recoveryCodes: string[]; sessionId: string | undefined }, TwoFactorError>> {
   const database = await db();
   const [row] = await database.select().from(consoleTwoFactor).where(and(eq(consoleTwoFactor.userId, actor.id), isNull(consoleTwoFactor.confirmedAt)));
   if (!row) return fail('state', TWO_FACTOR_MESSAGES.noEnrolmentInProgress);
@@ -82,6 +83,7 @@ export async function confirmEnrolment(actor: UserActor, sessionPublicId: string
   const step = matchingStep(secret, code);
   if (step === undefined) return fail('invalid', normalizeTotpCode(code) ? TWO_FACTOR_MESSAGES.wrongEnrolmentCode : TWO_FACTOR_MESSAGES.codeFormat);
   const recoveryCodes = newRecoveryCodes();
+  let sessionId: string | undefined;
   const confirmed = await database.transaction(async (tx) => {
     const updated = await tx
       .update(consoleTwoFactor)
@@ -90,11 +92,11 @@ export async function confirmEnrolment(actor: UserActor, sessionPublicId: string
       .returning({ userId: consoleTwoFactor.userId });
     if (updated.length === 0) return false;
     await replaceRecoveryCodes(tx, actor.id, recoveryCodes);
-    await markSessionVerified(tx, actor.id, sessionPublicId);
+    sessionId = await reissueVerifiedSession(tx, actor.id, sessionPublicId);
     await writeAudit(tx, actor, { action: 'user.enable_two_factor', targetType: 'console_user', targetId: actor.id, before: { twoFactor: false }, after: { twoFactor: true } });
     return true;
   });
-  return confirmed ? ok({ recoveryCodes }) : fail('state', TWO_FACTOR_MESSAGES.noEnrolmentInProgress);
+  return confirmed ? ok({ recoveryCodes, sessionId }) : fail('state', TWO_FACTOR_MESSAGES.noEnrolmentInProgress);
 }
 
 /**
@@ -106,9 +108,10 @@ export async function verifySignInSecondFactor(
   sessionPublicId: string,
   code: string,
   clientIp: string,
-): Promise<Result<{ method: 'totp' | 'recovery_code'; recoveryCodesLeft: number }, TwoFactorError>> {
-  return throttledCheck(user, 'sign_in', code, clientIp, async (tx, method) => {
-    await markSessionVerified(tx, user.id, sessionPublicId);
+): Promise<Result<{ method: 'totp' | 'recovery_code'; recoveryCodesLeft: number; sessionId: string | undefined }, TwoFactorError>> {
+  let sessionId: string | undefined;
+  const checked = await throttledCheck(user, 'sign_in', code, clientIp, async (tx, method) => {
+    sessionId = await reissueVerifiedSession(tx, user.id, sessionPublicId);
     await writeAudit(tx, { kind: 'user', id: user.id, email: user.email }, {
       action: ACCESS_AUDIT_ACTIONS.signInSecondFactor,
       targetType: 'console_user',
@@ -117,6 +120,7 @@ export async function verifySignInSecondFactor(
       after: { method },
     });
   });
+  return checked.ok ? ok({ ...checked.value, sessionId }) : checked;
 }
 
 /** New recovery codes (the old ones stop working), confirmed with a current code. */
@@ -131,7 +135,7 @@ export async function regenerateRecoveryCodes(actor: UserActor, code: string, cl
 
 /** A user turns their own two-factor sign-in off, confirming with a code; never when it is required of them. */
 export async function disableOwnTwoFactor(actor: UserActor, role: ConsoleRole, code: string, clientIp: string): Promise<Result<null, TwoFactorError>> {
-  if (twoFactorRequired(role)) return fail('state', TWO_FACTOR_MESSAGES.requiredCannotDisable);
+  if (twoFactorRequired()) return fail('state', TWO_FACTOR_MESSAGES.requiredCannotDisable);
   const checked = await throttledCheck(actor, 'account', code, clientIp, async (tx) => {
     await removeTwoFactor(tx, actor.id);
     await writeAudit(tx, actor, { action: 'user.disable_two_factor', targetType: 'console_user', targetId: actor.id, before: { twoFactor: true }, after: { twoFactor: false } });
@@ -242,13 +246,6 @@ async function useCode(tx: Transaction, userId: number, code: string): Promise<'
 async function replaceRecoveryCodes(tx: Executor, userId: number, codes: string[]): Promise<void> {
   await tx.delete(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, userId));
   await tx.insert(consoleRecoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(code) })));
-}
-
-async function markSessionVerified(tx: Executor, userId: number, sessionPublicId: string): Promise<void> {
-  await tx
-    .update(consoleSessions)
-    .set({ secondFactorAt: sql`now()` })
-    .where(and(eq(consoleSessions.userId, userId), eq(consoleSessions.publicId, sessionPublicId)));
 }
 
 async function removeTwoFactor(tx: Executor, userId: number): Promise<boolean> {

@@ -1,10 +1,10 @@
 // Two-factor console sign-in over HTTP against the built app: an administrator without the second
 // factor reaches no console page, export or server action; a right code opens the session, a
-// recovery code works once, wrong codes are throttled and audited; support may enrol and turn it
-// off; an administrator resets someone's second factor. On PostgreSQL the app runs with
-// APP_ENV=production (where it is required of administrators by default); the embedded database
+// recovery code works once and the browser continues in a new session, wrong codes are throttled
+// and audited; support needs it too; an administrator resets someone's second factor. On PostgreSQL
+// the app runs with APP_ENV=production (where it is required of every console user by default); the embedded database
 // cannot run in production, so there the app runs in development with the requirement switched on
-// by CONSOLE_ADMIN_TWO_FACTOR_REQUIRED=true, the same code path.
+// by CONSOLE_TWO_FACTOR_REQUIRED=true, the same code path.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -26,6 +26,8 @@ let app: RunningApp;
 let admin: { id: number; email: string; password: string };
 let boss: { id: number; email: string; password: string };
 let support: { id: number; email: string; password: string };
+let supportSecret: string;
+let supportRecoveryCodes: string[];
 let adminSecret: string;
 let adminRecoveryCodes: string[];
 
@@ -87,7 +89,7 @@ beforeAll(async () => {
   admin = await newUser('tesorera@example.com', 'admin');
   boss = await newUser('jefe@example.com', 'admin');
   support = await newUser('soporte@example.com', 'support');
-  const mode = testDatabase.kind === 'postgres' ? PRODUCTION_SETTINGS : { CONSOLE_ADMIN_TWO_FACTOR_REQUIRED: 'true' };
+  const mode = testDatabase.kind === 'postgres' ? PRODUCTION_SETTINGS : { CONSOLE_TWO_FACTOR_REQUIRED: 'true' };
   app = await startApp({ env: { ...mode, TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
@@ -172,22 +174,33 @@ describe('signing in with a second factor', { timeout: PROCESS_TEST_TIMEOUT_MS }
 });
 
 describe('support users', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('reach the console without a second factor, may enrol, and turn it off with a code; an administrator cannot turn off their own', async () => {
+  it('need a second factor too: without one they reach only the enrolment page, and cannot turn it off (issue 30, point 3)', async () => {
     const session = await signedIn('198.51.100.50', support);
+    for (const path of ['/admin', '/admin/registros', '/admin/cuenta']) {
+      expect(await redirectsTo(session, path), path).toBe('/admin/activar-verificacion');
+    }
+    expect((await session.request('/admin/registros/exportar')).status).toBe(401);
+    ({ secret: supportSecret, recoveryCodes: supportRecoveryCodes } = await enrol(session, '/admin/activar-verificacion'));
     expect((await session.request('/admin')).status).toBe(200);
-    const { secret, recoveryCodes } = await enrol(session, '/admin/cuenta');
-    const again = await signedIn('198.51.100.51', support);
-    expect(await redirectsTo(again, '/admin')).toBe('/admin/verificacion');
-    const code = codeIn(secret, 1);
-    expect(says(await verify(again, code), 'Código correcto.')).toBe(true);
-    // Turning it off asks for a code again; the one just used does not count twice.
-    expect(says(await again.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: code }), TWO_FACTOR_MESSAGES.wrongCode)).toBe(true);
-    expect(says(await again.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: recoveryCodes[0]! }), 'Verificación en dos pasos desactivada.')).toBe(true);
-    expect((await (await signedIn('198.51.100.52', support)).request('/admin')).status).toBe(200);
+    expect(says(await session.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: supportRecoveryCodes[0]! }), TWO_FACTOR_MESSAGES.requiredCannotDisable)).toBe(true);
 
     const adminSession = await signedIn('198.51.100.53', admin);
     expect(says(await verify(adminSession, adminRecoveryCodes[2]!), 'te quedan 7')).toBe(true);
     expect(says(await adminSession.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: adminRecoveryCodes[3]! }), TWO_FACTOR_MESSAGES.requiredCannotDisable)).toBe(true);
+  });
+
+  it('continue in a new session once the code is right: a cookie copied after the password alone does not open the console (issue 30, point 3)', async () => {
+    const session = await signedIn('198.51.100.51', support);
+    const copied = session.sessionCookie()!;
+    expect(await redirectsTo(session, '/admin')).toBe('/admin/verificacion');
+    expect(says(await verify(session, codeIn(supportSecret, 1)), 'Código correcto.')).toBe(true);
+    expect(session.sessionCookie()?.[1]).not.toBe(copied[1]);
+    expect((await session.request('/admin')).status).toBe(200);
+
+    const elsewhere = new ConsoleClient(app.baseUrl, { 'x-forwarded-for': '203.0.113.52' });
+    elsewhere.cookies.set(...copied);
+    expect(await redirectsTo(elsewhere, '/admin')).toBe('/admin/login?motivo=sesion');
+    expect((await elsewhere.request('/admin/registros/exportar')).status).toBe(401);
   });
 });
 
@@ -199,6 +212,7 @@ describe('an administrator\'s reset of someone\'s second factor', { timeout: PRO
     expect((await bossSession.request('/admin')).status).toBe(200);
 
     const supportSession = await signedIn('198.51.100.61', support);
+    expect(says(await verify(supportSession, supportRecoveryCodes[1]!), 'te quedan 9')).toBe(true);
     expect(says(await supportSession.serverAction('/admin/usuarios', 'resetUserTwoFactorAction', { userId: String(boss.id) }), ACTION_MESSAGES.forbidden)).toBe(true);
 
     const adminSession = await signedIn('198.51.100.62', admin);

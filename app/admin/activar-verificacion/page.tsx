@@ -7,7 +7,7 @@ import { RequiredEnrolment } from './required-enrolment';
 export const metadata: Metadata = { title: 'Activa la verificación en dos pasos' };
 
 // Outside the console's layout on purpose: an administrator without two-factor sign-in, where it
-// is required (production, CONSOLE_ADMIN_TWO_FACTOR_REQUIRED), reaches this page only until enrolled.
+// is required (production, CONSOLE_TWO_FACTOR_REQUIRED), reaches this page only until enrolled.
 export default async function RequiredEnrolmentPage() {
   const user = await requirePageUser('support', { allowPending: 'two_factor_enrolment' });
   if (user.pendingStep !== 'two_factor_enrolment') redirect('/admin/cuenta');

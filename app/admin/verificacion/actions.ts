@@ -3,6 +3,7 @@
 import { headers } from 'next/headers';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
+import { replaceSessionCookie } from '@/lib/auth/session-cookie';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { verifySignInSecondFactor } from '@/lib/two-factor/service';
@@ -20,6 +21,8 @@ export const verifySecondFactorAction = consoleAction(
     const requestHeaders = await headers();
     const clientIp = requestClientIp((name) => requestHeaders.get(name), env());
     const result = await verifySignInSecondFactor(user, user.sessionPublicId, codigo, clientIp);
+    // The half-signed session ends; the browser continues in a new one (issue 30, point 3).
+    if (result.ok && result.value.sessionId) await replaceSessionCookie(result.value.sessionId);
     return fromResult(result, ({ method, recoveryCodesLeft }) => ({
       message: method === 'recovery_code' ? recoveryCodeUsedMessage(recoveryCodesLeft) : 'Código correcto.',
       data: { recoveryCodesLeft: method === 'recovery_code' ? recoveryCodesLeft : null },

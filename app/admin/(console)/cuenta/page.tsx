@@ -36,7 +36,7 @@ export default async function AccountPage() {
       </section>
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Verificación en dos pasos</h2>
-        <TwoFactorSection enrolled={twoFactor.enrolled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} required={twoFactorRequired(user.role)} />
+        <TwoFactorSection enrolled={twoFactor.enrolled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} required={twoFactorRequired()} />
       </section>
       <section className="card">
         <h2>Sesiones activas</h2>

@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
+import { replaceSessionCookie } from '@/lib/auth/session-cookie';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { confirmEnrolment, disableOwnTwoFactor, regenerateRecoveryCodes, startEnrolment } from '@/lib/two-factor/service';
@@ -29,7 +30,9 @@ export const confirmTwoFactorEnrolmentAction = consoleAction(
     // No revalidation here: a refreshed "Mi cuenta" would replace the form before it shows the
     // recovery codes. The page refreshes when the user says they saved them.
     const result = await confirmEnrolment(user.actor, user.sessionPublicId, codigo);
-    return fromResult(result, (value) => ({ message: 'Verificación en dos pasos activada.', data: value }));
+    // Enrolled, this session is verified: it continues as a new one (the half-signed one ends).
+    if (result.ok && result.value.sessionId) await replaceSessionCookie(result.value.sessionId);
+    return fromResult(result, ({ recoveryCodes }) => ({ message: 'Verificación en dos pasos activada.', data: { recoveryCodes } }));
   },
 );
 

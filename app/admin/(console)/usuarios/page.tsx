@@ -58,7 +58,7 @@ export default async function UsersPage() {
                 </td>
                 <td className="small" data-label="Verificación en dos pasos">
                   {twoFactorUsers.has(user.id) ? 'Activada' : 'No activada'}
-                  {!twoFactorUsers.has(user.id) && twoFactorRequired(user.role) && <div className="muted">La activará al entrar</div>}
+                  {!twoFactorUsers.has(user.id) && twoFactorRequired() && <div className="muted">La activará al entrar</div>}
                 </td>
                 <td className="nowrap small" data-label="Sesiones">
                   {sessionCounts.get(user.id) ?? 0}

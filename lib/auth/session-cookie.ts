@@ -1,0 +1,30 @@
+import { cookies, headers } from 'next/headers';
+import { encode, getToken } from 'next-auth/jwt';
+import { sessionCookiesAreSecure } from './options';
+import { nextAuthSecret } from './secret';
+import { SESSION_MAX_AGE_SECONDS } from './sessions';
+
+/**
+ * Points the browser's session cookie at a new session (lib/auth/sessions.ts
+ * reissueVerifiedSession): the same signed-in user, a new session id, in a server action's
+ * answer. The cookie is next-auth's own (its name, JWT encoding and attributes), so next-auth and
+ * currentConsoleUser read it as any other.
+ */
+export async function replaceSessionCookie(sessionId: string): Promise<void> {
+  const secure = sessionCookiesAreSecure();
+  const jar = await cookies();
+  const token = await getToken({
+    req: { cookies: jar, headers: await headers() } as unknown as Parameters<typeof getToken>[0]['req'],
+    secret: nextAuthSecret(),
+    secureCookie: secure,
+  });
+  if (!token) return;
+  const value = await encode({ token: { ...token, sessionId }, secret: nextAuthSecret(), maxAge: SESSION_MAX_AGE_SECONDS });
+  jar.set(secure ? '__Secure-next-auth.session-token' : 'next-auth.session-token', value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure,
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}
