@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generatePassword } from '@/lib/security/passwords';
-import { isCommonPassword, newPasswordProblem, PASSWORD_RULE_MESSAGES } from './policy';
+import { guessablePasswordMessage, isCommonPassword, newPasswordProblem, PASSWORD_RULE_MESSAGES } from './policy';
 
 describe('new console passwords', () => {
   it('refuses the passwords attackers try first, whatever their case and appended digits or symbols', () => {
@@ -9,14 +9,33 @@ describe('new console passwords', () => {
     }
   });
 
+  it('refuses repetitions, sequences, keyboard runs, the user\'s e-mail and name and the service\'s own words, saying why (issue 30, point 3)', () => {
+    const owner = { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' };
+    expect(newPasswordProblem('aaaaaaaaaaaa', owner)).toBe(guessablePasswordMessage('repeat'));
+    expect(newPasswordProblem(' '.repeat(12), owner)).toBe(guessablePasswordMessage('repeat'));
+    expect(newPasswordProblem('abcdefghijkl', owner)).toBe(guessablePasswordMessage('sequence'));
+    expect(newPasswordProblem('qwertyuiopas', owner)).not.toBeNull();
+    expect(newPasswordProblem('mnbvcxzlkjhg', owner)).toBe(guessablePasswordMessage('spatial'));
+    expect(newPasswordProblem('ana.lopez@coop-ejemplo.gt', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(newPasswordProblem('ana.lopez.2026!', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(newPasswordProblem('guatemala2026', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(newPasswordProblem('consultasgt1', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(guessablePasswordMessage('spatial')).toBe(
+      'Esa contraseña se adivina con facilidad: sigue una fila o un trazo del teclado (qwerty, asdf). Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.',
+    );
+  });
+
   it('refuses anything shorter than 12 characters before looking it up', () => {
     expect(newPasswordProblem('xK9#mQ2$vL7')).toBe(PASSWORD_RULE_MESSAGES.tooShort);
   });
 
   it('accepts long passwords that are not on the list, and every generated one', () => {
     for (const password of ['cafetal de Antigua al amanecer', 'xK9#mQ2$vL7!pR', 'volcán-pacaya-2026']) {
-      expect(newPasswordProblem(password), password).toBeNull();
+      expect(newPasswordProblem(password, { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' }), password).toBeNull();
     }
-    for (let index = 0; index < 200; index++) expect(isCommonPassword(generatePassword())).toBe(false);
+    for (let index = 0; index < 200; index++) {
+      const generated = generatePassword();
+      expect(newPasswordProblem(generated, { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' }), generated).toBeNull();
+    }
   });
 });

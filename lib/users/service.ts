@@ -13,7 +13,7 @@ import {
   type ThrottleScope,
 } from '@/lib/auth/throttle';
 import { logger } from '@/lib/logging/logger';
-import { isCommonPassword, PASSWORD_RULE_MESSAGES } from '@/lib/passwords/policy';
+import { isCommonPassword, newPasswordProblem, PASSWORD_RULE_MESSAGES, type PasswordOwner } from '@/lib/passwords/policy';
 import { fail, ok, type Result } from '@/lib/result';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '@/lib/security/passwords';
 
@@ -32,6 +32,11 @@ export const passwordSchema = z
   .min(MIN_PASSWORD_LENGTH, PASSWORD_RULE_MESSAGES.tooShort)
   .max(MAX_PASSWORD_LENGTH)
   .refine((password) => !isCommonPassword(password), PASSWORD_RULE_MESSAGES.common);
+
+/** The owner's own words and zxcvbn's judgement, for a password a person chose (lib/passwords/policy.ts). */
+function chosenPasswordProblem(password: string, owner: PasswordOwner): string | null {
+  return newPasswordProblem(password, owner);
+}
 
 export function toUserView(user: ConsoleUser): ConsoleUserView {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -63,6 +68,8 @@ export async function createConsoleUser(
     .object({ email: userEmailSchema, name: userNameSchema, role: userRoleSchema, password: passwordSchema.optional() })
     .safeParse(input);
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
+  const chosenProblem = parsed.data.password === undefined ? null : chosenPasswordProblem(parsed.data.password, parsed.data);
+  if (chosenProblem) return fail('invalid', chosenProblem);
   const password = parsed.data.password ?? generatePassword();
   const database = await db();
   const existing = await database
@@ -209,6 +216,9 @@ export async function changeOwnPassword(
   const parsed = passwordSchema.safeParse(newPassword);
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
   if (parsed.data === currentPassword) return fail('invalid', 'La nueva contraseña debe ser distinta de la actual.');
+  const owner = await findConsoleUser(actor.id);
+  const chosenProblem = chosenPasswordProblem(parsed.data, { email: actor.email, name: owner?.name });
+  if (chosenProblem) return fail('invalid', chosenProblem);
   // Nothing longer than a password can be is counted or hashed (as at sign-in).
   if (!currentPassword || currentPassword.length > MAX_PASSWORD_LENGTH) return fail('invalid', WRONG_CURRENT_PASSWORD);
 
