@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generatePassword } from '@/lib/security/passwords';
-import { guessablePasswordMessage, isCommonPassword, newPasswordProblem, PASSWORD_RULE_MESSAGES } from './policy';
+import { guessablePasswordMessage, newPasswordProblem, PASSWORD_RULE_MESSAGES } from './policy';
 
 describe('new console passwords', () => {
   it('refuses the passwords attackers try first, whatever their case and appended digits or symbols', () => {
