@@ -10,7 +10,8 @@ import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
-import { consumeGlobalLimit, consumeSignInLimit } from '@/lib/limits/limits';
+import { consumeGlobalLimit, consumePublicPageLimit, consumeSignInLimit } from '@/lib/limits/limits';
+import { cachedPublicPage, freshPublicPage, isOwnRender, limitAlreadySpent, registerDirectAnswerer } from '@/lib/public-pages/cache';
 import { typedRequestId } from '@/lib/request-ids/typed';
 
 /** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
@@ -18,8 +19,33 @@ const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
 /** Public answers that are the same for everyone: they say how long they may be cached. */
 const PUBLIC_CACHEABLE_API = new Set(['/api/estado']);
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
+/** The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache (lib/public-pages). */
+const PUBLIC_PAGES = /^\/(?:docs|estado)?$/;
+const PUBLIC_PAGE_CACHED = /^\/(?:docs|estado)$/;
+const PUBLIC_PAGE_LIMIT_BODY = 'Demasiadas solicitudes desde su dirección. Espere un minuto y vuelva a intentarlo.';
 /** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
 const RECORDS_LIST = '/admin/registros';
+
+const PUBLIC_PAGE_LIMITED = (): NextResponse | Response =>
+  new Response(PUBLIC_PAGE_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60' } });
+
+// server.mjs answers the public pages' hits and refusals itself, with what this module knows: the
+// limiter, the client address and the headers a page gets (lib/public-pages/cache.ts).
+registerDirectAnswerer(async (path, method, header) => {
+  const settings = env();
+  const headers = securityHeaders({ https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'), development: false, noStore: false });
+  if (!(await consumePublicPageLimit(requestClientIp(header, settings)))) {
+    const refusal = PUBLIC_PAGE_LIMITED();
+    return { status: 429, headers: { ...headers, ...Object.fromEntries(refusal.headers) }, body: PUBLIC_PAGE_LIMIT_BODY };
+  }
+  const page = PUBLIC_PAGE_CACHED.test(path) && method === 'GET' ? freshPublicPage(path, { host: header('host'), forwardedHost: header('x-forwarded-host'), publicUrlConfigured: Boolean(settings.NEXTAUTH_URL) }) : undefined;
+  if (!page) return undefined;
+  return {
+    status: 200,
+    headers: { ...headers, 'Content-Security-Policy': page.contentSecurityPolicy, 'content-type': page.contentType, 'cache-control': 'public, max-age=30' },
+    body: new Uint8Array(page.body),
+  };
+});
 
 export async function proxy(request: NextRequest) {
   const settings = env();
@@ -43,6 +69,26 @@ export async function proxy(request: NextRequest) {
     const url = new URL('/admin/login', settings.NEXTAUTH_URL ?? request.nextUrl.origin);
     url.searchParams.set(SIGN_IN_ERROR_PARAM, signInErrorCode({ kind: 'rate_limited' }));
     return respond(NextResponse.json({ url: url.toString() }, { status: 429 }));
+  }
+
+  if (PUBLIC_PAGES.test(path) && !isOwnRender(request.headers)) {
+    if (!limitAlreadySpent(request.headers) && !(await consumePublicPageLimit(clientIp()))) {
+      return respond(new NextResponse(PUBLIC_PAGE_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60' } }));
+    }
+    // next dev compiles and renders each visit anyway; a built app answers from its cache.
+    if ((request.method === 'GET' || request.method === 'HEAD') && process.env.NODE_ENV !== 'development') {
+      const page = await cachedPublicPage(path, {
+        host: request.headers.get('host'),
+        forwardedHost: request.headers.get('x-forwarded-host'),
+        forwardedProto: request.headers.get('x-forwarded-proto'),
+        publicUrlConfigured: Boolean(settings.NEXTAUTH_URL),
+      });
+      if (page) {
+        // The policy whose nonce the cached page's scripts carry.
+        headers['Content-Security-Policy'] = page.contentSecurityPolicy;
+        return respond(new NextResponse(request.method === 'HEAD' ? null : page.body, { status: 200, headers: { 'content-type': page.contentType, 'cache-control': 'public, max-age=30' } }));
+      }
+    }
   }
 
   const forwarded = new Headers(request.headers);

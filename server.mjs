@@ -124,8 +124,86 @@ const server = http.createServer({ ServerResponse: GatewayResponse }, (request, 
     return;
   }
   if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
+  else if (PUBLIC_PAGE_PATHS.has(request.url.split('?', 1)[0]) && !isOwnPublicPageRender(request)) void inPublicPageTurn(request, response);
   else void handle(request, response);
 });
+
+// The public pages (/, /docs, /estado) and the public documents (/api/openapi.json, /api/estado)
+// take their turn: at most PUBLIC_PAGE_CONCURRENCY of them are worked on at once per instance, the
+// rest wait (a parked request costs nothing), and past PUBLIC_PAGE_QUEUE waiting the instance
+// answers 503 at once. However many connections ask for them, as fast as they are answered, they
+// take a bounded share of the event loop and the lookups keep theirs (issue 30, point 1: a
+// hundred connections on /docs took a lookup from 9 ms to 6.8 s). proxy.ts limits them per IP and
+// serves /docs and /estado from a short cache (lib/public-pages).
+const PUBLIC_PAGE_PATHS = new Set(['/', '/docs', '/estado', '/api/openapi.json', '/api/estado']);
+const PUBLIC_PAGE_CONCURRENCY = 1;
+// And at most this many a second: a reader needs one page, not fifty; a crowd asking as fast as it
+// is answered would otherwise keep a core busy with pages (and its own clients) all the same.
+const PUBLIC_PAGE_INTERVAL_MS = 20;
+const PUBLIC_PAGE_QUEUE = 1_000;
+let publicPagesRunning = 0;
+let publicPageTurnStartedAt = 0;
+const publicPagesWaiting = [];
+
+async function inPublicPageTurn(request, response) {
+  if (publicPagesRunning >= PUBLIC_PAGE_CONCURRENCY) {
+    if (publicPagesWaiting.length >= PUBLIC_PAGE_QUEUE) {
+      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' });
+      response.end('El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.');
+      return;
+    }
+    await new Promise((resolve) => publicPagesWaiting.push(resolve));
+    if (response.destroyed) {
+      nextPublicPage();
+      return;
+    }
+  } else {
+    publicPagesRunning++;
+  }
+  publicPageTurnStartedAt = Date.now();
+  response.once('close', nextPublicPage);
+  // A cached page or a refusal by the per-IP limit is written here (proxy.ts registered how); the
+  // rest goes to Next, marked as having spent its limit.
+  const answerer = PUBLIC_PAGE_DIRECT.has(request.url) ? globalThis[Symbol.for('gateway.publicPageAnswerer')] : undefined;
+  if (answerer) {
+    try {
+      const answer = await answerer(request.url, request.method, (name) => {
+        const value = request.headers[name];
+        return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+      });
+      if (answer) {
+        response.writeHead(answer.status, answer.headers);
+        response.end(request.method === 'HEAD' ? undefined : answer.body);
+        return;
+      }
+      request.headers['x-public-page-limit-spent'] = globalThis[Symbol.for('gateway.publicPageRenderToken')];
+    } catch (error) {
+      log.error({ err: error }, 'public page answer failed; Next answers it');
+    }
+  }
+  void handle(request, response);
+}
+
+/** The public pages server.mjs may answer itself (exact paths: a query string goes to Next). */
+const PUBLIC_PAGE_DIRECT = new Set(['/', '/docs', '/estado']);
+
+/** The instance rendering a public page for its cache (lib/public-pages/cache.ts), on behalf of a request that holds the turn. */
+function isOwnPublicPageRender(request) {
+  const token = globalThis[Symbol.for('gateway.publicPageRenderToken')];
+  return token !== undefined && request.headers['x-public-page-render'] === token;
+}
+
+/** Hands the turn to the next waiting request (no sooner than the interval allows), or frees it. */
+function nextPublicPage() {
+  const next = publicPagesWaiting.shift();
+  if (!next) {
+    publicPagesRunning--;
+    return;
+  }
+  const waitMs = publicPageTurnStartedAt + PUBLIC_PAGE_INTERVAL_MS - Date.now();
+  if (waitMs > 0) setTimeout(next, waitMs);
+  else next();
+}
 
 // Probes (GET /api/health, /api/ready) are answered without Next.js while the app's last answer
 // is fresh (lib/operations/probe-answers.ts): a poll then costs a map lookup and a write. And a

@@ -74,6 +74,16 @@ export async function consumeSignInLimit(clientIp: string): Promise<boolean> {
 }
 
 /**
+ * Spends one request from the public pages' per-IP limit (/docs, /estado and the home page): their
+ * own budget, so reading the documentation never spends a client's lookups, and a flood of page
+ * requests from one address is refused before it costs anything (issue 30, point 1).
+ */
+export async function consumePublicPageLimit(clientIp: string): Promise<boolean> {
+  const decision = await (await rateLimitStore()).consume(`public-page:${clientIp}`, env().RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE, MINUTE_MS, 'fixed');
+  return decision.allowed;
+}
+
+/**
  * Spends one request from the global per-IP limit (100 per 15 minutes by default), counted in a
  * sliding window: a client cannot spend one window's quota just before a boundary and the next
  * one's just after it (issue 21, point 10). The per-minute limits keep the contract's fixed windows.

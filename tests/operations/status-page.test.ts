@@ -83,9 +83,16 @@ describe('the public status page', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       { fuente: 'catalog', nombre: expect.stringContaining('catálogos'), inicio: expect.any(String), fin: null, en_curso: true, duracion_segundos: expect.any(Number) },
     ]);
     expect(during.body.fuentes.filter((source) => source.fuente !== 'catalog').map((source) => source.estado)).toEqual(['operando', 'operando']);
-    const page = await fetch(`${gateway.app.baseUrl}/estado`);
-    const html = await page.text();
-    expect(page.status).toBe(200);
+    const { status: pageStatus, html } = await eventually(
+      async () => {
+        const page = await fetch(`${gateway.app.baseUrl}/estado`);
+        return { status: page.status, html: await page.text() };
+      },
+      (answer) => answer.html.includes('data-state="sin_servicio"'),
+      5_000,
+      'the outage on /estado',
+    );
+    expect(pageStatus).toBe(200);
     expect(html).toMatch(/data-source="catalog" data-state="sin_servicio".*?Sin servicio/s);
     expect(html).toContain('en curso');
 
@@ -113,8 +120,14 @@ describe('the public status page', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     // The registries had no call: no availability to speak of, not 100 %.
     expect(counted.body.fuentes[0]!.horas.every((hour) => hour.disponibilidad === null)).toBe(true);
 
-    const recovered = await fetch(`${gateway.app.baseUrl}/estado`);
-    const recoveredHtml = (await recovered.text()).replaceAll('<!-- -->', '');
+    // The page is rendered at most once per STATUS_PAGE_CACHE_SECONDS (issue 30, point 1), from a
+    // status read at most as long ago: it says what the JSON says within two intervals.
+    const recoveredHtml = await eventually(
+      async () => (await (await fetch(`${gateway.app.baseUrl}/estado`)).text()).replaceAll('<!-- -->', ''),
+      (html) => /sin servicio desde [^<]*?hasta/.test(html),
+      5_000,
+      'the ended incident on /estado',
+    );
     expect(recoveredHtml).toMatch(/sin servicio desde [^<]*?hasta/);
     expect(recoveredHtml).toContain('duración');
     expect(counted.text).not.toContain(INTEGRATION_NAME);
