@@ -6,6 +6,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
 import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';
 import { env } from '@/lib/env';
+import { logger } from '@/lib/logging/logger';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
@@ -92,6 +93,22 @@ export async function proxy(request: NextRequest) {
   }
 
   const forwarded = new Headers(request.headers);
+  if (request.method === 'POST' && request.headers.has('next-action')) {
+    // A server action from another site: refused here with a 403 (Next's own check would throw
+    // and answer 500). The hosts it may come from are this request's Host and the public URL's,
+    // never a client's X-Forwarded-Host, which Next's check would believe (issue 30, point 7).
+    const origin = request.headers.get('origin');
+    const originHost = origin && URL.canParse(origin) ? new URL(origin).host : undefined;
+    if (origin !== null) {
+      const allowed = [request.headers.get('host'), settings.NEXTAUTH_URL ? new URL(settings.NEXTAUTH_URL).host : null];
+      if (!originHost || !allowed.includes(originHost)) {
+        logger('security').warn({ path, originHost: originHost ?? null }, 'cross-origin server action refused');
+        return respond(new NextResponse('Solicitud rechazada: el formulario no viene de esta consola.', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+      }
+      // What Next compares the origin with: the host just checked, not whatever a client sent.
+      forwarded.set('x-forwarded-host', originHost);
+    }
+  }
   // Console pages learn their own path from here (a signed-out visit is sent to sign in and
   // brought back, lib/auth/return-path.ts); whatever a client sent under this name is replaced.
   forwarded.delete(CONSOLE_PATH_HEADER);

@@ -107,7 +107,14 @@ function closeAfterTheClientStops(socket) {
   };
 }
 
-const server = http.createServer({ ServerResponse: GatewayResponse }, (request, response) => {
+// A request's headers and its whole body must arrive within these (Node's default is 300 s: a
+// client trickling a body held a connection and a request slot for five minutes). Past them Node
+// answers 408 and closes the connection (issue 30, point 7); it looks every second. Sending the
+// answer is not bounded here: a lookup may wait for its source up to its ceiling.
+const requestTimeout = readMilliseconds('REQUEST_RECEIVE_TIMEOUT_MS', process.env.REQUEST_RECEIVE_TIMEOUT_MS, 30_000, 1_000);
+const server = http.createServer(
+  { ServerResponse: GatewayResponse, requestTimeout, headersTimeout: Math.min(20_000, requestTimeout), connectionsCheckingInterval: 1_000 },
+  (request, response) => {
   request.headers['x-gateway-peer-ip'] = request.socket.remoteAddress ?? '';
   inFlight++;
   response.once('close', () => {
@@ -119,14 +126,22 @@ const server = http.createServer({ ServerResponse: GatewayResponse }, (request, 
   if (draining) response.setHeader('connection', 'close');
   // A request line in absolute form (`GET http://host/path HTTP/1.1`): clients send it to
   // proxies, and Next answers it with a redirect to that URL, whatever host it names.
-  if (request.url.charCodeAt(0) !== 47 /* '/' */ && request.url !== '*' && !toOriginForm(request)) {
+  // The asterisk form (RFC 9112, 3.2.4) names the server, not a resource: OPTIONS * asks what it
+  // allows, and is answered here; any other method with it is malformed. Next would parse '*' as
+  // a URL, fail with a TypeError on stderr and answer 500.
+  if (request.url === '*') {
+    answerAsteriskForm(request, response);
+    return;
+  }
+  if (request.url.charCodeAt(0) !== 47 /* '/' */ && !toOriginForm(request)) {
     refuseMisdirected(response);
     return;
   }
   if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
   else if (PUBLIC_PAGE_PATHS.has(request.url.split('?', 1)[0]) && !isOwnPublicPageRender(request)) void inPublicPageTurn(request, response);
   else void handle(request, response);
-});
+  },
+);
 
 // The public pages (/, /docs, /estado) and the public documents (/api/openapi.json, /api/estado)
 // take their turn: at most PUBLIC_PAGE_CONCURRENCY of them are worked on at once per instance, the
@@ -233,7 +248,6 @@ function answerProbe(request, response) {
 }
 // Longer than common load balancer idle timeouts, so they close idle connections first.
 server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
 server.listen(port, hostname, () => {
   log.info({ url: `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`, mode: dev ? 'next dev' : 'built app', runtime: runtimeDescription() }, 'listening');
   // Behind a custom server Next runs instrumentation.ts (migrations, seed, sweeper) on the first
@@ -256,6 +270,16 @@ function toOriginForm(request) {
   request.url = `${target.pathname}${target.search}`;
   request.headers.host = target.host;
   return true;
+}
+
+function answerAsteriskForm(request, response) {
+  if (request.method === 'OPTIONS') {
+    response.writeHead(204, { allow: 'GET, HEAD, POST, OPTIONS', 'cache-control': 'no-store' });
+    response.end();
+    return;
+  }
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  response.end('Bad request: only OPTIONS may ask for "*".\n');
 }
 
 function refuseMisdirected(response) {
@@ -298,6 +322,17 @@ async function flushThenExit() {
     log.warn({ flushes: flushes.map(([name]) => name) }, 'in-memory counts not written before exit: the database did not answer in time');
   }
   process.exit(0);
+}
+
+/** A whole number of milliseconds from the environment, at least `min`; the start stops otherwise. */
+function readMilliseconds(name, value, fallback, min) {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) {
+    log.fatal({ [name]: value }, `cannot start: ${name} must be a whole number of milliseconds, ${min} or more`);
+    process.exit(1);
+  }
+  return parsed;
 }
 
 function readDrainTimeout(value) {

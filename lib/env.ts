@@ -129,6 +129,8 @@ export const envSchema = z
     METRICS_INTEGRATION_LABEL: flag(false),
     // On SIGTERM, how long server.mjs waits for lookups in flight before it exits (server.mjs reads it).
     SHUTDOWN_DRAIN_TIMEOUT_MS: integer(25_000, 0),
+    // Read by server.mjs: how long a request's body may take to arrive (its headers: 20 s).
+    REQUEST_RECEIVE_TIMEOUT_MS: integer(30_000, 1_000),
 
     // Alerts to administrators (lib/alerts, docs/operations.md "Alerts"). Each channel is off
     // until its settings are given; the checks below refuse half-configured ones.

@@ -4,7 +4,7 @@ import type { CatalogRequestProblem } from '@/lib/lookups/catalog-request';
 import type { SourceFailure } from '@/lib/sources/outcomes';
 import { jsonResponse } from './responses';
 import { REQUEST_ID_HEADER } from '@/lib/http/request-id';
-import { IDEMPOTENCY_REPLAYED_HEADER } from '@/lib/idempotency/key';
+import { IDEMPOTENCY_REFUSAL_REASONS, IDEMPOTENCY_REPLAYED_HEADER, REFUSAL_REASON_HEADER } from '@/lib/idempotency/key';
 
 /**
  * Texts for the malformed requests the contract does not name (docs/decisions.md). Like the
@@ -71,7 +71,11 @@ export function catalogResponse(outcome: CatalogOutcome, requestId: string): Res
     });
   }
   if (outcome.kind === 'success') return jsonResponse(status, { data: outcome.data }, requestId);
-  return jsonResponse(status, { message: catalogMessage(outcome) }, requestId);
+  const response = jsonResponse(status, { message: catalogMessage(outcome) }, requestId);
+  if (outcome.kind === 'invalid_request' && (outcome.problem === 'idempotency_key_invalid' || outcome.problem === 'idempotency_key_reused')) {
+    response.headers.set(REFUSAL_REASON_HEADER, IDEMPOTENCY_REFUSAL_REASONS[outcome.problem]);
+  }
+  return response;
 }
 
 export function catalogUnhandledResponse(requestId: string): Response {

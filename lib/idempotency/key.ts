@@ -6,6 +6,12 @@ import type { CatalogName, CatalogRequest } from '@/lib/lookups/catalog-request'
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set to `true` on an answer that is the stored answer of an earlier request with the same key. */
 export const IDEMPOTENCY_REPLAYED_HEADER = 'idempotency-replayed';
+/**
+ * On a catalog's 400 for its Idempotency-Key: which problem it was. The contract's body (the
+ * source-rejected text) stays as it is; this says what the text cannot (issue 30, point 7).
+ */
+export const REFUSAL_REASON_HEADER = 'x-motivo-rechazo';
+export const IDEMPOTENCY_REFUSAL_REASONS = { idempotency_key_invalid: 'idempotency-key-invalid', idempotency_key_reused: 'idempotency-key-reused' } as const;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a key is remembered after its first request. */
 export const IDEMPOTENCY_WINDOW_HOURS = 24;

@@ -74,7 +74,7 @@ const REQUEST_ID_HEADER = {
 };
 
 const withRequestId = (responses: Record<string, JsonObject>) =>
-  Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { headers: REQUEST_ID_HEADER, ...response }]));
+  Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...REQUEST_ID_HEADER, ...(response.headers as JsonObject | undefined) } }]));
 
 /** The optional header of the catalogs (lib/idempotency): repeats within 24 hours get the first answer. */
 export const IDEMPOTENCY_KEY_PARAMETER = {
@@ -225,10 +225,18 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
           description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.',
           content: { 'application/json': { schema: ref(success), example: SUCCESS_EXAMPLES[path].response } },
         },
-        '400': catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta. También (con el mensaje de datos no válidos) una Idempotency-Key vacía, de más de 255 caracteres o con caracteres no imprimibles, o una clave ya usada en las últimas 24 horas con otro cuerpo u otra ruta.', {
-          ...invalidRequest,
-          sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
-        }),
+        '400': {
+          ...catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta. También (con el mensaje de datos no válidos) una Idempotency-Key vacía, de más de 255 caracteres o con caracteres no imprimibles, o una clave ya usada en las últimas 24 horas con otro cuerpo u otra ruta: la cabecera X-Motivo-Rechazo dice cuál.', {
+            ...invalidRequest,
+            sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
+          }),
+          headers: {
+            'X-Motivo-Rechazo': {
+              description: 'Solo cuando el 400 se debe a la Idempotency-Key: idempotency-key-invalid (clave vacía, demasiado larga o con caracteres no imprimibles) o idempotency-key-reused (la clave ya se usó con otro cuerpo u otra ruta). Ausente en cualquier otro 400.',
+              schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] },
+            },
+          },
+        },
         '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras), o la fuente rechazó la autenticación del servicio.', pick(CATALOG_MESSAGES, 'integrationNotFound', 'sourceAuthRejected')),
         '402': catalogError('Sin saldo: el prepagado de su integración, o el del servicio de consultas. La consulta no se ejecutó ni se cobró.', pick(CATALOG_MESSAGES, 'balanceExhausted', 'sourceBalanceExhausted')),
         '403': catalogError('Sin credenciales de integración, consulta no habilitada para su integración, o la fuente niega ese tipo de consulta.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled', 'sourceDeniedQueryType')),

@@ -163,6 +163,8 @@ describe('a catalog lookup repeated with its Idempotency-Key', { timeout: PROCES
       const answer = await call(route, body, key, refused);
       expectErrorBody(answer, 400, 'message', CATALOG_MESSAGES.sourceRejectedData);
       expect(answer.headers.get(REPLAYED)).toBeNull();
+      // The body is the contract's; the header tells support and the integrator which 400 it was (issue 30, point 7).
+      expect(answer.headers.get('x-motivo-rechazo')).toBe('idempotency-key-reused');
     }
     expect(gateway.upstream.requests.length).toBe(callsBefore);
   });
@@ -172,7 +174,12 @@ describe('a catalog lookup repeated with its Idempotency-Key', { timeout: PROCES
     for (const key of ['', 'k'.repeat(256), 'con\ttabulador', 'acentuada-\u00e9']) {
       const answer = await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, key, refused);
       expectErrorBody(answer, 400, 'message', CATALOG_MESSAGES.sourceRejectedData);
+      expect(answer.headers.get('x-motivo-rechazo')).toBe('idempotency-key-invalid');
     }
+    // A 400 for anything else carries no such header.
+    const malformed = await call(ROUTES.cuiNit, { nit: '' }, freshKey(), refused);
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('x-motivo-rechazo')).toBeNull();
     // 255 printable characters are a key.
     expect((await call(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, '~'.repeat(255), refused)).status).toBe(200);
     expect(gateway.upstream.requests.length - callsBefore).toBe(1);

@@ -9,6 +9,8 @@ import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_LEVEL, logLines, type LogLine } from '../support/logs';
+import { serverActionId } from '../support/console-client';
+import { rawRequest, singleHeader } from '../support/raw-http';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {
@@ -36,6 +38,8 @@ const CONDITION_TIMEOUT_MS = 15_000;
 // source ceiling below: long enough for the client to hang up while the query is at the source.
 const ONLINE_LATENCY_MS = 1_500;
 const START_BALANCE = 10_000;
+/** How long a request may take to arrive here (REQUEST_RECEIVE_TIMEOUT_MS; 30 s by default). */
+const RECEIVE_TIMEOUT_MS = 3_000;
 const TARIFF = 100;
 
 let testDb: TestDatabase;
@@ -46,7 +50,7 @@ beforeAll(async () => {
   testDb = await useTestDatabase();
   sender = await createTestIntegration('framing-sender', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
   gateway = await startGateway(testDb, {
-    env: { METRICS_TOKEN, SOURCE_TIMEOUT_MS: '10000', RATE_LIMIT_CATALOG_PER_MINUTE: '1000', RATE_LIMIT_RTU_PER_MINUTE: '1000' },
+    env: { METRICS_TOKEN, SOURCE_TIMEOUT_MS: '10000', RATE_LIMIT_CATALOG_PER_MINUTE: '1000', RATE_LIMIT_RTU_PER_MINUTE: '1000', REQUEST_RECEIVE_TIMEOUT_MS: String(RECEIVE_TIMEOUT_MS) },
     simulator: { onlineLatencyMs: ONLINE_LATENCY_MS },
   });
 }, PROCESS_TEST_TIMEOUT_MS);
@@ -358,5 +362,58 @@ describe('a client that hangs up', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const holds = money.ledger.filter((entry) => entry.kind === 'hold').length;
     expect(money.ledger.filter((entry) => entry.kind === 'capture' || entry.kind === 'void').length).toBe(holds);
     expect(money.ledgerSumCentavos).toBe(money.balanceCentavos);
+  });
+});
+
+describe('requests the app answers without Next (issue 30, point 7)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('OPTIONS * is answered with what the server allows; GET * and POST * are 400; nothing reaches stderr', async () => {
+    const port = Number(new URL(gateway.app.baseUrl).port);
+    const options = await rawRequest(port, 'OPTIONS', '*', { host: `127.0.0.1:${port}` });
+    expect(options.status).toBe(204);
+    expect(singleHeader(options, 'allow')).toBe('GET, HEAD, POST, OPTIONS');
+    for (const method of ['GET', 'POST']) {
+      const answer = await rawRequest(port, method, '*', { host: `127.0.0.1:${port}`, 'content-length': '0' });
+      expect(answer.status, method).toBe(400);
+      expect(answer.text).toBe('Bad request: only OPTIONS may ask for "*".\n');
+    }
+    expect(gateway.app.logs()).not.toContain('Invalid URL');
+    expect(gateway.app.logs()).not.toContain('TypeError');
+  });
+
+  it('a server action from another origin is refused with 403 (not 500), whatever X-Forwarded-Host says; from this origin it reaches the action', async () => {
+    const action = (headers: Record<string, string>) =>
+      fetch(`${gateway.app.baseUrl}/admin`, {
+        method: 'POST',
+        headers: { 'next-action': serverActionId('startLedgerVerification'), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', ...headers },
+        body: JSON.stringify([{ integracion: '' }]),
+        redirect: 'manual',
+      });
+    const foreign: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' }];
+    for (const headers of foreign) {
+      const refused = await action(headers);
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toBe('Solicitud rechazada: el formulario no viene de esta consola.');
+    }
+    // A forged X-Forwarded-Host beside this origin does not turn the action into a 500 either.
+    const own = await action({ origin: gateway.app.baseUrl, 'x-forwarded-host': 'evil.example' });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('Tu sesión terminó o ya no es válida.');
+    expect(logLines(gateway.app.logs()).filter((line) => line.msg === 'cross-origin server action refused')).toHaveLength(2);
+  });
+
+  it('a body that stalls is answered 408 and its connection closed after REQUEST_RECEIVE_TIMEOUT_MS (Node\'s own bound was five minutes)', async () => {
+    const port = Number(new URL(gateway.app.baseUrl).port);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = net.connect(port, '127.0.0.1', () => {
+        const headers = { ...credentialHeaders(sender), host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': '100' };
+        socket.write(`POST ${ROUTES.cuiNit} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n{"nit":`);
+      });
+      socket.setTimeout(RECEIVE_TIMEOUT_MS + 10_000, () => socket.destroy(new Error('the stalled request was never answered')));
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 });
