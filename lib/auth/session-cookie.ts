@@ -28,3 +28,14 @@ export async function replaceSessionCookie(sessionId: string): Promise<void> {
     maxAge: SESSION_MAX_AGE_SECONDS,
   });
 }
+
+/**
+ * True while a page renders inside the answer of one of its own server actions. Setting a cookie
+ * in an action (replaceSessionCookie) makes Next render the current page again in that answer;
+ * a page that redirects once its step is done (the second factor, a required enrolment) must not
+ * redirect then, or the browser leaves before showing what the action answered (the recovery codes,
+ * the codes left). The client moves on itself when the person is ready.
+ */
+export async function renderingAfterOwnAction(): Promise<boolean> {
+  return (await headers()).has('next-action');
+}

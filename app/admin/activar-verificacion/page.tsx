@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { requirePageUser } from '@/lib/auth/session';
+import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
 import { RequiredEnrolment } from './required-enrolment';
 
 export const metadata: Metadata = { title: 'Activa la verificación en dos pasos' };
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: 'Activa la verificación en dos pasos
 // is required (production, CONSOLE_TWO_FACTOR_REQUIRED), reaches this page only until enrolled.
 export default async function RequiredEnrolmentPage() {
   const user = await requirePageUser('support', { allowPending: 'two_factor_enrolment' });
-  if (user.pendingStep !== 'two_factor_enrolment') redirect('/admin/cuenta');
+  if (user.pendingStep !== 'two_factor_enrolment' && !(await renderingAfterOwnAction())) redirect('/admin/cuenta');
   return (
     <main className="login">
       <h1>Activa la verificación en dos pasos</h1>

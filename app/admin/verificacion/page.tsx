@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
 import { requirePageUser } from '@/lib/auth/session';
+import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
 import { SecondFactorForm } from './second-factor-form';
 
 export const metadata: Metadata = { title: 'Verificación en dos pasos' };
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 // reaches this page only, until they type a code (lib/auth/session.ts, pending steps).
 export default async function SecondFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support', { allowPending: 'second_factor' });
-  if (user.pendingStep !== 'second_factor') redirect('/admin');
+  if (user.pendingStep !== 'second_factor' && !(await renderingAfterOwnAction())) redirect('/admin');
   return (
     <main className="login">
       <h1>Verificación en dos pasos</h1>

@@ -12,9 +12,10 @@ function grouped(secret: string): string {
 
 /**
  * Enrolment in three steps: a new secret (QR code and text), a code from the app to confirm it,
- * then the recovery codes, shown once. `onDone` runs when the user has saved them.
+ * then the recovery codes, shown once. `onStarted` runs when the secret is shown, `onDone` when the
+ * user has saved the codes.
  */
-export function TwoFactorEnrolment({ doneLabel, onDone }: { doneLabel: string; onDone: () => void }) {
+export function TwoFactorEnrolment({ doneLabel, onStarted, onDone }: { doneLabel: string; onStarted?: () => void; onDone: () => void }) {
   const [enrolment, setEnrolment] = useState<{ secret: string; qrSvg: string } | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
@@ -36,7 +37,15 @@ export function TwoFactorEnrolment({ doneLabel, onDone }: { doneLabel: string; o
 
   if (!enrolment) {
     return (
-      <ActionForm action={startTwoFactorEnrolmentAction} submitLabel="Activar verificación en dos pasos" pendingLabel="Preparando…" onSuccess={setEnrolment}>
+      <ActionForm
+        action={startTwoFactorEnrolmentAction}
+        submitLabel="Activar verificación en dos pasos"
+        pendingLabel="Preparando…"
+        onSuccess={(started) => {
+          setEnrolment(started);
+          onStarted?.();
+        }}
+      >
         <p className="small">
           Necesitas una aplicación de autenticación en tu teléfono (Google Authenticator, Microsoft Authenticator, 1Password u otra compatible).
         </p>

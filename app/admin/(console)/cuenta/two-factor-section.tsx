@@ -1,6 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { RecoveryCodes } from './recovery-codes';
 import { disableTwoFactorAction, regenerateRecoveryCodesAction } from './two-factor-actions';
@@ -18,15 +19,29 @@ const CODE_HINT = 'Los 6 dígitos de la aplicación o uno de tus códigos de rec
 /** "Verificación en dos pasos" in "Mi cuenta": enrolment, the recovery codes left, new ones, turning it off. */
 export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoFactorSectionProps) {
   const router = useRouter();
-  if (!enrolled) {
+  // Confirming the enrolment replaces the session cookie, and Next renders this page again in the
+  // action's answer with `enrolled` already true: the enrolment stays on screen, with the recovery
+  // codes it shows once, until the person says they saved them.
+  // `enrolling` is set when the enrolment starts, before any cookie changes.
+  const [enrolling, setEnrolling] = useState(false);
+  if (!enrolled || enrolling) {
     return (
       <>
-        <p className="small muted">
-          {required
-            ? 'Es obligatoria para los administradores.'
-            : 'Opcional: además de la contraseña, la consola te pedirá un código que cambia cada 30 segundos en tu teléfono.'}
-        </p>
-        <TwoFactorEnrolment doneLabel="Listo, ya los guardé" onDone={() => router.refresh()} />
+        {!enrolled && (
+          <p className="small muted">
+            {required
+              ? 'Es obligatoria para los administradores.'
+              : 'Opcional: además de la contraseña, la consola te pedirá un código que cambia cada 30 segundos en tu teléfono.'}
+          </p>
+        )}
+        <TwoFactorEnrolment
+          doneLabel="Listo, ya los guardé"
+          onStarted={() => setEnrolling(true)}
+          onDone={() => {
+            setEnrolling(false);
+            router.refresh();
+          }}
+        />
       </>
     );
   }
