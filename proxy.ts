@@ -26,6 +26,8 @@ const PUBLIC_PAGE_CACHED = /^\/(?:docs|estado)$/;
 const PUBLIC_PAGE_LIMIT_BODY = 'Demasiadas solicitudes desde su dirección. Espere un minuto y vuelva a intentarlo.';
 /** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
 const RECORDS_LIST = '/admin/registros';
+/** Pages whose search box takes a NIT or CUI, posted to their ./buscar route and kept behind a reference. */
+const IDENTIFIER_SEARCH_PAGES = new Set([RECORDS_LIST, '/admin/datos-personales/quien-consulto']);
 
 const PUBLIC_PAGE_LIMITED = (): NextResponse | Response =>
   new Response(PUBLIC_PAGE_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60' } });
@@ -93,16 +95,16 @@ export async function proxy(request: NextRequest) {
   }
 
   const forwarded = new Headers(request.headers);
-  if (request.method === 'POST' && request.headers.has('next-action')) {
-    // A server action from another site: refused here with a 403 (Next's own check would throw
-    // and answer 500). The hosts it may come from are this request's Host and the public URL's,
+  if (request.method === 'POST' && (request.headers.has('next-action') || path.startsWith('/admin/'))) {
+    // A server action or a console form (a search, an export) from another site: refused here with
+    // a 403 (Next's own check would throw and answer 500). The hosts it may come from are this request's Host and the public URL's,
     // never a client's X-Forwarded-Host, which Next's check would believe (issue 30, point 7).
     const origin = request.headers.get('origin');
     const originHost = origin && URL.canParse(origin) ? new URL(origin).host : undefined;
     if (origin !== null) {
       const allowed = [request.headers.get('host'), settings.NEXTAUTH_URL ? new URL(settings.NEXTAUTH_URL).host : null];
       if (!originHost || !allowed.includes(originHost)) {
-        logger('security').warn({ path, originHost: originHost ?? null }, 'cross-origin server action refused');
+        logger('security').warn({ path, originHost: originHost ?? null }, 'cross-origin console form refused');
         return respond(new NextResponse('Solicitud rechazada: el formulario no viene de esta consola.', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
       }
       // What Next compares the origin with: the host just checked, not whatever a client sent.
@@ -132,11 +134,14 @@ export async function proxy(request: NextRequest) {
     }
     forwarded.set(REQUEST_ID_HEADER, requestId);
   }
-  if (path === RECORDS_LIST && typedRequestId(request.nextUrl.searchParams.get('identificador') ?? undefined)) {
-    // A request id typed in the list's search box: its route answers with a real redirect, which
-    // the list page cannot once its skeleton is on the way.
+  const typedSearch = request.nextUrl.searchParams.get('identificador');
+  if (request.method === 'GET' && typedSearch !== null && IDENTIFIER_SEARCH_PAGES.has(path)) {
+    // An address that still carries what was typed in a search box (an old link, a bookmark): a
+    // request id opens its record through the list's ./solicitud route, a NIT or CUI is put behind
+    // a reference by the page's ./buscar route (issue 30, point 5). Both answer with a real
+    // redirect, which the page cannot once its skeleton is on the way.
     const target = request.nextUrl.clone();
-    target.pathname = `${RECORDS_LIST}/solicitud`;
+    target.pathname = path === RECORDS_LIST && typedRequestId(typedSearch) ? `${RECORDS_LIST}/solicitud` : `${path}/buscar`;
     return respond(NextResponse.rewrite(target, { request: { headers: forwarded } }));
   }
   return respond(NextResponse.next({ request: { headers: forwarded } }));

@@ -1,6 +1,6 @@
 import type { LookupKind } from '@/db/schema';
 import { lookupKind, POSTED_KINDS } from '@/db/schema';
-import type { Actor } from '@/lib/audit/audit';
+import { describeActor, type Actor } from '@/lib/audit/audit';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -32,6 +32,9 @@ import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/cred
 import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { OVERLAP_PRESET_NAMES, parseOverlapPreset, TOKEN_STATE_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
+import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
+import { exportFiltersForLog } from '@/lib/personal-data/export-log';
+import { maskedIdentifiers } from '@/lib/personal-data/masking';
 import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-details/display';
 import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/integration-details/service';
 import type { DetailField } from '@/lib/integration-details/schemas';
@@ -418,6 +421,17 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const limit = typeof options.limit === 'string' ? Number(options.limit) : 20;
     if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit es un número entero mayor que cero');
     const identifier = typeof options.identifier === 'string' ? options.identifier : undefined;
+    // NIT and CUI in full, and a search by one, only with a reason, logged in "Accesos a datos
+    // personales" as the console's full export is (issue 30, point 5); otherwise masked.
+    let reason: string | undefined;
+    if (options.motivo !== undefined) {
+      const parsed = accessReasonSchema.safeParse(typeof options.motivo === 'string' ? options.motivo : '');
+      if (!parsed.success) throw new CliError(`--motivo: ${parsed.error.issues[0]!.message}`);
+      reason = parsed.data;
+    }
+    if (identifier !== undefined && reason === undefined) {
+      throw new CliError('--identifier busca los datos de una persona: agrega --motivo "ticket o razón"; el acceso queda registrado en Accesos a datos personales');
+    }
     let requestId: string | undefined;
     if (typeof options['request-id'] === 'string') {
       requestId = typedRequestId(options['request-id']);
@@ -425,7 +439,12 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
         throw new CliError(`--request-id es un id de solicitud, como req_5f0c3a9d2b7e41c8a6f1 (se recibió «${safe(options['request-id'])}»)`);
       }
     }
-    const records = await listLatestRecords({ integracion: integrationId, consulta: lookup, identificador: identifier, solicitud: requestId }, limit);
+    const filters = { integracion: integrationId, consulta: lookup, identificador: identifier, solicitud: requestId };
+    // Logged before anything is printed: a listing that cannot be logged is not shown.
+    const accessId = reason === undefined ? undefined : await writeAccessEntry({ actor: describeActor(CLI_ACTOR), kind: 'export', reason, details: { via: 'cli', ...exportFiltersForLog(filters) } });
+    const found = await listLatestRecords(filters, limit);
+    if (accessId !== undefined) await completeAccessEntry(accessId, { rows: found.length });
+    const records = reason === undefined ? found.map((record) => maskedIdentifiers(record)) : found;
     const text = records
       .map(
         (record) =>

@@ -115,6 +115,7 @@ function parseCommandLine(argv: string[]) {
       limit: { type: 'string' },
       identifier: { type: 'string' },
       'request-id': { type: 'string' },
+      motivo: { type: 'string' },
       kind: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },

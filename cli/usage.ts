@@ -58,11 +58,12 @@ Las fechas y horas del texto son de Guatemala; con --json, la respuesta es JSON 
   users:reset-two-factor <correo>       quita el segundo factor de un usuario (perdió el teléfono y los códigos
                                         de recuperación); sus sesiones terminan y se inscribe de nuevo al entrar
   records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-o-CUI]
-               [--request-id req_…] [--limit N]
-                                        registros de consultas, el más reciente primero (un NIT o CUI escrito
-                                        de cualquier forma, también dentro de lotes /rtu/nits; --request-id: la
-                                        consulta con ese x-request-id, ninguna si la solicitud se rechazó antes
-                                        de llegar a una fuente)
+               [--request-id req_…] [--limit N] [--motivo "ticket o razón"]
+                                        registros de consultas, el más reciente primero, con NIT y CUI
+                                        enmascarados (--request-id: la consulta con ese x-request-id, ninguna si
+                                        la solicitud se rechazó antes de llegar a una fuente); con --motivo salen
+                                        completos y el acceso queda registrado; --identifier (un NIT o CUI
+                                        escrito de cualquier forma, también dentro de lotes /rtu/nits) lo exige
   records:purge [--export-dir DIRECTORIO]
                                         borra los registros de consultas más antiguos que
                                         QUERY_RECORD_RETENTION_MONTHS (como la tarea diaria), antes archivados en

@@ -28,7 +28,10 @@ test('soporte ve el NIT enmascarado, lo muestra en una consulta indicando el mot
   const supportContext = await browser.newContext();
   const support = await supportContext.newPage();
   await signInFirstTime(support, email, password);
-  await support.goto(`${baseUrl}/admin/registros?identificador=${encodeURIComponent(NIT)}`);
+  await support.goto(`${baseUrl}/admin/registros`);
+  await support.getByLabel('NIT, CUI o id de solicitud').fill(NIT);
+  await support.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(support).toHaveURL(/busqueda=bq_/);
   const row = support.getByTestId('records').locator('tbody tr').filter({ hasText: 'RTU por NIT' }).first();
   await expect(row.getByTestId('record-identifier')).toHaveText('5769••-K');
   await row.getByRole('link').first().click();

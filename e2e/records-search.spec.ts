@@ -24,7 +24,9 @@ async function search(page: Page, typed: string) {
   await page.goto(`${settings().baseUrl}/admin/registros`);
   await page.getByLabel(SEARCH_BOX).fill(typed);
   await page.getByRole('button', { name: 'Filtrar' }).click();
-  await expect(page).toHaveURL(new RegExp(`identificador=${encodeURIComponent(typed).replaceAll('%20', '(\\+|%20)')}`));
+  // The NIT or CUI is posted and stays out of the address: the list opens with a reference (issue 30, point 5).
+  await expect(page).toHaveURL(/\/admin\/registros\?busqueda=bq_[A-Za-z0-9_-]{22}$/);
+  expect(page.url().replace(/[\s-]/g, '').toUpperCase()).not.toContain(typed.replace(/[\s-]/g, '').toUpperCase());
   await expect(page.getByLabel(SEARCH_BOX)).toHaveValue(typed);
   return page.getByTestId('records').locator('tbody tr');
 }
@@ -37,14 +39,21 @@ test('el buscador «NIT, CUI o id de solicitud» encuentra las consultas de un N
   await signInThroughForm(page, adminEmail, adminPassword);
 
   const byNit = await search(page, '576937-k');
-  await expect(byNit.filter({ hasText: 'Catálogo CUI/NIT' }).first().getByTestId('record-identifier')).toHaveText(NIT);
-  await expect(byNit.filter({ hasText: 'RTU por NIT' }).first().getByTestId('record-identifier')).toHaveText('7108-0,576937k');
+  // Masked for administrators too.
+  await expect(byNit.filter({ hasText: 'Catálogo CUI/NIT' }).first().getByTestId('record-identifier')).toHaveText('5769••-K');
+  await expect(byNit.filter({ hasText: 'RTU por NIT' }).first().getByTestId('record-identifier')).toHaveText('71••-0,5769••-K');
   // Only that NIT's queries (the query by CUI above is not among them).
-  for (const identifier of await byNit.getByTestId('record-identifier').allTextContents()) expect(identifier).toMatch(/576937-?k/i);
+  for (const identifier of await byNit.getByTestId('record-identifier').allTextContents()) expect(identifier).toContain('5769••-K');
 
   const byCui = await search(page, '1587 56444 0904');
-  await expect(byCui.filter({ hasText: 'Catálogo omisos' }).first().getByTestId('record-identifier')).toHaveText(CUI);
-  for (const identifier of await byCui.getByTestId('record-identifier').allTextContents()) expect(identifier.replaceAll(' ', '')).toContain(CUI);
+  await expect(byCui.filter({ hasText: 'Catálogo omisos' }).first().getByTestId('record-identifier')).toHaveText('1587 •••• 0904');
+  for (const identifier of await byCui.getByTestId('record-identifier').allTextContents()) expect(identifier).toContain('1587 •••• 0904');
+  // Paging back from a record keeps the search (the reference) and still says what was typed.
+  await byCui.first().getByRole('link').first().click();
+  await expect(page.getByRole('heading', { name: /^Consulta \d+$/, level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Registros de consultas' }).first().click();
+  await expect(page).toHaveURL(/busqueda=bq_/);
+  await expect(page.getByLabel(SEARCH_BOX)).toHaveValue('1587 56444 0904');
 });
 
 for (const [width, height] of [

@@ -3,12 +3,23 @@ import type { ReactNode } from 'react';
 import { datePresets } from '@/lib/format/guatemala-time';
 
 // The filter box above the console's lists (records, audit, balance history): a GET form whose
-// fields become the list's search parameters.
+// fields become the list's search parameters, or a POST to a route that answers with the list's
+// address (the records search, which keeps a NIT or CUI out of it).
 
 /** The form, its fields, "Filtrar", and while filtered a link back to the whole list. */
-export function FilterForm({ action, reset, children }: { action: string; reset?: { href: string; label: string }; children: ReactNode }) {
+export function FilterForm({
+  action,
+  method = 'get',
+  reset,
+  children,
+}: {
+  action: string;
+  method?: 'get' | 'post';
+  reset?: { href: string; label: string };
+  children: ReactNode;
+}) {
   return (
-    <form className="card filters" action={action} role="search" aria-label="Filtros">
+    <form className="card filters" action={action} method={method} role="search" aria-label="Filtros">
       {children}
       <div className="actions">
         <button type="submit">Filtrar</button>

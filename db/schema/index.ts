@@ -16,3 +16,4 @@ export * from './personal-data-at-rest';
 export * from './source-breaker-transitions';
 export * from './idempotency-keys';
 export * from './form-submissions';
+export * from './identifier-searches';

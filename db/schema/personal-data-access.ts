@@ -3,9 +3,11 @@ import { consoleUsers } from './console-users';
 
 /**
  * What a console user did with personal data (lib/personal-data/access-log.ts):
- *   reveal          support showed one record's identifiers, with a reason
- *   view            an administrator opened a record's detail page (identifiers in full)
- *   export          a CSV of records with identifiers in full (filters, row count)
+ *   reveal          a console user showed one record's identifiers, with a reason
+ *   view            an administrator opened a record's detail page (identifiers in full; before
+ *                   issue 30 masked them for administrators too, kept for the entries written then)
+ *   export          records with identifiers in full, with a reason: the console's CSV (filters,
+ *                   row count) or the CLI's records:list
  *   subject_report  "¿Quién consultó este CUI o NIT?" produced (page, CSV or PDF)
  */
 export const personalDataAccessKind = pgEnum('personal_data_access_kind', ['reveal', 'view', 'export', 'subject_report']);
@@ -20,9 +22,9 @@ export const personalDataAccess = pgTable(
   'personal_data_access',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => consoleUsers.id),
+    // The console user; null for an operator's CLI command, named by `actor` (cli:<system user>).
+    userId: integer('user_id').references(() => consoleUsers.id),
+    actor: text('actor'),
     kind: personalDataAccessKind('kind').notNull(),
     recordId: bigint('record_id', { mode: 'number' }),
     // Required for a reveal: a short text or a support ticket number.

@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import { db, type Database } from '@/db/client';
 import { consoleUsers, personalDataAccess, type PersonalDataAccess, type PersonalDataAccessKind } from '@/db/schema';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
@@ -10,8 +11,17 @@ import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCur
 
 export const REVEAL_REASON_MAX_LENGTH = 200;
 
+/** Why someone needs identifiers in full: asked for every reveal and full export, kept with the entry. */
+export const accessReasonSchema = z
+  .string({ error: 'Escribe el motivo.' })
+  .trim()
+  .min(3, 'Escribe el motivo o el número de ticket (al menos 3 caracteres).')
+  .max(REVEAL_REASON_MAX_LENGTH, `El motivo puede tener como máximo ${REVEAL_REASON_MAX_LENGTH} caracteres.`);
+
 export interface AccessEntryInput {
-  userId: number;
+  /** The console user; for an operator's CLI command, `actor` instead (cli:<system user>). */
+  userId?: number;
+  actor?: string;
   kind: PersonalDataAccessKind;
   recordId?: number;
   reason?: string;
@@ -22,7 +32,7 @@ export interface AccessEntryInput {
 export async function writeAccessEntry(entry: AccessEntryInput): Promise<number> {
   const [row] = await (await db())
     .insert(personalDataAccess)
-    .values({ userId: entry.userId, kind: entry.kind, recordId: entry.recordId ?? null, reason: entry.reason ?? null, details: entry.details ?? null })
+    .values({ userId: entry.userId ?? null, actor: entry.actor ?? null, kind: entry.kind, recordId: entry.recordId ?? null, reason: entry.reason ?? null, details: entry.details ?? null })
     .returning({ id: personalDataAccess.id });
   return row!.id;
 }
@@ -46,7 +56,8 @@ export interface AccessFilters {
   until?: string;
 }
 
-export type AccessEntry = PersonalDataAccess & { userName: string; userEmail: string };
+/** An entry with its console user's name and e-mail; both null for a CLI command (see `actor`). */
+export type AccessEntry = PersonalDataAccess & { userName: string | null; userEmail: string | null };
 
 export const ACCESS_PAGE_SIZE = 50;
 
@@ -77,7 +88,7 @@ export function accessPageQuery(database: Database, filters: AccessFilters, curs
   return database
     .select({ entry: personalDataAccess, userName: consoleUsers.name, userEmail: consoleUsers.email, cursorTimestamp: cursorInstant(personalDataAccess.createdAt) })
     .from(personalDataAccess)
-    .innerJoin(consoleUsers, eq(consoleUsers.id, personalDataAccess.userId))
+    .leftJoin(consoleUsers, eq(consoleUsers.id, personalDataAccess.userId))
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(personalDataAccess.createdAt), desc(personalDataAccess.id))
     .limit(limit);

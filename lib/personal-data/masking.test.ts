@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifiersForRole, maskCui, maskIdentifier, maskIdentifiersInText, maskNit, maskNitColumn } from './masking';
+import { maskCui, maskedIdentifiers, maskIdentifier, maskIdentifiersInText, maskNit, maskNitColumn } from './masking';
 
 /** Every way support could find the identifier in a page: as sent, compact, spaced, lower case. */
 function spellings(identifier: string): string[] {
@@ -36,9 +36,8 @@ describe('masking', () => {
     expect(text).toBe('NIT 5769••-K not found; CUI 1587 •••• 0904 and 2415 •••• 0101');
   });
 
-  it('leaves records as they are for administrators and masks them for support', () => {
+  it('masks a record for every role, in its identifiers and its error detail', () => {
     const record = { id: 1, nit: '576937-K', cui: '1587564440904', errorMessage: 'sent 576937K' };
-    expect(identifiersForRole(record, 'admin')).toBe(record);
-    expect(identifiersForRole(record, 'support')).toEqual({ id: 1, nit: '5769••-K', cui: '1587 •••• 0904', errorMessage: 'sent 5769••-K' });
+    expect(maskedIdentifiers(record)).toEqual({ id: 1, nit: '5769••-K', cui: '1587 •••• 0904', errorMessage: 'sent 5769••-K' });
   });
 });

@@ -76,14 +76,18 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A record's identifiers as a console user may see them: in full for administrators, masked for support. */
+/** A record's identifiers as the console shows them. */
 export interface RecordIdentifiers {
   nit: string | null;
   cui: string | null;
 }
 
-export function identifiersForRole<T extends RecordIdentifiers & { errorMessage?: string | null }>(record: T, role: 'admin' | 'support'): T {
-  if (role === 'admin') return record;
+/**
+ * A record as every console role sees it, administrators included (issue 30, point 5): NIT and CUI
+ * masked, and masked inside the source's error detail. "Mostrar" reveals one record's with a
+ * reason, logged; a full export asks for a reason too.
+ */
+export function maskedIdentifiers<T extends RecordIdentifiers & { errorMessage?: string | null }>(record: T): T {
   return {
     ...record,
     nit: maskNitColumn(record.nit),

@@ -1,6 +1,7 @@
 import { consoleUserWithAccess } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, searchedIdentifier } from './search-references';
 import { produceSubjectReport, subjectIdentifierSchema, subjectReportCsv, subjectReportPdf } from './subject-report';
 
 function plainText(status: number, text: string): Response {
@@ -12,7 +13,10 @@ export async function subjectReportDownload(request: Request, format: 'csv' | 'p
   const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   if (user.role !== 'admin') return plainText(403, 'El informe de quién consultó un identificador lo prepara un administrador.');
-  const parsed = subjectIdentifierSchema.safeParse(new URL(request.url).searchParams.get('identificador') ?? '');
+  // The identifier travels as the report page's search reference, never in the address.
+  const identifier = await searchedIdentifier(user.id, new URL(request.url).searchParams.get(SEARCH_REFERENCE_PARAM) ?? '');
+  if (identifier === undefined) return plainText(400, EXPIRED_SEARCH_MESSAGE);
+  const parsed = subjectIdentifierSchema.safeParse(identifier);
   if (!parsed.success) return plainText(400, parsed.error.issues[0]!.message);
   const report = await produceSubjectReport(user.id, parsed.data, format);
   const filename = `quien-consulto-${guatemalanToday()}.${format}`;

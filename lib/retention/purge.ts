@@ -6,6 +6,7 @@ import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { recordsCsvStreamFrom } from '@/lib/records/csv';
+import { purgeExpiredSearchReferences } from '@/lib/personal-data/search-references';
 import { purgeOldSubmissions } from '@/lib/submissions/claim';
 import { retentionCutoff } from './policy';
 
@@ -48,6 +49,8 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   const alertDeliveriesPurged = await deleteCreatedBefore('alert_deliveries', cutoff, options);
   // Form sending keys are needed for a day at most (lib/submissions).
   await purgeOldSubmissions(options.now);
+  // And a search's identifier behind its reference, an hour (lib/personal-data/search-references.ts).
+  await purgeExpiredSearchReferences(options.now);
   return { cutoff, purged, exportFile, alertDeliveriesPurged };
 }
 

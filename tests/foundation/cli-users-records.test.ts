@@ -2,6 +2,7 @@
 // and the exit codes and messages of failed commands.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { recordUnbilledQuery } from '@/lib/records/write';
 import { verifyPassword } from '@/lib/security/passwords';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
@@ -71,12 +72,41 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
       created.nombre,
     );
     expect(records.map((record) => record.requestId)).toEqual(['req_cli_2', 'req_cli_1']);
-    expect(records[1]).toMatchObject({ integrationNombre: created.nombre, nit: '576937K', httpStatus: 200 });
+    // Masked unless a reason is given (issue 30, point 5).
+    expect(records[1]).toMatchObject({ integrationNombre: created.nombre, nit: '5769••-K', httpStatus: 200 });
     const omisos = await cliJson<Array<{ requestId: string }>>('records:list', '--integration', created.nombre, '--lookup', 'omisos');
     expect(omisos.map((record) => record.requestId)).toEqual(['req_cli_2']);
 
     expect((await cli('records:list', '--lookup', 'everything')).code).not.toBe(0);
     expect((await cli('records:list', '--limit', '0')).code).not.toBe(0);
+  });
+
+  it('shows NIT and CUI in full, or searches by one, only with a reason, and logs it as the console logs a full export (issue 30, point 5)', async () => {
+    const created = await createIntegration();
+    // Written as the app writes it, with its search keys.
+    await testDb().use(() =>
+      recordUnbilledQuery({ integrationId: created.id, lookup: 'cui_nit', httpStatus: 404, responseTimeMs: 120, nit: '576937K', cui: null, errorMessage: null, requestId: 'req_cli_reason_1' }),
+    );
+    const refused = await cli('records:list', '--identifier', '576937-K');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('--identifier busca los datos de una persona: agrega --motivo "ticket o razón"');
+    expect(refused.stdout).not.toContain('576937');
+    const tooShort = await cli('records:list', '--identifier', '576937-K', '--motivo', ' x ');
+    expect(tooShort.code).not.toBe(0);
+    expect(tooShort.stderr).toContain('--motivo: Escribe el motivo o el número de ticket (al menos 3 caracteres).');
+
+    const shown = await cli('records:list', '--identifier', '576937-K', '--motivo', 'Ticket 4821');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('nit=576937K');
+    const entries = await testDb().use((handle) =>
+      handle.rows<{ user_id: number | null; actor: string; kind: string; reason: string; details: { via: string; filters: { identificador: string }; rows: number } }>(
+        sql`select user_id, actor, kind, reason, details from personal_data_access order by id`,
+      ),
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ user_id: null, kind: 'export', reason: 'Ticket 4821', details: { via: 'cli', filters: { identificador: '5769••-K' }, rows: 1 } });
+    expect(entries[0]!.actor).toMatch(/^cli/);
+    expect(JSON.stringify(entries)).not.toContain('576937');
   });
 
   it("filters query records by request id, saying a request id with no record never reached a source", async () => {
@@ -154,14 +184,15 @@ describe('operator CLI: secrets and untrusted text', { timeout: PROCESS_TEST_TIM
       handle.rows(sql`insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, request_id)
         values (${created.id}::integer, 'cui_nit', 404, 12, ${hostileNit}::text, ${hostileCui}::text, 0, 0, 'req_cli_hostile')`),
     );
-    const text = await cli('records:list', '--integration', created.nombre);
+    // In full (with a reason): what was stored is printed, escaped.
+    const text = await cli('records:list', '--integration', created.nombre, '--motivo', 'Ticket 77');
     expect(text.code).toBe(0);
     expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     expect(text.stdout.trim().split('\n')).toHaveLength(1);
     expect(text.stdout).toContain('nit=\\x1b]0;pwned\\x07\\x1b[2J123\\x9b31m');
     expect(text.stdout).toContain('cui=\\u202eevil\\x0d\\x0afake line');
 
-    const json = await cli('records:list', '--integration', created.nombre, '--json');
+    const json = await cli('records:list', '--integration', created.nombre, '--json', '--motivo', 'Ticket 77');
     expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     expect(json.json<Array<{ nit: string; cui: string }>>()[0]).toMatchObject({ nit: hostileNit, cui: hostileCui });
   });

@@ -398,7 +398,7 @@ describe('requests the app answers without Next (issue 30, point 7)', { timeout:
     const own = await action({ origin: gateway.app.baseUrl, 'x-forwarded-host': 'evil.example' });
     expect(own.status).toBe(200);
     expect(await own.text()).toContain('Tu sesión terminó o ya no es válida.');
-    expect(logLines(gateway.app.logs()).filter((line) => line.msg === 'cross-origin server action refused')).toHaveLength(2);
+    expect(logLines(gateway.app.logs()).filter((line) => line.msg === 'cross-origin console form refused')).toHaveLength(2);
   });
 
   it('a body that stalls is answered 408 and its connection closed after REQUEST_RECEIVE_TIMEOUT_MS (Node\'s own bound was five minutes)', async () => {

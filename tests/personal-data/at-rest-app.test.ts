@@ -63,7 +63,7 @@ function expectNoIdentifierIn(text: string, where: string): void {
 }
 
 async function searchByCli(identifier: string): Promise<Array<{ requestId: string; nit: string | null; cui: string | null; errorMessage: string | null }>> {
-  const result = await runCli(['records:list', '--identifier', identifier, '--limit', '100', '--json'], testDb.env);
+  const result = await runCli(['records:list', '--identifier', identifier, '--motivo', 'Prueba de cifrado', '--limit', '100', '--json'], testDb.env);
   expect(result.code, result.stderr).toBe(0);
   return result.json();
 }

@@ -1,7 +1,8 @@
-// Personal data in the console, over HTTP against the built app: a support user's pages and CSV
-// hold no NIT or CUI in any spelling, "Mostrar" reveals one record's with a reason and logs it, an
-// administrator's views, full exports and "¿Quién consultó este CUI o NIT?" reports are logged,
-// and support cannot reach what is only an administrator's.
+// Personal data in the console, over HTTP against the built app: no console user's pages and CSV
+// hold a NIT or CUI in any spelling (administrators included, issue 30 point 5), "Mostrar" reveals
+// one record's with a reason and logs it, an administrator's full exports (with a reason) and
+// "¿Quién consultó este CUI o NIT?" reports are logged, a searched identifier never travels in an
+// address, and support cannot reach what is only an administrator's.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
@@ -67,6 +68,18 @@ function redirectTarget(answer: { status: number; headers: Headers; text: string
   return /http-equiv="refresh" content="\d+;url=([^"]+)"/.exec(answer.text)?.[1] ?? null;
 }
 
+/** A console form posted as a browser posts it (url-encoded, from the console's own origin). */
+function postForm(client: ConsoleClient, path: string, fields: Record<string, string>, origin = app.baseUrl) {
+  return client.request(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: new URLSearchParams(fields).toString() });
+}
+
+/** A search posted to a page's ./buscar route: the address it sends the browser to. */
+async function searchAddress(client: ConsoleClient, path: string, fields: Record<string, string>): Promise<string> {
+  const answer = await postForm(client, path, fields);
+  expect(answer.status, path).toBe(303);
+  return answer.headers.get('location')!;
+}
+
 function says(answer: { text: string }, text: string): boolean {
   return answer.text.includes(JSON.stringify(text).slice(1, -1));
 }
@@ -103,30 +116,63 @@ afterAll(async () => {
 });
 
 describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it("shows support no full identifier in the records list, a record's page, the dashboard, the integration page or the CSV", async () => {
-    const list = await page(support, '/admin/registros');
+  it.each(['support', 'admin'] as const)("shows %s no full identifier in the records list, a record's page, the dashboard, the integration page or the CSV", async (role) => {
+    const client = role === 'admin' ? admin : support;
+    const list = await page(client, '/admin/registros');
     expect(list).toContain('4829•••-7');
     expect(list).toContain('2976 •••• 0101');
     expect(list).toContain('71••-0,4829•••-7');
     const pages = {
       list,
-      detail: await page(support, `/admin/registros/${records.single}`),
-      batch: await page(support, `/admin/registros/${records.batch}`),
-      dashboard: await page(support, '/admin'),
-      integration: await page(support, `/admin/integraciones/${acmeId}`),
+      detail: await page(client, `/admin/registros/${records.single}`),
+      batch: await page(client, `/admin/registros/${records.batch}`),
+      dashboard: await page(client, '/admin'),
+      integration: await page(client, `/admin/integraciones/${acmeId}`),
     };
     expect(pages.detail).toContain('Mostrar');
     for (const [name, html] of Object.entries(pages)) expect(fullIdentifiersIn(html), name).toEqual([]);
-
-    const csv = await support.request('/admin/registros/exportar');
+    const csv = await client.request('/admin/registros/exportar');
     expect(csv.status).toBe(200);
     expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(4);
     expect(csv.text).toContain('4829•••-7,2976 •••• 0101');
     expect(fullIdentifiersIn(csv.text)).toEqual([]);
-    // The option to export in full is an administrator's, whatever the link says.
-    const full = await support.request('/admin/registros/exportar?identificadores=completos');
-    expect(full.status).toBe(403);
+    // A link asking for them in full is refused, whoever follows it.
+    const full = await client.request('/admin/registros/exportar?identificadores=completos');
+    expect(full.status).toBe(400);
     expect(fullIdentifiersIn(full.text)).toEqual([]);
+    // Opening records and lists in masked form logs nothing (an administrator's view was logged when it showed them in full).
+    expect(await accessRows('tipo=view')).toEqual([]);
+  });
+
+  it('keeps a searched NIT or CUI out of every address: the form is posted and the list opens with a reference only its user can use', async () => {
+    const location = await searchAddress(support, '/admin/registros/buscar', { identificador: '4829113-7', integracion: '', consulta: 'renap' });
+    expect(location).toMatch(/^\/admin\/registros\?consulta=renap&busqueda=bq_[A-Za-z0-9_-]{22}$/);
+    expect(fullIdentifiersIn(location)).toEqual([]);
+    const found = await page(support, location);
+    expect(found).toContain(`/admin/registros/${records.single}`);
+    expect(found).not.toContain(`/admin/registros/${records.other}`);
+    // Its pages, its export and the way back from a record carry the reference, never the
+    // identifier (which the page holds only as the search box's value, as its user typed it).
+    const links = [...found.matchAll(/(?:href|action)="([^"]*)"/g)].map((match) => match[1]!);
+    expect(links.some((link) => link.includes('busqueda=bq_'))).toBe(true);
+    expect(fullIdentifiersIn(links.join('\n'))).toEqual([]);
+    expect(found).toMatch(/<input[^>]*id="identificador"[^>]*value="4829113-7"/);
+    const reference = new URL(location, app.baseUrl).searchParams.get('busqueda')!;
+    // The export by the reference alone: the NIT's query and the batch that contains it.
+    const csv = await support.request(`/admin/registros/exportar?busqueda=${reference}`);
+    expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(3);
+    // Another user's reference opens nothing: the page says the search is not available.
+    const foreign = await page(admin, location);
+    expect(foreign).toContain('La búsqueda de esta dirección ya no está disponible');
+    expect(foreign).not.toContain(`/admin/registros/${records.single}`);
+    expect((await admin.request(`/admin/registros/exportar?busqueda=${reference}`)).status).toBe(400);
+    // An old link that still carries the identifier is turned into a reference at once.
+    const old = await support.request(`/admin/registros?identificador=${encodeURIComponent('2976 15432 0101')}`);
+    expect(old.status).toBe(303);
+    expect(old.headers.get('location')).toMatch(/^\/admin\/registros\?busqueda=bq_/);
+    // A request id typed in the box still opens its record; a form from another site is refused.
+    expect((await postForm(support, '/admin/registros/buscar', { identificador: 'req_0000000000deadbeef00' })).headers.get('location')).toBe('/admin/registros/solicitud?solicitud=req_0000000000deadbeef00');
+    expect((await postForm(support, '/admin/registros/buscar', { identificador: NIT }, 'https://evil.example')).status).toBe(403);
   });
 
   it('reveals one record to support with a reason, and writes exactly one access entry', async () => {
@@ -149,21 +195,35 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     expect(await accessRows(`consulta=${records.other}&tipo=reveal`)).toEqual([]);
   });
 
-  it("logs an administrator's view of a record, which shows the identifiers in full", async () => {
-    const detail = await page(admin, `/admin/registros/${records.other}`);
-    expect(detail).toContain(CUI);
-    const entries = await accessRows(`consulta=${records.other}&tipo=view`);
+  it('reveals a record to an administrator only with a reason too, logged the same way', async () => {
+    const path = `/admin/registros/${records.other}`;
+    const detail = await page(admin, path);
+    expect(fullIdentifiersIn(detail)).toEqual([]);
+    const revealed = await admin.serverAction(path, 'revealRecordIdentifiersAction', { recordId: records.other, motivo: 'Ticket 5000' });
+    expect(revealed.text).toContain(CUI);
+    const entries = await accessRows(`consulta=${records.other}&tipo=reveal`);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toContain('jefa@example.com');
+    expect(entries[0]).toContain('Ticket 5000');
   });
 
-  it("masks an administrator's export by default, and logs one in full with its range and row count", async () => {
+  it("masks an administrator's export by default, and exports in full only with a reason, logged with its range and row count", async () => {
     const masked = await admin.request('/admin/registros/exportar');
     expect(fullIdentifiersIn(masked.text)).toEqual([]);
     expect(await accessRows('tipo=export')).toEqual([]);
+    // One click on a link no longer does it.
+    const byLink = await admin.request('/admin/registros/exportar?identificadores=completos');
+    expect(byLink.status).toBe(400);
+    expect(fullIdentifiersIn(byLink.text)).toEqual([]);
 
     const today = new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 10);
-    const full = await admin.request(`/admin/registros/exportar?identificadores=completos&integracion=${acmeId}&desde=2020-01-01&hasta=${today}`);
+    const filters = { integracion: String(acmeId), desde: '2020-01-01', hasta: today };
+    const withoutReason = await postForm(admin, '/admin/registros/exportar', { ...filters, motivo: '  ' });
+    expect(withoutReason.status).toBe(400);
+    expect(withoutReason.text).toContain('Escribe el motivo o el número de ticket');
+    expect(fullIdentifiersIn(withoutReason.text)).toEqual([]);
+    expect(await accessRows('tipo=export')).toEqual([]);
+    const full = await postForm(admin, '/admin/registros/exportar', { ...filters, motivo: 'Auditoría SAT, oficio 12-2026' });
     expect(full.status).toBe(200);
     expect(full.headers.get('content-disposition')).toContain('identificadores-completos');
     expect(full.text).toContain(`${NIT},${CUI}`);
@@ -175,10 +235,20 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     const [entry] = await accessRows('tipo=export');
     expect(entry).toContain(`Rango: 2020-01-01 a ${today}`);
     expect(entry).toContain(`integracion ${acmeId}`);
+    expect(entry).toContain('Auditoría SAT, oficio 12-2026');
+    // Support cannot, reason or not.
+    const bySupport = await postForm(support, '/admin/registros/exportar', { ...filters, motivo: 'Ticket 1' });
+    expect(bySupport.status).toBe(403);
+    expect(fullIdentifiersIn(bySupport.text)).toEqual([]);
   });
 
   it('answers "¿Quién consultó este CUI o NIT?" with the integrations that looked it up, as CSV and PDF, each logged', async () => {
-    const csv = await admin.request('/admin/datos-personales/quien-consulto/csv?identificador=48291137');
+    const report = async (identifier: string) => {
+      const location = await searchAddress(admin, '/admin/datos-personales/quien-consulto/buscar', { identificador: identifier });
+      expect(location).toMatch(/^\/admin\/datos-personales\/quien-consulto\?busqueda=bq_[A-Za-z0-9_-]{22}$/);
+      return new URL(location, app.baseUrl).searchParams.get('busqueda')!;
+    };
+    const csv = await admin.request(`/admin/datos-personales/quien-consulto/csv?busqueda=${await report('48291137')}`);
     expect(csv.status).toBe(200);
     const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toBe('fecha_utc,fecha_guatemala,integracion,finalidad_declarada,consulta,estado_http,resultado');
@@ -187,17 +257,21 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     for (const line of lines.slice(1)) expect(line).toContain(`acme,${PURPOSE}`);
     expect(csv.text).toContain('RTU por NIT');
 
-    const byCui = await admin.request(`/admin/datos-personales/quien-consulto/csv?identificador=${encodeURIComponent('2976 15432 0101')}`);
+    const byCui = await admin.request(`/admin/datos-personales/quien-consulto/csv?busqueda=${await report('2976 15432 0101')}`);
     expect(byCui.text).toContain(',acme,');
     expect(byCui.text).toContain(',beta,');
 
-    const pdf = await admin.request('/admin/datos-personales/quien-consulto/pdf?identificador=4829113-7');
+    const byNit = await report('4829113-7');
+    const pdf = await admin.request(`/admin/datos-personales/quien-consulto/pdf?busqueda=${byNit}`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(pdf.text.startsWith('%PDF-')).toBe(true);
 
-    const onScreen = await page(admin, '/admin/datos-personales/quien-consulto?identificador=4829113-7');
+    const onScreen = await page(admin, `/admin/datos-personales/quien-consulto?busqueda=${byNit}`);
     expect(onScreen).toContain(PURPOSE);
+    // The downloads' links carry the reference, not the identifier.
+    expect(onScreen).toContain(`quien-consulto/csv?busqueda=${byNit}`);
+    expect(onScreen).not.toContain('identificador=');
 
     const reports = await accessRows('tipo=subject_report');
     expect(reports).toHaveLength(4);
@@ -208,7 +282,7 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
   });
 
   it("refuses support everything that is an administrator's, on the server", async () => {
-    for (const path of ['/admin/datos-personales', '/admin/datos-personales/quien-consulto?identificador=4829113-7']) {
+    for (const path of ['/admin/datos-personales', '/admin/datos-personales/quien-consulto']) {
       const answer = await support.request(path);
       expect(redirectTarget(answer), path).toBe('/admin/sin-permiso');
       // No entry of the log and no report (the page may echo the identifier the user typed in the address).
@@ -216,7 +290,7 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
       expect(answer.text, path).not.toContain('data-testid="subject-report');
     }
     for (const format of ['csv', 'pdf']) {
-      const answer = await support.request(`/admin/datos-personales/quien-consulto/${format}?identificador=4829113-7`);
+      const answer = await support.request(`/admin/datos-personales/quien-consulto/${format}?busqueda=bq_0123456789abcdefghijkl`);
       expect(answer.status, format).toBe(403);
       expect(fullIdentifiersIn(answer.text)).toEqual([]);
     }
@@ -229,11 +303,14 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     expect(await page(support, `/admin/integraciones/${acmeId}`)).toContain(`${PURPOSE} Y cobranza.`);
   });
 
-  it('keeps no identifier in clear in the access log', async () => {
-    const stored = await app.withDatabase(async () =>
-      (await database()).rows<{ entry: string }>(sql`select concat_ws(' ', reason, details::text) as entry from personal_data_access`),
-    );
-    // One reveal, one administrator's view, one full export and four reports.
+  it('keeps no identifier in clear in the access log, nor behind the searches\' references', async () => {
+    const [stored, searches] = await app.withDatabase(async () => [
+      await (await database()).rows<{ entry: string }>(sql`select concat_ws(' ', reason, details::text) as entry from personal_data_access`),
+      await (await database()).rows<{ entry: string }>(sql`select concat_ws(' ', reference, identifier_sealed) as entry from identifier_searches`),
+    ]);
+    expect(searches.length).toBeGreaterThanOrEqual(5);
+    expect(fullIdentifiersIn(searches.map((row) => row.entry).join('\n'))).toEqual([]);
+    // Two reveals (support's and the administrator's), one full export and four reports.
     expect(stored).toHaveLength(7);
     expect(fullIdentifiersIn(stored.map((row) => row.entry).join('\n'))).toEqual([]);
   });

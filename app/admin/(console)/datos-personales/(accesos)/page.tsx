@@ -57,7 +57,7 @@ export default async function PersonalDataAccessPage({ searchParams }: { searchP
     <>
       <PageHeader
         title="Accesos a datos personales"
-        description="Cada vez que alguien vio NIT o CUI completos: los que soporte mostró con su motivo, las consultas que abrió un administrador, las exportaciones con identificadores completos y los informes de quién consultó un identificador."
+        description="Cada vez que alguien vio NIT o CUI completos: los que se mostraron en una consulta con su motivo, las exportaciones con identificadores completos (consola o línea de comandos) y los informes de quién consultó un identificador."
         actions={
           <Link className="button secondary" href="/admin/datos-personales/quien-consulto">
             ¿Quién consultó este CUI o NIT?
@@ -120,7 +120,15 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
         {formatDateTime(entry.createdAt)}
       </td>
       <td className="small" data-label="Quién">
-        {entry.userName} <span className="muted">({entry.userEmail})</span>
+        {entry.userName !== null ? (
+          <>
+            {entry.userName} <span className="muted">({entry.userEmail})</span>
+          </>
+        ) : (
+          <>
+            Línea de comandos <span className="muted">({entry.actor?.startsWith('cli:') ? `usuario del sistema ${entry.actor.slice(4)}` : 'operador'})</span>
+          </>
+        )}
       </td>
       <td data-label="Acceso">{ACCESS_KIND_LABELS[entry.kind]}</td>
       <td data-label="Consulta">
@@ -135,7 +143,16 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
         )}
       </td>
       <td className="small" data-label="Motivo o detalle">
-        {entry.reason ?? describeAccessDetails(entry.kind, entry.details)}
+        {/* A reveal has its reason only; an export with a reason (issue 30, point 5) has both. */}
+        {entry.reason && entry.kind !== 'reveal' ? (
+          <>
+            <strong>{entry.reason}</strong>
+            <br />
+            {describeAccessDetails(entry.kind, entry.details)}
+          </>
+        ) : (
+          (entry.reason ?? describeAccessDetails(entry.kind, entry.details))
+        )}
       </td>
     </tr>
   );

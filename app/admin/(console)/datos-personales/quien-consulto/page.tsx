@@ -5,6 +5,7 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/personal-data/search-references';
 import { produceSubjectReport, SUBJECT_REPORT_MAX_ROWS, subjectIdentifierSchema } from '@/lib/personal-data/subject-report';
 
 export const metadata: Metadata = { title: '¿Quién consultó este CUI o NIT?' };
@@ -15,10 +16,13 @@ const SHOWN_ROWS = 200;
 export default async function SubjectReportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('admin');
   const params = await searchParams;
-  const typed = typeof params.identificador === 'string' ? params.identificador : '';
+  // The identifier is posted to ./buscar and comes back as a reference: never in the address.
+  const reference = params[SEARCH_REFERENCE_PARAM];
+  const typed = isSearchReference(reference) ? ((await searchedIdentifier(user.id, reference)) ?? '') : '';
+  const expired = reference !== undefined && typed === '';
   const parsed = typed.trim() === '' ? undefined : subjectIdentifierSchema.safeParse(typed);
   const report = parsed?.success ? await produceSubjectReport(user.id, parsed.data, 'page') : undefined;
-  const download = parsed?.success ? new URLSearchParams({ identificador: parsed.data }).toString() : '';
+  const download = parsed?.success && typeof reference === 'string' ? new URLSearchParams({ [SEARCH_REFERENCE_PARAM]: reference }).toString() : '';
 
   return (
     <>
@@ -27,13 +31,19 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
         back={{ href: '/admin/datos-personales', label: 'Accesos a datos personales' }}
         description="Para responder la solicitud de una persona sobre sus datos: qué integraciones consultaron su identificador, cuándo y con qué finalidad declarada. Cada informe queda registrado en los accesos a datos personales."
       />
-      <form className="card filters" action="/admin/datos-personales/quien-consulto" role="search" aria-label="Identificador">
+      {expired && (
+        <p className="notice warn" role="alert" data-testid="search-expired">
+          {EXPIRED_SEARCH_MESSAGE}
+        </p>
+      )}
+      <form className="card filters" action="/admin/datos-personales/quien-consulto/buscar" method="post" role="search" aria-label="Identificador">
         <div className="field">
           <label htmlFor="identificador">NIT o CUI</label>
           <input
             id="identificador"
             name="identificador"
             defaultValue={typed}
+            autoComplete="off"
             placeholder="576937-K o 2415 75181 0101"
             aria-invalid={parsed && !parsed.success ? true : undefined}
             aria-describedby={parsed && !parsed.success ? 'identificador-error' : 'identificador-ayuda'}

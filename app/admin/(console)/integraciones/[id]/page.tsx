@@ -22,7 +22,7 @@ import { formatQuetzales } from '@/lib/money';
 import { env } from '@/lib/env';
 import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
 import { listLatestRecords } from '@/lib/records/list';
-import { identifiersForRole } from '@/lib/personal-data/masking';
+import { maskedIdentifiers } from '@/lib/personal-data/masking';
 import {
   adjustBalanceAction,
   createTokenAction,
@@ -253,7 +253,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
                 </tr>
               </thead>
               <tbody>
-                {recent.map((unmasked) => identifiersForRole(unmasked, user.role)).map((record) => (
+                {recent.map((unmasked) => maskedIdentifiers(unmasked)).map((record) => (
                   <tr key={record.id}>
                     <td className="nowrap" data-label="Fecha">
                       <Link href={`/admin/registros/${record.id}`} prefetch={false}>

@@ -17,7 +17,9 @@ import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, plainSearchParams, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { OUTCOMES } from '@/lib/records/outcomes';
-import { identifiersForRole } from '@/lib/personal-data/masking';
+import { maskedIdentifiers } from '@/lib/personal-data/masking';
+import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/personal-data/search-references';
+import { FullExportForm } from './full-export-form';
 import { suggestIntegrations } from '../../integration-suggestions';
 import { recordIdForRequestId, refusalReasonsAround, REFUSAL_WINDOW_HOURS, REQUEST_ID_PREFIX, type RefusalReasonCount } from '@/lib/request-ids/search';
 
@@ -32,14 +34,16 @@ const SHOWN_ON_THEIR_FIELD = new Set<string>(['hasta', 'integracion']);
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support');
   const isAdmin = user.role === 'admin';
-  const params = plainSearchParams(await searchParams);
+  // The NIT or CUI searched for is behind ?busqueda= (posted to ./buscar): never in the address.
+  const searched = await withSearchedIdentifier(user.id, plainSearchParams(await searchParams));
+  const params = searched.params;
   // The integration field sends what it shows: a name, or a suggestion with its number. The URL
   // keeps the id (links, the CSV export and the back link read it), so a resolved name redirects.
   const typedIntegration = params.integracion?.trim() ?? '';
   let integrationProblem: string | undefined;
   if (typedIntegration !== '' && !/^\d+$/.test(typedIntegration)) {
     const resolved = await resolveIntegrationFilter(typedIntegration);
-    if ('id' in resolved) redirect(`/admin/registros?${withoutBlanks({ ...params, integracion: String(resolved.id) })}`);
+    if ('id' in resolved) redirect(`/admin/registros?${withoutBlanks({ ...addressParams(params, searched.reference), integracion: String(resolved.id) })}`);
     integrationProblem = resolved.problem;
     delete params.integracion;
   }
@@ -60,14 +64,17 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     before: typeof params.antes === 'string' ? params.antes : undefined,
   };
   const [page, chosenIntegration] = await Promise.all([
-    filters.solicitud ? { rows: [], matching: undefined, newer: undefined, older: undefined } : listRecordsPage(filters, position),
+    // A search whose reference no longer opens lists nothing (not everything): the notice says why.
+    filters.solicitud || searched.expired ? { rows: [], matching: undefined, newer: undefined, older: undefined } : listRecordsPage(filters, position),
     filters.integracion === undefined ? undefined : integrationName(filters.integracion),
   ]);
-  // Support sees every identifier masked; "Mostrar" on a record's page reveals one record's, logged.
-  const rows = page.rows.map((record) => identifiersForRole(record, user.role));
+  // Every role sees identifiers masked; "Mostrar" on a record's page reveals one record's, with a reason, logged.
+  const rows = page.rows.map((record) => maskedIdentifiers(record));
   const matching = page.matching;
   const maxExportRows = env().CSV_EXPORT_MAX_ROWS;
-  const filterParams = recordFiltersToSearchParams(filters);
+  // The filters as links carry them: the search's reference, never the identifier.
+  const filterParams = recordFiltersToSearchParams({ ...filters, identificador: undefined });
+  if (searched.reference) filterParams.set(SEARCH_REFERENCE_PARAM, searched.reference);
   const link = (extra: Record<string, string>) => {
     const query = new URLSearchParams(filterParams);
     for (const [key, value] of Object.entries(extra)) query.set(key, value);
@@ -95,28 +102,19 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
               <a className="button secondary" href={`/admin/registros/exportar?${filterParams}`} download data-testid="export-masked">
                 Exportar CSV{filtered ? ' (filtrado)' : ''}
               </a>
-              {isAdmin && (
-                <a
-                  className="button secondary"
-                  href={`/admin/registros/exportar?${new URLSearchParams([...filterParams, ['identificadores', 'completos']])}`}
-                  download
-                  data-testid="export-full"
-                  title="Con NIT y CUI completos. La exportación queda registrada en Accesos a datos personales."
-                >
-                  Exportar con NIT y CUI completos
-                </a>
-              )}
+              {isAdmin && <FullExportForm filters={[...filterParams]} />}
             </>
           )
         }
       />
-      <FilterForm action="/admin/registros" reset={filtered ? { href: '/admin/registros', label: 'Quitar filtros' } : undefined}>
+      <FilterForm action="/admin/registros/buscar" method="post" reset={filtered ? { href: '/admin/registros', label: 'Quitar filtros' } : undefined}>
         <div className="field search">
           <label htmlFor="identificador">NIT, CUI o id de solicitud</label>
           <input
             id="identificador"
             name="identificador"
             defaultValue={filters.solicitud ?? filters.identificador ?? ''}
+            autoComplete="off"
             placeholder="576937-K, 2415 75181 0101 o req_…"
             aria-describedby="identificador-ayuda"
           />
@@ -155,6 +153,11 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           presets={{ path: '/admin/registros', filters: filterParams }}
         />
       </FilterForm>
+      {searched.expired && (
+        <p className="notice warn" role="alert" data-testid="search-expired">
+          {EXPIRED_SEARCH_MESSAGE}
+        </p>
+      )}
       {problems.some((problem) => !SHOWN_ON_THEIR_FIELD.has(problem.field)) && (
         <p className="notice warn" role="alert">
           Se ignoraron filtros no válidos:{' '}
@@ -169,7 +172,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         <p className="small muted" data-testid="records-count">
           {matching === 1 ? '1 consulta coincide' : `${matching.toLocaleString('es-GT')} consultas coinciden`} (según los resúmenes por hora, hasta
           hace unos segundos). Cada exportación admite hasta {maxExportRows.toLocaleString('es-GT')} filas
-          {isAdmin ? '; sale con los NIT y CUI enmascarados, salvo que la pidas con los identificadores completos (queda registrado).' : ', con los NIT y CUI enmascarados.'}
+          {isAdmin ? '; sale con los NIT y CUI enmascarados, salvo que la pidas con los identificadores completos y un motivo (queda registrado).' : ', con los NIT y CUI enmascarados.'}
         </p>
       )}
       {filters.solicitud && refusals ? (
@@ -179,7 +182,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           scope={chosenIntegration}
           lookup={filters.consulta ? LOOKUP_LABELS[filters.consulta] : undefined}
         />
-      ) : rows.length === 0 ? (
+      ) : searched.expired ? null : rows.length === 0 ? (
         <div className="card">
           <EmptyState title={filtered ? 'Ninguna consulta coincide con estos filtros.' : 'Todavía no hay consultas registradas.'}>
             <p>
@@ -242,6 +245,13 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       )}
     </>
   );
+}
+
+/** The page's parameters as its address holds them: the search's reference in place of the identifier. */
+function addressParams(params: Record<string, string>, reference: string | undefined): Record<string, string> {
+  const rest = { ...params };
+  delete rest.identificador;
+  return reference ? { ...rest, [SEARCH_REFERENCE_PARAM]: reference } : rest;
 }
 
 /** Search parameters without the empty ones a submitted form leaves, nor a page position. */

@@ -12,8 +12,7 @@ import { formatQuetzales } from '@/lib/money';
 import { explainCharge } from '@/lib/records/charge';
 import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
 import { findRecordDetail } from '@/lib/records/list';
-import { writeAccessEntry } from '@/lib/personal-data/access-log';
-import { identifiersForRole } from '@/lib/personal-data/masking';
+import { maskedIdentifiers } from '@/lib/personal-data/masking';
 import { revealRecordIdentifiersAction } from '../actions';
 import { RevealIdentifiers } from './reveal-identifiers';
 
@@ -61,7 +60,7 @@ export default async function RecordPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requirePageUser('support');
+  await requirePageUser('support');
   const { id } = await params;
   const { volver } = await searchParams;
   // Back to the list as it was filtered: only the list's own filters, re-encoded, never a raw link.
@@ -69,10 +68,9 @@ export default async function RecordPage({
   if (!/^\d{1,18}$/.test(id)) notFound();
   const detail = await findRecordDetail(Number(id));
   if (!detail) notFound();
-  // Support sees the identifiers masked (and masked inside the source's error detail); an
-  // administrator sees them in full, and that view is logged before the page is rendered.
-  if (user.role === 'admin') await writeAccessEntry({ userId: user.id, kind: 'view', recordId: detail.record.id });
-  const record = identifiersForRole(detail.record, user.role);
+  // Every role sees the identifiers masked (and masked inside the source's error detail); "Mostrar"
+  // reveals them with a reason, logged (issue 30, point 5: administrators were not asked).
+  const record = maskedIdentifiers(detail.record);
   const hasIdentifiers = detail.record.nit !== null || detail.record.cui !== null;
   const explanation = explainRecordError(record);
   const answer = describeAnswer(record);
@@ -133,11 +131,11 @@ export default async function RecordPage({
             <dd className="mono" data-testid="record-cui">
               {record.cui ?? '—'}
             </dd>
-            {user.role !== 'admin' && hasIdentifiers && (
+            {hasIdentifiers && (
               <>
                 <dt>Datos personales</dt>
                 <dd>
-                  <p className="small muted">Enmascarados para tu rol. Para verlos completos indica el motivo: el acceso queda registrado.</p>
+                  <p className="small muted">Enmascarados. Para verlos completos indica el motivo: el acceso queda registrado.</p>
                   <RevealIdentifiers recordId={record.id} reveal={revealRecordIdentifiersAction} />
                 </dd>
               </>

@@ -1,17 +1,22 @@
-// GET /admin/registros/exportar - the filtered query records as CSV, streamed (admin and support).
-// Identifiers are masked; an administrator gets them in full with ?identificadores=completos,
-// which is written to the personal-data access log (filters, range, rows) before anything is sent.
-import { consoleUserWithAccess } from '@/lib/auth/session';
+// The filtered query records as CSV, streamed.
+//   GET  /admin/registros/exportar?…filters   identifiers masked (admin and support).
+//   POST /admin/registros/exportar            identifiers in full: an administrator, the list's
+//        filters and a reason (motivo), written to the personal-data access log before anything
+//        is sent (issue 30, point 5). A search for a NIT or CUI travels as its reference (busqueda).
+import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { logger } from '@/lib/logging/logger';
-import { completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
+import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { exportFiltersForLog } from '@/lib/personal-data/export-log';
+import { EXPIRED_SEARCH_MESSAGE, withSearchedIdentifier } from '@/lib/personal-data/search-references';
 import { countMatchingRecords } from '@/lib/records/count';
 import { recordsCsvStream } from '@/lib/records/csv';
-import { parseRecordFilters } from '@/lib/records/filters';
+import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';
 
 export const dynamic = 'force-dynamic';
+
+const MAX_FORM_BYTES = 8 * 1024;
 
 function plainText(status: number, text: string): Response {
   return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
@@ -22,12 +27,36 @@ export async function GET(request: Request) {
   const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   const searchParams = new URL(request.url).searchParams;
-  const full = searchParams.get('identificadores') === 'completos';
-  if (full && user.role !== 'admin') {
+  if (searchParams.get('identificadores') === 'completos') {
+    return plainText(400, 'La exportación con NIT y CUI completos se pide desde «Registros de consultas», con un motivo: queda registrada.');
+  }
+  return exportRecords(user, plainSearchParams(searchParams), undefined);
+}
+
+export async function POST(request: Request) {
+  const user = await consoleUserWithAccess();
+  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (user.role !== 'admin') {
     return plainText(403, 'Solo un administrador exporta los NIT y CUI completos. Exporta sin esa opción: los identificadores salen enmascarados.');
   }
-  searchParams.delete('identificadores');
-  const { filters, problems } = parseRecordFilters(searchParams);
+  if (Number(request.headers.get('content-length') ?? '0') > MAX_FORM_BYTES) return plainText(413, 'El formulario es demasiado grande.');
+  const fields: Record<string, string> = {};
+  try {
+    for (const [key, value] of (await request.formData()).entries()) if (typeof value === 'string') fields[key] = value;
+  } catch {
+    return plainText(400, 'El formulario no es válido.');
+  }
+  const { motivo, ...filters } = fields;
+  const reason = accessReasonSchema.safeParse(motivo ?? '');
+  if (!reason.success) return plainText(400, `${reason.error.issues[0]!.message} Vuelve a la lista y exporta de nuevo.`);
+  return exportRecords(user, filters, reason.data);
+}
+
+/** Masked without a reason; in full with one (an administrator's POST), logged first. */
+async function exportRecords(user: ConsoleUserSession, params: Record<string, string>, fullReason: string | undefined): Promise<Response> {
+  const searched = await withSearchedIdentifier(user.id, params);
+  if (searched.expired) return plainText(400, EXPIRED_SEARCH_MESSAGE);
+  const { filters, problems } = parseRecordFilters(searched.params);
   if (problems.length > 0) return plainText(400, `Filtros no válidos: ${problems.map((problem) => problem.message).join('; ')}`);
   const maxRows = env().CSV_EXPORT_MAX_ROWS;
   // Refuse up front rather than send a file cut short; the rollups give the count without a scan.
@@ -39,9 +68,10 @@ export async function GET(request: Request) {
         'Acota el rango de fechas o agrega filtros y exporta por partes.',
     );
   }
+  const full = fullReason !== undefined;
   const log = logger('console');
   // Logged before the first byte: an export that cannot be logged is not sent.
-  const accessId = full ? await writeAccessEntry({ userId: user.id, kind: 'export', details: exportFiltersForLog(filters) }) : undefined;
+  const accessId = full ? await writeAccessEntry({ userId: user.id, kind: 'export', reason: fullReason, details: exportFiltersForLog(filters) }) : undefined;
   return new Response(
     recordsCsvStream(filters, maxRows, (error) => log.error({ err: error }, 'CSV export failed'), {
       identifiers: full ? 'full' : 'masked',

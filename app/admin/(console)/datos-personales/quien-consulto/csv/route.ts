@@ -1,4 +1,4 @@
-// GET /admin/datos-personales/quien-consulto/csv?identificador=… - "¿Quién consultó este CUI o NIT?" as CSV (admin), logged.
+// GET /admin/datos-personales/quien-consulto/csv?busqueda=bq_… (the page's search reference) - "¿Quién consultó este CUI o NIT?" as CSV (admin), logged.
 import { subjectReportDownload } from '@/lib/personal-data/subject-report-download';
 
 export const dynamic = 'force-dynamic';

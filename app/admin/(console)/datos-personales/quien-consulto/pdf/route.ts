@@ -1,4 +1,4 @@
-// GET /admin/datos-personales/quien-consulto/pdf?identificador=… - "¿Quién consultó este CUI o NIT?" as PDF (admin), logged.
+// GET /admin/datos-personales/quien-consulto/pdf?busqueda=bq_… (the page's search reference) - "¿Quién consultó este CUI o NIT?" as PDF (admin), logged.
 import { subjectReportDownload } from '@/lib/personal-data/subject-report-download';
 
 export const dynamic = 'force-dynamic';
