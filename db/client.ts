@@ -197,6 +197,11 @@ async function openThroughOwner(pid: number, socket: string): Promise<DatabaseHa
   return { ...handle, listen: undefined, servedBy: pid };
 }
 
+/** True while this process has the embedded database open and serves it on its socket. */
+export function embeddedDatabaseShared(): boolean {
+  return Boolean(state.embedded?.shared);
+}
+
 // Unix socket paths have a small fixed limit (108 bytes on Linux, 104 on macOS).
 const MAX_SOCKET_PATH_BYTES = 100;
 

@@ -1,6 +1,6 @@
 // Runs the operator CLI as an operator would: a separate process, configured by its environment.
 import { spawn } from 'node:child_process';
-import { closeDatabase } from '@/db/client';
+import { closeDatabase, database, shareEmbeddedDatabase } from '@/db/client';
 import { childEnv, REPO_ROOT } from './child-env';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
 import type { DatabaseLocation } from './test-database';
@@ -17,8 +17,7 @@ export interface CliResult {
 
 /** `node --import tsx cli/main.ts ...args` against the given database. */
 export async function runCli(args: string[], location: DatabaseLocation, extraEnv: Record<string, string> = {}, input?: string): Promise<CliResult> {
-  // One process at a time on a PGlite directory: this one lets go before the CLI opens it.
-  if (!location.DATABASE_URL) await closeDatabase();
+  if (!location.DATABASE_URL) await lendEmbeddedDatabase(location);
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
@@ -47,4 +46,24 @@ export async function runCli(args: string[], location: DatabaseLocation, extraEn
       }
     },
   };
+}
+
+/**
+ * One process at a time opens a PGlite directory. When it is this file's database, this process
+ * keeps it open and serves it on its socket, as the app does in development (db/embedded-share.ts):
+ * the CLI connects instead of starting PGlite for each command, which cost seconds a command.
+ * When the app has it, the CLI goes through the app's socket; any other directory is let go.
+ */
+async function lendEmbeddedDatabase(location: DatabaseLocation): Promise<void> {
+  if (location.PGLITE_DIR === undefined || location.PGLITE_DIR !== process.env.PGLITE_DIR) {
+    await closeDatabase();
+    return;
+  }
+  const handle = await database();
+  if (handle.servedBy !== undefined) {
+    // Reached through the app's socket: the CLI will be too; this process lets its turn go.
+    await closeDatabase();
+    return;
+  }
+  if ((await shareEmbeddedDatabase()) === undefined) await closeDatabase();
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { closeDatabase, database, type DatabaseHandle } from '@/db/client';
+import { closeDatabase, database, embeddedDatabaseShared, type DatabaseHandle } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
 import { assertLocalDatabaseUrl } from './database-guard';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
@@ -21,7 +21,8 @@ export interface TestDatabase {
   env: DatabaseLocation;
   /**
    * Runs `fn` with this process's connection. On PGlite the connection is closed afterwards, so a
-   * CLI process or the app can open the directory next (one process at a time).
+   * CLI process or the app can open the directory next (one process at a time), unless this
+   * process lends it to the CLI on its socket (tests/support/cli.ts).
    */
   use<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T>;
   /** Closes this process's connection and drops the database (or deletes the directory). */
@@ -95,7 +96,8 @@ function createPgliteDirectory(): TestDatabase {
       try {
         return await fn(await database());
       } finally {
-        await closeDatabase();
+        // Lent to the CLI on its socket (tests/support/cli.ts): kept open, the CLI connects to it.
+        if (!embeddedDatabaseShared()) await closeDatabase();
       }
     },
     cleanup: async () => {
