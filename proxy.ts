@@ -101,7 +101,11 @@ export async function proxy(request: NextRequest) {
     // never a client's X-Forwarded-Host, which Next's check would believe (issue 30, point 7).
     const origin = request.headers.get('origin');
     const originHost = origin && URL.canParse(origin) ? new URL(origin).host : undefined;
-    if (origin !== null) {
+    // Under the console's Referrer-Policy (no-referrer) a browser sends "Origin: null" with a form
+    // posted by navigation (the records search, the full export); it also says whether the form
+    // came from this site in Sec-Fetch-Site, a header no page's script can set.
+    const sameSiteForm = origin === 'null' && request.headers.get('sec-fetch-site') === 'same-origin';
+    if (origin !== null && !sameSiteForm) {
       const allowed = [request.headers.get('host'), settings.NEXTAUTH_URL ? new URL(settings.NEXTAUTH_URL).host : null];
       if (!originHost || !allowed.includes(originHost)) {
         logger('security').warn({ path, originHost: originHost ?? null }, 'cross-origin console form refused');

@@ -51,7 +51,7 @@ test('el buscador «NIT, CUI o id de solicitud» encuentra las consultas de un N
   // Paging back from a record keeps the search (the reference) and still says what was typed.
   await byCui.first().getByRole('link').first().click();
   await expect(page.getByRole('heading', { name: /^Consulta \d+$/, level: 1 })).toBeVisible();
-  await page.getByRole('link', { name: 'Registros de consultas' }).first().click();
+  await page.getByRole('link', { name: '← Registros de consultas' }).click();
   await expect(page).toHaveURL(/busqueda=bq_/);
   await expect(page.getByLabel(SEARCH_BOX)).toHaveValue('1587 56444 0904');
 });

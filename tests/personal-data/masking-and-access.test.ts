@@ -173,6 +173,15 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     // A request id typed in the box still opens its record; a form from another site is refused.
     expect((await postForm(support, '/admin/registros/buscar', { identificador: 'req_0000000000deadbeef00' })).headers.get('location')).toBe('/admin/registros/solicitud?solicitud=req_0000000000deadbeef00');
     expect((await postForm(support, '/admin/registros/buscar', { identificador: NIT }, 'https://evil.example')).status).toBe(403);
+    // Under no-referrer a browser posts a navigation form with "Origin: null": Sec-Fetch-Site tells this site's from another's.
+    const nullOrigin = (site: string) =>
+      support.request('/admin/registros/buscar', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': site },
+        body: new URLSearchParams({ identificador: NIT }).toString(),
+      });
+    expect((await nullOrigin('same-origin')).status).toBe(303);
+    expect((await nullOrigin('cross-site')).status).toBe(403);
   });
 
   it('reveals one record to support with a reason, and writes exactly one access entry', async () => {
@@ -308,7 +317,7 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
       await (await database()).rows<{ entry: string }>(sql`select concat_ws(' ', reason, details::text) as entry from personal_data_access`),
       await (await database()).rows<{ entry: string }>(sql`select concat_ws(' ', reference, identifier_sealed) as entry from identifier_searches`),
     ]);
-    expect(searches.length).toBeGreaterThanOrEqual(5);
+    expect(searches.length).toBeGreaterThanOrEqual(6);
     expect(fullIdentifiersIn(searches.map((row) => row.entry).join('\n'))).toEqual([]);
     // Two reveals (support's and the administrator's), one full export and four reports.
     expect(stored).toHaveLength(7);
