@@ -10,6 +10,8 @@ export default defineConfig({
     // HTTP-level tests run against a production build, made once per run (or reused if current).
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
+    // The default report, then the ten slowest files (where the suite's time goes).
+    reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: more workers only make servers and databases fight for them.
