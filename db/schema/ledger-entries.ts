@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { integrations } from './integrations';
 
 export const ledgerEntryKind = pgEnum('ledger_entry_kind', ['top_up', 'adjustment', 'hold', 'capture', 'void']);
@@ -61,6 +61,10 @@ export const ledgerOpenHolds = pgTable('ledger_open_holds', {
   holdId: bigint('hold_id', { mode: 'number' })
     .primaryKey()
     .references(() => ledgerEntries.id),
+  // The query record the hold sweeper writes if the lookup never settles (its instance died while
+  // the source was being asked): sealed like any record, status 500, "resultado desconocido, sin
+  // cobro" (lib/billing/holds.ts, issue 30 point 4). Null for holds placed by older releases.
+  recordIntent: jsonb('record_intent'),
 });
 
 /**

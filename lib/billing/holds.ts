@@ -9,6 +9,8 @@ const SWEEPER_ACTOR = 'system:sweeper';
 const NOT_SENT_NOTE = 'Consulta no enviada: la fuente no está disponible (circuito abierto o sin capacidad).';
 /** Appended to a record whose hold the crash sweeper voided first (charged nothing though the source answered). */
 export const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
+/** The detail of a record the sweeper wrote for a lookup that never settled (lib/records/failure.ts, outcome_unknown). */
+export const OUTCOME_UNKNOWN_DETAIL = 'outcome unknown: the instance ended before the lookup settled; not charged';
 
 export type Hold = { holdId: number; tariffCentavos: number };
 
@@ -20,10 +22,15 @@ export type BalanceAfterCharge = { balanceCentavos: number; tariffCentavos: numb
  * and a hold entry is appended (and listed as open for the crash sweeper), or nothing happens
  * when the balance cannot cover it. The conditional UPDATE takes the row lock, so concurrent
  * holds can never overdraw the balance. A zero balance refuses even a zero tariff: the contract
- * says that at zero balance the catalogs answer 402.
+ * says that at zero balance the catalogs answer 402. With `intent` the hold also keeps, in the same
+ * statement, the record to write should the lookup never settle (its instance killed while the
+ * source was asked): the sweeper writes it, so every query that may have reached a source is
+ * recorded (issue 30, point 4).
  */
-export async function placeHold(integrationId: number, requestId: string): Promise<Hold | null> {
+export async function placeHold(integrationId: number, requestId: string, intent?: QueryRecordInput): Promise<Hold | null> {
   const handle = await database();
+  // What the sweeper records if this lookup never settles: sealed here, in the app, as any record.
+  const pending = intent ? JSON.stringify(sealRecord(intent)) : null;
   const [row] = await handle.rows<{ hold_id: string | number; tariff: string | number }>(sql`
     with held as (
       update integrations
@@ -37,7 +44,7 @@ export async function placeHold(integrationId: number, requestId: string): Promi
       returning id, amount_centavos
     ),
     opened as (
-      insert into ledger_open_holds (hold_id) select hold.id from hold
+      insert into ledger_open_holds (hold_id, record_intent) select hold.id, ${pending}::jsonb from hold
     )
     select hold.id as hold_id, -hold.amount_centavos as tariff from hold`);
   return row ? { holdId: Number(row.hold_id), tariffCentavos: Number(row.tariff) } : null;
@@ -143,7 +150,9 @@ export async function voidHoldUnrecorded(integrationId: number, hold: Hold, requ
  * Voids holds that no lookup settled (the process died between hold and settlement). Runs after
  * the source's 30-second ceiling plus a margin, so it never races a live lookup; it reads only
  * the open holds. Each void is guarded by the settled-once index, so a settlement that arrives
- * at the same moment wins or loses cleanly.
+ * at the same moment wins or loses cleanly. A hold that kept its record's intent gets that record
+ * in the same statement ("resultado desconocido", status 500, not charged), with its search keys
+ * and its place in the rollups, and its void points at it; once per request id.
  */
 export async function sweepStaleHolds(olderThanSeconds: number): Promise<number> {
   const handle = await database();
@@ -158,13 +167,35 @@ export async function sweepStaleHolds(olderThanSeconds: number): Promise<number>
             order by held.created_at
             limit 500
             for update of o skip locked)
-      returning h.id as hold_id, h.integration_id, -h.amount_centavos as amount_centavos, h.request_id
+      returning h.id as hold_id, h.integration_id, -h.amount_centavos as amount_centavos, h.request_id, pending.record_intent
+    ),
+    recorded as (
+      insert into query_records
+        (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
+         failure, answer_empty, actualizado, date_of_birth_sent, request_id)
+      select stale.integration_id, (i->>'lookup')::lookup_kind, (i->>'httpStatus')::smallint, (i->>'responseTimeMs')::integer,
+             i->>'nit', i->>'cui', 0, stale.amount_centavos, i->>'errorMessage', i->'failure', null,
+             (i->>'actualizado')::boolean, (i->>'dateOfBirthSent')::boolean, stale.request_id
+        from stale, lateral (select stale.record_intent as i) intent
+       where stale.record_intent is not null
+      on conflict (request_id) do nothing
+      returning id, created_at, request_id, integration_id, lookup, http_status, response_time_ms
+    ),
+    recorded_identifiers as (
+      insert into query_record_identifiers (record_id, identifier, created_at)
+      select recorded.id, sent.identifier, recorded.created_at
+        from recorded join stale on stale.request_id = recorded.request_id,
+             jsonb_array_elements_text(stale.record_intent->'searchKeys') as sent(identifier)
+    ),
+    recorded_queued as (
+      insert into query_rollup_queue (integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at)
+      select integration_id, lookup, http_status, response_time_ms, 0, created_at from recorded
     ),
     voided as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note)
-      select integration_id, 'void'::ledger_entry_kind, amount_centavos, 0, ${SWEEPER_ACTOR}::text, hold_id, request_id,
-             'Retención sin liquidar: el proceso terminó antes de registrar la consulta.'
-        from stale
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note, query_record_id)
+      select stale.integration_id, 'void'::ledger_entry_kind, stale.amount_centavos, 0, ${SWEEPER_ACTOR}::text, stale.hold_id, stale.request_id,
+             'Retención sin liquidar: el proceso terminó antes de registrar la consulta.', recorded.id
+        from stale left join recorded on recorded.request_id = stale.request_id
       on conflict (hold_id) where hold_id is not null do nothing
       returning integration_id, amount_centavos
     ),

@@ -110,6 +110,8 @@ function describeFailure(failure: RecordFailure, lookup: LookupKind, integratorS
       return 'Este servicio falló al procesar la consulta (un error interno, no de la fuente).';
     case 'settlement_not_written':
       return 'La base de datos no estaba disponible al registrar el resultado: la consulta no se cobró y este registro se escribió después, cuando volvió.';
+    case 'outcome_unknown':
+      return 'Resultado desconocido: la instancia que atendía la consulta se detuvo antes de responder. Pudo haber llegado a la fuente; el integrador no recibió respuesta de este servicio y no se cobró. El barrido de reservas escribió este registro.';
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
 import { inTurn, SHED } from '@/lib/admission/lookup-admission';
 import { alerts } from '@/lib/alerts/dispatcher';
-import { placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
+import { OUTCOME_UNKNOWN_DETAIL, placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
 import { keepRecord } from '@/lib/record-journal';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory } from '@/lib/integrations/directory';
@@ -180,7 +180,7 @@ async function runLookup(
   if (sourceClients().guards.catalog.refusesNow()) return { kind: 'source_failure', failure: 'unavailable' };
   // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
   const settled = await inTurn(input.catalog, async (): Promise<CatalogOutcome> => {
-    const hold = await timeStage('hold', () => placeHold(integration.id, input.requestId));
+    const hold = await timeStage('hold', () => placeHold(integration.id, input.requestId, outcomeUnknownRecord(input, integration.id, request)));
     if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
     metrics().holdsOpen.inc();
     try {
@@ -270,6 +270,29 @@ async function querySourceAndSettle(
   // Off the request path: at most a map lookup here, the alert is written and sent later.
   if (charged) alerts().noteBalance({ integrationId, nombre, ...charged });
   return outcome;
+}
+
+/**
+ * The record the hold keeps for the sweeper: what is known before the source is asked (who, which
+ * catalog, the identifiers, the request's options), and "resultado desconocido, sin cobro" for
+ * what is not. Written only if this lookup never settles (issue 30, point 4).
+ */
+function outcomeUnknownRecord(input: CatalogLookupInput, integrationId: number, request: CatalogRequest): QueryRecordInput {
+  return {
+    integrationId,
+    lookup: input.catalog,
+    // What the integrator's connection got is unknown too: the status of this service's own failure.
+    httpStatus: 500,
+    responseTimeMs: 0,
+    nit: request.nit ?? null,
+    cui: request.cui ?? null,
+    errorMessage: OUTCOME_UNKNOWN_DETAIL,
+    failure: { kind: 'outcome_unknown' },
+    answerEmpty: null,
+    actualizado: request.actualizado,
+    dateOfBirthSent: request.dateOfBirthSent,
+    requestId: input.requestId,
+  };
 }
 
 function querySource(catalog: CatalogName, request: CatalogRequest): Promise<SourceResult<CatalogData>> {

@@ -1,5 +1,5 @@
 import type { LedgerEntryKind, LookupKind } from '@/db/schema';
-import { VOIDED_BY_SWEEPER_NOTE } from '@/lib/billing/holds';
+import { OUTCOME_UNKNOWN_DETAIL, VOIDED_BY_SWEEPER_NOTE } from '@/lib/billing/holds';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 
 /** The lookups paid from the balance (the contract's catalogs). */
@@ -58,6 +58,9 @@ function notChargedBecause(
 ): string | undefined {
   if (record.chargedCentavos > 0) return undefined;
   if (!BILLED_LOOKUPS.has(lookup)) return `${LOOKUP_LABELS[lookup]} no se cobra: solo los catálogos tienen tarifa.`;
+  if (record.errorMessage?.startsWith(OUTCOME_UNKNOWN_DETAIL)) {
+    return 'Resultado desconocido: la instancia se detuvo antes de responder y el barrido liberó la reserva.';
+  }
   if (record.httpStatus !== 200) return `Solo se cobra una respuesta 200 y esta terminó en ${record.httpStatus}: la reserva se liberó.`;
   if (record.tariffCentavos === null) return 'No se reservó tarifa para esta consulta.';
   if (record.tariffCentavos === 0) return 'La tarifa de la integración era Q 0.00 cuando se hizo la consulta.';

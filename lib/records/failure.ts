@@ -12,7 +12,14 @@ export type RecordFailure =
    * The source answered but the database did not take the settlement: the integrator got 500,
    * nothing was charged and the record was written later from the journal (lib/record-journal).
    */
-  | { kind: 'settlement_not_written' };
+  | { kind: 'settlement_not_written' }
+  /**
+   * The instance handling the query ended (killed, crashed) after reserving the balance and before
+   * it could record an answer: whether the source answered is unknown, the integrator got no
+   * answer from this service, and nothing was charged. Written by the hold sweeper from what the
+   * hold kept for it (issue 30, point 4).
+   */
+  | { kind: 'outcome_unknown' };
 
 /** A failure as the database keeps it (jsonb), or null. */
 export function storedFailure(failure: RecordFailure | null | undefined): string | null {

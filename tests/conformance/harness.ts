@@ -138,7 +138,7 @@ export interface UpstreamRecorder {
  * test can see exactly what reached the source (or that nothing did). Faults pass through: a
  * dropped upstream connection drops the gateway's, and a gateway that gives up cancels upstream.
  */
-async function startUpstreamRecorder(targetUrl: string): Promise<UpstreamRecorder> {
+export async function startUpstreamRecorder(targetUrl: string): Promise<UpstreamRecorder> {
   const target = new URL(targetUrl);
   const requests: UpstreamRequest[] = [];
   const replacements: Array<{ matches: (request: UpstreamRequest) => boolean; answer: UpstreamAnswer }> = [];

@@ -5,7 +5,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { placeHold, settleHold, sweepStaleHolds, type Hold } from '@/lib/billing/holds';
+import { OUTCOME_UNKNOWN_DETAIL, placeHold, settleHold, sweepStaleHolds, type Hold } from '@/lib/billing/holds';
+import { explainRecordError } from '@/lib/format/record-errors';
+import { listLatestRecords } from '@/lib/records/list';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { createTestIntegration, eventually, readMoney, readRecords, startGateway, type Gateway } from './harness';
@@ -78,6 +80,50 @@ describe('sweepStaleHolds (lib/billing/holds)', { timeout: PROCESS_TEST_TIMEOUT_
     expect(late.ledger.length).toBe(3);
     const [record] = await readRecords(handle, integration.id);
     expect(record).toMatchObject({ requestId: 'req_orphaned_by_a_crash', httpStatus: 200, chargedCentavos: 0, tariffCentavos: TARIFF });
+  });
+
+  it('records the query a hold kept the intent of, once, as "resultado desconocido, sin cobro" (issue 30, point 4)', async () => {
+    const integration = await createTestIntegration('sweeper-intent', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
+    const handle = await database();
+    const requestId = 'req_killed_while_asking';
+    const intent = {
+      integrationId: integration.id,
+      lookup: 'rtu' as const,
+      httpStatus: 500,
+      responseTimeMs: 0,
+      nit: '576937-K',
+      cui: null,
+      errorMessage: OUTCOME_UNKNOWN_DETAIL,
+      failure: { kind: 'outcome_unknown' as const },
+      actualizado: true,
+      dateOfBirthSent: true,
+      requestId,
+    };
+    const hold = (await placeHold(integration.id, requestId, intent))!;
+    // Nothing is recorded while the lookup may still settle.
+    expect(await readRecords(handle, integration.id)).toEqual([]);
+    await ageHold(hold, 2);
+    expect(await sweepStaleHolds(SWEEP_AFTER_SECONDS)).toBe(1);
+    const [record] = await readRecords(handle, integration.id);
+    expect(record).toMatchObject({ requestId, httpStatus: 500, chargedCentavos: 0, tariffCentavos: TARIFF });
+    const [stored] = await handle.rows<{ nit: string; failure: unknown; actualizado: boolean; date_of_birth_sent: boolean; keys: number; queued: number; voids_here: number }>(sql`
+      select r.nit, r.failure, r.actualizado, r.date_of_birth_sent,
+             (select count(*)::int from query_record_identifiers k where k.record_id = r.id) as keys,
+             (select count(*)::int from query_rollup_queue q where q.integration_id = r.integration_id and q.http_status = 500) as queued,
+             (select count(*)::int from ledger_entries v where v.kind = 'void' and v.query_record_id = r.id) as voids_here
+        from query_records r where r.request_id = ${requestId}`);
+    expect(stored).toMatchObject({ failure: { kind: 'outcome_unknown' }, actualizado: true, date_of_birth_sent: true, keys: 1, queued: 1, voids_here: 1 });
+    expect(stored!.nit).toMatch(/^pd1:/);
+    expect((await listLatestRecords({ integracion: integration.id, identificador: '576937K' }, 10)).map((found) => found.requestId)).toEqual([requestId]);
+    expect(explainRecordError({ lookup: 'rtu', httpStatus: 500, errorMessage: OUTCOME_UNKNOWN_DETAIL, failure: { kind: 'outcome_unknown' } })).toContain('Resultado desconocido');
+    const money = await readMoney(handle, integration.id);
+    expect(money.balanceCentavos).toBe(START_BALANCE);
+    expect(money.ledgerSumCentavos).toBe(START_BALANCE);
+
+    // A settlement arriving after all writes no second record and moves no money.
+    await settleHold(hold, true, { ...intent, httpStatus: 200, errorMessage: null, failure: null });
+    expect(await readRecords(handle, integration.id)).toHaveLength(1);
+    expect((await readMoney(handle, integration.id)).balanceCentavos).toBe(START_BALANCE);
   });
 
   it('leaves settled holds alone, however old', async () => {

@@ -1,12 +1,15 @@
 // kill -9 of an instance while billed lookups wait on a slow source: after a restart every hold is
-// settled once (captured or voided), the balance equals the ledger's sum, and nothing is charged
-// without a query record.
+// settled once (captured or voided), the balance equals the ledger's sum, nothing is charged
+// without a query record, and every query that reached the source is recorded, as "resultado
+// desconocido, sin cobro" (issue 30, point 4: the source counted one more call than the records).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { listLatestRecords } from '@/lib/records/list';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
+import { startUpstreamRecorder, type UpstreamRecorder } from '../conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { newIntegration, requiredEnv, servedBy, sourceUrls } from './support';
@@ -17,16 +20,20 @@ const SOURCE_LATENCY_MS = 4_000;
 
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
+/** Between the app and the simulator: counts what reached the source. */
+let upstream: UpstreamRecorder;
 let app: RunningApp | undefined;
 
 beforeAll(async () => {
   requiredEnv('DATABASE_URL');
   testDatabase = await useTestDatabase();
   simulator = await startSimulator({ port: 0, latencyMs: SOURCE_LATENCY_MS });
+  upstream = await startUpstreamRecorder(simulator.url);
 });
 
 afterAll(async () => {
   await app?.stop();
+  await upstream?.close();
   await simulator?.close();
   await testDatabase?.cleanup();
 });
@@ -45,7 +52,7 @@ it('settles every hold of the lookups a killed instance left in flight', async (
   app = await startApp({
     env: {
       ...testDatabase.env,
-      ...sourceUrls(simulator),
+      ...sourceUrls(upstream),
       RATE_LIMIT_GLOBAL_MAX: '100000',
       RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
       SOURCE_TIMEOUT_MS: '10000',
@@ -92,7 +99,23 @@ it('settles every hold of the lookups a killed instance left in flight', async (
           (select count(*)::int from query_records where integration_id = ${integration.id} and lookup = 'omisos') as records`)
       .then(([row]) => row!);
   const settled = await poll(settlement, (state) => state.unsettled === 0, 30_000, 'holds left unsettled after the restart');
-  expect(settled).toEqual({ unsettled: 0, captures: 0, voids: IN_FLIGHT, charged_without_record: 0, records: 0 });
+  // Each call the source received has its record: written by the sweeper from what the hold kept.
+  const sourceCalls = upstream.requestsTo('/catalog/v2/consultas/cumplimiento').length;
+  expect(sourceCalls).toBe(IN_FLIGHT);
+  expect(settled).toEqual({ unsettled: 0, captures: 0, voids: IN_FLIGHT, charged_without_record: 0, records: sourceCalls });
+  const records = await handle.rows<{ http_status: number; charged_centavos: number; tariff_centavos: number; failure: { kind: string }; nit: string; keys: number; void_points_here: boolean }>(sql`
+    select r.http_status, r.charged_centavos::int as charged_centavos, r.tariff_centavos::int as tariff_centavos, r.failure, r.nit,
+           (select count(*)::int from query_record_identifiers k where k.record_id = r.id) as keys,
+           exists (select 1 from ledger_entries v where v.kind = 'void' and v.query_record_id = r.id) as void_points_here
+      from query_records r where r.integration_id = ${integration.id} and r.lookup = 'omisos'`);
+  for (const record of records) {
+    expect(record).toMatchObject({ http_status: 500, charged_centavos: 0, tariff_centavos: TARIFF, failure: { kind: 'outcome_unknown' }, keys: 1, void_points_here: true });
+    // Sealed like every record: the NIT is not in clear.
+    expect(record.nit).toMatch(/^pd1:/);
+  }
+  // Found by the NIT, as the console's search and a person's report find records.
+  const found = await listLatestRecords({ integracion: integration.id, consulta: 'omisos', identificador: SHOWCASE_MEMBER.nit }, 100);
+  expect(found).toHaveLength(IN_FLIGHT);
   expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: 1_000 * TARIFF, ledgerSumCentavos: 1_000 * TARIFF });
   const [sweeper] = await handle.rows<{ actors: string[] }>(
     sql`select array_agg(distinct actor) as actors from ledger_entries where integration_id = ${integration.id} and kind = 'void'`,

@@ -1,0 +1,1 @@
+ALTER TABLE "ledger_open_holds" ADD COLUMN "record_intent" jsonb;
