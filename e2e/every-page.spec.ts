@@ -34,7 +34,8 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   {
     name: 'quien-consulto',
     heading: '¿Quién consultó este CUI o NIT?',
-    path: () => `/admin/datos-personales/quien-consulto?identificador=${encodeURIComponent(samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit)}`,
+    // An old link that still carries the identifier: turned into a search reference (issue 30, point 5).
+    path: () => `/admin/datos-personales/quien-consulto?referencia=Ticket+1&identificador=${encodeURIComponent(samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit)}`,
     section: 'Integraciones que consultaron',
   },
   { name: 'alertas', heading: 'Alertas', path: () => '/admin/alertas' },

@@ -2,23 +2,26 @@ import { consoleUserWithAccess } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, searchedIdentifier } from './search-references';
-import { produceSubjectReport, subjectIdentifierSchema, subjectReportCsv, subjectReportPdf } from './subject-report';
+import { produceSubjectReport, SUBJECT_REQUEST_PARAM, subjectIdentifierSchema, subjectReportCsv, subjectReportPdf, subjectRequestSchema } from './subject-report';
 
 function plainText(status: number, text: string): Response {
   return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
 }
 
-/** Both downloads of the report: an administrator's session, a valid identifier, the report logged, then the file. */
+/** Both downloads of the report: an administrator's session, a valid identifier and request reference, the report logged, then the file. */
 export async function subjectReportDownload(request: Request, format: 'csv' | 'pdf'): Promise<Response> {
   const user = await consoleUserWithAccess();
   if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
   if (user.role !== 'admin') return plainText(403, 'El informe de quién consultó un identificador lo prepara un administrador.');
+  const query = new URL(request.url).searchParams;
   // The identifier travels as the report page's search reference, never in the address.
-  const identifier = await searchedIdentifier(user.id, new URL(request.url).searchParams.get(SEARCH_REFERENCE_PARAM) ?? '');
+  const identifier = await searchedIdentifier(user.id, query.get(SEARCH_REFERENCE_PARAM) ?? '');
   if (identifier === undefined) return plainText(400, EXPIRED_SEARCH_MESSAGE);
   const parsed = subjectIdentifierSchema.safeParse(identifier);
   if (!parsed.success) return plainText(400, parsed.error.issues[0]!.message);
-  const report = await produceSubjectReport(user.id, parsed.data, format);
+  const subjectRequest = subjectRequestSchema.safeParse(query.get(SUBJECT_REQUEST_PARAM) ?? '');
+  if (!subjectRequest.success) return plainText(400, subjectRequest.error.issues[0]!.message);
+  const report = await produceSubjectReport(user.id, parsed.data, format, subjectRequest.data);
   const filename = `quien-consulto-${guatemalanToday()}.${format}`;
   const headers = { 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' };
   if (format === 'csv') return new Response(subjectReportCsv(report), { headers: { ...headers, 'content-type': 'text/csv; charset=utf-8' } });

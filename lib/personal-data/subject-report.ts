@@ -7,7 +7,8 @@ import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { listIntegrations } from '@/lib/integrations/service';
 import { listIdentifierLookups, type IdentifierLookup } from '@/lib/records/list';
 import { CONTENT_WIDTH, GREY, PAGE, section, table } from '@/lib/statements/pdf';
-import { writeAccessEntry } from './access-log';
+import { formatNit, NOT_REGISTERED } from '@/lib/integration-details/display';
+import { REVEAL_REASON_MAX_LENGTH, writeAccessEntry } from './access-log';
 import { maskIdentifier } from './masking';
 
 // "¿Quién consultó este CUI o NIT?": what a person asking under habeas data (or their lawyer, or
@@ -24,10 +25,33 @@ export const subjectIdentifierSchema = z
   .max(MAX_IDENTIFIER_LENGTH, 'El NIT o CUI es demasiado largo.')
   .regex(/^[\d\s.\-kK]+$/, 'Un NIT o CUI tiene solo cifras (y la K del dígito verificador), con o sin guion o espacios.');
 
+/** The report's address parameter for the request's reference (not personal data: a ticket or letter number). */
+export const SUBJECT_REQUEST_PARAM = 'referencia';
+
+/** The request's reference (a ticket or the person's letter): asked for every report and kept with it in the access log. */
+export const subjectRequestSchema = z
+  .string({ error: 'Escribe la referencia de la solicitud.' })
+  .trim()
+  .min(3, 'Escribe la referencia de la solicitud (el número de ticket o de la carta de la persona, al menos 3 caracteres).')
+  .max(REVEAL_REASON_MAX_LENGTH, `La referencia puede tener como máximo ${REVEAL_REASON_MAX_LENGTH} caracteres.`);
+
+/**
+ * What the report cannot know, said on it (issue 30, point 6): it finds the lookups made with the
+ * identifier written, in any spelling, within the retention period; a person's lookups by their
+ * other identifier (the NIT of someone searched by CUI, or the reverse) are not linked to it.
+ */
+export const SUBJECT_REPORT_LIMITS =
+  'Este informe lista las consultas hechas con este identificador (escrito de cualquier forma, también dentro de lotes de RTU por NIT) ' +
+  'en el periodo que se conservan los registros. No incluye las consultas de la misma persona hechas con su otro identificador ' +
+  '(su NIT si se buscó por CUI, o su CUI si se buscó por NIT): prepare un informe por cada uno.';
+
 export interface SubjectReport {
   identifier: string;
+  /** The request's reference the administrator gave (ticket, letter). */
+  reference: string;
   generatedAt: Date;
-  integrations: Array<{ id: number; nombre: string; purpose: string; queries: number; first: Date; last: Date }>;
+  /** Each integration by its legal name and NIT (null: never registered) and its login. */
+  integrations: Array<{ id: number; nombre: string; legalName: string | null; nit: string | null; purpose: string; queries: number; first: Date; last: Date }>;
   lookups: IdentifierLookup[];
   /** More queries than SUBJECT_REPORT_MAX_ROWS: the list holds the newest ones. */
   truncated: boolean;
@@ -39,11 +63,11 @@ export type SubjectReportFormat = 'page' | 'csv' | 'pdf';
  * Builds the report for an administrator and logs it (kind subject_report, the identifier masked,
  * the format and how many queries it lists) before it is returned.
  */
-export async function produceSubjectReport(userId: number, identifier: string, format: SubjectReportFormat, now = new Date()): Promise<SubjectReport> {
+export async function produceSubjectReport(userId: number, identifier: string, format: SubjectReportFormat, reference: string, now = new Date()): Promise<SubjectReport> {
   const found = await listIdentifierLookups(identifier, SUBJECT_REPORT_MAX_ROWS + 1);
   const truncated = found.length > SUBJECT_REPORT_MAX_ROWS;
   const lookups = found.slice(0, SUBJECT_REPORT_MAX_ROWS);
-  const purposes = new Map((await listIntegrations()).map((integration) => [integration.id, integration.purpose]));
+  const known = new Map((await listIntegrations()).map((integration) => [integration.id, integration]));
   const byIntegration = new Map<number, SubjectReport['integrations'][number]>();
   for (const lookup of lookups) {
     const entry = byIntegration.get(lookup.integrationId);
@@ -55,7 +79,9 @@ export async function produceSubjectReport(userId: number, identifier: string, f
       byIntegration.set(lookup.integrationId, {
         id: lookup.integrationId,
         nombre: lookup.integrationNombre,
-        purpose: purposes.get(lookup.integrationId) ?? '',
+        legalName: known.get(lookup.integrationId)?.legalName ?? null,
+        nit: known.get(lookup.integrationId)?.nit ?? null,
+        purpose: known.get(lookup.integrationId)?.purpose ?? '',
         queries: 1,
         first: lookup.createdAt,
         last: lookup.createdAt,
@@ -65,10 +91,12 @@ export async function produceSubjectReport(userId: number, identifier: string, f
   await writeAccessEntry({
     userId,
     kind: 'subject_report',
+    reason: reference,
     details: { identificador: maskIdentifier(identifier), format, rows: lookups.length, integrations: byIntegration.size },
   });
   return {
     identifier: identifier.trim(),
+    reference,
     generatedAt: now,
     integrations: [...byIntegration.values()].sort((a, b) => b.last.getTime() - a.last.getTime()),
     lookups,
@@ -80,15 +108,17 @@ const STATUS_TEXT = (status: number) => (status === 200 ? 'Respondida' : `Sin da
 
 /** The report as CSV: one line per query, newest first, with the integration's declared purpose. */
 export function subjectReportCsv(report: SubjectReport): string {
-  const purposes = new Map(report.integrations.map((integration) => [integration.id, integration.purpose]));
+  const byId = new Map(report.integrations.map((integration) => [integration.id, integration]));
   const lines = [
-    ['fecha_utc', 'fecha_guatemala', 'integracion', 'finalidad_declarada', 'consulta', 'estado_http', 'resultado'].join(','),
+    ['fecha_utc', 'fecha_guatemala', 'integracion', 'razon_social', 'nit_integrador', 'finalidad_declarada', 'consulta', 'estado_http', 'resultado'].join(','),
     ...report.lookups.map((lookup) =>
       [
         lookup.createdAt.toISOString(),
         csvField(formatDateTime(lookup.createdAt)),
         csvField(lookup.integrationNombre),
-        csvField(purposes.get(lookup.integrationId) || 'no declarada'),
+        csvField(byId.get(lookup.integrationId)?.legalName ?? NOT_REGISTERED.legalName),
+        csvField(integratorNit(byId.get(lookup.integrationId)?.nit ?? null)),
+        csvField(byId.get(lookup.integrationId)?.purpose || 'no declarada'),
         csvField(LOOKUP_LABELS[lookup.lookup]),
         String(lookup.httpStatus),
         csvField(STATUS_TEXT(lookup.httpStatus)),
@@ -96,6 +126,19 @@ export function subjectReportCsv(report: SubjectReport): string {
     ),
   ];
   return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+function integratorNit(nit: string | null): string {
+  return nit ? formatNit(nit) : NOT_REGISTERED.nit;
+}
+
+/** An integration as the person reads it: its legal name and NIT, then the login the records use. */
+export function integrationIdentity(integration: { nombre: string; legalName: string | null; nit: string | null }): string {
+  return `${integration.legalName ?? `Razón social ${NOT_REGISTERED.legalName}`} (NIT ${integratorNit(integration.nit)}; integración ${integration.nombre})`;
+}
+
+function lookupIntegrationName(report: SubjectReport, integrationId: number, nombre: string): string {
+  return report.integrations.find((integration) => integration.id === integrationId)?.legalName ?? nombre;
 }
 
 /** The report as a PDF (A4, Spanish), to hand to the person who asked. */
@@ -114,7 +157,10 @@ export function subjectReportPdf(report: SubjectReport, serviceName: string): Pr
   document.font('Helvetica').fontSize(9).fillColor(GREY).text(serviceName);
   document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text('¿Quién consultó este CUI o NIT?');
   document.font('Helvetica').fontSize(11).text(`Identificador: ${report.identifier}`);
+  document.fontSize(10).text(`Referencia de la solicitud: ${report.reference}`);
   document.fontSize(9).fillColor(GREY).text(`Emitido el ${formatDateTime(report.generatedAt)} (hora de Guatemala), con los registros de consultas que se conservan.`);
+  document.moveDown(0.3).text(SUBJECT_REPORT_LIMITS);
+  document.fillColor('black');
 
   section(document, 'Integraciones que lo consultaron');
   if (report.integrations.length === 0) {
@@ -126,7 +172,7 @@ export function subjectReportPdf(report: SubjectReport, serviceName: string): Pr
       [
         ['Integración', 'Finalidad declarada', 'Consultas', 'Primera y última'],
         ...report.integrations.map((integration) => [
-          integration.nombre,
+          integrationIdentity(integration),
           integration.purpose || 'No declarada',
           integration.queries.toLocaleString('es-GT'),
           `${formatDateTime(integration.first)}\n${formatDateTime(integration.last)}`,
@@ -140,7 +186,7 @@ export function subjectReportPdf(report: SubjectReport, serviceName: string): Pr
     table(
       document,
       [110, 140, 130, CONTENT_WIDTH - 380],
-      [['Fecha', 'Integración', 'Consulta', 'Resultado'], ...report.lookups.map((lookup) => [formatDateTime(lookup.createdAt), lookup.integrationNombre, LOOKUP_LABELS[lookup.lookup], STATUS_TEXT(lookup.httpStatus)])],
+      [['Fecha', 'Integración', 'Consulta', 'Resultado'], ...report.lookups.map((lookup) => [formatDateTime(lookup.createdAt), lookupIntegrationName(report, lookup.integrationId, lookup.integrationNombre), LOOKUP_LABELS[lookup.lookup], STATUS_TEXT(lookup.httpStatus)])],
       { header: true },
     );
   }

@@ -7,7 +7,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
+import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { createIntegration, setPurpose } from '@/lib/integrations/service';
+import { SUBJECT_REPORT_LIMITS } from '@/lib/personal-data/subject-report';
+import { pdfTextLines } from '../support/pdf-text';
 import { listLatestRecords } from '@/lib/records/list';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { createConsoleUser } from '@/lib/users/service';
@@ -95,6 +98,8 @@ beforeAll(async () => {
   if (!acme.ok || !beta.ok) throw new Error('integrations not created');
   acmeId = acme.value.integration.id;
   expect((await setPurpose(system, acmeId, PURPOSE)).ok).toBe(true);
+  // The report names an integration by its legal name and NIT; beta never registered them.
+  expect((await setIntegrationDetails(system, acmeId, { legalName: 'Acme Créditos, S.A.', nit: '576937-K' })).ok).toBe(true);
   const base = { responseTimeMs: 12, errorMessage: null };
   await recordUnbilledQuery({ ...base, integrationId: acmeId, lookup: 'renap', httpStatus: 404, nit: NIT, cui: CUI, requestId: 'pd-single', errorMessage: `CUI ${CUI} not found (NIT 48291137)` });
   await recordUnbilledQuery({ ...base, integrationId: acmeId, lookup: 'rtu_nits', httpStatus: 200, nit: `${BATCH_NIT},48291137`, cui: null, identifiers: [BATCH_NIT, '48291137'], requestId: 'pd-batch' });
@@ -251,39 +256,50 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     expect(fullIdentifiersIn(bySupport.text)).toEqual([]);
   });
 
-  it('answers "¿Quién consultó este CUI o NIT?" with the integrations that looked it up, as CSV and PDF, each logged', async () => {
+  it('answers "¿Quién consultó este CUI o NIT?" with the integrations that looked it up, by legal name and NIT, as CSV and PDF, each logged with the request\'s reference', async () => {
     const report = async (identifier: string) => {
-      const location = await searchAddress(admin, '/admin/datos-personales/quien-consulto/buscar', { identificador: identifier });
-      expect(location).toMatch(/^\/admin\/datos-personales\/quien-consulto\?busqueda=bq_[A-Za-z0-9_-]{22}$/);
-      return new URL(location, app.baseUrl).searchParams.get('busqueda')!;
+      const location = await searchAddress(admin, '/admin/datos-personales/quien-consulto/buscar', { identificador: identifier, referencia: 'Ticket 9001' });
+      expect(location).toMatch(/^\/admin\/datos-personales\/quien-consulto\?referencia=Ticket\+9001&busqueda=bq_[A-Za-z0-9_-]{22}$/);
+      return `busqueda=${new URL(location, app.baseUrl).searchParams.get('busqueda')!}&referencia=Ticket+9001`;
     };
-    const csv = await admin.request(`/admin/datos-personales/quien-consulto/csv?busqueda=${await report('48291137')}`);
+    const csv = await admin.request(`/admin/datos-personales/quien-consulto/csv?${await report('48291137')}`);
     expect(csv.status).toBe(200);
     const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('fecha_utc,fecha_guatemala,integracion,finalidad_declarada,consulta,estado_http,resultado');
+    expect(lines[0]).toBe('fecha_utc,fecha_guatemala,integracion,razon_social,nit_integrador,finalidad_declarada,consulta,estado_http,resultado');
     // The NIT alone and inside the batch, both by acme; beta only looked the CUI up.
     expect(lines.slice(1)).toHaveLength(2);
-    for (const line of lines.slice(1)) expect(line).toContain(`acme,${PURPOSE}`);
+    for (const line of lines.slice(1)) expect(line).toContain(`acme,"Acme Créditos, S.A.",576937-K,${PURPOSE}`);
     expect(csv.text).toContain('RTU por NIT');
 
-    const byCui = await admin.request(`/admin/datos-personales/quien-consulto/csv?busqueda=${await report('2976 15432 0101')}`);
+    const byCui = await admin.request(`/admin/datos-personales/quien-consulto/csv?${await report('2976 15432 0101')}`);
     expect(byCui.text).toContain(',acme,');
-    expect(byCui.text).toContain(',beta,');
+    expect(byCui.text).toContain(',beta,no registrada,no registrado,');
 
     const byNit = await report('4829113-7');
-    const pdf = await admin.request(`/admin/datos-personales/quien-consulto/pdf?busqueda=${byNit}`);
+    const pdf = await admin.request(`/admin/datos-personales/quien-consulto/pdf?${byNit}`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(pdf.text.startsWith('%PDF-')).toBe(true);
+    const pdfText = pdfTextLines(Buffer.from(await admin.requestBytes(`/admin/datos-personales/quien-consulto/pdf?${byNit}`))).join(' ').replace(/\s+/g, ' ');
+    expect(pdfText).toContain('Referencia de la solicitud: Ticket 9001');
+    expect(pdfText).toContain('Acme Créditos, S.A. (NIT 576937-K; integración acme)');
+    expect(pdfText).toContain('No incluye las consultas de la misma persona hechas con su otro identificador');
 
-    const onScreen = await page(admin, `/admin/datos-personales/quien-consulto?busqueda=${byNit}`);
+    // Without the request's reference there is no report, and nothing is logged.
+    const withoutReference = await admin.request(`/admin/datos-personales/quien-consulto/csv?${byNit.replace('&referencia=Ticket+9001', '')}`);
+    expect(withoutReference.status).toBe(400);
+    expect(withoutReference.text).toContain('Escribe la referencia de la solicitud');
+
+    const onScreen = await page(admin, `/admin/datos-personales/quien-consulto?${byNit}`);
     expect(onScreen).toContain(PURPOSE);
+    expect(onScreen).toContain('Acme Créditos, S.A. (NIT 576937-K; integración acme)');
+    expect(onScreen).toContain(SUBJECT_REPORT_LIMITS);
     // The downloads' links carry the reference, not the identifier.
-    expect(onScreen).toContain(`quien-consulto/csv?busqueda=${byNit}`);
+    expect(onScreen).toContain(`quien-consulto/csv?${byNit.replace('&', '&amp;')}`);
     expect(onScreen).not.toContain('identificador=');
 
     const reports = await accessRows('tipo=subject_report');
-    expect(reports).toHaveLength(4);
+    expect(reports).toHaveLength(5);
+    expect(reports.every((entry) => entry.includes('Ticket 9001'))).toBe(true);
     expect(reports.join(' ')).toContain('Identificador 4829•••-7, CSV, 2 consultas');
     expect(reports.join(' ')).toContain('Identificador 2976 •••• 0101, CSV, 2 consultas');
     expect(reports.join(' ')).toContain('Identificador 4829•••-7, PDF');
@@ -319,8 +335,8 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     ]);
     expect(searches.length).toBeGreaterThanOrEqual(6);
     expect(fullIdentifiersIn(searches.map((row) => row.entry).join('\n'))).toEqual([]);
-    // Two reveals (support's and the administrator's), one full export and four reports.
-    expect(stored).toHaveLength(7);
+    // Two reveals (support's and the administrator's), one full export and five reports.
+    expect(stored).toHaveLength(8);
     expect(fullIdentifiersIn(stored.map((row) => row.entry).join('\n'))).toEqual([]);
   });
 });

@@ -27,6 +27,15 @@ export class ConsoleClient {
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
 
+  /** A GET whose body is binary (a PDF): its bytes. */
+  async requestBytes(path: string): Promise<ArrayBuffer> {
+    const headers = new Headers(this.extraHeaders);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(`${this.baseUrl}${path}`, { headers, redirect: 'manual' });
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    return response.arrayBuffer();
+  }
+
   private async csrfToken(): Promise<string> {
     return (JSON.parse((await this.request('/api/auth/csrf')).text) as { csrfToken: string }).csrfToken;
   }

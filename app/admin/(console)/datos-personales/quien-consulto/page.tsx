@@ -6,7 +6,15 @@ import { requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/personal-data/search-references';
-import { produceSubjectReport, SUBJECT_REPORT_MAX_ROWS, subjectIdentifierSchema } from '@/lib/personal-data/subject-report';
+import {
+  integrationIdentity,
+  produceSubjectReport,
+  SUBJECT_REPORT_LIMITS,
+  SUBJECT_REPORT_MAX_ROWS,
+  SUBJECT_REQUEST_PARAM,
+  subjectIdentifierSchema,
+  subjectRequestSchema,
+} from '@/lib/personal-data/subject-report';
 
 export const metadata: Metadata = { title: '¿Quién consultó este CUI o NIT?' };
 
@@ -21,8 +29,12 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
   const typed = isSearchReference(reference) ? ((await searchedIdentifier(user.id, reference)) ?? '') : '';
   const expired = reference !== undefined && typed === '';
   const parsed = typed.trim() === '' ? undefined : subjectIdentifierSchema.safeParse(typed);
-  const report = parsed?.success ? await produceSubjectReport(user.id, parsed.data, 'page') : undefined;
-  const download = parsed?.success && typeof reference === 'string' ? new URLSearchParams({ [SEARCH_REFERENCE_PARAM]: reference }).toString() : '';
+  // The request's reference (ticket, letter) is asked for every report and kept in the access log (issue 30, point 6).
+  const typedRequest = typeof params[SUBJECT_REQUEST_PARAM] === 'string' ? (params[SUBJECT_REQUEST_PARAM] as string) : '';
+  const request = parsed ? subjectRequestSchema.safeParse(typedRequest) : undefined;
+  const report = parsed?.success && request?.success ? await produceSubjectReport(user.id, parsed.data, 'page', request.data) : undefined;
+  const download =
+    report && typeof reference === 'string' ? new URLSearchParams({ [SEARCH_REFERENCE_PARAM]: reference, [SUBJECT_REQUEST_PARAM]: report.reference }).toString() : '';
 
   return (
     <>
@@ -58,6 +70,27 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
             </span>
           )}
         </div>
+        <div className="field">
+          <label htmlFor="referencia">Referencia de la solicitud</label>
+          <input
+            id="referencia"
+            name={SUBJECT_REQUEST_PARAM}
+            defaultValue={typedRequest}
+            autoComplete="off"
+            placeholder="Ticket 4821"
+            aria-invalid={request && !request.success ? true : undefined}
+            aria-describedby={request && !request.success ? 'referencia-error' : 'referencia-ayuda'}
+          />
+          {request && !request.success ? (
+            <span className="error" id="referencia-error">
+              {request.error.issues[0]!.message}
+            </span>
+          ) : (
+            <span className="hint" id="referencia-ayuda">
+              El número de ticket o de la carta de la persona (sin sus datos): queda con el informe en los accesos a datos personales.
+            </span>
+          )}
+        </div>
         <div className="actions">
           <button type="submit">Preparar informe</button>
         </div>
@@ -65,6 +98,9 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
       {report && (
         <section className="card" aria-labelledby="report-title" data-testid="subject-report">
           <h2 id="report-title">Integraciones que consultaron {report.identifier}</h2>
+          <p className="small muted" data-testid="subject-report-limits">
+            {SUBJECT_REPORT_LIMITS}
+          </p>
           <p className="actions">
             <a className="button secondary" href={`/admin/datos-personales/quien-consulto/pdf?${download}`} download data-testid="subject-report-pdf">
               Descargar PDF
@@ -92,7 +128,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
                     {report.integrations.map((integration) => (
                       <tr key={integration.id}>
                         <td data-label="Integración">
-                          <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
+                          <Link href={`/admin/integraciones/${integration.id}`}>{integrationIdentity(integration)}</Link>
                         </td>
                         <td data-label="Finalidad declarada">{integration.purpose || <span className="muted">No declarada</span>}</td>
                         <td className="num" data-label="Consultas">
