@@ -104,7 +104,14 @@ describe('request-id search in the records list', { timeout: PROCESS_TEST_TIMEOU
     expect(list.text).toContain(`aria-label="Copiar el id de solicitud ${REQUEST_ID}"`);
     expect(list.text).toContain('NIT, CUI o id de solicitud');
 
-    const byNit = await support.request(`/admin/registros?${new URLSearchParams({ identificador: '48291137' })}`);
+    // A NIT is posted, kept behind a reference, and the list opens with it (issue 30, point 5).
+    const searched = await support.request('/admin/registros/buscar', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.baseUrl },
+      body: new URLSearchParams({ identificador: '48291137' }).toString(),
+    });
+    expect(searched.status).toBe(303);
+    const byNit = await support.request(searched.headers.get('location')!);
     expect(byNit.status).toBe(200);
     expect(byNit.text).toContain(`title="${REQUEST_ID}"`);
     expect(byNit.text).not.toContain('req_aaaaaaaaaabbbbbbbbbb');
