@@ -49,48 +49,24 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
         </p>
       )}
       <form className="card filters" action="/admin/datos-personales/quien-consulto/buscar" method="post" role="search" aria-label="Identificador">
-        <div className="field">
-          <label htmlFor="identificador">NIT o CUI</label>
-          <input
-            id="identificador"
-            name="identificador"
-            defaultValue={typed}
-            autoComplete="off"
-            placeholder="576937-K o 2415 75181 0101"
-            aria-invalid={parsed && !parsed.success ? true : undefined}
-            aria-describedby={parsed && !parsed.success ? 'identificador-error' : 'identificador-ayuda'}
-          />
-          {parsed && !parsed.success ? (
-            <span className="error" id="identificador-error">
-              {parsed.error.issues[0]!.message}
-            </span>
-          ) : (
-            <span className="hint" id="identificador-ayuda">
-              Con o sin guion ni espacios; incluye los lotes de RTU por NIT.
-            </span>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="referencia">Referencia de la solicitud</label>
-          <input
-            id="referencia"
-            name={SUBJECT_REQUEST_PARAM}
-            defaultValue={typedRequest}
-            autoComplete="off"
-            placeholder="Ticket 4821"
-            aria-invalid={request && !request.success ? true : undefined}
-            aria-describedby={request && !request.success ? 'referencia-error' : 'referencia-ayuda'}
-          />
-          {request && !request.success ? (
-            <span className="error" id="referencia-error">
-              {request.error.issues[0]!.message}
-            </span>
-          ) : (
-            <span className="hint" id="referencia-ayuda">
-              El número de ticket o de la carta de la persona (sin sus datos): queda con el informe en los accesos a datos personales.
-            </span>
-          )}
-        </div>
+        <ReportField
+          id="identificador"
+          name="identificador"
+          label="NIT o CUI"
+          defaultValue={typed}
+          placeholder="576937-K o 2415 75181 0101"
+          error={parsed && !parsed.success ? parsed.error.issues[0]!.message : undefined}
+          hint="Con o sin guion ni espacios; incluye los lotes de RTU por NIT."
+        />
+        <ReportField
+          id="referencia"
+          name={SUBJECT_REQUEST_PARAM}
+          label="Referencia de la solicitud"
+          defaultValue={typedRequest}
+          placeholder="Ticket 4821"
+          error={request && !request.success ? request.error.issues[0]!.message : undefined}
+          hint="El número de ticket o de la carta de la persona (sin sus datos): queda con el informe en los accesos a datos personales."
+        />
         <div className="actions">
           <button type="submit">Preparar informe</button>
         </div>
@@ -179,5 +155,48 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
         </section>
       )}
     </>
+  );
+}
+
+/** One of the form's two text fields: its hint, or what is wrong with what was typed. */
+function ReportField({
+  id,
+  name,
+  label,
+  defaultValue,
+  placeholder,
+  error,
+  hint,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string;
+  placeholder: string;
+  error: string | undefined;
+  hint: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        autoComplete="off"
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : `${id}-ayuda`}
+      />
+      {error ? (
+        <span className="error" id={`${id}-error`}>
+          {error}
+        </span>
+      ) : (
+        <span className="hint" id={`${id}-ayuda`}>
+          {hint}
+        </span>
+      )}
+    </div>
   );
 }
