@@ -29,7 +29,8 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
   let testDb: TestDatabase;
   let gateway: Gateway | undefined;
   const cli = async (...args: string[]) => {
-    const result = await runCli([...args, '--json'], testDb.env);
+    // This file is about the CLI and the directory itself: the test process never lends it its own.
+    const result = await runCli([...args, '--json'], testDb.env, {}, undefined, { lendDatabase: false });
     if (result.code !== 0) throw new Error(`cli ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
     return result.json();
   };
@@ -141,7 +142,7 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
       const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
       try {
         fs.writeFileSync(lockFile(), JSON.stringify({ pid: stranger.pid, socket: `${testDb.env.PGLITE_DIR}.sock` }));
-        const result = await runCli(['integrations:list'], testDb.env);
+        const result = await runCli(['integrations:list'], testDb.env, {}, undefined, { lendDatabase: false });
         expect(result.code).toBe(1);
         expect(result.stderr).toContain(`está en uso por el proceso ${stranger.pid}, que no responde en su socket`);
       } finally {

@@ -16,8 +16,18 @@ export interface CliResult {
 }
 
 /** `node --import tsx cli/main.ts ...args` against the given database. */
-export async function runCli(args: string[], location: DatabaseLocation, extraEnv: Record<string, string> = {}, input?: string): Promise<CliResult> {
-  if (!location.DATABASE_URL) await lendEmbeddedDatabase(location);
+export async function runCli(
+  args: string[],
+  location: DatabaseLocation,
+  extraEnv: Record<string, string> = {},
+  input?: string,
+  /** false: this process lets an embedded database go, so the CLI opens the directory itself (or meets whoever holds it). */
+  { lendDatabase = true }: { lendDatabase?: boolean } = {},
+): Promise<CliResult> {
+  if (!location.DATABASE_URL) {
+    if (lendDatabase) await lendEmbeddedDatabase(location);
+    else await closeDatabase();
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
