@@ -3,6 +3,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
 import { callServerAction, createUserThroughForm, cspViolations, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { maskNit } from '../lib/personal-data/masking';
 
 const FORBIDDEN = 'esta acción requiere un administrador';
 const SIGNED_OUT = 'Tu sesión terminó o ya no es válida';
@@ -126,13 +127,19 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await expect(row).toContainText(integrationName);
     await expect(row).toContainText('Catálogo omisos');
     await expect(row).toContainText('200');
-    await expect(row).toContainText(nit);
+    // Masked for administrators too (issue 30, point 5): "Mostrar" with a reason reveals one record's.
+    await expect(row).toContainText(maskNit(nit));
+    await expect(row).not.toContainText(nit);
     await expect(row).toContainText('Q 2.50');
     await screenshot(admin, testInfo, '05-registros');
 
     await row.getByRole('link').first().click();
     await expect(admin.getByTestId('record-charged')).toHaveText('Q 2.50');
-    await expect(admin.getByTestId('record-detail')).toContainText(nit);
+    await expect(admin.getByTestId('record-nit')).toHaveText(maskNit(nit));
+    await admin.getByRole('button', { name: 'Mostrar', exact: true }).click();
+    await admin.getByLabel('Motivo (obligatorio)').fill('Revisión e2e del cobro');
+    await admin.getByRole('button', { name: 'Mostrar identificadores' }).click();
+    await expect(admin.getByTestId('revealed-nit')).toHaveText(nit);
     await screenshot(admin, testInfo, '06-detalle-de-registro');
 
     await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
