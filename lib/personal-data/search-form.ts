@@ -51,6 +51,14 @@ function withQuery(path: string, fields: URLSearchParams): string {
 /** The posted form (url-encoded or multipart) or, for GET, the query; null when it cannot be read. */
 async function formFields(request: Request): Promise<URLSearchParams | null> {
   if (request.method === 'GET') return new URL(request.url).searchParams;
+  return postedFormFields(request);
+}
+
+/**
+ * A console form's text fields as a browser posts them (a search, the full export), at most
+ * 8 KiB and 200 characters a field; null when it is larger or cannot be read.
+ */
+export async function postedFormFields(request: Request): Promise<URLSearchParams | null> {
   const length = Number(request.headers.get('content-length') ?? '0');
   if (length > MAX_FORM_BYTES) return null;
   try {

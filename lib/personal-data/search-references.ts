@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { identifierSearches } from '@/db/schema';
+import { recordFiltersToSearchParams, type RecordFilters } from '@/lib/records/filters';
 import { open, seal, UnknownPersonalDataKeyError } from './envelope';
 
 /** How long a search's address keeps working (a person paging through results, or back from a record). */
@@ -76,6 +77,16 @@ export async function withSearchedIdentifier(
   const identifier = await searchedIdentifier(userId, reference);
   if (identifier === undefined) return { params: rest, expired: true };
   return { params: { ...rest, identificador: identifier }, reference, expired: false };
+}
+
+/**
+ * The records list's filters as its address holds them (links, the export, the way back from a
+ * record): the search's reference in place of the identifier.
+ */
+export function recordListAddress(filters: RecordFilters, reference: string | undefined): URLSearchParams {
+  const params = recordFiltersToSearchParams({ ...filters, identificador: undefined });
+  if (isSearchReference(reference)) params.set(SEARCH_REFERENCE_PARAM, reference);
+  return params;
 }
 
 /** What a page says when its search's reference no longer opens. */

@@ -15,10 +15,10 @@ import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
-import { parseRecordFilters, plainSearchParams, recordFiltersToSearchParams } from '@/lib/records/filters';
+import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import { maskedIdentifiers } from '@/lib/personal-data/masking';
-import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/personal-data/search-references';
+import { EXPIRED_SEARCH_MESSAGE, recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/personal-data/search-references';
 import { FullExportForm } from './full-export-form';
 import { suggestIntegrations } from '../../integration-suggestions';
 import { recordIdForRequestId, refusalReasonsAround, REFUSAL_WINDOW_HOURS, REQUEST_ID_PREFIX, type RefusalReasonCount } from '@/lib/request-ids/search';
@@ -73,8 +73,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const matching = page.matching;
   const maxExportRows = env().CSV_EXPORT_MAX_ROWS;
   // The filters as links carry them: the search's reference, never the identifier.
-  const filterParams = recordFiltersToSearchParams({ ...filters, identificador: undefined });
-  if (searched.reference) filterParams.set(SEARCH_REFERENCE_PARAM, searched.reference);
+  const filterParams = recordListAddress(filters, searched.reference);
   const link = (extra: Record<string, string>) => {
     const query = new URLSearchParams(filterParams);
     for (const [key, value] of Object.entries(extra)) query.set(key, value);

@@ -10,10 +10,10 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
 import { explainCharge } from '@/lib/records/charge';
-import { parseRecordFilters, recordFiltersToSearchParams } from '@/lib/records/filters';
+import { parseRecordFilters } from '@/lib/records/filters';
 import { findRecordDetail } from '@/lib/records/list';
 import { maskedIdentifiers } from '@/lib/personal-data/masking';
-import { isSearchReference, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
+import { recordListAddress, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
 import { revealRecordIdentifiersAction } from '../actions';
 import { RevealIdentifiers } from './reveal-identifiers';
 
@@ -65,7 +65,8 @@ export default async function RecordPage({
   const { id } = await params;
   const { volver } = await searchParams;
   // Back to the list as it was filtered: only the list's own filters, re-encoded, never a raw link.
-  const listQuery = typeof volver === 'string' ? backToListQuery(new URLSearchParams(volver)) : '';
+  const back = typeof volver === 'string' ? new URLSearchParams(volver) : undefined;
+  const listQuery = back ? recordListAddress(parseRecordFilters(back).filters, back.get(SEARCH_REFERENCE_PARAM) ?? undefined).toString() : '';
   if (!/^\d{1,18}$/.test(id)) notFound();
   const detail = await findRecordDetail(Number(id));
   if (!detail) notFound();
@@ -223,12 +224,4 @@ export default async function RecordPage({
       </div>
     </>
   );
-}
-
-/** The list's own filters, re-encoded, and its search's reference (a NIT or CUI never travels in the link). */
-function backToListQuery(volver: URLSearchParams): string {
-  const query = recordFiltersToSearchParams({ ...parseRecordFilters(volver).filters, identificador: undefined });
-  const reference = volver.get(SEARCH_REFERENCE_PARAM);
-  if (isSearchReference(reference)) query.set(SEARCH_REFERENCE_PARAM, reference);
-  return query.toString();
 }

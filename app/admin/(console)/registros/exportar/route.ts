@@ -9,14 +9,13 @@ import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { logger } from '@/lib/logging/logger';
 import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { exportFiltersForLog } from '@/lib/personal-data/export-log';
+import { postedFormFields } from '@/lib/personal-data/search-form';
 import { EXPIRED_SEARCH_MESSAGE, withSearchedIdentifier } from '@/lib/personal-data/search-references';
 import { countMatchingRecords } from '@/lib/records/count';
 import { recordsCsvStream } from '@/lib/records/csv';
 import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';
 
 export const dynamic = 'force-dynamic';
-
-const MAX_FORM_BYTES = 8 * 1024;
 
 function plainText(status: number, text: string): Response {
   return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
@@ -39,13 +38,9 @@ export async function POST(request: Request) {
   if (user.role !== 'admin') {
     return plainText(403, 'Solo un administrador exporta los NIT y CUI completos. Exporta sin esa opción: los identificadores salen enmascarados.');
   }
-  if (Number(request.headers.get('content-length') ?? '0') > MAX_FORM_BYTES) return plainText(413, 'El formulario es demasiado grande.');
-  const fields: Record<string, string> = {};
-  try {
-    for (const [key, value] of (await request.formData()).entries()) if (typeof value === 'string') fields[key] = value;
-  } catch {
-    return plainText(400, 'El formulario no es válido.');
-  }
+  const posted = await postedFormFields(request);
+  if (!posted) return plainText(400, 'El formulario no es válido.');
+  const fields = Object.fromEntries(posted);
   const { motivo, ...filters } = fields;
   const reason = accessReasonSchema.safeParse(motivo ?? '');
   if (!reason.success) return plainText(400, `${reason.error.issues[0]!.message} Vuelve a la lista y exporta de nuevo.`);
