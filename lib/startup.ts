@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { database, shareEmbeddedDatabase } from '@/db/client';
 import { alerts } from '@/lib/alerts/dispatcher';
+import { deliverAttackNotices } from '@/lib/auth/attack-notice';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
 import { notifySourceIncidents } from '@/lib/integrator-notifications/sources';
@@ -87,6 +88,7 @@ export async function startServer(): Promise<void> {
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them;
   // the integrators' notifications go through the same outbox and delivery loop.
   integratorNotifier().attachTo(alerts());
+  deliverAttackNotices(alerts());
   alerts().start();
   startTokenExpiryNotifications();
   alerts().watchBreakers(sourceClients().guards);

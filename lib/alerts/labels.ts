@@ -11,6 +11,7 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   token_revoked: 'Token revocado',
   source_unavailable: 'Fuente no disponible',
   source_recovered: 'Fuente disponible de nuevo',
+  account_under_attack: 'Intentos fallidos en una cuenta de la consola',
 };
 
 export const ALERT_CHANNEL_LABELS: Record<AlertChannel, string> = {

@@ -6,6 +6,9 @@ import { logger } from '@/lib/logging/logger';
 import { hashPassword, verifyPassword } from '@/lib/security/passwords';
 import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/users/service';
 import { auditSignInRefusal } from './access-audit';
+import { noteAccountUnderAttack } from './attack-notice';
+import { sessionCookiesAreSecure } from './cookie-security';
+import { cookieFromHeader, knownDeviceCookieName, knownDeviceFor } from './known-device';
 import { signInErrorCode, type SignInRefusal } from './sign-in-errors';
 import type { SessionOrigin } from './sessions';
 import { beginSignInAttempt, recordSignInFailure, recordSignInSuccess, type ThrottleScope } from './throttle';
@@ -24,7 +27,7 @@ let unknownUserHash: Promise<string> | undefined;
 
 /**
  * Checks an e-mail and password for the console, throttled per IP, per account and IP, and per
- * account (lib/auth/throttle.ts). Unknown e-mails, deactivated users and wrong passwords all get
+ * account or known device (lib/auth/throttle.ts, lib/auth/known-device.ts). Unknown e-mails, deactivated users and wrong passwords all get
  * the same answer after the same work (a password hash), so the form never tells which e-mails
  * exist. Each failure and each lock it causes is written to the audit log (the success is written
  * with the session, lib/auth/sessions.ts). Anything unexpected (the database, say) is logged and
@@ -56,7 +59,8 @@ async function checkCredentials(
   }
   const ip = requestClientIp((name) => headerValue(headers, name), env());
 
-  const attempt = await beginSignInAttempt(normalizedEmail, ip);
+  const deviceCookie = cookieFromHeader(headerValue(headers, 'cookie'), knownDeviceCookieName(sessionCookiesAreSecure()));
+  const attempt = await beginSignInAttempt(normalizedEmail, ip, knownDeviceFor(deviceCookie, normalizedEmail));
   if (!attempt.allowed) {
     // Only a parallel attempt past the limit can lock here; a lock already in place writes nothing.
     if (attempt.lockedNow) await recordRefusal((await findConsoleUserByEmail(normalizedEmail))?.id, false, attempt.lockedNow, ip);
@@ -70,6 +74,7 @@ async function checkCredentials(
   if (!user || !user.active || !matches) {
     const failure = await recordSignInFailure(attempt);
     await recordRefusal(user?.id, true, failure.lockedNow, ip);
+    if (user && attempt.accountFailures !== undefined) await noteAccountUnderAttack(user, attempt.accountFailures);
     throw new SignInRefused(failure.refusal);
   }
   await recordSignInSuccess(attempt);

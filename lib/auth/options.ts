@@ -1,8 +1,8 @@
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import type { ConsoleRole } from '@/db/schema';
-import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
+import { sessionCookiesAreSecure } from './cookie-security';
 import { authenticateConsoleUser, SignInRefused } from './credentials';
 import { nextAuthSecret } from './secret';
 import { endConsoleSession, SESSION_MAX_AGE_SECONDS, startConsoleSession, type SessionOrigin } from './sessions';
@@ -29,11 +29,6 @@ declare module 'next-auth/jwt' {
 const log = logger('auth');
 
 let cached: AuthOptions | undefined;
-
-/** Whether the session cookie is `Secure` (and named __Secure-…): the public URL is https. */
-export function sessionCookiesAreSecure(): boolean {
-  return (env().NEXTAUTH_URL ?? '').startsWith('https://');
-}
 
 /**
  * next-auth's settings, built on first use rather than at import: the secret may have to be read

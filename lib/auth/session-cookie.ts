@@ -1,6 +1,6 @@
 import { cookies, headers } from 'next/headers';
 import { encode, getToken } from 'next-auth/jwt';
-import { sessionCookiesAreSecure } from './options';
+import { sessionCookiesAreSecure } from './cookie-security';
 import { nextAuthSecret } from './secret';
 import { SESSION_MAX_AGE_SECONDS } from './sessions';
 

@@ -6,12 +6,16 @@
 
 export const SIGN_IN_ERROR_PARAM = 'error';
 export const SIGN_IN_LOCK_MINUTES = 15;
+/** The longest an account's pace makes a sign-in wait (ACCOUNT_PACE.maxSeconds in lib/auth/throttle.ts). */
+export const SIGN_IN_PACE_MAX_SECONDS = 60;
 
 export type SignInRefusal =
   | { kind: 'invalid_credentials' }
   | { kind: 'attempts_left'; left: number }
   | { kind: 'locked_now' }
   | { kind: 'locked'; minutes: number }
+  /** The account is being guessed at from elsewhere and takes one attempt at a time (lib/auth/throttle.ts). */
+  | { kind: 'paced'; seconds: number }
   | { kind: 'rate_limited' }
   | { kind: 'unavailable' };
 
@@ -23,6 +27,8 @@ export function signInErrorCode(refusal: SignInRefusal): string {
       return `attempts_left_${refusal.left}`;
     case 'locked':
       return `locked_${refusal.minutes}`;
+    case 'paced':
+      return `paced_${refusal.seconds}`;
     default:
       return refusal.kind;
   }
@@ -30,10 +36,11 @@ export function signInErrorCode(refusal: SignInRefusal): string {
 
 /** The refusal a code stands for; undefined for anything that is not one of ours. */
 export function parseSignInErrorCode(code: string): SignInRefusal | undefined {
-  const counted = /^(attempts_left|locked)_(\d{1,2})$/.exec(code);
+  const counted = /^(attempts_left|locked|paced)_(\d{1,2})$/.exec(code);
   if (counted) {
     const count = Number(counted[2]);
     if (counted[1] === 'attempts_left') return count >= 1 && count <= 9 ? { kind: 'attempts_left', left: count } : undefined;
+    if (counted[1] === 'paced') return count >= 1 && count <= SIGN_IN_PACE_MAX_SECONDS ? { kind: 'paced', seconds: count } : undefined;
     return count >= 1 && count <= SIGN_IN_LOCK_MINUTES ? { kind: 'locked', minutes: count } : undefined;
   }
   const plain: Array<SignInRefusal['kind']> = ['invalid_credentials', 'locked_now', 'rate_limited', 'unavailable'];
@@ -50,6 +57,8 @@ export function signInRefusalMessage(refusal: SignInRefusal): string {
       return `Demasiados intentos fallidos. Por seguridad el acceso desde esta dirección queda bloqueado durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
     case 'locked':
       return `Demasiados intentos fallidos. Por seguridad el acceso desde esta dirección está bloqueado; vuelve a intentarlo en ${refusal.minutes} ${refusal.minutes === 1 ? 'minuto' : 'minutos'}.`;
+    case 'paced':
+      return `Esta cuenta está recibiendo muchos intentos fallidos de inicio de sesión. Por seguridad solo admite un intento a la vez desde dispositivos que no ha usado antes: vuelve a intentarlo en ${refusal.seconds} ${refusal.seconds === 1 ? 'segundo' : 'segundos'}.`;
     case 'rate_limited':
       return 'Demasiados intentos de inicio de sesión desde esta dirección. Espera un minuto y vuelve a intentarlo.';
     case 'unavailable':

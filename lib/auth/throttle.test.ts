@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { SignInRefusal } from './sign-in-errors';
 import {
+  ACCOUNT_PACE,
   beginPasswordChangeAttempt,
   beginSignInAttempt,
   PASSWORD_CHANGE_THROTTLE,
@@ -22,10 +25,23 @@ afterAll(async () => {
 });
 
 type Allowed = Extract<AttemptStart, { allowed: true }>;
+type SignInStart = Awaited<ReturnType<typeof beginSignInAttempt>>;
 
-async function fail(email: string, ip: string): Promise<{ start: AttemptStart; refusal?: SignInRefusal }> {
-  const start = await beginSignInAttempt(email, ip);
+async function fail(email: string, ip: string, device?: string): Promise<{ start: SignInStart; refusal?: SignInRefusal }> {
+  const start = await beginSignInAttempt(email, ip, device);
   return start.allowed ? { start, refusal: (await recordSignInFailure(start)).refusal } : { start };
+}
+
+/** Lets the account's next turn come now, as if its wait had passed (the database's clock cannot be moved). */
+async function letTurnCome(email: string): Promise<void> {
+  await (await database()).rows(sql`update sign_in_throttles set next_attempt_at = now() - interval '1 millisecond' where scope = 'account' and subject = ${email}`);
+}
+
+async function accountRow(email: string): Promise<{ failures: number; wait_ms: number | null }> {
+  const [row] = await (await database()).rows<{ failures: number; wait_ms: number | null }>(
+    sql`select failures, (extract(epoch from next_attempt_at - now()) * 1000)::integer as wait_ms from sign_in_throttles where scope = 'account' and subject = ${email}`,
+  );
+  return row!;
 }
 
 describe('sign-in throttling of one account from one address', () => {
@@ -33,6 +49,8 @@ describe('sign-in throttling of one account from one address', () => {
     const delays: number[] = [];
     const refusals: SignInRefusal[] = [];
     for (let attempt = 1; attempt <= SIGN_IN_THROTTLE.account_ip.lockAfter; attempt++) {
+      // Time enough between guesses for the account's pace (tested below).
+      await letTurnCome('ana@example.com');
       const { start, refusal } = await fail('Ana@Example.com', '10.0.0.1');
       expect(start.allowed).toBe(true);
       delays.push((start as Allowed).delayMs);
@@ -64,22 +82,76 @@ describe('an attacker who knows an administrator e-mail', () => {
     for (let attempt = 1; attempt <= SIGN_IN_THROTTLE.account_ip.lockAfter; attempt++) await fail('admin@example.com', '203.0.113.66');
     expect(await beginSignInAttempt('admin@example.com', '203.0.113.66')).toMatchObject({ allowed: false });
 
-    const administrator = await beginSignInAttempt('admin@example.com', '198.51.100.10');
+    // From her own browser (a known device) she is in at once, paced account or not.
+    const administrator = await beginSignInAttempt('admin@example.com', '198.51.100.10', 'navegador-de-la-administradora');
     expect(administrator.allowed).toBe(true);
-    // The account as a whole is slowed down, never locked.
-    expect((administrator as Allowed).delayMs).toBeLessThanOrEqual(SIGN_IN_THROTTLE.maxDelayMs);
+    expect((administrator as Allowed).delayMs).toBe(0);
   });
 
-  it('slows guesses spread over many addresses, but never locks the account', async () => {
-    const delays: number[] = [];
-    for (let address = 1; address <= 15; address++) {
-      const { start } = await fail('carla@example.com', `192.0.2.${address}`);
-      expect(start.allowed).toBe(true);
-      delays.push((start as Allowed).delayMs);
+  it('takes one guess at a time across all addresses past five failures, each wait twice the last, up to a minute', async () => {
+    const account = 'carla@example.com';
+    for (let address = 1; address <= ACCOUNT_PACE.freeFailures; address++) {
+      expect((await fail(account, `192.0.2.${address}`)).start.allowed).toBe(true);
     }
-    expect(delays.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
-    expect(delays.slice(-3)).toEqual([5_000, 5_000, 5_000]);
-    expect((await beginSignInAttempt('carla@example.com', '192.0.2.200')).allowed).toBe(true);
+    expect((await accountRow(account)).wait_ms).toBeNull();
+    // The sixth guess takes the turn and sets the next one a second away; a guess before it is refused.
+    expect((await fail(account, '192.0.2.6')).start.allowed).toBe(true);
+    expect((await accountRow(account)).wait_ms).toBeGreaterThan(900);
+    const early = await beginSignInAttempt(account, '192.0.2.7');
+    expect(early).toEqual({ allowed: false, refusal: { kind: 'paced', seconds: 1 } });
+
+    const waits: number[] = [];
+    for (let turn = 7; turn <= 14; turn++) {
+      await letTurnCome(account);
+      expect((await fail(account, `192.0.2.${turn}`)).start.allowed).toBe(true);
+      waits.push(Math.round((await accountRow(account)).wait_ms! / 1000));
+    }
+    expect(waits).toEqual([2, 4, 8, 16, 32, 60, 60, 60]);
+    expect(await beginSignInAttempt(account, '192.0.2.200')).toEqual({ allowed: false, refusal: { kind: 'paced', seconds: 60 } });
+  });
+
+  it('gives one of many parallel guesses the turn, and gives the others\' addresses their attempts back', async () => {
+    const account = 'paralelo@example.com';
+    for (let address = 1; address <= ACCOUNT_PACE.freeFailures; address++) await fail(account, `198.51.100.${address}`);
+    const starts = await Promise.all(Array.from({ length: 40 }, (_, index) => beginSignInAttempt(account, `100.64.7.${index + 1}`)));
+    expect(starts.filter((start) => start.allowed)).toHaveLength(1);
+    expect(starts.filter((start) => !start.allowed).map((start) => start.refusal.kind)).toEqual(Array(39).fill('paced'));
+    const [row] = await (await database()).rows<{ counted: number }>(
+      sql`select coalesce(sum(failures), 0)::integer as counted from sign_in_throttles where scope in ('ip', 'account_ip') and subject like '100.64.7.%'`,
+    );
+    // Only the guess that took the turn counts against its address, once per scope.
+    expect(row!.counted).toBe(2);
+  });
+
+  it('lets a known device of the account in while the account is paced, until that device fails ten times', async () => {
+    const account = 'dueña@example.com';
+    for (let address = 1; address <= ACCOUNT_PACE.freeFailures + 1; address++) await fail(account, `192.0.2.${address}`);
+    expect((await beginSignInAttempt(account, '10.9.9.9')).allowed).toBe(false);
+
+    const owner = await beginSignInAttempt(account, '10.9.9.9', 'dispositivo-de-la-duena');
+    expect(owner.allowed).toBe(true);
+    await recordSignInSuccess(owner as Allowed);
+    // Her success does not reset the pace the stranger is under.
+    expect((await beginSignInAttempt(account, '192.0.2.99')).allowed).toBe(false);
+
+    // A copy of her device cookie guesses from many addresses: ten failures, then the pace.
+    for (let attempt = 1; attempt <= ACCOUNT_PACE.knownDeviceTrustedFailures; attempt++) {
+      expect((await fail(account, `198.18.5.${attempt}`, 'dispositivo-de-la-duena')).start.allowed).toBe(true);
+    }
+    expect(await beginSignInAttempt(account, '198.18.5.50', 'dispositivo-de-la-duena')).toMatchObject({ allowed: false, refusal: { kind: 'paced' } });
+  });
+
+  it('counts the account\'s failures for the e-mail to its user', async () => {
+    const account = 'avisada@example.com';
+    const counts: Array<number | undefined> = [];
+    for (let guess = 1; guess <= 8; guess++) {
+      await letTurnCome(account);
+      const { start } = await fail(account, `192.0.2.${guess}`);
+      counts.push((start as Allowed).accountFailures);
+    }
+    expect(counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // A known device's failures are its own.
+    expect(((await beginSignInAttempt(account, '10.1.2.3', 'otro-dispositivo')) as Allowed).accountFailures).toBeUndefined();
   });
 });
 

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { signInThrottles, type SignInThrottleScope } from '@/db/schema';
-import { SIGN_IN_LOCK_MINUTES } from './sign-in-errors';
+import { SIGN_IN_LOCK_MINUTES, SIGN_IN_PACE_MAX_SECONDS } from './sign-in-errors';
 
 /**
  * Throttling of password guesses in the console, kept in the database so every instance counts the
@@ -11,10 +12,16 @@ import { SIGN_IN_LOCK_MINUTES } from './sign-in-errors';
  *
  * Sign-in locks are per client IP (any account) and per account *and* IP, never per account alone:
  * an attacker who knows an administrator's e-mail locks only their own address out of that
- * account, not the administrator signing in from elsewhere. Guesses spread over many addresses
- * still slow the account down (a delay, not a lock), each address has its own budget, and password
- * hashing is capped per process (lib/security/passwords.ts). An IP gets a larger budget than an
+ * account, not the administrator signing in from elsewhere. An IP gets a larger budget than an
  * account because several people may sign in from behind one office address.
+ *
+ * Guesses spread over many addresses meet the account's pace instead (ACCOUNT_PACE): past five
+ * failures, one guess at a time per account, from any address, each waiting twice as long as the
+ * last up to a minute, so about 60 an hour however many addresses guess. A guess that arrives
+ * before its turn is refused at once, checks no password and counts nowhere. The pace would let a
+ * stranger keep the real user out, so a known device (a browser that signed in to the account
+ * before, lib/auth/known-device.ts) is exempt: it counts on its own and loses the exemption after
+ * ten failures, so a copied device cookie is no way around the pace either.
  *
  * Password changes have scopes of their own with the same numbers, and their account lock is per
  * account alone: only someone holding that account's session can guess there, so a stolen session
@@ -31,7 +38,24 @@ export const SIGN_IN_THROTTLE = {
   ...TIMING,
   ip: { slowAfter: 10, lockAfter: 20 },
   account_ip: { slowAfter: 5, lockAfter: 10 },
-  account: { slowAfter: 5, lockAfter: Infinity },
+  // Never locked and never delayed: paced (ACCOUNT_PACE).
+  account: { slowAfter: Infinity, lockAfter: Infinity },
+  // Counted only; past `trustedFailures` the device signs in at the account's pace like any other.
+  known_device: { slowAfter: 5, lockAfter: Infinity },
+} as const;
+
+/**
+ * The account's pace across all addresses: the first `freeFailures` failures in the window go at
+ * the per-address limits' speed; failure n past them makes the next guess wait
+ * min(2^(n - freeFailures - 1), maxSeconds) seconds. The window ends once no guess has been made
+ * for `windowMinutes` after the last turn. From `noticeAfterFailures` on, the user is told by
+ * e-mail (lib/auth/attack-notice.ts).
+ */
+export const ACCOUNT_PACE = {
+  freeFailures: 5,
+  maxSeconds: SIGN_IN_PACE_MAX_SECONDS,
+  knownDeviceTrustedFailures: 10,
+  noticeAfterFailures: 20,
 } as const;
 
 export const PASSWORD_CHANGE_THROTTLE = {
@@ -60,6 +84,7 @@ const LIMITS: Record<ThrottleScope, { slowAfter: number; lockAfter: number }> = 
   password_change_account: PASSWORD_CHANGE_THROTTLE.password_change_account,
   second_factor_ip: SECOND_FACTOR_THROTTLE.second_factor_ip,
   second_factor_account: SECOND_FACTOR_THROTTLE.second_factor_account,
+  known_device: SIGN_IN_THROTTLE.known_device,
 };
 
 /** Scopes shared by several accounts: a success gives back its own attempt instead of clearing them. */
@@ -72,6 +97,13 @@ export type ThrottleRefusal =
   | { kind: 'locked_now' }
   | { kind: 'locked'; minutes: number };
 
+/** A sign-in that came before the account's next turn (ACCOUNT_PACE): nothing was checked or counted. */
+export interface PacedRefusal {
+  allowed: false;
+  refusal: { kind: 'paced'; seconds: number };
+  lockedNow?: undefined;
+}
+
 interface Subject {
   scope: ThrottleScope;
   subject: string;
@@ -83,7 +115,8 @@ interface CountedAttempt extends Subject {
 }
 
 export type AttemptStart =
-  | { allowed: true; delayMs: number; counted: CountedAttempt[] }
+  /** accountFailures: the account's failures in its window counting this attempt (sign-ins not from a known device). */
+  | { allowed: true; delayMs: number; counted: CountedAttempt[]; accountFailures?: number }
   /** lockedNow: the scopes this refusal locked (a parallel attempt past the limit), for the audit log. */
   | { allowed: false; refusal: ThrottleRefusal; lockedNow?: ThrottleScope[] };
 
@@ -93,14 +126,31 @@ export interface FailureOutcome {
   lockedNow: ThrottleScope[];
 }
 
-function signInSubjects(email: string, ip: string): Subject[] {
+/**
+ * A sign-in attempt, counted per IP and per account and IP, then either per known device (when
+ * `knownDevice` names a device that signed in to this account before and has not failed too
+ * often) or at the account's pace (ACCOUNT_PACE).
+ */
+export async function beginSignInAttempt(email: string, ip: string, knownDevice?: string): Promise<AttemptStart | PacedRefusal> {
   const account = email.trim().toLowerCase();
   // The IP first: a locked IP must not spend the account's budget. IP keys never contain "|".
-  return [
+  const subjects: Subject[] = [
     { scope: 'ip', subject: ip },
     { scope: 'account_ip', subject: `${ip}|${account}` },
-    { scope: 'account', subject: account },
   ];
+  if (knownDevice) subjects.push({ scope: 'known_device', subject: knownDevice });
+  const start = await beginAttempt(subjects);
+  if (!start.allowed) return start;
+  const device = start.counted.find((counted) => counted.scope === 'known_device');
+  if (device && device.attempt <= ACCOUNT_PACE.knownDeviceTrustedFailures) return start;
+
+  const turn = await takeAccountTurn(account);
+  if (!turn.allowed) {
+    // Not a guess: the address gets its attempts back (a device past its trust keeps its count).
+    await giveBack(start.counted.filter((counted) => counted.scope !== 'known_device'));
+    return { allowed: false, refusal: { kind: 'paced', seconds: turn.seconds } };
+  }
+  return { ...start, counted: [...start.counted, { scope: 'account', subject: account, attempt: turn.failures }], accountFailures: turn.failures };
 }
 
 function passwordChangeSubjects(userId: number, ip: string): Subject[] {
@@ -108,11 +158,6 @@ function passwordChangeSubjects(userId: number, ip: string): Subject[] {
     { scope: 'password_change_ip', subject: ip },
     { scope: 'password_change_account', subject: String(userId) },
   ];
-}
-
-/** A sign-in attempt, counted per IP, per account and IP, and per account (lowercased e-mail). */
-export function beginSignInAttempt(email: string, ip: string): Promise<AttemptStart> {
-  return beginAttempt(signInSubjects(email, ip));
 }
 
 /** A wrong password at sign-in: "attempts left" counts down the account-and-IP lock. */
@@ -219,8 +264,49 @@ async function recordSuccess(start: Extract<AttemptStart, { allowed: true }>): P
       and(
         lt(signInThrottles.windowStartedAt, sql`now() - interval '1 day'`),
         sql`(${signInThrottles.lockedUntil} is null or ${signInThrottles.lockedUntil} < now())`,
+        // An account still being guessed at keeps its pace, however long ago the guessing began.
+        sql`(${signInThrottles.nextAttemptAt} is null or ${signInThrottles.nextAttemptAt} < now() - make_interval(mins => ${TIMING.windowMinutes}))`,
       ),
     );
+}
+
+/** Takes back attempts that were counted but never checked a password. */
+async function giveBack(counted: Subject[]): Promise<void> {
+  const handle = await db();
+  for (const subject of counted) {
+    await handle
+      .update(signInThrottles)
+      .set({ failures: sql`greatest(${signInThrottles.failures} - 1, 0)` })
+      .where(and(eq(signInThrottles.scope, subject.scope), eq(signInThrottles.subject, subject.subject)));
+  }
+}
+
+/**
+ * The account's turn, in one statement: allowed when its next turn has come (or it has not failed
+ * often enough to be paced), which counts the attempt and, past the free failures, moves the next
+ * turn on. The attempt that took the turn finds its own id in last_attempt_id; one that came too
+ * early changes nothing and learns how long to wait.
+ */
+async function takeAccountTurn(account: string): Promise<{ allowed: true; failures: number } | { allowed: false; seconds: number }> {
+  const attemptId = randomUUID();
+  const { freeFailures, maxSeconds } = ACCOUNT_PACE;
+  const quiet = sql`greatest(t.window_started_at, coalesce(t.next_attempt_at, t.window_started_at)) + make_interval(mins => ${TIMING.windowMinutes}) <= now()`;
+  const early = sql`t.next_attempt_at is not null and t.next_attempt_at > now()`;
+  const nextTurn = sql`case when t.failures + 1 > ${freeFailures}
+    then now() + make_interval(secs => least(power(2, t.failures - ${freeFailures}), ${maxSeconds})) end`;
+  const [row] = await (await database()).rows<{ failures: number; next_attempt_at: string | Date | null; last_attempt_id: string | null; now: string | Date }>(sql`
+    insert into sign_in_throttles as t (scope, subject, failures, window_started_at, last_attempt_id)
+    values ('account', ${account}, 1, now(), ${attemptId})
+    on conflict (scope, subject) do update set
+      failures = case when ${quiet} then 1 when ${early} then t.failures else t.failures + 1 end,
+      window_started_at = case when ${quiet} then now() else t.window_started_at end,
+      next_attempt_at = case when ${quiet} then null when ${early} then t.next_attempt_at else ${nextTurn} end,
+      last_attempt_id = case when ${early} and not ${quiet} then t.last_attempt_id else ${attemptId} end
+    returning failures, next_attempt_at, last_attempt_id, now() as now`);
+  if (!row) throw new Error('account pace upsert returned no row');
+  if (row.last_attempt_id === attemptId) return { allowed: true, failures: Number(row.failures) };
+  const wait = new Date(row.next_attempt_at!).getTime() - new Date(row.now).getTime();
+  return { allowed: false, seconds: Math.min(maxSeconds, Math.max(1, Math.ceil(wait / 1000))) };
 }
 
 async function countAttempt(subject: Subject): Promise<{ failures: number; lockedUntil: Date | null; now: Date }> {

@@ -6,7 +6,7 @@ import { formatQuetzales } from '@/lib/money';
 // What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
 // its words (Spanish, short, readable on a phone).
 
-export type NotificationKind = Exclude<AlertCondition, 'breaker_open'>;
+export type NotificationKind = Exclude<AlertCondition, 'breaker_open' | 'account_under_attack'>;
 
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'balance_low',

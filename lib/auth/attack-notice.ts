@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { AlertDelivery } from '@/db/schema';
+import { sendMail, type AttemptOutcome } from '@/lib/alerts/channels';
+import { alerts as alertDispatcher, type AlertDispatcher } from '@/lib/alerts/dispatcher';
+import { enqueueDeliveries } from '@/lib/alerts/outbox';
+import { alertSettingsFrom } from '@/lib/alerts/settings';
+import { env } from '@/lib/env';
+import { logger } from '@/lib/logging/logger';
+import { ACCOUNT_PACE } from './throttle';
+
+// Tells a console user by e-mail that somebody is guessing their password: once the account's
+// failures in its window pass ACCOUNT_PACE.noticeAfterFailures, at most once an hour across every
+// instance, through the alerts' outbox and SMTP server (ALERT_SMTP_*), with its retries and
+// recorded attempts. Without an SMTP server nothing can be sent: the log says so once an hour.
+
+const log = logger('auth');
+export const ATTACK_NOTICE_INTERVAL_SECONDS = 3_600;
+
+/** The delivery's payload (alert_deliveries.payload): what the e-mail says, without the e-mail address. */
+export interface AttackNoticePayload {
+  id: string;
+  tipo: 'cuenta_bajo_ataque';
+  fecha: string;
+  servicio: string;
+  entorno: string;
+  usuario_id: number;
+  intentos_fallidos: number;
+}
+
+/** Lets the alerts' delivery loop send these e-mails (called at start-up, lib/startup.ts). */
+export function deliverAttackNotices(alerts: AlertDispatcher): void {
+  alerts.deliverFor('console_user', sendAttackNotice);
+}
+
+/** Queues the e-mail unless this account was told within the hour. Never throws: a sign-in must not fail for it. */
+export async function noteAccountUnderAttack(user: { id: number; email: string }, failures: number): Promise<void> {
+  if (failures < ACCOUNT_PACE.noticeAfterFailures) return;
+  try {
+    const settings = env();
+    const email = alertSettingsFrom(settings).email;
+    const payload: AttackNoticePayload = {
+      id: `avc_${randomUUID()}`,
+      tipo: 'cuenta_bajo_ataque',
+      fecha: new Date().toISOString(),
+      servicio: settings.SERVICE_NAME,
+      entorno: settings.APP_ENV,
+      usuario_id: user.id,
+      intentos_fallidos: failures,
+    };
+    const rows = await enqueueDeliveries(`account_under_attack:${user.id}`, ATTACK_NOTICE_INTERVAL_SECONDS, async () =>
+      email
+        ? [{ alertId: payload.id, condition: 'account_under_attack', channel: 'email', audience: 'console_user', target: user.email, payload: JSON.stringify(payload) }]
+        : [],
+    );
+    // The process's dispatcher (kept on globalThis): a route's copy of this module is not the start-up's.
+    if (rows.length > 0) alertDispatcher().wakeNow();
+    if (!email) log.warn({ userId: user.id, failures }, 'a console account is under a password-guessing attack and no SMTP server (ALERT_SMTP_HOST) can tell its user');
+    else if (rows.length > 0) log.warn({ userId: user.id, failures }, 'a console account is under a password-guessing attack: its user is told by e-mail');
+  } catch (error) {
+    log.error({ err: error, userId: user.id }, 'could not queue the e-mail about a password-guessing attack');
+  }
+}
+
+export function attackNoticeMail(payload: AttackNoticePayload, to: string): { to: string[]; subject: string; text: string; headers: Record<string, string> } {
+  const when = new Date(payload.fecha).toLocaleString('es-GT', { timeZone: 'America/Guatemala', dateStyle: 'long', timeStyle: 'short' });
+  return {
+    to: [to],
+    subject: `[${payload.servicio}] Intentos fallidos de inicio de sesión en tu cuenta`,
+    text: [
+      `Hasta el ${when} (hora de Guatemala) hubo ${payload.intentos_fallidos} intentos fallidos de iniciar sesión en tu cuenta de la consola (${to}), desde navegadores en los que no habías iniciado sesión.`,
+      '',
+      'Si no fuiste tú, alguien está intentando adivinar tu contraseña. Tu cuenta no se bloquea: desde los navegadores donde ya iniciaste sesión entras como siempre. Desde otros, la consola admite un intento a la vez, hasta uno por minuto, mientras sigan los intentos.',
+      '',
+      'Qué hacer:',
+      '- Si tu contraseña es corta, la usas en otro sitio o alguien más la conoce, cámbiala en «Mi cuenta».',
+      '- Activa la verificación en dos pasos en «Mi cuenta», si aún no la tienes.',
+      '- Avisa a un administrador si esto sigue: en «Auditoría» verá cada intento fallido.',
+      '',
+      `No recibirás otro aviso como este durante una hora. Entorno: ${payload.entorno}. Aviso: ${payload.id}.`,
+    ].join('\n'),
+    headers: { 'X-Aviso-Id': payload.id },
+  };
+}
+
+async function sendAttackNotice(delivery: AlertDelivery): Promise<AttemptOutcome> {
+  const email = alertSettingsFrom(env()).email;
+  if (!email) return { ok: false, responseStatus: null, error: 'el correo (ALERT_SMTP_HOST) ya no está configurado en esta instancia' };
+  return sendMail(email, attackNoticeMail(JSON.parse(delivery.payload) as AttackNoticePayload, delivery.target));
+}
