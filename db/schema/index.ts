@@ -17,3 +17,4 @@ export * from './source-breaker-transitions';
 export * from './idempotency-keys';
 export * from './form-submissions';
 export * from './identifier-searches';
+export * from './identifier-links';

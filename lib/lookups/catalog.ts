@@ -18,6 +18,7 @@ import { metrics } from '@/lib/metrics/registry';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
+import { answeredPair } from '@/lib/records/answered-pair';
 import { catalogAnswerIsEmpty } from '@/lib/records/empty-answer';
 import type { RecordFailure } from '@/lib/records/failure';
 import type { QueryRecordInput } from '@/lib/records/types';
@@ -237,6 +238,7 @@ async function querySourceAndSettle(
     answerEmpty: outcome.kind === 'success' ? catalogAnswerIsEmpty(outcome.data) : null,
     actualizado: request.actualizado,
     dateOfBirthSent: request.dateOfBirthSent,
+    answeredPair: outcome.kind === 'success' ? answeredPair(outcome.data) : null,
     requestId: input.requestId,
   };
   let charged: Awaited<ReturnType<typeof settleHold>>;

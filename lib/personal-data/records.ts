@@ -1,9 +1,9 @@
 import { storableRecord } from '@/lib/records/storable';
 import type { QueryRecordInput } from '@/lib/records/types';
-import { openNullable, sealNullable } from './envelope';
+import { open, openNullable, seal, sealNullable } from './envelope';
 import { personalDataKeys, type PersonalDataKeyring } from './keys';
 import { scrubErrorMessage } from './scrub';
-import { recordSearchKeys } from './search-keys';
+import { normalizeTaxIdentifier, recordSearchKeys, searchKey } from './search-keys';
 
 /**
  * A query record as it is stored: its NIT and CUI encrypted, its identifiers as keyed search
@@ -14,6 +14,29 @@ export interface SealedQueryRecord extends Omit<QueryRecordInput, 'identifiers'>
   sealed: true;
   /** query_record_identifiers.identifier of each distinct identifier (lib/personal-data/search-keys.ts). */
   searchKeys: string[];
+  /** The NIT and CUI the answer linked (identifier_links): their search keys, and the pair sealed. */
+  link?: IdentifierLink | null;
+}
+
+export interface IdentifierLink {
+  nitKey: string;
+  cuiKey: string;
+  pairSealed: string;
+}
+
+/** The link row for a NIT and a CUI one answer gave together; null when either normalizes to nothing. */
+export function identifierLink(pair: { nit: string; cui: string }, keys: PersonalDataKeyring = personalDataKeys()): IdentifierLink | null {
+  const nit = normalizeTaxIdentifier(pair.nit);
+  const cui = normalizeTaxIdentifier(pair.cui);
+  // Only what reads as a NIT (digits, a K check digit) and a CUI (digits): a source's oddity links nothing.
+  if (nit === null || cui === null || !/^\d{1,12}[\dK]$/.test(nit) || !/^\d{1,13}$/.test(cui) || nit === cui) return null;
+  return { nitKey: searchKey(nit, keys)!, cuiKey: searchKey(cui, keys)!, pairSealed: seal(`${nit}\n${cui}`, 'identifier_link', keys) };
+}
+
+/** The NIT and CUI a link row holds (normalized). */
+export function openIdentifierLink(pairSealed: string, keys: PersonalDataKeyring = personalDataKeys()): { nit: string; cui: string } {
+  const [nit = '', cui = ''] = open(pairSealed, 'identifier_link', keys).split('\n');
+  return { nit, cui };
 }
 
 export function isSealedRecord(record: QueryRecordInput | SealedQueryRecord): record is SealedQueryRecord {
@@ -44,6 +67,7 @@ export function sealRecord(input: QueryRecordInput | SealedQueryRecord, keys: Pe
     answerEmpty: record.answerEmpty ?? null,
     actualizado: record.actualizado ?? null,
     dateOfBirthSent: record.dateOfBirthSent ?? null,
+    link: input.answeredPair ? identifierLink(input.answeredPair, keys) : null,
     requestId: record.requestId,
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { seal, sealedKeyId } from './envelope';
+import { resealIdentifierLinks } from './identifier-links';
 import { personalDataKeys, type PersonalDataKeyring } from './keys';
 import { identifiersOfRecord, openRecord } from './records';
 import { scrubErrorMessage } from './scrub';
@@ -101,6 +102,8 @@ export async function resealRecords(options: ResealOptions = {}, keys: PersonalD
       select id, lookup, nit, cui, error_message, created_at from query_records
        where id > ${progress.afterId}::bigint order by id limit ${batchRows}::integer`);
     if (records.length === 0) {
+      // And the links between a person's NIT and CUI, which the report finds by the same hashes.
+      await resealIdentifierLinks(keys, batchRows);
       // Every record is under the current keys: the search stops looking for clear search keys.
       await handle.rows(sql`
         update personal_data_state set clear_records_remain = false, reseal_after_id = null, reseal_key_ids = null, updated_at = now()

@@ -9,6 +9,7 @@ import { listIdentifierLookups, type IdentifierLookup } from '@/lib/records/list
 import { CONTENT_WIDTH, GREY, PAGE, section, table } from '@/lib/statements/pdf';
 import { formatNit, NOT_REGISTERED } from '@/lib/integration-details/display';
 import { REVEAL_REASON_MAX_LENGTH, writeAccessEntry } from './access-log';
+import { linkedIdentifiers } from './identifier-links';
 import { maskIdentifier } from './masking';
 
 // "¿Quién consultó este CUI o NIT?": what a person asking under habeas data (or their lawyer, or
@@ -36,14 +37,18 @@ export const subjectRequestSchema = z
   .max(REVEAL_REASON_MAX_LENGTH, `La referencia puede tener como máximo ${REVEAL_REASON_MAX_LENGTH} caracteres.`);
 
 /**
- * What the report cannot know, said on it (issue 30, point 6): it finds the lookups made with the
- * identifier written, in any spelling, within the retention period; a person's lookups by their
- * other identifier (the NIT of someone searched by CUI, or the reverse) are not linked to it.
+ * What the report covers and what it cannot know, said on it (issue 30, point 6): the lookups made
+ * with the identifier written, in any spelling, and with the person's other identifier when a
+ * source's answer gave both together; within the retention period.
  */
 export const SUBJECT_REPORT_LIMITS =
   'Este informe lista las consultas hechas con este identificador (escrito de cualquier forma, también dentro de lotes de RTU por NIT) ' +
-  'en el periodo que se conservan los registros. No incluye las consultas de la misma persona hechas con su otro identificador ' +
-  '(su NIT si se buscó por CUI, o su CUI si se buscó por NIT): prepare un informe por cada uno.';
+  'y con el otro identificador de la misma persona (su NIT si se buscó por CUI, o su CUI si se buscó por NIT) cuando alguna respuesta ' +
+  'de las fuentes dio los dos juntos, en el periodo que se conservan los registros. No puede incluir las consultas hechas con un ' +
+  'identificador que ninguna respuesta relacionó con este: si la persona tiene otro que no aparece abajo, prepare un informe también con él.';
+
+/** How the report names a lookup made with the person's other identifier, and one made with the identifier asked about. */
+export const LOOKUP_MATCH_LABELS = { direct: 'Este identificador', linked: 'Identificador relacionado' } as const;
 
 export interface SubjectReport {
   identifier: string;
@@ -53,6 +58,8 @@ export interface SubjectReport {
   /** Each integration by its legal name and NIT (null: never registered) and its login. */
   integrations: Array<{ id: number; nombre: string; legalName: string | null; nit: string | null; purpose: string; queries: number; first: Date; last: Date }>;
   lookups: IdentifierLookup[];
+  /** The person's other identifiers the sources' answers linked, masked ("NIT 57****7K"): their lookups are listed too. */
+  linked: string[];
   /** More queries than SUBJECT_REPORT_MAX_ROWS: the list holds the newest ones. */
   truncated: boolean;
 }
@@ -64,7 +71,8 @@ export type SubjectReportFormat = 'page' | 'csv' | 'pdf';
  * the format and how many queries it lists) before it is returned.
  */
 export async function produceSubjectReport(userId: number, identifier: string, format: SubjectReportFormat, reference: string, now = new Date()): Promise<SubjectReport> {
-  const found = await listIdentifierLookups(identifier, SUBJECT_REPORT_MAX_ROWS + 1);
+  const linked = await linkedIdentifiers(identifier);
+  const found = await listIdentifierLookups(identifier, SUBJECT_REPORT_MAX_ROWS + 1, linked.keys);
   const truncated = found.length > SUBJECT_REPORT_MAX_ROWS;
   const lookups = found.slice(0, SUBJECT_REPORT_MAX_ROWS);
   const known = new Map((await listIntegrations()).map((integration) => [integration.id, integration]));
@@ -92,7 +100,7 @@ export async function produceSubjectReport(userId: number, identifier: string, f
     userId,
     kind: 'subject_report',
     reason: reference,
-    details: { identificador: maskIdentifier(identifier), format, rows: lookups.length, integrations: byIntegration.size },
+    details: { identificador: maskIdentifier(identifier), relacionados: linked.shown, format, rows: lookups.length, integrations: byIntegration.size },
   });
   return {
     identifier: identifier.trim(),
@@ -100,6 +108,7 @@ export async function produceSubjectReport(userId: number, identifier: string, f
     generatedAt: now,
     integrations: [...byIntegration.values()].sort((a, b) => b.last.getTime() - a.last.getTime()),
     lookups,
+    linked: linked.shown,
     truncated,
   };
 }
@@ -110,7 +119,7 @@ const STATUS_TEXT = (status: number) => (status === 200 ? 'Respondida' : `Sin da
 export function subjectReportCsv(report: SubjectReport): string {
   const byId = new Map(report.integrations.map((integration) => [integration.id, integration]));
   const lines = [
-    ['fecha_utc', 'fecha_guatemala', 'integracion', 'razon_social', 'nit_integrador', 'finalidad_declarada', 'consulta', 'estado_http', 'resultado'].join(','),
+    ['fecha_utc', 'fecha_guatemala', 'integracion', 'razon_social', 'nit_integrador', 'finalidad_declarada', 'consulta', 'buscada_por', 'estado_http', 'resultado'].join(','),
     ...report.lookups.map((lookup) =>
       [
         lookup.createdAt.toISOString(),
@@ -120,12 +129,25 @@ export function subjectReportCsv(report: SubjectReport): string {
         csvField(integratorNit(byId.get(lookup.integrationId)?.nit ?? null)),
         csvField(byId.get(lookup.integrationId)?.purpose || 'no declarada'),
         csvField(LOOKUP_LABELS[lookup.lookup]),
+        csvField(matchLabel(lookup)),
         String(lookup.httpStatus),
         csvField(STATUS_TEXT(lookup.httpStatus)),
       ].join(','),
     ),
   ];
   return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+/** Whether a lookup was made with the identifier asked about or with the person's other one. */
+export function matchLabel(lookup: Pick<IdentifierLookup, 'byLinkedIdentifier'>): string {
+  return lookup.byLinkedIdentifier ? LOOKUP_MATCH_LABELS.linked : LOOKUP_MATCH_LABELS.direct;
+}
+
+/** The report's line about the identifiers it added. */
+export function linkedIdentifiersLine(report: Pick<SubjectReport, 'linked'>): string {
+  return report.linked.length === 0
+    ? 'Ninguna respuesta de las fuentes relacionó este identificador con otro de la misma persona.'
+    : `Incluye las consultas hechas con ${report.linked.join(' y ')}, que las respuestas de las fuentes relacionaron con este identificador.`;
 }
 
 function integratorNit(nit: string | null): string {
@@ -158,6 +180,7 @@ export function subjectReportPdf(report: SubjectReport, serviceName: string): Pr
   document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text('¿Quién consultó este CUI o NIT?');
   document.font('Helvetica').fontSize(11).text(`Identificador: ${report.identifier}`);
   document.fontSize(10).text(`Referencia de la solicitud: ${report.reference}`);
+  document.fontSize(10).text(linkedIdentifiersLine(report));
   document.fontSize(9).fillColor(GREY).text(`Emitido el ${formatDateTime(report.generatedAt)} (hora de Guatemala), con los registros de consultas que se conservan.`);
   document.moveDown(0.3).text(SUBJECT_REPORT_LIMITS);
   document.fillColor('black');
@@ -185,8 +208,17 @@ export function subjectReportPdf(report: SubjectReport, serviceName: string): Pr
     section(document, 'Consultas, de la más reciente a la más antigua');
     table(
       document,
-      [110, 140, 130, CONTENT_WIDTH - 380],
-      [['Fecha', 'Integración', 'Consulta', 'Resultado'], ...report.lookups.map((lookup) => [formatDateTime(lookup.createdAt), lookupIntegrationName(report, lookup.integrationId, lookup.integrationNombre), LOOKUP_LABELS[lookup.lookup], STATUS_TEXT(lookup.httpStatus)])],
+      [95, 120, 100, 90, CONTENT_WIDTH - 405],
+      [
+        ['Fecha', 'Integración', 'Consulta', 'Buscada por', 'Resultado'],
+        ...report.lookups.map((lookup) => [
+          formatDateTime(lookup.createdAt),
+          lookupIntegrationName(report, lookup.integrationId, lookup.integrationNombre),
+          LOOKUP_LABELS[lookup.lookup],
+          matchLabel(lookup),
+          STATUS_TEXT(lookup.httpStatus),
+        ]),
+      ],
       { header: true },
     );
   }

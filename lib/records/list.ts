@@ -183,6 +183,8 @@ export interface IterateOptions {
   batchSize?: number;
   /** The most records to yield in all. */
   limit?: number;
+  /** With an identifier filter: more search keys to match (a person's linked identifiers). */
+  alsoSearchKeys?: string[];
 }
 
 /**
@@ -213,7 +215,7 @@ export async function* iterateRecordRows<Row>(filters: RecordFilters, columns: S
   const batchSize = options.batchSize ?? 2_000;
   const matching = await matchingDays(filters);
   const database = await db();
-  const searchKeys = await searchKeysFor(filters);
+  const searchKeys = [...(await searchKeysFor(filters)), ...(options.alsoSearchKeys ?? [])];
   let cursor = options.startAfter;
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   while (remaining > 0) {
@@ -242,15 +244,20 @@ export interface IdentifierLookup {
   integrationNombre: string;
   lookup: QueryRecord['lookup'];
   httpStatus: number;
+  /** Made with one of `linkedKeys` (the person's other identifier), not with the identifier asked about. */
+  byLinkedIdentifier: boolean;
 }
 
 /**
- * Every recorded query of one identifier (any spelling; the NITs of batches included), newest
- * first, at most `limit`: the console's identifier search, so it walks the same index.
+ * Every recorded query of one identifier (any spelling; the NITs of batches included), and of the
+ * search keys in `linkedKeys` (the same person's other identifiers), newest first, at most
+ * `limit`, each record once: the console's identifier search, so it walks the same index.
  */
-export async function listIdentifierLookups(identifier: string, limit: number): Promise<IdentifierLookup[]> {
+export async function listIdentifierLookups(identifier: string, limit: number, linkedKeys: string[] = []): Promise<IdentifierLookup[]> {
+  const linked = new Set(linkedKeys);
   const lookups: IdentifierLookup[] = [];
-  for await (const rows of iterateRecordRows<IdentifierLookup>(
+  const seen = new Map<number, IdentifierLookup>();
+  for await (const rows of iterateRecordRows<Omit<IdentifierLookup, 'byLinkedIdentifier'> & { matchedKey: string }>(
     { identificador: identifier },
     {
       recordId: queryRecords.id,
@@ -259,10 +266,23 @@ export async function listIdentifierLookups(identifier: string, limit: number): 
       integrationNombre: integrations.nombre,
       lookup: queryRecords.lookup,
       httpStatus: queryRecords.httpStatus,
+      matchedKey: queryRecordIdentifiers.identifier,
     },
-    { limit },
+    { limit, alsoSearchKeys: linkedKeys },
   )) {
-    lookups.push(...rows);
+    for (const { matchedKey, ...row } of rows) {
+      // A record made with both of a person's identifiers matches twice, side by side in the order:
+      // listed once, as made with the identifier asked about.
+      const byLinkedIdentifier = linked.has(matchedKey);
+      const listed = seen.get(row.recordId);
+      if (listed) {
+        listed.byLinkedIdentifier &&= byLinkedIdentifier;
+        continue;
+      }
+      const lookup = { ...row, byLinkedIdentifier };
+      seen.set(row.recordId, lookup);
+      lookups.push(lookup);
+    }
   }
   return lookups;
 }

@@ -24,5 +24,10 @@ export interface QueryRecordInput {
   /** Catalogs only: the request's `actualizado`, and whether it carried a `date_of_birth` (never the date). */
   actualizado?: boolean | null;
   dateOfBirthSent?: boolean | null;
+  /**
+   * A NIT and a CUI the source's 200 answer gave together (the same person's two identifiers):
+   * linked for "¿Quién consultó?" (identifier_links). Never stored in the record itself.
+   */
+  answeredPair?: { nit: string; cui: string } | null;
   requestId: string;
 }

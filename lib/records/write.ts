@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { sealRecord, type IdentifierLink, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { storedFailure } from './failure';
 import type { QueryRecordInput } from './types';
 
@@ -24,6 +24,23 @@ export function recordCompanions(record: SealedQueryRecord): SQL {
       select ${record.integrationId}::integer, ${record.lookup}::lookup_kind, ${record.httpStatus}::smallint,
              ${record.responseTimeMs}::integer, record.charged_centavos, record.created_at
         from record
+    )${record.link ? sql`,
+    ${linkCompanion(record.link)}` : sql``}`;
+}
+
+/**
+ * The NIT and CUI the answer gave together (identifier_links), with the record. A pair seen
+ * before only has its last sighting moved on, at most once a day, so a person looked up all day
+ * long costs no write per lookup.
+ */
+function linkCompanion(link: IdentifierLink): SQL {
+  return sql`
+    linked as (
+      insert into identifier_links as l (nit_key, cui_key, pair_sealed, first_seen_at, last_seen_at)
+      select ${link.nitKey}::text, ${link.cuiKey}::text, ${link.pairSealed}::text, record.created_at, record.created_at
+        from record
+      on conflict (nit_key, cui_key) do update set last_seen_at = excluded.last_seen_at
+        where l.last_seen_at < excluded.last_seen_at - interval '1 day'
     )`;
 }
 

@@ -51,6 +51,9 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   await purgeOldSubmissions(options.now);
   // And a search's identifier behind its reference, an hour (lib/personal-data/search-references.ts).
   await purgeExpiredSearchReferences(options.now);
+  // A person's NIT-CUI link goes with the last record that could have shown it: its last sighting
+  // is moved on at most daily (lib/records/write.ts), so a day more than the records.
+  await handle.rows(sql`delete from identifier_links where last_seen_at < ${cutoff.toISOString()}::timestamptz - interval '1 day'`);
   return { cutoff, purged, exportFile, alertDeliveriesPurged };
 }
 

@@ -3,7 +3,10 @@
 // (startApp, through the harness). Money and records are read from the app's database at the end
 // of each describe (on PGlite that stops the app meanwhile, so reads are batched).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { listHistoryPage } from '@/lib/billing/history';
+import { openIdentifierLink } from '@/lib/personal-data/records';
+import { normalizeTaxIdentifier, searchKey } from '@/lib/personal-data/search-keys';
 import { verifyLedger } from '@/lib/billing/verify';
 import { setTariff } from '@/lib/integrations/service';
 import { computeStatementFigures } from '@/lib/statements/figures';
@@ -117,6 +120,17 @@ describe('billing and recording of every outcome', { timeout: PROCESS_TEST_TIMEO
     sent.push(await send('outcomes', ROUTES.renap, { cui: FAULT_IDENTIFIERS.server_error.cui }));
     sent.push(await send('outcomes', ROUTES.rtuNits, { nits: [individual.nit, gateway.sample.legalEntity.nit] }));
     expect(sent.slice(-6).map((query) => query.answer.status)).toEqual([200, 200, 200, 200, 500, 200]);
+  });
+
+  it('links the NIT and CUI the catalogs\' answers gave together, by keyed hash, with the pair sealed (issue 30, point 6)', async () => {
+    const { individual } = gateway.sample;
+    const links = await gateway.withDatabase((handle) =>
+      handle.rows<{ nit_key: string; cui_key: string; pair_sealed: string }>(sql`select nit_key, cui_key, pair_sealed from identifier_links`),
+    );
+    // Three answers (cui-nit, rtu's persona.dpi, omisos) about one person: one link.
+    expect(links.map(({ nit_key, cui_key }) => ({ nit_key, cui_key }))).toEqual([{ nit_key: searchKey(individual.nit), cui_key: searchKey(individual.cui!) }]);
+    expect(openIdentifierLink(links[0]!.pair_sealed)).toEqual({ nit: normalizeTaxIdentifier(individual.nit), cui: normalizeTaxIdentifier(individual.cui!) });
+    for (const clear of [individual.nit, individual.cui!, normalizeTaxIdentifier(individual.nit)!]) expect(JSON.stringify(links)).not.toContain(clear);
   });
 
   it('404, 429 and 502 from the source, and every other source error, are not charged', async () => {

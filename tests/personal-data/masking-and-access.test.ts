@@ -265,7 +265,7 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     const csv = await admin.request(`/admin/datos-personales/quien-consulto/csv?${await report('48291137')}`);
     expect(csv.status).toBe(200);
     const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('fecha_utc,fecha_guatemala,integracion,razon_social,nit_integrador,finalidad_declarada,consulta,estado_http,resultado');
+    expect(lines[0]).toBe('fecha_utc,fecha_guatemala,integracion,razon_social,nit_integrador,finalidad_declarada,consulta,buscada_por,estado_http,resultado');
     // The NIT alone and inside the batch, both by acme; beta only looked the CUI up.
     expect(lines.slice(1)).toHaveLength(2);
     for (const line of lines.slice(1)) expect(line).toContain(`acme,"Acme Créditos, S.A.",576937-K,${PURPOSE}`);
@@ -282,7 +282,9 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     const pdfText = pdfTextLines(Buffer.from(await admin.requestBytes(`/admin/datos-personales/quien-consulto/pdf?${byNit}`))).join(' ').replace(/\s+/g, ' ');
     expect(pdfText).toContain('Referencia de la solicitud: Ticket 9001');
     expect(pdfText).toContain('Acme Créditos, S.A. (NIT 576937-K; integración acme)');
-    expect(pdfText).toContain('No incluye las consultas de la misma persona hechas con su otro identificador');
+    expect(pdfText).toContain('No puede incluir las consultas hechas con un identificador que ninguna respuesta relacionó con este');
+    // No answer here gave a NIT and a CUI together (tests/personal-data/identifier-links.test.ts does).
+    expect(pdfText).toContain('Ninguna respuesta de las fuentes relacionó este identificador con otro de la misma persona.');
 
     // Without the request's reference there is no report, and nothing is logged.
     const withoutReference = await admin.request(`/admin/datos-personales/quien-consulto/csv?${byNit.replace('&referencia=Ticket+9001', '')}`);

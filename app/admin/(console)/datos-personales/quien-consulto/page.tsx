@@ -10,6 +10,8 @@ import {
   integrationIdentity,
   produceSubjectReport,
   SUBJECT_REPORT_LIMITS,
+  linkedIdentifiersLine,
+  matchLabel,
   SUBJECT_REPORT_MAX_ROWS,
   SUBJECT_REQUEST_PARAM,
   subjectIdentifierSchema,
@@ -74,6 +76,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
       {report && (
         <section className="card" aria-labelledby="report-title" data-testid="subject-report">
           <h2 id="report-title">Integraciones que consultaron {report.identifier}</h2>
+          <p data-testid="subject-report-linked">{linkedIdentifiersLine(report)}</p>
           <p className="small muted" data-testid="subject-report-limits">
             {SUBJECT_REPORT_LIMITS}
           </p>
@@ -125,6 +128,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
                       <th>Fecha</th>
                       <th>Integración</th>
                       <th>Consulta</th>
+                      <th>Buscada por</th>
                       <th>Estado</th>
                     </tr>
                   </thead>
@@ -136,6 +140,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
                         </td>
                         <td data-label="Integración">{lookup.integrationNombre}</td>
                         <td data-label="Consulta">{LOOKUP_LABELS[lookup.lookup]}</td>
+                        <td data-label="Buscada por">{matchLabel(lookup)}</td>
                         <td data-label="Estado">
                           <HttpStatusBadge status={lookup.httpStatus} />
                         </td>
