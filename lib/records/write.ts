@@ -30,8 +30,9 @@ export function recordCompanions(record: SealedQueryRecord): SQL {
 
 /**
  * The NIT and CUI the answer gave together (identifier_links), with the record. A pair seen
- * before only has its last sighting moved on, at most once a day, so a person looked up all day
- * long costs no write per lookup.
+ * within the last day is only read (no insert is tried, so no row lock: parallel lookups of one
+ * person do not queue on it); an older one has its last sighting moved on, so it is written at
+ * most about once a day per person.
  */
 function linkCompanion(link: IdentifierLink): SQL {
   return sql`
@@ -39,8 +40,10 @@ function linkCompanion(link: IdentifierLink): SQL {
       insert into identifier_links as l (nit_key, cui_key, pair_sealed, first_seen_at, last_seen_at)
       select ${link.nitKey}::text, ${link.cuiKey}::text, ${link.pairSealed}::text, record.created_at, record.created_at
         from record
-      on conflict (nit_key, cui_key) do update set last_seen_at = excluded.last_seen_at
-        where l.last_seen_at < excluded.last_seen_at - interval '1 day'
+       where not exists (select 1 from identifier_links seen
+                          where seen.nit_key = ${link.nitKey}::text and seen.cui_key = ${link.cuiKey}::text
+                            and seen.last_seen_at >= record.created_at - interval '1 day')
+      on conflict (nit_key, cui_key) do update set last_seen_at = greatest(l.last_seen_at, excluded.last_seen_at)
     )`;
 }
 
