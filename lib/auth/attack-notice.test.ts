@@ -42,6 +42,13 @@ describe('the e-mail to a user whose password is being guessed', () => {
     expect((await noticesTo(user.email)).map((queued) => queued.intentos_fallidos).sort((a, b) => a - b)).toEqual([notice!.intentos_fallidos, 80]);
   });
 
+  it('without an SMTP server queues nothing', async () => {
+    for (const name of Object.keys(SMTP)) delete process.env[name];
+    resetEnvCache();
+    await noteAccountUnderAttack({ id: 8, email: 'sin-correo@example.com' }, 40);
+    expect(await noticesTo('sin-correo@example.com')).toEqual([]);
+  });
+
   it('says what happened, that the account is not locked, and what to do, without the password or an address', () => {
     const mail = attackNoticeMail(
       { id: 'avc_1', tipo: 'cuenta_bajo_ataque', fecha: '2026-11-25T16:00:00.000Z', servicio: 'Pasarela', entorno: 'production', usuario_id: 7, intentos_fallidos: 26 },

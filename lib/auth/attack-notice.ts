@@ -11,10 +11,12 @@ import { ACCOUNT_PACE } from './throttle';
 // Tells a console user by e-mail that somebody is guessing their password: once the account's
 // failures in its window pass ACCOUNT_PACE.noticeAfterFailures, at most once an hour across every
 // instance, through the alerts' outbox and SMTP server (ALERT_SMTP_*), with its retries and
-// recorded attempts. Without an SMTP server nothing can be sent: the log says so once an hour.
+// recorded attempts. Without an SMTP server nothing can be sent: the log says so, once an hour per
+// account in each instance.
 
 const log = logger('auth');
 export const ATTACK_NOTICE_INTERVAL_SECONDS = 3_600;
+const unsentWarnings = new Map<number, number>();
 
 /** The delivery's payload (alert_deliveries.payload): what the e-mail says, without the e-mail address. */
 export interface AttackNoticePayload {
@@ -47,15 +49,21 @@ export async function noteAccountUnderAttack(user: { id: number; email: string }
       usuario_id: user.id,
       intentos_fallidos: failures,
     };
-    const rows = await enqueueDeliveries(`account_under_attack:${user.id}`, ATTACK_NOTICE_INTERVAL_SECONDS, async () =>
-      email
-        ? [{ alertId: payload.id, condition: 'account_under_attack', channel: 'email', audience: 'console_user', target: user.email, payload: JSON.stringify(payload) }]
-        : [],
-    );
+    if (!email) {
+      // Nobody can be told: the log says so, once an hour per account in this process.
+      const last = unsentWarnings.get(user.id);
+      if (last !== undefined && Date.now() - last < ATTACK_NOTICE_INTERVAL_SECONDS * 1000) return;
+      unsentWarnings.set(user.id, Date.now());
+      log.warn({ userId: user.id, failures }, 'a console account is under a password-guessing attack and no SMTP server (ALERT_SMTP_HOST) can tell its user');
+      return;
+    }
+    const rows = await enqueueDeliveries(`account_under_attack:${user.id}`, ATTACK_NOTICE_INTERVAL_SECONDS, async () => [
+      { alertId: payload.id, condition: 'account_under_attack', channel: 'email', audience: 'console_user', target: user.email, payload: JSON.stringify(payload) },
+    ]);
+    if (rows.length === 0) return;
     // The process's dispatcher (kept on globalThis): a route's copy of this module is not the start-up's.
-    if (rows.length > 0) alertDispatcher().wakeNow();
-    if (!email) log.warn({ userId: user.id, failures }, 'a console account is under a password-guessing attack and no SMTP server (ALERT_SMTP_HOST) can tell its user');
-    else if (rows.length > 0) log.warn({ userId: user.id, failures }, 'a console account is under a password-guessing attack: its user is told by e-mail');
+    alertDispatcher().wakeNow();
+    log.warn({ userId: user.id, failures }, 'a console account is under a password-guessing attack: its user is told by e-mail');
   } catch (error) {
     log.error({ err: error, userId: user.id }, 'could not queue the e-mail about a password-guessing attack');
   }
