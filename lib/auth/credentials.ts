@@ -7,8 +7,7 @@ import { hashPassword, verifyPassword } from '@/lib/security/passwords';
 import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/users/service';
 import { auditSignInRefusal } from './access-audit';
 import { noteAccountUnderAttack } from './attack-notice';
-import { sessionCookiesAreSecure } from './cookie-security';
-import { cookieFromHeader, knownDeviceCookieName, knownDeviceFor } from './known-device';
+import { knownDeviceOfRequest } from './known-device';
 import { signInErrorCode, type SignInRefusal } from './sign-in-errors';
 import type { SessionOrigin } from './sessions';
 import { beginSignInAttempt, recordSignInFailure, recordSignInSuccess, type ThrottleScope } from './throttle';
@@ -59,8 +58,7 @@ async function checkCredentials(
   }
   const ip = requestClientIp((name) => headerValue(headers, name), env());
 
-  const deviceCookie = cookieFromHeader(headerValue(headers, 'cookie'), knownDeviceCookieName(sessionCookiesAreSecure()));
-  const attempt = await beginSignInAttempt(normalizedEmail, ip, knownDeviceFor(deviceCookie, normalizedEmail));
+  const attempt = await beginSignInAttempt(normalizedEmail, ip, knownDeviceOfRequest(headerValue(headers, 'cookie'), normalizedEmail));
   if (!attempt.allowed) {
     // Only a parallel attempt past the limit can lock here; a lock already in place writes nothing.
     if (attempt.lockedNow) await recordRefusal((await findConsoleUserByEmail(normalizedEmail))?.id, false, attempt.lockedNow, ip);

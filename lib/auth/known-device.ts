@@ -56,6 +56,11 @@ export function knownDeviceCookieValue(email: string, deviceId = randomBytes(16)
   return [VERSION, deviceId, String(issuedAt), mac(deviceId, issuedAt, email).toString('base64url')].join('.');
 }
 
+/** The device id the request's known-device cookie vouches for, for this e-mail; else undefined. */
+export function knownDeviceOfRequest(cookieHeader: string | null | undefined, email: string): string | undefined {
+  return knownDeviceFor(cookieFromHeader(cookieHeader, knownDeviceCookieName(sessionCookiesAreSecure())), email);
+}
+
 /** One cookie's value from a Cookie header. */
 export function cookieFromHeader(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
@@ -84,10 +89,9 @@ export async function rememberingKnownDevice(request: Request, answer: (request:
   if (typeof email !== 'string' || !response.headers.getSetCookie().some((cookie) => SESSION_COOKIE_SET.test(cookie))) return response;
 
   const secure = sessionCookiesAreSecure();
-  const name = knownDeviceCookieName(secure);
-  const known = knownDeviceFor(cookieFromHeader(request.headers.get('cookie'), name), email);
+  const known = knownDeviceOfRequest(request.headers.get('cookie'), email);
   const headers = new Headers(response.headers);
   const attributes = [`Path=/`, `Max-Age=${KNOWN_DEVICE_MAX_AGE_SECONDS}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])];
-  headers.append('set-cookie', [`${name}=${knownDeviceCookieValue(email, known)}`, ...attributes].join('; '));
+  headers.append('set-cookie', [`${knownDeviceCookieName(secure)}=${knownDeviceCookieValue(email, known)}`, ...attributes].join('; '));
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

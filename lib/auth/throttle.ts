@@ -253,10 +253,10 @@ async function recordFailure(start: Extract<AttemptStart, { allowed: true }>, at
 async function recordSuccess(start: Extract<AttemptStart, { allowed: true }>): Promise<void> {
   const handle = await db();
   for (const counted of start.counted) {
-    const where = and(eq(signInThrottles.scope, counted.scope), eq(signInThrottles.subject, counted.subject));
-    if (!SHARED_SCOPES.has(counted.scope)) await handle.delete(signInThrottles).where(where);
-    else await handle.update(signInThrottles).set({ failures: sql`greatest(${signInThrottles.failures} - 1, 0)` }).where(where);
+    if (SHARED_SCOPES.has(counted.scope)) continue;
+    await handle.delete(signInThrottles).where(and(eq(signInThrottles.scope, counted.scope), eq(signInThrottles.subject, counted.subject)));
   }
+  await giveBack(start.counted.filter((counted) => SHARED_SCOPES.has(counted.scope)));
   // Expired rows only ever reset; dropping them keeps the table as small as the current attacks.
   await handle
     .delete(signInThrottles)
@@ -270,7 +270,7 @@ async function recordSuccess(start: Extract<AttemptStart, { allowed: true }>): P
     );
 }
 
-/** Takes back attempts that were counted but never checked a password. */
+/** Takes back attempts: counted but never checked (a paced guess), or shared scopes after a success. */
 async function giveBack(counted: Subject[]): Promise<void> {
   const handle = await db();
   for (const subject of counted) {
