@@ -7,6 +7,7 @@ import type { QueryRecordInput } from '@/lib/records/types';
 const LOOKUP_ACTOR = 'system:lookup';
 const SWEEPER_ACTOR = 'system:sweeper';
 const NOT_SENT_NOTE = 'Consulta no enviada: la fuente no está disponible (circuito abierto o sin capacidad).';
+const ABANDONED_NOTE = 'Consulta no enviada: la base de datos no confirmó la retención y la consulta se detuvo antes de la fuente.';
 /** Appended to a record whose hold the crash sweeper voided first (charged nothing though the source answered). */
 export const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
 /** The detail of a record the sweeper wrote for a lookup that never settled (lib/records/failure.ts, outcome_unknown). */
@@ -143,6 +144,34 @@ export async function voidHoldUnrecorded(integrationId: number, hold: Hold, requ
       delete from ledger_open_holds where hold_id = ${hold.holdId}::bigint
     )
     update integrations set balance_centavos = balance_centavos + (select amount_centavos from settlement)
+     where id = ${integrationId}::integer and exists (select 1 from settlement where amount_centavos <> 0)`);
+}
+
+/**
+ * Gives back, without a query record, the hold a lookup may have placed when the database dropped
+ * the connection before confirming it: the statement may have committed, yet the lookup stopped
+ * there and never asked the source, so the contract records nothing (issue 30, point 4; the
+ * journal writes this once the database is back). Found by the lookup's request id among the open
+ * holds; nothing happens when there is none (the statement did not commit, or it was settled).
+ */
+export async function voidAbandonedHold(integrationId: number, requestId: string): Promise<void> {
+  const handle = await database();
+  await handle.rows(sql`
+    with abandoned as (
+      delete from ledger_open_holds pending
+       using ledger_entries held
+       where held.id = pending.hold_id and held.request_id = ${requestId}::text and held.integration_id = ${integrationId}::integer
+      returning held.id as hold_id, -held.amount_centavos as amount_centavos
+    ),
+    settlement as (
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note)
+      select ${integrationId}::integer, 'void'::ledger_entry_kind, abandoned.amount_centavos, 0, ${LOOKUP_ACTOR}::text,
+             abandoned.hold_id, ${requestId}::text, ${ABANDONED_NOTE}::text
+        from abandoned
+      on conflict (hold_id) where hold_id is not null do nothing
+      returning amount_centavos
+    )
+    update integrations set balance_centavos = balance_centavos + (select sum(amount_centavos) from settlement)
      where id = ${integrationId}::integer and exists (select 1 from settlement where amount_centavos <> 0)`);
 }
 

@@ -181,7 +181,7 @@ async function runLookup(
   if (sourceClients().guards.catalog.refusesNow()) return { kind: 'source_failure', failure: 'unavailable' };
   // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
   const settled = await inTurn(input.catalog, async (): Promise<CatalogOutcome> => {
-    const hold = await timeStage('hold', () => placeHold(integration.id, input.requestId, outcomeUnknownRecord(input, integration.id, request)));
+    const hold = await timeStage('hold', () => placeHoldOrKeepAbandonment(integration.id, input, request));
     if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
     metrics().holdsOpen.inc();
     try {
@@ -272,6 +272,21 @@ async function querySourceAndSettle(
   // Off the request path: at most a map lookup here, the alert is written and sent later.
   if (charged) alerts().noteBalance({ integrationId, nombre, ...charged });
   return outcome;
+}
+
+/**
+ * Places the hold. When the database drops the connection mid-statement the hold may exist without
+ * this lookup knowing it; the lookup stops here (500) and never asks the source, so the journal
+ * gives that hold back unrecorded once the database answers, before the sweeper would record it
+ * as "resultado desconocido" (issue 30, point 4; CI saw one such record with no source call).
+ */
+async function placeHoldOrKeepAbandonment(integrationId: number, input: CatalogLookupInput, request: CatalogRequest): Promise<Hold | null> {
+  try {
+    return await placeHold(integrationId, input.requestId, outcomeUnknownRecord(input, integrationId, request));
+  } catch (error) {
+    await keepRecord({ kind: 'abandoned_hold', integrationId, requestId: input.requestId }, error);
+    throw error;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { claimDirectory } from '@/db/embedded-lock';
-import { settleHold, type Hold } from '@/lib/billing/holds';
+import { settleHold, voidAbandonedHold, type Hold } from '@/lib/billing/holds';
 import { describeError } from '@/lib/logging/errors';
 import { ensurePrivateDirectory } from '@/lib/files/private-directory';
 import { runAsJob } from '@/lib/jobs/context';
@@ -23,7 +23,16 @@ export type JournalEntry =
   /** A registry lookup's record. */
   | { kind: 'unbilled'; record: QueryRecordInput | SealedQueryRecord }
   /** A catalog lookup whose settlement failed: its hold is voided (never charged) and its record written. */
-  | { kind: 'voided_settlement'; hold: Hold; record: QueryRecordInput | SealedQueryRecord };
+  | { kind: 'voided_settlement'; hold: Hold; record: QueryRecordInput | SealedQueryRecord }
+  /**
+   * A catalog lookup whose hold the database may have taken without confirming it (the connection
+   * dropped mid-statement): the lookup stopped there, so its hold, if any, is given back unrecorded.
+   */
+  | { kind: 'abandoned_hold'; integrationId: number; requestId: string };
+
+export function requestIdOf(entry: JournalEntry): string {
+  return entry.kind === 'abandoned_hold' ? entry.requestId : entry.record.requestId;
+}
 
 const REPLAY_INTERVAL_MS = 2_000;
 
@@ -62,7 +71,8 @@ const log = logger('record-journal');
 /** Writes an entry as the lookup would have; idempotent (a record per request id, a settlement per hold). */
 async function writeEntry(entry: JournalEntry): Promise<void> {
   if (entry.kind === 'unbilled') await recordUnbilledQuery(entry.record);
-  else await settleHold(entry.hold, false, entry.record);
+  else if (entry.kind === 'voided_settlement') await settleHold(entry.hold, false, entry.record);
+  else await voidAbandonedHold(entry.integrationId, entry.requestId);
 }
 
 async function databaseAnswers(): Promise<boolean> {
@@ -89,8 +99,8 @@ export class RecordJournal {
 
   /** On disk (flushed) when this resolves. */
   async keep(entry: JournalEntry): Promise<void> {
-    await this.file.keep({ ...entry, record: sealRecord(entry.record) });
-    log.warn({ requestId: entry.record.requestId, pending: this.file.pending }, 'the database did not take a query record: kept in the journal until it does');
+    await this.file.keep(entry.kind === 'abandoned_hold' ? entry : { ...entry, record: sealRecord(entry.record) });
+    log.warn({ requestId: requestIdOf(entry), pending: this.file.pending }, 'the database did not take a query record: kept in the journal until it does');
   }
 
   /** Writes the kept entries in order until one fails; how many were written. One replay at a time. */
@@ -114,7 +124,7 @@ export class RecordJournal {
         // block every later one.
         if (databaseWasUnreachable(error) || !(await this.reachable())) break;
         await fs.promises.appendFile(`${this.file.file}.rejected`, `${JSON.stringify({ entry, error: describeError(error) })}\n`, { mode: 0o600 });
-        log.error({ err: error, requestId: entry.record.requestId }, 'a kept query record was refused by the database: set aside in the .rejected file');
+        log.error({ err: error, requestId: requestIdOf(entry) }, 'a kept query record was refused by the database: set aside in the .rejected file');
       }
       done++;
     }
@@ -160,11 +170,11 @@ export async function keepRecord(entry: JournalEntry, error: unknown): Promise<v
   // A database that answered and refused (a constraint, a trigger) would refuse the replay too: that
   // lookup fails as it always did, loudly, instead of answering as if it were recorded.
   if (!journal || !databaseWasUnreachable(error)) throw error;
-  log.warn({ err: error, requestId: entry.record.requestId }, 'writing a query record failed');
+  log.warn({ err: error, requestId: requestIdOf(entry) }, 'writing a query record failed');
   try {
     await journal.keep(entry);
   } catch (journalError) {
-    log.error({ err: journalError, requestId: entry.record.requestId }, 'the journal did not take the query record either: it is lost');
+    log.error({ err: journalError, requestId: requestIdOf(entry) }, 'the journal did not take the query record either: it is lost');
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openNullable } from '@/lib/personal-data/envelope';
 import { resetEnvCache } from '@/tests/support/test-database';
 import { TEST_PERSONAL_DATA_KEYS } from '@/tests/support/personal-data-keys';
-import { databaseWasUnreachable, RecordJournal, type JournalEntry } from './index';
+import { databaseWasUnreachable, RecordJournal, requestIdOf, type JournalEntry } from './index';
 import { JournalFile } from './journal';
 
 // Entries are sealed with the personal-data keys: the test's, not development ones under .data/.
@@ -45,7 +45,7 @@ describe('JournalFile', () => {
     const kept = journal.keep(entry('d'));
     await journal.drop(2);
     await kept;
-    expect((await journal.read()).map((each) => each.record.requestId)).toEqual(['c', 'd']);
+    expect((await journal.read()).map((each) => requestIdOf(each))).toEqual(['c', 'd']);
     expect(journal.pending).toBe(2);
     await journal.close();
   });
@@ -56,7 +56,7 @@ describe('JournalFile', () => {
     const journal = new JournalFile<JournalEntry>(file);
     expect(await journal.open()).toBe(2);
     await journal.keep(entry('next'));
-    expect((await journal.read()).map((each) => each.record.requestId)).toEqual(['left-1', 'left-2', 'next']);
+    expect((await journal.read()).map((each) => requestIdOf(each))).toEqual(['left-1', 'left-2', 'next']);
     await journal.close();
   });
 });
@@ -77,7 +77,7 @@ describe('RecordJournal', () => {
       ['a', 'b'],
       async (each) => {
         if (!databaseUp) throw new Error('connect ECONNREFUSED');
-        written.push(each.record.requestId);
+        written.push(requestIdOf(each));
       },
       async () => databaseUp,
     );
@@ -111,8 +111,8 @@ describe('RecordJournal', () => {
     const { file, journal } = await journalWith(
       ['a', 'refused', 'c'],
       async (each) => {
-        if (each.record.requestId === 'refused') throw new Error('value too long for type character varying(64)');
-        written.push(each.record.requestId);
+        if (requestIdOf(each) === 'refused') throw new Error('value too long for type character varying(64)');
+        written.push(requestIdOf(each));
       },
       async () => true,
     );
@@ -131,7 +131,7 @@ describe('RecordJournal', () => {
     expect(onDisk).toContain('"requestId":"sealed"');
     expect(onDisk).not.toMatch(/1587564440904|1587 56444 0904/);
     expect(await journal.replay()).toBe(1);
-    expect(openNullable(written[0]!.record.cui, 'cui')).toBe('1587 56444 0904');
+    expect(openNullable((written[0] as Extract<JournalEntry, { kind: 'unbilled' }>).record.cui, 'cui')).toBe('1587 56444 0904');
   });
 });
 

@@ -106,3 +106,49 @@ describe('replaying the journal', () => {
     await file.close();
   });
 });
+
+describe('replaying an abandoned hold', () => {
+  it('gives back the hold a lookup placed without confirmation and never sent, leaving no record', async () => {
+    const file = new JournalFile<JournalEntry>(path.join(directory, 'abandoned.jsonl'));
+    await file.open();
+    const journal = new RecordJournal(file);
+    const handle = await database();
+    const balance = async () =>
+      Number((await handle.rows<{ balance: string | number }>(sql`select balance_centavos as balance from integrations where id = ${integration.id}`))[0]!.balance);
+    const before = await balance();
+    // The database took the hold (and the record the sweeper would write) but the lookup never learnt it.
+    const intent = {
+      integrationId: integration.id,
+      lookup: 'omisos' as const,
+      httpStatus: 500,
+      responseTimeMs: 0,
+      nit: '576937-K',
+      cui: null,
+      errorMessage: 'outcome unknown',
+      failure: { kind: 'outcome_unknown' as const },
+      requestId: 'req_journal_abandoned',
+    };
+    expect(await placeHold(integration.id, 'req_journal_abandoned', intent)).not.toBeNull();
+    expect(await balance()).toBe(before - 150);
+    await journal.keep({ kind: 'abandoned_hold', integrationId: integration.id, requestId: 'req_journal_abandoned' });
+    // And one whose statement never committed: nothing to give back.
+    await journal.keep({ kind: 'abandoned_hold', integrationId: integration.id, requestId: 'req_journal_never_held' });
+
+    expect(await journal.replay()).toBe(2);
+    expect(await balance()).toBe(before);
+    expect(await storedFacts('req_journal_abandoned')).toBeUndefined();
+    const entries = await handle.rows<{ kind: string; amount_centavos: string | number; note: string | null }>(
+      sql`select kind, amount_centavos, note from ledger_entries where request_id = ${'req_journal_abandoned'} order by id`,
+    );
+    expect(entries.map((entry) => [entry.kind, Number(entry.amount_centavos)])).toEqual([
+      ['hold', -150],
+      ['void', 150],
+    ]);
+    expect(entries[1]!.note).toContain('la consulta se detuvo antes de la fuente');
+    const [open] = await handle.rows<{ count: string | number }>(
+      sql`select count(*) as count from ledger_open_holds o join ledger_entries h on h.id = o.hold_id where h.request_id = ${'req_journal_abandoned'}`,
+    );
+    expect(Number(open!.count)).toBe(0);
+    await file.close();
+  });
+});
