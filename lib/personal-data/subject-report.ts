@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { z } from 'zod';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import { csvField } from '@/lib/format/csv';
@@ -6,7 +5,7 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { listIntegrations } from '@/lib/integrations/service';
 import { listIdentifierLookups, type IdentifierLookup } from '@/lib/records/list';
-import { CONTENT_WIDTH, GREY, PAGE, section, table } from '@/lib/statements/pdf';
+import { CONTENT_WIDTH, GREY, newPdfDocument, PAGE, section, table } from '@/lib/statements/pdf';
 import { formatNit, NOT_REGISTERED } from '@/lib/integration-details/display';
 import { REVEAL_REASON_MAX_LENGTH, writeAccessEntry } from './access-log';
 import { linkedIdentifiers } from './identifier-links';
@@ -164,8 +163,8 @@ function lookupIntegrationName(report: SubjectReport, integrationId: number, nom
 }
 
 /** The report as a PDF (A4, Spanish), to hand to the person who asked. */
-export function subjectReportPdf(report: SubjectReport, serviceName: string): Promise<Buffer> {
-  const document = new PDFDocument({
+export async function subjectReportPdf(report: SubjectReport, serviceName: string): Promise<Buffer> {
+  const document = await newPdfDocument({
     size: 'A4',
     margin: PAGE.margin,
     info: { Title: 'Consultas de un identificador', Author: serviceName, CreationDate: report.generatedAt },

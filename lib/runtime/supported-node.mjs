@@ -5,13 +5,25 @@
 // Why the range is what it is, and how the project pins its runtime: docs/decisions.md, "The
 // runtime: Node.js 24 LTS, pinned in the project".
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
-const require = createRequire(import.meta.url);
+/**
+ * The project's package.json: the nearest one above this module, found as Node.js finds a package's
+ * scope. This file runs from lib/runtime, and bundled into the CLI from its cache (cli/bundle.mjs).
+ */
+function projectPackageJson() {
+  for (let directory = path.dirname(fileURLToPath(import.meta.url)); ; directory = path.dirname(directory)) {
+    const candidate = path.join(directory, 'package.json');
+    if (fs.existsSync(candidate)) return JSON.parse(fs.readFileSync(candidate, 'utf8'));
+    if (path.dirname(directory) === directory) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
+  }
+}
 
 /** The `engines.node` range of package.json, such as ">=24.11.0". */
-export const SUPPORTED_NODE_RANGE = require('../../package.json').engines.node;
+export const SUPPORTED_NODE_RANGE = projectPackageJson().engines.node;
 
 /**
  * Why this process must not start on `version`, or undefined when it is a supported release.

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { periodText } from '@/lib/format/months';
 import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
@@ -15,9 +14,9 @@ export const GREY = '#555555';
  * The statement as a PDF (A4, Spanish, Guatemalan formats), drawn from its stored figures: the
  * same statement always reads the same. pdfkit's built-in Helvetica covers Spanish (WinAnsi).
  */
-export function renderStatementPdf(statement: Statement, serviceName: string): Promise<Buffer> {
+export async function renderStatementPdf(statement: Statement, serviceName: string): Promise<Buffer> {
   const { figures } = statement;
-  const document = new PDFDocument({
+  const document = await newPdfDocument({
     size: 'A4',
     margin: PAGE.margin,
     info: {
@@ -127,6 +126,16 @@ export function renderStatementPdf(statement: Statement, serviceName: string): P
     );
   document.end();
   return done;
+}
+
+/**
+ * A new pdfkit document. pdfkit is loaded on the first PDF rather than with this module: most
+ * processes that import the statements never draw one, and it costs some 180 ms to load (the CLI
+ * starts in well under a second; issue 31).
+ */
+export async function newPdfDocument(options: PDFKit.PDFDocumentOptions): Promise<PDFKit.PDFDocument> {
+  const { default: PDFDocument } = await import('pdfkit');
+  return new PDFDocument(options);
 }
 
 export function section(document: PDFKit.PDFDocument, title: string): void {

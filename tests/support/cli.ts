@@ -15,7 +15,7 @@ export interface CliResult {
   json<T = unknown>(): T;
 }
 
-/** `node --import tsx cli/main.ts ...args` against the given database. */
+/** `node cli/run.mjs ...args` (what `npm run cli` runs: the bundled CLI) against the given database. */
 export async function runCli(
   args: string[],
   location: DatabaseLocation,
@@ -28,7 +28,7 @@ export async function runCli(
     if (lendDatabase) await lendEmbeddedDatabase(location);
     else await closeDatabase();
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
+  const child = spawn(process.execPath, ['cli/run.mjs', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
     env: childEnv({ ...TEST_PERSONAL_DATA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),

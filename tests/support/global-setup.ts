@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { assertLocalDatabaseUrl } from './database-guard';
 import { ensureBuild } from '../../scripts/next-build';
+import { ensureCliBundle } from '../../cli/bundle.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,6 +27,9 @@ export default async function setup(project: TestProject): Promise<void> {
   console.log(
     `[tests] database: ${adminUrl ? `PostgreSQL at ${new URL(adminUrl).host} (one fresh database per test file)` : 'embedded PGlite (one temporary directory per test file)'}`,
   );
+
+  // Built here once rather than by the first CLI processes of parallel test files (cli/bundle.mjs).
+  await ensureCliBundle();
 
   const mode = process.env.GATEWAY_TEST_BUILD ?? 'auto';
   if (mode === 'skip') {
