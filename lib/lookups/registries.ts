@@ -1,5 +1,5 @@
 import { inTurn, SHED } from '@/lib/admission/lookup-admission';
-import { recordUnbilledOrKeep } from '@/lib/record-journal';
+import { noteRegistryIntent, recordUnbilledOrKeep } from '@/lib/record-journal';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
@@ -112,6 +112,16 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
 }
 
 async function queryRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
+  // Should this process die while the registry is asked, a restart records the query (issue 30, point 4).
+  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'renap', nit: null, cui, identifiers: [cui], requestId });
+  try {
+    return await askRenap(integration, cui, requestId, startedAt);
+  } finally {
+    ended();
+  }
+}
+
+async function askRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
   const answer = await timeStage('source', () => sourceClients().renap.searchByCui(cui));
   const outcome: RenapOutcome =
     answer.ok && isPassThroughStatus(answer.httpStatus)
@@ -151,6 +161,16 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
 }
 
 async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
+  // Should this process die while the registry is asked, a restart records the query (issue 30, point 4).
+  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'rtu_nits', nit: nits.join(','), cui: null, identifiers: nits, requestId });
+  try {
+    return await askRtuNits(integration, nits, requestId, startedAt);
+  } finally {
+    ended();
+  }
+}
+
+async function askRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
   const answer = await timeStage('source', () => sourceClients().rtu.searchByNits(nits));
   // Refused by the client before any network call: it never reached the registry, so no record.
   if (!answer.ok && answer.reason === 'too_many_nits') return refuse('rtu_nits', integration, { kind: 'too_many_nits' });

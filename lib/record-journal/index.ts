@@ -14,6 +14,7 @@ import { metrics } from '@/lib/metrics/registry';
 import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
+import { completeLeftIntents, leftIntentFiles, RegistryIntentLog, type RegistryIntent } from './intents';
 import { JournalFile } from './journal';
 
 // Records are kept sealed (their NIT and CUI encrypted, their search keys hashed: lib/personal-data),
@@ -136,7 +137,7 @@ export class RecordJournal {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __recordJournal?: RecordJournal };
+const holder = globalThis as typeof globalThis & { __recordJournal?: RecordJournal; __registryIntents?: RegistryIntentLog };
 
 /**
  * Claims `directory` for this process (a second live process on it stops the start), writes what a
@@ -150,14 +151,54 @@ export async function startRecordJournal(directory: string): Promise<void> {
   const file = new JournalFile<JournalEntry>(path.join(directory, 'query-records.jsonl'));
   const left = await file.open();
   const journal = new RecordJournal(file);
+  // Read before this process notes any intent of its own.
+  const leftIntents = leftIntentFiles(directory);
+  const intents = new RegistryIntentLog(directory);
   holder.__recordJournal = journal;
+  holder.__registryIntents = intents;
   metrics().probes.recordJournalPending = () => journal.pending;
   if (left > 0) log.warn({ pending: left }, 'query records kept by a previous process: writing them to the database');
+  if (leftIntents.length > 0) log.warn({ files: leftIntents.length }, 'registry lookups a previous process may have left unrecorded: recording those without a record');
   runAsJob('record-journal', () => {
-    const replay = () => void journal.replay().catch((error: unknown) => log.error({ err: error }, 'writing kept query records failed'));
+    const replay = () =>
+      void journal
+        .replay()
+        // The records kept first: a lookup whose record waited in the journal is recorded as it
+        // ended, and its intent then adds nothing.
+        .then(() => (journal.pending === 0 ? completeIntents(leftIntents) : undefined))
+        .catch((error: unknown) => log.error({ err: error }, 'writing kept query records failed'));
     replay();
-    setInterval(replay, REPLAY_INTERVAL_MS).unref();
+    setInterval(() => {
+      intents.rotate();
+      replay();
+    }, REPLAY_INTERVAL_MS).unref();
   });
+}
+
+/** Records the intents a previous process left, file by file; a file the database did not take stays for the next turn. */
+async function completeIntents(files: string[]): Promise<void> {
+  while (files.length > 0) {
+    const written = await completeLeftIntents(files[0]!);
+    log.info({ intents: written }, 'registry lookups left by a previous process: recorded those without a record');
+    files.shift();
+  }
+}
+
+/**
+ * Notes, before a registry's source is asked, the record to write should this process die before
+ * the lookup ends (lib/record-journal/intents.ts); call the returned function once it has ended.
+ * Without a journal (scripts, tests that did not start one) nothing is noted.
+ */
+export function noteRegistryIntent(intent: RegistryIntent): () => void {
+  const intents = holder.__registryIntents;
+  if (!intents) return () => {};
+  try {
+    return intents.note(intent);
+  } catch (error) {
+    // The disk refused: the lookup goes on (its record is written as always once it ends).
+    log.error({ err: error, requestId: intent.requestId }, 'noting a registry intent failed');
+    return () => {};
+  }
 }
 
 /**

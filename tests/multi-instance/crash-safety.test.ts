@@ -1,7 +1,8 @@
 // kill -9 of an instance while billed lookups wait on a slow source: after a restart every hold is
 // settled once (captured or voided), the balance equals the ledger's sum, nothing is charged
 // without a query record, and every query that reached the source is recorded, as "resultado
-// desconocido, sin cobro" (issue 30, point 4: the source counted one more call than the records).
+// desconocido, sin cobro" (issue 30, point 4: the source counted one more call than the records);
+// the registries' lookups too, from the intents the killed process noted before asking them.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
@@ -15,6 +16,8 @@ import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { newIntegration, requiredEnv, servedBy, sourceUrls } from './support';
 
 const IN_FLIGHT = 50;
+/** RENAP and RTU-by-NIT lookups in flight at the kill, of each. */
+const REGISTRY_IN_FLIGHT = 10;
 const TARIFF = 200;
 const SOURCE_LATENCY_MS = 4_000;
 
@@ -55,6 +58,8 @@ it('settles every hold of the lookups a killed instance left in flight', async (
       ...sourceUrls(upstream),
       RATE_LIMIT_GLOBAL_MAX: '100000',
       RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
+      RATE_LIMIT_RENAP_PER_MINUTE: '1000',
+      RATE_LIMIT_RTU_PER_MINUTE: '1000',
       SOURCE_TIMEOUT_MS: '10000',
       // Holds older than the source's ceiling are orphans; sweep for them every second.
       HOLD_SWEEP_AFTER_SECONDS: '11',
@@ -76,11 +81,27 @@ it('settles every hold of the lookups a killed instance left in flight', async (
       () => 'connection lost' as const,
     ),
   );
-  // Every lookup has held its tariff and is waiting on the slow source: now the process dies.
+  const registriesInFlight = Array.from({ length: REGISTRY_IN_FLIGHT }, () => [
+    fetch(`${app!.baseUrl}/api/renap/buscar-cui`, { method: 'POST', headers: integration.headers, body: JSON.stringify({ cui: SHOWCASE_MEMBER.cui }) }),
+    fetch(`${app!.baseUrl}/api/rtu/nits`, { method: 'POST', headers: integration.headers, body: JSON.stringify({ nits: [SHOWCASE_MEMBER.nit] }) }),
+  ]).flat().map((answer) => answer.then((response) => response.status, () => 'connection lost' as const));
+  const registryCalls = () => ({
+    renap: upstream.requests.filter((request) => request.path.startsWith('/renap')).length,
+    rtu_nits: upstream.requests.filter((request) => request.path.startsWith('/rtu')).length,
+  });
+  const registryCallsBefore = registryCalls();
+  // Every lookup has held its tariff (the registries' have reached theirs) and is waiting on the
+  // slow source: now the process dies.
   await poll(holdsPlaced, (holds) => holds === IN_FLIGHT, SOURCE_LATENCY_MS - 500, 'holds placed before the kill');
+  await poll(
+    async () => registryCalls(),
+    (calls) => calls.renap === registryCallsBefore.renap + REGISTRY_IN_FLIGHT && calls.rtu_nits === registryCallsBefore.rtu_nits + REGISTRY_IN_FLIGHT,
+    SOURCE_LATENCY_MS - 500,
+    'registry lookups reaching their sources before the kill',
+  );
   process.kill(app.pid, 'SIGKILL');
-  const outcomes = await Promise.all(inFlight);
-  expect(outcomes.filter((outcome) => outcome === 'connection lost')).toHaveLength(IN_FLIGHT);
+  const outcomes = await Promise.all([...inFlight, ...registriesInFlight]);
+  expect(outcomes.filter((outcome) => outcome === 'connection lost')).toHaveLength(IN_FLIGHT + 2 * REGISTRY_IN_FLIGHT);
 
   // While the instance is down the money is held, not lost.
   expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: 950 * TARIFF, ledgerSumCentavos: 950 * TARIFF });
@@ -121,4 +142,17 @@ it('settles every hold of the lookups a killed instance left in flight', async (
     sql`select array_agg(distinct actor) as actors from ledger_entries where integration_id = ${integration.id} and kind = 'void'`,
   );
   expect(sweeper!.actors).toEqual(['system:sweeper']);
+
+  // The registries' queries too: the restarted process recorded, from the intents its predecessor
+  // noted, each one the killed process had sent; the lookup answered before the kill keeps its 200.
+  const registryRecords = () =>
+    handle.rows<{ lookup: string; http_status: number; failure: { kind: string } | string | null }>(
+      sql`select lookup, http_status, failure from query_records where integration_id = ${integration.id} and lookup in ('renap', 'rtu_nits')`,
+    );
+  const calls = registryCalls();
+  const recorded = await poll(registryRecords, (rows) => rows.length === calls.renap + calls.rtu_nits, 30_000, 'registry records after the restart');
+  const kindOf = (failure: { kind: string } | string | null) => (failure === null ? null : (typeof failure === 'string' ? JSON.parse(failure) : failure).kind);
+  expect(recorded.filter((row) => row.lookup === 'renap')).toHaveLength(calls.renap);
+  expect(recorded.filter((row) => row.lookup === 'rtu_nits')).toHaveLength(calls.rtu_nits);
+  expect(recorded.filter((row) => kindOf(row.failure) === 'outcome_unknown' && row.http_status === 500)).toHaveLength(2 * REGISTRY_IN_FLIGHT);
 });
