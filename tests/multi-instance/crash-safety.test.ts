@@ -60,6 +60,8 @@ it('settles every hold of the lookups a killed instance left in flight', async (
       RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
       RATE_LIMIT_RENAP_PER_MINUTE: '1000',
       RATE_LIMIT_RTU_PER_MINUTE: '1000',
+      // All 70 lookups at the source at once (64 would run and the rest wait their turn).
+      LOOKUP_CONCURRENCY: '128',
       SOURCE_TIMEOUT_MS: '10000',
       // Holds older than the source's ceiling are orphans; sweep for them every second.
       HOLD_SWEEP_AFTER_SECONDS: '11',
