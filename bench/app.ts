@@ -27,13 +27,15 @@ export interface BenchApp {
 
 /**
  * Starts the app with the benchmark's environment plus `env`, on a free port of 127.0.0.1;
- * `nodeArgs` go to node before server.mjs (--cpu-prof), after the flags `npm start` uses.
+ * `nodeArgs` go to node before server.mjs (--cpu-prof), after the flags `npm start` uses; `cwd`
+ * is the checkout whose server.mjs and build run (another commit's for --compare).
  */
-export async function startBenchApp(env: Record<string, string>, nodeArgs: string[] = [], logFile?: string): Promise<BenchApp> {
+export async function startBenchApp(env: Record<string, string>, nodeArgs: string[] = [], logFile?: string, cwd = ROOT): Promise<BenchApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = spawn(process.execPath, [...productionNodeFlags(), ...nodeArgs, 'server.mjs'], {
-    cwd: ROOT,
+    // Another checkout's server.mjs and build for --compare.
+    cwd,
     // The log (one JSON line per lookup) is kept only when asked for: its stage timings split the
     // gateway's time into Next's part and the handler's own (--stages).
     stdio: ['ignore', logFile ? fs.openSync(logFile, 'a') : 'ignore', 'inherit'],

@@ -12,6 +12,9 @@
 //   faults, 2 % wrong tokens): throughput, p50, p99 and RSS every minute.
 // npm run bench -- --instances 2 [--seconds 5 --connections 50]
 //   Throughput of one instance versus two on the same PostgreSQL and Redis.
+// npm run bench -- --compare <git ref> [--connections 50 --seconds 5 --reps 3]
+//   The working tree against that commit, interleaved A B A B, throughput and CPU per lookup of
+//   both and their ratio (bench/compare.ts).
 // --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those.
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
@@ -21,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
+import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, type LoadResult, type LoadTarget } from './load';
 import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
 import { freePort } from '../scripts/free-port';
@@ -42,11 +46,12 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     soak: { type: 'string' },
     stages: { type: 'boolean', default: false },
+    compare: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
 const TWO_INSTANCES = values.instances === '2';
-const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? '50' : '1,50')).split(',').map(Number);
+const CONNECTIONS = (values.connections ?? (TWO_INSTANCES || values.compare ? '50' : '1,50')).split(',').map(Number);
 const SELECTED_LOOKUPS = values.lookups?.split(',');
 const PROFILE = values.profile;
 const REPS = PROFILE ? 1 : Number(values.reps);
@@ -77,6 +82,18 @@ async function main(): Promise<void> {
     cleanups.push(() => redis.stop());
     process.env.REDIS_URL = redis.url;
     console.log(`[bench] throwaway Redis at ${redis.url}`);
+  }
+  if (values.compare) {
+    await compare({
+      ref: values.compare,
+      lookups: SELECTED_LOOKUPS,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      reps: REPS,
+      databaseUrl: process.env.DATABASE_URL,
+      cleanup: (step) => cleanups.push(step),
+    });
+    return;
   }
   // The servers this script starts inherit it, so they run the benchmark's own build.
   process.env.NEXT_DIST_DIR = '.next-bench';

@@ -1,0 +1,192 @@
+// npm run bench -- --compare <git ref> [--lookups …] [--connections 50] [--seconds 5] [--reps 3]
+//   The working tree against another commit in one run (issue 31, point 1): the commit is checked
+//   out beside this one (a git worktree in the system's temporary directory, its own .next-bench),
+//   both are started as production starts them, each on its own database of the same PostgreSQL
+//   server, against the same simulator, and each lookup runs on one, then the other, A B A B…, so
+//   a slower machine or a neighbour's load weighs on both alike. Prints, per lookup, throughput
+//   and app CPU per lookup of both and their ratio. Prints figures; asserts nothing. The worktree
+//   stays for the next run (its build is reused); `git worktree remove <its directory>` drops it.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cpuTimeMs, startBenchApp, type BenchApp } from './app';
+import { runLoad, type LoadResult } from './load';
+import { median } from './stats';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const UNLIMITED = '1000000000';
+
+export interface CompareOptions {
+  ref: string;
+  lookups?: string[];
+  connections: number[];
+  seconds: number;
+  reps: number;
+  /** The PostgreSQL server both trees' databases live on (the benchmark's throwaway one). */
+  databaseUrl: string;
+  /** Called with what to stop or remove once the run ends. */
+  cleanup: (step: () => Promise<void> | void) => void;
+}
+
+interface Tree {
+  /** How the table names it: the ref as given, or "working tree". */
+  name: string;
+  directory: string;
+}
+
+function git(args: string[], cwd = ROOT): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${code}`))));
+  });
+}
+
+/**
+ * The commit checked out in a worktree of its own (kept between runs, so its build is reused),
+ * with this tree's node_modules hard-linked in when both lock files agree, else `npm ci`.
+ */
+async function checkOut(ref: string): Promise<Tree> {
+  const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
+  const directory = path.join(os.tmpdir(), `gateway-bench-${commit.slice(0, 12)}`);
+  if (!fs.existsSync(path.join(directory, '.git'))) {
+    fs.rmSync(directory, { recursive: true, force: true });
+    git(['worktree', 'prune']);
+    git(['worktree', 'add', '--detach', directory, commit]);
+  }
+  if (!fs.existsSync(path.join(directory, 'node_modules'))) {
+    const sameLock = fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8') === fs.readFileSync(path.join(directory, 'package-lock.json'), 'utf8');
+    console.log(`[bench] ${ref} (${commit.slice(0, 12)}) in ${directory}: ${sameLock ? 'node_modules hard-linked from this tree' : 'npm ci (its lock file differs)'}`);
+    // Hard links, not a symbolic link: Next's bundler follows a linked node_modules out of the project.
+    if (sameLock) await run('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(directory, 'node_modules')], ROOT);
+    else await run('npm', ['ci', '--no-audit', '--no-fund'], directory);
+  }
+  return { name: ref, directory };
+}
+
+/** The tree's own build into its .next-bench (reused while its inputs are unchanged), by its own script. */
+async function build(tree: Tree): Promise<void> {
+  const script = "import('./scripts/next-build.ts').then((m) => m.ensureBuild({ distDir: '.next-bench', label: '[bench " + tree.name.replace(/'/g, '') + "]' }))";
+  await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], tree.directory);
+}
+
+/** A fresh database on the server for one tree, migrated and given an integration by that tree's own CLI. */
+async function prepareDatabase(tree: Tree, serverUrl: string, index: number): Promise<{ url: string; headers: Record<string, string> }> {
+  const name = `bench_compare_${index}_${Date.now()}`;
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const cli = fs.existsSync(path.join(tree.directory, 'cli', 'run.mjs')) ? ['cli/run.mjs'] : ['--import', 'tsx', 'cli/main.ts'];
+  const created = JSON.parse(
+    await run(process.execPath, [...cli, 'integrations:create', `bench-${index}`, '--tariff', '0.01', '--balance', '100000000', '--enable', 'all', '--json'], tree.directory, {
+      DATABASE_URL: url.toString(),
+      APP_ENV: 'development',
+    }),
+  ) as { nombre: string; token: string };
+  return {
+    url: url.toString(),
+    headers: { 'content-type': 'application/json', 'x-integracion-login': created.nombre, 'x-integracion-token': created.token },
+  };
+}
+
+export async function compare(options: CompareOptions): Promise<void> {
+  const baseline = await checkOut(options.ref);
+  const working: Tree = { name: 'working tree', directory: ROOT };
+  // One at a time: two builds at once on two cores take longer than one after the other.
+  await build(baseline);
+  await build(working);
+
+  const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
+  const simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
+  options.cleanup(() => simulator.close());
+  const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const nit = sample.individual.nit;
+  const allLookups: Record<string, { path: string; body: unknown }> = {
+    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui } },
+    rtu_nits: { path: '/api/rtu/nits', body: { nits: [nit, sample.legalEntity.nit, sample.omiso.nit] } },
+    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit } },
+    rtu: { path: '/api/catalogos/rtu', body: { nit } },
+    omisos: { path: '/api/catalogos/omisos', body: { nit } },
+  };
+  const lookups = Object.entries(allLookups).filter(([name]) => !options.lookups || options.lookups.includes(name));
+
+  const started: Array<{ tree: Tree; app: BenchApp; headers: Record<string, string> }> = [];
+  for (const [index, tree] of [baseline, working].entries()) {
+    const { url, headers } = await prepareDatabase(tree, options.databaseUrl, index);
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-compare-'));
+    options.cleanup(() => fs.rmSync(scratch, { recursive: true, force: true }));
+    const app = await startBenchApp(
+      {
+        APP_ENV: 'development',
+        SEED_ON_START: 'false',
+        NEXTAUTH_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+        NEXT_DIST_DIR: '.next-bench',
+        DATABASE_URL: url,
+        RENAP_BASE_URL: `${simulator.url}/renap`,
+        RTU_BASE_URL: `${simulator.url}/rtu`,
+        CATALOG_BASE_URL: `${simulator.url}/catalog`,
+        RATE_LIMIT_GLOBAL_MAX: UNLIMITED,
+        RATE_LIMIT_RENAP_PER_MINUTE: UNLIMITED,
+        RATE_LIMIT_RTU_PER_MINUTE: UNLIMITED,
+        RATE_LIMIT_CATALOG_PER_MINUTE: UNLIMITED,
+        DATABASE_POOL_MAX: '20',
+        BENCH_BARE_RESPONSES_FILE: path.join(scratch, 'bare-responses.json'),
+        RECORD_JOURNAL_DIR: path.join(scratch, 'record-journal'),
+      },
+      [],
+      undefined,
+      tree.directory,
+    );
+    options.cleanup(() => app.stop());
+    started.push({ tree, app, headers });
+  }
+
+  console.log(`\n[bench] ${options.seconds} s per run after 1 s of warm-up, A = ${baseline.name}, B = ${working.name}, interleaved A B, ${options.reps} time(s); medians`);
+  console.log('lookup     conns     A req/s    B req/s   B/A   A CPU ms  B CPU ms   B/A');
+  for (const [name, lookup] of lookups) {
+    for (const connections of options.connections) {
+      const runs: Array<Array<{ result: LoadResult; cpuMs: number }>> = [[], []];
+      for (let rep = 0; rep < options.reps; rep++) {
+        for (const [index, { app, headers }] of started.entries()) {
+          const before = cpuTimeMs(app.pid);
+          const result = await runLoad(
+            { urls: [`${app.baseUrl}${lookup.path}`], headers, body: JSON.stringify(lookup.body), expectedStatus: 200 },
+            connections,
+            options.seconds * 1000,
+            1000,
+          );
+          runs[index]!.push({ result, cpuMs: (cpuTimeMs(app.pid) - before) / result.calls });
+        }
+      }
+      const [a, b] = runs.map((each) => ({
+        rps: median(each.map((run) => run.result.requestsPerSecond)),
+        cpu: median(each.map((run) => run.cpuMs)),
+        errors: median(each.map((run) => run.result.errors)),
+      })) as [{ rps: number; cpu: number; errors: number }, { rps: number; cpu: number; errors: number }];
+      console.log(
+        [
+          name.padEnd(9),
+          String(connections).padStart(5),
+          a.rps.toFixed(0).padStart(10),
+          b.rps.toFixed(0).padStart(10),
+          `${(b.rps / a.rps).toFixed(2).padStart(5)}x`,
+          a.cpu.toFixed(2).padStart(9),
+          b.cpu.toFixed(2).padStart(9),
+          `${(b.cpu / a.cpu).toFixed(2).padStart(5)}x`,
+          a.errors || b.errors ? `  (errors: A ${a.errors}, B ${b.errors})` : '',
+        ].join(' '),
+      );
+    }
+  }
+  console.log('\nCPU ms = the instance\'s CPU time (user + system, /proc) per lookup; B/A above 1.00 in CPU (below 1.00 in req/s) is B costing more.');
+}
