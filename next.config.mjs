@@ -5,6 +5,9 @@ const nextConfig = {
   // (and postgres.js and nodemailer, plain Node libraries) as plain requires.
   serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pdfkit', 'nodemailer', 'undici'],
   poweredByHeader: false,
+  // Answers leave uncompressed: compressing belongs to the balancer in front (docs/operations.md),
+  // and Next's gzip of every lookup answer a client asks gzip for cost the instance's CPU.
+  compress: false,
   // `npm run typecheck` (tsc --noEmit, run by CI) checks the whole project, tests included;
   // checking again inside every build only makes test and benchmark builds slower.
   typescript: { ignoreBuildErrors: true },
