@@ -63,6 +63,31 @@ export async function startBenchApp(env: Record<string, string>, nodeArgs: strin
   throw new Error(`the app did not become healthy in ${READY_TIMEOUT_MS / 1000} s`);
 }
 
+const UNLIMITED = '1000000000';
+
+/**
+ * The environment every benchmark instance runs with: development settings, the simulator as all
+ * three sources, no rate limit in the way; `scratch` holds its bare answers and its journal.
+ */
+export function benchAppEnv(simulatorUrl: string, databaseUrl: string, scratch: string): Record<string, string> {
+  return {
+    APP_ENV: 'development',
+    SEED_ON_START: 'false',
+    NEXTAUTH_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+    DATABASE_URL: databaseUrl,
+    RENAP_BASE_URL: `${simulatorUrl}/renap`,
+    RTU_BASE_URL: `${simulatorUrl}/rtu`,
+    CATALOG_BASE_URL: `${simulatorUrl}/catalog`,
+    RATE_LIMIT_GLOBAL_MAX: UNLIMITED,
+    RATE_LIMIT_RENAP_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_RTU_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_CATALOG_PER_MINUTE: UNLIMITED,
+    DATABASE_POOL_MAX: '20',
+    BENCH_BARE_RESPONSES_FILE: path.join(scratch, 'bare-responses.json'),
+    RECORD_JOURNAL_DIR: path.join(scratch, 'record-journal'),
+  };
+}
+
 /** A process's resident memory now and at its peak, in MiB (Linux /proc). */
 export function residentMemory(pid: number): { rssMiB: number; peakMiB: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

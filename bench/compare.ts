@@ -10,12 +10,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuTimeMs, startBenchApp, type BenchApp } from './app';
+import { benchAppEnv, cpuTimeMs, startBenchApp, type BenchApp } from './app';
 import { runLoad, type LoadResult } from './load';
 import { median } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const UNLIMITED = '1000000000';
 
 export interface CompareOptions {
   ref: string;
@@ -133,23 +132,7 @@ export async function compare(options: CompareOptions): Promise<void> {
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-compare-'));
     options.cleanup(() => fs.rmSync(scratch, { recursive: true, force: true }));
     const app = await startBenchApp(
-      {
-        APP_ENV: 'development',
-        SEED_ON_START: 'false',
-        NEXTAUTH_SECRET: 'bench-secret-bench-secret-bench-secret!!',
-        NEXT_DIST_DIR: '.next-bench',
-        DATABASE_URL: url,
-        RENAP_BASE_URL: `${simulator.url}/renap`,
-        RTU_BASE_URL: `${simulator.url}/rtu`,
-        CATALOG_BASE_URL: `${simulator.url}/catalog`,
-        RATE_LIMIT_GLOBAL_MAX: UNLIMITED,
-        RATE_LIMIT_RENAP_PER_MINUTE: UNLIMITED,
-        RATE_LIMIT_RTU_PER_MINUTE: UNLIMITED,
-        RATE_LIMIT_CATALOG_PER_MINUTE: UNLIMITED,
-        DATABASE_POOL_MAX: '20',
-        BENCH_BARE_RESPONSES_FILE: path.join(scratch, 'bare-responses.json'),
-        RECORD_JOURNAL_DIR: path.join(scratch, 'record-journal'),
-      },
+      { ...benchAppEnv(simulator.url, url, scratch), NEXT_DIST_DIR: '.next-bench' },
       [],
       undefined,
       tree.directory,

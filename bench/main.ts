@@ -23,7 +23,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
+import { benchAppEnv, cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, type LoadResult, type LoadTarget } from './load';
 import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
@@ -34,7 +34,6 @@ import { startThrowawayRedis } from '../scripts/throwaway-redis';
 import { median } from './stats';
 import { STATEMENT_COUNTING_SETTINGS, statementCounter, type StatementCount, type StatementCounter } from './statements';
 
-const UNLIMITED = '1000000000';
 
 const { values } = parseArgs({
   options: {
@@ -122,20 +121,7 @@ async function main(): Promise<void> {
 
   const bareResponsesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-')), 'bare-responses.json');
   const appEnv: Record<string, string> = {
-    APP_ENV: 'development',
-    SEED_ON_START: 'false',
-    NEXTAUTH_SECRET: 'bench-secret-bench-secret-bench-secret!!',
-    DATABASE_URL: process.env.DATABASE_URL!,
-    RENAP_BASE_URL: `${simulator.url}/renap`,
-    RTU_BASE_URL: `${simulator.url}/rtu`,
-    CATALOG_BASE_URL: `${simulator.url}/catalog`,
-    RATE_LIMIT_GLOBAL_MAX: UNLIMITED,
-    RATE_LIMIT_RENAP_PER_MINUTE: UNLIMITED,
-    RATE_LIMIT_RTU_PER_MINUTE: UNLIMITED,
-    RATE_LIMIT_CATALOG_PER_MINUTE: UNLIMITED,
-    DATABASE_POOL_MAX: '20',
-    BENCH_BARE_RESPONSES_FILE: bareResponsesFile,
-    RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'record-journal'),
+    ...benchAppEnv(simulator.url, process.env.DATABASE_URL!, path.dirname(bareResponsesFile)),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
   const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-profile-')) : undefined;

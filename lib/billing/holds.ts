@@ -15,6 +15,25 @@ export const OUTCOME_UNKNOWN_DETAIL = 'outcome unknown: the instance ended befor
 
 export type Hold = { holdId: number; tariffCentavos: number };
 
+/** What a lookup knows before it asks its source: who, which lookup, the identifiers, the request's options. */
+export type KnownBeforeTheSource = Pick<QueryRecordInput, 'integrationId' | 'lookup' | 'nit' | 'cui' | 'identifiers' | 'actualizado' | 'dateOfBirthSent' | 'requestId'>;
+
+/**
+ * The record of a lookup that never ended ("resultado desconocido", not charged): written by the
+ * sweeper from a hold, or at a restart from a registry's intent (issue 30, point 4).
+ */
+export function outcomeUnknownRecord(known: KnownBeforeTheSource): QueryRecordInput {
+  return {
+    ...known,
+    // What the integrator's connection got is unknown too: the status of this service's own failure.
+    httpStatus: 500,
+    responseTimeMs: 0,
+    errorMessage: OUTCOME_UNKNOWN_DETAIL,
+    failure: { kind: 'outcome_unknown' },
+    answerEmpty: null,
+  };
+}
+
 /** The integration's money right after a charge, for the low-balance alerts (no extra round trip). */
 export type BalanceAfterCharge = { balanceCentavos: number; tariffCentavos: number; lowBalanceAlertCentavos: number | null };
 

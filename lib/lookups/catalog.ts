@@ -1,7 +1,7 @@
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
 import { inTurn, SHED } from '@/lib/admission/lookup-admission';
 import { alerts } from '@/lib/alerts/dispatcher';
-import { OUTCOME_UNKNOWN_DETAIL, placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
+import { outcomeUnknownRecord, placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
 import { keepRecord } from '@/lib/record-journal';
 import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory } from '@/lib/integrations/directory';
@@ -282,34 +282,21 @@ async function querySourceAndSettle(
  */
 async function placeHoldOrKeepAbandonment(integrationId: number, input: CatalogLookupInput, request: CatalogRequest): Promise<Hold | null> {
   try {
-    return await placeHold(integrationId, input.requestId, outcomeUnknownRecord(input, integrationId, request));
+    // The record the hold keeps for the sweeper: written only if this lookup never settles.
+    const intent = outcomeUnknownRecord({
+      integrationId,
+      lookup: input.catalog,
+      nit: request.nit ?? null,
+      cui: request.cui ?? null,
+      actualizado: request.actualizado,
+      dateOfBirthSent: request.dateOfBirthSent,
+      requestId: input.requestId,
+    });
+    return await placeHold(integrationId, input.requestId, intent);
   } catch (error) {
     await keepRecord({ kind: 'abandoned_hold', integrationId, requestId: input.requestId }, error);
     throw error;
   }
-}
-
-/**
- * The record the hold keeps for the sweeper: what is known before the source is asked (who, which
- * catalog, the identifiers, the request's options), and "resultado desconocido, sin cobro" for
- * what is not. Written only if this lookup never settles (issue 30, point 4).
- */
-function outcomeUnknownRecord(input: CatalogLookupInput, integrationId: number, request: CatalogRequest): QueryRecordInput {
-  return {
-    integrationId,
-    lookup: input.catalog,
-    // What the integrator's connection got is unknown too: the status of this service's own failure.
-    httpStatus: 500,
-    responseTimeMs: 0,
-    nit: request.nit ?? null,
-    cui: request.cui ?? null,
-    errorMessage: OUTCOME_UNKNOWN_DETAIL,
-    failure: { kind: 'outcome_unknown' },
-    answerEmpty: null,
-    actualizado: request.actualizado,
-    dateOfBirthSent: request.dateOfBirthSent,
-    requestId: input.requestId,
-  };
 }
 
 function querySource(catalog: CatalogName, request: CatalogRequest): Promise<SourceResult<CatalogData>> {

@@ -11,7 +11,7 @@
 // (written again they add nothing: one record per request id).
 import fs from 'node:fs';
 import path from 'node:path';
-import { OUTCOME_UNKNOWN_DETAIL } from '@/lib/billing/holds';
+import { outcomeUnknownRecord } from '@/lib/billing/holds';
 import { logger } from '@/lib/logging/logger';
 import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { recordUnbilledQuery } from '@/lib/records/write';
@@ -33,19 +33,6 @@ interface Generation {
   /** Lookups that noted their intent here and have not ended. */
   inFlight: number;
   retired: boolean;
-}
-
-/** The record an intent becomes if its lookup never ended. */
-export function outcomeUnknownRecord(intent: RegistryIntent): QueryRecordInput {
-  return {
-    ...intent,
-    // What the client's connection got is unknown: the status of this service's own failure.
-    httpStatus: 500,
-    responseTimeMs: 0,
-    errorMessage: OUTCOME_UNKNOWN_DETAIL,
-    failure: { kind: 'outcome_unknown' },
-    answerEmpty: null,
-  };
 }
 
 export class RegistryIntentLog {
