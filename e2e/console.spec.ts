@@ -134,7 +134,10 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await screenshot(admin, testInfo, '05-registros');
 
     await row.getByRole('link').first().click();
-    await expect(admin.getByTestId('record-charged')).toHaveText('Q 2.50');
+    // The list's cells carry the same test id: wait for the record's own page before reading it.
+    await admin.waitForURL(/\/admin\/registros\/\d+(\?|$)/);
+    await expect(admin.getByRole('heading', { name: 'Cobro' })).toBeVisible();
+    await expect(admin.getByTestId('record-charged')).toHaveText('Cobrado: Q 2.50');
     await expect(admin.getByTestId('record-nit')).toHaveText(maskNit(nit));
     await admin.getByRole('button', { name: 'Mostrar', exact: true }).click();
     await admin.getByLabel('Motivo (obligatorio)').fill('Revisión e2e del cobro');
