@@ -66,7 +66,7 @@ export async function placeHold(integrationId: number, requestId: string, intent
     opened as (
       insert into ledger_open_holds (hold_id, record_intent) select hold.id, ${pending}::jsonb from hold
     )
-    select hold.id as hold_id, -hold.amount_centavos as tariff from hold`);
+    select hold.id as hold_id, -hold.amount_centavos as tariff from hold`, { prepared: true });
   return row ? { holdId: Number(row.hold_id), tariffCentavos: Number(row.tariff) } : null;
 }
 
@@ -134,7 +134,7 @@ export async function settleHold(
     ${companion}` : sql``}
     select exists (select 1 from settlement) as settled, i.balance_centavos as balance, i.tariff_centavos as tariff,
            i.low_balance_alert_centavos as low_balance_alert
-      from integrations i where i.id = ${record.integrationId}::integer`);
+      from integrations i where i.id = ${record.integrationId}::integer`, { prepared: true });
   const row = rows[0];
   if (!capturing || !row?.settled) return null;
   return {

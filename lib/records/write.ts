@@ -74,5 +74,5 @@ export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryR
       returning id, created_at, charged_centavos
     ),
     ${recordCompanions(record)}
-    select 1 as written`);
+    select 1 as written`, { prepared: true });
 }
