@@ -10,7 +10,7 @@ import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { countBy, newIntegration, postJson, servedBy, requiredEnv, TEST_ACTOR, sourceUrls } from './support';
+import { countBy, newIntegration, postJson, servedBy, requiredEnv, TEST_ACTOR, sourceUrls, withinOneLimitMinute } from './support';
 import { startTcpRelay } from './tcp-relay';
 
 const OMISOS = '/api/catalogos/omisos';
@@ -60,6 +60,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   it('lets exactly 30 of 40 catalog lookups through the shared per-minute limit, spread over both', async () => {
     const integration = await newIntegration(1, 10_000);
     await servedBy(pair, integration);
+    await withinOneLimitMinute(10_000);
     const answers = [];
     for (let index = 0; index < 40; index++) {
       answers.push(await postJson(`${pair[index % 2]!.baseUrl}${OMISOS}`, integration.headers, QUERY));
