@@ -19,7 +19,8 @@ let testDb: TestDatabase;
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
-  testDb = await useTestDatabase();
+  // Migrated here by the app's applyMigrations(), not copied from the run's migrated template.
+  testDb = await useTestDatabase({ fromScratch: true });
   // Open for the whole file: no other process uses this database.
   handle = await database();
 });

@@ -6,11 +6,16 @@ import type { TestProject } from 'vitest/node';
 import { assertLocalDatabaseUrl } from './database-guard';
 import { ensureBuild } from '../../scripts/next-build';
 import { ensureCliBundle } from '../../cli/bundle.mjs';
+import { ensurePgliteTemplate, ensurePostgresTemplate } from './database-template';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The PostgreSQL server the run was given (CI), or null for embedded PGlite. */
     adminDatabaseUrl: string | null;
+    /** A migrated PGlite directory each test file copies (embedded runs), or null. */
+    pgliteTemplateDir: string | null;
+    /** A migrated database on that server each test file's database is created from, or null. */
+    postgresTemplateDatabase: string | null;
     /** 'checked': built or reused for this run; 'deferred': startApp() builds if a test needs it; 'skipped'. */
     appBuild: 'checked' | 'deferred' | 'skipped';
   }
@@ -30,6 +35,10 @@ export default async function setup(project: TestProject): Promise<void> {
 
   // Built here once rather than by the first CLI processes of parallel test files (cli/bundle.mjs).
   await ensureCliBundle();
+
+  // Migrated once (and kept while the migrations are unchanged) rather than by every test file.
+  project.provide('pgliteTemplateDir', adminUrl ? null : await ensurePgliteTemplate());
+  project.provide('postgresTemplateDatabase', adminUrl ? await ensurePostgresTemplate(adminUrl) : null);
 
   const mode = process.env.GATEWAY_TEST_BUILD ?? 'auto';
   if (mode === 'skip') {

@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { closeDatabase, database, embeddedDatabaseShared, type DatabaseHandle } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
 import { assertLocalDatabaseUrl } from './database-guard';
+import { copyPgliteTemplate } from './database-template';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
 
 /** Where a test database lives, as the app, the CLI and this process read it from the environment. */
@@ -42,18 +43,25 @@ export function resetEnvCache(): void {
   (globalThis as { __gatewayEnv?: unknown }).__gatewayEnv = undefined;
 }
 
-/** Creates and migrates a database for this test file and points this process at it. */
-export async function useTestDatabase(): Promise<TestDatabase> {
+/**
+ * Creates and migrates a database for this test file and points this process at it: a copy of the
+ * run's migrated template (tests/support/database-template.ts), or with `fromScratch` an empty
+ * database the app's own applyMigrations() migrates (what the migrations' own tests need).
+ */
+export async function useTestDatabase(options: { fromScratch?: boolean } = {}): Promise<TestDatabase> {
   await closeDatabase();
   // This process seals and opens records with the keys the app and the CLI of the test get.
   Object.assign(process.env, TEST_PERSONAL_DATA_KEYS);
   const adminUrl = inject('adminDatabaseUrl');
-  const testDatabase = adminUrl ? await createPostgresDatabase(adminUrl) : createPgliteDirectory();
+  const testDatabase = adminUrl
+    ? await createPostgresDatabase(adminUrl, options.fromScratch ? null : inject('postgresTemplateDatabase'))
+    : createPgliteDirectory(options.fromScratch ? null : inject('pgliteTemplateDir'));
   active = testDatabase;
   try {
     resetEnvCache();
     const handle = await database();
     if (handle.kind !== testDatabase.kind) throw new Error(`expected a ${testDatabase.kind} database, opened ${handle.kind}`);
+    // On a copy of the run's template this finds nothing to apply; from scratch it migrates.
     await applyMigrations(handle);
     if (testDatabase.kind === 'pglite') await closeDatabase();
   } catch (error) {
@@ -63,10 +71,10 @@ export async function useTestDatabase(): Promise<TestDatabase> {
   return testDatabase;
 }
 
-async function createPostgresDatabase(adminUrl: string): Promise<TestDatabase> {
+async function createPostgresDatabase(adminUrl: string, template: string | null): Promise<TestDatabase> {
   const url = assertLocalDatabaseUrl(adminUrl);
   const name = `gateway_test_${process.pid}_${++created}_${Math.random().toString(36).slice(2, 8)}`;
-  await withAdmin(adminUrl, (sql) => sql.unsafe(`create database "${name}"`));
+  await withAdmin(adminUrl, (sql) => sql.unsafe(template ? `create database "${name}" template "${template}"` : `create database "${name}"`));
   url.pathname = `/${name}`;
   const location = { DATABASE_URL: url.toString() };
   process.env.DATABASE_URL = location.DATABASE_URL;
@@ -84,9 +92,10 @@ async function createPostgresDatabase(adminUrl: string): Promise<TestDatabase> {
   };
 }
 
-function createPgliteDirectory(): TestDatabase {
+function createPgliteDirectory(template: string | null): TestDatabase {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-'));
   const location = { PGLITE_DIR: path.join(directory, 'db') };
+  if (template) copyPgliteTemplate(template, location.PGLITE_DIR);
   process.env.PGLITE_DIR = location.PGLITE_DIR;
   delete process.env.DATABASE_URL;
   return {
