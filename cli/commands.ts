@@ -38,6 +38,8 @@ import { maskedIdentifiers } from '@/lib/personal-data/masking';
 import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-details/display';
 import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/integration-details/service';
 import type { DetailField } from '@/lib/integration-details/schemas';
+import { describeRequestTrace } from '@/lib/request-traces/describe';
+import { requestTrace } from '@/lib/request-traces/read';
 import { isPlausibleRequestId, typedRequestId } from '@/lib/request-ids/typed';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { resealRecords } from '@/lib/personal-data/reseal';
@@ -451,10 +453,14 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
           `${when(record.createdAt)}  ${safe(record.integrationNombre)}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
       )
       .join('\n');
-    // A request id with no record was refused before any source: the refusal counts (dashboard, console) say why.
-    const none = requestId
-      ? `Ninguna consulta registrada tiene el id de solicitud ${requestId}: esa solicitud no llegó a ninguna fuente (el servicio la rechazó antes, o no se envió a este servicio), así que no quedó registrada ni se cobró.`
-      : 'No hay consultas registradas.';
+    // A request id with no record: its trace (a refusal, or a replay and the request it repeated)
+    // says what happened, as the console's search does (lib/request-traces).
+    const trace = requestId && records.length === 0 ? await requestTrace(requestId) : undefined;
+    const none = trace
+      ? `Ninguna consulta registrada tiene ese id: ${describeRequestTrace(trace)}.`
+      : requestId
+        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: esa solicitud no llegó a ninguna fuente (el servicio no pudo atenderla, o no se envió a este servicio), así que no quedó registrada ni se cobró.`
+        : 'No hay consultas registradas.';
     return { data: records, text: text || none };
   },
 

@@ -100,15 +100,17 @@ for (const [width, height] of [
     await page.goto(`${baseUrl}/admin/registros`);
     await page.getByLabel(SEARCH_BOX).fill(refusedId);
     await page.getByRole('button', { name: 'Filtrar' }).click();
-    const notRecorded = page.getByTestId('request-id-not-recorded');
-    await expect(notRecorded).toContainText(`Ninguna consulta tiene el id de solicitud ${refusedId}`);
-    await expect(notRecorded).toContainText('Esa solicitud no llegó a ninguna fuente, así que no quedó registrada');
-    await expect(notRecorded).toContainText('Rechazos de todas las integraciones en las últimas 24 horas');
-    // The refusal counts reach the rollups within seconds (each instance flushes them): reload until they do.
+    // Its trace is written within a second (each instance writes them with the refusal counts): it
+    // says in one sentence who, which lookup, why, when and that nothing was charged (issue 32, point 1).
     await expect(async () => {
       await page.reload();
-      await expect(page.getByTestId('refusal-reasons')).toContainText('Credenciales no válidas', { timeout: 1_000 });
+      await expect(page.getByTestId('request-traced-summary')).toContainText(
+        `${refusedId}: sin integración identificada, /api/catalogos/cui-nit, ${refused.status()} credenciales no válidas,`,
+        { timeout: 1_000 },
+      );
     }).toPass({ timeout: 30_000 });
+    await expect(page.getByTestId('request-traced-summary')).toContainText('sin cobro');
+    await expect(page.getByTestId('request-traced')).toContainText('El servicio la rechazó antes de consultar ninguna fuente');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await screenshot(page, testInfo, `registros-id-sin-registro-${width}`);
   });

@@ -115,6 +115,11 @@ export const envSchema = z
 
     // How often queued records are added to the dashboard's hourly rollups (lib/rollups).
     ROLLUP_INTERVAL_MS: integer(2_000, 100),
+    // Requests that left no query record (refused before any source, or a replayed Idempotency-Key
+    // answer) are traced by request id for support (lib/request-traces): at most this many refusals
+    // a minute per instance (a flood of wrong tokens is counted, not traced), kept this many days.
+    REQUEST_TRACE_MAX_PER_MINUTE: integer(300, 0, 100_000),
+    REQUEST_TRACE_RETENTION_DAYS: integer(7, 1, 90),
     // The public status (/estado, GET /api/estado) is read at most once per this many seconds per
     // instance, and browsers and shared caches may keep GET /api/estado's answer as long (lib/status-page).
     STATUS_PAGE_CACHE_SECONDS: integer(30, 1, 300),

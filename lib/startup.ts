@@ -26,6 +26,7 @@ import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { purgeExpiredIdempotencyKeys } from '@/lib/idempotency/store';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { flushRefusals } from '@/lib/rollups/refusals';
+import { flushRequestTraces } from '@/lib/request-traces/buffer';
 import { flushBeforeExit } from '@/lib/runtime/flush-before-exit';
 import { answerWithin } from '@/lib/async/answer-within';
 import { rateLimitStore } from '@/lib/limits/limits';
@@ -98,6 +99,7 @@ export async function startServer(): Promise<void> {
   flushBeforeExit('token last use', flushTokenUses);
   flushBeforeExit('refused addresses', flushRefusedAddresses);
   flushBeforeExit('refusal counts', flushRefusals);
+  flushBeforeExit('request traces', flushRequestTraces);
   log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL', sharedAt }, 'started');
 }
 
@@ -139,6 +141,7 @@ function startRollups(intervalMs: number): void {
   holder.__refusalFlush = runAsJob('refusal-counts', () =>
     setInterval(() => {
       flushRefusals().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing refusal counts failed'));
+      flushRequestTraces().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing request traces failed'));
     }, intervalMs),
   );
   holder.__refusalFlush.unref();

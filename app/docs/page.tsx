@@ -58,6 +58,7 @@ export default async function DocsPage() {
   const document = buildOpenApiDocument(baseUrl);
   const components = document.components.schemas;
   const supportEmail = env().SUPPORT_CONTACT_EMAIL;
+  const traceDays = env().REQUEST_TRACE_RETENTION_DAYS;
   const operations = Object.entries(document.paths).map(([path, item]) => ({ path, operation: (item as { post: Operation }).post }));
 
   return (
@@ -122,8 +123,9 @@ export default async function DocsPage() {
             <p>
               Cuando una respuesta diga «Escribe a soporte», o quiera saber por qué falló una consulta y si se cobró, escriba a{' '}
               {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : <strong>el contacto de soporte de este servicio</strong>} con
-              el <code>x-request-id</code>, la ruta y la hora. Con él, soporte encuentra la consulta exacta en segundos. No envíe su token: soporte
-              nunca lo pide.
+              el <code>x-request-id</code>, la ruta y la hora. Con él, soporte encuentra la consulta exacta en segundos, también la original de una
+              repetición con <code>Idempotency-Key</code>; el de una solicitud rechazada antes de consultar la fuente (400, 401, 402, 403 o 429) le
+              dice por qué se rechazó, durante {traceDays} días. No envíe su token: soporte nunca lo pide.
             </p>
             <p>
               Si las consultas responden 502 (catálogos) o 500 (registros), vea en <a href="/estado">Estado de las fuentes</a> si la fuente está sin

@@ -18,3 +18,4 @@ export * from './idempotency-keys';
 export * from './form-submissions';
 export * from './identifier-searches';
 export * from './identifier-links';
+export * from './request-traces';

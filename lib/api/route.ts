@@ -76,7 +76,7 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
   async function answer(request: Request, requestId: string): Promise<Response> {
     const settings = env();
     if (!(await consumeGlobalLimit(requestClientIp((name) => request.headers.get(name), settings)))) {
-      countRefusal({ lookup, reason: 'ip_rate_limited' });
+      countRefusal({ lookup, reason: 'ip_rate_limited', requestId });
       return new Response(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     }
     const trace = newLookupTrace();

@@ -56,6 +56,19 @@ export const OUTCOME_LABELS: Record<Outcome, string> = {
   source_error: 'Fallas de la fuente (5xx)',
 };
 
+/** A refusal's reason in a few words, after its status ("402 sin saldo"), as support says it. */
+export const REFUSAL_REASON_SHORT_LABELS: Record<RefusalReason, string> = {
+  credentials_missing: 'sin credenciales',
+  credentials_invalid: 'credenciales no válidas',
+  not_enabled: 'consulta no habilitada',
+  rate_limited: 'límite por minuto de la integración',
+  ip_rate_limited: 'límite global por IP',
+  invalid_request: 'solicitud no válida',
+  balance_exhausted: 'sin saldo',
+  too_many_nits: 'más de 50 NIT en un lote',
+  ip_not_allowed: 'dirección IP fuera de la lista permitida, respondida como credenciales no válidas',
+};
+
 /** Why a request was refused before reaching a source, with the status the integrator got. */
 export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
   credentials_missing: 'Sin credenciales (403)',

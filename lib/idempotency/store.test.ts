@@ -59,6 +59,8 @@ describe('an Idempotency-Key on the database', () => {
     expect(await claimIdempotencyKey(target('clave-a', 'req_a3'), REQUEST, STALE_AFTER_SECONDS)).toEqual({
       kind: 'replay',
       answer: { status: 200, body: '{"data":{"nit":"576937-K"}}' },
+      // The request it repeats: its record is where the replay's own request id leads support.
+      originalRequestId: 'req_a1',
     });
   });
 

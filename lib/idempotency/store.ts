@@ -22,7 +22,7 @@ export type ClaimResult =
   /** This lookup owns the key now: it runs, and its settlement stores or releases the row. */
   | { kind: 'claimed' }
   /** An earlier request with the same key and body finished: its answer again. */
-  | { kind: 'replay'; answer: StoredAnswer }
+  | { kind: 'replay'; answer: StoredAnswer; originalRequestId: string }
   /** The key was used with another request in the last 24 hours. */
   | { kind: 'mismatch' }
   /** An earlier request with the same key and body is still running: wait and ask again. */
@@ -79,7 +79,9 @@ export async function claimIdempotencyKey(target: IdempotencyTarget, request: st
       throw new Error('an idempotency key was neither claimed nor found');
     }
     if (open(row.request_sealed, 'idempotent_request') !== request) return { kind: 'mismatch' };
-    if (row.state === 'done') return { kind: 'replay', answer: { status: Number(row.answer_status), body: open(row.answer_sealed!, 'idempotent_answer') } };
+    if (row.state === 'done') {
+      return { kind: 'replay', answer: { status: Number(row.answer_status), body: open(row.answer_sealed!, 'idempotent_answer') }, originalRequestId: row.owner_request_id };
+    }
     if (row.abandoned && (await takeOver(target, row.owner_request_id, requestSealed))) return { kind: 'claimed' };
     return { kind: 'running' };
   }

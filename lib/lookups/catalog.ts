@@ -16,6 +16,7 @@ import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import { countRefusal } from '@/lib/rollups/refusals';
+import { traceReplay } from '@/lib/request-traces/buffer';
 import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import { answeredPair } from '@/lib/records/answered-pair';
@@ -119,7 +120,11 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const waitUntil = performance.now() + settings.SOURCE_TIMEOUT_MS;
   for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS)) {
     const claim = await timeStage('idempotency', () => claimIdempotencyKey(idempotent, request, settings.HOLD_SWEEP_AFTER_SECONDS));
-    if (claim.kind === 'replay') return { kind: 'replay', answer: claim.answer };
+    if (claim.kind === 'replay') {
+      // The replay's own request id must lead support to the query it repeated (issue 32, point 1).
+      traceReplay({ requestId: input.requestId, integrationId: integration.id, lookup: input.catalog, httpStatus: claim.answer.status, replayOf: claim.originalRequestId });
+      return { kind: 'replay', answer: claim.answer };
+    }
     if (claim.kind === 'mismatch') return refused({ kind: 'invalid_request', problem: 'idempotency_key_reused' }, integration.id);
     if (claim.kind === 'claimed') return runClaimedLookup(input, integration, parsed.request, startedAt, refused, idempotent);
     if (performance.now() + pauseMs > waitUntil) return { kind: 'unavailable', cause: 'key_in_use' };

@@ -36,6 +36,11 @@ function createMetrics() {
       labelNames: ['lookup', 'reason'] as const,
       registers: [registry],
     }),
+    untracedRefusals: new Counter({
+      name: 'gateway_request_traces_untraced_total',
+      help: 'Refusals counted but not traced by request id, past REQUEST_TRACE_MAX_PER_MINUTE (a flood).',
+      registers: [registry],
+    }),
     lookupSeconds: new Histogram({
       name: 'gateway_lookup_duration_seconds',
       help: 'Time inside the app per lookup, by lookup.',

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, max, sum, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { queryRecords, refusalRollups, refusalRollupsByIntegration, type LookupKind, type RefusalReason } from '@/db/schema';
+import { requestTrace } from '@/lib/request-traces/read';
 import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
 
 export { isPlausibleRequestId, REQUEST_ID_PREFIX, typedRequestId } from './typed';
@@ -9,6 +10,20 @@ export { isPlausibleRequestId, REQUEST_ID_PREFIX, typedRequestId } from './typed
 export async function recordIdForRequestId(requestId: string): Promise<number | undefined> {
   const [row] = await (await db()).select({ id: queryRecords.id }).from(queryRecords).where(eq(queryRecords.requestId, requestId)).limit(1);
   return row?.id;
+}
+
+/** The query param a record's page reads to say it was opened by a replay's request id. */
+export const REPLAY_PARAM = 'repeticion';
+
+/**
+ * Where a replayed Idempotency-Key answer's request id leads: the page of the query it repeated,
+ * marked with the replay's id (issue 32, point 1). Undefined when the id is not a traced replay,
+ * or the query it repeated has no record (any more).
+ */
+export async function recordOfReplay(requestId: string): Promise<string | undefined> {
+  const trace = await requestTrace(requestId);
+  if (trace?.kind !== 'replay' || trace.originalRecordId === null) return undefined;
+  return `/admin/registros/${trace.originalRecordId}?${new URLSearchParams({ [REPLAY_PARAM]: requestId })}`;
 }
 
 /** How far back "around now" reaches for refusals of a request id that left no record. */

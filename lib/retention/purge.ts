@@ -8,6 +8,8 @@ import { database } from '@/db/client';
 import { recordsCsvStreamFrom } from '@/lib/records/csv';
 import { purgeExpiredSearchReferences } from '@/lib/personal-data/search-references';
 import { purgeOldSubmissions } from '@/lib/submissions/claim';
+import { purgeExpiredRequestTraces } from '@/lib/request-traces/read';
+import { env } from '@/lib/env';
 import { retentionCutoff } from './policy';
 
 const BATCH_ROWS = 5_000;
@@ -49,6 +51,8 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   const alertDeliveriesPurged = await deleteCreatedBefore('alert_deliveries', cutoff, options);
   // Form sending keys are needed for a day at most (lib/submissions).
   await purgeOldSubmissions(options.now);
+  // Request traces, a few days (lib/request-traces).
+  await purgeExpiredRequestTraces(env().REQUEST_TRACE_RETENTION_DAYS, options.now);
   // And a search's identifier behind its reference, an hour (lib/personal-data/search-references.ts).
   await purgeExpiredSearchReferences(options.now);
   // A person's NIT-CUI link goes with the last record that could have shown it: its last sighting

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { UNKNOWN_INTEGRATION_ID, type LookupKind, type RefusalReason } from '@/db/schema';
+import { currentLogBindings } from '@/lib/logging/context';
 import { metrics } from '@/lib/metrics/registry';
+import { traceRefusal } from '@/lib/request-traces/buffer';
 import { hourStart } from './hours';
 
 export interface Refusal {
@@ -9,6 +11,8 @@ export interface Refusal {
   integrationId?: number;
   lookup: LookupKind;
   reason: RefusalReason;
+  /** The request's id; by default the one of the lookup running (its log bindings carry it). */
+  requestId?: string;
 }
 
 interface RefusalCounts {
@@ -20,8 +24,11 @@ interface RefusalCounts {
 // map update, never a database trip: a flood of 401s or 429s must not become a flood of writes.
 const state = ((globalThis as Record<string, unknown>).__gatewayRefusals ??= { counts: new Map() }) as RefusalCounts;
 
+/** Counts a refusal for the rollups and traces it by request id for support (lib/request-traces). */
 export function countRefusal(refusal: Refusal, at = new Date()): void {
   metrics().refusals.inc({ lookup: refusal.lookup, reason: refusal.reason });
+  const requestId = refusal.requestId ?? currentLogBindings().requestId;
+  if (typeof requestId === 'string') traceRefusal({ requestId, integrationId: refusal.integrationId, lookup: refusal.lookup, reason: refusal.reason }, at);
   const key = [hourStart(at).toISOString(), refusal.integrationId ?? UNKNOWN_INTEGRATION_ID, refusal.lookup, refusal.reason].join('|');
   state.counts.set(key, (state.counts.get(key) ?? 0) + 1);
 }

@@ -22,6 +22,8 @@ const DATE_OF_BIRTH = '1985-03-14';
 let testDatabase: TestDatabase;
 let gateway: Gateway;
 let acme: TestIntegration;
+let broke: TestIntegration;
+let busy: TestIntegration;
 let support: ConsoleClient;
 
 /** The page's text as a reader sees it: no tags, one space between words. */
@@ -53,6 +55,9 @@ async function lookup(route: string, json: Record<string, unknown>, status: numb
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   acme = await createTestIntegration('acme-detalle', { tariffCentavos: TARIFF_CENTAVOS, balanceCentavos: 100_00 });
+  // Created before the app starts, which reads them then: one with no balance, one to reach its limit.
+  broke = await createTestIntegration('coop-sin-saldo', { tariffCentavos: TARIFF_CENTAVOS, balanceCentavos: 0 });
+  busy = await createTestIntegration('coop-apurada', { tariffCentavos: 0, balanceCentavos: 0 });
   const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'soporte-detalle@example.com', name: 'Soporte', role: 'support', mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);
   // Written as the previous release did: the source's English detail, and none of the new facts.
@@ -82,8 +87,8 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
     const requestId = await lookup(ROUTES.catalogRtu, { nit: FAULT_IDENTIFIERS.empty_success.nit, actualizado: true, date_of_birth: DATE_OF_BIRTH }, 200);
     const { html, page } = await recordPage(requestId);
     expect(page).toContain('Respuesta Vacía: la fuente respondió 200 sin ningún dato (todos los campos en null). Se cobró igual (Q 1.50)');
-    expect(page).toContain('Datos recientes actualizado Sí (true): la fuente consultó a la autoridad en ese momento');
-    expect(page).toContain('Fecha de nacimiento date_of_birth Enviada a la fuente (la fecha no se guarda)');
+    expect(page).toContain('¿Pidió datos recientes? Sí: pidió que la fuente consultara a la autoridad en ese momento');
+    expect(page).toContain('¿Envió fecha de nacimiento? Sí, y se envió a la fuente (la fecha no se guarda)');
     expect(html).not.toContain(DATE_OF_BIRTH);
     // Support sees the identifier masked, here and in the detail.
     expect(html).not.toContain(FAULT_IDENTIFIERS.empty_success.nit);
@@ -100,16 +105,21 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
   it('says a catalog 200 had data, actualizado false by default and no date_of_birth; one the catalog does not read is said to be unused', async () => {
     const withData = (await recordPage(await lookup(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, 200))).page;
     expect(withData).toContain('Respuesta Con datos');
-    expect(withData).toContain('Datos recientes actualizado No (false): respuesta de la copia que guarda la fuente');
-    expect(withData).toContain('Fecha de nacimiento date_of_birth No enviada');
+    expect(withData).toContain('¿Pidió datos recientes? No: le bastaba la copia que guarda la fuente');
+    expect(withData).toContain('¿Envió fecha de nacimiento? No ');
     expect(withData).toContain('Cobrado: Q 1.50');
 
     const unused = (await recordPage(await lookup(ROUTES.omisos, { nit: gateway.sample.omiso.nit, date_of_birth: DATE_OF_BIRTH }, 200))).page;
-    expect(unused).toContain('Fecha de nacimiento date_of_birth Enviada, pero esta consulta no la usa (solo la lee el catálogo RTU)');
+    expect(unused).toContain('¿Envió fecha de nacimiento? Sí, pero esta consulta no la usa (solo la lee el catálogo RTU)');
   });
 
   it('explains a source failure in Spanish from its kind, keeps the English detail folded, and says why nothing was charged', async () => {
     const failed = await recordPage(await lookup(ROUTES.omisos, { nit: FAULT_IDENTIFIERS.server_error.nit }, 502));
+    // Nothing came back: the page says what was asked, in words (issue 32, point 1: it read
+    // "Datos recientes actualizado: No (false): respuesta de la copia que guarda la fuente").
+    expect(failed.page).toContain('¿Pidió datos recientes? No: le bastaba la copia que guarda la fuente');
+    expect(failed.page).not.toMatch(/\b(?:date_of_birth|false|true)\b/);
+    expect(failed.page).not.toContain('actualizado No');
     expect(failed.page).toContain(
       'Qué pasó La fuente de catálogos respondió HTTP 503 (servicio no disponible): la fuente falló. La integración recibió 502. Detalle técnico catalog source answered HTTP 503',
     );
@@ -142,11 +152,89 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
     const failed = (await recordPage(LEGACY_FAILED)).page;
     expect(failed).toContain('Qué pasó La fuente de catálogos respondió HTTP 503 (servicio no disponible): la fuente falló. La integración recibió 502.');
     expect(failed).toContain('Detalle técnico catalog source answered HTTP 503');
-    expect(failed).toContain('Datos recientes actualizado No registrado (consulta anterior a que se guardara este dato)');
-    expect(failed).toContain('Fecha de nacimiento date_of_birth No registrado');
+    expect(failed).toContain('¿Pidió datos recientes? No registrado (consulta anterior a que se guardara este dato)');
+    expect(failed).toContain('¿Envió fecha de nacimiento? No registrado');
 
     const succeeded = (await recordPage(LEGACY_SUCCESS)).page;
     expect(succeeded).toContain('Respuesta No registrado (consulta anterior a que se guardara este dato)');
     expect(succeeded).toContain('Qué pasó Respondida sin error');
   });
 });
+
+// Every request id an integrator is given leads support somewhere true (issue 32, point 1): on the
+// main before it, a replay's id and a refusal's id both read "Ninguna consulta tiene el id…".
+describe('a request id that left no record, as support searches it', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  /** Where the search for a request id leads, once this instance has written its traces (every ROLLUP_INTERVAL_MS). */
+  async function searched(requestId: string, expected: RegExp): Promise<{ location: string; page: string }> {
+    let location = '';
+    let page = '';
+    await expect
+      .poll(
+        async () => {
+          const found = await support.request(`/admin/registros?${new URLSearchParams({ identificador: requestId })}`);
+          location = found.headers.get('location') ?? '';
+          page = text((await support.request(location)).text);
+          return page;
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toMatch(expected);
+    return { location, page };
+  }
+
+  const time = String.raw`\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d`;
+
+  it("opens a replayed Idempotency-Key answer's id on the query it repeated, charged once", async () => {
+    const headers = { 'idempotency-key': `soporte-${Date.now()}` };
+    const first = await gateway.call(ROUTES.cuiNit, { as: acme, json: { nit: gateway.sample.individual.nit }, headers });
+    const replay = await gateway.call(ROUTES.cuiNit, { as: acme, json: { nit: gateway.sample.individual.nit }, headers });
+    expect([first.status, replay.status]).toEqual([200, 200]);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(replay.requestId).not.toBe(first.requestId);
+
+    const { location, page } = await searched(replay.requestId, /es una repetición de/);
+    expect(location).toMatch(new RegExp(`^/admin/registros/\\d+\\?repeticion=${replay.requestId}$`));
+    expect(page).toContain(
+      `${replay.requestId} es una repetición de ${first.requestId} con la misma Idempotency-Key (`,
+    );
+    expect(page).toContain('recibió la misma respuesta que esta consulta (200) y no se cobró; esta consulta se cobró una vez (Q 1.50).');
+    expect(page).toContain(`Consulta ${location.match(/registros\/(\d+)/)![1]}`);
+    // The original's own id opens the same page, without the replay's notice.
+    const original = await searched(first.requestId, /Cobrado: Q 1\.50/);
+    expect(original.location.split('?')[0]).toBe(location.split('?')[0]);
+    expect(original.page).not.toContain('es una repetición de');
+  });
+
+  it("explains a 402's, a 429's and a wrong token's id in one sentence each: who, which lookup, why, when, not charged", async () => {
+    const outOfBalance = await gateway.call(ROUTES.omisos, { as: broke, json: { nit: gateway.sample.omiso.nit } });
+    expect(outOfBalance.status).toBe(402);
+    const refused402 = await searched(outOfBalance.requestId, /sin cobro/);
+    expect(refused402.page).toMatch(new RegExp(`${outOfBalance.requestId}: coop-sin-saldo, /api/catalogos/omisos, 402 sin saldo, ${time}, sin cobro`));
+    expect(refused402.page).toContain('El servicio la rechazó antes de consultar ninguna fuente (Sin saldo (402))');
+
+    // The catalogs' shared per-minute limit (30 by default): the 31st is refused.
+    let limited: Awaited<ReturnType<Gateway['call']>> | undefined;
+    for (let index = 0; index < 31 && limited?.status !== 429; index++) {
+      limited = await gateway.call(ROUTES.cuiNit, { as: busy, json: { nit: gateway.sample.individual.nit } });
+    }
+    expect(limited!.status).toBe(429);
+    const refused429 = await searched(limited!.requestId, /sin cobro/);
+    expect(refused429.page).toMatch(
+      new RegExp(`${limited!.requestId}: coop-apurada, /api/catalogos/cui-nit, 429 límite por minuto de la integración, ${time}, sin cobro`),
+    );
+
+    const wrongToken = await gateway.call(ROUTES.catalogRtu, { as: { ...acme, token: 'no-es-el-token' }, json: { nit: gateway.sample.individual.nit } });
+    expect(wrongToken.status).toBe(401);
+    const refused401 = await searched(wrongToken.requestId, /sin cobro/);
+    expect(refused401.page).toMatch(
+      new RegExp(`${wrongToken.requestId}: sin integración identificada, /api/catalogos/rtu, 401 credenciales no válidas, ${time}, sin cobro`),
+    );
+  });
+
+  it('says what an id with neither a record nor a trace may be', async () => {
+    const { page } = await searched('req_0000000000nadaquever', /Ninguna consulta ni rechazo/);
+    expect(page).toContain('Ninguna consulta ni rechazo tiene el id de solicitud req_0000000000nadaquever');
+    expect(page).toContain('Cada rechazo queda con su id de solicitud durante 7 días; este no está entre ellos.');
+  });
+});
+

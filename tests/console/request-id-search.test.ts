@@ -1,7 +1,7 @@
 // The records list's search for a request id, over HTTP against the built app: a request id opens
-// its record with a redirect (spaces and case as typed do not matter), one that left no record
-// says the request never reached a source and lists the refusal reasons counted around now (the
-// selected integration's, or everyone's), and the list shows each record's request id. Support sees
+// its record with a redirect (spaces and case as typed do not matter), one that left neither a
+// record nor a trace says what it may be and lists the refusal reasons counted around now (the
+// selected integration's, or everyone's; tests/console/record-detail.test.ts reads the traces), and the list shows each record's request id. Support sees
 // no full NIT or CUI in any of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegration } from '@/lib/integrations/service';
@@ -81,8 +81,8 @@ describe('request-id search in the records list', { timeout: PROCESS_TEST_TIMEOU
     const list = await support.request(location);
     expect(list.status).toBe(200);
     const page = text(list.text);
-    expect(page).toContain(`Ninguna consulta tiene el id de solicitud ${UNKNOWN_REQUEST_ID}`);
-    expect(page).toContain('Esa solicitud no llegó a ninguna fuente, así que no quedó registrada');
+    expect(page).toContain(`Ninguna consulta ni rechazo tiene el id de solicitud ${UNKNOWN_REQUEST_ID}`);
+    expect(page).toContain('Puede que el id tenga un error de copia o no sea de este servicio');
     expect(page).toContain('Rechazos de acme en las últimas 24 horas');
     expect(page).toMatch(/Sin saldo \(402\) 3 /);
     expect(page).not.toContain('Límite por minuto de la integración (429)');

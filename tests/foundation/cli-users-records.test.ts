@@ -129,6 +129,15 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     const missing = await cli('records:list', '--request-id', 'req_0123456789abcdef0123');
     expect(missing.code).toBe(0);
     expect(missing.stdout).toContain('esa solicitud no llegó a ninguna fuente');
+    // A refused request's id reads as the console's search says it (its trace, issue 32, point 1).
+    await testDb().use((handle) =>
+      handle.rows(sql`insert into request_traces (request_id, at, integration_id, lookup, http_status, reason)
+        values ('req_0123456789refused402', '2026-11-24T10:02:09Z', ${other.id}, 'omisos', 402, 'balance_exhausted')`),
+    );
+    const refused = await cli('records:list', '--request-id', 'req_0123456789refused402');
+    expect(refused.code).toBe(0);
+    expect(refused.stdout).toContain(`req_0123456789refused402: ${other.nombre}, /api/catalogos/omisos, 402 sin saldo, 24/11/2026`);
+    expect(refused.stdout).toContain('04:02:09, sin cobro.');
     const invalid = await cli('records:list', '--request-id', '576937-K');
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toContain('--request-id');

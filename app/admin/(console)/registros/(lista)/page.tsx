@@ -21,7 +21,16 @@ import { maskedIdentifiers } from '@/lib/personal-data/masking';
 import { EXPIRED_SEARCH_MESSAGE, recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/personal-data/search-references';
 import { FullExportForm } from './full-export-form';
 import { suggestIntegrations } from '../../integration-suggestions';
-import { recordIdForRequestId, refusalReasonsAround, REFUSAL_WINDOW_HOURS, REQUEST_ID_PREFIX, type RefusalReasonCount } from '@/lib/request-ids/search';
+import {
+  recordIdForRequestId,
+  recordOfReplay,
+  refusalReasonsAround,
+  REFUSAL_WINDOW_HOURS,
+  REQUEST_ID_PREFIX,
+  type RefusalReasonCount,
+} from '@/lib/request-ids/search';
+import { describeRequestTrace } from '@/lib/request-traces/describe';
+import { requestTrace, untracedRefusalsSince, type RequestTrace } from '@/lib/request-traces/read';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
 
@@ -53,11 +62,23 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   // record with a redirect; one that left no record comes back here as ?solicitud=. It was refused
   // before any source (or never reached this service): the refusal counts are what support can
   // answer with.
+  // Its trace says what happened to it (lib/request-traces); without one, the refusal counts are
+  // what support can answer with.
   let refusals: RefusalReasonCount[] | undefined;
+  let trace: RequestTrace | undefined;
+  let untraced = 0;
   if (filters.solicitud) {
     const recordId = await recordIdForRequestId(filters.solicitud);
     if (recordId !== undefined) redirect(`/admin/registros/${recordId}`);
-    refusals = await refusalReasonsAround(new Date(), { integrationId: filters.integracion, lookup: filters.consulta });
+    const replayed = await recordOfReplay(filters.solicitud);
+    if (replayed) redirect(replayed);
+    trace = await requestTrace(filters.solicitud);
+    if (!trace) {
+      [refusals, untraced] = await Promise.all([
+        refusalReasonsAround(new Date(), { integrationId: filters.integracion, lookup: filters.consulta }),
+        untracedRefusalsSince(new Date(), REFUSAL_WINDOW_HOURS),
+      ]);
+    }
   }
   const position = {
     after: typeof params.despues === 'string' ? params.despues : undefined,
@@ -174,9 +195,12 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           {isAdmin ? '; sale con los NIT y CUI enmascarados, salvo que la pidas con los identificadores completos y un motivo (queda registrado).' : ', con los NIT y CUI enmascarados.'}
         </p>
       )}
-      {filters.solicitud && refusals ? (
+      {filters.solicitud && trace ? (
+        <RequestTraced trace={trace} />
+      ) : filters.solicitud && refusals ? (
         <RequestIdNotRecorded
           requestId={filters.solicitud}
+          untraced={untraced}
           refusals={refusals}
           scope={chosenIntegration}
           lookup={filters.consulta ? LOOKUP_LABELS[filters.consulta] : undefined}
@@ -265,13 +289,39 @@ function shortRequestId(requestId: string): string {
 }
 
 /** A request id with no record: why that happens, and the refusals support can answer with. */
+/** What happened to a request that left no record, from its trace: one sentence support can repeat. */
+function RequestTraced({ trace }: { trace: RequestTrace }) {
+  return (
+    <section className="card" data-testid="request-traced" aria-labelledby="request-traced-title">
+      <h2 id="request-traced-title" className="break-anywhere" data-testid="request-traced-summary">
+        {describeRequestTrace(trace)}
+      </h2>
+      {trace.kind === 'refusal' ? (
+        <p>{`El servicio la rechazó antes de consultar ninguna fuente (${REFUSAL_REASON_LABELS[trace.reason]}): no es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
+      ) : (
+        <p>
+          Recibió la respuesta guardada de la solicitud original, que ya no tiene registro (pasó su tiempo de conservación). Una repetición nunca
+          se cobra.
+        </p>
+      )}
+      {trace.integration && (
+        <p>
+          <Link href={`/admin/integraciones/${trace.integration.id}`}>Ver la integración {trace.integration.nombre}</Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
 function RequestIdNotRecorded({
   requestId,
+  untraced,
   refusals,
   scope,
   lookup,
 }: {
   requestId: string;
+  untraced: number;
   refusals: RefusalReasonCount[];
   scope?: string;
   lookup?: string;
@@ -280,12 +330,12 @@ function RequestIdNotRecorded({
   return (
     <section className="card" data-testid="request-id-not-recorded" aria-labelledby="request-id-not-recorded-title">
       <h2 id="request-id-not-recorded-title">
-        Ninguna consulta tiene el id de solicitud <span className="mono">{requestId}</span>.
+        Ninguna consulta ni rechazo tiene el id de solicitud <span className="mono">{requestId}</span>.
       </h2>
       <p>
-        Esa solicitud no llegó a ninguna fuente, así que no quedó registrada: el servicio la rechazó antes (credenciales, consulta no
-        habilitada, saldo, límites o una solicitud no válida) y no se cobró. Si el id no es de este servicio o tiene un error de copia,
-        tampoco aparece.
+        Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de{' '}
+        {env().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos se anotan cada pocos segundos: vuelve a buscarla).
+        Tampoco quedan las que el servicio no pudo atender por saturación (502 o 500): ninguna de ellas llegó a una fuente ni se cobró.
       </p>
       <h3>
         Rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas
@@ -320,7 +370,11 @@ function RequestIdNotRecorded({
           </table>
         </div>
       )}
-      <p className="small muted">Los rechazos se cuentan por hora, integración, consulta y motivo; no guardan el id de solicitud.</p>
+      <p className="small muted">
+        Cada rechazo queda con su id de solicitud durante {env().REQUEST_TRACE_RETENTION_DAYS} días; este no está entre ellos.
+        {untraced > 0 &&
+          ` En las últimas ${REFUSAL_WINDOW_HOURS} horas ${untraced.toLocaleString('es-GT')} rechazos quedaron sin detalle, por llegar más de ${env().REQUEST_TRACE_MAX_PER_MINUTE.toLocaleString('es-GT')} por minuto a una instancia: pudo ser uno de ellos.`}
+      </p>
     </section>
   );
 }

@@ -14,6 +14,8 @@ import { parseRecordFilters } from '@/lib/records/filters';
 import { findRecordDetail } from '@/lib/records/list';
 import { maskedIdentifiers } from '@/lib/personal-data/masking';
 import { recordListAddress, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
+import { REPLAY_PARAM, typedRequestId } from '@/lib/request-ids/search';
+import { requestTrace } from '@/lib/request-traces/read';
 import { revealRecordIdentifiersAction } from '../actions';
 import { RevealIdentifiers } from './reveal-identifiers';
 
@@ -36,16 +38,18 @@ function describeAnswer(record: { lookup: string; httpStatus: number; answerEmpt
   return `Vacía: la fuente respondió 200 sin ningún dato (todos los campos en null).${charged}`;
 }
 
+// What the integrator asked for, in words: whatever the source answered, or if it never did (a 502),
+// these say what the request carried, not what came back (issue 32, point 1).
 function describeActualizado(actualizado: boolean | null): string {
   if (actualizado === null) return NOT_RECORDED;
-  return actualizado ? 'Sí (true): la fuente consultó a la autoridad en ese momento' : 'No (false): respuesta de la copia que guarda la fuente';
+  return actualizado ? 'Sí: pidió que la fuente consultara a la autoridad en ese momento' : 'No: le bastaba la copia que guarda la fuente';
 }
 
 function describeDateOfBirth(lookup: string, sent: boolean | null): string {
   if (sent === null) return NOT_RECORDED;
-  if (!sent) return 'No enviada';
-  if (lookup !== 'rtu') return 'Enviada, pero esta consulta no la usa (solo la lee el catálogo RTU)';
-  return 'Enviada a la fuente (la fecha no se guarda)';
+  if (!sent) return 'No';
+  if (lookup !== 'rtu') return 'Sí, pero esta consulta no la usa (solo la lee el catálogo RTU)';
+  return 'Sí, y se envió a la fuente (la fecha no se guarda)';
 }
 
 /** The tab names the query by its number, as its page heading does. */
@@ -63,7 +67,7 @@ export default async function RecordPage({
 }) {
   await requirePageUser('support');
   const { id } = await params;
-  const { volver } = await searchParams;
+  const { volver, [REPLAY_PARAM]: replayParam } = await searchParams;
   // Back to the list as it was filtered: only the list's own filters, re-encoded, never a raw link.
   const back = typeof volver === 'string' ? new URLSearchParams(volver) : undefined;
   const listQuery = back ? recordListAddress(parseRecordFilters(back).filters, back.get(SEARCH_REFERENCE_PARAM) ?? undefined).toString() : '';
@@ -78,10 +82,22 @@ export default async function RecordPage({
   const answer = describeAnswer(record);
   const isCatalog = CATALOGS.has(record.lookup);
   const charge = explainCharge(record, detail.ledger, record.lookup);
+  // Opened by a replayed Idempotency-Key answer's request id (./solicitud): said only when its trace
+  // really repeated this query.
+  const replayId = typeof replayParam === 'string' ? typedRequestId(replayParam) : undefined;
+  const replayTrace = replayId ? await requestTrace(replayId) : undefined;
+  const replay = replayTrace?.kind === 'replay' && replayTrace.replayOf === record.requestId ? replayTrace : undefined;
 
   return (
     <>
       <PageHeader title={`Consulta ${record.id}`} back={{ href: listQuery ? `/admin/registros?${listQuery}` : '/admin/registros', label: 'Registros de consultas' }} />
+      {replay && (
+        <div className="notice info break-anywhere" role="status" data-testid="record-replay">
+          {`${replay.requestId} es una repetición de ${record.requestId} con la misma Idempotency-Key (${formatDateTime(replay.at)}): recibió la misma respuesta que esta consulta (${replay.httpStatus}) y no se cobró; ${
+            record.chargedCentavos > 0 ? `esta consulta se cobró una vez (${formatQuetzales(record.chargedCentavos)}).` : 'esta consulta tampoco se cobró.'
+          }`}
+        </div>
+      )}
       <div className="grid grid-2">
         <section className="card">
           <h2>Consulta</h2>
@@ -110,18 +126,9 @@ export default async function RecordPage({
             <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
             {isCatalog && (
               <>
-                {/* The field's name on a line of its own: the label column stays as narrow as the others on a phone. */}
-                <dt>
-                  Datos recientes
-                  <br />
-                  <code className="mono small">actualizado</code>
-                </dt>
+                <dt>¿Pidió datos recientes?</dt>
                 <dd data-testid="record-actualizado">{describeActualizado(record.actualizado)}</dd>
-                <dt>
-                  Fecha de nacimiento
-                  <br />
-                  <code className="mono small">date_of_birth</code>
-                </dt>
+                <dt>¿Envió fecha de nacimiento?</dt>
                 <dd data-testid="record-date-of-birth">{describeDateOfBirth(record.lookup, record.dateOfBirthSent)}</dd>
               </>
             )}

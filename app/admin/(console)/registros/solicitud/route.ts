@@ -1,9 +1,10 @@
 // GET /admin/registros/solicitud?identificador=req_… - the records list's search for a request id
-// (proxy.ts sends such a search here): opens that request's record with an HTTP redirect, or, when
-// no record has it, sends back to the list with ?solicitud=, which says why and lists the refusals.
+// (proxy.ts sends such a search here): opens that request's record with an HTTP redirect; a
+// replayed Idempotency-Key answer's id opens the record of the query it repeated, saying so; when
+// no record has it, sends back to the list with ?solicitud=, which says why (its refusal trace).
 // A page could only redirect after the list's skeleton had been sent (a client-side redirect).
 import { consoleUserWithAccess } from '@/lib/auth/session';
-import { recordIdForRequestId, typedRequestId } from '@/lib/request-ids/search';
+import { recordIdForRequestId, recordOfReplay, typedRequestId } from '@/lib/request-ids/search';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,5 +24,7 @@ export async function GET(request: Request) {
   // Signed out (or mid sign-in): the list page sends to sign-in and back; nothing is looked up.
   if (!requestId || !(await consoleUserWithAccess())) return redirectTo(list);
   const recordId = await recordIdForRequestId(requestId);
-  return redirectTo(recordId === undefined ? list : `/admin/registros/${recordId}`);
+  if (recordId !== undefined) return redirectTo(`/admin/registros/${recordId}`);
+  const replayed = await recordOfReplay(requestId);
+  return redirectTo(replayed ?? list);
 }

@@ -1,0 +1,110 @@
+// The request traces' buffer: a refusal traced by its request id (and a replay by the request it
+// repeated) costs no database trip until the flush; past REQUEST_TRACE_MAX_PER_MINUTE refusals in a
+// minute they are only counted; a failed write keeps them; old ones go with the retention job.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import { createIntegration } from '@/lib/integrations/service';
+import { metrics } from '@/lib/metrics/registry';
+import { countRefusal, flushRefusals } from '@/lib/rollups/refusals';
+import { resetEnvCache, useTestDatabase, type TestDatabase } from '../../tests/support/test-database';
+import { flushRequestTraces, traceReplay } from './buffer';
+import { purgeExpiredRequestTraces, requestTrace, untracedRefusalsSince } from './read';
+
+let testDatabase: TestDatabase;
+let coopId = 0;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  const created = await createIntegration({ kind: 'system', name: 'test' }, { nombre: 'coop-ejemplo' });
+  if (!created.ok) throw new Error(created.error.message);
+  coopId = created.value.integration.id;
+});
+
+afterAll(async () => {
+  delete process.env.REQUEST_TRACE_MAX_PER_MINUTE;
+  resetEnvCache();
+  await testDatabase?.cleanup();
+});
+
+beforeEach(async () => {
+  await flushRequestTraces();
+  await flushRefusals();
+  await (await database()).rows(sql`delete from request_traces`);
+  await (await database()).rows(sql`delete from request_trace_overflow`);
+});
+
+describe('request traces', () => {
+  it('keep a refusal by its request id with the status the integrator got, written only by the flush', async () => {
+    await database();
+    const roundTrips = async () => (await metrics().databaseRoundTrips.get()).values.reduce((total, value) => total + value.value, 0);
+    const before = await roundTrips();
+    const at = new Date('2026-11-24T10:02:09.000Z');
+    countRefusal({ integrationId: coopId, lookup: 'cui_nit', reason: 'balance_exhausted', requestId: 'req_refused402' }, at);
+    countRefusal({ lookup: 'renap', reason: 'credentials_invalid', requestId: 'req_refused403' }, at);
+    countRefusal({ lookup: 'omisos', reason: 'ip_not_allowed', integrationId: coopId, requestId: 'req_refused401' }, at);
+    expect(await roundTrips()).toBe(before);
+    expect(await requestTrace('req_refused402')).toBeUndefined();
+
+    await flushRequestTraces();
+    expect(await requestTrace('req_refused402')).toEqual({
+      kind: 'refusal',
+      requestId: 'req_refused402',
+      at,
+      lookup: 'cui_nit',
+      httpStatus: 402,
+      reason: 'balance_exhausted',
+      integration: { id: coopId, nombre: 'coop-ejemplo', legalName: null },
+    });
+    // The registries answer missing and wrong credentials with one 403; the catalogs a wrong one with 401.
+    expect(await requestTrace('req_refused403')).toMatchObject({ httpStatus: 403, integration: null, reason: 'credentials_invalid' });
+    expect(await requestTrace('req_refused401')).toMatchObject({ httpStatus: 401, reason: 'ip_not_allowed' });
+  });
+
+  it('lead a replay to the request it repeated', async () => {
+    traceReplay({ requestId: 'req_replay', integrationId: coopId, lookup: 'omisos', httpStatus: 200, replayOf: 'req_original' });
+    await flushRequestTraces();
+    expect(await requestTrace('req_replay')).toMatchObject({ kind: 'replay', replayOf: 'req_original', originalRecordId: null, httpStatus: 200 });
+  });
+
+  it('trace at most REQUEST_TRACE_MAX_PER_MINUTE refusals a minute per instance and count the rest', async () => {
+    process.env.REQUEST_TRACE_MAX_PER_MINUTE = '5';
+    resetEnvCache();
+    try {
+      const minute = new Date('2026-11-24T10:05:00.000Z');
+      for (let index = 0; index < 2_000; index++) {
+        countRefusal({ lookup: 'cui_nit', reason: 'credentials_invalid', requestId: `req_flood${index}` }, new Date(minute.getTime() + index));
+      }
+      // The next minute traces again.
+      countRefusal({ lookup: 'cui_nit', reason: 'credentials_invalid', requestId: 'req_nextminute' }, new Date(minute.getTime() + 60_000));
+      await flushRequestTraces();
+      const [{ traced }] = (await (await database()).rows<{ traced: number | string }>(sql`select count(*) as traced from request_traces`)) as [
+        { traced: number | string },
+      ];
+      expect(Number(traced)).toBe(6);
+      expect(await requestTrace('req_flood4')).toBeDefined();
+      expect(await requestTrace('req_flood5')).toBeUndefined();
+      expect(await requestTrace('req_nextminute')).toBeDefined();
+      expect(await untracedRefusalsSince(new Date('2026-11-24T10:59:00.000Z'), 24)).toBe(1_995);
+    } finally {
+      delete process.env.REQUEST_TRACE_MAX_PER_MINUTE;
+      resetEnvCache();
+    }
+  });
+
+  it('are kept for the next flush when the write fails, and deleted past their retention', async () => {
+    countRefusal({ lookup: 'rtu', reason: 'rate_limited', integrationId: coopId, requestId: 'req_kept' }, new Date('2026-11-01T10:00:00.000Z'));
+    await (await database()).rows(sql`alter table request_traces rename to request_traces_away`);
+    try {
+      await expect(flushRequestTraces()).rejects.toThrow();
+    } finally {
+      await (await database()).rows(sql`alter table request_traces_away rename to request_traces`);
+    }
+    await flushRequestTraces();
+    expect(await requestTrace('req_kept')).toMatchObject({ httpStatus: 429, reason: 'rate_limited' });
+
+    expect(await purgeExpiredRequestTraces(7, new Date('2026-11-07T09:00:00.000Z'))).toBe(0);
+    expect(await purgeExpiredRequestTraces(7, new Date('2026-11-08T11:00:00.000Z'))).toBe(1);
+    expect(await requestTrace('req_kept')).toBeUndefined();
+  });
+});

@@ -1,0 +1,28 @@
+import type { LookupKind, RefusalReason } from '@/db/schema';
+
+const CATALOGS: ReadonlySet<LookupKind> = new Set(['cui_nit', 'rtu', 'omisos']);
+
+/**
+ * The status an integrator got for a refusal, as lib/api answers it: the contract gives the
+ * registries (RENAP, RTU by NIT) one 403 for missing and wrong credentials, the catalogs a 403 for
+ * missing ones and a 401 for wrong ones. An address outside the allow-list is answered as wrong
+ * credentials; the per-IP limit is a 429 on every route.
+ */
+export function refusalStatus(lookup: LookupKind, reason: RefusalReason): number {
+  switch (reason) {
+    case 'credentials_missing':
+    case 'not_enabled':
+      return 403;
+    case 'credentials_invalid':
+    case 'ip_not_allowed':
+      return CATALOGS.has(lookup) ? 401 : 403;
+    case 'rate_limited':
+    case 'ip_rate_limited':
+      return 429;
+    case 'invalid_request':
+    case 'too_many_nits':
+      return 400;
+    case 'balance_exhausted':
+      return 402;
+  }
+}
