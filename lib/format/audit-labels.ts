@@ -1,3 +1,5 @@
+import { ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
+import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
@@ -36,6 +38,15 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   recoveryCodes: 'Códigos de recuperación',
   method: 'Con',
   step: 'Paso',
+  tokenId: 'Token',
+  label: 'Nombre del token',
+  expiresAt: 'Vence',
+  revokedAt: 'Revocado',
+  replaced: 'Token reemplazado',
+  overlap: 'Superposición',
+  allowedNetworks: 'Direcciones IP permitidas',
+  webhook: 'Webhook de avisos',
+  desactivados: 'Avisos desactivados',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
@@ -63,13 +74,32 @@ const TWO_FACTOR_VALUE_LABELS: Record<string, Record<string, string>> = {
   step: { second_factor: 'segundo factor (código de verificación)' },
 };
 
+/** Who an integration's notice goes to (integration_notification_opt_outs' recipient). */
+const RECIPIENT_LABELS: Record<string, string> = {
+  technical: 'contacto técnico',
+  billing: 'contacto de facturación',
+  webhook: 'webhook',
+};
+
+/** A token as audited (lib/credentials/tokens.ts auditSnapshot): «name» (prefix…) and its state. */
+function describeAuditedToken(token: Record<string, unknown>): string {
+  const name = `«${String(token.label ?? '')}» (${String(token.tokenPrefix ?? '')}…)`;
+  if (typeof token.revokedAt === 'string') return `${name}, revocado el ${formatDateTime(token.revokedAt)}`;
+  if (typeof token.expiresAt === 'string') return `${name}, deja de funcionar el ${formatDateTime(token.expiresAt)}`;
+  return name;
+}
+
 export function auditFieldLabel(field: string, targetType?: string): string {
   if (field === 'active' && targetType === 'console_user') return 'Activo';
   return AUDIT_FIELD_LABELS[field] ?? field;
 }
 
+/** What an empty value means for these fields. */
+const NULL_WORDS: Record<string, string> = { expiresAt: 'sin vencimiento', revokedAt: 'no', webhook: 'ninguno' };
+
 /** A value as the console shows it: quetzales, sí/no, role names, Guatemalan dates. */
 export function formatAuditValue(field: string, value: unknown): string {
+  if (value === null && NULL_WORDS[field]) return NULL_WORDS[field];
   if (value === undefined || value === null) return '—';
   if (typeof value === 'number' && MONEY_FIELDS.has(field)) return formatQuetzales(value);
   if (typeof value === 'boolean') return value ? 'sí' : 'no';
@@ -77,6 +107,20 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (field === 'passwordChangedAt' && typeof value === 'string') return formatDateTime(value);
   if (field === 'lockScope' && typeof value === 'string') return LOCK_SCOPE_LABELS[value] ?? value;
   if (typeof value === 'string' && TWO_FACTOR_VALUE_LABELS[field]?.[value]) return TWO_FACTOR_VALUE_LABELS[field][value];
+  if ((field === 'expiresAt' || field === 'revokedAt') && typeof value === 'string') return formatDateTime(value);
+  if (field === 'tokenId' && typeof value === 'number') return `n.º ${value}`;
+  if (field === 'overlap' && typeof value === 'string') return OVERLAP_LABELS[value as OverlapPreset] ?? value;
+  if (field === 'replaced' && typeof value === 'object') return describeAuditedToken(value as Record<string, unknown>);
+  if (field === 'allowedNetworks' && Array.isArray(value)) return value.length === 0 ? 'cualquier dirección (sin lista)' : value.join(', ');
+  if (field === 'desactivados' && Array.isArray(value)) {
+    if (value.length === 0) return 'ninguno';
+    return value
+      .map((pair) => {
+        const [recipient, kind] = String(pair).split(':');
+        return `${ALERT_CONDITION_LABELS[kind as keyof typeof ALERT_CONDITION_LABELS] ?? kind} al ${RECIPIENT_LABELS[recipient!] ?? recipient}`;
+      })
+      .join('; ');
+  }
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
