@@ -31,8 +31,8 @@ for (const [width, height] of [
     await page.goto(`${baseUrl}/admin/registros?${new URLSearchParams({ identificador: empty })}`);
     await expect(page).toHaveURL(/\/admin\/registros\/\d+$/);
     await expect(page.getByTestId('record-answer')).toHaveText(/^Vacía: la fuente respondió 200 sin ningún dato \(todos los campos en null\)\. Se cobró igual \(Q \d+\.\d\d\)/);
-    await expect(page.getByTestId('record-actualizado')).toHaveText('Sí: pidió que la fuente consultara a la autoridad en ese momento');
-    await expect(page.getByTestId('record-date-of-birth')).toHaveText('Sí, y se envió a la fuente (la fecha no se guarda)');
+    await expect(page.getByTestId('record-actualizado')).toHaveText('Pedidos: la fuente debía consultar a la autoridad en ese momento');
+    await expect(page.getByTestId('record-date-of-birth')).toHaveText('Enviada a la fuente (la fecha no se guarda)');
     await expect(page.locator('body')).not.toContainText('1985-03-14');
     const charged = page.getByTestId('record-charged');
     await expect(charged).toHaveText(/^Cobrado: Q \d+\.\d\d$/);
@@ -55,7 +55,7 @@ for (const [width, height] of [
     await expect(raw).toBeHidden();
     await page.getByText('Detalle técnico').click();
     await expect(raw).toContainText('catalog source answered HTTP 503');
-    await expect(page.getByTestId('record-charged')).toHaveText('Sin cobro: Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
+    await expect(page.getByTestId('record-charged')).toHaveText('Sin cobro. Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
     await expect(page.getByTestId('record-movements').locator('tr', { hasText: 'Reserva liberada: el saldo se devuelve' })).toContainText(`+${amount}`);
     await expect(page.getByTestId('record-movements-total')).toHaveText('Q 0.00');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);

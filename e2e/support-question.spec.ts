@@ -40,7 +40,7 @@ test('soporte responde «¿por qué falló req_… y se nos cobró?» con el id 
   await expect(support.getByTestId('record-explanation')).toHaveText(
     'La fuente de catálogos respondió HTTP 503 (servicio no disponible): la fuente falló. La integración recibió 502.',
   );
-  await expect(support.getByTestId('record-charged')).toHaveText('Sin cobro: Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
+  await expect(support.getByTestId('record-charged')).toHaveText('Sin cobro. Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
   await expect(support.getByTestId('record-movements-total')).toHaveText('Q 0.00');
   // Support sees the taxpayer's NIT masked, never in full.
   await expect(support.getByTestId('record-nit')).not.toContainText(FAILING_NIT);

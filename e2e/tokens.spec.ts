@@ -64,7 +64,9 @@ test.describe.serial('tokens de una integración', () => {
     await admin.getByTestId('rotate-overlap').selectOption('1h');
     await admin.getByRole('button', { name: 'Rotar token' }).click();
     const dialog = admin.getByRole('dialog');
-    await expect(dialog).toContainText('¿Rotar el token?');
+    // The question names the token and the overlap chosen (issue 32, point 11).
+    await expect(dialog).toContainText(`¿Rotar el token «${label}» (${firstToken.slice(0, 10)}…)?`);
+    await expect(dialog).toContainText('sigue funcionando durante 1 hora y después deja de funcionar');
     await dialog.getByRole('button', { name: 'Rotar token' }).click();
     const shown = admin.getByTestId('rotated-token');
     await expect(shown).toHaveText(/^tlk_/);
@@ -88,6 +90,7 @@ test.describe.serial('tokens de una integración', () => {
   test('revoca el token anterior: deja de funcionar de inmediato, el nuevo sigue', async () => {
     await admin.getByTestId('revoke-token-choice').selectOption({ label: `${label} · ${firstToken.slice(0, 10)}` });
     await admin.getByRole('button', { name: 'Revocar token' }).click();
+    await expect(admin.getByRole('dialog')).toContainText(`¿Revocar el token «${label}» (${firstToken.slice(0, 10)}…)?`);
     await admin.getByRole('dialog').getByRole('button', { name: 'Revocar token' }).click();
     await expect(admin.getByText('ya no funciona en ninguna instancia')).toBeVisible();
     expect(await omisosStatus(firstToken)).toBe(401);

@@ -121,8 +121,17 @@ export default async function DocsPage() {
               Guárdela en sus registros junto con la ruta, la hora y el estado HTTP.
             </p>
             <p>
-              Cuando una respuesta diga «Escribe a soporte», o quiera saber por qué falló una consulta y si se cobró, escriba a{' '}
-              {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : <strong>el contacto de soporte de este servicio</strong>} con
+              Cuando una respuesta diga «Escribe a soporte», o quiera saber por qué falló una consulta y si se cobró, escriba{' '}
+              {supportEmail ? (
+                <>
+                  a <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
+                </>
+              ) : (
+                <>
+                  al <strong>contacto de soporte de este servicio</strong>
+                </>
+              )}{' '}
+              con
               el <code>x-request-id</code>, la ruta y la hora. Con él, soporte encuentra la consulta exacta en segundos, también la original de una
               repetición con <code>Idempotency-Key</code>; el de una solicitud rechazada antes de consultar la fuente (400, 401, 402, 403 o 429) le
               dice por qué se rechazó, durante {traceDays} días. No envíe su token: soporte nunca lo pide.

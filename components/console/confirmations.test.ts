@@ -52,3 +52,26 @@ describe('an adjustment (issue 24, point 10)', () => {
     expect(question?.confirmLabel).toBeUndefined();
   });
 });
+
+describe('rotating and revoking a token name it and the overlap (issue 32, point 11)', () => {
+  const tokens = [
+    { id: 4, label: 'Producción', prefix: 'tlk_3f9a2c' },
+    { id: 9, label: 'Pruebas', prefix: 'tlk_77c1d0' },
+  ];
+
+  it('says which token a rotation replaces and how long it keeps working', () => {
+    const question = questionFor({ kind: 'rotation', tokens }, { tokenId: '9', superposicion: '24h' });
+    expect(question).toEqual({
+      title: '¿Rotar el token «Pruebas» (tlk_77c1d0…)?',
+      message: 'Se genera un token nuevo con el mismo nombre. «Pruebas» (tlk_77c1d0…) sigue funcionando durante 24 horas y después deja de funcionar.',
+      confirmLabel: 'Rotar token',
+    });
+    expect(questionFor({ kind: 'rotation', tokens }, { tokenId: '4', superposicion: 'none' })?.message).toBe(
+      'Se genera un token nuevo con el mismo nombre, y «Producción» (tlk_3f9a2c…) deja de funcionar ahora mismo en todas las instancias.',
+    );
+  });
+
+  it('says which token a revocation stops', () => {
+    expect(questionFor({ kind: 'revocation', tokens }, { tokenId: '4' })?.title).toBe('¿Revocar el token «Producción» (tlk_3f9a2c…)?');
+  });
+});

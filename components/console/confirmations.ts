@@ -1,4 +1,5 @@
 import { MAX_MOVEMENT_CENTAVOS, MAX_TARIFF_CENTAVOS } from '@/lib/integrations/schemas';
+import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 
@@ -11,7 +12,9 @@ export type Confirmation =
   | { kind: 'top_up'; nombre: string; balanceCentavos: number }
   | { kind: 'adjustment'; nombre: string; balanceCentavos: number }
   | { kind: 'tariff'; nombre: string; tariffCentavos: number }
-  | { kind: 'promotion'; name: string; email: string; currentRole: 'admin' | 'support' };
+  | { kind: 'promotion'; name: string; email: string; currentRole: 'admin' | 'support' }
+  /** Rotating or revoking the token chosen in the form's `tokenId` (one of these). */
+  | { kind: 'rotation' | 'revocation'; tokens: Array<{ id: number; label: string; prefix: string }> };
 
 export interface Question {
   title: string;
@@ -84,6 +87,28 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
       };
     case 'tariff':
       return tariffQuestion(confirmation.nombre, confirmation.tariffCentavos, values.tarifa);
+    case 'rotation':
+    case 'revocation': {
+      const token = confirmation.tokens.find((candidate) => String(candidate.id) === String(values.tokenId));
+      if (!token) return undefined;
+      const named = `«${token.label}» (${token.prefix}…)`;
+      if (confirmation.kind === 'revocation') {
+        return {
+          title: `¿Revocar el token ${named}?`,
+          message: 'Deja de funcionar de inmediato en todas las instancias. No se puede deshacer.',
+          confirmLabel: 'Revocar token',
+        };
+      }
+      const overlap = (typeof values.superposicion === 'string' ? values.superposicion : 'none') as OverlapPreset;
+      return {
+        title: `¿Rotar el token ${named}?`,
+        message:
+          overlap === 'none' || !OVERLAP_LABELS[overlap]
+            ? `Se genera un token nuevo con el mismo nombre, y ${named} deja de funcionar ahora mismo en todas las instancias.`
+            : `Se genera un token nuevo con el mismo nombre. ${named} sigue funcionando durante ${OVERLAP_LABELS[overlap]} y después deja de funcionar.`,
+        confirmLabel: 'Rotar token',
+      };
+    }
     case 'promotion':
       if (values.role !== 'admin' || confirmation.currentRole === 'admin') return undefined;
       return {

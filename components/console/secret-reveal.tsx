@@ -1,7 +1,10 @@
 import { CopyButton } from './copy-button';
 
-/** A secret (token, password) shown once: it is not stored anywhere it could be shown again. */
-export function SecretReveal({ title, secret, testId }: { title: string; secret: string; testId?: string }) {
+/**
+ * A secret (token, password) shown once: it is not stored anywhere it could be shown again. The
+ * notice agrees with what it is: "Cópiala… una nueva" for a password, "Cópialo… uno nuevo" else.
+ */
+export function SecretReveal({ title, secret, testId, feminine = false }: { title: string; secret: string; testId?: string; feminine?: boolean }) {
   return (
     <div className="secret" role="status">
       <strong>{title}</strong>
@@ -12,7 +15,9 @@ export function SecretReveal({ title, secret, testId }: { title: string; secret:
         <CopyButton text={secret} />
       </div>
       <span className="small">
-        Cópialo ahora y guárdalo en un lugar seguro: solo se muestra esta vez. Si se pierde, habrá que generar uno nuevo.
+        {feminine
+          ? 'Cópiala ahora y guárdala en un lugar seguro: solo se muestra esta vez. Si se pierde, habrá que generar una nueva.'
+          : 'Cópialo ahora y guárdalo en un lugar seguro: solo se muestra esta vez. Si se pierde, habrá que generar uno nuevo.'}
       </span>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { datePresets, formatDateTime } from './guatemala-time';
+import { datePresets, formatDateTime, formatHourSpan } from './guatemala-time';
 
 // The old formatter (`hour12: false`) printed "24:00:32" on engines that follow the older ECMA-402
 // text (Node.js 20: `node node_modules/vitest/vitest.mjs run` on it fails this file without the fix).
@@ -33,5 +33,12 @@ describe('datePresets', () => {
     expect(yesterday).toMatchObject({ desde: '2026-12-31', hasta: '2026-12-31' });
     expect(week).toMatchObject({ desde: '2026-12-26', hasta: '2027-01-01' });
     expect(month).toMatchObject({ desde: '2026-12-03', hasta: '2027-01-01' });
+  });
+});
+
+describe('formatHourSpan', () => {
+  it("says an hourly count's hour as a span in Guatemala's time, not as an exact time", () => {
+    expect(formatHourSpan(new Date('2026-11-24T10:00:00.000Z'))).toBe('24/11/2026, 04:00 y 05:00');
+    expect(formatHourSpan(new Date('2026-11-25T05:00:00.000Z'))).toBe('24/11/2026, 23:00 y 00:00');
   });
 });

@@ -22,6 +22,18 @@ export function formatDateTime(value: Date | string): string {
   return dateTime.format(typeof value === 'string' ? new Date(value) : value);
 }
 
+/**
+ * An hour as a span, "24/11/2026, 04:00 y 05:00" (Guatemala's time): what an hourly count can
+ * say, where "04:00:00" would read as the exact time of its latest event.
+ */
+export function formatHourSpan(hourStart: Date): string {
+  const parts = (at: Date) => formatGuatemalanTimestamp(at).split(' ');
+  const [day, from] = parts(hourStart);
+  const [, to] = parts(new Date(hourStart.getTime() + 3_600_000));
+  const [year, month, date] = day!.split('-');
+  return `${date}/${month}/${year}, ${from!.slice(0, 5)} y ${to!.slice(0, 5)}`;
+}
+
 /** "2026-11-21 14:05:09" in Guatemala's time: sortable, and read as a date by spreadsheets. */
 export function formatGuatemalanTimestamp(value: Date): string {
   return new Date(value.getTime() + GUATEMALA_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');

@@ -87,8 +87,8 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
     const requestId = await lookup(ROUTES.catalogRtu, { nit: FAULT_IDENTIFIERS.empty_success.nit, actualizado: true, date_of_birth: DATE_OF_BIRTH }, 200);
     const { html, page } = await recordPage(requestId);
     expect(page).toContain('Respuesta Vacía: la fuente respondió 200 sin ningún dato (todos los campos en null). Se cobró igual (Q 1.50)');
-    expect(page).toContain('¿Pidió datos recientes? Sí: pidió que la fuente consultara a la autoridad en ese momento');
-    expect(page).toContain('¿Envió fecha de nacimiento? Sí, y se envió a la fuente (la fecha no se guarda)');
+    expect(page).toContain('Datos recientes Pedidos: la fuente debía consultar a la autoridad en ese momento');
+    expect(page).toContain('Fecha de nacimiento Enviada a la fuente (la fecha no se guarda)');
     expect(html).not.toContain(DATE_OF_BIRTH);
     // Support sees the identifier masked, here and in the detail.
     expect(html).not.toContain(FAULT_IDENTIFIERS.empty_success.nit);
@@ -105,26 +105,26 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
   it('says a catalog 200 had data, actualizado false by default and no date_of_birth; one the catalog does not read is said to be unused', async () => {
     const withData = (await recordPage(await lookup(ROUTES.cuiNit, { nit: gateway.sample.individual.nit }, 200))).page;
     expect(withData).toContain('Respuesta Con datos');
-    expect(withData).toContain('¿Pidió datos recientes? No: le bastaba la copia que guarda la fuente');
-    expect(withData).toContain('¿Envió fecha de nacimiento? No ');
+    expect(withData).toContain('Datos recientes No pedidos: bastaba la copia que guarda la fuente');
+    expect(withData).toContain('Fecha de nacimiento No enviada');
     expect(withData).toContain('Cobrado: Q 1.50');
 
     const unused = (await recordPage(await lookup(ROUTES.omisos, { nit: gateway.sample.omiso.nit, date_of_birth: DATE_OF_BIRTH }, 200))).page;
-    expect(unused).toContain('¿Envió fecha de nacimiento? Sí, pero esta consulta no la usa (solo la lee el catálogo RTU)');
+    expect(unused).toContain('Fecha de nacimiento Enviada, pero esta consulta no la usa (solo la lee el catálogo RTU)');
   });
 
   it('explains a source failure in Spanish from its kind, keeps the English detail folded, and says why nothing was charged', async () => {
     const failed = await recordPage(await lookup(ROUTES.omisos, { nit: FAULT_IDENTIFIERS.server_error.nit }, 502));
     // Nothing came back: the page says what was asked, in words (issue 32, point 1: it read
     // "Datos recientes actualizado: No (false): respuesta de la copia que guarda la fuente").
-    expect(failed.page).toContain('¿Pidió datos recientes? No: le bastaba la copia que guarda la fuente');
+    expect(failed.page).toContain('Datos recientes No pedidos: bastaba la copia que guarda la fuente');
     expect(failed.page).not.toMatch(/\b(?:date_of_birth|false|true)\b/);
     expect(failed.page).not.toContain('actualizado No');
     expect(failed.page).toContain(
       'Qué pasó La fuente de catálogos respondió HTTP 503 (servicio no disponible): la fuente falló. La integración recibió 502. Detalle técnico catalog source answered HTTP 503',
     );
     expect(failed.html).toMatch(/<details class="raw-detail"><summary>Detalle técnico<\/summary><pre[^>]*>catalog source answered HTTP 503/);
-    expect(failed.page).toContain('Sin cobro : Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
+    expect(failed.page).toContain('Sin cobro. Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
     expect(failed.page).toMatch(/Reserva del saldo al iniciar la consulta -Q 1\.50 .* Reserva liberada: el saldo se devuelve \+Q 1\.50 .* Total en el saldo Q 0\.00/);
     expect(failed.page).not.toContain('Respuesta Con datos');
 
@@ -138,7 +138,7 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
   it('says when a registry 200 found nothing, and that registry lookups are not charged', async () => {
     const renap = (await recordPage(await lookup(ROUTES.renap, { cui: FAULT_IDENTIFIERS.not_found.cui }, 200))).page;
     expect(renap).toContain('Respuesta Vacía: el registro respondió 200 sin datos de la persona');
-    expect(renap).toContain('Sin cobro : RENAP por CUI no se cobra: solo los catálogos tienen tarifa.');
+    expect(renap).toContain('Sin cobro. RENAP por CUI no se cobra: solo los catálogos tienen tarifa.');
     expect(renap).not.toContain('date_of_birth');
 
     const batch = (await recordPage(await lookup(ROUTES.rtuNits, { nits: [FAULT_IDENTIFIERS.not_found.nit] }, 200))).page;
@@ -152,8 +152,8 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
     const failed = (await recordPage(LEGACY_FAILED)).page;
     expect(failed).toContain('Qué pasó La fuente de catálogos respondió HTTP 503 (servicio no disponible): la fuente falló. La integración recibió 502.');
     expect(failed).toContain('Detalle técnico catalog source answered HTTP 503');
-    expect(failed).toContain('¿Pidió datos recientes? No registrado (consulta anterior a que se guardara este dato)');
-    expect(failed).toContain('¿Envió fecha de nacimiento? No registrado');
+    expect(failed).toContain('Datos recientes No registrado (consulta anterior a que se guardara este dato)');
+    expect(failed).toContain('Fecha de nacimiento No registrado');
 
     const succeeded = (await recordPage(LEGACY_SUCCESS)).page;
     expect(succeeded).toContain('Respuesta No registrado (consulta anterior a que se guardara este dato)');

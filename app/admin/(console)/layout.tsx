@@ -22,8 +22,9 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
         </Link>
         <NavLinks items={items}>
           <div className="console-user">
-            <Link href="/admin/cuenta" title="Mi cuenta">
-              {user.name}
+            {/* Named for what it opens, not only by the user's name (issue 32, point 11). */}
+            <Link href="/admin/cuenta" data-testid="my-account">
+              {`Mi cuenta (${user.name})`}
             </Link>
             <span className="role" data-testid="current-role">
               {ROLE_LABELS[user.role]}

@@ -16,7 +16,7 @@ export default async function SecondFactorPage({ searchParams }: { searchParams:
   return (
     <main className="login">
       <h1>Verificación en dos pasos</h1>
-      <p>Hola, {user.name}. Para terminar de iniciar sesión escribe el código que muestra tu aplicación de autenticación.</p>
+      <p>Hola, {user.name}. Para terminar de iniciar sesión escribe un código de verificación: el que muestra tu aplicación de autenticación o, sin el teléfono, uno de tus códigos de recuperación.</p>
       <div className="card">
         <SecondFactorForm returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH} />
       </div>

@@ -54,7 +54,7 @@ export function CreateUserForm() {
       </ActionForm>
       {created && (
         <div style={{ marginTop: '0.75rem' }}>
-          <SecretReveal title={`Contraseña inicial de ${created.email}`} secret={created.password} testId="new-user-password" />
+          <SecretReveal title={`Contraseña inicial de ${created.email}`} secret={created.password} testId="new-user-password" feminine />
           <p className="small">Entrégasela por un canal seguro; al entrar por primera vez la consola le pedirá elegir la suya.</p>
         </div>
       )}
@@ -127,7 +127,7 @@ export function UserRowActions({ userId, name, email, role, active, isSelf, acti
       >
         {null}
       </ActionForm>
-      {resetPassword && <SecretReveal title={`Nueva contraseña de ${email}`} secret={resetPassword} />}
+      {resetPassword && <SecretReveal title={`Nueva contraseña de ${email}`} secret={resetPassword} feminine />}
       {!isSelf && twoFactor && (
         <ActionForm
           action={resetUserTwoFactorAction}

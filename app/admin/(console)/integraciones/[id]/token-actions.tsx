@@ -26,13 +26,8 @@ export function RotateTokenForm({ integrationId, tokens, rotate }: { integration
       submitLabel="Rotar token"
       pendingLabel="Rotando…"
       submitClassName="secondary"
-      confirmation={{
-        kind: 'text',
-        title: '¿Rotar el token?',
-        message: 'Se genera un token nuevo con el mismo nombre. El anterior sigue funcionando durante la superposición elegida y después deja de funcionar.',
-        confirmLabel: 'Rotar token',
-      }}
-      renderSuccess={({ token: secret }) => <SecretReveal title="Nuevo token" secret={secret} testId="rotated-token" />}
+      confirmation={{ kind: 'rotation', tokens }}
+      renderSuccess={({ token: secret }) => <SecretReveal title="Token nuevo de la rotación" secret={secret} testId="rotated-token" />}
     >
       <Field name="tokenId" label="Token que se reemplaza" options={tokenOptions(tokens)} data-testid="rotate-token-choice" />
       <Field name="superposicion" label="El token anterior sigue funcionando" options={OVERLAP_OPTIONS} defaultValue="24h" data-testid="rotate-overlap" />
@@ -49,12 +44,7 @@ export function RevokeTokenForm({ integrationId, tokens, revoke }: { integration
       submitLabel="Revocar token"
       pendingLabel="Revocando…"
       submitClassName="danger secondary"
-      confirmation={{
-        kind: 'text',
-        title: '¿Revocar el token?',
-        message: 'Deja de funcionar de inmediato en todas las instancias. No se puede deshacer.',
-        confirmLabel: 'Revocar token',
-      }}
+      confirmation={{ kind: 'revocation', tokens }}
     >
       <Field name="tokenId" label="Token que se revoca" options={tokenOptions(tokens)} data-testid="revoke-token-choice" />
     </ActionForm>
@@ -70,7 +60,7 @@ export function NewTokenForm({ integrationId, create }: { integrationId: number;
       submitLabel="Crear token"
       pendingLabel="Creando…"
       resetOnSuccess
-      renderSuccess={({ token }) => <SecretReveal title="Nuevo token" secret={token} testId="created-token" />}
+      renderSuccess={({ token }) => <SecretReveal title="Token creado" secret={token} testId="created-token" />}
     >
       <Field name="etiqueta" label="Nombre" hint="Para reconocerlo, por ejemplo «Producción» o «Servidor nuevo»." maxLength={60} data-testid="token-label" />
       <Field name="vence" label="Vence (opcional)" hint="Deja de funcionar al final de ese día (hora de Guatemala)." type="date" data-testid="token-expiry" />

@@ -12,7 +12,7 @@ import { integrationChoiceLabel } from '@/lib/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime, formatHourSpan } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';
@@ -351,7 +351,7 @@ function RequestIdNotRecorded({
               <tr>
                 <th>Motivo</th>
                 <th className="num">Rechazos</th>
-                <th>Último, en la hora de</th>
+                <th>Último, entre</th>
               </tr>
             </thead>
             <tbody>
@@ -361,8 +361,8 @@ function RequestIdNotRecorded({
                   <td className="num" data-label="Rechazos">
                     {refusal.refusals.toLocaleString('es-GT')}
                   </td>
-                  <td className="nowrap" data-label="Último, en la hora de">
-                    {formatDateTime(refusal.lastHour)}
+                  <td className="nowrap" data-label="Último, entre">
+                    {formatHourSpan(refusal.lastHour)}
                   </td>
                 </tr>
               ))}

@@ -42,14 +42,14 @@ function describeAnswer(record: { lookup: string; httpStatus: number; answerEmpt
 // these say what the request carried, not what came back (issue 32, point 1).
 function describeActualizado(actualizado: boolean | null): string {
   if (actualizado === null) return NOT_RECORDED;
-  return actualizado ? 'Sí: pidió que la fuente consultara a la autoridad en ese momento' : 'No: le bastaba la copia que guarda la fuente';
+  return actualizado ? 'Pedidos: la fuente debía consultar a la autoridad en ese momento' : 'No pedidos: bastaba la copia que guarda la fuente';
 }
 
 function describeDateOfBirth(lookup: string, sent: boolean | null): string {
   if (sent === null) return NOT_RECORDED;
-  if (!sent) return 'No';
-  if (lookup !== 'rtu') return 'Sí, pero esta consulta no la usa (solo la lee el catálogo RTU)';
-  return 'Sí, y se envió a la fuente (la fecha no se guarda)';
+  if (!sent) return 'No enviada';
+  if (lookup !== 'rtu') return 'Enviada, pero esta consulta no la usa (solo la lee el catálogo RTU)';
+  return 'Enviada a la fuente (la fecha no se guarda)';
 }
 
 /** The tab names the query by its number, as its page heading does. */
@@ -126,9 +126,9 @@ export default async function RecordPage({
             <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
             {isCatalog && (
               <>
-                <dt>¿Pidió datos recientes?</dt>
+                <dt>Datos recientes</dt>
                 <dd data-testid="record-actualizado">{describeActualizado(record.actualizado)}</dd>
-                <dt>¿Envió fecha de nacimiento?</dt>
+                <dt>Fecha de nacimiento</dt>
                 <dd data-testid="record-date-of-birth">{describeDateOfBirth(record.lookup, record.dateOfBirthSent)}</dd>
               </>
             )}
@@ -179,8 +179,7 @@ export default async function RecordPage({
               <strong>Cobrado: {formatQuetzales(charge.chargedCentavos)}</strong>
             ) : (
               <>
-                <strong>Sin cobro</strong>
-                <span className="muted">: {charge.notChargedBecause}</span>
+                <strong>Sin cobro.</strong> <span className="muted">{charge.notChargedBecause}</span>
               </>
             )}
           </p>
