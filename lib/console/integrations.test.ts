@@ -88,3 +88,21 @@ describe('the integration filters of the lists (typed, never a menu of every int
     expect(await integrationNames([])).toEqual(new Map());
   });
 });
+
+describe('the integration list is searched the way people name an integration (issue 32, point 4)', () => {
+  it('finds one by its legal name, its NIT with or without the hyphen, and its contacts\' e-mail', async () => {
+    const created = await createTestIntegration('coop-buscada');
+    await (await database()).rows(sql`
+      update integrations set legal_name = 'Cooperativa El Ejemplo, R.L.', nit = '576937-K',
+             technical_contact_email = 'ti@ejemplo.com.gt', billing_contact_email = 'pagos@ejemplo.com.gt'
+       where id = ${created.id}`);
+    for (const typed of ['El Ejemplo', 'cooperativa el ejemplo', '576937-K', '576937k', '576937 K', 'ti@ejemplo', 'PAGOS@EJEMPLO.COM.GT']) {
+      expect(namesOf(await listIntegrationsPage({ search: typed })), typed).toEqual(['coop-buscada']);
+    }
+    const [found] = (await listIntegrationsPage({ search: '576937K' })).items;
+    expect(found).toMatchObject({ legalName: 'Cooperativa El Ejemplo, R.L.', nit: '576937-K' });
+    // Another NIT, or a pattern character, finds nothing.
+    expect((await listIntegrationsPage({ search: '576938' })).total).toBe(0);
+    expect((await listIntegrationsPage({ search: 'ejemplo%' })).total).toBe(0);
+  });
+});

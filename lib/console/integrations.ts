@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrationActivity, integrations } from '@/db/schema';
 import { toView, type IntegrationView } from '@/lib/integrations/service';
@@ -41,7 +41,7 @@ export async function listIntegrationsPage(query: IntegrationListQuery = {}): Pr
   const sort = query.sort ?? 'nombre';
   const direction = query.direction ?? (sort === 'nombre' ? 'asc' : 'desc');
   const pageSize = query.pageSize ?? INTEGRATIONS_PAGE_SIZE;
-  const where = term ? sql`${integrations.nombre} ilike ${`%${escapeLike(term)}%`} escape '\\'` : undefined;
+  const where = term ? matching(term) : undefined;
   const handle = await db();
   const [{ total }] = (await handle.select({ total: sql<number>`count(*)::integer` }).from(integrations).where(where)) as [{ total: number }];
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
@@ -74,6 +74,24 @@ export async function listIntegrationsPage(query: IntegrationListQuery = {}): Pr
     page,
     pageCount,
   };
+}
+
+/**
+ * The integrations people may mean by what they typed (issue 32, point 4): part of the login, the
+ * legal name or a contact's e-mail, or the NIT written with or without its hyphen and spaces.
+ */
+function matching(term: string): SQL {
+  const pattern = `%${escapeLike(term)}%`;
+  const alternatives = [
+    sql`${integrations.nombre} ilike ${pattern} escape '\\'`,
+    sql`${integrations.legalName} ilike ${pattern} escape '\\'`,
+    sql`${integrations.technicalContactEmail} ilike ${pattern} escape '\\'`,
+    sql`${integrations.billingContactEmail} ilike ${pattern} escape '\\'`,
+  ];
+  // A NIT is digits and perhaps a final K: compared without what people put between them.
+  const nitDigits = term.toUpperCase().replace(/[\s-]/g, '');
+  if (/^[0-9]+K?$/.test(nitDigits)) alternatives.push(sql`replace(replace(upper(${integrations.nit}), '-', ''), ' ', '') like ${`%${nitDigits}%`}`);
+  return sql`(${sql.join(alternatives, sql` or `)})`;
 }
 
 export async function integrationName(id: number): Promise<string | undefined> {

@@ -102,8 +102,8 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
       {/* Keyed by what it shows: after a header link changes the order, a kept form would show the old one. */}
       <form key={`${search}|${orderParam(sort, direction)}`} className="inline card" role="search" action="/admin/integraciones">
         <div className="field" style={{ flex: '1 1 16rem' }}>
-          <label htmlFor="q">Buscar por nombre</label>
-          <input id="q" name="q" type="search" defaultValue={search} placeholder="p. ej. banco-industrial" />
+          <label htmlFor="q">Buscar por nombre, razón social, NIT o correo</label>
+          <input id="q" name="q" type="search" defaultValue={search} placeholder="p. ej. banco-industrial, Cooperativa El Ejemplo o 576937-K" />
         </div>
         <div className="field">
           <label htmlFor="orden">Ordenar por</label>
@@ -126,7 +126,7 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
         <div className="card">
           {search ? (
             <EmptyState title={`Ninguna integración coincide con «${search}».`}>
-              <p>Revisa cómo se escribe el nombre o <Link href="/admin/integraciones">muestra todas</Link>.</p>
+              <p>Revisa cómo se escribe o <Link href="/admin/integraciones">muestra todas</Link>.</p>
             </EmptyState>
           ) : (
             <EmptyState title="Todavía no hay integraciones.">
@@ -171,6 +171,11 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                         <CopyableId value={integration.nombre} what="el nombre de la integración">
                           <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
                         </CopyableId>
+                        {/* The company, as a deposit slip or an e-mail names it. */}
+                        <div className="small" data-testid="integration-legal-name">
+                          {integration.legalName ?? <span className="muted">Sin razón social</span>}
+                          {integration.nit && <span className="muted"> · NIT {integration.nit}</span>}
+                        </div>
                         <div className="small muted mono">{integration.tokenPrefixes ?? 'Sin token vigente'}</div>
                       </div>
                     </td>
