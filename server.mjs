@@ -262,6 +262,12 @@ function answerProbe(request, response) {
 }
 // Longer than common load balancer idle timeouts, so they close idle connections first.
 server.keepAliveTimeout = 65_000;
+// A port someone else holds is a setting to change, said as such (not a stack trace).
+server.once('error', (error) => {
+  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
+  log.fatal({ port, hostname }, `cannot listen on ${hostname}:${port} (${error.code}): set PORT to a free port, in the environment or in .env`);
+  process.exit(1);
+});
 server.listen(port, hostname, () => {
   log.info({ url: `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`, mode: dev ? 'next dev' : 'built app', runtime: runtimeDescription() }, 'listening');
   // Behind a custom server Next runs instrumentation.ts (migrations, seed, sweeper) on the first

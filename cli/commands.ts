@@ -248,6 +248,10 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
 
   async 'integrations:top-up'(args, options) {
     const integration = await integrationByArg(args);
+    // The console's message speaks of its field; here the note is an option, named as such.
+    if (typeof options.note !== 'string' || options.note.trim().length === 0) {
+      throw new CliError('falta la nota de la recarga: agrega --note "depósito 123456 de Banrural", por ejemplo (queda en el historial del saldo)');
+    }
     const result = unwrap(
       await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'el monto de la recarga, en quetzales'), 'el monto de la recarga'), String(options.note ?? '')),
     );

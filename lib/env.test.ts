@@ -49,6 +49,22 @@ describe('parseEnv', () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it("points the three sources at the simulator's port in development: SIMULATOR_PORT alone moves them (issue 32, point 9)", () => {
+    expect(parseEnv({})).toMatchObject({
+      RENAP_BASE_URL: 'http://127.0.0.1:4010/renap',
+      RTU_BASE_URL: 'http://127.0.0.1:4010/rtu',
+      CATALOG_BASE_URL: 'http://127.0.0.1:4010/catalog',
+    });
+    expect(parseEnv({ SIMULATOR_PORT: '4511' })).toMatchObject({
+      SIMULATOR_PORT: 4511,
+      RENAP_BASE_URL: 'http://127.0.0.1:4511/renap',
+      RTU_BASE_URL: 'http://127.0.0.1:4511/rtu',
+      CATALOG_BASE_URL: 'http://127.0.0.1:4511/catalog',
+    });
+    // One set explicitly keeps its own address.
+    expect(parseEnv({ SIMULATOR_PORT: '4511', RTU_BASE_URL: 'http://127.0.0.1:9000/rtu' }).RTU_BASE_URL).toBe('http://127.0.0.1:9000/rtu');
+  });
+
   it('reads numbers and flags from their text form', () => {
     const env = parseEnv({ RATE_LIMIT_GLOBAL_MAX: '250', TRUSTED_PROXY_HOPS: '1', SEED_ON_START: '0', MIGRATE_ON_START: 'false' });
     expect(env).toMatchObject({ RATE_LIMIT_GLOBAL_MAX: 250, TRUSTED_PROXY_HOPS: 1, SEED_ON_START: false, MIGRATE_ON_START: false });

@@ -310,8 +310,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   // the new one is unset, so a deployment that relaxed it keeps its choice.
   const twoFactor =
     emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (appEnv === 'production' ? 'true' : 'false');
+  // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
+  const simulatorUrl = `http://127.0.0.1:${emptyAsUnset(source.SIMULATOR_PORT) ?? '4010'}`;
   const result = envSchema.safeParse({
     ...source,
+    RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulatorUrl}/renap`,
+    RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulatorUrl}/rtu`,
+    CATALOG_BASE_URL: emptyAsUnset(source.CATALOG_BASE_URL) ?? `${simulatorUrl}/catalog`,
     APP_ENV: appEnv,
     SEED_ON_START: seed,
     SOURCE_BREAKER_FAILURES: breakerFailures,

@@ -14,8 +14,10 @@ function start(name: string, command: string, args: string[], pretty = false): C
   const child = spawn(command, args, { stdio: pretty ? ['inherit', 'pipe', 'inherit'] : 'inherit', env: process.env });
   if (pretty) child.stdout?.pipe(readableLogs());
   child.on('exit', (code, signal) => {
+    if (stopping) return;
     console.log(`[dev] ${name} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
-    shutdown(code ?? 1);
+    // Neither stops by itself while things are well: whatever it said, npm run dev failed.
+    shutdown(code === 0 || code === null ? 1 : code);
   });
   children.push(child);
   return child;

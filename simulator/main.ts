@@ -55,6 +55,16 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error((error as Error).message);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    // What to change, not only what happened: the app's three *_BASE_URL follow SIMULATOR_PORT.
+    const port = simulatorOptionsFromEnv(process.env).port;
+    console.error(
+      `The simulator cannot listen on port ${port} (${code}): another program uses it. Set SIMULATOR_PORT to a free port ` +
+        `(in the environment or in .env, e.g. SIMULATOR_PORT=${Number(port) + 1}); the app's RENAP_BASE_URL, RTU_BASE_URL and CATALOG_BASE_URL follow it unless set.`,
+    );
+  } else {
+    console.error((error as Error).message);
+  }
   process.exit(1);
 });

@@ -94,6 +94,8 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
 
     const withoutNote = await cli('integrations:top-up', created.nombre, '5');
     expect(withoutNote.code).not.toBe(0);
+    // It names the option to add, not the console's field (issue 32, point 10).
+    expect(withoutNote.stderr).toContain('falta la nota de la recarga: agrega --note');
     const audit = await auditRows('integration', created.id);
     expect(audit.map((row) => row.action)).toEqual(['integration.create', 'balance.top_up']);
     expect(audit[1]).toMatchObject({ before: { balanceCentavos: 0 }, after: { balanceCentavos: 2500, note: 'Transferencia 8841' } });

@@ -1,5 +1,6 @@
 // How the app refuses to start, and how its health check reports a database it cannot reach.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +52,20 @@ describe('starting the app with a wrong environment', { timeout: PROCESS_TEST_TI
     expect(fatalMessage(exited.output)).toMatch(/^cannot start: [\s\S]*\bALERT_WEBHOOK_URL: must not carry a user name or password/);
     expect(exited.output).not.toContain('token-de-la-url');
     expect(fs.existsSync(pgliteDir)).toBe(false);
+  });
+
+  it('names PORT when its port is taken, and exits non-zero without a stack trace (issue 32, point 9)', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as net.AddressInfo).port;
+      const exited = await startAppExpectingExit({ port, env: { PGLITE_DIR: pgliteDir } });
+      expect(exited.code).not.toBe(0);
+      expect(fatalMessage(exited.output)).toBe(`cannot listen on 127.0.0.1:${port} (EADDRINUSE): set PORT to a free port, in the environment or in .env`);
+      expect(exited.output).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('in production without its secrets, lists every missing one', async () => {
