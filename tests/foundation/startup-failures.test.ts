@@ -55,11 +55,13 @@ describe('starting the app with a wrong environment', { timeout: PROCESS_TEST_TI
   });
 
   it('names PORT when its port is taken, and exits non-zero without a stack trace (issue 32, point 9)', async () => {
-    const taken = net.createServer();
+    // Someone else's server on the port; it hangs up on the harness's health checks.
+    const taken = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const port = (taken.address() as net.AddressInfo).port;
-      const exited = await startAppExpectingExit({ port, env: { PGLITE_DIR: pgliteDir } });
+      // Its own directory: Next opens the database while it prepares, before the server listens.
+      const exited = await startAppExpectingExit({ port, env: { PGLITE_DIR: path.join(scratch, 'port-taken-db') } });
       expect(exited.code).not.toBe(0);
       expect(fatalMessage(exited.output)).toBe(`cannot listen on 127.0.0.1:${port} (EADDRINUSE): set PORT to a free port, in the environment or in .env`);
       expect(exited.output).not.toMatch(/\n\s+at /);
