@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, max, sum, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { queryRecords, refusalRollups, refusalRollupsByIntegration, type LookupKind, type RefusalReason } from '@/db/schema';
-import { requestTrace } from '@/lib/request-traces/read';
+import { requestTrace, type RequestTrace } from '@/lib/request-traces/read';
 import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
 
 export { isPlausibleRequestId, REQUEST_ID_PREFIX, typedRequestId } from './typed';
@@ -21,9 +21,13 @@ export const REPLAY_PARAM = 'repeticion';
  * or the query it repeated has no record (any more).
  */
 export async function recordOfReplay(requestId: string): Promise<string | undefined> {
-  const trace = await requestTrace(requestId);
+  return replayRecordPath(await requestTrace(requestId));
+}
+
+/** The same, from a trace already read. */
+export function replayRecordPath(trace: RequestTrace | undefined): string | undefined {
   if (trace?.kind !== 'replay' || trace.originalRecordId === null) return undefined;
-  return `/admin/registros/${trace.originalRecordId}?${new URLSearchParams({ [REPLAY_PARAM]: requestId })}`;
+  return `/admin/registros/${trace.originalRecordId}?${new URLSearchParams({ [REPLAY_PARAM]: trace.requestId })}`;
 }
 
 /** How far back "around now" reaches for refusals of a request id that left no record. */

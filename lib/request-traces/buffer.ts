@@ -50,8 +50,7 @@ export function traceRefusal(refusal: { requestId: string; integrationId?: numbe
     state.tracedThisMinute = 0;
   }
   if (state.tracedThisMinute >= env().REQUEST_TRACE_MAX_PER_MINUTE) {
-    const hour = hourStart(at).toISOString();
-    state.untraced.set(hour, (state.untraced.get(hour) ?? 0) + 1);
+    countUntraced(state.untraced, at);
     metrics().untracedRefusals.inc();
     return;
   }
@@ -73,6 +72,12 @@ export function traceRefusal(refusal: { requestId: string; integrationId?: numbe
  */
 export function traceReplay(replay: { requestId: string; integrationId: number; lookup: LookupKind; httpStatus: number; replayOf: string }, at = new Date()): void {
   state.traces.push({ ...replay, at, reason: null });
+}
+
+/** One more refusal not traced, in its hour. */
+function countUntraced(untraced: Map<string, number>, at: Date): void {
+  const hour = hourStart(at).toISOString();
+  untraced.set(hour, (untraced.get(hour) ?? 0) + 1);
 }
 
 /** Writes this process's traces and untraced counts in one statement and forgets them; a failed write keeps them for the next. */
@@ -114,7 +119,7 @@ async function write(): Promise<void> {
     const pending = [...traces, ...state.traces];
     const lost = pending.splice(0, Math.max(0, pending.length - MAX_PENDING_TRACES));
     state.traces = pending;
-    for (const trace of lost) untraced.set(hourStart(trace.at).toISOString(), (untraced.get(hourStart(trace.at).toISOString()) ?? 0) + 1);
+    for (const trace of lost) countUntraced(untraced, trace.at);
     for (const [hour, count] of untraced) state.untraced.set(hour, (state.untraced.get(hour) ?? 0) + count);
     throw error;
   }

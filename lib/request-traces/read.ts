@@ -1,7 +1,6 @@
 // Support's side of the request traces (lib/request-traces/buffer.ts writes them): what happened
 // to a request id that left no query record, and their deletion after REQUEST_TRACE_RETENTION_DAYS.
-import { eq, gte, sum } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
+import { eq, gte, sql, sum } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { integrations, queryRecords, requestTraceOverflow, requestTraces, type LookupKind, type RefusalReason } from '@/db/schema';
 import { hourStart, HOUR_MS } from '@/lib/rollups/hours';

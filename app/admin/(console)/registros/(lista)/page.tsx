@@ -23,8 +23,8 @@ import { FullExportForm } from './full-export-form';
 import { suggestIntegrations } from '../../integration-suggestions';
 import {
   recordIdForRequestId,
-  recordOfReplay,
   refusalReasonsAround,
+  replayRecordPath,
   REFUSAL_WINDOW_HOURS,
   REQUEST_ID_PREFIX,
   type RefusalReasonCount,
@@ -59,20 +59,18 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const { filters, problems: filterProblems } = parseRecordFilters(params);
   const problems = integrationProblem ? [{ field: 'integracion' as const, message: integrationProblem }, ...filterProblems] : filterProblems;
   // A request id typed in the search box reaches ./solicitud first (proxy.ts), which opens its
-  // record with a redirect; one that left no record comes back here as ?solicitud=. It was refused
-  // before any source (or never reached this service): the refusal counts are what support can
-  // answer with.
-  // Its trace says what happened to it (lib/request-traces); without one, the refusal counts are
-  // what support can answer with.
+  // record with a redirect; one that left no record comes back here as ?solicitud=. Its trace says
+  // what happened to it (lib/request-traces: a replay opens the query it repeated); without one,
+  // the refusal counts are what support can answer with.
   let refusals: RefusalReasonCount[] | undefined;
   let trace: RequestTrace | undefined;
   let untraced = 0;
   if (filters.solicitud) {
     const recordId = await recordIdForRequestId(filters.solicitud);
     if (recordId !== undefined) redirect(`/admin/registros/${recordId}`);
-    const replayed = await recordOfReplay(filters.solicitud);
-    if (replayed) redirect(replayed);
     trace = await requestTrace(filters.solicitud);
+    const replayed = replayRecordPath(trace);
+    if (replayed) redirect(replayed);
     if (!trace) {
       [refusals, untraced] = await Promise.all([
         refusalReasonsAround(new Date(), { integrationId: filters.integracion, lookup: filters.consulta }),
@@ -288,7 +286,6 @@ function shortRequestId(requestId: string): string {
   return body.length > 10 ? `${REQUEST_ID_PREFIX}${body.slice(0, 10)}…` : requestId;
 }
 
-/** A request id with no record: why that happens, and the refusals support can answer with. */
 /** What happened to a request that left no record, from its trace: one sentence support can repeat. */
 function RequestTraced({ trace }: { trace: RequestTrace }) {
   return (
@@ -313,6 +310,7 @@ function RequestTraced({ trace }: { trace: RequestTrace }) {
   );
 }
 
+/** A request id with neither a record nor a trace: what it may be, and the refusals support can answer with. */
 function RequestIdNotRecorded({
   requestId,
   untraced,
