@@ -1,5 +1,4 @@
 import type { LookupKind } from '@/db/schema';
-import { lookupKind, POSTED_KINDS } from '@/db/schema';
 import { describeActor, type Actor } from '@/lib/audit/audit';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,8 +25,16 @@ import {
 } from '@/lib/integrations/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 import { describeLedgerActor } from '@/lib/format/actor-labels';
-import { formatGuatemalanTimestamp, isCalendarDay } from '@/lib/format/guatemala-time';
-import { HISTORY_KIND_LABELS, LEDGER_DIFFERENCE_LABELS, ROLE_LABELS } from '@/lib/format/labels';
+import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
+import {
+  FLAG_LOOKUP,
+  HISTORY_KIND_LABELS,
+  LEDGER_DIFFERENCE_LABELS,
+  LOOKUP_LABELS,
+  ROLE_LABELS,
+  TWO_FACTOR_LABELS,
+  USER_STATE_LABELS,
+} from '@/lib/format/labels';
 import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/credentials/tokens';
 import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { OVERLAP_PRESET_NAMES, parseOverlapPreset, TOKEN_STATE_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
@@ -45,8 +52,9 @@ import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { resealRecords } from '@/lib/personal-data/reseal';
 import type { Result } from '@/lib/result';
 import { env } from '@/lib/env';
-import { resetTwoFactor } from '@/lib/two-factor/service';
-import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema } from '@/lib/users/service';
+import { twoFactorRequired } from '@/lib/two-factor/policy';
+import { resetTwoFactor, usersWithTwoFactor } from '@/lib/two-factor/service';
+import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/users/service';
 import { CliError } from './errors';
 import { USAGE } from './usage';
 import { readPassword } from './password-input';
@@ -65,6 +73,9 @@ export type Options = Partial<Record<string, string | boolean>>;
 
 export const CLI_ACTOR: Actor = { kind: 'cli', name: process.env.USER };
 
+/** The widest lookup name ("Catálogo CUI/NIT"): the column after it stays aligned. */
+const LOOKUP_COLUMN = Math.max(...Object.values(LOOKUP_LABELS).map((label) => label.length));
+
 const TOKEN_SHOWN_ONCE = 'Token (se muestra una sola vez; guárdalo ahora):';
 
 
@@ -74,9 +85,12 @@ function required(args: string[], index: number, what: string): string {
   return value;
 }
 
-/** A time as the console shows it: Guatemala's, "2026-11-21 14:05:09" (--json keeps UTC). */
+/**
+ * A time as the console shows it, in Guatemala's time: "24/11/2026 04:02:09", the console's text
+ * without its comma, which reads as one more separator in a line of columns (--json keeps UTC).
+ */
 function when(instant: Date): string {
-  return formatGuatemalanTimestamp(instant);
+  return formatDateTime(instant).replace(', ', ' ');
 }
 
 /** Whole numbers as Guatemala writes them: 202,482. */
@@ -87,6 +101,34 @@ function count(value: number): string {
 /** "1 integración", "2 integraciones". */
 function counted(value: number, one: string, many: string): string {
   return `${count(value)} ${value === 1 ? one : many}`;
+}
+
+/** "a, b o c" (or "u" before a word that starts with the sound o: "rtu u omisos"). */
+function alternatives(names: string[]): string {
+  const last = names.at(-1)!;
+  if (names.length === 1) return last;
+  return `${names.slice(0, -1).join(', ')} ${/^h?o/i.test(last) ? 'u' : 'o'} ${last}`;
+}
+
+/** Lowercase and without accents: "Catálogo CUI/NIT", "catalogo cui/nit" and "CATÁLOGO CUI/NIT" are one name. */
+function comparable(text: string): string {
+  return text.trim().normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * What an option's value names: a value the console shows by `labels` (a lookup, a kind of
+ * movement) is typed by its console name or by its internal one, in any case.
+ */
+function namedValue<K extends string>(typed: string, labels: Record<K, string>): K | undefined {
+  const wanted = comparable(typed);
+  return (Object.keys(labels) as K[]).find((key) => comparable(key) === wanted || comparable(labels[key]) === wanted);
+}
+
+/** The names an option takes, the console's first: `shown` writes a label as a sentence says it. */
+function acceptedNames<K extends string>(labels: Record<K, string>, shown: (label: string) => string = (label) => label): string {
+  const quoted = (name: string) => (name.includes(' ') ? `"${name}"` : name);
+  const keys = Object.keys(labels) as K[];
+  return `${alternatives(keys.map((key) => quoted(shown(labels[key]))))} (también ${alternatives(keys)})`;
 }
 
 /** The CLI's entry point rewrites "-25" to this mark plus "25" so the argument parser keeps it. */
@@ -127,17 +169,23 @@ function parseFlagList(list: string | boolean | undefined): FlagName[] {
   });
 }
 
+/** "recarga": a movement's kind as a sentence says it (the console's label starts a table cell). */
+function lowercaseFirst(label: string): string {
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
 function historyLine(row: HistoryRow): string {
   const source = row.kind === 'capture' ? `consulta ${row.queryRecordId ?? '-'}` : `${safe(describeLedgerActor(row.actor))}${row.note ? `  ${safe(row.note)}` : ''}`;
   return `  ${when(row.createdAt)}  ${HISTORY_KIND_LABELS[row.kind].padEnd(16)} ${formatQuetzales(row.amountCentavos).padStart(14)}  saldo ${formatQuetzales(row.balanceAfterCentavos).padStart(14)}  ${source}`;
 }
 
 function describeIntegration(integration: IntegrationView): string {
-  const enabled = FLAG_NAMES.filter((flag) => integration[flag]).map((flag) => CONTRACT_FLAG_NAMES[flag]);
+  // The console's name, and the one --enable and --disable take.
+  const enabled = FLAG_NAMES.filter((flag) => integration[flag]).map((flag) => `${LOOKUP_LABELS[FLAG_LOOKUP[flag]]} (${CONTRACT_FLAG_NAMES[flag]})`);
   return [
     `#${integration.id} ${safe(integration.nombre)}${integration.active ? '' : ' (desactivada)'}`,
     `  tarifa ${formatQuetzales(integration.tariffCentavos)}  saldo ${formatQuetzales(integration.balanceCentavos)}`,
-    `  consultas habilitadas: ${enabled.length ? enabled.join(' ') : '(ninguna)'}`,
+    `  consultas habilitadas: ${enabled.length ? enabled.join(', ') : '(ninguna)'}`,
     `  IP permitidas: ${integration.allowedNetworks.length ? integration.allowedNetworks.join(' ') : 'cualquier dirección'}`,
     `  finalidad: ${integration.purpose ? safe(integration.purpose) : '(no declarada)'}`,
   ].join('\n');
@@ -154,6 +202,17 @@ export const DETAIL_OPTIONS: Record<string, DetailField> = {
   'billing-email': 'billingContactEmail',
   'billing-phone': 'billingContactPhone',
 };
+
+/** "#3 ana@example.com  Ana  Soporte  Activo  verificación en dos pasos: No activada": the Usuarios page's columns. */
+function describeUser(user: ConsoleUserView, twoFactor: boolean): string {
+  const secondFactor = twoFactor
+    ? TWO_FACTOR_LABELS.enrolled
+    : `${TWO_FACTOR_LABELS.notEnrolled}${twoFactorRequired() ? ` (${lowercaseFirst(TWO_FACTOR_LABELS.enrolsAtSignIn)})` : ''}`;
+  return (
+    `#${user.id} ${safe(user.email)}  ${safe(user.name)}  ${ROLE_LABELS[user.role]}  ${user.active ? USER_STATE_LABELS.active : USER_STATE_LABELS.disabled}` +
+    `  verificación en dos pasos: ${secondFactor}${user.mustChangePassword ? '  debe cambiar su contraseña al entrar' : ''}`
+  );
+}
 
 function describeDetails(integration: IntegrationView): string {
   const contact = (found: IntegrationContact | null) =>
@@ -392,12 +451,10 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
   },
 
   async 'users:list'() {
-    const users = await listConsoleUsers();
+    const [users, enrolled] = await Promise.all([listConsoleUsers(), usersWithTwoFactor()]);
     return {
-      data: users,
-      text:
-        users.map((user) => `#${user.id} ${safe(user.email)}  ${safe(user.name)}  ${ROLE_LABELS[user.role]}${user.active ? '' : ' (desactivado)'}`).join('\n') ||
-        'No hay usuarios.',
+      data: users.map((user) => ({ ...user, twoFactor: enrolled.has(user.id) })),
+      text: users.map((user) => describeUser(user, enrolled.has(user.id))).join('\n') || 'No hay usuarios.',
     };
   },
 
@@ -419,10 +476,8 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     if (typeof options.integration === 'string') integrationId = (await integrationByArg([options.integration])).id;
     let lookup: LookupKind | undefined;
     if (typeof options.lookup === 'string') {
-      if (!(lookupKind.enumValues as readonly string[]).includes(options.lookup)) {
-        throw new CliError(`--lookup admite ${lookupKind.enumValues.join(', ')}`);
-      }
-      lookup = options.lookup as LookupKind;
+      lookup = namedValue(options.lookup, LOOKUP_LABELS);
+      if (!lookup) throw new CliError(`--lookup admite ${acceptedNames(LOOKUP_LABELS)}; se recibió «${safe(options.lookup)}»`);
     }
     const limit = typeof options.limit === 'string' ? Number(options.limit) : 20;
     if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit es un número entero mayor que cero');
@@ -454,7 +509,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const text = records
       .map(
         (record) =>
-          `${when(record.createdAt)}  ${safe(record.integrationNombre)}  ${record.lookup.padEnd(8)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
+          `${when(record.createdAt)}  ${safe(record.integrationNombre)}  ${LOOKUP_LABELS[record.lookup].padEnd(LOOKUP_COLUMN)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
       )
       .join('\n');
     // A request id with no record: its trace (a refusal, or a replay and the request it repeated)
@@ -471,15 +526,16 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
   async 'integrations:history'(args, options) {
     const integration = await integrationByArg(args);
     // Checked here first: the shared filters' messages address the console's user as "tú".
-    if (typeof options.kind === 'string' && !(POSTED_KINDS as readonly string[]).includes(options.kind)) {
-      throw new CliError(`--kind admite top_up (recarga), adjustment (ajuste) o capture (consulta cobrada); se recibió «${safe(options.kind)}»`);
+    const kind = typeof options.kind === 'string' ? namedValue(options.kind, HISTORY_KIND_LABELS) : undefined;
+    if (typeof options.kind === 'string' && !kind) {
+      throw new CliError(`--kind admite ${acceptedNames(HISTORY_KIND_LABELS, lowercaseFirst)}; se recibió «${safe(options.kind)}»`);
     }
     for (const name of ['since', 'until'] as const) {
       const value = options[name];
       if (typeof value === 'string' && !isCalendarDay(value)) throw new CliError(`--${name} es una fecha AAAA-MM-DD, como 2026-11-01 (se recibió «${safe(value)}»)`);
     }
     const { filters, problems } = parseHistoryFilters({
-      tipo: typeof options.kind === 'string' ? options.kind : undefined,
+      tipo: kind,
       desde: typeof options.since === 'string' ? options.since : undefined,
       hasta: typeof options.until === 'string' ? options.until : undefined,
     });
@@ -517,7 +573,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
           `  ajustes ${formatQuetzales(figures.adjustments.totalCentavos)} (${count(figures.adjustments.count)})` +
           `  consultas cobradas ${formatQuetzales(-figures.charges.totalCentavos)} (${count(figures.charges.count)})  saldo final ${formatQuetzales(figures.closingBalanceCentavos)}`,
         ...figures.charges.lines.map(
-          (line) => `    ${line.lookup.padEnd(8)} a ${formatQuetzales(line.tariffCentavos)}: ${count(line.count)} = ${formatQuetzales(line.amountCentavos)}`,
+          (line) => `    ${LOOKUP_LABELS[line.lookup].padEnd(LOOKUP_COLUMN)} a ${formatQuetzales(line.tariffCentavos)}: ${count(line.count)} = ${formatQuetzales(line.amountCentavos)}`,
         ),
         ...files.map((file) => `  escrito: ${file}`),
       ].join('\n'),

@@ -5,13 +5,15 @@ export const USAGE = `CLI de operación: npm run cli -- <comando> [argumentos] [
 Los montos se escriben en quetzales ("12.50", "1,000", "Q 5"), como en la consola; se guardan en centavos.
 Consultas que se habilitan (--enable, --disable): is_renap_enabled is_rtu_enabled is_cui_nit_enabled
 is_rtu_v2_enabled is_omisos_enabled (o "all", todas).
-Las fechas y horas del texto son de Guatemala; con --json, la respuesta es JSON y sus fechas, UTC (ISO 8601).
+Las fechas y horas del texto son de Guatemala, como en la consola (24/11/2026 04:02:09); con --json, la respuesta
+es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escriben con el nombre de la consola
+("Catálogo CUI/NIT", recarga) o con el interno (cui_nit, top_up), en mayúsculas o minúsculas.
 
   integrations:create <nombre> [--tariff Q] [--balance Q] [--enable consulta,consulta|all]
                                         crea una integración; muestra su token una sola vez
   integrations:list                     las integraciones, con sus consultas habilitadas, tarifa y saldo
   integrations:show <id|nombre>         una integración y sus últimos movimientos de saldo
-  integrations:history <id|nombre> [--kind top_up|adjustment|capture] [--since AAAA-MM-DD] [--until AAAA-MM-DD] [--limit N]
+  integrations:history <id|nombre> [--kind recarga|ajuste|"consulta cobrada"] [--since AAAA-MM-DD] [--until AAAA-MM-DD] [--limit N]
                                         movimientos de saldo, el más reciente primero, cada uno con el saldo que dejó
   statements:create <id|nombre> <AAAA-MM> [--out DIRECTORIO]
                                         emite el estado de cuenta del mes (o lo encuentra, si ya se emitió); con --out
@@ -54,16 +56,19 @@ Las fechas y horas del texto son de Guatemala; con --json, la respuesta es JSON 
                                         crea un usuario de la consola; muestra una sola vez una contraseña
                                         generada, o te la pide (--password-stdin: escrita sin que se
                                         vea, o la primera línea de la entrada estándar si llega por una tubería)
-  users:list                            los usuarios de la consola, con su rol
+  users:list                            los usuarios de la consola, con su rol, su estado (activo o desactivado)
+                                        y su verificación en dos pasos (activada o no)
   users:reset-two-factor <correo>       quita el segundo factor de un usuario (perdió el teléfono y los códigos
                                         de recuperación); sus sesiones terminan y se inscribe de nuevo al entrar
-  records:list [--integration id|nombre] [--lookup renap|rtu_nits|cui_nit|rtu|omisos] [--identifier NIT-o-CUI]
+  records:list [--integration id|nombre] [--lookup consulta] [--identifier NIT-o-CUI]
                [--request-id req_…] [--limit N] [--motivo "ticket o razón"]
                                         registros de consultas, el más reciente primero, con NIT y CUI
                                         enmascarados (--request-id: la consulta con ese x-request-id, ninguna si
                                         la solicitud se rechazó antes de llegar a una fuente); con --motivo salen
                                         completos y el acceso queda registrado; --identifier (un NIT o CUI
-                                        escrito de cualquier forma, también dentro de lotes /rtu/nits) lo exige
+                                        escrito de cualquier forma, también dentro de lotes /rtu/nits) lo exige;
+                                        --lookup es "RENAP por CUI" (renap), "RTU por NIT" (rtu_nits), "Catálogo
+                                        CUI/NIT" (cui_nit), "Catálogo RTU" (rtu) o "Catálogo omisos" (omisos)
   records:purge [--export-dir DIRECTORIO]
                                         borra los registros de consultas más antiguos que
                                         QUERY_RECORD_RETENTION_MONTHS (como la tarea diaria), antes archivados en

@@ -50,6 +50,12 @@ export const LEDGER_DIFFERENCE_LABELS: Record<string, string> = {
 
 export const ROLE_LABELS = { admin: 'Administrador', support: 'Soporte' } as const;
 
+/** A console user's state, as the Usuarios page (and users:list) says it. */
+export const USER_STATE_LABELS = { active: 'Activo', disabled: 'Desactivado' } as const;
+
+/** A console user's second factor, as the Usuarios page (and users:list) says it. */
+export const TWO_FACTOR_LABELS = { enrolled: 'Activada', notEnrolled: 'No activada', enrolsAtSignIn: 'La activará al entrar' } as const;
+
 export const OUTCOME_LABELS: Record<Outcome, string> = {
   success: 'Éxito (200)',
   client_error: 'Rechazadas por la fuente (4xx)',

@@ -99,7 +99,7 @@ describe('operator CLI in Spanish (issue 24, defect 15)', { timeout: PROCESS_TES
 
     const badKind = await cli('integrations:history', created.nombre, '--kind', 'hold');
     expect(badKind.code).toBe(2);
-    expect(badKind.stderr).toContain('Error: --kind admite top_up (recarga), adjustment (ajuste) o capture (consulta cobrada); se recibió «hold»');
+    expect(badKind.stderr).toContain('Error: --kind admite recarga, ajuste o "consulta cobrada" (también top_up, adjustment o capture); se recibió «hold»');
     const badDay = await cli('integrations:history', created.nombre, '--since', '2026-02-31');
     expect(badDay.code).toBe(2);
     expect(badDay.stderr).toContain('Error: --since es una fecha AAAA-MM-DD, como 2026-11-01 (se recibió «2026-02-31»)');
@@ -127,7 +127,7 @@ describe('operator CLI in Spanish (issue 24, defect 15)', { timeout: PROCESS_TES
     expect(created.code).toBe(0);
     expect(englishIn(created.stdout)).toEqual([]);
     expect(created.stdout).toContain('tarifa Q 1.50  saldo Q 20.00');
-    expect(created.stdout).toContain('consultas habilitadas: is_renap_enabled');
+    expect(created.stdout).toContain('consultas habilitadas: RENAP por CUI (is_renap_enabled)');
     expect(created.stdout).toContain('IP permitidas: cualquier dirección');
     expect(created.stdout).toContain('Token (se muestra una sola vez; guárdalo ahora):');
 
@@ -135,10 +135,10 @@ describe('operator CLI in Spanish (issue 24, defect 15)', { timeout: PROCESS_TES
     const history = await cli('integrations:history', 'cli-es-texto');
     expect(history.code).toBe(0);
     expect(englishIn(history.stdout)).toEqual([]);
-    expect(history.stdout).toMatch(/^ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +Recarga +Q 2\.50 +saldo +Q 22\.50 +CLI/m);
+    expect(history.stdout).toMatch(/^ {2}\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} +Recarga +Q 2\.50 +saldo +Q 22\.50 +CLI/m);
 
     const tokens = await cli('integrations:tokens', 'cli-es-texto');
-    expect(tokens.stdout).toMatch(/Principal +Activo +creado \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +último uso nunca +sin vencimiento/);
+    expect(tokens.stdout).toMatch(/Principal +Activo +creado \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} +último uso nunca +sin vencimiento/);
   });
 
   it('says the reconciliation\'s verdict in Spanish sentences, never as a JSON log line; exit 1 with the differences', async () => {
@@ -175,5 +175,80 @@ describe('operator CLI in Spanish (issue 24, defect 15)', { timeout: PROCESS_TES
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('CLI_LOG_LEVEL');
     expect(wrong.stderr).toContain('fatal, error, warn, info, debug, trace, silent');
+  });
+});
+
+/** An instant as the console shows it, without its comma: "24/11/2026 04:02:09", Guatemala (UTC-6 all year). */
+function consoleTime(iso: string): string {
+  const [day, time] = new Date(Date.parse(iso) - 6 * 3_600_000).toISOString().slice(0, 19).split('T');
+  const [year, month, date] = day!.split('-');
+  return `${date}/${month}/${year} ${time}`;
+}
+
+describe('the CLI speaks the console\'s language (issue 32, point 10)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('shows times as the console does, 24/11/2026 04:02:09 in Guatemala, while --json keeps UTC', async () => {
+    const created = await createIntegration('--balance', '5');
+    const history = await cliJson<{ rows: Array<{ createdAt: string }> }>('integrations:history', created.nombre);
+    const createdAt = history.rows[0]!.createdAt;
+    expect(createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const text = await cli('integrations:history', created.nombre);
+    expect(text.stdout).toContain(`  ${consoleTime(createdAt)}  Recarga`);
+    expect(text.stdout).not.toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+
+    const [token] = await cliJson<Array<{ createdAt: string }>>('integrations:tokens', created.nombre);
+    expect((await cli('integrations:tokens', created.nombre)).stdout).toContain(`creado ${consoleTime(token!.createdAt)}`);
+  });
+
+  it('names the lookups as the console does, and takes those names in --lookup', async () => {
+    const created = await cli('integrations:create', 'cli-es-consultas', '--enable', 'is_cui_nit_enabled,is_renap_enabled');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain('consultas habilitadas: RENAP por CUI (is_renap_enabled), Catálogo CUI/NIT (is_cui_nit_enabled)');
+    const { id } = await cliJson<{ id: number }>('integrations:show', 'cli-es-consultas');
+    await testDb().use((handle) =>
+      handle.rows(sql`insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, charged_centavos, tariff_centavos, request_id)
+        values (${id}::integer, 'cui_nit', 200, 120, '576937K', 0, 0, 'req_cli_es_cuinit'), (${id}::integer, 'renap', 200, 90, null, 0, 0, 'req_cli_es_renap')`),
+    );
+    const listed = await cli('records:list', '--integration', 'cli-es-consultas');
+    expect(listed.stdout).toMatch(/cli-es-consultas +Catálogo CUI\/NIT +200 .*req_cli_es_cuinit/);
+    expect(listed.stdout).toMatch(/cli-es-consultas +RENAP por CUI +200 .*req_cli_es_renap/);
+    expect(listed.stdout).not.toMatch(/ (cui_nit|renap) /);
+
+    const byConsoleName = await cliJson<Array<{ requestId: string }>>('records:list', '--integration', 'cli-es-consultas', '--lookup', 'catálogo cui/nit');
+    expect(byConsoleName.map((record) => record.requestId)).toEqual(['req_cli_es_cuinit']);
+    const unknown = await cli('records:list', '--lookup', 'catalogo');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Error: --lookup admite "RENAP por CUI", "RTU por NIT", "Catálogo CUI/NIT", "Catálogo RTU" o "Catálogo omisos" (también renap, rtu_nits, cui_nit, rtu u omisos); se recibió «catalogo»');
+  });
+
+  it('takes --kind as the console names the movements (recarga, ajuste, consulta cobrada), in any case', async () => {
+    const created = await createIntegration('--balance', '5');
+    await cliJson('integrations:adjust', created.nombre, '-1', '--note', 'Corrección');
+    for (const [kind, shown] of [['recarga', 'Recarga'], ['AJUSTE', 'Ajuste'], ['Consulta cobrada', null], ['top_up', 'Recarga']] as const) {
+      const listed = await cli('integrations:history', created.nombre, '--kind', kind);
+      expect(listed.code, `${kind}: ${listed.stderr}`).toBe(0);
+      const movements = listed.stdout.trim().split('\n').slice(1);
+      if (shown) expect(movements.map((line) => line.includes(` ${shown} `)), listed.stdout).toEqual([true]);
+      else expect(movements, listed.stdout).toEqual(['  (sin movimientos)']);
+    }
+    const unknown = await cli('integrations:history', created.nombre, '--kind', 'cobro');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Error: --kind admite recarga, ajuste o "consulta cobrada" (también top_up, adjustment o capture); se recibió «cobro»');
+  });
+
+  it('lists console users with their state and second factor, in the Usuarios page\'s words', async () => {
+    const enrolled = await cliJson<{ id: number }>('users:create', 'con-factor@example.com', '--name', 'Con Factor', '--role', 'admin');
+    const away = await cliJson<{ id: number }>('users:create', 'de-baja@example.com', '--name', 'De Baja', '--role', 'support');
+    await testDb().use(async (handle) => {
+      await handle.rows(sql`insert into console_two_factor (user_id, secret_ciphertext, confirmed_at) values (${enrolled.id}::integer, 'v1.sealed', now())`);
+      await handle.rows(sql`update console_users set must_change_password = false where id = ${enrolled.id}::integer`);
+      await handle.rows(sql`update console_users set active = false where id = ${away.id}::integer`);
+    });
+    const listed = await cli('users:list');
+    expect(listed.code).toBe(0);
+    const line = (email: string) => listed.stdout.split('\n').find((candidate) => candidate.includes(email)) ?? '';
+    expect(line('con-factor@example.com')).toMatch(/Con Factor +Administrador +Activo +verificación en dos pasos: Activada/);
+    expect(line('de-baja@example.com')).toMatch(/De Baja +Soporte +Desactivado +verificación en dos pasos: No activada/);
+    expect(line('de-baja@example.com')).toContain('debe cambiar su contraseña al entrar');
+    expect(line('con-factor@example.com')).not.toContain('debe cambiar');
   });
 });

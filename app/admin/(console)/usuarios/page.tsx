@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { countActiveSessionsByUser } from '@/lib/auth/sessions';
-import { ROLE_LABELS } from '@/lib/format/labels';
+import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { usersWithTwoFactor } from '@/lib/two-factor/service';
@@ -50,15 +50,15 @@ export default async function UsersPage() {
                 </td>
                 <td data-label="Rol">{ROLE_LABELS[user.role]}</td>
                 <td data-label="Estado">
-                  <ActiveBadge active={user.active} on="Activo" off="Desactivado" />
+                  <ActiveBadge active={user.active} on={USER_STATE_LABELS.active} off={USER_STATE_LABELS.disabled} />
                 </td>
                 <td className="nowrap small" data-label="Contraseña cambiada">
                   {formatDateTime(user.passwordChangedAt)}
                   {user.mustChangePassword && <div className="muted">Debe cambiarla al entrar</div>}
                 </td>
                 <td className="small" data-label="Verificación en dos pasos">
-                  {twoFactorUsers.has(user.id) ? 'Activada' : 'No activada'}
-                  {!twoFactorUsers.has(user.id) && twoFactorRequired() && <div className="muted">La activará al entrar</div>}
+                  {twoFactorUsers.has(user.id) ? TWO_FACTOR_LABELS.enrolled : TWO_FACTOR_LABELS.notEnrolled}
+                  {!twoFactorUsers.has(user.id) && twoFactorRequired() && <div className="muted">{TWO_FACTOR_LABELS.enrolsAtSignIn}</div>}
                 </td>
                 <td className="nowrap small" data-label="Sesiones">
                   {sessionCounts.get(user.id) ?? 0}
