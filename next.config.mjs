@@ -1,3 +1,5 @@
+import { developmentOrigins } from './lib/http/development-origins.mjs';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite loads its WebAssembly and data files, and pdfkit its font metrics, from their own
@@ -13,6 +15,10 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // Parallel builds (tests of different branches, benchmarks) can each use their own directory.
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  // next dev listens on every interface (HOST=0.0.0.0) but serves its own resources only to pages
+  // opened by localhost: opened by 127.0.0.1 or from the LAN, pages never hydrated. Ignored in
+  // production, whose pages need none of them.
+  allowedDevOrigins: developmentOrigins(),
   // No headers() here: server.mjs gives every answer, Next's static files included, the baseline
   // security headers (lib/http/baseline-headers.mjs); proxy.ts and the lookups add the rest.
 };
