@@ -117,4 +117,11 @@ describe('the embedded database shared on a socket', () => {
     expect((await owner.query<{ n: number }>('select count(*)::int as n from notes')).rows[0]!.n).toBe(0);
     shared = await serveEmbeddedDatabase(owner, socketPath);
   });
+
+  it('answers a large result whole: 1.5 MB, more than the socket takes at once', async () => {
+    const client = connect();
+    const rows = await client<{ n: number; body: string }[]>`select n, repeat(chr(65 + n % 26), 3000) as body from generate_series(1, 500) as n`;
+    expect(rows).toHaveLength(500);
+    expect(rows.every((row) => row.body === String.fromCharCode(65 + (row.n % 26)).repeat(3000))).toBe(true);
+  });
 });

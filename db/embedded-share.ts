@@ -134,8 +134,10 @@ class ClientSession {
         const message = this.pending.shift()!;
         this.endTurn ??= await takeTurn(this.client);
         if (this.closed) break;
+        // Copied: PGlite hands out a view of its own memory, which its next output overwrites, and
+        // a write the socket has to queue (a large answer) would send those later bytes instead.
         await this.client.runExclusive(() =>
-          this.client.execProtocolRawStream(message, { onRawData: (data) => void (this.socket.writable && this.socket.write(data)) }),
+          this.client.execProtocolRawStream(message, { onRawData: (data) => void (this.socket.writable && this.socket.write(Buffer.from(data))) }),
         );
         if (endsExchange(message) && !this.client.isInTransaction()) this.releaseTurn();
       }
