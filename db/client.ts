@@ -27,9 +27,11 @@ export interface DatabaseHandle {
   /**
    * LISTENs to a channel: `onNotify` for each notification, `onListening` each time the listening
    * connection is (re)established. Returns a function that stops. Absent when notifications cannot
-   * reach this process (the embedded database reached through another process's socket).
+   * reach this process (the embedded database reached through another process's socket). On the
+   * embedded database this process shares, a notification raised by a client of its socket (the
+   * CLI) is answered to that client only once `onNotify`'s promise settles (db/embedded-share.ts).
    */
-  listen?(channel: string, onNotify: () => void, onListening: () => void): Promise<() => Promise<void>>;
+  listen?(channel: string, onNotify: () => void | Promise<void>, onListening: () => void): Promise<() => Promise<void>>;
   /** The embedded database reached through the process that has it open (its pid). */
   servedBy?: number;
 }
@@ -37,8 +39,11 @@ export interface DatabaseHandle {
 interface DatabaseState {
   handle?: Promise<DatabaseHandle>;
   /** This process's own PGlite, when it has the embedded database open. */
-  embedded?: { client: PGlite; dataDir: string; announce(socket: string): void; shared?: SharedDatabase };
+  embedded?: { client: PGlite; dataDir: string; announce(socket: string): void; shared?: SharedDatabase; listeners: ChannelListeners };
 }
+
+/** This process's listeners per channel, told of the notifications the socket's clients raise. */
+type ChannelListeners = Map<string, Set<() => void | Promise<void>>>;
 
 // Kept on globalThis so hot reloads, duplicate module copies and route bundles share one handle.
 const state = ((globalThis as Record<string, unknown>).__gatewayDatabase ??= {}) as DatabaseState;
@@ -178,16 +183,24 @@ async function openInProcess(dataDir: string, claim: Extract<DirectoryClaim, { c
     const { drizzle } = await import('drizzle-orm/pglite');
     const client: PGlite = await PGlite.create(dataDir);
     const database = drizzle(client, { schema, logger: roundTripCounter }) as unknown as Database;
-    state.embedded = { client, dataDir, announce: claim.announce };
+    const listeners: ChannelListeners = new Map();
+    state.embedded = { client, dataDir, announce: claim.announce, listeners };
     return {
       kind: 'pglite',
       db: database,
       rows: async <T extends Record<string, unknown>>(query: SQL) =>
         ((await database.execute(query)) as unknown as { rows: T[] }).rows,
       listen: async (channel, onNotify, onListening) => {
-        const stop = await client.listen(channel, () => onNotify());
+        // PGlite tells its own listeners of this process's notifications; the socket's clients'
+        // reach the same session but not those listeners, and come through `listeners` instead.
+        const stop = await client.listen(channel, () => void onNotify());
+        const ofChannel = listeners.get(channel) ?? new Set();
+        listeners.set(channel, ofChannel.add(onNotify));
         onListening();
-        return stop;
+        return async () => {
+          ofChannel.delete(onNotify);
+          await stop();
+        };
       },
       close: async () => {
         const embedded = state.embedded;
@@ -242,7 +255,10 @@ export async function shareEmbeddedDatabase(): Promise<string | undefined> {
   }
   if (!embedded.shared) {
     const { serveEmbeddedDatabase } = await import('./embedded-share');
-    embedded.shared = await serveEmbeddedDatabase(embedded.client, socketPath);
+    const { listeners } = embedded;
+    embedded.shared = await serveEmbeddedDatabase(embedded.client, socketPath, async (channel) => {
+      await Promise.allSettled([...(listeners.get(channel) ?? [])].map(async (listener) => listener()));
+    });
     embedded.announce(socketPath);
   }
   return socketPath;

@@ -15,6 +15,8 @@ let owner: PGlite;
 let shared: SharedDatabase;
 let socketPath: string;
 const clients: postgres.Sql[] = [];
+/** What the owner does when a client's transaction raised a notification (db/client.ts: its listeners). */
+let heard: (channel: string) => Promise<void> = async () => {};
 
 function connect(): postgres.Sql {
   const client = postgres({ path: socketPath, max: 1, prepare: false, onnotice: () => {} });
@@ -27,7 +29,7 @@ beforeAll(async () => {
   socketPath = path.join(directory, 'db.sock');
   owner = await PGlite.create();
   await owner.exec('create table notes (body text not null)');
-  shared = await serveEmbeddedDatabase(owner, socketPath);
+  shared = await serveEmbeddedDatabase(owner, socketPath, (channel) => heard(channel));
 });
 
 afterEach(async () => {
@@ -115,7 +117,40 @@ describe('the embedded database shared on a socket', () => {
     expect(fs.existsSync(socketPath)).toBe(false);
     expect(owner.isInTransaction()).toBe(false);
     expect((await owner.query<{ n: number }>('select count(*)::int as n from notes')).rows[0]!.n).toBe(0);
-    shared = await serveEmbeddedDatabase(owner, socketPath);
+    shared = await serveEmbeddedDatabase(owner, socketPath, (channel) => heard(channel));
+  });
+
+  it("tells the owner of a notification a client's transaction raised, and answers the commit once the owner has acted on it (issue 32, point 9)", async () => {
+    // PGlite's own listeners never hear it: the client's answers bypass them.
+    const ownListener: string[] = [];
+    const stop = await owner.listen('credentials_changed', (payload) => ownListener.push(payload));
+    const events: string[] = [];
+    heard = async (channel) => {
+      events.push(`heard ${channel}`);
+      await sleep(150);
+      events.push('acted');
+    };
+    try {
+      const client = connect();
+      await client.begin(async (tx) => {
+        await tx`insert into notes values ('a change')`;
+        await tx`select pg_notify('credentials_changed', '')`;
+        expect(events).toEqual([]);
+      });
+      events.push('committed');
+      expect(events).toEqual(['heard credentials_changed', 'acted', 'committed']);
+      // Rolled back: nothing to tell.
+      await client.begin(async (tx) => {
+        await tx`select pg_notify('credentials_changed', '')`;
+        throw new Error('roll back');
+      }).catch(() => {});
+      await client`select 1`;
+      expect(events).toEqual(['heard credentials_changed', 'acted', 'committed']);
+      expect(ownListener).toEqual([]);
+    } finally {
+      heard = async () => {};
+      await stop();
+    }
   });
 
   it('answers a large result whole: 1.5 MB, more than the socket takes at once', async () => {

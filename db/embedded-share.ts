@@ -11,6 +11,17 @@ const CANCEL_REQUEST = 80877102;
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 const ROLLBACK = simpleQuery('ROLLBACK');
+/** The backend messages the socket looks for in what it forwards to a client. */
+const NOTIFICATION_RESPONSE = 0x41;
+const READY_FOR_QUERY = 0x5a;
+/**
+ * How long a client's commit waits for this process to act on the notifications it raised (a
+ * reload of the credentials takes milliseconds): past it, the client goes on regardless.
+ */
+const NOTIFIED_WAIT_MS = 2_000;
+
+/** This process acting on a notification a client raised (db/client.ts: its listeners of the channel). */
+export type NotificationHandler = (channel: string) => Promise<void>;
 
 export interface SharedDatabase {
   close(): Promise<void>;
@@ -23,12 +34,18 @@ export interface SharedDatabase {
  * transaction (a Sync or a simple query with no transaction open), and meanwhile this process's own
  * queries and transactions wait on PGlite's transaction lock, which the turn holds. So no statement
  * of one ever lands inside another's transaction (docs/decisions.md, "One embedded database").
+ *
+ * A notification a client's transaction raises (pg_notify: a revoked token, say) reaches the
+ * shared session, which this process LISTENs on, but in the client's answers, where PGlite's own
+ * listeners never see it: `notified` is told instead, and the client hears that its transaction
+ * committed only once `notified` has settled (at most NOTIFIED_WAIT_MS). So when the CLI says a
+ * token is revoked, this process has already reloaded its credentials.
  */
-export async function serveEmbeddedDatabase(client: PGlite, socketPath: string): Promise<SharedDatabase> {
+export async function serveEmbeddedDatabase(client: PGlite, socketPath: string, notified: NotificationHandler = async () => {}): Promise<SharedDatabase> {
   const log = logger('database');
   const sessions = new Set<ClientSession>();
   const server = net.createServer((socket) => {
-    const session = new ClientSession(client, socket, log);
+    const session = new ClientSession(client, socket, log, notified);
     sessions.add(session);
     void session.finished.then(() => sessions.delete(session));
   });
@@ -60,6 +77,7 @@ class ClientSession {
   private running = false;
   private closed = false;
   private endTurn?: () => void;
+  private readonly answers: ClientAnswers;
   private markFinished!: () => void;
   /** Settles once the connection has closed and the session is as the client found it. */
   readonly finished = new Promise<void>((resolve) => (this.markFinished = resolve));
@@ -68,7 +86,9 @@ class ClientSession {
     private readonly client: PGlite,
     private readonly socket: net.Socket,
     private readonly log: ReturnType<typeof logger>,
+    private readonly notified: NotificationHandler,
   ) {
+    this.answers = new ClientAnswers((bytes) => void (socket.writable && socket.write(bytes)));
     socket.on('data', (data) => this.receive(data));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -134,12 +154,15 @@ class ClientSession {
         const message = this.pending.shift()!;
         this.endTurn ??= await takeTurn(this.client);
         if (this.closed) break;
-        // Copied: PGlite hands out a view of its own memory, which its next output overwrites, and
-        // a write the socket has to queue (a large answer) would send those later bytes instead.
-        await this.client.runExclusive(() =>
-          this.client.execProtocolRawStream(message, { onRawData: (data) => void (this.socket.writable && this.socket.write(Buffer.from(data))) }),
-        );
-        if (endsExchange(message) && !this.client.isInTransaction()) this.releaseTurn();
+        await this.client.runExclusive(() => this.client.execProtocolRawStream(message, { onRawData: (data) => this.answers.take(data) }));
+        if (endsExchange(message) && !this.client.isInTransaction()) {
+          this.releaseTurn();
+          // Committed: this process acts on what the transaction announced (with the database
+          // free again) before the client hears that it is done.
+          const channels = this.answers.takeNotifications();
+          if (channels.length > 0) await this.tell(channels);
+        }
+        this.answers.release();
       }
     } catch (error) {
       this.log.error({ err: error }, 'embedded database client failed');
@@ -167,11 +190,68 @@ class ClientSession {
     }
   }
 
+  private async tell(channels: string[]): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, NOTIFIED_WAIT_MS)));
+    const acted = Promise.allSettled(channels.map((channel) => this.notified(channel)));
+    await Promise.race([acted, waited]).finally(() => clearTimeout(timer));
+  }
+
   private releaseTurn(): void {
     const endTurn = this.endTurn;
     this.endTurn = undefined;
     endTurn?.();
   }
+}
+
+/**
+ * What PGlite answers one client, on its way to the socket: copied out of PGlite's memory (it hands
+ * out a view that its next output overwrites, and a write the socket has to queue would send those
+ * later bytes instead), and read message by message for two kinds. A NotificationResponse's channel
+ * is noted; a ReadyForQuery, and whatever follows it, waits for release(), so the client's commit
+ * is answered only after this process has acted on its notifications.
+ */
+class ClientAnswers {
+  /** The start of a message whose end is in a later chunk. */
+  private partial = Buffer.alloc(0);
+  private held: Buffer[] = [];
+  private readonly notifications = new Set<string>();
+
+  constructor(private readonly send: (bytes: Buffer) => void) {}
+
+  take(chunk: Uint8Array): void {
+    const data = this.partial.length > 0 ? Buffer.concat([this.partial, chunk]) : Buffer.from(chunk);
+    let complete = 0;
+    let readyAt: number | undefined;
+    while (data.length - complete >= 5) {
+      const end = complete + 1 + data.readInt32BE(complete + 1);
+      if (end > data.length) break;
+      if (data[complete] === NOTIFICATION_RESPONSE) this.notifications.add(notificationChannel(data.subarray(complete, end)));
+      if (data[complete] === READY_FOR_QUERY) readyAt ??= complete;
+      complete = end;
+    }
+    this.partial = data.subarray(complete);
+    const cut = this.held.length > 0 ? 0 : (readyAt ?? complete);
+    if (cut > 0) this.send(data.subarray(0, cut));
+    if (cut < complete) this.held.push(data.subarray(cut, complete));
+  }
+
+  /** The channels notified since the last call. */
+  takeNotifications(): string[] {
+    const channels = [...this.notifications];
+    this.notifications.clear();
+    return channels;
+  }
+
+  /** Sends what was held back. */
+  release(): void {
+    for (const bytes of this.held.splice(0)) this.send(bytes);
+  }
+}
+
+/** A NotificationResponse: 'A', its length, the notifying process's id, then the channel's name (NUL-terminated) and the payload. */
+function notificationChannel(message: Buffer): string {
+  return message.toString('utf8', 9, message.indexOf(0, 9));
 }
 
 /**

@@ -21,11 +21,12 @@ export async function announceCredentialChange(executor: Executor): Promise<void
 /**
  * Calls `onChange` whenever another process announces a change, and `onReconnect` when the
  * listening connection was (re)established (notifications sent while it was down are lost, so
- * the caller reloads then). Returns a function that stops listening, or undefined when this
- * database cannot deliver notifications across processes (the directory's periodic reload is
- * then the only bound).
+ * the caller reloads then). On the embedded database this process shares, the CLI's change is
+ * answered to the CLI once `onChange`'s promise settles (db/embedded-share.ts). Returns a function
+ * that stops listening, or undefined when this database cannot deliver notifications across
+ * processes (the directory's periodic reload is then the only bound).
  */
-export async function listenForCredentialChanges(onChange: () => void, onReconnect: () => void): Promise<(() => Promise<void>) | undefined> {
+export async function listenForCredentialChanges(onChange: () => void | Promise<void>, onReconnect: () => void): Promise<(() => Promise<void>) | undefined> {
   const handle = await database();
   if (!handle.listen) return undefined;
   return handle.listen(CREDENTIALS_CHANNEL, onChange, onReconnect);

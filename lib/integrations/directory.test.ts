@@ -202,6 +202,42 @@ describe('IntegrationDirectory', () => {
     await eventually(async () => (await directory.authenticate('acme', token)).status === 'unknown');
   });
 
+  it('settles an announcement once its copy has the change, also when it arrives during a reload (the CLI on the embedded database waits for it)', async () => {
+    const { token } = issueToken();
+    const { token: other } = issueToken();
+    const { state, reader } = scriptedReader();
+    state.rows = row(token, {}, [{ token: other }]);
+    let announce!: () => Promise<void>;
+    reader.subscribe = async (onChange) => {
+      announce = onChange;
+      return true;
+    };
+    const directory = new IntegrationDirectory(reader, { refreshMs: 3_600_000, readDeadlineMs: 1_000, maxAgeMs: 7_200_000 });
+    await directory.start();
+
+    state.rows = row(token);
+    await announce();
+    expect((await directory.authenticate('acme', other)).status).toBe('unknown');
+
+    // A reload that read before the change is in flight: the announcement waits for the one after it.
+    const all = reader.all;
+    let answerSlowRead!: () => void;
+    reader.all = () => {
+      reader.all = all;
+      const rows = all();
+      return new Promise((resolve) => (answerSlowRead = () => resolve(rows)));
+    };
+    const inFlight = directory.invalidate();
+    state.rows = row(token, { active: false });
+    let settled = false;
+    const announced = announce().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    answerSlowRead();
+    await Promise.all([inFlight, announced]);
+    expect((await directory.authenticate('acme', token)).status).toBe('unknown');
+  });
+
   it('starts listening before its start load, so a change made once it is started is announced to it, with one load at start', async () => {
     const { token } = issueToken();
     const { state, reader } = scriptedReader();

@@ -67,10 +67,11 @@ export interface StoredToken {
 export interface IntegrationReader {
   all(): Promise<{ integrations: Integration[]; tokens: StoredToken[] }>;
   /**
-   * Optional: calls `onChange` when another process changed credentials and `onReconnect` when the
-   * channel (re)opened (changes may have been missed). Resolves to false when it cannot listen.
+   * Optional: calls `onChange` when another process changed credentials (its promise settles once
+   * the copy has the change) and `onReconnect` when the channel (re)opened (changes may have been
+   * missed). Resolves to false when it cannot listen.
    */
-  subscribe?(onChange: () => void, onReconnect: () => void): Promise<boolean>;
+  subscribe?(onChange: () => Promise<void>, onReconnect: () => void): Promise<boolean>;
 }
 
 const databaseReader: IntegrationReader = {
@@ -147,6 +148,8 @@ export class IntegrationDirectory {
   private staleReported = false;
   /** A change was announced while a reload ran (it may have read before the change): reload once more after it. */
   private reloadAgain = false;
+  /** Settles when that reload once more has finished. */
+  private reloadedAgain?: { done: Promise<void>; settle: () => void };
   private listening = false;
   /** Between the start's listening and its load: announcements then are covered by that load. */
   private startLoadPending = false;
@@ -254,25 +257,38 @@ export class IntegrationDirectory {
         if (this.reloading === bounded) this.reloading = undefined;
         if (this.reloadAgain && this.readsInFlight === 0) {
           this.reloadAgain = false;
-          void this.reload().catch(() => {});
+          const waiting = this.reloadedAgain;
+          this.reloadedAgain = undefined;
+          void this.reload()
+            .catch(() => {})
+            .finally(() => waiting?.settle());
         }
       });
     this.reloading = bounded;
     return bounded;
   }
 
-  /** Another process announced a change: reload now, or right after the reload in flight. */
-  private changedElsewhere(): void {
-    if (this.startLoadPending) return;
-    if (this.readsInFlight > 0) this.reloadAgain = true;
-    else void runAsJob('credential-refresh', () => this.reload()).catch(() => {});
+  /**
+   * Another process announced a change: reload now, or right after the reload in flight. Settles
+   * when that reload has finished (failed ones too: the copy then ages out within its bound).
+   */
+  private changedElsewhere(): Promise<void> {
+    if (this.startLoadPending) return Promise.resolve();
+    if (this.readsInFlight === 0) return runAsJob('credential-refresh', () => this.reload()).catch(() => {});
+    this.reloadAgain = true;
+    if (!this.reloadedAgain) {
+      let settle = () => {};
+      const done = new Promise<void>((resolve) => (settle = resolve));
+      this.reloadedAgain = { done, settle };
+    }
+    return this.reloadedAgain.done;
   }
 
   /** Starts listening once; resolves when the channel is open (or listening turned out impossible). */
   private listen(): Promise<void> {
     if (this.listening || !this.reader.subscribe) return Promise.resolve();
     this.listening = true;
-    return runAsJob('credential-changes', () => this.reader.subscribe!(() => this.changedElsewhere(), () => this.changedElsewhere())).then(
+    return runAsJob('credential-changes', () => this.reader.subscribe!(() => this.changedElsewhere(), () => void this.changedElsewhere())).then(
       (listening) => {
         if (!listening) log.warn({ refreshMs: this.options.refreshMs }, 'credential changes are not announced to this process: other processes\' changes arrive with the periodic reload');
       },
