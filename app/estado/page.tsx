@@ -1,7 +1,9 @@
 // /estado - the public status of the sources: no sign-in, in Spanish, readable on a phone. The same
 // status GET /api/estado answers (lib/status-page/status.ts), read at most once per interval.
 import type { Metadata } from 'next';
-import { SOURCE_STATE_TEXT, STATUS_DAYS, STATUS_HOURS, publicStatus, type PublicSourceStatus } from '@/lib/status-page/status';
+import { SOURCE_STATE_TEXT, STATUS_DAYS, STATUS_HOURS } from '@/lib/status-page/states';
+import { publicStatus, type PublicSourceStatus } from '@/lib/status-page/status';
+import { NO_INCIDENTS_TEXT, NO_OUTAGE_TEXT } from '@/lib/status-page/summary';
 import { availabilityLevel, formatAvailability, formatIncidentDuration, formatStatusTime } from '@/lib/status-page/format';
 import './estado.css';
 
@@ -61,6 +63,7 @@ export default async function StatusPage() {
         </header>
         {status ? (
           <>
+            <p className={`overall overall-${status.resumen.estado}`}>{status.resumen.texto}</p>
             <p className="muted">Actualizado: {formatStatusTime(status.generado_en)}</p>
             <ul className="legend" aria-label="Leyenda">
               {(['good', 'partial', 'bad', 'none'] as const).map((level) => (
@@ -74,10 +77,18 @@ export default async function StatusPage() {
             ))}
             <section className="incidents" aria-labelledby="incidentes">
               <h2 id="incidentes">Incidentes recientes</h2>
-              {status.incidentes.length === 0 ? (
-                <p>Sin incidentes en los últimos {STATUS_DAYS} días.</p>
+              {status.resumen.sin_incidentes ? (
+                <p>{NO_INCIDENTS_TEXT}</p>
+              ) : status.incidentes.length === 0 && status.resumen.degradaciones_en_curso.length === 0 ? (
+                <p>{NO_OUTAGE_TEXT}</p>
               ) : (
                 <ul>
+                  {status.resumen.degradaciones_en_curso.map((degradation) => (
+                    <li key={`${degradation.fuente}-degradado`} data-source={degradation.fuente} data-ongoing="true">
+                      <strong>{degradation.nombre}</strong>: degradado (parte de sus consultas falla) desde {formatStatusTime(degradation.desde)} ·{' '}
+                      <span className="ongoing">en curso</span>
+                    </li>
+                  ))}
                   {status.incidentes.map((incident) => (
                     <li key={`${incident.fuente}-${incident.inicio}`} data-source={incident.fuente} data-ongoing={incident.en_curso}>
                       <strong>{incident.nombre}</strong>: sin servicio desde {formatStatusTime(incident.inicio)}

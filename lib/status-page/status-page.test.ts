@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { availabilityByBucket, overallAvailability, type RecordedCalls } from './availability';
 import { formatAvailability, formatIncidentDuration } from './format';
 import { mergeIncidents, STALE_AFTER_MS, type RecordedTransition } from './incidents';
-import { asPercent, sourceState } from './status';
+import { sourceState } from './states';
+import { asPercent } from './status';
 
 const HOUR = 3_600_000;
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 24, 12, 0) + minutes * 60_000);
