@@ -1,6 +1,6 @@
 // Runs before every page and API request but the five lookups: security headers (a CSP nonce for
-// pages), the request id and the global per-IP limit for the API, and the per-IP limit in front of
-// the console's sign-in. The lookups do the same in their route wrapper (lib/api/route.ts): this
+// pages), the request id and the global per-IP limit for the API (GET /api/estado has its own), and
+// the per-IP limit in front of the console's sign-in. The lookups do the same in their route wrapper (lib/api/route.ts): this
 // layer alone cost each lookup about as much as the rest of the gateway's own work.
 import { NextResponse, type NextRequest } from 'next/server';
 import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
@@ -11,14 +11,17 @@ import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
-import { consumeGlobalLimit, consumePublicPageLimit, consumeSignInLimit } from '@/lib/limits/limits';
+import { consumeGlobalLimit, consumePublicPageLimit, consumeSignInLimit, consumeStatusApiLimit } from '@/lib/limits/limits';
+import { STATUS_API_LIMIT_MESSAGE } from '@/lib/limits/status-limit';
 import { cachedPublicPage, freshPublicPage, isOwnRender, limitAlreadySpent, registerDirectAnswerer } from '@/lib/public-pages/cache';
 import { typedRequestId } from '@/lib/request-ids/typed';
 
 /** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
 const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
+/** The sources' status: a per-IP limit of its own, so a client throttled on its lookups can still read it. */
+const STATUS_API = '/api/estado';
 /** Public answers that are the same for everyone: they say how long they may be cached. */
-const PUBLIC_CACHEABLE_API = new Set(['/api/estado']);
+const PUBLIC_CACHEABLE_API = new Set([STATUS_API]);
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 /** The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache (lib/public-pages). */
 const PUBLIC_PAGES = /^\/(?:docs|estado)?$/;
@@ -133,7 +136,16 @@ export async function proxy(request: NextRequest) {
     // Every API answer gets an id; one sent by the client is replaced so ids stay unique.
     const requestId = newRequestId();
     headers[REQUEST_ID_HEADER] = requestId;
-    if (!(await consumeGlobalLimit(clientIp()))) {
+    if (path === STATUS_API) {
+      if (!(await consumeStatusApiLimit(clientIp()))) {
+        return respond(
+          NextResponse.json(
+            { message: STATUS_API_LIMIT_MESSAGE },
+            { status: 429, headers: { 'retry-after': '60', 'access-control-allow-origin': '*', 'cache-control': 'no-store' } },
+          ),
+        );
+      }
+    } else if (!(await consumeGlobalLimit(clientIp()))) {
       return respond(new NextResponse(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
     }
     forwarded.set(REQUEST_ID_HEADER, requestId);

@@ -90,6 +90,9 @@ export const envSchema = z
     RATE_LIMIT_SIGN_IN_PER_MINUTE: integer(30, 1),
     // Public pages (/docs, /estado, /) per client IP and minute: a reader needs a few; a flood is refused.
     RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE: integer(60, 1),
+    // GET /api/estado per client IP and minute, apart from the lookups' global limit: a client
+    // throttled on its lookups can still see whether the sources answer.
+    RATE_LIMIT_STATUS_API_PER_MINUTE: integer(60, 1),
     // The in-memory limiter forgets its least recently used windows beyond this many keys.
     RATE_LIMIT_MEMORY_MAX_KEYS: integer(200_000, 1_000),
     MAX_BODY_BYTES: integer(16_384, 256),

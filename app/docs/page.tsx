@@ -59,6 +59,7 @@ export default async function DocsPage() {
   const components = document.components.schemas;
   const supportEmail = env().SUPPORT_CONTACT_EMAIL;
   const traceDays = env().REQUEST_TRACE_RETENTION_DAYS;
+  const statusLimit = env().RATE_LIMIT_STATUS_API_PER_MINUTE;
   const operations = Object.entries(document.paths).map(([path, item]) => ({ path, operation: (item as { post: Operation }).post }));
 
   return (
@@ -137,8 +138,10 @@ export default async function DocsPage() {
               dice por qué se rechazó, durante {traceDays} días. No envíe su token: soporte nunca lo pide.
             </p>
             <p>
-              Si las consultas responden 502 (catálogos) o 500 (registros), vea en <a href="/estado">Estado de las fuentes</a> si la fuente está sin
-              servicio y desde cuándo; los mismos datos, en JSON, en <code>GET /api/estado</code>.
+              Si las consultas responden 502 (catálogos) o 500 (registros), vea en <a href="/estado">Estado de las fuentes</a> si la fuente está degradada o sin
+              servicio y desde cuándo; los mismos datos, en JSON, en <code>GET /api/estado</code>. Ese estado tiene su propio límite por IP (
+              {statusLimit} por minuto) y no gasta del límite global de las consultas: puede leerlo aunque sus consultas estén limitadas. Pasado
+              el límite responde 429 con <code>Retry-After: 60</code> y <code>{'{"message": …}'}</code>.
             </p>
             <p className="muted">
               Una solicitud rechazada antes de llegar a la fuente (credenciales, bandera, límite, saldo) no queda registrada como consulta; soporte

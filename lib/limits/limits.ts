@@ -84,6 +84,16 @@ export async function consumePublicPageLimit(clientIp: string): Promise<boolean>
 }
 
 /**
+ * Spends one request from GET /api/estado's per-IP limit: its own budget, not the lookups' global
+ * one, so an integrator whose lookups are throttled can still check whether the sources answer
+ * (issue 32, point 8).
+ */
+export async function consumeStatusApiLimit(clientIp: string): Promise<boolean> {
+  const decision = await (await rateLimitStore()).consume(`status-api:${clientIp}`, env().RATE_LIMIT_STATUS_API_PER_MINUTE, MINUTE_MS, 'fixed');
+  return decision.allowed;
+}
+
+/**
  * Spends one request from the global per-IP limit (100 per 15 minutes by default), counted in a
  * sliding window: a client cannot spend one window's quota just before a boundary and the next
  * one's just after it (issue 21, point 10). The per-minute limits keep the contract's fixed windows.

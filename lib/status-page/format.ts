@@ -1,5 +1,7 @@
 // Texts of the public status page, in Spanish.
 import { formatDateTime } from '@/lib/format/guatemala-time';
+import { HOUR_MS } from '@/lib/rollups/hours';
+import { BUCKET_STATE_TEXT, type BucketState } from './states';
 
 /** "45 s", "3 min 12 s", "2 h 5 min", "1 d 3 h": the largest unit and the next one. */
 export function formatIncidentDuration(seconds: number): string {
@@ -28,10 +30,30 @@ export function formatStatusTime(iso: string): string {
   return formatDateTime(iso).slice(0, -3);
 }
 
-/** The colour class of an availability: the text beside it says the same. */
-export function availabilityLevel(percent: number | null): 'none' | 'good' | 'partial' | 'bad' {
-  if (percent === null) return 'none';
-  if (percent >= 99) return 'good';
-  if (percent >= 90) return 'partial';
-  return 'bad';
+/** "24/11/2026" for the Guatemalan day "2026-11-24". */
+export function formatStatusDay(day: string): string {
+  return day.split('-').reverse().join('/');
+}
+
+/** "24/11/2026, 14:00 a 15:00": the hour that starts at `start`, in Guatemala's time. */
+export function formatStatusHour(start: string): string {
+  return `${formatStatusTime(start)} a ${formatStatusTime(new Date(Date.parse(start) + HOUR_MS).toISOString()).slice(-5)}`;
+}
+
+/** A day's or an hour's bar in words: "24/11/2026: Degradado, 50 % de las consultas respondidas". */
+export function statusCellText(when: string, cell: { disponibilidad: number | null; estado: BucketState }): string {
+  const state = `${when}: ${BUCKET_STATE_TEXT[cell.estado]}`;
+  if (cell.disponibilidad !== null) return `${state}, ${formatAvailability(cell.disponibilidad)} de las consultas respondidas`;
+  return cell.estado === 'sin_datos' ? `${state}, nadie consultó la fuente` : state;
+}
+
+/** A source's 90 days in one sentence. */
+export function sourceAvailabilityText(percent: number | null, days: number): string {
+  if (percent === null) return `Nadie consultó esta fuente en los últimos ${days} días.`;
+  return `Respondió bien el ${formatAvailability(percent)} de las consultas de los últimos ${days} días.`;
+}
+
+/** How often the data is renewed: "cada segundo", "cada 30 segundos". */
+export function refreshIntervalText(seconds: number): string {
+  return seconds === 1 ? 'cada segundo' : `cada ${seconds} segundos`;
 }

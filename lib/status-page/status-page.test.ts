@@ -1,9 +1,10 @@
 // Issue 25, point 3: the availability maths and the incident merging of the public status page.
 import { describe, expect, it } from 'vitest';
 import { availabilityByBucket, overallAvailability, type RecordedCalls } from './availability';
-import { formatAvailability, formatIncidentDuration } from './format';
+import { formatAvailability, formatIncidentDuration, formatStatusHour, refreshIntervalText, statusCellText } from './format';
 import { mergeIncidents, STALE_AFTER_MS, type RecordedTransition } from './incidents';
-import { asPercent, sourceState } from './status';
+import { sourceState } from './states';
+import { asPercent } from './status';
 
 const HOUR = 3_600_000;
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 24, 12, 0) + minutes * 60_000);
@@ -142,5 +143,25 @@ describe('availability in words', () => {
     [null, 'sin consultas'],
   ] as const)('%s is «%s»', (percent, text) => {
     expect(formatAvailability(percent)).toBe(text);
+  });
+});
+
+describe('a bar in words: its date or hour, its state and its figure', () => {
+  it.each([
+    ['24/11/2026', { disponibilidad: 50, estado: 'degradado' }, '24/11/2026: Degradado, 50 % de las consultas respondidas'],
+    ['24/11/2026', { disponibilidad: 100, estado: 'operando' }, '24/11/2026: Sin incidentes, 100 % de las consultas respondidas'],
+    ['24/11/2026', { disponibilidad: null, estado: 'sin_datos' }, '24/11/2026: Sin datos, nadie consultó la fuente'],
+    ['24/11/2026', { disponibilidad: null, estado: 'sin_servicio' }, '24/11/2026: Sin servicio'],
+  ] as const)('%s %o is «%s»', (when, cell, text) => {
+    expect(statusCellText(when, cell)).toBe(text);
+  });
+
+  it('an hour is dated in Guatemala’s time, from its start to its end', () => {
+    expect(formatStatusHour('2026-11-24T20:00:00.000Z')).toBe('24/11/2026, 14:00 a 15:00');
+  });
+
+  it('the refresh interval reads as Spanish', () => {
+    expect(refreshIntervalText(1)).toBe('cada segundo');
+    expect(refreshIntervalText(30)).toBe('cada 30 segundos');
   });
 });

@@ -1,5 +1,6 @@
 // The public status of the sources (/estado and GET /api/estado): each source's state now, its
-// availability per Guatemalan day over 90 days and per hour over 24 hours, and the incidents. Built
+// availability and state per Guatemalan day over 90 days and per hour over 24 hours, the incidents
+// and a summary of them all (lib/status-page/states.ts, summary.ts). Built
 // from the rollups and the breakers' transitions: aggregates only, no integration, no identifier,
 // no traffic volume (shares, not counts). Shared by every caller for STATUS_PAGE_CACHE_SECONDS, so a flood of
 // polls costs this instance one read per interval.
@@ -11,25 +12,15 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { cachedCheck } from '@/lib/operations/cached-check';
 import { SOURCE_NAMES, type SourceName } from '@/lib/sources/guard';
-import { availabilityByBucket, overallAvailability, type AvailabilityBucket } from './availability';
-import { mergeIncidents, type Incident } from './incidents';
+import { availabilityByBucket, overallAvailability, type AvailabilityBucket, type RecordedCalls } from './availability';
+import { mergeIncidents, type Incident, type RecordedTransition } from './incidents';
 import { transitionsSince } from './read';
+import { bucketState, sourceState, STATUS_DAYS, STATUS_HOURS, withStateNow, type BucketState, type SourceState } from './states';
+import { statusSummary, type PublicSummary } from './summary';
 
-export const STATUS_DAYS = 90;
-export const STATUS_HOURS = 24;
-/** A source whose current hour so far has less than this share of successful calls is degraded. */
-export const DEGRADED_BELOW = 0.95;
 /** The newest incidents listed (of the 90 days). */
 const MAX_INCIDENTS = 50;
 const DAY_MS = 86_400_000;
-
-export type SourceState = 'operando' | 'degradado' | 'sin_servicio';
-
-export const SOURCE_STATE_TEXT: Record<SourceState, string> = {
-  operando: 'Operando',
-  degradado: 'Degradado',
-  sin_servicio: 'Sin servicio',
-};
 
 export interface PublicSourceStatus {
   fuente: SourceName;
@@ -37,8 +28,8 @@ export interface PublicSourceStatus {
   estado: SourceState;
   /** Percent of the 90 days' source calls that did not fail for the source (null: no calls). */
   disponibilidad_90_dias: number | null;
-  dias: Array<{ dia: string; disponibilidad: number | null }>;
-  horas: Array<{ desde: string; disponibilidad: number | null }>;
+  dias: Array<{ dia: string; disponibilidad: number | null; estado: BucketState }>;
+  horas: Array<{ desde: string; disponibilidad: number | null; estado: BucketState }>;
 }
 
 export interface PublicIncident {
@@ -54,18 +45,12 @@ export interface PublicStatus {
   generado_en: string;
   fuentes: PublicSourceStatus[];
   incidentes: PublicIncident[];
+  resumen: PublicSummary;
 }
 
 /** A share as a percent with two decimals, rounded down: any failure keeps it under 100. */
 export function asPercent(share: number | null): number | null {
   return share === null ? null : Math.floor(share * 10_000) / 100;
-}
-
-/** Sin servicio while an incident lasts; degraded when the current hour fails too often; operating otherwise. */
-export function sourceState(ongoingIncident: boolean, currentHour: AvailabilityBucket | undefined): SourceState {
-  if (ongoingIncident) return 'sin_servicio';
-  if (currentHour?.availability != null && currentHour.availability < DEGRADED_BELOW) return 'degradado';
-  return 'operando';
 }
 
 function lastDays(now: Date): string[] {
@@ -80,32 +65,56 @@ function lastHours(now: Date): Date[] {
 
 /** Reads and assembles the status (two rollup reads and one of the transitions). */
 export async function readPublicStatus(now = new Date()): Promise<PublicStatus> {
+  const firstHour = lastHours(now)[0]!;
+  const firstDay = lastDays(now)[0]!;
+  const [dayCells, hourCells, transitions] = await Promise.all([
+    rollupCells({ unit: 'day', sinceDay: firstDay }),
+    rollupCells({ unit: 'hour', since: firstHour }),
+    transitionsSince(startOfGuatemalanDay(firstDay)),
+  ]);
+  return buildPublicStatus({ now, dayCells, hourCells, transitions });
+}
+
+/**
+ * The status from the rollup cells and the breakers' transitions: each source's state now, its
+ * days and hours, the incidents and the summary, all from the same incidents and availabilities.
+ */
+export function buildPublicStatus(input: { now: Date; dayCells: readonly RecordedCalls[]; hourCells: readonly RecordedCalls[]; transitions: readonly RecordedTransition[] }): PublicStatus {
+  const { now } = input;
   const days = lastDays(now);
   const hours = lastHours(now);
-  const since = startOfGuatemalanDay(days[0]!);
-  const [dayCells, hourCells, transitions] = await Promise.all([
-    rollupCells({ unit: 'day', sinceDay: days[0]! }),
-    rollupCells({ unit: 'hour', since: hours[0]! }),
-    transitionsSince(since),
-  ]);
-  const daily = availabilityByBucket(dayCells, days.map(startOfGuatemalanDay));
-  const hourly = availabilityByBucket(hourCells, hours);
-  const incidents = mergeIncidents(transitions, now);
-  return {
-    generado_en: now.toISOString(),
-    fuentes: SOURCE_NAMES.map((source) => ({
+  const daily = availabilityByBucket(input.dayCells, days.map(startOfGuatemalanDay));
+  const hourly = availabilityByBucket(input.hourCells, hours);
+  const incidents = mergeIncidents(input.transitions, now);
+  const fuentes = SOURCE_NAMES.map((source): PublicSourceStatus => {
+    const own = incidents.filter((incident) => incident.source === source);
+    const estado = sourceState(
+      own.some((incident) => incident.endedAt === null),
+      hourly[source].at(-1),
+    );
+    const stateOf = (bucket: AvailabilityBucket, end: Date, isNow: boolean) => {
+      const state = bucketState(bucket, end, own);
+      return isNow ? withStateNow(state, estado) : state;
+    };
+    return {
       fuente: source,
       nombre: SOURCE_LABELS[source],
-      estado: sourceState(
-        incidents.some((incident) => incident.source === source && incident.endedAt === null),
-        hourly[source].at(-1),
-      ),
+      estado,
       disponibilidad_90_dias: asPercent(overallAvailability(daily[source])),
-      dias: daily[source].map((bucket, index) => ({ dia: days[index]!, disponibilidad: asPercent(bucket.availability) })),
-      horas: hourly[source].map((bucket) => ({ desde: bucket.start.toISOString(), disponibilidad: asPercent(bucket.availability) })),
-    })),
-    incidentes: incidents.slice(0, MAX_INCIDENTS).map(publicIncident),
-  };
+      dias: daily[source].map((bucket, index) => ({
+        dia: days[index]!,
+        disponibilidad: asPercent(bucket.availability),
+        estado: stateOf(bucket, new Date(bucket.start.getTime() + DAY_MS), index === days.length - 1),
+      })),
+      horas: hourly[source].map((bucket, index) => ({
+        desde: bucket.start.toISOString(),
+        disponibilidad: asPercent(bucket.availability),
+        estado: stateOf(bucket, new Date(bucket.start.getTime() + HOUR_MS), index === hours.length - 1),
+      })),
+    };
+  });
+  const incidentes = incidents.slice(0, MAX_INCIDENTS).map(publicIncident);
+  return { generado_en: now.toISOString(), fuentes, incidentes, resumen: statusSummary(fuentes, incidentes) };
 }
 
 function publicIncident(incident: Incident): PublicIncident {

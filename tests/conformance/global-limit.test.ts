@@ -3,6 +3,7 @@
 // client IP, TRUSTED_PROXY_HOPS), over HTTP against the built app (startApp, through the harness).
 // Every request of a test run comes from 127.0.0.1, so each app here starts fresh.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATUS_API_LIMIT_MESSAGE } from '@/lib/limits/status-limit';
 import { FAULT_IDENTIFIERS } from '@/simulator';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -37,7 +38,13 @@ describe('global per-IP limit, small (RATE_LIMIT_GLOBAL_MAX=7), no trusted proxy
     gateway = await startGateway(testDb, {
       // The global limit's windows are aligned to the clock (a sliding window): one that ended mid-test
       // would give a request back (docs/decisions.md, "Limits"). A year-long window keeps the test exact.
-      env: { RATE_LIMIT_GLOBAL_MAX: '7', RATE_LIMIT_GLOBAL_WINDOW_SECONDS: '31536000', TRUSTED_PROXY_HOPS: '0', RATE_LIMIT_CATALOG_PER_MINUTE: '2' },
+      env: {
+        RATE_LIMIT_GLOBAL_MAX: '7',
+        RATE_LIMIT_GLOBAL_WINDOW_SECONDS: '31536000',
+        TRUSTED_PROXY_HOPS: '0',
+        RATE_LIMIT_CATALOG_PER_MINUTE: '2',
+        RATE_LIMIT_STATUS_API_PER_MINUTE: '3',
+      },
     });
   });
 
@@ -77,6 +84,28 @@ describe('global per-IP limit, small (RATE_LIMIT_GLOBAL_MAX=7), no trusted proxy
     for (const headers of forgeries) {
       expectGlobalLimit(await gateway.call(ROUTES.cuiNit, { as: integration, headers, json: { nit: gateway.sample.individual.nit } }));
     }
+  });
+
+  it('decision (issue 32, point 8): a client past the lookups\' limit still reads GET /api/estado, which has a per-IP limit of its own', async () => {
+    // This client (127.0.0.1) spent the global limit above: its lookups are refused...
+    expectGlobalLimit(await gateway.call(ROUTES.renap, { as: integration, json: { cui: gateway.sample.individual.cui } }));
+    // ...and it can still see whether the sources answer, RATE_LIMIT_STATUS_API_PER_MINUTE times a minute.
+    const readStatus = async () => {
+      const response = await fetch(`${gateway.app.baseUrl}/api/estado`);
+      return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+    };
+    for (let read = 0; read < 3; read++) {
+      const answer = await readStatus();
+      expect(answer.status).toBe(200);
+      expect(answer.body).toHaveProperty('fuentes');
+    }
+    // Past its own limit: a Spanish JSON answer a dashboard can read from any origin, never cached.
+    const refused = await readStatus();
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: { message: STATUS_API_LIMIT_MESSAGE } });
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(refused.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
   it('decision: /api/health (load balancers poll it) and /api/auth/* (the console sign-in) stay outside the limit', async () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import type { PublicStatus } from '@/lib/status-page/status';
+import { NO_INCIDENTS_TEXT } from '@/lib/status-page/summary';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { createTestIntegration, eventually, expectErrorBody, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
@@ -27,6 +28,8 @@ beforeAll(async () => {
       SOURCE_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS),
       STATUS_PAGE_CACHE_SECONDS: '1',
       RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
+      // The test polls GET /api/estado every 100 ms while it waits.
+      RATE_LIMIT_STATUS_API_PER_MINUTE: '100000',
     },
   });
 }, PROCESS_TEST_TIMEOUT_MS);
@@ -68,6 +71,7 @@ describe('the public status page', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(source.horas).toHaveLength(24);
     }
     expect(answer.body.incidentes).toEqual([]);
+    expect(answer.body.resumen).toMatchObject({ estado: 'operando', sin_incidentes: true });
   });
 
   it('shows an outage provoked with the simulator’s faults while it lasts, and its recovery', async () => {
@@ -83,6 +87,9 @@ describe('the public status page', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       { fuente: 'catalog', nombre: expect.stringContaining('catálogos'), inicio: expect.any(String), fin: null, en_curso: true, duracion_segundos: expect.any(Number) },
     ]);
     expect(during.body.fuentes.filter((source) => source.fuente !== 'catalog').map((source) => source.estado)).toEqual(['operando', 'operando']);
+    // The summary says the same as the badges (issue 32, point 8).
+    expect(during.body.resumen).toMatchObject({ estado: 'sin_servicio', sin_incidentes: false });
+    expect(during.body.resumen.texto).toContain('Fuente de catálogos (CUI/NIT, RTU, omisos): sin servicio');
     const { status: pageStatus, html } = await eventually(
       async () => {
         const page = await fetch(`${gateway.app.baseUrl}/estado`);
@@ -95,6 +102,7 @@ describe('the public status page', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(pageStatus).toBe(200);
     expect(html).toMatch(/data-source="catalog" data-state="sin_servicio".*?Sin servicio/s);
     expect(html).toContain('en curso');
+    expect(html).not.toContain(NO_INCIDENTS_TEXT);
 
     // Recovery: past the cool-down a probe reaches the source and closes the breaker.
     gateway.simulator.setFaults([]);
@@ -105,6 +113,8 @@ describe('the public status page', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(Date.parse(incident!.fin!)).toBeGreaterThan(Date.parse(incident!.inicio));
     expect(incident!.duracion_segundos).toBe(Math.round((Date.parse(incident!.fin!) - Date.parse(incident!.inicio)) / 1000));
     expect(catalogOf(after.body).estado).not.toBe('sin_servicio');
+    // Over: not "Sin incidentes" either, since today had one.
+    expect(after.body.resumen.sin_incidentes).toBe(false);
 
     // The hours' availability counts the failed calls (once the rollup job has added them).
     const counted = await eventually(
