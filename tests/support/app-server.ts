@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
 import { closeDatabase } from '@/db/client';
+import { lockFileOf, readOwner } from '@/db/embedded-lock';
 import { env as appEnv } from '@/lib/env';
 import { childEnv, REPO_ROOT } from './child-env';
 import { freePort } from '../../scripts/free-port';
@@ -46,8 +47,9 @@ export interface RunningApp {
   restart(): Promise<void>;
   /**
    * Runs `fn` while this test process may use the app's database through database(). PostgreSQL
-   * shares it with the app; PGlite cannot (one process per directory), so the app is stopped,
-   * `fn` runs, this process closes the database and the app starts again on the same port.
+   * shares it with the app; on PGlite (one process per directory) this process reaches it through
+   * the socket the app serves it on, as the CLI does. Only an app that serves no socket is stopped
+   * meanwhile and started again on the same port.
    */
   withDatabase<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -119,6 +121,16 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     async withDatabase<T>(fn: () => Promise<T>): Promise<T> {
       assertSameDatabase(settings);
       if (!usesPglite) return fn();
+      // The app shares its embedded database on a socket (db/embedded-share.ts): this process's
+      // database() reaches it there, taking turns with the app as the CLI does, and a change it
+      // announces reaches the app's listeners as on PostgreSQL. A restart cost some 5 s.
+      if (servesItsDatabase(settings.PGLITE_DIR!, server.pid)) {
+        try {
+          return await fn();
+        } finally {
+          await closeDatabase();
+        }
+      }
       await stopProcess(server);
       try {
         return await fn();
@@ -284,4 +296,10 @@ function assertNoSecretsLogged(log: string): void {
     const found = shape.exec(log);
     if (found) throw new Error(`The app logged a secret (${shape}):\n${log.slice(Math.max(0, found.index - 500), found.index + 200)}`);
   }
+}
+
+/** True when the app process `pid` has the embedded database `dataDir` open and serves it on its socket. */
+function servesItsDatabase(dataDir: string, pid: number | undefined): boolean {
+  const owner = readOwner(lockFileOf(dataDir));
+  return owner !== undefined && owner.pid === pid && Boolean(owner.socket) && fs.existsSync(owner.socket!);
 }
