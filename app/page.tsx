@@ -14,7 +14,7 @@ export default function Home() {
           <a href="/admin">Consola de administración</a>
         </li>
         <li>
-          <a href="/api/health">Estado del servicio</a>
+          <a href="/estado">Estado del servicio</a>
         </li>
       </ul>
     </main>
