@@ -59,8 +59,10 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
   it('creates an integration with the CLI that the running app serves with its next credentials reload', async () => {
     const created = (await cli('integrations:create', 'acme-beside', '--tariff', '1.50', '--balance', '10', '--enable', 'all')) as CreatedIntegration;
     const acme: TestIntegration = { id: created.id, nombre: created.nombre, token: created.token };
-    // The app's copy of the credentials learns of the new integration within its refresh interval
-    // (2 s); until then the lookup is refused (401, neither charged nor recorded).
+    // The app's copy of the credentials learns of the new integration from the CLI's change
+    // notification (on the embedded database before the CLI answers, on PostgreSQL moments after)
+    // or at the latest with its refresh interval (2 s); until then the lookup is refused (401,
+    // neither charged nor recorded).
     const answer = await eventually(
       () => gateway!.call(ROUTES.cuiNit, { as: acme, json: { nit: gateway!.sample.individual.nit } }),
       (candidate) => candidate.status !== 401,
