@@ -5,6 +5,7 @@ import { CHECKPOINT_SETTLE_MARGIN_MS, postedBalanceBefore } from '@/lib/billing/
 import { startOfGuatemalanDay } from '@/lib/format/guatemala-time';
 import { outcomeOf, type Outcome } from '@/lib/records/outcomes';
 import { retentionCutoff } from '@/lib/retention/policy';
+import type { StatementIssuer } from './issuer';
 
 /** A Guatemalan calendar month, YYYY-MM. */
 export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -17,6 +18,8 @@ export interface StatementFigures {
    * statements lack purpose, and those issued before integrations had details lack legalName and nit.
    */
   integration: StatementIntegration;
+  /** Who issued it (the settings when it was issued); statements issued before this was stored lack it. */
+  issuer?: StatementIssuer;
   month: string;
   /** The month's first instant and the next month's, in Guatemala's time (ISO, UTC). */
   period: { from: string; until: string };

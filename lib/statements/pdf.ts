@@ -4,7 +4,10 @@ import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
 import { integratorIdentityLines } from '@/lib/integration-details/display';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
+import type { StatementFigures } from './figures';
+import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
 import type { Statement } from './statements';
+import { pageLabel } from './texts';
 
 export const PAGE = { margin: 50, width: 595.28 };
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
@@ -13,17 +16,49 @@ export const GREY = '#555555';
 /**
  * The statement as a PDF (A4, Spanish, Guatemalan formats), drawn from its stored figures: the
  * same statement always reads the same. pdfkit's built-in Helvetica covers Spanish (WinAnsi).
+ * It names its issuer as stored when it was issued; one issued before statements stored theirs
+ * names the issuer the settings name now (the same operator).
  */
 export async function renderStatementPdf(statement: Statement, serviceName: string): Promise<Buffer> {
   const { figures } = statement;
+  return drawStatementPdf({
+    title: `Estado de cuenta ${figures.integration.nombre} ${statement.month}`,
+    serviceName,
+    createdAt: statement.createdAt,
+    heading: 'Estado de cuenta',
+    figures,
+    issuer: figures.issuer ?? configuredIssuer(),
+    period: periodText(statement.month),
+    identification: `Estado n.º ${statement.number} de ${figures.integration.nombre}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`,
+    closingNote:
+      'Este estado se emitió con las cifras del libro mayor y de los registros de consultas al cierre del periodo y no cambia después: ' +
+      'cualquier corrección posterior aparece como un ajuste en el mes en que se registra.',
+  });
+}
+
+/** What the pages of a statement say around its figures. */
+interface StatementPdfContent {
+  title: string;
+  serviceName: string;
+  createdAt: Date;
+  heading: string;
+  figures: Omit<StatementFigures, 'month' | 'issuer'>;
+  issuer: StatementIssuer;
+  /** "del 1 al 31 de mayo de 2026". */
+  period: string;
+  /** The line under the period: the statement's number and date of issue. */
+  identification: string;
+  closingNote: string;
+}
+
+async function drawStatementPdf(content: StatementPdfContent): Promise<Buffer> {
+  const { figures } = content;
   const document = await newPdfDocument({
     size: 'A4',
     margin: PAGE.margin,
-    info: {
-      Title: `Estado de cuenta ${figures.integration.nombre} ${statement.month}`,
-      Author: serviceName,
-      CreationDate: statement.createdAt,
-    },
+    // Kept until the end, when each page gets "Página N de M" (M known only then).
+    bufferPages: true,
+    info: { Title: content.title, Author: content.issuer.name, Creator: content.serviceName, CreationDate: content.createdAt },
   });
   const chunks: Buffer[] = [];
   document.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,17 +67,27 @@ export async function renderStatementPdf(statement: Statement, serviceName: stri
     document.on('error', reject);
   });
 
-  document.font('Helvetica').fontSize(9).fillColor(GREY).text(serviceName);
-  document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text('Estado de cuenta');
+  document.font('Helvetica').fontSize(9).fillColor(GREY).text(content.serviceName);
+  for (const line of issuerLines(content.issuer)) document.text(line);
+  document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text(content.heading);
   document.font('Helvetica').fontSize(11).text(`Integración: ${figures.integration.nombre}`);
   for (const line of integratorIdentityLines(figures.integration)) document.text(line);
-  document.text(`Periodo: ${periodText(statement.month)} (hora de Guatemala)`);
+  document.text(`Periodo: ${content.period} (hora de Guatemala)`);
   // Personal data is looked up only for the purpose the integrator declared (Decreto 57-2008, art. 30).
   if (figures.integration.purpose !== undefined) {
     document.text(`Finalidad declarada del uso de los datos: ${figures.integration.purpose || 'no declarada'}`);
   }
-  document.fontSize(9).fillColor(GREY).text(`Estado n.º ${statement.number} de ${figures.integration.nombre}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`);
+  document.fontSize(9).fillColor(GREY).text(content.identification);
 
+  drawFigures(document, figures);
+
+  document.moveDown(1.5).fontSize(8).fillColor(GREY).text(content.closingNote);
+  numberPages(document);
+  document.end();
+  return done;
+}
+
+function drawFigures(document: PDFKit.PDFDocument, figures: StatementPdfContent['figures']): void {
   section(document, 'Resumen');
   table(document, [320, CONTENT_WIDTH - 320], [
     ['Saldo inicial', formatQuetzales(figures.openingBalanceCentavos)],
@@ -115,17 +160,23 @@ export async function renderStatementPdf(statement: Statement, serviceName: stri
     );
     document.moveDown(0.3).fontSize(8).fillColor(GREY).text(`${OUTCOME_LABELS.client_error} y ${OUTCOME_LABELS.source_error.toLowerCase()} no se cobran.`);
   }
+}
 
-  document
-    .moveDown(1.5)
-    .fontSize(8)
-    .fillColor(GREY)
-    .text(
-      'Este estado se emitió con las cifras del libro mayor y de los registros de consultas al cierre del periodo y no cambia después: ' +
-        'cualquier corrección posterior aparece como un ajuste en el mes en que se registra.',
-    );
-  document.end();
-  return done;
+/** "Página N de M" at the foot of every page of a document made with bufferPages. */
+function numberPages(document: PDFKit.PDFDocument): void {
+  const { start, count } = document.bufferedPageRange();
+  for (let index = start; index < start + count; index++) {
+    document.switchToPage(index);
+    // The foot lies in the bottom margin, where pdfkit would otherwise start a new page.
+    const bottomMargin = document.page.margins.bottom;
+    document.page.margins.bottom = 0;
+    document
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(GREY)
+      .text(pageLabel(index - start + 1, count), PAGE.margin, document.page.height - PAGE.margin / 2 - 4, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
+    document.page.margins.bottom = bottomMargin;
+  }
 }
 
 /**

@@ -20,6 +20,7 @@ import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { statementChargesCsvStream } from './csv';
 import { computeStatementFigures, monthPeriod } from './figures';
+import { configuredIssuer, issuerLines } from './issuer';
 import { previousMonth } from './monthly';
 import { renderStatementPdf } from './pdf';
 import { findStatement, issueStatement, listStatements } from './statements';
@@ -117,7 +118,7 @@ describe('a monthly statement', () => {
     expect(again.ok && first.ok && again.value.id === first.value.id).toBe(true);
     // As issueStatement reads the integration: with its declared purpose, legal name and NIT (none registered here).
     const recomputed = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: '', legalName: null, nit: null }, month, now);
-    expect(recomputed).toEqual(first.ok && first.value.figures);
+    expect({ ...recomputed, issuer: configuredIssuer() }).toEqual(first.ok && first.value.figures);
     // Issued twice at once, it is stored once.
     const other = await createTestIntegration('statement-race');
     await createdBefore(other);
@@ -182,6 +183,16 @@ describe('a monthly statement', () => {
     expect(pdfTextLines(await renderStatementPdf(bare.value, 'Pasarela de prueba'))).toEqual(
       expect.arrayContaining(['Razón social: no registrada', 'NIT: no registrado']),
     );
+  });
+
+  // Issue 32, point 7: a statement names who issued it. Copied when issued, like the integrator's
+  // details: a later change of the settings does not rewrite a statement already issued.
+  it('names its issuer, as the settings named it when it was issued', async () => {
+    const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    if (!issued.ok) throw new Error(issued.error.message);
+    expect(issued.value.figures.issuer).toEqual(configuredIssuer());
+    expect((await findStatement(integration.id, month))!.figures.issuer).toEqual(configuredIssuer());
+    expect(pdfTextLines(await renderStatementPdf(issued.value, 'Pasarela de prueba'))).toEqual(expect.arrayContaining(issuerLines(configuredIssuer())));
   });
 
   it('is refused for a month that has not ended, and when the records and the ledger disagree', async () => {

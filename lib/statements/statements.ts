@@ -7,6 +7,7 @@ import { monthName } from '@/lib/format/months';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { fail, ok, type Result } from '@/lib/result';
 import { computeStatementFigures, StatementError, type StatementFigures, type StatementProblem } from './figures';
+import { configuredIssuer } from './issuer';
 
 export interface Statement {
   id: number;
@@ -50,10 +51,11 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
   }
   let figures: StatementFigures;
   try {
-    // The legal name and NIT are copied into the statement: a later edit of the integration's
-    // details must not rewrite a statement already issued (docs/decisions.md).
+    // The legal name and NIT are copied into the statement, and so is its issuer: a later edit of
+    // the integration's details or of the settings must not rewrite a statement already issued
+    // (docs/decisions.md).
     const { id, nombre, purpose, legalName, nit } = integration;
-    figures = await computeStatementFigures({ id, nombre, purpose, legalName, nit }, month, now);
+    figures = { ...(await computeStatementFigures({ id, nombre, purpose, legalName, nit }, month, now)), issuer: configuredIssuer() };
   } catch (error) {
     if (error instanceof StatementError) return fail(error.problem, error.message);
     throw error;
