@@ -1,11 +1,13 @@
 // What a reader of a statement's PDF sees on every page: who issued it (the operator's legal
 // name, NIT and address, issue 32, point 7) and "Página N de M". Drawn from a statement held in
-// memory, long enough for several pages: the drawing, not the figures, is under test here.
+// memory, long enough for several pages: the drawing, not the figures, is under test here. A
+// preview's PDF is marked as one on every page and carries no number.
 import { describe, expect, it } from 'vitest';
 import { formatNit } from '@/lib/integration-details/display';
 import { pdfPageTextLines } from '@/tests/support/pdf-text';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
-import { renderStatementPdf } from './pdf';
+import { renderStatementPdf, renderStatementPreviewPdf } from './pdf';
+import type { StatementPreview } from './preview';
 import type { Statement } from './statements';
 import { pageLabel, PREVIEW_MARK } from './texts';
 
@@ -76,5 +78,25 @@ describe("an issued statement's PDF", () => {
   it('names the configured issuer on a statement issued before statements stored theirs', async () => {
     const lines = pdfPageTextLines(await renderStatementPdf(statementWith(2, undefined), 'Pasarela de prueba')).flat();
     expect(lines).toEqual(expect.arrayContaining(issuerLines(configuredIssuer())));
+  });
+});
+
+describe("a preview's PDF", () => {
+  it('is marked as a preview on every page, numbers its pages, names its issuer and carries no statement number', async () => {
+    const preview: StatementPreview = {
+      range: { desde: '2026-06-01', hasta: '2026-06-15' },
+      figures: statementWith(90, undefined).figures,
+      issuer: ISSUER,
+      computedAt: new Date('2026-06-15T20:00:00Z'),
+    };
+    const pages = pdfPageTextLines(await renderStatementPreviewPdf(preview, 'Pasarela de prueba'));
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    pages.forEach((lines, index) => {
+      expect(lines, `página ${index + 1}`).toContain(pageLabel(index + 1, pages.length));
+      expect(lines, `página ${index + 1}`).toContain(PREVIEW_MARK);
+    });
+    const text = pages.flat();
+    expect(text).toEqual(expect.arrayContaining([...issuerLines(ISSUER), 'Periodo: del 1 al 15 de junio de 2026 (hora de Guatemala)']));
+    expect(text.join('\n')).not.toMatch(/n\.º|Estado de cuenta n/);
   });
 });

@@ -1,17 +1,19 @@
 import { formatDateTime } from '@/lib/format/guatemala-time';
-import { periodText } from '@/lib/format/months';
+import { dayRangeText, periodText } from '@/lib/format/months';
 import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
 import { integratorIdentityLines } from '@/lib/integration-details/display';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import type { StatementFigures } from './figures';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
+import type { StatementPreview } from './preview';
 import type { Statement } from './statements';
-import { pageLabel } from './texts';
+import { pageLabel, PREVIEW_MARK } from './texts';
 
 export const PAGE = { margin: 50, width: 595.28 };
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
 export const GREY = '#555555';
+const MARK_RED = '#9b1c1c';
 
 /**
  * The statement as a PDF (A4, Spanish, Guatemalan formats), drawn from its stored figures: the
@@ -36,6 +38,28 @@ export async function renderStatementPdf(statement: Statement, serviceName: stri
   });
 }
 
+/**
+ * A preview as a PDF: the same pages as a statement's, from figures computed the same way, marked
+ * "Vista previa" on every page and with no number; it says when it was computed.
+ */
+export async function renderStatementPreviewPdf(preview: StatementPreview, serviceName: string): Promise<Buffer> {
+  const { figures, range } = preview;
+  return drawStatementPdf({
+    title: `Vista previa del estado de cuenta ${figures.integration.nombre} ${range.desde} a ${range.hasta}`,
+    serviceName,
+    createdAt: preview.computedAt,
+    heading: 'Vista previa del estado de cuenta',
+    figures,
+    issuer: preview.issuer,
+    period: dayRangeText(range.desde, range.hasta),
+    identification: `Calculada el ${formatDateTime(preview.computedAt)}. Sin número: no es un estado de cuenta emitido y no se guarda. Montos en quetzales (GTQ).`,
+    closingNote:
+      'Esta vista previa muestra las cifras del libro mayor y de los registros de consultas en el momento en que se calculó; si el periodo incluye el día ' +
+      'de hoy, cambian con cada consulta, recarga o ajuste. El estado de cuenta de un mes se emite, con número, cuando el mes termina, y no cambia después.',
+    mark: PREVIEW_MARK,
+  });
+}
+
 /** What the pages of a statement say around its figures. */
 interface StatementPdfContent {
   title: string;
@@ -49,6 +73,8 @@ interface StatementPdfContent {
   /** The line under the period: the statement's number and date of issue. */
   identification: string;
   closingNote: string;
+  /** Printed on every page (a preview's): what the document is not. */
+  mark?: string;
 }
 
 async function drawStatementPdf(content: StatementPdfContent): Promise<Buffer> {
@@ -82,7 +108,7 @@ async function drawStatementPdf(content: StatementPdfContent): Promise<Buffer> {
   drawFigures(document, figures);
 
   document.moveDown(1.5).fontSize(8).fillColor(GREY).text(content.closingNote);
-  numberPages(document);
+  finishPages(document, content.mark);
   document.end();
   return done;
 }
@@ -162,11 +188,15 @@ function drawFigures(document: PDFKit.PDFDocument, figures: StatementPdfContent[
   }
 }
 
-/** "Página N de M" at the foot of every page of a document made with bufferPages. */
-function numberPages(document: PDFKit.PDFDocument): void {
+/**
+ * "Página N de M" at the foot of every page of a document made with bufferPages, and the mark, if
+ * any, at its head and across it.
+ */
+function finishPages(document: PDFKit.PDFDocument, mark: string | undefined): void {
   const { start, count } = document.bufferedPageRange();
   for (let index = start; index < start + count; index++) {
     document.switchToPage(index);
+    if (mark) drawMark(document, mark);
     // The foot lies in the bottom margin, where pdfkit would otherwise start a new page.
     const bottomMargin = document.page.margins.bottom;
     document.page.margins.bottom = 0;
@@ -177,6 +207,22 @@ function numberPages(document: PDFKit.PDFDocument): void {
       .text(pageLabel(index - start + 1, count), PAGE.margin, document.page.height - PAGE.margin / 2 - 4, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
     document.page.margins.bottom = bottomMargin;
   }
+}
+
+/** The mark in the top margin, and a faint "VISTA PREVIA" across the page: no page reads as a statement. */
+function drawMark(document: PDFKit.PDFDocument, mark: string): void {
+  document.font('Helvetica-Bold').fontSize(10).fillColor(MARK_RED).text(mark, PAGE.margin, PAGE.margin / 2 - 5, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
+  const { width, height } = document.page;
+  document.save();
+  document.rotate(-35, { origin: [width / 2, height / 2] });
+  document
+    .font('Helvetica-Bold')
+    .fontSize(72)
+    .fillColor(MARK_RED)
+    .fillOpacity(0.08)
+    .text('VISTA PREVIA', 0, height / 2 - 36, { width, align: 'center', lineBreak: false });
+  document.restore();
+  document.fillOpacity(1);
 }
 
 /**
