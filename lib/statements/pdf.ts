@@ -1,11 +1,9 @@
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { dayRangeText, periodText } from '@/lib/format/months';
-import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
 import { integratorIdentityLines } from '@/lib/integration-details/display';
-import { formatQuetzales } from '@/lib/money';
-import { OUTCOMES } from '@/lib/records/outcomes';
-import type { StatementFigures } from './figures';
+import type { PeriodFigures } from './figures';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
+import { statementTables, type StatementTable } from './layout';
 import type { StatementPreview } from './preview';
 import type { Statement } from './statements';
 import { pageLabel, PREVIEW_MARK } from './texts';
@@ -66,7 +64,7 @@ interface StatementPdfContent {
   serviceName: string;
   createdAt: Date;
   heading: string;
-  figures: Omit<StatementFigures, 'month' | 'issuer'>;
+  figures: PeriodFigures;
   issuer: StatementIssuer;
   /** "del 1 al 31 de mayo de 2026". */
   period: string;
@@ -113,78 +111,24 @@ async function drawStatementPdf(content: StatementPdfContent): Promise<Buffer> {
   return done;
 }
 
+/** The PDF's column widths of each table (lib/statements/layout.ts), in points. */
+const COLUMN_WIDTHS: Record<StatementTable['id'], number[]> = {
+  summary: [320, CONTENT_WIDTH - 320],
+  charges: [200, 95, 100, CONTENT_WIDTH - 395],
+  movements: [110, 70, 235, CONTENT_WIDTH - 415],
+  queries: [150, 85, 85, 85, CONTENT_WIDTH - 405],
+};
+
 function drawFigures(document: PDFKit.PDFDocument, figures: StatementPdfContent['figures']): void {
-  section(document, 'Resumen');
-  table(document, [320, CONTENT_WIDTH - 320], [
-    ['Saldo inicial', formatQuetzales(figures.openingBalanceCentavos)],
-    [`Recargas (${figures.topUps.count})`, formatQuetzales(figures.topUps.totalCentavos)],
-    [`Ajustes (${figures.adjustments.count})`, formatQuetzales(figures.adjustments.totalCentavos)],
-    [`Consultas cobradas (${figures.charges.count.toLocaleString('es-GT')})`, formatQuetzales(-figures.charges.totalCentavos)],
-    ['Saldo final', formatQuetzales(figures.closingBalanceCentavos)],
-  ], { boldLastRow: true, alignRight: [1] });
-
-  section(document, 'Cobros por consulta');
-  if (figures.charges.lines.length === 0) {
-    document.font('Helvetica').fontSize(10).text('No hubo consultas cobradas en el periodo.');
-  } else {
-    table(
-      document,
-      [200, 95, 100, CONTENT_WIDTH - 395],
-      [
-        ['Consulta', 'Tarifa', 'Consultas', 'Monto'],
-        ...figures.charges.lines.map((line) => [
-          LOOKUP_LABELS[line.lookup],
-          formatQuetzales(line.tariffCentavos),
-          line.count.toLocaleString('es-GT'),
-          formatQuetzales(line.amountCentavos),
-        ]),
-        ['Total', '', figures.charges.count.toLocaleString('es-GT'), formatQuetzales(figures.charges.totalCentavos)],
-      ],
-      { header: true, boldLastRow: true, alignRight: [1, 2, 3] },
-    );
-  }
-
-  section(document, 'Recargas y ajustes');
-  if (figures.movements.length === 0) {
-    document.font('Helvetica').fontSize(10).text('No hubo recargas ni ajustes en el periodo.');
-  } else {
-    table(
-      document,
-      [110, 70, 235, CONTENT_WIDTH - 415],
-      [
-        ['Fecha', 'Tipo', 'Nota', 'Monto'],
-        ...figures.movements.map((movement) => [
-          formatDateTime(movement.at),
-          movement.kind === 'top_up' ? 'Recarga' : 'Ajuste',
-          movement.note ?? '',
-          formatQuetzales(movement.amountCentavos),
-        ]),
-      ],
-      { header: true, alignRight: [3] },
-    );
-  }
-
-  section(document, 'Consultas por resultado');
-  const lookups = [...new Set(figures.queries.map((entry) => entry.lookup))];
-  if (lookups.length === 0) {
-    document.font('Helvetica').fontSize(10).text('No hubo consultas en el periodo.');
-  } else {
-    const count = (lookup: string, outcome: string) => figures.queries.find((entry) => entry.lookup === lookup && entry.outcome === outcome)?.count ?? 0;
-    const charged = (lookup: string) => figures.charges.lines.filter((line) => line.lookup === lookup).reduce((sum, line) => sum + line.count, 0);
-    table(
-      document,
-      [150, 85, 85, 85, CONTENT_WIDTH - 405],
-      [
-        ['Consulta', 'Éxito', 'Rechazadas (4xx)', 'Fallas (5xx)', 'Cobradas'],
-        ...lookups.map((lookup) => [
-          LOOKUP_LABELS[lookup],
-          ...OUTCOMES.map((outcome) => count(lookup, outcome).toLocaleString('es-GT')),
-          charged(lookup).toLocaleString('es-GT'),
-        ]),
-      ],
-      { header: true, alignRight: [1, 2, 3, 4] },
-    );
-    document.moveDown(0.3).fontSize(8).fillColor(GREY).text(`${OUTCOME_LABELS.client_error} y ${OUTCOME_LABELS.source_error.toLowerCase()} no se cobran.`);
+  for (const entry of statementTables(figures)) {
+    section(document, entry.title);
+    if (entry.rows.length === 0 && !entry.total) {
+      document.font('Helvetica').fontSize(10).text(entry.empty);
+      continue;
+    }
+    const rows = [...(entry.header ? [entry.header] : []), ...entry.rows, ...(entry.total ? [entry.total] : [])];
+    table(document, COLUMN_WIDTHS[entry.id], rows, { header: Boolean(entry.header), boldLastRow: Boolean(entry.total), alignRight: entry.numeric });
+    if (entry.note) document.moveDown(0.3).fontSize(8).fillColor(GREY).text(entry.note);
   }
 }
 
