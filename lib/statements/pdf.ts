@@ -6,7 +6,7 @@ import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
 import { statementTables, type StatementTable } from './layout';
 import type { StatementPreview } from './preview';
 import type { Statement } from './statements';
-import { pageLabel, PREVIEW_MARK } from './texts';
+import { pageLabel, PREVIEW_CLOSING_NOTE, PREVIEW_MARK, previewIdentification } from './texts';
 
 export const PAGE = { margin: 50, width: 595.28 };
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
@@ -50,10 +50,8 @@ export async function renderStatementPreviewPdf(preview: StatementPreview, servi
     figures,
     issuer: preview.issuer,
     period: dayRangeText(range.desde, range.hasta),
-    identification: `Calculada el ${formatDateTime(preview.computedAt)}. Sin número: no es un estado de cuenta emitido y no se guarda. Montos en quetzales (GTQ).`,
-    closingNote:
-      'Esta vista previa muestra las cifras del libro mayor y de los registros de consultas en el momento en que se calculó; si el periodo incluye el día ' +
-      'de hoy, cambian con cada consulta, recarga o ajuste. El estado de cuenta de un mes se emite, con número, cuando el mes termina, y no cambia después.',
+    identification: previewIdentification(formatDateTime(preview.computedAt)),
+    closingNote: PREVIEW_CLOSING_NOTE,
     mark: PREVIEW_MARK,
   });
 }
