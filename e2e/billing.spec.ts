@@ -1,7 +1,15 @@
 // Billing as an administrator reads it: the balance history with the balance after each
-// movement, filtered and exported, and the statements section of an integration created this month.
+// movement, filtered and exported, the statements section of an integration created this month,
+// the running month's preview, and an issued statement's PDF link on a phone.
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { screenshot, settings, signInThroughForm } from './support/console';
+import { DEVELOPMENT_STATEMENT_ISSUER } from '../lib/env';
+import { guatemalanToday } from '../lib/format/guatemala-time';
+import { dayRangeText } from '../lib/format/months';
+import { pageLabel, PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '../lib/statements/texts';
+import { pdfPageTextLines } from '../tests/support/pdf-text';
+import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { withAppDatabase } from './support/database';
 
 test('el historial de saldo y el estado de cuenta mensual de la integración de demostración', async ({ page }, testInfo) => {
   const { baseUrl, adminEmail, adminPassword } = settings();
@@ -37,4 +45,95 @@ test('el historial de saldo y el estado de cuenta mensual de la integración de 
   await expect(section).toContainText('El primer estado de cuenta se podrá emitir cuando termine el mes en que se creó la integración.');
   await expect(page.getByRole('button', { name: 'Emitir estado de cuenta' })).toHaveCount(0);
   await screenshot(page, testInfo, 'estados-de-cuenta');
+});
+
+// Issue 32, point 7: an administrator sees what a statement will say before any can be issued:
+// the running month's preview, marked as one and unnumbered, on a desktop and on a phone; its
+// PDF marked on every page, with no date in its address.
+test('la vista previa del estado de cuenta del mes en curso, en escritorio y en teléfono, y su PDF', async ({ page }, testInfo) => {
+  const { baseUrl, adminEmail, adminPassword } = settings();
+  await signInThroughForm(page, adminEmail, adminPassword);
+  await page.goto(`${baseUrl}/admin/integraciones`);
+  await page.getByRole('link', { name: 'demo', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'demo', level: 1 })).toBeVisible();
+  const integrationPath = new URL(page.url()).pathname;
+  const today = guatemalanToday();
+  const period = `Periodo: ${dayRangeText(`${today.slice(0, 7)}-01`, today)} (hora de Guatemala)`;
+
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${baseUrl}${integrationPath}`);
+    const balance = (await page.getByTestId('balance').textContent())!.match(/-?Q [\d,]+\.\d{2}/)![0];
+    await page.locator('section[aria-labelledby="statements-title"]').getByRole('link', { name: 'Vista previa del mes en curso' }).click();
+    await expect(page.getByRole('heading', { name: 'Vista previa del estado de cuenta de demo', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('preview-mark')).toContainText(PREVIEW_MARK);
+    const preview = page.getByTestId('statement-preview');
+    await expect(preview).toContainText(period);
+    await expect(preview).toContainText(`Emisor: ${DEVELOPMENT_STATEMENT_ISSUER.name}`);
+    // No number anywhere: a preview is not a statement.
+    await expect(page.locator('main')).not.toContainText(/n\.º|Estado n/);
+    // Nothing has moved since the page above was read: the month closes on the integration's balance.
+    await expect(page.getByTestId('preview-summary').locator('tbody tr').last()).toHaveText(new RegExp(`Saldo final\\s*${balance.replace(/[.$]/g, '\\$&')}`));
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+    expect(widths.page, 'la vista previa es más ancha que la pantalla').toBeLessThanOrEqual(width);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, testInfo, `vista-previa-estado-de-cuenta-${width}`);
+  }
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar PDF de la vista previa' }).click()]);
+  const address = new URL(download.url());
+  expect(`${address.pathname}${address.search}`).toBe(`${integrationPath}/estados/vista-previa/pdf`);
+  const pages = pdfPageTextLines(fs.readFileSync((await download.path())!));
+  pages.forEach((lines, index) => {
+    expect(lines, `página ${index + 1}`).toContain(PREVIEW_MARK);
+    expect(lines, `página ${index + 1}`).toContain(pageLabel(index + 1, pages.length));
+  });
+  expect(pages.flat()).toEqual(expect.arrayContaining([`Emisor: ${DEVELOPMENT_STATEMENT_ISSUER.name}`, period]));
+  expect(pages.flat().join('\n')).not.toMatch(/n\.º/);
+
+  // Days that cannot be previewed are refused with what to change, and the page stays usable.
+  await page.getByLabel('Desde').fill(today);
+  await page.getByLabel('Hasta (incluido)').fill(`${today.slice(0, 7)}-01`);
+  await page.getByRole('button', { name: 'Ver vista previa' }).click();
+  if (!today.endsWith('-01')) await expect(page.getByTestId('preview-problem')).toHaveText(PREVIEW_RANGE_MESSAGES.reversed);
+});
+
+// Issue 32, point 6: on a phone the statements table hid its PDF link off-screen.
+test('en el teléfono, cada estado de cuenta emitido muestra su enlace al PDF', async ({ page }, testInfo) => {
+  const { baseUrl, adminEmail, adminPassword } = settings();
+  await signInThroughForm(page, adminEmail, adminPassword);
+  const name = `estados-${Date.now().toString(36)}`;
+  await page.goto(`${baseUrl}/admin/integraciones/nueva`);
+  await page.getByLabel('Nombre (login)').fill(name);
+  await page.getByLabel('Saldo inicial (Q, opcional)').fill('25.00');
+  await page.getByRole('button', { name: 'Crear integración' }).click();
+  await page.getByRole('link', { name: 'Ir a la integración' }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  const id = Number(/\/admin\/integraciones\/(\d+)/.exec(page.url())![1]);
+  // Created two months ago (no page can): last month is closed and its statement can be issued.
+  await withAppDatabase((sql) => sql`update integrations set created_at = now() - interval '70 days' where id = ${id}`);
+  await page.reload();
+  const section = page.locator('section[aria-labelledby="statements-title"]');
+  await section.getByRole('button', { name: 'Emitir estado de cuenta' }).click();
+  await expect(section.getByTestId('statements').locator('tbody tr')).toHaveCount(1);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  const link = section.getByTestId('statements').getByRole('link', { name: 'PDF', exact: true });
+  await link.scrollIntoViewIfNeeded();
+  await expect(link).toBeVisible();
+  const box = (await link.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  // "PDF" on one line, not broken letter by letter in a squeezed cell.
+  expect(await link.evaluate((element) => element.getClientRects().length)).toBe(1);
+  // Neither the page nor the table's frame scrolls sideways (where the link used to hide).
+  const widths = await page.evaluate(() => {
+    const frame = document.querySelector('[data-testid="statements"]')!.closest('.table-wrap')!;
+    return { page: document.documentElement.scrollWidth, frame: frame.scrollWidth - frame.clientWidth };
+  });
+  expect(widths.page).toBeLessThanOrEqual(390);
+  expect(widths.frame).toBeLessThanOrEqual(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, testInfo, 'estados-de-cuenta-emitidos-390');
 });

@@ -25,6 +25,7 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'nueva-integracion', heading: 'Nueva integración', path: () => '/admin/integraciones/nueva' },
   { name: 'integracion', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}`, section: 'Alerta de saldo bajo' },
   { name: 'historial-de-saldo', heading: 'Historial de saldo de demo', path: (ids) => `/admin/integraciones/${ids.integration}/movimientos` },
+  { name: 'vista-previa-estado-de-cuenta', heading: 'Vista previa del estado de cuenta de demo', path: (ids) => `/admin/integraciones/${ids.integration}/estados/vista-previa` },
   { name: 'registros', heading: 'Registros de consultas', path: () => '/admin/registros' },
   { name: 'registro', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.record}` },
   { name: 'registro-con-error', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.failedRecord}` },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseEnv } from './env';
+import { DEVELOPMENT_STATEMENT_ISSUER, EnvError, parseEnv } from './env';
 
 /** The names of the variables an invalid environment is rejected for. */
 function rejectedVariables(source: Record<string, string | undefined>): string[] {
@@ -28,6 +28,9 @@ const PRODUCTION = {
   RENAP_BASE_URL: 'https://renap.example.gt/api',
   RTU_BASE_URL: 'https://rtu.example.gt/api',
   CATALOG_BASE_URL: 'https://catalogos.example.gt/api',
+  STATEMENT_ISSUER_NAME: 'Servicios de Consulta Tributaria, S.A.',
+  STATEMENT_ISSUER_NIT: '576937-K',
+  STATEMENT_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
 };
 
 describe('parseEnv', () => {
@@ -144,6 +147,9 @@ describe('parseEnv', () => {
         'RENAP_BASE_URL',
         'RTU_BASE_URL',
         'CATALOG_BASE_URL',
+        'STATEMENT_ISSUER_NAME',
+        'STATEMENT_ISSUER_NIT',
+        'STATEMENT_ISSUER_ADDRESS',
       ].sort(),
     );
   });
@@ -190,6 +196,34 @@ describe('parseEnv', () => {
       expect(rejectedVariables({ ...PRODUCTION, [name]: undefined })).toEqual([name]);
       expect(rejectedVariables({ ...PRODUCTION, [name]: '' })).toEqual([name]);
     }
+  });
+
+  // Issue 32, point 7: a statement names who issues it. Production must say who; development
+  // prints values that say they are not an operator's.
+  it("reads the statements' issuer, its NIT checked and stored without separators; development's says it is one", () => {
+    expect(parseEnv(PRODUCTION)).toMatchObject({
+      STATEMENT_ISSUER_NAME: 'Servicios de Consulta Tributaria, S.A.',
+      STATEMENT_ISSUER_NIT: '576937K',
+      STATEMENT_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
+    });
+    expect(rejectedVariables({ ...PRODUCTION, STATEMENT_ISSUER_NIT: '576937-1' })).toEqual(['STATEMENT_ISSUER_NIT']);
+    expect(rejectedVariables({ ...PRODUCTION, STATEMENT_ISSUER_NAME: 'Dos\nlíneas' })).toEqual(['STATEMENT_ISSUER_NAME']);
+    expect(rejectedVariables({ ...PRODUCTION, STATEMENT_ISSUER_ADDRESS: 'x'.repeat(301) })).toEqual(['STATEMENT_ISSUER_ADDRESS']);
+    expect(rejectedVariables({ STATEMENT_ISSUER_NIT: '12345' })).toEqual(['STATEMENT_ISSUER_NIT']);
+
+    const development = parseEnv({});
+    expect(development).toMatchObject({
+      STATEMENT_ISSUER_NAME: DEVELOPMENT_STATEMENT_ISSUER.name,
+      STATEMENT_ISSUER_NIT: DEVELOPMENT_STATEMENT_ISSUER.nit,
+      STATEMENT_ISSUER_ADDRESS: DEVELOPMENT_STATEMENT_ISSUER.address,
+    });
+    expect(DEVELOPMENT_STATEMENT_ISSUER.name).toMatch(/desarrollo/i);
+    expect(DEVELOPMENT_STATEMENT_ISSUER.address).toMatch(/desarrollo/i);
+    // A development deployment may still name a real issuer, one setting at a time.
+    expect(parseEnv({ STATEMENT_ISSUER_NAME: 'Operadora de Prueba, S.A.' })).toMatchObject({
+      STATEMENT_ISSUER_NAME: 'Operadora de Prueba, S.A.',
+      STATEMENT_ISSUER_NIT: DEVELOPMENT_STATEMENT_ISSUER.nit,
+    });
   });
 
   it('refuses to seed demo credentials in production', () => {

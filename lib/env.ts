@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { smtpHostProblem, webhookUrlProblem } from './alerts/targets';
+import { isValidNit, normalizeNit } from './contract/identifiers';
 
 // Every setting of the app, validated once. A wrong or missing variable stops the start with a
 // message that names it. Defaults are the contract's values and the bundled simulator's address,
@@ -22,6 +23,25 @@ const base64Keys = z.preprocess(
   // Reported as the variable itself: which key of the list is wrong is not printed, it is a secret.
   z.array(z.string()).refine((keys) => keys.every(isBase64Key), 'must be comma-separated keys of 32 bytes in base64'),
 );
+
+/** One line of printable text: a line break or a control character would break a PDF line. */
+const printableLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must be one line of printable text');
+
+/**
+ * Who issues the statements in development: values that say so on every PDF, so a development
+ * statement is never taken for an operator's. The NIT passes the check (any valid one would).
+ */
+export const DEVELOPMENT_STATEMENT_ISSUER = {
+  name: 'Emisor de desarrollo (configure STATEMENT_ISSUER_NAME)',
+  nit: '12345679',
+  address: 'Dirección de desarrollo, sin validez (configure STATEMENT_ISSUER_ADDRESS)',
+} as const;
 
 const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
 const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
@@ -132,6 +152,15 @@ export const envSchema = z
     QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
+    // The operator as every statement names it, the issuer: legal name, NIT (checked as SAT does,
+    // stored without separators) and address. Production must set the three; parseEnv gives
+    // development DEVELOPMENT_STATEMENT_ISSUER's.
+    STATEMENT_ISSUER_NAME: z.preprocess(emptyAsUnset, printableLine(200).optional()),
+    STATEMENT_ISSUER_NIT: z.preprocess(
+      emptyAsUnset,
+      z.string().trim().refine(isValidNit, 'must be a valid NIT (digits and its check character, as 576937-K, or a CUI)').transform(normalizeNit).optional(),
+    ),
+    STATEMENT_ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(300).optional()),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 
@@ -224,6 +253,9 @@ export const envSchema = z
       'SUPPORT_CONTACT_EMAIL',
       'PERSONAL_DATA_KEY',
       'PERSONAL_DATA_SEARCH_KEY',
+      'STATEMENT_ISSUER_NAME',
+      'STATEMENT_ISSUER_NIT',
+      'STATEMENT_ISSUER_ADDRESS',
     ];
     for (const name of required) {
       if (env[name] === undefined) {
@@ -315,8 +347,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (appEnv === 'production' ? 'true' : 'false');
   // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
   const simulatorUrl = `http://127.0.0.1:${emptyAsUnset(source.SIMULATOR_PORT) ?? '4010'}`;
+  // Production names its issuer itself; development's says on every statement that it is one.
+  const issuer = (name: string, developmentValue: string) => emptyAsUnset(source[name]) ?? (appEnv === 'production' ? undefined : developmentValue);
   const result = envSchema.safeParse({
     ...source,
+    STATEMENT_ISSUER_NAME: issuer('STATEMENT_ISSUER_NAME', DEVELOPMENT_STATEMENT_ISSUER.name),
+    STATEMENT_ISSUER_NIT: issuer('STATEMENT_ISSUER_NIT', DEVELOPMENT_STATEMENT_ISSUER.nit),
+    STATEMENT_ISSUER_ADDRESS: issuer('STATEMENT_ISSUER_ADDRESS', DEVELOPMENT_STATEMENT_ISSUER.address),
     RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulatorUrl}/renap`,
     RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulatorUrl}/rtu`,
     CATALOG_BASE_URL: emptyAsUnset(source.CATALOG_BASE_URL) ?? `${simulatorUrl}/catalog`,

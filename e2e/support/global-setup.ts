@@ -67,6 +67,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_DIST_DIR = E2E_DIST_DIR;
     // Tests that must hold the database mid-way (a table lock) can, on PostgreSQL only; empty on PGlite.
     process.env.E2E_DATABASE_URL = database.env.DATABASE_URL;
+    // On PGlite, the socket on which the app (development) shares its embedded database, as with
+    // the CLI: tests that must set up what no page can (e2e/support/database.ts).
+    process.env.E2E_DATABASE_SOCKET = database.env.PGLITE_DIR ? `${database.env.PGLITE_DIR}.sock` : '';
     console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database: ${database.description}`);
   } catch (error) {
     await stop(app.child);

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { LookupKind } from '@/db/schema';
 import { CHECKPOINT_SETTLE_MARGIN_MS, postedBalanceBefore } from '@/lib/billing/checkpoints';
-import { startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
 import { outcomeOf, type Outcome } from '@/lib/records/outcomes';
 import { retentionCutoff } from '@/lib/retention/policy';
+import type { StatementIssuer } from './issuer';
 
 /** A Guatemalan calendar month, YYYY-MM. */
 export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -17,6 +18,8 @@ export interface StatementFigures {
    * statements lack purpose, and those issued before integrations had details lack legalName and nit.
    */
   integration: StatementIntegration;
+  /** Who issued it (the settings when it was issued); statements issued before this was stored lack it. */
+  issuer?: StatementIssuer;
   month: string;
   /** The month's first instant and the next month's, in Guatemala's time (ISO, UTC). */
   period: { from: string; until: string };
@@ -60,21 +63,35 @@ export function monthPeriod(month: string): { from: Date; until: Date } {
   return { from: startOfGuatemalanDay(`${month}-01`), until: startOfGuatemalanDay(`${next}-01`) };
 }
 
+/** The figures of any span of days: a statement's month, or the days a preview covers. */
+export type PeriodFigures = Omit<StatementFigures, 'month' | 'issuer'>;
+
 /**
- * A month's figures from the ledger (balances, top-ups, adjustments, the money charged), the
- * records (charges by catalog and tariff) and the daily rollups (queries by outcome). Refuses a
- * month that has not ended (plus the margin in which its last entries may still commit), a month
- * whose records were purged, and figures that do not add up: the charges the records show must be
- * exactly the captures the ledger shows, and opening + movements must equal closing.
+ * A month's figures, as its statement holds them. Refuses a month that has not ended (plus the
+ * margin in which its last entries may still commit) and a month whose records were purged; the
+ * figures themselves come from computePeriodFigures, as a preview's do.
  */
 export async function computeStatementFigures(integration: StatementIntegration, month: string, now = new Date()): Promise<StatementFigures> {
-  const { from, until } = monthPeriod(month);
-  if (until.getTime() + CHECKPOINT_SETTLE_MARGIN_MS > now.getTime()) {
+  const period = monthPeriod(month);
+  if (period.until.getTime() + CHECKPOINT_SETTLE_MARGIN_MS > now.getTime()) {
     throw new StatementError('month_not_closed', `El mes ${month} todavía no ha terminado: su estado de cuenta se puede emitir desde el día 1 del mes siguiente.`);
   }
-  if (from < retentionCutoff(now)) {
+  if (period.from < retentionCutoff(now)) {
     throw new StatementError('records_purged', `Los registros de ${month} ya se depuraron (retención de registros): ese estado de cuenta ya no se puede emitir.`);
   }
+  return { ...(await computePeriodFigures(integration, period, month)), month };
+}
+
+/**
+ * The figures of the days from `period.from` until `period.until` (Guatemalan midnights) from the
+ * ledger (balances, top-ups, adjustments, the money charged), the records (charges by catalog and
+ * tariff) and the daily rollups (queries by outcome). Issuing a statement and previewing one both
+ * call this, so they cannot disagree. Refuses figures that do not add up: the charges the records
+ * show must be exactly the captures the ledger shows, and opening + movements must equal closing.
+ * `label` names the period in those refusals ("2026-05", "del 1 al 15 de junio de 2026").
+ */
+export async function computePeriodFigures(integration: StatementIntegration, period: { from: Date; until: Date }, label: string): Promise<PeriodFigures> {
+  const { from, until } = period;
   const handle = await database();
   const id = sql`${integration.id}::integer`;
 
@@ -99,10 +116,11 @@ export async function computeStatementFigures(integration: StatementIntegration,
          and r.created_at >= ${from.toISOString()}::timestamptz and r.created_at < ${until.toISOString()}::timestamptz
        group by r.lookup, r.tariff_centavos
        order by r.lookup, r.tariff_centavos`),
+    // The rollups' days are Guatemalan calendar days: the period's first, and the one after its last.
     handle.rows<{ lookup: LookupKind; http_status: number; queries: string | number }>(sql`
       select d.lookup, d.http_status, sum(d.queries) as queries
         from query_daily_rollups_by_integration d
-       where d.integration_id = ${id} and d.day >= ${month + '-01'}::date and d.day < ${until.toISOString().slice(0, 10)}::date
+       where d.integration_id = ${id} and d.day >= ${guatemalanToday(from)}::date and d.day < ${guatemalanToday(until)}::date
        group by d.lookup, d.http_status`),
   ]);
 
@@ -114,9 +132,8 @@ export async function computeStatementFigures(integration: StatementIntegration,
     totalCentavos: lines.reduce((sum, line) => sum + line.amountCentavos, 0),
     lines,
   };
-  const figures: StatementFigures = {
+  const figures: PeriodFigures = {
     integration,
-    month,
     period: { from: from.toISOString(), until: until.toISOString() },
     openingBalanceCentavos: opening,
     topUps: { count: movements.filter((movement) => movement.kind === 'top_up').length, totalCentavos: sumOf('top_up') },
@@ -132,11 +149,11 @@ export async function computeStatementFigures(integration: StatementIntegration,
   if (Number(captured.captures) !== charges.count || ledgerCharges !== charges.totalCentavos) {
     throw new StatementError(
       'does_not_reconcile',
-      `Los cobros de ${month} no cuadran: el libro mayor tiene ${Number(captured.captures)} cobros por ${ledgerCharges} centavos y los registros ${charges.count} por ${charges.totalCentavos}. Revisa la conciliación antes de emitir.`,
+      `Los cobros de ${label} no cuadran: el libro mayor tiene ${Number(captured.captures)} cobros por ${ledgerCharges} centavos y los registros ${charges.count} por ${charges.totalCentavos}. Revisa la conciliación antes de emitir.`,
     );
   }
   if (opening + figures.topUps.totalCentavos + figures.adjustments.totalCentavos - charges.totalCentavos !== closing) {
-    throw new StatementError('does_not_reconcile', `El saldo de ${month} no cuadra: el inicial más los movimientos no da el final. Revisa la conciliación antes de emitir.`);
+    throw new StatementError('does_not_reconcile', `El saldo de ${label} no cuadra: el inicial más los movimientos no da el final. Revisa la conciliación antes de emitir.`);
   }
   return figures;
 }

@@ -1,29 +1,86 @@
 import { formatDateTime } from '@/lib/format/guatemala-time';
-import { periodText } from '@/lib/format/months';
-import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
+import { dayRangeText, periodText } from '@/lib/format/months';
 import { integratorIdentityLines } from '@/lib/integration-details/display';
-import { formatQuetzales } from '@/lib/money';
-import { OUTCOMES } from '@/lib/records/outcomes';
+import type { PeriodFigures } from './figures';
+import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
+import { statementTables, type StatementTable } from './layout';
+import type { StatementPreview } from './preview';
 import type { Statement } from './statements';
+import { pageLabel, PREVIEW_CLOSING_NOTE, PREVIEW_MARK, previewIdentification } from './texts';
 
 export const PAGE = { margin: 50, width: 595.28 };
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
 export const GREY = '#555555';
+const MARK_RED = '#9b1c1c';
 
 /**
  * The statement as a PDF (A4, Spanish, Guatemalan formats), drawn from its stored figures: the
  * same statement always reads the same. pdfkit's built-in Helvetica covers Spanish (WinAnsi).
+ * It names its issuer as stored when it was issued; one issued before statements stored theirs
+ * names the issuer the settings name now (the same operator).
  */
 export async function renderStatementPdf(statement: Statement, serviceName: string): Promise<Buffer> {
   const { figures } = statement;
+  return drawStatementPdf({
+    title: `Estado de cuenta ${figures.integration.nombre} ${statement.month}`,
+    serviceName,
+    createdAt: statement.createdAt,
+    heading: 'Estado de cuenta',
+    figures,
+    issuer: figures.issuer ?? configuredIssuer(),
+    period: periodText(statement.month),
+    identification: `Estado n.º ${statement.number} de ${figures.integration.nombre}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`,
+    closingNote:
+      'Este estado se emitió con las cifras del libro mayor y de los registros de consultas al cierre del periodo y no cambia después: ' +
+      'cualquier corrección posterior aparece como un ajuste en el mes en que se registra.',
+  });
+}
+
+/**
+ * A preview as a PDF: the same pages as a statement's, from figures computed the same way, marked
+ * "Vista previa" on every page and with no number; it says when it was computed.
+ */
+export async function renderStatementPreviewPdf(preview: StatementPreview, serviceName: string): Promise<Buffer> {
+  const { figures, range } = preview;
+  return drawStatementPdf({
+    title: `Vista previa del estado de cuenta ${figures.integration.nombre} ${range.desde} a ${range.hasta}`,
+    serviceName,
+    createdAt: preview.computedAt,
+    heading: 'Vista previa del estado de cuenta',
+    figures,
+    issuer: preview.issuer,
+    period: dayRangeText(range.desde, range.hasta),
+    identification: previewIdentification(formatDateTime(preview.computedAt)),
+    closingNote: PREVIEW_CLOSING_NOTE,
+    mark: PREVIEW_MARK,
+  });
+}
+
+/** What the pages of a statement say around its figures. */
+interface StatementPdfContent {
+  title: string;
+  serviceName: string;
+  createdAt: Date;
+  heading: string;
+  figures: PeriodFigures;
+  issuer: StatementIssuer;
+  /** "del 1 al 31 de mayo de 2026". */
+  period: string;
+  /** The line under the period: the statement's number and date of issue. */
+  identification: string;
+  closingNote: string;
+  /** Printed on every page (a preview's): what the document is not. */
+  mark?: string;
+}
+
+async function drawStatementPdf(content: StatementPdfContent): Promise<Buffer> {
+  const { figures } = content;
   const document = await newPdfDocument({
     size: 'A4',
     margin: PAGE.margin,
-    info: {
-      Title: `Estado de cuenta ${figures.integration.nombre} ${statement.month}`,
-      Author: serviceName,
-      CreationDate: statement.createdAt,
-    },
+    // Kept until the end, when each page gets "Página N de M" (M known only then).
+    bufferPages: true,
+    info: { Title: content.title, Author: content.issuer.name, Creator: content.serviceName, CreationDate: content.createdAt },
   });
   const chunks: Buffer[] = [];
   document.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,100 +89,82 @@ export async function renderStatementPdf(statement: Statement, serviceName: stri
     document.on('error', reject);
   });
 
-  document.font('Helvetica').fontSize(9).fillColor(GREY).text(serviceName);
-  document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text('Estado de cuenta');
+  document.font('Helvetica').fontSize(9).fillColor(GREY).text(content.serviceName);
+  for (const line of issuerLines(content.issuer)) document.text(line);
+  document.moveDown(0.5).font('Helvetica-Bold').fontSize(18).fillColor('black').text(content.heading);
   document.font('Helvetica').fontSize(11).text(`Integración: ${figures.integration.nombre}`);
   for (const line of integratorIdentityLines(figures.integration)) document.text(line);
-  document.text(`Periodo: ${periodText(statement.month)} (hora de Guatemala)`);
+  document.text(`Periodo: ${content.period} (hora de Guatemala)`);
   // Personal data is looked up only for the purpose the integrator declared (Decreto 57-2008, art. 30).
   if (figures.integration.purpose !== undefined) {
     document.text(`Finalidad declarada del uso de los datos: ${figures.integration.purpose || 'no declarada'}`);
   }
-  document.fontSize(9).fillColor(GREY).text(`Estado n.º ${statement.number} de ${figures.integration.nombre}, emitido el ${formatDateTime(statement.createdAt)}. Montos en quetzales (GTQ).`);
+  document.fontSize(9).fillColor(GREY).text(content.identification);
 
-  section(document, 'Resumen');
-  table(document, [320, CONTENT_WIDTH - 320], [
-    ['Saldo inicial', formatQuetzales(figures.openingBalanceCentavos)],
-    [`Recargas (${figures.topUps.count})`, formatQuetzales(figures.topUps.totalCentavos)],
-    [`Ajustes (${figures.adjustments.count})`, formatQuetzales(figures.adjustments.totalCentavos)],
-    [`Consultas cobradas (${figures.charges.count.toLocaleString('es-GT')})`, formatQuetzales(-figures.charges.totalCentavos)],
-    ['Saldo final', formatQuetzales(figures.closingBalanceCentavos)],
-  ], { boldLastRow: true, alignRight: [1] });
+  drawFigures(document, figures);
 
-  section(document, 'Cobros por consulta');
-  if (figures.charges.lines.length === 0) {
-    document.font('Helvetica').fontSize(10).text('No hubo consultas cobradas en el periodo.');
-  } else {
-    table(
-      document,
-      [200, 95, 100, CONTENT_WIDTH - 395],
-      [
-        ['Consulta', 'Tarifa', 'Consultas', 'Monto'],
-        ...figures.charges.lines.map((line) => [
-          LOOKUP_LABELS[line.lookup],
-          formatQuetzales(line.tariffCentavos),
-          line.count.toLocaleString('es-GT'),
-          formatQuetzales(line.amountCentavos),
-        ]),
-        ['Total', '', figures.charges.count.toLocaleString('es-GT'), formatQuetzales(figures.charges.totalCentavos)],
-      ],
-      { header: true, boldLastRow: true, alignRight: [1, 2, 3] },
-    );
-  }
-
-  section(document, 'Recargas y ajustes');
-  if (figures.movements.length === 0) {
-    document.font('Helvetica').fontSize(10).text('No hubo recargas ni ajustes en el periodo.');
-  } else {
-    table(
-      document,
-      [110, 70, 235, CONTENT_WIDTH - 415],
-      [
-        ['Fecha', 'Tipo', 'Nota', 'Monto'],
-        ...figures.movements.map((movement) => [
-          formatDateTime(movement.at),
-          movement.kind === 'top_up' ? 'Recarga' : 'Ajuste',
-          movement.note ?? '',
-          formatQuetzales(movement.amountCentavos),
-        ]),
-      ],
-      { header: true, alignRight: [3] },
-    );
-  }
-
-  section(document, 'Consultas por resultado');
-  const lookups = [...new Set(figures.queries.map((entry) => entry.lookup))];
-  if (lookups.length === 0) {
-    document.font('Helvetica').fontSize(10).text('No hubo consultas en el periodo.');
-  } else {
-    const count = (lookup: string, outcome: string) => figures.queries.find((entry) => entry.lookup === lookup && entry.outcome === outcome)?.count ?? 0;
-    const charged = (lookup: string) => figures.charges.lines.filter((line) => line.lookup === lookup).reduce((sum, line) => sum + line.count, 0);
-    table(
-      document,
-      [150, 85, 85, 85, CONTENT_WIDTH - 405],
-      [
-        ['Consulta', 'Éxito', 'Rechazadas (4xx)', 'Fallas (5xx)', 'Cobradas'],
-        ...lookups.map((lookup) => [
-          LOOKUP_LABELS[lookup],
-          ...OUTCOMES.map((outcome) => count(lookup, outcome).toLocaleString('es-GT')),
-          charged(lookup).toLocaleString('es-GT'),
-        ]),
-      ],
-      { header: true, alignRight: [1, 2, 3, 4] },
-    );
-    document.moveDown(0.3).fontSize(8).fillColor(GREY).text(`${OUTCOME_LABELS.client_error} y ${OUTCOME_LABELS.source_error.toLowerCase()} no se cobran.`);
-  }
-
-  document
-    .moveDown(1.5)
-    .fontSize(8)
-    .fillColor(GREY)
-    .text(
-      'Este estado se emitió con las cifras del libro mayor y de los registros de consultas al cierre del periodo y no cambia después: ' +
-        'cualquier corrección posterior aparece como un ajuste en el mes en que se registra.',
-    );
+  document.moveDown(1.5).fontSize(8).fillColor(GREY).text(content.closingNote);
+  finishPages(document, content.mark);
   document.end();
   return done;
+}
+
+/** The PDF's column widths of each table (lib/statements/layout.ts), in points. */
+const COLUMN_WIDTHS: Record<StatementTable['id'], number[]> = {
+  summary: [320, CONTENT_WIDTH - 320],
+  charges: [200, 95, 100, CONTENT_WIDTH - 395],
+  movements: [110, 70, 235, CONTENT_WIDTH - 415],
+  queries: [150, 85, 85, 85, CONTENT_WIDTH - 405],
+};
+
+function drawFigures(document: PDFKit.PDFDocument, figures: StatementPdfContent['figures']): void {
+  for (const entry of statementTables(figures)) {
+    section(document, entry.title);
+    if (entry.rows.length === 0 && !entry.total) {
+      document.font('Helvetica').fontSize(10).text(entry.empty);
+      continue;
+    }
+    const rows = [...(entry.header ? [entry.header] : []), ...entry.rows, ...(entry.total ? [entry.total] : [])];
+    table(document, COLUMN_WIDTHS[entry.id], rows, { header: Boolean(entry.header), boldLastRow: Boolean(entry.total), alignRight: entry.numeric });
+    if (entry.note) document.moveDown(0.3).fontSize(8).fillColor(GREY).text(entry.note);
+  }
+}
+
+/**
+ * "Página N de M" at the foot of every page of a document made with bufferPages, and the mark, if
+ * any, at its head and across it.
+ */
+function finishPages(document: PDFKit.PDFDocument, mark: string | undefined): void {
+  const { start, count } = document.bufferedPageRange();
+  for (let index = start; index < start + count; index++) {
+    document.switchToPage(index);
+    if (mark) drawMark(document, mark);
+    // The foot lies in the bottom margin, where pdfkit would otherwise start a new page.
+    const bottomMargin = document.page.margins.bottom;
+    document.page.margins.bottom = 0;
+    document
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(GREY)
+      .text(pageLabel(index - start + 1, count), PAGE.margin, document.page.height - PAGE.margin / 2 - 4, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
+    document.page.margins.bottom = bottomMargin;
+  }
+}
+
+/** The mark in the top margin, and a faint "VISTA PREVIA" across the page: no page reads as a statement. */
+function drawMark(document: PDFKit.PDFDocument, mark: string): void {
+  document.font('Helvetica-Bold').fontSize(10).fillColor(MARK_RED).text(mark, PAGE.margin, PAGE.margin / 2 - 5, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
+  const { width, height } = document.page;
+  document.save();
+  document.rotate(-35, { origin: [width / 2, height / 2] });
+  document
+    .font('Helvetica-Bold')
+    .fontSize(72)
+    .fillColor(MARK_RED)
+    .fillOpacity(0.08)
+    .text('VISTA PREVIA', 0, height / 2 - 36, { width, align: 'center', lineBreak: false });
+  document.restore();
+  document.fillOpacity(1);
 }
 
 /**

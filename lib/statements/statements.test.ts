@@ -10,7 +10,7 @@ import type { LookupKind } from '@/db/schema';
 import { advanceBalanceCheckpoints, postedBalanceBefore } from '@/lib/billing/checkpoints';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanDayBefore, guatemalanToday } from '@/lib/format/guatemala-time';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { setTariff } from '@/lib/integrations/service';
 import { pdfTextLines } from '@/tests/support/pdf-text';
@@ -20,8 +20,10 @@ import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { statementChargesCsvStream } from './csv';
 import { computeStatementFigures, monthPeriod } from './figures';
+import { configuredIssuer, issuerLines } from './issuer';
 import { previousMonth } from './monthly';
 import { renderStatementPdf } from './pdf';
+import { previewStatement, runningMonthRange } from './preview';
 import { findStatement, issueStatement, listStatements } from './statements';
 
 let testDatabase: TestDatabase;
@@ -117,7 +119,7 @@ describe('a monthly statement', () => {
     expect(again.ok && first.ok && again.value.id === first.value.id).toBe(true);
     // As issueStatement reads the integration: with its declared purpose, legal name and NIT (none registered here).
     const recomputed = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: '', legalName: null, nit: null }, month, now);
-    expect(recomputed).toEqual(first.ok && first.value.figures);
+    expect({ ...recomputed, issuer: configuredIssuer() }).toEqual(first.ok && first.value.figures);
     // Issued twice at once, it is stored once.
     const other = await createTestIntegration('statement-race');
     await createdBefore(other);
@@ -184,6 +186,16 @@ describe('a monthly statement', () => {
     );
   });
 
+  // Issue 32, point 7: a statement names who issued it. Copied when issued, like the integrator's
+  // details: a later change of the settings does not rewrite a statement already issued.
+  it('names its issuer, as the settings named it when it was issued', async () => {
+    const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    if (!issued.ok) throw new Error(issued.error.message);
+    expect(issued.value.figures.issuer).toEqual(configuredIssuer());
+    expect((await findStatement(integration.id, month))!.figures.issuer).toEqual(configuredIssuer());
+    expect(pdfTextLines(await renderStatementPdf(issued.value, 'Pasarela de prueba'))).toEqual(expect.arrayContaining(issuerLines(configuredIssuer())));
+  });
+
   it('is refused for a month that has not ended, and when the records and the ledger disagree', async () => {
     const current = await issueStatement(TEST_ACTOR, integration.id, guatemalanToday(now).slice(0, 7), now);
     expect(current.ok ? 'issued' : current.error.code).toBe('month_not_closed');
@@ -197,3 +209,48 @@ describe('a monthly statement', () => {
     expect(refused.ok ? 'issued' : refused.error.code).toBe('does_not_reconcile');
   });
 });
+
+// Issue 32, point 7: an administrator sees what a statement will say before it can be issued. The
+// preview is computed by the code that issues statements, so the two never disagree.
+describe('a preview of a statement', () => {
+  it('shows for a closed month exactly the figures its issued statement holds', async () => {
+    const range = { desde: `${month}-01`, hasta: lastDayOf(month) };
+    const preview = await previewStatement(integration.id, range, now);
+    if (!preview.ok) throw new Error(preview.error.message);
+    const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    if (!issued.ok) throw new Error(issued.error.message);
+    const { month: issuedMonth, issuer, ...figures } = issued.value.figures;
+    expect(issuedMonth).toBe(month);
+    expect(preview.value.figures).toEqual(figures);
+    expect(preview.value.issuer).toEqual(issuer);
+    // Not a smaller test of an empty month: the figures hold the month's activity.
+    expect(preview.value.figures.charges.count).toBe(9);
+  });
+
+  it('shows the running month as it stands, and stores nothing', async () => {
+    const fresh = await createTestIntegration('statement-preview', { tariffCentavos: 125, balanceCentavos: 2_000 });
+    expect((await topUp(TEST_ACTOR, fresh.id, 500, 'Depósito 4410')).ok).toBe(true);
+    await billed(fresh, 'req_statement_preview', 'omisos', 200);
+    const preview = await previewStatement(fresh.id, runningMonthRange(now), now);
+    if (!preview.ok) throw new Error(preview.error.message);
+    const { figures } = preview.value;
+    expect(figures.openingBalanceCentavos).toBe(0);
+    expect(figures.topUps).toEqual({ count: 2, totalCentavos: 2_500 });
+    expect(figures.charges).toMatchObject({ count: 1, totalCentavos: 125 });
+    expect(figures.closingBalanceCentavos).toBe(2_375);
+    expect(figures.movements.map((movement) => movement.note)).toContain('Depósito 4410');
+    expect(await listStatements(fresh.id)).toEqual([]);
+  });
+
+  it('is refused, in Spanish, for an integration that does not exist and for days whose records were purged', async () => {
+    const missing = await previewStatement(999_999, runningMonthRange(now), now);
+    expect(missing.ok ? 'shown' : missing.error.code).toBe('not_found');
+    const purged = await previewStatement(integration.id, { desde: '2001-01-01', hasta: '2001-01-31' }, now);
+    expect(purged.ok ? 'shown' : purged.error).toMatchObject({ code: 'records_purged', message: expect.stringMatching(/^Los registros anteriores al \d{2}\/\d{2}\/\d{4} ya se depuraron/) });
+  });
+});
+
+/** The last day of a month, YYYY-MM-DD. */
+function lastDayOf(month: string): string {
+  return guatemalanDayBefore(monthPeriod(month).until.toISOString().slice(0, 10), 1);
+}

@@ -6,7 +6,8 @@ import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { monthName } from '@/lib/format/months';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { fail, ok, type Result } from '@/lib/result';
-import { computeStatementFigures, StatementError, type StatementFigures, type StatementProblem } from './figures';
+import { computeStatementFigures, StatementError, type StatementFigures, type StatementIntegration, type StatementProblem } from './figures';
+import { configuredIssuer } from './issuer';
 
 export interface Statement {
   id: number;
@@ -31,29 +32,19 @@ function toStatement(row: MonthlyStatement): Statement {
 export async function issueStatement(actor: Actor, integrationId: number, month: string, now = new Date()): Promise<Result<Statement, StatementProblem>> {
   const existing = await findStatement(integrationId, month);
   if (existing) return ok(existing);
-  const drizzle = await db();
-  const [integration] = await drizzle
-    .select({
-      id: integrations.id,
-      nombre: integrations.nombre,
-      purpose: integrations.purpose,
-      legalName: integrations.legalName,
-      nit: integrations.nit,
-      createdAt: integrations.createdAt,
-    })
-    .from(integrations)
-    .where(eq(integrations.id, integrationId));
-  if (!integration) return fail('not_found', `No existe la integración ${integrationId}.`);
+  const found = await statementIntegration(integrationId);
+  if (!found) return fail('not_found', `No existe la integración ${integrationId}.`);
+  const { integration, createdAt } = found;
   // A month that ended before the integration existed would be an empty statement, kept forever.
-  if (month < guatemalanMonthOf(integration.createdAt)) {
-    return fail('before_integration', `La integración ${integration.nombre} se creó en ${monthName(guatemalanMonthOf(integration.createdAt))}: no hay estado de cuenta de ${monthName(month)}.`);
+  if (month < guatemalanMonthOf(createdAt)) {
+    return fail('before_integration', `La integración ${integration.nombre} se creó en ${monthName(guatemalanMonthOf(createdAt))}: no hay estado de cuenta de ${monthName(month)}.`);
   }
   let figures: StatementFigures;
   try {
-    // The legal name and NIT are copied into the statement: a later edit of the integration's
-    // details must not rewrite a statement already issued (docs/decisions.md).
-    const { id, nombre, purpose, legalName, nit } = integration;
-    figures = await computeStatementFigures({ id, nombre, purpose, legalName, nit }, month, now);
+    // The legal name and NIT are copied into the statement, and so is its issuer: a later edit of
+    // the integration's details or of the settings must not rewrite a statement already issued
+    // (docs/decisions.md).
+    figures = { ...(await computeStatementFigures(integration, month, now)), issuer: configuredIssuer() };
   } catch (error) {
     if (error instanceof StatementError) return fail(error.problem, error.message);
     throw error;
@@ -78,6 +69,27 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
   // the insert above to another finds the claim taken).
   await integratorNotifier().noteStatementIssued({ id: integration.id, nombre: integration.nombre }, statement, monthName(month));
   return ok(statement);
+}
+
+/**
+ * The integration as a statement (or a preview) names it, now: login, declared purpose, legal
+ * name and NIT; with its creation, before which no month has a statement.
+ */
+export async function statementIntegration(integrationId: number): Promise<{ integration: StatementIntegration; createdAt: Date } | undefined> {
+  const [row] = await (await db())
+    .select({
+      id: integrations.id,
+      nombre: integrations.nombre,
+      purpose: integrations.purpose,
+      legalName: integrations.legalName,
+      nit: integrations.nit,
+      createdAt: integrations.createdAt,
+    })
+    .from(integrations)
+    .where(eq(integrations.id, integrationId));
+  if (!row) return undefined;
+  const { createdAt, ...integration } = row;
+  return { integration, createdAt };
 }
 
 export async function findStatement(integrationId: number, month: string): Promise<Statement | undefined> {

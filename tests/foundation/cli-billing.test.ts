@@ -5,8 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DEVELOPMENT_STATEMENT_ISSUER } from '@/lib/env';
 import { monthPeriod } from '@/lib/statements/figures';
+import { issuerLines } from '@/lib/statements/issuer';
 import { previousMonth } from '@/lib/statements/monthly';
+import { pageLabel } from '@/lib/statements/texts';
+import { pdfTextLines } from '../support/pdf-text';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
 
@@ -86,6 +90,8 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(statement.figures.closingBalanceCentavos).toBe(0);
       expect(statement.files.map((file) => path.basename(file))).toEqual([`estado-de-cuenta-${created.nombre}-${month}.pdf`, `consultas-cobradas-${created.nombre}-${month}.csv`]);
       expect(fs.readFileSync(statement.files[0]!).subarray(0, 5).toString()).toBe('%PDF-');
+      // It names its issuer (development's, unconfigured here) and numbers its page (issue 32, point 7).
+      expect(pdfTextLines(fs.readFileSync(statement.files[0]!))).toEqual(expect.arrayContaining([...issuerLines(DEVELOPMENT_STATEMENT_ISSUER), pageLabel(1, 1)]));
       // Issued once: asking again finds the same statement.
       expect((await cliJson<{ id: number }>('statements:create', created.nombre, month)).id).toBe(statement.id);
       expect((await cli('statements:create', created.nombre, '2026-13')).code).not.toBe(0);

@@ -16,6 +16,8 @@ import { recordUnbilledQuery } from '@/lib/records/write';
 import { createConsoleUser } from '@/lib/users/service';
 import { monthPeriod } from '@/lib/statements/figures';
 import { previousMonth } from '@/lib/statements/monthly';
+import { runningMonthRange } from '@/lib/statements/preview';
+import { PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '@/lib/statements/texts';
 import { issueStatement } from '@/lib/statements/statements';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
@@ -370,5 +372,31 @@ describe('monthly statements', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await support.request(`/admin/integraciones/${integrationId}/estados/${month}/csv`)).status).toBe(403);
     const csv = await admin.request(`/admin/integraciones/${integrationId}/estados/${month}/csv`);
     expect(csv.status).toBe(200);
+  });
+
+  // Issue 32, point 7: the preview is figures only, like the PDF: support reads it too, behind the
+  // same checks. Its PDF is posted with its days, which stay out of the address.
+  it('support reads the preview as a page and as a PDF posted with its days; signed out or from another site, nothing', async () => {
+    const integrationId = await app.withDatabase(async () => {
+      const created = await createIntegration({ kind: 'system', name: 'test' }, { nombre: 'delta-vista-previa' });
+      if (!created.ok) throw new Error(created.error.message);
+      return created.value.integration.id;
+    });
+    const path = `/admin/integraciones/${integrationId}/estados/vista-previa`;
+    expect(await page(support, `/admin/integraciones/${integrationId}`)).toContain(`href="${path}"`);
+    const html = await page(support, path);
+    expect(html).toContain(PREVIEW_MARK);
+    expect(html).not.toMatch(/n\.º/);
+    const days = runningMonthRange();
+    const pdf = await postForm(support, `${path}/pdf`, { ...days });
+    expect({ status: pdf.status, type: pdf.headers.get('content-type'), start: pdf.text.slice(0, 5) }).toEqual({ status: 200, type: 'application/pdf', start: '%PDF-' });
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="vista-previa-estado-de-cuenta-delta-vista-previa-${days.desde}-a-${days.hasta}.pdf"`);
+
+    const refused = await postForm(support, `${path}/pdf`, { desde: days.hasta, hasta: '2001-01-01' });
+    expect({ status: refused.status, text: refused.text }).toEqual({ status: 400, text: `${PREVIEW_RANGE_MESSAGES.reversed} Vuelve a la vista previa y elige otras fechas.` });
+    expect((await page(support, `${path}?desde=${days.hasta}&hasta=2001-01-01`))).toContain(PREVIEW_RANGE_MESSAGES.reversed);
+    expect((await postForm(new ConsoleClient(app.baseUrl), `${path}/pdf`, { ...days })).status).toBe(401);
+    expect((await postForm(support, `${path}/pdf`, { ...days }, 'https://evil.example')).status).toBe(403);
+    expect((await postForm(support, '/admin/integraciones/999999/estados/vista-previa/pdf', { ...days })).status).toBe(404);
   });
 });

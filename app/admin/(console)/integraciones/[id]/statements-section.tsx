@@ -1,9 +1,11 @@
+import Link from 'next/link';
 import { ActionForm } from '@/components/console/action-form';
 import { EmptyState } from '@/components/console/page-header';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { previousMonth } from '@/lib/statements/monthly';
+import { runningMonthRange } from '@/lib/statements/preview';
 import { monthName } from '@/lib/format/months';
 import type { Statement } from '@/lib/statements/statements';
 import { issueStatementAction } from './estados/actions';
@@ -25,8 +27,10 @@ function closedMonths(createdAt: Date, now = new Date()): string[] {
 }
 
 /**
- * Monthly statements (administrators): the ones issued, to download as PDF or the CSV of their
- * charged queries, and a form to issue one for a closed month. An issued statement never changes.
+ * Monthly statements: the ones issued, to download as PDF (administrators and support) or the CSV
+ * of their charged queries (administrators), a form to issue one for a closed month
+ * (administrators), and the preview of the running month or of other days (both: figures only,
+ * like the PDF). An issued statement never changes; a preview is never stored.
  */
 export function StatementsSection({
   integrationId,
@@ -42,6 +46,7 @@ export function StatementsSection({
 }) {
   const base = `/admin/integraciones/${integrationId}/estados`;
   const months = closedMonths(createdAt);
+  const running = runningMonthRange();
   return (
     <section className="card" aria-labelledby="statements-title">
       <h2 id="statements-title">Estados de cuenta</h2>
@@ -70,7 +75,7 @@ export function StatementsSection({
         <EmptyState title="Todavía no se ha emitido ningún estado de cuenta." />
       ) : (
         <div className="table-wrap" role="region" aria-label="Estados de cuenta" tabIndex={0}>
-          <table className="data" data-testid="statements">
+          <table className="data stacked" data-testid="statements">
             <thead>
               <tr>
                 <th>N.º</th>
@@ -83,22 +88,31 @@ export function StatementsSection({
             <tbody>
               {statements.map((statement) => (
                 <tr key={statement.id}>
-                  <td className="num">{statement.number}</td>
-                  <td>{monthName(statement.month)}</td>
-                  <td className="num">{formatQuetzales(statement.figures.closingBalanceCentavos)}</td>
-                  <td className="nowrap">{formatDateTime(statement.createdAt)}</td>
-                  <td className="nowrap">
-                    <a href={`${base}/${statement.month}/pdf`} download>
-                      PDF
-                    </a>
-                    {canIssue && (
-                      <>
-                        {' · '}
-                        <a href={`${base}/${statement.month}/csv`} download>
-                          CSV de consultas cobradas
-                        </a>
-                      </>
-                    )}
+                  <td className="num" data-label="N.º">
+                    {statement.number}
+                  </td>
+                  <td data-label="Mes">{monthName(statement.month)}</td>
+                  <td className="num" data-label="Saldo final">
+                    {formatQuetzales(statement.figures.closingBalanceCentavos)}
+                  </td>
+                  <td className="nowrap" data-label="Emitido">
+                    {formatDateTime(statement.createdAt)}
+                  </td>
+                  <td className="nowrap" data-label="Descargar">
+                    {/* One item beside the label on a phone: the links wrap between words, never inside "PDF". */}
+                    <span>
+                      <a href={`${base}/${statement.month}/pdf`} download>
+                        PDF
+                      </a>
+                      {canIssue && (
+                        <>
+                          {' · '}
+                          <a href={`${base}/${statement.month}/csv`} download>
+                            CSV de consultas cobradas
+                          </a>
+                        </>
+                      )}
+                    </span>
                   </td>
                 </tr>
               ))}
@@ -106,6 +120,28 @@ export function StatementsSection({
           </table>
         </div>
       )}
+      <h3 id="statement-preview-title" className="subsection">
+        Vista previa
+      </h3>
+      <p className="small muted">Lo que diría un estado de cuenta con las cifras de este momento, sin número y sin guardarlo: del mes en curso o de las fechas que elijas.</p>
+      <p>
+        <Link className="button secondary" href={`${base}/vista-previa`}>
+          Vista previa del mes en curso
+        </Link>
+      </p>
+      <form className="inline" action={`${base}/vista-previa`} method="get" aria-labelledby="statement-preview-title">
+        <div className="field">
+          <label htmlFor="preview-desde">Desde</label>
+          <input id="preview-desde" name="desde" type="date" defaultValue={running.desde} max={running.hasta} />
+        </div>
+        <div className="field">
+          <label htmlFor="preview-hasta">Hasta (incluido)</label>
+          <input id="preview-hasta" name="hasta" type="date" defaultValue={running.hasta} max={running.hasta} />
+        </div>
+        <button type="submit" className="secondary">
+          Ver vista previa de estas fechas
+        </button>
+      </form>
     </section>
   );
 }

@@ -1,0 +1,140 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { PageHeader } from '@/components/console/page-header';
+import { requirePageUser } from '@/lib/auth/session';
+import { env } from '@/lib/env';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { dayRangeText } from '@/lib/format/months';
+import { integratorIdentityLines } from '@/lib/integration-details/display';
+import { findIntegration } from '@/lib/integrations/service';
+import { issuerLines } from '@/lib/statements/issuer';
+import { statementTables } from '@/lib/statements/layout';
+import { parsePreviewRange, previewStatement, runningMonthRange, type StatementPreview } from '@/lib/statements/preview';
+import { PREVIEW_CLOSING_NOTE, PREVIEW_MARK, previewIdentification } from '@/lib/statements/texts';
+import { StatementTableView } from './statement-table';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
+  return { title: integration ? `Vista previa del estado de cuenta de ${integration.nombre}` : 'Vista previa del estado de cuenta' };
+}
+
+/**
+ * What a statement of the running month (or of the days picked) would say now, for administrators
+ * and support (who read statements too). Marked as a preview, never numbered, never stored:
+ * issuing stays the statements section's own action, for a closed month.
+ */
+export default async function StatementPreviewPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  await requirePageUser('support');
+  const { id } = await params;
+  if (!/^\d{1,9}$/.test(id)) notFound();
+  const integration = await findIntegration(Number(id));
+  if (!integration) notFound();
+  const query = await searchParams;
+  const now = new Date();
+  const range = parsePreviewRange({ desde: query.desde, hasta: query.hasta }, now);
+  const preview = range.ok ? await previewStatement(integration.id, range.value, now) : undefined;
+  const problem = !range.ok ? range.error.message : preview && !preview.ok ? preview.error.message : undefined;
+  const base = `/admin/integraciones/${integration.id}/estados/vista-previa`;
+  const running = runningMonthRange(now);
+  const onRunningMonth = range.ok && range.value.desde === running.desde && range.value.hasta === running.hasta;
+  // The fields keep what was typed when it was refused, so it can be corrected.
+  const typed = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+  const shown = range.ok ? range.value : { desde: typed(query.desde), hasta: typed(query.hasta) };
+
+  return (
+    <>
+      <PageHeader
+        title={`Vista previa del estado de cuenta de ${integration.nombre}`}
+        back={{ href: `/admin/integraciones/${integration.id}`, label: integration.nombre }}
+        description="Lo que diría un estado de cuenta de estas fechas con las cifras de este momento. Emitir uno sigue siendo aparte: una vez por mes cerrado, desde la página de la integración."
+        actions={
+          preview?.ok && (
+            // POST: the days travel in the form, not in the download's address.
+            <form method="post" action={`${base}/pdf`}>
+              <input type="hidden" name="desde" value={preview.value.range.desde} />
+              <input type="hidden" name="hasta" value={preview.value.range.hasta} />
+              <button type="submit">Descargar PDF de la vista previa</button>
+            </form>
+          )
+        }
+      />
+      <p className="notice warn" data-testid="preview-mark">
+        <strong>{PREVIEW_MARK}.</strong> No tiene número ni se guarda; si incluye el día de hoy, sus cifras cambian con cada consulta, recarga o ajuste.
+      </p>
+      <form className="card filters" action={base} method="get" aria-label="Fechas de la vista previa">
+        <div className="field">
+          <label htmlFor="desde">Desde</label>
+          <input id="desde" name="desde" type="date" defaultValue={shown.desde} max={running.hasta} />
+        </div>
+        <div className="field">
+          <label htmlFor="hasta">Hasta (incluido)</label>
+          <input id="hasta" name="hasta" type="date" defaultValue={shown.hasta} max={running.hasta} />
+        </div>
+        <div className="actions">
+          <button type="submit">Ver vista previa</button>
+          {!onRunningMonth && (
+            <Link className="button secondary" href={base}>
+              Mes en curso
+            </Link>
+          )}
+        </div>
+      </form>
+      {problem && (
+        <p className="notice error" role="alert" data-testid="preview-problem">
+          {problem}
+        </p>
+      )}
+      {preview?.ok && <PreviewDocument preview={preview.value} serviceName={env().SERVICE_NAME} />}
+    </>
+  );
+}
+
+/** The preview as its PDF reads: issuer, integrator, period, the tables, the closing note. */
+function PreviewDocument({ preview, serviceName }: { preview: StatementPreview; serviceName: string }) {
+  const { figures, range } = preview;
+  const { integration } = figures;
+  return (
+    <article className="card" aria-labelledby="preview-title" data-testid="statement-preview">
+      <p className="small muted">{serviceName}</p>
+      <p className="small muted" data-testid="preview-issuer">
+        {issuerLines(preview.issuer).map((line, index) => (
+          <span key={index}>
+            {index > 0 && <br />}
+            {line}
+          </span>
+        ))}
+      </p>
+      <h2 id="preview-title">Vista previa del estado de cuenta</h2>
+      <p>
+        Integración: {integration.nombre}
+        {integratorIdentityLines(integration).map((line) => (
+          <span key={line}>
+            <br />
+            {line}
+          </span>
+        ))}
+        <br />
+        Periodo: {dayRangeText(range.desde, range.hasta)} (hora de Guatemala)
+        {integration.purpose !== undefined && (
+          <>
+            <br />
+            Finalidad declarada del uso de los datos: {integration.purpose || 'no declarada'}
+          </>
+        )}
+      </p>
+      <p className="small muted">{previewIdentification(formatDateTime(preview.computedAt))}</p>
+      {statementTables(figures).map((table) => (
+        <StatementTableView key={table.id} table={table} />
+      ))}
+      <p className="small muted">{PREVIEW_CLOSING_NOTE}</p>
+    </article>
+  );
+}
