@@ -46,8 +46,8 @@ test.describe.serial('notificaciones al integrador', () => {
     await section(admin).getByRole('button', { name: 'Guardar webhook' }).click();
     const secret = section(admin).getByTestId('webhook-secret');
     await expect(secret).toContainText('whsec_');
-    // Shown as its description: the token in the query never appears.
-    await expect(admin.getByTestId('webhook-current')).toHaveText('https://avisos.example.com/pasarela/…');
+    // Read back with its path; the token in the query never appears.
+    await expect(admin.getByTestId('webhook-current')).toHaveText('https://avisos.example.com/pasarela/hook?••••');
     await section(admin).scrollIntoViewIfNeeded();
     await screenshot(admin, testInfo, 'notificaciones-01-webhook-1366');
     await admin.reload();
@@ -76,7 +76,7 @@ test.describe.serial('notificaciones al integrador', () => {
     const support = await supportContext.newPage();
     await signInFirstTime(support, email, password);
     await support.goto(integrationUrl);
-    await expect(support.getByTestId('webhook-current')).toHaveText('https://avisos.example.com/pasarela/…');
+    await expect(support.getByTestId('webhook-current')).toHaveText('https://avisos.example.com/pasarela/hook?••••');
     await expect(section(support).getByTestId('webhook-url')).toHaveCount(0);
     await expect(section(support).getByTestId('notification-switch-technical-token_revoked')).toBeDisabled();
     for (const [action, input] of [
@@ -87,7 +87,7 @@ test.describe.serial('notificaciones al integrador', () => {
       expect(await callServerAction(support, action, input)).toContain(FORBIDDEN);
     }
     await support.reload();
-    await expect(support.getByTestId('webhook-current')).toHaveText('https://avisos.example.com/pasarela/…');
+    await expect(support.getByTestId('webhook-current')).toHaveText('https://avisos.example.com/pasarela/hook?••••');
     await expect(section(support).getByTestId('notification-switch-billing-balance_low')).toHaveAttribute('aria-checked', 'false');
     await supportContext.close();
   });

@@ -36,6 +36,11 @@ describe('the audit of credentials and notifications', () => {
       'Direcciones IP permitidas: cualquier dirección (sin lista) → 203.0.113.0/24, 198.51.100.7',
     ]);
     expect(lines({ webhook: null }, { webhook: 'https://hooks.example.com/avisos' })).toEqual(['Webhook de avisos: ninguno → https://hooks.example.com/avisos']);
+    // The webhook as it is read back on the integration's page: the path, the query masked (issue 32, point 3),
+    // also for an entry that held a whole URL.
+    expect(lines({ webhook: 'https://hooks.example.com/pasarela/…' }, { webhook: 'https://hooks.example.com/gateway?token=s3cr3t-t0ken' })).toEqual([
+      'Webhook de avisos: https://hooks.example.com/pasarela/… → https://hooks.example.com/gateway?••••',
+    ]);
     expect(lines({ desactivados: [] }, { desactivados: ['technical:token_expiring', 'billing:balance_low'] })).toEqual([
       'Avisos desactivados: ninguno → Token por vencer al contacto técnico; Saldo bajo al contacto de facturación',
     ]);

@@ -6,7 +6,7 @@ import { sendMail, sendWebhook, type AttemptOutcome, type Mail } from '@/lib/ale
 import type { BalanceSnapshot } from '@/lib/alerts/conditions';
 import type { AlertDispatcher } from '@/lib/alerts/dispatcher';
 import { enqueueDeliveries } from '@/lib/alerts/outbox';
-import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
+import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { open } from '@/lib/personal-data/envelope';
@@ -134,7 +134,7 @@ export class IntegratorNotifier {
     const rows: NewAlertDelivery[] = [];
     if (this.settings.email && email && !optedOut.has(contact)) rows.push({ ...common, channel: 'email', recipient: contact, target: email });
     if (integration.notificationWebhookUrl && !optedOut.has('webhook')) {
-      rows.push({ ...common, channel: 'webhook', recipient: 'webhook', target: describeWebhookUrl(integration.notificationWebhookUrl) });
+      rows.push({ ...common, channel: 'webhook', recipient: 'webhook', target: maskWebhookUrl(integration.notificationWebhookUrl) });
     }
     return rows;
   }

@@ -1,7 +1,7 @@
 import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
-import { describeWebhookUrl } from '@/lib/alerts/targets';
+import { maskWebhookUrl } from '@/lib/alerts/targets';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
 import { NotificationSwitches, RemoveWebhookForm, WebhookForm, type SwitchRow } from './notification-controls';
@@ -11,7 +11,7 @@ const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de
 
 /**
  * What the integrator is told (lib/integrator-notifications): its webhook (administrators set it;
- * the URL is shown only as its description, the signing secret only once), which recipient gets
+ * the URL is read back with its query and user part masked, the signing secret shown only once), which recipient gets
  * which kind, and the latest notifications with their state. Support staff read it.
  */
 export async function NotificationsSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
@@ -32,7 +32,7 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
       </p>
       <h3>Webhook</h3>
       <p data-testid="webhook-current">
-        {integration.notificationWebhookUrl ? <span className="mono">{describeWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">Sin webhook: solo correos.</span>}
+        {integration.notificationWebhookUrl ? <span className="mono">{maskWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">Sin webhook: solo correos.</span>}
       </p>
       {isAdmin && (
         <div className="stack">
