@@ -30,7 +30,9 @@ export const NOTIFICATION_RECIPIENTS = ['technical', 'billing', 'webhook'] as co
 export type NotificationRecipient = (typeof NOTIFICATION_RECIPIENTS)[number];
 export const alertChannel = pgEnum('alert_channel', ['webhook', 'email']);
 export type AlertChannel = (typeof alertChannel.enumValues)[number];
-export const alertDeliveryStatus = pgEnum('alert_delivery_status', ['pending', 'sent', 'failed']);
+// not_sent: due but never tried, because this service has no channel for it (an integrator
+// contact's e-mail without ALERT_SMTP_HOST): listed so the integration's page tells the truth.
+export const alertDeliveryStatus = pgEnum('alert_delivery_status', ['pending', 'sent', 'failed', 'not_sent']);
 export type AlertDeliveryStatus = (typeof alertDeliveryStatus.enumValues)[number];
 
 /**

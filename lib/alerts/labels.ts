@@ -23,10 +23,12 @@ export const ALERT_STATUS_LABELS: Record<AlertDeliveryStatus, string> = {
   pending: 'Pendiente',
   sent: 'Enviada',
   failed: 'Fallida',
+  not_sent: 'No enviado',
 };
 
 export const ALERT_STATUS_TONES: Record<AlertDeliveryStatus, string> = {
   pending: 'warn',
   sent: 'ok',
   failed: 'danger',
+  not_sent: 'neutral',
 };

@@ -10,6 +10,7 @@ import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { open } from '@/lib/personal-data/envelope';
+import { EMAIL_NOT_CONFIGURED_REASON } from '@/lib/alerts/email-status';
 import { notificationMail } from './email';
 import {
   balanceNotification,
@@ -132,7 +133,10 @@ export class IntegratorNotifier {
     const contact = KIND_CONTACT[draft.kind];
     const email = contact === 'billing' ? integration.billingContactEmail : integration.technicalContactEmail;
     const rows: NewAlertDelivery[] = [];
-    if (this.settings.email && email && !optedOut.has(contact)) rows.push({ ...common, channel: 'email', recipient: contact, target: email });
+    if (email && !optedOut.has(contact)) {
+      // Without a mail server the e-mail is still listed, as not sent and why, never silently dropped.
+      rows.push({ ...common, channel: 'email', recipient: contact, target: email, ...(this.settings.email ? {} : { status: 'not_sent', lastError: EMAIL_NOT_CONFIGURED_REASON }) });
+    }
     if (integration.notificationWebhookUrl && !optedOut.has('webhook')) {
       rows.push({ ...common, channel: 'webhook', recipient: 'webhook', target: maskWebhookUrl(integration.notificationWebhookUrl) });
     }

@@ -1,6 +1,7 @@
 // Issue 32, point 3: notifications say what really happens. Through the same outbox and delivery
-// loop as the app, against receivers this file starts: the webhook read back after saving (in the
-// audit and on its deliveries) with its query masked.
+// loop as the app, against receivers this file starts: e-mails due on a service without a mail
+// server listed as not sent; the webhook read back after saving (in the audit and on its
+// deliveries) with its query masked.
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
@@ -10,7 +11,7 @@ import type { AlertSettings } from '@/lib/alerts/settings';
 import { adjustBalance } from '@/lib/billing/ledger';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-notifications/notifier';
-import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
+import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -125,6 +126,40 @@ async function lastAudit(integrationId: number, action: string) {
     .limit(1);
   return row;
 }
+
+describe('e-mail on a service without a mail server (no ALERT_SMTP_HOST)', () => {
+  it('a notice due to a contact is listed as not sent, with the reason, never tried, and the webhook still gets it', async () => {
+    const acme = await integrationWithContacts('correo-no-configurado');
+    const { receiver } = await withWebhook(acme.id);
+    await adjustBalance(TEST_ACTOR, acme.id, -15_000, 'Baja a Q 50.00');
+
+    const rows = await deliverAll(acme.id);
+    expect(rows.map((row) => [row.channel, row.recipient, row.target, row.status, row.attempts])).toEqual([
+      ['email', 'billing', 'pagos@correo-no-configurado.gt', 'not_sent', 0],
+      ['webhook', 'webhook', expect.stringContaining('?••••'), 'sent', 1],
+    ]);
+    expect(rows[0]!.lastError).toBe('correo no configurado en este servicio (ALERT_SMTP_HOST)');
+    expect(receiver.received).toHaveLength(1);
+    // The integration's list shows it, newest first, as the section reads it.
+    expect((await recentNotifications(acme.id)).map((row) => [row.title, row.recipient, row.status])).toEqual([
+      ['Su saldo está bajo', 'webhook', 'sent'],
+      ['Su saldo está bajo', 'billing', 'not_sent'],
+    ]);
+  });
+
+  it('a kind a contact turned off, or a contact without an e-mail, leaves no row: nothing was due', async () => {
+    const beta = await integrationWithContacts('correo-desactivado');
+    const everythingButBillingLow = new Set(['billing', 'technical', 'webhook'].flatMap((recipient) => kindsFor(recipient as 'billing').map((kind) => `${recipient}:${kind}`)));
+    everythingButBillingLow.delete('billing:balance_low');
+    await setNotificationOptOuts(TEST_ACTOR, beta.id, everythingButBillingLow);
+    await adjustBalance(TEST_ACTOR, beta.id, -15_000, 'Baja a Q 50.00');
+    const exhausted = await createTestIntegration('correo-sin-contacto', { balanceCentavos: 500, tariffCentavos: 1_000 });
+    await adjustBalance(TEST_ACTOR, exhausted.id, -100, 'Baja a Q 4.00');
+    await alerts.deliverDue();
+    expect(await deliveriesOf(beta.id)).toEqual([]);
+    expect(await deliveriesOf(exhausted.id)).toEqual([]);
+  });
+});
 
 describe('the webhook read back after saving', () => {
   it('the audit and the deliveries hold its scheme, host and path, the query masked, never the token nor the secret', async () => {

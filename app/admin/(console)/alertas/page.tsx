@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { listAlertDeliveries } from '@/lib/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
@@ -33,6 +34,11 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
           ? 'No hay canales de alerta configurados (ALERT_WEBHOOK_URL, ALERT_SMTP_HOST): no se envían alertas.'
           : `Canales: ${channels.map((channel) => ALERT_CHANNEL_LABELS[channel]).join(' y ')}. Umbral predeterminado de saldo bajo: ${formatQuetzales(settings.lowBalanceDefaultCentavos)}. Como máximo una alerta por condición cada ${settings.repeatIntervalSeconds / 60} minutos.`}
       </p>
+      {!settings.email && (
+        <p className="notice warn" data-testid="email-not-configured">
+          {EMAIL_NOT_CONFIGURED_FOR_ALERTS}
+        </p>
+      )}
       {page.rows.length === 0 ? (
         <div className="card">
           <EmptyState title={after ? 'No hay envíos anteriores.' : 'Todavía no se ha enviado ninguna alerta.'} />

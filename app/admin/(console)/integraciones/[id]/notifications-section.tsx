@@ -1,9 +1,12 @@
 import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, NO_WEBHOOK } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { maskWebhookUrl } from '@/lib/alerts/targets';
+import { env } from '@/lib/env';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
+import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
 import { NotificationSwitches, RemoveWebhookForm, WebhookForm, type SwitchRow } from './notification-controls';
 import { removeNotificationWebhookAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
 
@@ -16,6 +19,7 @@ const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de
  */
 export async function NotificationsSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
   const [optOuts, recent] = await Promise.all([notificationOptOuts(integration.id), recentNotifications(integration.id)]);
+  const emailConfigured = notificationSettingsFrom(env()).email !== undefined;
   const contactEmail = { technical: integration.technicalContactEmail, billing: integration.billingContactEmail, webhook: integration.notificationWebhookUrl };
   const groups = NOTIFICATION_RECIPIENTS.map((recipient) => ({
     recipient,
@@ -30,9 +34,14 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
       <p className="small muted">
         Avisos al integrador, en español: por correo a sus contactos y, si tiene, a su webhook firmado. Uno por condición en cada intervalo.
       </p>
+      {!emailConfigured && (
+        <p className="notice warn" data-testid="email-not-configured">
+          {EMAIL_NOT_CONFIGURED_FOR_INTEGRATION}
+        </p>
+      )}
       <h3>Webhook</h3>
       <p data-testid="webhook-current">
-        {integration.notificationWebhookUrl ? <span className="mono">{maskWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">Sin webhook: solo correos.</span>}
+        {integration.notificationWebhookUrl ? <span className="mono">{maskWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">{emailConfigured ? NO_WEBHOOK.withEmail : NO_WEBHOOK.withoutEmail}</span>}
       </p>
       {isAdmin && (
         <div className="stack">
@@ -46,7 +55,10 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
           <div key={group.recipient} data-testid={`notification-recipient-${group.recipient}`}>
             <h4>{RECIPIENT_LABELS[group.recipient]}</h4>
             {group.recipient !== 'webhook' && (
-              <p className="small">{contactEmail[group.recipient] ?? <span className="muted">Sin correo registrado: no recibe avisos.</span>}</p>
+              <p className="small">
+                {contactEmail[group.recipient] ?? <span className="muted">Sin correo registrado: no recibe avisos.</span>}
+                {contactEmail[group.recipient] && !emailConfigured && <span className="muted"> · {CONTACT_NOT_EMAILED}</span>}
+              </p>
             )}
             <NotificationSwitches integrationId={integration.id} rows={group.rows} readOnly={!isAdmin} setEnabled={setNotificationEnabledAction} />
           </div>
