@@ -46,6 +46,16 @@ describe('the audit of credentials and notifications', () => {
     ]);
   });
 
+  it('says a test notice (an entry that states, with nothing before): to which webhook or channels, and which notice', () => {
+    const stated = (after: Record<string, unknown>) =>
+      auditChanges({ before: null, after }).map((change) => `${auditFieldLabel(change.field)}: ${formatAuditValue(change.field, change.after)}`);
+    expect(stated({ webhook: 'https://hooks.example.com/gateway?••••', aviso: 'ntf_5b1c' })).toEqual([
+      'Webhook de avisos: https://hooks.example.com/gateway?••••',
+      'Aviso de prueba: ntf_5b1c',
+    ]);
+    expect(stated({ canales: ['webhook', 'email'], aviso: 'alr_9f2e' })).toEqual(['Aviso de prueba: alr_9f2e', 'Canales de alerta: webhook y correo']);
+  });
+
   it('leaves no raw key, JSON or UTC time in what it shows', () => {
     const shown = lines({ ...TOKEN, allowedNetworks: [], desactivados: [] }, { ...TOKEN, revokedAt: '2026-11-24T10:30:34.681Z', allowedNetworks: ['10.0.0.1'], desactivados: ['webhook:token_revoked'] }).join('\n');
     // (desactivados is a Spanish word: its label says it too.)

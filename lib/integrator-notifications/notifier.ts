@@ -103,11 +103,17 @@ export class IntegratorNotifier {
 
   /** Queues the notification unless its condition was notified within its interval; returns the deliveries written. */
   async record(draft: NotificationDraft): Promise<AlertDelivery[]> {
-    const rows = await enqueueDeliveries(draft.key, draft.intervalSeconds ?? this.settings.repeatIntervalSeconds, (tx) => this.deliveriesOf(draft, tx));
+    const rows = await this.queue(draft.key, draft.intervalSeconds ?? this.settings.repeatIntervalSeconds, (tx) => this.deliveriesOf(draft, tx));
     if (rows.length > 0) {
       log.info({ integrationId: draft.integrationId, kind: draft.kind, notificationId: draft.payload.id, channels: rows.map((row) => row.channel) }, 'integrator notification queued');
-      this.wake();
     }
+    return rows;
+  }
+
+  /** Writes deliveries through the outbox's claim of `key` (see enqueueDeliveries) and has the delivery loop look at once. */
+  async queue(key: string, intervalSeconds: number, deliveries: Parameters<typeof enqueueDeliveries>[2]): Promise<AlertDelivery[]> {
+    const rows = await enqueueDeliveries(key, intervalSeconds, deliveries);
+    if (rows.length > 0) this.wake();
     return rows;
   }
 

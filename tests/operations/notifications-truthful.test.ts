@@ -1,23 +1,30 @@
 // Issue 32, point 3: notifications say what really happens. Through the same outbox and delivery
 // loop as the app, against receivers this file starts: e-mails due on a service without a mail
-// server listed as not sent; the webhook read back after saving (in the audit and on its
-// deliveries) with its query masked.
+// server listed as not sent; "Enviar aviso de prueba" for an integration's webhook and for the
+// administrators' channels, delivered (or not, and why in Spanish) like any notice; the webhook
+// read back after saving (in the audit and on its deliveries) with its query masked.
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { alertDeliveries, auditLog, integrations, type AlertDelivery } from '@/db/schema';
 import { AlertDispatcher, setAlertDispatcher } from '@/lib/alerts/dispatcher';
+import { listAlertDeliveries } from '@/lib/alerts/list';
 import type { AlertSettings } from '@/lib/alerts/settings';
+import { sendTestAlert } from '@/lib/alerts/test-alert';
+import { awaitFirstAttempts, describeTestOutcome } from '@/lib/alerts/test-outcome';
 import { adjustBalance } from '@/lib/billing/ledger';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
+import { sendTestNotification } from '@/lib/integrator-notifications/test-notice';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
+import { decodeQuotedPrintable, startSmtpReceiver } from '../support/smtp-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 const LOCAL = { allowLocalTargets: true };
+const STRICT = { allowLocalTargets: false };
 
 let testDb: TestDatabase;
 const receivers: WebhookReceiver[] = [];
@@ -158,6 +165,115 @@ describe('e-mail on a service without a mail server (no ALERT_SMTP_HOST)', () =>
     await alerts.deliverDue();
     expect(await deliveriesOf(beta.id)).toEqual([]);
     expect(await deliveriesOf(exhausted.id)).toEqual([]);
+  });
+});
+
+describe('Enviar aviso de prueba to an integration’s webhook', () => {
+  it('sends a signed "prueba" through the outbox, listed with the integration’s notices and audited; not twice within seconds', async () => {
+    const acme = await integrationWithContacts('prueba-webhook');
+    const { receiver, secret } = await withWebhook(acme.id);
+    const sent = await sendTestNotification(TEST_ACTOR, acme.id, notifier);
+    expect(sent).toMatchObject({ ok: true, value: { deliveryIds: [expect.any(Number)] } });
+
+    const rows = await deliverAll(acme.id);
+    expect(rows.map((row) => [row.condition, row.channel, row.recipient, row.status, row.attempts])).toEqual([['test', 'webhook', 'webhook', 'sent', 1]]);
+    // Only the webhook: the contacts get no test e-mail.
+    expect(receiver.received).toHaveLength(1);
+    const [request] = receiver.received;
+    expect(request!.signed).toBe(true);
+    expect(request!.body).toMatchObject({ tipo: 'prueba', titulo: 'Aviso de prueba', integracion: { id: acme.id, nombre: 'prueba-webhook' }, datos: {} });
+    expect(request!.headers['x-alerta-id']).toBe(request!.body.id);
+    expect(JSON.stringify(request!.body)).not.toContain(secret);
+    expect((await recentNotifications(acme.id)).map((row) => [row.title, row.status])).toEqual([['Aviso de prueba', 'sent']]);
+    const outcome = describeTestOutcome(await awaitFirstAttempts(sent.ok ? sent.value.deliveryIds : [], 1_000), 6);
+    expect(outcome).toEqual({ tone: 'success', text: expect.stringMatching(/^Entregado a http:\/\/127\.0\.0\.1:\d+\/alertas\?••••: respondió 204\.$/) });
+
+    const audit = await lastAudit(acme.id, 'integration.send_test_notification');
+    expect(audit!.after).toEqual({ webhook: expect.stringMatching(/\/alertas\?••••$/), aviso: request!.body.id });
+
+    expect(await sendTestNotification(TEST_ACTOR, acme.id, notifier)).toEqual({
+      ok: false,
+      error: { code: 'too_soon', message: 'Ya se envió un aviso de prueba a este webhook hace menos de 10 segundos: espere un momento y vuelva a intentarlo.' },
+    });
+  });
+
+  it('an integration without webhook has nothing to test', async () => {
+    const beta = await integrationWithContacts('prueba-sin-webhook');
+    expect(await sendTestNotification(TEST_ACTOR, beta.id, notifier)).toEqual({
+      ok: false,
+      error: { code: 'invalid', message: 'La integración no tiene webhook: guarde uno antes de enviar un aviso de prueba.' },
+    });
+    expect(await deliveriesOf(beta.id)).toEqual([]);
+  });
+
+  it('a host that does not exist: the delivery is listed as failed for now, why in Spanish, and retried', async () => {
+    const gamma = await integrationWithContacts('prueba-sin-servidor');
+    expect(await setNotificationWebhook(TEST_ACTOR, gamma.id, 'https://hooks.pasarela.invalid/avisos?token=abc123456789', STRICT)).toMatchObject({ ok: true });
+    // A minute before the second attempt: the test reads the delivery between the two.
+    const strict = instance({ targets: STRICT }, { retryBaseMs: 60_000 });
+    try {
+      const sent = await sendTestNotification(TEST_ACTOR, gamma.id, strict.notifier);
+      if (!sent.ok) throw new Error(sent.error.message);
+      await strict.alerts.deliverDue();
+      const [row] = await awaitFirstAttempts(sent.value.deliveryIds, 5_000);
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, target: 'https://hooks.pasarela.invalid/avisos?••••' });
+      expect(row!.lastError).toContain('ENOTFOUND');
+      const outcome = describeTestOutcome([row!], 3);
+      expect(outcome.tone).toBe('error');
+      expect(outcome.text).toMatch(
+        /^No se entregó a https:\/\/hooks\.pasarela\.invalid\/avisos\?••••: no se encontró el servidor hooks\.pasarela\.invalid: revise el nombre en la URL\. Se reintenta \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} \(intento 2 de 3\)\.$/,
+      );
+    } finally {
+      await strict.alerts.stop();
+      await strict.notifier.close();
+    }
+  });
+});
+
+describe('Enviar aviso de prueba to the administrators’ channels', () => {
+  it('sends it to the alert webhook and by e-mail, lists it on Alertas and audits it', async () => {
+    const smtp = await startSmtpReceiver();
+    const receiver = await startWebhookReceiver('secreto-de-alertas-de-al-menos-32-caracteres');
+    receivers.push(receiver);
+    const dispatcher = new AlertDispatcher({
+      lowBalanceDefaultCentavos: 10_000,
+      repeatIntervalSeconds: 3_600,
+      maxAttempts: 3,
+      retryBaseMs: 20,
+      serviceName: 'Pasarela de pruebas',
+      appEnv: 'development',
+      webhook: { url: receiver.url, secret: 'secreto-de-alertas-de-al-menos-32-caracteres', timeoutMs: 2_000 },
+      email: { host: '127.0.0.1', port: smtp.port, secure: false, requireTls: false, from: 'alertas@pasarela.example', to: ['ana@pasarela.example'] },
+    });
+    try {
+      const sent = await sendTestAlert(TEST_ACTOR, dispatcher);
+      if (!sent.ok) throw new Error(sent.error.message);
+      await dispatcher.deliverDue();
+      const rows = await awaitFirstAttempts(sent.value.deliveryIds, 5_000);
+      expect(rows.map((row) => [row.condition, row.channel, row.status]).sort()).toEqual([
+        ['test', 'email', 'sent'],
+        ['test', 'webhook', 'sent'],
+      ]);
+      expect(receiver.received.map((request) => [request.signed, request.body.tipo, request.body.titulo])).toEqual([[true, 'prueba', 'Aviso de prueba']]);
+      expect(smtp.to('ana@pasarela.example').map((mail) => mail.subject)).toEqual(['[Pasarela de pruebas] Aviso de prueba']);
+      expect(decodeQuotedPrintable(smtp.mails[0]!.raw)).toContain('Aviso de prueba enviado desde la consola de Pasarela de pruebas');
+      expect((await listAlertDeliveries()).rows.filter((row) => row.condition === 'test').map((row) => row.title)).toEqual(['Aviso de prueba', 'Aviso de prueba']);
+      expect(describeTestOutcome(rows, 3).tone).toBe('success');
+
+      const [audit] = await (await database()).db.select().from(auditLog).where(eq(auditLog.action, 'alerts.send_test'));
+      expect(audit).toMatchObject({ targetType: 'alerts', after: { canales: ['webhook', 'email'], aviso: receiver.received[0]!.body.id } });
+      expect((await sendTestAlert(TEST_ACTOR, dispatcher)).ok).toBe(false);
+    } finally {
+      await dispatcher.stop();
+      await smtp.close();
+    }
+  });
+
+  it('with no channel configured there is nothing to send', async () => {
+    expect(await sendTestAlert(TEST_ACTOR, alerts)).toEqual({
+      ok: false,
+      error: { code: 'invalid', message: 'No hay canales de alerta configurados (ALERT_WEBHOOK_URL, ALERT_SMTP_HOST): no hay a dónde enviar el aviso de prueba.' },
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { TestNoticeForm } from '@/components/console/test-notice-form';
 import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { listAlertDeliveries } from '@/lib/alerts/list';
@@ -12,11 +13,12 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceName } from '@/lib/sources/guard';
+import { sendTestAlertAction } from './actions';
 
 export const metadata: Metadata = { title: 'Alertas' };
 
 export default async function AlertsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser('support');
+  const user = await requirePageUser('support');
   const params = await searchParams;
   const after = typeof params.despues === 'string' ? params.despues : undefined;
   const page = await listAlertDeliveries(after);
@@ -38,6 +40,13 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
         <p className="notice warn" data-testid="email-not-configured">
           {EMAIL_NOT_CONFIGURED_FOR_ALERTS}
         </p>
+      )}
+      {user.role === 'admin' && channels.length > 0 && (
+        <section className="card" aria-labelledby="alert-test-title">
+          <h2 id="alert-test-title">Probar los canales</h2>
+          <p className="small muted">Envía un aviso de prueba por {channels.map((channel) => ALERT_CHANNEL_LABELS[channel].toLowerCase()).join(' y por ')}, con sus reintentos; aparece en la lista.</p>
+          <TestNoticeForm action={sendTestAlertAction} testId="alert-test" />
+        </section>
       )}
       {page.rows.length === 0 ? (
         <div className="card">

@@ -1,5 +1,6 @@
 import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { TestNoticeForm } from '@/components/console/test-notice-form';
 import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, NO_WEBHOOK } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { maskWebhookUrl } from '@/lib/alerts/targets';
@@ -8,7 +9,7 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
 import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
 import { NotificationSwitches, RemoveWebhookForm, WebhookForm, type SwitchRow } from './notification-controls';
-import { removeNotificationWebhookAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
+import { removeNotificationWebhookAction, sendTestNotificationAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
 
 const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
 
@@ -46,7 +47,15 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
       {isAdmin && (
         <div className="stack">
           <WebhookForm integrationId={integration.id} hasWebhook={integration.notificationWebhookUrl !== null} save={setNotificationWebhookAction} />
-          {integration.notificationWebhookUrl && <RemoveWebhookForm integrationId={integration.id} remove={removeNotificationWebhookAction} />}
+          {integration.notificationWebhookUrl && (
+            <>
+              <p className="small muted">
+                El aviso de prueba («prueba») llega firmado como cualquier aviso, con sus reintentos; su resultado aparece en «Últimos avisos».
+              </p>
+              <TestNoticeForm action={sendTestNotificationAction} hidden={{ integrationId: integration.id }} testId="webhook-test" />
+              <RemoveWebhookForm integrationId={integration.id} remove={removeNotificationWebhookAction} />
+            </>
+          )}
         </div>
       )}
       <h3>Qué recibe cada destinatario</h3>
