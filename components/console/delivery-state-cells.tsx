@@ -15,9 +15,12 @@ export function DeliveryStateCells({ delivery }: { delivery: Delivery }) {
   return (
     <>
       <td data-label="Estado">
-        <span className={`badge ${ALERT_STATUS_TONES[delivery.status]}`}>{ALERT_STATUS_LABELS[delivery.status]}</span>
-        {delivery.sentAt && <span className="small muted"> {formatDateTime(delivery.sentAt)}</span>}
-        {retrying && <span className="small muted"> nuevo intento {formatDateTime(delivery.nextAttemptAt)}</span>}
+        {/* One element per cell: on a phone each cell is a "label: value" line (table.data.stacked). */}
+        <span>
+          <span className={`badge ${ALERT_STATUS_TONES[delivery.status]}`}>{ALERT_STATUS_LABELS[delivery.status]}</span>
+          {delivery.sentAt && <span className="small muted"> {formatDateTime(delivery.sentAt)}</span>}
+          {retrying && <span className="small muted"> nuevo intento {formatDateTime(delivery.nextAttemptAt)}</span>}
+        </span>
       </td>
       <td className="num" data-label="Intentos">
         {delivery.attempts}
@@ -32,7 +35,7 @@ export function DeliveryStateCells({ delivery }: { delivery: Delivery }) {
 function DeliveryError({ delivery, error }: { delivery: Delivery; error: string }) {
   const explained = explainDeliveryError(error, delivery);
   return (
-    <>
+    <div>
       <span data-testid="delivery-error">{explained.text}</span>
       {explained.technical && (
         <details className="raw-detail">
@@ -40,6 +43,6 @@ function DeliveryError({ delivery, error }: { delivery: Delivery; error: string 
           <pre className="mono small">{explained.technical}</pre>
         </details>
       )}
-    </>
+    </div>
   );
 }

@@ -18,7 +18,7 @@ export function TestNoticeForm({ action, hidden, testId }: { action: (input: unk
         pendingLabel="Enviando aviso de prueba…"
         submitClassName="secondary"
         renderSuccess={(outcome) => (
-          <p className={`notice ${outcome.tone}`} role={outcome.tone === 'error' ? 'alert' : 'status'} data-testid="test-notice-outcome">
+          <p className={`notice ${outcome.tone} break-anywhere`} role={outcome.tone === 'error' ? 'alert' : 'status'} data-testid="test-notice-outcome">
             {outcome.text}
           </p>
         )}

@@ -82,7 +82,9 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
                     {delivery.source && `: ${SOURCE_LABELS[delivery.source as SourceName] ?? delivery.source}`}
                   </td>
                   <td className="small" data-label="Canal y destino">
-                    <span className="nowrap">{ALERT_CHANNEL_LABELS[delivery.channel]}</span> · <span className="mono">{delivery.target}</span>
+                    <span>
+                      <span className="nowrap">{ALERT_CHANNEL_LABELS[delivery.channel]}</span> · <span className="mono">{delivery.target}</span>
+                    </span>
                   </td>
                   <DeliveryStateCells delivery={delivery} />
                 </tr>

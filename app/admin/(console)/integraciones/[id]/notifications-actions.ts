@@ -24,7 +24,7 @@ export const setNotificationWebhookAction = consoleAction(
     const result = await setNotificationWebhook(user.actor, integrationId, url, notificationSettingsFrom(env()).targets);
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { url: result.error.message } : undefined };
     refresh(integrationId);
-    return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copia el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret } };
+    return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copia el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret, saved: result.value.saved } };
   },
 );
 

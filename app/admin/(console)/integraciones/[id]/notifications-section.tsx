@@ -42,7 +42,7 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
       )}
       <h3>Webhook</h3>
       <p data-testid="webhook-current">
-        {integration.notificationWebhookUrl ? <span className="mono">{maskWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">{emailConfigured ? NO_WEBHOOK.withEmail : NO_WEBHOOK.withoutEmail}</span>}
+        {integration.notificationWebhookUrl ? <span className="mono break-anywhere">{maskWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">{emailConfigured ? NO_WEBHOOK.withEmail : NO_WEBHOOK.withoutEmail}</span>}
       </p>
       {isAdmin && (
         <div className="stack">
@@ -97,7 +97,9 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
                   </td>
                   <td data-label="Aviso">{row.title || ALERT_CONDITION_LABELS[row.condition]}</td>
                   <td className="small" data-label="Para">
-                    {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>
+                    <span>
+                      {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>
+                    </span>
                   </td>
                   <DeliveryStateCells delivery={row} />
                 </tr>
