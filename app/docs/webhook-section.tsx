@@ -96,7 +96,10 @@ export function WebhookSection({ settings }: { settings: WebhookDocsSettings }) 
               <summary>
                 <code>{event.tipo}</code>: {event.title}
               </summary>
-              <pre>{JSON.stringify(event.example, null, 2)}</pre>
+              {/* Focusable: a long line scrolls, and a keyboard must reach it (axe: scrollable-region-focusable). */}
+              <pre tabIndex={0} role="region" aria-label={`Cuerpo de ejemplo de ${event.tipo}`}>
+                {JSON.stringify(event.example, null, 2)}
+              </pre>
             </details>
           </li>
         ))}
@@ -148,7 +151,9 @@ export function WebhookSection({ settings }: { settings: WebhookDocsSettings }) 
       {WEBHOOK_SAMPLE_LANGUAGES.map(({ key, label }) => (
         <details key={key} className="sample" data-language={key}>
           <summary>{label}</summary>
-          <pre>{samples[key]}</pre>
+          <pre tabIndex={0} role="region" aria-label={`Ejemplo en ${label}`}>
+            {samples[key]}
+          </pre>
           <CopyButton text={samples[key]} label={`Copiar ejemplo en ${label}`} failedHint="No se pudo copiar: seleccione el texto y cópielo a mano." />
         </details>
       ))}
