@@ -1,9 +1,12 @@
 // Alerts in the console (issue 14, point 7): an admin sets an integration's low-balance threshold
 // in quetzales and sees it saved; a tariff raised above the balance makes the app send an alert
 // (to the webhook receiver the global setup started), which the "Alertas" page lists as sent; a
-// support user sees the threshold and the page but has no form to change it.
+// support user sees the threshold and the page but has no form to change it. Issue 32, point 3:
+// the page says this deployment sends no e-mail, and "Enviar aviso de prueba" reaches the alert
+// webhook and is listed as sent (1366 and 390 px, axe); support has no button and the server
+// refuses its call.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { callServerAction, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
 
 test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
   const integrationName = `e2e-alertas-${Date.now().toString(36)}`;
@@ -75,6 +78,34 @@ test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
     await screenshot(admin, testInfo, 'alertas');
   });
 
+  test('sin servidor de correo lo dice; «Enviar aviso de prueba» llega al webhook de alertas y aparece enviado', async ({}, testInfo) => {
+    const { baseUrl } = settings();
+    await admin.goto(`${baseUrl}/admin/alertas`);
+    await expect(admin.getByTestId('email-not-configured')).toContainText(
+      'El correo no está configurado en este servicio: no se envía ningún correo, ni alertas a los administradores ni avisos a los contactos de las integraciones.',
+    );
+    await admin.getByTestId('alert-test').getByRole('button', { name: 'Enviar aviso de prueba' }).click();
+    const outcome = admin.getByTestId('test-notice-outcome');
+    await expect(outcome).toHaveText(/^Entregado a http:\/\/127\.0\.0\.1:\d+\/…: respondió 204\.$/, { timeout: 20_000 });
+    await expect(outcome).toHaveClass(/success/);
+    const delivery = admin.getByTestId('alert-deliveries').locator('tbody tr', { hasText: 'Aviso de prueba' });
+    await expect(delivery).toHaveCount(1);
+    await expect(delivery).toHaveAttribute('data-status', 'sent');
+    await expect(delivery).toContainText('Webhook');
+    await expect(delivery).toContainText('Enviada');
+    for (const [viewport, name] of [
+      [{ width: 1366, height: 900 }, '1366'],
+      [{ width: 390, height: 844 }, '390'],
+    ] as const) {
+      await admin.setViewportSize(viewport);
+      await screenshot(admin, testInfo, `alertas-prueba-${name}`);
+      const widths = await admin.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+      expect(widths.page, `la página es más ancha que la pantalla a ${name} px`).toBeLessThanOrEqual(viewport.width);
+      expect(await seriousAccessibilityViolations(admin)).toEqual([]);
+    }
+    await admin.setViewportSize({ width: 1280, height: 800 });
+  });
+
   test('soporte ve el umbral y las alertas, sin formulario para cambiarlo', async ({ browser }, testInfo) => {
     const { baseUrl } = settings();
     await admin.goto(`${baseUrl}/admin/usuarios`);
@@ -97,6 +128,10 @@ test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
       await section.getByRole('link', { name: 'Ver alertas enviadas' }).click();
       await expect(support.getByRole('heading', { name: 'Alertas', level: 1 })).toBeVisible();
       await expect(support.getByTestId('alert-deliveries')).toContainText(`Saldo agotado: ${integrationName}`);
+      // The test notice: no button, and the server refuses the call whatever the browser sends.
+      await expect(support.getByRole('button', { name: 'Enviar aviso de prueba' })).toHaveCount(0);
+      expect(await callServerAction(support, 'sendTestAlertAction', {})).toContain('esta acción requiere un administrador');
+      await expect(support.getByTestId('alert-deliveries').locator('tbody tr', { hasText: 'Aviso de prueba' })).toHaveCount(1);
     } finally {
       await supportContext.close();
     }

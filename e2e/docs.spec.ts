@@ -1,7 +1,7 @@
 // The integrator documentation at /docs, rendered from the OpenAPI document, in chromium.
 import { expect, test } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { cspViolations, demoToken, screenshot, settings } from './support/console';
+import { cspViolations, demoToken, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 
 const OPERATIONS = [
   ['searchRenapByCui', '/renap/buscar-cui'],
@@ -139,5 +139,41 @@ for (const width of [1366, 390]) {
     await expect(page.locator('section#searchRtuByNits')).not.toContainText('Idempotency-Key');
     await retries.scrollIntoViewIfNeeded();
     await screenshot(page, testInfo, `15-documentacion-idempotencia-${width}`, { fullPage: false });
+  });
+}
+
+// Issue 32, point 3: the integrator webhook, for integrators: every event with its body, the
+// headers, this deployment's retries and the signature, with receivers in the four languages of
+// the request samples, readable at 1366 and 390 px.
+for (const width of [1366, 390]) {
+  test(`a ${width} px: los avisos por webhook, sus eventos, reintentos y cómo verificar la firma`, async ({ page }, testInfo) => {
+    const { baseUrl } = settings();
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${baseUrl}/docs`);
+    if (width > 1000) await page.getByRole('navigation', { name: 'Secciones de la documentación' }).getByRole('link', { name: 'Avisos por webhook' }).click();
+    const webhook = page.locator('section#webhook');
+    await expect(webhook.getByRole('heading', { name: 'Avisos por webhook', level: 2 })).toBeVisible();
+    for (const tipo of ['saldo_bajo', 'saldo_agotado', 'estado_de_cuenta_emitido', 'token_por_vencer', 'token_revocado', 'fuente_no_disponible', 'fuente_disponible', 'prueba']) {
+      await expect(webhook.getByTestId('webhook-events').locator('td:first-child code', { hasText: new RegExp(`^${tipo}$`) })).toBeVisible();
+    }
+    const example = webhook.locator('details[data-event="saldo_bajo"]');
+    await example.locator('summary').click();
+    await expect(example.locator('pre')).toContainText('"tipo": "saldo_bajo"');
+    await expect(example.locator('pre')).toContainText('"saldo_centavos": 8000');
+    // The deployment's retries (ALERT_MAX_ATTEMPTS 6, ALERT_RETRY_BASE_MS 5000 by default).
+    await expect(webhook.getByTestId('webhook-retries').first()).toContainText('tras 5 s, 10 s, 20 s, 40 s y 80 s; 6 intentos en total');
+    await expect(webhook).toContainText('HMAC-SHA256');
+    await expect(webhook).toContainText('tiempo constante');
+    const samples = { curl: 'openssl dgst -sha256 -hmac', javascript: 'timingSafeEqual', python: 'hmac.compare_digest', csharp: 'CryptographicOperations.FixedTimeEquals' };
+    for (const [language, check] of Object.entries(samples)) {
+      const sample = webhook.locator(`details.sample[data-language="${language}"]`);
+      await sample.locator('summary').click();
+      await expect(sample.locator('pre')).toContainText(check);
+    }
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+    expect(widths.page, `/docs es más ancha que la pantalla a ${width} px`).toBeLessThanOrEqual(width);
+    await webhook.locator('details.sample[data-language="python"]').scrollIntoViewIfNeeded();
+    await screenshot(page, testInfo, `15-documentacion-webhook-${width}`, { fullPage: false });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 }

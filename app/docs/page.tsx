@@ -4,11 +4,13 @@ import { headers } from 'next/headers';
 import { env } from '@/lib/env';
 import { publicOrigin } from '@/lib/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
+import { webhookDocsSettingsFrom } from '@/lib/integrator-notifications/webhook-docs';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
 import { FieldsTable, typeLabel } from './schema-view';
 import { TryIt } from './try-it';
+import { WebhookSection } from './webhook-section';
 import './docs.css';
 
 export const dynamic = 'force-dynamic';
@@ -83,6 +85,9 @@ export default async function DocsPage() {
             ))}
             <li>
               <a href="#soporte">Soporte e identificador de solicitud</a>
+            </li>
+            <li>
+              <a href="#webhook">Avisos por webhook</a>
             </li>
             <li>
               <a href="#esquemas">Esquemas</a>
@@ -249,6 +254,8 @@ export default async function DocsPage() {
               </section>
             );
           })}
+
+          <WebhookSection settings={webhookDocsSettingsFrom(env())} />
 
           <section className="schemas" id="esquemas">
             <h2>Esquemas</h2>

@@ -5,7 +5,8 @@ import { integrations } from './integrations';
 
 // The first three are the administrators' alerts; account_under_attack goes to the console user
 // whose password is being guessed (lib/auth/attack-notice.ts); the rest are only ever sent to
-// integrators (lib/integrator-notifications), which are told about their balance too.
+// integrators (lib/integrator-notifications), which are told about their balance too. test: an
+// administrator's "Enviar aviso de prueba", to the alert channels or to an integration's webhook.
 export const alertCondition = pgEnum('alert_condition', [
   'balance_low',
   'balance_exhausted',
@@ -16,9 +17,10 @@ export const alertCondition = pgEnum('alert_condition', [
   'source_unavailable',
   'source_recovered',
   'account_under_attack',
+  'test',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
-export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open';
+export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';
 /**
  * Who a delivery is for: the console's administrators (the Alertas page), an integrator's contact
  * (its integration page), or one console user about their own account.
@@ -30,7 +32,9 @@ export const NOTIFICATION_RECIPIENTS = ['technical', 'billing', 'webhook'] as co
 export type NotificationRecipient = (typeof NOTIFICATION_RECIPIENTS)[number];
 export const alertChannel = pgEnum('alert_channel', ['webhook', 'email']);
 export type AlertChannel = (typeof alertChannel.enumValues)[number];
-export const alertDeliveryStatus = pgEnum('alert_delivery_status', ['pending', 'sent', 'failed']);
+// not_sent: due but never tried, because this service has no channel for it (an integrator
+// contact's e-mail without ALERT_SMTP_HOST): listed so the integration's page tells the truth.
+export const alertDeliveryStatus = pgEnum('alert_delivery_status', ['pending', 'sent', 'failed', 'not_sent']);
 export type AlertDeliveryStatus = (typeof alertDeliveryStatus.enumValues)[number];
 
 /**

@@ -30,7 +30,7 @@ export interface Alert {
 /** The webhook's JSON body (docs/operations.md, "Alerts"); e-mails say the same in words. */
 export interface AlertPayload {
   id: string;
-  tipo: 'saldo_bajo' | 'saldo_agotado' | 'circuito_abierto';
+  tipo: 'saldo_bajo' | 'saldo_agotado' | 'circuito_abierto' | 'prueba';
   condicion: string;
   fecha: string;
   servicio: string;
@@ -45,6 +45,7 @@ const PAYLOAD_TYPE: Record<AdministratorAlertCondition, AlertPayload['tipo']> = 
   balance_low: 'saldo_bajo',
   balance_exhausted: 'saldo_agotado',
   breaker_open: 'circuito_abierto',
+  test: 'prueba',
 };
 
 export function lowBalanceThreshold(snapshot: Pick<BalanceSnapshot, 'lowBalanceAlertCentavos'>, settings: Pick<AlertSettings, 'lowBalanceDefaultCentavos'>): number {
@@ -134,4 +135,17 @@ function build(
       fuente: subject.fuente ?? null,
     },
   };
+}
+
+/** The test an administrator sends to the alert channels from the Alertas page ("Enviar aviso de prueba"). */
+export function testAlert(context: Context, now = new Date()): Alert {
+  return build(
+    'test',
+    'prueba:administradores',
+    context,
+    now,
+    'Aviso de prueba',
+    `Aviso de prueba enviado desde la consola de ${context.serviceName} para comprobar que las alertas a los administradores llegan. No requiere ninguna acción.`,
+    {},
+  );
 }

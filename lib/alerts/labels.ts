@@ -12,6 +12,7 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   source_unavailable: 'Fuente no disponible',
   source_recovered: 'Fuente disponible de nuevo',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',
+  test: 'Aviso de prueba',
 };
 
 export const ALERT_CHANNEL_LABELS: Record<AlertChannel, string> = {
@@ -23,10 +24,12 @@ export const ALERT_STATUS_LABELS: Record<AlertDeliveryStatus, string> = {
   pending: 'Pendiente',
   sent: 'Enviada',
   failed: 'Fallida',
+  not_sent: 'No enviado',
 };
 
 export const ALERT_STATUS_TONES: Record<AlertDeliveryStatus, string> = {
   pending: 'warn',
   sent: 'ok',
   failed: 'danger',
+  not_sent: 'neutral',
 };

@@ -12,9 +12,14 @@ import { describeWebhookUrl } from './targets';
 /**
  * Records the alert and one delivery per channel, but only if its condition has not alerted within
  * the repeat interval (claimCondition). Returns the new deliveries (none when the condition was
- * already alerted).
+ * already alerted). `written` runs in the same transaction once they are (an audit row).
  */
-export async function enqueueAlert(alert: Alert, channels: AlertChannel[], settings: Pick<AlertSettings, 'repeatIntervalSeconds' | 'webhook' | 'email'>): Promise<AlertDelivery[]> {
+export async function enqueueAlert(
+  alert: Alert,
+  channels: AlertChannel[],
+  settings: Pick<AlertSettings, 'repeatIntervalSeconds' | 'webhook' | 'email'>,
+  written?: (tx: Transaction, deliveries: AlertDelivery[]) => Promise<unknown>,
+): Promise<AlertDelivery[]> {
   return (await db()).transaction(async (tx) => {
     if (!(await claimCondition(tx, alert.key, settings.repeatIntervalSeconds))) return [];
     const targets: Array<{ channel: AlertChannel; target: string }> = [];
@@ -29,7 +34,7 @@ export async function enqueueAlert(alert: Alert, channels: AlertChannel[], setti
     }
     if (targets.length === 0) return [];
     const payload = JSON.stringify(alert.payload);
-    return tx
+    const deliveries = await tx
       .insert(alertDeliveries)
       .values(
         targets.map(({ channel, target }) => ({
@@ -43,6 +48,8 @@ export async function enqueueAlert(alert: Alert, channels: AlertChannel[], setti
         })),
       )
       .returning();
+    await written?.(tx, deliveries);
+    return deliveries;
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeWebhookUrl, smtpHostProblem, webhookUrlProblem, withoutUrlSecrets } from './targets';
+import { describeWebhookUrl, maskWebhookUrl, smtpHostProblem, webhookUrlProblem, withoutUrlSecrets } from './targets';
 
 describe('describeWebhookUrl', () => {
   it.each([
@@ -23,6 +23,32 @@ describe('describeWebhookUrl', () => {
       const description = describeWebhookUrl(url);
       expect(describeWebhookUrl(description)).toBe(description);
     }
+  });
+});
+
+// An integrator's webhook read back after saving (issue 32, point 3): the administrator checks the
+// scheme, host and path typed; the query (where a receiver's token goes) and any user part are masked.
+describe('maskWebhookUrl', () => {
+  it.each([
+    ['https://hooks.example.com/gateway?token=s3cr3t-t0ken-value', 'https://hooks.example.com/gateway?••••'],
+    ['https://hooks.example.com/pasarela/avisos', 'https://hooks.example.com/pasarela/avisos'],
+    ['https://usuario:clave-secreta@hooks.example.com:8443/v1/Avisos/', 'https://••••@hooks.example.com:8443/v1/Avisos/'],
+    ['https://hooks.example.com/api/avisos#fragmento-secreto', 'https://hooks.example.com/api/avisos#••••'],
+    ['https://HOOKS.example.com', 'https://hooks.example.com/'],
+    ['https://hooks.example.com/ruta%20con%20espacio?a=1&b=2', 'https://hooks.example.com/ruta con espacio?••••'],
+    ['https://hooks.example.com/?', 'https://hooks.example.com/'],
+    ['no es una URL', '…'],
+  ])('%s → %s', (url, masked) => {
+    expect(maskWebhookUrl(url)).toBe(masked);
+  });
+
+  it('never shows the query, the fragment or the user part, and masks a masked URL as itself', () => {
+    const url = 'https://ana:p4ss-w0rd@hooks.example.com/avisos?token=abc123456789#xyz987654';
+    const masked = maskWebhookUrl(url);
+    expect(masked).not.toMatch(/ana|p4ss|abc123456789|xyz987654/);
+    expect(maskWebhookUrl(masked)).toBe(masked);
+    // A description stored before (audit rows, deliveries) reads as it was written.
+    expect(maskWebhookUrl('https://hooks.example.com/pasarela/…')).toBe('https://hooks.example.com/pasarela/…');
   });
 });
 

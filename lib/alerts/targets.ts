@@ -43,6 +43,36 @@ export function describeWebhookUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}/${[...shown, ...(hidesSomething ? [HIDDEN] : [])].join('/')}`;
 }
 
+/** What stands for the masked parts of a webhook URL read back (its query, fragment and user part). */
+export const MASKED = '••••';
+
+/**
+ * An integrator's webhook URL read back (the console, the audit, its deliveries): scheme, host,
+ * port and the whole path, so the administrator can check what was saved; the query, the fragment
+ * and any user part are masked, since that is where a receiver's token goes.
+ * "https://hooks.example.com/gateway?token=abc" → "https://hooks.example.com/gateway?••••".
+ * Masking a masked URL (or a description) gives it back unchanged.
+ */
+export function maskWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return HIDDEN;
+  }
+  const user = parsed.username !== '' || parsed.password !== '' ? `${MASKED}@` : '';
+  return `${parsed.protocol}//${user}${parsed.host}${readablePath(parsed.pathname)}${parsed.search ? `?${MASKED}` : ''}${parsed.hash ? `#${MASKED}` : ''}`;
+}
+
+/** A path as people typed it: escapes of plain characters decoded ("%20" as a space, "%E2%80%A6" as "…"), reserved ones kept. */
+function readablePath(pathname: string): string {
+  try {
+    return decodeURI(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
 /**
  * A text (an error message) with every URL in it replaced by its description, and with the secret
  * parts of `secretUrl` (the configured webhook) hidden wherever they still appear on their own.

@@ -33,8 +33,8 @@ export type Executor = Database | Transaction;
 
 export interface AuditChange {
   action: string;
-  /** 'ledger': the reconciliation of every integration (target id 'all'). */
-  targetType: 'integration' | 'console_user' | 'ledger';
+  /** 'ledger': the reconciliation of every integration (target id 'all'); 'alerts': the administrators' alert channels. */
+  targetType: 'integration' | 'console_user' | 'ledger' | 'alerts';
   /** For a sign-in with an e-mail no account has: NO_ACCOUNT (the e-mail itself is never kept). */
   targetId: string | number;
   before: unknown;

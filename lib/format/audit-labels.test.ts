@@ -36,9 +36,24 @@ describe('the audit of credentials and notifications', () => {
       'Direcciones IP permitidas: cualquier dirección (sin lista) → 203.0.113.0/24, 198.51.100.7',
     ]);
     expect(lines({ webhook: null }, { webhook: 'https://hooks.example.com/avisos' })).toEqual(['Webhook de avisos: ninguno → https://hooks.example.com/avisos']);
+    // The webhook as it is read back on the integration's page: the path, the query masked (issue 32, point 3),
+    // also for an entry that held a whole URL.
+    expect(lines({ webhook: 'https://hooks.example.com/pasarela/…' }, { webhook: 'https://hooks.example.com/gateway?token=s3cr3t-t0ken' })).toEqual([
+      'Webhook de avisos: https://hooks.example.com/pasarela/… → https://hooks.example.com/gateway?••••',
+    ]);
     expect(lines({ desactivados: [] }, { desactivados: ['technical:token_expiring', 'billing:balance_low'] })).toEqual([
       'Avisos desactivados: ninguno → Token por vencer al contacto técnico; Saldo bajo al contacto de facturación',
     ]);
+  });
+
+  it('says a test notice (an entry that states, with nothing before): to which webhook or channels, and which notice', () => {
+    const stated = (after: Record<string, unknown>) =>
+      auditChanges({ before: null, after }).map((change) => `${auditFieldLabel(change.field)}: ${formatAuditValue(change.field, change.after)}`);
+    expect(stated({ webhook: 'https://hooks.example.com/gateway?••••', aviso: 'ntf_5b1c' })).toEqual([
+      'Webhook de avisos: https://hooks.example.com/gateway?••••',
+      'Aviso de prueba: ntf_5b1c',
+    ]);
+    expect(stated({ canales: ['webhook', 'email'], aviso: 'alr_9f2e' })).toEqual(['Aviso de prueba: alr_9f2e', 'Canales de alerta: webhook y correo']);
   });
 
   it('leaves no raw key, JSON or UTC time in what it shows', () => {

@@ -1,4 +1,5 @@
-import { ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
+import { maskWebhookUrl } from '@/lib/alerts/targets';
 import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';
@@ -47,6 +48,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   allowedNetworks: 'Direcciones IP permitidas',
   webhook: 'Webhook de avisos',
   desactivados: 'Avisos desactivados',
+  aviso: 'Aviso de prueba',
+  canales: 'Canales de alerta',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
@@ -111,6 +114,9 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (field === 'tokenId' && typeof value === 'number') return `n.º ${value}`;
   if (field === 'overlap' && typeof value === 'string') return OVERLAP_LABELS[value as OverlapPreset] ?? value;
   if (field === 'replaced' && typeof value === 'object') return describeAuditedToken(value as Record<string, unknown>);
+  // As the integration's page reads it back; an entry holding a whole URL never shows its query.
+  if (field === 'webhook' && typeof value === 'string') return maskWebhookUrl(value);
+  if (field === 'canales' && Array.isArray(value)) return value.map((channel) => ALERT_CHANNEL_LABELS[channel as keyof typeof ALERT_CHANNEL_LABELS]?.toLowerCase() ?? String(channel)).join(' y ');
   if (field === 'allowedNetworks' && Array.isArray(value)) return value.length === 0 ? 'cualquier dirección (sin lista)' : value.join(', ');
   if (field === 'desactivados' && Array.isArray(value)) {
     if (value.length === 0) return 'ninguno';

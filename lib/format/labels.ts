@@ -99,6 +99,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.set_notification_webhook': 'Configuró el webhook de avisos (nuevo secreto)',
   'integration.remove_notification_webhook': 'Quitó el webhook de avisos',
   'integration.set_notification_opt_outs': 'Cambió los avisos que recibe cada contacto',
+  'integration.send_test_notification': 'Envió un aviso de prueba al webhook de avisos',
+  'alerts.send_test': 'Envió un aviso de prueba a los canales de alerta',
   'token.create': 'Creó un token',
   'token.revoke': 'Revocó un token',
   'integration.deactivate': 'Desactivó la integración',

@@ -6,7 +6,7 @@ import { formatQuetzales } from '@/lib/money';
 // What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
 // its words (Spanish, short, readable on a phone).
 
-export type NotificationKind = Exclude<AlertCondition, 'breaker_open' | 'account_under_attack'>;
+export type NotificationKind = Exclude<AlertCondition, 'breaker_open' | 'account_under_attack' | 'test'>;
 
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'balance_low',
@@ -39,6 +39,9 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   source_unavailable: 'fuente_no_disponible',
   source_recovered: 'fuente_disponible',
 };
+
+/** The webhook's `tipo` of the test notice an administrator sends from the console. */
+export const TEST_TYPE = 'prueba';
 
 /** The webhook's JSON body; the e-mail says the same in words. */
 export interface IntegratorNotification {
@@ -258,4 +261,24 @@ export function sourceNotification(
 /** The claim key of an integration's outage notification (the recovery is sent only after one). */
 export function sourceUnavailableKey(source: string, since: Date, integrationId: number): string {
   return `integrator:fuente_no_disponible:${source}:${since.getTime()}:${integrationId}`;
+}
+
+/**
+ * The test notice an administrator sends to the integration's webhook from the console ("Enviar
+ * aviso de prueba"): the same body, headers and signature as every notice, no facts.
+ */
+export function testNotification(integration: { id: number; nombre: string }, context: Pick<Context, 'serviceName'>, now = new Date()): IntegratorNotification {
+  return {
+    id: `ntf_${randomUUID()}`,
+    tipo: TEST_TYPE,
+    condicion: `${TEST_TYPE}:${integration.id}`,
+    fecha: now.toISOString(),
+    servicio: context.serviceName,
+    titulo: 'Aviso de prueba',
+    mensaje:
+      `Aviso de prueba enviado desde la consola de ${context.serviceName} para comprobar que el webhook de «${integration.nombre}» recibe los avisos ` +
+      'y verifica su firma. No requiere ninguna acción.',
+    integracion: { id: integration.id, nombre: integration.nombre },
+    datos: {},
+  };
 }

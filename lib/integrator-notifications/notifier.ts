@@ -6,10 +6,11 @@ import { sendMail, sendWebhook, type AttemptOutcome, type Mail } from '@/lib/ale
 import type { BalanceSnapshot } from '@/lib/alerts/conditions';
 import type { AlertDispatcher } from '@/lib/alerts/dispatcher';
 import { enqueueDeliveries } from '@/lib/alerts/outbox';
-import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
+import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { open } from '@/lib/personal-data/envelope';
+import { EMAIL_NOT_CONFIGURED_REASON } from '@/lib/alerts/email-status';
 import { notificationMail } from './email';
 import {
   balanceNotification,
@@ -102,11 +103,17 @@ export class IntegratorNotifier {
 
   /** Queues the notification unless its condition was notified within its interval; returns the deliveries written. */
   async record(draft: NotificationDraft): Promise<AlertDelivery[]> {
-    const rows = await enqueueDeliveries(draft.key, draft.intervalSeconds ?? this.settings.repeatIntervalSeconds, (tx) => this.deliveriesOf(draft, tx));
+    const rows = await this.queue(draft.key, draft.intervalSeconds ?? this.settings.repeatIntervalSeconds, (tx) => this.deliveriesOf(draft, tx));
     if (rows.length > 0) {
       log.info({ integrationId: draft.integrationId, kind: draft.kind, notificationId: draft.payload.id, channels: rows.map((row) => row.channel) }, 'integrator notification queued');
-      this.wake();
     }
+    return rows;
+  }
+
+  /** Writes deliveries through the outbox's claim of `key` (see enqueueDeliveries) and has the delivery loop look at once. */
+  async queue(key: string, intervalSeconds: number, deliveries: Parameters<typeof enqueueDeliveries>[2]): Promise<AlertDelivery[]> {
+    const rows = await enqueueDeliveries(key, intervalSeconds, deliveries);
+    if (rows.length > 0) this.wake();
     return rows;
   }
 
@@ -132,9 +139,12 @@ export class IntegratorNotifier {
     const contact = KIND_CONTACT[draft.kind];
     const email = contact === 'billing' ? integration.billingContactEmail : integration.technicalContactEmail;
     const rows: NewAlertDelivery[] = [];
-    if (this.settings.email && email && !optedOut.has(contact)) rows.push({ ...common, channel: 'email', recipient: contact, target: email });
+    if (email && !optedOut.has(contact)) {
+      // Without a mail server the e-mail is still listed, as not sent and why, never silently dropped.
+      rows.push({ ...common, channel: 'email', recipient: contact, target: email, ...(this.settings.email ? {} : { status: 'not_sent', lastError: EMAIL_NOT_CONFIGURED_REASON }) });
+    }
     if (integration.notificationWebhookUrl && !optedOut.has('webhook')) {
-      rows.push({ ...common, channel: 'webhook', recipient: 'webhook', target: describeWebhookUrl(integration.notificationWebhookUrl) });
+      rows.push({ ...common, channel: 'webhook', recipient: 'webhook', target: maskWebhookUrl(integration.notificationWebhookUrl) });
     }
     return rows;
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertDeliveries, integrationNotificationOptOuts, integrations, NOTIFICATION_RECIPIENTS, type AlertDelivery, type NotificationRecipient } from '@/db/schema';
-import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
+import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
 import { seal } from '@/lib/personal-data/envelope';
 import { KIND_CONTACT, NOTIFICATION_KINDS, type IntegratorNotification, type NotificationKind } from './kinds';
@@ -16,9 +16,10 @@ export type PreferenceResult<T> = { ok: true; value: T } | { ok: false; error: {
 /**
  * Sets the integration's webhook URL with a new signing secret, returned once to be shown once:
  * it is stored sealed with the personal-data key and never shown again (a lost one is replaced by
- * setting the webhook again). Audited without the URL's secrets nor the signing secret.
+ * setting the webhook again). Audited as the URL is read back (maskWebhookUrl: its query and user
+ * part masked), never with the signing secret.
  */
-export async function setNotificationWebhook(actor: Actor, integrationId: number, url: string, policy: TargetPolicy): Promise<PreferenceResult<{ secret: string }>> {
+export async function setNotificationWebhook(actor: Actor, integrationId: number, url: string, policy: TargetPolicy): Promise<PreferenceResult<{ secret: string; saved: string }>> {
   const trimmed = url.trim();
   const problem = webhookTargetProblem(trimmed, policy);
   if (problem) return { ok: false, error: { code: 'invalid', message: `La URL del webhook ${problem}.` } };
@@ -34,10 +35,10 @@ export async function setNotificationWebhook(actor: Actor, integrationId: number
       action: 'integration.set_notification_webhook',
       targetType: 'integration',
       targetId: integrationId,
-      before: { webhook: current.notificationWebhookUrl && describeWebhookUrl(current.notificationWebhookUrl) },
-      after: { webhook: describeWebhookUrl(trimmed) },
+      before: { webhook: current.notificationWebhookUrl && maskWebhookUrl(current.notificationWebhookUrl) },
+      after: { webhook: maskWebhookUrl(trimmed) },
     });
-    return { ok: true, value: { secret } };
+    return { ok: true, value: { secret, saved: maskWebhookUrl(trimmed) } };
   });
 }
 
@@ -54,7 +55,7 @@ export async function removeNotificationWebhook(actor: Actor, integrationId: num
       action: 'integration.remove_notification_webhook',
       targetType: 'integration',
       targetId: integrationId,
-      before: { webhook: describeWebhookUrl(current.notificationWebhookUrl) },
+      before: { webhook: maskWebhookUrl(current.notificationWebhookUrl) },
       after: { webhook: null },
     });
     return { ok: true, value: { removed: true } };

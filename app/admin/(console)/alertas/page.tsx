@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { TestNoticeForm } from '@/components/console/test-notice-form';
+import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { listAlertDeliveries } from '@/lib/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
@@ -11,11 +13,12 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceName } from '@/lib/sources/guard';
+import { sendTestAlertAction } from './actions';
 
 export const metadata: Metadata = { title: 'Alertas' };
 
 export default async function AlertsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser('support');
+  const user = await requirePageUser('support');
   const params = await searchParams;
   const after = typeof params.despues === 'string' ? params.despues : undefined;
   const page = await listAlertDeliveries(after);
@@ -33,6 +36,18 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
           ? 'No hay canales de alerta configurados (ALERT_WEBHOOK_URL, ALERT_SMTP_HOST): no se envían alertas.'
           : `Canales: ${channels.map((channel) => ALERT_CHANNEL_LABELS[channel]).join(' y ')}. Umbral predeterminado de saldo bajo: ${formatQuetzales(settings.lowBalanceDefaultCentavos)}. Como máximo una alerta por condición cada ${settings.repeatIntervalSeconds / 60} minutos.`}
       </p>
+      {!settings.email && (
+        <p className="notice warn" data-testid="email-not-configured">
+          {EMAIL_NOT_CONFIGURED_FOR_ALERTS}
+        </p>
+      )}
+      {user.role === 'admin' && channels.length > 0 && (
+        <section className="card" aria-labelledby="alert-test-title">
+          <h2 id="alert-test-title">Probar los canales</h2>
+          <p className="small muted">Envía un aviso de prueba por {channels.map((channel) => ALERT_CHANNEL_LABELS[channel].toLowerCase()).join(' y por ')}, con sus reintentos; aparece en la lista.</p>
+          <TestNoticeForm action={sendTestAlertAction} testId="alert-test" />
+        </section>
+      )}
       {page.rows.length === 0 ? (
         <div className="card">
           <EmptyState title={after ? 'No hay envíos anteriores.' : 'Todavía no se ha enviado ninguna alerta.'} />
@@ -67,7 +82,9 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
                     {delivery.source && `: ${SOURCE_LABELS[delivery.source as SourceName] ?? delivery.source}`}
                   </td>
                   <td className="small" data-label="Canal y destino">
-                    <span className="nowrap">{ALERT_CHANNEL_LABELS[delivery.channel]}</span> · <span className="mono">{delivery.target}</span>
+                    <span>
+                      <span className="nowrap">{ALERT_CHANNEL_LABELS[delivery.channel]}</span> · <span className="mono">{delivery.target}</span>
+                    </span>
                   </td>
                   <DeliveryStateCells delivery={delivery} />
                 </tr>

@@ -97,6 +97,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     if (type === 'console_user' && id === NO_ACCOUNT) return 'Correo sin cuenta';
     if (type === 'console_user') return `Usuario ${userNames.get(Number(id)) ?? id}`;
     if (type === 'ledger') return 'Todas las integraciones';
+    if (type === 'alerts') return 'Canales de alerta';
     return `${type} ${id}`;
   };
 

@@ -8,7 +8,7 @@ import type { ActionResult } from '@/lib/auth/action';
 type Action<T> = (input: unknown) => Promise<ActionResult<T>>;
 
 /** Setting the webhook: a new signing secret each time, shown once. */
-export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId: number; hasWebhook: boolean; save: Action<{ secret: string }> }) {
+export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId: number; hasWebhook: boolean; save: Action<{ secret: string; saved: string }> }) {
   return (
     <ActionForm
       action={save}
@@ -21,7 +21,14 @@ export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId
           ? { kind: 'text', title: '¿Cambiar el webhook?', message: 'Se genera un secreto de firma nuevo; el anterior deja de valer de inmediato.', confirmLabel: 'Cambiar webhook' }
           : undefined
       }
-      renderSuccess={({ secret }) => <SecretReveal title="Secreto de firma del webhook" secret={secret} testId="webhook-secret" />}
+      renderSuccess={({ secret, saved }) => (
+        <>
+          <p className="notice success break-anywhere" data-testid="webhook-saved">
+            Webhook guardado: <span className="mono">{saved}</span>
+          </p>
+          <SecretReveal title="Secreto de firma del webhook" secret={secret} testId="webhook-secret" />
+        </>
+      )}
     >
       <Field name="url" label="URL del webhook" hint="Solo https:// a una dirección pública. Cada aviso llega firmado (X-Alerta-Firma)." type="url" maxLength={2000} data-testid="webhook-url" />
     </ActionForm>

@@ -3,12 +3,15 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
-import { consoleAction } from '@/lib/auth/action';
+import { consoleAction, type ActionResult } from '@/lib/auth/action';
 import { booleanField, idField } from '@/lib/console/form-schemas';
 import { env } from '@/lib/env';
+import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';
 import { NOTIFICATION_KINDS } from '@/lib/integrator-notifications/kinds';
+import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
+import { sendTestNotification } from '@/lib/integrator-notifications/test-notice';
 
 // The integration's notifications (lib/integrator-notifications). Administrators only: support
 // staff get a refusal from the server, whatever their browser sends. Every change is audited.
@@ -21,7 +24,7 @@ export const setNotificationWebhookAction = consoleAction(
     const result = await setNotificationWebhook(user.actor, integrationId, url, notificationSettingsFrom(env()).targets);
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { url: result.error.message } : undefined };
     refresh(integrationId);
-    return { ok: true, message: 'Webhook guardado. Copia el secreto de firma ahora: no se vuelve a mostrar.', data: { secret: result.value.secret } };
+    return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copia el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret, saved: result.value.saved } };
   },
 );
 
@@ -49,3 +52,13 @@ export const setNotificationEnabledAction = consoleAction(
     return { ok: true, message: enabled ? 'Aviso activado.' : 'Aviso desactivado.', data: { enabled } };
   },
 );
+
+/** A signed "prueba" to the integration's webhook; waits for its first attempt to say how it went (the list shows the retries). */
+export const sendTestNotificationAction = consoleAction({ role: 'admin', schema: z.object({ integrationId: idField }) }, async ({ integrationId }, user): Promise<ActionResult<TestOutcome>> => {
+  const notifier = integratorNotifier();
+  const result = await sendTestNotification(user.actor, integrationId, notifier);
+  if (!result.ok) return { ok: false, message: result.error.message };
+  const rows = await awaitFirstAttempts(result.value.deliveryIds, notifier.settings.webhookTimeoutMs + 3_000);
+  refresh(integrationId);
+  return { ok: true, data: describeTestOutcome(rows, notifier.settings.alerts.maxAttempts) };
+});

@@ -1,21 +1,26 @@
 import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
+import { TestNoticeForm } from '@/components/console/test-notice-form';
+import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, NO_WEBHOOK } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
-import { describeWebhookUrl } from '@/lib/alerts/targets';
+import { maskWebhookUrl } from '@/lib/alerts/targets';
+import { env } from '@/lib/env';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
+import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
 import { NotificationSwitches, RemoveWebhookForm, WebhookForm, type SwitchRow } from './notification-controls';
-import { removeNotificationWebhookAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
+import { removeNotificationWebhookAction, sendTestNotificationAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
 
 const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
 
 /**
  * What the integrator is told (lib/integrator-notifications): its webhook (administrators set it;
- * the URL is shown only as its description, the signing secret only once), which recipient gets
+ * the URL is read back with its query and user part masked, the signing secret shown only once), which recipient gets
  * which kind, and the latest notifications with their state. Support staff read it.
  */
 export async function NotificationsSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
   const [optOuts, recent] = await Promise.all([notificationOptOuts(integration.id), recentNotifications(integration.id)]);
+  const emailConfigured = notificationSettingsFrom(env()).email !== undefined;
   const contactEmail = { technical: integration.technicalContactEmail, billing: integration.billingContactEmail, webhook: integration.notificationWebhookUrl };
   const groups = NOTIFICATION_RECIPIENTS.map((recipient) => ({
     recipient,
@@ -30,14 +35,27 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
       <p className="small muted">
         Avisos al integrador, en español: por correo a sus contactos y, si tiene, a su webhook firmado. Uno por condición en cada intervalo.
       </p>
+      {!emailConfigured && (
+        <p className="notice warn" data-testid="email-not-configured">
+          {EMAIL_NOT_CONFIGURED_FOR_INTEGRATION}
+        </p>
+      )}
       <h3>Webhook</h3>
       <p data-testid="webhook-current">
-        {integration.notificationWebhookUrl ? <span className="mono">{describeWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">Sin webhook: solo correos.</span>}
+        {integration.notificationWebhookUrl ? <span className="mono break-anywhere">{maskWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">{emailConfigured ? NO_WEBHOOK.withEmail : NO_WEBHOOK.withoutEmail}</span>}
       </p>
       {isAdmin && (
         <div className="stack">
           <WebhookForm integrationId={integration.id} hasWebhook={integration.notificationWebhookUrl !== null} save={setNotificationWebhookAction} />
-          {integration.notificationWebhookUrl && <RemoveWebhookForm integrationId={integration.id} remove={removeNotificationWebhookAction} />}
+          {integration.notificationWebhookUrl && (
+            <>
+              <p className="small muted">
+                El aviso de prueba («prueba») llega firmado como cualquier aviso, con sus reintentos; su resultado aparece en «Últimos avisos».
+              </p>
+              <TestNoticeForm action={sendTestNotificationAction} hidden={{ integrationId: integration.id }} testId="webhook-test" />
+              <RemoveWebhookForm integrationId={integration.id} remove={removeNotificationWebhookAction} />
+            </>
+          )}
         </div>
       )}
       <h3>Qué recibe cada destinatario</h3>
@@ -46,7 +64,10 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
           <div key={group.recipient} data-testid={`notification-recipient-${group.recipient}`}>
             <h4>{RECIPIENT_LABELS[group.recipient]}</h4>
             {group.recipient !== 'webhook' && (
-              <p className="small">{contactEmail[group.recipient] ?? <span className="muted">Sin correo registrado: no recibe avisos.</span>}</p>
+              <p className="small">
+                {contactEmail[group.recipient] ?? <span className="muted">Sin correo registrado: no recibe avisos.</span>}
+                {contactEmail[group.recipient] && !emailConfigured && <span className="muted"> · {CONTACT_NOT_EMAILED}</span>}
+              </p>
             )}
             <NotificationSwitches integrationId={integration.id} rows={group.rows} readOnly={!isAdmin} setEnabled={setNotificationEnabledAction} />
           </div>
@@ -76,7 +97,9 @@ export async function NotificationsSection({ integration, isAdmin }: { integrati
                   </td>
                   <td data-label="Aviso">{row.title || ALERT_CONDITION_LABELS[row.condition]}</td>
                   <td className="small" data-label="Para">
-                    {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>
+                    <span>
+                      {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>
+                    </span>
                   </td>
                   <DeliveryStateCells delivery={row} />
                 </tr>

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."alert_delivery_status" ADD VALUE 'not_sent';

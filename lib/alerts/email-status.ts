@@ -1,0 +1,26 @@
+// What the console says when this service has no mail server (ALERT_SMTP_HOST unset): no e-mail
+// leaves it, neither the administrators' alerts nor the integrators' notices (issue 32, point 3).
+// One module, for the pages, the notifier and the tests alike.
+
+/** The reason recorded on an integrator's e-mail notice that was due and not sent. */
+export const EMAIL_NOT_CONFIGURED_REASON = 'correo no configurado en este servicio (ALERT_SMTP_HOST)';
+
+/** An integration's Notificaciones section. */
+export const EMAIL_NOT_CONFIGURED_FOR_INTEGRATION =
+  'El correo no está configurado en este servicio: no se envía ningún correo a los contactos de la integración. ' +
+  'Los avisos que les tocaban aparecen en «Últimos avisos» como «No enviado: correo no configurado». ' +
+  'Para enviarlos, quien opera el servicio debe configurar ALERT_SMTP_HOST y ALERT_EMAIL_FROM.';
+
+/** The Alertas page. */
+export const EMAIL_NOT_CONFIGURED_FOR_ALERTS =
+  'El correo no está configurado en este servicio: no se envía ningún correo, ni alertas a los administradores ni avisos a los contactos de las integraciones. ' +
+  'Para enviarlos, quien opera el servicio debe configurar ALERT_SMTP_HOST y ALERT_EMAIL_FROM.';
+
+/** Where an integration has no webhook, by whether e-mail is configured. */
+export const NO_WEBHOOK = {
+  withEmail: 'Sin webhook: los avisos llegan solo por correo a los contactos.',
+  withoutEmail: 'Sin webhook, y el correo no está configurado en este servicio: esta integración no recibe ningún aviso.',
+} as const;
+
+/** Beside a contact's address when no e-mail can be sent. */
+export const CONTACT_NOT_EMAILED = 'no recibe correos: el correo no está configurado en este servicio';
