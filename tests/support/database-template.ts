@@ -62,10 +62,13 @@ export async function ensurePgliteTemplate(): Promise<string> {
   } finally {
     fs.rmSync(building, { recursive: true, force: true });
   }
-  // Templates of earlier migrations, and any a stopped run left half-made (its process gone).
+  // Templates of other migrations once a day old (a younger one may be in use by a run beside
+  // this one), and any a stopped run left half-made (its process gone).
   for (const entry of fs.readdirSync(PGLITE_CACHE)) {
     const builder = /^\.pglite-template-\w+-(\d+)-/.exec(entry);
-    const stale = builder ? !processIsAlive(Number(builder[1])) : entry.startsWith('pglite-template-') && entry !== name;
+    const stale = builder
+      ? !processIsAlive(Number(builder[1]))
+      : entry.startsWith('pglite-template-') && entry !== name && olderThanADay(fs.statSync(path.join(PGLITE_CACHE, entry)).mtimeMs);
     if (stale) fs.rmSync(path.join(PGLITE_CACHE, entry), { recursive: true, force: true });
   }
   console.log(`[tests] embedded database template: migrated in ${((performance.now() - started) / 1000).toFixed(1)} s (${name})`);
@@ -103,6 +106,8 @@ export async function ensurePostgresTemplate(adminUrl: string): Promise<string> 
       } finally {
         await connection.end({ timeout: 5 });
       }
+      // When it was made: another run's template is dropped only once it is a day old (below).
+      await admin.unsafe(`comment on database "${building}" is '${TEMPLATE_NOTE}${new Date().toISOString()}'`);
       try {
         await admin.unsafe(`alter database "${building}" rename to "${name}"`);
       } catch (error) {
@@ -112,19 +117,30 @@ export async function ensurePostgresTemplate(adminUrl: string): Promise<string> 
     } finally {
       await admin.unsafe(`drop database if exists "${building}" with (force)`);
     }
-    // Templates of earlier migrations, and any a stopped run left half-made (its process gone).
-    const others = await admin<{ datname: string }[]>`
-      select datname from pg_database where starts_with(datname, ${POSTGRES_TEMPLATE_PREFIX}) and datname <> ${name}`;
-    for (const { datname } of others) {
+    // Templates of other migrations once a day old, and any a stopped run left half-made (its
+    // process gone). A younger one may be another checkout's run in progress, copying it now: a
+    // run on a branch with a new migration once dropped the template of a run beside it.
+    const others = await admin<{ datname: string; note: string | null }[]>`
+      select datname, shobj_description(oid, 'pg_database') as note from pg_database
+      where starts_with(datname, ${POSTGRES_TEMPLATE_PREFIX}) and datname <> ${name}`;
+    for (const { datname, note } of others) {
       const builder = /^gateway_test_template_building_(\d+)_/.exec(datname);
-      if (builder && processIsAlive(Number(builder[1]))) continue;
-      await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+      const stale = builder ? !processIsAlive(Number(builder[1])) : olderThanADay(note?.startsWith(TEMPLATE_NOTE) ? Date.parse(note.slice(TEMPLATE_NOTE.length)) : NaN);
+      if (stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
     }
     console.log(`[tests] PostgreSQL template database: migrated in ${((performance.now() - started) / 1000).toFixed(1)} s (${name})`);
     return name;
   } finally {
     await admin.end({ timeout: 5 });
   }
+}
+
+const TEMPLATE_NOTE = 'gateway test template, made ';
+const A_DAY_MS = 24 * 60 * 60 * 1000;
+
+/** True for a time more than a day ago, and for an unknown one (NaN: a template made before the note). */
+function olderThanADay(madeAtMs: number): boolean {
+  return !(Date.now() - madeAtMs <= A_DAY_MS);
 }
 
 function processIsAlive(pid: number): boolean {
