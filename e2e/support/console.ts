@@ -12,13 +12,21 @@ export function settings() {
   return { baseUrl, adminEmail, adminPassword, distDir: process.env.E2E_DIST_DIR ?? '.next-e2e' };
 }
 
+/**
+ * How long a step that hashes a password may take: scrypt at 128 MiB is about 0.8 s of CPU here,
+ * a password change hashes twice (the current one checked, the new one stored), and on a loaded
+ * two-core machine the first sign-in of a run also waits for the app's first renders. Ten seconds
+ * failed under load twice; what the step must show is unchanged.
+ */
+const PASSWORD_HASHING_STEP_MS = 30_000;
+
 /** Signs in through the form, as a person would, and waits for the dashboard. */
 export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${settings().baseUrl}/admin/login`);
   await page.getByLabel('Correo electrónico').fill(email);
   await page.getByLabel('Contraseña').fill(password);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
 }
 
 /**
@@ -32,12 +40,12 @@ export async function signInFirstTime(page: Page, email: string, givenPassword: 
   await page.getByLabel('Correo electrónico').fill(email);
   await page.getByLabel('Contraseña').fill(givenPassword);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await expect(page.getByRole('heading', { name: 'Cambia tu contraseña', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Cambia tu contraseña', level: 1 })).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
   await page.getByLabel('Contraseña actual', { exact: true }).fill(givenPassword);
   await page.getByLabel('Nueva contraseña', { exact: true }).fill(chosen);
   await page.getByLabel('Repite la nueva contraseña').fill(chosen);
   await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
-  await expect(page.getByText('Contraseña cambiada. Inicia sesión con la nueva contraseña.')).toBeVisible();
+  await expect(page.getByText('Contraseña cambiada. Inicia sesión con la nueva contraseña.')).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
   await signInThroughForm(page, email, chosen);
   return chosen;
 }
