@@ -1,7 +1,8 @@
 // Runs before every page and API request but the five lookups: security headers (a CSP nonce for
 // pages), the request id and the global per-IP limit for the API (GET /api/estado has its own), and
-// the per-IP limit in front of the console's sign-in. The lookups do the same in their route wrapper (lib/api/route.ts): this
-// layer alone cost each lookup about as much as the rest of the gateway's own work.
+// the per-IP limit in front of the console's sign-in. The lookups do the same in their route
+// wrapper (lib/api/route.ts): this layer alone cost each lookup about as much as the rest of the
+// gateway's own work.
 import { NextResponse, type NextRequest } from 'next/server';
 import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
 import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';

@@ -53,17 +53,19 @@ afterEach(async () => {
   await notifier.close();
 });
 
+/** The administrators' alerts of these tests: no channel unless a test adds one. */
+const ALERT_SETTINGS: AlertSettings = {
+  lowBalanceDefaultCentavos: 10_000,
+  repeatIntervalSeconds: 3_600,
+  maxAttempts: 3,
+  retryBaseMs: 20,
+  serviceName: 'Pasarela de pruebas',
+  appEnv: 'development',
+};
+
 /** An instance without a mail server (no ALERT_SMTP_HOST), as the e2e deployment and many others run. */
 function instance(overrides: Partial<NotificationSettings> = {}, alertOverrides: Partial<AlertSettings> = {}) {
-  const dispatcher = new AlertDispatcher({
-    lowBalanceDefaultCentavos: 10_000,
-    repeatIntervalSeconds: 3_600,
-    maxAttempts: 3,
-    retryBaseMs: 20,
-    serviceName: 'Pasarela de pruebas',
-    appEnv: 'development',
-    ...alertOverrides,
-  });
+  const dispatcher = new AlertDispatcher({ ...ALERT_SETTINGS, ...alertOverrides });
   const integratorNotifier = new IntegratorNotifier({
     webhookTimeoutMs: 2_000,
     repeatIntervalSeconds: 3_600,
@@ -236,12 +238,7 @@ describe('Enviar aviso de prueba to the administrators’ channels', () => {
     const receiver = await startWebhookReceiver('secreto-de-alertas-de-al-menos-32-caracteres');
     receivers.push(receiver);
     const dispatcher = new AlertDispatcher({
-      lowBalanceDefaultCentavos: 10_000,
-      repeatIntervalSeconds: 3_600,
-      maxAttempts: 3,
-      retryBaseMs: 20,
-      serviceName: 'Pasarela de pruebas',
-      appEnv: 'development',
+      ...ALERT_SETTINGS,
       webhook: { url: receiver.url, secret: 'secreto-de-alertas-de-al-menos-32-caracteres', timeoutMs: 2_000 },
       email: { host: '127.0.0.1', port: smtp.port, secure: false, requireTls: false, from: 'alertas@pasarela.example', to: ['ana@pasarela.example'] },
     });
