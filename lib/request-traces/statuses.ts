@@ -1,4 +1,4 @@
-import type { LookupKind, RefusalReason } from '@/db/schema';
+import type { LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
 
 const CATALOGS: ReadonlySet<LookupKind> = new Set(['cui_nit', 'rtu', 'omisos']);
 
@@ -25,4 +25,15 @@ export function refusalStatus(lookup: LookupKind, reason: RefusalReason): number
     case 'balance_exhausted':
       return 402;
   }
+}
+
+/**
+ * The status an integrator got for an answer the gateway could not serve, as lib/api answers it:
+ * the route family's "unavailable" (the catalogs' contract 502, "not resolved, not charged, safe to
+ * retry"; the registries have no 502 and answer their 500), and the generic 500 of an unexpected
+ * error on every route.
+ */
+export function unservedStatus(lookup: LookupKind, cause: UnservedCause): number {
+  if (cause === 'unhandled') return 500;
+  return CATALOGS.has(lookup) ? 502 : 500;
 }
