@@ -62,7 +62,12 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     return response;
   };
   // Other methods get what Next would answer by itself (405; OPTIONS: 204), with the same headers.
-  const otherMethod = (status: 204 | 405) => async () => withHeaders(new Response(null, { status, headers: { allow: 'POST, OPTIONS' } }), newRequestId());
+  // A 405's id leads support somewhere too: it is a refusal (counted and traced, never recorded).
+  const otherMethod = (status: 204 | 405) => async () => {
+    const requestId = newRequestId();
+    if (status === 405) countRefusal({ lookup, reason: 'method_not_allowed', requestId });
+    return withHeaders(new Response(null, { status, headers: { allow: 'POST, OPTIONS' } }), requestId);
+  };
   return {
     async POST(request: Request): Promise<Response> {
       const requestId = newRequestId();

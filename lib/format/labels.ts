@@ -73,6 +73,7 @@ export const REFUSAL_REASON_SHORT_LABELS: Record<RefusalReason, string> = {
   balance_exhausted: 'sin saldo',
   too_many_nits: 'más de 50 NIT en un lote',
   ip_not_allowed: 'dirección IP fuera de la lista permitida, respondida como credenciales no válidas',
+  method_not_allowed: 'método no permitido: las consultas son POST',
 };
 
 /** Why a request was refused before reaching a source, with the status the integrator got. */
@@ -86,6 +87,7 @@ export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
   balance_exhausted: 'Sin saldo (402)',
   too_many_nits: 'Más de 50 NIT en un lote (400)',
   ip_not_allowed: 'Dirección IP fuera de la lista permitida (respondida como credenciales no válidas)',
+  method_not_allowed: 'Método no permitido: las consultas son POST (405)',
 };
 
 /** Why the gateway could not serve a request, in the one sentence support repeats (after its status). */

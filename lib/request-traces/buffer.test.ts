@@ -60,6 +60,9 @@ describe('request traces', () => {
     // The registries answer missing and wrong credentials with one 403; the catalogs a wrong one with 401.
     expect(await requestTrace('req_refused403')).toMatchObject({ httpStatus: 403, integration: null, reason: 'credentials_invalid' });
     expect(await requestTrace('req_refused401')).toMatchObject({ httpStatus: 401, reason: 'ip_not_allowed' });
+    countRefusal({ lookup: 'omisos', reason: 'method_not_allowed', requestId: 'req_refused405' }, at);
+    await flushRequestTraces();
+    expect(await requestTrace('req_refused405')).toMatchObject({ httpStatus: 405, integration: null, reason: 'method_not_allowed' });
   });
 
   it('lead a replay to the request it repeated', async () => {

@@ -48,6 +48,9 @@ describe('describeRequestTrace', () => {
       describeRequestTrace({ kind: 'refusal', requestId: 'req_refused', at: AT, lookup: 'cui_nit', httpStatus: 402, integration: COOP, reason: 'balance_exhausted' }),
     ).toBe('req_refused: coop-ejemplo, /api/catalogos/cui-nit, 402 sin saldo, 24/11/2026, 04:02:09, sin cobro');
     expect(
+      describeRequestTrace({ kind: 'refusal', requestId: 'req_get', at: AT, lookup: 'rtu_nits', httpStatus: 405, integration: null, reason: 'method_not_allowed' }),
+    ).toBe('req_get: sin integración identificada, /api/rtu/nits, 405 método no permitido: las consultas son POST, 24/11/2026, 04:02:09, sin cobro');
+    expect(
       describeRequestTrace({ kind: 'replay', requestId: 'req_replay', at: AT, lookup: 'omisos', httpStatus: 200, integration: COOP, replayOf: 'req_original', originalRecordId: null }),
     ).toBe('req_replay: coop-ejemplo, /api/catalogos/omisos, 200, repetición de req_original con la misma Idempotency-Key, 24/11/2026, 04:02:09, sin cobro');
   });

@@ -6,7 +6,7 @@ const CATALOGS: ReadonlySet<LookupKind> = new Set(['cui_nit', 'rtu', 'omisos']);
  * The status an integrator got for a refusal, as lib/api answers it: the contract gives the
  * registries (RENAP, RTU by NIT) one 403 for missing and wrong credentials, the catalogs a 403 for
  * missing ones and a 401 for wrong ones. An address outside the allow-list is answered as wrong
- * credentials; the per-IP limit is a 429 on every route.
+ * credentials; the per-IP limit is a 429 on every route; another method than POST, a 405.
  */
 export function refusalStatus(lookup: LookupKind, reason: RefusalReason): number {
   switch (reason) {
@@ -24,6 +24,8 @@ export function refusalStatus(lookup: LookupKind, reason: RefusalReason): number
       return 400;
     case 'balance_exhausted':
       return 402;
+    case 'method_not_allowed':
+      return 405;
   }
 }
 

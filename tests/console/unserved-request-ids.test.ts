@@ -2,7 +2,7 @@
 // the gateway gives without a query record: an instance whose admission queue is full (502 on the
 // catalogs, 500 on the registries), a repeat whose Idempotency-Key another request still holds
 // (502), an unexpected error before any record (500), a registry whose circuit breaker is open
-// (500, never sent) and the global per-IP limit (429). Over HTTP against the built app: each answer
+// (500, never sent), the global per-IP limit (429) and a GET on a lookup (405). Over HTTP against the built app: each answer
 // is what the contract says, and its x-request-id typed into the records search as support types
 // it reads one sentence: who, which route, the status and why, when, not charged, what to do. On
 // the main before this, each of them but the 429 read "Ninguna consulta ni rechazo tiene el id…".
@@ -217,5 +217,18 @@ describe('a request id the gateway answered without a record, as support searche
     expect(await searched(limited.requestId)).toMatch(
       new RegExp(`${limited.requestId}: sin integración identificada, /api/catalogos/omisos, 429 límite global por IP, ${TIME}, sin cobro`),
     );
+  });
+
+  it('explains a lookup asked with GET (405), which names no integration', async () => {
+    const answer = await fetch(`${gateway.app.baseUrl}${ROUTES.cuiNit}`, { headers: { 'x-forwarded-for': '203.0.113.78' } });
+    await answer.arrayBuffer();
+    expect({ status: answer.status, allow: answer.headers.get('allow') }).toEqual({ status: 405, allow: 'POST, OPTIONS' });
+    const requestId = answer.headers.get('x-request-id')!;
+    expect(requestId).toMatch(/^req_[0-9a-f]{20}$/);
+    const page = await searched(requestId);
+    expect(page).toMatch(
+      new RegExp(`${requestId}: sin integración identificada, /api/catalogos/cui-nit, 405 método no permitido: las consultas son POST, ${TIME}, sin cobro`),
+    );
+    expect(page).toContain('El servicio la rechazó antes de consultar ninguna fuente (Método no permitido: las consultas son POST (405))');
   });
 });
