@@ -9,6 +9,7 @@ import { runningMonthRange } from '@/lib/statements/preview';
 import { monthName } from '@/lib/format/months';
 import type { Statement } from '@/lib/statements/statements';
 import { issueStatementAction } from './estados/actions';
+import { statementsPath } from '@/lib/console/integration-sections';
 
 /**
  * The closed months an administrator can issue a statement for: the last twelve, none before the
@@ -44,7 +45,7 @@ export function StatementsSection({
   /** Administrators issue statements and download their charged queries (with identifiers); support reads the PDFs. */
   canIssue: boolean;
 }) {
-  const base = `/admin/integraciones/${integrationId}/estados`;
+  const base = statementsPath(integrationId);
   const months = closedMonths(createdAt);
   const running = runningMonthRange();
   return (
