@@ -45,7 +45,7 @@ describe("an integration's summary says what needs attention and where it is put
   it('no token that works, or an active one ending within a week; a rotated one in its overlap is expected', () => {
     expect(warnings({}, [token({ state: 'revoked', revokedAt: NOW })])).toEqual([['credenciales', 'Ningún token funciona: la integración no puede consultar hasta que tenga uno.']]);
     expect(warnings({}, [token({ expiresAt: new Date(NOW.getTime() + 2 * DAY) })])).toEqual([
-      ['credenciales', 'El token «Principal» (tlk_abc123…) deja de funcionar el 27/11/2026 12:00:00.'],
+      ['credenciales', 'El token «Principal» (tlk_abc123…) deja de funcionar el 27/11/2026, 12:00:00.'],
     ]);
     expect(warnings({}, [token({ expiresAt: new Date(NOW.getTime() + 8 * DAY) })])).toEqual([]);
     expect(warnings({}, [token({ id: 2 }), token({ state: 'ending', expiresAt: new Date(NOW.getTime() + DAY), replacedById: 2 })])).toEqual([]);
