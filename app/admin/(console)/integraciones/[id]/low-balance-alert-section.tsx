@@ -38,7 +38,7 @@ export function LowBalanceAlertSection({
         </p>
       )}
       {isAdmin && (
-        <ActionForm action={setLowBalanceAlertAction} hidden={{ integrationId }} submitLabel="Guardar umbral" className="stack">
+        <ActionForm action={setLowBalanceAlertAction} hidden={{ integrationId }} submitLabel="Guardar umbral" className="stack narrow">
           <Field
             name="umbral"
             label="Umbral de alerta (Q)"

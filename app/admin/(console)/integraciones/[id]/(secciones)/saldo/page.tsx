@@ -53,17 +53,14 @@ export default async function IntegrationBalancePage({ params }: { params: Promi
         </Stat>
       </div>
 
-      {/* Support has the alert alone: it takes the whole width. */}
-      <div className={isAdmin ? 'grid grid-2' : undefined}>
-        {isAdmin && <MoneySection integration={integration} />}
-        <LowBalanceAlertSection
-          integrationId={integration.id}
-          thresholdCentavos={integration.lowBalanceAlertCentavos}
-          defaultCentavos={settings.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS}
-          alertsConfigured={enabledChannels(alertSettingsFrom(settings)).length > 0}
-          isAdmin={isAdmin}
-        />
-      </div>
+      {isAdmin && <MoneySection integration={integration} />}
+      <LowBalanceAlertSection
+        integrationId={integration.id}
+        thresholdCentavos={integration.lowBalanceAlertCentavos}
+        defaultCentavos={settings.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS}
+        alertsConfigured={enabledChannels(alertSettingsFrom(settings)).length > 0}
+        isAdmin={isAdmin}
+      />
 
       <section className="card" aria-labelledby="ledger-title" style={{ marginTop: '1rem' }}>
         <h2 id="ledger-title">Movimientos de saldo</h2>
