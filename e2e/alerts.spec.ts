@@ -29,7 +29,9 @@ test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
     await expect(admin.getByTestId('new-token')).toHaveText(/^tlk_/);
     await admin.getByRole('link', { name: 'Ir a la integración' }).click();
     await expect(admin.getByRole('heading', { name: integrationName, level: 1 })).toBeVisible();
-    integrationUrl = admin.url();
+    // The threshold and the tariff are in "Saldo y estados de cuenta".
+    integrationUrl = `${admin.url()}/saldo`;
+    await admin.goto(integrationUrl);
   });
 
   test.afterAll(async () => {

@@ -17,6 +17,8 @@ test('el historial de saldo y el estado de cuenta mensual de la integración de 
   await page.goto(`${baseUrl}/admin/integraciones`);
   await page.getByRole('link', { name: 'demo', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'demo', level: 1 })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Saldo y estados de cuenta' }).click();
+  await expect(page).toHaveURL(/\/admin\/integraciones\/\d+\/saldo$/);
   const integrationUrl = page.url();
 
   // The seed's opening top-up, with the balance after it.
@@ -57,12 +59,13 @@ test('la vista previa del estado de cuenta del mes en curso, en escritorio y en 
   await page.getByRole('link', { name: 'demo', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'demo', level: 1 })).toBeVisible();
   const integrationPath = new URL(page.url()).pathname;
+  // The statements are in "Saldo y estados de cuenta", with the balance.
   const today = guatemalanToday();
   const period = `Periodo: ${dayRangeText(`${today.slice(0, 7)}-01`, today)} (hora de Guatemala)`;
 
   for (const width of [1366, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${baseUrl}${integrationPath}`);
+    await page.goto(`${baseUrl}${integrationPath}/saldo`);
     const balance = (await page.getByTestId('balance').textContent())!.match(/-?Q [\d,]+\.\d{2}/)![0];
     await page.locator('section[aria-labelledby="statements-title"]').getByRole('link', { name: 'Vista previa del mes en curso' }).click();
     await expect(page.getByRole('heading', { name: 'Vista previa del estado de cuenta de demo', level: 1 })).toBeVisible();
@@ -112,7 +115,7 @@ test('en el teléfono, cada estado de cuenta emitido muestra su enlace al PDF', 
   const id = Number(/\/admin\/integraciones\/(\d+)/.exec(page.url())![1]);
   // Created two months ago (no page can): last month is closed and its statement can be issued.
   await withAppDatabase((sql) => sql`update integrations set created_at = now() - interval '70 days' where id = ${id}`);
-  await page.reload();
+  await page.goto(`${baseUrl}/admin/integraciones/${id}/saldo`);
   const section = page.locator('section[aria-labelledby="statements-title"]');
   await section.getByRole('button', { name: 'Emitir estado de cuenta' }).click();
   await expect(section.getByTestId('statements').locator('tbody tr')).toHaveCount(1);

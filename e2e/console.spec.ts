@@ -71,12 +71,18 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.getByRole('link', { name: 'Ir a la integración' }).click();
     await expect(admin.getByRole('heading', { name: integrationName, level: 1 })).toBeVisible();
     integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
-    // The token is not shown again: only its prefix.
+    // The token is not shown again: only its prefix, in the summary and in its credentials.
     await expect(admin.getByText(token)).toHaveCount(0);
-    await expect(admin.getByText(`${token.slice(0, 10)}…`)).toBeVisible();
+    await expect(admin.getByTestId('summary-tokens')).toHaveText(`1: Principal (${token.slice(0, 10)}…)`);
+    await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Credenciales' }).click();
+    await expect(admin.getByRole('heading', { name: 'Tokens', level: 2 })).toBeVisible();
+    await expect(admin.getByText(token)).toHaveCount(0);
+    await expect(admin.getByTestId('tokens').getByText(`${token.slice(0, 10)}…`)).toBeVisible();
   });
 
   test('una integración nueva dice que todavía no tiene consultas', async () => {
+    await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Uso' }).click();
+    await expect(admin).toHaveURL(new RegExp(`/admin/integraciones/${integrationId}/uso$`));
     await expect(admin.getByRole('heading', { name: 'Últimas consultas' })).toBeVisible();
     await expect(admin.getByText('Esta integración todavía no tiene consultas.', { exact: true })).toBeVisible();
     await expect(admin.getByText('Esta integración todavía no tiene consultas en estos 30 días.', { exact: true })).toBeVisible();
@@ -84,6 +90,9 @@ test.describe.serial('consola: un administrador opera una integración y soporte
   });
 
   test('habilita omisos y recarga el saldo con una nota obligatoria', async ({}, testInfo) => {
+    const { baseUrl } = settings();
+    // The lookups are switched on the summary; money is in "Saldo y estados de cuenta".
+    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
     const omisos = admin.getByTestId('switch-omisos');
     await expect(omisos).toHaveAttribute('aria-checked', 'false');
     await omisos.click();
@@ -92,6 +101,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.reload();
     await expect(admin.getByTestId('switch-omisos')).toHaveAttribute('aria-checked', 'true');
 
+    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}/saldo`);
     await admin.getByTestId('topup-amount').fill('100.00');
     await admin.getByRole('button', { name: 'Recargar' }).click();
     await expect(admin.locator('.field .error')).toContainText('Escribe una nota que explique el movimiento');
@@ -145,7 +155,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await expect(admin.getByTestId('revealed-nit')).toHaveText(nit);
     await screenshot(admin, testInfo, '06-detalle-de-registro');
 
-    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
+    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}/saldo`);
     await expect(admin.getByTestId('balance')).toHaveText('Q 97.50');
     // The history reads as money that moved: the charged query with the balance after it, never
     // its hold ("Reserva") as a movement of its own.
@@ -218,9 +228,12 @@ test.describe.serial('consola: un administrador opera una integración y soporte
 
     await support.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
     await expect(support.getByText('modo de solo lectura')).toBeVisible();
-    await expect(support.getByRole('button', { name: 'Recargar' })).toHaveCount(0);
     await expect(support.getByTestId('switch-omisos')).toBeDisabled();
     await screenshot(support, testInfo, '10-integracion-vista-por-soporte');
+    await support.goto(`${baseUrl}/admin/integraciones/${integrationId}/saldo`);
+    await expect(support.getByText('modo de solo lectura')).toBeVisible();
+    await expect(support.getByTestId('balance')).toHaveText('Q 97.50');
+    await expect(support.getByRole('button', { name: 'Recargar' })).toHaveCount(0);
 
     // No buttons needed: the actions are called directly, as a crafted request would.
     await admin.goto(`${baseUrl}/admin/usuarios`);
@@ -244,7 +257,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     }
 
     // The same direct call works for an admin, so the refusals above are the role check's doing.
-    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
+    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}/saldo`);
     expect(await callServerAction(admin, 'setTariffAction', { integrationId, tarifa: '3.00' })).toContain('Tarifa actualizada a Q 3.00');
     // And without a session nothing gets through either.
     const anonymous = await browser.newPage();
@@ -255,6 +268,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.reload();
     await expect(admin.getByTestId('balance')).toHaveText('Q 97.50');
     await expect(admin.getByTestId('tariff')).toHaveText('Q 3.00');
+    await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
     await expect(admin.getByTestId('switch-omisos')).toHaveAttribute('aria-checked', 'true');
     await admin.goto(`${baseUrl}/admin/usuarios`);
     await expect(admin.getByTestId('users').locator('tr', { hasText: supportEmail })).toContainText('Soporte');
@@ -283,9 +297,13 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}`);
     await expect(admin.getByTestId('balance')).toBeVisible();
     await screenshot(admin, testInfo, '12-integracion-en-telefono');
-    // Nothing may push the page wider than the screen (tables scroll inside their own box).
-    const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    // Nothing may push any of its sections wider than the screen (tables scroll inside their own box).
+    for (const section of ['', '/credenciales', '/saldo', '/notificaciones', '/datos', '/uso']) {
+      await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}${section}`);
+      await expect(admin.getByRole('heading', { name: integrationName, level: 1 })).toBeVisible();
+      const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, section || 'resumen').toBeLessThanOrEqual(0);
+    }
   });
 
   test('cerrar sesión termina la sesión en el servidor: una cookie copiada deja de servir', async ({ browser }) => {

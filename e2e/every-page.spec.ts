@@ -23,7 +23,13 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'panel', heading: 'Panel', path: () => '/admin' },
   { name: 'integraciones', heading: 'Integraciones', path: () => '/admin/integraciones' },
   { name: 'nueva-integracion', heading: 'Nueva integración', path: () => '/admin/integraciones/nueva' },
-  { name: 'integracion', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}`, section: 'Alerta de saldo bajo' },
+  // The integration's sections (issue 32, point 5), each at its own address.
+  { name: 'integracion', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}`, section: 'Consultas habilitadas' },
+  { name: 'integracion-credenciales', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}/credenciales`, section: 'Tokens' },
+  { name: 'integracion-saldo', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}/saldo`, section: 'Alerta de saldo bajo' },
+  { name: 'integracion-notificaciones', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}/notificaciones`, section: 'Notificaciones' },
+  { name: 'integracion-datos', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}/datos`, section: 'Datos de la integración' },
+  { name: 'integracion-uso', heading: 'demo', path: (ids) => `/admin/integraciones/${ids.integration}/uso`, section: 'Uso en los últimos 30 días' },
   { name: 'historial-de-saldo', heading: 'Historial de saldo de demo', path: (ids) => `/admin/integraciones/${ids.integration}/movimientos` },
   { name: 'vista-previa-estado-de-cuenta', heading: 'Vista previa del estado de cuenta de demo', path: (ids) => `/admin/integraciones/${ids.integration}/estados/vista-previa` },
   { name: 'registros', heading: 'Registros de consultas', path: () => '/admin/registros' },
@@ -218,7 +224,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(390);
     };
-    for (const path of [`/admin/integraciones/${ids.integration}`, `/admin/integraciones/${ids.integration}/movimientos`]) {
+    for (const path of [`/admin/integraciones/${ids.integration}/saldo`, `/admin/integraciones/${ids.integration}/movimientos`]) {
       await admin.goto(`${baseUrl}${path}`);
       const row = admin.getByTestId('balance-history').locator('tbody tr').first();
       // Date, balance after and origin: the first, fourth and last columns on a desktop.
@@ -281,7 +287,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
   test('un id que no existe da una página 404 en español', async () => {
     const { baseUrl } = settings();
     await admin.setViewportSize(VIEWPORTS[0].size);
-    for (const path of ['/admin/integraciones/999999', '/admin/registros/999999999', '/admin/integraciones/abc', '/admin/no-existe']) {
+    for (const path of ['/admin/integraciones/999999', '/admin/integraciones/999999/credenciales', '/admin/registros/999999999', '/admin/integraciones/abc', '/admin/integraciones/abc/uso', '/admin/no-existe']) {
       const response = await admin.goto(`${baseUrl}${path}`);
       expect(response!.status(), path).toBe(404);
       await expect(admin.getByRole('heading', { level: 1, name: 'No encontramos esta página' })).toBeVisible();

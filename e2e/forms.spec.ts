@@ -10,6 +10,9 @@ test.describe.serial('formularios y avisos de la consola', () => {
   let admin: Page;
   let integrationId = 0;
   let integrationUrl = '';
+  // Its sections: money in "Saldo y estados de cuenta", the 30 days in "Uso".
+  let balanceUrl = '';
+  let usageUrl = '';
 
   test.beforeAll(async ({ browser }) => {
     const { baseUrl, adminEmail, adminPassword } = settings();
@@ -20,7 +23,9 @@ test.describe.serial('formularios y avisos de la consola', () => {
     const href = await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href');
     integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(href ?? '')![1]);
     integrationUrl = `${baseUrl}/admin/integraciones/${integrationId}`;
-    await admin.goto(integrationUrl);
+    balanceUrl = `${integrationUrl}/saldo`;
+    usageUrl = `${integrationUrl}/uso`;
+    await admin.goto(balanceUrl);
   });
 
   test.afterAll(async () => {
@@ -69,7 +74,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
   });
 
   test('un cambio de tarifa pide confirmación con el precio anterior y el nuevo, y señala un cambio de cien veces (issue 24, punto 4)', async () => {
-    await admin.goto(integrationUrl);
+    await admin.goto(balanceUrl);
     const tariff = (await admin.getByTestId('tariff').textContent())!.trim();
     expect(tariff).toBe('Q 1.50');
     // 150 typed for 1.50: the dialog says so, and cancelling leaves the tariff as it was.
@@ -99,7 +104,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
   });
 
   test('un doble clic en «Recargar Q 50.00» del diálogo recarga una vez y no pulsa «Guardar tarifa» debajo (issue 24, punto 9)', async () => {
-    await admin.goto(integrationUrl);
+    await admin.goto(balanceUrl);
     const before = Number((await admin.getByTestId('balance').textContent())!.replace(/[^\d]/g, ''));
     const form = admin.locator('form', { has: admin.getByTestId('topup-amount') });
     await admin.getByTestId('topup-amount').fill('50');
@@ -122,7 +127,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
   });
 
   test('un ajuste con «+10» se confirma; uno que el saldo no permite no ofrece «Registrar ajuste» (issue 24, punto 10)', async () => {
-    await admin.goto(integrationUrl);
+    await admin.goto(balanceUrl);
     const before = Number((await admin.getByTestId('balance').textContent())!.replace(/[^\d]/g, ''));
     await admin.getByLabel('Monto del ajuste (Q)').fill('+10');
     await admin.getByLabel('Nota (obligatoria)').nth(1).fill('Bonificación e2e');
@@ -188,7 +193,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
     });
     expect(refused.status()).toBe(400);
     await expect(async () => {
-      await admin.goto(integrationUrl);
+      await admin.goto(usageUrl);
       await expect(admin.getByTestId('integration-refusals').locator('tr', { hasText: 'Solicitud no válida (400)' })).toContainText(/\d/, { timeout: 500 });
     }).toPass({ timeout: 15_000 });
   });
@@ -203,7 +208,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
     expect(answer.status()).toBe(200);
     const omisos = admin.getByTestId('integration-usage-by-lookup').locator('tr', { hasText: 'Catálogo omisos' });
     await expect(async () => {
-      await admin.goto(integrationUrl);
+      await admin.goto(usageUrl);
       await expect(omisos).toContainText(/\d+ ms/, { timeout: 500 });
     }).toPass({ timeout: 15_000 });
     await expect(omisos).toContainText(/Q \d/);

@@ -46,6 +46,10 @@ test.describe.serial('datos de la integración', () => {
     await expect(admin.getByText(`Integración «${nombre}» creada.`)).toBeVisible();
     await admin.getByRole('link', { name: 'Ir a la integración' }).click();
     await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
+    // The legal name heads every section; the details are a section of their own.
+    await expect(admin.getByTestId('header-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
+    await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Datos de la integración' }).click();
+    await expect(admin).toHaveURL(/\/admin\/integraciones\/\d+\/datos$/);
     integrationUrl = admin.url();
     integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(integrationUrl)![1]);
     await expect(admin.getByTestId('details-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');

@@ -36,8 +36,9 @@ test.describe.serial('notificaciones al integrador', () => {
     await admin.getByRole('button', { name: 'Crear integración' }).click();
     await admin.getByRole('link', { name: 'Ir a la integración' }).click();
     await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
-    integrationUrl = admin.url();
-    integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(integrationUrl)![1]);
+    integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
+    integrationUrl = `${settings().baseUrl}/admin/integraciones/${integrationId}/notificaciones`;
+    await admin.goto(integrationUrl);
   });
 
   test.afterAll(async () => {
@@ -52,12 +53,13 @@ test.describe.serial('notificaciones al integrador', () => {
     await expect(admin.getByTestId('webhook-current')).toHaveText('Sin webhook, y el correo no está configurado en este servicio: esta integración no recibe ningún aviso.');
     await expect(section(admin).getByTestId('notification-recipient-technical')).toContainText(`${technicalEmail} · no recibe correos`);
 
-    // Revoking its token is due to the technical contact.
+    // Revoking its token (in its credentials) is due to the technical contact.
+    await admin.goto(`${settings().baseUrl}/admin/integraciones/${integrationId}/credenciales`);
     await admin.getByTestId('revoke-token-choice').selectOption({ index: 0 });
     await admin.getByRole('button', { name: 'Revocar token' }).click();
     await admin.getByRole('dialog').getByRole('button', { name: 'Revocar token' }).click();
     await expect(admin.getByText('ya no funciona en ninguna instancia')).toBeVisible();
-    await admin.reload();
+    await admin.goto(integrationUrl);
     const revoked = notices(admin).filter({ hasText: 'Un token fue revocado' });
     await expect(revoked).toHaveCount(1);
     await expect(revoked).toContainText(`Contacto técnico · ${technicalEmail}`);

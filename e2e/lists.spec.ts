@@ -128,7 +128,8 @@ for (const [width, height] of WIDTHS) {
     await lookup(request, '/rtu/nits', { nits: LONG_BATCH });
     const page = await signedIn(browser, width, height);
     const id = await demoIntegrationId(page);
-    await page.goto(`${settings().baseUrl}/admin/integraciones/${id}`);
+    // The latest queries are in the integration's "Uso", its tokens in "Credenciales".
+    await page.goto(`${settings().baseUrl}/admin/integraciones/${id}/uso`);
     const region = page.locator('section[aria-labelledby="recent-title"] .table-wrap');
     await region.scrollIntoViewIfNeeded();
     const visible = (await region.boundingBox())!;
@@ -140,7 +141,10 @@ for (const [width, height] of WIDTHS) {
       const box = (await cell.boundingBox())!;
       expect.soft(box.x + box.width, 'the charge is inside the table’s visible area').toBeLessThanOrEqual(visible.x + visible.width + 1);
     }
+    await expectNoHorizontalOverflow(page, width);
+    await screenshot(page, testInfo, `listas-integracion-${width}`);
     // The token prefixes have copy buttons; the demo's first token is there.
+    await page.goto(`${settings().baseUrl}/admin/integraciones/${id}/credenciales`);
     const tokenCell = page.getByTestId('tokens').locator('td[data-label="Token"]').first();
     const prefix = /(\S+)…/.exec((await tokenCell.textContent())!)![1]!;
     const copy = tokenCell.getByRole('button', { name: `Copiar el prefijo del token ${prefix}` });
@@ -149,7 +153,7 @@ for (const [width, height] of WIDTHS) {
     await expect(copy).toHaveText('Copiado ✓');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(prefix);
     await expectNoHorizontalOverflow(page, width);
-    await screenshot(page, testInfo, `listas-integracion-${width}`);
+    await screenshot(page, testInfo, `listas-integracion-credenciales-${width}`);
   });
 }
 

@@ -20,7 +20,8 @@ test.describe.serial('tokens de una integración', () => {
     await signInThroughForm(admin, adminEmail, adminPassword);
     await admin.goto(`${baseUrl}/admin/integraciones`);
     const href = await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href');
-    integrationUrl = `${baseUrl}${href}`;
+    // Tokens and the allow-list are the integration's "Credenciales".
+    integrationUrl = `${baseUrl}${href}/credenciales`;
     await admin.goto(integrationUrl);
   });
 

@@ -76,7 +76,8 @@ for (const [width, height] of [
     await section.getByRole('button', { name: 'Verificar ahora' }).click();
     await expect(run).toContainText('Conciliación de la integración demo', { timeout: 30_000 });
     await expect(run).toHaveAttribute('data-state', 'ok');
-    await expect(run.getByRole('link', { name: 'la integración demo' })).toHaveAttribute('href', /\/admin\/integraciones\/\d+$/);
+    // To its money: balance, movements and statements.
+    await expect(run.getByRole('link', { name: 'la integración demo' })).toHaveAttribute('href', /\/admin\/integraciones\/\d+\/saldo$/);
     await expect(section.getByText('Última conciliación completa')).toBeVisible();
     await shot(page, testInfo, `verificar-ahora-una-integracion-${width}`);
   });

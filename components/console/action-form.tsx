@@ -13,6 +13,7 @@ import {
   type SelectHTMLAttributes,
 } from 'react';
 import type { ActionResult } from '@/lib/auth/action';
+import { useActionActivity } from './action-activity';
 import { ConfirmDialog } from './confirm-dialog';
 import { questionFor, type Confirmation, type Question } from './confirmations';
 
@@ -40,6 +41,12 @@ interface ActionFormProps<T> {
   onNotSaved?: () => void;
   /** Content shown after a success, in place of the success message (e.g. a secret shown once). */
   renderSuccess?: (data: T) => ReactNode;
+  /**
+   * What a success shows stays until this form is sent again, whatever else the user does: a
+   * secret shown once must not vanish while it is being copied. Otherwise it goes as soon as the
+   * user edits this form or starts another action on the page.
+   */
+  successStays?: boolean;
 }
 
 /**
@@ -60,8 +67,15 @@ export function ActionForm<T>({
   onSuccess,
   onNotSaved,
   renderSuccess,
+  successStays = false,
 }: ActionFormProps<T>) {
   const [result, setResult] = useState<ActionResult<T> | null>(null);
+  // A success notice is about the last thing done: it goes when the next action starts. A refusal
+  // stays until its own form is sent again, beside the fields it is about.
+  const dropSuccess = () => {
+    if (!successStays) setResult((current) => (current?.ok ? null : current));
+  };
+  const announceAction = useActionActivity(dropSuccess);
   const [pending, startTransition] = useTransition();
   const [question, setQuestion] = useState<{ question: Question; form: HTMLFormElement; values: Record<string, unknown>; confirmed?: boolean } | null>(
     null,
@@ -78,6 +92,7 @@ export function ActionForm<T>({
     sending.current = true;
     // The notice of the previous action goes as soon as the next one starts.
     setResult(null);
+    announceAction();
     startTransition(async () => {
       try {
         const answer = await action({ ...values, envio: submission });
@@ -101,6 +116,9 @@ export function ActionForm<T>({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending.current) return;
+    // Sending starts the next action, even before its question is answered.
+    dropSuccess();
+    announceAction();
     const form = event.currentTarget;
     const values: Record<string, unknown> = { ...hidden };
     for (const [key, value] of new FormData(form).entries()) if (typeof value === 'string') values[key] = value;
@@ -111,7 +129,16 @@ export function ActionForm<T>({
 
   return (
     <FormContext.Provider value={{ errors: result && !result.ok ? (result.fieldErrors ?? {}) : {}, idPrefix }}>
-      <form className={className} onSubmit={submit} noValidate>
+      <form
+        className={className}
+        onSubmit={submit}
+        // Editing is starting the next action: the notices of what was done before go.
+        onChange={() => {
+          dropSuccess();
+          announceAction();
+        }}
+        noValidate
+      >
         {children}
         <div className="actions">
           <button type="submit" className={submitClassName} disabled={pending}>

@@ -3,6 +3,7 @@ import type { LedgerVerification } from '@/db/schema';
 import { verificationState, type FinishedVerification, type LedgerDifference } from '@/lib/billing/verify';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/format/labels';
+import { integrationPath } from '@/lib/console/integration-sections';
 
 /**
  * The latest reconciliation of balances, ledger and records (the daily job, or
@@ -35,7 +36,7 @@ export function ReconciliationStatus({ run, integrationId }: { run: FinishedVeri
           <li key={`${difference.integrationId}-${difference.kind}`}>
             {integrationId === undefined && (
               <>
-                <Link href={`/admin/integraciones/${difference.integrationId}`}>Integración {difference.integrationId}</Link>:{' '}
+                <Link href={integrationPath(difference.integrationId, 'saldo')}>Integración {difference.integrationId}</Link>:{' '}
               </>
             )}
             {LEDGER_DIFFERENCE_LABELS[difference.kind] ?? difference.kind} ({difference.count.toLocaleString('es-GT')})
@@ -94,7 +95,7 @@ export function VerificationRunStatus({
   }
   const differences = run.differences as LedgerDifference[];
   const seconds = run.finishedAt ? ((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toLocaleString('es-GT', { maximumFractionDigits: 1 }) : '';
-  const scopeLink = run.scope === 'all' ? 'todas las integraciones' : <Link href={`/admin/integraciones/${run.scope}`}>{integrationLabel}</Link>;
+  const scopeLink = run.scope === 'all' ? 'todas las integraciones' : <Link href={integrationPath(run.scope, 'saldo')}>{integrationLabel}</Link>;
   if (state === 'ok') {
     return (
       <p className="notice success" role="status" data-testid="verification-run" data-state="ok">
@@ -110,7 +111,7 @@ export function VerificationRunStatus({
       <ul>
         {differences.map((difference) => (
           <li key={`${difference.integrationId}-${difference.kind}`}>
-            <Link href={`/admin/integraciones/${difference.integrationId}`}>Integración {difference.integrationId}</Link>:{' '}
+            <Link href={integrationPath(difference.integrationId, 'saldo')}>Integración {difference.integrationId}</Link>:{' '}
             {LEDGER_DIFFERENCE_LABELS[difference.kind] ?? difference.kind} ({difference.count.toLocaleString('es-GT')})
           </li>
         ))}

@@ -34,6 +34,6 @@ export async function statementForDownload(
   if (access instanceof Response) return access;
   if (!MONTH_PATTERN.test(mes)) return plainText(404, 'No existe ese estado de cuenta.');
   const statement = await findStatement(access.integration.id, mes);
-  if (!statement) return plainText(404, `Todavía no se ha emitido el estado de cuenta de ${mes}: emítelo desde la página de la integración.`);
+  if (!statement) return plainText(404, `Todavía no se ha emitido el estado de cuenta de ${mes}: emítelo desde «Saldo y estados de cuenta» de la integración.`);
   return { statement, nombre: access.integration.nombre, userId: access.userId };
 }

@@ -123,7 +123,7 @@ describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 // Issue 24, defect 15: the integration page promised alerts that no channel could deliver.
 describe('the low-balance alert card without an alert channel', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('says that no alert is sent, instead of promising one', async () => {
-    const page = await admin.request(`/admin/integraciones/${integrationId}`);
+    const page = await admin.request(`/admin/integraciones/${integrationId}/saldo`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('No se envía ninguna alerta: este servicio no tiene un canal de alertas configurado');
     expect(page.text).not.toContain('Se avisa a los administradores cuando el saldo baja');

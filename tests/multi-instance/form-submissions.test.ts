@@ -52,7 +52,7 @@ const ALREADY_MADE = 'Este envío ya se había procesado y no se repitió.';
 describe('a form sent to two instances with the same key', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('a Q 7.00 top-up sent to both at once credits Q 7.00 once; the other sending says it was already made', async () => {
     const integration = await newIntegration(100, 10_000);
-    const page = `/admin/integraciones/${integration.id}`;
+    const page = `/admin/integraciones/${integration.id}/saldo`;
     const input = { integrationId: integration.id, monto: '7.00', nota: 'Depósito 4471', envio: randomUUID() };
     const answers = await Promise.all([onFirst.serverAction(page, 'topUpAction', input), onSecond.serverAction(page, 'topUpAction', input)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
@@ -64,7 +64,7 @@ describe('a form sent to two instances with the same key', { timeout: PROCESS_TE
 
   it('sent again later to the other instance, it is not credited again, and the answer quotes the first one', async () => {
     const integration = await newIntegration(100, 10_000);
-    const page = `/admin/integraciones/${integration.id}`;
+    const page = `/admin/integraciones/${integration.id}/saldo`;
     const input = { integrationId: integration.id, monto: '7.00', nota: 'Depósito 4472', envio: randomUUID() };
     expect(says(await onFirst.serverAction(page, 'topUpAction', input), TOP_UP_DONE)).toBe(true);
     const again = await onSecond.serverAction(page, 'topUpAction', input);
@@ -81,10 +81,11 @@ describe('a form sent to two instances with the same key', { timeout: PROCESS_TE
     const created = await (await db()).select({ id: integrations.id }).from(integrations).where(eq(integrations.nombre, nombre));
     expect(created).toHaveLength(1);
     const id = created[0]!.id;
-    const page = `/admin/integraciones/${id}`;
+    const credentials = `/admin/integraciones/${id}/credenciales`;
+    const page = `/admin/integraciones/${id}/saldo`;
 
     const token = { integrationId: id, etiqueta: 'Producción', envio: randomUUID() };
-    await Promise.all([onFirst.serverAction(page, 'createTokenAction', token), onSecond.serverAction(page, 'createTokenAction', token)]);
+    await Promise.all([onFirst.serverAction(credentials, 'createTokenAction', token), onSecond.serverAction(credentials, 'createTokenAction', token)]);
     const tokens = await (await db()).select({ label: integrationTokens.label }).from(integrationTokens).where(eq(integrationTokens.integrationId, id));
     expect(tokens.filter((row) => row.label === 'Producción')).toHaveLength(1);
 

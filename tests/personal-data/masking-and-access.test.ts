@@ -135,6 +135,8 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
       batch: await page(client, `/admin/registros/${records.batch}`),
       dashboard: await page(client, '/admin'),
       integration: await page(client, `/admin/integraciones/${acmeId}`),
+      // Its latest queries are in its usage section.
+      integrationUsage: await page(client, `/admin/integraciones/${acmeId}/uso`),
     };
     expect(pages.detail).toContain('Mostrar');
     for (const [name, html] of Object.entries(pages)) expect(fullIdentifiersIn(html), name).toEqual([]);
@@ -323,13 +325,13 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
       expect(answer.status, format).toBe(403);
       expect(fullIdentifiersIn(answer.text)).toEqual([]);
     }
-    const purpose = await support.serverAction(`/admin/integraciones/${acmeId}`, 'setPurposeAction', { integrationId: acmeId, finalidad: 'Cualquier cosa que soporte quiera.' });
+    const purpose = await support.serverAction(`/admin/integraciones/${acmeId}/datos`, 'setPurposeAction', { integrationId: acmeId, finalidad: 'Cualquier cosa que soporte quiera.' });
     expect(says(purpose, ACTION_MESSAGES.forbidden)).toBe(true);
     // The same call works for an administrator, and is audited.
-    const byAdmin = await admin.serverAction(`/admin/integraciones/${acmeId}`, 'setPurposeAction', { integrationId: acmeId, finalidad: `${PURPOSE} Y cobranza.` });
+    const byAdmin = await admin.serverAction(`/admin/integraciones/${acmeId}/datos`, 'setPurposeAction', { integrationId: acmeId, finalidad: `${PURPOSE} Y cobranza.` });
     expect(says(byAdmin, 'Finalidad declarada guardada.')).toBe(true);
     expect(await page(admin, `/admin/auditoria?tipo=integration&id=${acmeId}`)).toContain('Cambió la finalidad declarada');
-    expect(await page(support, `/admin/integraciones/${acmeId}`)).toContain(`${PURPOSE} Y cobranza.`);
+    expect(await page(support, `/admin/integraciones/${acmeId}/datos`)).toContain(`${PURPOSE} Y cobranza.`);
   });
 
   it('keeps no identifier in clear in the access log, nor behind the searches\' references', async () => {
@@ -359,9 +361,9 @@ describe('monthly statements', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       if (!issued.ok) throw new Error(issued.error.message);
       return id;
     });
-    const pageHtml = await page(support, `/admin/integraciones/${integrationId}`);
-    // The tab names the integration (issue 24, defect 15: every integration's tab said "Integración").
-    expect(/<title>([^<]*)<\/title>/.exec(pageHtml)?.[1]).toMatch(/^Integración gamma-estados\b/);
+    const pageHtml = await page(support, `/admin/integraciones/${integrationId}/saldo`);
+    // The tab names the section and the integration (issue 24, defect 15: every integration's tab said "Integración").
+    expect(/<title>([^<]*)<\/title>/.exec(pageHtml)?.[1]).toMatch(/^Saldo y estados de cuenta · Integración gamma-estados\b/);
     expect(pageHtml).toContain('Estados de cuenta');
     expect(pageHtml).not.toContain('Emitir estado de cuenta');
     expect(pageHtml).not.toContain(`/estados/${month}/csv`);
@@ -383,7 +385,7 @@ describe('monthly statements', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       return created.value.integration.id;
     });
     const path = `/admin/integraciones/${integrationId}/estados/vista-previa`;
-    expect(await page(support, `/admin/integraciones/${integrationId}`)).toContain(`href="${path}"`);
+    expect(await page(support, `/admin/integraciones/${integrationId}/saldo`)).toContain(`href="${path}"`);
     const html = await page(support, path);
     expect(html).toContain(PREVIEW_MARK);
     expect(html).not.toMatch(/n\.º/);

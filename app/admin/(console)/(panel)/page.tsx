@@ -12,6 +12,7 @@ import { formatQuetzales } from '@/lib/money';
 import { suggestIntegrations } from '../integration-suggestions';
 import { startLedgerVerification } from './actions';
 import { RefreshWhileRunning, VerifyNowForm } from './verify-now';
+import { integrationPath } from '@/lib/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Panel' };
 
@@ -108,7 +109,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                 {dashboard.lowBalance.map((integration) => (
                   <tr key={integration.id}>
                     <td data-label="Integración">
-                      <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
+                      <Link href={integrationPath(integration.id, 'saldo')}>{integration.nombre}</Link>
                     </td>
                     <td className="num" data-label="Saldo">
                       {formatQuetzales(integration.balanceCentavos)}

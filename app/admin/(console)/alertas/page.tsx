@@ -14,6 +14,7 @@ import { SOURCE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceName } from '@/lib/sources/guard';
 import { sendTestAlertAction } from './actions';
+import { integrationPath, sectionOfAlertCondition } from '@/lib/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Alertas' };
 
@@ -76,7 +77,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
                     {delivery.integrationId !== null && (
                       <>
                         {': '}
-                        <Link href={`/admin/integraciones/${delivery.integrationId}`}>{delivery.integrationName ?? `Integración ${delivery.integrationId}`}</Link>
+                        <Link href={integrationPath(delivery.integrationId, sectionOfAlertCondition(delivery.condition))}>{delivery.integrationName ?? `Integración ${delivery.integrationId}`}</Link>
                       </>
                     )}
                     {delivery.source && `: ${SOURCE_LABELS[delivery.source as SourceName] ?? delivery.source}`}

@@ -16,6 +16,7 @@ import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
 import { listConsoleUsers } from '@/lib/users/service';
 import { suggestIntegrations } from '../integration-suggestions';
+import { integrationPath, sectionOfAuditAction } from '@/lib/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Auditoría' };
 
@@ -88,10 +89,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   for (const [key, value] of filterParams) if (value) base.set(key, value);
   const filtered = [...base.keys()].length > 0;
 
-  const target = (type: string, id: string) => {
+  const target = (type: string, id: string, action: string) => {
     if (type === 'integration') {
       const nombre = names.get(Number(id));
-      return <Link href={`/admin/integraciones/${id}`}>{nombre ? `Integración ${nombre}` : `Integración ${id}`}</Link>;
+      // The section the change was made in, where its current value shows.
+      return <Link href={integrationPath(id, sectionOfAuditAction(action))}>{nombre ? `Integración ${nombre}` : `Integración ${id}`}</Link>;
     }
     // A sign-in with an e-mail no account has: the e-mail itself is never kept.
     if (type === 'console_user' && id === NO_ACCOUNT) return 'Correo sin cuenta';
@@ -168,7 +170,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                       {describeAuditActor(entry.actor, userNames)}
                     </td>
                     <td data-label="Cambio">{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</td>
-                    <td data-label="Objeto">{target(entry.targetType, entry.targetId)}</td>
+                    <td data-label="Objeto">{target(entry.targetType, entry.targetId, entry.action)}</td>
                     <td className="small" data-label="Antes → después">
                       {changes.length === 0 ? (
                         // Sign-ins and failed attempts are events: they change nothing to compare.

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { ActionForm } from '@/components/console/action-form';
+import { useActionActivity } from '@/components/console/action-activity';
 import { endOwnSessionAction } from './actions';
 
 export interface SessionRow {
@@ -19,6 +20,8 @@ const SESSION_ENDED_MESSAGE = 'Sesión cerrada: ese navegador tendrá que volver
 export function SessionsList({ sessions }: { sessions: SessionRow[] }) {
   // The ended session's row goes away with the refreshed list: the confirmation is kept here.
   const [notice, setNotice] = useState<string | null>(null);
+  // Its "Sesión cerrada" goes when the page's next action starts, as a form's own notice does.
+  useActionActivity(() => setNotice(null));
   return (
     <>
       {notice && (

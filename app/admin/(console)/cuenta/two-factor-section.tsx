@@ -68,6 +68,7 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoF
         pendingLabel="Generando…"
         submitClassName="secondary"
         resetOnSuccess
+        successStays
         renderSuccess={(data) => <RecoveryCodes codes={data.recoveryCodes} />}
       >
         <Field name="codigo" label="Código de verificación" hint={CODE_HINT} autoComplete="one-time-code" />

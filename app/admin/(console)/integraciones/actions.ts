@@ -13,6 +13,7 @@ import { parseIntegrationDetails } from '@/lib/integration-details/service';
 import { createToken, revokeToken } from '@/lib/credentials/tokens';
 import { OVERLAP_PRESET_NAMES, OVERLAP_PRESETS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { formatDateTime } from '@/lib/format/guatemala-time';
+import { integrationPaths } from '@/lib/console/integration-sections';
 import {
   booleanField,
   checkboxField,
@@ -28,9 +29,11 @@ import {
 // Every change to integrations goes through consoleAction with role 'admin': support staff get a
 // refusal from the server, whatever their browser sends.
 
+// Every section of the integration, not only the one acted in: its header (name, state) and its
+// summary show on all of them, and the user stays on the section they acted in.
 function refreshIntegration(id: number) {
   revalidatePath('/admin/integraciones');
-  revalidatePath(`/admin/integraciones/${id}`);
+  for (const path of integrationPaths(id)) revalidatePath(path);
 }
 
 const createSchema = z.object({

@@ -6,6 +6,7 @@ import { requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/personal-data/search-references';
+import { integrationPath } from '@/lib/console/integration-sections';
 import {
   integrationIdentity,
   produceSubjectReport,
@@ -107,7 +108,8 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
                     {report.integrations.map((integration) => (
                       <tr key={integration.id}>
                         <td data-label="Integración">
-                          <Link href={`/admin/integraciones/${integration.id}`}>{integrationIdentity(integration)}</Link>
+                          {/* Who the integrator is and what it declared: its details section. */}
+                          <Link href={integrationPath(integration.id, 'datos')}>{integrationIdentity(integration)}</Link>
                         </td>
                         <td data-label="Finalidad declarada">{integration.purpose || <span className="muted">No declarada</span>}</td>
                         <td className="num" data-label="Consultas">

@@ -9,6 +9,7 @@ import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { formatQuetzales } from '@/lib/money';
+import { integrationPath } from '@/lib/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Integraciones' };
 
@@ -169,7 +170,7 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                       <div>
                         {/* The name is the integrator's login (x-integracion-login): support pastes it into replies. */}
                         <CopyableId value={integration.nombre} what="el nombre de la integración">
-                          <Link href={`/admin/integraciones/${integration.id}`}>{integration.nombre}</Link>
+                          <Link href={integrationPath(integration.id)}>{integration.nombre}</Link>
                         </CopyableId>
                         {/* The company, as a deposit slip or an e-mail names it. */}
                         <div className="small" data-testid="integration-legal-name">

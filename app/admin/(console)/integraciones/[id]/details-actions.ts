@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, ACTION_MESSAGES } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
+import { integrationPaths } from '@/lib/console/integration-sections';
 import { detailsFormFields } from '@/lib/integration-details/form';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 
@@ -21,7 +22,8 @@ export const setIntegrationDetailsAction = consoleAction(
     }
     if (result.value.changed) {
       revalidatePath('/admin/integraciones');
-      revalidatePath(`/admin/integraciones/${integrationId}`);
+      // The legal name heads every section of the integration.
+      for (const path of integrationPaths(integrationId)) revalidatePath(path);
     }
     return { ok: true, message: result.value.changed ? 'Datos de la integración guardados.' : 'Sin cambios: los datos ya eran esos.', data: undefined };
   },

@@ -1,6 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
+import { useActionActivity } from '@/components/console/action-activity';
 import type { ActionResult } from '@/lib/auth/action';
 import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
@@ -18,11 +19,14 @@ export function FlagSwitches({ integrationId, flags, readOnly, setFlag }: FlagSw
   const [state, setState] = useState(flags);
   // The notice belongs to the switch that raised it and goes when the next one is pressed.
   const [notice, setNotice] = useState<{ flag: FlagName; error?: string } | null>(null);
+  // "Guardado" goes too when another form of the page starts an action; a refusal stays.
+  const announceAction = useActionActivity(() => setNotice((current) => (current?.error ? current : null)));
   const [pending, startTransition] = useTransition();
 
   function toggle(flag: FlagName) {
     const enabled = !state[flag];
     setNotice(null);
+    announceAction();
     setState((current) => ({ ...current, [flag]: enabled }));
     startTransition(async () => {
       const result = await setFlag({ integrationId, flag, enabled: String(enabled) });

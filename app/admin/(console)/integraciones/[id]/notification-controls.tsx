@@ -2,6 +2,7 @@
 
 import { useState, useTransition } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
+import { useActionActivity } from '@/components/console/action-activity';
 import { SecretReveal } from '@/components/console/secret-reveal';
 import type { ActionResult } from '@/lib/auth/action';
 
@@ -16,6 +17,7 @@ export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId
       submitLabel={hasWebhook ? 'Cambiar webhook' : 'Guardar webhook'}
       pendingLabel="Guardando…"
       resetOnSuccess
+      successStays
       confirmation={
         hasWebhook
           ? { kind: 'text', title: '¿Cambiar el webhook?', message: 'Se genera un secreto de firma nuevo; el anterior deja de valer de inmediato.', confirmLabel: 'Cambiar webhook' }
@@ -61,12 +63,15 @@ export interface SwitchRow {
 export function NotificationSwitches({ integrationId, rows, readOnly, setEnabled }: { integrationId: number; rows: SwitchRow[]; readOnly: boolean; setEnabled: Action<unknown> }) {
   const [state, setState] = useState(() => Object.fromEntries(rows.map((row) => [`${row.recipient}:${row.kind}`, row.enabled])));
   const [error, setError] = useState<string | null>(null);
+  // A press is an action of its own: the success notices of the page's forms are about earlier ones.
+  const announceAction = useActionActivity(() => {});
   const [pending, startTransition] = useTransition();
 
   function toggle(row: SwitchRow) {
     const key = `${row.recipient}:${row.kind}`;
     const enabled = !state[key];
     setError(null);
+    announceAction();
     setState((current) => ({ ...current, [key]: enabled }));
     startTransition(async () => {
       const result = await setEnabled({ integrationId, recipient: row.recipient, kind: row.kind, enabled: String(enabled) });

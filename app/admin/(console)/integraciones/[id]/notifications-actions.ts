@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
 import { consoleAction, type ActionResult } from '@/lib/auth/action';
 import { booleanField, idField } from '@/lib/console/form-schemas';
+import { integrationPath } from '@/lib/console/integration-sections';
 import { env } from '@/lib/env';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';
 import { NOTIFICATION_KINDS } from '@/lib/integrator-notifications/kinds';
@@ -16,7 +17,8 @@ import { sendTestNotification } from '@/lib/integrator-notifications/test-notice
 // The integration's notifications (lib/integrator-notifications). Administrators only: support
 // staff get a refusal from the server, whatever their browser sends. Every change is audited.
 
-const refresh = (integrationId: number) => revalidatePath(`/admin/integraciones/${integrationId}`);
+// The notifications section, where these forms are: nothing else shows them.
+const refresh = (integrationId: number) => revalidatePath(integrationPath(integrationId, 'notificaciones'));
 
 export const setNotificationWebhookAction = consoleAction(
   { role: 'admin', schema: z.object({ integrationId: idField, url: z.string({ error: 'Escribe la URL.' }).trim().min(1, 'Escribe la URL.').max(2_000) }) },

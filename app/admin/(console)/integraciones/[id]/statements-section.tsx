@@ -9,6 +9,7 @@ import { runningMonthRange } from '@/lib/statements/preview';
 import { monthName } from '@/lib/format/months';
 import type { Statement } from '@/lib/statements/statements';
 import { issueStatementAction } from './estados/actions';
+import { statementsPath } from '@/lib/console/integration-sections';
 
 /**
  * The closed months an administrator can issue a statement for: the last twelve, none before the
@@ -44,104 +45,109 @@ export function StatementsSection({
   /** Administrators issue statements and download their charged queries (with identifiers); support reads the PDFs. */
   canIssue: boolean;
 }) {
-  const base = `/admin/integraciones/${integrationId}/estados`;
+  const base = statementsPath(integrationId);
   const months = closedMonths(createdAt);
   const running = runningMonthRange();
   return (
     <section className="card" aria-labelledby="statements-title">
       <h2 id="statements-title">Estados de cuenta</h2>
-      {canIssue && months.length === 0 && (
-        <p className="small muted">El primer estado de cuenta se podrá emitir cuando termine el mes en que se creó la integración.</p>
-      )}
-      {canIssue && months.length > 0 && (
-      <ActionForm action={issueStatementAction} hidden={{ integrationId }} submitLabel="Emitir estado de cuenta" pendingLabel="Calculando…" className="inline">
-        <div className="field">
-          <label htmlFor="statement-month">Mes</label>
-          <select id="statement-month" name="mes" defaultValue={months[0]}>
-            {months.map((month) => (
-              <option key={month} value={month}>
-                {monthName(month)}
-              </option>
-            ))}
-          </select>
-        </div>
-      </ActionForm>
-      )}
-      <p className="small muted">
-        Se emite una vez por mes cerrado (también automáticamente el día 1) y no cambia: una corrección posterior aparece como ajuste en el mes en que se
-        registra.
-      </p>
-      {statements.length === 0 ? (
-        <EmptyState title="Todavía no se ha emitido ningún estado de cuenta." />
-      ) : (
-        <div className="table-wrap" role="region" aria-label="Estados de cuenta" tabIndex={0}>
-          <table className="data stacked" data-testid="statements">
-            <thead>
-              <tr>
-                <th>N.º</th>
-                <th>Mes</th>
-                <th className="num">Saldo final</th>
-                <th>Emitido</th>
-                <th>Descargar</th>
-              </tr>
-            </thead>
-            <tbody>
-              {statements.map((statement) => (
-                <tr key={statement.id}>
-                  <td className="num" data-label="N.º">
-                    {statement.number}
-                  </td>
-                  <td data-label="Mes">{monthName(statement.month)}</td>
-                  <td className="num" data-label="Saldo final">
-                    {formatQuetzales(statement.figures.closingBalanceCentavos)}
-                  </td>
-                  <td className="nowrap" data-label="Emitido">
-                    {formatDateTime(statement.createdAt)}
-                  </td>
-                  <td className="nowrap" data-label="Descargar">
-                    {/* One item beside the label on a phone: the links wrap between words, never inside "PDF". */}
-                    <span>
-                      <a href={`${base}/${statement.month}/pdf`} download>
-                        PDF
-                      </a>
-                      {canIssue && (
-                        <>
-                          {' · '}
-                          <a href={`${base}/${statement.month}/csv`} download>
-                            CSV de consultas cobradas
+      {/* The issued ones and the preview side by side from 900 px, one above the other on a phone. */}
+      <div className="grid grid-2">
+        <div>
+          {canIssue && months.length === 0 && (
+            <p className="small muted">El primer estado de cuenta se podrá emitir cuando termine el mes en que se creó la integración.</p>
+          )}
+          {canIssue && months.length > 0 && (
+          <ActionForm action={issueStatementAction} hidden={{ integrationId }} submitLabel="Emitir estado de cuenta" pendingLabel="Calculando…" className="inline">
+            <div className="field">
+              <label htmlFor="statement-month">Mes</label>
+              <select id="statement-month" name="mes" defaultValue={months[0]}>
+                {months.map((month) => (
+                  <option key={month} value={month}>
+                    {monthName(month)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </ActionForm>
+          )}
+          <p className="small muted">
+            Se emite una vez por mes cerrado (también automáticamente el día 1) y no cambia: una corrección posterior aparece como ajuste en el mes en que se
+            registra.
+          </p>
+          {statements.length === 0 ? (
+            <EmptyState title="Todavía no se ha emitido ningún estado de cuenta." />
+          ) : (
+            <div className="table-wrap" role="region" aria-label="Estados de cuenta" tabIndex={0}>
+              <table className="data stacked" data-testid="statements">
+                <thead>
+                  <tr>
+                    <th>N.º</th>
+                    <th>Mes</th>
+                    <th className="num">Saldo final</th>
+                    <th>Emitido</th>
+                    <th>Descargar</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {statements.map((statement) => (
+                    <tr key={statement.id}>
+                      <td className="num" data-label="N.º">
+                        {statement.number}
+                      </td>
+                      <td data-label="Mes">{monthName(statement.month)}</td>
+                      <td className="num" data-label="Saldo final">
+                        {formatQuetzales(statement.figures.closingBalanceCentavos)}
+                      </td>
+                      <td className="nowrap" data-label="Emitido">
+                        {formatDateTime(statement.createdAt)}
+                      </td>
+                      <td className="nowrap" data-label="Descargar">
+                        {/* One item beside the label on a phone: the links wrap between words, never inside "PDF". */}
+                        <span>
+                          <a href={`${base}/${statement.month}/pdf`} download>
+                            PDF
                           </a>
-                        </>
-                      )}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                          {canIssue && (
+                            <>
+                              {' · '}
+                              <a href={`${base}/${statement.month}/csv`} download>
+                                CSV de consultas cobradas
+                              </a>
+                            </>
+                          )}
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </div>
-      )}
-      <h3 id="statement-preview-title" className="subsection">
-        Vista previa
-      </h3>
-      <p className="small muted">Lo que diría un estado de cuenta con las cifras de este momento, sin número y sin guardarlo: del mes en curso o de las fechas que elijas.</p>
-      <p>
-        <Link className="button secondary" href={`${base}/vista-previa`}>
-          Vista previa del mes en curso
-        </Link>
-      </p>
-      <form className="inline" action={`${base}/vista-previa`} method="get" aria-labelledby="statement-preview-title">
-        <div className="field">
-          <label htmlFor="preview-desde">Desde</label>
-          <input id="preview-desde" name="desde" type="date" defaultValue={running.desde} max={running.hasta} />
+        <div>
+          <h3 id="statement-preview-title">Vista previa</h3>
+          <p className="small muted">Lo que diría un estado de cuenta con las cifras de este momento, sin número y sin guardarlo: del mes en curso o de las fechas que elijas.</p>
+          <p>
+            <Link className="button secondary" href={`${base}/vista-previa`}>
+              Vista previa del mes en curso
+            </Link>
+          </p>
+          <form className="inline" action={`${base}/vista-previa`} method="get" aria-labelledby="statement-preview-title">
+            <div className="field">
+              <label htmlFor="preview-desde">Desde</label>
+              <input id="preview-desde" name="desde" type="date" defaultValue={running.desde} max={running.hasta} />
+            </div>
+            <div className="field">
+              <label htmlFor="preview-hasta">Hasta (incluido)</label>
+              <input id="preview-hasta" name="hasta" type="date" defaultValue={running.hasta} max={running.hasta} />
+            </div>
+            <button type="submit" className="secondary">
+              Ver vista previa de estas fechas
+            </button>
+          </form>
         </div>
-        <div className="field">
-          <label htmlFor="preview-hasta">Hasta (incluido)</label>
-          <input id="preview-hasta" name="hasta" type="date" defaultValue={running.hasta} max={running.hasta} />
-        </div>
-        <button type="submit" className="secondary">
-          Ver vista previa de estas fechas
-        </button>
-      </form>
+      </div>
     </section>
   );
 }

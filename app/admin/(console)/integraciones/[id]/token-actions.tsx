@@ -27,6 +27,7 @@ export function RotateTokenForm({ integrationId, tokens, rotate }: { integration
       pendingLabel="Rotando…"
       submitClassName="secondary"
       confirmation={{ kind: 'rotation', tokens }}
+      successStays
       renderSuccess={({ token: secret }) => <SecretReveal title="Token nuevo de la rotación" secret={secret} testId="rotated-token" />}
     >
       <Field name="tokenId" label="Token que se reemplaza" options={tokenOptions(tokens)} data-testid="rotate-token-choice" />
@@ -60,6 +61,7 @@ export function NewTokenForm({ integrationId, create }: { integrationId: number;
       submitLabel="Crear token"
       pendingLabel="Creando…"
       resetOnSuccess
+      successStays
       renderSuccess={({ token }) => <SecretReveal title="Token creado" secret={token} testId="created-token" />}
     >
       <Field name="etiqueta" label="Nombre" hint="Para reconocerlo, por ejemplo «Producción» o «Servidor nuevo»." maxLength={60} data-testid="token-label" />

@@ -8,6 +8,7 @@ import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { createIntegrationAction } from '../actions';
 import { DetailsFields } from '../details-fields';
+import { integrationPath } from '@/lib/console/integration-sections';
 
 export function NewIntegrationForm() {
   const [created, setCreated] = useState<{ id: number; nombre: string; token: string } | null>(null);
@@ -23,7 +24,7 @@ export function NewIntegrationForm() {
           El integrador lo envía en <code>x-integracion-token</code>, junto a <code>x-integracion-login: {created.nombre}</code>.
         </p>
         <div className="actions">
-          <Link className="button" href={`/admin/integraciones/${created.id}`}>
+          <Link className="button" href={integrationPath(created.id)}>
             Ir a la integración
           </Link>
           <button type="button" className="secondary" onClick={() => setCreated(null)}>

@@ -31,6 +31,7 @@ import {
 } from '@/lib/request-ids/search';
 import { describeRequestTrace } from '@/lib/request-traces/describe';
 import { requestTrace, untracedSince, type RequestTrace } from '@/lib/request-traces/read';
+import { integrationPath, sectionOfRefusal } from '@/lib/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
 
@@ -306,7 +307,8 @@ function RequestTraced({ trace }: { trace: RequestTrace }) {
       )}
       {trace.integration && (
         <p>
-          <Link href={`/admin/integraciones/${trace.integration.id}`}>Ver la integración {trace.integration.nombre}</Link>
+          {/* A refusal leads to what the integration can change about it; a replay to its usage. */}
+          <Link href={integrationPath(trace.integration.id, trace.kind === 'refusal' ? sectionOfRefusal(trace.reason) : 'uso')}>Ver la integración {trace.integration.nombre}</Link>
         </p>
       )}
     </section>

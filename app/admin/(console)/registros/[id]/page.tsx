@@ -18,6 +18,7 @@ import { REPLAY_PARAM, typedRequestId } from '@/lib/request-ids/search';
 import { requestTrace } from '@/lib/request-traces/read';
 import { revealRecordIdentifiersAction } from '../actions';
 import { RevealIdentifiers } from './reveal-identifiers';
+import { integrationPath } from '@/lib/console/integration-sections';
 
 const CATALOGS = new Set(['cui_nit', 'rtu', 'omisos']);
 const NOT_RECORDED = 'No registrado (consulta anterior a que se guardara este dato)';
@@ -106,7 +107,7 @@ export default async function RecordPage({
             <dd>{formatDateTime(record.createdAt)} (hora de Guatemala)</dd>
             <dt>Integración</dt>
             <dd>
-              <Link href={`/admin/integraciones/${record.integrationId}`}>{record.integrationNombre}</Link>
+              <Link href={integrationPath(record.integrationId)}>{record.integrationNombre}</Link>
             </dd>
             <dt>Consulta</dt>
             <dd>

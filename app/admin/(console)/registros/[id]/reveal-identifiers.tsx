@@ -26,6 +26,8 @@ export function RevealIdentifiers({ recordId, reveal }: { recordId: number; reve
       hidden={{ recordId }}
       submitLabel="Mostrar identificadores"
       pendingLabel="Registrando acceso…"
+      // What was asked for and logged: it stays on screen, it is not a notice about an action.
+      successStays
       renderSuccess={(revealed) => (
         <div className="notice info" role="status" data-testid="revealed-identifiers">
           <dl className="details">

@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
+import { integrationPath } from '@/lib/console/integration-sections';
 import { MONTH_PATTERN } from '@/lib/statements/figures';
 import { monthName } from '@/lib/format/months';
 import { issueStatement } from '@/lib/statements/statements';
@@ -16,7 +17,8 @@ const issueSchema = z.object({
 /** Issues (or finds, if it was issued already) an integration's statement for a month (admin). */
 export const issueStatementAction = consoleAction({ role: 'admin', schema: issueSchema }, async (input, user) => {
   const result = await issueStatement(user.actor, input.integrationId, input.mes);
-  if (result.ok) revalidatePath(`/admin/integraciones/${input.integrationId}`);
+  // The statements are listed in the saldo section, where they are issued.
+  if (result.ok) revalidatePath(integrationPath(input.integrationId, 'saldo'));
   return fromResult(result, (statement) => ({
     message: `Estado de cuenta de ${monthName(statement.month)} listo.`,
     data: { month: statement.month },

@@ -9,6 +9,7 @@ import { heldInFlight, listHistoryPage, parseHistoryFilters } from '@/lib/billin
 import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
 import { findIntegration } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
+import { balanceHistoryPath, integrationPath } from '@/lib/console/integration-sections';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -37,7 +38,7 @@ export default async function BalanceHistoryPage({
     before: typeof query.antes === 'string' ? query.antes : undefined,
   };
   const [page, held] = await Promise.all([listHistoryPage(integration.id, filters, position), heldInFlight(integration.id)]);
-  const base = `/admin/integraciones/${integration.id}/movimientos`;
+  const base = balanceHistoryPath(integration.id);
   const filterParams = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   const link = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...Object.fromEntries(filterParams), ...extra })}`;
   const filtered = [...filterParams.keys()].length > 0;
@@ -46,7 +47,7 @@ export default async function BalanceHistoryPage({
     <>
       <PageHeader
         title={`Historial de saldo de ${integration.nombre}`}
-        back={{ href: `/admin/integraciones/${integration.id}`, label: integration.nombre }}
+        back={{ href: integrationPath(integration.id, 'saldo'), label: `Saldo de ${integration.nombre}` }}
         description={
           <>
             Cada recarga, ajuste y consulta cobrada, con el saldo después de cada movimiento. Saldo actual:{' '}

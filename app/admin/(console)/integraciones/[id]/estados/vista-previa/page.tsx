@@ -13,6 +13,7 @@ import { statementTables } from '@/lib/statements/layout';
 import { parsePreviewRange, previewStatement, runningMonthRange, type StatementPreview } from '@/lib/statements/preview';
 import { PREVIEW_CLOSING_NOTE, PREVIEW_MARK, previewIdentification } from '@/lib/statements/texts';
 import { StatementTableView } from './statement-table';
+import { integrationPath, statementsPath } from '@/lib/console/integration-sections';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -42,7 +43,7 @@ export default async function StatementPreviewPage({
   const range = parsePreviewRange({ desde: query.desde, hasta: query.hasta }, now);
   const preview = range.ok ? await previewStatement(integration.id, range.value, now) : undefined;
   const problem = !range.ok ? range.error.message : preview && !preview.ok ? preview.error.message : undefined;
-  const base = `/admin/integraciones/${integration.id}/estados/vista-previa`;
+  const base = `${statementsPath(integration.id)}/vista-previa`;
   const running = runningMonthRange(now);
   const onRunningMonth = range.ok && range.value.desde === running.desde && range.value.hasta === running.hasta;
   // The fields keep what was typed when it was refused, so it can be corrected.
@@ -53,8 +54,8 @@ export default async function StatementPreviewPage({
     <>
       <PageHeader
         title={`Vista previa del estado de cuenta de ${integration.nombre}`}
-        back={{ href: `/admin/integraciones/${integration.id}`, label: integration.nombre }}
-        description="Lo que diría un estado de cuenta de estas fechas con las cifras de este momento. Emitir uno sigue siendo aparte: una vez por mes cerrado, desde la página de la integración."
+        back={{ href: integrationPath(integration.id, 'saldo'), label: `Estados de cuenta de ${integration.nombre}` }}
+        description="Lo que diría un estado de cuenta de estas fechas con las cifras de este momento. Emitir uno sigue siendo aparte: una vez por mes cerrado, desde «Saldo y estados de cuenta» de la integración."
         actions={
           preview?.ok && (
             // POST: the days travel in the form, not in the download's address.

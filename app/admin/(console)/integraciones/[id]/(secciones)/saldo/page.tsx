@@ -1,0 +1,84 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/balance-history';
+import { EmptyState } from '@/components/console/page-header';
+import { ReconciliationStatus } from '@/components/console/reconciliation-status';
+import { Stat } from '@/components/console/stat';
+import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
+import { requirePageUser } from '@/lib/auth/session';
+import { heldInFlight, listHistoryPage } from '@/lib/billing/history';
+import { latestVerification } from '@/lib/billing/verify';
+import { balanceHistoryPath } from '@/lib/console/integration-sections';
+import { env } from '@/lib/env';
+import { formatQuetzales } from '@/lib/money';
+import { listStatements } from '@/lib/statements/statements';
+import { integrationOrNotFound, sectionTitle } from '../../integration';
+import { LowBalanceAlertSection } from '../../low-balance-alert-section';
+import { MoneySection } from '../../money-section';
+import { StatementsSection } from '../../statements-section';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: await sectionTitle((await params).id, 'saldo') };
+}
+
+const HISTORY_ROWS = 10;
+
+/**
+ * The integration's money: balance and tariff (changed here by administrators), the low-balance
+ * alert, the latest movements (the whole history is a page of its own) and the monthly statements.
+ */
+export default async function IntegrationBalancePage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requirePageUser('support');
+  const integration = await integrationOrNotFound((await params).id);
+  const isAdmin = user.role === 'admin';
+  const [history, held, statements, reconciliation] = await Promise.all([
+    listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
+    heldInFlight(integration.id),
+    listStatements(integration.id),
+    latestVerification(),
+  ]);
+  const settings = env();
+
+  return (
+    <>
+      <div className="grid grid-3">
+        <Stat label="Saldo" testId="balance">
+          {formatQuetzales(integration.balanceCentavos)}
+        </Stat>
+        <Stat label="Tarifa por consulta de catálogo" testId="tariff">
+          {formatQuetzales(integration.tariffCentavos)}
+        </Stat>
+        <Stat label="Consultas que cubre el saldo">
+          {integration.tariffCentavos > 0 ? Math.floor(integration.balanceCentavos / integration.tariffCentavos).toLocaleString('es-GT') : '—'}
+        </Stat>
+      </div>
+
+      {isAdmin && <MoneySection integration={integration} />}
+      <LowBalanceAlertSection
+        integrationId={integration.id}
+        thresholdCentavos={integration.lowBalanceAlertCentavos}
+        defaultCentavos={settings.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS}
+        alertsConfigured={enabledChannels(alertSettingsFrom(settings)).length > 0}
+        isAdmin={isAdmin}
+      />
+
+      <section className="card" aria-labelledby="ledger-title" style={{ marginTop: '1rem' }}>
+        <h2 id="ledger-title">Movimientos de saldo</h2>
+        <HeldInFlightNotice held={held} />
+        <ReconciliationStatus run={reconciliation} integrationId={integration.id} />
+        {history.rows.length === 0 ? (
+          <EmptyState title="Sin movimientos todavía.">
+            <p>{isAdmin ? 'Recarga saldo para que la integración pueda usar los catálogos.' : 'Aparecerán aquí las recargas, ajustes y consultas cobradas.'}</p>
+          </EmptyState>
+        ) : (
+          <BalanceHistoryTable rows={history.rows} integrationId={integration.id} canReadAudit={isAdmin} />
+        )}
+        <p className="small">
+          <Link href={balanceHistoryPath(integration.id)}>Ver todo el historial de saldo, con filtros y exportación CSV</Link>
+        </p>
+      </section>
+
+      <StatementsSection integrationId={integration.id} createdAt={integration.createdAt} statements={statements} canIssue={isAdmin} />
+    </>
+  );
+}
