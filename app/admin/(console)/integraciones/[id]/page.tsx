@@ -40,6 +40,7 @@ import { FlagSwitches } from './flag-switches';
 import { StatementsSection } from './statements-section';
 import { DetailsSection } from './details-section';
 import { NotificationsSection } from './notifications-section';
+import { PortalUsersSection } from './portal-users-section';
 import { detailsOf } from '@/lib/integration-details/service';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from './token-actions';
 import { listTokens, type TokenView } from '@/lib/credentials/tokens';
@@ -154,6 +155,7 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
 
       <DetailsSection integrationId={integration.id} details={detailsOf(integration)} isAdmin={isAdmin} />
       <NotificationsSection integration={integration} isAdmin={isAdmin} />
+      <PortalUsersSection integrationId={integration.id} isAdmin={isAdmin} />
 
       <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
 
