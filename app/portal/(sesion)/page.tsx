@@ -40,9 +40,10 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
       </div>
       <section className="card" aria-labelledby="balance-title">
         <h2 id="balance-title">Saldo</h2>
-        <p>
-          Las consultas de catálogo (CUI/NIT, RTU y omisos) se pagan del saldo, a {formatQuetzales(home.tariffCentavos)} cada una. Sin saldo
-          suficiente, responden 402 hasta la siguiente recarga.
+        <p data-testid="portal-tariff">
+          {home.tariffCentavos > 0
+            ? `Las consultas de catálogo (CUI/NIT, RTU y omisos) se pagan del saldo, a ${formatQuetzales(home.tariffCentavos)} cada una. Sin saldo suficiente, responden 402 hasta la siguiente recarga.`
+            : 'Las consultas de catálogo (CUI/NIT, RTU y omisos) no tienen costo para tu integración por ahora: su tarifa es Q 0.00.'}
         </p>
         <p className="small muted">
           {home.lowBalanceIsOwn ? 'El aviso de saldo bajo usa el umbral propio de tu integración.' : 'El aviso de saldo bajo usa el umbral predeterminado del servicio.'}{' '}
