@@ -55,7 +55,9 @@ import { env } from '@/lib/env';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { resetTwoFactor, usersWithTwoFactor } from '@/lib/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/users/service';
+import { findPortalAccountByEmail } from '@/lib/portal/accounts';
 import { invitePortalUser } from '@/lib/portal/invitations';
+import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
 import { CliError } from './errors';
 import { USAGE } from './usage';
@@ -480,9 +482,8 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     if (!isPortalRole(role)) throw new CliError(`--role es ${alternatives([...PORTAL_ROLES])}; se recibió «${safe(String(role))}»`);
     const integration = await integrationByArg([options.integration]);
     // Development without an SMTP server: the link is this command's answer (the operator is the developer).
-    const printed: string[] = [];
-    const sent = unwrap(await invitePortalUser({ kind: 'staff', actor: CLI_ACTOR, integrationId: integration.id }, { email: options.email, role }, { printer: (line) => printed.push(line) }));
-    const link = printed.length > 0 ? printed.join('\n') : undefined;
+    let link: string | undefined;
+    const sent = unwrap(await invitePortalUser({ kind: 'staff', actor: CLI_ACTOR, integrationId: integration.id }, { email: options.email, role }, { printer: (_line, printed) => (link = printed) }));
     return {
       data: { id: sent.id, integration: sent.integrationName, email: sent.email, role: sent.role, expiresAt: sent.expiresAt, delivery: sent.delivery, ...(link ? { link } : {}) },
       text:
@@ -490,6 +491,19 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
         (sent.delivery === 'email'
           ? 'Se envió por correo (ALERT_SMTP_HOST).'
           : `Sin servidor de correo (entorno de desarrollo), este es el enlace; sirve una sola vez:\n${link ?? ''}`),
+    };
+  },
+
+  async 'portal:reset-two-factor'(args) {
+    const email = required(args, 0, 'el correo de la persona');
+    const account = await findPortalAccountByEmail(email);
+    if (!account) throw new CliError(`no hay una cuenta del portal con el correo ${safe(email)}`, 3);
+    const reset = unwrap(await portalTwoFactorService.resetTwoFactor(CLI_ACTOR, account.id));
+    return {
+      data: { userId: account.id, integration: account.integrationName, sessionsEnded: reset.sessionsEnded },
+      text:
+        `Se quitó la verificación en dos pasos del portal de ${safe(account.email)} («${safe(account.integrationName)}»); ` +
+        `${counted(reset.sessionsEnded, 'sesión terminada', 'sesiones terminadas')}. Al volver a entrar la activa de nuevo si su rol la exige.`,
     };
   },
 

@@ -67,7 +67,7 @@ export async function noteAccountUnderAttack(user: { id: number; email: string }
       const last = unsentWarnings.get(`${realm}:${user.id}`);
       if (last !== undefined && Date.now() - last < ATTACK_NOTICE_INTERVAL_SECONDS * 1000) return;
       unsentWarnings.set(`${realm}:${user.id}`, Date.now());
-      log.warn({ realm, userId: user.id, failures }, 'an account is under a password-guessing attack and no SMTP server (ALERT_SMTP_HOST) can tell its user');
+      log.warn({ realm, userId: user.id, failures }, `a ${realm} account is under a password-guessing attack and no SMTP server (ALERT_SMTP_HOST) can tell its user`);
       return;
     }
     const rows = await enqueueDeliveries(`${conditionKey}:${user.id}`, ATTACK_NOTICE_INTERVAL_SECONDS, async () => [
@@ -76,7 +76,7 @@ export async function noteAccountUnderAttack(user: { id: number; email: string }
     if (rows.length === 0) return;
     // The process's dispatcher (kept on globalThis): a route's copy of this module is not the start-up's.
     alertDispatcher().wakeNow();
-    log.warn({ realm, userId: user.id, failures }, 'an account is under a password-guessing attack: its user is told by e-mail');
+    log.warn({ realm, userId: user.id, failures }, `a ${realm} account is under a password-guessing attack: its user is told by e-mail`);
   } catch (error) {
     log.error({ err: error, userId: user.id }, 'could not queue the e-mail about a password-guessing attack');
   }

@@ -122,7 +122,7 @@ async function checkCredentials<Account extends PasswordAccount>(
 
 async function recordRefusal<Account extends PasswordAccount>(realm: SignInRealm<Account>, accountId: number | undefined, failed: boolean, lockedNow: ThrottleScope[], ip: string): Promise<void> {
   // The audit log keeps no addresses: the log line says which one a lock applies to (no e-mail).
-  for (const scope of lockedNow) logger('auth').warn({ realm: realm.realm, lockScope: scope, userId: accountId ?? null, clientIp: ip }, 'sign-in locked after failed attempts');
+  for (const scope of lockedNow) logger('auth').warn({ realm: realm.realm, lockScope: scope, userId: accountId ?? null, clientIp: ip }, `${realm.realm} sign-in locked after failed attempts`);
   await auditSignInRefusal(accountId, { failed, lockedNow }, realm.audit);
 }
 

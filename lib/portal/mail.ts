@@ -16,7 +16,7 @@ import type { PortalRole } from '@/db/schema';
 export type LinkDelivery = { ok: true; via: 'email' | 'terminal' } | { ok: false; reason: 'not_configured' | 'failed'; error?: string };
 
 /** Where a link goes when no e-mail can carry it (development): the app's terminal, or the CLI's answer. */
-export type LinkPrinter = (line: string) => void;
+export type LinkPrinter = (line: string, link: string) => void;
 
 export const printOnTerminal: LinkPrinter = (line) => {
   // Development only, and on purpose: a link printed once to the developer's terminal, not as a log
@@ -30,7 +30,7 @@ export function portalMailAvailable(): boolean {
   return alertSettingsFrom(settings).email !== undefined || settings.APP_ENV === 'development';
 }
 
-async function deliver(mail: Mail, terminalLine: string, printer: LinkPrinter): Promise<LinkDelivery> {
+async function deliver(mail: Mail, terminalLine: string, link: string, printer: LinkPrinter): Promise<LinkDelivery> {
   const settings = env();
   const email = alertSettingsFrom(settings).email;
   if (email) {
@@ -40,7 +40,7 @@ async function deliver(mail: Mail, terminalLine: string, printer: LinkPrinter): 
     return { ok: false, reason: 'failed', error: outcome.error ?? undefined };
   }
   if (settings.APP_ENV !== 'development') return { ok: false, reason: 'not_configured' };
-  printer(terminalLine);
+  printer(terminalLine, link);
   return { ok: true, via: 'terminal' };
 }
 
@@ -70,7 +70,7 @@ export function invitationMail(invitation: InvitationMail): Mail {
 }
 
 export function sendInvitation(invitation: InvitationMail, printer: LinkPrinter = printOnTerminal): Promise<LinkDelivery> {
-  return deliver(invitationMail(invitation), `Invitación al portal para ${invitation.to} (${invitation.integrationName}, ${PORTAL_ROLE_LABELS[invitation.role]}): ${invitation.link}`, printer);
+  return deliver(invitationMail(invitation), `Invitación al portal para ${invitation.to} (${invitation.integrationName}, ${PORTAL_ROLE_LABELS[invitation.role]}): ${invitation.link}`, invitation.link, printer);
 }
 
 export interface ResetMail {
@@ -95,5 +95,5 @@ export function passwordResetMail(reset: ResetMail): Mail {
 }
 
 export function sendPasswordReset(reset: ResetMail, printer: LinkPrinter = printOnTerminal): Promise<LinkDelivery> {
-  return deliver(passwordResetMail(reset), `Restablecer la contraseña del portal de ${reset.to}: ${reset.link}`, printer);
+  return deliver(passwordResetMail(reset), `Restablecer la contraseña del portal de ${reset.to}: ${reset.link}`, reset.link, printer);
 }

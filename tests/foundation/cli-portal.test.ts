@@ -2,8 +2,9 @@
 // the terminal, in the CLI's Spanish. The test runs it as development does without an SMTP server,
 // where the single-use link is the command's answer; the link opens the invitation (read here as
 // the portal reads it), and the audit says who invited whom.
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { invitationForCode } from '@/lib/portal/invitations';
+import { acceptInvitation, invitationForCode } from '@/lib/portal/invitations';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
 
@@ -46,5 +47,32 @@ describe('operator CLI: portal:invite', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     const unknown = await cli('portal:invite', '--integration', 'no-existe', '--email', 'y@example.com');
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('no existe la integración «no-existe»');
+  });
+
+  it('removes a portal user’s second factor (a lost phone and codes), ending their sessions, audited', async () => {
+    const integration = await createIntegration();
+    const invited = await cliJson<{ link: string }>('portal:invite', '--integration', integration.nombre, '--email', 'sin-telefono@example.com');
+    const code = new URL(invited.link).searchParams.get('codigo');
+    const accepted = await testDb().use(() => acceptInvitation(code, { nombre: 'Sin teléfono', clave: 'ceiba grande del parque central' }, { clientIp: '192.0.2.1', userAgent: 'test' }));
+    if (!accepted.ok) throw new Error(accepted.error.message);
+    const userId = accepted.value.userId;
+    await testDb().use((handle) => handle.rows(sql`insert into portal_two_factor (user_id, secret_ciphertext, confirmed_at) values (${userId}, 'v1.sealed', now())`));
+
+    const reset = await cliJson<{ userId: number; sessionsEnded: number }>('portal:reset-two-factor', 'Sin-Telefono@example.com');
+    expect(reset).toMatchObject({ userId, sessionsEnded: 1 });
+    const [left] = await testDb().use((handle) => handle.rows<{ factors: number; sessions: number }>(sql`
+      select (select count(*)::int from portal_two_factor where user_id = ${userId}) as factors,
+             (select count(*)::int from portal_sessions where user_id = ${userId}) as sessions`));
+    expect(left).toEqual({ factors: 0, sessions: 0 });
+    expect((await auditRows('portal_user', userId)).filter((row) => row.action === 'portal_user.reset_two_factor')).toEqual([
+      expect.objectContaining({ actor: expect.stringMatching(/^cli(:|$)/), before: { twoFactor: true, sessions: 1 } }),
+    ]);
+
+    const again = await cli('portal:reset-two-factor', 'sin-telefono@example.com');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('no tiene la verificación en dos pasos activada');
+    const nobody = await cli('portal:reset-two-factor', 'nadie@example.com');
+    expect(nobody.code).toBe(3);
+    expect(nobody.stderr).toContain('no hay una cuenta del portal con el correo nadie@example.com');
   });
 });
