@@ -548,13 +548,14 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
           `${when(record.createdAt)}  ${safe(record.integrationNombre)}  ${LOOKUP_LABELS[record.lookup].padEnd(LOOKUP_COLUMN)} ${record.httpStatus}  ${String(record.responseTimeMs).padStart(5)} ms  ${formatQuetzales(record.chargedCentavos)}  nit=${safe(record.nit ?? '-')} cui=${safe(record.cui ?? '-')}  ${safe(record.requestId)}`,
       )
       .join('\n');
-    // A request id with no record: its trace (a refusal, or a replay and the request it repeated)
-    // says what happened, as the console's search does (lib/request-traces).
+    // A request id with no record: its trace (a refusal, an answer the service could not serve, or a
+    // replay and the request it repeated) says what happened, as the console's search does
+    // (lib/request-traces).
     const trace = requestId && records.length === 0 ? await requestTrace(requestId) : undefined;
     const none = trace
       ? `Ninguna consulta registrada tiene ese id: ${describeRequestTrace(trace)}.`
       : requestId
-        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: esa solicitud no llegó a ninguna fuente (el servicio no pudo atenderla, o no se envió a este servicio), así que no quedó registrada ni se cobró.`
+        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${env().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelve a buscarla), o llegó con más de ${env().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada.`
         : 'No hay consultas registradas.';
     return { data: records, text: text || none };
   },

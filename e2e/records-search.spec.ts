@@ -1,8 +1,11 @@
 // Support finds a taxpayer's queries with the records page's one "NIT, CUI o id de solicitud"
 // box, whatever way the NIT or the CUI is written, /rtu/nits batches that contain the NIT
-// included; a request id opens its query, and one that left no record says why, with the refusals.
+// included; a request id opens its query, and one that left no record says why: a refusal, or an
+// answer the service could not serve and what the integrator should do.
+import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { demoToken, screenshot, settings, signInThroughForm } from './support/console';
+import { demoToken, screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { withAppDatabase } from './support/database';
 
 const SEARCH_BOX = 'NIT, CUI o id de solicitud';
 
@@ -113,5 +116,52 @@ for (const [width, height] of [
     await expect(page.getByTestId('request-traced')).toContainText('El servicio la rechazó antes de consultar ninguna fuente');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await screenshot(page, testInfo, `registros-id-sin-registro-${width}`);
+  });
+}
+
+for (const [width, height] of [
+  [1366, 900],
+  [390, 844],
+] as const) {
+  test(`un id de solicitud de un 500 sin registro dice qué pasó, que no se cobró y qué hacer (${width} px)`, async ({ page, request }, testInfo) => {
+    const { baseUrl, adminEmail, adminPassword } = settings();
+    // A key whose stored request was sealed with a personal-data key the deployment no longer has
+    // (a rotation whose previous key was dropped too soon): the lookup fails closed with a 500
+    // before any record, an unexpected error as the integrator sees it.
+    const key = `clave-sellada-con-otra-llave-${width}-${Date.now()}`;
+    const retired = `pd1:0badc0de:${'A'.repeat(43)}`;
+    await withAppDatabase(
+      (sql) => sql`
+        insert into idempotency_keys (integration_id, key_hash, request_sealed, owner_request_id, state, answer_status, answer_sealed)
+        select id, ${createHash('sha256').update(key, 'utf8').digest('hex')}, ${retired}, 'req_00000000000000000000', 'done', 200, ${retired}
+          from integrations where nombre = 'demo'`,
+    );
+    const failed = await request.post(`${baseUrl}/api/catalogos/cui-nit`, {
+      headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken(), 'x-forwarded-for': '198.51.100.14', 'idempotency-key': key },
+      data: { nit: NIT },
+    });
+    expect(failed.status(), await failed.text()).toBe(500);
+    const failedId = failed.headers()['x-request-id']!;
+
+    await page.setViewportSize({ width, height });
+    await signInThroughForm(page, adminEmail, adminPassword);
+    await page.goto(`${baseUrl}/admin/registros`);
+    await page.getByLabel(SEARCH_BOX).fill(failedId);
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    // Traced within a second (ROLLUP_INTERVAL_MS): one sentence support can repeat (issue 32, point 1).
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('request-traced-summary')).toContainText(`${failedId}: demo, /api/catalogos/cui-nit, 500 error interno del servicio,`, {
+        timeout: 1_000,
+      });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByTestId('request-traced-summary')).toContainText('sin cobro: reintente; si vuelve a fallar, avísenos');
+    await expect(page.getByTestId('request-traced')).toContainText(
+      'El servicio no pudo atenderla: falló por un error interno antes de registrar la consulta; el registro de la aplicación tiene el error con este id. No es una consulta registrada y no se cobró.',
+    );
+    await expect(page.getByRole('link', { name: 'Ver la integración demo' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, testInfo, `registros-id-sin-atender-${width}`);
   });
 }

@@ -138,9 +138,10 @@ export const envSchema = z
 
     // How often queued records are added to the dashboard's hourly rollups (lib/rollups).
     ROLLUP_INTERVAL_MS: integer(2_000, 100),
-    // Requests that left no query record (refused before any source, or a replayed Idempotency-Key
-    // answer) are traced by request id for support (lib/request-traces): at most this many refusals
-    // a minute per instance (a flood of wrong tokens is counted, not traced), kept this many days.
+    // Requests that left no query record (refused before any source, a 502 or 500 the service could
+    // not serve, or a replayed Idempotency-Key answer) are traced by request id for support
+    // (lib/request-traces): at most this many refusals and unserved answers a minute per instance
+    // (a flood of wrong tokens, an overload's shed lookups are counted, not traced), kept this many days.
     REQUEST_TRACE_MAX_PER_MINUTE: integer(300, 0, 100_000),
     REQUEST_TRACE_RETENTION_DAYS: integer(7, 1, 90),
     // The public status (/estado, GET /api/estado) is read at most once per this many seconds per

@@ -126,6 +126,8 @@ export const refusalReason = pgEnum('refusal_reason', [
   'too_many_nits',
   // Right credentials from an address outside the integration's allow-list (answered as unknown credentials).
   'ip_not_allowed',
+  // A lookup's path asked with another method than POST (GET, PUT…): a 405 with a request id.
+  'method_not_allowed',
 ]);
 export type RefusalReason = (typeof refusalReason.enumValues)[number];
 

@@ -18,6 +18,7 @@ import { newLookupTrace, type LookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import type { LookupKind } from '@/db/schema';
 import { countRefusal } from '@/lib/rollups/refusals';
+import { traceUnserved } from '@/lib/request-traces/buffer';
 
 /** nginx's status for a request whose client closed the connection first; never sent (nobody is left to read it). */
 const CLIENT_ABORTED_STATUS = 499;
@@ -47,8 +48,9 @@ function lookupSecurityHeaders(): Array<[string, string]> {
 /**
  * Wraps a lookup route: gives the request a fresh id (one sent by the client is replaced, so ids
  * stay unique), spends the global per-IP limit (its 429 is the limiter's plain text, counted as a
- * refusal, never recorded), then runs the lookup with its credentials and a lazy body reader and
- * turns any unexpected error into the route family's 500 without details. Every answer carries the
+ * refusal and traced, never recorded), then runs the lookup with its credentials and a lazy body
+ * reader and turns any unexpected error into the route family's 500 without details (traced by its
+ * request id for support, lib/request-traces). Every answer carries the
  * request id and the security headers; every log line written while the lookup runs carries its
  * request id and path, and each lookup past the global limit ends with one line and its metrics
  * (reportLookup).
@@ -60,7 +62,12 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     return response;
   };
   // Other methods get what Next would answer by itself (405; OPTIONS: 204), with the same headers.
-  const otherMethod = (status: 204 | 405) => async () => withHeaders(new Response(null, { status, headers: { allow: 'POST, OPTIONS' } }), newRequestId());
+  // A 405's id leads support somewhere too: it is a refusal (counted and traced, never recorded).
+  const otherMethod = (status: 204 | 405) => async () => {
+    const requestId = newRequestId();
+    if (status === 405) countRefusal({ lookup, reason: 'method_not_allowed', requestId });
+    return withHeaders(new Response(null, { status, headers: { allow: 'POST, OPTIONS' } }), requestId);
+  };
   return {
     async POST(request: Request): Promise<Response> {
       const requestId = newRequestId();
@@ -106,6 +113,10 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
         } else {
           log.error({ err: error }, 'lookup failed');
           trace.outcome = 'unhandled';
+          // Its id must lead support somewhere (issue 32, point 1). Nothing was charged without a
+          // record: a capture is written with its record, in one statement. Should a record exist
+          // after all (the error came after it, or the journal writes it later), the search opens it.
+          traceUnserved({ requestId, integrationId: trace.integrationId, lookup, cause: 'unhandled' });
           response = onUnhandled(requestId);
         }
       }

@@ -1,4 +1,4 @@
-import type { LedgerEntryKind, LookupKind, RefusalReason } from '@/db/schema';
+import type { LedgerEntryKind, LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
 import { LOOKUP_FLAGS, type FlagName } from '@/lib/integrations/flags';
 import { LOOKUP_PATHS } from '@/lib/lookups/paths';
 import type { Outcome } from '@/lib/records/outcomes';
@@ -73,6 +73,7 @@ export const REFUSAL_REASON_SHORT_LABELS: Record<RefusalReason, string> = {
   balance_exhausted: 'sin saldo',
   too_many_nits: 'más de 50 NIT en un lote',
   ip_not_allowed: 'dirección IP fuera de la lista permitida, respondida como credenciales no válidas',
+  method_not_allowed: 'método no permitido: las consultas son POST',
 };
 
 /** Why a request was refused before reaching a source, with the status the integrator got. */
@@ -86,6 +87,25 @@ export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
   balance_exhausted: 'Sin saldo (402)',
   too_many_nits: 'Más de 50 NIT en un lote (400)',
   ip_not_allowed: 'Dirección IP fuera de la lista permitida (respondida como credenciales no válidas)',
+  method_not_allowed: 'Método no permitido: las consultas son POST (405)',
+};
+
+/** Why the gateway could not serve a request, in the one sentence support repeats (after its status). */
+export const UNSERVED_CAUSE_SHORT_LABELS: Record<UnservedCause, string> = {
+  shed: 'servicio saturado',
+  key_in_use: 'Idempotency-Key en uso por una solicitud aún en curso',
+  credentials_unavailable: 'credenciales no verificables por una falla del servicio',
+  source_not_sent: 'fuente fuera de servicio o sin capacidad, no consultada',
+  unhandled: 'error interno del servicio',
+};
+
+/** The same, said in full under that sentence. */
+export const UNSERVED_CAUSE_LABELS: Record<UnservedCause, string> = {
+  shed: 'la instancia tenía su cola de consultas llena y la respondió al momento, sin consultar ninguna fuente',
+  key_in_use: 'otra solicitud con la misma Idempotency-Key seguía en curso cuando esta dejó de esperarla; no consultó ninguna fuente',
+  credentials_unavailable: 'la instancia no tenía una copia vigente de las credenciales, por una falla de su base de datos; no consultó ninguna fuente',
+  source_not_sent: 'la fuente estaba fuera de servicio (circuito abierto) o sin capacidad, y no se le envió la consulta',
+  unhandled: 'falló por un error interno antes de registrar la consulta; el registro de la aplicación tiene el error con este id',
 };
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {

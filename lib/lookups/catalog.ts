@@ -16,7 +16,7 @@ import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import { countRefusal } from '@/lib/rollups/refusals';
-import { traceReplay } from '@/lib/request-traces/buffer';
+import { traceReplay, traceUnserved } from '@/lib/request-traces/buffer';
 import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import { answeredPair } from '@/lib/records/answered-pair';
@@ -26,7 +26,7 @@ import type { QueryRecordInput } from '@/lib/records/types';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
 import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
 import type { Credentials } from './credentials';
-import type { Unavailable } from './unavailable';
+import { unavailable, type Unavailable } from './unavailable';
 
 export type CatalogData = CuiNitResultado | RtuResultado | OmisosResultado;
 
@@ -93,7 +93,7 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   const { login, token, clientAddress } = input.credentials;
   const authentication = await timeStage('auth', () => integrationDirectory().authenticate(login, token, clientAddress));
   if (authentication.status === 'missing') return refused({ kind: 'credentials_missing' });
-  if (authentication.status === 'unavailable') return { kind: 'unavailable', cause: 'credentials_unavailable' };
+  if (authentication.status === 'unavailable') return unavailable({ requestId: input.requestId, lookup: input.catalog }, 'credentials_unavailable');
   if (authentication.status === 'address_refused') {
     // Answered as unknown credentials (it reveals nothing), counted under its own reason.
     refuseAddress(authentication, input.catalog);
@@ -101,7 +101,7 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
   }
   if (authentication.status !== 'authenticated') return refused({ kind: 'credentials_invalid' });
   const integration = authentication.integration;
-  noteLookup({ integration: integration.nombre });
+  noteLookup({ integration: integration.nombre, integrationId: integration.id });
 
   if (!integration[LOOKUP_FLAGS[input.catalog]]) return refused({ kind: 'not_enabled' }, integration.id);
   if (!(await consumeIntegrationLimit('catalogs', integration.nombre))) return refused({ kind: 'rate_limited' }, integration.id);
@@ -127,7 +127,7 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
     }
     if (claim.kind === 'mismatch') return refused({ kind: 'invalid_request', problem: 'idempotency_key_reused' }, integration.id);
     if (claim.kind === 'claimed') return runClaimedLookup(input, integration, parsed.request, startedAt, refused, idempotent);
-    if (performance.now() + pauseMs > waitUntil) return { kind: 'unavailable', cause: 'key_in_use' };
+    if (performance.now() + pauseMs > waitUntil) return unavailable({ requestId: input.requestId, lookup: input.catalog, integrationId: integration.id }, 'key_in_use');
     await timeStage('idempotency', () => new Promise((resolve) => setTimeout(resolve, pauseMs)));
   }
 }
@@ -182,9 +182,10 @@ async function runLookup(
   refused: Refuse,
   idempotent?: IdempotentSettlement,
 ): Promise<CatalogOutcome> {
+  const traced = { requestId: input.requestId, lookup: input.catalog, integrationId: integration.id };
   // The source is known to be down: fail fast before waiting or holding money (no database trip at all).
-  if (sourceClients().guards.catalog.refusesNow()) return { kind: 'source_failure', failure: 'unavailable' };
-  // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
+  if (sourceClients().guards.catalog.refusesNow()) return sourceNotSent(traced);
+  // Nothing costly has happened yet: a lookup that finds the queue full leaves its count and its trace, no record.
   const settled = await inTurn(input.catalog, async (): Promise<CatalogOutcome> => {
     const hold = await timeStage('hold', () => placeHoldOrKeepAbandonment(integration.id, input, request));
     if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
@@ -195,7 +196,13 @@ async function runLookup(
       metrics().holdsOpen.dec();
     }
   });
-  return settled === SHED ? { kind: 'unavailable', cause: 'shed' } : settled;
+  return settled === SHED ? unavailable(traced, 'shed') : settled;
+}
+
+/** The catalogs' 502 for a call the source's guard never sent (breaker open, bulkhead full): unrecorded, so traced. */
+function sourceNotSent(request: { requestId: string; lookup: CatalogName; integrationId: number }): CatalogOutcome {
+  traceUnserved({ ...request, cause: 'source_not_sent' });
+  return { kind: 'source_failure', failure: 'unavailable' };
 }
 
 async function querySourceAndSettle(
@@ -212,9 +219,9 @@ async function querySourceAndSettle(
   try {
     const result = await timeStage('source', () => querySource(input.catalog, request));
     if (!result.ok && result.notSent) {
-      // Failed fast: it never reached the source, so it is neither charged nor recorded.
+      // Failed fast: it never reached the source, so it is neither charged nor recorded (but traced).
       await timeStage('settle', () => voidHoldUnrecorded(integrationId, hold, input.requestId));
-      return { kind: 'source_failure', failure: result.failure };
+      return sourceNotSent({ requestId: input.requestId, lookup: input.catalog, integrationId });
     }
     if (result.ok) {
       outcome = { kind: 'success', data: result.value };

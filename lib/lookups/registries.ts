@@ -9,7 +9,8 @@ import { countRefusal } from '@/lib/rollups/refusals';
 import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
-import type { Unavailable } from './unavailable';
+import { traceUnserved } from '@/lib/request-traces/buffer';
+import { unavailable as tracedUnavailable, type Unavailable } from './unavailable';
 import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
 
 /** Outcomes shared by the person registry and RTU-by-NIT routes before the registry is called. */
@@ -44,10 +45,10 @@ export interface RegistryLookupInput {
  */
 async function admit(
   lookup: RegistryLookup,
-  credentials: Credentials,
+  { credentials, requestId }: RegistryLookupInput,
 ): Promise<{ ok: true; integration: AuthenticatedIntegration } | { ok: false; refusal: RegistryRefusal | Unavailable }> {
   const authentication = await timeStage('auth', () => integrationDirectory().authenticate(credentials.login, credentials.token, credentials.clientAddress));
-  if (authentication.status === 'unavailable') return { ok: false, refusal: unavailable('credentials_unavailable') };
+  if (authentication.status === 'unavailable') return { ok: false, refusal: unavailable({ requestId, lookup }, 'credentials_unavailable') };
   if (authentication.status === 'address_refused') {
     // Answered as wrong credentials (it reveals nothing), counted under its own reason.
     refuseAddress(authentication, lookup);
@@ -61,7 +62,7 @@ async function admit(
     return { ok: false, refusal: { kind: 'unauthenticated' } };
   }
   const integration = authentication.integration;
-  noteLookup({ integration: integration.nombre });
+  noteLookup({ integration: integration.nombre, integrationId: integration.id });
   if (!integration[LOOKUP_FLAGS[lookup]]) return { ok: false, refusal: refuse(lookup, integration, { kind: 'not_enabled' }) };
   if (!(await consumeIntegrationLimit(lookup, integration.nombre))) return { ok: false, refusal: refuse(lookup, integration, { kind: 'rate_limited' }) };
   return { ok: true, integration };
@@ -80,9 +81,15 @@ function refuse<T extends Exclude<RegistryRefusal, { kind: 'unauthenticated' }> 
   return refusal;
 }
 
-function unavailable(cause: Unavailable['cause']): Unavailable {
+function unavailable(request: { requestId: string; lookup: RegistryLookup; integrationId?: number }, cause: Unavailable['cause']): Unavailable {
   noteLookup({ outcome: cause });
-  return { kind: 'unavailable', cause };
+  return tracedUnavailable(request, cause);
+}
+
+/** A registry call its guard never sent (breaker open, bulkhead full): answered 500, unrecorded, so traced. */
+function notSent<T extends RenapOutcome | RtuNitsOutcome>(request: { requestId: string; lookup: RegistryLookup; integrationId: number }, outcome: T): T {
+  traceUnserved({ ...request, cause: 'source_not_sent' });
+  return outcome;
 }
 
 /** 4xx statuses about the gateway's own relation with the registry: its credentials, its quota. */
@@ -101,14 +108,14 @@ function isPassThroughStatus(status: number): boolean {
 
 export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapOutcome> {
   const startedAt = performance.now();
-  const admitted = await admit('renap', input.credentials);
+  const admitted = await admit('renap', input);
   if (!admitted.ok) return admitted.refusal;
   const parsed = parseRenapRequest(await input.readBody());
   if (!parsed.ok) return refuse('renap', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
-  // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
+  // Nothing costly has happened yet: a lookup that finds the queue full leaves its count and its trace, no record.
   const turn = await inTurn('renap', () => queryRenap(admitted.integration, parsed.value.cui, input.requestId, startedAt));
-  return turn === SHED ? unavailable('shed') : turn;
+  return turn === SHED ? unavailable({ requestId: input.requestId, lookup: 'renap', integrationId: admitted.integration.id }, 'shed') : turn;
 }
 
 async function queryRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
@@ -128,8 +135,8 @@ async function askRenap(integration: AuthenticatedIntegration, cui: string, requ
       ? { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data }
       : { kind: 'registry_failed' };
   noteLookup({ outcome: outcome.kind });
-  // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
-  if (!answer.ok && answer.notSent) return outcome;
+  // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record (a trace).
+  if (!answer.ok && answer.notSent) return notSent({ requestId, lookup: 'renap', integrationId: integration.id }, outcome);
   // Written, or kept on disk until the database takes it: the source was called, so it is recorded.
   await timeStage('settle', () => recordUnbilledOrKeep({
     integrationId: integration.id,
@@ -150,14 +157,14 @@ async function askRenap(integration: AuthenticatedIntegration, cui: string, requ
 
 export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuNitsOutcome> {
   const startedAt = performance.now();
-  const admitted = await admit('rtu_nits', input.credentials);
+  const admitted = await admit('rtu_nits', input);
   if (!admitted.ok) return admitted.refusal;
   const parsed = parseRtuNitsRequest(await input.readBody());
   if (!parsed.ok) return refuse('rtu_nits', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
-  // Nothing costly has happened yet: a lookup that finds the queue full leaves no trace but its count.
+  // Nothing costly has happened yet: a lookup that finds the queue full leaves its count and its trace, no record.
   const turn = await inTurn('rtu_nits', () => queryRtuNits(admitted.integration, parsed.value.nits, input.requestId, startedAt));
-  return turn === SHED ? unavailable('shed') : turn;
+  return turn === SHED ? unavailable({ requestId: input.requestId, lookup: 'rtu_nits', integrationId: admitted.integration.id }, 'shed') : turn;
 }
 
 async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
@@ -178,8 +185,8 @@ async function askRtuNits(integration: AuthenticatedIntegration, nits: string[],
     ? { kind: 'found', records: answer.records, requested: nits.length }
     : { kind: 'registry_failed' };
   noteLookup({ outcome: outcome.kind });
-  // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record.
-  if (!answer.ok && answer.notSent) return outcome;
+  // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record (a trace).
+  if (!answer.ok && answer.notSent) return notSent({ requestId, lookup: 'rtu_nits', integrationId: integration.id }, outcome);
   // Written, or kept on disk until the database takes it: the source was called, so it is recorded.
   await timeStage('settle', () => recordUnbilledOrKeep({
     integrationId: integration.id,

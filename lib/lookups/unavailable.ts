@@ -1,3 +1,6 @@
+import type { LookupKind } from '@/db/schema';
+import { traceUnserved } from '@/lib/request-traces/buffer';
+
 /**
  * The gateway itself cannot take a lookup now: its queue is full (lib/admission), or it has no
  * usable copy of the credentials (lib/integrations/directory.ts). The route family answers
@@ -8,4 +11,16 @@ export interface Unavailable {
   kind: 'unavailable';
   /** key_in_use: an earlier request with the same Idempotency-Key was still running past the source's ceiling. */
   cause: 'shed' | 'credentials_unavailable' | 'key_in_use';
+}
+
+/**
+ * An Unavailable outcome, traced by the request's id (lib/request-traces) so that support's search
+ * for it says what happened instead of finding nothing: it leaves no query record.
+ */
+export function unavailable(
+  request: { requestId: string; lookup: LookupKind; integrationId?: number },
+  cause: Unavailable['cause'],
+): Unavailable {
+  traceUnserved({ ...request, cause });
+  return { kind: 'unavailable', cause };
 }

@@ -8,6 +8,8 @@ export interface LookupTrace {
   /** success, a refusal reason, a source failure, or unhandled. */
   outcome?: string;
   integration?: string;
+  /** The authenticated integration's id, for the trace of an answer that leaves no record (lib/request-traces). */
+  integrationId?: number;
   stagesMs: Partial<Record<LookupStage, number>>;
   /** The source call's classified result (lib/sources/guard.ts). */
   upstream?: string;
@@ -41,7 +43,7 @@ export function timeStage<T>(stage: LookupStage, fn: () => Promise<T>): Promise<
   return running;
 }
 
-export function noteLookup(details: Partial<Pick<LookupTrace, 'outcome' | 'integration' | 'upstream'>>): void {
+export function noteLookup(details: Partial<Pick<LookupTrace, 'outcome' | 'integration' | 'integrationId' | 'upstream'>>): void {
   const trace = currentLookupTrace();
   if (trace) Object.assign(trace, details);
 }

@@ -36,9 +36,9 @@ function createMetrics() {
       labelNames: ['lookup', 'reason'] as const,
       registers: [registry],
     }),
-    untracedRefusals: new Counter({
+    untracedRequests: new Counter({
       name: 'gateway_request_traces_untraced_total',
-      help: 'Refusals counted but not traced by request id, past REQUEST_TRACE_MAX_PER_MINUTE (a flood).',
+      help: 'Refusals and unserved answers (shed, key in use, source not asked, unexpected errors) not traced by request id, past REQUEST_TRACE_MAX_PER_MINUTE (a flood).',
       registers: [registry],
     }),
     lookupSeconds: new Histogram({

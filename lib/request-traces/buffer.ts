@@ -1,16 +1,18 @@
 // Each instance keeps, in memory, what happened to the requests that left no query record (a
-// refusal before any source, a replayed Idempotency-Key answer) and writes them every
-// ROLLUP_INTERVAL_MS in one statement, beside the refusal counts: tracing a request costs an array
-// push, never a database trip. A flood of wrong tokens cannot grow it without bound: past
-// REQUEST_TRACE_MAX_PER_MINUTE refusals in a minute an instance only counts them (per hour, in
-// request_trace_overflow, and in a metric), so support can say that the detail was not kept.
+// refusal before any source, an answer the gateway could not serve, a replayed Idempotency-Key
+// answer) and writes them every ROLLUP_INTERVAL_MS in one statement, beside the refusal counts:
+// tracing a request costs an array push, never a database trip. A flood cannot grow it without
+// bound: past REQUEST_TRACE_MAX_PER_MINUTE refusals and unserved answers in a minute an instance
+// only counts them (per hour, in request_trace_overflow, and in a metric), so support can say that
+// the detail was not kept. An overload sheds thousands of lookups a second: the cap is what keeps
+// their traces from becoming the next flood of writes.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import type { LookupKind, RefusalReason } from '@/db/schema';
+import type { LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
 import { env } from '@/lib/env';
 import { metrics } from '@/lib/metrics/registry';
 import { hourStart } from '@/lib/rollups/hours';
-import { refusalStatus } from './statuses';
+import { refusalStatus, unservedStatus } from './statuses';
 
 /** The most traces an instance keeps while the database cannot take them. */
 const MAX_PENDING_TRACES = 20_000;
@@ -22,12 +24,13 @@ interface Trace {
   lookup: LookupKind;
   httpStatus: number;
   reason: RefusalReason | null;
+  cause: UnservedCause | null;
   replayOf: string | null;
 }
 
 interface TraceBuffer {
   traces: Trace[];
-  /** Untraced refusals by hour (ISO), past the per-minute cap. */
+  /** Untraced refusals and unserved answers by hour (ISO), past the per-minute cap. */
   untraced: Map<string, number>;
   minute: number;
   tracedThisMinute: number;
@@ -44,26 +47,50 @@ const state = ((globalThis as Record<string, unknown>).__gatewayRequestTraces ??
 
 /** Keeps a refusal's trace, or only counts it when this minute's traces are spent. */
 export function traceRefusal(refusal: { requestId: string; integrationId?: number; lookup: LookupKind; reason: RefusalReason }, at = new Date()): void {
-  const minute = Math.floor(at.getTime() / 60_000);
-  if (minute !== state.minute) {
-    state.minute = minute;
-    state.tracedThisMinute = 0;
-  }
-  if (state.tracedThisMinute >= env().REQUEST_TRACE_MAX_PER_MINUTE) {
-    countUntraced(state.untraced, at);
-    metrics().untracedRefusals.inc();
-    return;
-  }
-  state.tracedThisMinute++;
-  state.traces.push({
+  keepCapped({
     requestId: refusal.requestId,
     at,
     integrationId: refusal.integrationId ?? null,
     lookup: refusal.lookup,
     httpStatus: refusalStatus(refusal.lookup, refusal.reason),
     reason: refusal.reason,
+    cause: null,
     replayOf: null,
   });
+}
+
+/**
+ * Keeps the trace of an answer the gateway could not serve (shed, a key in use, a source not
+ * asked, an unexpected error), under the same per-minute cap as the refusals: an overload is
+ * exactly when these come by the thousand.
+ */
+export function traceUnserved(unserved: { requestId: string; integrationId?: number; lookup: LookupKind; cause: UnservedCause }, at = new Date()): void {
+  keepCapped({
+    requestId: unserved.requestId,
+    at,
+    integrationId: unserved.integrationId ?? null,
+    lookup: unserved.lookup,
+    httpStatus: unservedStatus(unserved.lookup, unserved.cause),
+    reason: null,
+    cause: unserved.cause,
+    replayOf: null,
+  });
+}
+
+/** Keeps a trace, or only counts it when this minute's REQUEST_TRACE_MAX_PER_MINUTE are spent. */
+function keepCapped(trace: Trace): void {
+  const minute = Math.floor(trace.at.getTime() / 60_000);
+  if (minute !== state.minute) {
+    state.minute = minute;
+    state.tracedThisMinute = 0;
+  }
+  if (state.tracedThisMinute >= env().REQUEST_TRACE_MAX_PER_MINUTE) {
+    countUntraced(state.untraced, trace.at);
+    metrics().untracedRequests.inc();
+    return;
+  }
+  state.tracedThisMinute++;
+  state.traces.push(trace);
 }
 
 /**
@@ -71,10 +98,10 @@ export function traceRefusal(refusal: { requestId: string; integrationId?: numbe
  * capped): a replay has passed the integration's credentials and per-minute limit, which bound it.
  */
 export function traceReplay(replay: { requestId: string; integrationId: number; lookup: LookupKind; httpStatus: number; replayOf: string }, at = new Date()): void {
-  state.traces.push({ ...replay, at, reason: null });
+  state.traces.push({ ...replay, at, reason: null, cause: null });
 }
 
-/** One more refusal not traced, in its hour. */
+/** One more refusal or unserved answer not traced, in its hour. */
 function countUntraced(untraced: Map<string, number>, at: Date): void {
   const hour = hourStart(at).toISOString();
   untraced.set(hour, (untraced.get(hour) ?? 0) + 1);
@@ -95,13 +122,13 @@ async function write(): Promise<void> {
   const traceRows = traces.map(
     (trace) =>
       sql`(${trace.requestId}::text, ${trace.at.toISOString()}::timestamptz, ${trace.integrationId}::integer, ${trace.lookup}::lookup_kind,
-           ${trace.httpStatus}::smallint, ${trace.reason}::refusal_reason, ${trace.replayOf}::text)`,
+           ${trace.httpStatus}::smallint, ${trace.reason}::refusal_reason, ${trace.cause}::unserved_cause, ${trace.replayOf}::text)`,
   );
   const untracedRows = [...untraced].map(([hour, count]) => sql`(${hour}::timestamptz, ${count}::bigint)`);
   const statements = [];
   if (traceRows.length > 0) {
     statements.push(sql`traced as (
-      insert into request_traces (request_id, at, integration_id, lookup, http_status, reason, replay_of)
+      insert into request_traces (request_id, at, integration_id, lookup, http_status, reason, cause, replay_of)
       values ${sql.join(traceRows, sql`, `)}
       on conflict (request_id) do nothing)`);
   }

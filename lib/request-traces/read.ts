@@ -1,8 +1,9 @@
 // Support's side of the request traces (lib/request-traces/buffer.ts writes them): what happened
-// to a request id that left no query record, and their deletion after REQUEST_TRACE_RETENTION_DAYS.
+// to a request id that left no query record, and their deletion after REQUEST_TRACE_RETENTION_DAYS
+// (every kind alike: refusals, unserved answers, replays).
 import { eq, gte, sql, sum } from 'drizzle-orm';
 import { database, db } from '@/db/client';
-import { integrations, queryRecords, requestTraceOverflow, requestTraces, type LookupKind, type RefusalReason } from '@/db/schema';
+import { integrations, queryRecords, requestTraceOverflow, requestTraces, type LookupKind, type RefusalReason, type UnservedCause } from '@/db/schema';
 import { hourStart, HOUR_MS } from '@/lib/rollups/hours';
 
 interface TraceBase {
@@ -17,6 +18,8 @@ interface TraceBase {
 
 export type RequestTrace =
   | (TraceBase & { kind: 'refusal'; reason: RefusalReason })
+  /** An answer the gateway could not serve (a 502 or 500 that reached no record), and why. */
+  | (TraceBase & { kind: 'unserved'; cause: UnservedCause })
   /** A replayed Idempotency-Key answer: the request it repeated, and that request's record (if it has one). */
   | (TraceBase & { kind: 'replay'; replayOf: string; originalRecordId: number | null });
 
@@ -29,6 +32,7 @@ export async function requestTrace(requestId: string): Promise<RequestTrace | un
       lookup: requestTraces.lookup,
       httpStatus: requestTraces.httpStatus,
       reason: requestTraces.reason,
+      cause: requestTraces.cause,
       replayOf: requestTraces.replayOf,
       integrationId: integrations.id,
       nombre: integrations.nombre,
@@ -49,11 +53,12 @@ export async function requestTrace(requestId: string): Promise<RequestTrace | un
     integration: row.integrationId === null || row.nombre === null ? null : { id: row.integrationId, nombre: row.nombre, legalName: row.legalName },
   };
   if (row.replayOf !== null) return { ...base, kind: 'replay', replayOf: row.replayOf, originalRecordId: row.originalRecordId };
+  if (row.cause !== null) return { ...base, kind: 'unserved', cause: row.cause };
   return { ...base, kind: 'refusal', reason: row.reason ?? 'invalid_request' };
 }
 
-/** Refusals counted but not traced (past the per-minute cap) since `hours` hours before now's hour. */
-export async function untracedRefusalsSince(now: Date, hours: number): Promise<number> {
+/** Refusals and unserved answers counted but not traced (past the per-minute cap) since `hours` hours before now's hour. */
+export async function untracedSince(now: Date, hours: number): Promise<number> {
   const since = new Date(hourStart(now).getTime() - (hours - 1) * HOUR_MS);
   const [row] = await (await db())
     .select({ untraced: sum(requestTraceOverflow.untraced).mapWith(Number) })

@@ -234,7 +234,9 @@ describe('a request id that left no record, as support searches it', { timeout: 
   it('says what an id with neither a record nor a trace may be', async () => {
     const { page } = await searched('req_0000000000nadaquever', /Ninguna consulta ni rechazo/);
     expect(page).toContain('Ninguna consulta ni rechazo tiene el id de solicitud req_0000000000nadaquever');
-    expect(page).toContain('Cada rechazo queda con su id de solicitud durante 7 días; este no está entre ellos.');
+    expect(page).toContain(
+      'Cada rechazo y cada respuesta que el servicio no pudo atender (502 o 500 sin registro) queda con su id de solicitud durante 7 días; este no está entre ellos.',
+    );
   });
 });
 

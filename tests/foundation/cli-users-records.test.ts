@@ -109,7 +109,7 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     expect(JSON.stringify(entries)).not.toContain('576937');
   });
 
-  it("filters query records by request id, saying a request id with no record never reached a source", async () => {
+  it('filters query records by request id, saying what a request id with no record may be', async () => {
     const created = await createIntegration();
     await testDb().use((handle) =>
       handle.rows(sql`insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, charged_centavos, tariff_centavos, request_id)
@@ -128,7 +128,9 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     expect(await cliJson<unknown[]>('records:list', '--request-id', 'req_99990000aaaabbbbcccc', '--integration', other.nombre)).toEqual([]);
     const missing = await cli('records:list', '--request-id', 'req_0123456789abcdef0123');
     expect(missing.code).toBe(0);
-    expect(missing.stdout).toContain('esa solicitud no llegó a ninguna fuente');
+    expect(missing.stdout).toContain(
+      'Ninguna consulta ni rechazo tiene el id de solicitud req_0123456789abcdef0123: no se envió a este servicio, es de hace más de 7 días o de hace unos segundos (vuelve a buscarla), o llegó con más de 300 por minuto a una instancia y quedó sin detalle. No se cobró',
+    );
     // A refused request's id reads as the console's search says it (its trace, issue 32, point 1).
     await testDb().use((handle) =>
       handle.rows(sql`insert into request_traces (request_id, at, integration_id, lookup, http_status, reason)
@@ -138,6 +140,15 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     expect(refused.code).toBe(0);
     expect(refused.stdout).toContain(`req_0123456789refused402: ${other.nombre}, /api/catalogos/omisos, 402 sin saldo, 24/11/2026`);
     expect(refused.stdout).toContain('04:02:09, sin cobro.');
+    // So does an answer the service could not serve, with what the integrator should do.
+    await testDb().use((handle) =>
+      handle.rows(sql`insert into request_traces (request_id, at, integration_id, lookup, http_status, cause)
+        values ('req_0123456789shed502', '2026-11-24T10:02:09Z', ${other.id}, 'cui_nit', 502, 'shed')`),
+    );
+    const shed = await cli('records:list', '--request-id', 'req_0123456789shed502');
+    expect(shed.code).toBe(0);
+    expect(shed.stdout).toContain(`req_0123456789shed502: ${other.nombre}, /api/catalogos/cui-nit, 502 servicio saturado, 24/11/2026`);
+    expect(shed.stdout).toContain('04:02:09, sin cobro: reintente en unos segundos.');
     const invalid = await cli('records:list', '--request-id', '576937-K');
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toContain('--request-id');

@@ -11,7 +11,7 @@ import { requirePageUser } from '@/lib/auth/session';
 import { integrationChoiceLabel } from '@/lib/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
 import { formatDateTime, formatHourSpan } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
@@ -30,7 +30,7 @@ import {
   type RefusalReasonCount,
 } from '@/lib/request-ids/search';
 import { describeRequestTrace } from '@/lib/request-traces/describe';
-import { requestTrace, untracedRefusalsSince, type RequestTrace } from '@/lib/request-traces/read';
+import { requestTrace, untracedSince, type RequestTrace } from '@/lib/request-traces/read';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
 
@@ -60,8 +60,9 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const problems = integrationProblem ? [{ field: 'integracion' as const, message: integrationProblem }, ...filterProblems] : filterProblems;
   // A request id typed in the search box reaches ./solicitud first (proxy.ts), which opens its
   // record with a redirect; one that left no record comes back here as ?solicitud=. Its trace says
-  // what happened to it (lib/request-traces: a replay opens the query it repeated); without one,
-  // the refusal counts are what support can answer with.
+  // what happened to it (lib/request-traces: a refusal, an answer the service could not serve; a
+  // replay opens the query it repeated); without one, the refusal counts are what support can
+  // answer with.
   let refusals: RefusalReasonCount[] | undefined;
   let trace: RequestTrace | undefined;
   let untraced = 0;
@@ -74,7 +75,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     if (!trace) {
       [refusals, untraced] = await Promise.all([
         refusalReasonsAround(new Date(), { integrationId: filters.integracion, lookup: filters.consulta }),
-        untracedRefusalsSince(new Date(), REFUSAL_WINDOW_HOURS),
+        untracedSince(new Date(), REFUSAL_WINDOW_HOURS),
       ]);
     }
   }
@@ -295,6 +296,8 @@ function RequestTraced({ trace }: { trace: RequestTrace }) {
       </h2>
       {trace.kind === 'refusal' ? (
         <p>{`El servicio la rechazó antes de consultar ninguna fuente (${REFUSAL_REASON_LABELS[trace.reason]}): no es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
+      ) : trace.kind === 'unserved' ? (
+        <p>{`El servicio no pudo atenderla: ${UNSERVED_CAUSE_LABELS[trace.cause]}. No es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
       ) : (
         <p>
           Recibió la respuesta guardada de la solicitud original, que ya no tiene registro (pasó su tiempo de conservación). Una repetición nunca
@@ -332,8 +335,8 @@ function RequestIdNotRecorded({
       </h2>
       <p>
         Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de{' '}
-        {env().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos se anotan cada pocos segundos: vuelve a buscarla).
-        Tampoco quedan las que el servicio no pudo atender por saturación (502 o 500): ninguna de ellas llegó a una fuente ni se cobró.
+        {env().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos y las respuestas sin atender se anotan cada pocos
+        segundos: vuelve a buscarla).
       </p>
       <h3>
         Rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas
@@ -369,9 +372,10 @@ function RequestIdNotRecorded({
         </div>
       )}
       <p className="small muted">
-        Cada rechazo queda con su id de solicitud durante {env().REQUEST_TRACE_RETENTION_DAYS} días; este no está entre ellos.
+        Cada rechazo y cada respuesta que el servicio no pudo atender (502 o 500 sin registro) queda con su id de solicitud durante{' '}
+        {env().REQUEST_TRACE_RETENTION_DAYS} días; este no está entre ellos.
         {untraced > 0 &&
-          ` En las últimas ${REFUSAL_WINDOW_HOURS} horas ${untraced.toLocaleString('es-GT')} rechazos quedaron sin detalle, por llegar más de ${env().REQUEST_TRACE_MAX_PER_MINUTE.toLocaleString('es-GT')} por minuto a una instancia: pudo ser uno de ellos.`}
+          ` En las últimas ${REFUSAL_WINDOW_HOURS} horas ${untraced.toLocaleString('es-GT')} rechazos o respuestas sin atender quedaron sin detalle, por llegar más de ${env().REQUEST_TRACE_MAX_PER_MINUTE.toLocaleString('es-GT')} por minuto a una instancia: pudo ser uno de ellos.`}
       </p>
     </section>
   );

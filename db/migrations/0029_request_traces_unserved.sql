@@ -1,0 +1,2 @@
+CREATE TYPE "public"."unserved_cause" AS ENUM('shed', 'key_in_use', 'credentials_unavailable', 'source_not_sent', 'unhandled');--> statement-breakpoint
+ALTER TABLE "request_traces" ADD COLUMN "cause" "unserved_cause";

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."refusal_reason" ADD VALUE 'method_not_allowed';
