@@ -1,6 +1,7 @@
 // Runs before every page and API request but the five lookups: security headers (a CSP nonce for
 // pages), the request id and the global per-IP limit for the API (GET /api/estado has its own), and
-// the per-IP limit in front of the console's sign-in. The lookups do the same in their route
+// the per-IP limit in front of the console's sign-in. The integrators' portal (/portal) gets what the
+// console gets: no caching, and forms and server actions refused from another origin. The lookups do the same in their route
 // wrapper (lib/api/route.ts): this layer alone cost each lookup about as much as the rest of the
 // gateway's own work.
 import { NextResponse, type NextRequest } from 'next/server';
@@ -63,7 +64,7 @@ export async function proxy(request: NextRequest) {
     nonce,
     https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'),
     development: process.env.NODE_ENV === 'development',
-    noStore: (isApi && !PUBLIC_CACHEABLE_API.has(path)) || path === '/admin' || path.startsWith('/admin/'),
+    noStore: (isApi && !PUBLIC_CACHEABLE_API.has(path)) || isSignedInArea(path),
   });
   const respond = (response: NextResponse) => {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
@@ -99,7 +100,9 @@ export async function proxy(request: NextRequest) {
   }
 
   const forwarded = new Headers(request.headers);
-  if (request.method === 'POST' && (request.headers.has('next-action') || path.startsWith('/admin/'))) {
+  // A form posted before the page's scripts ran (the portal's sign-in, say) carries its action in
+  // the body, not in a Next-Action header: every POST to the console or the portal is checked.
+  if (request.method === 'POST' && (request.headers.has('next-action') || isSignedInArea(path))) {
     // A server action or a console form (a search, an export) from another site: refused here with
     // a 403 (Next's own check would throw and answer 500). The hosts it may come from are this request's Host and the public URL's,
     // never a client's X-Forwarded-Host, which Next's check would believe (issue 30, point 7).
@@ -162,6 +165,11 @@ export async function proxy(request: NextRequest) {
     return respond(NextResponse.rewrite(target, { request: { headers: forwarded } }));
   }
   return respond(NextResponse.next({ request: { headers: forwarded } }));
+}
+
+/** The console and the integrators' portal: pages with people's sessions and their data. */
+function isSignedInArea(path: string): boolean {
+  return path === '/admin' || path.startsWith('/admin/') || path === '/portal' || path.startsWith('/portal/');
 }
 
 export const config = {

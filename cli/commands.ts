@@ -55,6 +55,10 @@ import { env } from '@/lib/env';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { resetTwoFactor, usersWithTwoFactor } from '@/lib/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/users/service';
+import { findPortalAccountByEmail } from '@/lib/portal/accounts';
+import { invitePortalUser } from '@/lib/portal/invitations';
+import { portalTwoFactorService } from '@/lib/portal/two-factor';
+import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
 import { CliError } from './errors';
 import { USAGE } from './usage';
 import { readPassword } from './password-input';
@@ -468,6 +472,38 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
       text:
         `Se quitó la verificación en dos pasos de ${safe(user.email)}; ${counted(reset.sessionsEnded, 'sesión terminada', 'sesiones terminadas')}. ` +
         `Al volver a entrar se inscribe de nuevo${user.role === 'admin' ? ' (obligatorio para administradores en producción)' : ''}.`,
+    };
+  },
+
+  async 'portal:invite'(_args, options) {
+    if (typeof options.integration !== 'string') throw new CliError('falta --integration (el id o el nombre de la integración)');
+    if (typeof options.email !== 'string') throw new CliError('falta --email (el correo de la persona)');
+    const role = options.role ?? 'propietario';
+    if (!isPortalRole(role)) throw new CliError(`--role es ${alternatives([...PORTAL_ROLES])}; se recibió «${safe(String(role))}»`);
+    const integration = await integrationByArg([options.integration]);
+    // Development without an SMTP server: the link is this command's answer (the operator is the developer).
+    let link: string | undefined;
+    const sent = unwrap(await invitePortalUser({ kind: 'staff', actor: CLI_ACTOR, integrationId: integration.id }, { email: options.email, role }, { printer: (_line, printed) => (link = printed) }));
+    return {
+      data: { id: sent.id, integration: sent.integrationName, email: sent.email, role: sent.role, expiresAt: sent.expiresAt, delivery: sent.delivery, ...(link ? { link } : {}) },
+      text:
+        `Invitación al portal para ${safe(sent.email)} como ${PORTAL_ROLE_LABELS[sent.role].toLowerCase()} de «${safe(sent.integrationName)}»; vence el ${when(sent.expiresAt)}.\n` +
+        (sent.delivery === 'email'
+          ? 'Se envió por correo (ALERT_SMTP_HOST).'
+          : `Sin servidor de correo (entorno de desarrollo), este es el enlace; sirve una sola vez:\n${link ?? ''}`),
+    };
+  },
+
+  async 'portal:reset-two-factor'(args) {
+    const email = required(args, 0, 'el correo de la persona');
+    const account = await findPortalAccountByEmail(email);
+    if (!account) throw new CliError(`no hay una cuenta del portal con el correo ${safe(email)}`, 3);
+    const reset = unwrap(await portalTwoFactorService.resetTwoFactor(CLI_ACTOR, account.id));
+    return {
+      data: { userId: account.id, integration: account.integrationName, sessionsEnded: reset.sessionsEnded },
+      text:
+        `Se quitó la verificación en dos pasos del portal de ${safe(account.email)} («${safe(account.integrationName)}»); ` +
+        `${counted(reset.sessionsEnded, 'sesión terminada', 'sesiones terminadas')}. Al volver a entrar la activa de nuevo si su rol la exige.`,
     };
   },
 

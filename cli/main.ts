@@ -107,6 +107,7 @@ function parseCommandLine(argv: string[]) {
       note: { type: 'string' },
       name: { type: 'string' },
       role: { type: 'string' },
+      email: { type: 'string' },
       // Refused with an explanation (users:create): passwords never come from the command line.
       password: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },

@@ -60,6 +60,14 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         y su verificación en dos pasos (activada o no)
   users:reset-two-factor <correo>       quita el segundo factor de un usuario (perdió el teléfono y los códigos
                                         de recuperación); sus sesiones terminan y se inscribe de nuevo al entrar
+  portal:invite --integration id|nombre --email correo [--role propietario|desarrollador|facturacion]
+                                        invita a una persona de la integración al portal de integradores (/portal),
+                                        como propietario si no se indica otro rol: le llega por correo
+                                        (ALERT_SMTP_HOST) un enlace de un solo uso que vence en 72 horas; en
+                                        desarrollo sin servidor de correo, el enlace es la respuesta de esta orden
+  portal:reset-two-factor <correo>      quita el segundo factor de una persona del portal (perdió el teléfono y
+                                        los códigos, y no hay otro propietario que la quite e invite de nuevo);
+                                        sus sesiones terminan
   records:list [--integration id|nombre] [--lookup consulta] [--identifier NIT-o-CUI]
                [--request-id req_…] [--limit N] [--motivo "ticket o razón"]
                                         registros de consultas, el más reciente primero, con NIT y CUI

@@ -14,7 +14,19 @@ export interface NavItem {
  * phone the header is one row, the brand and a "Menú" button that opens both as a full-width
  * list (every section visible at once); from 900 px they are always in the header.
  */
-export function NavLinks({ items, children }: { items: NavItem[]; children: ReactNode }) {
+export function NavLinks({
+  items,
+  children,
+  label = 'Secciones de la consola',
+  home = '/admin',
+}: {
+  items: NavItem[];
+  children: ReactNode;
+  /** The navigation's name for screen readers (the portal names its own). */
+  label?: string;
+  /** The section that is current only on its own page, not under it. */
+  home?: string;
+}) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const [openedAt, setOpenedAt] = useState(pathname);
@@ -48,10 +60,10 @@ export function NavLinks({ items, children }: { items: NavItem[]; children: Reac
         <span aria-hidden="true">☰</span> Menú
       </button>
       <div id="console-menu" className="console-menu" data-open={open}>
-        <nav className="console-nav" aria-label="Secciones de la consola">
+        <nav className="console-nav" aria-label={label}>
           <ul>
             {items.map((item) => {
-              const current = item.href === '/admin' ? pathname === '/admin' : pathname.startsWith(item.href);
+              const current = item.href === home ? pathname === home : pathname.startsWith(item.href);
               return (
                 <li key={item.href}>
                   <Link href={item.href} aria-current={current ? 'page' : undefined} onClick={() => setOpen(false)}>

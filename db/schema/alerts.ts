@@ -3,8 +3,8 @@ import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, smallint, t
 import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 
-// The first three are the administrators' alerts; account_under_attack goes to the console user
-// whose password is being guessed (lib/auth/attack-notice.ts); the rest are only ever sent to
+// The first three are the administrators' alerts; account_under_attack goes to the console or
+// portal user whose password is being guessed (lib/auth/attack-notice.ts); the rest are only ever sent to
 // integrators (lib/integrator-notifications), which are told about their balance too. test: an
 // administrator's "Enviar aviso de prueba", to the alert channels or to an integration's webhook.
 export const alertCondition = pgEnum('alert_condition', [
@@ -23,9 +23,9 @@ export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';
 /**
  * Who a delivery is for: the console's administrators (the Alertas page), an integrator's contact
- * (its integration page), or one console user about their own account.
+ * (its integration page), or one console or portal user about their own account.
  */
-export const ALERT_AUDIENCES = ['administrators', 'integrator', 'console_user'] as const;
+export const ALERT_AUDIENCES = ['administrators', 'integrator', 'console_user', 'portal_user'] as const;
 export type AlertAudience = (typeof ALERT_AUDIENCES)[number];
 /** Which of the integrator's recipients a notification goes to. */
 export const NOTIFICATION_RECIPIENTS = ['technical', 'billing', 'webhook'] as const;
@@ -87,10 +87,10 @@ export const alertDeliveries = pgTable(
     index('alert_deliveries_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
     // An integration's page lists its own notifications, newest first.
     index('alert_deliveries_integrator_idx').on(table.integrationId, table.createdAt, table.id).where(sql`${table.audience} = 'integrator'`),
-    check('alert_deliveries_audience_check', sql`${table.audience} in ('administrators', 'integrator', 'console_user')`),
+    check('alert_deliveries_audience_check', sql`${table.audience} in ('administrators', 'integrator', 'console_user', 'portal_user')`),
     check(
       'alert_deliveries_recipient_check',
-      sql`(${table.audience} = 'administrators' and ${table.recipient} is null) or (${table.audience} = 'integrator' and ${table.recipient} in ('technical', 'billing', 'webhook') and ${table.integrationId} is not null) or (${table.audience} = 'console_user' and ${table.recipient} is null and ${table.integrationId} is null)`,
+      sql`(${table.audience} = 'administrators' and ${table.recipient} is null) or (${table.audience} = 'integrator' and ${table.recipient} in ('technical', 'billing', 'webhook') and ${table.integrationId} is not null) or (${table.audience} in ('console_user', 'portal_user') and ${table.recipient} is null and ${table.integrationId} is null)`,
     ),
   ],
 );

@@ -19,3 +19,7 @@ export * from './form-submissions';
 export * from './identifier-searches';
 export * from './identifier-links';
 export * from './request-traces';
+export * from './portal-users';
+export * from './portal-sessions';
+export * from './portal-two-factor';
+export * from './portal-links';

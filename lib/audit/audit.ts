@@ -3,14 +3,28 @@ import { auditLog } from '@/db/schema';
 import { claimSubmission } from '@/lib/submissions/claim';
 
 /**
- * Who made a change: a console user, the operator CLI, the system itself (seed, sweeper), or
+ * Who made a change: a console user, a person of an integrator in the portal (with the integration
+ * they belong to, as it was named then), the operator CLI, the system itself (seed, sweeper), or
  * someone not signed in (a sign-in attempt: who typed the e-mail is exactly what is not known).
  */
 export type Actor =
   | { kind: 'user'; id: number; email: string }
+  | IntegratorActor
   | { kind: 'cli'; name?: string }
   | { kind: 'system'; name: string }
   | { kind: 'anonymous' };
+
+/** A portal user (lib/portal): "Integrador: correo (integración)" on the audit page. */
+export interface IntegratorActor {
+  kind: 'integrator';
+  id: number;
+  email: string;
+  integrationId: number;
+  integrationName: string;
+}
+
+/** Someone signed in with their own account, in the console or in the portal. */
+export type PersonActor = Extract<Actor, { kind: 'user' | 'integrator' }>;
 
 /** The actor column of sign-in attempts. */
 export const ANONYMOUS_ACTOR = 'anonymous';
@@ -19,6 +33,9 @@ export function describeActor(actor: Actor): string {
   switch (actor.kind) {
     case 'user':
       return `user:${actor.id} ${actor.email}`;
+    case 'integrator':
+      // The integration's id first: the audit page filters by it; its name, as it was, last.
+      return `integrator:${actor.id} ${actor.integrationId} ${actor.email} (${actor.integrationName})`;
     case 'cli':
       return actor.name ? `cli:${actor.name}` : 'cli';
     case 'system':
@@ -34,7 +51,7 @@ export type Executor = Database | Transaction;
 export interface AuditChange {
   action: string;
   /** 'ledger': the reconciliation of every integration (target id 'all'); 'alerts': the administrators' alert channels. */
-  targetType: 'integration' | 'console_user' | 'ledger' | 'alerts';
+  targetType: 'integration' | 'console_user' | 'portal_user' | 'ledger' | 'alerts';
   /** For a sign-in with an e-mail no account has: NO_ACCOUNT (the e-mail itself is never kept). */
   targetId: string | number;
   before: unknown;

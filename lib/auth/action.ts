@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ConsoleRole } from '@/db/schema';
 import { logger } from '@/lib/logging/logger';
 import { currentConsoleUser, hasRole, type ConsoleUserSession, type PendingStep } from './session';
-import { describeActor } from '@/lib/audit/audit';
+import { describeActor, type Actor } from '@/lib/audit/audit';
 import { asSubmission, firstSubmissionAnswer, releaseSubmission, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/submissions/claim';
 import { once, submissionKey } from './submissions';
 
@@ -48,12 +48,47 @@ export function consoleAction<Schema extends z.ZodType, T>(
   options: ActionOptions<Schema>,
   handler: (input: z.infer<Schema>, user: ConsoleUserSession) => Promise<ActionResult<T>>,
 ): (input: unknown) => Promise<ActionResult<T>> {
+  return guardedAction(
+    {
+      component: 'console',
+      resolve: currentConsoleUser,
+      refusal: (user) => {
+        if (user.pendingStep && user.pendingStep !== options.allowPending) return PENDING_STEP_MESSAGES[user.pendingStep];
+        if (!hasRole(user, options.role)) return ACTION_MESSAGES.forbidden;
+        return null;
+      },
+      schema: options.schema,
+    },
+    handler,
+  );
+}
+
+/** How a kind of caller (the console's staff, the portal's people) is let through guardedAction. */
+export interface ActionGuard<Schema extends z.ZodType, User extends { id: number; actor: Actor }> {
+  /** The logger's component for unexpected errors. */
+  component: string;
+  /** The signed-in user as the database says now; null: signed out. */
+  resolve: () => Promise<User | null>;
+  /** Why this user may not use this action (a pending step, a role), or null. */
+  refusal: (user: User) => string | null;
+  schema: Schema;
+}
+
+/**
+ * A server action behind a guard: the session resolved (signed out: refused), the guard's checks,
+ * the input validated with the schema, each form's sending made once (lib/submissions), and
+ * unexpected errors logged and answered with a message that reveals nothing internal.
+ */
+export function guardedAction<Schema extends z.ZodType, User extends { id: number; actor: Actor }, T>(
+  guard: ActionGuard<Schema, User>,
+  handler: (input: z.infer<Schema>, user: User) => Promise<ActionResult<T>>,
+): (input: unknown) => Promise<ActionResult<T>> {
   return async (input: unknown) => {
-    const user = await currentConsoleUser();
+    const user = await guard.resolve();
     if (!user) return { ok: false, message: ACTION_MESSAGES.signedOut };
-    if (user.pendingStep && user.pendingStep !== options.allowPending) return { ok: false, message: PENDING_STEP_MESSAGES[user.pendingStep] };
-    if (!hasRole(user, options.role)) return { ok: false, message: ACTION_MESSAGES.forbidden };
-    const parsed = options.schema.safeParse(input);
+    const refused = guard.refusal(user);
+    if (refused) return { ok: false, message: refused };
+    const parsed = guard.schema.safeParse(input);
     if (!parsed.success) {
       const fieldErrors: Record<string, string> = {};
       for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
@@ -64,7 +99,7 @@ export function consoleAction<Schema extends z.ZodType, T>(
     // and claimed in PostgreSQL with the change itself for a resend to any other (lib/submissions).
     const key = submissionKey(input);
     const actor = describeActor(user.actor);
-    return once(String(user.id), key, (answer) => answer.ok, async () => {
+    return once(actor, key, (answer) => answer.ok, async () => {
       try {
         const answer = await asSubmission(actor, key, () => handler(parsed.data, user));
         if (key !== undefined) {
@@ -77,11 +112,19 @@ export function consoleAction<Schema extends z.ZodType, T>(
           const first = await firstSubmissionAnswer(actor, error.key);
           return { ok: false, message: alreadyMadeMessage(first) } as ActionResult<T>;
         }
-        logger('console').error({ err: error, userId: user.id }, 'console action failed');
+        // A redirect (or notFound) from the handler is Next's control flow, not a failure.
+        if (isNavigation(error)) throw error;
+        logger(guard.component).error({ err: error, userId: user.id }, `${guard.component} action failed`);
         return { ok: false, message: ACTION_MESSAGES.unexpected } as ActionResult<T>;
       }
     });
   };
+}
+
+/** Next's redirect() and notFound() throw errors carrying a digest that says so. */
+function isNavigation(error: unknown): boolean {
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  return typeof digest === 'string' && (digest.startsWith('NEXT_REDIRECT') || digest.startsWith('NEXT_HTTP_ERROR_FALLBACK'));
 }
 
 /** What a second sending of a form that already made its change reads: nothing was done again. */

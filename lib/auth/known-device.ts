@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sessionCookiesAreSecure } from './cookie-security';
+import type { AuthRealm } from './realm';
 import { nextAuthSecret } from './secret';
 
 /**
@@ -12,31 +13,39 @@ import { nextAuthSecret } from './secret';
  * account only and cannot be made up or moved. It holds nothing personal and grants nothing but
  * the exemption: the password (and the second factor) are still asked for, and the device loses
  * the exemption after ten failures (ACCOUNT_PACE.knownDeviceTrustedFailures).
+ *
+ * The portal has its own cookie (`portal-dispositivo`) and its own key: a console device cookie
+ * vouches for nothing in the portal, even for the same e-mail address, nor the reverse.
  */
 
 const VERSION = 'v1';
-const KEY_INFO = 'console known devices v1';
+const KEY_INFO: Record<AuthRealm, string> = { console: 'console known devices v1', portal: 'portal known devices v1' };
+const COOKIE_NAMES: Record<AuthRealm, string> = { console: 'consola-dispositivo', portal: 'portal-dispositivo' };
 export const KNOWN_DEVICE_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 
 /** The cookie's name; `__Host-` (Secure, whole site, no Domain) when the console is served over https. */
-export function knownDeviceCookieName(secure: boolean): string {
-  return secure ? '__Host-consola-dispositivo' : 'consola-dispositivo';
+export function knownDeviceCookieName(secure: boolean, realm: AuthRealm = 'console'): string {
+  return secure ? `__Host-${COOKIE_NAMES[realm]}` : COOKIE_NAMES[realm];
 }
 
-let cachedKey: { secret: string; key: Buffer } | undefined;
+const cachedKeys = new Map<AuthRealm, { secret: string; key: Buffer }>();
 
-function key(): Buffer {
+function key(realm: AuthRealm): Buffer {
   const secret = nextAuthSecret();
-  if (cachedKey?.secret !== secret) cachedKey = { secret, key: Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), KEY_INFO, 32)) };
-  return cachedKey.key;
+  let cached = cachedKeys.get(realm);
+  if (cached?.secret !== secret) {
+    cached = { secret, key: Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), KEY_INFO[realm], 32)) };
+    cachedKeys.set(realm, cached);
+  }
+  return cached.key;
 }
 
-function mac(deviceId: string, issuedAt: number, email: string): Buffer {
-  return createHmac('sha256', key()).update(`${deviceId}.${issuedAt}.${email.trim().toLowerCase()}`, 'utf8').digest();
+function mac(deviceId: string, issuedAt: number, email: string, realm: AuthRealm): Buffer {
+  return createHmac('sha256', key(realm)).update(`${deviceId}.${issuedAt}.${email.trim().toLowerCase()}`, 'utf8').digest();
 }
 
 /** The device id a cookie vouches for when it was issued for this e-mail and has not expired; else undefined. */
-export function knownDeviceFor(cookieValue: string | undefined, email: string, now = Date.now()): string | undefined {
+export function knownDeviceFor(cookieValue: string | undefined, email: string, now = Date.now(), realm: AuthRealm = 'console'): string | undefined {
   if (!cookieValue || cookieValue.length > 200) return undefined;
   const [version, deviceId, issued, signature, extra] = cookieValue.split('.');
   if (version !== VERSION || !deviceId || !issued || !signature || extra !== undefined || !/^[A-Za-z0-9_-]{22}$/.test(deviceId) || !/^\d{1,12}$/.test(issued)) {
@@ -45,20 +54,20 @@ export function knownDeviceFor(cookieValue: string | undefined, email: string, n
   const issuedAt = Number(issued);
   const age = now / 1000 - issuedAt;
   if (age < -300 || age > KNOWN_DEVICE_MAX_AGE_SECONDS) return undefined;
-  const expected = mac(deviceId, issuedAt, email);
+  const expected = mac(deviceId, issuedAt, email, realm);
   const given = Buffer.from(signature, 'base64url');
   return given.length === expected.length && timingSafeEqual(given, expected) ? deviceId : undefined;
 }
 
 /** A cookie value for a browser that just signed in as `email`: its device id kept when it had one. */
-export function knownDeviceCookieValue(email: string, deviceId = randomBytes(16).toString('base64url'), now = Date.now()): string {
+export function knownDeviceCookieValue(email: string, deviceId = randomBytes(16).toString('base64url'), now = Date.now(), realm: AuthRealm = 'console'): string {
   const issuedAt = Math.floor(now / 1000);
-  return [VERSION, deviceId, String(issuedAt), mac(deviceId, issuedAt, email).toString('base64url')].join('.');
+  return [VERSION, deviceId, String(issuedAt), mac(deviceId, issuedAt, email, realm).toString('base64url')].join('.');
 }
 
 /** The device id the request's known-device cookie vouches for, for this e-mail; else undefined. */
-export function knownDeviceOfRequest(cookieHeader: string | null | undefined, email: string): string | undefined {
-  return knownDeviceFor(cookieFromHeader(cookieHeader, knownDeviceCookieName(sessionCookiesAreSecure())), email);
+export function knownDeviceOfRequest(cookieHeader: string | null | undefined, email: string, realm: AuthRealm = 'console'): string | undefined {
+  return knownDeviceFor(cookieFromHeader(cookieHeader, knownDeviceCookieName(sessionCookiesAreSecure(), realm)), email, Date.now(), realm);
 }
 
 /** One cookie's value from a Cookie header. */

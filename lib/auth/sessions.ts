@@ -11,9 +11,11 @@ export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 /** "Última actividad" is at most this far behind: a session's row is written at most once per interval. */
 export const LAST_SEEN_INTERVAL_SECONDS = 60;
 
-const MAX_USER_AGENT_LENGTH = 300;
+/** What a session row keeps of the browser's User-Agent (the console's and the portal's). */
+export const MAX_USER_AGENT_LENGTH = 300;
 
-function hashSessionId(sessionId: string): string {
+/** Sessions are named in the database by their id's SHA-256 only (the console's and the portal's). */
+export function hashSessionId(sessionId: string): string {
   return createHash('sha256').update(sessionId, 'utf8').digest('hex');
 }
 

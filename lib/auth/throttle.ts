@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { signInThrottles, type SignInThrottleScope } from '@/db/schema';
+import type { AuthRealm } from './realm';
 import { SIGN_IN_LOCK_MINUTES, SIGN_IN_PACE_MAX_SECONDS } from './sign-in-errors';
 
 /**
@@ -26,6 +27,10 @@ import { SIGN_IN_LOCK_MINUTES, SIGN_IN_PACE_MAX_SECONDS } from './sign-in-errors
  * Password changes have scopes of their own with the same numbers, and their account lock is per
  * account alone: only someone holding that account's session can guess there, so a stolen session
  * cookie cannot search for the password by changing addresses (docs/decisions.md).
+ *
+ * The portal (lib/auth/realm.ts) counts in the same table under the same scopes, its subjects
+ * marked `portal/` (subjectIn): an address's and an account's budgets in one realm are not spent
+ * in the other, and a portal user's id never meets a console user's with the same number.
  */
 const TIMING = {
   windowMinutes: 15,
@@ -87,6 +92,11 @@ const LIMITS: Record<ThrottleScope, { slowAfter: number; lockAfter: number }> = 
   known_device: SIGN_IN_THROTTLE.known_device,
 };
 
+/** A subject as counted in `realm`: the console's as they always were, the portal's marked. */
+export function subjectIn(realm: AuthRealm, subject: string): string {
+  return realm === 'console' ? subject : `${realm}/${subject}`;
+}
+
 /** Scopes shared by several accounts: a success gives back its own attempt instead of clearing them. */
 const SHARED_SCOPES: ReadonlySet<ThrottleScope> = new Set(['ip', 'password_change_ip', 'second_factor_ip']);
 
@@ -131,14 +141,14 @@ export interface FailureOutcome {
  * `knownDevice` names a device that signed in to this account before and has not failed too
  * often) or at the account's pace (ACCOUNT_PACE).
  */
-export async function beginSignInAttempt(email: string, ip: string, knownDevice?: string): Promise<AttemptStart | PacedRefusal> {
-  const account = email.trim().toLowerCase();
+export async function beginSignInAttempt(email: string, ip: string, knownDevice?: string, realm: AuthRealm = 'console'): Promise<AttemptStart | PacedRefusal> {
+  const account = subjectIn(realm, email.trim().toLowerCase());
   // The IP first: a locked IP must not spend the account's budget. IP keys never contain "|".
   const subjects: Subject[] = [
-    { scope: 'ip', subject: ip },
-    { scope: 'account_ip', subject: `${ip}|${account}` },
+    { scope: 'ip', subject: subjectIn(realm, ip) },
+    { scope: 'account_ip', subject: subjectIn(realm, `${ip}|${email.trim().toLowerCase()}`) },
   ];
-  if (knownDevice) subjects.push({ scope: 'known_device', subject: knownDevice });
+  if (knownDevice) subjects.push({ scope: 'known_device', subject: subjectIn(realm, knownDevice) });
   const start = await beginAttempt(subjects);
   if (!start.allowed) return start;
   const device = start.counted.find((counted) => counted.scope === 'known_device');
@@ -153,10 +163,10 @@ export async function beginSignInAttempt(email: string, ip: string, knownDevice?
   return { ...start, counted: [...start.counted, { scope: 'account', subject: account, attempt: turn.failures }], accountFailures: turn.failures };
 }
 
-function passwordChangeSubjects(userId: number, ip: string): Subject[] {
+function passwordChangeSubjects(userId: number, ip: string, realm: AuthRealm): Subject[] {
   return [
-    { scope: 'password_change_ip', subject: ip },
-    { scope: 'password_change_account', subject: String(userId) },
+    { scope: 'password_change_ip', subject: subjectIn(realm, ip) },
+    { scope: 'password_change_account', subject: subjectIn(realm, String(userId)) },
   ];
 }
 
@@ -171,8 +181,8 @@ export function recordSignInSuccess(start: Extract<AttemptStart, { allowed: true
 }
 
 /** A check of the current password on "Cambiar contraseña", counted per IP and per account. */
-export function beginPasswordChangeAttempt(userId: number, ip: string): Promise<AttemptStart> {
-  return beginAttempt(passwordChangeSubjects(userId, ip));
+export function beginPasswordChangeAttempt(userId: number, ip: string, realm: AuthRealm = 'console'): Promise<AttemptStart> {
+  return beginAttempt(passwordChangeSubjects(userId, ip, realm));
 }
 
 /** A wrong current password: "attempts left" counts down the account's lock. */
@@ -186,10 +196,10 @@ export function recordPasswordChangeSuccess(start: Extract<AttemptStart, { allow
 }
 
 /** A second-factor code (at sign-in or in "Mi cuenta"), counted per IP and per account. */
-export function beginSecondFactorAttempt(userId: number, ip: string): Promise<AttemptStart> {
+export function beginSecondFactorAttempt(userId: number, ip: string, realm: AuthRealm = 'console'): Promise<AttemptStart> {
   return beginAttempt([
-    { scope: 'second_factor_ip', subject: ip },
-    { scope: 'second_factor_account', subject: String(userId) },
+    { scope: 'second_factor_ip', subject: subjectIn(realm, ip) },
+    { scope: 'second_factor_account', subject: subjectIn(realm, String(userId)) },
   ]);
 }
 

@@ -8,9 +8,9 @@ import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCur
 export const AUDIT_PAGE_SIZE = 50;
 
 export interface AuditFilters {
-  targetType?: 'integration' | 'console_user';
+  targetType?: 'integration' | 'console_user' | 'portal_user';
   targetId?: string;
-  /** A console user's id, 'cli' / 'system' for the operator CLI and the app itself, 'anonymous' for sign-in attempts. */
+  /** A console user's id, 'cli' / 'system' for the operator CLI and the app itself, 'anonymous' for sign-in attempts, 'integrator' for the portal's people. */
   actor?: string;
   action?: string;
   /** Guatemalan calendar days (YYYY-MM-DD), both included. */
@@ -42,7 +42,7 @@ export function auditPageQuery(database: Database, filters: AuditFilters, cursor
   const conditions: SQL[] = [];
   if (filters.targetType) conditions.push(eq(auditLog.targetType, filters.targetType));
   if (filters.targetType && filters.targetId) conditions.push(eq(auditLog.targetId, filters.targetId));
-  if (filters.actor === 'cli' || filters.actor === 'system') {
+  if (filters.actor === 'cli' || filters.actor === 'system' || filters.actor === 'integrator') {
     conditions.push(or(eq(auditLog.actor, filters.actor), like(auditLog.actor, `${filters.actor}:%`))!);
   } else if (filters.actor === 'anonymous') {
     conditions.push(eq(auditLog.actor, filters.actor));

@@ -4,6 +4,7 @@ import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-stat
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
+import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { formatQuetzales } from '@/lib/money';
 
 // The audit log stores field names and values as the code knows them; people read these.
@@ -107,6 +108,7 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (typeof value === 'number' && MONEY_FIELDS.has(field)) return formatQuetzales(value);
   if (typeof value === 'boolean') return value ? 'sí' : 'no';
   if (field === 'role' && (value === 'admin' || value === 'support')) return ROLE_LABELS[value];
+  if (field === 'role' && isPortalRole(value)) return PORTAL_ROLE_LABELS[value];
   if (field === 'passwordChangedAt' && typeof value === 'string') return formatDateTime(value);
   if (field === 'lockScope' && typeof value === 'string') return LOCK_SCOPE_LABELS[value] ?? value;
   if (typeof value === 'string' && TWO_FACTOR_VALUE_LABELS[field]?.[value]) return TWO_FACTOR_VALUE_LABELS[field][value];
@@ -131,11 +133,18 @@ export function formatAuditValue(field: string, value: unknown): string {
 }
 
 export const ANONYMOUS_ACTOR_LABEL = 'Sin sesión iniciada';
+export const INTEGRATOR_ACTOR_LABEL = 'Integradores (portal)';
 
-/** Who made a change: a console user by name, the operator CLI, the app itself, or nobody signed in (sign-in attempts). */
+/**
+ * Who made a change: a console user by name, a person of an integrator in the portal ("Integrador:
+ * correo (integración)", the integration as it was named then), the operator CLI, the app itself,
+ * or nobody signed in (sign-in attempts).
+ */
 export function describeAuditActor(actor: string, userNames: Map<number, string>): string {
   const user = /^user:(\d+) (.*)$/.exec(actor);
   if (user) return userNames.get(Number(user[1])) ?? user[2]!;
+  const integrator = /^integrator:\d+ \d+ (\S+) \((.*)\)$/s.exec(actor);
+  if (integrator) return `Integrador: ${integrator[1]} (${integrator[2]})`;
   if (actor === 'cli' || actor.startsWith('cli:')) return `Operador (CLI)${actor.startsWith('cli:') ? ` ${actor.slice(4)}` : ''}`;
   if (actor === 'system' || actor.startsWith('system:')) return 'El sistema';
   if (actor === 'anonymous') return ANONYMOUS_ACTOR_LABEL;

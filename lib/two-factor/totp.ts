@@ -6,20 +6,21 @@ import { Secret, TOTP } from 'otpauth';
 export const TOTP_PERIOD_SECONDS = 30;
 /** Codes of the previous and the next step are accepted too: phone clocks drift, people type slowly. */
 export const TOTP_WINDOW_STEPS = 1;
-const ISSUER = 'Consultas GT';
+/** The name the app shows above the codes: the console's, or the portal's ('Consultas GT Portal'). */
+export const TOTP_ISSUER = 'Consultas GT';
 
 /** A new random secret (160 bits, as RFC 4226 recommends), in base32 as apps expect it. */
 export function newTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-function totp(secret: string, account: string): TOTP {
-  return new TOTP({ issuer: ISSUER, label: account, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
+function totp(secret: string, account: string, issuer = TOTP_ISSUER): TOTP {
+  return new TOTP({ issuer, label: account, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
 }
 
 /** The otpauth:// address the QR code holds. */
-export function enrolmentUri(secret: string, account: string): string {
-  return totp(secret, account).toString();
+export function enrolmentUri(secret: string, account: string, issuer = TOTP_ISSUER): string {
+  return totp(secret, account, issuer).toString();
 }
 
 /** What a user types: digits, perhaps with spaces; anything else is not a TOTP code. */

@@ -8,7 +8,7 @@ export class ConsoleClient {
   readonly cookies = new Map<string, string>();
 
   constructor(
-    private readonly baseUrl: string,
+    protected readonly baseUrl: string,
     private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
@@ -59,14 +59,14 @@ export class ConsoleClient {
   }
 
   /**
-   * Calls a console server action the way React does (POST to a console page with the Next-Action
+   * Calls a console (or portal) server action the way React does (POST to a page with the Next-Action
    * header and the arguments as JSON), with this client's cookies: what anyone holding the session
    * cookie can send without a button. Returns the raw React Server Components answer.
    */
   async serverAction(page: string, exportedName: string, input: Record<string, unknown>): Promise<{ status: number; text: string }> {
     const answer = await this.request(page, {
       method: 'POST',
-      headers: { 'next-action': serverActionId(exportedName), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', origin: this.baseUrl },
+      headers: { 'next-action': serverActionId(exportedName, page.startsWith('/portal') ? 'app/portal/' : 'app/admin/'), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', origin: this.baseUrl },
       body: JSON.stringify([input]),
     });
     return { status: answer.status, text: answer.text };
@@ -77,11 +77,11 @@ export class ConsoleClient {
   }
 }
 
-/** The id under which the build the tests run registered a console server action. */
-export function serverActionId(exportedName: string): string {
+/** The id under which the build the tests run registered a server action of the console (or of the portal, `folder` app/portal/). */
+export function serverActionId(exportedName: string, folder = 'app/admin/'): string {
   const manifestPath = path.join(REPO_ROOT, process.env.NEXT_DIST_DIR || '.next', 'server', 'server-reference-manifest.json');
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { node: Record<string, { exportedName?: string; filename?: string }> };
-  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === exportedName && entry.filename?.startsWith('app/admin/'));
+  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === exportedName && entry.filename?.startsWith(folder));
   if (!found) throw new Error(`No server action named ${exportedName} in ${manifestPath}`);
   return found[0];
 }

@@ -11,9 +11,10 @@ import { integrationChoiceLabel } from '@/lib/console/integration-choice';
 import { integrationNames, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { NO_ACCOUNT } from '@/lib/audit/audit';
 import { ACCESS_EVENT_ACTIONS } from '@/lib/auth/access-audit';
-import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue } from '@/lib/format/audit-labels';
+import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue, INTEGRATOR_ACTOR_LABEL } from '@/lib/format/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
+import { portalUserEmails } from '@/lib/portal/accounts';
 import { listConsoleUsers } from '@/lib/users/service';
 import { suggestIntegrations } from '../integration-suggestions';
 import { integrationPath, sectionOfAuditAction } from '@/lib/console/integration-sections';
@@ -31,9 +32,9 @@ function readFilters(params: Record<string, string | string[] | undefined>): { f
   const since = text(params.desde);
   const until = text(params.hasta);
   const filters: AuditFilters = {
-    targetType: tipo === 'integration' || tipo === 'console_user' ? tipo : undefined,
+    targetType: tipo === 'integration' || tipo === 'console_user' || tipo === 'portal_user' ? tipo : undefined,
     targetId: text(params.id) && /^\d{1,12}$/.test(params.id as string) ? (params.id as string) : undefined,
-    actor: actor === 'cli' || actor === 'system' || actor === 'anonymous' || (actor && /^\d{1,9}$/.test(actor)) ? actor : undefined,
+    actor: actor === 'cli' || actor === 'system' || actor === 'anonymous' || actor === 'integrator' || (actor && /^\d{1,9}$/.test(actor)) ? actor : undefined,
     action: action && Object.hasOwn(AUDIT_ACTION_LABELS, action) ? action : undefined,
     since: since && isCalendarDay(since) ? since : undefined,
     until: until && isCalendarDay(until) ? until : undefined,
@@ -74,7 +75,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const page = await listAuditPage(filters, after);
   // Only the names of the integrations on this page: there can be thousands.
   const onPage = page.rows.filter((entry) => entry.targetType === 'integration' && /^\d{1,9}$/.test(entry.targetId)).map((entry) => Number(entry.targetId));
-  const [users, names] = await Promise.all([listConsoleUsers(), integrationNames(chosenIntegration === undefined ? onPage : [...onPage, chosenIntegration])]);
+  const portalUsersOnPage = page.rows.filter((entry) => entry.targetType === 'portal_user' && /^\d{1,9}$/.test(entry.targetId)).map((entry) => Number(entry.targetId));
+  const [users, names, portalEmails] = await Promise.all([
+    listConsoleUsers(),
+    integrationNames(chosenIntegration === undefined ? onPage : [...onPage, chosenIntegration]),
+    portalUserEmails(portalUsersOnPage),
+  ]);
   const userNames = new Map(users.map((user) => [user.id, user.name]));
   const chosenName = chosenIntegration === undefined ? undefined : names.get(chosenIntegration);
   const base = new URLSearchParams();
@@ -98,6 +104,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     // A sign-in with an e-mail no account has: the e-mail itself is never kept.
     if (type === 'console_user' && id === NO_ACCOUNT) return 'Correo sin cuenta';
     if (type === 'console_user') return `Usuario ${userNames.get(Number(id)) ?? id}`;
+    if (type === 'portal_user' && id === NO_ACCOUNT) return 'Correo sin cuenta del portal';
+    if (type === 'portal_user') return `Usuario del portal ${portalEmails.get(Number(id)) ?? id}`;
     if (type === 'ledger') return 'Todas las integraciones';
     if (type === 'alerts') return 'Canales de alerta';
     return `${type} ${id}`;
@@ -114,6 +122,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <option value="cli">Operador (CLI)</option>
           <option value="system">El sistema</option>
           <option value="anonymous">{ANONYMOUS_ACTOR_LABEL}</option>
+          <option value="integrator">{INTEGRATOR_ACTOR_LABEL}</option>
         </FilterSelect>
         <FilterSelect name="accion" label="Cambio" value={filters.action} all="Todos" options={labelOptions(AUDIT_ACTION_LABELS)} />
         <FilterSelect
@@ -124,6 +133,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           options={[
             { value: 'integration', label: 'Integraciones' },
             { value: 'console_user', label: 'Usuarios' },
+            { value: 'portal_user', label: 'Usuarios del portal' },
           ]}
         />
         <IntegrationFilterField

@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
-import { RecoveryCodes } from './recovery-codes';
+import { RecoveryCodes } from '@/components/two-factor/recovery-codes';
 import { disableTwoFactorAction, regenerateRecoveryCodesAction } from './two-factor-actions';
 import { TwoFactorEnrolment } from './two-factor-enrolment';
 

@@ -1,0 +1,38 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { portalAction } from '@/lib/portal/action';
+import { changePortalPassword } from '@/lib/portal/passwords';
+import { requestAddress } from '@/lib/portal/session';
+import { endOwnPortalSession } from '@/lib/portal/sessions';
+import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
+
+// The portal user's own account: the password (every session ends, this one too) and "Sesiones
+// activas". Open to every role.
+
+export const changePortalPasswordAction = portalAction(
+  {
+    schema: z
+      .object({
+        actual: z.string().min(1, 'Escribe tu contraseña actual.').max(MAX_PASSWORD_LENGTH),
+        nueva: z.string().min(1, 'Escribe la nueva contraseña.').max(MAX_PASSWORD_LENGTH),
+        confirmacion: z.string().max(MAX_PASSWORD_LENGTH),
+      })
+      .refine((input) => input.nueva === input.confirmacion, { path: ['confirmacion'], message: 'La confirmación no coincide con la nueva contraseña.' }),
+  },
+  async ({ actual, nueva }, user) => {
+    const result = await changePortalPassword(user, actual, nueva, await requestAddress());
+    if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { nueva: result.error.message } : undefined };
+    // Its row is gone, so the cookie opens nothing; clearing it here would make Next render this
+    // page again in the answer, signed out, before the form shows where to go.
+    return { ok: true, message: 'Contraseña cambiada. Vuelve a iniciar sesión con la nueva.', data: undefined };
+  },
+);
+
+export const endOwnPortalSessionAction = portalAction({ schema: z.object({ sesion: z.string().min(1).max(64) }) }, async ({ sesion }, user) => {
+  if (sesion === user.sessionPublicId) return { ok: false, message: 'Para cerrar esta sesión usa «Cerrar sesión».' };
+  const ended = await endOwnPortalSession(user.actor, sesion);
+  revalidatePath('/portal/cuenta');
+  return ended ? { ok: true, data: undefined } : { ok: false, message: 'Esa sesión ya había terminado.' };
+});

@@ -1,0 +1,66 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
+import { z } from 'zod';
+import { fromResult } from '@/lib/auth/action';
+import { idField } from '@/lib/console/form-schemas';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { portalAction } from '@/lib/portal/action';
+import { invitePortalUser, type SentInvitation } from '@/lib/portal/invitations';
+import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal/roles';
+import { cancelInvitation, removeMember, resendInvitation, setMemberRole } from '@/lib/portal/team';
+
+// "Equipo": an owner invites, removes and changes the roles of the people of its own integration.
+// The integration is always the owner's session's; a member or invitation id of another
+// integration is answered as one that does not exist.
+
+const refresh = () => revalidatePath('/portal/equipo');
+
+/** An id as the tables hold them (integer): a larger one names nothing, and is answered so. */
+const rowId = idField.max(2_147_483_647, 'Identificador inválido.');
+
+/** Development without SMTP: the link uses the address the owner opened the portal by (production uses NEXTAUTH_URL). */
+async function developmentOrigin(): Promise<string | undefined> {
+  const host = (await headers()).get('host');
+  return host ? `http://${host}` : undefined;
+}
+
+function sentMessage(sent: SentInvitation): string {
+  const where = sent.delivery === 'email' ? `Enviamos la invitación a ${sent.email}` : `Invitación creada para ${sent.email} (entorno de pruebas sin correo: el enlace está en la terminal del servicio)`;
+  return `${where}, como ${PORTAL_ROLE_LABELS[sent.role].toLowerCase()}. El enlace sirve una vez y vence el ${formatDateTime(sent.expiresAt)}.`;
+}
+
+export const invitePortalMemberAction = portalAction(
+  { roles: TEAM_MANAGERS, schema: z.object({ email: z.string().max(300), rol: z.string().max(40) }) },
+  async ({ email, rol }, user) => {
+    const result = await invitePortalUser({ kind: 'owner', user }, { email, role: rol }, { origin: await developmentOrigin() });
+    if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' || result.error.code === 'already_member' ? { email: result.error.message } : undefined };
+    refresh();
+    return { ok: true, message: sentMessage(result.value), data: undefined };
+  },
+);
+
+export const setPortalMemberRoleAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ miembro: rowId, rol: z.string().max(40) }) }, async ({ miembro, rol }, user) => {
+  const result = await setMemberRole(user, miembro, rol);
+  if (result.ok) refresh();
+  return fromResult(result, (member) => ({ message: `${member.name} ahora es ${PORTAL_ROLE_LABELS[member.role].toLowerCase()}.`, data: undefined }));
+});
+
+export const removePortalMemberAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ miembro: rowId }) }, async ({ miembro }, user) => {
+  const result = await removeMember(user, miembro);
+  if (result.ok) refresh();
+  return fromResult(result, (member) => ({ message: `${member.name} ya no es parte del equipo; sus sesiones se cerraron. Los tokens de la integración siguen funcionando.`, data: undefined }));
+});
+
+export const cancelPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
+  const result = await cancelInvitation(user, invitacion);
+  if (result.ok) refresh();
+  return fromResult(result, ({ email }) => ({ message: `Invitación a ${email} cancelada: su enlace ya no sirve.`, data: undefined }));
+});
+
+export const resendPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
+  const result = await resendInvitation(user, invitacion, { origin: await developmentOrigin() });
+  if (result.ok) refresh();
+  return fromResult(result, (sent) => ({ message: `${sentMessage(sent)} El enlace anterior ya no sirve.`, data: undefined }));
+});

@@ -1,0 +1,40 @@
+import Link from 'next/link';
+import { NavLinks } from '@/components/console/nav-links';
+import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal/roles';
+import { requirePortalPage } from '@/lib/portal/session';
+import { PortalSignOutButton } from '../sign-out-button';
+
+// Every signed-in portal page sits under this layout: no portal session, no portal (a console
+// session is none). Each page still checks the session and its own roles.
+export default async function PortalLayout({ children }: { children: React.ReactNode }) {
+  const user = await requirePortalPage();
+  const items = [
+    { href: '/portal', label: 'Inicio' },
+    ...(TEAM_MANAGERS.includes(user.role) ? [{ href: '/portal/equipo', label: 'Equipo' }] : []),
+    { href: '/portal/cuenta', label: 'Mi cuenta' },
+  ];
+  return (
+    <>
+      <a className="skip-link" href="#contenido">
+        Saltar al contenido
+      </a>
+      <header className="console-header">
+        <Link href="/portal" className="console-brand">
+          Portal · <span className="integration-name" data-testid="portal-integration">{user.integrationName}</span>
+        </Link>
+        <NavLinks items={items} label="Secciones del portal" home="/portal">
+          <div className="console-user">
+            <span data-testid="portal-user">{user.name}</span>
+            <span className="role" data-testid="portal-role">
+              {PORTAL_ROLE_LABELS[user.role]}
+            </span>
+            <PortalSignOutButton />
+          </div>
+        </NavLinks>
+      </header>
+      <main className="console-main" id="contenido" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

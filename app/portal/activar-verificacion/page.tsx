@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
+import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
+import { requirePortalPage } from '@/lib/portal/session';
+import { PortalSignOutButton } from '../sign-out-button';
+import { RequiredPortalEnrolment } from './required-enrolment';
+
+export const metadata: Metadata = { title: 'Activa la verificación en dos pasos' };
+
+// Outside the signed-in layout on purpose: in production an owner or developer without two-factor
+// sign-in reaches this page only, until enrolled (lib/portal/policy.ts).
+export default async function PortalRequiredEnrolmentPage() {
+  const user = await requirePortalPage(undefined, { allowPending: 'two_factor_enrolment' });
+  if (user.pendingStep !== 'two_factor_enrolment' && !(await renderingAfterOwnAction())) redirect('/portal/cuenta');
+  return (
+    <main className="login" id="contenido">
+      <h1>Activa la verificación en dos pasos</h1>
+      <p>
+        Hola, {user.name}. Como {PORTAL_ROLE_LABELS[user.role].toLowerCase()} de «{user.integrationName}» ves credenciales y consultas: además de la contraseña
+        entras con un código de tu teléfono. Actívala para usar el portal.
+      </p>
+      <div className="card">
+        <RequiredPortalEnrolment />
+      </div>
+      <PortalSignOutButton />
+    </main>
+  );
+}

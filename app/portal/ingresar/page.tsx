@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { currentPortalUser, portalLandingPath } from '@/lib/portal/session';
+import { PortalSignInForm } from './sign-in-form';
+
+export const metadata: Metadata = { title: 'Iniciar sesión' };
+
+const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
+  sesion: { tone: 'info', text: 'Tu sesión terminó: vuelve a iniciar sesión.' },
+  salida: { tone: 'success', text: 'Cerraste sesión. Hasta pronto.' },
+  'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicia sesión con la nueva contraseña.' },
+  'clave-restablecida': { tone: 'success', text: 'Contraseña restablecida. Inicia sesión con la nueva contraseña.' },
+};
+
+export default async function PortalSignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const signedIn = await currentPortalUser();
+  if (signedIn) redirect(portalLandingPath(signedIn.pendingStep));
+  const motivo = (await searchParams).motivo;
+  const reason = typeof motivo === 'string' && Object.hasOwn(REASONS, motivo) ? REASONS[motivo] : undefined;
+  return (
+    <main className="login" id="contenido">
+      <h1>Portal de integradores</h1>
+      <p className="muted">Para las personas de cada integración: su saldo, sus consultas, sus estados de cuenta y su equipo.</p>
+      {reason && (
+        <p className={`notice ${reason.tone}`} role="status">
+          {reason.text}
+        </p>
+      )}
+      <div className="card">
+        <PortalSignInForm />
+      </div>
+      <p className="small links">
+        <Link href="/portal/restablecer">¿Olvidaste tu contraseña?</Link>
+      </p>
+      <p className="small muted">
+        ¿Todavía no tienes cuenta? Entras con la invitación que te envía el propietario de tu integración o el equipo del servicio.
+      </p>
+    </main>
+  );
+}

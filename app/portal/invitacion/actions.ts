@@ -1,0 +1,33 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { acceptanceSchema, acceptInvitation } from '@/lib/portal/invitations';
+import { portalTwoFactorRequired } from '@/lib/portal/policy';
+import { PORTAL_PENDING_STEP_PATHS, requestAddress, setPortalSessionCookie } from '@/lib/portal/session';
+
+export interface AcceptanceState {
+  error: string | null;
+  fieldErrors: Record<string, string>;
+  name: string;
+}
+
+// POST /portal/invitacion - accepting an invitation: the link's code comes in the form (the page
+// took it out of the address), with the person's name and chosen password. The account is created
+// and signed in; where a second factor is required, its enrolment comes next.
+export async function acceptInvitationAction(_previous: AcceptanceState, form: FormData): Promise<AcceptanceState> {
+  const name = String(form.get('nombre') ?? '');
+  const parsed = acceptanceSchema.safeParse({ nombre: name, clave: form.get('clave') ?? '', repetida: form.get('repetida') ?? '' });
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
+    return { error: 'Revisa los campos marcados y vuelve a enviar.', fieldErrors, name };
+  }
+  const requestHeaders = await headers();
+  const accepted = await acceptInvitation(form.get('codigo'), parsed.data, { clientIp: await requestAddress(), userAgent: requestHeaders.get('user-agent') ?? '' });
+  if (!accepted.ok) {
+    return { error: accepted.error.message, fieldErrors: accepted.error.code === 'invalid' ? { clave: accepted.error.message } : {}, name };
+  }
+  await setPortalSessionCookie(accepted.value.sessionId);
+  redirect(portalTwoFactorRequired(accepted.value.role) ? PORTAL_PENDING_STEP_PATHS.two_factor_enrolment : '/portal?bienvenida=1');
+}

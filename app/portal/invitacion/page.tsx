@@ -1,0 +1,46 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { invitationForCode, INVITATION_MESSAGES } from '@/lib/portal/invitations';
+import { LINK_CODE_PARAM } from '@/lib/portal/links';
+import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
+import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { ForgetLinkCode } from '../forget-link-code';
+import { AcceptanceForm } from './acceptance-form';
+
+export const metadata: Metadata = { title: 'Aceptar la invitación' };
+
+// The page an invitation's link opens. Opening it uses nothing (a mail scanner that fetches the
+// link spends nothing): it says who is invited where, and the form posts the code, once.
+export default async function InvitationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const code = (await searchParams)[LINK_CODE_PARAM];
+  const invitation = await invitationForCode(code);
+  return (
+    <main className="login" id="contenido">
+      <ForgetLinkCode />
+      <h1>Invitación al portal de integradores</h1>
+      {invitation.state === 'valid' ? (
+        <>
+          <p>
+            Te invitaron como <strong>{PORTAL_ROLE_LABELS[invitation.role].toLowerCase()}</strong> de la integración <strong>«{invitation.integrationName}»</strong> ({PORTAL_ROLE_DESCRIPTIONS[invitation.role]}).
+          </p>
+          <p className="small muted">
+            Tu cuenta será <span className="mono break-anywhere">{invitation.email}</span>. La invitación vence el {formatDateTime(invitation.expiresAt)}.
+          </p>
+          <div className="card">
+            <AcceptanceForm code={code as string} email={invitation.email} minLength={MIN_PASSWORD_LENGTH} />
+          </div>
+        </>
+      ) : (
+        <>
+          <p className="notice error" role="alert">
+            {invitation.state === 'expired' ? INVITATION_MESSAGES.linkExpired : INVITATION_MESSAGES.linkUnusable}
+          </p>
+          <p className="small">
+            ¿Ya tienes cuenta? <Link href="/portal/ingresar">Inicia sesión</Link>.
+          </p>
+        </>
+      )}
+    </main>
+  );
+}

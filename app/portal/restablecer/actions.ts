@@ -1,0 +1,53 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { consumeSignInLimit } from '@/lib/limits/limits';
+import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/portal/passwords';
+import { requestAddress } from '@/lib/portal/session';
+import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
+
+export interface ResetRequestState {
+  sent: boolean;
+  error: string | null;
+}
+
+// POST /portal/restablecer - "¿Olvidaste tu contraseña?": spends from the per-IP sign-in limit, as a
+// sign-in does, and answers the same for any address.
+export async function requestResetAction(_previous: ResetRequestState, form: FormData): Promise<ResetRequestState> {
+  if (!(await consumeSignInLimit(await requestAddress()))) {
+    return { sent: false, error: 'Demasiadas solicitudes desde esta dirección. Espera un minuto y vuelve a intentarlo.' };
+  }
+  const requestHeaders = await headers();
+  await requestPortalPasswordReset(form.get('email'), { origin: developmentOrigin(requestHeaders) });
+  return { sent: true, error: null };
+}
+
+export interface NewPasswordState {
+  error: string | null;
+  fieldErrors: Record<string, string>;
+}
+
+const newPasswordSchema = z
+  .object({ clave: z.string().max(MAX_PASSWORD_LENGTH), repetida: z.string().max(MAX_PASSWORD_LENGTH) })
+  .refine((value) => value.clave === value.repetida, { message: 'Las dos contraseñas no coinciden.', path: ['repetida'] });
+
+// POST /portal/restablecer/clave - a new password through the link's code (posted, not in the
+// address); every session of the account ends and the person signs in with it.
+export async function completeResetAction(_previous: NewPasswordState, form: FormData): Promise<NewPasswordState> {
+  if (!(await consumeSignInLimit(await requestAddress()))) {
+    return { error: 'Demasiadas solicitudes desde esta dirección. Espera un minuto y vuelve a intentarlo.', fieldErrors: {} };
+  }
+  const parsed = newPasswordSchema.safeParse({ clave: form.get('clave') ?? '', repetida: form.get('repetida') ?? '' });
+  if (!parsed.success) return { error: 'Revisa los campos marcados y vuelve a enviar.', fieldErrors: { repetida: parsed.error.issues[0]!.message } };
+  const result = await completePortalPasswordReset(form.get('codigo'), parsed.data.clave);
+  if (!result.ok) return { error: result.error.message, fieldErrors: result.error.code === 'invalid' ? { clave: result.error.message } : {} };
+  redirect('/portal/ingresar?motivo=clave-restablecida');
+}
+
+/** Development only (production links use NEXTAUTH_URL): the address the person used, for the link. */
+function developmentOrigin(requestHeaders: Headers): string | undefined {
+  const host = requestHeaders.get('host');
+  return host ? `http://${host}` : undefined;
+}

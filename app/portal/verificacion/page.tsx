@@ -1,0 +1,28 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
+import { requirePortalPage } from '@/lib/portal/session';
+import { PortalSignOutButton } from '../sign-out-button';
+import { PortalSecondFactorForm } from './second-factor-form';
+
+export const metadata: Metadata = { title: 'Verificación en dos pasos' };
+
+// Outside the signed-in layout on purpose: after the password, a user with two-factor sign-in
+// reaches this page only, until they type a code.
+export default async function PortalSecondFactorPage() {
+  const user = await requirePortalPage(undefined, { allowPending: 'second_factor' });
+  if (user.pendingStep !== 'second_factor' && !(await renderingAfterOwnAction())) redirect('/portal');
+  return (
+    <main className="login" id="contenido">
+      <h1>Verificación en dos pasos</h1>
+      <p>
+        Hola, {user.name}. Para terminar de iniciar sesión escribe un código de verificación: el que muestra tu aplicación de autenticación o, sin el teléfono, uno de
+        tus códigos de recuperación.
+      </p>
+      <div className="card">
+        <PortalSecondFactorForm />
+      </div>
+      <PortalSignOutButton />
+    </main>
+  );
+}

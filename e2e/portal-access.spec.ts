@@ -1,0 +1,200 @@
+// The integrators' portal as people meet it (issue 33, first slice): an administrator invites an
+// integration's owner from the console; the owner opens the link (read from the app's output: the
+// e2e app has no SMTP server, so development prints it), chooses a password, enrols in two-factor
+// sign-in, sees Inicio with the integration's balance, signs in again with the app's code and
+// invites a billing person, who accepts on a phone and finds no team page. Every portal page is
+// checked with axe and for sideways scrolling at 1366 and 390 px, with screenshots.
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/two-factor/totp';
+import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { ARTIFACTS_DIR } from './support/paths';
+
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
+/** Accepting hashes a password (scrypt, 128 MiB): on a loaded machine a step may take seconds. */
+const HASHING_STEP_MS = 30_000;
+const PASSWORD = 'volcán de fuego al amanecer sobre Antigua';
+
+/** The latest link the app printed for this address (lib/portal/mail.ts, development without SMTP). */
+async function printedLink(kind: 'Invitación al portal para' | 'Restablecer la contraseña del portal de', email: string): Promise<string> {
+  const log = path.join(ARTIFACTS_DIR, 'app-output.log');
+  const pattern = new RegExp(`${kind} ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    const found = [...fs.readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1];
+    if (found) return found;
+    await sleep(100);
+  }
+  throw new Error(`the app printed no link for ${email}`);
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Axe and no sideways scrolling at this page's current size, and a screenshot. */
+async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  expect(await seriousAccessibilityViolations(page), name).toEqual([]);
+  expect(await horizontalOverflow(page), name).toBeLessThanOrEqual(0);
+  await screenshot(page, testInfo, name);
+}
+
+/** The same at 1366 and 390 px: the page as it is, then resized (and back). */
+async function checkBothSizes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const original = page.viewportSize();
+  for (const [size, viewport] of [
+    ['1366', DESKTOP],
+    ['390', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await checkPage(page, testInfo, `portal-${name}-${size}`);
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+async function newPage(browser: Browser, viewport: { width: number; height: number }, ip: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  return { context, page: await context.newPage() };
+}
+
+/** Signs out from the portal's header (behind "Menú" on a phone). */
+async function signOut(page: Page): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menú' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page.getByText('Cerraste sesión. Hasta pronto.')).toBeVisible();
+}
+
+test('un administrador invita al propietario; el propietario acepta, activa la verificación, ve su saldo e invita a facturación', async ({ browser }, testInfo) => {
+  test.setTimeout(300_000);
+  const { baseUrl, adminEmail, adminPassword } = settings();
+  const stamp = Date.now().toString(36);
+  const nombre = `portal-${stamp}`;
+  const ownerEmail = `duena-${stamp}@example.com`;
+  const billingEmail = `facturas-${stamp}@example.com`;
+
+  // The administrator creates an integration with Q 250.00 and invites its owner from its page.
+  const { context: adminContext, page: admin } = await newPage(browser, DESKTOP, '10.60.0.1');
+  await signInThroughForm(admin, adminEmail, adminPassword);
+  await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
+  await admin.getByLabel('Nombre (login)').fill(nombre);
+  await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
+  await admin.getByRole('button', { name: 'Crear integración' }).click();
+  await admin.getByRole('link', { name: 'Ir a la integración' }).click();
+  // The integration's portal users are among its data (issue 32's sections).
+  await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Datos de la integración' }).click();
+  const section = admin.getByTestId('portal-users');
+  await expect(section.getByRole('heading', { name: 'Usuarios del portal' })).toBeVisible();
+  await section.getByLabel('Correo de la persona').fill(ownerEmail);
+  await expect(section.getByLabel('Rol en el portal')).toHaveValue('propietario');
+  await section.getByRole('button', { name: 'Enviar invitación' }).click();
+  await expect(section.getByText(`Invitación creada para ${ownerEmail}`)).toBeVisible();
+  await admin.reload();
+  await expect(admin.getByTestId('portal-invitations')).toContainText(ownerEmail);
+  await checkBothSizes(admin, testInfo, 'consola-usuarios-del-portal');
+
+  // The owner opens the link: the page takes the code out of the address and posts it with the form.
+  const invitation = await printedLink('Invitación al portal para', ownerEmail);
+  const { context: ownerContext, page: owner } = await newPage(browser, DESKTOP, '10.60.0.2');
+  await owner.goto(invitation);
+  await expect(owner.getByRole('heading', { name: 'Invitación al portal de integradores', level: 1 })).toBeVisible();
+  await expect(owner.getByRole('main')).toContainText(`como propietario de la integración «${nombre}»`);
+  await expect(owner.getByTestId('sandbox-banner')).toContainText('Entorno de pruebas (sandbox)');
+  await expect.poll(() => new URL(owner.url()).search).toBe('');
+  await checkBothSizes(owner, testInfo, 'invitacion');
+  await owner.getByLabel('Tu nombre').fill('Dueña de la integración');
+  await owner.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
+  await owner.getByLabel('Repite la contraseña').fill(PASSWORD);
+  await owner.getByRole('button', { name: 'Crear mi cuenta' }).click();
+
+  // Inicio: the integration's name, its balance now and the low-balance threshold, the owner's role.
+  await expect(owner.getByRole('heading', { name: nombre, level: 1 })).toBeVisible({ timeout: HASHING_STEP_MS });
+  await expect(owner.getByTestId('portal-balance')).toHaveText('Q 250.00');
+  await expect(owner.getByTestId('portal-low-balance')).toContainText('Q ');
+  await expect(owner.getByTestId('portal-role')).toHaveText('Propietario');
+  await expect(owner.getByTestId('portal-integration')).toHaveText(nombre);
+  await checkBothSizes(owner, testInfo, 'inicio');
+
+  // Two-factor sign-in, from Mi cuenta: the QR code and the key typed by hand, as in the console.
+  await owner.goto(`${baseUrl}/portal/cuenta`);
+  await owner.getByRole('button', { name: 'Activar verificación en dos pasos' }).click();
+  await expect(owner.getByRole('img', { name: 'Código QR para agregar tu cuenta del portal a la aplicación' })).toBeVisible();
+  const secret = (await owner.getByTestId('two-factor-secret').textContent())!.replace(/\s+/g, '');
+  await checkBothSizes(owner, testInfo, 'activar-verificacion');
+  await owner.getByLabel('Código de la aplicación').fill(totpCodeAt(secret, Date.now()));
+  await owner.getByRole('button', { name: 'Confirmar y activar' }).click();
+  await expect(owner.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await owner.getByRole('button', { name: 'Listo, ya los guardé' }).click();
+  await expect(owner.getByTestId('recovery-codes-left')).toHaveText('Te quedan 10 códigos de recuperación.');
+  await expect(owner.getByTestId('active-sessions').locator('tbody tr')).toHaveCount(1);
+  await checkBothSizes(owner, testInfo, 'cuenta');
+
+  // Signing in again asks for the app's code (the enrolment's step is spent: the next one).
+  await signOut(owner);
+  await checkBothSizes(owner, testInfo, 'ingresar');
+  await owner.getByLabel('Correo electrónico').fill(ownerEmail);
+  await owner.getByLabel('Contraseña').fill(PASSWORD);
+  await owner.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(owner.getByRole('heading', { name: 'Verificación en dos pasos', level: 1 })).toBeVisible({ timeout: HASHING_STEP_MS });
+  await owner.goto(`${baseUrl}/portal/equipo`);
+  await expect(owner.getByRole('heading', { name: 'Verificación en dos pasos', level: 1 })).toBeVisible();
+  await checkBothSizes(owner, testInfo, 'verificacion');
+  await owner.getByLabel('Código de verificación').fill(totpCodeAt(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
+  await owner.getByRole('button', { name: 'Verificar' }).click();
+  await expect(owner.getByTestId('portal-balance')).toHaveText('Q 250.00');
+
+  // The owner invites a billing person from Equipo.
+  await owner.goto(`${baseUrl}/portal/equipo`);
+  await expect(owner.getByTestId('team-members')).toContainText(ownerEmail);
+  await owner.getByTestId('invite-email').fill(billingEmail);
+  await owner.getByTestId('invite-role').selectOption('facturacion');
+  await owner.getByRole('button', { name: 'Enviar invitación' }).click();
+  await expect(owner.getByText(`Invitación creada para ${billingEmail}`)).toBeVisible();
+  await owner.reload();
+  await expect(owner.getByTestId('team-invitations')).toContainText(billingEmail);
+  await checkBothSizes(owner, testInfo, 'equipo');
+
+  // The billing person accepts on a phone: Inicio with the balance, no team page for that role.
+  const { context: billingContext, page: billing } = await newPage(browser, PHONE, '10.60.0.3');
+  await billing.goto(await printedLink('Invitación al portal para', billingEmail));
+  await expect(billing.getByRole('main')).toContainText(`como facturación de la integración «${nombre}»`);
+  await billing.getByLabel('Tu nombre').fill('Persona de facturación');
+  await billing.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
+  await billing.getByLabel('Repite la contraseña').fill(PASSWORD);
+  await billing.getByRole('button', { name: 'Crear mi cuenta' }).click();
+  await expect(billing.getByTestId('portal-balance')).toHaveText('Q 250.00', { timeout: HASHING_STEP_MS });
+  await billing.getByRole('button', { name: 'Menú' }).click();
+  await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Mi cuenta']);
+  await expect(billing.getByTestId('portal-role')).toHaveText('Facturación');
+  await billing.goto(`${baseUrl}/portal/equipo`);
+  await expect(billing.getByRole('heading', { name: 'Esta página no es para tu rol', level: 1 })).toBeVisible();
+  await checkBothSizes(billing, testInfo, 'sin-permiso');
+
+  // Forgotten password: the same answer for any address; the link opens a page that posts it.
+  await signOut(billing);
+  await billing.goto(`${baseUrl}/portal/restablecer`);
+  await checkBothSizes(billing, testInfo, 'restablecer');
+  await billing.getByLabel('Correo electrónico de tu cuenta').fill(billingEmail);
+  await billing.getByRole('button', { name: 'Enviarme un enlace' }).click();
+  await expect(billing.getByText('Si ese correo es de una cuenta del portal, te enviamos un enlace')).toBeVisible();
+  await billing.goto(await printedLink('Restablecer la contraseña del portal de', billingEmail));
+  await expect(billing.getByRole('heading', { name: 'Elegir una contraseña nueva', level: 1 })).toBeVisible();
+  await expect.poll(() => new URL(billing.url()).search).toBe('');
+  await checkBothSizes(billing, testInfo, 'restablecer-clave');
+  const renewed = `${PASSWORD} y lluvia de la tarde`;
+  await billing.getByLabel('Nueva contraseña', { exact: true }).fill(renewed);
+  await billing.getByLabel('Repite la nueva contraseña').fill(renewed);
+  await billing.getByRole('button', { name: 'Guardar la contraseña' }).click();
+  await expect(billing.getByText('Contraseña restablecida. Inicia sesión con la nueva contraseña.')).toBeVisible({ timeout: HASHING_STEP_MS });
+
+  // The administrator sees both people on the integration's page.
+  await admin.reload();
+  await expect(admin.getByTestId('portal-users-list')).toContainText(ownerEmail);
+  await expect(admin.getByTestId('portal-users-list')).toContainText(billingEmail);
+
+  await billingContext.close();
+  await ownerContext.close();
+  await adminContext.close();
+});

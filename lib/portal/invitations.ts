@@ -1,0 +1,236 @@
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { db } from '@/db/client';
+import { portalInvitations, portalUsers, type PortalRole } from '@/db/schema';
+import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
+import type { SessionOrigin } from '@/lib/auth/sessions';
+import { findIntegration } from '@/lib/integrations/service';
+import { newPasswordProblem } from '@/lib/passwords/policy';
+import { fail, ok, type Result } from '@/lib/result';
+import { hashPassword } from '@/lib/security/passwords';
+import { MAX_PASSWORD_LENGTH, userEmailSchema, userNameSchema } from '@/lib/users/service';
+import { findPortalAccountByEmail, integratorActor } from './accounts';
+import { hashLinkCode, INVITATION_VALID_HOURS, isLinkCode, newLinkCode, portalLink } from './links';
+import { portalMailAvailable, printOnTerminal, sendInvitation, type LinkPrinter } from './mail';
+import { PORTAL_ROLES } from './roles';
+import type { PortalUserSession } from './session';
+import { startPortalSession } from './sessions';
+
+// Invitations to an integration's portal (issue 33, point 2): an administrator (console or CLI)
+// invites an integration's first owner, an owner the rest of its people. A single-use link valid
+// 72 hours, sent by e-mail (lib/portal/mail.ts), recorded in the audit with who invited whom.
+
+export const INVITATION_PATH = '/portal/invitacion';
+
+/** Who invites: staff (the console's administrators, the CLI) name the integration; an owner invites into its own. */
+export type Inviter = { kind: 'staff'; actor: Actor; integrationId: number } | { kind: 'owner'; user: PortalUserSession };
+
+export type InvitationError = 'invalid' | 'not_found' | 'already_member' | 'other_integration' | 'no_mail' | 'not_sent';
+
+export const INVITATION_MESSAGES = {
+  role: 'Elige un rol: propietario, desarrollador o facturación.',
+  noMail:
+    'Este servicio no tiene servidor de correo (ALERT_SMTP_HOST, ALERT_EMAIL_FROM): la invitación no se puede enviar. Configúralo y vuelve a invitar.',
+  alreadyMember: 'Esa persona ya es parte del equipo de esta integración.',
+  notFound: 'Esa integración no existe.',
+  linkUnusable: 'Este enlace ya no sirve: ya se usó, se reemplazó por una invitación más reciente o se canceló. Pide una invitación nueva a quien te invitó.',
+  linkExpired: `Este enlace venció: las invitaciones sirven ${INVITATION_VALID_HOURS} horas. Pide una invitación nueva a quien te invitó.`,
+  emailTaken:
+    'Ya tienes una cuenta del portal con este correo, en otra integración. Cada correo es una sola cuenta: si trabajas para dos integradores, pide a quien te invitó que use otro correo tuyo.',
+  passwordsDiffer: 'Las dos contraseñas no coinciden.',
+} as const;
+
+/** An address that already has an account in another integration, as staff are told (they see every integration). */
+export function otherIntegrationMessage(integrationName: string): string {
+  return `Ese correo ya tiene una cuenta del portal en la integración «${integrationName}». Cada correo es una sola cuenta: una persona que trabaja para dos integradores entra con un correo distinto en cada una.`;
+}
+
+const inviteSchema = z.object({ email: userEmailSchema, role: z.enum(PORTAL_ROLES, { error: INVITATION_MESSAGES.role }) });
+
+export interface SentInvitation {
+  id: number;
+  email: string;
+  role: PortalRole;
+  integrationName: string;
+  expiresAt: Date;
+  /** 'terminal': development without SMTP printed the link (on the app's terminal, or in the CLI's answer). */
+  delivery: 'email' | 'terminal';
+}
+
+/**
+ * Invites someone into an integration with a role. A pending invitation of the same address to
+ * the same integration is replaced (its link stops working). An address with an account in this
+ * integration is refused; one with an account in another is refused to staff with its name, and
+ * to an owner not at all: an owner must not learn which addresses other integrations have, so the
+ * person holding the address is told when they open the link (acceptInvitation). The link is
+ * sent at once; one that could not be sent is withdrawn and the inviter told why.
+ */
+export async function invitePortalUser(
+  inviter: Inviter,
+  input: { email: unknown; role: unknown },
+  delivery: { origin?: string; printer?: LinkPrinter } = {},
+): Promise<Result<SentInvitation, InvitationError>> {
+  const parsed = inviteSchema.safeParse(input);
+  if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
+  const { email, role } = parsed.data;
+  const target =
+    inviter.kind === 'owner'
+      ? { id: inviter.user.integrationId, nombre: inviter.user.integrationName }
+      : await findIntegration(inviter.integrationId).then((found) => found && { id: found.id, nombre: found.nombre });
+  if (!target) return fail('not_found', INVITATION_MESSAGES.notFound);
+  if (!portalMailAvailable()) return fail('no_mail', INVITATION_MESSAGES.noMail);
+  const existing = await findPortalAccountByEmail(email);
+  if (existing?.integrationId === target.id) return fail('already_member', INVITATION_MESSAGES.alreadyMember);
+  if (existing && inviter.kind === 'staff') return fail('other_integration', otherIntegrationMessage(existing.integrationName));
+
+  const actor = inviter.kind === 'owner' ? inviter.user.actor : inviter.actor;
+  const code = newLinkCode();
+  const invitation = await (await db()).transaction(async (tx) => {
+    await tx
+      .update(portalInvitations)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(portalInvitations.integrationId, target.id), sql`lower(${portalInvitations.email}) = ${email}`, isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt)));
+    const [row] = await tx
+      .insert(portalInvitations)
+      .values({
+        integrationId: target.id,
+        email,
+        role,
+        codeHash: hashLinkCode(code),
+        invitedBy: describeActor(actor),
+        expiresAt: sql`now() + make_interval(hours => ${INVITATION_VALID_HOURS})`,
+      })
+      .returning();
+    await writeAudit(tx, actor, { action: 'portal.invite', targetType: 'integration', targetId: target.id, before: null, after: { email, role, expiresAt: row!.expiresAt } });
+    return row!;
+  });
+
+  const sent = await sendInvitation(
+    { to: email, link: portalLink(INVITATION_PATH, code, delivery.origin), integrationName: target.nombre, role, expiresAt: invitation.expiresAt },
+    delivery.printer ?? printOnTerminal,
+  );
+  if (!sent.ok) {
+    await (await db()).transaction(async (tx) => {
+      await tx.update(portalInvitations).set({ revokedAt: sql`now()` }).where(eq(portalInvitations.id, invitation.id));
+      await writeAudit(tx, actor, { action: 'portal.invite_not_sent', targetType: 'integration', targetId: target.id, before: null, after: { email, role } });
+    });
+    return fail(sent.reason === 'not_configured' ? 'no_mail' : 'not_sent', sent.reason === 'not_configured' ? INVITATION_MESSAGES.noMail : `No se pudo enviar el correo de la invitación${sent.error ? ` (${sent.error})` : ''}: no quedó pendiente. Vuelve a intentarlo.`);
+  }
+  return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: sent.via });
+}
+
+/** An integration's invitation that has not been used, replaced or cancelled, nor expired. */
+export interface PendingInvitation {
+  id: number;
+  email: string;
+  role: PortalRole;
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export async function listPendingInvitations(integrationId: number): Promise<PendingInvitation[]> {
+  return (await db())
+    .select({
+      id: portalInvitations.id,
+      email: portalInvitations.email,
+      role: portalInvitations.role,
+      invitedBy: portalInvitations.invitedBy,
+      createdAt: portalInvitations.createdAt,
+      expiresAt: portalInvitations.expiresAt,
+    })
+    .from(portalInvitations)
+    .where(and(eq(portalInvitations.integrationId, integrationId), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt), gt(portalInvitations.expiresAt, sql`now()`)))
+    .orderBy(asc(portalInvitations.createdAt));
+}
+
+/** What an invitation link's page can say before anything is posted: who is invited where, or why the link no longer works. */
+export type InvitationLinkState =
+  | { state: 'valid'; email: string; role: PortalRole; integrationName: string; expiresAt: Date }
+  | { state: 'expired' }
+  | { state: 'unusable' };
+
+/** Reads a link without using it (opening the page, or a mail scanner fetching it, spends nothing). */
+export async function invitationForCode(code: unknown): Promise<InvitationLinkState> {
+  if (!isLinkCode(code)) return { state: 'unusable' };
+  const [row] = await (await db())
+    .select({ invitation: portalInvitations, expired: sql<boolean>`${portalInvitations.expiresAt} <= now()` })
+    .from(portalInvitations)
+    .where(eq(portalInvitations.codeHash, hashLinkCode(code)));
+  if (!row || row.invitation.acceptedAt || row.invitation.revokedAt) return { state: 'unusable' };
+  if (row.expired) return { state: 'expired' };
+  const integration = await findIntegration(row.invitation.integrationId);
+  if (!integration) return { state: 'unusable' };
+  return { state: 'valid', email: row.invitation.email, role: row.invitation.role, integrationName: integration.nombre, expiresAt: row.invitation.expiresAt };
+}
+
+export type AcceptanceError = 'invalid' | 'link' | 'email_taken';
+
+export const acceptanceSchema = z
+  .object({
+    nombre: userNameSchema,
+    clave: z.string().max(MAX_PASSWORD_LENGTH),
+    repetida: z.string().max(MAX_PASSWORD_LENGTH),
+  })
+  .refine((value) => value.clave === value.repetida, { message: INVITATION_MESSAGES.passwordsDiffer, path: ['repetida'] });
+
+class AcceptanceRefused extends Error {
+  constructor(readonly refusal: { code: AcceptanceError; message: string }) {
+    super(refusal.code);
+  }
+}
+
+/**
+ * Accepts an invitation: the person chooses their name and password (the console's policy), the
+ * account is created with the invited role, the link is used up (a conditional update: two posts
+ * of the same link cannot both create an account) and the person is signed in, all in one
+ * transaction. The portal then asks for a second factor where it is required.
+ */
+export async function acceptInvitation(
+  code: unknown,
+  input: { nombre: string; clave: string },
+  origin: SessionOrigin,
+): Promise<Result<{ sessionId: string; userId: number; role: PortalRole }, AcceptanceError>> {
+  const link = await invitationForCode(code);
+  if (link.state !== 'valid') return fail('link', link.state === 'expired' ? INVITATION_MESSAGES.linkExpired : INVITATION_MESSAGES.linkUnusable);
+  const problem = newPasswordProblem(input.clave, { email: link.email, name: input.nombre });
+  if (problem) return fail('invalid', problem);
+  if ((await findPortalAccountByEmail(link.email)) !== undefined) return fail('email_taken', INVITATION_MESSAGES.emailTaken);
+  const passwordHash = await hashPassword(input.clave);
+  try {
+    const accepted = await (await db()).transaction(async (tx) => {
+      const [invitation] = await tx
+        .update(portalInvitations)
+        .set({ acceptedAt: sql`now()` })
+        .where(and(eq(portalInvitations.codeHash, hashLinkCode(code as string)), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt), gt(portalInvitations.expiresAt, sql`now()`)))
+        .returning();
+      if (!invitation) throw new AcceptanceRefused({ code: 'link', message: INVITATION_MESSAGES.linkUnusable });
+      const [user] = await tx
+        .insert(portalUsers)
+        .values({ integrationId: invitation.integrationId, email: invitation.email, name: input.nombre, role: invitation.role, passwordHash })
+        .returning();
+      await tx.update(portalInvitations).set({ acceptedUserId: user!.id }).where(eq(portalInvitations.id, invitation.id));
+      const actor = integratorActor({ id: user!.id, email: user!.email, integrationId: invitation.integrationId, integrationName: link.integrationName });
+      await writeAudit(tx, actor, {
+        action: 'portal_user.accept_invitation',
+        targetType: 'portal_user',
+        targetId: user!.id,
+        before: null,
+        after: { email: user!.email, name: user!.name, role: user!.role },
+      });
+      const sessionId = await startPortalSession(tx, actor, origin);
+      return { sessionId, userId: user!.id, role: user!.role };
+    });
+    return ok(accepted);
+  } catch (error) {
+    if (error instanceof AcceptanceRefused) return fail(error.refusal.code, error.refusal.message);
+    // Another acceptance took the address between the check and the insert (the unique index).
+    if (isUniqueViolation(error)) return fail('email_taken', INVITATION_MESSAGES.emailTaken);
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  return code === '23505';
+}

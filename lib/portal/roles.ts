@@ -1,0 +1,26 @@
+import type { PortalRole } from '@/db/schema';
+
+// The portal's roles (issue 33): what each person of an integrator may see and do. Read by the
+// portal's pages, its actions, the console and the CLI; no server-only imports here.
+
+export const PORTAL_ROLES = ['propietario', 'desarrollador', 'facturacion'] as const satisfies readonly PortalRole[];
+
+export const PORTAL_ROLE_LABELS: Record<PortalRole, string> = {
+  propietario: 'Propietario',
+  desarrollador: 'Desarrollador',
+  facturacion: 'Facturación',
+};
+
+/** What each role is for, as the invitation form and "Equipo" explain it. */
+export const PORTAL_ROLE_DESCRIPTIONS: Record<PortalRole, string> = {
+  propietario: 'todo lo de la integración, también invitar y quitar personas y cambiar sus roles',
+  desarrollador: 'las credenciales y los registros de consultas',
+  facturacion: 'el saldo, los movimientos y los estados de cuenta',
+};
+
+/** Who manages the team (invitations, roles, removals). */
+export const TEAM_MANAGERS: readonly PortalRole[] = ['propietario'];
+
+export function isPortalRole(value: unknown): value is PortalRole {
+  return typeof value === 'string' && (PORTAL_ROLES as readonly string[]).includes(value);
+}

@@ -1,0 +1,117 @@
+import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { cache } from 'react';
+import type { PortalRole } from '@/db/schema';
+import type { IntegratorActor } from '@/lib/audit/audit';
+import { sessionCookiesAreSecure } from '@/lib/auth/cookie-security';
+import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieValue, knownDeviceFor } from '@/lib/auth/known-device';
+import { env } from '@/lib/env';
+import { requestClientIp } from '@/lib/limits/client-ip';
+import { integratorActor } from './accounts';
+import { findPortalSession, PORTAL_SESSION_MAX_AGE_SECONDS, portalPendingStep, type PortalPendingStep } from './sessions';
+
+export type { PortalPendingStep };
+
+// The portal's session in a request: its own cookie (an opaque random id; `__Host-` over https),
+// read and checked in the database on every request, as the console's is. Pages call
+// requirePortalPage, actions go through portalAction (lib/portal/action.ts): there is no other way
+// in, and both scope everything to the session's integration.
+
+const SESSION_COOKIE = 'portal-sesion';
+
+export function portalSessionCookieName(secure = sessionCookiesAreSecure()): string {
+  return secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
+
+export const PORTAL_PENDING_STEP_PATHS: Record<PortalPendingStep, string> = {
+  second_factor: '/portal/verificacion',
+  two_factor_enrolment: '/portal/activar-verificacion',
+};
+
+/** The signed-in portal user as the database says now. */
+export interface PortalUserSession {
+  id: number;
+  email: string;
+  name: string;
+  role: PortalRole;
+  /** Every read and action of the portal is scoped to this, never to an id a client sent. */
+  integrationId: number;
+  integrationName: string;
+  actor: IntegratorActor;
+  pendingStep: PortalPendingStep | null;
+  sessionPublicId: string;
+}
+
+/** The session's user, or null (no cookie, an ended or expired session, a removed member). */
+export const currentPortalUser = cache(async (): Promise<PortalUserSession | null> => {
+  const sessionId = (await cookies()).get(portalSessionCookieName())?.value;
+  if (!sessionId || sessionId.length > 100) return null;
+  const requestHeaders = await headers();
+  const found = await findPortalSession(sessionId, requestClientIp((name) => requestHeaders.get(name), env()));
+  if (!found) return null;
+  return {
+    id: found.id,
+    email: found.email,
+    name: found.name,
+    role: found.role,
+    integrationId: found.integrationId,
+    integrationName: found.integrationName,
+    actor: integratorActor(found),
+    pendingStep: portalPendingStep(found),
+    sessionPublicId: found.sessionPublicId,
+  };
+});
+
+/**
+ * For the portal's pages: no session goes to sign-in (saying the session ended when the browser
+ * still held one), a pending step to its page (unless this page is that one), and a role this page
+ * is not for to "Sin permiso".
+ */
+export async function requirePortalPage(roles?: readonly PortalRole[], { allowPending }: { allowPending?: PortalPendingStep } = {}): Promise<PortalUserSession> {
+  const user = await currentPortalUser();
+  if (!user) {
+    const held = (await cookies()).has(portalSessionCookieName());
+    redirect(held ? '/portal/ingresar?motivo=sesion' : '/portal/ingresar');
+  }
+  if (user.pendingStep && user.pendingStep !== allowPending) redirect(PORTAL_PENDING_STEP_PATHS[user.pendingStep]);
+  if (roles && !roles.includes(user.role)) redirect('/portal/sin-permiso');
+  return user;
+}
+
+/** Where a session goes once signed in: its pending step's page, or Inicio. */
+export function portalLandingPath(step: PortalPendingStep | null): string {
+  return step ? PORTAL_PENDING_STEP_PATHS[step] : '/portal';
+}
+
+/** Points the browser at a portal session (in an action's answer): HttpOnly, Lax, the whole site, 8 hours. */
+export async function setPortalSessionCookie(sessionId: string): Promise<void> {
+  const secure = sessionCookiesAreSecure();
+  (await cookies()).set(portalSessionCookieName(secure), sessionId, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: PORTAL_SESSION_MAX_AGE_SECONDS });
+}
+
+export async function clearPortalSessionCookie(): Promise<void> {
+  (await cookies()).delete(portalSessionCookieName());
+}
+
+/** The id of the session this request's cookie names (to end it), if any. */
+export async function portalSessionIdOfRequest(): Promise<string | undefined> {
+  return (await cookies()).get(portalSessionCookieName())?.value;
+}
+
+/**
+ * Marks the browser as a known device of this account after a password sign-in: exempt from the
+ * account's pace while a stranger guesses its password (lib/auth/known-device.ts, the portal's cookie).
+ */
+export async function rememberPortalDevice(email: string): Promise<void> {
+  const secure = sessionCookiesAreSecure();
+  const jar = await cookies();
+  const name = knownDeviceCookieName(secure, 'portal');
+  const known = knownDeviceFor(jar.get(name)?.value, email, Date.now(), 'portal');
+  jar.set(name, knownDeviceCookieValue(email, known, Date.now(), 'portal'), { httpOnly: true, sameSite: 'strict', path: '/', secure, maxAge: KNOWN_DEVICE_MAX_AGE_SECONDS });
+}
+
+/** The client address as the throttle and the per-IP limits see it. */
+export async function requestAddress(): Promise<string> {
+  const requestHeaders = await headers();
+  return requestClientIp((name) => requestHeaders.get(name), env());
+}

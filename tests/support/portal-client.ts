@@ -1,0 +1,57 @@
+// A client of the integrators' portal without a browser: the console client's cookie jar and
+// server actions, and the portal's forms posted as a browser posts them before its scripts run
+// (multipart, with the hidden fields React renders for a form bound to a server action).
+import { ConsoleClient } from './console-client';
+
+export interface FormAnswer {
+  status: number;
+  location: string | null;
+  text: string;
+}
+
+const ENTITIES: Record<string, string> = { '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+function unescapeHtml(value: string): string {
+  return value.replace(/&(?:quot|#x27|#39|lt|gt|amp);/g, (entity) => ENTITIES[entity]!);
+}
+
+/** The hidden inputs of the page's form that has a field named `field` (its code, its server action). */
+export function formFields(html: string, field: string): Record<string, string> {
+  const form = [...html.matchAll(/<form[\s\S]*?<\/form>/g)].map((match) => match[0]).find((candidate) => candidate.includes(`name="${field}"`));
+  if (!form) throw new Error(`no form with a field named ${field} on the page`);
+  const fields: Record<string, string> = {};
+  for (const input of form.matchAll(/<input\b[^>]*>/g)) {
+    const tag = input[0];
+    if (!/type="hidden"/.test(tag)) continue;
+    const name = /name="([^"]*)"/.exec(tag)?.[1];
+    if (name === undefined) continue;
+    fields[unescapeHtml(name)] = unescapeHtml(/value="([^"]*)"/.exec(tag)?.[1] ?? '');
+  }
+  return fields;
+}
+
+export class PortalClient extends ConsoleClient {
+  /** Posts a form as a browser without scripts does: the page's hidden fields, then `values`. */
+  async post(page: string, hidden: Record<string, string>, values: Record<string, string>): Promise<FormAnswer> {
+    const body = new FormData();
+    for (const [name, value] of Object.entries({ ...hidden, ...values })) body.append(name, value);
+    const answer = await this.request(page, { method: 'POST', body, headers: { origin: new URL(this.baseUrl).origin } });
+    return { status: answer.status, location: answer.headers.get('location'), text: answer.text };
+  }
+
+  /** Opens `page` and posts its form (the one with a field named `field`). */
+  async submit(page: string, field: string, values: Record<string, string>): Promise<FormAnswer> {
+    const opened = await this.request(page);
+    if (opened.status !== 200) throw new Error(`${page} answered ${opened.status}`);
+    return this.post(page.split('?')[0]!, formFields(opened.text, field), values);
+  }
+
+  /** One sign-in through the portal's form: the landing path (a 303) when signed in, else the page's text. */
+  async portalSignIn(email: string, password: string): Promise<FormAnswer> {
+    return this.submit('/portal/ingresar', 'password', { email, password });
+  }
+
+  portalSessionCookie(): string | undefined {
+    return [...this.cookies].find(([name]) => name.endsWith('portal-sesion'))?.[1];
+  }
+}
