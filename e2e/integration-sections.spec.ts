@@ -18,6 +18,7 @@ const SECTIONS = [
   { label: 'Saldo y estados de cuenta', path: '/saldo', heading: 'Movimientos de saldo' },
   { label: 'Notificaciones', path: '/notificaciones', heading: 'Notificaciones' },
   { label: 'Datos de la integración', path: '/datos', heading: 'Datos de la integración' },
+  { label: 'Portal', path: '/portal', heading: 'Usuarios del portal' },
   { label: 'Uso', path: '/uso', heading: 'Uso en los últimos 30 días' },
 ] as const;
 

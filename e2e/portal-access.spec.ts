@@ -83,8 +83,8 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
   await admin.getByRole('button', { name: 'Crear integración' }).click();
   await admin.getByRole('link', { name: 'Ir a la integración' }).click();
-  // The integration's portal users are among its data (issue 32's sections).
-  await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Datos de la integración' }).click();
+  // The integration's portal users have a section of their own (issue 32's sections).
+  await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Portal', exact: true }).click();
   const section = admin.getByTestId('portal-users');
   await expect(section.getByRole('heading', { name: 'Usuarios del portal' })).toBeVisible();
   await section.getByLabel('Correo de la persona').fill(ownerEmail);

@@ -20,6 +20,7 @@ describe("an integration's sections have addresses of their own", () => {
       '/admin/integraciones/12/saldo',
       '/admin/integraciones/12/notificaciones',
       '/admin/integraciones/12/datos',
+      '/admin/integraciones/12/portal',
       '/admin/integraciones/12/uso',
     ]);
   });
@@ -91,6 +92,8 @@ describe('links into an integration open the section they are about', () => {
       ip_rate_limited: 'uso',
       invalid_request: 'uso',
       too_many_nits: 'uso',
+      // A GET on a lookup: the integrator's code to fix, seen among the refusals by reason.
+      method_not_allowed: 'uso',
     });
   });
 });

@@ -22,7 +22,7 @@ export const invitePortalUserAction = consoleAction(
       const field = ['invalid', 'already_member', 'other_integration'].includes(result.error.code) ? { email: result.error.message } : undefined;
       return { ok: false, message: result.error.message, fieldErrors: field };
     }
-    revalidatePath(integrationPath(integrationId, 'datos'));
+    revalidatePath(integrationPath(integrationId, 'portal'));
     const sent = result.value;
     const where = sent.delivery === 'email' ? `Invitación enviada a ${sent.email}` : `Invitación creada para ${sent.email}; sin servidor de correo, el enlace está en la terminal de la aplicación`;
     return { ok: true, message: `${where} (${PORTAL_ROLE_LABELS[sent.role].toLowerCase()}). Vence el ${formatDateTime(sent.expiresAt)}.`, data: undefined };

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Stat } from '@/components/console/stat';
 import { requirePageUser } from '@/lib/auth/session';
-import { integrationPath } from '@/lib/console/integration-sections';
+import { integrationPath, type IntegrationSection } from '@/lib/console/integration-sections';
 import { integrationWarnings } from '@/lib/console/integration-warnings';
 import { listTokens, type TokenView } from '@/lib/credentials/tokens';
 import { env } from '@/lib/env';
@@ -78,8 +78,9 @@ const SECTION_LINKS = {
   saldo: 'Ir a Saldo y estados de cuenta',
   notificaciones: 'Ir a Notificaciones',
   datos: 'Ir a Datos de la integración',
+  portal: 'Ir a Portal',
   uso: 'Ir a Uso',
-} as const;
+} as const satisfies Record<IntegrationSection, string>;
 
 /** How many tokens work, when one was last used, and where requests may come from. */
 function CredentialsSummary({ integrationId, tokens, allowedNetworks }: { integrationId: number; tokens: TokenView[]; allowedNetworks: string[] }) {

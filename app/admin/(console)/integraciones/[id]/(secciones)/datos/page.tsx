@@ -3,7 +3,6 @@ import { requirePageUser } from '@/lib/auth/session';
 import { detailsOf } from '@/lib/integration-details/service';
 import { DetailsSection } from '../../details-section';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
-import { PortalUsersSection } from '../../portal-users-section';
 import { PurposeSection } from '../../purpose-section';
 import { StatusSection } from '../../status-section';
 
@@ -11,7 +10,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: await sectionTitle((await params).id, 'datos') };
 }
 
-/** Who the integrator is, its people in the portal and why it looks identifiers up; deactivating the integration (administrators). */
+/** Who the integrator is and why it looks identifiers up; deactivating the integration (administrators). */
 export default async function IntegrationDetailsPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser('support');
   const integration = await integrationOrNotFound((await params).id);
@@ -19,7 +18,6 @@ export default async function IntegrationDetailsPage({ params }: { params: Promi
   return (
     <>
       <DetailsSection integrationId={integration.id} details={detailsOf(integration)} isAdmin={isAdmin} />
-      <PortalUsersSection integrationId={integration.id} isAdmin={isAdmin} />
       <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
       {isAdmin && <StatusSection integration={integration} />}
     </>
