@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CopyableId } from '@/components/console/copyable-id';
+import { IdentifierList, recordIdentifierList } from '@/components/console/identifier-list';
 import { notFound } from 'next/navigation';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
@@ -264,9 +265,8 @@ export default async function IntegrationPage({ params }: { params: Promise<{ id
                     <td data-label="Estado">
                       <HttpStatusBadge status={record.httpStatus} />
                     </td>
-                    {/* A /rtu/nits batch is one long run of NITs: it wraps, so "Cobrado" stays in sight. */}
                     <td className="mono small identifiers" data-label="Identificador">
-                      {record.nit ?? record.cui ?? ''}
+                      <IdentifierList identifiers={recordIdentifierList(record)} fold />
                     </td>
                     <td className="num" data-label="Cobrado" data-testid="recent-charged">
                       {formatQuetzales(record.chargedCentavos)}

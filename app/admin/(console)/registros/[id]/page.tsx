@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { CopyButton } from '@/components/console/copy-button';
+import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
@@ -134,7 +135,7 @@ export default async function RecordPage({
             )}
             <dt>NIT</dt>
             <dd className="mono" data-testid="record-nit">
-              {record.nit ?? '—'}
+              {record.nit ? <IdentifierList identifiers={nitList(record.nit)} /> : '—'}
             </dd>
             <dt>CUI</dt>
             <dd className="mono" data-testid="record-cui">
