@@ -144,7 +144,8 @@ export default async function RecordPage({
             {hasIdentifiers && (
               <>
                 <dt>Datos personales</dt>
-                <dd>
+                {/* The reason's form and the identifiers it shows take the card's whole width on a phone. */}
+                <dd className="spans-row">
                   <p className="small muted">Enmascarados. Para verlos completos indica el motivo: el acceso queda registrado.</p>
                   <RevealIdentifiers recordId={record.id} reveal={revealRecordIdentifiersAction} />
                 </dd>
