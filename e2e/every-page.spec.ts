@@ -255,10 +255,10 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     }).toPass({ timeout: 15_000 });
     const chart = admin.getByRole('img', { name });
     // Hourly columns say which day they are: a 24-hour axis passes the same clock time twice.
-    const labels = (await chart.locator('text.axis').allTextContents()).filter((label) => label.includes(':'));
+    const labels = (await chart.locator('.chart-label:visible').allTextContents()).filter((label) => label.includes(':'));
     expect(labels.length).toBeGreaterThan(2);
     for (const label of labels) expect(label).toMatch(/^\d{2}\/\d{2} \d{2}:\d{2}$/);
-    await chart.locator('g[data-tip]').last().hover();
+    await chart.locator('[data-tip]').last().hover();
     const tooltip = admin.getByTestId('chart-tooltip').first();
     await expect(tooltip).toContainText('Catálogo omisos: ');
     await expect(tooltip).toContainText('Total: ');
@@ -266,11 +266,11 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     await admin.setViewportSize(VIEWPORTS[1].size);
     const narrow = admin.getByRole('img', { name });
     await expect(narrow).toBeVisible();
-    const letterHeight = await narrow.locator('text.axis').first().evaluate((element) => element.getBoundingClientRect().height);
+    const letterHeight = await narrow.locator('.chart-label:visible').first().evaluate((element) => element.getBoundingClientRect().height);
     expect(letterHeight).toBeGreaterThanOrEqual(10);
     await admin.mouse.move(1, 1);
     await expect(admin.getByTestId('chart-tooltip')).toHaveCount(0);
-    await narrow.locator('g[data-tip]').last().click();
+    await narrow.locator('[data-tip]').last().click();
     await expect(admin.getByTestId('chart-tooltip').first()).toContainText('Total: ');
   });
 

@@ -44,7 +44,7 @@ test('el buscador «NIT, CUI o id de solicitud» encuentra las consultas de un N
   const byNit = await search(page, '576937-k');
   // Masked for administrators too.
   await expect(byNit.filter({ hasText: 'Catálogo CUI/NIT' }).first().getByTestId('record-identifier')).toHaveText('5769••-K');
-  await expect(byNit.filter({ hasText: 'RTU por NIT' }).first().getByTestId('record-identifier')).toHaveText('71••-0,5769••-K');
+  await expect(byNit.filter({ hasText: 'RTU por NIT' }).first().getByTestId('record-identifier')).toHaveText('71••-0, 5769••-K');
   // Only that NIT's queries (the query by CUI above is not among them).
   for (const identifier of await byNit.getByTestId('record-identifier').allTextContents()) expect(identifier).toContain('5769••-K');
 

@@ -1,6 +1,8 @@
-// Hand-made SVG charts, rendered on the server: no chart library. Each is drawn twice, for a wide
-// and for a narrow screen (a 720-unit drawing shrunk to a phone would make its text unreadable);
-// CSS shows one. A small client component adds the tooltip.
+// Hand-made charts, rendered on the server as HTML boxes sized in percent: no chart library, and
+// no SVG. A drawing scaled to its box scales its text with it (a 720-unit drawing set its labels
+// at 9 px in half of a desktop and 5 px on a phone); here the labels are text of the page, at the
+// console's size whatever the chart's width. A small client component adds the tooltip.
+import type { CSSProperties } from 'react';
 import { ChartTooltip } from './chart-tooltip';
 
 export interface ChartSeries {
@@ -16,26 +18,61 @@ export interface StackedBucket {
   values: Record<string, number>;
 }
 
-const WIDE = { width: 720, height: 220, labels: 8 };
-const NARROW = { width: 360, height: 240, labels: 3 };
-const MARGIN = { top: 10, right: 8, bottom: 26, left: 40 };
+/**
+ * How many dates the time axis shows for the chart's width (CSS container queries in console.css
+ * show one row): a date and hour ("24/11 04:00") needs about 80 px to stay clear of the next.
+ */
+const AXIS_DENSITIES = [
+  { name: 'two', labels: 2 },
+  { name: 'few', labels: 3 },
+  { name: 'some', labels: 5 },
+  { name: 'many', labels: 8 },
+] as const;
 
 /** A "nice" upper bound for an axis: 1, 2 or 5 times a power of ten. */
 function niceMax(value: number): number {
   if (value <= 0) return 1;
   const power = 10 ** Math.floor(Math.log10(value));
-  return ([1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= value) ?? 10 * power);
+  return [1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= value) ?? 10 * power;
 }
 
+const percent = (value: number, max: number) => `${(value / max) * 100}%`;
+
 export function StackedBarChart({ title, buckets, series }: { title: string; buckets: StackedBucket[]; series: ChartSeries[] }) {
+  const totals = buckets.map((bucket) => series.reduce((sum, entry) => sum + (bucket.values[entry.key] ?? 0), 0));
+  const max = niceMax(Math.max(0, ...totals));
+  // The scale's marks, top first: the maximum, its half when it is a whole number, and zero.
+  const marks = [1, 0.5, 0].map((fraction) => max * fraction).filter((value) => Number.isInteger(value));
   return (
     <figure className="chart" style={{ margin: 0 }}>
       <ChartTooltip>
-        <div className="chart-wide">
-          <StackedBars title={title} buckets={buckets} series={series} size={WIDE} />
-        </div>
-        <div className="chart-narrow">
-          <StackedBars title={title} buckets={buckets} series={series} size={NARROW} />
+        <div className="bar-chart" role="img" aria-label={title}>
+          <div className="bar-chart-scale">
+            {marks.map((value) => (
+              <span key={value} className="chart-label">
+                {value.toLocaleString('es-GT')}
+              </span>
+            ))}
+          </div>
+          <div className="bar-chart-plot">
+            {marks.map((value) => (
+              <span key={value} className="bar-chart-rule" style={{ bottom: percent(value, max) }} />
+            ))}
+            {buckets.map((bucket, index) => {
+              const tip = [bucket.title, ...series.map((entry) => `${entry.label}: ${(bucket.values[entry.key] ?? 0).toLocaleString('es-GT')}`), `Total: ${totals[index]!.toLocaleString('es-GT')}`].join('\n');
+              return (
+                <div key={bucket.title + index} className="bar-chart-column" data-tip={tip}>
+                  {series.map((entry) => {
+                    const value = bucket.values[entry.key] ?? 0;
+                    return value === 0 ? null : <span key={entry.key} className="bar-chart-segment" style={{ height: percent(value, max), background: entry.color }} />;
+                  })}
+                </div>
+              );
+            })}
+          </div>
+          {AXIS_DENSITIES.map((density) => (
+            <TimeAxis key={density.name} buckets={buckets} labels={density.labels} className={`bar-chart-axis axis-${density.name}`} />
+          ))}
         </div>
       </ChartTooltip>
       <Legend series={series} />
@@ -43,51 +80,23 @@ export function StackedBarChart({ title, buckets, series }: { title: string; buc
   );
 }
 
-function StackedBars({ title, buckets, series, size }: { title: string; buckets: StackedBucket[]; series: ChartSeries[]; size: typeof WIDE }) {
-  const { width: WIDTH, height: HEIGHT } = size;
-  const totals = buckets.map((bucket) => series.reduce((sum, entry) => sum + (bucket.values[entry.key] ?? 0), 0));
-  const max = niceMax(Math.max(0, ...totals));
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const slot = plotWidth / Math.max(buckets.length, 1);
-  const barWidth = Math.max(1, slot * 0.75);
-  const labelEvery = Math.ceil(buckets.length / size.labels);
-  const y = (value: number) => MARGIN.top + plotHeight - (value / max) * plotHeight;
-
+/**
+ * One row of dates under the columns: every so many columns, each date starting under its column
+ * and given the room of the columns up to the next, so no two overlap. A last date without that
+ * room is left out rather than pushed past the chart's edge.
+ */
+function TimeAxis({ buckets, labels, className }: { buckets: StackedBucket[]; labels: number; className: string }) {
+  const every = Math.max(1, Math.ceil(buckets.length / labels));
   return (
-    <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={title}>
-      {[0, 0.5, 1].filter((fraction) => Number.isInteger(max * fraction)).map((fraction) => (
-        <g key={fraction}>
-          <line className="grid-line" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(max * fraction)} y2={y(max * fraction)} />
-          <text className="axis" x={MARGIN.left - 6} y={y(max * fraction) + 4} textAnchor="end">
-            {(max * fraction).toLocaleString('es-GT')}
-          </text>
-        </g>
-      ))}
-      {buckets.map((bucket, index) => {
-        const x = MARGIN.left + index * slot + (slot - barWidth) / 2;
-        const tip = [bucket.title, ...series.map((entry) => `${entry.label}: ${(bucket.values[entry.key] ?? 0).toLocaleString('es-GT')}`), `Total: ${totals[index]!.toLocaleString('es-GT')}`].join('\n');
-        let base = 0;
-        return (
-          <g key={bucket.title + index} data-tip={tip}>
-            <rect className="hit" x={MARGIN.left + index * slot} y={MARGIN.top} width={slot} height={plotHeight} fill="transparent" />
-            {series.map((entry) => {
-              const value = bucket.values[entry.key] ?? 0;
-              if (value === 0) return null;
-              const top = y(base + value);
-              const height = y(base) - top;
-              base += value;
-              return <rect key={entry.key} x={x} y={top} width={barWidth} height={Math.max(height, 0.5)} fill={entry.color} />;
-            })}
-            {index % labelEvery === 0 && (
-              <text className="axis" x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle">
-                {bucket.label}
-              </text>
-            )}
-          </g>
-        );
-      })}
-    </svg>
+    <div className={className} style={{ gridTemplateColumns: `repeat(${Math.max(buckets.length, 1)}, minmax(0, 1fr))` }}>
+      {buckets.map((bucket, index) =>
+        index % every === 0 && index + every <= buckets.length ? (
+          <span key={index} className="chart-label" style={{ gridColumn: `${index + 1} / span ${every}` }}>
+            {bucket.label}
+          </span>
+        ) : null,
+      )}
+    </div>
   );
 }
 
@@ -96,7 +105,7 @@ export interface GroupedBarRow {
   values: Record<string, number | null>;
 }
 
-/** Horizontal bars, one group per row (e.g. p50 and p95 per lookup). */
+/** Horizontal bars, one group per row (e.g. p50 and p95 per lookup), each with its figure beside it. */
 export function GroupedHorizontalBars({
   title,
   rows,
@@ -108,41 +117,28 @@ export function GroupedHorizontalBars({
   series: ChartSeries[];
   unit: string;
 }) {
-  const barHeight = 12;
-  const groupHeight = series.length * (barHeight + 3) + 12;
-  const labelWidth = 130;
-  const width = WIDE.width;
-  const height = rows.length * groupHeight + 4;
   const max = niceMax(Math.max(0, ...rows.flatMap((row) => series.map((entry) => row.values[entry.key] ?? 0))));
-  const scale = (value: number) => ((width - labelWidth - 70) * value) / max;
   return (
     <figure className="chart" style={{ margin: 0 }}>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title}>
-        {rows.map((row, rowIndex) => {
-          const top = rowIndex * groupHeight + 4;
-          return (
-            <g key={row.label}>
-              <text className="axis" x={0} y={top + groupHeight / 2} style={{ fontSize: 12 }}>
-                {row.label}
-              </text>
-              {series.map((entry, seriesIndex) => {
+      <div className="hbar-chart" role="img" aria-label={title}>
+        {rows.map((row) => (
+          <div key={row.label} className="hbar-group">
+            <span className="chart-label hbar-name">{row.label}</span>
+            <div className="hbar-lines">
+              {series.map((entry) => {
                 const value = row.values[entry.key] ?? null;
-                const barTop = top + seriesIndex * (barHeight + 3);
+                const figure = value === null ? 'sin datos' : `${value.toLocaleString('es-GT')} ${unit}`;
                 return (
-                  <g key={entry.key}>
-                    <rect x={labelWidth} y={barTop} width={Math.max(value ? scale(value) : 0, 1)} height={barHeight} fill={entry.color}>
-                      <title>{`${row.label} · ${entry.label}: ${value === null ? 'sin datos' : `${value.toLocaleString('es-GT')} ${unit}`}`}</title>
-                    </rect>
-                    <text className="axis" x={labelWidth + (value ? scale(value) : 0) + 6} y={barTop + barHeight - 2}>
-                      {value === null ? '—' : `${value.toLocaleString('es-GT')} ${unit}`}
-                    </text>
-                  </g>
+                  <div key={entry.key} className="hbar-line" title={`${row.label} · ${entry.label}: ${figure}`}>
+                    <span className="hbar" style={{ '--share': value ? value / max : 0, background: entry.color } as CSSProperties} />
+                    <span className="chart-label">{value === null ? '—' : figure}</span>
+                  </div>
                 );
               })}
-            </g>
-          );
-        })}
-      </svg>
+            </div>
+          </div>
+        ))}
+      </div>
       <Legend series={series} />
     </figure>
   );

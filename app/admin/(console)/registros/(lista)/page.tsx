@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { CopyableId } from '@/components/console/copyable-id';
+import { IdentifierList, recordIdentifierList } from '@/components/console/identifier-list';
 import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { IntegrationFilterField } from '@/components/console/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
@@ -249,7 +250,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                       <CopyableId value={record.requestId} shown={shortRequestId(record.requestId)} what="el id de solicitud" />
                     </td>
                     <td className="mono small identifiers" data-label="NIT / CUI" data-testid="record-identifier">
-                      {[record.nit, record.cui].filter(Boolean).join(' · ')}
+                      <IdentifierList identifiers={recordIdentifierList(record)} fold />
                     </td>
                     <td className="num" data-label="Cobrado" data-testid="record-charged">
                       {formatQuetzales(record.chargedCentavos)}

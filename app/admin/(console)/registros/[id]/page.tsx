@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { CopyButton } from '@/components/console/copy-button';
+import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
@@ -135,7 +136,7 @@ export default async function RecordPage({
             )}
             <dt>NIT</dt>
             <dd className="mono" data-testid="record-nit">
-              {record.nit ?? '—'}
+              {record.nit ? <IdentifierList identifiers={nitList(record.nit)} /> : '—'}
             </dd>
             <dt>CUI</dt>
             <dd className="mono" data-testid="record-cui">
@@ -144,7 +145,8 @@ export default async function RecordPage({
             {hasIdentifiers && (
               <>
                 <dt>Datos personales</dt>
-                <dd>
+                {/* The reason's form and the identifiers it shows take the card's whole width on a phone. */}
+                <dd className="spans-row">
                   <p className="small muted">Enmascarados. Para verlos completos indica el motivo: el acceso queda registrado.</p>
                   <RevealIdentifiers recordId={record.id} reveal={revealRecordIdentifiersAction} />
                 </dd>

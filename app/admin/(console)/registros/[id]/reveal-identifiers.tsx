@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
+import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import type { ActionResult } from '@/lib/auth/action';
 
 type Revealed = { nit: string | null; cui: string | null };
@@ -33,7 +34,7 @@ export function RevealIdentifiers({ recordId, reveal }: { recordId: number; reve
           <dl className="details">
             <dt>NIT</dt>
             <dd className="mono" data-testid="revealed-nit">
-              {revealed.nit ?? '—'}
+              {revealed.nit ? <IdentifierList identifiers={nitList(revealed.nit)} /> : '—'}
             </dd>
             <dt>CUI</dt>
             <dd className="mono" data-testid="revealed-cui">

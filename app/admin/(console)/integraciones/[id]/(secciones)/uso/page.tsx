@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { IdentifierList, recordIdentifierList } from '@/components/console/identifier-list';
 import { EmptyState } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
@@ -75,9 +76,8 @@ export default async function IntegrationUsagePage({ params }: { params: Promise
                     <td data-label="Estado">
                       <HttpStatusBadge status={record.httpStatus} />
                     </td>
-                    {/* A /rtu/nits batch is one long run of NITs: it wraps, so "Cobrado" stays in sight. */}
                     <td className="mono small identifiers" data-label="Identificador">
-                      {record.nit ?? record.cui ?? ''}
+                      <IdentifierList identifiers={recordIdentifierList(record)} fold />
                     </td>
                     <td className="num" data-label="Cobrado" data-testid="recent-charged">
                       {formatQuetzales(record.chargedCentavos)}
