@@ -222,7 +222,8 @@ test.describe.serial('en el teléfono (390 px) y en escritorio (1366 px), nada s
       await admin.setViewportSize({ width, height });
       for (const [name, path] of [
         ['panel', '/admin'],
-        ['integracion', demo!],
+        // An integration's charts are in its Uso section (issue 32, point 5).
+        ['integracion', `${demo!}/uso`],
       ] as const) {
         // The dashboard reads rollups, which take in new records within half a second.
         await expect(async () => {
