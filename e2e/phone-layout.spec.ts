@@ -324,6 +324,8 @@ test.describe.serial('en el teléfono (390 px) y en escritorio (1366 px), nada s
     await admin.getByRole('button', { name: 'Crear integración' }).click();
     await admin.getByRole('link', { name: 'Ir a la integración' }).click();
     await expect(admin.getByRole('heading', { name: INTEGRATION_NAME, level: 1 })).toBeVisible();
+    // The tariff is set in the integration's Saldo section (issue 32, point 5).
+    await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Saldo y estados de cuenta', exact: true }).click();
     await admin.getByLabel('Tarifa por consulta (Q)').fill('3.00');
     await admin.getByRole('button', { name: 'Guardar tarifa' }).click();
     await admin.getByRole('dialog', { name: `¿Cambiar la tarifa de «${INTEGRATION_NAME}»?` }).getByRole('button', { name: 'Guardar tarifa Q 3.00' }).click();
