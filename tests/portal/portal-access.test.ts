@@ -87,7 +87,7 @@ async function accept(link: string, name: string): Promise<PortalClient> {
 
 /** Staff invites through the console's "Usuarios del portal"; returns the link printed. */
 async function inviteFromConsole(console: ConsoleClient, integration: TestIntegration, email: string, rol: string): Promise<string> {
-  const answer = await console.serverAction(`/admin/integraciones/${integration.id}`, 'invitePortalUserAction', { integrationId: integration.id, email, rol });
+  const answer = await console.serverAction(`/admin/integraciones/${integration.id}/portal`, 'invitePortalUserAction', { integrationId: integration.id, email, rol });
   expect(says(answer, `Invitación creada para ${email}`), answer.text.slice(0, 800)).toBe(true);
   return linkFor(email);
 }
@@ -158,11 +158,12 @@ describe('invitations from the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     if (!created.ok) throw new Error(created.error.message);
     const support = new ConsoleClient(gateway.app.baseUrl, { 'x-forwarded-for': '198.51.100.200' });
     expect(await support.signIn('soporte-portal@example.com', created.value.password)).toBeNull();
-    const page = await support.request(`/admin/integraciones/${integrationA.id}`);
+    // The integration's Portal section (issue 32's sections).
+    const page = await support.request(`/admin/integraciones/${integrationA.id}/portal`);
     expect(page.text).toContain('Usuarios del portal');
     expect(page.text).toContain('duena-a@example.com');
     expect(page.text).not.toContain('Enviar invitación');
-    const refused = await support.serverAction(`/admin/integraciones/${integrationA.id}`, 'invitePortalUserAction', { integrationId: integrationA.id, email: 'colado@example.com', rol: 'propietario' });
+    const refused = await support.serverAction(`/admin/integraciones/${integrationA.id}/portal`, 'invitePortalUserAction', { integrationId: integrationA.id, email: 'colado@example.com', rol: 'propietario' });
     expect(says(refused, ACTION_MESSAGES.forbidden)).toBe(true);
   });
 });
@@ -215,7 +216,7 @@ describe('portal and console sessions', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
       expect(answer.status, path).toBe(307);
       expect(answer.headers.get('location'), path).toMatch(/^\/admin\/login/);
     }
-    const consoleAction = await ownerA.serverAction(`/admin/integraciones/${integrationA.id}`, 'invitePortalUserAction', { integrationId: integrationA.id, email: 'x@example.com', rol: 'propietario' });
+    const consoleAction = await ownerA.serverAction(`/admin/integraciones/${integrationA.id}/portal`, 'invitePortalUserAction', { integrationId: integrationA.id, email: 'x@example.com', rol: 'propietario' });
     expect(says(consoleAction, ACTION_MESSAGES.signedOut)).toBe(true);
 
     const console = await consoleAdmin();
