@@ -2,8 +2,9 @@
 // integration's owner from the console; the owner opens the link (read from the app's output: the
 // e2e app has no SMTP server, so development prints it), chooses a password, enrols in two-factor
 // sign-in, sees Inicio with the integration's balance, signs in again with the app's code and
-// invites a billing person, who accepts on a phone and finds no team page. Every portal page is
-// checked with axe and for sideways scrolling at 1366 and 390 px, with screenshots.
+// invites a billing person, who accepts on a phone, reads the movements and finds no team or
+// credentials page. Every portal page is checked with axe and for sideways scrolling at 1366 and
+// 390 px, with screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -166,10 +167,15 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await billing.getByRole('button', { name: 'Crear mi cuenta' }).click();
   await expect(billing.getByTestId('portal-balance')).toHaveText('Q 250.00', { timeout: HASHING_STEP_MS });
   await billing.getByRole('button', { name: 'Menú' }).click();
-  await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Mi cuenta']);
+  // Billing reads the money (movements, statements), not the team nor the credentials.
+  await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Movimientos', 'Estados de cuenta', 'Mi cuenta']);
   await expect(billing.getByTestId('portal-role')).toHaveText('Facturación');
-  await billing.goto(`${baseUrl}/portal/equipo`);
-  await expect(billing.getByRole('heading', { name: 'Esta página no es para tu rol', level: 1 })).toBeVisible();
+  await billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name: 'Movimientos' }).click();
+  await expect(billing.getByTestId('portal-movements').getByTestId('portal-balance-after')).toHaveText(['Q 250.00']);
+  for (const page of ['equipo', 'credenciales']) {
+    await billing.goto(`${baseUrl}/portal/${page}`);
+    await expect(billing.getByRole('heading', { name: 'Esta página no es para tu rol', level: 1 })).toBeVisible();
+  }
   await checkBothSizes(billing, testInfo, 'sin-permiso');
 
   // Forgotten password: the same answer for any address; the link opens a page that posts it.

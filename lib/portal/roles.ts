@@ -24,3 +24,9 @@ export const TEAM_MANAGERS: readonly PortalRole[] = ['propietario'];
 export function isPortalRole(value: unknown): value is PortalRole {
   return typeof value === 'string' && (PORTAL_ROLES as readonly string[]).includes(value);
 }
+
+/** Who reads the balance history ("Movimientos") and the monthly statements ("Estados de cuenta"). */
+export const BILLING_READERS: readonly PortalRole[] = ['propietario', 'facturacion'];
+
+/** Who reads the integration's tokens and IP allow-list ("Credenciales"). */
+export const CREDENTIAL_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];

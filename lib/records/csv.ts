@@ -66,8 +66,8 @@ function recordCsvLine(identifierText: IdentifierText): RecordLineFormat {
 /** A CSV line of a record with its identifiers in full (the console's export, a statement's charges). */
 export const RECORD_CSV_LINE = recordCsvLine((identifier) => identifier);
 
-/** A CSV line of a record with its identifiers masked as support sees them (the retention archive: lib/retention). */
-const MASKED_RECORD_CSV_LINE = recordCsvLine((identifier, column) => (column === 'nit' ? maskNitColumn(identifier) : maskCuiColumn(identifier)));
+/** A CSV line of a record with its identifiers masked as support sees them (the retention archive: lib/retention; the portal's statement CSV). */
+export const MASKED_RECORD_CSV_LINE = recordCsvLine((identifier, column) => (column === 'nit' ? maskNitColumn(identifier) : maskCuiColumn(identifier)));
 
 // The fields the app formats itself: the identifiers, and the source's error detail, which may echo them.
 const APP_FORMATTED = new Set(['nit', 'cui', 'error']);

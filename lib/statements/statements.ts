@@ -100,6 +100,18 @@ export async function findStatement(integrationId: number, month: string): Promi
   return row && toStatement(row);
 }
 
+/**
+ * One integration's statement by its id: undefined both when no statement has that id and when it
+ * is another integration's (the portal answers both alike).
+ */
+export async function findStatementOf(integrationId: number, statementId: number): Promise<Statement | undefined> {
+  const [row] = await (await db())
+    .select()
+    .from(monthlyStatements)
+    .where(and(eq(monthlyStatements.integrationId, integrationId), eq(monthlyStatements.id, statementId)));
+  return row && toStatement(row);
+}
+
 /** The integration's issued statements, newest month first. */
 export async function listStatements(integrationId: number): Promise<Statement[]> {
   const rows = await (await db())

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
-import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal/roles';
+import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 
@@ -10,6 +10,14 @@ export default async function PortalLayout({ children }: { children: React.React
   const user = await requirePortalPage();
   const items = [
     { href: '/portal', label: 'Inicio' },
+    // Only the pages this role may open: a link to "Sin permiso" would be a link to nothing.
+    ...(BILLING_READERS.includes(user.role)
+      ? [
+          { href: '/portal/movimientos', label: 'Movimientos' },
+          { href: '/portal/estados', label: 'Estados de cuenta' },
+        ]
+      : []),
+    ...(CREDENTIAL_READERS.includes(user.role) ? [{ href: '/portal/credenciales', label: 'Credenciales' }] : []),
     ...(TEAM_MANAGERS.includes(user.role) ? [{ href: '/portal/equipo', label: 'Equipo' }] : []),
     { href: '/portal/cuenta', label: 'Mi cuenta' },
   ];

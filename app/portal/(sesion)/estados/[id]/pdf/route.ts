@@ -1,0 +1,21 @@
+// GET /portal/estados/:id/pdf - an issued monthly statement of the session's integration, as PDF.
+import { env } from '@/lib/env';
+import { portalStatementDownload } from '@/lib/portal/downloads';
+import { BILLING_READERS } from '@/lib/portal/roles';
+import { renderStatementPdf } from '@/lib/statements/pdf';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const found = await portalStatementDownload(BILLING_READERS, params);
+  if (found instanceof Response) return found;
+  const { statement, user } = found;
+  const pdf = await renderStatementPdf(statement, env().SERVICE_NAME);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `attachment; filename="estado-de-cuenta-${user.integrationName}-${statement.month}.pdf"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
