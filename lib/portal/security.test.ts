@@ -16,6 +16,7 @@ import { acceptInvitation, invitePortalUser } from './invitations';
 import { changePortalPassword } from './passwords';
 import type { PortalUserSession } from './session';
 import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
+import { removeMember, setMemberRole, TEAM_MESSAGES } from './team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
 const ORIGIN = { clientIp: '192.0.2.81', userAgent: 'vitest' };
@@ -92,5 +93,30 @@ describe('a sign-in’s session is tied to the password it checked', () => {
     const current = (await findPortalAccountByEmail('cambia-clave@example.com'))!;
     expect(await signInPortalSession(integratorActor(current), ORIGIN, current.passwordHash)).toEqual(expect.any(String));
     expect(await sessionsOf(person.id)).toHaveLength(1);
+  });
+});
+
+describe('an owner’s change is refused once the owner is no longer one', () => {
+  it('B, removed by A, cannot remove C with the session B had before', async () => {
+    const integration = await newIntegration('portal-revision-duenos');
+    const a = await member(integration, 'duena-a@example.com');
+    const b = await member(integration, 'duena-b@example.com');
+    const c = await member(integration, 'duena-c@example.com');
+    expect(await removeMember(a, b.id)).toMatchObject({ ok: true });
+
+    expect(await removeMember(b, c.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
+    expect(await setMemberRole(b, c.id, 'facturacion')).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
+    expect(await findPortalSession(c.sessionId)).toMatchObject({ role: 'propietario' });
+    expect(await findPortalAccountByEmail('duena-c@example.com')).toBeDefined();
+  });
+
+  it('a demoted owner’s stale session changes nobody either', async () => {
+    const integration = await newIntegration('portal-revision-degradada');
+    const a = await member(integration, 'jefa-a@example.com');
+    const b = await member(integration, 'jefa-b@example.com');
+    const dev = await member(integration, 'dev-revision@example.com', 'desarrollador');
+    expect(await setMemberRole(a, b.id, 'facturacion')).toMatchObject({ ok: true });
+    expect(await removeMember(b, dev.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
+    expect(await findPortalSession(dev.sessionId)).toMatchObject({ role: 'desarrollador' });
   });
 });

@@ -48,7 +48,7 @@ export async function teamOf(integrationId: number): Promise<Team> {
   return { members, invitations };
 }
 
-export type TeamError = 'invalid' | 'not_found' | 'last_owner' | 'self';
+export type TeamError = 'invalid' | 'not_found' | 'last_owner' | 'self' | 'not_owner';
 
 export const TEAM_MESSAGES = {
   memberNotFound: 'Esa persona no está en el equipo de tu integración.',
@@ -56,6 +56,7 @@ export const TEAM_MESSAGES = {
   lastOwner: 'Debe quedar al menos un propietario en la integración: nombra propietario a otra persona antes de hacer este cambio.',
   removeSelf: 'No puedes quitarte a ti mismo del equipo: pide a otro propietario que lo haga.',
   role: 'Elige un rol: propietario, desarrollador o facturación.',
+  notOwner: 'Ya no eres propietario de esta integración: no puedes cambiar su equipo.',
 } as const;
 
 const roleSchema = z.enum(PORTAL_ROLES, { error: TEAM_MESSAGES.role });
@@ -75,6 +76,9 @@ async function changeMember(
       .from(portalUsers)
       .where(and(eq(portalUsers.integrationId, owner.integrationId), eq(portalUsers.role, 'propietario'), isNull(portalUsers.removedAt)))
       .for('update');
+    // The session was read before this transaction: another owner may have removed or demoted
+    // this one since. With the owners' rows locked, the answer cannot change until this commits.
+    if (!owners.some((row) => row.id === owner.id)) return fail('not_owner', TEAM_MESSAGES.notOwner);
     const [member] = await tx
       .select()
       .from(portalUsers)
