@@ -98,6 +98,7 @@ export async function invitePortalUser(
         role,
         codeHash: hashLinkCode(code),
         invitedBy: describeActor(actor),
+        invitedByUserId: inviter.kind === 'owner' ? inviter.user.id : null,
         expiresAt: sql`now() + make_interval(hours => ${INVITATION_VALID_HOURS})`,
       })
       .returning();

@@ -3,16 +3,16 @@
 // the password that was checked, an owner's change is refused once the owner is no longer one, a
 // removed or demoted owner's invitations stop working, resets are capped under concurrency and
 // owners cannot flood mailboxes with invitations.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { portalSessions } from '@/db/schema';
+import { auditLog, portalSessions } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { createIntegration } from '@/lib/integrations/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
-import { acceptInvitation, invitePortalUser } from './invitations';
+import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser } from './invitations';
 import { changePortalPassword } from './passwords';
 import type { PortalUserSession } from './session';
 import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
@@ -118,5 +118,37 @@ describe('an owner’s change is refused once the owner is no longer one', () =>
     expect(await setMemberRole(a, b.id, 'facturacion')).toMatchObject({ ok: true });
     expect(await removeMember(b, dev.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
     expect(await findPortalSession(dev.sessionId)).toMatchObject({ role: 'desarrollador' });
+  });
+});
+
+describe('a removed or demoted owner’s pending invitations stop working', () => {
+  it('removing an owner revokes the links they sent, audited; staff’s and other owners’ stay', async () => {
+    const integration = await newIntegration('portal-revision-invitaciones');
+    const a = await member(integration, 'invita-a@example.com');
+    const b = await member(integration, 'invita-b@example.com');
+    const sentByB = await invite({ kind: 'owner', user: b }, 'de-b@example.com', 'propietario');
+    const sentByA = await invite({ kind: 'owner', user: a }, 'de-a@example.com', 'desarrollador');
+    const sentByStaff = await invite({ kind: 'staff', actor: CLI, integrationId: integration.id }, 'de-staff@example.com', 'facturacion');
+
+    expect(await removeMember(a, b.id)).toMatchObject({ ok: true });
+    expect(await invitationForCode(sentByB)).toEqual({ state: 'unusable' });
+    expect(await acceptInvitation(sentByB, { nombre: 'De B', clave: PASSWORD }, ORIGIN)).toMatchObject({ ok: false, error: { code: 'link', message: INVITATION_MESSAGES.linkUnusable } });
+    expect(await findPortalAccountByEmail('de-b@example.com')).toBeUndefined();
+    expect(await invitationForCode(sentByA)).toMatchObject({ state: 'valid' });
+    expect(await invitationForCode(sentByStaff)).toMatchObject({ state: 'valid' });
+
+    const [audit] = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal.revoke_invitations'), eq(auditLog.targetId, String(integration.id))));
+    expect(audit).toMatchObject({ actor: `integrator:${a.id} ${integration.id} invita-a@example.com (portal-revision-invitaciones)`, before: { invitedBy: 'invita-b@example.com', invitations: [{ email: 'de-b@example.com', role: 'propietario' }] } });
+  });
+
+  it('demoting an owner revokes the links they sent; a role change between other roles does not', async () => {
+    const integration = await newIntegration('portal-revision-degradar');
+    const a = await member(integration, 'degrada-a@example.com');
+    const b = await member(integration, 'degrada-b@example.com');
+    const sentByB = await invite({ kind: 'owner', user: b }, 'de-degradada@example.com', 'facturacion');
+    expect(await setMemberRole(a, b.id, 'propietario')).toMatchObject({ ok: true });
+    expect(await invitationForCode(sentByB)).toMatchObject({ state: 'valid' });
+    expect(await setMemberRole(a, b.id, 'desarrollador')).toMatchObject({ ok: true });
+    expect(await invitationForCode(sentByB)).toEqual({ state: 'unusable' });
   });
 });

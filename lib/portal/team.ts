@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/db/client';
 import { portalInvitations, portalRecoveryCodes, portalTwoFactor, portalUsers, type PortalRole } from '@/db/schema';
-import { writeAudit } from '@/lib/audit/audit';
+import { writeAudit, type Executor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { invitePortalUser, listPendingInvitations, type InvitationError, type PendingInvitation, type SentInvitation } from './invitations';
 import type { LinkPrinter } from './mail';
@@ -90,6 +90,7 @@ async function changeMember(
     const losesOwner = member.role === 'propietario' && decided.value !== 'propietario';
     if (losesOwner && owners.length <= 1) return fail('last_owner', TEAM_MESSAGES.lastOwner);
     const before = { email: member.email, role: member.role };
+    if (losesOwner) await revokeInvitationsSentBy(tx, owner, member);
     if (decided.value === 'remove') {
       await tx.update(portalUsers).set({ removedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(portalUsers.id, member.id));
       const sessions = await endAllPortalSessions(tx, member.id);
@@ -101,6 +102,26 @@ async function changeMember(
     const [updated] = await tx.update(portalUsers).set({ role: decided.value, updatedAt: sql`now()` }).where(eq(portalUsers.id, member.id)).returning();
     await writeAudit(tx, owner.actor, { action: 'portal_user.set_role', targetType: 'portal_user', targetId: member.id, before, after: { email: member.email, role: decided.value } });
     return ok(memberView(updated!));
+  });
+}
+
+/**
+ * The pending invitations an owner sent stop working when that owner is removed or stops being
+ * one: a link they sent must not outlive their right to send it. In the change's transaction.
+ */
+async function revokeInvitationsSentBy(tx: Executor, owner: PortalUserSession, sender: typeof portalUsers.$inferSelect): Promise<void> {
+  const revoked = await tx
+    .update(portalInvitations)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(portalInvitations.invitedByUserId, sender.id), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt)))
+    .returning({ email: portalInvitations.email, role: portalInvitations.role });
+  if (revoked.length === 0) return;
+  await writeAudit(tx, owner.actor, {
+    action: 'portal.revoke_invitations',
+    targetType: 'integration',
+    targetId: owner.integrationId,
+    before: { invitedBy: sender.email, invitations: revoked },
+    after: null,
   });
 }
 
