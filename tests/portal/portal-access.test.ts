@@ -16,7 +16,8 @@ import { INVITATION_MESSAGES } from '@/lib/portal/invitations';
 import { TEAM_MESSAGES } from '@/lib/portal/team';
 import { createConsoleUser } from '@/lib/users/service';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
-import { ConsoleClient } from '../support/console-client';
+import { startApp } from '../support/app-server';
+import { ConsoleClient, serverActionId } from '../support/console-client';
 import { formFields, PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -288,5 +289,33 @@ describe('removing a member', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
     expect((await lookup()).status).toBe(200);
     expect((await gateway.call(ROUTES.renap, { as: { ...integrationB, token: `${integrationB.token}x` }, json: validRequestBody(ROUTES.renap, gateway.sample) })).status).toBe(403);
+  });
+});
+
+describe('signing out over https', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('clears the __Host- session cookie with Secure and Path=/, as a browser needs to drop it', async () => {
+    await accept(await inviteFromConsole(await consoleAdmin(), integrationA, 'sale-https@example.com', 'facturacion'), 'Sale');
+    // The same database behind a public URL on https: the portal's cookies are Secure and __Host-.
+    const secureApp = await startApp({ env: { NEXTAUTH_URL: 'https://portal.example.test', TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
+    try {
+      const browser = new PortalClient(secureApp.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+      expect((await browser.portalSignIn('sale-https@example.com', PASSWORD)).status).toBe(303);
+      expect([...browser.cookies.keys()]).toContain('__Host-portal-sesion');
+
+      const signedOut = await browser.request('/portal', {
+        method: 'POST',
+        headers: { 'next-action': serverActionId('portalSignOutAction', 'app/portal/'), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', origin: secureApp.baseUrl },
+        body: '[]',
+      });
+      const cleared = signedOut.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-portal-sesion='));
+      expect(cleared).toMatch(/^__Host-portal-sesion=;/);
+      const attributes = cleared!.split(';').map((part) => part.trim().toLowerCase());
+      expect(attributes).toContain('secure');
+      expect(attributes).toContain('path=/');
+      expect(attributes.some((part) => part === 'max-age=0' || part.startsWith('expires=thu, 01 jan 1970'))).toBe(true);
+      expect(browser.portalSessionCookie()).toBeUndefined();
+    } finally {
+      await secureApp.stop();
+    }
   });
 });
