@@ -68,7 +68,7 @@ export interface SentInvitation {
 export async function invitePortalUser(
   inviter: Inviter,
   input: { email: unknown; role: unknown },
-  delivery: { origin?: string; printer?: LinkPrinter } = {},
+  delivery: { printer?: LinkPrinter } = {},
 ): Promise<Result<SentInvitation, InvitationError>> {
   const parsed = inviteSchema.safeParse(input);
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
@@ -107,7 +107,7 @@ export async function invitePortalUser(
   });
 
   const sent = await sendInvitation(
-    { to: email, link: portalLink(INVITATION_PATH, code, delivery.origin), integrationName: target.nombre, role, expiresAt: invitation.expiresAt },
+    { to: email, link: portalLink(INVITATION_PATH, code), integrationName: target.nombre, role, expiresAt: invitation.expiresAt },
     delivery.printer ?? printOnTerminal,
   );
   if (!sent.ok) {

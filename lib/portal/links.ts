@@ -27,11 +27,12 @@ export function isLinkCode(value: unknown): value is string {
 
 /**
  * A portal page's address for an e-mail: under the public URL (NEXTAUTH_URL, required in
- * production), or in development under the address the person used (`origin`), else localhost.
+ * production), or in development under the app's own listening address, as the seed prints the
+ * console's. Never from the request's Host: anyone can send one, and a real code on a link to
+ * their host would hand them the account (docs/operations.md).
  */
-export function portalLink(path: string, code: string, origin?: string): string {
-  const settings = env();
-  const base = settings.NEXTAUTH_URL ?? origin ?? `http://localhost:${process.env.PORT ?? 3000}`;
+export function portalLink(path: string, code: string): string {
+  const base = env().NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
   const url = new URL(path, base);
   url.searchParams.set(LINK_CODE_PARAM, code);
   return url.toString();

@@ -68,7 +68,7 @@ export async function changePortalPassword(user: PortalUserSession, currentPassw
  * every few minutes per account). The answer is the same whether or not it is anyone's, and the
  * e-mail leaves after the answer, so neither the words nor the time tell which addresses exist.
  */
-export async function requestPortalPasswordReset(email: unknown, delivery: { origin?: string; printer?: LinkPrinter } = {}): Promise<void> {
+export async function requestPortalPasswordReset(email: unknown, delivery: { printer?: LinkPrinter } = {}): Promise<void> {
   const parsed = userEmailSchema.safeParse(email);
   if (!parsed.success) return;
   const account = await findPortalAccountByEmail(parsed.data);
@@ -90,7 +90,7 @@ export async function requestPortalPasswordReset(email: unknown, delivery: { ori
     await writeAudit(tx, { kind: 'anonymous' }, { action: 'portal_user.request_password_reset', targetType: 'portal_user', targetId: account.id, before: null, after: null });
     return row!;
   });
-  void sendPasswordReset({ to: account.email, link: portalLink(RESET_PATH, code, delivery.origin), expiresAt: reset.expiresAt }, delivery.printer ?? printOnTerminal).then(
+  void sendPasswordReset({ to: account.email, link: portalLink(RESET_PATH, code), expiresAt: reset.expiresAt }, delivery.printer ?? printOnTerminal).then(
     (sent) => {
       if (!sent.ok) logger('portal').warn({ userId: account.id, reason: sent.reason }, 'a portal password reset link could not be sent');
     },

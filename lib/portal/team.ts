@@ -167,7 +167,7 @@ export async function cancelInvitation(owner: PortalUserSession, invitationId: n
 export async function resendInvitation(
   owner: PortalUserSession,
   invitationId: number,
-  delivery: { origin?: string; printer?: LinkPrinter } = {},
+  delivery: { printer?: LinkPrinter } = {},
 ): Promise<Result<SentInvitation, TeamError | InvitationError>> {
   const pending = await pendingInvitationOf(owner, invitationId);
   if (!pending) return fail('not_found', TEAM_MESSAGES.invitationNotFound);

@@ -5,8 +5,9 @@
 // integration cannot act on another's people or invitations by id, and removing a member leaves
 // the integration's API token working. Forms are posted as a browser posts them before its scripts
 // run; the team's actions are called as React calls them, with any id one cares to send.
+import http from 'node:http';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, portalInvitations, portalUsers } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
@@ -317,5 +318,46 @@ describe('signing out over https', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     } finally {
       await secureApp.stop();
     }
+  });
+});
+
+/** Posts a form with a Host header of our choosing (fetch always sends the address it connects to). */
+async function postWithHost(path: string, host: string, fields: Record<string, string>): Promise<number> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port: gateway.app.port,
+        path,
+        method: 'POST',
+        // The Origin matches the forged Host, as an attacker's own client would send it.
+        headers: { host, origin: `http://${host}`, 'content-type': encoded.headers.get('content-type')!, 'content-length': body.length, 'x-forwarded-for': `203.0.113.${++addresses}` },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('links in the portal’s e-mails', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('a reset asked for with a forged Host header links to the app’s own address, never to that host', async () => {
+    const fields = formFields((await portalClient().request('/portal/restablecer')).text, 'email');
+    expect(await postWithHost('/portal/restablecer', 'evil.example', { ...fields, email: 'duena-a@example.com' })).toBe(200);
+    // Development without SMTP prints the link on the app's terminal once the answer has left.
+    const link = await vi.waitFor(() => {
+      const printed = /Restablecer la contraseña del portal de duena-a@example\.com: (\S+)/.exec(gateway.app.logs())?.[1];
+      if (!printed) throw new Error('no reset link printed yet');
+      return printed;
+    });
+    expect(link).not.toContain('evil.example');
+    expect(new URL(link).origin).toBe(`http://localhost:${gateway.app.port}`);
   });
 });

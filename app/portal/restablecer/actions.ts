@@ -1,6 +1,5 @@
 'use server';
 
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { consumeSignInLimit } from '@/lib/limits/limits';
@@ -19,8 +18,7 @@ export async function requestResetAction(_previous: ResetRequestState, form: For
   if (!(await consumeSignInLimit(await requestAddress()))) {
     return { sent: false, error: 'Demasiadas solicitudes desde esta dirección. Espera un minuto y vuelve a intentarlo.' };
   }
-  const requestHeaders = await headers();
-  await requestPortalPasswordReset(form.get('email'), { origin: developmentOrigin(requestHeaders) });
+  await requestPortalPasswordReset(form.get('email'));
   return { sent: true, error: null };
 }
 
@@ -44,10 +42,4 @@ export async function completeResetAction(_previous: NewPasswordState, form: For
   const result = await completePortalPasswordReset(form.get('codigo'), parsed.data.clave);
   if (!result.ok) return { error: result.error.message, fieldErrors: result.error.code === 'invalid' ? { clave: result.error.message } : {} };
   redirect('/portal/ingresar?motivo=clave-restablecida');
-}
-
-/** Development only (production links use NEXTAUTH_URL): the address the person used, for the link. */
-function developmentOrigin(requestHeaders: Headers): string | undefined {
-  const host = requestHeaders.get('host');
-  return host ? `http://${host}` : undefined;
 }
