@@ -6,14 +6,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, portalSessions } from '@/db/schema';
+import { auditLog, portalPasswordResets, portalSessions } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { createIntegration } from '@/lib/integrations/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
 import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser } from './invitations';
-import { changePortalPassword } from './passwords';
+import { changePortalPassword, requestPortalPasswordReset } from './passwords';
 import type { PortalUserSession } from './session';
 import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
 import { removeMember, setMemberRole, TEAM_MESSAGES } from './team';
@@ -150,5 +150,16 @@ describe('a removed or demoted owner’s pending invitations stop working', () =
     expect(await invitationForCode(sentByB)).toMatchObject({ state: 'valid' });
     expect(await setMemberRole(a, b.id, 'desarrollador')).toMatchObject({ ok: true });
     expect(await invitationForCode(sentByB)).toEqual({ state: 'unusable' });
+  });
+});
+
+describe('password reset requests', () => {
+  it('several at once for one account send one link: the five-minute cap holds under concurrency', async () => {
+    const integration = await newIntegration('portal-revision-restablecer');
+    const person = await member(integration, 'muchos-clics@example.com', 'facturacion');
+    const printed: string[] = [];
+    await Promise.all(Array.from({ length: 6 }, () => requestPortalPasswordReset('muchos-clics@example.com', { printer: (line) => printed.push(line) })));
+    expect(printed).toHaveLength(1);
+    expect(await (await db()).select({ id: portalPasswordResets.id }).from(portalPasswordResets).where(eq(portalPasswordResets.userId, person.id))).toHaveLength(1);
   });
 });

@@ -1,8 +1,10 @@
 'use server';
 
 import { redirect } from 'next/navigation';
+import { after } from 'next/server';
 import { z } from 'zod';
 import { consumeSignInLimit } from '@/lib/limits/limits';
+import { logger } from '@/lib/logging/logger';
 import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/portal/passwords';
 import { requestAddress } from '@/lib/portal/session';
 import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
@@ -18,7 +20,10 @@ export async function requestResetAction(_previous: ResetRequestState, form: For
   if (!(await consumeSignInLimit(await requestAddress()))) {
     return { sent: false, error: 'Demasiadas solicitudes desde esta dirección. Espera un minuto y vuelve a intentarlo.' };
   }
-  await requestPortalPasswordReset(form.get('email'));
+  // The answer leaves at once, the same for any address; looking the address up, the cap and the
+  // e-mail come after it, so the time to answer does not tell which addresses have an account.
+  const email = form.get('email');
+  after(() => requestPortalPasswordReset(email).catch((error: unknown) => logger('portal').error({ err: error }, 'a portal password reset request failed')));
   return { sent: true, error: null };
 }
 
