@@ -3,6 +3,7 @@
 // the password that was checked, an owner's change is refused once the owner is no longer one, a
 // removed or demoted owner's invitations stop working, resets are capped under concurrency and
 // owners cannot flood mailboxes with invitations.
+import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -10,13 +11,13 @@ import { auditLog, portalPasswordResets, portalSessions } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { createIntegration } from '@/lib/integrations/service';
 import { verifyPassword } from '@/lib/security/passwords';
-import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
-import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser } from './invitations';
+import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, OWNER_INVITATIONS_PER_HOUR } from './invitations';
 import { changePortalPassword, requestPortalPasswordReset } from './passwords';
 import type { PortalUserSession } from './session';
 import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
-import { removeMember, setMemberRole, TEAM_MESSAGES } from './team';
+import { removeMember, setMemberRole, TEAM_MESSAGES, teamOf } from './team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
 const ORIGIN = { clientIp: '192.0.2.81', userAgent: 'vitest' };
@@ -161,5 +162,41 @@ describe('password reset requests', () => {
     await Promise.all(Array.from({ length: 6 }, () => requestPortalPasswordReset('muchos-clics@example.com', { printer: (line) => printed.push(line) })));
     expect(printed).toHaveLength(1);
     expect(await (await db()).select({ id: portalPasswordResets.id }).from(portalPasswordResets).where(eq(portalPasswordResets.userId, person.id))).toHaveLength(1);
+  });
+});
+
+describe('invitations an owner sends', () => {
+  it('are capped per integration each hour, with a refusal in Spanish; staff’s are not counted', async () => {
+    const integration = await newIntegration('portal-revision-tope');
+    const a = await member(integration, 'tope-a@example.com');
+    const b = await member(integration, 'tope-b@example.com');
+    for (let sent = 0; sent < OWNER_INVITATIONS_PER_HOUR; sent++) await invite({ kind: 'owner', user: sent % 2 ? a : b }, `invitada-${sent}@example.com`, 'facturacion');
+    const refused = await invitePortalUser({ kind: 'owner', user: a }, { email: 'una-mas@example.com', role: 'facturacion' }, { printer: () => {} });
+    expect(refused).toEqual({ ok: false, error: { code: 'too_many', message: INVITATION_MESSAGES.tooMany } });
+    expect((await teamOf(integration.id)).invitations.map((invitation) => invitation.email)).not.toContain('una-mas@example.com');
+    // An administrator can still invite into the integration.
+    await invite({ kind: 'staff', actor: CLI, integrationId: integration.id }, 'por-soporte@example.com', 'facturacion');
+  });
+
+  it('that the mail server refuses tell the owner only that it failed; staff see the server’s words', async () => {
+    const integration = await newIntegration('portal-revision-smtp');
+    const owner = await member(integration, 'smtp-duena@example.com');
+    // A mail server that refuses everyone, with words an owner has no business reading.
+    const refusing = net.createServer((socket) => socket.end('554 5.7.1 relay-interno-7 rechaza por politica\r\n'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const SMTP = { ALERT_SMTP_HOST: '127.0.0.1', ALERT_SMTP_PORT: String((refusing.address() as net.AddressInfo).port), ALERT_EMAIL_FROM: 'avisos@pasarela.example' };
+    Object.assign(process.env, SMTP);
+    resetEnvCache();
+    try {
+      const byOwner = await invitePortalUser({ kind: 'owner', user: owner }, { email: 'sin-correo@example.com', role: 'facturacion' });
+      expect(byOwner).toEqual({ ok: false, error: { code: 'not_sent', message: INVITATION_MESSAGES.notSentToOwner } });
+      const byStaff = await invitePortalUser({ kind: 'staff', actor: CLI, integrationId: integration.id }, { email: 'sin-correo@example.com', role: 'facturacion' });
+      expect(byStaff).toMatchObject({ ok: false, error: { code: 'not_sent', message: expect.stringContaining('relay-interno-7') } });
+    } finally {
+      for (const name of Object.keys(SMTP)) delete process.env[name];
+      resetEnvCache();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
+    expect((await teamOf(integration.id)).invitations.map((invitation) => invitation.email)).not.toContain('sin-correo@example.com');
   });
 });
