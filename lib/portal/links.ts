@@ -27,13 +27,20 @@ export function isLinkCode(value: unknown): value is string {
 
 /**
  * A portal page's address for an e-mail: under the public URL (NEXTAUTH_URL, required in
- * production), or in development under the app's own listening address, as the seed prints the
- * console's. Never from the request's Host: anyone can send one, and a real code on a link to
- * their host would hand them the account (docs/operations.md).
+ * production), or in development under the app's own listening address, as server.mjs prints it
+ * (HOST and PORT; localhost when it listens on every interface). Never from the request's Host:
+ * anyone can send one, and a real code on a link to their host would hand them the account
+ * (docs/operations.md).
  */
 export function portalLink(path: string, code: string): string {
-  const base = env().NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  const base = env().NEXTAUTH_URL ?? listeningAddress();
   const url = new URL(path, base);
   url.searchParams.set(LINK_CODE_PARAM, code);
   return url.toString();
+}
+
+function listeningAddress(): string {
+  const host = process.env.HOST;
+  const name = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${process.env.PORT ?? 3000}`;
 }

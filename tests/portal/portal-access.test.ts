@@ -358,6 +358,7 @@ describe('links in the portal’s e-mails', { timeout: PROCESS_TEST_TIMEOUT_MS }
       return printed;
     });
     expect(link).not.toContain('evil.example');
-    expect(new URL(link).origin).toBe(`http://localhost:${gateway.app.port}`);
+    // The app's own address: it listens on 127.0.0.1 (HOST) at its port.
+    expect(new URL(link).origin).toBe(gateway.app.baseUrl);
   });
 });
