@@ -22,6 +22,11 @@ export const portalInvitations = pgTable(
     codeHash: text('code_hash').notNull().unique(),
     /** Who invited, as the audit names them (lib/audit describeActor). */
     invitedBy: text('invited_by').notNull(),
+    /**
+     * The owner who sent it, when an owner did (staff invitations have none): their pending
+     * invitations are revoked when they are removed or stop being an owner (lib/portal/team.ts).
+     */
+    invitedByUserId: integer('invited_by_user_id').references(() => portalUsers.id),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
     acceptedUserId: integer('accepted_user_id').references(() => portalUsers.id),

@@ -152,6 +152,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'portal.invite': 'Invitó a una persona al portal',
   'portal.invite_not_sent': 'No se pudo enviar una invitación al portal (quedó sin efecto)',
   'portal.cancel_invitation': 'Canceló una invitación al portal',
+  'portal.revoke_invitations': 'Anuló las invitaciones pendientes de quien dejó de ser propietario',
   'portal_user.accept_invitation': 'Aceptó la invitación al portal',
   'portal_user.set_role': 'Cambió el rol en el portal',
   'portal_user.remove': 'Quitó a la persona del portal',

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/db/client';
-import { portalInvitations, portalUsers, type PortalRole } from '@/db/schema';
+import { portalInvitations, portalUsers, type PortalInvitation, type PortalRole } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
 import type { SessionOrigin } from '@/lib/auth/sessions';
 import { findIntegration } from '@/lib/integrations/service';
@@ -25,7 +25,13 @@ export const INVITATION_PATH = '/portal/invitacion';
 /** Who invites: staff (the console's administrators, the CLI) name the integration; an owner invites into its own. */
 export type Inviter = { kind: 'staff'; actor: Actor; integrationId: number } | { kind: 'owner'; user: PortalUserSession };
 
-export type InvitationError = 'invalid' | 'not_found' | 'already_member' | 'other_integration' | 'no_mail' | 'not_sent';
+export type InvitationError = 'invalid' | 'not_found' | 'already_member' | 'other_integration' | 'no_mail' | 'not_sent' | 'not_owner' | 'too_many';
+
+/**
+ * At most this many invitations an integration's owners send in an hour (staff's are not counted):
+ * an owner's session, or someone holding it, cannot turn the portal into a mail cannon.
+ */
+export const OWNER_INVITATIONS_PER_HOUR = 20;
 
 export const INVITATION_MESSAGES = {
   role: 'Elige un rol: propietario, desarrollador o facturación.',
@@ -38,6 +44,9 @@ export const INVITATION_MESSAGES = {
   emailTaken:
     'Ya tienes una cuenta del portal con este correo, en otra integración. Cada correo es una sola cuenta: si trabajas para dos integradores, pide a quien te invitó que use otro correo tuyo.',
   passwordsDiffer: 'Las dos contraseñas no coinciden.',
+  tooMany: `Tu integración ya envió ${OWNER_INVITATIONS_PER_HOUR} invitaciones en la última hora, el máximo: espera un rato y vuelve a intentarlo.`,
+  notOwner: 'Ya no eres propietario de esta integración: no puedes invitar a nadie.',
+  notSentToOwner: 'No se pudo enviar el correo; inténtalo más tarde. La invitación no quedó pendiente.',
 } as const;
 
 /** An address that already has an account in another integration, as staff are told (they see every integration). */
@@ -68,7 +77,7 @@ export interface SentInvitation {
 export async function invitePortalUser(
   inviter: Inviter,
   input: { email: unknown; role: unknown },
-  delivery: { origin?: string; printer?: LinkPrinter } = {},
+  delivery: { printer?: LinkPrinter } = {},
 ): Promise<Result<SentInvitation, InvitationError>> {
   const parsed = inviteSchema.safeParse(input);
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
@@ -85,7 +94,22 @@ export async function invitePortalUser(
 
   const actor = inviter.kind === 'owner' ? inviter.user.actor : inviter.actor;
   const code = newLinkCode();
-  const invitation = await (await db()).transaction(async (tx) => {
+  const created = await (await db()).transaction(async (tx): Promise<Result<PortalInvitation, InvitationError>> => {
+    if (inviter.kind === 'owner') {
+      // The integration's owners' rows locked, as a team change locks them (lib/portal/team.ts):
+      // the inviter is still an owner, and two invitations at once are counted one after the other.
+      const owners = await tx
+        .select({ id: portalUsers.id })
+        .from(portalUsers)
+        .where(and(eq(portalUsers.integrationId, target.id), eq(portalUsers.role, 'propietario'), isNull(portalUsers.removedAt)))
+        .for('update');
+      if (!owners.some((row) => row.id === inviter.user.id)) return fail('not_owner', INVITATION_MESSAGES.notOwner);
+      const [sent] = await tx
+        .select({ count: sql<number>`count(*)::integer` })
+        .from(portalInvitations)
+        .where(and(eq(portalInvitations.integrationId, target.id), isNotNull(portalInvitations.invitedByUserId), gt(portalInvitations.createdAt, sql`now() - interval '1 hour'`)));
+      if (sent!.count >= OWNER_INVITATIONS_PER_HOUR) return fail('too_many', INVITATION_MESSAGES.tooMany);
+    }
     await tx
       .update(portalInvitations)
       .set({ revokedAt: sql`now()` })
@@ -98,15 +122,18 @@ export async function invitePortalUser(
         role,
         codeHash: hashLinkCode(code),
         invitedBy: describeActor(actor),
+        invitedByUserId: inviter.kind === 'owner' ? inviter.user.id : null,
         expiresAt: sql`now() + make_interval(hours => ${INVITATION_VALID_HOURS})`,
       })
       .returning();
     await writeAudit(tx, actor, { action: 'portal.invite', targetType: 'integration', targetId: target.id, before: null, after: { email, role, expiresAt: row!.expiresAt } });
-    return row!;
+    return ok(row!);
   });
+  if (!created.ok) return created;
+  const invitation = created.value;
 
   const sent = await sendInvitation(
-    { to: email, link: portalLink(INVITATION_PATH, code, delivery.origin), integrationName: target.nombre, role, expiresAt: invitation.expiresAt },
+    { to: email, link: portalLink(INVITATION_PATH, code), integrationName: target.nombre, role, expiresAt: invitation.expiresAt },
     delivery.printer ?? printOnTerminal,
   );
   if (!sent.ok) {
@@ -114,7 +141,10 @@ export async function invitePortalUser(
       await tx.update(portalInvitations).set({ revokedAt: sql`now()` }).where(eq(portalInvitations.id, invitation.id));
       await writeAudit(tx, actor, { action: 'portal.invite_not_sent', targetType: 'integration', targetId: target.id, before: null, after: { email, role } });
     });
-    return fail(sent.reason === 'not_configured' ? 'no_mail' : 'not_sent', sent.reason === 'not_configured' ? INVITATION_MESSAGES.noMail : `No se pudo enviar el correo de la invitación${sent.error ? ` (${sent.error})` : ''}: no quedó pendiente. Vuelve a intentarlo.`);
+    if (sent.reason === 'not_configured') return fail('no_mail', INVITATION_MESSAGES.noMail);
+    // The mail server's words (logged by lib/portal/mail.ts) are for the operators; an owner is
+    // told only that it failed.
+    return fail('not_sent', inviter.kind === 'owner' ? INVITATION_MESSAGES.notSentToOwner : `No se pudo enviar el correo de la invitación${sent.error ? ` (${sent.error})` : ''}: no quedó pendiente. Vuelve a intentarlo.`);
   }
   return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: sent.via });
 }

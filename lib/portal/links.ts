@@ -27,12 +27,20 @@ export function isLinkCode(value: unknown): value is string {
 
 /**
  * A portal page's address for an e-mail: under the public URL (NEXTAUTH_URL, required in
- * production), or in development under the address the person used (`origin`), else localhost.
+ * production), or in development under the app's own listening address, as server.mjs prints it
+ * (HOST and PORT; localhost when it listens on every interface). Never from the request's Host:
+ * anyone can send one, and a real code on a link to their host would hand them the account
+ * (docs/operations.md).
  */
-export function portalLink(path: string, code: string, origin?: string): string {
-  const settings = env();
-  const base = settings.NEXTAUTH_URL ?? origin ?? `http://localhost:${process.env.PORT ?? 3000}`;
+export function portalLink(path: string, code: string): string {
+  const base = env().NEXTAUTH_URL ?? listeningAddress();
   const url = new URL(path, base);
   url.searchParams.set(LINK_CODE_PARAM, code);
   return url.toString();
+}
+
+function listeningAddress(): string {
+  const host = process.env.HOST;
+  const name = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${process.env.PORT ?? 3000}`;
 }

@@ -36,7 +36,7 @@ async function deliver(mail: Mail, terminalLine: string, link: string, printer: 
   if (email) {
     const outcome = await sendMail(email, mail);
     if (outcome.ok) return { ok: true, via: 'email' };
-    logger('portal').warn({ error: outcome.error, responseStatus: outcome.responseStatus }, 'a portal e-mail could not be sent');
+    logger('portal').warn({ smtpError: outcome.error, responseStatus: outcome.responseStatus }, 'a portal e-mail could not be sent');
     return { ok: false, reason: 'failed', error: outcome.error ?? undefined };
   }
   if (settings.APP_ENV !== 'development') return { ok: false, reason: 'not_configured' };

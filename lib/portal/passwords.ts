@@ -65,24 +65,28 @@ export async function changePortalPassword(user: PortalUserSession, currentPassw
 
 /**
  * "¿Olvidaste tu contraseña?": when the address is a member's, a link is e-mailed (at most one
- * every few minutes per account). The answer is the same whether or not it is anyone's, and the
- * e-mail leaves after the answer, so neither the words nor the time tell which addresses exist.
+ * every few minutes per account). The form's action answers before calling this (after() in
+ * app/portal/restablecer/actions.ts), with the same words for any address, so neither the words
+ * nor the time tell which addresses exist. Resolves once the link is sent (or nothing was).
  */
-export async function requestPortalPasswordReset(email: unknown, delivery: { origin?: string; printer?: LinkPrinter } = {}): Promise<void> {
+export async function requestPortalPasswordReset(email: unknown, delivery: { printer?: LinkPrinter } = {}): Promise<void> {
   const parsed = userEmailSchema.safeParse(email);
   if (!parsed.success) return;
   const account = await findPortalAccountByEmail(parsed.data);
   if (!account) return;
-  const database = await db();
-  const [recent] = await database
-    .select({ id: portalPasswordResets.id })
-    .from(portalPasswordResets)
-    .where(and(eq(portalPasswordResets.userId, account.id), gt(portalPasswordResets.createdAt, sql`now() - make_interval(mins => ${RESET_EMAIL_INTERVAL_MINUTES})`)))
-    .orderBy(desc(portalPasswordResets.createdAt))
-    .limit(1);
-  if (recent) return;
   const code = newLinkCode();
-  const reset = await database.transaction(async (tx) => {
+  const reset = await (await db()).transaction(async (tx) => {
+    // The account's row locked first: two requests at once (a double click, a script) take turns,
+    // and the second sees the first's link, so the cap holds under concurrency too.
+    const [user] = await tx.select({ id: portalUsers.id }).from(portalUsers).where(and(eq(portalUsers.id, account.id), isNull(portalUsers.removedAt))).for('update');
+    if (!user) return undefined;
+    const [recent] = await tx
+      .select({ id: portalPasswordResets.id })
+      .from(portalPasswordResets)
+      .where(and(eq(portalPasswordResets.userId, account.id), gt(portalPasswordResets.createdAt, sql`now() - make_interval(mins => ${RESET_EMAIL_INTERVAL_MINUTES})`)))
+      .orderBy(desc(portalPasswordResets.createdAt))
+      .limit(1);
+    if (recent) return undefined;
     const [row] = await tx
       .insert(portalPasswordResets)
       .values({ userId: account.id, codeHash: hashLinkCode(code), expiresAt: sql`now() + make_interval(mins => ${PASSWORD_RESET_VALID_MINUTES})` })
@@ -90,12 +94,9 @@ export async function requestPortalPasswordReset(email: unknown, delivery: { ori
     await writeAudit(tx, { kind: 'anonymous' }, { action: 'portal_user.request_password_reset', targetType: 'portal_user', targetId: account.id, before: null, after: null });
     return row!;
   });
-  void sendPasswordReset({ to: account.email, link: portalLink(RESET_PATH, code, delivery.origin), expiresAt: reset.expiresAt }, delivery.printer ?? printOnTerminal).then(
-    (sent) => {
-      if (!sent.ok) logger('portal').warn({ userId: account.id, reason: sent.reason }, 'a portal password reset link could not be sent');
-    },
-    (error: unknown) => logger('portal').error({ err: error, userId: account.id }, 'sending a portal password reset link failed'),
-  );
+  if (!reset) return;
+  const sent = await sendPasswordReset({ to: account.email, link: portalLink(RESET_PATH, code), expiresAt: reset.expiresAt }, delivery.printer ?? printOnTerminal);
+  if (!sent.ok) logger('portal').warn({ userId: account.id, reason: sent.reason }, 'a portal password reset link could not be sent');
 }
 
 export type ResetLinkState = { state: 'valid'; email: string } | { state: 'expired' } | { state: 'unusable' };

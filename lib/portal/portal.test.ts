@@ -183,8 +183,10 @@ describe('the team, scoped to the owner’s integration', () => {
     expect(await setMemberRole(owner, owner.id, 'facturacion')).toMatchObject({ ok: true, value: { role: 'facturacion' } });
     expect(await findPortalSession(owner.sessionId)).toMatchObject({ role: 'facturacion' });
 
-    // The service keeps the last owner whoever asks (the actions check the caller's own role).
-    expect(await removeMember(owner, dev.id)).toMatchObject({ ok: false, error: { code: 'last_owner' } });
+    // Someone who is no longer an owner changes nobody (their session was read before the demotion),
+    // and the last owner stays.
+    expect(await removeMember(owner, dev.id)).toMatchObject({ ok: false, error: { code: 'not_owner' } });
+    expect(await setMemberRole(dev, dev.id, 'desarrollador')).toMatchObject({ ok: false, error: { code: 'last_owner' } });
     const other = await member(integration, 'otro-equipo@example.com', 'desarrollador');
     expect(await removeMember(dev, other.id)).toMatchObject({ ok: true });
     expect(await findPortalSession(other.sessionId)).toBeUndefined();

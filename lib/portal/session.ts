@@ -83,14 +83,24 @@ export function portalLandingPath(step: PortalPendingStep | null): string {
   return step ? PORTAL_PENDING_STEP_PATHS[step] : '/portal';
 }
 
-/** Points the browser at a portal session (in an action's answer): HttpOnly, Lax, the whole site, 8 hours. */
-export async function setPortalSessionCookie(sessionId: string): Promise<void> {
-  const secure = sessionCookiesAreSecure();
-  (await cookies()).set(portalSessionCookieName(secure), sessionId, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: PORTAL_SESSION_MAX_AGE_SECONDS });
+/** The session cookie's attributes: HttpOnly, Lax, the whole site, Secure over https (as `__Host-` requires). */
+function portalSessionCookieAttributes(secure: boolean) {
+  return { httpOnly: true, sameSite: 'lax', path: '/', secure } as const;
 }
 
+/** Points the browser at a portal session (in an action's answer), for 8 hours. */
+export async function setPortalSessionCookie(sessionId: string): Promise<void> {
+  const secure = sessionCookiesAreSecure();
+  (await cookies()).set(portalSessionCookieName(secure), sessionId, { ...portalSessionCookieAttributes(secure), maxAge: PORTAL_SESSION_MAX_AGE_SECONDS });
+}
+
+/**
+ * Clears the cookie with the attributes it was set with: a browser ignores a `__Host-` cookie's
+ * deletion without Secure and Path=/ (cookies().delete sends neither), and would keep sending it.
+ */
 export async function clearPortalSessionCookie(): Promise<void> {
-  (await cookies()).delete(portalSessionCookieName());
+  const secure = sessionCookiesAreSecure();
+  (await cookies()).set(portalSessionCookieName(secure), '', { ...portalSessionCookieAttributes(secure), maxAge: 0 });
 }
 
 /** The id of the session this request's cookie names (to end it), if any. */

@@ -36,9 +36,23 @@ export async function startPortalSession(executor: Executor, actor: IntegratorAc
   return sessionId;
 }
 
-/** A sign-in by password: the session and its audit row in one transaction. */
-export async function signInPortalSession(actor: IntegratorActor, origin: SessionOrigin): Promise<string> {
-  return (await db()).transaction((tx) => startPortalSession(tx, actor, origin));
+/**
+ * A sign-in by password: the session and its audit row in one transaction, only if the password
+ * that was checked is still the user's. The user's row is locked first, so a password change or
+ * reset (which ends the user's sessions in its own transaction, lib/portal/passwords.ts) either
+ * commits before, and this sees the new hash and records nothing, or waits for this session and
+ * then ends it. Undefined when the password changed or the user was removed since the check.
+ */
+export async function signInPortalSession(actor: IntegratorActor, origin: SessionOrigin, verifiedPasswordHash: string): Promise<string | undefined> {
+  return (await db()).transaction(async (tx) => {
+    const [user] = await tx
+      .select({ passwordHash: portalUsers.passwordHash, removedAt: portalUsers.removedAt })
+      .from(portalUsers)
+      .where(eq(portalUsers.id, actor.id))
+      .for('update');
+    if (!user || user.removedAt || user.passwordHash !== verifiedPasswordHash) return undefined;
+    return startPortalSession(tx, actor, origin);
+  });
 }
 
 /**

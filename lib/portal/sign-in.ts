@@ -28,7 +28,10 @@ export async function signInToPortal(email: string, password: string, header: He
   const checked = await checkPasswordSignIn(PORTAL_SIGN_IN, email, password, header);
   if (!checked.ok) return checked;
   try {
-    const sessionId = await signInPortalSession(integratorActor(checked.account), checked.origin);
+    const sessionId = await signInPortalSession(integratorActor(checked.account), checked.origin, checked.account.passwordHash);
+    // The password checked was replaced (or the member removed) before the session was recorded:
+    // that password no longer signs in, and the answer is the one for a wrong password.
+    if (sessionId === undefined) return { ok: false, refusal: { kind: 'invalid_credentials' } };
     const session = await findPortalSession(sessionId);
     if (!session) throw new Error('the portal session just started was not found');
     return { ok: true, sessionId, account: checked.account, pendingStep: portalPendingStep(session) };

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/db/client';
 import { portalInvitations, portalRecoveryCodes, portalTwoFactor, portalUsers, type PortalRole } from '@/db/schema';
-import { writeAudit } from '@/lib/audit/audit';
+import { writeAudit, type Executor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { invitePortalUser, listPendingInvitations, type InvitationError, type PendingInvitation, type SentInvitation } from './invitations';
 import type { LinkPrinter } from './mail';
@@ -48,7 +48,7 @@ export async function teamOf(integrationId: number): Promise<Team> {
   return { members, invitations };
 }
 
-export type TeamError = 'invalid' | 'not_found' | 'last_owner' | 'self';
+export type TeamError = 'invalid' | 'not_found' | 'last_owner' | 'self' | 'not_owner';
 
 export const TEAM_MESSAGES = {
   memberNotFound: 'Esa persona no está en el equipo de tu integración.',
@@ -56,6 +56,7 @@ export const TEAM_MESSAGES = {
   lastOwner: 'Debe quedar al menos un propietario en la integración: nombra propietario a otra persona antes de hacer este cambio.',
   removeSelf: 'No puedes quitarte a ti mismo del equipo: pide a otro propietario que lo haga.',
   role: 'Elige un rol: propietario, desarrollador o facturación.',
+  notOwner: 'Ya no eres propietario de esta integración: no puedes cambiar su equipo.',
 } as const;
 
 const roleSchema = z.enum(PORTAL_ROLES, { error: TEAM_MESSAGES.role });
@@ -75,6 +76,9 @@ async function changeMember(
       .from(portalUsers)
       .where(and(eq(portalUsers.integrationId, owner.integrationId), eq(portalUsers.role, 'propietario'), isNull(portalUsers.removedAt)))
       .for('update');
+    // The session was read before this transaction: another owner may have removed or demoted
+    // this one since. With the owners' rows locked, the answer cannot change until this commits.
+    if (!owners.some((row) => row.id === owner.id)) return fail('not_owner', TEAM_MESSAGES.notOwner);
     const [member] = await tx
       .select()
       .from(portalUsers)
@@ -86,6 +90,7 @@ async function changeMember(
     const losesOwner = member.role === 'propietario' && decided.value !== 'propietario';
     if (losesOwner && owners.length <= 1) return fail('last_owner', TEAM_MESSAGES.lastOwner);
     const before = { email: member.email, role: member.role };
+    if (losesOwner) await revokeInvitationsSentBy(tx, owner, member);
     if (decided.value === 'remove') {
       await tx.update(portalUsers).set({ removedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(portalUsers.id, member.id));
       const sessions = await endAllPortalSessions(tx, member.id);
@@ -97,6 +102,26 @@ async function changeMember(
     const [updated] = await tx.update(portalUsers).set({ role: decided.value, updatedAt: sql`now()` }).where(eq(portalUsers.id, member.id)).returning();
     await writeAudit(tx, owner.actor, { action: 'portal_user.set_role', targetType: 'portal_user', targetId: member.id, before, after: { email: member.email, role: decided.value } });
     return ok(memberView(updated!));
+  });
+}
+
+/**
+ * The pending invitations an owner sent stop working when that owner is removed or stops being
+ * one: a link they sent must not outlive their right to send it. In the change's transaction.
+ */
+async function revokeInvitationsSentBy(tx: Executor, owner: PortalUserSession, sender: typeof portalUsers.$inferSelect): Promise<void> {
+  const revoked = await tx
+    .update(portalInvitations)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(portalInvitations.invitedByUserId, sender.id), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt)))
+    .returning({ email: portalInvitations.email, role: portalInvitations.role });
+  if (revoked.length === 0) return;
+  await writeAudit(tx, owner.actor, {
+    action: 'portal.revoke_invitations',
+    targetType: 'integration',
+    targetId: owner.integrationId,
+    before: { invitedBy: sender.email, invitations: revoked },
+    after: null,
   });
 }
 
@@ -142,7 +167,7 @@ export async function cancelInvitation(owner: PortalUserSession, invitationId: n
 export async function resendInvitation(
   owner: PortalUserSession,
   invitationId: number,
-  delivery: { origin?: string; printer?: LinkPrinter } = {},
+  delivery: { printer?: LinkPrinter } = {},
 ): Promise<Result<SentInvitation, TeamError | InvitationError>> {
   const pending = await pendingInvitationOf(owner, invitationId);
   if (!pending) return fail('not_found', TEAM_MESSAGES.invitationNotFound);

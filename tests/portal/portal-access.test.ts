@@ -5,8 +5,9 @@
 // integration cannot act on another's people or invitations by id, and removing a member leaves
 // the integration's API token working. Forms are posted as a browser posts them before its scripts
 // run; the team's actions are called as React calls them, with any id one cares to send.
+import http from 'node:http';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, portalInvitations, portalUsers } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
@@ -16,7 +17,8 @@ import { INVITATION_MESSAGES } from '@/lib/portal/invitations';
 import { TEAM_MESSAGES } from '@/lib/portal/team';
 import { createConsoleUser } from '@/lib/users/service';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
-import { ConsoleClient } from '../support/console-client';
+import { startApp } from '../support/app-server';
+import { ConsoleClient, serverActionId } from '../support/console-client';
 import { formFields, PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -288,5 +290,75 @@ describe('removing a member', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
     expect((await lookup()).status).toBe(200);
     expect((await gateway.call(ROUTES.renap, { as: { ...integrationB, token: `${integrationB.token}x` }, json: validRequestBody(ROUTES.renap, gateway.sample) })).status).toBe(403);
+  });
+});
+
+describe('signing out over https', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('clears the __Host- session cookie with Secure and Path=/, as a browser needs to drop it', async () => {
+    await accept(await inviteFromConsole(await consoleAdmin(), integrationA, 'sale-https@example.com', 'facturacion'), 'Sale');
+    // The same database behind a public URL on https: the portal's cookies are Secure and __Host-.
+    const secureApp = await startApp({ env: { NEXTAUTH_URL: 'https://portal.example.test', TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
+    try {
+      const browser = new PortalClient(secureApp.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+      expect((await browser.portalSignIn('sale-https@example.com', PASSWORD)).status).toBe(303);
+      expect([...browser.cookies.keys()]).toContain('__Host-portal-sesion');
+
+      const signedOut = await browser.request('/portal', {
+        method: 'POST',
+        headers: { 'next-action': serverActionId('portalSignOutAction', 'app/portal/'), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', origin: secureApp.baseUrl },
+        body: '[]',
+      });
+      const cleared = signedOut.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-portal-sesion='));
+      expect(cleared).toMatch(/^__Host-portal-sesion=;/);
+      const attributes = cleared!.split(';').map((part) => part.trim().toLowerCase());
+      expect(attributes).toContain('secure');
+      expect(attributes).toContain('path=/');
+      expect(attributes.some((part) => part === 'max-age=0' || part.startsWith('expires=thu, 01 jan 1970'))).toBe(true);
+      expect(browser.portalSessionCookie()).toBeUndefined();
+    } finally {
+      await secureApp.stop();
+    }
+  });
+});
+
+/** Posts a form with a Host header of our choosing (fetch always sends the address it connects to). */
+async function postWithHost(path: string, host: string, fields: Record<string, string>): Promise<number> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port: gateway.app.port,
+        path,
+        method: 'POST',
+        // The Origin matches the forged Host, as an attacker's own client would send it.
+        headers: { host, origin: `http://${host}`, 'content-type': encoded.headers.get('content-type')!, 'content-length': body.length, 'x-forwarded-for': `203.0.113.${++addresses}` },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('links in the portal’s e-mails', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('a reset asked for with a forged Host header links to the app’s own address, never to that host', async () => {
+    const fields = formFields((await portalClient().request('/portal/restablecer')).text, 'email');
+    expect(await postWithHost('/portal/restablecer', 'evil.example', { ...fields, email: 'duena-a@example.com' })).toBe(200);
+    // Development without SMTP prints the link on the app's terminal once the answer has left.
+    const link = await vi.waitFor(() => {
+      const printed = /Restablecer la contraseña del portal de duena-a@example\.com: (\S+)/.exec(gateway.app.logs())?.[1];
+      if (!printed) throw new Error('no reset link printed yet');
+      return printed;
+    });
+    expect(link).not.toContain('evil.example');
+    // The app's own address: it listens on 127.0.0.1 (HOST) at its port.
+    expect(new URL(link).origin).toBe(gateway.app.baseUrl);
   });
 });

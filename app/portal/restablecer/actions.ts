@@ -1,9 +1,10 @@
 'use server';
 
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { after } from 'next/server';
 import { z } from 'zod';
 import { consumeSignInLimit } from '@/lib/limits/limits';
+import { logger } from '@/lib/logging/logger';
 import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/portal/passwords';
 import { requestAddress } from '@/lib/portal/session';
 import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
@@ -19,8 +20,10 @@ export async function requestResetAction(_previous: ResetRequestState, form: For
   if (!(await consumeSignInLimit(await requestAddress()))) {
     return { sent: false, error: 'Demasiadas solicitudes desde esta dirección. Espera un minuto y vuelve a intentarlo.' };
   }
-  const requestHeaders = await headers();
-  await requestPortalPasswordReset(form.get('email'), { origin: developmentOrigin(requestHeaders) });
+  // The answer leaves at once, the same for any address; looking the address up, the cap and the
+  // e-mail come after it, so the time to answer does not tell which addresses have an account.
+  const email = form.get('email');
+  after(() => requestPortalPasswordReset(email).catch((error: unknown) => logger('portal').error({ err: error }, 'a portal password reset request failed')));
   return { sent: true, error: null };
 }
 
@@ -44,10 +47,4 @@ export async function completeResetAction(_previous: NewPasswordState, form: For
   const result = await completePortalPasswordReset(form.get('codigo'), parsed.data.clave);
   if (!result.ok) return { error: result.error.message, fieldErrors: result.error.code === 'invalid' ? { clave: result.error.message } : {} };
   redirect('/portal/ingresar?motivo=clave-restablecida');
-}
-
-/** Development only (production links use NEXTAUTH_URL): the address the person used, for the link. */
-function developmentOrigin(requestHeaders: Headers): string | undefined {
-  const host = requestHeaders.get('host');
-  return host ? `http://${host}` : undefined;
 }

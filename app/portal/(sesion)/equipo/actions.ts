@@ -1,7 +1,6 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
 import { z } from 'zod';
 import { fromResult } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
@@ -20,12 +19,6 @@ const refresh = () => revalidatePath('/portal/equipo');
 /** An id as the tables hold them (integer): a larger one names nothing, and is answered so. */
 const rowId = idField.max(2_147_483_647, 'Identificador inválido.');
 
-/** Development without SMTP: the link uses the address the owner opened the portal by (production uses NEXTAUTH_URL). */
-async function developmentOrigin(): Promise<string | undefined> {
-  const host = (await headers()).get('host');
-  return host ? `http://${host}` : undefined;
-}
-
 function sentMessage(sent: SentInvitation): string {
   const where = sent.delivery === 'email' ? `Enviamos la invitación a ${sent.email}` : `Invitación creada para ${sent.email} (entorno de pruebas sin correo: el enlace está en la terminal del servicio)`;
   return `${where}, como ${PORTAL_ROLE_LABELS[sent.role].toLowerCase()}. El enlace sirve una vez y vence el ${formatDateTime(sent.expiresAt)}.`;
@@ -34,7 +27,7 @@ function sentMessage(sent: SentInvitation): string {
 export const invitePortalMemberAction = portalAction(
   { roles: TEAM_MANAGERS, schema: z.object({ email: z.string().max(300), rol: z.string().max(40) }) },
   async ({ email, rol }, user) => {
-    const result = await invitePortalUser({ kind: 'owner', user }, { email, role: rol }, { origin: await developmentOrigin() });
+    const result = await invitePortalUser({ kind: 'owner', user }, { email, role: rol });
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' || result.error.code === 'already_member' ? { email: result.error.message } : undefined };
     refresh();
     return { ok: true, message: sentMessage(result.value), data: undefined };
@@ -60,7 +53,7 @@ export const cancelPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS,
 });
 
 export const resendPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
-  const result = await resendInvitation(user, invitacion, { origin: await developmentOrigin() });
+  const result = await resendInvitation(user, invitacion);
   if (result.ok) refresh();
   return fromResult(result, (sent) => ({ message: `${sentMessage(sent)} El enlace anterior ya no sirve.`, data: undefined }));
 });

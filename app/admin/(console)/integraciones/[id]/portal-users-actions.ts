@@ -2,7 +2,6 @@
 
 import { revalidatePath } from 'next/cache';
 import { integrationPath } from '@/lib/console/integration-sections';
-import { headers } from 'next/headers';
 import { z } from 'zod';
 import { consoleAction } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
@@ -15,9 +14,7 @@ import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 export const invitePortalUserAction = consoleAction(
   { role: 'admin', schema: z.object({ integrationId: idField, email: z.string().max(300), rol: z.string().max(40) }) },
   async ({ integrationId, email, rol }, user) => {
-    // Development without NEXTAUTH_URL: the link uses the address the console was opened by.
-    const host = (await headers()).get('host');
-    const result = await invitePortalUser({ kind: 'staff', actor: user.actor, integrationId }, { email, role: rol }, { origin: host ? `http://${host}` : undefined });
+    const result = await invitePortalUser({ kind: 'staff', actor: user.actor, integrationId }, { email, role: rol });
     if (!result.ok) {
       const field = ['invalid', 'already_member', 'other_integration'].includes(result.error.code) ? { email: result.error.message } : undefined;
       return { ok: false, message: result.error.message, fieldErrors: field };

@@ -1,0 +1,2 @@
+ALTER TABLE "portal_invitations" ADD COLUMN "invited_by_user_id" integer;--> statement-breakpoint
+ALTER TABLE "portal_invitations" ADD CONSTRAINT "portal_invitations_invited_by_user_id_portal_users_id_fk" FOREIGN KEY ("invited_by_user_id") REFERENCES "public"."portal_users"("id") ON DELETE no action ON UPDATE no action;
