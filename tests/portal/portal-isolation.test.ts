@@ -1,0 +1,419 @@
+// Isolation is the portal's first requirement (issue 33, point 5). A black-box suite against the
+// built app: the people of integration A try every portal page, download and server action with
+// integration B's ids (people, invitations, sessions, statements, query records, request ids), and
+// a console administrator's and a support user's sessions try the whole portal, while a portal
+// session tries the whole console. Nothing of B is ever read or changed, and an id of B is answered
+// exactly as an id that does not exist, so the answer does not tell whether B's object exists.
+//
+// The pages, downloads and actions are found, not listed: every page.tsx and route.ts under
+// app/portal and app/admin, and every server action the build registered under app/portal. A new
+// dynamic page or a new action fails here until this file says which of B's ids to try on it, so
+// nothing is added to the portal without being tried across integrations.
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements } from '@/db/schema';
+import type { Actor } from '@/lib/audit/audit';
+import { ACTION_MESSAGES } from '@/lib/auth/action';
+import { adjustBalance, topUp } from '@/lib/billing/ledger';
+import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { setAllowedNetworks } from '@/lib/integrations/service';
+import { formatQuetzales } from '@/lib/money';
+import { acceptInvitation, invitePortalUser } from '@/lib/portal/invitations';
+import { monthPeriod } from '@/lib/statements/figures';
+import { issueStatement } from '@/lib/statements/statements';
+import { createConsoleUser } from '@/lib/users/service';
+import { createTestIntegration, credentialHeaders, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { REPO_ROOT } from '../support/child-env';
+import { ConsoleClient } from '../support/console-client';
+import { PortalClient } from '../support/portal-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const PASSWORD = 'cafetal de altura junto al lago';
+const STAFF: Actor = { kind: 'user', id: 4243, email: 'cajero.aislamiento@servicio.example' };
+/** An id no table holds, in each shape the portal takes ids in. */
+const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000000000' } as const;
+
+const people = {
+  ownerA: 'duena-aislada-a@example.com',
+  developerA: 'dev-aislado-a@example.com',
+  billingA: 'conta-aislada-a@example.com',
+  ownerB: 'duena-secreta-b@example.com',
+  developerB: 'dev-secreto-b@example.com',
+  billingB: 'conta-secreta-b@example.com',
+  pendingB: 'pendiente-secreta-b@example.com',
+} as const;
+
+let testDatabase: TestDatabase;
+let gateway: Gateway;
+let integrationA: TestIntegration;
+let integrationB: TestIntegration;
+let consoleAdmin: { email: string; password: string };
+let consoleSupport: { email: string; password: string };
+
+/** B's objects, each an id A might put in an address or an action. */
+interface ObjectsOfB {
+  userIds: number[];
+  invitationIds: number[];
+  sessionPublicIds: string[];
+  statementIds: number[];
+  recordIds: number[];
+  requestIds: string[];
+  tokenIds: number[];
+}
+let objectsOfB: ObjectsOfB;
+/** Texts that only B's pages could show. */
+let markersOfB: string[];
+
+async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
+  const printed: string[] = [];
+  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
+  if (!sent.ok) throw new Error(sent.error.message);
+  if (email === people.pendingB) return;
+  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
+  const accepted = await acceptInvitation(code, { nombre: `Persona ${email.split('@')[0]}`, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
+  if (!accepted.ok) throw new Error(accepted.error.message);
+}
+
+async function consoleUser(email: string, role: 'admin' | 'support'): Promise<{ email: string; password: string }> {
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: role === 'admin' ? 'Administración' : 'Soporte', role, mustChangePassword: false });
+  if (!created.ok) throw new Error(created.error.message);
+  return { email, password: created.value.password };
+}
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integrationA = await createTestIntegration('portal-aislado-a', { balanceCentavos: 10_000, tariffCentavos: 150 });
+  integrationB = await createTestIntegration('portal-secreto-b', { balanceCentavos: 9_876_543, tariffCentavos: 275 });
+  expect((await topUp(STAFF, integrationA.id, 2_500, 'Depósito de A')).ok).toBe(true);
+  expect((await topUp(STAFF, integrationB.id, 4_321_987, 'Depósito secreto de B en el Banco Industrial')).ok).toBe(true);
+  expect((await adjustBalance(STAFF, integrationB.id, -1_111, 'Corrección secreta de B')).ok).toBe(true);
+  expect((await setAllowedNetworks(TEST_ACTOR, integrationB.id, ['198.51.100.77', '127.0.0.1'])).ok).toBe(true);
+  for (const [email, role] of [
+    [people.ownerA, 'propietario'],
+    [people.developerA, 'desarrollador'],
+    [people.billingA, 'facturacion'],
+    [people.ownerB, 'propietario'],
+    [people.developerB, 'desarrollador'],
+    [people.billingB, 'facturacion'],
+    [people.pendingB, 'facturacion'],
+  ] as const) {
+    await member(email.includes('-a@') ? integrationA : integrationB, email, role);
+  }
+  consoleAdmin = await consoleUser('admin-aislamiento@example.com', 'admin');
+  consoleSupport = await consoleUser('soporte-aislamiento@example.com', 'support');
+  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500' } });
+
+  // B's traffic: charged lookups, a replay of one, and a refusal that names B (a wrong token).
+  const requestIds: string[] = [];
+  const body = validRequestBody(ROUTES.cuiNit, gateway.sample);
+  for (const headers of [{ 'idempotency-key': 'aislamiento-b-1' }, { 'idempotency-key': 'aislamiento-b-1' }, {}] as Record<string, string>[]) {
+    const answer = await gateway.call(ROUTES.cuiNit, { as: integrationB, json: body, headers });
+    expect(answer.status).toBe(200);
+    requestIds.push(answer.headers.get('x-request-id')!);
+  }
+  const refused = await fetch(`${gateway.app.baseUrl}${ROUTES.cuiNit}`, {
+    method: 'POST',
+    headers: { ...credentialHeaders({ ...integrationB, token: `${integrationB.token}x` }), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(refused.status).toBe(401);
+  requestIds.push(refused.headers.get('x-request-id')!);
+
+  // A's statement and B's, for the running month issued as if it had ended.
+  const month = guatemalanMonthOf(new Date());
+  const afterMonth = new Date(monthPeriod(month).until.getTime() + 86_400_000);
+  objectsOfB = await gateway.withDatabase(async () => {
+    for (const integration of [integrationA, integrationB]) {
+      const issued = await issueStatement(TEST_ACTOR, integration.id, month, afterMonth);
+      if (!issued.ok) throw new Error(issued.error.message);
+    }
+    const database = await db();
+    const users = await database.select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.integrationId, integrationB.id));
+    const userIds = users.map((row) => row.id);
+    return {
+      userIds,
+      invitationIds: (await database.select({ id: portalInvitations.id }).from(portalInvitations).where(eq(portalInvitations.integrationId, integrationB.id))).map((row) => row.id),
+      sessionPublicIds: (await database.select({ id: portalSessions.publicId }).from(portalSessions).where(inArray(portalSessions.userId, userIds))).map((row) => row.id),
+      statementIds: (await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id))).map((row) => row.id),
+      recordIds: (await database.select({ id: queryRecords.id }).from(queryRecords).where(eq(queryRecords.integrationId, integrationB.id))).map((row) => Number(row.id)),
+      requestIds,
+      tokenIds: (await database.select({ id: integrationTokens.id }).from(integrationTokens).where(eq(integrationTokens.integrationId, integrationB.id))).map((row) => row.id),
+    };
+  });
+  const [tokenB] = await gateway.withDatabase(async () => (await db()).select({ prefix: integrationTokens.tokenPrefix }).from(integrationTokens).where(eq(integrationTokens.integrationId, integrationB.id)));
+  markersOfB = [
+    integrationB.nombre,
+    ...[people.ownerB, people.developerB, people.billingB, people.pendingB],
+    ...[people.ownerB, people.developerB, people.billingB].map((email) => `Persona ${email.split('@')[0]}`),
+    'Depósito secreto de B',
+    'Corrección secreta de B',
+    formatQuetzales(9_876_543 + 4_321_987 - 1_111),
+    formatQuetzales(4_321_987),
+    '198.51.100.77',
+    tokenB!.prefix,
+    ...requestIds,
+  ];
+  expect(objectsOfB.sessionPublicIds.length).toBeGreaterThanOrEqual(3);
+  expect(objectsOfB.recordIds.length).toBeGreaterThanOrEqual(2);
+}, PROCESS_TEST_TIMEOUT_MS * 2);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDatabase?.cleanup();
+});
+
+// ---------------------------------------------------------------------------------------------
+// What the app has: every page and download under a folder, and every portal server action
+
+interface AppRoute {
+  /** The address pattern, route groups left out: /portal/estados/[id]/pdf. */
+  pattern: string;
+  kind: 'page' | 'download';
+}
+
+function appRoutes(folder: string): AppRoute[] {
+  const found: AppRoute[] = [];
+  const walk = (directory: string, segments: string[]) => {
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        const inAddress = /^\(.*\)$/.test(entry.name) ? segments : [...segments, entry.name];
+        walk(path.join(directory, entry.name), inAddress);
+      } else if (entry.name === 'page.tsx' || entry.name === 'route.ts') {
+        found.push({ pattern: `/${segments.join('/')}`, kind: entry.name === 'page.tsx' ? 'page' : 'download' });
+      }
+    }
+  };
+  walk(path.join(REPO_ROOT, 'app', folder), [folder]);
+  return found.sort((a, b) => a.pattern.localeCompare(b.pattern));
+}
+
+/** The server actions the build the tests run registered under app/portal, by exported name. */
+function portalActionNames(): string[] {
+  const manifestPath = path.join(REPO_ROOT, process.env.NEXT_DIST_DIR || '.next', 'server', 'server-reference-manifest.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { node: Record<string, { exportedName?: string; filename?: string }> };
+  const names = Object.values(manifest.node)
+    .filter((entry) => entry.filename?.startsWith('app/portal/'))
+    .map((entry) => entry.exportedName!);
+  return [...new Set(names)].sort();
+}
+
+/**
+ * Which of B's ids each dynamic portal address takes. A dynamic page or download that is not here
+ * fails the suite: say which of B's objects its segment names, and it is tried with all of them.
+ */
+const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | string)[]> = {
+  '/portal/estados/[id]/pdf': (objects) => objects.statementIds,
+  '/portal/estados/[id]/csv': (objects) => objects.statementIds,
+};
+
+/**
+ * Every portal server action and what to send it. Those that take an id get B's ids, each beside an
+ * id that does not exist; those that take none act only on the caller's own session or on a secret
+ * code (of an invitation or a reset link), which A cannot name for B, and are tried by the other
+ * suites (tests/portal/portal-access.test.ts, lib/portal/*.test.ts).
+ */
+const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOfB) => Record<string, unknown>[] } | { withoutIds: string }> = {
+  removePortalMemberAction: { page: '/portal/equipo', inputs: (objects) => objects.userIds.map((miembro) => ({ miembro })) },
+  setPortalMemberRoleAction: { page: '/portal/equipo', inputs: (objects) => objects.userIds.flatMap((miembro) => ['propietario', 'facturacion'].map((rol) => ({ miembro, rol }))) },
+  cancelPortalInvitationAction: { page: '/portal/equipo', inputs: (objects) => objects.invitationIds.map((invitacion) => ({ invitacion })) },
+  resendPortalInvitationAction: { page: '/portal/equipo', inputs: (objects) => objects.invitationIds.map((invitacion) => ({ invitacion })) },
+  endOwnPortalSessionAction: { page: '/portal/cuenta', inputs: (objects) => objects.sessionPublicIds.map((sesion) => ({ sesion })) },
+  invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/portal/portal.test.ts)' },
+  changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
+  startPortalEnrolmentAction: { withoutIds: 'the caller’s own second factor' },
+  confirmPortalEnrolmentAction: { withoutIds: 'the caller’s own second factor' },
+  regeneratePortalRecoveryCodesAction: { withoutIds: 'the caller’s own second factor' },
+  disablePortalTwoFactorAction: { withoutIds: 'the caller’s own second factor' },
+  portalSignInAction: { withoutIds: 'signs in by address and password' },
+  portalSignOutAction: { withoutIds: 'ends the caller’s own session' },
+  verifyPortalSecondFactorAction: { withoutIds: 'the code of the caller’s own pending sign-in' },
+  acceptInvitationAction: { withoutIds: 'a secret single-use code, never an id' },
+  requestResetAction: { withoutIds: 'an address; answers the same for any address (lib/portal/security.test.ts)' },
+  completeResetAction: { withoutIds: 'a secret single-use code, never an id' },
+};
+
+/** The same id in the shape `id` has that no table holds. */
+function unknownLike(id: number | string): number | string {
+  if (typeof id === 'number') return UNKNOWN.number;
+  if (id.startsWith('req_')) return UNKNOWN.requestId;
+  return UNKNOWN.uuid;
+}
+
+/** An answer with what differs by nature between two requests taken out (nonces, the id asked for). */
+function normalized(text: string, ids: (number | string)[]): string {
+  let result = text.replace(/nonce="[^"]*"/g, 'nonce=""').replace(/"nonce":"[^"]*"/g, '"nonce":""');
+  // Whole tokens only: a small number also occurs inside the build's id and other random text.
+  for (const id of ids) result = result.replace(new RegExp(`(?<![\\w-])${String(id).replaceAll('-', '\\-')}(?![\\w-])`, 'g'), '«id»');
+  return result;
+}
+
+/** A server action's return value in its flight answer (the line `1:…`). */
+function actionAnswer(flight: string): string {
+  const line = flight.split('\n').find((candidate) => candidate.startsWith('1:'));
+  if (!line) throw new Error(`no action answer in ${flight.slice(0, 300)}`);
+  return line;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What B has, read straight from the database: it must be the same after every attempt
+
+async function stateOfB(): Promise<unknown> {
+  return gateway.withDatabase(async () => {
+    const database = await db();
+    const users = await database.select().from(portalUsers).where(eq(portalUsers.integrationId, integrationB.id)).orderBy(portalUsers.id);
+    const userIds = users.map((row) => row.id);
+    return {
+      integration: await database.select().from(integrations).where(eq(integrations.id, integrationB.id)),
+      users,
+      invitations: await database.select().from(portalInvitations).where(eq(portalInvitations.integrationId, integrationB.id)).orderBy(portalInvitations.id),
+      sessions: (await database.select({ publicId: portalSessions.publicId, userId: portalSessions.userId, secondFactorAt: portalSessions.secondFactorAt }).from(portalSessions).where(inArray(portalSessions.userId, userIds))).sort((a, b) => a.publicId.localeCompare(b.publicId)),
+      twoFactor: await database.select().from(portalTwoFactor).where(inArray(portalTwoFactor.userId, userIds)),
+      tokens: await database.select({ id: integrationTokens.id, revokedAt: integrationTokens.revokedAt, expiresAt: integrationTokens.expiresAt }).from(integrationTokens).where(eq(integrationTokens.integrationId, integrationB.id)),
+      ledger: await database.select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, integrationB.id)).orderBy(ledgerEntries.id),
+      statements: await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id)),
+    };
+  });
+}
+
+let addresses = 0;
+async function portalPerson(email: string): Promise<PortalClient> {
+  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+  const answer = await client.portalSignIn(email, PASSWORD);
+  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
+  return client;
+}
+
+async function consolePerson(account: { email: string; password: string }): Promise<ConsoleClient> {
+  const client = new ConsoleClient(gateway.app.baseUrl, { 'x-forwarded-for': `198.51.100.${++addresses}` });
+  expect(await client.signIn(account.email, account.password)).toBeNull();
+  return client;
+}
+
+function expectNothingOfB(text: string, where: string): void {
+  for (const marker of markersOfB) expect(text.includes(marker), `${where} shows ${marker}, which is B's`).toBe(false);
+}
+
+/** The address of a portal route for its static pattern, or with `id` in its dynamic segment. */
+function addressOf(pattern: string, id?: number | string): string {
+  return pattern.replace(/\[[^\]]+\]/, String(id ?? ''));
+}
+
+describe('the portal’s pages and downloads, as each of A’s roles', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('every dynamic address has B’s ids to try', () => {
+    const dynamic = appRoutes('portal').filter((route) => route.pattern.includes('['));
+    expect(dynamic.length).toBeGreaterThan(0);
+    for (const route of dynamic) expect(Object.keys(IDS_OF_DYNAMIC_ROUTES), `${route.pattern} is not tried with B's ids: add it to IDS_OF_DYNAMIC_ROUTES`).toContain(route.pattern);
+  });
+
+  it('never show B’s data, and answer B’s ids exactly as ids that do not exist', async () => {
+    const before = await stateOfB();
+    for (const email of [people.ownerA, people.developerA, people.billingA]) {
+      const person = await portalPerson(email);
+      for (const route of appRoutes('portal')) {
+        if (!route.pattern.includes('[')) {
+          const answer = await person.request(route.pattern);
+          expect(answer.status, `${email} ${route.pattern}`).toBeLessThan(500);
+          expectNothingOfB(answer.text, `${email} ${route.pattern}`);
+          continue;
+        }
+        for (const id of IDS_OF_DYNAMIC_ROUTES[route.pattern]!(objectsOfB)) {
+          const [ofB, unknown] = [await person.request(addressOf(route.pattern, id)), await person.request(addressOf(route.pattern, unknownLike(id)))];
+          const where = `${email} ${route.pattern} with B's ${id}`;
+          expectNothingOfB(ofB.text, where);
+          expect(ofB.status, where).toBe(unknown.status);
+          expect(ofB.status, where).toBeGreaterThanOrEqual(300);
+          expect(normalized(ofB.text, [id]), where).toBe(normalized(unknown.text, [unknownLike(id)]));
+        }
+      }
+    }
+    expect(await stateOfB()).toEqual(before);
+  });
+});
+
+describe('the portal’s server actions, as A’s owner', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('every action the build registered says what it is tried with', () => {
+    const names = portalActionNames();
+    expect(names).toContain('removePortalMemberAction');
+    for (const name of names) expect(Object.keys(PORTAL_ACTIONS), `${name} is not tried across integrations: add it to PORTAL_ACTIONS`).toContain(name);
+  });
+
+  it('answer B’s ids exactly as ids that do not exist, show nothing of B and change nothing of B', async () => {
+    const before = await stateOfB();
+    const ownerA = await portalPerson(people.ownerA);
+    let tried = 0;
+    for (const [name, action] of Object.entries(PORTAL_ACTIONS)) {
+      if ('withoutIds' in action) continue;
+      for (const input of action.inputs(objectsOfB)) {
+        const ids = Object.values(input).filter((value) => typeof value === 'number' || /^[0-9a-f-]{36}$|^req_/.test(String(value))) as (number | string)[];
+        const unknownInput = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, ids.includes(value as number | string) ? unknownLike(value as number | string) : value]));
+        const ofB = await ownerA.serverAction(action.page, name, input);
+        const unknown = await ownerA.serverAction(action.page, name, unknownInput);
+        const where = `${name}(${JSON.stringify(input)})`;
+        expectNothingOfB(ofB.text, where);
+        expect(ofB.status, where).toBe(unknown.status);
+        // The action's own answer (the flight's line 1); the page it may render beside it carries
+        // random keys per render, and is checked above for B's data.
+        expect(normalized(actionAnswer(ofB.text), ids), where).toBe(normalized(actionAnswer(unknown.text), ids.map(unknownLike)));
+        tried += 1;
+      }
+    }
+    expect(tried).toBeGreaterThanOrEqual(10);
+    expect(await stateOfB()).toEqual(before);
+    // A's own session still works: nothing above signed A's owner out.
+    expect((await ownerA.request('/portal')).status).toBe(200);
+  });
+});
+
+describe('console sessions against the portal, and portal sessions against the console', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('an administrator and a support user open no signed-in portal page, download or action', async () => {
+    const signedInRoutes = appRoutes('portal').filter((route) => fs.existsSync(path.join(REPO_ROOT, 'app', 'portal', '(sesion)', ...route.pattern.split('/').slice(2))) || route.pattern === '/portal');
+    expect(signedInRoutes.length).toBeGreaterThan(5);
+    for (const account of [consoleAdmin, consoleSupport]) {
+      const staff = await consolePerson(account);
+      for (const route of signedInRoutes) {
+        const ids = route.pattern.includes('[') ? IDS_OF_DYNAMIC_ROUTES[route.pattern]!(objectsOfB) : [undefined];
+        for (const id of ids) {
+          const answer = await staff.request(addressOf(route.pattern, id));
+          const where = `${account.email} ${route.pattern}`;
+          expect(answer.status, where).not.toBe(200);
+          expectNothingOfB(answer.text, where);
+          expect(answer.text, where).not.toContain(integrationA.nombre);
+        }
+      }
+      for (const [name, action] of Object.entries(PORTAL_ACTIONS)) {
+        if ('withoutIds' in action) continue;
+        for (const input of action.inputs(objectsOfB).slice(0, 1)) {
+          const answer = await staff.serverAction(action.page, name, input);
+          expect(answer.text, `${account.email} ${name}`).toContain(ACTION_MESSAGES.signedOut);
+        }
+      }
+    }
+  });
+
+  it('a portal session opens no console page or download, for any of A’s roles', async () => {
+    const routes = appRoutes('admin').filter((route) => !/^\/admin\/(login|cambiar-contrasena|verificacion|activar-verificacion)/.test(route.pattern));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const email of [people.ownerA, people.developerA, people.billingA]) {
+      const person = await portalPerson(email);
+      for (const route of routes) {
+        const address = route.pattern.replaceAll(/\[[^\]]+\]/g, String(integrationA.id));
+        const where = `${email} ${address}`;
+        // A download that sends a GET back to its page (a redirect within the console) is followed:
+        // that page must refuse too.
+        let answer = await person.request(address);
+        const withinConsole = () => [303, 307].includes(answer.status) && /^\/admin(?!\/login)/.test(answer.headers.get('location') ?? '');
+        for (let hops = 0; hops < 4 && withinConsole(); hops += 1) {
+          expectNothingOfB(answer.text, where);
+          answer = await person.request(answer.headers.get('location')!);
+        }
+        expect([303, 307, 401, 404, 405], where).toContain(answer.status);
+        if (answer.status === 303 || answer.status === 307) expect(answer.headers.get('location'), where).toMatch(/^\/admin\/login/);
+        expectNothingOfB(answer.text, where);
+      }
+    }
+  });
+});
