@@ -30,11 +30,13 @@ export function marksOf(roles: readonly PortalRole[]): RoleMarks {
   return Object.fromEntries(PORTAL_ROLES.map((role) => [role, roles.includes(role)])) as RoleMarks;
 }
 
-/** The page a row is about: the known page its first cell starts with, the two-factor row, or the cell itself (unknown). */
+/** The page a row is about: the known page its first cell starts with, else the two-factor row, else the cell itself (unknown). */
 export function pageOfRow(firstCell: string): string {
-  if (/dos pasos/i.test(firstCell)) return TWO_FACTOR_ROW;
   const known = Object.keys(PAGE_ROLES_IN_CODE).sort((a, b) => b.length - a.length);
-  return known.find((page) => firstCell.startsWith(page)) ?? firstCell;
+  const page = known.find((name) => firstCell.startsWith(name));
+  if (page) return page;
+  // After the pages: "Mi cuenta" mentions two-factor sign-in too.
+  return /^verificación en dos pasos/i.test(firstCell) ? TWO_FACTOR_ROW : firstCell;
 }
 
 const YES = /^(✓|sí|obligatoria)$/i;
