@@ -210,13 +210,13 @@ for (const width of [1366, 390]) {
     const expected = new Map(Object.entries(PAGE_ROLES_IN_CODE).map(([name, roles]) => [name, marksOf(roles)]));
     expected.set(TWO_FACTOR_ROW, marksOf(PORTAL_GUIDE_TWO_FACTOR_REQUIRED));
     expect(documented).toEqual(expected);
-    // A role's name and its answer stay on one line, on a phone too ("Desarrollador: Sí").
-    const brokenCells = await table.locator('td').evaluateAll((cells) =>
+    // A role's name and its answer stay on one line, in the header and on a phone ("Desarrollador: Sí").
+    const brokenCells = await table.locator('thead th, td').evaluateAll((cells) =>
       cells.flatMap((cell) => {
         const range = document.createRange();
         range.selectNodeContents(cell);
         const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-        return lines.size > 1 ? [`${cell.getAttribute('data-label')}: ${cell.textContent}`] : [];
+        return lines.size > 1 ? [`${cell.getAttribute('data-label') ?? 'cabecera'}: ${cell.textContent}`] : [];
       }),
     );
     expect(brokenCells).toEqual([]);
