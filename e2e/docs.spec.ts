@@ -1,6 +1,10 @@
 // The integrator documentation at /docs, rendered from the OpenAPI document, in chromium.
 import { expect, test } from '@playwright/test';
+import { PORTAL_GUIDE_TWO_FACTOR_REQUIRED } from '../app/docs/portal-guide';
+import { CATALOG_MESSAGES } from '../lib/contract/messages';
+import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '../lib/portal/roles';
 import { samplePopulation } from '../simulator/population';
+import { marksOf, PAGE_ROLES_IN_CODE, renderedMark, TWO_FACTOR_ROW } from '../tests/support/portal-role-docs';
 import { cspViolations, demoToken, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 
 const OPERATIONS = [
@@ -175,5 +179,75 @@ for (const width of [1366, 390]) {
     await webhook.locator('details.sample[data-language="python"]').scrollIntoViewIfNeeded();
     await screenshot(page, testInfo, `15-documentacion-webhook-${width}`, { fullPage: false });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+}
+
+// Issue 33, points 8 and 9: the integrators' portal for integrators: how to get in, what each role
+// may do (as the code guards each page: tests/support/portal-role-docs.ts), the sandbox this
+// development deployment's portal is, and where a 402's "Recarga" leads, at 1366 and 390 px.
+for (const width of [1366, 390]) {
+  test(`a ${width} px: el portal de integradores, sus roles como los aplica el código, el sandbox y adónde lleva un 402`, async ({ page }, testInfo) => {
+    const { baseUrl } = settings();
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${baseUrl}/docs`);
+    if (width > 1000) await page.getByRole('navigation', { name: 'Secciones de la documentación' }).getByRole('link', { name: 'Portal de integradores' }).click();
+    const portal = page.locator('section#portal');
+    await expect(portal.getByRole('heading', { name: 'Portal de integradores', level: 2 })).toBeVisible();
+    await expect(portal.getByRole('heading', { name: 'Cómo entrar', level: 3 })).toBeVisible();
+    await expect(portal).toContainText('Pida al administrador del servicio una invitación para el primer propietario de su integración');
+    await expect(portal).toContainText('El propietario invita a las demás personas desde Equipo');
+
+    // The role table says of every page what the code admits, and nothing else.
+    const table = portal.getByTestId('portal-roles');
+    await expect(table.locator('thead th')).toHaveText(['Página', ...PORTAL_ROLES.map((role) => PORTAL_ROLE_LABELS[role])]);
+    const rendered = await table.locator('tbody tr').evaluateAll((rows) =>
+      rows.map((row) => ({
+        page: row.getAttribute('data-page') ?? '',
+        cells: [...row.querySelectorAll('td')].map((cell) => [cell.getAttribute('data-role') ?? '', cell.textContent ?? ''] as const),
+      })),
+    );
+    const documented = new Map(rendered.map(({ page, cells }) => [page, Object.fromEntries(cells.map(([role, text]) => [role, renderedMark(text)]))]));
+    const expected = new Map(Object.entries(PAGE_ROLES_IN_CODE).map(([name, roles]) => [name, marksOf(roles)]));
+    expected.set(TWO_FACTOR_ROW, marksOf(PORTAL_GUIDE_TWO_FACTOR_REQUIRED));
+    expect(documented).toEqual(expected);
+    // A role's name and its answer stay on one line, in the header and on a phone ("Desarrollador: Sí").
+    const brokenCells = await table.locator('thead th, td').evaluateAll((cells) =>
+      cells.flatMap((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        return lines.size > 1 ? [`${cell.getAttribute('data-label') ?? 'cabecera'}: ${cell.textContent}`] : [];
+      }),
+    );
+    expect(brokenCells).toEqual([]);
+    await table.scrollIntoViewIfNeeded();
+    await screenshot(page, testInfo, `15-documentacion-portal-roles-${width}`, { fullPage: false });
+
+    // The sandbox: what it is, how to get access, and that this deployment is it.
+    await expect(portal.getByRole('heading', { name: 'Sandbox: el portal del ambiente de desarrollo', level: 3 })).toBeVisible();
+    await expect(portal).toContainText('Cada página de ese portal lo dice en un aviso, «Entorno de pruebas (sandbox)»');
+    await expect(portal).toContainText('Para tener acceso, pida al administrador del servicio su integración en el ambiente de desarrollo');
+    await expect(portal.getByTestId('portal-environment')).toHaveText('Este es el ambiente de desarrollo: su portal, /portal, es el sandbox.');
+
+    // A catalog's 402 keeps the contract's message and leads to the balance in the portal.
+    const row402 = page.locator('section#lookupOmisos table.responses tr', { has: page.locator('td.status', { hasText: /^402$/ }) });
+    await expect(row402).toContainText(CATALOG_MESSAGES.balanceExhausted);
+    await expect(row402).toContainText('vea el saldo en el portal de integradores (Inicio) y lo que lo movió (Movimientos), y pida una recarga al administrador del servicio');
+    await row402.getByRole('link', { name: 'Dónde ver el saldo y cómo recargar' }).click();
+    await expect(page).toHaveURL(/#portal-saldo$/);
+    const balance = portal.getByRole('heading', { name: 'Sin saldo (402): dónde ver el saldo y cómo recargar', level: 3 });
+    await expect(balance).toBeInViewport();
+    await expect(portal).toContainText(`Un 402 ${CATALOG_MESSAGES.balanceExhausted} significa que el saldo de su integración no cubre la tarifa`);
+    await expect(portal).toContainText('Véalo en el portal, en Inicio, y lo que lo movió en Movimientos');
+    await screenshot(page, testInfo, `15-documentacion-portal-402-${width}`, { fullPage: false });
+
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+    expect(widths.page, `/docs es más ancha que la pantalla a ${width} px`).toBeLessThanOrEqual(width);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // What /docs promises of the sandbox holds: the portal's pages say it, before signing in too.
+    await page.getByTestId('portal-environment').getByRole('link', { name: '/portal' }).click();
+    await expect(page.getByRole('heading', { name: 'Portal de integradores', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('sandbox-banner')).toContainText('Entorno de pruebas (sandbox)');
   });
 }

@@ -8,6 +8,7 @@ import { webhookDocsSettingsFrom } from '@/lib/integrator-notifications/webhook-
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
+import { PortalSection } from './portal-section';
 import { FieldsTable, typeLabel } from './schema-view';
 import { TryIt } from './try-it';
 import { WebhookSection } from './webhook-section';
@@ -76,6 +77,9 @@ export default async function DocsPage() {
             <li>
               <a href="#inicio">Inicio y credenciales</a>
             </li>
+            <li>
+              <a href="#portal">Portal de integradores</a>
+            </li>
             {operations.map(({ path, operation }) => (
               <li key={path}>
                 <a href={`#${operation.operationId}`}>
@@ -120,6 +124,7 @@ export default async function DocsPage() {
               ))}
             </ul>
           </header>
+          <PortalSection sandbox={env().APP_ENV === 'development'} />
           <section id="soporte" className="support" aria-labelledby="soporte-title">
             <h2 id="soporte-title">Soporte e identificador de solicitud</h2>
             <p>
@@ -141,6 +146,10 @@ export default async function DocsPage() {
               el <code>x-request-id</code>, la ruta y la hora. Con él, soporte encuentra la consulta exacta en segundos, también la original de una
               repetición con <code>Idempotency-Key</code>; el de una solicitud rechazada antes de consultar la fuente (400, 401, 402, 403 o 429) le
               dice por qué se rechazó, durante {traceDays} días. No envíe su token: soporte nunca lo pide.
+            </p>
+            <p>
+              Una consulta que llegó a la fuente también la encuentra usted, con su estado y su cobro, en el{' '}
+              <a href="#portal">portal de integradores</a>: en <strong>Consultas</strong>, buscándola por su <code>x-request-id</code>.
             </p>
             <p>
               Si las consultas responden 502 (catálogos) o 500 (registros), vea en <a href="/estado">Estado de las fuentes</a> si la fuente está degradada o sin
@@ -215,6 +224,11 @@ export default async function DocsPage() {
                         <td className={`status status-${status[0]}`}>{status}</td>
                         <td>
                           <p>{response.description}</p>
+                          {status === '402' && (
+                            <p>
+                              <a href="#portal-saldo">Dónde ver el saldo y cómo recargar</a>
+                            </p>
+                          )}
                           {Object.entries(response.content ?? {}).map(([mediaType, media]) => (
                             <div key={mediaType} className="media">
                               <p className="muted">

@@ -238,7 +238,7 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
           },
         },
         '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras), o la fuente rechazó la autenticación del servicio.', pick(CATALOG_MESSAGES, 'integrationNotFound', 'sourceAuthRejected')),
-        '402': catalogError('Sin saldo: el prepagado de su integración, o el del servicio de consultas. La consulta no se ejecutó ni se cobró.', pick(CATALOG_MESSAGES, 'balanceExhausted', 'sourceBalanceExhausted')),
+        '402': catalogError('Sin saldo: el prepagado de su integración, o el del servicio de consultas. La consulta no se ejecutó ni se cobró. Si es el de su integración, vea el saldo en el portal de integradores (Inicio) y lo que lo movió (Movimientos), y pida una recarga al administrador del servicio; si es el del servicio, escriba a soporte.', pick(CATALOG_MESSAGES, 'balanceExhausted', 'sourceBalanceExhausted')),
         '403': catalogError('Sin credenciales de integración, consulta no habilitada para su integración, o la fuente niega ese tipo de consulta.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled', 'sourceDeniedQueryType')),
         '404': catalogError('La fuente no tiene el dato ahora, o marcó la consulta como fallida. No significa que el contribuyente no exista. No se cobra.', pick(CATALOG_MESSAGES, 'notFound')),
         '429': {

@@ -1,0 +1,60 @@
+import type { PortalRole } from '@/db/schema';
+
+// The integrators' portal as /docs explains it (issue 33, points 8 and 9). The roles of each row
+// are written here by hand, not read from lib/portal/roles.ts: the docs say what a role may do,
+// and tests/examples/portal-docs.test.ts (and e2e/docs.spec.ts on the rendered page) hold them to
+// the code, so a role changed in the code without its documentation fails there.
+
+export interface PortalGuidePage {
+  /** The page's name in the portal's navigation. */
+  page: string;
+  /** What it holds, in a sentence ("usted", as the rest of /docs). */
+  what: string;
+  roles: readonly PortalRole[];
+}
+
+const EVERYONE: readonly PortalRole[] = ['propietario', 'desarrollador', 'facturacion'];
+
+export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
+  {
+    page: 'Inicio',
+    what: 'el saldo y cuántas consultas de catálogo cubre, el umbral de aviso de saldo bajo, lo gastado este mes y el anterior, el uso por día y por consulta de los últimos 30 días, el uso de hoy frente a cada límite por minuto y el estado de las fuentes',
+    roles: EVERYONE,
+  },
+  {
+    page: 'Consultas',
+    what: 'los registros de consultas de su integración (hora de Guatemala, consulta, estado, monto cobrado, tiempo de respuesta, x-request-id), buscados por x-request-id o por NIT o CUI, con los identificadores enmascarados (ver uno completo queda registrado) y exportación CSV de un rango',
+    roles: ['propietario', 'desarrollador'],
+  },
+  {
+    page: 'Movimientos',
+    what: 'recargas, ajustes (con su nota) y consultas cobradas, con el saldo que dejó cada uno',
+    roles: ['propietario', 'facturacion'],
+  },
+  {
+    page: 'Estados de cuenta',
+    what: 'cada estado de cuenta mensual emitido, en PDF y el CSV de sus consultas cobradas (NIT y CUI enmascarados)',
+    roles: ['propietario', 'facturacion'],
+  },
+  {
+    page: 'Credenciales',
+    what: 'solo lectura: los tokens por nombre y prefijo (estado, creación, último uso, vencimiento) y las direcciones IP permitidas',
+    roles: ['propietario', 'desarrollador'],
+  },
+  {
+    page: 'Equipo',
+    what: 'invitar personas, reenviar o cancelar invitaciones, cambiar roles y quitar personas',
+    roles: ['propietario'],
+  },
+  {
+    page: 'Mi cuenta',
+    what: 'la propia contraseña, la verificación en dos pasos y las sesiones activas (cerrar cualquiera)',
+    roles: EVERYONE,
+  },
+];
+
+/** Who must enrol in two-factor sign-in in production; the others may (lib/portal/policy.ts). */
+export const PORTAL_GUIDE_TWO_FACTOR_REQUIRED: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
+/** How long a portal session lasts from its sign-in (PORTAL_SESSION_MAX_AGE_SECONDS in lib/portal/sessions.ts). */
+export const PORTAL_GUIDE_SESSION_HOURS = 8;

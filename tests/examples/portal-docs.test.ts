@@ -1,0 +1,105 @@
+// The integrators' portal in the documentation (issue 33, points 8 and 9): /docs' section (its
+// data, app/docs/portal-guide.ts), docs/integrators.md's section 9 and the README's table say what
+// each role may do as the code that guards each page does, and the 402's next step leads to the
+// portal without changing the contract's texts. e2e/docs.spec.ts reads the rendered /docs.
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PORTAL_GUIDE_PAGES, PORTAL_GUIDE_SESSION_HOURS, PORTAL_GUIDE_TWO_FACTOR_REQUIRED } from '@/app/docs/portal-guide';
+import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { parseEnv } from '@/lib/env';
+import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { INVITATION_VALID_HOURS } from '@/lib/portal/links';
+import { portalTwoFactorRequired } from '@/lib/portal/policy';
+import { PORTAL_ROLES } from '@/lib/portal/roles';
+import { PORTAL_SESSION_MAX_AGE_SECONDS } from '@/lib/portal/sessions';
+import { RECOVERY_CODE_COUNT } from '@/lib/two-factor/recovery-codes';
+import { marksOf, markdownRoleTable, PAGE_ROLES_IN_CODE, TWO_FACTOR_ROW } from '../support/portal-role-docs';
+
+const guide = fs.readFileSync('docs/integrators.md', 'utf8');
+const readme = fs.readFileSync('README.md', 'utf8');
+const portalChapter = guide.slice(guide.indexOf('## 9. El portal de integradores'));
+
+const settingsCache = globalThis as { __gatewayEnv?: unknown };
+
+/** Who must enrol in two-factor sign-in under APP_ENV (lib/portal/policy.ts, which reads env()). */
+function twoFactorRequiredIn(appEnv: 'production' | 'development'): string[] {
+  settingsCache.__gatewayEnv = { ...parseEnv({}), APP_ENV: appEnv };
+  return PORTAL_ROLES.filter((role) => portalTwoFactorRequired(role));
+}
+
+afterEach(() => {
+  settingsCache.__gatewayEnv = undefined;
+});
+
+/** The roles of every page in the code, and the two-factor row, as table marks. */
+function rolesInCode(): Map<string, ReturnType<typeof marksOf>> {
+  const expected = new Map(Object.entries(PAGE_ROLES_IN_CODE).map(([page, roles]) => [page, marksOf(roles)]));
+  expected.set(TWO_FACTOR_ROW, marksOf(PORTAL_ROLES.filter((role) => twoFactorRequiredIn('production').includes(role))));
+  return expected;
+}
+
+describe("the portal's role table", () => {
+  it("in /docs gives each page the roles its page admits, and names every page", () => {
+    const documented = new Map(PORTAL_GUIDE_PAGES.map((row) => [row.page, marksOf(row.roles)]));
+    expect(documented).toEqual(new Map(Object.entries(PAGE_ROLES_IN_CODE).map(([page, roles]) => [page, marksOf(roles)])));
+  });
+
+  it('in /docs requires two-factor sign-in of the roles lib/portal/policy.ts requires in production, and of none in the sandbox', () => {
+    expect(marksOf(PORTAL_GUIDE_TWO_FACTOR_REQUIRED)).toEqual(marksOf(PORTAL_ROLES.filter((role) => twoFactorRequiredIn('production').includes(role))));
+    expect(twoFactorRequiredIn('development')).toEqual([]);
+  });
+
+  it('in docs/integrators.md, section 9, is the code\'s, row by row', () => {
+    expect(portalChapter).not.toBe(guide);
+    expect(markdownRoleTable(portalChapter)).toEqual(rolesInCode());
+  });
+
+  it("in the README says of each page it lists what the code does", () => {
+    const expected = rolesInCode();
+    const rows = markdownRoleTable(readme.slice(readme.indexOf("## The integrators' portal")));
+    expect(rows.size).toBeGreaterThanOrEqual(5);
+    for (const [page, marks] of rows) {
+      expect(expected.has(page), `the README's row «${page}» is no page of the portal`).toBe(true);
+      expect(marks, page).toEqual(expected.get(page));
+    }
+  });
+});
+
+describe("the portal's chapter of docs/integrators.md", () => {
+  it('says how to get in, the sandbox, and the figures the code uses', () => {
+    for (const heading of ['### Cómo entrar', '### Qué puede hacer cada rol', '### Verificación en dos pasos y sesiones', '### Sandbox: el portal del ambiente de desarrollo']) {
+      expect(portalChapter).toContain(heading);
+    }
+    expect(portalChapter).toContain('invitación para el **primer propietario**');
+    expect(portalChapter).toContain('«Entorno de pruebas (sandbox)»');
+    expect(portalChapter).toContain(`un enlace de un solo uso que vale ${INVITATION_VALID_HOURS} horas`);
+    expect(portalChapter).toContain(`y ${RECOVERY_CODE_COUNT} códigos de recuperación`);
+    expect(PORTAL_GUIDE_SESSION_HOURS * 3600).toBe(PORTAL_SESSION_MAX_AGE_SECONDS);
+    expect(portalChapter).toContain(`Una sesión dura ${PORTAL_GUIDE_SESSION_HOURS} horas desde el ingreso`);
+  });
+
+  it('sends a 402 to the balance in the portal and a top-up from the administrator, with the contract\'s messages unchanged', () => {
+    expect(guide).not.toContain('pídalo al administrador');
+    expect(guide).toContain('Ninguna consulta de la API lee ni recarga el saldo: véalo en el portal de integradores');
+    const row402 = guide.split('\n').find((line) => line.startsWith('| 402 |'))!;
+    expect(row402).toContain('(Inicio, Movimientos; sección 9)');
+    expect(row402).toContain('pedir una recarga al administrador');
+    expect(portalChapter).toContain(`\`${CATALOG_MESSAGES.balanceExhausted}\``);
+    expect(portalChapter).toContain(`\`${CATALOG_MESSAGES.sourceBalanceExhausted}\``);
+  });
+});
+
+describe("the 402 in /docs' operations (the OpenAPI document)", () => {
+  it('keeps the contract\'s two messages and points to Inicio and Movimientos', () => {
+    const document = buildOpenApiDocument('https://gateway.example.com/api');
+    for (const path of ['/catalogos/cui-nit', '/catalogos/rtu', '/catalogos/omisos']) {
+      const response = (document.paths[path] as { post: { responses: Record<string, { description: string; content: Record<string, { examples: Record<string, { value: unknown }> }> }> } }).post.responses['402']!;
+      expect(response.description).toContain('portal de integradores (Inicio)');
+      expect(response.description).toContain('(Movimientos), y pida una recarga al administrador');
+      expect(Object.values(response.content['application/json']!.examples).map((example) => example.value)).toEqual([
+        { message: CATALOG_MESSAGES.balanceExhausted },
+        { message: CATALOG_MESSAGES.sourceBalanceExhausted },
+      ]);
+    }
+  });
+});
