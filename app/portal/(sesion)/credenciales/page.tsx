@@ -73,7 +73,7 @@ export default async function PortalCredentialsPage() {
           <p data-testid="portal-allowed-networks">La API acepta las llamadas de tu integración desde cualquier dirección IP.</p>
         ) : (
           <>
-            <p>La API solo acepta las llamadas de tu integración desde estas direcciones o redes; desde cualquier otra responde 403.</p>
+            <p>La API solo acepta las llamadas de tu integración desde estas direcciones o redes; desde cualquier otra responde como a credenciales no válidas (403 en RENAP y RTU, 401 en los catálogos) y la llamada no se registra como consulta.</p>
             <ul className="mono" data-testid="portal-allowed-networks">
               {allowedNetworks.map((network) => (
                 <li key={network}>{network}</li>
