@@ -5,7 +5,7 @@
 //   for each statement a page ran (auto_explain: EXPLAIN ANALYZE, BUFFERS), flagging sequential
 //   scans and large sorts. Prints figures; asserts nothing.
 //   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records;
-//   --skip-pages, --skip-export, --skip-billing, --skip-plans leave a part out.
+//   --skip-pages, --skip-export, --skip-portal, --skip-billing, --skip-plans leave a part out.
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -34,6 +34,7 @@ const { values } = parseArgs({
     'skip-export': { type: 'boolean', default: false },
     'skip-plans': { type: 'boolean', default: false },
     'skip-billing': { type: 'boolean', default: false },
+    'skip-portal': { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(values.records);
@@ -122,8 +123,82 @@ async function main(): Promise<void> {
   // pages first left in the heap (docs/operations.md, "The console at volume").
   if (!values['skip-export']) await measureExports(session, app);
   if (!values['skip-pages']) await timePages(session, pages, summary);
+  if (!values['skip-portal']) await timePortalPages(app, summary);
   if (!values['skip-billing']) await measureBilling(summary);
   if (!values['skip-plans']) await showPlans(session, pages, cluster);
+}
+
+/**
+ * The integrators' portal's Consultas for the largest integration (issue 33, point 6), as its owner
+ * reads them: the list (first page, a status, 45 days back), a search by request id and by NIT
+ * (each the posted form's answer and the page it leads to), a record's page, and the CSV export's
+ * first bytes for 30 days. The owner is invited and signed in through lib/portal (the session id
+ * acceptance gives is the portal's cookie), as the tests do.
+ */
+async function timePortalPages(app: BenchApp, summary: VolumeSummary): Promise<void> {
+  const { invitePortalUser, acceptInvitation } = await import('@/lib/portal/invitations');
+  const { database: open } = await import('@/db/client');
+  const { sql } = await import('drizzle-orm');
+  const largest = summary.largestIntegrationId;
+  const email = `portal-bench-${Date.now()}@example.com`;
+  const printed: string[] = [];
+  const sent = await invitePortalUser({ kind: 'staff', actor: { kind: 'system', name: 'bench' }, integrationId: largest }, { email, role: 'propietario' }, { printer: (line) => printed.push(line) });
+  if (!sent.ok) throw new Error(sent.error.message);
+  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')?.[1];
+  const accepted = await acceptInvitation(code, { nombre: 'Benchmark', clave: 'quetzal sobre el cerro de la cruz' }, { clientIp: '127.0.0.1', userAgent: 'bench' });
+  if (!accepted.ok) throw new Error(accepted.error.message);
+  const session = ConsoleSession.withCookie(app.baseUrl, 'portal-sesion', accepted.value.sessionId);
+  const [record] = await (await open()).rows<{ request_id: string }>(
+    sql`select request_id from query_records where integration_id = ${largest}::integer and created_at < now() - interval '10 days' order by created_at desc, id desc limit 1`,
+  );
+  const requestId = record!.request_id;
+  const deep = Buffer.from(`${new Date(Date.now() - 45 * 86_400_000).toISOString().replace('Z', '000Z')}|${Number.MAX_SAFE_INTEGER}`).toString('base64url');
+  const pages: Page[] = [
+    { name: `Portal Consultas, largest (#${largest}), first page`, path: '/portal/consultas', expect: 'Consultas' },
+    { name: 'Portal Consultas, largest, status 502', path: '/portal/consultas?estado=502', expect: 'Consultas' },
+    { name: 'Portal Consultas, largest, 45 days back (cursor)', path: `/portal/consultas?despues=${deep}`, expect: 'Consultas' },
+    { name: 'Portal Consulta, one record\'s page (by request id)', path: `/portal/consultas/${requestId}`, expect: requestId },
+  ];
+  console.log(`\nPortal pages (Consultas) of the largest integration: ${WARMUP} warm-up runs, then ${RUNS} timed runs each, over HTTP\n`);
+  console.log(`${'page'.padEnd(58)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
+  const row = (name: string, times: number[]) => console.log(`${name.padEnd(58)} ${percentile(times, 0.5).toFixed(1).padStart(8)} ${percentile(times, 0.95).toFixed(1).padStart(8)}`);
+  for (const page of pages) row(page.name, await timePage(session, page));
+  // A search is the posted form's 303 and the page it leads to, as a person waits for both.
+  for (const [name, typed, expect] of [
+    ['Portal search by request id (POST + record page)', requestId, requestId],
+    [`Portal search by NIT ${summary.searchNit} (POST + list)`, summary.searchNit, 'Consultas'],
+  ] as const) {
+    const searchOnce = async () => {
+      const started = performance.now();
+      const posted = await session.request('/portal/consultas/buscar', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.baseUrl },
+        body: new URLSearchParams({ identificador: typed }).toString(),
+        redirect: 'manual',
+      });
+      await posted.arrayBuffer();
+      const location = posted.headers.get('location');
+      if (posted.status !== 303 || !location) throw new Error(`${name}: HTTP ${posted.status}`);
+      await fetchPage(session, { name, path: location, expect });
+      return performance.now() - started;
+    };
+    for (let run = 0; run < WARMUP; run++) await searchOnce();
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run++) times.push(await searchOnce());
+    row(name, times.sort((a, b) => a - b));
+  }
+  // The export's first bytes: how long the owner waits before the download starts.
+  const firstBytes: number[] = [];
+  for (let run = 0; run < WARMUP + RUNS; run++) {
+    const started = performance.now();
+    const response = await session.request(`/portal/consultas/exportar?desde=${day(29)}&hasta=${day(0)}`);
+    if (response.status !== 200) throw new Error(`Portal CSV export: HTTP ${response.status} ${await response.text()}`);
+    const reader = response.body!.getReader();
+    await reader.read();
+    if (run >= WARMUP) firstBytes.push(performance.now() - started);
+    await reader.cancel();
+  }
+  row('Portal CSV export, 30 days, first bytes', firstBytes.sort((a, b) => a - b));
 }
 
 /**

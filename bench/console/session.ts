@@ -1,4 +1,4 @@
-// A console session over HTTP, as a browser gets one: next-auth's CSRF token, then the
+// A console (or portal) session over HTTP, as a browser gets one: next-auth's CSRF token, then the
 // credentials callback; the cookies it sets go with every page request afterwards.
 
 export class ConsoleSession {
@@ -20,6 +20,13 @@ export class ConsoleSession {
     if (![...session.cookies.keys()].some((name) => name.endsWith('session-token'))) {
       throw new Error(`signing in as ${email} gave no session cookie (HTTP ${signedIn.status})`);
     }
+    return session;
+  }
+
+  /** A session whose cookie was obtained otherwise (a portal session: lib/portal's sign-in gives its id). */
+  static withCookie(baseUrl: string, name: string, value: string): ConsoleSession {
+    const session = new ConsoleSession(baseUrl);
+    session.cookies.set(name, value);
     return session;
   }
 

@@ -39,7 +39,7 @@ export async function searchFormRedirect(request: Request, target: SearchFormTar
     fields.set('solicitud', requestId);
     return redirectTo(withQuery(target.requestIds!, fields));
   }
-  if (typed !== '') fields.set(SEARCH_REFERENCE_PARAM, await referenceSearch(user.id, typed.slice(0, MAX_FIELD_LENGTH)));
+  if (typed !== '') fields.set(SEARCH_REFERENCE_PARAM, await referenceSearch({ consoleUserId: user.id }, typed.slice(0, MAX_FIELD_LENGTH)));
   return redirectTo(withQuery(target.list, fields));
 }
 

@@ -4,7 +4,7 @@
 // searched, on any instance (PostgreSQL), and not after it expires. Links built from the list
 // (pages, export, the way back from a record) carry the same reference.
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { identifierSearches } from '@/db/schema';
 import { recordFiltersToSearchParams, type RecordFilters } from '@/lib/records/filters';
@@ -19,12 +19,23 @@ export function isSearchReference(value: unknown): value is string {
   return typeof value === 'string' && REFERENCE.test(value);
 }
 
-/** Keeps `identifier` for `userId` and returns the reference that stands for it in URLs. */
-export async function referenceSearch(userId: number, identifier: string): Promise<string> {
+/** Who made a search: a console user or a portal user (lib/portal), each opening only their own. */
+export type SearchOwner = { consoleUserId: number } | { portalUserId: number };
+
+function ownerColumns(owner: SearchOwner): { userId: number | null; portalUserId: number | null } {
+  return 'consoleUserId' in owner ? { userId: owner.consoleUserId, portalUserId: null } : { userId: null, portalUserId: owner.portalUserId };
+}
+
+function isOwner(owner: SearchOwner): SQL {
+  return 'consoleUserId' in owner ? eq(identifierSearches.userId, owner.consoleUserId) : eq(identifierSearches.portalUserId, owner.portalUserId);
+}
+
+/** Keeps `identifier` for `owner` and returns the reference that stands for it in URLs. */
+export async function referenceSearch(owner: SearchOwner, identifier: string): Promise<string> {
   const reference = `bq_${randomBytes(16).toString('base64url')}`;
   await (await db()).insert(identifierSearches).values({
     reference,
-    userId,
+    ...ownerColumns(owner),
     identifierSealed: seal(identifier, 'identifier_search'),
     expiresAt: sql`now() + ${SEARCH_REFERENCE_HOURS}::integer * interval '1 hour'`,
   });
@@ -33,14 +44,14 @@ export async function referenceSearch(userId: number, identifier: string): Promi
 
 /**
  * The identifier behind `reference`, if this user made it and it has not expired; undefined
- * otherwise (another user's reference reads as an unknown one).
+ * otherwise (another user's reference, console or portal, reads as an unknown one).
  */
-export async function searchedIdentifier(userId: number, reference: string): Promise<string | undefined> {
+export async function searchedIdentifier(owner: SearchOwner, reference: string): Promise<string | undefined> {
   if (!isSearchReference(reference)) return undefined;
   const [row] = await (await db())
     .select({ sealed: identifierSearches.identifierSealed })
     .from(identifierSearches)
-    .where(and(eq(identifierSearches.reference, reference), eq(identifierSearches.userId, userId), gt(identifierSearches.expiresAt, sql`now()`)));
+    .where(and(eq(identifierSearches.reference, reference), isOwner(owner), gt(identifierSearches.expiresAt, sql`now()`)));
   if (!row) return undefined;
   try {
     return open(row.sealed, 'identifier_search');
@@ -67,14 +78,14 @@ export async function purgeExpiredSearchReferences(now = new Date()): Promise<nu
  * everything.
  */
 export async function withSearchedIdentifier(
-  userId: number,
+  owner: SearchOwner,
   params: Record<string, string>,
 ): Promise<{ params: Record<string, string>; reference?: string; expired: boolean }> {
   const { [SEARCH_REFERENCE_PARAM]: reference, ...rest } = params;
   delete rest.identificador;
   // An identifier in the address itself is never read: only a reference made by this user is.
   if (reference === undefined || reference === '') return { params: rest, expired: false };
-  const identifier = await searchedIdentifier(userId, reference);
+  const identifier = await searchedIdentifier(owner, reference);
   if (identifier === undefined) return { params: rest, expired: true };
   return { params: { ...rest, identificador: identifier }, reference, expired: false };
 }

@@ -15,7 +15,7 @@ export async function subjectReportDownload(request: Request, format: 'csv' | 'p
   if (user.role !== 'admin') return plainText(403, 'El informe de quién consultó un identificador lo prepara un administrador.');
   const query = new URL(request.url).searchParams;
   // The identifier travels as the report page's search reference, never in the address.
-  const identifier = await searchedIdentifier(user.id, query.get(SEARCH_REFERENCE_PARAM) ?? '');
+  const identifier = await searchedIdentifier({ consoleUserId: user.id }, query.get(SEARCH_REFERENCE_PARAM) ?? '');
   if (identifier === undefined) return plainText(400, EXPIRED_SEARCH_MESSAGE);
   const parsed = subjectIdentifierSchema.safeParse(identifier);
   if (!parsed.success) return plainText(400, parsed.error.issues[0]!.message);

@@ -30,3 +30,6 @@ export const BILLING_READERS: readonly PortalRole[] = ['propietario', 'facturaci
 
 /** Who reads the integration's tokens and IP allow-list ("Credenciales"). */
 export const CREDENTIAL_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
+/** Who reads the integration's query records ("Consultas"), reveals their identifiers and exports them. */
+export const RECORD_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];

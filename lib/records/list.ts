@@ -294,12 +294,25 @@ export interface RecordDetail {
 }
 
 export async function findRecordDetail(id: number): Promise<RecordDetail | undefined> {
+  return recordDetailWhere(eq(queryRecords.id, id));
+}
+
+/**
+ * The detail of the record with this request id, only when it is `integrationId`'s (the portal):
+ * another integration's record is not read at all, so it is answered exactly as an id no record has.
+ * One probe of query_records_request_id_unique.
+ */
+export async function findIntegrationRecordDetail(integrationId: number, requestId: string): Promise<RecordDetail | undefined> {
+  return recordDetailWhere(and(eq(queryRecords.requestId, requestId), eq(queryRecords.integrationId, integrationId))!);
+}
+
+async function recordDetailWhere(condition: SQL): Promise<RecordDetail | undefined> {
   const database = await db();
   const [row] = await database
     .select({ record: queryRecords, integrationNombre: integrations.nombre })
     .from(queryRecords)
     .innerJoin(integrations, eq(integrations.id, queryRecords.integrationId))
-    .where(eq(queryRecords.id, id));
+    .where(condition);
   if (!row) return undefined;
   const record = { ...openRecord(row.record), integrationNombre: row.integrationNombre };
   // Ledger rows of this request sit within minutes of the record (the hold before the source call,

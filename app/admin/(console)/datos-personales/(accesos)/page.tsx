@@ -6,6 +6,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import type { PersonalDataAccessKind } from '@/db/schema';
 import { requirePageUser } from '@/lib/auth/session';
+import { describeAuditActor } from '@/lib/format/audit-labels';
 import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
 import { listAccessPage, type AccessEntry, type AccessFilters } from '@/lib/personal-data/access-log';
 import { ACCESS_KIND_LABELS, describeAccessDetails } from '@/lib/personal-data/labels';
@@ -124,6 +125,9 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
           <>
             {entry.userName} <span className="muted">({entry.userEmail})</span>
           </>
+        ) : entry.actor?.startsWith('integrator:') ? (
+          // A person of an integrator who revealed one of their integration's records in the portal.
+          describeAuditActor(entry.actor, new Map())
         ) : (
           <>
             Línea de comandos <span className="muted">({entry.actor?.startsWith('cli:') ? `usuario del sistema ${entry.actor.slice(4)}` : 'operador'})</span>

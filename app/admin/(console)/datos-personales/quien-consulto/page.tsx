@@ -29,7 +29,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
   const params = await searchParams;
   // The identifier is posted to ./buscar and comes back as a reference: never in the address.
   const reference = params[SEARCH_REFERENCE_PARAM];
-  const typed = isSearchReference(reference) ? ((await searchedIdentifier(user.id, reference)) ?? '') : '';
+  const typed = isSearchReference(reference) ? ((await searchedIdentifier({ consoleUserId: user.id }, reference)) ?? '') : '';
   const expired = reference !== undefined && typed === '';
   const parsed = typed.trim() === '' ? undefined : subjectIdentifierSchema.safeParse(typed);
   // The request's reference (ticket, letter) is asked for every report and kept in the access log (issue 30, point 6).

@@ -46,7 +46,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const user = await requirePageUser('support');
   const isAdmin = user.role === 'admin';
   // The NIT or CUI searched for is behind ?busqueda= (posted to ./buscar): never in the address.
-  const searched = await withSearchedIdentifier(user.id, plainSearchParams(await searchParams));
+  const searched = await withSearchedIdentifier({ consoleUserId: user.id }, plainSearchParams(await searchParams));
   const params = searched.params;
   // The integration field sends what it shows: a name, or a suggestion with its number. The URL
   // keeps the id (links, the CSV export and the back link read it), so a resolved name redirects.

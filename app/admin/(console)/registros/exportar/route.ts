@@ -49,7 +49,7 @@ export async function POST(request: Request) {
 
 /** Masked without a reason; in full with one (an administrator's POST), logged first. */
 async function exportRecords(user: ConsoleUserSession, params: Record<string, string>, fullReason: string | undefined): Promise<Response> {
-  const searched = await withSearchedIdentifier(user.id, params);
+  const searched = await withSearchedIdentifier({ consoleUserId: user.id }, params);
   if (searched.expired) return plainText(400, EXPIRED_SEARCH_MESSAGE);
   const { filters, problems } = parseRecordFilters(searched.params);
   if (problems.length > 0) return plainText(400, `Filtros no válidos: ${problems.map((problem) => problem.message).join('; ')}`);

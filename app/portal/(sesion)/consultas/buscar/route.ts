@@ -1,0 +1,9 @@
+// POST /portal/consultas/buscar - Consultas' search form: a request id opens its record, a NIT or
+// CUI is kept behind a reference so it never reaches an address (lib/portal/record-requests.ts).
+import { portalRecordSearch } from '@/lib/portal/record-requests';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request) {
+  return portalRecordSearch(request);
+}

@@ -1,0 +1,4 @@
+ALTER TABLE "identifier_searches" ALTER COLUMN "user_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "identifier_searches" ADD COLUMN "portal_user_id" integer;--> statement-breakpoint
+ALTER TABLE "identifier_searches" ADD CONSTRAINT "identifier_searches_portal_user_id_portal_users_id_fk" FOREIGN KEY ("portal_user_id") REFERENCES "public"."portal_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "identifier_searches" ADD CONSTRAINT "identifier_searches_one_owner" CHECK (num_nonnulls("identifier_searches"."user_id", "identifier_searches"."portal_user_id") = 1);

@@ -1,0 +1,298 @@
+// Consultas in the integrators' portal over HTTP against the built app (issue 33, points 4 and 5): a
+// person of integration A reads A's query records, finds them by request id and by NIT or CUI (the
+// form posted, the identifier never in an address), reveals one record's identifiers (in the access
+// log administrators read) and downloads a range as CSV; with B's request ids, traces and NITs on
+// every page, search, reveal and download A learns nothing: the answers are those for ids that do
+// not exist. Billing is refused, and a console session or none gets nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_MESSAGES } from '@/lib/auth/action';
+import { placeHold, settleHold } from '@/lib/billing/holds';
+import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
+import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
+import { acceptInvitation, invitePortalUser } from '@/lib/portal/invitations';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';
+import { flushRequestTraces, traceRefusal } from '@/lib/request-traces/buffer';
+import { createConsoleUser } from '@/lib/users/service';
+import { createTestIntegration, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
+import { PortalClient } from '../support/portal-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const PASSWORD = 'cafetal de altura junto al lago';
+const SHARED_NIT = '8812345-6';
+const NIT_ONLY_B = '39525503';
+const CUI_A = '1587 56444 0904';
+const UNKNOWN_REQUEST_ID = 'req_00000000000000000000';
+const people = { ownerA: 'duena-a@example.com', developerA: 'dev-a@example.com', billingA: 'conta-a@example.com', ownerB: 'duena-b@example.com' } as const;
+
+let testDatabase: TestDatabase;
+let gateway: Gateway;
+let integrationA: TestIntegration;
+let integrationB: TestIntegration;
+let admin: { email: string; password: string };
+
+async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
+  const printed: string[] = [];
+  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
+  if (!sent.ok) throw new Error(sent.error.message);
+  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
+  const accepted = await acceptInvitation(code, { nombre: email.split('@')[0]!, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
+  if (!accepted.ok) throw new Error(accepted.error.message);
+}
+
+async function catalogQuery(owner: TestIntegration, requestId: string, outcome: { status: number; nit?: string; cui?: string }): Promise<void> {
+  const hold = await placeHold(owner.id, requestId);
+  if (!hold) throw new Error('the balance covers the hold');
+  const ok = outcome.status === 200;
+  await settleHold(hold, ok, {
+    integrationId: owner.id,
+    lookup: 'omisos',
+    httpStatus: outcome.status,
+    responseTimeMs: 40,
+    nit: outcome.nit ?? null,
+    cui: outcome.cui ?? null,
+    errorMessage: ok ? null : 'catalog source answered HTTP 503 (not a success)',
+    failure: ok ? null : { kind: 'status', status: 503 },
+    requestId,
+  });
+}
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integrationA = await createTestIntegration('portal-consultas-a', { tariffCentavos: 150, balanceCentavos: 10_000 });
+  integrationB = await createTestIntegration('portal-consultas-b', { tariffCentavos: 150, balanceCentavos: 10_000 });
+  await catalogQuery(integrationA, 'req_aaaaaaaaaaaaaaaaaaaa', { status: 200, nit: SHARED_NIT });
+  await catalogQuery(integrationA, 'req_afafafafafafafafafaf', { status: 502, cui: CUI_A });
+  await catalogQuery(integrationB, 'req_bbbbbbbbbbbbbbbbbbbb', { status: 200, nit: SHARED_NIT });
+  await catalogQuery(integrationB, 'req_bcbcbcbcbcbcbcbcbcbc', { status: 200, nit: NIT_ONLY_B });
+  traceRefusal({ requestId: 'req_a402a402a402a402a402', integrationId: integrationA.id, lookup: 'omisos', reason: 'balance_exhausted' });
+  traceRefusal({ requestId: 'req_b402b402b402b402b402', integrationId: integrationB.id, lookup: 'omisos', reason: 'balance_exhausted' });
+  await flushRequestTraces();
+  await member(integrationA, people.ownerA, 'propietario');
+  await member(integrationA, people.developerA, 'desarrollador');
+  await member(integrationA, people.billingA, 'facturacion');
+  await member(integrationB, people.ownerB, 'propietario');
+  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'admin-consultas@example.com', name: 'Administración', role: 'admin', mustChangePassword: false });
+  if (!created.ok) throw new Error(created.error.message);
+  admin = { email: 'admin-consultas@example.com', password: created.value.password };
+  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDatabase?.cleanup();
+});
+
+let addresses = 0;
+async function signedIn(email: string): Promise<PortalClient> {
+  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+  const answer = await client.portalSignIn(email, PASSWORD);
+  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
+  return client;
+}
+
+/** A console administrator's session (a portal client only for its form posting: the cookies are the console's). */
+async function consoleAdmin(): Promise<PortalClient> {
+  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `198.51.100.${++addresses}` });
+  expect(await client.signIn(admin.email, admin.password)).toBeNull();
+  return client;
+}
+
+/** Posts the search box as the page's form does. */
+function search(client: PortalClient, identificador: string) {
+  return client.post('/portal/consultas/buscar', {}, { identificador, consulta: '', estado: '', desde: '', hasta: '' });
+}
+
+/** A page's visible words, the request id it was asked about made generic: what a person reads. */
+function shownText(html: string, requestId: string): string {
+  return html
+    .replace(/<head>[\s\S]*?<\/head>/, ' ')
+    .replace(/<script[\s\S]*?<\/script>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replaceAll(requestId, 'ID')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A whole HTML answer byte for byte, but for the id it was asked about and the request's CSP nonce. */
+function wholeAnswer(html: string, requestId: string): string {
+  return html.replaceAll(requestId, 'ID').replace(/[A-Za-z0-9+/]{22}==/g, 'NONCE');
+}
+
+/** The portal's section links. */
+function navLinks(html: string): string[] {
+  const nav = /<nav[^>]*aria-label="Secciones del portal"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
+  return [...nav.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+}
+
+function says(answer: { text: string }, text: string): boolean {
+  return answer.text.includes(JSON.stringify(text).slice(1, -1)) || answer.text.includes(text);
+}
+
+describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  let ownerA: PortalClient;
+  beforeAll(async () => {
+    ownerA = await signedIn(people.ownerA);
+  }, PROCESS_TEST_TIMEOUT_MS);
+
+  it('lists A’s queries with masked identifiers, from the menu, and nothing of B whatever the address says', async () => {
+    expect(navLinks((await ownerA.request('/portal')).text)).toContain('/portal/consultas');
+    for (const path of ['/portal/consultas', `/portal/consultas?integracion=${integrationB.id}`]) {
+      const page = await ownerA.request(path);
+      expect(page.status, path).toBe(200);
+      expect(page.text).toContain('req_aaaaaaaaaaaaaaaaaaaa');
+      expect(page.text).toContain('req_afafafafafafafafafaf');
+      expect(page.text).toContain('8812•••-6');
+      expect(page.text).toContain('1587 •••• 0904');
+      expect(page.text).not.toContain('8812345');
+      expect(page.text).not.toContain('56444');
+      expect(page.text).not.toContain('req_b');
+    }
+  });
+
+  it('opens a query by its request id and reads why it failed and that it was not charged', async () => {
+    const found = await search(ownerA, ' REQ_AFAFAFAFAFAFAFAFAFAF ');
+    expect(found.status).toBe(303);
+    expect(found.location).toBe('/portal/consultas/req_afafafafafafafafafaf');
+    const page = await ownerA.request(found.location!);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('respondió HTTP 503');
+    expect(page.text).toContain('La integración recibió 502.');
+    expect(page.text).toContain('Sin cobro.');
+    expect(page.text).toContain('1587 •••• 0904');
+    expect(page.text).not.toContain('56444');
+  });
+
+  it('reads its own refusal as the console’s sentence; B’s request ids and refusals read exactly as an unknown id', async () => {
+    const refusal = await search(ownerA, 'req_a402a402a402a402a402');
+    expect(refusal.location).toBe('/portal/consultas?solicitud=req_a402a402a402a402a402');
+    const traced = await ownerA.request(refusal.location!);
+    expect(traced.text).toContain('req_a402a402a402a402a402: portal-consultas-a, /api/catalogos/omisos, 402 sin saldo');
+    expect(traced.text).toContain('sin cobro');
+
+    const unknown = await search(ownerA, UNKNOWN_REQUEST_ID);
+    expect(unknown.location).toBe(`/portal/consultas?solicitud=${UNKNOWN_REQUEST_ID}`);
+    const unknownPage = await ownerA.request(unknown.location!);
+    expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('Ninguna consulta ni rechazo de tu integración tiene el id de solicitud ID');
+    for (const requestId of ['req_bbbbbbbbbbbbbbbbbbbb', 'req_b402b402b402b402b402']) {
+      const answer = await search(ownerA, requestId);
+      expect(answer.location).toBe(`/portal/consultas?solicitud=${requestId}`);
+      const page = await ownerA.request(answer.location!);
+      expect(page.status).toBe(unknownPage.status);
+      expect(shownText(page.text, requestId)).toBe(shownText(unknownPage.text, UNKNOWN_REQUEST_ID));
+    }
+  });
+
+  it('a record page of B is the same 404 as one of an unknown id', async () => {
+    const unknown = await ownerA.request(`/portal/consultas/${UNKNOWN_REQUEST_ID}`);
+    expect(unknown.status).toBe(404);
+    // Next renders a page's notFound() from the page's payload (the document's body is empty without script).
+    expect(unknown.text).toContain('No existe esa consulta en tu integración');
+    for (const requestId of ['req_bbbbbbbbbbbbbbbbbbbb', 'req_b402b402b402b402b402']) {
+      const answer = await ownerA.request(`/portal/consultas/${requestId}`);
+      expect(answer.status).toBe(404);
+      expect(wholeAnswer(answer.text, requestId)).toBe(wholeAnswer(unknown.text, UNKNOWN_REQUEST_ID));
+    }
+    // B's owner opens it: it exists, it is just not A's.
+    expect((await (await signedIn(people.ownerB)).request('/portal/consultas/req_bbbbbbbbbbbbbbbbbbbb')).status).toBe(200);
+  });
+
+  it('searches a NIT by posting it: the address holds a reference, the list A’s queries of it; B’s NIT finds nothing', async () => {
+    const searched = await search(ownerA, '88123456');
+    expect(searched.status).toBe(303);
+    expect(searched.location).toMatch(/^\/portal\/consultas\?busqueda=bq_[A-Za-z0-9_-]{22}$/);
+    const list = await ownerA.request(searched.location!);
+    expect(list.text).toContain('req_aaaaaaaaaaaaaaaaaaaa');
+    expect(list.text).not.toContain('req_afafafafafafafafafaf');
+    expect(list.text).not.toContain('req_b');
+
+    const onlyB = await search(ownerA, NIT_ONLY_B);
+    const empty = await ownerA.request(onlyB.location!);
+    expect(empty.text).toContain('Ninguna consulta coincide con estos filtros.');
+    expect(empty.text).not.toContain('req_b');
+
+    // A's reference in B's owner's hands opens nothing, nor in a download.
+    const ownerB = await signedIn(people.ownerB);
+    const stolen = await ownerB.request(searched.location!);
+    expect(stolen.text).toContain(EXPIRED_SEARCH_MESSAGE);
+    expect(stolen.text).not.toContain('req_aaaaaaaaaaaaaaaaaaaa');
+    const reference = searched.location!.split('busqueda=')[1]!;
+    const download = await ownerB.request(`/portal/consultas/exportar?desde=${guatemalanToday()}&hasta=${guatemalanToday()}&busqueda=${reference}`);
+    expect(download.status).toBe(400);
+    expect(download.text).toBe(EXPIRED_SEARCH_MESSAGE);
+  });
+
+  it('reveals a record’s identifiers with a reason, logged where administrators read the console’s reveals; B’s record reveals nothing', async () => {
+    const revealed = await ownerA.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: 'req_afafafafafafafafafaf', motivo: 'Conciliar un cobro' });
+    expect(says(revealed, CUI_A)).toBe(true);
+    const unknown = await ownerA.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: UNKNOWN_REQUEST_ID, motivo: 'Curiosidad' });
+    const ofB = await ownerA.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: 'req_bcbcbcbcbcbcbcbcbcbc', motivo: 'Curiosidad' });
+    expect(ofB.status).toBe(unknown.status);
+    expect(says(ofB, 'No existe esa consulta en tu integración')).toBe(true);
+    expect(says(unknown, 'No existe esa consulta en tu integración')).toBe(true);
+    expect(ofB.text).not.toContain(NIT_ONLY_B);
+
+    const accesses = await (await consoleAdmin()).request('/admin/datos-personales');
+    expect(accesses.status).toBe(200);
+    expect(accesses.text).toContain(`Integrador: ${people.ownerA} (portal-consultas-a)`);
+    expect(accesses.text).toContain('Conciliar un cobro');
+    expect(accesses.text).not.toContain('Curiosidad');
+  });
+
+  it('downloads a range as CSV, streamed, with masked identifiers and only A’s queries', async () => {
+    const today = guatemalanToday();
+    const csv = await ownerA.request(`/portal/consultas/exportar?desde=${today}&hasta=${today}&integracion=${integrationB.id}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain(`consultas-${today}-a-${today}.csv`);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toContain('request_id');
+    expect(lines.slice(1).map((line) => /req_[a-z0-9]+/.exec(line)?.[0])).toEqual(['req_afafafafafafafafafaf', 'req_aaaaaaaaaaaaaaaaaaaa']);
+    expect(csv.text).toContain('8812•••-6');
+    expect(csv.text).not.toContain('8812345');
+    expect(csv.text).not.toContain('56444');
+    const noRange = await ownerA.request('/portal/consultas/exportar');
+    expect(noRange.status).toBe(400);
+  });
+});
+
+describe('who may read Consultas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('a developer reads them; billing is refused every page, search, reveal and download, and not linked to them', async () => {
+    const developer = await signedIn(people.developerA);
+    expect((await developer.request('/portal/consultas')).status).toBe(200);
+    expect(navLinks((await developer.request('/portal')).text)).toContain('/portal/consultas');
+
+    const billing = await signedIn(people.billingA);
+    for (const path of ['/portal/consultas', '/portal/consultas/req_afafafafafafafafafaf']) {
+      const answer = await billing.request(path);
+      expect(answer.status, path).toBe(307);
+      expect(answer.headers.get('location')).toBe('/portal/sin-permiso');
+    }
+    const searched = await search(billing, 'req_afafafafafafafafafaf');
+    expect(searched.location).toBe('/portal/sin-permiso');
+    const download = await billing.request(`/portal/consultas/exportar?desde=${guatemalanToday()}&hasta=${guatemalanToday()}`);
+    expect(download.status).toBe(403);
+    expect(download.text).toBe(PORTAL_DOWNLOAD_MESSAGES.forbidden);
+    const revealed = await billing.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: 'req_afafafafafafafafafaf', motivo: 'Conciliar un cobro' });
+    expect(says(revealed, PORTAL_ACTION_MESSAGES.forbidden)).toBe(true);
+    expect(revealed.text).not.toContain('56444');
+    expect(navLinks((await billing.request('/portal')).text)).not.toContain('/portal/consultas');
+  });
+
+  it('no portal session, or a console administrator’s, gets nothing', async () => {
+    const anonymous = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+    for (const client of [anonymous, await consoleAdmin()]) {
+      for (const path of ['/portal/consultas', '/portal/consultas/req_afafafafafafafafafaf']) {
+        expect((await client.request(path)).headers.get('location'), path).toMatch(/^\/portal\/ingresar/);
+      }
+      const download = await client.request(`/portal/consultas/exportar?desde=${guatemalanToday()}&hasta=${guatemalanToday()}`);
+      expect(download.status).toBe(401);
+      expect(download.text).toBe(PORTAL_DOWNLOAD_MESSAGES.signedOut);
+      expect((await search(client, 'req_afafafafafafafafafaf')).location).toBe('/portal/ingresar');
+      const revealed = await client.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: 'req_afafafafafafafafafaf', motivo: 'Conciliar un cobro' });
+      expect(says(revealed, ACTION_MESSAGES.signedOut)).toBe(true);
+      expect(revealed.text).not.toContain('56444');
+    }
+  });
+});
