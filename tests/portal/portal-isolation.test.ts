@@ -65,6 +65,8 @@ interface ObjectsOfB {
   tokenIds: number[];
 }
 let objectsOfB: ObjectsOfB;
+/** The NIT B looked up (A never did). */
+let nitOfB: string;
 /** Texts that only B's pages could show. */
 let markersOfB: string[];
 
@@ -110,6 +112,7 @@ beforeAll(async () => {
   // B's traffic: charged lookups, a replay of one, and a refusal that names B (a wrong token).
   const requestIds: string[] = [];
   const body = validRequestBody(ROUTES.cuiNit, gateway.sample);
+  nitOfB = String(body.nit);
   for (const headers of [{ 'idempotency-key': 'aislamiento-b-1' }, { 'idempotency-key': 'aislamiento-b-1' }, {}] as Record<string, string>[]) {
     const answer = await gateway.call(ROUTES.cuiNit, { as: integrationB, json: body, headers });
     expect(answer.status).toBe(200);
@@ -208,6 +211,7 @@ function portalActionNames(): string[] {
 const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | string)[]> = {
   '/portal/estados/[id]/pdf': (objects) => objects.statementIds,
   '/portal/estados/[id]/csv': (objects) => objects.statementIds,
+  '/portal/consultas/[solicitud]': (objects) => objects.requestIds,
 };
 
 /**
@@ -222,6 +226,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   cancelPortalInvitationAction: { page: '/portal/equipo', inputs: (objects) => objects.invitationIds.map((invitacion) => ({ invitacion })) },
   resendPortalInvitationAction: { page: '/portal/equipo', inputs: (objects) => objects.invitationIds.map((invitacion) => ({ invitacion })) },
   endOwnPortalSessionAction: { page: '/portal/cuenta', inputs: (objects) => objects.sessionPublicIds.map((sesion) => ({ sesion })) },
+  revealPortalRecordAction: { page: '/portal/consultas', inputs: (objects) => objects.requestIds.map((solicitud) => ({ solicitud, motivo: 'Ticket 4521 del cliente' })) },
   invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
   startPortalEnrolmentAction: { withoutIds: 'the caller’s own second factor' },
@@ -245,7 +250,11 @@ function unknownLike(id: number | string): number | string {
 
 /** An answer with what differs by nature between two requests taken out (nonces, the id asked for). */
 function normalized(text: string, ids: (number | string)[]): string {
-  let result = text.replace(/nonce="[^"]*"/g, 'nonce=""').replace(/"nonce":"[^"]*"/g, '"nonce":""');
+  let result = text
+    .replace(/nonce="[^"]*"/g, 'nonce=""')
+    .replace(/"nonce":"[^"]*"/g, '"nonce":""')
+    // A posted NIT's reference: random per search.
+    .replace(/bq_[A-Za-z0-9_-]+/g, 'bq_«referencia»');
   // Whole tokens only: a small number also occurs inside the build's id and other random text.
   for (const id of ids) result = result.replace(new RegExp(`(?<![\\w-])${String(id).replaceAll('-', '\\-')}(?![\\w-])`, 'g'), '«id»');
   return result;
@@ -331,6 +340,33 @@ describe('the portal’s pages and downloads, as each of A’s roles', { timeout
       }
     }
     expect(await stateOfB()).toEqual(before);
+  });
+});
+
+describe('Consultas’ search form, as A’s owner and developer', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  /** Posts the search as the page's form does and follows where it sends (within the portal). */
+  async function search(person: PortalClient, identificador: string): Promise<{ location: string; status: number; text: string }> {
+    const posted = await person.post('/portal/consultas/buscar', {}, { identificador, consulta: '', estado: '', desde: '', hasta: '' });
+    expect(posted.status, identificador).toBe(303);
+    const location = posted.location!;
+    expect(location.startsWith('/portal/'), location).toBe(true);
+    const landed = await person.request(location);
+    return { location, status: landed.status, text: landed.text };
+  }
+
+  it('answers B’s request ids and B’s NIT exactly as unknown ones, and shows nothing of B', async () => {
+    for (const email of [people.ownerA, people.developerA]) {
+      const person = await portalPerson(email);
+      const tries: [string, string][] = [...objectsOfB.requestIds.map((id) => [id, UNKNOWN.requestId] as [string, string]), [nitOfB, '1000000K']];
+      for (const [ofB, unknown] of tries) {
+        const [answerOfB, answerUnknown] = [await search(person, ofB), await search(person, unknown)];
+        const where = `${email} searching ${ofB}`;
+        expectNothingOfB(answerOfB.text, where);
+        expect(answerOfB.status, where).toBe(answerUnknown.status);
+        expect(normalized(answerOfB.location, [ofB]), where).toBe(normalized(answerUnknown.location, [unknown]));
+        expect(normalized(answerOfB.text, [ofB]), where).toBe(normalized(answerUnknown.text, [unknown]));
+      }
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import type { PortalRole } from '../../db/schema';
-import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLES, TEAM_MANAGERS } from '../../lib/portal/roles';
+import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLES, RECORD_READERS, TEAM_MANAGERS } from '../../lib/portal/roles';
 
 // What the portal's role tables in the documentation (/docs, docs/integrators.md, the README) must
 // say, read from the code that guards each page, so that a role changed in the code without its
@@ -9,10 +9,8 @@ import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLES, TEAM_MANAGERS } from
 export const PAGE_ROLES_IN_CODE: Readonly<Record<string, readonly PortalRole[]>> = {
   // app/portal/(sesion)/page.tsx and cuenta/page.tsx call requirePortalPage() with no roles.
   Inicio: PORTAL_ROLES,
-  // Issue 33: the developer reads "credentials and query records", the owner everything; until the
-  // Consultas page lands with a list of its own, that is the credential readers'. When it does,
-  // point this at the list its page checks.
-  Consultas: CREDENTIAL_READERS,
+  // app/portal/(sesion)/consultas: the record readers (owners and developers).
+  Consultas: RECORD_READERS,
   Movimientos: BILLING_READERS,
   'Estados de cuenta': BILLING_READERS,
   Credenciales: CREDENTIAL_READERS,
