@@ -15,7 +15,8 @@ import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { consumeGlobalLimit, consumePublicPageLimit, consumeSignInLimit, consumeStatusApiLimit } from '@/lib/limits/limits';
 import { STATUS_API_LIMIT_MESSAGE } from '@/lib/limits/status-limit';
-import { cachedPublicPage, freshPublicPage, isOwnRender, limitAlreadySpent, registerDirectAnswerer } from '@/lib/public-pages/cache';
+import { cachedPublicPage, freshPublicPage, isOwnRender, joinedBody, limitAlreadySpent, pageAnswer, registerDirectAnswerer } from '@/lib/public-pages/cache';
+import { answerableFromCache, isSignInPage } from '@/lib/public-pages/pages';
 import { typedRequestId } from '@/lib/request-ids/typed';
 
 /** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
@@ -25,9 +26,12 @@ const STATUS_API = '/api/estado';
 /** Public answers that are the same for everyone: they say how long they may be cached. */
 const PUBLIC_CACHEABLE_API = new Set([STATUS_API]);
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
-/** The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache (lib/public-pages). */
+/**
+ * The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache
+ * (lib/public-pages). The reads of the sign-in pages share both (isSignInPage); their forms' posts
+ * do not.
+ */
 const PUBLIC_PAGES = /^\/(?:docs|estado)?$/;
-const PUBLIC_PAGE_CACHED = /^\/(?:docs|estado)$/;
 const PUBLIC_PAGE_LIMIT_BODY = 'Demasiadas solicitudes desde su dirección. Espere un minuto y vuelva a intentarlo.';
 /** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
 const RECORDS_LIST = '/admin/registros';
@@ -41,17 +45,19 @@ const PUBLIC_PAGE_LIMITED = (): NextResponse | Response =>
 // limiter, the client address and the headers a page gets (lib/public-pages/cache.ts).
 registerDirectAnswerer(async (path, method, header) => {
   const settings = env();
-  const headers = securityHeaders({ https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'), development: false, noStore: false });
+  const headers = securityHeaders({ https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'), development: false, noStore: isSignInPage(path) });
   if (!(await consumePublicPageLimit(requestClientIp(header, settings)))) {
     const refusal = PUBLIC_PAGE_LIMITED();
     return { status: 429, headers: { ...headers, ...Object.fromEntries(refusal.headers) }, body: PUBLIC_PAGE_LIMIT_BODY };
   }
-  const page = PUBLIC_PAGE_CACHED.test(path) && method === 'GET' ? freshPublicPage(path, { host: header('host'), forwardedHost: header('x-forwarded-host'), publicUrlConfigured: Boolean(settings.NEXTAUTH_URL) }) : undefined;
+  const readsPage = method === 'GET' || method === 'HEAD';
+  const page = readsPage && answerableFromCache(path, '', header) ? freshPublicPage(path, { host: header('host'), forwardedHost: header('x-forwarded-host'), publicUrlConfigured: Boolean(settings.NEXTAUTH_URL) }) : undefined;
   if (!page) return undefined;
+  const answer = pageAnswer(page, newNonce());
   return {
     status: 200,
-    headers: { ...headers, 'Content-Security-Policy': page.contentSecurityPolicy, 'content-type': page.contentType, 'cache-control': 'public, max-age=30' },
-    body: new Uint8Array(page.body),
+    headers: { ...headers, 'Content-Security-Policy': answer.contentSecurityPolicy, 'content-type': page.contentType, 'cache-control': page.cacheControl, 'content-length': String(answer.length) },
+    body: answer.chunks,
   };
 });
 
@@ -79,12 +85,13 @@ export async function proxy(request: NextRequest) {
     return respond(NextResponse.json({ url: url.toString() }, { status: 429 }));
   }
 
-  if (PUBLIC_PAGES.test(path) && !isOwnRender(request.headers)) {
+  const readsPage = request.method === 'GET' || request.method === 'HEAD';
+  if ((PUBLIC_PAGES.test(path) || (readsPage && isSignInPage(path))) && !isOwnRender(request.headers)) {
     if (!limitAlreadySpent(request.headers) && !(await consumePublicPageLimit(clientIp()))) {
       return respond(new NextResponse(PUBLIC_PAGE_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60' } }));
     }
     // next dev compiles and renders each visit anyway; a built app answers from its cache.
-    if ((request.method === 'GET' || request.method === 'HEAD') && process.env.NODE_ENV !== 'development') {
+    if (readsPage && process.env.NODE_ENV !== 'development' && answerableFromCache(path, request.nextUrl.search, (name) => request.headers.get(name))) {
       const page = await cachedPublicPage(path, {
         host: request.headers.get('host'),
         forwardedHost: request.headers.get('x-forwarded-host'),
@@ -92,9 +99,10 @@ export async function proxy(request: NextRequest) {
         publicUrlConfigured: Boolean(settings.NEXTAUTH_URL),
       });
       if (page) {
-        // The policy whose nonce the cached page's scripts carry.
-        headers['Content-Security-Policy'] = page.contentSecurityPolicy;
-        return respond(new NextResponse(request.method === 'HEAD' ? null : page.body, { status: 200, headers: { 'content-type': page.contentType, 'cache-control': 'public, max-age=30' } }));
+        // This request's nonce, in the page's scripts and in its policy.
+        const answer = pageAnswer(page, nonce!);
+        headers['Content-Security-Policy'] = answer.contentSecurityPolicy;
+        return respond(new NextResponse(request.method === 'HEAD' ? null : joinedBody(answer), { status: 200, headers: { 'content-type': page.contentType, 'cache-control': page.cacheControl } }));
       }
     }
   }

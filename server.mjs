@@ -152,7 +152,7 @@ const server = http.createServer(
     return;
   }
   if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
-  else if (PUBLIC_PAGE_PATHS.has(request.url.split('?', 1)[0]) && !isOwnPublicPageRender(request)) void inPublicPageTurn(request, response);
+  else if (takesPublicPageTurn(request) && !isOwnPublicPageRender(request)) void inPublicPageTurn(request, response);
   else void handle(request, response);
   },
 );
@@ -163,8 +163,16 @@ const server = http.createServer(
 // answers 503 at once. However many connections ask for them, as fast as they are answered, they
 // take a bounded share of the event loop and the lookups keep theirs (issue 30, point 1: a
 // hundred connections on /docs took a lookup from 9 ms to 6.8 s). proxy.ts limits them per IP and
-// serves /docs and /estado from a short cache (lib/public-pages).
+// serves /docs and /estado from a short cache (lib/public-pages). The sign-in pages' reads take it
+// too (a crowd on /admin/login took a lookup from 9 ms to 350 ms); their forms' posts never wait
+// behind such a crowd.
 const PUBLIC_PAGE_PATHS = new Set(['/', '/docs', '/estado', '/api/openapi.json', '/api/estado']);
+const SIGN_IN_PAGE_PATHS = new Set(['/admin/login', '/portal/ingresar']);
+
+function takesPublicPageTurn(request) {
+  const path = request.url.split('?', 1)[0];
+  return PUBLIC_PAGE_PATHS.has(path) || (SIGN_IN_PAGE_PATHS.has(path) && (request.method === 'GET' || request.method === 'HEAD'));
+}
 const PUBLIC_PAGE_CONCURRENCY = 1;
 // And at most this many a second: a reader needs one page, not fifty; a crowd asking as fast as it
 // is answered would otherwise keep a core busy with pages (and its own clients) all the same.
@@ -202,7 +210,14 @@ async function inPublicPageTurn(request, response) {
       });
       if (answer) {
         response.writeHead(answer.status, answer.headers);
-        response.end(request.method === 'HEAD' ? undefined : answer.body);
+        if (request.method === 'HEAD' || typeof answer.body === 'string') response.end(request.method === 'HEAD' ? undefined : answer.body);
+        else {
+          // A cached page's pieces around this answer's nonce, in one write to the socket.
+          response.cork();
+          for (const chunk of answer.body) response.write(chunk);
+          response.end();
+          response.uncork();
+        }
         return;
       }
       request.headers['x-public-page-limit-spent'] = globalThis[Symbol.for('gateway.publicPageRenderToken')];
@@ -213,8 +228,12 @@ async function inPublicPageTurn(request, response) {
   void handle(request, response);
 }
 
-/** The public pages server.mjs may answer itself (exact paths: a query string goes to Next). */
-const PUBLIC_PAGE_DIRECT = new Set(['/', '/docs', '/estado']);
+/**
+ * The pages server.mjs may answer itself (exact paths: a query string goes to Next). Whether a
+ * sign-in page's request may have the cached render (signed out, not a client navigation) is the
+ * answerer's question (lib/public-pages/pages.ts).
+ */
+const PUBLIC_PAGE_DIRECT = new Set(['/', '/docs', '/estado', '/admin/login', '/portal/ingresar']);
 
 /** The instance rendering a public page for its cache (lib/public-pages/cache.ts), on behalf of a request that holds the turn. */
 function isOwnPublicPageRender(request) {

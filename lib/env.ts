@@ -108,7 +108,7 @@ export const envSchema = z
     RATE_LIMIT_IPV6_PREFIX_LENGTH: integer(64, 1, 128),
     // Console sign-ins per client IP and minute, checked before any database work or password hash.
     RATE_LIMIT_SIGN_IN_PER_MINUTE: integer(30, 1),
-    // Public pages (/docs, /estado, /) per client IP and minute: a reader needs a few; a flood is refused.
+    // Public pages (/docs, /estado, /) and the sign-in pages' reads per client IP and minute: a reader needs a few; a flood is refused.
     RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE: integer(60, 1),
     // GET /api/estado per client IP and minute, apart from the lookups' global limit: a client
     // throttled on its lookups can still see whether the sources answer.

@@ -1,6 +1,7 @@
 import { cookies, headers } from 'next/headers';
 import { encode, getToken } from 'next-auth/jwt';
 import { sessionCookiesAreSecure } from './cookie-security';
+import { CONSOLE_SESSION_COOKIE } from './session-cookie-name';
 import { nextAuthSecret } from './secret';
 import { SESSION_MAX_AGE_SECONDS } from './sessions';
 
@@ -20,7 +21,7 @@ export async function replaceSessionCookie(sessionId: string): Promise<void> {
   });
   if (!token) return;
   const value = await encode({ token: { ...token, sessionId }, secret: nextAuthSecret(), maxAge: SESSION_MAX_AGE_SECONDS });
-  jar.set(secure ? '__Secure-next-auth.session-token' : 'next-auth.session-token', value, {
+  jar.set(secure ? `__Secure-${CONSOLE_SESSION_COOKIE}` : CONSOLE_SESSION_COOKIE, value, {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',

@@ -10,6 +10,7 @@ import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { sessionCookiesAreSecure } from './cookie-security';
 import { CONSOLE_PATH_HEADER, DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath, signInPath } from './return-path';
 import { nextAuthSecret } from './secret';
+import { CONSOLE_SESSION_COOKIE } from './session-cookie-name';
 import { findSessionUser } from './sessions';
 
 /** The signed-in console user as the database says now, not as the session cookie remembers. */
@@ -99,7 +100,7 @@ export function hasRole(user: Pick<ConsoleUserSession, 'role'>, required: Consol
 export async function requirePageUser(required: ConsoleRole = 'support', { allowPending }: { allowPending?: PendingStep } = {}): Promise<ConsoleUserSession> {
   const user = await currentConsoleUser();
   if (!user) {
-    const heldSession = (await cookies()).getAll().some((cookie) => cookie.name.includes('next-auth.session-token'));
+    const heldSession = (await cookies()).getAll().some((cookie) => cookie.name.includes(CONSOLE_SESSION_COOKIE));
     // Sign-in brings the visitor back to the page asked for (a deep link), not to the Panel.
     redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER), heldSession ? 'sesion' : undefined));
   }

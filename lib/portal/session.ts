@@ -8,6 +8,7 @@ import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieV
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { integratorActor } from './accounts';
+import { PORTAL_SESSION_COOKIE } from './session-cookie-name';
 import { findPortalSession, PORTAL_SESSION_MAX_AGE_SECONDS, portalPendingStep, type PortalPendingStep } from './sessions';
 
 export type { PortalPendingStep };
@@ -17,10 +18,8 @@ export type { PortalPendingStep };
 // requirePortalPage, actions go through portalAction (lib/portal/action.ts): there is no other way
 // in, and both scope everything to the session's integration.
 
-const SESSION_COOKIE = 'portal-sesion';
-
 export function portalSessionCookieName(secure = sessionCookiesAreSecure()): string {
-  return secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+  return secure ? `__Host-${PORTAL_SESSION_COOKIE}` : PORTAL_SESSION_COOKIE;
 }
 
 export const PORTAL_PENDING_STEP_PATHS: Record<PortalPendingStep, string> = {

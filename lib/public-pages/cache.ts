@@ -1,23 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { env } from '@/lib/env';
+import { cachedPageRule } from './pages';
 
-// The public pages (/docs, /estado) as a micro-cache in front of Next: rendered at most once per
-// interval per instance, and answered from memory in between, with the Content-Security-Policy
-// (and its nonce) of the render they came from. Rendered afresh per request, ten connections
-// asking for /docs took a lookup beside them from 9 ms to 578 ms (issue 30, point 1). A page
-// cannot be prerendered at build time because its scripts carry a CSP nonce; caching the render,
-// policy included, gives the same result without weakening the policy to 'unsafe-inline'. The
-// pages hold nothing personal and nothing a visitor can inject, so one nonce per render (for a
-// few minutes) keeps what the nonce is for: no script but the ones the app rendered.
+// The public pages (/docs, /estado) and the signed-out sign-in pages (/admin/login,
+// /portal/ingresar) as a micro-cache in front of Next: rendered at most once per interval per
+// instance, and answered from memory in between (which pages, to whom and for how long: pages.ts).
+// Rendered afresh per request, ten connections asking for /docs took a lookup beside them from
+// 9 ms to 578 ms (issue 30, point 1), a hundred on a sign-in page from 9 ms to 350 ms. A page
+// cannot be prerendered at build time because its scripts carry a CSP nonce; the render is kept
+// cut where its nonce was, and each answer gets a nonce of its own, put back in the body and in
+// its policy: no answer's nonce tells anyone another's, and the policy is never weakened to
+// 'unsafe-inline'.
 
-/**
- * How long each page's render is served: the documentation changes with a deploy; the status page
- * as long as the status it shows is kept (STATUS_PAGE_CACHE_SECONDS, lib/status-page).
- */
 function ttlMs(path: string): number | undefined {
-  if (path === '/docs') return 5 * 60_000;
-  if (path === '/estado') return env().STATUS_PAGE_CACHE_SECONDS * 1000;
-  return undefined;
+  return cachedPageRule(path)?.ttlMs();
 }
 
 /** The header an instance's own render request carries, with a token only this process knows. */
@@ -31,11 +26,65 @@ const renderToken = ((globalThis as Record<symbol, unknown>)[RENDER_TOKEN] ??= r
 const MAX_ENTRIES = 32;
 
 export interface CachedPage {
-  status: number;
-  body: ArrayBuffer;
+  /** A 200 without cookies: a redirect, an error or an answer that sets a cookie is for its own request. */
+  cacheable: boolean;
   contentType: string;
-  contentSecurityPolicy: string;
+  cacheControl: string;
   renderedAt: number;
+  /** The body and the Content-Security-Policy cut where the render's nonce was (pageAnswer joins them). */
+  bodyParts: Buffer[];
+  policyParts: string[];
+}
+
+export interface PageAnswer {
+  /** The body in the order it is written: the render's pieces with this answer's nonce between them (never copied into one). */
+  chunks: Uint8Array[];
+  length: number;
+  contentSecurityPolicy: string;
+}
+
+/** The cached page as one answer sends it: with `nonce` wherever the render had its own. */
+export function pageAnswer(page: CachedPage, nonce: string): PageAnswer {
+  const nonceBytes = Buffer.from(nonce);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  page.bodyParts.forEach((part, index) => {
+    if (index > 0) chunks.push(nonceBytes);
+    chunks.push(part);
+    length += part.length + (index > 0 ? nonceBytes.length : 0);
+  });
+  return { chunks, length, contentSecurityPolicy: page.policyParts.join(nonce) };
+}
+
+/** The answer's body in one piece, for a Response (the answers that go through Next: misses, HEAD aside). */
+export function joinedBody(answer: PageAnswer): Uint8Array<ArrayBuffer> {
+  const body = new Uint8Array(answer.length);
+  let offset = 0;
+  for (const chunk of answer.chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+/** A render's body and policy cut where its nonce was (Next puts the request's nonce on every script it renders). */
+export function cutAtNonce(body: Buffer, policy: string): { bodyParts: Buffer[]; policyParts: string[] } {
+  const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+  if (!nonce) return { bodyParts: [body], policyParts: [policy] };
+  return { bodyParts: cutAround(body, nonce), policyParts: policy.split(nonce) };
+}
+
+/** `body` in the pieces between the occurrences of `marker`. */
+function cutAround(body: Buffer, marker: string): Buffer[] {
+  const needle = Buffer.from(marker);
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, start)) {
+    parts.push(body.subarray(start, at));
+    start = at + needle.length;
+  }
+  parts.push(body.subarray(start));
+  return parts;
 }
 
 interface Entry {
@@ -62,19 +111,21 @@ async function render(path: string, forwardedHost: string | null, forwardedProto
   if (forwardedHost) headers['x-forwarded-host'] = forwardedHost;
   if (forwardedProto) headers['x-forwarded-proto'] = forwardedProto;
   const answer = await fetch(`${ownOrigin()}${path}`, { headers, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+  const body = Buffer.from(await answer.arrayBuffer());
   return {
-    status: answer.status,
-    body: await answer.arrayBuffer(),
+    cacheable: answer.status === 200 && !answer.headers.has('set-cookie'),
     contentType: answer.headers.get('content-type') ?? 'text/html; charset=utf-8',
-    contentSecurityPolicy: answer.headers.get('content-security-policy') ?? '',
+    cacheControl: cachedPageRule(path)?.cacheControl ?? 'no-store',
     renderedAt: Date.now(),
+    ...cutAtNonce(body, answer.headers.get('content-security-policy') ?? ''),
   };
 }
 
 /**
  * The page for this path (and host, when the deployment has no public URL), from memory while
  * fresh. One render at a time per key: everyone waiting for a page gets the same render. Undefined when the
- * page cannot be cached (not a 200: answered by Next as usual).
+ * page cannot be cached (see `cacheable`: answered by Next as usual). Whether the request may have
+ * it is the caller's question (pages.ts, answerableFromCache).
  */
 export async function cachedPublicPage(path: string, request: { host: string | null; forwardedHost: string | null; forwardedProto: string | null; publicUrlConfigured: boolean }): Promise<CachedPage | undefined> {
   const ttl = ttlMs(path);
@@ -91,7 +142,7 @@ export async function cachedPublicPage(path: string, request: { host: string | n
     const current = entry;
     current.refreshing = render(path, request.forwardedHost ?? request.host, request.forwardedProto)
       .then((page) => {
-        if (page.status === 200) current.page = page;
+        if (page.cacheable) current.page = page;
         return page;
       })
       .finally(() => {
@@ -100,14 +151,15 @@ export async function cachedPublicPage(path: string, request: { host: string | n
   }
   // Never older than its interval: a stale page waits for the render under way (one for everyone).
   const page = fresh ? entry.page : await entry.refreshing!.catch(() => undefined);
-  return page?.status === 200 ? page : undefined;
+  return page?.cacheable ? page : undefined;
 }
 
 /** An answer server.mjs writes itself, without Next: a refusal by the per-IP limit, or a cached page. */
 export interface DirectAnswer {
   status: number;
   headers: Record<string, string>;
-  body: Uint8Array | string;
+  /** A text, or a page's pieces, written in turn (Content-Length among the headers). */
+  body: string | Uint8Array[];
 }
 
 /**

@@ -1,5 +1,6 @@
 // The security headers of every page and API answer, over HTTP against the built app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
 import { startApp, type RunningApp } from '../support/app-server';
 import { rawRequest, singleHeader, type RawAnswer } from '../support/raw-http';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -31,7 +32,9 @@ async function request(path: string, init: RequestInit = {}): Promise<Answer> {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-const PAGES = ['/', '/docs', '/estado', '/admin/login', '/admin', '/admin/registros', '/no-such-page'];
+const PAGES = ['/', '/docs', '/estado', '/admin/login', '/portal/ingresar', '/admin', '/admin/registros', '/no-such-page'];
+/** Served from a short cache of their render (lib/public-pages); the sign-in pages only signed out and with no query. */
+const CACHED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar'];
 const API_CALLS: Array<[string, RequestInit?]> = [
   ['/api/catalogos/omisos', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
   ['/api/renap/buscar-cui', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
@@ -75,6 +78,42 @@ describe('security headers', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       }
     }
     expect(nonces.size).toBe(PAGES.length);
+  });
+
+  it('a page served from its cache gets a nonce of its own in every answer, which its scripts carry', async () => {
+    for (const path of CACHED_PAGES) {
+      const nonces = new Set<string>();
+      for (let visit = 0; visit < 3; visit++) {
+        const answer = await request(path);
+        expect(answer.status, path).toBe(200);
+        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(answer.headers.get('content-security-policy')!)![1]!;
+        const scripts = [...answer.text.matchAll(/<script\b[^>]*>/g)].map((tag) => tag[0]);
+        expect(scripts.length, path).toBeGreaterThan(0);
+        for (const script of scripts) expect(script, path).toContain(`nonce="${nonce}"`);
+        nonces.add(nonce);
+      }
+      expect(nonces.size, path).toBe(3);
+    }
+  });
+
+  it('a sign-in page\'s cached render never carries what another visitor\'s address asked for', async () => {
+    const RATE_LIMITED_TEXT = signInRefusalMessage({ kind: 'rate_limited' });
+    const plain = await request('/admin/login');
+    const returning = await request('/admin/login?volver=%2Fadmin%2Fintegraciones%2Fregreso-unico&motivo=salida');
+    expect(returning.text).toContain('/admin/integraciones/regreso-unico');
+    expect(returning.text).toContain('Cerraste sesión');
+    const refused = await request('/admin/login?error=rate_limited');
+    expect(refused.text).toContain(RATE_LIMITED_TEXT);
+    const portalReturning = await request('/portal/ingresar?motivo=clave-restablecida');
+    expect(portalReturning.text).toContain('Contraseña restablecida');
+    for (const [path, answer] of [['/admin/login', await request('/admin/login')], ['/admin/login', plain], ['/portal/ingresar', await request('/portal/ingresar')]] as const) {
+      expect(answer.status, path).toBe(200);
+      expect(answer.text, path).not.toContain('regreso-unico');
+      expect(answer.text, path).not.toContain('Cerraste sesión');
+      expect(answer.text, path).not.toContain('Contraseña restablecida');
+      expect(answer.text, path).not.toContain(RATE_LIMITED_TEXT);
+      expect(answer.headers.get('cache-control'), path).toBe('no-store');
+    }
   });
 
   it('API answers: a CSP that allows nothing, and never stored', async () => {
