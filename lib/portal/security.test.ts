@@ -17,7 +17,7 @@ import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalU
 import { changePortalPassword, requestPortalPasswordReset } from './passwords';
 import type { PortalUserSession } from './session';
 import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
-import { removeMember, setMemberRole, TEAM_MESSAGES, teamOf } from './team';
+import { cancelInvitation, removeMember, setMemberRole, TEAM_MESSAGES, teamOf } from './team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
 const ORIGIN = { clientIp: '192.0.2.81', userAgent: 'vitest' };
@@ -119,6 +119,28 @@ describe('an owner’s change is refused once the owner is no longer one', () =>
     expect(await setMemberRole(a, b.id, 'facturacion')).toMatchObject({ ok: true });
     expect(await removeMember(b, dev.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
     expect(await findPortalSession(dev.sessionId)).toMatchObject({ role: 'desarrollador' });
+  });
+
+  it('a removed or demoted owner’s stale session cancels no invitation', async () => {
+    const integration = await newIntegration('portal-revision-cancelar');
+    const a = await member(integration, 'cancela-a@example.com');
+    const b = await member(integration, 'cancela-b@example.com');
+    const c = await member(integration, 'cancela-c@example.com');
+    // Sent by staff: neither owner's removal or demotion revokes it on its own.
+    const code = await invite({ kind: 'staff', actor: CLI, integrationId: integration.id }, 'pendiente-cancelar@example.com', 'facturacion');
+    const pending = (await teamOf(integration.id)).invitations.find((invitation) => invitation.email === 'pendiente-cancelar@example.com')!;
+
+    expect(await removeMember(a, b.id)).toMatchObject({ ok: true });
+    expect(await cancelInvitation(b, pending.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
+    expect(await setMemberRole(a, c.id, 'desarrollador')).toMatchObject({ ok: true });
+    expect(await cancelInvitation(c, pending.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
+
+    expect(await invitationForCode(code)).toMatchObject({ state: 'valid', email: 'pendiente-cancelar@example.com' });
+    const cancellations = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal.cancel_invitation'), eq(auditLog.targetId, String(integration.id))));
+    expect(cancellations).toEqual([]);
+    // The owner who still is one cancels it.
+    expect(await cancelInvitation(a, pending.id)).toEqual({ ok: true, value: { email: 'pendiente-cancelar@example.com' } });
+    expect(await invitationForCode(code)).toEqual({ state: 'unusable' });
   });
 });
 

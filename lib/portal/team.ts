@@ -149,9 +149,18 @@ async function pendingInvitationOf(owner: PortalUserSession, invitationId: numbe
   return (await listPendingInvitations(owner.integrationId)).find((invitation) => invitation.id === invitationId);
 }
 
-/** An owner cancels a pending invitation: its link stops working. */
+/**
+ * An owner cancels a pending invitation: its link stops working. Under the owners' lock, as a
+ * member's change: an owner removed or demoted since their session was read cancels nothing.
+ */
 export async function cancelInvitation(owner: PortalUserSession, invitationId: number): Promise<Result<{ email: string }, TeamError>> {
   return (await db()).transaction(async (tx) => {
+    const owners = await tx
+      .select({ id: portalUsers.id })
+      .from(portalUsers)
+      .where(and(eq(portalUsers.integrationId, owner.integrationId), eq(portalUsers.role, 'propietario'), isNull(portalUsers.removedAt)))
+      .for('update');
+    if (!owners.some((row) => row.id === owner.id)) return fail('not_owner', TEAM_MESSAGES.notOwner);
     const [cancelled] = await tx
       .update(portalInvitations)
       .set({ revokedAt: sql`now()` })
