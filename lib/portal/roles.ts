@@ -30,3 +30,9 @@ export const BILLING_READERS: readonly PortalRole[] = ['propietario', 'facturaci
 
 /** Who reads the integration's tokens and IP allow-list ("Credenciales"). */
 export const CREDENTIAL_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
+/**
+ * Who reads the integration's use on Inicio (lookups per day, per-minute limits): the people who
+ * build against the API. Billing reads the money instead (BILLING_READERS).
+ */
+export const USAGE_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
