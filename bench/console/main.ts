@@ -72,7 +72,13 @@ interface Page {
   path: string;
   /** Text the page shows when it rendered (an error page answers 200 too). */
   expect: string;
+  /** Requested with the portal session of an owner of the largest integration, not the console's. */
+  portal?: boolean;
 }
+
+/** The portal's session, set once the app is up (main). */
+let portalSession: ConsoleSession | undefined;
+const clientFor = (session: ConsoleSession, page: Page) => (page.portal ? portalSession! : session);
 
 async function main(): Promise<void> {
   const port = await freePort();
@@ -116,6 +122,7 @@ async function main(): Promise<void> {
   });
   cleanups.push(() => app.stop());
   const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);
+  portalSession = ConsoleSession.withCookie(app.baseUrl, 'portal-sesion', await portalOwnerSession(summary.largestIntegrationId));
   const pages = consolePages(summary, Number(record!.id));
 
   // The exports first, on the freshly started app: their own memory, not what rendering hundreds of
@@ -124,6 +131,23 @@ async function main(): Promise<void> {
   if (!values['skip-pages']) await timePages(session, pages, summary);
   if (!values['skip-billing']) await measureBilling(summary);
   if (!values['skip-plans']) await showPlans(session, pages, cluster);
+}
+
+/**
+ * A portal session of a new owner of the integration, as accepting an invitation starts one (the
+ * bench app is a development deployment: no second factor, the link printed, not mailed).
+ */
+async function portalOwnerSession(integrationId: number): Promise<string> {
+  const { invitePortalUser, acceptInvitation } = await import('@/lib/portal/invitations');
+  const printed: string[] = [];
+  const email = `bench-portal-${Date.now()}@example.com`;
+  const sent = await invitePortalUser({ kind: 'staff', actor: { kind: 'system', name: 'bench' }, integrationId }, { email, role: 'propietario' }, { printer: (line) => printed.push(line) });
+  if (!sent.ok) throw new Error(sent.error.message);
+  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.join('\n'))?.[1];
+  if (!code) throw new Error('no invitation link was printed');
+  const accepted = await acceptInvitation(code, { nombre: 'Bench', clave: 'mango verde con pepita y limón' }, { clientIp: '127.0.0.1', userAgent: 'bench' });
+  if (!accepted.ok) throw new Error(accepted.error.message);
+  return accepted.value.sessionId;
 }
 
 /**
@@ -176,7 +200,7 @@ async function showPlans(session: ConsoleSession, pages: Page[], cluster: { url:
   const recorder = new PlanRecorder(cluster.url, cluster.directory);
   let defects = 0;
   for (const page of pages) {
-    const plans = await recorder.capture(async () => void (await (await session.request(page.path)).text()));
+    const plans = await recorder.capture(async () => void (await (await clientFor(session, page).request(page.path)).text()));
     console.log(`\n  ${page.name}  (${page.path})`);
     for (const statement of plans.filter((plan) => /query_|ledger_|audit_log|refusal_|integration_activity/.test(plan.queryText))) {
       const { line, defects: found } = summarizePlan(statement);
@@ -276,6 +300,8 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
     { name: 'Historial de saldo, largest, 60 days back (cursor)', path: `/admin/integraciones/${largest}/movimientos?despues=${historyDeep}`, expect: 'Historial de saldo' },
     { name: 'Historial de saldo, largest, top-ups only', path: `/admin/integraciones/${largest}/movimientos?tipo=top_up`, expect: 'Historial de saldo' },
     { name: `Historial de saldo, largest, one day (${day(1)})`, path: `/admin/integraciones/${largest}/movimientos?desde=${day(1)}&hasta=${day(1)}`, expect: 'Historial de saldo' },
+    // The integrators' portal (issue 33, point 6), as an owner of the largest integration.
+    { name: `Portal: Inicio, largest integration (owner)`, path: '/portal', expect: 'Uso en los últimos 30 días', portal: true },
     { name: 'Auditoría, first page', path: '/admin/auditoria', expect: 'Auditoría' },
     { name: `Auditoría, one integration (#${largest})`, path: `/admin/auditoria?tipo=integration&id=${largest}`, expect: 'Auditoría' },
   ];
@@ -283,7 +309,7 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
 
 async function fetchPage(session: ConsoleSession, page: Page): Promise<{ ms: number; html: string }> {
   const started = performance.now();
-  const response = await session.request(page.path);
+  const response = await clientFor(session, page).request(page.path);
   const html = await response.text();
   const ms = performance.now() - started;
   if (response.status !== 200 || !html.includes(page.expect)) {

@@ -23,6 +23,13 @@ export class ConsoleSession {
     return session;
   }
 
+  /** A session held by one cookie set beforehand (the portal's, whose sign-in is a form, not an API). */
+  static withCookie(baseUrl: string, name: string, value: string): ConsoleSession {
+    const session = new ConsoleSession(baseUrl);
+    session.cookies.set(name, value);
+    return session;
+  }
+
   /** A request with the session's cookies; remembers the cookies the answer sets. */
   async request(path: string, init: RequestInit = {}): Promise<Response> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
