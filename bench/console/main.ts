@@ -73,7 +73,13 @@ interface Page {
   path: string;
   /** Text the page shows when it rendered (an error page answers 200 too). */
   expect: string;
+  /** Requested with the portal session of an owner of the largest integration, not the console's. */
+  portal?: boolean;
 }
+
+/** The portal's session, set once the app is up (main). */
+let portalSession: ConsoleSession | undefined;
+const clientFor = (session: ConsoleSession, page: Page) => (page.portal ? portalSession! : session);
 
 async function main(): Promise<void> {
   const port = await freePort();
@@ -117,6 +123,7 @@ async function main(): Promise<void> {
   });
   cleanups.push(() => app.stop());
   const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);
+  portalSession = ConsoleSession.withCookie(app.baseUrl, 'portal-sesion', await portalOwnerSession(summary.largestIntegrationId));
   const pages = consolePages(summary, Number(record!.id));
 
   // The exports first, on the freshly started app: their own memory, not what rendering hundreds of
@@ -132,22 +139,13 @@ async function main(): Promise<void> {
  * The integrators' portal's Consultas for the largest integration (issue 33, point 6), as its owner
  * reads them: the list (first page, a status, 45 days back), a search by request id and by NIT
  * (each the posted form's answer and the page it leads to), a record's page, and the CSV export's
- * first bytes for 30 days. The owner is invited and signed in through lib/portal (the session id
- * acceptance gives is the portal's cookie), as the tests do.
+ * first bytes for 30 days. The owner is the one portalOwnerSession() signed in.
  */
 async function timePortalPages(app: BenchApp, summary: VolumeSummary): Promise<void> {
-  const { invitePortalUser, acceptInvitation } = await import('@/lib/portal/invitations');
   const { database: open } = await import('@/db/client');
   const { sql } = await import('drizzle-orm');
   const largest = summary.largestIntegrationId;
-  const email = `portal-bench-${Date.now()}@example.com`;
-  const printed: string[] = [];
-  const sent = await invitePortalUser({ kind: 'staff', actor: { kind: 'system', name: 'bench' }, integrationId: largest }, { email, role: 'propietario' }, { printer: (line) => printed.push(line) });
-  if (!sent.ok) throw new Error(sent.error.message);
-  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')?.[1];
-  const accepted = await acceptInvitation(code, { nombre: 'Benchmark', clave: 'quetzal sobre el cerro de la cruz' }, { clientIp: '127.0.0.1', userAgent: 'bench' });
-  if (!accepted.ok) throw new Error(accepted.error.message);
-  const session = ConsoleSession.withCookie(app.baseUrl, 'portal-sesion', accepted.value.sessionId);
+  const session = portalSession!;
   const [record] = await (await open()).rows<{ request_id: string }>(
     sql`select request_id from query_records where integration_id = ${largest}::integer and created_at < now() - interval '10 days' order by created_at desc, id desc limit 1`,
   );
@@ -202,6 +200,23 @@ async function timePortalPages(app: BenchApp, summary: VolumeSummary): Promise<v
 }
 
 /**
+ * A portal session of a new owner of the integration, as accepting an invitation starts one (the
+ * bench app is a development deployment: no second factor, the link printed, not mailed).
+ */
+async function portalOwnerSession(integrationId: number): Promise<string> {
+  const { invitePortalUser, acceptInvitation } = await import('@/lib/portal/invitations');
+  const printed: string[] = [];
+  const email = `bench-portal-${Date.now()}@example.com`;
+  const sent = await invitePortalUser({ kind: 'staff', actor: { kind: 'system', name: 'bench' }, integrationId }, { email, role: 'propietario' }, { printer: (line) => printed.push(line) });
+  if (!sent.ok) throw new Error(sent.error.message);
+  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.join('\n'))?.[1];
+  if (!code) throw new Error('no invitation link was printed');
+  const accepted = await acceptInvitation(code, { nombre: 'Bench', clave: 'mango verde con pepita y limón' }, { clientIp: '127.0.0.1', userAgent: 'bench' });
+  if (!accepted.ok) throw new Error(accepted.error.message);
+  return accepted.value.sessionId;
+}
+
+/**
  * The billing work that is not a page: last month's statement for the largest integration
  * (computed and stored, as the console button and the monthly job do) and the reconciliation over
  * everything (as `npm run cli -- ledger:verify` and the daily job do).
@@ -251,7 +266,7 @@ async function showPlans(session: ConsoleSession, pages: Page[], cluster: { url:
   const recorder = new PlanRecorder(cluster.url, cluster.directory);
   let defects = 0;
   for (const page of pages) {
-    const plans = await recorder.capture(async () => void (await (await session.request(page.path)).text()));
+    const plans = await recorder.capture(async () => void (await (await clientFor(session, page).request(page.path)).text()));
     console.log(`\n  ${page.name}  (${page.path})`);
     for (const statement of plans.filter((plan) => /query_|ledger_|audit_log|refusal_|integration_activity/.test(plan.queryText))) {
       const { line, defects: found } = summarizePlan(statement);
@@ -351,6 +366,8 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
     { name: 'Historial de saldo, largest, 60 days back (cursor)', path: `/admin/integraciones/${largest}/movimientos?despues=${historyDeep}`, expect: 'Historial de saldo' },
     { name: 'Historial de saldo, largest, top-ups only', path: `/admin/integraciones/${largest}/movimientos?tipo=top_up`, expect: 'Historial de saldo' },
     { name: `Historial de saldo, largest, one day (${day(1)})`, path: `/admin/integraciones/${largest}/movimientos?desde=${day(1)}&hasta=${day(1)}`, expect: 'Historial de saldo' },
+    // The integrators' portal (issue 33, point 6), as an owner of the largest integration.
+    { name: `Portal: Inicio, largest integration (owner)`, path: '/portal', expect: 'Uso en los últimos 30 días', portal: true },
     { name: 'Auditoría, first page', path: '/admin/auditoria', expect: 'Auditoría' },
     { name: `Auditoría, one integration (#${largest})`, path: `/admin/auditoria?tipo=integration&id=${largest}`, expect: 'Auditoría' },
   ];
@@ -358,7 +375,7 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
 
 async function fetchPage(session: ConsoleSession, page: Page): Promise<{ ms: number; html: string }> {
   const started = performance.now();
-  const response = await session.request(page.path);
+  const response = await clientFor(session, page).request(page.path);
   const html = await response.text();
   const ms = performance.now() - started;
   if (response.status !== 200 || !html.includes(page.expect)) {

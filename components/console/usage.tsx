@@ -22,19 +22,22 @@ function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {
 
 /**
  * The usage totals of a period: queries, success rate, amount charged and refusals. Test ids are
- * `<testIdPrefix>-queries`, `-charged` and `-refused`.
+ * `<testIdPrefix>-queries`, `-charged` and `-refused`. `showCharged` false leaves the money out
+ * (the portal's developers read the use, not the money).
  */
-export function UsageTotals({ dashboard, testIdPrefix }: { dashboard: Dashboard; testIdPrefix: string }) {
+export function UsageTotals({ dashboard, testIdPrefix, showCharged = true }: { dashboard: Dashboard; testIdPrefix: string; showCharged?: boolean }) {
   const { totals } = dashboard;
   return (
-    <div className="grid grid-4">
+    <div className={showCharged ? 'grid grid-4' : 'grid grid-3'}>
       <Stat label="Consultas" testId={`${testIdPrefix}-queries`}>
         {totals.total.toLocaleString('es-GT')}
       </Stat>
       <Stat label="Tasa de éxito">{formatShare(totals.success, totals.total)}</Stat>
-      <Stat label="Monto cobrado" testId={`${testIdPrefix}-charged`}>
-        {formatQuetzales(totals.chargedCentavos)}
-      </Stat>
+      {showCharged && (
+        <Stat label="Monto cobrado" testId={`${testIdPrefix}-charged`}>
+          {formatQuetzales(totals.chargedCentavos)}
+        </Stat>
+      )}
       <Stat label="Rechazadas antes de la fuente" testId={`${testIdPrefix}-refused`}>
         {totals.refused.toLocaleString('es-GT')}
       </Stat>
@@ -48,7 +51,19 @@ type Heading = 'h2' | 'h3';
  * A period with queries in detail: over time by lookup and by outcome, latency, and the table per
  * lookup. `subject` names the integration in the charts' titles; `heading` fits the page's outline.
  */
-export function UsageBreakdown({ dashboard, subject, heading: Heading, tableTestId }: { dashboard: Dashboard; subject?: string; heading: Heading; tableTestId?: string }) {
+export function UsageBreakdown({
+  dashboard,
+  subject,
+  heading: Heading,
+  tableTestId,
+  showCharged = true,
+}: {
+  dashboard: Dashboard;
+  subject?: string;
+  heading: Heading;
+  tableTestId?: string;
+  showCharged?: boolean;
+}) {
   return (
     <>
       <UsageCharts dashboard={dashboard} subject={subject} heading={Heading} />
@@ -59,7 +74,7 @@ export function UsageBreakdown({ dashboard, subject, heading: Heading, tableTest
         </section>
         <section className="card">
           <Heading>Por tipo de consulta</Heading>
-          <UsageTable dashboard={dashboard} testId={tableTestId} />
+          <UsageTable dashboard={dashboard} testId={tableTestId} showCharged={showCharged} />
         </section>
       </div>
     </>
@@ -99,8 +114,8 @@ function LatencyChart({ dashboard }: { dashboard: Dashboard }) {
   );
 }
 
-/** Per lookup: queries, success rate, latency and the amount charged. */
-function UsageTable({ dashboard, testId }: { dashboard: Dashboard; testId?: string }) {
+/** Per lookup: queries, success rate, latency and (unless `showCharged` is false) the amount charged. */
+function UsageTable({ dashboard, testId, showCharged }: { dashboard: Dashboard; testId?: string; showCharged: boolean }) {
   return (
     <div className="table-wrap" role="region" aria-label="Consultas por tipo" tabIndex={0}>
       <table className="data stacked" data-testid={testId}>
@@ -111,7 +126,7 @@ function UsageTable({ dashboard, testId }: { dashboard: Dashboard; testId?: stri
             <th className="num">Éxito</th>
             <th className="num">p50</th>
             <th className="num">p95</th>
-            <th className="num">Cobrado</th>
+            {showCharged && <th className="num">Cobrado</th>}
           </tr>
         </thead>
         <tbody>
@@ -130,9 +145,11 @@ function UsageTable({ dashboard, testId }: { dashboard: Dashboard; testId?: stri
               <td className="num" data-label="p95">
                 {entry.p95Ms === null ? '—' : `${entry.p95Ms} ms`}
               </td>
-              <td className="num" data-label="Cobrado">
-                {formatQuetzales(entry.chargedCentavos)}
-              </td>
+              {showCharged && (
+                <td className="num" data-label="Cobrado">
+                  {formatQuetzales(entry.chargedCentavos)}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -62,3 +62,12 @@ describe('the audit of credentials and notifications', () => {
     expect(shown).not.toMatch(/revokedAt|allowedNetworks|technical|token_|\[|\]|"|\dT\d|Z\b/);
   });
 });
+
+describe('the audit of the portal’s people', () => {
+  it('says which pending invitations an owner’s removal revoked, and who had sent them', () => {
+    expect(lines({ invitedBy: 'duena@example.com', invitations: [{ email: 'a@example.com', role: 'facturacion' }, { email: 'b@example.com', role: 'propietario' }] }, {})).toEqual([
+      'Enviadas por: duena@example.com → —',
+      'Invitaciones anuladas: a@example.com (Facturación), b@example.com (Propietario) → —',
+    ]);
+  });
+});

@@ -51,6 +51,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   desactivados: 'Avisos desactivados',
   aviso: 'Aviso de prueba',
   canales: 'Canales de alerta',
+  invitedBy: 'Enviadas por',
+  invitations: 'Invitaciones anuladas',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
@@ -119,6 +121,10 @@ export function formatAuditValue(field: string, value: unknown): string {
   // As the integration's page reads it back; an entry holding a whole URL never shows its query.
   if (field === 'webhook' && typeof value === 'string') return maskWebhookUrl(value);
   if (field === 'canales' && Array.isArray(value)) return value.map((channel) => ALERT_CHANNEL_LABELS[channel as keyof typeof ALERT_CHANNEL_LABELS]?.toLowerCase() ?? String(channel)).join(' y ');
+  // An owner's pending invitations revoked with their removal or demotion (lib/portal/team.ts).
+  if (field === 'invitations' && Array.isArray(value)) {
+    return value.map((entry) => `${String((entry as { email?: unknown }).email)} (${formatAuditValue('role', (entry as { role?: unknown }).role)})`).join(', ');
+  }
   if (field === 'allowedNetworks' && Array.isArray(value)) return value.length === 0 ? 'cualquier dirección (sin lista)' : value.join(', ');
   if (field === 'desactivados' && Array.isArray(value)) {
     if (value.length === 0) return 'ninguno';

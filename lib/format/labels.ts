@@ -152,6 +152,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'portal.invite': 'Invitó a una persona al portal',
   'portal.invite_not_sent': 'No se pudo enviar una invitación al portal (quedó sin efecto)',
   'portal.cancel_invitation': 'Canceló una invitación al portal',
+  'portal.resend_invitation': 'Reenvió una invitación al portal (enlace nuevo; el anterior dejó de servir)',
   'portal.revoke_invitations': 'Anuló las invitaciones pendientes de quien dejó de ser propietario',
   'portal_user.accept_invitation': 'Aceptó la invitación al portal',
   'portal_user.set_role': 'Cambió el rol en el portal',

@@ -2,7 +2,8 @@ import { env, type Env } from '@/lib/env';
 import { metrics } from '@/lib/metrics/registry';
 import { MemoryRateLimitStore } from './memory-store';
 import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';
-import type { RateLimitStore } from './store';
+import type { LookupKind } from '@/db/schema';
+import type { RateLimitStore, WindowUse } from './store';
 
 const MINUTE_MS = 60_000;
 
@@ -54,17 +55,26 @@ async function createStore(settings: Env): Promise<RateLimitStore> {
   return memory;
 }
 
+/** The per-minute limit each lookup spends from. */
+export const LOOKUP_LIMITED_ROUTES: Record<LookupKind, LimitedRoute> = { renap: 'renap', rtu_nits: 'rtu_nits', cui_nit: 'catalogs', rtu: 'catalogs', omisos: 'catalogs' };
+
+/** A route's per-minute limit: the contract's, unless RATE_LIMIT_* says otherwise. */
+export function integrationLimitPerMinute(route: LimitedRoute, settings: Env = env()): number {
+  return { renap: settings.RATE_LIMIT_RENAP_PER_MINUTE, rtu_nits: settings.RATE_LIMIT_RTU_PER_MINUTE, catalogs: settings.RATE_LIMIT_CATALOG_PER_MINUTE }[route];
+}
+
+// Counted by integration name, lowercased as the login header is matched.
+const integrationLimitKey = (route: LimitedRoute, integrationName: string) => `minute:${route}:${integrationName.toLowerCase()}`;
+
 /** Spends one request from the integration's per-minute limit for this route. */
 export async function consumeIntegrationLimit(route: LimitedRoute, integrationName: string): Promise<boolean> {
-  const settings = env();
-  const limit = {
-    renap: settings.RATE_LIMIT_RENAP_PER_MINUTE,
-    rtu_nits: settings.RATE_LIMIT_RTU_PER_MINUTE,
-    catalogs: settings.RATE_LIMIT_CATALOG_PER_MINUTE,
-  }[route];
-  // Counted by integration name, lowercased as the login header is matched.
-  const decision = await (await rateLimitStore()).consume(`minute:${route}:${integrationName.toLowerCase()}`, limit, MINUTE_MS, 'fixed');
+  const decision = await (await rateLimitStore()).consume(integrationLimitKey(route, integrationName), integrationLimitPerMinute(route), MINUTE_MS, 'fixed');
   return decision.allowed;
+}
+
+/** What the integration's current one-minute window for this route has spent, read without spending. */
+export async function peekIntegrationLimit(route: LimitedRoute, integrationName: string): Promise<WindowUse> {
+  return (await rateLimitStore()).peek(integrationLimitKey(route, integrationName), integrationLimitPerMinute(route), MINUTE_MS, 'fixed');
 }
 
 /** Spends one console sign-in attempt from the client's per-minute allowance (before any hash or query). */

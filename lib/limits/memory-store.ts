@@ -1,5 +1,5 @@
 import { logger } from '@/lib/logging/logger';
-import type { LimitWindow, RateLimitDecision, RateLimitStore } from './store';
+import type { LimitWindow, RateLimitDecision, RateLimitStore, WindowUse } from './store';
 
 /** A fixed window: it starts with its first request and resets `windowMs` later. */
 interface FixedWindow {
@@ -85,6 +85,24 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const decision = window === 'sliding' ? this.consumeSliding(key, found as SlidingWindow | undefined, limit, windowMs, now) : this.consumeFixed(key, found as FixedWindow | undefined, limit, windowMs, now);
     if (this.windows.size > this.maxKeys) this.forgetLeastRecentlyUsed(now);
     return decision;
+  }
+
+  async peek(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<WindowUse> {
+    const now = this.now();
+    // Read in place: a look neither counts as the key's use (its place in the eviction order) nor opens a window.
+    const found = this.windows.get(key);
+    if (!found) return { used: 0, resetAtMs: null };
+    if (window === 'fixed') {
+      const fixed = found as FixedWindow;
+      return fixed.resetAtMs <= now ? { used: 0, resetAtMs: null } : { used: fixed.count, resetAtMs: fixed.resetAtMs };
+    }
+    const sliding = found as SlidingWindow;
+    const index = Math.floor(now / windowMs);
+    if (sliding.index < index - 1) return { used: 0, resetAtMs: null };
+    // As consumeSliding weighs them: this window's count and the previous one's weighted share.
+    const [count, previousCount] = sliding.index === index ? [sliding.count, sliding.previousCount] : [0, sliding.count];
+    const used = Math.min(limit, count + Math.floor((1 - (now % windowMs) / windowMs) * previousCount));
+    return { used, resetAtMs: (index + 1) * windowMs };
   }
 
   private consumeFixed(key: string, found: FixedWindow | undefined, limit: number, windowMs: number, now: number): RateLimitDecision {

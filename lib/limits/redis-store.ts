@@ -3,7 +3,7 @@ import { metrics } from '@/lib/metrics/registry';
 import { answerWithin } from '@/lib/async/answer-within';
 import { logger } from '@/lib/logging/logger';
 import type { MemoryRateLimitStore } from './memory-store';
-import type { LimitWindow, RateLimitDecision, RateLimitStore } from './store';
+import type { LimitWindow, RateLimitDecision, RateLimitStore, WindowUse } from './store';
 
 /** What @upstash/ratelimit needs from a Redis client: @upstash/redis, or our self-hosted adapter. */
 export type RatelimitRedis = ConstructorParameters<typeof Ratelimit>[0]['redis'];
@@ -60,6 +60,22 @@ export class RedisRateLimitStore implements RateLimitStore {
       return this.useFallback(key, limit, windowMs, window);
     } finally {
       if (probe) this.probing = false;
+    }
+  }
+
+  /**
+   * The shared window's use, as every instance counts it; while Redis is known to fail (or does not
+   * answer now), this instance's own counters, which are then the ones deciding here.
+   */
+  async peek(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<WindowUse> {
+    if (this.probing || (this.coolingDownUntil > 0 && Date.now() < this.coolingDownUntil)) return this.fallback.peek(key, limit, windowMs, window);
+    try {
+      const { remaining, reset } = await answerWithin(this.limiter(limit, windowMs, window).getRemaining(key), REDIS_TIMEOUT_MS);
+      const used = Math.max(0, limit - remaining);
+      return { used, resetAtMs: used === 0 ? null : reset };
+    } catch (error) {
+      this.warn(error);
+      return this.fallback.peek(key, limit, windowMs, window);
     }
   }
 

@@ -5,6 +5,12 @@ export interface RateLimitDecision {
   resetAtMs: number;
 }
 
+/** A window's use as peek reads it. */
+export interface WindowUse {
+  used: number;
+  resetAtMs: number | null;
+}
+
 /**
  * How a limit counts (docs/decisions.md, "Limits"):
  * - `fixed`: a counter per window; it resets at the latest `windowMs` after the window's first
@@ -22,6 +28,11 @@ export type LimitWindow = 'fixed' | 'sliding';
  */
 export interface RateLimitStore {
   consume(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<RateLimitDecision>;
+  /**
+   * What the current window of a key has spent, read without spending or creating anything (the
+   * portal's Inicio shows it): `used` 0 and `resetAtMs` null when no window is open.
+   */
+  peek(key: string, limit: number, windowMs: number, window: LimitWindow): Promise<WindowUse>;
   /** Resolves when the store answers (readiness); rejects when it does not. */
   ping(): Promise<void>;
   /** Readies what the first checks would otherwise set up (a connection, the limiters' scripts). */

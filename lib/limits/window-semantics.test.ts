@@ -11,7 +11,7 @@ import { consumeGlobalLimit } from './limits';
 import { MemoryRateLimitStore } from './memory-store';
 import { SelfHostedRedisScripts } from './redis-script-adapter';
 import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';
-import type { RateLimitDecision, RateLimitStore } from './store';
+import type { RateLimitDecision, RateLimitStore, WindowUse } from './store';
 
 /** The contract's global limit: 100 per 15 minutes. */
 const LIMIT = 100;
@@ -30,6 +30,10 @@ interface Subject {
 class NoFallback extends MemoryRateLimitStore {
   override consume(): Promise<RateLimitDecision> {
     throw new Error('Redis did not answer: the in-memory fallback was asked');
+  }
+
+  override peek(): Promise<WindowUse> {
+    throw new Error('Redis did not answer: the in-memory fallback was peeked at');
   }
 }
 
@@ -129,6 +133,31 @@ function slidingWindowCases(subject: () => Subject) {
   });
 }
 
+const MINUTE_MS = 60_000;
+
+/**
+ * What the portal's Inicio reads of an integration's per-minute limit (a fixed window): the count
+ * of the window open now, without spending from it or opening one.
+ */
+function peekCases(subject: () => Subject) {
+  it('peeks at a per-minute window: what it spent, nothing spent by looking, nothing once it ended', async () => {
+    const key = `minute:catalogs:${newClient()}`;
+    subject().at(BOUNDARY + 5 * SECOND);
+    expect(await subject().store.peek(key, 30, MINUTE_MS, 'fixed')).toEqual({ used: 0, resetAtMs: null });
+    for (let i = 0; i < 3; i++) await subject().store.consume(key, 30, MINUTE_MS, 'fixed');
+    subject().at(BOUNDARY + 20 * SECOND);
+    for (let i = 0; i < 5; i++) expect((await subject().store.peek(key, 30, MINUTE_MS, 'fixed')).used).toBe(3);
+    // Looking spent nothing: 27 more fit in the window.
+    const decisions = [];
+    for (let i = 0; i < 30; i++) decisions.push(await subject().store.consume(key, 30, MINUTE_MS, 'fixed'));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(27);
+    // Refusals are not counted: the window holds its limit.
+    expect((await subject().store.peek(key, 30, MINUTE_MS, 'fixed')).used).toBe(30);
+    subject().at(BOUNDARY + 2 * MINUTE_MS + 10 * SECOND);
+    expect(await subject().store.peek(key, 30, MINUTE_MS, 'fixed')).toEqual({ used: 0, resetAtMs: null });
+  });
+}
+
 describe('the sliding window in memory', () => {
   const clock = { now: BOUNDARY };
   const memory: Subject = {
@@ -138,6 +167,7 @@ describe('the sliding window in memory', () => {
     },
   };
   slidingWindowCases(() => memory);
+  peekCases(() => memory);
 
   it('keeps a client through the window after its own (its count still weighs there), then forgets it', async () => {
     const store = new MemoryRateLimitStore({ now: () => clock.now, maxKeys: 1_000 });
@@ -179,6 +209,7 @@ describe('the sliding window in Redis (@upstash/ratelimit over a real redis-serv
   });
 
   slidingWindowCases(() => redis);
+  peekCases(() => redis);
 
   it('keeps the key layout of the fixed windows it replaces, so both count one counter during a rolling deploy', async () => {
     const key = newClient();

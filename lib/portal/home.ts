@@ -1,32 +1,161 @@
-import { findIntegration } from '@/lib/integrations/service';
+import type { LookupKind } from '@/db/schema';
+import { recentMonthsSpending, type MonthSpending } from '@/lib/billing/spending';
+import { loadDashboard, type Dashboard } from '@/lib/console/dashboard';
 import { env } from '@/lib/env';
+import { guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { LOOKUPS } from '@/lib/format/labels';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { findIntegration, type IntegrationView } from '@/lib/integrations/service';
+import { integrationLimitPerMinute, LOOKUP_LIMITED_ROUTES, peekIntegrationLimit, type LimitedRoute } from '@/lib/limits/limits';
+import { logger } from '@/lib/logging/logger';
+import { refusalCells } from '@/lib/rollups/read';
+import type { SourceState } from '@/lib/status-page/states';
+import { publicStatus } from '@/lib/status-page/status';
+import { BILLING_READERS, USAGE_READERS } from './roles';
 import type { PortalUserSession } from './session';
 
-/** What "Inicio" shows of the session's integration (later slices add the use and the sources). */
-export interface PortalHome {
-  integrationName: string;
-  active: boolean;
+// Inicio (issue 33, point 4): the session's integration now, each part only for the roles that
+// may read it. Every figure comes from a service the console or the status page already reads:
+// the integration's row, the ledger (lib/billing/spending.ts), the rollups the console's "Uso"
+// reads, the limiter's own store, and the public status. Nothing here scans the query records.
+
+/** The money, for owners and billing (BILLING_READERS). */
+export interface PortalHomeMoney {
   balanceCentavos: number;
   tariffCentavos: number;
   /** Below this the administrators (and the integration's contacts) are told; 0: only when exhausted. */
   lowBalanceCentavos: number;
   /** Whether the threshold is the integration's own or the service's default. */
   lowBalanceIsOwn: boolean;
+  currentMonth: MonthSpending;
+  previousMonth: MonthSpending;
+}
+
+/** One per-minute limit the integration spends from, and how much of it it uses. */
+export interface PortalMinuteLimit {
+  route: LimitedRoute;
+  /** The enabled lookups that spend from it (the three catalogs share one). */
+  lookups: LookupKind[];
+  perMinute: number;
+  /** Spent in the one-minute window open now, as the limiter counts it; null when its store did not answer. */
+  usedThisMinute: number | null;
+  /** Today's queries (Guatemalan day) of these lookups, from the rollups. */
+  queriesToday: number;
+  /** Today's requests answered 429 because this limit was spent. */
+  refusedToday: number;
+}
+
+/** The use, for owners and developers (USAGE_READERS). */
+export interface PortalHomeUsage {
+  /** The last 30 days (Guatemalan days, today included), from the integration's rollups. */
+  dashboard: Dashboard;
+  limits: PortalMinuteLimit[];
+}
+
+/** The sources' state as /estado shows it (the same cached status). */
+export interface PortalHomeSources {
+  estado: SourceState;
+  texto: string;
+  fuentes: Array<{ nombre: string; estado: SourceState }>;
+}
+
+export interface PortalHome {
+  integrationName: string;
+  active: boolean;
+  /** Null for a role that does not read the money. */
+  money: PortalHomeMoney | null;
+  /** Null for a role that does not read the use. */
+  usage: PortalHomeUsage | null;
+  /** Whether the balance no longer pays one catalog lookup (they answer 402): said to every role, without amounts. */
+  catalogsNeedBalance: boolean;
+  /** Null until this instance has read the status once. */
+  sources: PortalHomeSources | null;
+}
+
+const log = logger('portal');
+
+/** The session's integration's balance now, alone (Movimientos' header): through the integrations service, as Inicio's. */
+export async function portalBalance(user: PortalUserSession): Promise<number> {
+  const integration = await findIntegration(user.integrationId);
+  if (!integration) throw new Error(`the session's integration ${user.integrationId} does not exist`);
+  return integration.balanceCentavos;
 }
 
 /**
- * Inicio's figures, read through the integrations service the console uses, for the session's
- * integration only (there is no parameter that could name another).
+ * Inicio's figures for the session's integration only (there is no parameter that could name
+ * another), and only the parts the session's role may read.
  */
-export async function portalHome(user: PortalUserSession): Promise<PortalHome> {
+export async function portalHome(user: PortalUserSession, now = new Date()): Promise<PortalHome> {
   const integration = await findIntegration(user.integrationId);
   if (!integration) throw new Error(`the session's integration ${user.integrationId} does not exist`);
+  const [money, usage, sources] = await Promise.all([
+    BILLING_READERS.includes(user.role) ? homeMoney(integration, now) : null,
+    USAGE_READERS.includes(user.role) ? homeUsage(integration, now) : null,
+    homeSources(),
+  ]);
   return {
     integrationName: integration.nombre,
     active: integration.active,
+    money,
+    usage,
+    catalogsNeedBalance: integration.tariffCentavos > 0 && integration.balanceCentavos < integration.tariffCentavos,
+    sources,
+  };
+}
+
+async function homeMoney(integration: IntegrationView, now: Date): Promise<PortalHomeMoney> {
+  const spending = await recentMonthsSpending(integration.id, now);
+  return {
     balanceCentavos: integration.balanceCentavos,
     tariffCentavos: integration.tariffCentavos,
     lowBalanceCentavos: integration.lowBalanceAlertCentavos ?? env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS,
     lowBalanceIsOwn: integration.lowBalanceAlertCentavos !== null,
+    currentMonth: spending.current,
+    previousMonth: spending.previous,
+  };
+}
+
+async function homeUsage(integration: IntegrationView, now: Date): Promise<PortalHomeUsage> {
+  const enabled = LOOKUPS.filter((lookup) => integration[LOOKUP_FLAGS[lookup]]);
+  const routes = [...new Set(enabled.map((lookup) => LOOKUP_LIMITED_ROUTES[lookup]))];
+  const [dashboard, refusals, windows] = await Promise.all([
+    loadDashboard('30d', now, integration.id),
+    refusalCells(startOfGuatemalanDay(guatemalanToday(now)), 'day', integration.id),
+    Promise.all(routes.map((route) => currentWindowUse(route, integration.nombre))),
+  ]);
+  // The dashboard's last bucket is today.
+  const today = dashboard.series.at(-1)!;
+  const limits = routes.map((route, index): PortalMinuteLimit => {
+    const lookups = enabled.filter((lookup) => LOOKUP_LIMITED_ROUTES[lookup] === route);
+    return {
+      route,
+      lookups,
+      perMinute: integrationLimitPerMinute(route),
+      usedThisMinute: windows[index]!,
+      // Lookups since disabled still spent from the limit today.
+      queriesToday: LOOKUPS.filter((lookup) => LOOKUP_LIMITED_ROUTES[lookup] === route).reduce((sum, lookup) => sum + today.byLookup[lookup], 0),
+      refusedToday: refusals.filter((cell) => cell.reason === 'rate_limited' && LOOKUP_LIMITED_ROUTES[cell.lookup] === route).reduce((sum, cell) => sum + cell.refusals, 0),
+    };
+  });
+  return { dashboard, limits };
+}
+
+/** The limiter's count for the window open now; a store that fails is said, not guessed. */
+async function currentWindowUse(route: LimitedRoute, integrationName: string): Promise<number | null> {
+  try {
+    return (await peekIntegrationLimit(route, integrationName)).used;
+  } catch (error) {
+    log.warn({ err: error, route }, 'reading a per-minute limit for Inicio failed');
+    return null;
+  }
+}
+
+async function homeSources(): Promise<PortalHomeSources | null> {
+  const status = await publicStatus();
+  if (!status) return null;
+  return {
+    estado: status.resumen.estado,
+    texto: status.resumen.texto,
+    fuentes: status.fuentes.map((source) => ({ nombre: source.nombre, estado: source.estado })),
   };
 }

@@ -54,6 +54,16 @@ export function otherIntegrationMessage(integrationName: string): string {
   return `Ese correo ya tiene una cuenta del portal en la integración «${integrationName}». Cada correo es una sola cuenta: una persona que trabaja para dos integradores entra con un correo distinto en cada una.`;
 }
 
+export interface InvitationDelivery {
+  printer?: LinkPrinter;
+  /**
+   * A resend: the invitation this one replaces. It must still be open (not accepted nor revoked)
+   * when the new one is written, in the same transaction, or nothing is sent and `missing` is the
+   * answer; the audit says "Reenvió una invitación".
+   */
+  replacing?: { id: number; missing: string };
+}
+
 const inviteSchema = z.object({ email: userEmailSchema, role: z.enum(PORTAL_ROLES, { error: INVITATION_MESSAGES.role }) });
 
 export interface SentInvitation {
@@ -77,7 +87,7 @@ export interface SentInvitation {
 export async function invitePortalUser(
   inviter: Inviter,
   input: { email: unknown; role: unknown },
-  delivery: { printer?: LinkPrinter } = {},
+  delivery: InvitationDelivery = {},
 ): Promise<Result<SentInvitation, InvitationError>> {
   const parsed = inviteSchema.safeParse(input);
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
@@ -110,6 +120,15 @@ export async function invitePortalUser(
         .where(and(eq(portalInvitations.integrationId, target.id), isNotNull(portalInvitations.invitedByUserId), gt(portalInvitations.createdAt, sql`now() - interval '1 hour'`)));
       if (sent!.count >= OWNER_INVITATIONS_PER_HOUR) return fail('too_many', INVITATION_MESSAGES.tooMany);
     }
+    if (delivery.replacing) {
+      // Accepted, cancelled or replaced since the resend was asked for: nothing to send again.
+      const [replaced] = await tx
+        .update(portalInvitations)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(portalInvitations.id, delivery.replacing.id), eq(portalInvitations.integrationId, target.id), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt)))
+        .returning({ id: portalInvitations.id });
+      if (!replaced) return fail('not_found', delivery.replacing.missing);
+    }
     await tx
       .update(portalInvitations)
       .set({ revokedAt: sql`now()` })
@@ -126,7 +145,13 @@ export async function invitePortalUser(
         expiresAt: sql`now() + make_interval(hours => ${INVITATION_VALID_HOURS})`,
       })
       .returning();
-    await writeAudit(tx, actor, { action: 'portal.invite', targetType: 'integration', targetId: target.id, before: null, after: { email, role, expiresAt: row!.expiresAt } });
+    await writeAudit(tx, actor, {
+      action: delivery.replacing ? 'portal.resend_invitation' : 'portal.invite',
+      targetType: 'integration',
+      targetId: target.id,
+      before: null,
+      after: { email, role, expiresAt: row!.expiresAt },
+    });
     return ok(row!);
   });
   if (!created.ok) return created;
@@ -172,6 +197,40 @@ export async function listPendingInvitations(integrationId: number): Promise<Pen
     .from(portalInvitations)
     .where(and(eq(portalInvitations.integrationId, integrationId), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt), gt(portalInvitations.expiresAt, sql`now()`)))
     .orderBy(asc(portalInvitations.createdAt));
+}
+
+/** How long the console keeps listing an invitation that expired unanswered, so it can be sent again. */
+export const EXPIRED_INVITATIONS_LISTED_DAYS = 30;
+
+/** An invitation not accepted nor revoked: pending, or expired (no longer than EXPIRED_INVITATIONS_LISTED_DAYS ago). */
+export interface OpenInvitation extends PendingInvitation {
+  expired: boolean;
+}
+
+/** The console's list: an integration's pending invitations and those that expired recently, oldest first. */
+export async function listOpenInvitations(integrationId: number): Promise<OpenInvitation[]> {
+  const rows = await (await db())
+    .select({
+      id: portalInvitations.id,
+      email: portalInvitations.email,
+      role: portalInvitations.role,
+      invitedBy: portalInvitations.invitedBy,
+      createdAt: portalInvitations.createdAt,
+      expiresAt: portalInvitations.expiresAt,
+      expired: sql<boolean>`${portalInvitations.expiresAt} <= now()`,
+    })
+    .from(portalInvitations)
+    .where(
+      and(
+        eq(portalInvitations.integrationId, integrationId),
+        isNull(portalInvitations.acceptedAt),
+        isNull(portalInvitations.revokedAt),
+        gt(portalInvitations.expiresAt, sql`now() - make_interval(days => ${EXPIRED_INVITATIONS_LISTED_DAYS})`),
+      ),
+    )
+    .orderBy(asc(portalInvitations.createdAt));
+  // A computed boolean, as lowBalanceIntegrations reads one: true from one driver, 'true' from another.
+  return rows.map((row) => ({ ...row, expired: row.expired === true || String(row.expired) === 'true' }));
 }
 
 /** What an invitation link's page can say before anything is posted: who is invited where, or why the link no longer works. */

@@ -33,3 +33,9 @@ export const CREDENTIAL_READERS: readonly PortalRole[] = ['propietario', 'desarr
 
 /** Who reads the integration's query records ("Consultas"), reveals their identifiers and exports them. */
 export const RECORD_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
+/**
+ * Who reads the integration's use on Inicio (lookups per day, per-minute limits): the people who
+ * build against the API. Billing reads the money instead (BILLING_READERS).
+ */
+export const USAGE_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];

@@ -7,17 +7,17 @@ import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, portalPasswordResets, portalSessions } from '@/db/schema';
+import { auditLog, portalInvitations, portalPasswordResets, portalSessions, portalTwoFactor } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { createIntegration } from '@/lib/integrations/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
-import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, OWNER_INVITATIONS_PER_HOUR } from './invitations';
+import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, listOpenInvitations, OWNER_INVITATIONS_PER_HOUR } from './invitations';
 import { changePortalPassword, requestPortalPasswordReset } from './passwords';
 import type { PortalUserSession } from './session';
 import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
-import { removeMember, setMemberRole, TEAM_MESSAGES, teamOf } from './team';
+import { cancelInvitation, removeMember, removeMemberAsStaff, resendInvitationAsStaff, setMemberRole, TEAM_MESSAGES, teamOf } from './team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
 const ORIGIN = { clientIp: '192.0.2.81', userAgent: 'vitest' };
@@ -120,6 +120,28 @@ describe('an owner’s change is refused once the owner is no longer one', () =>
     expect(await removeMember(b, dev.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
     expect(await findPortalSession(dev.sessionId)).toMatchObject({ role: 'desarrollador' });
   });
+
+  it('a removed or demoted owner’s stale session cancels no invitation', async () => {
+    const integration = await newIntegration('portal-revision-cancelar');
+    const a = await member(integration, 'cancela-a@example.com');
+    const b = await member(integration, 'cancela-b@example.com');
+    const c = await member(integration, 'cancela-c@example.com');
+    // Sent by staff: neither owner's removal or demotion revokes it on its own.
+    const code = await invite({ kind: 'staff', actor: CLI, integrationId: integration.id }, 'pendiente-cancelar@example.com', 'facturacion');
+    const pending = (await teamOf(integration.id)).invitations.find((invitation) => invitation.email === 'pendiente-cancelar@example.com')!;
+
+    expect(await removeMember(a, b.id)).toMatchObject({ ok: true });
+    expect(await cancelInvitation(b, pending.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
+    expect(await setMemberRole(a, c.id, 'desarrollador')).toMatchObject({ ok: true });
+    expect(await cancelInvitation(c, pending.id)).toEqual({ ok: false, error: { code: 'not_owner', message: TEAM_MESSAGES.notOwner } });
+
+    expect(await invitationForCode(code)).toMatchObject({ state: 'valid', email: 'pendiente-cancelar@example.com' });
+    const cancellations = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal.cancel_invitation'), eq(auditLog.targetId, String(integration.id))));
+    expect(cancellations).toEqual([]);
+    // The owner who still is one cancels it.
+    expect(await cancelInvitation(a, pending.id)).toEqual({ ok: true, value: { email: 'pendiente-cancelar@example.com' } });
+    expect(await invitationForCode(code)).toEqual({ state: 'unusable' });
+  });
 });
 
 describe('a removed or demoted owner’s pending invitations stop working', () => {
@@ -198,5 +220,73 @@ describe('invitations an owner sends', () => {
       await new Promise((resolve) => refusing.close(resolve));
     }
     expect((await teamOf(integration.id)).invitations.map((invitation) => invitation.email)).not.toContain('sin-correo@example.com');
+  });
+});
+
+describe('administrators and the portal’s people (the console’s Portal section)', () => {
+  const ADMIN: Actor = { kind: 'user', id: 9, email: 'admin-portal@servicio.example' };
+
+  it('an administrator removes an owner through the owners’ own change: sessions end, two-factor gone, their invitations revoked, audited as the administrator', async () => {
+    const integration = await newIntegration('portal-admin-quita');
+    const owner = await member(integration, 'quitada@example.com');
+    await (await db()).insert(portalTwoFactor).values({ userId: owner.id, secretCiphertext: 'sellado', confirmedAt: new Date() });
+    const sentByOwner = await invite({ kind: 'owner', user: owner }, 'de-quitada@example.com', 'facturacion');
+
+    // The last owner too: an administrator invites the next one from the console.
+    expect(await removeMemberAsStaff(ADMIN, integration.id, owner.id)).toMatchObject({ ok: true, value: { email: 'quitada@example.com' } });
+    expect(await findPortalSession(owner.sessionId)).toBeUndefined();
+    expect(await sessionsOf(owner.id)).toEqual([]);
+    expect(await (await db()).select().from(portalTwoFactor).where(eq(portalTwoFactor.userId, owner.id))).toEqual([]);
+    expect(await findPortalAccountByEmail('quitada@example.com')).toBeUndefined();
+    expect(await invitationForCode(sentByOwner)).toEqual({ state: 'unusable' });
+    const audits = await (await db()).select().from(auditLog).where(and(eq(auditLog.actor, 'user:9 admin-portal@servicio.example')));
+    expect(audits.map((row) => [row.action, row.targetId])).toEqual(
+      expect.arrayContaining([
+        ['portal_user.remove', String(owner.id)],
+        ['portal.revoke_invitations', String(integration.id)],
+      ]),
+    );
+    expect(audits.find((row) => row.action === 'portal_user.remove')).toMatchObject({ before: { email: 'quitada@example.com', role: 'propietario', sessions: 1 }, after: null });
+  });
+
+  it('an administrator names only the integration’s own people: another integration’s member is not removed', async () => {
+    const integration = await newIntegration('portal-admin-ajena');
+    const other = await newIntegration('portal-admin-otra');
+    const elsewhere = await member(other, 'de-otra@example.com', 'desarrollador');
+    expect(await removeMemberAsStaff(ADMIN, integration.id, elsewhere.id)).toEqual({ ok: false, error: { code: 'not_found', message: TEAM_MESSAGES.staffMemberNotFound } });
+    expect(await findPortalSession(elsewhere.sessionId)).toMatchObject({ integrationId: other.id });
+  });
+
+  it('an administrator resends a pending or an expired invitation: a new link, the old one revoked, audited as a resend; nothing else is resent', async () => {
+    const integration = await newIntegration('portal-admin-reenvia');
+    const other = await newIntegration('portal-admin-reenvia-otra');
+    const pendingCode = await invite({ kind: 'staff', actor: CLI, integrationId: integration.id }, 'pendiente@example.com', 'desarrollador');
+    const expiredCode = await invite({ kind: 'staff', actor: CLI, integrationId: integration.id }, 'vencida@example.com', 'facturacion');
+    const otherCode = await invite({ kind: 'staff', actor: CLI, integrationId: other.id }, 'de-la-otra@example.com', 'facturacion');
+    const open = await listOpenInvitations(integration.id);
+    const pending = open.find((invitation) => invitation.email === 'pendiente@example.com')!;
+    const expired = open.find((invitation) => invitation.email === 'vencida@example.com')!;
+    await (await db()).update(portalInvitations).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(portalInvitations.id, expired.id));
+    expect((await listOpenInvitations(integration.id)).find((invitation) => invitation.id === expired.id)).toMatchObject({ expired: true });
+    expect((await teamOf(integration.id)).invitations.map((invitation) => invitation.email)).toEqual(['pendiente@example.com']);
+
+    for (const [old, oldCode, role] of [[pending, pendingCode, 'desarrollador'], [expired, expiredCode, 'facturacion']] as const) {
+      const printed: string[] = [];
+      const resent = await resendInvitationAsStaff(ADMIN, integration.id, old.id, { printer: (line) => printed.push(line) });
+      expect(resent).toMatchObject({ ok: true, value: { email: old.email, role } });
+      expect(await invitationForCode(oldCode)).toEqual({ state: 'unusable' });
+      expect(await invitationForCode(codeOf(printed))).toMatchObject({ state: 'valid', email: old.email, role });
+      // The replaced one is not open any more: sending it again is refused.
+      expect(await resendInvitationAsStaff(ADMIN, integration.id, old.id, { printer: () => {} })).toEqual({ ok: false, error: { code: 'not_found', message: TEAM_MESSAGES.staffInvitationNotFound } });
+    }
+    const otherInvitation = (await listOpenInvitations(other.id))[0]!;
+    expect(await resendInvitationAsStaff(ADMIN, integration.id, otherInvitation.id, { printer: () => {} })).toEqual({ ok: false, error: { code: 'not_found', message: TEAM_MESSAGES.staffInvitationNotFound } });
+    expect(await invitationForCode(otherCode)).toMatchObject({ state: 'valid' });
+
+    const resends = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal.resend_invitation'), eq(auditLog.targetId, String(integration.id))));
+    expect(resends.map((row) => [row.actor, (row.after as { email: string }).email])).toEqual([
+      ['user:9 admin-portal@servicio.example', 'pendiente@example.com'],
+      ['user:9 admin-portal@servicio.example', 'vencida@example.com'],
+    ]);
   });
 });

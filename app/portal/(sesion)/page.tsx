@@ -1,19 +1,31 @@
 import type { Metadata } from 'next';
-import { PageHeader } from '@/components/console/page-header';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
+import { UsageBreakdown, UsageTotals } from '@/components/console/usage';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { monthName } from '@/lib/format/months';
+import type { LimitedRoute } from '@/lib/limits/limits';
 import { formatQuetzales } from '@/lib/money';
-import { portalHome } from '@/lib/portal/home';
-import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
+import { portalHome, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';
+import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
+import { SOURCE_STATE_TEXT, type SourceState } from '@/lib/status-page/states';
 
 export const metadata: Metadata = { title: 'Inicio' };
 
-// Inicio: the session's integration now. Every role sees it: a developer debugging a 402 needs
-// the balance as much as billing does.
+const LIMIT_LABELS: Record<LimitedRoute, string> = {
+  renap: 'RENAP por CUI',
+  rtu_nits: 'RTU por NIT',
+  catalogs: 'Catálogos',
+};
+
+const SOURCE_BADGE: Record<SourceState, string> = { operando: 'ok', degradado: 'warn', sin_servicio: 'danger' };
+
+// Inicio: the session's integration now, each part for the roles that may read it (lib/portal/home.ts):
+// owners and billing the money, owners and developers the use and the limits, everyone the sources.
 export default async function PortalHomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage();
   const [home, params] = await Promise.all([portalHome(user), searchParams]);
-  const lookupsLeft = home.tariffCentavos > 0 ? Math.floor(home.balanceCentavos / home.tariffCentavos) : null;
   return (
     <>
       <PageHeader title={home.integrationName} description={`Tu rol: ${PORTAL_ROLE_LABELS[user.role]} (${PORTAL_ROLE_DESCRIPTIONS[user.role]}).`} />
@@ -27,29 +39,151 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
           Esta integración está desactivada: sus consultas se rechazan. Escribe al equipo del servicio para reactivarla.
         </p>
       )}
+      {/* Without the figures: a developer debugging 402s needs to know why, not how much. */}
+      {home.catalogsNeedBalance && !home.money && (
+        <p className="notice warn" role="status" data-testid="portal-balance-short">
+          El saldo de la integración no alcanza para una consulta de catálogo: responden 402 hasta la siguiente recarga. Avisa a un propietario o a facturación.
+        </p>
+      )}
+      {home.money && <MoneySection money={home.money} />}
+      {home.usage && <UsageSection usage={home.usage} showCharged={BILLING_READERS.includes(user.role)} />}
+      <SourcesSection sources={home.sources} />
+    </>
+  );
+}
+
+function MoneySection({ money }: { money: PortalHomeMoney }) {
+  const lookupsLeft = money.tariffCentavos > 0 ? Math.floor(money.balanceCentavos / money.tariffCentavos) : null;
+  return (
+    <section aria-labelledby="balance-title">
+      <h2 id="balance-title">Saldo</h2>
       <div className="grid grid-3">
         <Stat label="Saldo" testId="portal-balance">
-          {formatQuetzales(home.balanceCentavos)}
+          {formatQuetzales(money.balanceCentavos)}
+        </Stat>
+        <Stat label={`Gastado en ${monthName(money.currentMonth.month)} (hasta ahora)`} testId="portal-spent-current">
+          {formatQuetzales(money.currentMonth.spentCentavos)}
+        </Stat>
+        <Stat label={`Gastado en ${monthName(money.previousMonth.month)}`} testId="portal-spent-previous">
+          {formatQuetzales(money.previousMonth.spentCentavos)}
         </Stat>
         <Stat label="Aviso de saldo bajo" testId="portal-low-balance">
-          {home.lowBalanceCentavos === 0 ? 'Solo al agotarse' : `Por debajo de ${formatQuetzales(home.lowBalanceCentavos)}`}
+          {money.lowBalanceCentavos === 0 ? 'Solo al agotarse' : `Por debajo de ${formatQuetzales(money.lowBalanceCentavos)}`}
         </Stat>
         <Stat label="Consultas de catálogo que cubre el saldo" testId="portal-lookups-left">
           {lookupsLeft === null ? '—' : lookupsLeft.toLocaleString('es-GT')}
         </Stat>
       </div>
-      <section className="card" aria-labelledby="balance-title">
-        <h2 id="balance-title">Saldo</h2>
+      <div className="card">
         <p data-testid="portal-tariff">
-          {home.tariffCentavos > 0
-            ? `Las consultas de catálogo (CUI/NIT, RTU y omisos) se pagan del saldo, a ${formatQuetzales(home.tariffCentavos)} cada una. Sin saldo suficiente, responden 402 hasta la siguiente recarga.`
+          {money.tariffCentavos > 0
+            ? `Las consultas de catálogo (CUI/NIT, RTU y omisos) se pagan del saldo, a ${formatQuetzales(money.tariffCentavos)} cada una. Sin saldo suficiente, responden 402 hasta la siguiente recarga.`
             : 'Las consultas de catálogo (CUI/NIT, RTU y omisos) no tienen costo para tu integración por ahora: su tarifa es Q 0.00.'}
         </p>
         <p className="small muted">
-          {home.lowBalanceIsOwn ? 'El aviso de saldo bajo usa el umbral propio de tu integración.' : 'El aviso de saldo bajo usa el umbral predeterminado del servicio.'}{' '}
-          Las recargas las hace el equipo del servicio: escríbele para recargar.
+          Lo gastado es lo que cobraron las consultas de catálogo en cada mes (hora de Guatemala); las recargas y los ajustes no cuentan.{' '}
+          {money.lowBalanceIsOwn ? 'El aviso de saldo bajo usa el umbral propio de tu integración.' : 'El aviso de saldo bajo usa el umbral predeterminado del servicio.'} Las
+          recargas las hace el equipo del servicio: escríbele para recargar.
         </p>
+      </div>
+    </section>
+  );
+}
+
+function UsageSection({ usage, showCharged }: { usage: PortalHomeUsage; showCharged: boolean }) {
+  const { dashboard } = usage;
+  return (
+    <>
+      <section aria-labelledby="usage-title" data-testid="portal-usage">
+        <h2 id="usage-title">Uso en los últimos 30 días</h2>
+        <UsageTotals dashboard={dashboard} testIdPrefix="portal-usage" showCharged={showCharged} />
+        {dashboard.totals.total === 0 ? (
+          <div className="card">
+            <EmptyState title="Tu integración todavía no tiene consultas en estos 30 días." />
+          </div>
+        ) : (
+          <UsageBreakdown dashboard={dashboard} heading="h3" tableTestId="portal-usage-by-lookup" showCharged={showCharged} />
+        )}
+        <p className="small muted">Cifras por día de Guatemala; las consultas de los últimos segundos pueden tardar unos instantes en sumarse.</p>
       </section>
+      <LimitsSection usage={usage} />
     </>
+  );
+}
+
+function LimitsSection({ usage }: { usage: PortalHomeUsage }) {
+  return (
+    <section className="card" aria-labelledby="limits-title">
+      <h2 id="limits-title">Límites por minuto</h2>
+      <p className="small muted">
+        Cada límite cuenta las consultas de un minuto; al llegar a él, las siguientes responden 429 hasta que termina ese minuto. «En el minuto actual» es lo que
+        lleva contado el minuto que corre ahora; «Rechazadas hoy» son las respuestas 429 de hoy por ese límite. Los tres catálogos comparten un límite.
+      </p>
+      {usage.limits.length === 0 ? (
+        <EmptyState title="Tu integración no tiene consultas habilitadas." />
+      ) : (
+        <div className="table-wrap" role="region" aria-label="Límites por minuto" tabIndex={0}>
+          <table className="data stacked" data-testid="portal-limits">
+            <thead>
+              <tr>
+                <th>Consultas</th>
+                <th className="num">Límite por minuto</th>
+                <th className="num">En el minuto actual</th>
+                <th className="num">Consultas hoy</th>
+                <th className="num">Rechazadas hoy (429)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {usage.limits.map((limit) => (
+                <tr key={limit.route} data-route={limit.route}>
+                  <td data-label="Consultas">
+                    {LIMIT_LABELS[limit.route]}
+                    {limit.route === 'catalogs' && <span className="small muted"> ({limit.lookups.map((lookup) => LOOKUP_LABELS[lookup].replace('Catálogo ', '')).join(', ')})</span>}
+                  </td>
+                  <td className="num" data-label="Límite por minuto">
+                    {limit.perMinute.toLocaleString('es-GT')}
+                  </td>
+                  <td className="num" data-label="En el minuto actual" data-testid="portal-limit-used">
+                    {limit.usedThisMinute === null ? 'No disponible' : `${limit.usedThisMinute.toLocaleString('es-GT')} de ${limit.perMinute.toLocaleString('es-GT')}`}
+                  </td>
+                  <td className="num" data-label="Consultas hoy" data-testid="portal-limit-today">
+                    {limit.queriesToday.toLocaleString('es-GT')}
+                  </td>
+                  <td className="num" data-label="Rechazadas hoy (429)" data-testid="portal-limit-refused">
+                    {limit.refusedToday.toLocaleString('es-GT')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SourcesSection({ sources }: { sources: PortalHomeSources | null }) {
+  return (
+    <section className="card" aria-labelledby="sources-title" data-testid="portal-sources">
+      <h2 id="sources-title">Estado de las fuentes</h2>
+      {sources === null ? (
+        <p>El estado de las fuentes no se pudo leer ahora.</p>
+      ) : (
+        <>
+          <p data-testid="portal-sources-summary">{sources.texto}</p>
+          <ul>
+            {sources.fuentes.map((source) => (
+              <li key={source.nombre}>
+                {source.nombre}: <span className={`badge ${SOURCE_BADGE[source.estado]}`}>{SOURCE_STATE_TEXT[source.estado]}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p>
+        {/* A full load, not the router's: /estado is a public page answered from its own cache, outside the portal. */}
+        <a href="/estado">Ver el estado de las fuentes en detalle (por día y por hora, incidentes)</a>
+      </p>
+    </section>
   );
 }

@@ -6,7 +6,7 @@ import { Pagination } from '@/components/console/pagination';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
-import { portalHome } from '@/lib/portal/home';
+import { portalBalance } from '@/lib/portal/home';
 import { portalMovementsPage } from '@/lib/portal/movements';
 import { BILLING_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
@@ -20,7 +20,7 @@ const BASE = '/portal/movimientos';
 export default async function PortalMovementsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(BILLING_READERS);
   const query = await searchParams;
-  const [page, home] = await Promise.all([portalMovementsPage(user, query), portalHome(user)]);
+  const [page, balanceCentavos] = await Promise.all([portalMovementsPage(user, query), portalBalance(user)]);
   const { filters, hastaProblem } = page;
   const ignored = page.problems.filter((problem) => problem !== hastaProblem);
   const filterParams = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -33,7 +33,7 @@ export default async function PortalMovementsPage({ searchParams }: { searchPara
         description={
           <>
             Cada recarga, ajuste y consulta cobrada de tu integración, con el saldo que dejó. Saldo actual:{' '}
-            <strong data-testid="portal-current-balance">{formatQuetzales(home.balanceCentavos)}</strong>.
+            <strong data-testid="portal-current-balance">{formatQuetzales(balanceCentavos)}</strong>.
           </>
         }
       />

@@ -1,20 +1,36 @@
 import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState } from '@/components/console/page-header';
 import { formatDateTime } from '@/lib/format/guatemala-time';
+import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/portal/invitations';
+import { INVITATION_VALID_HOURS } from '@/lib/portal/links';
 import { portalMailAvailable } from '@/lib/portal/mail';
 import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
-import { teamOf } from '@/lib/portal/team';
+import { membersOf, type TeamMember } from '@/lib/portal/team';
+import { PortalUsersNotices, RemovePortalUserForm, ResendInvitationForm } from './portal-user-forms';
 import { invitePortalUserAction } from './portal-users-actions';
 
 const ROLE_OPTIONS = PORTAL_ROLES.map((role) => ({ value: role, label: PORTAL_ROLE_LABELS[role] }));
 
+/** What removing this person means, asked before: the last owner leaves the integration without one. */
+function removalQuestion(member: TeamMember, owners: number) {
+  const lastOwner = member.role === 'propietario' && owners <= 1;
+  return {
+    kind: 'text' as const,
+    title: `¿Quitar a ${member.name} del portal?`,
+    message: `${member.email} ya no podrá entrar y sus sesiones se cierran al momento${member.role === 'propietario' ? '; las invitaciones pendientes que envió dejan de servir' : ''}. Los tokens de la integración siguen funcionando.${lastOwner ? ' Es el único propietario: nadie podrá invitar ni quitar personas desde el portal hasta que invites a otro propietario aquí.' : ''}`,
+    confirmLabel: 'Quitar del portal',
+  };
+}
+
 /**
- * The integration's people in the integrators' portal (lib/portal) and its pending invitations.
- * Administrators invite (an integration's first owner; owners invite the rest from the portal);
- * support staff read.
+ * The integration's people in the integrators' portal (lib/portal), with their last sign-in, and
+ * its invitations not yet accepted (pending, or expired in the last days). Administrators invite
+ * (an integration's first owner; owners invite the rest from the portal), remove a person and send
+ * an invitation again; support staff read.
  */
 export async function PortalUsersSection({ integrationId, isAdmin }: { integrationId: number; isAdmin: boolean }) {
-  const team = await teamOf(integrationId);
+  const [members, invitations] = await Promise.all([membersOf(integrationId), listOpenInvitations(integrationId)]);
+  const owners = members.filter((member) => member.role === 'propietario').length;
   const mail = portalMailAvailable();
   return (
     <section className="card" aria-labelledby="portal-users-title" data-testid="portal-users">
@@ -22,46 +38,89 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
       <p className="small muted">
         Las personas del integrador que entran a /portal con su propia cuenta: ven su saldo y su equipo. Los tokens son de la integración, no de una persona.
       </p>
-      {team.members.length === 0 ? (
-        <EmptyState title="Nadie de esta integración usa el portal todavía." />
-      ) : (
-        <div className="table-wrap" role="region" aria-label="Usuarios del portal" tabIndex={0}>
-          <table className="data stacked" data-testid="portal-users-list">
-            <thead>
-              <tr>
-                <th>Nombre</th>
-                <th>Correo</th>
-                <th>Rol</th>
-                <th>Último inicio de sesión</th>
-              </tr>
-            </thead>
-            <tbody>
-              {team.members.map((member) => (
-                <tr key={member.id}>
-                  <td data-label="Nombre">{member.name}</td>
-                  <td data-label="Correo" className="break-anywhere">
-                    {member.email}
-                  </td>
-                  <td data-label="Rol">{PORTAL_ROLE_LABELS[member.role]}</td>
-                  <td data-label="Último inicio de sesión">{member.lastSignInAt ? formatDateTime(member.lastSignInAt) : 'Nunca'}</td>
+      <PortalUsersNotices>
+        {members.length === 0 ? (
+          <EmptyState title="Nadie de esta integración usa el portal todavía." />
+        ) : (
+          <div className="table-wrap" role="region" aria-label="Usuarios del portal" tabIndex={0}>
+            <table className="data stacked" data-testid="portal-users-list">
+              <thead>
+                <tr>
+                  <th>Nombre</th>
+                  <th>Correo</th>
+                  <th>Rol</th>
+                  <th>Último inicio de sesión</th>
+                  {isAdmin && <th>Acciones</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <h3>Invitaciones pendientes</h3>
-      {team.invitations.length === 0 ? (
-        <p className="muted">Ninguna.</p>
-      ) : (
-        <ul data-testid="portal-invitations">
-          {team.invitations.map((invitation) => (
-            <li key={invitation.id}>
-              <span className="break-anywhere">{invitation.email}</span> · {PORTAL_ROLE_LABELS[invitation.role]} · vence el {formatDateTime(invitation.expiresAt)}
-            </li>
-          ))}
-        </ul>
-      )}
+              </thead>
+              <tbody>
+                {members.map((member) => (
+                  <tr key={member.id}>
+                    <td data-label="Nombre">{member.name}</td>
+                    <td data-label="Correo" className="break-anywhere">
+                      {member.email}
+                    </td>
+                    <td data-label="Rol">{PORTAL_ROLE_LABELS[member.role]}</td>
+                    <td data-label="Último inicio de sesión" data-testid="portal-user-last-sign-in">
+                      {member.lastSignInAt ? formatDateTime(member.lastSignInAt) : 'Nunca'}
+                    </td>
+                    {isAdmin && (
+                      <td data-label="Acciones">
+                        <RemovePortalUserForm integrationId={integrationId} memberId={member.id} confirmation={removalQuestion(member, owners)} />
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <h3>Invitaciones sin aceptar</h3>
+        {invitations.length === 0 ? (
+          <p className="muted">Ninguna.</p>
+        ) : (
+          <div className="table-wrap" role="region" aria-label="Invitaciones sin aceptar" tabIndex={0}>
+            <table className="data stacked" data-testid="portal-invitations">
+              <thead>
+                <tr>
+                  <th>Correo</th>
+                  <th>Rol</th>
+                  <th>Estado</th>
+                  {isAdmin && <th>Acciones</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {invitations.map((invitation) => (
+                  <tr key={invitation.id}>
+                    <td data-label="Correo" className="break-anywhere">
+                      {invitation.email}
+                    </td>
+                    <td data-label="Rol">{PORTAL_ROLE_LABELS[invitation.role]}</td>
+                    <td data-label="Estado" data-testid="portal-invitation-state">
+                      {invitation.expired ? `Venció el ${formatDateTime(invitation.expiresAt)}` : `Pendiente; vence el ${formatDateTime(invitation.expiresAt)}`}
+                    </td>
+                    {isAdmin && (
+                      <td data-label="Acciones">
+                        <ResendInvitationForm
+                          integrationId={integrationId}
+                          invitationId={invitation.id}
+                          confirmation={{
+                            kind: 'text',
+                            title: `¿Reenviar la invitación a ${invitation.email}?`,
+                            message: `Se envía un enlace nuevo, de un solo uso, que vence en ${INVITATION_VALID_HOURS} horas. El enlace anterior deja de servir al momento.`,
+                            confirmLabel: 'Reenviar invitación',
+                          }}
+                        />
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <p className="small muted">Las invitaciones vencidas se listan {EXPIRED_INVITATIONS_LISTED_DAYS} días; después, invita de nuevo.</p>
+      </PortalUsersNotices>
       {isAdmin && (
         <>
           <h3>Invitar al portal</h3>

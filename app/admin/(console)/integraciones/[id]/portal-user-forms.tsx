@@ -1,0 +1,65 @@
+'use client';
+
+import { createContext, useContext, useState, type ReactNode } from 'react';
+import { ActionForm } from '@/components/console/action-form';
+import { useActionActivity } from '@/components/console/action-activity';
+import type { Confirmation } from '@/components/console/confirmations';
+import { removePortalUserAction, resendPortalUserInvitationAction } from './portal-users-actions';
+
+// Removing a person or resending an invitation takes its row off the list (the invitation is
+// replaced by a new one): a success notice inside the row's form would go with it. The section
+// shows it instead, until the next action of the page starts, as the console's other notices.
+const AnnounceContext = createContext<(notice: string) => void>(() => {});
+
+export function PortalUsersNotices({ children }: { children: ReactNode }) {
+  const [notice, setNotice] = useState<string | null>(null);
+  useActionActivity(() => setNotice(null));
+  return (
+    <AnnounceContext.Provider value={setNotice}>
+      {notice && (
+        <p className="notice success" role="status" data-testid="portal-users-notice">
+          {notice}
+        </p>
+      )}
+      {children}
+    </AnnounceContext.Provider>
+  );
+}
+
+export function RemovePortalUserForm({ integrationId, memberId, confirmation }: { integrationId: number; memberId: number; confirmation: Confirmation }) {
+  const announce = useContext(AnnounceContext);
+  return (
+    <ActionForm
+      action={removePortalUserAction}
+      hidden={{ integrationId, miembro: memberId }}
+      submitLabel="Quitar del portal"
+      pendingLabel="Quitando…"
+      className="inline"
+      submitClassName="danger secondary"
+      confirmation={confirmation}
+      onSuccess={(data) => announce(data.notice)}
+      renderSuccess={() => null}
+    >
+      {null}
+    </ActionForm>
+  );
+}
+
+export function ResendInvitationForm({ integrationId, invitationId, confirmation }: { integrationId: number; invitationId: number; confirmation: Confirmation }) {
+  const announce = useContext(AnnounceContext);
+  return (
+    <ActionForm
+      action={resendPortalUserInvitationAction}
+      hidden={{ integrationId, invitacion: invitationId }}
+      submitLabel="Reenviar"
+      pendingLabel="Enviando…"
+      className="inline"
+      submitClassName="secondary"
+      confirmation={confirmation}
+      onSuccess={(data) => announce(data.notice)}
+      renderSuccess={() => null}
+    >
+      {null}
+    </ActionForm>
+  );
+}

@@ -1,0 +1,244 @@
+// Inicio and the console's Portal section over HTTP against the built app (issue 33, points 4 and
+// 7). Inicio of A shows A's balance, spending and use, after real lookups through the simulator,
+// and none of B's distinctive figures (another tariff, other lookups); billing reads the money and
+// not the use, a developer the use and not the money. An administrator removes a portal user (the
+// user's session stops working at once) and sends an expired invitation again (the old link dies,
+// a new one works), audited in Spanish; support reads the section and can do neither.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db } from '@/db/client';
+import { auditLog, portalInvitations } from '@/db/schema';
+import { ACTION_MESSAGES } from '@/lib/auth/action';
+import { acceptInvitation, INVITATION_MESSAGES, invitePortalUser, listOpenInvitations } from '@/lib/portal/invitations';
+import { findPortalAccountByEmail } from '@/lib/portal/accounts';
+import { createConsoleUser } from '@/lib/users/service';
+import { createTestIntegration, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { ConsoleClient } from '../support/console-client';
+import { PortalClient } from '../support/portal-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const PASSWORD = 'cafetal de altura junto al lago';
+
+let testDatabase: TestDatabase;
+let gateway: Gateway;
+let integrationA: TestIntegration;
+let integrationB: TestIntegration;
+let admin: { email: string; password: string; id: number };
+let support: { email: string; password: string };
+const people = {
+  ownerA: 'inicio-duena-a@example.com',
+  billingA: 'inicio-conta-a@example.com',
+  developerA: 'inicio-dev-a@example.com',
+  ownerB: 'inicio-duena-b@example.com',
+  invitedA: 'inicio-invitada-a@example.com',
+} as const;
+
+async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
+  const printed: string[] = [];
+  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
+  if (!sent.ok) throw new Error(sent.error.message);
+  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
+  const accepted = await acceptInvitation(code, { nombre: email.split('@')[0]!, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
+  if (!accepted.ok) throw new Error(accepted.error.message);
+}
+
+let invitedCode: string;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integrationA = await createTestIntegration('portal-inicio-a', { balanceCentavos: 12_345, tariffCentavos: 150 });
+  integrationB = await createTestIntegration('portal-inicio-b', { balanceCentavos: 54_321, tariffCentavos: 777 });
+  await member(integrationA, people.ownerA, 'propietario');
+  await member(integrationA, people.billingA, 'facturacion');
+  await member(integrationA, people.developerA, 'desarrollador');
+  await member(integrationB, people.ownerB, 'propietario');
+  const printed: string[] = [];
+  const invited = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integrationA.id }, { email: people.invitedA, role: 'desarrollador' }, { printer: (line) => printed.push(line) });
+  if (!invited.ok) throw new Error(invited.error.message);
+  invitedCode = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
+  // Expired unanswered: the console lists it so an administrator can send it again.
+  await (await db()).update(portalInvitations).set({ expiresAt: new Date(Date.now() - 3_600_000) }).where(eq(portalInvitations.id, invited.value.id));
+  const createdAdmin = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'admin-inicio@example.com', name: 'Administración', role: 'admin', mustChangePassword: false });
+  const createdSupport = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'soporte-inicio@example.com', name: 'Soporte', role: 'support', mustChangePassword: false });
+  if (!createdAdmin.ok || !createdSupport.ok) throw new Error('the console users were not created');
+  admin = { email: 'admin-inicio@example.com', password: createdAdmin.value.password, id: createdAdmin.value.user.id };
+  support = { email: 'soporte-inicio@example.com', password: createdSupport.value.password };
+  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
+
+  // Real lookups through the simulator: A three CUI/NIT (Q 1.50 each) and one RENAP; B five full
+  // RTU records at its own tariff (Q 7.77) and two RTU by NIT.
+  const calls: Array<[TestIntegration, (typeof ROUTES)[keyof typeof ROUTES], number]> = [
+    [integrationA, ROUTES.cuiNit, 3],
+    [integrationA, ROUTES.renap, 1],
+    [integrationB, ROUTES.catalogRtu, 5],
+    [integrationB, ROUTES.rtuNits, 2],
+  ];
+  for (const [integration, route, count] of calls) {
+    for (let index = 0; index < count; index++) expect((await gateway.call(route, { as: integration, json: validRequestBody(route, gateway.sample) })).status).toBe(200);
+  }
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDatabase?.cleanup();
+});
+
+let addresses = 0;
+async function signedIn(email: string): Promise<PortalClient> {
+  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+  const answer = await client.portalSignIn(email, PASSWORD);
+  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
+  return client;
+}
+
+async function consoleUser(account: { email: string; password: string }): Promise<ConsoleClient> {
+  const client = new ConsoleClient(gateway.app.baseUrl, { 'x-forwarded-for': `198.51.100.${++addresses}` });
+  expect(await client.signIn(account.email, account.password)).toBeNull();
+  return client;
+}
+
+function says(answer: { text: string }, text: string): boolean {
+  return answer.text.includes(JSON.stringify(text).slice(1, -1)) || answer.text.includes(text);
+}
+
+/** The text of the element with this test id (its first text node). */
+function testIdText(html: string, testId: string): string | undefined {
+  return new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html)?.[1];
+}
+
+/** Inicio once the rollup job has added the lookups above (every couple of seconds in the app). */
+async function homeWithUse(client: PortalClient, queries: string): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const page = await client.request('/portal');
+      expect(page.status).toBe(200);
+      expect(testIdText(page.text, 'portal-usage-queries')).toBe(queries);
+      return page.text;
+    },
+    { timeout: 30_000, interval: 250 },
+  );
+}
+
+describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('shows an owner of A its balance, this month’s spending, its use per lookup and its limits, and none of B’s figures', async () => {
+    const ownerB = await signedIn(people.ownerB);
+    const pageB = await homeWithUse(ownerB, '7');
+    // B's distinctive figures render on B's Inicio: 543.21 − 5 × 7.77.
+    expect(testIdText(pageB, 'portal-balance')).toBe('Q 504.36');
+    expect(testIdText(pageB, 'portal-spent-current')).toBe('Q 38.85');
+
+    const ownerA = await signedIn(people.ownerA);
+    const page = await homeWithUse(ownerA, '4');
+    expect(testIdText(page, 'portal-balance')).toBe('Q 118.95');
+    expect(testIdText(page, 'portal-spent-current')).toBe('Q 4.50');
+    expect(testIdText(page, 'portal-usage-charged')).toBe('Q 4.50');
+    expect(page).toContain('Consultas por tipo');
+    // Per lookup: A's CUI/NIT and RENAP, none of B's RTU.
+    const table = /data-testid="portal-usage-by-lookup"[\s\S]*?<\/table>/.exec(page)![0];
+    const totals = Object.fromEntries([...table.matchAll(/<td data-label="Consulta">([^<]+)<\/td><td class="num" data-label="Total">([^<]+)</g)].map((match) => [match[1], match[2]]));
+    expect(totals).toMatchObject({ 'Catálogo CUI/NIT': '3', 'RENAP por CUI': '1', 'Catálogo RTU': '0', 'RTU por NIT': '0' });
+    // Today's use against each per-minute limit: the catalogs' shared one counts A's three.
+    expect(page).toMatch(/data-route="catalogs"[\s\S]*?data-testid="portal-limit-today"[^>]*>3</);
+    expect(page).toMatch(/data-route="renap"[\s\S]*?data-testid="portal-limit-today"[^>]*>1</);
+    for (const figure of ['Q 543.21', 'Q 504.36', 'Q 38.85', 'Q 7.77', 'portal-inicio-b']) expect(page, figure).not.toContain(figure);
+    // The sources' state, with the public page's link.
+    expect(page).toContain('Estado de las fuentes');
+    expect(page).toContain('href="/estado"');
+    // An id of B in the address names nothing: the integration is the session's.
+    const withB = await ownerA.request(`/portal?integracion=${integrationB.id}&id=${integrationB.id}`);
+    expect(testIdText(withB.text, 'portal-balance')).toBe('Q 118.95');
+    expect(withB.text).not.toContain('Q 504.36');
+  });
+
+  it('gives billing the money and not the use, and a developer the use and not the money', async () => {
+    const billing = await (await signedIn(people.billingA)).request('/portal');
+    expect(testIdText(billing.text, 'portal-balance')).toBe('Q 118.95');
+    expect(testIdText(billing.text, 'portal-spent-current')).toBe('Q 4.50');
+    for (const hidden of ['data-testid="portal-usage"', 'Uso en los últimos 30 días', 'Límites por minuto', 'Consultas por tipo']) expect(billing.text, hidden).not.toContain(hidden);
+
+    const developer = await (await signedIn(people.developerA)).request('/portal');
+    expect(testIdText(developer.text, 'portal-usage-queries')).toBe('4');
+    expect(developer.text).toContain('Límites por minuto');
+    for (const hidden of ['data-testid="portal-balance"', 'Q 118.95', 'Q 4.50', 'Gastado en', 'Monto cobrado', 'Cobrado']) expect(developer.text, hidden).not.toContain(hidden);
+  });
+});
+
+describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  const section = () => `/admin/integraciones/${integrationA.id}/portal`;
+
+  it('support reads users, last sign-ins and invitations but can neither remove a user nor resend an invitation', async () => {
+    const billing = await signedIn(people.billingA);
+    const staff = await consoleUser(support);
+    const page = await staff.request(section());
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(people.billingA);
+    expect(page.text).toContain(people.invitedA);
+    expect(page.text).toContain('Venció el');
+    // Signed in above: the billing user's last sign-in is a date, not "Nunca".
+    const billingRow = new RegExp(`${people.billingA.replaceAll('.', '\\.')}[\\s\\S]*?data-testid="portal-user-last-sign-in"[^>]*>([^<]+)<`).exec(page.text)?.[1];
+    expect(billingRow).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+    expect(page.text).not.toContain('Quitar del portal');
+    expect(page.text).not.toContain('Reenviar');
+
+    const [billingId, invitation] = await gateway.withDatabase(async () => [(await findPortalAccountByEmail(people.billingA))!.id, (await listOpenInvitations(integrationA.id)).find((open) => open.email === people.invitedA)!]);
+    const removal = await staff.serverAction(section(), 'removePortalUserAction', { integrationId: integrationA.id, miembro: billingId });
+    expect(says(removal, ACTION_MESSAGES.forbidden), removal.text.slice(0, 400)).toBe(true);
+    const resend = await staff.serverAction(section(), 'resendPortalUserInvitationAction', { integrationId: integrationA.id, invitacion: invitation.id });
+    expect(says(resend, ACTION_MESSAGES.forbidden), resend.text.slice(0, 400)).toBe(true);
+    expect((await billing.request('/portal')).status).toBe(200);
+    expect(await gateway.withDatabase(async () => (await listOpenInvitations(integrationA.id)).map((open) => open.id))).toContain(invitation.id);
+  });
+
+  it('an administrator removes a portal user: that user’s session stops working at once, audited with the administrator as actor', async () => {
+    const developer = await signedIn(people.developerA);
+    expect((await developer.request('/portal')).status).toBe(200);
+    const staff = await consoleUser(admin);
+    expect((await staff.request(section())).text).toContain('Quitar del portal');
+    const developerId = await gateway.withDatabase(async () => (await findPortalAccountByEmail(people.developerA))!.id);
+
+    const removal = await staff.serverAction(section(), 'removePortalUserAction', { integrationId: integrationA.id, miembro: developerId });
+    expect(says(removal, 'ya no entra al portal: sus sesiones se cerraron'), removal.text.slice(0, 400)).toBe(true);
+    const after = await developer.request('/portal');
+    expect(after.status).toBe(307);
+    expect(after.headers.get('location')).toBe('/portal/ingresar?motivo=sesion');
+    expect((await staff.request(section())).text).not.toContain(people.developerA);
+    // The integration's token still works.
+    expect((await gateway.call(ROUTES.renap, { as: integrationA, json: validRequestBody(ROUTES.renap, gateway.sample) })).status).toBe(200);
+
+    const [audit] = await gateway.withDatabase(async () =>
+      (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal_user.remove'), eq(auditLog.targetId, String(developerId)))),
+    );
+    // Its sessions: the invitation's acceptance, the sign-in of the roles test and this one's.
+    expect(audit).toMatchObject({ actor: `user:${admin.id} ${admin.email}`, before: { email: people.developerA, role: 'desarrollador', sessions: 3 } });
+    const auditPage = await staff.request(`/admin/auditoria?tipo=portal_user&id=${developerId}`);
+    expect(auditPage.text).toContain('Quitó a la persona del portal');
+  });
+
+  it('an administrator sends an expired invitation again: the old link stays dead, the new one opens, audited in Spanish', async () => {
+    const staff = await consoleUser(admin);
+    const invitation = await gateway.withDatabase(async () => (await listOpenInvitations(integrationA.id)).find((open) => open.email === people.invitedA)!);
+    expect(invitation.expired).toBe(true);
+    const resend = await staff.serverAction(section(), 'resendPortalUserInvitationAction', { integrationId: integrationA.id, invitacion: invitation.id });
+    expect(says(resend, `Invitación creada para ${people.invitedA}`), resend.text.slice(0, 400)).toBe(true);
+    expect(says(resend, 'El enlace anterior ya no sirve.')).toBe(true);
+
+    const browser = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+    const old = await browser.request(`/portal/invitacion?codigo=${invitedCode}`);
+    expect(old.text).toContain(INVITATION_MESSAGES.linkUnusable);
+    expect(old.text).not.toContain(people.invitedA);
+    const link = [...gateway.app.logs().matchAll(/Invitación al portal para (\S+) \([^)]*\): (http\S+)/g)].filter((match) => match[1] === people.invitedA).at(-1)![2]!;
+    const fresh = await browser.request(new URL(link).pathname + new URL(link).search);
+    expect(fresh.status).toBe(200);
+    expect(fresh.text).toContain(people.invitedA);
+    expect(fresh.text).toContain('portal-inicio-a');
+
+    const page = await staff.request(section());
+    expect(page.text).toContain('Pendiente; vence el');
+    const [audit] = await gateway.withDatabase(async () =>
+      (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal.resend_invitation'), eq(auditLog.targetId, String(integrationA.id)))),
+    );
+    expect(audit).toMatchObject({ actor: `user:${admin.id} ${admin.email}`, after: { email: people.invitedA, role: 'desarrollador' } });
+    expect((await staff.request(`/admin/auditoria?tipo=integration&id=${integrationA.id}`)).text).toContain('Reenvió una invitación al portal');
+  });
+});
