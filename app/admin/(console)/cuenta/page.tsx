@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { SessionsList } from '@/components/account/sessions-list';
 import { PageHeader } from '@/components/console/page-header';
+import { TwoFactorSection } from '@/components/two-factor/section';
 import { requirePageUser } from '@/lib/auth/session';
 import { activeSessionRows } from '@/lib/auth/session-rows';
 import { listActiveSessions } from '@/lib/auth/sessions';
@@ -10,7 +11,7 @@ import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { twoFactorStatus } from '@/lib/two-factor/service';
 import { endOwnSessionAction } from './actions';
 import { ChangePasswordForm } from './change-password-form';
-import { TwoFactorSection } from './two-factor-section';
+import { CONSOLE_PLACE, CONSOLE_TWO_FACTOR_ACTIONS } from './two-factor';
 
 export const metadata: Metadata = { title: 'Mi cuenta' };
 
@@ -28,7 +29,14 @@ export default async function AccountPage() {
       </section>
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Verificación en dos pasos</h2>
-        <TwoFactorSection enrolled={twoFactor.enrolled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} required={twoFactorRequired()} />
+        <TwoFactorSection
+          enrolled={twoFactor.enrolled}
+          recoveryCodesLeft={twoFactor.recoveryCodesLeft}
+          required={twoFactorRequired()}
+          requiredNote="Es obligatoria para los administradores."
+          actions={CONSOLE_TWO_FACTOR_ACTIONS}
+          place={CONSOLE_PLACE}
+        />
       </section>
       <section className="card">
         <h2>Sesiones activas</h2>

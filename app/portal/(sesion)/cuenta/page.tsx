@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { SessionsList } from '@/components/account/sessions-list';
 import { PageHeader } from '@/components/console/page-header';
+import { TwoFactorSection } from '@/components/two-factor/section';
 import { activeSessionRows } from '@/lib/auth/session-rows';
 import { portalTwoFactorRequired } from '@/lib/portal/policy';
 import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
@@ -10,7 +11,7 @@ import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
 import { endOwnPortalSessionAction } from './actions';
 import { PortalPasswordForm } from './password-form';
-import { PortalTwoFactorSection } from './two-factor-section';
+import { PORTAL_PLACE, PORTAL_TWO_FACTOR_ACTIONS } from './two-factor';
 
 export const metadata: Metadata = { title: 'Mi cuenta' };
 
@@ -28,7 +29,14 @@ export default async function PortalAccountPage() {
       </section>
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Verificación en dos pasos</h2>
-        <PortalTwoFactorSection enrolled={twoFactor.enrolled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} required={portalTwoFactorRequired(user.role)} />
+        <TwoFactorSection
+          enrolled={twoFactor.enrolled}
+          recoveryCodesLeft={twoFactor.recoveryCodesLeft}
+          required={portalTwoFactorRequired(user.role)}
+          requiredNote="Es obligatoria para tu rol."
+          actions={PORTAL_TWO_FACTOR_ACTIONS}
+          place={PORTAL_PLACE}
+        />
       </section>
       <section className="card" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Sesiones activas</h2>
