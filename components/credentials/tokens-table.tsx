@@ -1,18 +1,11 @@
 import { CopyableId } from '@/components/console/copyable-id';
 import { ActiveBadge } from '@/components/console/status-badge';
-import { TOKEN_STATE_LABELS, type TokenState } from '@/lib/credentials/token-state';
+import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
+import type { ListedToken } from '@/lib/credentials/tokens';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 
-/** A token as a list shows it: never its secret nor its hash, only its label and prefix. */
-export interface TokenRow {
-  id: number;
-  label: string;
-  tokenPrefix: string;
-  state: TokenState;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
+/** A token as the table shows it, and the one it replaced. */
+export interface TokenRow extends ListedToken {
   /** The token this one replaced (a rotation), while that one is listed; `workingUntil` while its overlap lasts. */
   replaces: { tokenPrefix: string; workingUntil: Date | null } | null;
 }
