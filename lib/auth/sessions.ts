@@ -53,8 +53,12 @@ const SESSION_TABLES: Record<AuthRealm, typeof consoleSessions> = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One realm's sessions: its table, and its audit names for a user ending one of their own. */
-export function sessionStore(realm: AuthRealm) {
+/**
+ * One realm's sessions: its table, and its audit names for a user ending one of their own.
+ * `Owner` is the realm's kind of person, so a console actor can never end a portal session of a
+ * user with the same id, nor the reverse.
+ */
+export function sessionStore<Owner extends PersonActor>(realm: AuthRealm) {
   const sessions = SESSION_TABLES[realm];
   const audit = ACCESS_AUDIT[realm];
 
@@ -155,7 +159,7 @@ export function sessionStore(realm: AuthRealm) {
    * A user ends one of their own sessions: that browser is signed out at its next request, on
    * every instance. Only the user's own sessions match; says whether one was ended. Audited.
    */
-  async function endOwnSession(actor: PersonActor, publicId: string): Promise<boolean> {
+  async function endOwnSession(actor: Owner, publicId: string): Promise<boolean> {
     if (!UUID.test(publicId)) return false;
     return (await db()).transaction(async (tx) => {
       const ended = await tx
@@ -183,7 +187,7 @@ export function sessionStore(realm: AuthRealm) {
   return { insertSession, deleteExpiredSessions, reissueVerifiedSession, sessionColumns, isLiveSession, markSeen, endSession, listActiveSessions, endOwnSession, endAllSessionsIn };
 }
 
-export const consoleSessionStore = sessionStore('console');
+export const consoleSessionStore = sessionStore<Extract<Actor, { kind: 'user' }>>('console');
 
 /**
  * Records a new session for a console user who just signed in, and the sign-in in the audit log in
@@ -201,12 +205,7 @@ export async function startConsoleSession(user: { id: number; email: string }, o
   return sessionId;
 }
 
-export const { reissueVerifiedSession, listActiveSessions, endSession: endConsoleSession } = consoleSessionStore;
-
-/** A console user ends one of their own sessions (lib/auth's store, the console's audit names). */
-export function endOwnSession(actor: Extract<Actor, { kind: 'user' }>, publicId: string): Promise<boolean> {
-  return consoleSessionStore.endOwnSession(actor, publicId);
-}
+export const { listActiveSessions, endOwnSession, endSession: endConsoleSession } = consoleSessionStore;
 
 /** A live session's user, and the session's public id (which "Sesiones activas" marks as this one). */
 export interface SessionUser {

@@ -14,19 +14,15 @@ import { portalTwoFactorRequired } from './policy';
 // the portal's own is below: the sign-in under the user's row lock, the membership and integration
 // a session is read with, and the steps a session owes.
 
-export const portalSessionStore = sessionStore('portal');
+export const portalSessionStore = sessionStore<IntegratorActor>('portal');
 
 export const {
   reissueVerifiedSession: reissueVerifiedPortalSession,
   endSession: endPortalSession,
   listActiveSessions: listPortalSessions,
+  endOwnSession: endOwnPortalSession,
   endAllSessionsIn: endAllPortalSessions,
 } = portalSessionStore;
-
-/** A user ends one of their own portal sessions (only their own match); audited. Says whether one ended. */
-export function endOwnPortalSession(actor: IntegratorActor, publicId: string): Promise<boolean> {
-  return portalSessionStore.endOwnSession(actor, publicId);
-}
 
 /**
  * Records a new session for a portal user who just signed in (or accepted an invitation), in the
