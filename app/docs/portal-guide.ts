@@ -56,5 +56,5 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
 /** Who must enrol in two-factor sign-in in production; the others may (lib/portal/policy.ts). */
 export const PORTAL_GUIDE_TWO_FACTOR_REQUIRED: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
-/** How long a portal session lasts from its sign-in (PORTAL_SESSION_MAX_AGE_SECONDS in lib/portal/sessions.ts). */
+/** How long a portal session lasts from its sign-in (SESSION_MAX_AGE_SECONDS in lib/auth/sessions.ts, both realms'). */
 export const PORTAL_GUIDE_SESSION_HOURS = 8;

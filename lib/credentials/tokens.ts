@@ -23,6 +23,9 @@ export interface TokenView {
   state: TokenState;
 }
 
+/** What a list of tokens may show of one (the console's and the portal's): never its secret nor its hash. */
+export type ListedToken = Pick<TokenView, 'id' | 'label' | 'tokenPrefix' | 'state' | 'createdAt' | 'lastUsedAt' | 'expiresAt' | 'revokedAt'>;
+
 export type TokenError = 'invalid' | 'not_found' | 'not_usable';
 
 export const DEFAULT_TOKEN_LABEL = 'Principal';

@@ -1,5 +1,4 @@
-import { listTokens } from '@/lib/credentials/tokens';
-import type { TokenState } from '@/lib/credentials/token-state';
+import { listTokens, type ListedToken } from '@/lib/credentials/tokens';
 import { findIntegration } from '@/lib/integrations/service';
 import type { PortalUserSession } from './session';
 
@@ -7,15 +6,7 @@ import type { PortalUserSession } from './session';
 // from the services the console uses. A token is shown by its label and prefix: never its secret
 // (which nobody can read again after it is issued) nor its hash.
 
-export interface PortalToken {
-  id: number;
-  label: string;
-  tokenPrefix: string;
-  state: TokenState;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
+export interface PortalToken extends ListedToken {
   /** The prefix of the token this one replaced (a rotation), while that one is listed. */
   replacesPrefix: string | null;
 }

@@ -5,11 +5,12 @@ import type { PortalRole } from '@/db/schema';
 import type { IntegratorActor } from '@/lib/audit/audit';
 import { sessionCookiesAreSecure } from '@/lib/auth/cookie-security';
 import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieValue, knownDeviceFor } from '@/lib/auth/known-device';
+import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { integratorActor } from './accounts';
 import { PORTAL_SESSION_COOKIE } from './session-cookie-name';
-import { findPortalSession, PORTAL_SESSION_MAX_AGE_SECONDS, portalPendingStep, type PortalPendingStep } from './sessions';
+import { findPortalSession, portalPendingStep, type PortalPendingStep } from './sessions';
 
 export type { PortalPendingStep };
 
@@ -90,7 +91,7 @@ function portalSessionCookieAttributes(secure: boolean) {
 /** Points the browser at a portal session (in an action's answer), for 8 hours. */
 export async function setPortalSessionCookie(sessionId: string): Promise<void> {
   const secure = sessionCookiesAreSecure();
-  (await cookies()).set(portalSessionCookieName(secure), sessionId, { ...portalSessionCookieAttributes(secure), maxAge: PORTAL_SESSION_MAX_AGE_SECONDS });
+  (await cookies()).set(portalSessionCookieName(secure), sessionId, { ...portalSessionCookieAttributes(secure), maxAge: SESSION_MAX_AGE_SECONDS });
 }
 
 /**

@@ -1,20 +1,28 @@
-import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, portalSessions, portalTwoFactor, portalUsers, type PortalRole } from '@/db/schema';
-import { writeAudit, type Executor, type IntegratorActor } from '@/lib/audit/audit';
+import type { Executor, IntegratorActor } from '@/lib/audit/audit';
 import { ACCESS_AUDIT, auditSignIn } from '@/lib/auth/access-audit';
-import { hashSessionId, MAX_USER_AGENT_LENGTH, type ActiveSession, type SessionOrigin } from '@/lib/auth/sessions';
+import { hashSessionId, sessionStore, type SessionOrigin } from '@/lib/auth/sessions';
 import { portalTwoFactorRequired } from './policy';
 
 // The portal's sessions, kept on the server: the browser holds a random id in an opaque cookie of
 // the portal's own (lib/portal/session.ts), and every request reads its row, its user and that
 // user's integration. The console's next-auth cookie names none of these rows and this cookie
-// names no console session: a session of one never opens the other (docs/decisions.md).
+// names no console session: a session of one never opens the other (docs/decisions.md). The rows
+// are kept by lib/auth's sessionStore('portal'), the console's code on the portal's table; what is
+// the portal's own is below: the sign-in under the user's row lock, the membership and integration
+// a session is read with, and the steps a session owes.
 
-/** A portal session lasts one working day at most, as the console's. */
-export const PORTAL_SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
-const LAST_SEEN_INTERVAL_SECONDS = 60;
+export const portalSessionStore = sessionStore<IntegratorActor>('portal');
+
+export const {
+  reissueVerifiedSession: reissueVerifiedPortalSession,
+  endSession: endPortalSession,
+  listActiveSessions: listPortalSessions,
+  endOwnSession: endOwnPortalSession,
+  endAllSessionsIn: endAllPortalSessions,
+} = portalSessionStore;
 
 /**
  * Records a new session for a portal user who just signed in (or accepted an invitation), in the
@@ -22,17 +30,10 @@ const LAST_SEEN_INTERVAL_SECONDS = 60;
  * only the cookie keeps.
  */
 export async function startPortalSession(executor: Executor, actor: IntegratorActor, origin: SessionOrigin): Promise<string> {
-  const sessionId = randomBytes(32).toString('base64url');
-  await executor.insert(portalSessions).values({
-    idHash: hashSessionId(sessionId),
-    userId: actor.id,
-    userAgent: origin.userAgent.slice(0, MAX_USER_AGENT_LENGTH),
-    clientIp: origin.clientIp,
-    expiresAt: sql`now() + ${PORTAL_SESSION_MAX_AGE_SECONDS}::integer * interval '1 second'`,
-  });
+  const sessionId = await portalSessionStore.insertSession(executor, actor.id, origin);
   await executor.update(portalUsers).set({ lastSignInAt: sql`now()` }).where(eq(portalUsers.id, actor.id));
   await auditSignIn(executor, actor, ACCESS_AUDIT.portal, actor);
-  await executor.delete(portalSessions).where(lt(portalSessions.expiresAt, sql`now()`));
+  await portalSessionStore.deleteExpiredSessions(executor);
   return sessionId;
 }
 
@@ -53,30 +54,6 @@ export async function signInPortalSession(actor: IntegratorActor, origin: Sessio
     if (!user || user.removedAt || user.passwordHash !== verifiedPasswordHash) return undefined;
     return startPortalSession(tx, actor, origin);
   });
-}
-
-/**
- * The session a user continues in once the second factor is done (a code, or an enrolment): a new
- * row, verified, in place of the half-signed one, in the same transaction. A cookie copied after
- * the password alone stops working once its owner types the code.
- */
-export async function reissueVerifiedPortalSession(tx: Executor, userId: number, sessionPublicId: string): Promise<string | undefined> {
-  const [ended] = await tx
-    .delete(portalSessions)
-    .where(and(eq(portalSessions.userId, userId), eq(portalSessions.publicId, sessionPublicId)))
-    .returning();
-  if (!ended) return undefined;
-  const sessionId = randomBytes(32).toString('base64url');
-  await tx.insert(portalSessions).values({
-    idHash: hashSessionId(sessionId),
-    userId,
-    userAgent: ended.userAgent,
-    clientIp: ended.clientIp,
-    createdAt: ended.createdAt,
-    expiresAt: ended.expiresAt,
-    secondFactorAt: sql`now()`,
-  });
-  return sessionId;
 }
 
 /** A live portal session, its user and the user's integration, as the database says now. */
@@ -107,23 +84,16 @@ export async function findPortalSession(sessionId: string, clientIp?: string): P
       role: portalUsers.role,
       integrationId: portalUsers.integrationId,
       integrationName: integrations.nombre,
-      sessionPublicId: portalSessions.publicId,
-      stale: sql<boolean>`${portalSessions.lastSeenAt} < now() - make_interval(secs => ${LAST_SEEN_INTERVAL_SECONDS})`,
+      ...portalSessionStore.sessionColumns(),
       twoFactorEnrolled: sql<boolean>`${portalTwoFactor.confirmedAt} is not null`,
-      secondFactorDone: sql<boolean>`${portalSessions.secondFactorAt} is not null`,
     })
     .from(portalSessions)
     .innerJoin(portalUsers, eq(portalUsers.id, portalSessions.userId))
     .innerJoin(integrations, eq(integrations.id, portalUsers.integrationId))
     .leftJoin(portalTwoFactor, eq(portalTwoFactor.userId, portalSessions.userId))
-    .where(and(eq(portalSessions.idHash, idHash), gt(portalSessions.expiresAt, sql`now()`), isNull(portalUsers.removedAt)));
+    .where(and(portalSessionStore.isLiveSession(idHash), isNull(portalUsers.removedAt)));
   if (!row) return undefined;
-  if (row.stale) {
-    await database
-      .update(portalSessions)
-      .set({ lastSeenAt: sql`now()`, ...(clientIp ? { clientIp } : {}) })
-      .where(eq(portalSessions.idHash, idHash));
-  }
+  await portalSessionStore.markSeen(database, idHash, row.stale, clientIp);
   return {
     id: row.id,
     email: row.email,
@@ -144,46 +114,4 @@ export function portalPendingStep(session: Pick<PortalSessionUser, 'role' | 'two
   if (session.twoFactorEnrolled && !session.secondFactorDone) return 'second_factor';
   if (!session.twoFactorEnrolled && portalTwoFactorRequired(session.role)) return 'two_factor_enrolment';
   return null;
-}
-
-/** Signing out: that cookie stops working on every instance at its next request. */
-export async function endPortalSession(sessionId: string): Promise<void> {
-  await (await db()).delete(portalSessions).where(eq(portalSessions.idHash, hashSessionId(sessionId)));
-}
-
-/** A user's live sessions, the most recently used first ("Sesiones activas"). */
-export async function listPortalSessions(userId: number): Promise<ActiveSession[]> {
-  return (await db())
-    .select({
-      publicId: portalSessions.publicId,
-      userAgent: portalSessions.userAgent,
-      clientIp: portalSessions.clientIp,
-      createdAt: portalSessions.createdAt,
-      lastSeenAt: portalSessions.lastSeenAt,
-    })
-    .from(portalSessions)
-    .where(and(eq(portalSessions.userId, userId), gt(portalSessions.expiresAt, sql`now()`)))
-    .orderBy(desc(portalSessions.lastSeenAt), asc(portalSessions.createdAt));
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A user ends one of their own sessions (only their own match); audited. Says whether one ended. */
-export async function endOwnPortalSession(actor: IntegratorActor, publicId: string): Promise<boolean> {
-  if (!UUID.test(publicId)) return false;
-  return (await db()).transaction(async (tx) => {
-    const ended = await tx
-      .delete(portalSessions)
-      .where(and(eq(portalSessions.userId, actor.id), eq(portalSessions.publicId, publicId)))
-      .returning({ createdAt: portalSessions.createdAt });
-    if (ended.length === 0) return false;
-    await writeAudit(tx, actor, { action: 'portal_user.end_session', targetType: 'portal_user', targetId: actor.id, before: { sessionStartedAt: ended[0]!.createdAt }, after: null });
-    return true;
-  });
-}
-
-/** Ends every session of a portal user, in the caller's transaction; how many. */
-export async function endAllPortalSessions(executor: Executor, userId: number): Promise<number> {
-  const ended = await executor.delete(portalSessions).where(eq(portalSessions.userId, userId)).returning({ idHash: portalSessions.idHash });
-  return ended.length;
 }

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { consoleRecoveryCodes, consoleSessions, consoleTwoFactor, type ConsoleRole } from '@/db/schema';
+import { consoleRecoveryCodes, consoleTwoFactor, type ConsoleRole } from '@/db/schema';
 import { ACCESS_AUDIT, auditSecondFactorRefusal, type AccessAuditSubject } from '@/lib/auth/access-audit';
 import type { AuthRealm } from '@/lib/auth/realm';
-import { reissueVerifiedSession } from '@/lib/auth/sessions';
+import { consoleSessionStore } from '@/lib/auth/sessions';
 import { writeAudit, type Actor, type Executor, type PersonActor } from '@/lib/audit/audit';
 import { beginSecondFactorAttempt, recordSecondFactorFailure, recordSecondFactorSuccess, type ThrottleScope } from '@/lib/auth/throttle';
 import { logger } from '@/lib/logging/logger';
@@ -303,8 +303,8 @@ const consoleTwoFactorService = twoFactorService<ConsoleSubject, ConsoleRole>({
   actorKind: 'user',
   requiredFor: () => twoFactorRequired(),
   requiredCannotDisableMessage: TWO_FACTOR_MESSAGES.requiredCannotDisable,
-  reissueVerifiedSession,
-  endAllSessions: async (tx, userId) => (await tx.delete(consoleSessions).where(eq(consoleSessions.userId, userId)).returning({ idHash: consoleSessions.idHash })).length,
+  reissueVerifiedSession: consoleSessionStore.reissueVerifiedSession,
+  endAllSessions: consoleSessionStore.endAllSessionsIn,
 });
 
 export const {

@@ -11,7 +11,7 @@ import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { INVITATION_VALID_HOURS } from '@/lib/portal/links';
 import { portalTwoFactorRequired } from '@/lib/portal/policy';
 import { PORTAL_ROLES } from '@/lib/portal/roles';
-import { PORTAL_SESSION_MAX_AGE_SECONDS } from '@/lib/portal/sessions';
+import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { RECOVERY_CODE_COUNT } from '@/lib/two-factor/recovery-codes';
 import { marksOf, markdownRoleTable, PAGE_ROLES_IN_CODE, TWO_FACTOR_ROW } from '../support/portal-role-docs';
 
@@ -74,7 +74,7 @@ describe("the portal's chapter of docs/integrators.md", () => {
     expect(portalChapter).toContain('«Entorno de pruebas (sandbox)»');
     expect(portalChapter).toContain(`un enlace de un solo uso que vale ${INVITATION_VALID_HOURS} horas`);
     expect(portalChapter).toContain(`y ${RECOVERY_CODE_COUNT} códigos de recuperación`);
-    expect(PORTAL_GUIDE_SESSION_HOURS * 3600).toBe(PORTAL_SESSION_MAX_AGE_SECONDS);
+    expect(PORTAL_GUIDE_SESSION_HOURS * 3600).toBe(SESSION_MAX_AGE_SECONDS);
     expect(portalChapter).toContain(`Una sesión dura ${PORTAL_GUIDE_SESSION_HOURS} horas desde el ingreso`);
   });
 

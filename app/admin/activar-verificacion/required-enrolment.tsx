@@ -1,12 +1,15 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { TwoFactorEnrolment } from '../(console)/cuenta/two-factor-enrolment';
+import { TwoFactorEnrolment } from '@/components/two-factor/enrolment';
+import { CONSOLE_PLACE, CONSOLE_TWO_FACTOR_ACTIONS } from '../(console)/cuenta/two-factor';
 
 export function RequiredEnrolment() {
   const router = useRouter();
   return (
     <TwoFactorEnrolment
+      actions={CONSOLE_TWO_FACTOR_ACTIONS}
+      place={CONSOLE_PLACE}
       doneLabel="Listo, entrar a la consola"
       onDone={() => {
         router.replace('/admin');

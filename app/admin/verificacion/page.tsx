@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
+import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
 import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
 import { requirePageUser } from '@/lib/auth/session';
 import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
-import { SecondFactorForm } from './second-factor-form';
+import { verifySecondFactorAction } from './actions';
 
 export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 
@@ -18,7 +19,12 @@ export default async function SecondFactorPage({ searchParams }: { searchParams:
       <h1>Verificación en dos pasos</h1>
       <p>Hola, {user.name}. Para terminar de iniciar sesión escribe un código de verificación: el que muestra tu aplicación de autenticación o, sin el teléfono, uno de tus códigos de recuperación.</p>
       <div className="card">
-        <SecondFactorForm returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH} />
+        <SecondFactorForm
+          verify={verifySecondFactorAction}
+          returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH}
+          enterLabel="Entrar a la consola"
+          recoveryAdvice="Si perdiste el teléfono, pide a un administrador que restablezca tu verificación en dos pasos, o genera códigos nuevos en «Mi cuenta»."
+        />
       </div>
       <p className="small">
         <SignOutButton />

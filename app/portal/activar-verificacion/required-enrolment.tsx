@@ -2,16 +2,13 @@
 
 import { useRouter } from 'next/navigation';
 import { TwoFactorEnrolment } from '@/components/two-factor/enrolment';
-import { confirmPortalEnrolmentAction, startPortalEnrolmentAction } from '../(sesion)/cuenta/two-factor-actions';
-
-export const PORTAL_ENROLMENT = { start: startPortalEnrolmentAction, confirm: confirmPortalEnrolmentAction };
-export const PORTAL_PLACE = { product: 'el portal', account: 'del portal' };
+import { PORTAL_PLACE, PORTAL_TWO_FACTOR_ACTIONS } from '../(sesion)/cuenta/two-factor';
 
 export function RequiredPortalEnrolment() {
   const router = useRouter();
   return (
     <TwoFactorEnrolment
-      actions={PORTAL_ENROLMENT}
+      actions={PORTAL_TWO_FACTOR_ACTIONS}
       place={PORTAL_PLACE}
       doneLabel="Listo, entrar al portal"
       onDone={() => {

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
 import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
-import { PortalSecondFactorForm } from './second-factor-form';
+import { verifyPortalSecondFactorAction } from './actions';
 
 export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 
@@ -20,7 +21,12 @@ export default async function PortalSecondFactorPage() {
         tus códigos de recuperación.
       </p>
       <div className="card">
-        <PortalSecondFactorForm />
+        <SecondFactorForm
+          verify={verifyPortalSecondFactorAction}
+          returnTo="/portal"
+          enterLabel="Entrar al portal"
+          recoveryAdvice="Genera códigos nuevos en «Mi cuenta» si te quedan pocos; si perdiste el teléfono, pide a un propietario de tu integración o al equipo del servicio que restablezcan tu verificación."
+        />
       </div>
       <PortalSignOutButton />
     </main>

@@ -1,31 +1,24 @@
 import type { Metadata } from 'next';
+import { SessionsList } from '@/components/account/sessions-list';
 import { PageHeader } from '@/components/console/page-header';
-import { describeDevice } from '@/lib/auth/devices';
+import { TwoFactorSection } from '@/components/two-factor/section';
 import { requirePageUser } from '@/lib/auth/session';
+import { activeSessionRows } from '@/lib/auth/session-rows';
 import { listActiveSessions } from '@/lib/auth/sessions';
-import { formatDateTime } from '@/lib/format/guatemala-time';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { twoFactorStatus } from '@/lib/two-factor/service';
+import { endOwnSessionAction } from './actions';
 import { ChangePasswordForm } from './change-password-form';
-import { SessionsList } from './sessions-list';
-import { TwoFactorSection } from './two-factor-section';
+import { CONSOLE_PLACE, CONSOLE_TWO_FACTOR_ACTIONS } from './two-factor';
 
 export const metadata: Metadata = { title: 'Mi cuenta' };
 
 export default async function AccountPage() {
   const user = await requirePageUser('support');
   const [activeSessions, twoFactor] = await Promise.all([listActiveSessions(user.id), twoFactorStatus(user.id)]);
-  const sessions = activeSessions.map((session) => ({
-    publicId: session.publicId,
-    device: describeDevice(session.userAgent),
-    userAgent: session.userAgent,
-    clientIp: session.clientIp,
-    startedAt: formatDateTime(session.createdAt),
-    lastSeenAt: formatDateTime(session.lastSeenAt),
-    current: session.publicId === user.sessionPublicId,
-  }));
+  const sessions = activeSessionRows(activeSessions, user.sessionPublicId);
   return (
     <>
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${ROLE_LABELS[user.role]}`} />
@@ -36,14 +29,21 @@ export default async function AccountPage() {
       </section>
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Verificación en dos pasos</h2>
-        <TwoFactorSection enrolled={twoFactor.enrolled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} required={twoFactorRequired()} />
+        <TwoFactorSection
+          enrolled={twoFactor.enrolled}
+          recoveryCodesLeft={twoFactor.recoveryCodesLeft}
+          required={twoFactorRequired()}
+          requiredNote="Es obligatoria para los administradores."
+          actions={CONSOLE_TWO_FACTOR_ACTIONS}
+          place={CONSOLE_PLACE}
+        />
       </section>
       <section className="card">
         <h2>Sesiones activas</h2>
         <p className="small muted">
           Cada navegador donde iniciaste sesión en las últimas 8 horas. Si no reconoces alguna, ciérrala y cambia tu contraseña.
         </p>
-        <SessionsList sessions={sessions} />
+        <SessionsList sessions={sessions} endSession={endOwnSessionAction} />
       </section>
     </>
   );

@@ -1,8 +1,6 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { ActiveBadge } from '@/components/console/status-badge';
-import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { TokensTable } from '@/components/credentials/tokens-table';
 import { portalCredentials } from '@/lib/portal/credentials';
 import { CREDENTIAL_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
@@ -29,42 +27,11 @@ export default async function PortalCredentialsPage() {
         {tokens.length === 0 ? (
           <EmptyState title="Tu integración no tiene tokens." />
         ) : (
-          <div className="table-wrap" role="region" aria-label="Tokens" tabIndex={0}>
-            <table className="data stacked" data-testid="portal-tokens">
-              <thead>
-                <tr>
-                  <th>Nombre</th>
-                  <th>Prefijo</th>
-                  <th>Estado</th>
-                  <th>Creado</th>
-                  <th>Último uso</th>
-                  <th>Deja de funcionar</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((token) => {
-                  const usable = token.state === 'active' || token.state === 'ending';
-                  return (
-                    <tr key={token.id}>
-                      <td data-label="Nombre">{token.label}</td>
-                      <td data-label="Prefijo" className="mono" data-testid="portal-token-prefix">
-                        {token.tokenPrefix}…
-                      </td>
-                      <td data-label="Estado">
-                        <ActiveBadge active={usable} on={TOKEN_STATE_LABELS[token.state]} off={TOKEN_STATE_LABELS[token.state]} />
-                        {token.replacesPrefix && usable && <div className="small muted">Reemplaza a {token.replacesPrefix}…</div>}
-                      </td>
-                      <td data-label="Creado">{formatDateTime(token.createdAt)}</td>
-                      <td data-label="Último uso">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Nunca'}</td>
-                      <td data-label="Deja de funcionar">
-                        {token.revokedAt ? `Revocado el ${formatDateTime(token.revokedAt)}` : token.expiresAt ? formatDateTime(token.expiresAt) : 'Sin vencimiento'}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <TokensTable
+            tokens={tokens.map((token) => ({ ...token, replaces: token.replacesPrefix ? { tokenPrefix: token.replacesPrefix, workingUntil: null } : null }))}
+            prefix={{ heading: 'Prefijo', copyable: false }}
+            testIds={{ table: 'portal-tokens', prefix: 'portal-token-prefix' }}
+          />
         )}
       </section>
       <section className="card" aria-labelledby="networks-title">

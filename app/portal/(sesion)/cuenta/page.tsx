@@ -1,31 +1,24 @@
 import type { Metadata } from 'next';
+import { SessionsList } from '@/components/account/sessions-list';
 import { PageHeader } from '@/components/console/page-header';
-import { describeDevice } from '@/lib/auth/devices';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { TwoFactorSection } from '@/components/two-factor/section';
+import { activeSessionRows } from '@/lib/auth/session-rows';
 import { portalTwoFactorRequired } from '@/lib/portal/policy';
 import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { listPortalSessions } from '@/lib/portal/sessions';
 import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { endOwnPortalSessionAction } from './actions';
 import { PortalPasswordForm } from './password-form';
-import { PortalSessionsList } from './sessions-list';
-import { PortalTwoFactorSection } from './two-factor-section';
+import { PORTAL_PLACE, PORTAL_TWO_FACTOR_ACTIONS } from './two-factor';
 
 export const metadata: Metadata = { title: 'Mi cuenta' };
 
 export default async function PortalAccountPage() {
   const user = await requirePortalPage();
   const [activeSessions, twoFactor] = await Promise.all([listPortalSessions(user.id), portalTwoFactorService.twoFactorStatus(user.id)]);
-  const sessions = activeSessions.map((session) => ({
-    publicId: session.publicId,
-    device: describeDevice(session.userAgent),
-    userAgent: session.userAgent,
-    clientIp: session.clientIp,
-    startedAt: formatDateTime(session.createdAt),
-    lastSeenAt: formatDateTime(session.lastSeenAt),
-    current: session.publicId === user.sessionPublicId,
-  }));
+  const sessions = activeSessionRows(activeSessions, user.sessionPublicId);
   return (
     <>
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${PORTAL_ROLE_LABELS[user.role]} de «${user.integrationName}»`} />
@@ -36,12 +29,19 @@ export default async function PortalAccountPage() {
       </section>
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Verificación en dos pasos</h2>
-        <PortalTwoFactorSection enrolled={twoFactor.enrolled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} required={portalTwoFactorRequired(user.role)} />
+        <TwoFactorSection
+          enrolled={twoFactor.enrolled}
+          recoveryCodesLeft={twoFactor.recoveryCodesLeft}
+          required={portalTwoFactorRequired(user.role)}
+          requiredNote="Es obligatoria para tu rol."
+          actions={PORTAL_TWO_FACTOR_ACTIONS}
+          place={PORTAL_PLACE}
+        />
       </section>
       <section className="card" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Sesiones activas</h2>
         <p className="small muted">Cada navegador donde iniciaste sesión en las últimas 8 horas. Si no reconoces alguna, ciérrala y cambia tu contraseña.</p>
-        <PortalSessionsList sessions={sessions} />
+        <SessionsList sessions={sessions} endSession={endOwnPortalSessionAction} />
       </section>
     </>
   );

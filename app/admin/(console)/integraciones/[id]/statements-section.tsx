@@ -1,8 +1,7 @@
 import Link from 'next/link';
 import { ActionForm } from '@/components/console/action-form';
 import { EmptyState } from '@/components/console/page-header';
-import { formatDateTime } from '@/lib/format/guatemala-time';
-import { formatQuetzales } from '@/lib/money';
+import { IssuedStatementsTable } from '@/components/statements/issued-statements-table';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { previousMonth } from '@/lib/statements/monthly';
 import { runningMonthRange } from '@/lib/statements/preview';
@@ -78,51 +77,18 @@ export function StatementsSection({
           {statements.length === 0 ? (
             <EmptyState title="Todavía no se ha emitido ningún estado de cuenta." />
           ) : (
-            <div className="table-wrap" role="region" aria-label="Estados de cuenta" tabIndex={0}>
-              <table className="data stacked" data-testid="statements">
-                <thead>
-                  <tr>
-                    <th>N.º</th>
-                    <th>Mes</th>
-                    <th className="num">Saldo final</th>
-                    <th>Emitido</th>
-                    <th>Descargar</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {statements.map((statement) => (
-                    <tr key={statement.id}>
-                      <td className="num" data-label="N.º">
-                        {statement.number}
-                      </td>
-                      <td data-label="Mes">{monthName(statement.month)}</td>
-                      <td className="num" data-label="Saldo final">
-                        {formatQuetzales(statement.figures.closingBalanceCentavos)}
-                      </td>
-                      <td className="nowrap" data-label="Emitido">
-                        {formatDateTime(statement.createdAt)}
-                      </td>
-                      <td className="nowrap" data-label="Descargar">
-                        {/* One item beside the label on a phone: the links wrap between words, never inside "PDF". */}
-                        <span>
-                          <a href={`${base}/${statement.month}/pdf`} download>
-                            PDF
-                          </a>
-                          {canIssue && (
-                            <>
-                              {' · '}
-                              <a href={`${base}/${statement.month}/csv`} download>
-                                CSV de consultas cobradas
-                              </a>
-                            </>
-                          )}
-                        </span>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <IssuedStatementsTable
+              testId="statements"
+              statements={statements.map((statement) => ({
+                id: statement.id,
+                number: statement.number,
+                month: statement.month,
+                closingBalanceCentavos: statement.figures.closingBalanceCentavos,
+                createdAt: statement.createdAt,
+                pdfHref: `${base}/${statement.month}/pdf`,
+                csvHref: canIssue ? `${base}/${statement.month}/csv` : undefined,
+              }))}
+            />
           )}
         </div>
         <div>

@@ -3,13 +3,24 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
-import { verifySecondFactorAction } from './actions';
+import type { ActionResult } from '@/lib/auth/action';
+
+interface SecondFactorFormProps {
+  /** The realm's own action: it checks the code against the half-signed session of that realm. */
+  verify: (input: unknown) => Promise<ActionResult<{ recoveryCodesLeft: number | null }>>;
+  /** Where the user goes once the code is right (already checked to be a page of this realm). */
+  returnTo: string;
+  /** The button that goes there after a recovery code was used ("Entrar a la consola"). */
+  enterLabel: string;
+  /** What to do without the phone, said after a recovery code was used: who can reset it differs by realm. */
+  recoveryAdvice: string;
+}
 
 /**
- * The code of the authenticator app, or (without the phone) one of the recovery codes; then the
- * page the user was going to (`returnTo`, already checked to be a console page) or the Panel.
+ * The second step of a sign-in, the console's and the portal's: the code of the authenticator app,
+ * or (without the phone) one of the recovery codes; then `returnTo`.
  */
-export function SecondFactorForm({ returnTo }: { returnTo: string }) {
+export function SecondFactorForm({ verify, returnTo, enterLabel, recoveryAdvice }: SecondFactorFormProps) {
   const router = useRouter();
   const [useRecoveryCode, setUseRecoveryCode] = useState(false);
   const [recoveryNotice, setRecoveryNotice] = useState<number | null>(null);
@@ -23,13 +34,11 @@ export function SecondFactorForm({ returnTo }: { returnTo: string }) {
     return (
       <div className="two-factor">
         <p className="notice info" role="status">
-          Usaste un código de recuperación: ya no sirve.{' '}
-          {recoveryNotice === 1 ? 'Te queda 1.' : `Te quedan ${recoveryNotice}.`} Si perdiste el teléfono, pide a un administrador que restablezca tu
-          verificación en dos pasos, o genera códigos nuevos en «Mi cuenta».
+          Usaste un código de recuperación: ya no sirve. {recoveryNotice === 1 ? 'Te queda 1.' : `Te quedan ${recoveryNotice}.`} {recoveryAdvice}
         </p>
         <div className="actions">
           <button type="button" onClick={enter}>
-            Entrar a la consola
+            {enterLabel}
           </button>
         </div>
       </div>
@@ -39,7 +48,7 @@ export function SecondFactorForm({ returnTo }: { returnTo: string }) {
   return (
     <ActionForm
       key={useRecoveryCode ? 'recovery' : 'app'}
-      action={verifySecondFactorAction}
+      action={verify}
       submitLabel="Verificar"
       pendingLabel="Verificando…"
       onSuccess={(data) => (data.recoveryCodesLeft === null ? enter() : setRecoveryNotice(data.recoveryCodesLeft))}

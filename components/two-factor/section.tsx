@@ -3,21 +3,34 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
-import { RecoveryCodes } from '@/components/two-factor/recovery-codes';
-import { disableTwoFactorAction, regenerateRecoveryCodesAction } from './two-factor-actions';
-import { TwoFactorEnrolment } from './two-factor-enrolment';
+import type { ActionResult } from '@/lib/auth/action';
+import { TwoFactorEnrolment, type EnrolmentActions, type TwoFactorPlace } from './enrolment';
+import { RecoveryCodes } from './recovery-codes';
+
+/** A realm's own two-factor actions ("Mi cuenta"), each checking the signed-in user of that realm. */
+export interface TwoFactorActions extends EnrolmentActions {
+  regenerate: (input: unknown) => Promise<ActionResult<{ recoveryCodes: string[] }>>;
+  disable: (input: unknown) => Promise<ActionResult<undefined>>;
+}
 
 interface TwoFactorSectionProps {
   enrolled: boolean;
   recoveryCodesLeft: number;
-  /** Required of this user (an administrator in production): it cannot be turned off. */
+  /** Required of this user (a console administrator or a portal owner, in production): it cannot be turned off. */
   required: boolean;
+  /** Said to a user who must enrol: who it is required of ("Es obligatoria para tu rol."). */
+  requiredNote: string;
+  actions: TwoFactorActions;
+  place: TwoFactorPlace;
 }
 
 const CODE_HINT = 'Los 6 dígitos de la aplicación o uno de tus códigos de recuperación.';
 
-/** "Verificación en dos pasos" in "Mi cuenta": enrolment, the recovery codes left, new ones, turning it off. */
-export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoFactorSectionProps) {
+/**
+ * "Verificación en dos pasos" in "Mi cuenta", the console's and the portal's: enrolment, the
+ * recovery codes left, new ones, turning it off where it is not required.
+ */
+export function TwoFactorSection({ enrolled, recoveryCodesLeft, required, requiredNote, actions, place }: TwoFactorSectionProps) {
   const router = useRouter();
   // Confirming the enrolment replaces the session cookie, and Next renders this page again in the
   // action's answer with `enrolled` already true: the enrolment stays on screen, with the recovery
@@ -29,12 +42,12 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoF
       <>
         {!enrolled && (
           <p className="small muted">
-            {required
-              ? 'Es obligatoria para los administradores.'
-              : 'Opcional: además de la contraseña, la consola te pedirá un código que cambia cada 30 segundos en tu teléfono.'}
+            {required ? requiredNote : `Opcional: además de la contraseña, ${place.product} te pedirá un código que cambia cada 30 segundos en tu teléfono.`}
           </p>
         )}
         <TwoFactorEnrolment
+          actions={actions}
+          place={place}
           doneLabel="Listo, ya los guardé"
           onStarted={() => setEnrolling(true)}
           onDone={() => {
@@ -63,11 +76,12 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoF
       <h3>Generar códigos de recuperación nuevos</h3>
       <p className="small muted">Los códigos anteriores dejan de servir, también los que no usaste.</p>
       <ActionForm
-        action={regenerateRecoveryCodesAction}
+        action={actions.regenerate}
         submitLabel="Generar códigos nuevos"
         pendingLabel="Generando…"
         submitClassName="secondary"
         resetOnSuccess
+        // The new codes are shown once: they stay while they are copied, whatever else is done.
         successStays
         renderSuccess={(data) => <RecoveryCodes codes={data.recoveryCodes} />}
       >
@@ -77,13 +91,7 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required }: TwoF
         <>
           <h3>Desactivar la verificación en dos pasos</h3>
           <p className="small muted">Volverás a entrar solo con la contraseña.</p>
-          <ActionForm
-            action={disableTwoFactorAction}
-            submitLabel="Desactivar"
-            pendingLabel="Desactivando…"
-            submitClassName="danger secondary"
-            onSuccess={() => router.refresh()}
-          >
+          <ActionForm action={actions.disable} submitLabel="Desactivar" pendingLabel="Desactivando…" submitClassName="danger secondary" onSuccess={() => router.refresh()}>
             <Field name="codigo" label="Código de verificación para desactivar" hint={CODE_HINT} autoComplete="one-time-code" />
           </ActionForm>
         </>

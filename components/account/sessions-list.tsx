@@ -2,20 +2,22 @@
 
 import { useState } from 'react';
 import { ActionForm } from '@/components/console/action-form';
-import { endOwnPortalSessionAction } from './actions';
+import { useActionActivity } from '@/components/console/action-activity';
+import type { ActionResult } from '@/lib/auth/action';
+import type { SessionRow } from '@/lib/auth/session-rows';
 
-export interface PortalSessionRow {
-  publicId: string;
-  device: string;
-  userAgent: string;
-  clientIp: string;
-  startedAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
+const SESSION_ENDED_MESSAGE = 'Sesión cerrada: ese navegador tendrá que volver a iniciar sesión.';
 
-export function PortalSessionsList({ sessions }: { sessions: PortalSessionRow[] }) {
+/**
+ * "Sesiones activas" in "Mi cuenta", the console's and the portal's: each browser signed in to the
+ * account, and a button to end any but this one. `endSession` is the realm's own action, which
+ * matches only the signed-in user's sessions.
+ */
+export function SessionsList({ sessions, endSession }: { sessions: SessionRow[]; endSession: (input: unknown) => Promise<ActionResult<undefined>> }) {
+  // The ended session's row goes away with the refreshed list: the confirmation is kept here.
   const [notice, setNotice] = useState<string | null>(null);
+  // Its "Sesión cerrada" goes when the page's next action starts, as a form's own notice does.
+  useActionActivity(() => setNotice(null));
   return (
     <>
       {notice && (
@@ -55,13 +57,13 @@ export function PortalSessionsList({ sessions }: { sessions: PortalSessionRow[] 
                     <span className="small muted">Usa «Cerrar sesión» arriba</span>
                   ) : (
                     <ActionForm
-                      action={endOwnPortalSessionAction}
+                      action={endSession}
                       hidden={{ sesion: session.publicId }}
                       submitLabel="Cerrar esta sesión"
                       pendingLabel="Cerrando…"
                       className="inline"
                       submitClassName="secondary"
-                      onSuccess={() => setNotice('Sesión cerrada: ese navegador tendrá que volver a iniciar sesión.')}
+                      onSuccess={() => setNotice(SESSION_ENDED_MESSAGE)}
                     >
                       {null}
                     </ActionForm>
