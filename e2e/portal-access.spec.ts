@@ -1,16 +1,26 @@
-// The integrators' portal as people meet it (issue 33, first slice): an administrator invites an
-// integration's owner from the console; the owner opens the link (read from the app's output: the
-// e2e app has no SMTP server, so development prints it), chooses a password, enrols in two-factor
-// sign-in, sees Inicio with the integration's balance, signs in again with the app's code and
-// invites a billing person, who accepts on a phone, reads the movements and finds no team or
-// credentials page. Every portal page is checked with axe and for sideways scrolling at 1366 and
-// 390 px, with screenshots.
+// The integrators' portal as people meet it, issue 33's "done when" in one walk: an administrator
+// issues last month's statement of an integration (backdated: no page makes an integration months
+// old) and invites its owner from the console; the owner opens the link (read from the app's output:
+// the e2e app has no SMTP server, so development prints it), chooses a password, enrols in two-factor
+// sign-in, sees Inicio with the integration's balance and signs in again with the app's code. Its
+// system then makes real lookups with the integration's token, one of them failing at the source (a
+// 502, whose x-request-id it logs): the owner sees the balance they left and the use per day, finds
+// the failed query by that id (why it failed, not charged) and downloads last month's statement as a
+// PDF. It invites a billing person, who accepts on a phone, reads the movements and finds no
+// Consultas, team or credentials page ("Sin permiso"). Every page is checked with axe and for
+// sideways scrolling at 1366 and 390 px, with screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { guatemalanToday } from '../lib/format/guatemala-time';
+import { monthName, periodText } from '../lib/format/months';
 import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/two-factor/totp';
+import { FAULT_IDENTIFIERS } from '../simulator/faults';
+import { samplePopulation } from '../simulator/population';
+import { pdfPageTextLines } from '../tests/support/pdf-text';
 import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { withAppDatabase } from './support/database';
 import { ARTIFACTS_DIR } from './support/paths';
 
 const DESKTOP = { width: 1366, height: 900 };
@@ -60,6 +70,20 @@ async function newPage(browser: Browser, viewport: { width: number; height: numb
   return { context, page: await context.newPage() };
 }
 
+/** The Guatemalan month before this one, YYYY-MM: the last one a statement can be issued for. */
+function lastMonth(): string {
+  const [year, month] = guatemalanToday().split('-').map(Number) as [number, number];
+  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+}
+
+/** Opens a portal section from the navigation (behind "Menú" on a phone). */
+async function openSection(page: Page, name: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menú' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name, exact: true }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+}
+
 /** Signs out from the portal's header (behind "Menú" on a phone). */
 async function signOut(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menú' });
@@ -68,7 +92,10 @@ async function signOut(page: Page): Promise<void> {
   await expect(page.getByText('Cerraste sesión. Hasta pronto.')).toBeVisible();
 }
 
-test('un administrador invita al propietario; el propietario acepta, activa la verificación, ve su saldo e invita a facturación', async ({ browser }, testInfo) => {
+test('un administrador invita al propietario; el propietario acepta, activa la verificación, ve su saldo, su uso, una consulta fallida y su estado de cuenta, e invita a facturación', async ({
+  browser,
+  request,
+}, testInfo) => {
   test.setTimeout(300_000);
   const { baseUrl, adminEmail, adminPassword } = settings();
   const stamp = Date.now().toString(36);
@@ -76,14 +103,27 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   const ownerEmail = `duena-${stamp}@example.com`;
   const billingEmail = `facturas-${stamp}@example.com`;
 
-  // The administrator creates an integration with Q 250.00 and invites its owner from its page.
+  // The administrator creates an integration (compliance lookups at Q 1.50, Q 250.00), makes it
+  // 70 days old so last month is closed, issues last month's statement and invites its owner.
   const { context: adminContext, page: admin } = await newPage(browser, DESKTOP, '10.60.0.1');
   await signInThroughForm(admin, adminEmail, adminPassword);
   await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
   await admin.getByLabel('Nombre (login)').fill(nombre);
+  await admin.getByLabel('Tarifa por consulta de catálogo (Q)').fill('1.50');
   await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
+  await admin.getByRole('checkbox', { name: /Catálogo omisos/ }).check();
   await admin.getByRole('button', { name: 'Crear integración' }).click();
+  const token = (await admin.getByTestId('new-token').textContent())!.trim();
   await admin.getByRole('link', { name: 'Ir a la integración' }).click();
+  await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
+  const id = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
+  await withAppDatabase((sql) => sql`update integrations set created_at = now() - interval '70 days' where id = ${id}`);
+  const month = lastMonth();
+  await admin.goto(`${baseUrl}/admin/integraciones/${id}/saldo`);
+  const statements = admin.locator('section[aria-labelledby="statements-title"]');
+  await statements.getByLabel('Mes').selectOption(month);
+  await statements.getByRole('button', { name: 'Emitir estado de cuenta' }).click();
+  await expect(statements.getByTestId('statements').locator('tbody tr')).toHaveCount(1);
   // The integration's portal users have a section of their own (issue 32's sections).
   await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Portal', exact: true }).click();
   const section = admin.getByTestId('portal-users');
@@ -146,6 +186,66 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await owner.getByRole('button', { name: 'Verificar' }).click();
   await expect(owner.getByTestId('portal-balance')).toHaveText('Q 250.00');
 
+  // The integration's system makes three compliance lookups and one for a NIT whose source fails
+  // (the simulator's catalog answers 503, the gateway 502), and logs that answer's x-request-id.
+  const lookup = (nit: string) =>
+    request.post(`${baseUrl}/api/catalogos/omisos`, {
+      headers: { 'x-integracion-login': nombre, 'x-integracion-token': token, 'x-forwarded-for': '198.51.100.60' },
+      data: { nit },
+    });
+  const nit = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit;
+  for (let index = 0; index < 3; index++) {
+    const response = await lookup(nit);
+    expect(response.status(), await response.text()).toBe(200);
+  }
+  const failed = await lookup(FAULT_IDENTIFIERS.server_error.nit);
+  expect(failed.status(), await failed.text()).toBe(502);
+  const requestId = failed.headers()['x-request-id']!;
+  expect(requestId).toMatch(/^req_/);
+
+  // Inicio: the balance the three charged lookups left, and the use per day (once the rollups have
+  // added them): today's column of the chart carries all four.
+  await expect(async () => {
+    await owner.goto(`${baseUrl}/portal`);
+    await expect(owner.getByTestId('portal-usage-queries')).toHaveText('4', { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(owner.getByTestId('portal-balance')).toHaveText('Q 245.50');
+  await expect(owner.getByTestId('portal-spent-current')).toHaveText('Q 4.50');
+  const perDay = owner.getByRole('img', { name: 'Consultas por tipo a lo largo del tiempo' });
+  await expect(perDay).toBeVisible();
+  await expect(perDay.locator('.bar-chart-column').last()).toHaveAttribute('data-tip', /Catálogo omisos: 4\nTotal: 4$/);
+  await checkBothSizes(owner, testInfo, 'inicio-uso');
+
+  // Consultas: the request id its system logged opens the failed query: why, and not charged.
+  await openSection(owner, 'Consultas');
+  await owner.getByLabel('Id de solicitud, NIT o CUI').fill(requestId);
+  await owner.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(owner).toHaveURL(`${baseUrl}/portal/consultas/${requestId}`);
+  await expect(owner.getByTestId('record-explanation')).toHaveText(
+    'La fuente de catálogos respondió HTTP 503 (servicio no disponible): la fuente falló. La integración recibió 502.',
+  );
+  await expect(owner.getByTestId('record-charged')).toHaveText('Sin cobro. Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
+  await checkBothSizes(owner, testInfo, 'consulta-fallida');
+
+  // Estados de cuenta: last month's statement, downloaded as a PDF.
+  await openSection(owner, 'Estados de cuenta');
+  const statement = owner.getByTestId('portal-statements').locator('tbody tr');
+  await expect(statement).toHaveCount(1);
+  await expect(statement).toContainText(monthName(month));
+  await checkBothSizes(owner, testInfo, 'estados');
+  const [download] = await Promise.all([owner.waitForEvent('download'), statement.getByRole('link', { name: 'PDF', exact: true }).click()]);
+  expect(new URL(download.url()).pathname).toMatch(/^\/portal\/estados\/\d+\/pdf$/);
+  expect(download.suggestedFilename()).toBe(`estado-de-cuenta-${nombre}-${month}.pdf`);
+  // Chromium hands a download to Playwright without a response event or a route to read it by: its
+  // type is read from the same address in the owner's session.
+  const answer = await owner.context().request.get(download.url());
+  expect(answer.headers()['content-type']).toBe('application/pdf');
+  const pdf = fs.readFileSync((await download.path())!);
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const pdfText = pdfPageTextLines(pdf).flat().join('\n');
+  expect(pdfText).toContain(nombre);
+  expect(pdfText).toContain(periodText(month));
+
   // The owner invites a billing person from Equipo.
   await owner.goto(`${baseUrl}/portal/equipo`);
   await expect(owner.getByTestId('team-members')).toContainText(ownerEmail);
@@ -165,16 +265,20 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await billing.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
   await billing.getByLabel('Repite la contraseña').fill(PASSWORD);
   await billing.getByRole('button', { name: 'Crear mi cuenta' }).click();
-  await expect(billing.getByTestId('portal-balance')).toHaveText('Q 250.00', { timeout: HASHING_STEP_MS });
+  await expect(billing.getByTestId('portal-balance')).toHaveText('Q 245.50', { timeout: HASHING_STEP_MS });
   await billing.getByRole('button', { name: 'Menú' }).click();
   // Billing reads the money (movements, statements), not the team nor the credentials.
   await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Movimientos', 'Estados de cuenta', 'Mi cuenta']);
   await expect(billing.getByTestId('portal-role')).toHaveText('Facturación');
   await billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name: 'Movimientos' }).click();
-  await expect(billing.getByTestId('portal-movements').getByTestId('portal-balance-after')).toHaveText(['Q 250.00']);
-  for (const page of ['equipo', 'credenciales']) {
+  await expect(billing.getByTestId('portal-movements').getByTestId('portal-balance-after')).toHaveText(['Q 245.50', 'Q 247.00', 'Q 248.50', 'Q 250.00']);
+  await checkBothSizes(billing, testInfo, 'movimientos-facturacion');
+  // Nor the query records: "Sin permiso" at their address.
+  for (const page of ['consultas', 'equipo', 'credenciales']) {
     await billing.goto(`${baseUrl}/portal/${page}`);
     await expect(billing.getByRole('heading', { name: 'Esta página no es para tu rol', level: 1 })).toBeVisible();
+    await expect(billing).toHaveURL(`${baseUrl}/portal/sin-permiso`);
+    await expect(billing).toHaveTitle('Sin permiso · Portal de integradores');
   }
   await checkBothSizes(billing, testInfo, 'sin-permiso');
 
