@@ -368,6 +368,12 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
     { name: `Historial de saldo, largest, one day (${day(1)})`, path: `/admin/integraciones/${largest}/movimientos?desde=${day(1)}&hasta=${day(1)}`, expect: 'Historial de saldo' },
     // The integrators' portal (issue 33, point 6), as an owner of the largest integration.
     { name: `Portal: Inicio, largest integration (owner)`, path: '/portal', expect: 'Uso en los últimos 30 días', portal: true },
+    { name: 'Portal: Movimientos, largest, first page', path: '/portal/movimientos', expect: 'Saldo después', portal: true },
+    { name: 'Portal: Movimientos, largest, 60 days back (cursor)', path: `/portal/movimientos?despues=${historyDeep}`, expect: 'Saldo después', portal: true },
+    { name: 'Portal: Estados de cuenta, largest', path: '/portal/estados', expect: 'Estados de cuenta', portal: true },
+    { name: 'Portal: Credenciales, largest', path: '/portal/credenciales', expect: 'Direcciones permitidas', portal: true },
+    { name: 'Portal: Equipo, largest', path: '/portal/equipo', expect: 'Personas del equipo', portal: true },
+    { name: 'Portal: Mi cuenta', path: '/portal/cuenta', expect: 'Sesiones activas', portal: true },
     { name: 'Auditoría, first page', path: '/admin/auditoria', expect: 'Auditoría' },
     { name: `Auditoría, one integration (#${largest})`, path: `/admin/auditoria?tipo=integration&id=${largest}`, expect: 'Auditoría' },
   ];
