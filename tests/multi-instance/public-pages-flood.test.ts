@@ -13,7 +13,7 @@ import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { newIntegration, requiredEnv, sourceUrls, type TestIntegration, withinOneLimitMinute } from './support';
+import { newIntegration, requiredEnv, servedBy, sourceUrls, type TestIntegration, withinOneLimitMinute } from './support';
 
 const LOOKUP_SAMPLES = 60;
 /** Addresses of this run only: Redis keeps the per-IP windows of earlier runs for a minute. */
@@ -40,6 +40,8 @@ beforeAll(async () => {
     },
   });
   integration = await newIntegration(0, 0);
+  // Created after the app started: the app hears of it a moment later (a 403 until then).
+  await servedBy([app], integration);
 }, PROCESS_TEST_TIMEOUT_MS);
 
 afterAll(async () => {
