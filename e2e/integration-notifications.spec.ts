@@ -134,6 +134,9 @@ test.describe.serial('notificaciones al integrador', () => {
     await expect(lowForBilling).toHaveAttribute('aria-checked', 'true');
     await lowForBilling.click();
     await expect(lowForBilling).toHaveAttribute('aria-checked', 'false');
+    // The switch turns at once and stays greyed while its change is saved: reload only after that,
+    // as a person would (a reload during the save could cancel it; it did on a loaded machine).
+    await expect(lowForBilling).toBeEnabled();
     await admin.reload();
     await expect(section(admin).getByTestId('notification-switch-billing-balance_low')).toHaveAttribute('aria-checked', 'false');
     await expect(section(admin).getByTestId('notification-switch-webhook-balance_low')).toHaveAttribute('aria-checked', 'true');
