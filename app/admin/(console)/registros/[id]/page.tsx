@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { CopyButton } from '@/components/console/copy-button';
 import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { PageHeader } from '@/components/console/page-header';
+import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
@@ -18,7 +19,6 @@ import { recordListAddress, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/s
 import { REPLAY_PARAM, typedRequestId } from '@/lib/request-ids/search';
 import { requestTrace } from '@/lib/request-traces/read';
 import { revealRecordIdentifiersAction } from '../actions';
-import { RevealIdentifiers } from './reveal-identifiers';
 import { integrationPath } from '@/lib/console/integration-sections';
 
 const CATALOGS = new Set(['cui_nit', 'rtu', 'omisos']);
@@ -148,7 +148,12 @@ export default async function RecordPage({
                 {/* The reason's form and the identifiers it shows take the card's whole width on a phone. */}
                 <dd className="spans-row">
                   <p className="small muted">Enmascarados. Para verlos completos indica el motivo: el acceso queda registrado.</p>
-                  <RevealIdentifiers recordId={record.id} reveal={revealRecordIdentifiersAction} />
+                  <RevealIdentifiers
+                    reveal={revealRecordIdentifiersAction}
+                    hidden={{ recordId: record.id }}
+                    reasonHint="Un texto breve o el número de ticket de soporte, por ejemplo: Ticket 4821, el integrador reclama un cobro."
+                    loggedNote="El acceso quedó registrado con tu motivo en «Accesos a datos personales»."
+                  />
                 </dd>
               </>
             )}

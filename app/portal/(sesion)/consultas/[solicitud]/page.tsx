@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { CopyButton } from '@/components/console/copy-button';
 import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { PageHeader } from '@/components/console/page-header';
+import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
@@ -12,7 +13,6 @@ import { RECORD_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { REPLAY_PARAM } from '@/lib/request-ids/search';
 import { revealPortalRecordAction } from '../actions';
-import { RevealPortalIdentifiers } from './reveal-identifiers';
 
 export const metadata: Metadata = { title: 'Consulta' };
 
@@ -96,7 +96,12 @@ export default async function PortalRecordPage({
           {record.hasIdentifiers && (
             <>
               <p className="small muted">Enmascarados. Para verlos completos indica el motivo: el acceso queda registrado.</p>
-              <RevealPortalIdentifiers requestId={record.requestId} reveal={revealPortalRecordAction} />
+              <RevealIdentifiers
+                reveal={revealPortalRecordAction}
+                hidden={{ solicitud: record.requestId }}
+                reasonHint="Un texto breve, por ejemplo: conciliar un cobro con nuestro sistema."
+                loggedNote="El acceso quedó registrado con tu nombre y tu motivo; la administración del servicio puede verlo."
+              />
             </>
           )}
         </section>

@@ -7,11 +7,23 @@ import type { ActionResult } from '@/lib/auth/action';
 
 type Revealed = { nit: string | null; cui: string | null };
 
+interface RevealIdentifiersProps {
+  /** The realm's server action: it checks who may see which record, logs the access, then answers. */
+  reveal: (input: unknown) => Promise<ActionResult<Revealed>>;
+  /** What names the record to the action (the console's record id, the portal's request id). */
+  hidden: Record<string, string | number>;
+  /** Under the reason: what a good reason looks like for these readers. */
+  reasonHint: string;
+  /** Under the identifiers: who can see the access that was just logged. */
+  loggedNote: string;
+}
+
 /**
- * "Mostrar" in the portal: asks for a reason and shows the record's identifiers as the server
- * answers them, once the access is logged. Until then the page holds only the masked values.
+ * "Mostrar", the console's and the portal's: asks for a reason, and shows the record's identifiers
+ * as the server answers them, once the access is logged. Nothing is kept in the page before that:
+ * the masked values are all the HTML holds.
  */
-export function RevealPortalIdentifiers({ requestId, reveal }: { requestId: string; reveal: (input: unknown) => Promise<ActionResult<Revealed>> }) {
+export function RevealIdentifiers({ reveal, hidden, reasonHint, loggedNote }: RevealIdentifiersProps) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
@@ -23,9 +35,10 @@ export function RevealPortalIdentifiers({ requestId, reveal }: { requestId: stri
   return (
     <ActionForm
       action={reveal}
-      hidden={{ solicitud: requestId }}
+      hidden={hidden}
       submitLabel="Mostrar identificadores"
       pendingLabel="Registrando acceso…"
+      // What was asked for and logged: it stays on screen, it is not a notice about an action.
       successStays
       renderSuccess={(revealed) => (
         <div className="notice info" role="status" data-testid="revealed-identifiers">
@@ -39,18 +52,11 @@ export function RevealPortalIdentifiers({ requestId, reveal }: { requestId: stri
               {revealed.cui ?? '—'}
             </dd>
           </dl>
-          <span className="small">El acceso quedó registrado con tu nombre y tu motivo; la administración del servicio puede verlo.</span>
+          <span className="small">{loggedNote}</span>
         </div>
       )}
     >
-      <Field
-        name="motivo"
-        label="Motivo (obligatorio)"
-        hint="Un texto breve, por ejemplo: conciliar un cobro con nuestro sistema."
-        maxLength={200}
-        autoFocus
-        data-testid="reveal-reason"
-      />
+      <Field name="motivo" label="Motivo (obligatorio)" hint={reasonHint} maxLength={200} autoFocus data-testid="reveal-reason" />
     </ActionForm>
   );
 }
