@@ -2,28 +2,25 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { CopyableId } from '@/components/console/copyable-id';
-import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { IdentifierList, recordIdentifierList } from '@/components/console/identifier-list';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { HttpStatusBadge } from '@/components/console/status-badge';
+import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { env } from '@/lib/env';
 import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/format/guatemala-time';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
 import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/portal/records';
 import { RECORD_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
-import { OUTCOMES } from '@/lib/records/outcomes';
 import { REQUEST_ID_PREFIX } from '@/lib/request-ids/search';
 import { describeRequestTrace } from '@/lib/request-traces/describe';
 import type { RequestTrace } from '@/lib/request-traces/read';
 
 export const metadata: Metadata = { title: 'Consultas' };
 
-// The statuses a recorded query can end with: success and each row of the contract's error tables.
-const STATUS_CODES = ['200', '400', '401', '402', '403', '404', '429', '500', '502'];
 // Problems the form shows under their own field, with what was typed, instead of in the notice.
 const SHOWN_ON_THEIR_FIELD = new Set<string>(['hasta']);
 
@@ -58,46 +55,21 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
         title="Consultas"
         description="Cada consulta de tu integración que llegó a una fuente, de la más reciente a la más antigua, en hora de Guatemala. Busca por id de solicitud, NIT o CUI."
       />
-      <FilterForm action={`${PORTAL_RECORDS_PATH}/buscar`} method="post" reset={filtered || requestAnswer ? { href: PORTAL_RECORDS_PATH, label: 'Quitar filtros' } : undefined}>
-        <div className="field search">
-          <label htmlFor="identificador">Id de solicitud, NIT o CUI</label>
-          <input
-            id="identificador"
-            name="identificador"
-            defaultValue={requestAnswer ? requestAnswer.kind === 'trace' ? requestAnswer.trace.requestId : requestAnswer.requestId : ''}
-            autoComplete="off"
-            placeholder="req_…, 576937-K o 2415 75181 0101"
-            aria-describedby="identificador-ayuda"
-          />
-          <span id="identificador-ayuda" className="small muted">
-            El id de solicitud es el encabezado x-request-id de cada respuesta de la API: abre esa consulta. Un NIT o CUI, con o sin guion ni espacios, lista
-            sus consultas (también los lotes de RTU por NIT).
-          </span>
-        </div>
-        <FilterSelect name="consulta" label="Consulta" value={filters.consulta} all="Todas" options={LOOKUPS.map((lookup) => ({ value: lookup, label: LOOKUP_LABELS[lookup] }))} />
-        <FilterSelect name="estado" label="Estado" value={filters.estado} all="Todos">
-          <optgroup label="Por resultado">
-            {OUTCOMES.map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {OUTCOME_LABELS[outcome]}
-              </option>
-            ))}
-          </optgroup>
-          <optgroup label="Código exacto">
-            {STATUS_CODES.map((code) => (
-              <option key={code} value={code}>
-                {code}
-              </option>
-            ))}
-          </optgroup>
-        </FilterSelect>
-        <DateRangeFields
-          desde={filters.desde}
-          hasta={hastaProblem && typeof query.hasta === 'string' ? query.hasta : filters.hasta}
-          hastaProblem={hastaProblem}
-          presets={{ path: PORTAL_RECORDS_PATH, filters: filterParams }}
-        />
-      </FilterForm>
+      <RecordsFilterForm
+        action={`${PORTAL_RECORDS_PATH}/buscar`}
+        listPath={PORTAL_RECORDS_PATH}
+        narrowed={filtered || requestAnswer !== undefined}
+        search={{
+          label: 'Id de solicitud, NIT o CUI',
+          placeholder: 'req_…, 576937-K o 2415 75181 0101',
+          hint: 'El id de solicitud es el encabezado x-request-id de cada respuesta de la API: abre esa consulta. Un NIT o CUI, con o sin guion ni espacios, lista sus consultas (también los lotes de RTU por NIT).',
+          value: requestAnswer ? (requestAnswer.kind === 'trace' ? requestAnswer.trace.requestId : requestAnswer.requestId) : '',
+        }}
+        filters={filters}
+        hasta={hastaProblem && typeof query.hasta === 'string' ? query.hasta : filters.hasta}
+        hastaProblem={hastaProblem}
+        applied={filterParams}
+      />
       {page.expired && (
         <p className="notice warn" role="alert" data-testid="search-expired">
           {EXPIRED_SEARCH_MESSAGE}

@@ -3,21 +3,20 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { CopyableId } from '@/components/console/copyable-id';
 import { IdentifierList, recordIdentifierList } from '@/components/console/identifier-list';
-import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { IntegrationFilterField } from '@/components/console/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { HttpStatusBadge } from '@/components/console/status-badge';
+import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { requirePageUser } from '@/lib/auth/session';
 import { integrationChoiceLabel } from '@/lib/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
 import { formatDateTime, formatHourSpan } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';
-import { OUTCOMES } from '@/lib/records/outcomes';
 import { maskedIdentifiers } from '@/lib/personal-data/masking';
 import { EXPIRED_SEARCH_MESSAGE, recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/personal-data/search-references';
 import { FullExportForm } from './full-export-form';
@@ -35,9 +34,6 @@ import { requestTrace, untracedSince, type RequestTrace } from '@/lib/request-tr
 import { integrationPath, sectionOfRefusal } from '@/lib/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
-
-// The statuses a recorded query can end with: success and each row of the contract's error tables.
-const STATUS_CODES = ['200', '400', '401', '402', '403', '404', '429', '500', '502'];
 
 // Problems the form shows under their own field, with what was typed, instead of in the notice.
 const SHOWN_ON_THEIR_FIELD = new Set<string>(['hasta', 'integracion']);
@@ -128,21 +124,21 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           )
         }
       />
-      <FilterForm action="/admin/registros/buscar" method="post" reset={filtered ? { href: '/admin/registros', label: 'Quitar filtros' } : undefined}>
-        <div className="field search">
-          <label htmlFor="identificador">NIT, CUI o id de solicitud</label>
-          <input
-            id="identificador"
-            name="identificador"
-            defaultValue={filters.solicitud ?? filters.identificador ?? ''}
-            autoComplete="off"
-            placeholder="576937-K, 2415 75181 0101 o req_…"
-            aria-describedby="identificador-ayuda"
-          />
-          <span id="identificador-ayuda" className="small muted">
-            Con o sin guion ni espacios; incluye los lotes de RTU por NIT. Un id de solicitud (req_…) abre su consulta.
-          </span>
-        </div>
+      <RecordsFilterForm
+        action="/admin/registros/buscar"
+        listPath="/admin/registros"
+        narrowed={filtered}
+        search={{
+          label: 'NIT, CUI o id de solicitud',
+          placeholder: '576937-K, 2415 75181 0101 o req_…',
+          hint: 'Con o sin guion ni espacios; incluye los lotes de RTU por NIT. Un id de solicitud (req_…) abre su consulta.',
+          value: filters.solicitud ?? filters.identificador ?? '',
+        }}
+        filters={filters}
+        hasta={problemOf('hasta') ? typed('hasta') : filters.hasta}
+        hastaProblem={problemOf('hasta')}
+        applied={filterParams}
+      >
         <IntegrationFilterField
           suggest={suggestIntegrations}
           defaultValue={
@@ -150,30 +146,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           }
           problem={integrationProblem}
         />
-        <FilterSelect name="consulta" label="Consulta" value={filters.consulta} all="Todas" options={LOOKUPS.map((lookup) => ({ value: lookup, label: LOOKUP_LABELS[lookup] }))} />
-        <FilterSelect name="estado" label="Estado" value={filters.estado} all="Todos">
-          <optgroup label="Por resultado">
-            {OUTCOMES.map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {OUTCOME_LABELS[outcome]}
-              </option>
-            ))}
-          </optgroup>
-          <optgroup label="Código exacto">
-            {STATUS_CODES.map((code) => (
-              <option key={code} value={code}>
-                {code}
-              </option>
-            ))}
-          </optgroup>
-        </FilterSelect>
-        <DateRangeFields
-          desde={filters.desde}
-          hasta={problemOf('hasta') ? typed('hasta') : filters.hasta}
-          hastaProblem={problemOf('hasta')}
-          presets={{ path: '/admin/registros', filters: filterParams }}
-        />
-      </FilterForm>
+      </RecordsFilterForm>
       {searched.expired && (
         <p className="notice warn" role="alert" data-testid="search-expired">
           {EXPIRED_SEARCH_MESSAGE}
