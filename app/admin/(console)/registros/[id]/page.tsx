@@ -1,13 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { CopyButton } from '@/components/console/copy-button';
-import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { PageHeader } from '@/components/console/page-header';
+import { RecordChargeLine, RecordDetailList, RecordIdentifierFields, RecordReplayNotice, RecordTariffField } from '@/components/records/record-detail';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
-import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
@@ -93,39 +90,11 @@ export default async function RecordPage({
   return (
     <>
       <PageHeader title={`Consulta ${record.id}`} back={{ href: listQuery ? `/admin/registros?${listQuery}` : '/admin/registros', label: 'Registros de consultas' }} />
-      {replay && (
-        <div className="notice info break-anywhere" role="status" data-testid="record-replay">
-          {`${replay.requestId} es una repetición de ${record.requestId} con la misma Idempotency-Key (${formatDateTime(replay.at)}): recibió la misma respuesta que esta consulta (${replay.httpStatus}) y no se cobró; ${
-            record.chargedCentavos > 0 ? `esta consulta se cobró una vez (${formatQuetzales(record.chargedCentavos)}).` : 'esta consulta tampoco se cobró.'
-          }`}
-        </div>
-      )}
+      {replay && <RecordReplayNotice replay={replay} requestId={record.requestId} chargedCentavos={record.chargedCentavos} />}
       <div className="grid grid-2">
         <section className="card">
           <h2>Consulta</h2>
-          <dl className="details" data-testid="record-detail">
-            <dt>Fecha</dt>
-            <dd>{formatDateTime(record.createdAt)} (hora de Guatemala)</dd>
-            <dt>Integración</dt>
-            <dd>
-              <Link href={integrationPath(record.integrationId)}>{record.integrationNombre}</Link>
-            </dd>
-            <dt>Consulta</dt>
-            <dd>
-              {LOOKUP_LABELS[record.lookup]} <span className="mono small muted">{LOOKUP_ROUTES[record.lookup]}</span>
-            </dd>
-            <dt>Estado HTTP</dt>
-            <dd>
-              <HttpStatusBadge status={record.httpStatus} />
-            </dd>
-            {answer && (
-              <>
-                <dt>Respuesta</dt>
-                <dd data-testid="record-answer">{answer}</dd>
-              </>
-            )}
-            <dt>Tiempo de respuesta</dt>
-            <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
+          <RecordDetailList record={record} integration={<Link href={integrationPath(record.integrationId)}>{record.integrationNombre}</Link>} answer={answer}>
             {isCatalog && (
               <>
                 <dt>Datos recientes</dt>
@@ -134,14 +103,7 @@ export default async function RecordPage({
                 <dd data-testid="record-date-of-birth">{describeDateOfBirth(record.lookup, record.dateOfBirthSent)}</dd>
               </>
             )}
-            <dt>NIT</dt>
-            <dd className="mono" data-testid="record-nit">
-              {record.nit ? <IdentifierList identifiers={nitList(record.nit)} /> : '—'}
-            </dd>
-            <dt>CUI</dt>
-            <dd className="mono" data-testid="record-cui">
-              {record.cui ?? '—'}
-            </dd>
+            <RecordIdentifierFields nit={record.nit} cui={record.cui} />
             {hasIdentifiers && (
               <>
                 <dt>Datos personales</dt>
@@ -169,31 +131,13 @@ export default async function RecordPage({
                 </details>
               )}
             </dd>
-            <dt>Id de solicitud</dt>
-            <dd>
-              <span className="copyable">
-                <code className="mono small" data-testid="record-request-id">
-                  {record.requestId}
-                </code>
-                <CopyButton text={record.requestId} accessibleName="Copiar el id de solicitud" />
-              </span>
-            </dd>
-          </dl>
+          </RecordDetailList>
         </section>
         <section className="card">
           <h2>Cobro</h2>
-          <p className="charge-line" data-testid="record-charged">
-            {charge.notChargedBecause === undefined ? (
-              <strong>Cobrado: {formatQuetzales(charge.chargedCentavos)}</strong>
-            ) : (
-              <>
-                <strong>Sin cobro.</strong> <span className="muted">{charge.notChargedBecause}</span>
-              </>
-            )}
-          </p>
+          <RecordChargeLine charge={charge} />
           <dl className="details">
-            <dt>Tarifa al consultar</dt>
-            <dd>{record.tariffCentavos === null ? 'No aplica: esta consulta no se cobra' : formatQuetzales(record.tariffCentavos)}</dd>
+            <RecordTariffField tariffCentavos={record.tariffCentavos} />
           </dl>
           {charge.movements.length > 0 && (
             <div className="table-wrap" role="region" aria-label="Movimientos de saldo de esta consulta" tabIndex={0} style={{ marginTop: '0.75rem' }}>

@@ -1,13 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { CopyButton } from '@/components/console/copy-button';
-import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { PageHeader } from '@/components/console/page-header';
+import { RecordChargeLine, RecordDetailList, RecordIdentifierFields, RecordReplayNotice, RecordTariffField } from '@/components/records/record-detail';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
-import { HttpStatusBadge } from '@/components/console/status-badge';
-import { formatDateTime } from '@/lib/format/guatemala-time';
-import { LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
-import { formatQuetzales } from '@/lib/money';
 import { PORTAL_RECORDS_PATH, portalRecordDetail } from '@/lib/portal/records';
 import { RECORD_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
@@ -35,63 +30,20 @@ export default async function PortalRecordPage({
   return (
     <>
       <PageHeader title="Consulta" description={<span className="mono break-anywhere">{record.requestId}</span>} back={{ href: PORTAL_RECORDS_PATH, label: 'Consultas' }} />
-      {record.replay && (
-        <div className="notice info break-anywhere" role="status" data-testid="record-replay">
-          {`${record.replay.requestId} es una repetición de ${record.requestId} con la misma Idempotency-Key (${formatDateTime(record.replay.at)}): recibió la misma respuesta que esta consulta (${record.replay.httpStatus}) y no se cobró; ${
-            charge.chargedCentavos > 0 ? `esta consulta se cobró una vez (${formatQuetzales(charge.chargedCentavos)}).` : 'esta consulta tampoco se cobró.'
-          }`}
-        </div>
-      )}
+      {record.replay && <RecordReplayNotice replay={record.replay} requestId={record.requestId} chargedCentavos={charge.chargedCentavos} />}
       <div className="grid grid-2">
         <section className="card" aria-labelledby="consulta-titulo">
           <h2 id="consulta-titulo">Qué pasó</h2>
           <p data-testid="record-explanation">{record.explanation ?? 'Respondida sin error.'}</p>
-          <p className="charge-line" data-testid="record-charged">
-            {charge.notChargedBecause === undefined ? (
-              <strong>Cobrado: {formatQuetzales(charge.chargedCentavos)}</strong>
-            ) : (
-              <>
-                <strong>Sin cobro.</strong> <span className="muted">{charge.notChargedBecause}</span>
-              </>
-            )}
-          </p>
-          <dl className="details" data-testid="record-detail">
-            <dt>Fecha</dt>
-            <dd>{formatDateTime(record.createdAt)} (hora de Guatemala)</dd>
-            <dt>Consulta</dt>
-            <dd>
-              {LOOKUP_LABELS[record.lookup]} <span className="mono small muted">{LOOKUP_ROUTES[record.lookup]}</span>
-            </dd>
-            <dt>Estado HTTP</dt>
-            <dd>
-              <HttpStatusBadge status={record.httpStatus} />
-            </dd>
-            <dt>Tiempo de respuesta</dt>
-            <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
-            <dt>Tarifa al consultar</dt>
-            <dd>{record.tariffCentavos === null ? 'No aplica: esta consulta no se cobra' : formatQuetzales(record.tariffCentavos)}</dd>
-            <dt>Id de solicitud</dt>
-            <dd>
-              <span className="copyable">
-                <code className="mono small" data-testid="record-request-id">
-                  {record.requestId}
-                </code>
-                <CopyButton text={record.requestId} accessibleName="Copiar el id de solicitud" />
-              </span>
-            </dd>
-          </dl>
+          <RecordChargeLine charge={charge} />
+          <RecordDetailList record={record}>
+            <RecordTariffField tariffCentavos={record.tariffCentavos} />
+          </RecordDetailList>
         </section>
         <section className="card" aria-labelledby="identificadores-titulo">
           <h2 id="identificadores-titulo">Identificadores consultados</h2>
           <dl className="details">
-            <dt>NIT</dt>
-            <dd className="mono" data-testid="record-nit">
-              {record.nit ? <IdentifierList identifiers={nitList(record.nit)} /> : '—'}
-            </dd>
-            <dt>CUI</dt>
-            <dd className="mono" data-testid="record-cui">
-              {record.cui ?? '—'}
-            </dd>
+            <RecordIdentifierFields nit={record.nit} cui={record.cui} />
           </dl>
           {record.hasIdentifiers && (
             <>
