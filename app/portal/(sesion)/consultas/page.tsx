@@ -1,23 +1,21 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { CopyableId } from '@/components/console/copyable-id';
 import { IdentifierList, recordIdentifierList } from '@/components/console/identifier-list';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RecordsFilterForm } from '@/components/records/records-filter-form';
+import { RequestTraced } from '@/components/records/request-traced';
+import { ShortRequestId } from '@/components/records/short-request-id';
 import { env } from '@/lib/env';
 import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/format/guatemala-time';
-import { LOOKUP_LABELS, REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
 import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/portal/records';
 import { RECORD_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
-import { REQUEST_ID_PREFIX } from '@/lib/request-ids/search';
-import { describeRequestTrace } from '@/lib/request-traces/describe';
-import type { RequestTrace } from '@/lib/request-traces/read';
 
 export const metadata: Metadata = { title: 'Consultas' };
 
@@ -132,7 +130,7 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
                       {record.responseTimeMs.toLocaleString('es-GT')} ms
                     </td>
                     <td data-label="Id de solicitud" data-testid="record-request-id">
-                      <CopyableId value={record.requestId} shown={shortRequestId(record.requestId)} what="el id de solicitud" />
+                      <ShortRequestId requestId={record.requestId} />
                     </td>
                     <td className="mono small identifiers" data-label="NIT / CUI" data-testid="record-identifier">
                       <IdentifierList identifiers={recordIdentifierList(record)} fold />
@@ -173,30 +171,6 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
         </section>
       )}
     </>
-  );
-}
-
-/** Enough of a request id to tell rows apart at a glance: the prefix and its first 10 characters. */
-function shortRequestId(requestId: string): string {
-  const body = requestId.startsWith(REQUEST_ID_PREFIX) ? requestId.slice(REQUEST_ID_PREFIX.length) : requestId;
-  return body.length > 10 ? `${REQUEST_ID_PREFIX}${body.slice(0, 10)}…` : requestId;
-}
-
-/** What happened to one of the integration's requests that left no record: the console's sentence. */
-function RequestTraced({ trace }: { trace: RequestTrace }) {
-  return (
-    <section className="card" data-testid="request-traced" aria-labelledby="request-traced-title">
-      <h2 id="request-traced-title" className="break-anywhere" data-testid="request-traced-summary">
-        {describeRequestTrace(trace)}
-      </h2>
-      {trace.kind === 'refusal' ? (
-        <p>{`El servicio la rechazó antes de consultar ninguna fuente (${REFUSAL_REASON_LABELS[trace.reason]}): no es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
-      ) : trace.kind === 'unserved' ? (
-        <p>{`El servicio no pudo atenderla: ${UNSERVED_CAUSE_LABELS[trace.cause]}. No es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
-      ) : (
-        <p>Recibió la respuesta guardada de la solicitud original, que ya no tiene registro (pasó su tiempo de conservación). Una repetición nunca se cobra.</p>
-      )}
-    </section>
   );
 }
 

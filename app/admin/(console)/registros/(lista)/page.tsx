@@ -1,18 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { CopyableId } from '@/components/console/copyable-id';
 import { IdentifierList, recordIdentifierList } from '@/components/console/identifier-list';
 import { IntegrationFilterField } from '@/components/console/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RecordsFilterForm } from '@/components/records/records-filter-form';
+import { RequestTraced } from '@/components/records/request-traced';
+import { ShortRequestId } from '@/components/records/short-request-id';
 import { requirePageUser } from '@/lib/auth/session';
 import { integrationChoiceLabel } from '@/lib/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
-import { LOOKUP_LABELS, REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
 import { formatDateTime, formatHourSpan } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
@@ -26,10 +27,8 @@ import {
   refusalReasonsAround,
   replayRecordPath,
   REFUSAL_WINDOW_HOURS,
-  REQUEST_ID_PREFIX,
   type RefusalReasonCount,
 } from '@/lib/request-ids/search';
-import { describeRequestTrace } from '@/lib/request-traces/describe';
 import { requestTrace, untracedSince, type RequestTrace } from '@/lib/request-traces/read';
 import { integrationPath, sectionOfRefusal } from '@/lib/console/integration-sections';
 
@@ -170,7 +169,14 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </p>
       )}
       {filters.solicitud && trace ? (
-        <RequestTraced trace={trace} />
+        <RequestTraced trace={trace}>
+          {trace.integration && (
+            <p>
+              {/* A refusal leads to what the integration can change about it; a replay to its usage. */}
+              <Link href={integrationPath(trace.integration.id, trace.kind === 'refusal' ? sectionOfRefusal(trace.reason) : 'uso')}>Ver la integración {trace.integration.nombre}</Link>
+            </p>
+          )}
+        </RequestTraced>
       ) : filters.solicitud && refusals ? (
         <RequestIdNotRecorded
           requestId={filters.solicitud}
@@ -220,7 +226,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                       {record.responseTimeMs.toLocaleString('es-GT')} ms
                     </td>
                     <td data-label="Id de solicitud" data-testid="record-request-id">
-                      <CopyableId value={record.requestId} shown={shortRequestId(record.requestId)} what="el id de solicitud" />
+                      <ShortRequestId requestId={record.requestId} />
                     </td>
                     <td className="mono small identifiers" data-label="NIT / CUI" data-testid="record-identifier">
                       <IdentifierList identifiers={recordIdentifierList(record)} fold />
@@ -254,39 +260,6 @@ function addressParams(params: Record<string, string>, reference: string | undef
 /** Search parameters without the empty ones a submitted form leaves, nor a page position. */
 function withoutBlanks(params: Record<string, string>): URLSearchParams {
   return new URLSearchParams(Object.entries(params).filter(([key, value]) => value.trim() !== '' && key !== 'despues' && key !== 'antes'));
-}
-
-/** Enough of a request id to tell rows apart at a glance: the prefix and its first 10 characters. */
-function shortRequestId(requestId: string): string {
-  const body = requestId.startsWith(REQUEST_ID_PREFIX) ? requestId.slice(REQUEST_ID_PREFIX.length) : requestId;
-  return body.length > 10 ? `${REQUEST_ID_PREFIX}${body.slice(0, 10)}…` : requestId;
-}
-
-/** What happened to a request that left no record, from its trace: one sentence support can repeat. */
-function RequestTraced({ trace }: { trace: RequestTrace }) {
-  return (
-    <section className="card" data-testid="request-traced" aria-labelledby="request-traced-title">
-      <h2 id="request-traced-title" className="break-anywhere" data-testid="request-traced-summary">
-        {describeRequestTrace(trace)}
-      </h2>
-      {trace.kind === 'refusal' ? (
-        <p>{`El servicio la rechazó antes de consultar ninguna fuente (${REFUSAL_REASON_LABELS[trace.reason]}): no es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
-      ) : trace.kind === 'unserved' ? (
-        <p>{`El servicio no pudo atenderla: ${UNSERVED_CAUSE_LABELS[trace.cause]}. No es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
-      ) : (
-        <p>
-          Recibió la respuesta guardada de la solicitud original, que ya no tiene registro (pasó su tiempo de conservación). Una repetición nunca
-          se cobra.
-        </p>
-      )}
-      {trace.integration && (
-        <p>
-          {/* A refusal leads to what the integration can change about it; a replay to its usage. */}
-          <Link href={integrationPath(trace.integration.id, trace.kind === 'refusal' ? sectionOfRefusal(trace.reason) : 'uso')}>Ver la integración {trace.integration.nombre}</Link>
-        </p>
-      )}
-    </section>
-  );
 }
 
 /** A request id with neither a record nor a trace: what it may be, and the refusals support can answer with. */
