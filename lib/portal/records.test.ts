@@ -3,15 +3,15 @@
 // its request ids, its traces and its NITs read exactly as ones that do not exist; identifiers are
 // masked, and a reveal is written to the access log with the portal user as actor before it is shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placeHold, settleHold } from '@/lib/billing/holds';
 import { describeAuditActor } from '@/lib/format/audit-labels';
 import { listAccessPage } from '@/lib/personal-data/access-log';
 import { referenceSearch } from '@/lib/personal-data/search-references';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { flushRequestTraces, traceRefusal, traceReplay, traceUnserved } from '@/lib/request-traces/buffer';
-import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
+import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { addPortalMember } from '@/tests/support/people';
+import { settledCatalogQuery } from '@/tests/support/query-records';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { acceptInvitation, invitePortalUser } from './invitations';
 import { portalRecordDetail, portalRecordsPage, portalRequestIdSearch, revealPortalRecordIdentifiers } from './records';
 import type { PortalUserSession } from './session';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
@@ -26,12 +26,7 @@ let ownerA: PortalUserSession;
 let ownerB: PortalUserSession;
 
 async function member(integration: TestIntegration, email: string): Promise<PortalUserSession> {
-  const printed: string[] = [];
-  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role: 'propietario' }, { printer: (line) => printed.push(line) });
-  if (!sent.ok) throw new Error(sent.error.message);
-  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
-  const accepted = await acceptInvitation(code, { nombre: 'Persona', clave: 'cafetal de altura junto al lago' }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
-  if (!accepted.ok) throw new Error(accepted.error.message);
+  await addPortalMember(integration, email, 'propietario', 'Persona');
   const account = (await findPortalAccountByEmail(email))!;
   return {
     id: account.id,
@@ -46,31 +41,14 @@ async function member(integration: TestIntegration, email: string): Promise<Port
   };
 }
 
-async function catalogQuery(owner: TestIntegration, requestId: string, outcome: { status: number; nit?: string; cui?: string }): Promise<void> {
-  const hold = await placeHold(owner.id, requestId);
-  if (!hold) throw new Error('the balance covers the hold');
-  const ok = outcome.status === 200;
-  await settleHold(hold, ok, {
-    integrationId: owner.id,
-    lookup: 'omisos',
-    httpStatus: outcome.status,
-    responseTimeMs: 40,
-    nit: outcome.nit ?? null,
-    cui: outcome.cui ?? null,
-    errorMessage: ok ? null : 'catalog source answered HTTP 503 (not a success)',
-    failure: ok ? null : { kind: 'status', status: 503 },
-    requestId,
-  });
-}
-
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integrationA = await createTestIntegration('consultas-a', { tariffCentavos: 150, balanceCentavos: 10_000 });
   integrationB = await createTestIntegration('consultas-b', { tariffCentavos: 150, balanceCentavos: 10_000 });
-  await catalogQuery(integrationA, 'req_a_ok', { status: 200, nit: SHARED_NIT });
-  await catalogQuery(integrationA, 'req_a_failed', { status: 502, cui: CUI_A });
+  await settledCatalogQuery(integrationA, 'req_a_ok', { status: 200, nit: SHARED_NIT });
+  await settledCatalogQuery(integrationA, 'req_a_failed', { status: 502, cui: CUI_A });
   await recordUnbilledQuery({ integrationId: integrationA.id, lookup: 'renap', httpStatus: 200, responseTimeMs: 12, nit: null, cui: CUI_A, errorMessage: null, requestId: 'req_a_renap' });
-  await catalogQuery(integrationB, 'req_b_ok', { status: 200, nit: SHARED_NIT });
+  await settledCatalogQuery(integrationB, 'req_b_ok', { status: 200, nit: SHARED_NIT });
   traceRefusal({ requestId: 'req_a_402', integrationId: integrationA.id, lookup: 'omisos', reason: 'balance_exhausted' });
   traceUnserved({ requestId: 'req_a_shed', integrationId: integrationA.id, lookup: 'cui_nit', cause: 'shed' });
   traceReplay({ requestId: 'req_a_replay', integrationId: integrationA.id, lookup: 'omisos', httpStatus: 200, replayOf: 'req_a_ok' });

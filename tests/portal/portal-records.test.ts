@@ -6,20 +6,18 @@
 // not exist. Billing is refused, and a console session or none gets nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { placeHold, settleHold } from '@/lib/billing/holds';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
-import { acceptInvitation, invitePortalUser } from '@/lib/portal/invitations';
 import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';
 import { flushRequestTraces, traceRefusal } from '@/lib/request-traces/buffer';
-import { createConsoleUser } from '@/lib/users/service';
-import { createTestIntegration, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
-import { PortalClient } from '../support/portal-client';
+import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
+import type { PortalClient } from '../support/portal-client';
+import { settledCatalogQuery } from '../support/query-records';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
-const PASSWORD = 'cafetal de altura junto al lago';
 const SHARED_NIT = '8812345-6';
 const NIT_ONLY_B = '39525503';
 const CUI_A = '1587 56444 0904';
@@ -32,50 +30,22 @@ let integrationA: TestIntegration;
 let integrationB: TestIntegration;
 let admin: { email: string; password: string };
 
-async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
-  const printed: string[] = [];
-  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
-  if (!sent.ok) throw new Error(sent.error.message);
-  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
-  const accepted = await acceptInvitation(code, { nombre: email.split('@')[0]!, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
-  if (!accepted.ok) throw new Error(accepted.error.message);
-}
-
-async function catalogQuery(owner: TestIntegration, requestId: string, outcome: { status: number; nit?: string; cui?: string }): Promise<void> {
-  const hold = await placeHold(owner.id, requestId);
-  if (!hold) throw new Error('the balance covers the hold');
-  const ok = outcome.status === 200;
-  await settleHold(hold, ok, {
-    integrationId: owner.id,
-    lookup: 'omisos',
-    httpStatus: outcome.status,
-    responseTimeMs: 40,
-    nit: outcome.nit ?? null,
-    cui: outcome.cui ?? null,
-    errorMessage: ok ? null : 'catalog source answered HTTP 503 (not a success)',
-    failure: ok ? null : { kind: 'status', status: 503 },
-    requestId,
-  });
-}
-
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integrationA = await createTestIntegration('portal-consultas-a', { tariffCentavos: 150, balanceCentavos: 10_000 });
   integrationB = await createTestIntegration('portal-consultas-b', { tariffCentavos: 150, balanceCentavos: 10_000 });
-  await catalogQuery(integrationA, 'req_aaaaaaaaaaaaaaaaaaaa', { status: 200, nit: SHARED_NIT });
-  await catalogQuery(integrationA, 'req_afafafafafafafafafaf', { status: 502, cui: CUI_A });
-  await catalogQuery(integrationB, 'req_bbbbbbbbbbbbbbbbbbbb', { status: 200, nit: SHARED_NIT });
-  await catalogQuery(integrationB, 'req_bcbcbcbcbcbcbcbcbcbc', { status: 200, nit: NIT_ONLY_B });
+  await settledCatalogQuery(integrationA, 'req_aaaaaaaaaaaaaaaaaaaa', { status: 200, nit: SHARED_NIT });
+  await settledCatalogQuery(integrationA, 'req_afafafafafafafafafaf', { status: 502, cui: CUI_A });
+  await settledCatalogQuery(integrationB, 'req_bbbbbbbbbbbbbbbbbbbb', { status: 200, nit: SHARED_NIT });
+  await settledCatalogQuery(integrationB, 'req_bcbcbcbcbcbcbcbcbcbc', { status: 200, nit: NIT_ONLY_B });
   traceRefusal({ requestId: 'req_a402a402a402a402a402', integrationId: integrationA.id, lookup: 'omisos', reason: 'balance_exhausted' });
   traceRefusal({ requestId: 'req_b402b402b402b402b402', integrationId: integrationB.id, lookup: 'omisos', reason: 'balance_exhausted' });
   await flushRequestTraces();
-  await member(integrationA, people.ownerA, 'propietario');
-  await member(integrationA, people.developerA, 'desarrollador');
-  await member(integrationA, people.billingA, 'facturacion');
-  await member(integrationB, people.ownerB, 'propietario');
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'admin-consultas@example.com', name: 'Administración', role: 'admin', mustChangePassword: false });
-  if (!created.ok) throw new Error(created.error.message);
-  admin = { email: 'admin-consultas@example.com', password: created.value.password };
+  await addPortalMember(integrationA, people.ownerA, 'propietario');
+  await addPortalMember(integrationA, people.developerA, 'desarrollador');
+  await addPortalMember(integrationA, people.billingA, 'facturacion');
+  await addPortalMember(integrationB, people.ownerB, 'propietario');
+  admin = await newConsoleUser('admin-consultas@example.com', 'admin', { name: 'Administración' });
   gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
@@ -83,21 +53,6 @@ afterAll(async () => {
   await gateway?.stop();
   await testDatabase?.cleanup();
 });
-
-let addresses = 0;
-async function signedIn(email: string): Promise<PortalClient> {
-  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
-  const answer = await client.portalSignIn(email, PASSWORD);
-  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-  return client;
-}
-
-/** A console administrator's session (a portal client only for its form posting: the cookies are the console's). */
-async function consoleAdmin(): Promise<PortalClient> {
-  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `198.51.100.${++addresses}` });
-  expect(await client.signIn(admin.email, admin.password)).toBeNull();
-  return client;
-}
 
 /** Posts the search box as the page's form does. */
 function search(client: PortalClient, identificador: string) {
@@ -133,7 +88,7 @@ function says(answer: { text: string }, text: string): boolean {
 describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let ownerA: PortalClient;
   beforeAll(async () => {
-    ownerA = await signedIn(people.ownerA);
+    ownerA = await portalSignedIn(gateway.app.baseUrl, people.ownerA);
   }, PROCESS_TEST_TIMEOUT_MS);
 
   it('lists A’s queries with masked identifiers, from the menu, and nothing of B whatever the address says', async () => {
@@ -195,7 +150,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(wholeAnswer(answer.text, requestId)).toBe(wholeAnswer(unknown.text, UNKNOWN_REQUEST_ID));
     }
     // B's owner opens it: it exists, it is just not A's.
-    expect((await (await signedIn(people.ownerB)).request('/portal/consultas/req_bbbbbbbbbbbbbbbbbbbb')).status).toBe(200);
+    expect((await (await portalSignedIn(gateway.app.baseUrl, people.ownerB)).request('/portal/consultas/req_bbbbbbbbbbbbbbbbbbbb')).status).toBe(200);
   });
 
   it('searches a NIT by posting it: the address holds a reference, the list A’s queries of it; B’s NIT finds nothing', async () => {
@@ -213,7 +168,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(empty.text).not.toContain('req_b');
 
     // A's reference in B's owner's hands opens nothing, nor in a download.
-    const ownerB = await signedIn(people.ownerB);
+    const ownerB = await portalSignedIn(gateway.app.baseUrl, people.ownerB);
     const stolen = await ownerB.request(searched.location!);
     expect(stolen.text).toContain(EXPIRED_SEARCH_MESSAGE);
     expect(stolen.text).not.toContain('req_aaaaaaaaaaaaaaaaaaaa');
@@ -233,7 +188,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(says(unknown, 'No existe esa consulta en tu integración')).toBe(true);
     expect(ofB.text).not.toContain(NIT_ONLY_B);
 
-    const accesses = await (await consoleAdmin()).request('/admin/datos-personales');
+    const accesses = await (await consoleSignedIn(gateway.app.baseUrl, admin)).request('/admin/datos-personales');
     expect(accesses.status).toBe(200);
     expect(accesses.text).toContain(`Integrador: ${people.ownerA} (portal-consultas-a)`);
     expect(accesses.text).toContain('Conciliar un cobro');
@@ -259,11 +214,11 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
 describe('who may read Consultas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('a developer reads them; billing is refused every page, search, reveal and download, and not linked to them', async () => {
-    const developer = await signedIn(people.developerA);
+    const developer = await portalSignedIn(gateway.app.baseUrl, people.developerA);
     expect((await developer.request('/portal/consultas')).status).toBe(200);
     expect(navLinks((await developer.request('/portal')).text)).toContain('/portal/consultas');
 
-    const billing = await signedIn(people.billingA);
+    const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
     for (const path of ['/portal/consultas', '/portal/consultas/req_afafafafafafafafafaf']) {
       const answer = await billing.request(path);
       expect(answer.status, path).toBe(307);
@@ -281,8 +236,8 @@ describe('who may read Consultas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 
   it('no portal session, or a console administrator’s, gets nothing', async () => {
-    const anonymous = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
-    for (const client of [anonymous, await consoleAdmin()]) {
+    const anonymous = signedOutPortalClient(gateway.app.baseUrl);
+    for (const client of [anonymous, await consoleSignedIn(gateway.app.baseUrl, admin)]) {
       for (const path of ['/portal/consultas', '/portal/consultas/req_afafafafafafafafafaf']) {
         expect((await client.request(path)).headers.get('location'), path).toMatch(/^\/portal\/ingresar/);
       }
