@@ -19,29 +19,15 @@ import { monthPeriod } from '@/lib/statements/figures';
 import { previousMonth } from '@/lib/statements/monthly';
 import { publicStatus } from '@/lib/status-page/status';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
+import { portalSessionOf } from '@/tests/support/people';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { portalHome } from './home';
-import type { PortalUserSession } from './session';
 
 let testDatabase: TestDatabase;
 let integrationA: TestIntegration;
 let integrationB: TestIntegration;
 let integrationShort: TestIntegration;
 let requestNumber = 0;
-
-function sessionOf(integration: TestIntegration, role: PortalUserSession['role']): PortalUserSession {
-  return {
-    id: 1,
-    email: `persona@${integration.nombre}.example`,
-    name: 'Persona',
-    role,
-    integrationId: integration.id,
-    integrationName: integration.nombre,
-    actor: { kind: 'integrator', id: 1, email: `persona@${integration.nombre}.example`, integrationId: integration.id, integrationName: integration.nombre },
-    pendingStep: null,
-    sessionPublicId: 'x',
-  };
-}
 
 /** A catalog lookup through the ledger as the pipeline makes it: hold, then capture (found) or void. */
 async function catalogLookup(integration: TestIntegration, lookup: LookupKind, httpStatus: number): Promise<void> {
@@ -104,7 +90,7 @@ afterAll(async () => {
 
 describe('Inicio', () => {
   it('shows an owner its balance and what this month and the last cost, from the ledger: charges only, not B’s', async () => {
-    const home = await portalHome(sessionOf(integrationA, 'propietario'));
+    const home = await portalHome(portalSessionOf(integrationA, 'propietario'));
     const now = new Date();
     expect(home.money).toMatchObject({
       // 10,000 − 2 × 150 − 500 − 3 × 150 + 2,500
@@ -113,7 +99,7 @@ describe('Inicio', () => {
       currentMonth: { month: guatemalanMonthOf(now), spentCentavos: 450 },
       previousMonth: { month: previousMonth(now), spentCentavos: 300 },
     });
-    const homeB = await portalHome(sessionOf(integrationB, 'facturacion'));
+    const homeB = await portalHome(portalSessionOf(integrationB, 'facturacion'));
     expect(homeB.money).toMatchObject({ balanceCentavos: 86_500, currentMonth: { spentCentavos: 2_800 }, previousMonth: { spentCentavos: 700 } });
   });
 
@@ -122,7 +108,7 @@ describe('Inicio', () => {
     for (let index = 0; index < 3; index++) await consumeIntegrationLimit('catalogs', integrationA.nombre);
     await consumeIntegrationLimit('renap', integrationA.nombre);
     for (let index = 0; index < 9; index++) await consumeIntegrationLimit('catalogs', integrationB.nombre);
-    const { usage } = await portalHome(sessionOf(integrationA, 'propietario'));
+    const { usage } = await portalHome(portalSessionOf(integrationA, 'propietario'));
     const today = usage!.dashboard.series.at(-1)!;
     expect(usage!.dashboard.series).toHaveLength(30);
     expect(today.byLookup).toEqual({ renap: 2, rtu_nits: 0, cui_nit: 3, rtu: 0, omisos: 1 });
@@ -132,28 +118,28 @@ describe('Inicio', () => {
       { route: 'renap', lookups: ['renap'], perMinute: 30, usedThisMinute: 1, queriesToday: 2, refusedToday: 0 },
       { route: 'catalogs', lookups: ['cui_nit', 'rtu', 'omisos'], perMinute: 30, usedThisMinute: 3, queriesToday: 4, refusedToday: 7 },
     ]);
-    const usageB = (await portalHome(sessionOf(integrationB, 'desarrollador'))).usage!;
+    const usageB = (await portalHome(portalSessionOf(integrationB, 'desarrollador'))).usage!;
     expect(usageB.limits.find((limit) => limit.route === 'catalogs')).toMatchObject({ usedThisMinute: 9, queriesToday: 4, refusedToday: 11 });
   });
 
   it('gives billing the money but not the use, and a developer the use but not the money', async () => {
-    const billing = await portalHome(sessionOf(integrationA, 'facturacion'));
+    const billing = await portalHome(portalSessionOf(integrationA, 'facturacion'));
     expect(billing.money).not.toBeNull();
     expect(billing.usage).toBeNull();
-    const developer = await portalHome(sessionOf(integrationA, 'desarrollador'));
+    const developer = await portalHome(portalSessionOf(integrationA, 'desarrollador'));
     expect(developer.money).toBeNull();
     expect(developer.usage?.limits).toHaveLength(2);
     expect(JSON.stringify(developer)).not.toContain('11250');
   });
 
   it('tells every role, without amounts, when the balance no longer pays a catalog lookup', async () => {
-    expect((await portalHome(sessionOf(integrationShort, 'desarrollador'))).catalogsNeedBalance).toBe(true);
-    expect((await portalHome(sessionOf(integrationA, 'desarrollador'))).catalogsNeedBalance).toBe(false);
+    expect((await portalHome(portalSessionOf(integrationShort, 'desarrollador'))).catalogsNeedBalance).toBe(true);
+    expect((await portalHome(portalSessionOf(integrationA, 'desarrollador'))).catalogsNeedBalance).toBe(false);
   });
 
   it('shows the sources’ state as the public status page says it', async () => {
     const status = (await publicStatus())!;
-    const { sources } = await portalHome(sessionOf(integrationA, 'facturacion'));
+    const { sources } = await portalHome(portalSessionOf(integrationA, 'facturacion'));
     expect(sources).toEqual({
       estado: status.resumen.estado,
       texto: status.resumen.texto,

@@ -10,10 +10,10 @@ import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
+import { portalSessionOf } from '@/tests/support/people';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { portalCredentials } from './credentials';
 import { integratorLedgerOrigin, portalMovementsPage } from './movements';
-import type { PortalUserSession } from './session';
 import { portalStatement, portalStatements } from './statements';
 
 const STAFF: Actor = { kind: 'user', id: 7, email: 'ana.staff@servicio.example' };
@@ -31,28 +31,13 @@ afterAll(async () => {
   await testDatabase.cleanup();
 });
 
-/** The session the portal would resolve for a member of `integration` (these reads use only its integration). */
-function sessionOf(integration: TestIntegration, role: PortalUserSession['role'] = 'propietario'): PortalUserSession {
-  return {
-    id: 1,
-    email: `persona@${integration.nombre}.example`,
-    name: 'Persona',
-    role,
-    integrationId: integration.id,
-    integrationName: integration.nombre,
-    actor: { kind: 'integrator', id: 1, email: `persona@${integration.nombre}.example`, integrationId: integration.id, integrationName: integration.nombre },
-    pendingStep: null,
-    sessionPublicId: 'x',
-  };
-}
-
 describe('Movimientos', () => {
   it('lists the session’s integration’s movements with the balance each left, staff named only as "Administración", notes kept', async () => {
     expect((await topUp(STAFF, integrationA.id, 2_500, 'Depósito de noviembre')).ok).toBe(true);
     expect((await adjustBalance({ kind: 'cli', name: 'ops' }, integrationA.id, -500, 'Corrección de cobro duplicado')).ok).toBe(true);
     expect((await topUp(STAFF, integrationB.id, 9_900, 'Depósito de B')).ok).toBe(true);
 
-    const page = await portalMovementsPage(sessionOf(integrationA), {});
+    const page = await portalMovementsPage(portalSessionOf(integrationA), {});
     expect(page.rows.map((row) => [row.kind, row.amountCentavos, row.balanceAfterCentavos, row.origin, row.note])).toEqual([
       ['adjustment', -500, 12_000, 'Administración', 'Corrección de cobro duplicado'],
       ['top_up', 2_500, 12_500, 'Administración', 'Depósito de noviembre'],
@@ -61,7 +46,7 @@ describe('Movimientos', () => {
     expect(JSON.stringify(page)).not.toContain('ana.staff');
     expect(JSON.stringify(page)).not.toContain('Depósito de B');
 
-    const filtered = await portalMovementsPage(sessionOf(integrationA), { tipo: 'adjustment' });
+    const filtered = await portalMovementsPage(portalSessionOf(integrationA), { tipo: 'adjustment' });
     expect(filtered.rows.map((row) => row.amountCentavos)).toEqual([-500]);
   });
 
@@ -80,7 +65,7 @@ describe('Credenciales', () => {
   it('lists the session’s integration’s tokens by prefix (never the secret nor its hash) and its allow-list', async () => {
     expect((await setAllowedNetworks(TEST_ACTOR, integrationA.id, ['192.0.2.0/24'])).ok).toBe(true);
     expect((await setAllowedNetworks(TEST_ACTOR, integrationB.id, ['198.51.100.7'])).ok).toBe(true);
-    const credentials = await portalCredentials(sessionOf(integrationA, 'desarrollador'));
+    const credentials = await portalCredentials(portalSessionOf(integrationA, 'desarrollador'));
     expect(credentials.allowedNetworks).toEqual(['192.0.2.0/24']);
     expect(credentials.tokens).toHaveLength(1);
     const [token] = credentials.tokens;
@@ -102,7 +87,7 @@ describe('Estados de cuenta', () => {
     const issuedB = await issueStatement(TEST_ACTOR, integrationB.id, month, afterMonth);
     if (!issuedA.ok || !issuedB.ok) throw new Error('the statements were not issued');
 
-    const ownerA = sessionOf(integrationA, 'facturacion');
+    const ownerA = portalSessionOf(integrationA, 'facturacion');
     expect(await portalStatements(ownerA)).toEqual([
       expect.objectContaining({ id: issuedA.value.id, number: 1, month, closingBalanceCentavos: 12_000, chargedCount: 0 }),
     ]);
@@ -110,6 +95,6 @@ describe('Estados de cuenta', () => {
     for (const id of [String(issuedB.value.id), '2000000000', '0', '-1', '1e3', 'abc', `${issuedA.value.id}.0`, '9'.repeat(12)]) {
       expect(await portalStatement(ownerA, id), id).toBeUndefined();
     }
-    expect((await portalStatement(sessionOf(integrationB), String(issuedB.value.id)))?.figures.closingBalanceCentavos).toBe(87_600);
+    expect((await portalStatement(portalSessionOf(integrationB), String(issuedB.value.id)))?.figures.closingBalanceCentavos).toBe(87_600);
   });
 });

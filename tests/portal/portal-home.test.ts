@@ -9,16 +9,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, portalInvitations } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { acceptInvitation, INVITATION_MESSAGES, invitePortalUser, listOpenInvitations } from '@/lib/portal/invitations';
+import { INVITATION_MESSAGES, listOpenInvitations } from '@/lib/portal/invitations';
 import { findPortalAccountByEmail } from '@/lib/portal/accounts';
-import { createConsoleUser } from '@/lib/users/service';
-import { createTestIntegration, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
-import { ConsoleClient } from '../support/console-client';
-import { PortalClient } from '../support/portal-client';
+import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
+import type { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-
-const PASSWORD = 'cafetal de altura junto al lago';
 
 let testDatabase: TestDatabase;
 let gateway: Gateway;
@@ -34,36 +31,22 @@ const people = {
   invitedA: 'inicio-invitada-a@example.com',
 } as const;
 
-async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
-  const printed: string[] = [];
-  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
-  if (!sent.ok) throw new Error(sent.error.message);
-  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
-  const accepted = await acceptInvitation(code, { nombre: email.split('@')[0]!, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
-  if (!accepted.ok) throw new Error(accepted.error.message);
-}
-
 let invitedCode: string;
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integrationA = await createTestIntegration('portal-inicio-a', { balanceCentavos: 12_345, tariffCentavos: 150 });
   integrationB = await createTestIntegration('portal-inicio-b', { balanceCentavos: 54_321, tariffCentavos: 777 });
-  await member(integrationA, people.ownerA, 'propietario');
-  await member(integrationA, people.billingA, 'facturacion');
-  await member(integrationA, people.developerA, 'desarrollador');
-  await member(integrationB, people.ownerB, 'propietario');
-  const printed: string[] = [];
-  const invited = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integrationA.id }, { email: people.invitedA, role: 'desarrollador' }, { printer: (line) => printed.push(line) });
-  if (!invited.ok) throw new Error(invited.error.message);
-  invitedCode = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
+  await addPortalMember(integrationA, people.ownerA, 'propietario');
+  await addPortalMember(integrationA, people.billingA, 'facturacion');
+  await addPortalMember(integrationA, people.developerA, 'desarrollador');
+  await addPortalMember(integrationB, people.ownerB, 'propietario');
+  const invited = await invitePortalMember(integrationA, people.invitedA, 'desarrollador');
+  invitedCode = invited.code;
   // Expired unanswered: the console lists it so an administrator can send it again.
-  await (await db()).update(portalInvitations).set({ expiresAt: new Date(Date.now() - 3_600_000) }).where(eq(portalInvitations.id, invited.value.id));
-  const createdAdmin = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'admin-inicio@example.com', name: 'Administración', role: 'admin', mustChangePassword: false });
-  const createdSupport = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'soporte-inicio@example.com', name: 'Soporte', role: 'support', mustChangePassword: false });
-  if (!createdAdmin.ok || !createdSupport.ok) throw new Error('the console users were not created');
-  admin = { email: 'admin-inicio@example.com', password: createdAdmin.value.password, id: createdAdmin.value.user.id };
-  support = { email: 'soporte-inicio@example.com', password: createdSupport.value.password };
+  await (await db()).update(portalInvitations).set({ expiresAt: new Date(Date.now() - 3_600_000) }).where(eq(portalInvitations.id, invited.id));
+  admin = await newConsoleUser('admin-inicio@example.com', 'admin', { name: 'Administración' });
+  support = await newConsoleUser('soporte-inicio@example.com', 'support', { name: 'Soporte' });
   gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
 
   // Real lookups through the simulator: A three CUI/NIT (Q 1.50 each) and one RENAP; B five full
@@ -83,20 +66,6 @@ afterAll(async () => {
   await gateway?.stop();
   await testDatabase?.cleanup();
 });
-
-let addresses = 0;
-async function signedIn(email: string): Promise<PortalClient> {
-  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
-  const answer = await client.portalSignIn(email, PASSWORD);
-  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-  return client;
-}
-
-async function consoleUser(account: { email: string; password: string }): Promise<ConsoleClient> {
-  const client = new ConsoleClient(gateway.app.baseUrl, { 'x-forwarded-for': `198.51.100.${++addresses}` });
-  expect(await client.signIn(account.email, account.password)).toBeNull();
-  return client;
-}
 
 function says(answer: { text: string }, text: string): boolean {
   return answer.text.includes(JSON.stringify(text).slice(1, -1)) || answer.text.includes(text);
@@ -122,13 +91,13 @@ async function homeWithUse(client: PortalClient, queries: string): Promise<strin
 
 describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('shows an owner of A its balance, this month’s spending, its use per lookup and its limits, and none of B’s figures', async () => {
-    const ownerB = await signedIn(people.ownerB);
+    const ownerB = await portalSignedIn(gateway.app.baseUrl, people.ownerB);
     const pageB = await homeWithUse(ownerB, '7');
     // B's distinctive figures render on B's Inicio: 543.21 − 5 × 7.77.
     expect(testIdText(pageB, 'portal-balance')).toBe('Q 504.36');
     expect(testIdText(pageB, 'portal-spent-current')).toBe('Q 38.85');
 
-    const ownerA = await signedIn(people.ownerA);
+    const ownerA = await portalSignedIn(gateway.app.baseUrl, people.ownerA);
     const page = await homeWithUse(ownerA, '4');
     expect(testIdText(page, 'portal-balance')).toBe('Q 118.95');
     expect(testIdText(page, 'portal-spent-current')).toBe('Q 4.50');
@@ -152,12 +121,12 @@ describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 
   it('gives billing the money and not the use, and a developer the use and not the money', async () => {
-    const billing = await (await signedIn(people.billingA)).request('/portal');
+    const billing = await (await portalSignedIn(gateway.app.baseUrl, people.billingA)).request('/portal');
     expect(testIdText(billing.text, 'portal-balance')).toBe('Q 118.95');
     expect(testIdText(billing.text, 'portal-spent-current')).toBe('Q 4.50');
     for (const hidden of ['data-testid="portal-usage"', 'Uso en los últimos 30 días', 'Límites por minuto', 'Consultas por tipo']) expect(billing.text, hidden).not.toContain(hidden);
 
-    const developer = await (await signedIn(people.developerA)).request('/portal');
+    const developer = await (await portalSignedIn(gateway.app.baseUrl, people.developerA)).request('/portal');
     expect(testIdText(developer.text, 'portal-usage-queries')).toBe('4');
     expect(developer.text).toContain('Límites por minuto');
     for (const hidden of ['data-testid="portal-balance"', 'Q 118.95', 'Q 4.50', 'Gastado en', 'Monto cobrado', 'Cobrado']) expect(developer.text, hidden).not.toContain(hidden);
@@ -168,8 +137,8 @@ describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS },
   const section = () => `/admin/integraciones/${integrationA.id}/portal`;
 
   it('support reads users, last sign-ins and invitations but can neither remove a user nor resend an invitation', async () => {
-    const billing = await signedIn(people.billingA);
-    const staff = await consoleUser(support);
+    const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
+    const staff = await consoleSignedIn(gateway.app.baseUrl, support);
     const page = await staff.request(section());
     expect(page.status).toBe(200);
     expect(page.text).toContain(people.billingA);
@@ -191,9 +160,9 @@ describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS },
   });
 
   it('an administrator removes a portal user: that user’s session stops working at once, audited with the administrator as actor', async () => {
-    const developer = await signedIn(people.developerA);
+    const developer = await portalSignedIn(gateway.app.baseUrl, people.developerA);
     expect((await developer.request('/portal')).status).toBe(200);
-    const staff = await consoleUser(admin);
+    const staff = await consoleSignedIn(gateway.app.baseUrl, admin);
     expect((await staff.request(section())).text).toContain('Quitar del portal');
     const developerId = await gateway.withDatabase(async () => (await findPortalAccountByEmail(people.developerA))!.id);
 
@@ -216,14 +185,14 @@ describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS },
   });
 
   it('an administrator sends an expired invitation again: the old link stays dead, the new one opens, audited in Spanish', async () => {
-    const staff = await consoleUser(admin);
+    const staff = await consoleSignedIn(gateway.app.baseUrl, admin);
     const invitation = await gateway.withDatabase(async () => (await listOpenInvitations(integrationA.id)).find((open) => open.email === people.invitedA)!);
     expect(invitation.expired).toBe(true);
     const resend = await staff.serverAction(section(), 'resendPortalUserInvitationAction', { integrationId: integrationA.id, invitacion: invitation.id });
     expect(says(resend, `Invitación creada para ${people.invitedA}`), resend.text.slice(0, 400)).toBe(true);
     expect(says(resend, 'El enlace anterior ya no sirve.')).toBe(true);
 
-    const browser = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
+    const browser = signedOutPortalClient(gateway.app.baseUrl);
     const old = await browser.request(`/portal/invitacion?codigo=${invitedCode}`);
     expect(old.text).toContain(INVITATION_MESSAGES.linkUnusable);
     expect(old.text).not.toContain(people.invitedA);

@@ -21,18 +21,15 @@ import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { setAllowedNetworks } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
-import { acceptInvitation, invitePortalUser } from '@/lib/portal/invitations';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
-import { createConsoleUser } from '@/lib/users/service';
 import { createTestIntegration, credentialHeaders, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { REPO_ROOT } from '../support/child-env';
-import { ConsoleClient } from '../support/console-client';
-import { PortalClient } from '../support/portal-client';
+import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn } from '../support/people';
+import type { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
-const PASSWORD = 'cafetal de altura junto al lago';
 const STAFF: Actor = { kind: 'user', id: 4243, email: 'cajero.aislamiento@servicio.example' };
 /** An id no table holds, in each shape the portal takes ids in. */
 const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000000000' } as const;
@@ -70,22 +67,6 @@ let nitOfB: string;
 /** Texts that only B's pages could show. */
 let markersOfB: string[];
 
-async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
-  const printed: string[] = [];
-  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
-  if (!sent.ok) throw new Error(sent.error.message);
-  if (email === people.pendingB) return;
-  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
-  const accepted = await acceptInvitation(code, { nombre: `Persona ${email.split('@')[0]}`, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
-  if (!accepted.ok) throw new Error(accepted.error.message);
-}
-
-async function consoleUser(email: string, role: 'admin' | 'support'): Promise<{ email: string; password: string }> {
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: role === 'admin' ? 'Administración' : 'Soporte', role, mustChangePassword: false });
-  if (!created.ok) throw new Error(created.error.message);
-  return { email, password: created.value.password };
-}
-
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integrationA = await createTestIntegration('portal-aislado-a', { balanceCentavos: 10_000, tariffCentavos: 150 });
@@ -103,10 +84,13 @@ beforeAll(async () => {
     [people.billingB, 'facturacion'],
     [people.pendingB, 'facturacion'],
   ] as const) {
-    await member(email.includes('-a@') ? integrationA : integrationB, email, role);
+    const integration = email.includes('-a@') ? integrationA : integrationB;
+    // B's pending invitation: invited, never accepted.
+    if (email === people.pendingB) await invitePortalMember(integration, email, role);
+    else await addPortalMember(integration, email, role, `Persona ${email.split('@')[0]}`);
   }
-  consoleAdmin = await consoleUser('admin-aislamiento@example.com', 'admin');
-  consoleSupport = await consoleUser('soporte-aislamiento@example.com', 'support');
+  consoleAdmin = await newConsoleUser('admin-aislamiento@example.com', 'admin', { name: 'Administración' });
+  consoleSupport = await newConsoleUser('soporte-aislamiento@example.com', 'support', { name: 'Soporte' });
   gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500' } });
 
   // B's traffic: charged lookups, a replay of one, and a refusal that names B (a wrong token).
@@ -289,20 +273,6 @@ async function stateOfB(): Promise<unknown> {
   });
 }
 
-let addresses = 0;
-async function portalPerson(email: string): Promise<PortalClient> {
-  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
-  const answer = await client.portalSignIn(email, PASSWORD);
-  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-  return client;
-}
-
-async function consolePerson(account: { email: string; password: string }): Promise<ConsoleClient> {
-  const client = new ConsoleClient(gateway.app.baseUrl, { 'x-forwarded-for': `198.51.100.${++addresses}` });
-  expect(await client.signIn(account.email, account.password)).toBeNull();
-  return client;
-}
-
 /** `sent`: what the request itself carried (an id typed into a search is echoed back; that tells nothing). */
 function expectNothingOfB(text: string, where: string, sent: (number | string)[] = []): void {
   for (const marker of markersOfB) {
@@ -326,7 +296,7 @@ describe('the portal’s pages and downloads, as each of A’s roles', { timeout
   it('never show B’s data, and answer B’s ids exactly as ids that do not exist', async () => {
     const before = await stateOfB();
     for (const email of [people.ownerA, people.developerA, people.billingA]) {
-      const person = await portalPerson(email);
+      const person = await portalSignedIn(gateway.app.baseUrl, email);
       for (const route of appRoutes('portal')) {
         if (!route.pattern.includes('[')) {
           const answer = await person.request(route.pattern);
@@ -361,7 +331,7 @@ describe('Consultas’ search form, as A’s owner and developer', { timeout: PR
 
   it('answers B’s request ids and B’s NIT exactly as unknown ones, and shows nothing of B', async () => {
     for (const email of [people.ownerA, people.developerA]) {
-      const person = await portalPerson(email);
+      const person = await portalSignedIn(gateway.app.baseUrl, email);
       const tries: [string, string][] = [...objectsOfB.requestIds.map((id) => [id, UNKNOWN.requestId] as [string, string]), [nitOfB, '1000000K']];
       for (const [ofB, unknown] of tries) {
         const [answerOfB, answerUnknown] = [await search(person, ofB), await search(person, unknown)];
@@ -384,7 +354,7 @@ describe('the portal’s server actions, as A’s owner', { timeout: PROCESS_TES
 
   it('answer B’s ids exactly as ids that do not exist, show nothing of B and change nothing of B', async () => {
     const before = await stateOfB();
-    const ownerA = await portalPerson(people.ownerA);
+    const ownerA = await portalSignedIn(gateway.app.baseUrl, people.ownerA);
     let tried = 0;
     for (const [name, action] of Object.entries(PORTAL_ACTIONS)) {
       if ('withoutIds' in action) continue;
@@ -414,7 +384,7 @@ describe('console sessions against the portal, and portal sessions against the c
     const signedInRoutes = appRoutes('portal').filter((route) => fs.existsSync(path.join(REPO_ROOT, 'app', 'portal', '(sesion)', ...route.pattern.split('/').slice(2))) || route.pattern === '/portal');
     expect(signedInRoutes.length).toBeGreaterThan(5);
     for (const account of [consoleAdmin, consoleSupport]) {
-      const staff = await consolePerson(account);
+      const staff = await consoleSignedIn(gateway.app.baseUrl, account);
       for (const route of signedInRoutes) {
         const ids = route.pattern.includes('[') ? IDS_OF_DYNAMIC_ROUTES[route.pattern]!(objectsOfB) : [undefined];
         for (const id of ids) {
@@ -439,7 +409,7 @@ describe('console sessions against the portal, and portal sessions against the c
     const routes = appRoutes('admin').filter((route) => !/^\/admin\/(login|cambiar-contrasena|verificacion|activar-verificacion)/.test(route.pattern));
     expect(routes.length).toBeGreaterThan(20);
     for (const email of [people.ownerA, people.developerA, people.billingA]) {
-      const person = await portalPerson(email);
+      const person = await portalSignedIn(gateway.app.baseUrl, email);
       for (const route of routes) {
         const address = route.pattern.replaceAll(/\[[^\]]+\]/g, String(integrationA.id));
         const where = `${email} ${address}`;

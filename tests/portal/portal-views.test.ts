@@ -9,17 +9,14 @@ import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { setAllowedNetworks } from '@/lib/integrations/service';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
-import { acceptInvitation, invitePortalUser } from '@/lib/portal/invitations';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
-import { createConsoleUser } from '@/lib/users/service';
 import { createTestIntegration, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
-import { ConsoleClient } from '../support/console-client';
-import { PortalClient } from '../support/portal-client';
+import type { PortalClient } from '../support/portal-client';
+import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
-const PASSWORD = 'cafetal de altura junto al lago';
 const STAFF_EMAIL = 'cajera.interna@servicio.example';
 const STAFF: Actor = { kind: 'user', id: 4242, email: STAFF_EMAIL };
 const UNKNOWN_ID = '2000000000';
@@ -32,15 +29,6 @@ let statementA: number;
 let statementB: number;
 let admin: { email: string; password: string };
 const people = { ownerA: 'duena-a@example.com', billingA: 'conta-a@example.com', developerA: 'dev-a@example.com', ownerB: 'duena-b@example.com' } as const;
-
-async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
-  const printed: string[] = [];
-  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
-  if (!sent.ok) throw new Error(sent.error.message);
-  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
-  const accepted = await acceptInvitation(code, { nombre: email.split('@')[0]!, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
-  if (!accepted.ok) throw new Error(accepted.error.message);
-}
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
@@ -59,13 +47,11 @@ beforeAll(async () => {
   if (!issuedA.ok || !issuedB.ok) throw new Error('the statements were not issued');
   statementA = issuedA.value.id;
   statementB = issuedB.value.id;
-  await member(integrationA, people.ownerA, 'propietario');
-  await member(integrationA, people.billingA, 'facturacion');
-  await member(integrationA, people.developerA, 'desarrollador');
-  await member(integrationB, people.ownerB, 'propietario');
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email: 'admin-vistas@example.com', name: 'Administración', role: 'admin', mustChangePassword: false });
-  if (!created.ok) throw new Error(created.error.message);
-  admin = { email: 'admin-vistas@example.com', password: created.value.password };
+  await addPortalMember(integrationA, people.ownerA, 'propietario');
+  await addPortalMember(integrationA, people.billingA, 'facturacion');
+  await addPortalMember(integrationA, people.developerA, 'desarrollador');
+  await addPortalMember(integrationB, people.ownerB, 'propietario');
+  admin = await newConsoleUser('admin-vistas@example.com', 'admin', { name: 'Administración' });
   gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
@@ -73,14 +59,6 @@ afterAll(async () => {
   await gateway?.stop();
   await testDatabase?.cleanup();
 });
-
-let addresses = 0;
-async function signedIn(email: string): Promise<PortalClient> {
-  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
-  const answer = await client.portalSignIn(email, PASSWORD);
-  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-  return client;
-}
 
 /** The navigation's links (the portal's section nav). */
 function navLinks(html: string): string[] {
@@ -91,7 +69,7 @@ function navLinks(html: string): string[] {
 describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let ownerA: PortalClient;
   beforeAll(async () => {
-    ownerA = await signedIn(people.ownerA);
+    ownerA = await portalSignedIn(gateway.app.baseUrl, people.ownerA);
   }, PROCESS_TEST_TIMEOUT_MS);
 
   it('sees A’s movements with the balance each left, staff as "Administración", and nothing of B whatever the URL says', async () => {
@@ -154,7 +132,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       }
     }
     // B's owner downloads B's statement by the same id: it exists, it is just not A's.
-    const ownerB = await signedIn(people.ownerB);
+    const ownerB = await portalSignedIn(gateway.app.baseUrl, people.ownerB);
     expect((await ownerB.request(`/portal/estados/${statementB}/pdf`)).status).toBe(200);
     expect((await ownerB.request(`/portal/estados/${statementA}/pdf`)).status).toBe(404);
   });
@@ -166,7 +144,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
 describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('billing reads movements and statements but not credentials, and is not linked to them', async () => {
-    const billing = await signedIn(people.billingA);
+    const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
     expect((await billing.request('/portal/movimientos')).status).toBe(200);
     expect((await billing.request('/portal/estados')).status).toBe(200);
     expect((await billing.request(`/portal/estados/${statementA}/pdf`)).status).toBe(200);
@@ -179,7 +157,7 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 
   it('a developer reads credentials but not movements nor statements (pages or downloads), and is not linked to them', async () => {
-    const developer = await signedIn(people.developerA);
+    const developer = await portalSignedIn(gateway.app.baseUrl, people.developerA);
     expect((await developer.request('/portal/credenciales')).status).toBe(200);
     for (const path of ['/portal/movimientos', '/portal/estados']) {
       const answer = await developer.request(path);
@@ -198,9 +176,8 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 
   it('no portal session, or a console administrator’s, downloads nothing', async () => {
-    const anonymous = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
-    const consoleAdmin = new ConsoleClient(gateway.app.baseUrl, { 'x-forwarded-for': `198.51.100.${++addresses}` });
-    expect(await consoleAdmin.signIn(admin.email, admin.password)).toBeNull();
+    const anonymous = signedOutPortalClient(gateway.app.baseUrl);
+    const consoleAdmin = await consoleSignedIn(gateway.app.baseUrl, admin);
     for (const client of [anonymous, consoleAdmin]) {
       const answer = await client.request(`/portal/estados/${statementA}/pdf`);
       expect(answer.status).toBe(401);

@@ -7,9 +7,9 @@ import { db } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PASSWORD_RULE_MESSAGES } from '@/lib/passwords/policy';
-import { createConsoleUser } from '@/lib/users/service';
 import { startApp, type RunningApp } from '../support/app-server';
-import { ConsoleClient } from '../support/console-client';
+import type { ConsoleClient } from '../support/console-client';
+import { consoleSignedIn, newConsoleUser, type ConsoleAccount } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -18,25 +18,13 @@ const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKi
 
 let testDatabase: TestDatabase;
 let app: RunningApp;
-let admin: { id: number; email: string; password: string };
-let newcomer: { id: number; email: string; password: string };
-let traveller: { id: number; email: string; password: string };
+let admin: ConsoleAccount;
+let newcomer: ConsoleAccount;
+let traveller: ConsoleAccount;
 
-async function newUser(email: string, role: 'admin' | 'support', mustChangePassword: boolean) {
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role, mustChangePassword });
-  if (!created.ok) throw new Error(created.error.message);
-  return { id: created.value.user.id, email, password: created.value.password };
-}
-
-/** A client "from" an address (the app trusts one proxy hop) with a browser's User-Agent. */
-function clientFrom(ip: string, userAgent = LAPTOP): ConsoleClient {
-  return new ConsoleClient(app.baseUrl, { 'x-forwarded-for': ip, 'user-agent': userAgent });
-}
-
-async function signedIn(ip: string, user: { email: string; password: string }, userAgent = LAPTOP): Promise<ConsoleClient> {
-  const client = clientFrom(ip, userAgent);
-  expect(await client.signIn(user.email, user.password)).toBeNull();
-  return client;
+/** A console session "from" an address (the app trusts one proxy hop) with a browser's User-Agent. */
+function signedIn(ip: string, user: { email: string; password: string }, userAgent = LAPTOP): Promise<ConsoleClient> {
+  return consoleSignedIn(app.baseUrl, user, { 'x-forwarded-for': ip, 'user-agent': userAgent });
 }
 
 /** Whether an action's answer carries a text (as the RSC payload writes it: JSON-escaped). */
@@ -62,9 +50,9 @@ async function redirectsTo(client: ConsoleClient, path: string): Promise<string 
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
-  admin = await newUser('jefa@example.com', 'admin', false);
-  newcomer = await newUser('nueva@example.com', 'support', true);
-  traveller = await newUser('viajero@example.com', 'support', false);
+  admin = await newConsoleUser('jefa@example.com', 'admin');
+  newcomer = await newConsoleUser('nueva@example.com', 'support', { mustChangePassword: true });
+  traveller = await newConsoleUser('viajero@example.com', 'support');
   app = await startApp({ env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
 }, PROCESS_TEST_TIMEOUT_MS);
 

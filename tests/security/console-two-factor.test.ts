@@ -12,9 +12,9 @@ import { auditLog } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { TWO_FACTOR_MESSAGES, secondFactorRefusalMessage } from '@/lib/two-factor/messages';
 import { TOTP_PERIOD_SECONDS, totpCodeAt } from '@/lib/two-factor/totp';
-import { createConsoleUser } from '@/lib/users/service';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
+import { consoleSignedIn, newConsoleUser, type ConsoleAccount } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { TEST_PRODUCTION_SETTINGS } from '../support/production-settings';
@@ -23,24 +23,17 @@ const PRODUCTION_SETTINGS = TEST_PRODUCTION_SETTINGS;
 
 let testDatabase: TestDatabase;
 let app: RunningApp;
-let admin: { id: number; email: string; password: string };
-let boss: { id: number; email: string; password: string };
-let support: { id: number; email: string; password: string };
+let admin: ConsoleAccount;
+let boss: ConsoleAccount;
+let support: ConsoleAccount;
 let supportSecret: string;
 let supportRecoveryCodes: string[];
 let adminSecret: string;
 let adminRecoveryCodes: string[];
 
-async function newUser(email: string, role: 'admin' | 'support') {
-  const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role, mustChangePassword: false });
-  if (!created.ok) throw new Error(created.error.message);
-  return { id: created.value.user.id, email, password: created.value.password };
-}
-
-async function signedIn(ip: string, user: { email: string; password: string }): Promise<ConsoleClient> {
-  const client = new ConsoleClient(app.baseUrl, { 'x-forwarded-for': ip });
-  expect(await client.signIn(user.email, user.password)).toBeNull();
-  return client;
+/** A console session from `ip` (the app trusts one proxy hop). */
+function signedIn(ip: string, user: { email: string; password: string }): Promise<ConsoleClient> {
+  return consoleSignedIn(app.baseUrl, user, { 'x-forwarded-for': ip });
 }
 
 /** Whether an action's answer carries a text (as the RSC payload writes it: JSON-escaped). */
@@ -86,9 +79,9 @@ async function audited(action: string, userId: number) {
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
-  admin = await newUser('tesorera@example.com', 'admin');
-  boss = await newUser('jefe@example.com', 'admin');
-  support = await newUser('soporte@example.com', 'support');
+  admin = await newConsoleUser('tesorera@example.com', 'admin');
+  boss = await newConsoleUser('jefe@example.com', 'admin');
+  support = await newConsoleUser('soporte@example.com', 'support');
   const mode = testDatabase.kind === 'postgres' ? PRODUCTION_SETTINGS : { CONSOLE_TWO_FACTOR_REQUIRED: 'true' };
   app = await startApp({ env: { ...mode, TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
 }, PROCESS_TEST_TIMEOUT_MS);
