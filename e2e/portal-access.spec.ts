@@ -22,11 +22,8 @@ import { pdfPageTextLines } from '../tests/support/pdf-text';
 import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
 import { withAppDatabase } from './support/database';
 import { ARTIFACTS_DIR } from './support/paths';
+import { createIntegrationThroughConsole, DESKTOP, HASHING_STEP_MS, openSection, PHONE } from './support/portal';
 
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
-/** Accepting hashes a password (scrypt, 128 MiB): on a loaded machine a step may take seconds. */
-const HASHING_STEP_MS = 30_000;
 const PASSWORD = 'volcán de fuego al amanecer sobre Antigua';
 
 /** The latest link the app printed for this address (lib/portal/mail.ts, development without SMTP). */
@@ -76,14 +73,6 @@ function lastMonth(): string {
   return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
 }
 
-/** Opens a portal section from the navigation (behind "Menú" on a phone). */
-async function openSection(page: Page, name: string): Promise<void> {
-  const menu = page.getByRole('button', { name: 'Menú' });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name, exact: true }).click();
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-}
-
 /** Signs out from the portal's header (behind "Menú" on a phone). */
 async function signOut(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menú' });
@@ -107,16 +96,7 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   // 70 days old so last month is closed, issues last month's statement and invites its owner.
   const { context: adminContext, page: admin } = await newPage(browser, DESKTOP, '10.60.0.1');
   await signInThroughForm(admin, adminEmail, adminPassword);
-  await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
-  await admin.getByLabel('Nombre (login)').fill(nombre);
-  await admin.getByLabel('Tarifa por consulta de catálogo (Q)').fill('1.50');
-  await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
-  await admin.getByRole('checkbox', { name: /Catálogo omisos/ }).check();
-  await admin.getByRole('button', { name: 'Crear integración' }).click();
-  const token = (await admin.getByTestId('new-token').textContent())!.trim();
-  await admin.getByRole('link', { name: 'Ir a la integración' }).click();
-  await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
-  const id = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
+  const { token, id } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '250.00', omisos: true });
   await withAppDatabase((sql) => sql`update integrations set created_at = now() - interval '70 days' where id = ${id}`);
   const month = lastMonth();
   await admin.goto(`${baseUrl}/admin/integraciones/${id}/saldo`);

@@ -3,50 +3,12 @@
 // they left, this month's spending and the use per day in the console's chart; an administrator
 // sends a pending invitation again from the integration's Portal section, confirmed before and
 // after, and the old link stops working while the new one opens.
-import fs from 'node:fs';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
-import { ARTIFACTS_DIR } from './support/paths';
+import { settings, signInThroughForm } from './support/console';
+import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, PHONE, printedInvitation } from './support/portal';
 
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
-/** Accepting hashes a password (scrypt, 128 MiB): on a loaded machine a step may take seconds. */
-const HASHING_STEP_MS = 30_000;
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
-
-/** The invitation links the app printed for this address (development without SMTP), oldest first. */
-function printedInvitations(email: string): string[] {
-  const log = fs.readFileSync(path.join(ARTIFACTS_DIR, 'app-output.log'), 'utf8');
-  const pattern = new RegExp(`Invitación al portal para ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');
-  return [...log.matchAll(pattern)].map((match) => match[1]!);
-}
-
-/** Waits until the app has printed `count` links for this address; returns the last. */
-async function printedInvitation(email: string, count = 1): Promise<string> {
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const links = printedInvitations(email);
-    if (links.length >= count) return links.at(-1)!;
-    await sleep(100);
-  }
-  throw new Error(`the app printed no link number ${count} for ${email}`);
-}
-
-/** Axe and no sideways scrolling at 1366 and 390 px, with screenshots. */
-async function checkBothSizes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['1366', DESKTOP],
-    ['390', PHONE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    expect(await seriousAccessibilityViolations(page), `${name} ${size}`).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name} ${size}`).toBeLessThanOrEqual(0);
-    await screenshot(page, testInfo, `portal-${name}-${size}`);
-  }
-  await page.setViewportSize(DESKTOP);
-}
 
 test('el propietario ve su saldo y su uso por día; un administrador reenvía una invitación desde la sección Portal', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
@@ -61,27 +23,9 @@ test('el propietario ve su saldo y su uso por día; un administrador reenvía un
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.1' } });
   const admin = await adminContext.newPage();
   await signInThroughForm(admin, adminEmail, adminPassword);
-  await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
-  await admin.getByLabel('Nombre (login)').fill(nombre);
-  await admin.getByLabel('Tarifa por consulta de catálogo (Q)').fill('1.50');
-  await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
-  await admin.getByRole('checkbox', { name: /Catálogo omisos/ }).check();
-  await admin.getByRole('button', { name: 'Crear integración' }).click();
-  const token = (await admin.getByTestId('new-token').textContent())!.trim();
-  await admin.getByRole('link', { name: 'Ir a la integración' }).click();
-  await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
-  const id = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
-  await admin.goto(`${baseUrl}/admin/integraciones/${id}/portal`);
-  const users = admin.getByTestId('portal-users');
-  for (const [email, role] of [
-    [ownerEmail, 'Propietario'],
-    [pendingEmail, 'Desarrollador'],
-  ] as const) {
-    await users.getByLabel('Correo de la persona').fill(email);
-    await users.getByLabel('Rol en el portal').selectOption({ label: role });
-    await users.getByRole('button', { name: 'Enviar invitación' }).click();
-    await expect(users.getByText(`Invitación creada para ${email}`)).toBeVisible();
-  }
+  const { token, id } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '250.00', omisos: true });
+  await inviteThroughConsole(admin, id, ownerEmail, 'Propietario');
+  await inviteThroughConsole(admin, id, pendingEmail, 'Desarrollador');
 
   // Three compliance lookups with the integration's token, as its system makes them.
   const nit = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit;
@@ -97,12 +41,7 @@ test('el propietario ve su saldo y su uso por día; un administrador reenvía un
   // cost, and the use per day in the console's chart (once the rollups have added them).
   const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.2' } });
   const owner = await context.newPage();
-  await owner.goto(await printedInvitation(ownerEmail));
-  await owner.getByLabel('Tu nombre').fill('Dueña de inicio');
-  await owner.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
-  await owner.getByLabel('Repite la contraseña').fill(PASSWORD);
-  await owner.getByRole('button', { name: 'Crear mi cuenta' }).click();
-  await expect(owner.getByRole('heading', { name: nombre, level: 1 })).toBeVisible({ timeout: HASHING_STEP_MS });
+  await acceptPrintedInvitation(owner, { email: ownerEmail, name: 'Dueña de inicio', password: PASSWORD }, nombre);
   await expect(owner.getByTestId('portal-balance')).toHaveText('Q 245.50');
   await expect(owner.getByTestId('portal-spent-current')).toHaveText('Q 4.50');
   await expect(async () => {

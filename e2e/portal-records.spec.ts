@@ -4,45 +4,13 @@
 // (written to the access log first), searches that NIT without it ever reaching the address bar,
 // and downloads the day's queries as CSV with the NIT masked.
 import fs from 'node:fs';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
-import { csvRows, screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
-import { ARTIFACTS_DIR } from './support/paths';
+import { csvRows, settings, signInThroughForm } from './support/console';
+import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole } from './support/portal';
 
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
-/** Accepting hashes a password (scrypt, 128 MiB): on a loaded machine a step may take seconds. */
-const HASHING_STEP_MS = 30_000;
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
 const FAILING_NIT = FAULT_IDENTIFIERS.server_error.nit;
-
-/** The latest invitation link the app printed for this address (development without SMTP). */
-async function printedInvitation(email: string): Promise<string> {
-  const log = path.join(ARTIFACTS_DIR, 'app-output.log');
-  const pattern = new RegExp(`Invitación al portal para ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const found = [...fs.readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1];
-    if (found) return found;
-    await sleep(100);
-  }
-  throw new Error(`the app printed no link for ${email}`);
-}
-
-/** Axe and no sideways scrolling at 1366 and 390 px, with screenshots. */
-async function checkBothSizes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['1366', DESKTOP],
-    ['390', PHONE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    expect(await seriousAccessibilityViolations(page), `${name} ${size}`).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name} ${size}`).toBeLessThanOrEqual(0);
-    await screenshot(page, testInfo, `portal-${name}-${size}`);
-  }
-  await page.setViewportSize(DESKTOP);
-}
 
 test('el propietario encuentra una consulta fallida por su id de solicitud, ve que no se cobró, muestra su NIT y descarga el CSV', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
@@ -55,21 +23,8 @@ test('el propietario encuentra una consulta fallida por su id de solicitud, ve q
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.1' } });
   const admin = await adminContext.newPage();
   await signInThroughForm(admin, adminEmail, adminPassword);
-  await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
-  await admin.getByLabel('Nombre (login)').fill(nombre);
-  await admin.getByLabel('Tarifa por consulta de catálogo (Q)').fill('1.50');
-  await admin.getByLabel('Saldo inicial (Q, opcional)').fill('50.00');
-  await admin.getByRole('checkbox', { name: /Catálogo omisos/ }).check();
-  await admin.getByRole('button', { name: 'Crear integración' }).click();
-  const token = (await admin.getByTestId('new-token').textContent())!.trim();
-  await admin.getByRole('link', { name: 'Ir a la integración' }).click();
-  await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
-  const id = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
-  await admin.goto(`${baseUrl}/admin/integraciones/${id}/portal`);
-  const users = admin.getByTestId('portal-users');
-  await users.getByLabel('Correo de la persona').fill(ownerEmail);
-  await users.getByRole('button', { name: 'Enviar invitación' }).click();
-  await expect(users.getByText(`Invitación creada para ${ownerEmail}`)).toBeVisible();
+  const { token, id } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '50.00', omisos: true });
+  await inviteThroughConsole(admin, id, ownerEmail);
 
   // The integrator's system asks for a NIT whose source fails, and logs the x-request-id it got.
   const answer = await request.post(`${baseUrl}/api/catalogos/omisos`, {
@@ -82,12 +37,7 @@ test('el propietario encuentra una consulta fallida por su id de solicitud, ve q
 
   const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.2' }, acceptDownloads: true });
   const owner = await context.newPage();
-  await owner.goto(await printedInvitation(ownerEmail));
-  await owner.getByLabel('Tu nombre').fill('Dueña de consultas');
-  await owner.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
-  await owner.getByLabel('Repite la contraseña').fill(PASSWORD);
-  await owner.getByRole('button', { name: 'Crear mi cuenta' }).click();
-  await expect(owner.getByRole('heading', { name: nombre, level: 1 })).toBeVisible({ timeout: HASHING_STEP_MS });
+  await acceptPrintedInvitation(owner, { email: ownerEmail, name: 'Dueña de consultas', password: PASSWORD }, nombre);
 
   // Consultas from the menu: the 502, not charged, its NIT masked.
   await owner.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name: 'Consultas', exact: true }).click();
