@@ -19,7 +19,7 @@ import { createConsoleUser } from '@/lib/users/service';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { startApp } from '../support/app-server';
 import { ConsoleClient, serverActionId } from '../support/console-client';
-import { formFields, PortalClient } from '../support/portal-client';
+import { formFields, PortalClient, says } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -49,10 +49,6 @@ afterAll(async () => {
   await gateway?.stop();
   await testDatabase?.cleanup();
 });
-
-function says(answer: { text: string }, text: string): boolean {
-  return answer.text.includes(JSON.stringify(text).slice(1, -1)) || answer.text.includes(text);
-}
 
 function htmlSays(answer: { text: string }, text: string): boolean {
   return answer.text.includes(text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#x27;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'));

@@ -13,7 +13,7 @@ import { INVITATION_MESSAGES, listOpenInvitations } from '@/lib/portal/invitatio
 import { findPortalAccountByEmail } from '@/lib/portal/accounts';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
-import type { PortalClient } from '../support/portal-client';
+import { says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -66,10 +66,6 @@ afterAll(async () => {
   await gateway?.stop();
   await testDatabase?.cleanup();
 });
-
-function says(answer: { text: string }, text: string): boolean {
-  return answer.text.includes(JSON.stringify(text).slice(1, -1)) || answer.text.includes(text);
-}
 
 /** The text of the element with this test id (its first text node). */
 function testIdText(html: string, testId: string): string | undefined {

@@ -13,7 +13,7 @@ import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';
 import { flushRequestTraces, traceRefusal } from '@/lib/request-traces/buffer';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
-import type { PortalClient } from '../support/portal-client';
+import { portalNavLinks, says, type PortalClient } from '../support/portal-client';
 import { settledCatalogQuery } from '../support/query-records';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -75,16 +75,6 @@ function wholeAnswer(html: string, requestId: string): string {
   return html.replaceAll(requestId, 'ID').replace(/[A-Za-z0-9+/]{22}==/g, 'NONCE');
 }
 
-/** The portal's section links. */
-function navLinks(html: string): string[] {
-  const nav = /<nav[^>]*aria-label="Secciones del portal"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
-  return [...nav.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
-}
-
-function says(answer: { text: string }, text: string): boolean {
-  return answer.text.includes(JSON.stringify(text).slice(1, -1)) || answer.text.includes(text);
-}
-
 describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let ownerA: PortalClient;
   beforeAll(async () => {
@@ -92,7 +82,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   }, PROCESS_TEST_TIMEOUT_MS);
 
   it('lists A’s queries with masked identifiers, from the menu, and nothing of B whatever the address says', async () => {
-    expect(navLinks((await ownerA.request('/portal')).text)).toContain('/portal/consultas');
+    expect(portalNavLinks((await ownerA.request('/portal')).text)).toContain('/portal/consultas');
     for (const path of ['/portal/consultas', `/portal/consultas?integracion=${integrationB.id}`]) {
       const page = await ownerA.request(path);
       expect(page.status, path).toBe(200);
@@ -216,7 +206,7 @@ describe('who may read Consultas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('a developer reads them; billing is refused every page, search, reveal and download, and not linked to them', async () => {
     const developer = await portalSignedIn(gateway.app.baseUrl, people.developerA);
     expect((await developer.request('/portal/consultas')).status).toBe(200);
-    expect(navLinks((await developer.request('/portal')).text)).toContain('/portal/consultas');
+    expect(portalNavLinks((await developer.request('/portal')).text)).toContain('/portal/consultas');
 
     const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
     for (const path of ['/portal/consultas', '/portal/consultas/req_afafafafafafafafafaf']) {
@@ -232,7 +222,7 @@ describe('who may read Consultas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const revealed = await billing.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: 'req_afafafafafafafafafaf', motivo: 'Conciliar un cobro' });
     expect(says(revealed, PORTAL_ACTION_MESSAGES.forbidden)).toBe(true);
     expect(revealed.text).not.toContain('56444');
-    expect(navLinks((await billing.request('/portal')).text)).not.toContain('/portal/consultas');
+    expect(portalNavLinks((await billing.request('/portal')).text)).not.toContain('/portal/consultas');
   });
 
   it('no portal session, or a console administrator’s, gets nothing', async () => {

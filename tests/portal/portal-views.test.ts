@@ -12,7 +12,7 @@ import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
 import { createTestIntegration, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
-import type { PortalClient } from '../support/portal-client';
+import { portalNavLinks, type PortalClient } from '../support/portal-client';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -59,12 +59,6 @@ afterAll(async () => {
   await gateway?.stop();
   await testDatabase?.cleanup();
 });
-
-/** The navigation's links (the portal's section nav). */
-function navLinks(html: string): string[] {
-  const nav = /<nav[^>]*aria-label="Secciones del portal"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
-  return [...nav.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
-}
 
 describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let ownerA: PortalClient;
@@ -138,7 +132,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 
   it('has every new page in its navigation', async () => {
-    expect(navLinks((await ownerA.request('/portal')).text)).toEqual(expect.arrayContaining(['/portal/movimientos', '/portal/estados', '/portal/credenciales']));
+    expect(portalNavLinks((await ownerA.request('/portal')).text)).toEqual(expect.arrayContaining(['/portal/movimientos', '/portal/estados', '/portal/credenciales']));
   });
 });
 
@@ -151,7 +145,7 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const credentials = await billing.request('/portal/credenciales');
     expect(credentials.status).toBe(307);
     expect(credentials.headers.get('location')).toBe('/portal/sin-permiso');
-    const links = navLinks((await billing.request('/portal')).text);
+    const links = portalNavLinks((await billing.request('/portal')).text);
     expect(links).toEqual(expect.arrayContaining(['/portal/movimientos', '/portal/estados']));
     expect(links).not.toContain('/portal/credenciales');
   });
@@ -169,7 +163,7 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(answer.status).toBe(403);
       expect(answer.text).toBe(PORTAL_DOWNLOAD_MESSAGES.forbidden);
     }
-    const links = navLinks((await developer.request('/portal')).text);
+    const links = portalNavLinks((await developer.request('/portal')).text);
     expect(links).toContain('/portal/credenciales');
     expect(links).not.toContain('/portal/movimientos');
     expect(links).not.toContain('/portal/estados');

@@ -30,6 +30,17 @@ export function formFields(html: string, field: string): Record<string, string> 
   return fields;
 }
 
+/** Whether an answer carries a text: in a page's HTML as written, or in a server action's RSC payload (JSON-escaped). */
+export function says(answer: { text: string }, text: string): boolean {
+  return answer.text.includes(JSON.stringify(text).slice(1, -1)) || answer.text.includes(text);
+}
+
+/** The links of a portal page's section navigation: what its reader is offered. */
+export function portalNavLinks(html: string): string[] {
+  const nav = /<nav[^>]*aria-label="Secciones del portal"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
+  return [...nav.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+}
+
 export class PortalClient extends ConsoleClient {
   /** Posts a form as a browser without scripts does: the page's hidden fields, then `values`. */
   async post(page: string, hidden: Record<string, string>, values: Record<string, string>): Promise<FormAnswer> {
