@@ -31,8 +31,13 @@ import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const STAFF: Actor = { kind: 'user', id: 4243, email: 'cajero.aislamiento@servicio.example' };
-/** An id no table holds, in each shape the portal takes ids in. */
-const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000000000' } as const;
+/**
+ * An id no table holds, in each shape the portal takes ids in. The request id is as long as the
+ * service's (req_ and 20 hex digits): a page echoes the id asked for, and React splits its flight
+ * data into rows by length (3,200 characters), so ids of different lengths could give answers that
+ * differ in where a row ends, not in what they say.
+ */
+const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000' } as const;
 
 const people = {
   ownerA: 'duena-aislada-a@example.com',
