@@ -1,7 +1,8 @@
 // Credentials self-service in the portal (issue 34, point 1), in chromium at 1366 and 390 px with
 // axe: a developer creates a token (shown once, copied), rotates the integration's first token with
 // a 24 h overlap (the old and the new one both answer 200), then revokes the old one, refused at
-// once while the new one keeps working.
+// once while the new one keeps working; an owner edits the IP allow-list, asked first when the list
+// would leave out the address the owner is using.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -60,34 +61,43 @@ async function openSection(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
 }
 
-test('un desarrollador crea, rota con 24 h de superposición y revoca tokens desde el portal', async ({ browser, request }, testInfo) => {
+test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; una propietaria edita las direcciones permitidas', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
   const { baseUrl, adminEmail, adminPassword } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `credenciales-${stamp}`;
   const developerEmail = `dev-credenciales-${stamp}@example.com`;
+  const ownerEmail = `duena-credenciales-${stamp}@example.com`;
   const nit = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit;
   /** A compliance lookup with the integration's login and this token, as its system makes it. */
   const lookup = async (client: APIRequestContext, token: string) =>
     (await client.post(`${baseUrl}/api/catalogos/omisos`, { headers: { 'x-integracion-login': nombre, 'x-integracion-token': token }, data: { nit } })).status();
 
-  // The administrator creates the integration (compliance lookups, free) and invites the developer.
+  // The administrator creates the integration (compliance lookups, Q 250.00) and invites the
+  // developer and the owner.
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.1' } });
   const admin = await adminContext.newPage();
   await signInThroughForm(admin, adminEmail, adminPassword);
   await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
   await admin.getByLabel('Nombre (login)').fill(nombre);
+  await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
   await admin.getByRole('checkbox', { name: /Catálogo omisos/ }).check();
   await admin.getByRole('button', { name: 'Crear integración' }).click();
   const firstToken = (await admin.getByTestId('new-token').textContent())!.trim();
   await admin.getByRole('link', { name: 'Ir a la integración' }).click();
+  await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
   const id = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
   await admin.goto(`${baseUrl}/admin/integraciones/${id}/portal`);
   const users = admin.getByTestId('portal-users');
-  await users.getByLabel('Correo de la persona').fill(developerEmail);
-  await users.getByLabel('Rol en el portal').selectOption({ label: 'Desarrollador' });
-  await users.getByRole('button', { name: 'Enviar invitación' }).click();
-  await expect(users.getByText(`Invitación creada para ${developerEmail}`)).toBeVisible();
+  for (const [email, role] of [
+    [developerEmail, 'Desarrollador'],
+    [ownerEmail, 'Propietario'],
+  ] as const) {
+    await users.getByLabel('Correo de la persona').fill(email);
+    await users.getByLabel('Rol en el portal').selectOption({ label: role });
+    await users.getByRole('button', { name: 'Enviar invitación' }).click();
+    await expect(users.getByText(`Invitación creada para ${email}`)).toBeVisible();
+  }
   await adminContext.close();
   expect(await lookup(request, firstToken)).toBe(200);
 
@@ -124,7 +134,6 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens des
   const rotated = developer.getByTestId('rotated-token');
   await expect(rotated).toHaveText(/^tlk_/);
   const replacement = (await rotated.textContent())!.trim();
-  await expect(developer.getByText(/Token rotado: el anterior sigue funcionando hasta el/)).toBeVisible();
   expect(await lookup(request, replacement)).toBe(200);
   expect(await lookup(request, firstToken)).toBe(200);
   // By the prefix column: the replacement's row names the old prefix too ("Reemplaza a …").
@@ -145,4 +154,42 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens des
   expect(await lookup(request, newToken)).toBe(200);
   await checkBothSizes(developer, testInfo, 'credenciales-revocado');
   await context.close();
+
+  // The owner, whose browser comes from 10.63.0.3 (behind the app's one trusted proxy), edits the
+  // allow-list: a list without that address is asked about first, and not saved when cancelled.
+  const ownerContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.3' } });
+  const owner = await ownerContext.newPage();
+  await accept(owner, ownerEmail, 'Dueña de credenciales', nombre);
+  await openSection(owner, 'Credenciales');
+  const networks = owner.getByTestId('allowed-networks-input');
+  await expect(owner.getByText('Ahora estás conectado desde 10.63.0.3.')).toBeVisible();
+  await networks.fill('203.0.113.0/24');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  const question = owner.getByRole('dialog', { name: '¿Guardar una lista que deja fuera tu dirección?' });
+  await expect(question).toContainText('Ahora estás conectado desde 10.63.0.3, que la lista no incluye');
+  await expect(question.getByRole('button', { name: 'Cancelar' })).toBeFocused();
+  await checkBothSizes(owner, testInfo, 'credenciales-pregunta-direcciones');
+  await question.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(question).toBeHidden();
+  await owner.reload();
+  await expect(owner.getByTestId('portal-allowed-networks')).toContainText('cualquier dirección IP');
+
+  // A mistake is shown beside the field, in the console's words; nothing is saved.
+  await networks.fill('203.0.113.0/24, 10.63.0.300');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  await expect(owner.getByText('«10.63.0.300» no es una dirección IPv4 ni IPv6.')).toBeVisible();
+
+  // With the owner's address in it, saved without a question; the lookups from elsewhere (this
+  // test's own address, 127.0.0.1) are refused from then on, and accepted again once it is emptied.
+  await networks.fill('203.0.113.0/24, 10.63.0.3');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  await expect(owner.getByText('Lista guardada: solo se aceptan solicitudes desde esas 2 entradas.')).toBeVisible();
+  await expect(owner.getByTestId('portal-allowed-networks')).toContainText('203.0.113.0/24');
+  expect(await lookup(request, replacement)).toBe(401);
+  await checkBothSizes(owner, testInfo, 'credenciales-direcciones');
+  await networks.fill('');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  await expect(owner.getByText('Lista vacía: se aceptan solicitudes desde cualquier dirección.')).toBeVisible();
+  expect(await lookup(request, replacement)).toBe(200);
+  await ownerContext.close();
 });

@@ -1,6 +1,7 @@
+import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/credentials/allow-list';
 import type { OverlapPreset } from '@/lib/credentials/token-state';
 import { createToken, listTokens, revokeToken, rotateToken, type CreateTokenInput, type ListedToken, type TokenError, type TokenView } from '@/lib/credentials/tokens';
-import { findIntegration } from '@/lib/integrations/service';
+import { findIntegration, setAllowedNetworks, type IntegrationError, type IntegrationView } from '@/lib/integrations/service';
 import { fail, type Result } from '@/lib/result';
 import type { PortalUserSession } from './session';
 
@@ -69,4 +70,30 @@ export async function revokePortalToken(user: PortalUserSession, tokenId: number
   // The console's words name the integration's number; the portal's say the same of "yours".
   if (!revoked.ok && revoked.error.code === 'not_found') return fail('not_found', PORTAL_CREDENTIAL_MESSAGES.unknownToken);
   return revoked;
+}
+
+/** The allow-list would refuse the address the person is using now (a confirmation saves it anyway). */
+export function leavesOutMessage(clientAddress: string | null): string {
+  return clientAddress
+    ? `La lista deja fuera la dirección desde la que estás conectado ahora (${clientAddress}): si tu sistema llama a la API desde esta red, sus consultas se rechazarán como credenciales no válidas. Inclúyela, o confirma que quieres guardarla así.`
+    : 'No se pudo leer la dirección desde la que estás conectado, así que ninguna lista la incluye: si tu sistema llama a la API desde esta red, sus consultas se rechazarán. Confirma que quieres guardarla así.';
+}
+
+/**
+ * Replaces the session's integration's IP allow-list through the console's setAllowedNetworks (its
+ * validation, its audit, the change notification). A list that would refuse the address this
+ * person is using now is saved only with `leaveOutConfirmed`: an owner or developer locking out
+ * the network they work from should have said so (issue 34, point 1).
+ */
+export async function setPortalAllowList(
+  user: PortalUserSession,
+  text: string,
+  options: { clientAddress: string | null; leaveOutConfirmed: boolean },
+): Promise<Result<IntegrationView, IntegrationError | 'leaves_out_client'>> {
+  const parsed = parseAllowList(text);
+  if (!parsed.ok) return fail('invalid', parsed.messages.join(' '));
+  if (!options.leaveOutConfirmed && !addressAllowed(compileAllowList(parsed.entries), options.clientAddress)) {
+    return fail('leaves_out_client', leavesOutMessage(options.clientAddress));
+  }
+  return setAllowedNetworks(user.actor, user.integrationId, parsed.entries);
 }

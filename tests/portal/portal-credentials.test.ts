@@ -1,15 +1,16 @@
 // The portal's credentials self-service over HTTP against the built app (issue 34, point 1): an
 // owner's or a developer's token made, rotated and revoked in the portal works (or stops working)
 // on the API at once, through the console's own code paths (the change notification, the audit
-// with the portal user as actor), and a billing user's call of each of these actions is refused on
-// the server whatever it sends. Another integration's token ids are tried in the isolation suite.
+// with the portal user as actor); an owner's allow-list is validated as the console's, and one that
+// leaves out the owner's own address is saved only when confirmed; and a billing user's call of
+// each of these actions is refused on the server whatever it sends. Another integration's token ids are tried in the isolation suite.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, integrationTokens } from '@/db/schema';
+import { auditLog, integrations, integrationTokens } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
-import { PORTAL_CREDENTIAL_MESSAGES } from '@/lib/portal/credentials';
+import { leavesOutMessage, PORTAL_CREDENTIAL_MESSAGES } from '@/lib/portal/credentials';
 import { acceptInvitation, invitePortalUser } from '@/lib/portal/invitations';
 import { createTestIntegration, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { PortalClient } from '../support/portal-client';
@@ -134,6 +135,54 @@ describe('a developer of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 });
 
+describe('an owner of A editing the IP allow-list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  async function allowListOfA(): Promise<string[]> {
+    return gateway.withDatabase(async () => (await (await db()).select({ list: integrations.allowedNetworks }).from(integrations).where(eq(integrations.id, integrationA.id)))[0]!.list);
+  }
+
+  it('saves the console’s validated list, and one leaving out the owner’s own address only when confirmed', async () => {
+    const owner = await signedIn(people.ownerA);
+    // Behind one trusted proxy (TRUSTED_PROXY_HOPS=1) the owner's address is the one its proxy wrote.
+    const ownAddress = `203.0.113.${addresses}`;
+    const page = await owner.request(PAGE);
+    expect(page.text).toContain(`Ahora estás conectado desde ${ownAddress}.`);
+    const freshToken = answerOf(await owner.serverAction(PAGE, 'createPortalTokenAction', { etiqueta: 'Para la lista', vence: '' })).data!.token!;
+
+    // The console's validation, every mistake at once; nothing saved.
+    const invalid = answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: '198.51.100.300, 10.0.0.1/33' }));
+    expect(invalid).toEqual({
+      ok: false,
+      message: 'Revisa las direcciones.',
+      fieldErrors: { direcciones: '«198.51.100.300» no es una dirección IPv4 ni IPv6. «10.0.0.1/33»: el prefijo debe ser un número de 0 a 32.' },
+    });
+    expect(await allowListOfA()).toEqual([]);
+
+    // Including the owner's address (and the tests' own, 127.0.0.1): saved at once.
+    const including = answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: `${ownAddress}, 127.0.0.1` }));
+    expect(including).toMatchObject({ ok: true, message: 'Lista guardada: solo se aceptan solicitudes desde esas 2 entradas.' });
+    expect(await allowListOfA()).toEqual([ownAddress, '127.0.0.1']);
+    expect(await lookupWith(freshToken)).toBe(200);
+
+    // Leaving the owner's address out: refused, saying which address, until confirmed.
+    const leavingOut = answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: '198.51.100.0/24' }));
+    expect(leavingOut).toEqual({ ok: false, message: leavesOutMessage(ownAddress), fieldErrors: { direcciones: leavesOutMessage(ownAddress) } });
+    expect(leavesOutMessage(ownAddress)).toContain(`(${ownAddress})`);
+    expect(await allowListOfA()).toEqual([ownAddress, '127.0.0.1']);
+    const confirmed = answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: '198.51.100.0/24', fueraDeLista: 'si' }));
+    expect(confirmed).toMatchObject({ ok: true, message: 'Lista guardada: solo se aceptan solicitudes desde esa dirección.' });
+    expect(await allowListOfA()).toEqual(['198.51.100.0/24']);
+    // In force at once, through the change notification: this test's address is now refused.
+    expect(await lookupWith(freshToken)).toBe(401);
+    const audited = (await auditOf('integration.set_allowed_networks')).at(-1)!;
+    expect(audited.actor).toContain(people.ownerA);
+    expect(audited.after).toMatchObject({ allowedNetworks: ['198.51.100.0/24'] });
+
+    // Emptied (any address): nothing to confirm.
+    expect(answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: '' }))).toMatchObject({ ok: true, message: 'Lista vacía: se aceptan solicitudes desde cualquier dirección.' });
+    expect(await lookupWith(freshToken)).toBe(200);
+  });
+});
+
 describe('a billing user of A, and no session', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('are refused every credential action on the server, and A’s tokens stay as they were', async () => {
     const before = await tokensOfA();
@@ -142,6 +191,7 @@ describe('a billing user of A, and no session', { timeout: PROCESS_TEST_TIMEOUT_
       ['createPortalTokenAction', { etiqueta: 'Colado', vence: '' }],
       ['rotatePortalTokenAction', { tokenId: usable!.id, superposicion: 'none' }],
       ['revokePortalTokenAction', { tokenId: usable!.id }],
+      ['setPortalAllowListAction', { direcciones: '198.51.100.0/24', fueraDeLista: 'si' }],
     ];
     const billing = await signedIn(people.billingA);
     expect((await billing.request(PAGE)).headers.get('location')).toBe('/portal/sin-permiso');
@@ -152,5 +202,6 @@ describe('a billing user of A, and no session', { timeout: PROCESS_TEST_TIMEOUT_
       expect(answerOf(await nobody.serverAction(PAGE, name, input)), name).toEqual({ ok: false, message: ACTION_MESSAGES.signedOut });
     }
     expect(await tokensOfA()).toEqual(before);
+    expect(await gateway.withDatabase(async () => (await (await db()).select({ list: integrations.allowedNetworks }).from(integrations).where(eq(integrations.id, integrationA.id)))[0]!.list)).toEqual([]);
   });
 });

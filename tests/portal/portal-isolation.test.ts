@@ -230,6 +230,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   rotatePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.flatMap((tokenId) => ['none', '24h'].map((superposicion) => ({ tokenId, superposicion }))) },
   revokePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.map((tokenId) => ({ tokenId })) },
   createPortalTokenAction: { withoutIds: 'creates a token in the caller’s own integration, whatever else it is sent (tests/portal/portal-credentials.test.ts)' },
+  setPortalAllowListAction: { withoutIds: 'replaces the caller’s own integration’s allow-list; B’s is checked unchanged below (tests/portal/portal-credentials.test.ts)' },
   invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
   startPortalEnrolmentAction: { withoutIds: 'the caller’s own second factor' },

@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { AllowListForm } from '@/components/credentials/allow-list-form';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';
 import { TokensTable } from '@/components/credentials/tokens-table';
 import { portalCredentials, type PortalToken } from '@/lib/portal/credentials';
 import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/portal/roles';
-import { requirePortalPage } from '@/lib/portal/session';
-import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenAction } from './actions';
+import { requestAllowListAddress, requirePortalPage } from '@/lib/portal/session';
+import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenAction, setPortalAllowListAction } from './actions';
 
 export const metadata: Metadata = { title: 'Credenciales' };
 
@@ -14,7 +15,7 @@ function choices(tokens: PortalToken[]) {
 }
 
 // Credenciales: how the session's integration proves who it is to the API, and (for owners and
-// developers) where they create, rotate and revoke its tokens themselves. A token's secret is shown
+// developers) where they create, rotate and revoke its tokens and edit its IP allow-list themselves. A token's secret is shown
 // once, when it is issued; here only its label and prefix identify it.
 export default async function PortalCredentialsPage() {
   const user = await requirePortalPage(CREDENTIAL_READERS);
@@ -72,7 +73,7 @@ export default async function PortalCredentialsPage() {
             </ul>
           </>
         )}
-        <p className="small muted">Para cambiar estas direcciones, escribe al equipo del servicio.</p>
+        {manages && <AllowListForm allowedNetworks={allowedNetworks} clientAddress={await requestAllowListAddress()} save={setPortalAllowListAction} />}
       </section>
     </>
   );
