@@ -38,7 +38,7 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   },
   {
     page: 'Credenciales',
-    what: 'solo lectura: los tokens por nombre y prefijo (estado, creación, último uso, vencimiento) y las direcciones IP permitidas',
+    what: 'los tokens por nombre y prefijo (estado, creación, último uso, vencimiento) y las direcciones IP permitidas; crear un token (visible una sola vez), rotarlo con superposición y revocarlo; editar las direcciones permitidas (con una pregunta si la lista deja fuera la dirección desde la que usted está conectado)',
     roles: ['propietario', 'desarrollador'],
   },
   {

@@ -169,7 +169,7 @@ export function ActionForm<T>({
           onConfirm={() => {
             if (question.confirmed) return;
             setQuestion({ ...question, confirmed: true });
-            send(question.form, question.values);
+            send(question.form, { ...question.values, ...question.question.confirmedFields });
           }}
         />
       )}

@@ -75,3 +75,26 @@ describe('rotating and revoking a token name it and the overlap (issue 32, point
     expect(questionFor({ kind: 'revocation', tokens }, { tokenId: '4' })?.title).toBe('¿Revocar el token «Producción» (tlk_3f9a2c…)?');
   });
 });
+
+describe('an allow-list that leaves out the address in use (issue 34, point 1)', () => {
+  const confirmation = { kind: 'allow_list', clientAddress: '203.0.113.9' } as const;
+
+  it('asks, naming the address, and sends the confirmation with the form', () => {
+    const question = questionFor(confirmation, { direcciones: '198.51.100.0/24, 2001:db8::/32' });
+    expect(question?.title).toBe('¿Guardar una lista que deja fuera tu dirección?');
+    expect(question?.message).toContain('Ahora estás conectado desde 203.0.113.9, que la lista no incluye');
+    expect(question?.confirmLabel).toBe('Guardar de todos modos');
+    expect(question?.confirmedFields).toEqual({ fueraDeLista: 'si' });
+  });
+
+  it('asks when the address cannot be read and the list is not empty', () => {
+    expect(questionFor({ kind: 'allow_list', clientAddress: null }, { direcciones: '198.51.100.7' })?.message).toContain('No se pudo leer la dirección');
+  });
+
+  it('asks nothing for a list that includes the address, an empty list, or one the server will refuse', () => {
+    expect(questionFor(confirmation, { direcciones: '198.51.100.7, 203.0.113.0/24' })).toBeUndefined();
+    expect(questionFor(confirmation, { direcciones: '' })).toBeUndefined();
+    expect(questionFor({ kind: 'allow_list', clientAddress: null }, { direcciones: ' ' })).toBeUndefined();
+    expect(questionFor(confirmation, { direcciones: '198.51.100.300' })).toBeUndefined();
+  });
+});

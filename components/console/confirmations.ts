@@ -1,4 +1,5 @@
 import { MAX_MOVEMENT_CENTAVOS, MAX_TARIFF_CENTAVOS } from '@/lib/integrations/schemas';
+import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/credentials/allow-list';
 import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
@@ -14,13 +15,20 @@ export type Confirmation =
   | { kind: 'tariff'; nombre: string; tariffCentavos: number }
   | { kind: 'promotion'; name: string; email: string; currentRole: 'admin' | 'support' }
   /** Rotating or revoking the token chosen in the form's `tokenId` (one of these). */
-  | { kind: 'rotation' | 'revocation'; tokens: Array<{ id: number; label: string; prefix: string }> };
+  | { kind: 'rotation' | 'revocation'; tokens: Array<{ id: number; label: string; prefix: string }> }
+  /**
+   * An IP allow-list typed in `direcciones` that would refuse `clientAddress`, the address the
+   * person is using now; confirmed, the form sends `fueraDeLista: 'si'` (the portal's server asks for it).
+   */
+  | { kind: 'allow_list'; clientAddress: string | null };
 
 export interface Question {
   title: string;
   message: string;
   /** Absent when the server would refuse what was typed: the dialog only explains, and goes back. */
   confirmLabel?: string;
+  /** Sent with the form when confirmed: what tells the server the person said yes to this question. */
+  confirmedFields?: Record<string, string>;
 }
 
 /** From this many times the current tariff (or this many times less), the question says so: a typo of 150 for 1.50. */
@@ -107,6 +115,21 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
             ? `Se genera un token nuevo con el mismo nombre, y ${named} deja de funcionar ahora mismo en todas las instancias.`
             : `Se genera un token nuevo con el mismo nombre. ${named} sigue funcionando durante ${OVERLAP_LABELS[overlap]} y después deja de funcionar.`,
         confirmLabel: 'Rotar token',
+      };
+    }
+    case 'allow_list': {
+      const typed = values.direcciones;
+      const parsed = parseAllowList(typeof typed === 'string' ? typed : '');
+      // A list the server will refuse needs no question (its messages say what to fix); one that
+      // includes the address in use, or an empty one (any address), needs none either.
+      if (!parsed.ok || addressAllowed(compileAllowList(parsed.entries), confirmation.clientAddress)) return undefined;
+      return {
+        title: '¿Guardar una lista que deja fuera tu dirección?',
+        message: confirmation.clientAddress
+          ? `Ahora estás conectado desde ${confirmation.clientAddress}, que la lista no incluye: si tu sistema llama a la API desde esta red, sus consultas se rechazarán como credenciales no válidas.`
+          : 'No se pudo leer la dirección desde la que estás conectado, así que la lista no la incluye: si tu sistema llama a la API desde esta red, sus consultas se rechazarán.',
+        confirmLabel: 'Guardar de todos modos',
+        confirmedFields: { fueraDeLista: 'si' },
       };
     }
     case 'promotion':

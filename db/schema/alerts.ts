@@ -18,6 +18,10 @@ export const alertCondition = pgEnum('alert_condition', [
   'source_recovered',
   'account_under_attack',
   'test',
+  // Issue 34: the technical contact is told of every credential change, by the portal or the console.
+  'token_created',
+  'token_rotated',
+  'allow_list_changed',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';

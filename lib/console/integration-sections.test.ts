@@ -75,6 +75,9 @@ describe('links into an integration open the section they are about', () => {
       statement_issued: 'saldo',
       token_expiring: 'credenciales',
       token_revoked: 'credenciales',
+      token_created: 'credenciales',
+      token_rotated: 'credenciales',
+      allow_list_changed: 'credenciales',
       test: 'notificaciones',
       source_unavailable: 'notificaciones',
     });

@@ -92,6 +92,9 @@ export function sectionOfAlertCondition(condition: AlertCondition): IntegrationS
       return 'saldo';
     case 'token_expiring':
     case 'token_revoked':
+    case 'token_created':
+    case 'token_rotated':
+    case 'allow_list_changed':
       return 'credenciales';
     default:
       // Test notices and source outages: the integration's notifications list them.

@@ -3,6 +3,7 @@ import { db } from '@/db/client';
 import { integrationTokens, integrations, type IntegrationToken } from '@/db/schema';
 import { writeAudit, type Actor, type Executor } from '@/lib/audit/audit';
 import { notifyIntegrationChanged } from '@/lib/integrations/directory';
+import { changedByOf } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { fail, ok, type Result } from '@/lib/result';
 import { issueToken } from '@/lib/security/tokens';
@@ -102,14 +103,16 @@ export async function createToken(
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) return fail('invalid', 'El vencimiento debe ser una fecha futura.');
   const database = await db();
   const created = await database.transaction(async (tx) => {
-    const [integration] = await tx.select({ id: integrations.id }).from(integrations).where(eq(integrations.id, integrationId)).for('update');
+    const [integration] = await tx.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId)).for('update');
     if (!integration) return undefined;
     const issued = await issueIntegrationToken(tx, integrationId, label.value, input.expiresAt ?? null);
     await writeAudit(tx, actor, { action: 'token.create', targetType: 'integration', targetId: integrationId, before: null, after: auditSnapshot(issued.row) });
-    return issued;
+    return { ...issued, integration };
   });
   if (!created) return fail('not_found', `No existe la integración #${integrationId}.`);
   await notifyIntegrationChanged();
+  // The integration's technical contact is told (queued here, delivered by the server's outbox).
+  await integratorNotifier().noteTokenCreated(created.integration, created.row, changedByOf(actor));
   return ok({ token: created.token, view: toTokenView(created.row) });
 }
 
@@ -164,6 +167,8 @@ export async function rotateToken(
     return fail('not_usable', options.tokenId === undefined ? 'La integración no tiene un token activo que rotar.' : 'Ese token ya no está activo: no se puede rotar.');
   }
   await notifyIntegrationChanged();
+  const [integration] = await database.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId));
+  if (integration) await integratorNotifier().noteTokenRotated(integration, { replaced: outcome.replaced, token: outcome.issued.row }, changedByOf(actor));
   return ok({ token: outcome.issued.token, view: toTokenView(outcome.issued.row), replaced: toTokenView(outcome.replaced) });
 }
 

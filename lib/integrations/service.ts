@@ -11,6 +11,8 @@ import type { OverlapPreset } from '@/lib/credentials/token-state';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
 import { integrationNameSchema, integrationPurposeSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
 import { notifyIntegrationChanged } from './directory';
+import { changedByOf } from '@/lib/integrator-notifications/kinds';
+import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import type { ValidDetails } from '@/lib/integration-details/service';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/credentials). */
@@ -196,7 +198,12 @@ export async function setLowBalanceAlert(actor: Actor, idOrName: string | number
 export async function setAllowedNetworks(actor: Actor, idOrName: string | number, entries: string | string[]): Promise<Result<IntegrationView, IntegrationError>> {
   const parsed = parseAllowList(entries);
   if (!parsed.ok) return fail('invalid', parsed.messages.join(' '));
-  return changeIntegration(actor, idOrName, 'integration.set_allowed_networks', () => ({ allowedNetworks: parsed.entries }));
+  const changed = await changeIntegration(actor, idOrName, 'integration.set_allowed_networks', () => ({ allowedNetworks: parsed.entries }));
+  // The integration's technical contact is told, whoever changed it (queued; the outbox delivers).
+  if (changed.ok) {
+    await integratorNotifier().noteAllowListChanged(changed.value, { allowedNetworks: changed.value.allowedNetworks, changedAt: changed.value.updatedAt }, changedByOf(actor));
+  }
+  return changed;
 }
 
 /**

@@ -16,6 +16,11 @@ const FACT_LABELS: Record<string, string> = {
   token: 'Token',
   vence: 'Deja de funcionar',
   revocado: 'Revocado',
+  creado: 'Creado',
+  token_nuevo: 'Token nuevo',
+  anterior_funciona_hasta: 'El anterior funciona hasta',
+  direcciones: 'Direcciones permitidas',
+  hecho_por: 'Hecho por',
   fuente: 'Fuente',
   desde: 'No disponible desde',
   hasta: 'Disponible desde',
@@ -31,7 +36,8 @@ function factValue(name: string, value: string | number): string {
 
 function facts(notification: IntegratorNotification): Array<[string, string]> {
   return Object.entries(notification.datos).flatMap(([name, value]) =>
-    value === null || !FACT_LABELS[name] ? [] : [[FACT_LABELS[name]!, factValue(name, value)] as [string, string]],
+    // An empty fact (an emptied allow-list) is said by the message itself.
+    value === null || value === '' || !FACT_LABELS[name] ? [] : [[FACT_LABELS[name]!, factValue(name, value)] as [string, string]],
   );
 }
 

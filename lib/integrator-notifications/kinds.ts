@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertCondition, NotificationRecipient } from '@/db/schema';
+import type { Actor } from '@/lib/audit/audit';
 import { balanceCondition, lowBalanceThreshold, type BalanceSnapshot } from '@/lib/alerts/conditions';
 import { formatQuetzales } from '@/lib/money';
 
@@ -14,6 +15,9 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'statement_issued',
   'token_expiring',
   'token_revoked',
+  'token_created',
+  'token_rotated',
+  'allow_list_changed',
   'source_unavailable',
   'source_recovered',
 ];
@@ -25,6 +29,9 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   statement_issued: 'billing',
   token_expiring: 'technical',
   token_revoked: 'technical',
+  token_created: 'technical',
+  token_rotated: 'technical',
+  allow_list_changed: 'technical',
   source_unavailable: 'technical',
   source_recovered: 'technical',
 };
@@ -36,6 +43,9 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   statement_issued: 'estado_de_cuenta_emitido',
   token_expiring: 'token_por_vencer',
   token_revoked: 'token_revocado',
+  token_created: 'token_creado',
+  token_rotated: 'token_rotado',
+  allow_list_changed: 'lista_ip_cambiada',
   source_unavailable: 'fuente_no_disponible',
   source_recovered: 'fuente_disponible',
 };
@@ -186,6 +196,101 @@ export function tokenRevokedNotification(integration: { id: number; nombre: stri
       titulo: 'Un token fue revocado',
       mensaje: `El token ${tokenName(token)} de «${integration.nombre}» fue revocado y ya no funciona. Las consultas con él responden como credenciales no válidas.`,
       datos: { token: `${token.label} (${token.tokenPrefix}…)`, token_id: token.id, revocado: token.revokedAt.toISOString() },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/**
+ * Who made a credential change, as the integrator is told: a person of its own team by the e-mail
+ * it signed in to the portal with; the service's staff, CLI or system only as "la administración
+ * del servicio" (an integrator never learns a staff member's address, as Movimientos shows them).
+ */
+export type ChangedBy = { kind: 'portal'; email: string } | { kind: 'service' };
+
+export function changedByOf(actor: Actor): ChangedBy {
+  return actor.kind === 'integrator' ? { kind: 'portal', email: actor.email } : { kind: 'service' };
+}
+
+function changedByWords(by: ChangedBy): string {
+  return by.kind === 'portal' ? `${by.email}, en el portal` : 'la administración del servicio';
+}
+
+const NOT_YOURS = 'Si nadie de su equipo lo pidió, revise sus credenciales en el portal y avise al servicio.';
+
+function guatemalaTime(instant: Date): string {
+  return instant.toLocaleString('es-GT', { timeZone: 'America/Guatemala', dateStyle: 'long', timeStyle: 'short' });
+}
+
+/** A token just created (not an integration's first, which its creation hands over). Once per token. */
+export function tokenCreatedNotification(integration: { id: number; nombre: string }, token: TokenFacts & { createdAt: Date }, by: ChangedBy, context: Context, now = new Date()): NotificationDraft {
+  const expiry = token.expiresAt ? ` Vence el ${guatemalaTime(token.expiresAt)} (hora de Guatemala).` : '';
+  return draft(
+    'token_created',
+    `token_creado:${token.id}`,
+    integration,
+    context,
+    {
+      titulo: 'Se creó un token',
+      mensaje: `Se creó el token ${tokenName(token)} de «${integration.nombre}» (lo creó ${changedByWords(by)}).${expiry} ${NOT_YOURS}`,
+      datos: { token: `${token.label} (${token.tokenPrefix}…)`, token_id: token.id, creado: token.createdAt.toISOString(), vence: token.expiresAt?.toISOString() ?? null, hecho_por: changedByWords(by) },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** A token just rotated: the one replaced, the new one, and until when the old one works. Once per rotation. */
+export function tokenRotatedNotification(
+  integration: { id: number; nombre: string },
+  rotation: { replaced: TokenFacts; token: TokenFacts },
+  by: ChangedBy,
+  context: Context,
+  now = new Date(),
+): NotificationDraft {
+  const { replaced, token } = rotation;
+  const oldEnds = replaced.revokedAt ? 'ya no funciona' : replaced.expiresAt ? `sigue funcionando hasta el ${guatemalaTime(replaced.expiresAt)} (hora de Guatemala)` : 'sigue funcionando';
+  return draft(
+    'token_rotated',
+    `token_rotado:${replaced.id}`,
+    integration,
+    context,
+    {
+      titulo: 'Se rotó un token',
+      mensaje: `Se rotó el token ${tokenName(replaced)} de «${integration.nombre}» (lo rotó ${changedByWords(by)}): el nuevo es ${tokenName(token)} y el anterior ${oldEnds}. ${NOT_YOURS}`,
+      datos: {
+        token: `${replaced.label} (${replaced.tokenPrefix}…)`,
+        token_id: replaced.id,
+        token_nuevo: `${token.label} (${token.tokenPrefix}…)`,
+        token_nuevo_id: token.id,
+        anterior_funciona_hasta: replaced.revokedAt ? replaced.revokedAt.toISOString() : (replaced.expiresAt?.toISOString() ?? null),
+        hecho_por: changedByWords(by),
+      },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** The IP allow-list just replaced. Once per change (the instant it was saved names it). */
+export function allowListChangedNotification(
+  integration: { id: number; nombre: string },
+  change: { allowedNetworks: string[]; changedAt: Date },
+  by: ChangedBy,
+  context: Context,
+  now = new Date(),
+): NotificationDraft {
+  const list = change.allowedNetworks.length ? `solo acepta sus consultas desde ${change.allowedNetworks.join(', ')}` : 'acepta sus consultas desde cualquier dirección';
+  return draft(
+    'allow_list_changed',
+    `lista_ip_cambiada:${integration.id}:${change.changedAt.getTime()}`,
+    integration,
+    context,
+    {
+      titulo: 'Cambió la lista de direcciones IP permitidas',
+      mensaje: `Cambió la lista de direcciones IP permitidas de «${integration.nombre}» (la cambió ${changedByWords(by)}): la API ahora ${list}. ${NOT_YOURS}`,
+      datos: { direcciones: change.allowedNetworks.join(', '), cambiada: change.changedAt.toISOString(), hecho_por: changedByWords(by) },
     },
     { intervalSeconds: ONCE },
     now,

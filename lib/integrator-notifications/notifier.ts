@@ -13,10 +13,14 @@ import { open } from '@/lib/personal-data/envelope';
 import { EMAIL_NOT_CONFIGURED_REASON } from '@/lib/alerts/email-status';
 import { notificationMail } from './email';
 import {
+  allowListChangedNotification,
   balanceNotification,
   KIND_CONTACT,
   statementNotification,
+  tokenCreatedNotification,
   tokenRevokedNotification,
+  tokenRotatedNotification,
+  type ChangedBy,
   type IntegratorNotification,
   type IssuedStatement,
   type NotificationDraft,
@@ -89,6 +93,31 @@ export class IntegratorNotifier {
       await this.record(tokenRevokedNotification(integration, token, this.settings));
     } catch (error) {
       log.error({ err: error, integrationId: integration.id }, 'queuing a token revocation notification failed');
+    }
+  }
+
+  /**
+   * A token just created, or rotated (lib/credentials/tokens.ts, after the change commits), or the
+   * allow-list just replaced (lib/integrations/service.ts), from the portal, the console or the CLI.
+   * Never throws: a notification never fails the change it tells of.
+   */
+  async noteTokenCreated(integration: { id: number; nombre: string }, token: TokenFacts & { createdAt: Date }, by: ChangedBy): Promise<void> {
+    await this.recordQuietly(integration.id, 'a token creation', () => tokenCreatedNotification(integration, token, by, this.settings));
+  }
+
+  async noteTokenRotated(integration: { id: number; nombre: string }, rotation: { replaced: TokenFacts; token: TokenFacts }, by: ChangedBy): Promise<void> {
+    await this.recordQuietly(integration.id, 'a token rotation', () => tokenRotatedNotification(integration, rotation, by, this.settings));
+  }
+
+  async noteAllowListChanged(integration: { id: number; nombre: string }, change: { allowedNetworks: string[]; changedAt: Date }, by: ChangedBy): Promise<void> {
+    await this.recordQuietly(integration.id, 'an allow-list change', () => allowListChangedNotification(integration, change, by, this.settings));
+  }
+
+  private async recordQuietly(integrationId: number, what: string, build: () => NotificationDraft): Promise<void> {
+    try {
+      await this.record(build());
+    } catch (error) {
+      log.error({ err: error, integrationId }, `queuing the notification of ${what} failed`);
     }
   }
 

@@ -3,6 +3,7 @@ import { SOURCE_LABELS } from '@/lib/format/labels';
 import { retryDelayMs } from '@/lib/alerts/settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@/lib/alerts/signature';
 import {
+  allowListChangedNotification,
   balanceNotification,
   KIND_CONTACT,
   KIND_TYPE,
@@ -10,8 +11,10 @@ import {
   statementNotification,
   TEST_TYPE,
   testNotification,
+  tokenCreatedNotification,
   tokenExpiringNotification,
   tokenRevokedNotification,
+  tokenRotatedNotification,
   type IntegratorNotification,
   type NotificationDraft,
   type NotificationKind,
@@ -60,6 +63,7 @@ const CONTACT_WORDS = { technical: 'contacto técnico', billing: 'contacto de fa
 /** The instant every example is dated: 24/11/2026 04:30 in Guatemala. */
 const EXAMPLE_NOW = new Date('2026-11-24T10:30:00.000Z');
 const EXAMPLE_INTEGRATION = { id: 12, nombre: 'coop-ejemplo' };
+const EXAMPLE_PORTAL_PERSON = { kind: 'portal', email: 'ana@coop-ejemplo.example' } as const;
 
 /** Each kind's example as the notifier builds it, with a fixed id. */
 function examples(serviceName: string): Record<NotificationKind, IntegratorNotification> {
@@ -79,6 +83,15 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     statement_issued: statementNotification(EXAMPLE_INTEGRATION, statement, 'octubre de 2026', context, EXAMPLE_NOW),
     token_expiring: tokenExpiringNotification(EXAMPLE_INTEGRATION, { ...token, expiresAt: new Date('2026-12-01T06:00:00.000Z') }, '7d', context, EXAMPLE_NOW),
     token_revoked: tokenRevokedNotification(EXAMPLE_INTEGRATION, { ...token, revokedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
+    token_created: tokenCreatedNotification(EXAMPLE_INTEGRATION, { ...token, id: 43, label: 'Servidor nuevo', tokenPrefix: 'tlk_81c0', createdAt: EXAMPLE_NOW }, EXAMPLE_PORTAL_PERSON, context, EXAMPLE_NOW),
+    token_rotated: tokenRotatedNotification(
+      EXAMPLE_INTEGRATION,
+      { replaced: { ...token, expiresAt: new Date(EXAMPLE_NOW.getTime() + 24 * 3_600_000) }, token: { ...token, id: 42, tokenPrefix: 'tlk_c27d' } },
+      EXAMPLE_PORTAL_PERSON,
+      context,
+      EXAMPLE_NOW,
+    ),
+    allow_list_changed: allowListChangedNotification(EXAMPLE_INTEGRATION, { allowedNetworks: ['203.0.113.7', '198.51.100.0/24'], changedAt: EXAMPLE_NOW }, { kind: 'service' }, context, EXAMPLE_NOW),
     source_unavailable: sourceNotification('source_unavailable', EXAMPLE_INTEGRATION, outage, context, EXAMPLE_NOW),
     source_recovered: sourceNotification('source_recovered', EXAMPLE_INTEGRATION, { ...outage, until: EXAMPLE_NOW }, context, EXAMPLE_NOW),
   };
@@ -101,6 +114,9 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     statement_issued: 'Se emitió el estado de cuenta del mes. El correo lleva el PDF; el webhook, sus cifras. Uno por estado de cuenta.',
     token_expiring: 'Un token con vencimiento deja de funcionar en 7 días, y de nuevo cuando falta 1 día (`datos.aviso`: `7d` o `1d`).',
     token_revoked: 'Un token fue revocado: ya no funciona. Uno por token.',
+    token_created: 'Se creó un token, en el portal o por la administración del servicio (`datos.hecho_por`). Uno por token.',
+    token_rotated: 'Se rotó un token: el nuevo, y hasta cuándo funciona el anterior (`datos.anterior_funciona_hasta`). Uno por rotación.',
+    allow_list_changed: 'Cambió la lista de direcciones IP permitidas (`datos.direcciones`; vacía: cualquier dirección). Uno por cambio.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',
   };
@@ -110,6 +126,9 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     statement_issued: 'Estado de cuenta emitido',
     token_expiring: 'Token por vencer',
     token_revoked: 'Token revocado',
+    token_created: 'Token creado',
+    token_rotated: 'Token rotado',
+    allow_list_changed: 'Direcciones IP permitidas cambiadas',
     source_unavailable: 'Fuente no disponible',
     source_recovered: 'Fuente disponible de nuevo',
   };

@@ -31,6 +31,12 @@ export const BILLING_READERS: readonly PortalRole[] = ['propietario', 'facturaci
 /** Who reads the integration's tokens and IP allow-list ("Credenciales"). */
 export const CREDENTIAL_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
+/**
+ * Who creates, rotates and revokes the integration's tokens and edits its IP allow-list (issue 34):
+ * the people who run its systems. Billing neither sees nor changes credentials.
+ */
+export const CREDENTIAL_MANAGERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
 /** Who reads the integration's query records ("Consultas"), reveals their identifiers and exports them. */
 export const RECORD_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
 

@@ -7,7 +7,7 @@ import { sessionCookiesAreSecure } from '@/lib/auth/cookie-security';
 import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieValue, knownDeviceFor } from '@/lib/auth/known-device';
 import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { env } from '@/lib/env';
-import { requestClientIp } from '@/lib/limits/client-ip';
+import { requestClientAddress, requestClientIp } from '@/lib/limits/client-ip';
 import { integratorActor } from './accounts';
 import { PORTAL_SESSION_COOKIE } from './session-cookie-name';
 import { findPortalSession, portalPendingStep, type PortalPendingStep } from './sessions';
@@ -124,4 +124,14 @@ export async function rememberPortalDevice(email: string): Promise<void> {
 export async function requestAddress(): Promise<string> {
   const requestHeaders = await headers();
   return requestClientIp((name) => requestHeaders.get(name), env());
+}
+
+/**
+ * The browser's own address as the API's allow-lists would match it (whole, never a network), read
+ * as lib/api/route.ts reads a lookup's: the socket's peer, or the address TRUSTED_PROXY_HOPS back in
+ * X-Forwarded-For when trusted proxies are configured; null when it cannot be read.
+ */
+export async function requestAllowListAddress(): Promise<string | null> {
+  const requestHeaders = await headers();
+  return requestClientAddress((name) => requestHeaders.get(name), env());
 }

@@ -15,7 +15,8 @@ import { balanceNotification } from '@/lib/integrator-notifications/kinds';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
 import { notifySourceIncidents } from '@/lib/integrator-notifications/sources';
-import { createToken, revokeToken } from '@/lib/credentials/tokens';
+import { createToken, revokeToken, rotateToken } from '@/lib/credentials/tokens';
+import { setAllowedNetworks } from '@/lib/integrations/service';
 import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
 import { checkedLookup } from '@/lib/integrator-notifications/targets';
@@ -299,11 +300,15 @@ describe('tokens', () => {
     expect(await notifyExpiringTokens(other.notifier)).toBe(0);
     await other.notifier.close();
     let rows = await deliverAll(iota.id);
+    // Its creation was told first (issue 34), then the warning.
     expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([
+      ['token_created', 'technical', 'sent'],
+      ['token_created', 'webhook', 'sent'],
       ['token_expiring', 'technical', 'sent'],
       ['token_expiring', 'webhook', 'sent'],
     ]);
-    const [week] = smtp.to('tecnica@iota.gt');
+    // Delivered side by side, in either order: each found by its subject.
+    const week = smtp.to('tecnica@iota.gt').find((mail) => mail.subject === '[Pasarela de pruebas] Un token vence en 7 días');
     expect(week!.subject).toBe('[Pasarela de pruebas] Un token vence en 7 días');
     expect(mimePart(week!.raw, 'text/plain')!.body.toString('utf8')).toContain(`El token «Producción» (${created.value.view.tokenPrefix}…) de «iota» deja de funcionar el`);
     expect(smtp.to('pagos@iota.gt')).toHaveLength(0);
@@ -313,9 +318,13 @@ describe('tokens', () => {
     expect(await notifyExpiringTokens(notifier, dayBefore)).toBe(1);
     expect(await notifyExpiringTokens(notifier, new Date(dayBefore.getTime() + 3_600_000))).toBe(0);
     rows = await deliverAll(iota.id);
-    expect(rows).toHaveLength(4);
-    expect(smtp.to('tecnica@iota.gt').map((mail) => mail.subject)).toEqual(['[Pasarela de pruebas] Un token vence en 7 días', '[Pasarela de pruebas] Un token vence mañana']);
-    expect(iota.webhook!.received.map((request) => [request.body.tipo, (request.body as unknown as { datos: { aviso: string } }).datos.aviso])).toEqual([
+    expect(rows).toHaveLength(6);
+    const subjects = smtp.to('tecnica@iota.gt').map((mail) => mail.subject);
+    expect(subjects.filter((subject) => subject === '[Pasarela de pruebas] Se creó un token')).toHaveLength(1);
+    expect(subjects.filter((subject) => subject !== '[Pasarela de pruebas] Se creó un token')).toEqual(['[Pasarela de pruebas] Un token vence en 7 días', '[Pasarela de pruebas] Un token vence mañana']);
+    const received = iota.webhook!.received.map((request) => [request.body.tipo, (request.body as unknown as { datos: { aviso?: string } }).datos.aviso]);
+    expect(received.filter(([tipo]) => tipo === 'token_creado')).toHaveLength(1);
+    expect(received.filter(([tipo]) => tipo !== 'token_creado')).toEqual([
       ['token_por_vencer', '7d'],
       ['token_por_vencer', '1d'],
     ]);
@@ -329,10 +338,62 @@ describe('tokens', () => {
     expect((await revokeToken(TEST_ACTOR, kappa.id, created.value.view.id)).ok).toBe(false);
     expect(await notifyExpiringTokens(notifier)).toBe(0);
     const rows = await deliverAll(kappa.id);
-    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([['token_revoked', 'technical', 'sent']]);
-    const [mail] = smtp.to('tecnica@kappa.gt');
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([
+      ['token_created', 'technical', 'sent'],
+      ['token_revoked', 'technical', 'sent'],
+    ]);
+    const mail = smtp.to('tecnica@kappa.gt').find((each) => each.subject !== '[Pasarela de pruebas] Se creó un token');
     expect(mail!.subject).toBe('[Pasarela de pruebas] Un token fue revocado');
     expect(mimePart(mail!.raw, 'text/plain')!.body.toString('utf8')).toContain('fue revocado y ya no funciona');
+  });
+});
+
+describe('credential changes (issue 34): created, rotated, allow-list changed', () => {
+  const PORTAL_PERSON = (integration: { id: number; nombre: string }) =>
+    ({ kind: 'integrator', id: 77, email: 'dev@credenciales.gt', integrationId: integration.id, integrationName: integration.nombre }) as const;
+
+  it('from the portal or the console, the technical contact and the webhook are told of each, once, with who made it', async () => {
+    const credenciales = await integrationWithContacts('credenciales', { webhook: true });
+    const created = await createToken(PORTAL_PERSON(credenciales), credenciales.id, { label: 'Servidor nuevo' });
+    if (!created.ok) throw new Error(created.error.message);
+    const rotated = await rotateToken(TEST_ACTOR, credenciales.id, { tokenId: created.value.view.id, overlap: '24h' });
+    if (!rotated.ok) throw new Error(rotated.error.message);
+    expect((await setAllowedNetworks(PORTAL_PERSON(credenciales), credenciales.id, ['203.0.113.7', '198.51.100.0/24'])).ok).toBe(true);
+
+    const rows = await deliverAll(credenciales.id);
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([
+      ['token_created', 'technical', 'sent'],
+      ['token_created', 'webhook', 'sent'],
+      ['token_rotated', 'technical', 'sent'],
+      ['token_rotated', 'webhook', 'sent'],
+      ['allow_list_changed', 'technical', 'sent'],
+      ['allow_list_changed', 'webhook', 'sent'],
+    ]);
+    // Delivered side by side, in any order: each found by its subject, once.
+    const mails = smtp.to('tecnica@credenciales.gt');
+    const subjects = ['Se creó un token', 'Se rotó un token', 'Cambió la lista de direcciones IP permitidas'].map((title) => `[Pasarela de pruebas] ${title}`);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual([...subjects].sort());
+    const [createdText, rotatedText, listText] = subjects.map((subject) => mimePart(mails.find((mail) => mail.subject === subject)!.raw, 'text/plain')!.body.toString('utf8'));
+    expect(createdText).toContain(`Se creó el token «Servidor nuevo» (${created.value.view.tokenPrefix}…) de «credenciales» (lo creó dev@credenciales.gt, en el portal).`);
+    expect(rotatedText).toContain(`(lo rotó la administración del servicio): el nuevo es «Servidor nuevo» (${rotated.value.view.tokenPrefix}…) y el anterior sigue funcionando hasta el`);
+    expect(listText).toContain('la API ahora solo acepta sus consultas desde 203.0.113.7, 198.51.100.0/24.');
+    // The secret itself is never in what is sent.
+    for (const text of [createdText, rotatedText, listText]) expect(text).not.toContain(created.value.token);
+    expect(smtp.to('pagos@credenciales.gt')).toHaveLength(0);
+    expect(credenciales.webhook!.received.map((request) => request.body.tipo).sort()).toEqual(['lista_ip_cambiada', 'token_creado', 'token_rotado']);
+    expect(credenciales.webhook!.received.every((request) => request.signed)).toBe(true);
+  });
+
+  it('is not sent to a recipient who turned that kind off', async () => {
+    const sinListas = await integrationWithContacts('sin-listas');
+    const everythingButListChanges = new Set(['billing', 'technical', 'webhook'].flatMap((recipient) => kindsFor(recipient as 'billing').map((kind) => `${recipient}:${kind}`)));
+    everythingButListChanges.delete('technical:allow_list_changed');
+    expect(await setNotificationOptOuts(TEST_ACTOR, sinListas.id, everythingButListChanges)).toEqual({ ok: true, value: { changed: true } });
+    expect((await setAllowedNetworks(TEST_ACTOR, sinListas.id, ['203.0.113.7'])).ok).toBe(true);
+    expect((await createToken(TEST_ACTOR, sinListas.id, { label: 'Otro' })).ok).toBe(true);
+    const rows = await deliverAll(sinListas.id);
+    expect(rows.map((row) => [row.condition, row.recipient])).toEqual([['token_created', 'technical']]);
+    expect(smtp.to('tecnica@sin-listas.gt').map((mail) => mail.subject)).toEqual(['[Pasarela de pruebas] Se creó un token']);
   });
 });
 

@@ -11,8 +11,8 @@ import { formatQuetzales } from '@/lib/money';
 import { detailsFormFields } from '@/lib/integration-details/form';
 import { parseIntegrationDetails } from '@/lib/integration-details/service';
 import { createToken, revokeToken } from '@/lib/credentials/tokens';
-import { OVERLAP_PRESET_NAMES, OVERLAP_PRESETS, type OverlapPreset } from '@/lib/credentials/token-state';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/credentials/form-fields';
+import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/credentials/answers';
 import { integrationPaths } from '@/lib/console/integration-sections';
 import {
   booleanField,
@@ -129,39 +129,20 @@ export const adjustBalanceAction = consoleAction(
   },
 );
 
-const overlapField = z.enum(OVERLAP_PRESET_NAMES as [OverlapPreset, ...OverlapPreset[]], { error: 'Elige cuánto tiempo sigue funcionando el token anterior.' });
-
 export const rotateTokenAction = consoleAction(
   {
     role: 'admin',
     schema: z.object({
       integrationId: idField,
       tokenId: z.preprocess((value) => (value === '' ? undefined : value), idField.optional()),
-      superposicion: z.preprocess((value) => (value === '' || value === undefined ? 'none' : value), overlapField),
+      superposicion: overlapField,
     }),
   },
   async ({ integrationId, tokenId, superposicion }, user) => {
     const result = await rotateToken(user.actor, integrationId, { tokenId, overlap: superposicion });
     if (result.ok) refreshIntegration(integrationId);
-    return fromResult(result, ({ token, replaced }) => ({
-      message:
-        OVERLAP_PRESETS[superposicion] === 0 || !replaced.expiresAt
-          ? 'Token rotado: el anterior ya no funciona.'
-          : `Token rotado: el anterior sigue funcionando hasta el ${formatDateTime(replaced.expiresAt)}.`,
-      data: { token },
-    }));
+    return fromResult(result, ({ token, replaced }) => ({ message: tokenRotatedMessage(superposicion, replaced), data: { token } }));
   },
-);
-
-/** The end of a day in Guatemala (UTC-6 all year), for "vence el" dates typed in the console. */
-const expiryDateField = z.preprocess(
-  (value) => (value === '' || value === undefined ? undefined : value),
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe la fecha como AAAA-MM-DD.')
-    .transform((day) => new Date(`${day}T23:59:59.999-06:00`))
-    .refine((date) => !Number.isNaN(date.getTime()) && date.getTime() > Date.now(), 'El vencimiento debe ser una fecha futura.')
-    .optional(),
 );
 
 export const createTokenAction = consoleAction(
@@ -169,14 +150,14 @@ export const createTokenAction = consoleAction(
     role: 'admin',
     schema: z.object({
       integrationId: idField,
-      etiqueta: z.string({ error: 'Escribe un nombre para el token.' }).trim().min(1, 'Escribe un nombre para el token (por ejemplo «Producción»).').max(60, 'El nombre admite hasta 60 caracteres.'),
-      vence: expiryDateField,
+      etiqueta: tokenLabelField,
+      vence: tokenExpiryDateField,
     }),
   },
   async ({ integrationId, etiqueta, vence }, user) => {
     const result = await createToken(user.actor, integrationId, { label: etiqueta, expiresAt: vence ?? null });
     if (result.ok) refreshIntegration(integrationId);
-    return fromResult(result, ({ token, view }) => ({ message: `Token «${view.label}» creado.`, data: { token } }));
+    return fromResult(result, ({ token, view }) => ({ message: tokenCreatedMessage(view), data: { token } }));
   },
 );
 
@@ -185,22 +166,17 @@ export const revokeTokenAction = consoleAction(
   async ({ integrationId, tokenId }, user) => {
     const result = await revokeToken(user.actor, integrationId, tokenId);
     if (result.ok) refreshIntegration(integrationId);
-    return fromResult(result, (token) => ({ message: `Token «${token.label}» revocado: ya no funciona en ninguna instancia.`, data: undefined }));
+    return fromResult(result, (token) => ({ message: tokenRevokedMessage(token), data: undefined }));
   },
 );
 
 export const setAllowedNetworksAction = consoleAction(
-  { role: 'admin', schema: z.object({ integrationId: idField, direcciones: z.string().max(10_000, 'Demasiado texto.').default('') }) },
+  { role: 'admin', schema: z.object({ integrationId: idField, direcciones: allowListTextField }) },
   async ({ integrationId, direcciones }, user) => {
     const result = await setAllowedNetworks(user.actor, integrationId, direcciones);
     if (result.ok) refreshIntegration(integrationId);
     if (!result.ok && result.error.code === 'invalid') return { ok: false, message: 'Revisa las direcciones.', fieldErrors: { direcciones: result.error.message } };
-    return fromResult(result, (integration) => ({
-      message: integration.allowedNetworks.length
-        ? `Lista guardada: solo se aceptan solicitudes desde ${integration.allowedNetworks.length === 1 ? 'esa dirección' : `esas ${integration.allowedNetworks.length} entradas`}.`
-        : 'Lista vacía: se aceptan solicitudes desde cualquier dirección.',
-      data: undefined,
-    }));
+    return fromResult(result, (integration) => ({ message: allowListSavedMessage(integration.allowedNetworks), data: undefined }));
   },
 );
 

@@ -1,28 +1,37 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { AllowListForm } from '@/components/credentials/allow-list-form';
+import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';
 import { TokensTable } from '@/components/credentials/tokens-table';
-import { portalCredentials } from '@/lib/portal/credentials';
-import { CREDENTIAL_READERS } from '@/lib/portal/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { portalCredentials, type PortalToken } from '@/lib/portal/credentials';
+import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/portal/roles';
+import { requestAllowListAddress, requirePortalPage } from '@/lib/portal/session';
+import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenAction, setPortalAllowListAction } from './actions';
 
 export const metadata: Metadata = { title: 'Credenciales' };
 
-// Credenciales, read only: how the session's integration proves who it is to the API. A token's
-// secret was shown once, when it was issued; here only its label and prefix identify it.
+function choices(tokens: PortalToken[]) {
+  return tokens.map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix }));
+}
+
+// Credenciales: how the session's integration proves who it is to the API, and (for owners and
+// developers) where they create, rotate and revoke its tokens and edit its IP allow-list themselves. A token's secret is shown
+// once, when it is issued; here only its label and prefix identify it.
 export default async function PortalCredentialsPage() {
   const user = await requirePortalPage(CREDENTIAL_READERS);
   const { tokens, allowedNetworks } = await portalCredentials(user);
+  const manages = CREDENTIAL_MANAGERS.includes(user.role);
   return (
     <>
       <PageHeader
         title="Credenciales"
-        description="Los tokens con que tu sistema llama a la API y las direcciones desde las que puede llamarla. Para crear, rotar o revocar un token, o cambiar las direcciones, escribe al equipo del servicio."
+        description="Los tokens con que tu sistema llama a la API y las direcciones desde las que puede llamarla. Las consultas habilitadas, la tarifa y la desactivación de la integración las cambia el equipo del servicio: escríbele si las necesitas."
       />
       <section className="card" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Tokens</h2>
         <p className="small muted">
-          El token completo solo se muestra una vez, al crearlo; aquí lo reconoces por su prefijo. Al rotar, el anterior sigue funcionando un tiempo para que cambies tu
-          sistema sin cortar el servicio. El último uso se actualiza cada minuto como máximo.
+          El token completo solo se muestra una vez, al crearlo; aquí lo reconoces por su prefijo. Al rotar, el anterior puede seguir funcionando un tiempo para que
+          cambies tu sistema sin cortar el servicio. El último uso se actualiza cada minuto como máximo.
         </p>
         {tokens.length === 0 ? (
           <EmptyState title="Tu integración no tiene tokens." />
@@ -32,6 +41,22 @@ export default async function PortalCredentialsPage() {
             prefix={{ heading: 'Prefijo', copyable: false }}
             testIds={{ table: 'portal-tokens', prefix: 'portal-token-prefix' }}
           />
+        )}
+        {manages && (
+          <div className="grid grid-3">
+            <div>
+              <h3>Nuevo token</h3>
+              <NewTokenForm create={createPortalTokenAction} />
+            </div>
+            <div>
+              <h3>Rotar un token</h3>
+              <RotateTokenForm tokens={choices(tokens.filter((token) => token.state === 'active'))} rotate={rotatePortalTokenAction} />
+            </div>
+            <div>
+              <h3>Revocar un token</h3>
+              <RevokeTokenForm tokens={choices(tokens.filter((token) => token.state === 'active' || token.state === 'ending'))} revoke={revokePortalTokenAction} />
+            </div>
+          </div>
         )}
       </section>
       <section className="card" aria-labelledby="networks-title">
@@ -48,6 +73,7 @@ export default async function PortalCredentialsPage() {
             </ul>
           </>
         )}
+        {manages && <AllowListForm allowedNetworks={allowedNetworks} clientAddress={await requestAllowListAddress()} save={setPortalAllowListAction} />}
       </section>
     </>
   );

@@ -1,7 +1,7 @@
 import { TokensTable, type TokenRow } from '@/components/credentials/tokens-table';
 import type { TokenView } from '@/lib/credentials/tokens';
 import { createTokenAction, revokeTokenAction, rotateTokenAction } from '../actions';
-import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from './token-actions';
+import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';
 
 /**
  * The integration's tokens: what each is called, when it was created and last used (up to a
@@ -21,19 +21,19 @@ export function TokensSection({ integrationId, tokens, isAdmin }: { integrationI
         <div className="grid grid-3">
           <div>
             <h3>Rotar un token</h3>
-            <RotateTokenForm integrationId={integrationId} tokens={choices(tokens.filter((token) => token.state === 'active'))} rotate={rotateTokenAction} />
+            <RotateTokenForm scope={{ integrationId }} tokens={choices(tokens.filter((token) => token.state === 'active'))} rotate={rotateTokenAction} />
           </div>
           <div>
             <h3>Revocar un token</h3>
             <RevokeTokenForm
-              integrationId={integrationId}
+              scope={{ integrationId }}
               tokens={choices(tokens.filter((token) => token.state === 'active' || token.state === 'ending'))}
               revoke={revokeTokenAction}
             />
           </div>
           <div>
             <h3>Nuevo token</h3>
-            <NewTokenForm integrationId={integrationId} create={createTokenAction} />
+            <NewTokenForm scope={{ integrationId }} create={createTokenAction} />
           </div>
         </div>
       )}

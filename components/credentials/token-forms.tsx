@@ -5,11 +5,20 @@ import { SecretReveal } from '@/components/console/secret-reveal';
 import type { ActionResult } from '@/lib/auth/action';
 import { OVERLAP_LABELS, OVERLAP_PRESET_NAMES } from '@/lib/credentials/token-state';
 
+// The token forms of the console's "Credenciales" section and of the portal's page (issue 34): the
+// same questions before a rotation or a revocation, the same one-time reveal of a new secret.
+
 type TokenAction<T> = (input: unknown) => Promise<ActionResult<T>>;
 
 const OVERLAP_OPTIONS = OVERLAP_PRESET_NAMES.map((preset) => ({ value: preset, label: OVERLAP_LABELS[preset] }));
 
 type TokenChoice = { id: number; label: string; prefix: string };
+
+/**
+ * What the console sends beside the fields (the integration it is on); the portal sends nothing:
+ * its integration is always the session's.
+ */
+type Scope = { integrationId: number } | undefined;
 
 const tokenOptions = (tokens: TokenChoice[]) => tokens.map((token) => ({ value: String(token.id), label: `${token.label} · ${token.prefix}` }));
 
@@ -18,11 +27,11 @@ const tokenOptions = (tokens: TokenChoice[]) => tokens.map((token) => ({ value: 
  * here. One form below the table, not one per row: the row of the rotated token changes when the
  * page refreshes, and the new token must stay on screen until it has been copied.
  */
-export function RotateTokenForm({ integrationId, tokens, rotate }: { integrationId: number; tokens: TokenChoice[]; rotate: TokenAction<{ token: string }> }) {
+export function RotateTokenForm({ scope, tokens, rotate }: { scope?: Scope; tokens: TokenChoice[]; rotate: TokenAction<{ token: string }> }) {
   return (
     <ActionForm
       action={rotate}
-      hidden={{ integrationId }}
+      hidden={scope}
       submitLabel="Rotar token"
       pendingLabel="Rotando…"
       submitClassName="secondary"
@@ -37,11 +46,11 @@ export function RotateTokenForm({ integrationId, tokens, rotate }: { integration
 }
 
 /** Revoking: immediate on every instance. */
-export function RevokeTokenForm({ integrationId, tokens, revoke }: { integrationId: number; tokens: TokenChoice[]; revoke: TokenAction<undefined> }) {
+export function RevokeTokenForm({ scope, tokens, revoke }: { scope?: Scope; tokens: TokenChoice[]; revoke: TokenAction<undefined> }) {
   return (
     <ActionForm
       action={revoke}
-      hidden={{ integrationId }}
+      hidden={scope}
       submitLabel="Revocar token"
       pendingLabel="Revocando…"
       submitClassName="danger secondary"
@@ -53,11 +62,11 @@ export function RevokeTokenForm({ integrationId, tokens, revoke }: { integration
 }
 
 /** A further token (a second system, a staging environment), shown once. */
-export function NewTokenForm({ integrationId, create }: { integrationId: number; create: TokenAction<{ token: string }> }) {
+export function NewTokenForm({ scope, create }: { scope?: Scope; create: TokenAction<{ token: string }> }) {
   return (
     <ActionForm
       action={create}
-      hidden={{ integrationId }}
+      hidden={scope}
       submitLabel="Crear token"
       pendingLabel="Creando…"
       resetOnSuccess

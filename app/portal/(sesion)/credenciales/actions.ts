@@ -1,0 +1,64 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { fromResult } from '@/lib/auth/action';
+import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/credentials/answers';
+import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/credentials/form-fields';
+import { idField } from '@/lib/console/form-schemas';
+import { portalAction } from '@/lib/portal/action';
+import { createPortalToken, revokePortalToken, rotatePortalToken, setPortalAllowList } from '@/lib/portal/credentials';
+import { CREDENTIAL_MANAGERS } from '@/lib/portal/roles';
+import { requestAllowListAddress } from '@/lib/portal/session';
+
+// "Credenciales": owners and developers create, rotate and revoke their integration's tokens and
+// edit its IP allow-list (issue 34, point 1). Billing users are refused here, on the server, whatever their browser sends.
+// The integration is always the session's; a token id of another integration is answered as one
+// that does not exist.
+
+const refresh = () => revalidatePath('/portal/credenciales');
+
+/** A token id as the table holds them (integer): a larger one names nothing, and is answered so. */
+const tokenIdField = idField.max(2_147_483_647, 'Identificador inválido.');
+
+export const createPortalTokenAction = portalAction(
+  { roles: CREDENTIAL_MANAGERS, schema: z.object({ etiqueta: tokenLabelField, vence: tokenExpiryDateField }) },
+  async ({ etiqueta, vence }, user) => {
+    const result = await createPortalToken(user, { label: etiqueta, expiresAt: vence ?? null });
+    if (result.ok) refresh();
+    return fromResult(result, ({ token, view }) => ({ message: tokenCreatedMessage(view), data: { token } }));
+  },
+);
+
+export const rotatePortalTokenAction = portalAction(
+  { roles: CREDENTIAL_MANAGERS, schema: z.object({ tokenId: tokenIdField, superposicion: overlapField }) },
+  async ({ tokenId, superposicion }, user) => {
+    const result = await rotatePortalToken(user, tokenId, superposicion);
+    if (result.ok) refresh();
+    return fromResult(result, ({ token, replaced }) => ({ message: tokenRotatedMessage(superposicion, replaced), data: { token } }));
+  },
+);
+
+export const revokePortalTokenAction = portalAction({ roles: CREDENTIAL_MANAGERS, schema: z.object({ tokenId: tokenIdField }) }, async ({ tokenId }, user) => {
+  const result = await revokePortalToken(user, tokenId);
+  if (result.ok) refresh();
+  return fromResult(result, (token) => ({ message: tokenRevokedMessage(token), data: undefined }));
+});
+
+export const setPortalAllowListAction = portalAction(
+  {
+    roles: CREDENTIAL_MANAGERS,
+    schema: z.object({
+      direcciones: allowListTextField,
+      // Sent by the form's question when the list leaves out the address in use (and only then).
+      fueraDeLista: z.preprocess((value) => (value === '' ? undefined : value), z.literal('si').optional()),
+    }),
+  },
+  async ({ direcciones, fueraDeLista }, user) => {
+    const result = await setPortalAllowList(user, direcciones, { clientAddress: await requestAllowListAddress(), leaveOutConfirmed: fueraDeLista === 'si' });
+    if (result.ok) refresh();
+    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: 'Revisa las direcciones.', fieldErrors: { direcciones: result.error.message } };
+    if (!result.ok && result.error.code === 'leaves_out_client') return { ok: false, message: result.error.message, fieldErrors: { direcciones: result.error.message } };
+    return fromResult(result, (integration) => ({ message: allowListSavedMessage(integration.allowedNetworks), data: undefined }));
+  },
+);

@@ -1,0 +1,195 @@
+// Credentials self-service in the portal (issue 34, point 1), in chromium at 1366 and 390 px with
+// axe: a developer creates a token (shown once, copied), rotates the integration's first token with
+// a 24 h overlap (the old and the new one both answer 200), then revokes the old one, refused at
+// once while the new one keeps working; an owner edits the IP allow-list, asked first when the list
+// would leave out the address the owner is using.
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { samplePopulation } from '../simulator/population';
+import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { ARTIFACTS_DIR } from './support/paths';
+
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
+/** Accepting hashes a password (scrypt, 128 MiB): on a loaded machine a step may take seconds. */
+const HASHING_STEP_MS = 30_000;
+const PASSWORD = 'quetzal sobre el cerro de la cruz';
+
+/** The latest invitation link the app printed for this address (development without SMTP). */
+async function printedInvitation(email: string): Promise<string> {
+  const log = path.join(ARTIFACTS_DIR, 'app-output.log');
+  const pattern = new RegExp(`Invitación al portal para ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    const found = [...fs.readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1];
+    if (found) return found;
+    await sleep(100);
+  }
+  throw new Error(`the app printed no link for ${email}`);
+}
+
+/** Axe and no sideways scrolling at 1366 and 390 px, with screenshots. */
+async function checkBothSizes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const [size, viewport] of [
+    ['1366', DESKTOP],
+    ['390', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    expect(await seriousAccessibilityViolations(page), `${name} ${size}`).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name} ${size}`).toBeLessThanOrEqual(0);
+    await screenshot(page, testInfo, `portal-${name}-${size}`);
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/** Accepts an invitation and lands on Inicio. */
+async function accept(page: Page, email: string, name: string, integration: string): Promise<void> {
+  await page.goto(await printedInvitation(email));
+  await page.getByLabel('Tu nombre').fill(name);
+  await page.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Repite la contraseña').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Crear mi cuenta' }).click();
+  await expect(page.getByRole('heading', { name: integration, level: 1 })).toBeVisible({ timeout: HASHING_STEP_MS });
+}
+
+/** Opens a portal section from the navigation (behind "Menú" on a phone). */
+async function openSection(page: Page, name: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menú' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name, exact: true }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+}
+
+test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; una propietaria edita las direcciones permitidas', async ({ browser, request }, testInfo) => {
+  test.setTimeout(300_000);
+  const { baseUrl, adminEmail, adminPassword } = settings();
+  const stamp = Date.now().toString(36);
+  const nombre = `credenciales-${stamp}`;
+  const developerEmail = `dev-credenciales-${stamp}@example.com`;
+  const ownerEmail = `duena-credenciales-${stamp}@example.com`;
+  const nit = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit;
+  /** A compliance lookup with the integration's login and this token, as its system makes it. */
+  const lookup = async (client: APIRequestContext, token: string) =>
+    (await client.post(`${baseUrl}/api/catalogos/omisos`, { headers: { 'x-integracion-login': nombre, 'x-integracion-token': token }, data: { nit } })).status();
+
+  // The administrator creates the integration (compliance lookups, Q 250.00) and invites the
+  // developer and the owner.
+  const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.1' } });
+  const admin = await adminContext.newPage();
+  await signInThroughForm(admin, adminEmail, adminPassword);
+  await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
+  await admin.getByLabel('Nombre (login)').fill(nombre);
+  await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
+  await admin.getByRole('checkbox', { name: /Catálogo omisos/ }).check();
+  await admin.getByRole('button', { name: 'Crear integración' }).click();
+  const firstToken = (await admin.getByTestId('new-token').textContent())!.trim();
+  await admin.getByRole('link', { name: 'Ir a la integración' }).click();
+  await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
+  const id = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
+  await admin.goto(`${baseUrl}/admin/integraciones/${id}/portal`);
+  const users = admin.getByTestId('portal-users');
+  for (const [email, role] of [
+    [developerEmail, 'Desarrollador'],
+    [ownerEmail, 'Propietario'],
+  ] as const) {
+    await users.getByLabel('Correo de la persona').fill(email);
+    await users.getByLabel('Rol en el portal').selectOption({ label: role });
+    await users.getByRole('button', { name: 'Enviar invitación' }).click();
+    await expect(users.getByText(`Invitación creada para ${email}`)).toBeVisible();
+  }
+  await adminContext.close();
+  expect(await lookup(request, firstToken)).toBe(200);
+
+  const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.2' } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  const developer = await context.newPage();
+  await accept(developer, developerEmail, 'Desarrolladora de credenciales', nombre);
+  await openSection(developer, 'Credenciales');
+  await expect(developer.getByRole('main')).not.toContainText('escribe al equipo del servicio para crear');
+  await checkBothSizes(developer, testInfo, 'credenciales-desarrollador');
+
+  // A new token, shown once: copied, it answers at once; after a reload only its prefix is left.
+  await developer.getByTestId('token-label').fill('Servidor de reportes');
+  await developer.getByRole('button', { name: 'Crear token' }).click();
+  const created = developer.getByTestId('created-token');
+  await expect(created).toHaveText(/^tlk_/);
+  const newToken = (await created.textContent())!.trim();
+  await developer.locator('.secret').getByRole('button', { name: 'Copiar' }).click();
+  expect(await developer.evaluate(() => navigator.clipboard.readText())).toBe(newToken);
+  await checkBothSizes(developer, testInfo, 'credenciales-token-creado');
+  expect(await lookup(request, newToken)).toBe(200);
+  await developer.reload();
+  expect(await developer.content()).not.toContain(newToken);
+  await expect(developer.getByTestId('portal-tokens').locator('tr', { hasText: 'Servidor de reportes' })).toContainText(`${newToken.slice(0, 10)}…`);
+
+  // The first token rotated with 24 h of overlap: asked first; the old and the new both answer.
+  await developer.getByTestId('rotate-token-choice').selectOption({ label: `Principal · ${firstToken.slice(0, 10)}` });
+  await developer.getByTestId('rotate-overlap').selectOption('24h');
+  await developer.getByRole('button', { name: 'Rotar token' }).click();
+  const rotation = developer.getByRole('dialog');
+  await expect(rotation).toContainText(`¿Rotar el token «Principal» (${firstToken.slice(0, 10)}…)?`);
+  await expect(rotation).toContainText('sigue funcionando durante 24 horas');
+  await rotation.getByRole('button', { name: 'Rotar token' }).click();
+  const rotated = developer.getByTestId('rotated-token');
+  await expect(rotated).toHaveText(/^tlk_/);
+  const replacement = (await rotated.textContent())!.trim();
+  expect(await lookup(request, replacement)).toBe(200);
+  expect(await lookup(request, firstToken)).toBe(200);
+  // By the prefix column: the replacement's row names the old prefix too ("Reemplaza a …").
+  const oldRow = developer.getByTestId('portal-tokens').locator('tr').filter({ has: developer.getByTestId('portal-token-prefix').filter({ hasText: `${firstToken.slice(0, 10)}…` }) });
+  await expect(oldRow).toContainText('Reemplazado (en superposición)');
+
+  // The old one revoked at once, asked first: refused from then on; the replacement still works.
+  await developer.reload();
+  await developer.getByTestId('revoke-token-choice').selectOption({ label: `Principal · ${firstToken.slice(0, 10)}` });
+  await developer.getByRole('button', { name: 'Revocar token' }).click();
+  const revocation = developer.getByRole('dialog');
+  await expect(revocation).toContainText(`¿Revocar el token «Principal» (${firstToken.slice(0, 10)}…)?`);
+  await expect(revocation.getByRole('button', { name: 'Cancelar' })).toBeFocused();
+  await revocation.getByRole('button', { name: 'Revocar token' }).click();
+  await expect(developer.getByText('Token «Principal» revocado: ya no funciona en ninguna instancia.')).toBeVisible();
+  expect(await lookup(request, firstToken)).toBe(401);
+  expect(await lookup(request, replacement)).toBe(200);
+  expect(await lookup(request, newToken)).toBe(200);
+  await checkBothSizes(developer, testInfo, 'credenciales-revocado');
+  await context.close();
+
+  // The owner, whose browser comes from 10.63.0.3 (behind the app's one trusted proxy), edits the
+  // allow-list: a list without that address is asked about first, and not saved when cancelled.
+  const ownerContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.3' } });
+  const owner = await ownerContext.newPage();
+  await accept(owner, ownerEmail, 'Dueña de credenciales', nombre);
+  await openSection(owner, 'Credenciales');
+  const networks = owner.getByTestId('allowed-networks-input');
+  await expect(owner.getByText('Ahora estás conectado desde 10.63.0.3.')).toBeVisible();
+  await networks.fill('203.0.113.0/24');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  const question = owner.getByRole('dialog', { name: '¿Guardar una lista que deja fuera tu dirección?' });
+  await expect(question).toContainText('Ahora estás conectado desde 10.63.0.3, que la lista no incluye');
+  await expect(question.getByRole('button', { name: 'Cancelar' })).toBeFocused();
+  await checkBothSizes(owner, testInfo, 'credenciales-pregunta-direcciones');
+  await question.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(question).toBeHidden();
+  await owner.reload();
+  await expect(owner.getByTestId('portal-allowed-networks')).toContainText('cualquier dirección IP');
+
+  // A mistake is shown beside the field, in the console's words; nothing is saved.
+  await networks.fill('203.0.113.0/24, 10.63.0.300');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  await expect(owner.getByText('«10.63.0.300» no es una dirección IPv4 ni IPv6.')).toBeVisible();
+
+  // With the owner's address in it, saved without a question; the lookups from elsewhere (this
+  // test's own address, 127.0.0.1) are refused from then on, and accepted again once it is emptied.
+  await networks.fill('203.0.113.0/24, 10.63.0.3');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  await expect(owner.getByText('Lista guardada: solo se aceptan solicitudes desde esas 2 entradas.')).toBeVisible();
+  await expect(owner.getByTestId('portal-allowed-networks')).toContainText('203.0.113.0/24');
+  expect(await lookup(request, replacement)).toBe(401);
+  await checkBothSizes(owner, testInfo, 'credenciales-direcciones');
+  await networks.fill('');
+  await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
+  await expect(owner.getByText('Lista vacía: se aceptan solicitudes desde cualquier dirección.')).toBeVisible();
+  expect(await lookup(request, replacement)).toBe(200);
+  await ownerContext.close();
+});
