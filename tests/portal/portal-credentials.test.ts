@@ -11,13 +11,12 @@ import { auditLog, integrations, integrationTokens } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { leavesOutMessage, PORTAL_CREDENTIAL_MESSAGES } from '@/lib/portal/credentials';
-import { acceptInvitation, invitePortalUser } from '@/lib/portal/invitations';
-import { createTestIntegration, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { addPortalMember, PORTAL_PASSWORD, portalSignedIn } from '../support/people';
 import { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
-const PASSWORD = 'cafetal de altura junto al lago';
 const PAGE = '/portal/credenciales';
 const people = { ownerA: 'duena-credenciales@example.com', developerA: 'dev-credenciales@example.com', billingA: 'conta-credenciales@example.com' } as const;
 
@@ -25,21 +24,12 @@ let testDatabase: TestDatabase;
 let gateway: Gateway;
 let integrationA: TestIntegration;
 
-async function member(integration: TestIntegration, email: string, role: string): Promise<void> {
-  const printed: string[] = [];
-  const sent = await invitePortalUser({ kind: 'staff', actor: TEST_ACTOR, integrationId: integration.id }, { email, role }, { printer: (line) => printed.push(line) });
-  if (!sent.ok) throw new Error(sent.error.message);
-  const code = /codigo=([A-Za-z0-9_-]{43})/.exec(printed.at(-1) ?? '')![1]!;
-  const accepted = await acceptInvitation(code, { nombre: email.split('@')[0]!, clave: PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
-  if (!accepted.ok) throw new Error(accepted.error.message);
-}
-
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integrationA = await createTestIntegration('portal-credenciales-a', { balanceCentavos: 10_000 });
-  await member(integrationA, people.ownerA, 'propietario');
-  await member(integrationA, people.developerA, 'desarrollador');
-  await member(integrationA, people.billingA, 'facturacion');
+  await addPortalMember(integrationA, people.ownerA, 'propietario');
+  await addPortalMember(integrationA, people.developerA, 'desarrollador');
+  await addPortalMember(integrationA, people.billingA, 'facturacion');
   gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
@@ -47,14 +37,6 @@ afterAll(async () => {
   await gateway?.stop();
   await testDatabase?.cleanup();
 });
-
-let addresses = 0;
-async function signedIn(email: string): Promise<PortalClient> {
-  const client = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': `203.0.113.${++addresses}` });
-  const answer = await client.portalSignIn(email, PASSWORD);
-  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-  return client;
-}
 
 /** A server action's answer: its return value, the flight's line `1:…`. */
 function answerOf(flight: { text: string }): { ok: boolean; message?: string; data?: { token?: string } } {
@@ -82,7 +64,7 @@ async function auditOf(action: string) {
 describe('a developer of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let developer: PortalClient;
   beforeAll(async () => {
-    developer = await signedIn(people.developerA);
+    developer = await portalSignedIn(gateway.app.baseUrl, people.developerA);
   }, PROCESS_TEST_TIMEOUT_MS);
 
   it('creates a token that answers 200 at once, shown once and listed by its prefix, audited as the developer', async () => {
@@ -141,9 +123,10 @@ describe('an owner of A editing the IP allow-list', { timeout: PROCESS_TEST_TIME
   }
 
   it('saves the console’s validated list, and one leaving out the owner’s own address only when confirmed', async () => {
-    const owner = await signedIn(people.ownerA);
     // Behind one trusted proxy (TRUSTED_PROXY_HOPS=1) the owner's address is the one its proxy wrote.
-    const ownAddress = `203.0.113.${addresses}`;
+    const ownAddress = '203.0.113.77';
+    const owner = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': ownAddress });
+    expect((await owner.portalSignIn(people.ownerA, PORTAL_PASSWORD)).status).toBe(303);
     const page = await owner.request(PAGE);
     expect(page.text).toContain(`Ahora estás conectado desde ${ownAddress}.`);
     const freshToken = answerOf(await owner.serverAction(PAGE, 'createPortalTokenAction', { etiqueta: 'Para la lista', vence: '' })).data!.token!;
@@ -193,7 +176,7 @@ describe('a billing user of A, and no session', { timeout: PROCESS_TEST_TIMEOUT_
       ['revokePortalTokenAction', { tokenId: usable!.id }],
       ['setPortalAllowListAction', { direcciones: '198.51.100.0/24', fueraDeLista: 'si' }],
     ];
-    const billing = await signedIn(people.billingA);
+    const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
     expect((await billing.request(PAGE)).headers.get('location')).toBe('/portal/sin-permiso');
     const nobody = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': '203.0.113.250' });
     for (const [name, input] of tries) {
