@@ -12,6 +12,7 @@ import next from 'next';
 import pino from 'pino';
 import { runtimeDescription } from './lib/runtime/supported-node.mjs';
 import { baselineSecurityHeaders } from './lib/http/baseline-headers.mjs';
+import { markClientNavigation } from './lib/public-pages/client-navigation.mjs';
 
 // Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
@@ -130,6 +131,9 @@ const server = http.createServer(
   { ServerResponse: GatewayResponse, requestTimeout, headersTimeout: Math.min(20_000, requestTimeout), connectionsCheckingInterval: 1_000 },
   (request, response) => {
   request.headers['x-gateway-peer-ip'] = request.socket.remoteAddress ?? '';
+  // Next hides a client navigation's `rsc` header and `_rsc` query from proxy.ts; this mark (a
+  // client's own copy removed) keeps the page cache from answering it with HTML.
+  markClientNavigation(request);
   inFlight++;
   response.once('close', () => {
     inFlight--;
