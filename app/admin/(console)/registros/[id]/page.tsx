@@ -111,8 +111,9 @@ export default async function RecordPage({
               <Link href={integrationPath(record.integrationId)}>{record.integrationNombre}</Link>
             </dd>
             <dt>Consulta</dt>
-            <dd>
-              {LOOKUP_LABELS[record.lookup]} <span className="mono small muted">{LOOKUP_ROUTES[record.lookup]}</span>
+            <dd className="spans-row">
+              {LOOKUP_LABELS[record.lookup]}{' '}
+              <span className="mono small muted whole-value">{LOOKUP_ROUTES[record.lookup]}</span>
             </dd>
             <dt>Estado HTTP</dt>
             <dd>
@@ -165,9 +166,9 @@ export default async function RecordPage({
               )}
             </dd>
             <dt>Id de solicitud</dt>
-            <dd>
+            <dd className="spans-row">
               <span className="copyable">
-                <code className="mono small" data-testid="record-request-id">
+                <code className="mono small whole-value" data-testid="record-request-id">
                   {record.requestId}
                 </code>
                 <CopyButton text={record.requestId} accessibleName="Copiar el id de solicitud" />

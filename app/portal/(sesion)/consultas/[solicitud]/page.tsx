@@ -59,8 +59,9 @@ export default async function PortalRecordPage({
             <dt>Fecha</dt>
             <dd>{formatDateTime(record.createdAt)} (hora de Guatemala)</dd>
             <dt>Consulta</dt>
-            <dd>
-              {LOOKUP_LABELS[record.lookup]} <span className="mono small muted">{LOOKUP_ROUTES[record.lookup]}</span>
+            <dd className="spans-row">
+              {LOOKUP_LABELS[record.lookup]}{' '}
+              <span className="mono small muted whole-value">{LOOKUP_ROUTES[record.lookup]}</span>
             </dd>
             <dt>Estado HTTP</dt>
             <dd>
@@ -71,9 +72,9 @@ export default async function PortalRecordPage({
             <dt>Tarifa al consultar</dt>
             <dd>{record.tariffCentavos === null ? 'No aplica: esta consulta no se cobra' : formatQuetzales(record.tariffCentavos)}</dd>
             <dt>Id de solicitud</dt>
-            <dd>
+            <dd className="spans-row">
               <span className="copyable">
-                <code className="mono small" data-testid="record-request-id">
+                <code className="mono small whole-value" data-testid="record-request-id">
                   {record.requestId}
                 </code>
                 <CopyButton text={record.requestId} accessibleName="Copiar el id de solicitud" />
