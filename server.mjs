@@ -12,6 +12,8 @@ import next from 'next';
 import pino from 'pino';
 import { runtimeDescription } from './lib/runtime/supported-node.mjs';
 import { baselineSecurityHeaders } from './lib/http/baseline-headers.mjs';
+import { newRequestId } from './lib/http/new-request-id.mjs';
+import { markClientNavigation } from './lib/public-pages/client-navigation.mjs';
 
 // Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
@@ -52,6 +54,10 @@ const publicUrl = parseUrl(process.env.NEXTAUTH_URL);
 // answer lacks is added; one the app set (a page's nonce policy, an image's own policy) is kept.
 // A handful of hasHeader() calls per answer: the lookups set all of them and pay nothing more.
 const BASELINE_HEADERS = Object.entries(baselineSecurityHeaders({ https: publicUrl?.protocol === 'https:' }));
+// The answers this wrapper writes itself (a refusal, a request it could not read) carry a request id
+// like the app's (lib/http/request-id.ts): what an integrator quotes always leads somewhere; the
+// console's search says such an id never reached the app (lib/request-traces/untraced.ts).
+const REQUEST_ID_HEADER = 'x-request-id';
 const API_PATH = /^\/api(\/|\?|$)/;
 
 class GatewayResponse extends http.ServerResponse {
@@ -130,6 +136,9 @@ const server = http.createServer(
   { ServerResponse: GatewayResponse, requestTimeout, headersTimeout: Math.min(20_000, requestTimeout), connectionsCheckingInterval: 1_000 },
   (request, response) => {
   request.headers['x-gateway-peer-ip'] = request.socket.remoteAddress ?? '';
+  // Next hides a client navigation's `rsc` header and `_rsc` query from proxy.ts; this mark (a
+  // client's own copy removed) keeps the page cache from answering it with HTML.
+  markClientNavigation(request);
   inFlight++;
   response.once('close', () => {
     inFlight--;
@@ -185,7 +194,7 @@ const publicPagesWaiting = [];
 async function inPublicPageTurn(request, response) {
   if (publicPagesRunning >= PUBLIC_PAGE_CONCURRENCY) {
     if (publicPagesWaiting.length >= PUBLIC_PAGE_QUEUE) {
-      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' });
+      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', [REQUEST_ID_HEADER]: newRequestId() });
       response.end('El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.');
       return;
     }
@@ -279,6 +288,22 @@ function answerProbe(request, response) {
   if (waitMs > 0) setTimeout(answer, waitMs);
   else answer();
 }
+// A request Node could not read (malformed: 400; headers past its limit: 431; not all here within
+// REQUEST_RECEIVE_TIMEOUT_MS: 408) is answered here, as Node would (then the connection closes),
+// but with a request id and the baseline headers: Node's own answer carries no header at all.
+const CLIENT_ERROR_ANSWERS = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+server.on('clientError', (error, socket) => {
+  // No one to answer (a reset, a closed socket), or an answer already under way: Node's own rule.
+  if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) {
+    const headers = [['Connection', 'close'], ['Content-Length', '0'], ['Cache-Control', 'no-store'], [REQUEST_ID_HEADER, newRequestId()], ...BASELINE_HEADERS];
+    socket.write(`HTTP/1.1 ${CLIENT_ERROR_ANSWERS[error.code] ?? '400 Bad Request'}\r\n${headers.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n`);
+  }
+  socket.destroy();
+});
 // Longer than common load balancer idle timeouts, so they close idle connections first.
 server.keepAliveTimeout = 65_000;
 // A port someone else holds is a setting to change, said as such (not a stack trace).
@@ -317,12 +342,12 @@ function answerAsteriskForm(request, response) {
     response.end();
     return;
   }
-  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', [REQUEST_ID_HEADER]: newRequestId() });
   response.end('Bad request: only OPTIONS may ask for "*".\n');
 }
 
 function refuseMisdirected(response) {
-  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close', [REQUEST_ID_HEADER]: newRequestId() });
   response.end('Bad request: the request names a host this gateway does not serve.\n');
 }
 

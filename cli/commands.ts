@@ -47,6 +47,7 @@ import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, 
 import type { DetailField } from '@/lib/integration-details/schemas';
 import { describeRequestTrace } from '@/lib/request-traces/describe';
 import { requestTrace } from '@/lib/request-traces/read';
+import { untracedAnswersText } from '@/lib/request-traces/untraced';
 import { isPlausibleRequestId, typedRequestId } from '@/lib/request-ids/typed';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { resealRecords } from '@/lib/personal-data/reseal';
@@ -555,7 +556,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const none = trace
       ? `Ninguna consulta registrada tiene ese id: ${describeRequestTrace(trace)}.`
       : requestId
-        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${env().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelve a buscarla), o llegó con más de ${env().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada.`
+        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${env().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelve a buscarla), o llegó con más de ${env().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}`
         : 'No hay consultas registradas.';
     return { data: records, text: text || none };
   },

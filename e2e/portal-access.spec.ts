@@ -7,7 +7,8 @@
 // 502, whose x-request-id it logs): the owner sees the balance they left and the use per day, finds
 // the failed query by that id (why it failed, not charged) and downloads last month's statement as a
 // PDF. It invites a billing person, who accepts on a phone, reads the movements and finds no
-// Consultas, team or credentials page ("Sin permiso"). Every page is checked with axe and for
+// Consultas, team or credentials page ("Sin permiso"); the owner cancels an invitation and removes the
+// billing person, reading each confirmation once the row is gone. Every page is checked with axe and for
 // sideways scrolling at 1366 and 390 px, with screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -283,6 +284,29 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await admin.reload();
   await expect(admin.getByTestId('portal-users-list')).toContainText(ownerEmail);
   await expect(admin.getByTestId('portal-users-list')).toContainText(billingEmail);
+
+  // The owner invites someone by mistake and cancels it, then takes the billing person off the
+  // team: each row goes, and the page still says what was done (a notice inside the row went with it).
+  const mistakenEmail = `equivocado-${stamp}@example.com`;
+  await owner.goto(`${baseUrl}/portal/equipo`);
+  await owner.getByTestId('invite-email').fill(mistakenEmail);
+  await owner.getByRole('button', { name: 'Enviar invitación' }).click();
+  await expect(owner.getByText(`Invitación creada para ${mistakenEmail}`)).toBeVisible();
+  const mistaken = owner.getByTestId('team-invitations').locator('tr', { hasText: mistakenEmail });
+  await mistaken.getByRole('button', { name: 'Cancelar invitación' }).click();
+  await owner.getByRole('dialog').getByRole('button', { name: 'Cancelar invitación' }).click();
+  await expect(mistaken).toHaveCount(0);
+  await expect(owner.getByRole('status').filter({ hasText: `Invitación a ${mistakenEmail} cancelada: su enlace ya no sirve.` })).toBeVisible();
+  const billingRow = owner.getByTestId('team-members').locator('tr', { hasText: billingEmail });
+  await billingRow.getByRole('button', { name: 'Quitar del equipo' }).click();
+  await owner.getByRole('dialog').getByRole('button', { name: 'Quitar del equipo' }).click();
+  await expect(billingRow).toHaveCount(0);
+  await expect(
+    owner.getByRole('status').filter({ hasText: 'Persona de facturación ya no es parte del equipo; sus sesiones se cerraron. Los tokens de la integración siguen funcionando.' }),
+  ).toBeVisible();
+  // The first notice went when the next action started: one notice, about the last thing done.
+  await expect(owner.getByRole('status').filter({ hasText: 'cancelada' })).toHaveCount(0);
+  await checkBothSizes(owner, testInfo, 'equipo-quitado');
 
   await billingContext.close();
   await ownerContext.close();

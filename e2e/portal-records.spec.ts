@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
-import { csvRows, settings, signInThroughForm } from './support/console';
-import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole } from './support/portal';
+import { csvRows, expectKeptWhole, settings, signInThroughForm } from './support/console';
+import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, PHONE } from './support/portal';
 
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
 const FAILING_NIT = FAULT_IDENTIFIERS.server_error.nit;
@@ -59,6 +59,11 @@ test('el propietario encuentra una consulta fallida por su id de solicitud, ve q
   await expect(owner.getByTestId('record-charged')).toHaveText('Sin cobro. Solo se cobra una respuesta 200 y esta terminó en 502: la reserva se liberó.');
   await expect(owner.getByTestId('record-nit')).not.toContainText(FAILING_NIT);
   await checkBothSizes(owner, testInfo, 'consulta');
+  // On a phone the route and the request id are read and copied as one word: never split inside one.
+  await owner.setViewportSize(PHONE);
+  await expectKeptWhole(owner.getByTestId('record-detail').getByText('/api/catalogos/omisos', { exact: true }), 'route');
+  await expectKeptWhole(owner.getByTestId('record-request-id'), 'request id');
+  await owner.setViewportSize(DESKTOP);
 
   // "Mostrar" with a reason: the NIT as it was sent, once the access is logged.
   await owner.getByTestId('reveal-start').click();

@@ -2,10 +2,11 @@
 // (issue 24, defects 6 and 15), in chromium at 1366 and 390 px: a catalog 200 that came back empty
 // says so and that it was charged, with `actualizado` and whether `date_of_birth` was sent; the
 // charge is one line with the movements behind it adding up; a failure is explained in Spanish
-// with the source's English detail folded under "Detalle técnico". Nothing scrolls sideways.
+// with the source's English detail folded under "Detalle técnico". Nothing scrolls sideways, and
+// the route and the request id are never split inside a word.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
-import { demoToken, screenshot, settings, signInThroughForm } from './support/console';
+import { demoToken, expectKeptWhole, screenshot, settings, signInThroughForm } from './support/console';
 
 async function lookup(request: APIRequestContext, path: string, body: unknown, status: number): Promise<string> {
   const response = await request.post(`${settings().baseUrl}/api${path}`, {
@@ -44,6 +45,9 @@ for (const [width, height] of [
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     // Values stay readable on a phone: the labels' column does not squeeze them to a few letters a line.
     expect((await page.getByTestId('record-answer').boundingBox())!.width).toBeGreaterThan(120);
+    // The route and the request id are read and copied as one word: never split inside one.
+    await expectKeptWhole(page.getByTestId('record-detail').getByText('/api/catalogos/rtu', { exact: true }), 'route');
+    await expectKeptWhole(page.getByTestId('record-request-id'), 'request id');
     await screenshot(page, testInfo, `registro-respuesta-vacia-${width}`);
 
     await page.goto(`${baseUrl}/admin/registros?${new URLSearchParams({ identificador: failed })}`);

@@ -38,8 +38,8 @@ export function RecordDetailList({ record, integration, answer, children }: { re
         </>
       )}
       <dt>Consulta</dt>
-      <dd>
-        {LOOKUP_LABELS[record.lookup]} <span className="mono small muted">{LOOKUP_ROUTES[record.lookup]}</span>
+      <dd className="spans-row">
+        {LOOKUP_LABELS[record.lookup]} <span className="mono small muted whole-value">{LOOKUP_ROUTES[record.lookup]}</span>
       </dd>
       <dt>Estado HTTP</dt>
       <dd>
@@ -55,9 +55,9 @@ export function RecordDetailList({ record, integration, answer, children }: { re
       <dd>{record.responseTimeMs.toLocaleString('es-GT')} ms</dd>
       {children}
       <dt>Id de solicitud</dt>
-      <dd>
+      <dd className="spans-row">
         <span className="copyable">
-          <code className="mono small" data-testid="record-request-id">
+          <code className="mono small whole-value" data-testid="record-request-id">
             {record.requestId}
           </code>
           <CopyButton text={record.requestId} accessibleName="Copiar el id de solicitud" />

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, request, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, request, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { REPO_ROOT, SCREENSHOTS_DIR } from './paths';
 
 export function settings() {
@@ -153,6 +153,45 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The text of each line an element's text is laid out on, as the reader sees it: each character's
+ * box, from a Range, starts a new line when it sits lower than the previous one.
+ */
+export async function laidOutLines(locator: Locator): Promise<string[]> {
+  return locator.evaluate((element) => {
+    const lines: string[] = [];
+    let lineTop: number | undefined;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let index = 0; index < text.length; index++) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const box = range.getClientRects().item(0);
+        // Collapsed white space has no box.
+        if (!box) continue;
+        if (lineTop === undefined || box.top > lineTop + box.height / 2) {
+          lines.push('');
+          lineTop = box.top;
+        }
+        lines.push(`${lines.pop() ?? ''}${text.charAt(index)}`);
+      }
+    }
+    return lines;
+  });
+}
+
+/** A value read as one word (a route, a request id) on one line, or broken only after a `/`. */
+export async function expectKeptWhole(locator: Locator, what: string): Promise<void> {
+  const lines = await laidOutLines(locator);
+  expect(lines.join('').replace(/\s/g, ''), what).toBe(((await locator.textContent()) ?? '').replace(/\s/g, ''));
+  expect(
+    lines.slice(0, -1).filter((line) => !line.endsWith('/')),
+    `${what} broken inside a word: ${JSON.stringify(lines)}`,
+  ).toEqual([]);
 }
 
 /** The rows of a CSV file (RFC 4180: quoted fields may hold commas, quotes and line breaks), keyed by its header. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cutAtNonce, joinedBody, pageAnswer, type CachedPage } from './cache';
+import { CLIENT_NAVIGATION_HEADER } from './client-navigation.mjs';
 import { answerableFromCache, isSignInPage } from './pages';
 
 function headersOf(values: Record<string, string>): (name: string) => string | null {
@@ -7,9 +8,10 @@ function headersOf(values: Record<string, string>): (name: string) => string | n
 }
 
 describe('which requests get a cached page', () => {
-  it('the public pages, whatever the request carries', () => {
+  it('the public pages, whatever the request carries, but never to a client navigation', () => {
     expect(answerableFromCache('/docs', '', headersOf({ cookie: 'next-auth.session-token=abc' }))).toBe(true);
     expect(answerableFromCache('/estado', '?x=1', headersOf({}))).toBe(true);
+    for (const path of ['/docs', '/estado']) expect(answerableFromCache(path, '', headersOf({ [CLIENT_NAVIGATION_HEADER]: '1' })), path).toBe(false);
   });
 
   it('a sign-in page only signed out, with no query, as a full page', () => {
@@ -30,7 +32,8 @@ describe('which requests get a cached page', () => {
       for (const search of ['?volver=%2Fadmin%2Fregistros', '?motivo=salida', '?error=CredentialsSignin', '?callbackUrl=%2Fadmin', '?_rsc=1x']) {
         expect(answerableFromCache(path, search, headersOf({})), `${path}${search}`).toBe(false);
       }
-      expect(answerableFromCache(path, '', headersOf({ rsc: '1' })), path).toBe(false);
+      // Next strips `rsc` and `_rsc` before proxy.ts: server.mjs's mark is what says it.
+      expect(answerableFromCache(path, '', headersOf({ [CLIENT_NAVIGATION_HEADER]: '1' })), path).toBe(false);
     }
   });
 

@@ -1,6 +1,7 @@
 import { CONSOLE_SESSION_COOKIE } from '@/lib/auth/session-cookie-name';
 import { env } from '@/lib/env';
 import { PORTAL_SESSION_COOKIE } from '@/lib/portal/session-cookie-name';
+import { CLIENT_NAVIGATION_HEADER } from './client-navigation.mjs';
 
 // Which pages are served from the render cache (cache.ts), for how long, and to which requests.
 // The public pages are the same for everyone. The sign-in pages are the same for everyone who is
@@ -39,15 +40,17 @@ export function isSignInPage(path: string): boolean {
 }
 
 /**
- * Whether this request may get the page's cached render. A sign-in page asked with a query, by
- * Next's client navigation (an RSC request) or with a session cookie of the console or the portal
- * (it redirects, or says the session ended) is rendered for that request.
+ * Whether this request may get the page's cached render. Next's client navigation to any of them
+ * (server.mjs's mark, client-navigation.mjs) wants the page's RSC payload, not its HTML. A sign-in
+ * page asked with a query or with a session cookie of the console or the portal (it redirects, or
+ * says the session ended) is rendered for that request.
  */
 export function answerableFromCache(path: string, search: string, header: (name: string) => string | null): boolean {
   const rule = RULES.get(path);
   if (!rule) return false;
+  if (header(CLIENT_NAVIGATION_HEADER) !== null) return false;
   if (!rule.signIn) return true;
-  return search === '' && header('rsc') === null && !carriesSessionCookie(header('cookie'));
+  return search === '' && !carriesSessionCookie(header('cookie'));
 }
 
 function carriesSessionCookie(cookieHeader: string | null): boolean {

@@ -6,12 +6,15 @@
 // is what the contract says, and its x-request-id typed into the records search as support types
 // it reads one sentence: who, which route, the status and why, when, not charged, what to do. On
 // the main before this, each of them but the 429 read "Ninguna consulta ni rechazo tiene el id…".
+// The answers that leave no trace (the API's paths that are not lookups, the server's own 400 and
+// 408) read that, and what such an id may be: before, only "a copy error or not this service's".
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY_FAILED_MESSAGE } from '@/lib/api/registry-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
+import { untracedAnswersText } from '@/lib/request-traces/untraced';
 import { createConsoleUser } from '@/lib/users/service';
 import { FAULT_IDENTIFIERS } from '@/simulator/faults';
 import {
@@ -29,6 +32,7 @@ import {
 } from '../conformance/harness';
 import { scrapeMetrics, sampleValue } from '../operations/metrics-support';
 import { ConsoleClient } from '../support/console-client';
+import { rawRequest, singleHeader } from '../support/raw-http';
 import { logLines } from '../support/logs';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -217,6 +221,39 @@ describe('a request id the gateway answered without a record, as support searche
     expect(await searched(limited.requestId)).toMatch(
       new RegExp(`${limited.requestId}: sin integración identificada, /api/catalogos/omisos, 429 límite global por IP, ${TIME}, sin cobro`),
     );
+  });
+
+  it('says what an id that leaves no trace may be: the global 429 on an API path that is not a lookup, and the server\'s own 400', async () => {
+    const REQUEST_ID = /^req_[0-9a-f]{20}$/;
+    const sameClient = { 'x-forwarded-for': '203.0.113.90' };
+    const openapi = () => fetch(`${gateway.app.baseUrl}/api/openapi.json`, { headers: sameClient });
+    for (let index = 0; index < GLOBAL_LIMIT; index++) {
+      const served = await openapi();
+      await served.arrayBuffer();
+      expect(served.status).toBe(200);
+    }
+    const limited = await openapi();
+    expect({ status: limited.status, text: await limited.text() }).toEqual({ status: 429, text: GLOBAL_LIMIT_BODY });
+    const limitedId = limited.headers.get('x-request-id')!;
+    expect(limitedId).toMatch(REQUEST_ID);
+
+    // Answered by server.mjs before the app: a request naming another host.
+    const port = Number(new URL(gateway.app.baseUrl).port);
+    const misdirected = await rawRequest(port, 'GET', 'http://evil.example/admin/login', { host: `127.0.0.1:${port}` });
+    expect(misdirected.status).toBe(400);
+    const misdirectedId = singleHeader(misdirected, 'x-request-id')!;
+    expect(misdirectedId).toMatch(REQUEST_ID);
+
+    for (const requestId of [limitedId, misdirectedId]) {
+      const found = await support.request(`/admin/registros?${new URLSearchParams({ identificador: requestId })}`);
+      expect(found.status, requestId).toBe(307);
+      const page = text((await support.request(found.headers.get('location')!)).text);
+      expect(page, requestId).toContain(`Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}`);
+      // The default REQUEST_RECEIVE_TIMEOUT_MS: 30 s.
+      expect(page, requestId).toContain(untracedAnswersText(30_000));
+      expect(page, requestId).toContain('(como /api/openapi.json, /api/estado o una ruta que no existe), incluido el 429 de su límite por IP');
+      expect(page, requestId).toContain('400 si estaba mal formada o nombraba otro servidor');
+    }
   });
 
   it('explains a lookup asked with GET (405), which names no integration', async () => {

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { recordUnbilledQuery } from '@/lib/records/write';
+import { untracedAnswersText } from '@/lib/request-traces/untraced';
 import { verifyPassword } from '@/lib/security/passwords';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
@@ -131,6 +132,8 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     expect(missing.stdout).toContain(
       'Ninguna consulta ni rechazo tiene el id de solicitud req_0123456789abcdef0123: no se envió a este servicio, es de hace más de 7 días o de hace unos segundos (vuelve a buscarla), o llegó con más de 300 por minuto a una instancia y quedó sin detalle. No se cobró',
     );
+    // As the console's search says it: the answers that carry an id and leave no trace.
+    expect(missing.stdout).toContain(`No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(30_000)}`);
     // A refused request's id reads as the console's search says it (its trace, issue 32, point 1).
     await testDb().use((handle) =>
       handle.rows(sql`insert into request_traces (request_id, at, integration_id, lookup, http_status, reason)

@@ -375,7 +375,12 @@ describe('requests the app answers without Next (issue 30, point 7)', { timeout:
       const answer = await rawRequest(port, method, '*', { host: `127.0.0.1:${port}`, 'content-length': '0' });
       expect(answer.status, method).toBe(400);
       expect(answer.text).toBe('Bad request: only OPTIONS may ask for "*".\n');
+      // Like every other refusal: an id the integrator can quote (the console says what it is).
+      expect(singleHeader(answer, 'x-request-id'), method).toMatch(/^req_[0-9a-f]{20}$/);
     }
+    const misdirected = await rawRequest(port, 'GET', 'http://evil.example/api/health', { host: `127.0.0.1:${port}` });
+    expect(misdirected.status).toBe(400);
+    expect(singleHeader(misdirected, 'x-request-id')).toMatch(/^req_[0-9a-f]{20}$/);
     expect(gateway.app.logs()).not.toContain('Invalid URL');
     expect(gateway.app.logs()).not.toContain('TypeError');
   });
@@ -415,5 +420,25 @@ describe('requests the app answers without Next (issue 30, point 7)', { timeout:
       socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    // Node's own 408 carried no header at all: this one has a request id and the baseline headers.
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase().split('\r\n');
+    expect(head.filter((line) => /^x-request-id: req_[0-9a-f]{20}$/.test(line))).toHaveLength(1);
+    expect(head).toContain('x-content-type-options: nosniff');
+    expect(head).toContain('connection: close');
+  });
+
+  it('a request Node cannot parse is answered 400 with a request id, and its connection closed', async () => {
+    const port = Number(new URL(gateway.app.baseUrl).port);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header Without Colon\r\n\r\n'));
+      socket.setTimeout(10_000, () => socket.destroy(new Error('the malformed request was never answered')));
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase().split('\r\n');
+    expect(head.filter((line) => /^x-request-id: req_[0-9a-f]{20}$/.test(line))).toHaveLength(1);
   });
 });

@@ -1,6 +1,8 @@
 // The security headers of every page and API answer, over HTTP against the built app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
+import { CLIENT_NAVIGATION_HEADER } from '@/lib/public-pages/client-navigation.mjs';
+import { computeCacheBustingSearchParam } from 'next/dist/shared/lib/router/utils/cache-busting-search-param';
 import { startApp, type RunningApp } from '../support/app-server';
 import { rawRequest, singleHeader, type RawAnswer } from '../support/raw-http';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -13,7 +15,8 @@ let app: RunningApp;
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   // An https public URL, as production has (TLS ends at the load balancer): HSTS is sent.
-  app = await startApp({ env: { NEXTAUTH_URL: `https://${PUBLIC_HOST}` } });
+  // Every request here comes from one address: room for all of them within the public pages' per-IP limit.
+  app = await startApp({ env: { NEXTAUTH_URL: `https://${PUBLIC_HOST}`, RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE: '600' } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -93,6 +96,42 @@ describe('security headers', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
         nonces.add(nonce);
       }
       expect(nonces.size, path).toBe(3);
+    }
+  });
+
+  it('a client navigation to a cached page gets the page\'s RSC payload, not the cached HTML (which made the browser reload the whole page)', async () => {
+    // What Next's router sends for a <Link> or router.push from the home page: `rsc: 1`, the router's
+    // state and, in `_rsc`, the hash of those headers (Next's own function), which Next checks.
+    const stateTree = encodeURIComponent(JSON.stringify(['', { children: ['__PAGE__', {}] }]));
+    const hash = await computeCacheBustingSearchParam(undefined, undefined, stateTree, undefined);
+    for (const path of CACHED_PAGES) {
+      expect((await request(path)).headers.get('content-type'), path).toContain('text/html');
+      const navigation = await request(`${path}?_rsc=${hash}`, { headers: { rsc: '1', 'next-router-state-tree': stateTree } });
+      expect(navigation.status, path).toBe(200);
+      expect(navigation.headers.get('content-type'), path).toContain('text/x-component');
+      expect(navigation.text, path).not.toContain('<html');
+      // Without its hash Next sends the router to the address with it, rather than the cached HTML.
+      const unhashed = await request(path, { headers: { rsc: '1' } });
+      expect(unhashed.status, path).toBe(307);
+      expect(unhashed.headers.get('location'), path).toMatch(new RegExp(`^${path}\\?_rsc`));
+    }
+  });
+
+  it('a client forging the navigation mark still gets the cached page: it can neither skip the cache nor be served a payload', async () => {
+    for (const path of CACHED_PAGES) {
+      // Rendered into the cache now if it had expired: the forged requests below are its hits.
+      expect((await request(path)).status, path).toBe(200);
+      for (const value of ['1', '0', '']) {
+        const forged = await request(path, { headers: { [CLIENT_NAVIGATION_HEADER]: value } });
+        expect(forged.status, `${path} ${value}`).toBe(200);
+        expect(forged.headers.get('content-type'), `${path} ${value}`).toContain('text/html');
+        // The cache's answer is written whole, with its length (a render through Next is streamed, chunked).
+        expect(forged.headers.get('content-length'), `${path} ${value}`).toBe(String(Buffer.byteLength(forged.text)));
+      }
+    }
+    // The public pages' cached answers say they may be kept for 30 s; a render for the request would not.
+    for (const path of ['/docs', '/estado']) {
+      expect((await request(path, { headers: { [CLIENT_NAVIGATION_HEADER]: '1' } })).headers.get('cache-control'), path).toBe('public, max-age=30');
     }
   });
 

@@ -43,17 +43,29 @@ export const setPortalMemberRoleAction = portalAction({ roles: TEAM_MANAGERS, sc
 export const removePortalMemberAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ miembro: rowId }) }, async ({ miembro }, user) => {
   const result = await removeMember(user, miembro);
   if (result.ok) refresh();
-  return fromResult(result, (member) => ({ message: `${member.name} ya no es parte del equipo; sus sesiones se cerraron. Los tokens de la integración siguen funcionando.`, data: undefined }));
+  return fromResult(result, (member) => {
+    const notice = `${member.name} ya no es parte del equipo; sus sesiones se cerraron. Los tokens de la integración siguen funcionando.`;
+    // Also as data: the row goes with the removal, so the page shows the notice (team-forms.tsx).
+    return { message: notice, data: { notice } };
+  });
 });
 
 export const cancelPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
   const result = await cancelInvitation(user, invitacion);
   if (result.ok) refresh();
-  return fromResult(result, ({ email }) => ({ message: `Invitación a ${email} cancelada: su enlace ya no sirve.`, data: undefined }));
+  return fromResult(result, ({ email }) => {
+    const notice = `Invitación a ${email} cancelada: su enlace ya no sirve.`;
+    // The cancelled invitation's row goes: the page shows the notice (team-forms.tsx).
+    return { message: notice, data: { notice } };
+  });
 });
 
 export const resendPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
   const result = await resendInvitation(user, invitacion);
   if (result.ok) refresh();
-  return fromResult(result, (sent) => ({ message: `${sentMessage(sent)} El enlace anterior ya no sirve.`, data: undefined }));
+  return fromResult(result, (sent) => {
+    const notice = `${sentMessage(sent)} El enlace anterior ya no sirve.`;
+    // The replaced invitation's row goes (a new invitation takes its place): the page shows the notice.
+    return { message: notice, data: { notice } };
+  });
 });

@@ -1,6 +1,8 @@
 'use client';
 
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
+import { useActionActivity } from '@/components/console/action-activity';
 import type { PortalRole } from '@/db/schema';
 import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
 import {
@@ -12,6 +14,27 @@ import {
 } from './actions';
 
 const ROLE_OPTIONS = PORTAL_ROLES.map((role) => ({ value: role, label: PORTAL_ROLE_LABELS[role] }));
+
+// Removing a person or cancelling an invitation takes its row off the list, and a resent invitation
+// replaces its row: a success notice inside the row's form went with it, and the owner never read
+// it. The page shows it above the lists instead, until the next action starts, as the console's
+// Portal section does (app/admin/(console)/integraciones/[id]/portal-user-forms.tsx).
+const AnnounceContext = createContext<(notice: string) => void>(() => {});
+
+export function TeamNotices({ children }: { children: ReactNode }) {
+  const [notice, setNotice] = useState<string | null>(null);
+  useActionActivity(() => setNotice(null));
+  return (
+    <AnnounceContext.Provider value={setNotice}>
+      {notice && (
+        <p className="notice success" role="status" data-testid="team-notice">
+          {notice}
+        </p>
+      )}
+      {children}
+    </AnnounceContext.Provider>
+  );
+}
 
 export function InviteMemberForm() {
   return (
@@ -38,6 +61,7 @@ export function MemberRoleForm({ memberId, name, role }: { memberId: number; nam
 }
 
 export function RemoveMemberForm({ memberId, name }: { memberId: number; name: string }) {
+  const announce = useContext(AnnounceContext);
   return (
     <ActionForm
       action={removePortalMemberAction}
@@ -52,6 +76,8 @@ export function RemoveMemberForm({ memberId, name }: { memberId: number; name: s
         message: 'Sus sesiones se cierran y ya no podrá entrar al portal. Los tokens de la integración siguen funcionando.',
         confirmLabel: 'Quitar del equipo',
       }}
+      onSuccess={(data) => announce(data.notice)}
+      renderSuccess={() => null}
     >
       {null}
     </ActionForm>
@@ -59,9 +85,19 @@ export function RemoveMemberForm({ memberId, name }: { memberId: number; name: s
 }
 
 export function InvitationActions({ invitationId, email }: { invitationId: number; email: string }) {
+  const announce = useContext(AnnounceContext);
   return (
     <div className="row-actions">
-      <ActionForm action={resendPortalInvitationAction} hidden={{ invitacion: invitationId }} submitLabel="Reenviar" pendingLabel="Enviando…" className="inline" submitClassName="secondary">
+      <ActionForm
+        action={resendPortalInvitationAction}
+        hidden={{ invitacion: invitationId }}
+        submitLabel="Reenviar"
+        pendingLabel="Enviando…"
+        className="inline"
+        submitClassName="secondary"
+        onSuccess={(data) => announce(data.notice)}
+        renderSuccess={() => null}
+      >
         {null}
       </ActionForm>
       <ActionForm
@@ -72,6 +108,8 @@ export function InvitationActions({ invitationId, email }: { invitationId: numbe
         className="inline"
         submitClassName="danger secondary"
         confirmation={{ kind: 'text', title: `¿Cancelar la invitación a ${email}?`, message: 'Su enlace deja de servir.', confirmLabel: 'Cancelar invitación' }}
+        onSuccess={(data) => announce(data.notice)}
+        renderSuccess={() => null}
       >
         {null}
       </ActionForm>

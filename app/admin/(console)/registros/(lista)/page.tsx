@@ -30,6 +30,7 @@ import {
   type RefusalReasonCount,
 } from '@/lib/request-ids/search';
 import { requestTrace, untracedSince, type RequestTrace } from '@/lib/request-traces/read';
+import { untracedAnswersText } from '@/lib/request-traces/untraced';
 import { integrationPath, sectionOfRefusal } from '@/lib/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
@@ -287,6 +288,7 @@ function RequestIdNotRecorded({
         {env().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos y las respuestas sin atender se anotan cada pocos
         segundos: vuelve a buscarla).
       </p>
+      <p data-testid="untraced-answers">{untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}</p>
       <h3>
         Rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas
       </h3>
