@@ -3,63 +3,12 @@
 // a 24 h overlap (the old and the new one both answer 200), then revokes the old one, refused at
 // once while the new one keeps working; an owner edits the IP allow-list, asked first when the list
 // would leave out the address the owner is using.
-import fs from 'node:fs';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
-import { ARTIFACTS_DIR } from './support/paths';
+import { settings, signInThroughForm } from './support/console';
+import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
 
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
-/** Accepting hashes a password (scrypt, 128 MiB): on a loaded machine a step may take seconds. */
-const HASHING_STEP_MS = 30_000;
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
-
-/** The latest invitation link the app printed for this address (development without SMTP). */
-async function printedInvitation(email: string): Promise<string> {
-  const log = path.join(ARTIFACTS_DIR, 'app-output.log');
-  const pattern = new RegExp(`Invitación al portal para ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const found = [...fs.readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1];
-    if (found) return found;
-    await sleep(100);
-  }
-  throw new Error(`the app printed no link for ${email}`);
-}
-
-/** Axe and no sideways scrolling at 1366 and 390 px, with screenshots. */
-async function checkBothSizes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['1366', DESKTOP],
-    ['390', PHONE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    expect(await seriousAccessibilityViolations(page), `${name} ${size}`).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name} ${size}`).toBeLessThanOrEqual(0);
-    await screenshot(page, testInfo, `portal-${name}-${size}`);
-  }
-  await page.setViewportSize(DESKTOP);
-}
-
-/** Accepts an invitation and lands on Inicio. */
-async function accept(page: Page, email: string, name: string, integration: string): Promise<void> {
-  await page.goto(await printedInvitation(email));
-  await page.getByLabel('Tu nombre').fill(name);
-  await page.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Repite la contraseña').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Crear mi cuenta' }).click();
-  await expect(page.getByRole('heading', { name: integration, level: 1 })).toBeVisible({ timeout: HASHING_STEP_MS });
-}
-
-/** Opens a portal section from the navigation (behind "Menú" on a phone). */
-async function openSection(page: Page, name: string): Promise<void> {
-  const menu = page.getByRole('button', { name: 'Menú' });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name, exact: true }).click();
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-}
 
 test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; una propietaria edita las direcciones permitidas', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
@@ -78,33 +27,16 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.1' } });
   const admin = await adminContext.newPage();
   await signInThroughForm(admin, adminEmail, adminPassword);
-  await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
-  await admin.getByLabel('Nombre (login)').fill(nombre);
-  await admin.getByLabel('Saldo inicial (Q, opcional)').fill('250.00');
-  await admin.getByRole('checkbox', { name: /Catálogo omisos/ }).check();
-  await admin.getByRole('button', { name: 'Crear integración' }).click();
-  const firstToken = (await admin.getByTestId('new-token').textContent())!.trim();
-  await admin.getByRole('link', { name: 'Ir a la integración' }).click();
-  await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
-  const id = Number(/\/admin\/integraciones\/(\d+)/.exec(admin.url())![1]);
-  await admin.goto(`${baseUrl}/admin/integraciones/${id}/portal`);
-  const users = admin.getByTestId('portal-users');
-  for (const [email, role] of [
-    [developerEmail, 'Desarrollador'],
-    [ownerEmail, 'Propietario'],
-  ] as const) {
-    await users.getByLabel('Correo de la persona').fill(email);
-    await users.getByLabel('Rol en el portal').selectOption({ label: role });
-    await users.getByRole('button', { name: 'Enviar invitación' }).click();
-    await expect(users.getByText(`Invitación creada para ${email}`)).toBeVisible();
-  }
+  const { token: firstToken, id } = await createIntegrationThroughConsole(admin, { nombre, balance: '250.00', omisos: true });
+  await inviteThroughConsole(admin, id, developerEmail, 'Desarrollador');
+  await inviteThroughConsole(admin, id, ownerEmail, 'Propietario');
   await adminContext.close();
   expect(await lookup(request, firstToken)).toBe(200);
 
   const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.2' } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const developer = await context.newPage();
-  await accept(developer, developerEmail, 'Desarrolladora de credenciales', nombre);
+  await acceptPrintedInvitation(developer, { email: developerEmail, name: 'Desarrolladora de credenciales', password: PASSWORD }, nombre);
   await openSection(developer, 'Credenciales');
   await expect(developer.getByRole('main')).not.toContainText('escribe al equipo del servicio para crear');
   await checkBothSizes(developer, testInfo, 'credenciales-desarrollador');
@@ -159,7 +91,7 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   // allow-list: a list without that address is asked about first, and not saved when cancelled.
   const ownerContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.3' } });
   const owner = await ownerContext.newPage();
-  await accept(owner, ownerEmail, 'Dueña de credenciales', nombre);
+  await acceptPrintedInvitation(owner, { email: ownerEmail, name: 'Dueña de credenciales', password: PASSWORD }, nombre);
   await openSection(owner, 'Credenciales');
   const networks = owner.getByTestId('allowed-networks-input');
   await expect(owner.getByText('Ahora estás conectado desde 10.63.0.3.')).toBeVisible();
