@@ -2,7 +2,8 @@
 // axe: a developer creates a token (shown once, copied), rotates the integration's first token with
 // a 24 h overlap (the old and the new one both answer 200), then revokes the old one, refused at
 // once while the new one keeps working; an owner edits the IP allow-list, asked first when the list
-// would leave out the address the owner is using.
+// would leave out the address the owner is using; an administrator then reads it all on the
+// integration's "Actividad del portal" and in the audit list (issue 34, point 4).
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
 import { settings, signInThroughForm } from './support/console';
@@ -124,4 +125,37 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   await expect(owner.getByText('Lista vacía: se aceptan solicitudes desde cualquier dirección.')).toBeVisible();
   expect(await lookup(request, replacement)).toBe(200);
   await ownerContext.close();
+
+  // The administrator reads what the integrator's people did on the integration's Portal section,
+  // newest first, and follows its link to the audit list filtered to them.
+  const reviewContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.4' } });
+  const reviewer = await reviewContext.newPage();
+  await signInThroughForm(reviewer, adminEmail, adminPassword);
+  await reviewer.goto(`${baseUrl}/admin/integraciones/${id}/portal`);
+  const activity = reviewer.getByTestId('portal-activity');
+  await expect(activity.getByRole('heading', { name: 'Actividad del portal' })).toBeVisible();
+  const activityRows = activity.getByTestId('portal-activity-list').locator('tbody tr');
+  const developerWho = `Integrador: ${developerEmail} (${nombre})`;
+  const ownerWho = `Integrador: ${ownerEmail} (${nombre})`;
+  const expected = [
+    [ownerWho, 'Cambió las direcciones IP permitidas'],
+    [ownerWho, 'Cambió las direcciones IP permitidas'],
+    [developerWho, 'Revocó un token'],
+    [developerWho, 'Rotó el token'],
+    [developerWho, 'Creó un token'],
+  ];
+  await expect(activityRows).toHaveCount(expected.length);
+  for (const [index, [who, what]] of expected.entries()) {
+    await expect(activityRows.nth(index).locator('td').nth(1)).toHaveText(who!);
+    await expect(activityRows.nth(index).locator('td').nth(2)).toHaveText(what!);
+  }
+  await checkBothSizes(reviewer, testInfo, 'consola-actividad-del-portal');
+  await activity.getByRole('link', { name: 'Ver estos cambios con sus valores en Auditoría' }).click();
+  await expect(reviewer.getByRole('heading', { name: 'Auditoría', level: 1 })).toBeVisible();
+  const auditRows = reviewer.getByTestId('audit').locator('tbody tr');
+  await expect(auditRows).toHaveCount(expected.length);
+  await expect(auditRows.first()).toContainText(ownerWho);
+  await expect(auditRows.first()).toContainText('203.0.113.0/24');
+  await expect(auditRows.last()).toContainText(developerWho);
+  await reviewContext.close();
 });

@@ -55,6 +55,13 @@ test('el propietario ve su saldo y su uso por día; un administrador reenvía un
   await expect(owner.getByTestId('portal-usage-by-lookup')).toContainText('Catálogo omisos');
   await expect(owner.getByTestId('portal-limits').locator('tr[data-route="catalogs"]').getByTestId('portal-limit-today')).toHaveText('3');
   await expect(owner.getByTestId('portal-sources').getByRole('link', { name: /Ver el estado de las fuentes/ })).toHaveAttribute('href', '/estado');
+  // What only the service's administrators change, read-only, and whom to ask (issue 34, point 5).
+  const managed = owner.getByTestId('portal-service-managed');
+  await expect(managed.locator('li[data-lookup]')).toHaveCount(5);
+  await expect(managed.locator('li[data-lookup="omisos"]')).toHaveText('Catálogo omisos: Habilitada');
+  await expect(managed.getByTestId('portal-service-tariff')).toHaveText('Tarifa por consulta de catálogo: Q 1.50.');
+  await expect(managed.getByRole('link', { name: 'soporte@example.com' })).toHaveAttribute('href', 'mailto:soporte@example.com');
+  await expect(managed.locator('form, button, input')).toHaveCount(0);
   await checkBothSizes(owner, testInfo, 'inicio');
   await context.close();
 

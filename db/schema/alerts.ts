@@ -22,6 +22,9 @@ export const alertCondition = pgEnum('alert_condition', [
   'token_created',
   'token_rotated',
   'allow_list_changed',
+  // Issue 34, point 4: what only the service's administrators change is told too.
+  'tariff_changed',
+  'lookups_changed',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';

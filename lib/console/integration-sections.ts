@@ -89,6 +89,7 @@ export function sectionOfAlertCondition(condition: AlertCondition): IntegrationS
     case 'balance_low':
     case 'balance_exhausted':
     case 'statement_issued':
+    case 'tariff_changed':
       return 'saldo';
     case 'token_expiring':
     case 'token_revoked':
@@ -96,6 +97,9 @@ export function sectionOfAlertCondition(condition: AlertCondition): IntegrationS
     case 'token_rotated':
     case 'allow_list_changed':
       return 'credenciales';
+    case 'lookups_changed':
+      // The lookups enabled are on the summary.
+      return 'resumen';
     default:
       // Test notices and source outages: the integration's notifications list them.
       return 'notificaciones';

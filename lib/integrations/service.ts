@@ -14,6 +14,7 @@ import { notifyIntegrationChanged } from './directory';
 import { changedByOf } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import type { ValidDetails } from '@/lib/integration-details/service';
+import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/format/labels';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/credentials). */
 export type IntegrationView = Integration;
@@ -139,6 +140,17 @@ async function changeIntegration(
   action: string,
   change: (current: Integration) => Partial<Integration>,
 ): Promise<Result<IntegrationView, IntegrationError>> {
+  const changed = await changeIntegrationRow(actor, idOrName, action, change);
+  return changed.ok ? ok(changed.value.after) : changed;
+}
+
+/** changeIntegration, with the row as it was under the lock: what the integrator is told changed. */
+async function changeIntegrationRow(
+  actor: Actor,
+  idOrName: string | number,
+  action: string,
+  change: (current: Integration) => Partial<Integration>,
+): Promise<Result<{ before: IntegrationView; after: IntegrationView }, IntegrationError>> {
   const found = await findIntegrationRow(idOrName);
   if (!found) return fail('not_found', `No existe la integración «${idOrName}».`);
   const database = await db();
@@ -158,27 +170,43 @@ async function changeIntegration(
     });
     // Deactivation and flags are credentials too: every instance reloads at once.
     await announceCredentialChange(tx);
-    return row!;
+    return { before: current!, after: row! };
   });
   await notifyIntegrationChanged();
-  return ok(toView(updated));
+  return ok({ before: toView(updated.before), after: toView(updated.after) });
 }
 
-export function setFlags(actor: Actor, idOrName: string | number, flags: Partial<IntegrationFlags>) {
+export async function setFlags(actor: Actor, idOrName: string | number, flags: Partial<IntegrationFlags>): Promise<Result<IntegrationView, IntegrationError>> {
   const changes = Object.fromEntries(
     Object.entries(flags).filter(([flag, value]) => FLAG_NAMES.includes(flag as FlagName) && typeof value === 'boolean'),
   );
-  return changeIntegration(actor, idOrName, 'integration.set_flags', () => changes);
+  const changed = await changeIntegrationRow(actor, idOrName, 'integration.set_flags', () => changes);
+  if (!changed.ok) return changed;
+  // The integration's technical contact is told which lookups an administrator turned on or off
+  // (a form sent again unchanged tells nothing), named as the console names them.
+  const { before, after } = changed.value;
+  const turned = (to: boolean) => FLAG_NAMES.filter((flag) => before[flag] !== to && after[flag] === to).map((flag) => LOOKUP_LABELS[FLAG_LOOKUP[flag]]);
+  const enabled = turned(true);
+  const disabled = turned(false);
+  if (enabled.length > 0 || disabled.length > 0) await integratorNotifier().noteLookupsChanged(after, { enabled, disabled, changedAt: after.updatedAt });
+  return ok(after);
 }
 
 export async function setTariff(actor: Actor, idOrName: string | number, tariffCentavos: number) {
   const tariff = tariffCentavosSchema.safeParse(tariffCentavos);
   if (!tariff.success) return fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`);
-  const result = await changeIntegration(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+  const changed = await changeIntegrationRow(actor, idOrName, 'integration.set_tariff', () => ({ tariffCentavos: tariff.data }));
+  if (!changed.ok) return changed;
+  const { before, after } = changed.value;
+  // The billing contact is told the old and the new tariff, and from when (the change's commit):
+  // lookups from then on are charged the new one.
+  if (before.tariffCentavos !== after.tariffCentavos) {
+    await integratorNotifier().noteTariffChanged(after, { previousCentavos: before.tariffCentavos, tariffCentavos: after.tariffCentavos, changedAt: after.updatedAt });
+  }
   // A tariff the balance cannot pay leaves the integration's catalog lookups answering 402, as a
   // spent balance does: the same exhausted alert, under the same once-per-interval rule.
-  if (result.ok && result.value.balanceCentavos < result.value.tariffCentavos) await alerts().recordBalance(result.value);
-  return result;
+  if (after.balanceCentavos < after.tariffCentavos) await alerts().recordBalance(after);
+  return ok(after);
 }
 
 /**

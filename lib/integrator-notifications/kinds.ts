@@ -18,6 +18,8 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'token_created',
   'token_rotated',
   'allow_list_changed',
+  'tariff_changed',
+  'lookups_changed',
   'source_unavailable',
   'source_recovered',
 ];
@@ -32,6 +34,9 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   token_created: 'technical',
   token_rotated: 'technical',
   allow_list_changed: 'technical',
+  // The tariff is what the balance pays; the lookups are what the integrator's systems may call.
+  tariff_changed: 'billing',
+  lookups_changed: 'technical',
   source_unavailable: 'technical',
   source_recovered: 'technical',
 };
@@ -46,6 +51,8 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   token_created: 'token_creado',
   token_rotated: 'token_rotado',
   allow_list_changed: 'lista_ip_cambiada',
+  tariff_changed: 'tarifa_cambiada',
+  lookups_changed: 'consultas_cambiadas',
   source_unavailable: 'fuente_no_disponible',
   source_recovered: 'fuente_disponible',
 };
@@ -291,6 +298,61 @@ export function allowListChangedNotification(
       titulo: 'Cambió la lista de direcciones IP permitidas',
       mensaje: `Cambió la lista de direcciones IP permitidas de «${integration.nombre}» (la cambió ${changedByWords(by)}): la API ahora ${list}. ${NOT_YOURS}`,
       datos: { direcciones: change.allowedNetworks.join(', '), cambiada: change.changedAt.toISOString(), hecho_por: changedByWords(by) },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/**
+ * The catalog lookups' tariff just changed (only the service's administrators change it, from the
+ * console or the CLI): the old and the new, and the instant from which lookups are charged the new
+ * one. Once per change.
+ */
+export function tariffChangedNotification(
+  integration: { id: number; nombre: string },
+  change: { previousCentavos: number; tariffCentavos: number; changedAt: Date },
+  context: Context,
+  now = new Date(),
+): NotificationDraft {
+  return draft(
+    'tariff_changed',
+    `tarifa_cambiada:${integration.id}:${change.changedAt.getTime()}`,
+    integration,
+    context,
+    {
+      titulo: 'Cambió la tarifa por consulta',
+      mensaje:
+        `La tarifa por consulta de catálogo de «${integration.nombre}» cambió de ${formatQuetzales(change.previousCentavos)} a ${formatQuetzales(change.tariffCentavos)} ` +
+        `desde el ${guatemalaTime(change.changedAt)} (hora de Guatemala); la cambió la administración del servicio. Las consultas desde entonces se cobran a la tarifa nueva.`,
+      datos: { tarifa_anterior_centavos: change.previousCentavos, tarifa_centavos: change.tariffCentavos, aplica_desde: change.changedAt.toISOString() },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** Lookups just enabled or disabled by the service's administrators, named as the console names them. Once per change. */
+export function lookupsChangedNotification(
+  integration: { id: number; nombre: string },
+  change: { enabled: string[]; disabled: string[]; changedAt: Date },
+  context: Context,
+  now = new Date(),
+): NotificationDraft {
+  const parts = [
+    change.enabled.length ? `habilitó ${change.enabled.join(', ')}` : '',
+    change.disabled.length ? `deshabilitó ${change.disabled.join(', ')}` : '',
+  ].filter(Boolean);
+  const refused = change.disabled.length ? ' Las consultas deshabilitadas responden 403 (consulta no habilitada) hasta que se vuelvan a habilitar.' : '';
+  return draft(
+    'lookups_changed',
+    `consultas_cambiadas:${integration.id}:${change.changedAt.getTime()}`,
+    integration,
+    context,
+    {
+      titulo: 'Cambiaron sus consultas habilitadas',
+      mensaje: `La administración del servicio ${parts.join(' y ')} para «${integration.nombre}», desde el ${guatemalaTime(change.changedAt)} (hora de Guatemala).${refused}`,
+      datos: { habilitadas: change.enabled.join(', '), deshabilitadas: change.disabled.join(', '), aplica_desde: change.changedAt.toISOString() },
     },
     { intervalSeconds: ONCE },
     now,

@@ -17,6 +17,8 @@ import {
   balanceNotification,
   KIND_CONTACT,
   statementNotification,
+  lookupsChangedNotification,
+  tariffChangedNotification,
   tokenCreatedNotification,
   tokenRevokedNotification,
   tokenRotatedNotification,
@@ -111,6 +113,18 @@ export class IntegratorNotifier {
 
   async noteAllowListChanged(integration: { id: number; nombre: string }, change: { allowedNetworks: string[]; changedAt: Date }, by: ChangedBy): Promise<void> {
     await this.recordQuietly(integration.id, 'an allow-list change', () => allowListChangedNotification(integration, change, by, this.settings));
+  }
+
+  /**
+   * The tariff or the lookups enabled, just changed by an administrator (lib/integrations/service.ts,
+   * after the change commits; the console and the CLI both call it). Never throws.
+   */
+  async noteTariffChanged(integration: { id: number; nombre: string }, change: { previousCentavos: number; tariffCentavos: number; changedAt: Date }): Promise<void> {
+    await this.recordQuietly(integration.id, 'a tariff change', () => tariffChangedNotification(integration, change, this.settings));
+  }
+
+  async noteLookupsChanged(integration: { id: number; nombre: string }, change: { enabled: string[]; disabled: string[]; changedAt: Date }): Promise<void> {
+    await this.recordQuietly(integration.id, 'a change of the lookups enabled', () => lookupsChangedNotification(integration, change, this.settings));
   }
 
   private async recordQuietly(integrationId: number, what: string, build: () => NotificationDraft): Promise<void> {

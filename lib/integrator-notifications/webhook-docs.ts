@@ -7,6 +7,8 @@ import {
   balanceNotification,
   KIND_CONTACT,
   KIND_TYPE,
+  lookupsChangedNotification,
+  tariffChangedNotification,
   sourceNotification,
   statementNotification,
   TEST_TYPE,
@@ -92,6 +94,8 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
       EXAMPLE_NOW,
     ),
     allow_list_changed: allowListChangedNotification(EXAMPLE_INTEGRATION, { allowedNetworks: ['203.0.113.7', '198.51.100.0/24'], changedAt: EXAMPLE_NOW }, { kind: 'service' }, context, EXAMPLE_NOW),
+    tariff_changed: tariffChangedNotification(EXAMPLE_INTEGRATION, { previousCentavos: 150, tariffCentavos: 200, changedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
+    lookups_changed: lookupsChangedNotification(EXAMPLE_INTEGRATION, { enabled: ['Catálogo omisos'], disabled: ['RENAP por CUI'], changedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
     source_unavailable: sourceNotification('source_unavailable', EXAMPLE_INTEGRATION, outage, context, EXAMPLE_NOW),
     source_recovered: sourceNotification('source_recovered', EXAMPLE_INTEGRATION, { ...outage, until: EXAMPLE_NOW }, context, EXAMPLE_NOW),
   };
@@ -117,6 +121,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     token_created: 'Se creó un token, en el portal o por la administración del servicio (`datos.hecho_por`). Uno por token.',
     token_rotated: 'Se rotó un token: el nuevo, y hasta cuándo funciona el anterior (`datos.anterior_funciona_hasta`). Uno por rotación.',
     allow_list_changed: 'Cambió la lista de direcciones IP permitidas (`datos.direcciones`; vacía: cualquier dirección). Uno por cambio.',
+    tariff_changed: 'La administración del servicio cambió la tarifa por consulta de catálogo: la anterior, la nueva y desde cuándo se cobra (`datos.aplica_desde`). Uno por cambio.',
+    lookups_changed: 'La administración del servicio habilitó o deshabilitó consultas de su integración (`datos.habilitadas`, `datos.deshabilitadas`; vacía: ninguna). Uno por cambio.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',
   };
@@ -129,6 +135,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     token_created: 'Token creado',
     token_rotated: 'Token rotado',
     allow_list_changed: 'Direcciones IP permitidas cambiadas',
+    tariff_changed: 'Tarifa cambiada',
+    lookups_changed: 'Consultas habilitadas cambiadas',
     source_unavailable: 'Fuente no disponible',
     source_recovered: 'Fuente disponible de nuevo',
   };

@@ -11,7 +11,7 @@ import { logger } from '@/lib/logging/logger';
 import { refusalCells } from '@/lib/rollups/read';
 import type { SourceState } from '@/lib/status-page/states';
 import { publicStatus } from '@/lib/status-page/status';
-import { BILLING_READERS, USAGE_READERS } from './roles';
+import { BILLING_READERS, LOOKUP_READERS, USAGE_READERS } from './roles';
 import type { PortalUserSession } from './session';
 
 // Inicio (issue 33, point 4): the session's integration now, each part only for the roles that
@@ -70,6 +70,10 @@ export interface PortalHome {
   catalogsNeedBalance: boolean;
   /** Null until this instance has read the status once. */
   sources: PortalHomeSources | null;
+  /** Each lookup and whether it is enabled, in the contract's order; null for a role that does not read them. */
+  lookups: Array<{ lookup: LookupKind; enabled: boolean }> | null;
+  /** Whom to ask for what only the service's administrators change (the deployment's SUPPORT_CONTACT_EMAIL, as /docs says it). */
+  supportEmail: string | null;
 }
 
 const log = logger('portal');
@@ -100,6 +104,8 @@ export async function portalHome(user: PortalUserSession, now = new Date()): Pro
     usage,
     catalogsNeedBalance: integration.tariffCentavos > 0 && integration.balanceCentavos < integration.tariffCentavos,
     sources,
+    lookups: LOOKUP_READERS.includes(user.role) ? LOOKUPS.map((lookup) => ({ lookup, enabled: integration[LOOKUP_FLAGS[lookup]] })) : null,
+    supportEmail: env().SUPPORT_CONTACT_EMAIL ?? null,
   };
 }
 

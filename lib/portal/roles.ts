@@ -37,6 +37,12 @@ export const CREDENTIAL_READERS: readonly PortalRole[] = ['propietario', 'desarr
  */
 export const CREDENTIAL_MANAGERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
+/**
+ * Who reads which lookups are enabled for the integration (issue 34, point 5): the people whose
+ * systems call them. Only administrators change them; the portal says so.
+ */
+export const LOOKUP_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
 /** Who reads the integration's query records ("Consultas"), reveals their identifiers and exports them. */
 export const RECORD_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
 

@@ -16,7 +16,7 @@ import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-noti
 import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
 import { notifySourceIncidents } from '@/lib/integrator-notifications/sources';
 import { createToken, revokeToken, rotateToken } from '@/lib/credentials/tokens';
-import { setAllowedNetworks } from '@/lib/integrations/service';
+import { setAllowedNetworks, setFlags, setTariff } from '@/lib/integrations/service';
 import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';
 import { checkedLookup } from '@/lib/integrator-notifications/targets';
@@ -394,6 +394,67 @@ describe('credential changes (issue 34): created, rotated, allow-list changed', 
     const rows = await deliverAll(sinListas.id);
     expect(rows.map((row) => [row.condition, row.recipient])).toEqual([['token_created', 'technical']]);
     expect(smtp.to('tecnica@sin-listas.gt').map((mail) => mail.subject)).toEqual(['[Pasarela de pruebas] Se creó un token']);
+  });
+});
+
+describe('an administrator’s changes (issue 34, point 4): the tariff, the lookups enabled', () => {
+  it('tells the billing contact the old and new tariff and from when, and the technical contact which lookups changed, each once', async () => {
+    const tarifas = await integrationWithContacts('tarifas', { webhook: true });
+    const tariff = await setTariff(TEST_ACTOR, tarifas.id, 1_500);
+    if (!tariff.ok) throw new Error(tariff.error.message);
+    const flags = await setFlags(TEST_ACTOR, tarifas.id, { isRenapEnabled: false, isOmisosEnabled: false, isCuiNitEnabled: true });
+    if (!flags.ok) throw new Error(flags.error.message);
+    // The same values again (a form sent twice): nothing changed, nothing told.
+    expect((await setTariff(TEST_ACTOR, tarifas.id, 1_500)).ok).toBe(true);
+    expect((await setFlags(TEST_ACTOR, tarifas.id, { isRenapEnabled: false })).ok).toBe(true);
+
+    const rows = await deliverAll(tarifas.id);
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([
+      ['tariff_changed', 'billing', 'sent'],
+      ['tariff_changed', 'webhook', 'sent'],
+      ['lookups_changed', 'technical', 'sent'],
+      ['lookups_changed', 'webhook', 'sent'],
+    ]);
+    const [tariffMail] = smtp.to('pagos@tarifas.gt');
+    expect(smtp.to('pagos@tarifas.gt')).toHaveLength(1);
+    expect(tariffMail!.subject).toBe('[Pasarela de pruebas] Cambió la tarifa por consulta');
+    const tariffText = mimePart(tariffMail!.raw, 'text/plain')!.body.toString('utf8');
+    expect(tariffText).toContain('Hola, Fabio Facturas:');
+    expect(tariffText).toContain('La tarifa por consulta de catálogo de «tarifas» cambió de Q 10.00 a Q 15.00 desde el ');
+    expect(tariffText).toContain('la cambió la administración del servicio');
+    expect(tariffText.replace(/\r\n/g, '\n')).toContain('Tarifa anterior: Q 10.00\nTarifa por consulta: Q 15.00\nDesde: ');
+
+    const [lookupsMail] = smtp.to('tecnica@tarifas.gt');
+    expect(smtp.to('tecnica@tarifas.gt')).toHaveLength(1);
+    expect(lookupsMail!.subject).toBe('[Pasarela de pruebas] Cambiaron sus consultas habilitadas');
+    const lookupsText = mimePart(lookupsMail!.raw, 'text/plain')!.body.toString('utf8');
+    // CUI/NIT was on already: only what changed is named.
+    expect(lookupsText).toContain('La administración del servicio deshabilitó RENAP por CUI, Catálogo omisos para «tarifas», desde el ');
+    expect(lookupsText).toContain('responden 403 (consulta no habilitada)');
+    expect(lookupsText).toContain('Consultas deshabilitadas: RENAP por CUI, Catálogo omisos');
+    expect(lookupsText).not.toContain('Consultas habilitadas:');
+
+    const bodies = tarifas.webhook!.received.map((request) => request.body);
+    expect(tarifas.webhook!.received.every((request) => request.signed)).toBe(true);
+    expect(bodies).toHaveLength(2);
+    const byType = Object.fromEntries(bodies.map((body) => [body.tipo, body]));
+    expect(byType.tarifa_cambiada).toMatchObject({
+      integracion: { id: tarifas.id, nombre: 'tarifas' },
+      datos: { tarifa_anterior_centavos: 1_000, tarifa_centavos: 1_500, aplica_desde: tariff.value.updatedAt.toISOString() },
+    });
+    expect(byType.consultas_cambiadas).toMatchObject({ datos: { habilitadas: '', deshabilitadas: 'RENAP por CUI, Catálogo omisos', aplica_desde: flags.value.updatedAt.toISOString() } });
+  });
+
+  it('is not sent to a recipient who turned that kind off in the console', async () => {
+    const sinTarifa = await integrationWithContacts('sin-tarifa');
+    const everythingButLookups = new Set(['billing', 'technical', 'webhook'].flatMap((recipient) => kindsFor(recipient as 'billing').map((kind) => `${recipient}:${kind}`)));
+    everythingButLookups.delete('technical:lookups_changed');
+    expect(await setNotificationOptOuts(TEST_ACTOR, sinTarifa.id, everythingButLookups)).toEqual({ ok: true, value: { changed: true } });
+    expect((await setTariff(TEST_ACTOR, sinTarifa.id, 2_000)).ok).toBe(true);
+    expect((await setFlags(TEST_ACTOR, sinTarifa.id, { isRtuEnabled: false })).ok).toBe(true);
+    const rows = await deliverAll(sinTarifa.id);
+    expect(rows.map((row) => [row.condition, row.recipient])).toEqual([['tariff_changed', 'billing']]);
+    expect(smtp.to('tecnica@sin-tarifa.gt')).toHaveLength(0);
   });
 });
 

@@ -12,7 +12,7 @@ import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { leavesOutMessage, PORTAL_CREDENTIAL_MESSAGES } from '@/lib/portal/credentials';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
-import { addPortalMember, PORTAL_PASSWORD, portalSignedIn } from '../support/people';
+import { addPortalMember, consoleSignedIn, newConsoleUser, PORTAL_PASSWORD, portalSignedIn } from '../support/people';
 import { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -186,5 +186,62 @@ describe('a billing user of A, and no session', { timeout: PROCESS_TEST_TIMEOUT_
     }
     expect(await tokensOfA()).toEqual(before);
     expect(await gateway.withDatabase(async () => (await (await db()).select({ list: integrations.allowedNetworks }).from(integrations).where(eq(integrations.id, integrationA.id)))[0]!.list)).toEqual([]);
+  });
+});
+
+/** The rows of a console table (by its data-testid) as the reader sees them: each cell's text. */
+function tableRows(html: string, testId: string): string[][] {
+  const table = new RegExp(`<table[^>]*data-testid="${testId}"[\\s\\S]*?</table>`).exec(html)?.[0] ?? '';
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)?.[1] ?? '';
+  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...row[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]!.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, '').replace(/&#x27;/g, "'").replace(/&amp;/g, '&').trim()),
+  );
+}
+
+describe('the console reading what A’s people changed in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  // After the changes above: the developer's creation, rotation and revocation, the owner's token and allow-lists.
+  const developerWho = `Integrador: ${people.developerA} (portal-credenciales-a)`;
+  const ownerWho = `Integrador: ${people.ownerA} (portal-credenciales-a)`;
+
+  it('shows support the portal’s activity on the integration’s Portal section, newest first, in Spanish, without the administrators’ link', async () => {
+    const support = await newConsoleUser('soporte-actividad@example.com', 'support', { name: 'Soporte' });
+    const staff = await consoleSignedIn(gateway.app.baseUrl, support);
+    const page = await staff.request(`/admin/integraciones/${integrationA.id}/portal`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Actividad del portal');
+    const rows = tableRows(page.text, 'portal-activity-list');
+    expect(rows.map(([, who, what]) => [who, what])).toEqual([
+      [ownerWho, 'Cambió las direcciones IP permitidas'],
+      [ownerWho, 'Cambió las direcciones IP permitidas'],
+      [ownerWho, 'Cambió las direcciones IP permitidas'],
+      [ownerWho, 'Creó un token'],
+      [developerWho, 'Revocó un token'],
+      [developerWho, 'Rotó el token'],
+      [developerWho, 'Creó un token'],
+    ]);
+    // When, as the console writes times (Guatemala's): 25/11/2026, 21:05:09.
+    for (const [when] of rows) expect(when).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+    // The staff's invitations to A were changes too, but not the portal's.
+    expect(page.text).not.toContain('/admin/auditoria?');
+  });
+
+  it('links an administrator to the audit list filtered to A’s portal people, which shows them as the integrator', async () => {
+    const admin = await newConsoleUser('admin-actividad@example.com', 'admin', { name: 'Administración' });
+    const staff = await consoleSignedIn(gateway.app.baseUrl, admin);
+    const page = await staff.request(`/admin/integraciones/${integrationA.id}/portal`);
+    const link = /href="(\/admin\/auditoria\?[^"]+)"[^>]*>Ver estos cambios con sus valores en Auditoría</.exec(page.text)?.[1]?.replace(/&amp;/g, '&');
+    expect(link).toBe(`/admin/auditoria?tipo=integration&id=${integrationA.id}&quien=integrator`);
+    const audit = await staff.request(link!);
+    expect(audit.status).toBe(200);
+    // The audit page streams its later rows: counted by who, wherever they arrive in the answer.
+    const rowsBy = (html: string, who: string) => html.split(`data-label="Quién">${who}</td>`).length - 1;
+    expect(rowsBy(audit.text, ownerWho)).toBe(4);
+    expect(rowsBy(audit.text, developerWho)).toBe(3);
+    for (const what of ['Revocó un token', 'Rotó el token', 'Creó un token', 'Cambió las direcciones IP permitidas']) expect(audit.text).toContain(`data-label="Cambio">${what}</td>`);
+    // Only the portal's people: the staff's invitations to A are not in it, but are in A's whole list.
+    expect(audit.text).not.toContain('Invitó a una persona al portal</td>');
+    const everything = (await staff.request(`/admin/auditoria?tipo=integration&id=${integrationA.id}`)).text;
+    expect(rowsBy(everything, developerWho)).toBe(3);
+    expect(everything).toContain('data-label="Cambio">Invitó a una persona al portal</td>');
   });
 });

@@ -32,11 +32,13 @@ const people = {
 } as const;
 
 let invitedCode: string;
+const SUPPORT_EMAIL = 'soporte@pasarela-inicio.example';
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integrationA = await createTestIntegration('portal-inicio-a', { balanceCentavos: 12_345, tariffCentavos: 150 });
-  integrationB = await createTestIntegration('portal-inicio-b', { balanceCentavos: 54_321, tariffCentavos: 777 });
+  // B without omisos: only the service's administrators enable a lookup, and Inicio says which are.
+  integrationB = await createTestIntegration('portal-inicio-b', { balanceCentavos: 54_321, tariffCentavos: 777, flags: { isOmisosEnabled: false } });
   await addPortalMember(integrationA, people.ownerA, 'propietario');
   await addPortalMember(integrationA, people.billingA, 'facturacion');
   await addPortalMember(integrationA, people.developerA, 'desarrollador');
@@ -47,7 +49,7 @@ beforeAll(async () => {
   await (await db()).update(portalInvitations).set({ expiresAt: new Date(Date.now() - 3_600_000) }).where(eq(portalInvitations.id, invited.id));
   admin = await newConsoleUser('admin-inicio@example.com', 'admin', { name: 'Administración' });
   support = await newConsoleUser('soporte-inicio@example.com', 'support', { name: 'Soporte' });
-  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200' } });
+  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '200', SUPPORT_CONTACT_EMAIL: SUPPORT_EMAIL } });
 
   // Real lookups through the simulator: A three CUI/NIT (Q 1.50 each) and one RENAP; B five full
   // RTU records at its own tariff (Q 7.77) and two RTU by NIT.
@@ -129,6 +131,41 @@ describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   });
 });
 
+/** Inicio's lookups, each with what its badge says. */
+function lookupStates(html: string): Record<string, string> {
+  const list = /data-testid="portal-lookups"[\s\S]*?<\/ul>/.exec(html)?.[0] ?? '';
+  return Object.fromEntries([...list.matchAll(/data-lookup="([a-z_]+)"[\s\S]*?<span class="badge[^"]*">([^<]+)</g)].map((match) => [match[1], match[2]]));
+}
+
+describe('Inicio: what stays with the service’s administrators (issue 34, point 5)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  const askService = 'Habilitar o deshabilitar una consulta, cambiar la tarifa, recargar o ajustar el saldo directamente y desactivar la integración lo hace el equipo del servicio';
+
+  it('shows an owner its lookups enabled and its tariff, read-only, and whom to ask', async () => {
+    const page = (await (await portalSignedIn(gateway.app.baseUrl, people.ownerB)).request('/portal')).text;
+    expect(lookupStates(page)).toEqual({ renap: 'Habilitada', rtu_nits: 'Habilitada', cui_nit: 'Habilitada', rtu: 'Habilitada', omisos: 'No habilitada' });
+    expect(testIdText(page, 'portal-service-tariff')).toBe('Tarifa por consulta de catálogo: Q 7.77.');
+    expect(page).toContain(askService);
+    expect(page).toContain(`href="mailto:${SUPPORT_EMAIL}"`);
+    // Nothing to change them with: no form in the section.
+    const section = /data-testid="portal-service-managed"[\s\S]*?<\/section>/.exec(page)![0];
+    expect(section).not.toMatch(/<form|<button|<input/);
+  });
+
+  it('shows a developer the lookups without the tariff’s amount, and billing the tariff without the lookups', async () => {
+    const developer = (await (await portalSignedIn(gateway.app.baseUrl, people.developerA)).request('/portal')).text;
+    expect(lookupStates(developer)).toEqual({ renap: 'Habilitada', rtu_nits: 'Habilitada', cui_nit: 'Habilitada', rtu: 'Habilitada', omisos: 'Habilitada' });
+    expect(developer).not.toContain('data-testid="portal-service-tariff"');
+    expect(developer).not.toContain('Q 1.50');
+    expect(developer).toContain(askService);
+
+    const billing = (await (await portalSignedIn(gateway.app.baseUrl, people.billingA)).request('/portal')).text;
+    expect(billing).not.toContain('data-testid="portal-lookups"');
+    expect(testIdText(billing, 'portal-service-tariff')).toBe('Tarifa por consulta de catálogo: Q 1.50.');
+    expect(billing).toContain(askService);
+    expect(billing).toContain(`href="mailto:${SUPPORT_EMAIL}"`);
+  });
+});
+
 describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   const section = () => `/admin/integraciones/${integrationA.id}/portal`;
 
@@ -174,8 +211,8 @@ describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS },
     const [audit] = await gateway.withDatabase(async () =>
       (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal_user.remove'), eq(auditLog.targetId, String(developerId)))),
     );
-    // Its sessions: the invitation's acceptance, the sign-in of the roles test and this one's.
-    expect(audit).toMatchObject({ actor: `user:${admin.id} ${admin.email}`, before: { email: people.developerA, role: 'desarrollador', sessions: 3 } });
+    // Its sessions: the invitation's acceptance, the sign-ins of the roles test and of the read-only lookups' test, and this one's.
+    expect(audit).toMatchObject({ actor: `user:${admin.id} ${admin.email}`, before: { email: people.developerA, role: 'desarrollador', sessions: 4 } });
     const auditPage = await staff.request(`/admin/auditoria?tipo=portal_user&id=${developerId}`);
     expect(auditPage.text).toContain('Quitó a la persona del portal');
   });

@@ -6,7 +6,7 @@ import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { monthName } from '@/lib/format/months';
 import type { LimitedRoute } from '@/lib/limits/limits';
 import { formatQuetzales } from '@/lib/money';
-import { portalHome, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';
+import { portalHome, type PortalHome, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';
 import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { SOURCE_STATE_TEXT, type SourceState } from '@/lib/status-page/states';
@@ -47,6 +47,7 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
       )}
       {home.money && <MoneySection money={home.money} />}
       {home.usage && <UsageSection usage={home.usage} showCharged={BILLING_READERS.includes(user.role)} />}
+      <ServiceManagedSection lookups={home.lookups} tariffCentavos={home.money?.tariffCentavos ?? null} supportEmail={home.supportEmail} />
       <SourcesSection sources={home.sources} />
     </>
   );
@@ -158,6 +159,34 @@ function LimitsSection({ usage }: { usage: PortalHomeUsage }) {
           </table>
         </div>
       )}
+    </section>
+  );
+}
+
+/**
+ * What stays with the service's administrators (issue 34, point 5): the lookups enabled (to the
+ * roles whose systems call them) and the tariff (its amount only to the roles that read the money),
+ * read-only, and whom to ask to change them, a balance or the integration's deactivation.
+ */
+function ServiceManagedSection({ lookups, tariffCentavos, supportEmail }: { lookups: PortalHome['lookups']; tariffCentavos: number | null; supportEmail: string | null }) {
+  return (
+    <section className="card" aria-labelledby="service-managed-title" data-testid="portal-service-managed">
+      <h2 id="service-managed-title">Consultas habilitadas y tarifa</h2>
+      {lookups && (
+        <ul data-testid="portal-lookups">
+          {lookups.map(({ lookup, enabled }) => (
+            <li key={lookup} data-lookup={lookup}>
+              {LOOKUP_LABELS[lookup]}: <span className={enabled ? 'badge ok' : 'badge'}>{enabled ? 'Habilitada' : 'No habilitada'}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {tariffCentavos !== null && <p data-testid="portal-service-tariff">{`Tarifa por consulta de catálogo: ${formatQuetzales(tariffCentavos)}.`}</p>}
+      <p data-testid="portal-ask-service">
+        Habilitar o deshabilitar una consulta, cambiar la tarifa, recargar o ajustar el saldo directamente y desactivar la integración lo hace el equipo del servicio, no
+        el portal. Escríbele a {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : 'su contacto de soporte'}. Cuando cambian la tarifa o las consultas habilitadas, los contactos
+        de tu integración reciben un aviso.
+      </p>
     </section>
   );
 }
