@@ -22,6 +22,9 @@ export const alertCondition = pgEnum('alert_condition', [
   'token_created',
   'token_rotated',
   'allow_list_changed',
+  // Issue 34, point 3: the billing contact is told when a reported deposit is credited or rejected.
+  'top_up_approved',
+  'top_up_rejected',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';

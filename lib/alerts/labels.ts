@@ -12,6 +12,8 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   token_created: 'Token creado',
   token_rotated: 'Token rotado',
   allow_list_changed: 'Direcciones IP permitidas cambiadas',
+  top_up_approved: 'Recarga acreditada',
+  top_up_rejected: 'Recarga rechazada',
   source_unavailable: 'Fuente no disponible',
   source_recovered: 'Fuente disponible de nuevo',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',

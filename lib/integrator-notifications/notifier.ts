@@ -18,6 +18,9 @@ import {
   KIND_CONTACT,
   statementNotification,
   tokenCreatedNotification,
+  topUpApprovedNotification,
+  topUpRejectedNotification,
+  type DecidedTopUp,
   tokenRevokedNotification,
   tokenRotatedNotification,
   type ChangedBy,
@@ -111,6 +114,14 @@ export class IntegratorNotifier {
 
   async noteAllowListChanged(integration: { id: number; nombre: string }, change: { allowedNetworks: string[]; changedAt: Date }, by: ChangedBy): Promise<void> {
     await this.recordQuietly(integration.id, 'an allow-list change', () => allowListChangedNotification(integration, change, by, this.settings));
+  }
+
+  async noteTopUpApproved(integration: { id: number; nombre: string }, request: DecidedTopUp, balanceCentavos: number): Promise<void> {
+    await this.recordQuietly(integration.id, 'a top-up approval', () => topUpApprovedNotification(integration, request, balanceCentavos, this.settings));
+  }
+
+  async noteTopUpRejected(integration: { id: number; nombre: string }, request: DecidedTopUp): Promise<void> {
+    await this.recordQuietly(integration.id, 'a top-up rejection', () => topUpRejectedNotification(integration, request, this.settings));
   }
 
   private async recordQuietly(integrationId: number, what: string, build: () => NotificationDraft): Promise<void> {

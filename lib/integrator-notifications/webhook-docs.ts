@@ -15,6 +15,8 @@ import {
   tokenExpiringNotification,
   tokenRevokedNotification,
   tokenRotatedNotification,
+  topUpApprovedNotification,
+  topUpRejectedNotification,
   type IntegratorNotification,
   type NotificationDraft,
   type NotificationKind,
@@ -77,6 +79,7 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     number: 7,
     figures: { openingBalanceCentavos: 50_000, closingBalanceCentavos: 31_250, charges: { count: 125, totalCentavos: 18_750 } },
   };
+  const topUp = { id: 19, bankName: 'Banco Industrial', reference: '88123456', depositDate: '2026-11-23', amountCentavos: 50_000, reason: null, decidedAt: EXAMPLE_NOW };
   const drafts: Record<NotificationKind, NotificationDraft | null> = {
     balance_low: balanceNotification({ ...balance, balanceCentavos: 8_000 }, context, EXAMPLE_NOW),
     balance_exhausted: balanceNotification({ ...balance, balanceCentavos: 100 }, context, EXAMPLE_NOW),
@@ -94,6 +97,8 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     allow_list_changed: allowListChangedNotification(EXAMPLE_INTEGRATION, { allowedNetworks: ['203.0.113.7', '198.51.100.0/24'], changedAt: EXAMPLE_NOW }, { kind: 'service' }, context, EXAMPLE_NOW),
     source_unavailable: sourceNotification('source_unavailable', EXAMPLE_INTEGRATION, outage, context, EXAMPLE_NOW),
     source_recovered: sourceNotification('source_recovered', EXAMPLE_INTEGRATION, { ...outage, until: EXAMPLE_NOW }, context, EXAMPLE_NOW),
+    top_up_approved: topUpApprovedNotification(EXAMPLE_INTEGRATION, topUp, 81_250, context, EXAMPLE_NOW),
+    top_up_rejected: topUpRejectedNotification(EXAMPLE_INTEGRATION, { ...topUp, id: 20, reference: '88123457', reason: 'El depósito no aparece en el estado de cuenta del banco.' }, context, EXAMPLE_NOW),
   };
   return Object.fromEntries(
     Object.entries(drafts).map(([kind, draft], index) => [kind, { ...draft!.payload, id: exampleId(index + 1) }]),
@@ -117,6 +122,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     token_created: 'Se creó un token, en el portal o por la administración del servicio (`datos.hecho_por`). Uno por token.',
     token_rotated: 'Se rotó un token: el nuevo, y hasta cuándo funciona el anterior (`datos.anterior_funciona_hasta`). Uno por rotación.',
     allow_list_changed: 'Cambió la lista de direcciones IP permitidas (`datos.direcciones`; vacía: cualquier dirección). Uno por cambio.',
+    top_up_approved: 'La administración aprobó un depósito que su integración reportó en el portal (Recargas): ya está en el saldo (`datos.saldo_centavos`). Uno por solicitud.',
+    top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',
   };
@@ -129,6 +136,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     token_created: 'Token creado',
     token_rotated: 'Token rotado',
     allow_list_changed: 'Direcciones IP permitidas cambiadas',
+    top_up_approved: 'Recarga acreditada',
+    top_up_rejected: 'Recarga rechazada',
     source_unavailable: 'Fuente no disponible',
     source_recovered: 'Fuente disponible de nuevo',
   };
