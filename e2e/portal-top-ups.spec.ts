@@ -83,7 +83,7 @@ test('una persona de facturación reporta un depósito con su boleta y un admini
   await admin.setViewportSize(DESKTOP);
   await card.getByRole('button', { name: 'Aprobar y acreditar' }).click();
   await admin.getByRole('dialog', { name: `¿Acreditar Q 1,500.00 a «${nombre}»?` }).getByRole('button', { name: 'Aprobar y acreditar' }).click();
-  await expect(admin.getByText('Recarga de Q 1,500.00 acreditada')).toBeVisible();
+  await expect(admin.getByTestId('top-up-notice')).toContainText('Recarga de Q 1,500.00 acreditada');
   await admin.reload();
   await expect(admin.getByTestId('pending-top-up').filter({ hasText: nombre })).toHaveCount(0);
   if (pendingBefore > 1) await expect(count).toHaveText(String(pendingBefore - 1));

@@ -35,6 +35,8 @@ export function ApproveTopUpForm({ requestId, title, message }: { requestId: num
       className="inline"
       confirmation={{ kind: 'text', title, message, confirmLabel: 'Aprobar y acreditar' }}
       onSuccess={({ notice }) => announce(notice)}
+      // Said once, above the list (DecisionNotices), not also inside a card that is leaving it.
+      renderSuccess={() => null}
     >
       {null}
     </ActionForm>
@@ -51,6 +53,8 @@ export function RejectTopUpForm({ requestId }: { requestId: number }) {
       pendingLabel="Rechazando…"
       submitClassName="secondary"
       onSuccess={({ notice }) => announce(notice)}
+      // Said once, above the list (DecisionNotices), not also inside a card that is leaving it.
+      renderSuccess={() => null}
     >
       <Field name="motivo" label="Motivo del rechazo" hint="La integración lo leerá en su portal." maxLength={500} autoComplete="off" data-testid="top-up-reject-reason" />
     </ActionForm>
