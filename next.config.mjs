@@ -19,6 +19,10 @@ const nextConfig = {
   // opened by localhost: opened by 127.0.0.1 or from the LAN, pages never hydrated. Ignored in
   // production, whose pages need none of them.
   allowedDevOrigins: developmentOrigins(),
+  // A top-up's deposit slip (a photo or PDF of up to 5 MB, lib/top-ups/slips.ts) is sent with its
+  // report as a server action's argument; Next refuses bodies over 1 MB by default. The slip's own
+  // limit is checked by the action and answered in Spanish; this only lets it arrive.
+  experimental: { serverActions: { bodySizeLimit: '6mb' } },
   // No headers() here: server.mjs gives every answer, Next's static files included, the baseline
   // security headers (lib/http/baseline-headers.mjs); proxy.ts and the lookups add the rest.
 };

@@ -60,6 +60,9 @@ import { findPortalAccountByEmail } from '@/lib/portal/accounts';
 import { invitePortalUser } from '@/lib/portal/invitations';
 import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
+import { bankName } from '@/lib/top-ups/banks';
+import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
+import { approveTopUpRequest, integrationTopUpRequests, pendingTopUpRequests, rejectTopUpRequest, type TopUpRequestView } from '@/lib/top-ups/requests';
 import { CliError } from './errors';
 import { USAGE } from './usage';
 import { readPassword } from './password-input';
@@ -157,6 +160,22 @@ function signedAmount(text: string): number | undefined {
 
 function negate(value: number | undefined): number | undefined {
   return value === undefined ? undefined : -value;
+}
+
+/** A top-up request's id, the first argument. */
+function topUpRequestId(args: string[]): number {
+  const typed = required(args, 0, 'el número de la solicitud de recarga (top-ups:list las muestra)');
+  if (!/^[1-9]\d{0,9}$/.test(typed) || Number(typed) > 2_147_483_647) throw new CliError(`el número de la solicitud es un entero positivo (se recibió «${safe(typed)}»)`);
+  return Number(typed);
+}
+
+function describeTopUpRequest(request: TopUpRequestView): string {
+  const decided = request.state === 'rejected' ? ` (motivo: ${safe(request.reason ?? '')})` : '';
+  return (
+    `#${request.id} ${safe(request.integrationName)} · ${formatQuetzales(request.amountCentavos)} · ${bankName(request.bank)} referencia ${safe(request.reference)} ` +
+    `del ${request.depositDate.split('-').reverse().join('/')} · ${TOP_UP_STATE_LABELS[request.state]}${decided} · reportada ${formatDateTime(request.createdAt)} por ${safe(request.reporterEmail)}` +
+    (request.slip ? ' · con boleta' : '')
+  );
 }
 
 function unwrap<T>(result: Result<T>): T {
@@ -474,6 +493,29 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
         `Se quitó la verificación en dos pasos de ${safe(user.email)}; ${counted(reset.sessionsEnded, 'sesión terminada', 'sesiones terminadas')}. ` +
         `Al volver a entrar se inscribe de nuevo${user.role === 'admin' ? ' (obligatorio para administradores en producción)' : ''}.`,
     };
+  },
+
+  async 'top-ups:list'(_args, options) {
+    const requests = options.integration === undefined ? await pendingTopUpRequests() : await integrationTopUpRequests((await integrationByArg([String(options.integration)])).id);
+    if (requests.length === 0) return { data: [], text: options.integration === undefined ? 'No hay recargas pendientes de revisión.' : 'Esa integración no ha reportado depósitos.' };
+    return { data: requests.map(({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt }) => ({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt })), text: requests.map(describeTopUpRequest).join('\n') };
+  },
+
+  async 'top-ups:approve'(args) {
+    const approved = unwrap(await approveTopUpRequest(CLI_ACTOR, topUpRequestId(args)));
+    return {
+      data: { id: approved.request.id, state: approved.request.state, ledgerEntryId: approved.request.ledgerEntryId, balanceCentavos: approved.balanceCentavos },
+      text: `Solicitud #${approved.request.id} aprobada: ${formatQuetzales(approved.request.amountCentavos)} acreditados. Saldo de la integración: ${formatQuetzales(approved.balanceCentavos)}.`,
+    };
+  },
+
+  async 'top-ups:reject'(args, options) {
+    const requestId = topUpRequestId(args);
+    if (typeof options.motivo !== 'string' || options.motivo.trim() === '') {
+      throw new CliError('falta el motivo del rechazo: agrega --motivo "el depósito no aparece en el banco", por ejemplo (la integración lo leerá)');
+    }
+    const rejected = unwrap(await rejectTopUpRequest(CLI_ACTOR, requestId, options.motivo));
+    return { data: { id: rejected.id, state: rejected.state, reason: rejected.reason }, text: `Solicitud #${rejected.id} rechazada; la integración verá el motivo. El saldo no cambió.` };
   },
 
   async 'portal:invite'(_args, options) {

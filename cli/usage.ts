@@ -28,6 +28,13 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         recarga saldo (la nota dice de dónde vino el dinero)
   integrations:adjust <id|nombre> <+Q|-Q> --note "..."
                                         suma (+10.00) al saldo o le resta (-5.00)
+  top-ups:list [--integration id|nombre]
+                                        depósitos reportados en el portal pendientes de revisión (con
+                                        --integration, todos los de esa integración y su estado)
+  top-ups:approve <solicitud>           acredita el depósito reportado (una sola vez, con el banco y la
+                                        referencia en la nota del movimiento)
+  top-ups:reject <solicitud> --motivo "..."
+                                        lo rechaza con un motivo que la integración lee; no mueve saldo
   integrations:tokens <id|nombre>       sus tokens: nombre, estado, creación, último uso (hasta un minuto de
                                         atraso) y vencimiento
   integrations:token-create <id|nombre> --label "..." [--expires AAAA-MM-DDTHH:MM:SSZ]

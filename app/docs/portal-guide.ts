@@ -37,6 +37,11 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
     roles: ['propietario', 'facturacion'],
   },
   {
+    page: 'Recargas',
+    what: 'reportar un depósito o transferencia (banco, número de referencia, fecha, monto y, si quiere, la boleta en imagen o PDF de hasta 5 MB) y seguir su estado; el saldo cambia cuando la administración la aprueba, y una misma referencia de un banco se acredita una sola vez',
+    roles: ['propietario', 'facturacion'],
+  },
+  {
     page: 'Credenciales',
     what: 'los tokens por nombre y prefijo (estado, creación, último uso, vencimiento) y las direcciones IP permitidas; crear un token (visible una sola vez), rotarlo con superposición y revocarlo; editar las direcciones permitidas (con una pregunta si la lista deja fuera la dirección desde la que usted está conectado)',
     roles: ['propietario', 'desarrollador'],

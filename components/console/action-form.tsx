@@ -121,7 +121,8 @@ export function ActionForm<T>({
     announceAction();
     const form = event.currentTarget;
     const values: Record<string, unknown> = { ...hidden };
-    for (const [key, value] of new FormData(form).entries()) if (typeof value === 'string') values[key] = value;
+    // A chosen file (a deposit slip) goes as itself; a file input left empty sends nothing.
+    for (const [key, value] of new FormData(form).entries()) if (typeof value === 'string' || value.size > 0) values[key] = value;
     const asked = confirmation && questionFor(confirmation, values);
     if (asked) setQuestion({ question: asked, form, values });
     else send(form, values);

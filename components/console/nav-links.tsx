@@ -7,6 +7,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 export interface NavItem {
   href: string;
   label: string;
+  /** A count beside the label (requests waiting), with what it counts for screen readers. */
+  count?: { value: number; means: string };
 }
 
 /**
@@ -68,6 +70,15 @@ export function NavLinks({
                 <li key={item.href}>
                   <Link href={item.href} aria-current={current ? 'page' : undefined} onClick={() => setOpen(false)}>
                     {item.label}
+                    {item.count && item.count.value > 0 && (
+                      <>
+                        {' '}
+                        <span className="badge nav-count" data-testid="nav-count">
+                          {item.count.value}
+                        </span>
+                        <span className="sr-only"> {item.count.means}</span>
+                      </>
+                    )}
                   </Link>
                 </li>
               );

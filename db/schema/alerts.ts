@@ -25,6 +25,9 @@ export const alertCondition = pgEnum('alert_condition', [
   // Issue 34, point 4: what only the service's administrators change is told too.
   'tariff_changed',
   'lookups_changed',
+  // Issue 34, point 3: the billing contact is told when a reported deposit is credited or rejected.
+  'top_up_approved',
+  'top_up_rejected',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';

@@ -23,3 +23,4 @@ export * from './portal-users';
 export * from './portal-sessions';
 export * from './portal-two-factor';
 export * from './portal-links';
+export * from './top-up-requests';

@@ -14,6 +14,8 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   allow_list_changed: 'Direcciones IP permitidas cambiadas',
   tariff_changed: 'Tarifa cambiada',
   lookups_changed: 'Consultas habilitadas cambiadas',
+  top_up_approved: 'Recarga acreditada',
+  top_up_rejected: 'Recarga rechazada',
   source_unavailable: 'Fuente no disponible',
   source_recovered: 'Fuente disponible de nuevo',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',

@@ -43,7 +43,7 @@ describe("an integration's sections have addresses of their own", () => {
 
 describe('links into an integration open the section they are about', () => {
   it('each audited change of an integration leads to where it was made', () => {
-    const integrationActions = Object.keys(AUDIT_ACTION_LABELS).filter((action) => /^(integration|token|balance)\./.test(action));
+    const integrationActions = Object.keys(AUDIT_ACTION_LABELS).filter((action) => /^(integration|token|balance|top_up_request)\./.test(action));
     const sections = Object.fromEntries(integrationActions.map((action) => [action, sectionOfAuditAction(action)]));
     expect(sections).toEqual({
       'integration.create': 'resumen',
@@ -64,6 +64,9 @@ describe('links into an integration open the section they are about', () => {
       'integration.rotate_token': 'credenciales',
       'balance.top_up': 'saldo',
       'balance.adjust': 'saldo',
+      'top_up_request.report': 'saldo',
+      'top_up_request.approve': 'saldo',
+      'top_up_request.reject': 'saldo',
     });
   });
 
@@ -73,6 +76,8 @@ describe('links into an integration open the section they are about', () => {
       balance_low: 'saldo',
       balance_exhausted: 'saldo',
       statement_issued: 'saldo',
+      top_up_approved: 'saldo',
+      top_up_rejected: 'saldo',
       token_expiring: 'credenciales',
       token_revoked: 'credenciales',
       token_created: 'credenciales',

@@ -66,6 +66,9 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'integration.set_low_balance_alert':
     case 'balance.top_up':
     case 'balance.adjust':
+    case 'top_up_request.report':
+    case 'top_up_request.approve':
+    case 'top_up_request.reject':
       return 'saldo';
     case 'integration.set_notification_webhook':
     case 'integration.remove_notification_webhook':
@@ -90,6 +93,8 @@ export function sectionOfAlertCondition(condition: AlertCondition): IntegrationS
     case 'balance_exhausted':
     case 'statement_issued':
     case 'tariff_changed':
+    case 'top_up_approved':
+    case 'top_up_rejected':
       return 'saldo';
     case 'token_expiring':
     case 'token_revoked':

@@ -7,8 +7,13 @@ export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: Cons
   { href: '/admin/registros', label: 'Registros de consultas', role: 'support' },
   { href: '/admin/fuentes', label: 'Fuentes', role: 'support' },
   { href: '/admin/alertas', label: 'Alertas', role: 'support' },
+  // Deposits integrators reported (issue 34, point 3); the header counts the pending ones.
+  { href: '/admin/recargas', label: 'Recargas', role: 'support' },
   { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },
   { href: '/admin/auditoria', label: 'Auditoría', role: 'admin' },
   // "Accesos a datos personales": the page's title; the short label keeps the header on one row.
   { href: '/admin/datos-personales', label: 'Datos personales', role: 'admin' },
 ];
+
+/** The console's pending top-up requests, whose navigation link carries their count. */
+export const TOP_UP_REQUESTS_PATH = '/admin/recargas';

@@ -20,6 +20,8 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'allow_list_changed',
   'tariff_changed',
   'lookups_changed',
+  'top_up_approved',
+  'top_up_rejected',
   'source_unavailable',
   'source_recovered',
 ];
@@ -37,6 +39,8 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   // The tariff is what the balance pays; the lookups are what the integrator's systems may call.
   tariff_changed: 'billing',
   lookups_changed: 'technical',
+  top_up_approved: 'billing',
+  top_up_rejected: 'billing',
   source_unavailable: 'technical',
   source_recovered: 'technical',
 };
@@ -53,6 +57,8 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   allow_list_changed: 'lista_ip_cambiada',
   tariff_changed: 'tarifa_cambiada',
   lookups_changed: 'consultas_cambiadas',
+  top_up_approved: 'recarga_acreditada',
+  top_up_rejected: 'recarga_rechazada',
   source_unavailable: 'fuente_no_disponible',
   source_recovered: 'fuente_disponible',
 };
@@ -448,4 +454,64 @@ export function testNotification(integration: { id: number; nombre: string }, co
     integracion: { id: integration.id, nombre: integration.nombre },
     datos: {},
   };
+}
+
+/** A reported deposit (lib/top-ups) as the integrator is told of its decision. */
+export interface DecidedTopUp {
+  id: number;
+  bankName: string;
+  reference: string;
+  depositDate: string;
+  amountCentavos: number;
+  reason: string | null;
+  decidedAt: Date;
+}
+
+function topUpData(request: DecidedTopUp): IntegratorNotification['datos'] {
+  return {
+    solicitud_id: request.id,
+    banco: request.bankName,
+    referencia: request.reference,
+    fecha_deposito: request.depositDate,
+    monto_centavos: request.amountCentavos,
+    resuelta: request.decidedAt.toISOString(),
+  };
+}
+
+/** A reported deposit credited by an administrator, with the balance it left. Once per request. */
+export function topUpApprovedNotification(integration: { id: number; nombre: string }, request: DecidedTopUp, balanceCentavos: number, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'top_up_approved',
+    `recarga_acreditada:${request.id}`,
+    integration,
+    context,
+    {
+      titulo: 'Su recarga fue acreditada',
+      mensaje:
+        `Acreditamos ${formatQuetzales(request.amountCentavos)} a «${integration.nombre}» por el depósito en ${request.bankName} con referencia ${request.reference}. ` +
+        `Su saldo ahora es ${formatQuetzales(balanceCentavos)}.`,
+      datos: { ...topUpData(request), saldo_centavos: balanceCentavos },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** A reported deposit the administration rejected, with its reason. Once per request. */
+export function topUpRejectedNotification(integration: { id: number; nombre: string }, request: DecidedTopUp, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'top_up_rejected',
+    `recarga_rechazada:${request.id}`,
+    integration,
+    context,
+    {
+      titulo: 'Su recarga no fue acreditada',
+      mensaje:
+        `No acreditamos el depósito de ${formatQuetzales(request.amountCentavos)} en ${request.bankName} con referencia ${request.reference} a «${integration.nombre}». ` +
+        `Motivo: ${request.reason ?? 'sin motivo'}. Puede reportarlo de nuevo, corregido, en el portal (Recargas).`,
+      datos: { ...topUpData(request), motivo: request.reason },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
 }

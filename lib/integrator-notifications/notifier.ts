@@ -20,6 +20,9 @@ import {
   lookupsChangedNotification,
   tariffChangedNotification,
   tokenCreatedNotification,
+  topUpApprovedNotification,
+  topUpRejectedNotification,
+  type DecidedTopUp,
   tokenRevokedNotification,
   tokenRotatedNotification,
   type ChangedBy,
@@ -125,6 +128,14 @@ export class IntegratorNotifier {
 
   async noteLookupsChanged(integration: { id: number; nombre: string }, change: { enabled: string[]; disabled: string[]; changedAt: Date }): Promise<void> {
     await this.recordQuietly(integration.id, 'a change of the lookups enabled', () => lookupsChangedNotification(integration, change, this.settings));
+  }
+
+  async noteTopUpApproved(integration: { id: number; nombre: string }, request: DecidedTopUp, balanceCentavos: number): Promise<void> {
+    await this.recordQuietly(integration.id, 'a top-up approval', () => topUpApprovedNotification(integration, request, balanceCentavos, this.settings));
+  }
+
+  async noteTopUpRejected(integration: { id: number; nombre: string }, request: DecidedTopUp): Promise<void> {
+    await this.recordQuietly(integration.id, 'a top-up rejection', () => topUpRejectedNotification(integration, request, this.settings));
   }
 
   private async recordQuietly(integrationId: number, what: string, build: () => NotificationDraft): Promise<void> {

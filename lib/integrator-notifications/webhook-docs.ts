@@ -17,6 +17,8 @@ import {
   tokenExpiringNotification,
   tokenRevokedNotification,
   tokenRotatedNotification,
+  topUpApprovedNotification,
+  topUpRejectedNotification,
   type IntegratorNotification,
   type NotificationDraft,
   type NotificationKind,
@@ -79,6 +81,7 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     number: 7,
     figures: { openingBalanceCentavos: 50_000, closingBalanceCentavos: 31_250, charges: { count: 125, totalCentavos: 18_750 } },
   };
+  const topUp = { id: 19, bankName: 'Banco Industrial', reference: '88123456', depositDate: '2026-11-23', amountCentavos: 50_000, reason: null, decidedAt: EXAMPLE_NOW };
   const drafts: Record<NotificationKind, NotificationDraft | null> = {
     balance_low: balanceNotification({ ...balance, balanceCentavos: 8_000 }, context, EXAMPLE_NOW),
     balance_exhausted: balanceNotification({ ...balance, balanceCentavos: 100 }, context, EXAMPLE_NOW),
@@ -98,6 +101,8 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     lookups_changed: lookupsChangedNotification(EXAMPLE_INTEGRATION, { enabled: ['Catálogo omisos'], disabled: ['RENAP por CUI'], changedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
     source_unavailable: sourceNotification('source_unavailable', EXAMPLE_INTEGRATION, outage, context, EXAMPLE_NOW),
     source_recovered: sourceNotification('source_recovered', EXAMPLE_INTEGRATION, { ...outage, until: EXAMPLE_NOW }, context, EXAMPLE_NOW),
+    top_up_approved: topUpApprovedNotification(EXAMPLE_INTEGRATION, topUp, 81_250, context, EXAMPLE_NOW),
+    top_up_rejected: topUpRejectedNotification(EXAMPLE_INTEGRATION, { ...topUp, id: 20, reference: '88123457', reason: 'El depósito no aparece en el estado de cuenta del banco.' }, context, EXAMPLE_NOW),
   };
   return Object.fromEntries(
     Object.entries(drafts).map(([kind, draft], index) => [kind, { ...draft!.payload, id: exampleId(index + 1) }]),
@@ -123,6 +128,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     allow_list_changed: 'Cambió la lista de direcciones IP permitidas (`datos.direcciones`; vacía: cualquier dirección). Uno por cambio.',
     tariff_changed: 'La administración del servicio cambió la tarifa por consulta de catálogo: la anterior, la nueva y desde cuándo se cobra (`datos.aplica_desde`). Uno por cambio.',
     lookups_changed: 'La administración del servicio habilitó o deshabilitó consultas de su integración (`datos.habilitadas`, `datos.deshabilitadas`; vacía: ninguna). Uno por cambio.',
+    top_up_approved: 'La administración aprobó un depósito que su integración reportó en el portal (Recargas): ya está en el saldo (`datos.saldo_centavos`). Uno por solicitud.',
+    top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',
   };
@@ -137,6 +144,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     allow_list_changed: 'Direcciones IP permitidas cambiadas',
     tariff_changed: 'Tarifa cambiada',
     lookups_changed: 'Consultas habilitadas cambiadas',
+    top_up_approved: 'Recarga acreditada',
+    top_up_rejected: 'Recarga rechazada',
     source_unavailable: 'Fuente no disponible',
     source_recovered: 'Fuente disponible de nuevo',
   };

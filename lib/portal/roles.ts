@@ -51,3 +51,9 @@ export const RECORD_READERS: readonly PortalRole[] = ['propietario', 'desarrolla
  * build against the API. Billing reads the money instead (BILLING_READERS).
  */
 export const USAGE_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
+/**
+ * Who reports a bank deposit or transfer to be credited ("Recargas", issue 34 point 3) and
+ * downloads its slip: the people who pay. Developers neither report nor see them.
+ */
+export const TOP_UP_REPORTERS: readonly PortalRole[] = ['propietario', 'facturacion'];

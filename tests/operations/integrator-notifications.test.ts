@@ -5,7 +5,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { alertDeliveries, alertDeliveryAttempts, integrations, sourceBreakerTransitions, type AlertDelivery } from '@/db/schema';
+import { alertDeliveries, alertDeliveryAttempts, integrations, portalUsers, sourceBreakerTransitions, type AlertDelivery } from '@/db/schema';
 import { AlertDispatcher, setAlertDispatcher } from '@/lib/alerts/dispatcher';
 import { listAlertDeliveries } from '@/lib/alerts/list';
 import type { AlertSettings } from '@/lib/alerts/settings';
@@ -23,9 +23,11 @@ import { checkedLookup } from '@/lib/integrator-notifications/targets';
 import { seal } from '@/lib/personal-data/envelope';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { issueStatement } from '@/lib/statements/statements';
+import { approveTopUpRequest, rejectTopUpRequest, reportTopUp } from '@/lib/top-ups/requests';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { pdfTextLines } from '../support/pdf-text';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
+import { addPortalMember } from '../support/people';
 import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -546,5 +548,37 @@ describe('a source unavailable', () => {
     } finally {
       await other.notifier.close();
     }
+  });
+});
+
+describe('reported deposits (issue 34, point 3)', () => {
+  it('the billing contact and the webhook are told once of an approval, with the new balance, and of a rejection, with its reason', async () => {
+    const recargas = await integrationWithContacts('recargas', { webhook: true });
+    await addPortalMember(recargas, 'conta@recargas.gt', 'facturacion');
+    const [person] = await (await database()).db.select().from(portalUsers).where(eq(portalUsers.email, 'conta@recargas.gt'));
+    const reporter = { id: person!.id, role: 'facturacion', integrationId: recargas.id, actor: { kind: 'integrator', id: person!.id, email: person!.email, integrationId: recargas.id, integrationName: 'recargas' } } as const;
+    const approved = await reportTopUp(reporter, { bank: 'GYT', reference: '5500 1234', depositDate: '2026-11-23', amountCentavos: 50_000 });
+    const rejected = await reportTopUp(reporter, { bank: 'BAC', reference: 'TR-99', depositDate: '2026-11-23', amountCentavos: 7_000 });
+    if (!approved.ok || !rejected.ok) throw new Error('not reported');
+    expect((await approveTopUpRequest(TEST_ACTOR, approved.value.id)).ok).toBe(true);
+    expect((await approveTopUpRequest(TEST_ACTOR, approved.value.id)).ok).toBe(false);
+    expect((await rejectTopUpRequest(TEST_ACTOR, rejected.value.id, 'El depósito no aparece en el banco.')).ok).toBe(true);
+
+    const rows = await deliverAll(recargas.id);
+    expect(rows.map((row) => [row.condition, row.recipient, row.status])).toEqual([
+      ['top_up_approved', 'billing', 'sent'],
+      ['top_up_approved', 'webhook', 'sent'],
+      ['top_up_rejected', 'billing', 'sent'],
+      ['top_up_rejected', 'webhook', 'sent'],
+    ]);
+    const mails = smtp.to('pagos@recargas.gt');
+    const approvedMail = mails.find((mail) => mail.subject === '[Pasarela de pruebas] Su recarga fue acreditada');
+    expect(mimePart(approvedMail!.raw, 'text/plain')!.body.toString('utf8')).toContain(
+      'Acreditamos Q 500.00 a «recargas» por el depósito en G&T Continental con referencia 5500 1234. Su saldo ahora es Q 700.00.',
+    );
+    const rejectedMail = mails.find((mail) => mail.subject === '[Pasarela de pruebas] Su recarga no fue acreditada');
+    expect(mimePart(rejectedMail!.raw, 'text/plain')!.body.toString('utf8')).toContain('Motivo: El depósito no aparece en el banco.');
+    // Delivered side by side, in either order.
+    expect(recargas.webhook!.received.map((request) => request.body.tipo).sort()).toEqual(['recarga_acreditada', 'recarga_rechazada']);
   });
 });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements } from '@/db/schema';
+import { integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements, topUpRequests } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
@@ -23,6 +23,7 @@ import { setAllowedNetworks } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
+import { reportTopUp } from '@/lib/top-ups/requests';
 import { createTestIntegration, credentialHeaders, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { REPO_ROOT } from '../support/child-env';
 import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn } from '../support/people';
@@ -38,6 +39,9 @@ const STAFF: Actor = { kind: 'user', id: 4243, email: 'cajero.aislamiento@servic
  * differ in where a row ends, not in what they say.
  */
 const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000' } as const;
+
+/** B's deposit slip: a PNG's signature and a text only B's slip holds. */
+const SLIP_OF_B = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new TextEncoder().encode('BOLETA-SECRETA-B')]);
 
 const people = {
   ownerA: 'duena-aislada-a@example.com',
@@ -65,6 +69,7 @@ interface ObjectsOfB {
   recordIds: number[];
   requestIds: string[];
   tokenIds: number[];
+  topUpRequestIds: number[];
 }
 let objectsOfB: ObjectsOfB;
 /** The NIT B looked up (A never did). */
@@ -126,8 +131,16 @@ beforeAll(async () => {
     const database = await db();
     const users = await database.select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.integrationId, integrationB.id));
     const userIds = users.map((row) => row.id);
+    // B's reported deposit, with its slip (issue 34, point 3).
+    const [billingB] = await database.select().from(portalUsers).where(eq(portalUsers.email, people.billingB));
+    const reported = await reportTopUp(
+      { id: billingB!.id, role: 'facturacion', integrationId: integrationB.id, actor: { kind: 'integrator', id: billingB!.id, email: billingB!.email, integrationId: integrationB.id, integrationName: integrationB.nombre } },
+      { bank: 'BAM', reference: 'BOLETA-SECRETA-B', depositDate: '2026-11-02', amountCentavos: 3_141_592, slip: SLIP_OF_B },
+    );
+    if (!reported.ok) throw new Error(reported.error.message);
     return {
       userIds,
+      topUpRequestIds: [reported.value.id],
       invitationIds: (await database.select({ id: portalInvitations.id }).from(portalInvitations).where(eq(portalInvitations.integrationId, integrationB.id))).map((row) => row.id),
       sessionPublicIds: (await database.select({ id: portalSessions.publicId }).from(portalSessions).where(inArray(portalSessions.userId, userIds))).map((row) => row.id),
       statementIds: (await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id))).map((row) => row.id),
@@ -143,6 +156,8 @@ beforeAll(async () => {
     ...[people.ownerB, people.developerB, people.billingB].map((email) => `Persona ${email.split('@')[0]}`),
     'Depósito secreto de B',
     'Corrección secreta de B',
+    'BOLETA-SECRETA-B',
+    formatQuetzales(3_141_592),
     formatQuetzales(9_876_543 + 4_321_987 - 1_111),
     formatQuetzales(4_321_987),
     '198.51.100.77',
@@ -201,6 +216,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/estados/[id]/pdf': (objects) => objects.statementIds,
   '/portal/estados/[id]/csv': (objects) => objects.statementIds,
   '/portal/consultas/[solicitud]': (objects) => objects.requestIds,
+  '/portal/recargas/[id]/boleta': (objects) => objects.topUpRequestIds,
 };
 
 /**
@@ -220,6 +236,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   revokePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.map((tokenId) => ({ tokenId })) },
   createPortalTokenAction: { withoutIds: 'creates a token in the caller’s own integration, whatever else it is sent (tests/portal/portal-credentials.test.ts)' },
   setPortalAllowListAction: { withoutIds: 'replaces the caller’s own integration’s allow-list; B’s is checked unchanged below (tests/portal/portal-credentials.test.ts)' },
+  reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/top-ups/requests.test.ts)' },
   invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
   startPortalEnrolmentAction: { withoutIds: 'the caller’s own second factor' },
@@ -282,6 +299,7 @@ async function stateOfB(): Promise<unknown> {
         .orderBy(integrationTokens.id),
       ledger: await database.select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, integrationB.id)).orderBy(ledgerEntries.id),
       statements: await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id)),
+      topUpRequests: await database.select().from(topUpRequests).where(eq(topUpRequests.integrationId, integrationB.id)).orderBy(topUpRequests.id),
     };
   });
 }

@@ -72,6 +72,27 @@ export class ConsoleClient {
     return { status: answer.status, text: answer.text };
   }
 
+  /**
+   * A server action sent with files among its arguments, as React encodes them: a multipart body
+   * whose part "0" holds the arguments, each file in a part of its own named by the "$B<id>" that
+   * stands for it in the arguments.
+   */
+  async serverActionWithFiles(page: string, exportedName: string, input: Record<string, unknown>, files: Record<string, Blob>): Promise<{ status: number; text: string }> {
+    const body = new FormData();
+    const args: Record<string, unknown> = { ...input };
+    Object.entries(files).forEach(([name, file], index) => {
+      body.append(String(index + 1), file);
+      args[name] = `$B${(index + 1).toString(16)}`;
+    });
+    body.append('0', JSON.stringify([args]));
+    const answer = await this.request(page, {
+      method: 'POST',
+      headers: { 'next-action': serverActionId(exportedName, page.startsWith('/portal') ? 'app/portal/' : 'app/admin/'), accept: 'text/x-component', origin: this.baseUrl },
+      body,
+    });
+    return { status: answer.status, text: answer.text };
+  }
+
   sessionCookie(): [string, string] | undefined {
     return [...this.cookies].find(([name]) => name.endsWith('next-auth.session-token'));
   }

@@ -3,13 +3,19 @@ import { NavLinks } from '@/components/console/nav-links';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { ROLE_LABELS } from '@/lib/format/labels';
-import { CONSOLE_NAVIGATION } from '@/lib/console/navigation';
+import { CONSOLE_NAVIGATION, TOP_UP_REQUESTS_PATH } from '@/lib/console/navigation';
+import { pendingTopUpCount } from '@/lib/top-ups/requests';
 
 // Every console page sits under this layout: no valid session, no console. Each page still checks
 // the session and its own role (layouts are not re-run on every navigation).
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const user = await requirePageUser();
-  const items = CONSOLE_NAVIGATION.filter((item) => hasRole(user, item.role)).map(({ href, label }) => ({ href, label }));
+  const pending = await pendingTopUpCount();
+  const items = CONSOLE_NAVIGATION.filter((item) => hasRole(user, item.role)).map(({ href, label }) => ({
+    href,
+    label,
+    count: href === TOP_UP_REQUESTS_PATH ? { value: pending, means: pending === 1 ? 'recarga pendiente' : 'recargas pendientes' } : undefined,
+  }));
   return (
     <>
       {/* The first stop of the keyboard: past the navigation, straight to the page. */}

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
-import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLE_LABELS, RECORD_READERS, TEAM_MANAGERS } from '@/lib/portal/roles';
+import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLE_LABELS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 
@@ -18,6 +18,7 @@ export default async function PortalLayout({ children }: { children: React.React
           { href: '/portal/estados', label: 'Estados de cuenta' },
         ]
       : []),
+    ...(TOP_UP_REPORTERS.includes(user.role) ? [{ href: '/portal/recargas', label: 'Recargas' }] : []),
     ...(CREDENTIAL_READERS.includes(user.role) ? [{ href: '/portal/credenciales', label: 'Credenciales' }] : []),
     ...(TEAM_MANAGERS.includes(user.role) ? [{ href: '/portal/equipo', label: 'Equipo' }] : []),
     { href: '/portal/cuenta', label: 'Mi cuenta' },

@@ -1,0 +1,15 @@
+// GET /admin/recargas/:id/boleta - a top-up request's deposit slip, for console users (shown inline).
+import { consoleUserWithAccess } from '@/lib/auth/session';
+import { plainText } from '@/lib/statements/download';
+import { findTopUpSlip } from '@/lib/top-ups/requests';
+import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/top-ups/slips';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  if (!(await consoleUserWithAccess())) return plainText(401, 'Tu sesión terminó o ya no es válida. Vuelve a iniciar sesión.');
+  const requestId = slipRequestId((await params).id);
+  const slip = requestId === undefined ? undefined : await findTopUpSlip(requestId);
+  if (!slip) return plainText(404, SLIP_NOT_FOUND);
+  return slipResponse(requestId!, slip, 'inline');
+}

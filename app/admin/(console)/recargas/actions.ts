@@ -1,0 +1,39 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction, fromResult } from '@/lib/auth/action';
+import { idField } from '@/lib/console/form-schemas';
+import { formatQuetzales } from '@/lib/money';
+import { bankName } from '@/lib/top-ups/banks';
+import { approveTopUpRequest, rejectTopUpRequest } from '@/lib/top-ups/requests';
+
+// An administrator decides a reported deposit. Approval credits through the console's top-up in
+// one transaction with the request (lib/top-ups/requests.ts); a rejection moves nothing.
+
+const requestId = idField.max(2_147_483_647, 'Identificador inválido.');
+
+const refresh = () => revalidatePath('/admin', 'layout');
+
+export const approveTopUpRequestAction = consoleAction({ role: 'admin', schema: z.object({ solicitud: requestId }) }, async ({ solicitud }, user) => {
+  const result = await approveTopUpRequest(user.actor, solicitud);
+  if (result.ok) refresh();
+  return fromResult(result, ({ request, balanceCentavos }) => {
+    const notice = `Recarga de ${formatQuetzales(request.amountCentavos)} acreditada (${bankName(request.bank)}, referencia ${request.reference}). Saldo de la integración: ${formatQuetzales(balanceCentavos)}.`;
+    // Also as data: the request leaves the list with its form, so the page shows it (decision-forms.tsx).
+    return { message: notice, data: { notice } };
+  });
+});
+
+export const rejectTopUpRequestAction = consoleAction(
+  { role: 'admin', schema: z.object({ solicitud: requestId, motivo: z.string().max(1_000) }) },
+  async ({ solicitud, motivo }, user) => {
+    const result = await rejectTopUpRequest(user.actor, solicitud, motivo);
+    if (result.ok) refresh();
+    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: result.error.message, fieldErrors: { motivo: result.error.message } };
+    return fromResult(result, (request) => {
+      const notice = `Solicitud de ${formatQuetzales(request.amountCentavos)} rechazada; la integración verá el motivo.`;
+      return { message: notice, data: { notice } };
+    });
+  },
+);

@@ -1,0 +1,84 @@
+import type { Metadata } from 'next';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { hasRole, requirePageUser } from '@/lib/auth/session';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatQuetzales } from '@/lib/money';
+import { bankName } from '@/lib/top-ups/banks';
+import { pendingTopUpRequests } from '@/lib/top-ups/requests';
+import { isImageSlip } from '@/lib/top-ups/slips';
+import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
+
+export const metadata: Metadata = { title: 'Recargas pendientes' };
+
+// Recargas pendientes: deposits integrators reported, oldest first, each with its slip. An
+// administrator approves (the money enters the ledger) or rejects with a reason; support reads.
+export default async function PendingTopUpsPage() {
+  const user = await requirePageUser('support');
+  const requests = await pendingTopUpRequests();
+  const canDecide = hasRole(user, 'admin');
+  return (
+    <>
+      <PageHeader
+        title="Recargas pendientes"
+        description="Depósitos y transferencias que las integraciones reportaron desde su portal. El saldo cambia solo al aprobarlos: compara el banco, la referencia, la fecha y el monto con el estado de cuenta bancario."
+      />
+      <DecisionNotices>
+        {requests.length === 0 ? (
+          <div className="card">
+            <EmptyState title="No hay recargas pendientes de revisión." />
+          </div>
+        ) : (
+          <ul className="stack plain-list" data-testid="pending-top-ups">
+            {requests.map((request) => {
+              const amount = formatQuetzales(request.amountCentavos);
+              const slipHref = `/admin/recargas/${request.id}/boleta`;
+              return (
+                <li key={request.id} className="card" data-testid="pending-top-up">
+                  <h2>
+                    {amount} · {request.integrationName}
+                  </h2>
+                  <dl className="details">
+                    <dt>Banco</dt>
+                    <dd>{bankName(request.bank)}</dd>
+                    <dt>Referencia</dt>
+                    <dd data-testid="pending-top-up-reference">{request.reference}</dd>
+                    <dt>Fecha del depósito</dt>
+                    <dd>{request.depositDate.split('-').reverse().join('/')}</dd>
+                    <dt>Reportada</dt>
+                    <dd>
+                      {formatDateTime(request.createdAt)} por {request.reporterEmail}
+                    </dd>
+                  </dl>
+                  {request.slip === null ? (
+                    <p className="muted">Sin boleta adjunta.</p>
+                  ) : isImageSlip(request.slip.contentType) ? (
+                    <figure>
+                      {/* eslint-disable-next-line @next/next/no-img-element -- the slip is served by our own route, not optimizable */}
+                      <img src={slipHref} alt={`Boleta del depósito ${request.reference} en ${bankName(request.bank)}`} className="slip-image" />
+                    </figure>
+                  ) : (
+                    <p>
+                      <a href={slipHref} target="_blank" rel="noopener">
+                        Ver la boleta (PDF)
+                      </a>
+                    </p>
+                  )}
+                  {canDecide && (
+                    <div className="stack">
+                      <ApproveTopUpForm
+                        requestId={request.id}
+                        title={`¿Acreditar ${amount} a «${request.integrationName}»?`}
+                        message={`Confirma que el depósito de ${bankName(request.bank)} con referencia ${request.reference} llegó a la cuenta del servicio. El saldo sube al aprobar y la integración recibe un aviso.`}
+                      />
+                      <RejectTopUpForm requestId={request.id} />
+                    </div>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </DecisionNotices>
+    </>
+  );
+}

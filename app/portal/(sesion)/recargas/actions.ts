@@ -1,0 +1,38 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { positiveQuetzalesField } from '@/lib/console/form-schemas';
+import { formatQuetzales } from '@/lib/money';
+import { portalAction } from '@/lib/portal/action';
+import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { bankName } from '@/lib/top-ups/banks';
+import { reportTopUp } from '@/lib/top-ups/requests';
+import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';
+
+// "Recargas": an owner or a billing person reports a deposit or transfer for the session's
+// integration. Nothing moves money here: an administrator approves it in the console.
+
+const reportSchema = z.object({
+  banco: z.string().max(40),
+  referencia: z.string().max(200),
+  fecha: z.string().max(20),
+  monto: positiveQuetzalesField,
+  // A File from the browser; its size is refused before its bytes are read.
+  boleta: z
+    .custom<Blob>((value) => value instanceof Blob, SLIP_MESSAGES.wrongType)
+    .refine((blob) => blob.size <= MAX_SLIP_BYTES, SLIP_MESSAGES.tooLarge)
+    .optional(),
+});
+
+export const reportTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: reportSchema }, async ({ banco, referencia, fecha, monto, boleta }, user) => {
+  const slip = boleta ? new Uint8Array(await boleta.arrayBuffer()) : undefined;
+  const result = await reportTopUp(user, { bank: banco, reference: referencia, depositDate: fecha, amountCentavos: monto, slip });
+  if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.fieldErrors };
+  revalidatePath('/portal/recargas');
+  return {
+    ok: true,
+    message: `Reportaste el depósito de ${formatQuetzales(result.value.amountCentavos)} en ${bankName(result.value.bank)}, referencia ${result.value.reference}. La administración lo revisará; el saldo cambia cuando lo apruebe.`,
+    data: undefined,
+  };
+});

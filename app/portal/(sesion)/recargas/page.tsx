@@ -1,0 +1,89 @@
+import type { Metadata } from 'next';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { TopUpStateBadge } from '@/components/top-ups/state-badge';
+import { formatDateTime, guatemalanToday } from '@/lib/format/guatemala-time';
+import { formatQuetzales } from '@/lib/money';
+import { portalBalance } from '@/lib/portal/home';
+import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { requirePortalPage } from '@/lib/portal/session';
+import { bankName } from '@/lib/top-ups/banks';
+import { integrationTopUpRequests } from '@/lib/top-ups/requests';
+import { ReportTopUpForm } from './report-form';
+
+export const metadata: Metadata = { title: 'Recargas' };
+
+// Recargas: the session's integration reports its deposits and transfers and follows each one's
+// state; the balance moves only when an administrator approves one.
+export default async function PortalTopUpsPage() {
+  const user = await requirePortalPage(TOP_UP_REPORTERS);
+  const [requests, balanceCentavos] = await Promise.all([integrationTopUpRequests(user.integrationId), portalBalance(user)]);
+  return (
+    <>
+      <PageHeader
+        title="Recargas"
+        description={
+          <>
+            Deposita o transfiere a la cuenta del servicio y repórtalo aquí con el número de referencia: la administración lo revisa y, al
+            aprobarlo, lo suma a tu saldo. Saldo actual: <strong data-testid="portal-current-balance">{formatQuetzales(balanceCentavos)}</strong>.
+          </>
+        }
+      />
+      <section className="card" aria-labelledby="reportar">
+        <h2 id="reportar">Reportar un depósito o transferencia</h2>
+        <ReportTopUpForm today={guatemalanToday()} />
+      </section>
+      <section className="card" aria-labelledby="reportadas">
+        <h2 id="reportadas">Recargas reportadas</h2>
+        {requests.length === 0 ? (
+          <EmptyState title="Tu integración todavía no ha reportado depósitos." />
+        ) : (
+          <div className="table-wrap" role="region" aria-label="Recargas reportadas" tabIndex={0}>
+            <table className="data stacked" data-testid="portal-top-ups">
+              <thead>
+                <tr>
+                  <th>Reportada (hora de Guatemala)</th>
+                  <th>Banco y referencia</th>
+                  <th>Fecha del depósito</th>
+                  <th className="num">Monto</th>
+                  <th>Estado</th>
+                  <th>Boleta</th>
+                </tr>
+              </thead>
+              <tbody>
+                {requests.map((request) => (
+                  <tr key={request.id} data-testid="portal-top-up-row">
+                    <td className="nowrap" data-label="Reportada">
+                      {formatDateTime(request.createdAt)}
+                    </td>
+                    <td data-label="Banco y referencia">
+                      {bankName(request.bank)} · {request.reference}
+                    </td>
+                    <td className="nowrap" data-label="Fecha del depósito">
+                      {request.depositDate.split('-').reverse().join('/')}
+                    </td>
+                    <td className="num" data-label="Monto">
+                      {formatQuetzales(request.amountCentavos)}
+                    </td>
+                    <td data-label="Estado">
+                      <TopUpStateBadge state={request.state} />
+                      {request.state === 'rejected' && request.reason && <span className="small"> Motivo: {request.reason}</span>}
+                    </td>
+                    <td data-label="Boleta">
+                      {request.slip ? (
+                        <a href={`/portal/recargas/${request.id}/boleta`} download>
+                          Descargar boleta
+                        </a>
+                      ) : (
+                        <span className="muted">Sin boleta</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

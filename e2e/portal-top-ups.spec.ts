@@ -1,0 +1,109 @@
+// Issue 34, point 3's "done when", in chromium at 1366 and 390 px with axe: a billing person
+// reports a deposit with a photo of its slip in the portal; an administrator sees it in
+// "Recargas pendientes" (the count in the navigation, the slip inline), approves it, and the
+// integration's balance and the movement's note show it; a second report of the same bank and
+// reference is refused.
+import zlib from 'node:zlib';
+import { expect, test } from '@playwright/test';
+import { TOP_UP_MESSAGES } from '../lib/top-ups/messages';
+import { seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection, PHONE } from './support/portal';
+
+const PASSWORD = 'boleta del banco junto al parque central';
+
+/** A real 8×8 PNG (a grey square), made here: the slip the billing person photographs. */
+function slipPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(8, 0);
+  header.writeUInt32BE(8, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array(8).fill(0x99)])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('una persona de facturación reporta un depósito con su boleta y un administrador lo acredita una vez', async ({ browser }, testInfo) => {
+  test.setTimeout(300_000);
+  const { baseUrl, adminEmail, adminPassword } = settings();
+  const stamp = Date.now().toString(36);
+  const nombre = `recargas-${stamp}`;
+  const billingEmail = `pagos-${stamp}@example.com`;
+  const reference = `88${stamp.toUpperCase()}`;
+
+  const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.1' } });
+  const admin = await adminContext.newPage();
+  await signInThroughForm(admin, adminEmail, adminPassword);
+  const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '100.00' });
+  await inviteThroughConsole(admin, id, billingEmail, 'Facturación');
+
+  const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.2' } });
+  const billing = await context.newPage();
+  await acceptPrintedInvitation(billing, { email: billingEmail, name: 'Pagos de recargas', password: PASSWORD }, nombre);
+
+  // The report: bank, reference with spaces as the slip prints it, date, amount and the slip.
+  await openSection(billing, 'Recargas');
+  await checkBothSizes(billing, testInfo, 'recargas-vacia');
+  const report = async (typedReference: string) => {
+    await billing.getByLabel('Banco').selectOption({ label: 'Banco Industrial' });
+    await billing.getByLabel('Número de referencia').fill(typedReference);
+    await billing.getByLabel('Fecha del depósito').fill('2026-11-20');
+    await billing.getByLabel('Monto (Q)').fill('1,500.00');
+    await billing.getByLabel('Boleta (opcional)').setInputFiles({ name: 'boleta.png', mimeType: 'image/png', buffer: slipPng() });
+    await billing.getByRole('button', { name: 'Reportar depósito' }).click();
+  };
+  await report(` ${reference.slice(0, 4)} ${reference.slice(4)} `);
+  await expect(billing.getByText('La administración lo revisará')).toBeVisible();
+  const row = billing.getByTestId('portal-top-up-row').filter({ hasText: reference.slice(4) });
+  await expect(row).toContainText('Pendiente de revisión');
+  await expect(row).toContainText('Q 1,500.00');
+  await checkBothSizes(billing, testInfo, 'recargas');
+
+  // The administrator: the count in the navigation, the slip inline, the approval confirmed.
+  await admin.goto(`${baseUrl}/admin/recargas`);
+  const count = admin.getByRole('navigation', { name: 'Secciones de la consola' }).getByTestId('nav-count');
+  const pendingBefore = Number(await count.textContent());
+  expect(pendingBefore).toBeGreaterThanOrEqual(1);
+  const card = admin.getByTestId('pending-top-up').filter({ hasText: nombre });
+  await expect(card).toContainText('Banco Industrial');
+  const slip = card.getByRole('img', { name: /Boleta del depósito/ });
+  await expect(slip).toBeVisible();
+  expect(await slip.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(8);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await admin.setViewportSize(viewport);
+    expect(await seriousAccessibilityViolations(admin), `recargas pendientes ${viewport.width}`).toEqual([]);
+    expect(await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  }
+  await admin.setViewportSize(DESKTOP);
+  await card.getByRole('button', { name: 'Aprobar y acreditar' }).click();
+  await admin.getByRole('dialog', { name: `¿Acreditar Q 1,500.00 a «${nombre}»?` }).getByRole('button', { name: 'Aprobar y acreditar' }).click();
+  await expect(admin.getByTestId('top-up-notice')).toContainText('Recarga de Q 1,500.00 acreditada');
+  await admin.reload();
+  await expect(admin.getByTestId('pending-top-up').filter({ hasText: nombre })).toHaveCount(0);
+  if (pendingBefore > 1) await expect(count).toHaveText(String(pendingBefore - 1));
+  else await expect(count).toHaveCount(0);
+  await adminContext.close();
+
+  // The integration: the balance, the movement with the bank and the reference, the state.
+  await openSection(billing, 'Movimientos');
+  await expect(billing.getByTestId('portal-current-balance')).toHaveText('Q 1,600.00');
+  const movement = billing.getByTestId('portal-movements').locator('tbody tr').first();
+  await expect(movement).toContainText('Q 1,500.00');
+  await expect(movement).toContainText(`Depósito Banco Industrial, referencia ${reference.slice(0, 4)} ${reference.slice(4)}`);
+  await checkBothSizes(billing, testInfo, 'movimientos-recarga');
+  await openSection(billing, 'Recargas');
+  await expect(row).toContainText('Acreditada');
+
+  // The same deposit again, typed without spaces: refused, nothing added.
+  await report(reference);
+  await expect(billing.getByRole('alert').first()).toContainText(TOP_UP_MESSAGES.duplicate);
+  await expect(billing.getByTestId('portal-top-up-row')).toHaveCount(1);
+  await checkBothSizes(billing, testInfo, 'recargas-repetida');
+  await context.close();
+});

@@ -1,0 +1,159 @@
+// Top-up requests through the built app (issue 34, point 3): a billing person reports a deposit
+// with its slip in the portal, the same bank and reference is refused, a developer is refused, a
+// slip that only claims to be an image is refused, the slip is served with its checked type; in
+// the console support reads the pending list and the badge, ten approvals sent at once credit once
+// (the ledger reconciles), and a rejection needs a reason and moves no money.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { ledgerEntries, topUpRequests } from '@/db/schema';
+import { ACTION_MESSAGES } from '@/lib/auth/action';
+import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { verifyLedger } from '@/lib/billing/verify';
+import { formatQuetzales } from '@/lib/money';
+import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
+import { TOP_UP_MESSAGES } from '@/lib/top-ups/requests';
+import { SLIP_MESSAGES } from '@/lib/top-ups/slips';
+import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
+import { says, type PortalClient } from '../support/portal-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1]);
+const people = { billing: 'pagos-recargas@example.com', developer: 'dev-recargas@example.com' } as const;
+
+let testDatabase: TestDatabase;
+let gateway: Gateway;
+let integration: TestIntegration;
+let admin: { email: string; password: string };
+let support: { email: string; password: string };
+let billing: PortalClient;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integration = await createTestIntegration('recargas-http', { balanceCentavos: 5_000 });
+  await addPortalMember(integration, people.billing, 'facturacion');
+  await addPortalMember(integration, people.developer, 'desarrollador');
+  admin = await newConsoleUser('admin-recargas@example.com', 'admin');
+  support = await newConsoleUser('soporte-recargas@example.com', 'support');
+  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500' } });
+  billing = await portalSignedIn(gateway.app.baseUrl, people.billing);
+}, PROCESS_TEST_TIMEOUT_MS * 2);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDatabase?.cleanup();
+});
+
+const report = (person: PortalClient, fields: Record<string, string>, slip?: Blob) =>
+  person.serverActionWithFiles('/portal/recargas', 'reportTopUpAction', { banco: 'BI', fecha: '2026-11-20', monto: '1,250.50', envio: crypto.randomUUID(), ...fields }, slip ? { boleta: slip } : {});
+
+const requestsOf = () => gateway.withDatabase(async () => (await db()).select().from(topUpRequests).where(eq(topUpRequests.integrationId, integration.id)).orderBy(topUpRequests.id));
+const balance = () => gateway.withDatabase(() => balanceAndLedgerSum(integration.id));
+
+describe('the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('takes a billing person’s report with its slip, moves no money, lists it and serves the slip as it is', async () => {
+    const answer = await report(billing, { referencia: ' 4455 6677 ' }, new Blob([PNG], { type: 'image/png' }));
+    expect(answer.status).toBe(200);
+    expect(says(answer, 'La administración lo revisará'), answer.text.slice(0, 500)).toBe(true);
+    const [request] = await requestsOf();
+    expect(request).toMatchObject({ state: 'pending', bank: 'BI', reference: '4455 6677', normalizedReference: '44556677', amountCentavos: 125_050 });
+    expect(await balance()).toEqual({ balanceCentavos: 5_000, ledgerSumCentavos: 5_000 });
+
+    const page = await billing.request('/portal/recargas');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('4455 6677');
+    expect(page.text).toContain('Pendiente de revisión');
+    expect(page.text).toContain(formatQuetzales(125_050));
+
+    const slip = await billing.request(`/portal/recargas/${request!.id}/boleta`);
+    expect(slip.status).toBe(200);
+    expect(slip.headers.get('content-type')).toBe('image/png');
+    expect(slip.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(slip.headers.get('content-disposition')).toBe(`attachment; filename="boleta-recarga-${request!.id}.png"`);
+    expect(Buffer.from(await billing.requestBytes(`/portal/recargas/${request!.id}/boleta`))).toEqual(Buffer.from(PNG));
+  });
+
+  it('refuses the same bank and reference again, and a slip that only claims to be an image', async () => {
+    const again = await report(billing, { referencia: '44556677' });
+    expect(says(again, TOP_UP_MESSAGES.duplicate)).toBe(true);
+    const disguised = await report(billing, { referencia: 'OTRA-1' }, new Blob(['<html><script>alert(1)</script>'], { type: 'image/png' }));
+    expect(says(disguised, SLIP_MESSAGES.wrongType)).toBe(true);
+    expect(await requestsOf()).toHaveLength(1);
+  });
+
+  it('refuses a developer the page, the action and the slip', async () => {
+    const developer = await portalSignedIn(gateway.app.baseUrl, people.developer);
+    const page = await developer.request('/portal/recargas');
+    expect(page.status).toBe(307);
+    expect(page.headers.get('location')).toContain('/portal/sin-permiso');
+    const answer = await report(developer, { referencia: 'DEV-1' });
+    expect(says(answer, PORTAL_ACTION_MESSAGES.forbidden)).toBe(true);
+    const [request] = await requestsOf();
+    expect((await developer.request(`/portal/recargas/${request!.id}/boleta`)).status).toBe(403);
+    expect(await requestsOf()).toHaveLength(1);
+  });
+});
+
+describe('the console', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('shows support the pending request, its slip inline and the badge, and refuses support’s approval', async () => {
+    const staff = await consoleSignedIn(gateway.app.baseUrl, support);
+    const page = await staff.request('/admin/recargas');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('4455 6677');
+    expect(page.text).toMatch(/data-testid="nav-count"[^>]*>1</);
+    const [request] = await requestsOf();
+    expect(page.text).toContain(`/admin/recargas/${request!.id}/boleta`);
+    const slip = await staff.request(`/admin/recargas/${request!.id}/boleta`);
+    expect(slip.status).toBe(200);
+    expect(slip.headers.get('content-type')).toBe('image/png');
+    expect(slip.headers.get('content-disposition')).toMatch(/^inline;/);
+    expect(slip.headers.get('x-content-type-options')).toBe('nosniff');
+    const refused = await staff.serverAction('/admin/recargas', 'approveTopUpRequestAction', { solicitud: String(request!.id), envio: crypto.randomUUID() });
+    expect(says(refused, ACTION_MESSAGES.forbidden)).toBe(true);
+    expect((await requestsOf())[0]!.state).toBe('pending');
+  });
+
+  it('credits once when ten approvals are sent at once, with the bank and reference in the note, and the ledger reconciles', async () => {
+    const administrator = await consoleSignedIn(gateway.app.baseUrl, admin);
+    const [request] = await requestsOf();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => administrator.serverAction('/admin/recargas', 'approveTopUpRequestAction', { solicitud: String(request!.id), envio: crypto.randomUUID() })),
+    );
+    expect(answers.filter((answer) => says(answer, 'acreditada'))).toHaveLength(1);
+    expect(answers.filter((answer) => says(answer, TOP_UP_MESSAGES.decided))).toHaveLength(9);
+    expect(await balance()).toEqual({ balanceCentavos: 5_000 + 125_050, ledgerSumCentavos: 5_000 + 125_050 });
+    const [approved] = await requestsOf();
+    expect(approved).toMatchObject({ state: 'approved', decidedBy: expect.stringContaining(admin.email) });
+    const [entry] = await gateway.withDatabase(async () => (await db()).select().from(ledgerEntries).where(eq(ledgerEntries.id, approved!.ledgerEntryId!)));
+    expect(entry).toMatchObject({ kind: 'top_up', amountCentavos: 125_050 });
+    expect(entry!.note).toContain('Banco Industrial');
+    expect(entry!.note).toContain('4455 6677');
+    expect((await gateway.withDatabase(() => verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 }))).ok).toBe(true);
+
+    const movements = await billing.request('/portal/movimientos');
+    expect(movements.text).toContain('4455 6677');
+    expect((await billing.request('/portal/recargas')).text).toContain('Acreditada');
+    // Approved, the reference stays taken.
+    expect(says(await report(billing, { referencia: '4455 6677' }), TOP_UP_MESSAGES.duplicate)).toBe(true);
+  });
+
+  it('rejects only with a reason, moves no money, and the integration reads the reason', async () => {
+    expect(says(await report(billing, { referencia: 'RECHAZO-7', monto: '99' }), 'La administración lo revisará')).toBe(true);
+    const request = (await requestsOf()).find((row) => row.normalizedReference === 'RECHAZO-7')!;
+    const before = await balance();
+    const administrator = await consoleSignedIn(gateway.app.baseUrl, admin);
+    const empty = await administrator.serverAction('/admin/recargas', 'rejectTopUpRequestAction', { solicitud: String(request.id), motivo: ' ', envio: crypto.randomUUID() });
+    expect(says(empty, TOP_UP_MESSAGES.reason)).toBe(true);
+    const rejected = await administrator.serverAction('/admin/recargas', 'rejectTopUpRequestAction', {
+      solicitud: String(request.id),
+      motivo: 'El depósito no aparece en el estado de cuenta del banco.',
+      envio: crypto.randomUUID(),
+    });
+    expect(says(rejected, 'rechazada')).toBe(true);
+    expect(await balance()).toEqual(before);
+    expect((await billing.request('/portal/recargas')).text).toContain('El depósito no aparece en el estado de cuenta del banco.');
+    expect((await administrator.request('/admin/recargas')).text).toContain('No hay recargas pendientes');
+  });
+});
