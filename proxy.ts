@@ -35,6 +35,14 @@ const PUBLIC_PAGES = /^\/(?:docs|estado)?$/;
 const PUBLIC_PAGE_LIMIT_BODY = 'Demasiadas solicitudes desde su dirección. Espere un minuto y vuelva a intentarlo.';
 /** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
 const RECORDS_LIST = '/admin/registros';
+// Server actions may carry up to 6 MB (next.config.mjs) so that a deposit slip of up to 5 MB
+// arrives with its report on Recargas (issue 34). Every other page's forms keep Next's default
+// 1 MB: a body announced larger is refused from its headers, before Next reads and parses it, so
+// a crowd posting 6 MB to the sign-in pages' actions costs the instance nothing. (A chunked body
+// announces no length: Next's own 6 MB limit stops it.)
+const LARGE_FORM_PAGES = new Set(['/portal/recargas']);
+const FORM_BODY_LIMIT_BYTES = 1024 * 1024;
+const FORM_BODY_TOO_LARGE = 'Solicitud demasiado grande: este formulario acepta hasta 1 MB.';
 /** Pages whose search box takes a NIT or CUI, posted to their ./buscar route and kept behind a reference. */
 const IDENTIFIER_SEARCH_PAGES = new Set([RECORDS_LIST, '/admin/datos-personales/quien-consulto']);
 
@@ -105,6 +113,10 @@ export async function proxy(request: NextRequest) {
         return respond(new NextResponse(request.method === 'HEAD' ? null : joinedBody(answer), { status: 200, headers: { 'content-type': page.contentType, 'cache-control': page.cacheControl } }));
       }
     }
+  }
+
+  if (request.method === 'POST' && !isApi && !LARGE_FORM_PAGES.has(path) && Number(request.headers.get('content-length') ?? 0) > FORM_BODY_LIMIT_BYTES) {
+    return respond(new NextResponse(FORM_BODY_TOO_LARGE, { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8', connection: 'close' } }));
   }
 
   const forwarded = new Headers(request.headers);

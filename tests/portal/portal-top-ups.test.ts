@@ -13,13 +13,15 @@ import { verifyLedger } from '@/lib/billing/verify';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { TOP_UP_MESSAGES } from '@/lib/top-ups/requests';
-import { SLIP_MESSAGES } from '@/lib/top-ups/slips';
+import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
+/** Next's default limit for a server action's body, which every page but Recargas keeps (proxy.ts). */
+const FORM_BODY_LIMIT_FOR_TEST = 1024 * 1024;
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1]);
 const people = { billing: 'pagos-recargas@example.com', developer: 'dev-recargas@example.com' } as const;
 
@@ -80,6 +82,24 @@ describe('the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
     expect(says(again, TOP_UP_MESSAGES.duplicate)).toBe(true);
     const disguised = await report(billing, { referencia: 'OTRA-1' }, new Blob(['<html><script>alert(1)</script>'], { type: 'image/png' }));
     expect(says(disguised, SLIP_MESSAGES.wrongType)).toBe(true);
+    expect(await requestsOf()).toHaveLength(1);
+  });
+
+  it('takes a body of over 5 MB on Recargas, to refuse its slip in Spanish, and refuses one over 1 MB on any other page before reading it', async () => {
+    const heavy = new Uint8Array(MAX_SLIP_BYTES + 1);
+    heavy.set(PNG);
+    const tooLarge = await report(billing, { referencia: 'PESADA-1' }, new Blob([heavy], { type: 'image/png' }));
+    expect(tooLarge.status).toBe(200);
+    expect(says(tooLarge, SLIP_MESSAGES.tooLarge), tooLarge.text.slice(0, 300)).toBe(true);
+    for (const page of ['/portal/ingresar', '/admin/login', '/portal/cuenta']) {
+      const answer = await fetch(`${gateway.app.baseUrl}${page}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain;charset=UTF-8', 'next-action': '0'.repeat(42), origin: gateway.app.baseUrl },
+        body: new Uint8Array(FORM_BODY_LIMIT_FOR_TEST + 1),
+      });
+      expect(answer.status, page).toBe(413);
+      expect(await answer.text(), page).toBe('Solicitud demasiado grande: este formulario acepta hasta 1 MB.');
+    }
     expect(await requestsOf()).toHaveLength(1);
   });
 
