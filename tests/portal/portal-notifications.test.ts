@@ -141,7 +141,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await auditOf('integration.send_test_notification')).at(-1)!.actor).toMatch(ownerActor());
   });
 
-  it('turns a recipient’s kind off and on, audited as the owner', async () => {
+  it('turns a recipient’s kind off, shown off on the page, audited as the owner', async () => {
     const off = answerOf(await owner.serverAction(PAGE, 'setPortalNotificationEnabledAction', { recipient: 'billing', kind: 'balance_low', enabled: 'false' }));
     expect(off).toMatchObject({ ok: true, message: 'Aviso desactivado.' });
     const optOuts = await gateway.withDatabase(async () => (await db()).select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationA.id)));
