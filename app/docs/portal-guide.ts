@@ -47,6 +47,11 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
     roles: ['propietario', 'desarrollador'],
   },
   {
+    page: 'Notificaciones',
+    what: 'los correos de los contactos técnico y de facturación; el webhook (solo https:// a una dirección pública; el secreto de firma se muestra una sola vez) y un aviso de prueba; qué avisos recibe cada destinatario; los últimos avisos con su estado, intentos y último error',
+    roles: ['propietario'],
+  },
+  {
     page: 'Equipo',
     what: 'invitar personas, reenviar o cancelar invitaciones, cambiar roles y quitar personas',
     roles: ['propietario'],

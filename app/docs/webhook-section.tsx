@@ -33,11 +33,12 @@ export function WebhookSection({ settings }: { settings: WebhookDocsSettings }) 
       <h2 id="webhook-title">Avisos por webhook</h2>
       <p>
         Además de los correos a sus contactos, el servicio puede avisar a <strong>su webhook</strong>: una URL <code>https://</code> pública que usted
-        elige y que un administrador guarda en la consola. Al guardarla, la consola muestra una sola vez el <strong>secreto de firma</strong> (
-        <code>whsec_…</code>): guárdelo en su gestor de secretos. Cambiar la URL genera un secreto nuevo, y el anterior deja de valer de inmediato.
-        Cada aviso es un <code>POST</code> con un cuerpo JSON firmado. El webhook recibe todos los eventos, salvo los que pida desactivar; un
-        administrador puede enviarle un aviso de prueba desde la consola cuando lo necesite. Si su URL necesita un token propio, póngalo en la
-        consulta (<code>?token=…</code>): la consola la muestra con la consulta oculta.
+        elige y que un propietario guarda en <strong>Notificaciones</strong> del portal, o un administrador en la consola. Al guardarla se muestra una
+        sola vez el <strong>secreto de firma</strong> (<code>whsec_…</code>): guárdelo en su gestor de secretos. Cambiar la URL genera un secreto
+        nuevo, y el anterior deja de valer de inmediato. Cada aviso es un <code>POST</code> con un cuerpo JSON firmado. El webhook recibe todos los
+        eventos, salvo los que se desactiven en Notificaciones; desde ahí se le envía un aviso de prueba cuando se necesite, y se ven los últimos
+        avisos con su estado. Si su URL necesita un token propio, póngalo en la consulta (<code>?token=…</code>): el portal y la consola la muestran
+        con la consulta oculta.
       </p>
       <h3>Eventos</h3>
       <table data-testid="webhook-events">

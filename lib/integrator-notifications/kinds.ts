@@ -437,8 +437,9 @@ export function sourceUnavailableKey(source: string, since: Date, integrationId:
 }
 
 /**
- * The test notice an administrator sends to the integration's webhook from the console ("Enviar
- * aviso de prueba"): the same body, headers and signature as every notice, no facts.
+ * The test notice sent to the integration's webhook ("Enviar aviso de prueba"), by an administrator
+ * in the console or an owner in the portal, so its text names neither: the same body, headers and
+ * signature as every notice, no facts.
  */
 export function testNotification(integration: { id: number; nombre: string }, context: Pick<Context, 'serviceName'>, now = new Date()): IntegratorNotification {
   return {
@@ -449,7 +450,7 @@ export function testNotification(integration: { id: number; nombre: string }, co
     servicio: context.serviceName,
     titulo: 'Aviso de prueba',
     mensaje:
-      `Aviso de prueba enviado desde la consola de ${context.serviceName} para comprobar que el webhook de «${integration.nombre}» recibe los avisos ` +
+      `Aviso de prueba de ${context.serviceName} para comprobar que el webhook de «${integration.nombre}» recibe los avisos ` +
       'y verifica su firma. No requiere ninguna acción.',
     integracion: { id: integration.id, nombre: integration.nombre },
     datos: {},

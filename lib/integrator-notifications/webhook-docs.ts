@@ -155,7 +155,7 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     {
       tipo: TEST_TYPE,
       title: 'Aviso de prueba',
-      when: 'Un administrador pulsó «Enviar aviso de prueba» en la consola, para comprobar su receptor. Solo al webhook, cuando se pide.',
+      when: 'Alguien pulsó «Enviar aviso de prueba»: un propietario en Notificaciones del portal o un administrador en la consola, para comprobar su receptor. Solo al webhook, cuando se pide.',
       emailedTo: null,
       example: { ...testNotification(EXAMPLE_INTEGRATION, settings, EXAMPLE_NOW), id: exampleId(kinds.length + 1) },
     },

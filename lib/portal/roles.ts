@@ -57,3 +57,10 @@ export const USAGE_READERS: readonly PortalRole[] = ['propietario', 'desarrollad
  * downloads its slip: the people who pay. Developers neither report nor see them.
  */
 export const TOP_UP_REPORTERS: readonly PortalRole[] = ['propietario', 'facturacion'];
+
+/**
+ * Who reads and changes the integration's notifications ("Notificaciones", issue 34 point 2): its
+ * technical and billing contacts, its webhook and signing secret, what each recipient receives, and
+ * the notices sent. The webhook's secret signs what reaches the integration's systems, so only owners.
+ */
+export const NOTIFICATION_MANAGERS: readonly PortalRole[] = ['propietario'];

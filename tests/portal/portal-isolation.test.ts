@@ -14,7 +14,7 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements, topUpRequests } from '@/db/schema';
+import { integrationNotificationOptOuts, integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements, topUpRequests } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
@@ -236,6 +236,11 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   revokePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.map((tokenId) => ({ tokenId })) },
   createPortalTokenAction: { withoutIds: 'creates a token in the caller’s own integration, whatever else it is sent (tests/portal/portal-credentials.test.ts)' },
   setPortalAllowListAction: { withoutIds: 'replaces the caller’s own integration’s allow-list; B’s is checked unchanged below (tests/portal/portal-credentials.test.ts)' },
+  setPortalContactsAction: { withoutIds: 'the caller’s own integration’s contacts; an integrationId sent is ignored, B’s kept unchanged (tests/portal/portal-notifications.test.ts)' },
+  setPortalWebhookAction: { withoutIds: 'the caller’s own integration’s webhook; an integrationId sent is ignored, B’s kept unchanged (tests/portal/portal-notifications.test.ts)' },
+  removePortalWebhookAction: { withoutIds: 'the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
+  setPortalNotificationEnabledAction: { withoutIds: 'the caller’s own integration’s recipients; B’s opt-outs are checked unchanged below (tests/portal/portal-notifications.test.ts)' },
+  sendPortalTestNotificationAction: { withoutIds: 'to the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
   reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/top-ups/requests.test.ts)' },
   invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
@@ -300,6 +305,7 @@ async function stateOfB(): Promise<unknown> {
       ledger: await database.select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, integrationB.id)).orderBy(ledgerEntries.id),
       statements: await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id)),
       topUpRequests: await database.select().from(topUpRequests).where(eq(topUpRequests.integrationId, integrationB.id)).orderBy(topUpRequests.id),
+      notificationOptOuts: await database.select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationB.id)),
     };
   });
 }

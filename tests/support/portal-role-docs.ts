@@ -1,5 +1,5 @@
 import type { PortalRole } from '../../db/schema';
-import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLES, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '../../lib/portal/roles';
+import { BILLING_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLES, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '../../lib/portal/roles';
 
 // What the portal's role tables in the documentation (/docs, docs/integrators.md, the README) must
 // say, read from the code that guards each page, so that a role changed in the code without its
@@ -15,6 +15,7 @@ export const PAGE_ROLES_IN_CODE: Readonly<Record<string, readonly PortalRole[]>>
   'Estados de cuenta': BILLING_READERS,
   Recargas: TOP_UP_REPORTERS,
   Credenciales: CREDENTIAL_READERS,
+  Notificaciones: NOTIFICATION_MANAGERS,
   Equipo: TEAM_MANAGERS,
   'Mi cuenta': PORTAL_ROLES,
 };

@@ -26,7 +26,11 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(secret: string): Promise<WebhookReceiver> {
+/**
+ * `secret` may be read at each request: a webhook set through a page gets its secret only once the
+ * receiver's URL is saved, so the test hands it over then.
+ */
+export async function startWebhookReceiver(secret: string | (() => string)): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const receiver = { answers: [] as number[] };
   const server = http.createServer((request, response) => {
@@ -34,7 +38,7 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      const signed = verifyAlertSignature(secret, { signature: header(request.headers['x-alerta-firma']), timestamp: header(request.headers['x-alerta-fecha']) }, rawBody);
+      const signed = verifyAlertSignature(typeof secret === 'function' ? secret() : secret, { signature: header(request.headers['x-alerta-firma']), timestamp: header(request.headers['x-alerta-fecha']) }, rawBody);
       const answered = signed ? (receiver.answers.shift() ?? 204) : 401;
       received.push({ headers: request.headers, rawBody, body: JSON.parse(rawBody) as AlertPayload, signed, answered });
       response.writeHead(answered).end();

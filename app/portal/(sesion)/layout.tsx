@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
-import { BILLING_READERS, CREDENTIAL_READERS, PORTAL_ROLE_LABELS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { BILLING_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLE_LABELS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 
@@ -20,6 +20,7 @@ export default async function PortalLayout({ children }: { children: React.React
       : []),
     ...(TOP_UP_REPORTERS.includes(user.role) ? [{ href: '/portal/recargas', label: 'Recargas' }] : []),
     ...(CREDENTIAL_READERS.includes(user.role) ? [{ href: '/portal/credenciales', label: 'Credenciales' }] : []),
+    ...(NOTIFICATION_MANAGERS.includes(user.role) ? [{ href: '/portal/notificaciones', label: 'Notificaciones' }] : []),
     ...(TEAM_MANAGERS.includes(user.role) ? [{ href: '/portal/equipo', label: 'Equipo' }] : []),
     { href: '/portal/cuenta', label: 'Mi cuenta' },
   ];

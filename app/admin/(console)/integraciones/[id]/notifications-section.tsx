@@ -1,113 +1,22 @@
-import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
-import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
-import { TestNoticeForm } from '@/components/console/test-notice-form';
-import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, NO_WEBHOOK } from '@/lib/alerts/email-status';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
-import { maskWebhookUrl } from '@/lib/alerts/targets';
-import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/format/guatemala-time';
-import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
-import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
-import { NotificationSwitches, RemoveWebhookForm, WebhookForm, type SwitchRow } from './notification-controls';
+import type { Integration } from '@/db/schema';
+import { NotificationsPanel } from '@/components/notifications/notifications-panel';
 import { removeNotificationWebhookAction, sendTestNotificationAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
 
-const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
+const ACTIONS = { save: setNotificationWebhookAction, remove: removeNotificationWebhookAction, setEnabled: setNotificationEnabledAction, sendTest: sendTestNotificationAction };
 
 /**
- * What the integrator is told (lib/integrator-notifications): its webhook (administrators set it;
- * the URL is read back with its query and user part masked, the signing secret shown only once), which recipient gets
- * which kind, and the latest notifications with their state. Support staff read it.
+ * What the integrator is told (lib/integrator-notifications): administrators set its webhook and
+ * which recipient gets which kind; support staff read it. The integration's owners change the same
+ * things in the portal ("Notificaciones"), through the same panel and services.
  */
 export async function NotificationsSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
-  const [optOuts, recent] = await Promise.all([notificationOptOuts(integration.id), recentNotifications(integration.id)]);
-  const emailConfigured = notificationSettingsFrom(env()).email !== undefined;
-  const contactEmail = { technical: integration.technicalContactEmail, billing: integration.billingContactEmail, webhook: integration.notificationWebhookUrl };
-  const groups = NOTIFICATION_RECIPIENTS.map((recipient) => ({
-    recipient,
-    reachable: contactEmail[recipient] !== null,
-    rows: kindsFor(recipient).map(
-      (kind): SwitchRow => ({ recipient, kind, label: ALERT_CONDITION_LABELS[kind], enabled: !optOuts.has(`${recipient}:${kind}` as OptOutKey) }),
-    ),
-  }));
   return (
     <section className="card" aria-labelledby="notifications-title" style={{ marginTop: '1rem' }} data-testid="integration-notifications">
       <h2 id="notifications-title">Notificaciones</h2>
       <p className="small muted">
         Avisos al integrador, en español: por correo a sus contactos y, si tiene, a su webhook firmado. Uno por condición en cada intervalo.
       </p>
-      {!emailConfigured && (
-        <p className="notice warn" data-testid="email-not-configured">
-          {EMAIL_NOT_CONFIGURED_FOR_INTEGRATION}
-        </p>
-      )}
-      <h3>Webhook</h3>
-      <p data-testid="webhook-current">
-        {integration.notificationWebhookUrl ? <span className="mono break-anywhere">{maskWebhookUrl(integration.notificationWebhookUrl)}</span> : <span className="muted">{emailConfigured ? NO_WEBHOOK.withEmail : NO_WEBHOOK.withoutEmail}</span>}
-      </p>
-      {isAdmin && (
-        <div className="stack">
-          <WebhookForm integrationId={integration.id} hasWebhook={integration.notificationWebhookUrl !== null} save={setNotificationWebhookAction} />
-          {integration.notificationWebhookUrl && (
-            <>
-              <p className="small muted">
-                El aviso de prueba («prueba») llega firmado como cualquier aviso, con sus reintentos; su resultado aparece en «Últimos avisos».
-              </p>
-              <TestNoticeForm action={sendTestNotificationAction} hidden={{ integrationId: integration.id }} testId="webhook-test" />
-              <RemoveWebhookForm integrationId={integration.id} remove={removeNotificationWebhookAction} />
-            </>
-          )}
-        </div>
-      )}
-      <h3>Qué recibe cada destinatario</h3>
-      <div className="grid grid-3">
-        {groups.map((group) => (
-          <div key={group.recipient} data-testid={`notification-recipient-${group.recipient}`}>
-            <h4>{RECIPIENT_LABELS[group.recipient]}</h4>
-            {group.recipient !== 'webhook' && (
-              <p className="small">
-                {contactEmail[group.recipient] ?? <span className="muted">Sin correo registrado: no recibe avisos.</span>}
-                {contactEmail[group.recipient] && !emailConfigured && <span className="muted"> · {CONTACT_NOT_EMAILED}</span>}
-              </p>
-            )}
-            <NotificationSwitches integrationId={integration.id} rows={group.rows} readOnly={!isAdmin} setEnabled={setNotificationEnabledAction} />
-          </div>
-        ))}
-      </div>
-      <h3>Últimos avisos</h3>
-      {recent.length === 0 ? (
-        <p className="muted">Todavía no se ha enviado ningún aviso.</p>
-      ) : (
-        <div className="table-wrap" role="region" aria-label="Últimos avisos" tabIndex={0}>
-          <table className="data stacked" data-testid="integration-notification-list">
-            <thead>
-              <tr>
-                <th>Fecha</th>
-                <th>Aviso</th>
-                <th>Para</th>
-                <th>Estado</th>
-                <th className="num">Intentos</th>
-                <th>Último error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {recent.map((row) => (
-                <tr key={row.id} data-status={row.status}>
-                  <td className="nowrap" data-label="Fecha">
-                    {formatDateTime(row.createdAt)}
-                  </td>
-                  <td data-label="Aviso">{row.title || ALERT_CONDITION_LABELS[row.condition]}</td>
-                  <td className="small" data-label="Para">
-                    <span>
-                      {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>
-                    </span>
-                  </td>
-                  <DeliveryStateCells delivery={row} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <NotificationsPanel integration={integration} integrationId={integration.id} actions={isAdmin ? ACTIONS : undefined} />
     </section>
   );
 }

@@ -8,12 +8,16 @@ import type { ActionResult } from '@/lib/auth/action';
 
 type Action<T> = (input: unknown) => Promise<ActionResult<T>>;
 
+// Shared by the console (an administrator names the integration: integrationId) and the portal (the
+// session's integration: no id sent, the server never reads one).
+const idOf = (integrationId?: number) => (integrationId === undefined ? undefined : { integrationId });
+
 /** Setting the webhook: a new signing secret each time, shown once. */
-export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId: number; hasWebhook: boolean; save: Action<{ secret: string; saved: string }> }) {
+export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId?: number; hasWebhook: boolean; save: Action<{ secret: string; saved: string }> }) {
   return (
     <ActionForm
       action={save}
-      hidden={{ integrationId }}
+      hidden={idOf(integrationId)}
       submitLabel={hasWebhook ? 'Cambiar webhook' : 'Guardar webhook'}
       pendingLabel="Guardando…"
       resetOnSuccess
@@ -37,11 +41,11 @@ export function WebhookForm({ integrationId, hasWebhook, save }: { integrationId
   );
 }
 
-export function RemoveWebhookForm({ integrationId, remove }: { integrationId: number; remove: Action<undefined> }) {
+export function RemoveWebhookForm({ integrationId, remove }: { integrationId?: number; remove: Action<undefined> }) {
   return (
     <ActionForm
       action={remove}
-      hidden={{ integrationId }}
+      hidden={idOf(integrationId)}
       submitLabel="Quitar webhook"
       pendingLabel="Quitando…"
       submitClassName="danger secondary"
@@ -59,8 +63,8 @@ export interface SwitchRow {
   enabled: boolean;
 }
 
-/** One switch per recipient and kind; each press saves at once and is audited. */
-export function NotificationSwitches({ integrationId, rows, readOnly, setEnabled }: { integrationId: number; rows: SwitchRow[]; readOnly: boolean; setEnabled: Action<unknown> }) {
+/** One switch per recipient and kind; each press saves at once and is audited. No setEnabled: read only. */
+export function NotificationSwitches({ integrationId, rows, setEnabled }: { integrationId?: number; rows: SwitchRow[]; setEnabled?: Action<unknown> }) {
   const [state, setState] = useState(() => Object.fromEntries(rows.map((row) => [`${row.recipient}:${row.kind}`, row.enabled])));
   const [error, setError] = useState<string | null>(null);
   // A press is an action of its own: the success notices of the page's forms are about earlier ones.
@@ -68,13 +72,14 @@ export function NotificationSwitches({ integrationId, rows, readOnly, setEnabled
   const [pending, startTransition] = useTransition();
 
   function toggle(row: SwitchRow) {
+    if (!setEnabled) return;
     const key = `${row.recipient}:${row.kind}`;
     const enabled = !state[key];
     setError(null);
     announceAction();
     setState((current) => ({ ...current, [key]: enabled }));
     startTransition(async () => {
-      const result = await setEnabled({ integrationId, recipient: row.recipient, kind: row.kind, enabled: String(enabled) });
+      const result = await setEnabled({ ...idOf(integrationId), recipient: row.recipient, kind: row.kind, enabled: String(enabled) });
       if (!result.ok) {
         setState((current) => ({ ...current, [key]: !enabled }));
         setError(result.message);
@@ -97,7 +102,7 @@ export function NotificationSwitches({ integrationId, rows, readOnly, setEnabled
               aria-checked={state[key]}
               aria-labelledby={labelId}
               data-testid={`notification-switch-${row.recipient}-${row.kind}`}
-              disabled={readOnly || pending}
+              disabled={!setEnabled || pending}
               onClick={() => toggle(row)}
             />
           </div>
