@@ -4,17 +4,14 @@
 // then revokes the old token through the portal's action, and both instances refuse it within a
 // second (the change notification, not the periodic reload), while the new one keeps answering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { addPortalMember, portalSignedIn } from '../support/people';
 import type { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { newIntegration, postJson, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
+import { answersAfter, newIntegration, omisosStatus, renapStatus, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
 
 const PAGE = '/portal/credenciales';
-const RENAP = '/api/renap/buscar-cui';
-const OMISOS = '/api/catalogos/omisos';
 const DEVELOPER = 'dev-rotacion@example.com';
 /** The longest periodic reload allowed: only a pushed change can reach an instance within a second. */
 const REFRESH_MS = 10_000;
@@ -53,25 +50,6 @@ afterAll(async () => {
 });
 
 const withToken = (integration: TestIntegration, token: string) => ({ ...integration.headers, 'x-integracion-token': token });
-
-async function omisosStatus(app: RunningApp, headers: Record<string, string>): Promise<number> {
-  return (await postJson(`${app.baseUrl}${OMISOS}`, headers, { nit: SHOWCASE_MEMBER.nit })).status;
-}
-
-async function renapStatus(app: RunningApp, headers: Record<string, string>): Promise<number> {
-  return (await postJson(`${app.baseUrl}${RENAP}`, headers, { cui: SHOWCASE_MEMBER.cui })).status;
-}
-
-/** Polls until `ask` answers `wanted` (only `allowed` before, for at most `limitMs`); the time that took since `since`. */
-async function answersAfter(ask: () => Promise<number>, wanted: number, since: number, allowed: number[], limitMs: number): Promise<number> {
-  for (;;) {
-    const status = await ask();
-    if (status === wanted) return Date.now() - since;
-    expect(allowed).toContain(status);
-    if (Date.now() - since > limitMs) throw new Error(`still answering ${status} after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A server action's answer: its return value, the flight's line `1:…`. */
 function answerOf(flight: { text: string }): { ok: boolean; message?: string; data?: { token?: string } } {

@@ -1,5 +1,6 @@
 // Shared pieces of the multi-instance suite: it needs a real PostgreSQL and a real Redis, which
 // `npm run test:multi-instance` is given by .ci/run (DATABASE_URL, REDIS_URL).
+import { expect } from 'vitest';
 import type { Actor } from '@/lib/audit/audit';
 import { topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
@@ -54,6 +55,30 @@ export async function postJson(url: string, headers: Record<string, string>, bod
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+}
+
+/** A person-registry (RENAP) lookup of the simulator's showcase member through `app`, with `headers`: its status. */
+export async function renapStatus(app: { baseUrl: string }, headers: Record<string, string>): Promise<number> {
+  return (await postJson(`${app.baseUrl}/api/renap/buscar-cui`, headers, { cui: SHOWCASE_MEMBER.cui })).status;
+}
+
+/** A compliance (omisos) catalog lookup of the simulator's showcase member through `app`, with `headers`: its status. */
+export async function omisosStatus(app: { baseUrl: string }, headers: Record<string, string>): Promise<number> {
+  return (await postJson(`${app.baseUrl}/api/catalogos/omisos`, headers, { nit: SHOWCASE_MEMBER.nit })).status;
+}
+
+/**
+ * Polls `ask` until it answers `wanted`, allowing only the `allowed` statuses before and for at
+ * most `limitMs`; returns how long that took since `since` (a change's instant).
+ */
+export async function answersAfter(ask: () => Promise<number>, wanted: number, since: number, allowed: number[], limitMs: number): Promise<number> {
+  for (;;) {
+    const status = await ask();
+    if (status === wanted) return Date.now() - since;
+    expect(allowed).toContain(status);
+    if (Date.now() - since > limitMs) throw new Error(`still answering ${status} after ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export function countBy<T>(items: T[], key: (item: T) => string | number): Record<string, number> {

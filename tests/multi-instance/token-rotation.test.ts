@@ -8,13 +8,10 @@ import { CREDENTIALS_CHANNEL } from '@/lib/credentials/changes';
 import { createToken, listTokens, revokeToken } from '@/lib/credentials/tokens';
 import { rotateToken } from '@/lib/integrations/service';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
-import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { newIntegration, postJson, requiredEnv, servedBy, TEST_ACTOR } from './support';
+import { answersAfter, newIntegration, omisosStatus, renapStatus, requiredEnv, servedBy, TEST_ACTOR } from './support';
 
-const RENAP = '/api/renap/buscar-cui';
-const OMISOS = '/api/catalogos/omisos';
 /** The longest periodic reload allowed: only a pushed change can reach an instance sooner. */
 const REFRESH_MS = 10_000;
 /** What "at once" has to mean on a loaded two-core machine: a notification and one reload. */
@@ -50,25 +47,6 @@ afterAll(async () => {
 });
 
 const withToken = (headers: Record<string, string>, token: string) => ({ ...headers, 'x-integracion-token': token });
-
-async function renapStatus(app: RunningApp, headers: Record<string, string>): Promise<number> {
-  return (await postJson(`${app.baseUrl}${RENAP}`, headers, { cui: SHOWCASE_MEMBER.cui })).status;
-}
-
-async function omisosStatus(app: RunningApp, headers: Record<string, string>): Promise<number> {
-  return (await postJson(`${app.baseUrl}${OMISOS}`, headers, { nit: SHOWCASE_MEMBER.nit })).status;
-}
-
-/** Polls until `ask` answers `wanted`, allowing only `allowed` before; the time that took since `since`. */
-async function answersAfter(ask: () => Promise<number>, wanted: number, since: number, allowed: number[], limitMs: number): Promise<number> {
-  for (;;) {
-    const status = await ask();
-    if (status === wanted) return Date.now() - since;
-    expect(allowed).toContain(status);
-    if (Date.now() - since > limitMs) throw new Error(`still answering ${status} after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('a rotated token with an overlap window, on two instances', () => {
   it('keeps the old token working on both inside its window and refuses it on both once the window ends', async () => {
