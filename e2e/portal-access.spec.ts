@@ -248,14 +248,14 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await billing.getByRole('button', { name: 'Crear mi cuenta' }).click();
   await expect(billing.getByTestId('portal-balance')).toHaveText('Q 245.50', { timeout: HASHING_STEP_MS });
   await billing.getByRole('button', { name: 'Menú' }).click();
-  // Billing reads the money (movements, statements), not the team nor the credentials.
-  await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Movimientos', 'Estados de cuenta', 'Mi cuenta']);
+  // Billing reads the money (movements, statements) and reports deposits (issue 34), not the team nor the credentials.
+  await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Movimientos', 'Estados de cuenta', 'Recargas', 'Mi cuenta']);
   await expect(billing.getByTestId('portal-role')).toHaveText('Facturación');
   await billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name: 'Movimientos' }).click();
   await expect(billing.getByTestId('portal-movements').getByTestId('portal-balance-after')).toHaveText(['Q 245.50', 'Q 247.00', 'Q 248.50', 'Q 250.00']);
   await checkBothSizes(billing, testInfo, 'movimientos-facturacion');
-  // Nor the query records: "Sin permiso" at their address.
-  for (const page of ['consultas', 'equipo', 'credenciales']) {
+  // Nor the query records, the team, the credentials or the notifications: "Sin permiso" at their address.
+  for (const page of ['consultas', 'equipo', 'credenciales', 'notificaciones']) {
     await billing.goto(`${baseUrl}/portal/${page}`);
     await expect(billing.getByRole('heading', { name: 'Esta página no es para tu rol', level: 1 })).toBeVisible();
     await expect(billing).toHaveURL(`${baseUrl}/portal/sin-permiso`);
