@@ -98,6 +98,7 @@ async function main(): Promise<void> {
   const handle = await database();
   await applyMigrations(handle);
   const summary = await loadOrReuseVolume(handle, admin);
+  await (await import('./volume')).addSelfServiceVolume(handle, new Date(), log);
   await admin.end();
   log(
     `volume: ${summary.records.toLocaleString('en-US')} records, ${summary.identifiers.toLocaleString('en-US')} search keys, ` +
@@ -268,7 +269,7 @@ async function showPlans(session: ConsoleSession, pages: Page[], cluster: { url:
   for (const page of pages) {
     const plans = await recorder.capture(async () => void (await (await clientFor(session, page).request(page.path)).text()));
     console.log(`\n  ${page.name}  (${page.path})`);
-    for (const statement of plans.filter((plan) => /query_|ledger_|audit_log|refusal_|integration_activity/.test(plan.queryText))) {
+    for (const statement of plans.filter((plan) => /query_|ledger_|audit_log|refusal_|integration_activity|top_up_|portal_users/.test(plan.queryText))) {
       const { line, defects: found } = summarizePlan(statement);
       console.log(`  ${line}`);
       for (const defect of found) console.log(`      !! ${defect}`);
@@ -374,6 +375,11 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
     { name: 'Portal: Credenciales, largest', path: '/portal/credenciales', expect: 'Direcciones permitidas', portal: true },
     { name: 'Portal: Equipo, largest', path: '/portal/equipo', expect: 'Personas del equipo', portal: true },
     { name: 'Portal: Mi cuenta', path: '/portal/cuenta', expect: 'Sesiones activas', portal: true },
+    { name: 'Recargas pendientes (and every page\'s badge count)', path: '/admin/recargas', expect: 'Recargas pendientes' },
+    { name: 'Integración, largest: Portal (Actividad del portal)', path: `/admin/integraciones/${largest}/portal`, expect: 'Actividad del portal' },
+    { name: 'Auditoría, largest, portal people only', path: `/admin/auditoria?tipo=integration&id=${largest}&quien=integrator`, expect: 'Auditoría' },
+    { name: 'Portal: Recargas, largest', path: '/portal/recargas', expect: 'Recargas', portal: true },
+    { name: 'Portal: Notificaciones, largest', path: '/portal/notificaciones', expect: 'Notificaciones', portal: true },
     { name: 'Auditoría, first page', path: '/admin/auditoria', expect: 'Auditoría' },
     { name: `Auditoría, one integration (#${largest})`, path: `/admin/auditoria?tipo=integration&id=${largest}`, expect: 'Auditoría' },
   ];

@@ -395,3 +395,59 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
     searchNitBatches: Number(search!.batches),
   };
 }
+
+/**
+ * The portal's self-service at volume (issue 34): an owner per integration who reported most of the
+ * last 90 days' top-ups as deposits in the portal (approved, each linked to its ledger entry), about
+ * one integration in fifty with a report waiting for an administrator (with a slip), one in a
+ * hundred with a rejected one, and a dozen changes per integration by its own people in the audit
+ * log (what "Actividad del portal" reads). Added once to a kept cluster made before issue 34, too.
+ */
+export async function addSelfServiceVolume(handle: DatabaseHandle, now: Date, log: (line: string) => void): Promise<void> {
+  const run = (text: string) => handle.rows<Record<string, unknown>>(sql.raw(text));
+  const [existing] = await run('select count(*)::int as n from top_up_requests');
+  if (Number(existing!.n) > 0) return;
+  const nowIso = now.toISOString();
+  const started = performance.now();
+  log('self-service volume: portal owners, reported deposits, portal activity in the audit log');
+  await run(`
+    insert into portal_users (integration_id, email, name, role, password_hash, created_at)
+    select id, 'duena-' || id || '@example.com', 'Dueña ' || id, 'propietario', 'bench: never signs in', timestamptz '${nowIso}' - interval '100 days'
+      from integrations
+    on conflict do nothing`);
+  await run(`
+    insert into top_up_requests (integration_id, reported_by, bank, reference, normalized_reference, deposit_date, amount_centavos,
+                                 state, decided_by, decided_at, ledger_entry_id, created_at)
+    select e.integration_id, u.id, (array['BI', 'BANRURAL', 'BAM', 'GYT', 'BANTRAB'])[1 + e.id % 5], 'BOL-' || e.id, 'BOL' || e.id,
+           (e.created_at - interval '1 day')::date, e.amount_centavos, 'approved', 'user:1 admin@example.com', e.created_at, e.id,
+           e.created_at - interval '20 hours'
+      from ledger_entries e join portal_users u on u.integration_id = e.integration_id and u.email like 'duena-%'
+     where e.kind = 'top_up' and e.created_at > timestamptz '${nowIso}' - interval '90 days'`);
+  await run(`
+    insert into top_up_requests (integration_id, reported_by, bank, reference, normalized_reference, deposit_date, amount_centavos, state,
+                                 reason, decided_by, decided_at, created_at)
+    select u.integration_id, u.id, 'BANRURAL', 'RECH-' || u.integration_id, 'RECH' || u.integration_id, (timestamptz '${nowIso}' - interval '9 days')::date,
+           150000, 'rejected', 'La referencia no aparece en el estado de cuenta del banco.', 'user:1 admin@example.com',
+           timestamptz '${nowIso}' - interval '7 days', timestamptz '${nowIso}' - interval '8 days'
+      from portal_users u where u.integration_id % 100 = 0 and u.email like 'duena-%'`);
+  const pending = await run(`
+    insert into top_up_requests (integration_id, reported_by, bank, reference, normalized_reference, deposit_date, amount_centavos, created_at)
+    select u.integration_id, u.id, 'BI', 'PEND-' || u.integration_id, 'PEND' || u.integration_id, (timestamptz '${nowIso}' - interval '2 days')::date,
+           250000, timestamptz '${nowIso}' - interval '1 minute' * u.integration_id
+      from portal_users u where u.integration_id % 50 = 0 and u.email like 'duena-%'
+    returning id`);
+  // A photo of a slip is some 100 to 500 KB; the lists never read its bytes, only its type and size.
+  await run(`
+    insert into top_up_slips (request_id, content_type, size_bytes, content)
+    select id, 'image/png', 200000, decode('89504e470d0a1a0a', 'hex') || decode(repeat('00', 200000 - 8), 'hex')
+      from top_up_requests where state = 'pending'`);
+  await run(`
+    insert into audit_log (actor, action, target_type, target_id, before, after, created_at)
+    select 'integrator:' || u.id || ' ' || u.integration_id || ' ' || u.email || ' (integración ' || u.integration_id || ')',
+           (array['token.create', 'token.revoke', 'integration.set_allowed_networks', 'top_up_request.report'])[1 + n % 4], 'integration', u.integration_id::text,
+           '{}'::jsonb, jsonb_build_object('label', 'servidor ' || n), timestamptz '${nowIso}' - interval '1 hour' * (n * 180 + u.integration_id % 97)
+      from portal_users u cross join generate_series(1, 12) n where u.email like 'duena-%'`);
+  await run('analyze portal_users, top_up_requests, top_up_slips, audit_log');
+  const [sizes] = await run(`select (select count(*) from top_up_requests) as requests, ${pending.length} as pending, (select count(*) from audit_log where actor like 'integrator:%') as activity`);
+  log(`  ${Number(sizes!.requests).toLocaleString('en-US')} top-up requests (${Number(sizes!.pending)} pending), ${Number(sizes!.activity).toLocaleString('en-US')} portal changes in the audit log (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}
