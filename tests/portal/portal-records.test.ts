@@ -120,6 +120,9 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(unknown.location).toBe(`/portal/consultas?solicitud=${UNKNOWN_REQUEST_ID}`);
     const unknownPage = await ownerA.request(unknown.location!);
     expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('Ninguna consulta ni rechazo de tu integración tiene el id de solicitud ID');
+    // An id from an answer that leaves no trace (server.mjs's 408, a per-IP 429 off the lookups) is explained, not only denied.
+    expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('408 si no terminó de llegar en 30 s');
+    expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('Esas no consultaron ninguna fuente y no se cobraron.');
     for (const requestId of ['req_bbbbbbbbbbbbbbbbbbbb', 'req_b402b402b402b402b402']) {
       const answer = await search(ownerA, requestId);
       expect(answer.location).toBe(`/portal/consultas?solicitud=${requestId}`);

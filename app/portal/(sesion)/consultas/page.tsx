@@ -9,6 +9,7 @@ import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
 import { env } from '@/lib/env';
+import { untracedAnswersText } from '@/lib/request-traces/untraced';
 import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
@@ -185,6 +186,8 @@ function RequestIdUnknown({ requestId }: { requestId: string }) {
         Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de {env().REQUEST_TRACE_RETENTION_DAYS} días
         (los rechazos se conservan ese tiempo), o de hace apenas unos segundos (los rechazos se anotan cada pocos segundos: vuelve a buscarla).
       </p>
+      {/* What an integrator quotes may be one of the answers that leave no trace: said as the console says it. */}
+      <p data-testid="untraced-answers">{untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}</p>
     </section>
   );
 }
