@@ -62,7 +62,7 @@ import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
 import { bankName } from '@/lib/top-ups/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
-import { approveTopUpRequest, integrationTopUpRequests, pendingTopUpRequests, rejectTopUpRequest, type TopUpRequestView } from '@/lib/top-ups/requests';
+import { approveTopUpRequest, integrationTopUpPage, pendingTopUpPage, rejectTopUpRequest, type TopUpRequestPage, type TopUpRequestView } from '@/lib/top-ups/requests';
 import { CliError } from './errors';
 import { USAGE } from './usage';
 import { readPassword } from './password-input';
@@ -496,7 +496,14 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
   },
 
   async 'top-ups:list'(_args, options) {
-    const requests = options.integration === undefined ? await pendingTopUpRequests() : await integrationTopUpRequests((await integrationByArg([String(options.integration)])).id);
+    const integrationId = options.integration === undefined ? undefined : (await integrationByArg([String(options.integration)])).id;
+    // Every page: an operator's list is whole (pending ones oldest first, an integration's newest first).
+    const requests: TopUpRequestView[] = [];
+    for (let after: string | undefined, page: TopUpRequestPage; ; after = page.next) {
+      page = integrationId === undefined ? await pendingTopUpPage(after) : await integrationTopUpPage(integrationId, after);
+      requests.push(...page.rows);
+      if (!page.next) break;
+    }
     if (requests.length === 0) return { data: [], text: options.integration === undefined ? 'No hay recargas pendientes de revisión.' : 'Esa integración no ha reportado depósitos.' };
     return { data: requests.map(({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt }) => ({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt })), text: requests.map(describeTopUpRequest).join('\n') };
   },

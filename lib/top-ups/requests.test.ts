@@ -14,9 +14,10 @@ import { useTestDatabase, type TestDatabase } from '@/tests/support/test-databas
 import {
   approveTopUpRequest,
   findTopUpSlip,
-  integrationTopUpRequests,
+  integrationTopUpPage,
   normalizeReference,
   pendingTopUpCount,
+  pendingTopUpPage,
   rejectTopUpRequest,
   reportTopUp,
   TOP_UP_MESSAGES,
@@ -77,7 +78,7 @@ describe('reporting a deposit', () => {
     large.set(PNG);
     expect(await reportTopUp(billing, { ...deposit('X-2'), slip: large })).toMatchObject({ ok: false, error: { message: SLIP_MESSAGES.tooLarge } });
     expect(await reportTopUp(developer, deposit('X-3'))).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect((await integrationTopUpRequests(integration.id)).map((request) => request.normalizedReference)).not.toContain('X-3');
+    expect((await integrationTopUpPage(integration.id)).rows.map((request) => request.normalizedReference)).not.toContain('X-3');
   });
 
   it('normalizes references', () => {
@@ -96,7 +97,7 @@ describe('deciding a request', () => {
     expect(answers.filter((answer) => !answer.ok).map((answer) => !answer.ok && answer.error.message)).toEqual(Array(9).fill(TOP_UP_MESSAGES.decided));
 
     expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: before.balanceCentavos + 12_345, ledgerSumCentavos: before.balanceCentavos + 12_345 });
-    const [approved] = (await integrationTopUpRequests(integration.id)).filter((request) => request.id === reported.value.id);
+    const [approved] = (await integrationTopUpPage(integration.id)).rows.filter((request) => request.id === reported.value.id);
     expect(approved).toMatchObject({ state: 'approved', decidedBy: 'user:9 admin@servicio.example' });
     const [entry] = await (await db()).select().from(ledgerEntries).where(eq(ledgerEntries.id, approved!.ledgerEntryId!));
     expect(entry).toMatchObject({ kind: 'top_up', amountCentavos: 12_345 });
@@ -124,5 +125,33 @@ describe('deciding a request', () => {
   it('answers an unknown request as unknown', async () => {
     expect(await approveTopUpRequest(ADMIN, 999_999)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await rejectTopUpRequest(ADMIN, 999_999, 'Motivo suficiente')).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});
+
+describe('the lists of requests', () => {
+  it('page an integration\'s requests newest first and the pending ones oldest first, each request once', async () => {
+    const references = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'];
+    for (const reference of references) expect((await reportTopUp(billing, deposit(reference))).ok).toBe(true);
+    const walk = async (pageOf: (after: string | undefined) => ReturnType<typeof pendingTopUpPage>) => {
+      const seen: string[] = [];
+      const ids: number[] = [];
+      let pages = 0;
+      for (let after: string | undefined; ; ) {
+        const page = await pageOf(after);
+        pages++;
+        seen.push(...page.rows.map((request) => request.normalizedReference));
+        ids.push(...page.rows.map((request) => request.id));
+        if (!page.next) return { seen, ids, pages };
+        after = page.next;
+      }
+    };
+    const newestFirst = await walk((after) => integrationTopUpPage(integration.id, after, 2));
+    expect(newestFirst.seen.filter((reference) => reference.startsWith('PAG')).slice(0, 5)).toEqual(['PAG-5', 'PAG-4', 'PAG-3', 'PAG-2', 'PAG-1']);
+    expect(new Set(newestFirst.ids).size).toBe(newestFirst.ids.length);
+    expect(newestFirst.pages).toBe(Math.ceil(newestFirst.seen.length / 2));
+    const oldestFirst = await walk((after) => pendingTopUpPage(after, 2));
+    expect(oldestFirst.seen.filter((reference) => reference.startsWith('PAG'))).toEqual(['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5']);
+    expect(oldestFirst.seen).toHaveLength(await pendingTopUpCount());
+    expect(new Set(oldestFirst.ids).size).toBe(oldestFirst.ids.length);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, portalUsers, topUpRequests, topUpSlips, type TopUpRequest } from '@/db/schema';
 import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/lib/audit/audit';
@@ -9,6 +9,7 @@ import type { DecidedTopUp } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import type { PortalRole } from '@/db/schema';
+import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { fail, ok, type Result } from '@/lib/result';
 import { bankName, isBankCode } from './banks';
 import { TOP_UP_MESSAGES } from './messages';
@@ -193,9 +194,9 @@ function toView(row: { request: TopUpRequest; integrationName: string; reporterE
   return { ...row.request, integrationName: row.integrationName, reporterEmail: row.reporterEmail, slip: row.slipType ? { contentType: row.slipType, sizeBytes: row.slipSize! } : null };
 }
 
-async function selectViews(where: ReturnType<typeof eq>, order: ReturnType<typeof asc>[], limit: number): Promise<TopUpRequestView[]> {
+async function selectViews(where: SQL | undefined, order: SQL[], limit: number): Promise<Array<TopUpRequestView & { cursor: KeysetCursor }>> {
   const rows = await (await db())
-    .select(viewColumns)
+    .select({ ...viewColumns, cursorTimestamp: cursorInstant(topUpRequests.createdAt) })
     .from(topUpRequests)
     .innerJoin(integrations, eq(integrations.id, topUpRequests.integrationId))
     .innerJoin(portalUsers, eq(portalUsers.id, topUpRequests.reportedBy))
@@ -203,17 +204,51 @@ async function selectViews(where: ReturnType<typeof eq>, order: ReturnType<typeo
     .where(where)
     .orderBy(...order)
     .limit(limit);
-  return rows.map(toView);
+  return rows.map((row) => ({ ...toView(row), cursor: { createdAt: row.cursorTimestamp, id: row.request.id } }));
 }
 
-/** One integration's requests, newest first (the portal's "Recargas"). */
-export function integrationTopUpRequests(integrationId: number, limit = 50): Promise<TopUpRequestView[]> {
-  return selectViews(eq(topUpRequests.integrationId, integrationId), [desc(topUpRequests.createdAt), desc(topUpRequests.id)], limit);
+/** One page of a list of requests, and the cursor of the next page when there is one (lib/paging). */
+export interface TopUpRequestPage {
+  rows: TopUpRequestView[];
+  next?: string;
 }
 
-/** Pending requests of every integration, oldest first (the console's "Recargas pendientes"). */
-export function pendingTopUpRequests(limit = 100): Promise<TopUpRequestView[]> {
-  return selectViews(eq(topUpRequests.state, 'pending'), [asc(topUpRequests.createdAt), asc(topUpRequests.id)], limit);
+async function selectPage(where: SQL, order: SQL[], pageSize: number): Promise<TopUpRequestPage> {
+  const rows = await selectViews(where, order, pageSize + 1);
+  const page = rows.slice(0, pageSize);
+  return {
+    rows: page.map(withoutCursor),
+    next: rows.length > pageSize ? encodeCursor(page.at(-1)!.cursor) : undefined,
+  };
+}
+
+function withoutCursor(row: TopUpRequestView & { cursor: KeysetCursor }): TopUpRequestView {
+  const view: TopUpRequestView & { cursor?: KeysetCursor } = { ...row };
+  delete view.cursor;
+  return view;
+}
+
+export const TOP_UP_PAGE_SIZE = 50;
+
+/**
+ * One integration's requests, newest first (the portal's "Recargas", `npm run cli -- top-ups:list
+ * --integration`), a page at a time: a weekly depositor has some fifty a year. `after` is the
+ * cursor of the page before; `next` leads to older requests. The integration's index serves both.
+ */
+export function integrationTopUpPage(integrationId: number, after?: string, pageSize = TOP_UP_PAGE_SIZE): Promise<TopUpRequestPage> {
+  const cursor = decodeCursor(after);
+  const where = and(eq(topUpRequests.integrationId, integrationId), cursor ? beyondCursor(topUpRequests.createdAt, topUpRequests.id, cursor, 'older') : undefined)!;
+  return selectPage(where, [desc(topUpRequests.createdAt), desc(topUpRequests.id)], pageSize);
+}
+
+/**
+ * Pending requests of every integration, oldest first (the console's "Recargas pendientes" and
+ * `top-ups:list`), a page at a time over the index of pending requests; `next` leads to newer ones.
+ */
+export function pendingTopUpPage(after?: string, pageSize = TOP_UP_PAGE_SIZE): Promise<TopUpRequestPage> {
+  const cursor = decodeCursor(after);
+  const where = and(eq(topUpRequests.state, 'pending'), cursor ? beyondCursor(topUpRequests.createdAt, topUpRequests.id, cursor, 'newer') : undefined)!;
+  return selectPage(where, [asc(topUpRequests.createdAt), asc(topUpRequests.id)], pageSize);
 }
 
 /** How many requests wait for an administrator (the navigation's badge). */

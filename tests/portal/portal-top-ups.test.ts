@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { ledgerEntries, topUpRequests } from '@/db/schema';
+import { ledgerEntries, portalUsers, topUpRequests } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
@@ -175,5 +175,45 @@ describe('the console', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
     expect(await balance()).toEqual(before);
     expect((await billing.request('/portal/recargas')).text).toContain('El depósito no aparece en el estado de cuenta del banco.');
     expect((await administrator.request('/admin/recargas')).text).toContain('No hay recargas pendientes');
+  });
+});
+
+describe('the lists, at more than a page', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('show 50 requests at a time: the portal\'s newest first, the console\'s pending oldest first with their count, each reaching the rest by its link', async () => {
+    await gateway.withDatabase(async () => {
+      const database = await db();
+      const [reporter] = await database.select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, people.billing));
+      await database.insert(topUpRequests).values(
+        Array.from({ length: 55 }, (_, index) => ({
+          integrationId: integration.id,
+          reportedBy: reporter!.id,
+          bank: 'BAM',
+          reference: `LOTE-${index + 1}`,
+          normalizedReference: `LOTE-${index + 1}`,
+          depositDate: '2026-11-21',
+          amountCentavos: 10_000 + index,
+          createdAt: new Date(Date.parse('2026-11-21T15:00:00Z') + index * 60_000),
+        })),
+      );
+    });
+    const referencesIn = (html: string) => [...html.matchAll(/LOTE-(\d+)/g)].map((match) => Number(match[1]));
+    const first = await billing.request('/portal/recargas');
+    const newest = referencesIn(first.text);
+    expect(newest.slice(0, 3)).toEqual([55, 54, 53]);
+    const older = /href="(\/portal\/recargas\?despues=[^"]+)"/.exec(first.text)?.[1];
+    expect(older).toBeDefined();
+    const rest = await billing.request(older!.replaceAll('&amp;', '&'));
+    expect(referencesIn(rest.text).filter((reference) => !newest.includes(reference)).length).toBeGreaterThan(0);
+    expect(new Set([...newest, ...referencesIn(rest.text)])).toEqual(new Set(Array.from({ length: 55 }, (_, index) => index + 1)));
+
+    const staff = await consoleSignedIn(gateway.app.baseUrl, support);
+    const pending = await staff.request('/admin/recargas');
+    expect(pending.text).toContain('55 solicitudes pendientes en total');
+    expect(referencesIn(pending.text).filter((_, index, all) => all.indexOf(all[index]!) === index).slice(0, 3)).toEqual([1, 2, 3]);
+    const next = /href="(\/admin\/recargas\?despues=[^"]+)"/.exec(pending.text)?.[1];
+    expect(next).toBeDefined();
+    const nextPage = await staff.request(next!.replaceAll('&amp;', '&'));
+    expect(referencesIn(nextPage.text)).toContain(55);
+    expect(referencesIn(nextPage.text)).not.toContain(1);
   });
 });

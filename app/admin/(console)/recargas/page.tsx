@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { Pagination } from '@/components/console/pagination';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { bankName } from '@/lib/top-ups/banks';
-import { pendingTopUpRequests } from '@/lib/top-ups/requests';
+import { pendingTopUpCount, pendingTopUpPage, TOP_UP_PAGE_SIZE } from '@/lib/top-ups/requests';
 import { isImageSlip } from '@/lib/top-ups/slips';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
 
@@ -12,9 +13,11 @@ export const metadata: Metadata = { title: 'Recargas pendientes' };
 
 // Recargas pendientes: deposits integrators reported, oldest first, each with its slip. An
 // administrator approves (the money enters the ledger) or rejects with a reason; support reads.
-export default async function PendingTopUpsPage() {
+export default async function PendingTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support');
-  const requests = await pendingTopUpRequests();
+  const after = (await searchParams).despues;
+  const [page, pending] = await Promise.all([pendingTopUpPage(typeof after === 'string' ? after : undefined), pendingTopUpCount()]);
+  const requests = page.rows;
   const canDecide = hasRole(user, 'admin');
   return (
     <>
@@ -28,6 +31,12 @@ export default async function PendingTopUpsPage() {
             <EmptyState title="No hay recargas pendientes de revisión." />
           </div>
         ) : (
+          <>
+          {(page.next || after) && (
+            <p className="muted" data-testid="pending-top-ups-count">
+              {`${pending.toLocaleString('es-GT')} solicitudes pendientes en total; se muestran de ${TOP_UP_PAGE_SIZE} en ${TOP_UP_PAGE_SIZE}, las más antiguas primero.`}
+            </p>
+          )}
           <ul className="stack plain-list" data-testid="pending-top-ups">
             {requests.map((request) => {
               const amount = formatQuetzales(request.amountCentavos);
@@ -77,6 +86,8 @@ export default async function PendingTopUpsPage() {
               );
             })}
           </ul>
+          {page.next && <Pagination newer={after ? '/admin/recargas' : undefined} older={`/admin/recargas?${new URLSearchParams({ despues: page.next })}`} olderLabel="Siguientes pendientes" />}
+          </>
         )}
       </DecisionNotices>
     </>

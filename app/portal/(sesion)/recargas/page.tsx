@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { Pagination } from '@/components/console/pagination';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { formatDateTime, guatemalanToday } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
@@ -7,16 +8,18 @@ import { portalBalance } from '@/lib/portal/home';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { bankName } from '@/lib/top-ups/banks';
-import { integrationTopUpRequests } from '@/lib/top-ups/requests';
+import { integrationTopUpPage } from '@/lib/top-ups/requests';
 import { ReportTopUpForm } from './report-form';
 
 export const metadata: Metadata = { title: 'Recargas' };
 
 // Recargas: the session's integration reports its deposits and transfers and follows each one's
 // state; the balance moves only when an administrator approves one.
-export default async function PortalTopUpsPage() {
+export default async function PortalTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(TOP_UP_REPORTERS);
-  const [requests, balanceCentavos] = await Promise.all([integrationTopUpRequests(user.integrationId), portalBalance(user)]);
+  const after = (await searchParams).despues;
+  const [page, balanceCentavos] = await Promise.all([integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined), portalBalance(user)]);
+  const requests = page.rows;
   return (
     <>
       <PageHeader
@@ -83,6 +86,7 @@ export default async function PortalTopUpsPage() {
             </table>
           </div>
         )}
+        {page.next && <Pagination newer={after ? '/portal/recargas' : undefined} older={`/portal/recargas?${new URLSearchParams({ despues: page.next })}`} olderLabel="Recargas anteriores" />}
       </section>
     </>
   );
