@@ -2,7 +2,7 @@ import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
 import { TestNoticeForm } from '@/components/console/test-notice-form';
 import type { ActionResult } from '@/lib/auth/action';
-import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, NO_WEBHOOK } from '@/lib/alerts/email-status';
+import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, EMAIL_NOT_CONFIGURED_FOR_PORTAL, NO_WEBHOOK } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { maskWebhookUrl } from '@/lib/alerts/targets';
 import type { TestOutcome } from '@/lib/alerts/test-outcome';
@@ -45,7 +45,7 @@ export async function NotificationsPanel({ integration, actions, integrationId }
     <>
       {!emailConfigured && (
         <p className="notice warn" data-testid="email-not-configured">
-          {EMAIL_NOT_CONFIGURED_FOR_INTEGRATION}
+          {integrationId === undefined ? EMAIL_NOT_CONFIGURED_FOR_PORTAL : EMAIL_NOT_CONFIGURED_FOR_INTEGRATION}
         </p>
       )}
       <h3>Webhook</h3>

@@ -3,13 +3,23 @@
 // One module, for the pages, the notifier and the tests alike.
 
 /** The reason recorded on an integrator's e-mail notice that was due and not sent. */
-export const EMAIL_NOT_CONFIGURED_REASON = 'correo no configurado en este servicio (ALERT_SMTP_HOST)';
+// Read by the integrator in the portal's log too: no setting's name (the console's notice names it).
+export const EMAIL_NOT_CONFIGURED_REASON = 'correo no configurado en este servicio';
 
 /** An integration's Notificaciones section. */
 export const EMAIL_NOT_CONFIGURED_FOR_INTEGRATION =
   'El correo no está configurado en este servicio: no se envía ningún correo a los contactos de la integración. ' +
   'Los avisos que les tocaban aparecen en «Últimos avisos» como «No enviado: correo no configurado». ' +
   'Para enviarlos, quien opera el servicio debe configurar ALERT_SMTP_HOST y ALERT_EMAIL_FROM.';
+
+/**
+ * The portal's Notificaciones: the same fact, for the integrator (who cannot set the service's
+ * settings and should not read their names), with what the integrator can do about it.
+ */
+export const EMAIL_NOT_CONFIGURED_FOR_PORTAL =
+  'Este servicio todavía no envía correos: tus contactos no reciben los avisos por correo. ' +
+  'Los que les tocaban aparecen en «Últimos avisos» como no enviados. ' +
+  'Para recibirlos ahora, configura un webhook aquí abajo; para recibirlos por correo, pídelo a la administración del servicio.';
 
 /** The Alertas page. */
 export const EMAIL_NOT_CONFIGURED_FOR_ALERTS =

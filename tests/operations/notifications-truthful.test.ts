@@ -147,7 +147,7 @@ describe('e-mail on a service without a mail server (no ALERT_SMTP_HOST)', () =>
       ['email', 'billing', 'pagos@correo-no-configurado.gt', 'not_sent', 0],
       ['webhook', 'webhook', expect.stringContaining('?••••'), 'sent', 1],
     ]);
-    expect(rows[0]!.lastError).toBe('correo no configurado en este servicio (ALERT_SMTP_HOST)');
+    expect(rows[0]!.lastError).toBe('correo no configurado en este servicio');
     expect(receiver.received).toHaveLength(1);
     // The integration's list shows it, newest first, as the section reads it.
     expect((await recentNotifications(acme.id)).map((row) => [row.title, row.recipient, row.status])).toEqual([

@@ -5,6 +5,7 @@
 // change is audited with the owner as actor. A developer and a billing user are sent to "Sin
 // permiso" and refused every action on the server. Another integration's ids: the isolation suite.
 import { and, eq } from 'drizzle-orm';
+import { EMAIL_NOT_CONFIGURED_FOR_PORTAL } from '@/lib/alerts/email-status';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, integrationNotificationOptOuts, integrations } from '@/db/schema';
@@ -90,6 +91,9 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Guardar contactos');
     expect(page.text).toContain('Guardar webhook');
+    // This service has no mail server: the owner reads what to do, not the operator's setting names.
+    expect(page.text).toContain(EMAIL_NOT_CONFIGURED_FOR_PORTAL);
+    expect(page.text).not.toContain('ALERT_SMTP_HOST');
   });
 
   it('sets the contacts’ addresses, refused as the console refuses a wrong one, audited as the owner', async () => {
