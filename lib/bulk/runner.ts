@@ -9,7 +9,9 @@ import { newRequestId } from '@/lib/http/request-id';
 import { runAsJob } from '@/lib/jobs/context';
 import { logger } from '@/lib/logging/logger';
 import { isDraining } from '@/lib/operations/draining';
-import { runAuthenticatedCatalogLookup, type CatalogOutcome } from '@/lib/lookups/catalog';
+import { runWithRequestContext } from '@/lib/http/request-context';
+import { newLookupTrace } from '@/lib/metrics/lookup-trace';
+import { catalogOutcomeStatus, lookupOutcomeName, runAuthenticatedCatalogLookup, type CatalogOutcome } from '@/lib/lookups/catalog';
 import { open } from '@/lib/personal-data/envelope';
 import { fieldFor } from './identifiers';
 import { claimItems, completeFinishedJobs, itemSettlement, pauseForBalance, putBack, resumePausedJobs, setAside, type ClaimedItem } from './items';
@@ -45,22 +47,43 @@ export async function runItem(item: ClaimedItem): Promise<ItemRun> {
     return { kind: 'set_aside' };
   }
   const requestId = newRequestId();
+  const integration = item.integration;
   let settledWithItem = false;
-  const outcome: CatalogOutcome = await runAuthenticatedCatalogLookup(
-    {
-      catalog: item.catalog,
-      requestId,
-      idempotencyKey: null,
-      readBody: async () => ({ ok: true, value: { [target.field]: identifier } }),
-      bulkItem: {
-        settlement: (settled) => {
-          settledWithItem = true;
-          return itemSettlement(item, requestId, settled);
+  // Its own request id on every line it logs, and one line at its end, as a request's lookup has
+  // (lib/api/route.ts): operators see job items beside single lookups, never their identifiers.
+  const trace = newLookupTrace();
+  const startedAt = performance.now();
+  const outcome: CatalogOutcome = await runWithRequestContext({ logBindings: { job: 'bulk-runner', requestId }, lookupTrace: trace }, async () => {
+    const ended = await runAuthenticatedCatalogLookup(
+      {
+        catalog: item.catalog,
+        requestId,
+        idempotencyKey: null,
+        readBody: async () => ({ ok: true, value: { [target.field]: identifier } }),
+        bulkItem: {
+          settlement: (settled) => {
+            settledWithItem = true;
+            return itemSettlement(item, requestId, settled);
+          },
         },
       },
-    },
-    item.integration,
-  );
+      integration,
+    );
+    log.info(
+      {
+        integration: integration.nombre,
+        lookup: item.catalog,
+        bulkJob: item.jobId,
+        status: catalogOutcomeStatus(ended),
+        outcome: lookupOutcomeName(ended),
+        durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+        upstream: trace.upstream ?? null,
+        dbRoundTrips: trace.databaseRoundTrips,
+      },
+      'bulk item',
+    );
+    return ended;
+  });
   // Answered in the settlement statement: charged (when found) and recorded with the item's row.
   if (settledWithItem) return { kind: 'answered' };
   if (outcome.kind === 'balance_exhausted') {

@@ -80,8 +80,8 @@ export async function runCatalogLookup(input: CatalogLookupInput): Promise<Catal
   return outcome;
 }
 
-/** The outcome's name on the lookup's log line and metrics. */
-function lookupOutcomeName(outcome: CatalogOutcome): string {
+/** The outcome's name on the lookup's log line and metrics (and a bulk item's line, lib/bulk). */
+export function lookupOutcomeName(outcome: CatalogOutcome): string {
   switch (outcome.kind) {
     case 'source_failure':
       return `source_${outcome.failure}`;

@@ -12,6 +12,7 @@ import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { openNullable } from '@/lib/personal-data/envelope';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
+import { logLines } from '../support/logs';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {
@@ -165,6 +166,12 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     // One query record per identifier that ran, found by the item's request id; nothing for the set-aside ones.
     const ran = lines.filter((line) => line.request_id !== null);
     expect(ran.map((line) => line.posicion)).toEqual([1, 3, 5, 6]);
+    // Each item that ran has its line in the app's log, under its request id, without its identifier.
+    const itemLines = logLines(gateway.app.logs()).filter((line) => line.msg === 'bulk item');
+    expect(ran.map((line) => itemLines.find((candidate) => candidate.requestId === line.request_id))).toEqual(
+      ran.map((line) => expect.objectContaining({ lookup: 'rtu', integration: main.nombre, status: line.estado === 'encontrado' ? 200 : line.estado === 'no_encontrado' ? 404 : 502 })),
+    );
+    for (const identifier of [first!, second!, gateway.sample.unknownNit]) expect(gateway.app.logs()).not.toContain(identifier);
     const { records, money, verification, sealedAtRest } = await gateway.withDatabase(async (handle) => ({
       records: await readRecords(handle, main.id),
       money: await readMoney(handle, main.id),
