@@ -135,6 +135,16 @@ export const envSchema = z
     RECORD_JOURNAL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
     HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
+    // Bulk jobs (lib/bulk): items each instance runs at once; the share of an integration's
+    // per-minute catalog limit its jobs may spend (the rest is kept for its interactive lookups);
+    // how often an idle runner asks for work; how many days a finished job's results are kept.
+    BULK_CONCURRENCY: integer(4, 0, 1_000),
+    BULK_LIMIT_SHARE_PERCENT: integer(50, 1, 100),
+    BULK_POLL_MS: integer(1_000, 50),
+    BULK_RESULT_RETENTION_DAYS: integer(30, 1),
+    // Requests to /api/lotes (submit, state, results, cancel) per integration and minute: their own
+    // counter, so following a job never spends the catalog limit its items and lookups share.
+    BULK_API_PER_MINUTE: integer(60, 1),
 
     // How often queued records are added to the dashboard's hourly rollups (lib/rollups).
     ROLLUP_INTERVAL_MS: integer(2_000, 100),

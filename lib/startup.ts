@@ -25,6 +25,7 @@ import { metrics } from '@/lib/metrics/registry';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { purgeExpiredIdempotencyKeys } from '@/lib/idempotency/store';
 import { rollUpQueue } from '@/lib/rollups/job';
+import { startBulkRunner } from '@/lib/bulk/runner';
 import { flushRefusals } from '@/lib/rollups/refusals';
 import { flushRequestTraces } from '@/lib/request-traces/buffer';
 import { flushBeforeExit } from '@/lib/runtime/flush-before-exit';
@@ -86,6 +87,8 @@ export async function startServer(): Promise<void> {
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startIdempotencyPurge();
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
+  // Bulk jobs' items are claimed from the database by every instance with room (lib/bulk).
+  startBulkRunner();
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them;
   // the integrators' notifications go through the same outbox and delivery loop.
   integratorNotifier().attachTo(alerts());

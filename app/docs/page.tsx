@@ -29,6 +29,7 @@ interface Operation {
   operationId: string;
   summary: string;
   description: string;
+  tags?: string[];
   requestBody: { content: Record<string, MediaType> };
   /** Optional headers (the catalogs' Idempotency-Key). */
   parameters?: Array<{ name: string; description: string }>;
@@ -63,7 +64,10 @@ export default async function DocsPage() {
   const supportEmail = env().SUPPORT_CONTACT_EMAIL;
   const traceDays = env().REQUEST_TRACE_RETENTION_DAYS;
   const statusLimit = env().RATE_LIMIT_STATUS_API_PER_MINUTE;
-  const operations = Object.entries(document.paths).map(([path, item]) => ({ path, operation: (item as { post: Operation }).post }));
+  // The five lookups, each with its console; the bulk jobs (tag lotes) are in docs/integrators.md, section 10.
+  const operations = Object.entries(document.paths)
+    .map(([path, item]) => ({ path, operation: (item as { post?: Operation }).post }))
+    .filter((entry): entry is { path: string; operation: Operation } => entry.operation?.tags?.includes('consultas') === true);
 
   return (
     <CredentialsProvider>

@@ -24,3 +24,4 @@ export * from './portal-sessions';
 export * from './portal-two-factor';
 export * from './portal-links';
 export * from './top-up-requests';
+export * from './bulk-jobs';

@@ -3,8 +3,9 @@ import { inTurn, SHED } from '@/lib/admission/lookup-admission';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { outcomeUnknownRecord, placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
 import { keepRecord } from '@/lib/record-journal';
+import type { SQL } from 'drizzle-orm';
 import type { BodyRead } from '@/lib/http/json-body';
-import { integrationDirectory } from '@/lib/integrations/directory';
+import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { describeError } from '@/lib/logging/errors';
 import { env } from '@/lib/env';
@@ -56,7 +57,16 @@ export interface CatalogLookupInput {
   requestId: string;
   /** The Idempotency-Key header as sent; null when absent. */
   idempotencyKey: string | null;
+  /**
+   * Set by a bulk job's item (lib/bulk): one more CTE for the settlement statement, written from the
+   * outcome (the item's answer, committed with the charge and the record). Its refusals are not
+   * counted as the API's refusals: nobody sent them, the item only waits (or pauses its job).
+   */
+  bulkItem?: { settlement: (outcome: CatalogOutcome) => SQL };
 }
+
+/** A lookup past its credentials: what runAuthenticatedCatalogLookup and the stages after it read. */
+export type AuthenticatedLookupInput = Omit<CatalogLookupInput, 'credentials'>;
 
 /**
  * The catalog pipeline (docs/decisions.md, "Precedence of checks"): credentials, flag,
@@ -70,8 +80,8 @@ export async function runCatalogLookup(input: CatalogLookupInput): Promise<Catal
   return outcome;
 }
 
-/** The outcome's name on the lookup's log line and metrics. */
-function lookupOutcomeName(outcome: CatalogOutcome): string {
+/** The outcome's name on the lookup's log line and metrics (and a bulk item's line, lib/bulk). */
+export function lookupOutcomeName(outcome: CatalogOutcome): string {
   switch (outcome.kind) {
     case 'source_failure':
       return `source_${outcome.failure}`;
@@ -100,7 +110,23 @@ async function runPipeline(input: CatalogLookupInput): Promise<CatalogOutcome> {
     return { kind: 'credentials_invalid' };
   }
   if (authentication.status !== 'authenticated') return refused({ kind: 'credentials_invalid' });
-  const integration = authentication.integration;
+  return runAuthenticatedCatalogLookup(input, authentication.integration, startedAt);
+}
+
+/**
+ * Everything after the credentials, for an authenticated integration: the API's requests and a
+ * bulk job's items (lib/bulk) run this same code, so an item is flagged, limited, held, sent,
+ * settled and recorded exactly as a single request is.
+ */
+export async function runAuthenticatedCatalogLookup(
+  input: AuthenticatedLookupInput,
+  integration: AuthenticatedIntegration,
+  startedAt: number = performance.now(),
+): Promise<CatalogOutcome> {
+  const refused = <T extends Refusal>(outcome: T, integrationId?: number): T => {
+    if (!input.bulkItem) countRefusal({ integrationId, lookup: input.catalog, reason: outcome.kind });
+    return outcome;
+  };
   noteLookup({ integration: integration.nombre, integrationId: integration.id });
 
   if (!integration[LOOKUP_FLAGS[input.catalog]]) return refused({ kind: 'not_enabled' }, integration.id);
@@ -144,7 +170,7 @@ type Refuse = <T extends Refusal>(outcome: T, integrationId?: number) => T;
  * key itself, so a repeat runs again.
  */
 async function runClaimedLookup(
-  input: CatalogLookupInput,
+  input: AuthenticatedLookupInput,
   integration: { id: number; nombre: string },
   request: CatalogRequest,
   startedAt: number,
@@ -175,7 +201,7 @@ interface IdempotentSettlement {
 }
 
 async function runLookup(
-  input: CatalogLookupInput,
+  input: AuthenticatedLookupInput,
   integration: { id: number; nombre: string },
   request: CatalogRequest,
   startedAt: number,
@@ -206,7 +232,7 @@ function sourceNotSent(request: { requestId: string; lookup: CatalogName; integr
 }
 
 async function querySourceAndSettle(
-  input: CatalogLookupInput,
+  input: AuthenticatedLookupInput,
   { id: integrationId, nombre }: { id: number; nombre: string },
   request: CatalogRequest,
   hold: Hold,
@@ -255,7 +281,7 @@ async function querySourceAndSettle(
   };
   let charged: Awaited<ReturnType<typeof settleHold>>;
   try {
-    const companion = idempotent && settleIdempotencyKey(idempotent.target, replayableAnswer(outcome));
+    const companion = idempotent ? settleIdempotencyKey(idempotent.target, replayableAnswer(outcome)) : input.bulkItem?.settlement(outcome);
     charged = await timeStage('settle', () => settleHold(hold, outcome.kind === 'success', record, companion));
     if (idempotent) idempotent.settled = true;
   } catch (error) {
@@ -292,10 +318,12 @@ async function querySourceAndSettle(
  * gives that hold back unrecorded once the database answers, before the sweeper would record it
  * as "resultado desconocido" (issue 30, point 4; CI saw one such record with no source call).
  */
-async function placeHoldOrKeepAbandonment(integrationId: number, input: CatalogLookupInput, request: CatalogRequest): Promise<Hold | null> {
+async function placeHoldOrKeepAbandonment(integrationId: number, input: AuthenticatedLookupInput, request: CatalogRequest): Promise<Hold | null> {
   try {
-    // The record the hold keeps for the sweeper: written only if this lookup never settles.
-    const intent = outcomeUnknownRecord({
+    // The record the hold keeps for the sweeper: written only if this lookup never settles. A bulk
+    // item keeps none: an item whose instance died runs again once its lease expires, and that run's
+    // record is the identifier's one record (docs/decisions.md, "Bulk jobs").
+    const intent = input.bulkItem ? undefined : outcomeUnknownRecord({
       integrationId,
       lookup: input.catalog,
       nit: request.nit ?? null,

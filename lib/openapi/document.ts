@@ -14,6 +14,9 @@ import { CATALOG_REQUEST_MESSAGES } from '@/lib/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/api/registry-responses';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { SUCCESS_EXAMPLES } from './success-examples';
+import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
+import { bulkJobRequestSchema } from '@/lib/bulk/requests';
+import { bulkJobSchema, bulkResultRowSchema } from '@/lib/bulk/schemas';
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
 // and the same message constants they answer with, so it cannot drift from what the API does.
@@ -28,7 +31,7 @@ const ref = (schema: z.ZodType) => {
 
 function componentSchemas(): Record<string, JsonObject> {
   // Make sure every schema is registered before the registry is converted.
-  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema];
+  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
@@ -255,6 +258,95 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
   };
 }
 
+/** The bulk jobs (issue 35): an extension beside the contract's five lookups, with their credentials and error shape. */
+function bulkPaths(): JsonObject {
+  const job = (description: string) => ({ description, content: { 'application/json': { schema: ref(bulkJobSchema) } } });
+  const common = {
+    '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
+    '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
+    '429': {
+      description: 'El límite por minuto de /lotes para su integración (JSON; aparte del de los catálogos), o el límite global por IP (texto plano).',
+      content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited'), 'message') }, ...GLOBAL_LIMIT_CONTENT },
+    },
+    '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
+    '502': catalogError('No fue posible validar las credenciales en este momento. Reintente con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+  };
+  const notFound = catalogError('No hay un lote con ese id para su integración (también el id de un lote de otra integración).', pick(BULK_MESSAGES, 'jobNotFound'));
+  const idParameter = { name: 'id', in: 'path', required: true, description: 'El id del lote (lote_…).', schema: { type: 'string', pattern: '^lote_[0-9a-f]{20}$' } };
+  return {
+    '/lotes': {
+      post: {
+        operationId: 'createBulkJob',
+        tags: ['lotes'],
+        summary: 'Un lote: hasta 10,000 identificadores de un catálogo, consultados en segundo plano',
+        description: [
+          'Requiere la bandera del catálogo elegido. Cada identificador válido y no repetido es una consulta del catálogo como las individuales: se cobra la tarifa solo cuando se encuentra, queda registrada y usa el límite de catálogos de su integración, como mucho la mitad de él, para dejar la otra mitad a sus consultas individuales. Los inválidos y los repetidos se apartan al recibir la lista, sin costo, con su motivo.',
+          'Idempotency-Key es obligatoria: la misma clave con la misma lista devuelve el mismo lote (200); la primera vez responde 202. La misma clave con otra lista recibe 400 con X-Motivo-Rechazo: idempotency-key-reused.',
+          'Sin saldo el lote queda en_pausa_sin_saldo y sigue después de una recarga. Los resultados se borran 30 días después de que el lote terminó.',
+        ].join('\n\n'),
+        parameters: [{ ...IDEMPOTENCY_KEY_PARAMETER, required: true, description: 'Obligatoria. 1 a 255 caracteres ASCII imprimibles que identifican esta lista en su sistema: reenviar con la misma clave no crea otro lote.' }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(bulkJobRequestSchema), example: { catalogo: 'omisos', identificadores: ['576937-K', '12345678', '576937K'] } } } },
+        responses: withRequestId({
+          '200': job('El lote ya creado con esta Idempotency-Key y esta lista.'),
+          '202': { ...job('Lote creado; corre en segundo plano.'), headers: { Location: { description: 'La ruta del lote.', schema: { type: 'string' } } } },
+          '400': {
+            ...catalogError('El cuerpo no se puede usar, falta la Idempotency-Key, o la clave no es válida o ya se usó con otra lista (X-Motivo-Rechazo dice cuál).', {
+              ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed', 'catalog', 'identifiers', 'fields', 'idempotencyKeyMissing'),
+              sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
+            }),
+            headers: { 'X-Motivo-Rechazo': { description: 'Solo cuando el 400 se debe a la Idempotency-Key.', schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] } } },
+          },
+          ...common,
+          '403': catalogError('Sin credenciales de integración, o el catálogo elegido no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+        }),
+      },
+    },
+    '/lotes/{id}': {
+      get: {
+        operationId: 'getBulkJob',
+        tags: ['lotes'],
+        summary: 'El estado de un lote, sus conteos, lo cobrado y cuándo se espera terminar',
+        parameters: [idParameter],
+        responses: withRequestId({ '200': job('El lote.'), '404': notFound, ...common }),
+      },
+    },
+    '/lotes/{id}/resultados': {
+      get: {
+        operationId: 'getBulkJobResults',
+        tags: ['lotes'],
+        summary: 'Los resultados de un lote: una fila por identificador, en el orden enviado',
+        description: 'CSV por omisión (la columna datos lleva el JSON de la consulta), o líneas JSON con Accept: application/x-ndjson.',
+        parameters: [idParameter],
+        responses: withRequestId({
+          '200': {
+            description: 'Las filas, también mientras el lote corre (las pendientes con estado pendiente).',
+            content: {
+              'text/csv': { schema: { type: 'string' } },
+              'application/x-ndjson': { schema: ref(bulkResultRowSchema) },
+            },
+          },
+          '404': notFound,
+          ...common,
+        }),
+      },
+    },
+    '/lotes/{id}/cancelar': {
+      post: {
+        operationId: 'cancelBulkJob',
+        tags: ['lotes'],
+        summary: 'Cancela un lote: lo que no corrió no se cobra',
+        parameters: [idParameter],
+        responses: withRequestId({
+          '200': job('El lote cancelado (también si ya lo estaba).'),
+          '404': notFound,
+          '409': catalogError('El lote ya terminó.', pick(BULK_MESSAGES, 'jobFinished')),
+          ...common,
+        }),
+      },
+    },
+  };
+}
+
 export interface OpenApiDocument extends JsonObject {
   openapi: string;
   info: { title: string; version: string; description: string };
@@ -281,12 +373,16 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     },
     servers: [{ url: baseUrl, description: 'Este ambiente' }],
     security: [{ integracionLogin: [], integracionToken: [] }],
-    tags: [{ name: 'consultas', description: 'Las cinco consultas de contribuyentes.' }],
+    tags: [
+      { name: 'consultas', description: 'Las cinco consultas de contribuyentes.' },
+      { name: 'lotes', description: 'Listas de identificadores consultadas en segundo plano (una extensión junto a las cinco consultas).' },
+    ],
     paths: {
       ...registryPaths(),
       '/catalogos/cui-nit': catalogPath('/catalogos/cui-nit', 'lookupCuiNit', 'El NIT de un CUI, o el CUI de un NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
       '/catalogos/rtu': catalogPath('/catalogos/rtu', 'lookupRtuV2', 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
       '/catalogos/omisos': catalogPath('/catalogos/omisos', 'lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
+      ...bulkPaths(),
     },
     components: {
       schemas: componentSchemas(),

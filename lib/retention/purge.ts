@@ -10,6 +10,7 @@ import { purgeExpiredSearchReferences } from '@/lib/personal-data/search-referen
 import { purgeOldSubmissions } from '@/lib/submissions/claim';
 import { purgeExpiredRequestTraces } from '@/lib/request-traces/read';
 import { env } from '@/lib/env';
+import { purgeExpiredBulkJobs } from '@/lib/bulk/retention';
 import { retentionCutoff } from './policy';
 
 const BATCH_ROWS = 5_000;
@@ -53,6 +54,8 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   await purgeOldSubmissions(options.now);
   // Request traces, a few days (lib/request-traces).
   await purgeExpiredRequestTraces(env().REQUEST_TRACE_RETENTION_DAYS, options.now);
+  // Bulk jobs' results, BULK_RESULT_RETENTION_DAYS after the job ended (lib/bulk).
+  await purgeExpiredBulkJobs(env().BULK_RESULT_RETENTION_DAYS, options.now);
   // And a search's identifier behind its reference, an hour (lib/personal-data/search-references.ts).
   await purgeExpiredSearchReferences(options.now);
   // A person's NIT-CUI link goes with the last record that could have shown it: its last sighting

@@ -50,13 +50,20 @@ describe('the generated document', () => {
   it('is OpenAPI 3.1 labelled with the contract revision, with the contract operationIds', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe(CONTRACT_REVISION);
-    const operations = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [path, (item as { post: { operationId: string } }).post.operationId]));
+    const operations = Object.fromEntries(
+      Object.entries(document.paths).map(([path, item]) => [path, Object.fromEntries(Object.entries(item as Record<string, { operationId: string }>).map(([method, operation]) => [method, operation.operationId]))]),
+    );
     expect(operations).toEqual({
-      '/renap/buscar-cui': 'searchRenapByCui',
-      '/rtu/nits': 'searchRtuByNits',
-      '/catalogos/cui-nit': 'lookupCuiNit',
-      '/catalogos/rtu': 'lookupRtuV2',
-      '/catalogos/omisos': 'lookupOmisos',
+      '/renap/buscar-cui': { post: 'searchRenapByCui' },
+      '/rtu/nits': { post: 'searchRtuByNits' },
+      '/catalogos/cui-nit': { post: 'lookupCuiNit' },
+      '/catalogos/rtu': { post: 'lookupRtuV2' },
+      '/catalogos/omisos': { post: 'lookupOmisos' },
+      // The bulk jobs (issue 35), beside the contract's five.
+      '/lotes': { post: 'createBulkJob' },
+      '/lotes/{id}': { get: 'getBulkJob' },
+      '/lotes/{id}/resultados': { get: 'getBulkJobResults' },
+      '/lotes/{id}/cancelar': { post: 'cancelBulkJob' },
     });
   });
 
@@ -105,6 +112,8 @@ describe('the generated document', () => {
   it('offers the optional Idempotency-Key on the catalogs only, and names the replay header on the answers a repeat may get again', () => {
     type Post = { parameters?: Array<Record<string, unknown>>; responses: Record<string, { headers: Record<string, unknown> }> };
     for (const [path, item] of Object.entries(document.paths)) {
+      // The bulk jobs take a key of their own, required (their own test below).
+      if (path.startsWith('/lotes')) continue;
       const operation = (item as { post: Post }).post;
       if (!path.startsWith('/catalogos/')) {
         expect(operation.parameters, path).toBeUndefined();
@@ -116,6 +125,17 @@ describe('the generated document', () => {
       const replayable = Object.entries(operation.responses).filter(([, response]) => 'Idempotency-Replayed' in response.headers).map(([status]) => status);
       expect(replayable, path).toEqual(['200', '400', '404']);
       for (const response of Object.values(operation.responses)) expect(response.headers).toHaveProperty('x-request-id');
+    }
+  });
+
+  it('documents the bulk jobs with a required Idempotency-Key and the catalogs\' error texts', () => {
+    type Operation = { parameters?: Array<Record<string, unknown>>; responses: Record<string, unknown> };
+    const create = (document.paths['/lotes'] as { post: Operation }).post;
+    expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]);
+    expect(Object.keys(create.responses).sort()).toEqual(['200', '202', '400', '401', '403', '429', '500', '502']);
+    const text = JSON.stringify(document.paths['/lotes']);
+    for (const message of [CATALOG_MESSAGES.credentialsRequired, CATALOG_MESSAGES.integrationNotFound, CATALOG_MESSAGES.catalogNotEnabled, CATALOG_MESSAGES.rateLimited]) {
+      expect(text).toContain(JSON.stringify(message));
     }
   });
 });

@@ -1,0 +1,13 @@
+// GET /api/lotes/{id} - a bulk job's state, counts, charged amount and estimated end.
+import { bulkErrors, jobBody } from '@/lib/api/bulk-responses';
+import { bulkRoute } from '@/lib/api/bulk-route';
+import { jsonResponse } from '@/lib/api/responses';
+import { readJob } from '@/lib/bulk/jobs';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = bulkRoute<{ id: string }>(async (_request, { integration, requestId }, { id }) => {
+  // Scoped to the caller's integration: another integration's job reads as an unknown id.
+  const job = await readJob(integration.id, id);
+  return job ? jsonResponse(200, jobBody(job), requestId) : bulkErrors.notFound(requestId);
+});

@@ -1,0 +1,43 @@
+// POST /api/lotes - submit a bulk job (lote): a catalog and up to 10,000 identifiers, run in the
+// background, each a real lookup charged only when found (issue 35; docs/integrators.md).
+import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/api/bulk-responses';
+import { bulkRoute } from '@/lib/api/bulk-route';
+import { jsonResponse } from '@/lib/api/responses';
+import { readJobOrThrow, submitJob } from '@/lib/bulk/jobs';
+import { MAX_BULK_BODY_BYTES, parseBulkJobRequest } from '@/lib/bulk/requests';
+import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { readJsonBody } from '@/lib/http/json-body';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REFUSAL_REASONS, readIdempotencyKey, REFUSAL_REASON_HEADER } from '@/lib/idempotency/key';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+
+export const dynamic = 'force-dynamic';
+
+const submit = bulkRoute<object>(async (request, { integration, requestId }) => {
+  const body = await readJsonBody(request, MAX_BULK_BODY_BYTES);
+  if (!body.ok) return bulkError(400, body.problem === 'too_large' || body.problem === 'content_type' ? BULK_MESSAGES[body.problem] : BULK_MESSAGES.malformed, requestId);
+  const parsed = parseBulkJobRequest(body.value);
+  if (!parsed.ok) return bulkError(400, BULK_MESSAGES[parsed.problem], requestId);
+  if (!integration[LOOKUP_FLAGS[parsed.catalog]]) return bulkErrors.notEnabled(requestId);
+
+  const key = readIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER));
+  if (key.kind === 'absent') return bulkError(400, BULK_MESSAGES.idempotencyKeyMissing, requestId);
+  if (key.kind === 'invalid') return keyRefusal('idempotency_key_invalid', requestId);
+
+  const submitted = await submitJob(integration.id, parsed.catalog, parsed.identifiers, key.key);
+  if (submitted.kind === 'key_reused') return keyRefusal('idempotency_key_reused', requestId);
+  const job = await readJobOrThrow(integration.id, submitted.publicId);
+  const response = jsonResponse(submitted.kind === 'created' ? 202 : 200, jobBody(job), requestId);
+  response.headers.set('location', `/api/lotes/${job.publicId}`);
+  return response;
+});
+
+export function POST(request: Request): Promise<Response> {
+  return submit(request, { params: Promise.resolve({}) });
+}
+
+/** The catalogs' 400 for an Idempotency-Key, with the same header naming which problem it was. */
+function keyRefusal(problem: keyof typeof IDEMPOTENCY_REFUSAL_REASONS, requestId: string): Response {
+  const response = bulkError(400, CATALOG_MESSAGES.sourceRejectedData, requestId);
+  response.headers.set(REFUSAL_REASON_HEADER, IDEMPOTENCY_REFUSAL_REASONS[problem]);
+  return response;
+}

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns';
+import { integrations } from './integrations';
+
+export const bulkJobState = pgEnum('bulk_job_state', ['en_curso', 'en_pausa_sin_saldo', 'completado', 'cancelado']);
+export type BulkJobState = (typeof bulkJobState.enumValues)[number];
+
+export const bulkItemStatus = pgEnum('bulk_item_status', ['pendiente', 'encontrado', 'no_encontrado', 'invalido', 'error_fuente']);
+export type BulkItemStatus = (typeof bulkItemStatus.enumValues)[number];
+
+// A bulk job (lote, issue 35): one integration's list of identifiers for one catalog, each item a
+// real catalog lookup run by whichever instance claims it (lib/bulk). The integrator knows it by
+// `public_id` only (random, so ids say nothing of volume or of other integrations' jobs); `id`
+// stays inside the database.
+export const bulkJobs = pgTable(
+  'bulk_jobs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    publicId: text('public_id').notNull(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    catalog: text('catalog', { enum: ['cui_nit', 'rtu', 'omisos'] }).notNull(),
+    state: bulkJobState('state').notNull().default('en_curso'),
+    // The Idempotency-Key's SHA-256 (as lib/idempotency stores it), and a keyed hash of the
+    // submitted list, so a repeat with another list is told apart without keeping the list twice.
+    idempotencyKeyHash: text('idempotency_key_hash').notNull(),
+    requestHash: text('request_hash').notNull(),
+    totalItems: integer('total_items').notNull(),
+    createdAt: createdAt(),
+    // When it ended (completed or cancelled); results are deleted RESULT_RETENTION_DAYS later.
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    // What the API looks jobs up by.
+    uniqueIndex('bulk_jobs_public_id_unique').on(table.publicId),
+    // Same key, same job: the second submission finds the first under any concurrency.
+    uniqueIndex('bulk_jobs_idempotency_unique').on(table.integrationId, table.idempotencyKeyHash),
+    // The runner's question on every pass: which jobs are running or waiting for balance, oldest first.
+    index('bulk_jobs_active_idx').on(table.createdAt, table.id).where(sql`${table.state} in ('en_curso', 'en_pausa_sin_saldo')`),
+    // The retention purge: finished jobs, oldest first.
+    index('bulk_jobs_finished_idx').on(table.finishedAt).where(sql`${table.finishedAt} is not null`),
+    check('bulk_jobs_finished', sql`(${table.state} in ('completado', 'cancelado')) = (${table.finishedAt} is not null)`),
+  ],
+);
+
+// One row per submitted identifier, in the order sent. The identifier and the catalog's answer are
+// sealed with the personal-data key (lib/personal-data), as query records are. An item is claimed
+// with a lease (holder, expiry, and a fresh token per claim); its answer is written in the same
+// statement as its lookup's charge and query record (lib/billing/holds.ts), and only by the claim
+// whose token it still carries, so an item is settled once however many instances try it.
+export const bulkJobItems = pgTable(
+  'bulk_job_items',
+  {
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => bulkJobs.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    identifierSealed: text('identifier_sealed').notNull(),
+    status: bulkItemStatus('status').notNull().default('pendiente'),
+    // Why an item was set aside (`nit_invalido`, `cui_invalido`, `duplicado`) or what the source
+    // answered when it failed (lib/sources' failure names).
+    reason: text('reason'),
+    // The catalog's `data`, sealed; null until found.
+    resultSealed: text('result_sealed'),
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+    // The upstream that answered (evidence for an audit) and the request id of the lookup whose
+    // query record holds the answer: the console's request-id search finds it.
+    source: text('source'),
+    requestId: text('request_id'),
+    chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
+    leaseHolder: text('lease_holder'),
+    leaseToken: text('lease_token'),
+    // A pending item is claimable once this has passed (or while null); also "not before" for an
+    // item put back to wait for the per-minute limit or the source.
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.jobId, table.position] }),
+    // The claim: a job's pending items in order, without reading the answered ones.
+    index('bulk_job_items_pending_idx').on(table.jobId, table.position).where(sql`${table.status} = 'pendiente'`),
+  ],
+);
+
+export type BulkJob = typeof bulkJobs.$inferSelect;
+export type BulkJobItem = typeof bulkJobItems.$inferSelect;

@@ -1,0 +1,193 @@
+// Bulk jobs as the integrator sees them (issue 35): submitting a list, reading a job's state and
+// counts, cancelling it. Every read and change is scoped to the integration that asks: another
+// integration's job id is answered exactly as an id that does not exist.
+import { createHmac, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import type { BulkJobState } from '@/db/schema';
+import { idempotencyKeyHash } from '@/lib/idempotency/key';
+import type { CatalogName } from '@/lib/lookups/catalog-request';
+import { seal } from '@/lib/personal-data/envelope';
+import { personalDataKeys } from '@/lib/personal-data/keys';
+import { planItems } from './identifiers';
+import { bulkItemsPerMinute } from './pacing';
+
+// lote_ and 20 hex characters: 80 random bits, so an id says nothing of how many jobs exist and
+// cannot be guessed from another.
+const PUBLIC_ID = /^lote_[0-9a-f]{20}$/;
+
+export function newPublicJobId(): string {
+  return `lote_${randomBytes(10).toString('hex')}`;
+}
+
+export function isPublicJobId(value: string): boolean {
+  return PUBLIC_ID.test(value);
+}
+
+/**
+ * What tells two submissions with one key apart: the catalog and the list as sent, hashed with the
+ * personal-data search key (an HMAC: a list of NITs is not recoverable from it, unlike a bare SHA-256).
+ */
+function requestHash(catalog: CatalogName, identifiers: readonly string[]): string {
+  return createHmac('sha256', personalDataKeys().search.key).update(JSON.stringify([catalog, identifiers]), 'utf8').digest('base64url');
+}
+
+export type SubmitOutcome =
+  | { kind: 'created'; publicId: string }
+  /** The same key and the same list as an earlier submission: that job. */
+  | { kind: 'existing'; publicId: string }
+  /** The same key with another catalog or list. */
+  | { kind: 'key_reused' };
+
+/**
+ * Creates the job and all its items in one statement (so a job is never seen half written), the
+ * set-aside items already answered. Two submissions racing with one key: the unique index lets one
+ * insert, and the other reads that job.
+ */
+export async function submitJob(integrationId: number, catalog: CatalogName, identifiers: readonly string[], idempotencyKey: string): Promise<SubmitOutcome> {
+  const handle = await database();
+  const keyHash = idempotencyKeyHash(idempotencyKey);
+  const hash = requestHash(catalog, identifiers);
+  const items = planItems(catalog, identifiers).map((item, position) => ({
+    p: position,
+    i: seal(item.identifier, 'bulk_identifier'),
+    s: item.kind === 'lookup' ? 'pendiente' : 'invalido',
+    r: item.kind === 'lookup' ? null : item.reason,
+  }));
+  const publicId = newPublicJobId();
+  const [created] = await handle.rows<{ public_id: string }>(sql`
+    with job as (
+      insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items)
+      values (${publicId}::text, ${integrationId}::integer, ${catalog}::text, ${keyHash}::text, ${hash}::text, ${items.length}::integer)
+      on conflict (integration_id, idempotency_key_hash) do nothing
+      returning id, public_id
+    ),
+    items as (
+      insert into bulk_job_items (job_id, position, identifier_sealed, status, reason, answered_at)
+      select job.id, t.p, t.i, t.s::bulk_item_status, t.r, case when t.s = 'invalido' then now() end
+        from job, jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as t(p integer, i text, s text, r text)
+    )
+    select public_id from job`);
+  if (created) return { kind: 'created', publicId: created.public_id };
+  const [existing] = await handle.rows<{ public_id: string; request_hash: string }>(sql`
+    select public_id, request_hash from bulk_jobs where integration_id = ${integrationId}::integer and idempotency_key_hash = ${keyHash}::text`);
+  if (!existing) throw new Error('a bulk job was neither created nor found under its idempotency key');
+  return existing.request_hash === hash ? { kind: 'existing', publicId: existing.public_id } : { kind: 'key_reused' };
+}
+
+export interface JobStatus {
+  publicId: string;
+  catalog: CatalogName;
+  state: BulkJobState;
+  createdAt: Date;
+  finishedAt: Date | null;
+  counts: {
+    total: number;
+    done: number;
+    found: number;
+    notFound: number;
+    invalid: number;
+    duplicates: number;
+    failed: number;
+    pending: number;
+  };
+  chargedCentavos: number;
+  /** Null when nothing is left to run, or while the job waits for balance. */
+  estimatedEnd: Date | null;
+}
+
+/** The job as its integration sees it; null for an unknown id and for another integration's. */
+export async function readJob(integrationId: number, publicId: string): Promise<JobStatus | null> {
+  if (!isPublicJobId(publicId)) return null;
+  const handle = await database();
+  const [row] = await handle.rows<{
+    public_id: string;
+    catalog: CatalogName;
+    state: BulkJobState;
+    created_at: string | Date;
+    finished_at: string | Date | null;
+    total: string | number;
+    pending: string | number;
+    found: string | number;
+    not_found: string | number;
+    invalid: string | number;
+    duplicates: string | number;
+    failed: string | number;
+    charged: string | number | null;
+    answered_last_minute: string | number;
+  }>(sql`
+    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at,
+           count(i.position) as total,
+           count(i.position) filter (where i.status = 'pendiente') as pending,
+           count(i.position) filter (where i.status = 'encontrado') as found,
+           count(i.position) filter (where i.status = 'no_encontrado') as not_found,
+           count(i.position) filter (where i.status = 'invalido') as invalid,
+           count(i.position) filter (where i.status = 'invalido' and i.reason = 'duplicado') as duplicates,
+           count(i.position) filter (where i.status = 'error_fuente') as failed,
+           coalesce(sum(i.charged_centavos), 0) as charged,
+           count(i.position) filter (where i.request_id is not null and i.answered_at > now() - interval '1 minute') as answered_last_minute
+      from bulk_jobs j left join bulk_job_items i on i.job_id = j.id
+     where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text
+     group by j.id`);
+  if (!row) return null;
+  const pending = Number(row.pending);
+  const total = Number(row.total);
+  return {
+    publicId: row.public_id,
+    catalog: row.catalog,
+    state: row.state,
+    createdAt: new Date(row.created_at),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
+    counts: {
+      total,
+      done: total - pending,
+      found: Number(row.found),
+      notFound: Number(row.not_found),
+      invalid: Number(row.invalid),
+      duplicates: Number(row.duplicates),
+      failed: Number(row.failed),
+      pending,
+    },
+    chargedCentavos: Number(row.charged ?? 0),
+    estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
+  };
+}
+
+/**
+ * When the pending items should be done: at the pace of the last minute, or before a first minute
+ * has passed at the most a job may spend (its share of the catalog limit, lib/bulk/pacing.ts).
+ */
+function estimateEnd(pending: number, answeredLastMinute: number): Date {
+  const allowed = bulkItemsPerMinute();
+  const perMinute = answeredLastMinute > 0 ? Math.min(answeredLastMinute, allowed) : allowed;
+  return new Date(Date.now() + Math.ceil((pending / perMinute) * 60_000));
+}
+
+export type CancelOutcome = { kind: 'cancelled' } | { kind: 'already_finished'; state: BulkJobState } | { kind: 'unknown' };
+
+/**
+ * Stops a job: nothing pending runs after this (the runner claims only items of running jobs), so
+ * nothing more is charged. An item already running when the job is cancelled finishes and is charged
+ * if found, as any lookup that reached its source.
+ */
+export async function cancelJob(integrationId: number, publicId: string): Promise<CancelOutcome> {
+  if (!isPublicJobId(publicId)) return { kind: 'unknown' };
+  const handle = await database();
+  const [row] = await handle.rows<{ state: BulkJobState; cancelled: boolean }>(sql`
+    with cancelled as (
+      update bulk_jobs set state = 'cancelado', finished_at = now()
+       where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo')
+      returning id
+    )
+    select j.state, exists (select 1 from cancelled) as cancelled
+      from bulk_jobs j where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text`);
+  if (!row) return { kind: 'unknown' };
+  return row.cancelled ? { kind: 'cancelled' } : { kind: 'already_finished', state: row.state };
+}
+
+/** readJob for a job this request just created or changed: it exists. */
+export async function readJobOrThrow(integrationId: number, publicId: string): Promise<JobStatus> {
+  const job = await readJob(integrationId, publicId);
+  if (!job) throw new Error('a bulk job vanished between its change and its reading');
+  return job;
+}

@@ -1,0 +1,96 @@
+// A job's results as the integrator downloads them (GET /api/lotes/{id}/resultados): one row per
+// submitted identifier, in the order sent, read a page at a time (constant memory for 10,000 rows)
+// and opened from their sealed form only on the way out.
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import type { BulkItemStatus, BulkJobState } from '@/db/schema';
+import { open, openNullable } from '@/lib/personal-data/envelope';
+import { isPublicJobId } from './jobs';
+
+const PAGE_ROWS = 500;
+
+/** An item's status as the results show it: a pending item of a cancelled job never ran. */
+export type ResultStatus = BulkItemStatus | 'cancelado';
+
+export interface ResultRow {
+  posicion: number;
+  identificador: string;
+  estado: ResultStatus;
+  motivo: string | null;
+  datos: unknown;
+  respondido_en: string | null;
+  fuente: string | null;
+  request_id: string | null;
+}
+
+/** The job's rows, or null for an unknown id and for another integration's job. */
+export async function jobResults(integrationId: number, publicId: string): Promise<AsyncIterable<ResultRow> | null> {
+  if (!isPublicJobId(publicId)) return null;
+  const handle = await database();
+  const [job] = await handle.rows<{ id: number; state: BulkJobState }>(sql`
+    select id, state from bulk_jobs where integration_id = ${integrationId}::integer and public_id = ${publicId}::text`);
+  if (!job) return null;
+  const jobId = Number(job.id);
+  const cancelled = job.state === 'cancelado';
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (let after = -1; ; ) {
+        const rows = await handle.rows<{
+          position: number;
+          identifier_sealed: string;
+          status: BulkItemStatus;
+          reason: string | null;
+          result_sealed: string | null;
+          answered_at: string | Date | null;
+          source: string | null;
+          request_id: string | null;
+        }>(sql`
+          select position, identifier_sealed, status, reason, result_sealed, answered_at, source, request_id
+            from bulk_job_items where job_id = ${jobId}::integer and position > ${after}::integer
+           order by position limit ${PAGE_ROWS}::integer`);
+        for (const row of rows) {
+          const result = openNullable(row.result_sealed, 'bulk_result');
+          yield {
+            posicion: Number(row.position) + 1,
+            identificador: open(row.identifier_sealed, 'bulk_identifier'),
+            estado: cancelled && row.status === 'pendiente' ? 'cancelado' : row.status,
+            motivo: row.reason,
+            datos: result === null ? null : JSON.parse(result),
+            respondido_en: row.answered_at === null ? null : new Date(row.answered_at).toISOString(),
+            fuente: row.source,
+            request_id: row.request_id,
+          };
+        }
+        if (rows.length < PAGE_ROWS) return;
+        after = Number(rows[rows.length - 1]!.position);
+      }
+    },
+  };
+}
+
+const CSV_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'request_id', 'datos'] as const;
+
+function csvField(value: string): string {
+  // Quoted when it must be; a leading =, +, - or @ is prefixed so a spreadsheet never runs it as a formula.
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** A CSV line (header first): the catalog's data as its JSON text in the last column. */
+export function csvHeader(): string {
+  return `${CSV_COLUMNS.join(',')}\r\n`;
+}
+
+export function csvLine(row: ResultRow): string {
+  const values: Record<(typeof CSV_COLUMNS)[number], string> = {
+    posicion: String(row.posicion),
+    identificador: row.identificador,
+    estado: row.estado,
+    motivo: row.motivo ?? '',
+    respondido_en: row.respondido_en ?? '',
+    fuente: row.fuente ?? '',
+    request_id: row.request_id ?? '',
+    datos: row.datos === null ? '' : JSON.stringify(row.datos),
+  };
+  return `${CSV_COLUMNS.map((column) => csvField(values[column])).join(',')}\r\n`;
+}

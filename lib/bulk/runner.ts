@@ -1,0 +1,186 @@
+// The runner every instance starts (lib/startup.ts): it claims items of running bulk jobs from the
+// database while it has room (BULK_CONCURRENCY) and runs each as a catalog lookup through the same
+// pipeline as a single request (lib/lookups/catalog.ts). Nothing about a job lives in one instance's
+// memory: an instance that dies leaves leases that expire, and any instance takes the items again.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { env } from '@/lib/env';
+import { newRequestId } from '@/lib/http/request-id';
+import { runAsJob } from '@/lib/jobs/context';
+import { logger } from '@/lib/logging/logger';
+import { isDraining } from '@/lib/operations/draining';
+import { runWithRequestContext } from '@/lib/http/request-context';
+import { newLookupTrace } from '@/lib/metrics/lookup-trace';
+import { catalogOutcomeStatus, lookupOutcomeName, runAuthenticatedCatalogLookup, type CatalogOutcome } from '@/lib/lookups/catalog';
+import { open } from '@/lib/personal-data/envelope';
+import { fieldFor } from './identifiers';
+import { claimItems, completeFinishedJobs, itemSettlement, pauseForBalance, putBack, resumePausedJobs, setAside, type ClaimedItem } from './items';
+import { spendBulkShare } from './pacing';
+
+const log = logger('bulk');
+
+/** How long an item that must wait (limit spent, source not reachable, flag off) stays put back. */
+const WAIT_MS = 5_000;
+
+/**
+ * How long a claim holds an item. Longer than any live lookup can take (the hold sweeper's delay
+ * is already past the source's ceiling; twice that covers a wait for a turn too), so an item is
+ * taken again only from an instance that is gone, never from one still running it.
+ */
+export function itemLeaseSeconds(settings = env()): number {
+  return 2 * settings.HOLD_SWEEP_AFTER_SECONDS;
+}
+
+/** What became of one claimed item; `waiting` says until when its integration's items should wait. */
+export type ItemRun = { kind: 'answered' | 'paused' | 'set_aside' } | { kind: 'waiting'; untilMs: number };
+
+/** Runs one claimed item to its answer, or puts it back to wait. */
+export async function runItem(item: ClaimedItem): Promise<ItemRun> {
+  if (!item.integration) return wait(item, Date.now() + WAIT_MS);
+  const share = await spendBulkShare(item.integration.nombre);
+  if (!share.allowed) return wait(item, share.retryAtMs);
+  const identifier = open(item.identifierSealed, 'bulk_identifier');
+  const target = fieldFor(item.catalog, identifier);
+  if ('reason' in target) {
+    // Checked at submission; only a change of rules in between could bring one here.
+    await setAside(item, target.reason);
+    return { kind: 'set_aside' };
+  }
+  const requestId = newRequestId();
+  const integration = item.integration;
+  let settledWithItem = false;
+  // Its own request id on every line it logs, and one line at its end, as a request's lookup has
+  // (lib/api/route.ts): operators see job items beside single lookups, never their identifiers.
+  const trace = newLookupTrace();
+  const startedAt = performance.now();
+  const outcome: CatalogOutcome = await runWithRequestContext({ logBindings: { job: 'bulk-runner', requestId }, lookupTrace: trace }, async () => {
+    const ended = await runAuthenticatedCatalogLookup(
+      {
+        catalog: item.catalog,
+        requestId,
+        idempotencyKey: null,
+        readBody: async () => ({ ok: true, value: { [target.field]: identifier } }),
+        bulkItem: {
+          settlement: (settled) => {
+            settledWithItem = true;
+            return itemSettlement(item, requestId, settled);
+          },
+        },
+      },
+      integration,
+    );
+    log.info(
+      {
+        integration: integration.nombre,
+        lookup: item.catalog,
+        bulkJob: item.jobId,
+        status: catalogOutcomeStatus(ended),
+        outcome: lookupOutcomeName(ended),
+        durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+        upstream: trace.upstream ?? null,
+        dbRoundTrips: trace.databaseRoundTrips,
+      },
+      'bulk item',
+    );
+    return ended;
+  });
+  // Answered in the settlement statement: charged (when found) and recorded with the item's row.
+  if (settledWithItem) return { kind: 'answered' };
+  if (outcome.kind === 'balance_exhausted') {
+    await pauseForBalance(item.jobId);
+    await putBack(item, new Date());
+    return { kind: 'paused' };
+  }
+  if (outcome.kind === 'invalid_request') {
+    await setAside(item, 'rechazado_por_la_pasarela');
+    return { kind: 'set_aside' };
+  }
+  // The catalog limit spent, the flag off, the source known to be down (never sent), no turn: the
+  // job waits, its row is not failed and nothing was charged or recorded.
+  return wait(item, Date.now() + WAIT_MS);
+}
+
+async function wait(item: ClaimedItem, untilMs: number): Promise<ItemRun> {
+  await putBack(item, new Date(untilMs));
+  return { kind: 'waiting', untilMs };
+}
+
+interface RunnerState {
+  stopped: boolean;
+  inFlight: number;
+  wake: (() => void) | null;
+  /** Integrations whose items wait (limit spent, source away) and until when, by integration id. */
+  waitingUntil: Map<number, number>;
+}
+
+const holder = globalThis as typeof globalThis & { __bulkRunner?: RunnerState };
+
+/** Starts this instance's runner once (BULK_CONCURRENCY 0: none). */
+export function startBulkRunner(): void {
+  const settings = env();
+  if (holder.__bulkRunner || settings.BULK_CONCURRENCY === 0) return;
+  const state: RunnerState = { stopped: false, inFlight: 0, wake: null, waitingUntil: new Map() };
+  holder.__bulkRunner = state;
+  const name = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  runAsJob('bulk-runner', () => void loop(state, name, settings.BULK_CONCURRENCY, settings.BULK_POLL_MS, itemLeaseSeconds(settings)));
+}
+
+/** Stops claiming (tests; a drain): items running finish, the rest stay for other instances. */
+export function stopBulkRunner(): void {
+  const state = holder.__bulkRunner;
+  if (!state) return;
+  state.stopped = true;
+  state.wake?.();
+  holder.__bulkRunner = undefined;
+}
+
+async function loop(state: RunnerState, name: string, concurrency: number, pollMs: number, leaseSeconds: number): Promise<void> {
+  let lastUpkeep = 0;
+  while (!state.stopped) {
+    let claimed = 0;
+    try {
+      if (Date.now() - lastUpkeep >= pollMs) {
+        lastUpkeep = Date.now();
+        await resumePausedJobs();
+        await completeFinishedJobs();
+      }
+      // A draining instance claims nothing new: what it holds finishes, the rest is left to others.
+      const room = isDraining() ? 0 : concurrency - state.inFlight;
+      if (room > 0) {
+        const now = Date.now();
+        for (const [integrationId, untilMs] of state.waitingUntil) if (untilMs <= now) state.waitingUntil.delete(integrationId);
+        const items = await claimItems(name, room, leaseSeconds, [...state.waitingUntil.keys()]);
+        claimed = items.length;
+        for (const item of items) start(state, item);
+      }
+    } catch (error) {
+      log.error({ err: error }, 'bulk runner pass failed');
+    }
+    // Asks again at once while there was work and room; otherwise waits for an item to finish or
+    // for the poll interval.
+    if (claimed > 0 && state.inFlight < concurrency) continue;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      timer.unref();
+      state.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    state.wake = null;
+  }
+}
+
+function start(state: RunnerState, item: ClaimedItem): void {
+  state.inFlight += 1;
+  void runItem(item)
+    .then(async (run) => {
+      if (run.kind === 'waiting' && item.integration) state.waitingUntil.set(item.integration.id, run.untilMs);
+      if (run.kind === 'answered' || run.kind === 'set_aside') await completeFinishedJobs(item.jobId);
+    })
+    .catch((error: unknown) => log.error({ err: error, job: item.jobId }, 'bulk item failed; it runs again when its lease expires'))
+    .finally(() => {
+      state.inFlight -= 1;
+      state.wake?.();
+    });
+}

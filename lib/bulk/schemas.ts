@@ -1,0 +1,44 @@
+// The shapes /api/lotes answers with, as zod schemas: lib/api/bulk-responses.ts builds them and the
+// OpenAPI document (lib/openapi/bulk-paths.ts) describes them from these same objects.
+import { z } from 'zod';
+import { bulkItemStatus, bulkJobState } from '@/db/schema';
+import { BULK_CATALOGS, type BulkCatalogPathName } from './requests';
+
+export const bulkJobSchema = z
+  .object({
+    id: z.string().describe('El id del lote: lote_ y 20 caracteres hexadecimales.'),
+    catalogo: z.enum(Object.keys(BULK_CATALOGS) as [BulkCatalogPathName, ...BulkCatalogPathName[]]),
+    estado: z.enum(bulkJobState.enumValues).describe('en_curso, en_pausa_sin_saldo (sigue después de una recarga), completado o cancelado.'),
+    creado_en: z.string().describe('ISO 8601, UTC.'),
+    terminado_en: z.string().nullable(),
+    conteos: z.object({
+      total: z.int(),
+      procesados: z.int(),
+      pendientes: z.int(),
+      encontrados: z.int(),
+      no_encontrados: z.int(),
+      invalidos: z.int().describe('Apartados sin costo: inválidos y repetidos (estos también en duplicados), o rechazados por la fuente.'),
+      duplicados: z.int(),
+      fallidos: z.int().describe('La fuente respondió con un error: error_fuente, sin costo.'),
+    }),
+    monto_cobrado: z.string().describe('Lo cobrado hasta ahora, en quetzales con dos decimales ("12.50").'),
+    moneda: z.literal('GTQ'),
+    estimado_fin: z.string().nullable().describe('Cuándo se espera terminar (ISO 8601); null si no queda nada pendiente o el lote espera saldo.'),
+    resultados: z.string().describe('La ruta de los resultados.'),
+  })
+  .meta({ id: 'Lote', description: 'Un lote: su estado, sus conteos y lo cobrado.' });
+
+export type BulkJobBody = z.infer<typeof bulkJobSchema>;
+
+export const bulkResultRowSchema = z
+  .object({
+    posicion: z.int().describe('La posición del identificador en la lista enviada, desde 1.'),
+    identificador: z.string().describe('Tal como se envió.'),
+    estado: z.enum([...bulkItemStatus.enumValues, 'cancelado']),
+    motivo: z.string().nullable().describe('nit_invalido, cui_invalido, duplicado, rechazado_por_la_fuente, o la falla de la fuente.'),
+    datos: z.unknown().describe('Lo mismo que data en la consulta individual del catálogo; null si no se encontró.'),
+    respondido_en: z.string().nullable(),
+    fuente: z.string().nullable().describe('La fuente que respondió (catalog).'),
+    request_id: z.string().nullable().describe('El de la consulta que respondió la fila: con él soporte encuentra su registro.'),
+  })
+  .meta({ id: 'LoteResultado', description: 'Una fila de los resultados de un lote (una línea JSON, o una fila del CSV con datos como texto JSON).' });

@@ -1,0 +1,277 @@
+// Bulk jobs through the API (issue 35), against the built app and the simulator, on PGlite and on
+// PostgreSQL: a list with invalid and repeated identifiers set aside at once and free; the job run to
+// its end by the app's own runner, each item a real catalog lookup with its query record; the charge
+// equal to what was found times the tariff and the ledger reconciled; the same Idempotency-Key
+// giving the same job; a balance that runs out pausing the job until a top-up; cancelling; and
+// another integration's job answered as one that does not exist.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adjustBalance } from '@/lib/billing/ledger';
+import { verifyLedger } from '@/lib/billing/verify';
+import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
+import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { openNullable } from '@/lib/personal-data/envelope';
+import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
+import { logLines } from '../support/logs';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import {
+  createTestIntegration,
+  credentialHeaders,
+  eventually,
+  readMoney,
+  readRecords,
+  startGateway,
+  TEST_ACTOR,
+  type ApiAnswer,
+  type Gateway,
+  type TestIntegration,
+} from '../conformance/harness';
+
+const TARIFF = 150;
+const JOB_ID = /^lote_[0-9a-f]{20}$/;
+
+let testDb: TestDatabase;
+let gateway: Gateway;
+let main: TestIntegration;
+let other: TestIntegration;
+let thrifty: TestIntegration;
+let penniless: TestIntegration;
+let catalogOff: TestIntegration;
+
+/** NITs of the simulator's population whose RTU record the source holds: each is found. */
+const knownNits = (() => {
+  const population = createPopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const nits: string[] = [];
+  for (let index = 0; nits.length < 12; index++) {
+    const member = population.member(index);
+    if (member.classicNit && member.sourceHoldsCopy && member.quirks.length === 0) nits.push(member.classicNit);
+  }
+  return nits;
+})();
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  main = await createTestIntegration('lotes-principal', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  other = await createTestIntegration('lotes-otra', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  // Enough for two lookups, not for the five its job finds.
+  thrifty = await createTestIntegration('lotes-saldo-justo', { tariffCentavos: TARIFF, balanceCentavos: 2 * TARIFF });
+  penniless = await createTestIntegration('lotes-sin-saldo', { tariffCentavos: TARIFF, balanceCentavos: 0 });
+  catalogOff = await createTestIntegration('lotes-sin-rtu', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF, flags: { isRtuV2Enabled: false } });
+  gateway = await startGateway(testDb, {
+    env: { RATE_LIMIT_CATALOG_PER_MINUTE: '1000', BULK_POLL_MS: '100', BULK_CONCURRENCY: '4' },
+  });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDb?.cleanup();
+});
+
+/** `key` null: sent without an Idempotency-Key. */
+function submit(as: TestIntegration | undefined, json: unknown, key: string | null = `lote-${Math.random()}`): Promise<ApiAnswer> {
+  return gateway.call('/api/lotes', { as, json, headers: key === null ? {} : { 'idempotency-key': key } });
+}
+
+async function get(path: string, as: TestIntegration, accept?: string): Promise<{ status: number; text: string; contentType: string }> {
+  const response = await fetch(`${gateway.app.baseUrl}${path}`, { headers: { ...credentialHeaders(as), ...(accept ? { accept } : {}) } });
+  return { status: response.status, text: await response.text(), contentType: response.headers.get('content-type') ?? '' };
+}
+
+interface JobBody {
+  id: string;
+  estado: string;
+  conteos: Record<string, number>;
+  monto_cobrado: string;
+  estimado_fin: string | null;
+}
+
+async function job(id: string, as: TestIntegration): Promise<JobBody> {
+  const answer = await get(`/api/lotes/${id}`, as);
+  expect(answer.status, answer.text).toBe(200);
+  return JSON.parse(answer.text) as JobBody;
+}
+
+function untilState(id: string, as: TestIntegration, state: string): Promise<JobBody> {
+  return eventually(() => job(id, as), (body) => body.estado === state, 60_000, `job ${id} ${state}`);
+}
+
+interface ResultLine {
+  posicion: number;
+  identificador: string;
+  estado: string;
+  motivo: string | null;
+  datos: Record<string, unknown> | null;
+  respondido_en: string | null;
+  fuente: string | null;
+  request_id: string | null;
+}
+
+async function resultLines(id: string, as: TestIntegration): Promise<ResultLine[]> {
+  const answer = await get(`/api/lotes/${id}/resultados`, as, 'application/x-ndjson');
+  expect(answer.status).toBe(200);
+  expect(answer.contentType).toMatch(/^application\/x-ndjson/);
+  return answer.text.trim().split('\n').map((line) => JSON.parse(line) as ResultLine);
+}
+
+const centavos = (amount: string) => Math.round(Number(amount) * 100);
+
+describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('sets aside invalid and repeated identifiers at once, runs the rest as lookups and charges only what was found', async () => {
+    const [first, second] = knownNits;
+    const identifiers = [first!, '12345678', gateway.sample.unknownNit, `${first!.slice(0, -1)}-${first!.slice(-1)}`, FAULT_IDENTIFIERS.server_error.nit, second!, 'no-es-nit'];
+    const key = 'proveedores-noviembre';
+    const created = await submit(main, { catalogo: 'rtu', identificadores: identifiers }, key);
+    expect(created.status, created.text).toBe(202);
+    const body = created.body as JobBody;
+    expect(body.id).toMatch(JOB_ID);
+    expect(created.headers.get('location')).toBe(`/api/lotes/${body.id}`);
+    expect(body.conteos).toMatchObject({ total: 7, invalidos: 3, duplicados: 1 });
+
+    // The same key and list: the same job. Another list under that key: the catalogs' 400.
+    const again = await submit(main, { catalogo: 'rtu', identificadores: identifiers }, key);
+    expect(again.status).toBe(200);
+    expect((again.body as JobBody).id).toBe(body.id);
+    const reused = await submit(main, { catalogo: 'rtu', identificadores: [first!] }, key);
+    expect({ status: reused.status, body: reused.body }).toEqual({ status: 400, body: { message: CATALOG_MESSAGES.sourceRejectedData } });
+    expect(reused.headers.get('x-motivo-rechazo')).toBe('idempotency-key-reused');
+
+    const done = await untilState(body.id, main, 'completado');
+    expect(done.conteos).toEqual({ total: 7, procesados: 7, pendientes: 0, encontrados: 2, no_encontrados: 1, invalidos: 3, duplicados: 1, fallidos: 1 });
+    expect(done.monto_cobrado).toBe('3.00');
+    expect(done.estimado_fin).toBeNull();
+
+    const lines = await resultLines(body.id, main);
+    expect(lines.map((line) => [line.posicion, line.identificador, line.estado, line.motivo])).toEqual([
+      [1, first, 'encontrado', null],
+      [2, '12345678', 'invalido', 'nit_invalido'],
+      [3, gateway.sample.unknownNit, 'no_encontrado', null],
+      [4, identifiers[3], 'invalido', 'duplicado'],
+      [5, FAULT_IDENTIFIERS.server_error.nit, 'error_fuente', 'unavailable'],
+      [6, second, 'encontrado', null],
+      [7, 'no-es-nit', 'invalido', 'nit_invalido'],
+    ]);
+    for (const line of lines.filter((candidate) => candidate.estado === 'encontrado')) {
+      expect(line.datos).toMatchObject({ nit: expect.any(String) });
+      expect(line.fuente).toBe('catalog');
+      expect(new Date(line.respondido_en!).getTime()).toBeGreaterThan(0);
+    }
+    const csv = await get(`/api/lotes/${body.id}/resultados`, main);
+    expect(csv.contentType).toMatch(/^text\/csv/);
+    const csvLines = csv.text.trim().split('\r\n');
+    expect(csvLines[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,request_id,datos');
+    expect(csvLines).toHaveLength(8);
+    expect(csvLines[2]).toMatch(/^2,12345678,invalido,nit_invalido,/);
+
+    // One query record per identifier that ran, found by the item's request id; nothing for the set-aside ones.
+    const ran = lines.filter((line) => line.request_id !== null);
+    expect(ran.map((line) => line.posicion)).toEqual([1, 3, 5, 6]);
+    // Each item that ran has its line in the app's log, under its request id, without its identifier.
+    const itemLines = logLines(gateway.app.logs()).filter((line) => line.msg === 'bulk item');
+    expect(ran.map((line) => itemLines.find((candidate) => candidate.requestId === line.request_id))).toEqual(
+      ran.map((line) => expect.objectContaining({ lookup: 'rtu', integration: main.nombre, status: line.estado === 'encontrado' ? 200 : line.estado === 'no_encontrado' ? 404 : 502 })),
+    );
+    for (const identifier of [first!, second!, gateway.sample.unknownNit]) expect(gateway.app.logs()).not.toContain(identifier);
+    const { records, money, verification, sealedAtRest } = await gateway.withDatabase(async (handle) => ({
+      records: await readRecords(handle, main.id),
+      money: await readMoney(handle, main.id),
+      verification: await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 }),
+      sealedAtRest: await handle.rows<{ identifier_sealed: string; result_sealed: string | null }>(sql`
+        select i.identifier_sealed, i.result_sealed from bulk_job_items i join bulk_jobs j on j.id = i.job_id where j.public_id = ${body.id}`),
+    }));
+    expect(records.map((record) => record.requestId).sort()).toEqual(ran.map((line) => line.request_id).sort());
+    for (const line of ran) {
+      const record = records.find((candidate) => candidate.requestId === line.request_id)!;
+      expect(record).toMatchObject({ lookup: 'rtu', nit: line.identificador, chargedCentavos: line.estado === 'encontrado' ? TARIFF : 0 });
+    }
+    expect(money.balanceCentavos).toBe(100 * TARIFF - 2 * TARIFF);
+    expect(money.ledgerSumCentavos).toBe(money.balanceCentavos);
+    expect(verification.ok).toBe(true);
+    // Sealed at rest: neither a NIT nor a name in clear.
+    for (const row of sealedAtRest) {
+      expect(row.identifier_sealed).toMatch(/^pd1:/);
+      expect(identifiers).toContain(openNullable(row.identifier_sealed, 'bulk_identifier'));
+      if (row.result_sealed !== null) expect(row.result_sealed).toMatch(/^pd1:/);
+    }
+  });
+
+  it('pauses without balance, runs on after a top-up, and charges found × tariff', async () => {
+    const five = knownNits.slice(2, 7);
+    const created = await submit(thrifty, { catalogo: 'rtu', identificadores: five });
+    expect(created.status, created.text).toBe(202);
+    const id = (created.body as JobBody).id;
+    // Paused once the two lookups the balance paid for have settled.
+    const paused = await eventually(() => job(id, thrifty), (body) => body.estado === 'en_pausa_sin_saldo' && body.conteos.encontrados === 2, 60_000, 'paused with two found');
+    expect(paused.conteos).toMatchObject({ total: 5, encontrados: 2, pendientes: 3 });
+    expect(paused.monto_cobrado).toBe('3.00');
+    // A pause that lasts: no item runs while the balance is zero.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await job(id, thrifty)).conteos).toMatchObject({ encontrados: 2, pendientes: 3 });
+
+    await gateway.withDatabase(() => adjustBalance(TEST_ACTOR, thrifty.id, 10 * TARIFF, 'recarga de prueba'));
+    const done = await untilState(id, thrifty, 'completado');
+    expect(done.conteos).toMatchObject({ total: 5, encontrados: 5, pendientes: 0 });
+    expect(centavos(done.monto_cobrado)).toBe(5 * TARIFF);
+    const { money, verification } = await gateway.withDatabase(async (handle) => ({
+      money: await readMoney(handle, thrifty.id),
+      verification: await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 }),
+    }));
+    expect(money.balanceCentavos).toBe(2 * TARIFF + 10 * TARIFF - 5 * TARIFF);
+    expect(verification.ok).toBe(true);
+  });
+
+  it('cancelled, runs nothing more and charges nothing for what did not run', async () => {
+    const created = await submit(penniless, { catalogo: 'rtu', identificadores: knownNits.slice(0, 4) });
+    const id = (created.body as JobBody).id;
+    await untilState(id, penniless, 'en_pausa_sin_saldo');
+    const cancelled = await gateway.call(`/api/lotes/${id}/cancelar`, { as: penniless });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body).toMatchObject({ estado: 'cancelado', monto_cobrado: '0.00', conteos: { pendientes: 4 } });
+    await gateway.withDatabase(() => adjustBalance(TEST_ACTOR, penniless.id, 10 * TARIFF, 'recarga tras cancelar'));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await job(id, penniless)).estado).toBe('cancelado');
+    expect((await resultLines(id, penniless)).map((line) => line.estado)).toEqual(['cancelado', 'cancelado', 'cancelado', 'cancelado']);
+    const { records, money } = await gateway.withDatabase(async (handle) => ({ records: await readRecords(handle, penniless.id), money: await readMoney(handle, penniless.id) }));
+    expect(records).toEqual([]);
+    expect(money.balanceCentavos).toBe(10 * TARIFF);
+  });
+
+  it('of another integration is answered as an id that does not exist', async () => {
+    const created = await submit(main, { catalogo: 'omisos', identificadores: [knownNits[0]!] });
+    const id = (created.body as JobBody).id;
+    const unknown = 'lote_00000000000000000000';
+    for (const [path, method] of [
+      ['', 'GET'],
+      ['/resultados', 'GET'],
+      ['/cancelar', 'POST'],
+    ] as const) {
+      const answers = [];
+      for (const target of [id, unknown]) {
+        const response = await fetch(`${gateway.app.baseUrl}/api/lotes/${target}${path}`, { method, headers: credentialHeaders(other) });
+        answers.push({ status: response.status, body: await response.text() });
+      }
+      expect(answers[0]).toEqual({ status: 404, body: JSON.stringify({ message: BULK_MESSAGES.jobNotFound }) });
+      expect(answers[1]).toEqual(answers[0]);
+    }
+    await untilState(id, main, 'completado');
+  });
+
+  it('is refused as the catalogs refuse: credentials, flag, body and key', async () => {
+    const list = { catalogo: 'rtu', identificadores: [knownNits[0]!] };
+    const missing = await submit(undefined, list);
+    expect({ status: missing.status, body: missing.body }).toEqual({ status: 403, body: { message: CATALOG_MESSAGES.credentialsRequired } });
+    const wrong = await gateway.call('/api/lotes', { json: list, headers: { 'x-integracion-login': main.nombre, 'x-integracion-token': 'otro', 'idempotency-key': 'k' } });
+    expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 401, body: { message: CATALOG_MESSAGES.integrationNotFound } });
+    const off = await submit(catalogOff, list);
+    expect({ status: off.status, body: off.body }).toEqual({ status: 403, body: { message: CATALOG_MESSAGES.catalogNotEnabled } });
+    const noKey = await submit(main, list, null);
+    expect({ status: noKey.status, body: noKey.body }).toEqual({ status: 400, body: { message: BULK_MESSAGES.idempotencyKeyMissing } });
+    const badCatalog = await submit(main, { catalogo: 'renap', identificadores: ['1'] });
+    expect({ status: badCatalog.status, body: badCatalog.body }).toEqual({ status: 400, body: { message: BULK_MESSAGES.catalog } });
+    const tooMany = await submit(main, { catalogo: 'rtu', identificadores: Array.from({ length: 10_001 }, () => knownNits[0]!) });
+    expect({ status: tooMany.status, body: tooMany.body }).toEqual({ status: 400, body: { message: BULK_MESSAGES.identifiers } });
+    const invalidKey = await submit(main, list, '');
+    expect(invalidKey.status).toBe(400);
+    expect(invalidKey.headers.get('x-motivo-rechazo')).toBe('idempotency-key-invalid');
+  });
+});

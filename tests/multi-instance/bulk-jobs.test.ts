@@ -1,0 +1,168 @@
+// Issue 35's "done when" for bulk jobs, on two instances sharing PostgreSQL (and Redis for the
+// limits): a job of 2,000 NITs of the simulator (found, unknown, invalid, repeated and fault
+// identifiers mixed) runs on both, one instance is killed with kill -9 halfway, and the other
+// finishes it: every identifier that ran has exactly one row and one query record, the charge is the
+// found rows times the tariff, the ledger reconciles, and the same Idempotency-Key gives the same job.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { verifyLedger } from '@/lib/billing/verify';
+import { nitCheckCharacter } from '@/lib/contract/identifiers';
+import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS, startSimulator, type RunningSimulator } from '@/simulator/index';
+import { startApp, type RunningApp } from '../support/app-server';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { newIntegration, requiredEnv, servedBy, sourceUrls } from './support';
+
+const TARIFF = 125;
+const BALANCE = 5_000 * TARIFF;
+const JOB_SIZE = 2_000;
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+const apps: RunningApp[] = [];
+
+beforeAll(async () => {
+  requiredEnv('DATABASE_URL');
+  testDatabase = await useTestDatabase();
+  // Each source call takes a moment, so the kill finds items in flight.
+  simulator = await startSimulator({ port: 0, latencyMs: 15, onlineLatencyMs: 15, seed: DEFAULT_SIMULATOR_SEED });
+  const env = {
+    ...testDatabase.env,
+    ...sourceUrls(simulator),
+    REDIS_URL: requiredEnv('REDIS_URL'),
+    RATE_LIMIT_GLOBAL_MAX: '100000',
+    // A limit the job does not wait on, so the test measures the crash, not the pacing.
+    RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
+    BULK_LIMIT_SHARE_PERCENT: '100',
+    BULK_CONCURRENCY: '8',
+    // The test reads the job's state ten times a second.
+    BULK_API_PER_MINUTE: '100000',
+    BULK_POLL_MS: '100',
+    // A short source ceiling and sweep, so the killed instance's leases (twice the sweep) expire in seconds.
+    SOURCE_TIMEOUT_MS: '3000',
+    HOLD_SWEEP_AFTER_SECONDS: '4',
+    HOLD_SWEEP_INTERVAL_SECONDS: '1',
+  };
+  apps.push(...(await Promise.all([startApp({ env }), startApp({ env })])));
+});
+
+afterAll(async () => {
+  await Promise.all(apps.map((app) => app.stop().catch(() => undefined)));
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+
+/** The list: found and unknown NITs, invalid ones, repeats (some written with a hyphen) and fault identifiers. */
+function mixedList(): { identifiers: string[]; unique: number } {
+  const population = createPopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const found: string[] = [];
+  for (let index = 0; found.length < 1_600; index++) {
+    const member = population.member(index);
+    if (member.classicNit) found.push(member.classicNit);
+  }
+  // Bodies past every range the population draws from: valid NITs nobody has.
+  const unknown = Array.from({ length: 60 }, (_, index) => {
+    const body = String(90_000_100 + index);
+    return `${body}${nitCheckCharacter(body)}`;
+  });
+  const faults = [FAULT_IDENTIFIERS.server_error.nit, FAULT_IDENTIFIERS.unparseable.nit, FAULT_IDENTIFIERS.rate_limited.nit, FAULT_IDENTIFIERS.data_rejected.nit];
+  const invalid = found.slice(0, 150).map((nit) => `${nit.slice(0, -1)}${nit.endsWith('1') ? '2' : '1'}`).filter((nit) => !found.includes(nit));
+  const unique = [...found, ...unknown, ...faults];
+  const repeats: string[] = [];
+  for (let index = 0; unique.length + invalid.length + repeats.length < JOB_SIZE; index++) {
+    const nit = unique[(index * 7) % unique.length]!;
+    repeats.push(index % 2 === 0 ? nit : `${nit.slice(0, -1)}-${nit.slice(-1)}`);
+  }
+  // Spread through the list, so the job's two halves both hold every kind.
+  const identifiers = [...unique, ...invalid, ...repeats].map((value, index) => ({ value, order: (index * 7919) % 10_007 })).sort((a, b) => a.order - b.order).map((entry) => entry.value);
+  return { identifiers, unique: unique.length };
+}
+
+interface JobBody {
+  id: string;
+  estado: string;
+  conteos: Record<string, number>;
+  monto_cobrado: string;
+}
+
+async function submit(app: RunningApp, headers: Record<string, string>, identifiers: string[], key: string): Promise<{ status: number; body: JobBody }> {
+  const response = await fetch(`${app.baseUrl}/api/lotes`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify({ catalogo: 'rtu', identificadores: identifiers }) });
+  return { status: response.status, body: (await response.json()) as JobBody };
+}
+
+async function job(app: RunningApp, headers: Record<string, string>, id: string): Promise<JobBody> {
+  const response = await fetch(`${app.baseUrl}/api/lotes/${id}`, { headers });
+  expect(response.status).toBe(200);
+  return (await response.json()) as JobBody;
+}
+
+async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not after ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a bulk job on two instances', () => {
+  it('survives kill -9 of one of them halfway: one row and one record per identifier, charged found × tariff', { timeout: 180_000 }, async () => {
+    const integration = await newIntegration(TARIFF, BALANCE);
+    await servedBy(apps, integration);
+    const { identifiers, unique } = mixedList();
+    expect(identifiers).toHaveLength(JOB_SIZE);
+    const [killed, survivor] = apps as [RunningApp, RunningApp];
+
+    const created = await submit(killed, integration.headers, identifiers, 'proveedores-2026-11');
+    expect(created.status).toBe(202);
+    const id = created.body.id;
+    expect(created.body.conteos).toMatchObject({ total: JOB_SIZE, pendientes: unique });
+
+    // Halfway (and both instances at work), the first one dies without a word.
+    await until(() => job(survivor, integration.headers, id), (body) => body.conteos.pendientes! <= unique / 2, 60_000, 'half the job run');
+    process.kill(killed.pid, 'SIGKILL');
+
+    const done = await until(() => job(survivor, integration.headers, id), (body) => body.estado === 'completado', 90_000, 'the job completed by the survivor');
+    expect(done.conteos.pendientes).toBe(0);
+    expect(done.conteos.total).toBe(JOB_SIZE);
+    // The same key and list, after everything: the same job.
+    const again = await submit(survivor, integration.headers, identifiers, 'proveedores-2026-11');
+    expect({ status: again.status, id: again.body.id }).toEqual({ status: 200, id });
+
+    // Every hold the killed instance left is voided by the sweeper (no record: its item ran again).
+    const handle = await database();
+    await until(
+      async () => (await handle.rows<{ open: number }>(sql`select count(*)::int as open from ledger_open_holds o join ledger_entries h on h.id = o.hold_id where h.integration_id = ${integration.id}`))[0]!.open,
+      (open) => open === 0,
+      30_000,
+      'open holds left by the killed instance voided',
+    );
+    // The kill landed mid-item: lookups the killed instance had held money for and never settled,
+    // given back by the sweeper (eight in flight there, each mostly waiting on its source).
+    const [swept] = await handle.rows<{ voids: number }>(sql`
+      select count(*)::int as voids from ledger_entries where integration_id = ${integration.id} and kind = 'void' and actor = 'system:sweeper'`);
+    expect(swept!.voids).toBeGreaterThan(0);
+    const [items] = await handle.rows<{ ran: number; found: number; with_one_record: number; charged: string }>(sql`
+      select count(*) filter (where i.request_id is not null)::int as ran,
+             count(*) filter (where i.status = 'encontrado')::int as found,
+             count(*) filter (where (select count(*) from query_records r where r.request_id = i.request_id) = 1)::int as with_one_record,
+             sum(i.charged_centavos)::text as charged
+        from bulk_job_items i join bulk_jobs j on j.id = i.job_id where j.public_id = ${id}`);
+    expect(items!.ran).toBe(unique);
+    expect(items!.with_one_record).toBe(unique);
+    const [records] = await handle.rows<{ total: number; charged: string }>(sql`
+      select count(*)::int as total, coalesce(sum(charged_centavos), 0)::text as charged from query_records
+       where integration_id = ${integration.id} and lookup = 'rtu'`);
+    // No other catalog record (servedBy's RENAP lookups aside): the killed instance's unfinished
+    // lookups left none, and nothing ran twice.
+    expect(records!.total).toBe(unique);
+    expect(items!.found).toBeGreaterThan(1_000);
+    expect(Number(records!.charged)).toBe(items!.found * TARIFF);
+    expect(Number(items!.charged)).toBe(items!.found * TARIFF);
+    expect(done.monto_cobrado).toBe((items!.found * TARIFF / 100).toFixed(2));
+    expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: BALANCE - items!.found * TARIFF, ledgerSumCentavos: BALANCE - items!.found * TARIFF });
+    expect((await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 })).ok).toBe(true);
+  });
+});
