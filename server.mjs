@@ -162,6 +162,7 @@ const server = http.createServer(
   }
   if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
   else if (takesPublicPageTurn(request) && !isOwnPublicPageRender(request)) void inPublicPageTurn(request, response);
+  else if (takesSignedInPageTurn(request)) void inSignedInPageTurn(request, response);
   else void handle(request, response);
   },
 );
@@ -258,6 +259,87 @@ function nextPublicPage() {
     return;
   }
   const waitMs = publicPageTurnStartedAt + PUBLIC_PAGE_INTERVAL_MS - Date.now();
+  if (waitMs > 0) setTimeout(next, waitMs);
+  else next();
+}
+
+// The pages of signed-in people (the console under /admin, the portal under /portal, and their
+// downloads) are rendered for their reader: no cache can answer them, and each costs the event
+// loop many lookups' worth. A crowd of sessions asking for them as fast as they are answered
+// starved the lookups beside it: 100 connections on one of the portal's pages took a lookup's
+// median from 8 ms to 590-730 ms, on the console's Recargas to 490 ms, and a slip's download to
+// 190 ms (tests/multi-instance/portal-pages-flood.test.ts); taking turns, 8 to 14 ms. They take
+// turns as the public pages do: at most SIGNED_IN_PAGE_CONCURRENCY at once (one slower than
+// SIGNED_IN_PAGE_MAX_HOLD_MS gives its turn up and finishes on its own), and while others wait
+// the next starts only after a pause of twice the last one's time, so such pages hold at most
+// about a third of the event loop and the lookups keep the rest. A page with no one waiting starts
+// at once; under a crowd a reader waits in line (first come, first served) instead of every
+// lookup slowing down. Forms' posts (server actions) do not take this turn, and the sign-in pages
+// take the public pages' one.
+const SIGNED_IN_PAGE_PATH = /^\/(?:admin|portal)(?:\/|\?|$)/;
+const SIGNED_IN_PAGE_CONCURRENCY = 1;
+/** The pause before the next page, as a multiple of the last one's time: pages hold at most a third of the loop. */
+const SIGNED_IN_PAGE_PAUSE_FACTOR = 2;
+/** The longest pause a slow page (an export) imposes on the next one. */
+const SIGNED_IN_PAGE_MAX_PAUSE_MS = 200;
+/** The longest a page holds the turn: a slower one finishes on its own while the next starts. */
+const SIGNED_IN_PAGE_MAX_HOLD_MS = 1_000;
+const SIGNED_IN_PAGE_QUEUE = 1_000;
+let signedInPagesRunning = 0;
+let signedInPageNextStart = 0;
+const signedInPagesWaiting = [];
+
+// An address that still carries a typed identifier (proxy.ts, IDENTIFIER_SEARCH_PAGES) is
+// rewritten to the page's search route, which Next serves by sending a request to this same
+// server: that request takes the turn, so the one that carries it must not hold the turn meanwhile
+// (it would wait for itself until Next's proxy gave up, 30 s later, with a 500).
+const REWRITTEN_TO_THIS_SERVER = /^\/admin\/(?:registros|datos-personales\/quien-consulto)\?(?:[^#]*&)?identificador=/;
+
+function takesSignedInPageTurn(request) {
+  return (request.method === 'GET' || request.method === 'HEAD') && SIGNED_IN_PAGE_PATH.test(request.url) && !REWRITTEN_TO_THIS_SERVER.test(request.url);
+}
+
+async function inSignedInPageTurn(request, response) {
+  if (signedInPagesRunning >= SIGNED_IN_PAGE_CONCURRENCY) {
+    if (signedInPagesWaiting.length >= SIGNED_IN_PAGE_QUEUE) {
+      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', [REQUEST_ID_HEADER]: newRequestId() });
+      response.end('El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.');
+      return;
+    }
+    await new Promise((resolve) => signedInPagesWaiting.push(resolve));
+    // The reader left while waiting: the turn goes to the next one.
+    if (response.destroyed) {
+      nextSignedInPage();
+      return;
+    }
+  } else {
+    signedInPagesRunning++;
+  }
+  const startedAt = Date.now();
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    clearTimeout(holdLimit);
+    const endedAt = Date.now();
+    signedInPageNextStart = endedAt + Math.min(SIGNED_IN_PAGE_PAUSE_FACTOR * (endedAt - startedAt), SIGNED_IN_PAGE_MAX_PAUSE_MS);
+    nextSignedInPage();
+  };
+  // A long answer (a large export streaming for a minute) goes on without the turn past this, so
+  // it never keeps everyone else's pages waiting behind it.
+  const holdLimit = setTimeout(release, SIGNED_IN_PAGE_MAX_HOLD_MS);
+  response.once('close', release);
+  void handle(request, response);
+}
+
+/** Hands the turn to the next waiting page once the pause is over, or frees it. */
+function nextSignedInPage() {
+  const next = signedInPagesWaiting.shift();
+  if (!next) {
+    signedInPagesRunning--;
+    return;
+  }
+  const waitMs = signedInPageNextStart - Date.now();
   if (waitMs > 0) setTimeout(next, waitMs);
   else next();
 }

@@ -3,31 +3,13 @@
 // "Recargas pendientes" (the count in the navigation, the slip inline), approves it, and the
 // integration's balance and the movement's note show it; a second report of the same bank and
 // reference is refused.
-import zlib from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { TOP_UP_MESSAGES } from '../lib/top-ups/messages';
+import { slipPng } from '../tests/support/slip-png';
 import { seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection, PHONE } from './support/portal';
 
 const PASSWORD = 'boleta del banco junto al parque central';
-
-/** A real 8×8 PNG (a grey square), made here: the slip the billing person photographs. */
-function slipPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(8, 0);
-  header.writeUInt32BE(8, 4);
-  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-  const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array(8).fill(0x99)])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 test('una persona de facturación reporta un depósito con su boleta y un administrador lo acredita una vez', async ({ browser }, testInfo) => {
   test.setTimeout(300_000);

@@ -15,7 +15,6 @@
 // PostgreSQL only, as the whole multi-instance suite (two instances need one shared database).
 // The same walks on PGlite, one instance each, are e2e/portal-credentials.spec.ts,
 // e2e/portal-notifications.spec.ts and e2e/portal-top-ups.spec.ts (the e2e run covers both databases).
-import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
@@ -25,13 +24,14 @@ import { TOP_UP_MESSAGES } from '@/lib/top-ups/messages';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { addPortalMember, newConsoleUser, PORTAL_PASSWORD, type ConsoleAccount } from '../support/people';
+import { slipPng } from '../support/slip-png';
 import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { answersAfter, newIntegration, omisosStatus, renapStatus, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
+import { answersAfter, newIntegration, omisosStatus, PERIODIC_RELOAD_MS, renapStatus, requiredEnv, servedBy, twoInstanceEnv, type TestIntegration } from './support';
 
 /** The longest periodic reload allowed: only a pushed change can reach an instance within a second. */
-const REFRESH_MS = 10_000;
+const REFRESH_MS = PERIODIC_RELOAD_MS;
 /** The issue's promise for a revocation: refused by every instance within a second. */
 const REVOCATION_BOUND_MS = 1_000;
 /** A sign-in hashes a password (scrypt, 128 MiB): on a loaded two-core machine a step may take seconds. */
@@ -69,19 +69,7 @@ beforeAll(async () => {
   simulator = await startSimulator({ port: 0, latencyMs: 0 });
   smtp = await startSmtpReceiver();
   receiver = await startWebhookReceiver(() => shownSecret);
-  const env = {
-    ...testDatabase.env,
-    ...sourceUrls(simulator),
-    REDIS_URL: requiredEnv('REDIS_URL'),
-    // The browsers are behind one proxy, whose address the sign-in limit counts.
-    TRUSTED_PROXY_HOPS: '1',
-    RATE_LIMIT_SIGN_IN_PER_MINUTE: '100',
-    // The test polls: the per-address and per-integration limits are not what it is about.
-    RATE_LIMIT_GLOBAL_MAX: '100000',
-    RATE_LIMIT_RENAP_PER_MINUTE: '100000',
-    RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
-    INTEGRATION_CACHE_REFRESH_MS: String(REFRESH_MS),
-    INTEGRATION_CACHE_MAX_AGE_MS: String(6 * REFRESH_MS),
+  const env = twoInstanceEnv(testDatabase, simulator, {
     // The integrators' e-mails go to the SMTP receiver; their webhook to a receiver on 127.0.0.1
     // (development only; production refuses this setting).
     ALERT_SMTP_HOST: '127.0.0.1',
@@ -89,7 +77,7 @@ beforeAll(async () => {
     ALERT_EMAIL_FROM: 'avisos@pasarela.example',
     ALERT_RETRY_BASE_MS: '50',
     INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true',
-  };
+  });
   // A catalog tariff of Q 0.01: the lookups this test polls with are billed, and the ledger counts them.
   integration = await newIntegration(1, 10_000);
   nombre = integration.headers['x-integracion-login']!;
@@ -152,24 +140,6 @@ async function textOf(page: Page, testId: string): Promise<string> {
   const element = page.getByTestId(testId);
   await element.waitFor();
   return ((await element.textContent()) ?? '').trim();
-}
-
-/** A real 8×8 PNG (a grey square), made here: the slip the billing user photographs. */
-function slipPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(8, 0);
-  header.writeUInt32BE(8, 4);
-  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-  const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array<number>(8).fill(0x99)])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 describe("issue 34's done-when in chromium, on two instances", () => {

@@ -9,12 +9,12 @@ import { startApp, type RunningApp } from '../support/app-server';
 import { addPortalMember, portalSignedIn } from '../support/people';
 import type { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { answersAfter, newIntegration, omisosStatus, renapStatus, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
+import { answersAfter, newIntegration, omisosStatus, PERIODIC_RELOAD_MS, renapStatus, requiredEnv, servedBy, twoInstanceEnv, type TestIntegration } from './support';
 
 const PAGE = '/portal/credenciales';
 const DEVELOPER = 'dev-rotacion@example.com';
 /** The longest periodic reload allowed: only a pushed change can reach an instance within a second. */
-const REFRESH_MS = 10_000;
+const REFRESH_MS = PERIODIC_RELOAD_MS;
 /** The promise for a revocation: refused by every instance within a second. */
 const REVOCATION_BOUND_MS = 1_000;
 
@@ -26,20 +26,7 @@ beforeAll(async () => {
   requiredEnv('DATABASE_URL');
   simulator = await startSimulator({ port: 0, latencyMs: 0 });
   testDatabase = await useTestDatabase();
-  const env = {
-    ...testDatabase.env,
-    ...sourceUrls(simulator),
-    REDIS_URL: requiredEnv('REDIS_URL'),
-    // The developer's browser is behind one proxy, whose address the sign-in limit counts.
-    TRUSTED_PROXY_HOPS: '1',
-    RATE_LIMIT_SIGN_IN_PER_MINUTE: '100',
-    // The test polls: the per-address and per-integration limits are not what it is about.
-    RATE_LIMIT_GLOBAL_MAX: '100000',
-    RATE_LIMIT_RENAP_PER_MINUTE: '100000',
-    RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
-    INTEGRATION_CACHE_REFRESH_MS: String(REFRESH_MS),
-    INTEGRATION_CACHE_MAX_AGE_MS: String(6 * REFRESH_MS),
-  };
+  const env = twoInstanceEnv(testDatabase, simulator);
   instances = await Promise.all([startApp({ env }), startApp({ env })]);
 });
 

@@ -6,12 +6,43 @@ import { topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { createIntegration } from '@/lib/integrations/service';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
+import type { TestDatabase } from '../support/test-database';
 
 export const TEST_ACTOR: Actor = { kind: 'system', name: 'multi-instance-test' };
 
 /** The three upstream base URLs of an instance, pointed at the simulator. */
 export function sourceUrls(simulator: { url: string }): Record<'RENAP_BASE_URL' | 'RTU_BASE_URL' | 'CATALOG_BASE_URL', string> {
   return { RENAP_BASE_URL: `${simulator.url}/renap`, RTU_BASE_URL: `${simulator.url}/rtu`, CATALOG_BASE_URL: `${simulator.url}/catalog` };
+}
+
+/** The periodic reload of the credentials an instance holds: long, so that only a pushed change reaches an instance within a second. */
+export const PERIODIC_RELOAD_MS = 10_000;
+
+/**
+ * The settings of two instances sharing this file's PostgreSQL database and Redis, in front of the
+ * simulator: people come from addresses of their own behind one proxy (the sign-in limit counts
+ * each), the tests poll without meeting the per-address or per-integration limits, and a credential
+ * change reaches the other instance by its announcement, not the periodic reload. `extra` adds or
+ * overrides settings (an SMTP server, a webhook target).
+ */
+export function twoInstanceEnv(
+  testDatabase: Pick<TestDatabase, 'env'>,
+  simulator: { url: string },
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    ...testDatabase.env,
+    ...sourceUrls(simulator),
+    REDIS_URL: requiredEnv('REDIS_URL'),
+    TRUSTED_PROXY_HOPS: '1',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '100',
+    RATE_LIMIT_GLOBAL_MAX: '100000',
+    RATE_LIMIT_RENAP_PER_MINUTE: '100000',
+    RATE_LIMIT_CATALOG_PER_MINUTE: '100000',
+    INTEGRATION_CACHE_REFRESH_MS: String(PERIODIC_RELOAD_MS),
+    INTEGRATION_CACHE_MAX_AGE_MS: String(6 * PERIODIC_RELOAD_MS),
+    ...extra,
+  };
 }
 
 export function requiredEnv(name: 'DATABASE_URL' | 'REDIS_URL'): string {

@@ -2,10 +2,14 @@
 // hold a NIT or CUI in any spelling (administrators included, issue 30 point 5), "Mostrar" reveals
 // one record's with a reason and logs it, an administrator's full exports (with a reason) and
 // "¿Quién consultó este CUI o NIT?" reports are logged, a searched identifier never travels in an
-// address, and support cannot reach what is only an administrator's.
-import { sql } from 'drizzle-orm';
+// address, and support cannot reach what is only an administrator's. Issue 34's surfaces too: the
+// portal's and the console's Recargas, the integration's "Actividad del portal", the audit list,
+// and the e-mails and webhook events of top-ups and token and allow-list changes, after the
+// integrator's own people revealed and searched the same identifiers in the portal.
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '@/db/client';
+import { database, db } from '@/db/client';
+import { topUpRequests } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { createIntegration, setPurpose } from '@/lib/integrations/service';
@@ -21,6 +25,11 @@ import { PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '@/lib/statements/texts';
 import { issueStatement } from '@/lib/statements/statements';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
+import { addPortalMember, portalSignedIn } from '../support/people';
+import type { PortalClient } from '../support/portal-client';
+import { slipPng } from '../support/slip-png';
+import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -44,6 +53,11 @@ let support: ConsoleClient;
 let supportId: number;
 const records: Record<'single' | 'batch' | 'other', number> = { single: 0, batch: 0, other: 0 };
 let acmeId = 0;
+let acmeToken = '';
+let smtp: SmtpReceiver;
+let receiver: WebhookReceiver;
+/** The webhook's signing secret, as the portal shows it once. */
+let webhookSecret = 'todavía-ninguno';
 
 async function newUser(email: string, role: 'admin' | 'support') {
   const created = await createConsoleUser({ kind: 'system', name: 'test' }, { email, name: email.split('@')[0]!, role, mustChangePassword: false });
@@ -99,6 +113,7 @@ beforeAll(async () => {
   const beta = await createIntegration(system, { nombre: 'beta' });
   if (!acme.ok || !beta.ok) throw new Error('integrations not created');
   acmeId = acme.value.integration.id;
+  acmeToken = acme.value.token;
   expect((await setPurpose(system, acmeId, PURPOSE)).ok).toBe(true);
   // The report names an integration by its legal name and NIT; beta never registered them.
   expect((await setIntegrationDetails(system, acmeId, { legalName: 'Acme Créditos, S.A.', nit: '576937-K' })).ok).toBe(true);
@@ -110,7 +125,20 @@ beforeAll(async () => {
   records.single = single!.id;
   records.batch = batch!.id;
   records.other = (await listLatestRecords({ integracion: beta.value.integration.id }, 1))[0]!.id;
-  app = await startApp({ env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
+  smtp = await startSmtpReceiver();
+  receiver = await startWebhookReceiver(() => webhookSecret);
+  app = await startApp({
+    env: {
+      TRUSTED_PROXY_HOPS: '1',
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: '100',
+      // The integrator's notices go to these receivers (a webhook on 127.0.0.1: development only).
+      ALERT_SMTP_HOST: '127.0.0.1',
+      ALERT_SMTP_PORT: String(smtp.port),
+      ALERT_EMAIL_FROM: 'avisos@pasarela.example',
+      ALERT_RETRY_BASE_MS: '50',
+      INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true',
+    },
+  });
   admin = new ConsoleClient(app.baseUrl, { 'x-forwarded-for': '198.51.100.20' });
   support = new ConsoleClient(app.baseUrl, { 'x-forwarded-for': '198.51.100.21' });
   expect(await admin.signIn(adminUser.email, adminUser.password)).toBeNull();
@@ -119,6 +147,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
+  await receiver?.close();
+  await smtp?.close();
   await testDatabase?.cleanup();
 });
 
@@ -401,5 +431,123 @@ describe('monthly statements', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await postForm(new ConsoleClient(app.baseUrl), `${path}/pdf`, { ...days })).status).toBe(401);
     expect((await postForm(support, `${path}/pdf`, { ...days }, 'https://evil.example')).status).toBe(403);
     expect((await postForm(support, '/admin/integraciones/999999/estados/vista-previa/pdf', { ...days })).status).toBe(404);
+  });
+});
+
+// Issue 34's surfaces, after the integration's own people looked at the same taxpayers in the
+// portal (a NIT and CUI revealed with a reason, a NIT searched) and used its self-service: a token
+// created and revoked, the allow-list changed, contacts and a webhook set, two deposits reported,
+// one approved and one rejected in the console. No page of the portal's or the console's Recargas,
+// the integration's "Actividad del portal", the audit list, nor any notice sent (e-mail or webhook)
+// holds a full NIT or CUI, for any role that reads it.
+describe("issue 34's portal self-service", { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  const people = { owner: 'duena@acme.example', developer: 'dev@acme.example', billing: 'pagos@acme.example' } as const;
+  const contacts = { technical: 'tecnica@acme.example', billing: 'cobros@acme.example' } as const;
+
+  /** A server action's return value: the flight's line `1:…`. */
+  function answerOf(flight: { text: string }): { ok: boolean; message?: string; data?: Record<string, string> } {
+    const line = flight.text.split('\n').find((candidate) => candidate.startsWith('1:'));
+    if (!line) throw new Error(`no action answer in ${flight.text.slice(0, 300)}`);
+    return JSON.parse(line.slice(2)) as { ok: boolean; message?: string; data?: Record<string, string> };
+  }
+
+  async function done(flight: Promise<{ text: string }>): Promise<Record<string, string> | undefined> {
+    const answer = answerOf(await flight);
+    expect(answer.ok, answer.message).toBe(true);
+    expect(fullIdentifiersIn(answer.message ?? '')).toEqual([]);
+    return answer.data;
+  }
+
+  it('keeps every full NIT and CUI out of Recargas, Actividad del portal, the audit list and the notices, for each role that reads them', async () => {
+    const acme = { id: acmeId, nombre: 'acme', token: acmeToken };
+    await addPortalMember(acme, people.owner, 'propietario');
+    await addPortalMember(acme, people.developer, 'desarrollador');
+    await addPortalMember(acme, people.billing, 'facturacion');
+    const portal: Record<keyof typeof people, PortalClient> = {
+      owner: await portalSignedIn(app.baseUrl, people.owner),
+      developer: await portalSignedIn(app.baseUrl, people.developer),
+      billing: await portalSignedIn(app.baseUrl, people.billing),
+    };
+
+    // The integrator's people look the taxpayers up in Consultas: a reveal (which answers them in full) and a search.
+    await app.withDatabase(() =>
+      recordUnbilledQuery({ integrationId: acmeId, lookup: 'renap', httpStatus: 200, nit: NIT, cui: CUI, requestId: 'req_pd_portal_reveal', responseTimeMs: 12, errorMessage: null }),
+    );
+    const revealed = answerOf(await portal.owner.serverAction('/portal/consultas', 'revealPortalRecordAction', { solicitud: 'req_pd_portal_reveal', motivo: 'Reclamo 3310 del cliente' }));
+    expect(revealed.data).toEqual({ nit: NIT, cui: CUI });
+    const searched = await portal.developer.request('/portal/consultas/buscar', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.baseUrl },
+      body: new URLSearchParams({ identificador: NIT }).toString(),
+    });
+    expect(searched.status).toBe(303);
+    expect(fullIdentifiersIn(searched.headers.get('location') ?? '')).toEqual([]);
+
+    // Self-service: contacts and a webhook, a token created and revoked, the allow-list changed.
+    await done(portal.owner.serverAction('/portal/notificaciones', 'setPortalContactsAction', { technicalContactEmail: contacts.technical, billingContactEmail: contacts.billing }));
+    webhookSecret = (await done(portal.owner.serverAction('/portal/notificaciones', 'setPortalWebhookAction', { url: receiver.url })))!.secret!;
+    const created = await done(portal.developer.serverAction('/portal/credenciales', 'createPortalTokenAction', { etiqueta: 'Servidor de respaldo', vence: '' }));
+    const credentials = (await portal.developer.request('/portal/credenciales')).text;
+    const revokeChoice = /<select[^>]*data-testid="revoke-token-choice"[^>]*>([\s\S]*?)<\/select>/.exec(credentials)?.[1] ?? '';
+    const newTokenId = [...revokeChoice.matchAll(/<option value="(\d+)"[^>]*>([^<]*)<\/option>/g)].find((option) => {
+      const prefix = option[2]!.split(' · ').at(-1)!;
+      return prefix.length > 0 && created!.token!.startsWith(prefix);
+    })?.[1];
+    expect(newTokenId).toBeDefined();
+    await done(portal.developer.serverAction('/portal/credenciales', 'revokePortalTokenAction', { tokenId: Number(newTokenId) }));
+    await done(portal.developer.serverAction('/portal/credenciales', 'setPortalAllowListAction', { direcciones: '203.0.113.0/24', fueraDeLista: 'si' }));
+
+    // Two deposits reported with a slip; an administrator approves one and rejects the other.
+    for (const referencia of ['ACME-5510', 'ACME-5511']) {
+      await done(
+        portal.billing.serverActionWithFiles(
+          '/portal/recargas',
+          'reportTopUpAction',
+          { banco: 'BI', referencia, fecha: '2026-11-20', monto: '300.00', envio: crypto.randomUUID() },
+          { boleta: new Blob([new Uint8Array(slipPng())], { type: 'image/png' }) },
+        ),
+      );
+    }
+    const requests = await app.withDatabase(async () => (await db()).select().from(topUpRequests).where(eq(topUpRequests.integrationId, acmeId)).orderBy(topUpRequests.id));
+    expect(requests.map((request) => request.reference)).toEqual(['ACME-5510', 'ACME-5511']);
+    const consoleRecargas = { admin: await page(admin, '/admin/recargas'), support: await page(support, '/admin/recargas') };
+    expect(consoleRecargas.support).toContain('ACME-5510');
+    await done(admin.serverAction('/admin/recargas', 'approveTopUpRequestAction', { solicitud: String(requests[0]!.id), envio: crypto.randomUUID() }));
+    await done(admin.serverAction('/admin/recargas', 'rejectTopUpRequestAction', { solicitud: String(requests[1]!.id), motivo: 'No aparece en el estado de cuenta del banco.', envio: crypto.randomUUID() }));
+
+    // Every notice of those changes has arrived, by e-mail to its contact and on the webhook.
+    const kinds = ['token_creado', 'token_revocado', 'lista_ip_cambiada', 'recarga_acreditada', 'recarga_rechazada'];
+    await expect.poll(() => kinds.filter((kind) => !receiver.received.some((event) => event.body.tipo === kind)), { timeout: 30_000 }).toEqual([]);
+    await expect.poll(() => ({ technical: smtp.to(contacts.technical).length >= 3, billing: smtp.to(contacts.billing).length >= 2 }), { timeout: 30_000 }).toEqual({ technical: true, billing: true });
+    expect(receiver.received.every((event) => event.signed)).toBe(true);
+
+    const pages: Record<string, string> = {
+      'portal Recargas (owner)': await page(portal.owner, '/portal/recargas'),
+      'portal Recargas (billing)': await page(portal.billing, '/portal/recargas'),
+      'console Recargas before the decisions (admin)': consoleRecargas.admin,
+      'console Recargas before the decisions (support)': consoleRecargas.support,
+      'console Recargas (admin)': await page(admin, '/admin/recargas'),
+      'console Recargas (support)': await page(support, '/admin/recargas'),
+      'Actividad del portal (admin)': await page(admin, `/admin/integraciones/${acmeId}/portal`),
+      'Actividad del portal (support)': await page(support, `/admin/integraciones/${acmeId}/portal`),
+      'audit list (admin)': await page(admin, '/admin/auditoria'),
+      "audit list of the portal's activity (admin)": await page(admin, `/admin/auditoria?tipo=integration&id=${acmeId}&quien=integrator`),
+      // Each e-mail as its reader reads it: the subject and the decoded text and HTML.
+      'e-mails': smtp.mails
+        .map((mail) => [mail.subject, ...['text/plain', 'text/html'].map((type) => mimePart(mail.raw, type)?.body.toString('utf8') ?? '')].join('\n'))
+        .join('\n'),
+      'webhook events': receiver.received.map((event) => event.rawBody).join('\n'),
+    };
+    // What each shows is there: the deposits and their decisions, the portal's changes, the notices.
+    expect(pages['portal Recargas (billing)']).toContain('Acreditada');
+    expect(pages['portal Recargas (owner)']).toContain('No aparece en el estado de cuenta del banco.');
+    expect(pages['console Recargas before the decisions (admin)']).toContain('ACME-5511');
+    for (const name of ['Actividad del portal (admin)', 'Actividad del portal (support)']) {
+      for (const change of ['Creó un token', 'Revocó un token', 'Cambió las direcciones IP permitidas', 'Reportó un depósito para recargar']) expect(pages[name], name).toContain(change);
+    }
+    expect(pages["audit list of the portal's activity (admin)"]).toContain(people.developer);
+    expect(pages['audit list (admin)']).toContain('Aprobó un depósito reportado');
+    expect(pages['e-mails']).toContain('ACME-5510');
+    for (const [name, text] of Object.entries(pages)) expect(fullIdentifiersIn(text), name).toEqual([]);
   });
 });

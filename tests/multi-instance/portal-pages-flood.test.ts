@@ -1,0 +1,184 @@
+// The pages of signed-in people must not starve the API either (issue 34's portal pages beside
+// issue 30, point 1's public ones). A built app on PostgreSQL and Redis: a valid lookup's median
+// time alone, then while 100 connections, each from its own address and each with a signed-in
+// session, keep asking for one page at a time: the portal's Inicio, Recargas, Credenciales and
+// Notificaciones, a deposit slip's download, and the console's "Recargas pendientes" for an
+// administrator. The lookup's median must stay within twice its median alone, as with the public
+// pages (tests/multi-instance/public-pages-flood.test.ts). Rendered as they came, the portal's
+// pages took the lookup's median from 8 ms to 590-730 ms, the console's Recargas to 490 ms and a
+// slip's download to 190 ms; with their turn in server.mjs, 8 to 14 ms.
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '@/simulator/index';
+import { SHOWCASE_MEMBER } from '@/simulator/population';
+import { startApp, type RunningApp } from '../support/app-server';
+import type { ConsoleClient } from '../support/console-client';
+import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
+import { says } from '../support/portal-client';
+import { slipPng } from '../support/slip-png';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { newIntegration, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
+
+const LOOKUP_SAMPLES = 60;
+/** Addresses of this run only: Redis keeps the per-IP windows of earlier runs for a minute. */
+const RUN = (Math.floor(Math.random() * 0xfff0) + 1).toString(16);
+const FLOOD_CONNECTIONS = 100;
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+let app: RunningApp;
+let integration: TestIntegration;
+/** Each flooded page and the session cookies that open it (whoever may read it). */
+let flooded: Array<{ path: string; cookie: string }> = [];
+
+const cookieHeader = (client: ConsoleClient) => [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+
+beforeAll(async () => {
+  requiredEnv('DATABASE_URL');
+  simulator = await startSimulator({ port: 0, latencyMs: 0 });
+  testDatabase = await useTestDatabase();
+  app = await startApp({
+    env: {
+      ...sourceUrls(simulator),
+      REDIS_URL: requiredEnv('REDIS_URL'),
+      TRUSTED_PROXY_HOPS: '1',
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: '100',
+      RATE_LIMIT_GLOBAL_MAX: '100000',
+      RATE_LIMIT_RENAP_PER_MINUTE: '100000',
+    },
+  });
+  integration = await newIntegration(1, 10_000);
+  const member = { id: integration.id, nombre: integration.headers['x-integracion-login']!, token: integration.headers['x-integracion-token']! };
+  await addPortalMember(member, 'duena-avalancha@example.com', 'propietario');
+  await addPortalMember(member, 'pagos-avalancha@example.com', 'facturacion');
+  await addPortalMember(member, 'dev-avalancha@example.com', 'desarrollador');
+  const owner = await portalSignedIn(app.baseUrl, 'duena-avalancha@example.com');
+  const billing = await portalSignedIn(app.baseUrl, 'pagos-avalancha@example.com');
+  const developer = await portalSignedIn(app.baseUrl, 'dev-avalancha@example.com');
+  const admin = await consoleSignedIn(app.baseUrl, await newConsoleUser('admin-avalancha@example.com', 'admin'));
+  // A pending deposit with its slip: Recargas lists it, its slip downloads, the console shows it.
+  const reported = await billing.serverActionWithFiles(
+    '/portal/recargas',
+    'reportTopUpAction',
+    { banco: 'BI', referencia: `AVAL-${RUN}`, fecha: '2026-11-20', monto: '100.00', envio: crypto.randomUUID() },
+    { boleta: new Blob([new Uint8Array(slipPng())], { type: 'image/png' }) },
+  );
+  expect(says(reported, 'La administración lo revisará'), reported.text.slice(0, 300)).toBe(true);
+  const slipPath = /href="(\/portal\/recargas\/\d+\/boleta)"/.exec((await billing.request('/portal/recargas')).text)?.[1];
+  expect(slipPath).toBeDefined();
+  flooded = [
+    { path: '/portal', cookie: cookieHeader(owner) },
+    { path: '/portal/recargas', cookie: cookieHeader(billing) },
+    { path: '/portal/credenciales', cookie: cookieHeader(developer) },
+    { path: '/portal/notificaciones', cookie: cookieHeader(owner) },
+    { path: slipPath!, cookie: cookieHeader(billing) },
+    { path: '/admin/recargas', cookie: cookieHeader(admin) },
+  ];
+  // Each page answers its reader (not a redirect to sign-in or to "Sin permiso").
+  for (const { path, cookie } of flooded) {
+    const answer = await fetch(`${app.baseUrl}${path}`, { headers: { cookie, 'x-forwarded-for': '192.0.2.7' }, redirect: 'manual' });
+    await answer.arrayBuffer();
+    expect(answer.status, path).toBe(200);
+  }
+  await servedBy([app], integration);
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+
+async function lookupMs(): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${app.baseUrl}/api/renap/buscar-cui`, {
+    method: 'POST',
+    headers: { ...integration.headers, 'x-forwarded-for': '192.0.2.1' },
+    body: JSON.stringify({ cui: SHOWCASE_MEMBER.cui }),
+  });
+  await response.arrayBuffer();
+  expect(response.status).toBe(200);
+  return performance.now() - started;
+}
+
+async function medianLookupMs(): Promise<number> {
+  const times: number[] = [];
+  for (let index = 0; index < LOOKUP_SAMPLES; index++) times.push(await lookupMs());
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+/**
+ * Keeps `connections` requests for `path` in flight with the session `cookie`, each connection
+ * from its own address, until stopped, and then until each connection has had an answer; in a
+ * process of its own, as a crowd of browsers would be. Resolves to the count of answers by status
+ * and how many connections had one.
+ */
+const FLOOD_SCRIPT = `
+const [url, connections, run, cookie] = process.argv.slice(1);
+let running = true;
+const statuses = {};
+let answered = 0;
+process.on('message', () => { running = false; });
+await Promise.all(Array.from({ length: Number(connections) }, async (_, index) => {
+  let mine = 0;
+  while (running || mine === 0) {
+    const response = await fetch(url, { redirect: 'manual', headers: { cookie, 'x-forwarded-for': '2001:db8:' + run + ':' + index.toString(16) + '::2' } }).catch(() => undefined);
+    if (!response) continue;
+    await response.arrayBuffer();
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    if (mine++ === 0) answered++;
+  }
+}));
+process.send({ statuses, answered }, () => process.exit(0));
+`;
+
+interface FloodCounts {
+  statuses: Record<number, number>;
+  /** Connections that had at least one answer. */
+  answered: number;
+}
+
+function flood(path: string, cookie: string, connections: number) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOD_SCRIPT, `${app.baseUrl}${path}`, String(connections), RUN, cookie], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const result = new Promise<FloodCounts>((resolve, reject) => {
+    child.once('message', (counts) => resolve(counts as FloodCounts));
+    child.once('exit', (code) => reject(new Error(`the flood exited (${code}) without its counts`)));
+  });
+  return {
+    async stop(): Promise<FloodCounts> {
+      child.send('stop');
+      return result;
+    },
+  };
+}
+
+describe('a flood of the portal pages and the console\'s Recargas by signed-in people', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('leaves a lookup beside it within twice its median time alone, on each page and on a slip\'s download', async () => {
+    await medianLookupMs(); // warm-up: the app's first answers compile and connect
+    const idle = await medianLookupMs();
+    const results: Record<string, { median: number } & FloodCounts> = {};
+    for (const { path, cookie } of flooded) {
+      const running = flood(path, cookie, FLOOD_CONNECTIONS);
+      // Let every connection be under way before measuring.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const median = await medianLookupMs();
+      results[path] = { median, ...(await running.stop()) };
+    }
+    console.log(
+      `[signed-in pages] lookup p50 idle ${idle.toFixed(1)} ms; ${Object.entries(results)
+        .map(([path, result]) => `${path}: ${result.median.toFixed(1)} ms (${JSON.stringify(result.statuses)})`)
+        .join('; ')}`,
+    );
+    for (const [path, result] of Object.entries(results)) {
+      // The crowd is served, late rather than refused, every connection in its turn; and the lookup keeps its pace.
+      expect(Object.keys(result.statuses), path).toEqual(['200']);
+      expect(result.answered, path).toBe(FLOOD_CONNECTIONS);
+      expect(result.median, path).toBeLessThanOrEqual(2 * idle);
+    }
+  });
+});
