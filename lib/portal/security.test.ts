@@ -283,7 +283,11 @@ describe('administrators and the portal’s people (the console’s Portal secti
     expect(await resendInvitationAsStaff(ADMIN, integration.id, otherInvitation.id, { printer: () => {} })).toEqual({ ok: false, error: { code: 'not_found', message: TEAM_MESSAGES.staffInvitationNotFound } });
     expect(await invitationForCode(otherCode)).toMatchObject({ state: 'valid' });
 
-    const resends = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal.resend_invitation'), eq(auditLog.targetId, String(integration.id))));
+    const resends = await (await db())
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'portal.resend_invitation'), eq(auditLog.targetId, String(integration.id))))
+      .orderBy(auditLog.id);
     expect(resends.map((row) => [row.actor, (row.after as { email: string }).email])).toEqual([
       ['user:9 admin-portal@servicio.example', 'pendiente@example.com'],
       ['user:9 admin-portal@servicio.example', 'vencida@example.com'],
