@@ -201,6 +201,9 @@ describe("issue 34's done-when in chromium, on two instances", () => {
     await page.getByRole('button', { name: 'Guardar webhook' }).click();
     shownSecret = await textOf(page, 'webhook-secret');
     expect(shownSecret).toMatch(/^whsec_/);
+    // The secret comes with the action's answer and the page's data with its re-render, which React
+    // may commit a moment later: wait for the address rather than read it at once.
+    await page.getByTestId('webhook-current').filter({ hasText: receiver.url }).waitFor();
     expect(await textOf(page, 'webhook-current')).toBe(receiver.url);
     await page.reload();
     expect(await page.getByTestId('webhook-secret').count()).toBe(0);
