@@ -157,7 +157,7 @@ export async function readJob(integrationId: number, publicId: string): Promise<
  * When the pending items should be done: at the pace of the last minute, or before a first minute
  * has passed at the most a job may spend (its share of the catalog limit, lib/bulk/pacing.ts).
  */
-function estimateEnd(pending: number, answeredLastMinute: number): Date {
+export function estimateEnd(pending: number, answeredLastMinute: number): Date {
   const allowed = bulkItemsPerMinute();
   const perMinute = answeredLastMinute > 0 ? Math.min(answeredLastMinute, allowed) : allowed;
   return new Date(Date.now() + Math.ceil((pending / perMinute) * 60_000));
@@ -176,7 +176,7 @@ export async function cancelJob(integrationId: number, publicId: string): Promis
   const [row] = await handle.rows<{ state: BulkJobState; cancelled: boolean }>(sql`
     with cancelled as (
       update bulk_jobs set state = 'cancelado', finished_at = now()
-       where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo')
+       where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo', 'en_pausa')
       returning id
     )
     select j.state, exists (select 1 from cancelled) as cancelled
