@@ -14,7 +14,7 @@ import { integrationName, resolveIntegrationFilter } from '@/lib/console/integra
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
-import { suggestIntegrations } from '../integration-suggestions';
+import { suggestIntegrations } from '../../integration-suggestions';
 
 export const metadata: Metadata = { title: 'Lotes' };
 
