@@ -60,7 +60,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
             {job.estimatedEnd ? formatDateTime(job.estimatedEnd) : job.finishedAt ? `Terminó el ${formatDateTime(job.finishedAt)}` : '—'}
           </Stat>
         </div>
-        <dl className="details" data-testid="job-outcomes">
+        <dl className="details" data-testid="job-outcomes" style={{ marginTop: '0.75rem' }}>
           <dt>Encontrados</dt>
           <dd>{counts.found.toLocaleString('es-GT')}</dd>
           <dt>No encontrados</dt>
@@ -69,7 +69,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
           <dd>
             {counts.invalid.toLocaleString('es-GT')} ({counts.duplicates.toLocaleString('es-GT')} repetidos)
           </dd>
-          <dt>Fallidos (la fuente respondió con error)</dt>
+          <dt>Fallidos (error de la fuente)</dt>
           <dd>{counts.failed.toLocaleString('es-GT')}</dd>
         </dl>
         {hasRole(user, 'admin') && <JobControls publicId={job.publicId} state={job.state} integrationName={job.integrationName} />}
