@@ -269,24 +269,25 @@ export function resumeJobAsAdmin(actor: Actor, publicId: string) {
 
 /**
  * Cancels through the integrator's own cancel (jobs.ts: nothing pending runs or is charged after
- * it), then audits it. The cancel and its audit row are two statements: the cancel is the one the
- * API makes, and a cancel that happened is never undone by a failed audit row; the row names the
- * state it left.
+ * it), in one transaction with its audit row. The job's row is locked first, so two administrators
+ * cancelling at once cancel it once and the second is told it has finished.
  */
 export async function cancelJobAsAdmin(actor: Actor, publicId: string): Promise<Result<{ before: BulkJobState }, JobControlError>> {
   const owner = await jobOwner(publicId);
   if (!owner) return fail('not_found');
-  const before = await readJob(owner.integrationId, publicId);
-  if (!before) return fail('not_found');
-  const outcome = await cancelJob(owner.integrationId, publicId);
-  if (outcome.kind === 'unknown') return fail('not_found');
-  if (outcome.kind === 'already_finished') return fail('finished');
-  await writeAudit(await db(), actor, {
-    action: 'bulk_job.cancel',
-    targetType: 'integration',
-    targetId: owner.integrationId,
-    before: { lote: publicId, estado: before.state },
-    after: { lote: publicId, estado: 'cancelado' },
+  return (await db()).transaction(async (tx) => {
+    const [current] = await tx.select({ state: bulkJobs.state }).from(bulkJobs).where(eq(bulkJobs.id, owner.id)).for('update');
+    if (!current) return fail('not_found');
+    const outcome = await cancelJob(owner.integrationId, publicId, tx);
+    if (outcome.kind === 'unknown') return fail('not_found');
+    if (outcome.kind === 'already_finished') return fail('finished');
+    await writeAudit(tx, actor, {
+      action: 'bulk_job.cancel',
+      targetType: 'integration',
+      targetId: owner.integrationId,
+      before: { lote: publicId, estado: current.state },
+      after: { lote: publicId, estado: 'cancelado' },
+    });
+    return ok({ before: current.state });
   });
-  return ok({ before: before.state });
 }
