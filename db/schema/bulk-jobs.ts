@@ -3,7 +3,9 @@ import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, times
 import { createdAt } from './columns';
 import { integrations } from './integrations';
 
-export const bulkJobState = pgEnum('bulk_job_state', ['en_curso', 'en_pausa_sin_saldo', 'completado', 'cancelado']);
+// en_pausa: an administrator paused it from the console; only an administrator's resume ends it
+// (unlike en_pausa_sin_saldo, which a top-up ends by itself). The runner claims only en_curso.
+export const bulkJobState = pgEnum('bulk_job_state', ['en_curso', 'en_pausa_sin_saldo', 'en_pausa', 'completado', 'cancelado']);
 export type BulkJobState = (typeof bulkJobState.enumValues)[number];
 
 export const bulkItemStatus = pgEnum('bulk_item_status', ['pendiente', 'encontrado', 'no_encontrado', 'invalido', 'error_fuente']);
@@ -39,6 +41,11 @@ export const bulkJobs = pgTable(
     uniqueIndex('bulk_jobs_idempotency_unique').on(table.integrationId, table.idempotencyKeyHash),
     // The runner's question on every pass: which jobs are running or waiting for balance, oldest first.
     index('bulk_jobs_active_idx').on(table.createdAt, table.id).where(sql`${table.state} in ('en_curso', 'en_pausa_sin_saldo')`),
+    // The console's list of every job, newest first (lib/bulk/console.ts), unfiltered, by
+    // integration and by state: each a backward scan in the list's exact order.
+    index('bulk_jobs_created_idx').on(table.createdAt, table.id),
+    index('bulk_jobs_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
+    index('bulk_jobs_state_created_idx').on(table.state, table.createdAt, table.id),
     // The retention purge: finished jobs, oldest first.
     index('bulk_jobs_finished_idx').on(table.finishedAt).where(sql`${table.finishedAt} is not null`),
     check('bulk_jobs_finished', sql`(${table.state} in ('completado', 'cancelado')) = (${table.finishedAt} is not null)`),

@@ -2,7 +2,7 @@
 // counts, cancelling it. Every read and change is scoped to the integration that asks: another
 // integration's job id is answered exactly as an id that does not exist.
 import { createHmac, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { BulkJobState } from '@/db/schema';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
@@ -157,7 +157,7 @@ export async function readJob(integrationId: number, publicId: string): Promise<
  * When the pending items should be done: at the pace of the last minute, or before a first minute
  * has passed at the most a job may spend (its share of the catalog limit, lib/bulk/pacing.ts).
  */
-function estimateEnd(pending: number, answeredLastMinute: number): Date {
+export function estimateEnd(pending: number, answeredLastMinute: number): Date {
   const allowed = bulkItemsPerMinute();
   const perMinute = answeredLastMinute > 0 ? Math.min(answeredLastMinute, allowed) : allowed;
   return new Date(Date.now() + Math.ceil((pending / perMinute) * 60_000));
@@ -170,13 +170,18 @@ export type CancelOutcome = { kind: 'cancelled' } | { kind: 'already_finished'; 
  * nothing more is charged. An item already running when the job is cancelled finishes and is charged
  * if found, as any lookup that reached its source.
  */
-export async function cancelJob(integrationId: number, publicId: string): Promise<CancelOutcome> {
+export async function cancelJob(integrationId: number, publicId: string, transaction?: { execute(query: SQL): Promise<unknown> }): Promise<CancelOutcome> {
   if (!isPublicJobId(publicId)) return { kind: 'unknown' };
-  const handle = await database();
-  const [row] = await handle.rows<{ state: BulkJobState; cancelled: boolean }>(sql`
+  // Inside the caller's transaction when given: the console's cancel commits with its audit row.
+  const rows = async <T>(query: SQL): Promise<T[]> => {
+    if (!transaction) return (await database()).rows(query) as Promise<T[]>;
+    const result = await transaction.execute(query);
+    return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+  };
+  const [row] = await rows<{ state: BulkJobState; cancelled: boolean }>(sql`
     with cancelled as (
       update bulk_jobs set state = 'cancelado', finished_at = now()
-       where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo')
+       where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo', 'en_pausa')
       returning id
     )
     select j.state, exists (select 1 from cancelled) as cancelled

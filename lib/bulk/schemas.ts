@@ -8,7 +8,7 @@ export const bulkJobSchema = z
   .object({
     id: z.string().describe('El id del lote: lote_ y 20 caracteres hexadecimales.'),
     catalogo: z.enum(Object.keys(BULK_CATALOGS) as [BulkCatalogPathName, ...BulkCatalogPathName[]]),
-    estado: z.enum(bulkJobState.enumValues).describe('en_curso, en_pausa_sin_saldo (sigue después de una recarga), completado o cancelado.'),
+    estado: z.enum(bulkJobState.enumValues).describe('en_curso, en_pausa_sin_saldo (sigue después de una recarga), en_pausa (pausado por la administración: sigue cuando la administración lo reanuda), completado o cancelado.'),
     creado_en: z.string().describe('ISO 8601, UTC.'),
     terminado_en: z.string().nullable(),
     conteos: z.object({
@@ -23,7 +23,7 @@ export const bulkJobSchema = z
     }),
     monto_cobrado: z.string().describe('Lo cobrado hasta ahora, en quetzales con dos decimales ("12.50").'),
     moneda: z.literal('GTQ'),
-    estimado_fin: z.string().nullable().describe('Cuándo se espera terminar (ISO 8601); null si no queda nada pendiente o el lote espera saldo.'),
+    estimado_fin: z.string().nullable().describe('Cuándo se espera terminar (ISO 8601); null si no queda nada pendiente o el lote está en pausa.'),
     resultados: z.string().describe('La ruta de los resultados.'),
   })
   .meta({ id: 'Lote', description: 'Un lote: su estado, sus conteos y lo cobrado.' });

@@ -9,6 +9,8 @@ export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: Cons
   { href: '/admin/alertas', label: 'Alertas', role: 'support' },
   // Deposits integrators reported (issue 34, point 3); the header counts the pending ones.
   { href: '/admin/recargas', label: 'Recargas', role: 'support' },
+  // Every integration's bulk jobs (issue 35, point 6): support reads, administrators pause and cancel.
+  { href: '/admin/lotes', label: 'Lotes', role: 'support' },
   { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },
   { href: '/admin/auditoria', label: 'Auditoría', role: 'admin' },
   // "Accesos a datos personales": the page's title; the short label keeps the header on one row.

@@ -4,6 +4,7 @@ import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-stat
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
+import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
 import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { formatQuetzales } from '@/lib/money';
 
@@ -53,6 +54,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   canales: 'Canales de alerta',
   invitedBy: 'Enviadas por',
   invitations: 'Invitaciones anuladas',
+  lote: 'Lote',
+  estado: 'Estado del lote',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
@@ -111,6 +114,7 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'sí' : 'no';
   if (field === 'role' && (value === 'admin' || value === 'support')) return ROLE_LABELS[value];
   if (field === 'role' && isPortalRole(value)) return PORTAL_ROLE_LABELS[value];
+  if (field === 'estado' && typeof value === 'string' && Object.hasOwn(JOB_STATE_LABELS, value)) return JOB_STATE_LABELS[value as keyof typeof JOB_STATE_LABELS];
   if (field === 'passwordChangedAt' && typeof value === 'string') return formatDateTime(value);
   if (field === 'lockScope' && typeof value === 'string') return LOCK_SCOPE_LABELS[value] ?? value;
   if (typeof value === 'string' && TWO_FACTOR_VALUE_LABELS[field]?.[value]) return TWO_FACTOR_VALUE_LABELS[field][value];

@@ -282,7 +282,7 @@ function bulkPaths(): JsonObject {
         description: [
           'Requiere la bandera del catálogo elegido. Cada identificador válido y no repetido es una consulta del catálogo como las individuales: se cobra la tarifa solo cuando se encuentra, queda registrada y usa el límite de catálogos de su integración, como mucho la mitad de él, para dejar la otra mitad a sus consultas individuales. Los inválidos y los repetidos se apartan al recibir la lista, sin costo, con su motivo.',
           'Idempotency-Key es obligatoria: la misma clave con la misma lista devuelve el mismo lote (200); la primera vez responde 202. La misma clave con otra lista recibe 400 con X-Motivo-Rechazo: idempotency-key-reused.',
-          'Sin saldo el lote queda en_pausa_sin_saldo y sigue después de una recarga. Los resultados se borran 30 días después de que el lote terminó.',
+          'Sin saldo el lote queda en_pausa_sin_saldo y sigue después de una recarga. En en_pausa (pausado por la administración) no corre nada hasta que la administración lo reanude. Los resultados se borran 30 días después de que el lote terminó.',
         ].join('\n\n'),
         parameters: [{ ...IDEMPOTENCY_KEY_PARAMETER, required: true, description: 'Obligatoria. 1 a 255 caracteres ASCII imprimibles que identifican esta lista en su sistema: reenviar con la misma clave no crea otro lote.' }],
         requestBody: { required: true, content: { 'application/json': { schema: ref(bulkJobRequestSchema), example: { catalogo: 'omisos', identificadores: ['576937-K', '12345678', '576937K'] } } } },

@@ -26,6 +26,8 @@ export function describeAccessDetails(kind: PersonalDataAccessKind, details: unk
     ];
     return parts.join('; ');
   }
+  // A bulk job's row revealed in the console (app/admin/(console)/lotes): which job and row.
+  if (kind === 'reveal' && typeof value.lote === 'string') return `Fila ${Number(value.posicion).toLocaleString('es-GT')} del lote ${value.lote}`;
   if (kind === 'subject_report') {
     const rows = typeof value.rows === 'number' ? `${value.rows.toLocaleString('es-GT')} consultas` : '';
     return [`Identificador ${String(value.identificador ?? '')}`, REPORT_FORMATS[String(value.format)] ?? '', rows].filter(Boolean).join(', ');

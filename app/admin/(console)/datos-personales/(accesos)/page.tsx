@@ -147,8 +147,8 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
         )}
       </td>
       <td className="small" data-label="Motivo o detalle">
-        {/* A reveal has its reason only; an export with a reason (issue 30, point 5) has both. */}
-        {entry.reason && entry.kind !== 'reveal' ? (
+        {/* A record's reveal has its reason only; an export with a reason (issue 30, point 5) and a bulk job row's reveal have both. */}
+        {entry.reason && (entry.kind !== 'reveal' || entry.details !== null) ? (
           <>
             <strong>{entry.reason}</strong>
             <br />

@@ -1,0 +1,59 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction, fromResult, type ActionResult } from '@/lib/auth/action';
+import { idField } from '@/lib/console/form-schemas';
+import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAdmin } from '@/lib/bulk/console';
+import { isPublicJobId } from '@/lib/bulk/jobs';
+import { accessReasonSchema, writeAccessEntry } from '@/lib/personal-data/access-log';
+import { recordIdForRequestId } from '@/lib/request-ids/search';
+
+// The console's actions on bulk jobs (issue 35, point 6). Pause, resume and cancel are an
+// administrator's (support reads only: consoleAction refuses it on the server); any console role
+// may reveal one row's identifier with a reason, logged first, as a record's "Mostrar" is.
+
+const jobField = z.string().refine(isPublicJobId, 'Ese lote no existe.');
+
+const refresh = (lote: string) => {
+  revalidatePath('/admin/lotes');
+  revalidatePath(`/admin/lotes/${lote}`);
+};
+
+const MISSING_ROW = 'Esa fila ya no existe (el lote pudo haberse depurado al vencer sus resultados).';
+
+/**
+ * "Mostrar" on a job's row: the access entry (who, when, which job and row, why; and the query
+ * record the row's lookup left, when it ran) is written before the identifier leaves the server,
+ * for administrators too (issue 30, point 5). A row that does not exist logs nothing.
+ */
+export const revealJobItemAction = consoleAction(
+  { role: 'support', schema: z.object({ lote: jobField, posicion: idField, motivo: accessReasonSchema }) },
+  async ({ lote, posicion, motivo }, user): Promise<ActionResult<{ nit: string | null; cui: string | null }>> => {
+    const sealed = await openJobItemIdentifier(lote, posicion);
+    if (!sealed) return { ok: false, message: MISSING_ROW };
+    const recordId = sealed.requestId ? await recordIdForRequestId(sealed.requestId) : undefined;
+    await writeAccessEntry({ userId: user.id, kind: 'reveal', recordId, reason: motivo, details: { lote, posicion } });
+    return { ok: true, message: 'Identificador mostrado. El acceso quedó registrado con tu motivo.', data: { nit: sealed.nit, cui: sealed.cui } };
+  },
+);
+
+const jobSchema = z.object({ lote: jobField });
+
+export const pauseJobAction = consoleAction({ role: 'admin', schema: jobSchema }, async ({ lote }, user) => {
+  const result = await pauseJobAsAdmin(user.actor, lote);
+  if (result.ok) refresh(lote);
+  return fromResult(result, () => ({ message: 'Lote pausado: no corre ninguna fila más hasta que un administrador lo reanude.', data: undefined }));
+});
+
+export const resumeJobAction = consoleAction({ role: 'admin', schema: jobSchema }, async ({ lote }, user) => {
+  const result = await resumeJobAsAdmin(user.actor, lote);
+  if (result.ok) refresh(lote);
+  return fromResult(result, () => ({ message: 'Lote reanudado: sus filas pendientes vuelven a correr.', data: undefined }));
+});
+
+export const cancelJobAction = consoleAction({ role: 'admin', schema: jobSchema }, async ({ lote }, user) => {
+  const result = await cancelJobAsAdmin(user.actor, lote);
+  if (result.ok) refresh(lote);
+  return fromResult(result, () => ({ message: 'Lote cancelado: sus filas pendientes no corren ni se cobran.', data: undefined }));
+});
