@@ -35,6 +35,8 @@ export const bulkJobs = pgTable(
   (table) => [
     // What the API looks jobs up by.
     uniqueIndex('bulk_jobs_public_id_unique').on(table.publicId),
+    // The portal's list of an integration's jobs, newest first, by keyset on (created_at, id).
+    index('bulk_jobs_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
     // Same key, same job: the second submission finds the first under any concurrency.
     uniqueIndex('bulk_jobs_idempotency_unique').on(table.integrationId, table.idempotencyKeyHash),
     // The runner's question on every pass: which jobs are running or waiting for balance, oldest first.

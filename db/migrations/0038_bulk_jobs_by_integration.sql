@@ -1,0 +1,1 @@
+CREATE INDEX "bulk_jobs_integration_created_idx" ON "bulk_jobs" USING btree ("integration_id","created_at","id");
