@@ -2,21 +2,9 @@
 // spreadsheet or an ERP exports. One identifier a line, or the first column of each line; a header
 // line is tolerated; blank lines are skipped. What comes out goes to planItems and submitJob as the
 // API's JSON list does, so both set aside and charge alike.
-import { MAX_BULK_IDENTIFIERS } from './identifiers';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_IDENTIFIERS, MAX_BULK_UPLOAD_BYTES } from './limits';
 
-/**
- * The largest file taken. Pages' forms are refused by proxy.ts over 1 MiB (FORM_BODY_LIMIT_BYTES),
- * multipart headers and the form's other fields included: 1,000,000 bytes leaves them room, and
- * 10,000 identifiers with a few columns beside them fit several times over.
- */
-export const MAX_BULK_UPLOAD_BYTES = 1_000_000;
-
-export const BULK_UPLOAD_MESSAGES = {
-  tooLarge: `El archivo pesa más de ${(MAX_BULK_UPLOAD_BYTES / 1_000_000).toLocaleString('es-GT')} MB. Divídelo en varios lotes.`,
-  empty: 'El archivo no tiene ningún identificador. Pon un NIT o CUI por línea (o en la primera columna).',
-  tooMany: `El archivo tiene más de ${MAX_BULK_IDENTIFIERS.toLocaleString('es-GT')} identificadores. Divídelo en varios lotes.`,
-  notText: 'El archivo no es un CSV de texto (UTF-8). Expórtalo como CSV desde tu hoja de cálculo o tu sistema.',
-} as const;
+export { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES };
 
 export type UploadProblem = keyof typeof BULK_UPLOAD_MESSAGES;
 

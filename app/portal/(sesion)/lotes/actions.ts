@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import type { ActionResult } from '@/lib/auth/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/upload';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/limits';
 import { BULK_CATALOGS, type BulkCatalogPathName } from '@/lib/bulk/requests';
 import { BULK_JOB_STATE_LABELS } from '@/lib/bulk/state-labels';
 import { portalAction } from '@/lib/portal/action';

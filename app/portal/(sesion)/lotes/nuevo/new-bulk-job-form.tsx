@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useRef, useState, useTransition, type FormEvent } from 'react';
 import type { ActionResult } from '@/lib/auth/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/upload';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/limits';
 import { formatQuetzales } from '@/lib/money';
 import type { BulkJobEstimate } from '@/lib/portal/bulk';
 import { createPortalBulkJobAction, estimatePortalBulkJobAction } from '../actions';
