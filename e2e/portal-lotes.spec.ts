@@ -64,7 +64,7 @@ test('un desarrollador sube un CSV, lee el costo estimado, confirma y descarga l
   await expect(developer.getByTestId('bulk-job-progress')).toHaveText('5 de 5');
   await expect(developer.getByTestId('bulk-job-found')).toHaveText('2');
   await expect(developer.getByTestId('bulk-job-not-found')).toHaveText('1');
-  await expect(developer.getByTestId('bulk-job-set-aside')).toHaveText('2 (1 repetidos)');
+  await expect(developer.getByTestId('bulk-job-set-aside')).toHaveText('2 (1 repetido)');
   await expect(developer.getByTestId('bulk-job-charged')).toHaveText('Q 3.00');
   await expect(developer.getByRole('button', { name: 'Cancelar lote' })).toHaveCount(0);
   await checkBothSizes(developer, testInfo, 'lote-completado');

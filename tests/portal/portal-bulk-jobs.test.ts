@@ -158,7 +158,7 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     expect(text).toMatch(/data-testid="bulk-job-progress">6 de 6</);
     expect(text).toMatch(/data-testid="bulk-job-found">2</);
     expect(text).toMatch(/data-testid="bulk-job-not-found">1</);
-    expect(text).toMatch(/data-testid="bulk-job-set-aside">2 \(1 repetidos\)</);
+    expect(text).toMatch(/data-testid="bulk-job-set-aside">2 \(1 repetido\)</);
     expect(text).toMatch(/data-testid="bulk-job-failed">1</);
     expect(text).toContain(`data-testid="bulk-job-charged">${formatQuetzales(2 * TARIFF)}<`);
     // Finished: nothing to cancel.

@@ -63,20 +63,24 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
             <dd data-testid="bulk-job-progress">
               {count(job.counts.done)} de {count(job.counts.total)}
             </dd>
-            <dt>Encontrados (cobrados)</dt>
+            <dt>Encontrados</dt>
             <dd data-testid="bulk-job-found">{count(job.counts.found)}</dd>
             <dt>No encontrados</dt>
             <dd data-testid="bulk-job-not-found">{count(job.counts.notFound)}</dd>
-            <dt>Apartados sin costo</dt>
+            <dt>Apartados</dt>
             <dd data-testid="bulk-job-set-aside">
               {count(job.counts.invalid)}
-              {job.counts.duplicates > 0 && ` (${count(job.counts.duplicates)} repetidos)`}
+              {job.counts.duplicates > 0 && ` (${count(job.counts.duplicates)} ${job.counts.duplicates === 1 ? 'repetido' : 'repetidos'})`}
             </dd>
-            <dt>Fallidos (error de la fuente, sin costo)</dt>
+            <dt>Fallidos</dt>
             <dd data-testid="bulk-job-failed">{count(job.counts.failed)}</dd>
             <dt>Pendientes</dt>
             <dd data-testid="bulk-job-pending">{count(job.counts.pending)}</dd>
           </dl>
+          <p className="small muted">
+            Solo se cobran los encontrados. Los apartados (inválidos o repetidos) no se consultan, y los fallidos (la fuente respondió con un error) no se
+            cobran.
+          </p>
         </section>
       </div>
       {runner && (
