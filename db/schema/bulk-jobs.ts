@@ -42,7 +42,8 @@ export const bulkJobs = pgTable(
     // The runner's question on every pass: which jobs are running or waiting for balance, oldest first.
     index('bulk_jobs_active_idx').on(table.createdAt, table.id).where(sql`${table.state} in ('en_curso', 'en_pausa_sin_saldo')`),
     // The console's list of every job, newest first (lib/bulk/console.ts), unfiltered, by
-    // integration and by state: each a backward scan in the list's exact order.
+    // integration and by state, and the portal's list of an integration's jobs (lib/portal/bulk.ts):
+    // each a backward scan in the list's exact order.
     index('bulk_jobs_created_idx').on(table.createdAt, table.id),
     index('bulk_jobs_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
     index('bulk_jobs_state_created_idx').on(table.state, table.createdAt, table.id),

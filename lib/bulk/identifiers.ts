@@ -5,7 +5,7 @@ import { isValidClassicNit, isValidCui, isValidNit, normalizeCui, normalizeNit }
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { normalizeTaxIdentifier } from '@/lib/personal-data/search-keys';
 
-export const MAX_BULK_IDENTIFIERS = 10_000;
+export { MAX_BULK_IDENTIFIERS } from './limits';
 
 export type SetAsideReason = 'nit_invalido' | 'cui_invalido' | 'duplicado';
 

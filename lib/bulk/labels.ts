@@ -1,4 +1,5 @@
-// A job's and a row's states in the console's words (Spanish), beside the API's names.
+// A job's and a row's states in the console's and the portal's words (Spanish, STYLE.md), beside
+// the API's names (en_curso, en_pausa_sin_saldo…), which are for machines.
 import type { BulkItemStatus, BulkJobState } from '@/db/schema';
 
 export const JOB_STATE_LABELS: Record<BulkJobState, string> = {
@@ -7,6 +8,15 @@ export const JOB_STATE_LABELS: Record<BulkJobState, string> = {
   en_pausa: 'Pausado por la administración',
   completado: 'Completado',
   cancelado: 'Cancelado',
+};
+
+/** The badge's class: a pause waits for someone (a top-up, an administrator), cancelled is over; running is plain. */
+export const JOB_STATE_TONES: Record<BulkJobState, '' | 'ok' | 'warn' | 'off'> = {
+  en_curso: '',
+  en_pausa_sin_saldo: 'warn',
+  en_pausa: 'warn',
+  completado: 'ok',
+  cancelado: 'off',
 };
 
 export const ITEM_STATUS_LABELS: Record<BulkItemStatus | 'cancelado', string> = {

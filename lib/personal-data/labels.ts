@@ -16,6 +16,10 @@ export function describeAccessDetails(kind: PersonalDataAccessKind, details: unk
     const statement = value.statement as { integration?: string; month?: string };
     return `Consultas cobradas del estado de cuenta ${statement.month ?? ''} de ${statement.integration ?? ''}; ${Number(value.rows ?? 0).toLocaleString('es-GT')} filas`;
   }
+  if (kind === 'export' && typeof value.lote === 'string') {
+    // A bulk job's results downloaded from the portal (lib/portal/bulk-download.ts).
+    return `Resultados del lote ${value.lote}; ${typeof value.rows === 'number' ? `${value.rows.toLocaleString('es-GT')} filas` : 'filas: sin terminar'}`;
+  }
   if (kind === 'export') {
     const range = (value.range ?? {}) as { desde?: string | null; hasta?: string | null };
     const filters = Object.entries((value.filters ?? {}) as Record<string, unknown>).filter(([key]) => key !== 'desde' && key !== 'hasta');

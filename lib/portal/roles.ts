@@ -64,3 +64,15 @@ export const TOP_UP_REPORTERS: readonly PortalRole[] = ['propietario', 'facturac
  * the notices sent. The webhook's secret signs what reaches the integration's systems, so only owners.
  */
 export const NOTIFICATION_MANAGERS: readonly PortalRole[] = ['propietario'];
+
+/**
+ * Who reads the integration's bulk jobs ("Lotes", issue 35): their state, counts and what they
+ * charged. Billing reads them for the money they spend, never their identifiers or results.
+ */
+export const BULK_JOB_READERS: readonly PortalRole[] = ['propietario', 'desarrollador', 'facturacion'];
+
+/**
+ * Who creates and cancels bulk jobs and downloads their results (NITs, CUIs and names: each download
+ * is logged as an access to personal data): the people who run the integration's systems.
+ */
+export const BULK_JOB_RUNNERS: readonly PortalRole[] = ['propietario', 'desarrollador'];

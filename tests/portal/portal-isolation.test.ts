@@ -14,7 +14,7 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { integrationNotificationOptOuts, integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements, topUpRequests } from '@/db/schema';
+import { bulkJobs, integrationNotificationOptOuts, integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements, topUpRequests } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
@@ -24,7 +24,7 @@ import { formatQuetzales } from '@/lib/money';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
 import { reportTopUp } from '@/lib/top-ups/requests';
-import { createTestIntegration, credentialHeaders, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, credentialHeaders, eventually, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { REPO_ROOT } from '../support/child-env';
 import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn } from '../support/people';
 import type { PortalClient } from '../support/portal-client';
@@ -38,7 +38,7 @@ const STAFF: Actor = { kind: 'user', id: 4243, email: 'cajero.aislamiento@servic
  * data into rows by length (3,200 characters), so ids of different lengths could give answers that
  * differ in where a row ends, not in what they say.
  */
-const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000' } as const;
+const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000', bulkJobId: 'lote_00000000000000000000' } as const;
 
 /** B's deposit slip: a PNG's signature and a text only B's slip holds. */
 const SLIP_OF_B = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new TextEncoder().encode('BOLETA-SECRETA-B')]);
@@ -70,6 +70,8 @@ interface ObjectsOfB {
   requestIds: string[];
   tokenIds: number[];
   topUpRequestIds: number[];
+  /** B's bulk jobs (issue 35), by their public ids. */
+  bulkJobIds: string[];
 }
 let objectsOfB: ObjectsOfB;
 /** The NIT B looked up (A never did). */
@@ -120,6 +122,17 @@ beforeAll(async () => {
   expect(refused.status).toBe(401);
   requestIds.push(refused.headers.get('x-request-id')!);
 
+  // B's bulk job, run to its end first so that B's rows stay still while A tries it.
+  const submitted = await gateway.call('/api/lotes', { as: integrationB, json: { catalogo: 'cui-nit', identificadores: [nitOfB] }, headers: { 'idempotency-key': 'lote-secreto-b' } });
+  expect(submitted.status, submitted.text).toBe(202);
+  const bulkJobOfB = (submitted.body as { id: string }).id;
+  await eventually(
+    async () => (await fetch(`${gateway.app.baseUrl}/api/lotes/${bulkJobOfB}`, { headers: credentialHeaders(integrationB) }).then((answer) => answer.json())) as { estado: string },
+    (job) => job.estado === 'completado',
+    60_000,
+    'B’s bulk job completed',
+  );
+
   // A's statement and B's, for the running month issued as if it had ended.
   const month = guatemalanMonthOf(new Date());
   const afterMonth = new Date(monthPeriod(month).until.getTime() + 86_400_000);
@@ -146,6 +159,7 @@ beforeAll(async () => {
       statementIds: (await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id))).map((row) => row.id),
       recordIds: (await database.select({ id: queryRecords.id }).from(queryRecords).where(eq(queryRecords.integrationId, integrationB.id))).map((row) => Number(row.id)),
       requestIds,
+      bulkJobIds: [bulkJobOfB],
       tokenIds: (await database.select({ id: integrationTokens.id }).from(integrationTokens).where(eq(integrationTokens.integrationId, integrationB.id))).map((row) => row.id),
     };
   });
@@ -163,6 +177,7 @@ beforeAll(async () => {
     '198.51.100.77',
     tokenB!.prefix,
     ...requestIds,
+    bulkJobOfB,
   ];
   expect(objectsOfB.sessionPublicIds.length).toBeGreaterThanOrEqual(3);
   expect(objectsOfB.recordIds.length).toBeGreaterThanOrEqual(2);
@@ -217,6 +232,8 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/estados/[id]/csv': (objects) => objects.statementIds,
   '/portal/consultas/[solicitud]': (objects) => objects.requestIds,
   '/portal/recargas/[id]/boleta': (objects) => objects.topUpRequestIds,
+  '/portal/lotes/[id]': (objects) => objects.bulkJobIds,
+  '/portal/lotes/[id]/resultados': (objects) => objects.bulkJobIds,
 };
 
 /**
@@ -233,6 +250,9 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   endOwnPortalSessionAction: { page: '/portal/cuenta', inputs: (objects) => objects.sessionPublicIds.map((sesion) => ({ sesion })) },
   revealPortalRecordAction: { page: '/portal/consultas', inputs: (objects) => objects.requestIds.map((solicitud) => ({ solicitud, motivo: 'Ticket 4521 del cliente' })) },
   rotatePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.flatMap((tokenId) => ['none', '24h'].map((superposicion) => ({ tokenId, superposicion }))) },
+  cancelPortalBulkJobAction: { page: '/portal/lotes', inputs: (objects) => objects.bulkJobIds.map((lote) => ({ lote })) },
+  estimatePortalBulkJobAction: { withoutIds: 'reads an uploaded file for the caller’s own integration; no job exists yet (tests/portal/portal-bulk-jobs.test.ts)' },
+  createPortalBulkJobAction: { withoutIds: 'creates a job in the caller’s own integration; B’s jobs are checked unchanged below (tests/portal/portal-bulk-jobs.test.ts)' },
   revokePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.map((tokenId) => ({ tokenId })) },
   createPortalTokenAction: { withoutIds: 'creates a token in the caller’s own integration, whatever else it is sent (tests/portal/portal-credentials.test.ts)' },
   setPortalAllowListAction: { withoutIds: 'replaces the caller’s own integration’s allow-list; B’s is checked unchanged below (tests/portal/portal-credentials.test.ts)' },
@@ -260,6 +280,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
 function unknownLike(id: number | string): number | string {
   if (typeof id === 'number') return UNKNOWN.number;
   if (id.startsWith('req_')) return UNKNOWN.requestId;
+  if (id.startsWith('lote_')) return UNKNOWN.bulkJobId;
   return UNKNOWN.uuid;
 }
 
@@ -305,6 +326,7 @@ async function stateOfB(): Promise<unknown> {
       ledger: await database.select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, integrationB.id)).orderBy(ledgerEntries.id),
       statements: await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id)),
       topUpRequests: await database.select().from(topUpRequests).where(eq(topUpRequests.integrationId, integrationB.id)).orderBy(topUpRequests.id),
+      bulkJobs: await database.select().from(bulkJobs).where(eq(bulkJobs.integrationId, integrationB.id)).orderBy(bulkJobs.id),
       notificationOptOuts: await database.select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationB.id)),
     };
   });
@@ -399,7 +421,7 @@ describe('the portal’s server actions, as A’s owner and developer', { timeou
       for (const [name, action] of Object.entries(PORTAL_ACTIONS)) {
         if ('withoutIds' in action) continue;
         for (const input of action.inputs(objectsOfB)) {
-          const ids = Object.values(input).filter((value) => typeof value === 'number' || /^[0-9a-f-]{36}$|^req_/.test(String(value))) as (number | string)[];
+          const ids = Object.values(input).filter((value) => typeof value === 'number' || /^[0-9a-f-]{36}$|^req_|^lote_/.test(String(value))) as (number | string)[];
           const unknownInput = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, ids.includes(value as number | string) ? unknownLike(value as number | string) : value]));
           const ofB = await person.serverAction(action.page, name, input);
           const unknown = await person.serverAction(action.page, name, unknownInput);

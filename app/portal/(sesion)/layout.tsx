@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
-import { BILLING_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLE_LABELS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLE_LABELS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 
@@ -12,6 +12,7 @@ export default async function PortalLayout({ children }: { children: React.React
     { href: '/portal', label: 'Inicio' },
     // Only the pages this role may open: a link to "Sin permiso" would be a link to nothing.
     ...(RECORD_READERS.includes(user.role) ? [{ href: '/portal/consultas', label: 'Consultas' }] : []),
+    ...(BULK_JOB_READERS.includes(user.role) ? [{ href: '/portal/lotes', label: 'Lotes' }] : []),
     ...(BILLING_READERS.includes(user.role)
       ? [
           { href: '/portal/movimientos', label: 'Movimientos' },

@@ -1,0 +1,112 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { PageHeader } from '@/components/console/page-header';
+import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/bulk/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { formatQuetzales } from '@/lib/money';
+import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobPath } from '@/lib/portal/bulk';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { requirePortalPage } from '@/lib/portal/session';
+import { CancelBulkJob } from './cancel-bulk-job';
+
+export const metadata: Metadata = { title: 'Lote' };
+
+// One job of the session's integration, addressed by its public id (random, no personal data):
+// its state, counts and charge as GET /api/lotes/{id} gives them, and for owners and developers
+// "Cancelar lote" and the results' CSV. Another integration's id is the same 404 as an unknown one.
+export default async function PortalBulkJobPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requirePortalPage(BULK_JOB_READERS);
+  const job = await portalBulkJob(user, (await params).id);
+  if (!job) notFound();
+  const runner = BULK_JOB_RUNNERS.includes(user.role);
+  const running = job.state === 'en_curso' || job.state === 'en_pausa_sin_saldo';
+  const count = (value: number) => value.toLocaleString('es-GT');
+  return (
+    <>
+      <PageHeader title="Lote" description={<span className="mono break-anywhere">{job.publicId}</span>} back={{ href: PORTAL_BULK_PATH, label: 'Lotes' }} />
+      <div className="grid grid-2">
+        <section className="card" aria-labelledby="lote-estado">
+          <h2 id="lote-estado">Estado</h2>
+          <dl className="details" data-testid="bulk-job">
+            <dt>Estado</dt>
+            <dd data-testid="bulk-job-state">
+              <span className={`badge ${JOB_STATE_TONES[job.state]}`}>{JOB_STATE_LABELS[job.state]}</span>
+            </dd>
+            <dt>Catálogo</dt>
+            <dd>{LOOKUP_LABELS[job.catalog]}</dd>
+            <dt>Creado</dt>
+            <dd>{formatDateTime(job.createdAt)}</dd>
+            <dt>{job.finishedAt ? 'Terminó' : 'Fin estimado'}</dt>
+            <dd data-testid="bulk-job-end">
+              {job.finishedAt
+                ? formatDateTime(job.finishedAt)
+                : job.estimatedEnd
+                  ? formatDateTime(job.estimatedEnd)
+                  : job.state === 'en_pausa_sin_saldo'
+                    ? 'Sigue cuando haya saldo'
+                    : '—'}
+            </dd>
+            <dt>Cobrado</dt>
+            <dd data-testid="bulk-job-charged">{formatQuetzales(job.chargedCentavos)}</dd>
+          </dl>
+          {job.state === 'en_pausa_sin_saldo' && (
+            <p className="notice warn" role="status">
+              El saldo no alcanza para una consulta más: el lote sigue solo en cuanto la administración acredite una recarga.
+            </p>
+          )}
+        </section>
+        <section className="card" aria-labelledby="lote-conteos">
+          <h2 id="lote-conteos">Conteos</h2>
+          <dl className="details" data-testid="bulk-job-counts">
+            <dt>Avance</dt>
+            <dd data-testid="bulk-job-progress">
+              {count(job.counts.done)} de {count(job.counts.total)}
+            </dd>
+            <dt>Encontrados</dt>
+            <dd data-testid="bulk-job-found">{count(job.counts.found)}</dd>
+            <dt>No encontrados</dt>
+            <dd data-testid="bulk-job-not-found">{count(job.counts.notFound)}</dd>
+            <dt>Apartados</dt>
+            <dd data-testid="bulk-job-set-aside">
+              {count(job.counts.invalid)}
+              {job.counts.duplicates > 0 && ` (${count(job.counts.duplicates)} ${job.counts.duplicates === 1 ? 'repetido' : 'repetidos'})`}
+            </dd>
+            <dt>Fallidos</dt>
+            <dd data-testid="bulk-job-failed">{count(job.counts.failed)}</dd>
+            <dt>Pendientes</dt>
+            <dd data-testid="bulk-job-pending">{count(job.counts.pending)}</dd>
+          </dl>
+          <p className="small muted">
+            Solo se cobran los encontrados. Los apartados (inválidos o repetidos) no se consultan, y los fallidos (la fuente respondió con un error) no se
+            cobran.
+          </p>
+        </section>
+      </div>
+      {runner && (
+        <section className="card" aria-labelledby="lote-resultados">
+          <h2 id="lote-resultados">Resultados</h2>
+          <p className="small muted">
+            Una fila por identificador, en el orden enviado, con su estado, los datos del catálogo y el id de solicitud de su consulta. Traen los NIT, CUI y
+            nombres completos: indica el motivo de la descarga, que queda registrada.
+          </p>
+          <form method="post" action={`${portalBulkJobPath(job.publicId)}/resultados`} className="stack" data-testid="bulk-results-form">
+            <div className="field">
+              <label htmlFor="motivo-descarga">Motivo</label>
+              <input id="motivo-descarga" name="motivo" required minLength={3} maxLength={200} autoComplete="off" aria-describedby="motivo-descarga-ayuda" />
+              <span className="hint" id="motivo-descarga-ayuda">
+                Un texto breve, por ejemplo: revisar proveedores omisos del mes.
+              </span>
+            </div>
+            <div className="actions">
+              <button type="submit" className="secondary" data-testid="bulk-results-download">
+                Descargar resultados (CSV)
+              </button>
+            </div>
+          </form>
+        </section>
+      )}
+      {runner && running && <CancelBulkJob publicId={job.publicId} />}
+    </>
+  );
+}

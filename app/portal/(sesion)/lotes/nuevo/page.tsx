@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import { PageHeader } from '@/components/console/page-header';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { findIntegration } from '@/lib/integrations/service';
+import { BULK_CATALOGS } from '@/lib/bulk/requests';
+import { PORTAL_BULK_PATH } from '@/lib/portal/bulk';
+import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { requirePortalPage } from '@/lib/portal/session';
+import { NewBulkJobForm } from './new-bulk-job-form';
+
+export const metadata: Metadata = { title: 'Nuevo lote' };
+
+// "Nuevo lote": only the catalogs the integration has enabled (the flag each item checks, as the
+// API does); none enabled, nothing to offer.
+export default async function NewPortalBulkJobPage() {
+  const user = await requirePortalPage(BULK_JOB_RUNNERS);
+  const integration = await findIntegration(user.integrationId);
+  const catalogs = Object.entries(BULK_CATALOGS)
+    .filter(([, catalog]) => integration?.[LOOKUP_FLAGS[catalog]])
+    .map(([pathName, catalog]) => ({ value: pathName, label: LOOKUP_LABELS[catalog] }));
+  return (
+    <>
+      <PageHeader
+        title="Nuevo lote"
+        description="Sube un archivo CSV con los NIT o CUI a consultar en un catálogo. Antes de crear el lote verás cuántos se consultarán y cuánto puede costar."
+        back={{ href: PORTAL_BULK_PATH, label: 'Lotes' }}
+      />
+      <section className="card">
+        {catalogs.length === 0 ? (
+          <p data-testid="bulk-no-catalogs">
+            Tu integración no tiene habilitado ningún catálogo (CUI/NIT, RTU u omisos), así que no puede crear lotes. Pide a la administración del servicio que
+            habilite el que necesitas.
+          </p>
+        ) : (
+          <NewBulkJobForm catalogs={catalogs} />
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { bulkJobs } from '@/db/schema';
+import { planItems } from '@/lib/bulk/identifiers';
+import { cancelJob, isPublicJobId, readJob, submitJob, type CancelOutcome, type JobStatus } from '@/lib/bulk/jobs';
+import { BULK_UPLOAD_MESSAGES, identifiersOfUpload } from '@/lib/bulk/upload';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { findIntegration } from '@/lib/integrations/service';
+import type { CatalogName } from '@/lib/lookups/catalog-request';
+import { beyondCursor, cursorInstant, decodeCursor, encodeCursor } from '@/lib/paging/keyset';
+import type { PortalUserSession } from './session';
+
+// "Lotes" (issue 35, point 6): the session's integration's bulk jobs through lib/bulk, the code the
+// API's /api/lotes runs, with the integration taken from the session and nowhere else. A job is
+// addressed by its public id (random, no personal data); another integration's id reads exactly as
+// an unknown one, because every read below is scoped by the session's integration in its statement.
+
+export const PORTAL_BULK_PATH = '/portal/lotes';
+export const BULK_PAGE_SIZE = 20;
+
+export function portalBulkJobPath(publicId: string): string {
+  return `${PORTAL_BULK_PATH}/${encodeURIComponent(publicId)}`;
+}
+
+export interface PortalBulkJobsPage {
+  jobs: JobStatus[];
+  /** The cursor of the next (older) page. */
+  older?: string;
+}
+
+/**
+ * One page of the integration's jobs, newest first: a keyset scan of bulk_jobs_integration_created_idx,
+ * then each job's state and counts through readJob, the API's own reading (so the list, the job's
+ * page and GET /api/lotes/{id} never disagree). A page is at most BULK_PAGE_SIZE jobs.
+ */
+export async function portalBulkJobsPage(user: PortalUserSession, after: string | undefined): Promise<PortalBulkJobsPage> {
+  const cursor = decodeCursor(after);
+  const database = await db();
+  const rows = await database
+    .select({ publicId: bulkJobs.publicId, id: bulkJobs.id, cursorTimestamp: cursorInstant(bulkJobs.createdAt) })
+    .from(bulkJobs)
+    .where(and(eq(bulkJobs.integrationId, user.integrationId), cursor ? beyondCursor(bulkJobs.createdAt, bulkJobs.id, cursor, 'older') : undefined))
+    .orderBy(desc(bulkJobs.createdAt), desc(bulkJobs.id))
+    .limit(BULK_PAGE_SIZE + 1);
+  const page = rows.slice(0, BULK_PAGE_SIZE);
+  const jobs: JobStatus[] = [];
+  for (const row of page) {
+    const job = await readJob(user.integrationId, row.publicId);
+    // Deleted by the retention run between the two reads: it is gone, not an error.
+    if (job) jobs.push(job);
+  }
+  const last = page.at(-1);
+  return { jobs, older: rows.length > BULK_PAGE_SIZE && last ? encodeCursor({ createdAt: last.cursorTimestamp, id: last.id }) : undefined };
+}
+
+/** The session's integration's job, or null (unknown, malformed, or another integration's: alike). */
+export function portalBulkJob(user: PortalUserSession, publicId: string): Promise<JobStatus | null> {
+  return readJob(user.integrationId, publicId);
+}
+
+/** What a new job would do, shown before it is created. */
+export interface BulkJobEstimate {
+  catalog: CatalogName;
+  /** Every identifier of the file (after the header). */
+  total: number;
+  /** Valid and unique: each a lookup, charged only when found. */
+  toRun: number;
+  invalid: number;
+  duplicates: number;
+  tariffCentavos: number;
+  /** toRun × the tariff: what the job costs if every one is found. */
+  maxCostCentavos: number;
+  balanceCentavos: number;
+}
+
+export type EstimateOutcome =
+  | { ok: true; estimate: BulkJobEstimate; identifiers: string[] }
+  | { ok: false; message: string; field?: 'archivo' | 'catalogo' };
+
+export const BULK_FORM_MESSAGES = {
+  notEnabled: 'Ese catálogo no está habilitado para tu integración: un lote no puede consultarlo. Pide a la administración del servicio que lo habilite.',
+  keyReused: 'Esta confirmación ya creó un lote con otro archivo o catálogo. Vuelve a calcular el costo y confirma de nuevo.',
+  ...BULK_UPLOAD_MESSAGES,
+} as const;
+
+/** Whether the integration may look this catalog up (its flag, as the API and every item check it). */
+async function integrationFor(user: PortalUserSession, catalog: CatalogName) {
+  const integration = await findIntegration(user.integrationId);
+  if (!integration) throw new Error(`the session's integration ${user.integrationId} does not exist`);
+  return { integration, enabled: integration[LOOKUP_FLAGS[catalog]] };
+}
+
+/**
+ * Reads the uploaded file and plans it with planItems, as submitJob will: how many run, how many are
+ * set aside and why, the most the job can cost at the integration's tariff, and the balance now.
+ */
+export async function estimatePortalBulkJob(user: PortalUserSession, catalog: CatalogName, file: Uint8Array): Promise<EstimateOutcome> {
+  const { integration, enabled } = await integrationFor(user, catalog);
+  if (!enabled) return { ok: false, message: BULK_FORM_MESSAGES.notEnabled, field: 'catalogo' };
+  const read = identifiersOfUpload(file);
+  if (!read.ok) return { ok: false, message: BULK_FORM_MESSAGES[read.problem], field: 'archivo' };
+  const planned = planItems(catalog, read.identifiers);
+  const toRun = planned.filter((item) => item.kind === 'lookup').length;
+  const duplicates = planned.filter((item) => item.kind === 'set_aside' && item.reason === 'duplicado').length;
+  return {
+    ok: true,
+    identifiers: read.identifiers,
+    estimate: {
+      catalog,
+      total: planned.length,
+      toRun,
+      invalid: planned.length - toRun - duplicates,
+      duplicates,
+      tariffCentavos: integration.tariffCentavos,
+      maxCostCentavos: toRun * integration.tariffCentavos,
+      balanceCentavos: integration.balanceCentavos,
+    },
+  };
+}
+
+/** A fresh confirmation key, handed out with an estimate: the job's Idempotency-Key when it is confirmed. */
+export function newConfirmationKey(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * The job's Idempotency-Key: the confirmation's key, in a namespace of its own so no key an
+ * integrator's system sends to POST /api/lotes can meet it.
+ */
+function portalIdempotencyKey(confirmation: string): string {
+  return `portal-${confirmation}`;
+}
+
+export type CreateOutcome = { ok: true; publicId: string; existed: boolean } | { ok: false; message: string; field?: 'archivo' | 'catalogo' };
+
+/**
+ * Creates the job through submitJob, as POST /api/lotes does. The same confirmation sent again (a
+ * double click, a form sent twice, another instance) gives the job the first one created.
+ */
+export async function createPortalBulkJob(user: PortalUserSession, catalog: CatalogName, file: Uint8Array, confirmation: string): Promise<CreateOutcome> {
+  const planned = await estimatePortalBulkJob(user, catalog, file);
+  if (!planned.ok) return planned;
+  const submitted = await submitJob(user.integrationId, catalog, planned.identifiers, portalIdempotencyKey(confirmation));
+  if (submitted.kind === 'key_reused') return { ok: false, message: BULK_FORM_MESSAGES.keyReused };
+  return { ok: true, publicId: submitted.publicId, existed: submitted.kind === 'existing' };
+}
+
+/** Cancels the session's integration's job through the API's cancelJob. */
+export function cancelPortalBulkJob(user: PortalUserSession, publicId: string): Promise<CancelOutcome> {
+  if (!isPublicJobId(publicId)) return Promise.resolve({ kind: 'unknown' });
+  return cancelJob(user.integrationId, publicId);
+}
