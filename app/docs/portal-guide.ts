@@ -42,6 +42,11 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
     roles: ['propietario', 'facturacion'],
   },
   {
+    page: 'Lotes',
+    what: 'los lotes de la integración (estado, avance, encontrados, apartados, fallidos, monto cobrado, fin estimado); propietarios y desarrolladores suben un CSV de hasta 10,000 NIT o CUI, ven antes de confirmar cuántos correrán, cuántos se apartan y el costo máximo, cancelan un lote y descargan sus resultados (con motivo, queda registrado); facturación solo ve los lotes y sus montos',
+    roles: ['propietario', 'desarrollador', 'facturacion'],
+  },
+  {
     page: 'Credenciales',
     what: 'los tokens por nombre y prefijo (estado, creación, último uso, vencimiento) y las direcciones IP permitidas; crear un token (visible una sola vez), rotarlo con superposición y revocarlo; editar las direcciones permitidas (con una pregunta si la lista deja fuera la dirección desde la que usted está conectado)',
     roles: ['propietario', 'desarrollador'],
