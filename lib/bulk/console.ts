@@ -11,7 +11,7 @@ import { open } from '@/lib/personal-data/envelope';
 import { maskCui, maskNit } from '@/lib/personal-data/masking';
 import { decodeCursor, encodeCursor } from '@/lib/paging/keyset';
 import { ok, type Result } from '@/lib/result';
-import { cancelJob, estimateEnd, isPublicJobId, readJob, type JobStatus } from './jobs';
+import { cancelJob, isPublicJobId, JOB_FIGURE_COLUMNS, jobStatusOf, readJob, type JobFigureRow, type JobStatus } from './jobs';
 import { fieldFor } from './identifiers';
 
 /** A page of jobs is a page of aggregates over up to 10,000 items each: fewer rows than other lists. */
@@ -25,52 +25,10 @@ export interface ConsoleJobFilters {
 
 export type ConsoleJob = JobStatus & { integrationId: number; integrationName: string };
 
-type JobRow = {
-  public_id: string;
-  integration_id: number;
-  nombre: string;
-  catalog: CatalogName;
-  state: BulkJobState;
-  created_at: string | Date;
-  finished_at: string | Date | null;
-  cursor: string;
-  id: number;
-  total: string | number;
-  pending: string | number;
-  found: string | number;
-  not_found: string | number;
-  invalid: string | number;
-  duplicates: string | number;
-  failed: string | number;
-  charged: string | number | null;
-  answered_last_minute: string | number;
-};
+type JobRow = JobFigureRow & { integration_id: number; nombre: string; cursor: string; id: number };
 
 function toConsoleJob(row: JobRow): ConsoleJob {
-  const total = Number(row.total);
-  const pending = Number(row.pending);
-  return {
-    publicId: row.public_id,
-    integrationId: Number(row.integration_id),
-    integrationName: row.nombre,
-    catalog: row.catalog,
-    state: row.state,
-    createdAt: new Date(row.created_at),
-    finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
-    counts: {
-      total,
-      done: total - pending,
-      found: Number(row.found),
-      notFound: Number(row.not_found),
-      invalid: Number(row.invalid),
-      duplicates: Number(row.duplicates),
-      failed: Number(row.failed),
-      pending,
-    },
-    chargedCentavos: Number(row.charged ?? 0),
-    // As the integrator's GET /api/lotes/{id} says it (jobs.ts): only a running job has an end in sight.
-    estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
-  };
+  return { ...jobStatusOf(row), integrationId: Number(row.integration_id), integrationName: row.nombre };
 }
 
 /**
@@ -96,15 +54,7 @@ export async function listConsoleJobs(filters: ConsoleJobFilters, after?: string
       from page p
       join integrations g on g.id = p.integration_id
       cross join lateral (
-        select count(i.position) as total,
-               count(i.position) filter (where i.status = 'pendiente') as pending,
-               count(i.position) filter (where i.status = 'encontrado') as found,
-               count(i.position) filter (where i.status = 'no_encontrado') as not_found,
-               count(i.position) filter (where i.status = 'invalido') as invalid,
-               count(i.position) filter (where i.status = 'invalido' and i.reason = 'duplicado') as duplicates,
-               count(i.position) filter (where i.status = 'error_fuente') as failed,
-               coalesce(sum(i.charged_centavos), 0) as charged,
-               count(i.position) filter (where i.request_id is not null and i.answered_at > now() - interval '1 minute') as answered_last_minute
+        select ${JOB_FIGURE_COLUMNS}
           from bulk_job_items i where i.job_id = p.id
       ) c
      order by p.created_at desc, p.id desc`);

@@ -96,27 +96,29 @@ export interface JobStatus {
   estimatedEnd: Date | null;
 }
 
-/** The job as its integration sees it; null for an unknown id and for another integration's. */
-export async function readJob(integrationId: number, publicId: string): Promise<JobStatus | null> {
-  if (!isPublicJobId(publicId)) return null;
-  const handle = await database();
-  const [row] = await handle.rows<{
-    public_id: string;
-    catalog: CatalogName;
-    state: BulkJobState;
-    created_at: string | Date;
-    finished_at: string | Date | null;
-    total: string | number;
-    pending: string | number;
-    found: string | number;
-    not_found: string | number;
-    invalid: string | number;
-    duplicates: string | number;
-    failed: string | number;
-    charged: string | number | null;
-    answered_last_minute: string | number;
-  }>(sql`
-    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at,
+/** The columns a job's figures are read from (its row, and its items aggregated as `i`). */
+export type JobFigureRow = {
+  public_id: string;
+  catalog: CatalogName;
+  state: BulkJobState;
+  created_at: string | Date;
+  finished_at: string | Date | null;
+  total: string | number;
+  pending: string | number;
+  found: string | number;
+  not_found: string | number;
+  invalid: string | number;
+  duplicates: string | number;
+  failed: string | number;
+  charged: string | number | null;
+  answered_last_minute: string | number;
+};
+
+/**
+ * A job's figures over its items (`bulk_job_items i`), as the API, the portal and the console all
+ * read them: one definition, so the three never disagree.
+ */
+export const JOB_FIGURE_COLUMNS = sql`
            count(i.position) as total,
            count(i.position) filter (where i.status = 'pendiente') as pending,
            count(i.position) filter (where i.status = 'encontrado') as found,
@@ -125,11 +127,10 @@ export async function readJob(integrationId: number, publicId: string): Promise<
            count(i.position) filter (where i.status = 'invalido' and i.reason = 'duplicado') as duplicates,
            count(i.position) filter (where i.status = 'error_fuente') as failed,
            coalesce(sum(i.charged_centavos), 0) as charged,
-           count(i.position) filter (where i.request_id is not null and i.answered_at > now() - interval '1 minute') as answered_last_minute
-      from bulk_jobs j left join bulk_job_items i on i.job_id = j.id
-     where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text
-     group by j.id`);
-  if (!row) return null;
+           count(i.position) filter (where i.request_id is not null and i.answered_at > now() - interval '1 minute') as answered_last_minute`;
+
+/** A job's status from its figures' row. */
+export function jobStatusOf(row: JobFigureRow): JobStatus {
   const pending = Number(row.pending);
   const total = Number(row.total);
   return {
@@ -149,8 +150,21 @@ export async function readJob(integrationId: number, publicId: string): Promise<
       pending,
     },
     chargedCentavos: Number(row.charged ?? 0),
+    // Only a running job has an end in sight.
     estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
   };
+}
+
+/** The job as its integration sees it; null for an unknown id and for another integration's. */
+export async function readJob(integrationId: number, publicId: string): Promise<JobStatus | null> {
+  if (!isPublicJobId(publicId)) return null;
+  const handle = await database();
+  const [row] = await handle.rows<JobFigureRow>(sql`
+    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, ${JOB_FIGURE_COLUMNS}
+      from bulk_jobs j left join bulk_job_items i on i.job_id = j.id
+     where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text
+     group by j.id`);
+  return row ? jobStatusOf(row) : null;
 }
 
 /**
