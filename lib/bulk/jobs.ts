@@ -9,6 +9,7 @@ import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { seal } from '@/lib/personal-data/envelope';
 import { personalDataKeys } from '@/lib/personal-data/keys';
+import { emitBulkJobEvent } from './events';
 import { planItems } from './identifiers';
 import { bulkItemsPerMinute } from './pacing';
 
@@ -173,16 +174,19 @@ export type CancelOutcome = { kind: 'cancelled' } | { kind: 'already_finished'; 
 export async function cancelJob(integrationId: number, publicId: string): Promise<CancelOutcome> {
   if (!isPublicJobId(publicId)) return { kind: 'unknown' };
   const handle = await database();
-  const [row] = await handle.rows<{ state: BulkJobState; cancelled: boolean }>(sql`
+  const [row] = await handle.rows<{ id: number; state: BulkJobState; cancelled: boolean }>(sql`
     with cancelled as (
       update bulk_jobs set state = 'cancelado', finished_at = now()
        where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo')
       returning id
     )
-    select j.state, exists (select 1 from cancelled) as cancelled
+    select j.id, j.state, exists (select 1 from cancelled) as cancelled
       from bulk_jobs j where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text`);
   if (!row) return { kind: 'unknown' };
-  return row.cancelled ? { kind: 'cancelled' } : { kind: 'already_finished', state: row.state };
+  if (!row.cancelled) return { kind: 'already_finished', state: row.state };
+  // Only the request that cancelled it tells of it: a repeated cancellation is answered, not told again.
+  await emitBulkJobEvent({ kind: 'finished', state: 'cancelado', jobId: Number(row.id), publicId, integrationId });
+  return { kind: 'cancelled' };
 }
 
 /** readJob for a job this request just created or changed: it exists. */

@@ -3,7 +3,9 @@
 // its end by the app's own runner, each item a real catalog lookup with its query record; the charge
 // equal to what was found times the tariff and the ledger reconciled; the same Idempotency-Key
 // giving the same job; a balance that runs out pausing the job until a top-up; cancelling; and
-// another integration's job answered as one that does not exist.
+// another integration's job answered as one that does not exist. The integration is told (issue 35,
+// point 4): a finished or cancelled job's notice arrives signed once at its webhook (a real receiver
+// here) and by e-mail to its technical contact (a real SMTP server), a pause to its billing contact.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '@/lib/billing/ledger';
@@ -11,8 +13,12 @@ import { verifyLedger } from '@/lib/billing/verify';
 import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { openNullable } from '@/lib/personal-data/envelope';
+import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
 import { logLines } from '../support/logs';
+import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {
@@ -38,6 +44,9 @@ let other: TestIntegration;
 let thrifty: TestIntegration;
 let penniless: TestIntegration;
 let catalogOff: TestIntegration;
+let smtp: SmtpReceiver;
+/** The webhook receiver of each integration that has one, by its name. */
+const webhooks = new Map<string, WebhookReceiver>();
 
 /** NITs of the simulator's population whose RTU record the source holds: each is found. */
 const knownNits = (() => {
@@ -58,13 +67,76 @@ beforeAll(async () => {
   thrifty = await createTestIntegration('lotes-saldo-justo', { tariffCentavos: TARIFF, balanceCentavos: 2 * TARIFF });
   penniless = await createTestIntegration('lotes-sin-saldo', { tariffCentavos: TARIFF, balanceCentavos: 0 });
   catalogOff = await createTestIntegration('lotes-sin-rtu', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF, flags: { isRtuV2Enabled: false } });
+  smtp = await startSmtpReceiver();
+  for (const integration of [main, thrifty, penniless]) await tellTo(integration);
   gateway = await startGateway(testDb, {
-    env: { RATE_LIMIT_CATALOG_PER_MINUTE: '1000', BULK_POLL_MS: '100', BULK_CONCURRENCY: '4' },
+    env: {
+      RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
+      BULK_POLL_MS: '100',
+      BULK_CONCURRENCY: '4',
+      ALERT_SMTP_HOST: '127.0.0.1',
+      ALERT_SMTP_PORT: String(smtp.port),
+      ALERT_EMAIL_FROM: 'avisos@pasarela.example',
+      ALERT_RETRY_BASE_MS: '50',
+      // The receiver listens on 127.0.0.1 (development only; production refuses this setting).
+      INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true',
+    },
   });
 });
 
+/** Both contacts and a webhook at a receiver of its own that checks the signature with the secret set. */
+async function tellTo(integration: TestIntegration): Promise<void> {
+  const details = await setIntegrationDetails(TEST_ACTOR, integration.id, {
+    technicalContactName: 'Tania Técnica',
+    technicalContactEmail: `tecnica@${integration.nombre}.gt`,
+    billingContactName: 'Fabio Facturas',
+    billingContactEmail: `pagos@${integration.nombre}.gt`,
+  });
+  if (!details.ok) throw new Error(details.error.message);
+  let secret = '';
+  const receiver = await startWebhookReceiver(() => secret);
+  const set = await setNotificationWebhook(TEST_ACTOR, integration.id, receiver.url, { allowLocalTargets: true });
+  if (!set.ok) throw new Error(set.error.message);
+  secret = set.value.secret;
+  webhooks.set(integration.nombre, receiver);
+}
+
+interface Notice {
+  signed: boolean;
+  rawBody: string;
+  body: { tipo: string; condicion: string; mensaje: string; datos: Record<string, unknown> };
+}
+
+/** The webhook notices of one `tipo` about one job, once one arrived. */
+function noticesAbout(integration: TestIntegration, tipo: string, jobId: string): Promise<Notice[]> {
+  const receiver = webhooks.get(integration.nombre)!;
+  return eventually(
+    async () => (receiver.received as unknown as Notice[]).filter((notice) => notice.body.tipo === tipo && notice.body.datos.lote === jobId),
+    (received) => received.length > 0,
+    30_000,
+    `${tipo} of ${jobId}`,
+  );
+}
+
+/** Every notice about `condition` the app wrote to its outbox, by channel and recipient, once all were tried. */
+async function deliveriesOf(integration: TestIntegration, condition: string) {
+  return eventually(
+    () =>
+      gateway.withDatabase((handle) =>
+        handle.rows<{ channel: string; recipient: string; status: string }>(sql`
+          select channel, recipient, status from alert_deliveries
+           where integration_id = ${integration.id} and payload::jsonb ->> 'condicion' = ${condition} order by channel::text`),
+      ),
+    (rows) => rows.length > 0 && rows.every((row) => row.status !== 'pending'),
+    30_000,
+    `deliveries of ${condition}`,
+  );
+}
+
 afterAll(async () => {
   await gateway?.stop();
+  await Promise.all([...webhooks.values()].map((receiver) => receiver.close()));
+  await smtp?.close();
   await testDb?.cleanup();
 });
 
@@ -141,6 +213,38 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(done.monto_cobrado).toBe('3.00');
     expect(done.estimado_fin).toBeNull();
 
+    // Told, not polled: one signed notice with the counts, the charge and where the results are, and
+    // one e-mail to the technical contact; neither carries an identifier of the list.
+    const [notice, ...more] = await noticesAbout(main, 'lote_completado', body.id);
+    expect(more).toEqual([]);
+    expect(notice!.signed).toBe(true);
+    expect(notice!.body.condicion).toBe(`lote_completado:${body.id}`);
+    expect(notice!.body.datos).toMatchObject({
+      lote: body.id,
+      catalogo: 'rtu',
+      estado: 'completado',
+      total: 7,
+      encontrados: 2,
+      no_encontrados: 1,
+      invalidos: 3,
+      fallidos: 1,
+      pendientes: 0,
+      cobrado_centavos: 2 * TARIFF,
+      resultados: `/api/lotes/${body.id}/resultados`,
+    });
+    expect(await deliveriesOf(main, `lote_completado:${body.id}`)).toEqual([
+      { channel: 'email', recipient: 'technical', status: 'sent' },
+      { channel: 'webhook', recipient: 'webhook', status: 'sent' },
+    ]);
+    const mails = smtp.to(`tecnica@${main.nombre}.gt`).filter((mail) => mail.raw.includes(body.id));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('Su lote terminó');
+    expect(mimePart(mails[0]!.raw, 'text/plain')!.body.toString('utf8')).toContain(`/api/lotes/${body.id}/resultados`);
+    for (const identifier of identifiers.filter((candidate) => candidate.length > 3)) {
+      expect(notice!.rawBody).not.toContain(identifier);
+      expect(mails[0]!.raw).not.toContain(identifier);
+    }
+
     const lines = await resultLines(body.id, main);
     expect(lines.map((line) => [line.posicion, line.identificador, line.estado, line.motivo])).toEqual([
       [1, first, 'encontrado', null],
@@ -204,6 +308,16 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const paused = await eventually(() => job(id, thrifty), (body) => body.estado === 'en_pausa_sin_saldo' && body.conteos.encontrados === 2, 60_000, 'paused with two found');
     expect(paused.conteos).toMatchObject({ total: 5, encontrados: 2, pendientes: 3 });
     expect(paused.monto_cobrado).toBe('3.00');
+    // The pause is told: to the webhook, signed, and to the billing contact, whose balance it waits for.
+    const [pausedNotice] = await noticesAbout(thrifty, 'lote_en_pausa', id);
+    expect(pausedNotice!.signed).toBe(true);
+    // Its counts are those of the moment it paused (lookups still in flight then count as pending).
+    expect(pausedNotice!.body.datos).toMatchObject({ estado: 'en_pausa_sin_saldo', total: 5, saldo_centavos: 0, resultados: `/api/lotes/${id}/resultados` });
+    expect(await deliveriesOf(thrifty, pausedNotice!.body.condicion)).toEqual([
+      { channel: 'email', recipient: 'billing', status: 'sent' },
+      { channel: 'webhook', recipient: 'webhook', status: 'sent' },
+    ]);
+    expect(smtp.to(`pagos@${thrifty.nombre}.gt`).filter((mail) => mail.raw.includes(id))).toHaveLength(1);
     // A pause that lasts: no item runs while the balance is zero.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await job(id, thrifty)).conteos).toMatchObject({ encontrados: 2, pendientes: 3 });
@@ -218,6 +332,9 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     }));
     expect(money.balanceCentavos).toBe(2 * TARIFF + 10 * TARIFF - 5 * TARIFF);
     expect(verification.ok).toBe(true);
+    // One pause, told once; then its end.
+    expect(await noticesAbout(thrifty, 'lote_completado', id)).toHaveLength(1);
+    expect(await noticesAbout(thrifty, 'lote_en_pausa', id)).toHaveLength(1);
   });
 
   it('cancelled, runs nothing more and charges nothing for what did not run', async () => {
@@ -227,6 +344,14 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const cancelled = await gateway.call(`/api/lotes/${id}/cancelar`, { as: penniless });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body).toMatchObject({ estado: 'cancelado', monto_cobrado: '0.00', conteos: { pendientes: 4 } });
+    // A cancellation is an end too, told once (a repeated cancel is answered, not told again).
+    expect((await gateway.call(`/api/lotes/${id}/cancelar`, { as: penniless })).status).toBe(200);
+    const [ended, ...again] = await noticesAbout(penniless, 'lote_completado', id);
+    expect(again).toEqual([]);
+    expect(ended!.signed).toBe(true);
+    expect(ended!.body.datos).toMatchObject({ estado: 'cancelado', total: 4, pendientes: 4, cobrado_centavos: 0 });
+    expect(ended!.body.mensaje).toContain('fue cancelado');
+    expect(await deliveriesOf(penniless, `lote_completado:${id}`)).toHaveLength(2);
     await gateway.withDatabase(() => adjustBalance(TEST_ACTOR, penniless.id, 10 * TARIFF, 'recarga tras cancelar'));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await job(id, penniless)).estado).toBe('cancelado');
