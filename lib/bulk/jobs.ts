@@ -95,6 +95,8 @@ export interface JobStatus {
   chargedCentavos: number;
   /** Null when nothing is left to run, or while the job waits for balance. */
   estimatedEnd: Date | null;
+  /** The job whose failed rows this one runs again (null for a submitted list, or once that job was purged). */
+  retryOf: string | null;
 }
 
 /** The job as its integration sees it; null for an unknown id and for another integration's. */
@@ -116,8 +118,9 @@ export async function readJob(integrationId: number, publicId: string): Promise<
     failed: string | number;
     charged: string | number | null;
     answered_last_minute: string | number;
+    retry_of: string | null;
   }>(sql`
-    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at,
+    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, (select o.public_id from bulk_jobs o where o.id = j.retry_of) as retry_of,
            count(i.position) as total,
            count(i.position) filter (where i.status = 'pendiente') as pending,
            count(i.position) filter (where i.status = 'encontrado') as found,
@@ -151,6 +154,7 @@ export async function readJob(integrationId: number, publicId: string): Promise<
     },
     chargedCentavos: Number(row.charged ?? 0),
     estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
+    retryOf: row.retry_of,
   };
 }
 

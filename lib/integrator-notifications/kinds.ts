@@ -561,6 +561,7 @@ function count(n: number, one: string, many: string): string {
  */
 export function bulkJobFinishedNotification(integration: { id: number; nombre: string }, job: BulkJobFacts, context: Context, now = new Date()): NotificationDraft {
   const cancelled = job.state === 'cancelado';
+  const retry = job.counts.failed > 0 ? ` Puede reintentar los que fallaron con POST /api/lotes/${job.publicId}/reintentar.` : '';
   const tally =
     `${count(job.counts.found, 'encontrado', 'encontrados')}, ${count(job.counts.notFound, 'no encontrado', 'no encontrados')}, ` +
     `${count(job.counts.invalid, 'inválido o repetido', 'inválidos o repetidos')} y ${count(job.counts.failed, 'con error de la fuente', 'con error de la fuente')}`;
@@ -573,9 +574,9 @@ export function bulkJobFinishedNotification(integration: { id: number; nombre: s
       titulo: cancelled ? 'Su lote fue cancelado' : 'Su lote terminó',
       mensaje: cancelled
         ? `El lote ${job.publicId} (catálogo ${job.catalog}) de «${integration.nombre}» fue cancelado: de ${count(job.counts.total, 'identificador', 'identificadores')}, ${tally}; ` +
-          `${count(job.counts.pending, 'quedó sin consultar', 'quedaron sin consultar')}, sin cobro. Se cobró ${formatQuetzales(job.chargedCentavos)}. Descargue los resultados en GET /api/lotes/${job.publicId}/resultados.`
+          `${count(job.counts.pending, 'quedó sin consultar', 'quedaron sin consultar')}, sin cobro. Se cobró ${formatQuetzales(job.chargedCentavos)}. Descargue los resultados en GET /api/lotes/${job.publicId}/resultados.${retry}`
         : `El lote ${job.publicId} (catálogo ${job.catalog}) de «${integration.nombre}» terminó: de ${count(job.counts.total, 'identificador', 'identificadores')}, ${tally}. ` +
-          `Se cobró ${formatQuetzales(job.chargedCentavos)}. Descargue los resultados en GET /api/lotes/${job.publicId}/resultados.`,
+          `Se cobró ${formatQuetzales(job.chargedCentavos)}. Descargue los resultados en GET /api/lotes/${job.publicId}/resultados.${retry}`,
       datos: bulkJobData(job),
     },
     { intervalSeconds: ONCE },

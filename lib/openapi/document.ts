@@ -344,6 +344,26 @@ function bulkPaths(): JsonObject {
         }),
       },
     },
+    '/lotes/{id}/reintentar': {
+      post: {
+        operationId: 'retryBulkJobFailures',
+        tags: ['lotes'],
+        summary: 'Reintenta los fallidos: un lote nuevo con solo las filas error_fuente de un lote terminado',
+        description: [
+          'El lote nuevo consulta otra vez, con el mismo catálogo, los identificadores que la fuente respondió con un error (error_fuente) en un lote completado o cancelado, en su orden; su campo reintenta dice de qué lote viene. Corre, se cobra y se avisa como cualquier lote: solo lo encontrado.',
+          'No lleva cuerpo ni Idempotency-Key: reintentar el mismo lote otra vez devuelve el mismo lote nuevo (200; el primero responde 202), así que puede repetir la solicitud sin crear ni pagar dos. Para reintentar los que vuelvan a fallar, reintente el lote nuevo.',
+        ].join('\n\n'),
+        parameters: [idParameter],
+        responses: withRequestId({
+          '200': job('El lote nuevo, ya creado por una solicitud anterior para este lote.'),
+          '202': { ...job('Lote nuevo creado con las filas fallidas; corre en segundo plano.'), headers: { Location: { description: 'La ruta del lote nuevo.', schema: { type: 'string' } } } },
+          '404': notFound,
+          '409': catalogError('El lote todavía corre (o espera saldo), o no tiene filas error_fuente.', pick(BULK_MESSAGES, 'jobNotFinished', 'nothingToRetry')),
+          ...common,
+          '403': catalogError('Sin credenciales de integración, o el catálogo del lote ya no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+        }),
+      },
+    },
   };
 }
 

@@ -44,6 +44,7 @@ let other: TestIntegration;
 let thrifty: TestIntegration;
 let penniless: TestIntegration;
 let catalogOff: TestIntegration;
+let retrier: TestIntegration;
 let smtp: SmtpReceiver;
 /** The webhook receiver of each integration that has one, by its name. */
 const webhooks = new Map<string, WebhookReceiver>();
@@ -67,6 +68,8 @@ beforeAll(async () => {
   thrifty = await createTestIntegration('lotes-saldo-justo', { tariffCentavos: TARIFF, balanceCentavos: 2 * TARIFF });
   penniless = await createTestIntegration('lotes-sin-saldo', { tariffCentavos: TARIFF, balanceCentavos: 0 });
   catalogOff = await createTestIntegration('lotes-sin-rtu', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF, flags: { isRtuV2Enabled: false } });
+  // No balance at first: its job waits, unfinished, until the test tops it up.
+  retrier = await createTestIntegration('lotes-reintentos', { tariffCentavos: TARIFF, balanceCentavos: 0 });
   smtp = await startSmtpReceiver();
   for (const integration of [main, thrifty, penniless]) await tellTo(integration);
   gateway = await startGateway(testDb, {
@@ -153,6 +156,7 @@ async function get(path: string, as: TestIntegration, accept?: string): Promise<
 interface JobBody {
   id: string;
   estado: string;
+  reintenta: string | null;
   conteos: Record<string, number>;
   monto_cobrado: string;
   estimado_fin: string | null;
@@ -359,6 +363,48 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const { records, money } = await gateway.withDatabase(async (handle) => ({ records: await readRecords(handle, penniless.id), money: await readMoney(handle, penniless.id) }));
     expect(records).toEqual([]);
     expect(money.balanceCentavos).toBe(10 * TARIFF);
+  });
+
+  it('retries only the rows the source failed, as a new job linked to the first, once however often it is asked', async () => {
+    const identifiers = [knownNits[8]!, FAULT_IDENTIFIERS.server_error.nit, gateway.sample.unknownNit, 'no-es-nit'];
+    const created = await submit(retrier, { catalogo: 'rtu', identificadores: identifiers });
+    expect(created.status, created.text).toBe(202);
+    const first = (created.body as JobBody).id;
+    expect((created.body as JobBody).reintenta).toBeNull();
+    const retry = (id: string, as = retrier) => gateway.call(`/api/lotes/${id}/reintentar`, { as });
+
+    // Waiting for balance, it has not finished: nothing to retry yet.
+    await untilState(first, retrier, 'en_pausa_sin_saldo');
+    const early = await retry(first);
+    expect({ status: early.status, body: early.body }).toEqual({ status: 409, body: { message: BULK_MESSAGES.jobNotFinished } });
+
+    await gateway.withDatabase(() => adjustBalance(TEST_ACTOR, retrier.id, 10 * TARIFF, 'recarga para reintentar'));
+    expect((await untilState(first, retrier, 'completado')).conteos).toMatchObject({ encontrados: 1, no_encontrados: 1, invalidos: 1, fallidos: 1 });
+
+    const retried = await retry(first);
+    expect(retried.status, retried.text).toBe(202);
+    const second = retried.body as JobBody;
+    expect(second.id).toMatch(JOB_ID);
+    expect(second.id).not.toBe(first);
+    expect(retried.headers.get('location')).toBe(`/api/lotes/${second.id}`);
+    expect(second).toMatchObject({ reintenta: first, catalogo: 'rtu', conteos: { total: 1 } });
+    // Asked again (a retried request): the same new job, not another one.
+    const again = await retry(first);
+    expect(again.status).toBe(200);
+    expect((again.body as JobBody).id).toBe(second.id);
+
+    // It ran only the failed row (which the simulator fails every time) and charged nothing.
+    const done = await untilState(second.id, retrier, 'completado');
+    expect(done).toMatchObject({ reintenta: first, monto_cobrado: '0.00', conteos: { total: 1, fallidos: 1, encontrados: 0 } });
+    expect((await resultLines(second.id, retrier)).map((line) => [line.posicion, line.identificador, line.estado])).toEqual([[1, FAULT_IDENTIFIERS.server_error.nit, 'error_fuente']]);
+    // A retry can be retried; a job with no failed rows has nothing to retry; another integration's is unknown.
+    expect((await retry(second.id)).body).toMatchObject({ reintenta: second.id, conteos: { total: 1 } });
+    const clean = (await submit(retrier, { catalogo: 'rtu', identificadores: [knownNits[9]!] })).body as JobBody;
+    await untilState(clean.id, retrier, 'completado');
+    const nothing = await retry(clean.id);
+    expect({ status: nothing.status, body: nothing.body }).toEqual({ status: 409, body: { message: BULK_MESSAGES.nothingToRetry } });
+    const foreign = await retry(first, other);
+    expect({ status: foreign.status, body: foreign.body }).toEqual({ status: 404, body: { message: BULK_MESSAGES.jobNotFound } });
   });
 
   it('of another integration is answered as an id that does not exist', async () => {
