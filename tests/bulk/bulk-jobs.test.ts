@@ -6,6 +6,11 @@
 // another integration's job answered as one that does not exist. The integration is told (issue 35,
 // point 4): a finished or cancelled job's notice arrives signed once at its webhook (a real receiver
 // here) and by e-mail to its technical contact (a real SMTP server), a pause to its billing contact.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '@/lib/billing/ledger';
@@ -405,6 +410,34 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect({ status: nothing.status, body: nothing.body }).toEqual({ status: 409, body: { message: BULK_MESSAGES.nothingToRetry } });
     const foreign = await retry(first, other);
     expect({ status: foreign.status, body: foreign.body }).toEqual({ status: 404, body: { message: BULK_MESSAGES.jobNotFound } });
+  });
+
+  it('runs from the sample script: a CSV file submitted, followed and its results downloaded, the same job when run again', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'lote-script-'));
+    try {
+      const csv = path.join(folder, 'proveedores.csv');
+      await writeFile(csv, `nit,nombre\r\n${knownNits[10]},Proveedor uno\r\n${gateway.sample.unknownNit},Proveedor dos\r\n`);
+      const run = () =>
+        promisify(execFile)('bash', ['examples/lote.sh', csv, 'omisos', path.join(folder, 'resultados.csv')], {
+          // One second between status reads here only: the script never reads more than once a minute by default.
+          env: { PATH: process.env.PATH, BASE_URL: `${gateway.app.baseUrl}/api`, LOGIN: main.nombre, TOKEN: main.token, ESPERA_MINIMA_SEGUNDOS: '1', NODE_ENV: 'production' },
+        });
+      const first = await run();
+      const id = /Lote (lote_[0-9a-f]{20})/.exec(first.stdout)![1]!;
+      expect(first.stdout).toContain('Lote completado: 1 encontrados, 1 no encontrados, 0 con error de la fuente; cobrado Q 1.50.');
+      const rows = (await readFile(path.join(folder, 'resultados.csv'), 'utf8')).trim().split('\r\n');
+      expect(rows.map((row) => row.split(',').slice(0, 4).join(','))).toEqual([
+        'posicion,identificador,estado,motivo',
+        '1,nit,invalido,nit_invalido',
+        `2,${knownNits[10]},encontrado,`,
+        `3,${gateway.sample.unknownNit},no_encontrado,`,
+      ]);
+      // Run again with the same file (a cut connection, a restart): the same job, not a second charge.
+      expect((await run()).stdout).toContain(`Lote ${id}:`);
+      expect((await job(id, main)).monto_cobrado).toBe('1.50');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('of another integration is answered as an id that does not exist', async () => {
