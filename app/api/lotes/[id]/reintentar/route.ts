@@ -3,6 +3,7 @@
 import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/api/bulk-responses';
 import { bulkRoute } from '@/lib/api/bulk-route';
 import { jsonResponse } from '@/lib/api/responses';
+import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { readJob, readJobOrThrow } from '@/lib/bulk/jobs';
 import { retryFailedItems } from '@/lib/bulk/retry';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
@@ -18,6 +19,8 @@ export const POST = bulkRoute<{ id: string }>(async (_request, { integration, re
   if (retried.kind === 'unknown') return bulkErrors.notFound(requestId);
   if (retried.kind === 'not_finished') return bulkError(409, BULK_MESSAGES.jobNotFinished, requestId);
   if (retried.kind === 'nothing_to_retry') return bulkError(409, BULK_MESSAGES.nothingToRetry, requestId);
+  // This instance's runner may be sleeping off an idle spell: it starts the new job now.
+  if (retried.kind === 'created') wakeBulkRunner();
   const job = await readJobOrThrow(integration.id, retried.publicId);
   const response = jsonResponse(retried.kind === 'created' ? 202 : 200, jobBody(job), requestId);
   response.headers.set('location', `/api/lotes/${job.publicId}`);
