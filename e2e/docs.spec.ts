@@ -146,6 +146,60 @@ for (const width of [1366, 390]) {
   });
 }
 
+// Issue 35, point 7: the bulk jobs (lotes) in /docs from the OpenAPI document, each operation with
+// its answers, its own examples and request samples, and no console that would start a real job.
+const BULK_OPERATIONS = [
+  ['createBulkJob', 'POST', '/lotes'],
+  ['getBulkJob', 'GET', '/lotes/{id}'],
+  ['getBulkJobResults', 'GET', '/lotes/{id}/resultados'],
+  ['cancelBulkJob', 'POST', '/lotes/{id}/cancelar'],
+  ['retryBulkJobFailures', 'POST', '/lotes/{id}/reintentar'],
+] as const;
+
+for (const width of [1366, 390]) {
+  test(`a ${width} px: los lotes, sus cinco operaciones con ejemplos propios y sin consola de prueba`, async ({ page }, testInfo) => {
+    const { baseUrl } = settings();
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${baseUrl}/docs`);
+    if (width > 1000) await page.getByRole('navigation', { name: 'Secciones de la documentación' }).getByRole('link', { name: 'Lotes', exact: true }).click();
+    const lotes = page.locator('section#lotes');
+    await expect(lotes.getByRole('heading', { name: 'Lotes: muchas consultas en segundo plano', level: 2 })).toBeVisible();
+    for (const [operationId, method, path] of BULK_OPERATIONS) {
+      const section = lotes.locator(`section#${operationId}`);
+      await expect(section.getByRole('heading', { level: 3 })).toHaveText(`${method} ${path}`);
+      await expect(section.getByText(`operationId ${operationId}`)).toBeVisible();
+      await expect(page.locator('header#inicio').getByRole('link', { name: `${method} ${path}`, exact: true })).toHaveAttribute('href', `#${operationId}`);
+    }
+    await expect(lotes).not.toContainText('Probar contra');
+
+    // The submission: its body, its required Idempotency-Key, a 202 with a job of its own, and samples that send both.
+    const create = lotes.locator('section#createBulkJob');
+    await expect(create.locator('table.fields')).toContainText('identificadores');
+    await expect(create.locator('td.status', { hasText: /^202$/ })).toBeVisible();
+    await create.locator('details.example-body summary').first().click();
+    await expect(create.locator('details.example-body pre').first()).toContainText('"estado": "en_curso"');
+    await expect(create.locator('details.example-body pre').first()).toContainText('"resultados": "/api/lotes/lote_');
+    const curl = create.locator('details.sample[data-language="curl"]');
+    await curl.locator('summary').click();
+    await expect(curl.locator('pre')).toContainText(`curl -X POST '${baseUrl}/api/lotes'`);
+    await expect(curl.locator('pre')).toContainText("-H 'Idempotency-Key: ");
+    // Reading the results: a GET, and a whole CSV example.
+    const results = lotes.locator('section#getBulkJobResults');
+    await expect(results.locator('pre', { hasText: 'posicion,identificador,estado' })).toBeVisible();
+    const python = results.locator('details.sample[data-language="python"]');
+    await python.locator('summary').click();
+    await expect(python.locator('pre')).toContainText('requests.get(');
+    await expect(python.locator('pre')).toContainText(`${baseUrl}/api/lotes/lote_`);
+    await expect(lotes.locator('section#retryBulkJobFailures')).toContainText('error_fuente');
+
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+    expect(widths.page, `/docs es más ancha que la pantalla a ${width} px`).toBeLessThanOrEqual(width);
+    await create.scrollIntoViewIfNeeded();
+    await screenshot(page, testInfo, `15-documentacion-lotes-${width}`, { fullPage: false });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+}
+
 // Issue 32, point 3: the integrator webhook, for integrators: every event with its body, the
 // headers, this deployment's retries and the signature, with receivers in the four languages of
 // the request samples, readable at 1366 and 390 px.
@@ -157,7 +211,7 @@ for (const width of [1366, 390]) {
     if (width > 1000) await page.getByRole('navigation', { name: 'Secciones de la documentación' }).getByRole('link', { name: 'Avisos por webhook' }).click();
     const webhook = page.locator('section#webhook');
     await expect(webhook.getByRole('heading', { name: 'Avisos por webhook', level: 2 })).toBeVisible();
-    for (const tipo of ['saldo_bajo', 'saldo_agotado', 'estado_de_cuenta_emitido', 'token_por_vencer', 'token_revocado', 'fuente_no_disponible', 'fuente_disponible', 'prueba']) {
+    for (const tipo of ['saldo_bajo', 'saldo_agotado', 'estado_de_cuenta_emitido', 'token_por_vencer', 'token_revocado', 'fuente_no_disponible', 'fuente_disponible', 'lote_completado', 'lote_en_pausa', 'prueba']) {
       await expect(webhook.getByTestId('webhook-events').locator('td:first-child code', { hasText: new RegExp(`^${tipo}$`) })).toBeVisible();
     }
     const example = webhook.locator('details[data-event="saldo_bajo"]');

@@ -4,6 +4,7 @@ import { alerts } from '@/lib/alerts/dispatcher';
 import { deliverAttackNotices } from '@/lib/auth/attack-notice';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
+import { tellBulkJobEvents } from '@/lib/integrator-notifications/bulk-jobs';
 import { notifySourceIncidents } from '@/lib/integrator-notifications/sources';
 import { sourceClients } from '@/lib/sources';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
@@ -87,7 +88,9 @@ export async function startServer(): Promise<void> {
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startIdempotencyPurge();
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
-  // Bulk jobs' items are claimed from the database by every instance with room (lib/bulk).
+  // Bulk jobs' items are claimed from the database by every instance with room (lib/bulk); a job
+  // that ends or pauses on this instance is told to its integration (subscribed before any can).
+  tellBulkJobEvents();
   startBulkRunner();
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them;
   // the integrators' notifications go through the same outbox and delivery loop.

@@ -9,53 +9,15 @@ import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
 import { PortalSection } from './portal-section';
-import { FieldsTable, typeLabel } from './schema-view';
+import { BulkSection, bulkOperations } from './bulk-section';
+import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
+import { FieldsTable } from './schema-view';
 import { TryIt } from './try-it';
 import { WebhookSection } from './webhook-section';
 import './docs.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Documentación de la API · Consulta de contribuyentes' };
-
-type JsonObject = Record<string, unknown>;
-
-interface MediaType {
-  schema?: JsonObject;
-  example?: unknown;
-  examples?: Record<string, { summary?: string; value: unknown }>;
-}
-
-interface Operation {
-  operationId: string;
-  summary: string;
-  description: string;
-  tags?: string[];
-  requestBody: { content: Record<string, MediaType> };
-  /** Optional headers (the catalogs' Idempotency-Key). */
-  parameters?: Array<{ name: string; description: string }>;
-  responses: Record<string, { description: string; content?: Record<string, MediaType> }>;
-}
-
-function Paragraphs({ text }: { text: string }) {
-  return text.split('\n\n').map((paragraph, index) => <p key={index}>{paragraph}</p>);
-}
-
-/** An example body: short ones inline, whole answers as a block a reader can scan. */
-function ExampleBody({ value, summary }: { value: unknown; summary?: string }) {
-  const text = JSON.stringify(value);
-  if (text.length <= 120) return <code>{text}</code>;
-  return (
-    <details className="example-body">
-      <summary>{summary ?? 'Ejemplo de respuesta'}</summary>
-      <pre>{JSON.stringify(value, null, 2)}</pre>
-    </details>
-  );
-}
-
-function resolve(schema: JsonObject | undefined, components: Record<string, JsonObject>): JsonObject | undefined {
-  if (typeof schema?.$ref === 'string') return components[schema.$ref.replace('#/components/schemas/', '')];
-  return schema;
-}
 
 export default async function DocsPage() {
   const baseUrl = `${publicOrigin(await headers())}/api`;
@@ -64,7 +26,8 @@ export default async function DocsPage() {
   const supportEmail = env().SUPPORT_CONTACT_EMAIL;
   const traceDays = env().REQUEST_TRACE_RETENTION_DAYS;
   const statusLimit = env().RATE_LIMIT_STATUS_API_PER_MINUTE;
-  // The five lookups, each with its console; the bulk jobs (tag lotes) are in docs/integrators.md, section 10.
+  // The five lookups, each with its console; the bulk jobs (tag lotes) in their own section, without one.
+  const bulk = bulkOperations(document);
   const operations = Object.entries(document.paths)
     .map(([path, item]) => ({ path, operation: (item as { post?: Operation }).post }))
     .filter((entry): entry is { path: string; operation: Operation } => entry.operation?.tags?.includes('consultas') === true);
@@ -91,6 +54,9 @@ export default async function DocsPage() {
                 </a>
               </li>
             ))}
+            <li>
+              <a href="#lotes">Lotes</a>
+            </li>
             <li>
               <a href="#soporte">Soporte e identificador de solicitud</a>
             </li>
@@ -122,6 +88,16 @@ export default async function DocsPage() {
                 <li key={path}>
                   <a href={`#${operation.operationId}`}>
                     <code>POST {path}</code>
+                  </a>{' '}
+                  — {operation.summary}
+                </li>
+              ))}
+              {bulk.map(({ path, method, operation }) => (
+                <li key={`${method} ${path}`}>
+                  <a href={`#${operation.operationId}`}>
+                    <code>
+                      {method} {path}
+                    </code>
                   </a>{' '}
                   — {operation.summary}
                 </li>
@@ -194,7 +170,7 @@ export default async function DocsPage() {
           <CredentialsForm />
 
           {operations.map(({ path, operation }) => {
-            const request = operation.requestBody.content['application/json']!;
+            const request = operation.requestBody!.content['application/json']!;
             const requestSchema = resolve(request.schema, components);
             return (
               <section key={path} id={operation.operationId} className="operation">
@@ -221,41 +197,7 @@ export default async function DocsPage() {
                 {requestSchema && <FieldsTable schema={requestSchema} />}
                 <pre>{JSON.stringify(request.example, null, 2)}</pre>
                 <h3>Respuestas</h3>
-                <table className="responses">
-                  <tbody>
-                    {Object.entries(operation.responses).map(([status, response]) => (
-                      <tr key={status}>
-                        <td className={`status status-${status[0]}`}>{status}</td>
-                        <td>
-                          <p>{response.description}</p>
-                          {status === '402' && (
-                            <p>
-                              <a href="#portal-saldo">Dónde ver el saldo y cómo recargar</a>
-                            </p>
-                          )}
-                          {Object.entries(response.content ?? {}).map(([mediaType, media]) => (
-                            <div key={mediaType} className="media">
-                              <p className="muted">
-                                {mediaType}: {typeLabel(media.schema)}
-                              </p>
-                              {media.examples && (
-                                <ul className="examples">
-                                  {Object.entries(media.examples).map(([name, example]) => (
-                                    <li key={name}>
-                                      <ExampleBody value={example.value} summary={example.summary} />
-                                    </li>
-                                  ))}
-                                </ul>
-                              )}
-                              {typeof media.example === 'string' && <code>{media.example}</code>}
-                              {media.example !== undefined && typeof media.example !== 'string' && <ExampleBody value={media.example} />}
-                            </div>
-                          ))}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <ResponsesTable responses={operation.responses} />
                 <h3>Ejemplos de solicitud</h3>
                 {Object.entries(requestSamples(`${baseUrl}${path}`, request.example)).map(([language, code]) => (
                   <details key={language} className="sample" data-language={language}>
@@ -272,6 +214,8 @@ export default async function DocsPage() {
               </section>
             );
           })}
+
+          <BulkSection baseUrl={baseUrl} document={document} />
 
           <WebhookSection settings={webhookDocsSettingsFrom(env())} />
 

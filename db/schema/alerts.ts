@@ -28,6 +28,10 @@ export const alertCondition = pgEnum('alert_condition', [
   // Issue 34, point 3: the billing contact is told when a reported deposit is credited or rejected.
   'top_up_approved',
   'top_up_rejected',
+  // Issue 35, point 4: a bulk job that ended (completed, also with failures, or cancelled) is told to
+  // the technical contact; one paused for lack of balance, to the billing contact.
+  'bulk_job_finished',
+  'bulk_job_paused',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';

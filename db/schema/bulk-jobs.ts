@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
 
@@ -33,6 +33,10 @@ export const bulkJobs = pgTable(
     createdAt: createdAt(),
     // When it ended (completed or cancelled); results are deleted RESULT_RETENTION_DAYS later.
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    // The finished job whose error_fuente rows this job runs again ("reintentar los fallidos",
+    // lib/bulk/retry.ts). Cleared when the retention purge deletes that job; the retry keeps its own
+    // rows until its own retention ends.
+    retryOf: integer('retry_of').references((): AnyPgColumn => bulkJobs.id, { onDelete: 'set null' }),
   },
   (table) => [
     // What the API looks jobs up by.

@@ -18,6 +18,8 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   top_up_rejected: 'Recarga rechazada',
   source_unavailable: 'Fuente no disponible',
   source_recovered: 'Fuente disponible de nuevo',
+  bulk_job_finished: 'Lote terminado',
+  bulk_job_paused: 'Lote en pausa: sin saldo',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',
   test: 'Aviso de prueba',
 };

@@ -20,6 +20,8 @@ export const BULK_MESSAGES = {
   idempotencyKeyMissing: 'Envia el encabezado Idempotency-Key para crear un lote.',
   jobNotFound: 'No encontramos un lote con ese id.',
   jobFinished: 'El lote ya termino y no se puede cancelar.',
+  jobNotFinished: 'El lote todavia no termina: reintenta sus fallidos cuando termine.',
+  nothingToRetry: 'El lote no tiene filas con error de la fuente que reintentar.',
 } as const satisfies Record<BulkRequestProblem | string, string>;
 
 export function bulkError(status: number, message: string, requestId: string): Response {
@@ -58,5 +60,6 @@ export function jobBody(job: JobStatus): BulkJobBody {
     moneda: CURRENCY,
     estimado_fin: job.estimatedEnd?.toISOString() ?? null,
     resultados: `/api/lotes/${job.publicId}/resultados`,
+    reintenta: job.retryOf,
   };
 }

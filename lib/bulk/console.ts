@@ -12,6 +12,7 @@ import { maskCui, maskNit } from '@/lib/personal-data/masking';
 import { decodeCursor, encodeCursor } from '@/lib/paging/keyset';
 import { ok, type Result } from '@/lib/result';
 import { cancelJob, isPublicJobId, JOB_FIGURE_COLUMNS, jobStatusOf, readJob, type JobFigureRow, type JobStatus } from './jobs';
+import { emitBulkJobEvent, type BulkJobEvent } from './events';
 import { fieldFor } from './identifiers';
 
 /** A page of jobs is a page of aggregates over up to 10,000 items each: fewer rows than other lists. */
@@ -50,7 +51,8 @@ export async function listConsoleJobs(filters: ConsoleJobFilters, after?: string
        limit ${CONSOLE_JOBS_PAGE_SIZE + 1}::integer
     )
     select p.id, p.public_id, p.integration_id, g.nombre, p.catalog, p.state, p.created_at, p.finished_at,
-           to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor, c.*
+           to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor,
+           (select o.public_id from bulk_jobs o where o.id = p.retry_of) as retry_of, c.*
       from page p
       join integrations g on g.id = p.integration_id
       cross join lateral (
@@ -225,12 +227,14 @@ export function resumeJobAsAdmin(actor: Actor, publicId: string) {
 export async function cancelJobAsAdmin(actor: Actor, publicId: string): Promise<Result<{ before: BulkJobState }, JobControlError>> {
   const owner = await jobOwner(publicId);
   if (!owner) return fail('not_found');
-  return (await db()).transaction(async (tx) => {
+  let told: BulkJobEvent | undefined;
+  const result = await (await db()).transaction(async (tx) => {
     const [current] = await tx.select({ state: bulkJobs.state }).from(bulkJobs).where(eq(bulkJobs.id, owner.id)).for('update');
     if (!current) return fail('not_found');
     const outcome = await cancelJob(owner.integrationId, publicId, tx);
     if (outcome.kind === 'unknown') return fail('not_found');
     if (outcome.kind === 'already_finished') return fail('finished');
+    told = outcome.event;
     await writeAudit(tx, actor, {
       action: 'bulk_job.cancel',
       targetType: 'integration',
@@ -240,4 +244,7 @@ export async function cancelJobAsAdmin(actor: Actor, publicId: string): Promise<
     });
     return ok({ before: current.state });
   });
+  // The integration is told of the cancellation once it is committed (lib/integrator-notifications).
+  if (result.ok && told) await emitBulkJobEvent(told);
+  return result;
 }

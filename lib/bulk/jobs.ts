@@ -9,6 +9,7 @@ import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { seal } from '@/lib/personal-data/envelope';
 import { personalDataKeys } from '@/lib/personal-data/keys';
+import { emitBulkJobEvent, type BulkJobEvent } from './events';
 import { planItems } from './identifiers';
 import { bulkItemsPerMinute } from './pacing';
 
@@ -94,6 +95,8 @@ export interface JobStatus {
   chargedCentavos: number;
   /** Null when nothing is left to run, or while the job waits for balance. */
   estimatedEnd: Date | null;
+  /** The job whose failed rows this one runs again (null for a submitted list, or once that job was purged). */
+  retryOf: string | null;
 }
 
 /** The columns a job's figures are read from (its row, and its items aggregated as `i`). */
@@ -112,6 +115,8 @@ export type JobFigureRow = {
   failed: string | number;
   charged: string | number | null;
   answered_last_minute: string | number;
+  /** The public id of the job this one retries (JOB_RETRY_OF_COLUMN). */
+  retry_of: string | null;
 };
 
 /**
@@ -128,6 +133,9 @@ export const JOB_FIGURE_COLUMNS = sql`
            count(i.position) filter (where i.status = 'error_fuente') as failed,
            coalesce(sum(i.charged_centavos), 0) as charged,
            count(i.position) filter (where i.request_id is not null and i.answered_at > now() - interval '1 minute') as answered_last_minute`;
+
+/** The job a retry runs the failed rows of, by its public id (bulk_jobs `j`). */
+export const JOB_RETRY_OF_COLUMN = sql`(select o.public_id from bulk_jobs o where o.id = j.retry_of) as retry_of`;
 
 /** A job's status from its figures' row. */
 export function jobStatusOf(row: JobFigureRow): JobStatus {
@@ -152,6 +160,7 @@ export function jobStatusOf(row: JobFigureRow): JobStatus {
     chargedCentavos: Number(row.charged ?? 0),
     // Only a running job has an end in sight.
     estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
+    retryOf: row.retry_of,
   };
 }
 
@@ -160,7 +169,7 @@ export async function readJob(integrationId: number, publicId: string): Promise<
   if (!isPublicJobId(publicId)) return null;
   const handle = await database();
   const [row] = await handle.rows<JobFigureRow>(sql`
-    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, ${JOB_FIGURE_COLUMNS}
+    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, ${JOB_RETRY_OF_COLUMN}, ${JOB_FIGURE_COLUMNS}
       from bulk_jobs j left join bulk_job_items i on i.job_id = j.id
      where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text
      group by j.id`);
@@ -177,7 +186,11 @@ export function estimateEnd(pending: number, answeredLastMinute: number): Date {
   return new Date(Date.now() + Math.ceil((pending / perMinute) * 60_000));
 }
 
-export type CancelOutcome = { kind: 'cancelled' } | { kind: 'already_finished'; state: BulkJobState } | { kind: 'unknown' };
+export type CancelOutcome =
+  /** `event`: cancelled inside the caller's transaction, for the caller to emit once it commits. */
+  | { kind: 'cancelled'; event?: BulkJobEvent }
+  | { kind: 'already_finished'; state: BulkJobState }
+  | { kind: 'unknown' };
 
 /**
  * Stops a job: nothing pending runs after this (the runner claims only items of running jobs), so
@@ -192,16 +205,23 @@ export async function cancelJob(integrationId: number, publicId: string, transac
     const result = await transaction.execute(query);
     return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
   };
-  const [row] = await rows<{ state: BulkJobState; cancelled: boolean }>(sql`
+  const [row] = await rows<{ id: number; state: BulkJobState; cancelled: boolean }>(sql`
     with cancelled as (
       update bulk_jobs set state = 'cancelado', finished_at = now()
        where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo', 'en_pausa')
       returning id
     )
-    select j.state, exists (select 1 from cancelled) as cancelled
+    select j.id, j.state, exists (select 1 from cancelled) as cancelled
       from bulk_jobs j where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text`);
   if (!row) return { kind: 'unknown' };
-  return row.cancelled ? { kind: 'cancelled' } : { kind: 'already_finished', state: row.state };
+  if (!row.cancelled) return { kind: 'already_finished', state: row.state };
+  // Only the request that cancelled it tells of it: a repeated cancellation is answered, not told again.
+  const event = { kind: 'finished', state: 'cancelado', jobId: Number(row.id), publicId, integrationId } as const;
+  // Inside a caller's transaction nothing is committed yet (and on PGlite a listener's own statement
+  // would wait for that transaction): the caller tells it once its transaction has committed.
+  if (transaction) return { kind: 'cancelled', event };
+  await emitBulkJobEvent(event);
+  return { kind: 'cancelled' };
 }
 
 /** readJob for a job this request just created or changed: it exists. */

@@ -105,9 +105,27 @@ async function wait(item: ClaimedItem, untilMs: number): Promise<ItemRun> {
   return { kind: 'waiting', untilMs };
 }
 
+/**
+ * The longest an idle runner sleeps between looks at the database: a job submitted to another
+ * instance (or resumed by a top-up) starts within this; one submitted here wakes it at once.
+ */
+export const BULK_IDLE_MAX_MS = 10_000;
+
+/**
+ * How long to sleep after a pass that found nothing to do: the poll interval after work, then twice
+ * the last sleep, up to BULK_IDLE_MAX_MS (never below the poll interval). An idle instance costs
+ * its three statements every 10 s instead of every second.
+ */
+export function idleDelayMs(previousMs: number | null, pollMs: number, maxMs = BULK_IDLE_MAX_MS): number {
+  const ceiling = Math.max(pollMs, maxMs);
+  return previousMs === null ? pollMs : Math.min(ceiling, Math.max(pollMs, previousMs * 2));
+}
+
 interface RunnerState {
   stopped: boolean;
   inFlight: number;
+  /** An item finished since the last pass: there may be more of its job, or its job's end, to see. */
+  busy: boolean;
   wake: (() => void) | null;
   /** Integrations whose items wait (limit spent, source away) and until when, by integration id. */
   waitingUntil: Map<number, number>;
@@ -119,10 +137,15 @@ const holder = globalThis as typeof globalThis & { __bulkRunner?: RunnerState };
 export function startBulkRunner(): void {
   const settings = env();
   if (holder.__bulkRunner || settings.BULK_CONCURRENCY === 0) return;
-  const state: RunnerState = { stopped: false, inFlight: 0, wake: null, waitingUntil: new Map() };
+  const state: RunnerState = { stopped: false, inFlight: 0, busy: false, wake: null, waitingUntil: new Map() };
   holder.__bulkRunner = state;
   const name = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   runAsJob('bulk-runner', () => void loop(state, name, settings.BULK_CONCURRENCY, settings.BULK_POLL_MS, itemLeaseSeconds(settings)));
+}
+
+/** Has this instance's runner look for work now (a job just submitted or retried here). */
+export function wakeBulkRunner(): void {
+  holder.__bulkRunner?.wake?.();
 }
 
 /** Stops claiming (tests; a drain): items running finish, the rest stay for other instances. */
@@ -136,8 +159,11 @@ export function stopBulkRunner(): void {
 
 async function loop(state: RunnerState, name: string, concurrency: number, pollMs: number, leaseSeconds: number): Promise<void> {
   let lastUpkeep = 0;
+  let idleDelay: number | null = null;
   while (!state.stopped) {
     let claimed = 0;
+    const busy = state.busy;
+    state.busy = false;
     try {
       if (Date.now() - lastUpkeep >= pollMs) {
         lastUpkeep = Date.now();
@@ -156,14 +182,18 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
     } catch (error) {
       log.error({ err: error }, 'bulk runner pass failed');
     }
-    // Asks again at once while there was work and room; otherwise waits for an item to finish or
-    // for the poll interval.
+    // Asks again at once while there was work and room; otherwise waits for an item to finish, a
+    // job submitted here, or the poll interval, backing off while there is nothing to do.
     if (claimed > 0 && state.inFlight < concurrency) continue;
+    idleDelay = claimed > 0 || busy || state.inFlight > 0 ? null : idleDelayMs(idleDelay, pollMs);
+    const delay = idleDelay ?? pollMs;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs);
+      const timer = setTimeout(resolve, delay);
       timer.unref();
       state.wake = () => {
         clearTimeout(timer);
+        // Woken for new work: the next idle sleep starts short again.
+        idleDelay = null;
         resolve();
       };
     });
@@ -181,6 +211,7 @@ function start(state: RunnerState, item: ClaimedItem): void {
     .catch((error: unknown) => log.error({ err: error, job: item.jobId }, 'bulk item failed; it runs again when its lease expires'))
     .finally(() => {
       state.inFlight -= 1;
+      state.busy = true;
       state.wake?.();
     });
 }

@@ -25,6 +25,7 @@ export const bulkJobSchema = z
     moneda: z.literal('GTQ'),
     estimado_fin: z.string().nullable().describe('Cuándo se espera terminar (ISO 8601); null si no queda nada pendiente o el lote está en pausa.'),
     resultados: z.string().describe('La ruta de los resultados.'),
+    reintenta: z.string().nullable().describe('El id del lote cuyas filas fallidas (error_fuente) reintenta este lote (POST /lotes/{id}/reintentar); null en un lote enviado como lista.'),
   })
   .meta({ id: 'Lote', description: 'Un lote: su estado, sus conteos y lo cobrado.' });
 

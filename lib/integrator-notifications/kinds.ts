@@ -24,6 +24,8 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'top_up_rejected',
   'source_unavailable',
   'source_recovered',
+  'bulk_job_finished',
+  'bulk_job_paused',
 ];
 
 /** The contact each kind is for (the webhook, when there is one, gets every kind). */
@@ -43,6 +45,9 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   top_up_rejected: 'billing',
   source_unavailable: 'technical',
   source_recovered: 'technical',
+  // The systems that submitted the job fetch its results; the balance is what a pause waits for.
+  bulk_job_finished: 'technical',
+  bulk_job_paused: 'billing',
 };
 
 /** The webhook's `tipo`. */
@@ -61,6 +66,8 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   top_up_rejected: 'recarga_rechazada',
   source_unavailable: 'fuente_no_disponible',
   source_recovered: 'fuente_disponible',
+  bulk_job_finished: 'lote_completado',
+  bulk_job_paused: 'lote_en_pausa',
 };
 
 /** The webhook's `tipo` of the test notice an administrator sends from the console. */
@@ -511,6 +518,85 @@ export function topUpRejectedNotification(integration: { id: number; nombre: str
         `No acreditamos el depósito de ${formatQuetzales(request.amountCentavos)} en ${request.bankName} con referencia ${request.reference} a «${integration.nombre}». ` +
         `Motivo: ${request.reason ?? 'sin motivo'}. Puede reportarlo de nuevo, corregido, en el portal (Recargas).`,
       datos: { ...topUpData(request), motivo: request.reason },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** A bulk job (lote) as its notices tell of it: its id, never an identifier of its list. */
+export interface BulkJobFacts {
+  publicId: string;
+  /** As the API names it (cui-nit, rtu, omisos). */
+  catalog: string;
+  state: 'completado' | 'cancelado' | 'en_pausa_sin_saldo';
+  counts: { total: number; pending: number; found: number; notFound: number; invalid: number; failed: number };
+  chargedCentavos: number;
+  finishedAt: Date | null;
+}
+
+function bulkJobData(job: BulkJobFacts): IntegratorNotification['datos'] {
+  return {
+    lote: job.publicId,
+    catalogo: job.catalog,
+    estado: job.state,
+    total: job.counts.total,
+    encontrados: job.counts.found,
+    no_encontrados: job.counts.notFound,
+    invalidos: job.counts.invalid,
+    fallidos: job.counts.failed,
+    pendientes: job.counts.pending,
+    cobrado_centavos: job.chargedCentavos,
+    terminado: job.finishedAt?.toISOString() ?? null,
+    resultados: `/api/lotes/${job.publicId}/resultados`,
+  };
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('es-GT')} ${n === 1 ? one : many}`;
+}
+
+/**
+ * A job that ended: completed (also with failed rows) or cancelled. Once per job: the job's id is the key, and a job ends only once.
+ */
+export function bulkJobFinishedNotification(integration: { id: number; nombre: string }, job: BulkJobFacts, context: Context, now = new Date()): NotificationDraft {
+  const cancelled = job.state === 'cancelado';
+  const retry = job.counts.failed > 0 ? ` Puede reintentar los que fallaron con POST /api/lotes/${job.publicId}/reintentar.` : '';
+  const tally =
+    `${count(job.counts.found, 'encontrado', 'encontrados')}, ${count(job.counts.notFound, 'no encontrado', 'no encontrados')}, ` +
+    `${count(job.counts.invalid, 'inválido o repetido', 'inválidos o repetidos')} y ${count(job.counts.failed, 'con error de la fuente', 'con error de la fuente')}`;
+  return draft(
+    'bulk_job_finished',
+    `lote_completado:${job.publicId}`,
+    integration,
+    context,
+    {
+      titulo: cancelled ? 'Su lote fue cancelado' : 'Su lote terminó',
+      mensaje: cancelled
+        ? `El lote ${job.publicId} (catálogo ${job.catalog}) de «${integration.nombre}» fue cancelado: de ${count(job.counts.total, 'identificador', 'identificadores')}, ${tally}; ` +
+          `${count(job.counts.pending, 'quedó sin consultar', 'quedaron sin consultar')}, sin cobro. Se cobró ${formatQuetzales(job.chargedCentavos)}. Descargue los resultados en GET /api/lotes/${job.publicId}/resultados.${retry}`
+        : `El lote ${job.publicId} (catálogo ${job.catalog}) de «${integration.nombre}» terminó: de ${count(job.counts.total, 'identificador', 'identificadores')}, ${tally}. ` +
+          `Se cobró ${formatQuetzales(job.chargedCentavos)}. Descargue los resultados en GET /api/lotes/${job.publicId}/resultados.${retry}`,
+      datos: bulkJobData(job),
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** A job paused because the balance no longer pays a lookup; once per pause (`pausedAt` names it). */
+export function bulkJobPausedNotification(integration: { id: number; nombre: string }, job: BulkJobFacts, pausedAt: Date, balanceCentavos: number, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'bulk_job_paused',
+    `lote_en_pausa:${job.publicId}:${pausedAt.getTime()}`,
+    integration,
+    context,
+    {
+      titulo: 'Su lote está en pausa: sin saldo',
+      mensaje:
+        `El lote ${job.publicId} (catálogo ${job.catalog}) de «${integration.nombre}» se detuvo porque el saldo (${formatQuetzales(balanceCentavos)}) no cubre la tarifa de una consulta: ` +
+        `${count(job.counts.pending, 'identificador espera', 'identificadores esperan')}. Sigue solo, sin volver a enviarlo, cuando se acredite una recarga.`,
+      datos: { ...bulkJobData(job), saldo_centavos: balanceCentavos, en_pausa_desde: pausedAt.toISOString() },
     },
     { intervalSeconds: ONCE },
     now,

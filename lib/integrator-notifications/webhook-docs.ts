@@ -19,6 +19,8 @@ import {
   tokenRotatedNotification,
   topUpApprovedNotification,
   topUpRejectedNotification,
+  bulkJobFinishedNotification,
+  bulkJobPausedNotification,
   type IntegratorNotification,
   type NotificationDraft,
   type NotificationKind,
@@ -82,6 +84,14 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     figures: { openingBalanceCentavos: 50_000, closingBalanceCentavos: 31_250, charges: { count: 125, totalCentavos: 18_750 } },
   };
   const topUp = { id: 19, bankName: 'Banco Industrial', reference: '88123456', depositDate: '2026-11-23', amountCentavos: 50_000, reason: null, decidedAt: EXAMPLE_NOW };
+  const lote = {
+    publicId: 'lote_3f9a0c17e2b48d5a6c01',
+    catalog: 'omisos',
+    state: 'completado' as const,
+    counts: { total: 5_000, pending: 0, found: 4_862, notFound: 96, invalid: 30, failed: 12 },
+    chargedCentavos: 4_862 * 150,
+    finishedAt: EXAMPLE_NOW,
+  };
   const drafts: Record<NotificationKind, NotificationDraft | null> = {
     balance_low: balanceNotification({ ...balance, balanceCentavos: 8_000 }, context, EXAMPLE_NOW),
     balance_exhausted: balanceNotification({ ...balance, balanceCentavos: 100 }, context, EXAMPLE_NOW),
@@ -103,6 +113,15 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     source_recovered: sourceNotification('source_recovered', EXAMPLE_INTEGRATION, { ...outage, until: EXAMPLE_NOW }, context, EXAMPLE_NOW),
     top_up_approved: topUpApprovedNotification(EXAMPLE_INTEGRATION, topUp, 81_250, context, EXAMPLE_NOW),
     top_up_rejected: topUpRejectedNotification(EXAMPLE_INTEGRATION, { ...topUp, id: 20, reference: '88123457', reason: 'El depósito no aparece en el estado de cuenta del banco.' }, context, EXAMPLE_NOW),
+    bulk_job_finished: bulkJobFinishedNotification(EXAMPLE_INTEGRATION, lote, context, EXAMPLE_NOW),
+    bulk_job_paused: bulkJobPausedNotification(
+      EXAMPLE_INTEGRATION,
+      { ...lote, state: 'en_pausa_sin_saldo', counts: { ...lote.counts, pending: 3_100, found: 1_850, notFound: 15, failed: 5 }, chargedCentavos: 1_850 * 150, finishedAt: null },
+      EXAMPLE_NOW,
+      100,
+      context,
+      EXAMPLE_NOW,
+    ),
   };
   return Object.fromEntries(
     Object.entries(drafts).map(([kind, draft], index) => [kind, { ...draft!.payload, id: exampleId(index + 1) }]),
@@ -132,6 +151,9 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',
+    bulk_job_finished:
+      'Un lote terminó (`datos.estado`: `completado`, también con filas fallidas, o `cancelado`): sus conteos, lo cobrado (`datos.cobrado_centavos`) y la ruta de sus resultados (`datos.resultados`). No lleva ningún identificador de la lista. Uno por lote.',
+    bulk_job_paused: 'Un lote se detuvo porque el saldo no cubre una consulta (`en_pausa_sin_saldo`); sigue solo cuando se acredite una recarga. Uno por pausa.',
   };
   const titles: Record<NotificationKind, string> = {
     balance_low: 'Saldo bajo',
@@ -148,6 +170,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     top_up_rejected: 'Recarga rechazada',
     source_unavailable: 'Fuente no disponible',
     source_recovered: 'Fuente disponible de nuevo',
+    bulk_job_finished: 'Lote terminado',
+    bulk_job_paused: 'Lote en pausa: sin saldo',
   };
   const kinds = Object.keys(KIND_TYPE) as NotificationKind[];
   return [

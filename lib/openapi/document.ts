@@ -14,7 +14,7 @@ import { CATALOG_REQUEST_MESSAGES } from '@/lib/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/api/registry-responses';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { SUCCESS_EXAMPLES } from './success-examples';
-import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
+import { BULK_MESSAGES, jobBody } from '@/lib/api/bulk-responses';
 import { bulkJobRequestSchema } from '@/lib/bulk/requests';
 import { bulkJobSchema, bulkResultRowSchema } from '@/lib/bulk/schemas';
 
@@ -259,8 +259,32 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
 }
 
 /** The bulk jobs (issue 35): an extension beside the contract's five lookups, with their credentials and error shape. */
+/** The id every example of a job uses. */
+export const EXAMPLE_JOB_ID = 'lote_3f9a0c17e2b48d5a6c01';
+
+/** A job as GET /lotes/{id} answers it, built by the handlers' own jobBody. */
+function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: string | null = null) {
+  const created = new Date('2026-11-24T10:30:00.000Z');
+  const running = state === 'en_curso';
+  return jobBody({
+    publicId: retryOf ? 'lote_8d21e4b07a9c3f15e260' : EXAMPLE_JOB_ID,
+    catalog: 'omisos',
+    state,
+    createdAt: created,
+    finishedAt: running ? null : new Date(created.getTime() + 40 * 60_000),
+    counts: retryOf
+      ? { total: 5, done: 0, found: 0, notFound: 0, invalid: 0, duplicates: 0, failed: 0, pending: 5 }
+      : running
+      ? { total: 600, done: 210, found: 180, notFound: 4, invalid: 23, duplicates: 5, failed: 3, pending: 390 }
+      : { total: 600, done: 600, found: 566, notFound: 6, invalid: 23, duplicates: 5, failed: 5, pending: 0 },
+    chargedCentavos: retryOf ? 0 : (running ? 180 : 566) * 150,
+    estimatedEnd: running ? new Date(created.getTime() + 40 * 60_000) : null,
+    retryOf,
+  });
+}
+
 function bulkPaths(): JsonObject {
-  const job = (description: string) => ({ description, content: { 'application/json': { schema: ref(bulkJobSchema) } } });
+  const job = (description: string, example = exampleJob('en_curso')) => ({ description, content: { 'application/json': { schema: ref(bulkJobSchema), example } } });
   const common = {
     '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
     '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
@@ -307,7 +331,7 @@ function bulkPaths(): JsonObject {
         tags: ['lotes'],
         summary: 'El estado de un lote, sus conteos, lo cobrado y cuándo se espera terminar',
         parameters: [idParameter],
-        responses: withRequestId({ '200': job('El lote.'), '404': notFound, ...common }),
+        responses: withRequestId({ '200': job('El lote.', exampleJob('completado')), '404': notFound, ...common }),
       },
     },
     '/lotes/{id}/resultados': {
@@ -321,8 +345,27 @@ function bulkPaths(): JsonObject {
           '200': {
             description: 'Las filas, también mientras el lote corre (las pendientes con estado pendiente).',
             content: {
-              'text/csv': { schema: { type: 'string' } },
-              'application/x-ndjson': { schema: ref(bulkResultRowSchema) },
+              'text/csv': {
+                schema: { type: 'string' },
+                example: [
+                  'posicion,identificador,estado,motivo,respondido_en,fuente,request_id,datos',
+                  '1,576937-K,encontrado,,2026-11-24T10:31:02.114Z,catalog,req_5kq2m8w1x7,"{""nit"":""576937K"",""omiso"":false}"',
+                  '2,12345678,invalido,nit_invalido,2026-11-24T10:30:00.000Z,,,',
+                ].join('\r\n'),
+              },
+              'application/x-ndjson': {
+                schema: ref(bulkResultRowSchema),
+                example: {
+                  posicion: 1,
+                  identificador: '576937-K',
+                  estado: 'encontrado',
+                  motivo: null,
+                  datos: { nit: '576937K', omiso: false },
+                  respondido_en: '2026-11-24T10:31:02.114Z',
+                  fuente: 'catalog',
+                  request_id: 'req_5kq2m8w1x7',
+                },
+              },
             },
           },
           '404': notFound,
@@ -337,10 +380,30 @@ function bulkPaths(): JsonObject {
         summary: 'Cancela un lote: lo que no corrió no se cobra',
         parameters: [idParameter],
         responses: withRequestId({
-          '200': job('El lote cancelado (también si ya lo estaba).'),
+          '200': job('El lote cancelado (también si ya lo estaba).', exampleJob('cancelado')),
           '404': notFound,
           '409': catalogError('El lote ya terminó.', pick(BULK_MESSAGES, 'jobFinished')),
           ...common,
+        }),
+      },
+    },
+    '/lotes/{id}/reintentar': {
+      post: {
+        operationId: 'retryBulkJobFailures',
+        tags: ['lotes'],
+        summary: 'Reintenta los fallidos: un lote nuevo con solo las filas error_fuente de un lote terminado',
+        description: [
+          'El lote nuevo consulta otra vez, con el mismo catálogo, los identificadores que la fuente respondió con un error (error_fuente) en un lote completado o cancelado, en su orden; su campo reintenta dice de qué lote viene. Corre, se cobra y se avisa como cualquier lote: solo lo encontrado.',
+          'No lleva cuerpo ni Idempotency-Key: reintentar el mismo lote otra vez devuelve el mismo lote nuevo (200; el primero responde 202), así que puede repetir la solicitud sin crear ni pagar dos. Para reintentar los que vuelvan a fallar, reintente el lote nuevo.',
+        ].join('\n\n'),
+        parameters: [idParameter],
+        responses: withRequestId({
+          '200': job('El lote nuevo, ya creado por una solicitud anterior para este lote.', exampleJob('en_curso', EXAMPLE_JOB_ID)),
+          '202': { ...job('Lote nuevo creado con las filas fallidas; corre en segundo plano.', exampleJob('en_curso', EXAMPLE_JOB_ID)), headers: { Location: { description: 'La ruta del lote nuevo.', schema: { type: 'string' } } } },
+          '404': notFound,
+          '409': catalogError('El lote todavía corre (o espera saldo), o no tiene filas error_fuente.', pick(BULK_MESSAGES, 'jobNotFinished', 'nothingToRetry')),
+          ...common,
+          '403': catalogError('Sin credenciales de integración, o el catálogo del lote ya no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
         }),
       },
     },

@@ -3,7 +3,14 @@
 // its end by the app's own runner, each item a real catalog lookup with its query record; the charge
 // equal to what was found times the tariff and the ledger reconciled; the same Idempotency-Key
 // giving the same job; a balance that runs out pausing the job until a top-up; cancelling; and
-// another integration's job answered as one that does not exist.
+// another integration's job answered as one that does not exist. The integration is told (issue 35,
+// point 4): a finished or cancelled job's notice arrives signed once at its webhook (a real receiver
+// here) and by e-mail to its technical contact (a real SMTP server), a pause to its billing contact.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '@/lib/billing/ledger';
@@ -11,8 +18,12 @@ import { verifyLedger } from '@/lib/billing/verify';
 import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { openNullable } from '@/lib/personal-data/envelope';
+import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
 import { logLines } from '../support/logs';
+import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {
@@ -38,6 +49,10 @@ let other: TestIntegration;
 let thrifty: TestIntegration;
 let penniless: TestIntegration;
 let catalogOff: TestIntegration;
+let retrier: TestIntegration;
+let smtp: SmtpReceiver;
+/** The webhook receiver of each integration that has one, by its name. */
+const webhooks = new Map<string, WebhookReceiver>();
 
 /** NITs of the simulator's population whose RTU record the source holds: each is found. */
 const knownNits = (() => {
@@ -58,13 +73,78 @@ beforeAll(async () => {
   thrifty = await createTestIntegration('lotes-saldo-justo', { tariffCentavos: TARIFF, balanceCentavos: 2 * TARIFF });
   penniless = await createTestIntegration('lotes-sin-saldo', { tariffCentavos: TARIFF, balanceCentavos: 0 });
   catalogOff = await createTestIntegration('lotes-sin-rtu', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF, flags: { isRtuV2Enabled: false } });
+  // No balance at first: its job waits, unfinished, until the test tops it up.
+  retrier = await createTestIntegration('lotes-reintentos', { tariffCentavos: TARIFF, balanceCentavos: 0 });
+  smtp = await startSmtpReceiver();
+  for (const integration of [main, thrifty, penniless]) await tellTo(integration);
   gateway = await startGateway(testDb, {
-    env: { RATE_LIMIT_CATALOG_PER_MINUTE: '1000', BULK_POLL_MS: '100', BULK_CONCURRENCY: '4' },
+    env: {
+      RATE_LIMIT_CATALOG_PER_MINUTE: '1000',
+      BULK_POLL_MS: '100',
+      BULK_CONCURRENCY: '4',
+      ALERT_SMTP_HOST: '127.0.0.1',
+      ALERT_SMTP_PORT: String(smtp.port),
+      ALERT_EMAIL_FROM: 'avisos@pasarela.example',
+      ALERT_RETRY_BASE_MS: '50',
+      // The receiver listens on 127.0.0.1 (development only; production refuses this setting).
+      INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true',
+    },
   });
 });
 
+/** Both contacts and a webhook at a receiver of its own that checks the signature with the secret set. */
+async function tellTo(integration: TestIntegration): Promise<void> {
+  const details = await setIntegrationDetails(TEST_ACTOR, integration.id, {
+    technicalContactName: 'Tania Técnica',
+    technicalContactEmail: `tecnica@${integration.nombre}.gt`,
+    billingContactName: 'Fabio Facturas',
+    billingContactEmail: `pagos@${integration.nombre}.gt`,
+  });
+  if (!details.ok) throw new Error(details.error.message);
+  let secret = '';
+  const receiver = await startWebhookReceiver(() => secret);
+  const set = await setNotificationWebhook(TEST_ACTOR, integration.id, receiver.url, { allowLocalTargets: true });
+  if (!set.ok) throw new Error(set.error.message);
+  secret = set.value.secret;
+  webhooks.set(integration.nombre, receiver);
+}
+
+interface Notice {
+  signed: boolean;
+  rawBody: string;
+  body: { tipo: string; condicion: string; mensaje: string; datos: Record<string, unknown> };
+}
+
+/** The webhook notices of one `tipo` about one job, once one arrived. */
+function noticesAbout(integration: TestIntegration, tipo: string, jobId: string): Promise<Notice[]> {
+  const receiver = webhooks.get(integration.nombre)!;
+  return eventually(
+    async () => (receiver.received as unknown as Notice[]).filter((notice) => notice.body.tipo === tipo && notice.body.datos.lote === jobId),
+    (received) => received.length > 0,
+    30_000,
+    `${tipo} of ${jobId}`,
+  );
+}
+
+/** Every notice about `condition` the app wrote to its outbox, by channel and recipient, once all were tried. */
+async function deliveriesOf(integration: TestIntegration, condition: string) {
+  return eventually(
+    () =>
+      gateway.withDatabase((handle) =>
+        handle.rows<{ channel: string; recipient: string; status: string }>(sql`
+          select channel, recipient, status from alert_deliveries
+           where integration_id = ${integration.id} and payload::jsonb ->> 'condicion' = ${condition} order by channel::text`),
+      ),
+    (rows) => rows.length > 0 && rows.every((row) => row.status !== 'pending'),
+    30_000,
+    `deliveries of ${condition}`,
+  );
+}
+
 afterAll(async () => {
   await gateway?.stop();
+  await Promise.all([...webhooks.values()].map((receiver) => receiver.close()));
+  await smtp?.close();
   await testDb?.cleanup();
 });
 
@@ -81,6 +161,7 @@ async function get(path: string, as: TestIntegration, accept?: string): Promise<
 interface JobBody {
   id: string;
   estado: string;
+  reintenta: string | null;
   conteos: Record<string, number>;
   monto_cobrado: string;
   estimado_fin: string | null;
@@ -140,6 +221,38 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(done.conteos).toEqual({ total: 7, procesados: 7, pendientes: 0, encontrados: 2, no_encontrados: 1, invalidos: 3, duplicados: 1, fallidos: 1 });
     expect(done.monto_cobrado).toBe('3.00');
     expect(done.estimado_fin).toBeNull();
+
+    // Told, not polled: one signed notice with the counts, the charge and where the results are, and
+    // one e-mail to the technical contact; neither carries an identifier of the list.
+    const [notice, ...more] = await noticesAbout(main, 'lote_completado', body.id);
+    expect(more).toEqual([]);
+    expect(notice!.signed).toBe(true);
+    expect(notice!.body.condicion).toBe(`lote_completado:${body.id}`);
+    expect(notice!.body.datos).toMatchObject({
+      lote: body.id,
+      catalogo: 'rtu',
+      estado: 'completado',
+      total: 7,
+      encontrados: 2,
+      no_encontrados: 1,
+      invalidos: 3,
+      fallidos: 1,
+      pendientes: 0,
+      cobrado_centavos: 2 * TARIFF,
+      resultados: `/api/lotes/${body.id}/resultados`,
+    });
+    expect(await deliveriesOf(main, `lote_completado:${body.id}`)).toEqual([
+      { channel: 'email', recipient: 'technical', status: 'sent' },
+      { channel: 'webhook', recipient: 'webhook', status: 'sent' },
+    ]);
+    const mails = smtp.to(`tecnica@${main.nombre}.gt`).filter((mail) => mail.raw.includes(body.id));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('Su lote terminó');
+    expect(mimePart(mails[0]!.raw, 'text/plain')!.body.toString('utf8')).toContain(`/api/lotes/${body.id}/resultados`);
+    for (const identifier of identifiers.filter((candidate) => candidate.length > 3)) {
+      expect(notice!.rawBody).not.toContain(identifier);
+      expect(mails[0]!.raw).not.toContain(identifier);
+    }
 
     const lines = await resultLines(body.id, main);
     expect(lines.map((line) => [line.posicion, line.identificador, line.estado, line.motivo])).toEqual([
@@ -204,6 +317,16 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const paused = await eventually(() => job(id, thrifty), (body) => body.estado === 'en_pausa_sin_saldo' && body.conteos.encontrados === 2, 60_000, 'paused with two found');
     expect(paused.conteos).toMatchObject({ total: 5, encontrados: 2, pendientes: 3 });
     expect(paused.monto_cobrado).toBe('3.00');
+    // The pause is told: to the webhook, signed, and to the billing contact, whose balance it waits for.
+    const [pausedNotice] = await noticesAbout(thrifty, 'lote_en_pausa', id);
+    expect(pausedNotice!.signed).toBe(true);
+    // Its counts are those of the moment it paused (lookups still in flight then count as pending).
+    expect(pausedNotice!.body.datos).toMatchObject({ estado: 'en_pausa_sin_saldo', total: 5, saldo_centavos: 0, resultados: `/api/lotes/${id}/resultados` });
+    expect(await deliveriesOf(thrifty, pausedNotice!.body.condicion)).toEqual([
+      { channel: 'email', recipient: 'billing', status: 'sent' },
+      { channel: 'webhook', recipient: 'webhook', status: 'sent' },
+    ]);
+    expect(smtp.to(`pagos@${thrifty.nombre}.gt`).filter((mail) => mail.raw.includes(id))).toHaveLength(1);
     // A pause that lasts: no item runs while the balance is zero.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await job(id, thrifty)).conteos).toMatchObject({ encontrados: 2, pendientes: 3 });
@@ -218,6 +341,9 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     }));
     expect(money.balanceCentavos).toBe(2 * TARIFF + 10 * TARIFF - 5 * TARIFF);
     expect(verification.ok).toBe(true);
+    // One pause, told once; then its end.
+    expect(await noticesAbout(thrifty, 'lote_completado', id)).toHaveLength(1);
+    expect(await noticesAbout(thrifty, 'lote_en_pausa', id)).toHaveLength(1);
   });
 
   it('cancelled, runs nothing more and charges nothing for what did not run', async () => {
@@ -227,6 +353,14 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const cancelled = await gateway.call(`/api/lotes/${id}/cancelar`, { as: penniless });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body).toMatchObject({ estado: 'cancelado', monto_cobrado: '0.00', conteos: { pendientes: 4 } });
+    // A cancellation is an end too, told once (a repeated cancel is answered, not told again).
+    expect((await gateway.call(`/api/lotes/${id}/cancelar`, { as: penniless })).status).toBe(200);
+    const [ended, ...again] = await noticesAbout(penniless, 'lote_completado', id);
+    expect(again).toEqual([]);
+    expect(ended!.signed).toBe(true);
+    expect(ended!.body.datos).toMatchObject({ estado: 'cancelado', total: 4, pendientes: 4, cobrado_centavos: 0 });
+    expect(ended!.body.mensaje).toContain('fue cancelado');
+    expect(await deliveriesOf(penniless, `lote_completado:${id}`)).toHaveLength(2);
     await gateway.withDatabase(() => adjustBalance(TEST_ACTOR, penniless.id, 10 * TARIFF, 'recarga tras cancelar'));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await job(id, penniless)).estado).toBe('cancelado');
@@ -234,6 +368,76 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const { records, money } = await gateway.withDatabase(async (handle) => ({ records: await readRecords(handle, penniless.id), money: await readMoney(handle, penniless.id) }));
     expect(records).toEqual([]);
     expect(money.balanceCentavos).toBe(10 * TARIFF);
+  });
+
+  it('retries only the rows the source failed, as a new job linked to the first, once however often it is asked', async () => {
+    const identifiers = [knownNits[8]!, FAULT_IDENTIFIERS.server_error.nit, gateway.sample.unknownNit, 'no-es-nit'];
+    const created = await submit(retrier, { catalogo: 'rtu', identificadores: identifiers });
+    expect(created.status, created.text).toBe(202);
+    const first = (created.body as JobBody).id;
+    expect((created.body as JobBody).reintenta).toBeNull();
+    const retry = (id: string, as = retrier) => gateway.call(`/api/lotes/${id}/reintentar`, { as });
+
+    // Waiting for balance, it has not finished: nothing to retry yet.
+    await untilState(first, retrier, 'en_pausa_sin_saldo');
+    const early = await retry(first);
+    expect({ status: early.status, body: early.body }).toEqual({ status: 409, body: { message: BULK_MESSAGES.jobNotFinished } });
+
+    await gateway.withDatabase(() => adjustBalance(TEST_ACTOR, retrier.id, 10 * TARIFF, 'recarga para reintentar'));
+    expect((await untilState(first, retrier, 'completado')).conteos).toMatchObject({ encontrados: 1, no_encontrados: 1, invalidos: 1, fallidos: 1 });
+
+    const retried = await retry(first);
+    expect(retried.status, retried.text).toBe(202);
+    const second = retried.body as JobBody;
+    expect(second.id).toMatch(JOB_ID);
+    expect(second.id).not.toBe(first);
+    expect(retried.headers.get('location')).toBe(`/api/lotes/${second.id}`);
+    expect(second).toMatchObject({ reintenta: first, catalogo: 'rtu', conteos: { total: 1 } });
+    // Asked again (a retried request): the same new job, not another one.
+    const again = await retry(first);
+    expect(again.status).toBe(200);
+    expect((again.body as JobBody).id).toBe(second.id);
+
+    // It ran only the failed row (which the simulator fails every time) and charged nothing.
+    const done = await untilState(second.id, retrier, 'completado');
+    expect(done).toMatchObject({ reintenta: first, monto_cobrado: '0.00', conteos: { total: 1, fallidos: 1, encontrados: 0 } });
+    expect((await resultLines(second.id, retrier)).map((line) => [line.posicion, line.identificador, line.estado])).toEqual([[1, FAULT_IDENTIFIERS.server_error.nit, 'error_fuente']]);
+    // A retry can be retried; a job with no failed rows has nothing to retry; another integration's is unknown.
+    expect((await retry(second.id)).body).toMatchObject({ reintenta: second.id, conteos: { total: 1 } });
+    const clean = (await submit(retrier, { catalogo: 'rtu', identificadores: [knownNits[9]!] })).body as JobBody;
+    await untilState(clean.id, retrier, 'completado');
+    const nothing = await retry(clean.id);
+    expect({ status: nothing.status, body: nothing.body }).toEqual({ status: 409, body: { message: BULK_MESSAGES.nothingToRetry } });
+    const foreign = await retry(first, other);
+    expect({ status: foreign.status, body: foreign.body }).toEqual({ status: 404, body: { message: BULK_MESSAGES.jobNotFound } });
+  });
+
+  it('runs from the sample script: a CSV file submitted, followed and its results downloaded, the same job when run again', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'lote-script-'));
+    try {
+      const csv = path.join(folder, 'proveedores.csv');
+      await writeFile(csv, `nit,nombre\r\n${knownNits[10]},Proveedor uno\r\n${gateway.sample.unknownNit},Proveedor dos\r\n`);
+      const run = () =>
+        promisify(execFile)('bash', ['examples/lote.sh', csv, 'omisos', path.join(folder, 'resultados.csv')], {
+          // One second between status reads here only: the script never reads more than once a minute by default.
+          env: { PATH: process.env.PATH, BASE_URL: `${gateway.app.baseUrl}/api`, LOGIN: main.nombre, TOKEN: main.token, ESPERA_MINIMA_SEGUNDOS: '1', NODE_ENV: 'production' },
+        });
+      const first = await run();
+      const id = /Lote (lote_[0-9a-f]{20})/.exec(first.stdout)![1]!;
+      expect(first.stdout).toContain('Lote completado: 1 encontrados, 1 no encontrados, 0 con error de la fuente; cobrado Q 1.50.');
+      const rows = (await readFile(path.join(folder, 'resultados.csv'), 'utf8')).trim().split('\r\n');
+      expect(rows.map((row) => row.split(',').slice(0, 4).join(','))).toEqual([
+        'posicion,identificador,estado,motivo',
+        '1,nit,invalido,nit_invalido',
+        `2,${knownNits[10]},encontrado,`,
+        `3,${gateway.sample.unknownNit},no_encontrado,`,
+      ]);
+      // Run again with the same file (a cut connection, a restart): the same job, not a second charge.
+      expect((await run()).stdout).toContain(`Lote ${id}:`);
+      expect((await job(id, main)).monto_cobrado).toBe('1.50');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('of another integration is answered as an id that does not exist', async () => {

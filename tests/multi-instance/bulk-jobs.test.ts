@@ -2,7 +2,8 @@
 // limits): a job of 2,000 NITs of the simulator (found, unknown, invalid, repeated and fault
 // identifiers mixed) runs on both, one instance is killed with kill -9 halfway, and the other
 // finishes it: every identifier that ran has exactly one row and one query record, the charge is the
-// found rows times the tariff, the ledger reconciles, and the same Idempotency-Key gives the same job.
+// found rows times the tariff, the ledger reconciles, the webhook arrives signed once, and the same
+// Idempotency-Key gives the same job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
@@ -10,9 +11,11 @@ import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
 import { nitCheckCharacter } from '@/lib/contract/identifiers';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS, startSimulator, type RunningSimulator } from '@/simulator/index';
+import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { startApp, type RunningApp } from '../support/app-server';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { newIntegration, requiredEnv, servedBy, sourceUrls } from './support';
+import { newIntegration, requiredEnv, servedBy, sourceUrls, TEST_ACTOR } from './support';
 
 const TARIFF = 125;
 const BALANCE = 5_000 * TARIFF;
@@ -21,6 +24,7 @@ const JOB_SIZE = 2_000;
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
 const apps: RunningApp[] = [];
+let webhook: WebhookReceiver | undefined;
 
 beforeAll(async () => {
   requiredEnv('DATABASE_URL');
@@ -43,12 +47,16 @@ beforeAll(async () => {
     SOURCE_TIMEOUT_MS: '3000',
     HOLD_SWEEP_AFTER_SECONDS: '4',
     HOLD_SWEEP_INTERVAL_SECONDS: '1',
+    ALERT_RETRY_BASE_MS: '50',
+    // The webhook receiver listens on 127.0.0.1 (development only; production refuses this setting).
+    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true',
   };
   apps.push(...(await Promise.all([startApp({ env }), startApp({ env })])));
 });
 
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.stop().catch(() => undefined)));
+  await webhook?.close();
   await simulator?.close();
   await testDatabase?.cleanup();
 });
@@ -110,6 +118,11 @@ async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, 
 describe('a bulk job on two instances', () => {
   it('survives kill -9 of one of them halfway: one row and one record per identifier, charged found × tariff', { timeout: 180_000 }, async () => {
     const integration = await newIntegration(TARIFF, BALANCE);
+    let secret = '';
+    webhook = await startWebhookReceiver(() => secret);
+    const set = await setNotificationWebhook(TEST_ACTOR, integration.id, webhook.url, { allowLocalTargets: true });
+    if (!set.ok) throw new Error(set.error.message);
+    secret = set.value.secret;
     await servedBy(apps, integration);
     const { identifiers, unique } = mixedList();
     expect(identifiers).toHaveLength(JOB_SIZE);
@@ -164,5 +177,13 @@ describe('a bulk job on two instances', () => {
     expect(done.monto_cobrado).toBe((items!.found * TARIFF / 100).toFixed(2));
     expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: BALANCE - items!.found * TARIFF, ledgerSumCentavos: BALANCE - items!.found * TARIFF });
     expect((await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 })).ok).toBe(true);
+
+    // Told once, signed, by whichever instance saw the job end; one delivery in the outbox.
+    const notices = await until(async () => webhook!.about(`lote_completado:${id}`), (received) => received.length > 0, 30_000, 'the lote_completado notice');
+    expect(notices.map((notice) => notice.signed)).toEqual([true]);
+    expect((notices[0]!.body as unknown as { datos: unknown }).datos).toMatchObject({ lote: id, estado: 'completado', total: JOB_SIZE, encontrados: items!.found, cobrado_centavos: items!.found * TARIFF });
+    const [deliveries] = await handle.rows<{ webhooks: string | number }>(sql`
+      select count(*) filter (where channel = 'webhook') as webhooks from alert_deliveries where payload::jsonb ->> 'condicion' = ${`lote_completado:${id}`}`);
+    expect(Number(deliveries!.webhooks)).toBe(1);
   });
 });

@@ -64,6 +64,7 @@ describe('the generated document', () => {
       '/lotes/{id}': { get: 'getBulkJob' },
       '/lotes/{id}/resultados': { get: 'getBulkJobResults' },
       '/lotes/{id}/cancelar': { post: 'cancelBulkJob' },
+      '/lotes/{id}/reintentar': { post: 'retryBulkJobFailures' },
     });
   });
 

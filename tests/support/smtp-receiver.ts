@@ -32,6 +32,11 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       });
     },
   });
+  // A client that goes away mid-connection (an app stopped while its mail pool is open) resets its
+  // socket; smtp-server reports that as a server error, which unheard would fail the test run.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET') throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,

@@ -4,6 +4,7 @@ import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/api/bulk-re
 import { bulkRoute } from '@/lib/api/bulk-route';
 import { jsonResponse } from '@/lib/api/responses';
 import { readJobOrThrow, submitJob } from '@/lib/bulk/jobs';
+import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { MAX_BULK_BODY_BYTES, parseBulkJobRequest } from '@/lib/bulk/requests';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { readJsonBody } from '@/lib/http/json-body';
@@ -25,6 +26,8 @@ const submit = bulkRoute<object>(async (request, { integration, requestId }) => 
 
   const submitted = await submitJob(integration.id, parsed.catalog, parsed.identifiers, key.key);
   if (submitted.kind === 'key_reused') return keyRefusal('idempotency_key_reused', requestId);
+  // This instance's runner may be sleeping off an idle spell: it starts the new job now.
+  if (submitted.kind === 'created') wakeBulkRunner();
   const job = await readJobOrThrow(integration.id, submitted.publicId);
   const response = jsonResponse(submitted.kind === 'created' ? 202 : 200, jobBody(job), requestId);
   response.headers.set('location', `/api/lotes/${job.publicId}`);

@@ -1,0 +1,49 @@
+// What happens to a bulk job that others want to know (issue 35, point 4): it ended, or it paused
+// for lack of balance. lib/bulk only emits; the integrator notifications subscribe
+// (lib/integrator-notifications/bulk-jobs.ts), so the jobs' core never imports the notifier and the
+// notifier may read jobs without a circle. Emitted by the instance whose statement made the change
+// (the one whose UPDATE … RETURNING got the row), so each change is emitted once across instances.
+import { logger } from '@/lib/logging/logger';
+
+const log = logger('bulk');
+
+export interface BulkJobRef {
+  /** bulk_jobs.id: stays inside the service. */
+  jobId: number;
+  /** What the integrator knows the job by. */
+  publicId: string;
+  integrationId: number;
+}
+
+export type BulkJobEvent =
+  | (BulkJobRef & { kind: 'finished'; state: 'completado' | 'cancelado' })
+  /** `pausedAt` names this pause: a job paused again after a top-up is told again. */
+  | (BulkJobRef & { kind: 'paused'; pausedAt: Date });
+
+export type BulkJobListener = (event: BulkJobEvent) => Promise<void> | void;
+
+const holder = globalThis as typeof globalThis & { __bulkJobListeners?: Set<BulkJobListener> };
+
+function listeners(): Set<BulkJobListener> {
+  holder.__bulkJobListeners ??= new Set();
+  return holder.__bulkJobListeners;
+}
+
+/** Subscribes; returns the unsubscribe. */
+export function onBulkJobEvent(listener: BulkJobListener): () => void {
+  listeners().add(listener);
+  return () => listeners().delete(listener);
+}
+
+/** Tells every listener and waits for them; a listener that fails never fails the job's change. */
+export async function emitBulkJobEvent(event: BulkJobEvent): Promise<void> {
+  await Promise.all(
+    [...listeners()].map(async (listener) => {
+      try {
+        await listener(event);
+      } catch (error) {
+        log.error({ err: error, bulkJob: event.jobId, event: event.kind }, 'a bulk job listener failed');
+      }
+    }),
+  );
+}

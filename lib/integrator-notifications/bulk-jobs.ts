@@ -1,0 +1,43 @@
+// The integration is told when its bulk jobs end or pause (issue 35, point 4): lib/bulk emits
+// (lib/bulk/events.ts), this subscribes, reads the job as its integration sees it and queues the
+// notice through the outbox, whose key (the job's id; for a pause, also its instant) makes it one
+// notice across instances.
+import { eq } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { integrations } from '@/db/schema';
+import { onBulkJobEvent, type BulkJobEvent } from '@/lib/bulk/events';
+import { readJob } from '@/lib/bulk/jobs';
+import { catalogPathName } from '@/lib/bulk/requests';
+import { bulkJobFinishedNotification, bulkJobPausedNotification, type BulkJobFacts } from './kinds';
+import { integratorNotifier, type IntegratorNotifier } from './notifier';
+
+/** Queues the notice of one job event (the emitter logs a failure; the job's change stands). */
+export async function noteBulkJobEvent(notifier: IntegratorNotifier, event: BulkJobEvent): Promise<void> {
+  const job = await readJob(event.integrationId, event.publicId);
+  const [integration] = await (await db())
+    .select({ id: integrations.id, nombre: integrations.nombre, balanceCentavos: integrations.balanceCentavos })
+    .from(integrations)
+    .where(eq(integrations.id, event.integrationId));
+  if (!job || !integration) return;
+  const facts: BulkJobFacts = {
+    publicId: job.publicId,
+    catalog: catalogPathName(job.catalog),
+    state: event.kind === 'finished' ? event.state : 'en_pausa_sin_saldo',
+    counts: job.counts,
+    chargedCentavos: job.chargedCentavos,
+    finishedAt: job.finishedAt,
+  };
+  const who = { id: integration.id, nombre: integration.nombre };
+  await notifier.record(
+    event.kind === 'finished'
+      ? bulkJobFinishedNotification(who, facts, notifier.settings)
+      : bulkJobPausedNotification(who, facts, event.pausedAt, Number(integration.balanceCentavos), notifier.settings),
+  );
+}
+
+const holder = globalThis as typeof globalThis & { __bulkJobNotices?: () => void };
+
+/** Subscribes this process's notifier to its bulk jobs' events, once (lib/startup.ts). */
+export function tellBulkJobEvents(): void {
+  holder.__bulkJobNotices ??= onBulkJobEvent((event) => noteBulkJobEvent(integratorNotifier(), event));
+}
