@@ -4,6 +4,7 @@ import { db } from '@/db/client';
 import { bulkJobs } from '@/db/schema';
 import { planItems } from '@/lib/bulk/identifiers';
 import { cancelJob, isPublicJobId, readJob, submitJob, type CancelOutcome, type JobStatus } from '@/lib/bulk/jobs';
+import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { BULK_UPLOAD_MESSAGES, identifiersOfUpload } from '@/lib/bulk/upload';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
@@ -143,6 +144,8 @@ export async function createPortalBulkJob(user: PortalUserSession, catalog: Cata
   if (!planned.ok) return planned;
   const submitted = await submitJob(user.integrationId, catalog, planned.identifiers, portalIdempotencyKey(confirmation));
   if (submitted.kind === 'key_reused') return { ok: false, message: BULK_FORM_MESSAGES.keyReused };
+  // As POST /api/lotes does: this instance's runner starts on it now, not after its idle back-off.
+  if (submitted.kind === 'created') wakeBulkRunner();
   return { ok: true, publicId: submitted.publicId, existed: submitted.kind === 'existing' };
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { consoleAction, fromResult, type ActionResult } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
 import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAdmin } from '@/lib/bulk/console';
+import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { isPublicJobId } from '@/lib/bulk/jobs';
 import { accessReasonSchema, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { recordIdForRequestId } from '@/lib/request-ids/search';
@@ -48,6 +49,8 @@ export const pauseJobAction = consoleAction({ role: 'admin', schema: jobSchema }
 
 export const resumeJobAction = consoleAction({ role: 'admin', schema: jobSchema }, async ({ lote }, user) => {
   const result = await resumeJobAsAdmin(user.actor, lote);
+  // This instance's runner takes the job up now, not after its idle back-off.
+  if (result.ok) wakeBulkRunner();
   if (result.ok) refresh(lote);
   return fromResult(result, () => ({ message: 'Lote reanudado: sus filas pendientes vuelven a correr.', data: undefined }));
 });
