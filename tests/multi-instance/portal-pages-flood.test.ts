@@ -8,10 +8,8 @@
 // pages took the lookup's median from 8 ms to 590-730 ms, the console's Recargas to 490 ms and a
 // slip's download to 190 ms; with their turn in server.mjs, 8 to 14 ms.
 import { spawn } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
-import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import type { ConsoleClient } from '../support/console-client';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
@@ -19,9 +17,8 @@ import { says } from '../support/portal-client';
 import { slipPng } from '../support/slip-png';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { newIntegration, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
+import { medianLookupMs, newIntegration, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
 
-const LOOKUP_SAMPLES = 60;
 /** Addresses of this run only: Redis keeps the per-IP windows of earlier runs for a minute. */
 const RUN = (Math.floor(Math.random() * 0xfff0) + 1).toString(16);
 const FLOOD_CONNECTIONS = 100;
@@ -91,25 +88,6 @@ afterAll(async () => {
   await testDatabase?.cleanup();
 });
 
-async function lookupMs(): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${app.baseUrl}/api/renap/buscar-cui`, {
-    method: 'POST',
-    headers: { ...integration.headers, 'x-forwarded-for': '192.0.2.1' },
-    body: JSON.stringify({ cui: SHOWCASE_MEMBER.cui }),
-  });
-  await response.arrayBuffer();
-  expect(response.status).toBe(200);
-  return performance.now() - started;
-}
-
-async function medianLookupMs(): Promise<number> {
-  const times: number[] = [];
-  for (let index = 0; index < LOOKUP_SAMPLES; index++) times.push(await lookupMs());
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
-
 /**
  * Keeps `connections` requests for `path` in flight with the session `cookie`, each connection
  * from its own address, until stopped, and then until each connection has had an answer; in a
@@ -159,14 +137,14 @@ function flood(path: string, cookie: string, connections: number) {
 
 describe('a flood of the portal pages and the console\'s Recargas by signed-in people', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('leaves a lookup beside it within twice its median time alone, on each page and on a slip\'s download', async () => {
-    await medianLookupMs(); // warm-up: the app's first answers compile and connect
-    const idle = await medianLookupMs();
+    await medianLookupMs(app, integration); // warm-up: the app's first answers compile and connect
+    const idle = await medianLookupMs(app, integration);
     const results: Record<string, { median: number } & FloodCounts> = {};
     for (const { path, cookie } of flooded) {
       const running = flood(path, cookie, FLOOD_CONNECTIONS);
       // Let every connection be under way before measuring.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const median = await medianLookupMs();
+      const median = await medianLookupMs(app, integration);
       results[path] = { median, ...(await running.stop()) };
     }
     console.log(

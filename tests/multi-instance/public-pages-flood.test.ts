@@ -6,16 +6,14 @@
 // ten connections on /docs took the lookup's median from 9 ms to 578 ms and a hundred to 6.8 s; a
 // hundred on either sign-in page took it from about 9 ms to about 350 ms.
 import { spawn } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { newIntegration, requiredEnv, servedBy, sourceUrls, type TestIntegration, withinOneLimitMinute } from './support';
+import { medianLookupMs, newIntegration, requiredEnv, servedBy, sourceUrls, type TestIntegration, withinOneLimitMinute } from './support';
 
-const LOOKUP_SAMPLES = 60;
 /** Addresses of this run only: Redis keeps the per-IP windows of earlier runs for a minute. */
 const RUN = (Math.floor(Math.random() * 0xfff0) + 1).toString(16);
 const FLOOD_CONNECTIONS = 100;
@@ -49,25 +47,6 @@ afterAll(async () => {
   await simulator?.close();
   await testDatabase?.cleanup();
 });
-
-async function lookupMs(): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${app.baseUrl}/api/renap/buscar-cui`, {
-    method: 'POST',
-    headers: { ...integration.headers, 'x-forwarded-for': '192.0.2.1' },
-    body: JSON.stringify({ cui: SHOWCASE_MEMBER.cui }),
-  });
-  await response.arrayBuffer();
-  expect(response.status).toBe(200);
-  return performance.now() - started;
-}
-
-async function medianLookupMs(): Promise<number> {
-  const times: number[] = [];
-  for (let index = 0; index < LOOKUP_SAMPLES; index++) times.push(await lookupMs());
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
 
 /**
  * Keeps `connections` requests for `path` in flight, each connection from its own address, until
@@ -109,14 +88,14 @@ const FLOODED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar'];
 
 describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('leaves a lookup beside it within twice its median time alone, on /docs, /estado, /admin/login and /portal/ingresar', async () => {
-    await medianLookupMs(); // warm-up: the app's first answers compile and connect
-    const idle = await medianLookupMs();
+    await medianLookupMs(app, integration); // warm-up: the app's first answers compile and connect
+    const idle = await medianLookupMs(app, integration);
     const results: Record<string, { median: number; statuses: Record<number, number> }> = {};
     for (const path of FLOODED_PAGES) {
       const running = flood(path, FLOOD_CONNECTIONS);
       // Let every connection be under way before measuring.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const median = await medianLookupMs();
+      const median = await medianLookupMs(app, integration);
       results[path] = { median, statuses: await running.stop() };
     }
     console.log(`[public pages] lookup p50 idle ${idle.toFixed(1)} ms; ${Object.entries(results).map(([path, result]) => `${path}: ${result.median.toFixed(1)} ms (${JSON.stringify(result.statuses)})`).join('; ')}`);
