@@ -55,6 +55,8 @@ function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' | 're
       // The contract's 502: not resolved, not charged, safe to retry (key_in_use included: the
       // request holding the key was still running when this one's 30 seconds ran out).
       return CATALOG_MESSAGES.sourceUnavailable;
+    // Only a bulk item's lookup ends so (lib/bulk); an API request never does.
+    case 'claim_lost':
     case 'unhandled':
       return CATALOG_MESSAGES.unhandled;
   }

@@ -113,6 +113,25 @@ export function itemSettlement(item: ClaimedItem, requestId: string, outcome: Ca
        and lease_token = ${item.leaseToken}::text and status = 'pendiente')`;
 }
 
+/**
+ * Renews the item's claim for `leaseSeconds` from now, just before its lookup holds any money: only
+ * while this claim still holds the item (its token), the item is pending and its job is running.
+ * A lookup can wait for its turn (lib/admission) longer than the lease it was claimed with; by
+ * then another instance may have claimed the item again, or the job been cancelled or paused. A
+ * false answer means: hold nothing, charge nothing, record nothing. The renewed lease covers the
+ * rest (the hold, the source's ceiling, the settlement), as a fresh claim's does.
+ */
+export async function renewClaim(item: ClaimedItem, leaseSeconds: number): Promise<boolean> {
+  const rows = await (await database()).rows(sql`
+    update bulk_job_items i set lease_until = now() + make_interval(secs => ${leaseSeconds}::integer)
+      from bulk_jobs j
+     where i.job_id = ${item.jobId}::integer and i.position = ${item.position}::integer
+       and i.lease_token = ${item.leaseToken}::text and i.status = 'pendiente'
+       and j.id = i.job_id and j.state = 'en_curso'
+    returning i.position`);
+  return rows.length > 0;
+}
+
 /** Puts an item back to be claimed again at `notBefore` (nothing was charged or recorded for it). */
 export async function putBack(item: ClaimedItem, notBefore: Date): Promise<void> {
   await (await database()).rows(sql`

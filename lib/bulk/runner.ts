@@ -14,7 +14,7 @@ import { newLookupTrace } from '@/lib/metrics/lookup-trace';
 import { catalogOutcomeStatus, lookupOutcomeName, runAuthenticatedCatalogLookup, type CatalogOutcome } from '@/lib/lookups/catalog';
 import { open } from '@/lib/personal-data/envelope';
 import { fieldFor } from './identifiers';
-import { claimItems, completeFinishedJobs, itemSettlement, pauseForBalance, putBack, resumePausedJobs, setAside, type ClaimedItem } from './items';
+import { claimItems, completeFinishedJobs, itemSettlement, pauseForBalance, putBack, renewClaim, resumePausedJobs, setAside, type ClaimedItem } from './items';
 import { spendBulkShare } from './pacing';
 
 const log = logger('bulk');
@@ -32,7 +32,7 @@ export function itemLeaseSeconds(settings = env()): number {
 }
 
 /** What became of one claimed item; `waiting` says until when its integration's items should wait. */
-export type ItemRun = { kind: 'answered' | 'paused' | 'set_aside' } | { kind: 'waiting'; untilMs: number };
+export type ItemRun = { kind: 'answered' | 'paused' | 'set_aside' | 'lost' } | { kind: 'waiting'; untilMs: number };
 
 /** Runs one claimed item to its answer, or puts it back to wait. */
 export async function runItem(item: ClaimedItem): Promise<ItemRun> {
@@ -65,6 +65,7 @@ export async function runItem(item: ClaimedItem): Promise<ItemRun> {
             settledWithItem = true;
             return itemSettlement(item, requestId, settled);
           },
+          renewClaim: () => renewClaim(item, itemLeaseSeconds()),
         },
       },
       integration,
@@ -86,6 +87,13 @@ export async function runItem(item: ClaimedItem): Promise<ItemRun> {
   });
   // Answered in the settlement statement: charged (when found) and recorded with the item's row.
   if (settledWithItem) return { kind: 'answered' };
+  if (outcome.kind === 'claim_lost') {
+    // Another instance holds it now, or its job stopped running while this lookup waited for its
+    // turn: nothing was held here. Freed at once if it is still this claim's (a paused job's item
+    // is then claimable as soon as the job resumes); another instance's claim is left alone.
+    await putBack(item, new Date());
+    return { kind: 'lost' };
+  }
   if (outcome.kind === 'balance_exhausted') {
     await pauseForBalance(item.jobId);
     await putBack(item, new Date());

@@ -42,6 +42,11 @@ export type CatalogOutcome =
   | { kind: 'balance_exhausted' }
   | { kind: 'source_failure'; failure: SourceFailure }
   | Unavailable
+  /**
+   * A bulk item (lib/bulk) whose claim was lost while it waited for its turn: another instance took
+   * the item, or its job was cancelled or paused. Nothing was held, charged or recorded.
+   */
+  | { kind: 'claim_lost' }
   /** The stored answer of an earlier request with the same Idempotency-Key (lib/idempotency). */
   | { kind: 'replay'; answer: StoredAnswer }
   | { kind: 'unhandled' };
@@ -62,7 +67,11 @@ export interface CatalogLookupInput {
    * outcome (the item's answer, committed with the charge and the record). Its refusals are not
    * counted as the API's refusals: nobody sent them, the item only waits (or pauses its job).
    */
-  bulkItem?: { settlement: (outcome: CatalogOutcome) => SQL };
+  bulkItem?: {
+    settlement: (outcome: CatalogOutcome) => SQL;
+    /** Asked in the lookup's turn, before any hold: false when the item's claim is no longer this lookup's. */
+    renewClaim: () => Promise<boolean>;
+  };
 }
 
 /** A lookup past its credentials: what runAuthenticatedCatalogLookup and the stages after it read. */
@@ -213,6 +222,9 @@ async function runLookup(
   if (sourceClients().guards.catalog.refusesNow()) return sourceNotSent(traced);
   // Nothing costly has happened yet: a lookup that finds the queue full leaves its count and its trace, no record.
   const settled = await inTurn(input.catalog, async (): Promise<CatalogOutcome> => {
+    // A bulk item may have waited for this turn longer than its claim's lease: renewed here, before
+    // anything is held, or the item is left to whoever holds it now (never charged twice).
+    if (input.bulkItem && !(await timeStage('hold', () => input.bulkItem!.renewClaim()))) return { kind: 'claim_lost' };
     const hold = await timeStage('hold', () => placeHoldOrKeepAbandonment(integration.id, input, request));
     if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
     metrics().holdsOpen.inc();
@@ -388,6 +400,7 @@ export function catalogOutcomeStatus(outcome: CatalogOutcome): number {
       return SOURCE_FAILURE_STATUS[outcome.failure];
     case 'unavailable':
       return 502;
+    case 'claim_lost':
     case 'unhandled':
       return 500;
   }
