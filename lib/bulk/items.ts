@@ -21,6 +21,8 @@ export interface ClaimedItem {
   /** Whose claim this is: the item's answer is written only while it still carries this token. */
   leaseToken: string;
   catalog: CatalogName;
+  /** The job's integration, also when it is inactive (the runner skips its items for a while). */
+  integrationId: number;
   /** Null when the integration is inactive: its items wait. */
   integration: AuthenticatedIntegration | null;
 }
@@ -70,6 +72,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
     identifierSealed: row.identifier_sealed,
     leaseToken: row.lease_token,
     catalog: row.catalog,
+    integrationId: Number(row.integration_id),
     integration: row.active
       ? {
           id: Number(row.integration_id),

@@ -213,7 +213,9 @@ function start(state: RunnerState, item: ClaimedItem): void {
   state.inFlight += 1;
   void runItem(item)
     .then(async (run) => {
-      if (run.kind === 'waiting' && item.integration) state.waitingUntil.set(item.integration.id, run.untilMs);
+      // By the job's integration, active or not: an inactive one's items would otherwise be claimed
+      // and put back in a loop, every pass, until they are all waiting.
+      if (run.kind === 'waiting') state.waitingUntil.set(item.integrationId, run.untilMs);
       if (run.kind === 'answered' || run.kind === 'set_aside') await completeFinishedJobs(item.jobId);
     })
     .catch((error: unknown) => log.error({ err: error, job: item.jobId }, 'bulk item failed; it runs again when its lease expires'))
