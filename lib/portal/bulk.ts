@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
-import { db } from '@/db/client';
-import { bulkJobs } from '@/db/schema';
 import { planItems } from '@/lib/bulk/identifiers';
+import { listConsoleJobs } from '@/lib/bulk/console';
 import { cancelJob, isPublicJobId, readJob, submitJob, type CancelOutcome, type JobStatus } from '@/lib/bulk/jobs';
 import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { BULK_UPLOAD_MESSAGES, identifiersOfUpload } from '@/lib/bulk/upload';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
-import { beyondCursor, cursorInstant, decodeCursor, encodeCursor } from '@/lib/paging/keyset';
 import type { PortalUserSession } from './session';
 
 // "Lotes" (issue 35, point 6): the session's integration's bulk jobs through lib/bulk, the code the
@@ -18,7 +15,6 @@ import type { PortalUserSession } from './session';
 // an unknown one, because every read below is scoped by the session's integration in its statement.
 
 export const PORTAL_BULK_PATH = '/portal/lotes';
-export const BULK_PAGE_SIZE = 20;
 
 export function portalBulkJobPath(publicId: string): string {
   return `${PORTAL_BULK_PATH}/${encodeURIComponent(publicId)}`;
@@ -31,28 +27,14 @@ export interface PortalBulkJobsPage {
 }
 
 /**
- * One page of the integration's jobs, newest first: a keyset scan of bulk_jobs_integration_created_idx,
- * then each job's state and counts through readJob, the API's own reading (so the list, the job's
- * page and GET /api/lotes/{id} never disagree). A page is at most BULK_PAGE_SIZE jobs.
+ * One page of the integration's jobs, newest first: the console's list (lib/bulk/console.ts) scoped
+ * to the session's integration in its statement, one statement for the page with each job's figures
+ * as readJob (the API's own reading) computes them, so the list, the job's page and
+ * GET /api/lotes/{id} never disagree.
  */
 export async function portalBulkJobsPage(user: PortalUserSession, after: string | undefined): Promise<PortalBulkJobsPage> {
-  const cursor = decodeCursor(after);
-  const database = await db();
-  const rows = await database
-    .select({ publicId: bulkJobs.publicId, id: bulkJobs.id, cursorTimestamp: cursorInstant(bulkJobs.createdAt) })
-    .from(bulkJobs)
-    .where(and(eq(bulkJobs.integrationId, user.integrationId), cursor ? beyondCursor(bulkJobs.createdAt, bulkJobs.id, cursor, 'older') : undefined))
-    .orderBy(desc(bulkJobs.createdAt), desc(bulkJobs.id))
-    .limit(BULK_PAGE_SIZE + 1);
-  const page = rows.slice(0, BULK_PAGE_SIZE);
-  const jobs: JobStatus[] = [];
-  for (const row of page) {
-    const job = await readJob(user.integrationId, row.publicId);
-    // Deleted by the retention run between the two reads: it is gone, not an error.
-    if (job) jobs.push(job);
-  }
-  const last = page.at(-1);
-  return { jobs, older: rows.length > BULK_PAGE_SIZE && last ? encodeCursor({ createdAt: last.cursorTimestamp, id: last.id }) : undefined };
+  const page = await listConsoleJobs({ integrationId: user.integrationId }, after);
+  return { jobs: page.rows, older: page.older };
 }
 
 /** The session's integration's job, or null (unknown, malformed, or another integration's: alike). */
