@@ -12,7 +12,7 @@ import { maskCui, maskNit } from '@/lib/personal-data/masking';
 import { decodeCursor, encodeCursor } from '@/lib/paging/keyset';
 import { ok, type Result } from '@/lib/result';
 import { cancelJob, isPublicJobId, JOB_FIGURE_COLUMNS, jobStatusOf, readJob, type JobFigureRow, type JobStatus } from './jobs';
-import { emitBulkJobEvent, type BulkJobEvent } from './events';
+import { tellJobChange, type DueNotice } from './notices';
 import { fieldFor } from './identifiers';
 
 /** A page of jobs is a page of aggregates over up to 10,000 items each: fewer rows than other lists. */
@@ -227,14 +227,14 @@ export function resumeJobAsAdmin(actor: Actor, publicId: string) {
 export async function cancelJobAsAdmin(actor: Actor, publicId: string): Promise<Result<{ before: BulkJobState }, JobControlError>> {
   const owner = await jobOwner(publicId);
   if (!owner) return fail('not_found');
-  let told: BulkJobEvent | undefined;
+  let told: DueNotice | undefined;
   const result = await (await db()).transaction(async (tx) => {
     const [current] = await tx.select({ state: bulkJobs.state }).from(bulkJobs).where(eq(bulkJobs.id, owner.id)).for('update');
     if (!current) return fail('not_found');
     const outcome = await cancelJob(owner.integrationId, publicId, tx);
     if (outcome.kind === 'unknown') return fail('not_found');
     if (outcome.kind === 'already_finished') return fail('finished');
-    told = outcome.event;
+    told = outcome.notice;
     await writeAudit(tx, actor, {
       action: 'bulk_job.cancel',
       targetType: 'integration',
@@ -245,6 +245,6 @@ export async function cancelJobAsAdmin(actor: Actor, publicId: string): Promise<
     return ok({ before: current.state });
   });
   // The integration is told of the cancellation once it is committed (lib/integrator-notifications).
-  if (result.ok && told) await emitBulkJobEvent(told);
+  if (result.ok && told) await tellJobChange(told);
   return result;
 }
