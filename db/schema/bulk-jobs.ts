@@ -60,6 +60,9 @@ export const bulkJobs = pgTable(
     index('bulk_jobs_state_created_idx').on(table.state, table.createdAt, table.id),
     // The runner's look for changes whose notice an instance died before giving (only those rows).
     index('bulk_jobs_notice_due_idx').on(table.noticeDueAt).where(sql`${table.noticeDueAt} is not null`),
+    // The purge's delete of a retried job: its foreign key's ON DELETE SET NULL looks up the retries
+    // pointing at it (`where retry_of = $1`), once per deleted job; without this, a scan of every job.
+    index('bulk_jobs_retry_of_idx').on(table.retryOf).where(sql`${table.retryOf} is not null`),
     // The retention purge: finished jobs, oldest first.
     index('bulk_jobs_finished_idx').on(table.finishedAt).where(sql`${table.finishedAt} is not null`),
     check('bulk_jobs_finished', sql`(${table.state} in ('completado', 'cancelado')) = (${table.finishedAt} is not null)`),
