@@ -401,7 +401,7 @@ function bulkPaths(): JsonObject {
           '200': job('El lote nuevo, ya creado por una solicitud anterior para este lote.', exampleJob('en_curso', EXAMPLE_JOB_ID)),
           '202': { ...job('Lote nuevo creado con las filas fallidas; corre en segundo plano.', exampleJob('en_curso', EXAMPLE_JOB_ID)), headers: { Location: { description: 'La ruta del lote nuevo.', schema: { type: 'string' } } } },
           '404': notFound,
-          '409': catalogError('El lote todavía corre (o espera saldo), o no tiene filas error_fuente.', pick(BULK_MESSAGES, 'jobNotFinished', 'nothingToRetry')),
+          '409': catalogError('El lote todavía corre (o espera saldo), fue cancelado y aún termina las consultas que ya había enviado, o no tiene filas error_fuente.', pick(BULK_MESSAGES, 'jobNotFinished', 'nothingToRetry')),
           ...common,
           '403': catalogError('Sin credenciales de integración, o el catálogo del lote ya no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
         }),
