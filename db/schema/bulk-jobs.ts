@@ -44,6 +44,9 @@ export const bulkJobs = pgTable(
     // was told (lib/bulk/notices.ts): an instance killed in between leaves it set, and any instance's
     // runner tells the change again. The change and the duty to tell it commit together.
     noticeDueAt: timestamp('notice_due_at', { withTimezone: true, mode: 'date' }),
+    // Why an administrator paused it (en_pausa), in the administrator's words for the integrator:
+    // the API's motivo_estado and the portal's job page show it; cleared by the resume.
+    pauseReason: text('pause_reason'),
   },
   (table) => [
     // What the API looks jobs up by.

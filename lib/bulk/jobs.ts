@@ -97,6 +97,8 @@ export interface JobStatus {
   estimatedEnd: Date | null;
   /** The job whose failed rows this one runs again (null for a submitted list, or once that job was purged). */
   retryOf: string | null;
+  /** Why an administrator paused it, in the administrator's words (only while en_pausa). */
+  pauseReason: string | null;
 }
 
 /** The columns a job's figures are read from (its row, and its items aggregated as `i`). */
@@ -117,6 +119,7 @@ export type JobFigureRow = {
   answered_last_minute: string | number;
   /** The public id of the job this one retries (JOB_RETRY_OF_COLUMN). */
   retry_of: string | null;
+  pause_reason: string | null;
 };
 
 /**
@@ -161,6 +164,7 @@ export function jobStatusOf(row: JobFigureRow): JobStatus {
     // Only a running job has an end in sight.
     estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
     retryOf: row.retry_of,
+    pauseReason: row.state === 'en_pausa' ? row.pause_reason : null,
   };
 }
 
@@ -169,7 +173,7 @@ export async function readJob(integrationId: number, publicId: string): Promise<
   if (!isPublicJobId(publicId)) return null;
   const handle = await database();
   const [row] = await handle.rows<JobFigureRow>(sql`
-    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, ${JOB_RETRY_OF_COLUMN}, ${JOB_FIGURE_COLUMNS}
+    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, j.pause_reason, ${JOB_RETRY_OF_COLUMN}, ${JOB_FIGURE_COLUMNS}
       from bulk_jobs j left join bulk_job_items i on i.job_id = j.id
      where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text
      group by j.id`);

@@ -9,6 +9,10 @@ export const bulkJobSchema = z
     id: z.string().describe('El id del lote: lote_ y 20 caracteres hexadecimales.'),
     catalogo: z.enum(Object.keys(BULK_CATALOGS) as [BulkCatalogPathName, ...BulkCatalogPathName[]]),
     estado: z.enum(bulkJobState.enumValues).describe('en_curso, en_pausa_sin_saldo (sigue después de una recarga), en_pausa (pausado por la administración: sigue cuando la administración lo reanuda), completado o cancelado.'),
+    motivo_estado: z
+      .string()
+      .nullable()
+      .describe('Por qué el lote no corre, en una frase: en en_pausa, que la administración lo pausó y el motivo que dio; en en_pausa_sin_saldo, que espera una recarga. null en los demás estados.'),
     creado_en: z.string().describe('ISO 8601, UTC.'),
     terminado_en: z.string().nullable(),
     conteos: z.object({

@@ -280,6 +280,7 @@ function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: str
     chargedCentavos: retryOf ? 0 : (running ? 180 : 566) * 150,
     estimatedEnd: running ? new Date(created.getTime() + 40 * 60_000) : null,
     retryOf,
+    pauseReason: null,
   });
 }
 

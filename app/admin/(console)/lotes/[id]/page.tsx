@@ -72,6 +72,11 @@ export default async function JobPage({ params, searchParams }: { params: Promis
           <dt>Fallidos (error de la fuente)</dt>
           <dd>{counts.failed.toLocaleString('es-GT')}</dd>
         </dl>
+        {job.pauseReason && (
+          <p className="notice warn" role="status" data-testid="job-pause-reason">
+            Motivo de la pausa, que el integrador ve: {job.pauseReason}
+          </p>
+        )}
         {hasRole(user, 'admin') && <JobControls publicId={job.publicId} state={job.state} integrationName={job.integrationName} />}
       </section>
       <section className="card" aria-labelledby="job-rows">
