@@ -11,7 +11,10 @@ import { seal } from '@/lib/personal-data/envelope';
 import type { SourceName } from '@/lib/sources/guard';
 import { tellJobChange } from './notices';
 
-/** Every catalog is answered by the catalog source (lib/sources); an item keeps its name as evidence. */
+/**
+ * Every catalog is answered by the catalog source (lib/sources); an item keeps its id as evidence,
+ * shown to the integrator with its name (lib/bulk/results.ts, sourceForIntegrator).
+ */
 const CATALOG_SOURCE: SourceName = 'catalog';
 
 export interface ClaimedItem {

@@ -43,7 +43,14 @@ export const bulkResultRowSchema = z
     motivo: z.string().nullable().describe('nit_invalido, cui_invalido, duplicado, rechazado_por_la_fuente, o la falla de la fuente.'),
     datos: z.unknown().describe('Lo mismo que data en la consulta individual del catálogo; null si no se encontró.'),
     respondido_en: z.string().nullable(),
-    fuente: z.string().nullable().describe('La fuente que respondió (catalog).'),
+    fuente: z
+      .string()
+      .nullable()
+      .describe('El nombre de la fuente que respondió, como lo dan /estado y los avisos: «Fuente de catálogos (CUI/NIT, RTU, omisos)». null si la fila no se consultó.'),
+    fuente_id: z
+      .string()
+      .nullable()
+      .describe('Su identificador, el mismo de fuente en GET /api/estado y de fuente_id en los avisos (catalog). null si la fila no se consultó.'),
     request_id: z.string().nullable().describe('El de la consulta que respondió la fila: con él soporte encuentra su registro.'),
   })
   .meta({ id: 'LoteResultado', description: 'Una fila de los resultados de un lote (una línea JSON, o una fila del CSV con datos como texto JSON).' });

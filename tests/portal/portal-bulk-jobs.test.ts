@@ -191,7 +191,7 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     expect(download.status, download.text.slice(0, 300)).toBe(200);
     const api = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}/resultados`, { headers: credentialHeaders(integration) });
     expect(download.text).toBe(await api.text());
-    expect(download.text.split('\r\n')[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,request_id,datos');
+    expect(download.text.split('\r\n')[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,fuente_id,request_id,datos');
     expect(download.text).toContain(`1,${knownNits[0]},encontrado,`);
 
     const [entry] = await eventually(

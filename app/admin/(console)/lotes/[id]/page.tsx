@@ -11,6 +11,7 @@ import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { findConsoleJob, listConsoleJobItems } from '@/lib/bulk/console';
 import { isPublicJobId } from '@/lib/bulk/jobs';
 import { ITEM_STATUS_LABELS, itemReasonLabel, JOB_STATE_LABELS } from '@/lib/bulk/labels';
+import { sourceForIntegrator } from '@/lib/bulk/results';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
@@ -120,7 +121,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
                   <td className="nowrap" data-label="Respondida">
                     {item.answeredAt ? formatDateTime(item.answeredAt) : '—'}
                   </td>
-                  <td data-label="Fuente">{item.source ?? '—'}</td>
+                  <td data-label="Fuente">{sourceForIntegrator(item.source).fuente ?? '—'}</td>
                   <td data-label="Id de solicitud">
                     {item.requestId ? (
                       // Its query record, through the records' request-id search (a redirect to the record).
