@@ -65,12 +65,16 @@ test('un administrador encuentra un lote, muestra el NIT de una fila con un moti
   await expect(first.getByTestId('revealed-nit')).toHaveText(nit);
   await expect(first).toContainText('El acceso quedó registrado con tu motivo');
 
+  // The reason is the integrator's to read: the API's motivo_estado says it.
+  const reason = 'Revisión del consumo del mes; lo reanudamos hoy.';
+  await admin.getByLabel('Motivo (lo verá el integrador)').fill(reason);
   await admin.getByRole('button', { name: 'Pausar' }).click();
   await admin.getByRole('dialog', { name: `¿Pausar el lote de «${nombre}»?` }).getByRole('button', { name: 'Pausar' }).click();
   await expect(admin.getByTestId('job-notice')).toContainText('Lote pausado');
   await expect(admin.getByTestId('job-state')).toHaveText('Pausado por la administración');
+  await expect(admin.getByTestId('job-pause-reason')).toContainText(reason);
   const read = await request.get(`${baseUrl}/api/lotes/${jobId}`, { headers: integrator });
-  expect(((await read.json()) as { estado: string }).estado).toBe('en_pausa');
+  expect((await read.json()) as { estado: string; motivo_estado: string }).toMatchObject({ estado: 'en_pausa', motivo_estado: expect.stringContaining(`Motivo: ${reason}`) });
   await checkBothSizes(admin, testInfo, 'lote-pausado');
 
   await admin.getByRole('button', { name: 'Reanudar' }).click();

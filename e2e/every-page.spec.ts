@@ -1,4 +1,4 @@
-// Every console page and /docs, at a desktop size and at a phone's 390 px: nothing scrolls
+// Every console page (Lotes and a job's page included) and /docs, at a desktop size and at a phone's 390 px: nothing scrolls
 // sideways, axe-core finds no serious or critical violation, and a full-page screenshot of each is
 // kept in e2e-artifacts/<database>/screenshots (pagina-<page>-<escritorio|telefono>.png).
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -15,6 +15,8 @@ interface Ids {
   integration: number;
   record: number;
   failedRecord: number;
+  /** A bulk job of demo's (its public id). */
+  job: string;
 }
 
 // Pages that need a session; the sign-in page and /docs are opened without one. `section`: a
@@ -35,6 +37,9 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'registros', heading: 'Registros de consultas', path: () => '/admin/registros' },
   { name: 'registro', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.record}` },
   { name: 'registro-con-error', heading: /^Consulta \d+$/, path: (ids) => `/admin/registros/${ids.failedRecord}` },
+  // Bulk jobs (issue 35): every integration's jobs, and one job's figures and masked rows.
+  { name: 'lotes', heading: 'Lotes', path: () => '/admin/lotes' },
+  { name: 'lote', heading: /^Lote lote_[0-9a-f]{20}$/, path: (ids) => `/admin/lotes/${ids.job}`, section: 'Filas' },
   { name: 'usuarios', heading: 'Usuarios', path: () => '/admin/usuarios' },
   { name: 'auditoria', heading: 'Auditoría', path: () => '/admin/auditoria' },
   { name: 'accesos-datos-personales', heading: 'Accesos a datos personales', path: () => '/admin/datos-personales' },
@@ -53,6 +58,22 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'inicio-de-sesion', heading: 'Consola de consultas de contribuyentes', path: () => '/admin/login', signedOut: true },
   { name: 'documentacion', heading: 'API de consulta de contribuyentes', path: () => '/docs', signedOut: true },
 ];
+
+/**
+ * A job of identifiers the gateway sets aside (so it runs no lookup, charges nothing and adds no
+ * record to demo's): its page has figures and rows like any job's.
+ */
+async function setAsideJob(browser: Browser): Promise<string> {
+  const context = await browser.newContext();
+  const response = await context.request.post(`${settings().baseUrl}/api/lotes`, {
+    headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken(), 'idempotency-key': `cada-pagina-${Date.now().toString(36)}` },
+    data: { catalogo: 'omisos', identificadores: ['no-es-un-nit', '12345678'] },
+  });
+  expect(response.status()).toBe(202);
+  const { id } = (await response.json()) as { id: string };
+  await context.close();
+  return id;
+}
 
 async function omisosQuery(browser: Browser, nit: string): Promise<number> {
   const context = await browser.newContext();
@@ -75,7 +96,7 @@ async function newestRecordId(page: Page, integrationId: number, status: string)
 test.describe.serial('cada página, en escritorio y en teléfono', () => {
   let adminContext: BrowserContext;
   let admin: Page;
-  const ids: Ids = { integration: 0, record: 0, failedRecord: 0 };
+  const ids: Ids = { integration: 0, record: 0, failedRecord: 0, job: '' };
 
   test.beforeAll(async ({ browser }) => {
     const { baseUrl, adminEmail, adminPassword } = settings();
@@ -83,6 +104,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     const population = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) });
     expect(await omisosQuery(browser, population.omiso.nit)).toBe(200);
     expect(await omisosQuery(browser, FAULT_IDENTIFIERS.server_error.nit)).toBe(502);
+    ids.job = await setAsideJob(browser);
 
     adminContext = await browser.newContext();
     admin = await adminContext.newPage();

@@ -37,6 +37,16 @@ export const bulkJobs = pgTable(
     // lib/bulk/retry.ts). Cleared when the retention purge deletes that job; the retry keeps its own
     // rows until its own retention ends.
     retryOf: integer('retry_of').references((): AnyPgColumn => bulkJobs.id, { onDelete: 'set null' }),
+    // When it last paused for balance: the pause's name in its notice's outbox key, so a notice told
+    // again after a crash is the same notice (lib/bulk/notices.ts).
+    pausedAt: timestamp('paused_at', { withTimezone: true, mode: 'date' }),
+    // Set by the statement that ended or paused the job, cleared once every listener of that change
+    // was told (lib/bulk/notices.ts): an instance killed in between leaves it set, and any instance's
+    // runner tells the change again. The change and the duty to tell it commit together.
+    noticeDueAt: timestamp('notice_due_at', { withTimezone: true, mode: 'date' }),
+    // Why an administrator paused it (en_pausa), in the administrator's words for the integrator:
+    // the API's motivo_estado and the portal's job page show it; cleared by the resume.
+    pauseReason: text('pause_reason'),
   },
   (table) => [
     // What the API looks jobs up by.
@@ -51,6 +61,11 @@ export const bulkJobs = pgTable(
     index('bulk_jobs_created_idx').on(table.createdAt, table.id),
     index('bulk_jobs_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
     index('bulk_jobs_state_created_idx').on(table.state, table.createdAt, table.id),
+    // The runner's look for changes whose notice an instance died before giving (only those rows).
+    index('bulk_jobs_notice_due_idx').on(table.noticeDueAt).where(sql`${table.noticeDueAt} is not null`),
+    // The purge's delete of a retried job: its foreign key's ON DELETE SET NULL looks up the retries
+    // pointing at it (`where retry_of = $1`), once per deleted job; without this, a scan of every job.
+    index('bulk_jobs_retry_of_idx').on(table.retryOf).where(sql`${table.retryOf} is not null`),
     // The retention purge: finished jobs, oldest first.
     index('bulk_jobs_finished_idx').on(table.finishedAt).where(sql`${table.finishedAt} is not null`),
     check('bulk_jobs_finished', sql`(${table.state} in ('completado', 'cancelado')) = (${table.finishedAt} is not null)`),

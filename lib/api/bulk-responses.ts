@@ -5,6 +5,7 @@ import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import type { BulkRequestProblem } from '@/lib/bulk/requests';
 import type { JobStatus } from '@/lib/bulk/jobs';
 import { catalogPathName } from '@/lib/bulk/requests';
+import { jobStateReason } from '@/lib/bulk/labels';
 import { MAX_BULK_IDENTIFIERS } from '@/lib/bulk/identifiers';
 import { centavosAsDecimal, CURRENCY } from '@/lib/money';
 import type { BulkJobBody } from '@/lib/bulk/schemas';
@@ -44,6 +45,7 @@ export function jobBody(job: JobStatus): BulkJobBody {
     id: job.publicId,
     catalogo: catalogPathName(job.catalog),
     estado: job.state,
+    motivo_estado: jobStateReason(job),
     creado_en: job.createdAt.toISOString(),
     terminado_en: job.finishedAt?.toISOString() ?? null,
     conteos: {

@@ -12,7 +12,7 @@ import { maskCui, maskNit } from '@/lib/personal-data/masking';
 import { decodeCursor, encodeCursor } from '@/lib/paging/keyset';
 import { ok, type Result } from '@/lib/result';
 import { cancelJob, isPublicJobId, JOB_FIGURE_COLUMNS, jobStatusOf, readJob, type JobFigureRow, type JobStatus } from './jobs';
-import { emitBulkJobEvent, type BulkJobEvent } from './events';
+import { tellJobChange, type DueNotice } from './notices';
 import { fieldFor } from './identifiers';
 
 /** A page of jobs is a page of aggregates over up to 10,000 items each: fewer rows than other lists. */
@@ -50,7 +50,7 @@ export async function listConsoleJobs(filters: ConsoleJobFilters, after?: string
        order by j.created_at desc, j.id desc
        limit ${CONSOLE_JOBS_PAGE_SIZE + 1}::integer
     )
-    select p.id, p.public_id, p.integration_id, g.nombre, p.catalog, p.state, p.created_at, p.finished_at,
+    select p.id, p.public_id, p.integration_id, g.nombre, p.catalog, p.state, p.created_at, p.finished_at, p.pause_reason,
            to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor,
            (select o.public_id from bulk_jobs o where o.id = p.retry_of) as retry_of, c.*
       from page p
@@ -181,7 +181,14 @@ const fail = (code: JobControlError): Result<never, JobControlError> => ({ ok: f
  * administrator as actor. The conditional update is the guard: two administrators pausing at once
  * change it once, and the second is told it no longer applies.
  */
-async function changeState(actor: Actor, publicId: string, from: BulkJobState[], to: BulkJobState, action: string, refused: JobControlError): Promise<Result<{ before: BulkJobState }, JobControlError>> {
+async function changeState(
+  actor: Actor,
+  publicId: string,
+  from: BulkJobState[],
+  to: { state: BulkJobState; pauseReason: string | null },
+  action: string,
+  refused: JobControlError,
+): Promise<Result<{ before: BulkJobState }, JobControlError>> {
   const owner = await jobOwner(publicId);
   if (!owner) return fail('not_found');
   return (await db()).transaction(async (tx) => {
@@ -189,7 +196,7 @@ async function changeState(actor: Actor, publicId: string, from: BulkJobState[],
     if (!current) return fail('not_found');
     const [changed] = await tx
       .update(bulkJobs)
-      .set({ state: to })
+      .set({ state: to.state, pauseReason: to.pauseReason })
       .where(and(eq(bulkJobs.id, owner.id), inArray(bulkJobs.state, from)))
       .returning({ id: bulkJobs.id });
     if (!changed) return fail(refused);
@@ -198,7 +205,7 @@ async function changeState(actor: Actor, publicId: string, from: BulkJobState[],
       targetType: 'integration',
       targetId: owner.integrationId,
       before: { lote: publicId, estado: current.state },
-      after: { lote: publicId, estado: to },
+      after: { lote: publicId, estado: to.state, ...(to.pauseReason === null ? {} : { motivo: to.pauseReason }) },
     });
     return ok({ before: current.state });
   });
@@ -210,13 +217,15 @@ async function changeState(actor: Actor, publicId: string, from: BulkJobState[],
  * paused finishes, as when a job is cancelled. A job waiting for balance can be paused too: the
  * administrator's pause outlasts the top-up.
  */
-export function pauseJobAsAdmin(actor: Actor, publicId: string) {
-  return changeState(actor, publicId, ['en_curso', 'en_pausa_sin_saldo'], 'en_pausa', 'bulk_job.pause', 'not_running');
+export function pauseJobAsAdmin(actor: Actor, publicId: string, reason: string) {
+  // The reason is the integrator's to read (GET /api/lotes/{id}'s motivo_estado, the portal's page):
+  // a job that stops for nobody knows why looks broken.
+  return changeState(actor, publicId, ['en_curso', 'en_pausa_sin_saldo'], { state: 'en_pausa', pauseReason: reason }, 'bulk_job.pause', 'not_running');
 }
 
 /** Ends an administrator's pause; a job that meanwhile ran out of balance pauses again for that at its next item. */
 export function resumeJobAsAdmin(actor: Actor, publicId: string) {
-  return changeState(actor, publicId, ['en_pausa'], 'en_curso', 'bulk_job.resume', 'not_paused');
+  return changeState(actor, publicId, ['en_pausa'], { state: 'en_curso', pauseReason: null }, 'bulk_job.resume', 'not_paused');
 }
 
 /**
@@ -227,14 +236,14 @@ export function resumeJobAsAdmin(actor: Actor, publicId: string) {
 export async function cancelJobAsAdmin(actor: Actor, publicId: string): Promise<Result<{ before: BulkJobState }, JobControlError>> {
   const owner = await jobOwner(publicId);
   if (!owner) return fail('not_found');
-  let told: BulkJobEvent | undefined;
+  let told: DueNotice | undefined;
   const result = await (await db()).transaction(async (tx) => {
     const [current] = await tx.select({ state: bulkJobs.state }).from(bulkJobs).where(eq(bulkJobs.id, owner.id)).for('update');
     if (!current) return fail('not_found');
     const outcome = await cancelJob(owner.integrationId, publicId, tx);
     if (outcome.kind === 'unknown') return fail('not_found');
     if (outcome.kind === 'already_finished') return fail('finished');
-    told = outcome.event;
+    told = outcome.notice;
     await writeAudit(tx, actor, {
       action: 'bulk_job.cancel',
       targetType: 'integration',
@@ -245,6 +254,6 @@ export async function cancelJobAsAdmin(actor: Actor, publicId: string): Promise<
     return ok({ before: current.state });
   });
   // The integration is told of the cancellation once it is committed (lib/integrator-notifications).
-  if (result.ok && told) await emitBulkJobEvent(told);
+  if (result.ok && told) await tellJobChange(told);
   return result;
 }

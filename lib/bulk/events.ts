@@ -2,7 +2,9 @@
 // for lack of balance. lib/bulk only emits; the integrator notifications subscribe
 // (lib/integrator-notifications/bulk-jobs.ts), so the jobs' core never imports the notifier and the
 // notifier may read jobs without a circle. Emitted by the instance whose statement made the change
-// (the one whose UPDATE … RETURNING got the row), so each change is emitted once across instances.
+// (the one whose UPDATE … RETURNING got the row), so each change is emitted once across instances;
+// emitted again only if that instance died or a listener failed before all were told
+// (lib/bulk/notices.ts), so a listener must take a repeat of an event as the same event.
 import { logger } from '@/lib/logging/logger';
 
 const log = logger('bulk');
@@ -35,15 +37,21 @@ export function onBulkJobEvent(listener: BulkJobListener): () => void {
   return () => listeners().delete(listener);
 }
 
-/** Tells every listener and waits for them; a listener that fails never fails the job's change. */
-export async function emitBulkJobEvent(event: BulkJobEvent): Promise<void> {
-  await Promise.all(
+/**
+ * Tells every listener and waits for them; a listener that fails never fails the job's change.
+ * True when every listener took it (lib/bulk/notices.ts tells it again otherwise).
+ */
+export async function emitBulkJobEvent(event: BulkJobEvent): Promise<boolean> {
+  const told = await Promise.all(
     [...listeners()].map(async (listener) => {
       try {
         await listener(event);
+        return true;
       } catch (error) {
         log.error({ err: error, bulkJob: event.jobId, event: event.kind }, 'a bulk job listener failed');
+        return false;
       }
     }),
   );
+  return told.every(Boolean);
 }

@@ -9,9 +9,12 @@ import type { CatalogName } from '@/lib/lookups/catalog-request';
 import type { AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { seal } from '@/lib/personal-data/envelope';
 import type { SourceName } from '@/lib/sources/guard';
-import { emitBulkJobEvent } from './events';
+import { tellJobChange } from './notices';
 
-/** Every catalog is answered by the catalog source (lib/sources); an item keeps its name as evidence. */
+/**
+ * Every catalog is answered by the catalog source (lib/sources); an item keeps its id as evidence,
+ * shown to the integrator with its name (lib/bulk/results.ts, sourceForIntegrator).
+ */
 const CATALOG_SOURCE: SourceName = 'catalog';
 
 export interface ClaimedItem {
@@ -153,14 +156,15 @@ export async function setAside(item: ClaimedItem, reason: string): Promise<void>
 /**
  * The job waits for balance: no item of it is claimed until a top-up (resumePausedJobs). Only the
  * statement that moved it out of en_curso tells of the pause, so it is told once however many
- * instances ran out at the same time.
+ * instances ran out at the same time; that statement also marks the notice due (lib/bulk/notices.ts).
  */
 export async function pauseForBalance(jobId: number): Promise<void> {
-  const [paused] = await (await database()).rows<{ public_id: string; integration_id: number; paused_at: string | Date }>(sql`
-    update bulk_jobs set state = 'en_pausa_sin_saldo' where id = ${jobId}::integer and state = 'en_curso'
-    returning public_id, integration_id, now() as paused_at`);
+  const [paused] = await (await database()).rows<{ public_id: string; integration_id: number; paused_at: string | Date; notice_due_at: string }>(sql`
+    update bulk_jobs set state = 'en_pausa_sin_saldo', paused_at = now(), notice_due_at = now() where id = ${jobId}::integer and state = 'en_curso'
+    returning public_id, integration_id, paused_at, notice_due_at::text as notice_due_at`);
   if (paused) {
-    await emitBulkJobEvent({ kind: 'paused', jobId, publicId: paused.public_id, integrationId: Number(paused.integration_id), pausedAt: new Date(paused.paused_at) });
+    const event = { kind: 'paused', jobId, publicId: paused.public_id, integrationId: Number(paused.integration_id), pausedAt: new Date(paused.paused_at) } as const;
+    await tellJobChange({ event, dueAt: paused.notice_due_at });
   }
 }
 
@@ -177,12 +181,13 @@ export async function resumePausedJobs(): Promise<number> {
 
 /** Running jobs with nothing pending are complete (those of `jobId` only, when given); each is told once. */
 export async function completeFinishedJobs(jobId?: number): Promise<void> {
-  const completed = await (await database()).rows<{ id: number; public_id: string; integration_id: number }>(sql`
-    update bulk_jobs j set state = 'completado', finished_at = now()
+  const completed = await (await database()).rows<{ id: number; public_id: string; integration_id: number; notice_due_at: string }>(sql`
+    update bulk_jobs j set state = 'completado', finished_at = now(), notice_due_at = now()
      where j.state = 'en_curso' ${jobId === undefined ? sql`` : sql`and j.id = ${jobId}::integer`}
        and not exists (select 1 from bulk_job_items i where i.job_id = j.id and i.status = 'pendiente')
-    returning j.id, j.public_id, j.integration_id`);
+    returning j.id, j.public_id, j.integration_id, j.notice_due_at::text as notice_due_at`);
   for (const job of completed) {
-    await emitBulkJobEvent({ kind: 'finished', state: 'completado', jobId: Number(job.id), publicId: job.public_id, integrationId: Number(job.integration_id) });
+    const event = { kind: 'finished', state: 'completado', jobId: Number(job.id), publicId: job.public_id, integrationId: Number(job.integration_id) } as const;
+    await tellJobChange({ event, dueAt: job.notice_due_at });
   }
 }

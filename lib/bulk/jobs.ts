@@ -9,8 +9,8 @@ import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { seal } from '@/lib/personal-data/envelope';
 import { personalDataKeys } from '@/lib/personal-data/keys';
-import { emitBulkJobEvent, type BulkJobEvent } from './events';
 import { planItems } from './identifiers';
+import { tellJobChange, type DueNotice } from './notices';
 import { bulkItemsPerMinute } from './pacing';
 
 // lote_ and 20 hex characters: 80 random bits, so an id says nothing of how many jobs exist and
@@ -97,6 +97,8 @@ export interface JobStatus {
   estimatedEnd: Date | null;
   /** The job whose failed rows this one runs again (null for a submitted list, or once that job was purged). */
   retryOf: string | null;
+  /** Why an administrator paused it, in the administrator's words (only while en_pausa). */
+  pauseReason: string | null;
 }
 
 /** The columns a job's figures are read from (its row, and its items aggregated as `i`). */
@@ -117,6 +119,7 @@ export type JobFigureRow = {
   answered_last_minute: string | number;
   /** The public id of the job this one retries (JOB_RETRY_OF_COLUMN). */
   retry_of: string | null;
+  pause_reason: string | null;
 };
 
 /**
@@ -161,6 +164,7 @@ export function jobStatusOf(row: JobFigureRow): JobStatus {
     // Only a running job has an end in sight.
     estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
     retryOf: row.retry_of,
+    pauseReason: row.state === 'en_pausa' ? row.pause_reason : null,
   };
 }
 
@@ -169,7 +173,7 @@ export async function readJob(integrationId: number, publicId: string): Promise<
   if (!isPublicJobId(publicId)) return null;
   const handle = await database();
   const [row] = await handle.rows<JobFigureRow>(sql`
-    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, ${JOB_RETRY_OF_COLUMN}, ${JOB_FIGURE_COLUMNS}
+    select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, j.pause_reason, ${JOB_RETRY_OF_COLUMN}, ${JOB_FIGURE_COLUMNS}
       from bulk_jobs j left join bulk_job_items i on i.job_id = j.id
      where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text
      group by j.id`);
@@ -187,8 +191,8 @@ export function estimateEnd(pending: number, answeredLastMinute: number): Date {
 }
 
 export type CancelOutcome =
-  /** `event`: cancelled inside the caller's transaction, for the caller to emit once it commits. */
-  | { kind: 'cancelled'; event?: BulkJobEvent }
+  /** `notice`: cancelled inside the caller's transaction, for the caller to tell once it commits. */
+  | { kind: 'cancelled'; notice?: DueNotice }
   | { kind: 'already_finished'; state: BulkJobState }
   | { kind: 'unknown' };
 
@@ -205,22 +209,23 @@ export async function cancelJob(integrationId: number, publicId: string, transac
     const result = await transaction.execute(query);
     return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
   };
-  const [row] = await rows<{ id: number; state: BulkJobState; cancelled: boolean }>(sql`
+  const [row] = await rows<{ id: number; state: BulkJobState; notice_due_at: string | null }>(sql`
     with cancelled as (
-      update bulk_jobs set state = 'cancelado', finished_at = now()
+      update bulk_jobs set state = 'cancelado', finished_at = now(), notice_due_at = now()
        where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo', 'en_pausa')
-      returning id
+      returning id, notice_due_at
     )
-    select j.id, j.state, exists (select 1 from cancelled) as cancelled
+    select j.id, j.state, (select c.notice_due_at::text from cancelled c) as notice_due_at
       from bulk_jobs j where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text`);
   if (!row) return { kind: 'unknown' };
-  if (!row.cancelled) return { kind: 'already_finished', state: row.state };
-  // Only the request that cancelled it tells of it: a repeated cancellation is answered, not told again.
-  const event = { kind: 'finished', state: 'cancelado', jobId: Number(row.id), publicId, integrationId } as const;
+  if (row.notice_due_at === null) return { kind: 'already_finished', state: row.state };
+  // Only the request that cancelled it tells of it: a repeated cancellation is answered, not told
+  // again. The notice is due from the same statement (lib/bulk/notices.ts).
+  const notice = { event: { kind: 'finished', state: 'cancelado', jobId: Number(row.id), publicId, integrationId } as const, dueAt: row.notice_due_at };
   // Inside a caller's transaction nothing is committed yet (and on PGlite a listener's own statement
   // would wait for that transaction): the caller tells it once its transaction has committed.
-  if (transaction) return { kind: 'cancelled', event };
-  await emitBulkJobEvent(event);
+  if (transaction) return { kind: 'cancelled', notice };
+  await tellJobChange(notice);
   return { kind: 'cancelled' };
 }
 

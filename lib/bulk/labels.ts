@@ -41,3 +41,19 @@ export function itemReasonLabel(reason: string | null): string {
   if (reason === null) return '—';
   return REASON_LABELS[reason] ?? reason;
 }
+
+/** An administrator's pause reason: one sentence for the integrator (the console's form and action). */
+export const PAUSE_REASON_MAX_LENGTH = 200;
+
+/**
+ * Why a job is not running, in a sentence for the integrator (GET /api/lotes/{id}'s motivo_estado,
+ * the portal's job page); null while it runs or once it ended.
+ */
+export function jobStateReason(job: { state: BulkJobState; pauseReason: string | null }): string | null {
+  if (job.state === 'en_pausa') {
+    const why = job.pauseReason ? ` Motivo: ${job.pauseReason}` : '';
+    return `La administración de la pasarela pausó el lote: no corre ninguna fila hasta que lo reanude.${why}`;
+  }
+  if (job.state === 'en_pausa_sin_saldo') return 'El saldo no cubre una consulta más: el lote sigue solo cuando se acredite una recarga.';
+  return null;
+}

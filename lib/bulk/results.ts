@@ -4,7 +4,9 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { BulkItemStatus, BulkJobState } from '@/db/schema';
+import { SOURCE_LABELS } from '@/lib/format/labels';
 import { open, openNullable } from '@/lib/personal-data/envelope';
+import { isSourceName } from '@/lib/sources/guard';
 import { isPublicJobId } from './jobs';
 
 const PAGE_ROWS = 500;
@@ -19,8 +21,20 @@ export interface ResultRow {
   motivo: string | null;
   datos: unknown;
   respondido_en: string | null;
+  /** The source's name as the notices and /estado give it ("Fuente de catálogos (CUI/NIT, RTU, omisos)"). */
   fuente: string | null;
+  /** Its id, as /api/estado's `fuente` and the notices' `fuente_id` give it (`catalog`). */
+  fuente_id: string | null;
   request_id: string | null;
+}
+
+/**
+ * An item's source as the integrator reads every other source elsewhere: the webhook's pair
+ * (`fuente`, `fuente_id`), so a row's evidence names the same source /estado reports on.
+ */
+export function sourceForIntegrator(source: string | null): { fuente: string | null; fuente_id: string | null } {
+  if (source === null) return { fuente: null, fuente_id: null };
+  return { fuente: isSourceName(source) ? SOURCE_LABELS[source] : source, fuente_id: source };
 }
 
 /** The job's rows, or null for an unknown id and for another integration's job. */
@@ -57,7 +71,7 @@ export async function jobResults(integrationId: number, publicId: string): Promi
             motivo: row.reason,
             datos: result === null ? null : JSON.parse(result),
             respondido_en: row.answered_at === null ? null : new Date(row.answered_at).toISOString(),
-            fuente: row.source,
+            ...sourceForIntegrator(row.source),
             request_id: row.request_id,
           };
         }
@@ -68,7 +82,7 @@ export async function jobResults(integrationId: number, publicId: string): Promi
   };
 }
 
-const CSV_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'request_id', 'datos'] as const;
+const CSV_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'fuente_id', 'request_id', 'datos'] as const;
 
 function csvField(value: string): string {
   // Quoted when it must be; a leading =, +, - or @ is prefixed so a spreadsheet never runs it as a formula.
@@ -89,6 +103,7 @@ export function csvLine(row: ResultRow): string {
     motivo: row.motivo ?? '',
     respondido_en: row.respondido_en ?? '',
     fuente: row.fuente ?? '',
+    fuente_id: row.fuente_id ?? '',
     request_id: row.request_id ?? '',
     datos: row.datos === null ? '' : JSON.stringify(row.datos),
   };

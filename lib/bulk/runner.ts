@@ -15,6 +15,7 @@ import { catalogOutcomeStatus, lookupOutcomeName, runAuthenticatedCatalogLookup,
 import { open } from '@/lib/personal-data/envelope';
 import { fieldFor } from './identifiers';
 import { claimItems, completeFinishedJobs, itemSettlement, pauseForBalance, putBack, renewClaim, resumePausedJobs, setAside, type ClaimedItem } from './items';
+import { tellOverdueJobChanges } from './notices';
 import { spendBulkShare } from './pacing';
 
 const log = logger('bulk');
@@ -122,7 +123,7 @@ export const BULK_IDLE_MAX_MS = 10_000;
 /**
  * How long to sleep after a pass that found nothing to do: the poll interval after work, then twice
  * the last sleep, up to BULK_IDLE_MAX_MS (never below the poll interval). An idle instance costs
- * its three statements every 10 s instead of every second.
+ * its four statements every 10 s instead of every second.
  */
 export function idleDelayMs(previousMs: number | null, pollMs: number, maxMs = BULK_IDLE_MAX_MS): number {
   const ceiling = Math.max(pollMs, maxMs);
@@ -177,6 +178,8 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
         lastUpkeep = Date.now();
         await resumePausedJobs();
         await completeFinishedJobs();
+        // Changes an instance died before telling (or a listener failed to take): told again.
+        await tellOverdueJobChanges();
       }
       // A draining instance claims nothing new: what it holds finishes, the rest is left to others.
       const room = isDraining() ? 0 : concurrency - state.inFlight;

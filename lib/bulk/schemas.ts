@@ -9,6 +9,10 @@ export const bulkJobSchema = z
     id: z.string().describe('El id del lote: lote_ y 20 caracteres hexadecimales.'),
     catalogo: z.enum(Object.keys(BULK_CATALOGS) as [BulkCatalogPathName, ...BulkCatalogPathName[]]),
     estado: z.enum(bulkJobState.enumValues).describe('en_curso, en_pausa_sin_saldo (sigue después de una recarga), en_pausa (pausado por la administración: sigue cuando la administración lo reanuda), completado o cancelado.'),
+    motivo_estado: z
+      .string()
+      .nullable()
+      .describe('Por qué el lote no corre, en una frase: en en_pausa, que la administración lo pausó y el motivo que dio; en en_pausa_sin_saldo, que espera una recarga. null en los demás estados.'),
     creado_en: z.string().describe('ISO 8601, UTC.'),
     terminado_en: z.string().nullable(),
     conteos: z.object({
@@ -39,7 +43,14 @@ export const bulkResultRowSchema = z
     motivo: z.string().nullable().describe('nit_invalido, cui_invalido, duplicado, rechazado_por_la_fuente, o la falla de la fuente.'),
     datos: z.unknown().describe('Lo mismo que data en la consulta individual del catálogo; null si no se encontró.'),
     respondido_en: z.string().nullable(),
-    fuente: z.string().nullable().describe('La fuente que respondió (catalog).'),
+    fuente: z
+      .string()
+      .nullable()
+      .describe('El nombre de la fuente que respondió, como lo dan /estado y los avisos: «Fuente de catálogos (CUI/NIT, RTU, omisos)». null si la fila no se consultó.'),
+    fuente_id: z
+      .string()
+      .nullable()
+      .describe('Su identificador, el mismo de fuente en GET /api/estado y de fuente_id en los avisos (catalog). null si la fila no se consultó.'),
     request_id: z.string().nullable().describe('El de la consulta que respondió la fila: con él soporte encuentra su registro.'),
   })
   .meta({ id: 'LoteResultado', description: 'Una fila de los resultados de un lote (una línea JSON, o una fila del CSV con datos como texto JSON).' });

@@ -333,9 +333,10 @@ async function querySourceAndSettle(
 async function placeHoldOrKeepAbandonment(integrationId: number, input: AuthenticatedLookupInput, request: CatalogRequest): Promise<Hold | null> {
   try {
     // The record the hold keeps for the sweeper: written only if this lookup never settles. A bulk
-    // item keeps none: an item whose instance died runs again once its lease expires, and that run's
-    // record is the identifier's one record (docs/decisions.md, "Bulk jobs").
-    const intent = input.bulkItem ? undefined : outcomeUnknownRecord({
+    // item keeps one too: its instance may die after asking the source, and the item's next run (if
+    // its job still runs: a cancel stops it) is another query with its own record (docs/decisions.md,
+    // "Bulk jobs"). Every query that reaches a source is recorded.
+    const intent = outcomeUnknownRecord({
       integrationId,
       lookup: input.catalog,
       nit: request.nit ?? null,

@@ -17,6 +17,7 @@ import { SUCCESS_EXAMPLES } from './success-examples';
 import { BULK_MESSAGES, jobBody } from '@/lib/api/bulk-responses';
 import { bulkJobRequestSchema } from '@/lib/bulk/requests';
 import { bulkJobSchema, bulkResultRowSchema } from '@/lib/bulk/schemas';
+import { csvHeader, csvLine, sourceForIntegrator, type ResultRow } from '@/lib/bulk/results';
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
 // and the same message constants they answer with, so it cannot drift from what the API does.
@@ -262,6 +263,21 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
 /** The id every example of a job uses. */
 export const EXAMPLE_JOB_ID = 'lote_3f9a0c17e2b48d5a6c01';
 
+/** Two rows of a job's results, as lib/bulk/results.ts yields them. */
+const EXAMPLE_RESULT_ROWS: ResultRow[] = [
+  {
+    posicion: 1,
+    identificador: '576937-K',
+    estado: 'encontrado',
+    motivo: null,
+    datos: { nit: '576937K', omiso: false },
+    respondido_en: '2026-11-24T10:31:02.114Z',
+    ...sourceForIntegrator('catalog'),
+    request_id: 'req_5kq2m8w1x7',
+  },
+  { posicion: 2, identificador: '12345678', estado: 'invalido', motivo: 'nit_invalido', datos: null, respondido_en: '2026-11-24T10:30:00.000Z', ...sourceForIntegrator(null), request_id: null },
+];
+
 /** A job as GET /lotes/{id} answers it, built by the handlers' own jobBody. */
 function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: string | null = null) {
   const created = new Date('2026-11-24T10:30:00.000Z');
@@ -280,6 +296,7 @@ function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: str
     chargedCentavos: retryOf ? 0 : (running ? 180 : 566) * 150,
     estimatedEnd: running ? new Date(created.getTime() + 40 * 60_000) : null,
     retryOf,
+    pauseReason: null,
   });
 }
 
@@ -347,24 +364,12 @@ function bulkPaths(): JsonObject {
             content: {
               'text/csv': {
                 schema: { type: 'string' },
-                example: [
-                  'posicion,identificador,estado,motivo,respondido_en,fuente,request_id,datos',
-                  '1,576937-K,encontrado,,2026-11-24T10:31:02.114Z,catalog,req_5kq2m8w1x7,"{""nit"":""576937K"",""omiso"":false}"',
-                  '2,12345678,invalido,nit_invalido,2026-11-24T10:30:00.000Z,,,',
-                ].join('\r\n'),
+                // Written by the handler's own CSV writer (lib/bulk/results.ts).
+                example: (csvHeader() + EXAMPLE_RESULT_ROWS.map(csvLine).join('')).trimEnd(),
               },
               'application/x-ndjson': {
                 schema: ref(bulkResultRowSchema),
-                example: {
-                  posicion: 1,
-                  identificador: '576937-K',
-                  estado: 'encontrado',
-                  motivo: null,
-                  datos: { nit: '576937K', omiso: false },
-                  respondido_en: '2026-11-24T10:31:02.114Z',
-                  fuente: 'catalog',
-                  request_id: 'req_5kq2m8w1x7',
-                },
+                example: EXAMPLE_RESULT_ROWS[0],
               },
             },
           },
@@ -401,7 +406,7 @@ function bulkPaths(): JsonObject {
           '200': job('El lote nuevo, ya creado por una solicitud anterior para este lote.', exampleJob('en_curso', EXAMPLE_JOB_ID)),
           '202': { ...job('Lote nuevo creado con las filas fallidas; corre en segundo plano.', exampleJob('en_curso', EXAMPLE_JOB_ID)), headers: { Location: { description: 'La ruta del lote nuevo.', schema: { type: 'string' } } } },
           '404': notFound,
-          '409': catalogError('El lote todavía corre (o espera saldo), o no tiene filas error_fuente.', pick(BULK_MESSAGES, 'jobNotFinished', 'nothingToRetry')),
+          '409': catalogError('El lote todavía corre (o espera saldo), fue cancelado y aún termina las consultas que ya había enviado, o no tiene filas error_fuente.', pick(BULK_MESSAGES, 'jobNotFinished', 'nothingToRetry')),
           ...common,
           '403': catalogError('Sin credenciales de integración, o el catálogo del lote ya no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
         }),

@@ -14,6 +14,10 @@ import type { HttpExchange } from './http';
 export type SourceName = 'renap' | 'rtu' | 'catalog';
 export const SOURCE_NAMES: readonly SourceName[] = ['renap', 'rtu', 'catalog'];
 
+export function isSourceName(value: string): value is SourceName {
+  return (SOURCE_NAMES as readonly string[]).includes(value);
+}
+
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
 /** How a call ended, as metrics and logs name it. */

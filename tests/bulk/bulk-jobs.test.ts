@@ -185,6 +185,7 @@ interface ResultLine {
   datos: Record<string, unknown> | null;
   respondido_en: string | null;
   fuente: string | null;
+  fuente_id: string | null;
   request_id: string | null;
 }
 
@@ -266,13 +267,14 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     ]);
     for (const line of lines.filter((candidate) => candidate.estado === 'encontrado')) {
       expect(line.datos).toMatchObject({ nit: expect.any(String) });
-      expect(line.fuente).toBe('catalog');
+      // Named as /estado and the notices name it, with the id /api/estado gives it.
+      expect({ fuente: line.fuente, fuente_id: line.fuente_id }).toEqual({ fuente: 'Fuente de catálogos (CUI/NIT, RTU, omisos)', fuente_id: 'catalog' });
       expect(new Date(line.respondido_en!).getTime()).toBeGreaterThan(0);
     }
     const csv = await get(`/api/lotes/${body.id}/resultados`, main);
     expect(csv.contentType).toMatch(/^text\/csv/);
     const csvLines = csv.text.trim().split('\r\n');
-    expect(csvLines[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,request_id,datos');
+    expect(csvLines[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,fuente_id,request_id,datos');
     expect(csvLines).toHaveLength(8);
     expect(csvLines[2]).toMatch(/^2,12345678,invalido,nit_invalido,/);
 

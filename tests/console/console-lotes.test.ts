@@ -71,6 +71,7 @@ interface JobBody {
   conteos: Record<string, number>;
   monto_cobrado: string;
   estimado_fin: string | null;
+  motivo_estado: string | null;
 }
 
 async function submit(as: TestIntegration, identifiers: string[]): Promise<string> {
@@ -103,8 +104,12 @@ async function pageText(client: PortalClient, path: string): Promise<{ status: n
   return { status: answer.status, html: answer.text, text };
 }
 
+/** What the administrator tells the integrator when pausing (the API's motivo_estado). */
+const PAUSE_REASON = 'Revisión del consumo del mes; lo reanudamos hoy.';
+
 function act(client: PortalClient, id: string, action: 'pauseJobAction' | 'resumeJobAction' | 'cancelJobAction') {
-  return client.serverAction(`/admin/lotes/${id}`, action, { lote: id, envio: randomUUID() });
+  const reason = action === 'pauseJobAction' ? { motivo: PAUSE_REASON } : {};
+  return client.serverAction(`/admin/lotes/${id}`, action, { lote: id, ...reason, envio: randomUUID() });
 }
 
 function reveal(client: PortalClient, id: string, posicion: number, motivo: string) {
@@ -219,7 +224,12 @@ describe('the console\'s Lotes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const paused = await act(admin, id, 'pauseJobAction');
     expect(says(paused, 'Lote pausado')).toBe(true);
     expect(await auditRows('bulk_job.pause')).toEqual([
-      { actor: `user:${adminAccount.id} ${adminAccount.email}`, target_id: String(quiet.id), before: { lote: id, estado: 'en_pausa_sin_saldo' }, after: { lote: id, estado: 'en_pausa' } },
+      {
+        actor: `user:${adminAccount.id} ${adminAccount.email}`,
+        target_id: String(quiet.id),
+        before: { lote: id, estado: 'en_pausa_sin_saldo' },
+        after: { lote: id, estado: 'en_pausa', motivo: PAUSE_REASON },
+      },
     ]);
     // Pausing twice changes nothing and says why.
     expect(says(await act(admin, id, 'pauseJobAction'), 'Ese lote ya no está en curso')).toBe(true);
@@ -231,12 +241,16 @@ describe('the console\'s Lotes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     await untilState(later, quiet, 'completado');
     const held = await apiJob(id, quiet);
     expect(held).toMatchObject({ estado: 'en_pausa', monto_cobrado: '0.00', estimado_fin: null, conteos: { total: 4, procesados: 0, pendientes: 4 } });
+    // The integrator is told why, in the administrator's words.
+    expect(held.motivo_estado).toBe(`La administración de la pasarela pausó el lote: no corre ninguna fila hasta que lo reanude. Motivo: ${PAUSE_REASON}`);
+    expect((await pageText(support, `/admin/lotes/${id}`)).text).toContain(`Motivo de la pausa, que el integrador ve: ${PAUSE_REASON}`);
     expect((await pageText(support, `/admin/lotes/${id}`)).text).toContain('Pausado por la administración');
     expect((await pageText(support, '/admin/lotes?estado=en_pausa')).text).toContain(id);
 
     expect(says(await act(support, id, 'resumeJobAction'), ACTION_MESSAGES.forbidden)).toBe(true);
     expect((await apiJob(id, quiet)).estado).toBe('en_pausa');
     expect(says(await act(admin, id, 'resumeJobAction'), 'Lote reanudado')).toBe(true);
+    expect((await apiJob(id, quiet)).motivo_estado).toBeNull();
     const done = await untilState(id, quiet, 'completado');
     expect(done.conteos).toMatchObject({ total: 4, encontrados: 4, pendientes: 0 });
     expect(done.monto_cobrado).toBe('6.00');

@@ -106,3 +106,11 @@ describe('the console lists are read in index order', () => {
     expectIndexOrder(await planOf(accessPageQuery(database, { since: '2026-11-01', until: '2026-11-07' }, undefined, 51)), 'personal_data_access_created_idx');
   });
 });
+
+describe('a purge of bulk jobs finds what points at each deleted job by index', () => {
+  it("a retried job's retries, whose link its foreign key clears (ON DELETE SET NULL)", async () => {
+    // The statement PostgreSQL's referential action runs once per deleted job (ri_triggers.c).
+    const plan = await planOf(sql`update only bulk_jobs set retry_of = null where ${1}::integer operator(pg_catalog.=) retry_of`);
+    expect(plan.map((node) => node['Index Name']).filter(Boolean)).toEqual(['bulk_jobs_retry_of_idx']);
+  });
+});

@@ -1,12 +1,14 @@
 // Issue 35's "done when" for bulk jobs, on two instances sharing PostgreSQL (and Redis for the
 // limits): a job of 2,000 NITs of the simulator (found, unknown, invalid, repeated and fault
 // identifiers mixed) runs on both, one instance is killed with kill -9 halfway, and the other
-// finishes it: every identifier that ran has exactly one row and one query record, the charge is the
+// finishes it: every identifier that ran has exactly one row and one query record for its row (and
+// each lookup the killed instance left unsettled a "resultado desconocido" record), the charge is the
 // found rows times the tariff, the ledger reconciles, the webhook arrives signed once, and the same
 // Idempotency-Key gives the same job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
+import { OUTCOME_UNKNOWN_DETAIL } from '@/lib/billing/holds';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
 import { nitCheckCharacter } from '@/lib/contract/identifiers';
@@ -144,7 +146,9 @@ describe('a bulk job on two instances', () => {
     const again = await submit(survivor, integration.headers, identifiers, 'proveedores-2026-11');
     expect({ status: again.status, id: again.body.id }).toEqual({ status: 200, id });
 
-    // Every hold the killed instance left is voided by the sweeper (no record: its item ran again).
+    // Every hold the killed instance left is voided by the sweeper, which writes the record its intent
+    // kept ("resultado desconocido", not charged): that query may have reached the source. Its item
+    // ran again under another request id, with its own record.
     const handle = await database();
     await until(
       async () => (await handle.rows<{ open: number }>(sql`select count(*)::int as open from ledger_open_holds o join ledger_entries h on h.id = o.hold_id where h.integration_id = ${integration.id}`))[0]!.open,
@@ -165,12 +169,14 @@ describe('a bulk job on two instances', () => {
         from bulk_job_items i join bulk_jobs j on j.id = i.job_id where j.public_id = ${id}`);
     expect(items!.ran).toBe(unique);
     expect(items!.with_one_record).toBe(unique);
-    const [records] = await handle.rows<{ total: number; charged: string }>(sql`
-      select count(*)::int as total, coalesce(sum(charged_centavos), 0)::text as charged from query_records
+    const [records] = await handle.rows<{ total: number; charged: string; unknown: number }>(sql`
+      select count(*)::int as total, coalesce(sum(charged_centavos), 0)::text as charged,
+             count(*) filter (where error_message = ${OUTCOME_UNKNOWN_DETAIL})::int as unknown from query_records
        where integration_id = ${integration.id} and lookup = 'rtu'`);
-    // No other catalog record (servedBy's RENAP lookups aside): the killed instance's unfinished
-    // lookups left none, and nothing ran twice.
-    expect(records!.total).toBe(unique);
+    // No other catalog record (servedBy's RENAP lookups aside): one per item's settled run, and one
+    // "resultado desconocido" per lookup the killed instance held money for and never settled.
+    expect(records!.unknown).toBe(swept!.voids);
+    expect(records!.total).toBe(unique + swept!.voids);
     expect(items!.found).toBeGreaterThan(1_000);
     expect(Number(records!.charged)).toBe(items!.found * TARIFF);
     expect(Number(items!.charged)).toBe(items!.found * TARIFF);

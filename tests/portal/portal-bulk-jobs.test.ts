@@ -10,13 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { bulkJobs, personalDataAccess } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { pauseJobAsAdmin } from '@/lib/bulk/console';
 import { BULK_DOWNLOAD_MESSAGES } from '@/lib/portal/bulk-download';
 import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { formatQuetzales } from '@/lib/money';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
-import { createTestIntegration, credentialHeaders, eventually, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, credentialHeaders, eventually, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, portalSignedIn } from '../support/people';
 import { portalNavLinks, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -190,7 +191,7 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     expect(download.status, download.text.slice(0, 300)).toBe(200);
     const api = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}/resultados`, { headers: credentialHeaders(integration) });
     expect(download.text).toBe(await api.text());
-    expect(download.text.split('\r\n')[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,request_id,datos');
+    expect(download.text.split('\r\n')[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,fuente_id,request_id,datos');
     expect(download.text).toContain(`1,${knownNits[0]},encontrado,`);
 
     const [entry] = await eventually(
@@ -211,6 +212,12 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     const lote = path.split('/').at(-1)!;
     const paused = await eventually(() => owner.request(path), (page) => page.text.includes('En pausa: sin saldo'), 60_000, 'the job paused');
     expect(paused.text).toContain('Cancelar lote');
+    // An administrator pauses it from the console: the integrator's page says so, and why.
+    expect((await gateway.withDatabase(() => pauseJobAsAdmin(TEST_ACTOR, lote, 'Revisión del consumo del mes'))).ok).toBe(true);
+    const adminPaused = await owner.request(path);
+    expect(adminPaused.text).toContain('Pausado por la administración');
+    expect(adminPaused.text).toContain('La administración de la pasarela pausó el lote: no corre ninguna fila hasta que lo reanude. Motivo: Revisión del consumo del mes');
+    expect(adminPaused.text).toContain('Cancelar lote');
 
     const cancelled = answerOf(await cancel(owner, lote));
     expect(cancelled).toMatchObject({ ok: true, message: 'Lote cancelado: lo pendiente no se consultará ni se cobrará.' });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { consoleAction, fromResult, type ActionResult } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
 import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAdmin } from '@/lib/bulk/console';
+import { PAUSE_REASON_MAX_LENGTH } from '@/lib/bulk/labels';
 import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { isPublicJobId } from '@/lib/bulk/jobs';
 import { accessReasonSchema, writeAccessEntry } from '@/lib/personal-data/access-log';
@@ -41,8 +42,15 @@ export const revealJobItemAction = consoleAction(
 
 const jobSchema = z.object({ lote: jobField });
 
-export const pauseJobAction = consoleAction({ role: 'admin', schema: jobSchema }, async ({ lote }, user) => {
-  const result = await pauseJobAsAdmin(user.actor, lote);
+/** Shown to the integrator as it is typed (the API's motivo_estado, the portal's page). */
+const pauseReasonSchema = z
+  .string({ error: 'Escribe el motivo que verá el integrador.' })
+  .trim()
+  .min(3, 'Escribe el motivo que verá el integrador (al menos 3 caracteres).')
+  .max(PAUSE_REASON_MAX_LENGTH, `El motivo puede tener como máximo ${PAUSE_REASON_MAX_LENGTH} caracteres.`);
+
+export const pauseJobAction = consoleAction({ role: 'admin', schema: jobSchema.extend({ motivo: pauseReasonSchema }) }, async ({ lote, motivo }, user) => {
+  const result = await pauseJobAsAdmin(user.actor, lote, motivo);
   if (result.ok) refresh(lote);
   return fromResult(result, () => ({ message: 'Lote pausado: no corre ninguna fila más hasta que un administrador lo reanude.', data: undefined }));
 });

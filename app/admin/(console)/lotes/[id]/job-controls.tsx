@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
 import { ActionForm } from '@/components/console/action-form';
 import type { BulkJobState } from '@/db/schema';
+import { PAUSE_REASON_MAX_LENGTH } from '@/lib/bulk/labels';
 import { cancelJobAction, pauseJobAction, resumeJobAction } from '../actions';
 
 // An administrator's pause, resume and cancel, each confirmed first. Pausing swaps its button for
@@ -32,13 +33,19 @@ export function JobControls({ publicId, state, integrationName }: { publicId: st
             confirmation={{
               kind: 'text',
               title: `¿Pausar el lote de «${integrationName}»?`,
-              message: 'No corre ninguna fila más (la que ya esté en curso termina) hasta que un administrador lo reanude; una recarga no lo reanuda. El integrador lo ve como «en_pausa».',
+              message: 'No corre ninguna fila más (la que ya esté en curso termina) hasta que un administrador lo reanude; una recarga no lo reanuda. El integrador lo ve como «en_pausa», con el motivo.',
               confirmLabel: 'Pausar',
             }}
             onSuccess={announce('Lote pausado: no corre ninguna fila más hasta que un administrador lo reanude.')}
             renderSuccess={() => null}
           >
-            {null}
+            <div className="field">
+              <label htmlFor="motivo-pausa">Motivo (lo verá el integrador)</label>
+              <input id="motivo-pausa" name="motivo" required minLength={3} maxLength={PAUSE_REASON_MAX_LENGTH} autoComplete="off" aria-describedby="motivo-pausa-ayuda" />
+              <span className="hint" id="motivo-pausa-ayuda">
+                Una frase para el integrador, por ejemplo: revisión del consumo del mes; lo reanudamos hoy.
+              </span>
+            </div>
           </ActionForm>
         )}
         {state === 'en_pausa' && (

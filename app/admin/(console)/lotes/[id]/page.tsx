@@ -11,6 +11,7 @@ import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { findConsoleJob, listConsoleJobItems } from '@/lib/bulk/console';
 import { isPublicJobId } from '@/lib/bulk/jobs';
 import { ITEM_STATUS_LABELS, itemReasonLabel, JOB_STATE_LABELS } from '@/lib/bulk/labels';
+import { sourceForIntegrator } from '@/lib/bulk/results';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
@@ -72,6 +73,11 @@ export default async function JobPage({ params, searchParams }: { params: Promis
           <dt>Fallidos (error de la fuente)</dt>
           <dd>{counts.failed.toLocaleString('es-GT')}</dd>
         </dl>
+        {job.pauseReason && (
+          <p className="notice warn" role="status" data-testid="job-pause-reason">
+            Motivo de la pausa, que el integrador ve: {job.pauseReason}
+          </p>
+        )}
         {hasRole(user, 'admin') && <JobControls publicId={job.publicId} state={job.state} integrationName={job.integrationName} />}
       </section>
       <section className="card" aria-labelledby="job-rows">
@@ -115,7 +121,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
                   <td className="nowrap" data-label="Respondida">
                     {item.answeredAt ? formatDateTime(item.answeredAt) : '—'}
                   </td>
-                  <td data-label="Fuente">{item.source ?? '—'}</td>
+                  <td data-label="Fuente">{sourceForIntegrator(item.source).fuente ?? '—'}</td>
                   <td data-label="Id de solicitud">
                     {item.requestId ? (
                       // Its query record, through the records' request-id search (a redirect to the record).

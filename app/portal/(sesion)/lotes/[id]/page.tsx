@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
-import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/bulk/labels';
+import { JOB_STATE_LABELS, JOB_STATE_TONES, jobStateReason } from '@/lib/bulk/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
@@ -20,7 +20,8 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
   const job = await portalBulkJob(user, (await params).id);
   if (!job) notFound();
   const runner = BULK_JOB_RUNNERS.includes(user.role);
-  const running = job.state === 'en_curso' || job.state === 'en_pausa_sin_saldo';
+  // Whatever has not ended can be cancelled, an administrator's pause too (as the API's cancel can).
+  const cancellable = job.state === 'en_curso' || job.state === 'en_pausa_sin_saldo' || job.state === 'en_pausa';
   const count = (value: number) => value.toLocaleString('es-GT');
   return (
     <>
@@ -45,7 +46,9 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
                   ? formatDateTime(job.estimatedEnd)
                   : job.state === 'en_pausa_sin_saldo'
                     ? 'Sigue cuando haya saldo'
-                    : '—'}
+                    : job.state === 'en_pausa'
+                      ? 'Sigue cuando la administración lo reanude'
+                      : '—'}
             </dd>
             <dt>Cobrado</dt>
             <dd data-testid="bulk-job-charged">{formatQuetzales(job.chargedCentavos)}</dd>
@@ -53,6 +56,11 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
           {job.state === 'en_pausa_sin_saldo' && (
             <p className="notice warn" role="status">
               El saldo no alcanza para una consulta más: el lote sigue solo en cuanto la administración acredite una recarga.
+            </p>
+          )}
+          {job.state === 'en_pausa' && (
+            <p className="notice warn" role="status" data-testid="bulk-job-pause-reason">
+              {jobStateReason(job)}
             </p>
           )}
         </section>
@@ -106,7 +114,7 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
           </form>
         </section>
       )}
-      {runner && running && <CancelBulkJob publicId={job.publicId} />}
+      {runner && cancellable && <CancelBulkJob publicId={job.publicId} />}
     </>
   );
 }

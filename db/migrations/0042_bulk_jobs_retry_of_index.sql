@@ -1,0 +1,1 @@
+CREATE INDEX "bulk_jobs_retry_of_idx" ON "bulk_jobs" USING btree ("retry_of") WHERE "bulk_jobs"."retry_of" is not null;

@@ -1,0 +1,1 @@
+ALTER TABLE "bulk_jobs" ADD COLUMN "pause_reason" text;
