@@ -129,6 +129,18 @@ export function idleDelayMs(previousMs: number | null, pollMs: number, maxMs = B
   return previousMs === null ? pollMs : Math.min(ceiling, Math.max(pollMs, previousMs * 2));
 }
 
+/**
+ * Work other capabilities do on every instance at the runner's upkeep (every BULK_POLL_MS while
+ * busy, backing off while idle): the watch lists' scheduler (lib/watch-lists) starts due runs here.
+ * Registered at startup, so lib/bulk never imports the capabilities built on it.
+ */
+type Upkeep = () => Promise<unknown>;
+const upkeepHolder = globalThis as typeof globalThis & { __bulkUpkeep?: Set<Upkeep> };
+
+export function addBulkRunnerUpkeep(upkeep: Upkeep): void {
+  (upkeepHolder.__bulkUpkeep ??= new Set()).add(upkeep);
+}
+
 interface RunnerState {
   stopped: boolean;
   inFlight: number;
@@ -177,6 +189,10 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
         lastUpkeep = Date.now();
         await resumePausedJobs();
         await completeFinishedJobs();
+        for (const upkeep of upkeepHolder.__bulkUpkeep ?? []) {
+          // One capability's failure neither stops the runner nor the other upkeeps.
+          await upkeep().catch((error: unknown) => log.error({ err: error }, 'bulk runner upkeep failed'));
+        }
       }
       // A draining instance claims nothing new: what it holds finishes, the rest is left to others.
       const room = isDraining() ? 0 : concurrency - state.inFlight;
