@@ -18,7 +18,9 @@ import { pdfTextLines } from '../support/pdf-text';
 import { listLatestRecords } from '@/lib/records/list';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { createConsoleUser } from '@/lib/users/service';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { env } from '@/lib/env';
+import { IntegratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
 import { noteWatchListChanges } from '@/lib/integrator-notifications/watch-lists';
 import { createWatchList, pauseWatchList } from '@/lib/watch-lists';
 import { monthPeriod } from '@/lib/statements/figures';
@@ -562,11 +564,16 @@ describe("issue 34's portal self-service", { timeout: PROCESS_TEST_TIMEOUT_MS * 
       // No source in this test: its first run would only wait.
       await pauseWatchList(acmeId, created.list.publicId);
       const run = { integrationId: acmeId, listPublicId: created.list.publicId, listName: created.list.name, jobPublicId: 'lote_0123456789abcdef0123', run: 2, counts: { omiso: 1, estado_rtu: 1 }, total: 2 };
-      await noteWatchListChanges(integratorNotifier(), run);
+      // Queued with the app's settings (its mail server, its local webhook receiver); the app delivers it.
+      const settings = { ...env(), ALERT_SMTP_HOST: '127.0.0.1', ALERT_SMTP_PORT: smtp.port, ALERT_EMAIL_FROM: 'avisos@pasarela.example', INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: true };
+      const notifier = new IntegratorNotifier(notificationSettingsFrom(settings));
+      await noteWatchListChanges(notifier, run);
+      await notifier.close();
       return run;
     });
-    await expect.poll(() => receiver.received.filter((event) => (event.body.tipo as string) === 'vigilancia_cambios').length, { timeout: 30_000 }).toBe(1);
-    await expect.poll(() => smtp.to(contacts.technical).filter((mail) => mail.raw.includes(changes.listPublicId)).length, { timeout: 30_000 }).toBe(1);
+    // The app's delivery loop looks at the outbox every 30 s while idle (lib/alerts/dispatcher.ts).
+    await expect.poll(() => receiver.received.filter((event) => (event.body.tipo as string) === 'vigilancia_cambios').length, { timeout: 45_000 }).toBe(1);
+    await expect.poll(() => smtp.to(contacts.technical).filter((mail) => mail.raw.includes(changes.listPublicId)).length, { timeout: 45_000 }).toBe(1);
     const notice = receiver.received.find((event) => (event.body.tipo as string) === 'vigilancia_cambios')!;
     expect(notice.signed).toBe(true);
     const mail = smtp.to(contacts.technical).find((candidate) => candidate.raw.includes(changes.listPublicId))!;
