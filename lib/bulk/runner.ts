@@ -122,7 +122,7 @@ export const BULK_IDLE_MAX_MS = 10_000;
 /**
  * How long to sleep after a pass that found nothing to do: the poll interval after work, then twice
  * the last sleep, up to BULK_IDLE_MAX_MS (never below the poll interval). An idle instance costs
- * its three statements every 10 s instead of every second.
+ * its upkeep's statements (the jobs', and the watch lists' two looks) every 10 s instead of every second.
  */
 export function idleDelayMs(previousMs: number | null, pollMs: number, maxMs = BULK_IDLE_MAX_MS): number {
   const ceiling = Math.max(pollMs, maxMs);

@@ -27,6 +27,7 @@ let testDb: TestDatabase;
 let gateway: Gateway;
 let main: TestIntegration;
 let other: TestIntegration;
+let penniless: TestIntegration;
 let receiver: WebhookReceiver;
 
 /** NITs of taxpayers the omisos catalog finds, neither omiso nor in coercive collection. */
@@ -44,6 +45,8 @@ beforeAll(async () => {
   testDb = await useTestDatabase();
   main = await createTestIntegration('vigilancia-principal', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
   other = await createTestIntegration('vigilancia-otra', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  // No balance: its runs wait, unfinished, in en_pausa_sin_saldo.
+  penniless = await createTestIntegration('vigilancia-sin-saldo', { tariffCentavos: TARIFF, balanceCentavos: 0 });
   const details = await setIntegrationDetails(TEST_ACTOR, main.id, { technicalContactName: 'Tania Técnica', technicalContactEmail: `tecnica@${main.nombre}.gt` });
   if (!details.ok) throw new Error(details.error.message);
   let secret = '';
@@ -219,6 +222,20 @@ describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(((await call('GET', `/api/vigilancias/${list.id}`, main)).body as ListBody).estado).toBe('activa');
     expect((await call('DELETE', `/api/vigilancias/${list.id}`, main)).status).toBe(204);
     expect(await call('GET', `/api/vigilancias/${list.id}`, main)).toEqual(notFound);
+  });
+
+  it('starts no run while the previous one is unfinished, and deleting the list cancels that run', async () => {
+    const created = await call('POST', '/api/vigilancias', penniless, { nombre: 'Sin saldo', catalogo: 'omisos', frecuencia: 'semanal', nits: [cleanNits[0]!, cleanNits[1]!] });
+    expect(created.status).toBe(201);
+    const list = created.body as ListBody;
+    const [run] = await eventually(() => runsOf(list.id), (runs) => runs.some((candidate) => candidate.state === 'en_pausa_sin_saldo'), 60_000, 'the run paused without balance');
+    // Weeks later its run still waits for balance: no second run starts beside it.
+    const later = await gateway.withDatabase(() => startDueRuns(new Date(Date.now() + 30 * DAY_MS)));
+    expect(later.map((started) => started.listPublicId)).not.toContain(list.id);
+    expect(await runsOf(list.id)).toHaveLength(1);
+    expect((await call('DELETE', `/api/vigilancias/${list.id}`, penniless)).status).toBe(204);
+    expect((await call('GET', `/api/lotes/${run!.public_id}`, penniless)).body).toMatchObject({ estado: 'cancelado', monto_cobrado: '0.00' });
+    expect(await call('GET', `/api/vigilancias/${list.id}`, penniless)).toEqual({ status: 404, body: { message: WATCH_LIST_MESSAGES.notFound } });
   });
 
   it('refuses a list with no valid NIT, and a catalog that is not watched', async () => {
