@@ -26,7 +26,9 @@ import { metrics } from '@/lib/metrics/registry';
 import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { purgeExpiredIdempotencyKeys } from '@/lib/idempotency/store';
 import { rollUpQueue } from '@/lib/rollups/job';
-import { startBulkRunner } from '@/lib/bulk/runner';
+import { addBulkRunnerUpkeep, startBulkRunner } from '@/lib/bulk/runner';
+import { tellWatchListChanges } from '@/lib/integrator-notifications/watch-lists';
+import { compareFinishedRuns, watchListTick } from '@/lib/watch-lists';
 import { flushRefusals } from '@/lib/rollups/refusals';
 import { flushRequestTraces } from '@/lib/request-traces/buffer';
 import { flushBeforeExit } from '@/lib/runtime/flush-before-exit';
@@ -91,6 +93,11 @@ export async function startServer(): Promise<void> {
   // Bulk jobs' items are claimed from the database by every instance with room (lib/bulk); a job
   // that ends or pauses on this instance is told to its integration (subscribed before any can).
   tellBulkJobEvents();
+  // Watch lists (Vigilancia): due lists start their run, and ended runs are compared, from every
+  // instance's runner; each run is started and compared once (lib/watch-lists/runs.ts).
+  compareFinishedRuns();
+  tellWatchListChanges();
+  addBulkRunnerUpkeep(() => watchListTick());
   startBulkRunner();
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them;
   // the integrators' notifications go through the same outbox and delivery loop.

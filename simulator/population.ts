@@ -259,6 +259,50 @@ export function buildPopulation(seed: number, size: number = DEFAULT_POPULATION_
   };
 }
 
+/**
+ * What a test may change about a taxpayer between two questions (the source's data moves: a
+ * supplier files late and becomes omiso, a coercive process starts or ends, the RTU closes a record).
+ */
+export interface TaxpayerAmendment {
+  /** true: one unfiled obligation is recorded (if none was); false: none is. */
+  omiso?: boolean;
+  coerciveCollection?: boolean;
+  status?: TaxpayerStatus;
+}
+
+/** The authority text of the obligation an amendment makes a taxpayer omiso of. */
+export const AMENDED_OMISSION = 'IVA GENERAL MENSUAL: DECLARACIÓN NO PRESENTADA (PERÍODO 10/2026)';
+
+/**
+ * A population whose taxpayers a test can change (the simulator's own, never the shared one that
+ * createPopulation caches): `amend` changes a taxpayer by NIT from then on, in every protocol.
+ */
+export function amendablePopulation(base: Population): Population & { amend(nit: string, amendment: TaxpayerAmendment): void } {
+  const amendments = new Map<number, TaxpayerAmendment>();
+  const apply = (member: Taxpayer | null): Taxpayer | null => {
+    const amendment = member === null ? undefined : amendments.get(member.index);
+    if (member === null || amendment === undefined) return member;
+    return {
+      ...member,
+      omissions: amendment.omiso === undefined ? member.omissions : amendment.omiso ? (member.omissions.length > 0 ? member.omissions : [AMENDED_OMISSION]) : [],
+      coerciveCollection: amendment.coerciveCollection ?? member.coerciveCollection,
+      status: amendment.status ?? member.status,
+    };
+  };
+  return {
+    seed: base.seed,
+    size: base.size,
+    member: (index) => apply(base.member(index))!,
+    findByNit: (nit) => apply(base.findByNit(nit)),
+    findByCui: (cui) => apply(base.findByCui(cui)),
+    amend(nit, amendment) {
+      const member = base.findByNit(nit);
+      if (member === null) throw new Error(`no taxpayer of the population has NIT ${nit}`);
+      amendments.set(member.index, { ...amendments.get(member.index), ...amendment });
+    },
+  };
+}
+
 // Identifier ranges. Fault identifiers (simulator/faults.ts) use NIT bodies from 99990000 and CUI
 // serials from 99990000, outside both ranges, so a member can never collide with one.
 const INDIVIDUAL_NIT_BODIES = [100_000, 89_999_999] as const;

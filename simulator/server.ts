@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SIMULATOR_DEV_CREDENTIALS } from '../lib/env';
 import { createCatalogUpstream } from './catalog';
 import { createFaultPlan, FAULT_HEADER, LATENCY_HEADER, parseFaultSpec, type FaultName, type RunFault } from './faults';
-import { createPopulation, DEFAULT_POPULATION_SIZE, type Population } from './population';
+import { amendablePopulation, createPopulation, DEFAULT_POPULATION_SIZE, type Population, type TaxpayerAmendment } from './population';
 import type { SimAnswer, SimulatedUpstream } from './protocol';
 import { createRenapUpstream } from './renap';
 import { createRtuUpstream } from './rtu';
@@ -47,6 +47,11 @@ export interface RunningSimulator {
   url: string;
   port: number;
   population: Population;
+  /**
+   * Changes one taxpayer from now on, by NIT (tests: a supplier who becomes omiso between two runs
+   * of a watch list). Only this simulator's answers change; the shared population stays as drawn.
+   */
+  amendTaxpayer(nit: string, amendment: TaxpayerAmendment): void;
   /** Replaces the run's faults from now on (tests: an upstream that goes down and comes back). */
   setFaults(faults: RunFault[] | string): void;
   close(): Promise<void>;
@@ -54,7 +59,7 @@ export interface RunningSimulator {
 
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const seed = options.seed ?? DEFAULT_SIMULATOR_SEED;
-  const population = createPopulation({ seed, size: options.populationSize ?? DEFAULT_POPULATION_SIZE });
+  const population = amendablePopulation(createPopulation({ seed, size: options.populationSize ?? DEFAULT_POPULATION_SIZE }));
   const credentials = options.credentials ?? SIMULATOR_DEV_CREDENTIALS;
   const upstreams: SimulatedUpstream[] = [
     createRenapUpstream({ population, apiKey: credentials.renapApiKey }),
@@ -175,6 +180,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     url: `http://${host}:${address.port}`,
     port: address.port,
     population,
+    amendTaxpayer: (nit, amendment) => population.amend(nit, amendment),
     setFaults(faults) {
       faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
     },

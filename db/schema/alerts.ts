@@ -32,6 +32,8 @@ export const alertCondition = pgEnum('alert_condition', [
   // the technical contact; one paused for lack of balance, to the billing contact.
   'bulk_job_finished',
   'bulk_job_paused',
+  // Issue 35, point 5: a watch list's run found changes; told to the technical contact.
+  'watch_list_changes',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';

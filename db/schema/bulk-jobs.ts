@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
+import { watchLists } from './watch-lists';
 
 // en_pausa: an administrator paused it from the console; only an administrator's resume ends it
 // (unlike en_pausa_sin_saldo, which a top-up ends by itself). The runner claims only en_curso.
@@ -47,6 +48,14 @@ export const bulkJobs = pgTable(
     // Why an administrator paused it (en_pausa), in the administrator's words for the integrator:
     // the API's motivo_estado and the portal's job page show it; cleared by the resume.
     pauseReason: text('pause_reason'),
+    // A run of a watch list (Vigilancia, lib/watch-lists): an ordinary job in every other way. Its
+    // run number within the list names its changes; cleared when the list is deleted (the job keeps
+    // its rows until its own retention ends).
+    watchListId: integer('watch_list_id').references((): AnyPgColumn => watchLists.id, { onDelete: 'set null' }),
+    watchListRun: integer('watch_list_run'),
+    // When its changes were compared and written: taken with UPDATE … RETURNING in the transaction
+    // that writes them, so a run's changes are written once across instances.
+    changesComputedAt: timestamp('changes_computed_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     // What the API looks jobs up by.
@@ -68,6 +77,10 @@ export const bulkJobs = pgTable(
     index('bulk_jobs_retry_of_idx').on(table.retryOf).where(sql`${table.retryOf} is not null`),
     // The retention purge: finished jobs, oldest first.
     index('bulk_jobs_finished_idx').on(table.finishedAt).where(sql`${table.finishedAt} is not null`),
+    // Completed watch-list runs whose changes are still to be compared (the scheduler's sweep).
+    index('bulk_jobs_watch_changes_due_idx').on(table.id).where(sql`${table.watchListId} is not null and ${table.changesComputedAt} is null`),
+    // A list's runs, newest first: whether one is still running, and the last run number.
+    index('bulk_jobs_watch_list_idx').on(table.watchListId, table.watchListRun),
     check('bulk_jobs_finished', sql`(${table.state} in ('completado', 'cancelado')) = (${table.finishedAt} is not null)`),
   ],
 );

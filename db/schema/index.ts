@@ -25,3 +25,4 @@ export * from './portal-two-factor';
 export * from './portal-links';
 export * from './top-up-requests';
 export * from './bulk-jobs';
+export * from './watch-lists';

@@ -20,6 +20,7 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   source_recovered: 'Fuente disponible de nuevo',
   bulk_job_finished: 'Lote terminado',
   bulk_job_paused: 'Lote en pausa: sin saldo',
+  watch_list_changes: 'Cambios en una vigilancia',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',
   test: 'Aviso de prueba',
 };

@@ -123,11 +123,24 @@ export const BULK_IDLE_MAX_MS = 10_000;
 /**
  * How long to sleep after a pass that found nothing to do: the poll interval after work, then twice
  * the last sleep, up to BULK_IDLE_MAX_MS (never below the poll interval). An idle instance costs
- * its four statements every 10 s instead of every second.
+ * its upkeep's statements (the jobs', the overdue notices', and the watch lists' two looks) every 10 s
+ * instead of every second.
  */
 export function idleDelayMs(previousMs: number | null, pollMs: number, maxMs = BULK_IDLE_MAX_MS): number {
   const ceiling = Math.max(pollMs, maxMs);
   return previousMs === null ? pollMs : Math.min(ceiling, Math.max(pollMs, previousMs * 2));
+}
+
+/**
+ * Work other capabilities do on every instance at the runner's upkeep (every BULK_POLL_MS while
+ * busy, backing off while idle): the watch lists' scheduler (lib/watch-lists) starts due runs here.
+ * Registered at startup, so lib/bulk never imports the capabilities built on it.
+ */
+type Upkeep = () => Promise<unknown>;
+const upkeepHolder = globalThis as typeof globalThis & { __bulkUpkeep?: Set<Upkeep> };
+
+export function addBulkRunnerUpkeep(upkeep: Upkeep): void {
+  (upkeepHolder.__bulkUpkeep ??= new Set()).add(upkeep);
 }
 
 interface RunnerState {
@@ -180,6 +193,10 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
         await completeFinishedJobs();
         // Changes an instance died before telling (or a listener failed to take): told again.
         await tellOverdueJobChanges();
+        for (const upkeep of upkeepHolder.__bulkUpkeep ?? []) {
+          // One capability's failure neither stops the runner nor the other upkeeps.
+          await upkeep().catch((error: unknown) => log.error({ err: error }, 'bulk runner upkeep failed'));
+        }
       }
       // A draining instance claims nothing new: what it holds finishes, the rest is left to others.
       const room = isDraining() ? 0 : concurrency - state.inFlight;

@@ -4,7 +4,7 @@
 // notice across instances.
 import { eq } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations } from '@/db/schema';
+import { bulkJobs, integrations } from '@/db/schema';
 import { onBulkJobEvent, type BulkJobEvent } from '@/lib/bulk/events';
 import { readJob } from '@/lib/bulk/jobs';
 import { catalogPathName } from '@/lib/bulk/requests';
@@ -19,6 +19,9 @@ export async function noteBulkJobEvent(notifier: IntegratorNotifier, event: Bulk
     .from(integrations)
     .where(eq(integrations.id, event.integrationId));
   if (!job || !integration) return;
+  // A watch list's run tells only what changed (lib/integrator-notifications/watch-lists.ts), not
+  // that it ended; a pause for balance is told as any job's.
+  if (event.kind === 'finished' && (await isWatchListRun(event.jobId))) return;
   const facts: BulkJobFacts = {
     publicId: job.publicId,
     catalog: catalogPathName(job.catalog),
@@ -33,6 +36,11 @@ export async function noteBulkJobEvent(notifier: IntegratorNotifier, event: Bulk
       ? bulkJobFinishedNotification(who, facts, notifier.settings)
       : bulkJobPausedNotification(who, facts, event.pausedAt, Number(integration.balanceCentavos), notifier.settings),
   );
+}
+
+async function isWatchListRun(jobId: number): Promise<boolean> {
+  const [row] = await (await db()).select({ watchListId: bulkJobs.watchListId }).from(bulkJobs).where(eq(bulkJobs.id, jobId));
+  return row?.watchListId != null;
 }
 
 const holder = globalThis as typeof globalThis & { __bulkJobNotices?: () => void };

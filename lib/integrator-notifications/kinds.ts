@@ -26,6 +26,7 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'source_recovered',
   'bulk_job_finished',
   'bulk_job_paused',
+  'watch_list_changes',
 ];
 
 /** The contact each kind is for (the webhook, when there is one, gets every kind). */
@@ -48,6 +49,8 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   // The systems that submitted the job fetch its results; the balance is what a pause waits for.
   bulk_job_finished: 'technical',
   bulk_job_paused: 'billing',
+  // Those who watch suppliers read the changes from the systems that saved the list.
+  watch_list_changes: 'technical',
 };
 
 /** The webhook's `tipo`. */
@@ -68,6 +71,7 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   source_recovered: 'fuente_disponible',
   bulk_job_finished: 'lote_completado',
   bulk_job_paused: 'lote_en_pausa',
+  watch_list_changes: 'vigilancia_cambios',
 };
 
 /** The webhook's `tipo` of the test notice an administrator sends from the console. */
@@ -597,6 +601,59 @@ export function bulkJobPausedNotification(integration: { id: number; nombre: str
         `El lote ${job.publicId} (catálogo ${job.catalog}) de «${integration.nombre}» se detuvo porque el saldo (${formatQuetzales(balanceCentavos)}) no cubre la tarifa de una consulta: ` +
         `${count(job.counts.pending, 'identificador espera', 'identificadores esperan')}. Sigue solo, sin volver a enviarlo, cuando se acredite una recarga.`,
       datos: { ...bulkJobData(job), saldo_centavos: balanceCentavos, en_pausa_desde: pausedAt.toISOString() },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/**
+ * A watch list's run that found changes (Vigilancia): the list, the run, how many changes of each
+ * kind and where to read them. Never a NIT, a name or a before/after value: those are read from the
+ * API with the integration's credentials. Once per run (the run's job is the key).
+ */
+export interface WatchListChangeFacts {
+  listPublicId: string;
+  listName: string;
+  jobPublicId: string;
+  run: number;
+  counts: Partial<Record<'registro' | 'omiso' | 'cobro_coactivo' | 'estado_rtu', number>>;
+  total: number;
+}
+
+const CHANGE_KIND_WORDS = {
+  omiso: ['cambio de omiso', 'cambios de omiso'],
+  cobro_coactivo: ['cambio de cobro coactivo', 'cambios de cobro coactivo'],
+  estado_rtu: ['cambio de estado en el RTU', 'cambios de estado en el RTU'],
+  registro: ['NIT que apareció o dejó de aparecer', 'NIT que aparecieron o dejaron de aparecer'],
+} as const;
+
+export function watchListChangesNotification(integration: { id: number; nombre: string }, facts: WatchListChangeFacts, context: Context, now = new Date()): NotificationDraft {
+  const parts = (Object.keys(CHANGE_KIND_WORDS) as (keyof typeof CHANGE_KIND_WORDS)[])
+    .filter((kind) => (facts.counts[kind] ?? 0) > 0)
+    .map((kind) => count(facts.counts[kind]!, CHANGE_KIND_WORDS[kind][0], CHANGE_KIND_WORDS[kind][1]));
+  const link = `/api/vigilancias/${facts.listPublicId}/cambios`;
+  return draft(
+    'watch_list_changes',
+    `vigilancia_cambios:${facts.jobPublicId}`,
+    integration,
+    context,
+    {
+      titulo: 'Hay cambios en su vigilancia',
+      mensaje:
+        `La vigilancia ${facts.listPublicId} de «${integration.nombre}» encontró ${count(facts.total, 'cambio', 'cambios')} desde su ejecución anterior: ${parts.join(', ')}. ` +
+        `Vea el antes y el después de cada uno en GET ${link}.`,
+      datos: {
+        vigilancia: facts.listPublicId,
+        ejecucion: facts.run,
+        lote: facts.jobPublicId,
+        cambios: facts.total,
+        omiso: facts.counts.omiso ?? 0,
+        cobro_coactivo: facts.counts.cobro_coactivo ?? 0,
+        estado_rtu: facts.counts.estado_rtu ?? 0,
+        registro: facts.counts.registro ?? 0,
+        cambios_url: link,
+      },
     },
     { intervalSeconds: ONCE },
     now,

@@ -21,6 +21,7 @@ import {
   topUpRejectedNotification,
   bulkJobFinishedNotification,
   bulkJobPausedNotification,
+  watchListChangesNotification,
   type IntegratorNotification,
   type NotificationDraft,
   type NotificationKind,
@@ -122,6 +123,12 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
       context,
       EXAMPLE_NOW,
     ),
+    watch_list_changes: watchListChangesNotification(
+      EXAMPLE_INTEGRATION,
+      { listPublicId: 'vig_5b2e91d04c7a3f18e6d2', listName: 'Proveedores', jobPublicId: 'lote_8d41c0a9f27b5e3c1a60', run: 4, counts: { omiso: 3, cobro_coactivo: 1, estado_rtu: 2 }, total: 6 },
+      context,
+      EXAMPLE_NOW,
+    ),
   };
   return Object.fromEntries(
     Object.entries(drafts).map(([kind, draft], index) => [kind, { ...draft!.payload, id: exampleId(index + 1) }]),
@@ -154,6 +161,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     bulk_job_finished:
       'Un lote terminó (`datos.estado`: `completado`, también con filas fallidas, o `cancelado`): sus conteos, lo cobrado (`datos.cobrado_centavos`) y la ruta de sus resultados (`datos.resultados`). No lleva ningún identificador de la lista. Uno por lote.',
     bulk_job_paused: 'Un lote se detuvo porque el saldo no cubre una consulta (`en_pausa_sin_saldo`); sigue solo cuando se acredite una recarga. Uno por pausa.',
+    watch_list_changes:
+      'Una ejecución de una vigilancia encontró cambios desde la anterior: cuántos de cada tipo (`datos.omiso`, `datos.cobro_coactivo`, `datos.estado_rtu`, `datos.registro`) y la ruta donde leer el antes y el después (`datos.cambios_url`). Sin cambios no hay aviso. No lleva ningún NIT. Uno por ejecución.',
   };
   const titles: Record<NotificationKind, string> = {
     balance_low: 'Saldo bajo',
@@ -172,6 +181,7 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     source_recovered: 'Fuente disponible de nuevo',
     bulk_job_finished: 'Lote terminado',
     bulk_job_paused: 'Lote en pausa: sin saldo',
+    watch_list_changes: 'Cambios en una vigilancia',
   };
   const kinds = Object.keys(KIND_TYPE) as NotificationKind[];
   return [

@@ -18,6 +18,9 @@ import { BULK_MESSAGES, jobBody } from '@/lib/api/bulk-responses';
 import { bulkJobRequestSchema } from '@/lib/bulk/requests';
 import { bulkJobSchema, bulkResultRowSchema } from '@/lib/bulk/schemas';
 import { csvHeader, csvLine, sourceForIntegrator, type ResultRow } from '@/lib/bulk/results';
+import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
+import { WATCH_CHANGES_PAGE_SIZE } from '@/lib/watch-lists/changes';
+import { watchListBody, watchListChangesSchema, watchListCreatedSchema, watchListRequestSchema, watchListSchema } from '@/lib/watch-lists/schemas';
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
 // and the same message constants they answer with, so it cannot drift from what the API does.
@@ -32,7 +35,7 @@ const ref = (schema: z.ZodType) => {
 
 function componentSchemas(): Record<string, JsonObject> {
   // Make sure every schema is registered before the registry is converted.
-  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema];
+  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema, watchListRequestSchema, watchListSchema, watchListCreatedSchema, watchListChangesSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
@@ -415,6 +418,112 @@ function bulkPaths(): JsonObject {
   };
 }
 
+/** An example watch list, built by the handlers' own watchListBody. */
+function exampleWatchList() {
+  const created = new Date('2026-11-24T10:30:00.000Z');
+  return watchListBody({
+    publicId: 'vig_5b2e91d04c7a3f18e6d2',
+    name: 'Proveedores',
+    catalog: 'omisos',
+    schedule: 'mensual',
+    state: 'activa',
+    entries: 5_000,
+    nextRunAt: new Date('2026-12-24T10:30:00.000Z'),
+    createdAt: created,
+    runs: 1,
+    lastRun: { jobId: EXAMPLE_JOB_ID, state: 'completado', createdAt: created, finishedAt: new Date(created.getTime() + 40 * 60_000) },
+    changes: 0,
+  });
+}
+
+/** Watch lists (Vigilancia, issue 35 point 5), beside /lotes: the same credentials, error shape and per-minute counter. */
+function watchListPaths(): JsonObject {
+  const common = {
+    '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
+    '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
+    '429': {
+      description: 'El límite por minuto de /lotes y /vigilancias para su integración (JSON; el mismo contador), o el límite global por IP (texto plano).',
+      content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited'), 'message') }, ...GLOBAL_LIMIT_CONTENT },
+    },
+    '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
+    '502': catalogError('No fue posible validar las credenciales en este momento. Reintente con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+  };
+  const notFound = catalogError('No hay una vigilancia con ese id para su integración (también el id de una vigilancia de otra integración).', pick(WATCH_LIST_MESSAGES, 'notFound'));
+  const idParameter = { name: 'id', in: 'path', required: true, description: 'El id de la vigilancia (vig_…).', schema: { type: 'string', pattern: '^vig_[0-9a-f]{20}$' } };
+  const list = exampleWatchList();
+  return {
+    '/vigilancias': {
+      post: {
+        operationId: 'createWatchList',
+        tags: ['vigilancias'],
+        summary: 'Una vigilancia: hasta 10,000 NIT consultados cada mes o cada semana, avisando solo lo que cambió',
+        description: [
+          'Requiere la bandera del catálogo elegido (omisos o rtu). Cada ejecución es un lote (GET /lotes/{id}): se cobra como cualquier lote, solo lo encontrado, y usa el mismo límite. La primera ejecución empieza al crearla y es la base: no reporta cambios.',
+          'En las siguientes, compara con la anterior el estado de cada NIT: omiso, cobro coactivo y estado en el RTU (omisos), o estado en el RTU (rtu); no encontrado también es un estado. Si algo cambió, le avisa (webhook vigilancia_cambios y correo al contacto técnico) y los cambios quedan en GET /vigilancias/{id}/cambios. Un NIT cuya consulta falló en la fuente conserva su estado anterior y no reporta nada.',
+          'Los NIT inválidos y los repetidos se apartan (campo apartados, por posición): no se guardan ni se cobran. Si ninguno es válido responde 400. No lleva Idempotency-Key: cada POST crea una vigilancia.',
+        ].join('\n\n'),
+        requestBody: { required: true, content: { 'application/json': { schema: ref(watchListRequestSchema), example: { nombre: 'Proveedores', catalogo: 'omisos', frecuencia: 'mensual', nits: ['576937-K', '12345678', '576937K'] } } } },
+        responses: withRequestId({
+          '201': {
+            description: 'Vigilancia creada; su primera ejecución empieza enseguida.',
+            headers: { Location: { description: 'La ruta de la vigilancia.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: ref(watchListCreatedSchema), example: { ...list, ejecuciones: 0, ultima_ejecucion: null, apartados: [{ posicion: 2, motivo: 'nit_invalido' }, { posicion: 3, motivo: 'duplicado' }] } } },
+          },
+          '400': catalogError('El cuerpo no se puede usar, o ninguno de los NIT es válido.', {
+            ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed'),
+            ...pick(WATCH_LIST_MESSAGES, 'nombre', 'catalogo', 'frecuencia', 'nits', 'fields', 'nothingToWatch'),
+          }),
+          ...common,
+          '403': catalogError('Sin credenciales de integración, o el catálogo elegido no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+        }),
+      },
+    },
+    '/vigilancias/{id}': {
+      get: {
+        operationId: 'getWatchList',
+        tags: ['vigilancias'],
+        summary: 'Una vigilancia: su próxima ejecución, la última y cuántos cambios ha encontrado',
+        parameters: [idParameter],
+        responses: withRequestId({ '200': { description: 'La vigilancia.', content: { 'application/json': { schema: ref(watchListSchema), example: list } } }, '404': notFound, ...common }),
+      },
+      delete: {
+        operationId: 'deleteWatchList',
+        tags: ['vigilancias'],
+        summary: 'Borra una vigilancia, sus NIT y sus cambios; cancela la ejecución en curso',
+        description: 'Lo que la ejecución en curso no consultó no se cobra. Los lotes de las ejecuciones terminadas se conservan como cualquier lote, hasta que se borran sus resultados.',
+        parameters: [idParameter],
+        responses: withRequestId({ '204': { description: 'Borrada.' }, '404': notFound, ...common }),
+      },
+    },
+    '/vigilancias/{id}/cambios': {
+      get: {
+        operationId: 'listWatchListChanges',
+        tags: ['vigilancias'],
+        summary: 'Lo que cambió en cada ejecución, con el antes y el después',
+        description: `La ejecución más reciente primero; dentro de una ejecución, en el orden de la lista. Hasta ${WATCH_CHANGES_PAGE_SIZE} por página: pida la siguiente con ?cursor= y el campo siguiente (null en la última).`,
+        parameters: [idParameter, { name: 'cursor', in: 'query', required: false, description: 'El campo siguiente de la página anterior.', schema: { type: 'string' } }],
+        responses: withRequestId({
+          '200': {
+            description: 'Una página de cambios.',
+            content: {
+              'application/json': {
+                schema: ref(watchListChangesSchema),
+                example: {
+                  cambios: [{ nit: '576937-K', tipo: 'omiso', antes: false, despues: true, ejecucion: 2, lote: 'lote_8d41c0a9f27b5e3c1a60', detectado_en: '2026-12-24T11:02:41.318Z' }],
+                  siguiente: null,
+                },
+              },
+            },
+          },
+          '400': catalogError('El cursor no es uno que esta API haya dado.', pick(WATCH_LIST_MESSAGES, 'invalidCursor')),
+          '404': notFound,
+          ...common,
+        }),
+      },
+    },
+  };
+}
+
 export interface OpenApiDocument extends JsonObject {
   openapi: string;
   info: { title: string; version: string; description: string };
@@ -444,6 +553,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     tags: [
       { name: 'consultas', description: 'Las cinco consultas de contribuyentes.' },
       { name: 'lotes', description: 'Listas de identificadores consultadas en segundo plano (una extensión junto a las cinco consultas).' },
+      { name: 'vigilancias', description: 'Listas de NIT guardadas que se consultan cada mes o cada semana, avisando solo lo que cambió.' },
     ],
     paths: {
       ...registryPaths(),
@@ -451,6 +561,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       '/catalogos/rtu': catalogPath('/catalogos/rtu', 'lookupRtuV2', 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
       '/catalogos/omisos': catalogPath('/catalogos/omisos', 'lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
       ...bulkPaths(),
+      ...watchListPaths(),
     },
     components: {
       schemas: componentSchemas(),

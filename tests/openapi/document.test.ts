@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_REQUEST_MESSAGES } from '@/lib/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/api/registry-responses';
+import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { topUp } from '@/lib/billing/ledger';
 import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES } from '@/lib/contract/messages';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
@@ -65,6 +66,10 @@ describe('the generated document', () => {
       '/lotes/{id}/resultados': { get: 'getBulkJobResults' },
       '/lotes/{id}/cancelar': { post: 'cancelBulkJob' },
       '/lotes/{id}/reintentar': { post: 'retryBulkJobFailures' },
+      // Vigilancia (issue 35, point 5): saved lists of NITs run on a schedule.
+      '/vigilancias': { post: 'createWatchList' },
+      '/vigilancias/{id}': { get: 'getWatchList', delete: 'deleteWatchList' },
+      '/vigilancias/{id}/cambios': { get: 'listWatchListChanges' },
     });
   });
 
@@ -115,6 +120,8 @@ describe('the generated document', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       // The bulk jobs take a key of their own, required (their own test below).
       if (path.startsWith('/lotes')) continue;
+      // A watch list is created without a key (a standing configuration; its runs are keyed by the service).
+      if (path.startsWith('/vigilancias')) continue;
       const operation = (item as { post: Post }).post;
       if (!path.startsWith('/catalogos/')) {
         expect(operation.parameters, path).toBeUndefined();
@@ -138,6 +145,17 @@ describe('the generated document', () => {
     for (const message of [CATALOG_MESSAGES.credentialsRequired, CATALOG_MESSAGES.integrationNotFound, CATALOG_MESSAGES.catalogNotEnabled, CATALOG_MESSAGES.rateLimited]) {
       expect(text).toContain(JSON.stringify(message));
     }
+  });
+
+  it("documents the watch lists with their own and the catalogs' error texts, and their schemas", () => {
+    type Operation = { responses: Record<string, unknown> };
+    const create = (document.paths['/vigilancias'] as { post: Operation }).post;
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '429', '500', '502']);
+    const text = JSON.stringify(Object.entries(document.paths).filter(([path]) => path.startsWith('/vigilancias')));
+    for (const message of [...Object.values(WATCH_LIST_MESSAGES), CATALOG_MESSAGES.credentialsRequired, CATALOG_MESSAGES.integrationNotFound, CATALOG_MESSAGES.catalogNotEnabled, CATALOG_MESSAGES.rateLimited]) {
+      expect(text).toContain(JSON.stringify(message));
+    }
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['VigilanciaRequest', 'Vigilancia', 'VigilanciaCreada', 'VigilanciaCambios', 'VigilanciaCambio']));
   });
 });
 

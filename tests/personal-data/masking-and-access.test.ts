@@ -18,6 +18,11 @@ import { pdfTextLines } from '../support/pdf-text';
 import { listLatestRecords } from '@/lib/records/list';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { createConsoleUser } from '@/lib/users/service';
+import { env } from '@/lib/env';
+import { IntegratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
+import { noteWatchListChanges } from '@/lib/integrator-notifications/watch-lists';
+import { createWatchList, pauseWatchList } from '@/lib/watch-lists';
 import { monthPeriod } from '@/lib/statements/figures';
 import { previousMonth } from '@/lib/statements/monthly';
 import { runningMonthRange } from '@/lib/statements/preview';
@@ -549,5 +554,32 @@ describe("issue 34's portal self-service", { timeout: PROCESS_TEST_TIMEOUT_MS * 
     expect(pages['audit list (admin)']).toContain('Aprobó un depósito reportado');
     expect(pages['e-mails']).toContain('ACME-5510');
     for (const [name, text] of Object.entries(pages)) expect(fullIdentifiersIn(text), name).toEqual([]);
+  });
+
+  it("keeps every NIT of a watch list out of its change notice, by e-mail and on the webhook (issue 35's Vigilancia)", async () => {
+    // A list of the integration's taxpayers whose run found changes: told as the app tells it.
+    const changes = await app.withDatabase(async () => {
+      const created = await createWatchList(acmeId, { name: 'Proveedores', catalog: 'omisos', schedule: 'semanal', nits: [NIT, BATCH_NIT] });
+      if (created.kind !== 'created') throw new Error('the watch list was not saved');
+      // No source in this test: its first run would only wait.
+      await pauseWatchList(acmeId, created.list.publicId);
+      const run = { integrationId: acmeId, listPublicId: created.list.publicId, listName: created.list.name, jobPublicId: 'lote_0123456789abcdef0123', run: 2, counts: { omiso: 1, estado_rtu: 1 }, total: 2 };
+      // Queued with the app's settings (its mail server, its local webhook receiver); the app delivers it.
+      const settings = { ...env(), ALERT_SMTP_HOST: '127.0.0.1', ALERT_SMTP_PORT: smtp.port, ALERT_EMAIL_FROM: 'avisos@pasarela.example', INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: true };
+      const notifier = new IntegratorNotifier(notificationSettingsFrom(settings));
+      await noteWatchListChanges(notifier, run);
+      await notifier.close();
+      return run;
+    });
+    // The app's delivery loop looks at the outbox every 30 s while idle (lib/alerts/dispatcher.ts).
+    await expect.poll(() => receiver.received.filter((event) => (event.body.tipo as string) === 'vigilancia_cambios').length, { timeout: 45_000 }).toBe(1);
+    await expect.poll(() => smtp.to(contacts.technical).filter((mail) => mail.raw.includes(changes.listPublicId)).length, { timeout: 45_000 }).toBe(1);
+    const notice = receiver.received.find((event) => (event.body.tipo as string) === 'vigilancia_cambios')!;
+    expect(notice.signed).toBe(true);
+    const mail = smtp.to(contacts.technical).find((candidate) => candidate.raw.includes(changes.listPublicId))!;
+    const texts = [notice.rawBody, mail.subject, ...['text/plain', 'text/html'].map((type) => mimePart(mail.raw, type)?.body.toString('utf8') ?? '')].join('\n');
+    expect(texts).toContain(`/api/vigilancias/${changes.listPublicId}/cambios`);
+    expect(fullIdentifiersIn(texts)).toEqual([]);
+    for (const nit of [NIT, BATCH_NIT, NIT.replace('-', ''), BATCH_NIT.replace('-', '')]) expect(texts).not.toContain(nit);
   });
 });

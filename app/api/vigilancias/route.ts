@@ -1,0 +1,40 @@
+// POST /api/vigilancias - save a watch list (Vigilancia): NITs, a catalog and a schedule; each run is
+// a bulk job charged as one, and the integrator is told only of what changed (issue 35, point 5;
+// docs/integrators.md). The same credentials, error shapes and per-minute counter as /api/lotes.
+import { bulkError, BULK_MESSAGES, bulkErrors } from '@/lib/api/bulk-responses';
+import { bulkRoute } from '@/lib/api/bulk-route';
+import { jsonResponse } from '@/lib/api/responses';
+import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
+import { MAX_BULK_BODY_BYTES } from '@/lib/bulk/requests';
+import { wakeBulkRunner } from '@/lib/bulk/runner';
+import { readJsonBody } from '@/lib/http/json-body';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { createWatchList } from '@/lib/watch-lists';
+import { parseWatchListRequest, watchListCreatedBody } from '@/lib/watch-lists/schemas';
+
+export const dynamic = 'force-dynamic';
+
+const create = bulkRoute<object>(async (request, { integration, requestId }) => {
+  const body = await readJsonBody(request, MAX_BULK_BODY_BYTES);
+  if (!body.ok) return bulkError(400, body.problem === 'too_large' || body.problem === 'content_type' ? BULK_MESSAGES[body.problem] : BULK_MESSAGES.malformed, requestId);
+  const parsed = parseWatchListRequest(body.value);
+  if (!parsed.ok) return bulkError(400, WATCH_LIST_MESSAGES[parsed.problem], requestId);
+  // A list of a catalog the integration cannot call would only ever run into the flag.
+  if (!integration[LOOKUP_FLAGS[parsed.value.catalogo]]) return bulkErrors.notEnabled(requestId);
+  const created = await createWatchList(integration.id, {
+    name: parsed.value.nombre,
+    catalog: parsed.value.catalogo,
+    schedule: parsed.value.frecuencia,
+    nits: parsed.value.nits,
+  });
+  if (created.kind === 'nothing_to_watch') return bulkError(400, WATCH_LIST_MESSAGES.nothingToWatch, requestId);
+  // Its first run (the baseline) is due now: this instance's runner starts it at its next look.
+  wakeBulkRunner();
+  const response = jsonResponse(201, watchListCreatedBody(created.list, created.setAside), requestId);
+  response.headers.set('location', `/api/vigilancias/${created.list.publicId}`);
+  return response;
+});
+
+export function POST(request: Request): Promise<Response> {
+  return create(request, { params: Promise.resolve({}) });
+}

@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns';
+import { integrations } from './integrations';
+
+// A watch list (Vigilancia, issue 35 point 5): an integration's saved list of NITs, run as an
+// ordinary bulk job on its schedule (lib/watch-lists), telling only what changed since the last
+// run. The integrator knows it by `public_id` (vig_ and 20 random hex, like a job's lote_ id).
+// Deleted outright when the integrator deletes it: its entries and changes (personal data) go with
+// it, and its runs stay as ordinary jobs until their own retention.
+export const watchLists = pgTable(
+  'watch_lists',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    publicId: text('public_id').notNull(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    // Only catalogs whose answer has a state that changes (docs/decisions.md, "Vigilancia").
+    catalog: text('catalog', { enum: ['rtu', 'omisos'] }).notNull(),
+    schedule: text('schedule', { enum: ['mensual', 'semanal'] }).notNull(),
+    state: text('state', { enum: ['activa', 'en_pausa'] }).notNull().default('activa'),
+    totalEntries: integer('total_entries').notNull(),
+    // When its next run is due; the scheduler claims lists whose instant has passed.
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // How many runs it has started: a run's number names the run's job and its changes.
+    runs: integer('runs').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('watch_lists_public_id_unique').on(table.publicId),
+    // The scheduler's question: which active lists are due.
+    index('watch_lists_due_idx').on(table.nextRunAt).where(sql`${table.state} = 'activa'`),
+    // An integration's lists, newest first (API and portal).
+    index('watch_lists_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
+    check('watch_lists_catalog', sql`${table.catalog} in ('rtu', 'omisos')`),
+    check('watch_lists_schedule', sql`${table.schedule} in ('mensual', 'semanal')`),
+    check('watch_lists_state', sql`${table.state} in ('activa', 'en_pausa')`),
+  ],
+);
+
+// One row per NIT of the list, in the order sent. The identifier and the last known state of its
+// watched fields are sealed with the personal-data key, as a job's items are. `snapshot_sealed` is
+// null until a run answered it (the baseline).
+export const watchListEntries = pgTable(
+  'watch_list_entries',
+  {
+    watchListId: integer('watch_list_id')
+      .notNull()
+      .references(() => watchLists.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    identifierSealed: text('identifier_sealed').notNull(),
+    snapshotSealed: text('snapshot_sealed'),
+    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [primaryKey({ columns: [table.watchListId, table.position] })],
+);
+
+// What a run found changed for one entry: one row per watched field that changed, before and after
+// sealed (they describe a taxpayer). Named by the run's number and the entry's position.
+export const watchListChanges = pgTable(
+  'watch_list_changes',
+  {
+    watchListId: integer('watch_list_id')
+      .notNull()
+      .references(() => watchLists.id, { onDelete: 'cascade' }),
+    run: integer('run').notNull(),
+    position: integer('position').notNull(),
+    kind: text('kind', { enum: ['registro', 'omiso', 'cobro_coactivo', 'estado_rtu'] }).notNull(),
+    // The run's job as the integrator knows it (the job may be purged before the change is).
+    jobPublicId: text('job_public_id').notNull(),
+    beforeSealed: text('before_sealed').notNull(),
+    afterSealed: text('after_sealed').notNull(),
+    detectedAt: timestamp('detected_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.watchListId, table.run, table.position, table.kind] })],
+);
+
+export type WatchList = typeof watchLists.$inferSelect;
+export type WatchListChangeKind = (typeof watchListChanges.kind.enumValues)[number];

@@ -1,0 +1,35 @@
+// A watch list's run that found changes (Vigilancia): lib/watch-lists only emits, the integrator
+// notifications subscribe (lib/integrator-notifications/watch-lists.ts), as lib/bulk/events.ts does
+// for jobs. Emitted by the instance whose transaction compared the run, so once across instances.
+import { logger } from '@/lib/logging/logger';
+import type { RunChanges } from './runs';
+
+const log = logger('watch-lists');
+
+export type WatchListChangesListener = (changes: RunChanges) => Promise<void> | void;
+
+const holder = globalThis as typeof globalThis & { __watchListListeners?: Set<WatchListChangesListener> };
+
+function listeners(): Set<WatchListChangesListener> {
+  holder.__watchListListeners ??= new Set();
+  return holder.__watchListListeners;
+}
+
+/** Subscribes; returns the unsubscribe. */
+export function onWatchListChanges(listener: WatchListChangesListener): () => void {
+  listeners().add(listener);
+  return () => listeners().delete(listener);
+}
+
+/** Tells every listener; a listener that fails never undoes the comparison. */
+export async function emitWatchListChanges(changes: RunChanges): Promise<void> {
+  await Promise.all(
+    [...listeners()].map(async (listener) => {
+      try {
+        await listener(changes);
+      } catch (error) {
+        log.error({ err: error, watchList: changes.listPublicId, run: changes.run }, 'a watch list listener failed');
+      }
+    }),
+  );
+}

@@ -1,0 +1,209 @@
+// A watch list's runs (Vigilancia): the scheduler that starts each due list's run as an ordinary
+// bulk job, once across instances, and the comparison that turns a finished run into changes, once.
+// docs/decisions.md, "Vigilancia", says why each step is where it is.
+import { sql, type SQL } from 'drizzle-orm';
+import { db } from '@/db/client';
+import type { BulkItemStatus, WatchListChangeKind } from '@/db/schema';
+import { idempotencyKeyHash } from '@/lib/idempotency/key';
+import { onBulkJobEvent } from '@/lib/bulk/events';
+import { newPublicJobId } from '@/lib/bulk/jobs';
+import { openNullable, seal } from '@/lib/personal-data/envelope';
+import { changesBetween, NOT_FOUND_STATE, watchedStateOf, type WatchCatalog, type WatchedState } from './snapshot';
+import { nextRunFrom, type WatchSchedule } from './schedule';
+import { emitWatchListChanges } from './events';
+
+type Transaction = { execute(query: SQL): Promise<unknown> };
+
+async function rowsOf<T>(tx: Transaction, query: SQL): Promise<T[]> {
+  const result = await tx.execute(query);
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/** How many due lists one tick starts: the rest wait for the next tick (each run can be 10,000 items). */
+const LISTS_PER_TICK = 10;
+
+/**
+ * A run's key in the jobs' unique index (integration, key hash): the list and the instant it was
+ * due, so a replay of the same run finds the same job. A NUL cannot be part of an Idempotency-Key
+ * an integrator sends (printable ASCII only), so no submission can take a run's place.
+ */
+function runKeyHash(listPublicId: string, scheduled: Date): string {
+  return idempotencyKeyHash(`\u0000vigilancia:${listPublicId}:${scheduled.toISOString()}`);
+}
+
+export interface StartedRun {
+  listPublicId: string;
+  jobPublicId: string;
+  run: number;
+}
+
+/**
+ * Starts the run of every list due at `now` (at most LISTS_PER_TICK): in one transaction per list,
+ * claimed FOR UPDATE SKIP LOCKED so two instances (or two ticks) never start the same list, its job
+ * and items inserted as a submitted job's are, and its next instant set. A list whose previous run
+ * is still going (running or paused) is not due: it starts once that run has ended.
+ */
+export async function startDueRuns(now = new Date()): Promise<StartedRun[]> {
+  const handle = await db();
+  const started: StartedRun[] = [];
+  for (let index = 0; index < LISTS_PER_TICK; index++) {
+    const run = await handle.transaction(async (tx) => {
+      const [list] = await rowsOf<{ id: number; public_id: string; integration_id: number; catalog: WatchCatalog; schedule: WatchSchedule; next_run_at: string | Date; runs: number; total_entries: number }>(
+        tx,
+        sql`
+        select w.id, w.public_id, w.integration_id, w.catalog, w.schedule, w.next_run_at, w.runs, w.total_entries
+          from watch_lists w
+         where w.state = 'activa' and w.next_run_at <= ${now.toISOString()}::timestamptz
+           and not exists (select 1 from bulk_jobs j where j.watch_list_id = w.id and j.state not in ('completado', 'cancelado'))
+         order by w.next_run_at, w.id
+         limit 1
+         for update of w skip locked`,
+      );
+      if (!list) return null;
+      const scheduled = new Date(list.next_run_at);
+      const keyHash = runKeyHash(list.public_id, scheduled);
+      const number = Number(list.runs) + 1;
+      const [job] = await rowsOf<{ public_id: string }>(
+        tx,
+        sql`
+        with job as (
+          insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, watch_list_id, watch_list_run)
+          values (${newPublicJobId()}::text, ${Number(list.integration_id)}::integer, ${list.catalog}::text, ${keyHash}::text, ${keyHash}::text,
+                  ${Number(list.total_entries)}::integer, ${Number(list.id)}::integer, ${number}::integer)
+          on conflict (integration_id, idempotency_key_hash) do nothing
+          returning id, public_id
+        ),
+        items as (
+          insert into bulk_job_items (job_id, position, identifier_sealed, status)
+          select job.id, e.position, e.identifier_sealed, 'pendiente'
+            from job, watch_list_entries e where e.watch_list_id = ${Number(list.id)}::integer
+        )
+        select public_id from job`,
+      );
+      await tx.execute(sql`
+        update watch_lists set next_run_at = ${nextRunFrom(list.schedule, scheduled, now).toISOString()}::timestamptz,
+               runs = runs + ${job ? 1 : 0}::integer
+         where id = ${Number(list.id)}::integer`);
+      return job ? { listPublicId: list.public_id, jobPublicId: job.public_id, run: number } : { listPublicId: list.public_id, jobPublicId: '', run: 0 };
+    });
+    if (!run) break;
+    if (run.jobPublicId !== '') started.push(run);
+  }
+  return started;
+}
+
+export interface RunChanges {
+  integrationId: number;
+  listPublicId: string;
+  listName: string;
+  jobPublicId: string;
+  run: number;
+  /** How many changes of each kind; empty for the baseline and for a run where nothing changed. */
+  counts: Partial<Record<WatchListChangeKind, number>>;
+  total: number;
+}
+
+/**
+ * Compares a completed run's answers with its list's last known states and writes the changes and
+ * the new states, all in one transaction that first takes the run (changes_computed_at, UPDATE …
+ * RETURNING): a run is compared once however many instances try. A cancelled run is taken and
+ * compares nothing. An item that failed at its source (or never ran) keeps its entry's old state;
+ * an entry with no state yet (the first run) gets one and reports nothing.
+ */
+export async function computeRunChanges(jobId: number): Promise<RunChanges | null> {
+  const handle = await db();
+  const computed = await handle.transaction(async (tx) => {
+    const [job] = await rowsOf<{ public_id: string; state: string; watch_list_id: number | null; watch_list_run: number; integration_id: number }>(
+      tx,
+      sql`
+      update bulk_jobs set changes_computed_at = now()
+       where id = ${jobId}::integer and watch_list_id is not null and changes_computed_at is null and state in ('completado', 'cancelado')
+      returning public_id, state, watch_list_id, watch_list_run, integration_id`,
+    );
+    if (!job || job.state !== 'completado' || job.watch_list_id === null) return null;
+    const listId = Number(job.watch_list_id);
+    const [list] = await rowsOf<{ public_id: string; name: string; catalog: WatchCatalog }>(tx, sql`select public_id, name, catalog from watch_lists where id = ${listId}::integer`);
+    if (!list) return null;
+    const items = await rowsOf<{ position: number; status: BulkItemStatus; result_sealed: string | null; snapshot_sealed: string | null }>(
+      tx,
+      sql`
+      select i.position, i.status, i.result_sealed, e.snapshot_sealed
+        from bulk_job_items i join watch_list_entries e on e.watch_list_id = ${listId}::integer and e.position = i.position
+       where i.job_id = ${jobId}::integer and i.status in ('encontrado', 'no_encontrado')
+       order by i.position`,
+    );
+    const snapshots: { p: number; s: string }[] = [];
+    const changes: { p: number; k: WatchListChangeKind; b: string; a: string }[] = [];
+    for (const item of items) {
+      const data = openNullable(item.result_sealed, 'bulk_result');
+      const after: WatchedState = item.status === 'encontrado' && data !== null ? watchedStateOf(list.catalog, JSON.parse(data)) : NOT_FOUND_STATE;
+      const stored = openNullable(item.snapshot_sealed, 'watch_snapshot');
+      if (stored !== null) {
+        for (const change of changesBetween(JSON.parse(stored) as WatchedState, after)) {
+          changes.push({ p: Number(item.position), k: change.kind, b: seal(JSON.stringify(change.before), 'watch_snapshot'), a: seal(JSON.stringify(change.after), 'watch_snapshot') });
+        }
+      }
+      snapshots.push({ p: Number(item.position), s: seal(JSON.stringify(after), 'watch_snapshot') });
+    }
+    if (snapshots.length > 0) {
+      await tx.execute(sql`
+        update watch_list_entries e set snapshot_sealed = t.s, seen_at = now()
+          from jsonb_to_recordset(${JSON.stringify(snapshots)}::jsonb) as t(p integer, s text)
+         where e.watch_list_id = ${listId}::integer and e.position = t.p`);
+    }
+    if (changes.length > 0) {
+      await tx.execute(sql`
+        insert into watch_list_changes (watch_list_id, run, position, kind, job_public_id, before_sealed, after_sealed)
+        select ${listId}::integer, ${Number(job.watch_list_run)}::integer, t.p, t.k, ${job.public_id}::text, t.b, t.a
+          from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as t(p integer, k text, b text, a text)`);
+    }
+    const counts: RunChanges['counts'] = {};
+    for (const change of changes) counts[change.k] = (counts[change.k] ?? 0) + 1;
+    return {
+      integrationId: Number(job.integration_id),
+      listPublicId: list.public_id,
+      listName: list.name,
+      jobPublicId: job.public_id,
+      run: Number(job.watch_list_run),
+      counts,
+      total: changes.length,
+    } satisfies RunChanges;
+  });
+  // Told only once it committed, and only when something changed.
+  if (computed && computed.total > 0) await emitWatchListChanges(computed);
+  return computed;
+}
+
+/**
+ * Runs that ended without their comparison (the instance that completed them died in between, or a
+ * cancelled run): compared now. The scheduler's tick calls this on every instance; each run is
+ * taken by one.
+ */
+export async function computePendingRunChanges(): Promise<number> {
+  const handle = await db();
+  const jobs = (await handle.execute(sql`
+    select id from bulk_jobs where watch_list_id is not null and changes_computed_at is null and state in ('completado', 'cancelado')
+     order by id limit 20`)) as unknown;
+  const rows = (Array.isArray(jobs) ? jobs : (jobs as { rows: { id: number }[] }).rows) as { id: number }[];
+  for (const row of rows) await computeRunChanges(Number(row.id));
+  return rows.length;
+}
+
+/** The scheduler's tick, on every instance (lib/bulk/runner.ts's upkeep): runs left uncompared, then due lists. */
+export async function watchListTick(now = new Date()): Promise<StartedRun[]> {
+  await computePendingRunChanges();
+  return startDueRuns(now);
+}
+
+
+/**
+ * A run that ends on this instance is compared at once (a cancelled one is only marked): the
+ * instance whose statement completed the job is told, once. A run whose instance died before this
+ * is compared by the next tick's sweep (computePendingRunChanges).
+ */
+export function compareFinishedRuns(): void {
+  const holder = globalThis as typeof globalThis & { __watchListRuns?: () => void };
+  holder.__watchListRuns ??= onBulkJobEvent(async (event) => {
+    if (event.kind === 'finished') await computeRunChanges(event.jobId);
+  });
+}

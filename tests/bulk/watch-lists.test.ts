@@ -1,0 +1,251 @@
+// Vigilancia (issue 35, point 5) through the API, against the built app and the simulator, on
+// PGlite and on PostgreSQL. The issue's done-when: a watch list run twice with the simulator
+// changing one taxpayer to omiso in between reports exactly that change. Besides: the first run is
+// the baseline and tells nothing; each run is an ordinary job charged found × tariff with the
+// ledger reconciled; the integration is told once, signed, without a NIT; the schedule advances a
+// week or a calendar month; two scheduler ticks at once start one run; another integration's list
+// answers as one that does not exist. The test drives the scheduler's clock by calling its tick
+// with an instant (startDueRuns), as the app's runner does with the present.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyLedger } from '@/lib/billing/verify';
+import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
+import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
+import { listWatchListChanges, pauseWatchList, readWatchList, startDueRuns } from '@/lib/watch-lists';
+import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { createTestIntegration, credentialHeaders, eventually, readMoney, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
+
+const TARIFF = 150;
+const LIST_ID = /^vig_[0-9a-f]{20}$/;
+const DAY_MS = 86_400_000;
+
+let testDb: TestDatabase;
+let gateway: Gateway;
+let main: TestIntegration;
+let other: TestIntegration;
+let penniless: TestIntegration;
+let receiver: WebhookReceiver;
+
+/** NITs of taxpayers the omisos catalog finds, neither omiso nor in coercive collection. */
+const cleanNits = (() => {
+  const population = createPopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const nits: string[] = [];
+  for (let index = 1; nits.length < 4; index++) {
+    const member = population.member(index);
+    if (member.classicNit && member.sourceHoldsCopy && member.quirks.length === 0 && member.omissions.length === 0 && !member.coerciveCollection) nits.push(member.classicNit);
+  }
+  return nits;
+})();
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  main = await createTestIntegration('vigilancia-principal', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  other = await createTestIntegration('vigilancia-otra', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  // No balance: its runs wait, unfinished, in en_pausa_sin_saldo.
+  penniless = await createTestIntegration('vigilancia-sin-saldo', { tariffCentavos: TARIFF, balanceCentavos: 0 });
+  const details = await setIntegrationDetails(TEST_ACTOR, main.id, { technicalContactName: 'Tania Técnica', technicalContactEmail: `tecnica@${main.nombre}.gt` });
+  if (!details.ok) throw new Error(details.error.message);
+  let secret = '';
+  receiver = await startWebhookReceiver(() => secret);
+  const set = await setNotificationWebhook(TEST_ACTOR, main.id, receiver.url, { allowLocalTargets: true });
+  if (!set.ok) throw new Error(set.error.message);
+  secret = set.value.secret;
+  gateway = await startGateway(testDb, {
+    env: { RATE_LIMIT_CATALOG_PER_MINUTE: '1000', BULK_POLL_MS: '100', BULK_CONCURRENCY: '4', ALERT_RETRY_BASE_MS: '50', INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true' },
+  });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await receiver?.close();
+  await testDb?.cleanup();
+});
+
+async function call(method: string, path: string, as: TestIntegration, json?: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${gateway.app.baseUrl}${path}`, {
+    method,
+    headers: { ...credentialHeaders(as), ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+}
+
+interface ListBody {
+  id: string;
+  estado: string;
+  nits: number;
+  proxima_ejecucion: string;
+  ejecuciones: number;
+  ultima_ejecucion: { lote: string; estado: string } | null;
+  cambios: number;
+  apartados?: { posicion: number; motivo: string }[];
+}
+
+/** The list's runs as jobs, oldest first, with whether their changes were compared. */
+function runsOf(listId: string) {
+  return gateway.withDatabase((handle) =>
+    handle.rows<{ public_id: string; state: string; watch_list_run: number; computed: boolean }>(sql`
+      select j.public_id, j.state, j.watch_list_run, j.changes_computed_at is not null as computed
+        from bulk_jobs j join watch_lists w on w.id = j.watch_list_id where w.public_id = ${listId} order by j.watch_list_run`),
+  );
+}
+
+/** Waits for the list's run `run` to be completed and compared (by the app's runner). */
+function untilCompared(listId: string, run: number) {
+  return eventually(
+    () => runsOf(listId),
+    (runs) => runs.some((candidate) => Number(candidate.watch_list_run) === run && candidate.state === 'completado' && candidate.computed),
+    60_000,
+    `run ${run} of ${listId} compared`,
+  );
+}
+
+interface Notice {
+  signed: boolean;
+  rawBody: string;
+  body: { tipo: string; condicion: string; datos: Record<string, unknown> };
+}
+
+/** What the webhook received (the receiver types bodies as alerts; integrator notices carry datos). */
+const notices = () => receiver.received as unknown as Notice[];
+const vigilanciaNotices = () => notices().filter((notice) => notice.body.tipo === 'vigilancia_cambios');
+
+describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('run twice with one taxpayer turned omiso in between reports exactly that change, once, charged as jobs are', async () => {
+    const [changing, steady] = cleanNits;
+    const nits = [changing!, steady!, gateway.sample.unknownNit, 'no-es-nit', `${steady!.slice(0, -1)}-${steady!.slice(-1)}`];
+    const created = await call('POST', '/api/vigilancias', main, { nombre: 'Proveedores', catalogo: 'omisos', frecuencia: 'semanal', nits });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const list = created.body as ListBody;
+    expect(list.id).toMatch(LIST_ID);
+    // The invalid and the repeated NIT are set aside, by position; the three others are watched.
+    expect(list.apartados).toEqual([
+      { posicion: 4, motivo: 'nit_invalido' },
+      { posicion: 5, motivo: 'duplicado' },
+    ]);
+    expect(list.nits).toBe(3);
+
+    // Two scheduler ticks at once (and the app's own runner, which ticks too): one run.
+    const firstDue = new Date(list.proxima_ejecucion);
+    await gateway.withDatabase(() => Promise.all([startDueRuns(), startDueRuns()]));
+    const [baseline] = await untilCompared(list.id, 1);
+    expect(await runsOf(list.id)).toHaveLength(1);
+    // The baseline: nothing changed, nothing told.
+    const afterBaseline = (await call('GET', `/api/vigilancias/${list.id}`, main)).body as ListBody;
+    expect(afterBaseline).toMatchObject({ estado: 'activa', ejecuciones: 1, cambios: 0, ultima_ejecucion: { lote: baseline!.public_id, estado: 'completado' } });
+    // Weekly: seven days after the instant it was due.
+    expect(new Date(afterBaseline.proxima_ejecucion).getTime()).toBe(firstDue.getTime() + 7 * DAY_MS);
+    expect((await call('GET', `/api/vigilancias/${list.id}/cambios`, main)).body).toEqual({ cambios: [], siguiente: null });
+    // Not yet due: a tick now starts nothing.
+    expect(await gateway.withDatabase(() => startDueRuns())).toEqual([]);
+
+    // The supplier files nothing: the source now records it omiso. A week later the list runs again.
+    gateway.simulator.amendTaxpayer(changing!, { omiso: true });
+    const secondDue = new Date(afterBaseline.proxima_ejecucion);
+    const started = await gateway.withDatabase(() => startDueRuns(new Date(secondDue.getTime() + 1_000)));
+    expect(started).toEqual([{ listPublicId: list.id, jobPublicId: expect.stringMatching(/^lote_/), run: 2 }]);
+    await untilCompared(list.id, 2);
+
+    const changes = await call('GET', `/api/vigilancias/${list.id}/cambios`, main);
+    expect(changes).toEqual({
+      status: 200,
+      body: {
+        cambios: [{ nit: changing, tipo: 'omiso', antes: false, despues: true, ejecucion: 2, lote: started[0]!.jobPublicId, detectado_en: expect.any(String) }],
+        siguiente: null,
+      },
+    });
+    const afterSecond = (await call('GET', `/api/vigilancias/${list.id}`, main)).body as ListBody;
+    expect(afterSecond).toMatchObject({ ejecuciones: 2, cambios: 1 });
+    expect(new Date(afterSecond.proxima_ejecucion).getTime()).toBe(secondDue.getTime() + 7 * DAY_MS);
+
+    // Told once, signed, with the counts and the link; no NIT. Neither run told its end as a lote.
+    const [notice, ...more] = await eventually(async () => vigilanciaNotices(), (received) => received.length > 0, 30_000, 'vigilancia_cambios');
+    expect(more).toEqual([]);
+    expect(notice!.signed).toBe(true);
+    expect(notice!.body.condicion).toBe(`vigilancia_cambios:${started[0]!.jobPublicId}`);
+    expect(notice!.body.datos).toMatchObject({ vigilancia: list.id, ejecucion: 2, lote: started[0]!.jobPublicId, cambios: 1, omiso: 1, cobro_coactivo: 0, estado_rtu: 0, registro: 0, cambios_url: `/api/vigilancias/${list.id}/cambios` });
+    for (const nit of [changing!, steady!, gateway.sample.unknownNit]) expect(notice!.rawBody).not.toContain(nit);
+    expect(notices().filter((received) => received.body.tipo === 'lote_completado')).toEqual([]);
+
+    // Each run is a job charged for what it found (two of three), and the ledger reconciles.
+    for (const run of await runsOf(list.id)) {
+      const job = await call('GET', `/api/lotes/${run.public_id}`, main);
+      expect(job.body).toMatchObject({ estado: 'completado', conteos: { total: 3, encontrados: 2, no_encontrados: 1 }, monto_cobrado: '3.00' });
+    }
+    const { money, verification } = await gateway.withDatabase(async (handle) => ({ money: await readMoney(handle, main.id), verification: await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 }) }));
+    expect(money.balanceCentavos).toBe(100 * TARIFF - 4 * TARIFF);
+    expect(verification.ok).toBe(true);
+    // The NITs and their states are sealed at rest.
+    const stored = await gateway.withDatabase((handle) => handle.rows<{ row: string }>(sql`select row_to_json(e)::text as row from watch_list_entries e union all select row_to_json(c)::text from watch_list_changes c`));
+    for (const nit of [changing!, steady!]) expect(stored.map((row) => row.row).join('\n')).not.toContain(nit);
+  });
+
+  it('runs monthly a calendar month after it was due', async () => {
+    const created = await call('POST', '/api/vigilancias', main, { nombre: 'Clientes', catalogo: 'rtu', frecuencia: 'mensual', nits: [cleanNits[2]!] });
+    expect(created.status).toBe(201);
+    const list = created.body as ListBody;
+    const due = new Date(list.proxima_ejecucion);
+    await untilCompared(list.id, 1);
+    const after = (await call('GET', `/api/vigilancias/${list.id}`, main)).body as ListBody;
+    const lastDayOfNextMonth = new Date(Date.UTC(due.getUTCFullYear(), due.getUTCMonth() + 2, 0)).getUTCDate();
+    const expected = new Date(due);
+    expected.setUTCDate(1);
+    expected.setUTCMonth(due.getUTCMonth() + 1);
+    expected.setUTCDate(Math.min(due.getUTCDate(), lastDayOfNextMonth));
+    expect(after.proxima_ejecucion).toBe(expected.toISOString());
+    // A paused list is not due, even past its instant.
+    await gateway.withDatabase(() => pauseWatchList(main.id, list.id));
+    const later = await gateway.withDatabase(() => startDueRuns(new Date(expected.getTime() + DAY_MS)));
+    expect(later.map((run) => run.listPublicId)).not.toContain(list.id);
+    expect(await runsOf(list.id)).toHaveLength(1);
+  });
+
+  it("answers another integration's list exactly as one that does not exist", async () => {
+    const created = await call('POST', '/api/vigilancias', main, { nombre: 'Ajena', catalogo: 'omisos', frecuencia: 'semanal', nits: [cleanNits[3]!] });
+    const list = created.body as ListBody;
+    const missing = 'vig_00000000000000000000';
+    const notFound = { status: 404, body: { message: WATCH_LIST_MESSAGES.notFound } };
+    for (const id of [list.id, missing]) {
+      expect(await call('GET', `/api/vigilancias/${id}`, other)).toEqual(notFound);
+      expect(await call('GET', `/api/vigilancias/${id}/cambios`, other)).toEqual(notFound);
+      expect(await call('DELETE', `/api/vigilancias/${id}`, other)).toEqual(notFound);
+    }
+    expect(await gateway.withDatabase(() => readWatchList(other.id, list.id))).toBeNull();
+    expect(await gateway.withDatabase(() => listWatchListChanges(other.id, list.id))).toBeNull();
+    expect(await gateway.withDatabase(() => pauseWatchList(other.id, list.id))).toBeNull();
+    // Untouched by the other's attempts; its owner deletes it, and then it is gone for it too.
+    expect(((await call('GET', `/api/vigilancias/${list.id}`, main)).body as ListBody).estado).toBe('activa');
+    expect((await call('DELETE', `/api/vigilancias/${list.id}`, main)).status).toBe(204);
+    expect(await call('GET', `/api/vigilancias/${list.id}`, main)).toEqual(notFound);
+  });
+
+  it('starts no run while the previous one is unfinished, and deleting the list cancels that run', async () => {
+    const created = await call('POST', '/api/vigilancias', penniless, { nombre: 'Sin saldo', catalogo: 'omisos', frecuencia: 'semanal', nits: [cleanNits[0]!, cleanNits[1]!] });
+    expect(created.status).toBe(201);
+    const list = created.body as ListBody;
+    const [run] = await eventually(() => runsOf(list.id), (runs) => runs.some((candidate) => candidate.state === 'en_pausa_sin_saldo'), 60_000, 'the run paused without balance');
+    // Weeks later its run still waits for balance: no second run starts beside it.
+    const later = await gateway.withDatabase(() => startDueRuns(new Date(Date.now() + 30 * DAY_MS)));
+    expect(later.map((started) => started.listPublicId)).not.toContain(list.id);
+    expect(await runsOf(list.id)).toHaveLength(1);
+    expect((await call('DELETE', `/api/vigilancias/${list.id}`, penniless)).status).toBe(204);
+    expect((await call('GET', `/api/lotes/${run!.public_id}`, penniless)).body).toMatchObject({ estado: 'cancelado', monto_cobrado: '0.00' });
+    expect(await call('GET', `/api/vigilancias/${list.id}`, penniless)).toEqual({ status: 404, body: { message: WATCH_LIST_MESSAGES.notFound } });
+  });
+
+  it('refuses a list with no valid NIT, and a catalog that is not watched', async () => {
+    expect(await call('POST', '/api/vigilancias', main, { nombre: 'Nada', catalogo: 'omisos', frecuencia: 'semanal', nits: ['no-es-nit'] })).toEqual({
+      status: 400,
+      body: { message: WATCH_LIST_MESSAGES.nothingToWatch },
+    });
+    expect(await call('POST', '/api/vigilancias', main, { nombre: 'CUI', catalogo: 'cui-nit', frecuencia: 'semanal', nits: [cleanNits[0]!] })).toEqual({
+      status: 400,
+      body: { message: WATCH_LIST_MESSAGES.catalogo },
+    });
+  });
+});
