@@ -21,15 +21,22 @@ export function onWatchListChanges(listener: WatchListChangesListener): () => vo
   return () => listeners().delete(listener);
 }
 
-/** Tells every listener; a listener that fails never undoes the comparison. */
+/**
+ * Tells every listener; a listener that fails never undoes the comparison, but makes this throw
+ * once all were tried, so the run's job keeps its notice due (lib/bulk/notices.ts) and a runner
+ * tells the run again later. Telling a run twice is one notice: the outbox keys it by the run's job.
+ */
 export async function emitWatchListChanges(changes: RunChanges): Promise<void> {
-  await Promise.all(
+  const told = await Promise.all(
     [...listeners()].map(async (listener) => {
       try {
         await listener(changes);
+        return true;
       } catch (error) {
         log.error({ err: error, watchList: changes.listPublicId, run: changes.run }, 'a watch list listener failed');
+        return false;
       }
     }),
   );
+  if (!told.every(Boolean)) throw new Error(`a listener of watch list ${changes.listPublicId}'s run ${changes.run} failed`);
 }

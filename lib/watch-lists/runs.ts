@@ -169,9 +169,49 @@ export async function computeRunChanges(jobId: number): Promise<RunChanges | nul
       total: changes.length,
     } satisfies RunChanges;
   });
-  // Told only once it committed, and only when something changed.
-  if (computed && computed.total > 0) await emitWatchListChanges(computed);
   return computed;
+}
+
+/**
+ * A run's changes as they were written, for telling them again: the comparison committed, then its
+ * instance died (or a listener failed) before the notice was queued. Null for a run not yet
+ * compared, a cancelled one, or a job that is no run.
+ */
+export async function readRunChanges(jobId: number): Promise<RunChanges | null> {
+  const handle = await db();
+  const [job] = await rowsOf<{ public_id: string; integration_id: number; watch_list_id: number; watch_list_run: number; list_public_id: string; list_name: string }>(
+    handle,
+    sql`
+    select j.public_id, j.integration_id, j.watch_list_id, j.watch_list_run, w.public_id as list_public_id, w.name as list_name
+      from bulk_jobs j join watch_lists w on w.id = j.watch_list_id
+     where j.id = ${jobId}::integer and j.state = 'completado' and j.changes_computed_at is not null`,
+  );
+  if (!job) return null;
+  const kinds = await rowsOf<{ kind: WatchListChangeKind; count: number }>(
+    handle,
+    sql`
+    select kind, count(*)::integer as count from watch_list_changes
+     where watch_list_id = ${Number(job.watch_list_id)}::integer and run = ${Number(job.watch_list_run)}::integer
+     group by kind`,
+  );
+  const counts: RunChanges['counts'] = {};
+  let total = 0;
+  for (const row of kinds) {
+    counts[row.kind] = Number(row.count);
+    total += Number(row.count);
+  }
+  return { integrationId: Number(job.integration_id), listPublicId: job.list_public_id, listName: job.list_name, jobPublicId: job.public_id, run: Number(job.watch_list_run), counts, total };
+}
+
+/**
+ * Compares a finished run (or finds it compared) and tells its changes, if any. Called for the
+ * job's 'finished' event, which lib/bulk/notices.ts tells again until every listener took it: an
+ * instance that died between the comparison's commit and the notice leaves the job's notice due,
+ * and the next telling reads the written changes instead of losing them.
+ */
+export async function tellRunChanges(jobId: number): Promise<void> {
+  const changes = (await computeRunChanges(jobId)) ?? (await readRunChanges(jobId));
+  if (changes && changes.total > 0) await emitWatchListChanges(changes);
 }
 
 /**
@@ -185,7 +225,7 @@ export async function computePendingRunChanges(): Promise<number> {
     select id from bulk_jobs where watch_list_id is not null and changes_computed_at is null and state in ('completado', 'cancelado')
      order by id limit 20`)) as unknown;
   const rows = (Array.isArray(jobs) ? jobs : (jobs as { rows: { id: number }[] }).rows) as { id: number }[];
-  for (const row of rows) await computeRunChanges(Number(row.id));
+  for (const row of rows) await tellRunChanges(Number(row.id));
   return rows.length;
 }
 
@@ -204,6 +244,6 @@ export async function watchListTick(now = new Date()): Promise<StartedRun[]> {
 export function compareFinishedRuns(): void {
   const holder = globalThis as typeof globalThis & { __watchListRuns?: () => void };
   holder.__watchListRuns ??= onBulkJobEvent(async (event) => {
-    if (event.kind === 'finished') await computeRunChanges(event.jobId);
+    if (event.kind === 'finished') await tellRunChanges(event.jobId);
   });
 }
