@@ -5,7 +5,8 @@
 //   for each statement a page ran (auto_explain: EXPLAIN ANALYZE, BUFFERS), flagging sequential
 //   scans and large sorts. Prints figures; asserts nothing.
 //   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records;
-//   --skip-pages, --skip-export, --skip-portal, --skip-billing, --skip-plans leave a part out.
+//   --skip-pages, --skip-export, --skip-portal, --skip-billing, --skip-plans leave a part out;
+//   --only TEXT times and explains only the console pages whose name contains TEXT (say "Lote").
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -17,7 +18,7 @@ import { startBenchApp, type BenchApp } from '../app';
 import { percentile } from '../stats';
 import { PlanRecorder, summarizePlan, AUTO_EXPLAIN_SETTINGS } from './plans';
 import { ConsoleSession } from './session';
-import type { VolumeSummary } from './volume';
+import type { BulkVolumeSummary, VolumeSummary } from './volume';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     'skip-plans': { type: 'boolean', default: false },
     'skip-billing': { type: 'boolean', default: false },
     'skip-portal': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const RECORDS = Number(values.records);
@@ -99,10 +101,12 @@ async function main(): Promise<void> {
   await applyMigrations(handle);
   const summary = await loadOrReuseVolume(handle, admin);
   await (await import('./volume')).addSelfServiceVolume(handle, new Date(), log);
+  const bulk = await (await import('./volume')).addBulkVolume(handle, new Date(), summary.largestIntegrationId, log);
   await admin.end();
   log(
     `volume: ${summary.records.toLocaleString('en-US')} records, ${summary.identifiers.toLocaleString('en-US')} search keys, ` +
-      `${summary.ledgerEntries.toLocaleString('en-US')} ledger entries, ${summary.auditRows.toLocaleString('en-US')} audit rows`,
+      `${summary.ledgerEntries.toLocaleString('en-US')} ledger entries, ${summary.auditRows.toLocaleString('en-US')} audit rows, ` +
+      `${bulk.jobs.toLocaleString('en-US')} bulk jobs (${bulk.largestIntegrationJobs} of the largest integration) with ${bulk.items.toLocaleString('en-US')} items`,
   );
 
   const { createConsoleUser } = await import('@/lib/users/service');
@@ -125,7 +129,8 @@ async function main(): Promise<void> {
   cleanups.push(() => app.stop());
   const session = await ConsoleSession.signIn(app.baseUrl, email, created.value.password);
   portalSession = ConsoleSession.withCookie(app.baseUrl, 'portal-sesion', await portalOwnerSession(summary.largestIntegrationId));
-  const pages = consolePages(summary, Number(record!.id));
+  const only = values.only?.toLowerCase();
+  const pages = consolePages(summary, Number(record!.id), bulk).filter((page) => !only || page.name.toLowerCase().includes(only));
 
   // The exports first, on the freshly started app: their own memory, not what rendering hundreds of
   // pages first left in the heap (docs/operations.md, "The console at volume").
@@ -255,6 +260,7 @@ async function timePages(session: ConsoleSession, pages: Page[], summary: Volume
     const times = await timePage(session, page);
     console.log(`${page.name.padEnd(58)} ${percentile(times, 0.5).toFixed(1).padStart(8)} ${percentile(times, 0.95).toFixed(1).padStart(8)}`);
   }
+  if (values.only) return;
   const cursorTimes = await timeCursorWalk(session, 20);
   console.log(
     `${'Registros: pages 2-21, each reached by its cursor'.padEnd(58)} ${percentile(cursorTimes, 0.5).toFixed(1).padStart(8)} ${percentile(cursorTimes, 0.95).toFixed(1).padStart(8)}`,
@@ -269,7 +275,7 @@ async function showPlans(session: ConsoleSession, pages: Page[], cluster: { url:
   for (const page of pages) {
     const plans = await recorder.capture(async () => void (await (await clientFor(session, page).request(page.path)).text()));
     console.log(`\n  ${page.name}  (${page.path})`);
-    for (const statement of plans.filter((plan) => /query_|ledger_|audit_log|refusal_|integration_activity|top_up_|portal_users/.test(plan.queryText))) {
+    for (const statement of plans.filter((plan) => /query_|ledger_|audit_log|refusal_|integration_activity|top_up_|portal_users|bulk_job/.test(plan.queryText))) {
       const { line, defects: found } = summarizePlan(statement);
       console.log(`  ${line}`);
       for (const defect of found) console.log(`      !! ${defect}`);
@@ -301,7 +307,7 @@ async function loadOrReuseVolume(handle: Awaited<ReturnType<typeof import('@/db/
 /** A Guatemalan calendar day, `offset` days before today. */
 const day = (offset: number) => new Date(Date.now() - 6 * 3_600_000 - offset * 86_400_000).toISOString().slice(0, 10);
 
-function consolePages(summary: VolumeSummary, recordId: number): Page[] {
+function consolePages(summary: VolumeSummary, recordId: number, bulk: BulkVolumeSummary): Page[] {
   const largest = summary.largestIntegrationId;
   // A position 45 days back, as a cursor link carries it: paging from deep in the table.
   const deep = Buffer.from(`${new Date(Date.now() - 45 * 86_400_000).toISOString().replace('Z', '000Z')}|${Number.MAX_SAFE_INTEGER}`).toString('base64url');
@@ -380,6 +386,14 @@ function consolePages(summary: VolumeSummary, recordId: number): Page[] {
     { name: 'Auditoría, largest, portal people only', path: `/admin/auditoria?tipo=integration&id=${largest}&quien=integrator`, expect: 'Auditoría' },
     { name: 'Portal: Recargas, largest', path: '/portal/recargas', expect: 'Recargas', portal: true },
     { name: 'Portal: Notificaciones, largest', path: '/portal/notificaciones', expect: 'Notificaciones', portal: true },
+    // Bulk jobs (issue 35, point 6): every job's figures count its items, up to 10,000 each.
+    { name: 'Lotes, first page (every integration)', path: '/admin/lotes', expect: 'Lotes' },
+    { name: `Lotes, largest integration (${bulk.largestIntegrationJobs} jobs)`, path: `/admin/lotes?integracion=${largest}`, expect: 'Lotes' },
+    { name: 'Lotes, completed only', path: '/admin/lotes?estado=completado', expect: 'Lotes' },
+    { name: 'Lote, largest\'s 10,000 items: figures, first rows', path: `/admin/lotes/${bulk.largestJobPublicId}`, expect: 'Estado y cifras' },
+    { name: 'Lote, largest\'s 10,000 items: rows 9,901-10,000', path: `/admin/lotes/${bulk.largestJobPublicId}?desde=9900`, expect: 'Estado y cifras' },
+    { name: 'Portal: Lotes, largest, first page', path: '/portal/lotes', expect: 'Lotes', portal: true },
+    { name: 'Portal: Lote, largest\'s 10,000 items', path: `/portal/lotes/${bulk.largestJobPublicId}`, expect: bulk.largestJobPublicId, portal: true },
     { name: 'Auditoría, first page', path: '/admin/auditoria', expect: 'Auditoría' },
     { name: `Auditoría, one integration (#${largest})`, path: `/admin/auditoria?tipo=integration&id=${largest}`, expect: 'Auditoría' },
   ];

@@ -42,7 +42,7 @@ export interface StatementPlan {
 }
 
 /** Tables whose size grows with traffic: a sequential scan or a large sort over these is a defect. */
-const LARGE_TABLES = new Set(['query_records', 'query_record_identifiers', 'ledger_entries', 'audit_log', 'query_hourly_rollups_by_integration', 'refusal_rollups_by_integration']);
+const LARGE_TABLES = new Set(['query_records', 'query_record_identifiers', 'ledger_entries', 'audit_log', 'query_hourly_rollups_by_integration', 'refusal_rollups_by_integration', 'bulk_jobs', 'bulk_job_items']);
 
 export class PlanRecorder {
   private readonly logFile: string;

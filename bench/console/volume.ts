@@ -451,3 +451,129 @@ export async function addSelfServiceVolume(handle: DatabaseHandle, now: Date, lo
   const [sizes] = await run(`select (select count(*) from top_up_requests) as requests, ${pending.length} as pending, (select count(*) from audit_log where actor like 'integrator:%') as activity`);
   log(`  ${Number(sizes!.requests).toLocaleString('en-US')} top-up requests (${Number(sizes!.pending)} pending), ${Number(sizes!.activity).toLocaleString('en-US')} portal changes in the audit log (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
+
+export interface BulkVolumeSummary {
+  jobs: number;
+  items: number;
+  /** The largest integration's newest job of 10,000 items: what its pages are timed on. */
+  largestJobPublicId: string;
+  largestIntegrationJobs: number;
+}
+
+const BULK_JOBS = 3_000;
+const BULK_LARGEST_SHARE = 300;
+const BULK_IDENTIFIER_POOL = 20_000;
+
+/** A classic NIT's check character (modulo 11, weights from 2 at the right), as SAT computes it. */
+function nitCheck(body: string): string {
+  let sum = 0;
+  for (let position = 1; position <= body.length; position++) sum += Number(body[body.length - position]) * (position + 1);
+  const check = (11 - (sum % 11)) % 11;
+  return check === 10 ? 'K' : String(check);
+}
+
+/**
+ * Bulk jobs at volume (issue 35): 3,000 jobs over the integrations, the largest with 300 of them,
+ * one job in ten of 10,000 items and the rest of 50 to 2,000 (about 5 million items), over the last
+ * 90 days. Their items as the runner leaves them: found (with a sealed answer), not found, failed,
+ * set aside (invalid, duplicated), charged at the integration's tariff when found; a few jobs
+ * cancelled halfway and a few paused by an administrator with half their items pending (paused, so
+ * the bench app's runner never claims them). Identifiers and answers are sealed as the product
+ * seals them, from a pool sealed once (as sealPool). Added once to a kept cluster.
+ */
+export async function addBulkVolume(handle: DatabaseHandle, now: Date, largestIntegrationId: number, log: (line: string) => void): Promise<BulkVolumeSummary> {
+  const run = (text: string) => handle.rows<Record<string, unknown>>(sql.raw(text));
+  const [existing] = await run('select count(*)::int as n from bulk_jobs');
+  if (Number(existing!.n) === 0) {
+    const started = performance.now();
+    const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+    const { seal } = await import('@/lib/personal-data/envelope');
+    const nowIso = now.toISOString();
+    log(`bulk jobs: ${BULK_JOBS.toLocaleString('en-US')} jobs (${BULK_LARGEST_SHARE} of the largest integration, #${largestIntegrationId}), one in ten of 10,000 items`);
+    const pool: Array<{ k: number; s: string }> = [];
+    for (let k = 0; pool.length < BULK_IDENTIFIER_POOL; k++) {
+      const body = String(1_000_000 + ((k * 7_919) % 98_000_000));
+      pool.push({ k: pool.length, s: seal(`${body}${nitCheck(body)}`, 'bulk_identifier') });
+    }
+    const answers = Array.from({ length: 100 }, (_, k) => ({
+      k,
+      s: seal(
+        JSON.stringify({
+          nit: `${1_000_000 + k}${nitCheck(String(1_000_000 + k))}`,
+          nombre: `CONTRIBUYENTE DE PRUEBA NÚMERO ${k}, SOCIEDAD ANÓNIMA`,
+          estado: k % 9 === 0 ? 'OMISO' : 'ACTIVO',
+          domicilioFiscal: `${k} AVENIDA ${k % 20}-${k % 50} ZONA ${1 + (k % 21)}, GUATEMALA, GUATEMALA`,
+          afiliacionIva: k % 3 === 0 ? 'PEQUEÑO CONTRIBUYENTE' : 'GENERAL',
+          fechaInscripcion: '2009-03-17',
+        }),
+        'bulk_result',
+      ),
+    }));
+    await run('create unlogged table bench_bulk_pool (k integer primary key, s text not null)');
+    await run('create unlogged table bench_bulk_answers (k integer primary key, s text not null)');
+    for (let first = 0; first < pool.length; first += SEALING_CHUNK) {
+      await handle.rows(sql`insert into bench_bulk_pool select * from jsonb_to_recordset(${JSON.stringify(pool.slice(first, first + SEALING_CHUNK))}::jsonb) as v(k integer, s text)`);
+    }
+    await handle.rows(sql`insert into bench_bulk_answers select * from jsonb_to_recordset(${JSON.stringify(answers)}::jsonb) as v(k integer, s text)`);
+    // The other jobs go to the 900 busiest integrations, the busier the more jobs.
+    await run(`
+      create unlogged table bench_bulk_owners as
+      select array_agg(integration_id order by queries desc) as ids
+        from (select integration_id, sum(queries) as queries from query_daily_rollups_by_integration
+               where integration_id <> ${largestIntegrationId}::integer group by 1 order by 2 desc limit 900) busiest`);
+    await run(`
+      insert into bulk_jobs (public_id, integration_id, catalog, state, idempotency_key_hash, request_hash, total_items, created_at, finished_at)
+      select 'lote_' || substr(md5('bench-bulk-' || n), 1, 20),
+             case when n % 10 = 3 then ${largestIntegrationId}::integer else ids[1 + floor(900 * power(random(), 2))::int] end,
+             (array['omisos', 'rtu', 'cui_nit'])[1 + n % 3],
+             case when n % 97 = 5 then 'en_pausa'::bulk_job_state when n % 31 = 7 then 'cancelado'::bulk_job_state else 'completado'::bulk_job_state end,
+             md5('bench-key-' || n), md5('bench-list-' || n),
+             case when n % 10 = 0 or n % 30 = 3 then 10000 else 50 + floor(1950 * power(random(), 2))::int end,
+             at, case when n % 97 = 5 then null else at + interval '2 hours' end
+        from (
+          select n, ids, timestamptz '${nowIso}' - interval '90 days' + interval '90 days' * n / ${BULK_JOBS} as at
+            from generate_series(1, ${BULK_JOBS}) n, bench_bulk_owners
+        ) numbered`);
+    const jobIds = (await run('select id from bulk_jobs order by id')).map((row) => Number(row.id));
+    for (let first = 0; first < jobIds.length; first += 250) {
+      const low = jobIds[first]!;
+      const high = jobIds[Math.min(jobIds.length, first + 250) - 1]!;
+      // A job paused or cancelled halfway: its second half never ran (pending, nothing charged).
+      await run(`
+        insert into bulk_job_items (job_id, position, identifier_sealed, status, reason, result_sealed, answered_at, source, request_id, charged_centavos)
+        select job_id, position, p.s, status::bulk_item_status,
+               case status when 'invalido' then case when draw < 0.02 then 'nit_invalido' else 'duplicado' end
+                           when 'error_fuente' then 'timeout' end,
+               case when status = 'encontrado' then (select a.s from bench_bulk_answers a where a.k = position % 100) end,
+               case when status <> 'pendiente' then created_at + interval '150 milliseconds' * position end,
+               case when status not in ('pendiente', 'invalido') then 'catalog' end,
+               case when status not in ('pendiente', 'invalido') then 'req_bulk_' || job_id || '_' || position end,
+               case when status = 'encontrado' then tariff else 0 end
+          from (
+            select j.id as job_id, s.position, j.created_at, g.tariff_centavos as tariff, draw,
+                   case when j.state in ('en_pausa', 'cancelado') and s.position >= j.total_items / 2 then 'pendiente'
+                        when draw < 0.03 then 'invalido' when draw < 0.06 then 'error_fuente'
+                        when draw < 0.20 then 'no_encontrado' else 'encontrado' end as status
+              from bulk_jobs j join integrations g on g.id = j.integration_id,
+                   lateral (select position, random() as draw from generate_series(0, j.total_items - 1) position) s
+             where j.id between ${low} and ${high}
+          ) planned
+          join bench_bulk_pool p on p.k = (job_id * 7 + position) % ${BULK_IDENTIFIER_POOL}`);
+      log(`  jobs up to #${high} (${elapsed()})`);
+    }
+    await run('drop table bench_bulk_pool, bench_bulk_answers, bench_bulk_owners');
+    await run('vacuum analyze bulk_jobs, bulk_job_items');
+    log(`  done (${elapsed()})`);
+  }
+  const [sizes] = await run(`
+    select (select count(*) from bulk_jobs) as jobs, (select count(*) from bulk_job_items) as items,
+           (select count(*) from bulk_jobs where integration_id = ${largestIntegrationId}::integer) as largest_jobs,
+           (select public_id from bulk_jobs where integration_id = ${largestIntegrationId}::integer and total_items = 10000
+             order by created_at desc, id desc limit 1) as job`);
+  return {
+    jobs: Number(sizes!.jobs),
+    items: Number(sizes!.items),
+    largestIntegrationJobs: Number(sizes!.largest_jobs),
+    largestJobPublicId: String(sizes!.job),
+  };
+}

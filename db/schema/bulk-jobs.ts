@@ -56,6 +56,19 @@ export const bulkJobs = pgTable(
     // When its changes were compared and written: taken with UPDATE … RETURNING in the transaction
     // that writes them, so a run's changes are written once across instances.
     changesComputedAt: timestamp('changes_computed_at', { withTimezone: true, mode: 'date' }),
+    // The job's figures, kept here so that a list of jobs never counts their items (up to 10,000
+    // each) on every view: set-aside items counted when the job is created, and each answer counted
+    // by the statement that writes it (its lookup's settlement, lib/bulk/items.ts itemSettlement, or
+    // setAside), only when that statement answered the item, so they cannot drift from the items.
+    // Pending items are total_items minus the four answers.
+    foundItems: integer('found_items').notNull().default(0),
+    notFoundItems: integer('not_found_items').notNull().default(0),
+    // Set aside (invalid or duplicated) at submission or by the runner, or rejected by the source.
+    invalidItems: integer('invalid_items').notNull().default(0),
+    // Of invalidItems, those set aside as repeats of an earlier identifier of the list.
+    duplicateItems: integer('duplicate_items').notNull().default(0),
+    failedItems: integer('failed_items').notNull().default(0),
+    chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
   },
   (table) => [
     // What the API looks jobs up by.
@@ -120,6 +133,9 @@ export const bulkJobItems = pgTable(
     primaryKey({ columns: [table.jobId, table.position] }),
     // The claim: a job's pending items in order, without reading the answered ones.
     index('bulk_job_items_pending_idx').on(table.jobId, table.position).where(sql`${table.status} = 'pendiente'`),
+    // A running job's pace (items answered in the last minute, for its estimated end): the job's
+    // latest answers, without reading its other items.
+    index('bulk_job_items_answered_idx').on(table.jobId, table.answeredAt).where(sql`${table.requestId} is not null`),
   ],
 );
 

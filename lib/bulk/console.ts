@@ -11,11 +11,11 @@ import { open } from '@/lib/personal-data/envelope';
 import { maskCui, maskNit } from '@/lib/personal-data/masking';
 import { decodeCursor, encodeCursor } from '@/lib/paging/keyset';
 import { ok, type Result } from '@/lib/result';
-import { cancelJob, isPublicJobId, JOB_FIGURE_COLUMNS, jobStatusOf, readJob, type JobFigureRow, type JobStatus } from './jobs';
+import { cancelJob, isPublicJobId, JOB_FIGURE_COLUMNS, JOB_RETRY_OF_COLUMN, jobStatusOf, readJob, type JobFigureRow, type JobStatus } from './jobs';
 import { tellJobChange, type DueNotice } from './notices';
 import { fieldFor } from './identifiers';
 
-/** A page of jobs is a page of aggregates over up to 10,000 items each: fewer rows than other lists. */
+/** Fewer rows than other lists: each job is a card-like row of figures. */
 export const CONSOLE_JOBS_PAGE_SIZE = 20;
 export const CONSOLE_ITEMS_PAGE_SIZE = 100;
 
@@ -34,8 +34,8 @@ function toConsoleJob(row: JobRow): ConsoleJob {
 
 /**
  * Newest jobs first, keyset-paged on (created_at, id): the page's jobs come from a backward scan of
- * bulk_jobs_created_idx (or its integration or state twin), and only those jobs' items are counted,
- * each job through its primary key, so a page costs the same however many jobs exist.
+ * bulk_jobs_created_idx (or its integration or state twin), with their figures from their own rows
+ * (the counters the item answers keep), so a page costs the same however many jobs and items exist.
  */
 export async function listConsoleJobs(filters: ConsoleJobFilters, after?: string): Promise<{ rows: ConsoleJob[]; older?: string }> {
   const cursor = decodeCursor(after);
@@ -50,16 +50,12 @@ export async function listConsoleJobs(filters: ConsoleJobFilters, after?: string
        order by j.created_at desc, j.id desc
        limit ${CONSOLE_JOBS_PAGE_SIZE + 1}::integer
     )
-    select p.id, p.public_id, p.integration_id, g.nombre, p.catalog, p.state, p.created_at, p.finished_at, p.pause_reason,
-           to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor,
-           (select o.public_id from bulk_jobs o where o.id = p.retry_of) as retry_of, c.*
-      from page p
-      join integrations g on g.id = p.integration_id
-      cross join lateral (
-        select ${JOB_FIGURE_COLUMNS}
-          from bulk_job_items i where i.job_id = p.id
-      ) c
-     order by p.created_at desc, p.id desc`);
+    select j.id, j.public_id, j.integration_id, g.nombre, j.catalog, j.state, j.created_at, j.finished_at, j.pause_reason,
+           to_char(j.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor,
+           ${JOB_RETRY_OF_COLUMN}, ${JOB_FIGURE_COLUMNS}
+      from page j
+      join integrations g on g.id = j.integration_id
+     order by j.created_at desc, j.id desc`);
   const page = rows.slice(0, CONSOLE_JOBS_PAGE_SIZE);
   const last = page.at(-1);
   return {

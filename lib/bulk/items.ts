@@ -102,9 +102,11 @@ function itemAnswer(outcome: CatalogOutcome): { status: BulkItemStatus; reason: 
 }
 
 /**
- * The CTE the lookup's settlement statement carries (lib/billing/holds.ts): the item's answer, its
- * request id and what it was charged (read from the record written beside it), committed with the
- * charge, or not at all. Only for the claim that still holds the item, and only once.
+ * The CTEs the lookup's settlement statement carries (lib/billing/holds.ts): the item's answer, its
+ * request id and what it was charged (read from the record written beside it), and the job's
+ * counters moved by that answer, committed with the charge, or not at all. Only for the claim that
+ * still holds the item, and only once: the counters move only when the item's row was answered
+ * here (a late claim, whose token is gone, changes neither).
  */
 export function itemSettlement(item: ClaimedItem, requestId: string, outcome: CatalogOutcome): SQL {
   const answer = itemAnswer(outcome);
@@ -116,7 +118,22 @@ export function itemSettlement(item: ClaimedItem, requestId: string, outcome: Ca
            charged_centavos = coalesce((select charged_centavos from record), 0),
            lease_holder = null, lease_token = null, lease_until = null
      where job_id = ${item.jobId}::integer and position = ${item.position}::integer
-       and lease_token = ${item.leaseToken}::text and status = 'pendiente')`;
+       and lease_token = ${item.leaseToken}::text and status = 'pendiente'
+    returning job_id, status, charged_centavos),
+  bulk_job_counted as (
+    ${countAnswer(sql`bulk_item`)})`;
+}
+
+/** Moves the job's counters by the items `answered` returned (job_id, status, charged_centavos). */
+function countAnswer(answered: SQL): SQL {
+  return sql`update bulk_jobs j
+       set found_items = j.found_items + (a.status = 'encontrado')::integer,
+           not_found_items = j.not_found_items + (a.status = 'no_encontrado')::integer,
+           invalid_items = j.invalid_items + (a.status = 'invalido')::integer,
+           failed_items = j.failed_items + (a.status = 'error_fuente')::integer,
+           charged_centavos = j.charged_centavos + a.charged_centavos
+      from ${answered} a
+     where j.id = a.job_id`;
 }
 
 /**
@@ -148,9 +165,13 @@ export async function putBack(item: ClaimedItem, notBefore: Date): Promise<void>
 /** Answers an item without a lookup (the catalog refused what it was sent): free, and recorded nowhere else. */
 export async function setAside(item: ClaimedItem, reason: string): Promise<void> {
   await (await database()).rows(sql`
-    update bulk_job_items set status = 'invalido', reason = ${reason}::text, answered_at = now(),
-           lease_holder = null, lease_token = null, lease_until = null
-     where job_id = ${item.jobId}::integer and position = ${item.position}::integer and lease_token = ${item.leaseToken}::text`);
+    with set_aside as (
+      update bulk_job_items set status = 'invalido', reason = ${reason}::text, answered_at = now(),
+             lease_holder = null, lease_token = null, lease_until = null
+       where job_id = ${item.jobId}::integer and position = ${item.position}::integer and lease_token = ${item.leaseToken}::text
+      returning job_id, status, charged_centavos
+    )
+    ${countAnswer(sql`set_aside`)}`);
 }
 
 /**

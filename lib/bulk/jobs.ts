@@ -56,10 +56,14 @@ export async function submitJob(integrationId: number, catalog: CatalogName, ide
     r: item.kind === 'lookup' ? null : item.reason,
   }));
   const publicId = newPublicJobId();
+  // The set-aside items are answered at creation: the job's counters start with them.
+  const setAside = items.filter((item) => item.s === 'invalido');
+  const duplicates = setAside.filter((item) => item.r === 'duplicado').length;
   const [created] = await handle.rows<{ public_id: string }>(sql`
     with job as (
-      insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items)
-      values (${publicId}::text, ${integrationId}::integer, ${catalog}::text, ${keyHash}::text, ${hash}::text, ${items.length}::integer)
+      insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, invalid_items, duplicate_items)
+      values (${publicId}::text, ${integrationId}::integer, ${catalog}::text, ${keyHash}::text, ${hash}::text, ${items.length}::integer,
+              ${setAside.length}::integer, ${duplicates}::integer)
       on conflict (integration_id, idempotency_key_hash) do nothing
       returning id, public_id
     ),
@@ -101,7 +105,7 @@ export interface JobStatus {
   pauseReason: string | null;
 }
 
-/** The columns a job's figures are read from (its row, and its items aggregated as `i`). */
+/** The columns a job's figures are read from (its row's counters). */
 export type JobFigureRow = {
   public_id: string;
   catalog: CatalogName;
@@ -123,19 +127,25 @@ export type JobFigureRow = {
 };
 
 /**
- * A job's figures over its items (`bulk_job_items i`), as the API, the portal and the console all
- * read them: one definition, so the three never disagree.
+ * A job's figures (`bulk_jobs j`), as the API, the portal and the console all read them: one
+ * definition, so the three never disagree. They are the job's counters (db/schema/bulk-jobs.ts),
+ * kept by the statements that answer its items: a page of jobs reads their rows, not their items.
+ * Only a running job's pace reads items, its last minute's answers (bulk_job_items_answered_idx);
+ * the others have no estimated end to compute (jobStatusOf).
  */
 export const JOB_FIGURE_COLUMNS = sql`
-           count(i.position) as total,
-           count(i.position) filter (where i.status = 'pendiente') as pending,
-           count(i.position) filter (where i.status = 'encontrado') as found,
-           count(i.position) filter (where i.status = 'no_encontrado') as not_found,
-           count(i.position) filter (where i.status = 'invalido') as invalid,
-           count(i.position) filter (where i.status = 'invalido' and i.reason = 'duplicado') as duplicates,
-           count(i.position) filter (where i.status = 'error_fuente') as failed,
-           coalesce(sum(i.charged_centavos), 0) as charged,
-           count(i.position) filter (where i.request_id is not null and i.answered_at > now() - interval '1 minute') as answered_last_minute`;
+           j.total_items as total,
+           j.total_items - j.found_items - j.not_found_items - j.invalid_items - j.failed_items as pending,
+           j.found_items as found,
+           j.not_found_items as not_found,
+           j.invalid_items as invalid,
+           j.duplicate_items as duplicates,
+           j.failed_items as failed,
+           j.charged_centavos as charged,
+           case when j.state = 'en_curso' then (
+             select count(*) from bulk_job_items i
+              where i.job_id = j.id and i.request_id is not null and i.answered_at > now() - interval '1 minute'
+           ) else 0 end as answered_last_minute`;
 
 /** The job a retry runs the failed rows of, by its public id (bulk_jobs `j`). */
 export const JOB_RETRY_OF_COLUMN = sql`(select o.public_id from bulk_jobs o where o.id = j.retry_of) as retry_of`;
@@ -174,9 +184,8 @@ export async function readJob(integrationId: number, publicId: string): Promise<
   const handle = await database();
   const [row] = await handle.rows<JobFigureRow>(sql`
     select j.public_id, j.catalog, j.state, j.created_at, j.finished_at, j.pause_reason, ${JOB_RETRY_OF_COLUMN}, ${JOB_FIGURE_COLUMNS}
-      from bulk_jobs j left join bulk_job_items i on i.job_id = j.id
-     where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text
-     group by j.id`);
+      from bulk_jobs j
+     where j.integration_id = ${integrationId}::integer and j.public_id = ${publicId}::text`);
   return row ? jobStatusOf(row) : null;
 }
 
