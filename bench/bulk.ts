@@ -5,9 +5,9 @@
 //      the catalog limit (lib/bulk/pacing.ts, bulkItemsPerMinute). The bench's limits are unlimited,
 //      so the share does not bind there; the table says what did: the runner's concurrency (items in
 //      flight, from the app's per-item log lines, against BULK_CONCURRENCY) and the CPU.
-//   2. The cui_nit lookup alone, then beside a second such job: throughput, p50, p99 and app CPU
-//      per lookup of both. The second job is cancelled once measured (what did not run is never
-//      charged).
+//   2. The cui_nit lookup alone, then beside a fresh job of the same list, in turn --reps times:
+//      throughput, p50, p99 and app CPU per lookup of both (medians). Each job beside is cancelled
+//      once measured (what did not run is never charged).
 //   3. Unless --bulk-limit 0: an instance whose catalog limit is --bulk-limit a minute, so the share
 //      binds. A job of one and a half shares runs one share, waits out the share's minute, then runs
 //      the rest; once the first share has run, single lookups show what the minute left the
@@ -26,6 +26,8 @@ export interface BulkOptions {
   items: number;
   /** Seconds of each interactive run (after 1 s of warm-up). */
   seconds: number;
+  /** Interactive runs alone and beside a job, in turn, this many times each; medians shown. */
+  reps: number;
   connections: number[];
   /** The catalog limit a minute of the share-bound run; 0 leaves that run out. */
   shareLimit: number;
@@ -199,15 +201,23 @@ interface JobRun {
   itemP50Ms: number;
 }
 
+/** A load run's figures, the medians of the repetitions. */
+interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** The app's CPU per lookup, ms. */
+  cpuMs: number;
+}
+
 interface LookupRun {
   connections: number;
-  alone: LoadResult;
-  aloneCpuMs: number;
-  beside: LoadResult;
-  besideCpuMs: number;
-  /** The job's items answered during the run beside (warm-up included), a minute's worth. */
+  alone: LoadFigures;
+  beside: LoadFigures;
+  /** The job's items answered during the runs beside (warm-up included), a minute's worth. */
   jobItemsPerMinute: number;
-  /** The job ended before the run did: the run was partly alone. */
+  /** A job ended before its run beside did: that run was partly alone. */
   jobEndedEarly: boolean;
 }
 
@@ -226,18 +236,27 @@ type TreeResult = { tree: string; unavailable: string } | { tree: string; job: J
 
 const unlimitedLookup = (app: BenchApp, headers: Record<string, string>, body: string) => ({ urls: [`${app.baseUrl}${LOOKUP_PATH}`], headers, body, expectedStatus: 200 });
 
+function figures(runs: Array<{ result: LoadResult; cpuMs: number }>): LoadFigures {
+  return {
+    rps: median(runs.map((run) => run.result.requestsPerSecond)),
+    p50: median(runs.map((run) => run.result.p50Ms)),
+    p99: median(runs.map((run) => run.result.p99Ms)),
+    errors: median(runs.map((run) => run.result.errors)),
+    cpuMs: median(runs.map((run) => run.cpuMs)),
+  };
+}
+
+async function measuredLoad(app: BenchApp, headers: Record<string, string>, lookupBody: string, connections: number, seconds: number): Promise<{ result: LoadResult; cpuMs: number }> {
+  const before = cpuTimeMs(app.pid);
+  const result = await runLoad(unlimitedLookup(app, headers, lookupBody), connections, seconds * 1000, 1000);
+  return { result, cpuMs: (cpuTimeMs(app.pid) - before) / result.calls };
+}
+
 /** Phases 1 and 2 on a fresh instance of one tree. */
 async function jobAndLookups(tree: BulkTree, options: BulkOptions, identifiers: string[], lookupBody: string): Promise<TreeResult> {
   const logFile = path.join(tree.scratch, 'bulk.log');
   const app = await tree.start({}, logFile);
   try {
-    const alone: Array<{ result: LoadResult; cpuMs: number }> = [];
-    for (const connections of options.connections) {
-      const before = cpuTimeMs(app.pid);
-      const result = await runLoad(unlimitedLookup(app, tree.headers, lookupBody), connections, options.seconds * 1000, 1000);
-      alone.push({ result, cpuMs: (cpuTimeMs(app.pid) - before) / result.calls });
-    }
-
     const stamp = Date.now();
     const logOffset = fileSize(logFile);
     const cpuBefore = cpuTimeMs(app.pid);
@@ -261,30 +280,32 @@ async function jobAndLookups(tree: BulkTree, options: BulkOptions, identifiers: 
       itemP50Ms: median(durations),
     };
 
-    // The same job again, with the lookups beside it; cancelled once they are measured.
-    const second = await submitJob(app, tree.headers, identifiers, `bench-${stamp}-beside`);
-    if ('unavailable' in second) throw new Error(second.unavailable);
+    // Alone, then beside a fresh job of the same list (cancelled once measured), in turn: a
+    // neighbour's load that comes and goes weighs on both alike.
     const lookups: LookupRun[] = [];
-    for (const [index, connections] of options.connections.entries()) {
-      const start = await readJob(app, tree.headers, second.id);
-      const startedAt = performance.now();
-      const before = cpuTimeMs(app.pid);
-      const beside = await runLoad(unlimitedLookup(app, tree.headers, lookupBody), connections, options.seconds * 1000, 1000);
-      const besideCpuMs = (cpuTimeMs(app.pid) - before) / beside.calls;
-      const end = await readJob(app, tree.headers, second.id);
-      lookups.push({
-        connections,
-        alone: alone[index]!.result,
-        aloneCpuMs: alone[index]!.cpuMs,
-        beside,
-        besideCpuMs,
-        jobItemsPerMinute: itemsPerMinute(end.conteos.procesados - start.conteos.procesados, performance.now() - startedAt),
-        jobEndedEarly: FINISHED.has(end.estado),
-      });
+    for (const connections of options.connections) {
+      const alone: Array<{ result: LoadResult; cpuMs: number }> = [];
+      const beside: Array<{ result: LoadResult; cpuMs: number }> = [];
+      let jobItems = 0;
+      let besideMs = 0;
+      let jobEndedEarly = false;
+      for (let rep = 0; rep < options.reps; rep++) {
+        alone.push(await measuredLoad(app, tree.headers, lookupBody, connections, options.seconds));
+        const running = await submitJob(app, tree.headers, identifiers, `bench-${stamp}-beside-${connections}-${rep}`);
+        if ('unavailable' in running) throw new Error(running.unavailable);
+        const startedAt = performance.now();
+        beside.push(await measuredLoad(app, tree.headers, lookupBody, connections, options.seconds));
+        const end = await readJob(app, tree.headers, running.id);
+        besideMs += performance.now() - startedAt;
+        jobItems += end.conteos.procesados;
+        jobEndedEarly ||= FINISHED.has(end.estado);
+        const cancelled = await fetch(`${app.baseUrl}/api/lotes/${running.id}/cancelar`, { method: 'POST', headers: tree.headers });
+        await cancelled.arrayBuffer();
+        // 409: it had completed (jobEndedEarly says so).
+        if (cancelled.status !== 200 && cancelled.status !== 409) throw new Error(`POST /api/lotes/{id}/cancelar answered ${cancelled.status}`);
+      }
+      lookups.push({ connections, alone: figures(alone), beside: figures(beside), jobItemsPerMinute: itemsPerMinute(jobItems, besideMs), jobEndedEarly });
     }
-    const cancelled = await fetch(`${app.baseUrl}/api/lotes/${second.id}/cancelar`, { method: 'POST', headers: tree.headers });
-    await cancelled.arrayBuffer();
-    if (cancelled.status !== 200 && cancelled.status !== 409) throw new Error(`POST /api/lotes/{id}/cancelar answered ${cancelled.status}`);
     return { tree: tree.name, job, lookups };
   } finally {
     await app.stop();
@@ -361,9 +382,9 @@ export function jobTable(results: TreeResult[], settings: BulkSettings, items: n
   return lines;
 }
 
-export function lookupTable(results: TreeResult[], seconds: number): string[] {
+export function lookupTable(results: TreeResult[], seconds: number, reps: number): string[] {
   const lines = [
-    `cui_nit lookups alone and beside a running job (${seconds} s after 1 s of warm-up; CPU ms = the app's CPU per lookup, the job's work included beside)`,
+    `cui_nit lookups alone and beside a running job (${seconds} s after 1 s of warm-up, alone and beside in turn, ${reps} time(s), medians; CPU ms = the app's CPU per lookup, the job's work included beside)`,
     'tree              conns   alone req/s p50 p99     beside req/s p50 p99   req/s b/a  p99 b/a   CPU ms alone beside  b/a   job items/min beside',
   ];
   for (const result of results) {
@@ -373,14 +394,14 @@ export function lookupTable(results: TreeResult[], seconds: number): string[] {
         [
           result.tree.padEnd(16),
           String(run.connections).padStart(6),
-          `${fixed(run.alone.requestsPerSecond, 0, 10)} ${fixed(run.alone.p50Ms, 2, 6)} ${fixed(run.alone.p99Ms, 2, 7)}`,
-          `${fixed(run.beside.requestsPerSecond, 0, 10)} ${fixed(run.beside.p50Ms, 2, 6)} ${fixed(run.beside.p99Ms, 2, 7)}`,
-          `${fixed(run.beside.requestsPerSecond / run.alone.requestsPerSecond, 2, 9)}x`,
-          `${fixed(run.beside.p99Ms / run.alone.p99Ms, 2, 7)}x`,
-          `${fixed(run.aloneCpuMs, 2, 12)} ${fixed(run.besideCpuMs, 2, 6)}`,
-          `${fixed(run.besideCpuMs / run.aloneCpuMs, 2, 5)}x`,
+          `${fixed(run.alone.rps, 0, 10)} ${fixed(run.alone.p50, 2, 6)} ${fixed(run.alone.p99, 2, 7)}`,
+          `${fixed(run.beside.rps, 0, 10)} ${fixed(run.beside.p50, 2, 6)} ${fixed(run.beside.p99, 2, 7)}`,
+          `${fixed(run.beside.rps / run.alone.rps, 2, 9)}x`,
+          `${fixed(run.beside.p99 / run.alone.p99, 2, 7)}x`,
+          `${fixed(run.alone.cpuMs, 2, 12)} ${fixed(run.beside.cpuMs, 2, 6)}`,
+          `${fixed(run.beside.cpuMs / run.alone.cpuMs, 2, 5)}x`,
           grouped(run.jobItemsPerMinute, 12),
-          run.jobEndedEarly ? ' (the job ended during the run: raise --bulk-items)' : '',
+          run.jobEndedEarly ? '  (a job ended during its run: raise --bulk-items)' : '',
           run.alone.errors || run.beside.errors ? `  (errors: alone ${run.alone.errors}, beside ${run.beside.errors})` : '',
         ].join(' '),
       );
@@ -433,7 +454,7 @@ export async function bulkPhase(trees: BulkTree[], options: BulkOptions, setting
   for (const line of jobTable(results, settings, options.items)) console.log(line);
   console.log('items/min = the job\'s items over the time from POST to completado; in flight = the items\' summed time (app log) over the job\'s time, of BULK_CONCURRENCY.');
   console.log();
-  for (const line of lookupTable(results, options.seconds)) console.log(line);
+  for (const line of lookupTable(results, options.seconds, options.reps)) console.log(line);
   if (options.shareLimit > 0) {
     const rows: Array<{ tree: string; run: ShareRun }> = [];
     for (const result of results) {

@@ -72,6 +72,7 @@ const BULK: BulkOptions | undefined = values.bulk
   ? {
       items: Number(values['bulk-items']),
       seconds: Number(values['bulk-seconds'] ?? values.seconds),
+      reps: REPS,
       connections: CONNECTIONS,
       shareLimit: Number(values['bulk-limit']),
     }
