@@ -82,6 +82,8 @@ export function benchAppEnv(simulatorUrl: string, databaseUrl: string, scratch: 
     RATE_LIMIT_RENAP_PER_MINUTE: UNLIMITED,
     RATE_LIMIT_RTU_PER_MINUTE: UNLIMITED,
     RATE_LIMIT_CATALOG_PER_MINUTE: UNLIMITED,
+    // The bulk phase follows its jobs through GET /api/lotes/{id} four times a second.
+    BULK_API_PER_MINUTE: UNLIMITED,
     DATABASE_POOL_MAX: '20',
     BENCH_BARE_RESPONSES_FILE: path.join(scratch, 'bare-responses.json'),
     RECORD_JOURNAL_DIR: path.join(scratch, 'record-journal'),

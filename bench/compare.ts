@@ -6,11 +6,14 @@
 //   a slower machine or a neighbour's load weighs on both alike. Prints, per lookup, throughput
 //   and app CPU per lookup of both and their ratio. Prints figures; asserts nothing. The worktree
 //   stays for the next run (its build is reused); `git worktree remove <its directory>` drops it.
+//   Then the bulk jobs' phase (bench/bulk.ts) for A and for B, each on its own database, one after
+//   the other.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAppEnv, cpuTimeMs, startBenchApp, type BenchApp } from './app';
+import { bulkPhase, bulkSettings, type BulkOptions, type BulkTree } from './bulk';
 import { runLoad, type LoadResult } from './load';
 import { median } from './stats';
 
@@ -22,6 +25,8 @@ export interface CompareOptions {
   connections: number[];
   seconds: number;
   reps: number;
+  /** The bulk jobs' phase, unless --no-bulk. */
+  bulk?: BulkOptions;
   /** The PostgreSQL server both trees' databases live on (the benchmark's throwaway one). */
   databaseUrl: string;
   /** Called with what to stop or remove once the run ends. */
@@ -126,19 +131,15 @@ export async function compare(options: CompareOptions): Promise<void> {
   };
   const lookups = Object.entries(allLookups).filter(([name]) => !options.lookups || options.lookups.includes(name));
 
-  const started: Array<{ tree: Tree; app: BenchApp; headers: Record<string, string> }> = [];
+  const started: Array<{ tree: Tree; app: BenchApp; headers: Record<string, string>; appEnv: Record<string, string>; scratch: string }> = [];
   for (const [index, tree] of [baseline, working].entries()) {
     const { url, headers } = await prepareDatabase(tree, options.databaseUrl, index);
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-compare-'));
     options.cleanup(() => fs.rmSync(scratch, { recursive: true, force: true }));
-    const app = await startBenchApp(
-      { ...benchAppEnv(simulator.url, url, scratch), NEXT_DIST_DIR: '.next-bench' },
-      [],
-      undefined,
-      tree.directory,
-    );
+    const appEnv = { ...benchAppEnv(simulator.url, url, scratch), NEXT_DIST_DIR: '.next-bench' };
+    const app = await startBenchApp(appEnv, [], undefined, tree.directory);
     options.cleanup(() => app.stop());
-    started.push({ tree, app, headers });
+    started.push({ tree, app, headers, appEnv, scratch });
   }
 
   console.log(`\n[bench] ${options.seconds} s per run after 1 s of warm-up, A = ${baseline.name}, B = ${working.name}, interleaved A B, ${options.reps} time(s); medians`);
@@ -179,4 +180,22 @@ export async function compare(options: CompareOptions): Promise<void> {
     }
   }
   console.log('\nCPU ms = the instance\'s CPU time (user + system, /proc) per lookup; B/A above 1.00 in CPU (below 1.00 in req/s) is B costing more.');
+
+  if (options.bulk) {
+    // Fresh instances with their logs kept, one tree at a time: a running instance's runner would
+    // take its jobs' items, and an idle one would share the machine with the measured one.
+    for (const { app } of started) await app.stop();
+    const trees: BulkTree[] = started.map(({ tree, headers, appEnv, scratch }, index) => ({
+      name: index === 0 ? 'A' : 'B',
+      headers,
+      scratch,
+      start: async (env, logFile) => {
+        const app = await startBenchApp({ ...appEnv, ...env }, [], logFile, tree.directory);
+        options.cleanup(() => app.stop());
+        return app;
+      },
+    }));
+    // The working tree's settings (BULK_CONCURRENCY, the share): the tables quote them for both.
+    await bulkPhase(trees, options.bulk, await bulkSettings(started[1]!.appEnv));
+  }
 }

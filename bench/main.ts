@@ -16,6 +16,11 @@
 //   The working tree against that commit, interleaved A B A B, throughput and CPU per lookup of
 //   both and their ratio (bench/compare.ts).
 // --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those.
+// Then, in the default run and with --compare (both trees), the bulk jobs' phase (bench/bulk.ts): a
+// job's items per minute against the jobs' share of the catalog limit, and the cui_nit lookup alone
+// and beside a running job. --bulk-items 2000 (the job's size), --bulk-seconds (each lookup run;
+// --seconds by default), --bulk-limit 1000 (the catalog limit a minute of the run where the share
+// binds; 0 leaves it out), --no-bulk leaves the phase out.
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -24,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchAppEnv, cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
+import { bulkPhase, bulkSettings, type BulkOptions } from './bulk';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, type LoadResult, type LoadTarget } from './load';
 import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
@@ -36,6 +42,8 @@ import { STATEMENT_COUNTING_SETTINGS, statementCounter, type StatementCount, typ
 
 
 const { values } = parseArgs({
+  // --no-bulk
+  allowNegative: true,
   options: {
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string' },
@@ -46,6 +54,10 @@ const { values } = parseArgs({
     soak: { type: 'string' },
     stages: { type: 'boolean', default: false },
     compare: { type: 'string' },
+    bulk: { type: 'boolean', default: true },
+    'bulk-items': { type: 'string', default: '2000' },
+    'bulk-seconds': { type: 'string' },
+    'bulk-limit': { type: 'string', default: '1000' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -56,6 +68,15 @@ const PROFILE = values.profile;
 const REPS = PROFILE ? 1 : Number(values.reps);
 const SOAK_SECONDS = values.soak ? Number(values.soak) : undefined;
 const STAGES = values.stages;
+const BULK: BulkOptions | undefined = values.bulk
+  ? {
+      items: Number(values['bulk-items']),
+      seconds: Number(values['bulk-seconds'] ?? values.seconds),
+      reps: REPS,
+      connections: CONNECTIONS,
+      shareLimit: Number(values['bulk-limit']),
+    }
+  : undefined;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -89,6 +110,7 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       seconds: SECONDS,
       reps: REPS,
+      bulk: BULK,
       databaseUrl: process.env.DATABASE_URL,
       cleanup: (step) => cleanups.push(step),
     });
@@ -318,6 +340,13 @@ async function main(): Promise<void> {
     const bareFunctions = selfTimeByFunction(profileDirectory, bareWindows);
     printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(bareFunctions), bareCalls);
     printAddedFunctions(gatewayFunctions, gatewayCalls, bareFunctions, bareCalls);
+  }
+
+  if (BULK) {
+    // Its own instances, with their logs kept: this one's runner would otherwise claim their jobs' items too.
+    await app.stop();
+    const tree = { name: 'gateway', start: (env: Record<string, string>, logFile: string) => startInstance({ ...appEnv, ...env }, [], logFile), headers, scratch: path.dirname(bareResponsesFile) };
+    await bulkPhase([tree], BULK, await bulkSettings(appEnv));
   }
 }
 
