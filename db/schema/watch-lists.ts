@@ -26,10 +26,16 @@ export const watchLists = pgTable(
     nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull(),
     // How many runs it has started: a run's number names the run's job and its changes.
     runs: integer('runs').notNull().default(0),
+    // The Idempotency-Key it was created with (hashed as a job's is) and what was sent under it (an
+    // HMAC of the name, catalog, schedule and NITs): a POST sent again after a lost answer finds this
+    // list instead of saving a second one that would run, and charge, on every schedule.
+    idempotencyKeyHash: text('idempotency_key_hash'),
+    requestHash: text('request_hash'),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex('watch_lists_public_id_unique').on(table.publicId),
+    uniqueIndex('watch_lists_idempotency_key_unique').on(table.integrationId, table.idempotencyKeyHash).where(sql`${table.idempotencyKeyHash} is not null`),
     // The scheduler's question: which active lists are due.
     index('watch_lists_due_idx').on(table.nextRunAt).where(sql`${table.state} = 'activa'`),
     // An integration's lists, newest first (API and portal).

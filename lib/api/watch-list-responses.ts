@@ -10,6 +10,7 @@ export const WATCH_LIST_MESSAGES = {
   frecuencia: 'El campo frecuencia debe ser mensual o semanal.',
   nits: `Envia entre 1 y ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto en el campo nits.`,
   fields: 'El cuerpo debe ser un objeto JSON con los campos nombre, catalogo, frecuencia y nits, y ningun otro.',
+  idempotencyKeyMissing: 'Envia el encabezado Idempotency-Key para crear una vigilancia.',
   nothingToWatch: 'Ninguno de los NIT enviados es valido: no se guardo la vigilancia.',
   notFound: 'No encontramos una vigilancia con ese id.',
   invalidCursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior.',

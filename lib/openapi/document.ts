@@ -460,19 +460,29 @@ function watchListPaths(): JsonObject {
         description: [
           'Requiere la bandera del catálogo elegido (omisos o rtu). Cada ejecución es un lote (GET /lotes/{id}): se cobra como cualquier lote, solo lo encontrado, y usa el mismo límite. La primera ejecución empieza al crearla y es la base: no reporta cambios.',
           'En las siguientes, compara con la anterior el estado de cada NIT: omiso, cobro coactivo y estado en el RTU (omisos), o estado en el RTU (rtu); no encontrado también es un estado. Si algo cambió, le avisa (webhook vigilancia_cambios y correo al contacto técnico) y los cambios quedan en GET /vigilancias/{id}/cambios. Un NIT cuya consulta falló en la fuente conserva su estado anterior y no reporta nada.',
-          'Los NIT inválidos y los repetidos se apartan (campo apartados, por posición): no se guardan ni se cobran. Si ninguno es válido responde 400. No lleva Idempotency-Key: cada POST crea una vigilancia.',
+          'Los NIT inválidos y los repetidos se apartan (campo apartados, por posición): no se guardan ni se cobran. Si ninguno es válido responde 400.',
+          'Idempotency-Key es obligatoria: la misma clave con el mismo cuerpo devuelve la misma vigilancia (200) en lugar de crear otra que correría, y cobraría, en cada ejecución; la primera vez responde 201. La misma clave con otro cuerpo recibe 400 con X-Motivo-Rechazo: idempotency-key-reused.',
         ].join('\n\n'),
+        parameters: [{ ...IDEMPOTENCY_KEY_PARAMETER, required: true, description: 'Obligatoria. 1 a 255 caracteres ASCII imprimibles que identifican esta vigilancia en su sistema: reenviar con la misma clave no crea otra.' }],
         requestBody: { required: true, content: { 'application/json': { schema: ref(watchListRequestSchema), example: { nombre: 'Proveedores', catalogo: 'omisos', frecuencia: 'mensual', nits: ['576937-K', '12345678', '576937K'] } } } },
         responses: withRequestId({
+          '200': {
+            description: 'La vigilancia ya creada con esta Idempotency-Key y este cuerpo.',
+            content: { 'application/json': { schema: ref(watchListCreatedSchema), example: { ...list, apartados: [{ posicion: 2, motivo: 'nit_invalido' }, { posicion: 3, motivo: 'duplicado' }] } } },
+          },
           '201': {
             description: 'Vigilancia creada; su primera ejecución empieza enseguida.',
             headers: { Location: { description: 'La ruta de la vigilancia.', schema: { type: 'string' } } },
             content: { 'application/json': { schema: ref(watchListCreatedSchema), example: { ...list, ejecuciones: 0, ultima_ejecucion: null, apartados: [{ posicion: 2, motivo: 'nit_invalido' }, { posicion: 3, motivo: 'duplicado' }] } } },
           },
-          '400': catalogError('El cuerpo no se puede usar, o ninguno de los NIT es válido.', {
-            ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed'),
-            ...pick(WATCH_LIST_MESSAGES, 'nombre', 'catalogo', 'frecuencia', 'nits', 'fields', 'nothingToWatch'),
-          }),
+          '400': {
+            ...catalogError('El cuerpo no se puede usar, ninguno de los NIT es válido, falta la Idempotency-Key, o la clave no es válida o ya se usó con otro cuerpo (X-Motivo-Rechazo dice cuál).', {
+              ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed'),
+              ...pick(WATCH_LIST_MESSAGES, 'nombre', 'catalogo', 'frecuencia', 'nits', 'fields', 'nothingToWatch', 'idempotencyKeyMissing'),
+              sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
+            }),
+            headers: { 'X-Motivo-Rechazo': { description: 'Solo cuando el 400 se debe a la Idempotency-Key.', schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] } } },
+          },
           ...common,
           '403': catalogError('Sin credenciales de integración, o el catálogo elegido no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
         }),

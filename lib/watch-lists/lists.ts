@@ -2,12 +2,14 @@
 // with a catalog and a schedule, listing and reading them, pausing, resuming and deleting one.
 // Every function takes the integration's id and touches only its lists: another integration's list
 // id is answered exactly as one that does not exist. The runs themselves are lib/watch-lists/runs.ts.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { cancelJob } from '@/lib/bulk/jobs';
 import { planItems, type SetAsideReason } from '@/lib/bulk/identifiers';
+import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import { seal } from '@/lib/personal-data/envelope';
+import { personalDataKeys } from '@/lib/personal-data/keys';
 import type { WatchCatalog } from './snapshot';
 import type { WatchSchedule } from './schedule';
 
@@ -50,6 +52,10 @@ export interface SetAsideEntry {
 
 export type CreateOutcome =
   | { kind: 'created'; list: WatchListView; setAside: SetAsideEntry[] }
+  /** The same Idempotency-Key and the same request as an earlier creation: that list, not another. */
+  | { kind: 'existing'; list: WatchListView; setAside: SetAsideEntry[] }
+  /** The same Idempotency-Key with another name, catalog, schedule or list of NITs. */
+  | { kind: 'key_reused' }
   /** Every NIT sent was invalid or repeated: nothing to watch, nothing saved. */
   | { kind: 'nothing_to_watch'; setAside: SetAsideEntry[] };
 
@@ -60,7 +66,7 @@ export type CreateOutcome =
  */
 export async function createWatchList(
   integrationId: number,
-  input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[] },
+  input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[]; idempotencyKey?: string },
 ): Promise<CreateOutcome> {
   const planned = planItems(input.catalog, input.nits);
   const setAside: SetAsideEntry[] = [];
@@ -73,19 +79,47 @@ export async function createWatchList(
   // Sealed with the purpose of a job's items: a run copies them into its items as they are.
   const entries = kept.map((nit, position) => ({ p: position, i: seal(nit, 'bulk_identifier') }));
   const publicId = newPublicWatchListId();
+  const keyHash = input.idempotencyKey === undefined ? null : idempotencyKeyHash(input.idempotencyKey);
+  const hash = requestHash(input);
   const handle = await database();
-  await handle.rows(sql`
+  // Two creations racing with one key: the unique index lets one insert (its entries with it, in
+  // the same statement) and the other reads that list.
+  const [created] = await handle.rows<{ public_id: string }>(sql`
     with list as (
-      insert into watch_lists (public_id, integration_id, name, catalog, schedule, total_entries, next_run_at)
+      insert into watch_lists (public_id, integration_id, name, catalog, schedule, total_entries, next_run_at, idempotency_key_hash, request_hash)
       values (${publicId}::text, ${integrationId}::integer, ${input.name}::text, ${input.catalog}::text, ${input.schedule}::text,
-              ${entries.length}::integer, now())
-      returning id
+              ${entries.length}::integer, now(), ${keyHash}::text, ${hash}::text)
+      on conflict do nothing
+      returning id, public_id
+    ),
+    entries as (
+      insert into watch_list_entries (watch_list_id, position, identifier_sealed)
+      select list.id, t.p, t.i from list, jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as t(p integer, i text)
     )
-    insert into watch_list_entries (watch_list_id, position, identifier_sealed)
-    select list.id, t.p, t.i from list, jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as t(p integer, i text)`);
+    select public_id from list`);
+  if (!created) {
+    if (keyHash === null) throw new Error('a watch list was not saved and had no Idempotency-Key to find it by');
+    const [existing] = await handle.rows<{ public_id: string; request_hash: string | null }>(sql`
+      select public_id, request_hash from watch_lists where integration_id = ${integrationId}::integer and idempotency_key_hash = ${keyHash}::text`);
+    if (!existing) throw new Error('a watch list was neither saved nor found under its Idempotency-Key');
+    if (existing.request_hash !== hash) return { kind: 'key_reused' };
+    const list = await readWatchList(integrationId, existing.public_id);
+    if (!list) throw new Error('a watch list vanished while it was read again under its Idempotency-Key');
+    return { kind: 'existing', list, setAside };
+  }
   const list = await readWatchList(integrationId, publicId);
   if (!list) throw new Error('a watch list vanished right after it was saved');
   return { kind: 'created', list, setAside };
+}
+
+/**
+ * What tells two creations with one key apart: everything sent, hashed with the personal-data
+ * search key (an HMAC: the NITs are not recoverable from it), as a job's request is.
+ */
+function requestHash(input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[] }): string {
+  return createHmac('sha256', personalDataKeys().search.key)
+    .update(JSON.stringify(['vigilancia', input.name, input.catalog, input.schedule, input.nits]), 'utf8')
+    .digest('base64url');
 }
 
 type ListRow = {

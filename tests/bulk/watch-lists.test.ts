@@ -8,7 +8,9 @@
 // with an instant (startDueRuns), as the app's runner does with the present.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
 import { verifyLedger } from '@/lib/billing/verify';
+import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
@@ -65,14 +67,19 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
-async function call(method: string, path: string, as: TestIntegration, json?: unknown): Promise<{ status: number; body: unknown }> {
+let keys = 0;
+
+/** A request as an integrator's system sends it; a POST gets an Idempotency-Key of its own unless given one (or null: none). */
+async function call(method: string, path: string, as: TestIntegration, json?: unknown, idempotencyKey?: string | null): Promise<{ status: number; body: unknown; refusal?: string }> {
+  const key = idempotencyKey === undefined ? (method === 'POST' ? `vigilancia-${++keys}` : null) : idempotencyKey;
   const response = await fetch(`${gateway.app.baseUrl}${path}`, {
     method,
-    headers: { ...credentialHeaders(as), ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...credentialHeaders(as), ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...(key === null ? {} : { 'idempotency-key': key }) },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   const text = await response.text();
-  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+  const refusal = response.headers.get('x-motivo-rechazo');
+  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown), ...(refusal === null ? {} : { refusal }) };
 }
 
 interface ListBody {
@@ -236,6 +243,28 @@ describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await call('DELETE', `/api/vigilancias/${list.id}`, penniless)).status).toBe(204);
     expect((await call('GET', `/api/lotes/${run!.public_id}`, penniless)).body).toMatchObject({ estado: 'cancelado', monto_cobrado: '0.00' });
     expect(await call('GET', `/api/vigilancias/${list.id}`, penniless)).toEqual({ status: 404, body: { message: WATCH_LIST_MESSAGES.notFound } });
+  });
+
+  it('saves one list however often the same POST is sent with its Idempotency-Key, and refuses the key with another list or no key', async () => {
+    const body = { nombre: 'Reenviada', catalogo: 'omisos', frecuencia: 'mensual', nits: [cleanNits[0]!, 'no-es-nit'] };
+    const first = await call('POST', '/api/vigilancias', main, body, 'reenvio-2026-11');
+    expect(first.status).toBe(201);
+    // The answer was lost: the integrator's system sends the same request again, twice at once too.
+    const again = await Promise.all([call('POST', '/api/vigilancias', main, body, 'reenvio-2026-11'), call('POST', '/api/vigilancias', main, body, 'reenvio-2026-11')]);
+    // The same list as it is now (its first run may have started meanwhile), with the same set-aside NITs.
+    const { id, apartados } = first.body as { id: string; apartados: unknown };
+    for (const repeat of again) expect(repeat).toMatchObject({ status: 200, body: { id, apartados } });
+    const [saved] = await (await database()).rows<{ lists: number }>(sql`select count(*)::int as lists from watch_lists where name = 'Reenviada'`);
+    expect(saved!.lists).toBe(1);
+
+    expect(await call('POST', '/api/vigilancias', main, { ...body, frecuencia: 'semanal' }, 'reenvio-2026-11')).toEqual({
+      status: 400,
+      body: { message: CATALOG_MESSAGES.sourceRejectedData },
+      refusal: 'idempotency-key-reused',
+    });
+    expect(await call('POST', '/api/vigilancias', main, body, null)).toEqual({ status: 400, body: { message: WATCH_LIST_MESSAGES.idempotencyKeyMissing } });
+    // Another integration's key space is its own: the same key saves its own list.
+    expect((await call('POST', '/api/vigilancias', other, body, 'reenvio-2026-11')).status).toBe(201);
   });
 
   it('refuses a list with no valid NIT, and a catalog that is not watched', async () => {

@@ -150,7 +150,8 @@ describe('the generated document', () => {
   it("documents the watch lists with their own and the catalogs' error texts, and their schemas", () => {
     type Operation = { responses: Record<string, unknown> };
     const create = (document.paths['/vigilancias'] as { post: Operation }).post;
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '429', '500', '502']);
+    expect(Object.keys(create.responses).sort()).toEqual(['200', '201', '400', '401', '403', '429', '500', '502']);
+    expect(JSON.stringify((create as { parameters?: unknown }).parameters)).toContain('"name":"Idempotency-Key","in":"header","required":true');
     const text = JSON.stringify(Object.entries(document.paths).filter(([path]) => path.startsWith('/vigilancias')));
     for (const message of [...Object.values(WATCH_LIST_MESSAGES), CATALOG_MESSAGES.credentialsRequired, CATALOG_MESSAGES.integrationNotFound, CATALOG_MESSAGES.catalogNotEnabled, CATALOG_MESSAGES.rateLimited]) {
       expect(text).toContain(JSON.stringify(message));

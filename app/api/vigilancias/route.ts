@@ -7,7 +7,9 @@ import { jsonResponse } from '@/lib/api/responses';
 import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { MAX_BULK_BODY_BYTES } from '@/lib/bulk/requests';
 import { wakeBulkRunner } from '@/lib/bulk/runner';
+import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { readJsonBody } from '@/lib/http/json-body';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REFUSAL_REASONS, readIdempotencyKey, REFUSAL_REASON_HEADER } from '@/lib/idempotency/key';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { createWatchList } from '@/lib/watch-lists';
 import { parseWatchListRequest, watchListCreatedBody } from '@/lib/watch-lists/schemas';
@@ -21,20 +23,34 @@ const create = bulkRoute<object>(async (request, { integration, requestId }) => 
   if (!parsed.ok) return bulkError(400, WATCH_LIST_MESSAGES[parsed.problem], requestId);
   // A list of a catalog the integration cannot call would only ever run into the flag.
   if (!integration[LOOKUP_FLAGS[parsed.value.catalogo]]) return bulkErrors.notEnabled(requestId);
+  // Required, as for a job: a list sent again after a lost answer must not become a second list
+  // that runs, and charges, on every schedule.
+  const key = readIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER));
+  if (key.kind === 'absent') return bulkError(400, WATCH_LIST_MESSAGES.idempotencyKeyMissing, requestId);
+  if (key.kind === 'invalid') return keyRefusal('idempotency_key_invalid', requestId);
   const created = await createWatchList(integration.id, {
     name: parsed.value.nombre,
     catalog: parsed.value.catalogo,
     schedule: parsed.value.frecuencia,
     nits: parsed.value.nits,
+    idempotencyKey: key.key,
   });
   if (created.kind === 'nothing_to_watch') return bulkError(400, WATCH_LIST_MESSAGES.nothingToWatch, requestId);
+  if (created.kind === 'key_reused') return keyRefusal('idempotency_key_reused', requestId);
   // Its first run (the baseline) is due now: this instance's runner starts it at its next look.
-  wakeBulkRunner();
-  const response = jsonResponse(201, watchListCreatedBody(created.list, created.setAside), requestId);
+  if (created.kind === 'created') wakeBulkRunner();
+  const response = jsonResponse(created.kind === 'created' ? 201 : 200, watchListCreatedBody(created.list, created.setAside), requestId);
   response.headers.set('location', `/api/vigilancias/${created.list.publicId}`);
   return response;
 });
 
 export function POST(request: Request): Promise<Response> {
   return create(request, { params: Promise.resolve({}) });
+}
+
+/** The catalogs' 400 for an Idempotency-Key, with the header naming which problem it was (as /api/lotes). */
+function keyRefusal(problem: keyof typeof IDEMPOTENCY_REFUSAL_REASONS, requestId: string): Response {
+  const response = bulkError(400, CATALOG_MESSAGES.sourceRejectedData, requestId);
+  response.headers.set(REFUSAL_REASON_HEADER, IDEMPOTENCY_REFUSAL_REASONS[problem]);
+  return response;
 }
