@@ -47,6 +47,11 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
     roles: ['propietario', 'desarrollador', 'facturacion'],
   },
   {
+    page: 'Vigilancia',
+    what: 'las listas de NIT vigiladas (catálogo, frecuencia, cuántos NIT, estado, última ejecución con sus cambios, próxima ejecución); propietarios y desarrolladores crean una desde un CSV de hasta 10,000 NIT (ven antes de confirmar cuántos se vigilan, cuántos se apartan y el costo máximo de cada ejecución), la pausan, la reanudan y la eliminan; en cada lista, sus ejecuciones (cada una un lote) y sus cambios con el NIT enmascarado («Omiso: no → sí»); facturación solo lee',
+    roles: ['propietario', 'desarrollador', 'facturacion'],
+  },
+  {
     page: 'Credenciales',
     what: 'los tokens por nombre y prefijo (estado, creación, último uso, vencimiento) y las direcciones IP permitidas; crear un token (visible una sola vez), rotarlo con superposición y revocarlo; editar las direcciones permitidas (con una pregunta si la lista deja fuera la dirección desde la que usted está conectado)',
     roles: ['propietario', 'desarrollador'],

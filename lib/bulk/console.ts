@@ -22,6 +22,8 @@ export const CONSOLE_ITEMS_PAGE_SIZE = 100;
 export interface ConsoleJobFilters {
   integrationId?: number;
   state?: BulkJobState;
+  /** A watch list's runs (the portal's Vigilancia page): its public id, scoped with integrationId. */
+  watchListPublicId?: string;
 }
 
 export type ConsoleJob = JobStatus & { integrationId: number; integrationName: string };
@@ -46,6 +48,7 @@ export async function listConsoleJobs(filters: ConsoleJobFilters, after?: string
        where true
          ${filters.integrationId === undefined ? sql`` : sql`and j.integration_id = ${filters.integrationId}::integer`}
          ${filters.state === undefined ? sql`` : sql`and j.state = ${filters.state}::bulk_job_state`}
+         ${filters.watchListPublicId === undefined ? sql`` : sql`and j.watch_list_id = (select w.id from watch_lists w where w.public_id = ${filters.watchListPublicId}::text)`}
          ${cursor ? sql`and (j.created_at, j.id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::integer)` : sql``}
        order by j.created_at desc, j.id desc
        limit ${CONSOLE_JOBS_PAGE_SIZE + 1}::integer

@@ -10,6 +10,11 @@ export const JOB_STATE_LABELS: Record<BulkJobState, string> = {
   cancelado: 'Cancelado',
 };
 
+/** A state read as text (a watch list's last run): its label, or the name itself for one this version does not know. */
+export function jobStateLabel(state: string): string {
+  return (JOB_STATE_LABELS as Record<string, string>)[state] ?? state;
+}
+
 /** The badge's class: a pause waits for someone (a top-up, an administrator), cancelled is over; running is plain. */
 export const JOB_STATE_TONES: Record<BulkJobState, '' | 'ok' | 'warn' | 'off'> = {
   en_curso: '',

@@ -431,7 +431,7 @@ function exampleWatchList() {
     nextRunAt: new Date('2026-12-24T10:30:00.000Z'),
     createdAt: created,
     runs: 1,
-    lastRun: { jobId: EXAMPLE_JOB_ID, state: 'completado', createdAt: created, finishedAt: new Date(created.getTime() + 40 * 60_000) },
+    lastRun: { jobId: EXAMPLE_JOB_ID, state: 'completado', createdAt: created, finishedAt: new Date(created.getTime() + 40 * 60_000), changes: 0 },
     changes: 0,
   });
 }

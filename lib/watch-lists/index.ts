@@ -12,6 +12,7 @@ export {
   WATCH_LISTS_PAGE_SIZE,
   type CreateOutcome,
   type SetAsideEntry,
+  type WatchListTransaction,
   type WatchListState,
   type WatchListView,
 } from './lists';

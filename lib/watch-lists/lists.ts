@@ -3,7 +3,7 @@
 // Every function takes the integration's id and touches only its lists: another integration's list
 // id is answered exactly as one that does not exist. The runs themselves are lib/watch-lists/runs.ts.
 import { createHmac, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { cancelJob } from '@/lib/bulk/jobs';
 import { planItems, type SetAsideReason } from '@/lib/bulk/identifiers';
@@ -12,6 +12,18 @@ import { seal } from '@/lib/personal-data/envelope';
 import { personalDataKeys } from '@/lib/personal-data/keys';
 import type { WatchCatalog } from './snapshot';
 import type { WatchSchedule } from './schedule';
+
+/**
+ * A caller's transaction (the portal's, which writes its audit row in it): each change below runs in
+ * it when given, so the change and the row that records it commit together or not at all.
+ */
+export type WatchListTransaction = { execute(query: SQL): Promise<unknown> };
+
+async function rowsIn<T>(transaction: WatchListTransaction | undefined, query: SQL): Promise<T[]> {
+  if (!transaction) return (await database()).rows(query) as Promise<T[]>;
+  const result = await transaction.execute(query);
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
 
 // vig_ and 20 hex characters: 80 random bits, as a job's lote_ id.
 const PUBLIC_ID = /^vig_[0-9a-f]{20}$/;
@@ -39,7 +51,7 @@ export interface WatchListView {
   /** How many runs it has started. */
   runs: number;
   /** Its latest run, as a job (lote_…), when one is still kept; null before the first. */
-  lastRun: { jobId: string; state: string; createdAt: Date; finishedAt: Date | null } | null;
+  lastRun: { jobId: string; state: string; createdAt: Date; finishedAt: Date | null; /** The changes it found. */ changes: number } | null;
   /** How many changes its runs have found, all runs together. */
   changes: number;
 }
@@ -67,6 +79,7 @@ export type CreateOutcome =
 export async function createWatchList(
   integrationId: number,
   input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[]; idempotencyKey?: string },
+  transaction?: WatchListTransaction,
 ): Promise<CreateOutcome> {
   const planned = planItems(input.catalog, input.nits);
   const setAside: SetAsideEntry[] = [];
@@ -81,10 +94,9 @@ export async function createWatchList(
   const publicId = newPublicWatchListId();
   const keyHash = input.idempotencyKey === undefined ? null : idempotencyKeyHash(input.idempotencyKey);
   const hash = requestHash(input);
-  const handle = await database();
   // Two creations racing with one key: the unique index lets one insert (its entries with it, in
   // the same statement) and the other reads that list.
-  const [created] = await handle.rows<{ public_id: string }>(sql`
+  const [created] = await rowsIn<{ public_id: string }>(transaction, sql`
     with list as (
       insert into watch_lists (public_id, integration_id, name, catalog, schedule, total_entries, next_run_at, idempotency_key_hash, request_hash)
       values (${publicId}::text, ${integrationId}::integer, ${input.name}::text, ${input.catalog}::text, ${input.schedule}::text,
@@ -99,15 +111,15 @@ export async function createWatchList(
     select public_id from list`);
   if (!created) {
     if (keyHash === null) throw new Error('a watch list was not saved and had no Idempotency-Key to find it by');
-    const [existing] = await handle.rows<{ public_id: string; request_hash: string | null }>(sql`
+    const [existing] = await rowsIn<{ public_id: string; request_hash: string | null }>(transaction, sql`
       select public_id, request_hash from watch_lists where integration_id = ${integrationId}::integer and idempotency_key_hash = ${keyHash}::text`);
     if (!existing) throw new Error('a watch list was neither saved nor found under its Idempotency-Key');
     if (existing.request_hash !== hash) return { kind: 'key_reused' };
-    const list = await readWatchList(integrationId, existing.public_id);
+    const list = await readWatchList(integrationId, existing.public_id, transaction);
     if (!list) throw new Error('a watch list vanished while it was read again under its Idempotency-Key');
     return { kind: 'existing', list, setAside };
   }
-  const list = await readWatchList(integrationId, publicId);
+  const list = await readWatchList(integrationId, publicId, transaction);
   if (!list) throw new Error('a watch list vanished right after it was saved');
   return { kind: 'created', list, setAside };
 }
@@ -136,16 +148,18 @@ type ListRow = {
   last_state: string | null;
   last_created: string | Date | null;
   last_finished: string | Date | null;
+  last_changes: string | number | null;
   changes: string | number;
 };
 
 const LIST_COLUMNS = sql`
   w.public_id, w.name, w.catalog, w.schedule, w.state, w.total_entries, w.next_run_at, w.created_at, w.runs,
   r.public_id as last_job, r.state as last_state, r.created_at as last_created, r.finished_at as last_finished,
+  (select count(*) from watch_list_changes c where c.watch_list_id = w.id and c.run = r.watch_list_run) as last_changes,
   (select count(*) from watch_list_changes c where c.watch_list_id = w.id) as changes`;
 
 const LAST_RUN = sql`left join lateral (
-    select j.public_id, j.state, j.created_at, j.finished_at from bulk_jobs j
+    select j.public_id, j.state, j.created_at, j.finished_at, j.watch_list_run from bulk_jobs j
      where j.watch_list_id = w.id order by j.watch_list_run desc limit 1) r on true`;
 
 function viewOf(row: ListRow): WatchListView {
@@ -167,15 +181,16 @@ function viewOf(row: ListRow): WatchListView {
             state: row.last_state!,
             createdAt: new Date(row.last_created!),
             finishedAt: row.last_finished === null ? null : new Date(row.last_finished),
+            changes: Number(row.last_changes ?? 0),
           },
     changes: Number(row.changes),
   };
 }
 
 /** The list as its integration sees it; null for an unknown id and for another integration's. */
-export async function readWatchList(integrationId: number, publicId: string): Promise<WatchListView | null> {
+export async function readWatchList(integrationId: number, publicId: string, transaction?: WatchListTransaction): Promise<WatchListView | null> {
   if (!isPublicWatchListId(publicId)) return null;
-  const [row] = await (await database()).rows<ListRow>(sql`
+  const [row] = await rowsIn<ListRow>(transaction, sql`
     select ${LIST_COLUMNS} from watch_lists w ${LAST_RUN}
      where w.integration_id = ${integrationId}::integer and w.public_id = ${publicId}::text`);
   return row ? viewOf(row) : null;
@@ -202,23 +217,23 @@ export async function listWatchLists(integrationId: number, after?: string): Pro
 }
 
 /** Stops its schedule: no run starts while paused (a run already going finishes). */
-export async function pauseWatchList(integrationId: number, publicId: string): Promise<WatchListView | null> {
-  return setState(integrationId, publicId, 'en_pausa');
+export async function pauseWatchList(integrationId: number, publicId: string, transaction?: WatchListTransaction): Promise<WatchListView | null> {
+  return setState(integrationId, publicId, 'en_pausa', transaction);
 }
 
 /**
  * Its schedule again: when its next instant passed while it was paused, it runs at the scheduler's
  * next look, once, and then on its schedule from that instant on.
  */
-export async function resumeWatchList(integrationId: number, publicId: string): Promise<WatchListView | null> {
-  return setState(integrationId, publicId, 'activa');
+export async function resumeWatchList(integrationId: number, publicId: string, transaction?: WatchListTransaction): Promise<WatchListView | null> {
+  return setState(integrationId, publicId, 'activa', transaction);
 }
 
-async function setState(integrationId: number, publicId: string, state: WatchListState): Promise<WatchListView | null> {
+async function setState(integrationId: number, publicId: string, state: WatchListState, transaction?: WatchListTransaction): Promise<WatchListView | null> {
   if (!isPublicWatchListId(publicId)) return null;
-  await (await database()).rows(sql`
+  await rowsIn(transaction, sql`
     update watch_lists set state = ${state}::text where integration_id = ${integrationId}::integer and public_id = ${publicId}::text`);
-  return readWatchList(integrationId, publicId);
+  return readWatchList(integrationId, publicId, transaction);
 }
 
 /**
@@ -227,15 +242,14 @@ async function setState(integrationId: number, publicId: string, state: WatchLis
  * integrator no longer wants; finished runs stay as ordinary jobs until their retention ends.
  * False for an unknown id and for another integration's.
  */
-export async function deleteWatchList(integrationId: number, publicId: string): Promise<boolean> {
+export async function deleteWatchList(integrationId: number, publicId: string, transaction?: WatchListTransaction): Promise<boolean> {
   if (!isPublicWatchListId(publicId)) return false;
-  const handle = await database();
-  const running = await handle.rows<{ public_id: string }>(sql`
+  const running = await rowsIn<{ public_id: string }>(transaction, sql`
     select j.public_id from bulk_jobs j join watch_lists w on w.id = j.watch_list_id
      where w.integration_id = ${integrationId}::integer and w.public_id = ${publicId}::text
        and j.state not in ('completado', 'cancelado')`);
-  for (const run of running) await cancelJob(integrationId, run.public_id);
-  const deleted = await handle.rows(sql`
+  for (const run of running) await cancelJob(integrationId, run.public_id, transaction);
+  const deleted = await rowsIn(transaction, sql`
     delete from watch_lists where integration_id = ${integrationId}::integer and public_id = ${publicId}::text returning id`);
   return deleted.length > 0;
 }

@@ -23,6 +23,8 @@ import { IntegratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
 import { noteWatchListChanges } from '@/lib/integrator-notifications/watch-lists';
 import { createWatchList, pauseWatchList } from '@/lib/watch-lists';
+import { maskNit } from '@/lib/personal-data/masking';
+import { seal } from '@/lib/personal-data/envelope';
 import { monthPeriod } from '@/lib/statements/figures';
 import { previousMonth } from '@/lib/statements/monthly';
 import { runningMonthRange } from '@/lib/statements/preview';
@@ -581,5 +583,41 @@ describe("issue 34's portal self-service", { timeout: PROCESS_TEST_TIMEOUT_MS * 
     expect(texts).toContain(`/api/vigilancias/${changes.listPublicId}/cambios`);
     expect(fullIdentifiersIn(texts)).toEqual([]);
     for (const nit of [NIT, BATCH_NIT, NIT.replace('-', ''), BATCH_NIT.replace('-', '')]) expect(texts).not.toContain(nit);
+  });
+
+  it("masks every NIT of a watch list's changes on the portal's Vigilancia pages, for each role that reads them (issue 35)", async () => {
+    const listPublicId = await app.withDatabase(async () => {
+      const created = await createWatchList(acmeId, { name: 'Clientes', catalog: 'omisos', schedule: 'mensual', nits: [NIT, BATCH_NIT] });
+      if (created.kind !== 'created') throw new Error('the watch list was not saved');
+      // No source in this test: its runs would only wait. Its second run's changes, as the comparison writes them.
+      await pauseWatchList(acmeId, created.list.publicId);
+      const changes = [
+        { position: 0, kind: 'omiso', before: false, after: true },
+        { position: 1, kind: 'estado_rtu', before: 'ACTIVO', after: 'SUSPENDIDO' },
+      ];
+      for (const change of changes) {
+        await (await database()).rows(sql`
+          insert into watch_list_changes (watch_list_id, run, position, kind, job_public_id, before_sealed, after_sealed)
+          select id, 2, ${change.position}::integer, ${change.kind}::text, 'lote_0123456789abcdef0456',
+                 ${seal(JSON.stringify(change.before), 'watch_snapshot')}::text, ${seal(JSON.stringify(change.after), 'watch_snapshot')}::text
+            from watch_lists where public_id = ${created.list.publicId}::text`);
+      }
+      return created.list.publicId;
+    });
+    for (const email of [people.owner, people.developer, people.billing]) {
+      const person = await portalSignedIn(app.baseUrl, email);
+      const list = await page(person, '/portal/vigilancia');
+      const detail = (await page(person, `/portal/vigilancia/${listPublicId}`)).replaceAll('<!-- -->', '');
+      expect(list).toContain('Clientes');
+      // What the page is for is there: each change in words, beside its NIT masked.
+      expect(detail).toContain(`>${maskNit(NIT)}<`);
+      expect(detail).toContain(`>${maskNit(BATCH_NIT)}<`);
+      expect(detail).toContain('Omiso: no → sí');
+      expect(detail).toContain('Estado en el RTU: ACTIVO → SUSPENDIDO');
+      for (const [name, text] of Object.entries({ list, detail })) {
+        expect(fullIdentifiersIn(text), `${email} ${name}`).toEqual([]);
+        for (const nit of [NIT, BATCH_NIT, NIT.replace('-', ''), BATCH_NIT.replace('-', '')]) expect(text, `${email} ${name}`).not.toContain(nit);
+      }
+    }
   });
 });

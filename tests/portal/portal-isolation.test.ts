@@ -14,7 +14,21 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { bulkJobs, integrationNotificationOptOuts, integrations, integrationTokens, ledgerEntries, portalInvitations, portalSessions, portalTwoFactor, portalUsers, queryRecords, monthlyStatements, topUpRequests } from '@/db/schema';
+import {
+  bulkJobs,
+  integrationNotificationOptOuts,
+  integrations,
+  integrationTokens,
+  ledgerEntries,
+  portalInvitations,
+  portalSessions,
+  portalTwoFactor,
+  portalUsers,
+  queryRecords,
+  monthlyStatements,
+  topUpRequests,
+  watchLists,
+} from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
@@ -24,6 +38,7 @@ import { formatQuetzales } from '@/lib/money';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
 import { reportTopUp } from '@/lib/top-ups/requests';
+import { createWatchList } from '@/lib/watch-lists';
 import { createTestIntegration, credentialHeaders, eventually, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { REPO_ROOT } from '../support/child-env';
 import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn } from '../support/people';
@@ -38,7 +53,7 @@ const STAFF: Actor = { kind: 'user', id: 4243, email: 'cajero.aislamiento@servic
  * data into rows by length (3,200 characters), so ids of different lengths could give answers that
  * differ in where a row ends, not in what they say.
  */
-const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000', bulkJobId: 'lote_00000000000000000000' } as const;
+const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000', bulkJobId: 'lote_00000000000000000000', watchListId: 'vig_00000000000000000000' } as const;
 
 /** B's deposit slip: a PNG's signature and a text only B's slip holds. */
 const SLIP_OF_B = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new TextEncoder().encode('BOLETA-SECRETA-B')]);
@@ -72,6 +87,8 @@ interface ObjectsOfB {
   topUpRequestIds: number[];
   /** B's bulk jobs (issue 35), by their public ids. */
   bulkJobIds: string[];
+  /** B's watch lists (Vigilancia, issue 35), by their public ids. */
+  watchListIds: string[];
 }
 let objectsOfB: ObjectsOfB;
 /** The NIT B looked up (A never did). */
@@ -151,6 +168,13 @@ beforeAll(async () => {
       { bank: 'BAM', reference: 'BOLETA-SECRETA-B', depositDate: '2026-11-02', amountCentavos: 3_141_592, slip: SLIP_OF_B },
     );
     if (!reported.ok) throw new Error(reported.error.message);
+    // B's watch list, saved paused in the same transaction: no run of it starts while A tries it.
+    const watchListOfB = await database.transaction(async (tx) => {
+      const created = await createWatchList(integrationB.id, { name: 'Vigilancia secreta de B', catalog: 'omisos', schedule: 'semanal', nits: [nitOfB] }, tx);
+      if (created.kind !== 'created') throw new Error('B’s watch list was not saved');
+      await tx.update(watchLists).set({ state: 'en_pausa' }).where(eq(watchLists.publicId, created.list.publicId));
+      return created.list.publicId;
+    });
     return {
       userIds,
       topUpRequestIds: [reported.value.id],
@@ -160,6 +184,7 @@ beforeAll(async () => {
       recordIds: (await database.select({ id: queryRecords.id }).from(queryRecords).where(eq(queryRecords.integrationId, integrationB.id))).map((row) => Number(row.id)),
       requestIds,
       bulkJobIds: [bulkJobOfB],
+      watchListIds: [watchListOfB],
       tokenIds: (await database.select({ id: integrationTokens.id }).from(integrationTokens).where(eq(integrationTokens.integrationId, integrationB.id))).map((row) => row.id),
     };
   });
@@ -178,6 +203,8 @@ beforeAll(async () => {
     tokenB!.prefix,
     ...requestIds,
     bulkJobOfB,
+    'Vigilancia secreta de B',
+    ...objectsOfB.watchListIds,
   ];
   expect(objectsOfB.sessionPublicIds.length).toBeGreaterThanOrEqual(3);
   expect(objectsOfB.recordIds.length).toBeGreaterThanOrEqual(2);
@@ -234,6 +261,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/recargas/[id]/boleta': (objects) => objects.topUpRequestIds,
   '/portal/lotes/[id]': (objects) => objects.bulkJobIds,
   '/portal/lotes/[id]/resultados': (objects) => objects.bulkJobIds,
+  '/portal/vigilancia/[id]': (objects) => objects.watchListIds,
 };
 
 /**
@@ -252,6 +280,11 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   rotatePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.flatMap((tokenId) => ['none', '24h'].map((superposicion) => ({ tokenId, superposicion }))) },
   cancelPortalBulkJobAction: { page: '/portal/lotes', inputs: (objects) => objects.bulkJobIds.map((lote) => ({ lote })) },
   estimatePortalBulkJobAction: { withoutIds: 'reads an uploaded file for the caller’s own integration; no job exists yet (tests/portal/portal-bulk-jobs.test.ts)' },
+  pausePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
+  resumePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
+  deletePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
+  estimatePortalWatchListAction: { withoutIds: 'reads an uploaded file for the caller’s own integration; no list exists yet (tests/portal/portal-watch-lists.test.ts)' },
+  createPortalWatchListAction: { withoutIds: 'saves a list in the caller’s own integration; B’s lists are checked unchanged below (tests/portal/portal-watch-lists.test.ts)' },
   createPortalBulkJobAction: { withoutIds: 'creates a job in the caller’s own integration; B’s jobs are checked unchanged below (tests/portal/portal-bulk-jobs.test.ts)' },
   revokePortalTokenAction: { page: '/portal/credenciales', inputs: (objects) => objects.tokenIds.map((tokenId) => ({ tokenId })) },
   createPortalTokenAction: { withoutIds: 'creates a token in the caller’s own integration, whatever else it is sent (tests/portal/portal-credentials.test.ts)' },
@@ -281,6 +314,7 @@ function unknownLike(id: number | string): number | string {
   if (typeof id === 'number') return UNKNOWN.number;
   if (id.startsWith('req_')) return UNKNOWN.requestId;
   if (id.startsWith('lote_')) return UNKNOWN.bulkJobId;
+  if (id.startsWith('vig_')) return UNKNOWN.watchListId;
   return UNKNOWN.uuid;
 }
 
@@ -327,6 +361,7 @@ async function stateOfB(): Promise<unknown> {
       statements: await database.select({ id: monthlyStatements.id }).from(monthlyStatements).where(eq(monthlyStatements.integrationId, integrationB.id)),
       topUpRequests: await database.select().from(topUpRequests).where(eq(topUpRequests.integrationId, integrationB.id)).orderBy(topUpRequests.id),
       bulkJobs: await database.select().from(bulkJobs).where(eq(bulkJobs.integrationId, integrationB.id)).orderBy(bulkJobs.id),
+      watchLists: await database.select().from(watchLists).where(eq(watchLists.integrationId, integrationB.id)).orderBy(watchLists.id),
       notificationOptOuts: await database.select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationB.id)),
     };
   });
@@ -421,7 +456,7 @@ describe('the portal’s server actions, as A’s owner and developer', { timeou
       for (const [name, action] of Object.entries(PORTAL_ACTIONS)) {
         if ('withoutIds' in action) continue;
         for (const input of action.inputs(objectsOfB)) {
-          const ids = Object.values(input).filter((value) => typeof value === 'number' || /^[0-9a-f-]{36}$|^req_|^lote_/.test(String(value))) as (number | string)[];
+          const ids = Object.values(input).filter((value) => typeof value === 'number' || /^[0-9a-f-]{36}$|^req_|^lote_|^vig_/.test(String(value))) as (number | string)[];
           const unknownInput = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, ids.includes(value as number | string) ? unknownLike(value as number | string) : value]));
           const ofB = await person.serverAction(action.page, name, input);
           const unknown = await person.serverAction(action.page, name, unknownInput);

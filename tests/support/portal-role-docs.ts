@@ -16,6 +16,8 @@ export const PAGE_ROLES_IN_CODE: Readonly<Record<string, readonly PortalRole[]>>
   Recargas: TOP_UP_REPORTERS,
   // Every role reads the jobs and their amounts; only owners and developers start, cancel and download (BULK_JOB_RUNNERS).
   Lotes: BULK_JOB_READERS,
+  // Each run of a watch list is a job: who reads Lotes reads them; who runs jobs creates, pauses and deletes them.
+  Vigilancia: BULK_JOB_READERS,
   Credenciales: CREDENTIAL_READERS,
   Notificaciones: NOTIFICATION_MANAGERS,
   Equipo: TEAM_MANAGERS,

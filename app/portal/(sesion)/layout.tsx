@@ -12,7 +12,13 @@ export default async function PortalLayout({ children }: { children: React.React
     { href: '/portal', label: 'Inicio' },
     // Only the pages this role may open: a link to "Sin permiso" would be a link to nothing.
     ...(RECORD_READERS.includes(user.role) ? [{ href: '/portal/consultas', label: 'Consultas' }] : []),
-    ...(BULK_JOB_READERS.includes(user.role) ? [{ href: '/portal/lotes', label: 'Lotes' }] : []),
+    ...(BULK_JOB_READERS.includes(user.role)
+      ? [
+          { href: '/portal/lotes', label: 'Lotes' },
+          // Its runs are jobs: who reads Lotes reads the lists that make them.
+          { href: '/portal/vigilancia', label: 'Vigilancia' },
+        ]
+      : []),
     ...(BILLING_READERS.includes(user.role)
       ? [
           { href: '/portal/movimientos', label: 'Movimientos' },

@@ -1,0 +1,18 @@
+import Link from 'next/link';
+import { PageHeader } from '@/components/console/page-header';
+
+// A watch list id the session's integration has no list with: unknown, deleted, or another
+// integration's, all alike (the page never says which).
+export default function PortalWatchListNotFound() {
+  return (
+    <>
+      <PageHeader title="No existe esa vigilancia en tu integración" back={{ href: '/portal/vigilancia', label: 'Vigilancia' }} />
+      <div className="card" data-testid="watch-list-not-found">
+        <p>Revisa el id de la vigilancia: puede tener un error de copia, haberse eliminado o no ser de tu integración.</p>
+        <p>
+          <Link href="/portal/vigilancia">Volver a Vigilancia</Link>
+        </p>
+      </div>
+    </>
+  );
+}

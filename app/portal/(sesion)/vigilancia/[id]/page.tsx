@@ -1,0 +1,160 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { Pagination } from '@/components/console/pagination';
+import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/bulk/labels';
+import { formatDateTime } from '@/lib/format/guatemala-time';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { formatQuetzales } from '@/lib/money';
+import { portalBulkJobPath } from '@/lib/portal/bulk';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { requirePortalPage } from '@/lib/portal/session';
+import { PORTAL_WATCH_LISTS_PATH, portalWatchList, portalWatchListChanges, portalWatchListPath, portalWatchListRuns } from '@/lib/portal/watch-lists';
+import { WATCH_CHANGE_KIND_LABELS, WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES, watchedValueLabel } from '@/lib/watch-lists/labels';
+import { WatchListControls } from './watch-list-controls';
+
+export const metadata: Metadata = { title: 'Vigilancia' };
+
+// One watch list of the session's integration, addressed by its public id (random, no personal
+// data): its facts, its latest runs (each a job, opened in Lotes), and its changes newest first with
+// the NIT masked (the full NIT is for the integrator's systems, GET /api/vigilancias/{id}/cambios; the
+// portal has no reveal here, as a job's page has none). Another integration's id is the same 404.
+export default async function PortalWatchListPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const user = await requirePortalPage(BULK_JOB_READERS);
+  const { id } = await params;
+  const list = await portalWatchList(user, id);
+  if (!list) notFound();
+  const cursor = (await searchParams).cambios;
+  const [runs, changes] = await Promise.all([
+    portalWatchListRuns(user, list.publicId, undefined),
+    portalWatchListChanges(user, list.publicId, typeof cursor === 'string' ? cursor : undefined),
+  ]);
+  if (!changes) notFound();
+  const runner = BULK_JOB_RUNNERS.includes(user.role);
+  const count = (value: number) => value.toLocaleString('es-GT');
+  const path = portalWatchListPath(list.publicId);
+  return (
+    <>
+      <PageHeader title={list.name} description={<span className="mono break-anywhere">{list.publicId}</span>} back={{ href: PORTAL_WATCH_LISTS_PATH, label: 'Vigilancia' }} />
+      <section className="card" aria-labelledby="vigilancia-datos">
+        <h2 id="vigilancia-datos">Datos</h2>
+        <dl className="details" data-testid="watch-list">
+          <dt>Estado</dt>
+          <dd data-testid="watch-list-state">
+            <span className={`badge ${WATCH_STATE_TONES[list.state]}`}>{WATCH_STATE_LABELS[list.state]}</span>
+          </dd>
+          <dt>Catálogo</dt>
+          <dd>{LOOKUP_LABELS[list.catalog]}</dd>
+          <dt>Frecuencia</dt>
+          <dd>{WATCH_SCHEDULE_LABELS[list.schedule]}</dd>
+          <dt>NIT vigilados</dt>
+          <dd data-testid="watch-list-entries">{count(list.entries)}</dd>
+          <dt>Creada</dt>
+          <dd>{formatDateTime(list.createdAt)}</dd>
+          <dt>Próxima ejecución</dt>
+          <dd data-testid="watch-list-next-run">{list.state === 'en_pausa' ? 'Ninguna mientras esté en pausa' : formatDateTime(list.nextRunAt)}</dd>
+          <dt>Cambios encontrados</dt>
+          <dd data-testid="watch-list-change-count">{count(list.changes)}</dd>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="vigilancia-ejecuciones">
+        <h2 id="vigilancia-ejecuciones">Ejecuciones</h2>
+        <p className="small muted">Cada ejecución es un lote: ábrelo para ver sus conteos{runner ? ' y descargar sus resultados' : ''}. Se cobra solo lo encontrado.</p>
+        {runs.jobs.length === 0 ? (
+          <EmptyState title="Todavía no ha corrido: la primera ejecución empieza en cuanto el servicio la toma." />
+        ) : (
+          <div className="table-wrap" role="region" aria-label="Ejecuciones" tabIndex={0}>
+            <table className="data stacked" data-testid="watch-list-runs">
+              <thead>
+                <tr>
+                  <th>Creada (hora de Guatemala)</th>
+                  <th>Estado</th>
+                  <th className="num">Avance</th>
+                  <th className="num">Encontrados</th>
+                  <th className="num">Cobrado</th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.jobs.map((job) => (
+                  <tr key={job.publicId} data-testid="watch-list-run">
+                    <td className="nowrap" data-label="Creada">
+                      <Link href={portalBulkJobPath(job.publicId)} prefetch={false}>
+                        {formatDateTime(job.createdAt)}
+                      </Link>
+                    </td>
+                    <td data-label="Estado">
+                      <span className={`badge ${JOB_STATE_TONES[job.state]}`}>{JOB_STATE_LABELS[job.state]}</span>
+                    </td>
+                    <td className="num" data-label="Avance">
+                      {count(job.counts.done)} de {count(job.counts.total)}
+                    </td>
+                    <td className="num" data-label="Encontrados">
+                      {count(job.counts.found)}
+                    </td>
+                    <td className="num" data-label="Cobrado">
+                      {formatQuetzales(job.chargedCentavos)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {runs.older && <p className="small muted">Se muestran las más recientes; las anteriores están en Lotes.</p>}
+      </section>
+      <section className="card" aria-labelledby="vigilancia-cambios">
+        <h2 id="vigilancia-cambios">Cambios</h2>
+        <p className="small muted">De la ejecución más reciente a la más antigua. Los NIT se muestran enmascarados; completos los entrega la API (GET /api/vigilancias/{'{id}'}/cambios).</p>
+        {changes.changes.length === 0 ? (
+          <EmptyState title={cursor ? 'No hay cambios más antiguos.' : 'Ningún cambio todavía: la primera ejecución es la base y las siguientes comparan contra ella.'} />
+        ) : (
+          <>
+            <div className="table-wrap" role="region" aria-label="Cambios" tabIndex={0}>
+              <table className="data stacked" data-testid="watch-list-changes">
+                <thead>
+                  <tr>
+                    <th>Detectado</th>
+                    <th>NIT</th>
+                    <th>Cambio</th>
+                    <th>Antes → después</th>
+                    <th>Ejecución</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {changes.changes.map((change) => (
+                    <tr key={`${change.run}-${change.maskedNit}-${change.kind}-${change.jobId}`} data-testid="watch-list-change">
+                      <td className="nowrap" data-label="Detectado">
+                        {formatDateTime(change.detectedAt)}
+                      </td>
+                      <td className="mono" data-label="NIT" data-testid="watch-change-nit">
+                        {change.maskedNit}
+                      </td>
+                      <td data-label="Cambio">{WATCH_CHANGE_KIND_LABELS[change.kind]}</td>
+                      <td data-label="Antes → después" data-testid="watch-change-values">
+                        {WATCH_CHANGE_KIND_LABELS[change.kind]}: {watchedValueLabel(change.kind, change.before)} → {watchedValueLabel(change.kind, change.after)}
+                      </td>
+                      <td data-label="Ejecución">
+                        <Link href={portalBulkJobPath(change.jobId)} prefetch={false}>
+                          {change.run}
+                        </Link>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pagination newer={cursor ? path : undefined} older={changes.next ? `${path}?cambios=${changes.next}` : undefined} olderLabel="Cambios anteriores" />
+          </>
+        )}
+      </section>
+      {runner && <WatchListControls publicId={list.publicId} state={list.state} />}
+    </>
+  );
+}

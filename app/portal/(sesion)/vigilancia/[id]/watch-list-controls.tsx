@@ -1,0 +1,55 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { ActionForm } from '@/components/console/action-form';
+import type { WatchListState } from '@/lib/watch-lists';
+import { deletePortalWatchListAction, pausePortalWatchListAction, resumePortalWatchListAction } from '../actions';
+
+/** Pause or resume, and delete, each asked first: deleting drops its NITs and changes for good. */
+export function WatchListControls({ publicId, state }: { publicId: string; state: WatchListState }) {
+  const router = useRouter();
+  const paused = state === 'en_pausa';
+  return (
+    <section className="card" aria-labelledby="vigilancia-acciones">
+      <h2 id="vigilancia-acciones">Acciones</h2>
+      <p className="small muted">
+        {paused
+          ? 'Al reanudarla vuelve a su frecuencia; si una ejecución quedó pendiente mientras estaba en pausa, corre en seguida.'
+          : 'En pausa no empieza ninguna ejecución (la que esté corriendo termina) y no se cobra nada más.'}
+      </p>
+      <ActionForm
+        action={paused ? resumePortalWatchListAction : pausePortalWatchListAction}
+        hidden={{ vigilancia: publicId }}
+        submitLabel={paused ? 'Reanudar' : 'Pausar'}
+        pendingLabel={paused ? 'Reanudando…' : 'Pausando…'}
+        submitClassName="secondary"
+        confirmation={{
+          kind: 'text',
+          title: paused ? '¿Reanudar esta vigilancia?' : '¿Pausar esta vigilancia?',
+          message: paused ? 'Sus ejecuciones vuelven a correr y a cobrarse según su frecuencia.' : 'No correrá ni se cobrará ninguna ejecución hasta que la reanudes.',
+          confirmLabel: paused ? 'Reanudar' : 'Pausar',
+        }}
+        onSuccess={() => router.refresh()}
+      >
+        {null}
+      </ActionForm>
+      <p className="small muted">Eliminarla borra sus NIT y sus cambios; una ejecución en curso se cancela. Sus ejecuciones terminadas siguen en Lotes.</p>
+      <ActionForm
+        action={deletePortalWatchListAction}
+        hidden={{ vigilancia: publicId }}
+        submitLabel="Eliminar vigilancia"
+        pendingLabel="Eliminando…"
+        submitClassName="danger"
+        confirmation={{
+          kind: 'text',
+          title: '¿Eliminar esta vigilancia?',
+          message: 'Se borran sus NIT y sus cambios, y no vuelve a ejecutarse. No se puede deshacer.',
+          confirmLabel: 'Eliminar vigilancia',
+        }}
+        onSuccess={(data) => router.push(data.path)}
+      >
+        {null}
+      </ActionForm>
+    </section>
+  );
+}

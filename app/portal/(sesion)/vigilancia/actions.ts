@@ -1,0 +1,88 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import type { ActionResult } from '@/lib/auth/action';
+import { portalAction } from '@/lib/portal/action';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/limits';
+import {
+  createPortalWatchList,
+  deletePortalWatchList,
+  estimatePortalWatchList,
+  PORTAL_WATCH_LISTS_PATH,
+  portalWatchListPath,
+  setPortalWatchListState,
+  WATCH_FORM_MESSAGES,
+  type WatchListEstimate,
+} from '@/lib/portal/watch-lists';
+import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/watch-lists';
+import { MAX_WATCH_LIST_NAME_LENGTH } from '@/lib/watch-lists/schemas';
+
+// "Vigilancia": an owner or a developer (the Lotes' runners: each run is a job, charged as one)
+// uploads a CSV, reads how many NITs it will watch and what a run can cost, confirms, and pauses,
+// resumes or deletes a list; every one for the session's integration only, through lib/watch-lists
+// as /api/vigilancias, each change audited.
+
+const catalogField = z.enum(WATCH_CATALOGS, { error: 'Elige el catálogo.' });
+const scheduleField = z.enum(WATCH_SCHEDULES, { error: 'Elige la frecuencia.' });
+const nameField = z
+  .string()
+  .trim()
+  .min(1, 'Escribe un nombre para reconocerla.')
+  .max(MAX_WATCH_LIST_NAME_LENGTH, `El nombre puede tener hasta ${MAX_WATCH_LIST_NAME_LENGTH} caracteres.`);
+// A File from the browser; its size is refused before its bytes are read (as Nuevo lote's).
+const fileField = z
+  .custom<Blob>((value) => value instanceof Blob, 'Elige el archivo CSV.')
+  .refine((blob) => blob.size <= MAX_BULK_UPLOAD_BYTES, BULK_UPLOAD_MESSAGES.tooLarge);
+const listField = z.object({ vigilancia: z.string().max(100) });
+
+const estimateSchema = z.object({ catalogo: catalogField, archivo: fileField });
+const createSchema = z.object({ nombre: nameField, catalogo: catalogField, frecuencia: scheduleField, archivo: fileField });
+
+/** "Calcular costo": what the file would watch and what a run can cost; nothing is saved. */
+export const estimatePortalWatchListAction = portalAction(
+  { roles: BULK_JOB_RUNNERS, schema: estimateSchema },
+  async ({ catalogo, archivo }, user): Promise<ActionResult<WatchListEstimate & { confirmation: string }>> => {
+    const planned = await estimatePortalWatchList(user, catalogo, new Uint8Array(await archivo.arrayBuffer()));
+    if (!planned.ok) return { ok: false, message: planned.message, fieldErrors: planned.field ? { [planned.field]: planned.message } : undefined };
+    return { ok: true, data: { ...planned.estimate, confirmation: planned.confirmation } };
+  },
+);
+
+/**
+ * "Confirmar y crear la vigilancia": the form sends the estimate's confirmation as its sending key
+ * (envio), so a double click or a resend saves one list.
+ */
+export const createPortalWatchListAction = portalAction(
+  { roles: BULK_JOB_RUNNERS, schema: createSchema },
+  async ({ nombre, catalogo, frecuencia, archivo }, user): Promise<ActionResult<{ path: string }>> => {
+    const created = await createPortalWatchList(user, { name: nombre, catalog: catalogo, schedule: frecuencia, file: new Uint8Array(await archivo.arrayBuffer()) });
+    if (!created.ok) return { ok: false, message: created.message, fieldErrors: created.field ? { [created.field]: created.message } : undefined };
+    revalidatePath(PORTAL_WATCH_LISTS_PATH);
+    return { ok: true, message: 'Vigilancia creada: su primera ejecución empieza ahora.', data: { path: portalWatchListPath(created.publicId) } };
+  },
+);
+
+/** "Pausar": no run starts while paused (one already going finishes). */
+export const pausePortalWatchListAction = portalAction({ roles: BULK_JOB_RUNNERS, schema: listField }, async ({ vigilancia }, user): Promise<ActionResult> => {
+  const list = await setPortalWatchListState(user, vigilancia, 'en_pausa');
+  if (!list) return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
+  revalidatePath(portalWatchListPath(vigilancia));
+  return { ok: true, message: 'Vigilancia en pausa: no se ejecutará hasta que la reanudes.', data: undefined };
+});
+
+/** "Reanudar": its schedule again (a run missed while paused starts at once). */
+export const resumePortalWatchListAction = portalAction({ roles: BULK_JOB_RUNNERS, schema: listField }, async ({ vigilancia }, user): Promise<ActionResult> => {
+  const list = await setPortalWatchListState(user, vigilancia, 'activa');
+  if (!list) return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
+  revalidatePath(portalWatchListPath(vigilancia));
+  return { ok: true, message: 'Vigilancia reanudada.', data: undefined };
+});
+
+/** "Eliminar vigilancia": its NITs and changes go; a run going is cancelled, its finished runs stay in Lotes. */
+export const deletePortalWatchListAction = portalAction({ roles: BULK_JOB_RUNNERS, schema: listField }, async ({ vigilancia }, user): Promise<ActionResult<{ path: string }>> => {
+  if (!(await deletePortalWatchList(user, vigilancia))) return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
+  revalidatePath(PORTAL_WATCH_LISTS_PATH);
+  return { ok: true, message: 'Vigilancia eliminada.', data: { path: PORTAL_WATCH_LISTS_PATH } };
+});

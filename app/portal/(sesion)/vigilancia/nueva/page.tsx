@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import { PageHeader } from '@/components/console/page-header';
+import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { findIntegration } from '@/lib/integrations/service';
+import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { requirePortalPage } from '@/lib/portal/session';
+import { PORTAL_WATCH_LISTS_PATH } from '@/lib/portal/watch-lists';
+import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/watch-lists';
+import { WATCH_SCHEDULE_LABELS } from '@/lib/watch-lists/labels';
+import { NewWatchListForm } from './new-watch-list-form';
+
+export const metadata: Metadata = { title: 'Nueva lista' };
+
+// "Nueva lista": only the catalogs lib/watch-lists watches that the integration has enabled (the
+// flag each run's items check, as POST /api/vigilancias does); none, nothing to offer.
+export default async function NewPortalWatchListPage() {
+  const user = await requirePortalPage(BULK_JOB_RUNNERS);
+  const integration = await findIntegration(user.integrationId);
+  const catalogs = WATCH_CATALOGS.filter((catalog) => integration?.[LOOKUP_FLAGS[catalog]]).map((catalog) => ({ value: catalog, label: LOOKUP_LABELS[catalog] }));
+  const schedules = WATCH_SCHEDULES.map((schedule) => ({ value: schedule, label: WATCH_SCHEDULE_LABELS[schedule] }));
+  return (
+    <>
+      <PageHeader
+        title="Nueva lista"
+        description="Sube un archivo CSV con los NIT a vigilar. Antes de crearla verás cuántos se vigilarán y cuánto puede costar cada ejecución."
+        back={{ href: PORTAL_WATCH_LISTS_PATH, label: 'Vigilancia' }}
+      />
+      <section className="card">
+        {catalogs.length === 0 ? (
+          <p data-testid="watch-no-catalogs">
+            Tu integración no tiene habilitado el catálogo RTU ni el de omisos, así que no puede vigilar listas. Pide a la administración del servicio que
+            habilite el que necesitas.
+          </p>
+        ) : (
+          <NewWatchListForm catalogs={catalogs} schedules={schedules} />
+        )}
+      </section>
+    </>
+  );
+}

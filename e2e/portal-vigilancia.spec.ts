@@ -1,0 +1,89 @@
+// Issue 35, points 5 and 6 (the portal's Vigilancia), in chromium at 1366 and 390 px with axe: a
+// developer uploads a CSV of NITs (a header, an invalid one, a repeat) as a monthly watch list,
+// reads how many NITs it keeps and what each run may cost before anything is saved, confirms, sees
+// its first run (a job) complete against the simulator and the list in Vigilancia, and pauses it.
+import { expect, test } from '@playwright/test';
+import { samplePopulation } from '../simulator';
+import { settings, signInThroughForm } from './support/console';
+import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
+
+const PASSWORD = 'proveedores vigilados cada mes sin falta';
+
+test('un desarrollador crea una vigilancia desde un CSV, lee el costo de cada ejecución, confirma y la ve en la lista', async ({ browser }, testInfo) => {
+  test.setTimeout(300_000);
+  const { adminEmail, adminPassword } = settings();
+  const stamp = Date.now().toString(36);
+  const nombre = `vigilancia-${stamp}`;
+  const developerEmail = `dev-vigilancia-${stamp}@example.com`;
+  const sample = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) });
+  const omiso = sample.omiso.nit!;
+  const individual = sample.individual.nit!;
+
+  const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.64.0.1' } });
+  const admin = await adminContext.newPage();
+  await signInThroughForm(admin, adminEmail, adminPassword);
+  const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '100.00', tariff: '1.50', omisos: true });
+  await inviteThroughConsole(admin, id, developerEmail, 'Desarrollador');
+  await adminContext.close();
+
+  const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.64.0.2' } });
+  const developer = await context.newPage();
+  await acceptPrintedInvitation(developer, { email: developerEmail, name: 'Desarrollo de vigilancia', password: PASSWORD }, nombre);
+
+  await openSection(developer, 'Vigilancia');
+  await expect(developer.getByText('Tu integración todavía no vigila ninguna lista.')).toBeVisible();
+  await checkBothSizes(developer, testInfo, 'vigilancia-vacia');
+
+  await developer.getByTestId('new-watch-list').click();
+  await expect(developer.getByRole('heading', { name: 'Nueva lista', level: 1 })).toBeVisible();
+  // Only a catalog lib/watch-lists watches and the integration has enabled.
+  await expect(developer.getByLabel('Catálogo').locator('option')).toHaveText(['Catálogo omisos']);
+  await developer.getByLabel('Nombre').fill('Proveedores del mes');
+  await developer.getByLabel('Frecuencia').selectOption({ label: 'Mensual' });
+  const file = ['NIT,Proveedor', `${omiso},Proveedor omiso`, `${individual},Proveedor al día`, '12345678,Mal escrito', `${omiso},Repetido`, sample.unknownNit].join('\n');
+  await developer.getByLabel('Archivo CSV').setInputFiles({ name: 'proveedores.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+  await developer.getByRole('button', { name: 'Calcular costo' }).click();
+
+  const estimate = developer.getByTestId('watch-estimate-result');
+  await expect(estimate.getByTestId('watch-estimate-to-run')).toHaveText('3 NIT válidos, sin repetir');
+  await expect(estimate.getByTestId('watch-estimate-set-aside')).toHaveText('1 inválido y 1 repetido, de 5 en el archivo; no se guardan');
+  await expect(estimate.getByTestId('watch-estimate-max-cost')).toHaveText('Q 4.50 (3 × Q 1.50)');
+  await expect(estimate.getByTestId('watch-estimate-balance')).toHaveText('Q 100.00');
+  await expect(estimate.getByTestId('watch-estimate-charging')).toContainText('se cobra solo por los NIT que se encuentran');
+  await checkBothSizes(developer, testInfo, 'vigilancia-estimado');
+
+  await estimate.getByRole('button', { name: 'Confirmar y crear la vigilancia' }).click();
+  await expect(developer.getByRole('heading', { name: 'Proveedores del mes', level: 1 })).toBeVisible();
+  await expect(developer).toHaveURL(/\/portal\/vigilancia\/vig_[0-9a-f]{20}$/);
+  // Nothing in the address but the list's id.
+  expect(developer.url()).not.toContain(omiso);
+  await expect(developer.getByTestId('watch-list-entries')).toHaveText('3');
+
+  // Its first run is a job the runner finishes against the simulator: the omiso and the individual found.
+  await expect(async () => {
+    await developer.reload();
+    await expect(developer.getByTestId('watch-list-run')).toContainText('Completado', { timeout: 1_000 });
+  }).toPass({ timeout: 120_000 });
+  await expect(developer.getByTestId('watch-list-run')).toContainText('Q 3.00');
+  await expect(developer.getByText('Ningún cambio todavía: la primera ejecución es la base y las siguientes comparan contra ella.')).toBeVisible();
+  await checkBothSizes(developer, testInfo, 'vigilancia-lista');
+
+  // Paused, asked first: no run starts until it is resumed.
+  await developer.getByRole('button', { name: 'Pausar' }).click();
+  await developer.getByRole('dialog', { name: '¿Pausar esta vigilancia?' }).getByRole('button', { name: 'Pausar' }).click();
+  await expect(developer.getByTestId('watch-list-state')).toHaveText('En pausa');
+  await expect(developer.getByTestId('watch-list-next-run')).toHaveText('Ninguna mientras esté en pausa');
+  await expect(developer.getByRole('button', { name: 'Reanudar' })).toBeVisible();
+
+  await openSection(developer, 'Vigilancia');
+  const row = developer.getByTestId('watch-list-row');
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('link', { name: 'Proveedores del mes' })).toBeVisible();
+  await expect(row.getByTestId('watch-list-entries')).toHaveText('3');
+  await expect(row.getByTestId('watch-list-state')).toHaveText('En pausa');
+  await expect(row.getByTestId('watch-list-last-run')).toContainText('Completado');
+  await expect(row.getByTestId('watch-list-changes')).toHaveText('0');
+  await expect(row).toContainText('Mensual');
+  await checkBothSizes(developer, testInfo, 'vigilancias');
+  await context.close();
+});

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { db } from '@/db/client';
+import type { WatchListChangeKind } from '@/db/schema';
+import { writeAudit } from '@/lib/audit/audit';
+import { listConsoleJobs } from '@/lib/bulk/console';
+import { wakeBulkRunner } from '@/lib/bulk/runner';
+import { maskNit } from '@/lib/personal-data/masking';
+import {
+  createWatchList,
+  deleteWatchList,
+  isPublicWatchListId,
+  listWatchListChanges,
+  listWatchLists,
+  pauseWatchList,
+  readWatchList,
+  resumeWatchList,
+  type WatchCatalog,
+  type WatchListView,
+  type WatchSchedule,
+} from '@/lib/watch-lists';
+import { estimatePortalBulkJob, type BulkJobEstimate, type PortalBulkJobsPage } from './bulk';
+import type { PortalUserSession } from './session';
+
+// "Vigilancia" (issue 35, points 5 and 6): the session's integration's watch lists through
+// lib/watch-lists, the code /api/vigilancias runs, with the integration taken from the session and
+// nowhere else (another integration's list id reads as an unknown one). Each change the portal makes
+// is written to the audit log in the same transaction, so "Actividad del portal" shows it.
+
+export const PORTAL_WATCH_LISTS_PATH = '/portal/vigilancia';
+
+export function portalWatchListPath(publicId: string): string {
+  return `${PORTAL_WATCH_LISTS_PATH}/${encodeURIComponent(publicId)}`;
+}
+
+export const WATCH_FORM_MESSAGES = {
+  notFound: 'No existe esa vigilancia en tu integración.',
+  nothingToWatch: 'Ningún NIT del archivo es válido: no hay nada que vigilar.',
+} as const;
+
+export function portalWatchListsPage(user: PortalUserSession, after: string | undefined) {
+  return listWatchLists(user.integrationId, after);
+}
+
+export function portalWatchList(user: PortalUserSession, publicId: string): Promise<WatchListView | null> {
+  return readWatchList(user.integrationId, publicId);
+}
+
+/** The list's runs, newest first: each a job of the integration, as "Lotes" lists them. */
+export async function portalWatchListRuns(user: PortalUserSession, publicId: string, after: string | undefined): Promise<PortalBulkJobsPage> {
+  if (!isPublicWatchListId(publicId)) return { jobs: [] };
+  const page = await listConsoleJobs({ integrationId: user.integrationId, watchListPublicId: publicId }, after);
+  return { jobs: page.rows, older: page.older };
+}
+
+/** A change as the portal shows it: the NIT masked (the page has no reveal, as Lotes' page has none). */
+export interface PortalWatchListChange {
+  maskedNit: string;
+  kind: WatchListChangeKind;
+  before: string | boolean | null;
+  after: string | boolean | null;
+  run: number;
+  jobId: string;
+  detectedAt: Date;
+}
+
+/**
+ * A page of the list's changes, newest run first, with every NIT masked before it leaves this
+ * module: the full NIT is in the API's answer for the integrator's systems, never in the portal's HTML.
+ */
+export async function portalWatchListChanges(
+  user: PortalUserSession,
+  publicId: string,
+  cursor: string | undefined,
+): Promise<{ changes: PortalWatchListChange[]; next?: string } | null> {
+  let page = await listWatchListChanges(user.integrationId, publicId, cursor);
+  // A cursor edited by hand starts again at the newest change rather than failing the page.
+  if (page === 'invalid_cursor') page = await listWatchListChanges(user.integrationId, publicId);
+  if (page === null || page === 'invalid_cursor') return null;
+  return {
+    changes: page.changes.map(({ nit, ...change }) => ({ ...change, maskedNit: maskNit(nit) })),
+    next: page.next,
+  };
+}
+
+export type WatchListEstimate = Omit<BulkJobEstimate, 'catalog' | 'maxCostCentavos'> & {
+  catalog: WatchCatalog;
+  /** toRun × the tariff: the most one run costs, if every NIT is found. */
+  maxRunCostCentavos: number;
+};
+
+/**
+ * What a new list would watch and what each run can cost, with "Nuevo lote"'s reading and planning
+ * of the file (the same upload limits, the same catalog flag, the same set-aside rules createWatchList
+ * applies), and the key its confirmation carries: the form's sending key, so a double click saves one list.
+ */
+export async function estimatePortalWatchList(
+  user: PortalUserSession,
+  catalog: WatchCatalog,
+  file: Uint8Array,
+): Promise<{ ok: true; estimate: WatchListEstimate; confirmation: string } | { ok: false; message: string; field?: 'archivo' | 'catalogo' }> {
+  const planned = await estimatePortalBulkJob(user, catalog, file);
+  if (!planned.ok) return planned;
+  const { maxCostCentavos, ...estimate } = planned.estimate;
+  return { ok: true, estimate: { ...estimate, catalog, maxRunCostCentavos: maxCostCentavos }, confirmation: randomUUID() };
+}
+
+export type PortalWatchListCreated = { ok: true; publicId: string } | { ok: false; message: string; field?: 'archivo' | 'catalogo' };
+
+/** Saves the list through createWatchList, as POST /api/vigilancias does, with its audit row. */
+export async function createPortalWatchList(
+  user: PortalUserSession,
+  input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; file: Uint8Array },
+): Promise<PortalWatchListCreated> {
+  const planned = await estimatePortalBulkJob(user, input.catalog, input.file);
+  if (!planned.ok) return planned;
+  const outcome = await (await db()).transaction(async (tx) => {
+    const created = await createWatchList(user.integrationId, { name: input.name, catalog: input.catalog, schedule: input.schedule, nits: planned.identifiers }, tx);
+    if (created.kind === 'nothing_to_watch') return created;
+    // The portal's once-only comes from the form's sending key (its confirmation), not an
+    // Idempotency-Key: without one, createWatchList only ever creates.
+    if (created.kind !== 'created') throw new Error(`a portal watch list was saved without an Idempotency-Key and came back ${created.kind}`);
+    await writeAudit(tx, user.actor, {
+      action: 'watch_list.create',
+      targetType: 'integration',
+      targetId: user.integrationId,
+      before: null,
+      // Never its NITs, nor its name (free text an integrator may fill with anything).
+      after: { vigilancia: created.list.publicId, catalogo: created.list.catalog, frecuencia: created.list.schedule, nits: created.list.entries },
+    });
+    return created;
+  });
+  if (outcome.kind === 'nothing_to_watch') return { ok: false, message: WATCH_FORM_MESSAGES.nothingToWatch, field: 'archivo' };
+  // Its first run (the baseline) is due now: this instance's runner starts it at its next look, as the API's.
+  wakeBulkRunner();
+  return { ok: true, publicId: outcome.list.publicId };
+}
+
+/** Pauses or resumes the list, with its audit row; null for a list the integration does not have. */
+export async function setPortalWatchListState(user: PortalUserSession, publicId: string, state: 'activa' | 'en_pausa'): Promise<WatchListView | null> {
+  if (!isPublicWatchListId(publicId)) return null;
+  return (await db()).transaction(async (tx) => {
+    const before = await readWatchList(user.integrationId, publicId, tx);
+    if (!before) return null;
+    const after = state === 'en_pausa' ? await pauseWatchList(user.integrationId, publicId, tx) : await resumeWatchList(user.integrationId, publicId, tx);
+    if (!after) return null;
+    if (before.state !== after.state) {
+      await writeAudit(tx, user.actor, {
+        action: state === 'en_pausa' ? 'watch_list.pause' : 'watch_list.resume',
+        targetType: 'integration',
+        targetId: user.integrationId,
+        before: { vigilancia: publicId, estado: before.state },
+        after: { vigilancia: publicId, estado: after.state },
+      });
+    }
+    return after;
+  });
+}
+
+/** Deletes the list (a run still going is cancelled, lib/watch-lists), with its audit row. */
+export async function deletePortalWatchList(user: PortalUserSession, publicId: string): Promise<boolean> {
+  if (!isPublicWatchListId(publicId)) return false;
+  return (await db()).transaction(async (tx) => {
+    const before = await readWatchList(user.integrationId, publicId, tx);
+    if (!before) return false;
+    if (!(await deleteWatchList(user.integrationId, publicId, tx))) return false;
+    await writeAudit(tx, user.actor, {
+      action: 'watch_list.delete',
+      targetType: 'integration',
+      targetId: user.integrationId,
+      before: { vigilancia: publicId, catalogo: before.catalog, frecuencia: before.schedule, nits: before.entries, estado: before.state },
+      after: null,
+    });
+    return true;
+  });
+}

@@ -1,0 +1,291 @@
+// The portal's Vigilancia (issue 35, points 5 and 6) over HTTP against the built app and the
+// simulator, on PGlite and on PostgreSQL: a developer uploads a CSV (a header, an invalid NIT, a
+// repeat, an unknown one) and reads how many NITs the list keeps and what each run can cost before
+// anything exists; the confirmation sent twice at once saves one list, whose first run the app's
+// runner starts and finishes; the simulator turns one supplier omiso and the next run shows "Omiso:
+// no → sí" with the NIT masked; an owner pauses, resumes and deletes it; each change is in the
+// console's "Actividad del portal"; billing reads the lists and is refused every action; another
+// integration's list is unknown.
+import { randomUUID } from 'node:crypto';
+import { and, eq, like, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { auditLog, bulkJobs, watchLists } from '@/db/schema';
+import { formatQuetzales } from '@/lib/money';
+import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
+import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
+import { WATCH_FORM_MESSAGES } from '@/lib/portal/watch-lists';
+import { maskNit } from '@/lib/personal-data/masking';
+import { createWatchList, startDueRuns } from '@/lib/watch-lists';
+import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
+import { createTestIntegration, eventually, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
+import { portalNavLinks, says, type PortalClient } from '../support/portal-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const TARIFF = 150;
+const DAY_MS = 86_400_000;
+const people = {
+  developer: 'dev-vigilancia@example.com',
+  owner: 'duena-vigilancia@example.com',
+  billing: 'conta-vigilancia@example.com',
+} as const;
+
+/** NITs the omisos catalog finds, neither omiso nor in coercive collection (as tests/bulk/watch-lists.test.ts picks them). */
+const cleanNits = (() => {
+  const population = createPopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const nits: string[] = [];
+  for (let index = 1; nits.length < 3; index++) {
+    const member = population.member(index);
+    if (member.classicNit && member.sourceHoldsCopy && member.quirks.length === 0 && member.omissions.length === 0 && !member.coerciveCollection) nits.push(member.classicNit);
+  }
+  return nits;
+})();
+
+let testDatabase: TestDatabase;
+let gateway: Gateway;
+let integration: TestIntegration;
+let other: TestIntegration;
+let developer: PortalClient;
+let owner: PortalClient;
+let billing: PortalClient;
+let fileRows: string[];
+let otherListId: string;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integration = await createTestIntegration('vigilancia-portal', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  other = await createTestIntegration('vigilancia-portal-otra', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  await addPortalMember(integration, people.developer, 'desarrollador');
+  await addPortalMember(integration, people.owner, 'propietario');
+  await addPortalMember(integration, people.billing, 'facturacion');
+  // The other integration's list, paused so that no run of it competes with the runs below.
+  const created = await createWatchList(other.id, { name: 'Ajena', catalog: 'omisos', schedule: 'semanal', nits: [cleanNits[2]!] });
+  if (created.kind !== 'created') throw new Error('the other integration’s list was not saved');
+  otherListId = created.list.publicId;
+  await (await db()).update(watchLists).set({ state: 'en_pausa' }).where(eq(watchLists.publicId, otherListId));
+  gateway = await startGateway(testDatabase, {
+    env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500', RATE_LIMIT_CATALOG_PER_MINUTE: '1000', BULK_POLL_MS: '100', BULK_CONCURRENCY: '4' },
+  });
+  developer = await portalSignedIn(gateway.app.baseUrl, people.developer);
+  owner = await portalSignedIn(gateway.app.baseUrl, people.owner);
+  billing = await portalSignedIn(gateway.app.baseUrl, people.billing);
+  const [changing, steady] = cleanNits;
+  // As a spreadsheet exports it: a header, the NIT in the first column, a name beside it.
+  fileRows = [
+    'nit,proveedor',
+    `${changing},Proveedor uno`,
+    '12345678,NIT mal escrito',
+    `${gateway.sample.unknownNit},Desconocido`,
+    `"${steady!.slice(0, -1)}-${steady!.slice(-1)}",Proveedor dos`,
+    `${steady},Repetido sin guion`,
+  ];
+}, PROCESS_TEST_TIMEOUT_MS * 2);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDatabase?.cleanup();
+});
+
+const csvFile = (rows: string[]) => new Blob([`${rows.join('\r\n')}\r\n`], { type: 'text/csv' });
+
+/** A server action's return value, from its flight answer (the line `1:…`). */
+function answerOf(flight: { status: number; text: string }): { ok: boolean; message?: string; data?: Record<string, unknown>; fieldErrors?: Record<string, string> } {
+  expect(flight.status, flight.text.slice(0, 300)).toBe(200);
+  const line = flight.text.split('\n').find((candidate) => candidate.startsWith('1:'));
+  if (!line) throw new Error(`no action answer in ${flight.text.slice(0, 300)}`);
+  return JSON.parse(line.slice(2)) as never;
+}
+
+const NEW_PAGE = '/portal/vigilancia/nueva';
+const estimate = (person: PortalClient, catalogo: string, file: Blob) => person.serverActionWithFiles(NEW_PAGE, 'estimatePortalWatchListAction', { catalogo }, { archivo: file });
+const create = (person: PortalClient, fields: { nombre: string; catalogo: string; frecuencia: string; envio: string }, file: Blob) =>
+  person.serverActionWithFiles(NEW_PAGE, 'createPortalWatchListAction', fields, { archivo: file });
+const act = (person: PortalClient, name: 'pausePortalWatchListAction' | 'resumePortalWatchListAction' | 'deletePortalWatchListAction', vigilancia: string) =>
+  person.serverAction(`/portal/vigilancia/${vigilancia}`, name, { vigilancia, envio: randomUUID() });
+
+const listsOf = (of: TestIntegration) => gateway.withDatabase(async () => (await db()).select().from(watchLists).where(eq(watchLists.integrationId, of.id)).orderBy(watchLists.id));
+const runsOf = (listPublicId: string) =>
+  gateway.withDatabase(async (handle) =>
+    handle.rows<{ public_id: string; state: string; run: number; computed: boolean }>(
+      sql`select j.public_id, j.state, j.watch_list_run as run, j.changes_computed_at is not null as computed
+        from bulk_jobs j join watch_lists w on w.id = j.watch_list_id where w.public_id = ${listPublicId} order by j.watch_list_run`,
+    ),
+  );
+const untilCompared = (listPublicId: string, run: number) =>
+  eventually(() => runsOf(listPublicId), (runs) => runs.some((candidate) => Number(candidate.run) === run && candidate.state === 'completado' && candidate.computed), 60_000, `run ${run} compared`);
+const portalAudit = () =>
+  gateway.withDatabase(async () =>
+    (await db())
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetType, 'integration'), eq(auditLog.targetId, String(integration.id)), like(auditLog.action, 'watch_list.%')))
+      .orderBy(auditLog.id),
+  );
+const plain = (html: string) => html.replaceAll('<!-- -->', '');
+
+let listPath: string;
+let listId: string;
+
+describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('shows a developer what the file will watch and what each run can cost before anything is saved', async () => {
+    expect(portalNavLinks((await developer.request('/portal')).text)).toContain('/portal/vigilancia');
+    const empty = await developer.request('/portal/vigilancia');
+    expect(empty.status).toBe(200);
+    expect(says(empty, 'Tu integración todavía no vigila ninguna lista.')).toBe(true);
+    const page = await developer.request(NEW_PAGE);
+    expect(page.status).toBe(200);
+    // Only the catalogs lib/watch-lists watches: CUI/NIT has no state that changes.
+    expect(page.text).toContain('Catálogo omisos');
+    expect(page.text).toContain('Catálogo RTU');
+    expect(page.text).not.toContain('Catálogo CUI/NIT');
+
+    const answer = answerOf(await estimate(developer, 'omisos', csvFile(fileRows)));
+    expect(answer.ok, answer.message).toBe(true);
+    // Five NITs after the header: three kept, one invalid, one repeat; a run costs at most 3 × the tariff.
+    expect(answer.data).toMatchObject({ catalog: 'omisos', total: 5, toRun: 3, invalid: 1, duplicates: 1, tariffCentavos: TARIFF, maxRunCostCentavos: 3 * TARIFF, balanceCentavos: 100 * TARIFF });
+    expect(answer.data!.confirmation).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await listsOf(integration)).toHaveLength(0);
+
+    // The Lotes upload's reading and limits.
+    expect(answerOf(await estimate(developer, 'omisos', csvFile(['nit', ''])))).toMatchObject({ ok: false, fieldErrors: { archivo: BULK_FORM_MESSAGES.empty } });
+    const tooMany = answerOf(await estimate(developer, 'omisos', csvFile(Array.from({ length: 10_001 }, () => cleanNits[0]!))));
+    expect(tooMany).toMatchObject({ ok: false, fieldErrors: { archivo: BULK_FORM_MESSAGES.tooMany } });
+    // A catalog it does not watch is refused.
+    expect(answerOf(await estimate(developer, 'cui-nit', csvFile(fileRows)))).toMatchObject({ ok: false, fieldErrors: { catalogo: expect.any(String) } });
+    // Nothing valid: nothing saved.
+    const { confirmation: nothing } = answerOf(await estimate(developer, 'omisos', csvFile(['nit', '12345678']))).data as { confirmation: string };
+    expect(answerOf(await create(developer, { nombre: 'Nada', catalogo: 'omisos', frecuencia: 'semanal', envio: nothing }, csvFile(['nit', '12345678'])))).toMatchObject({
+      ok: false,
+      fieldErrors: { archivo: WATCH_FORM_MESSAGES.nothingToWatch },
+    });
+    expect(await listsOf(integration)).toHaveLength(0);
+  });
+
+  it('saves one list for a confirmation sent twice at once, runs it, and shows a supplier turned omiso with its NIT masked', async () => {
+    const { confirmation } = answerOf(await estimate(developer, 'omisos', csvFile(fileRows))).data as { confirmation: string };
+    const fields = { nombre: 'Proveedores', catalogo: 'omisos', frecuencia: 'semanal', envio: confirmation };
+    const answers = (await Promise.all([create(developer, fields, csvFile(fileRows)), create(developer, fields, csvFile(fileRows))])).map(answerOf);
+    expect(answers.map((answer) => answer.ok)).toEqual([true, true]);
+    expect(answers[0]!.data!.path).toBe(answers[1]!.data!.path);
+    listPath = String(answers[0]!.data!.path);
+    expect(listPath).toMatch(/^\/portal\/vigilancia\/vig_[0-9a-f]{20}$/);
+    listId = listPath.split('/').at(-1)!;
+    expect((await listsOf(integration)).map((list) => list.publicId)).toEqual([listId]);
+
+    // The app's runner starts the baseline run at once and finishes it.
+    const [baseline] = await untilCompared(listId, 1);
+    const list = plain((await developer.request('/portal/vigilancia')).text);
+    expect(list).toContain(listPath);
+    expect(list).toContain('Proveedores');
+    expect(list).toMatch(/data-testid="watch-list-entries">3</);
+    expect(list).toMatch(/data-testid="watch-list-state"><span class="badge ok">Activa</);
+    expect(list).toMatch(/data-testid="watch-list-changes">0</);
+
+    // The supplier files nothing: the source records it omiso; a week later the list runs again.
+    gateway.simulator.amendTaxpayer(cleanNits[0]!, { omiso: true });
+    const started = await gateway.withDatabase(() => startDueRuns(new Date(Date.now() + 8 * DAY_MS)));
+    expect(started.map((run) => run.listPublicId)).toEqual([listId]);
+    await untilCompared(listId, 2);
+
+    const page = await developer.request(listPath);
+    expect(page.status).toBe(200);
+    const text = plain(page.text);
+    expect(text).toContain('Catálogo omisos');
+    expect(text).toContain('Semanal');
+    expect(text).toMatch(/data-testid="watch-list-change-count">1</);
+    // Both runs, each a link to its job in Lotes.
+    expect(text).toContain(`href="/portal/lotes/${baseline!.public_id}"`);
+    expect(text).toContain(`href="/portal/lotes/${started[0]!.jobPublicId}"`);
+    expect(text).toContain(formatQuetzales(2 * TARIFF));
+    // The one change, in words, with the NIT masked and never in full.
+    expect(text.match(/data-testid="watch-list-change"/g)).toHaveLength(1);
+    expect(text).toContain(`data-testid="watch-change-nit">${maskNit(cleanNits[0]!)}<`);
+    expect(text).toContain('data-testid="watch-change-values">Omiso: no → sí<');
+    for (const nit of cleanNits.slice(0, 2)) {
+      expect(text).not.toContain(nit);
+      expect(list).not.toContain(nit);
+    }
+    const listed = plain((await developer.request('/portal/vigilancia')).text);
+    expect(listed).toMatch(/data-testid="watch-list-changes">1</);
+  });
+
+  it('lets an owner pause, resume and delete the list, each in the console’s Actividad del portal', async () => {
+    expect(answerOf(await act(owner, 'pausePortalWatchListAction', listId))).toMatchObject({ ok: true, message: 'Vigilancia en pausa: no se ejecutará hasta que la reanudes.' });
+    let page = plain((await owner.request(listPath)).text);
+    expect(page).toContain('En pausa');
+    expect(page).toContain('Ninguna mientras esté en pausa');
+    expect(page).toContain('Reanudar');
+    // Paused: a tick long after its next instant starts nothing.
+    expect(await gateway.withDatabase(() => startDueRuns(new Date(Date.now() + 30 * DAY_MS)))).toEqual([]);
+
+    expect(answerOf(await act(owner, 'resumePortalWatchListAction', listId))).toMatchObject({ ok: true, message: 'Vigilancia reanudada.' });
+    page = plain((await owner.request(listPath)).text);
+    expect(page).toMatch(/data-testid="watch-list-state"><span class="badge ok">Activa</);
+    expect(page).toContain('Pausar');
+
+    // Another integration's list is unknown here, to its page and to every action.
+    const foreign = await owner.request(`/portal/vigilancia/${otherListId}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).toContain('No existe esa vigilancia en tu integración');
+    for (const name of ['pausePortalWatchListAction', 'resumePortalWatchListAction', 'deletePortalWatchListAction'] as const) {
+      expect(answerOf(await act(owner, name, otherListId))).toEqual({ ok: false, message: WATCH_FORM_MESSAGES.notFound });
+    }
+    expect(await listsOf(other)).toMatchObject([{ publicId: otherListId, state: 'en_pausa' }]);
+
+    expect(answerOf(await act(owner, 'deletePortalWatchListAction', listId))).toMatchObject({ ok: true, message: 'Vigilancia eliminada.', data: { path: '/portal/vigilancia' } });
+    expect((await owner.request(listPath)).status).toBe(404);
+    expect(await listsOf(integration)).toHaveLength(0);
+    // Its finished runs stay as jobs in Lotes.
+    expect(await gateway.withDatabase(async () => (await db()).select().from(bulkJobs).where(eq(bulkJobs.integrationId, integration.id)))).toHaveLength(2);
+
+    const audit = await portalAudit();
+    expect(audit.map((entry) => [entry.action, entry.actor.includes(entry.action === 'watch_list.create' ? people.developer : people.owner)])).toEqual([
+      ['watch_list.create', true],
+      ['watch_list.pause', true],
+      ['watch_list.resume', true],
+      ['watch_list.delete', true],
+    ]);
+    // Never a NIT in the audit.
+    for (const nit of cleanNits) expect(JSON.stringify(audit)).not.toContain(nit);
+
+    const support = await newConsoleUser('soporte-vigilancia@example.com', 'support', { name: 'Soporte' });
+    const staff = await consoleSignedIn(gateway.app.baseUrl, support);
+    const activity = await staff.request(`/admin/integraciones/${integration.id}/portal`);
+    expect(activity.status).toBe(200);
+    for (const label of ['Creó una vigilancia', 'Pausó una vigilancia', 'Reanudó una vigilancia', 'Eliminó una vigilancia']) expect(activity.text).toContain(label);
+  });
+
+  it('lets billing read the lists and refuses it every action', async () => {
+    const { confirmation } = answerOf(await estimate(developer, 'rtu', csvFile(fileRows))).data as { confirmation: string };
+    const created = answerOf(await create(developer, { nombre: 'Clientes', catalogo: 'rtu', frecuencia: 'mensual', envio: confirmation }, csvFile(fileRows)));
+    const path = String(created.data!.path);
+    const id = path.split('/').at(-1)!;
+
+    expect(portalNavLinks((await billing.request('/portal')).text)).toContain('/portal/vigilancia');
+    const list = await billing.request('/portal/vigilancia');
+    expect(list.status).toBe(200);
+    expect(list.text).toContain(path);
+    expect(list.text).toContain('Mensual');
+    expect(list.text).not.toContain('Nueva lista');
+    const page = await billing.request(path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Catálogo RTU');
+    expect(page.text).not.toContain('Eliminar vigilancia');
+    expect(page.text).not.toContain('Pausar');
+
+    const newPage = await billing.request(NEW_PAGE);
+    expect(newPage.status).toBe(307);
+    expect(newPage.headers.get('location')).toBe('/portal/sin-permiso');
+    expect(answerOf(await estimate(billing, 'rtu', csvFile(fileRows)))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
+    expect(answerOf(await create(billing, { nombre: 'Otra', catalogo: 'rtu', frecuencia: 'mensual', envio: randomUUID() }, csvFile(fileRows)))).toEqual({
+      ok: false,
+      message: PORTAL_ACTION_MESSAGES.forbidden,
+    });
+    for (const name of ['pausePortalWatchListAction', 'resumePortalWatchListAction', 'deletePortalWatchListAction'] as const) {
+      expect(answerOf(await act(billing, name, id))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
+    }
+    expect(await listsOf(integration)).toMatchObject([{ publicId: id, state: 'activa' }]);
+  });
+});
