@@ -4,13 +4,16 @@ import { logger } from '@/lib/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import { sendEmail, sendWebhook, type AttemptOutcome } from './channels';
 import { balanceAlert, breakerAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
-import { enqueueAlert, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
+import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from './targets';
 import { runAsJob } from '@/lib/jobs/context';
 
 const log = logger('alerts');
-/** How often an idle instance looks for deliveries another process wrote or left behind. */
+/**
+ * How often an idle instance looks for deliveries left behind (an instance that died holding them)
+ * or announced while it was not listening; those another process queues are announced at once.
+ */
 const IDLE_POLL_MS = 30_000;
 const BATCH = 10;
 
@@ -36,6 +39,8 @@ export class AlertDispatcher {
   private again = false;
   private readonly audienceSenders = new Map<Exclude<AlertAudience, 'administrators'>, AudienceSender>();
   private readonly balanceObservers: BalanceObserver[] = [];
+  /** Listening for deliveries other processes queue: the promise of the function that stops it. */
+  private listening: Promise<(() => Promise<void>) | undefined> | undefined;
 
   constructor(
     readonly settings: AlertSettings,
@@ -128,11 +133,21 @@ export class AlertDispatcher {
     if (this.started || (!this.enabled && this.audienceSenders.size === 0)) return;
     this.started = true;
     this.wake(0);
+    // Rows the CLI or another instance writes are sent at once, not at the next idle look. Only a
+    // wake-up (never a delivery) runs in the callback: on the embedded database the CLI's statement
+    // is answered once it returns (db/embedded-share.ts).
+    this.listening = runAsJob('alert-deliveries', () => listenForQueuedDeliveries(() => this.wakeNow(), () => this.wakeNow())).catch((error: unknown) => {
+      log.error({ err: error }, 'listening for queued deliveries failed; deliveries other processes queue wait for the idle look');
+      return undefined;
+    });
   }
 
   async stop(): Promise<void> {
     this.started = false;
     clearTimeout(this.timer);
+    const stopListening = await this.listening;
+    this.listening = undefined;
+    await stopListening?.();
     await this.delivering;
   }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, lte, min, sql } from 'drizzle-orm';
-import { db } from '@/db/client';
+import { database as databaseHandle, db } from '@/db/client';
 import { alertConditions, alertDeliveries, alertDeliveryAttempts, consoleUsers, type AlertChannel, type AlertDelivery, type NewAlertDelivery } from '@/db/schema';
 import type { AttemptOutcome } from './channels';
 import type { Alert } from './conditions';
@@ -8,6 +8,31 @@ import { describeWebhookUrl } from './targets';
 
 // The durable half of the alerts: which condition alerted when, and every delivery with its
 // attempts. Any instance may write an alert and any instance may deliver it.
+
+/**
+ * The PostgreSQL channel on which new deliveries are announced. Every delivering instance LISTENs
+ * (lib/alerts/dispatcher.ts) and looks at the outbox at once, so a notice another process queued
+ * (the CLI, another instance, a test) goes out now rather than at that instance's next idle look,
+ * up to 30 s later. The process that queued it wakes its own loop without waiting for this.
+ */
+export const DELIVERIES_CHANNEL = 'gateway_deliveries_queued';
+
+/** Inside the transaction that writes the deliveries: announced only if (and once) it commits. */
+async function announceDeliveries(tx: Transaction): Promise<void> {
+  await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+}
+
+/**
+ * Calls `onQueued` whenever a process commits new deliveries, and `onListening` when the listening
+ * connection was (re)established (announcements made while it was down are lost: look then).
+ * Returns the function that stops, or undefined when this database cannot tell this process (the
+ * embedded database reached through another process's socket): the idle look is then the bound.
+ */
+export async function listenForQueuedDeliveries(onQueued: () => void, onListening: () => void): Promise<(() => Promise<void>) | undefined> {
+  const handle = await databaseHandle();
+  if (!handle.listen) return undefined;
+  return handle.listen(DELIVERIES_CHANNEL, onQueued, onListening);
+}
 
 /**
  * Records the alert and one delivery per channel, but only if its condition has not alerted within
@@ -49,6 +74,7 @@ export async function enqueueAlert(
       )
       .returning();
     await written?.(tx, deliveries);
+    await announceDeliveries(tx);
     return deliveries;
   });
 }
@@ -67,7 +93,11 @@ export async function enqueueDeliveries(
   return (await db()).transaction(async (tx) => {
     if (!(await claimCondition(tx, key, intervalSeconds))) return [];
     const rows = await deliveries(tx);
-    return rows.length === 0 ? [] : tx.insert(alertDeliveries).values(rows).returning();
+    if (rows.length === 0) return [];
+    const written = await tx.insert(alertDeliveries).values(rows).returning();
+    // Not for rows written already settled (an e-mail with no mail server is listed as not sent).
+    if (written.some((row) => row.status === 'pending')) await announceDeliveries(tx);
+    return written;
   });
 }
 

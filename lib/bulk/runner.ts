@@ -132,6 +132,19 @@ export function idleDelayMs(previousMs: number | null, pollMs: number, maxMs = B
 }
 
 /**
+ * How long the runner sleeps: `delayMs` (the poll interval, or the idle back-off), but never past
+ * the earliest instant a waiting integration's items may run again (its share of the minute ends,
+ * lib/bulk/pacing.ts). Nothing wakes the runner when a window ends, and a job bound by its share
+ * waits out each window: sleeping the whole back-off there restarted it up to 10 s late, every
+ * minute (some 430 items a minute of a share of 500).
+ */
+export function runnerSleepMs(delayMs: number, waitingUntilMs: Iterable<number>, nowMs: number): number {
+  let sleepMs = delayMs;
+  for (const untilMs of waitingUntilMs) sleepMs = Math.min(sleepMs, Math.max(0, untilMs - nowMs));
+  return sleepMs;
+}
+
+/**
  * Work other capabilities do on every instance at the runner's upkeep (every BULK_POLL_MS while
  * busy, backing off while idle): the watch lists' scheduler (lib/watch-lists) starts due runs here.
  * Registered at startup, so lib/bulk never imports the capabilities built on it.
@@ -198,11 +211,12 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
           await upkeep().catch((error: unknown) => log.error({ err: error }, 'bulk runner upkeep failed'));
         }
       }
+      // Pruned on every pass, room or not: an ended wait left here would make the sleep below nil.
+      const now = Date.now();
+      for (const [integrationId, untilMs] of state.waitingUntil) if (untilMs <= now) state.waitingUntil.delete(integrationId);
       // A draining instance claims nothing new: what it holds finishes, the rest is left to others.
       const room = isDraining() ? 0 : concurrency - state.inFlight;
       if (room > 0) {
-        const now = Date.now();
-        for (const [integrationId, untilMs] of state.waitingUntil) if (untilMs <= now) state.waitingUntil.delete(integrationId);
         const items = await claimItems(name, room, leaseSeconds, [...state.waitingUntil.keys()]);
         claimed = items.length;
         for (const item of items) start(state, item);
@@ -214,7 +228,7 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
     // job submitted here, or the poll interval, backing off while there is nothing to do.
     if (claimed > 0 && state.inFlight < concurrency) continue;
     idleDelay = claimed > 0 || busy || state.inFlight > 0 ? null : idleDelayMs(idleDelay, pollMs);
-    const delay = idleDelay ?? pollMs;
+    const delay = runnerSleepMs(idleDelay ?? pollMs, state.waitingUntil.values(), Date.now());
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, delay);
       timer.unref();

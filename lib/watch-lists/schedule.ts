@@ -1,20 +1,34 @@
 // When a watch list runs next (Vigilancia): weekly is seven days after the run's instant, monthly the
-// same day of the next calendar month (UTC), on its last day when that month is shorter (a list
-// saved on 31 January runs on 28 or 29 February, then on 28 or 29 March: the day is not restored).
+// same day of the next calendar month in Guatemala (UTC-6 all year, lib/format/guatemala-time.ts),
+// at the same local time, on its last day when that month is shorter (a list saved on 31 January
+// runs on 28 or 29 February, then on 28 or 29 March: the day is not restored). In UTC's calendar a
+// list saved on the 30th at 20:00 in Guatemala (the 31st in UTC) ran on the 27th of February there.
+import { GUATEMALA_OFFSET_HOURS } from '@/lib/format/guatemala-time';
+
 export const WATCH_SCHEDULES = ['mensual', 'semanal'] as const;
 export type WatchSchedule = (typeof WATCH_SCHEDULES)[number];
 
 const DAY_MS = 86_400_000;
+const GUATEMALA_OFFSET_MS = GUATEMALA_OFFSET_HOURS * 3_600_000;
 
 /** The instant after `from` on the list's schedule. */
 export function nextRunAfter(schedule: WatchSchedule, from: Date): Date {
   if (schedule === 'semanal') return new Date(from.getTime() + 7 * DAY_MS);
-  const year = from.getUTCFullYear();
-  const month = from.getUTCMonth() + 1;
+  // Guatemala's wall clock read with the UTC accessors: a fixed offset, no daylight saving to skip.
+  const local = new Date(from.getTime() + GUATEMALA_OFFSET_MS);
+  const year = local.getUTCFullYear();
+  const month = local.getUTCMonth() + 1;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(
-    Date.UTC(year, month, Math.min(from.getUTCDate(), lastDay), from.getUTCHours(), from.getUTCMinutes(), from.getUTCSeconds(), from.getUTCMilliseconds()),
+  const nextLocal = Date.UTC(
+    year,
+    month,
+    Math.min(local.getUTCDate(), lastDay),
+    local.getUTCHours(),
+    local.getUTCMinutes(),
+    local.getUTCSeconds(),
+    local.getUTCMilliseconds(),
   );
+  return new Date(nextLocal - GUATEMALA_OFFSET_MS);
 }
 
 /**

@@ -14,7 +14,7 @@ export const watchListRequestSchema = z
   .strictObject({
     nombre: z.string().trim().min(1).max(MAX_WATCH_LIST_NAME_LENGTH).describe('Un nombre para reconocerla (por ejemplo «Proveedores»).'),
     catalogo: z.enum(WATCH_CATALOGS).describe('omisos (omiso, cobro coactivo y estado en el RTU) o rtu (estado en el RTU).'),
-    frecuencia: z.enum(WATCH_SCHEDULES).describe('mensual (el mismo día de cada mes) o semanal (cada 7 días), desde que se crea.'),
+    frecuencia: z.enum(WATCH_SCHEDULES).describe('mensual (el mismo día de cada mes, a la misma hora de Guatemala) o semanal (cada 7 días), desde que se crea.'),
     nits: z
       .array(z.string().max(MAX_IDENTIFIER_LENGTH))
       .min(1)

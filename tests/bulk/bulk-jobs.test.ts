@@ -16,10 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
 import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
+import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { openNullable } from '@/lib/personal-data/envelope';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
+import { startDueRuns } from '@/lib/watch-lists';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
 import { logLines } from '../support/logs';
 import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
@@ -64,6 +66,34 @@ const knownNits = (() => {
   }
   return nits;
 })();
+
+/** NITs the omisos catalog finds, neither omiso nor in coercive collection, none of knownNits: a watch list's. */
+const cleanNits = (() => {
+  const population = createPopulation({ seed: DEFAULT_SIMULATOR_SEED });
+  const nits: string[] = [];
+  for (let index = 200; nits.length < 2; index++) {
+    const member = population.member(index);
+    if (member.classicNit && member.sourceHoldsCopy && member.quirks.length === 0 && member.omissions.length === 0 && !member.coerciveCollection && !knownNits.includes(member.classicNit)) {
+      nits.push(member.classicNit);
+    }
+  }
+  return nits;
+})();
+
+/** Waits for a watch list's run to be completed and compared by the app's runner. */
+function untilRunCompared(listId: string, run: number) {
+  return eventually(
+    () =>
+      gateway.withDatabase((handle) =>
+        handle.rows<{ compared: boolean }>(sql`
+          select j.state = 'completado' and j.changes_computed_at is not null as compared
+            from bulk_jobs j join watch_lists w on w.id = j.watch_list_id where w.public_id = ${listId} and j.watch_list_run = ${run}`),
+      ),
+    (rows) => rows.some((row) => row.compared),
+    60_000,
+    `run ${run} of ${listId} compared`,
+  );
+}
 
 beforeAll(async () => {
   testDb = await useTestDatabase();
@@ -437,6 +467,51 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       // Run again with the same file (a cut connection, a restart): the same job, not a second charge.
       expect((await run()).stdout).toContain(`Lote ${id}:`);
       expect((await job(id, main)).monto_cobrado).toBe('1.50');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  // Issue 35, point 7: the watch lists' sample script beside lote.sh, as an integrator runs it.
+  it('runs the watch lists from their sample script: a file of NITs watched, read, its change downloaded, deleted', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'vigilancia-script-'));
+    // Another integration than the jobs' here: its list's notices and charges stay out of theirs.
+    const script = (...args: string[]) =>
+      promisify(execFile)('bash', ['examples/vigilancia.sh', ...args], {
+        env: { PATH: process.env.PATH, BASE_URL: `${gateway.app.baseUrl}/api`, LOGIN: other.nombre, TOKEN: other.token, NODE_ENV: 'production' },
+      });
+    const [changing, steady] = cleanNits;
+    try {
+      const nits = path.join(folder, 'proveedores.csv');
+      await writeFile(nits, `nit,nombre\r\n${changing},Proveedor uno\r\n${steady},"Proveedor dos"\r\n`);
+      const created = await script('crear', nits, 'omisos', 'semanal', 'Proveedores');
+      const id = /^Vigilancia (vig_[0-9a-f]{20}) «Proveedores» \(omisos, semanal, activa\): 2 NIT vigilados, /.exec(created.stdout)?.[1];
+      expect(id, created.stdout).toBeDefined();
+      expect(created.stdout).toContain('Apartado sin guardar: fila 1, nit_invalido.');
+      // Run again after a cut (the same file, catalog, schedule and name): the same list, not a second.
+      expect((await script('crear', nits, 'omisos', 'semanal', 'Proveedores')).stdout).toMatch(new RegExp(`^Vigilancia ${id} «Proveedores»`));
+
+      // Its first run (the baseline) starts at once; the second, a week later, finds one taxpayer omiso.
+      await untilRunCompared(id!, 1);
+      gateway.simulator.amendTaxpayer(changing!, { omiso: true });
+      const list = (await (await fetch(`${gateway.app.baseUrl}/api/vigilancias/${id}`, { headers: credentialHeaders(other) })).json()) as { proxima_ejecucion: string };
+      const due = new Date(list.proxima_ejecucion);
+      const [second] = await gateway.withDatabase(() => startDueRuns(new Date(due.getTime() + 1_000)));
+      expect(second).toMatchObject({ listPublicId: id, run: 2 });
+      await untilRunCompared(id!, 2);
+
+      expect((await script('ver', id!)).stdout).toMatch(
+        new RegExp(`^Vigilancia ${id} «Proveedores» \\(omisos, semanal, activa\\): 2 NIT vigilados, 2 ejecuciones, 1 cambios\\. Última ejecución: lote ${second!.jobPublicId}, completado\\. Próxima: `),
+      );
+      const changes = path.join(folder, 'cambios.csv');
+      expect((await script('cambios', id!, changes)).stdout).toBe(`1 cambios en ${changes}.\n`);
+      const rows = (await readFile(changes, 'utf8')).trim().split('\n');
+      expect(rows[0]).toBe('nit,tipo,antes,despues,ejecucion,lote,detectado_en');
+      expect(rows.slice(1).map((row) => row.split(',').slice(0, 6).join(','))).toEqual([`"${changing}","omiso","false","true",2,"${second!.jobPublicId}"`]);
+
+      expect((await script('borrar', id!)).stdout).toBe(`Vigilancia ${id} borrada, con sus NIT y sus cambios.\n`);
+      const gone = await script('ver', id!).catch((error: { stderr: string; code: number }) => error);
+      expect(gone).toMatchObject({ code: 1, stderr: `HTTP 404 en GET /vigilancias/${id}: ${JSON.stringify({ message: WATCH_LIST_MESSAGES.notFound })}\n` });
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@
 // changing one taxpayer to omiso in between reports exactly that change. Besides: the first run is
 // the baseline and tells nothing; each run is an ordinary job charged found × tariff with the
 // ledger reconciled; the integration is told once, signed, without a NIT; the schedule advances a
-// week or a calendar month; two scheduler ticks at once start one run; another integration's list
+// week or a calendar month (Guatemala's); two scheduler ticks at once start one run; another integration's list
 // answers as one that does not exist. The test drives the scheduler's clock by calling its tick
 // with an instant (startDueRuns), as the app's runner does with the present.
 import { sql } from 'drizzle-orm';
@@ -199,11 +199,14 @@ describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const due = new Date(list.proxima_ejecucion);
     await untilCompared(list.id, 1);
     const after = (await call('GET', `/api/vigilancias/${list.id}`, main)).body as ListBody;
-    const lastDayOfNextMonth = new Date(Date.UTC(due.getUTCFullYear(), due.getUTCMonth() + 2, 0)).getUTCDate();
-    const expected = new Date(due);
-    expected.setUTCDate(1);
-    expected.setUTCMonth(due.getUTCMonth() + 1);
-    expected.setUTCDate(Math.min(due.getUTCDate(), lastDayOfNextMonth));
+    // In Guatemala's calendar (UTC-6): read its wall clock with the UTC accessors, then shift back.
+    const local = new Date(due.getTime() - 6 * 3_600_000);
+    const lastDayOfNextMonth = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 2, 0)).getUTCDate();
+    const expectedLocal = new Date(local);
+    expectedLocal.setUTCDate(1);
+    expectedLocal.setUTCMonth(local.getUTCMonth() + 1);
+    expectedLocal.setUTCDate(Math.min(local.getUTCDate(), lastDayOfNextMonth));
+    const expected = new Date(expectedLocal.getTime() + 6 * 3_600_000);
     expect(after.proxima_ejecucion).toBe(expected.toISOString());
     // A paused list is not due, even past its instant.
     await gateway.withDatabase(() => pauseWatchList(main.id, list.id));
