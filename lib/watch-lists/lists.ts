@@ -4,7 +4,7 @@
 // id is answered exactly as one that does not exist. The runs themselves are lib/watch-lists/runs.ts.
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { database } from '@/db/client';
+import { database, db } from '@/db/client';
 import { cancelJob } from '@/lib/bulk/jobs';
 import { planItems, type SetAsideReason } from '@/lib/bulk/identifiers';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
@@ -156,7 +156,7 @@ const LIST_COLUMNS = sql`
   w.public_id, w.name, w.catalog, w.schedule, w.state, w.total_entries, w.next_run_at, w.created_at, w.runs,
   r.public_id as last_job, r.state as last_state, r.created_at as last_created, r.finished_at as last_finished,
   (select count(*) from watch_list_changes c where c.watch_list_id = w.id and c.run = r.watch_list_run) as last_changes,
-  (select count(*) from watch_list_changes c where c.watch_list_id = w.id) as changes`;
+  w.changes_total as changes`;
 
 const LAST_RUN = sql`left join lateral (
     select j.public_id, j.state, j.created_at, j.finished_at, j.watch_list_run from bulk_jobs j
@@ -244,12 +244,18 @@ async function setState(integrationId: number, publicId: string, state: WatchLis
  */
 export async function deleteWatchList(integrationId: number, publicId: string, transaction?: WatchListTransaction): Promise<boolean> {
   if (!isPublicWatchListId(publicId)) return false;
+  if (!transaction) return (await db()).transaction((tx) => deleteWatchList(integrationId, publicId, tx));
+  // The list's row locked first: the scheduler claims a due list FOR UPDATE SKIP LOCKED, so no run
+  // can start between this look for running runs and the delete (a run started there would have
+  // outlived its list, charging for NITs the integrator no longer watches).
+  const [list] = await rowsIn<{ id: number }>(transaction, sql`
+    select id from watch_lists where integration_id = ${integrationId}::integer and public_id = ${publicId}::text for update`);
+  if (!list) return false;
   const running = await rowsIn<{ public_id: string }>(transaction, sql`
-    select j.public_id from bulk_jobs j join watch_lists w on w.id = j.watch_list_id
-     where w.integration_id = ${integrationId}::integer and w.public_id = ${publicId}::text
-       and j.state not in ('completado', 'cancelado')`);
+    select public_id from bulk_jobs where watch_list_id = ${Number(list.id)}::integer and state not in ('completado', 'cancelado')`);
+  // Cancelled inside this transaction: its notice is due from the same statement, and whichever
+  // runner tells it later knows the job as a run (watch_list_run stays), so no lote_completado.
   for (const run of running) await cancelJob(integrationId, run.public_id, transaction);
-  const deleted = await rowsIn(transaction, sql`
-    delete from watch_lists where integration_id = ${integrationId}::integer and public_id = ${publicId}::text returning id`);
-  return deleted.length > 0;
+  await rowsIn(transaction, sql`delete from watch_lists where id = ${Number(list.id)}::integer`);
+  return true;
 }
