@@ -38,9 +38,10 @@ export async function noteBulkJobEvent(notifier: IntegratorNotifier, event: Bulk
   );
 }
 
+/** By its run number, which stays when the list is deleted (watch_list_id is cleared then). */
 async function isWatchListRun(jobId: number): Promise<boolean> {
-  const [row] = await (await db()).select({ watchListId: bulkJobs.watchListId }).from(bulkJobs).where(eq(bulkJobs.id, jobId));
-  return row?.watchListId != null;
+  const [row] = await (await db()).select({ run: bulkJobs.watchListRun }).from(bulkJobs).where(eq(bulkJobs.id, jobId));
+  return row?.run != null;
 }
 
 const holder = globalThis as typeof globalThis & { __bulkJobNotices?: () => void };

@@ -3,18 +3,19 @@
 // and the next telling of that job, on any instance, reads the written changes and tells them once.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '@/db/client';
+import { database, db } from '@/db/client';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { onBulkJobEvent } from '@/lib/bulk/events';
 import { completeFinishedJobs } from '@/lib/bulk/items';
 import { tellOverdueJobChanges } from '@/lib/bulk/notices';
+import { noteBulkJobEvent } from '@/lib/integrator-notifications/bulk-jobs';
 import { noteWatchListChanges } from '@/lib/integrator-notifications/watch-lists';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { seal } from '@/lib/personal-data/envelope';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { onWatchListChanges } from './events';
-import { createWatchList } from './lists';
+import { createWatchList, deleteWatchList } from './lists';
 import { compareFinishedRuns, startDueRuns } from './runs';
 
 let testDatabase: TestDatabase;
@@ -87,5 +88,20 @@ describe("a watch list run's changes when the instance that compared them dies b
     expect(await changeNotices(listId)).toEqual(['technical']);
     notifier();
     bulkNotices();
+  });
+
+  it("of a list deleted in the portal while it ran: the cancelled run is told as a run, never as a job's lote_completado", async () => {
+    const created = await createWatchList(integration.id, { name: 'Borrada', catalog: 'omisos', schedule: 'semanal', nits: ['576937-K'] });
+    if (created.kind !== 'created') throw new Error('a new list');
+    const [run] = await startDueRuns(new Date());
+    // The portal deletes inside its own transaction (with its audit row): the run's cancel is told later.
+    await (await db()).transaction((tx) => deleteWatchList(integration.id, created.list.publicId, tx));
+    const bulkNotices = onBulkJobEvent((event) => noteBulkJobEvent(integratorNotifier(), event));
+    expect(await tellOverdueJobChanges(0)).toBeGreaterThanOrEqual(1);
+    bulkNotices();
+    const [told] = await (await database()).rows<{ notices: number; state: string }>(sql`
+      select (select count(*)::int from alert_deliveries where integration_id = ${integration.id}::integer and condition = 'bulk_job_finished' and payload like ${`%${run!.jobPublicId}%`}) as notices,
+             (select state from bulk_jobs where public_id = ${run!.jobPublicId}) as state`);
+    expect(told).toEqual({ notices: 0, state: 'cancelado' });
   });
 });
