@@ -10,7 +10,10 @@ import { newPublicJobId } from '@/lib/bulk/jobs';
 import { openNullable, seal } from '@/lib/personal-data/envelope';
 import { changesBetween, NOT_FOUND_STATE, watchedStateOf, type WatchCatalog, type WatchedState } from './snapshot';
 import { nextRunFrom, type WatchSchedule } from './schedule';
+import { logger } from '@/lib/logging/logger';
 import { emitWatchListChanges } from './events';
+
+const log = logger('watch-lists');
 
 type Transaction = { execute(query: SQL): Promise<unknown> };
 
@@ -152,6 +155,7 @@ export async function computeRunChanges(jobId: number): Promise<RunChanges | nul
          where e.watch_list_id = ${listId}::integer and e.position = t.p`);
     }
     if (changes.length > 0) {
+      await tx.execute(sql`update watch_lists set changes_total = changes_total + ${changes.length}::integer where id = ${listId}::integer`);
       await tx.execute(sql`
         insert into watch_list_changes (watch_list_id, run, position, kind, job_public_id, before_sealed, after_sealed)
         select ${listId}::integer, ${Number(job.watch_list_run)}::integer, t.p, t.k, ${job.public_id}::text, t.b, t.a
@@ -225,13 +229,18 @@ export async function computePendingRunChanges(): Promise<number> {
     select id from bulk_jobs where watch_list_id is not null and changes_computed_at is null and state in ('completado', 'cancelado')
      order by id limit 20`)) as unknown;
   const rows = (Array.isArray(jobs) ? jobs : (jobs as { rows: { id: number }[] }).rows) as { id: number }[];
-  for (const row of rows) await tellRunChanges(Number(row.id));
+  for (const row of rows) {
+    // One run that cannot be compared (its transaction rolled back) is logged and left for the next
+    // tick: it never keeps the other runs, or the due lists after them, from their turn.
+    await tellRunChanges(Number(row.id)).catch((error: unknown) => log.error({ err: error, bulkJob: Number(row.id) }, 'a watch list run could not be compared'));
+  }
   return rows.length;
 }
 
 /** The scheduler's tick, on every instance (lib/bulk/runner.ts's upkeep): runs left uncompared, then due lists. */
 export async function watchListTick(now = new Date()): Promise<StartedRun[]> {
-  await computePendingRunChanges();
+  // Due lists start whatever happened to the comparisons.
+  await computePendingRunChanges().catch((error: unknown) => log.error({ err: error }, "the watch lists' runs to compare could not be read"));
   return startDueRuns(now);
 }
 
