@@ -26,6 +26,9 @@ export const watchLists = pgTable(
     nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull(),
     // How many runs it has started: a run's number names the run's job and its changes.
     runs: integer('runs').notNull().default(0),
+    // How many changes its runs have found, moved by the transaction that writes them
+    // (lib/watch-lists/runs.ts): every read of the list shows it without counting its history.
+    changesTotal: integer('changes_total').notNull().default(0),
     // The Idempotency-Key it was created with (hashed as a job's is) and what was sent under it (an
     // HMAC of the name, catalog, schedule and NITs): a POST sent again after a lost answer finds this
     // list instead of saving a second one that would run, and charge, on every schedule.
