@@ -5,7 +5,7 @@ import { MAX_WATCH_LIST_NAME_LENGTH, type WatchListRequestProblem } from '@/lib/
 import { bulkError } from './bulk-responses';
 
 export const WATCH_LIST_MESSAGES = {
-  nombre: `El campo nombre debe ser un texto de 1 a ${MAX_WATCH_LIST_NAME_LENGTH} caracteres.`,
+  nombre: `El campo nombre debe ser un texto de 1 a ${MAX_WATCH_LIST_NAME_LENGTH} caracteres, sin caracteres de control.`,
   catalogo: 'El campo catalogo debe ser omisos o rtu.',
   frecuencia: 'El campo frecuencia debe ser mensual o semanal.',
   nits: `Envia entre 1 y ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto en el campo nits.`,

@@ -10,9 +10,15 @@ import { WATCH_SCHEDULES } from './schedule';
 
 export const MAX_WATCH_LIST_NAME_LENGTH = 100;
 
+/**
+ * No control characters in a list's name: PostgreSQL refuses a NUL in text (a 500 where the route
+ * owes a 400), and a line break or escape would only garble the pages and notices that show it.
+ */
+export const WATCH_LIST_NAME_PATTERN = /^[^\p{Cc}]*$/u;
+
 export const watchListRequestSchema = z
   .strictObject({
-    nombre: z.string().trim().min(1).max(MAX_WATCH_LIST_NAME_LENGTH).describe('Un nombre para reconocerla (por ejemplo «Proveedores»).'),
+    nombre: z.string().trim().min(1).max(MAX_WATCH_LIST_NAME_LENGTH).regex(WATCH_LIST_NAME_PATTERN).describe('Un nombre para reconocerla (por ejemplo «Proveedores»).'),
     catalogo: z.enum(WATCH_CATALOGS).describe('omisos (omiso, cobro coactivo y estado en el RTU) o rtu (estado en el RTU).'),
     frecuencia: z.enum(WATCH_SCHEDULES).describe('mensual (el mismo día de cada mes, a la misma hora de Guatemala) o semanal (cada 7 días), desde que se crea.'),
     nits: z

@@ -270,7 +270,14 @@ describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await call('POST', '/api/vigilancias', other, body, 'reenvio-2026-11')).status).toBe(201);
   });
 
-  it('refuses a list with no valid NIT, and a catalog that is not watched', async () => {
+  it('refuses a list with no valid NIT, a catalog that is not watched, and a name with a control character', async () => {
+    // PostgreSQL refuses a NUL in text: the route's 400, not a 500 from the insert.
+    for (const nombre of ['Pro\u0000veedores', 'Pro\nveedores']) {
+      expect(await call('POST', '/api/vigilancias', main, { nombre, catalogo: 'omisos', frecuencia: 'semanal', nits: [cleanNits[0]!] })).toEqual({
+        status: 400,
+        body: { message: WATCH_LIST_MESSAGES.nombre },
+      });
+    }
     expect(await call('POST', '/api/vigilancias', main, { nombre: 'Nada', catalogo: 'omisos', frecuencia: 'semanal', nits: ['no-es-nit'] })).toEqual({
       status: 400,
       body: { message: WATCH_LIST_MESSAGES.nothingToWatch },

@@ -47,7 +47,9 @@ const pauseReasonSchema = z
   .string({ error: 'Escribe el motivo que verá el integrador.' })
   .trim()
   .min(3, 'Escribe el motivo que verá el integrador (al menos 3 caracteres).')
-  .max(PAUSE_REASON_MAX_LENGTH, `El motivo puede tener como máximo ${PAUSE_REASON_MAX_LENGTH} caracteres.`);
+  .max(PAUSE_REASON_MAX_LENGTH, `El motivo puede tener como máximo ${PAUSE_REASON_MAX_LENGTH} caracteres.`)
+  // Shown in the integrator's JSON and pages as typed: no NUL (PostgreSQL refuses it) nor line breaks.
+  .regex(/^[^\p{Cc}]*$/u, 'El motivo no puede llevar saltos de línea ni otros caracteres de control.');
 
 export const pauseJobAction = consoleAction({ role: 'admin', schema: jobSchema.extend({ motivo: pauseReasonSchema }) }, async ({ lote, motivo }, user) => {
   const result = await pauseJobAsAdmin(user.actor, lote, motivo);

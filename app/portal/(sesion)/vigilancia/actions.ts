@@ -17,7 +17,7 @@ import {
 } from '@/lib/portal/watch-lists';
 import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
 import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/watch-lists';
-import { MAX_WATCH_LIST_NAME_LENGTH } from '@/lib/watch-lists/schemas';
+import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/watch-lists/schemas';
 
 // "Vigilancia": an owner or a developer (the Lotes' runners: each run is a job, charged as one)
 // uploads a CSV, reads how many NITs it will watch and what a run can cost, confirms, and pauses,
@@ -30,7 +30,8 @@ const nameField = z
   .string()
   .trim()
   .min(1, 'Escribe un nombre para reconocerla.')
-  .max(MAX_WATCH_LIST_NAME_LENGTH, `El nombre puede tener hasta ${MAX_WATCH_LIST_NAME_LENGTH} caracteres.`);
+  .max(MAX_WATCH_LIST_NAME_LENGTH, `El nombre puede tener hasta ${MAX_WATCH_LIST_NAME_LENGTH} caracteres.`)
+  .regex(WATCH_LIST_NAME_PATTERN, 'El nombre no puede llevar saltos de línea ni otros caracteres de control.');
 // A File from the browser; its size is refused before its bytes are read (as Nuevo lote's).
 const fileField = z
   .custom<Blob>((value) => value instanceof Blob, 'Elige el archivo CSV.')
