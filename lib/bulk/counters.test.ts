@@ -12,7 +12,7 @@ import { database } from '@/db/client';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS, startSimulator, type RunningSimulator } from '@/simulator/index';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { claimItems, setAside, type ClaimedItem } from './items';
+import { claimItems, completeFinishedJobs, setAside, type ClaimedItem } from './items';
 import { cancelJob, readJob, submitJob } from './jobs';
 import { runItem } from './runner';
 
@@ -171,5 +171,26 @@ describe("a bulk job's stored counters", () => {
     if (!backfill) throw new Error('the migration has no backfill of bulk_jobs');
     await (await database()).rows(sql.raw(backfill));
     expect(await stored(jobId)).toEqual(expected);
+  });
+
+  it("are the items' own once the job completes, even when an instance of the version before the counters answered some", async () => {
+    const [first, second] = knownNits;
+    const submitted = await submitJob(integration.id, 'rtu', [first!, second!, FAULT_IDENTIFIERS.not_found.nit], 'contadores-despliegue');
+    if (submitted.kind !== 'created') throw new Error('a new job');
+    const item = await claimOne('instancia-nueva');
+    expect(await runItem(item)).toEqual({ kind: 'answered' });
+    // An instance still on the previous version (a rolling deploy across the counters' migration)
+    // answers the other two as it did: the items move, the job's counters do not.
+    await (await database()).rows(sql`
+      update bulk_job_items set status = case when position = 1 then 'encontrado' else 'no_encontrado' end::bulk_item_status,
+             answered_at = now(), charged_centavos = case when position = 1 then ${TARIFF}::integer else 0 end
+       where job_id = ${item.jobId}::integer and status = 'pendiente'`);
+    expect((await stored(item.jobId)).pending).toBe(2);
+
+    await completeFinishedJobs(item.jobId);
+    const expected: Figures = { found: 2, notFound: 1, invalid: 0, duplicates: 0, failed: 0, pending: 0, charged: 2 * TARIFF };
+    expect(await recount(item.jobId)).toEqual(expected);
+    expect(await stored(item.jobId)).toEqual(expected);
+    expect(await readJob(integration.id, submitted.publicId)).toMatchObject({ state: 'completado', counts: { pending: 0, found: 2 }, chargedCentavos: 2 * TARIFF });
   });
 });

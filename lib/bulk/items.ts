@@ -203,7 +203,16 @@ export async function resumePausedJobs(): Promise<number> {
 /** Running jobs with nothing pending are complete (those of `jobId` only, when given); each is told once. */
 export async function completeFinishedJobs(jobId?: number): Promise<void> {
   const completed = await (await database()).rows<{ id: number; public_id: string; integration_id: number; notice_due_at: string }>(sql`
-    update bulk_jobs j set state = 'completado', finished_at = now(), notice_due_at = now()
+    update bulk_jobs j set state = 'completado', finished_at = now(), notice_due_at = now(),
+           -- Counted again from the items once, at the end, when none is left to answer (so no
+           -- settlement can race this): the figures a finished job keeps for good, and notices read,
+           -- are the items' own, even for a job an older instance answered items of without moving
+           -- the counters (a rolling deploy across migration 0044).
+           (found_items, not_found_items, invalid_items, duplicate_items, failed_items, charged_centavos) = (
+             select count(*) filter (where i.status = 'encontrado'), count(*) filter (where i.status = 'no_encontrado'),
+                    count(*) filter (where i.status = 'invalido'), count(*) filter (where i.status = 'invalido' and i.reason = 'duplicado'),
+                    count(*) filter (where i.status = 'error_fuente'), coalesce(sum(i.charged_centavos), 0)
+               from bulk_job_items i where i.job_id = j.id)
      where j.state = 'en_curso' ${jobId === undefined ? sql`` : sql`and j.id = ${jobId}::integer`}
        and not exists (select 1 from bulk_job_items i where i.job_id = j.id and i.status = 'pendiente')
     returning j.id, j.public_id, j.integration_id, j.notice_due_at::text as notice_due_at`);
