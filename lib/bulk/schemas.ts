@@ -46,7 +46,7 @@ export const bulkResultRowSchema = z
     fuente: z
       .string()
       .nullable()
-      .describe('El nombre de la fuente que respondió, como lo dan /estado y los avisos: «Fuente de catálogos (CUI/NIT, RTU, omisos)». null si la fila no se consultó.'),
+      .describe('El nombre de la fuente que respondió, como lo dan /estado (su nombre) y los avisos (fuente): «Fuente de catálogos (CUI/NIT, RTU, omisos)». null si la fila no se consultó.'),
     fuente_id: z
       .string()
       .nullable()
