@@ -246,6 +246,8 @@ describe('records the previous release wrote in clear, and key rotation', () => 
     await handle.rows(sql`
       insert into watch_list_changes (watch_list_id, run, position, kind, job_public_id, before_sealed, after_sealed)
       values (${watchListId}, 2, 0, 'omiso', ${job.publicId}::text, ${seal('false', 'watch_snapshot')}::text, ${seal('true', 'watch_snapshot')}::text)`);
+    const webhookSecret = 'whsec_rotation-test';
+    await handle.rows(sql`update integrations set notification_webhook_secret_sealed = ${seal(webhookSecret, 'webhook_secret')}::text where id = ${integration.id}::integer`);
     const resultsBefore = await resultsOf(job.publicId);
     expect(resultsBefore.map((row) => [row.identificador, row.datos])).toEqual([
       ['576937-K', { nit: '576937K', omiso: true }],
@@ -270,11 +272,11 @@ describe('records the previous release wrote in clear, and key rotation', () => 
     expect(await found('576937K')).toEqual(everyRecord);
     expect(await found('1587 56444 0904')).toEqual(['req_catalog_both', 'req_during_rotation', 'req_old_catalog']);
     const done = await resealRecords({ batchRows: 3 });
-    expect(done).toMatchObject({ complete: true, tables: { bulk_job_items: 2, watch_list_entries: 1, watch_list_changes: 1 } });
+    expect(done).toMatchObject({ complete: true, tables: { bulk_job_items: 2, watch_list_entries: 1, watch_list_changes: 1, integrations: 1 } });
     for (const value of await bulkAndWatchSealed()) expect(sealedKeyId(value)).toBe(encryption.id);
     // Run again: nothing left under the old key, and what is already under the new one is not rewritten.
     const resealedOnce = await bulkAndWatchSealed();
-    expect(await resealRecords({ batchRows: 3 })).toMatchObject({ complete: true, resealed: 0, tables: { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0 } });
+    expect(await resealRecords({ batchRows: 3 })).toMatchObject({ complete: true, resealed: 0, tables: { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0 } });
     expect(await bulkAndWatchSealed()).toEqual(resealedOnce);
 
     const records = await handle.rows<{ nit: string | null; cui: string | null }>(sql`select nit, cui from query_records`);
@@ -295,5 +297,7 @@ describe('records the previous release wrote in clear, and key rotation', () => 
     expect(await listWatchListChanges(integration.id, watched.list.publicId)).toEqual(changesBefore);
     const [snapshot] = await handle.rows<{ snapshot_sealed: string }>(sql`select snapshot_sealed from watch_list_entries where watch_list_id = ${watchListId}`);
     expect(JSON.parse(open(snapshot!.snapshot_sealed, 'watch_snapshot'))).toMatchObject({ registro: 'encontrado', omiso: true });
+    const [webhook] = await handle.rows<{ sealed: string }>(sql`select notification_webhook_secret_sealed as sealed from integrations where id = ${integration.id}::integer`);
+    expect(open(webhook!.sealed, 'webhook_secret')).toBe(webhookSecret);
   });
 });

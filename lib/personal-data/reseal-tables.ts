@@ -5,8 +5,10 @@ import { personalDataKeys, type PersonalDataKeyring } from './keys';
 
 // The other tables that keep personal data sealed with PERSONAL_DATA_KEY for longer than a rotation
 // can wait: a bulk job's items (30 days after the job ends) and a watch list's entries and changes
-// (as long as the list exists). `personal-data:reseal` rewrites them after the query records, so
-// emptying PERSONAL_DATA_PREVIOUS_KEYS leaves nothing they need unreadable. Not here:
+// (as long as the list exists), and beside them the one secret sealed with the same key, an
+// integration's webhook signing secret (kept until the webhook is changed). `personal-data:reseal`
+// rewrites them after the query records, so emptying PERSONAL_DATA_PREVIOUS_KEYS leaves nothing
+// they need unreadable. Not here:
 // idempotency_keys and identifier_searches, which expire within 24 hours and an hour.
 
 interface SealedColumn {
@@ -22,7 +24,7 @@ interface SealedTable {
   columns: SealedColumn[];
 }
 
-export type SealedTableName = 'bulk_job_items' | 'watch_list_entries' | 'watch_list_changes';
+export type SealedTableName = 'bulk_job_items' | 'watch_list_entries' | 'watch_list_changes' | 'integrations';
 
 export const SEALED_TABLES: readonly SealedTable[] = [
   {
@@ -61,6 +63,12 @@ export const SEALED_TABLES: readonly SealedTable[] = [
       { name: 'after_sealed', purpose: 'watch_snapshot' },
     ],
   },
+  {
+    // Not personal data, but sealed with its key: without it, every webhook notice fails to sign.
+    name: 'integrations',
+    key: [{ name: 'id', type: 'integer' }],
+    columns: [{ name: 'notification_webhook_secret_sealed', purpose: 'webhook_secret' }],
+  },
 ];
 
 /** Rows rewritten per table. */
@@ -87,7 +95,7 @@ const ident = (name: string): SQL => sql.raw(`"${name}"`);
  * runner that answered an item meanwhile (both under the current key), keeps its value.
  */
 export async function resealSealedTables(options: SealedTablesOptions, keys: PersonalDataKeyring = personalDataKeys()): Promise<SealedTablesResealed> {
-  const resealed: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0 };
+  const resealed: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0 };
   for (const table of SEALED_TABLES) resealed[table.name] = await resealTable(table, options, keys);
   return resealed;
 }

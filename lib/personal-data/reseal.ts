@@ -34,9 +34,9 @@ export interface ResealProgress {
 
 export interface ResealResult extends ResealProgress {
   /**
-   * Whether every record was reached, and after them the identifier links, bulk job items and watch
-   * lists: nothing of theirs left in clear or under a previous key (idempotency_keys' answers are
-   * not resealed: they expire within 24 hours).
+   * Whether every record was reached, and after them the identifier links, bulk job items, watch
+   * lists and webhook secrets: nothing of theirs left in clear or under a previous key
+   * (idempotency_keys' answers are not resealed: they expire within 24 hours).
    */
   complete: boolean;
   resumedAfterId: number;
@@ -47,7 +47,7 @@ export interface ResealResult extends ResealProgress {
   tables: SealedTablesResealed;
 }
 
-const NO_TABLES: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0 };
+const NO_TABLES: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0 };
 
 type StoredRecord = {
   id: string | number;
@@ -98,7 +98,8 @@ function changeFor(record: StoredRecord, storedKeys: string[], keys: PersonalDat
  * neither current nor in the PREVIOUS lists stop the pass, naming the key id.
  *
  * Once every record is done, the same run brings the identifier links and the sealed columns of
- * bulk job items and watch-list entries and changes (lib/personal-data/reseal-tables.ts) to the
+ * bulk job items, watch-list entries and changes and integrations' webhook secrets
+ * (lib/personal-data/reseal-tables.ts) to the
  * current encryption key; those are not resumed from a position but idempotent: an interrupted run
  * run again finds its records done and goes over those tables again, rewriting only what is left.
  */
@@ -121,7 +122,7 @@ export async function resealRecords(options: ResealOptions = {}, keys: PersonalD
     if (records.length === 0) {
       // And the links between a person's NIT and CUI, which the report finds by the same hashes.
       const identifierLinks = await resealIdentifierLinks(keys, batchRows);
-      // And what bulk jobs and watch lists keep sealed (read again in full each time: idempotent).
+      // And what bulk jobs, watch lists and webhooks keep sealed (read again in full each time: idempotent).
       const tables = await resealSealedTables({ batchRows, pauseMs: options.pauseMs, onBatch: options.onTableBatch }, keys);
       // Every record is under the current keys: the search stops looking for clear search keys.
       await handle.rows(sql`
