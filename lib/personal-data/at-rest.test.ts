@@ -247,7 +247,7 @@ describe('records the previous release wrote in clear, and key rotation', () => 
       insert into watch_list_changes (watch_list_id, run, position, kind, job_public_id, before_sealed, after_sealed)
       values (${watchListId}, 2, 0, 'omiso', ${job.publicId}::text, ${seal('false', 'watch_snapshot')}::text, ${seal('true', 'watch_snapshot')}::text)`);
     const webhookSecret = 'whsec_rotation-test';
-    await handle.rows(sql`update integrations set notification_webhook_secret_sealed = ${seal(webhookSecret, 'webhook_secret')}::text where id = ${integration.id}::integer`);
+    await handle.rows(sql`update integrations set notification_webhook_url = 'https://example.test/hook', notification_webhook_secret_sealed = ${seal(webhookSecret, 'webhook_secret')}::text where id = ${integration.id}::integer`);
     const resultsBefore = await resultsOf(job.publicId);
     expect(resultsBefore.map((row) => [row.identificador, row.datos])).toEqual([
       ['576937-K', { nit: '576937K', omiso: true }],
