@@ -694,15 +694,26 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
         lastReport = Date.now();
         process.stderr.write(`… ${counted(progress.scanned, 'registro leído', 'registros leídos')}, ${count(progress.resealed)} vueltos a cifrar, hasta el id ${progress.afterId}\n`);
       },
+      onTableBatch: (table, resealed) => {
+        if (Date.now() - lastReport < 10_000) return;
+        lastReport = Date.now();
+        process.stderr.write(`… ${table}: ${count(resealed)} vueltos a cifrar\n`);
+      },
     });
     const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+    const { tables } = result;
     return {
       data: result,
       text:
         `${result.resumedAfterId > 0 ? `Siguió después del registro ${result.resumedAfterId}. ` : ''}` +
         `Leyó ${counted(result.scanned, 'registro de consulta', 'registros de consultas')} y volvió a cifrar ${count(result.resealed)}, en ${seconds} s. ` +
-        `Todos los registros están ahora bajo la clave de cifrado ${result.encryptionKeyId} y la de búsqueda ${result.searchKeyId}: ` +
-        'ya puede vaciar PERSONAL_DATA_PREVIOUS_KEYS y PERSONAL_DATA_PREVIOUS_SEARCH_KEYS.',
+        `Volvió a cifrar también ${counted(result.identifierLinks, 'vínculo NIT-CUI', 'vínculos NIT-CUI')}, ` +
+        `${counted(tables.bulk_job_items, 'ítem de lotes', 'ítems de lotes')}, ${counted(tables.watch_list_entries, 'NIT de listas de vigilancia', 'NIT de listas de vigilancia')}, ` +
+        `${counted(tables.watch_list_changes, 'cambio de vigilancia', 'cambios de vigilancia')} ` +
+        `y ${counted(tables.integrations, 'secreto de webhook', 'secretos de webhook')}. ` +
+        `Los registros, esos vínculos, los lotes, las listas de vigilancia y los secretos de webhook están ahora bajo la clave de cifrado ${result.encryptionKeyId} y la de búsqueda ${result.searchKeyId}: ` +
+        'ya puede vaciar PERSONAL_DATA_PREVIOUS_SEARCH_KEYS, y PERSONAL_DATA_PREVIOUS_KEYS 24 horas después de reiniciar con la clave nueva ' +
+        '(las respuestas guardadas por Idempotency-Key no se vuelven a cifrar: caducan en 24 horas).',
     };
   },
 

@@ -93,7 +93,10 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         PERSONAL_DATA_SEARCH_KEY: cifra los registros aún en claro y vuelve a
                                         cifrar los que están bajo una clave anterior; por lotes de N (2000) según
                                         su id, cada uno una transacción corta, mientras el servicio atiende; si se
-                                        interrumpe, sigue donde quedó (--restart: desde el primer registro)
+                                        interrumpe, sigue donde quedó (--restart: desde el primer registro).
+                                        Después, igual por lotes, los vínculos NIT-CUI, los ítems de lotes y las
+                                        listas de vigilancia (sus NIT, estados y cambios) y los secretos de webhook
+                                        aún bajo una clave anterior
 
 Cada orden que cambia algo admite --envio CLAVE (hasta 100 letras, números, «.», «_», «:» o «-»): con la
 misma CLAVE, repetida en cualquier máquina en las siguientes 24 horas, no vuelve a hacer el cambio y

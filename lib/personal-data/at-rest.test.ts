@@ -8,9 +8,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { placeHold, settleHold } from '@/lib/billing/holds';
+import { submitJob } from '@/lib/bulk/jobs';
+import { jobResults, type ResultRow } from '@/lib/bulk/results';
 import { recordsCsvStream } from '@/lib/records/csv';
 import { findRecordDetail, listRecordsPage } from '@/lib/records/list';
 import { recordUnbilledQuery } from '@/lib/records/write';
+import { listWatchListChanges } from '@/lib/watch-lists/changes';
+import { createWatchList } from '@/lib/watch-lists/lists';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { TEST_PERSONAL_DATA_KEYS } from '@/tests/support/personal-data-keys';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
@@ -160,6 +164,25 @@ describe('records written by the lookups', () => {
   });
 });
 
+// Every sealed value of a bulk job's items and of the watch lists' entries and changes.
+async function bulkAndWatchSealed(): Promise<string[]> {
+  const handle = await database();
+  const rows = await handle.rows<{ value: string | null }>(sql`
+    select identifier_sealed as value from bulk_job_items union all select result_sealed from bulk_job_items
+    union all select identifier_sealed from watch_list_entries union all select snapshot_sealed from watch_list_entries
+    union all select before_sealed from watch_list_changes union all select after_sealed from watch_list_changes`);
+  return rows
+    .map((row) => row.value)
+    .filter((value) => value !== null)
+    .sort();
+}
+
+async function resultsOf(publicId: string): Promise<ResultRow[]> {
+  const rows: ResultRow[] = [];
+  for await (const row of (await jobResults(integration.id, publicId))!) rows.push(row);
+  return rows;
+}
+
 describe('records the previous release wrote in clear, and key rotation', () => {
   const previousRelease = ['req_old_catalog', 'req_old_batch', 'req_old_error'];
 
@@ -205,8 +228,36 @@ describe('records the previous release wrote in clear, and key rotation', () => 
     expect(await resealRecords()).toMatchObject({ complete: true, resealed: 0 });
   });
 
-  it('rotates both keys: search works during and after, and every record ends under the new keys', async () => {
+  it('rotates both keys: search works during and after, and every record, bulk item and watch list ends under the new keys', async () => {
     const everyRecord = ['req_batch', 'req_catalog_both', 'req_catalog_failed', 'req_old_batch', 'req_old_catalog'];
+    // Under the old key: a bulk job (one item answered) and a watch list with a baseline and a change.
+    const job = await submitJob(integration.id, 'omisos', ['576937-K', '39525503'], 'reseal-bulk-job');
+    if (job.kind !== 'created') throw new Error('the job is created');
+    const handle = await database();
+    await handle.rows(sql`
+      update bulk_job_items set result_sealed = ${seal(JSON.stringify({ nit: '576937K', omiso: true }), 'bulk_result')}::text
+       where position = 0 and job_id = (select id from bulk_jobs where public_id = ${job.publicId}::text)`);
+    const watched = await createWatchList(integration.id, { name: 'Rotación', catalog: 'omisos', schedule: 'mensual', nits: ['576937-K'] });
+    if (watched.kind !== 'created') throw new Error('the watch list is created');
+    const watchListId = sql`(select id from watch_lists where public_id = ${watched.list.publicId}::text)`;
+    await handle.rows(sql`
+      update watch_list_entries set snapshot_sealed = ${seal(JSON.stringify({ registro: 'encontrado', omiso: true, cobro_coactivo: null, estado_rtu: null }), 'watch_snapshot')}::text
+       where watch_list_id = ${watchListId}`);
+    await handle.rows(sql`
+      insert into watch_list_changes (watch_list_id, run, position, kind, job_public_id, before_sealed, after_sealed)
+      values (${watchListId}, 2, 0, 'omiso', ${job.publicId}::text, ${seal('false', 'watch_snapshot')}::text, ${seal('true', 'watch_snapshot')}::text)`);
+    const webhookSecret = 'whsec_rotation-test';
+    await handle.rows(sql`update integrations set notification_webhook_url = 'https://example.test/hook', notification_webhook_secret_sealed = ${seal(webhookSecret, 'webhook_secret')}::text where id = ${integration.id}::integer`);
+    const resultsBefore = await resultsOf(job.publicId);
+    expect(resultsBefore.map((row) => [row.identificador, row.datos])).toEqual([
+      ['576937-K', { nit: '576937K', omiso: true }],
+      ['39525503', null],
+    ]);
+    const changesBefore = await listWatchListChanges(integration.id, watched.list.publicId);
+    expect(changesBefore).toMatchObject({ changes: [{ nit: '576937-K', kind: 'omiso', before: false, after: true }] });
+    const oldKeyId = personalDataKeys().encryption.id;
+    for (const value of await bulkAndWatchSealed()) expect(sealedKeyId(value)).toBe(oldKeyId);
+
     const newKeys = { PERSONAL_DATA_KEY: randomBytes(32).toString('base64'), PERSONAL_DATA_SEARCH_KEY: randomBytes(32).toString('base64') };
     useKeys({
       ...newKeys,
@@ -220,9 +271,14 @@ describe('records the previous release wrote in clear, and key rotation', () => 
     expect(await resealRecords({ batchRows: 3, maxBatches: 1 })).toMatchObject({ complete: false });
     expect(await found('576937K')).toEqual(everyRecord);
     expect(await found('1587 56444 0904')).toEqual(['req_catalog_both', 'req_during_rotation', 'req_old_catalog']);
-    expect(await resealRecords({ batchRows: 3 })).toMatchObject({ complete: true });
+    const done = await resealRecords({ batchRows: 3 });
+    expect(done).toMatchObject({ complete: true, tables: { bulk_job_items: 2, watch_list_entries: 1, watch_list_changes: 1, integrations: 1 } });
+    for (const value of await bulkAndWatchSealed()) expect(sealedKeyId(value)).toBe(encryption.id);
+    // Run again: nothing left under the old key, and what is already under the new one is not rewritten.
+    const resealedOnce = await bulkAndWatchSealed();
+    expect(await resealRecords({ batchRows: 3 })).toMatchObject({ complete: true, resealed: 0, tables: { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0 } });
+    expect(await bulkAndWatchSealed()).toEqual(resealedOnce);
 
-    const handle = await database();
     const records = await handle.rows<{ nit: string | null; cui: string | null }>(sql`select nit, cui from query_records`);
     for (const value of records.flatMap((record) => [record.nit, record.cui]).filter((value) => value !== null)) expect(sealedKeyId(value)).toBe(encryption.id);
     const keys = await handle.rows<{ identifier: string }>(sql`select identifier from query_record_identifiers`);
@@ -236,5 +292,12 @@ describe('records the previous release wrote in clear, and key rotation', () => 
     expect(await found('1587 56444 0904')).toEqual(['req_catalog_both', 'req_during_rotation', 'req_old_catalog']);
     const [batch] = (await listRecordsPage({ identificador: '7108-0' })).rows;
     expect(batch?.nit).toBe('7108-0,576937-k,39525503');
+    // The job's results and the list's changes (GET /api/vigilancias/{id}/cambios) open with the new key alone.
+    expect(await resultsOf(job.publicId)).toEqual(resultsBefore);
+    expect(await listWatchListChanges(integration.id, watched.list.publicId)).toEqual(changesBefore);
+    const [snapshot] = await handle.rows<{ snapshot_sealed: string }>(sql`select snapshot_sealed from watch_list_entries where watch_list_id = ${watchListId}`);
+    expect(JSON.parse(open(snapshot!.snapshot_sealed, 'watch_snapshot'))).toMatchObject({ registro: 'encontrado', omiso: true });
+    const [webhook] = await handle.rows<{ sealed: string }>(sql`select notification_webhook_secret_sealed as sealed from integrations where id = ${integration.id}::integer`);
+    expect(open(webhook!.sealed, 'webhook_secret')).toBe(webhookSecret);
   });
 });

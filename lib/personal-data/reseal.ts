@@ -4,6 +4,7 @@ import { seal, sealedKeyId } from './envelope';
 import { resealIdentifierLinks } from './identifier-links';
 import { personalDataKeys, type PersonalDataKeyring } from './keys';
 import { identifiersOfRecord, openRecord } from './records';
+import { resealSealedTables, type SealedTableName, type SealedTablesResealed } from './reseal-tables';
 import { scrubErrorMessage } from './scrub';
 import { recordSearchKeys } from './search-keys';
 import { forgetPersonalDataState } from './state';
@@ -20,6 +21,8 @@ export interface ResealOptions {
   /** Stop after this many batches (the rest is done by the next run, which resumes). */
   maxBatches?: number;
   onBatch?: (progress: ResealProgress) => void;
+  /** After the records: a batch of bulk job items or watch-list rows rewritten (the table's running count). */
+  onTableBatch?: (table: SealedTableName, resealed: number) => void;
 }
 
 export interface ResealProgress {
@@ -30,12 +33,21 @@ export interface ResealProgress {
 }
 
 export interface ResealResult extends ResealProgress {
-  /** Whether every record was reached: nothing left in clear or under a previous key. */
+  /**
+   * Whether every record was reached, and after them the identifier links, bulk job items, watch
+   * lists and webhook secrets: nothing of theirs left in clear or under a previous key
+   * (idempotency_keys' answers are not resealed: they expire within 24 hours).
+   */
   complete: boolean;
   resumedAfterId: number;
   encryptionKeyId: string;
   searchKeyId: string;
+  /** Rows rewritten once the records were done (0 each when the pass stopped before them). */
+  identifierLinks: number;
+  tables: SealedTablesResealed;
 }
+
+const NO_TABLES: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0 };
 
 type StoredRecord = {
   id: string | number;
@@ -84,6 +96,12 @@ function changeFor(record: StoredRecord, storedKeys: string[], keys: PersonalDat
  * the pass's progress, together; an interrupted pass resumes after the last batch it finished.
  * Records written meanwhile are already sealed with the current keys. Values under a key that is
  * neither current nor in the PREVIOUS lists stop the pass, naming the key id.
+ *
+ * Once every record is done, the same run brings the identifier links and the sealed columns of
+ * bulk job items, watch-list entries and changes and integrations' webhook secrets
+ * (lib/personal-data/reseal-tables.ts) to the
+ * current encryption key; those are not resumed from a position but idempotent: an interrupted run
+ * run again finds its records done and goes over those tables again, rewriting only what is left.
  */
 export async function resealRecords(options: ResealOptions = {}, keys: PersonalDataKeyring = personalDataKeys()): Promise<ResealResult> {
   const handle = await database();
@@ -103,13 +121,15 @@ export async function resealRecords(options: ResealOptions = {}, keys: PersonalD
        where id > ${progress.afterId}::bigint order by id limit ${batchRows}::integer`);
     if (records.length === 0) {
       // And the links between a person's NIT and CUI, which the report finds by the same hashes.
-      await resealIdentifierLinks(keys, batchRows);
+      const identifierLinks = await resealIdentifierLinks(keys, batchRows);
+      // And what bulk jobs, watch lists and webhooks keep sealed (read again in full each time: idempotent).
+      const tables = await resealSealedTables({ batchRows, pauseMs: options.pauseMs, onBatch: options.onTableBatch }, keys);
       // Every record is under the current keys: the search stops looking for clear search keys.
       await handle.rows(sql`
         update personal_data_state set clear_records_remain = false, reseal_after_id = null, reseal_key_ids = null, updated_at = now()
          where id = 1 and reseal_key_ids = ${target}::text`);
       forgetPersonalDataState();
-      return { ...progress, complete: true, resumedAfterId, encryptionKeyId: keys.encryption.id, searchKeyId: keys.search.id };
+      return { ...progress, complete: true, resumedAfterId, encryptionKeyId: keys.encryption.id, searchKeyId: keys.search.id, identifierLinks, tables };
     }
     const firstId = Number(records[0]!.id);
     const lastId = Number(records.at(-1)!.id);
@@ -160,5 +180,5 @@ export async function resealRecords(options: ResealOptions = {}, keys: PersonalD
     options.onBatch?.({ ...progress });
     if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
   }
-  return { ...progress, complete: false, resumedAfterId, encryptionKeyId: keys.encryption.id, searchKeyId: keys.search.id };
+  return { ...progress, complete: false, resumedAfterId, encryptionKeyId: keys.encryption.id, searchKeyId: keys.search.id, identifierLinks: 0, tables: { ...NO_TABLES } };
 }
