@@ -147,22 +147,22 @@ export function itemDurations(logText: string): number[] {
   return durations;
 }
 
-/** One job's item as an instance's log tells it: when its lookup started and ended (epoch ms). */
+/** An item as an instance's log tells it: when its lookup started and ended (epoch ms). */
 export interface LoggedItem {
   startMs: number;
   endMs: number;
 }
 
 /**
- * The per-item log lines of one job (`bulkJob`), each item's start and end: pino's `time` is when
- * the line was written, at the item's end, and `durationMs` how long its lookup took.
+ * The per-item log lines, each item's start and end: pino's `time` is when the line was written, at
+ * the item's end, and `durationMs` how long its lookup took. Part 4's instances are fresh and run one
+ * job (the lines name the job by its internal id, not the public one), so every line is that job's.
  */
-export function jobItemsInLog(logText: string, jobId: string): LoggedItem[] {
+export function loggedItems(logText: string): LoggedItem[] {
   const items: LoggedItem[] = [];
   for (const line of logText.split('\n')) {
     if (!line.includes('"msg":"bulk item"')) continue;
-    const entry = JSON.parse(line) as { time: number; durationMs: number; bulkJob?: string };
-    if (entry.bulkJob !== jobId) continue;
+    const entry = JSON.parse(line) as { time: number; durationMs: number };
     items.push({ startMs: entry.time - entry.durationMs, endMs: entry.time });
   }
   return items;
@@ -426,7 +426,7 @@ async function jobOnInstances(tree: BulkTree, count: number, identifiers: string
     return {
       items: body.conteos.procesados,
       ms: samples.at(-1)!.atMs,
-      perInstance: logFiles.map((logFile, index) => jobItemsInLog(logTail(logFile, offsets[index]!), submitted.id).map(sinceSent)),
+      perInstance: logFiles.map((logFile, index) => loggedItems(logTail(logFile, offsets[index]!)).map(sinceSent)),
       machineBusyPercent: ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100,
     };
   } finally {
