@@ -12,6 +12,11 @@
 //      binds. A job of one and a half shares runs one share, waits out the share's minute, then runs
 //      the rest; once the first share has run, single lookups show what the minute left the
 //      integration's own requests (the catalog limit minus the share).
+//   4. Unless --no-bulk-instances: the job of part 1 again, on one fresh instance and then on two
+//      fresh instances of the same build sharing the database and a Redis (the rate limit store, as
+//      `--instances 2` shares it and production would): items per minute of one and of two, the
+//      speed-up, and how many items each instance answered (each instance's own log) and when its
+//      first one started. The limits are the bench's unlimited ones, so the share does not bind.
 // Each phase runs on a fresh instance of the tree's build with its log kept (the per-item lines),
 // one tree at a time, so an idle instance's runner does not share the machine with a measured one.
 import fs from 'node:fs';
@@ -31,6 +36,10 @@ export interface BulkOptions {
   connections: number[];
   /** The catalog limit a minute of the share-bound run; 0 leaves that run out. */
   shareLimit: number;
+  /** Part 4, one instance against two on the same job (--no-bulk-instances leaves it out). */
+  twoInstances: boolean;
+  /** The Redis both instances of part 4 share (and its one instance uses): the bench's, or a throwaway one. */
+  redisUrl?: string;
 }
 
 /** One checkout's app, as the bench starts it (main's build, or each tree of --compare). */
@@ -136,6 +145,50 @@ export function itemDurations(logText: string): number[] {
     durations.push((JSON.parse(line) as { durationMs: number }).durationMs);
   }
   return durations;
+}
+
+/** An item as an instance's log tells it: when its lookup started and ended (epoch ms). */
+export interface LoggedItem {
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * The per-item log lines, each item's start and end: pino's `time` is when the line was written, at
+ * the item's end, and `durationMs` how long its lookup took. Part 4's instances are fresh and run one
+ * job (the lines name the job by its internal id, not the public one), so every line is that job's.
+ */
+export function loggedItems(logText: string): LoggedItem[] {
+  const items: LoggedItem[] = [];
+  for (const line of logText.split('\n')) {
+    if (!line.includes('"msg":"bulk item"')) continue;
+    const entry = JSON.parse(line) as { time: number; durationMs: number };
+    items.push({ startMs: entry.time - entry.durationMs, endMs: entry.time });
+  }
+  return items;
+}
+
+/** A job run on one or more instances at once (part 4). */
+export interface InstancesRun {
+  /** Items the job processed (GET /api/lotes/{id}) and the time from its POST to completado. */
+  items: number;
+  ms: number;
+  /** Each instance's items, from its own log; times in ms since the POST. */
+  perInstance: LoggedItem[][];
+  machineBusyPercent: number;
+}
+
+/**
+ * Items a minute while every instance was at work: the items that ended after the last instance's
+ * first item started, over the time from then to the last item's end (an idle runner joins a job
+ * submitted to another instance at its next look at the database, up to BULK_IDLE_MAX_MS later).
+ */
+export function allRunningRate(perInstance: LoggedItem[][]): number {
+  if (perInstance.length === 0 || perInstance.some((items) => items.length === 0)) return Number.NaN;
+  const from = Math.max(...perInstance.map((items) => Math.min(...items.map((item) => item.startMs))));
+  const all = perInstance.flat();
+  const to = Math.max(...all.map((item) => item.endMs));
+  return itemsPerMinute(all.filter((item) => item.endMs > from).length, to - from);
 }
 
 async function submitJob(app: BenchApp, headers: Record<string, string>, identifiers: string[], key: string): Promise<JobBody | { unavailable: string }> {
@@ -349,6 +402,38 @@ async function shareBound(tree: BulkTree, options: BulkOptions, settings: BulkSe
   }
 }
 
+/**
+ * Part 4: the job on `count` fresh instances of one tree started with the shared Redis, each with
+ * its own log; sent to and followed on the first (a submission wakes only its own instance's runner).
+ */
+async function jobOnInstances(tree: BulkTree, count: number, identifiers: string[], redisUrl: string): Promise<InstancesRun> {
+  const logFiles = Array.from({ length: count }, (_, index) => path.join(tree.scratch, `bulk-instances-${count}-${index + 1}.log`));
+  const apps: BenchApp[] = [];
+  try {
+    // Each its own journal directory, as production gives each instance durable storage of its own.
+    for (const [index, logFile] of logFiles.entries()) {
+      apps.push(await tree.start({ REDIS_URL: redisUrl, RECORD_JOURNAL_DIR: path.join(tree.scratch, `record-journal-${count}-${index + 1}`) }, logFile));
+    }
+    const offsets = logFiles.map(fileSize);
+    const machineBefore = machineTicks();
+    const sentEpochMs = Date.now();
+    const sentAt = performance.now();
+    const submitted = await submitJob(apps[0]!, tree.headers, identifiers, `bench-${sentEpochMs}-instances-${count}`);
+    if ('unavailable' in submitted) throw new Error(submitted.unavailable);
+    const { samples, body } = await followJob(apps[0]!, tree.headers, submitted.id, sentAt, 30 * 60_000);
+    const machineAfter = machineTicks();
+    const sinceSent = (item: LoggedItem) => ({ startMs: item.startMs - sentEpochMs, endMs: item.endMs - sentEpochMs });
+    return {
+      items: body.conteos.procesados,
+      ms: samples.at(-1)!.atMs,
+      perInstance: logFiles.map((logFile, index) => loggedItems(logTail(logFile, offsets[index]!)).map(sinceSent)),
+      machineBusyPercent: ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100,
+    };
+  } finally {
+    for (const app of apps) await app.stop();
+  }
+}
+
 const fixed = (value: number, digits: number, width: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-').padStart(width);
 const grouped = (value: number, width: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '-').padStart(width);
 
@@ -442,6 +527,38 @@ export function shareTable(rows: Array<{ tree: string; run: ShareRun }>, setting
   return lines;
 }
 
+export function instancesTable(rows: Array<{ tree: string; one: InstancesRun; two: InstancesRun }>, items: number, redisUrl: string): string[] {
+  if (rows.length === 0) return [];
+  const lines = [
+    `one instance against two of the same build on the same PostgreSQL and Redis (${redisUrl}): a job of ${items} cui-nit NITs each time, sent to the first instance, on fresh instances`,
+    'tree              instances  items/min  seconds  speed-up  all running items/min  speed-up  items by instance  first item at s  machine busy %',
+  ];
+  for (const { tree, one, two } of rows) {
+    const oneRate = itemsPerMinute(one.items, one.ms);
+    const oneRunning = allRunningRate(one.perInstance);
+    for (const run of [one, two]) {
+      const rate = itemsPerMinute(run.items, run.ms);
+      const running = allRunningRate(run.perInstance);
+      const firsts = run.perInstance.map((logged) => (logged.length ? fixed(Math.min(...logged.map((item) => item.startMs)) / 1000, 1, 0) : '-'));
+      lines.push(
+        [
+          tree.padEnd(16),
+          String(run.perInstance.length).padStart(10),
+          grouped(rate, 10),
+          fixed(run.ms / 1000, 1, 8),
+          run === one ? ''.padStart(9) : `${fixed(rate / oneRate, 2, 8)}x`,
+          grouped(running, 22),
+          run === one ? ''.padStart(9) : `${fixed(running / oneRunning, 2, 8)}x`,
+          run.perInstance.map((logged) => String(logged.length)).join(' + ').padStart(18),
+          firsts.join(', ').padStart(16),
+          fixed(run.machineBusyPercent, 0, 15),
+        ].join(' '),
+      );
+    }
+  }
+  return lines;
+}
+
 /** Runs the phase for each tree in turn and prints its tables. */
 export async function bulkPhase(trees: BulkTree[], options: BulkOptions, settings: BulkSettings): Promise<void> {
   const { samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
@@ -466,5 +583,21 @@ export async function bulkPhase(trees: BulkTree[], options: BulkOptions, setting
     console.log('first share = the items run before the job stood still (5 s or more); next share = when its next item was seen (the share\'s window, a minute');
     console.log('from its first item, had ended); items/min = a share per cycle (POST to next share), what a long job gets; single lookups = the');
     console.log('integration\'s own cui_nit lookups answered 200 after the first share, one at a time until refused: the catalog limit minus the share.');
+  }
+  if (options.twoInstances) {
+    if (!options.redisUrl) throw new Error('one instance against two needs the Redis they share (options.redisUrl)');
+    const rows: Array<{ tree: string; one: InstancesRun; two: InstancesRun }> = [];
+    for (const result of results) {
+      if ('unavailable' in result) continue;
+      const tree = trees.find((each) => each.name === result.tree)!;
+      const one = await jobOnInstances(tree, 1, identifiers, options.redisUrl);
+      const two = await jobOnInstances(tree, 2, identifiers, options.redisUrl);
+      rows.push({ tree: result.tree, one, two });
+    }
+    console.log();
+    for (const line of instancesTable(rows, options.items, options.redisUrl)) console.log(line);
+    console.log('items/min = POST to completado; all running = the items that ended after the last instance\'s first item started, over the time from then to');
+    console.log('the last item\'s end (an idle runner joins a job sent to another instance at its next look, up to 10 s later); items by instance and');
+    console.log('first item = each instance\'s own log (bulk item lines), s after the POST; --no-bulk-instances leaves this out.');
   }
 }

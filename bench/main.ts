@@ -20,7 +20,10 @@
 // job's items per minute against the jobs' share of the catalog limit, and the cui_nit lookup alone
 // and beside a running job. --bulk-items 2000 (the job's size), --bulk-seconds (each lookup run;
 // --seconds by default), --bulk-limit 1000 (the catalog limit a minute of the run where the share
-// binds; 0 leaves it out), --no-bulk leaves the phase out.
+// binds; 0 leaves it out), --no-bulk leaves the phase out. The phase ends with the same job on one
+// instance and then on two sharing the database and Redis (REDIS_URL, or a throwaway one as for
+// --instances 2): items per minute of each, the speed-up, each instance's items; --no-bulk-instances
+// leaves that part out.
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -58,6 +61,8 @@ const { values } = parseArgs({
     'bulk-items': { type: 'string', default: '2000' },
     'bulk-seconds': { type: 'string' },
     'bulk-limit': { type: 'string', default: '1000' },
+    // --no-bulk-instances
+    'bulk-instances': { type: 'boolean', default: true },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -75,6 +80,7 @@ const BULK: BulkOptions | undefined = values.bulk
       reps: REPS,
       connections: CONNECTIONS,
       shareLimit: Number(values['bulk-limit']),
+      twoInstances: values['bulk-instances'],
     }
   : undefined;
 
@@ -102,6 +108,17 @@ async function main(): Promise<void> {
     cleanups.push(() => redis.stop());
     process.env.REDIS_URL = redis.url;
     console.log(`[bench] throwaway Redis at ${redis.url}`);
+  }
+  // The bulk phase's two instances share a Redis as production's would; only they use it (the
+  // lookup tables keep the in-memory store, unless REDIS_URL is set for the whole bench).
+  if (BULK?.twoInstances && !TWO_INSTANCES && !SOAK_SECONDS) {
+    if (process.env.REDIS_URL) BULK.redisUrl = process.env.REDIS_URL;
+    else {
+      const redis = await startThrowawayRedis(await freePort());
+      cleanups.push(() => redis.stop());
+      BULK.redisUrl = redis.url;
+      console.log(`[bench] throwaway Redis for the bulk phase's two instances at ${redis.url}`);
+    }
   }
   if (values.compare) {
     await compare({
