@@ -24,6 +24,9 @@
 // instance and then on two sharing the database and Redis (REDIS_URL, or a throwaway one as for
 // --instances 2): items per minute of each, the speed-up, each instance's items; --no-bulk-instances
 // leaves that part out.
+// --source-latency-ms N adds N ms to every answer of the simulator (0 by default: the gateway's own
+// cost alone). A real source answers in a few hundred: with it, a job's slots wait on the source
+// instead of the CPU, the case where a second instance's slots add throughput. (--compare keeps 0.)
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -63,8 +66,11 @@ const { values } = parseArgs({
     'bulk-limit': { type: 'string', default: '1000' },
     // --no-bulk-instances
     'bulk-instances': { type: 'boolean', default: true },
+    'source-latency-ms': { type: 'string', default: '0' },
   },
 });
+const SOURCE_LATENCY_MS = Number(values['source-latency-ms']);
+if (!Number.isInteger(SOURCE_LATENCY_MS) || SOURCE_LATENCY_MS < 0) throw new Error('--source-latency-ms takes a whole number of milliseconds, 0 or more');
 const SECONDS = Number(values.seconds);
 const TWO_INSTANCES = values.instances === '2';
 const CONNECTIONS = (values.connections ?? (TWO_INSTANCES || values.compare ? '50' : '1,50')).split(',').map(Number);
@@ -154,7 +160,8 @@ async function main(): Promise<void> {
   await closeDatabase();
 
   const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } = await import('../simulator/index');
-  const simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
+  const simulator = await startSimulator({ port: 0, latencyMs: SOURCE_LATENCY_MS, onlineLatencyMs: 0 });
+  if (SOURCE_LATENCY_MS > 0) console.log(`the simulator adds ${SOURCE_LATENCY_MS} ms to every answer (--source-latency-ms)`);
   cleanups.push(() => simulator.close());
   const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
 
