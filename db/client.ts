@@ -57,6 +57,19 @@ export function database(): Promise<DatabaseHandle> {
   return state.handle;
 }
 
+/** Anything raw SQL runs on: the database, or a transaction a caller opened on it. */
+export type SqlExecutor = { execute(query: SQL): Promise<unknown> };
+
+/**
+ * The rows of raw SQL run inside `transaction` when one is given (drizzle's execute answers an
+ * array on postgres.js and `{ rows }` on PGlite), else on this process's database.
+ */
+export async function rowsIn<T>(transaction: SqlExecutor | undefined, query: SQL): Promise<T[]> {
+  if (!transaction) return (await database()).rows(query) as Promise<T[]>;
+  const result = await transaction.execute(query);
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 export async function db(): Promise<Database> {
   return (await database()).db;
 }

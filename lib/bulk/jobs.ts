@@ -2,8 +2,8 @@
 // counts, cancelling it. Every read and change is scoped to the integration that asks: another
 // integration's job id is answered exactly as an id that does not exist.
 import { createHmac, randomBytes } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
-import { database } from '@/db/client';
+import { sql } from 'drizzle-orm';
+import { database, rowsIn, type SqlExecutor } from '@/db/client';
 import type { BulkJobState } from '@/db/schema';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
@@ -210,15 +210,10 @@ export type CancelOutcome =
  * nothing more is charged. An item already running when the job is cancelled finishes and is charged
  * if found, as any lookup that reached its source.
  */
-export async function cancelJob(integrationId: number, publicId: string, transaction?: { execute(query: SQL): Promise<unknown> }): Promise<CancelOutcome> {
+export async function cancelJob(integrationId: number, publicId: string, transaction?: SqlExecutor): Promise<CancelOutcome> {
   if (!isPublicJobId(publicId)) return { kind: 'unknown' };
   // Inside the caller's transaction when given: the console's cancel commits with its audit row.
-  const rows = async <T>(query: SQL): Promise<T[]> => {
-    if (!transaction) return (await database()).rows(query) as Promise<T[]>;
-    const result = await transaction.execute(query);
-    return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-  };
-  const [row] = await rows<{ id: number; state: BulkJobState; notice_due_at: string | null }>(sql`
+  const [row] = await rowsIn<{ id: number; state: BulkJobState; notice_due_at: string | null }>(transaction, sql`
     with cancelled as (
       update bulk_jobs set state = 'cancelado', finished_at = now(), notice_due_at = now()
        where integration_id = ${integrationId}::integer and public_id = ${publicId}::text and state in ('en_curso', 'en_pausa_sin_saldo', 'en_pausa')

@@ -3,8 +3,8 @@
 // Every function takes the integration's id and touches only its lists: another integration's list
 // id is answered exactly as one that does not exist. The runs themselves are lib/watch-lists/runs.ts.
 import { createHmac, randomBytes } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
-import { database, db } from '@/db/client';
+import { sql } from 'drizzle-orm';
+import { database, db, rowsIn, type SqlExecutor } from '@/db/client';
 import { cancelJob } from '@/lib/bulk/jobs';
 import { planItems, type SetAsideReason } from '@/lib/bulk/identifiers';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
@@ -17,13 +17,7 @@ import type { WatchSchedule } from './schedule';
  * A caller's transaction (the portal's, which writes its audit row in it): each change below runs in
  * it when given, so the change and the row that records it commit together or not at all.
  */
-export type WatchListTransaction = { execute(query: SQL): Promise<unknown> };
-
-async function rowsIn<T>(transaction: WatchListTransaction | undefined, query: SQL): Promise<T[]> {
-  if (!transaction) return (await database()).rows(query) as Promise<T[]>;
-  const result = await transaction.execute(query);
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
+export type WatchListTransaction = SqlExecutor;
 
 // vig_ and 20 hex characters: 80 random bits, as a job's lote_ id.
 const PUBLIC_ID = /^vig_[0-9a-f]{20}$/;

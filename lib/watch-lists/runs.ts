@@ -1,8 +1,8 @@
 // A watch list's runs (Vigilancia): the scheduler that starts each due list's run as an ordinary
 // bulk job, once across instances, and the comparison that turns a finished run into changes, once.
 // docs/decisions.md, "Vigilancia", says why each step is where it is.
-import { sql, type SQL } from 'drizzle-orm';
-import { db } from '@/db/client';
+import { sql } from 'drizzle-orm';
+import { db, rowsIn } from '@/db/client';
 import type { BulkItemStatus, WatchListChangeKind } from '@/db/schema';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import { onBulkJobEvent } from '@/lib/bulk/events';
@@ -14,13 +14,6 @@ import { logger } from '@/lib/logging/logger';
 import { emitWatchListChanges } from './events';
 
 const log = logger('watch-lists');
-
-type Transaction = { execute(query: SQL): Promise<unknown> };
-
-async function rowsOf<T>(tx: Transaction, query: SQL): Promise<T[]> {
-  const result = await tx.execute(query);
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /** How many due lists one tick starts: the rest wait for the next tick (each run can be 10,000 items). */
 const LISTS_PER_TICK = 10;
@@ -51,7 +44,7 @@ export async function startDueRuns(now = new Date()): Promise<StartedRun[]> {
   const started: StartedRun[] = [];
   for (let index = 0; index < LISTS_PER_TICK; index++) {
     const run = await handle.transaction(async (tx) => {
-      const [list] = await rowsOf<{ id: number; public_id: string; integration_id: number; catalog: WatchCatalog; schedule: WatchSchedule; next_run_at: string | Date; runs: number; total_entries: number }>(
+      const [list] = await rowsIn<{ id: number; public_id: string; integration_id: number; catalog: WatchCatalog; schedule: WatchSchedule; next_run_at: string | Date; runs: number; total_entries: number }>(
         tx,
         sql`
         select w.id, w.public_id, w.integration_id, w.catalog, w.schedule, w.next_run_at, w.runs, w.total_entries
@@ -66,7 +59,7 @@ export async function startDueRuns(now = new Date()): Promise<StartedRun[]> {
       const scheduled = new Date(list.next_run_at);
       const keyHash = runKeyHash(list.public_id, scheduled);
       const number = Number(list.runs) + 1;
-      const [job] = await rowsOf<{ public_id: string }>(
+      const [job] = await rowsIn<{ public_id: string }>(
         tx,
         sql`
         with job as (
@@ -116,7 +109,7 @@ export interface RunChanges {
 export async function computeRunChanges(jobId: number): Promise<RunChanges | null> {
   const handle = await db();
   const computed = await handle.transaction(async (tx) => {
-    const [job] = await rowsOf<{ public_id: string; state: string; watch_list_id: number | null; watch_list_run: number; integration_id: number }>(
+    const [job] = await rowsIn<{ public_id: string; state: string; watch_list_id: number | null; watch_list_run: number; integration_id: number }>(
       tx,
       sql`
       update bulk_jobs set changes_computed_at = now()
@@ -125,9 +118,9 @@ export async function computeRunChanges(jobId: number): Promise<RunChanges | nul
     );
     if (!job || job.state !== 'completado' || job.watch_list_id === null) return null;
     const listId = Number(job.watch_list_id);
-    const [list] = await rowsOf<{ public_id: string; name: string; catalog: WatchCatalog }>(tx, sql`select public_id, name, catalog from watch_lists where id = ${listId}::integer`);
+    const [list] = await rowsIn<{ public_id: string; name: string; catalog: WatchCatalog }>(tx, sql`select public_id, name, catalog from watch_lists where id = ${listId}::integer`);
     if (!list) return null;
-    const items = await rowsOf<{ position: number; status: BulkItemStatus; result_sealed: string | null; snapshot_sealed: string | null }>(
+    const items = await rowsIn<{ position: number; status: BulkItemStatus; result_sealed: string | null; snapshot_sealed: string | null }>(
       tx,
       sql`
       select i.position, i.status, i.result_sealed, e.snapshot_sealed
@@ -183,7 +176,7 @@ export async function computeRunChanges(jobId: number): Promise<RunChanges | nul
  */
 export async function readRunChanges(jobId: number): Promise<RunChanges | null> {
   const handle = await db();
-  const [job] = await rowsOf<{ public_id: string; integration_id: number; watch_list_id: number; watch_list_run: number; list_public_id: string; list_name: string }>(
+  const [job] = await rowsIn<{ public_id: string; integration_id: number; watch_list_id: number; watch_list_run: number; list_public_id: string; list_name: string }>(
     handle,
     sql`
     select j.public_id, j.integration_id, j.watch_list_id, j.watch_list_run, w.public_id as list_public_id, w.name as list_name
@@ -191,7 +184,7 @@ export async function readRunChanges(jobId: number): Promise<RunChanges | null> 
      where j.id = ${jobId}::integer and j.state = 'completado' and j.changes_computed_at is not null`,
   );
   if (!job) return null;
-  const kinds = await rowsOf<{ kind: WatchListChangeKind; count: number }>(
+  const kinds = await rowsIn<{ kind: WatchListChangeKind; count: number }>(
     handle,
     sql`
     select kind, count(*)::integer as count from watch_list_changes
