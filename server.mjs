@@ -7,6 +7,7 @@
 // First: on an unsupported Node.js the process stops here, before Next.js loads.
 import './lib/runtime/refuse-unsupported-node.mjs';
 import http from 'node:http';
+import net from 'node:net';
 import nextEnv from '@next/env';
 import next from 'next';
 import pino from 'pino';
@@ -25,6 +26,22 @@ nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...parts) =>
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
 const log = pino().child({ component: 'server' });
+
+// A port someone else holds is a setting to change, said as such (not a stack trace), and said
+// before Next prepares: preparing opens the embedded database, and while V8 still compiles its
+// WebAssembly in the background, process.exit() waits for it (nodejs/node#36616): on a busy machine
+// a start that had said EADDRINUSE kept running for over a minute. The server's own listen below
+// says the same if the port is taken in between.
+function refuseTakenPort(error) {
+  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
+  log.fatal({ port, hostname }, `cannot listen on ${hostname}:${port} (${error.code}): set PORT to a free port, in the environment or in .env`);
+  process.exit(1);
+}
+await new Promise((resolve) => {
+  const probe = net.createServer();
+  probe.once('error', refuseTakenPort);
+  probe.listen(port, hostname, () => probe.close(resolve));
+});
 
 const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
@@ -388,12 +405,7 @@ server.on('clientError', (error, socket) => {
 });
 // Longer than common load balancer idle timeouts, so they close idle connections first.
 server.keepAliveTimeout = 65_000;
-// A port someone else holds is a setting to change, said as such (not a stack trace).
-server.once('error', (error) => {
-  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
-  log.fatal({ port, hostname }, `cannot listen on ${hostname}:${port} (${error.code}): set PORT to a free port, in the environment or in .env`);
-  process.exit(1);
-});
+server.once('error', refuseTakenPort);
 server.listen(port, hostname, () => {
   log.info({ url: `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`, mode: dev ? 'next dev' : 'built app', runtime: runtimeDescription() }, 'listening');
   // Behind a custom server Next runs instrumentation.ts (migrations, seed, sweeper) on the first

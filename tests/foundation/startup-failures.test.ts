@@ -60,11 +60,15 @@ describe('starting the app with a wrong environment', { timeout: PROCESS_TEST_TI
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const port = (taken.address() as net.AddressInfo).port;
-      // Its own directory: Next opens the database while it prepares, before the server listens.
-      const exited = await startAppExpectingExit({ port, env: { PGLITE_DIR: path.join(scratch, 'port-taken-db') } });
+      // Its own directory. The port is tried before Next prepares, which opens the database: a
+      // start that had opened it waited for V8's WebAssembly compile before it could exit, over a
+      // minute on a busy machine (server.mjs).
+      const portTakenDir = path.join(scratch, 'port-taken-db');
+      const exited = await startAppExpectingExit({ port, env: { PGLITE_DIR: portTakenDir } });
       expect(exited.code).not.toBe(0);
       expect(fatalMessage(exited.output)).toBe(`cannot listen on 127.0.0.1:${port} (EADDRINUSE): set PORT to a free port, in the environment or in .env`);
       expect(exited.output).not.toMatch(/\n\s+at /);
+      expect(fs.existsSync(portTakenDir)).toBe(false);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
