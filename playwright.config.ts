@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { ARTIFACTS_DIR } from './e2e/support/paths';
+import { ARTIFACTS_DIR, E2E_DATABASE_KIND } from './e2e/support/paths';
 
 // End-to-end tests of the console in Debian's chromium (apt-get install chromium): Playwright's
 // own browser downloads are never used. e2e/support/global-setup.ts builds the app into
@@ -9,9 +9,24 @@ import { ARTIFACTS_DIR } from './e2e/support/paths';
 // credentials to the tests.
 const CHROMIUM = process.env.E2E_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+// Specs that check how pages look and read (nothing scrolls sideways at 390 and 1366 px, axe-core,
+// legible charts, /docs' text and examples), not what the database does: the pages they open are
+// opened on both databases by the other specs, which check what each page does. .ci/run runs the
+// two databases' suites side by side, both CPU-bound on two cores, and sets E2E_SPLIT_LAYOUT_SPECS
+// so that each of these runs once, on one database, in halves of about equal time (every-page
+// about 108 s; docs and phone-layout about 60 s and 45 s). Without the variable every spec runs.
+const LAYOUT_SPECS_BY_DATABASE = {
+  pglite: ['every-page.spec.ts'],
+  postgresql: ['docs.spec.ts', 'phone-layout.spec.ts'],
+} as const;
+const LAYOUT_SPECS_LEFT_TO_THE_OTHER_DATABASE = process.env.E2E_SPLIT_LAYOUT_SPECS
+  ? LAYOUT_SPECS_BY_DATABASE[E2E_DATABASE_KIND === 'pglite' ? 'postgresql' : 'pglite'].map((spec) => `**/${spec}`)
+  : [];
+
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  testIgnore: LAYOUT_SPECS_LEFT_TO_THE_OTHER_DATABASE,
   // One app, one embedded database, and scrypt at 128 MiB per sign-in: tests run one at a time.
   workers: 1,
   fullyParallel: false,
