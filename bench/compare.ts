@@ -55,7 +55,8 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
 
 /**
  * The commit checked out in a worktree of its own (kept between runs, so its build is reused),
- * with this tree's node_modules hard-linked in when both lock files agree, else `npm ci`.
+ * with this tree's node_modules hard-linked in when both lock files agree, else `npm ci` (or
+ * `npm install` where the registry lacks other platforms' optional packages).
  */
 async function checkOut(ref: string): Promise<Tree> {
   const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
@@ -70,7 +71,15 @@ async function checkOut(ref: string): Promise<Tree> {
     console.log(`[bench] ${ref} (${commit.slice(0, 12)}) in ${directory}: ${sameLock ? 'node_modules hard-linked from this tree' : 'npm ci (its lock file differs)'}`);
     // Hard links, not a symbolic link: Next's bundler follows a linked node_modules out of the project.
     if (sameLock) await run('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(directory, 'node_modules')], ROOT);
-    else await run('npm', ['ci', '--no-audit', '--no-fund'], directory);
+    else {
+      // This workplace's registry does not serve every platform's optional packages, so npm ci
+      // calls a lock file that lists them out of sync (as .ci/run says); npm install then installs
+      // what the lock names for this platform, in this throwaway worktree.
+      await run('npm', ['ci', '--no-audit', '--no-fund'], directory).catch(async (error: unknown) => {
+        console.log(`[bench] npm ci refused ${ref}'s lock file (${error instanceof Error ? error.message : String(error)}); npm install instead`);
+        await run('npm', ['install', '--no-audit', '--no-fund'], directory);
+      });
+    }
   }
   return { name: ref, directory };
 }
