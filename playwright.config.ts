@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumExecutable } from './e2e/support/chromium';
 import { ARTIFACTS_DIR, E2E_DATABASE_KIND } from './e2e/support/paths';
 
-// End-to-end tests of the console in Debian's chromium (apt-get install chromium): Playwright's
-// own browser downloads are never used. e2e/support/global-setup.ts builds the app into
+// End-to-end tests of the console in Debian's chromium (apt-get install chromium-headless-shell,
+// or chromium): Playwright's own browser downloads are never used. e2e/support/global-setup.ts builds the app into
 // .next-e2e, starts the upstream simulator and the app on a fresh database (embedded PGlite, or a
 // new database on the PostgreSQL server DATABASE_URL names), and exports the seeded admin's
 // credentials to the tests.
-const CHROMIUM = process.env.E2E_CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = chromiumExecutable();
 
 // Specs that check how pages look and read (nothing scrolls sideways at 390 and 1366 px, axe-core,
 // legible charts, /docs' text and examples), not what the database does: the pages they open are

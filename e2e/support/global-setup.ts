@@ -17,6 +17,7 @@ import { ensureBuild } from '../../scripts/next-build';
 import { startSimulator } from '../../simulator/server';
 import { assertLocalDatabaseUrl } from '../../tests/support/database-guard';
 import { startWebhookReceiver } from '../../tests/support/webhook-receiver';
+import { chromiumExecutable } from './chromium';
 import { ARTIFACTS_DIR, E2E_DIST_DIR, REPO_ROOT } from './paths';
 
 const READY_TIMEOUT_MS = 90_000;
@@ -70,7 +71,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // On PGlite, the socket on which the app (development) shares its embedded database, as with
     // the CLI: tests that must set up what no page can (e2e/support/database.ts).
     process.env.E2E_DATABASE_SOCKET = database.env.PGLITE_DIR ? `${database.env.PGLITE_DIR}.sock` : '';
-    console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database: ${database.description}`);
+    console.log(`[e2e] app on ${baseUrl}, simulator on ${simulator.url}, database: ${database.description}, browser: ${chromiumExecutable()}`);
   } catch (error) {
     await stop(app.child);
     await simulator.close();

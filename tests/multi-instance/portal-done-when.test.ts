@@ -22,6 +22,7 @@ import { verifyLedger } from '@/lib/billing/verify';
 import { formatQuetzales } from '@/lib/money';
 import { TOP_UP_MESSAGES } from '@/lib/top-ups/messages';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
+import { chromiumExecutable } from '../../e2e/support/chromium';
 import { startApp, type RunningApp } from '../support/app-server';
 import { addPortalMember, newConsoleUser, PORTAL_PASSWORD, type ConsoleAccount } from '../support/people';
 import { slipPng } from '../support/slip-png';
@@ -88,7 +89,7 @@ beforeAll(async () => {
   admin = await newConsoleUser(people.admin, 'admin');
   instances = await Promise.all([startApp({ env }), startApp({ env })]);
   await servedBy(instances, integration);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: chromiumExecutable(), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 }, 300_000);
 
 afterAll(async () => {
