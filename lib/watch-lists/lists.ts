@@ -239,7 +239,15 @@ async function setState(integrationId: number, publicId: string, state: WatchLis
 export async function deleteWatchList(integrationId: number, publicId: string, transaction?: WatchListTransaction): Promise<boolean> {
   if (!isPublicWatchListId(publicId)) return false;
   if (!transaction) return (await db()).transaction((tx) => deleteWatchList(integrationId, publicId, tx));
-  // The list's row locked first: the scheduler claims a due list FOR UPDATE SKIP LOCKED, so no run
+  // Its runs' rows before the list's: comparing a finished run (computeRunChanges) takes the run's
+  // row and then changes the list's entries and row, and this delete changes every run's row
+  // (cancelling one still going; ON DELETE SET NULL). Taking the list's row first, the two
+  // deadlocked and PostgreSQL aborted one: the DELETE answered 500 (lib/watch-lists/delete.test.ts).
+  await rowsIn(transaction, sql`
+    select j.id from bulk_jobs j join watch_lists w on w.id = j.watch_list_id
+     where w.integration_id = ${integrationId}::integer and w.public_id = ${publicId}::text
+     order by j.id for update of j`);
+  // Then the list's row: the scheduler claims a due list FOR UPDATE SKIP LOCKED, so no run
   // can start between this look for running runs and the delete (a run started there would have
   // outlived its list, charging for NITs the integrator no longer watches).
   const [list] = await rowsIn<{ id: number }>(transaction, sql`
