@@ -10,8 +10,11 @@ export default defineConfig({
     ...base.test,
     include: ['tests/multi-instance/**/*.test.ts'],
     exclude: ['node_modules/**'],
-    // Each file starts several servers: one file at a time on two cores.
+    // Each file starts several servers: one file at a time on two cores, each in a process of its
+    // own (a few files, each minutes long: sharing a process would save nothing worth its risk).
     maxWorkers: 1,
+    isolate: true,
+    setupFiles: [],
     testTimeout: 120_000,
   },
 });

@@ -1,0 +1,39 @@
+// vitest runs several test files in turn in one process (isolate: false, vitest.config.mts), which
+// keeps the loaded packages and the compiled embedded database between them. Before each file this
+// setup file puts the process back as a new one would have it: the product's modules are loaded
+// afresh, the state they keep on globalThis is gone and process.env is the worker's own again;
+// after each file, what it left open (its database) is closed.
+import { afterAll, vi } from 'vitest';
+
+interface WorkerBaseline {
+  env: Record<string, string | undefined>;
+  globals: Set<PropertyKey>;
+}
+
+const BASELINE_KEY = '__testWorkerBaseline';
+const holder = globalThis as typeof globalThis & { [BASELINE_KEY]?: WorkerBaseline };
+const baseline = (holder[BASELINE_KEY] ??= { env: { ...process.env }, globals: new Set([...Reflect.ownKeys(globalThis), BASELINE_KEY]) });
+
+for (const key of Reflect.ownKeys(globalThis)) {
+  if (!baseline.globals.has(key) && isProductState(key)) Reflect.deleteProperty(globalThis, key);
+}
+for (const name of Object.keys(process.env)) {
+  if (!(name in baseline.env)) delete process.env[name];
+}
+Object.assign(process.env, baseline.env);
+vi.useRealTimers();
+vi.resetModules();
+
+/**
+ * What the product keeps on globalThis (so that Next's copies of a module share it): `__name` keys
+ * and `Symbol.for('gateway.…')`. Packages' own globals (undici's dispatcher) stay, as they would
+ * in a process that had loaded them.
+ */
+function isProductState(key: PropertyKey): boolean {
+  return typeof key === 'string' ? key.startsWith('__') : typeof key === 'symbol' && (key.description ?? '').startsWith('gateway.');
+}
+
+afterAll(async () => {
+  const { closeDatabase } = await import('@/db/client');
+  await closeDatabase();
+});
