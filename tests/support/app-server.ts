@@ -62,12 +62,17 @@ export interface ExitedApp {
 
 const EXIT_WITH_PARENT = pathToFileURL(path.join(import.meta.dirname, 'exit-with-parent.mjs')).href;
 
-const running = new Set<ChildProcess>();
 // A worker that exits mid-test must not leave servers holding ports and database directories (one
-// that is killed outright cannot run this: exit-with-parent.mjs covers that case).
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
+// that is killed outright cannot run this: exit-with-parent.mjs covers that case). One set and one
+// exit listener per process, not per file: a worker runs many files (tests/support/fresh-file.ts).
+const RUNNING_APPS = Symbol.for('tests.runningApps');
+const running = ((globalThis as Record<symbol, Set<ChildProcess> | undefined>)[RUNNING_APPS] ??= (() => {
+  const children = new Set<ChildProcess>();
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+  return children;
+})());
 
 /** Starts the app; the database defaults to the one useTestDatabase() made for this file. */
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
