@@ -4,10 +4,10 @@ import { chromiumExecutable } from './e2e/support/chromium';
 import { ARTIFACTS_DIR, E2E_DATABASE_KIND } from './e2e/support/paths';
 
 // End-to-end tests of the console in Debian's chromium (apt-get install chromium-headless-shell,
-// or chromium): Playwright's own browser downloads are never used. e2e/support/global-setup.ts builds the app into
-// .next-e2e, starts the upstream simulator and the app on a fresh database (embedded PGlite, or a
-// new database on the PostgreSQL server DATABASE_URL names), and exports the seeded admin's
-// credentials to the tests.
+// or chromium; e2e/support/chromium.ts): Playwright's own browser downloads are never used.
+// e2e/support/global-setup.ts builds the app into .next-e2e, starts the upstream simulator and the
+// app on a fresh database (embedded PGlite, or a new database on the PostgreSQL server DATABASE_URL
+// names), and exports the seeded admin's credentials to the tests.
 const CHROMIUM = chromiumExecutable();
 
 // Specs that check how pages look and read (nothing scrolls sideways at 390 and 1366 px, axe-core,

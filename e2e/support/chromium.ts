@@ -8,9 +8,9 @@ import fs from 'node:fs';
  * instead of 190) and 20 % less time, with the same results (docs/decisions.md, "e2e in the
  * headless shell").
  */
-export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 /** Debian's full chromium, run headless: what the suite uses where the shell is not installed. */
-export const FULL_CHROMIUM = '/usr/bin/chromium';
+const FULL_CHROMIUM = '/usr/bin/chromium';
 
 /** The browser binary the e2e suite and the browser tests drive: E2E_CHROMIUM_PATH, else the shell if installed, else chromium. */
 export function chromiumExecutable(): string {

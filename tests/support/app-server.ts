@@ -66,13 +66,16 @@ const EXIT_WITH_PARENT = pathToFileURL(path.join(import.meta.dirname, 'exit-with
 // that is killed outright cannot run this: exit-with-parent.mjs covers that case). One set and one
 // exit listener per process, not per file: a worker runs many files (tests/support/fresh-file.ts).
 const RUNNING_APPS = Symbol.for('tests.runningApps');
-const running = ((globalThis as Record<symbol, Set<ChildProcess> | undefined>)[RUNNING_APPS] ??= (() => {
-  const children = new Set<ChildProcess>();
+const processState = globalThis as typeof globalThis & { [RUNNING_APPS]?: Set<ChildProcess> };
+const running = processState[RUNNING_APPS] ?? trackRunningApps();
+
+function trackRunningApps(): Set<ChildProcess> {
+  const children = (processState[RUNNING_APPS] = new Set<ChildProcess>());
   process.on('exit', () => {
     for (const child of children) child.kill('SIGKILL');
   });
   return children;
-})());
+}
 
 /** Starts the app; the database defaults to the one useTestDatabase() made for this file. */
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
