@@ -8,6 +8,7 @@ import { logger } from '@/lib/logging/logger';
 import { currentLookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import { claimDirectory, waitForExit, type DirectoryClaim } from './embedded-lock';
+import { statementParameters, type CompiledStatement } from './compiled-statement';
 import type { SharedDatabase } from './embedded-share';
 import * as schema from './schema';
 
@@ -23,6 +24,11 @@ export interface DatabaseHandle {
    * prepared on each connection (DATABASE_PREPARED_STATEMENTS), so it costs one round trip.
    */
   rows<T extends Record<string, unknown>>(query: SQL, options?: { prepared?: boolean }): Promise<T[]>;
+  /**
+   * Runs a statement compiled once (db/compiled-statement.ts) with this call's values for its
+   * placeholders: the lookups' hot path, prepared on PostgreSQL as `rows`' prepared statements are.
+   */
+  compiled<T extends Record<string, unknown>>(statement: CompiledStatement, values: Record<string, unknown>): Promise<T[]>;
   close(): Promise<void>;
   /**
    * LISTENs to a channel: `onNotify` for each notification, `onListening` each time the listening
@@ -141,6 +147,12 @@ async function postgresHandle(kind: DatabaseHandle['kind'], client: postgres.Sql
       }
       return (await database.execute(query)) as unknown as T[];
     },
+    compiled: async <T extends Record<string, unknown>>(statement: CompiledStatement, values: Record<string, unknown>) => {
+      const params = statementParameters(statement, values) as postgres.ParameterOrJSON<never>[];
+      roundTripCounter.logQuery();
+      // Unprepared, as drizzle sends its own statements, when prepared statements are off.
+      return (await client.unsafe(statement.text, params, { prepare: preparedStatements })) as unknown as T[];
+    },
     close: () => client.end({ timeout: 5 }),
     // postgres.js keeps one dedicated connection for LISTEN and re-establishes it (calling onListening) after a drop.
     listen: async (channel, onNotify, onListening) => {
@@ -192,8 +204,15 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 
 async function openInProcess(dataDir: string, claim: Extract<DirectoryClaim, { claimed: true }>): Promise<DatabaseHandle> {
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGlite, types } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
+    // Timestamps, dates, intervals and their arrays as PostgreSQL writes them: how drizzle reads raw
+    // SQL from PGlite, so a compiled statement's rows read like `rows`'.
+    const asWritten = (value: string) => value;
+    const rawRows = {
+      rowMode: 'object' as const,
+      parsers: { [types.TIMESTAMP]: asWritten, [types.TIMESTAMPTZ]: asWritten, [types.INTERVAL]: asWritten, [types.DATE]: asWritten, 1231: asWritten, 1115: asWritten, 1185: asWritten, 1187: asWritten, 1182: asWritten },
+    };
     const client: PGlite = await PGlite.create(dataDir);
     const database = drizzle(client, { schema, logger: roundTripCounter }) as unknown as Database;
     const listeners: ChannelListeners = new Map();
@@ -203,6 +222,10 @@ async function openInProcess(dataDir: string, claim: Extract<DirectoryClaim, { c
       db: database,
       rows: async <T extends Record<string, unknown>>(query: SQL) =>
         ((await database.execute(query)) as unknown as { rows: T[] }).rows,
+      compiled: async <T extends Record<string, unknown>>(statement: CompiledStatement, values: Record<string, unknown>) => {
+        roundTripCounter.logQuery();
+        return (await client.query<T>(statement.text, statementParameters(statement, values), rawRows)).rows;
+      },
       listen: async (channel, onNotify, onListening) => {
         // PGlite tells its own listeners of this process's notifications; the socket's clients'
         // reach the same session but not those listeners, and come through `listeners` instead.

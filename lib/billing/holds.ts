@@ -1,7 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
-import { recordCompanions, recordFacts } from '@/lib/records/write';
+import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { personalDataKeys } from '@/lib/personal-data/keys';
+import { recordCompanions, recordFacts, recordShape, recordValues, type RecordShape } from '@/lib/records/write';
+import { compiledPerShape, compileStatement } from '@/db/compiled-statement';
 import type { QueryRecordInput } from '@/lib/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
@@ -37,6 +39,23 @@ export function outcomeUnknownRecord(known: KnownBeforeTheSource): QueryRecordIn
 /** The integration's money right after a charge, for the low-balance alerts (no extra round trip). */
 export type BalanceAfterCharge = { balanceCentavos: number; tariffCentavos: number; lowBalanceAlertCentavos: number | null };
 
+const placeHoldStatement = compileStatement(sql`
+    with held as (
+      update integrations
+         set balance_centavos = balance_centavos - tariff_centavos
+       where id = ${sql.placeholder('integrationId')}::integer and balance_centavos >= tariff_centavos and balance_centavos > 0
+      returning id, tariff_centavos
+    ),
+    hold as (
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, request_id)
+      select held.id, 'hold'::ledger_entry_kind, -held.tariff_centavos, 0, ${LOOKUP_ACTOR}::text, ${sql.placeholder('requestId')}::text from held
+      returning id, amount_centavos
+    ),
+    opened as (
+      insert into ledger_open_holds (hold_id, record_intent) select hold.id, ${sql.placeholder('pending')}::jsonb from hold
+    )
+    select hold.id as hold_id, -hold.amount_centavos as tariff from hold`);
+
 /**
  * Reserves the integration's current tariff in one statement: the balance drops by the tariff
  * and a hold entry is appended (and listed as open for the crash sweeper), or nothing happens
@@ -47,28 +66,62 @@ export type BalanceAfterCharge = { balanceCentavos: number; tariffCentavos: numb
  * source was asked): the sweeper writes it, so every query that may have reached a source is
  * recorded (issue 30, point 4).
  */
-export async function placeHold(integrationId: number, requestId: string, intent?: QueryRecordInput): Promise<Hold | null> {
+export async function placeHold(integrationId: number, requestId: string, intent?: QueryRecordInput, seals?: LookupSeals): Promise<Hold | null> {
   const handle = await database();
   // What the sweeper records if this lookup never settles: sealed here, in the app, as any record.
-  const pending = intent ? JSON.stringify(sealRecord(intent)) : null;
-  const [row] = await handle.rows<{ hold_id: string | number; tariff: string | number }>(sql`
-    with held as (
-      update integrations
-         set balance_centavos = balance_centavos - tariff_centavos
-       where id = ${integrationId}::integer and balance_centavos >= tariff_centavos and balance_centavos > 0
-      returning id, tariff_centavos
-    ),
-    hold as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, request_id)
-      select held.id, 'hold'::ledger_entry_kind, -held.tariff_centavos, 0, ${LOOKUP_ACTOR}::text, ${requestId}::text from held
-      returning id, amount_centavos
-    ),
-    opened as (
-      insert into ledger_open_holds (hold_id, record_intent) select hold.id, ${pending}::jsonb from hold
-    )
-    select hold.id as hold_id, -hold.amount_centavos as tariff from hold`, { prepared: true });
+  const pending = intent ? JSON.stringify(sealRecord(intent, personalDataKeys(), seals)) : null;
+  const [row] = await handle.compiled<{ hold_id: string | number; tariff: string | number }>(placeHoldStatement, { integrationId, requestId, pending });
   return row ? { holdId: Number(row.hold_id), tariffCentavos: Number(row.tariff) } : null;
 }
+
+/** The settlement statement of settleHold, its values named as settleHold names them (recordValues' and its own). */
+function settlementSql(shape: RecordShape, companion?: SQL): SQL {
+  const [integrationId, holdId, requestId, errorMessage, charged] = ['integrationId', 'holdId', 'requestId', 'errorMessage', 'charged'].map((name) => sql.placeholder(name));
+  return sql`
+    with new_record as (
+      select nextval(pg_get_serial_sequence('query_records', 'id')) as id, now() as created_at
+    ),
+    settlement as (
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, query_record_id)
+      select ${integrationId}::integer, ${sql.placeholder('settlementKind')}::ledger_entry_kind, ${sql.placeholder('settlementAmount')}::bigint,
+             ${sql.placeholder('settlementPosted')}::bigint, ${LOOKUP_ACTOR}::text, ${holdId}::bigint, ${requestId}::text, new_record.id
+        from new_record
+      on conflict (hold_id) where hold_id is not null do nothing
+      returning amount_centavos
+    ),
+    closed as (
+      delete from ledger_open_holds where hold_id = ${holdId}::bigint
+    ),
+    refund as (
+      update integrations set balance_centavos = balance_centavos + (select amount_centavos from settlement)
+       where id = ${integrationId}::integer and exists (select 1 from settlement where amount_centavos <> 0)
+    ),
+    record as (
+      insert into query_records
+        (id, integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
+         failure, answer_empty, actualizado, date_of_birth_sent, request_id, created_at)
+      overriding system value
+      select new_record.id, ${integrationId}::integer, ${sql.placeholder('lookup')}::lookup_kind, ${sql.placeholder('httpStatus')}::smallint,
+             ${sql.placeholder('responseTimeMs')}::integer, ${sql.placeholder('nit')}::text, ${sql.placeholder('cui')}::text,
+             case when exists (select 1 from settlement) then ${charged}::bigint else 0 end,
+             ${sql.placeholder('tariff')}::bigint,
+             case when exists (select 1 from settlement) or ${charged}::bigint = 0 then ${errorMessage}::text
+                  else coalesce(${errorMessage}::text || ' ', '') || ${VOIDED_BY_SWEEPER_NOTE}::text end,
+             ${recordFacts()}, ${requestId}::text, new_record.created_at
+        from new_record
+      -- A settlement written again from the journal (lib/record-journal): its record exists only
+      -- if the first attempt committed, and then the settlement above found its hold settled too.
+      on conflict (request_id) do nothing
+      returning id, created_at, charged_centavos
+    ),
+    ${recordCompanions(shape)}${companion ? sql`,
+    ${companion}` : sql``}
+    select exists (select 1 from settlement) as settled, i.balance_centavos as balance, i.tariff_centavos as tariff,
+           i.low_balance_alert_centavos as low_balance_alert
+      from integrations i where i.id = ${integrationId}::integer`;
+}
+
+const settlementStatement = compiledPerShape((shape: RecordShape) => settlementSql(shape));
 
 /**
  * Settles a hold and writes the query record in one statement, so the record and the ledger can
@@ -85,56 +138,29 @@ export async function settleHold(
   input: QueryRecordInput | SealedQueryRecord,
   /** One more CTE committed with the settlement (lib/idempotency's stored answer); none for most lookups. */
   companion?: SQL,
+  /** The lookup's own (the hold sealed the same NIT and CUI): each is sealed and hashed once. */
+  seals?: LookupSeals,
 ): Promise<BalanceAfterCharge | null> {
   const handle = await database();
   // Its NIT and CUI encrypted, its search keys hashed, here in the app: the keys never reach SQL.
-  const record = sealRecord(input);
+  const record = sealRecord(input, personalDataKeys(), seals);
   // A free query (tariff Q 0.00) is voided, not captured: it charged nothing, so it is not a
   // charge in the ledger, the balance history, the statements or the reconciliation (docs/decisions.md).
   const capturing = capture && hold.tariffCentavos > 0;
   const charged = capturing ? hold.tariffCentavos : 0;
-  const rows = await handle.rows<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(sql`
-    with new_record as (
-      select nextval(pg_get_serial_sequence('query_records', 'id')) as id, now() as created_at
-    ),
-    settlement as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, query_record_id)
-      select ${record.integrationId}::integer, ${capturing ? 'capture' : 'void'}::ledger_entry_kind, ${capturing ? 0 : hold.tariffCentavos}::bigint,
-             ${-charged}::bigint, ${LOOKUP_ACTOR}::text, ${hold.holdId}::bigint, ${record.requestId}::text, new_record.id
-        from new_record
-      on conflict (hold_id) where hold_id is not null do nothing
-      returning amount_centavos
-    ),
-    closed as (
-      delete from ledger_open_holds where hold_id = ${hold.holdId}::bigint
-    ),
-    refund as (
-      update integrations set balance_centavos = balance_centavos + (select amount_centavos from settlement)
-       where id = ${record.integrationId}::integer and exists (select 1 from settlement where amount_centavos <> 0)
-    ),
-    record as (
-      insert into query_records
-        (id, integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
-         failure, answer_empty, actualizado, date_of_birth_sent, request_id, created_at)
-      overriding system value
-      select new_record.id, ${record.integrationId}::integer, ${record.lookup}::lookup_kind, ${record.httpStatus}::smallint,
-             ${record.responseTimeMs}::integer, ${record.nit}::text, ${record.cui}::text,
-             case when exists (select 1 from settlement) then ${charged}::bigint else 0 end,
-             ${hold.tariffCentavos}::bigint,
-             case when exists (select 1 from settlement) or ${charged}::bigint = 0 then ${record.errorMessage}::text
-                  else coalesce(${record.errorMessage}::text || ' ', '') || ${VOIDED_BY_SWEEPER_NOTE}::text end,
-             ${recordFacts(record)}, ${record.requestId}::text, new_record.created_at
-        from new_record
-      -- A settlement written again from the journal (lib/record-journal): its record exists only
-      -- if the first attempt committed, and then the settlement above found its hold settled too.
-      on conflict (request_id) do nothing
-      returning id, created_at, charged_centavos
-    ),
-    ${recordCompanions(record)}${companion ? sql`,
-    ${companion}` : sql``}
-    select exists (select 1 from settlement) as settled, i.balance_centavos as balance, i.tariff_centavos as tariff,
-           i.low_balance_alert_centavos as low_balance_alert
-      from integrations i where i.id = ${record.integrationId}::integer`, { prepared: true });
+  const values = {
+    ...recordValues(record),
+    settlementKind: capturing ? 'capture' : 'void',
+    settlementAmount: capturing ? 0 : hold.tariffCentavos,
+    settlementPosted: -charged,
+    holdId: hold.holdId,
+    charged,
+    tariff: hold.tariffCentavos,
+  };
+  const shape = recordShape(record);
+  // With a companion (an idempotency key's answer, a bulk item's), compiled for this call alone.
+  const statement = companion ? compileStatement(settlementSql(shape, companion)) : settlementStatement(shape);
+  const rows = await handle.compiled<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(statement, values);
   const row = rows[0];
   if (!capturing || !row?.settled) return null;
   return {

@@ -21,6 +21,7 @@ import { traceReplay, traceUnserved } from '@/lib/request-traces/buffer';
 import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import { answeredPair } from '@/lib/records/answered-pair';
+import { LookupSeals } from '@/lib/personal-data/records';
 import { catalogAnswerIsEmpty } from '@/lib/records/empty-answer';
 import type { RecordFailure } from '@/lib/records/failure';
 import type { QueryRecordInput } from '@/lib/records/types';
@@ -225,11 +226,12 @@ async function runLookup(
     // A bulk item may have waited for this turn longer than its claim's lease: renewed here, before
     // anything is held, or the item is left to whoever holds it now (never charged twice).
     if (input.bulkItem && !(await timeStage('hold', () => input.bulkItem!.renewClaim()))) return { kind: 'claim_lost' };
-    const hold = await timeStage('hold', () => placeHoldOrKeepAbandonment(integration.id, input, request));
+    const seals = new LookupSeals();
+    const hold = await timeStage('hold', () => placeHoldOrKeepAbandonment(integration.id, input, request, seals));
     if (!hold) return refused({ kind: 'balance_exhausted' }, integration.id);
     metrics().holdsOpen.inc();
     try {
-      return await querySourceAndSettle(input, integration, request, hold, startedAt, idempotent);
+      return await querySourceAndSettle(input, integration, request, hold, startedAt, seals, idempotent);
     } finally {
       metrics().holdsOpen.dec();
     }
@@ -249,6 +251,7 @@ async function querySourceAndSettle(
   request: CatalogRequest,
   hold: Hold,
   startedAt: number,
+  seals: LookupSeals,
   idempotent?: IdempotentSettlement,
 ): Promise<CatalogOutcome> {
   let outcome: CatalogOutcome;
@@ -294,7 +297,7 @@ async function querySourceAndSettle(
   let charged: Awaited<ReturnType<typeof settleHold>>;
   try {
     const companion = idempotent ? settleIdempotencyKey(idempotent.target, replayableAnswer(outcome)) : input.bulkItem?.settlement(outcome);
-    charged = await timeStage('settle', () => settleHold(hold, outcome.kind === 'success', record, companion));
+    charged = await timeStage('settle', () => settleHold(hold, outcome.kind === 'success', record, companion, seals));
     if (idempotent) idempotent.settled = true;
   } catch (error) {
     // The source was called and the database did not take the settlement (stopped, unreachable).
@@ -330,7 +333,7 @@ async function querySourceAndSettle(
  * gives that hold back unrecorded once the database answers, before the sweeper would record it
  * as "resultado desconocido" (issue 30, point 4; CI saw one such record with no source call).
  */
-async function placeHoldOrKeepAbandonment(integrationId: number, input: AuthenticatedLookupInput, request: CatalogRequest): Promise<Hold | null> {
+async function placeHoldOrKeepAbandonment(integrationId: number, input: AuthenticatedLookupInput, request: CatalogRequest, seals: LookupSeals): Promise<Hold | null> {
   try {
     // The record the hold keeps for the sweeper: written only if this lookup never settles. A bulk
     // item keeps one too: its instance may die after asking the source, and the item's next run (if
@@ -345,7 +348,7 @@ async function placeHoldOrKeepAbandonment(integrationId: number, input: Authenti
       dateOfBirthSent: request.dateOfBirthSent,
       requestId: input.requestId,
     });
-    return await placeHold(integrationId, input.requestId, intent);
+    return await placeHold(integrationId, input.requestId, intent, seals);
   } catch (error) {
     await keepRecord({ kind: 'abandoned_hold', integrationId, requestId: input.requestId }, error);
     throw error;

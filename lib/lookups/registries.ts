@@ -10,6 +10,7 @@ import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
 import { traceUnserved } from '@/lib/request-traces/buffer';
+import { LookupSeals } from '@/lib/personal-data/records';
 import { unavailable as tracedUnavailable, type Unavailable } from './unavailable';
 import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
 
@@ -120,15 +121,16 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
 
 async function queryRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
   // Should this process die while the registry is asked, a restart records the query (issue 30, point 4).
-  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'renap', nit: null, cui, identifiers: [cui], requestId });
+  const seals = new LookupSeals();
+  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'renap', nit: null, cui, identifiers: [cui], requestId }, seals);
   try {
-    return await askRenap(integration, cui, requestId, startedAt);
+    return await askRenap(integration, cui, requestId, startedAt, seals);
   } finally {
     ended();
   }
 }
 
-async function askRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
+async function askRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number, seals: LookupSeals): Promise<RenapOutcome> {
   const answer = await timeStage('source', () => sourceClients().renap.searchByCui(cui));
   const outcome: RenapOutcome =
     answer.ok && isPassThroughStatus(answer.httpStatus)
@@ -151,7 +153,7 @@ async function askRenap(integration: AuthenticatedIntegration, cui: string, requ
     // A 200 without a person (the registry's responseCode says why: not found, its backend down).
     answerEmpty: outcome.kind === 'answered' && outcome.httpStatus === 200 ? outcome.data === null : null,
     requestId,
-  }));
+  }, seals));
   return outcome;
 }
 
@@ -169,15 +171,16 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
 
 async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
   // Should this process die while the registry is asked, a restart records the query (issue 30, point 4).
-  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'rtu_nits', nit: nits.join(','), cui: null, identifiers: nits, requestId });
+  const seals = new LookupSeals();
+  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'rtu_nits', nit: nits.join(','), cui: null, identifiers: nits, requestId }, seals);
   try {
-    return await askRtuNits(integration, nits, requestId, startedAt);
+    return await askRtuNits(integration, nits, requestId, startedAt, seals);
   } finally {
     ended();
   }
 }
 
-async function askRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
+async function askRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number, seals: LookupSeals): Promise<RtuNitsOutcome> {
   const answer = await timeStage('source', () => sourceClients().rtu.searchByNits(nits));
   // Refused by the client before any network call: it never reached the registry, so no record.
   if (!answer.ok && answer.reason === 'too_many_nits') return refuse('rtu_nits', integration, { kind: 'too_many_nits' });
@@ -201,6 +204,6 @@ async function askRtuNits(integration: AuthenticatedIntegration, nits: string[],
     // A 200 that found none of the batch's NITs.
     answerEmpty: answer.ok ? answer.records.length === 0 : null,
     requestId,
-  }));
+  }, seals));
   return outcome;
 }

@@ -11,7 +11,7 @@ import { ensurePrivateDirectory } from '@/lib/files/private-directory';
 import { runAsJob } from '@/lib/jobs/context';
 import { logger } from '@/lib/logging/logger';
 import { metrics } from '@/lib/metrics/registry';
-import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
 import { completeLeftIntents, leftIntentFiles, RegistryIntentLog, type RegistryIntent } from './intents';
@@ -189,11 +189,11 @@ async function completeIntents(files: string[]): Promise<void> {
  * the lookup ends (lib/record-journal/intents.ts); call the returned function once it has ended.
  * Without a journal (scripts, tests that did not start one) nothing is noted.
  */
-export function noteRegistryIntent(intent: RegistryIntent): () => void {
+export function noteRegistryIntent(intent: RegistryIntent, seals?: LookupSeals): () => void {
   const intents = holder.__registryIntents;
   if (!intents) return () => {};
   try {
-    return intents.note(intent);
+    return intents.note(intent, seals);
   } catch (error) {
     // The disk refused: the lookup goes on (its record is written as always once it ends).
     log.error({ err: error, requestId: intent.requestId }, 'noting a registry intent failed');
@@ -221,9 +221,9 @@ export async function keepRecord(entry: JournalEntry, error: unknown): Promise<v
 }
 
 /** Writes a registry lookup's record, or keeps it in the journal when the database does not take it. */
-export async function recordUnbilledOrKeep(record: QueryRecordInput): Promise<void> {
+export async function recordUnbilledOrKeep(record: QueryRecordInput, seals?: LookupSeals): Promise<void> {
   try {
-    await recordUnbilledQuery(record);
+    await recordUnbilledQuery(record, seals);
   } catch (error) {
     await keepRecord({ kind: 'unbilled', record }, error);
   }

@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { outcomeUnknownRecord } from '@/lib/billing/holds';
 import { logger } from '@/lib/logging/logger';
-import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { personalDataKeys } from '@/lib/personal-data/keys';
+import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/personal-data/records';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
 
@@ -49,9 +50,9 @@ export class RegistryIntentLog {
    * function is called once the lookup's record is written or journaled, or when it turned out
    * not to reach the source.
    */
-  note(intent: RegistryIntent): () => void {
+  note(intent: RegistryIntent, seals?: LookupSeals): () => void {
     const generation = this.generation();
-    fs.writeSync(generation.fd, `${JSON.stringify(sealRecord(outcomeUnknownRecord(intent)))}\n`);
+    fs.writeSync(generation.fd, `${JSON.stringify(sealRecord(outcomeUnknownRecord(intent), personalDataKeys(), seals))}\n`);
     generation.inFlight++;
     let ended = false;
     return () => {
