@@ -9,11 +9,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const READY_TIMEOUT_MS = 120_000;
 
 /**
- * The node flags `npm start` gives server.mjs (package.json), so the benchmark measures the
- * instance as production starts it (its heap limit, above all).
+ * The node flags `npm start` gives server.mjs (the checkout's package.json), so the benchmark
+ * measures the instance as production starts it (its heap sizes, above all); --compare starts
+ * each commit with its own.
  */
-export function productionNodeFlags(): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+export function productionNodeFlags(checkout = ROOT): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(checkout, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
   const words = start.split(/\s+/);
   return words.slice(words.indexOf('node') + 1, words.indexOf('server.mjs')).filter((word) => word.startsWith('--'));
 }
@@ -33,7 +34,7 @@ export interface BenchApp {
 export async function startBenchApp(env: Record<string, string>, nodeArgs: string[] = [], logFile?: string, cwd = ROOT): Promise<BenchApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = spawn(process.execPath, [...productionNodeFlags(), ...nodeArgs, 'server.mjs'], {
+  const app = spawn(process.execPath, [...productionNodeFlags(cwd), ...nodeArgs, 'server.mjs'], {
     // Another checkout's server.mjs and build for --compare.
     cwd,
     // The log (one JSON line per lookup) is kept only when asked for: its stage timings split the

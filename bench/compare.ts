@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchAppEnv, cpuTimeMs, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, type BulkOptions, type BulkTree } from './bulk';
-import { runLoad, type LoadResult } from './load';
+import { runLoad, warmUp, type LoadResult } from './load';
 import { median } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -25,6 +25,8 @@ export interface CompareOptions {
   connections: number[];
   seconds: number;
   reps: number;
+  /** Each tree runs every lookup this long before the interleaved runs (nothing measured): both are measured warm. */
+  warmupSeconds: number;
   /** The bulk jobs' phase, unless --no-bulk. */
   bulk?: BulkOptions;
   /** The PostgreSQL server both trees' databases live on (the benchmark's throwaway one). */
@@ -151,7 +153,15 @@ export async function compare(options: CompareOptions): Promise<void> {
     started.push({ tree, app, headers, appEnv, scratch });
   }
 
-  console.log(`\n[bench] ${options.seconds} s per run after 1 s of warm-up, A = ${baseline.name}, B = ${working.name}, interleaved A B, ${options.reps} time(s); medians`);
+  for (const { app, headers } of started) {
+    await warmUp(
+      lookups.map(([, lookup]) => ({ urls: [`${app.baseUrl}${lookup.path}`], headers, body: JSON.stringify(lookup.body), expectedStatus: 200 })),
+      Math.max(...options.connections),
+      options.warmupSeconds,
+    );
+  }
+
+  console.log(`\n[bench] ${options.seconds} s per run after 1 s of warm-up (each tree warmed first: ${options.warmupSeconds} s of each lookup), A = ${baseline.name}, B = ${working.name}, interleaved A B, ${options.reps} time(s); medians`);
   console.log('lookup     conns     A req/s    B req/s   B/A   A CPU ms  B CPU ms   B/A');
   for (const [name, lookup] of lookups) {
     for (const connections of options.connections) {
