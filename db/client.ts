@@ -18,15 +18,12 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   db: Database;
-  /**
-   * Runs raw SQL and returns its rows, whichever driver is underneath. `prepared` marks a statement
-   * of the lookups' hot path, whose text comes in a few fixed shapes: on PostgreSQL it is kept
-   * prepared on each connection (DATABASE_PREPARED_STATEMENTS), so it costs one round trip.
-   */
-  rows<T extends Record<string, unknown>>(query: SQL, options?: { prepared?: boolean }): Promise<T[]>;
+  /** Runs raw SQL and returns its rows, whichever driver is underneath. */
+  rows<T extends Record<string, unknown>>(query: SQL): Promise<T[]>;
   /**
    * Runs a statement compiled once (db/compiled-statement.ts) with this call's values for its
-   * placeholders: the lookups' hot path, prepared on PostgreSQL as `rows`' prepared statements are.
+   * placeholders: the lookups' hot path, whose text comes in a few fixed shapes. On PostgreSQL it
+   * is kept prepared on each connection (DATABASE_PREPARED_STATEMENTS), so it costs one round trip.
    */
   compiled<T extends Record<string, unknown>>(statement: CompiledStatement, values: Record<string, unknown>): Promise<T[]>;
   close(): Promise<void>;
@@ -127,26 +124,18 @@ async function openPostgres(url: string, poolMax: number, preparedStatements: bo
  * drizzle sends every statement unnamed (`db.execute`, and any query not given a name), and
  * postgres.js then asks the server to describe a statement with parameters before it can send
  * their values: two round trips per statement, the whole text each time (3.5 KB for a catalog's
- * record). A statement run with `prepared` is described once per connection and then costs one
+ * record). A compiled statement (`compiled`) is described once per connection and then costs one
  * round trip with only its values (postgres.js keeps it per connection, by its text and types).
  * Only the hot path's few fixed shapes are run so: a console query built from filters would leave
  * a prepared statement per shape on every connection.
  */
 async function postgresHandle(kind: DatabaseHandle['kind'], client: postgres.Sql, preparedStatements = false): Promise<DatabaseHandle> {
-  const [{ drizzle }, { PgDialect }] = await Promise.all([import('drizzle-orm/postgres-js'), import('drizzle-orm/pg-core')]);
+  const { drizzle } = await import('drizzle-orm/postgres-js');
   const database = drizzle(client, { schema, logger: roundTripCounter }) as unknown as Database;
-  const dialect = new PgDialect();
   return {
     kind,
     db: database,
-    rows: async <T extends Record<string, unknown>>(query: SQL, options?: { prepared?: boolean }) => {
-      if (options?.prepared && preparedStatements) {
-        const { sql: text, params } = dialect.sqlToQuery(query);
-        roundTripCounter.logQuery();
-        return (await client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
-      }
-      return (await database.execute(query)) as unknown as T[];
-    },
+    rows: async <T extends Record<string, unknown>>(query: SQL) => (await database.execute(query)) as unknown as T[],
     compiled: async <T extends Record<string, unknown>>(statement: CompiledStatement, values: Record<string, unknown>) => {
       const params = statementParameters(statement, values) as postgres.ParameterOrJSON<never>[];
       roundTripCounter.logQuery();

@@ -1,10 +1,12 @@
-// The lookups' hot statements (a hold, a settlement with its record, a registry's record) cost one
-// round trip on PostgreSQL: postgres.js keeps them prepared on the connection, where drizzle's
-// unnamed statements are described by the server before every execution (issue 31). The server's
-// own list of the session's prepared statements shows which path a statement took.
+// The lookups' hot statements (a hold, a settlement with its record, a registry's record), run as
+// compiled statements (db/compiled-statement.ts), cost one round trip on PostgreSQL: postgres.js
+// keeps them prepared on the connection, where drizzle's unnamed statements are described by the
+// server before every execution (issue 31). The server's own list of the session's prepared
+// statements shows which path a statement took.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, database } from '@/db/client';
+import { compileStatement } from '@/db/compiled-statement';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 
 let testDatabase: TestDatabase;
@@ -37,10 +39,10 @@ async function preparedProbes(): Promise<string[]> {
 describe('statements of the lookups’ hot path', () => {
   it('answer the same rows prepared or not, and only they stay prepared on PostgreSQL', async () => {
     const handle = await reopenWith('true');
-    const probe = (label: string, value: number) => sql`select ${value}::integer * 2 as doubled, ${label}::text as label -- prepared-probe`;
+    const probe = compileStatement(sql`select ${sql.placeholder('value')}::integer * 2 as doubled, ${sql.placeholder('label')}::text as label -- prepared-probe`);
     const unprepared = sql`select ${21}::integer * 2 as doubled -- unprepared-probe`;
 
-    for (const value of [1, 2, 3]) expect(await handle.rows(probe('hot', value), { prepared: true })).toEqual([{ doubled: value * 2, label: 'hot' }]);
+    for (const value of [1, 2, 3]) expect(await handle.compiled(probe, { value, label: 'hot' })).toEqual([{ doubled: value * 2, label: 'hot' }]);
     expect(await handle.rows(unprepared)).toEqual([{ doubled: 42 }]);
 
     if (testDatabase.kind === 'postgres') {
@@ -54,7 +56,7 @@ describe('statements of the lookups’ hot path', () => {
 
   it('are sent unnamed when DATABASE_PREPARED_STATEMENTS=false (PgBouncer in transaction mode without max_prepared_statements)', async () => {
     const handle = await reopenWith('false');
-    expect(await handle.rows(sql`select ${5}::integer * 2 as doubled -- prepared-probe off`, { prepared: true })).toEqual([{ doubled: 10 }]);
+    expect(await handle.compiled(compileStatement(sql`select ${sql.placeholder('value')}::integer * 2 as doubled -- prepared-probe off`), { value: 5 })).toEqual([{ doubled: 10 }]);
     expect(await preparedProbes()).toEqual([]);
   });
 });
