@@ -3,7 +3,7 @@ import type { QueryRecordInput } from '@/lib/records/types';
 import { open, openNullable, seal, type SealedPurpose } from './envelope';
 import { personalDataKeys, type PersonalDataKeyring } from './keys';
 import { scrubErrorMessage } from './scrub';
-import { normalizeTaxIdentifier, searchKey } from './search-keys';
+import { normalizeTaxIdentifier, recordSearchKeys, searchKey } from './search-keys';
 
 /**
  * A query record as it is stored: its NIT and CUI encrypted, its identifiers as keyed search
@@ -56,16 +56,6 @@ export class LookupSeals {
     if (found === undefined) this.searchKeys.set(key, (found = searchKey(normalized, keys)));
     return found;
   }
-
-  /** The distinct search keys of a record's identifiers (each NIT of a batch; a NIT and a CUI). */
-  recordSearchKeys(identifiers: readonly string[], keys: PersonalDataKeyring): string[] {
-    const distinct = new Set<string>();
-    for (const identifier of identifiers) {
-      const key = this.searchKey(identifier, keys);
-      if (key !== null) distinct.add(key);
-    }
-    return [...distinct];
-  }
 }
 
 /** The link row for a NIT and a CUI one answer gave together; null when either normalizes to nothing. */
@@ -105,7 +95,7 @@ export function sealRecord(input: QueryRecordInput | SealedQueryRecord, keys: Pe
     responseTimeMs: record.responseTimeMs,
     nit: seals.sealNullable(record.nit, 'nit', keys),
     cui: seals.sealNullable(record.cui, 'cui', keys),
-    searchKeys: seals.recordSearchKeys(identifiers, keys),
+    searchKeys: recordSearchKeys(identifiers, keys, (identifier) => seals.searchKey(identifier, keys)),
     errorMessage: record.errorMessage === null ? null : scrubErrorMessage(record.errorMessage, sent),
     // Statuses, durations and flags: nothing personal to seal.
     failure: record.failure ?? null,

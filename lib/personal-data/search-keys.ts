@@ -30,11 +30,14 @@ export function searchKey(raw: string, keys: PersonalDataKeyring = personalDataK
   return normalized === null ? null : keyedHash(keys.search, normalized);
 }
 
-/** The distinct search keys of a record's identifiers (each NIT of a batch; a NIT and a CUI). */
-export function recordSearchKeys(identifiers: readonly string[], keys: PersonalDataKeyring = personalDataKeys()): string[] {
+/**
+ * The distinct search keys of a record's identifiers (each NIT of a batch; a NIT and a CUI);
+ * `keyOf` computes each (a lookup passes its LookupSeals', which hashes each identifier once).
+ */
+export function recordSearchKeys(identifiers: readonly string[], keys: PersonalDataKeyring = personalDataKeys(), keyOf = searchKey): string[] {
   const distinct = new Set<string>();
   for (const identifier of identifiers) {
-    const key = searchKey(identifier, keys);
+    const key = keyOf(identifier, keys);
     if (key !== null) distinct.add(key);
   }
   return [...distinct];
