@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchAppEnv, cpuTimeMs, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, type BulkOptions, type BulkTree } from './bulk';
-import { runLoad, warmUp, type LoadResult } from './load';
+import { runLoad, warmUp, type LoadResult, type LoadTarget } from './load';
 import { median } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -153,9 +153,16 @@ export async function compare(options: CompareOptions): Promise<void> {
     started.push({ tree, app, headers, appEnv, scratch });
   }
 
-  for (const { app, headers } of started) {
+  // One lookup sent to one tree's instance, with that tree's integration.
+  const lookupTarget = ({ app, headers }: (typeof started)[number], lookup: { path: string; body: unknown }): LoadTarget => ({
+    urls: [`${app.baseUrl}${lookup.path}`],
+    headers,
+    body: JSON.stringify(lookup.body),
+    expectedStatus: 200,
+  });
+  for (const tree of started) {
     await warmUp(
-      lookups.map(([, lookup]) => ({ urls: [`${app.baseUrl}${lookup.path}`], headers, body: JSON.stringify(lookup.body), expectedStatus: 200 })),
+      lookups.map(([, lookup]) => lookupTarget(tree, lookup)),
       Math.max(...options.connections),
       options.warmupSeconds,
     );
@@ -167,15 +174,10 @@ export async function compare(options: CompareOptions): Promise<void> {
     for (const connections of options.connections) {
       const runs: Array<Array<{ result: LoadResult; cpuMs: number }>> = [[], []];
       for (let rep = 0; rep < options.reps; rep++) {
-        for (const [index, { app, headers }] of started.entries()) {
-          const before = cpuTimeMs(app.pid);
-          const result = await runLoad(
-            { urls: [`${app.baseUrl}${lookup.path}`], headers, body: JSON.stringify(lookup.body), expectedStatus: 200 },
-            connections,
-            options.seconds * 1000,
-            1000,
-          );
-          runs[index]!.push({ result, cpuMs: (cpuTimeMs(app.pid) - before) / result.calls });
+        for (const [index, tree] of started.entries()) {
+          const before = cpuTimeMs(tree.app.pid);
+          const result = await runLoad(lookupTarget(tree, lookup), connections, options.seconds * 1000, 1000);
+          runs[index]!.push({ result, cpuMs: (cpuTimeMs(tree.app.pid) - before) / result.calls });
         }
       }
       const [a, b] = runs.map((each) => ({

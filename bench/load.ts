@@ -96,5 +96,6 @@ export async function runLoad(target: LoadTarget, connections: number, durationM
 
 /** Runs each target for `seconds`, one after the other, nothing measured: an instance warmed before it is measured. */
 export async function warmUp(targets: LoadTarget[], connections: number, seconds: number): Promise<void> {
-  for (const each of targets) if (seconds > 0) await runLoad(each, connections, seconds * 1000, 0);
+  if (seconds <= 0) return;
+  for (const each of targets) await runLoad(each, connections, seconds * 1000, 0);
 }
