@@ -8,11 +8,12 @@ import { afterAll, vi } from 'vitest';
 interface WorkerBaseline {
   env: Record<string, string | undefined>;
   globals: Set<PropertyKey>;
+  setInterval: typeof setInterval;
 }
 
 const BASELINE_KEY = '__testWorkerBaseline';
 const holder = globalThis as typeof globalThis & { [BASELINE_KEY]?: WorkerBaseline };
-const baseline = (holder[BASELINE_KEY] ??= { env: { ...process.env }, globals: new Set([...Reflect.ownKeys(globalThis), BASELINE_KEY]) });
+const baseline = (holder[BASELINE_KEY] ??= { env: { ...process.env }, globals: new Set([...Reflect.ownKeys(globalThis), BASELINE_KEY]), setInterval: globalThis.setInterval });
 
 for (const key of Reflect.ownKeys(globalThis)) {
   if (!baseline.globals.has(key) && isProductState(key)) Reflect.deleteProperty(globalThis, key);
@@ -24,6 +25,17 @@ Object.assign(process.env, baseline.env);
 vi.useRealTimers();
 vi.resetModules();
 
+// A file's intervals end with it. A job loop a file started and did not stop went on ticking in the
+// next file run in this process, through its own (old) copy of db/client, which opened the next
+// file's embedded database as this process's: the app that file then started found the database
+// in use and could not start (tests/security/log-hygiene.test.ts, once in CI).
+const fileIntervals = new Set<ReturnType<typeof setInterval>>();
+globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => {
+  const interval = baseline.setInterval(...args);
+  fileIntervals.add(interval);
+  return interval;
+}) as typeof setInterval;
+
 /**
  * What the product keeps on globalThis (so that Next's copies of a module share it): `__name` keys
  * and `Symbol.for('gateway.…')`. Packages' own globals (undici's dispatcher) stay, as they would
@@ -34,6 +46,7 @@ function isProductState(key: PropertyKey): boolean {
 }
 
 afterAll(async () => {
+  for (const interval of fileIntervals) clearInterval(interval);
   const { closeDatabase } = await import('@/db/client');
   await closeDatabase();
 });
