@@ -25,6 +25,8 @@
 // instance and then on two sharing the database and Redis (REDIS_URL, or a throwaway one as for
 // --instances 2): items per minute of each, the speed-up, each instance's items; --no-bulk-instances
 // leaves that part out.
+// --app-flags='--trace-gc' gives the instance under test more node flags (with --stages its output
+// is kept in the log the bench names; perf record -p wants --perf-basic-prof).
 // --source-latency-ms N adds N ms to every answer of the simulator (0 by default: the gateway's own
 // cost alone). A real source answers in a few hundred: with it, a job's slots wait on the source
 // instead of the CPU, the case where a second instance's slots add throughput. (--compare keeps 0.)
@@ -69,6 +71,8 @@ const { values } = parseArgs({
     'bulk-instances': { type: 'boolean', default: true },
     'source-latency-ms': { type: 'string', default: '0' },
     warmup: { type: 'string', default: '5' },
+    // --app-flags='--trace-gc --perf-basic-prof': more node flags for the instance under test.
+    'app-flags': { type: 'string', default: '' },
   },
 });
 const SOURCE_LATENCY_MS = Number(values['source-latency-ms']);
@@ -176,10 +180,11 @@ async function main(): Promise<void> {
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
   const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-profile-')) : undefined;
-  const nodeArgs = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : [];
+  const nodeArgs = [...(profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []), ...values['app-flags'].split(/\s+/).filter(Boolean)];
   // The log is kept for --stages (its stage timings) and for the soak (the log line of any
   // unexpected answer says what the gateway saw: the upstream's result, the outcome).
   const appLog = STAGES || SOAK_SECONDS ? path.join(path.dirname(bareResponsesFile), 'app.log') : undefined;
+  if (appLog) console.log(`[bench] the instance's output: ${appLog}`);
   const apps = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv, nodeArgs, appLog)));
   const instances = apps.map((app) => app.baseUrl);
 

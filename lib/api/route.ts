@@ -13,6 +13,7 @@ import { consumeGlobalLimit } from '@/lib/limits/limits';
 import { runWithRequestContext } from '@/lib/http/request-context';
 import { logger } from '@/lib/logging/logger';
 import { credentialsFrom, type Credentials } from '@/lib/lookups/credentials';
+import { LOOKUP_PATHS } from '@/lib/lookups/paths';
 import { IDEMPOTENCY_KEY_HEADER } from '@/lib/idempotency/key';
 import { newLookupTrace, type LookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
@@ -88,7 +89,8 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     }
     const trace = newLookupTrace();
     const startedAt = performance.now();
-    return runWithRequestContext({ logBindings: { requestId, path: new URL(request.url).pathname }, lookupTrace: trace }, async () => {
+    // The route's own path: the same text a parse of request.url gives, without a URL per lookup.
+    return runWithRequestContext({ logBindings: { requestId, path: LOOKUP_PATHS[lookup] }, lookupTrace: trace }, async () => {
       let response: Response;
       let bodyTooLarge = false;
       const readBody = async () => {

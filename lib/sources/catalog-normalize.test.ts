@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cuiNitResultadoSchema, omisosResultadoSchema, rtuResultadoSchema, type RtuResultado } from '../contract/catalog';
 import { interpretCatalogAnswer, type CatalogKind } from './catalog-client';
 import { normalizeCuiNit, normalizeOmisos, normalizeRtu, tipoPersona } from './catalog-normalize';
+import { opaqueJson, opaqueList } from './source-values';
 
 const FECHA = '2025-11-03T14:22:05Z';
 const nothing = { codigo: null, descripcion: null };
@@ -249,6 +250,14 @@ describe('RTU normalization', () => {
   ] as const)('converts fechaNacimiento %j to %j', (published, expected) => {
     const data = normalizeRtu({ persona: { fec_nacimiento: published } }, { fechaConsulta: FECHA });
     expect(data.persona?.fechaNacimiento).toBe(expected);
+  });
+
+  it('passes a plain answer on as it was published, and still makes plain JSON of what is not', () => {
+    const published = '[{"nombre":"Sucursal 1","direccion":{"zona":10,"lineas":["6a avenida",null]},"__proto__":{"x":1},"activo":true}]';
+    expect(JSON.stringify(opaqueList(JSON.parse(published)))).toBe(published);
+    // Not JSON.parse's own output (a caller's values): copied as JSON.stringify would write them.
+    expect(JSON.stringify(opaqueJson({ fecha: new Date(0), lista: [1, , 2], total: -Infinity }))).toBe('{"fecha":{},"lista":[1,null,2],"total":null}');
+    expect(JSON.stringify(opaqueJson(JSON.parse('{"a":{"b":[1e400]},"c":"d"}')))).toBe('{"a":{"b":[null]},"c":"d"}');
   });
 
   it('turns opaque values JSON cannot carry into null and keeps odd keys as plain keys', () => {

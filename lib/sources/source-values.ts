@@ -109,11 +109,39 @@ export const MAX_OPAQUE_DEPTH = 32;
 
 /**
  * An unnormalized value passed through as the source publishes it (empresa, representantes,
- * establecimientos), copied so it is plain JSON: a number JSON cannot carry (1e400 parses to
+ * establecimientos), as plain JSON (copied only when it is not already): a number JSON cannot carry (1e400 parses to
  * Infinity) becomes null, as JSON.stringify would write it, and keys such as `__proto__` stay
  * ordinary own keys (Object.fromEntries defines them, it does not assign them).
  */
 export function opaqueJson(value: unknown, depth = 0): OpaqueJson {
+  // What JSON.parse gave (the sources' answers) is plain JSON already unless a number overflowed
+  // or it nests too deep: then it is passed on as it is, not copied (a catalog answer's lists are
+  // most of its size, and each copy was garbage the instance collected again).
+  return isPlainJson(value, depth) ? value : copiedJson(value, depth);
+}
+
+/**
+ * Whether `value` is already what copiedJson would make of it, as JSON.stringify writes it: JSON's
+ * own kinds, finite numbers, dense arrays and objects with Object's prototype (as JSON.parse makes
+ * them) whose own enumerable values are so too, no deeper than the cut. Allocates nothing.
+ */
+function isPlainJson(value: unknown, depth: number): value is OpaqueJson {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || depth >= MAX_OPAQUE_DEPTH) return false;
+  if (Array.isArray(value)) {
+    // A hole ([1, , 2]) is copied as a hole; it is not JSON.parse's.
+    for (let index = 0; index < value.length; index++) if (!(index in value) || !isPlainJson(value[index], depth + 1)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || !isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+function copiedJson(value: unknown, depth: number): OpaqueJson {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (depth >= MAX_OPAQUE_DEPTH) return null;
