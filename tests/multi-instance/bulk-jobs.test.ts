@@ -25,17 +25,21 @@ const JOB_SIZE = 2_000;
 
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
+/** The instance killed halfway asks this one, the same population 400 ms slower. */
+let slowSimulator: RunningSimulator;
 const apps: RunningApp[] = [];
 let webhook: WebhookReceiver | undefined;
 
 beforeAll(async () => {
   requiredEnv('DATABASE_URL');
   testDatabase = await useTestDatabase();
-  // Each source call takes a moment, so the kill finds items in flight.
+  // Each source call takes a moment. The instance that is killed waits 400 ms on each of its
+  // eight, so the kill always finds lookups there holding money: with 15 ms on a fast machine, a
+  // kill could land between items and leave nothing for the sweeper (CI saw it once).
   simulator = await startSimulator({ port: 0, latencyMs: 15, onlineLatencyMs: 15, seed: DEFAULT_SIMULATOR_SEED });
+  slowSimulator = await startSimulator({ port: 0, latencyMs: 400, onlineLatencyMs: 15, seed: DEFAULT_SIMULATOR_SEED });
   const env = {
     ...testDatabase.env,
-    ...sourceUrls(simulator),
     REDIS_URL: requiredEnv('REDIS_URL'),
     RATE_LIMIT_GLOBAL_MAX: '100000',
     // A limit the job does not wait on, so the test measures the crash, not the pacing.
@@ -53,13 +57,14 @@ beforeAll(async () => {
     // The webhook receiver listens on 127.0.0.1 (development only; production refuses this setting).
     INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'true',
   };
-  apps.push(...(await Promise.all([startApp({ env }), startApp({ env })])));
+  apps.push(...(await Promise.all([startApp({ env: { ...env, ...sourceUrls(slowSimulator) } }), startApp({ env: { ...env, ...sourceUrls(simulator) } })])));
 });
 
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.stop().catch(() => undefined)));
   await webhook?.close();
   await simulator?.close();
+  await slowSimulator?.close();
   await testDatabase?.cleanup();
 });
 
@@ -135,8 +140,16 @@ describe('a bulk job on two instances', () => {
     const id = created.body.id;
     expect(created.body.conteos).toMatchObject({ total: JOB_SIZE, pendientes: unique });
 
-    // Halfway (and both instances at work), the first one dies without a word.
+    // Halfway (and both instances at work), the first one dies without a word, with lookups of its
+    // own holding money (its items wait on the slow source).
     await until(() => job(survivor, integration.headers, id), (body) => body.conteos.pendientes! <= unique / 2, 60_000, 'half the job run');
+    const handle = await database();
+    await until(
+      async () => (await handle.rows<{ leased: number }>(sql`select count(*)::int as leased from bulk_job_items where lease_holder like ${`%:${killed.pid}:%`}`))[0]!.leased,
+      (leased) => leased > 0,
+      30_000,
+      'items leased by the instance to be killed',
+    );
     process.kill(killed.pid, 'SIGKILL');
 
     const done = await until(() => job(survivor, integration.headers, id), (body) => body.estado === 'completado', 90_000, 'the job completed by the survivor');
@@ -149,7 +162,6 @@ describe('a bulk job on two instances', () => {
     // Every hold the killed instance left is voided by the sweeper, which writes the record its intent
     // kept ("resultado desconocido", not charged): that query may have reached the source. Its item
     // ran again under another request id, with its own record.
-    const handle = await database();
     await until(
       async () => (await handle.rows<{ open: number }>(sql`select count(*)::int as open from ledger_open_holds o join ledger_entries h on h.id = o.hold_id where h.integration_id = ${integration.id}`))[0]!.open,
       (open) => open === 0,
@@ -157,7 +169,7 @@ describe('a bulk job on two instances', () => {
       'open holds left by the killed instance voided',
     );
     // The kill landed mid-item: lookups the killed instance had held money for and never settled,
-    // given back by the sweeper (eight in flight there, each mostly waiting on its source).
+    // given back by the sweeper (eight in flight there, each waiting on its slow source).
     const [swept] = await handle.rows<{ voids: number }>(sql`
       select count(*)::int as voids from ledger_entries where integration_id = ${integration.id} and kind = 'void' and actor = 'system:sweeper'`);
     expect(swept!.voids).toBeGreaterThan(0);
