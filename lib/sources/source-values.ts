@@ -109,13 +109,13 @@ export const MAX_OPAQUE_DEPTH = 32;
 
 /**
  * An unnormalized value passed through as the source publishes it (empresa, representantes,
- * establecimientos), as plain JSON (copied only when it is not already): a number JSON cannot carry (1e400 parses to
- * Infinity) becomes null, as JSON.stringify would write it, and keys such as `__proto__` stay
- * ordinary own keys (Object.fromEntries defines them, it does not assign them).
+ * establecimientos), as plain JSON (copied only when it is not already): a number JSON cannot
+ * carry (1e400 parses to Infinity) becomes null, as JSON.stringify would write it, and keys such
+ * as `__proto__` stay ordinary own keys (Object.fromEntries defines them, it does not assign them).
  */
 export function opaqueJson(value: unknown, depth = 0): OpaqueJson {
-  // What JSON.parse gave (the sources' answers) is plain JSON already unless a number overflowed
-  // or it nests too deep: then it is passed on as it is, not copied (a catalog answer's lists are
+  // What JSON.parse gave (the sources' answers) is plain JSON already, unless a number overflowed
+  // or it nests past the cut, and is passed on as it is, not copied (a catalog answer's lists are
   // most of its size, and each copy was garbage the instance collected again).
   return isPlainJson(value, depth) ? value : copiedJson(value, depth);
 }
@@ -141,13 +141,14 @@ function isPlainJson(value: unknown, depth: number): value is OpaqueJson {
   return true;
 }
 
+/** The whole value copied as plain JSON (each part once: a value that is not plain is copied whole). */
 function copiedJson(value: unknown, depth: number): OpaqueJson {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (depth >= MAX_OPAQUE_DEPTH) return null;
-  if (Array.isArray(value)) return value.map((entry) => opaqueJson(entry, depth + 1));
+  if (Array.isArray(value)) return value.map((entry) => copiedJson(entry, depth + 1));
   if (typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, opaqueJson(entry, depth + 1)]));
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, copiedJson(entry, depth + 1)]));
   }
   return null;
 }
