@@ -38,6 +38,9 @@ export async function checkBothSizes(page: Page, testInfo: TestInfo, name: strin
     ['390', PHONE],
   ] as const) {
     await page.setViewportSize(viewport);
+    // Next streams a dynamic page's metadata after its body: axe would otherwise sometimes read the
+    // page before its <title> arrived (once in CI, on PostgreSQL). The title is still required.
+    await page.waitForFunction(() => document.title !== '', undefined, { timeout: 5_000 }).catch(() => undefined);
     expect(await seriousAccessibilityViolations(page), `${name} ${size}`).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name} ${size}`).toBeLessThanOrEqual(0);
     await screenshot(page, testInfo, `portal-${name}-${size}`);
