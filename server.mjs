@@ -15,6 +15,7 @@ import { runtimeDescription } from './lib/runtime/supported-node.mjs';
 import { baselineSecurityHeaders } from './lib/http/baseline-headers.mjs';
 import { newRequestId } from './lib/http/new-request-id.mjs';
 import { markClientNavigation } from './lib/public-pages/client-navigation.mjs';
+import { LOOKUP_PATHS } from './lib/lookups/lookup-paths.mjs';
 
 // Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
@@ -177,7 +178,9 @@ const server = http.createServer(
     refuseMisdirected(response);
     return;
   }
-  if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
+  const directLookup = request.method === 'POST' && !dev ? globalThis[DIRECT_LOOKUPS]?.get(request.url) : undefined;
+  if (directLookup) void answerLookup(directLookup, response);
+  else if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
   else if (takesPublicPageTurn(request) && !isOwnPublicPageRender(request)) void inPublicPageTurn(request, response);
   else if (takesSignedInPageTurn(request)) void inSignedInPageTurn(request, response);
   else void handle(request, response);
@@ -361,6 +364,32 @@ function nextSignedInPage() {
   else next();
 }
 
+// A POST to one of the five lookups' exact paths is answered here, by the route's own code, which
+// registered itself when Next first loaded it (lib/api/direct-lookups.ts): Next's router, its
+// request and response adapters and their web streams cost a lookup about a fifth of its CPU
+// (docs/decisions.md, "The lookups are answered before Next's router"). Anything else about the
+// path (a query string, a trailing slash, another method) and a route not loaded yet go to Next,
+// which calls the same code. Not under `--dev`, where Next recompiles a route that changed.
+const DIRECT_LOOKUPS = Symbol.for('gateway.directLookups');
+
+async function answerLookup(lookup, response) {
+  let answer;
+  try {
+    answer = await lookup(response.req);
+  } catch (error) {
+    // The answerer answers every error itself; this is the last resort, as Next's own 500.
+    log.error({ err: error }, 'lookup failed outside its route');
+    answer = { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', [REQUEST_ID_HEADER]: newRequestId() }, body: 'Internal Server Error' };
+  }
+  // The client is gone: nobody reads the answer (the lookup ran to its end as the status says).
+  if (response.destroyed) return;
+  for (const name in answer.headers) response.setHeader(name, answer.headers[name]);
+  // Headers and body leave in one write, with a Content-Length (GatewayResponse.writeHead still
+  // adds what a lookup's answer lacks).
+  response.statusCode = answer.status;
+  response.end(answer.body ?? undefined);
+}
+
 // Probes (GET /api/health, /api/ready) are answered without Next.js while the app's last answer
 // is fresh (lib/operations/probe-answers.ts): a poll then costs a map lookup and a write. And a
 // connection that polls more often than every PROBE_PACE_MS waits for its turn: however many
@@ -411,8 +440,24 @@ server.listen(port, hostname, () => {
   // Behind a custom server Next runs instrumentation.ts (migrations, seed, sweeper) on the first
   // request; make that request ourselves so the app is ready, and says so, before anyone calls.
   const local = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
-  fetch(`http://${local}:${port}/api/health`).catch((error) => log.error({ err: error }, 'warm-up request failed'));
+  fetch(`http://${local}:${port}/api/health`)
+    .then((answer) => answer.arrayBuffer())
+    .then(() => (dev ? undefined : loadLookupRoutes(`http://${local}:${port}`)))
+    .catch((error) => log.error({ err: error }, 'warm-up request failed'));
 });
+
+/**
+ * Has Next load the five lookup routes (an OPTIONS to each, answered 204 and counted nowhere), so
+ * each registers itself (lib/api/direct-lookups.ts) and the first lookup is answered here, not
+ * by Next; says whether all five did.
+ */
+async function loadLookupRoutes(origin) {
+  const paths = Object.values(LOOKUP_PATHS);
+  for (const path of paths) await (await fetch(`${origin}${path}`, { method: 'OPTIONS' })).arrayBuffer();
+  const missing = paths.filter((path) => !globalThis[DIRECT_LOOKUPS]?.has(path));
+  if (missing.length > 0) log.warn({ missing }, 'lookups left to Next: their routes did not register');
+  else log.info({ paths }, 'lookups answered before Next');
+}
 
 /**
  * Rewrites an absolute-form target that names this deployment's public host (or, with no public

@@ -5,8 +5,9 @@
 // response shape changes; lib/openapi/success-examples.test.ts fails until it is.
 import fs from 'node:fs';
 import path from 'node:path';
-import { catalogResponse } from '@/lib/api/catalog-responses';
-import { renapResponse, rtuNitsResponse } from '@/lib/api/registry-responses';
+import { catalogAnswer } from '@/lib/api/catalog-responses';
+import { renapAnswer, rtuNitsAnswer } from '@/lib/api/registry-responses';
+import type { LookupAnswer } from '@/lib/api/responses';
 import { env } from '@/lib/env';
 import { buildSourceClients } from '@/lib/sources';
 import { samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED } from '@/simulator';
@@ -27,7 +28,7 @@ export async function generateSuccessExamples(): Promise<SuccessExamples> {
     const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
     const person = sample.individual;
     const company = sample.legalEntity;
-    const body = async (response: Response) => (await response.json()) as unknown;
+    const body = (answer: LookupAnswer) => JSON.parse(answer.body ?? 'null') as unknown;
     const value = <T>(result: { ok: true; value: T } | { ok: false; detail: string }): T => {
       if (!result.ok) throw new Error(`the simulator did not answer: ${result.detail}`);
       return result.value;
@@ -39,14 +40,14 @@ export async function generateSuccessExamples(): Promise<SuccessExamples> {
     if (!rtu.ok) throw new Error(`the simulator's RTU did not answer: ${rtu.reason}`);
     const query = { nit: person.nit, actualizado: false };
     const examples: SuccessExamples = {
-      '/renap/buscar-cui': { request: { cui: person.cui! }, response: await body(renapResponse({ kind: 'answered', ...renap }, 'req_example')) },
+      '/renap/buscar-cui': { request: { cui: person.cui! }, response: body(renapAnswer({ kind: 'answered', ...renap }, 'req_example')) },
       '/rtu/nits': {
         request: { nits: [person.nit, company.nit] },
-        response: await body(rtuNitsResponse({ kind: 'found', records: rtu.records, requested: 2 }, 'req_example')),
+        response: body(rtuNitsAnswer({ kind: 'found', records: rtu.records, requested: 2 }, 'req_example')),
       },
-      '/catalogos/cui-nit': { request: query, response: await body(catalogResponse({ kind: 'success', data: value(await clients.catalog.lookupCuiNit(query)) } as never, 'req_example')) },
-      '/catalogos/rtu': { request: query, response: await body(catalogResponse({ kind: 'success', data: value(await clients.catalog.lookupRtu(query)) } as never, 'req_example')) },
-      '/catalogos/omisos': { request: query, response: await body(catalogResponse({ kind: 'success', data: value(await clients.catalog.lookupOmisos(query)) } as never, 'req_example')) },
+      '/catalogos/cui-nit': { request: query, response: body(catalogAnswer({ kind: 'success', data: value(await clients.catalog.lookupCuiNit(query)) } as never, 'req_example')) },
+      '/catalogos/rtu': { request: query, response: body(catalogAnswer({ kind: 'success', data: value(await clients.catalog.lookupRtu(query)) } as never, 'req_example')) },
+      '/catalogos/omisos': { request: query, response: body(catalogAnswer({ kind: 'success', data: value(await clients.catalog.lookupOmisos(query)) } as never, 'req_example')) },
     };
     return examples;
   } finally {

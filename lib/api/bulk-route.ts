@@ -24,7 +24,7 @@ export function bulkRoute<P>(handler: (request: Request, context: BulkContext, p
     const requestId = request.headers.get(REQUEST_ID_HEADER) ?? newRequestId();
     try {
       const settings = env();
-      const { login, token, clientAddress } = credentialsFrom(request.headers, requestClientAddress((name) => request.headers.get(name), settings));
+      const { login, token, clientAddress } = credentialsFrom((name) => request.headers.get(name), requestClientAddress((name) => request.headers.get(name), settings));
       const authentication = await integrationDirectory().authenticate(login, token, clientAddress);
       if (authentication.status === 'missing') return bulkErrors.credentialsMissing(requestId);
       if (authentication.status === 'unavailable') return bulkErrors.unavailable(requestId);

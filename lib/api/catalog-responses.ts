@@ -2,7 +2,7 @@ import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { catalogOutcomeStatus, type CatalogOutcome } from '@/lib/lookups/catalog';
 import type { CatalogRequestProblem } from '@/lib/lookups/catalog-request';
 import type { SourceFailure } from '@/lib/sources/outcomes';
-import { jsonResponse } from './responses';
+import { jsonAnswer, type LookupAnswer } from './responses';
 import { REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { IDEMPOTENCY_REFUSAL_REASONS, IDEMPOTENCY_REPLAYED_HEADER, REFUSAL_REASON_HEADER } from '@/lib/idempotency/key';
 
@@ -63,23 +63,24 @@ function catalogMessage(outcome: Exclude<CatalogOutcome, { kind: 'success' | 're
 }
 
 /** Catalog success is `{data}` only; every catalog error is `{message}` only. */
-export function catalogResponse(outcome: CatalogOutcome, requestId: string): Response {
+export function catalogAnswer(outcome: CatalogOutcome, requestId: string): LookupAnswer {
   const status = catalogOutcomeStatus(outcome);
   if (outcome.kind === 'replay') {
     // The stored text as it is: the same bytes the first request got.
-    return new Response(outcome.answer.body, {
+    return {
       status,
       headers: { 'content-type': 'application/json; charset=utf-8', [REQUEST_ID_HEADER]: requestId, [IDEMPOTENCY_REPLAYED_HEADER]: 'true' },
-    });
+      body: outcome.answer.body,
+    };
   }
-  if (outcome.kind === 'success') return jsonResponse(status, { data: outcome.data }, requestId);
-  const response = jsonResponse(status, { message: catalogMessage(outcome) }, requestId);
+  if (outcome.kind === 'success') return jsonAnswer(status, { data: outcome.data }, requestId);
+  const answer = jsonAnswer(status, { message: catalogMessage(outcome) }, requestId);
   if (outcome.kind === 'invalid_request' && (outcome.problem === 'idempotency_key_invalid' || outcome.problem === 'idempotency_key_reused')) {
-    response.headers.set(REFUSAL_REASON_HEADER, IDEMPOTENCY_REFUSAL_REASONS[outcome.problem]);
+    answer.headers[REFUSAL_REASON_HEADER] = IDEMPOTENCY_REFUSAL_REASONS[outcome.problem];
   }
-  return response;
+  return answer;
 }
 
-export function catalogUnhandledResponse(requestId: string): Response {
-  return jsonResponse(500, { message: CATALOG_MESSAGES.unhandled }, requestId);
+export function catalogUnhandledAnswer(requestId: string): LookupAnswer {
+  return jsonAnswer(500, { message: CATALOG_MESSAGES.unhandled }, requestId);
 }

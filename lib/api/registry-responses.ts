@@ -1,7 +1,7 @@
 import { REGISTRY_MESSAGES, rtuFoundMessage } from '@/lib/contract/messages';
 import type { RegistryRefusal, RenapOutcome, RtuNitsOutcome } from '@/lib/lookups/registries';
 import type { RegistryRequestProblem } from '@/lib/lookups/registry-request';
-import { jsonResponse } from './responses';
+import { jsonAnswer, type LookupAnswer } from './responses';
 
 /** Texts for malformed requests the contract does not name (docs/decisions.md); key `error`. */
 export const REGISTRY_REQUEST_MESSAGES: Record<RegistryRequestProblem, string> = {
@@ -19,24 +19,24 @@ export const REGISTRY_REQUEST_MESSAGES: Record<RegistryRequestProblem, string> =
 /** The contract leaves the 500 text open; it says the registry query failed and nothing more. */
 export const REGISTRY_FAILED_MESSAGE = 'Registry query failed.';
 
-function refusalResponse(refusal: RegistryRefusal, notEnabledMessage: string, requestId: string): Response {
+function refusalAnswer(refusal: RegistryRefusal, notEnabledMessage: string, requestId: string): LookupAnswer {
   switch (refusal.kind) {
     case 'unauthenticated':
-      return jsonResponse(403, { error: REGISTRY_MESSAGES.authenticationRequired }, requestId);
+      return jsonAnswer(403, { error: REGISTRY_MESSAGES.authenticationRequired }, requestId);
     case 'not_enabled':
-      return jsonResponse(403, { error: notEnabledMessage }, requestId);
+      return jsonAnswer(403, { error: notEnabledMessage }, requestId);
     case 'rate_limited':
-      return jsonResponse(429, { error: REGISTRY_MESSAGES.rateLimited }, requestId);
+      return jsonAnswer(429, { error: REGISTRY_MESSAGES.rateLimited }, requestId);
     case 'invalid_request':
-      return jsonResponse(400, { error: REGISTRY_REQUEST_MESSAGES[refusal.problem] }, requestId);
+      return jsonAnswer(400, { error: REGISTRY_REQUEST_MESSAGES[refusal.problem] }, requestId);
   }
 }
 
 /** Person registry: the registry's status, `success` from it, `responseCode` from its body. */
-export function renapResponse(outcome: RenapOutcome, requestId: string): Response {
+export function renapAnswer(outcome: RenapOutcome, requestId: string): LookupAnswer {
   switch (outcome.kind) {
     case 'answered':
-      return jsonResponse(
+      return jsonAnswer(
         outcome.httpStatus,
         {
           success: outcome.httpStatus >= 200 && outcome.httpStatus < 300,
@@ -48,31 +48,31 @@ export function renapResponse(outcome: RenapOutcome, requestId: string): Respons
       );
     case 'registry_failed':
     case 'unavailable':
-      return registryFailedResponse(requestId);
+      return registryFailedAnswer(requestId);
     default:
-      return refusalResponse(outcome, REGISTRY_MESSAGES.renapNotEnabled, requestId);
+      return refusalAnswer(outcome, REGISTRY_MESSAGES.renapNotEnabled, requestId);
   }
 }
 
 /** RTU by NIT: HTTP status equals responseCode; no matches is still a 200. */
-export function rtuNitsResponse(outcome: RtuNitsOutcome, requestId: string): Response {
+export function rtuNitsAnswer(outcome: RtuNitsOutcome, requestId: string): LookupAnswer {
   switch (outcome.kind) {
     case 'found':
-      return jsonResponse(
+      return jsonAnswer(
         200,
         { success: true, data: outcome.records, message: rtuFoundMessage(outcome.records.length, outcome.requested), responseCode: 200 },
         requestId,
       );
     case 'too_many_nits':
-      return jsonResponse(400, { success: false, message: REGISTRY_MESSAGES.tooManyNits, responseCode: 400, data: null }, requestId);
+      return jsonAnswer(400, { success: false, message: REGISTRY_MESSAGES.tooManyNits, responseCode: 400, data: null }, requestId);
     case 'registry_failed':
     case 'unavailable':
-      return registryFailedResponse(requestId);
+      return registryFailedAnswer(requestId);
     default:
-      return refusalResponse(outcome, REGISTRY_MESSAGES.rtuNotEnabled, requestId);
+      return refusalAnswer(outcome, REGISTRY_MESSAGES.rtuNotEnabled, requestId);
   }
 }
 
-export function registryFailedResponse(requestId: string): Response {
-  return jsonResponse(500, { error: REGISTRY_FAILED_MESSAGE }, requestId);
+export function registryFailedAnswer(requestId: string): LookupAnswer {
+  return jsonAnswer(500, { error: REGISTRY_FAILED_MESSAGE }, requestId);
 }

@@ -4,7 +4,8 @@
 // does for the rest of the API happens here instead, in the same order: a fresh request id, the
 // global per-IP limit, and the security headers on every answer.
 import { env } from '@/lib/env';
-import { ClientAbortedError, readJsonBody, type BodyRead } from '@/lib/http/json-body';
+import type { IncomingMessage } from 'node:http';
+import { ClientAbortedError, nodeHeader, readJsonBody, readNodeJsonBody, type BodyRead } from '@/lib/http/json-body';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { securityHeaders } from '@/lib/http/security-headers';
 import { requestClientAddress, requestClientIp } from '@/lib/limits/client-ip';
@@ -20,6 +21,8 @@ import { metrics } from '@/lib/metrics/registry';
 import type { LookupKind } from '@/db/schema';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { traceUnserved } from '@/lib/request-traces/buffer';
+import { answerResponse, type LookupAnswer } from './responses';
+import { registerDirectLookup } from './direct-lookups';
 
 /** nginx's status for a request whose client closed the connection first; never sent (nobody is left to read it). */
 const CLIENT_ABORTED_STATUS = 499;
@@ -42,8 +45,36 @@ let headersOfEveryAnswer: Array<[string, string]> | undefined;
 function lookupSecurityHeaders(): Array<[string, string]> {
   headersOfEveryAnswer ??= Object.entries(
     securityHeaders({ https: (env().NEXTAUTH_URL ?? '').startsWith('https://'), development: process.env.NODE_ENV === 'development', noStore: true }),
-  );
+  ).map(([name, value]) => [name.toLowerCase(), value]);
   return headersOfEveryAnswer;
+}
+
+/**
+ * What a lookup reads of its request, whether Next hands it over as a web Request or server.mjs
+ * as Node received it (lib/api/direct-lookups.ts): a header, the JSON body, and whether the
+ * client has gone.
+ */
+interface LookupRequest {
+  header(name: string): string | null;
+  readJsonBody(maxBytes: number): Promise<BodyRead>;
+  clientGone(): boolean;
+}
+
+function fromWebRequest(request: Request): LookupRequest {
+  return {
+    header: (name) => request.headers.get(name),
+    readJsonBody: (maxBytes) => readJsonBody(request, maxBytes),
+    clientGone: () => request.signal.aborted,
+  };
+}
+
+function fromNodeRequest(message: IncomingMessage): LookupRequest {
+  return {
+    header: (name) => nodeHeader(message, name),
+    readJsonBody: (maxBytes) => readNodeJsonBody(message, maxBytes),
+    // Next's request signal says the same: the connection closed before the answer was written.
+    clientGone: () => message.socket.destroyed,
+  };
 }
 
 /**
@@ -55,24 +86,40 @@ function lookupSecurityHeaders(): Array<[string, string]> {
  * request id and the security headers; every log line written while the lookup runs carries its
  * request id and path, and each lookup past the global limit ends with one line and its metrics
  * (reportLookup).
+ *
+ * The same lookup answers twice over: as the route's POST (Next calls it), and registered for
+ * server.mjs, which answers a POST to the route's exact path itself once the route is loaded
+ * (lib/api/direct-lookups.ts, docs/decisions.md "The lookups are answered before Next's router").
  */
-export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) => Promise<Response>, onUnhandled: (requestId: string) => Response) {
-  const withHeaders = (response: Response, requestId: string) => {
-    for (const [name, value] of lookupSecurityHeaders()) response.headers.set(name, value);
-    response.headers.set(REQUEST_ID_HEADER, requestId);
-    return response;
+export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) => Promise<LookupAnswer>, onUnhandled: (requestId: string) => LookupAnswer) {
+  const withHeaders = (answer: LookupAnswer, requestId: string): LookupAnswer => {
+    for (const [name, value] of lookupSecurityHeaders()) answer.headers[name] = value;
+    answer.headers[REQUEST_ID_HEADER] = requestId;
+    return answer;
   };
   // Other methods get what Next would answer by itself (405; OPTIONS: 204), with the same headers.
   // A 405's id leads support somewhere too: it is a refusal (counted and traced, never recorded).
   const otherMethod = (status: 204 | 405) => async () => {
     const requestId = newRequestId();
     if (status === 405) countRefusal({ lookup, reason: 'method_not_allowed', requestId });
-    return withHeaders(new Response(null, { status, headers: { allow: 'POST, OPTIONS' } }), requestId);
+    return answerResponse(withHeaders({ status, headers: { allow: 'POST, OPTIONS' }, body: null }, requestId));
   };
+  // Answered whatever happens, in the route family's shape: only the global limit's store can
+  // throw this far (everything past it is caught in answer()); Next would answer a bare 500.
+  const answered = async (request: LookupRequest): Promise<LookupAnswer> => {
+    const requestId = newRequestId();
+    try {
+      return withHeaders(await answer(request, requestId), requestId);
+    } catch (error) {
+      log.error({ err: error }, 'lookup failed');
+      traceUnserved({ requestId, lookup, cause: 'unhandled' });
+      return withHeaders(onUnhandled(requestId), requestId);
+    }
+  };
+  registerDirectLookup(LOOKUP_PATHS[lookup], (message) => answered(fromNodeRequest(message)));
   return {
     async POST(request: Request): Promise<Response> {
-      const requestId = newRequestId();
-      return withHeaders(await answer(request, requestId), requestId);
+      return answerResponse(await answered(fromWebRequest(request)));
     },
     GET: otherMethod(405),
     PUT: otherMethod(405),
@@ -81,37 +128,37 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     OPTIONS: otherMethod(204),
   };
 
-  async function answer(request: Request, requestId: string): Promise<Response> {
+  async function answer(request: LookupRequest, requestId: string): Promise<LookupAnswer> {
     const settings = env();
-    if (!(await consumeGlobalLimit(requestClientIp((name) => request.headers.get(name), settings)))) {
+    if (!(await consumeGlobalLimit(requestClientIp(request.header, settings)))) {
       countRefusal({ lookup, reason: 'ip_rate_limited', requestId });
-      return new Response(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: GLOBAL_LIMIT_BODY };
     }
     const trace = newLookupTrace();
     const startedAt = performance.now();
     // The route's own path: the same text a parse of request.url gives, without a URL per lookup.
     return runWithRequestContext({ logBindings: { requestId, path: LOOKUP_PATHS[lookup] }, lookupTrace: trace }, async () => {
-      let response: Response;
+      let answer: LookupAnswer;
       let bodyTooLarge = false;
       const readBody = async () => {
-        const read = await readJsonBody(request, settings.MAX_BODY_BYTES);
+        const read = await request.readJsonBody(settings.MAX_BODY_BYTES);
         if (!read.ok && read.problem === 'too_large') bodyTooLarge = true;
         return read;
       };
       try {
-        const clientAddress = requestClientAddress((name) => request.headers.get(name), settings);
-        response = await run({
-          credentials: credentialsFrom(request.headers, clientAddress),
+        const clientAddress = requestClientAddress(request.header, settings);
+        answer = await run({
+          credentials: credentialsFrom(request.header, clientAddress),
           readBody,
           requestId,
-          idempotencyKey: request.headers.get(IDEMPOTENCY_KEY_HEADER),
+          idempotencyKey: request.header(IDEMPOTENCY_KEY_HEADER),
         });
       } catch (error) {
         if (error instanceof ClientAbortedError) {
           // The client hung up before its request was complete: nothing ran past the body (no
           // hold, no source call, no record), nobody reads this answer, and nothing failed here.
           trace.outcome = CLIENT_ABORTED_OUTCOME;
-          response = new Response(null, { status: CLIENT_ABORTED_STATUS });
+          answer = { status: CLIENT_ABORTED_STATUS, headers: {}, body: null };
         } else {
           log.error({ err: error }, 'lookup failed');
           trace.outcome = 'unhandled';
@@ -119,15 +166,15 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
           // record: a capture is written with its record, in one statement. Should a record exist
           // after all (the error came after it, or the journal writes it later), the search opens it.
           traceUnserved({ requestId, integrationId: trace.integrationId, lookup, cause: 'unhandled' });
-          response = onUnhandled(requestId);
+          answer = onUnhandled(requestId);
         }
       }
       // The rest of an oversized body is not worth reading: the connection closes after the 400
       // (server.mjs lets the client finish reading it first), and the client's next request opens
       // a fresh one instead of queueing behind megabytes nobody reads.
-      if (bodyTooLarge) response.headers.set('connection', 'close');
-      reportLookup(lookup, trace, response.status, performance.now() - startedAt, request.signal.aborted);
-      return response;
+      if (bodyTooLarge) answer.headers.connection = 'close';
+      reportLookup(lookup, trace, answer.status, performance.now() - startedAt, request.clientGone());
+      return answer;
     });
   }
 }

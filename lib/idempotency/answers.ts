@@ -9,7 +9,7 @@ import type { StoredAnswer } from './store';
  * result) and 400 (data rejected). Never stored: what the contract says to retry (502, the 429s,
  * the 402s: "the query did not run"), the source refusing the service itself (401, 403: support
  * fixes those and the retry must then work), 500s, and every refusal before the source, which
- * never claims the key at all. The body text is the one catalogResponse writes (lib/api), so a
+ * never claims the key at all. The body text is the one catalogAnswer writes (lib/api), so a
  * replay is the same bytes.
  */
 export function replayableAnswer(outcome: CatalogOutcome): StoredAnswer | null {

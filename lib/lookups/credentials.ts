@@ -9,6 +9,6 @@ export interface Credentials {
 export const LOGIN_HEADER = 'x-integracion-login';
 export const TOKEN_HEADER = 'x-integracion-token';
 
-export function credentialsFrom(headers: Headers, clientAddress: string | null): Credentials {
-  return { login: headers.get(LOGIN_HEADER) || null, token: headers.get(TOKEN_HEADER) || null, clientAddress };
+export function credentialsFrom(header: (name: string) => string | null, clientAddress: string | null): Credentials {
+  return { login: header(LOGIN_HEADER) || null, token: header(TOKEN_HEADER) || null, clientAddress };
 }

@@ -1,13 +1,9 @@
 import type { LookupKind } from '@/db/schema';
 
+import { LOOKUP_PATHS as PATHS } from './lookup-paths.mjs';
+
 /** Where each lookup is served (the contract's paths under {base_url} = <origin>/api). */
-export const LOOKUP_PATHS: Record<LookupKind, string> = {
-  renap: '/api/renap/buscar-cui',
-  rtu_nits: '/api/rtu/nits',
-  cui_nit: '/api/catalogos/cui-nit',
-  rtu: '/api/catalogos/rtu',
-  omisos: '/api/catalogos/omisos',
-};
+export const LOOKUP_PATHS: Readonly<Record<LookupKind, string>> = PATHS;
 
 const LOOKUP_BY_PATH = new Map(Object.entries(LOOKUP_PATHS).map(([lookup, path]) => [path, lookup as LookupKind]));
 

@@ -1,10 +1,10 @@
 // POST /api/catalogos/cui-nit - the NIT for a CUI, or the CUI for a NIT; billed at the integration's tariff.
-import { catalogResponse, catalogUnhandledResponse } from '@/lib/api/catalog-responses';
+import { catalogAnswer, catalogUnhandledAnswer } from '@/lib/api/catalog-responses';
 import { lookupRoute } from '@/lib/api/route';
 import { runCatalogLookup } from '@/lib/lookups/catalog';
 
 export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute(
   'cui_nit',
-  async (context) => catalogResponse(await runCatalogLookup({ ...context, catalog: 'cui_nit' }), context.requestId),
-  catalogUnhandledResponse,
+  async (context) => catalogAnswer(await runCatalogLookup({ ...context, catalog: 'cui_nit' }), context.requestId),
+  catalogUnhandledAnswer,
 );

@@ -1,10 +1,10 @@
 // POST /api/catalogos/omisos - a taxpayer's compliance status (unfiled returns, coercive collection); billed at the integration's tariff.
-import { catalogResponse, catalogUnhandledResponse } from '@/lib/api/catalog-responses';
+import { catalogAnswer, catalogUnhandledAnswer } from '@/lib/api/catalog-responses';
 import { lookupRoute } from '@/lib/api/route';
 import { runCatalogLookup } from '@/lib/lookups/catalog';
 
 export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute(
   'omisos',
-  async (context) => catalogResponse(await runCatalogLookup({ ...context, catalog: 'omisos' }), context.requestId),
-  catalogUnhandledResponse,
+  async (context) => catalogAnswer(await runCatalogLookup({ ...context, catalog: 'omisos' }), context.requestId),
+  catalogUnhandledAnswer,
 );

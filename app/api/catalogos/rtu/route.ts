@@ -1,10 +1,10 @@
 // POST /api/catalogos/rtu - the full RTU record of one taxpayer; billed at the integration's tariff.
-import { catalogResponse, catalogUnhandledResponse } from '@/lib/api/catalog-responses';
+import { catalogAnswer, catalogUnhandledAnswer } from '@/lib/api/catalog-responses';
 import { lookupRoute } from '@/lib/api/route';
 import { runCatalogLookup } from '@/lib/lookups/catalog';
 
 export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute(
   'rtu',
-  async (context) => catalogResponse(await runCatalogLookup({ ...context, catalog: 'rtu' }), context.requestId),
-  catalogUnhandledResponse,
+  async (context) => catalogAnswer(await runCatalogLookup({ ...context, catalog: 'rtu' }), context.requestId),
+  catalogUnhandledAnswer,
 );

@@ -1,6 +1,6 @@
 // POST /api/rtu/nits - up to 50 taxpayers in the unified tax registry, by NIT.
 import { lookupRoute } from '@/lib/api/route';
-import { registryFailedResponse, rtuNitsResponse } from '@/lib/api/registry-responses';
+import { registryFailedAnswer, rtuNitsAnswer } from '@/lib/api/registry-responses';
 import { runRtuNitsLookup } from '@/lib/lookups/registries';
 
-export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('rtu_nits', async (context) => rtuNitsResponse(await runRtuNitsLookup(context), context.requestId), registryFailedResponse);
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('rtu_nits', async (context) => rtuNitsAnswer(await runRtuNitsLookup(context), context.requestId), registryFailedAnswer);
