@@ -75,7 +75,10 @@ beforeAll(async () => {
   await recordUnbilledQuery({
     integrationId: integration.id, lookup: 'renap', httpStatus: 200, responseTimeMs: 80, nit: null, cui: '1587564440904', errorMessage: null, requestId: 'req_statement_renap',
   });
-  const startOfMove = new Date();
+  // Past everything written so far: the database keeps microseconds and a Date only milliseconds,
+  // so "now" as a Date can fall before a row written in the same millisecond (the renap record
+  // then stayed in the current month, and the statement missed it).
+  const startOfMove = new Date(Date.now() + 1);
   await moveBack(integration, hoursIntoMonth, startOfMove);
   await rollUpQueue();
   await advanceBalanceCheckpoints(now);

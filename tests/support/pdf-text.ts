@@ -15,11 +15,14 @@ export function pdfTextLines(pdf: Buffer): string[] {
  */
 export function pdfPageTextLines(pdf: Buffer): string[][] {
   const pages: string[][] = [];
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
-  for (const [, body] of pdf.toString('latin1').matchAll(streams)) {
+  // Each stream taken by its declared /Length: its compressed bytes may end in a carriage return,
+  // which a search for the "endstream" that follows would take as part of the line break.
+  const streamHeads = /\/Length (\d+)\b[^>]*>>\s*stream\r?\n/g;
+  for (const head of pdf.toString('latin1').matchAll(streamHeads)) {
+    const start = head.index + head[0].length;
     let content: string;
     try {
-      content = zlib.inflateSync(Buffer.from(body!, 'latin1')).toString('latin1');
+      content = zlib.inflateSync(pdf.subarray(start, start + Number(head[1]))).toString('latin1');
     } catch {
       continue; // a font or an image, not page content
     }
