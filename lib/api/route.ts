@@ -111,7 +111,8 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     try {
       return withHeaders(await answer(request, requestId), requestId);
     } catch (error) {
-      log.error({ err: error }, 'lookup failed');
+      // Outside the lookup's log context: the line names its request id and path itself.
+      log.error({ err: error, requestId, path: LOOKUP_PATHS[lookup] }, 'lookup failed');
       traceUnserved({ requestId, lookup, cause: 'unhandled' });
       return withHeaders(onUnhandled(requestId), requestId);
     }
