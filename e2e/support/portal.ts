@@ -54,6 +54,10 @@ export async function openSection(page: Page, name: string): Promise<void> {
   if (await menu.isVisible()) await menu.click();
   await page.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name, exact: true }).click();
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  // The tab names the section too. Next streams a page's metadata after its body, and on a client
+  // navigation the old <title> goes before the new one arrives: axe, run in between, found no
+  // <title> at all (twice in CI, once after checkBothSizes' own wait had seen the old title).
+  await expect(page).toHaveTitle(`${name} · Portal de integradores`);
 }
 
 /**
