@@ -21,8 +21,3 @@ function directLookups(): Map<string, DirectLookup> {
 export function registerDirectLookup(path: string, lookup: DirectLookup): void {
   directLookups().set(path, lookup);
 }
-
-/** The answerer server.mjs would use for a request target, if any (tests). */
-export function directLookupFor(target: string): DirectLookup | undefined {
-  return directLookups().get(target);
-}
