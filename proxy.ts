@@ -9,6 +9,7 @@ import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
 import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
+import { registerPageCallerKey } from '@/lib/http/page-callers';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
@@ -35,14 +36,6 @@ const PUBLIC_PAGES = /^\/(?:docs|estado)?$/;
 const PUBLIC_PAGE_LIMIT_BODY = 'Demasiadas solicitudes desde su dirección. Espere un minuto y vuelva a intentarlo.';
 /** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
 const RECORDS_LIST = '/admin/registros';
-// Server actions may carry up to 6 MB (next.config.mjs) so that a deposit slip of up to 5 MB
-// arrives with its report on Recargas (issue 34). Every other page's forms keep Next's default
-// 1 MB: a body announced larger is refused from its headers, before Next reads and parses it, so
-// a crowd posting 6 MB to the sign-in pages' actions costs the instance nothing. (A chunked body
-// announces no length: Next's own 6 MB limit stops it.)
-const LARGE_FORM_PAGES = new Set(['/portal/recargas']);
-const FORM_BODY_LIMIT_BYTES = 1024 * 1024;
-const FORM_BODY_TOO_LARGE = 'Solicitud demasiado grande: este formulario acepta hasta 1 MB.';
 /** Pages whose search box takes a NIT or CUI, posted to their ./buscar route and kept behind a reference. */
 const IDENTIFIER_SEARCH_PAGES = new Set([RECORDS_LIST, '/admin/datos-personales/quien-consulto']);
 
@@ -50,8 +43,10 @@ const PUBLIC_PAGE_LIMITED = (): NextResponse | Response =>
   new Response(PUBLIC_PAGE_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60' } });
 
 // server.mjs answers the public pages' hits and refusals itself, with what this module knows: the
-// limiter, the client address and the headers a page gets (lib/public-pages/cache.ts).
-registerDirectAnswerer(async (path, method, header) => {
+// limiter, the client address and the headers a page gets (lib/public-pages/cache.ts); and it
+// tells the callers of its pages' turns apart by what this module can read (lib/http/page-callers.ts).
+registerPageCallerKey();
+registerDirectAnswerer(async (path, search, method, header) => {
   const settings = env();
   const headers = securityHeaders({ https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'), development: false, noStore: isSignInPage(path) });
   if (!(await consumePublicPageLimit(requestClientIp(header, settings)))) {
@@ -59,7 +54,7 @@ registerDirectAnswerer(async (path, method, header) => {
     return { status: 429, headers: { ...headers, ...Object.fromEntries(refusal.headers) }, body: PUBLIC_PAGE_LIMIT_BODY };
   }
   const readsPage = method === 'GET' || method === 'HEAD';
-  const page = readsPage && answerableFromCache(path, '', header) ? freshPublicPage(path, { host: header('host'), forwardedHost: header('x-forwarded-host'), publicUrlConfigured: Boolean(settings.NEXTAUTH_URL) }) : undefined;
+  const page = readsPage && answerableFromCache(path, search, header) ? freshPublicPage(path, { host: header('host'), forwardedHost: header('x-forwarded-host'), publicUrlConfigured: Boolean(settings.NEXTAUTH_URL) }) : undefined;
   if (!page) return undefined;
   const answer = pageAnswer(page, newNonce());
   return {
@@ -113,10 +108,6 @@ export async function proxy(request: NextRequest) {
         return respond(new NextResponse(request.method === 'HEAD' ? null : joinedBody(answer), { status: 200, headers: { 'content-type': page.contentType, 'cache-control': page.cacheControl } }));
       }
     }
-  }
-
-  if (request.method === 'POST' && !isApi && !LARGE_FORM_PAGES.has(path) && Number(request.headers.get('content-length') ?? 0) > FORM_BODY_LIMIT_BYTES) {
-    return respond(new NextResponse(FORM_BODY_TOO_LARGE, { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8', connection: 'close' } }));
   }
 
   const forwarded = new Headers(request.headers);

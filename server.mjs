@@ -16,6 +16,8 @@ import { baselineSecurityHeaders } from './lib/http/baseline-headers.mjs';
 import { newRequestId } from './lib/http/new-request-id.mjs';
 import { markClientNavigation } from './lib/public-pages/client-navigation.mjs';
 import { LOOKUP_PATHS } from './lib/lookups/lookup-paths.mjs';
+import { ADMISSION, FairTurn } from './lib/http/fair-turn.mjs';
+import { CACHED_PAGE_PATHS, MALFORMED_TARGET_MESSAGES, formBodyRefusal, isApiPath, isMalformedPath, pageArea, pathOf } from './lib/http/page-requests.mjs';
 
 // Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
@@ -179,135 +181,88 @@ const server = http.createServer(
     return;
   }
   const directLookup = request.method === 'POST' && !dev ? globalThis[DIRECT_LOOKUPS]?.get(request.url) : undefined;
-  if (directLookup) void answerLookup(directLookup, response);
-  else if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) answerProbe(request, response);
-  else if (takesPublicPageTurn(request) && !isOwnPublicPageRender(request)) void inPublicPageTurn(request, response);
-  else if (takesSignedInPageTurn(request)) void inSignedInPageTurn(request, response);
-  else void handle(request, response);
+  if (directLookup) {
+    void answerLookup(directLookup, response);
+    return;
+  }
+  const pauseMs = refusalPauseLeftMs(request.socket);
+  if (pauseMs > 0) setTimeout(() => route(request, response), pauseMs);
+  else route(request, response);
   },
 );
 
-// The public pages (/, /docs, /estado) and the public documents (/api/openapi.json, /api/estado)
-// take their turn: at most PUBLIC_PAGE_CONCURRENCY of them are worked on at once per instance, the
-// rest wait (a parked request costs nothing), and past PUBLIC_PAGE_QUEUE waiting the instance
-// answers 503 at once. However many connections ask for them, as fast as they are answered, they
-// take a bounded share of the event loop and the lookups keep theirs (issue 30, point 1: a
-// hundred connections on /docs took a lookup from 9 ms to 6.8 s). proxy.ts limits them per IP and
-// serves /docs and /estado from a short cache (lib/public-pages). The sign-in pages' reads take it
-// too (a crowd on /admin/login took a lookup from 9 ms to 350 ms); their forms' posts never wait
-// behind such a crowd.
-const PUBLIC_PAGE_PATHS = new Set(['/', '/docs', '/estado', '/api/openapi.json', '/api/estado']);
-const SIGN_IN_PAGE_PATHS = new Set(['/admin/login', '/portal/ingresar']);
-
-function takesPublicPageTurn(request) {
-  const path = request.url.split('?', 1)[0];
-  return PUBLIC_PAGE_PATHS.has(path) || (SIGN_IN_PAGE_PATHS.has(path) && (request.method === 'GET' || request.method === 'HEAD'));
-}
-const PUBLIC_PAGE_CONCURRENCY = 1;
-// And at most this many a second: a reader needs one page, not fifty; a crowd asking as fast as it
-// is answered would otherwise keep a core busy with pages (and its own clients) all the same.
-const PUBLIC_PAGE_INTERVAL_MS = 20;
-const PUBLIC_PAGE_QUEUE = 1_000;
-let publicPagesRunning = 0;
-let publicPageTurnStartedAt = 0;
-const publicPagesWaiting = [];
-
-async function inPublicPageTurn(request, response) {
-  if (publicPagesRunning >= PUBLIC_PAGE_CONCURRENCY) {
-    if (publicPagesWaiting.length >= PUBLIC_PAGE_QUEUE) {
-      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', [REQUEST_ID_HEADER]: newRequestId() });
-      response.end('El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.');
-      return;
-    }
-    await new Promise((resolve) => publicPagesWaiting.push(resolve));
-    if (response.destroyed) {
-      nextPublicPage();
-      return;
-    }
-  } else {
-    publicPagesRunning++;
-  }
-  publicPageTurnStartedAt = Date.now();
-  response.once('close', nextPublicPage);
-  // A cached page or a refusal by the per-IP limit is written here (proxy.ts registered how); the
-  // rest goes to Next, marked as having spent its limit.
-  const answerer = PUBLIC_PAGE_DIRECT.has(request.url) ? globalThis[Symbol.for('gateway.publicPageAnswerer')] : undefined;
-  if (answerer) {
-    try {
-      const answer = await answerer(request.url, request.method, (name) => {
-        const value = request.headers[name];
-        return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-      });
-      if (answer) {
-        response.writeHead(answer.status, answer.headers);
-        if (request.method === 'HEAD' || typeof answer.body === 'string') response.end(request.method === 'HEAD' ? undefined : answer.body);
-        else {
-          // A cached page's pieces around this answer's nonce, in one write to the socket.
-          response.cork();
-          for (const chunk of answer.body) response.write(chunk);
-          response.end();
-          response.uncork();
-        }
-        return;
-      }
-      request.headers['x-public-page-limit-spent'] = globalThis[Symbol.for('gateway.publicPageRenderToken')];
-    } catch (error) {
-      log.error({ err: error }, 'public page answer failed; Next answers it');
-    }
-  }
-  void handle(request, response);
-}
-
-/**
- * The pages server.mjs may answer itself (exact paths: a query string goes to Next). Whether a
- * sign-in page's request may have the cached render (signed out, not a client navigation) is the
- * answerer's question (lib/public-pages/pages.ts).
- */
-const PUBLIC_PAGE_DIRECT = new Set(['/', '/docs', '/estado', '/admin/login', '/portal/ingresar']);
-
-/** The instance rendering a public page for its cache (lib/public-pages/cache.ts), on behalf of a request that holds the turn. */
-function isOwnPublicPageRender(request) {
-  const token = globalThis[Symbol.for('gateway.publicPageRenderToken')];
-  return token !== undefined && request.headers['x-public-page-render'] === token;
-}
-
-/** Hands the turn to the next waiting request (no sooner than the interval allows), or frees it. */
-function nextPublicPage() {
-  const next = publicPagesWaiting.shift();
-  if (!next) {
-    publicPagesRunning--;
+/** Everything but the lookups: probes, refusals from the target and headers, pages' turns, Next. */
+function route(request, response) {
+  if (response.destroyed) return;
+  if (request.method === 'GET' && PROBE_PATHS.has(request.url) && !draining) {
+    answerProbe(request, response);
     return;
   }
-  const waitMs = publicPageTurnStartedAt + PUBLIC_PAGE_INTERVAL_MS - Date.now();
-  if (waitMs > 0) setTimeout(next, waitMs);
-  else next();
+  const path = pathOf(request.url);
+  if (isMalformedPath(path)) {
+    const api = isApiPath(path);
+    const requestId = api
+      ? refuseJson(response, 400, { message: MALFORMED_TARGET_MESSAGES.api })
+      : refuse(response, 400, MALFORMED_TARGET_MESSAGES.page);
+    log.warn({ requestId, method: request.method, area: api ? 'api' : 'page' }, 'request refused: its path has a malformed percent-encoding');
+    return;
+  }
+  const bodyRefusal = formBodyRefusal(request.method, path, request.headers);
+  if (bodyRefusal) {
+    const requestId = refuse(response, bodyRefusal.status, bodyRefusal.text);
+    log.warn({ requestId, status: bodyRefusal.status, declaredBytes: Number(request.headers['content-length'] ?? -1) }, 'form refused from its headers: too large, or sent without a length');
+    return;
+  }
+  const area = pageTurnOf(request, path);
+  if (area === 'public' || area === 'sign-in') void answerPublicPage(request, response, area, path);
+  else if (area) inPageTurn(request, response, area, () => void handle(request, response));
+  else void handle(request, response);
 }
 
-// The pages of signed-in people (the console under /admin, the portal under /portal, and their
-// downloads) are rendered for their reader: no cache can answer them, and each costs the event
-// loop many lookups' worth. A crowd of sessions asking for them as fast as they are answered
-// starved the lookups beside it: 100 connections on one of the portal's pages took a lookup's
-// median from 8 ms to 590-730 ms, on the console's Recargas to 490 ms, and a slip's download to
-// 190 ms (tests/multi-instance/portal-pages-flood.test.ts); taking turns, 8 to 14 ms. They take
-// turns as the public pages do: at most SIGNED_IN_PAGE_CONCURRENCY at once (one slower than
-// SIGNED_IN_PAGE_MAX_HOLD_MS gives its turn up and finishes on its own), and while others wait
-// the next starts only after a pause of twice the last one's time, so such pages hold at most
-// about a third of the event loop and the lookups keep the rest. A page with no one waiting starts
-// at once; under a crowd a reader waits in line (first come, first served) instead of every
-// lookup slowing down. Forms' posts (server actions) do not take this turn, and the sign-in pages
-// take the public pages' one.
-const SIGNED_IN_PAGE_PATH = /^\/(?:admin|portal)(?:\/|\?|$)/;
-const SIGNED_IN_PAGE_CONCURRENCY = 1;
-/** The pause before the next page, as a multiple of the last one's time: pages hold at most a third of the loop. */
-const SIGNED_IN_PAGE_PAUSE_FACTOR = 2;
-/** The longest pause a slow page (an export) imposes on the next one. */
-const SIGNED_IN_PAGE_MAX_PAUSE_MS = 200;
-/** The longest a page holds the turn: a slower one finishes on its own while the next starts. */
-const SIGNED_IN_PAGE_MAX_HOLD_MS = 1_000;
-const SIGNED_IN_PAGE_QUEUE = 1_000;
-let signedInPagesRunning = 0;
-let signedInPageNextStart = 0;
-const signedInPagesWaiting = [];
+function refuseJson(response, status, body) {
+  const requestId = newRequestId();
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', [REQUEST_ID_HEADER]: requestId });
+  response.end(text);
+  return requestId;
+}
+
+// Pages rendered per request cost the event loop many lookups' worth each. However many
+// connections ask for them, they take turns (lib/http/fair-turn.mjs): one page at a time per turn,
+// each caller (a session on the console or the portal, an address elsewhere) behind its own
+// earlier pages and at most PAGE_TURN.perCallerLimit of them at once, all of them together at most
+// busyShare of the loop. The console, the portal, the sign-in pages and the public pages each have
+// a turn of their own, so a crowd on one never fills another's. Before any turn: a page the render
+// cache holds is answered here at once, and an address past the public pages' per-IP limit is
+// refused here at once (both through proxy.ts's answerer, lib/public-pages/cache.ts).
+// Measured: docs/operations.md, "Pages under a crowd".
+const PAGE_TURN = {
+  // A browser opens at most six connections to a host, for all its tabs: one never meets this.
+  perCallerLimit: 6,
+  // One caller alone holds at most a fifth of the loop (a person reading pages needs far less)...
+  pauseFactor: 4,
+  maxPauseMs: 2_000,
+  // ...and all callers of a turn together at most 40 % of each second: another caller beside one
+  // asking as fast as it is answered starts as soon as the running page ends.
+  busyShare: 0.4,
+  windowMs: 1_000,
+  // A longer answer (an export streaming for a minute) gives the turn up and finishes on its own.
+  maxHoldMs: 1_000,
+  queueLimit: 1_000,
+};
+// The public and sign-in pages are mostly answered from the render cache, too cheap for the busy
+// share to see: they are paced by their count as well, at most one every 10 ms (100 a second) per
+// instance and turn, and a crowd of addresses waits for them (a parked request costs nothing).
+const CACHED_PAGE_TURN = { ...PAGE_TURN, minIntervalMs: 10, queueLimit: 5_000 };
+const turns = {
+  console: new FairTurn(PAGE_TURN),
+  portal: new FairTurn(PAGE_TURN),
+  'sign-in': new FairTurn(CACHED_PAGE_TURN),
+  public: new FairTurn(CACHED_PAGE_TURN),
+};
+const PAGE_CALLER_KEY = Symbol.for('gateway.pageCallerKey');
+const PUBLIC_PAGE_ANSWERER = Symbol.for('gateway.publicPageAnswerer');
+const PUBLIC_PAGE_RENDER_TOKEN = Symbol.for('gateway.publicPageRenderToken');
 
 // An address that still carries a typed identifier (proxy.ts, IDENTIFIER_SEARCH_PAGES) is
 // rewritten to the page's search route, which Next serves by sending a request to this same
@@ -315,53 +270,135 @@ const signedInPagesWaiting = [];
 // (it would wait for itself until Next's proxy gave up, 30 s later, with a 500).
 const REWRITTEN_TO_THIS_SERVER = /^\/admin\/(?:registros|datos-personales\/quien-consulto)\?(?:[^#]*&)?identificador=/;
 
-function takesSignedInPageTurn(request) {
-  return (request.method === 'GET' || request.method === 'HEAD') && SIGNED_IN_PAGE_PATH.test(request.url) && !REWRITTEN_TO_THIS_SERVER.test(request.url);
+/** The turn a request takes, if any. */
+function pageTurnOf(request, path) {
+  if (isOwnPublicPageRender(request) || REWRITTEN_TO_THIS_SERVER.test(request.url)) return undefined;
+  return pageArea(request.method, path);
 }
 
-async function inSignedInPageTurn(request, response) {
-  if (signedInPagesRunning >= SIGNED_IN_PAGE_CONCURRENCY) {
-    if (signedInPagesWaiting.length >= SIGNED_IN_PAGE_QUEUE) {
-      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', [REQUEST_ID_HEADER]: newRequestId() });
-      response.end('El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.');
-      return;
+/**
+ * A public or sign-in page: answered here when the cache holds it or the address is past its
+ * per-IP limit (no turn: the limit bounds what each address may ask), otherwise rendered by Next in
+ * the area's turn, marked as having spent its limit.
+ */
+async function answerPublicPage(request, response, area, path) {
+  const answerer = CACHED_PAGE_PATHS.has(path) ? globalThis[PUBLIC_PAGE_ANSWERER] : undefined;
+  if (answerer) {
+    try {
+      const query = request.url.slice(path.length);
+      const answer = await answerer(path, query, request.method, (name) => {
+        const value = request.headers[name];
+        return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+      });
+      if (answer?.status === 429) {
+        paceRefusedConnection(request.socket);
+        writeDirectAnswer(request, response, answer);
+        return;
+      }
+      if (answer) {
+        inPageTurn(request, response, area, () => writeDirectAnswer(request, response, answer));
+        return;
+      }
+      request.headers['x-public-page-limit-spent'] = globalThis[PUBLIC_PAGE_RENDER_TOKEN];
+    } catch (error) {
+      log.error({ err: error }, 'public page answer failed; Next answers it');
     }
-    await new Promise((resolve) => signedInPagesWaiting.push(resolve));
-    // The reader left while waiting: the turn goes to the next one.
-    if (response.destroyed) {
-      nextSignedInPage();
-      return;
-    }
-  } else {
-    signedInPagesRunning++;
   }
-  const startedAt = Date.now();
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    clearTimeout(holdLimit);
-    const endedAt = Date.now();
-    signedInPageNextStart = endedAt + Math.min(SIGNED_IN_PAGE_PAUSE_FACTOR * (endedAt - startedAt), SIGNED_IN_PAGE_MAX_PAUSE_MS);
-    nextSignedInPage();
-  };
-  // A long answer (a large export streaming for a minute) goes on without the turn past this, so
-  // it never keeps everyone else's pages waiting behind it.
-  const holdLimit = setTimeout(release, SIGNED_IN_PAGE_MAX_HOLD_MS);
-  response.once('close', release);
-  void handle(request, response);
+  inPageTurn(request, response, area, () => void handle(request, response));
 }
 
-/** Hands the turn to the next waiting page once the pause is over, or frees it. */
-function nextSignedInPage() {
-  const next = signedInPagesWaiting.shift();
-  if (!next) {
-    signedInPagesRunning--;
+function writeDirectAnswer(request, response, answer) {
+  response.writeHead(answer.status, answer.headers);
+  if (request.method === 'HEAD' || typeof answer.body === 'string') {
+    response.end(request.method === 'HEAD' ? undefined : answer.body);
     return;
   }
-  const waitMs = signedInPageNextStart - Date.now();
-  if (waitMs > 0) setTimeout(next, waitMs);
-  else next();
+  // A cached page's pieces around this answer's nonce, in one write to the socket.
+  response.cork();
+  for (const chunk of answer.body) response.write(chunk);
+  response.end();
+  response.uncork();
+}
+
+/** The instance rendering a public page for its cache (lib/public-pages/cache.ts), on behalf of a request that holds the turn. */
+function isOwnPublicPageRender(request) {
+  const token = globalThis[PUBLIC_PAGE_RENDER_TOKEN];
+  return token !== undefined && request.headers['x-public-page-render'] === token;
+}
+
+/** Runs `answer` (Next, or a cached page) when the area's turn comes, or refuses the request at once. */
+function inPageTurn(request, response, area, answer) {
+  const header = (name) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+  };
+  // Until proxy.ts has registered the key (the first requests after start), the socket's address.
+  const callerKey = globalThis[PAGE_CALLER_KEY]?.(area, header) ?? `address:${request.socket.remoteAddress}`;
+  const admission = turns[area].enter(callerKey, (release) => {
+    // The reader left while waiting: the turn goes to the next one.
+    if (response.destroyed) {
+      release();
+      return;
+    }
+    response.once('close', release);
+    answer();
+  });
+  if (admission === ADMISSION.callerFull) {
+    countRefusal(area, 'caller');
+    paceRefusedConnection(request.socket);
+    const signedIn = area === 'console' || area === 'portal';
+    refuse(response, 429, signedIn ? PAGE_REFUSALS.sessionFull : PAGE_REFUSALS.addressFull, { 'retry-after': String(REFUSED_CONNECTION_PAUSE_MS / 1000) });
+  } else if (admission === ADMISSION.turnFull) {
+    countRefusal(area, 'crowd');
+    paceRefusedConnection(request.socket);
+    refuse(response, 503, PAGE_REFUSALS.turnFull, { 'retry-after': '5' });
+  }
+}
+
+const PAGE_REFUSALS = {
+  sessionFull: 'Esta sesión tiene demasiadas páginas pedidas a la vez. Espere un segundo y vuelva a cargar la página.',
+  addressFull: 'Demasiadas páginas pedidas a la vez desde su dirección. Espere un segundo y vuelva a intentarlo.',
+  turnFull: 'El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.',
+};
+
+function refuse(response, status, text, headers = {}) {
+  const requestId = newRequestId();
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', [REQUEST_ID_HEADER]: requestId, ...headers });
+  response.end(text);
+  return requestId;
+}
+
+// A connection just refused (429) has its next request looked at only after this pause, the
+// Retry-After it was given: a client that asks again at once, as fast as it is answered, would
+// otherwise turn its refusals into a flood of their own. Parked, a request costs a timer.
+const REFUSED_CONNECTION_PAUSE_MS = 1_000;
+const refusedConnections = new WeakMap();
+
+function paceRefusedConnection(socket) {
+  refusedConnections.set(socket, Date.now() + REFUSED_CONNECTION_PAUSE_MS);
+}
+
+/** How long a request on this connection waits before it is looked at (0: at once). */
+function refusalPauseLeftMs(socket) {
+  const until = refusedConnections.get(socket);
+  if (until === undefined) return 0;
+  const left = until - Date.now();
+  if (left <= 0) refusedConnections.delete(socket);
+  return Math.max(0, left);
+}
+
+// Refusals by the turns are counted and said once a minute at most: a flood would otherwise
+// write a log line per refused request.
+const refusalCounts = new Map();
+let refusalReportTimer;
+function countRefusal(area, reason) {
+  const key = `${area}:${reason}`;
+  refusalCounts.set(key, (refusalCounts.get(key) ?? 0) + 1);
+  refusalReportTimer ??= setTimeout(() => {
+    refusalReportTimer = undefined;
+    log.warn({ refused: Object.fromEntries(refusalCounts) }, 'page requests refused by their turns in the last minute (per caller: over its own bound; crowd: the queue was full)');
+    refusalCounts.clear();
+  }, 60_000).unref();
 }
 
 // A POST to one of the five lookups' exact paths is answered here, by the route's own code, which

@@ -168,7 +168,7 @@ export interface DirectAnswer {
  * that is not cached at all). Hits are then a map lookup and a write, as the probes' are: through
  * Next's proxy a cached /docs still cost 2.4 ms of CPU, which a crowd of readers multiplies.
  */
-export type DirectAnswerer = (path: string, method: string, header: (name: string) => string | null) => Promise<DirectAnswer | undefined>;
+export type DirectAnswerer = (path: string, search: string, method: string, header: (name: string) => string | null) => Promise<DirectAnswer | undefined>;
 
 const DIRECT_ANSWERER = Symbol.for('gateway.publicPageAnswerer');
 

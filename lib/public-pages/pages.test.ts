@@ -11,7 +11,8 @@ describe('which requests get a cached page', () => {
   it('the public pages, whatever the request carries, but never to a client navigation', () => {
     expect(answerableFromCache('/docs', '', headersOf({ cookie: 'next-auth.session-token=abc' }))).toBe(true);
     expect(answerableFromCache('/estado', '?x=1', headersOf({}))).toBe(true);
-    for (const path of ['/docs', '/estado']) expect(answerableFromCache(path, '', headersOf({ [CLIENT_NAVIGATION_HEADER]: '1' })), path).toBe(false);
+    expect(answerableFromCache('/', '', headersOf({}))).toBe(true);
+    for (const path of ['/', '/docs', '/estado']) expect(answerableFromCache(path, '', headersOf({ [CLIENT_NAVIGATION_HEADER]: '1' })), path).toBe(false);
   });
 
   it('a sign-in page only signed out, with no query, as a full page', () => {
@@ -38,7 +39,7 @@ describe('which requests get a cached page', () => {
   });
 
   it('no other page', () => {
-    for (const path of ['/', '/admin', '/admin/login/', '/portal', '/portal/restablecer', '/admin/verificacion']) {
+    for (const path of ['/admin', '/admin/login/', '/portal', '/portal/restablecer', '/admin/verificacion']) {
       expect(answerableFromCache(path, '', headersOf({})), path).toBe(false);
       expect(isSignInPage(path), path).toBe(false);
     }

@@ -21,6 +21,8 @@ interface CachedPageRule {
 }
 
 const RULES = new Map<string, CachedPageRule>([
+  // The home page changes only with a deploy.
+  ['/', { ttlMs: () => 5 * 60_000, cacheControl: 'public, max-age=30', signIn: false }],
   // The documentation changes with a deploy.
   ['/docs', { ttlMs: () => 5 * 60_000, cacheControl: 'public, max-age=30', signIn: false }],
   // As long as the status it shows is kept (STATUS_PAGE_CACHE_SECONDS, lib/status-page).

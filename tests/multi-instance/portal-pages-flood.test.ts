@@ -1,13 +1,13 @@
 // The pages of signed-in people must not starve the API either (issue 34's portal pages beside
 // issue 30, point 1's public ones). A built app on PostgreSQL and Redis: a valid lookup's median
-// time alone, then while 100 connections, each from its own address and each with a signed-in
-// session, keep asking for one page at a time: the portal's Inicio, Recargas, Credenciales and
+// time alone, then while 100 connections, each from its own address and all with one signed-in
+// session per page, keep asking for one page at a time: the portal's Inicio, Recargas, Credenciales and
 // Notificaciones, a deposit slip's download, and the console's "Recargas pendientes" for an
 // administrator. The lookup's median must stay within twice its median alone, as with the public
 // pages (tests/multi-instance/public-pages-flood.test.ts). Rendered as they came, the portal's
 // pages took the lookup's median from 8 ms to 590-730 ms, the console's Recargas to 490 ms and a
-// slip's download to 190 ms; with their turn in server.mjs, 8 to 14 ms.
-import { spawn } from 'node:child_process';
+// slip's download to 190 ms; with their turn in server.mjs, 8 to 14 ms. Each session now has its
+// own bound in that turn: the excess is refused at once (one-session-flood.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
@@ -17,6 +17,7 @@ import { says } from '../support/portal-client';
 import { slipPng } from '../support/slip-png';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { CROWD_SETTLE_MS, crowd, type CrowdCounts } from './crowd';
 import { medianLookupMs, newIntegration, requiredEnv, servedBy, sourceUrls, type TestIntegration } from './support';
 
 /** Addresses of this run only: Redis keeps the per-IP windows of earlier runs for a minute. */
@@ -88,62 +89,14 @@ afterAll(async () => {
   await testDatabase?.cleanup();
 });
 
-/**
- * Keeps `connections` requests for `path` in flight with the session `cookie`, each connection
- * from its own address, until stopped, and then until each connection has had an answer; in a
- * process of its own, as a crowd of browsers would be. Resolves to the count of answers by status
- * and how many connections had one.
- */
-const FLOOD_SCRIPT = `
-const [url, connections, run, cookie] = process.argv.slice(1);
-let running = true;
-const statuses = {};
-let answered = 0;
-process.on('message', () => { running = false; });
-await Promise.all(Array.from({ length: Number(connections) }, async (_, index) => {
-  let mine = 0;
-  while (running || mine === 0) {
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie, 'x-forwarded-for': '2001:db8:' + run + ':' + index.toString(16) + '::2' } }).catch(() => undefined);
-    if (!response) continue;
-    await response.arrayBuffer();
-    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-    if (mine++ === 0) answered++;
-  }
-}));
-process.send({ statuses, answered }, () => process.exit(0));
-`;
-
-interface FloodCounts {
-  statuses: Record<number, number>;
-  /** Connections that had at least one answer. */
-  answered: number;
-}
-
-function flood(path: string, cookie: string, connections: number) {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOD_SCRIPT, `${app.baseUrl}${path}`, String(connections), RUN, cookie], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const result = new Promise<FloodCounts>((resolve, reject) => {
-    child.once('message', (counts) => resolve(counts as FloodCounts));
-    child.once('exit', (code) => reject(new Error(`the flood exited (${code}) without its counts`)));
-  });
-  return {
-    async stop(): Promise<FloodCounts> {
-      child.send('stop');
-      return result;
-    },
-  };
-}
-
 describe('a flood of the portal pages and the console\'s Recargas by signed-in people', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('leaves a lookup beside it within twice its median time alone, on each page and on a slip\'s download', async () => {
     await medianLookupMs(app, integration); // warm-up: the app's first answers compile and connect
     const idle = await medianLookupMs(app, integration);
-    const results: Record<string, { median: number } & FloodCounts> = {};
+    const results: Record<string, { median: number } & CrowdCounts> = {};
     for (const { path, cookie } of flooded) {
-      const running = flood(path, cookie, FLOOD_CONNECTIONS);
-      // Let every connection be under way before measuring.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const running = crowd({ urls: [`${app.baseUrl}${path}`], connections: FLOOD_CONNECTIONS, cookie, addresses: { perConnection: `2001:db8:${RUN}:` } });
+      await new Promise((resolve) => setTimeout(resolve, CROWD_SETTLE_MS));
       const median = await medianLookupMs(app, integration);
       results[path] = { median, ...(await running.stop()) };
     }
@@ -153,8 +106,8 @@ describe('a flood of the portal pages and the console\'s Recargas by signed-in p
         .join('; ')}`,
     );
     for (const [path, result] of Object.entries(results)) {
-      // The crowd is served, late rather than refused, every connection in its turn; and the lookup keeps its pace.
-      expect(Object.keys(result.statuses), path).toEqual(['200']);
+      // The session is served its pages in its turn and refused the excess; the lookup keeps its pace.
+      expect(Object.keys(result.statuses).sort(), path).toEqual(['200', '429']);
       expect(result.answered, path).toBe(FLOOD_CONNECTIONS);
       expect(result.median, path).toBeLessThanOrEqual(2 * idle);
     }

@@ -1,0 +1,87 @@
+// What server.mjs decides about a request from its target and headers alone, before Next reads it:
+// which turn a page takes, a target Next could not decode, a form body too large to read.
+
+const API_PATH = /^\/api(?:\/|$)/;
+const CONSOLE_PATH = /^\/admin(?:\/|$)/;
+const PORTAL_PATH = /^\/portal(?:\/|$)/;
+
+/** The sign-in pages: their reads are answered from the render cache or take a turn of their own. */
+export const SIGN_IN_PAGE_PATHS = new Set(['/admin/login', '/portal/ingresar']);
+/** The public pages and documents: the same for everyone, limited per IP. */
+export const PUBLIC_PAGE_PATHS = new Set(['/', '/docs', '/estado', '/api/openapi.json', '/api/estado']);
+/** The pages the render cache may answer (lib/public-pages/pages.ts says for which requests). */
+export const CACHED_PAGE_PATHS = new Set(['/', '/docs', '/estado', ...SIGN_IN_PAGE_PATHS]);
+
+/** The target's path, without its query. */
+export function pathOf(url) {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/**
+ * Which of server.mjs's turns a request takes, if any: reads of the console's and the portal's
+ * pages (and their downloads), the sign-in pages' reads, the public pages. Forms' posts take none.
+ */
+export function pageArea(method, path) {
+  const reads = method === 'GET' || method === 'HEAD';
+  if (SIGN_IN_PAGE_PATHS.has(path)) return reads ? 'sign-in' : undefined;
+  if (PUBLIC_PAGE_PATHS.has(path)) return 'public';
+  if (!reads) return undefined;
+  if (CONSOLE_PATH.test(path)) return 'console';
+  if (PORTAL_PATH.test(path)) return 'portal';
+  return undefined;
+}
+
+/** Whether a path carries a percent sign that does not start a valid UTF-8 escape (Next answers such a target 500). */
+export function isMalformedPath(path) {
+  if (!path.includes('%')) return false;
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export const MALFORMED_TARGET_MESSAGES = {
+  api: 'La direccion de la peticion no es valida: tiene una secuencia % mal formada.',
+  page: 'La dirección no es válida: tiene una secuencia % mal formada. Revise el enlace.',
+};
+
+export function isApiPath(path) {
+  return API_PATH.test(path);
+}
+
+/** Forms' bodies (server actions, the console's forms): 1 MiB, Next's own default. */
+export const FORM_BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Recargas takes a deposit slip of up to 5 MB with its report (lib/top-ups/slips.ts); Next reads
+ * up to 6 MiB there (next.config.mjs) so that the action itself can refuse a slip too large in
+ * Spanish.
+ */
+const LARGE_FORM_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+const LARGE_FORM_PAGES = new Set(['/portal/recargas']);
+
+export function formBodyLimitBytes(path) {
+  return LARGE_FORM_PAGES.has(path) ? LARGE_FORM_BODY_LIMIT_BYTES : FORM_BODY_LIMIT_BYTES;
+}
+
+export const FORM_BODY_MESSAGES = {
+  tooLarge: (limitBytes) => `Solicitud demasiado grande: este formulario acepta hasta ${limitBytes / (1024 * 1024)} MB.`,
+  lengthRequired: 'Solicitud rechazada: los formularios se envían con su tamaño (Content-Length), no por partes.',
+};
+
+/**
+ * A form post to a page that is refused from its headers: one announced larger than the page takes
+ * (413), or one sent in chunks, whose size nobody knows before reading it all (411: browsers send
+ * every form with its Content-Length; Next would read a chunked one up to its limit and answer 500).
+ * Undefined for anything else, the API included (its routes read bodies with limits of their own).
+ */
+export function formBodyRefusal(method, path, headers) {
+  if (method !== 'POST' || isApiPath(path)) return undefined;
+  if (headers['transfer-encoding'] !== undefined) return { status: 411, text: FORM_BODY_MESSAGES.lengthRequired };
+  const limit = formBodyLimitBytes(path);
+  const length = Number(headers['content-length'] ?? 0);
+  if (length > limit) return { status: 413, text: FORM_BODY_MESSAGES.tooLarge(limit) };
+  return undefined;
+}

@@ -1,0 +1,77 @@
+// A crowd for the flood tests: connections that each keep one request in flight, asking again as
+// soon as they are answered, in a process of their own (as a crowd of browsers would be: in the
+// test's process, its callbacks would delay the measured requests' own).
+import { spawn } from 'node:child_process';
+
+export interface CrowdOptions {
+  /** The URLs asked, connection i asking urls[i % urls.length] (several instances, as a balancer spreads them). */
+  urls: string[];
+  connections: number;
+  /** Sent by every connection (a session's cookie), if any. */
+  cookie?: string;
+  /** Each connection's X-Forwarded-For: `${prefix}${i in hex}::1` (one address each), or one for all. */
+  addresses: { perConnection: string } | { all: string };
+}
+
+export interface CrowdCounts {
+  /** Answers by status. */
+  statuses: Record<number, number>;
+  /** Connections that had at least one answer. */
+  answered: number;
+  /** The first refusal's Retry-After and text, if any was refused. */
+  refusal?: { status: number; retryAfter: string | null; text: string };
+}
+
+const CROWD_SCRIPT = `
+const options = JSON.parse(process.argv[1]);
+let running = true;
+const statuses = {};
+let answered = 0;
+let refusal;
+process.on('message', () => { running = false; });
+await Promise.all(Array.from({ length: options.connections }, async (_, index) => {
+  const address = options.addresses.all ?? options.addresses.perConnection + index.toString(16) + '::1';
+  const headers = { 'x-forwarded-for': address, ...(options.cookie ? { cookie: options.cookie } : {}) };
+  const url = options.urls[index % options.urls.length];
+  let mine = 0;
+  while (running || mine === 0) {
+    const response = await fetch(url, { redirect: 'manual', headers }).catch(() => undefined);
+    if (!response) continue;
+    const text = await response.text();
+    if (response.status >= 400) refusal ??= { status: response.status, retryAfter: response.headers.get('retry-after'), text };
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    if (mine++ === 0) answered++;
+  }
+}));
+process.send({ statuses, answered, refusal }, () => process.exit(0));
+`;
+
+/** Starts the crowd; `stop()` ends it once every connection has had an answer, and says how it fared. */
+export function crowd(options: CrowdOptions): { stop(): Promise<CrowdCounts> } {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CROWD_SCRIPT, JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const result = new Promise<CrowdCounts>((resolve, reject) => {
+    child.once('message', (counts) => resolve(counts as CrowdCounts));
+    child.once('exit', (code) => reject(new Error(`the crowd exited (${code}) without its counts`)));
+  });
+  return {
+    async stop() {
+      child.send('stop');
+      return result;
+    },
+  };
+}
+
+/** The median of `samples` runs of `once` (milliseconds), one after another. */
+export async function medianMs(samples: number, once: () => Promise<void>): Promise<number> {
+  const times: number[] = [];
+  for (let index = 0; index < samples; index++) {
+    const started = performance.now();
+    await once();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+/** Lets the crowd's connections all be under way before measuring. */
+export const CROWD_SETTLE_MS = 1_000;
