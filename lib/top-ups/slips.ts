@@ -1,6 +1,7 @@
 // A deposit slip an integrator attaches: a photo (PNG, JPEG, WebP) or a PDF, at most 5 MB. Its
 // type is read from its first bytes, never taken from the browser's word or the file's name: the
-// console shows an image inline, and a file that only says it is one must not get there.
+// console shows an image inline, and a file that only says it is one must not get there. A PDF is
+// only ever downloaded.
 
 export const MAX_SLIP_BYTES = 5 * 1024 * 1024;
 
@@ -32,8 +33,11 @@ export function readSlip(bytes: Uint8Array): { contentType: SlipContentType; byt
   return { contentType, bytes };
 }
 
+const IMAGE_SLIP_TYPES: ReadonlySet<string> = new Set<SlipContentType>(['image/png', 'image/jpeg', 'image/webp']);
+
+/** A photo, which a page may show: only the image types a slip is checked to be, never any image/*. */
 export function isImageSlip(contentType: string): boolean {
-  return contentType.startsWith('image/');
+  return IMAGE_SLIP_TYPES.has(contentType);
 }
 
 export function slipFileName(requestId: number, contentType: string): string {
@@ -51,18 +55,26 @@ export function slipRequestId(text: string): number | undefined {
 }
 
 /**
- * A stored slip as an answer: its checked type, never sniffed by the browser; an image shown in
- * the page (the console's list), a PDF or a download saved under a name of its own.
+ * Nothing in a slip runs: opened in the browser it gets no scripts and no same-origin rights, and
+ * no other site may frame it. Its route writes these itself (lib/http/route-headers.ts).
  */
-export function slipResponse(requestId: number, slip: { contentType: string; content: Uint8Array }, disposition: 'inline' | 'attachment'): Response {
+export const SLIP_CONTENT_SECURITY_POLICY = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+export const SLIP_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * A stored slip as an answer: its checked type, never sniffed by the browser, saved under a name
+ * of its own. A photo is shown in the page when `imageDisposition` says so (the console's list); a
+ * PDF, or anything not a photo, is always a download: a browser's PDF viewer runs a PDF's scripts.
+ */
+export function slipResponse(requestId: number, slip: { contentType: string; content: Uint8Array }, imageDisposition: 'inline' | 'attachment'): Response {
+  const disposition = isImageSlip(slip.contentType) ? imageDisposition : 'attachment';
   return new Response(new Uint8Array(slip.content), {
     headers: {
       'content-type': slip.contentType,
       'content-disposition': `${disposition}; filename="${slipFileName(requestId, slip.contentType)}"`,
       'x-content-type-options': 'nosniff',
-      // Nothing in a slip runs: a PDF opened in the browser gets no scripts and no same-origin rights.
-      'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
-      'cache-control': 'private, no-store',
+      'content-security-policy': SLIP_CONTENT_SECURITY_POLICY,
+      'cache-control': SLIP_CACHE_CONTROL,
     },
   });
 }

@@ -11,8 +11,9 @@ import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-f
 
 export const metadata: Metadata = { title: 'Recargas pendientes' };
 
-// Recargas pendientes: deposits integrators reported, oldest first, each with its slip. An
-// administrator approves (the money enters the ledger) or rejects with a reason; support reads.
+// Recargas pendientes: deposits integrators reported, oldest first, each with its slip (a photo
+// shown, a PDF to download). An administrator approves (the money enters the ledger) or rejects
+// with a reason; support reads.
 export default async function PendingTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support');
   const after = (await searchParams).despues;
@@ -66,9 +67,10 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
                       <img src={slipHref} alt={`Boleta del depósito ${request.reference} en ${bankName(request.bank)}`} className="slip-image" />
                     </figure>
                   ) : (
+                    // A PDF is never opened in the console: its route answers it as a download.
                     <p>
-                      <a href={slipHref} target="_blank" rel="noopener">
-                        Ver la boleta (PDF)
+                      <a href={slipHref} download>
+                        Descargar la boleta (PDF)
                       </a>
                     </p>
                   )}

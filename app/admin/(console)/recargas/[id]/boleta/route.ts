@@ -1,4 +1,5 @@
-// GET /admin/recargas/:id/boleta - a top-up request's deposit slip, for console users (shown inline).
+// GET /admin/recargas/:id/boleta - a top-up request's deposit slip, for console users: a photo shown
+// inline in "Recargas pendientes", a PDF downloaded.
 import { consoleUserWithAccess } from '@/lib/auth/session';
 import { plainText } from '@/lib/statements/download';
 import { findTopUpSlip } from '@/lib/top-ups/requests';
