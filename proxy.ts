@@ -4,6 +4,8 @@
 // console gets: no caching, and forms and server actions refused from another origin. The lookups do the same in their route
 // wrapper (lib/api/route.ts): this layer alone cost each lookup about as much as the rest of the
 // gateway's own work.
+// A route that writes its own policy or cache header (a deposit slip's sandbox) keeps it: the
+// proxy leaves those out for the routes lib/http/route-headers.ts lists.
 import { NextResponse, type NextRequest } from 'next/server';
 import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
 import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';
@@ -11,6 +13,7 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { registerPageCallerKey } from '@/lib/http/page-callers';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
+import { headersTheRouteWrites } from '@/lib/http/route-headers';
 import { newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
@@ -24,8 +27,6 @@ import { typedRequestId } from '@/lib/request-ids/typed';
 const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
 /** The sources' status: a per-IP limit of its own, so a client throttled on its lookups can still read it. */
 const STATUS_API = '/api/estado';
-/** Public answers that are the same for everyone: they say how long they may be cached. */
-const PUBLIC_CACHEABLE_API = new Set([STATUS_API]);
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 /**
  * The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache
@@ -73,10 +74,20 @@ export async function proxy(request: NextRequest) {
     nonce,
     https: (settings.NEXTAUTH_URL ?? '').startsWith('https://'),
     development: process.env.NODE_ENV === 'development',
-    noStore: (isApi && !PUBLIC_CACHEABLE_API.has(path)) || isSignedInArea(path),
+    noStore: isApi || isSignedInArea(path),
   });
+  /** An answer the proxy writes itself: all of its headers. */
   const respond = (response: NextResponse) => {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  };
+  /**
+   * The request passed on to the page or route at `target`: its headers, but those the route writes
+   * itself (a slip's sandbox, a public document's caching), which Next would otherwise drop for ours.
+   */
+  const passOn = (response: NextResponse, target: string) => {
+    const routeWrites = headersTheRouteWrites(target);
+    for (const [name, value] of Object.entries(headers)) if (!routeWrites.has(name.toLowerCase())) response.headers.set(name, value);
     return response;
   };
   const clientIp = () => requestClientIp((name) => request.headers.get(name), settings);
@@ -173,9 +184,9 @@ export async function proxy(request: NextRequest) {
     // redirect, which the page cannot once its skeleton is on the way.
     const target = request.nextUrl.clone();
     target.pathname = path === RECORDS_LIST && typedRequestId(typedSearch) ? `${RECORDS_LIST}/solicitud` : `${path}/buscar`;
-    return respond(NextResponse.rewrite(target, { request: { headers: forwarded } }));
+    return passOn(NextResponse.rewrite(target, { request: { headers: forwarded } }), target.pathname);
   }
-  return respond(NextResponse.next({ request: { headers: forwarded } }));
+  return passOn(NextResponse.next({ request: { headers: forwarded } }), path);
 }
 
 /** The console and the integrators' portal: pages with people's sessions and their data. */
