@@ -251,9 +251,10 @@ const PAGE_TURN = {
   queueLimit: 1_000,
 };
 // The public and sign-in pages are mostly answered from the render cache, too cheap for the busy
-// share to see: they are paced by their count as well, at most one every 10 ms (100 a second) per
-// instance and turn, and a crowd of addresses waits for them (a parked request costs nothing).
-const CACHED_PAGE_TURN = { ...PAGE_TURN, minIntervalMs: 10, queueLimit: 5_000 };
+// share to see: they are paced by their count as well, at most one every 20 ms (50 a second, far
+// beyond readers) per instance and turn, and a crowd of addresses waits for them (a parked
+// request costs nothing) while an address new to the turn goes first.
+const CACHED_PAGE_TURN = { ...PAGE_TURN, minIntervalMs: 20, queueLimit: 5_000 };
 const turns = {
   console: new FairTurn(PAGE_TURN),
   portal: new FairTurn(PAGE_TURN),

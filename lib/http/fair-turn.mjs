@@ -5,11 +5,13 @@
 // - One page at a time: CPU-heavy renders do not pile up on one event loop.
 // - Each caller (a session, or a signed-out address) has at most `perCallerLimit` requests running
 //   or waiting; past that it is refused at once (the server answers 429), never queued.
-// - After a caller's page took X ms, that caller's next one starts no sooner than X × pauseFactor
-//   later (at most maxPauseMs): one caller alone holds at most 1 / (1 + pauseFactor) of the loop.
-// - All callers together hold at most `busyShare` of the loop, measured over the last `windowMs`.
-//   It is above one caller's own share, so another caller beside a flood starts at once; a crowd
-//   of many callers meets it and waits.
+// - A caller that asks for several pages at once (its next one waits while one runs): after its
+//   page took X ms, its next starts no sooner than X × pauseFactor later (at most maxPauseMs), so
+//   it holds at most 1 / (1 + pauseFactor) of the loop. A person reading one page after another
+//   never waits for a pause.
+// - While several callers wait, all of them together hold at most `busyShare` of the loop,
+//   measured over the last `windowMs`. It is above one caller's own share, so another caller
+//   beside a flood starts at once; a crowd of many callers meets it and waits.
 // - When several wait, the one served least recently goes first (round robin over callers).
 // - A page holding the turn longer than maxHoldMs (an export streaming) gives it up and finishes on
 //   its own; it counts for half the shared window at most.
@@ -78,7 +80,9 @@ export class FairTurn {
       this.wakeAt(spacedAt);
       return;
     }
-    const budgetAt = this.budgetFreeAt(now);
+    let callersWaiting = 0;
+    for (const caller of this.callers.values()) if (caller.waiting.length > 0 && ++callersWaiting > 1) break;
+    const budgetAt = callersWaiting > 1 ? this.budgetFreeAt(now) : now;
     if (budgetAt > now) {
       this.wakeAt(budgetAt);
       return;
@@ -123,7 +127,7 @@ export class FairTurn {
       const took = end - now;
       this.running--;
       caller.running--;
-      caller.readyAt = Math.max(caller.readyAt, end + Math.min(this.options.pauseFactor * took, this.options.maxPauseMs));
+      if (caller.waiting.length > 0) caller.readyAt = Math.max(caller.readyAt, end + Math.min(this.options.pauseFactor * took, this.options.maxPauseMs));
       if (caller.running === 0 && caller.waiting.length === 0 && caller.readyAt <= end) this.callers.delete(key);
       // One long page (an export) counts for half the window's share at most: it does not hold
       // everyone else's pages back by itself.

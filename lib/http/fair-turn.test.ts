@@ -126,4 +126,14 @@ describe('FairTurn', () => {
     clock.advance(8);
     expect(started.map(({ caller, at }) => `${caller}@${at}`)).toEqual(['crowd@0', 'crowd@5', 'crowd@10', 'person@15', 'crowd@20']);
   });
+
+  it('never pauses a person who reads one page after another, however fast', () => {
+    const { clock, started, ask } = turnWithPages(40);
+    for (let page = 0; page < 30; page++) {
+      ask('person');
+      clock.advance(41);
+    }
+    expect(started).toHaveLength(30);
+    expect(started.at(-1)!.at).toBe(29 * 41);
+  });
 });
