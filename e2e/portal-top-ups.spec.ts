@@ -5,6 +5,7 @@
 // reference is refused.
 import { expect, test } from '@playwright/test';
 import { TOP_UP_MESSAGES } from '../lib/top-ups/messages';
+import { depositDaysAgo } from '../tests/support/deposit-dates';
 import { slipPng } from '../tests/support/slip-png';
 import { seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection, PHONE } from './support/portal';
@@ -35,7 +36,7 @@ test('una persona de facturación reporta un depósito con su boleta y un admini
   const report = async (typedReference: string) => {
     await billing.getByLabel('Banco').selectOption({ label: 'Banco Industrial' });
     await billing.getByLabel('Número de referencia').fill(typedReference);
-    await billing.getByLabel('Fecha del depósito').fill('2026-11-20');
+    await billing.getByLabel('Fecha del depósito').fill(depositDaysAgo(7));
     await billing.getByLabel('Monto (Q)').fill('1,500.00');
     await billing.getByLabel('Boleta (opcional)').setInputFiles({ name: 'boleta.png', mimeType: 'image/png', buffer: slipPng() });
     await billing.getByRole('button', { name: 'Reportar depósito' }).click();

@@ -73,6 +73,12 @@ describe('parseEnv', () => {
     expect(env).toMatchObject({ RATE_LIMIT_GLOBAL_MAX: 250, TRUSTED_PROXY_HOPS: 1, SEED_ON_START: false, MIGRATE_ON_START: false });
   });
 
+  it('takes deposits reported up to 90 days old unless the operator sets another window of whole days, and refuses one that is not', () => {
+    expect(parseEnv({}).TOP_UP_DEPOSIT_MAX_AGE_DAYS).toBe(90);
+    expect(parseEnv({ TOP_UP_DEPOSIT_MAX_AGE_DAYS: '30' }).TOP_UP_DEPOSIT_MAX_AGE_DAYS).toBe(30);
+    for (const wrong of ['0', '-5', '2.5', 'noventa', '4000']) expect(rejectedVariables({ TOP_UP_DEPOSIT_MAX_AGE_DAYS: wrong }), wrong).toEqual(['TOP_UP_DEPOSIT_MAX_AGE_DAYS']);
+  });
+
   it('treats an empty DATABASE_URL as unset (embedded database)', () => {
     expect(parseEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });

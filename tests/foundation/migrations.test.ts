@@ -8,6 +8,8 @@ import { database, type DatabaseHandle } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
 import { alertDeliveries, alertDeliveryAttempts, integrations, ledgerEntries } from '@/db/schema';
 import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
+import { runCli } from '../support/cli';
+import { depositDaysAgo, shownDay } from '../support/deposit-dates';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 
 const expectedKind = inject('adminDatabaseUrl') ? 'postgres' : 'pglite';
@@ -228,6 +230,90 @@ describe(`migration 0008 on ${expectedKind}`, () => {
     ).rejects.toBe(rolledBack);
     expect(moved).toEqual([{ nombre: 'before-0008', label: 'Principal', token_hash: 'a1'.repeat(32), token_prefix: 'tlk_a1a1a1', revoked_at: null, expires_at: null }]);
     expect(columnsLeft).toEqual([]);
+  });
+});
+
+describe(`migration 0046 on ${expectedKind}`, () => {
+  it('keys the reports of before by letters and digits without failing on those that now collide, refuses a new one of them, and `top-ups:duplicates` lists them', async () => {
+    const migration = fs.readFileSync(path.join(process.cwd(), 'db/migrations/0046_top_up_reference_keys.sql'), 'utf8');
+    const [integration] = await newIntegration({ nombre: 'recargas-0046', balanceCentavos: 25_000 });
+    const deposited = depositDaysAgo(5);
+    // The table as the release before wrote it (references keyed trimmed, upper case, without
+    // spaces), with reports that were three apart then and are one deposit now; then 0046, committed.
+    const ids = await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`drop index top_up_requests_bank_reference_key_unique`);
+      await tx.execute(sql`drop index top_up_requests_legacy_duplicate_idx`);
+      await tx.execute(sql`alter table top_up_requests drop column reference_key, drop column legacy_duplicate, alter column normalized_reference set not null`);
+      await tx.execute(sql`create unique index top_up_requests_bank_reference_unique on top_up_requests (bank, normalized_reference) where state <> 'rejected'`);
+      const [person] = resultRows(
+        await tx.execute(sql`insert into portal_users (integration_id, email, name, role, password_hash) values (${integration!.id}, 'pagos@recargas-0046.gt', 'Pagos', 'facturacion', 'x') returning id`),
+      ) as Array<{ id: number }>;
+      const [entry] = resultRows(
+        await tx.execute(sql`insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor) values (${integration!.id}, 'top_up', 25000, 25000, 'test') returning id`),
+      ) as Array<{ id: number | string }>;
+      const report = async (bank: string, reference: string, state: 'pending' | 'approved' | 'rejected' = 'pending') => {
+        const decided = state === 'pending' ? sql`null` : sql`now()`;
+        const [row] = resultRows(
+          await tx.execute(sql`
+            insert into top_up_requests (integration_id, reported_by, bank, reference, normalized_reference, deposit_date, amount_centavos, state, reason, decided_at, ledger_entry_id)
+            values (${integration!.id}, ${person!.id}, ${bank}, ${reference}, ${reference.toUpperCase().replace(/\s+/g, '')}, ${deposited}, 25000, ${state},
+                    ${state === 'rejected' ? 'No aparece en el banco.' : null}, ${decided}, ${state === 'approved' ? Number(entry!.id) : null})
+            returning id`),
+        ) as Array<{ id: number }>;
+        return row!.id;
+      };
+      const reported = {
+        pending: await report('BI', 'DUP-777'),
+        approved: await report('BI', 'DUP777', 'approved'),
+        spaced: await report('BI', 'dup.7 77'),
+        rejected: await report('BI', 'DUP 777', 'rejected'),
+        otherBank: await report('BAM', 'DUP-777'),
+        alone: await report('BI', 'OTRA-1'),
+      };
+      for (const statement of migration.split('--> statement-breakpoint')) await tx.execute(sql.raw(statement));
+      return reported;
+    });
+
+    const rows = await handle.rows<{ id: number; reference_key: string; legacy_duplicate: boolean }>(
+      sql`select id, reference_key, legacy_duplicate from top_up_requests where integration_id = ${integration!.id} order by id`,
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(rows.map((row) => row.reference_key)).toEqual(['DUP777', 'DUP777', 'DUP777', 'DUP777', 'DUP777', 'OTRA1']);
+    // The approved one keeps the key (it can no longer be rejected); the other pending ones are set apart.
+    expect([ids.pending, ids.approved, ids.spaced, ids.rejected, ids.otherBank, ids.alone].map((id) => byId.get(id)!.legacy_duplicate)).toEqual([true, false, true, false, false, false]);
+
+    const again = (bank: string, reference: string) =>
+      handle.rows(sql`insert into top_up_requests (integration_id, reported_by, bank, reference, deposit_date, amount_centavos)
+                      select integration_id, reported_by, ${bank}, ${reference}, deposit_date, 100 from top_up_requests where id = ${ids.alone}`);
+    expect((await failureOf(again('BI', 'Dup 777'))).code).toBe('23505');
+    expect((await failureOf(again('BAM', 'dup777'))).code).toBe('23505');
+    expect((await failureOf(again('BI', 'otra.1'))).code).toBe('23505');
+
+    const check = await runCli(['top-ups:duplicates'], testDb.env);
+    expect(check.code, check.stderr).toBe(1);
+    const lines = check.stdout.trim().split('\n');
+    expect(lines[0]).toBe('1 grupo de solicitudes de recarga comparte banco y referencia (comparadas por sus letras y números):');
+    expect(lines[1]).toBe('Banco Industrial, referencia DUP777: 3 solicitudes');
+    expect(lines.slice(2, 5).map((line) => /^ {2}#(\d+) recargas-0046 · Q 250\.00 · Banco Industrial referencia (.+) del (\S+) · ([^·]+) ·/.exec(line)?.slice(1))).toEqual([
+      [String(ids.pending), 'DUP-777', shownDay(deposited), 'Pendiente de revisión '],
+      [String(ids.approved), 'DUP777', shownDay(deposited), 'Acreditada '],
+      [String(ids.spaced), 'dup.7 77', shownDay(deposited), 'Pendiente de revisión '],
+    ]);
+    expect(check.stdout).not.toContain(`#${ids.rejected} `);
+    expect(check.stdout).not.toContain(`#${ids.otherBank} `);
+    const listed = await runCli(['top-ups:duplicates', '--json'], testDb.env);
+    expect(listed.json<Array<{ bank: string; key: string; requests: Array<{ id: number; reference: string; state: string; amountCentavos: number; depositDate: string }> }>>()).toEqual([
+      {
+        bank: 'BI',
+        bankName: 'Banco Industrial',
+        key: 'DUP777',
+        requests: [
+          expect.objectContaining({ id: ids.pending, reference: 'DUP-777', state: 'pending', amountCentavos: 25_000, depositDate: deposited, integrationName: 'recargas-0046' }),
+          expect.objectContaining({ id: ids.approved, reference: 'DUP777', state: 'approved' }),
+          expect.objectContaining({ id: ids.spaced, reference: 'dup.7 77', state: 'pending' }),
+        ],
+      },
+    ]);
   });
 });
 

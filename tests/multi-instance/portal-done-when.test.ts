@@ -24,6 +24,7 @@ import { TOP_UP_MESSAGES } from '@/lib/top-ups/messages';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { chromiumExecutable } from '../../e2e/support/chromium';
 import { startApp, type RunningApp } from '../support/app-server';
+import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember, newConsoleUser, PORTAL_PASSWORD, type ConsoleAccount } from '../support/people';
 import { slipPng } from '../support/slip-png';
 import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
@@ -225,7 +226,7 @@ describe("issue 34's done-when in chromium, on two instances", () => {
     const report = async (typedReference: string) => {
       await billing.getByLabel('Banco').selectOption({ label: 'Banco Industrial' });
       await billing.getByLabel('Número de referencia').fill(typedReference);
-      await billing.getByLabel('Fecha del depósito').fill('2026-11-20');
+      await billing.getByLabel('Fecha del depósito').fill(depositDaysAgo(7));
       await billing.getByLabel('Monto (Q)').fill('1,500.00');
       await billing.getByLabel('Boleta (opcional)').setInputFiles({ name: 'boleta.png', mimeType: 'image/png', buffer: slipPng() });
       await billing.getByRole('button', { name: 'Reportar depósito' }).click();

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import type { ConsoleClient } from '../support/console-client';
+import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { says } from '../support/portal-client';
 import { slipPng } from '../support/slip-png';
@@ -60,7 +61,7 @@ beforeAll(async () => {
   const reported = await billing.serverActionWithFiles(
     '/portal/recargas',
     'reportTopUpAction',
-    { banco: 'BI', referencia: `AVAL-${RUN}`, fecha: '2026-11-20', monto: '100.00', envio: crypto.randomUUID() },
+    { banco: 'BI', referencia: `AVAL-${RUN}`, fecha: depositDaysAgo(7), monto: '100.00', envio: crypto.randomUUID() },
     { boleta: new Blob([new Uint8Array(slipPng())], { type: 'image/png' }) },
   );
   expect(says(reported, 'La administración lo revisará'), reported.text.slice(0, 300)).toBe(true);

@@ -6,9 +6,11 @@
 //       click is told the request was already resolved;
 //   (b) one deposit (bank and reference) reported at the same moment through the portal's
 //       Recargas form on both instances, by two people of one integration and by a person of
-//       another: one report is taken, every other one gets the duplicate message.
-// The request row's lock and the unique index on a pending or approved bank reference are what
-// hold this (lib/top-ups/requests.ts); each instance's memory plays no part.
+//       another, each typing its punctuation, spaces and case their own way: one report is taken,
+//       every other one gets the duplicate message.
+// The request row's lock and the unique index on a pending or approved bank reference (its letters
+// and digits, as PostgreSQL keys them) are what hold this (lib/top-ups/requests.ts); each
+// instance's memory plays no part.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, db } from '@/db/client';
@@ -16,10 +18,11 @@ import { topUpRequests } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { formatQuetzales } from '@/lib/money';
 import { TOP_UP_MESSAGES } from '@/lib/top-ups/messages';
-import { normalizeReference } from '@/lib/top-ups/requests';
+import { referenceKey } from '@/lib/top-ups/requests';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { runCli } from '../support/cli';
+import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { says, type PortalClient } from '../support/portal-client';
 import { slipPng } from '../support/slip-png';
@@ -77,12 +80,12 @@ const report = (person: PortalClient, reference: string) =>
   person.serverActionWithFiles(
     '/portal/recargas',
     'reportTopUpAction',
-    { banco: 'BI', referencia: reference, fecha: '2026-11-20', monto: AMOUNT.typed, envio: crypto.randomUUID() },
+    { banco: 'BI', referencia: reference, fecha: depositDaysAgo(7), monto: AMOUNT.typed, envio: crypto.randomUUID() },
     { boleta: new Blob([new Uint8Array(slipPng())], { type: 'image/png' }) },
   );
 
 const requestsWith = async (reference: string) =>
-  (await db()).select().from(topUpRequests).where(and(eq(topUpRequests.bank, 'BI'), eq(topUpRequests.normalizedReference, normalizeReference(reference))));
+  (await db()).select().from(topUpRequests).where(and(eq(topUpRequests.bank, 'BI'), eq(topUpRequests.referenceKey, referenceKey(reference))));
 
 async function movementsOf(integrationId: number): Promise<Array<{ kind: string; amount: number; note: string | null }>> {
   const rows = await (await database()).rows<{ kind: string; amount_centavos: string | number; note: string | null }>(
@@ -126,9 +129,9 @@ describe('top-ups on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
 
   it('the same deposit reported at once on both instances, by two people of one integration and a person of another, is taken once; the others read the duplicate message', async () => {
     for (let round = 1; round <= ROUNDS; round++) {
-      // Typed by each as a person would, spaces and case aside: the same bank reference.
-      const reference = `DUP ${stamp} ${round}`;
-      const typed = [reference, reference.toLowerCase(), reference.replaceAll(' ', '')];
+      // Typed by each as a person would, punctuation, spaces and case aside: the same bank reference.
+      const reference = `DUP-${stamp}-${round}`;
+      const typed = [reference, `dup ${stamp.toLowerCase()}.${round}`, `DUP${stamp}${round}`];
       const reporters = [portal.billingA, portal.ownerA, portal.billingB].flatMap((sessions, person) => sessions.map((session) => ({ session, typed: typed[person]! })));
       const answers = await Promise.all(reporters.map(({ session, typed: text }) => report(session, text)));
       expect(answers.map((answer) => answer.status)).toEqual(reporters.map(() => 200));

@@ -27,6 +27,7 @@ import { approveTopUpRequest, rejectTopUpRequest, reportTopUp } from '@/lib/top-
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { pdfTextLines } from '../support/pdf-text';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
+import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember } from '../support/people';
 import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -557,8 +558,8 @@ describe('reported deposits (issue 34, point 3)', () => {
     await addPortalMember(recargas, 'conta@recargas.gt', 'facturacion');
     const [person] = await (await database()).db.select().from(portalUsers).where(eq(portalUsers.email, 'conta@recargas.gt'));
     const reporter = { id: person!.id, role: 'facturacion', integrationId: recargas.id, actor: { kind: 'integrator', id: person!.id, email: person!.email, integrationId: recargas.id, integrationName: 'recargas' } } as const;
-    const approved = await reportTopUp(reporter, { bank: 'GYT', reference: '5500 1234', depositDate: '2026-11-23', amountCentavos: 50_000 });
-    const rejected = await reportTopUp(reporter, { bank: 'BAC', reference: 'TR-99', depositDate: '2026-11-23', amountCentavos: 7_000 });
+    const approved = await reportTopUp(reporter, { bank: 'GYT', reference: '5500 1234', depositDate: depositDaysAgo(4), amountCentavos: 50_000 });
+    const rejected = await reportTopUp(reporter, { bank: 'BAC', reference: 'TR-99', depositDate: depositDaysAgo(4), amountCentavos: 7_000 });
     if (!approved.ok || !rejected.ok) throw new Error('not reported');
     expect((await approveTopUpRequest(TEST_ACTOR, approved.value.id)).ok).toBe(true);
     expect((await approveTopUpRequest(TEST_ACTOR, approved.value.id)).ok).toBe(false);

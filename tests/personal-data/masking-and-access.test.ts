@@ -32,6 +32,7 @@ import { PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '@/lib/statements/texts';
 import { issueStatement } from '@/lib/statements/statements';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
+import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember, portalSignedIn } from '../support/people';
 import type { PortalClient } from '../support/portal-client';
 import { slipPng } from '../support/slip-png';
@@ -510,7 +511,7 @@ describe("issue 34's portal self-service", { timeout: PROCESS_TEST_TIMEOUT_MS * 
         portal.billing.serverActionWithFiles(
           '/portal/recargas',
           'reportTopUpAction',
-          { banco: 'BI', referencia, fecha: '2026-11-20', monto: '300.00', envio: crypto.randomUUID() },
+          { banco: 'BI', referencia, fecha: depositDaysAgo(7), monto: '300.00', envio: crypto.randomUUID() },
           { boleta: new Blob([new Uint8Array(slipPng())], { type: 'image/png' }) },
         ),
       );

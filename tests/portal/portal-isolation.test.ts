@@ -41,6 +41,7 @@ import { reportTopUp } from '@/lib/top-ups/requests';
 import { createWatchList } from '@/lib/watch-lists';
 import { createTestIntegration, credentialHeaders, eventually, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { REPO_ROOT } from '../support/child-env';
+import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn } from '../support/people';
 import type { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -165,7 +166,7 @@ beforeAll(async () => {
     const [billingB] = await database.select().from(portalUsers).where(eq(portalUsers.email, people.billingB));
     const reported = await reportTopUp(
       { id: billingB!.id, role: 'facturacion', integrationId: integrationB.id, actor: { kind: 'integrator', id: billingB!.id, email: billingB!.email, integrationId: integrationB.id, integrationName: integrationB.nombre } },
-      { bank: 'BAM', reference: 'BOLETA-SECRETA-B', depositDate: '2026-11-02', amountCentavos: 3_141_592, slip: SLIP_OF_B },
+      { bank: 'BAM', reference: 'BOLETA-SECRETA-B', depositDate: depositDaysAgo(25), amountCentavos: 3_141_592, slip: SLIP_OF_B },
     );
     if (!reported.ok) throw new Error(reported.error.message);
     // B's watch list, saved paused in the same transaction: no run of it starts while A tries it.

@@ -2,7 +2,10 @@
 // with its slip in the portal, the same bank and reference is refused, a developer is refused, a
 // slip that only claims to be an image is refused, the slip is served with its checked type; in
 // the console support reads the pending list and the badge, ten approvals sent at once credit once
-// (the ledger reconciles), and a rejection needs a reason and moves no money.
+// (the ledger reconciles), and a rejection needs a reason and moves no money. One deposit typed
+// with other punctuation ("DUP777" after "DUP-777") is refused as the same one; a deposit older
+// than the window (90 days, or the operator's TOP_UP_DEPOSIT_MAX_AGE_DAYS) is refused naming the
+// earliest day taken.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -12,9 +15,11 @@ import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
+import { depositTooOldMessage } from '@/lib/top-ups/messages';
 import { TOP_UP_MESSAGES } from '@/lib/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { depositDaysAgo, shownDay } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -49,7 +54,7 @@ afterAll(async () => {
 });
 
 const report = (person: PortalClient, fields: Record<string, string>, slip?: Blob) =>
-  person.serverActionWithFiles('/portal/recargas', 'reportTopUpAction', { banco: 'BI', fecha: '2026-11-20', monto: '1,250.50', envio: crypto.randomUUID(), ...fields }, slip ? { boleta: slip } : {});
+  person.serverActionWithFiles('/portal/recargas', 'reportTopUpAction', { banco: 'BI', fecha: depositDaysAgo(7), monto: '1,250.50', envio: crypto.randomUUID(), ...fields }, slip ? { boleta: slip } : {});
 
 const requestsOf = () => gateway.withDatabase(async () => (await db()).select().from(topUpRequests).where(eq(topUpRequests.integrationId, integration.id)).orderBy(topUpRequests.id));
 const balance = () => gateway.withDatabase(() => balanceAndLedgerSum(integration.id));
@@ -60,7 +65,7 @@ describe('the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
     expect(answer.status).toBe(200);
     expect(says(answer, 'La administración lo revisará'), answer.text.slice(0, 500)).toBe(true);
     const [request] = await requestsOf();
-    expect(request).toMatchObject({ state: 'pending', bank: 'BI', reference: '4455 6677', normalizedReference: '44556677', amountCentavos: 125_050 });
+    expect(request).toMatchObject({ state: 'pending', bank: 'BI', reference: '4455 6677', referenceKey: '44556677', amountCentavos: 125_050 });
     expect(await balance()).toEqual({ balanceCentavos: 5_000, ledgerSumCentavos: 5_000 });
 
     const page = await billing.request('/portal/recargas');
@@ -161,7 +166,7 @@ describe('the console', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
 
   it('rejects only with a reason, moves no money, and the integration reads the reason', async () => {
     expect(says(await report(billing, { referencia: 'RECHAZO-7', monto: '99' }), 'La administración lo revisará')).toBe(true);
-    const request = (await requestsOf()).find((row) => row.normalizedReference === 'RECHAZO-7')!;
+    const request = (await requestsOf()).find((row) => row.reference === 'RECHAZO-7')!;
     const before = await balance();
     const administrator = await consoleSignedIn(gateway.app.baseUrl, admin);
     const empty = await administrator.serverAction('/admin/recargas', 'rejectTopUpRequestAction', { solicitud: String(request.id), motivo: ' ', envio: crypto.randomUUID() });
@@ -189,8 +194,7 @@ describe('the lists, at more than a page', { timeout: PROCESS_TEST_TIMEOUT_MS * 
           reportedBy: reporter!.id,
           bank: 'BAM',
           reference: `LOTE-${index + 1}`,
-          normalizedReference: `LOTE-${index + 1}`,
-          depositDate: '2026-11-21',
+          depositDate: depositDaysAgo(6),
           amountCentavos: 10_000 + index,
           createdAt: new Date(Date.parse('2026-11-21T15:00:00Z') + index * 60_000),
         })),
@@ -215,5 +219,47 @@ describe('the lists, at more than a page', { timeout: PROCESS_TEST_TIMEOUT_MS * 
     const nextPage = await staff.request(next!.replaceAll('&amp;', '&'));
     expect(referencesIn(nextPage.text)).toContain(55);
     expect(referencesIn(nextPage.text)).not.toContain(1);
+  });
+});
+
+describe('one deposit, however it is typed', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('refuses "DUP777", "dup 777" and "DUP.777" after "DUP-777" at the same bank, keeps the first as typed, and takes it at another bank', async () => {
+    expect(says(await report(billing, { referencia: 'DUP-777', monto: '10' }), 'La administración lo revisará')).toBe(true);
+    for (const typed of ['DUP777', 'dup 777', 'DUP.777']) {
+      const again = await report(billing, { referencia: typed, monto: '10' });
+      expect(again.status, typed).toBe(200);
+      expect(says(again, TOP_UP_MESSAGES.duplicate), `${typed}: ${again.text.slice(0, 300)}`).toBe(true);
+    }
+    expect((await requestsOf()).filter((row) => row.referenceKey === 'DUP777').map((row) => [row.bank, row.reference])).toEqual([['BI', 'DUP-777']]);
+    expect(says(await report(billing, { referencia: 'DUP777', banco: 'BAM', monto: '10' }), 'La administración lo revisará')).toBe(true);
+    const staff = await consoleSignedIn(gateway.app.baseUrl, support);
+    expect((await staff.request('/admin/recargas')).text).toContain('DUP-777');
+  });
+});
+
+describe('the deposit date', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('takes a deposit of 89 days ago, refuses one of 91 days ago and one of 1999 naming the earliest day (90 days ago), and offers only that range', async () => {
+    const earliest = depositDaysAgo(90);
+    const tooOld = depositTooOldMessage(earliest, 90);
+    expect(tooOld).toContain(shownDay(earliest));
+    for (const fecha of [depositDaysAgo(91), '1999-11-20']) {
+      const refused = await report(billing, { referencia: `VIEJA-${fecha}`, fecha, monto: '10' });
+      expect(refused.status, fecha).toBe(200);
+      expect(says(refused, tooOld), `${fecha}: ${refused.text.slice(0, 300)}`).toBe(true);
+    }
+    expect(says(await report(billing, { referencia: 'RECIENTE-89', fecha: depositDaysAgo(89), monto: '10' }), 'La administración lo revisará')).toBe(true);
+    expect((await requestsOf()).filter((row) => row.reference.startsWith('VIEJA-'))).toEqual([]);
+    const dateField = /<input[^>]*name="fecha"[^>]*>/.exec((await billing.request('/portal/recargas')).text)?.[0];
+    expect(dateField).toContain(`min="${earliest}"`);
+    expect(dateField).toContain(`max="${depositDaysAgo(0)}"`);
+  });
+
+  it('honours the window the operator set (TOP_UP_DEPOSIT_MAX_AGE_DAYS=30)', async () => {
+    await gateway.stop();
+    gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500', TOP_UP_DEPOSIT_MAX_AGE_DAYS: '30' } });
+    billing = await portalSignedIn(gateway.app.baseUrl, people.billing);
+    const earliest = depositDaysAgo(30);
+    expect(says(await report(billing, { referencia: 'VENTANA-31', fecha: depositDaysAgo(31), monto: '10' }), depositTooOldMessage(earliest, 30))).toBe(true);
+    expect(says(await report(billing, { referencia: 'VENTANA-30', fecha: earliest, monto: '10' }), 'La administración lo revisará')).toBe(true);
   });
 });
