@@ -62,7 +62,15 @@ import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
 import { bankName } from '@/lib/top-ups/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
-import { approveTopUpRequest, integrationTopUpPage, pendingTopUpPage, rejectTopUpRequest, type TopUpRequestPage, type TopUpRequestView } from '@/lib/top-ups/requests';
+import {
+  approveTopUpRequest,
+  integrationTopUpPage,
+  pendingTopUpPage,
+  referenceDuplicates,
+  rejectTopUpRequest,
+  type TopUpRequestPage,
+  type TopUpRequestView,
+} from '@/lib/top-ups/requests';
 import { CliError } from './errors';
 import { USAGE } from './usage';
 import { readPassword } from './password-input';
@@ -506,6 +514,24 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     }
     if (requests.length === 0) return { data: [], text: options.integration === undefined ? 'No hay recargas pendientes de revisión.' : 'Esa integración no ha reportado depósitos.' };
     return { data: requests.map(({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt }) => ({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt })), text: requests.map(describeTopUpRequest).join('\n') };
+  },
+
+  async 'top-ups:duplicates'() {
+    // Reports that are one deposit under the letters-and-digits rule but were taken apart before it.
+    const groups = await referenceDuplicates();
+    const data = groups.map(({ bank, key, requests }) => ({
+      bank,
+      bankName: bankName(bank),
+      key,
+      requests: requests.map(({ id, integrationId, integrationName, reference, state, amountCentavos, depositDate, createdAt }) => ({ id, integrationId, integrationName, reference, state, amountCentavos, depositDate, createdAt })),
+    }));
+    if (groups.length === 0) return { data, text: 'Ninguna solicitud de recarga comparte banco y referencia con otra.' };
+    const text = [
+      `${counted(groups.length, 'grupo', 'grupos')} de solicitudes de recarga ${groups.length === 1 ? 'comparte' : 'comparten'} banco y referencia (comparadas por sus letras y números):`,
+      ...groups.flatMap(({ bank, key, requests }) => [`${bankName(bank)}, referencia ${safe(key)}: ${counted(requests.length, 'solicitud', 'solicitudes')}`, ...requests.map((request) => `  ${describeTopUpRequest(request)}`)]),
+      'Un depósito se acredita una sola vez: compara cada grupo con el estado de cuenta del banco, rechaza las que sobren (top-ups:reject, con el motivo) y, si se acreditó dos veces, corrige el saldo con integrations:adjust.',
+    ].join('\n');
+    return { data, text, exitCode: 1 };
   },
 
   async 'top-ups:approve'(args) {

@@ -31,6 +31,9 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
   top-ups:list [--integration id|nombre]
                                         depósitos reportados en el portal pendientes de revisión (con
                                         --integration, todos los de esa integración y su estado)
+  top-ups:duplicates                    las solicitudes de recarga que comparten banco y referencia (comparadas
+                                        por sus letras y números), reportadas antes de que se compararan así;
+                                        si hay alguna, las lista por grupo y termina con el código 1
   top-ups:approve <solicitud>           acredita el depósito reportado (una sola vez, con el banco y la
                                         referencia en la nota del movimiento)
   top-ups:reject <solicitud> --motivo "..."
@@ -102,7 +105,8 @@ Cada orden que cambia algo admite --envio CLAVE (hasta 100 letras, números, «.
 misma CLAVE, repetida en cualquier máquina en las siguientes 24 horas, no vuelve a hacer el cambio y
 muestra el resultado de la primera vez (repetir una recarga que no respondió no la acredita dos veces).
 
-Códigos de salida: 0 terminó bien (también una orden con --envio que ya se había hecho); 1 ledger:verify encontró diferencias, o un error inesperado;
+Códigos de salida: 0 terminó bien (también una orden con --envio que ya se había hecho); 1 ledger:verify encontró diferencias,
+top-ups:duplicates encontró solicitudes que comparten referencia, o un error inesperado;
 2 orden, opción o dato no válido, o cambio rechazado; 3 no existe la integración, el usuario o el
 token indicado.
 CLI_LOG_LEVEL=info (o warn, error…) escribe además el registro estructurado (JSON) en stderr.`;

@@ -145,6 +145,10 @@ export const envSchema = z
     // Requests to /api/lotes (submit, state, results, cancel) per integration and minute: their own
     // counter, so following a job never spends the catalog limit its items and lookups share.
     BULK_API_PER_MINUTE: integer(60, 1),
+    // A deposit reported in the portal's Recargas is refused when it is older than this many days
+    // (Guatemala's calendar, today included): a bank statement that far back is what an
+    // administrator can still check it against (lib/top-ups).
+    TOP_UP_DEPOSIT_MAX_AGE_DAYS: integer(90, 1, 3_660),
 
     // How often queued records are added to the dashboard's hourly rollups (lib/rollups).
     ROLLUP_INTERVAL_MS: integer(2_000, 100),

@@ -416,23 +416,23 @@ export async function addSelfServiceVolume(handle: DatabaseHandle, now: Date, lo
       from integrations
     on conflict do nothing`);
   await run(`
-    insert into top_up_requests (integration_id, reported_by, bank, reference, normalized_reference, deposit_date, amount_centavos,
+    insert into top_up_requests (integration_id, reported_by, bank, reference, deposit_date, amount_centavos,
                                  state, decided_by, decided_at, ledger_entry_id, created_at)
-    select e.integration_id, u.id, (array['BI', 'BANRURAL', 'BAM', 'GYT', 'BANTRAB'])[1 + e.id % 5], 'BOL-' || e.id, 'BOL' || e.id,
+    select e.integration_id, u.id, (array['BI', 'BANRURAL', 'BAM', 'GYT', 'BANTRAB'])[1 + e.id % 5], 'BOL-' || e.id,
            (e.created_at - interval '1 day')::date, e.amount_centavos, 'approved', 'user:1 admin@example.com', e.created_at, e.id,
            e.created_at - interval '20 hours'
       from ledger_entries e join portal_users u on u.integration_id = e.integration_id and u.email like 'duena-%'
      where e.kind = 'top_up' and e.created_at > timestamptz '${nowIso}' - interval '90 days'`);
   await run(`
-    insert into top_up_requests (integration_id, reported_by, bank, reference, normalized_reference, deposit_date, amount_centavos, state,
+    insert into top_up_requests (integration_id, reported_by, bank, reference, deposit_date, amount_centavos, state,
                                  reason, decided_by, decided_at, created_at)
-    select u.integration_id, u.id, 'BANRURAL', 'RECH-' || u.integration_id, 'RECH' || u.integration_id, (timestamptz '${nowIso}' - interval '9 days')::date,
+    select u.integration_id, u.id, 'BANRURAL', 'RECH-' || u.integration_id, (timestamptz '${nowIso}' - interval '9 days')::date,
            150000, 'rejected', 'La referencia no aparece en el estado de cuenta del banco.', 'user:1 admin@example.com',
            timestamptz '${nowIso}' - interval '7 days', timestamptz '${nowIso}' - interval '8 days'
       from portal_users u where u.integration_id % 100 = 0 and u.email like 'duena-%'`);
   const pending = await run(`
-    insert into top_up_requests (integration_id, reported_by, bank, reference, normalized_reference, deposit_date, amount_centavos, created_at)
-    select u.integration_id, u.id, 'BI', 'PEND-' || u.integration_id, 'PEND' || u.integration_id, (timestamptz '${nowIso}' - interval '2 days')::date,
+    insert into top_up_requests (integration_id, reported_by, bank, reference, deposit_date, amount_centavos, created_at)
+    select u.integration_id, u.id, 'BI', 'PEND-' || u.integration_id, (timestamptz '${nowIso}' - interval '2 days')::date,
            250000, timestamptz '${nowIso}' - interval '1 minute' * u.integration_id
       from portal_users u where u.integration_id % 50 = 0 and u.email like 'duena-%'
     returning id`);

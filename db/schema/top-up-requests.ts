@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, customType, index, integer, pgEnum, pgTable, text, timestamp, date, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, pgEnum, pgTable, text, timestamp, date, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
 import { ledgerEntries } from './ledger-entries';
@@ -24,9 +24,21 @@ export const topUpRequests = pgTable(
       .references(() => portalUsers.id),
     // A code of lib/top-ups/banks.ts.
     bank: text('bank').notNull(),
-    // As typed, for the people; normalized (trimmed, upper case, no spaces or hyphens) for the uniqueness.
+    // As typed (trimmed), for the people.
     reference: text('reference').notNull(),
-    normalizedReference: text('normalized_reference').notNull(),
+    // What makes two reports one deposit: the reference's letters and digits only, upper case and
+    // without accents ("dup 777", "DUP-777" and "DUP.777" are all DUP777). Computed by PostgreSQL,
+    // so every writer keys a reference alike; referenceKey (lib/top-ups) is the same rule.
+    referenceKey: text('reference_key')
+      .notNull()
+      .generatedAlwaysAs(sql`upper(regexp_replace(normalize("reference", NFD), '[^A-Za-z0-9]', '', 'g'))`),
+    // The key before reference_key (spaces and case folded, punctuation kept). Only instances of the
+    // previous release still write it, during a rolling deploy; nothing reads it: drop it later.
+    normalizedReference: text('normalized_reference'),
+    // True for a report that already shared its bank and key with another when references started
+    // to be compared by letters and digits only: left out of the unique index, so the migration
+    // kept both, and listed by `top-ups:duplicates` for the administrators to decide.
+    legacyDuplicate: boolean('legacy_duplicate').notNull().default(false),
     depositDate: date('deposit_date', { mode: 'string' }).notNull(),
     amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
     state: topUpRequestState('state').notNull().default('pending'),
@@ -43,7 +55,11 @@ export const topUpRequests = pgTable(
     // A bank reference is credited at most once, under any concurrency: a second report of it is
     // refused while one is pending or approved, by this index and not only by a read before the
     // insert (docs/decisions.md, "Top-up requests").
-    uniqueIndex('top_up_requests_bank_reference_unique').on(table.bank, table.normalizedReference).where(sql`${table.state} <> 'rejected'`),
+    uniqueIndex('top_up_requests_bank_reference_key_unique')
+      .on(table.bank, table.referenceKey)
+      .where(sql`${table.state} <> 'rejected' and not ${table.legacyDuplicate}`),
+    // The few earlier duplicates, found without reading the table (the console's pending list asks each time).
+    index('top_up_requests_legacy_duplicate_idx').on(table.bank, table.referenceKey).where(sql`${table.legacyDuplicate}`),
     // The portal's list of an integration's requests, newest first.
     index('top_up_requests_integration_idx').on(table.integrationId, table.createdAt.desc(), table.id.desc()),
     // The console's "Recargas pendientes" (oldest first) and its navigation badge's count.

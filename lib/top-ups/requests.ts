@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, portalUsers, topUpRequests, topUpSlips, type TopUpRequest } from '@/db/schema';
 import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/lib/audit/audit';
 import { afterBalanceMoved, topUpWithin } from '@/lib/billing/ledger';
-import { guatemalanToday, isCalendarDay } from '@/lib/format/guatemala-time';
+import { env } from '@/lib/env';
+import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/format/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/integrations/schemas';
 import type { DecidedTopUp } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
@@ -12,7 +13,7 @@ import type { PortalRole } from '@/db/schema';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { fail, ok, type Result } from '@/lib/result';
 import { bankName, isBankCode } from './banks';
-import { TOP_UP_MESSAGES } from './messages';
+import { depositTooOldMessage, TOP_UP_MESSAGES } from './messages';
 import { readSlip } from './slips';
 
 export { TOP_UP_MESSAGES };
@@ -22,17 +23,56 @@ export { TOP_UP_MESSAGES };
 // same transaction as the request's state change, so the request and its money commit together,
 // and the locked request row makes every later approval find it decided: a double click, or two
 // instances approving at once, credit once. A bank reference is taken by at most one request that
-// is pending or approved (a unique index), so the same deposit is never credited twice.
+// is pending or approved (a unique index on its letters and digits, keyed by PostgreSQL), so the
+// same deposit is never credited twice, however it was typed.
 
 
 export type TopUpError = 'invalid' | 'forbidden' | 'duplicate' | 'not_found' | 'decided';
 
-/** "0123 456-78 " as "0123456-78": what makes two reports of one deposit the same reference. */
-export function normalizeReference(text: string): string {
-  return text.trim().toUpperCase().replace(/\s+/g, '');
+/**
+ * "dup 777", "DUP-777" and "Dúp.777" as "DUP777": what makes two reports of one deposit the same
+ * reference. PostgreSQL computes the stored key (top_up_requests.reference_key) by this same rule:
+ * decomposed, every character but the ASCII letters and digits dropped (accents, spaces,
+ * punctuation), upper case.
+ */
+export function referenceKey(text: string): string {
+  return text.normalize('NFD').replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 }
 
-const REFERENCE_PATTERN = /^[A-Z0-9][A-Z0-9./-]{0,39}$/;
+/**
+ * What a reference may hold: letters (accented ones too, which lose their accent in the key),
+ * digits, and the spaces and signs slips print between them. A letter with no ASCII base (Ø, ß)
+ * would vanish from the key and make two references one, so it is refused instead.
+ */
+const REFERENCE_CHARACTERS = /^[A-Za-z0-9 .,:;#/_-]+$/;
+const REFERENCE_MAX_KEY_LENGTH = 40;
+/** Far beyond any reference with its separators; the form's field stops at 60. */
+const REFERENCE_MAX_TYPED_LENGTH = 100;
+
+function isReference(typed: string): boolean {
+  const key = referenceKey(typed);
+  return (
+    typed.length <= REFERENCE_MAX_TYPED_LENGTH &&
+    REFERENCE_CHARACTERS.test(typed.normalize('NFD').replace(/\p{M}/gu, '')) &&
+    key.length > 0 &&
+    key.length <= REFERENCE_MAX_KEY_LENGTH
+  );
+}
+
+/**
+ * The first deposit day taken (YYYY-MM-DD, Guatemala's calendar): TOP_UP_DEPOSIT_MAX_AGE_DAYS
+ * before today. An older deposit could no longer be checked against the bank's statement.
+ */
+export function earliestDepositDate(now = new Date()): string {
+  return guatemalanDayBefore(guatemalanToday(now), env().TOP_UP_DEPOSIT_MAX_AGE_DAYS);
+}
+
+function depositDateProblem(day: string, now: Date): string | undefined {
+  if (!isCalendarDay(day) || day > guatemalanToday(now)) return TOP_UP_MESSAGES.date;
+  const earliest = earliestDepositDate(now);
+  if (day < earliest) return depositTooOldMessage(earliest, env().TOP_UP_DEPOSIT_MAX_AGE_DAYS);
+  return undefined;
+}
 
 export interface TopUpReport {
   bank: string;
@@ -57,9 +97,11 @@ export async function reportTopUp(reporter: Reporter, report: TopUpReport, now =
   if (!TOP_UP_REPORTERS.includes(reporter.role)) return fail('forbidden', TOP_UP_MESSAGES.forbidden);
   const fieldErrors: FieldErrors = {};
   if (!isBankCode(report.bank)) fieldErrors.banco = TOP_UP_MESSAGES.bank;
-  const reference = normalizeReference(report.reference);
-  if (!REFERENCE_PATTERN.test(reference)) fieldErrors.referencia = TOP_UP_MESSAGES.reference;
-  if (!isCalendarDay(report.depositDate) || report.depositDate > guatemalanToday(now)) fieldErrors.fecha = TOP_UP_MESSAGES.date;
+  // As typed, but on one line: a tab or a line break pasted with it would break the statement's lines.
+  const reference = report.reference.trim().replace(/\s+/g, ' ');
+  if (!isReference(reference)) fieldErrors.referencia = TOP_UP_MESSAGES.reference;
+  const dateProblem = depositDateProblem(report.depositDate, now);
+  if (dateProblem) fieldErrors.fecha = dateProblem;
   const amount = positiveCentavosSchema.safeParse(report.amountCentavos);
   if (!amount.success) fieldErrors.monto = amount.error.issues[0]!.message;
   const slip = report.slip && report.slip.length > 0 ? readSlip(report.slip) : undefined;
@@ -74,8 +116,7 @@ export async function reportTopUp(reporter: Reporter, report: TopUpReport, now =
           integrationId: reporter.integrationId,
           reportedBy: reporter.id,
           bank: report.bank,
-          reference: report.reference.trim(),
-          normalizedReference: reference,
+          reference,
           depositDate: report.depositDate,
           amountCentavos: amount.data!,
         })
@@ -94,7 +135,8 @@ export async function reportTopUp(reporter: Reporter, report: TopUpReport, now =
     });
     return ok(request);
   } catch (error) {
-    // The unique index answers a report racing another of the same deposit.
+    // The unique index on the bank and the reference's key answers a report of a deposit already
+    // reported, however it was typed, and one racing another of the same deposit.
     if (isUniqueViolation(error)) return { ...fail('duplicate', TOP_UP_MESSAGES.duplicate), fieldErrors: { referencia: TOP_UP_MESSAGES.duplicate } };
     throw error;
   }
@@ -150,6 +192,7 @@ export async function rejectTopUpRequest(actor: Actor, requestId: number, rawRea
       .set({ state: 'rejected', reason, decidedBy: describeActor(actor), decidedAt: sql`now()` })
       .where(eq(topUpRequests.id, requestId))
       .returning();
+    if (!request.legacyDuplicate) await passReferenceOn(tx, request);
     await writeAudit(tx, actor, {
       action: 'top_up_request.reject',
       targetType: 'integration',
@@ -162,6 +205,25 @@ export async function rejectTopUpRequest(actor: Actor, requestId: number, rawRea
   if (!result.ok) return result;
   await integratorNotifier().noteTopUpRejected(result.value.integration, decidedTopUp(result.value.request));
   return ok(result.value.request);
+}
+
+type Transaction = Parameters<Parameters<Awaited<ReturnType<typeof db>>['transaction']>[0]>[0];
+
+/**
+ * A rejected request that held its bank reference frees it; when an earlier duplicate of it is
+ * still pending or approved, that one holds it now (in the same transaction), so the deposit it
+ * reports cannot be reported and credited once more.
+ */
+async function passReferenceOn(tx: Transaction, rejected: TopUpRequest): Promise<void> {
+  // Locked in turn: a duplicate rejected meanwhile is skipped for the next one.
+  const [heir] = await tx
+    .select({ id: topUpRequests.id })
+    .from(topUpRequests)
+    .where(and(eq(topUpRequests.bank, rejected.bank), eq(topUpRequests.referenceKey, rejected.referenceKey), sql`${topUpRequests.legacyDuplicate}`, sql`${topUpRequests.state} <> 'rejected'`))
+    .orderBy(sql`${topUpRequests.state} = 'approved' desc`, asc(topUpRequests.id))
+    .limit(1)
+    .for('update');
+  if (heir) await tx.update(topUpRequests).set({ legacyDuplicate: false }).where(eq(topUpRequests.id, heir.id));
 }
 
 function decidedTopUp(request: TopUpRequest): DecidedTopUp {
@@ -275,6 +337,46 @@ export async function findTopUpSlip(requestId: number, integrationId?: number): 
     .where(scope);
   return row;
 }
+
+/** Requests of one deposit by the letters-and-digits rule: a bank, the reference's key, and each request (oldest first). */
+export interface ReferenceDuplicateGroup {
+  bank: string;
+  key: string;
+  requests: TopUpRequestView[];
+}
+
+/**
+ * The pending or approved requests that share a bank and a reference key: only ever ones reported
+ * before references were compared by letters and digits, since the unique index refuses any other.
+ * Each such group has an earlier duplicate (the index holds at most one request of a key), so the
+ * few of those lead, by their partial index, to the rest through the unique one.
+ */
+export async function referenceDuplicates(): Promise<ReferenceDuplicateGroup[]> {
+  const pendingOrApproved = sql`${topUpRequests.state} <> 'rejected'`;
+  const earlier = await selectViews(and(sql`${topUpRequests.legacyDuplicate}`, pendingOrApproved), [asc(topUpRequests.id)], DUPLICATES_READ_AT_MOST);
+  if (earlier.length === 0) return [];
+  const holding = await selectViews(
+    and(
+      pendingOrApproved,
+      sql`not ${topUpRequests.legacyDuplicate}`,
+      inArray(topUpRequests.bank, [...new Set(earlier.map((row) => row.bank))]),
+      inArray(topUpRequests.referenceKey, [...new Set(earlier.map((row) => row.referenceKey))]),
+    ),
+    [asc(topUpRequests.id)],
+    DUPLICATES_READ_AT_MOST,
+  );
+  const groups = new Map<string, ReferenceDuplicateGroup>();
+  for (const row of [...holding, ...earlier].sort((a, b) => a.id - b.id)) {
+    const id = `${row.bank} ${row.referenceKey}`;
+    const group = groups.get(id) ?? { bank: row.bank, key: row.referenceKey, requests: [] };
+    group.requests.push(withoutCursor(row));
+    groups.set(id, group);
+  }
+  return [...groups.values()].filter((group) => group.requests.length > 1).sort((a, b) => a.bank.localeCompare(b.bank) || a.key.localeCompare(b.key));
+}
+
+/** Earlier duplicates are what one migration found: a handful, never a page's worth of thousands. */
+const DUPLICATES_READ_AT_MOST = 10_000;
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;

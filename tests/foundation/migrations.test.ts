@@ -295,9 +295,9 @@ describe(`migration 0046 on ${expectedKind}`, () => {
     expect(lines[0]).toBe('1 grupo de solicitudes de recarga comparte banco y referencia (comparadas por sus letras y números):');
     expect(lines[1]).toBe('Banco Industrial, referencia DUP777: 3 solicitudes');
     expect(lines.slice(2, 5).map((line) => /^ {2}#(\d+) recargas-0046 · Q 250\.00 · Banco Industrial referencia (.+) del (\S+) · ([^·]+) ·/.exec(line)?.slice(1))).toEqual([
-      [String(ids.pending), 'DUP-777', shownDay(deposited), 'Pendiente de revisión '],
-      [String(ids.approved), 'DUP777', shownDay(deposited), 'Acreditada '],
-      [String(ids.spaced), 'dup.7 77', shownDay(deposited), 'Pendiente de revisión '],
+      [String(ids.pending), 'DUP-777', shownDay(deposited), 'Pendiente de revisión'],
+      [String(ids.approved), 'DUP777', shownDay(deposited), 'Acreditada'],
+      [String(ids.spaced), 'dup.7 77', shownDay(deposited), 'Pendiente de revisión'],
     ]);
     expect(check.stdout).not.toContain(`#${ids.rejected} `);
     expect(check.stdout).not.toContain(`#${ids.otherBank} `);

@@ -232,8 +232,36 @@ describe('one deposit, however it is typed', { timeout: PROCESS_TEST_TIMEOUT_MS 
     }
     expect((await requestsOf()).filter((row) => row.referenceKey === 'DUP777').map((row) => [row.bank, row.reference])).toEqual([['BI', 'DUP-777']]);
     expect(says(await report(billing, { referencia: 'DUP777', banco: 'BAM', monto: '10' }), 'La administración lo revisará')).toBe(true);
+  });
+
+  it('shows each pending request reported before that rule beside the others of its deposit, in "Recargas pendientes"', async () => {
+    // As migration 0046 leaves two reports typed apart before: the first holds the key, the other is set apart.
+    const [held, earlier] = await gateway.withDatabase(async () => {
+      const database = await db();
+      const [reporter] = await database.select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, people.billing));
+      return database
+        .insert(topUpRequests)
+        .values(
+          ['ANT-55', 'ANT.55'].map((reference, index) => ({
+            integrationId: integration.id,
+            reportedBy: reporter!.id,
+            bank: 'GYT',
+            reference,
+            depositDate: depositDaysAgo(40),
+            amountCentavos: 40_000,
+            legacyDuplicate: index > 0,
+            // The oldest pending requests: the first page shows them.
+            createdAt: new Date(Date.parse('2026-01-02T15:00:00Z') + index * 60_000),
+          })),
+        )
+        .returning();
+    });
     const staff = await consoleSignedIn(gateway.app.baseUrl, support);
-    expect((await staff.request('/admin/recargas')).text).toContain('DUP-777');
+    const html = (await staff.request('/admin/recargas')).text;
+    const notices = [...html.matchAll(/data-testid="pending-top-up-shared"[^>]*>([^<]*)</g)].map((match) => match[1]!.replaceAll('&quot;', '"').replaceAll('&#x27;', "'"));
+    expect(notices).toHaveLength(2);
+    expect(notices[0]).toContain(`Misma referencia en G&amp;T Continental que la solicitud #${earlier!.id} de «${integration.nombre}» (ANT.55, Q 400.00, pendiente de revisión)`);
+    expect(notices[1]).toContain(`que la solicitud #${held!.id} de «${integration.nombre}» (ANT-55, Q 400.00, pendiente de revisión)`);
   });
 });
 

@@ -5,7 +5,8 @@ import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { bankName } from '@/lib/top-ups/banks';
-import { pendingTopUpCount, pendingTopUpPage, TOP_UP_PAGE_SIZE } from '@/lib/top-ups/requests';
+import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
+import { pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/top-ups/requests';
 import { isImageSlip } from '@/lib/top-ups/slips';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
 
@@ -17,8 +18,12 @@ export const metadata: Metadata = { title: 'Recargas pendientes' };
 export default async function PendingTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support');
   const after = (await searchParams).despues;
-  const [page, pending] = await Promise.all([pendingTopUpPage(typeof after === 'string' ? after : undefined), pendingTopUpCount()]);
+  const [page, pending, duplicates] = await Promise.all([pendingTopUpPage(typeof after === 'string' ? after : undefined), pendingTopUpCount(), referenceDuplicates()]);
   const requests = page.rows;
+  // Requests reported before references were compared by letters and digits may be one deposit:
+  // each card names the others, so the deposit is credited once.
+  const sharing = new Map<number, TopUpRequestView[]>();
+  for (const group of duplicates) for (const request of group.requests) sharing.set(request.id, group.requests.filter((other) => other.id !== request.id));
   const canDecide = hasRole(user, 'admin');
   return (
     <>
@@ -59,6 +64,14 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
                       {formatDateTime(request.createdAt)} por {request.reporterEmail}
                     </dd>
                   </dl>
+                  {sharing.has(request.id) && (
+                    <p className="notice warn" role="note" data-testid="pending-top-up-shared">
+                      {`Misma referencia en ${bankName(request.bank)} que ${sharing
+                        .get(request.id)!
+                        .map((other) => `la solicitud #${other.id} de «${other.integrationName}» (${other.reference}, ${formatQuetzales(other.amountCentavos)}, ${TOP_UP_STATE_LABELS[other.state].toLowerCase()})`)
+                        .join(' y ')}: se reportaron antes de que las referencias se compararan por sus letras y números. Si es un solo depósito, se acredita una vez: rechaza las demás.`}
+                    </p>
+                  )}
                   {request.slip === null ? (
                     <p className="muted">Sin boleta adjunta.</p>
                   ) : isImageSlip(request.slip.contentType) ? (

@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
+import { env } from '@/lib/env';
 import { formatDateTime, guatemalanToday } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { portalBalance } from '@/lib/portal/home';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { bankName } from '@/lib/top-ups/banks';
-import { integrationTopUpPage } from '@/lib/top-ups/requests';
+import { earliestDepositDate, integrationTopUpPage } from '@/lib/top-ups/requests';
 import { ReportTopUpForm } from './report-form';
 
 export const metadata: Metadata = { title: 'Recargas' };
@@ -33,7 +34,7 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
       />
       <section className="card" aria-labelledby="reportar">
         <h2 id="reportar">Reportar un depósito o transferencia</h2>
-        <ReportTopUpForm today={guatemalanToday()} />
+        <ReportTopUpForm today={guatemalanToday()} earliest={earliestDepositDate()} maxAgeDays={env().TOP_UP_DEPOSIT_MAX_AGE_DAYS} />
       </section>
       <section className="card" aria-labelledby="reportadas">
         <h2 id="reportadas">Recargas reportadas</h2>
