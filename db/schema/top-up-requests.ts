@@ -24,7 +24,7 @@ export const topUpRequests = pgTable(
       .references(() => portalUsers.id),
     // A code of lib/top-ups/banks.ts.
     bank: text('bank').notNull(),
-    // As typed (trimmed), for the people.
+    // As typed (trimmed, on one line), for the people.
     reference: text('reference').notNull(),
     // What makes two reports one deposit: the reference's letters and digits only, upper case and
     // without accents ("dup 777", "DUP-777" and "DUP.777" are all DUP777). Computed by PostgreSQL,

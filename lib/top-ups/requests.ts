@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, portalUsers, topUpRequests, topUpSlips, type TopUpRequest } from '@/db/schema';
 import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/lib/audit/audit';
-import { afterBalanceMoved, topUpWithin } from '@/lib/billing/ledger';
+import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/billing/ledger';
 import { env } from '@/lib/env';
 import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/format/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/integrations/schemas';
@@ -206,8 +206,6 @@ export async function rejectTopUpRequest(actor: Actor, requestId: number, rawRea
   await integratorNotifier().noteTopUpRejected(result.value.integration, decidedTopUp(result.value.request));
   return ok(result.value.request);
 }
-
-type Transaction = Parameters<Parameters<Awaited<ReturnType<typeof db>>['transaction']>[0]>[0];
 
 /**
  * A rejected request that held its bank reference frees it; when an earlier duplicate of it is
