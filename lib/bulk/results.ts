@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { BulkItemStatus, BulkJobState } from '@/db/schema';
+import { csvField } from '@/lib/format/csv';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { open, openNullable } from '@/lib/personal-data/envelope';
 import { isSourceName } from '@/lib/sources/guard';
@@ -84,13 +85,10 @@ export async function jobResults(integrationId: number, publicId: string): Promi
 
 const CSV_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'fuente_id', 'request_id', 'datos'] as const;
 
-function csvField(value: string): string {
-  // Quoted when it must be; a leading =, +, - or @ is prefixed so a spreadsheet never runs it as a formula.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-/** A CSV line (header first): the catalog's data as its JSON text in the last column. */
+/**
+ * A CSV line (header first): the catalog's data as its JSON text in the last column; every field
+ * by the exports' one rule (lib/format/csv.ts), so a formula is written as text.
+ */
 export function csvHeader(): string {
   return `${CSV_COLUMNS.join(',')}\r\n`;
 }

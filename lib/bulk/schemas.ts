@@ -53,4 +53,8 @@ export const bulkResultRowSchema = z
       .describe('Su identificador, el mismo de fuente en GET /api/estado y de fuente_id en los avisos (catalog). null si la fila no se consultó.'),
     request_id: z.string().nullable().describe('El de la consulta que respondió la fila: con él soporte encuentra su registro.'),
   })
-  .meta({ id: 'LoteResultado', description: 'Una fila de los resultados de un lote (una línea JSON, o una fila del CSV con datos como texto JSON).' });
+  .meta({
+    id: 'LoteResultado',
+    description:
+      'Una fila de los resultados de un lote (una línea JSON, o una fila del CSV con datos como texto JSON; en el CSV, un texto que una hoja de cálculo tomaría por fórmula lleva delante un apóstrofo).',
+  });

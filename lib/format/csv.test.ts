@@ -1,7 +1,9 @@
-// CSV fields are formatted by PostgreSQL (csv_field, centavos_decimal), on both databases.
+// CSV fields are formatted by PostgreSQL (csv_field, centavos_decimal), on both databases, and a
+// few by the app (csvField), by the same rule.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
+import { csvField as appCsvField } from './csv';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 
 let testDatabase: TestDatabase;
@@ -47,6 +49,39 @@ describe('csv_field', () => {
     expect(await csvField('\u00a0\u00a0@SUM(A1)')).toBe("'\u00a0\u00a0@SUM(A1)");
     expect(await csvField('\n-2+3')).toBe(`"'\n-2+3"`);
     expect(await csvField('  576937-K')).toBe('  576937-K');
+  });
+});
+
+// What a spreadsheet could run as a formula: each starter (ASCII, full-width, small form, super-
+// and subscript), alone and behind leading whitespace; and text it would not run, left as it is.
+const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠', '﹦', '﹢', '﹣', '﹫', '⁼', '⁺', '₌', '₊', '﬩'];
+const LEADING_WHITESPACE = ['', ' ', '  ', '\u00a0', '\u3000', '\ufeff', '\n', ' \t'];
+/** The text a spreadsheet reads from one CSV field. */
+function unquoted(field: string): string {
+  return field.startsWith('"') ? field.slice(1, -1).replaceAll('""', '"') : field;
+}
+
+const HARMLESS = ['576937-K', 'Q 5.00', '  hola', "'=1", '1+1', 'a=b', 'ｘ＝1', '', '"=1"'];
+
+describe('the one formula rule, in the app and in PostgreSQL', () => {
+  it('prefixes an apostrophe to every value that starts a formula, in both, the same way', async () => {
+    for (const start of FORMULA_STARTS) {
+      for (const whitespace of LEADING_WHITESPACE) {
+        const value = `${whitespace}${start}1+1`;
+        const field = await csvField(value);
+        expect(unquoted(field), JSON.stringify(value)).toBe(`'${value}`);
+        expect(appCsvField(value), JSON.stringify(value)).toBe(field);
+      }
+    }
+  });
+
+  it('leaves other text as it is, in both', async () => {
+    for (const value of HARMLESS) {
+      const field = await csvField(value);
+      expect(unquoted(field), JSON.stringify(value)).toBe(value);
+      expect(appCsvField(value), JSON.stringify(value)).toBe(field);
+    }
+    expect(appCsvField(null)).toBe(await csvField(null));
   });
 });
 

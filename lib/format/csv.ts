@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 // CSV exports are formatted by PostgreSQL, row by row, with the SQL functions csv_field and
-// centavos_decimal (migration 0002): one definition of the quoting and formula rules for every
-// export, and the app only passes lines along, so a multi-million-row export allocates a string
-// per row instead of a tree of objects, and its memory stays flat.
+// centavos_decimal (migrations 0002, 0047): one definition of the quoting and formula rules for
+// every export, and the app only passes lines along, so a multi-million-row export allocates a
+// string per row instead of a tree of objects, and its memory stays flat.
 
 /**
  * A column of an export: its header and its SQL value. Text goes through csv_field (quoted, and
@@ -23,8 +23,12 @@ export function csvLineSql(columns: readonly CsvColumn[]): SQL<string> {
   return sql<string>`${csvFieldsSql(columns)} || E'\\r\\n'`;
 }
 
-// csv_field's rules (migration 0002), for the few fields formatted in the app (decrypted identifiers).
-const FORMULA_START = /^[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[-=+@\t\r]/;
+// csv_field's rules (migrations 0002 and 0047), for the fields formatted in the app (decrypted
+// identifiers, a job's results, "¿Quién consultó?"). A formula starts with = + - @, a tab or a
+// carriage return, or a character a spreadsheet may fold to one of the four (NFKC: full-width ＝,
+// small forms, super- and subscripts), also after leading whitespace.
+const FORMULA_START =
+  /^[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[-=+@\t\r\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b\u207c\u207a\u208c\u208a\ufb29]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One CSV field formatted in the app, exactly as csv_field formats it in SQL (csv.test.ts compares them). */
