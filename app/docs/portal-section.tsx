@@ -36,8 +36,8 @@ export function PortalSection({ sandbox }: { sandbox: boolean }) {
         <li>Pida al administrador del servicio una invitación para el primer propietario de su integración, con el correo de esa persona.</li>
         <li>
           La invitación llega por correo: un enlace de un solo uso que vale {INVITATION_VALID_HOURS} horas. Al abrirlo, la persona elige su
-          contraseña (al menos 12 caracteres, ni una de las más comunes ni una fácil de adivinar con su correo o su nombre). Si el enlace venció,
-          pida otro.
+          contraseña (al menos 12 caracteres, ni una de las más comunes ni una fácil de adivinar con su correo o su nombre, ni el nombre del
+          servicio o una fecha con cifras y símbolos). Si el enlace venció, pida otro.
         </li>
         <li>
           El propietario invita a las demás personas desde <strong>Equipo</strong>, cada una con su rol, y ahí mismo reenvía o cancela

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generatePassword } from '@/lib/security/passwords';
 import { guessablePasswordMessage, newPasswordProblem, PASSWORD_RULE_MESSAGES } from './policy';
@@ -18,10 +19,28 @@ describe('new console passwords', () => {
     expect(newPasswordProblem('mnbvcxzlkjhg', owner)).toBe(guessablePasswordMessage('spatial'));
     expect(newPasswordProblem('ana.lopez@coop-ejemplo.gt', owner)).toBe(guessablePasswordMessage('personal'));
     expect(newPasswordProblem('ana.lopez.2026!', owner)).toBe(guessablePasswordMessage('personal'));
-    expect(newPasswordProblem('guatemala2026', owner)).toBe(guessablePasswordMessage('personal'));
-    expect(newPasswordProblem('consultasgt1', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(newPasswordProblem('guatemala2026', owner)).toBe(guessablePasswordMessage('serviceWords'));
+    expect(newPasswordProblem('consultasgt1', owner)).toBe(guessablePasswordMessage('serviceWords'));
+    expect(newPasswordProblem('Consultas de Ana López', owner)).toBe(guessablePasswordMessage('personal'));
     expect(guessablePasswordMessage('spatial')).toBe(
       'Esa contraseña se adivina con facilidad: sigue una fila o un trazo del teclado (qwerty, asdf). Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.',
+    );
+  });
+
+  it("refuses a password made of the service's words or a date and nothing else but digits and symbols, saying which", () => {
+    const owner = { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' };
+    const year = new Date().getFullYear();
+    for (const password of ['Pasarela2026!', 'MiClave2026..', 'NIT576937K!!', 'Contraseña 2026!', 'CONTRASENA.2026.', 'recarga-portal-99', `Consultas${year}#`, 'nit 576937-k !!']) {
+      expect(newPasswordProblem(password, owner), password).toBe(guessablePasswordMessage('serviceWords'));
+    }
+    for (const password of ['Diciembre2026', 'miércoles 2026!!', 'MIERCOLES-2026', 'Setiembre.2025.', `Sábado${year + 5}!!`, 'lunes 12 de enero']) {
+      expect(newPasswordProblem(password, owner), password).toBe(guessablePasswordMessage('dateWords'));
+    }
+    expect(guessablePasswordMessage('serviceWords')).toBe(
+      'Esa contraseña se adivina con facilidad: se arma solo con el nombre del servicio o sus palabras (pasarela, consultas, clave, NIT…), cifras y símbolos. Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.',
+    );
+    expect(guessablePasswordMessage('dateWords')).toBe(
+      'Esa contraseña se adivina con facilidad: se arma solo con un mes, un día de la semana o un año, cifras y símbolos. Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.',
     );
   });
 
@@ -30,7 +49,8 @@ describe('new console passwords', () => {
   });
 
   it('accepts long passwords that are not on the list, and every generated one', () => {
-    for (const password of ['cafetal de Antigua al amanecer', 'xK9#mQ2$vL7!pR', 'volcán-pacaya-2026']) {
+    const random = randomBytes(12).toString('base64url');
+    for (const password of ['cafetal de Antigua al amanecer', 'xK9#mQ2$vL7!pR', 'volcán-pacaya-2026', 'caballo correcto batería grapa', 'la pasarela del lago en marzo', random]) {
       expect(newPasswordProblem(password, { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' }), password).toBeNull();
     }
     for (let index = 0; index < 200; index++) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ZxcvbnFactory, type MatchExtended } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import { env } from '@/lib/env';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
 
 /**
@@ -43,6 +44,8 @@ export const GUESSABLE_BECAUSE = {
   date: 'se basa en una fecha o un año',
   words: 'se arma con palabras o nombres muy comunes',
   short: 'es demasiado simple',
+  serviceWords: 'se arma solo con el nombre del servicio o sus palabras (pasarela, consultas, clave, NIT…), cifras y símbolos',
+  dateWords: 'se arma solo con un mes, un día de la semana o un año, cifras y símbolos',
 } as const;
 
 /** The refusal for a guessable password, saying why. */
@@ -52,18 +55,77 @@ export function guessablePasswordMessage(reason: keyof typeof GUESSABLE_BECAUSE)
 
 /**
  * The service's own words, which an attacker tries first against this console (and which a person
- * choosing a password here reaches for): the country, the product, the sources and identifiers.
+ * choosing a password here reaches for): the country, the product, the sources and identifiers,
+ * and what the console and the portal call things. The configured service name and the operator's
+ * legal name are added to these (serviceWords).
  */
-const SERVICE_WORDS = ['guatemala', 'guate', 'consultas', 'consulta', 'consultasgt', 'contribuyente', 'contribuyentes', 'sat', 'renap', 'rtu', 'nit', 'cui', 'omisos', 'catalogos', 'integracion', 'integraciones', 'gateway', 'admin', 'soporte', 'consola'];
+const SERVICE_WORDS = [
+  ...['guatemala', 'guate', 'consultas', 'consulta', 'consultasgt', 'contribuyente', 'contribuyentes', 'sat', 'renap', 'rtu', 'nit', 'cui', 'omisos', 'catalogos'],
+  ...['integracion', 'integraciones', 'integrador', 'integradores', 'gateway', 'pasarela', 'admin', 'soporte', 'consola', 'portal'],
+  ...['clave', 'claves', 'contraseña', 'contrasena', 'password', 'recarga', 'recargas', 'saldo', 'lote', 'lotes'],
+];
+
+/** Months and days of the week, with and without their accents: the date people put in a password. */
+const DATE_WORDS = [
+  ...['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'setiembre', 'octubre', 'noviembre', 'diciembre'],
+  ...['lunes', 'martes', 'miércoles', 'miercoles', 'jueves', 'viernes', 'sábado', 'sabado', 'domingo'],
+];
+
+/** The words that join the others in such a password ("MiClave2026", "lunes 12 de enero") and add nothing. */
+const JOINING_WORDS = ['mi', 'mis', 'tu', 'tus', 'su', 'sus', 'el', 'la', 'los', 'las', 'lo', 'de', 'del', 'al', 'en', 'y', 'nueva', 'nuevo', 'my'];
+
+/** The years around this one (five either side): the year a password is chosen in, and its neighbours. */
+function recentYears(now: Date): string[] {
+  const year = now.getFullYear();
+  return Array.from({ length: 11 }, (_, index) => String(year - 5 + index));
+}
+
+/** Lower case without accents: "Miércoles" and "MIERCOLES" are the same word to an attacker. */
+function folded(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** A text's words of three letters or more, folded. */
+function wordsOf(text: string): string[] {
+  return folded(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length >= 3);
+}
+
+let serviceWordList: string[] | undefined;
+
+/** SERVICE_WORDS with the words of the configured service name and of the operator (its legal name and NIT). */
+function serviceWords(): string[] {
+  if (!serviceWordList) {
+    const settings = env();
+    const named = [settings.SERVICE_NAME, settings.STATEMENT_ISSUER_NAME ?? ''];
+    serviceWordList = [
+      ...new Set([
+        ...SERVICE_WORDS,
+        ...named.flatMap(wordsOf),
+        ...named.map((name) => wordsOf(name).join('')).filter(Boolean),
+        ...(settings.STATEMENT_ISSUER_NIT ? [settings.STATEMENT_ISSUER_NIT.toLowerCase()] : []),
+      ]),
+    ];
+  }
+  return serviceWordList;
+}
 
 /** zxcvbn's lowest accepted score (0 to 4): 3 is "safely unguessable: moderate protection from an offline attack". */
 const MIN_SCORE = 3;
 
-let estimator: ZxcvbnFactory | undefined;
+/** The name of the dictionary of months, days and recent years zxcvbn is given (reasonOf reads it). */
+const DATES_DICTIONARY = 'fechas';
 
-function passwordEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
-  return estimator;
+let estimator: { factory: ZxcvbnFactory; year: number } | undefined;
+
+/** zxcvbn with the common dictionaries and the dates, rebuilt when the year changes (its recent years move). */
+function passwordEstimator(now = new Date()): ZxcvbnFactory {
+  if (estimator?.year !== now.getFullYear()) {
+    const dates = [...DATE_WORDS, ...recentYears(now)];
+    estimator = { factory: new ZxcvbnFactory({ dictionary: { ...dictionary, [DATES_DICTIONARY]: dates }, graphs: adjacencyGraphs }), year: now.getFullYear() };
+  }
+  return estimator.factory;
 }
 
 /** Who the password is for: their e-mail and name are the first guesses of someone who knows them. */
@@ -73,7 +135,7 @@ export interface PasswordOwner {
 }
 
 function personalWords(owner: PasswordOwner): string[] {
-  const words = [...SERVICE_WORDS];
+  const words = [...serviceWords()];
   if (owner.email) {
     const email = owner.email.toLowerCase();
     const [local = '', domain = ''] = email.split('@');
@@ -85,7 +147,10 @@ function personalWords(owner: PasswordOwner): string[] {
 
 function reasonOf(sequence: MatchExtended[]): keyof typeof GUESSABLE_BECAUSE {
   // The most telling of the guessable parts zxcvbn split it into, in this order.
-  const patterns = new Set(sequence.map((match) => (match.pattern === 'dictionary' && (match as { dictionaryName?: string }).dictionaryName === 'userInputs' ? 'personal' : match.pattern)));
+  const dictionaryOf = (match: MatchExtended) => (match.pattern === 'dictionary' ? (match as { dictionaryName?: string }).dictionaryName : undefined);
+  const patterns = new Set(
+    sequence.map((match) => (dictionaryOf(match) === 'userInputs' ? 'personal' : dictionaryOf(match) === DATES_DICTIONARY ? 'date' : match.pattern)),
+  );
   if (patterns.has('personal')) return 'personal';
   if (patterns.has('repeat')) return 'repeat';
   if (patterns.has('sequence')) return 'sequence';
@@ -108,6 +173,62 @@ export function isCommonPassword(password: string): boolean {
   return base.length > 0 && base !== lowered && list.has(base);
 }
 
+type GuessWord = 'service' | 'date' | 'joining';
+
+let guessWords: { kinds: Map<string, GuessWord>; longest: number } | undefined;
+
+/** Every word of the three kinds, folded, with its kind (a service word wins over a joining one). */
+function guessVocabulary(): NonNullable<typeof guessWords> {
+  if (!guessWords) {
+    const kinds = new Map<string, GuessWord>();
+    for (const word of JOINING_WORDS) kinds.set(word, 'joining');
+    for (const word of DATE_WORDS) kinds.set(folded(word), 'date');
+    for (const word of serviceWords().map(folded)) if (/^\p{L}+$/u.test(word)) kinds.set(word, 'service');
+    guessWords = { kinds, longest: Math.max(...[...kinds.keys()].map((word) => word.length)) };
+  }
+  return guessWords;
+}
+
+/**
+ * Whether every letter of the password belongs to the service's words, a month or a day (with the
+ * words that join them, and the K of a NIT's check digit), with at least one of those: then it is
+ * nothing but a guess an attacker tries first, padded with digits and symbols however long.
+ * Each run of letters must split into such words ("miclave": mi + clave).
+ */
+function builtOnlyOn(password: string): 'serviceWords' | 'dateWords' | null {
+  // A NIT's check digit K, after its digits (576937-K), is no word of its own.
+  const runs = folded(password).replace(/(\d\s?-?\s?)k(?!\p{L})/gu, '$1').match(/\p{L}+/gu) ?? [];
+  const { kinds } = guessVocabulary();
+  const found = new Set<GuessWord>();
+  for (const run of runs) {
+    const words = splitIntoWords(run);
+    if (!words) return null;
+    for (const word of words) found.add(kinds.get(word)!);
+  }
+  if (found.has('service')) return 'serviceWords';
+  if (found.has('date')) return 'dateWords';
+  return null;
+}
+
+/**
+ * The run of letters as a sequence of the vocabulary's words, or null when it is not one: a
+ * word-break over the run (its length times the longest word), never a backtracking pattern.
+ */
+function splitIntoWords(run: string): string[] | null {
+  const { kinds, longest } = guessVocabulary();
+  // startOf[end]: where the last word of a split of the run's first `end` letters starts (-1: none).
+  const startOf = [0, ...Array<number>(run.length).fill(-1)];
+  for (let end = 1; end <= run.length; end++) {
+    for (let start = Math.max(0, end - longest); start < end && startOf[end] === -1; start++) {
+      if (startOf[start] !== -1 && kinds.has(run.slice(start, end))) startOf[end] = start;
+    }
+  }
+  if (startOf[run.length] === -1) return null;
+  const words: string[] = [];
+  for (let end = run.length; end > 0; end = startOf[end]!) words.unshift(run.slice(startOf[end], end));
+  return words;
+}
+
 /**
  * Null when a new password may be used; otherwise the message that says why not: too short, a
  * common one, or guessable by zxcvbn (repetitions, sequences, keyboard runs, dates, common words,
@@ -120,7 +241,10 @@ export function newPasswordProblem(password: string, owner: PasswordOwner = {}):
   const words = personalWords(owner);
   // The owner's e-mail or name inside it, however padded, is a guess away (zxcvbn scores a long
   // padding as strength).
-  if (words.some((word) => word.length >= 5 && !SERVICE_WORDS.includes(word) && lowered.includes(word))) return guessablePasswordMessage('personal');
+  const service = new Set(serviceWords());
+  if (words.some((word) => word.length >= 5 && !service.has(word) && lowered.includes(word))) return guessablePasswordMessage('personal');
+  const builtOn = builtOnlyOn(password);
+  if (builtOn) return guessablePasswordMessage(builtOn);
   const result = passwordEstimator().check(password.slice(0, 100), words);
   if (result.score >= MIN_SCORE) return null;
   return guessablePasswordMessage(reasonOf(result.sequence));

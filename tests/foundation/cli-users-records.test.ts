@@ -2,9 +2,11 @@
 // and the exit codes and messages of failed commands.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { guessablePasswordMessage } from '@/lib/passwords/policy';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { untracedAnswersText } from '@/lib/request-traces/untraced';
 import { verifyPassword } from '@/lib/security/passwords';
+import { runCli } from '../support/cli';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
 
@@ -197,6 +199,24 @@ describe('operator CLI: secrets and untrusted text', { timeout: PROCESS_TEST_TIM
       handle.rows<{ password_hash: string }>(sql`select password_hash from console_users where id = ${created.id}`),
     );
     expect(await verifyPassword('una clave elegida y larga', stored!.password_hash)).toBe(true);
+  });
+
+  it("refuses a chosen password made of the service's words, the operator's name or a date plus digits and symbols, saying why", async () => {
+    const create = (password: string, email: string) =>
+      runCli(['users:create', email, '--name', 'Pedro Ruiz', '--role', 'support', '--password-stdin'], testDb().env, { STATEMENT_ISSUER_NAME: 'Servicios Tributarios Quetzaltenango, S.A.' }, `${password}\n`);
+    for (const [password, reason] of [
+      ['Pasarela2026!', 'serviceWords'],
+      ['MiClave2026..', 'serviceWords'],
+      ['NIT576937K!!', 'serviceWords'],
+      ['Quetzaltenango2026!', 'serviceWords'],
+      ['Diciembre2026', 'dateWords'],
+    ] as const) {
+      const refused = await create(password, 'servicio@example.com');
+      expect(refused.code, password).toBe(2);
+      expect(refused.stderr, password).toContain(guessablePasswordMessage(reason));
+    }
+    expect(await cliJson<Array<{ email: string }>>('users:list')).not.toContainEqual(expect.objectContaining({ email: 'servicio@example.com' }));
+    expect((await create('caballo correcto batería grapa', 'frase@example.com')).code).toBe(0);
   });
 
   it('prints control characters integrators sent as visible escapes, in text and JSON', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { PASSWORD_RULE_MESSAGES } from '@/lib/passwords/policy';
+import { guessablePasswordMessage, PASSWORD_RULE_MESSAGES } from '@/lib/passwords/policy';
 import { startApp, type RunningApp } from '../support/app-server';
 import type { ConsoleClient } from '../support/console-client';
 import { consoleSignedIn, newConsoleUser, type ConsoleAccount } from '../support/people';
@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('an initial or reset password', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('opens only the page that changes it, which refuses a common password, until the user picks their own', async () => {
+  it('opens only the page that changes it, which refuses a common or guessable password, until the user picks their own', async () => {
     const session = await signedIn('198.51.100.10', newcomer);
     for (const path of ['/admin', '/admin/cuenta', '/admin/registros', '/admin/integraciones']) {
       expect(await redirectsTo(session, path), path).toBe('/admin/cambiar-contrasena');
@@ -75,6 +75,8 @@ describe('an initial or reset password', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
 
     expect(says(await changePassword(session, newcomer.password, 'Password1234!'), PASSWORD_RULE_MESSAGES.common)).toBe(true);
     expect(says(await changePassword(session, newcomer.password, 'corta-9'), PASSWORD_RULE_MESSAGES.tooShort)).toBe(true);
+    expect(says(await changePassword(session, newcomer.password, 'Pasarela2026!'), guessablePasswordMessage('serviceWords'))).toBe(true);
+    expect(says(await changePassword(session, newcomer.password, 'Diciembre2026'), guessablePasswordMessage('dateWords'))).toBe(true);
     const chosen = 'mi frase propia del lago de Atitlán';
     expect(says(await changePassword(session, newcomer.password, chosen), 'Contraseña cambiada')).toBe(true);
     // The change ended the session; with the new password the console opens.
