@@ -185,8 +185,9 @@ const server = http.createServer(
     void answerLookup(directLookup, response);
     return;
   }
+  // A connection just refused a page waits out its Retry-After before its next page is looked at.
   const pauseMs = refusalPauseLeftMs(request.socket);
-  if (pauseMs > 0) setTimeout(() => route(request, response), pauseMs);
+  if (pauseMs > 0 && pageArea(request.method, pathOf(request.url))) setTimeout(() => route(request, response), pauseMs);
   else route(request, response);
   },
 );
@@ -232,10 +233,10 @@ function refuseJson(response, status, body) {
 // each caller (a session on the console or the portal, an address elsewhere) behind its own
 // earlier pages and at most PAGE_TURN.perCallerLimit of them at once, all of them together at most
 // busyShare of the loop. The console, the portal, the sign-in pages and the public pages each have
-// a turn of their own, so a crowd on one never fills another's. Before any turn: a page the render
-// cache holds is answered here at once, and an address past the public pages' per-IP limit is
-// refused here at once (both through proxy.ts's answerer, lib/public-pages/cache.ts).
-// Measured: docs/operations.md, "Pages under a crowd".
+// a turn of their own, so a crowd on one never fills another's. Before any turn, an address past
+// the public pages' per-IP limit is refused at once, and a page the render cache holds is taken
+// from it to be written in its turn (both through proxy.ts's answerer, lib/public-pages/cache.ts).
+// Measured: docs/operations.md, "Public pages under load".
 const PAGE_TURN = {
   // A browser opens at most six connections to a host, for all its tabs: one never meets this.
   perCallerLimit: 6,
@@ -369,9 +370,10 @@ function refuse(response, status, text, headers = {}) {
   return requestId;
 }
 
-// A connection just refused (429) has its next request looked at only after this pause, the
-// Retry-After it was given: a client that asks again at once, as fast as it is answered, would
-// otherwise turn its refusals into a flood of their own. Parked, a request costs a timer.
+// A connection just refused a page (429) has its next page request looked at only after this
+// pause, the Retry-After it was given: a client that asks again at once, as fast as it is
+// answered, would otherwise turn its refusals into a flood of their own. Parked, a request costs
+// a timer. Its API requests are not held.
 const REFUSED_CONNECTION_PAUSE_MS = 1_000;
 const refusedConnections = new WeakMap();
 
