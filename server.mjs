@@ -17,7 +17,7 @@ import { newRequestId } from './lib/http/new-request-id.mjs';
 import { markClientNavigation } from './lib/public-pages/client-navigation.mjs';
 import { LOOKUP_PATHS } from './lib/lookups/lookup-paths.mjs';
 import { ADMISSION, FairTurn } from './lib/http/fair-turn.mjs';
-import { CACHED_PAGE_PATHS, MALFORMED_TARGET_MESSAGES, formBodyRefusal, isApiPath, isMalformedPath, pageArea, pathOf } from './lib/http/page-requests.mjs';
+import { CACHED_PAGE_PATHS, FORM_BODY_MESSAGES, MALFORMED_TARGET_MESSAGES, formBodyReading, isApiPath, isMalformedPath, pageArea, pathOf, readWholeBody } from './lib/http/page-requests.mjs';
 
 // Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
@@ -208,10 +208,19 @@ function route(request, response) {
     log.warn({ requestId, method: request.method, area: api ? 'api' : 'page' }, 'request refused: its path has a malformed percent-encoding');
     return;
   }
-  const bodyRefusal = formBodyRefusal(request.method, path, request.headers);
-  if (bodyRefusal) {
-    const requestId = refuse(response, bodyRefusal.status, bodyRefusal.text);
-    log.warn({ requestId, status: bodyRefusal.status, declaredBytes: Number(request.headers['content-length'] ?? -1) }, 'form refused from its headers: too large, or sent without a length');
+  const formBody = formBodyReading(request.method, path, request.headers);
+  if (formBody?.kind === 'too-large') {
+    const requestId = refuse(response, 413, FORM_BODY_MESSAGES.tooLarge(formBody.limitBytes));
+    log.warn({ requestId, declaredBytes: Number(request.headers['content-length']), limitBytes: formBody.limitBytes }, 'form refused from its headers: announced larger than its page takes');
+    return;
+  }
+  if (formBody?.kind === 'chunked') {
+    readWholeBody(request, formBody.limitBytes, () => {
+      if (!response.destroyed) void handle(request, response);
+    }, () => {
+      const requestId = refuse(response, 413, FORM_BODY_MESSAGES.tooLarge(formBody.limitBytes));
+      log.warn({ requestId, limitBytes: formBody.limitBytes }, 'form refused at its page\'s limit: sent in chunks, larger than the page takes');
+    });
     return;
   }
   const area = pageTurnOf(request, path);

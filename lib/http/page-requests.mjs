@@ -68,20 +68,48 @@ export function formBodyLimitBytes(path) {
 
 export const FORM_BODY_MESSAGES = {
   tooLarge: (limitBytes) => `Solicitud demasiado grande: este formulario acepta hasta ${limitBytes / (1024 * 1024)} MB.`,
-  lengthRequired: 'Solicitud rechazada: los formularios se envían con su tamaño (Content-Length), no por partes.',
 };
 
 /**
- * A form post to a page that is refused from its headers: one announced larger than the page takes
- * (413), or one sent in chunks, whose size nobody knows before reading it all (411: browsers send
- * every form with its Content-Length; Next would read a chunked one up to its limit and answer 500).
+ * How a form post to a page is read, from its headers: refused when announced larger than the page
+ * takes (413, before a byte of it is read); read whole by server.mjs before Next when sent in
+ * chunks (its size is known only at its end: Next would read it to its own limit and answer 500;
+ * Next itself forwards a server action to the page that owns it in chunks); otherwise left to Next.
  * Undefined for anything else, the API included (its routes read bodies with limits of their own).
  */
-export function formBodyRefusal(method, path, headers) {
+export function formBodyReading(method, path, headers) {
   if (method !== 'POST' || isApiPath(path)) return undefined;
-  if (headers['transfer-encoding'] !== undefined) return { status: 411, text: FORM_BODY_MESSAGES.lengthRequired };
-  const limit = formBodyLimitBytes(path);
-  const length = Number(headers['content-length'] ?? 0);
-  if (length > limit) return { status: 413, text: FORM_BODY_MESSAGES.tooLarge(limit) };
+  const limitBytes = formBodyLimitBytes(path);
+  if (headers['transfer-encoding'] !== undefined) return { kind: 'chunked', limitBytes };
+  if (Number(headers['content-length'] ?? 0) > limitBytes) return { kind: 'too-large', limitBytes };
   return undefined;
+}
+
+/**
+ * Keeps a chunked body in the request's own buffer until it has all arrived (then `onComplete`,
+ * on the next tick), or until it passes `limitBytes` (then `onTooLarge` once, and the rest is
+ * dropped as it arrives). The parser hands the body to `request.push`: taking every chunk keeps it
+ * reading, and the limit bounds what is kept.
+ */
+export function readWholeBody(request, limitBytes, onComplete, onTooLarge) {
+  const push = request.push;
+  let received = 0;
+  let refused = false;
+  request.push = function pushWithinLimit(chunk, encoding) {
+    if (chunk === null) {
+      request.push = push;
+      const result = push.call(this, chunk, encoding);
+      if (!refused) process.nextTick(onComplete);
+      return result;
+    }
+    if (refused) return true;
+    received += chunk.length;
+    if (received > limitBytes) {
+      refused = true;
+      onTooLarge();
+      return true;
+    }
+    push.call(this, chunk, encoding);
+    return true;
+  };
 }

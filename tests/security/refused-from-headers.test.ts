@@ -1,8 +1,9 @@
 // Requests the built app refuses from their target and headers, before Next reads them: a path
 // with a malformed percent-encoding (Next answered 500, with no request id and nothing logged), a
 // form body announced larger than the page takes (it was read for 30 s until 408) and one sent in
-// chunks (read up to Next's limit, then 500). Each is a 4xx in the route's shape, with a request id
-// that the log names.
+// chunks past it (read up to Next's limit, then 500). Each is a 4xx in the route's shape, with a request id
+// that the log names. (Next itself sends a server action to the page that owns it in chunks: those
+// must still arrive, tests/portal/portal-isolation.test.ts.)
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_LEVEL, logLines } from '../support/logs';
@@ -132,10 +133,11 @@ describe('a form body too large for its page', { timeout: PROCESS_TEST_TIMEOUT_M
     expect(await loggedWith(answer.headers.get('x-request-id'))).toHaveLength(1);
   });
 
-  it('is refused with 411 when sent in chunks, as 50 MB arrive, never answered 500', async () => {
+  it('is refused with 413 at the limit when sent in chunks, as 50 MB arrive, never answered 500', async () => {
     const answer = await sendHead(head('Transfer-Encoding: chunked'), 'chunks');
-    expect(answer.status).toBe(411);
-    expect(answer.body).toBe('Solicitud rechazada: los formularios se envían con su tamaño (Content-Length), no por partes.');
+    expect(answer.status).toBe(413);
+    expect(answer.body).toBe('Solicitud demasiado grande: este formulario acepta hasta 6 MB.');
+    expect(answer.headers.get('connection')).toBe('close');
     expect(await loggedWith(answer.headers.get('x-request-id'))).toHaveLength(1);
   });
 });
