@@ -247,8 +247,9 @@ function refuseJson(response, status, body) {
 // from it to be written in its turn (both through proxy.ts's answerer, lib/public-pages/cache.ts).
 // Measured: docs/operations.md, "Public pages under load".
 const PAGE_TURN = {
-  // A browser opens at most six connections to a host, for all its tabs: one never meets this.
-  perCallerLimit: 6,
+  // A browser opens at most six connections to a host, for all its tabs; twice that leaves room
+  // for a second client of the same session (a script, another browser) and bounds a flood.
+  perCallerLimit: 12,
   // One caller alone holds at most a fifth of the loop (a person reading pages needs far less)...
   pauseFactor: 4,
   maxPauseMs: 2_000,
@@ -345,15 +346,22 @@ function inPageTurn(request, response, area, answer) {
   };
   // Until proxy.ts has registered the key (the first requests after start), the socket's address.
   const callerKey = globalThis[PAGE_CALLER_KEY]?.(area, header) ?? `address:${request.socket.remoteAddress}`;
-  const admission = turns[area].enter(callerKey, (release) => {
-    // The reader left while waiting: the turn goes to the next one.
+  const turn = turns[area];
+  // A reader who leaves while waiting (a browser cancelling a prefetch closes its connection) no
+  // longer counts against its caller's bound.
+  const withdraw = () => turn.withdraw(callerKey, start);
+  const start = (release) => {
+    response.off('close', withdraw);
     if (response.destroyed) {
       release();
       return;
     }
     response.once('close', release);
     answer();
-  });
+  };
+  const admission = turn.enter(callerKey, start);
+  // (A request that started at once has nothing to withdraw: withdraw() then does nothing.)
+  if (admission === ADMISSION.queued) response.once('close', withdraw);
   if (admission === ADMISSION.callerFull) {
     countRefusal(area, 'caller');
     paceRefusedConnection(request.socket);

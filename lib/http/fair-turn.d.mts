@@ -35,5 +35,7 @@ export interface FairTurnOptions {
 export declare class FairTurn {
   constructor(options: FairTurnOptions);
   enter(callerKey: string, onStart: (release: () => void) => void): Admission;
+  /** Takes back a waiting request whose client went away; false if it is not waiting. */
+  withdraw(callerKey: string, onStart: (release: () => void) => void): boolean;
   readonly size: number;
 }

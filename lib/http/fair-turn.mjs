@@ -67,6 +67,20 @@ export class FairTurn {
     return ADMISSION.queued;
   }
 
+  /**
+   * Takes back a request still waiting (its client went away): it no longer counts against its
+   * caller's bound. False when it is not waiting (it has started, or was never queued).
+   */
+  withdraw(callerKey, onStart) {
+    const caller = this.callers.get(callerKey);
+    const index = caller ? caller.waiting.indexOf(onStart) : -1;
+    if (index < 0) return false;
+    caller.waiting.splice(index, 1);
+    this.waiting--;
+    if (caller.waiting.length === 0 && caller.running === 0 && caller.readyAt <= this.clock.now()) this.callers.delete(callerKey);
+    return true;
+  }
+
   /** Requests running or waiting, for the metrics and tests. */
   get size() {
     return this.running + this.waiting;

@@ -136,4 +136,24 @@ describe('FairTurn', () => {
     expect(started).toHaveLength(30);
     expect(started.at(-1)!.at).toBe(29 * 41);
   });
+
+  it('forgets a waiting request whose client went away: it no longer counts against its caller', () => {
+    const clock = handClock();
+    const turn = new FairTurn({ ...OPTIONS, clock });
+    const started: string[] = [];
+    const page = (name: string) => (release: () => void) => {
+      started.push(name);
+      clock.setTimeout(release, 40);
+    };
+    const gone = page('gone');
+    expect(turn.enter('browser', page('first'))).toBe(ADMISSION.queued);
+    expect(turn.enter('browser', gone)).toBe(ADMISSION.queued);
+    expect(turn.enter('browser', page('third'))).toBe(ADMISSION.queued);
+    expect(turn.enter('browser', page('fourth'))).toBe(ADMISSION.callerFull);
+    expect(turn.withdraw('browser', gone)).toBe(true);
+    expect(turn.withdraw('browser', gone)).toBe(false);
+    expect(turn.enter('browser', page('fourth'))).toBe(ADMISSION.queued);
+    clock.advance(5_000);
+    expect(started).toEqual(['first', 'third', 'fourth']);
+  });
 });
