@@ -24,6 +24,11 @@ export const JOB_STATE_TONES: Record<BulkJobState, '' | 'ok' | 'warn' | 'off'> =
   cancelado: 'off',
 };
 
+/** A job that will not change any more: its pages stop asking for fresh figures. */
+export function jobHasEnded(state: BulkJobState): boolean {
+  return state === 'completado' || state === 'cancelado';
+}
+
 export const ITEM_STATUS_LABELS: Record<BulkItemStatus | 'cancelado', string> = {
   pendiente: 'Pendiente',
   encontrado: 'Encontrado',

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
+import { RefreshWhileOpen } from '@/components/console/refresh-while-open';
 import { Pagination } from '@/components/console/pagination';
 import { Stat } from '@/components/console/stat';
 import { CopyableId } from '@/components/console/copyable-id';
@@ -10,7 +11,7 @@ import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { findConsoleJob, listConsoleJobItems } from '@/lib/bulk/console';
 import { isPublicJobId } from '@/lib/bulk/jobs';
-import { ITEM_STATUS_LABELS, itemReasonLabel, JOB_STATE_LABELS } from '@/lib/bulk/labels';
+import { ITEM_STATUS_LABELS, itemReasonLabel, JOB_STATE_LABELS, jobHasEnded } from '@/lib/bulk/labels';
 import { sourceForIntegrator } from '@/lib/bulk/results';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
@@ -26,6 +27,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 // One job by its public id: the list's figures, the administrator's controls, and its rows in the
 // order sent, each identifier masked for every role ("Mostrar" reveals one with a reason, logged).
+// Until the job ends the page refreshes itself in place (a revealed row and a typed reason stay).
 export default async function JobPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support');
   const { id } = await params;
@@ -148,6 +150,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
           olderLabel="Siguientes filas"
         />
       </section>
+      {!jobHasEnded(job.state) && <RefreshWhileOpen />}
     </>
   );
 }

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
-import { JOB_STATE_LABELS, JOB_STATE_TONES, jobStateReason } from '@/lib/bulk/labels';
+import { RefreshWhileOpen } from '@/components/console/refresh-while-open';
+import { JOB_STATE_LABELS, JOB_STATE_TONES, jobHasEnded, jobStateReason } from '@/lib/bulk/labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
@@ -15,6 +16,7 @@ export const metadata: Metadata = { title: 'Lote' };
 // One job of the session's integration, addressed by its public id (random, no personal data):
 // its state, counts and charge as GET /api/lotes/{id} gives them, and for owners and developers
 // "Cancelar lote" and the results' CSV. Another integration's id is the same 404 as an unknown one.
+// Until the job ends the page refreshes itself in place, so its figures move without a reload.
 export default async function PortalBulkJobPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePortalPage(BULK_JOB_READERS);
   const job = await portalBulkJob(user, (await params).id);
@@ -115,6 +117,7 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
         </section>
       )}
       {runner && cancellable && <CancelBulkJob publicId={job.publicId} />}
+      {!jobHasEnded(job.state) && <RefreshWhileOpen />}
     </>
   );
 }
