@@ -67,6 +67,9 @@ export const bulkJobs = pgTable(
     invalidItems: integer('invalid_items').notNull().default(0),
     // Of invalidItems, those set aside as repeats of an earlier identifier of the list.
     duplicateItems: integer('duplicate_items').notNull().default(0),
+    // Of invalidItems, those the source refused when asked (rechazado_por_la_fuente): they ran, so
+    // the pages count them apart from what was set aside before running, and none was charged.
+    rejectedItems: integer('rejected_items').notNull().default(0),
     failedItems: integer('failed_items').notNull().default(0),
     chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
   },

@@ -56,6 +56,7 @@ export function jobBody(job: JobStatus): BulkJobBody {
       no_encontrados: job.counts.notFound,
       invalidos: job.counts.invalid,
       duplicados: job.counts.duplicates,
+      rechazados: job.counts.rejected,
       fallidos: job.counts.failed,
     },
     monto_cobrado: centavosAsDecimal(job.chargedCentavos),

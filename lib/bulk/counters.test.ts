@@ -53,6 +53,7 @@ interface Figures {
   notFound: number;
   invalid: number;
   duplicates: number;
+  rejected: number;
   failed: number;
   pending: number;
   charged: number;
@@ -61,7 +62,7 @@ interface Figures {
 /** What the job's row holds (its counters, and the pending items they imply). */
 async function stored(jobId: number): Promise<Figures> {
   const [row] = await (await database()).rows<Record<string, string | number>>(sql`
-    select found_items, not_found_items, invalid_items, duplicate_items, failed_items, charged_centavos,
+    select found_items, not_found_items, invalid_items, duplicate_items, rejected_items, failed_items, charged_centavos,
            total_items - found_items - not_found_items - invalid_items - failed_items as pending
       from bulk_jobs where id = ${jobId}::integer`);
   return {
@@ -69,6 +70,7 @@ async function stored(jobId: number): Promise<Figures> {
     notFound: Number(row!.not_found_items),
     invalid: Number(row!.invalid_items),
     duplicates: Number(row!.duplicate_items),
+    rejected: Number(row!.rejected_items),
     failed: Number(row!.failed_items),
     pending: Number(row!.pending),
     charged: Number(row!.charged_centavos),
@@ -82,6 +84,7 @@ async function recount(jobId: number): Promise<Figures> {
            count(*) filter (where status = 'no_encontrado') as not_found,
            count(*) filter (where status = 'invalido') as invalid,
            count(*) filter (where status = 'invalido' and reason = 'duplicado') as duplicates,
+           count(*) filter (where status = 'invalido' and reason = 'rechazado_por_la_fuente') as rejected,
            count(*) filter (where status = 'error_fuente') as failed,
            count(*) filter (where status = 'pendiente') as pending,
            coalesce(sum(charged_centavos), 0) as charged
@@ -91,6 +94,7 @@ async function recount(jobId: number): Promise<Figures> {
     notFound: Number(row!.not_found),
     invalid: Number(row!.invalid),
     duplicates: Number(row!.duplicates),
+    rejected: Number(row!.rejected),
     failed: Number(row!.failed),
     pending: Number(row!.pending),
     charged: Number(row!.charged),
@@ -151,25 +155,27 @@ describe("a bulk job's stored counters", () => {
     expect(await cancelJob(integration.id, submitted.publicId)).toEqual({ kind: 'cancelled' });
     expect(await runItem(running)).toEqual({ kind: 'lost' });
 
-    const expected: Figures = { found: 2, notFound: 1, invalid: 4, duplicates: 1, failed: 1, pending: 2, charged: 2 * TARIFF };
+    const expected: Figures = { found: 2, notFound: 1, invalid: 4, duplicates: 1, rejected: 1, failed: 1, pending: 2, charged: 2 * TARIFF };
     expect(await recount(jobId)).toEqual(expected);
     expect(await stored(jobId)).toEqual(expected);
     // What the API, the portal and the console show is read from those counters.
     expect(await readJob(integration.id, submitted.publicId)).toMatchObject({
       state: 'cancelado',
-      counts: { total: 10, done: 8, found: 2, notFound: 1, invalid: 4, duplicates: 1, failed: 1, pending: 2 },
+      counts: { total: 10, done: 8, found: 2, notFound: 1, invalid: 4, duplicates: 1, rejected: 1, failed: 1, pending: 2 },
       chargedCentavos: 2 * TARIFF,
     });
 
-    // The migration's backfill, run again over the same items, gives the same counters.
+    // The migrations' backfills, run again over the same items, give the same counters.
     await (await database()).rows(sql`
-      update bulk_jobs set found_items = 0, not_found_items = 0, invalid_items = 0, duplicate_items = 0, failed_items = 0, charged_centavos = 0
+      update bulk_jobs set found_items = 0, not_found_items = 0, invalid_items = 0, duplicate_items = 0, rejected_items = 0, failed_items = 0, charged_centavos = 0
        where id = ${jobId}::integer`);
     const migrations = path.join(process.cwd(), 'db', 'migrations');
-    const migration = fs.readFileSync(path.join(migrations, fs.readdirSync(migrations).find((name) => name.endsWith('_bulk_job_counters.sql'))!), 'utf8');
-    const backfill = migration.split('--> statement-breakpoint').find((statement) => /update "bulk_jobs"/i.test(statement));
-    if (!backfill) throw new Error('the migration has no backfill of bulk_jobs');
-    await (await database()).rows(sql.raw(backfill));
+    for (const suffix of ['_bulk_job_counters.sql', '_bulk_jobs_rejected_items.sql']) {
+      const migration = fs.readFileSync(path.join(migrations, fs.readdirSync(migrations).find((name) => name.endsWith(suffix))!), 'utf8');
+      const backfill = migration.split('--> statement-breakpoint').find((statement) => /update "bulk_jobs"/i.test(statement));
+      if (!backfill) throw new Error(`the migration ${suffix} has no backfill of bulk_jobs`);
+      await (await database()).rows(sql.raw(backfill));
+    }
     expect(await stored(jobId)).toEqual(expected);
   });
 
@@ -188,7 +194,7 @@ describe("a bulk job's stored counters", () => {
     expect((await stored(item.jobId)).pending).toBe(2);
 
     await completeFinishedJobs(item.jobId);
-    const expected: Figures = { found: 2, notFound: 1, invalid: 0, duplicates: 0, failed: 0, pending: 0, charged: 2 * TARIFF };
+    const expected: Figures = { found: 2, notFound: 1, invalid: 0, duplicates: 0, rejected: 0, failed: 0, pending: 0, charged: 2 * TARIFF };
     expect(await recount(item.jobId)).toEqual(expected);
     expect(await stored(item.jobId)).toEqual(expected);
     expect(await readJob(integration.id, submitted.publicId)).toMatchObject({ state: 'completado', counts: { pending: 0, found: 2 }, chargedCentavos: 2 * TARIFF });

@@ -9,6 +9,7 @@ import type { CatalogName } from '@/lib/lookups/catalog-request';
 import type { AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { seal } from '@/lib/personal-data/envelope';
 import type { SourceName } from '@/lib/sources/guard';
+import { SOURCE_REJECTED } from './labels';
 import { tellJobChange } from './notices';
 
 /**
@@ -95,7 +96,7 @@ function itemAnswer(outcome: CatalogOutcome): { status: BulkItemStatus; reason: 
   if (outcome.kind === 'success') return { status: 'encontrado', reason: null, data: outcome.data };
   if (outcome.kind === 'source_failure') {
     if (outcome.failure === 'not_found') return { status: 'no_encontrado', reason: null, data: null };
-    if (outcome.failure === 'data_rejected') return { status: 'invalido', reason: 'rechazado_por_la_fuente', data: null };
+    if (outcome.failure === 'data_rejected') return { status: 'invalido', reason: SOURCE_REJECTED, data: null };
     return { status: 'error_fuente', reason: outcome.failure, data: null };
   }
   return { status: 'error_fuente', reason: 'error_interno', data: null };
@@ -119,17 +120,18 @@ export function itemSettlement(item: ClaimedItem, requestId: string, outcome: Ca
            lease_holder = null, lease_token = null, lease_until = null
      where job_id = ${item.jobId}::integer and position = ${item.position}::integer
        and lease_token = ${item.leaseToken}::text and status = 'pendiente'
-    returning job_id, status, charged_centavos),
+    returning job_id, status, reason, charged_centavos),
   bulk_job_counted as (
     ${countAnswer(sql`bulk_item`)})`;
 }
 
-/** Moves the job's counters by the items `answered` returned (job_id, status, charged_centavos). */
+/** Moves the job's counters by the items `answered` returned (job_id, status, reason, charged_centavos). */
 function countAnswer(answered: SQL): SQL {
   return sql`update bulk_jobs j
        set found_items = j.found_items + (a.status = 'encontrado')::integer,
            not_found_items = j.not_found_items + (a.status = 'no_encontrado')::integer,
            invalid_items = j.invalid_items + (a.status = 'invalido')::integer,
+           rejected_items = j.rejected_items + (a.status = 'invalido' and a.reason = 'rechazado_por_la_fuente')::integer,
            failed_items = j.failed_items + (a.status = 'error_fuente')::integer,
            charged_centavos = j.charged_centavos + a.charged_centavos
       from ${answered} a
@@ -169,7 +171,7 @@ export async function setAside(item: ClaimedItem, reason: string): Promise<void>
       update bulk_job_items set status = 'invalido', reason = ${reason}::text, answered_at = now(),
              lease_holder = null, lease_token = null, lease_until = null
        where job_id = ${item.jobId}::integer and position = ${item.position}::integer and lease_token = ${item.leaseToken}::text
-      returning job_id, status, charged_centavos
+      returning job_id, status, reason, charged_centavos
     )
     ${countAnswer(sql`set_aside`)}`);
 }
@@ -208,9 +210,10 @@ export async function completeFinishedJobs(jobId?: number): Promise<void> {
            -- settlement can race this): the figures a finished job keeps for good, and notices read,
            -- are the items' own, even for a job an older instance answered items of without moving
            -- the counters (a rolling deploy across migration 0044).
-           (found_items, not_found_items, invalid_items, duplicate_items, failed_items, charged_centavos) = (
+           (found_items, not_found_items, invalid_items, duplicate_items, rejected_items, failed_items, charged_centavos) = (
              select count(*) filter (where i.status = 'encontrado'), count(*) filter (where i.status = 'no_encontrado'),
                     count(*) filter (where i.status = 'invalido'), count(*) filter (where i.status = 'invalido' and i.reason = 'duplicado'),
+                    count(*) filter (where i.status = 'invalido' and i.reason = 'rechazado_por_la_fuente'),
                     count(*) filter (where i.status = 'error_fuente'), coalesce(sum(i.charged_centavos), 0)
                from bulk_job_items i where i.job_id = j.id)
      where j.state = 'en_curso' ${jobId === undefined ? sql`` : sql`and j.id = ${jobId}::integer`}

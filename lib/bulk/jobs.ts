@@ -91,8 +91,11 @@ export interface JobStatus {
     done: number;
     found: number;
     notFound: number;
+    /** Set aside or refused: the API's invalidos. */
     invalid: number;
     duplicates: number;
+    /** Of invalid, those the source refused when asked; the rest were set aside before running. */
+    rejected: number;
     failed: number;
     pending: number;
   };
@@ -118,6 +121,7 @@ export type JobFigureRow = {
   not_found: string | number;
   invalid: string | number;
   duplicates: string | number;
+  rejected: string | number;
   failed: string | number;
   charged: string | number | null;
   answered_last_minute: string | number;
@@ -140,6 +144,7 @@ export const JOB_FIGURE_COLUMNS = sql`
            j.not_found_items as not_found,
            j.invalid_items as invalid,
            j.duplicate_items as duplicates,
+           j.rejected_items as rejected,
            j.failed_items as failed,
            j.charged_centavos as charged,
            case when j.state = 'en_curso' then (
@@ -167,6 +172,7 @@ export function jobStatusOf(row: JobFigureRow): JobStatus {
       notFound: Number(row.not_found),
       invalid: Number(row.invalid),
       duplicates: Number(row.duplicates),
+      rejected: Number(row.rejected),
       failed: Number(row.failed),
       pending,
     },

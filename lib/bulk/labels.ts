@@ -29,6 +29,9 @@ export function jobHasEnded(state: BulkJobState): boolean {
   return state === 'completado' || state === 'cancelado';
 }
 
+/** A row's reason when the source refused it when asked (a date of birth the RTU needs): counted apart, never charged. */
+export const SOURCE_REJECTED = 'rechazado_por_la_fuente';
+
 export const ITEM_STATUS_LABELS: Record<BulkItemStatus | 'cancelado', string> = {
   pendiente: 'Pendiente',
   encontrado: 'Encontrado',
@@ -38,15 +41,27 @@ export const ITEM_STATUS_LABELS: Record<BulkItemStatus | 'cancelado', string> = 
   cancelado: 'No corrió (lote cancelado)',
 };
 
+/** A row the source refused when asked: it ran, so it is not "Apartado" (set aside before running). */
+export function itemStatusLabel(status: BulkItemStatus | 'cancelado', reason: string | null): string {
+  return status === 'invalido' && reason === SOURCE_REJECTED ? 'Rechazado por la fuente' : ITEM_STATUS_LABELS[status];
+}
+
 const REASON_LABELS: Record<string, string> = {
   nit_invalido: 'NIT inválido',
   cui_invalido: 'CUI inválido',
   duplicado: 'Repetido en la lista',
-  rechazado_por_la_fuente: 'La fuente rechazó el dato',
+  [SOURCE_REJECTED]: 'La fuente no aceptó el identificador (por ejemplo, el RTU de esa persona pide su fecha de nacimiento); sin costo',
   rechazado_por_la_pasarela: 'La pasarela rechazó el dato',
+  // A source's failures (lib/sources/outcomes.ts), as the results name them.
+  auth_rejected: 'La fuente no aceptó las credenciales de la pasarela',
+  balance_exhausted: 'La cuenta de la pasarela en la fuente se quedó sin saldo',
+  query_type_denied: 'La fuente no permite esta consulta',
+  rate_limited: 'La fuente limitó las consultas',
+  unavailable: 'La fuente no respondió o respondió con un error',
+  error_interno: 'Error interno de la pasarela',
 };
 
-/** Why a row was set aside or failed; a source's failure keeps its name (lib/sources), as the results do. */
+/** Why a row was set aside, refused or failed, in words; a reason this version does not know keeps its name. */
 export function itemReasonLabel(reason: string | null): string {
   if (reason === null) return '—';
   return REASON_LABELS[reason] ?? reason;

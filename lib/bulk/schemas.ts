@@ -23,6 +23,9 @@ export const bulkJobSchema = z
       no_encontrados: z.int(),
       invalidos: z.int().describe('Apartados sin costo: inválidos y repetidos (estos también en duplicados), o rechazados por la fuente.'),
       duplicados: z.int(),
+      rechazados: z
+        .int()
+        .describe('De los invalidos, los que la fuente rechazó al consultarlos (motivo rechazado_por_la_fuente; por ejemplo, un RTU que pide la fecha de nacimiento): sin costo. invalidos menos duplicados y rechazados es lo apartado antes de consultar.'),
       fallidos: z.int().describe('La fuente respondió con un error: error_fuente, sin costo.'),
     }),
     monto_cobrado: z.string().describe('Lo cobrado hasta ahora, en quetzales con dos decimales ("12.50").'),

@@ -292,10 +292,10 @@ function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: str
     createdAt: created,
     finishedAt: running ? null : new Date(created.getTime() + 40 * 60_000),
     counts: retryOf
-      ? { total: 5, done: 0, found: 0, notFound: 0, invalid: 0, duplicates: 0, failed: 0, pending: 5 }
+      ? { total: 5, done: 0, found: 0, notFound: 0, invalid: 0, duplicates: 0, rejected: 0, failed: 0, pending: 5 }
       : running
-      ? { total: 600, done: 210, found: 180, notFound: 4, invalid: 23, duplicates: 5, failed: 3, pending: 390 }
-      : { total: 600, done: 600, found: 566, notFound: 6, invalid: 23, duplicates: 5, failed: 5, pending: 0 },
+      ? { total: 600, done: 210, found: 180, notFound: 4, invalid: 23, duplicates: 5, rejected: 2, failed: 3, pending: 390 }
+      : { total: 600, done: 600, found: 566, notFound: 6, invalid: 23, duplicates: 5, rejected: 2, failed: 5, pending: 0 },
     chargedCentavos: retryOf ? 0 : (running ? 180 : 566) * 150,
     estimatedEnd: running ? new Date(created.getTime() + 40 * 60_000) : null,
     retryOf,

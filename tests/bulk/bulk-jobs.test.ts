@@ -249,7 +249,7 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(reused.headers.get('x-motivo-rechazo')).toBe('idempotency-key-reused');
 
     const done = await untilState(body.id, main, 'completado');
-    expect(done.conteos).toEqual({ total: 7, procesados: 7, pendientes: 0, encontrados: 2, no_encontrados: 1, invalidos: 3, duplicados: 1, fallidos: 1 });
+    expect(done.conteos).toEqual({ total: 7, procesados: 7, pendientes: 0, encontrados: 2, no_encontrados: 1, invalidos: 3, duplicados: 1, rechazados: 0, fallidos: 1 });
     expect(done.monto_cobrado).toBe('3.00');
     expect(done.estimado_fin).toBeNull();
 
@@ -338,6 +338,26 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(identifiers).toContain(openNullable(row.identifier_sealed, 'bulk_identifier'));
       if (row.result_sealed !== null) expect(row.result_sealed).toMatch(/^pd1:/);
     }
+  });
+
+  it('counts the rows the source refused as rechazados, free, so what ran adds up to what was estimated', async () => {
+    // The RTU of a person whose record the source holds no copy of asks for a date of birth: refused.
+    const refused = gateway.sample.withoutHeldCopy.nit!;
+    const created = await submit(main, { catalogo: 'rtu', identificadores: [knownNits[11]!, refused, 'no-es-nit'] });
+    expect(created.status, created.text).toBe(202);
+    const id = (created.body as JobBody).id;
+    expect((created.body as JobBody).conteos).toMatchObject({ total: 3, invalidos: 1, duplicados: 0, rechazados: 0 });
+
+    const done = await untilState(id, main, 'completado');
+    // invalidos keeps its meaning (set aside, or refused); rechazados says which of them ran: the two
+    // sent to the source are one found and one refused, the one set aside is the submission's.
+    expect(done.conteos).toEqual({ total: 3, procesados: 3, pendientes: 0, encontrados: 1, no_encontrados: 0, invalidos: 2, duplicados: 0, rechazados: 1, fallidos: 0 });
+    expect(done.monto_cobrado).toBe('1.50');
+    expect((await resultLines(id, main)).map((line) => [line.posicion, line.estado, line.motivo])).toEqual([
+      [1, 'encontrado', null],
+      [2, 'invalido', 'rechazado_por_la_fuente'],
+      [3, 'invalido', 'nit_invalido'],
+    ]);
   });
 
   it('pauses without balance, runs on after a top-up, and charges found × tariff', async () => {

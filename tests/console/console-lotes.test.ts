@@ -288,6 +288,17 @@ describe('the console\'s Lotes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(verification.ok).toBe(true);
   });
 
+  it('counts a row the source refused apart from the set-aside ones, and says in words why', async () => {
+    // The RTU of a person whose record the source holds no copy of asks for a date of birth: refused.
+    const id = await submit(busy, [knownNits[9]!, gateway.sample.withoutHeldCopy.nit!, 'no-es-nit']);
+    await untilState(id, busy, 'completado');
+    const detail = await pageText(support, `/admin/lotes/${id}`);
+    expect(detail.text).toContain('Apartados sin costo 1 (0 repetidos)');
+    expect(detail.text).toContain('Rechazados por la fuente, sin costo 1');
+    expect(detail.text).toContain('Rechazado por la fuente La fuente no aceptó el identificador (por ejemplo, el RTU de esa persona pide su fecha de nacimiento); sin costo');
+    expect(detail.text).toContain('Apartado NIT inválido');
+  });
+
   it('opens an unknown job as the console\'s not-found page, and sends the signed out to sign in', async () => {
     const unknown = await admin.request('/admin/lotes/lote_00000000000000000000');
     expect(unknown.status).toBe(404);

@@ -271,4 +271,25 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     expect(await jobsOf(withoutCatalogs)).toHaveLength(0);
     expect(says(page, 'no puede crear lotes')).toBe(true);
   });
+
+  it('counts what the source refused apart from what was set aside, free and said in words, so the estimate and the result add up', async () => {
+    // The RTU of a person whose record the source holds no copy of asks for a date of birth: refused.
+    const rows = ['nit', knownNits[3]!, gateway.sample.withoutHeldCopy.nit!, '12345678'];
+    const estimated = answerOf(await estimate(developer, 'rtu', csvFile(rows)));
+    expect(estimated.data).toMatchObject({ total: 3, toRun: 2, invalid: 1, duplicates: 0 });
+    const created = answerOf(await create(developer, 'rtu', csvFile(rows), String(estimated.data!.confirmation)));
+    expect(created.ok, created.message).toBe(true);
+    const path = String(created.data!.path);
+
+    const done = await eventually(() => developer.request(path), (page) => page.text.includes('Completado'), 60_000, 'the job completed');
+    const text = done.text.replaceAll('<!-- -->', '');
+    // The two the estimate would run: one found, one refused; the one it set aside, still set aside.
+    expect(text).toMatch(/data-testid="bulk-job-found">1</);
+    expect(text).toMatch(/data-testid="bulk-job-not-found">0</);
+    expect(text).toMatch(/data-testid="bulk-job-failed">0</);
+    expect(text).toMatch(/<dt>Rechazados por la fuente, sin costo<\/dt><dd data-testid="bulk-job-rejected">1</);
+    expect(text).toMatch(/data-testid="bulk-job-set-aside">1</);
+    expect(text).toContain('los rechazados por la fuente (no aceptó el identificador');
+    expect(text).toContain(`data-testid="bulk-job-charged">${formatQuetzales(TARIFF)}<`);
+  });
 });

@@ -11,7 +11,7 @@ import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { findConsoleJob, listConsoleJobItems } from '@/lib/bulk/console';
 import { isPublicJobId } from '@/lib/bulk/jobs';
-import { ITEM_STATUS_LABELS, itemReasonLabel, JOB_STATE_LABELS, jobHasEnded } from '@/lib/bulk/labels';
+import { itemReasonLabel, itemStatusLabel, JOB_STATE_LABELS, jobHasEnded } from '@/lib/bulk/labels';
 import { sourceForIntegrator } from '@/lib/bulk/results';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
@@ -69,9 +69,11 @@ export default async function JobPage({ params, searchParams }: { params: Promis
           <dt>No encontrados</dt>
           <dd>{counts.notFound.toLocaleString('es-GT')}</dd>
           <dt>Apartados sin costo</dt>
-          <dd>
-            {counts.invalid.toLocaleString('es-GT')} ({counts.duplicates.toLocaleString('es-GT')} repetidos)
+          <dd data-testid="job-set-aside">
+            {(counts.invalid - counts.rejected).toLocaleString('es-GT')} ({counts.duplicates.toLocaleString('es-GT')} repetidos)
           </dd>
+          <dt>Rechazados por la fuente, sin costo</dt>
+          <dd data-testid="job-rejected">{counts.rejected.toLocaleString('es-GT')}</dd>
           <dt>Fallidos (error de la fuente)</dt>
           <dd>{counts.failed.toLocaleString('es-GT')}</dd>
         </dl>
@@ -117,9 +119,11 @@ export default async function JobPage({ params, searchParams }: { params: Promis
                     />
                   </td>
                   <td data-label="Estado" data-testid="job-item-status">
-                    {ITEM_STATUS_LABELS[item.status]}
+                    {itemStatusLabel(item.status, item.reason)}
                   </td>
-                  <td data-label="Motivo">{itemReasonLabel(item.reason)}</td>
+                  <td data-label="Motivo" data-testid="job-item-reason">
+                    {itemReasonLabel(item.reason)}
+                  </td>
                   <td className="nowrap" data-label="Respondida">
                     {item.answeredAt ? formatDateTime(item.answeredAt) : '—'}
                   </td>

@@ -79,17 +79,19 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
             <dd data-testid="bulk-job-not-found">{count(job.counts.notFound)}</dd>
             <dt>Apartados</dt>
             <dd data-testid="bulk-job-set-aside">
-              {count(job.counts.invalid)}
+              {count(job.counts.invalid - job.counts.rejected)}
               {job.counts.duplicates > 0 && ` (${count(job.counts.duplicates)} ${job.counts.duplicates === 1 ? 'repetido' : 'repetidos'})`}
             </dd>
+            <dt>Rechazados por la fuente, sin costo</dt>
+            <dd data-testid="bulk-job-rejected">{count(job.counts.rejected)}</dd>
             <dt>Fallidos</dt>
             <dd data-testid="bulk-job-failed">{count(job.counts.failed)}</dd>
             <dt>Pendientes</dt>
             <dd data-testid="bulk-job-pending">{count(job.counts.pending)}</dd>
           </dl>
           <p className="small muted">
-            Solo se cobran los encontrados. Los apartados (inválidos o repetidos) no se consultan, y los fallidos (la fuente respondió con un error) no se
-            cobran.
+            Solo se cobran los encontrados. Los apartados (inválidos o repetidos) no se consultan; los rechazados por la fuente (no aceptó el identificador,
+            por ejemplo un RTU que pide la fecha de nacimiento) y los fallidos (la fuente respondió con un error) no se cobran.
           </p>
         </section>
       </div>
