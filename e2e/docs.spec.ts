@@ -286,13 +286,22 @@ for (const width of [1366, 390]) {
     // A catalog's 402 keeps the contract's message and leads to the balance in the portal.
     const row402 = page.locator('section#lookupOmisos table.responses tr', { has: page.locator('td.status', { hasText: /^402$/ }) });
     await expect(row402).toContainText(CATALOG_MESSAGES.balanceExhausted);
-    await expect(row402).toContainText('vea el saldo en el portal de integradores (Inicio) y lo que lo movió (Movimientos), y pida una recarga al administrador del servicio');
+    await expect(row402).toContainText(
+      'vea el saldo en el portal de integradores (Inicio) y lo que lo movió (Movimientos); para recargar, un propietario o facturación deposita en una cuenta del servicio y lo reporta en Recargas del portal',
+    );
     await row402.getByRole('link', { name: 'Dónde ver el saldo y cómo recargar' }).click();
     await expect(page).toHaveURL(/#portal-saldo$/);
     const balance = portal.getByRole('heading', { name: 'Sin saldo (402): dónde ver el saldo y cómo recargar', level: 3 });
     await expect(balance).toBeInViewport();
     await expect(portal).toContainText(`Un 402 ${CATALOG_MESSAGES.balanceExhausted} significa que el saldo de su integración no cubre la tarifa`);
     await expect(portal).toContainText('Véalo en el portal, en Inicio, y lo que lo movió en Movimientos');
+    await expect(portal).toContainText('Para recargar, un propietario o facturación deposita en una de las cuentas del servicio (abajo) y reporta el depósito en Recargas.');
+    // Where to deposit: development's sample account (TOP_UP_BANK_ACCOUNTS unset), and what to write on the slip.
+    await expect(portal.getByRole('heading', { name: 'Dónde depositar para recargar', level: 3 })).toBeVisible();
+    await expect(portal.getByTestId('deposit-account')).toHaveCount(1);
+    await expect(portal.getByTestId('deposit-account')).toContainText('Banco Industrial');
+    await expect(portal.getByTestId('deposit-account')).toContainText('Cuenta de desarrollo, no deposite');
+    await expect(portal.getByTestId('deposit-slip-note')).toContainText('escriba el login de su integración (el de la cabecera x-integracion-login)');
     await screenshot(page, testInfo, `15-documentacion-portal-402-${width}`, { fullPage: false });
 
     const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));

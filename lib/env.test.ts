@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVELOPMENT_STATEMENT_ISSUER, EnvError, parseEnv } from './env';
+import { DEVELOPMENT_STATEMENT_ISSUER, DEVELOPMENT_TOP_UP_BANK_ACCOUNTS, EnvError, parseEnv } from './env';
 
 /** The names of the variables an invalid environment is rejected for. */
 function rejectedVariables(source: Record<string, string | undefined>): string[] {
@@ -230,6 +230,29 @@ describe('parseEnv', () => {
       STATEMENT_ISSUER_NAME: 'Operadora de Prueba, S.A.',
       STATEMENT_ISSUER_NIT: DEVELOPMENT_STATEMENT_ISSUER.nit,
     });
+  });
+
+  it("reads the service's bank accounts as JSON, each bank one of Recargas' and no account twice; development has a sample, production none", () => {
+    const account = { bank: 'BANRURAL', type: 'ahorro', number: '3-033-12345-6', holder: 'Servicios de Consulta Tributaria, S.A.', currency: 'GTQ' };
+    expect(parseEnv({ ...PRODUCTION, TOP_UP_BANK_ACCOUNTS: JSON.stringify([account]) }).TOP_UP_BANK_ACCOUNTS).toEqual([account]);
+    expect(parseEnv(PRODUCTION).TOP_UP_BANK_ACCOUNTS).toEqual([]);
+    expect(parseEnv({}).TOP_UP_BANK_ACCOUNTS).toEqual(DEVELOPMENT_TOP_UP_BANK_ACCOUNTS);
+    expect(DEVELOPMENT_TOP_UP_BANK_ACCOUNTS[0]!.holder).toMatch(/desarrollo/i);
+    expect(parseEnv({ TOP_UP_BANK_ACCOUNTS: '[]' }).TOP_UP_BANK_ACCOUNTS).toEqual([]);
+    const problems = (value: string) => {
+      try {
+        parseEnv({ TOP_UP_BANK_ACCOUNTS: value });
+      } catch (error) {
+        return (error as EnvError).problems;
+      }
+      throw new Error('expected parseEnv to reject the accounts');
+    };
+    expect(problems('BI 123')).toEqual([expect.stringMatching(/^TOP_UP_BANK_ACCOUNTS: must be a JSON list of accounts/)]);
+    expect(problems(JSON.stringify([{ ...account, bank: 'BANCO-X' }]))).toEqual([expect.stringMatching(/^TOP_UP_BANK_ACCOUNTS\.0\.bank: must be one of the banks' codes: BI, BANRURAL/)]);
+    expect(problems(JSON.stringify([{ ...account, type: 'corriente', currency: 'EUR' }])).map((problem) => problem.split(':')[0])).toEqual(['TOP_UP_BANK_ACCOUNTS.0.type', 'TOP_UP_BANK_ACCOUNTS.0.currency']);
+    expect(problems(JSON.stringify([{ ...account, number: 'abc' }]))).toEqual([expect.stringMatching(/^TOP_UP_BANK_ACCOUNTS\.0\.number: must be the account number/)]);
+    expect(problems(JSON.stringify([{ ...account, holder: 'Dos\nlíneas' }]))[0]).toMatch(/^TOP_UP_BANK_ACCOUNTS\.0\.holder/);
+    expect(problems(JSON.stringify([account, { ...account, number: '3033123456' }]))).toEqual(['TOP_UP_BANK_ACCOUNTS: lists the same bank and account number twice']);
   });
 
   it('refuses to seed demo credentials in production', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { smtpHostProblem, webhookUrlProblem } from './alerts/targets';
 import { isValidNit, normalizeNit } from './contract/identifiers';
+import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './top-ups/banks';
 
 // Every setting of the app, validated once. A wrong or missing variable stops the start with a
 // message that names it. Defaults are the contract's values and the bundled simulator's address,
@@ -42,6 +43,49 @@ export const DEVELOPMENT_STATEMENT_ISSUER = {
   nit: '12345679',
   address: 'Dirección de desarrollo, sin validez (configure STATEMENT_ISSUER_ADDRESS)',
 } as const;
+
+const bankAccountSchema = z.strictObject({
+  bank: z.enum(BANK_CODES, `must be one of the banks' codes: ${BANK_CODES.join(', ')}`),
+  type: z.enum(BANK_ACCOUNT_TYPES, `must be ${BANK_ACCOUNT_TYPES.join(' or ')}`),
+  number: z
+    .string()
+    .trim()
+    .regex(/^[0-9][0-9 -]{2,38}[0-9]$/, 'must be the account number: digits, with the hyphens or spaces the bank writes'),
+  holder: printableLine(200),
+  currency: z.enum(BANK_ACCOUNT_CURRENCIES, `must be ${BANK_ACCOUNT_CURRENCIES.join(' or ')}`),
+});
+
+export type TopUpBankAccount = z.infer<typeof bankAccountSchema>;
+
+/**
+ * The service's accounts integrators deposit to, as a JSON list; "[]" is none (the portal then says
+ * to ask the service for them). A repeated bank and number is refused: one account shown twice.
+ */
+const bankAccounts = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return Symbol('not JSON');
+    }
+  },
+  z
+    .array(bankAccountSchema, 'must be a JSON list of accounts, as [{"bank":"BI","type":"monetaria","number":"123-456789-0","holder":"…","currency":"GTQ"}]')
+    .max(10)
+    .refine(
+      (accounts) => new Set(accounts.map((account) => `${account.bank} ${account.number.replace(/[^0-9]/g, '')}`)).size === accounts.length,
+      'lists the same bank and account number twice',
+    ),
+);
+
+/**
+ * Where development's integrators deposit: an account that says on the page it is no operator's,
+ * so the portal's Recargas shows what production's will without anyone's real account.
+ */
+export const DEVELOPMENT_TOP_UP_BANK_ACCOUNTS: readonly TopUpBankAccount[] = [
+  { bank: 'BI', type: 'monetaria', number: '000-000000-0', holder: 'Cuenta de desarrollo, no deposite (configure TOP_UP_BANK_ACCOUNTS)', currency: 'GTQ' },
+];
 
 const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
 const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
@@ -149,6 +193,9 @@ export const envSchema = z
     // (Guatemala's calendar, today included): a bank statement that far back is what an
     // administrator can still check it against (lib/top-ups).
     TOP_UP_DEPOSIT_MAX_AGE_DAYS: integer(90, 1, 3_660),
+    // The service's bank accounts integrators deposit or transfer to, shown beside Recargas' form
+    // and on /docs. parseEnv gives development DEVELOPMENT_TOP_UP_BANK_ACCOUNTS; production unset is none.
+    TOP_UP_BANK_ACCOUNTS: bankAccounts,
 
     // How often queued records are added to the dashboard's hourly rollups (lib/rollups).
     ROLLUP_INTERVAL_MS: integer(2_000, 100),
@@ -369,6 +416,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     STATEMENT_ISSUER_NAME: issuer('STATEMENT_ISSUER_NAME', DEVELOPMENT_STATEMENT_ISSUER.name),
     STATEMENT_ISSUER_NIT: issuer('STATEMENT_ISSUER_NIT', DEVELOPMENT_STATEMENT_ISSUER.nit),
     STATEMENT_ISSUER_ADDRESS: issuer('STATEMENT_ISSUER_ADDRESS', DEVELOPMENT_STATEMENT_ISSUER.address),
+    TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (appEnv === 'production' ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
     RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulatorUrl}/renap`,
     RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulatorUrl}/rtu`,
     CATALOG_BASE_URL: emptyAsUnset(source.CATALOG_BASE_URL) ?? `${simulatorUrl}/catalog`,

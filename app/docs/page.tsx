@@ -104,7 +104,7 @@ export default async function DocsPage() {
               ))}
             </ul>
           </header>
-          <PortalSection sandbox={env().APP_ENV === 'development'} />
+          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={env().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} />
           <section id="soporte" className="support" aria-labelledby="soporte-title">
             <h2 id="soporte-title">Soporte e identificador de solicitud</h2>
             <p>

@@ -18,7 +18,7 @@ const EVERYONE: readonly PortalRole[] = ['propietario', 'desarrollador', 'factur
 export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   {
     page: 'Inicio',
-    what: 'el saldo y cuántas consultas de catálogo cubre, el umbral de aviso de saldo bajo, lo gastado este mes y el anterior, el uso por día y por consulta de los últimos 30 días, el uso de hoy frente a cada límite por minuto y el estado de las fuentes',
+    what: 'el saldo (todos los roles, solo lectura), cuántas consultas de catálogo cubre y el umbral de aviso de saldo bajo, con un aviso cuando el saldo baja del umbral o ya no cubre una consulta; lo gastado este mes y el anterior y la tarifa (propietario y facturación, con el enlace a Recargas); el uso por día y por consulta de los últimos 30 días y el uso de hoy frente a cada límite por minuto (propietario y desarrollador); el estado de las fuentes; y al propietario, un aviso si faltan los correos de contacto',
     roles: EVERYONE,
   },
   {

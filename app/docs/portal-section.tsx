@@ -1,4 +1,6 @@
+import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import type { PortalRole } from '@/db/schema';
+import type { TopUpBankAccount } from '@/lib/env';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { INVITATION_VALID_HOURS, PASSWORD_RESET_VALID_MINUTES } from '@/lib/portal/links';
 import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
@@ -13,9 +15,10 @@ function duration(minutes: number): string {
 /**
  * The integrators' portal for integrators (issue 33, points 8 and 9; docs/integrators.md, section
  * 9, says the same): how they get in, what each role may do, the second factor and sessions, the
- * sandbox, and where a 402's "Recarga" leads. `sandbox`: this deployment is the development one.
+ * sandbox, and where a 402's "Recarga" leads. `sandbox`: this deployment is the development one;
+ * `depositAccounts`: its TOP_UP_BANK_ACCOUNTS, where to deposit for a top-up.
  */
-export function PortalSection({ sandbox }: { sandbox: boolean }) {
+export function PortalSection({ sandbox, depositAccounts, supportEmail }: { sandbox: boolean; depositAccounts: readonly TopUpBankAccount[]; supportEmail: string | null }) {
   const cell = (role: PortalRole, roles: readonly PortalRole[], yes: string, no: string) => (
     <td key={role} data-label={PORTAL_ROLE_LABELS[role]} data-role={role}>
       {roles.includes(role) ? yes : no}
@@ -127,9 +130,17 @@ export function PortalSection({ sandbox }: { sandbox: boolean }) {
       <p>
         Un 402 <code>{CATALOG_MESSAGES.balanceExhausted}</code> significa que el saldo de su integración no cubre la tarifa: la consulta no se
         ejecutó ni se cobró. Ninguna consulta de la API lee ni recarga el saldo. Véalo en el portal, en <strong>Inicio</strong>, y lo que lo
-        movió en <strong>Movimientos</strong> (recargas, ajustes y consultas cobradas); luego pida una recarga al administrador del servicio. El
-        otro 402, <code>{CATALOG_MESSAGES.sourceBalanceExhausted}</code>, no depende de su saldo: escriba a soporte.
+        movió en <strong>Movimientos</strong> (recargas, ajustes y consultas cobradas); todos los roles ven el saldo en Inicio. Para recargar, un
+        propietario o facturación deposita en una de las cuentas del servicio (abajo) y reporta el depósito en <strong>Recargas</strong>. El otro
+        402, <code>{CATALOG_MESSAGES.sourceBalanceExhausted}</code>, no depende de su saldo: escriba a soporte.
       </p>
+
+      <h3 id="portal-depositar">Dónde depositar para recargar</h3>
+      <p>
+        Deposite o transfiera a una de estas cuentas del servicio y luego reporte el depósito en <strong>Recargas</strong> del portal, con el número de
+        referencia de la boleta: al aprobarlo, la administración lo suma a su saldo. Las cuentas son las de este ambiente.
+      </p>
+      <DepositAccounts accounts={depositAccounts} login={null} supportEmail={supportEmail} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import type { LookupKind } from '@/db/schema';
+import { lowBalanceThreshold } from '@/lib/alerts/conditions';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/billing/spending';
 import { loadDashboard, type Dashboard } from '@/lib/console/dashboard';
 import { env } from '@/lib/env';
@@ -11,7 +12,7 @@ import { logger } from '@/lib/logging/logger';
 import { refusalCells } from '@/lib/rollups/read';
 import type { SourceState } from '@/lib/status-page/states';
 import { publicStatus } from '@/lib/status-page/status';
-import { BILLING_READERS, LOOKUP_READERS, USAGE_READERS } from './roles';
+import { BALANCE_READERS, BILLING_READERS, LOOKUP_READERS, NOTIFICATION_MANAGERS, USAGE_READERS } from './roles';
 import type { PortalUserSession } from './session';
 
 // Inicio (issue 33, point 4): the session's integration now, each part only for the roles that
@@ -19,14 +20,22 @@ import type { PortalUserSession } from './session';
 // the integration's row, the ledger (lib/billing/spending.ts), the rollups the console's "Uso"
 // reads, the limiter's own store, and the public status. Nothing here scans the query records.
 
-/** The money, for owners and billing (BILLING_READERS). */
-export interface PortalHomeMoney {
+/** The balance, read-only, for every role (BALANCE_READERS): developers are the ones who see the 402s. */
+export interface PortalHomeBalance {
   balanceCentavos: number;
-  tariffCentavos: number;
   /** Below this the administrators (and the integration's contacts) are told; 0: only when exhausted. */
   lowBalanceCentavos: number;
   /** Whether the threshold is the integration's own or the service's default. */
   lowBalanceIsOwn: boolean;
+  /** How many catalog lookups the balance pays; null when they cost nothing. */
+  lookupsLeft: number | null;
+  /** Under the low-balance threshold while still paying a catalog lookup (the low-balance notice's condition, short of exhausted). */
+  low: boolean;
+}
+
+/** The money, for owners and billing (BILLING_READERS). */
+export interface PortalHomeMoney {
+  tariffCentavos: number;
   currentMonth: MonthSpending;
   previousMonth: MonthSpending;
 }
@@ -62,6 +71,8 @@ export interface PortalHomeSources {
 export interface PortalHome {
   integrationName: string;
   active: boolean;
+  /** Null for a role that does not read the balance. */
+  balance: PortalHomeBalance | null;
   /** Null for a role that does not read the money. */
   money: PortalHomeMoney | null;
   /** Null for a role that does not read the use. */
@@ -74,15 +85,27 @@ export interface PortalHome {
   lookups: Array<{ lookup: LookupKind; enabled: boolean }> | null;
   /** Whom to ask for what only the service's administrators change (the deployment's SUPPORT_CONTACT_EMAIL, as /docs says it). */
   supportEmail: string | null;
+  /** The notification contacts with no address, so no one is told what is theirs (the low balance is billing's); null for a role that does not set them. */
+  missingContacts: Array<'technical' | 'billing'> | null;
 }
 
 const log = logger('portal');
 
 /** The session's integration's balance now, alone (Movimientos' header): through the integrations service, as Inicio's. */
 export async function portalBalance(user: PortalUserSession): Promise<number> {
+  return (await sessionIntegration(user)).balanceCentavos;
+}
+
+/** Recargas' header and deposit note: the balance now and the login the slip should carry. */
+export async function portalTopUpFacts(user: PortalUserSession): Promise<{ balanceCentavos: number; login: string }> {
+  const integration = await sessionIntegration(user);
+  return { balanceCentavos: integration.balanceCentavos, login: integration.nombre };
+}
+
+async function sessionIntegration(user: PortalUserSession): Promise<IntegrationView> {
   const integration = await findIntegration(user.integrationId);
   if (!integration) throw new Error(`the session's integration ${user.integrationId} does not exist`);
-  return integration.balanceCentavos;
+  return integration;
 }
 
 /**
@@ -97,25 +120,38 @@ export async function portalHome(user: PortalUserSession, now = new Date()): Pro
     USAGE_READERS.includes(user.role) ? homeUsage(integration, now) : null,
     homeSources(),
   ]);
+  const catalogsNeedBalance = integration.tariffCentavos > 0 && integration.balanceCentavos < integration.tariffCentavos;
+  const missingContacts = (['technical', 'billing'] as const).filter((contact) => !(contact === 'technical' ? integration.technicalContactEmail : integration.billingContactEmail));
   return {
     integrationName: integration.nombre,
     active: integration.active,
+    balance: BALANCE_READERS.includes(user.role) ? homeBalance(integration, catalogsNeedBalance) : null,
     money,
     usage,
-    catalogsNeedBalance: integration.tariffCentavos > 0 && integration.balanceCentavos < integration.tariffCentavos,
+    catalogsNeedBalance,
     sources,
     lookups: LOOKUP_READERS.includes(user.role) ? LOOKUPS.map((lookup) => ({ lookup, enabled: integration[LOOKUP_FLAGS[lookup]] })) : null,
     supportEmail: env().SUPPORT_CONTACT_EMAIL ?? null,
+    missingContacts: NOTIFICATION_MANAGERS.includes(user.role) ? missingContacts : null,
+  };
+}
+
+function homeBalance(integration: IntegrationView, exhausted: boolean): PortalHomeBalance {
+  const threshold = lowBalanceThreshold(integration, { lowBalanceDefaultCentavos: env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS });
+  return {
+    balanceCentavos: integration.balanceCentavos,
+    lowBalanceCentavos: threshold,
+    lowBalanceIsOwn: integration.lowBalanceAlertCentavos !== null,
+    lookupsLeft: integration.tariffCentavos > 0 ? Math.floor(integration.balanceCentavos / integration.tariffCentavos) : null,
+    // Exhausted has its own notice (the 402s), as the notifications tell one or the other.
+    low: !exhausted && integration.balanceCentavos < threshold,
   };
 }
 
 async function homeMoney(integration: IntegrationView, now: Date): Promise<PortalHomeMoney> {
   const spending = await recentMonthsSpending(integration.id, now);
   return {
-    balanceCentavos: integration.balanceCentavos,
     tariffCentavos: integration.tariffCentavos,
-    lowBalanceCentavos: integration.lowBalanceAlertCentavos ?? env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS,
-    lowBalanceIsOwn: integration.lowBalanceAlertCentavos !== null,
     currentMonth: spending.current,
     previousMonth: spending.previous,
   };

@@ -25,6 +25,12 @@ export function isPortalRole(value: unknown): value is PortalRole {
   return typeof value === 'string' && (PORTAL_ROLES as readonly string[]).includes(value);
 }
 
+/**
+ * Who reads the balance on Inicio, read-only: everyone. Developers are the ones who see the 402s;
+ * the spending and the tariff stay with BILLING_READERS, a top-up with TOP_UP_REPORTERS.
+ */
+export const BALANCE_READERS: readonly PortalRole[] = ['propietario', 'desarrollador', 'facturacion'];
+
 /** Who reads the balance history ("Movimientos") and the monthly statements ("Estados de cuenta"). */
 export const BILLING_READERS: readonly PortalRole[] = ['propietario', 'facturacion'];
 

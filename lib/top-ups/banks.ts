@@ -33,3 +33,12 @@ export function isBankCode(value: unknown): value is BankCode {
 export function bankName(code: string): string {
   return GUATEMALAN_BANKS.find((bank) => bank.code === code)?.name ?? code;
 }
+
+/** The kinds of account a business holds at those banks: monetaria (checking) and de ahorro (savings). */
+export const BANK_ACCOUNT_TYPES = ['monetaria', 'ahorro'] as const;
+export type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
+export const BANK_ACCOUNT_TYPE_LABELS: Record<BankAccountType, string> = { monetaria: 'Monetaria', ahorro: 'De ahorro' };
+
+export const BANK_ACCOUNT_CURRENCIES = ['GTQ', 'USD'] as const;
+export type BankAccountCurrency = (typeof BANK_ACCOUNT_CURRENCIES)[number];
+export const BANK_ACCOUNT_CURRENCY_LABELS: Record<BankAccountCurrency, string> = { GTQ: 'Quetzales (GTQ)', USD: 'Dólares (USD)' };

@@ -78,28 +78,46 @@ describe("the portal's chapter of docs/integrators.md", () => {
     expect(portalChapter).toContain(`Una sesión dura ${PORTAL_GUIDE_SESSION_HOURS} horas desde el ingreso`);
   });
 
-  it('sends a 402 to the balance in the portal and a top-up from the administrator, with the contract\'s messages unchanged', () => {
+  it('sends a 402 to the balance in the portal, which every role sees, and a top-up to Recargas, with the contract\'s messages unchanged', () => {
     expect(guide).not.toContain('pídalo al administrador');
     expect(guide).toContain('Ninguna consulta de la API lee ni recarga el saldo: véalo en el portal de integradores');
     const row402 = guide.split('\n').find((line) => line.startsWith('| 402 |'))!;
     expect(row402).toContain('(Inicio, Movimientos; sección 9)');
-    expect(row402).toContain('pedir una recarga al administrador');
+    expect(row402).toContain('recargar: depositar en una cuenta del servicio y reportarlo en Recargas del portal (propietario o facturación)');
+    expect(portalChapter).toContain('Véalo en el portal, en **Inicio** (todos los roles lo ven)');
+    // Inicio's row says the same of who sees the balance.
+    expect(PORTAL_GUIDE_PAGES.find((row) => row.page === 'Inicio')!.what).toContain('el saldo (todos los roles, solo lectura)');
+    for (const old of ['pida una recarga', 'pedir una recarga', 'pida las recargas', 'pida una rotación']) expect(guide, old).not.toContain(old);
     expect(portalChapter).toContain(`\`${CATALOG_MESSAGES.balanceExhausted}\``);
     expect(portalChapter).toContain(`\`${CATALOG_MESSAGES.sourceBalanceExhausted}\``);
   });
 });
 
+describe("where to deposit, in docs/integrators.md and the operator's settings", () => {
+  it('says where the accounts are shown, what to write on the slip and what to do when none is shown', () => {
+    const section = portalChapter.slice(portalChapter.indexOf('### Dónde depositar para recargar'));
+    expect(section).not.toBe(portalChapter);
+    expect(section).toContain('aparecen en **Recargas** del portal, junto al formulario, y en `/docs` de cada ambiente');
+    expect(section).toContain('escriba el login de su integración (el de la cabecera `x-integracion-login`');
+    expect(section).toContain('Si la página no\nmuestra ninguna cuenta, pida los datos al equipo del servicio');
+    for (const file of ['.env.example', 'docs/operations.md']) expect(fs.readFileSync(file, 'utf8'), file).toContain('TOP_UP_BANK_ACCOUNTS');
+  });
+});
+
 describe("the 402 in /docs' operations (the OpenAPI document)", () => {
-  it('keeps the contract\'s two messages and points to Inicio and Movimientos', () => {
+  it('keeps the contract\'s two messages and points to Inicio, Movimientos and Recargas; a rotation to Credenciales', () => {
     const document = buildOpenApiDocument('https://gateway.example.com/api');
     for (const path of ['/catalogos/cui-nit', '/catalogos/rtu', '/catalogos/omisos']) {
       const response = (document.paths[path] as { post: { responses: Record<string, { description: string; content: Record<string, { examples: Record<string, { value: unknown }> }> }> } }).post.responses['402']!;
       expect(response.description).toContain('portal de integradores (Inicio)');
-      expect(response.description).toContain('(Movimientos), y pida una recarga al administrador');
+      expect(response.description).toContain('(Movimientos); para recargar, un propietario o facturación deposita en una cuenta del servicio y lo reporta en Recargas del portal');
+      expect(response.description).not.toContain('pida una recarga');
       expect(Object.values(response.content['application/json']!.examples).map((example) => example.value)).toEqual([
         { message: CATALOG_MESSAGES.balanceExhausted },
         { message: CATALOG_MESSAGES.sourceBalanceExhausted },
       ]);
     }
+    expect(document.info.description).toContain('rótelo con superposición (1 hora, 24 horas o 7 días) en Credenciales del portal de integradores');
+    expect(document.info.description).not.toContain('pida una rotación');
   });
 });

@@ -3,11 +3,14 @@
 // and none of B's distinctive figures (another tariff, other lookups); billing reads the money and
 // not the use, a developer the use and not the money. An administrator removes a portal user (the
 // user's session stops working at once) and sends an expired invitation again (the old link dies,
-// a new one works), audited in Spanish; support reads the section and can do neither.
+// a new one works), audited in Spanish; support reads the section and can do neither. Every role
+// reads the balance (developers see the 402s), those who top up get the link to Recargas; a
+// balance under the low-balance threshold or short of a lookup says so on Inicio; an owner whose
+// integration lacks a contact's address is asked to write it in Notificaciones.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, portalInvitations } from '@/db/schema';
+import { auditLog, integrations, portalInvitations } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { INVITATION_MESSAGES, listOpenInvitations } from '@/lib/portal/invitations';
 import { findPortalAccountByEmail } from '@/lib/portal/accounts';
@@ -29,7 +32,14 @@ const people = {
   developerA: 'inicio-dev-a@example.com',
   ownerB: 'inicio-duena-b@example.com',
   invitedA: 'inicio-invitada-a@example.com',
+  ownerC: 'inicio-duena-c@example.com',
+  developerC: 'inicio-dev-c@example.com',
+  billingC: 'inicio-conta-c@example.com',
+  developerD: 'inicio-dev-d@example.com',
+  billingD: 'inicio-conta-d@example.com',
 } as const;
+let integrationC: TestIntegration;
+let integrationD: TestIntegration;
 
 let invitedCode: string;
 const SUPPORT_EMAIL = 'soporte@pasarela-inicio.example';
@@ -43,6 +53,17 @@ beforeAll(async () => {
   await addPortalMember(integrationA, people.billingA, 'facturacion');
   await addPortalMember(integrationA, people.developerA, 'desarrollador');
   await addPortalMember(integrationB, people.ownerB, 'propietario');
+  // C under the service's default low-balance threshold (Q 100.00) yet paying its lookups; D short of one.
+  integrationC = await createTestIntegration('portal-inicio-c', { balanceCentavos: 5_000, tariffCentavos: 150 });
+  integrationD = await createTestIntegration('portal-inicio-d', { balanceCentavos: 100, tariffCentavos: 150 });
+  await addPortalMember(integrationC, people.ownerC, 'propietario');
+  await addPortalMember(integrationC, people.developerC, 'desarrollador');
+  await addPortalMember(integrationC, people.billingC, 'facturacion');
+  await addPortalMember(integrationD, people.developerD, 'desarrollador');
+  await addPortalMember(integrationD, people.billingD, 'facturacion');
+  // B has both contacts' addresses, C only the technical one, A none.
+  await (await db()).update(integrations).set({ technicalContactEmail: 'tec-b@example.com', billingContactEmail: 'pagos-b@example.com' }).where(eq(integrations.id, integrationB.id));
+  await (await db()).update(integrations).set({ technicalContactEmail: 'tec-c@example.com' }).where(eq(integrations.id, integrationC.id));
   const invited = await invitePortalMember(integrationA, people.invitedA, 'desarrollador');
   invitedCode = invited.code;
   // Expired unanswered: the console lists it so an administrator can send it again.
@@ -72,6 +93,11 @@ afterAll(async () => {
 /** The text of the element with this test id (its first text node). */
 function testIdText(html: string, testId: string): string | undefined {
   return new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html)?.[1];
+}
+
+/** The inner HTML of the paragraph with this test id, without React's text separators; undefined when absent. */
+function notice(html: string, testId: string): string | undefined {
+  return new RegExp(`<p[^>]*data-testid="${testId}"[^>]*>([\\s\\S]*?)</p>`).exec(html)?.[1]?.replaceAll('<!-- -->', '');
 }
 
 /** Inicio once the rollup job has added the lookups above (every couple of seconds in the app). */
@@ -118,7 +144,7 @@ describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(withB.text).not.toContain('Q 504.36');
   });
 
-  it('gives billing the money and not the use, and a developer the use and not the money', async () => {
+  it('gives billing the money and not the use, and a developer the use and the balance, read-only, without the spending', async () => {
     const billing = await (await portalSignedIn(gateway.app.baseUrl, people.billingA)).request('/portal');
     expect(testIdText(billing.text, 'portal-balance')).toBe('Q 118.95');
     expect(testIdText(billing.text, 'portal-spent-current')).toBe('Q 4.50');
@@ -127,7 +153,67 @@ describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const developer = await (await portalSignedIn(gateway.app.baseUrl, people.developerA)).request('/portal');
     expect(testIdText(developer.text, 'portal-usage-queries')).toBe('4');
     expect(developer.text).toContain('Límites por minuto');
-    for (const hidden of ['data-testid="portal-balance"', 'Q 118.95', 'Q 4.50', 'Gastado en', 'Monto cobrado', 'Cobrado']) expect(developer.text, hidden).not.toContain(hidden);
+    // The balance the 402s depend on, and how many catalog lookups it pays (11,895 / 150).
+    expect(testIdText(developer.text, 'portal-balance')).toBe('Q 118.95');
+    expect(testIdText(developer.text, 'portal-lookups-left')).toBe('79');
+    expect(developer.text).toContain('lo recarga un propietario o facturación, en Recargas');
+    for (const hidden of ['Q 4.50', 'Gastado en', 'Monto cobrado', 'Cobrado', 'data-testid="portal-tariff"', 'data-testid="portal-top-up-link"', 'href="/portal/recargas"']) {
+      expect(developer.text, hidden).not.toContain(hidden);
+    }
+  });
+
+  it('leads those who top up from the balance to Recargas, and no longer says the service\'s team does it', async () => {
+    for (const email of [people.ownerB, people.billingA]) {
+      const page = (await (await portalSignedIn(gateway.app.baseUrl, email)).request('/portal')).text;
+      expect(page, email).toMatch(/<a (?=[^>]*href="\/portal\/recargas")[^>]*data-testid="portal-top-up-link"[^>]*>Recargar el saldo<\/a>/);
+      expect(page, email).toContain('reporte el depósito en Recargas');
+      expect(page, email).not.toContain('las hace el equipo del servicio');
+    }
+  });
+});
+
+describe('Inicio: a low balance and missing contacts', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  const lowBanner = 'El saldo, Q 50.00, está por debajo del umbral de aviso de saldo bajo (Q 100.00).';
+
+  it('tells every role when the balance is under the low-balance threshold, with the link to Recargas for those who top up', async () => {
+    for (const email of [people.ownerC, people.billingC]) {
+      const page = (await (await portalSignedIn(gateway.app.baseUrl, email)).request('/portal')).text;
+      const banner = notice(page, 'portal-balance-low');
+      expect(banner, email).toContain(lowBanner);
+      expect(banner, email).toContain('<a href="/portal/recargas">Recargas</a>');
+    }
+    const developer = (await (await portalSignedIn(gateway.app.baseUrl, people.developerC)).request('/portal')).text;
+    const banner = notice(developer, 'portal-balance-low');
+    expect(banner).toContain(lowBanner);
+    expect(banner).toContain('Avise a un propietario o a facturación');
+    expect(banner).not.toContain('href=');
+    // Above the threshold, no banner.
+    const ownerB = (await (await portalSignedIn(gateway.app.baseUrl, people.ownerB)).request('/portal')).text;
+    expect(ownerB).not.toContain('data-testid="portal-balance-low"');
+  });
+
+  it('tells billing, too, when the balance no longer pays a lookup, with the link; a developer whom to tell', async () => {
+    const billing = (await (await portalSignedIn(gateway.app.baseUrl, people.billingD)).request('/portal')).text;
+    expect(notice(billing, 'portal-balance-short')).toMatch(/^El saldo de la integración no alcanza para una consulta de catálogo: responden 402 hasta la siguiente recarga\. .*<a href="\/portal\/recargas">Recargas<\/a>/);
+    expect(billing).not.toContain('data-testid="portal-balance-low"');
+    const developer = (await (await portalSignedIn(gateway.app.baseUrl, people.developerD)).request('/portal')).text;
+    expect(notice(developer, 'portal-balance-short')).toBe(
+      'El saldo de la integración no alcanza para una consulta de catálogo: responden 402 hasta la siguiente recarga. Avise a un propietario o a facturación: ellos lo recargan en Recargas.',
+    );
+    expect(testIdText(developer, 'portal-balance')).toBe('Q 1.00');
+  });
+
+  it('asks an owner, on arrival and after, for the contacts\' addresses the integration lacks, leading to Notificaciones; never the other roles', async () => {
+    const missing = (html: string) => notice(html, 'portal-contacts-missing');
+    const ownerA = (await (await portalSignedIn(gateway.app.baseUrl, people.ownerA)).request('/portal?bienvenida=1')).text;
+    expect(missing(ownerA)).toContain('Su integración no tiene correos de contacto técnico ni de facturación: nadie recibe por correo los avisos del servicio, tampoco el de saldo bajo.');
+    expect(missing(ownerA)).toContain('<a href="/portal/notificaciones">Notificaciones</a>');
+    const ownerC = (await (await portalSignedIn(gateway.app.baseUrl, people.ownerC)).request('/portal')).text;
+    expect(missing(ownerC)).toContain('Su integración no tiene correo de contacto de facturación: nadie recibe por correo el aviso de saldo bajo');
+    expect(missing((await (await portalSignedIn(gateway.app.baseUrl, people.ownerB)).request('/portal')).text)).toBeUndefined();
+    for (const email of [people.billingA, people.billingC, people.developerC]) {
+      expect(missing((await (await portalSignedIn(gateway.app.baseUrl, email)).request('/portal')).text), email).toBeUndefined();
+    }
   });
 });
 

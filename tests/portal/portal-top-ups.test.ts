@@ -5,7 +5,8 @@
 // (the ledger reconciles), and a rejection needs a reason and moves no money. One deposit typed
 // with other punctuation ("DUP777" after "DUP-777") is refused as the same one; a deposit older
 // than the window (90 days, or the operator's TOP_UP_DEPOSIT_MAX_AGE_DAYS) is refused naming the
-// earliest day taken.
+// earliest day taken. Recargas and /docs show the service's accounts to deposit to
+// (TOP_UP_BANK_ACCOUNTS) and what to write on the slip; with none configured, whom to ask.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -29,6 +30,16 @@ import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 const FORM_BODY_LIMIT_FOR_TEST = 1024 * 1024;
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1]);
 const people = { billing: 'pagos-recargas@example.com', developer: 'dev-recargas@example.com' } as const;
+const SUPPORT_EMAIL = 'soporte@pasarela-recargas.example';
+const BANK_ACCOUNTS = [
+  { bank: 'BI', type: 'monetaria', number: '123-456789-0', holder: 'Servicios de Consulta Tributaria, S.A.', currency: 'GTQ' },
+  { bank: 'BANRURAL', type: 'ahorro', number: '3-033-12345-6', holder: 'Servicios de Consulta Tributaria, S.A.', currency: 'USD' },
+];
+/** The accounts as the page's table shows them, a row each. */
+const ACCOUNTS_SHOWN = [
+  ['Banco Industrial', 'Monetaria', '123-456789-0', 'Servicios de Consulta Tributaria, S.A.', 'Quetzales (GTQ)'],
+  ['Banrural', 'De ahorro', '3-033-12345-6', 'Servicios de Consulta Tributaria, S.A.', 'Dólares (USD)'],
+];
 
 let testDatabase: TestDatabase;
 let gateway: Gateway;
@@ -44,9 +55,14 @@ beforeAll(async () => {
   await addPortalMember(integration, people.developer, 'desarrollador');
   admin = await newConsoleUser('admin-recargas@example.com', 'admin');
   support = await newConsoleUser('soporte-recargas@example.com', 'support');
-  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500' } });
+  gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500', TOP_UP_BANK_ACCOUNTS: JSON.stringify(BANK_ACCOUNTS), SUPPORT_CONTACT_EMAIL: SUPPORT_EMAIL } });
   billing = await portalSignedIn(gateway.app.baseUrl, people.billing);
 }, PROCESS_TEST_TIMEOUT_MS * 2);
+
+/** The rows of the deposit accounts' table, each its cells' text. */
+function depositAccountsShown(html: string): string[][] {
+  return [...html.matchAll(/<tr data-testid="deposit-account">([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((cell) => cell[1]!));
+}
 
 afterAll(async () => {
   await gateway?.stop();
@@ -265,6 +281,29 @@ describe('one deposit, however it is typed', { timeout: PROCESS_TEST_TIMEOUT_MS 
   });
 });
 
+describe('where to deposit', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it("Recargas shows the service's accounts beside the form, and the integration's login to write on the slip", async () => {
+    const page = (await billing.request('/portal/recargas')).text;
+    expect(depositAccountsShown(page)).toEqual(ACCOUNTS_SHOWN);
+    expect(page).toContain('Dónde depositar');
+    expect(page).toContain(`escriba el login de su integración, <code>${integration.nombre}</code>`);
+    expect(page).not.toContain('data-testid="deposit-accounts-none"');
+    // Beside the form: before it on the page.
+    expect(page.indexOf('data-testid="deposit-accounts"')).toBeLessThan(page.indexOf('name="referencia"'));
+  });
+
+  it('/docs shows the same accounts, and says to write the login of the x-integracion-login header', async () => {
+    const docs = await fetch(`${gateway.app.baseUrl}/docs`);
+    expect(docs.status).toBe(200);
+    const html = await docs.text();
+    expect(depositAccountsShown(html)).toEqual(ACCOUNTS_SHOWN);
+    expect(html).toContain('escriba el login de su integración (el de la cabecera <code>x-integracion-login</code>)');
+    // A 402's next step is Recargas now, not a request to the administrator.
+    expect(html).toContain('reporta el depósito en <strong>Recargas</strong>');
+    expect(html).not.toContain('pida una recarga al administrador');
+  });
+});
+
 describe('the deposit date', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('takes a deposit of 89 days ago, refuses one of 91 days ago and one of 1999 naming the earliest day (90 days ago), and offers only that range', async () => {
     const earliest = depositDaysAgo(90);
@@ -284,10 +323,25 @@ describe('the deposit date', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
 
   it('honours the window the operator set (TOP_UP_DEPOSIT_MAX_AGE_DAYS=30)', async () => {
     await gateway.stop();
-    gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500', TOP_UP_DEPOSIT_MAX_AGE_DAYS: '30' } });
+    gateway = await startGateway(testDatabase, {
+      env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500', TOP_UP_DEPOSIT_MAX_AGE_DAYS: '30', TOP_UP_BANK_ACCOUNTS: '[]', SUPPORT_CONTACT_EMAIL: SUPPORT_EMAIL },
+    });
     billing = await portalSignedIn(gateway.app.baseUrl, people.billing);
     const earliest = depositDaysAgo(30);
     expect(says(await report(billing, { referencia: 'VENTANA-31', fecha: depositDaysAgo(31), monto: '10' }), depositTooOldMessage(earliest, 30))).toBe(true);
     expect(says(await report(billing, { referencia: 'VENTANA-30', fecha: earliest, monto: '10' }), 'La administración lo revisará')).toBe(true);
+  });
+});
+
+describe('where to deposit, with no accounts configured (TOP_UP_BANK_ACCOUNTS=[], the app started above)', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('Recargas and /docs say to ask the service for them, with its address, and show no empty table', async () => {
+    const page = (await billing.request('/portal/recargas')).text;
+    const docs = await (await fetch(`${gateway.app.baseUrl}/docs`)).text();
+    for (const [where, html] of [['Recargas', page], ['/docs', docs]] as const) {
+      expect(html, where).toContain('Las cuentas bancarias del servicio no están publicadas aquí: pida a');
+      expect(html, where).toContain(`href="mailto:${SUPPORT_EMAIL}"`);
+      expect(html, where).not.toContain('data-testid="deposit-accounts"');
+      expect(depositAccountsShown(html), where).toEqual([]);
+    }
   });
 });

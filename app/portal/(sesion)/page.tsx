@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
 import { UsageBreakdown, UsageTotals } from '@/components/console/usage';
@@ -6,8 +7,8 @@ import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { monthName } from '@/lib/format/months';
 import type { LimitedRoute } from '@/lib/limits/limits';
 import { formatQuetzales } from '@/lib/money';
-import { portalHome, type PortalHome, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';
-import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
+import { portalHome, type PortalHome, type PortalHomeBalance, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';
+import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { SOURCE_STATE_TEXT, type SourceState } from '@/lib/status-page/states';
 
@@ -21,11 +22,28 @@ const LIMIT_LABELS: Record<LimitedRoute, string> = {
 
 const SOURCE_BADGE: Record<SourceState, string> = { operando: 'ok', degradado: 'warn', sin_servicio: 'danger' };
 
+/** What goes untold without each contact's address (lib/integrator-notifications/kinds.ts, KIND_CONTACT), keyed by the missing ones. */
+const MISSING_CONTACTS_TEXT: Record<string, string> = {
+  'technical billing': 'Su integración no tiene correos de contacto técnico ni de facturación: nadie recibe por correo los avisos del servicio, tampoco el de saldo bajo. Escríbalos en',
+  billing: 'Su integración no tiene correo de contacto de facturación: nadie recibe por correo el aviso de saldo bajo ni los de recargas y estados de cuenta. Escríbalo en',
+  technical: 'Su integración no tiene correo de contacto técnico: nadie recibe por correo los avisos de sus tokens, de las fuentes ni de sus lotes. Escríbalo en',
+};
+
 // Inicio: the session's integration now, each part for the roles that may read it (lib/portal/home.ts):
-// owners and billing the money, owners and developers the use and the limits, everyone the sources.
+// everyone the balance (read-only) and the sources, owners and billing the spending and the tariff,
+// owners and developers the use and the limits.
 export default async function PortalHomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage();
   const [home, params] = await Promise.all([portalHome(user), searchParams]);
+  const canTopUp = TOP_UP_REPORTERS.includes(user.role);
+  // Who may report a deposit is led to Recargas; the others are told who does.
+  const topUp = canTopUp ? (
+    <>
+      Para recargarlo, deposite en una cuenta del servicio y repórtelo en <Link href="/portal/recargas">Recargas</Link>.
+    </>
+  ) : (
+    'Avise a un propietario o a facturación: ellos lo recargan en Recargas.'
+  );
   return (
     <>
       <PageHeader title={home.integrationName} description={`Tu rol: ${PORTAL_ROLE_LABELS[user.role]} (${PORTAL_ROLE_DESCRIPTIONS[user.role]}).`} />
@@ -39,13 +57,22 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
           Esta integración está desactivada: sus consultas se rechazan. Escribe al equipo del servicio para reactivarla.
         </p>
       )}
-      {/* Without the figures: a developer debugging 402s needs to know why, not how much. */}
-      {home.catalogsNeedBalance && !home.money && (
-        <p className="notice warn" role="status" data-testid="portal-balance-short">
-          El saldo de la integración no alcanza para una consulta de catálogo: responden 402 hasta la siguiente recarga. Avisa a un propietario o a facturación.
+      {home.missingContacts && home.missingContacts.length > 0 && (
+        <p className="notice warn" role="status" data-testid="portal-contacts-missing">
+          {MISSING_CONTACTS_TEXT[home.missingContacts.join(' ')]} <Link href="/portal/notificaciones">Notificaciones</Link>.
         </p>
       )}
-      {home.money && <MoneySection money={home.money} />}
+      {home.catalogsNeedBalance && (
+        <p className="notice warn" role="status" data-testid="portal-balance-short">
+          El saldo de la integración no alcanza para una consulta de catálogo: responden 402 hasta la siguiente recarga. {topUp}
+        </p>
+      )}
+      {home.balance?.low && (
+        <p className="notice warn" role="status" data-testid="portal-balance-low">
+          {`El saldo, ${formatQuetzales(home.balance.balanceCentavos)}, está por debajo del umbral de aviso de saldo bajo (${formatQuetzales(home.balance.lowBalanceCentavos)}).`} {topUp}
+        </p>
+      )}
+      {home.balance && <BalanceSection balance={home.balance} money={home.money} canTopUp={canTopUp} />}
       {home.usage && <UsageSection usage={home.usage} showCharged={BILLING_READERS.includes(user.role)} />}
       <ServiceManagedSection lookups={home.lookups} tariffCentavos={home.money?.tariffCentavos ?? null} supportEmail={home.supportEmail} />
       <SourcesSection sources={home.sources} />
@@ -53,39 +80,54 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
   );
 }
 
-function MoneySection({ money }: { money: PortalHomeMoney }) {
-  const lookupsLeft = money.tariffCentavos > 0 ? Math.floor(money.balanceCentavos / money.tariffCentavos) : null;
+/** The balance for every role, read-only; the spending and the tariff only with `money` (BILLING_READERS). */
+function BalanceSection({ balance, money, canTopUp }: { balance: PortalHomeBalance; money: PortalHomeMoney | null; canTopUp: boolean }) {
   return (
     <section aria-labelledby="balance-title">
       <h2 id="balance-title">Saldo</h2>
       <div className="grid grid-3">
         <Stat label="Saldo" testId="portal-balance">
-          {formatQuetzales(money.balanceCentavos)}
+          {formatQuetzales(balance.balanceCentavos)}
         </Stat>
-        <Stat label={`Gastado en ${monthName(money.currentMonth.month)} (hasta ahora)`} testId="portal-spent-current">
-          {formatQuetzales(money.currentMonth.spentCentavos)}
-        </Stat>
-        <Stat label={`Gastado en ${monthName(money.previousMonth.month)}`} testId="portal-spent-previous">
-          {formatQuetzales(money.previousMonth.spentCentavos)}
-        </Stat>
+        {money && (
+          <>
+            <Stat label={`Gastado en ${monthName(money.currentMonth.month)} (hasta ahora)`} testId="portal-spent-current">
+              {formatQuetzales(money.currentMonth.spentCentavos)}
+            </Stat>
+            <Stat label={`Gastado en ${monthName(money.previousMonth.month)}`} testId="portal-spent-previous">
+              {formatQuetzales(money.previousMonth.spentCentavos)}
+            </Stat>
+          </>
+        )}
         <Stat label="Aviso de saldo bajo" testId="portal-low-balance">
-          {money.lowBalanceCentavos === 0 ? 'Solo al agotarse' : `Por debajo de ${formatQuetzales(money.lowBalanceCentavos)}`}
+          {balance.lowBalanceCentavos === 0 ? 'Solo al agotarse' : `Por debajo de ${formatQuetzales(balance.lowBalanceCentavos)}`}
         </Stat>
         <Stat label="Consultas de catálogo que cubre el saldo" testId="portal-lookups-left">
-          {lookupsLeft === null ? '—' : lookupsLeft.toLocaleString('es-GT')}
+          {balance.lookupsLeft === null ? '—' : balance.lookupsLeft.toLocaleString('es-GT')}
         </Stat>
       </div>
       <div className="card">
-        <p data-testid="portal-tariff">
-          {money.tariffCentavos > 0
-            ? `Las consultas de catálogo (CUI/NIT, RTU y omisos) se pagan del saldo, a ${formatQuetzales(money.tariffCentavos)} cada una. Sin saldo suficiente, responden 402 hasta la siguiente recarga.`
-            : 'Las consultas de catálogo (CUI/NIT, RTU y omisos) no tienen costo para tu integración por ahora: su tarifa es Q 0.00.'}
-        </p>
+        {money && (
+          <p data-testid="portal-tariff">
+            {money.tariffCentavos > 0
+              ? `Las consultas de catálogo (CUI/NIT, RTU y omisos) se pagan del saldo, a ${formatQuetzales(money.tariffCentavos)} cada una. Sin saldo suficiente, responden 402 hasta la siguiente recarga.`
+              : 'Las consultas de catálogo (CUI/NIT, RTU y omisos) no tienen costo para tu integración por ahora: su tarifa es Q 0.00.'}
+          </p>
+        )}
         <p className="small muted">
-          Lo gastado es lo que cobraron las consultas de catálogo en cada mes (hora de Guatemala); las recargas y los ajustes no cuentan.{' '}
-          {money.lowBalanceIsOwn ? 'El aviso de saldo bajo usa el umbral propio de tu integración.' : 'El aviso de saldo bajo usa el umbral predeterminado del servicio.'} Las
-          recargas las hace el equipo del servicio: escríbele para recargar.
+          {money && 'Lo gastado es lo que cobraron las consultas de catálogo en cada mes (hora de Guatemala); las recargas y los ajustes no cuentan. '}
+          {balance.lowBalanceIsOwn ? 'El aviso de saldo bajo usa el umbral propio de su integración.' : 'El aviso de saldo bajo usa el umbral predeterminado del servicio.'}{' '}
+          {canTopUp
+            ? 'Para recargar, deposite en una de las cuentas del servicio y reporte el depósito en Recargas.'
+            : 'Sin saldo, las consultas de catálogo responden 402; lo recarga un propietario o facturación, en Recargas.'}
         </p>
+        {canTopUp && (
+          <p>
+            <Link href="/portal/recargas" data-testid="portal-top-up-link">
+              Recargar el saldo
+            </Link>
+          </p>
+        )}
       </div>
     </section>
   );

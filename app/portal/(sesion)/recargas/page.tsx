@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
+import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { env } from '@/lib/env';
 import { formatDateTime, guatemalanToday } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
-import { portalBalance } from '@/lib/portal/home';
+import { portalTopUpFacts } from '@/lib/portal/home';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { bankName } from '@/lib/top-ups/banks';
@@ -19,7 +20,7 @@ export const metadata: Metadata = { title: 'Recargas' };
 export default async function PortalTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(TOP_UP_REPORTERS);
   const after = (await searchParams).despues;
-  const [page, balanceCentavos] = await Promise.all([integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined), portalBalance(user)]);
+  const [page, { balanceCentavos, login }] = await Promise.all([integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined), portalTopUpFacts(user)]);
   const requests = page.rows;
   return (
     <>
@@ -32,6 +33,10 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
           </>
         }
       />
+      <section className="card" aria-labelledby="depositar">
+        <h2 id="depositar">Dónde depositar</h2>
+        <DepositAccounts accounts={env().TOP_UP_BANK_ACCOUNTS} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />
+      </section>
       <section className="card" aria-labelledby="reportar">
         <h2 id="reportar">Reportar un depósito o transferencia</h2>
         <ReportTopUpForm today={guatemalanToday()} earliest={earliestDepositDate()} maxAgeDays={env().TOP_UP_DEPOSIT_MAX_AGE_DAYS} />
