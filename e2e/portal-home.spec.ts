@@ -2,7 +2,8 @@
 // 390 px with axe: after a few lookups with the integration's token, its owner sees the balance
 // they left, this month's spending and the use per day in the console's chart; an administrator
 // sends a pending invitation again from the integration's Portal section, confirmed before and
-// after, and the old link stops working while the new one opens.
+// after, and the old link stops working while the new one opens. Arriving, the owner is asked for
+// the contacts' addresses the integration lacks, and the balance leads to Recargas.
 import { expect, test } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
 import { settings, signInThroughForm } from './support/console';
@@ -44,6 +45,10 @@ test('el propietario ve su saldo y su uso por día; un administrador reenvía un
   await acceptPrintedInvitation(owner, { email: ownerEmail, name: 'Dueña de inicio', password: PASSWORD }, nombre);
   await expect(owner.getByTestId('portal-balance')).toHaveText('Q 245.50');
   await expect(owner.getByTestId('portal-spent-current')).toHaveText('Q 4.50');
+  // Without contacts' addresses nobody would receive the low-balance notice: the owner is asked for them.
+  await expect(owner.getByTestId('portal-contacts-missing')).toContainText('Su integración no tiene correos de contacto técnico ni de facturación');
+  await expect(owner.getByTestId('portal-contacts-missing').getByRole('link', { name: 'Notificaciones' })).toHaveAttribute('href', '/portal/notificaciones');
+  await expect(owner.getByTestId('portal-top-up-link')).toHaveAttribute('href', '/portal/recargas');
   await expect(async () => {
     await owner.goto(`${baseUrl}/portal`);
     await expect(owner.getByTestId('portal-usage-queries')).toHaveText('3', { timeout: 1_000 });

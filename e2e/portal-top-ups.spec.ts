@@ -32,6 +32,9 @@ test('una persona de facturación reporta un depósito con su boleta y un admini
 
   // The report: bank, reference with spaces as the slip prints it, date, amount and the slip.
   await openSection(billing, 'Recargas');
+  // Where to deposit, beside the form: development's sample account, and the login to write on the slip.
+  await expect(billing.getByTestId('deposit-account')).toContainText('Cuenta de desarrollo, no deposite');
+  await expect(billing.getByTestId('deposit-slip-note')).toContainText(`escriba el login de su integración, ${nombre}:`);
   await checkBothSizes(billing, testInfo, 'recargas-vacia');
   const report = async (typedReference: string) => {
     await billing.getByLabel('Banco').selectOption({ label: 'Banco Industrial' });
