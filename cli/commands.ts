@@ -58,6 +58,7 @@ import { resetTwoFactor, usersWithTwoFactor } from '@/lib/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/users/service';
 import { findPortalAccountByEmail } from '@/lib/portal/accounts';
 import { invitePortalUser } from '@/lib/portal/invitations';
+import { handOverPortalPasswordReset } from '@/lib/portal/passwords';
 import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
 import { bankName } from '@/lib/top-ups/banks';
@@ -184,6 +185,19 @@ function describeTopUpRequest(request: TopUpRequestView): string {
     `del ${request.depositDate.split('-').reverse().join('/')} · ${TOP_UP_STATE_LABELS[request.state]}${decided} · reportada ${formatDateTime(request.createdAt)} por ${safe(request.reporterEmail)}` +
     (request.slip ? ' · con boleta' : '')
   );
+}
+
+/** What a refusal for want of mail adds in the CLI: the way to hand the link over instead. */
+const HAND_OVER_HINT =
+  'Sin correo, puedes entregar el enlace una vez tú mismo: repite la orden con --link --reason "quién lo pidió y por qué" (queda en la auditoría, el enlace no).';
+
+/** --link's required reason (--reason, or --motivo as the other commands call it). */
+function handOverReason(options: Options): string {
+  const reason = options.reason ?? options.motivo;
+  if (typeof reason !== 'string' || reason.trim() === '') {
+    throw new CliError('--link exige un motivo: agrega --reason "quién lo pidió y por qué" (queda en la auditoría con quién y cuándo; el enlace no)');
+  }
+  return reason;
 }
 
 function unwrap<T>(result: Result<T>): T {
@@ -556,17 +570,39 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     if (typeof options.email !== 'string') throw new CliError('falta --email (el correo de la persona)');
     const role = options.role ?? 'propietario';
     if (!isPortalRole(role)) throw new CliError(`--role es ${alternatives([...PORTAL_ROLES])}; se recibió «${safe(String(role))}»`);
+    const handOver = options.link === true ? { reason: handOverReason(options) } : undefined;
     const integration = await integrationByArg([options.integration]);
-    // Development without an SMTP server: the link is this command's answer (the operator is the developer).
+    // The link is this command's answer: development without an SMTP server (the operator is the
+    // developer), or --link (the operator hands it over, the reason audited).
     let link: string | undefined;
-    const sent = unwrap(await invitePortalUser({ kind: 'staff', actor: CLI_ACTOR, integrationId: integration.id }, { email: options.email, role }, { printer: (_line, printed) => (link = printed) }));
+    const result = await invitePortalUser(
+      { kind: 'staff', actor: CLI_ACTOR, integrationId: integration.id },
+      { email: options.email, role },
+      { printer: (_line, printed) => (link = printed), handOver },
+    );
+    if (!result.ok && result.error.code === 'no_mail') throw new CliError(`${safe(result.error.message)}\n${HAND_OVER_HINT}`);
+    const sent = unwrap(result);
     return {
       data: { id: sent.id, integration: sent.integrationName, email: sent.email, role: sent.role, expiresAt: sent.expiresAt, delivery: sent.delivery, ...(link ? { link } : {}) },
       text:
         `Invitación al portal para ${safe(sent.email)} como ${PORTAL_ROLE_LABELS[sent.role].toLowerCase()} de «${safe(sent.integrationName)}»; vence el ${when(sent.expiresAt)}.\n` +
         (sent.delivery === 'email'
           ? 'Se envió por correo (ALERT_SMTP_HOST).'
-          : `Sin servidor de correo (entorno de desarrollo), este es el enlace; sirve una sola vez:\n${link ?? ''}`),
+          : sent.delivery === 'handed_over'
+            ? `No se envió correo: entrega este enlace a esa persona por un medio seguro; sirve una sola vez. La auditoría guarda quién, cuándo y el motivo, no el enlace:\n${link ?? ''}`
+            : `Sin servidor de correo (entorno de desarrollo), este es el enlace; sirve una sola vez:\n${link ?? ''}`),
+    };
+  },
+
+  async 'portal:reset-password'(args, options) {
+    const email = required(args, 0, 'el correo de la persona');
+    if (options.link !== true) throw new CliError('portal:reset-password entrega el enlace sin correo: agrega --link --reason "quién lo pidió y por qué" (por correo, la persona lo pide en «¿Olvidaste tu contraseña?»)');
+    const reset = unwrap(await handOverPortalPasswordReset(CLI_ACTOR, email, handOverReason(options)));
+    return {
+      data: { userId: reset.userId, integration: reset.integrationName, email: reset.email, expiresAt: reset.expiresAt, link: reset.link },
+      text:
+        `Enlace para restablecer la contraseña del portal de ${safe(reset.email)} («${safe(reset.integrationName)}»); vence el ${when(reset.expiresAt)}.\n` +
+        `No se envió correo: entrega este enlace a esa persona por un medio seguro; sirve una sola vez. La auditoría guarda quién, cuándo y el motivo, no el enlace:\n${reset.link}`,
     };
   },
 

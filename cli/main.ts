@@ -117,6 +117,9 @@ function parseCommandLine(argv: string[]) {
       identifier: { type: 'string' },
       'request-id': { type: 'string' },
       motivo: { type: 'string' },
+      // portal:invite --link and portal:reset-password: the operator's reason (--motivo too).
+      reason: { type: 'string' },
+      link: { type: 'boolean', default: false },
       kind: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },

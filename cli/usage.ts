@@ -75,6 +75,13 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         como propietario si no se indica otro rol: le llega por correo
                                         (ALERT_SMTP_HOST) un enlace de un solo uso que vence en 72 horas; en
                                         desarrollo sin servidor de correo, el enlace es la respuesta de esta orden
+               [--link --reason "quién lo pidió y por qué"]
+                                        --link: no envía correo, responde con el enlace para que lo entregues tú
+                                        (también en producción); el motivo queda en la auditoría, el enlace no
+  portal:reset-password <correo> --link --reason "quién lo pidió y por qué"
+                                        responde con un enlace de un solo uso (vence en 60 minutos) para que la
+                                        persona elija una contraseña nueva, sin correo; el motivo queda en la
+                                        auditoría, el enlace no
   portal:reset-two-factor <correo>      quita el segundo factor de una persona del portal (perdió el teléfono y
                                         los códigos, y no hay otro propietario que la quite e invite de nuevo);
                                         sus sesiones terminan

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import nodemailer from 'nodemailer';
 import type { AlertPayload } from './conditions';
 import type { EmailSettings, WebhookSettings } from './settings';
@@ -98,10 +99,59 @@ export async function sendMail(settings: EmailSettings, mail: Mail): Promise<Att
     return { ok: true, responseStatus: 250, error: null };
   } catch (error) {
     const code = (error as { responseCode?: unknown }).responseCode;
+    // With STARTTLS required, nodemailer tries it on a relay that never offered it, and fails by
+    // whatever follows (a refused command, a certificate, a time-out): the operator is told the cause.
+    if (settings.requireTls && !settings.secure && (await starttlsOffered(settings.host, settings.port)) === false) {
+      return { ok: false, responseStatus: typeof code === 'number' ? code : null, error: starttlsMissing(settings) };
+    }
     return { ok: false, responseStatus: typeof code === 'number' ? code : null, error: describeFailure(error) };
   } finally {
     transport.close();
   }
+}
+
+export function starttlsMissing(settings: Pick<EmailSettings, 'host' | 'port'>): string {
+  return (
+    `el servidor de correo ${settings.host}:${settings.port} no ofrece STARTTLS, que producción exige (la contraseña y los enlaces no viajan en claro): ` +
+    'usa uno que lo ofrezca, o ALERT_SMTP_SECURE=true si el servidor habla TLS desde el inicio (puerto 465)'
+  );
+}
+
+const PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * Whether the relay lists STARTTLS in its answer to EHLO: true, false, or undefined when it could
+ * not be asked (unreachable, silent, not SMTP). Nothing but EHLO and QUIT is sent.
+ */
+export function starttlsOffered(host: string, port: number): Promise<boolean | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    let received = '';
+    let greeted = false;
+    const finish = (answer: boolean | undefined) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(PROBE_TIMEOUT_MS, () => finish(undefined));
+    socket.on('error', () => finish(undefined));
+    socket.on('close', () => finish(undefined));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (received.length > 64_000) return finish(undefined);
+      // A reply is complete at its last line: the code followed by a space.
+      const last = /(?:^|\r\n)(\d{3}) [^\r\n]*\r\n$/.exec(received);
+      if (!last) return;
+      if (!greeted) {
+        if (last[1] !== '220') return finish(undefined);
+        greeted = true;
+        received = '';
+        socket.write('EHLO localhost\r\n');
+        return;
+      }
+      socket.write('QUIT\r\n');
+      finish(last[1] === '250' ? /^250[ -]STARTTLS\b/im.test(received) : undefined);
+    });
+  });
 }
 
 /** The e-mail's body: the alert in words, then its facts. */

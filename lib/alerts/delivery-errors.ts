@@ -35,7 +35,7 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 /** Our own reasons, already in Spanish (the notifier's and the outbox's). */
-const OWN_SPANISH = /^(destino rechazado|la integración ya no|el correo|el canal|correo no configurado|aviso de prueba)/;
+const OWN_SPANISH = /^(destino rechazado|la integración ya no|el correo|el servidor de correo|el canal|correo no configurado|aviso de prueba)/;
 
 export function explainDeliveryError(error: string, context: DeliveryContext): ExplainedDeliveryError {
   const explained = context.channel === 'email' ? explainMail(error, context) : explainWebhook(error, hostOf(context.target));

@@ -160,6 +160,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.reset_two_factor': 'Restableció la verificación en dos pasos del usuario',
   'ledger.verify': 'Inició la conciliación del libro mayor',
   'portal.invite': 'Invitó a una persona al portal',
+  'portal.invite_link_handed_over': 'Creó una invitación al portal y entregó el enlace sin correo (con motivo)',
   'portal.invite_not_sent': 'No se pudo enviar una invitación al portal (quedó sin efecto)',
   'portal.cancel_invitation': 'Canceló una invitación al portal',
   'portal.resend_invitation': 'Reenvió una invitación al portal (enlace nuevo; el anterior dejó de servir)',
@@ -181,6 +182,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'portal_user.change_password_failed': 'Intentó cambiar su contraseña del portal con una actual incorrecta',
   'portal_user.change_password_locked': 'Bloqueo del cambio de contraseña del portal por intentos fallidos',
   'portal_user.request_password_reset': 'Se pidió un enlace para restablecer la contraseña del portal',
+  'portal_user.reset_link_handed_over': 'Entregó sin correo un enlace para restablecer la contraseña del portal (con motivo)',
   'portal_user.reset_password': 'Restableció su contraseña del portal con el enlace del correo',
   'portal_user.end_session': 'Cerró una de sus sesiones del portal',
 };

@@ -36,7 +36,8 @@ export const OWNER_INVITATIONS_PER_HOUR = 20;
 export const INVITATION_MESSAGES = {
   role: 'Elige un rol: propietario, desarrollador o facturación.',
   noMail:
-    'Este servicio no tiene servidor de correo (ALERT_SMTP_HOST, ALERT_EMAIL_FROM): la invitación no se puede enviar. Configúralo y vuelve a invitar.',
+    'Este servicio no tiene servidor de correo: la invitación no se puede enviar. Configura ALERT_SMTP_HOST y ALERT_EMAIL_FROM (ALERT_SMTP_*, con STARTTLS o ALERT_SMTP_SECURE) y vuelve a invitar.',
+  handOverReason: 'Falta el motivo para entregar el enlace sin correo (quién lo pidió y por qué): queda en la auditoría.',
   alreadyMember: 'Esa persona ya es parte del equipo de esta integración.',
   notFound: 'Esa integración no existe.',
   linkUnusable: 'Este enlace ya no sirve: ya se usó, se reemplazó por una invitación más reciente o se canceló. Pide una invitación nueva a quien te invitó.',
@@ -62,6 +63,11 @@ export interface InvitationDelivery {
    * answer; the audit says "Reenvió una invitación".
    */
   replacing?: { id: number; missing: string };
+  /**
+   * No e-mail: the link goes to `printer` once (the CLI's answer), for an operator who hands it
+   * over by other means. Production too, so the reason is required and audited; the link never is.
+   */
+  handOver?: { reason: string };
 }
 
 const inviteSchema = z.object({ email: userEmailSchema, role: z.enum(PORTAL_ROLES, { error: INVITATION_MESSAGES.role }) });
@@ -72,8 +78,11 @@ export interface SentInvitation {
   role: PortalRole;
   integrationName: string;
   expiresAt: Date;
-  /** 'terminal': development without SMTP printed the link (on the app's terminal, or in the CLI's answer). */
-  delivery: 'email' | 'terminal';
+  /**
+   * 'terminal': development without SMTP printed the link (on the app's terminal, or in the CLI's
+   * answer); 'handed_over': printed for the operator to hand over (InvitationDelivery.handOver).
+   */
+  delivery: 'email' | 'terminal' | 'handed_over';
 }
 
 /**
@@ -97,7 +106,9 @@ export async function invitePortalUser(
       ? { id: inviter.user.integrationId, nombre: inviter.user.integrationName }
       : await findIntegration(inviter.integrationId).then((found) => found && { id: found.id, nombre: found.nombre });
   if (!target) return fail('not_found', INVITATION_MESSAGES.notFound);
-  if (!portalMailAvailable()) return fail('no_mail', INVITATION_MESSAGES.noMail);
+  const handOver = delivery.handOver && { reason: delivery.handOver.reason.trim() };
+  if (handOver && (handOver.reason === '' || inviter.kind === 'owner')) return fail('invalid', INVITATION_MESSAGES.handOverReason);
+  if (!handOver && !portalMailAvailable()) return fail('no_mail', INVITATION_MESSAGES.noMail);
   const existing = await findPortalAccountByEmail(email);
   if (existing?.integrationId === target.id) return fail('already_member', INVITATION_MESSAGES.alreadyMember);
   if (existing && inviter.kind === 'staff') return fail('other_integration', otherIntegrationMessage(existing.integrationName));
@@ -146,16 +157,21 @@ export async function invitePortalUser(
       })
       .returning();
     await writeAudit(tx, actor, {
-      action: delivery.replacing ? 'portal.resend_invitation' : 'portal.invite',
+      action: handOver ? 'portal.invite_link_handed_over' : delivery.replacing ? 'portal.resend_invitation' : 'portal.invite',
       targetType: 'integration',
       targetId: target.id,
       before: null,
-      after: { email, role, expiresAt: row!.expiresAt },
+      after: { email, role, expiresAt: row!.expiresAt, ...(handOver ? { reason: handOver.reason } : {}) },
     });
     return ok(row!);
   });
   if (!created.ok) return created;
   const invitation = created.value;
+  if (handOver) {
+    const link = portalLink(INVITATION_PATH, code);
+    (delivery.printer ?? printOnTerminal)(`Invitación al portal para ${email}: ${link}`, link);
+    return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: 'handed_over' });
+  }
 
   const sent = await sendInvitation(
     { to: email, link: portalLink(INVITATION_PATH, code), integrationName: target.nombre, role, expiresAt: invitation.expiresAt },

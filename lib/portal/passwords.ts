@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { portalPasswordResets, portalUsers } from '@/db/schema';
-import { writeAudit } from '@/lib/audit/audit';
+import { writeAudit, type Actor } from '@/lib/audit/audit';
 import { ACCESS_AUDIT, auditPasswordChangeRefusal } from '@/lib/auth/access-audit';
 import { passwordChangeRefusalMessage, WRONG_CURRENT_PASSWORD } from '@/lib/auth/password-change-errors';
 import { beginPasswordChangeAttempt, recordPasswordChangeFailure, recordPasswordChangeSuccess } from '@/lib/auth/throttle';
@@ -96,7 +96,48 @@ export async function requestPortalPasswordReset(email: unknown, delivery: { pri
   });
   if (!reset) return;
   const sent = await sendPasswordReset({ to: account.email, link: portalLink(RESET_PATH, code), expiresAt: reset.expiresAt }, delivery.printer ?? printOnTerminal);
-  if (!sent.ok) logger('portal').warn({ userId: account.id, reason: sent.reason }, 'a portal password reset link could not be sent');
+  if (!sent.ok) {
+    logger('portal').warn(
+      { userId: account.id, reason: sent.reason },
+      'a portal password reset link could not be sent (configure ALERT_SMTP_*, or hand one over with the CLI: portal:reset-password --motivo)',
+    );
+  }
+}
+
+export const RESET_HAND_OVER_MESSAGES = {
+  reason: 'Falta el motivo para entregar el enlace sin correo (quién lo pidió y por qué): queda en la auditoría.',
+  noAccount: 'No hay una cuenta del portal con ese correo.',
+} as const;
+
+/**
+ * A reset link for an operator to hand over without e-mail (the CLI prints it once), in production
+ * too: the audit keeps who, when and why, never the link. No per-account cap: the cap keeps the
+ * public form from flooding a mailbox, and nothing is mailed here.
+ */
+export async function handOverPortalPasswordReset(
+  actor: Actor,
+  email: string,
+  reason: string,
+): Promise<Result<{ userId: number; email: string; integrationName: string; link: string; expiresAt: Date }, 'invalid' | 'not_found'>> {
+  if (reason.trim() === '') return fail('invalid', RESET_HAND_OVER_MESSAGES.reason);
+  const account = await findPortalAccountByEmail(email);
+  if (!account) return fail('not_found', RESET_HAND_OVER_MESSAGES.noAccount);
+  const code = newLinkCode();
+  const reset = await (await db()).transaction(async (tx) => {
+    const [row] = await tx
+      .insert(portalPasswordResets)
+      .values({ userId: account.id, codeHash: hashLinkCode(code), expiresAt: sql`now() + make_interval(mins => ${PASSWORD_RESET_VALID_MINUTES})` })
+      .returning();
+    await writeAudit(tx, actor, {
+      action: 'portal_user.reset_link_handed_over',
+      targetType: 'portal_user',
+      targetId: account.id,
+      before: null,
+      after: { email: account.email, expiresAt: row!.expiresAt, reason: reason.trim() },
+    });
+    return row!;
+  });
+  return ok({ userId: account.id, email: account.email, integrationName: account.integrationName, link: portalLink(RESET_PATH, code), expiresAt: reset.expiresAt });
 }
 
 export type ResetLinkState = { state: 'valid'; email: string } | { state: 'expired' } | { state: 'unusable' };

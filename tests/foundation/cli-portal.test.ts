@@ -1,10 +1,20 @@
 // The operator CLI's portal:invite (issue 33, point 2): an integration's first owner invited from
 // the terminal, in the CLI's Spanish. The test runs it as development does without an SMTP server,
 // where the single-use link is the command's answer; the link opens the invitation (read here as
-// the portal reads it), and the audit says who invited whom.
+// the portal reads it), and the audit says who invited whom. In production: the refusal without
+// mail names ALERT_SMTP_* and --link, which hands an invitation or reset link over once with an
+// audited reason (the link never in the audit), and a relay without STARTTLS is named as such.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, describe, expect, it } from 'vitest';
 import { acceptInvitation, invitationForCode } from '@/lib/portal/invitations';
+import { passwordResetForCode } from '@/lib/portal/passwords';
+import { runCli } from '../support/cli';
+import { TEST_PRODUCTION_SETTINGS } from '../support/production-settings';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';
 
@@ -74,5 +84,109 @@ describe('operator CLI: portal:invite', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     const nobody = await cli('portal:reset-two-factor', 'nadie@example.com');
     expect(nobody.code).toBe(3);
     expect(nobody.stderr).toContain('no hay una cuenta del portal con el correo nadie@example.com');
+  });
+});
+
+// Production requires PostgreSQL: on PGlite the same commands run as development does.
+describe('operator CLI: portal links without mail', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  const onPostgres = () => testDb().kind === 'postgres';
+  const withoutMail = { ALERT_SMTP_HOST: '', ALERT_EMAIL_FROM: '' };
+  const journal = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-portal-journal-'));
+  afterAll(() => fs.rmSync(journal, { recursive: true, force: true }));
+  const production = () => ({ ...TEST_PRODUCTION_SETTINGS, NEXTAUTH_SECRET: 'cli-portal-test-secret-of-at-least-32-characters', RECORD_JOURNAL_DIR: journal });
+  const run = (extra: Record<string, string>, ...args: string[]) => runCli(args, testDb().env, { ...(onPostgres() ? production() : {}), ...withoutMail, ...extra });
+  const LINK = (path: string) => new RegExp(`(?:https://consola\\.example\\.test|http://localhost:\\d+)${path.replaceAll('/', '\\/')}\\?codigo=([A-Za-z0-9_-]{43})`);
+
+  it('without mail, production refuses to invite naming ALERT_SMTP_* and --link; --link hands the link over with an audited reason', async () => {
+    const integration = await createIntegration();
+    const plain = await run({}, 'portal:invite', '--integration', integration.nombre, '--email', 'contadora@example.com');
+    if (onPostgres()) {
+      expect(plain.code).toBe(2);
+      expect(plain.stderr).toContain('Este servicio no tiene servidor de correo: la invitación no se puede enviar. Configura ALERT_SMTP_HOST y ALERT_EMAIL_FROM');
+      expect(plain.stderr).toContain('repite la orden con --link --reason "quién lo pidió y por qué"');
+    } else {
+      expect(plain.stdout).toContain('Sin servidor de correo (entorno de desarrollo), este es el enlace');
+    }
+
+    const noReason = await run({}, 'portal:invite', '--integration', integration.nombre, '--email', 'contadora@example.com', '--link');
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('--link exige un motivo');
+
+    const handed = await run({}, 'portal:invite', '--integration', integration.nombre, '--email', 'contadora@example.com', '--role', 'facturacion', '--link', '--reason', 'ticket 4412: la contadora no recibe correos externos');
+    expect(handed.code).toBe(0);
+    expect(handed.stdout).toContain('No se envió correo: entrega este enlace a esa persona por un medio seguro; sirve una sola vez.');
+    const code = LINK('/portal/invitacion').exec(handed.stdout)?.[1];
+    expect(code).toBeDefined();
+    expect(await testDb().use(() => invitationForCode(code))).toMatchObject({ state: 'valid', email: 'contadora@example.com', role: 'facturacion' });
+
+    const audit = await auditRows('integration', integration.id);
+    expect(audit.filter((row) => row.action === 'portal.invite_link_handed_over')).toEqual([
+      expect.objectContaining({
+        actor: expect.stringMatching(/^cli(:|$)/),
+        after: expect.objectContaining({ email: 'contadora@example.com', role: 'facturacion', reason: 'ticket 4412: la contadora no recibe correos externos' }),
+      }),
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(code);
+  });
+
+  it('hands over a password reset link with a reason, audited without the link', async () => {
+    const integration = await createIntegration();
+    const invited = await run({}, 'portal:invite', '--integration', integration.nombre, '--email', 'dev-olvido@example.com', '--link', '--reason', 'alta inicial', '--json');
+    const code = new URL(invited.json<{ link: string }>().link).searchParams.get('codigo');
+    const accepted = await testDb().use(() => acceptInvitation(code, { nombre: 'Dev Olvido', clave: 'ceiba grande del parque central' }, { clientIp: '192.0.2.1', userAgent: 'test' }));
+    if (!accepted.ok) throw new Error(accepted.error.message);
+
+    const noLink = await run({}, 'portal:reset-password', 'dev-olvido@example.com');
+    expect(noLink.code).toBe(2);
+    expect(noLink.stderr).toContain('agrega --link --reason');
+    const noReason = await run({}, 'portal:reset-password', 'dev-olvido@example.com', '--link', '--reason', '  ');
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('--link exige un motivo');
+    const nobody = await run({}, 'portal:reset-password', 'nadie@example.com', '--link', '--reason', 'x');
+    expect(nobody.code).toBe(3);
+    expect(nobody.stderr).toContain('No hay una cuenta del portal con ese correo.');
+
+    const reset = await run({}, 'portal:reset-password', 'Dev-Olvido@example.com', '--link', '--motivo', 'llamada de soporte 8812, identidad confirmada');
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain(`Enlace para restablecer la contraseña del portal de dev-olvido@example.com («${integration.nombre}»); vence el `);
+    const resetCode = LINK('/portal/restablecer/clave').exec(reset.stdout)?.[1];
+    expect(await testDb().use(() => passwordResetForCode(resetCode))).toEqual({ state: 'valid', email: 'dev-olvido@example.com' });
+    const audit = await auditRows('portal_user', accepted.value.userId);
+    expect(audit.filter((row) => row.action === 'portal_user.reset_link_handed_over')).toEqual([
+      expect.objectContaining({ actor: expect.stringMatching(/^cli(:|$)/), after: expect.objectContaining({ reason: 'llamada de soporte 8812, identidad confirmada' }) }),
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(resetCode);
+  });
+
+  it('names a relay without STARTTLS in production (not a time-out); development sends through it', async () => {
+    const integration = await createIntegration();
+    const received: string[] = [];
+    const relay = new SMTPServer({
+      hideSTARTTLS: true,
+      authOptional: true,
+      onData: (stream, session, callback) => {
+        received.push(...session.envelope.rcptTo.map((recipient) => recipient.address));
+        stream.resume().on('end', () => callback());
+      },
+    });
+    relay.on('error', () => undefined);
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const port = (relay.server.address() as AddressInfo).port;
+    try {
+      const smtp = { ALERT_SMTP_HOST: '127.0.0.1', ALERT_SMTP_PORT: String(port), ALERT_EMAIL_FROM: 'portal@pasarela.example' };
+      const invited = await run(smtp, 'portal:invite', '--integration', integration.nombre, '--email', 'sin-tls@example.com');
+      if (onPostgres()) {
+        expect(invited.code).toBe(2);
+        expect(invited.stderr).toContain(`el servidor de correo 127.0.0.1:${port} no ofrece STARTTLS`);
+        expect(invited.stderr).not.toMatch(/timeout|no respondió|certificate/i);
+        expect(received).toEqual([]);
+      } else {
+        expect(invited.code).toBe(0);
+        expect(invited.stdout).toContain('Se envió por correo');
+        expect(received).toEqual(['sin-tls@example.com']);
+      }
+    } finally {
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+    }
   });
 });

@@ -126,7 +126,9 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
           <h3>Invitar al portal</h3>
           {!mail && (
             <p className="notice warn">
-              Este servicio no tiene servidor de correo (ALERT_SMTP_HOST): las invitaciones no se pueden enviar.
+              Este servicio no tiene servidor de correo: las invitaciones no se pueden enviar. Configura ALERT_SMTP_HOST y ALERT_EMAIL_FROM
+              (ALERT_SMTP_*, con STARTTLS o ALERT_SMTP_SECURE), o entrega un enlace una vez con la CLI:{' '}
+              <code>portal:invite --link --reason &quot;…&quot;</code> (el motivo queda en la auditoría).
             </p>
           )}
           <ActionForm action={invitePortalUserAction} hidden={{ integrationId }} submitLabel="Enviar invitación" pendingLabel="Enviando…" resetOnSuccess>
