@@ -144,10 +144,10 @@ export async function proxy(request: NextRequest) {
       forwarded.set('x-forwarded-host', originHost);
     }
   }
-  // Console pages learn their own path from here (a signed-out visit is sent to sign in and
-  // brought back, lib/auth/return-path.ts); whatever a client sent under this name is replaced.
+  // Console and portal pages learn their own path from here (a signed-out visit is sent to sign in
+  // and brought back, lib/auth/return-path.ts); whatever a client sent under this name is replaced.
   forwarded.delete(CONSOLE_PATH_HEADER);
-  if (path === '/admin' || path.startsWith('/admin/')) {
+  if (isSignedInArea(path)) {
     const query = new URLSearchParams(request.nextUrl.searchParams);
     query.delete('_rsc'); // Next's cache-busting mark on client navigations, not part of the page's address
     const search = query.toString();

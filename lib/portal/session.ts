@@ -4,6 +4,7 @@ import { cache } from 'react';
 import type { PortalRole } from '@/db/schema';
 import type { IntegratorActor } from '@/lib/audit/audit';
 import { sessionCookiesAreSecure } from '@/lib/auth/cookie-security';
+import { CONSOLE_PATH_HEADER, PORTAL_AREA, safeReturnPath, signInPath, stepPath } from '@/lib/auth/return-path';
 import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieValue, knownDeviceFor } from '@/lib/auth/known-device';
 import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { env } from '@/lib/env';
@@ -71,16 +72,23 @@ export async function requirePortalPage(roles?: readonly PortalRole[], { allowPe
   const user = await currentPortalUser();
   if (!user) {
     const held = (await cookies()).has(portalSessionCookieName());
-    redirect(held ? '/portal/ingresar?motivo=sesion' : '/portal/ingresar');
+    // Sign-in brings the visitor back to the page asked for (a deep link, an e-mail's link).
+    redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER), held ? 'sesion' : undefined, PORTAL_AREA));
   }
-  if (user.pendingStep && user.pendingStep !== allowPending) redirect(PORTAL_PENDING_STEP_PATHS[user.pendingStep]);
+  if (user.pendingStep && user.pendingStep !== allowPending) redirect(portalLandingPath(user.pendingStep, (await headers()).get(CONSOLE_PATH_HEADER)));
   if (roles && !roles.includes(user.role)) redirect('/portal/sin-permiso');
   return user;
 }
 
-/** Where a session goes once signed in: its pending step's page, or Inicio. */
-export function portalLandingPath(step: PortalPendingStep | null): string {
-  return step ? PORTAL_PENDING_STEP_PATHS[step] : '/portal';
+/**
+ * Where a session goes once signed in: its pending step's page, or the page asked for (`requested`,
+ * only a portal page of this site), or Inicio. The second factor's page remembers the page asked
+ * for and opens it once the code is typed; a required enrolment ends in "Mi cuenta".
+ */
+export function portalLandingPath(step: PortalPendingStep | null, requested?: string | null): string {
+  if (step === 'second_factor') return stepPath(PORTAL_PENDING_STEP_PATHS.second_factor, requested, PORTAL_AREA);
+  if (step) return PORTAL_PENDING_STEP_PATHS[step];
+  return safeReturnPath(requested, PORTAL_AREA) ?? PORTAL_AREA.root;
 }
 
 /** The session cookie's attributes: HttpOnly, Lax, the whole site, Secure over https (as `__Host-` requires). */

@@ -2,6 +2,7 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { RETURN_PATH_PARAM } from '@/lib/auth/return-path';
 import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
 import { signInToPortal } from '@/lib/portal/sign-in';
 import { portalLandingPath, rememberPortalDevice, setPortalSessionCookie } from '@/lib/portal/session';
@@ -23,6 +24,8 @@ export async function portalSignInAction(_previous: SignInState, form: FormData)
   if (!result.ok) return { error: signInRefusalMessage(result.refusal), email };
   await setPortalSessionCookie(result.sessionId);
   await rememberPortalDevice(result.account.email);
-  // What the new session still owes (a code, an enrolment) decides where it lands.
-  redirect(portalLandingPath(result.pendingStep));
+  // What the new session still owes (a code, an enrolment) decides where it lands; then the page
+  // asked for, which portalLandingPath takes only when it is a portal page of this site.
+  const requested = form.get(RETURN_PATH_PARAM);
+  redirect(portalLandingPath(result.pendingStep, typeof requested === 'string' ? requested : null));
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { PORTAL_AREA, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
 import { currentPortalUser, portalLandingPath } from '@/lib/portal/session';
 import { PortalSignInForm } from './sign-in-form';
 
@@ -14,9 +15,12 @@ const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
 };
 
 export default async function PortalSignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  // Only a portal page of this site, never a link elsewhere (lib/auth/return-path.ts).
+  const returnTo = safeReturnPath(params[RETURN_PATH_PARAM], PORTAL_AREA);
   const signedIn = await currentPortalUser();
-  if (signedIn) redirect(portalLandingPath(signedIn.pendingStep));
-  const motivo = (await searchParams).motivo;
+  if (signedIn) redirect(portalLandingPath(signedIn.pendingStep, returnTo));
+  const motivo = params.motivo;
   const reason = typeof motivo === 'string' && Object.hasOwn(REASONS, motivo) ? REASONS[motivo] : undefined;
   return (
     <main className="login" id="contenido">
@@ -28,7 +32,7 @@ export default async function PortalSignInPage({ searchParams }: { searchParams:
         </p>
       )}
       <div className="card">
-        <PortalSignInForm />
+        <PortalSignInForm returnTo={returnTo} />
       </div>
       <p className="small links">
         <Link href="/portal/restablecer">¿Olvidaste tu contraseña?</Link>

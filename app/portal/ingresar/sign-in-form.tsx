@@ -1,12 +1,15 @@
 'use client';
 
 import { useActionState } from 'react';
+import { RETURN_PATH_PARAM } from '@/lib/auth/return-path';
 import { portalSignInAction, type SignInState } from './actions';
 
-export function PortalSignInForm() {
+/** `returnTo`: the portal page to open once signed in (checked by the page, and again by the action). */
+export function PortalSignInForm({ returnTo }: { returnTo?: string }) {
   const [state, action, pending] = useActionState(portalSignInAction, { error: null, email: '' } satisfies SignInState);
   return (
     <form className="stack" action={action}>
+      {returnTo && <input type="hidden" name={RETURN_PATH_PARAM} value={returnTo} />}
       <div className="field">
         <label htmlFor="email">Correo electrónico</label>
         <input id="email" name="email" type="email" autoComplete="username" required autoFocus defaultValue={state.email} />

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
+import { PORTAL_AREA, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
 import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 
 // Outside the signed-in layout on purpose: after the password, a user with two-factor sign-in
 // reaches this page only, until they type a code.
-export default async function PortalSecondFactorPage() {
+export default async function PortalSecondFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(undefined, { allowPending: 'second_factor' });
   if (user.pendingStep !== 'second_factor' && !(await renderingAfterOwnAction())) redirect('/portal');
   return (
@@ -23,7 +24,7 @@ export default async function PortalSecondFactorPage() {
       <div className="card">
         <SecondFactorForm
           verify={verifyPortalSecondFactorAction}
-          returnTo="/portal"
+          returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM], PORTAL_AREA) ?? PORTAL_AREA.root}
           enterLabel="Entrar al portal"
           recoveryAdvice="Genera códigos nuevos en «Mi cuenta» si te quedan pocos; si perdiste el teléfono, pide a un propietario de tu integración o al equipo del servicio que restablezcan tu verificación."
         />
