@@ -221,7 +221,8 @@ describe('portal and console sessions', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     for (const path of ['/portal', '/portal/equipo', '/portal/cuenta']) {
       const answer = await console.request(path);
       expect(answer.status, path).toBe(307);
-      expect(answer.headers.get('location'), path).toBe('/portal/ingresar');
+      // Sign-in remembers the portal page asked for (Inicio is where it goes anyway).
+      expect(answer.headers.get('location'), path).toBe(path === '/portal' ? '/portal/ingresar' : `/portal/ingresar?volver=${encodeURIComponent(path)}`);
     }
     const portalAction = await console.serverAction('/portal/equipo', 'invitePortalMemberAction', { email: 'y@example.com', rol: 'desarrollador' });
     expect(says(portalAction, ACTION_MESSAGES.signedOut)).toBe(true);
