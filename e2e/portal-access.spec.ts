@@ -165,6 +165,9 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await checkBothSizes(owner, testInfo, 'verificacion');
   await owner.getByLabel('Código de verificación').fill(totpCodeAt(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
   await owner.getByRole('button', { name: 'Verificar' }).click();
+  // The code opens the page asked for on the way (Equipo), not Inicio.
+  await expect(owner).toHaveURL(`${baseUrl}/portal/equipo`);
+  await owner.goto(`${baseUrl}/portal`);
   await expect(owner.getByTestId('portal-balance')).toHaveText('Q 250.00');
 
   // The integration's system makes three compliance lookups and one for a NIT whose source fails
