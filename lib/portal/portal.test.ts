@@ -167,9 +167,9 @@ describe('the team, scoped to the owner’s integration', () => {
 
   it('Inicio reads the session’s integration: its name, balance and threshold', async () => {
     const billingB = await member(integrationB, 'billing-home-b@example.com', 'facturacion');
-    expect(await portalHome(billingB)).toMatchObject({ integrationName: 'portal-b', money: { balanceCentavos: 99_900, tariffCentavos: 150, lowBalanceIsOwn: false } });
+    expect(await portalHome(billingB)).toMatchObject({ integrationName: 'portal-b', balance: { balanceCentavos: 99_900, lowBalanceIsOwn: false }, money: { tariffCentavos: 150 } });
     const ownerA = await member(integrationA, 'owner-home-a@example.com');
-    expect(await portalHome(ownerA)).toMatchObject({ integrationName: 'portal-a', money: { balanceCentavos: 12_345 } });
+    expect(await portalHome(ownerA)).toMatchObject({ integrationName: 'portal-a', balance: { balanceCentavos: 12_345 } });
   });
 
   it('an owner changes roles and removes members; the last owner stays, nobody removes themselves, and a removed member’s sessions end', async () => {
