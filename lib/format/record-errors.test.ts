@@ -16,6 +16,14 @@ describe('explainRecordError', () => {
     expect(catalog({ kind: 'status', status: 404 })).toContain('sin su código de «sin resultados»: la dirección configurada de la fuente probablemente no es la correcta');
     expect(catalog({ kind: 'status', status: 401 }, 401)).toContain('no aceptó las credenciales con las que este servicio la consulta');
     expect(catalog({ kind: 'status', status: 302 })).toContain('respondió HTTP 302 (una redirección)');
+    expect(explainRecordError({ lookup: 'rtu', httpStatus: 400, errorMessage: 'x', failure: { kind: 'status', status: 400, code: 'FECHA_NACIMIENTO_REQUERIDA' } })).toBe(
+      'La fuente de catálogos rechazó la consulta: este contribuyente requiere fecha de nacimiento: envíe date_of_birth (AAAA-MM-DD; la fecha de constitución si es una empresa). La integración recibió 400.',
+    );
+    expect(explainRecordError({ lookup: 'rtu', httpStatus: 400, errorMessage: 'x', failure: { kind: 'status', status: 400, code: 'FECHA_NACIMIENTO_NO_COINCIDE' } })).toContain(
+      'rechazó la consulta: la fecha enviada en date_of_birth no coincide con la del registro de este contribuyente.',
+    );
+    // A code this release does not know, read from the database, falls back to the status.
+    expect(catalog({ kind: 'status', status: 400, code: 'OTRO' as never }, 400)).toContain('respondió HTTP 400 (solicitud no válida): rechazó los datos');
     expect(catalog({ kind: 'timeout', afterMs: 30_000 })).toBe('La fuente de catálogos no respondió dentro de 30 s. La integración recibió 502.');
     expect(catalog({ kind: 'no_answer', code: 'ECONNREFUSED' })).toBe('La fuente de catálogos no respondió: la conexión fue rechazada (código ECONNREFUSED). La integración recibió 502.');
     expect(catalog({ kind: 'no_answer' })).toContain('la conexión falló o se cortó antes de la respuesta');

@@ -1,5 +1,6 @@
 import type { LookupKind } from '@/db/schema';
 import { failureFromLegacyDetail, type RecordFailure } from '@/lib/records/failure';
+import type { CatalogRejectionCode } from '@/lib/sources/faults';
 
 // What a failed query record means, in Spanish, for support staff. It is read from the record's
 // failure (lib/records/failure.ts: statuses, durations, codes as data), never from the source's
@@ -56,6 +57,13 @@ const NETWORK_CODES: Record<string, string> = {
   ENETUNREACH: 'la red de la fuente no es alcanzable',
 };
 
+/** The catalog source's reasons for a 400, as what the integrator has to do about it. */
+const REJECTION_REASONS: Record<CatalogRejectionCode, string> = {
+  FECHA_NACIMIENTO_REQUERIDA:
+    'este contribuyente requiere fecha de nacimiento: envíe date_of_birth (AAAA-MM-DD; la fecha de constitución si es una empresa)',
+  FECHA_NACIMIENTO_NO_COINCIDE: 'la fecha enviada en date_of_birth no coincide con la del registro de este contribuyente',
+};
+
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
@@ -72,7 +80,10 @@ function statusName(status: number): string {
   return 'error';
 }
 
-function describeStatus(source: string, status: number, integratorStatus: number): string {
+function describeStatus(source: string, status: number, integratorStatus: number, code?: CatalogRejectionCode): string {
+  // Read from the database: a code this release does not know falls back to the status.
+  const reason = code ? REJECTION_REASONS[code] : undefined;
+  if (reason) return `${source} rechazó la consulta: ${reason}.`;
   const answered = `${source} respondió HTTP ${status} (${statusName(status)})`;
   // A 404 turned into a 502: not the provider's "no result" but something else at that address.
   if (status === 404 && integratorStatus >= 500) return `${answered} sin su código de «sin resultados»: la dirección configurada de la fuente probablemente no es la correcta.`;
@@ -86,7 +97,7 @@ function describeFailure(failure: RecordFailure, lookup: LookupKind, integratorS
   const source = SOURCE_NAMES[lookup];
   switch (failure.kind) {
     case 'status':
-      return describeStatus(source, failure.status, integratorStatus);
+      return describeStatus(source, failure.status, integratorStatus, failure.code);
     case 'unreadable':
       return `${source} respondió HTTP ${failure.status}, pero con una respuesta que no se pudo leer (no tiene el formato de la fuente).`;
     case 'marked_failed':

@@ -7,7 +7,7 @@ import { SIMULATOR_DEV_CREDENTIALS } from '../env';
 import { FAULT_IDENTIFIERS } from '../../simulator/faults';
 import { createPopulation, samplePopulation } from '../../simulator/population';
 import { DEFAULT_SIMULATOR_SEED, startSimulator, type RunningSimulator } from '../../simulator/server';
-import { catalogRequestBody, createCatalogClient, type CatalogClientOptions } from './catalog-client';
+import { catalogRequestBody, createCatalogClient, interpretCatalogAnswer, type CatalogClientOptions } from './catalog-client';
 import type { SourceFailure } from './outcomes';
 
 const ONLINE_LATENCY_MS = 150;
@@ -100,8 +100,20 @@ describe('catalog client: successes', () => {
 
   it('asks for date_of_birth only on the RTU query of a record it holds no copy of', async () => {
     const member = sample.withoutHeldCopy;
-    expect(await client().lookupRtu({ nit: member.nit, actualizado: false })).toMatchObject({ ok: false, failure: 'data_rejected' });
-    expect(await client().lookupRtu({ nit: member.nit, actualizado: false, dateOfBirth: '1900-01-01' })).toMatchObject({ ok: false, failure: 'data_rejected' });
+    // The source's reason is kept as data, for the record's page to say it in words.
+    expect(await client().lookupRtu({ nit: member.nit, actualizado: false })).toMatchObject({
+      ok: false,
+      failure: 'data_rejected',
+      fault: { kind: 'status', status: 400, code: 'FECHA_NACIMIENTO_REQUERIDA' },
+    });
+    expect(await client().lookupRtu({ nit: member.nit, actualizado: false, dateOfBirth: '1900-01-01' })).toMatchObject({
+      ok: false,
+      failure: 'data_rejected',
+      fault: { kind: 'status', status: 400, code: 'FECHA_NACIMIENTO_NO_COINCIDE' },
+    });
+    // Any other code of the source is not kept.
+    expect(interpretCatalogAnswer('rtu', 400, JSON.stringify({ error: { codigo: 'DATOS_INVALIDOS', detalle: 'x' } }))).toMatchObject({ fault: { kind: 'status', status: 400 } });
+    expect(interpretCatalogAnswer('rtu', 400, JSON.stringify({ error: { codigo: 'DATOS_INVALIDOS' } }))).not.toHaveProperty('fault.code');
     const answered = await client().lookupRtu({ nit: member.nit, actualizado: false, dateOfBirth: member.dateOfBirth });
     expect(answered.ok).toBe(true);
     if (answered.ok) expect(Date.parse(answered.value.fechaConsulta ?? '')).toBeGreaterThan(Date.parse('2026-01-01'));

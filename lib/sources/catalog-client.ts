@@ -4,6 +4,7 @@
 
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '../contract/catalog';
 import { normalizeCuiNit, normalizeOmisos, normalizeRtu, type CatalogAnswerMetadata } from './catalog-normalize';
+import { CATALOG_REJECTION_CODES, type CatalogRejectionCode, type SourceFault } from './faults';
 import { guarded, type SourceGuard } from './guard';
 import { excerpt, joinUrl, parseJsonText, postJson } from './http';
 import { classifyCatalogErrorStatus, sourceFailure, sourceSuccess, type SourceResult } from './outcomes';
@@ -51,10 +52,22 @@ export function catalogRequestBody(kind: CatalogKind, query: CatalogQuery): Reco
 
 const PROVIDER_NO_RESULT_CODE = 'SIN_RESULTADOS';
 
-function isProviderNoResult(bodyText: string): boolean {
+/** The provider's `error.codigo`, when its error body is its JSON. */
+function providerErrorCode(bodyText: string): unknown {
   const parsed = parseJsonText(bodyText);
-  if (!parsed.ok) return false;
-  return member(asObject(member(asObject(parsed.value), 'error')), 'codigo') === PROVIDER_NO_RESULT_CODE;
+  if (!parsed.ok) return undefined;
+  return member(asObject(member(asObject(parsed.value), 'error')), 'codigo');
+}
+
+function isProviderNoResult(bodyText: string): boolean {
+  return providerErrorCode(bodyText) === PROVIDER_NO_RESULT_CODE;
+}
+
+/** An error status as a fault; a 400 keeps the provider's reason when it is one of the known codes. */
+function statusFault(status: number, bodyText: string): SourceFault {
+  if (status !== 400) return { kind: 'status', status };
+  const code = providerErrorCode(bodyText);
+  return (CATALOG_REJECTION_CODES as readonly unknown[]).includes(code) ? { kind: 'status', status, code: code as CatalogRejectionCode } : { kind: 'status', status };
 }
 
 /**
@@ -73,7 +86,7 @@ export function interpretCatalogAnswer<K extends CatalogKind>(kind: K, status: n
     return sourceFailure('unavailable', `catalog source answered HTTP 404 without SIN_RESULTADOS (wrong base URL?): ${excerpt(bodyText)}`, { kind: 'status', status });
   }
   if (status < 200 || status > 299) {
-    return sourceFailure(classifyCatalogErrorStatus(status), `catalog source answered HTTP ${status}: ${excerpt(bodyText)}`, { kind: 'status', status });
+    return sourceFailure(classifyCatalogErrorStatus(status), `catalog source answered HTTP ${status}: ${excerpt(bodyText)}`, statusFault(status, bodyText));
   }
   const parsed = parseJsonText(bodyText);
   if (!parsed.ok) return sourceFailure('unavailable', `catalog source answered HTTP ${status} with a body that is not JSON: ${excerpt(bodyText)}`, { kind: 'unreadable', status });

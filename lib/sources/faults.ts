@@ -1,11 +1,21 @@
 // Why a call to an upstream failed, as data. Each failure also carries a `detail` in English for
 // logs and engineers; the fault is what the console explains in Spanish to support staff
-// (lib/format/record-errors.ts), without reading that text. It holds statuses, durations and
-// nothing from the upstream's body, so no identifier can be in it.
+// (lib/format/record-errors.ts), without reading that text. It holds statuses, durations and,
+// from the upstream's body, only a code out of a closed list, so no identifier can be in it.
+
+/**
+ * The catalog source's own reasons for a 400 that tell the integrator what to send (docs/sources.md):
+ * a closed list of its codes, kept as data; any other code is not kept.
+ */
+export const CATALOG_REJECTION_CODES = ['FECHA_NACIMIENTO_REQUERIDA', 'FECHA_NACIMIENTO_NO_COINCIDE'] as const;
+export type CatalogRejectionCode = (typeof CATALOG_REJECTION_CODES)[number];
 
 export type SourceFault =
-  /** The upstream answered this HTTP status, one that is not a success of its protocol (an error, a redirect, a bare 404). */
-  | { kind: 'status'; status: number }
+  /**
+   * The upstream answered this HTTP status, one that is not a success of its protocol (an error, a
+   * redirect, a bare 404). `code`: the catalog source's reason for a 400, when it is one we know.
+   */
+  | { kind: 'status'; status: number; code?: CatalogRejectionCode }
   /** The upstream answered, but not in its protocol (a body that is not JSON, a required field missing). */
   | { kind: 'unreadable'; status: number }
   /** A 2xx in which the catalog source marked the query failed (estado_consulta FALLIDA). */

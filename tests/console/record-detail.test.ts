@@ -135,6 +135,22 @@ describe('a query record as support reads it', { timeout: PROCESS_TEST_TIMEOUT_M
     expect(unreadable).toContain('La fuente de catálogos respondió HTTP 200, pero con una respuesta que no se pudo leer (no tiene el formato de la fuente).');
   });
 
+  it('says why the catalog source refused a query, in words: an RTU that needs date_of_birth, or a date that does not match', async () => {
+    const taxpayer = gateway.sample.withoutHeldCopy;
+    const missing = (await recordPage(await lookup(ROUTES.catalogRtu, { nit: taxpayer.nit }, 400))).page;
+    expect(missing).toContain(
+      'Qué pasó La fuente de catálogos rechazó la consulta: este contribuyente requiere fecha de nacimiento: envíe date_of_birth (AAAA-MM-DD; la fecha de constitución si es una empresa). La integración recibió 400.',
+    );
+    expect(missing).toContain('Sin cobro.');
+
+    const wrong = (await recordPage(await lookup(ROUTES.catalogRtu, { nit: taxpayer.nit, date_of_birth: '1900-01-01' }, 400))).page;
+    expect(wrong).toContain('rechazó la consulta: la fecha enviada en date_of_birth no coincide con la del registro de este contribuyente. La integración recibió 400.');
+
+    // Any other refusal keeps saying what its status means.
+    const rejected = (await recordPage(await lookup(ROUTES.catalogRtu, { nit: FAULT_IDENTIFIERS.data_rejected.nit }, 400))).page;
+    expect(rejected).toContain('respondió HTTP 400 (solicitud no válida): rechazó los datos de la consulta por no ser válidos. La integración recibió 400.');
+  });
+
   it('says when a registry 200 found nothing, and that registry lookups are not charged', async () => {
     const renap = (await recordPage(await lookup(ROUTES.renap, { cui: FAULT_IDENTIFIERS.not_found.cui }, 200))).page;
     expect(renap).toContain('Respuesta Vacía: el registro respondió 200 sin datos de la persona');

@@ -11,7 +11,7 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';
 import { flushRequestTraces, traceRefusal } from '@/lib/request-traces/buffer';
-import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { portalNavLinks, says, type PortalClient } from '../support/portal-client';
 import { settledCatalogQuery } from '../support/query-records';
@@ -242,5 +242,20 @@ describe('who may read Consultas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(says(revealed, ACTION_MESSAGES.signedOut)).toBe(true);
       expect(revealed.text).not.toContain('56444');
     }
+  });
+});
+
+// Last, so that the query it makes is in no list or download above.
+describe('a query the catalog source refused, as A reads it', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('says why in words, as the console does: the RTU of this taxpayer needs date_of_birth', async () => {
+    const ownerA = await portalSignedIn(gateway.app.baseUrl, people.ownerA);
+    const answer = await gateway.call(ROUTES.catalogRtu, { as: integrationA, json: { nit: gateway.sample.withoutHeldCopy.nit } });
+    expect(answer.status, answer.text).toBe(400);
+    const page = await ownerA.request(`/portal/consultas/${answer.requestId}`);
+    expect(page.status).toBe(200);
+    expect(shownText(page.text, answer.requestId)).toContain(
+      'Qué pasó La fuente de catálogos rechazó la consulta: este contribuyente requiere fecha de nacimiento: envíe date_of_birth (AAAA-MM-DD; la fecha de constitución si es una empresa). La integración recibió 400.',
+    );
+    expect(page.text).toContain('Sin cobro.');
   });
 });
