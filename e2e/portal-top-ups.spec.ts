@@ -5,7 +5,7 @@
 // reference is refused.
 import { expect, test } from '@playwright/test';
 import { TOP_UP_MESSAGES } from '../lib/top-ups/messages';
-import { depositDaysAgo } from '../tests/support/deposit-dates';
+import { depositDaysAgo, shownDay } from '../tests/support/deposit-dates';
 import { slipPng } from '../tests/support/slip-png';
 import { seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection, PHONE } from './support/portal';
@@ -81,7 +81,8 @@ test('una persona de facturación reporta un depósito con su boleta y un admini
   await expect(billing.getByTestId('portal-current-balance')).toHaveText('Q 1,600.00');
   const movement = billing.getByTestId('portal-movements').locator('tbody tr').first();
   await expect(movement).toContainText('Q 1,500.00');
-  await expect(movement).toContainText(`Depósito Banco Industrial, referencia ${reference.slice(0, 4)} ${reference.slice(4)}`);
+  await expect(movement).toContainText(`Depósito Banco Industrial, referencia ${reference.slice(0, 4)} ${reference.slice(4)}, del ${shownDay(depositDaysAgo(7))}`);
+  await expect(movement).not.toContainText('solicitud');
   await checkBothSizes(billing, testInfo, 'movimientos-recarga');
   await openSection(billing, 'Recargas');
   await expect(row).toContainText('Acreditada');

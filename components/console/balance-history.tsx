@@ -3,6 +3,7 @@ import Link from 'next/link';
 import type { HeldInFlight, HistoryRow } from '@/lib/billing/history';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
+import { readableLedgerNote } from '@/lib/top-ups/notes';
 import { formatQuetzales } from '@/lib/money';
 
 /**
@@ -54,7 +55,7 @@ function Origin({ row, integrationId, canReadAudit }: { row: HistoryRow; integra
     return row.queryRecordId ? <Link href={`/admin/registros/${row.queryRecordId}`}>Consulta {row.queryRecordId}</Link> : 'Consulta';
   }
   const who = describeLedgerActor(row.actor);
-  const note = row.note ? ` · ${row.note}` : '';
+  const note = row.note ? ` · ${readableLedgerNote(row.note)}` : '';
   if (canReadAudit && row.auditCursor) {
     return (
       <>

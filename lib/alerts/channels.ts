@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import nodemailer from 'nodemailer';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import type { AlertPayload } from './conditions';
 import type { EmailSettings, WebhookSettings } from './settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, signAlert, TIMESTAMP_HEADER } from './signature';
@@ -161,7 +162,7 @@ export function emailText(payload: AlertPayload): string {
     lines.push(`Integración: ${payload.integracion.nombre} (id ${payload.integracion.id})`);
   }
   if (payload.fuente?.ultimo_error) lines.push(`Último error de la fuente: ${payload.fuente.ultimo_error}`);
-  lines.push(`Fecha: ${payload.fecha}`, `Entorno: ${payload.entorno}`, `Alerta: ${payload.id}`, '');
+  lines.push(`Fecha: ${formatDateTime(payload.fecha)} (hora de Guatemala)`, `Entorno: ${payload.entorno}`, `Alerta: ${payload.id}`, '');
   lines.push('No se enviará otra alerta por la misma condición hasta que pase el intervalo configurado (ALERT_REPEAT_INTERVAL_MINUTES).');
   return lines.join('\n');
 }

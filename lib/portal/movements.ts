@@ -1,6 +1,7 @@
 import { heldInFlight, listHistoryPage, parseHistoryFilters, type HeldInFlight, type HistoryFilters, type PostedKind } from '@/lib/billing/history';
 import { describeLedgerActor } from '@/lib/format/actor-labels';
 import { plainSearchParams, type SearchParamsInput } from '@/lib/records/filters';
+import { readableLedgerNote } from '@/lib/top-ups/notes';
 import type { PortalUserSession } from './session';
 
 // "Movimientos": the session's integration's balance history, through the console's service
@@ -58,7 +59,7 @@ export async function portalMovementsPage(user: PortalUserSession, query: Search
       balanceAfterCentavos: row.balanceAfterCentavos,
       createdAt: row.createdAt,
       origin: row.kind === 'capture' ? 'Consulta a la API' : integratorLedgerOrigin(row.actor),
-      note: row.kind === 'capture' ? null : row.note,
+      note: row.kind === 'capture' || row.note === null ? null : readableLedgerNote(row.note),
     })),
     older: page.older,
     newer: page.newer,

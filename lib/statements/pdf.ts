@@ -1,5 +1,5 @@
 import { formatDateTime } from '@/lib/format/guatemala-time';
-import { dayRangeText, periodText } from '@/lib/format/months';
+import { dayRangeText, dayText, periodText } from '@/lib/format/months';
 import { integratorIdentityLines } from '@/lib/integration-details/display';
 import type { PeriodFigures } from './figures';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
@@ -43,7 +43,7 @@ export async function renderStatementPdf(statement: Statement, serviceName: stri
 export async function renderStatementPreviewPdf(preview: StatementPreview, serviceName: string): Promise<Buffer> {
   const { figures, range } = preview;
   return drawStatementPdf({
-    title: `Vista previa del estado de cuenta ${figures.integration.nombre} ${range.desde} a ${range.hasta}`,
+    title: `Vista previa del estado de cuenta ${figures.integration.nombre} ${dayText(range.desde)} a ${dayText(range.hasta)}`,
     serviceName,
     createdAt: preview.computedAt,
     heading: 'Vista previa del estado de cuenta',

@@ -3,6 +3,7 @@ import { db } from '@/db/client';
 import { integrations, portalUsers, topUpRequests, topUpSlips, type TopUpRequest } from '@/db/schema';
 import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/lib/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/billing/ledger';
+import { topUpRequestNote } from './notes';
 import { env } from '@/lib/env';
 import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/format/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/integrations/schemas';
@@ -140,11 +141,6 @@ export async function reportTopUp(reporter: Reporter, report: TopUpReport, now =
     if (isUniqueViolation(error)) return { ...fail('duplicate', TOP_UP_MESSAGES.duplicate), fieldErrors: { referencia: TOP_UP_MESSAGES.duplicate } };
     throw error;
   }
-}
-
-/** The ledger note of an approved request: the bank and its reference, as the statement shows it. */
-export function topUpRequestNote(request: Pick<TopUpRequest, 'id' | 'bank' | 'reference' | 'depositDate'>): string {
-  return `Depósito ${bankName(request.bank)}, referencia ${request.reference}, del ${request.depositDate} (solicitud ${request.id})`;
 }
 
 /** Approves a pending request: its top-up enters the ledger with the state change, once. */

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { portalUsers } from '@/db/schema';
+import { dayText } from '@/lib/format/months';
 import { reportTopUp } from '@/lib/top-ups/requests';
 import { depositDaysAgo, shownDay } from '../support/deposit-dates';
 import { addPortalMember } from '../support/people';
@@ -57,7 +58,7 @@ describe('operator CLI: top-ups', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
     const shown = await cliJson<IntegrationJson>('integrations:show', String(integration.id));
     expect(shown.balanceCentavos).toBe(26_000);
-    expect(shown.ledger?.find((entry) => entry.kind === 'top_up' && entry.amountCentavos === 25_000)?.note).toBe(`Depósito Banrural, referencia CLI-APROBAR, del ${DEPOSITED} (solicitud ${approvedId})`);
+    expect(shown.ledger?.find((entry) => entry.kind === 'top_up' && entry.amountCentavos === 25_000)?.note).toBe(`Depósito Banrural, referencia CLI-APROBAR, del ${dayText(DEPOSITED)}`);
     expect((await cli('top-ups:list')).stdout).toContain('No hay recargas pendientes de revisión.');
     const all = await cli('top-ups:list', '--integration', integration.nombre);
     expect(all.stdout).toContain('Acreditada');

@@ -15,6 +15,7 @@ import { verifyAlertSignature } from '@/lib/alerts/signature';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { env } from '@/lib/env';
+import { formatDateTime } from '@/lib/format/guatemala-time';
 import { setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
 import { buildSourceClients } from '@/lib/sources';
 import { createConsoleUser } from '@/lib/users/service';
@@ -167,6 +168,10 @@ describe('a low balance', () => {
     expect(mail).toMatchObject({ from: 'alertas@pasarela.example', to: [adminEmail], subject: '[Pasarela de pruebas] Saldo bajo: acme-alertas (Q 45.00)' });
     expect(mail!.text).toContain('El saldo de la integración «acme-alertas» bajó a Q 45.00, por debajo del umbral de alerta de Q 100.00.');
     expect(mail!.text).toContain(`Alerta: ${received!.body.id}`);
+    // When, as an administrator reads it: dd/mm/aaaa in Guatemala's time, not the payload's ISO instant.
+    expect(mail!.text).toContain(`Fecha: ${formatDateTime(received!.body.fecha)} (hora de Guatemala)`);
+    expect(mail!.text).toMatch(/Fecha: \d\d\/\d\d\/\d{4}, \d\d:\d\d:\d\d \(hora de Guatemala\)/);
+    expect(mail!.text).not.toContain(received!.body.fecha);
   });
 
   it('is noticed where lookups are charged: the settlement returns the balance it left', async () => {

@@ -14,6 +14,7 @@ import { ledgerEntries, portalUsers, topUpRequests } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
+import { dayText } from '@/lib/format/months';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { depositTooOldMessage } from '@/lib/top-ups/messages';
@@ -174,7 +175,12 @@ describe('the console', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
     expect((await gateway.withDatabase(() => verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 }))).ok).toBe(true);
 
     const movements = await billing.request('/portal/movimientos');
-    expect(movements.text).toContain('4455 6677');
+    // The note as a person reads it: the deposit's day dd/mm/aaaa, no internal request number.
+    const note = `Depósito Banco Industrial, referencia 4455 6677, del ${dayText(request!.depositDate)}`;
+    expect(entry!.note).toBe(note);
+    expect(movements.text).toContain(note);
+    expect(movements.text).not.toContain(request!.depositDate);
+    expect(movements.text).not.toContain('(solicitud');
     expect((await billing.request('/portal/recargas')).text).toContain('Acreditada');
     // Approved, the reference stays taken.
     expect(says(await report(billing, { referencia: '4455 6677' }), TOP_UP_MESSAGES.duplicate)).toBe(true);
