@@ -2,7 +2,6 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
-import { readableLedgerNote } from '@/lib/top-ups/notes';
 import type { PeriodFigures } from './figures';
 
 // The tables of a statement, as text: the PDF (issued or preview) and the console's preview draw
@@ -66,7 +65,7 @@ function movements(figures: PeriodFigures): StatementTable {
     rows: figures.movements.map((movement) => [
       formatDateTime(movement.at),
       movement.kind === 'top_up' ? 'Recarga' : 'Ajuste',
-      movement.note === null ? '' : readableLedgerNote(movement.note),
+      movement.note ?? '',
       formatQuetzales(movement.amountCentavos),
     ]),
     numeric: [3],
