@@ -5,10 +5,13 @@ import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { BulkItemStatus, BulkJobState } from '@/db/schema';
 import { csvField } from '@/lib/format/csv';
+import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { open, openNullable } from '@/lib/personal-data/envelope';
 import { isSourceName } from '@/lib/sources/guard';
+import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { isPublicJobId } from './jobs';
+import { itemReasonLabel, itemStatusLabel } from './labels';
 
 const PAGE_ROWS = 500;
 
@@ -38,16 +41,22 @@ export function sourceForIntegrator(source: string | null): { fuente: string | n
   return { fuente: isSourceName(source) ? SOURCE_LABELS[source] : source, fuente_id: source };
 }
 
+/** A job's rows, read as they are iterated, and its catalog (the CSV's columns depend on it). */
+export interface JobResults extends AsyncIterable<ResultRow> {
+  catalog: CatalogName;
+}
+
 /** The job's rows, or null for an unknown id and for another integration's job. */
-export async function jobResults(integrationId: number, publicId: string): Promise<AsyncIterable<ResultRow> | null> {
+export async function jobResults(integrationId: number, publicId: string): Promise<JobResults | null> {
   if (!isPublicJobId(publicId)) return null;
   const handle = await database();
-  const [job] = await handle.rows<{ id: number; state: BulkJobState }>(sql`
-    select id, state from bulk_jobs where integration_id = ${integrationId}::integer and public_id = ${publicId}::text`);
+  const [job] = await handle.rows<{ id: number; state: BulkJobState; catalog: CatalogName }>(sql`
+    select id, state, catalog from bulk_jobs where integration_id = ${integrationId}::integer and public_id = ${publicId}::text`);
   if (!job) return null;
   const jobId = Number(job.id);
   const cancelled = job.state === 'cancelado';
   return {
+    catalog: job.catalog,
     async *[Symbol.asyncIterator]() {
       for (let after = -1; ; ) {
         const rows = await handle.rows<{
@@ -83,27 +92,105 @@ export async function jobResults(integrationId: number, publicId: string): Promi
   };
 }
 
+// The CSV is read by people in a spreadsheet as much as by integrators' programs. Its first nine
+// columns keep their names, order and codes (programs that read them by position keep working);
+// after them come the same row in words, the time in Guatemala, and the catalog's answer in flat
+// columns, so an accountant filters "omiso: Sí" without reading the JSON in `datos`.
 const CSV_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'fuente_id', 'request_id', 'datos'] as const;
+const WORDS_COLUMNS = ['estado_descripcion', 'motivo_descripcion', 'respondido_en_guatemala'] as const;
 
-/**
- * A CSV line (header first): the catalog's data as its JSON text in the last column; every field
- * by the exports' one rule (lib/format/csv.ts), so a formula is written as text.
- */
-export function csvHeader(): string {
-  return `${CSV_COLUMNS.join(',')}\r\n`;
+type Cell = string | null;
+
+/** A catalog's answer read into flat cells, one per column; every cell empty for a row without data. */
+interface CatalogColumns {
+  headers: readonly string[];
+  cells: (data: unknown) => Cell[];
 }
 
-export function csvLine(row: ResultRow): string {
-  const values: Record<(typeof CSV_COLUMNS)[number], string> = {
-    posicion: String(row.posicion),
-    identificador: row.identificador,
-    estado: row.estado,
-    motivo: row.motivo ?? '',
-    respondido_en: row.respondido_en ?? '',
-    fuente: row.fuente ?? '',
-    fuente_id: row.fuente_id ?? '',
-    request_id: row.request_id ?? '',
-    datos: row.datos === null ? '' : JSON.stringify(row.datos),
-  };
-  return `${CSV_COLUMNS.map((column) => csvField(values[column])).join(',')}\r\n`;
+function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return null;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current ?? null;
+}
+
+const text = (value: unknown): Cell => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
+
+/** A yes/no of the source in words; null is "not reported", never "No" (the contract's rule). */
+export const YES_NO_WORDS = { yes: 'Sí', no: 'No', unreported: 'No reportado' } as const;
+const yesNo = (value: unknown): Cell => (value === true ? YES_NO_WORDS.yes : value === false ? YES_NO_WORDS.no : YES_NO_WORDS.unreported);
+
+const PERSON_KIND_WORDS: Record<string, string> = { individual: 'Individual', juridica: 'Jurídica' };
+
+/** The RTU's person's name in one cell; an entity's record (empresa) has no fixed shape, so no name is read from it. */
+function rtuPersonName(data: unknown): Cell {
+  const parts = ['primerNombre', 'segundoNombre', 'primerApellido', 'segundoApellido'].map((key) => text(field(data, 'persona', key))).filter((part) => part);
+  return parts.length > 0 ? parts.join(' ') : null;
+}
+
+export const CATALOG_CSV_COLUMNS: Record<CatalogName, CatalogColumns> = {
+  cui_nit: {
+    headers: ['nombre', 'tipo_persona', 'nit', 'cui'],
+    cells: (data) => {
+      const kind = text(field(data, 'tipoPersona'));
+      return [text(field(data, 'nombre')), kind === null ? YES_NO_WORDS.unreported : (PERSON_KIND_WORDS[kind] ?? kind), text(field(data, 'nit')), text(field(data, 'cui'))];
+    },
+  },
+  omisos: {
+    headers: ['nombre', 'nombre_comercial', 'estado_contribuyente', 'regimen', 'omiso', 'cobro_coactivo', 'incumplimientos', 'departamento', 'municipio', 'direccion'],
+    cells: (data) => {
+      const defaults = field(data, 'incumplimientos');
+      return [
+        text(field(data, 'nombre')),
+        text(field(data, 'nombreComercial')),
+        text(field(data, 'estadoContribuyente')),
+        text(field(data, 'regimen')),
+        yesNo(field(data, 'tieneIncumplimientos')),
+        yesNo(field(data, 'tieneProcesoCoactivo')),
+        Array.isArray(defaults) ? defaults.filter((entry) => typeof entry === 'string').join('; ') : null,
+        text(field(data, 'domicilioFiscal', 'departamento')),
+        text(field(data, 'domicilioFiscal', 'municipio')),
+        text(field(data, 'domicilioFiscal', 'direccion')),
+      ];
+    },
+  },
+  rtu: {
+    headers: ['nombre', 'tipo_contribuyente', 'estado_contribuyente', 'regimen_isr', 'regimen_iva', 'fecha_ultima_actualizacion'],
+    cells: (data) => [
+      rtuPersonName(data),
+      text(field(data, 'tipoContribuyente', 'descripcion')),
+      text(field(data, 'persona', 'estado', 'descripcion')),
+      text(field(data, 'afiliaciones', 'isr', 'regimen', 'descripcion')),
+      text(field(data, 'afiliaciones', 'iva', 'regimen', 'descripcion')),
+      text(field(data, 'fechaUltimaActualizacion')),
+    ],
+  },
+};
+
+/** The header line, with a byte-order mark as every export has (lib/format/csv.ts), so Excel reads accents. */
+export function csvHeader(catalog: CatalogName): string {
+  return `\uFEFF${[...CSV_COLUMNS, ...WORDS_COLUMNS, ...CATALOG_CSV_COLUMNS[catalog].headers].join(',')}\r\n`;
+}
+
+/** A row's CSV line: every field by the exports' one rule (lib/format/csv.ts), so a formula is written as text. */
+export function csvLine(row: ResultRow, catalog: CatalogName): string {
+  const catalogColumns = CATALOG_CSV_COLUMNS[catalog];
+  const cells: Cell[] = [
+    String(row.posicion),
+    row.identificador,
+    row.estado,
+    row.motivo,
+    row.respondido_en,
+    row.fuente,
+    row.fuente_id,
+    row.request_id,
+    row.datos === null ? null : JSON.stringify(row.datos),
+    itemStatusLabel(row.estado, row.motivo),
+    row.motivo === null ? null : itemReasonLabel(row.motivo),
+    row.respondido_en === null ? null : formatGuatemalanTimestamp(new Date(row.respondido_en)),
+    ...(row.datos === null ? catalogColumns.headers.map(() => null) : catalogColumns.cells(row.datos)),
+  ];
+  return `${cells.map(csvField).join(',')}\r\n`;
 }

@@ -52,14 +52,14 @@ export async function portalBulkResultsDownload(request: Request, params: JobPar
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(csvHeader()));
+        controller.enqueue(encoder.encode(csvHeader(rows.catalog)));
         return;
       }
       try {
         const next = await iterator.next();
         if (!next.done) {
           sent += 1;
-          controller.enqueue(encoder.encode(csvLine(next.value)));
+          controller.enqueue(encoder.encode(csvLine(next.value, rows.catalog)));
           return;
         }
         controller.close();

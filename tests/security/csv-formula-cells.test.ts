@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '@/lib/billing/ledger';
 import { historyCsvStream } from '@/lib/billing/history';
 import { placeHold, settleHold } from '@/lib/billing/holds';
-import { csvHeader as bulkCsvHeader, csvLine as bulkCsvLine, type ResultRow } from '@/lib/bulk/results';
+import { CATALOG_CSV_COLUMNS, csvHeader as bulkCsvHeader, csvLine as bulkCsvLine, type ResultRow } from '@/lib/bulk/results';
+import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { guatemalanToday } from '@/lib/format/guatemala-time';
 import { subjectReportCsv, type SubjectReport } from '@/lib/personal-data/subject-report';
 import { recordsCsvStream, recordsCsvStreamFrom } from '@/lib/records/csv';
@@ -101,6 +102,26 @@ const resultRow = (value: string, index: number): ResultRow => ({
   request_id: null,
 });
 
+/** A catalog's found answer with the value in every text the results' columns read. */
+function hostileAnswer(catalog: CatalogName, value: string): unknown {
+  const described = { codigo: 1, descripcion: value };
+  if (catalog === 'cui_nit') return { cui: value, nit: value, nombre: value, tipoPersona: value, fechaConsulta: null };
+  if (catalog === 'omisos') {
+    return { nombre: value, nombreComercial: value, estadoContribuyente: value, regimen: value, tieneIncumplimientos: true, tieneProcesoCoactivo: null, incumplimientos: [value], domicilioFiscal: { departamento: value, municipio: value, direccion: value, telefono: value } };
+  }
+  return {
+    tipoContribuyente: described,
+    persona: { primerNombre: value, segundoNombre: null, primerApellido: null, segundoApellido: null, estado: described },
+    afiliaciones: { isr: { regimen: described }, iva: { regimen: described } },
+    fechaUltimaActualizacion: value,
+  };
+}
+
+/** One column of a job's results CSV. */
+function bulkColumn(rows: ResultRow[], catalog: CatalogName, header: string): string[] {
+  return column(bulkCsvHeader(catalog) + rows.map((row) => bulkCsvLine(row, catalog)).join(''), header);
+}
+
 function subjectReport(): SubjectReport {
   const now = new Date();
   return {
@@ -157,8 +178,23 @@ const EXPORTS: Record<string, CsvExport> = {
   },
   "a job's results (API, portal)": {
     producer: 'csvLine',
-    cells: async () => column(bulkCsvHeader() + HOSTILE.map(resultRow).map(bulkCsvLine).join(''), 'motivo'),
+    cells: async () => bulkColumn(HOSTILE.map(resultRow), 'omisos', 'motivo'),
   },
+  "a job's results: the reason in words (a reason this version does not know keeps its name)": {
+    producer: 'csvLine',
+    cells: async () => bulkColumn(HOSTILE.map(resultRow), 'omisos', 'motivo_descripcion'),
+  },
+  // Each catalog's answer in columns: the source's text reaches every one but the yes/no words.
+  ...Object.fromEntries(
+    (Object.keys(CATALOG_CSV_COLUMNS) as CatalogName[]).flatMap((catalog) =>
+      CATALOG_CSV_COLUMNS[catalog].headers
+        .filter((header) => !['omiso', 'cobro_coactivo'].includes(header))
+        .map((header): [string, CsvExport] => [
+          `a job's results (${catalog}): ${header}`,
+          { producer: 'csvLine', cells: async () => bulkColumn(HOSTILE.map((value, index) => ({ ...resultRow(value, index), estado: 'encontrado', motivo: null, datos: hostileAnswer(catalog, value) })), catalog, header) },
+        ]),
+    ),
+  ),
 };
 
 describe('every CSV export', () => {

@@ -13,7 +13,7 @@ export const GET = bulkRoute<{ id: string }>(async (request, { integration, requ
   const rows = await jobResults(integration.id, id);
   if (!rows) return bulkErrors.notFound(requestId);
   const asJsonLines = (request.headers.get('accept') ?? '').toLowerCase().includes(NDJSON);
-  const line = asJsonLines ? (row: ResultRow) => `${JSON.stringify(row)}\n` : csvLine;
+  const line = asJsonLines ? (row: ResultRow) => `${JSON.stringify(row)}\n` : (row: ResultRow) => csvLine(row, rows.catalog);
   const encoder = new TextEncoder();
   const iterator = rows[Symbol.asyncIterator]();
   let headerSent = asJsonLines;
@@ -21,7 +21,7 @@ export const GET = bulkRoute<{ id: string }>(async (request, { integration, requ
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(csvHeader()));
+        controller.enqueue(encoder.encode(csvHeader(rows.catalog)));
         return;
       }
       const next = await iterator.next();
