@@ -18,6 +18,8 @@ import { verifyLedger } from '@/lib/billing/verify';
 import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
 import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
+import { itemReasonLabel } from '@/lib/bulk/labels';
+import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
 import { openNullable } from '@/lib/personal-data/envelope';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
@@ -226,6 +228,39 @@ async function resultLines(id: string, as: TestIntegration): Promise<ResultLine[
   return answer.text.trim().split('\n').map((line) => JSON.parse(line) as ResultLine);
 }
 
+const CSV_CODE_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'fuente_id', 'request_id', 'datos'];
+const CSV_WORD_COLUMNS = ['estado_descripcion', 'motivo_descripcion', 'respondido_en_guatemala'];
+
+/** The CSV results as Excel opens them: the bytes start with a byte-order mark; cells by RFC 4180, rows keyed by the header. */
+async function csvResults(id: string, as: TestIntegration): Promise<{ contentType: string; header: string[]; rows: Array<Record<string, string>> }> {
+  const response = await fetch(`${gateway.app.baseUrl}/api/lotes/${id}/resultados`, { headers: credentialHeaders(as) });
+  expect(response.status).toBe(200);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const records: string[][] = [[]];
+  let field = '';
+  let quoted = false;
+  const text = bytes.subarray(3).toString('utf8');
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at]!;
+    if (quoted && char === '"' && text[at + 1] === '"') {
+      field += '"';
+      at += 1;
+    } else if (char === '"' && (quoted || field === '')) quoted = !quoted;
+    else if (!quoted && char === ',') {
+      records.at(-1)!.push(field);
+      field = '';
+    } else if (!quoted && char === '\r' && text[at + 1] === '\n') {
+      records.at(-1)!.push(field);
+      records.push([]);
+      field = '';
+      at += 1;
+    } else field += char;
+  }
+  const [header, ...rows] = records.filter((record) => record.length > 0);
+  return { contentType: response.headers.get('content-type') ?? '', header: header!, rows: rows.map((row) => Object.fromEntries(header!.map((name, index) => [name, row[index]!]))) };
+}
+
 const centavos = (amount: string) => Math.round(Number(amount) * 100);
 
 describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
@@ -301,12 +336,25 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect({ fuente: line.fuente, fuente_id: line.fuente_id }).toEqual({ fuente: 'Fuente de catálogos (CUI/NIT, RTU, omisos)', fuente_id: 'catalog' });
       expect(new Date(line.respondido_en!).getTime()).toBeGreaterThan(0);
     }
-    const csv = await get(`/api/lotes/${body.id}/resultados`, main);
+    const csv = await csvResults(body.id, main);
     expect(csv.contentType).toMatch(/^text\/csv/);
-    const csvLines = csv.text.trim().split('\r\n');
-    expect(csvLines[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,fuente_id,request_id,datos');
-    expect(csvLines).toHaveLength(8);
-    expect(csvLines[2]).toMatch(/^2,12345678,invalido,nit_invalido,/);
+    // The codes first, as they always were, then the row in words and the answer in columns (rtu's).
+    expect(csv.header).toEqual([...CSV_CODE_COLUMNS, ...CSV_WORD_COLUMNS, 'nombre', 'tipo_contribuyente', 'estado_contribuyente', 'regimen_isr', 'regimen_iva', 'fecha_ultima_actualizacion']);
+    expect(csv.rows.map((row) => [row.posicion, row.estado, row.motivo, row.estado_descripcion, row.motivo_descripcion])).toEqual([
+      ['1', 'encontrado', '', 'Encontrado', ''],
+      ['2', 'invalido', 'nit_invalido', 'Apartado', 'NIT inválido'],
+      ['3', 'no_encontrado', '', 'No encontrado', ''],
+      ['4', 'invalido', 'duplicado', 'Apartado', 'Repetido en la lista'],
+      ['5', 'error_fuente', 'unavailable', 'Falló la fuente', 'La fuente no respondió o respondió con un error'],
+      ['6', 'encontrado', '', 'Encontrado', ''],
+      ['7', 'invalido', 'nit_invalido', 'Apartado', 'NIT inválido'],
+    ]);
+    for (const [index, row] of csv.rows.entries()) {
+      expect(row.respondido_en_guatemala).toBe(formatGuatemalanTimestamp(new Date(lines[index]!.respondido_en!)));
+      const answer = lines[index]!.datos as { persona: { primerNombre: string; estado: { descripcion: string } } } | null;
+      // The answer's columns: the person's name and state for a found row, empty for every other.
+      expect([row.nombre!.split(' ')[0], row.estado_contribuyente]).toEqual(answer ? [answer.persona.primerNombre, answer.persona.estado.descripcion] : ['', '']);
+    }
 
     // One query record per identifier that ran, found by the item's request id; nothing for the set-aside ones.
     const ran = lines.filter((line) => line.request_id !== null);
@@ -358,6 +406,37 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       [2, 'invalido', 'rechazado_por_la_fuente'],
       [3, 'invalido', 'nit_invalido'],
     ]);
+    // In the CSV's words: refused by the source is not "Apartado" (set aside before running).
+    expect((await csvResults(id, main)).rows.map((row) => [row.estado_descripcion, row.motivo_descripcion, row.regimen_iva === '' && row.tipo_contribuyente === ''])).toEqual([
+      ['Encontrado', '', false],
+      ['Rechazado por la fuente', itemReasonLabel('rechazado_por_la_fuente'), true],
+      ['Apartado', 'NIT inválido', true],
+    ]);
+  });
+
+  it.each([
+    { catalogo: 'cui-nit', columns: ['nombre', 'tipo_persona', 'nit', 'cui'] },
+    { catalogo: 'omisos', columns: ['nombre', 'nombre_comercial', 'estado_contribuyente', 'regimen', 'omiso', 'cobro_coactivo', 'incumplimientos', 'departamento', 'municipio', 'direccion'] },
+  ])('gives $catalogo results as a spreadsheet reads them: codes first, then words and the answer in columns', async ({ catalogo, columns }) => {
+    const created = await submit(main, { catalogo, identificadores: [knownNits[10]!, gateway.sample.unknownNit, 'no-es-nit'] });
+    expect(created.status, created.text).toBe(202);
+    const id = (created.body as JobBody).id;
+    await untilState(id, main, 'completado');
+    const [found] = await resultLines(id, main);
+    const data = found!.datos as Record<string, unknown>;
+    const csv = await csvResults(id, main);
+    expect(csv.header).toEqual([...CSV_CODE_COLUMNS, ...CSV_WORD_COLUMNS, ...columns]);
+    expect(csv.rows.map((row) => [row.estado, row.estado_descripcion, row.motivo_descripcion, row.nombre])).toEqual([
+      ['encontrado', 'Encontrado', '', data.nombre],
+      ['no_encontrado', 'No encontrado', '', ''],
+      ['invalido', 'Apartado', 'NIT inválido', ''],
+    ]);
+    if (catalogo === 'cui-nit') expect(csv.rows[0]!.tipo_persona).toBe(data.tipoPersona === 'juridica' ? 'Jurídica' : 'Individual');
+    else {
+      const words = (value: unknown) => (value === true ? 'Sí' : value === false ? 'No' : 'No reportado');
+      expect([csv.rows[0]!.omiso, csv.rows[0]!.cobro_coactivo]).toEqual([words(data.tieneIncumplimientos), words(data.tieneProcesoCoactivo)]);
+      expect(csv.rows[1]!.omiso).toBe('');
+    }
   });
 
   it('pauses without balance, runs on after a top-up, and charges found × tariff', async () => {

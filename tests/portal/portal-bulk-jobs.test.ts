@@ -190,8 +190,10 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     const download = await developer.post(`${jobPath}/resultados`, {}, { motivo: 'Revisar proveedores del mes' });
     expect(download.status, download.text.slice(0, 300)).toBe(200);
     const api = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}/resultados`, { headers: credentialHeaders(integration) });
-    expect(download.text).toBe(await api.text());
-    expect(download.text.split('\r\n')[0]).toBe('posicion,identificador,estado,motivo,respondido_en,fuente,fuente_id,request_id,datos');
+    // The same bytes, the byte-order mark first (text() drops it), so Excel reads the accents.
+    expect(download.bytes.equals(Buffer.from(await api.arrayBuffer()))).toBe(true);
+    expect([...download.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(download.text.split('\r\n')[0]).toMatch(/^posicion,identificador,estado,motivo,respondido_en,fuente,fuente_id,request_id,datos,estado_descripcion,motivo_descripcion,respondido_en_guatemala,/);
     expect(download.text).toContain(`1,${knownNits[0]},encontrado,`);
 
     const [entry] = await eventually(

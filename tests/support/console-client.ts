@@ -12,7 +12,8 @@ export class ConsoleClient {
     private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
-  async request(path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; text: string }> {
+  /** `text` as response.text() reads it (a byte-order mark dropped); `bytes` as they arrived. */
+  async request(path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; text: string; bytes: Buffer }> {
     const headers = new Headers({ ...this.extraHeaders, ...(init.headers as Record<string, string>) });
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(`${this.baseUrl}${path}`, { ...init, headers, redirect: 'manual' });
@@ -24,7 +25,8 @@ export class ConsoleClient {
       if (value === '' || /max-age=0/i.test(cookie)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, text: new TextDecoder().decode(bytes), bytes };
   }
 
   /** A GET whose body is binary (a PDF): its bytes. */

@@ -7,6 +7,7 @@ export interface FormAnswer {
   status: number;
   location: string | null;
   text: string;
+  bytes: Buffer;
 }
 
 const ENTITIES: Record<string, string> = { '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' };
@@ -47,7 +48,7 @@ export class PortalClient extends ConsoleClient {
     const body = new FormData();
     for (const [name, value] of Object.entries({ ...hidden, ...values })) body.append(name, value);
     const answer = await this.request(page, { method: 'POST', body, headers: { origin: new URL(this.baseUrl).origin } });
-    return { status: answer.status, location: answer.headers.get('location'), text: answer.text };
+    return { status: answer.status, location: answer.headers.get('location'), text: answer.text, bytes: answer.bytes };
   }
 
   /** Opens `page` and posts its form (the one with a field named `field`). */
