@@ -59,5 +59,5 @@ export const bulkResultRowSchema = z
   .meta({
     id: 'LoteResultado',
     description:
-      'Una fila de los resultados de un lote (una línea JSON, o una fila del CSV con datos como texto JSON; en el CSV, un texto que una hoja de cálculo tomaría por fórmula lleva delante un apóstrofo).',
+      'Una fila de los resultados de un lote (una línea JSON, o las nueve primeras columnas de una fila del CSV, con datos como texto JSON, seguidas por la fila en palabras y la respuesta del catálogo en columnas; en el CSV, un texto que una hoja de cálculo tomaría por fórmula lleva delante un apóstrofo).',
   });

@@ -15,9 +15,9 @@ import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/api/re
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { SUCCESS_EXAMPLES } from './success-examples';
 import { BULK_MESSAGES, jobBody } from '@/lib/api/bulk-responses';
-import { bulkJobRequestSchema } from '@/lib/bulk/requests';
+import { bulkJobRequestSchema, catalogPathName } from '@/lib/bulk/requests';
 import { bulkJobSchema, bulkResultRowSchema } from '@/lib/bulk/schemas';
-import { csvHeader, csvLine, sourceForIntegrator, type ResultRow } from '@/lib/bulk/results';
+import { CATALOG_CSV_COLUMNS, csvHeader, csvLine, sourceForIntegrator, type ResultRow } from '@/lib/bulk/results';
 import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { WATCH_CHANGES_PAGE_SIZE } from '@/lib/watch-lists/changes';
 import { watchListBody, watchListChangesSchema, watchListCreatedSchema, watchListRequestSchema, watchListSchema } from '@/lib/watch-lists/schemas';
@@ -273,12 +273,14 @@ const EXAMPLE_RESULT_ROWS: ResultRow[] = [
     identificador: '576937-K',
     estado: 'encontrado',
     motivo: null,
-    datos: { nit: '576937K', omiso: false },
+    // The catalog's own example answer (its branches left out, to keep the CSV example short).
+    datos: { ...(SUCCESS_EXAMPLES['/catalogos/omisos'].response as { data: object }).data, establecimientos: [] },
     respondido_en: '2026-11-24T10:31:02.114Z',
     ...sourceForIntegrator('catalog'),
     request_id: 'req_5kq2m8w1x7',
   },
   { posicion: 2, identificador: '12345678', estado: 'invalido', motivo: 'nit_invalido', datos: null, respondido_en: '2026-11-24T10:30:00.000Z', ...sourceForIntegrator(null), request_id: null },
+  { posicion: 3, identificador: '10527478-K', estado: 'no_encontrado', motivo: null, datos: null, respondido_en: '2026-11-24T10:31:03.020Z', ...sourceForIntegrator('catalog'), request_id: 'req_5kq2m8w1x8' },
 ];
 
 /** A job as GET /lotes/{id} answers it, built by the handlers' own jobBody. */
@@ -359,7 +361,9 @@ function bulkPaths(): JsonObject {
         operationId: 'getBulkJobResults',
         tags: ['lotes'],
         summary: 'Los resultados de un lote: una fila por identificador, en el orden enviado',
-        description: 'CSV por omisión (la columna datos lleva el JSON de la consulta), o líneas JSON con Accept: application/x-ndjson.',
+        description: `CSV por omisión, para abrir en una hoja de cálculo (UTF-8 con marca de orden de bytes): las nueve primeras columnas con los códigos (datos lleva el JSON de la consulta); tras ellas estado_descripcion y motivo_descripcion (en palabras), respondido_en_guatemala (hora de Guatemala, UTC-6) y la respuesta del catálogo en columnas, con Sí, No o No reportado: ${Object.entries(CATALOG_CSV_COLUMNS)
+          .map(([catalog, columns]) => `${catalogPathName(catalog as keyof typeof CATALOG_CSV_COLUMNS)}: ${columns.headers.join(', ')}`)
+          .join('; ')}. O líneas JSON con Accept: application/x-ndjson, con los códigos.`,
         parameters: [idParameter],
         responses: withRequestId({
           '200': {
@@ -367,8 +371,8 @@ function bulkPaths(): JsonObject {
             content: {
               'text/csv': {
                 schema: { type: 'string' },
-                // Written by the handler's own CSV writer (lib/bulk/results.ts).
-                example: (csvHeader() + EXAMPLE_RESULT_ROWS.map(csvLine).join('')).trimEnd(),
+                // Written by the handler's own CSV writer (lib/bulk/results.ts), without the invisible byte-order mark.
+                example: (csvHeader('omisos').replace(/^\uFEFF/, '') + EXAMPLE_RESULT_ROWS.map((row) => csvLine(row, 'omisos')).join('')).trimEnd(),
               },
               'application/x-ndjson': {
                 schema: ref(bulkResultRowSchema),
