@@ -72,7 +72,10 @@ test('un desarrollador sube un CSV, lee el costo estimado, confirma y descarga l
   await developer.getByLabel('Motivo').fill('Revisar proveedores omisos del mes');
   const [download] = await Promise.all([developer.waitForEvent('download'), developer.getByRole('button', { name: 'Descargar resultados (CSV)' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^lote_[0-9a-f]{20}\.csv$/);
-  const rows = csvRows(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8')));
+  const bytes = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks));
+  // A byte-order mark first, so Excel reads the accents ("Sí", "inválido").
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const rows = csvRows(bytes.toString('utf8'));
   expect(rows.map((row) => [row.posicion, row.identificador, row.estado, row.motivo])).toEqual([
     ['1', omiso, 'encontrado', ''],
     ['2', individual, 'encontrado', ''],
@@ -81,6 +84,15 @@ test('un desarrollador sube un CSV, lee el costo estimado, confirma y descarga l
     ['5', sample.unknownNit, 'no_encontrado', ''],
   ]);
   expect(JSON.parse(rows[0]!.datos!)).toMatchObject({ nit: expect.any(String) });
+  // The same rows in words, and the answer in columns an accountant filters by.
+  expect(rows.map((row) => [row.estado_descripcion, row.motivo_descripcion])).toEqual([
+    ['Encontrado', ''],
+    ['Encontrado', ''],
+    ['Apartado', 'NIT inválido'],
+    ['Apartado', 'Repetido en la lista'],
+    ['No encontrado', ''],
+  ]);
+  expect([rows[0]!.omiso, rows[4]!.omiso]).toEqual(['Sí', '']);
 
   await openSection(developer, 'Lotes');
   const row = developer.getByTestId('bulk-job-row');
