@@ -15,8 +15,8 @@
 // - When several wait, the one served least recently goes first (round robin over callers).
 // - A page holding the turn longer than maxHoldMs (an export streaming) gives it up and finishes on
 //   its own; it counts for half the shared window at most.
-// - With minIntervalMs, pages start no more often than that: answers too cheap for the window to
-//   see (a cached page) are paced by their count instead.
+// - With minIntervalMs, while others wait, pages start no more often than that: answers too cheap
+//   for the window to see (a cached page) are paced by their count instead.
 
 /** How a request fared on arriving at the turn. */
 export const ADMISSION = Object.freeze({
@@ -89,7 +89,8 @@ export class FairTurn {
   pump() {
     if (this.running > 0 || this.waiting === 0) return;
     const now = this.clock.now();
-    const spacedAt = this.lastStartAt + (this.options.minIntervalMs ?? 0);
+    // Spacing paces a queue: a request with nobody else waiting starts at once.
+    const spacedAt = this.waiting > 1 ? this.lastStartAt + (this.options.minIntervalMs ?? 0) : now;
     if (spacedAt > now) {
       this.wakeAt(spacedAt);
       return;

@@ -156,4 +156,13 @@ describe('FairTurn', () => {
     clock.advance(5_000);
     expect(started).toEqual(['first', 'third', 'fourth']);
   });
+
+  it('with minIntervalMs, paces only a queue: a person alone is answered at once, page after page', () => {
+    const { clock, started, ask } = turnWithPages(0, { minIntervalMs: 20 });
+    for (let page = 0; page < 5; page++) {
+      ask('person');
+      clock.advance(3);
+    }
+    expect(started.map(({ at }) => at)).toEqual([0, 3, 6, 9, 12]);
+  });
 });

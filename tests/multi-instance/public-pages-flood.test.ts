@@ -17,7 +17,7 @@ import { medianLookupMs, newIntegration, requiredEnv, servedBy, twoInstanceEnv, 
 /** Addresses of this run only: Redis keeps the per-IP windows of earlier runs for a minute. */
 const RUN = (Math.floor(Math.random() * 0xfff0) + 1).toString(16);
 const FLOOD_CONNECTIONS = 100;
-const PAGE_SAMPLES = 15;
+const PAGE_SAMPLES = 31;
 
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
