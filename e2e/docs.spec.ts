@@ -73,7 +73,9 @@ test('las credenciales se escriben una vez para las cinco consolas, y cada opera
     const sample = omisos.locator(`details.sample[data-language="${language}"]`);
     await sample.locator('summary').click();
     await expect(sample.locator('pre')).toContainText(opening);
-    await expect(sample.locator('pre')).toContainText(`${baseUrl}/api/catalogos/omisos`);
+    // The address is stated once, in BASE_URL, in the language's own quotes.
+    await expect(sample.locator('pre')).toContainText(language === 'python' || language === 'csharp' ? `BASE_URL = "${baseUrl}/api"` : `BASE_URL${language === 'curl' ? '=' : ' = '}'${baseUrl}/api'`);
+    await expect(sample.locator('pre')).toContainText('/catalogos/omisos');
     await expect(sample.locator('pre')).toContainText('x-integracion-token');
   }
   // The page keeps the token in memory only.
@@ -181,7 +183,8 @@ for (const width of [1366, 390]) {
     await expect(create.locator('details.example-body pre').first()).toContainText('"resultados": "/api/lotes/lote_');
     const curl = create.locator('details.sample[data-language="curl"]');
     await curl.locator('summary').click();
-    await expect(curl.locator('pre')).toContainText(`curl -X POST '${baseUrl}/api/lotes'`);
+    await expect(curl.locator('pre')).toContainText(`BASE_URL='${baseUrl}/api'`);
+    await expect(curl.locator('pre')).toContainText('curl -X POST "$BASE_URL/lotes"');
     await expect(curl.locator('pre')).toContainText("-H 'Idempotency-Key: ");
     // Reading the results: a GET, and a whole CSV example.
     const results = lotes.locator('section#getBulkJobResults');
@@ -189,7 +192,8 @@ for (const width of [1366, 390]) {
     const python = results.locator('details.sample[data-language="python"]');
     await python.locator('summary').click();
     await expect(python.locator('pre')).toContainText('requests.get(');
-    await expect(python.locator('pre')).toContainText(`${baseUrl}/api/lotes/lote_`);
+    await expect(python.locator('pre')).toContainText(`BASE_URL = "${baseUrl}/api"`);
+    await expect(python.locator('pre')).toContainText('f"{BASE_URL}/lotes/lote_');
     await expect(lotes.locator('section#retryBulkJobFailures')).toContainText('error_fuente');
 
     const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));

@@ -1,6 +1,11 @@
 // A small TypeScript client for the taxpayer lookup API, as an integrator would write it
 // (docs/integrators.md). No dependencies: fetch and AbortSignal from Node 18+ or a browser.
 // It branches on HTTP status only, never on message texts, which may change without notice.
+//
+//   const BASE_URL = process.env.BASE_URL!; // the environment's {base_url}: https://<host>/api
+//   const LOGIN = process.env.LOGIN!;       // x-integracion-login
+//   const TOKEN = process.env.TOKEN!;       // x-integracion-token, from your secrets manager
+//   const client = new TaxpayerLookupClient({ baseUrl: BASE_URL, login: LOGIN, token: TOKEN });
 
 export interface ClientOptions {
   /** {base_url} of the environment: https://<host>/api. Never hard-code it. */

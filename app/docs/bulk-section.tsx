@@ -38,8 +38,7 @@ export function BulkSection({ baseUrl, document }: { baseUrl: string; document: 
         const request = operation.requestBody?.content['application/json'];
         const requestSchema = resolve(request?.schema, components);
         const idempotency = operation.parameters?.find((parameter) => parameter.name === 'Idempotency-Key');
-        const url = `${baseUrl}${path.replace('{id}', EXAMPLE_JOB_ID)}`;
-        const samples = operationSamples(url, { method, body: request?.example, headers: idempotency ? { 'Idempotency-Key': 'proveedores-2026-11' } : undefined });
+        const samples = operationSamples(baseUrl, path.replace('{id}', EXAMPLE_JOB_ID), { method, body: request?.example, headers: idempotency ? { 'Idempotency-Key': 'proveedores-2026-11' } : undefined });
         return (
           <section key={`${method} ${path}`} id={operation.operationId} className="operation">
             <h3>

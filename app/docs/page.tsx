@@ -199,7 +199,7 @@ export default async function DocsPage() {
                 <h3>Respuestas</h3>
                 <ResponsesTable responses={operation.responses} />
                 <h3>Ejemplos de solicitud</h3>
-                {Object.entries(requestSamples(`${baseUrl}${path}`, request.example)).map(([language, code]) => (
+                {Object.entries(requestSamples(baseUrl, path, request.example)).map(([language, code]) => (
                   <details key={language} className="sample" data-language={language}>
                     <summary>{SAMPLE_LANGUAGES.find((entry) => entry.key === language)!.label}</summary>
                     <pre>{code}</pre>

@@ -1,5 +1,5 @@
 // Request samples for /docs, generated from the same OpenAPI example body as the page shows, in
-// the languages Guatemalan integrators use most. The credentials are placeholders.
+// the languages Guatemalan integrators use most. The base URL and credentials are placeholders.
 
 export const SAMPLE_LANGUAGES = [
   { key: 'curl', label: 'curl' },
@@ -10,11 +10,14 @@ export const SAMPLE_LANGUAGES = [
 
 export type SampleLanguage = (typeof SAMPLE_LANGUAGES)[number]['key'];
 
+/** The three variables every sample states first, as docs/integrators.md names them. */
+export const SAMPLE_VARIABLES = ['BASE_URL', 'LOGIN', 'TOKEN'] as const;
+
 const LOGIN = 'TU_LOGIN';
 const TOKEN = 'TU_TOKEN';
 
-export function requestSamples(url: string, body: unknown): Record<SampleLanguage, string> {
-  return operationSamples(url, { method: 'POST', body });
+export function requestSamples(baseUrl: string, path: string, body: unknown): Record<SampleLanguage, string> {
+  return operationSamples(baseUrl, path, { method: 'POST', body });
 }
 
 export interface SampleRequest {
@@ -25,54 +28,80 @@ export interface SampleRequest {
   headers?: Record<string, string>;
 }
 
-/** One request in each language: the credentials, any other headers, and the JSON body when there is one. */
-export function operationSamples(url: string, request: SampleRequest): Record<SampleLanguage, string> {
+/**
+ * One request in each language: BASE_URL (the environment's {base_url}, ending in /api), LOGIN and
+ * TOKEN stated first, so a copied sample says what to replace; then the credentials, any other
+ * headers, and the JSON body when there is one.
+ */
+export function operationSamples(baseUrl: string, path: string, request: SampleRequest): Record<SampleLanguage, string> {
   const { method, body } = request;
   const hasBody = body !== undefined;
-  const headers: Record<string, string> = {
-    ...(hasBody ? { 'content-type': 'application/json' } : {}),
-    'x-integracion-login': LOGIN,
-    'x-integracion-token': TOKEN,
-    ...request.headers,
-  };
+  const extra = Object.entries(request.headers ?? {});
   const json = JSON.stringify(body);
   const pretty = JSON.stringify(body, null, 2);
-  const extra = Object.entries(request.headers ?? {});
+  const reads = method === 'GET' && path.endsWith('/resultados') ? 'text' : 'json';
+  const curlHeaders = [
+    ...(hasBody ? [`-H 'content-type: application/json'`] : []),
+    `-H "x-integracion-login: $LOGIN"`,
+    `-H "x-integracion-token: $TOKEN"`,
+    ...extra.map(([name, value]) => `-H '${name}: ${value}'`),
+    ...(hasBody ? [`-d '${json.replaceAll("'", "'\\''")}'`] : []),
+  ];
+  const jsHeaders = [
+    ...(hasBody ? [`'content-type': 'application/json'`] : []),
+    `'x-integracion-login': LOGIN`,
+    `'x-integracion-token': TOKEN`,
+    ...extra.map(([name, value]) => `'${name}': '${value}'`),
+  ];
   return {
     curl: [
-      `curl -X ${method} '${url}'${Object.keys(headers).length || hasBody ? ' \\' : ''}`,
-      ...Object.entries(headers).map(([name, value], index, all) => `  -H '${name}: ${value}'${index < all.length - 1 || hasBody ? ' \\' : ''}`),
-      ...(hasBody ? [`  -d '${json.replaceAll("'", "'\\''")}'`] : []),
+      `BASE_URL='${baseUrl}'`,
+      `LOGIN='${LOGIN}'`,
+      `TOKEN='${TOKEN}'`,
+      `curl -X ${method} "$BASE_URL${path}" \\`,
+      ...curlHeaders.map((line, index) => `  ${line}${index < curlHeaders.length - 1 ? ' \\' : ''}`),
     ].join('\n'),
     javascript: [
-      `const respuesta = await fetch('${url}', {`,
+      `const BASE_URL = '${baseUrl}';`,
+      `const LOGIN = '${LOGIN}';`,
+      `const TOKEN = '${TOKEN}';`,
+      ``,
+      `const respuesta = await fetch(\`\${BASE_URL}${path}\`, {`,
       `  method: '${method}',`,
       `  headers: {`,
-      ...Object.entries(headers).map(([name, value]) => `    '${name}': '${value}',`),
+      ...jsHeaders.map((line) => `    ${line},`),
       `  },`,
       ...(hasBody ? [`  body: JSON.stringify(${pretty.replaceAll('\n', '\n  ')}),`] : []),
       `});`,
-      `console.log(respuesta.status, await respuesta.${method === 'GET' && url.endsWith('/resultados') ? 'text' : 'json'}());`,
+      `console.log(respuesta.status, await respuesta.${reads}());`,
     ].join('\n'),
     python: [
       `import requests`,
       ``,
+      `BASE_URL = "${baseUrl}"`,
+      `LOGIN = "${LOGIN}"`,
+      `TOKEN = "${TOKEN}"`,
+      ``,
       `respuesta = requests.${method.toLowerCase()}(`,
-      `    "${url}",`,
-      `    headers={${[['x-integracion-login', LOGIN], ['x-integracion-token', TOKEN], ...extra].map(([name, value]) => `"${name}": "${value}"`).join(', ')}},`,
+      `    f"{BASE_URL}${path}",`,
+      `    headers={${['"x-integracion-login": LOGIN', '"x-integracion-token": TOKEN', ...extra.map(([name, value]) => `"${name}": "${value}"`)].join(', ')}},`,
       ...(hasBody ? [`    json=${pythonLiteral(body)},`] : []),
       `    timeout=35,`,
       `)`,
-      `print(respuesta.status_code, respuesta.${method === 'GET' && url.endsWith('/resultados') ? 'text' : 'json()'})`,
+      `print(respuesta.status_code, respuesta.${reads === 'text' ? 'text' : 'json()'})`,
     ].join('\n'),
     csharp: [
       `using System.Net.Http;`,
       `using System.Text;`,
       ``,
+      `const string BASE_URL = "${baseUrl}";`,
+      `const string LOGIN = "${LOGIN}";`,
+      `const string TOKEN = "${TOKEN}";`,
+      ``,
       `using var cliente = new HttpClient { Timeout = TimeSpan.FromSeconds(35) };`,
-      `using var solicitud = new HttpRequestMessage(HttpMethod.${method === 'GET' ? 'Get' : 'Post'}, "${url}");`,
-      `solicitud.Headers.Add("x-integracion-login", "${LOGIN}");`,
-      `solicitud.Headers.Add("x-integracion-token", "${TOKEN}");`,
+      `using var solicitud = new HttpRequestMessage(HttpMethod.${method === 'GET' ? 'Get' : 'Post'}, $"{BASE_URL}${path}");`,
+      `solicitud.Headers.Add("x-integracion-login", LOGIN);`,
+      `solicitud.Headers.Add("x-integracion-token", TOKEN);`,
       ...extra.map(([name, value]) => `solicitud.Headers.Add("${name}", "${value}");`),
       ...(hasBody ? [`solicitud.Content = new StringContent(${csharpString(json)}, Encoding.UTF8, "application/json");`] : []),
       `using var respuesta = await cliente.SendAsync(solicitud);`,
