@@ -22,7 +22,9 @@ const nextConfig = {
   // A top-up's deposit slip (a photo or PDF of up to 5 MB, lib/top-ups/slips.ts) is sent with its
   // report as a server action's argument; Next refuses bodies over 1 MB by default. The slip's own
   // limit is checked by the action and answered in Spanish; this only lets it arrive.
-  experimental: { serverActions: { bodySizeLimit: '6mb' } },
+  // authInterrupts: a portal page a role may not open answers 403 at its own address (forbidden()),
+  // with the portal's navigation, instead of redirecting away.
+  experimental: { serverActions: { bodySizeLimit: '6mb' }, authInterrupts: true },
   // No headers() here: server.mjs gives every answer, Next's static files included, the baseline
   // security headers (lib/http/baseline-headers.mjs); proxy.ts and the lookups add the rest.
 };

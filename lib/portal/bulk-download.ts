@@ -4,7 +4,8 @@ import { logger } from '@/lib/logging/logger';
 import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { postedFormFields } from '@/lib/personal-data/search-form';
 import { plainText } from '@/lib/statements/download';
-import { portalDownloadUser } from './downloads';
+import { portalDownloadPage } from './download-page';
+import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from './downloads';
 import { BULK_JOB_RUNNERS } from './roles';
 
 // "Descargar resultados (CSV)" on a job's page: the CSV GET /api/lotes/{id}/resultados streams
@@ -26,7 +27,7 @@ export async function portalBulkResultsWithoutReason(params: JobParams): Promise
   const user = await portalDownloadUser(BULK_JOB_RUNNERS);
   if (user instanceof Response) return user;
   const rows = await jobResults(user.integrationId, (await params).id);
-  if (!rows) return plainText(404, BULK_DOWNLOAD_MESSAGES.notFound);
+  if (!rows) return portalDownloadPage(404, user, BULK_DOWNLOAD_MESSAGES.notFound, PORTAL_DOWNLOAD_MESSAGES.jobNotFoundHint);
   return plainText(405, BULK_DOWNLOAD_MESSAGES.fromThePage);
 }
 
@@ -38,7 +39,7 @@ export async function portalBulkResultsDownload(request: Request, params: JobPar
   if (!posted) return plainText(400, BULK_DOWNLOAD_MESSAGES.badForm);
   const { id } = await params;
   const rows = await jobResults(user.integrationId, id);
-  if (!rows) return plainText(404, BULK_DOWNLOAD_MESSAGES.notFound);
+  if (!rows) return portalDownloadPage(404, user, BULK_DOWNLOAD_MESSAGES.notFound, PORTAL_DOWNLOAD_MESSAGES.jobNotFoundHint);
   const reason = accessReasonSchema.safeParse(posted.get('motivo') ?? '');
   if (!reason.success) return plainText(400, `${reason.error.issues[0]!.message} Vuelve a la página del lote y descarga de nuevo.`);
   const log = logger('portal');

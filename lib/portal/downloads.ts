@@ -1,18 +1,23 @@
 import type { PortalRole } from '@/db/schema';
 import { plainText } from '@/lib/statements/download';
+import { portalDownloadPage } from './download-page';
+import { PORTAL_DOWNLOAD_REFUSAL_TITLE, portalRefusalText } from './refusals';
 import type { Statement } from '@/lib/statements/statements';
 import { currentPortalUser, type PortalUserSession } from './session';
 import { portalStatement } from './statements';
 
 // The portal's downloads (route handlers, which the pages' guard does not cover): the same
-// checks as a page, answered as plain text a browser shows, and the statement looked up within the
-// session's integration only.
+// checks as a page; without a session plain text a browser shows, a refused role or a missing
+// file a page with the portal's navigation (lib/portal/download-page.ts); the statement looked up
+// within the session's integration only.
 
 export const PORTAL_DOWNLOAD_MESSAGES = {
   signedOut: 'Tu sesión del portal terminó. Vuelve a ingresar en /portal/ingresar.',
   pending: 'Antes de descargar termina de ingresar en /portal/ingresar.',
-  forbidden: 'Tu rol no permite esta descarga: pide a un propietario de tu integración que cambie tu rol.',
   notFound: 'No existe ese estado de cuenta.',
+  notFoundHint: 'Revisa el enlace: los estados de cuenta de tu integración están en Estados de cuenta.',
+  slipNotFoundHint: 'Revisa el enlace: las boletas de tu integración están en Recargas.',
+  jobNotFoundHint: 'Revisa el enlace: los lotes de tu integración están en Lotes.',
 } as const;
 
 /** The session's user if it may download this (a signed-in session, no pending step, one of `roles`), else the answer. */
@@ -20,7 +25,7 @@ export async function portalDownloadUser(roles: readonly PortalRole[]): Promise<
   const user = await currentPortalUser();
   if (!user) return plainText(401, PORTAL_DOWNLOAD_MESSAGES.signedOut);
   if (user.pendingStep) return plainText(401, PORTAL_DOWNLOAD_MESSAGES.pending);
-  if (!roles.includes(user.role)) return plainText(403, PORTAL_DOWNLOAD_MESSAGES.forbidden);
+  if (!roles.includes(user.role)) return portalDownloadPage(403, user, PORTAL_DOWNLOAD_REFUSAL_TITLE, portalRefusalText('descarga', user.integrationName, user.role, roles));
   return user;
 }
 
@@ -32,6 +37,6 @@ export async function portalStatementDownload(roles: readonly PortalRole[], para
   const user = await portalDownloadUser(roles);
   if (user instanceof Response) return user;
   const statement = await portalStatement(user, (await params).id);
-  if (!statement) return plainText(404, PORTAL_DOWNLOAD_MESSAGES.notFound);
+  if (!statement) return portalDownloadPage(404, user, PORTAL_DOWNLOAD_MESSAGES.notFound, PORTAL_DOWNLOAD_MESSAGES.notFoundHint);
   return { statement, user };
 }

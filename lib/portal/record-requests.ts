@@ -5,7 +5,9 @@ import { EXPIRED_SEARCH_MESSAGE, referenceSearch, SEARCH_REFERENCE_PARAM } from 
 import { countMatchingRecords } from '@/lib/records/count';
 import { recordsCsvStream } from '@/lib/records/csv';
 import { plainText } from '@/lib/statements/download';
+import { portalDownloadPage } from './download-page';
 import { portalDownloadUser } from './downloads';
+import { PORTAL_REFUSAL_TITLE, portalRefusalText } from './refusals';
 import { portalRecordFilters, PORTAL_RECORDS_PATH, portalRequestIdSearch } from './records';
 import { RECORD_READERS } from './roles';
 import { currentPortalUser } from './session';
@@ -44,7 +46,7 @@ export async function portalRecordSearch(request: Request): Promise<Response> {
   if (!posted) return plainText(400, PORTAL_EXPORT_MESSAGES.badForm);
   const user = await currentPortalUser();
   if (!user || user.pendingStep) return seeOther('/portal/ingresar');
-  if (!RECORD_READERS.includes(user.role)) return seeOther('/portal/sin-permiso');
+  if (!RECORD_READERS.includes(user.role)) return portalDownloadPage(403, user, PORTAL_REFUSAL_TITLE, portalRefusalText('página', user.integrationName, user.role, RECORD_READERS));
   const back = new URLSearchParams();
   for (const field of LIST_FIELDS) {
     const value = posted.get(field)?.trim();

@@ -82,3 +82,36 @@ export const BULK_JOB_READERS: readonly PortalRole[] = ['propietario', 'desarrol
  * is logged as an access to personal data): the people who run the integration's systems.
  */
 export const BULK_JOB_RUNNERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
+
+/**
+ * Who may open each portal page, by its address (a page's subpages unless listed): the lists the
+ * pages themselves check, so that a refusal names the roles that may open what was refused.
+ */
+export const PORTAL_PAGE_ROLES: Readonly<Record<string, readonly PortalRole[]>> = {
+  '/portal/consultas': RECORD_READERS,
+  '/portal/lotes/nuevo': BULK_JOB_RUNNERS,
+  '/portal/lotes': BULK_JOB_READERS,
+  '/portal/vigilancia/nueva': BULK_JOB_RUNNERS,
+  '/portal/vigilancia': BULK_JOB_READERS,
+  '/portal/movimientos': BILLING_READERS,
+  '/portal/estados': BILLING_READERS,
+  '/portal/recargas': TOP_UP_REPORTERS,
+  '/portal/credenciales': CREDENTIAL_READERS,
+  '/portal/notificaciones': NOTIFICATION_MANAGERS,
+  '/portal/equipo': TEAM_MANAGERS,
+};
+
+/** The roles that may open a portal address (its longest listed prefix), or undefined when none is listed. */
+export function portalPageRoles(path: string | null | undefined): readonly PortalRole[] | undefined {
+  const pathname = (path ?? '').split(/[?#]/)[0]!;
+  const prefix = Object.keys(PORTAL_PAGE_ROLES)
+    .sort((a, b) => b.length - a.length)
+    .find((candidate) => pathname === candidate || pathname.startsWith(`${candidate}/`));
+  return prefix ? PORTAL_PAGE_ROLES[prefix] : undefined;
+}
+
+/** "propietario y desarrollador": the roles a refusal names, in role order. */
+export function portalRolesSentence(roles: readonly PortalRole[]): string {
+  const labels = PORTAL_ROLES.filter((role) => roles.includes(role)).map((role) => PORTAL_ROLE_LABELS[role].toLowerCase());
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} y ${labels.at(-1)}`;
+}

@@ -1,5 +1,5 @@
 import { cookies, headers } from 'next/headers';
-import { redirect } from 'next/navigation';
+import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { PortalRole } from '@/db/schema';
 import type { IntegratorActor } from '@/lib/audit/audit';
@@ -66,7 +66,7 @@ export const currentPortalUser = cache(async (): Promise<PortalUserSession | nul
 /**
  * For the portal's pages: no session goes to sign-in (saying the session ended when the browser
  * still held one), a pending step to its page (unless this page is that one), and a role this page
- * is not for to "Sin permiso".
+ * is not for gets a 403 at the same address (app/portal/(sesion)/forbidden.tsx names who may open it).
  */
 export async function requirePortalPage(roles?: readonly PortalRole[], { allowPending }: { allowPending?: PortalPendingStep } = {}): Promise<PortalUserSession> {
   const user = await currentPortalUser();
@@ -76,7 +76,7 @@ export async function requirePortalPage(roles?: readonly PortalRole[], { allowPe
     redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER), held ? 'sesion' : undefined, PORTAL_AREA));
   }
   if (user.pendingStep && user.pendingStep !== allowPending) redirect(portalLandingPath(user.pendingStep, (await headers()).get(CONSOLE_PATH_HEADER)));
-  if (roles && !roles.includes(user.role)) redirect('/portal/sin-permiso');
+  if (roles && !roles.includes(user.role)) forbidden();
   return user;
 }
 

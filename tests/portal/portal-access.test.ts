@@ -16,10 +16,11 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { INVITATION_MESSAGES } from '@/lib/portal/invitations';
 import { TEAM_MESSAGES } from '@/lib/portal/team';
 import { createConsoleUser } from '@/lib/users/service';
+import { TEAM_MANAGERS } from '@/lib/portal/roles';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { startApp } from '../support/app-server';
 import { ConsoleClient, serverActionId } from '../support/console-client';
-import { formFields, PortalClient, says } from '../support/portal-client';
+import { expectPortalRefusal, formFields, PortalClient, says } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -265,7 +266,7 @@ describe('isolation between integrations', { timeout: PROCESS_TEST_TIMEOUT_MS },
   });
 
   it('a developer may not manage the team: the page is refused and so is every action', async () => {
-    expect((await developerB.request('/portal/equipo')).headers.get('location')).toBe('/portal/sin-permiso');
+    expectPortalRefusal(await developerB.request('/portal/equipo'), TEAM_MANAGERS);
     const ownerBId = await portalUserId('duena-b@example.com');
     expect(says(await developerB.serverAction('/portal/equipo', 'removePortalMemberAction', { miembro: ownerBId }), PORTAL_ACTION_MESSAGES.forbidden)).toBe(true);
     expect(says(await developerB.serverAction('/portal/equipo', 'invitePortalMemberAction', { email: 'colado@example.com', rol: 'propietario' }), PORTAL_ACTION_MESSAGES.forbidden)).toBe(true);

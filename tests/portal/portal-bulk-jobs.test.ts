@@ -14,12 +14,13 @@ import { pauseJobAsAdmin } from '@/lib/bulk/console';
 import { BULK_DOWNLOAD_MESSAGES } from '@/lib/portal/bulk-download';
 import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
-import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { formatQuetzales } from '@/lib/money';
+import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { bulkResultsNotForRole } from '@/lib/portal/refusals';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
 import { createTestIntegration, credentialHeaders, eventually, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, portalSignedIn } from '../support/people';
-import { portalNavLinks, says, type PortalClient } from '../support/portal-client';
+import { expectPortalRefusal, portalNavLinks, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -247,16 +248,17 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     expect(page.status).toBe(200);
     expect(page.text).toContain(formatQuetzales(2 * TARIFF));
     expect(page.text).not.toContain('Descargar resultados');
+    // Billing sees why there are no results: they are for owners and developers.
+    expect(page.text).toContain(bulkResultsNotForRole('facturacion'));
+    expect(bulkResultsNotForRole('facturacion')).toContain('los descargan propietario y desarrollador');
     expect(page.text).not.toContain('Cancelar lote');
 
-    const newPage = await billing.request('/portal/lotes/nuevo');
-    expect(newPage.status).toBe(307);
-    expect(newPage.headers.get('location')).toBe('/portal/sin-permiso');
+    expectPortalRefusal(await billing.request('/portal/lotes/nuevo'), BULK_JOB_RUNNERS);
     expect(answerOf(await estimate(billing, 'rtu', csvFile(fileRows)))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
     expect(answerOf(await create(billing, 'rtu', csvFile(fileRows), 'a'.repeat(32)))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
     expect(answerOf(await cancel(billing, jobId))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
     const download = await billing.post(`${jobPath}/resultados`, {}, { motivo: 'Conciliar el cobro' });
-    expect({ status: download.status, text: download.text }).toEqual({ status: 403, text: PORTAL_DOWNLOAD_MESSAGES.forbidden });
+    expectPortalRefusal(download, BULK_JOB_RUNNERS, 'descarga');
     expect(await jobsOf(integration)).toHaveLength(1);
     expect(await gateway.withDatabase(async () => (await db()).select().from(personalDataAccess).where(eq(personalDataAccess.kind, 'export')))).toHaveLength(1);
   });

@@ -11,9 +11,10 @@ import { auditLog, integrations, integrationTokens } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { leavesOutMessage, PORTAL_CREDENTIAL_MESSAGES } from '@/lib/portal/credentials';
+import { CREDENTIAL_READERS } from '@/lib/portal/roles';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, PORTAL_PASSWORD, portalSignedIn } from '../support/people';
-import { PortalClient } from '../support/portal-client';
+import { expectPortalRefusal, PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -177,7 +178,7 @@ describe('a billing user of A, and no session', { timeout: PROCESS_TEST_TIMEOUT_
       ['setPortalAllowListAction', { direcciones: '198.51.100.0/24', fueraDeLista: 'si' }],
     ];
     const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
-    expect((await billing.request(PAGE)).headers.get('location')).toBe('/portal/sin-permiso');
+    expectPortalRefusal(await billing.request(PAGE), CREDENTIAL_READERS);
     const nobody = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': '203.0.113.250' });
     for (const [name, input] of tries) {
       const refused = answerOf(await billing.serverAction(PAGE, name, input));

@@ -11,9 +11,10 @@ import { db } from '@/db/client';
 import { auditLog, integrationNotificationOptOuts, integrations } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
+import { NOTIFICATION_MANAGERS } from '@/lib/portal/roles';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, portalSignedIn } from '../support/people';
-import { PortalClient } from '../support/portal-client';
+import { expectPortalRefusal, PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -175,7 +176,7 @@ describe('a developer and a billing user of A, and no session', { timeout: PROCE
     const nobody = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': '203.0.113.251' });
     for (const email of [people.developerA, people.billingA]) {
       const person = await portalSignedIn(gateway.app.baseUrl, email);
-      expect((await person.request(PAGE)).headers.get('location'), email).toBe('/portal/sin-permiso');
+      expectPortalRefusal(await person.request(PAGE), NOTIFICATION_MANAGERS, 'página', email);
       expect((await person.request('/portal')).text, email).not.toContain('href="/portal/notificaciones"');
       for (const [name, input] of tries) {
         expect(answerOf(await person.serverAction(PAGE, name, input)), `${email} ${name}`).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });

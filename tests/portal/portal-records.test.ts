@@ -11,9 +11,10 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';
 import { flushRequestTraces, traceRefusal } from '@/lib/request-traces/buffer';
+import { RECORD_READERS } from '@/lib/portal/roles';
 import { createTestIntegration, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
-import { portalNavLinks, says, type PortalClient } from '../support/portal-client';
+import { expectPortalRefusal, portalNavLinks, says, type PortalClient } from '../support/portal-client';
 import { settledCatalogQuery } from '../support/query-records';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -213,15 +214,13 @@ describe('who may read Consultas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
     const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
     for (const path of ['/portal/consultas', '/portal/consultas/req_afafafafafafafafafaf']) {
-      const answer = await billing.request(path);
-      expect(answer.status, path).toBe(307);
-      expect(answer.headers.get('location')).toBe('/portal/sin-permiso');
+      expectPortalRefusal(await billing.request(path), RECORD_READERS, 'página', path);
     }
     const searched = await search(billing, 'req_afafafafafafafafafaf');
-    expect(searched.location).toBe('/portal/sin-permiso');
+    expectPortalRefusal(searched, RECORD_READERS);
+    expect(searched.text).not.toContain('req_afafafafafafafafafaf');
     const download = await billing.request(`/portal/consultas/exportar?desde=${guatemalanToday()}&hasta=${guatemalanToday()}`);
-    expect(download.status).toBe(403);
-    expect(download.text).toBe(PORTAL_DOWNLOAD_MESSAGES.forbidden);
+    expectPortalRefusal(download, RECORD_READERS, 'descarga');
     const revealed = await billing.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: 'req_afafafafafafafafafaf', motivo: 'Conciliar un cobro' });
     expect(says(revealed, PORTAL_ACTION_MESSAGES.forbidden)).toBe(true);
     expect(revealed.text).not.toContain('56444');

@@ -20,10 +20,11 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { depositTooOldMessage } from '@/lib/top-ups/messages';
 import { TOP_UP_MESSAGES } from '@/lib/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';
+import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { depositDaysAgo, shownDay } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
-import { says, type PortalClient } from '../support/portal-client';
+import { expectPortalRefusal, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -128,12 +129,11 @@ describe('the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('refuses a developer the page, the action and the slip', async () => {
     const developer = await portalSignedIn(gateway.app.baseUrl, people.developer);
     const page = await developer.request('/portal/recargas');
-    expect(page.status).toBe(307);
-    expect(page.headers.get('location')).toContain('/portal/sin-permiso');
+    expectPortalRefusal(page, TOP_UP_REPORTERS);
     const answer = await report(developer, { referencia: 'DEV-1' });
     expect(says(answer, PORTAL_ACTION_MESSAGES.forbidden)).toBe(true);
     const [request] = await requestsOf();
-    expect((await developer.request(`/portal/recargas/${request!.id}/boleta`)).status).toBe(403);
+    expectPortalRefusal(await developer.request(`/portal/recargas/${request!.id}/boleta`), TOP_UP_REPORTERS, 'descarga');
     expect(await requestsOf()).toHaveLength(1);
   });
 });

@@ -9,10 +9,11 @@ import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
 import { setAllowedNetworks } from '@/lib/integrations/service';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
+import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/portal/roles';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
 import { createTestIntegration, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
-import { portalNavLinks, type PortalClient } from '../support/portal-client';
+import { expectPortalDownloadMissing, expectPortalRefusal, portalNavLinks, type PortalClient } from '../support/portal-client';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -113,8 +114,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
     for (const kind of ['pdf', 'csv']) {
       const unknown = await ownerA.request(`/portal/estados/${UNKNOWN_ID}/${kind}`);
-      expect(unknown.status).toBe(404);
-      expect(unknown.text).toBe(PORTAL_DOWNLOAD_MESSAGES.notFound);
+      expectPortalDownloadMissing(unknown, PORTAL_DOWNLOAD_MESSAGES.notFound, kind);
       for (const id of [String(statementB), 'abc', '0']) {
         const answer = await ownerA.request(`/portal/estados/${id}/${kind}`);
         expect({ id, status: answer.status, text: answer.text, type: answer.headers.get('content-type') }).toEqual({
@@ -142,9 +142,7 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await billing.request('/portal/movimientos')).status).toBe(200);
     expect((await billing.request('/portal/estados')).status).toBe(200);
     expect((await billing.request(`/portal/estados/${statementA}/pdf`)).status).toBe(200);
-    const credentials = await billing.request('/portal/credenciales');
-    expect(credentials.status).toBe(307);
-    expect(credentials.headers.get('location')).toBe('/portal/sin-permiso');
+    expectPortalRefusal(await billing.request('/portal/credenciales'), CREDENTIAL_READERS);
     const links = portalNavLinks((await billing.request('/portal')).text);
     expect(links).toEqual(expect.arrayContaining(['/portal/movimientos', '/portal/estados']));
     expect(links).not.toContain('/portal/credenciales');
@@ -154,14 +152,10 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const developer = await portalSignedIn(gateway.app.baseUrl, people.developerA);
     expect((await developer.request('/portal/credenciales')).status).toBe(200);
     for (const path of ['/portal/movimientos', '/portal/estados']) {
-      const answer = await developer.request(path);
-      expect(answer.status, path).toBe(307);
-      expect(answer.headers.get('location')).toBe('/portal/sin-permiso');
+      expectPortalRefusal(await developer.request(path), BILLING_READERS, 'página', path);
     }
     for (const kind of ['pdf', 'csv']) {
-      const answer = await developer.request(`/portal/estados/${statementA}/${kind}`);
-      expect(answer.status).toBe(403);
-      expect(answer.text).toBe(PORTAL_DOWNLOAD_MESSAGES.forbidden);
+      expectPortalRefusal(await developer.request(`/portal/estados/${statementA}/${kind}`), BILLING_READERS, 'descarga', kind);
     }
     const links = portalNavLinks((await developer.request('/portal')).text);
     expect(links).toContain('/portal/credenciales');

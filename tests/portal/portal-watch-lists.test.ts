@@ -17,10 +17,11 @@ import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
 import { WATCH_FORM_MESSAGES } from '@/lib/portal/watch-lists';
 import { maskNit } from '@/lib/personal-data/masking';
 import { createWatchList, startDueRuns } from '@/lib/watch-lists';
+import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
 import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
 import { createTestIntegration, eventually, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
-import { portalNavLinks, says, type PortalClient } from '../support/portal-client';
+import { expectPortalRefusal, portalNavLinks, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -275,9 +276,7 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     expect(page.text).not.toContain('Eliminar vigilancia');
     expect(page.text).not.toContain('Pausar');
 
-    const newPage = await billing.request(NEW_PAGE);
-    expect(newPage.status).toBe(307);
-    expect(newPage.headers.get('location')).toBe('/portal/sin-permiso');
+    expectPortalRefusal(await billing.request(NEW_PAGE), BULK_JOB_RUNNERS);
     expect(answerOf(await estimate(billing, 'rtu', csvFile(fileRows)))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
     expect(answerOf(await create(billing, { nombre: 'Otra', catalogo: 'rtu', frecuencia: 'mensual', envio: randomUUID() }, csvFile(fileRows)))).toEqual({
       ok: false,

@@ -1,6 +1,10 @@
 // A client of the integrators' portal without a browser: the console client's cookie jar and
 // server actions, and the portal's forms posted as a browser posts them before its scripts run
 // (multipart, with the hidden fields React renders for a form bound to a server action).
+import { expect } from 'vitest';
+import type { PortalRole } from '../../db/schema';
+import { PORTAL_DOWNLOAD_REFUSAL_TITLE, PORTAL_REFUSAL_TITLE } from '../../lib/portal/refusals';
+import { portalRolesSentence } from '../../lib/portal/roles';
 import { ConsoleClient } from './console-client';
 
 export interface FormAnswer {
@@ -66,4 +70,45 @@ export class PortalClient extends ConsoleClient {
   portalSessionCookie(): string | undefined {
     return [...this.cookies].find(([name]) => name.endsWith('portal-sesion'))?.[1];
   }
+}
+
+/** An answer of the portal: a request's (with headers) or a posted form's (with its location). */
+type PortalAnswer = { status: number; text: string; headers?: Headers; location?: string | null };
+
+/**
+ * The portal navigation's links a page offers: its HTML, or, for a page Next renders in the browser
+ * (a forbidden() or notFound() page, whose HTML is a shell), the items in the page's data.
+ */
+function offeredNavLinks(text: string): string[] {
+  const inHtml = portalNavLinks(text);
+  if (inHtml.length > 0) return inHtml;
+  const items = /"items":\[([^\]]*)\],"label":"Secciones del portal"/.exec(text.replaceAll('\\"', '"'))?.[1] ?? '';
+  return [...items.matchAll(/"href":"([^"]+)"/g)].map((match) => match[1]!);
+}
+
+/** A page's text as a person reads it: from its HTML, or from its data when the browser renders it. */
+function shownText(text: string): string {
+  return text.replaceAll('\\"', '"');
+}
+
+function shapeOf(answer: PortalAnswer) {
+  return { status: answer.status, location: answer.location ?? answer.headers?.get('location') ?? null, type: answer.headers?.get('content-type')?.split(';')[0] ?? 'text/html' };
+}
+
+/**
+ * A portal refusal as a person sees it: a 403 page at the address asked for (no redirect away),
+ * with the portal's navigation, naming the roles that may open the page (or download the file).
+ */
+export function expectPortalRefusal(answer: PortalAnswer, allowed: readonly PortalRole[], what: 'página' | 'descarga' = 'página', label?: string): void {
+  expect(shapeOf(answer), label).toEqual({ status: 403, location: null, type: 'text/html' });
+  expect(offeredNavLinks(answer.text), label).toEqual(expect.arrayContaining(['/portal', '/portal/cuenta']));
+  expect(shownText(answer.text), label).toContain(what === 'página' ? PORTAL_REFUSAL_TITLE : PORTAL_DOWNLOAD_REFUSAL_TITLE);
+  expect(shownText(answer.text), label).toContain(`${what === 'página' ? 'Esta página' : 'Esta descarga'} es para ${portalRolesSentence(allowed)}.`);
+}
+
+/** A portal download that names nothing the session's integration has: a 404 page with the portal's navigation. */
+export function expectPortalDownloadMissing(answer: PortalAnswer, title: string, label?: string): void {
+  expect(shapeOf(answer), label).toEqual({ status: 404, location: null, type: 'text/html' });
+  expect(portalNavLinks(answer.text), label).toEqual(expect.arrayContaining(['/portal', '/portal/cuenta']));
+  expect(answer.text, label).toContain(`<h1>${title}</h1>`);
 }

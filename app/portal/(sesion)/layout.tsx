@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
-import { BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLE_LABELS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { portalNavItems } from '@/lib/portal/navigation';
+import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 
@@ -8,29 +9,7 @@ import { PortalSignOutButton } from '../sign-out-button';
 // session is none). Each page still checks the session and its own roles.
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const user = await requirePortalPage();
-  const items = [
-    { href: '/portal', label: 'Inicio' },
-    // Only the pages this role may open: a link to "Sin permiso" would be a link to nothing.
-    ...(RECORD_READERS.includes(user.role) ? [{ href: '/portal/consultas', label: 'Consultas' }] : []),
-    ...(BULK_JOB_READERS.includes(user.role)
-      ? [
-          { href: '/portal/lotes', label: 'Lotes' },
-          // Its runs are jobs: who reads Lotes reads the lists that make them.
-          { href: '/portal/vigilancia', label: 'Vigilancia' },
-        ]
-      : []),
-    ...(BILLING_READERS.includes(user.role)
-      ? [
-          { href: '/portal/movimientos', label: 'Movimientos' },
-          { href: '/portal/estados', label: 'Estados de cuenta' },
-        ]
-      : []),
-    ...(TOP_UP_REPORTERS.includes(user.role) ? [{ href: '/portal/recargas', label: 'Recargas' }] : []),
-    ...(CREDENTIAL_READERS.includes(user.role) ? [{ href: '/portal/credenciales', label: 'Credenciales' }] : []),
-    ...(NOTIFICATION_MANAGERS.includes(user.role) ? [{ href: '/portal/notificaciones', label: 'Notificaciones' }] : []),
-    ...(TEAM_MANAGERS.includes(user.role) ? [{ href: '/portal/equipo', label: 'Equipo' }] : []),
-    { href: '/portal/cuenta', label: 'Mi cuenta' },
-  ];
+  const items = portalNavItems(user.role);
   return (
     <>
       <a className="skip-link" href="#contenido">

@@ -8,6 +8,7 @@ import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobPath } from '@/lib/portal/bulk';
 import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { bulkResultsNotForRole } from '@/lib/portal/refusals';
 import { requirePortalPage } from '@/lib/portal/session';
 import { CancelBulkJob } from './cancel-bulk-job';
 
@@ -116,6 +117,13 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
               </button>
             </div>
           </form>
+        </section>
+      )}
+      {!runner && (
+        // Billing reads a job for what it charged; its results carry identifiers and names in full.
+        <section className="card" aria-labelledby="lote-resultados">
+          <h2 id="lote-resultados">Resultados</h2>
+          <p data-testid="bulk-results-not-for-role">{bulkResultsNotForRole(user.role)}</p>
         </section>
       )}
       {runner && cancellable && <CancelBulkJob publicId={job.publicId} />}

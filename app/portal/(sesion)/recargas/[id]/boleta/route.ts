@@ -1,7 +1,7 @@
 // GET /portal/recargas/:id/boleta - the deposit slip of one of the session's integration's top-up requests.
-import { portalDownloadUser } from '@/lib/portal/downloads';
+import { portalDownloadPage } from '@/lib/portal/download-page';
+import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from '@/lib/portal/downloads';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
-import { plainText } from '@/lib/statements/download';
 import { findTopUpSlip } from '@/lib/top-ups/requests';
 import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/top-ups/slips';
 
@@ -13,6 +13,6 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const requestId = slipRequestId((await params).id);
   // Another integration's request, one without a slip and one that does not exist read the same.
   const slip = requestId === undefined ? undefined : await findTopUpSlip(requestId, user.integrationId);
-  if (!slip) return plainText(404, SLIP_NOT_FOUND);
+  if (!slip) return portalDownloadPage(404, user, SLIP_NOT_FOUND, PORTAL_DOWNLOAD_MESSAGES.slipNotFoundHint);
   return slipResponse(requestId!, slip, 'attachment');
 }

@@ -1,0 +1,25 @@
+import Link from 'next/link';
+import { headers } from 'next/headers';
+import { PageHeader } from '@/components/console/page-header';
+import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
+import { PORTAL_REFUSAL_TITLE, portalRefusalText } from '@/lib/portal/refusals';
+import { portalPageRoles } from '@/lib/portal/roles';
+import { currentPortalUser } from '@/lib/portal/session';
+
+// A portal page this role may not open (requirePortalPage's forbidden()): a 403 at the address asked
+// for, inside the portal's layout, naming the roles that may open it.
+export default async function PortalForbidden() {
+  const user = await currentPortalUser();
+  const allowed = portalPageRoles((await headers()).get(CONSOLE_PATH_HEADER));
+  return (
+    <>
+      <PageHeader title={PORTAL_REFUSAL_TITLE} />
+      <div className="card" data-testid="portal-forbidden">
+        {user && <p>{portalRefusalText('página', user.integrationName, user.role, allowed)}</p>}
+        <p>
+          <Link href="/portal">Volver a Inicio</Link>
+        </p>
+      </div>
+    </>
+  );
+}
