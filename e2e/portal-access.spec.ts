@@ -7,7 +7,7 @@
 // 502, whose x-request-id it logs): the owner sees the balance they left and the use per day, finds
 // the failed query by that id (why it failed, not charged) and downloads last month's statement as a
 // PDF. It invites a billing person, who accepts on a phone, reads the movements and finds no
-// Consultas, team or credentials page ("Sin permiso"); the owner cancels an invitation and removes the
+// Consultas, team or credentials page (refused at its address, naming who may); the owner cancels an invitation and removes the
 // billing person, reading each confirmation once the row is gone. Every page is checked with axe and for
 // sideways scrolling at 1366 and 390 px, with screenshots.
 import fs from 'node:fs';
@@ -257,12 +257,21 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name: 'Movimientos' }).click();
   await expect(billing.getByTestId('portal-movements').getByTestId('portal-balance-after')).toHaveText(['Q 245.50', 'Q 247.00', 'Q 248.50', 'Q 250.00']);
   await checkBothSizes(billing, testInfo, 'movimientos-facturacion');
-  // Nor the query records, the team, the credentials or the notifications: "Sin permiso" at their address.
-  for (const page of ['consultas', 'equipo', 'credenciales', 'notificaciones']) {
-    await billing.goto(`${baseUrl}/portal/${page}`);
+  // Nor the query records, the team, the credentials or the notifications: refused at their own
+  // address (403), in the portal's layout, naming the roles that may open them.
+  for (const [page, allowed] of [
+    ['consultas', 'propietario y desarrollador'],
+    ['equipo', 'propietario'],
+    ['credenciales', 'propietario y desarrollador'],
+    ['notificaciones', 'propietario'],
+  ] as const) {
+    const answer = await billing.goto(`${baseUrl}/portal/${page}`);
+    expect(answer?.status()).toBe(403);
     await expect(billing.getByRole('heading', { name: 'Esta página no es para tu rol', level: 1 })).toBeVisible();
-    await expect(billing).toHaveURL(`${baseUrl}/portal/sin-permiso`);
-    await expect(billing).toHaveTitle('Sin permiso · Portal de integradores');
+    await expect(billing.getByTestId('portal-forbidden')).toContainText(`Esta página es para ${allowed}.`);
+    await expect(billing).toHaveURL(`${baseUrl}/portal/${page}`);
+    // The portal's navigation (behind its menu button on this phone), as on any of billing's pages.
+    await expect(billing.locator('nav[aria-label="Secciones del portal"] a[href="/portal/movimientos"]')).toHaveCount(1);
   }
   await checkBothSizes(billing, testInfo, 'sin-permiso');
 

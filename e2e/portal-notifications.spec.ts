@@ -72,12 +72,13 @@ test('una propietaria guarda sus contactos y su webhook y envía el aviso de pru
   await checkBothSizes(owner, testInfo, 'notificaciones-prueba');
   await context.close();
 
-  // A developer has no Notificaciones: no link, and the address leads to Sin permiso.
+  // A developer has no Notificaciones: no link, and the address answers a refusal naming who may open it.
   const developerContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.64.0.3' } });
   const developer = await developerContext.newPage();
   await acceptPrintedInvitation(developer, { email: developerEmail, name: 'Desarrollador de avisos', password: PASSWORD }, nombre);
   await expect(developer.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name: 'Notificaciones', exact: true })).toHaveCount(0);
-  await developer.goto(`${baseUrl}/portal/notificaciones`);
-  await expect(developer).toHaveURL(/\/portal\/sin-permiso$/);
+  expect((await developer.goto(`${baseUrl}/portal/notificaciones`))?.status()).toBe(403);
+  await expect(developer).toHaveURL(/\/portal\/notificaciones$/);
+  await expect(developer.getByTestId('portal-forbidden')).toContainText('Esta página es para propietario.');
   await developerContext.close();
 });
