@@ -298,10 +298,7 @@ async function answerPublicPage(request, response, area, path) {
   if (answerer) {
     try {
       const query = request.url.slice(path.length);
-      const answer = await answerer(path, query, request.method, (name) => {
-        const value = request.headers[name];
-        return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-      });
+      const answer = await answerer(path, query, request.method, headerReader(request));
       if (answer?.status === 429) {
         paceRefusedConnection(request.socket);
         writeDirectAnswer(request, response, answer);
@@ -317,6 +314,14 @@ async function answerPublicPage(request, response, area, path) {
     }
   }
   inPageTurn(request, response, area, () => void handle(request, response));
+}
+
+/** A raw request's header by name, as the app's modules read headers (the first value, or null). */
+function headerReader(request) {
+  return (name) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+  };
 }
 
 function writeDirectAnswer(request, response, answer) {
@@ -340,12 +345,8 @@ function isOwnPublicPageRender(request) {
 
 /** Runs `answer` (Next, or a cached page) when the area's turn comes, or refuses the request at once. */
 function inPageTurn(request, response, area, answer) {
-  const header = (name) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-  };
   // Until proxy.ts has registered the key (the first requests after start), the socket's address.
-  const callerKey = globalThis[PAGE_CALLER_KEY]?.(area, header) ?? `address:${request.socket.remoteAddress}`;
+  const callerKey = globalThis[PAGE_CALLER_KEY]?.(area, headerReader(request)) ?? `address:${request.socket.remoteAddress}`;
   const turn = turns[area];
   // A reader who leaves while waiting (a browser cancelling a prefetch closes its connection) no
   // longer counts against its caller's bound.
