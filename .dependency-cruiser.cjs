@@ -1,0 +1,108 @@
+// The layer ladder of the code (lib/README.md explains each rung). Each rung may import only the
+// rungs below it; `npm run lint:layers` checks every import (type-only ones too) against these
+// rules, and .dependency-cruiser-known-violations.json lists the arrows that broke them when the
+// ladder was written down: CI fails on any arrow not in that list, so the list can only shrink.
+
+const folders = (...names) => `^(${names.map((n) => n.replace(/[.]/g, '\\.')).join('|')})(/|$)`;
+
+const platform = folders(
+  'lib/env.ts', 'lib/load-env-files.ts', 'lib/money.ts', 'lib/result.ts', 'lib/logging', 'lib/metrics',
+  'lib/http', 'lib/paging', 'lib/jobs', 'lib/request-ids', 'lib/runtime', 'lib/files', 'lib/async',
+  'lib/operations', 'lib/security', 'db/advisory-lock.ts', 'db/client.ts', 'db/compiled-statement.ts',
+  'db/embedded-lock.ts', 'db/embedded-share.ts', 'db/migrate.ts',
+);
+// Table definitions are the floor under the floor: the database client types itself with them.
+const schema = folders('db/schema');
+const contract = folders('lib/contract');
+const sources = folders('lib/sources');
+const core = folders(
+  'lib/integrations', 'lib/integration-details', 'lib/credentials', 'lib/billing', 'lib/records',
+  'lib/record-journal', 'lib/request-traces', 'lib/rollups', 'lib/retention', 'lib/personal-data',
+  'lib/idempotency', 'lib/limits', 'lib/audit', 'lib/users', 'lib/passwords', 'lib/two-factor',
+  'lib/admission', 'lib/submissions',
+);
+const flows = folders('lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/statements', 'lib/top-ups', 'lib/auth');
+const presentation = folders('lib/format');
+const reactions = folders('lib/alerts', 'lib/integrator-notifications', 'lib/status-page');
+const surfaces = folders('lib/api', 'lib/console', 'lib/portal', 'lib/public-pages', 'lib/openapi', 'app', 'components', 'cli');
+const root = folders('lib/startup.ts', 'lib/seed.ts', 'proxy.ts', 'server.mjs', 'instrumentation.ts');
+
+const mayNotReach = (name, from, comment, ...above) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: above.join('|'), dependencyTypesNot: ['npm', 'npm-dev', 'core'] },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A cycle makes two modules one: neither can be read, tested or moved without the other.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    mayNotReach('platform-is-the-floor', platform,
+      'The platform (settings, logging, HTTP, paging, the database client) knows nothing of the product.',
+      contract, sources, core, flows, presentation, reactions, surfaces, root),
+    mayNotReach('schema-imports-no-lib', schema,
+      'Table definitions are data: they import drizzle and each other, nothing of lib/.',
+      '^lib/', surfaces, root),
+    mayNotReach('contract-below-the-domain', contract,
+      'The public contract (schemas, messages, identifiers) is what the domain answers in, not the other way round.',
+      sources, core, flows, presentation, reactions, surfaces, root),
+    mayNotReach('sources-see-no-domain', sources,
+      'Upstream clients emit events (onStateChange) and whoever cares subscribes at start-up.',
+      schema, core, flows, presentation, reactions, surfaces, root),
+    mayNotReach('core-below-flows', core,
+      'The core (integrations, money, records, audit) is used by the flows; it calls no flow, word or reaction.',
+      flows, presentation, reactions, surfaces, root),
+    mayNotReach('flows-emit-not-react', flows,
+      'A flow emits an event; the words and the reactions (alerts, notices) subscribe to it.',
+      presentation, reactions, surfaces, root),
+    mayNotReach('presentation-below-reactions', presentation,
+      'Words and labels format the domain; they send nothing and render no page.',
+      reactions, surfaces, root),
+    mayNotReach('reactions-below-surfaces', reactions,
+      'Alerts and notices react to events; no page or route is theirs to import.',
+      surfaces, root),
+    mayNotReach('surfaces-below-the-root', surfaces,
+      'Only the composition root starts things and wires reactions to events.',
+      root),
+    ...[
+      // components/console is the look both signed-in surfaces share, so it belongs to neither.
+      ['console', folders('lib/console', 'app/admin')],
+      ['portal', folders('lib/portal', 'app/portal')],
+      ['api', folders('lib/api', 'app/api')],
+    ].flatMap(([name, path], _, all) =>
+      all.filter(([other]) => other !== name).map(([other, otherPath]) => ({
+        name: `${name}-apart-from-${other}`,
+        comment: `Each kind of caller has its own wrappers and view models: the ${name} surface does not import the ${other} one.`,
+        severity: 'error',
+        from: { path },
+        to: { path: otherPath },
+      })),
+    ),
+    {
+      name: 'components-are-not-pages',
+      comment: 'Shared components are used by pages; they never import a page, a layout or a route.',
+      severity: 'error',
+      from: { path: '^components/' },
+      to: { path: '^app/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Tests, benches and e2e specs may reach anywhere; the ladder is about the product's code.
+    exclude: { path: '(^|/)(node_modules|\\.next[^/]*|e2e|tests|bench|scripts|db/migrations)/|\\.test\\.tsx?$|^cli/bundle\\.mjs$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mts', '.mjs', '.js', '.d.mts'],
+    },
+  },
+};
