@@ -13,6 +13,9 @@ import type { SharedDatabase } from './embedded-share';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** The database or a transaction in it: what a write that may join its caller's transaction takes. */
+export type Executor = Database | Transaction;
 
 /** One open database per process: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
 export interface DatabaseHandle {

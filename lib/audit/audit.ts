@@ -1,4 +1,4 @@
-import type { Database } from '@/db/client';
+import type { Executor } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import { claimSubmission } from '@/lib/submissions/claim';
 
@@ -45,8 +45,7 @@ export function describeActor(actor: Actor): string {
   }
 }
 
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
-export type Executor = Database | Transaction;
+export type { Executor };
 
 export interface AuditChange {
   action: string;

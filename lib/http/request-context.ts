@@ -5,8 +5,10 @@
 // AsyncLocalStorage on AsyncContextFrame (the start line says whether it is on): a promise
 // costs nothing, and each `run()` copies the frame once, so one storage is still one copy per request.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LogBindings } from '@/lib/logging/context';
-import type { LookupTrace } from '@/lib/metrics/lookup-trace';
+import type { LookupTrace } from '@/lib/metrics/lookup-trace-shape';
+
+/** Fields added to every log line written in a context (lib/logging/context.ts). */
+export type LogBindings = Record<string, string | number | boolean>;
 
 export interface RequestContext {
   logBindings: LogBindings;

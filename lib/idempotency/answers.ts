@@ -1,5 +1,5 @@
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import type { CatalogOutcome } from '@/lib/lookups/catalog';
+import type { CatalogOutcome } from '@/lib/lookups/catalog-outcome';
 import type { StoredAnswer } from './store';
 
 /**

@@ -99,3 +99,10 @@ export const DETAIL_SCHEMAS = {
 
 export type DetailField = keyof typeof DETAIL_SCHEMAS;
 export const DETAIL_FIELDS = Object.keys(DETAIL_SCHEMAS) as DetailField[];
+
+/** Who the integrator is and whom to write to; null: not registered. */
+export type IntegrationDetails = Record<DetailField, string | null>;
+
+declare const validated: unique symbol;
+/** Details that went through parseIntegrationDetails: only those can be stored. */
+export type ValidDetails = Partial<IntegrationDetails> & { readonly [validated]: true };

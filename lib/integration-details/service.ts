@@ -3,17 +3,14 @@ import { db } from '@/db/client';
 import { integrations, type Integration } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
 import { findIntegration, type IntegrationView } from '@/lib/integrations/service';
-import { DETAIL_FIELDS, DETAIL_SCHEMAS, type DetailField } from './schemas';
+import { DETAIL_FIELDS, DETAIL_SCHEMAS, type DetailField, type IntegrationDetails, type ValidDetails } from './schemas';
 
-/** Who the integrator is and whom to write to; null: not registered. */
-export type IntegrationDetails = Record<DetailField, string | null>;
+export type { IntegrationDetails, ValidDetails };
+
 
 /** Details as typed (a form, the CLI): a missing key is left as it is, an empty value clears it. */
 export type IntegrationDetailsInput = Partial<Record<DetailField, string | null | undefined>>;
 
-declare const validated: unique symbol;
-/** Details that went through parseIntegrationDetails: only those can be stored. */
-export type ValidDetails = Partial<IntegrationDetails> & { readonly [validated]: true };
 
 /** Every wrong field with its message; `message` joins them (for the CLI). */
 export interface InvalidDetails {

@@ -13,7 +13,7 @@ import { integrationNameSchema, integrationPurposeSchema, lowBalanceAlertCentavo
 import { notifyIntegrationChanged } from './directory';
 import { changedByOf } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
-import type { ValidDetails } from '@/lib/integration-details/service';
+import type { ValidDetails } from '@/lib/integration-details/schemas';
 import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/format/labels';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/credentials). */

@@ -1,6 +1,7 @@
 import { currentRequestContext, runWithRequestContext } from '@/lib/http/request-context';
 
-export type LogBindings = Record<string, string | number | boolean>;
+import type { LogBindings } from '@/lib/http/request-context';
+export type { LogBindings };
 
 /**
  * Runs `fn` with `bindings` added to every log line written while it runs, however deep the call

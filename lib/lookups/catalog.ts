@@ -1,4 +1,3 @@
-import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
 import { inTurn, SHED } from '@/lib/admission/lookup-admission';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { outcomeUnknownRecord, placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
@@ -11,7 +10,7 @@ import { describeError } from '@/lib/logging/errors';
 import { env } from '@/lib/env';
 import { idempotencyKeyHash, normalizedRequest, readIdempotencyKey } from '@/lib/idempotency/key';
 import { replayableAnswer } from '@/lib/idempotency/answers';
-import { claimIdempotencyKey, releaseIdempotencyKey, settleIdempotencyKey, type IdempotencyTarget, type StoredAnswer } from '@/lib/idempotency/store';
+import { claimIdempotencyKey, releaseIdempotencyKey, settleIdempotencyKey, type IdempotencyTarget } from '@/lib/idempotency/store';
 import { logger } from '@/lib/logging/logger';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
@@ -26,31 +25,12 @@ import { catalogAnswerIsEmpty } from '@/lib/records/empty-answer';
 import type { RecordFailure } from '@/lib/records/failure';
 import type { QueryRecordInput } from '@/lib/records/types';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
-import { parseCatalogRequest, type CatalogName, type CatalogRequest, type CatalogRequestProblem } from './catalog-request';
+import { parseCatalogRequest, type CatalogName, type CatalogRequest } from './catalog-request';
+import type { CatalogData, CatalogOutcome } from './catalog-outcome';
 import type { Credentials } from './credentials';
-import { unavailable, type Unavailable } from './unavailable';
+import { unavailable } from './unavailable';
 
-export type CatalogData = CuiNitResultado | RtuResultado | OmisosResultado;
-
-/** Every way a catalog lookup can end; lib/api maps each to the contract's status and message. */
-export type CatalogOutcome =
-  | { kind: 'success'; data: CatalogData }
-  | { kind: 'credentials_missing' }
-  | { kind: 'credentials_invalid' }
-  | { kind: 'not_enabled' }
-  | { kind: 'rate_limited' }
-  | { kind: 'invalid_request'; problem: CatalogRequestProblem }
-  | { kind: 'balance_exhausted' }
-  | { kind: 'source_failure'; failure: SourceFailure }
-  | Unavailable
-  /**
-   * A bulk item (lib/bulk) whose claim was lost while it waited for its turn: another instance took
-   * the item, or its job was cancelled or paused. Nothing was held, charged or recorded.
-   */
-  | { kind: 'claim_lost' }
-  /** The stored answer of an earlier request with the same Idempotency-Key (lib/idempotency). */
-  | { kind: 'replay'; answer: StoredAnswer }
-  | { kind: 'unhandled' };
+export type { CatalogData, CatalogOutcome };
 
 /** The outcomes that end a lookup before it reaches the source: counted, never recorded. */
 type Refusal = Extract<CatalogOutcome, { kind: 'credentials_missing' | 'credentials_invalid' | 'not_enabled' | 'rate_limited' | 'invalid_request' | 'balance_exhausted' }>;

@@ -3,18 +3,9 @@
 // database. The route wrapper (lib/api/route.ts) turns it into metrics and one log line.
 import { currentRequestContext } from '@/lib/http/request-context';
 import type { LookupStage } from './registry';
+import type { LookupTrace } from './lookup-trace-shape';
 
-export interface LookupTrace {
-  /** success, a refusal reason, a source failure, or unhandled. */
-  outcome?: string;
-  integration?: string;
-  /** The authenticated integration's id, for the trace of an answer that leaves no record (lib/request-traces). */
-  integrationId?: number;
-  stagesMs: Partial<Record<LookupStage, number>>;
-  /** The source call's classified result (lib/sources/guard.ts). */
-  upstream?: string;
-  databaseRoundTrips: number;
-}
+export type { LookupTrace };
 
 export function newLookupTrace(): LookupTrace {
   return { stagesMs: {}, databaseRoundTrips: 0 };

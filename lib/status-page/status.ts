@@ -11,35 +11,19 @@ import { SOURCE_LABELS } from '@/lib/format/labels';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { cachedCheck } from '@/lib/operations/cached-check';
-import { SOURCE_NAMES, type SourceName } from '@/lib/sources/guard';
+import { SOURCE_NAMES } from '@/lib/sources/guard';
 import { availabilityByBucket, overallAvailability, type AvailabilityBucket, type RecordedCalls } from './availability';
 import { mergeIncidents, type Incident, type RecordedTransition } from './incidents';
 import { transitionsSince } from './read';
-import { bucketState, sourceState, STATUS_DAYS, STATUS_HOURS, withStateNow, type BucketState, type SourceState } from './states';
+import { bucketState, sourceState, STATUS_DAYS, STATUS_HOURS, withStateNow } from './states';
 import { statusSummary, type PublicSummary } from './summary';
+import type { PublicIncident, PublicSourceStatus } from './public-shapes';
 
 /** The newest incidents listed (of the 90 days). */
 const MAX_INCIDENTS = 50;
 const DAY_MS = 86_400_000;
 
-export interface PublicSourceStatus {
-  fuente: SourceName;
-  nombre: string;
-  estado: SourceState;
-  /** Percent of the 90 days' source calls that did not fail for the source (null: no calls). */
-  disponibilidad_90_dias: number | null;
-  dias: Array<{ dia: string; disponibilidad: number | null; estado: BucketState }>;
-  horas: Array<{ desde: string; disponibilidad: number | null; estado: BucketState }>;
-}
-
-export interface PublicIncident {
-  fuente: SourceName;
-  nombre: string;
-  inicio: string;
-  fin: string | null;
-  en_curso: boolean;
-  duracion_segundos: number;
-}
+export type { PublicIncident, PublicSourceStatus };
 
 export interface PublicStatus {
   generado_en: string;

@@ -4,7 +4,7 @@
 // named, as an ongoing degradation, since the first of its consecutive degraded hours.
 import type { SourceName } from '@/lib/sources/guard';
 import { hadFailures, STATUS_DAYS, type SourceState } from './states';
-import type { PublicIncident, PublicSourceStatus } from './status';
+import type { PublicIncident, PublicSourceStatus } from './public-shapes';
 
 export const NO_INCIDENTS_TEXT = `Sin incidentes en los últimos ${STATUS_DAYS} días.`;
 /** What "Incidentes recientes" says when no source was without service but some day had failures. */

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { formSubmissions } from '@/db/schema';
-import type { Executor } from '@/lib/audit/audit';
+import type { Executor } from '@/db/client';
 
 // A form's sending (or a CLI command given --envio) changes something at most once, whichever
 // instance receives it. The sending's key is claimed in PostgreSQL inside the transaction that

@@ -2,9 +2,21 @@
 // notifications subscribe (lib/integrator-notifications/watch-lists.ts), as lib/bulk/events.ts does
 // for jobs. Emitted by the instance whose transaction compared the run, so once across instances.
 import { logger } from '@/lib/logging/logger';
-import type { RunChanges } from './runs';
+import type { WatchListChangeKind } from '@/db/schema';
 
 const log = logger('watch-lists');
+
+/** What a run found: the event's payload. */
+export interface RunChanges {
+  integrationId: number;
+  listPublicId: string;
+  listName: string;
+  jobPublicId: string;
+  run: number;
+  /** How many changes of each kind; empty for the baseline and for a run where nothing changed. */
+  counts: Partial<Record<WatchListChangeKind, number>>;
+  total: number;
+}
 
 export type WatchListChangesListener = (changes: RunChanges) => Promise<void> | void;
 

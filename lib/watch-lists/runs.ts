@@ -11,7 +11,7 @@ import { openNullable, seal } from '@/lib/personal-data/envelope';
 import { changesBetween, NOT_FOUND_STATE, watchedStateOf, type WatchCatalog, type WatchedState } from './snapshot';
 import { nextRunFrom, type WatchSchedule } from './schedule';
 import { logger } from '@/lib/logging/logger';
-import { emitWatchListChanges } from './events';
+import { emitWatchListChanges, type RunChanges } from './events';
 
 const log = logger('watch-lists');
 
@@ -88,16 +88,7 @@ export async function startDueRuns(now = new Date()): Promise<StartedRun[]> {
   return started;
 }
 
-export interface RunChanges {
-  integrationId: number;
-  listPublicId: string;
-  listName: string;
-  jobPublicId: string;
-  run: number;
-  /** How many changes of each kind; empty for the baseline and for a run where nothing changed. */
-  counts: Partial<Record<WatchListChangeKind, number>>;
-  total: number;
-}
+export type { RunChanges };
 
 /**
  * Compares a completed run's answers with its list's last known states and writes the changes and
