@@ -25,7 +25,7 @@ const flows = folders('lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/stateme
 const presentation = folders('lib/format');
 const reactions = folders('lib/alerts', 'lib/integrator-notifications', 'lib/status-page');
 const surfaces = folders('lib/api', 'lib/console', 'lib/portal', 'lib/public-pages', 'lib/openapi', 'app', 'components', 'cli');
-const root = folders('lib/startup.ts', 'lib/seed.ts', 'proxy.ts', 'server.mjs', 'instrumentation.ts');
+const root = folders('lib/startup.ts', 'lib/seed.ts', 'lib/server', 'proxy.ts', 'server.mjs', 'instrumentation.ts');
 
 const mayNotReach = (name, from, comment, ...above) => ({
   name,
