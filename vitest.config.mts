@@ -50,7 +50,7 @@ export default defineConfig({
     // On PGlite the database runs inside the test's own processes, and two workers keep both cores
     // busy (98 % with three, and no sooner). On PostgreSQL a worker often waits for the server's
     // processes: two workers left the cores 15 % idle, three finished in 325 s instead of 377 s
-    // (191 files, the same machine and hour; docs/operations.md, "CI time").
+    // (191 files, the same machine and hour; docs/performance.md, "CI time").
     maxWorkers: process.env.DATABASE_URL ? 3 : 2,
   },
 });

@@ -1,7 +1,7 @@
 // The lookups' hot statements, compiled once. drizzle's sql template builds a statement's text and
 // parameters anew on every call: for a catalog lookup's two statements (about 3.5 KB of text and
 // 40 values) that was an eighth of everything the lookup allocated and some 45 µs of its CPU under
-// the profiler (docs/operations.md, "Performance"). Written with sql.placeholder for its values, a
+// the profiler (docs/performance.md, "Within 2× of the bare handler"). Written with sql.placeholder for its values, a
 // statement is compiled once per shape and each call only fills in its values, with drizzle's own
 // fillPlaceholders, as drizzle's prepared queries do.
 import { fillPlaceholders, type SQL } from 'drizzle-orm';

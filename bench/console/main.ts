@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   const pages = consolePages(summary, Number(record!.id), bulk).filter((page) => !only || page.name.toLowerCase().includes(only));
 
   // The exports first, on the freshly started app: their own memory, not what rendering hundreds of
-  // pages first left in the heap (docs/operations.md, "The console at volume").
+  // pages first left in the heap (docs/performance.md, "The console at volume").
   if (!values['skip-export']) await measureExports(session, app);
   if (!values['skip-pages']) await timePages(session, pages, summary);
   if (!values['skip-portal']) await timePortalPages(app, summary);

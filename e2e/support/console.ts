@@ -153,7 +153,7 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   // opens a blank tab, injects it again and finishes the run there (needed only for cross-origin
   // iframes, which no page here has). e2e/every-page.spec.ts as a whole (app, chromium and
   // Playwright) cost 113.1 CPU seconds that way against 87.4 in legacy mode (64.9 with no check at
-  // all), for the same findings (docs/operations.md, "CI time").
+  // all), for the same findings (docs/performance.md, "CI time").
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).setLegacyMode().analyze();
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')

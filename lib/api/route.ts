@@ -1,6 +1,6 @@
 // Where every lookup request starts (the five route files wrap their handler with lookupRoute).
 // The lookups do not go through proxy.ts: Next's proxy layer cost each lookup about as much as the
-// rest of the gateway's own work (docs/operations.md, "Performance"), so what the proxy
+// rest of the gateway's own work (docs/performance.md, "What changed, and what each step was worth"), so what the proxy
 // does for the rest of the API happens here instead, in the same order: a fresh request id, the
 // global per-IP limit, and the security headers on every answer.
 import { env } from '@/lib/env';

@@ -3,7 +3,7 @@
 // memory the windows take and the longest time one request spent in the store (nothing else runs on
 // the event loop meanwhile; garbage collection and the Map's growth included), while the windows
 // fill up and while a sweep drops them once they expired. The figures are printed, not asserted
-// (docs/operations.md quotes them); the bound is asserted.
+// (docs/performance.md quotes them); the bound is asserted.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';

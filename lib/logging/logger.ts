@@ -49,8 +49,8 @@ function withoutSecretValues(object: Record<string, unknown>, nested: boolean): 
 /**
  * Redaction by key, on the logged object and one level inside it: the same reach as pino's
  * `redact` with `key` and `*.key` paths, at a small part of its cost (its wildcard paths took
- * about 80 µs of every line, the most expensive part of writing one: docs/operations.md,
- * "Performance").
+ * about 80 µs of every line, the most expensive part of writing one: docs/performance.md,
+ * "What changed, and what each step was worth").
  */
 export function redactSecretKeys(object: Record<string, unknown>): Record<string, unknown> {
   return withoutSecretValues(object, true);

@@ -41,7 +41,7 @@ export function unsupportedNodeMessage(version = process.versions.node) {
 
 /**
  * Whether AsyncLocalStorage runs on AsyncContextFrame (the default from Node.js 24) rather than
- * on async hooks, which tax every promise a request creates (docs/operations.md, "Performance").
+ * on async hooks, which tax every promise a request creates (docs/performance.md, "Where it stands: Node.js 24 and undici").
  * Node.js says so nowhere public; the async-hooks implementation is the one with `_propagate`.
  * Logged at start, so a `--no-async-context-frame` left in NODE_OPTIONS shows.
  */

@@ -13,7 +13,7 @@ import { refuse } from './responses.mjs';
 // a turn of their own, so a crowd on one never fills another's. Before any turn, an address past
 // the public pages' per-IP limit is refused at once, and a page the render cache holds is taken
 // from it to be written in its turn (both through proxy.ts's answerer, lib/public-pages/cache.ts).
-// Measured: docs/operations.md, "Public pages under load".
+// Measured: docs/performance.md, "Public pages under load".
 const PAGE_TURN = {
   // A browser opens at most six connections to a host, for all its tabs; twice that leaves room
   // for a second client of the same session (a script, another browser) and bounds a flood.

@@ -24,7 +24,7 @@ const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
 // Connections to the upstreams stay open between queries: a lookup should not pay a TCP (and TLS)
 // handshake each time. One undici Pool per upstream origin (undici rather than node:http: it does
-// the same exchange with less CPU, docs/operations.md "A faster upstream client"), one query per
+// the same exchange with less CPU, docs/performance.md "The upstream client: undici against node:http"), one query per
 // connection at a time (no pipelining: a slow answer must not hold up the queries behind it).
 // An idle connection is closed by us before the upstream closes it: after IDLE_CONNECTION_MS, or a
 // second before the `Keep-Alive: timeout=N` the upstream announces when that is sooner. Without an

@@ -115,7 +115,7 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
       }
       // None of them reached the source, and none waited for anything: no source call, no hold,
       // not one database round trip (what makes them fast, asserted without a stopwatch). The
-      // time is printed for the record (docs/operations.md), not asserted: this machine is shared.
+      // time is printed for the record (docs/performance.md, "A breaker open"), not asserted: this machine is shared.
       // On a busy machine the 100 can outlast the cool-down: then one half-open probe per cool-down
       // goes through (and fails, reopening the breaker). Nothing else reaches the source.
       const probes = gateway.upstream.requestsTo(identityPath).length - reachedSource;
