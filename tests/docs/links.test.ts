@@ -6,9 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const DOCUMENTS = ['README.md', 'lib/README.md', ...fs.readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)].filter((file) =>
-  fs.existsSync(file),
-);
+const DOCUMENTS = [
+  'README.md',
+  'lib/README.md',
+  ...fs
+    .readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+].filter((file) => fs.existsSync(file));
 
 /** The text outside fenced code blocks and inline code, where links and headings are written. */
 function prose(markdown: string): string {
@@ -16,7 +21,7 @@ function prose(markdown: string): string {
 }
 
 /** GitHub's anchor for a heading: lowercase, punctuation dropped (but '-' and '_'), spaces to '-'. */
-export function githubSlug(heading: string): string {
+function githubSlug(heading: string): string {
   const text = heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // a link's text
     .replace(/<[^>]+>/g, '') // inline HTML
@@ -28,8 +33,12 @@ export function githubSlug(heading: string): string {
     .replace(/ /g, '-');
 }
 
+const anchorsByFile = new Map<string, Set<string>>();
+
 /** Every anchor a file's headings give, with GitHub's -1, -2 for repeated ones. */
 function anchorsOf(file: string): Set<string> {
+  const known = anchorsByFile.get(file);
+  if (known) return known;
   const markdown = fs.readFileSync(file, 'utf8').replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
@@ -40,6 +49,7 @@ function anchorsOf(file: string): Set<string> {
     anchors.add(times === 0 ? slug : `${slug}-${times}`);
   }
   for (const [, id] of markdown.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(id!);
+  anchorsByFile.set(file, anchors);
   return anchors;
 }
 
