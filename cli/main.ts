@@ -11,6 +11,7 @@ import { applyMigrations } from '@/db/migrate';
 import { EnvError } from '@/lib/env';
 import { alerts } from '@/lib/alerts/dispatcher';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { subscribeReactions } from '@/lib/reactions';
 import { describeError } from '@/lib/logging/errors';
 import { LOG_LEVELS } from '@/lib/logging/logger';
 import { parseQuetzales } from '@/lib/money';
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     await applyMigrations(await database());
     // A balance the CLI lowers is told to the integrator too (written here, sent by the server).
     integratorNotifier().attachTo(alerts());
+    subscribeReactions();
     const key = values.envio;
     if (key !== undefined && !SUBMISSION_KEY.test(key)) {
       throw new CliError('--envio admite de 1 a 100 letras, números, «.», «_», «:» o «-»', 2);

@@ -37,6 +37,7 @@ import { rateLimitStore } from '@/lib/limits/limits';
 import { flushTokenUses } from '@/lib/credentials/last-use';
 import { flushRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { describeSeed, seedDevelopmentData } from '@/lib/seed';
+import { subscribeReactions } from '@/lib/reactions';
 import { issueLastMonthStatements } from '@/lib/statements/monthly';
 import { recordBreakerTransitions } from '@/lib/status-page/recorder';
 
@@ -57,6 +58,8 @@ export async function startServer(): Promise<void> {
     );
   }
   const settings = env();
+  // Before anything can change: the seed and every request emit what the reactions hear.
+  subscribeReactions();
   if (settings.APP_ENV === 'production' && !settings.CONSOLE_TWO_FACTOR_REQUIRED) {
     log.warn(
       { setting: 'CONSOLE_TWO_FACTOR_REQUIRED' },

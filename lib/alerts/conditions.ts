@@ -4,19 +4,13 @@ import { SOURCE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceHealth, SourceName } from '@/lib/sources/guard';
 import type { AlertSettings } from './settings';
+import type { BalanceSnapshot } from '@/lib/billing/events';
 
 // What is worth telling administrators, decided without any I/O: the hot path calls this with the
 // balance the settlement statement already returned.
 
 /** An integration's money as the statement that last changed it left it. */
-export interface BalanceSnapshot {
-  integrationId: number;
-  nombre: string;
-  balanceCentavos: number;
-  tariffCentavos: number;
-  /** The integration's own threshold; null uses ALERT_LOW_BALANCE_DEFAULT_CENTAVOS. */
-  lowBalanceAlertCentavos: number | null;
-}
+export type { BalanceSnapshot };
 
 /** An alert about to be raised: the condition it is about (its dedup key) and what it says. */
 export interface Alert {

@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { database, db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, type Integration, type LedgerEntry } from '@/db/schema';
-import { alerts } from '@/lib/alerts/dispatcher';
 import { describeActor, writeAudit, type Actor } from '@/lib/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/integrations/schemas';
 import { notifyIntegrationChanged } from '@/lib/integrations/directory';
 import { fail, ok, type Result } from '@/lib/result';
+import { balanceMayBeShort } from './events';
 
 export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
 
@@ -89,7 +89,7 @@ async function moveBalanceWithin(
 export async function afterBalanceMoved(integration: Integration, amountCentavos: number): Promise<void> {
   await notifyIntegrationChanged();
   // Lowered by hand: perhaps below the alert threshold, or below what one lookup costs.
-  if (amountCentavos < 0) await alerts().recordBalance(integration);
+  if (amountCentavos < 0) await balanceMayBeShort.emit(integration);
 }
 
 /** The balance column and the ledger's sum side by side; they must always agree. */

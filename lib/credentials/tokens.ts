@@ -3,11 +3,10 @@ import { db } from '@/db/client';
 import { integrationTokens, integrations, type IntegrationToken } from '@/db/schema';
 import { writeAudit, type Actor, type Executor } from '@/lib/audit/audit';
 import { notifyIntegrationChanged } from '@/lib/integrations/directory';
-import { changedByOf } from '@/lib/integrator-notifications/kinds';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { fail, ok, type Result } from '@/lib/result';
 import { issueToken } from '@/lib/security/tokens';
 import { announceCredentialChange } from './changes';
+import { tokenCreated, tokenRevoked, tokenRotated } from './events';
 import { OVERLAP_PRESETS, tokenState, type OverlapPreset, type TokenState } from './token-state';
 
 /** What the console and CLI may show about a token: never its hash. */
@@ -112,7 +111,7 @@ export async function createToken(
   if (!created) return fail('not_found', `No existe la integración #${integrationId}.`);
   await notifyIntegrationChanged();
   // The integration's technical contact is told (queued here, delivered by the server's outbox).
-  await integratorNotifier().noteTokenCreated(created.integration, created.row, changedByOf(actor));
+  await tokenCreated.emit({ integration: created.integration, token: created.row, actor });
   return ok({ token: created.token, view: toTokenView(created.row) });
 }
 
@@ -168,7 +167,7 @@ export async function rotateToken(
   }
   await notifyIntegrationChanged();
   const [integration] = await database.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId));
-  if (integration) await integratorNotifier().noteTokenRotated(integration, { replaced: outcome.replaced, token: outcome.issued.row }, changedByOf(actor));
+  if (integration) await tokenRotated.emit({ integration, replaced: outcome.replaced, token: outcome.issued.row, actor });
   return ok({ token: outcome.issued.token, view: toTokenView(outcome.issued.row), replaced: toTokenView(outcome.replaced) });
 }
 
@@ -192,6 +191,6 @@ export async function revokeToken(actor: Actor, integrationId: number, tokenId: 
   await notifyIntegrationChanged();
   // The integration's technical contact is told (queued here, delivered by the server's outbox).
   const [integration] = await database.select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId));
-  if (integration && revoked.revokedAt) await integratorNotifier().noteTokenRevoked(integration, { ...revoked, revokedAt: revoked.revokedAt });
+  if (integration && revoked.revokedAt) await tokenRevoked.emit({ integration, token: { ...revoked, revokedAt: revoked.revokedAt } });
   return ok(toTokenView(revoked));
 }

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, ledgerEntries, type Integration } from '@/db/schema';
-import { alerts } from '@/lib/alerts/dispatcher';
+import { balanceMayBeShort } from '@/lib/billing/events';
 import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { announceCredentialChange } from '@/lib/credentials/changes';
@@ -11,8 +11,7 @@ import type { OverlapPreset } from '@/lib/credentials/token-state';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
 import { integrationNameSchema, integrationPurposeSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
 import { notifyIntegrationChanged } from './directory';
-import { changedByOf } from '@/lib/integrator-notifications/kinds';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { allowListChanged, lookupsChanged, tariffChanged } from './events';
 import type { ValidDetails } from '@/lib/integration-details/schemas';
 import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/format/labels';
 
@@ -188,7 +187,7 @@ export async function setFlags(actor: Actor, idOrName: string | number, flags: P
   const turned = (to: boolean) => FLAG_NAMES.filter((flag) => before[flag] !== to && after[flag] === to).map((flag) => LOOKUP_LABELS[FLAG_LOOKUP[flag]]);
   const enabled = turned(true);
   const disabled = turned(false);
-  if (enabled.length > 0 || disabled.length > 0) await integratorNotifier().noteLookupsChanged(after, { enabled, disabled, changedAt: after.updatedAt });
+  if (enabled.length > 0 || disabled.length > 0) await lookupsChanged.emit({ integration: after, enabled, disabled, changedAt: after.updatedAt });
   return ok(after);
 }
 
@@ -201,11 +200,11 @@ export async function setTariff(actor: Actor, idOrName: string | number, tariffC
   // The billing contact is told the old and the new tariff, and from when (the change's commit):
   // lookups from then on are charged the new one.
   if (before.tariffCentavos !== after.tariffCentavos) {
-    await integratorNotifier().noteTariffChanged(after, { previousCentavos: before.tariffCentavos, tariffCentavos: after.tariffCentavos, changedAt: after.updatedAt });
+    await tariffChanged.emit({ integration: after, previousCentavos: before.tariffCentavos, tariffCentavos: after.tariffCentavos, changedAt: after.updatedAt });
   }
   // A tariff the balance cannot pay leaves the integration's catalog lookups answering 402, as a
   // spent balance does: the same exhausted alert, under the same once-per-interval rule.
-  if (after.balanceCentavos < after.tariffCentavos) await alerts().recordBalance(after);
+  if (after.balanceCentavos < after.tariffCentavos) await balanceMayBeShort.emit(after);
   return ok(after);
 }
 
@@ -229,7 +228,7 @@ export async function setAllowedNetworks(actor: Actor, idOrName: string | number
   const changed = await changeIntegration(actor, idOrName, 'integration.set_allowed_networks', () => ({ allowedNetworks: parsed.entries }));
   // The integration's technical contact is told, whoever changed it (queued; the outbox delivers).
   if (changed.ok) {
-    await integratorNotifier().noteAllowListChanged(changed.value, { allowedNetworks: changed.value.allowedNetworks, changedAt: changed.value.updatedAt }, changedByOf(actor));
+    await allowListChanged.emit({ integration: changed.value, allowedNetworks: changed.value.allowedNetworks, changedAt: changed.value.updatedAt, actor });
   }
   return changed;
 }

@@ -1,5 +1,5 @@
 import { inTurn, SHED } from '@/lib/admission/lookup-admission';
-import { alerts } from '@/lib/alerts/dispatcher';
+import { balanceSeen } from '@/lib/billing/events';
 import { outcomeUnknownRecord, placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/billing/holds';
 import { keepRecord } from '@/lib/record-journal';
 import type { SQL } from 'drizzle-orm';
@@ -303,7 +303,7 @@ async function querySourceAndSettle(
     return { kind: 'unhandled' };
   }
   // Off the request path: at most a map lookup here, the alert is written and sent later.
-  if (charged) alerts().noteBalance({ integrationId, nombre, ...charged });
+  if (charged) balanceSeen.tell({ integrationId, nombre, ...charged });
   return outcome;
 }
 

@@ -25,6 +25,7 @@ import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { decodeHeader, decodeQuotedPrintable } from '../support/smtp-receiver';
 import { header, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { freePort } from '../../scripts/free-port';
+import { subscribeReactions } from '@/lib/reactions';
 
 const SECRET = 'webhook-secret-for-the-alert-tests-0123456789';
 const SMTP_USER = 'alertas';
@@ -47,6 +48,8 @@ let dispatcher: AlertDispatcher;
 let adminEmail: string;
 
 beforeAll(async () => {
+  // The domain emits; what these tests check is what the reactions subscribed at start do.
+  subscribeReactions();
   testDb = await useTestDatabase();
   const admin = await createConsoleUser(TEST_ACTOR, { email: 'ana.alertas@example.com', name: 'Ana', role: 'admin' });
   const support = await createConsoleUser(TEST_ACTOR, { email: 'soporte.alertas@example.com', name: 'Soporte', role: 'support' });

@@ -32,6 +32,7 @@ import { addPortalMember } from '../support/people';
 import { mimePart, startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { subscribeReactions } from '@/lib/reactions';
 
 const LOCAL = { allowLocalTargets: true };
 const STRICT = { allowLocalTargets: false };
@@ -43,6 +44,8 @@ let alerts: AlertDispatcher;
 let notifier: IntegratorNotifier;
 
 beforeAll(async () => {
+  // The domain emits; what these tests check is what the reactions subscribed at start do.
+  subscribeReactions();
   testDb = await useTestDatabase();
   smtp = await startSmtpReceiver();
 });

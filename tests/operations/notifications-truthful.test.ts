@@ -22,6 +22,7 @@ import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/ha
 import { decodeQuotedPrintable, startSmtpReceiver } from '../support/smtp-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { subscribeReactions } from '@/lib/reactions';
 
 const LOCAL = { allowLocalTargets: true };
 const STRICT = { allowLocalTargets: false };
@@ -32,6 +33,8 @@ let alerts: AlertDispatcher;
 let notifier: IntegratorNotifier;
 
 beforeAll(async () => {
+  // The domain emits; what these tests check is what the reactions subscribed at start do.
+  subscribeReactions();
   testDb = await useTestDatabase();
 });
 

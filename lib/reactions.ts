@@ -1,0 +1,31 @@
+// The composition root's wiring of reactions to events: what the core and the flows emit
+// (lib/*/events.ts), the alerts and the integrators' notices hear. Every process that changes things
+// subscribes once before it does: the server at start (lib/startup.ts), the CLI (cli/main.ts), and a
+// test that calls the domain directly and checks what was told.
+import { alerts } from '@/lib/alerts/dispatcher';
+import { balanceMayBeShort, balanceSeen } from '@/lib/billing/events';
+import { tokenCreated, tokenRevoked, tokenRotated } from '@/lib/credentials/events';
+import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/integrations/events';
+import { changedByOf } from '@/lib/integrator-notifications/kinds';
+import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
+
+const holder = globalThis as typeof globalThis & { __reactionsSubscribed?: boolean };
+
+export function subscribeReactions(): void {
+  if (holder.__reactionsSubscribed) return;
+  holder.__reactionsSubscribed = true;
+  // Off the request path: at most a map lookup here, the alert is written and sent later.
+  balanceSeen.subscribe((snapshot) => alerts().noteBalance(snapshot));
+  balanceMayBeShort.subscribe((integration) => alerts().recordBalance(integration));
+  // The integration's contacts are told (queued here, delivered by the server's outbox).
+  tokenCreated.subscribe(({ integration, token, actor }) => integratorNotifier().noteTokenCreated(integration, token, changedByOf(actor)));
+  tokenRotated.subscribe(({ integration, replaced, token, actor }) => integratorNotifier().noteTokenRotated(integration, { replaced, token }, changedByOf(actor)));
+  tokenRevoked.subscribe(({ integration, token }) => integratorNotifier().noteTokenRevoked(integration, token));
+  lookupsChanged.subscribe(({ integration, enabled, disabled, changedAt }) => integratorNotifier().noteLookupsChanged(integration, { enabled, disabled, changedAt }));
+  tariffChanged.subscribe(({ integration, previousCentavos, tariffCentavos, changedAt }) =>
+    integratorNotifier().noteTariffChanged(integration, { previousCentavos, tariffCentavos, changedAt }),
+  );
+  allowListChanged.subscribe(({ integration, allowedNetworks, changedAt, actor }) =>
+    integratorNotifier().noteAllowListChanged(integration, { allowedNetworks, changedAt }, changedByOf(actor)),
+  );
+}
