@@ -16,7 +16,16 @@ export {
   type WatchListState,
   type WatchListView,
 } from './lists';
-export { listWatchListChanges, WATCH_CHANGES_PAGE_SIZE, type ChangesPage, type WatchListChange } from './changes';
+export {
+  listNamedWatchListChanges,
+  listWatchListChanges,
+  readNamedWatchListChange,
+  WATCH_CHANGES_PAGE_SIZE,
+  type ChangesPage,
+  type NamedWatchListChange,
+  type WatchListChange,
+  type WatchListChangeKey,
+} from './changes';
 export { WATCH_CATALOGS, type WatchCatalog } from './snapshot';
 export { WATCH_SCHEDULES, nextRunAfter, type WatchSchedule } from './schedule';
 export { compareFinishedRuns, computeRunChanges, startDueRuns, watchListTick, type RunChanges, type StartedRun } from './runs';

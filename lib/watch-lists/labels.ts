@@ -19,6 +19,9 @@ export const WATCH_STATE_TONES: Record<WatchListState, '' | 'ok' | 'warn'> = {
   en_pausa: 'warn',
 };
 
+/** Every kind of change, in the order a run lists them (registro first, as lib/watch-lists/changes.ts sorts). */
+export const WATCH_CHANGE_KINDS = ['registro', 'omiso', 'cobro_coactivo', 'estado_rtu'] as const satisfies readonly WatchListChangeKind[];
+
 export const WATCH_CHANGE_KIND_LABELS: Record<WatchListChangeKind, string> = {
   omiso: 'Omiso',
   cobro_coactivo: 'Cobro coactivo',
