@@ -31,7 +31,7 @@ test('un desarrollador crea una vigilancia desde un CSV, lee el costo de cada ej
   await acceptPrintedInvitation(developer, { email: developerEmail, name: 'Desarrollo de vigilancia', password: PASSWORD }, nombre);
 
   await openSection(developer, 'Vigilancia');
-  await expect(developer.getByText('Tu integración todavía no vigila ninguna lista.')).toBeVisible();
+  await expect(developer.getByText('Su integración todavía no vigila ninguna lista.')).toBeVisible();
   await checkBothSizes(developer, testInfo, 'vigilancia-vacia');
 
   await developer.getByTestId('new-watch-list').click();

@@ -1,4 +1,5 @@
-import type { PersonalDataAccessKind } from '@/db/schema';
+import type { PersonalDataAccessKind, WatchListChangeKind } from '@/db/schema';
+import { WATCH_CHANGE_KIND_LABELS } from '@/lib/watch-lists/labels';
 
 export const ACCESS_KIND_LABELS: Record<PersonalDataAccessKind, string> = {
   reveal: 'Mostró los identificadores',
@@ -15,6 +16,12 @@ export function describeAccessDetails(kind: PersonalDataAccessKind, details: unk
   if (kind === 'export' && value.statement) {
     const statement = value.statement as { integration?: string; month?: string };
     return `Consultas cobradas del estado de cuenta ${statement.month ?? ''} de ${statement.integration ?? ''}; ${Number(value.rows ?? 0).toLocaleString('es-GT')} filas`;
+  }
+  if (typeof value.vigilancia === 'string') {
+    // A watch list's changes, revealed one by one or downloaded, from the portal (lib/portal/watch-lists.ts, watch-list-download.ts).
+    const run = typeof value.ejecucion === 'number' ? `la ejecución ${value.ejecucion}` : 'todas las ejecuciones';
+    if (kind === 'reveal') return `Un cambio («${WATCH_CHANGE_KIND_LABELS[value.cambio as WatchListChangeKind] ?? String(value.cambio ?? '')}») de ${run} de la vigilancia ${value.vigilancia}`;
+    if (kind === 'export') return `Cambios de ${run} de la vigilancia ${value.vigilancia}; ${typeof value.rows === 'number' ? `${value.rows.toLocaleString('es-GT')} filas` : 'filas: sin terminar'}`;
   }
   if (kind === 'export' && typeof value.lote === 'string') {
     // A bulk job's results downloaded from the portal (lib/portal/bulk-download.ts).

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { db } from '@/db/client';
 import type { WatchListChangeKind } from '@/db/schema';
-import { writeAudit } from '@/lib/audit/audit';
+import { describeActor, writeAudit } from '@/lib/audit/audit';
 import { listConsoleJobs } from '@/lib/bulk/console';
 import { wakeBulkRunner } from '@/lib/bulk/runner';
+import { writeAccessEntry } from '@/lib/personal-data/access-log';
 import { maskNit } from '@/lib/personal-data/masking';
 import {
   createWatchList,
@@ -12,12 +13,14 @@ import {
   listWatchListChanges,
   listWatchLists,
   pauseWatchList,
+  readNamedWatchListChange,
   readWatchList,
   resumeWatchList,
   type WatchCatalog,
   type WatchListView,
   type WatchSchedule,
 } from '@/lib/watch-lists';
+import { WATCH_CHANGE_KINDS } from '@/lib/watch-lists/labels';
 import { estimatePortalBulkJob, type BulkJobEstimate, type PortalBulkJobsPage } from './bulk';
 import type { PortalUserSession } from './session';
 
@@ -33,8 +36,10 @@ export function portalWatchListPath(publicId: string): string {
 }
 
 export const WATCH_FORM_MESSAGES = {
-  notFound: 'No existe esa vigilancia en tu integración.',
+  notFound: 'No existe esa vigilancia en su integración.',
   nothingToWatch: 'Ningún NIT del archivo es válido: no hay nada que vigilar.',
+  changeNotFound: 'No existe ese cambio en esta vigilancia (pudo haberse eliminado la vigilancia).',
+  revealed: 'NIT y nombre mostrados. El acceso quedó registrado con su motivo.',
 } as const;
 
 export function portalWatchListsPage(user: PortalUserSession, after: string | undefined) {
@@ -52,8 +57,10 @@ export async function portalWatchListRuns(user: PortalUserSession, publicId: str
   return { jobs: page.rows, older: page.older };
 }
 
-/** A change as the portal shows it: the NIT masked (the page has no reveal, as Lotes' page has none). */
+/** A change as the portal shows it: the NIT masked until a reveal with a reason (revealPortalWatchListChange). */
 export interface PortalWatchListChange {
+  /** What the reveal sends to name this change: its run, the entry's position and its kind, never the NIT. */
+  key: string;
   maskedNit: string;
   kind: WatchListChangeKind;
   before: string | boolean | null;
@@ -65,7 +72,7 @@ export interface PortalWatchListChange {
 
 /**
  * A page of the list's changes, newest run first, with every NIT masked before it leaves this
- * module: the full NIT is in the API's answer for the integrator's systems, never in the portal's HTML.
+ * module: the full NIT reaches the portal's HTML only through a logged reveal or download.
  */
 export async function portalWatchListChanges(
   user: PortalUserSession,
@@ -77,9 +84,34 @@ export async function portalWatchListChanges(
   if (page === 'invalid_cursor') page = await listWatchListChanges(user.integrationId, publicId);
   if (page === null || page === 'invalid_cursor') return null;
   return {
-    changes: page.changes.map(({ nit, ...change }) => ({ ...change, maskedNit: maskNit(nit) })),
+    changes: page.changes.map(({ nit, position, ...change }) => ({ ...change, key: changeKey(change.run, position, change.kind), maskedNit: maskNit(nit) })),
     next: page.next,
   };
+}
+
+function changeKey(run: number, position: number, kind: WatchListChangeKind): string {
+  return `${run}.${position}.${kind}`;
+}
+
+function parseChangeKey(text: string): { run: number; position: number; kind: WatchListChangeKind } | null {
+  const match = /^([0-9]{1,9})\.([0-9]{1,9})\.([a-z_]{1,20})$/.exec(text);
+  const kind = WATCH_CHANGE_KINDS.find((candidate) => candidate === match?.[3]);
+  return match && kind ? { run: Number(match[1]), position: Number(match[2]), kind } : null;
+}
+
+/**
+ * "Mostrar": one change's NIT and the taxpayer's name for a person of the list's integration, with
+ * a reason, as Consultas reveals a record's identifiers: the personal-data access log's entry (the
+ * portal user as actor, the list, run and kind, the reason) is written before anything is returned;
+ * undefined when the list or the change is not the integration's.
+ */
+export async function revealPortalWatchListChange(user: PortalUserSession, publicId: string, keyText: string, reason: string): Promise<{ nit: string; name: string | null } | undefined> {
+  const key = parseChangeKey(keyText);
+  if (!key) return undefined;
+  const change = await readNamedWatchListChange(user.integrationId, publicId, key);
+  if (!change) return undefined;
+  await writeAccessEntry({ actor: describeActor(user.actor), kind: 'reveal', reason, details: { vigilancia: publicId, ejecucion: change.run, cambio: change.kind } });
+  return { nit: change.nit, name: change.name };
 }
 
 export type WatchListEstimate = Omit<BulkJobEstimate, 'catalog' | 'maxCostCentavos'> & {

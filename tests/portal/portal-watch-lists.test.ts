@@ -4,17 +4,22 @@
 // anything exists; the confirmation sent twice at once saves one list, whose first run the app's
 // runner starts and finishes; the simulator turns one supplier omiso and the next run shows "Omiso:
 // no → sí" with the NIT masked; an owner pauses, resumes and deletes it; each change is in the
-// console's "Actividad del portal"; billing reads the lists and is refused every action; another
-// integration's list is unknown.
+// console's "Actividad del portal"; a developer shows that change's NIT and name with a reason and
+// downloads the changes as CSV (in words, Guatemala time beside UTC), each logged as an access to
+// personal data first; billing reads the lists and is refused every action, the reveal and the
+// download; another integration's list is unknown.
 import { randomUUID } from 'node:crypto';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, bulkJobs, watchLists } from '@/db/schema';
+import { auditLog, bulkJobs, personalDataAccess, watchLists } from '@/db/schema';
+import { jobResults } from '@/lib/bulk/results';
+import { csvField } from '@/lib/format/csv';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
 import { WATCH_FORM_MESSAGES } from '@/lib/portal/watch-lists';
+import { WATCH_DOWNLOAD_MESSAGES } from '@/lib/portal/watch-list-download';
 import { maskNit } from '@/lib/personal-data/masking';
 import { createWatchList, startDueRuns } from '@/lib/watch-lists';
 import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
@@ -128,13 +133,18 @@ const plain = (html: string) => html.replaceAll('<!-- -->', '');
 
 let listPath: string;
 let listId: string;
+let secondRun: string;
+
+const accessesOf = (kind: 'reveal' | 'export') => gateway.withDatabase(async () => (await db()).select().from(personalDataAccess).where(eq(personalDataAccess.kind, kind)).orderBy(personalDataAccess.id));
+const reveal = (person: PortalClient, fields: { vigilancia: string; cambio: string; motivo: string }) =>
+  person.serverAction(`/portal/vigilancia/${fields.vigilancia}`, 'revealPortalWatchListChangeAction', { ...fields, envio: randomUUID() });
 
 describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('shows a developer what the file will watch and what each run can cost before anything is saved', async () => {
     expect(portalNavLinks((await developer.request('/portal')).text)).toContain('/portal/vigilancia');
     const empty = await developer.request('/portal/vigilancia');
     expect(empty.status).toBe(200);
-    expect(says(empty, 'Tu integración todavía no vigila ninguna lista.')).toBe(true);
+    expect(says(empty, 'Su integración todavía no vigila ninguna lista.')).toBe(true);
     const page = await developer.request(NEW_PAGE);
     expect(page.status).toBe(200);
     // Only the catalogs lib/watch-lists watches: CUI/NIT has no state that changes.
@@ -210,10 +220,100 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     }
     const listed = plain((await developer.request('/portal/vigilancia')).text);
     expect(listed).toMatch(/data-testid="watch-list-changes">1</);
+    secondRun = started[0]!.jobPublicId;
+  });
+
+  it('shows a developer the change’s NIT and name with a reason, and downloads the changes as CSV, each logged first', async () => {
+    const [changing] = cleanNits;
+    // The name as the run's answer gives it (the results CSV's nombre).
+    const name = await gateway.withDatabase(async () => {
+      for await (const row of (await jobResults(integration.id, secondRun))!) if (row.identificador === changing) return (row.datos as { nombre: string }).nombre;
+      throw new Error('the changing NIT is not in its run');
+    });
+    expect(name).toMatch(/\S/);
+
+    const page = await developer.request(listPath);
+    expect(page.text).toContain('data-testid="watch-change-reveal"');
+    expect(page.text).toContain('data-testid="watch-changes-form"');
+    // The row names its change by run, position and kind: never the NIT, nor its name.
+    const key = /\\?"changeKey\\?":\\?"([^"\\]+)/.exec(page.text)?.[1];
+    expect(key).toBe('2.0.omiso');
+    expect(page.text).not.toContain(changing);
+    expect(page.text).not.toContain(name);
+
+    // A reason is required, and nothing is logged without one.
+    expect(answerOf(await reveal(developer, { vigilancia: listId, cambio: key!, motivo: '' }))).toMatchObject({ ok: false, fieldErrors: { motivo: expect.any(String) } });
+    expect(await accessesOf('reveal')).toHaveLength(0);
+    // Another integration's list, or a change the list does not have, reads as none.
+    for (const [vigilancia, cambio] of [[otherListId, '2.0.omiso'], [listId, '2.0.cobro_coactivo'], [listId, '9.0.omiso'], [listId, `2.0.${changing}`]] as const) {
+      expect(answerOf(await reveal(developer, { vigilancia, cambio, motivo: 'Revisar un proveedor' }))).toEqual({ ok: false, message: WATCH_FORM_MESSAGES.changeNotFound });
+    }
+    expect(await accessesOf('reveal')).toHaveLength(0);
+
+    const shown = answerOf(await reveal(developer, { vigilancia: listId, cambio: key!, motivo: 'Revisar un proveedor que pasó a omiso' }));
+    expect(shown).toEqual({ ok: true, message: WATCH_FORM_MESSAGES.revealed, data: { nit: changing, nombre: name } });
+    const [revealed, ...more] = await accessesOf('reveal');
+    expect(more).toHaveLength(0);
+    expect(revealed).toMatchObject({ reason: 'Revisar un proveedor que pasó a omiso', details: { vigilancia: listId, ejecucion: 2, cambio: 'omiso' } });
+    expect(revealed!.actor).toContain(people.developer);
+    expect(JSON.stringify(revealed)).not.toContain(changing);
+
+    // The download: asked from the page with a reason; its address carries the list's id only.
+    const unreasoned = await developer.post(`${listPath}/cambios`, {}, { ejecucion: 'todas', motivo: '' });
+    expect(unreasoned.status).toBe(400);
+    expect((await developer.post(`${listPath}/cambios`, {}, { ejecucion: '2; drop', motivo: 'Revisar proveedores' })).status).toBe(400);
+    const fromAddress = await developer.request(`${listPath}/cambios`);
+    expect({ status: fromAddress.status, text: fromAddress.text }).toEqual({ status: 405, text: WATCH_DOWNLOAD_MESSAGES.fromThePage });
+    expect(await accessesOf('export')).toHaveLength(0);
+
+    for (const ejecucion of ['todas', '2']) {
+      const download = await developer.post(`${listPath}/cambios`, {}, { ejecucion, motivo: 'Revisar los proveedores que cambiaron' });
+      expect(download.status, download.text.slice(0, 300)).toBe(200);
+      expect([...download.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const [header, line, ...rest] = download.text.replace(/^\uFEFF/, '').split('\r\n');
+      expect(header).toBe('detectado_guatemala,detectado_utc,ejecucion,lote,nit,nombre,cambio,antes,despues');
+      expect(rest).toEqual(['']);
+      const match = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}),(\d{4}-\d{2}-\d{2}T[\d:.]+Z),(.*)$/.exec(line!);
+      expect(match, line).not.toBeNull();
+      // Guatemala is UTC-6 all year.
+      expect(new Date(`${match![1]!.replace(' ', 'T')}-06:00`).getTime()).toBe(Math.floor(new Date(match![2]!).getTime() / 1000) * 1000);
+      expect(match![3]).toBe(`2,${secondRun},${changing},${csvField(name)},Omiso,no,sí`);
+    }
+    // A run without changes (the baseline) is a file with its header only.
+    const baseline = await developer.post(`${listPath}/cambios`, {}, { ejecucion: '1', motivo: 'Revisar la base' });
+    expect(baseline.text.replace(/^\uFEFF/, '')).toBe('detectado_guatemala,detectado_utc,ejecucion,lote,nit,nombre,cambio,antes,despues\r\n');
+    const exports = await eventually(
+      () => accessesOf('export'),
+      (rows) => rows.length === 3 && rows.every((row) => typeof (row.details as { rows?: number }).rows === 'number'),
+      10_000,
+      'the downloads logged with their rows',
+    );
+    expect(exports.map((row) => [row.reason, row.details])).toEqual([
+      ['Revisar los proveedores que cambiaron', { vigilancia: listId, ejecucion: 'todas', rows: 1 }],
+      ['Revisar los proveedores que cambiaron', { vigilancia: listId, ejecucion: 2, rows: 1 }],
+      ['Revisar la base', { vigilancia: listId, ejecucion: 1, rows: 0 }],
+    ]);
+    for (const row of exports) expect(row.actor).toContain(people.developer);
+    // Another integration's list: the portal's missing-download page, nothing logged.
+    const foreign = await developer.post(`/portal/vigilancia/${otherListId}/cambios`, {}, { ejecucion: 'todas', motivo: 'Revisar proveedores' });
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).toContain(WATCH_DOWNLOAD_MESSAGES.notFound);
+    expect(await accessesOf('export')).toHaveLength(3);
+
+    // Billing reads the change masked, without the reveal or the download, and is refused both.
+    const billingPage = plain((await billing.request(listPath)).text);
+    expect(billingPage).toContain(`data-testid="watch-change-nit">${maskNit(changing!)}<`);
+    expect(billingPage).not.toContain('watch-change-reveal');
+    expect(billingPage).not.toContain('watch-changes-form');
+    expect(billingPage).toContain('Los NIT completos y los nombres los ven y descargan propietario y desarrollador');
+    expect(answerOf(await reveal(billing, { vigilancia: listId, cambio: key!, motivo: 'Conciliar' }))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
+    expectPortalRefusal(await billing.post(`${listPath}/cambios`, {}, { ejecucion: 'todas', motivo: 'Conciliar el cobro' }), BULK_JOB_RUNNERS, 'descarga');
+    expect(await accessesOf('reveal')).toHaveLength(1);
+    expect(await accessesOf('export')).toHaveLength(3);
   });
 
   it('lets an owner pause, resume and delete the list, each in the console’s Actividad del portal', async () => {
-    expect(answerOf(await act(owner, 'pausePortalWatchListAction', listId))).toMatchObject({ ok: true, message: 'Vigilancia en pausa: no se ejecutará hasta que la reanudes.' });
+    expect(answerOf(await act(owner, 'pausePortalWatchListAction', listId))).toMatchObject({ ok: true, message: 'Vigilancia en pausa: no se ejecutará hasta que la reanude.' });
     let page = plain((await owner.request(listPath)).text);
     expect(page).toContain('En pausa');
     expect(page).toContain('Ninguna mientras esté en pausa');
@@ -229,7 +329,7 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     // Another integration's list is unknown here, to its page and to every action.
     const foreign = await owner.request(`/portal/vigilancia/${otherListId}`);
     expect(foreign.status).toBe(404);
-    expect(foreign.text).toContain('No existe esa vigilancia en tu integración');
+    expect(foreign.text).toContain('No existe esa vigilancia en su integración');
     for (const name of ['pausePortalWatchListAction', 'resumePortalWatchListAction', 'deletePortalWatchListAction'] as const) {
       expect(answerOf(await act(owner, name, otherListId))).toEqual({ ok: false, message: WATCH_FORM_MESSAGES.notFound });
     }

@@ -5,12 +5,14 @@ import { z } from 'zod';
 import type { ActionResult } from '@/lib/auth/action';
 import { portalAction } from '@/lib/portal/action';
 import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/limits';
+import { accessReasonSchema } from '@/lib/personal-data/access-log';
 import {
   createPortalWatchList,
   deletePortalWatchList,
   estimatePortalWatchList,
   PORTAL_WATCH_LISTS_PATH,
   portalWatchListPath,
+  revealPortalWatchListChange,
   setPortalWatchListState,
   WATCH_FORM_MESSAGES,
   type WatchListEstimate,
@@ -21,22 +23,24 @@ import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/watch
 
 // "Vigilancia": an owner or a developer (the Lotes' runners: each run is a job, charged as one)
 // uploads a CSV, reads how many NITs it will watch and what a run can cost, confirms, and pauses,
-// resumes or deletes a list; every one for the session's integration only, through lib/watch-lists
-// as /api/vigilancias, each change audited.
+// resumes or deletes a list, and reveals a change's NIT and name with a reason; every one for the
+// session's integration only, through lib/watch-lists as /api/vigilancias, each change audited and
+// each reveal written to the personal-data access log.
 
-const catalogField = z.enum(WATCH_CATALOGS, { error: 'Elige el catálogo.' });
-const scheduleField = z.enum(WATCH_SCHEDULES, { error: 'Elige la frecuencia.' });
+const catalogField = z.enum(WATCH_CATALOGS, { error: 'Elija el catálogo.' });
+const scheduleField = z.enum(WATCH_SCHEDULES, { error: 'Elija la frecuencia.' });
 const nameField = z
   .string()
   .trim()
-  .min(1, 'Escribe un nombre para reconocerla.')
+  .min(1, 'Escriba un nombre para reconocerla.')
   .max(MAX_WATCH_LIST_NAME_LENGTH, `El nombre puede tener hasta ${MAX_WATCH_LIST_NAME_LENGTH} caracteres.`)
   .regex(WATCH_LIST_NAME_PATTERN, 'El nombre no puede llevar saltos de línea ni otros caracteres de control.');
 // A File from the browser; its size is refused before its bytes are read (as Nuevo lote's).
 const fileField = z
-  .custom<Blob>((value) => value instanceof Blob, 'Elige el archivo CSV.')
+  .custom<Blob>((value) => value instanceof Blob, 'Elija el archivo CSV.')
   .refine((blob) => blob.size <= MAX_BULK_UPLOAD_BYTES, BULK_UPLOAD_MESSAGES.tooLarge);
 const listField = z.object({ vigilancia: z.string().max(100) });
+const revealSchema = z.object({ vigilancia: z.string().max(100), cambio: z.string().max(60), motivo: accessReasonSchema });
 
 const estimateSchema = z.object({ catalogo: catalogField, archivo: fileField });
 const createSchema = z.object({ nombre: nameField, catalogo: catalogField, frecuencia: scheduleField, archivo: fileField });
@@ -70,7 +74,7 @@ export const pausePortalWatchListAction = portalAction({ roles: BULK_JOB_RUNNERS
   const list = await setPortalWatchListState(user, vigilancia, 'en_pausa');
   if (!list) return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
   revalidatePath(portalWatchListPath(vigilancia));
-  return { ok: true, message: 'Vigilancia en pausa: no se ejecutará hasta que la reanudes.', data: undefined };
+  return { ok: true, message: 'Vigilancia en pausa: no se ejecutará hasta que la reanude.', data: undefined };
 });
 
 /** "Reanudar": its schedule again (a run missed while paused starts at once). */
@@ -87,3 +91,17 @@ export const deletePortalWatchListAction = portalAction({ roles: BULK_JOB_RUNNER
   revalidatePath(PORTAL_WATCH_LISTS_PATH);
   return { ok: true, message: 'Vigilancia eliminada.', data: { path: PORTAL_WATCH_LISTS_PATH } };
 });
+
+/**
+ * "Mostrar": one change's NIT and the taxpayer's name in full, with a reason, for those who download
+ * a job's results (the same people and the same log as Consultas' reveal): written to the
+ * personal-data access log (the portal user as actor) before they leave the server.
+ */
+export const revealPortalWatchListChangeAction = portalAction(
+  { roles: BULK_JOB_RUNNERS, schema: revealSchema },
+  async ({ vigilancia, cambio, motivo }, user): Promise<ActionResult<{ nit: string; nombre: string | null }>> => {
+    const revealed = await revealPortalWatchListChange(user, vigilancia, cambio, motivo);
+    if (!revealed) return { ok: false, message: WATCH_FORM_MESSAGES.changeNotFound };
+    return { ok: true, message: WATCH_FORM_MESSAGES.revealed, data: { nit: revealed.nit, nombre: revealed.name } };
+  },
+);

@@ -35,11 +35,11 @@ export default async function PortalWatchListsPage({ searchParams }: { searchPar
       />
       {page.lists.length === 0 ? (
         <div className="card">
-          <EmptyState title={after ? 'No hay vigilancias más antiguas.' : 'Tu integración todavía no vigila ninguna lista.'}>
+          <EmptyState title={after ? 'No hay vigilancias más antiguas.' : 'Su integración todavía no vigila ninguna lista.'}>
             <p>
               {runner
-                ? 'Sube un archivo CSV con un NIT por línea en «Nueva lista»; antes de crearla verás cuántos NIT vigilará y cuánto puede costar cada ejecución.'
-                : 'Las crean los propietarios y desarrolladores de tu integración, desde aquí o desde la API (POST /api/vigilancias).'}
+                ? 'Suba un archivo CSV con un NIT por línea en «Nueva lista»; antes de crearla verá cuántos NIT vigilará y cuánto puede costar cada ejecución.'
+                : 'Las crean los propietarios y desarrolladores de su integración, desde aquí o desde la API (POST /api/vigilancias).'}
             </p>
           </EmptyState>
         </div>

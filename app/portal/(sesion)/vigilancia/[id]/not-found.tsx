@@ -6,9 +6,9 @@ import { PageHeader } from '@/components/console/page-header';
 export default function PortalWatchListNotFound() {
   return (
     <>
-      <PageHeader title="No existe esa vigilancia en tu integración" back={{ href: '/portal/vigilancia', label: 'Vigilancia' }} />
+      <PageHeader title="No existe esa vigilancia en su integración" back={{ href: '/portal/vigilancia', label: 'Vigilancia' }} />
       <div className="card" data-testid="watch-list-not-found">
-        <p>Revisa el id de la vigilancia: puede tener un error de copia, haberse eliminado o no ser de tu integración.</p>
+        <p>Revise el id de la vigilancia: puede tener un error de copia, haberse eliminado o no ser de su integración.</p>
         <p>
           <Link href="/portal/vigilancia">Volver a Vigilancia</Link>
         </p>

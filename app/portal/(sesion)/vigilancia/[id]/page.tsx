@@ -8,18 +8,20 @@ import { formatDateTime } from '@/lib/format/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { portalBulkJobPath } from '@/lib/portal/bulk';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchList, portalWatchListChanges, portalWatchListPath, portalWatchListRuns } from '@/lib/portal/watch-lists';
 import { WATCH_CHANGE_KIND_LABELS, WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES, watchedValueLabel } from '@/lib/watch-lists/labels';
+import { RevealChange } from './reveal-change';
 import { WatchListControls } from './watch-list-controls';
 
 export const metadata: Metadata = { title: 'Vigilancia' };
 
 // One watch list of the session's integration, addressed by its public id (random, no personal
 // data): its facts, its latest runs (each a job, opened in Lotes), and its changes newest first with
-// the NIT masked (the full NIT is for the integrator's systems, GET /api/vigilancias/{id}/cambios; the
-// portal has no reveal here, as a job's page has none). Another integration's id is the same 404.
+// the NIT masked. Who downloads a job's results may show one change's NIT and name with a reason, or
+// download the changes as CSV with one (both logged as accesses to personal data); billing reads the
+// changes masked. Another integration's id is the same 404.
 export default async function PortalWatchListPage({
   params,
   searchParams,
@@ -66,7 +68,7 @@ export default async function PortalWatchListPage({
       </section>
       <section className="card" aria-labelledby="vigilancia-ejecuciones">
         <h2 id="vigilancia-ejecuciones">Ejecuciones</h2>
-        <p className="small muted">Cada ejecución es un lote: ábrelo para ver sus conteos{runner ? ' y descargar sus resultados' : ''}. Se cobra solo lo encontrado.</p>
+        <p className="small muted">Cada ejecución es un lote: ábralo para ver sus conteos{runner ? ' y descargar sus resultados' : ''}. Se cobra solo lo encontrado.</p>
         {runs.jobs.length === 0 ? (
           <EmptyState title="Todavía no ha corrido: la primera ejecución empieza en cuanto el servicio la toma." />
         ) : (
@@ -111,7 +113,12 @@ export default async function PortalWatchListPage({
       </section>
       <section className="card" aria-labelledby="vigilancia-cambios">
         <h2 id="vigilancia-cambios">Cambios</h2>
-        <p className="small muted">De la ejecución más reciente a la más antigua. Los NIT se muestran enmascarados; completos los entrega la API (GET /api/vigilancias/{'{id}'}/cambios).</p>
+        <p className="small muted" data-testid="watch-changes-note">
+          De la ejecución más reciente a la más antigua. Los NIT se muestran enmascarados.{' '}
+          {runner
+            ? 'Con «Mostrar» ve el NIT y el nombre de un cambio, y con «Descargar cambios» todos en CSV: ambos piden un motivo y quedan registrados. Sus sistemas los leen con GET /api/vigilancias/{id}/cambios.'
+            : `Los NIT completos y los nombres los ven y descargan ${portalRolesSentence(BULK_JOB_RUNNERS)}; su rol (${PORTAL_ROLE_LABELS[user.role].toLowerCase()}) ve los cambios enmascarados.`}
+        </p>
         {changes.changes.length === 0 ? (
           <EmptyState title={cursor ? 'No hay cambios más antiguos.' : 'Ningún cambio todavía: la primera ejecución es la base y las siguientes comparan contra ella.'} />
         ) : (
@@ -125,11 +132,12 @@ export default async function PortalWatchListPage({
                     <th>Cambio</th>
                     <th>Antes → después</th>
                     <th>Ejecución</th>
+                    {runner && <th>NIT y nombre</th>}
                   </tr>
                 </thead>
                 <tbody>
                   {changes.changes.map((change) => (
-                    <tr key={`${change.run}-${change.maskedNit}-${change.kind}-${change.jobId}`} data-testid="watch-list-change">
+                    <tr key={change.key} data-testid="watch-list-change">
                       <td className="nowrap" data-label="Detectado">
                         {formatDateTime(change.detectedAt)}
                       </td>
@@ -145,6 +153,11 @@ export default async function PortalWatchListPage({
                           {change.run}
                         </Link>
                       </td>
+                      {runner && (
+                        <td data-label="NIT y nombre">
+                          <RevealChange publicId={list.publicId} changeKey={change.key} />
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>
@@ -154,6 +167,40 @@ export default async function PortalWatchListPage({
           </>
         )}
       </section>
+      {runner && list.changes > 0 && (
+        <section className="card" aria-labelledby="vigilancia-descarga">
+          <h2 id="vigilancia-descarga">Descargar cambios</h2>
+          <p className="small muted">
+            Un CSV para Excel: una fila por cambio, con la hora de Guatemala y la UTC, la ejecución y su lote, el NIT y el nombre completos, y el cambio
+            en palabras («Omiso», «no» → «sí»). Indique el motivo de la descarga, que queda registrada.
+          </p>
+          <form method="post" action={`${path}/cambios`} className="stack" data-testid="watch-changes-form">
+            <div className="field">
+              <label htmlFor="ejecucion-descarga">Ejecución</label>
+              <select id="ejecucion-descarga" name="ejecucion" defaultValue="todas">
+                <option value="todas">Todas las ejecuciones</option>
+                {Array.from({ length: Math.max(list.runs - 1, 0) }, (_, index) => list.runs - index).map((run) => (
+                  <option key={run} value={run}>
+                    Ejecución {run}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="motivo-descarga">Motivo</label>
+              <input id="motivo-descarga" name="motivo" required minLength={3} maxLength={200} autoComplete="off" aria-describedby="motivo-descarga-ayuda" />
+              <span className="hint" id="motivo-descarga-ayuda">
+                Un texto breve, por ejemplo: revisar los proveedores que cambiaron este mes.
+              </span>
+            </div>
+            <div className="actions">
+              <button type="submit" className="secondary" data-testid="watch-changes-download">
+                Descargar cambios (CSV)
+              </button>
+            </div>
+          </form>
+        </section>
+      )}
       {runner && <WatchListControls publicId={list.publicId} state={list.state} />}
     </>
   );

@@ -26,7 +26,7 @@ export function WatchListControls({ publicId, state }: { publicId: string; state
         confirmation={{
           kind: 'text',
           title: paused ? '¿Reanudar esta vigilancia?' : '¿Pausar esta vigilancia?',
-          message: paused ? 'Sus ejecuciones vuelven a correr y a cobrarse según su frecuencia.' : 'No correrá ni se cobrará ninguna ejecución hasta que la reanudes.',
+          message: paused ? 'Sus ejecuciones vuelven a correr y a cobrarse según su frecuencia.' : 'No correrá ni se cobrará ninguna ejecución hasta que la reanude.',
           confirmLabel: paused ? 'Reanudar' : 'Pausar',
         }}
         onSuccess={() => router.refresh()}

@@ -55,7 +55,7 @@ export function NewWatchListForm({ catalogs, schedules }: { catalogs: Option[]; 
     event.preventDefault();
     const { nombre, catalogo, archivo } = fields();
     if (nombre.trim() === '') {
-      setRefusal({ ok: false, message: 'Escribe un nombre para reconocerla.', fieldErrors: { nombre: 'Escribe un nombre para reconocerla.' } });
+      setRefusal({ ok: false, message: 'Escriba un nombre para reconocerla.', fieldErrors: { nombre: 'Escriba un nombre para reconocerla.' } });
       return;
     }
     // The proxy refuses a larger form before the server reads it, in words of its own: said here first.
@@ -107,7 +107,7 @@ export function NewWatchListForm({ catalogs, schedules }: { catalogs: Option[]; 
           data-testid="watch-name"
         />
         <span className="hint" id="vigilancia-nombre-ayuda">
-          Para reconocerla, por ejemplo «Proveedores». No escribas NIT ni nombres de personas.
+          Para reconocerla, por ejemplo «Proveedores». No escriba NIT ni nombres de personas.
         </span>
         {fieldError('nombre')}
       </div>
@@ -187,7 +187,7 @@ export function NewWatchListForm({ catalogs, schedules }: { catalogs: Option[]; 
             <dd data-testid="watch-estimate-balance">{formatQuetzales(estimate.balanceCentavos)}</dd>
           </dl>
           <p className="small" data-testid="watch-estimate-charging">
-            Cada ejecución es un lote y se cobra solo por los NIT que se encuentran, a la tarifa de tu integración; los no encontrados y los que fallan en la
+            Cada ejecución es un lote y se cobra solo por los NIT que se encuentran, a la tarifa de su integración; los no encontrados y los que fallan en la
             fuente no se cobran. La primera empieza al crearla y es la base: no reporta cambios.
             {estimate.maxRunCostCentavos > estimate.balanceCentavos &&
               ' Si el saldo se acaba, la ejecución queda en pausa y sigue solo cuando la administración acredite una recarga.'}

@@ -23,14 +23,14 @@ export default async function NewPortalWatchListPage() {
     <>
       <PageHeader
         title="Nueva lista"
-        description="Sube un archivo CSV con los NIT a vigilar. Antes de crearla verás cuántos se vigilarán y cuánto puede costar cada ejecución."
+        description="Suba un archivo CSV con los NIT a vigilar. Antes de crearla verá cuántos se vigilarán y cuánto puede costar cada ejecución."
         back={{ href: PORTAL_WATCH_LISTS_PATH, label: 'Vigilancia' }}
       />
       <section className="card">
         {catalogs.length === 0 ? (
           <p data-testid="watch-no-catalogs">
-            Tu integración no tiene habilitado el catálogo RTU ni el de omisos, así que no puede vigilar listas. Pide a la administración del servicio que
-            habilite el que necesitas.
+            Su integración no tiene habilitado el catálogo RTU ni el de omisos, así que no puede vigilar listas. Pida a la administración del servicio que
+            habilite el que necesita.
           </p>
         ) : (
           <NewWatchListForm catalogs={catalogs} schedules={schedules} />
