@@ -13,6 +13,7 @@ import { BulkSection, bulkOperations } from './bulk-section';
 import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
 import { FieldsTable } from './schema-view';
 import { TryIt } from './try-it';
+import { WatchListSection, watchListOperations } from './watch-list-section';
 import { WebhookSection } from './webhook-section';
 import './docs.css';
 
@@ -26,8 +27,9 @@ export default async function DocsPage() {
   const supportEmail = env().SUPPORT_CONTACT_EMAIL;
   const traceDays = env().REQUEST_TRACE_RETENTION_DAYS;
   const statusLimit = env().RATE_LIMIT_STATUS_API_PER_MINUTE;
-  // The five lookups, each with its console; the bulk jobs (tag lotes) in their own section, without one.
+  // The five lookups, each with its console; the bulk jobs (tag lotes) and the watch lists (tag vigilancias) in sections of their own, without one.
   const bulk = bulkOperations(document);
+  const watchLists = watchListOperations(document);
   const operations = Object.entries(document.paths)
     .map(([path, item]) => ({ path, operation: (item as { post?: Operation }).post }))
     .filter((entry): entry is { path: string; operation: Operation } => entry.operation?.tags?.includes('consultas') === true);
@@ -56,6 +58,9 @@ export default async function DocsPage() {
             ))}
             <li>
               <a href="#lotes">Lotes</a>
+            </li>
+            <li>
+              <a href="#vigilancias">Vigilancia</a>
             </li>
             <li>
               <a href="#soporte">Soporte e identificador de solicitud</a>
@@ -92,7 +97,7 @@ export default async function DocsPage() {
                   — {operation.summary}
                 </li>
               ))}
-              {bulk.map(({ path, method, operation }) => (
+              {[...bulk, ...watchLists].map(({ path, method, operation }) => (
                 <li key={`${method} ${path}`}>
                   <a href={`#${operation.operationId}`}>
                     <code>
@@ -216,6 +221,8 @@ export default async function DocsPage() {
           })}
 
           <BulkSection baseUrl={baseUrl} document={document} />
+
+          <WatchListSection baseUrl={baseUrl} document={document} />
 
           <WebhookSection settings={webhookDocsSettingsFrom(env())} />
 

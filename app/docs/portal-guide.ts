@@ -48,7 +48,7 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   },
   {
     page: 'Vigilancia',
-    what: 'las listas de NIT vigiladas (catálogo, frecuencia, cuántos NIT, estado, última ejecución con sus cambios, próxima ejecución); propietarios y desarrolladores crean una desde un CSV de hasta 10,000 NIT (ven antes de confirmar cuántos se vigilan, cuántos se apartan y el costo máximo de cada ejecución), la pausan, la reanudan y la eliminan; en cada lista, sus ejecuciones (cada una un lote) y sus cambios con el NIT enmascarado («Omiso: no → sí»); facturación solo lee',
+    what: 'las listas de NIT vigiladas (catálogo, frecuencia, cuántos NIT, estado, última ejecución con sus cambios, próxima ejecución); propietarios y desarrolladores crean una desde un CSV de hasta 10,000 NIT (ven antes de confirmar cuántos se vigilan, cuántos se apartan y el costo máximo de cada ejecución), la pausan, la reanudan y la eliminan; en cada lista, sus ejecuciones (cada una un lote) y sus cambios con el NIT enmascarado («Omiso: no → sí»), que propietarios y desarrolladores muestran con su nombre o descargan en CSV (con motivo, queda registrado); facturación solo lee',
     roles: ['propietario', 'desarrollador', 'facturacion'],
   },
   {

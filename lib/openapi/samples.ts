@@ -21,7 +21,7 @@ export function requestSamples(baseUrl: string, path: string, body: unknown): Re
 }
 
 export interface SampleRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Absent: a request without a body (a job's state, results, cancel, retry). */
   body?: unknown;
   /** Beside the credentials (a job's Idempotency-Key). */
@@ -39,7 +39,8 @@ export function operationSamples(baseUrl: string, path: string, request: SampleR
   const extra = Object.entries(request.headers ?? {});
   const json = JSON.stringify(body);
   const pretty = JSON.stringify(body, null, 2);
-  const reads = method === 'GET' && path.endsWith('/resultados') ? 'text' : 'json';
+  // A job's results are CSV; a DELETE answers 204 without a body, so only its status is printed.
+  const reads = method === 'GET' && path.endsWith('/resultados') ? 'text' : method === 'DELETE' ? 'none' : 'json';
   const curlHeaders = [
     ...(hasBody ? [`-H 'content-type: application/json'`] : []),
     `-H "x-integracion-login: $LOGIN"`,
@@ -73,7 +74,7 @@ export function operationSamples(baseUrl: string, path: string, request: SampleR
       `  },`,
       ...(hasBody ? [`  body: JSON.stringify(${pretty.replaceAll('\n', '\n  ')}),`] : []),
       `});`,
-      `console.log(respuesta.status, await respuesta.${reads}());`,
+      reads === 'none' ? `console.log(respuesta.status);` : `console.log(respuesta.status, await respuesta.${reads}());`,
     ].join('\n'),
     python: [
       `import requests`,
@@ -88,7 +89,7 @@ export function operationSamples(baseUrl: string, path: string, request: SampleR
       ...(hasBody ? [`    json=${pythonLiteral(body)},`] : []),
       `    timeout=35,`,
       `)`,
-      `print(respuesta.status_code, respuesta.${reads === 'text' ? 'text' : 'json()'})`,
+      reads === 'none' ? `print(respuesta.status_code)` : `print(respuesta.status_code, respuesta.${reads === 'text' ? 'text' : 'json()'})`,
     ].join('\n'),
     csharp: [
       `using System.Net.Http;`,
@@ -99,13 +100,13 @@ export function operationSamples(baseUrl: string, path: string, request: SampleR
       `const string TOKEN = "${TOKEN}";`,
       ``,
       `using var cliente = new HttpClient { Timeout = TimeSpan.FromSeconds(35) };`,
-      `using var solicitud = new HttpRequestMessage(HttpMethod.${method === 'GET' ? 'Get' : 'Post'}, $"{BASE_URL}${path}");`,
+      `using var solicitud = new HttpRequestMessage(HttpMethod.${method === 'GET' ? 'Get' : method === 'DELETE' ? 'Delete' : 'Post'}, $"{BASE_URL}${path}");`,
       `solicitud.Headers.Add("x-integracion-login", LOGIN);`,
       `solicitud.Headers.Add("x-integracion-token", TOKEN);`,
       ...extra.map(([name, value]) => `solicitud.Headers.Add("${name}", "${value}");`),
       ...(hasBody ? [`solicitud.Content = new StringContent(${csharpString(json)}, Encoding.UTF8, "application/json");`] : []),
       `using var respuesta = await cliente.SendAsync(solicitud);`,
-      `Console.WriteLine($"{(int)respuesta.StatusCode} {await respuesta.Content.ReadAsStringAsync()}");`,
+      reads === 'none' ? `Console.WriteLine((int)respuesta.StatusCode);` : `Console.WriteLine($"{(int)respuesta.StatusCode} {await respuesta.Content.ReadAsStringAsync()}");`,
     ].join('\n'),
   };
 }

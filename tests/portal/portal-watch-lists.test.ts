@@ -15,7 +15,9 @@ import { db } from '@/db/client';
 import { auditLog, bulkJobs, personalDataAccess, watchLists } from '@/db/schema';
 import { jobResults } from '@/lib/bulk/results';
 import { csvField } from '@/lib/format/csv';
+import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { formatQuetzales } from '@/lib/money';
+import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
 import { WATCH_FORM_MESSAGES } from '@/lib/portal/watch-lists';
@@ -386,5 +388,58 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
       expect(answerOf(await act(billing, name, id))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
     }
     expect(await listsOf(integration)).toMatchObject([{ publicId: id, state: 'activa' }]);
+  });
+});
+
+/** A /docs block's text as a reader sees it (React escapes quotes in text). */
+const decoded = (html: string) => html.replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&').replaceAll('<!-- -->', '');
+
+describe('Vigilancia in /docs', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('documents every watch-list operation of the OpenAPI document, with its fields, errors and samples that state BASE_URL, LOGIN and TOKEN', async () => {
+    const docs = await fetch(`${gateway.app.baseUrl}/docs`);
+    expect(docs.status).toBe(200);
+    const html = decoded(await docs.text());
+    expect(html).toMatch(/<a href="#vigilancias">Vigilancia<\/a>/);
+    const start = html.indexOf('<section id="vigilancias"');
+    expect(start).toBeGreaterThan(0);
+    const section = html.slice(start, html.indexOf('<section id="webhook"', start));
+    expect(section).toContain('Vigilancia: su lista de NIT revisada cada mes o cada semana');
+
+    const document = buildOpenApiDocument(`${gateway.app.baseUrl}/api`);
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { operationId: string; tags?: string[] }>)
+        .filter(([, operation]) => operation.tags?.includes('vigilancias'))
+        .map(([method, operation]) => ({ path, method: method.toUpperCase(), operationId: operation.operationId })),
+    );
+    // The samples address the list the document's examples show.
+    const exampleId = (document.paths['/vigilancias/{id}'] as { get: { responses: Record<string, { content: Record<string, { example: { id: string } }> }> } }).get.responses['200']!.content['application/json']!.example.id;
+    expect(exampleId).toMatch(/^vig_[0-9a-f]{20}$/);
+    expect(operations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(['DELETE /vigilancias/{id}', 'GET /vigilancias/{id}', 'GET /vigilancias/{id}/cambios', 'POST /vigilancias']);
+    for (const { path, method, operationId } of operations) {
+      const at = section.indexOf(`<section id="${operationId}"`);
+      expect(at, operationId).toBeGreaterThan(0);
+      const block = section.slice(at, section.indexOf('</section>', at));
+      expect(block).toContain(`<span class="method">${method}</span> <code>${path}</code>`);
+      // Every sample states the three variables first and calls BASE_URL's address.
+      expect(block).toContain(`BASE_URL='${gateway.app.baseUrl}/api'`);
+      expect(block).toContain("LOGIN='");
+      expect(block).toContain("TOKEN='");
+      expect(block).toContain(`curl -X ${method} "$BASE_URL${path.replace('{id}', exampleId)}"`);
+      // Its errors: an unknown id is a 404 with the API's message.
+      if (path !== '/vigilancias') expect(block).toContain(WATCH_LIST_MESSAGES.notFound);
+    }
+    // The creation: its body's fields, its required Idempotency-Key, and its 400s.
+    const create = section.slice(section.indexOf('<section id="createWatchList"'));
+    for (const field of ['nombre', 'catalogo', 'frecuencia', 'nits']) expect(create).toContain(`<code>${field}</code>`);
+    expect(create).toContain("-H 'Idempotency-Key: proveedores-vigilancia'");
+    expect(create).toContain(WATCH_LIST_MESSAGES.idempotencyKeyMissing);
+    // The deletion answers 204 without a body: its samples print the status only.
+    const remove = section.slice(section.indexOf('<section id="deleteWatchList"'), section.indexOf('</section>', section.indexOf('<section id="deleteWatchList"')));
+    expect(remove).toContain('HttpMethod.Delete');
+    expect(remove).toContain('requests.delete(');
+    expect(remove).not.toContain('.json()');
+    // The changes' fields and the portal's way to read them.
+    for (const field of ['antes', 'despues', 'ejecucion', 'lote', 'detectado_en', 'siguiente']) expect(section).toContain(field);
+    expect(section).toContain('descargan los cambios en CSV');
   });
 });
