@@ -116,7 +116,7 @@ export default async function PortalWatchListPage({
         <p className="small muted" data-testid="watch-changes-note">
           De la ejecución más reciente a la más antigua. Los NIT se muestran enmascarados.{' '}
           {runner
-            ? 'Con «Mostrar» ve el NIT y el nombre de un cambio, y con «Descargar cambios» todos en CSV: ambos piden un motivo y quedan registrados. Sus sistemas los leen con GET /api/vigilancias/{id}/cambios.'
+            ? 'Con «Mostrar NIT y nombre» ve los de un cambio, y con «Descargar cambios» todos en CSV: ambos piden un motivo y quedan registrados. Sus sistemas los leen con GET /api/vigilancias/{id}/cambios.'
             : `Los NIT completos y los nombres los ven y descargan ${portalRolesSentence(BULK_JOB_RUNNERS)}; su rol (${PORTAL_ROLE_LABELS[user.role].toLowerCase()}) ve los cambios enmascarados.`}
         </p>
         {changes.changes.length === 0 ? (
@@ -154,7 +154,8 @@ export default async function PortalWatchListPage({
                         </Link>
                       </td>
                       {runner && (
-                        <td data-label="NIT y nombre">
+                        // No label on a phone: the cell takes the row's width, so the NIT and name shown fit.
+                        <td className="row-actions">
                           <RevealChange publicId={list.publicId} changeKey={change.key} />
                         </td>
                       )}

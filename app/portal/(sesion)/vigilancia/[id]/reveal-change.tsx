@@ -5,7 +5,7 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { revealPortalWatchListChangeAction } from '../actions';
 
 /**
- * "Mostrar" in a change's row: asks for a reason and shows the NIT and the taxpayer's name as the
+ * "Mostrar NIT y nombre" in a change's row: asks for a reason and shows the NIT and the taxpayer's name as the
  * server answers them, once the access is logged (as Consultas' reveal). Until then the row holds
  * only the masked NIT.
  */
@@ -13,8 +13,8 @@ export function RevealChange({ publicId, changeKey }: { publicId: string; change
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
-      <button type="button" className="secondary small" onClick={() => setAsking(true)} data-testid="watch-change-reveal">
-        Mostrar
+      <button type="button" className="secondary" onClick={() => setAsking(true)} data-testid="watch-change-reveal">
+        Mostrar NIT y nombre
       </button>
     );
   }
