@@ -10,7 +10,7 @@ function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
-export function portalDownloadPage(status: 403 | 404, user: PortalUserSession, title: string, text: string): Response {
+export function portalDownloadPage(status: 403 | 404 | 409, user: PortalUserSession, title: string, text: string): Response {
   const links = portalNavItems(user.role)
     .map((item) => `<li><a href="${escapeHtml(item.href)}">${escapeHtml(item.label)}</a></li>`)
     .join('');

@@ -1,4 +1,6 @@
+import { previewStatement, runningMonthRange, type PreviewProblem, type StatementPreview } from '@/lib/statements/preview';
 import { findStatementOf, listStatements, type Statement } from '@/lib/statements/statements';
+import type { Result } from '@/lib/result';
 import type { PortalUserSession } from './session';
 
 // "Estados de cuenta": the session's integration's issued monthly statements (lib/statements).
@@ -29,4 +31,13 @@ export async function portalStatements(user: PortalUserSession): Promise<PortalS
 export async function portalStatement(user: PortalUserSession, idText: string): Promise<Statement | undefined> {
   if (!/^[1-9]\d{0,8}$/.test(idText)) return undefined;
   return findStatementOf(user.integrationId, Number(idText));
+}
+
+/**
+ * What the session's integration's statement of the running month would say now (lib/statements/
+ * preview.ts, the console's preview): only the running month, the days a statement of it will cover
+ * so far, never stored. Earlier months have their issued statement.
+ */
+export function portalStatementPreview(user: PortalUserSession, now = new Date()): Promise<Result<StatementPreview, PreviewProblem>> {
+  return previewStatement(user.integrationId, runningMonthRange(now), now);
 }

@@ -11,6 +11,7 @@ import { setAllowedNetworks } from '@/lib/integrations/service';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/portal/roles';
 import { monthPeriod } from '@/lib/statements/figures';
+import { PREVIEW_MARK } from '@/lib/statements/texts';
 import { issueStatement } from '@/lib/statements/statements';
 import { createTestIntegration, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 import { expectPortalDownloadMissing, expectPortalRefusal, portalNavLinks, type PortalClient } from '../support/portal-client';
@@ -131,6 +132,32 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await ownerB.request(`/portal/estados/${statementA}/pdf`)).status).toBe(404);
   });
 
+  it('reads the running month’s preview of A, marked as one and unnumbered, and downloads it as PDF; nothing of B', async () => {
+    const statements = await ownerA.request('/portal/estados');
+    expect(statements.text).toContain('data-testid="portal-running-month"');
+    expect(statements.text).toContain('href="/portal/estados/vista-previa"');
+    expect(statements.text).toContain('href="/portal/estados/vista-previa/pdf"');
+
+    const page = await ownerA.request('/portal/estados/vista-previa');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(PREVIEW_MARK);
+    expect(page.text).toContain('data-testid="statement-preview"');
+    expect(page.text).toContain('Depósito de A en noviembre');
+    // The closing balance is the balance now: 100.00 + 25.00 - 3.00.
+    expect(page.text).toMatch(/Saldo final[\s\S]{0,200}Q\s?122\.00/);
+    expect(page.text).not.toContain('Depósito secreto de B');
+    expect(page.text).not.toContain(integrationB.nombre);
+    // A preview has no number: the issued statement's is nowhere on it.
+    expect(page.text).toContain('Sin número: no es un estado de cuenta emitido');
+    expect(page.text).not.toContain('Estado n.º');
+
+    const pdf = await ownerA.request('/portal/estados/vista-previa/pdf');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toMatch(/^attachment; filename="vista-previa-estado-de-cuenta-portal-vistas-a-\d{4}-\d{2}-01-a-\d{4}-\d{2}-\d{2}\.pdf"$/);
+    expect(pdf.text.startsWith('%PDF')).toBe(true);
+  });
+
   it('has every new page in its navigation', async () => {
     expect(portalNavLinks((await ownerA.request('/portal')).text)).toEqual(expect.arrayContaining(['/portal/movimientos', '/portal/estados', '/portal/credenciales']));
   });
@@ -142,6 +169,12 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await billing.request('/portal/movimientos')).status).toBe(200);
     expect((await billing.request('/portal/estados')).status).toBe(200);
     expect((await billing.request(`/portal/estados/${statementA}/pdf`)).status).toBe(200);
+    const preview = await billing.request('/portal/estados/vista-previa');
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain(PREVIEW_MARK);
+    const previewPdf = await billing.request('/portal/estados/vista-previa/pdf');
+    expect(previewPdf.status).toBe(200);
+    expect(previewPdf.headers.get('content-type')).toBe('application/pdf');
     expectPortalRefusal(await billing.request('/portal/credenciales'), CREDENTIAL_READERS);
     const links = portalNavLinks((await billing.request('/portal')).text);
     expect(links).toEqual(expect.arrayContaining(['/portal/movimientos', '/portal/estados']));
@@ -151,9 +184,10 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('a developer reads credentials but not movements nor statements (pages or downloads), and is not linked to them', async () => {
     const developer = await portalSignedIn(gateway.app.baseUrl, people.developerA);
     expect((await developer.request('/portal/credenciales')).status).toBe(200);
-    for (const path of ['/portal/movimientos', '/portal/estados']) {
+    for (const path of ['/portal/movimientos', '/portal/estados', '/portal/estados/vista-previa']) {
       expectPortalRefusal(await developer.request(path), BILLING_READERS, 'página', path);
     }
+    expectPortalRefusal(await developer.request('/portal/estados/vista-previa/pdf'), BILLING_READERS, 'descarga', 'preview pdf');
     for (const kind of ['pdf', 'csv']) {
       expectPortalRefusal(await developer.request(`/portal/estados/${statementA}/${kind}`), BILLING_READERS, 'descarga', kind);
     }
@@ -170,6 +204,7 @@ describe('roles', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       const answer = await client.request(`/portal/estados/${statementA}/pdf`);
       expect(answer.status).toBe(401);
       expect(answer.text).toBe(PORTAL_DOWNLOAD_MESSAGES.signedOut);
+      expect((await client.request('/portal/estados/vista-previa/pdf')).status).toBe(401);
       expect((await client.request('/portal/movimientos')).headers.get('location')).toMatch(/^\/portal\/ingresar/);
     }
   });

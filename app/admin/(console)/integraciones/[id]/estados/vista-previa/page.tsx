@@ -4,15 +4,10 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/auth/session';
 import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/format/guatemala-time';
-import { dayRangeText } from '@/lib/format/months';
-import { integratorIdentityLines } from '@/lib/integration-details/display';
 import { findIntegration } from '@/lib/integrations/service';
-import { issuerLines } from '@/lib/statements/issuer';
-import { statementTables } from '@/lib/statements/layout';
-import { parsePreviewRange, previewStatement, runningMonthRange, type StatementPreview } from '@/lib/statements/preview';
-import { PREVIEW_CLOSING_NOTE, PREVIEW_MARK, previewIdentification } from '@/lib/statements/texts';
-import { StatementTableView } from './statement-table';
+import { parsePreviewRange, previewStatement, runningMonthRange } from '@/lib/statements/preview';
+import { PREVIEW_MARK } from '@/lib/statements/texts';
+import { StatementPreviewDocument } from '@/components/statements/statement-preview';
 import { integrationPath, statementsPath } from '@/lib/console/integration-sections';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -93,49 +88,7 @@ export default async function StatementPreviewPage({
           {problem}
         </p>
       )}
-      {preview?.ok && <PreviewDocument preview={preview.value} serviceName={env().SERVICE_NAME} />}
+      {preview?.ok && <StatementPreviewDocument preview={preview.value} serviceName={env().SERVICE_NAME} />}
     </>
-  );
-}
-
-/** The preview as its PDF reads: issuer, integrator, period, the tables, the closing note. */
-function PreviewDocument({ preview, serviceName }: { preview: StatementPreview; serviceName: string }) {
-  const { figures, range } = preview;
-  const { integration } = figures;
-  return (
-    <article className="card" aria-labelledby="preview-title" data-testid="statement-preview">
-      <p className="small muted">{serviceName}</p>
-      <p className="small muted" data-testid="preview-issuer">
-        {issuerLines(preview.issuer).map((line, index) => (
-          <span key={index}>
-            {index > 0 && <br />}
-            {line}
-          </span>
-        ))}
-      </p>
-      <h2 id="preview-title">Vista previa del estado de cuenta</h2>
-      <p>
-        Integración: {integration.nombre}
-        {integratorIdentityLines(integration).map((line) => (
-          <span key={line}>
-            <br />
-            {line}
-          </span>
-        ))}
-        <br />
-        Periodo: {dayRangeText(range.desde, range.hasta)} (hora de Guatemala)
-        {integration.purpose !== undefined && (
-          <>
-            <br />
-            Finalidad declarada del uso de los datos: {integration.purpose || 'no declarada'}
-          </>
-        )}
-      </p>
-      <p className="small muted">{previewIdentification(formatDateTime(preview.computedAt))}</p>
-      {statementTables(figures).map((table) => (
-        <StatementTableView key={table.id} table={table} />
-      ))}
-      <p className="small muted">{PREVIEW_CLOSING_NOTE}</p>
-    </article>
   );
 }

@@ -1,0 +1,26 @@
+// GET /portal/estados/vista-previa/pdf - the running month's statement preview of the session's integration, as PDF.
+import { env } from '@/lib/env';
+import { portalDownloadPage } from '@/lib/portal/download-page';
+import { portalDownloadUser } from '@/lib/portal/downloads';
+import { BILLING_READERS } from '@/lib/portal/roles';
+import { portalStatementPreview } from '@/lib/portal/statements';
+import { renderStatementPreviewPdf } from '@/lib/statements/pdf';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET() {
+  const user = await portalDownloadUser(BILLING_READERS);
+  if (user instanceof Response) return user;
+  const preview = await portalStatementPreview(user);
+  // The running month always exists and its records are kept: what remains is figures that do not reconcile.
+  if (!preview.ok) return portalDownloadPage(409, user, 'No se pudo preparar la vista previa', preview.error.message);
+  const { desde, hasta } = preview.value.range;
+  const pdf = await renderStatementPreviewPdf(preview.value, env().SERVICE_NAME);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `attachment; filename="vista-previa-estado-de-cuenta-${user.integrationName}-${desde}-a-${hasta}.pdf"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
