@@ -98,3 +98,21 @@ describe('an allow-list that leaves out the address in use (issue 34, point 1)',
     expect(questionFor(confirmation, { direcciones: '198.51.100.300' })).toBeUndefined();
   });
 });
+
+describe('approving a reported deposit asks for the amount typed', () => {
+  const confirmation = { kind: 'top_up_request', nombre: 'coop-ejemplo', reportedCentavos: 125_050, deposit: 'Banco Industrial con referencia 4455' } as const;
+
+  it('the reported amount, left as it is, as before', () => {
+    expect(questionFor(confirmation, { monto: '1,250.50' })?.title).toBe('¿Acreditar Q 1,250.50 a «coop-ejemplo»?');
+    expect(questionFor(confirmation, {})?.title).toBe('¿Acreditar Q 1,250.50 a «coop-ejemplo»?');
+  });
+
+  it('another amount with its note names both; without the note, or unreadable, it asks nothing and the server says what to fix', () => {
+    const question = questionFor(confirmation, { monto: '1,200', nota: 'Comisión bancaria' });
+    expect(question?.title).toBe('¿Acreditar Q 1,200.00 a «coop-ejemplo»?');
+    expect(question?.message).toContain('Se reportaron Q 1,250.50; se acreditará Q 1,200.00');
+    expect(questionFor(confirmation, { monto: '1,200', nota: '' })).toBeUndefined();
+    expect(questionFor(confirmation, { monto: '12.345', nota: 'Comisión bancaria' })).toBeUndefined();
+    expect(questionFor(confirmation, { monto: '0', nota: 'Comisión bancaria' })).toBeUndefined();
+  });
+});

@@ -12,6 +12,8 @@ export type Confirmation =
   | { kind: 'text'; title: string; message: string; confirmLabel: string }
   | { kind: 'top_up'; nombre: string; balanceCentavos: number }
   | { kind: 'adjustment'; nombre: string; balanceCentavos: number }
+  /** Approving a reported deposit: the amount typed in `monto` (the reported one when left as it is). */
+  | { kind: 'top_up_request'; nombre: string; reportedCentavos: number; deposit: string }
   | { kind: 'tariff'; nombre: string; tariffCentavos: number }
   | { kind: 'promotion'; name: string; email: string; currentRole: 'admin' | 'support' }
   /** Rotating or revoking the token chosen in the form's `tokenId` (one of these). */
@@ -93,6 +95,20 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
         message: `El saldo pasará de ${formatQuetzales(confirmation.balanceCentavos)} a ${formatQuetzales(confirmation.balanceCentavos + amount)}.`,
         confirmLabel: 'Registrar ajuste',
       };
+    case 'top_up_request': {
+      const credited = values.monto === undefined || String(values.monto).trim() === '' ? confirmation.reportedCentavos : amount;
+      // An amount the server will refuse, or another amount without its note, needs no question: its messages say what to fix.
+      if (credited === undefined || credited <= 0 || credited > MAX_MOVEMENT_CENTAVOS || !/^[^.]*(\.\d{0,2})?$/.test(String(values.monto ?? '').trim())) return undefined;
+      const differs = credited !== confirmation.reportedCentavos;
+      if (differs && (typeof values.nota !== 'string' || values.nota.trim().length < 5)) return undefined;
+      return {
+        title: `¿Acreditar ${formatQuetzales(credited)} a «${confirmation.nombre}»?`,
+        message:
+          (differs ? `Se reportaron ${formatQuetzales(confirmation.reportedCentavos)}; se acreditará ${formatQuetzales(credited)} con su nota, que la integración leerá. ` : '') +
+          `Confirme que el depósito de ${confirmation.deposit} llegó a la cuenta del servicio. El saldo sube al aprobar y la integración recibe un aviso.`,
+        confirmLabel: 'Aprobar y acreditar',
+      };
+    }
     case 'tariff':
       return tariffQuestion(confirmation.nombre, confirmation.tariffCentavos, values.tarifa);
     case 'rotation':

@@ -1,7 +1,7 @@
 import type { TopUpRequestState } from '@/db/schema';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
 
-const TONE: Record<TopUpRequestState, string> = { pending: 'warn', approved: 'ok', rejected: 'danger' };
+const TONE: Record<TopUpRequestState, string> = { pending: 'warn', approved: 'ok', rejected: 'danger', cancelled: 'muted' };
 
 export function TopUpStateBadge({ state }: { state: TopUpRequestState }) {
   return (

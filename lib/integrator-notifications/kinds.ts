@@ -474,7 +474,12 @@ export interface DecidedTopUp {
   bankName: string;
   reference: string;
   depositDate: string;
+  /** Credited (approved), or as reported (rejected). */
   amountCentavos: number;
+  /** As reported: differs from amountCentavos when the administrator credited another amount. */
+  reportedAmountCentavos: number;
+  /** The administrator's note on an approval (required when the amounts differ). */
+  approvalNote: string | null;
   reason: string | null;
   decidedAt: Date;
 }
@@ -486,6 +491,8 @@ function topUpData(request: DecidedTopUp): IntegratorNotification['datos'] {
     referencia: request.reference,
     fecha_deposito: request.depositDate,
     monto_centavos: request.amountCentavos,
+    // Only when the administrator credited another amount than reported.
+    ...(request.reportedAmountCentavos !== request.amountCentavos ? { monto_reportado_centavos: request.reportedAmountCentavos } : {}),
     resuelta: request.decidedAt.toISOString(),
   };
 }
@@ -501,8 +508,10 @@ export function topUpApprovedNotification(integration: { id: number; nombre: str
       titulo: 'Su recarga fue acreditada',
       mensaje:
         `Acreditamos ${formatQuetzales(request.amountCentavos)} a «${integration.nombre}» por el depósito en ${request.bankName} con referencia ${request.reference}. ` +
+        (request.amountCentavos !== request.reportedAmountCentavos ? `Se había reportado ${formatQuetzales(request.reportedAmountCentavos)}. ` : '') +
+        (request.approvalNote ? `Nota de la administración: ${request.approvalNote}. ` : '') +
         `Su saldo ahora es ${formatQuetzales(balanceCentavos)}.`,
-      datos: { ...topUpData(request), saldo_centavos: balanceCentavos },
+      datos: { ...topUpData(request), ...(request.approvalNote ? { nota: request.approvalNote } : {}), saldo_centavos: balanceCentavos },
     },
     { intervalSeconds: ONCE },
     now,

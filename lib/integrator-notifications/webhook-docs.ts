@@ -84,7 +84,7 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     number: 7,
     figures: { openingBalanceCentavos: 50_000, closingBalanceCentavos: 31_250, charges: { count: 125, totalCentavos: 18_750 } },
   };
-  const topUp = { id: 19, bankName: 'Banco Industrial', reference: '88123456', depositDate: '2026-11-23', amountCentavos: 50_000, reason: null, decidedAt: EXAMPLE_NOW };
+  const topUp = { id: 19, bankName: 'Banco Industrial', reference: '88123456', depositDate: '2026-11-23', amountCentavos: 50_000, reportedAmountCentavos: 50_000, approvalNote: null, reason: null, decidedAt: EXAMPLE_NOW };
   const lote = {
     publicId: 'lote_3f9a0c17e2b48d5a6c01',
     catalog: 'omisos',

@@ -5,4 +5,5 @@ export const TOP_UP_STATE_LABELS: Record<TopUpRequestState, string> = {
   pending: 'Pendiente de revisión',
   approved: 'Acreditada',
   rejected: 'Rechazada',
+  cancelled: 'Cancelada',
 };

@@ -10,7 +10,14 @@ export const TOP_UP_MESSAGES = {
   notFound: 'No existe esa solicitud de recarga.',
   decided: 'Esa solicitud de recarga ya fue resuelta.',
   reason: 'Escribe el motivo del rechazo (al menos 5 caracteres): la integración lo leerá.',
+  approvalNote: 'Escriba una nota de 5 a 300 caracteres: la integración la leerá junto al monto acreditado.',
+  approvalNoteRequired: 'Para acreditar un monto distinto del reportado, escriba una nota que explique la diferencia (al menos 5 caracteres): la integración la leerá.',
+  notPending: 'Esa solicitud ya no está pendiente (fue acreditada, rechazada o cancelada): ya no se puede cancelar.',
+  notYours: 'Solo quien reportó el depósito o un propietario de la integración puede cancelarlo.',
 } as const;
+
+/** The longest note of an approval: it goes on the ledger entry after the deposit's own words (500 in all). */
+export const APPROVAL_NOTE_MAX_LENGTH = 300;
 
 /** A deposit older than the window (TOP_UP_DEPOSIT_MAX_AGE_DAYS); `earliest` is YYYY-MM-DD, the first day taken. */
 export function depositTooOldMessage(earliest: string, maxAgeDays: number): string {

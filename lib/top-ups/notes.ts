@@ -1,4 +1,5 @@
 import { dayText } from '@/lib/format/months';
+import { formatQuetzales } from '@/lib/money';
 import { bankName } from './banks';
 import type { TopUpRequest } from '@/db/schema';
 
@@ -9,6 +10,17 @@ import type { TopUpRequest } from '@/db/schema';
 /** "Depósito Banco Industrial, referencia 4455 6677, del 20/11/2026". */
 export function topUpRequestNote(request: Pick<TopUpRequest, 'bank' | 'reference' | 'depositDate'>): string {
   return `Depósito ${bankName(request.bank)}, referencia ${request.reference}, del ${dayText(request.depositDate)}`;
+}
+
+/**
+ * The note of an approval: the deposit's words, and when the administrator credited another amount
+ * than reported, both amounts and the administrator's note ("…; reportado Q 1,250.50, acreditado
+ * Q 1,200.00: comisión bancaria"); an optional note with the reported amount follows the words.
+ */
+export function approvedTopUpNote(request: Pick<TopUpRequest, 'bank' | 'reference' | 'depositDate' | 'amountCentavos'>, creditedCentavos: number, note: string | null): string {
+  const deposit = topUpRequestNote(request);
+  if (creditedCentavos !== request.amountCentavos) return `${deposit}; reportado ${formatQuetzales(request.amountCentavos)}, acreditado ${formatQuetzales(creditedCentavos)}: ${note ?? ''}`;
+  return note ? `${deposit}; ${note}` : deposit;
 }
 
 // Notes approved before that were "…, del 2026-11-20 (solicitud 12)"; ledger rows are never

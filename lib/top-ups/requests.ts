@@ -3,7 +3,7 @@ import { db } from '@/db/client';
 import { integrations, portalUsers, topUpRequests, topUpSlips, type TopUpRequest } from '@/db/schema';
 import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/lib/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/billing/ledger';
-import { topUpRequestNote } from './notes';
+import { approvedTopUpNote } from './notes';
 import { env } from '@/lib/env';
 import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/format/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/integrations/schemas';
@@ -14,7 +14,7 @@ import type { PortalRole } from '@/db/schema';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { fail, ok, type Result } from '@/lib/result';
 import { bankName, isBankCode } from './banks';
-import { depositTooOldMessage, TOP_UP_MESSAGES } from './messages';
+import { APPROVAL_NOTE_MAX_LENGTH, depositTooOldMessage, TOP_UP_MESSAGES } from './messages';
 import { readSlip } from './slips';
 
 export { TOP_UP_MESSAGES };
@@ -25,10 +25,16 @@ export { TOP_UP_MESSAGES };
 // and the locked request row makes every later approval find it decided: a double click, or two
 // instances approving at once, credit once. A bank reference is taken by at most one request that
 // is pending or approved (a unique index on its letters and digits, keyed by PostgreSQL), so the
-// same deposit is never credited twice, however it was typed.
+// same deposit is never credited twice, however it was typed. The administrator may credit another
+// amount than reported (what the bank's statement shows), saying why in a note the integrator reads;
+// the reporter (or an owner) may cancel a report while it is pending, which frees its reference as a
+// rejection does.
 
 
 export type TopUpError = 'invalid' | 'forbidden' | 'duplicate' | 'not_found' | 'decided';
+
+/** The requests that hold their bank reference: pending or approved (the unique index's rule). */
+const holdsReference = sql`${topUpRequests.state} in ('pending', 'approved')`;
 
 /**
  * "dup 777", "DUP-777" and "Dúp.777" as "DUP777": what makes two reports of one deposit the same
@@ -143,32 +149,67 @@ export async function reportTopUp(reporter: Reporter, report: TopUpReport, now =
   }
 }
 
-/** Approves a pending request: its top-up enters the ledger with the state change, once. */
-export async function approveTopUpRequest(actor: Actor, requestId: number): Promise<Result<{ request: TopUpRequest; balanceCentavos: number }, TopUpError>> {
+/** What an administrator decides on approving: another amount than reported needs a note. */
+export interface ApprovalDecision {
+  /** What to credit, in centavos; the reported amount when absent. */
+  amountCentavos?: number;
+  /** Why the amount differs (required then), shown to the integrator; optional otherwise. */
+  note?: string;
+}
+
+const APPROVAL_NOTE_MIN_LENGTH = 5;
+
+/** What a request credits (approved) or would credit: the approved amount, else the reported one. */
+export function creditedCentavos(request: Pick<TopUpRequest, 'amountCentavos' | 'approvedAmountCentavos'>): number {
+  return request.approvedAmountCentavos ?? request.amountCentavos;
+}
+
+/**
+ * Approves a pending request: its top-up (the approved amount) enters the ledger with the state
+ * change, once.
+ */
+export async function approveTopUpRequest(
+  actor: Actor,
+  requestId: number,
+  decision: ApprovalDecision = {},
+): Promise<Result<{ request: TopUpRequest; balanceCentavos: number }, TopUpError> & { fieldErrors?: Partial<Record<'monto' | 'nota', string>> }> {
+  const note = decision.note?.trim() || null;
+  if (decision.amountCentavos !== undefined) {
+    const amount = positiveCentavosSchema.safeParse(decision.amountCentavos);
+    if (!amount.success) return { ...fail('invalid', amount.error.issues[0]!.message), fieldErrors: { monto: amount.error.issues[0]!.message } };
+  }
+  if (note !== null && (note.length < APPROVAL_NOTE_MIN_LENGTH || note.length > APPROVAL_NOTE_MAX_LENGTH)) {
+    return { ...fail('invalid', TOP_UP_MESSAGES.approvalNote), fieldErrors: { nota: TOP_UP_MESSAGES.approvalNote } };
+  }
   const result = await (await db()).transaction(async (tx) => {
-    // The row lock orders concurrent approvals: the second reads the first's committed decision.
+    // The row lock orders concurrent approvals, and an approval against a cancellation: the second
+    // reads the first's committed decision.
     const [request] = await tx.select().from(topUpRequests).where(eq(topUpRequests.id, requestId)).for('update');
     if (!request) return fail('not_found', TOP_UP_MESSAGES.notFound);
     if (request.state !== 'pending') return fail('decided', TOP_UP_MESSAGES.decided);
-    const moved = await topUpWithin(tx, actor, request.integrationId, request.amountCentavos, topUpRequestNote(request));
+    const credited = decision.amountCentavos ?? request.amountCentavos;
+    if (credited !== request.amountCentavos && note === null) return fail('invalid', TOP_UP_MESSAGES.approvalNoteRequired);
+    const moved = await topUpWithin(tx, actor, request.integrationId, credited, approvedTopUpNote(request, credited, note));
     if (!moved.ok) throw new Error(`top-up request ${requestId} could not be credited: ${moved.error.code}`);
     const [decided] = await tx
       .update(topUpRequests)
-      .set({ state: 'approved', decidedBy: describeActor(actor), decidedAt: sql`now()`, ledgerEntryId: moved.value.entry.id })
+      .set({ state: 'approved', approvedAmountCentavos: credited, approvalNote: note, decidedBy: describeActor(actor), decidedAt: sql`now()`, ledgerEntryId: moved.value.entry.id })
       .where(eq(topUpRequests.id, requestId))
       .returning();
     await writeAudit(tx, actor, {
       action: 'top_up_request.approve',
       targetType: 'integration',
       targetId: request.integrationId,
-      before: { requestId, state: 'pending' },
-      after: { requestId, state: 'approved', amountCentavos: request.amountCentavos, ledgerEntryId: moved.value.entry.id },
+      before: { requestId, state: 'pending', amountCentavos: request.amountCentavos },
+      after: { requestId, state: 'approved', amountCentavos: credited, reportedAmountCentavos: request.amountCentavos, note, ledgerEntryId: moved.value.entry.id },
     });
     return ok({ request: decided!, balanceCentavos: moved.value.balanceCentavos, integration: moved.value.integration });
   });
-  if (!result.ok) return result;
+  if (!result.ok) {
+    return result.error.code === 'invalid' ? { ...result, fieldErrors: { nota: result.error.message } } : result;
+  }
   const { integration, request, balanceCentavos } = result.value;
-  await afterBalanceMoved(integration, request.amountCentavos);
+  await afterBalanceMoved(integration, creditedCentavos(request));
   // After the commit, and never failing the approval: the billing contact and the webhook are told.
   await integratorNotifier().noteTopUpApproved(integration, decidedTopUp(request), balanceCentavos);
   return ok({ request: result.value.request, balanceCentavos: result.value.balanceCentavos });
@@ -203,17 +244,64 @@ export async function rejectTopUpRequest(actor: Actor, requestId: number, rawRea
   return ok(result.value.request);
 }
 
+/** Who may cancel a pending report besides the person who reported it: the integration's owners. */
+export const TOP_UP_CANCELLERS_OF_OTHERS: readonly PortalRole[] = ['propietario'];
+
 /**
- * A rejected request that held its bank reference frees it; when an earlier duplicate of it is
- * still pending or approved, that one holds it now (in the same transaction), so the deposit it
- * reports cannot be reported and credited once more.
+ * Cancels a pending report of the reporter's integration: its reporter, or an owner, withdraws it
+ * (a wrong amount, a deposit reported twice). One conditional UPDATE decides it against an approval
+ * at the same moment: whichever takes the row first wins, and the other finds it no longer pending.
+ * Its bank reference is free again, as a rejection's; its slip stays with it, as a rejected one's.
+ */
+export async function cancelTopUpRequest(reporter: Reporter, requestId: number): Promise<Result<TopUpRequest, TopUpError>> {
+  if (!TOP_UP_REPORTERS.includes(reporter.role)) return fail('forbidden', TOP_UP_MESSAGES.forbidden);
+  const mayCancelOthers = TOP_UP_CANCELLERS_OF_OTHERS.includes(reporter.role);
+  return (await db()).transaction(async (tx) => {
+    const [cancelled] = await tx
+      .update(topUpRequests)
+      .set({ state: 'cancelled', decidedBy: describeActor(reporter.actor), decidedAt: sql`now()` })
+      .where(
+        and(
+          eq(topUpRequests.id, requestId),
+          eq(topUpRequests.integrationId, reporter.integrationId),
+          eq(topUpRequests.state, 'pending'),
+          mayCancelOthers ? undefined : eq(topUpRequests.reportedBy, reporter.id),
+        ),
+      )
+      .returning();
+    if (!cancelled) {
+      // Why nothing changed, read within the caller's integration only: another's request is one that does not exist.
+      const [found] = await tx
+        .select({ state: topUpRequests.state, reportedBy: topUpRequests.reportedBy })
+        .from(topUpRequests)
+        .where(and(eq(topUpRequests.id, requestId), eq(topUpRequests.integrationId, reporter.integrationId)));
+      if (!found) return fail('not_found', TOP_UP_MESSAGES.notFound);
+      if (found.state !== 'pending') return fail('decided', TOP_UP_MESSAGES.notPending);
+      return fail('forbidden', TOP_UP_MESSAGES.notYours);
+    }
+    if (!cancelled.legacyDuplicate) await passReferenceOn(tx, cancelled);
+    await writeAudit(tx, reporter.actor, {
+      action: 'top_up_request.cancel',
+      targetType: 'integration',
+      targetId: reporter.integrationId,
+      before: { requestId, state: 'pending' },
+      after: { requestId, state: 'cancelled', reportedBy: cancelled.reportedBy, amountCentavos: cancelled.amountCentavos },
+    });
+    return ok(cancelled);
+  });
+}
+
+/**
+ * A rejected or cancelled request that held its bank reference frees it; when an earlier duplicate
+ * of it is still pending or approved, that one holds it now (in the same transaction), so the
+ * deposit it reports cannot be reported and credited once more.
  */
 async function passReferenceOn(tx: Transaction, rejected: TopUpRequest): Promise<void> {
   // Locked in turn: a duplicate rejected meanwhile is skipped for the next one.
   const [heir] = await tx
     .select({ id: topUpRequests.id })
     .from(topUpRequests)
-    .where(and(eq(topUpRequests.bank, rejected.bank), eq(topUpRequests.referenceKey, rejected.referenceKey), sql`${topUpRequests.legacyDuplicate}`, sql`${topUpRequests.state} <> 'rejected'`))
+    .where(and(eq(topUpRequests.bank, rejected.bank), eq(topUpRequests.referenceKey, rejected.referenceKey), sql`${topUpRequests.legacyDuplicate}`, holdsReference))
     .orderBy(sql`${topUpRequests.state} = 'approved' desc`, asc(topUpRequests.id))
     .limit(1)
     .for('update');
@@ -226,7 +314,9 @@ function decidedTopUp(request: TopUpRequest): DecidedTopUp {
     bankName: bankName(request.bank),
     reference: request.reference,
     depositDate: request.depositDate,
-    amountCentavos: request.amountCentavos,
+    amountCentavos: creditedCentavos(request),
+    reportedAmountCentavos: request.amountCentavos,
+    approvalNote: request.approvalNote,
     reason: request.reason,
     decidedAt: request.decidedAt ?? new Date(),
   };
@@ -250,9 +340,12 @@ function toView(row: { request: TopUpRequest; integrationName: string; reporterE
   return { ...row.request, integrationName: row.integrationName, reporterEmail: row.reporterEmail, slip: row.slipType ? { contentType: row.slipType, sizeBytes: row.slipSize! } : null };
 }
 
-async function selectViews(where: SQL | undefined, order: SQL[], limit: number): Promise<Array<TopUpRequestView & { cursor: KeysetCursor }>> {
-  const rows = await (await db())
-    .select({ ...viewColumns, cursorTimestamp: cursorInstant(topUpRequests.createdAt) })
+type Database = Awaited<ReturnType<typeof db>>;
+
+/** `by`: the instant a list is ordered and paged by (when reported, or when decided). */
+function viewsQuery(database: Database, where: SQL | undefined, order: SQL[], limit: number, by: 'createdAt' | 'decidedAt' = 'createdAt') {
+  return database
+    .select({ ...viewColumns, cursorTimestamp: cursorInstant(topUpRequests[by]) })
     .from(topUpRequests)
     .innerJoin(integrations, eq(integrations.id, topUpRequests.integrationId))
     .innerJoin(portalUsers, eq(portalUsers.id, topUpRequests.reportedBy))
@@ -260,6 +353,10 @@ async function selectViews(where: SQL | undefined, order: SQL[], limit: number):
     .where(where)
     .orderBy(...order)
     .limit(limit);
+}
+
+async function selectViews(where: SQL | undefined, order: SQL[], limit: number, by: 'createdAt' | 'decidedAt' = 'createdAt'): Promise<Array<TopUpRequestView & { cursor: KeysetCursor }>> {
+  const rows = await viewsQuery(await db(), where, order, limit, by);
   return rows.map((row) => ({ ...toView(row), cursor: { createdAt: row.cursorTimestamp, id: row.request.id } }));
 }
 
@@ -307,6 +404,24 @@ export function pendingTopUpPage(after?: string, pageSize = TOP_UP_PAGE_SIZE): P
   return selectPage(where, [asc(topUpRequests.createdAt), asc(topUpRequests.id)], pageSize);
 }
 
+/** The history's order and page, as decidedTopUpPage reads it (tests/foundation/query-plans.test.ts reads its plan). */
+export function decidedTopUpsQuery(database: Database, cursor: KeysetCursor | undefined, limit: number) {
+  const where = and(sql`${topUpRequests.decidedAt} is not null`, cursor ? beyondCursor(topUpRequests.decidedAt, topUpRequests.id, cursor, 'older') : undefined);
+  // Spelled as the index is (nulls last), so PostgreSQL reads it in order.
+  return viewsQuery(database, where, [sql`${topUpRequests.decidedAt} desc nulls last`, sql`${topUpRequests.id} desc nulls last`], limit, 'decidedAt');
+}
+
+/**
+ * Decided requests of every integration (approved, rejected, cancelled), the latest decision first:
+ * the console's history under "Recargas pendientes", a page at a time over the index of decided
+ * requests; `next` leads to earlier decisions.
+ */
+export async function decidedTopUpPage(after?: string, pageSize = TOP_UP_PAGE_SIZE): Promise<TopUpRequestPage> {
+  const rows = await decidedTopUpsQuery(await db(), decodeCursor(after), pageSize + 1);
+  const page = rows.slice(0, pageSize).map((row) => ({ ...toView(row), cursor: { createdAt: row.cursorTimestamp, id: row.request.id } }));
+  return { rows: page.map(withoutCursor), next: rows.length > pageSize ? encodeCursor(page.at(-1)!.cursor) : undefined };
+}
+
 /** How many requests wait for an administrator (the navigation's badge). */
 export async function pendingTopUpCount(): Promise<number> {
   const [row] = await (await db()).select({ value: count() }).from(topUpRequests).where(eq(topUpRequests.state, 'pending'));
@@ -346,7 +461,7 @@ export interface ReferenceDuplicateGroup {
  * few of those lead, by their partial index, to the rest through the unique one.
  */
 export async function referenceDuplicates(): Promise<ReferenceDuplicateGroup[]> {
-  const pendingOrApproved = sql`${topUpRequests.state} <> 'rejected'`;
+  const pendingOrApproved = holdsReference;
   const earlier = await selectViews(and(sql`${topUpRequests.legacyDuplicate}`, pendingOrApproved), [asc(topUpRequests.id)], DUPLICATES_READ_AT_MOST);
   if (earlier.length === 0) return [];
   const holding = await selectViews(

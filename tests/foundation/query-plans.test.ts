@@ -12,6 +12,7 @@ import { auditPageQuery } from '@/lib/console/audit';
 import { accessPageQuery } from '@/lib/personal-data/access-log';
 import type { RecordFilters } from '@/lib/records/filters';
 import { recordsQuery } from '@/lib/records/list';
+import { decidedTopUpsQuery } from '@/lib/top-ups/requests';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 
 let testDatabase: TestDatabase;
@@ -96,6 +97,12 @@ describe('the console lists are read in index order', () => {
       'audit_log_action_idx',
       'audit_log_created_idx',
     ]);
+  });
+
+  it('the decided top-up requests under "Recargas pendientes", first page and earlier ones', async () => {
+    const database = await db();
+    expectIndexOrder(await planOf(decidedTopUpsQuery(database, undefined, 51)), 'top_up_requests_decided_idx');
+    expectIndexOrder(await planOf(decidedTopUpsQuery(database, CURSOR, 51)), 'top_up_requests_decided_idx');
   });
 
   it('the personal-data access log, all of it, one user or one record (issue 23)', async () => {

@@ -295,6 +295,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   removePortalWebhookAction: { withoutIds: 'the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
   setPortalNotificationEnabledAction: { withoutIds: 'the caller’s own integration’s recipients; B’s opt-outs are checked unchanged below (tests/portal/portal-notifications.test.ts)' },
   sendPortalTestNotificationAction: { withoutIds: 'to the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
+  cancelTopUpRequestAction: { page: '/portal/recargas', inputs: (objects) => objects.topUpRequestIds.map((solicitud) => ({ solicitud })) },
   reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/top-ups/requests.test.ts)' },
   invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },

@@ -3,23 +3,34 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
-import { idField } from '@/lib/console/form-schemas';
+import { idField, positiveQuetzalesField } from '@/lib/console/form-schemas';
 import { formatQuetzales } from '@/lib/money';
 import { bankName } from '@/lib/top-ups/banks';
-import { approveTopUpRequest, rejectTopUpRequest } from '@/lib/top-ups/requests';
+import { approveTopUpRequest, creditedCentavos, rejectTopUpRequest } from '@/lib/top-ups/requests';
 
 // An administrator decides a reported deposit. Approval credits through the console's top-up in
-// one transaction with the request (lib/top-ups/requests.ts); a rejection moves nothing.
+// one transaction with the request (lib/top-ups/requests.ts), the amount reported or another one
+// with a note; a rejection moves nothing.
 
 const requestId = idField.max(2_147_483_647, 'Identificador inválido.');
 
 const refresh = () => revalidatePath('/admin', 'layout');
 
-export const approveTopUpRequestAction = consoleAction({ role: 'admin', schema: z.object({ solicitud: requestId }) }, async ({ solicitud }, user) => {
-  const result = await approveTopUpRequest(user.actor, solicitud);
+const approveSchema = z.object({
+  solicitud: requestId,
+  // Absent (a form of before, the CLI's way) or as reported: the reported amount.
+  monto: positiveQuetzalesField.optional(),
+  nota: z.string().max(1_000).optional(),
+});
+
+export const approveTopUpRequestAction = consoleAction({ role: 'admin', schema: approveSchema }, async ({ solicitud, monto, nota }, user) => {
+  const result = await approveTopUpRequest(user.actor, solicitud, { amountCentavos: monto, note: nota });
   if (result.ok) refresh();
+  if (!result.ok && result.fieldErrors) return { ok: false, message: result.error.message, fieldErrors: result.fieldErrors };
   return fromResult(result, ({ request, balanceCentavos }) => {
-    const notice = `Recarga de ${formatQuetzales(request.amountCentavos)} acreditada (${bankName(request.bank)}, referencia ${request.reference}). Saldo de la integración: ${formatQuetzales(balanceCentavos)}.`;
+    const credited = creditedCentavos(request);
+    const other = credited !== request.amountCentavos ? ` en lugar de los ${formatQuetzales(request.amountCentavos)} reportados` : '';
+    const notice = `Recarga de ${formatQuetzales(credited)} acreditada${other} (${bankName(request.bank)}, referencia ${request.reference}). Saldo de la integración: ${formatQuetzales(balanceCentavos)}.`;
     // Also as data: the request leaves the list with its form, so the page shows it (decision-forms.tsx).
     return { message: notice, data: { notice } };
   });

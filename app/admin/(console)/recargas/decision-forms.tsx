@@ -3,6 +3,8 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
 import { ActionForm, Field } from '@/components/console/action-form';
+import { formatQuetzales } from '@/lib/money';
+import { APPROVAL_NOTE_MAX_LENGTH } from '@/lib/top-ups/messages';
 import { approveTopUpRequestAction, rejectTopUpRequestAction } from './actions';
 
 // A decided request leaves the list with its forms: the notice of its decision would go with it,
@@ -24,7 +26,11 @@ export function DecisionNotices({ children }: { children: ReactNode }) {
   );
 }
 
-export function ApproveTopUpForm({ requestId, title, message }: { requestId: number; title: string; message: string }) {
+/**
+ * "Aprobar y acreditar": the amount starts as reported; another amount (what the bank's statement
+ * shows) needs a note, which the integration reads beside both amounts.
+ */
+export function ApproveTopUpForm({ requestId, nombre, reportedCentavos, deposit }: { requestId: number; nombre: string; reportedCentavos: number; deposit: string }) {
   const announce = useContext(AnnounceContext);
   return (
     <ActionForm
@@ -32,13 +38,29 @@ export function ApproveTopUpForm({ requestId, title, message }: { requestId: num
       hidden={{ solicitud: requestId }}
       submitLabel="Aprobar y acreditar"
       pendingLabel="Acreditando…"
-      className="inline"
-      confirmation={{ kind: 'text', title, message, confirmLabel: 'Aprobar y acreditar' }}
+      confirmation={{ kind: 'top_up_request', nombre, reportedCentavos, deposit }}
       onSuccess={({ notice }) => announce(notice)}
       // Said once, above the list (DecisionNotices), not also inside a card that is leaving it.
       renderSuccess={() => null}
     >
-      {null}
+      <Field
+        name="monto"
+        label="Monto a acreditar (Q)"
+        hint="El reportado; cámbielo si el estado de cuenta bancario muestra otro."
+        defaultValue={formatQuetzales(reportedCentavos).replace('Q ', '')}
+        inputMode="decimal"
+        autoComplete="off"
+        required
+        data-testid="top-up-approve-amount"
+      />
+      <Field
+        name="nota"
+        label="Nota (obligatoria si cambia el monto)"
+        hint="La integración la leerá junto a los dos montos."
+        maxLength={APPROVAL_NOTE_MAX_LENGTH}
+        autoComplete="off"
+        data-testid="top-up-approve-note"
+      />
     </ActionForm>
   );
 }

@@ -2,11 +2,13 @@ import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
+import { describeAuditActor } from '@/lib/format/audit-labels';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { bankName } from '@/lib/top-ups/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
-import { pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/top-ups/requests';
+import { TopUpStateBadge } from '@/components/top-ups/state-badge';
+import { creditedCentavos, decidedTopUpPage, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/top-ups/requests';
 import { isImageSlip } from '@/lib/top-ups/slips';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
 
@@ -14,11 +16,19 @@ export const metadata: Metadata = { title: 'Recargas pendientes' };
 
 // Recargas pendientes: deposits integrators reported, oldest first, each with its slip (a photo
 // shown, a PDF to download). An administrator approves (the money enters the ledger) or rejects
-// with a reason; support reads.
+// with a reason; support reads. Below, the history: every decided request (approved, rejected, or
+// cancelled by the integration), who decided and when, the latest first.
 export default async function PendingTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support');
-  const after = (await searchParams).despues;
-  const [page, pending, duplicates] = await Promise.all([pendingTopUpPage(typeof after === 'string' ? after : undefined), pendingTopUpCount(), referenceDuplicates()]);
+  const query = await searchParams;
+  const after = query.despues;
+  const historyAfter = typeof query.historial === 'string' ? query.historial : undefined;
+  const [page, pending, duplicates, history] = await Promise.all([
+    pendingTopUpPage(typeof after === 'string' ? after : undefined),
+    pendingTopUpCount(),
+    referenceDuplicates(),
+    decidedTopUpPage(historyAfter),
+  ]);
   const requests = page.rows;
   // Requests reported before references were compared by letters and digits may be one deposit:
   // each card names the others, so the deposit is credited once.
@@ -91,8 +101,9 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
                     <div className="stack">
                       <ApproveTopUpForm
                         requestId={request.id}
-                        title={`¿Acreditar ${amount} a «${request.integrationName}»?`}
-                        message={`Confirma que el depósito de ${bankName(request.bank)} con referencia ${request.reference} llegó a la cuenta del servicio. El saldo sube al aprobar y la integración recibe un aviso.`}
+                        nombre={request.integrationName}
+                        reportedCentavos={request.amountCentavos}
+                        deposit={`${bankName(request.bank)} con referencia ${request.reference}`}
                       />
                       <RejectTopUpForm requestId={request.id} />
                     </div>
@@ -105,6 +116,78 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
           </>
         )}
       </DecisionNotices>
+      <DecidedTopUps history={history.rows} next={history.next} paged={historyAfter !== undefined} />
     </>
+  );
+}
+
+/** The history: decided requests, the latest decision first, a page at a time (`historial` in the address). */
+function DecidedTopUps({ history, next, paged }: { history: TopUpRequestView[]; next: string | undefined; paged: boolean }) {
+  const userNames = new Map<number, string>();
+  return (
+    <section className="card" aria-labelledby="historial-recargas">
+      <h2 id="historial-recargas">Historial</h2>
+      <p className="small muted">Solicitudes acreditadas, rechazadas o canceladas por la integración, con quién decidió y cuándo (hora de Guatemala); las más recientes primero.</p>
+      {history.length === 0 ? (
+        <EmptyState title="Todavía no se ha resuelto ninguna solicitud de recarga." />
+      ) : (
+        <div className="table-wrap" role="region" aria-labelledby="historial-recargas" tabIndex={0}>
+          <table className="data stacked" data-testid="top-up-history">
+            <thead>
+              <tr>
+                <th>Resuelta</th>
+                <th>Integración</th>
+                <th>Banco y referencia</th>
+                <th className="num">Monto</th>
+                <th>Estado</th>
+                <th>Por</th>
+                <th>Motivo o nota</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.map((request) => {
+                const credited = creditedCentavos(request);
+                return (
+                  <tr key={request.id} data-testid="top-up-history-row">
+                    <td className="nowrap" data-label="Resuelta">
+                      {request.decidedAt ? formatDateTime(request.decidedAt) : ''}
+                    </td>
+                    <td data-label="Integración">{request.integrationName}</td>
+                    <td data-label="Banco y referencia">
+                      {bankName(request.bank)} · {request.reference}
+                    </td>
+                    <td className="num" data-label="Monto">
+                      {request.state === 'approved' && credited !== request.amountCentavos ? (
+                        <>
+                          {formatQuetzales(credited)} acreditados
+                          <br />
+                          <span className="small muted">Reportado: {formatQuetzales(request.amountCentavos)}</span>
+                        </>
+                      ) : (
+                        formatQuetzales(request.amountCentavos)
+                      )}
+                    </td>
+                    <td data-label="Estado">
+                      <TopUpStateBadge state={request.state} />
+                    </td>
+                    <td data-label="Por">
+                      {request.decidedBy ? describeAuditActor(request.decidedBy, userNames) : ''}
+                    </td>
+                    <td data-label="Motivo o nota">{request.state === 'rejected' ? request.reason : request.state === 'approved' ? (request.approvalNote ?? '') : ''}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next && (
+        <Pagination
+          newer={paged ? '/admin/recargas#historial-recargas' : undefined}
+          older={`/admin/recargas?${new URLSearchParams({ historial: next })}#historial-recargas`}
+          olderLabel="Decisiones anteriores"
+        />
+      )}
+    </section>
   );
 }

@@ -2,16 +2,17 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { positiveQuetzalesField } from '@/lib/console/form-schemas';
+import { idField, positiveQuetzalesField } from '@/lib/console/form-schemas';
 import { formatQuetzales } from '@/lib/money';
 import { portalAction } from '@/lib/portal/action';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { bankName } from '@/lib/top-ups/banks';
-import { reportTopUp } from '@/lib/top-ups/requests';
+import { cancelTopUpRequest, reportTopUp } from '@/lib/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';
 
 // "Recargas": an owner or a billing person reports a deposit or transfer for the session's
-// integration. Nothing moves money here: an administrator approves it in the console.
+// integration, and its reporter (or an owner) cancels one while it is pending. Nothing moves money
+// here: an administrator approves it in the console.
 
 const reportSchema = z.object({
   banco: z.string().max(40),
@@ -32,7 +33,22 @@ export const reportTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema:
   revalidatePath('/portal/recargas');
   return {
     ok: true,
-    message: `Reportaste el depósito de ${formatQuetzales(result.value.amountCentavos)} en ${bankName(result.value.bank)}, referencia ${result.value.reference}. La administración lo revisará; el saldo cambia cuando lo apruebe.`,
+    message: `Reportó el depósito de ${formatQuetzales(result.value.amountCentavos)} en ${bankName(result.value.bank)}, referencia ${result.value.reference}. La administración lo revisará; el saldo cambia cuando lo apruebe.`,
     data: undefined,
   };
 });
+
+/** "Cancelar reporte": a pending report withdrawn by its reporter or an owner (lib/top-ups/requests.ts). */
+export const cancelTopUpRequestAction = portalAction(
+  { roles: TOP_UP_REPORTERS, schema: z.object({ solicitud: idField.max(2_147_483_647, 'Identificador inválido.') }) },
+  async ({ solicitud }, user) => {
+    const result = await cancelTopUpRequest(user, solicitud);
+    if (!result.ok) return { ok: false, message: result.error.message };
+    revalidatePath('/portal/recargas');
+    return {
+      ok: true,
+      message: `Canceló el reporte del depósito de ${formatQuetzales(result.value.amountCentavos)} en ${bankName(result.value.bank)}, referencia ${result.value.reference}: ya no se revisará. Si el depósito existe, puede reportarlo de nuevo con los datos correctos.`,
+      data: undefined,
+    };
+  },
+);

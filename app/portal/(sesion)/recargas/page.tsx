@@ -10,26 +10,31 @@ import { portalTopUpFacts } from '@/lib/portal/home';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { bankName } from '@/lib/top-ups/banks';
-import { earliestDepositDate, integrationTopUpPage } from '@/lib/top-ups/requests';
+import { creditedCentavos, earliestDepositDate, integrationTopUpPage, TOP_UP_CANCELLERS_OF_OTHERS } from '@/lib/top-ups/requests';
+import { CancelTopUpForm } from './cancel-form';
 import { ReportTopUpForm } from './report-form';
 
 export const metadata: Metadata = { title: 'Recargas' };
 
 // Recargas: the session's integration reports its deposits and transfers and follows each one's
-// state; the balance moves only when an administrator approves one.
+// state (with what was credited, when an administrator credited another amount, and why); the
+// balance moves only when an administrator approves one. A pending report can be cancelled by the
+// person who reported it or by an owner: a billing person withdraws their own mistakes, an owner
+// anyone's (the reporter may have left).
 export default async function PortalTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(TOP_UP_REPORTERS);
   const after = (await searchParams).despues;
   const [page, { balanceCentavos, login }] = await Promise.all([integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined), portalTopUpFacts(user)]);
   const requests = page.rows;
+  const mayCancel = (reportedBy: number) => reportedBy === user.id || TOP_UP_CANCELLERS_OF_OTHERS.includes(user.role);
   return (
     <>
       <PageHeader
         title="Recargas"
         description={
           <>
-            Deposita o transfiere a la cuenta del servicio y repórtalo aquí con el número de referencia: la administración lo revisa y, al
-            aprobarlo, lo suma a tu saldo. Saldo actual: <strong data-testid="portal-current-balance">{formatQuetzales(balanceCentavos)}</strong>.
+            Deposite o transfiera a la cuenta del servicio y repórtelo aquí con el número de referencia: la administración lo revisa y, al
+            aprobarlo, lo suma a su saldo. Mientras esté pendiente, quien lo reportó (o un propietario) puede cancelarlo. Saldo actual: <strong data-testid="portal-current-balance">{formatQuetzales(balanceCentavos)}</strong>.
           </>
         }
       />
@@ -44,7 +49,7 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
       <section className="card" aria-labelledby="reportadas">
         <h2 id="reportadas">Recargas reportadas</h2>
         {requests.length === 0 ? (
-          <EmptyState title="Tu integración todavía no ha reportado depósitos." />
+          <EmptyState title="Su integración todavía no ha reportado depósitos." />
         ) : (
           <div className="table-wrap" role="region" aria-label="Recargas reportadas" tabIndex={0}>
             <table className="data stacked" data-testid="portal-top-ups">
@@ -71,11 +76,32 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
                       {request.depositDate.split('-').reverse().join('/')}
                     </td>
                     <td className="num" data-label="Monto">
-                      {formatQuetzales(request.amountCentavos)}
+                      {request.state === 'approved' && creditedCentavos(request) !== request.amountCentavos ? (
+                        <span data-testid="portal-top-up-amounts">
+                          {formatQuetzales(creditedCentavos(request))} acreditados
+                          <br />
+                          <span className="small muted">Reportado: {formatQuetzales(request.amountCentavos)}</span>
+                        </span>
+                      ) : (
+                        formatQuetzales(request.amountCentavos)
+                      )}
                     </td>
                     <td data-label="Estado">
                       <TopUpStateBadge state={request.state} />
                       {request.state === 'rejected' && request.reason && <span className="small"> Motivo: {request.reason}</span>}
+                      {request.state === 'approved' && request.approvalNote && (
+                        <span className="small" data-testid="portal-top-up-note">
+                          {' '}
+                          Nota de la administración: {request.approvalNote}
+                        </span>
+                      )}
+                      {request.state === 'cancelled' && request.decidedAt && <span className="small"> El {formatDateTime(request.decidedAt)}.</span>}
+                      {request.state === 'pending' && mayCancel(request.reportedBy) && (
+                        <CancelTopUpForm
+                          requestId={request.id}
+                          description={`El depósito de ${formatQuetzales(request.amountCentavos)} en ${bankName(request.bank)}, referencia ${request.reference}, del ${request.depositDate.split('-').reverse().join('/')}.`}
+                        />
+                      )}
                     </td>
                     <td data-label="Boleta">
                       {request.slip ? (
