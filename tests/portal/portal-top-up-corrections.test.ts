@@ -51,7 +51,7 @@ const requestOf = async (reference: string) =>
   (await gateway.withDatabase(async () => (await db()).select().from(topUpRequests).where(eq(topUpRequests.reference, reference))))[0]!;
 const balance = () => gateway.withDatabase(() => balanceAndLedgerSum(integration.id));
 /** The cancel forms the page offers, by the request each names. */
-const cancelFormsIn = (html: string) => [...html.matchAll(/name="solicitud" value="(\d+)"/g)].map((match) => Number(match[1]));
+const cancelFormsIn = (html: string) => [...html.matchAll(/data-testid="cancel-top-up-(\d+)"/g)].map((match) => Number(match[1]));
 
 describe('cancelling a report in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('its reporter cancels it (asked first), the page says so, the audit has it, and an administrator can no longer approve it', async () => {
@@ -143,7 +143,7 @@ describe('the history under "Recargas pendientes"', { timeout: PROCESS_TEST_TIME
     expect(rows[0]).toContain('No aparece en el banco.');
     // Guatemala's time, dd/mm/aaaa.
     expect(rows[0]).toContain(formatDateTime(decidedAt));
-    expect(formatDateTime(decidedAt)).toMatch(/^\d{2}\/\d{2}\/\d{4} /);
+    expect(formatDateTime(decidedAt)).toMatch(/^\d{2}\/\d{2}\/\d{4}\b/);
     const approvedRow = rows.find((row) => row.includes('OTRO-MONTO'))!;
     expect(approvedRow).toContain('Acreditada');
     expect(approvedRow).toContain('Q 1,200.00 acreditados');
@@ -176,7 +176,9 @@ describe('the history under "Recargas pendientes"', { timeout: PROCESS_TEST_TIME
       );
     });
     const administrator = await consoleSignedIn(gateway.app.baseUrl, admin);
-    const numbersIn = (html: string) => [...html.matchAll(/HISTORIA-(\d+)/g)].map((match) => Number(match[1]));
+    // Read from the table's rows: the page's script data repeats their text.
+    const numbersIn = (html: string) =>
+      [...html.matchAll(/<tr data-testid="top-up-history-row">([\s\S]*?)<\/tr>/g)].flatMap((row) => [...row[1]!.matchAll(/HISTORIA-(\d+)/g)].map((match) => Number(match[1])));
     const first = (await administrator.request('/admin/recargas')).text;
     expect(first.match(/data-testid="top-up-history-row"/g)).toHaveLength(50);
     const link = /href="(\/admin\/recargas\?historial=[^"#]+)#historial-recargas"/.exec(first)?.[1];

@@ -97,10 +97,12 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
                       )}
                       {request.state === 'cancelled' && request.decidedAt && <span className="small"> El {formatDateTime(request.decidedAt)}.</span>}
                       {request.state === 'pending' && mayCancel(request.reportedBy) && (
-                        <CancelTopUpForm
-                          requestId={request.id}
-                          description={`El depósito de ${formatQuetzales(request.amountCentavos)} en ${bankName(request.bank)}, referencia ${request.reference}, del ${request.depositDate.split('-').reverse().join('/')}.`}
-                        />
+                        <div data-testid={`cancel-top-up-${request.id}`}>
+                          <CancelTopUpForm
+                            requestId={request.id}
+                            description={`El depósito de ${formatQuetzales(request.amountCentavos)} en ${bankName(request.bank)}, referencia ${request.reference}, del ${request.depositDate.split('-').reverse().join('/')}.`}
+                          />
+                        </div>
                       )}
                     </td>
                     <td data-label="Boleta">
