@@ -333,11 +333,12 @@ function normalized(text: string, ids: (number | string)[]): string {
   return result;
 }
 
-/** A server action's return value in its flight answer (the line `1:…`). */
+/** A server action's return value in its flight answer (the line `1:…`, after its `1:`). */
 function actionAnswer(flight: string): string {
   const line = flight.split('\n').find((candidate) => candidate.startsWith('1:'));
   if (!line) throw new Error(`no action answer in ${flight.slice(0, 300)}`);
-  return line;
+  // Without its marker: an id of 1 would be read in it.
+  return line.slice('1:'.length);
 }
 
 // ---------------------------------------------------------------------------------------------
