@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { monthName } from '../lib/format/months';
+import { PREVIEW_MARK } from '../lib/statements/texts';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
 import { settings, signInThroughForm } from './support/console';
 import { withAppDatabase } from './support/database';
@@ -67,5 +68,16 @@ test('el propietario ve sus movimientos, sus credenciales y descarga un estado d
   expect(new URL(download.url()).pathname).toMatch(/^\/portal\/estados\/\d+\/pdf$/);
   const text = pdfPageTextLines(fs.readFileSync((await download.path())!)).flat().join('\n');
   expect(text).toContain(nombre);
+
+  // The running month's preview, marked as one, and its PDF.
+  await owner.getByRole('link', { name: 'Ver la vista previa' }).click();
+  await expect(owner.getByRole('heading', { level: 1 })).toHaveText('Vista previa del mes en curso');
+  await expect(owner.getByTestId('preview-mark')).toContainText(PREVIEW_MARK);
+  await expect(owner.getByTestId('statement-preview')).toContainText(nombre);
+  await checkBothSizes(owner, testInfo, 'estados-vista-previa');
+  const [previewDownload] = await Promise.all([owner.waitForEvent('download'), owner.getByTestId('portal-preview-pdf').click()]);
+  expect(new URL(previewDownload.url()).pathname).toBe('/portal/estados/vista-previa/pdf');
+  const previewText = pdfPageTextLines(fs.readFileSync((await previewDownload.path())!)).flat().join('\n');
+  expect(previewText).toContain(PREVIEW_MARK);
   await context.close();
 });
