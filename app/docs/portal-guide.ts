@@ -33,12 +33,12 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   },
   {
     page: 'Estados de cuenta',
-    what: 'cada estado de cuenta mensual emitido, en PDF y el CSV de sus consultas cobradas (NIT y CUI enmascarados)',
+    what: 'cada estado de cuenta mensual emitido, en PDF y el CSV de sus consultas cobradas (NIT y CUI enmascarados); y la vista previa del mes en curso, en página y PDF, marcada como vista previa (sin número, no es un estado de cuenta emitido)',
     roles: ['propietario', 'facturacion'],
   },
   {
     page: 'Recargas',
-    what: 'reportar un depósito o transferencia (banco, número de referencia, fecha, monto y, si quiere, la boleta en imagen o PDF de hasta 5 MB) y seguir su estado; el saldo cambia cuando la administración la aprueba, y una misma referencia de un banco se acredita una sola vez (se comparan sus letras y números: «DUP-777» y «dup 777» son la misma); la fecha del depósito, de los últimos 90 días salvo que el servicio fije otro plazo (el formulario lo indica)',
+    what: 'reportar un depósito o transferencia (banco, número de referencia, fecha, monto y, si quiere, la boleta en imagen o PDF de hasta 5 MB) y seguir su estado; el saldo cambia cuando la administración la aprueba, y una misma referencia de un banco se acredita una sola vez (se comparan sus letras y números: «DUP-777» y «dup 777» son la misma); la fecha del depósito, de los últimos 90 días salvo que el servicio fije otro plazo (el formulario lo indica); mientras esté pendiente, quien lo reportó (o un propietario) puede cancelarlo; si la administración acredita otro monto que el reportado, se ven los dos y su nota',
     roles: ['propietario', 'facturacion'],
   },
   {

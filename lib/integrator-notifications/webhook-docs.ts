@@ -154,7 +154,7 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     allow_list_changed: 'Cambió la lista de direcciones IP permitidas (`datos.direcciones`; vacía: cualquier dirección). Uno por cambio.',
     tariff_changed: 'La administración del servicio cambió la tarifa por consulta de catálogo: la anterior, la nueva y desde cuándo se cobra (`datos.aplica_desde`). Uno por cambio.',
     lookups_changed: 'La administración del servicio habilitó o deshabilitó consultas de su integración (`datos.habilitadas`, `datos.deshabilitadas`; vacía: ninguna). Uno por cambio.',
-    top_up_approved: 'La administración aprobó un depósito que su integración reportó en el portal (Recargas): ya está en el saldo (`datos.saldo_centavos`). Uno por solicitud.',
+    top_up_approved: 'La administración aprobó un depósito que su integración reportó en el portal (Recargas): ya está en el saldo (`datos.saldo_centavos`). Uno por solicitud. Si acreditó otro monto que el reportado, `datos.monto_centavos` es el acreditado, `datos.monto_reportado_centavos` el reportado y `datos.nota` dice por qué.',
     top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',
