@@ -2,14 +2,14 @@
 // specs too: no server-only imports here).
 
 export const TOP_UP_MESSAGES = {
-  forbidden: 'Tu rol no permite reportar depósitos: lo hace un propietario o una persona de facturación.',
-  bank: 'Elige el banco donde depositaste o transferiste.',
-  reference: 'Escribe el número de referencia de la boleta o de la transferencia: hasta 40 letras y números, con los espacios, guiones, puntos o barras que lleve.',
-  date: 'Escribe la fecha del depósito (no puede ser una fecha futura).',
-  duplicate: 'Ya reportaron un depósito con ese banco y esa referencia (se comparan sus letras y números, sin espacios ni signos): está pendiente de revisión o ya fue acreditado. Si es otro depósito, revisa la referencia.',
+  forbidden: 'Su rol no permite reportar depósitos: lo hace un propietario o una persona de facturación.',
+  bank: 'Elija el banco donde depositó o transfirió.',
+  reference: 'Escriba el número de referencia de la boleta o de la transferencia: hasta 40 letras y números, con los espacios, guiones, puntos o barras que lleve.',
+  date: 'Escriba la fecha del depósito (no puede ser una fecha futura).',
+  duplicate: 'Ya reportaron un depósito con ese banco y esa referencia (se comparan sus letras y números, sin espacios ni signos): está pendiente de revisión o ya fue acreditado. Si es otro depósito, revise la referencia.',
   notFound: 'No existe esa solicitud de recarga.',
   decided: 'Esa solicitud de recarga ya fue resuelta.',
-  reason: 'Escribe el motivo del rechazo (al menos 5 caracteres): la integración lo leerá.',
+  reason: 'Escriba el motivo del rechazo (al menos 5 caracteres): la integración lo leerá.',
   approvalNote: 'Escriba una nota de 5 a 300 caracteres: la integración la leerá junto al monto acreditado.',
   approvalNoteRequired: 'Para acreditar un monto distinto del reportado, escriba una nota que explique la diferencia (al menos 5 caracteres): la integración la leerá.',
   notPending: 'Esa solicitud ya no está pendiente (fue acreditada, rechazada o cancelada): ya no se puede cancelar.',
@@ -21,5 +21,5 @@ export const APPROVAL_NOTE_MAX_LENGTH = 300;
 
 /** A deposit older than the window (TOP_UP_DEPOSIT_MAX_AGE_DAYS); `earliest` is YYYY-MM-DD, the first day taken. */
 export function depositTooOldMessage(earliest: string, maxAgeDays: number): string {
-  return `La fecha del depósito no puede ser anterior al ${earliest.split('-').reverse().join('/')}: se reportan depósitos de los últimos ${maxAgeDays} días. Para uno más antiguo, escribe a soporte.`;
+  return `La fecha del depósito no puede ser anterior al ${earliest.split('-').reverse().join('/')}: se reportan depósitos de los últimos ${maxAgeDays} días. Para uno más antiguo, escriba a soporte.`;
 }

@@ -8,7 +8,7 @@ export const MAX_SLIP_BYTES = 5 * 1024 * 1024;
 export type SlipContentType = 'image/png' | 'image/jpeg' | 'image/webp' | 'application/pdf';
 
 export const SLIP_MESSAGES = {
-  tooLarge: 'La boleta pesa más de 5 MB: envía una foto más liviana o un PDF de menos de 5 MB.',
+  tooLarge: 'La boleta pesa más de 5 MB: envíe una foto más liviana o un PDF de menos de 5 MB.',
   wrongType: 'La boleta debe ser una imagen (PNG, JPG o WebP) o un PDF; el archivo enviado no es ninguno de ellos.',
 } as const;
 

@@ -39,7 +39,7 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
     <>
       <PageHeader
         title="Recargas pendientes"
-        description="Depósitos y transferencias que las integraciones reportaron desde su portal. El saldo cambia solo al aprobarlos: compara el banco, la referencia, la fecha y el monto con el estado de cuenta bancario."
+        description="Depósitos y transferencias que las integraciones reportaron desde su portal. El saldo cambia solo al aprobarlos: compare el banco, la referencia, la fecha y el monto con el estado de cuenta bancario."
       />
       <DecisionNotices>
         {requests.length === 0 ? (
@@ -79,7 +79,7 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
                       {`Misma referencia en ${bankName(request.bank)} que ${sharing
                         .get(request.id)!
                         .map((other) => `la solicitud #${other.id} de «${other.integrationName}» (${other.reference}, ${formatQuetzales(other.amountCentavos)}, ${TOP_UP_STATE_LABELS[other.state].toLowerCase()})`)
-                        .join(' y ')}: se reportaron antes de que las referencias se compararan por sus letras y números. Si es un solo depósito, se acredita una vez: rechaza las demás.`}
+                        .join(' y ')}: se reportaron antes de que las referencias se compararan por sus letras y números. Si es un solo depósito, se acredita una vez: rechace las demás.`}
                     </p>
                   )}
                   {request.slip === null ? (

@@ -4,7 +4,7 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { GUATEMALAN_BANKS } from '@/lib/top-ups/banks';
 import { reportTopUpAction } from './actions';
 
-const BANK_OPTIONS = [{ value: '', label: 'Elige el banco' }, ...GUATEMALAN_BANKS.map((bank) => ({ value: bank.code, label: bank.name }))];
+const BANK_OPTIONS = [{ value: '', label: 'Elija el banco' }, ...GUATEMALAN_BANKS.map((bank) => ({ value: bank.code, label: bank.name }))];
 
 /** `earliest` and `today` (YYYY-MM-DD) bound the deposit's date as the server does; `maxAgeDays` is the window's length. */
 export function ReportTopUpForm({ today, earliest, maxAgeDays }: { today: string; earliest: string; maxAgeDays: number }) {
