@@ -1,6 +1,7 @@
 // Two-factor sign-in as a person meets it, on a phone-sized screen: enrolment from "Mi cuenta" with
 // the QR code and the key typed by hand, a sign-in with the app's code, and one with a recovery
 // code, which works once. The codes are computed here as the authenticator app would.
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/two-factor/totp';
 import { createUserThroughForm, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
@@ -65,6 +66,13 @@ test('activar la verificación en dos pasos con el QR y entrar con el código o 
   const codes = user.getByTestId('recovery-codes').getByRole('listitem');
   await expect(codes).toHaveCount(10);
   const recoveryCodes = (await codes.allTextContents()).map((code) => code.trim());
+  // "Descargar como archivo" saves the same codes as shown, made in the browser (a blob, no request).
+  const [download] = await Promise.all([user.waitForEvent('download'), user.getByRole('button', { name: 'Descargar como archivo' }).click()]);
+  expect(download.url()).toMatch(/^blob:/);
+  expect(download.suggestedFilename()).toMatch(/^codigos-de-recuperacion-[a-z0-9-]+-\d{4}-\d{2}-\d{2}\.txt$/);
+  const saved = (await readFile(await download.path(), 'utf8')).split(/\r?\n/);
+  expect(saved.filter((line) => /^[a-z2-9]{5}-[a-z2-9]{5}$/.test(line))).toEqual(recoveryCodes);
+  expect(saved[0]).toBe('Códigos de recuperación de la verificación en dos pasos');
   await user.getByRole('button', { name: 'Listo, ya los guardé' }).click();
   await expect(user.getByTestId('recovery-codes-left')).toHaveText('Te quedan 10 códigos de recuperación.');
 

@@ -32,11 +32,14 @@ export function TwoFactorEnrolment({
   actions,
   place,
   doneLabel,
+  serviceName,
   onStarted,
   onDone,
 }: {
   actions: EnrolmentActions;
   place: TwoFactorPlace;
+  /** The service's name (SERVICE_NAME), for the recovery codes' file. */
+  serviceName: string;
   doneLabel: string;
   onStarted?: () => void;
   onDone: () => void;
@@ -50,7 +53,7 @@ export function TwoFactorEnrolment({
         <p className="notice success" role="status">
           Verificación en dos pasos activada. Desde ahora, al iniciar sesión {place.product} te pedirá el código de la aplicación.
         </p>
-        <RecoveryCodes codes={recoveryCodes} />
+        <RecoveryCodes codes={recoveryCodes} serviceName={serviceName} product={place.product} />
         <div className="actions">
           <button type="button" onClick={onDone}>
             {doneLabel}

@@ -22,6 +22,8 @@ interface TwoFactorSectionProps {
   requiredNote: string;
   actions: TwoFactorActions;
   place: TwoFactorPlace;
+  /** The service's name (SERVICE_NAME), for the recovery codes' file. */
+  serviceName: string;
 }
 
 const CODE_HINT = 'Los 6 dígitos de la aplicación o uno de tus códigos de recuperación.';
@@ -30,7 +32,7 @@ const CODE_HINT = 'Los 6 dígitos de la aplicación o uno de tus códigos de rec
  * "Verificación en dos pasos" in "Mi cuenta", the console's and the portal's: enrolment, the
  * recovery codes left, new ones, turning it off where it is not required.
  */
-export function TwoFactorSection({ enrolled, recoveryCodesLeft, required, requiredNote, actions, place }: TwoFactorSectionProps) {
+export function TwoFactorSection({ enrolled, recoveryCodesLeft, required, requiredNote, actions, place, serviceName }: TwoFactorSectionProps) {
   const router = useRouter();
   // Confirming the enrolment replaces the session cookie, and Next renders this page again in the
   // action's answer with `enrolled` already true: the enrolment stays on screen, with the recovery
@@ -48,6 +50,7 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required, requir
         <TwoFactorEnrolment
           actions={actions}
           place={place}
+          serviceName={serviceName}
           doneLabel="Listo, ya los guardé"
           onStarted={() => setEnrolling(true)}
           onDone={() => {
@@ -83,7 +86,7 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required, requir
         resetOnSuccess
         // The new codes are shown once: they stay while they are copied, whatever else is done.
         successStays
-        renderSuccess={(data) => <RecoveryCodes codes={data.recoveryCodes} />}
+        renderSuccess={(data) => <RecoveryCodes codes={data.recoveryCodes} serviceName={serviceName} product={place.product} />}
       >
         <Field name="codigo" label="Código de verificación" hint={CODE_HINT} autoComplete="one-time-code" />
       </ActionForm>

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { requirePageUser } from '@/lib/auth/session';
 import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
+import { env } from '@/lib/env';
 import { RequiredEnrolment } from './required-enrolment';
 
 export const metadata: Metadata = { title: 'Activa la verificación en dos pasos' };
@@ -20,7 +21,7 @@ export default async function RequiredEnrolmentPage() {
         teléfono. Actívala para usar la consola.
       </p>
       <div className="card">
-        <RequiredEnrolment />
+        <RequiredEnrolment serviceName={env().SERVICE_NAME} />
       </div>
       <p className="small">
         <SignOutButton />

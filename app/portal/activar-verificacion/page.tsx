@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
 import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
+import { env } from '@/lib/env';
 import { PortalSignOutButton } from '../sign-out-button';
 import { RequiredPortalEnrolment } from './required-enrolment';
 
@@ -21,7 +22,7 @@ export default async function PortalRequiredEnrolmentPage() {
         entras con un código de tu teléfono. Actívala para usar el portal.
       </p>
       <div className="card">
-        <RequiredPortalEnrolment />
+        <RequiredPortalEnrolment serviceName={env().SERVICE_NAME} />
       </div>
       <PortalSignOutButton />
     </main>

@@ -9,6 +9,7 @@ import { ROLE_LABELS } from '@/lib/format/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { twoFactorStatus } from '@/lib/two-factor/service';
+import { env } from '@/lib/env';
 import { endOwnSessionAction } from './actions';
 import { ChangePasswordForm } from './change-password-form';
 import { CONSOLE_PLACE, CONSOLE_TWO_FACTOR_ACTIONS } from './two-factor';
@@ -36,6 +37,7 @@ export default async function AccountPage() {
           requiredNote="Es obligatoria para los administradores."
           actions={CONSOLE_TWO_FACTOR_ACTIONS}
           place={CONSOLE_PLACE}
+          serviceName={env().SERVICE_NAME}
         />
       </section>
       <section className="card">

@@ -9,6 +9,7 @@ import { requirePortalPage } from '@/lib/portal/session';
 import { listPortalSessions } from '@/lib/portal/sessions';
 import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { env } from '@/lib/env';
 import { endOwnPortalSessionAction } from './actions';
 import { PortalPasswordForm } from './password-form';
 import { PORTAL_PLACE, PORTAL_TWO_FACTOR_ACTIONS } from './two-factor';
@@ -36,6 +37,7 @@ export default async function PortalAccountPage() {
           requiredNote="Es obligatoria para tu rol."
           actions={PORTAL_TWO_FACTOR_ACTIONS}
           place={PORTAL_PLACE}
+          serviceName={env().SERVICE_NAME}
         />
       </section>
       <section className="card" aria-labelledby="sessions-heading">
