@@ -67,6 +67,11 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
     roles: ['propietario'],
   },
   {
+    page: 'Actividad',
+    what: 'quién hizo qué y cuándo en la integración: tokens creados, rotados o revocados, identificadores mostrados (qué consulta, nunca el NIT), resultados descargados, cambios del equipo y de la configuración; la administración del servicio aparece como «Administración»',
+    roles: ['propietario'],
+  },
+  {
     page: 'Mi cuenta',
     what: 'la propia contraseña, la verificación en dos pasos y las sesiones activas (cerrar cualquiera)',
     roles: EVERYONE,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { consoleUsers } from './console-users';
 
@@ -38,6 +39,11 @@ export const personalDataAccess = pgTable(
     index('personal_data_access_created_idx').on(table.createdAt, table.id),
     index('personal_data_access_user_idx').on(table.userId, table.createdAt, table.id),
     index('personal_data_access_record_idx').on(table.recordId, table.createdAt, table.id),
+    // An owner's "Actividad" in the portal: the entries of its integration's people, whose actor
+    // is 'integrator:<user> <integration> …' (lib/audit/audit.ts), by the integration's id.
+    index('personal_data_access_integrator_idx')
+      .on(sql`split_part(${table.actor}, ' ', 2)`, table.createdAt, table.id)
+      .where(sql`${table.actor} like 'integrator:%'`),
   ],
 );
 

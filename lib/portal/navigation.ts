@@ -1,5 +1,5 @@
 import type { PortalRole } from '@/db/schema';
-import { BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from './roles';
+import { ACTIVITY_READERS, BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from './roles';
 
 /**
  * The portal's sections a role may open, in the navigation's order: the layout's links and the
@@ -27,6 +27,7 @@ export function portalNavItems(role: PortalRole): { href: string; label: string 
     ...(CREDENTIAL_READERS.includes(role) ? [{ href: '/portal/credenciales', label: 'Credenciales' }] : []),
     ...(NOTIFICATION_MANAGERS.includes(role) ? [{ href: '/portal/notificaciones', label: 'Notificaciones' }] : []),
     ...(TEAM_MANAGERS.includes(role) ? [{ href: '/portal/equipo', label: 'Equipo' }] : []),
+    ...(ACTIVITY_READERS.includes(role) ? [{ href: '/portal/actividad', label: 'Actividad' }] : []),
     { href: '/portal/cuenta', label: 'Mi cuenta' },
   ];
 }

@@ -72,6 +72,12 @@ export const TOP_UP_REPORTERS: readonly PortalRole[] = ['propietario', 'facturac
 export const NOTIFICATION_MANAGERS: readonly PortalRole[] = ['propietario'];
 
 /**
+ * Who reads the integration's activity ("Actividad"): tokens rotated, identifiers revealed, results
+ * downloaded, team and settings changed, by whom. It names every person of the team, so only owners.
+ */
+export const ACTIVITY_READERS: readonly PortalRole[] = ['propietario'];
+
+/**
  * Who reads the integration's bulk jobs ("Lotes", issue 35): their state, counts and what they
  * charged. Billing reads them for the money they spend, never their identifiers or results.
  */
@@ -99,6 +105,7 @@ export const PORTAL_PAGE_ROLES: Readonly<Record<string, readonly PortalRole[]>> 
   '/portal/credenciales': CREDENTIAL_READERS,
   '/portal/notificaciones': NOTIFICATION_MANAGERS,
   '/portal/equipo': TEAM_MANAGERS,
+  '/portal/actividad': ACTIVITY_READERS,
 };
 
 /** The roles that may open a portal address (its longest listed prefix), or undefined when none is listed. */

@@ -1,5 +1,5 @@
 import type { PortalRole } from '../../db/schema';
-import { BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLES, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '../../lib/portal/roles';
+import { ACTIVITY_READERS, BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLES, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '../../lib/portal/roles';
 
 // What the portal's role tables in the documentation (/docs, docs/integrators.md, the README) must
 // say, read from the code that guards each page, so that a role changed in the code without its
@@ -21,6 +21,7 @@ export const PAGE_ROLES_IN_CODE: Readonly<Record<string, readonly PortalRole[]>>
   Credenciales: CREDENTIAL_READERS,
   Notificaciones: NOTIFICATION_MANAGERS,
   Equipo: TEAM_MANAGERS,
+  Actividad: ACTIVITY_READERS,
   'Mi cuenta': PORTAL_ROLES,
 };
 

@@ -1,0 +1,1 @@
+CREATE INDEX "personal_data_access_integrator_idx" ON "personal_data_access" USING btree (split_part("actor", ' ', 2),"created_at","id") WHERE "personal_data_access"."actor" like 'integrator:%';
