@@ -109,7 +109,7 @@ test.describe.serial('notificaciones al integrador', () => {
     await expect(delivery).toHaveAttribute('data-status', 'pending');
     await expect(delivery).toContainText('nuevo intento');
     await expect(delivery.getByTestId('delivery-error')).toHaveText('no se encontró el servidor avisos.pasarela.invalid: revise el nombre en la URL');
-    const detail = delivery.locator('details');
+    const detail = delivery.locator('details', { hasText: 'Detalle técnico' });
     await expect(detail.locator('pre')).toBeHidden();
     await detail.getByText('Detalle técnico').click();
     await expect(detail.locator('pre')).toContainText('ENOTFOUND');
@@ -127,6 +127,22 @@ test.describe.serial('notificaciones al integrador', () => {
       expect(await seriousAccessibilityViolations(admin)).toEqual([]);
     }
     await admin.setViewportSize(DESKTOP);
+  });
+
+  test('«Reenviar»: el aviso se lee como JSON y sale otra vez con el mismo id, una vez cada pocos segundos', async () => {
+    const delivery = notices(admin).filter({ hasText: 'Aviso de prueba' });
+    const payload = delivery.getByTestId('notification-payload');
+    await payload.getByText('Ver el aviso (JSON)').click();
+    await expect(payload.locator('pre')).toContainText('"tipo": "prueba"');
+    const id = JSON.parse((await payload.locator('pre').textContent())!).id as string;
+    await delivery.getByRole('button', { name: 'Reenviar' }).click();
+    await expect(section(admin).getByTestId('resend-outcome')).toContainText(`Reenviado con el mismo id. No se entregó a ${WEBHOOK_READ_BACK}`, { timeout: 20_000 });
+    await expect(notices(admin).filter({ hasText: 'Aviso de prueba' })).toHaveCount(2);
+    for (const row of await notices(admin).filter({ hasText: 'Aviso de prueba' }).all()) {
+      expect(JSON.parse((await row.getByTestId('notification-payload').locator('pre').textContent())!).id).toBe(id);
+    }
+    await notices(admin).filter({ hasText: 'Aviso de prueba' }).first().getByRole('button', { name: 'Reenviar' }).click();
+    await expect(section(admin).getByText('Ya se reenvió un aviso de esta integración hace menos de 10 segundos')).toBeVisible();
   });
 
   test('el administrador desactiva un aviso para un destinatario; queda guardado', async ({}, testInfo) => {
@@ -157,19 +173,21 @@ test.describe.serial('notificaciones al integrador', () => {
     await expect(section(support).getByTestId('webhook-url')).toHaveCount(0);
     await expect(section(support).getByRole('button', { name: 'Enviar aviso de prueba' })).toHaveCount(0);
     await expect(section(support).getByTestId('notification-switch-technical-token_revoked')).toBeDisabled();
-    await expect(notices(support).filter({ hasText: 'Aviso de prueba' })).toHaveCount(1);
+    await expect(notices(support).filter({ hasText: 'Aviso de prueba' })).toHaveCount(2);
+    await expect(section(support).getByRole('button', { name: 'Reenviar' })).toHaveCount(0);
     for (const [action, input] of [
       ['setNotificationWebhookAction', { integrationId: String(integrationId), url: 'https://otro.example.com/hook' }],
       ['setNotificationEnabledAction', { integrationId: String(integrationId), recipient: 'billing', kind: 'balance_low', enabled: 'true' }],
       ['removeNotificationWebhookAction', { integrationId: String(integrationId) }],
       ['sendTestNotificationAction', { integrationId: String(integrationId) }],
+      ['resendNotificationAction', { integrationId: String(integrationId), entrega: '1' }],
     ] as const) {
       expect(await callServerAction(support, action, input)).toContain(FORBIDDEN);
     }
     await support.reload();
     await expect(support.getByTestId('webhook-current')).toHaveText(WEBHOOK_READ_BACK);
     await expect(section(support).getByTestId('notification-switch-billing-balance_low')).toHaveAttribute('aria-checked', 'false');
-    await expect(notices(support).filter({ hasText: 'Aviso de prueba' })).toHaveCount(1);
+    await expect(notices(support).filter({ hasText: 'Aviso de prueba' })).toHaveCount(2);
     await supportContext.close();
   });
 });

@@ -70,6 +70,18 @@ test('una propietaria guarda sus contactos y su webhook y envía el aviso de pru
   await expect(delivery).toHaveAttribute('data-status', 'pending');
   await expect(delivery.getByTestId('delivery-error')).toHaveText('no se encontró el servidor avisos-portal.pasarela.invalid: revise el nombre en la URL');
   await checkBothSizes(owner, testInfo, 'notificaciones-prueba');
+
+  // «Reenviar»: the notice as sent, in JSON, and the same notice again with the same id.
+  const payload = delivery.getByTestId('notification-payload');
+  await payload.getByText('Ver el aviso (JSON)').click();
+  await expect(payload.locator('pre')).toContainText('"tipo": "prueba"');
+  const noticeId = JSON.parse((await payload.locator('pre').textContent())!).id as string;
+  await delivery.getByRole('button', { name: 'Reenviar' }).click();
+  await expect(owner.getByTestId('resend-outcome')).toContainText(`Reenviado con el mismo id. No se entregó a ${WEBHOOK}`, { timeout: 20_000 });
+  const copies = owner.getByTestId('integration-notification-list').locator('tbody tr', { hasText: 'Aviso de prueba' });
+  await expect(copies).toHaveCount(2);
+  for (const row of await copies.all()) expect(JSON.parse((await row.getByTestId('notification-payload').locator('pre').textContent())!).id).toBe(noticeId);
+  await checkBothSizes(owner, testInfo, 'notificaciones-reenvio');
   await context.close();
 
   // A developer has no Notificaciones: no link, and the address answers a refusal naming who may open it.

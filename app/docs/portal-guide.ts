@@ -58,7 +58,7 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   },
   {
     page: 'Notificaciones',
-    what: 'los correos de los contactos técnico y de facturación; el webhook (solo https:// a una dirección pública; el secreto de firma se muestra una sola vez) y un aviso de prueba; qué avisos recibe cada destinatario; los últimos avisos con su estado, intentos y último error',
+    what: 'los correos de los contactos técnico y de facturación; el webhook (solo https:// a una dirección pública; el secreto de firma se muestra una sola vez) y un aviso de prueba; qué avisos recibe cada destinatario; los últimos avisos con su estado, intentos, último error y su cuerpo en JSON, y «Reenviar» un aviso al webhook con el mismo id',
     roles: ['propietario'],
   },
   {

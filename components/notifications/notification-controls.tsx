@@ -4,6 +4,7 @@ import { useState, useTransition } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { useActionActivity } from '@/components/console/action-activity';
 import { SecretReveal } from '@/components/console/secret-reveal';
+import type { TestOutcome } from '@/lib/alerts/test-outcome';
 import type { ActionResult } from '@/lib/auth/action';
 
 type Action<T> = (input: unknown) => Promise<ActionResult<T>>;
@@ -114,5 +115,28 @@ export function NotificationSwitches({ integrationId, rows, setEnabled }: { inte
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * "Reenviar" on a notice sent to the webhook: the same notice again, with the same id (the receiver
+ * drops a copy it already has); the action waits a few seconds for its first attempt and says how it went.
+ */
+export function ResendForm({ integrationId, deliveryId, resend }: { integrationId?: number; deliveryId: number; resend: Action<TestOutcome> }) {
+  return (
+    <ActionForm
+      action={resend}
+      hidden={{ ...idOf(integrationId), entrega: deliveryId }}
+      submitLabel="Reenviar"
+      pendingLabel="Reenviando…"
+      submitClassName="secondary"
+      renderSuccess={(outcome) => (
+        <p className={`notice ${outcome.tone} break-anywhere`} role={outcome.tone === 'error' ? 'alert' : 'status'} data-testid="resend-outcome">
+          Reenviado con el mismo id. {outcome.text}
+        </p>
+      )}
+    >
+      {null}
+    </ActionForm>
   );
 }

@@ -9,8 +9,9 @@ import type { TestOutcome } from '@/lib/alerts/test-outcome';
 import { env } from '@/lib/env';
 import { formatDateTime } from '@/lib/format/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
+import { resendable } from '@/lib/integrator-notifications/resend';
 import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
-import { NotificationSwitches, RemoveWebhookForm, WebhookForm, type SwitchRow } from './notification-controls';
+import { NotificationSwitches, RemoveWebhookForm, ResendForm, WebhookForm, type SwitchRow } from './notification-controls';
 
 const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
 
@@ -22,6 +23,8 @@ export interface NotificationActions {
   remove: Action<undefined>;
   setEnabled: Action<unknown>;
   sendTest: Action<TestOutcome>;
+  /** "Reenviar" a notice sent to the webhook (lib/integrator-notifications/resend.ts). */
+  resend: Action<TestOutcome>;
 }
 
 /**
@@ -95,6 +98,7 @@ export async function NotificationsPanel({ integration, actions, integrationId }
                 <th>Estado</th>
                 <th className="num">Intentos</th>
                 <th>Último error</th>
+                <th>Contenido</th>
               </tr>
             </thead>
             <tbody>
@@ -110,6 +114,19 @@ export async function NotificationsPanel({ integration, actions, integrationId }
                     </span>
                   </td>
                   <DeliveryStateCells delivery={row} />
+                  <td className="small" data-label="Contenido">
+                    <div>
+                      <details data-testid="notification-payload">
+                        <summary>Ver el aviso (JSON)</summary>
+                        <pre className="mono break-anywhere" style={{ whiteSpace: 'pre-wrap' }}>
+                          {row.payloadJson}
+                        </pre>
+                      </details>
+                      {actions && resendable(row) && integration.notificationWebhookUrl && (
+                        <ResendForm integrationId={integrationId} deliveryId={row.id} resend={actions.resend} />
+                      )}
+                    </div>
+                  </td>
                 </tr>
               ))}
             </tbody>

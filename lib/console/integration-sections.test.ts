@@ -57,6 +57,7 @@ describe('links into an integration open the section they are about', () => {
       'integration.remove_notification_webhook': 'notificaciones',
       'integration.set_notification_opt_outs': 'notificaciones',
       'integration.send_test_notification': 'notificaciones',
+      'integration.resend_notification': 'notificaciones',
       'token.create': 'credenciales',
       'token.revoke': 'credenciales',
       'integration.deactivate': 'datos',

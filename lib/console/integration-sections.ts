@@ -74,6 +74,7 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'integration.remove_notification_webhook':
     case 'integration.set_notification_opt_outs':
     case 'integration.send_test_notification':
+    case 'integration.resend_notification':
       return 'notificaciones';
     case 'integration.set_details':
     case 'integration.set_purpose':

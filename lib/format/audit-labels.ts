@@ -51,6 +51,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   webhook: 'Webhook de avisos',
   desactivados: 'Avisos desactivados',
   aviso: 'Aviso de prueba',
+  reenviado: 'Aviso reenviado',
   canales: 'Canales de alerta',
   invitedBy: 'Enviadas por',
   invitations: 'Invitaciones anuladas',

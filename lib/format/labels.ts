@@ -120,6 +120,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.remove_notification_webhook': 'Quitó el webhook de avisos',
   'integration.set_notification_opt_outs': 'Cambió los avisos que recibe cada contacto',
   'integration.send_test_notification': 'Envió un aviso de prueba al webhook de avisos',
+  'integration.resend_notification': 'Reenvió un aviso al webhook de avisos (mismo id)',
   'alerts.send_test': 'Envió un aviso de prueba a los canales de alerta',
   'token.create': 'Creó un token',
   'token.revoke': 'Revocó un token',

@@ -121,6 +121,8 @@ export async function setNotificationEnabled(
 
 export interface NotificationRow extends Omit<AlertDelivery, 'payload'> {
   title: string;
+  /** The notice as sent, indented for reading: the same fields as the signed bytes. */
+  payloadJson: string;
 }
 
 /** The integration's latest notifications, newest first (each delivery: recipient, state, attempts). */
@@ -131,9 +133,13 @@ export async function recentNotifications(integrationId: number, limit = 20): Pr
     .where(and(eq(alertDeliveries.audience, 'integrator'), eq(alertDeliveries.integrationId, integrationId)))
     .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
     .limit(limit);
-  return rows.map(({ payload, ...row }) => ({
-    ...row,
-    lastError: row.lastError === null ? null : withoutUrlSecrets(row.lastError),
-    title: (JSON.parse(payload) as Partial<IntegratorNotification>).titulo ?? '',
-  }));
+  return rows.map(({ payload, ...row }) => {
+    const notification = JSON.parse(payload) as Partial<IntegratorNotification>;
+    return {
+      ...row,
+      lastError: row.lastError === null ? null : withoutUrlSecrets(row.lastError),
+      title: notification.titulo ?? '',
+      payloadJson: JSON.stringify(notification, null, 2),
+    };
+  });
 }

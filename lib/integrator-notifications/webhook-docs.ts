@@ -245,7 +245,8 @@ export function retryText(settings: Pick<WebhookDocsSettings, 'maxAttempts' | 'r
   return [
     `Un aviso está entregado cuando su receptor responde **2xx** en menos de ${duration(settings.timeoutMs)}. Cualquier otra respuesta (también una redirección: no se siguen), un tiempo de espera o un error de conexión es un intento fallido: ${schedule}; ${settings.maxAttempts} intentos en total. Luego queda como fallido.`,
     'Cada reintento lleva el mismo `id` y el mismo cuerpo, con una `X-Alerta-Fecha` y una `X-Alerta-Firma` nuevas. Los avisos pueden llegar en otro orden que el de su `fecha`.',
-    'No se reintenta un aviso cuyo destino se rechaza (una dirección privada o local, o una URL que no es https://) ni uno a un webhook quitado en la consola. Cada intento, con su resultado, se ve en la sección Notificaciones de su integración en la consola.',
+    'No se reintenta un aviso cuyo destino se rechaza (una dirección privada o local, o una URL que no es https://) ni uno a un webhook quitado en la consola. Cada intento, con su resultado, se ve en la sección Notificaciones de su integración en la consola y en el portal, con el cuerpo de cada aviso en JSON.',
+    '«Reenviar», junto a un aviso ya intentado, lo envía otra vez al webhook actual como una entrega nueva: el mismo `id` y el mismo cuerpo, firmado de nuevo. Si ya lo procesó, descártelo por su `id`. Se puede reenviar un aviso de la integración cada 10 segundos.',
   ];
 }
 

@@ -11,10 +11,11 @@
 // nothing is added to the portal without being tried across integrations.
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import {
+  alertDeliveries,
   bulkJobs,
   integrationNotificationOptOuts,
   integrations,
@@ -90,6 +91,8 @@ interface ObjectsOfB {
   bulkJobIds: string[];
   /** B's watch lists (Vigilancia, issue 35), by their public ids. */
   watchListIds: string[];
+  /** B's notices sent to its webhook ("Reenviar" in Notificaciones). */
+  deliveryIds: number[];
 }
 let objectsOfB: ObjectsOfB;
 /** The NIT B looked up (A never did). */
@@ -176,7 +179,14 @@ beforeAll(async () => {
       await tx.update(watchLists).set({ state: 'en_pausa' }).where(eq(watchLists.publicId, created.list.publicId));
       return created.list.publicId;
     });
+    // A notice B's webhook received, written as the outbox writes one once sent. Its id is large on
+    // purpose: a small one would also be the number of a line of the flight answers compared below.
+    const deliveryOfB = 424_242;
+    await database.execute(
+      sql`insert into alert_deliveries (id, alert_id, condition, integration_id, audience, recipient, channel, target, payload, status, attempts) overriding system value values (${deliveryOfB}, 'aviso-secreto-b', 'test', ${integrationB.id}, 'integrator', 'webhook', 'webhook', 'https://b.example/avisos', '{"id":"aviso-secreto-b"}', 'sent', 1)`,
+    );
     return {
+      deliveryIds: [deliveryOfB],
       userIds,
       topUpRequestIds: [reported.value.id],
       invitationIds: (await database.select({ id: portalInvitations.id }).from(portalInvitations).where(eq(portalInvitations.integrationId, integrationB.id))).map((row) => row.id),
@@ -206,6 +216,7 @@ beforeAll(async () => {
     bulkJobOfB,
     'Vigilancia secreta de B',
     ...objectsOfB.watchListIds,
+    'aviso-secreto-b',
   ];
   expect(objectsOfB.sessionPublicIds.length).toBeGreaterThanOrEqual(3);
   expect(objectsOfB.recordIds.length).toBeGreaterThanOrEqual(2);
@@ -294,6 +305,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   setPortalWebhookAction: { withoutIds: 'the caller’s own integration’s webhook; an integrationId sent is ignored, B’s kept unchanged (tests/portal/portal-notifications.test.ts)' },
   removePortalWebhookAction: { withoutIds: 'the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
   setPortalNotificationEnabledAction: { withoutIds: 'the caller’s own integration’s recipients; B’s opt-outs are checked unchanged below (tests/portal/portal-notifications.test.ts)' },
+  resendPortalNotificationAction: { page: '/portal/notificaciones', inputs: (objects) => objects.deliveryIds.map((entrega) => ({ entrega })) },
   sendPortalTestNotificationAction: { withoutIds: 'to the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
   cancelTopUpRequestAction: { page: '/portal/recargas', inputs: (objects) => objects.topUpRequestIds.map((solicitud) => ({ solicitud })) },
   reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/top-ups/requests.test.ts)' },
@@ -366,6 +378,7 @@ async function stateOfB(): Promise<unknown> {
       bulkJobs: await database.select().from(bulkJobs).where(eq(bulkJobs.integrationId, integrationB.id)).orderBy(bulkJobs.id),
       watchLists: await database.select().from(watchLists).where(eq(watchLists.integrationId, integrationB.id)).orderBy(watchLists.id),
       notificationOptOuts: await database.select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationB.id)),
+      deliveries: await database.select({ id: alertDeliveries.id }).from(alertDeliveries).where(eq(alertDeliveries.integrationId, integrationB.id)).orderBy(alertDeliveries.id),
     };
   });
 }

@@ -8,9 +8,10 @@ import { and, eq } from 'drizzle-orm';
 import { EMAIL_NOT_CONFIGURED_FOR_PORTAL } from '@/lib/alerts/email-status';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, integrationNotificationOptOuts, integrations } from '@/db/schema';
+import { alertDeliveries, auditLog, integrationNotificationOptOuts, integrations } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
+import { RESEND_MESSAGES } from '@/lib/integrator-notifications/resend';
 import { NOTIFICATION_MANAGERS } from '@/lib/portal/roles';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, portalSignedIn } from '../support/people';
@@ -146,6 +147,29 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await auditOf('integration.send_test_notification')).at(-1)!.actor).toMatch(ownerActor());
   });
 
+  it('shows each notice’s JSON and resends one with the same id, signed again, audited as the owner; not twice within seconds', async () => {
+    const page = await owner.request(PAGE);
+    const log = /<table[^>]*data-testid="integration-notification-list"[\s\S]*?<\/table>/.exec(page.text)?.[0] ?? '';
+    expect(log).toContain('Ver el aviso (JSON)');
+    expect(log).toContain('&quot;tipo&quot;: &quot;prueba&quot;');
+    expect(log).toContain('>Reenviar<');
+    const [delivery] = await gateway.withDatabase(async () => (await db()).select().from(alertDeliveries).where(and(eq(alertDeliveries.integrationId, integrationA.id), eq(alertDeliveries.condition, 'test'))));
+    const first = receiver.about(`prueba:${integrationA.id}`);
+    expect(first).toHaveLength(1);
+
+    const resent = answerOf(await owner.serverAction(PAGE, 'resendPortalNotificationAction', { entrega: delivery!.id }));
+    expect(resent.ok, resent.message).toBe(true);
+    expect(resent.data).toEqual({ tone: 'success', text: `Entregado a ${receiver.url}: respondió 204.` });
+    const both = receiver.about(`prueba:${integrationA.id}`);
+    expect(both.map((request) => [request.headers['x-alerta-id'], request.signed])).toEqual([
+      [delivery!.alertId, true],
+      [delivery!.alertId, true],
+    ]);
+    expect(both[1]!.rawBody).toBe(both[0]!.rawBody);
+    expect((await auditOf('integration.resend_notification')).at(-1)!.actor).toMatch(ownerActor());
+    expect(answerOf(await owner.serverAction(PAGE, 'resendPortalNotificationAction', { entrega: delivery!.id }))).toEqual({ ok: false, message: RESEND_MESSAGES.tooSoon });
+  });
+
   it('turns a recipient’s kind off, shown off on the page, audited as the owner', async () => {
     const off = answerOf(await owner.serverAction(PAGE, 'setPortalNotificationEnabledAction', { recipient: 'billing', kind: 'balance_low', enabled: 'false' }));
     expect(off).toMatchObject({ ok: true, message: 'Aviso desactivado.' });
@@ -172,6 +196,7 @@ describe('a developer and a billing user of A, and no session', { timeout: PROCE
       ['removePortalWebhookAction', {}],
       ['setPortalNotificationEnabledAction', { recipient: 'technical', kind: 'token_created', enabled: 'false' }],
       ['sendPortalTestNotificationAction', {}],
+      ['resendPortalNotificationAction', { entrega: 1 }],
     ];
     const nobody = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': '203.0.113.251' });
     for (const email of [people.developerA, people.billingA]) {

@@ -5,10 +5,11 @@ import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
 import { ACTION_MESSAGES, type ActionResult } from '@/lib/auth/action';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';
-import { booleanField } from '@/lib/console/form-schemas';
+import { booleanField, idField } from '@/lib/console/form-schemas';
 import { detailsFormFields } from '@/lib/integration-details/form';
 import { NOTIFICATION_KINDS, type NotificationKind } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
+import { resendNotification } from '@/lib/integrator-notifications/resend';
 import { portalAction } from '@/lib/portal/action';
 import { removePortalWebhook, sendPortalTestNotification, setPortalContactEmails, setPortalNotificationEnabled, setPortalWebhook } from '@/lib/portal/notifications';
 import { NOTIFICATION_MANAGERS } from '@/lib/portal/roles';
@@ -76,3 +77,16 @@ export const sendPortalTestNotificationAction = portalAction({ roles: NOTIFICATI
   refresh();
   return { ok: true, data: describeTestOutcome(rows, notifier.settings.alerts.maxAttempts) };
 });
+
+/** "Reenviar": a notice sent to the webhook, again with the same id; waits for its first attempt to say how it went. */
+export const resendPortalNotificationAction = portalAction(
+  { roles: NOTIFICATION_MANAGERS, schema: z.object({ entrega: idField }) },
+  async ({ entrega }, user): Promise<ActionResult<TestOutcome>> => {
+    const notifier = integratorNotifier();
+    const result = await resendNotification(user.actor, user.integrationId, entrega, notifier);
+    if (!result.ok) return { ok: false, message: result.error.message };
+    const rows = await awaitFirstAttempts([result.value.deliveryId], notifier.settings.webhookTimeoutMs + 3_000);
+    refresh();
+    return { ok: true, data: describeTestOutcome(rows, notifier.settings.alerts.maxAttempts) };
+  },
+);

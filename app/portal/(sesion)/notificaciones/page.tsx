@@ -4,12 +4,12 @@ import { NotificationsPanel } from '@/components/notifications/notifications-pan
 import { portalNotificationIntegration } from '@/lib/portal/notifications';
 import { NOTIFICATION_MANAGERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
-import { removePortalWebhookAction, sendPortalTestNotificationAction, setPortalNotificationEnabledAction, setPortalWebhookAction } from './actions';
+import { removePortalWebhookAction, resendPortalNotificationAction, sendPortalTestNotificationAction, setPortalNotificationEnabledAction, setPortalWebhookAction } from './actions';
 import { ContactsForm } from './contacts-form';
 
 export const metadata: Metadata = { title: 'Notificaciones' };
 
-const ACTIONS = { save: setPortalWebhookAction, remove: removePortalWebhookAction, setEnabled: setPortalNotificationEnabledAction, sendTest: sendPortalTestNotificationAction };
+const ACTIONS = { save: setPortalWebhookAction, remove: removePortalWebhookAction, setEnabled: setPortalNotificationEnabledAction, sendTest: sendPortalTestNotificationAction, resend: resendPortalNotificationAction };
 
 // Notificaciones: the owner decides who at the integration is told what: its contacts' addresses,
 // its webhook (the signing secret shown once) and each recipient's kinds, and reads the notices

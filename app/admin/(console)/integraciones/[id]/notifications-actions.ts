@@ -12,6 +12,7 @@ import { NOTIFICATION_KINDS } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
+import { resendNotification } from '@/lib/integrator-notifications/resend';
 import { sendTestNotification } from '@/lib/integrator-notifications/test-notice';
 
 // The integration's notifications (lib/integrator-notifications). Administrators only: support
@@ -64,3 +65,16 @@ export const sendTestNotificationAction = consoleAction({ role: 'admin', schema:
   refresh(integrationId);
   return { ok: true, data: describeTestOutcome(rows, notifier.settings.alerts.maxAttempts) };
 });
+
+/** "Reenviar": a notice sent to the integration's webhook, again with the same id; waits for its first attempt to say how it went. */
+export const resendNotificationAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, entrega: idField }) },
+  async ({ integrationId, entrega }, user): Promise<ActionResult<TestOutcome>> => {
+    const notifier = integratorNotifier();
+    const result = await resendNotification(user.actor, integrationId, entrega, notifier);
+    if (!result.ok) return { ok: false, message: result.error.message };
+    const rows = await awaitFirstAttempts([result.value.deliveryId], notifier.settings.webhookTimeoutMs + 3_000);
+    refresh(integrationId);
+    return { ok: true, data: describeTestOutcome(rows, notifier.settings.alerts.maxAttempts) };
+  },
+);

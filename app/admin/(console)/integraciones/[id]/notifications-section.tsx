@@ -1,8 +1,8 @@
 import type { Integration } from '@/db/schema';
 import { NotificationsPanel } from '@/components/notifications/notifications-panel';
-import { removeNotificationWebhookAction, sendTestNotificationAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
+import { removeNotificationWebhookAction, resendNotificationAction, sendTestNotificationAction, setNotificationEnabledAction, setNotificationWebhookAction } from './notifications-actions';
 
-const ACTIONS = { save: setNotificationWebhookAction, remove: removeNotificationWebhookAction, setEnabled: setNotificationEnabledAction, sendTest: sendTestNotificationAction };
+const ACTIONS = { save: setNotificationWebhookAction, remove: removeNotificationWebhookAction, setEnabled: setNotificationEnabledAction, sendTest: sendTestNotificationAction, resend: resendNotificationAction };
 
 /**
  * What the integrator is told (lib/integrator-notifications): administrators set its webhook and
