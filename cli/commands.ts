@@ -25,7 +25,7 @@ import {
 } from '@/lib/integrations/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
 import { describeLedgerActor } from '@/lib/format/actor-labels';
-import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
+import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
 import {
   FLAG_LOOKUP,
   HISTORY_KIND_LABELS,

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { DEVELOPMENT_STATEMENT_ISSUER } from '../lib/env';
-import { guatemalanToday } from '../lib/format/guatemala-time';
-import { dayRangeText } from '../lib/format/months';
+import { guatemalanToday } from '../lib/time/guatemala-time';
+import { dayRangeText } from '../lib/time/months';
 import { pageLabel, PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '../lib/statements/texts';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
 import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';

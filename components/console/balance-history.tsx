@@ -1,7 +1,7 @@
 import { describeLedgerActor } from '@/lib/format/actor-labels';
 import Link from 'next/link';
 import type { HeldInFlight, HistoryRow } from '@/lib/billing/history';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
 import { readableLedgerNote } from '@/lib/top-ups/notes';
 import { formatQuetzales } from '@/lib/money';

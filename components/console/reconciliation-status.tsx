@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { LedgerVerification } from '@/db/schema';
 import { verificationState, type FinishedVerification, type LedgerDifference } from '@/lib/billing/verify';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/format/labels';
 import { integrationPath } from '@/lib/console/integration-sections';
 

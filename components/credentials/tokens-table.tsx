@@ -2,7 +2,7 @@ import { CopyableId } from '@/components/console/copyable-id';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
 import type { ListedToken } from '@/lib/credentials/tokens';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 
 /** A token as the table shows it, and the one it replaced. */
 export interface TokenRow extends ListedToken {

@@ -7,7 +7,7 @@ import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/label
 import { maskWebhookUrl } from '@/lib/alerts/targets';
 import type { TestOutcome } from '@/lib/alerts/test-outcome';
 import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
 import { resendable } from '@/lib/integrator-notifications/resend';
 import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';

@@ -3,7 +3,7 @@ import { CopyButton } from '@/components/console/copy-button';
 import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import type { LookupKind } from '@/db/schema';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { ChargeExplanation } from '@/lib/records/charge';

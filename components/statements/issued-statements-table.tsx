@@ -1,5 +1,5 @@
-import { formatDateTime } from '@/lib/format/guatemala-time';
-import { monthName } from '@/lib/format/months';
+import { formatDateTime } from '@/lib/time/guatemala-time';
+import { monthName } from '@/lib/time/months';
 import { formatQuetzales } from '@/lib/money';
 
 /** An issued statement as a list shows it, with where each of its downloads is (the realm's own routes). */

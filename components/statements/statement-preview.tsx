@@ -1,5 +1,5 @@
-import { formatDateTime } from '@/lib/format/guatemala-time';
-import { dayRangeText } from '@/lib/format/months';
+import { formatDateTime } from '@/lib/time/guatemala-time';
+import { dayRangeText } from '@/lib/time/months';
 import { integratorIdentityLines } from '@/lib/integration-details/display';
 import { issuerLines } from '@/lib/statements/issuer';
 import { statementTables } from '@/lib/statements/layout';

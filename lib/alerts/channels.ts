@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import nodemailer from 'nodemailer';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import type { AlertPayload } from './conditions';
 import type { EmailSettings, WebhookSettings } from './settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, signAlert, TIMESTAMP_HEADER } from './signature';

@@ -1,7 +1,7 @@
 import { asc, inArray } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertDeliveries, type AlertDelivery } from '@/db/schema';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { explainDeliveryError } from './delivery-errors';
 
 // What "Enviar aviso de prueba" answers: the test's deliveries are sent by the delivery loop

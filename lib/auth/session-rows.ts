@@ -1,4 +1,4 @@
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { describeDevice } from './devices';
 import type { ActiveSession } from './sessions';
 

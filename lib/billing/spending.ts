@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { monthPeriod } from '@/lib/statements/figures';
 import { previousMonth } from '@/lib/statements/monthly';
 import { postedBalanceBefore } from './checkpoints';

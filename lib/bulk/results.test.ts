@@ -7,7 +7,7 @@ import { database } from '@/db/client';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
+import { formatGuatemalanTimestamp } from '@/lib/time/guatemala-time';
 import { SUCCESS_EXAMPLES } from '@/lib/openapi/success-examples';
 import { seal } from '@/lib/personal-data/envelope';
 import { submitJob } from './jobs';

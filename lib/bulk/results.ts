@@ -4,8 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { BulkItemStatus, BulkJobState } from '@/db/schema';
-import { csvField } from '@/lib/format/csv';
-import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
+import { csvField } from '@/lib/csv/csv';
+import { formatGuatemalanTimestamp } from '@/lib/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { open, openNullable } from '@/lib/personal-data/envelope';
 import { isSourceName } from '@/lib/sources/guard';
@@ -169,12 +169,12 @@ export const CATALOG_CSV_COLUMNS: Record<CatalogName, CatalogColumns> = {
   },
 };
 
-/** The header line, with a byte-order mark as every export has (lib/format/csv.ts), so Excel reads accents. */
+/** The header line, with a byte-order mark as every export has (lib/csv/csv.ts), so Excel reads accents. */
 export function csvHeader(catalog: CatalogName): string {
   return `\uFEFF${[...CSV_COLUMNS, ...WORDS_COLUMNS, ...CATALOG_CSV_COLUMNS[catalog].headers].join(',')}\r\n`;
 }
 
-/** A row's CSV line: every field by the exports' one rule (lib/format/csv.ts), so a formula is written as text. */
+/** A row's CSV line: every field by the exports' one rule (lib/csv/csv.ts), so a formula is written as text. */
 export function csvLine(row: ResultRow, catalog: CatalogName): string {
   const catalogColumns = CATALOG_CSV_COLUMNS[catalog];
   const cells: Cell[] = [

@@ -1,8 +1,7 @@
 import { and, desc, eq, gte, like, lt, or, type SQL } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { auditLog, type AuditEntry } from '@/db/schema';
-import { AUDIT_FIELD_ORDER } from '@/lib/format/audit-labels';
-import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
+import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -61,32 +60,4 @@ export function auditPageQuery(database: Database, filters: AuditFilters, cursor
     .limit(limit);
 }
 
-/** Which fields an audit row changed, with their values before and after. */
-export function auditChanges(entry: Pick<AuditEntry, 'before' | 'after'>): AuditFieldChange[] {
-  const before = (entry.before ?? {}) as Record<string, unknown>;
-  const after = (entry.after ?? {}) as Record<string, unknown>;
-  // An entry with nothing before (a creation, a top-up and its note) states values; it changes none.
-  const stated = entry.before === null || entry.before === undefined;
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(byFieldOrder);
-  return fields
-    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-    .map((field) => ({ field, before: before[field], after: after[field], stated }));
-}
-
-export interface AuditFieldChange {
-  field: string;
-  before: unknown;
-  after: unknown;
-  /** True when the entry only states values (nothing before): shown as "Nota: …", not "Nota: — → …". */
-  stated: boolean;
-}
-
-// PostgreSQL's jsonb keeps keys in its own order (shorter first), not the order they were written:
-// the console lists fields in the order people read them (AUDIT_FIELD_ORDER), the rest by name.
-function byFieldOrder(a: string, b: string): number {
-  const rank = (field: string) => {
-    const index = AUDIT_FIELD_ORDER.indexOf(field);
-    return index === -1 ? AUDIT_FIELD_ORDER.length : index;
-  };
-  return rank(a) - rank(b) || a.localeCompare(b);
-}
+export { auditChanges, type AuditFieldChange } from '@/lib/format/audit-labels';

@@ -2,7 +2,7 @@ import { and, asc, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, type LookupKind, type RefusalReason } from '@/db/schema';
 import { env } from '@/lib/env';
-import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
 import { LOOKUPS } from '@/lib/format/labels';
 import { OUTCOMES, outcomeOf, type Outcome } from '@/lib/records/outcomes';
 import { addHistograms, emptyHistogram, histogramQuantile, type LatencyHistogram } from '@/lib/rollups/histogram';

@@ -1,6 +1,6 @@
 import { balanceCondition, lowBalanceThreshold } from '@/lib/alerts/conditions';
 import type { TokenView } from '@/lib/credentials/tokens';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import type { IntegrationView } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import type { IntegrationSection } from './integration-sections';

@@ -1,4 +1,4 @@
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { OVERLAP_PRESETS, type OverlapPreset } from './token-state';
 import type { TokenView } from './tokens';
 

@@ -1,7 +1,8 @@
+import type { AuditEntry } from '@/db/schema';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
 import { maskWebhookUrl } from '@/lib/alerts/targets';
 import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
@@ -160,4 +161,34 @@ export function describeAuditActor(actor: string, userNames: Map<number, string>
   if (actor === 'system' || actor.startsWith('system:')) return 'El sistema';
   if (actor === 'anonymous') return ANONYMOUS_ACTOR_LABEL;
   return actor;
+}
+
+/** Which fields an audit row changed, with their values before and after. */
+export function auditChanges(entry: Pick<AuditEntry, 'before' | 'after'>): AuditFieldChange[] {
+  const before = (entry.before ?? {}) as Record<string, unknown>;
+  const after = (entry.after ?? {}) as Record<string, unknown>;
+  // An entry with nothing before (a creation, a top-up and its note) states values; it changes none.
+  const stated = entry.before === null || entry.before === undefined;
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(byFieldOrder);
+  return fields
+    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => ({ field, before: before[field], after: after[field], stated }));
+}
+
+export interface AuditFieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+  /** True when the entry only states values (nothing before): shown as "Nota: …", not "Nota: — → …". */
+  stated: boolean;
+}
+
+// PostgreSQL's jsonb keeps keys in its own order (shorter first), not the order they were written:
+// the console lists fields in the order people read them (AUDIT_FIELD_ORDER), the rest by name.
+function byFieldOrder(a: string, b: string): number {
+  const rank = (field: string) => {
+    const index = AUDIT_FIELD_ORDER.indexOf(field);
+    return index === -1 ? AUDIT_FIELD_ORDER.length : index;
+  };
+  return rank(a) - rank(b) || a.localeCompare(b);
 }

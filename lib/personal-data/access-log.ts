@@ -2,7 +2,7 @@ import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { db, type Database } from '@/db/client';
 import { consoleUsers, personalDataAccess, type PersonalDataAccess, type PersonalDataAccessKind } from '@/db/schema';
-import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
+import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 
 // Every time personal data leaves the masked view it is written here first, before it is shown or

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
-import { csvField } from '@/lib/format/csv';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { csvField } from '@/lib/csv/csv';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { listIntegrations } from '@/lib/integrations/service';
 import { listIdentifierLookups, type IdentifierLookup } from '@/lib/records/list';

@@ -1,8 +1,7 @@
 import { and, desc, eq, notInArray, sql, type SQL } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { auditLog, personalDataAccess, portalUsers, queryRecords, type AuditEntry, type PersonalDataAccess } from '@/db/schema';
-import { auditChanges } from '@/lib/console/audit';
-import { auditFieldLabel, formatAuditValue } from '@/lib/format/audit-labels';
+import { auditChanges, auditFieldLabel, formatAuditValue } from '@/lib/format/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import type { PortalUserSession } from './session';

@@ -10,7 +10,7 @@ import type { LookupKind } from '@/db/schema';
 import { advanceBalanceCheckpoints } from '@/lib/billing/checkpoints';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { rollUpQueuedRecords } from '@/lib/rollups/job';

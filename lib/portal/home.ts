@@ -3,7 +3,7 @@ import { lowBalanceThreshold } from '@/lib/alerts/conditions';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/billing/spending';
 import { loadDashboard, type Dashboard } from '@/lib/console/dashboard';
 import { env } from '@/lib/env';
-import { guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
 import { LOOKUPS } from '@/lib/format/labels';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { findIntegration, type IntegrationView } from '@/lib/integrations/service';

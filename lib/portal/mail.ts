@@ -1,7 +1,7 @@
 import { sendMail, type Mail } from '@/lib/alerts/channels';
 import { alertSettingsFrom } from '@/lib/alerts/settings';
 import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { logger } from '@/lib/logging/logger';
 import { PORTAL_ROLE_LABELS } from './roles';
 import type { PortalRole } from '@/db/schema';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/audit/audit';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { setAllowedNetworks } from '@/lib/integrations/service';
-import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';

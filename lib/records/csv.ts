@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { integrations, queryRecords } from '@/db/schema';
-import { csvField, csvFieldsSql, csvHeader, csvTextStream, type CsvColumn } from '@/lib/format/csv';
-import { GUATEMALA_OFFSET_HOURS } from '@/lib/format/guatemala-time';
+import { csvField, csvFieldsSql, csvHeader, csvTextStream, type CsvColumn } from '@/lib/csv/csv';
+import { GUATEMALA_OFFSET_HOURS } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { CURRENCY } from '@/lib/money';
 import type { KeysetCursor } from '@/lib/paging/keyset';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lookupKind } from '@/db/schema';
-import { isCalendarDay } from '@/lib/format/guatemala-time';
+import { isCalendarDay } from '@/lib/time/guatemala-time';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import { isPlausibleRequestId, typedRequestId } from '@/lib/request-ids/typed';
 import { OUTCOMES } from './outcomes';

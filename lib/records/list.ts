@@ -2,7 +2,7 @@ import { and, asc, between, desc, eq, gte, inArray, lt, SQL, sql, type SQLWrappe
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type LedgerEntry, type QueryRecord } from '@/db/schema';
-import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
+import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
 import { openRecord } from '@/lib/personal-data/records';
 import { searchKeysToLookUp } from '@/lib/personal-data/search-keys';
 import { clearRecordsMayRemain } from '@/lib/personal-data/state';

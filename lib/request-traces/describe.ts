@@ -1,6 +1,6 @@
 import type { UnservedCause } from '@/db/schema';
 import { LOOKUP_ROUTES, REFUSAL_REASON_SHORT_LABELS, UNSERVED_CAUSE_SHORT_LABELS } from '@/lib/format/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import type { RequestTrace } from './read';
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { LATENCY_BUCKET_BOUNDS_MS, LATENCY_BUCKET_COLUMNS } from '@/db/schema';
-import { GUATEMALA_OFFSET_HOURS } from '@/lib/format/guatemala-time';
+import { GUATEMALA_OFFSET_HOURS } from '@/lib/time/guatemala-time';
 
 const BATCH_ROWS = 20_000;
 

@@ -11,7 +11,7 @@ import {
   type LookupKind,
   type RefusalReason,
 } from '@/db/schema';
-import { GUATEMALA_OFFSET_HOURS, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { GUATEMALA_OFFSET_HOURS, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
 import type { LatencyHistogram } from './histogram';
 
 /**

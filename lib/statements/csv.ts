@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { csvHeader, csvTextStream } from '@/lib/format/csv';
+import { csvHeader, csvTextStream } from '@/lib/csv/csv';
 import type { KeysetCursor } from '@/lib/paging/keyset';
 import { MASKED_RECORD_CSV_LINE, RECORD_CSV_COLUMNS, RECORD_CSV_LINE } from '@/lib/records/csv';
 import { monthPeriod } from './figures';

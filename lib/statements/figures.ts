@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { LookupKind } from '@/db/schema';
 import { CHECKPOINT_SETTLE_MARGIN_MS, postedBalanceBefore } from '@/lib/billing/checkpoints';
-import { guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
 import { outcomeOf, type Outcome } from '@/lib/records/outcomes';
 import { retentionCutoff } from '@/lib/retention/policy';
 import type { StatementIssuer } from './issuer';

@@ -1,4 +1,4 @@
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';

@@ -1,7 +1,7 @@
 import { eq, lt } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, monthlyStatements } from '@/db/schema';
-import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanToday } from '@/lib/time/guatemala-time';
 import { logger } from '@/lib/logging/logger';
 import { monthPeriod } from './figures';
 import { issueStatement } from './statements';

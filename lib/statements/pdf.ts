@@ -1,5 +1,5 @@
-import { formatDateTime } from '@/lib/format/guatemala-time';
-import { dayRangeText, dayText, periodText } from '@/lib/format/months';
+import { formatDateTime } from '@/lib/time/guatemala-time';
+import { dayRangeText, dayText, periodText } from '@/lib/time/months';
 import { integratorIdentityLines } from '@/lib/integration-details/display';
 import type { PeriodFigures } from './figures';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';

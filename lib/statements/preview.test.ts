@@ -1,7 +1,7 @@
 // The dates a preview of a statement is asked for (issue 32, point 7): Guatemalan calendar days,
 // the running month unless others are picked, and every wrong pick answered in Spanish.
 import { describe, expect, it } from 'vitest';
-import { dayRangeText } from '@/lib/format/months';
+import { dayRangeText } from '@/lib/time/months';
 import { parsePreviewRange, runningMonthRange } from './preview';
 import { PREVIEW_RANGE_MESSAGES } from './texts';
 

@@ -1,5 +1,5 @@
-import { guatemalanToday, isCalendarDay, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/format/guatemala-time';
-import { dayRangeText, dayText } from '@/lib/format/months';
+import { guatemalanToday, isCalendarDay, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
+import { dayRangeText, dayText } from '@/lib/time/months';
 import { fail, ok, type Result } from '@/lib/result';
 import { retentionCutoff } from '@/lib/retention/policy';
 import { computePeriodFigures, StatementError, type PeriodFigures, type StatementProblem } from './figures';

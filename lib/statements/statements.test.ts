@@ -10,7 +10,7 @@ import type { LookupKind } from '@/db/schema';
 import { advanceBalanceCheckpoints, postedBalanceBefore } from '@/lib/billing/checkpoints';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { guatemalanDayBefore, guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanDayBefore, guatemalanToday } from '@/lib/time/guatemala-time';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { setTariff } from '@/lib/integrations/service';
 import { pdfTextLines } from '@/tests/support/pdf-text';

@@ -1,5 +1,5 @@
 // Texts of the public status page, in Spanish.
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { HOUR_MS } from '@/lib/rollups/hours';
 import { BUCKET_STATE_TEXT, type BucketState } from './states';
 

@@ -6,7 +6,7 @@
 // polls costs this instance one read per interval.
 import { rollupCells } from '@/lib/rollups/read';
 import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
-import { guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';

@@ -3,7 +3,7 @@
 // now or a day that failed. Built from rollup cells and breaker transitions as the database holds
 // them (buildPublicStatus), without the database.
 import { describe, expect, it } from 'vitest';
-import { guatemalanDayBefore, guatemalanToday, startOfGuatemalanDay } from '@/lib/format/guatemala-time';
+import { guatemalanDayBefore, guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
 import { hourStart } from '@/lib/rollups/hours';
 import type { RecordedCalls } from './availability';
 import type { RecordedTransition } from './incidents';

@@ -11,7 +11,7 @@ import { alertDeliveries, auditLog, ledgerEntries, portalUsers, topUpRequests } 
 import type { Actor } from '@/lib/audit/audit';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
-import { dayText } from '@/lib/format/months';
+import { dayText } from '@/lib/time/months';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
 import { depositDaysAgo } from '@/tests/support/deposit-dates';

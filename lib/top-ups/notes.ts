@@ -1,4 +1,4 @@
-import { dayText } from '@/lib/format/months';
+import { dayText } from '@/lib/time/months';
 import { formatQuetzales } from '@/lib/money';
 import { bankName } from './banks';
 import type { TopUpRequest } from '@/db/schema';

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { ledgerEntries, portalUsers, topUpRequests } from '@/db/schema';
 import { parseEnv } from '@/lib/env';
-import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanToday } from '@/lib/time/guatemala-time';
 import type { Actor } from '@/lib/audit/audit';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';

@@ -5,7 +5,7 @@ import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/l
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/billing/ledger';
 import { approvedTopUpNote } from './notes';
 import { env } from '@/lib/env';
-import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/format/guatemala-time';
+import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/time/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/integrations/schemas';
 import type { DecidedTopUp } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';

@@ -1,4 +1,4 @@
-import { formatDateTime, guatemalanToday } from '@/lib/format/guatemala-time';
+import { formatDateTime, guatemalanToday } from '@/lib/time/guatemala-time';
 
 // The recovery codes as a text file, made in the browser from the codes already on screen: they
 // never travel again, and never sit in an address or a log. No Node.js imports: a client component uses it.

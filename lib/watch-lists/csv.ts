@@ -1,9 +1,9 @@
 // A watch list's changes as a person downloads them from the portal: one line per change, in words
 // (the API's JSON keeps the codes for machines), the time in Guatemala beside UTC, with a byte-order
-// mark and every field by the exports' one rule (lib/format/csv.ts), so Excel reads the accents and
+// mark and every field by the exports' one rule (lib/csv/csv.ts), so Excel reads the accents and
 // a name that starts like a formula is written as text.
-import { csvField } from '@/lib/format/csv';
-import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
+import { csvField } from '@/lib/csv/csv';
+import { formatGuatemalanTimestamp } from '@/lib/time/guatemala-time';
 import type { NamedWatchListChange } from './changes';
 import { WATCH_CHANGE_KIND_LABELS, watchedValueLabel } from './labels';
 

@@ -1,9 +1,9 @@
 // When a watch list runs next (Vigilancia): weekly is seven days after the run's instant, monthly the
-// same day of the next calendar month in Guatemala (UTC-6 all year, lib/format/guatemala-time.ts),
+// same day of the next calendar month in Guatemala (UTC-6 all year, lib/time/guatemala-time.ts),
 // at the same local time, on its last day when that month is shorter (a list saved on 31 January
 // runs on 28 or 29 February, then on 28 or 29 March: the day is not restored). In UTC's calendar a
 // list saved on the 30th at 20:00 in Guatemala (the 31st in UTC) ran on the 27th of February there.
-import { GUATEMALA_OFFSET_HOURS } from '@/lib/format/guatemala-time';
+import { GUATEMALA_OFFSET_HOURS } from '@/lib/time/guatemala-time';
 
 export const WATCH_SCHEDULES = ['mensual', 'semanal'] as const;
 export type WatchSchedule = (typeof WATCH_SCHEDULES)[number];

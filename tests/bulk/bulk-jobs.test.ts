@@ -19,7 +19,7 @@ import { BULK_MESSAGES } from '@/lib/api/bulk-responses';
 import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { itemReasonLabel } from '@/lib/bulk/labels';
-import { formatGuatemalanTimestamp } from '@/lib/format/guatemala-time';
+import { formatGuatemalanTimestamp } from '@/lib/time/guatemala-time';
 import { openNullable } from '@/lib/personal-data/envelope';
 import { setIntegrationDetails } from '@/lib/integration-details/service';
 import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { portalUsers } from '@/db/schema';
-import { dayText } from '@/lib/format/months';
+import { dayText } from '@/lib/time/months';
 import { reportTopUp } from '@/lib/top-ups/requests';
 import { depositDaysAgo, shownDay } from '../support/deposit-dates';
 import { addPortalMember } from '../support/people';

@@ -15,7 +15,7 @@ import { verifyAlertSignature } from '@/lib/alerts/signature';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { setLowBalanceAlert, setTariff } from '@/lib/integrations/service';
 import { buildSourceClients } from '@/lib/sources';
 import { createConsoleUser } from '@/lib/users/service';

@@ -24,7 +24,7 @@ import { seal } from '@/lib/personal-data/envelope';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { issueStatement } from '@/lib/statements/statements';
 import { approveTopUpRequest, rejectTopUpRequest, reportTopUp } from '@/lib/top-ups/requests';
-import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { pdfTextLines } from '../support/pdf-text';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
 import { depositDaysAgo } from '../support/deposit-dates';

@@ -33,7 +33,7 @@ import {
 import type { Actor } from '@/lib/audit/audit';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { setAllowedNetworks } from '@/lib/integrations/service';
 import { formatQuetzales } from '@/lib/money';
 import { monthPeriod } from '@/lib/statements/figures';

@@ -6,7 +6,7 @@
 // not exist. Billing is refused, and a console session or none gets nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanToday } from '@/lib/time/guatemala-time';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';

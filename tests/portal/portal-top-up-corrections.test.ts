@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, portalUsers, topUpRequests } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { TOP_UP_MESSAGES } from '@/lib/top-ups/requests';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';

@@ -14,7 +14,7 @@ import { ledgerEntries, portalUsers, topUpRequests } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
-import { dayText } from '@/lib/format/months';
+import { dayText } from '@/lib/time/months';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { depositTooOldMessage } from '@/lib/top-ups/messages';

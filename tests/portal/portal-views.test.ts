@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/audit/audit';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { guatemalanMonthOf } from '@/lib/format/guatemala-time';
+import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { setAllowedNetworks } from '@/lib/integrations/service';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/portal/roles';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, bulkJobs, personalDataAccess, watchLists } from '@/db/schema';
 import { jobResults } from '@/lib/bulk/results';
-import { csvField } from '@/lib/format/csv';
+import { csvField } from '@/lib/csv/csv';
 import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { formatQuetzales } from '@/lib/money';
 import { buildOpenApiDocument } from '@/lib/openapi/document';

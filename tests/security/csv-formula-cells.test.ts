@@ -1,7 +1,7 @@
 // Every CSV the product writes (the records export of the console and the portal, the retention
 // archive, a statement's charged queries, the balance history, "¿Quién consultó?", a job's results)
 // turns a value a spreadsheet would run as a formula into text, by the one rule of
-// lib/format/csv.ts. The guard below fails when a module serves or writes a CSV without going
+// lib/csv/csv.ts. The guard below fails when a module serves or writes a CSV without going
 // through one of the exports this table covers, or quotes CSV fields by a rule of its own.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { historyCsvStream } from '@/lib/billing/history';
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { CATALOG_CSV_COLUMNS, csvHeader as bulkCsvHeader, csvLine as bulkCsvLine, type ResultRow } from '@/lib/bulk/results';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
-import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanToday } from '@/lib/time/guatemala-time';
 import { subjectReportCsv, type SubjectReport } from '@/lib/personal-data/subject-report';
 import { recordsCsvStream, recordsCsvStreamFrom } from '@/lib/records/csv';
 import { statementChargesCsvStream } from '@/lib/statements/csv';
@@ -253,13 +253,13 @@ describe('the guard over CSV producers', () => {
     expect(uncovered).toEqual([]);
   });
 
-  it("every covered export formats its fields with lib/format/csv.ts, and no other module quotes CSV fields its own way", () => {
+  it("every covered export formats its fields with lib/csv/csv.ts, and no other module quotes CSV fields its own way", () => {
     const producerModules = SOURCES.filter((source) => [...PRODUCERS].some((producer) => new RegExp(`export (async )?function\\*? ${producer}\\b`).test(source.text)));
     expect(producerModules.map((source) => source.file).sort()).toEqual(
       ['lib/billing/history.ts', 'lib/bulk/results.ts', 'lib/personal-data/subject-report.ts', 'lib/records/csv.ts', 'lib/statements/csv.ts'].sort(),
     );
     for (const source of producerModules) expect(source.text, source.file).toMatch(/from '@\/lib\/format\/csv'/);
-    const ownQuoting = SOURCES.filter((source) => source.file !== 'lib/format/csv.ts' && !(source.file in OTHER_QUOTING) && source.text.includes(`'""'`)).map((source) => source.file);
+    const ownQuoting = SOURCES.filter((source) => source.file !== 'lib/csv/csv.ts' && !(source.file in OTHER_QUOTING) && source.text.includes(`'""'`)).map((source) => source.file);
     expect(ownQuoting).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
 import { UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
-import { monthName } from '@/lib/format/months';
+import { monthName } from '@/lib/time/months';
 import type { LimitedRoute } from '@/lib/limits/limits';
 import { formatQuetzales } from '@/lib/money';
 import { portalHome, type PortalHome, type PortalHomeBalance, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';

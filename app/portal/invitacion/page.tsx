@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { invitationForCode, INVITATION_MESSAGES } from '@/lib/portal/invitations';
 import { LINK_CODE_PARAM } from '@/lib/portal/links';
 import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';

@@ -9,7 +9,7 @@ import { listAlertDeliveries } from '@/lib/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
 import { requirePageUser } from '@/lib/auth/session';
 import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceName } from '@/lib/sources/guard';

@@ -13,7 +13,7 @@ import { NO_ACCOUNT } from '@/lib/audit/audit';
 import { ACCESS_EVENT_ACTIONS } from '@/lib/auth/access-audit';
 import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue, INTEGRATOR_ACTOR_LABEL } from '@/lib/format/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
-import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
+import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
 import { portalUserEmails } from '@/lib/portal/accounts';
 import { listConsoleUsers } from '@/lib/users/service';
 import { suggestIntegrations } from '../integration-suggestions';

@@ -3,7 +3,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { describeAuditActor } from '@/lib/format/audit-labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { bankName } from '@/lib/top-ups/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';

@@ -4,7 +4,7 @@ import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { countActiveSessionsByUser } from '@/lib/auth/sessions';
 import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/format/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { usersWithTwoFactor } from '@/lib/two-factor/service';
 import { listConsoleUsers } from '@/lib/users/service';

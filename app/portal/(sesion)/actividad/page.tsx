@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { portalActivityPage } from '@/lib/portal/activity';
 import { ACTIVITY_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';

@@ -10,7 +10,7 @@ import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
 import { env } from '@/lib/env';
 import { untracedAnswersText } from '@/lib/request-traces/untraced';
-import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/format/guatemala-time';
+import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { fromResult } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { portalAction } from '@/lib/portal/action';
 import { invitePortalUser, type SentInvitation } from '@/lib/portal/invitations';
 import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal/roles';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { teamOf } from '@/lib/portal/team';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { IssuedStatementsTable } from '@/components/statements/issued-statements-table';
-import { dayRangeText } from '@/lib/format/months';
+import { dayRangeText } from '@/lib/time/months';
 import { BILLING_READERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { portalStatements } from '@/lib/portal/statements';

@@ -3,7 +3,7 @@ import { HeldInFlightNotice } from '@/components/console/balance-history';
 import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { portalBalance } from '@/lib/portal/home';

@@ -4,7 +4,7 @@ import { Pagination } from '@/components/console/pagination';
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { env } from '@/lib/env';
-import { formatDateTime, guatemalanToday } from '@/lib/format/guatemala-time';
+import { formatDateTime, guatemalanToday } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { portalTopUpFacts } from '@/lib/portal/home';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { jobStateLabel } from '@/lib/bulk/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';

@@ -7,9 +7,9 @@ import { Pagination } from '@/components/console/pagination';
 import type { PersonalDataAccessKind } from '@/db/schema';
 import { requirePageUser } from '@/lib/auth/session';
 import { describeAuditActor } from '@/lib/format/audit-labels';
-import { formatDateTime, isCalendarDay } from '@/lib/format/guatemala-time';
+import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
 import { listAccessPage, type AccessEntry, type AccessFilters } from '@/lib/personal-data/access-log';
-import { ACCESS_KIND_LABELS, describeAccessDetails } from '@/lib/personal-data/labels';
+import { ACCESS_KIND_LABELS, describeAccessDetails } from '@/lib/format/personal-data-labels';
 import { listConsoleUsers } from '@/lib/users/service';
 
 export const metadata: Metadata = { title: 'Accesos a datos personales' };

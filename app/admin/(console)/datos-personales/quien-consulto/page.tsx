@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/personal-data/search-references';
 import { integrationPath } from '@/lib/console/integration-sections';

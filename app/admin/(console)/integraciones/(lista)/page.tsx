@@ -6,7 +6,7 @@ import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { INTEGRATION_SORTS, INTEGRATIONS_PAGE_SIZE, listIntegrationsPage, type IntegrationSort, type SortDirection } from '@/lib/console/integrations';
 import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/format/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { formatQuetzales } from '@/lib/money';
 import { integrationPath } from '@/lib/console/integration-sections';

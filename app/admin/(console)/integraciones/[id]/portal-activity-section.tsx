@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { EmptyState } from '@/components/console/page-header';
 import { listAuditPage } from '@/lib/console/audit';
 import { describeAuditActor } from '@/lib/format/audit-labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 
 /** The portal's latest changes shown here; the rest, with their values, on the audit page. */

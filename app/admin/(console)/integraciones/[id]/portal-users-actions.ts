@@ -5,7 +5,7 @@ import { integrationPath } from '@/lib/console/integration-sections';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { invitePortalUser, type SentInvitation } from '@/lib/portal/invitations';
 import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { removeMemberAsStaff, resendInvitationAsStaff } from '@/lib/portal/team';

@@ -1,6 +1,6 @@
 import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState } from '@/components/console/page-header';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/portal/invitations';
 import { INVITATION_VALID_HOURS } from '@/lib/portal/links';
 import { portalMailAvailable } from '@/lib/portal/mail';

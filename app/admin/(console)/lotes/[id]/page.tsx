@@ -15,7 +15,7 @@ import { itemReasonLabel, itemStatusLabel, JOB_STATE_LABELS, jobHasEnded } from 
 import { sourceForIntegrator } from '@/lib/bulk/results';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { revealJobItemAction } from '../actions';
 import { JobControls } from './job-controls';

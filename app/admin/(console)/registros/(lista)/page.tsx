@@ -14,7 +14,7 @@ import { integrationChoiceLabel } from '@/lib/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
 import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
-import { formatDateTime, formatHourSpan } from '@/lib/format/guatemala-time';
+import { formatDateTime, formatHourSpan } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { listRecordsPage } from '@/lib/records/list';
 import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';

@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/console/page-header';
 import { RecordChargeLine, RecordDetailList, RecordIdentifierFields, RecordReplayNotice, RecordTariffField } from '@/components/records/record-detail';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { requirePageUser } from '@/lib/auth/session';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { explainRecordError } from '@/lib/format/record-errors';
 import { formatQuetzales } from '@/lib/money';
 import { explainCharge } from '@/lib/records/charge';

@@ -5,7 +5,7 @@
 //        is sent (issue 30, point 5). A search for a NIT or CUI travels as its reference (busqueda).
 import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/auth/session';
 import { env } from '@/lib/env';
-import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanToday } from '@/lib/time/guatemala-time';
 import { logger } from '@/lib/logging/logger';
 import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { exportFiltersForLog } from '@/lib/personal-data/export-log';

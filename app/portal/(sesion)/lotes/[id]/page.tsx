@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { RefreshWhileOpen } from '@/components/console/refresh-while-open';
 import { JOB_STATE_LABELS, JOB_STATE_TONES, jobHasEnded, jobStateReason } from '@/lib/bulk/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobPath } from '@/lib/portal/bulk';

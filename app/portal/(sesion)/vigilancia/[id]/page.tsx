@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/bulk/labels';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { portalBulkJobPath } from '@/lib/portal/bulk';

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { integrationOrNotFound } from '../integration';
 import { IntegrationSectionNav } from '../section-nav';
 

@@ -6,7 +6,7 @@ import { integrationPath, type IntegrationSection } from '@/lib/console/integrat
 import { integrationWarnings } from '@/lib/console/integration-warnings';
 import { listTokens, type TokenView } from '@/lib/credentials/tokens';
 import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { flagsOf } from '@/lib/integrations/flags';
 import { formatQuetzales } from '@/lib/money';
 import { setFlagAction } from '../../actions';

@@ -6,7 +6,7 @@ import { consoleAction, fromResult } from '@/lib/auth/action';
 import { idField } from '@/lib/console/form-schemas';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { MONTH_PATTERN } from '@/lib/statements/figures';
-import { monthName } from '@/lib/format/months';
+import { monthName } from '@/lib/time/months';
 import { issueStatement } from '@/lib/statements/statements';
 
 const issueSchema = z.object({

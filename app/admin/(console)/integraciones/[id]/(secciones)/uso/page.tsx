@@ -6,7 +6,7 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { requirePageUser } from '@/lib/auth/session';
 import { loadDashboard } from '@/lib/console/dashboard';
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { maskedIdentifiers } from '@/lib/personal-data/masking';

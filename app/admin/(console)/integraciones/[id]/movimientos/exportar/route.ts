@@ -1,7 +1,7 @@
 // GET /admin/integraciones/:id/movimientos/exportar - the balance history as CSV (admin and support).
 import { consoleUserWithAccess } from '@/lib/auth/session';
 import { historyCsvStream, parseHistoryFilters } from '@/lib/billing/history';
-import { guatemalanToday } from '@/lib/format/guatemala-time';
+import { guatemalanToday } from '@/lib/time/guatemala-time';
 import { findIntegration } from '@/lib/integrations/service';
 import { logger } from '@/lib/logging/logger';
 
