@@ -2,10 +2,14 @@
 // (lib/*/events.ts), the alerts and the integrators' notices hear. Every process that changes things
 // subscribes once before it does: the server at start (lib/startup.ts), the CLI (cli/main.ts), and a
 // test that calls the domain directly and checks what was told.
+import { noteAccountUnderAttack } from '@/lib/alerts/attack-notice';
 import { alerts } from '@/lib/alerts/dispatcher';
+import { signInFailedForAccount } from '@/lib/auth/events';
 import { balanceMayBeShort, balanceSeen } from '@/lib/billing/events';
 import { tokenCreated, tokenRevoked, tokenRotated } from '@/lib/credentials/events';
 import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/integrations/events';
+import { statementIssued } from '@/lib/statements/events';
+import { topUpApproved, topUpRejected } from '@/lib/top-ups/events';
 import { changedByOf } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 
@@ -14,6 +18,7 @@ const holder = globalThis as typeof globalThis & { __reactionsSubscribed?: boole
 export function subscribeReactions(): void {
   if (holder.__reactionsSubscribed) return;
   holder.__reactionsSubscribed = true;
+  signInFailedForAccount.subscribe(({ account, failures, realm }) => noteAccountUnderAttack(account, failures, realm));
   // Off the request path: at most a map lookup here, the alert is written and sent later.
   balanceSeen.subscribe((snapshot) => alerts().noteBalance(snapshot));
   balanceMayBeShort.subscribe((integration) => alerts().recordBalance(integration));
@@ -28,4 +33,7 @@ export function subscribeReactions(): void {
   allowListChanged.subscribe(({ integration, allowedNetworks, changedAt, actor }) =>
     integratorNotifier().noteAllowListChanged(integration, { allowedNetworks, changedAt }, changedByOf(actor)),
   );
+  topUpApproved.subscribe(({ integration, request, balanceCentavos }) => integratorNotifier().noteTopUpApproved(integration, request, balanceCentavos));
+  topUpRejected.subscribe(({ integration, request }) => integratorNotifier().noteTopUpRejected(integration, request));
+  statementIssued.subscribe(({ integration, statement, monthLabel }) => integratorNotifier().noteStatementIssued(integration, statement, monthLabel));
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { database, shareEmbeddedDatabase } from '@/db/client';
 import { alerts } from '@/lib/alerts/dispatcher';
-import { deliverAttackNotices } from '@/lib/auth/attack-notice';
+import { deliverAttackNotices } from '@/lib/alerts/attack-notice';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { notifyExpiringTokens } from '@/lib/integrator-notifications/tokens';
 import { tellBulkJobEvents } from '@/lib/integrator-notifications/bulk-jobs';

@@ -4,7 +4,7 @@ import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 
 // The first three are the administrators' alerts; account_under_attack goes to the console or
-// portal user whose password is being guessed (lib/auth/attack-notice.ts); the rest are only ever sent to
+// portal user whose password is being guessed (lib/alerts/attack-notice.ts); the rest are only ever sent to
 // integrators (lib/integrator-notifications), which are told about their balance too. test: an
 // administrator's "Enviar aviso de prueba", to the alert channels or to an integration's webhook.
 export const alertCondition = pgEnum('alert_condition', [

@@ -6,7 +6,7 @@ import { logger } from '@/lib/logging/logger';
 import { hashPassword, verifyPassword } from '@/lib/security/passwords';
 import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/users/service';
 import { ACCESS_AUDIT, auditSignInRefusal, type AccessAuditSubject } from './access-audit';
-import { noteAccountUnderAttack } from './attack-notice';
+import { signInFailedForAccount } from './events';
 import { knownDeviceOfRequest } from './known-device';
 import type { AuthRealm } from './realm';
 import { signInErrorCode, type SignInRefusal } from './sign-in-errors';
@@ -113,7 +113,7 @@ async function checkCredentials<Account extends PasswordAccount>(
   if (!account || !realm.maySignIn(account) || !matches) {
     const failure = await recordSignInFailure(attempt);
     await recordRefusal(realm, account?.id, true, failure.lockedNow, ip);
-    if (account && attempt.accountFailures !== undefined) await noteAccountUnderAttack(account, attempt.accountFailures, realm.realm);
+    if (account && attempt.accountFailures !== undefined) await signInFailedForAccount.emit({ account: { id: account.id, email: account.email }, failures: attempt.accountFailures, realm: realm.realm });
     return { ok: false, refusal: failure.refusal };
   }
   await recordSignInSuccess(attempt);

@@ -54,7 +54,7 @@ export const SIGN_IN_THROTTLE = {
  * the per-address limits' speed; failure n past them makes the next guess wait
  * min(2^(n - freeFailures - 1), maxSeconds) seconds. The window ends once no guess has been made
  * for `windowMinutes` after the last turn. From `noticeAfterFailures` on, the user is told by
- * e-mail (lib/auth/attack-notice.ts).
+ * e-mail (lib/alerts/attack-notice.ts).
  */
 export const ACCOUNT_PACE = {
   freeFailures: 5,

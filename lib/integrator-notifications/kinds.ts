@@ -3,6 +3,7 @@ import type { AlertCondition, NotificationRecipient } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { balanceCondition, lowBalanceThreshold, type BalanceSnapshot } from '@/lib/alerts/conditions';
 import { formatQuetzales } from '@/lib/money';
+import type { DecidedTopUp } from '@/lib/top-ups/events';
 
 // What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
 // its words (Spanish, short, readable on a phone).
@@ -468,21 +469,7 @@ export function testNotification(integration: { id: number; nombre: string }, co
   };
 }
 
-/** A reported deposit (lib/top-ups) as the integrator is told of its decision. */
-export interface DecidedTopUp {
-  id: number;
-  bankName: string;
-  reference: string;
-  depositDate: string;
-  /** Credited (approved), or as reported (rejected). */
-  amountCentavos: number;
-  /** As reported: differs from amountCentavos when the administrator credited another amount. */
-  reportedAmountCentavos: number;
-  /** The administrator's note on an approval (required when the amounts differ). */
-  approvalNote: string | null;
-  reason: string | null;
-  decidedAt: Date;
-}
+export type { DecidedTopUp };
 
 function topUpData(request: DecidedTopUp): IntegratorNotification['datos'] {
   return {

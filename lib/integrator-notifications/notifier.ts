@@ -33,6 +33,8 @@ import {
 } from './kinds';
 import { notificationSettingsFrom, type NotificationSettings } from './settings';
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
+import { findStatement } from '@/lib/statements/statements';
+import { renderStatementPdf } from '@/lib/statements/pdf';
 
 const log = logger('integrator-notifications');
 
@@ -237,13 +239,9 @@ export class IntegratorNotifier {
   }
 }
 
-/**
- * The statement's PDF, rendered at delivery from the stored statement (the same bytes as the
- * console's download). Imported when needed: lib/statements calls this module when it issues one.
- */
+/** The statement's PDF, rendered at delivery from the stored statement (the same bytes as the console's download). */
 async function statementAttachment(delivery: AlertDelivery, notification: IntegratorNotification): Promise<Mail['attachments']> {
   if (delivery.condition !== 'statement_issued') return [];
-  const [{ findStatement }, { renderStatementPdf }] = await Promise.all([import('@/lib/statements/statements'), import('@/lib/statements/pdf')]);
   const month = String(notification.datos.periodo);
   const statement = await findStatement(notification.integracion.id, month);
   if (!statement) throw new Error(`el estado de cuenta ${month} ya no existe`);

@@ -1,4 +1,5 @@
 import type { PortalRole } from '@/db/schema';
+import { TOP_UP_REPORTERS } from '@/lib/top-ups/reporters';
 
 // The portal's roles (issue 33): what each person of an integrator may see and do. Read by the
 // portal's pages, its actions, the console and the CLI; no server-only imports here.
@@ -58,11 +59,8 @@ export const RECORD_READERS: readonly PortalRole[] = ['propietario', 'desarrolla
  */
 export const USAGE_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
-/**
- * Who reports a bank deposit or transfer to be credited ("Recargas", issue 34 point 3) and
- * downloads its slip: the people who pay. Developers neither report nor see them.
- */
-export const TOP_UP_REPORTERS: readonly PortalRole[] = ['propietario', 'facturacion'];
+// Who reports a deposit is the top-ups' own rule (lib/top-ups/reporters.ts); the portal's pages read it.
+export { TOP_UP_REPORTERS };
 
 /**
  * Who reads and changes the integration's notifications ("Notificaciones", issue 34 point 2): its

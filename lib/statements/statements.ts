@@ -4,21 +4,12 @@ import { integrations, monthlyStatements, type MonthlyStatement } from '@/db/sch
 import { describeActor, type Actor } from '@/lib/audit/audit';
 import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { monthName } from '@/lib/time/months';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { fail, ok, type Result } from '@/lib/result';
 import { computeStatementFigures, StatementError, type StatementFigures, type StatementIntegration, type StatementProblem } from './figures';
+import { statementIssued, type Statement } from './events';
 import { configuredIssuer } from './issuer';
 
-export interface Statement {
-  id: number;
-  integrationId: number;
-  month: string;
-  /** 1 for the integration's first statement, then 2, 3… in the order they were issued. */
-  number: number;
-  figures: StatementFigures;
-  createdBy: string;
-  createdAt: Date;
-}
+export type { Statement };
 
 function toStatement(row: MonthlyStatement): Statement {
   return { ...row, figures: row.figures as StatementFigures };
@@ -67,7 +58,7 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
   const statement = (await findStatement(integrationId, month))!;
   // The billing contact gets it with its PDF (claimed once per statement: an instance that lost
   // the insert above to another finds the claim taken).
-  await integratorNotifier().noteStatementIssued({ id: integration.id, nombre: integration.nombre }, statement, monthName(month));
+  await statementIssued.emit({ integration: { id: integration.id, nombre: integration.nombre }, statement, monthLabel: monthName(month) });
   return ok(statement);
 }
 

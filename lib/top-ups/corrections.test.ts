@@ -18,6 +18,7 @@ import { depositDaysAgo } from '@/tests/support/deposit-dates';
 import { addPortalMember, portalSessionOf } from '@/tests/support/people';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { approveTopUpRequest, cancelTopUpRequest, decidedTopUpPage, findTopUpSlip, rejectTopUpRequest, reportTopUp, TOP_UP_MESSAGES, type Reporter } from './requests';
+import { subscribeReactions } from '@/lib/reactions';
 
 const ADMIN: Actor = { kind: 'user', id: 9, email: 'admin@servicio.example' };
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -38,6 +39,8 @@ async function person(of: TestIntegration, email: string, role: Reporter['role']
 }
 
 beforeAll(async () => {
+  // The approval emits; the integrator's notice checked here is what the reactions subscribed at start write.
+  subscribeReactions();
   testDatabase = await useTestDatabase();
   integration = await createTestIntegration('correcciones-a', { balanceCentavos: 1_000 });
   other = await createTestIntegration('correcciones-b', { balanceCentavos: 1_000 });

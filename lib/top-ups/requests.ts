@@ -7,9 +7,8 @@ import { approvedTopUpNote } from './notes';
 import { env } from '@/lib/env';
 import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/time/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/integrations/schemas';
-import type { DecidedTopUp } from '@/lib/integrator-notifications/kinds';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
-import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { topUpApproved, topUpRejected, type DecidedTopUp } from './events';
+import { TOP_UP_REPORTERS } from './reporters';
 import type { PortalRole } from '@/db/schema';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { fail, ok, type Result } from '@/lib/result';
@@ -211,7 +210,7 @@ export async function approveTopUpRequest(
   const { integration, request, balanceCentavos } = result.value;
   await afterBalanceMoved(integration, creditedCentavos(request));
   // After the commit, and never failing the approval: the billing contact and the webhook are told.
-  await integratorNotifier().noteTopUpApproved(integration, decidedTopUp(request), balanceCentavos);
+  await topUpApproved.emit({ integration, request: decidedTopUp(request), balanceCentavos });
   return ok({ request: result.value.request, balanceCentavos: result.value.balanceCentavos });
 }
 
@@ -240,7 +239,7 @@ export async function rejectTopUpRequest(actor: Actor, requestId: number, rawRea
     return ok({ request: decided!, integration: integration! });
   });
   if (!result.ok) return result;
-  await integratorNotifier().noteTopUpRejected(result.value.integration, decidedTopUp(result.value.request));
+  await topUpRejected.emit({ integration: result.value.integration, request: decidedTopUp(result.value.request) });
   return ok(result.value.request);
 }
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertDelivery } from '@/db/schema';
-import { sendMail, type AttemptOutcome } from '@/lib/alerts/channels';
-import { alerts as alertDispatcher, type AlertDispatcher } from '@/lib/alerts/dispatcher';
-import { enqueueDeliveries } from '@/lib/alerts/outbox';
-import { alertSettingsFrom } from '@/lib/alerts/settings';
+import { sendMail, type AttemptOutcome } from './channels';
+import { alerts as alertDispatcher, type AlertDispatcher } from './dispatcher';
+import { enqueueDeliveries } from './outbox';
+import { alertSettingsFrom } from './settings';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
-import type { AuthRealm } from './realm';
-import { ACCOUNT_PACE } from './throttle';
+import type { AuthRealm } from '@/lib/auth/realm';
+import { ACCOUNT_PACE } from '@/lib/auth/throttle';
 
 // Tells a console user (or a portal user, realm 'portal') by e-mail that somebody is guessing their password: once the account's
 // failures in its window pass ACCOUNT_PACE.noticeAfterFailures, at most once an hour across every
