@@ -7,7 +7,7 @@ const folders = (...names) => `^(${names.map((n) => n.replace(/[.]/g, '\\.')).jo
 
 const platform = folders(
   'lib/env.ts', 'lib/load-env-files.ts', 'lib/money.ts', 'lib/result.ts', 'lib/logging', 'lib/metrics',
-  'lib/http', 'lib/paging', 'lib/time', 'lib/csv', 'lib/jobs', 'lib/request-ids', 'lib/runtime', 'lib/files', 'lib/async',
+  'lib/http', 'lib/paging', 'lib/time', 'lib/csv', 'lib/jobs', 'lib/runtime', 'lib/files', 'lib/async',
   'lib/operations', 'lib/security', 'db/advisory-lock.ts', 'db/client.ts', 'db/compiled-statement.ts',
   'db/embedded-lock.ts', 'db/embedded-share.ts', 'db/migrate.ts',
 );
@@ -18,10 +18,10 @@ const sources = folders('lib/sources');
 const core = folders(
   'lib/integrations', 'lib/integration-details', 'lib/credentials', 'lib/billing', 'lib/records',
   'lib/record-journal', 'lib/request-traces', 'lib/rollups', 'lib/retention', 'lib/personal-data',
-  'lib/idempotency', 'lib/limits', 'lib/audit', 'lib/users', 'lib/passwords', 'lib/two-factor',
-  'lib/admission', 'lib/submissions',
+  'lib/idempotency', 'lib/limits', 'lib/audit', 'lib/request-ids', 'lib/admission', 'lib/submissions',
 );
-const flows = folders('lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/statements', 'lib/top-ups', 'lib/auth');
+// Console and portal identity (sign-in, users, passwords, second factor) is a flow like the others.
+const flows = folders('lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/statements', 'lib/top-ups', 'lib/auth', 'lib/users', 'lib/passwords', 'lib/two-factor');
 const presentation = folders('lib/format');
 const reactions = folders('lib/alerts', 'lib/integrator-notifications', 'lib/status-page');
 const surfaces = folders('lib/api', 'lib/console', 'lib/portal', 'lib/public-pages', 'lib/openapi', 'app', 'components', 'cli');

@@ -11,7 +11,7 @@ import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
 import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
-import { registerPageCallerKey } from '@/lib/http/page-callers';
+import { registerPageCallerKey } from '@/lib/server/page-callers';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
 import { headersTheRouteWrites } from '@/lib/http/route-headers';
 import { newNonce, securityHeaders } from '@/lib/http/security-headers';
@@ -45,7 +45,7 @@ const PUBLIC_PAGE_LIMITED = (): NextResponse | Response =>
 
 // server.mjs answers the public pages' hits and refusals itself, with what this module knows: the
 // limiter, the client address and the headers a page gets (lib/public-pages/cache.ts); and it
-// tells the callers of its pages' turns apart by what this module can read (lib/http/page-callers.ts).
+// tells the callers of its pages' turns apart by what this module can read (lib/server/page-callers.ts).
 registerPageCallerKey();
 registerDirectAnswerer(async (path, search, method, header) => {
   const settings = env();

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { env } from '@/lib/env';
-import './console.css';
+import '@/components/console/console.css';
 
 export const metadata: Metadata = {
   title: { default: 'Consola', template: '%s · Consola de consultas' },

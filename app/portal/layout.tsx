@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { env } from '@/lib/env';
-import '../admin/console.css';
+import '@/components/console/console.css';
 import './portal.css';
 
 export const metadata: Metadata = {

@@ -24,7 +24,7 @@ import {
   quetzalesField,
   signedQuetzalesField,
   tariffField,
-} from '@/lib/console/form-schemas';
+} from '@/lib/format/form-fields';
 
 // Every change to integrations goes through consoleAction with role 'admin': support staff get a
 // refusal from the server, whatever their browser sends.

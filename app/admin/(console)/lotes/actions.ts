@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, fromResult, type ActionResult } from '@/lib/auth/action';
-import { idField } from '@/lib/console/form-schemas';
+import { idField } from '@/lib/format/form-fields';
 import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAdmin } from '@/lib/bulk/console';
 import { PAUSE_REASON_MAX_LENGTH } from '@/lib/bulk/labels';
 import { wakeBulkRunner } from '@/lib/bulk/runner';

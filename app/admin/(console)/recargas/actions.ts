@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
-import { idField, positiveQuetzalesField } from '@/lib/console/form-schemas';
+import { idField, positiveQuetzalesField } from '@/lib/format/form-fields';
 import { formatQuetzales } from '@/lib/money';
 import { bankName } from '@/lib/top-ups/banks';
 import { approveTopUpRequest, creditedCentavos, rejectTopUpRequest } from '@/lib/top-ups/requests';

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { consoleAction, type ActionResult } from '@/lib/auth/action';
-import { idField } from '@/lib/console/form-schemas';
+import { idField } from '@/lib/format/form-fields';
 import { accessReasonSchema, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { findRecordDetail } from '@/lib/records/list';
 

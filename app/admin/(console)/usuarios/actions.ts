@@ -6,7 +6,7 @@ import { consoleAction, fromResult } from '@/lib/auth/action';
 import { endAllSessions } from '@/lib/auth/sessions';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { resetTwoFactor } from '@/lib/two-factor/service';
-import { booleanField, idField } from '@/lib/console/form-schemas';
+import { booleanField, idField } from '@/lib/format/form-fields';
 import {
   createConsoleUser,
   resetConsoleUserPassword,

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { fromResult } from '@/lib/auth/action';
 import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/credentials/answers';
 import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/credentials/form-fields';
-import { idField } from '@/lib/console/form-schemas';
+import { idField } from '@/lib/format/form-fields';
 import { portalAction } from '@/lib/portal/action';
 import { createPortalToken, revokePortalToken, rotatePortalToken, setPortalAllowList } from '@/lib/portal/credentials';
 import { CREDENTIAL_MANAGERS } from '@/lib/portal/roles';

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { fromResult } from '@/lib/auth/action';
-import { idField } from '@/lib/console/form-schemas';
+import { idField } from '@/lib/format/form-fields';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { portalAction } from '@/lib/portal/action';
 import { invitePortalUser, type SentInvitation } from '@/lib/portal/invitations';

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { idField, positiveQuetzalesField } from '@/lib/console/form-schemas';
+import { idField, positiveQuetzalesField } from '@/lib/format/form-fields';
 import { formatQuetzales } from '@/lib/money';
 import { portalAction } from '@/lib/portal/action';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, ACTION_MESSAGES } from '@/lib/auth/action';
-import { idField } from '@/lib/console/form-schemas';
+import { idField } from '@/lib/format/form-fields';
 import { integrationPaths } from '@/lib/console/integration-sections';
 import { detailsFormFields } from '@/lib/integration-details/form';
 import { setIntegrationDetails } from '@/lib/integration-details/service';

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
 import { consoleAction, type ActionResult } from '@/lib/auth/action';
-import { booleanField, idField } from '@/lib/console/form-schemas';
+import { booleanField, idField } from '@/lib/format/form-fields';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { env } from '@/lib/env';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';

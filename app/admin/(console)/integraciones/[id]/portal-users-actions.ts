@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
-import { idField } from '@/lib/console/form-schemas';
+import { idField } from '@/lib/format/form-fields';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { invitePortalUser, type SentInvitation } from '@/lib/portal/invitations';
 import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
-import { idField } from '@/lib/console/form-schemas';
+import { idField } from '@/lib/format/form-fields';
 import { integrationPath } from '@/lib/console/integration-sections';
 import { MONTH_PATTERN } from '@/lib/statements/figures';
 import { monthName } from '@/lib/time/months';

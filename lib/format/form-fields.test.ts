@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lowBalanceAlertField, positiveQuetzalesField, signedQuetzalesField, tariffField } from './form-schemas';
+import { lowBalanceAlertField, positiveQuetzalesField, signedQuetzalesField, tariffField } from './form-fields';
 
 function message(field: typeof tariffField, typed: string): string | number {
   const parsed = field.safeParse(typed);
