@@ -93,7 +93,7 @@ export const CLI_ACTOR: Actor = { kind: 'cli', name: process.env.USER };
 /** The widest lookup name ("Catálogo CUI/NIT"): the column after it stays aligned. */
 const LOOKUP_COLUMN = Math.max(...Object.values(LOOKUP_LABELS).map((label) => label.length));
 
-const TOKEN_SHOWN_ONCE = 'Token (se muestra una sola vez; guárdalo ahora):';
+const TOKEN_SHOWN_ONCE = 'Token (se muestra una sola vez; guárdelo ahora):';
 
 
 function required(args: string[], index: number, what: string): string {
@@ -189,13 +189,13 @@ function describeTopUpRequest(request: TopUpRequestView): string {
 
 /** What a refusal for want of mail adds in the CLI: the way to hand the link over instead. */
 const HAND_OVER_HINT =
-  'Sin correo, puedes entregar el enlace una vez tú mismo: repite la orden con --link --reason "quién lo pidió y por qué" (queda en la auditoría, el enlace no).';
+  'Sin correo, puede entregar el enlace una vez usted mismo: repita la orden con --link --reason "quién lo pidió y por qué" (queda en la auditoría, el enlace no).';
 
 /** --link's required reason (--reason, or --motivo as the other commands call it). */
 function handOverReason(options: Options): string {
   const reason = options.reason ?? options.motivo;
   if (typeof reason !== 'string' || reason.trim() === '') {
-    throw new CliError('--link exige un motivo: agrega --reason "quién lo pidió y por qué" (queda en la auditoría con quién y cuándo; el enlace no)');
+    throw new CliError('--link exige un motivo: agregue --reason "quién lo pidió y por qué" (queda en la auditoría con quién y cuándo; el enlace no)');
   }
   return reason;
 }
@@ -340,7 +340,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const changes: Partial<IntegrationFlags> = {};
     for (const flag of parseFlagList(options.enable)) changes[flag] = true;
     for (const flag of parseFlagList(options.disable)) changes[flag] = false;
-    if (Object.keys(changes).length === 0) throw new CliError('indica qué consultas cambiar con --enable, --disable o ambas');
+    if (Object.keys(changes).length === 0) throw new CliError('indique qué consultas cambiar con --enable, --disable o ambas');
     const updated = unwrap(await setFlags(CLI_ACTOR, integration.id, changes));
     return { data: updated, text: describeIntegration(updated) };
   },
@@ -355,7 +355,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const integration = await integrationByArg(args);
     // The console's message speaks of its field; here the note is an option, named as such.
     if (typeof options.note !== 'string' || options.note.trim().length === 0) {
-      throw new CliError('falta la nota de la recarga: agrega --note "depósito 123456 de Banrural", por ejemplo (queda en el historial del saldo)');
+      throw new CliError('falta la nota de la recarga: agregue --note "depósito 123456 de Banrural", por ejemplo (queda en el historial del saldo)');
     }
     const result = unwrap(
       await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'el monto de la recarga, en quetzales'), 'el monto de la recarga'), String(options.note ?? '')),
@@ -413,7 +413,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
 
   async 'integrations:allowed-ips'(args, options) {
     const integration = await integrationByArg(args);
-    if (options.set !== undefined && options.anywhere === true) throw new CliError('usa --set o --anywhere, no ambas');
+    if (options.set !== undefined && options.anywhere === true) throw new CliError('use --set o --anywhere, no ambas');
     let current = integration;
     if (options.anywhere === true) current = unwrap(await setAllowedNetworks(CLI_ACTOR, integration.id, []));
     else if (options.set !== undefined) {
@@ -473,7 +473,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
 
   async 'users:create'(args, options) {
     if (options.password !== undefined) {
-      throw new CliError('no se acepta --password: una contraseña en la línea de órdenes queda en el historial de la terminal y en la lista de procesos. Usa --password-stdin.');
+      throw new CliError('no se acepta --password: una contraseña en la línea de órdenes queda en el historial de la terminal y en la lista de procesos. Use --password-stdin.');
     }
     const role = userRoleSchema.safeParse(options.role);
     if (!role.success) throw new CliError('--role es admin (administrador) o support (soporte)');
@@ -543,7 +543,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const text = [
       `${counted(groups.length, 'grupo', 'grupos')} de solicitudes de recarga ${groups.length === 1 ? 'comparte' : 'comparten'} banco y referencia (comparadas por sus letras y números):`,
       ...groups.flatMap(({ bank, key, requests }) => [`${bankName(bank)}, referencia ${safe(key)}: ${counted(requests.length, 'solicitud', 'solicitudes')}`, ...requests.map((request) => `  ${describeTopUpRequest(request)}`)]),
-      'Un depósito se acredita una sola vez: compara cada grupo con el estado de cuenta del banco, rechaza las que sobren (top-ups:reject, con el motivo) y, si se acreditó dos veces, corrige el saldo con integrations:adjust.',
+      'Un depósito se acredita una sola vez: compare cada grupo con el estado de cuenta del banco, rechace las que sobren (top-ups:reject, con el motivo) y, si se acreditó dos veces, corrija el saldo con integrations:adjust.',
     ].join('\n');
     return { data, text, exitCode: 1 };
   },
@@ -559,7 +559,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
   async 'top-ups:reject'(args, options) {
     const requestId = topUpRequestId(args);
     if (typeof options.motivo !== 'string' || options.motivo.trim() === '') {
-      throw new CliError('falta el motivo del rechazo: agrega --motivo "el depósito no aparece en el banco", por ejemplo (la integración lo leerá)');
+      throw new CliError('falta el motivo del rechazo: agregue --motivo "el depósito no aparece en el banco", por ejemplo (la integración lo leerá)');
     }
     const rejected = unwrap(await rejectTopUpRequest(CLI_ACTOR, requestId, options.motivo));
     return { data: { id: rejected.id, state: rejected.state, reason: rejected.reason }, text: `Solicitud #${rejected.id} rechazada; la integración verá el motivo. El saldo no cambió.` };
@@ -589,20 +589,20 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
         (sent.delivery === 'email'
           ? 'Se envió por correo (ALERT_SMTP_HOST).'
           : sent.delivery === 'handed_over'
-            ? `No se envió correo: entrega este enlace a esa persona por un medio seguro; sirve una sola vez. La auditoría guarda quién, cuándo y el motivo, no el enlace:\n${link ?? ''}`
+            ? `No se envió correo: entregue este enlace a esa persona por un medio seguro; sirve una sola vez. La auditoría guarda quién, cuándo y el motivo, no el enlace:\n${link ?? ''}`
             : `Sin servidor de correo (entorno de desarrollo), este es el enlace; sirve una sola vez:\n${link ?? ''}`),
     };
   },
 
   async 'portal:reset-password'(args, options) {
     const email = required(args, 0, 'el correo de la persona');
-    if (options.link !== true) throw new CliError('portal:reset-password entrega el enlace sin correo: agrega --link --reason "quién lo pidió y por qué" (por correo, la persona lo pide en «¿Olvidaste tu contraseña?»)');
+    if (options.link !== true) throw new CliError('portal:reset-password entrega el enlace sin correo: agregue --link --reason "quién lo pidió y por qué" (por correo, la persona lo pide en «¿Olvidó su contraseña?»)');
     const reset = unwrap(await handOverPortalPasswordReset(CLI_ACTOR, email, handOverReason(options)));
     return {
       data: { userId: reset.userId, integration: reset.integrationName, email: reset.email, expiresAt: reset.expiresAt, link: reset.link },
       text:
         `Enlace para restablecer la contraseña del portal de ${safe(reset.email)} («${safe(reset.integrationName)}»); vence el ${when(reset.expiresAt)}.\n` +
-        `No se envió correo: entrega este enlace a esa persona por un medio seguro; sirve una sola vez. La auditoría guarda quién, cuándo y el motivo, no el enlace:\n${reset.link}`,
+        `No se envió correo: entregue este enlace a esa persona por un medio seguro; sirve una sola vez. La auditoría guarda quién, cuándo y el motivo, no el enlace:\n${reset.link}`,
     };
   },
 
@@ -639,7 +639,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
       reason = parsed.data;
     }
     if (identifier !== undefined && reason === undefined) {
-      throw new CliError('--identifier busca los datos de una persona: agrega --motivo "ticket o razón"; el acceso queda registrado en Accesos a datos personales');
+      throw new CliError('--identifier busca los datos de una persona: agregue --motivo "ticket o razón"; el acceso queda registrado en Accesos a datos personales');
     }
     let requestId: string | undefined;
     if (typeof options['request-id'] === 'string') {
@@ -667,14 +667,14 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const none = trace
       ? `Ninguna consulta registrada tiene ese id: ${describeRequestTrace(trace)}.`
       : requestId
-        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${env().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelve a buscarla), o llegó con más de ${env().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}`
+        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${env().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelva a buscarla), o llegó con más de ${env().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}`
         : 'No hay consultas registradas.';
     return { data: records, text: text || none };
   },
 
   async 'integrations:history'(args, options) {
     const integration = await integrationByArg(args);
-    // Checked here first: the shared filters' messages address the console's user as "tú".
+    // Checked here first: the shared filters' messages speak of the console's form fields, not of these options.
     const kind = typeof options.kind === 'string' ? namedValue(options.kind, HISTORY_KIND_LABELS) : undefined;
     if (typeof options.kind === 'string' && !kind) {
       throw new CliError(`--kind admite ${acceptedNames(HISTORY_KIND_LABELS, lowercaseFirst)}; se recibió «${safe(options.kind)}»`);

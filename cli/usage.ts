@@ -64,7 +64,7 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
   integrations:reactivate <id|nombre>   vuelve a aceptar sus credenciales
   users:create <correo> --name "..." --role admin|support [--password-stdin]
                                         crea un usuario de la consola; muestra una sola vez una contraseña
-                                        generada, o te la pide (--password-stdin: escrita sin que se
+                                        generada, o se la pide (--password-stdin: escrita sin que se
                                         vea, o la primera línea de la entrada estándar si llega por una tubería)
   users:list                            los usuarios de la consola, con su rol, su estado (activo o desactivado)
                                         y su verificación en dos pasos (activada o no)
@@ -76,7 +76,7 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         (ALERT_SMTP_HOST) un enlace de un solo uso que vence en 72 horas; en
                                         desarrollo sin servidor de correo, el enlace es la respuesta de esta orden
                [--link --reason "quién lo pidió y por qué"]
-                                        --link: no envía correo, responde con el enlace para que lo entregues tú
+                                        --link: no envía correo, responde con el enlace para que usted lo entregue
                                         (también en producción); el motivo queda en la auditoría, el enlace no
   portal:reset-password <correo> --link --reason "quién lo pidió y por qué"
                                         responde con un enlace de un solo uso (vence en 60 minutos) para que la

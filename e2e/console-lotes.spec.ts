@@ -63,7 +63,7 @@ test('un administrador encuentra un lote, muestra el NIT de una fila con un moti
   await first.getByLabel('Motivo (obligatorio)').fill('Ticket 512, el proveedor reclama su estado');
   await first.getByRole('button', { name: 'Mostrar identificadores' }).click();
   await expect(first.getByTestId('revealed-nit')).toHaveText(nit);
-  await expect(first).toContainText('El acceso quedó registrado con tu motivo');
+  await expect(first).toContainText('El acceso quedó registrado con su motivo');
 
   // The reason is the integrator's to read: the API's motivo_estado says it.
   const reason = 'Revisión del consumo del mes; lo reanudamos hoy.';

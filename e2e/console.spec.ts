@@ -6,7 +6,7 @@ import { callServerAction, createUserThroughForm, cspViolations, screenshot, set
 import { maskNit } from '../lib/personal-data/masking';
 
 const FORBIDDEN = 'esta acción requiere un administrador';
-const SIGNED_OUT = 'Tu sesión terminó o ya no es válida';
+const SIGNED_OUT = 'Su sesión terminó o ya no es válida';
 
 test.describe.serial('consola: un administrador opera una integración y soporte solo consulta', () => {
   const integrationName = `e2e-omisos-${Date.now().toString(36)}`;
@@ -54,7 +54,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.getByRole('link', { name: 'Nueva integración' }).click();
     await admin.getByLabel('Nombre (login)').fill('con espacios');
     await admin.getByRole('button', { name: 'Crear integración' }).click();
-    await expect(admin.locator('.field .error')).toHaveText('Usa solo letras, números, punto, guion y guion bajo, sin espacios.');
+    await expect(admin.locator('.field .error')).toHaveText('Use solo letras, números, punto, guion y guion bajo, sin espacios.');
 
     await admin.getByLabel('Nombre (login)').fill(integrationName);
     await admin.getByLabel('Tarifa por consulta de catálogo (Q)').fill('2.50');
@@ -104,7 +104,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     await admin.goto(`${baseUrl}/admin/integraciones/${integrationId}/saldo`);
     await admin.getByTestId('topup-amount').fill('100.00');
     await admin.getByRole('button', { name: 'Recargar' }).click();
-    await expect(admin.locator('.field .error')).toContainText('Escribe una nota que explique el movimiento');
+    await expect(admin.locator('.field .error')).toContainText('Escriba una nota que explique el movimiento');
     await admin.getByTestId('topup-note').fill('Depósito e2e 0001');
     await admin.getByRole('button', { name: 'Recargar', exact: true }).click();
     // An accessible dialog (not the browser's confirm) states the amount and the resulting balance.
@@ -211,7 +211,7 @@ test.describe.serial('consola: un administrador opera una integración y soporte
     const { baseUrl } = settings();
     supportContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     support = await supportContext.newPage();
-    // The initial password opens only "Cambia tu contraseña": the support user picks their own first.
+    // The initial password opens only "Cambie su contraseña": the support user picks their own first.
     supportPassword = await signInFirstTime(support, supportEmail, supportPassword);
     await expect(support.getByTestId('current-role')).toHaveText('Soporte');
     await expect(support.getByRole('link', { name: 'Usuarios' })).toHaveCount(0);

@@ -37,7 +37,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
     await admin.getByTestId('topup-note').fill('Prueba de montos');
     const cases: Array<[string, string]> = [
       ['-1', 'El monto debe ser mayor que cero.'],
-      ['2.555', 'Usa como máximo dos decimales.'],
+      ['2.555', 'Use como máximo dos decimales.'],
       ['100000000.01', 'El monto máximo es Q 100,000,000.00.'],
     ];
     for (const [typed, message] of cases) {
@@ -82,7 +82,7 @@ test.describe.serial('formularios y avisos de la consola', () => {
     await admin.getByRole('button', { name: 'Guardar tarifa' }).click();
     const typo = admin.getByRole('dialog', { name: '¿Cambiar la tarifa de «demo»?' });
     await expect(typo).toContainText('pasará de Q 1.50 a Q 150.00 por consulta');
-    await expect(typo).toContainText('Es 100 veces la tarifa actual: revisa el punto decimal.');
+    await expect(typo).toContainText('Es 100 veces la tarifa actual: revise el punto decimal.');
     await typo.getByRole('button', { name: 'Cancelar' }).click();
     await expect(typo).toBeHidden();
     await admin.reload();

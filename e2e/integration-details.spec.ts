@@ -35,7 +35,7 @@ test.describe.serial('datos de la integración', () => {
     await admin.getByLabel('Razón social', { exact: true }).fill('Servicios Financieros del Sur, S.A.');
     await admin.getByLabel('NIT', { exact: true }).fill('576937-5');
     await admin.getByRole('button', { name: 'Crear integración' }).click();
-    await expect(admin.getByText('El NIT no es válido: revisa el número y su dígito verificador (por ejemplo 576937-K).')).toBeVisible();
+    await expect(admin.getByText('El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).')).toBeVisible();
     await admin.setViewportSize(PHONE);
     await screenshot(admin, testInfo, 'datos-integracion-01-nueva-390');
     await admin.setViewportSize(DESKTOP);

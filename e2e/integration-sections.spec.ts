@@ -147,7 +147,7 @@ test.describe.serial('la página de una integración, por secciones', () => {
     // Sending another form too, untouched since: here one the server refuses for its missing note.
     const topUp = admin.getByRole('region', { name: 'Recargar saldo' });
     await topUp.getByRole('button', { name: 'Recargar' }).click();
-    await expect(topUp.locator('.field .error')).toContainText('Escribe una nota que explique el movimiento');
+    await expect(topUp.locator('.field .error')).toContainText('Escriba una nota que explique el movimiento');
     await expect(saved).toHaveCount(0);
 
     // A refusal stays beside its fields while another form is used.
@@ -207,7 +207,7 @@ test.describe.serial('la página de una integración, por secciones', () => {
         for (const section of SECTIONS) {
           await support.goto(`${baseUrl}/admin/integraciones/${ownId}${section.path}`);
           await expect(support.getByRole('heading', { name: section.heading, level: 2 })).toBeVisible();
-          await expect(support.getByText('Estás en modo de solo lectura')).toBeVisible();
+          await expect(support.getByText('Está en modo de solo lectura')).toBeVisible();
           await expectCurrentSection(support, section.label);
           expect((await enabledButtons(support)).filter((name) => !SUPPORT_BUTTONS.test(name)), section.label).toEqual([]);
           // No form that changes anything; a GET form (the statement preview's days) only navigates.

@@ -32,11 +32,11 @@ test('tras 10 contraseñas actuales incorrectas el cambio de contraseña se bloq
     ),
   );
   await submit('incorrecta-9');
-  await expect(notice).toHaveText('La contraseña actual no es correcta. Te queda 1 intento antes de que el cambio de contraseña de tu cuenta se bloquee durante 15 minutos.');
+  await expect(notice).toHaveText('La contraseña actual no es correcta. Le queda 1 intento antes de que el cambio de contraseña de su cuenta se bloquee durante 15 minutos.');
   await submit('incorrecta-10');
-  await expect(notice).toHaveText('Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña de tu cuenta queda bloqueado durante 15 minutos.');
+  await expect(notice).toHaveText('Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña de su cuenta queda bloqueado durante 15 minutos.');
   await submit(ownPassword);
-  await expect(notice).toHaveText('Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña está bloqueado; vuelve a intentarlo en 15 minutos.');
+  await expect(notice).toHaveText('Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña está bloqueado; vuelva a intentarlo en 15 minutos.');
   await screenshot(user, testInfo, 'cambio-de-contrasena-bloqueado');
   await context.close();
 

@@ -40,7 +40,7 @@ test('soporte ve el NIT enmascarado, lo muestra en una consulta indicando el mot
   await support.getByRole('button', { name: 'Mostrar', exact: true }).click();
   // The reason is required: without one nothing is shown.
   await support.getByRole('button', { name: 'Mostrar identificadores' }).click();
-  await expect(support.getByText('Escribe el motivo o el número de ticket')).toBeVisible();
+  await expect(support.getByText('Escriba el motivo o el número de ticket')).toBeVisible();
   await expect(support.getByTestId('revealed-identifiers')).toHaveCount(0);
   await support.getByLabel('Motivo (obligatorio)').fill('Ticket 5120: el integrador pregunta por esta consulta');
   await support.getByRole('button', { name: 'Mostrar identificadores' }).click();

@@ -79,7 +79,7 @@ async function signOut(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menú' });
   if (await menu.isVisible()) await menu.click();
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
-  await expect(page.getByText('Cerraste sesión. Hasta pronto.')).toBeVisible();
+  await expect(page.getByText('Cerró sesión. Hasta pronto.')).toBeVisible();
 }
 
 test('un administrador invita al propietario; el propietario acepta, activa la verificación, ve su saldo, su uso, una consulta fallida y su estado de cuenta, e invita a facturación', async ({
@@ -142,14 +142,14 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   // Two-factor sign-in, from Mi cuenta: the QR code and the key typed by hand, as in the console.
   await owner.goto(`${baseUrl}/portal/cuenta`);
   await owner.getByRole('button', { name: 'Activar verificación en dos pasos' }).click();
-  await expect(owner.getByRole('img', { name: 'Código QR para agregar tu cuenta del portal a la aplicación' })).toBeVisible();
+  await expect(owner.getByRole('img', { name: 'Código QR para agregar su cuenta del portal a la aplicación' })).toBeVisible();
   const secret = (await owner.getByTestId('two-factor-secret').textContent())!.replace(/\s+/g, '');
   await checkBothSizes(owner, testInfo, 'activar-verificacion');
   await owner.getByLabel('Código de la aplicación').fill(totpCodeAt(secret, Date.now()));
   await owner.getByRole('button', { name: 'Confirmar y activar' }).click();
   await expect(owner.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
   await owner.getByRole('button', { name: 'Listo, ya los guardé' }).click();
-  await expect(owner.getByTestId('recovery-codes-left')).toHaveText('Te quedan 10 códigos de recuperación.');
+  await expect(owner.getByTestId('recovery-codes-left')).toHaveText('Le quedan 10 códigos de recuperación.');
   await expect(owner.getByTestId('active-sessions').locator('tbody tr')).toHaveCount(1);
   await checkBothSizes(owner, testInfo, 'cuenta');
 
@@ -267,7 +267,7 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   ] as const) {
     const answer = await billing.goto(`${baseUrl}/portal/${page}`);
     expect(answer?.status()).toBe(403);
-    await expect(billing.getByRole('heading', { name: 'Esta página no es para tu rol', level: 1 })).toBeVisible();
+    await expect(billing.getByRole('heading', { name: 'Esta página no es para su rol', level: 1 })).toBeVisible();
     await expect(billing.getByTestId('portal-forbidden')).toContainText(`Esta página es para ${allowed}.`);
     await expect(billing).toHaveURL(`${baseUrl}/portal/${page}`);
     // The portal's navigation (behind its menu button on this phone), as on any of billing's pages.
@@ -279,9 +279,9 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await signOut(billing);
   await billing.goto(`${baseUrl}/portal/restablecer`);
   await checkBothSizes(billing, testInfo, 'restablecer');
-  await billing.getByLabel('Correo electrónico de tu cuenta').fill(billingEmail);
+  await billing.getByLabel('Correo electrónico de su cuenta').fill(billingEmail);
   await billing.getByRole('button', { name: 'Enviarme un enlace' }).click();
-  await expect(billing.getByText('Si ese correo es de una cuenta del portal, te enviamos un enlace')).toBeVisible();
+  await expect(billing.getByText('Si ese correo es de una cuenta del portal, le enviamos un enlace')).toBeVisible();
   await billing.goto(await printedLink('Restablecer la contraseña del portal de', billingEmail));
   await expect(billing.getByRole('heading', { name: 'Elegir una contraseña nueva', level: 1 })).toBeVisible();
   await expect.poll(() => new URL(billing.url()).search).toBe('');

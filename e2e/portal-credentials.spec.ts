@@ -95,11 +95,11 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   await acceptPrintedInvitation(owner, { email: ownerEmail, name: 'Dueña de credenciales', password: PASSWORD }, nombre);
   await openSection(owner, 'Credenciales');
   const networks = owner.getByTestId('allowed-networks-input');
-  await expect(owner.getByText('Ahora estás conectado desde 10.63.0.3.')).toBeVisible();
+  await expect(owner.getByText('Ahora está conectado desde 10.63.0.3.')).toBeVisible();
   await networks.fill('203.0.113.0/24');
   await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
-  const question = owner.getByRole('dialog', { name: '¿Guardar una lista que deja fuera tu dirección?' });
-  await expect(question).toContainText('Ahora estás conectado desde 10.63.0.3, que la lista no incluye');
+  const question = owner.getByRole('dialog', { name: '¿Guardar una lista que deja fuera su dirección?' });
+  await expect(question).toContainText('Ahora está conectado desde 10.63.0.3, que la lista no incluye');
   await expect(question.getByRole('button', { name: 'Cancelar' })).toBeFocused();
   await checkBothSizes(owner, testInfo, 'credenciales-pregunta-direcciones');
   await question.getByRole('button', { name: 'Cancelar' }).click();

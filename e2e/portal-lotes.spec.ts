@@ -31,7 +31,7 @@ test('un desarrollador sube un CSV, lee el costo estimado, confirma y descarga l
   await acceptPrintedInvitation(developer, { email: developerEmail, name: 'Desarrollo de lotes', password: PASSWORD }, nombre);
 
   await openSection(developer, 'Lotes');
-  await expect(developer.getByText('Tu integración todavía no tiene lotes.')).toBeVisible();
+  await expect(developer.getByText('Su integración todavía no tiene lotes.')).toBeVisible();
   await checkBothSizes(developer, testInfo, 'lotes-vacia');
 
   await developer.getByTestId('new-bulk-job').click();

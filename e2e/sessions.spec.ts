@@ -1,5 +1,5 @@
 // Passwords someone else set and "Sesiones activas", in the browser: an initial password opens
-// only "Cambia tu contraseña" (which refuses a common one), a reset sends the user back there, and
+// only "Cambie su contraseña" (which refuses a common one), a reset sends the user back there, and
 // ending a session from "Sesiones activas" signs that other browser out. Both pages pass axe-core.
 import { expect, test } from '@playwright/test';
 import { createUserThroughForm, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
@@ -17,10 +17,10 @@ test('una contraseña inicial o restablecida se cambia al entrar, y no puede ser
   await user.getByLabel('Correo electrónico').fill(email);
   await user.getByLabel('Contraseña').fill(initial);
   await user.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await expect(user.getByRole('heading', { name: 'Cambia tu contraseña', level: 1 })).toBeVisible();
+  await expect(user.getByRole('heading', { name: 'Cambie su contraseña', level: 1 })).toBeVisible();
   // Every other console page sends them back here.
   await user.goto(`${baseUrl}/admin/registros`);
-  await expect(user.getByRole('heading', { name: 'Cambia tu contraseña', level: 1 })).toBeVisible();
+  await expect(user.getByRole('heading', { name: 'Cambie su contraseña', level: 1 })).toBeVisible();
   expect(await seriousAccessibilityViolations(user)).toEqual([]);
 
   await user.getByLabel('Contraseña actual', { exact: true }).fill(initial);
@@ -31,7 +31,7 @@ test('una contraseña inicial o restablecida se cambia al entrar, y no puede ser
   await screenshot(user, testInfo, 'cambio-obligatorio-de-contrasena');
   await context.close();
 
-  // The administrator resets it: the user is back to "Cambia tu contraseña" with the new one.
+  // The administrator resets it: the user is back to "Cambie su contraseña" with the new one.
   await page.goto(`${baseUrl}/admin/usuarios`);
   const row = page.getByTestId('users').locator('tr', { hasText: email });
   await expect(row).toContainText('Debe cambiarla al entrar');
@@ -76,7 +76,7 @@ test('cerrar una sesión desde «Sesiones activas» saca a ese navegador', async
   // The phone's next click lands on the sign-in page, saying the session ended.
   await phone.goto(`${baseUrl}/admin/integraciones`);
   await expect(phone.getByRole('heading', { name: 'Consola de consultas de contribuyentes', level: 1 })).toBeVisible();
-  await expect(phone.getByText('Tu sesión terminó o tu cuenta cambió: vuelve a iniciar sesión.')).toBeVisible();
+  await expect(phone.getByText('Su sesión terminó o su cuenta cambió: vuelva a iniciar sesión.')).toBeVisible();
   // The laptop goes on.
   await laptop.goto(`${baseUrl}/admin/integraciones`);
   await expect(laptop.getByRole('heading', { name: 'Integraciones', level: 1 })).toBeVisible();

@@ -3,7 +3,7 @@
 import { expect, test } from '@playwright/test';
 import { settings, signInThroughForm } from './support/console';
 
-const ENDED = 'Tu sesión terminó';
+const ENDED = 'Su sesión terminó';
 
 test('una primera visita no habla de una sesión terminada; cerrar sesión lo confirma', async ({ page }) => {
   const { baseUrl, adminEmail, adminPassword } = settings();
@@ -16,7 +16,7 @@ test('una primera visita no habla de una sesión terminada; cerrar sesión lo co
   await signInThroughForm(page, adminEmail, adminPassword);
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/admin\/login\?motivo=salida$/);
-  await expect(page.getByRole('status')).toHaveText('Cerraste sesión. Hasta pronto.');
+  await expect(page.getByRole('status')).toHaveText('Cerró sesión. Hasta pronto.');
   await expect(page.locator('main')).not.toContainText(ENDED);
 });
 

@@ -56,7 +56,7 @@ test('cerrar sesión y cambiar la contraseña se quedan en el host y el puerto d
   await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(`${origin}/admin/login?motivo=salida`);
-  await expect(page.getByRole('status')).toHaveText('Cerraste sesión. Hasta pronto.');
+  await expect(page.getByRole('status')).toHaveText('Cerró sesión. Hasta pronto.');
   await screenshot(page, testInfo, 'sesion-cerrada-en-otro-host');
 
   // A new user's first sign-in changes the given password, and is then asked to sign in again: there.
@@ -69,7 +69,7 @@ test('cerrar sesión y cambiar la contraseña se quedan en el host y el puerto d
   const user = await context.newPage();
   await user.goto(`${origin}/admin/login`);
   await submitSignIn(user, email, given);
-  await expect(user.getByRole('heading', { name: 'Cambia tu contraseña', level: 1 })).toBeVisible();
+  await expect(user.getByRole('heading', { name: 'Cambie su contraseña', level: 1 })).toBeVisible();
   const chosen = 'una frase propia para el otro host';
   await user.getByLabel('Contraseña actual', { exact: true }).fill(given);
   await user.getByLabel('Nueva contraseña', { exact: true }).fill(chosen);

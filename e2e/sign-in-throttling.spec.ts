@@ -38,7 +38,7 @@ test('un atacante que conoce el correo se bloquea a sí mismo al décimo fallo; 
   await paced.getByLabel('Correo electrónico').fill(email);
   await paced.getByLabel('Contraseña').fill(password);
   await paced.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await expect(paced.locator('p.notice.error')).toContainText(/Esta cuenta está recibiendo muchos intentos fallidos de inicio de sesión\. .* vuelve a intentarlo en \d+ segundos?\./);
+  await expect(paced.locator('p.notice.error')).toContainText(/Esta cuenta está recibiendo muchos intentos fallidos de inicio de sesión\. .* vuelva a intentarlo en \d+ segundos?\./);
   await screenshot(paced, testInfo, '13b-inicio-de-sesion-al-ritmo-de-la-cuenta');
   await newBrowser.close();
 

@@ -21,7 +21,7 @@ async function signOut(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menú' });
   if (await menu.isVisible()) await menu.click();
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
-  await expect(page.getByText('Cerraste sesión. Hasta pronto.')).toBeVisible();
+  await expect(page.getByText('Cerró sesión. Hasta pronto.')).toBeVisible();
 }
 
 /** Six digits that are none of the codes the app accepts now. */
@@ -48,7 +48,7 @@ test('activar la verificación en dos pasos con el QR y entrar con el código o 
   // Enrolment: the QR code is drawn by the app itself (inline SVG, no third-party image), and the key is there to type by hand.
   await user.goto(`${baseUrl}/admin/cuenta`);
   await user.getByRole('button', { name: 'Activar verificación en dos pasos' }).click();
-  const qr = user.getByRole('img', { name: 'Código QR para agregar tu cuenta de la consola a la aplicación' });
+  const qr = user.getByRole('img', { name: 'Código QR para agregar su cuenta de la consola a la aplicación' });
   await expect(qr).toBeVisible();
   await expect(qr.locator('svg')).toHaveCount(1);
   expect(await user.locator('img[src^="http"]').count()).toBe(0);
@@ -74,7 +74,7 @@ test('activar la verificación en dos pasos con el QR y entrar con el código o 
   expect(saved.filter((line) => /^[a-z2-9]{5}-[a-z2-9]{5}$/.test(line))).toEqual(recoveryCodes);
   expect(saved[0]).toBe('Códigos de recuperación de la verificación en dos pasos');
   await user.getByRole('button', { name: 'Listo, ya los guardé' }).click();
-  await expect(user.getByTestId('recovery-codes-left')).toHaveText('Te quedan 10 códigos de recuperación.');
+  await expect(user.getByTestId('recovery-codes-left')).toHaveText('Le quedan 10 códigos de recuperación.');
 
   // A sign-in asks for the app's code after the password. (The code used at enrolment is spent:
   // the app shows the next one by the time a person signs in again; here it is the next step's.)
@@ -100,18 +100,18 @@ test('activar la verificación en dos pasos con el QR y entrar con el código o 
   // Without the phone: a recovery code, once.
   await signOut(user);
   await signInWithPassword(user, email, password);
-  await user.getByRole('button', { name: '¿No tienes el teléfono? Usa un código de recuperación' }).click();
+  await user.getByRole('button', { name: '¿No tiene el teléfono? Use un código de recuperación' }).click();
   await user.getByLabel('Código de recuperación').fill(recoveryCodes[0]!);
   await user.getByRole('button', { name: 'Verificar' }).click();
-  await expect(user.getByText('Usaste un código de recuperación: ya no sirve. Te quedan 9.')).toBeVisible();
+  await expect(user.getByText('Usó un código de recuperación: ya no sirve. Le quedan 9.')).toBeVisible();
   await user.getByRole('button', { name: 'Entrar a la consola' }).click();
   await expect(user.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
   await user.goto(`${baseUrl}/admin/cuenta`);
-  await expect(user.getByTestId('recovery-codes-left')).toHaveText('Te quedan 9 códigos de recuperación.');
+  await expect(user.getByTestId('recovery-codes-left')).toHaveText('Le quedan 9 códigos de recuperación.');
 
   await signOut(user);
   await signInWithPassword(user, email, password);
-  await user.getByRole('button', { name: '¿No tienes el teléfono? Usa un código de recuperación' }).click();
+  await user.getByRole('button', { name: '¿No tiene el teléfono? Use un código de recuperación' }).click();
   await user.getByLabel('Código de recuperación').fill(recoveryCodes[0]!);
   await user.getByRole('button', { name: 'Verificar' }).click();
   await expect(user.locator('p.notice.error')).toHaveText('El código no es correcto o ya se usó.');

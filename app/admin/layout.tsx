@@ -17,7 +17,7 @@ export default async function AdminRootLayout({ children }: { children: React.Re
     <div className="console">
       {development && (
         <div className="dev-banner" role="note">
-          <strong>Entorno de desarrollo</strong> · datos de prueba y fuentes simuladas; nada de lo que hagas aquí afecta a producción.
+          <strong>Entorno de desarrollo</strong> · datos de prueba y fuentes simuladas; nada de lo que haga aquí afecta a producción.
         </div>
       )}
       {children}

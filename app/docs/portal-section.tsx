@@ -49,7 +49,7 @@ export function PortalSection({ sandbox, depositAccounts, supportEmail }: { sand
       </ol>
       <p>
         Cada cuenta pertenece a una sola integración y cada correo es una sola cuenta: quien trabaje para dos integradores usa dos direcciones.
-        «¿Olvidaste tu contraseña?», en la página de ingreso, envía un enlace de un solo uso que vale {duration(PASSWORD_RESET_VALID_MINUTES)}.
+        «¿Olvidó su contraseña?», en la página de ingreso, envía un enlace de un solo uso que vale {duration(PASSWORD_RESET_VALID_MINUTES)}.
       </p>
 
       <h3 id="portal-roles-title">Qué puede hacer cada rol</h3>

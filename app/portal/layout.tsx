@@ -19,7 +19,7 @@ export default async function PortalRootLayout({ children }: { children: React.R
     <div className="console portal">
       {sandbox && (
         <div className="dev-banner" role="note" data-testid="sandbox-banner">
-          <strong>Entorno de pruebas (sandbox)</strong> · tus consultas van al simulador de las fuentes, con datos ficticios; nada de lo que hagas
+          <strong>Entorno de pruebas (sandbox)</strong> · sus consultas van al simulador de las fuentes, con datos ficticios; nada de lo que haga
           aquí afecta a producción.
         </div>
       )}

@@ -54,7 +54,7 @@ export function SessionsList({ sessions, endSession }: { sessions: SessionRow[];
                 </td>
                 <td className="row-actions">
                   {session.current ? (
-                    <span className="small muted">Usa «Cerrar sesión» arriba</span>
+                    <span className="small muted">Use «Cerrar sesión» arriba</span>
                   ) : (
                     <ActionForm
                       action={endSession}

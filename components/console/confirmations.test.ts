@@ -81,8 +81,8 @@ describe('an allow-list that leaves out the address in use (issue 34, point 1)',
 
   it('asks, naming the address, and sends the confirmation with the form', () => {
     const question = questionFor(confirmation, { direcciones: '198.51.100.0/24, 2001:db8::/32' });
-    expect(question?.title).toBe('¿Guardar una lista que deja fuera tu dirección?');
-    expect(question?.message).toContain('Ahora estás conectado desde 203.0.113.9, que la lista no incluye');
+    expect(question?.title).toBe('¿Guardar una lista que deja fuera su dirección?');
+    expect(question?.message).toContain('Ahora está conectado desde 203.0.113.9, que la lista no incluye');
     expect(question?.confirmLabel).toBe('Guardar de todos modos');
     expect(question?.confirmedFields).toEqual({ fueraDeLista: 'si' });
   });

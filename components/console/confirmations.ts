@@ -44,15 +44,15 @@ function tariffQuestion(nombre: string, currentCentavos: number, typed: unknown)
   if (next === 0) {
     return {
       title: `¿Tarifa cero para «${nombre}»?`,
-      message: `Sus consultas de catálogo costaban ${formatQuetzales(currentCentavos)} y dejarán de cobrarse desde la siguiente consulta, hasta que vuelvas a poner una tarifa.`,
+      message: `Sus consultas de catálogo costaban ${formatQuetzales(currentCentavos)} y dejarán de cobrarse desde la siguiente consulta, hasta que vuelva a poner una tarifa.`,
       confirmLabel: 'Guardar tarifa Q 0.00',
     };
   }
   let factor = '';
   if (currentCentavos > 0 && next >= currentCentavos * STRIKING_TARIFF_FACTOR) {
-    factor = ` Es ${timesText(next / currentCentavos)} veces la tarifa actual: revisa el punto decimal.`;
+    factor = ` Es ${timesText(next / currentCentavos)} veces la tarifa actual: revise el punto decimal.`;
   } else if (currentCentavos > 0 && next * STRIKING_TARIFF_FACTOR <= currentCentavos) {
-    factor = ` Es ${timesText(currentCentavos / next)} veces menos que la tarifa actual: revisa el punto decimal.`;
+    factor = ` Es ${timesText(currentCentavos / next)} veces menos que la tarifa actual: revise el punto decimal.`;
   }
   return {
     title: `¿Cambiar la tarifa de «${nombre}»?`,
@@ -87,7 +87,7 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
       if (confirmation.balanceCentavos + amount < 0) {
         return {
           title: `No se puede restar ${formatQuetzales(Math.abs(amount))} al saldo de «${confirmation.nombre}»`,
-          message: `El saldo es ${formatQuetzales(confirmation.balanceCentavos)}: este ajuste lo dejaría por debajo de cero y se rechazará. Corrige el monto.`,
+          message: `El saldo es ${formatQuetzales(confirmation.balanceCentavos)}: este ajuste lo dejaría por debajo de cero y se rechazará. Corrija el monto.`,
         };
       }
       return {
@@ -140,10 +140,10 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
       // includes the address in use, or an empty one (any address), needs none either.
       if (!parsed.ok || addressAllowed(compileAllowList(parsed.entries), confirmation.clientAddress)) return undefined;
       return {
-        title: '¿Guardar una lista que deja fuera tu dirección?',
+        title: '¿Guardar una lista que deja fuera su dirección?',
         message: confirmation.clientAddress
-          ? `Ahora estás conectado desde ${confirmation.clientAddress}, que la lista no incluye: si tu sistema llama a la API desde esta red, sus consultas se rechazarán como credenciales no válidas.`
-          : 'No se pudo leer la dirección desde la que estás conectado, así que la lista no la incluye: si tu sistema llama a la API desde esta red, sus consultas se rechazarán.',
+          ? `Ahora está conectado desde ${confirmation.clientAddress}, que la lista no incluye: si su sistema llama a la API desde esta red, sus consultas se rechazarán como credenciales no válidas.`
+          : 'No se pudo leer la dirección desde la que está conectado, así que la lista no la incluye: si su sistema llama a la API desde esta red, sus consultas se rechazarán.',
         confirmLabel: 'Guardar de todos modos',
         confirmedFields: { fueraDeLista: 'si' },
       };

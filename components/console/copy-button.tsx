@@ -6,7 +6,7 @@ import { useState } from 'react';
 export function CopyButton({
   text,
   label = 'Copiar',
-  failedHint = 'No se pudo copiar: selecciona el texto y cópialo a mano.',
+  failedHint = 'No se pudo copiar: seleccione el texto y cópielo a mano.',
   accessibleName,
 }: {
   text: string;

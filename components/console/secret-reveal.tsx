@@ -16,8 +16,8 @@ export function SecretReveal({ title, secret, testId, feminine = false }: { titl
       </div>
       <span className="small">
         {feminine
-          ? 'Cópiala ahora y guárdala en un lugar seguro: solo se muestra esta vez. Si se pierde, habrá que generar una nueva.'
-          : 'Cópialo ahora y guárdalo en un lugar seguro: solo se muestra esta vez. Si se pierde, habrá que generar uno nuevo.'}
+          ? 'Cópiela ahora y guárdela en un lugar seguro: solo se muestra esta vez. Si se pierde, habrá que generar una nueva.'
+          : 'Cópielo ahora y guárdelo en un lugar seguro: solo se muestra esta vez. Si se pierde, habrá que generar uno nuevo.'}
       </span>
     </div>
   );

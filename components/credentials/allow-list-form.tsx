@@ -23,7 +23,7 @@ export function AllowListForm({
       <Field
         name="direcciones"
         label="Direcciones y rangos permitidos"
-        hint={`IPv4 o IPv6, direcciones o rangos CIDR separados por comas (por ejemplo 203.0.113.7, 198.51.100.0/24, 2001:db8::/32). Vacío: cualquier dirección. Ahora estás conectado desde ${clientAddress ?? 'una dirección que no se pudo leer'}.`}
+        hint={`IPv4 o IPv6, direcciones o rangos CIDR separados por comas (por ejemplo 203.0.113.7, 198.51.100.0/24, 2001:db8::/32). Vacío: cualquier dirección. Ahora está conectado desde ${clientAddress ?? 'una dirección que no se pudo leer'}.`}
         defaultValue={allowedNetworks.join(', ')}
         data-testid="allowed-networks-input"
       />

@@ -51,7 +51,7 @@ export function TwoFactorEnrolment({
     return (
       <div className="two-factor">
         <p className="notice success" role="status">
-          Verificación en dos pasos activada. Desde ahora, al iniciar sesión {place.product} te pedirá el código de la aplicación.
+          Verificación en dos pasos activada. Desde ahora, al iniciar sesión {place.product} le pedirá el código de la aplicación.
         </p>
         <RecoveryCodes codes={recoveryCodes} serviceName={serviceName} product={place.product} />
         <div className="actions">
@@ -75,7 +75,7 @@ export function TwoFactorEnrolment({
         }}
       >
         <p className="small">
-          Necesitas una aplicación de autenticación en tu teléfono (Google Authenticator, Microsoft Authenticator, 1Password u otra compatible).
+          Necesita una aplicación de autenticación en su teléfono (Google Authenticator, Microsoft Authenticator, 1Password u otra compatible).
         </p>
       </ActionForm>
     );
@@ -84,17 +84,17 @@ export function TwoFactorEnrolment({
   return (
     <div className="two-factor">
       <p>
-        <strong>1.</strong> En la aplicación, agrega una cuenta y escanea este código QR:
+        <strong>1.</strong> En la aplicación, agregue una cuenta y escanee este código QR:
       </p>
-      <div className="qr-code" role="img" aria-label={`Código QR para agregar tu cuenta ${place.account} a la aplicación`} dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
+      <div className="qr-code" role="img" aria-label={`Código QR para agregar su cuenta ${place.account} a la aplicación`} dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
       <p className="small">
-        ¿No puedes escanearlo? Elige «Ingresar una clave» en la aplicación y escribe esta clave (basada en tiempo):{' '}
+        ¿No puede escanearlo? Elija «Ingresar una clave» en la aplicación y escriba esta clave (basada en tiempo):{' '}
         <code className="mono break-anywhere" data-testid="two-factor-secret">
           {grouped(enrolment.secret)}
         </code>
       </p>
       <p>
-        <strong>2.</strong> Escribe el código de 6 dígitos que muestra ahora la aplicación:
+        <strong>2.</strong> Escriba el código de 6 dígitos que muestra ahora la aplicación:
       </p>
       <ActionForm action={actions.confirm} submitLabel="Confirmar y activar" pendingLabel="Comprobando…" onSuccess={(data) => setRecoveryCodes(data.recoveryCodes)}>
         <Field name="codigo" label="Código de la aplicación" autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={7} required />

@@ -34,7 +34,7 @@ export function SecondFactorForm({ verify, returnTo, enterLabel, recoveryAdvice 
     return (
       <div className="two-factor">
         <p className="notice info" role="status">
-          Usaste un código de recuperación: ya no sirve. {recoveryNotice === 1 ? 'Te queda 1.' : `Te quedan ${recoveryNotice}.`} {recoveryAdvice}
+          Usó un código de recuperación: ya no sirve. {recoveryNotice === 1 ? 'Le queda 1.' : `Le quedan ${recoveryNotice}.`} {recoveryAdvice}
         </p>
         <div className="actions">
           <button type="button" onClick={enter}>
@@ -54,12 +54,12 @@ export function SecondFactorForm({ verify, returnTo, enterLabel, recoveryAdvice 
       onSuccess={(data) => (data.recoveryCodesLeft === null ? enter() : setRecoveryNotice(data.recoveryCodesLeft))}
     >
       {useRecoveryCode ? (
-        <Field name="codigo" label="Código de recuperación" hint="Uno de los diez códigos que guardaste al activar la verificación; cada uno sirve una vez." autoComplete="off" autoCapitalize="none" spellCheck={false} autoFocus />
+        <Field name="codigo" label="Código de recuperación" hint="Uno de los diez códigos que guardó al activar la verificación; cada uno sirve una vez." autoComplete="off" autoCapitalize="none" spellCheck={false} autoFocus />
       ) : (
-        <Field name="codigo" label="Código de verificación" hint="Los 6 dígitos que muestra ahora tu aplicación de autenticación." autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={7} autoFocus />
+        <Field name="codigo" label="Código de verificación" hint="Los 6 dígitos que muestra ahora su aplicación de autenticación." autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={7} autoFocus />
       )}
       <button type="button" className="link-button small" onClick={() => setUseRecoveryCode(!useRecoveryCode)}>
-        {useRecoveryCode ? 'Usar el código de la aplicación' : '¿No tienes el teléfono? Usa un código de recuperación'}
+        {useRecoveryCode ? 'Usar el código de la aplicación' : '¿No tiene el teléfono? Use un código de recuperación'}
       </button>
     </ActionForm>
   );

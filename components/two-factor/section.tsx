@@ -26,7 +26,7 @@ interface TwoFactorSectionProps {
   serviceName: string;
 }
 
-const CODE_HINT = 'Los 6 dígitos de la aplicación o uno de tus códigos de recuperación.';
+const CODE_HINT = 'Los 6 dígitos de la aplicación o uno de sus códigos de recuperación.';
 
 /**
  * "Verificación en dos pasos" in "Mi cuenta", the console's and the portal's: enrolment, the
@@ -44,7 +44,7 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required, requir
       <>
         {!enrolled && (
           <p className="small muted">
-            {required ? requiredNote : `Opcional: además de la contraseña, ${place.product} te pedirá un código que cambia cada 30 segundos en tu teléfono.`}
+            {required ? requiredNote : `Opcional: además de la contraseña, ${place.product} le pedirá un código que cambia cada 30 segundos en su teléfono.`}
           </p>
         )}
         <TwoFactorEnrolment
@@ -68,16 +68,16 @@ export function TwoFactorSection({ enrolled, recoveryCodesLeft, required, requir
           Activada
         </span>{' '}
         <span data-testid="recovery-codes-left">
-          {recoveryCodesLeft === 1 ? 'Te queda 1 código de recuperación.' : `Te quedan ${recoveryCodesLeft} códigos de recuperación.`}
+          {recoveryCodesLeft === 1 ? 'Le queda 1 código de recuperación.' : `Le quedan ${recoveryCodesLeft} códigos de recuperación.`}
         </span>
       </p>
       {recoveryCodesLeft <= 3 && (
         <p className="notice info" role="status">
-          Te quedan pocos códigos de recuperación: genera códigos nuevos y guárdalos.
+          Le quedan pocos códigos de recuperación: genere códigos nuevos y guárdelos.
         </p>
       )}
       <h3>Generar códigos de recuperación nuevos</h3>
-      <p className="small muted">Los códigos anteriores dejan de servir, también los que no usaste.</p>
+      <p className="small muted">Los códigos anteriores dejan de servir, también los que no usó.</p>
       <ActionForm
         action={actions.regenerate}
         submitLabel="Generar códigos nuevos"

@@ -31,7 +31,7 @@ export async function signInThroughForm(page: Page, email: string, password: str
 
 /**
  * A user's first sign-in with a password someone else set (an initial or reset one): the console
- * opens only "Cambia tu contraseña" until they choose their own; this chooses one, signs in with
+ * opens only "Cambie su contraseña" until they choose their own; this chooses one, signs in with
  * it and waits for the dashboard. Returns the chosen password.
  */
 export async function signInFirstTime(page: Page, email: string, givenPassword: string): Promise<string> {
@@ -40,7 +40,7 @@ export async function signInFirstTime(page: Page, email: string, givenPassword: 
   await page.getByLabel('Correo electrónico').fill(email);
   await page.getByLabel('Contraseña').fill(givenPassword);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await expect(page.getByRole('heading', { name: 'Cambia tu contraseña', level: 1 })).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
+  await expect(page.getByRole('heading', { name: 'Cambie su contraseña', level: 1 })).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
   await page.getByLabel('Contraseña actual', { exact: true }).fill(givenPassword);
   await page.getByLabel('Nueva contraseña', { exact: true }).fill(chosen);
   await page.getByLabel('Repite la nueva contraseña').fill(chosen);

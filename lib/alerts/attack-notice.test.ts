@@ -55,9 +55,9 @@ describe('the e-mail to a user whose password is being guessed', () => {
       'guardia@example.com',
     );
     expect(mail.to).toEqual(['guardia@example.com']);
-    expect(mail.subject).toBe('[Pasarela] Intentos fallidos de inicio de sesión en tu cuenta');
+    expect(mail.subject).toBe('[Pasarela] Intentos fallidos de inicio de sesión en su cuenta');
     expect(mail.text).toContain('Hasta el 25 de noviembre de 2026 a las 10:00 a. m. (hora de Guatemala) hubo 26 intentos fallidos');
-    expect(mail.text).toContain('Tu cuenta no se bloquea');
-    expect(mail.text).toContain('cámbiala en «Mi cuenta»');
+    expect(mail.text).toContain('Su cuenta no se bloquea');
+    expect(mail.text).toContain('cámbiela en «Mi cuenta»');
   });
 });

@@ -32,12 +32,12 @@ export interface AttackNoticePayload {
 
 /** Who is told, by realm: the delivery's audience, the key of its once-an-hour condition, the words of the mail. */
 const REALMS = {
-  console: { audience: 'console_user', conditionKey: 'account_under_attack', where: 'de la consola', help: 'Avisa a un administrador si esto sigue: en «Auditoría» verá cada intento fallido.' },
+  console: { audience: 'console_user', conditionKey: 'account_under_attack', where: 'de la consola', help: 'Avise a un administrador si esto sigue: en «Auditoría» verá cada intento fallido.' },
   portal: {
     audience: 'portal_user',
     conditionKey: 'portal_account_under_attack',
     where: 'del portal de integradores',
-    help: 'Avisa a quien administra el servicio si esto sigue: el personal de soporte ve cada intento fallido.',
+    help: 'Avise a quien administra el servicio si esto sigue: el personal de soporte ve cada intento fallido.',
   },
 } as const satisfies Record<AuthRealm, { audience: 'console_user' | 'portal_user'; conditionKey: string; where: string; help: string }>;
 
@@ -87,18 +87,18 @@ export function attackNoticeMail(payload: AttackNoticePayload, to: string, realm
   const when = new Date(payload.fecha).toLocaleString('es-GT', { timeZone: 'America/Guatemala', dateStyle: 'long', timeStyle: 'short' });
   return {
     to: [to],
-    subject: `[${payload.servicio}] Intentos fallidos de inicio de sesión en tu cuenta`,
+    subject: `[${payload.servicio}] Intentos fallidos de inicio de sesión en su cuenta`,
     text: [
-      `Hasta el ${when} (hora de Guatemala) hubo ${payload.intentos_fallidos} intentos fallidos de iniciar sesión en tu cuenta ${where} (${to}), desde navegadores en los que no habías iniciado sesión.`,
+      `Hasta el ${when} (hora de Guatemala) hubo ${payload.intentos_fallidos} intentos fallidos de iniciar sesión en su cuenta ${where} (${to}), desde navegadores en los que usted no había iniciado sesión.`,
       '',
-      'Si no fuiste tú, alguien está intentando adivinar tu contraseña. Tu cuenta no se bloquea: desde los navegadores donde ya iniciaste sesión entras como siempre. Desde otros, se admite un intento a la vez, hasta uno por minuto, mientras sigan los intentos.',
+      'Si no fue usted, alguien está intentando adivinar su contraseña. Su cuenta no se bloquea: desde los navegadores donde ya inició sesión entra como siempre. Desde otros, se admite un intento a la vez, hasta uno por minuto, mientras sigan los intentos.',
       '',
       'Qué hacer:',
-      '- Si tu contraseña es corta, la usas en otro sitio o alguien más la conoce, cámbiala en «Mi cuenta».',
-      '- Activa la verificación en dos pasos en «Mi cuenta», si aún no la tienes.',
+      '- Si su contraseña es corta, la usa en otro sitio o alguien más la conoce, cámbiela en «Mi cuenta».',
+      '- Active la verificación en dos pasos en «Mi cuenta», si aún no la tiene.',
       `- ${help}`,
       '',
-      `No recibirás otro aviso como este durante una hora. Entorno: ${payload.entorno}. Aviso: ${payload.id}.`,
+      `No recibirá otro aviso como este durante una hora. Entorno: ${payload.entorno}. Aviso: ${payload.id}.`,
     ].join('\n'),
     headers: { 'X-Aviso-Id': payload.id },
   };

@@ -114,7 +114,7 @@ export async function sendMail(settings: EmailSettings, mail: Mail): Promise<Att
 export function starttlsMissing(settings: Pick<EmailSettings, 'host' | 'port'>): string {
   return (
     `el servidor de correo ${settings.host}:${settings.port} no ofrece STARTTLS, que producción exige (la contraseña y los enlaces no viajan en claro): ` +
-    'usa uno que lo ofrezca, o ALERT_SMTP_SECURE=true si el servidor habla TLS desde el inicio (puerto 465)'
+    'use uno que lo ofrezca, o ALERT_SMTP_SECURE=true si el servidor habla TLS desde el inicio (puerto 465)'
   );
 }
 

@@ -17,9 +17,9 @@ export const EMAIL_NOT_CONFIGURED_FOR_INTEGRATION =
  * settings and should not read their names), with what the integrator can do about it.
  */
 export const EMAIL_NOT_CONFIGURED_FOR_PORTAL =
-  'Este servicio todavía no envía correos: tus contactos no reciben los avisos por correo. ' +
+  'Este servicio todavía no envía correos: sus contactos no reciben los avisos por correo. ' +
   'Los que les tocaban aparecen en «Últimos avisos» como no enviados. ' +
-  'Para recibirlos ahora, configura un webhook aquí abajo; para recibirlos por correo, pídelo a la administración del servicio.';
+  'Para recibirlos ahora, configure un webhook aquí abajo; para recibirlos por correo, pídalo a la administración del servicio.';
 
 /** The Alertas page. */
 export const EMAIL_NOT_CONFIGURED_FOR_ALERTS =

@@ -12,13 +12,13 @@ export type ActionResult<T = undefined> =
   | { ok: false; message: string; fieldErrors?: Record<string, string> };
 
 export const ACTION_MESSAGES = {
-  signedOut: 'Tu sesión terminó o ya no es válida. Vuelve a iniciar sesión.',
-  forbidden: 'Tu rol solo permite consultar: esta acción requiere un administrador.',
-  passwordChangeRequired: 'Antes de seguir debes cambiar la contraseña que te asignaron: ve a «Cambiar contraseña».',
-  secondFactorRequired: 'Antes de seguir escribe el código de verificación de tu aplicación: vuelve a cargar la página.',
-  enrolmentRequired: 'Antes de seguir activa la verificación en dos pasos: vuelve a cargar la página.',
-  invalid: 'Revisa los campos marcados en rojo y vuelve a enviar.',
-  unexpected: 'No se pudo completar la acción por un error inesperado. Intenta de nuevo; si se repite, avisa al equipo técnico.',
+  signedOut: 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.',
+  forbidden: 'Su rol solo permite consultar: esta acción requiere un administrador.',
+  passwordChangeRequired: 'Antes de seguir debe cambiar la contraseña que le asignaron: vaya a «Cambiar contraseña».',
+  secondFactorRequired: 'Antes de seguir escriba el código de verificación de su aplicación: vuelva a cargar la página.',
+  enrolmentRequired: 'Antes de seguir active la verificación en dos pasos: vuelva a cargar la página.',
+  invalid: 'Revise los campos marcados en rojo y vuelva a enviar.',
+  unexpected: 'No se pudo completar la acción por un error inesperado. Intente de nuevo; si se repite, avise al equipo técnico.',
 } as const;
 
 const PENDING_STEP_MESSAGES: Record<PendingStep, string> = {

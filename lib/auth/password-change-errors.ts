@@ -12,10 +12,10 @@ export function passwordChangeRefusalMessage(refusal: ThrottleRefusal): string {
     case 'invalid_credentials':
       return WRONG_CURRENT_PASSWORD;
     case 'attempts_left':
-      return `${WRONG_CURRENT_PASSWORD} Te ${refusal.left === 1 ? 'queda 1 intento' : `quedan ${refusal.left} intentos`} antes de que el cambio de contraseña de tu cuenta se bloquee durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
+      return `${WRONG_CURRENT_PASSWORD} Le ${refusal.left === 1 ? 'queda 1 intento' : `quedan ${refusal.left} intentos`} antes de que el cambio de contraseña de su cuenta se bloquee durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
     case 'locked_now':
-      return `Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña de tu cuenta queda bloqueado durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
+      return `Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña de su cuenta queda bloqueado durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
     case 'locked':
-      return `Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña está bloqueado; vuelve a intentarlo en ${refusal.minutes} ${refusal.minutes === 1 ? 'minuto' : 'minutos'}.`;
+      return `Demasiados intentos con una contraseña actual incorrecta. Por seguridad el cambio de contraseña está bloqueado; vuelva a intentarlo en ${refusal.minutes} ${refusal.minutes === 1 ? 'minuto' : 'minutos'}.`;
   }
 }

@@ -19,7 +19,7 @@ export type SignInRefusal =
   | { kind: 'rate_limited' }
   | { kind: 'unavailable' };
 
-export const GENERIC_SIGN_IN_ERROR = 'No se pudo iniciar sesión. Vuelve a intentarlo en un momento.';
+export const GENERIC_SIGN_IN_ERROR = 'No se pudo iniciar sesión. Vuelva a intentarlo en un momento.';
 
 export function signInErrorCode(refusal: SignInRefusal): string {
   switch (refusal.kind) {
@@ -52,15 +52,15 @@ export function signInRefusalMessage(refusal: SignInRefusal): string {
     case 'invalid_credentials':
       return 'Correo o contraseña incorrectos.';
     case 'attempts_left':
-      return `Correo o contraseña incorrectos. Te ${refusal.left === 1 ? 'queda 1 intento' : `quedan ${refusal.left} intentos`} antes de que el acceso desde esta dirección se bloquee durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
+      return `Correo o contraseña incorrectos. Le ${refusal.left === 1 ? 'queda 1 intento' : `quedan ${refusal.left} intentos`} antes de que el acceso desde esta dirección se bloquee durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
     case 'locked_now':
       return `Demasiados intentos fallidos. Por seguridad el acceso desde esta dirección queda bloqueado durante ${SIGN_IN_LOCK_MINUTES} minutos.`;
     case 'locked':
-      return `Demasiados intentos fallidos. Por seguridad el acceso desde esta dirección está bloqueado; vuelve a intentarlo en ${refusal.minutes} ${refusal.minutes === 1 ? 'minuto' : 'minutos'}.`;
+      return `Demasiados intentos fallidos. Por seguridad el acceso desde esta dirección está bloqueado; vuelva a intentarlo en ${refusal.minutes} ${refusal.minutes === 1 ? 'minuto' : 'minutos'}.`;
     case 'paced':
-      return `Esta cuenta está recibiendo muchos intentos fallidos de inicio de sesión. Por seguridad solo admite un intento a la vez desde dispositivos que no ha usado antes: vuelve a intentarlo en ${refusal.seconds} ${refusal.seconds === 1 ? 'segundo' : 'segundos'}.`;
+      return `Esta cuenta está recibiendo muchos intentos fallidos de inicio de sesión. Por seguridad solo admite un intento a la vez desde dispositivos que no ha usado antes: vuelva a intentarlo en ${refusal.seconds} ${refusal.seconds === 1 ? 'segundo' : 'segundos'}.`;
     case 'rate_limited':
-      return 'Demasiados intentos de inicio de sesión desde esta dirección. Espera un minuto y vuelve a intentarlo.';
+      return 'Demasiados intentos de inicio de sesión desde esta dirección. Espere un minuto y vuelva a intentarlo.';
     case 'unavailable':
       return GENERIC_SIGN_IN_ERROR;
   }

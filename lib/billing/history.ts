@@ -19,7 +19,7 @@ export type PostedKind = (typeof POSTED_KINDS)[number];
 
 const day = z.preprocess(
   (value) => (value === '' ? undefined : value),
-  z.string().refine(isCalendarDay, 'Usa una fecha válida con el formato AAAA-MM-DD.').optional(),
+  z.string().refine(isCalendarDay, 'Use una fecha válida con el formato AAAA-MM-DD.').optional(),
 );
 
 /** Filters of the history, read from the URL (the page, its CSV export and the CLI share them). */

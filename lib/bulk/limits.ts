@@ -12,7 +12,7 @@ export const MAX_BULK_UPLOAD_BYTES = 1_000_000;
 
 export const BULK_UPLOAD_MESSAGES = {
   tooLarge: `El archivo pesa más de ${(MAX_BULK_UPLOAD_BYTES / 1_000_000).toLocaleString('es-GT')} MB. Divídelo en varios lotes.`,
-  empty: 'El archivo no tiene ningún identificador. Pon un NIT o CUI por línea (o en la primera columna).',
+  empty: 'El archivo no tiene ningún identificador. Ponga un NIT o CUI por línea (o en la primera columna).',
   tooMany: `El archivo tiene más de ${MAX_BULK_IDENTIFIERS.toLocaleString('es-GT')} identificadores. Divídelo en varios lotes.`,
-  notText: 'El archivo no es un CSV de texto (UTF-8). Expórtalo como CSV desde tu hoja de cálculo o tu sistema.',
+  notText: 'El archivo no es un CSV de texto (UTF-8). Expórtelo como CSV desde su hoja de cálculo o su sistema.',
 } as const;

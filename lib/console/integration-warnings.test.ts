@@ -52,6 +52,6 @@ describe("an integration's summary says what needs attention and where it is put
   });
 
   it('no declared purpose for the personal data it looks up', () => {
-    expect(warnings({ purpose: '' })).toEqual([['datos', 'Sin finalidad declarada del uso de los datos: pide al integrador para qué consulta NIT y CUI.']]);
+    expect(warnings({ purpose: '' })).toEqual([['datos', 'Sin finalidad declarada del uso de los datos: pregunte al integrador para qué consulta NIT y CUI.']]);
   });
 });

@@ -55,7 +55,7 @@ export function integrationWarnings(integration: Subject, tokens: TokenView[], l
     });
   }
   if (!integration.purpose) {
-    warnings.push({ key: 'purpose', section: 'datos', text: 'Sin finalidad declarada del uso de los datos: pide al integrador para qué consulta NIT y CUI.' });
+    warnings.push({ key: 'purpose', section: 'datos', text: 'Sin finalidad declarada del uso de los datos: pregunte al integrador para qué consulta NIT y CUI.' });
   }
   return warnings;
 }

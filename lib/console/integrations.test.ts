@@ -76,7 +76,7 @@ describe('the integration filters of the lists (typed, never a menu of every int
     expect(await resolveIntegrationFilter('LISTA-007')).toEqual({ id });
     expect(await resolveIntegrationFilter(`lista-007 (n.º ${id})`)).toEqual({ id });
     expect(await resolveIntegrationFilter(` ${id} `)).toEqual({ id });
-    expect(await resolveIntegrationFilter('lista-0')).toEqual({ problem: 'Ninguna integración se llama «lista-0»: elige una de la lista o escribe su número.' });
+    expect(await resolveIntegrationFilter('lista-0')).toEqual({ problem: 'Ninguna integración se llama «lista-0»: elija una de la lista o escriba su número.' });
   });
 
   it('suggest at most 8 names containing what was typed, and name only the integrations asked for', async () => {

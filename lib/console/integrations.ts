@@ -134,8 +134,8 @@ export async function findTypedIntegration(text: string): Promise<{ id: number; 
  */
 export async function resolveIntegrationFilter(typed: string): Promise<{ id: number } | { problem: string }> {
   const found = await findTypedIntegration(typed);
-  if (found === 'ambiguous') return { problem: `Varias integraciones se llaman «${typed.trim()}»: elige una de la lista (lleva su número).` };
-  if (found === undefined) return { problem: `Ninguna integración se llama «${typed.trim()}»: elige una de la lista o escribe su número.` };
+  if (found === 'ambiguous') return { problem: `Varias integraciones se llaman «${typed.trim()}»: elija una de la lista (lleva su número).` };
+  if (found === undefined) return { problem: `Ninguna integración se llama «${typed.trim()}»: elija una de la lista o escriba su número.` };
   return { id: found.id };
 }
 

@@ -6,9 +6,9 @@ import { OVERLAP_PRESET_NAMES, type OverlapPreset } from './token-state';
 
 /** A new token's name. */
 export const tokenLabelField = z
-  .string({ error: 'Escribe un nombre para el token.' })
+  .string({ error: 'Escriba un nombre para el token.' })
   .trim()
-  .min(1, 'Escribe un nombre para el token (por ejemplo «Producción»).')
+  .min(1, 'Escriba un nombre para el token (por ejemplo «Producción»).')
   .max(60, 'El nombre admite hasta 60 caracteres.');
 
 /** The end of a day in Guatemala (UTC-6 all year), for "vence el" dates typed in a form; empty: no expiry. */
@@ -16,7 +16,7 @@ export const tokenExpiryDateField = z.preprocess(
   (value) => (value === '' || value === undefined ? undefined : value),
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe la fecha como AAAA-MM-DD.')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escriba la fecha como AAAA-MM-DD.')
     .transform((day) => new Date(`${day}T23:59:59.999-06:00`))
     .refine((date) => !Number.isNaN(date.getTime()) && date.getTime() > Date.now(), 'El vencimiento debe ser una fecha futura.')
     .optional(),
@@ -25,7 +25,7 @@ export const tokenExpiryDateField = z.preprocess(
 /** How long a rotated token keeps working (OVERLAP_PRESETS); empty: none. */
 export const overlapField = z.preprocess(
   (value) => (value === '' || value === undefined ? 'none' : value),
-  z.enum(OVERLAP_PRESET_NAMES as [OverlapPreset, ...OverlapPreset[]], { error: 'Elige cuánto tiempo sigue funcionando el token anterior.' }),
+  z.enum(OVERLAP_PRESET_NAMES as [OverlapPreset, ...OverlapPreset[]], { error: 'Elija cuánto tiempo sigue funcionando el token anterior.' }),
 );
 
 /** The allow-list as typed (lib/credentials/allow-list.ts reads its entries). */

@@ -5,7 +5,7 @@ import { formatQuetzales, parseQuetzales } from '@/lib/money';
 // Field schemas for console forms. Forms send text; these turn it into what the services take,
 // with a message that says exactly what is wrong with what was typed.
 
-const AMOUNT_FORMAT = 'Escribe el monto en quetzales, por ejemplo 1,234.50.';
+const AMOUNT_FORMAT = 'Escriba el monto en quetzales, por ejemplo 1,234.50.';
 
 interface AmountRules {
   /** What a negative amount gets told, or undefined when negative amounts are allowed. */
@@ -19,10 +19,10 @@ interface AmountRules {
 /** Why a typed amount is refused, or its centavos. */
 export function readAmount(text: string, rules: AmountRules): { centavos: number } | { message: string } {
   const typed = text.trim();
-  if (typed === '') return { message: 'Escribe un monto.' };
-  if (/\.\d{3,}$/.test(typed)) return { message: 'Usa como máximo dos decimales.' };
+  if (typed === '') return { message: 'Escriba un monto.' };
+  if (/\.\d{3,}$/.test(typed)) return { message: 'Use como máximo dos decimales.' };
   const centavos = parseQuetzales(typed);
-  if (centavos === undefined) return { message: rules.negative === undefined ? `${AMOUNT_FORMAT} Usa un signo menos para restar.` : AMOUNT_FORMAT };
+  if (centavos === undefined) return { message: rules.negative === undefined ? `${AMOUNT_FORMAT} Use un signo menos para restar.` : AMOUNT_FORMAT };
   if (centavos < 0 && rules.negative !== undefined) return { message: rules.negative };
   if (centavos === 0 && rules.zero !== undefined) return { message: rules.zero };
   if (Math.abs(centavos) > rules.maxCentavos) return { message: rules.tooLarge };
@@ -30,7 +30,7 @@ export function readAmount(text: string, rules: AmountRules): { centavos: number
 }
 
 function amountField(rules: AmountRules) {
-  return z.string({ error: 'Escribe un monto.' }).transform((text, context) => {
+  return z.string({ error: 'Escriba un monto.' }).transform((text, context) => {
     const read = readAmount(text, rules);
     if ('message' in read) {
       context.addIssue({ code: 'custom', message: read.message });
@@ -86,4 +86,4 @@ export const booleanField = z.preprocess((value) => (value === 'true' ? true : v
 
 export const idField = z.coerce.number({ error: 'Falta el identificador.' }).int().positive('Identificador inválido.');
 
-export const noteField = z.string({ error: 'Escribe una nota.' }).trim().min(3, 'Escribe una nota que explique el movimiento (al menos 3 caracteres).').max(500, 'La nota puede tener como máximo 500 caracteres.');
+export const noteField = z.string({ error: 'Escriba una nota.' }).trim().min(3, 'Escriba una nota que explique el movimiento (al menos 3 caracteres).').max(500, 'La nota puede tener como máximo 500 caracteres.');

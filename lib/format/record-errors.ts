@@ -36,11 +36,11 @@ const STATUS_NAMES: Record<number, string> = {
 /** What a source's error status means for this service, once named. */
 const STATUS_MEANINGS: Record<number, string> = {
   400: 'rechazó los datos de la consulta por no ser válidos',
-  401: 'no aceptó las credenciales con las que este servicio la consulta (revisa la configuración de la fuente)',
+  401: 'no aceptó las credenciales con las que este servicio la consulta (revise la configuración de la fuente)',
   402: 'indicó que la cuenta de este servicio en la fuente no tiene saldo',
   403: 'no permite este tipo de consulta con la cuenta de este servicio',
   404: 'no encontró registros para el identificador consultado',
-  407: 'exige una autenticación de proxy que este servicio no envía (revisa la configuración de la fuente)',
+  407: 'exige una autenticación de proxy que este servicio no envía (revise la configuración de la fuente)',
   429: 'está limitando la cantidad de consultas de este servicio',
 };
 
@@ -114,7 +114,7 @@ function describeFailure(failure: RecordFailure, lookup: LookupKind, integratorS
     case 'too_large':
       return `${source} envió una respuesta más grande de lo que admite su protocolo.`;
     case 'misconfigured':
-      return `La dirección configurada para ${lowerFirst(source)} no es válida (revisa la configuración).`;
+      return `La dirección configurada para ${lowerFirst(source)} no es válida (revise la configuración).`;
     case 'not_sent':
       return `La consulta no se envió: ${lowerFirst(source)} estaba fuera de servicio (circuito abierto) o sin capacidad.`;
     case 'unhandled':

@@ -15,7 +15,7 @@ const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
 function optional<Output>(present: z.ZodType<Output, string>) {
   return z.preprocess(
     (value) => (value === null || value === undefined || (typeof value === 'string' && value.trim() === '') ? null : value),
-    z.string({ error: 'Escribe el valor como texto.' }).trim().pipe(present).nullable(),
+    z.string({ error: 'Escriba el valor como texto.' }).trim().pipe(present).nullable(),
   );
 }
 
@@ -35,7 +35,7 @@ export const nitSchema = optional(
   z
     .string()
     .max(20, 'El NIT no es válido: tiene demasiados caracteres.')
-    .refine((value) => isValidNit(value), 'El NIT no es válido: revisa el número y su dígito verificador (por ejemplo 576937-K).')
+    .refine((value) => isValidNit(value), 'El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).')
     .transform(normalizeNit),
 );
 
@@ -78,7 +78,7 @@ function contactPhoneSchema(contact: string) {
       if (phone) return phone;
       context.addIssue({
         code: 'custom',
-        message: `El teléfono del contacto ${contact} no es válido: escribe un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.`,
+        message: `El teléfono del contacto ${contact} no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.`,
       });
       return z.NEVER;
     }),

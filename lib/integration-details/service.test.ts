@@ -43,7 +43,7 @@ describe('validating integration details', () => {
   it('refuses a NIT whose check character is wrong, the way the API does', () => {
     const parsed = parseIntegrationDetails({ nit: '576937-5' });
     expect(parsed.ok ? 'accepted' : parsed.error.fieldErrors).toEqual({
-      nit: 'El NIT no es válido: revisa el número y su dígito verificador (por ejemplo 576937-K).',
+      nit: 'El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).',
     });
   });
 
@@ -69,10 +69,10 @@ describe('validating integration details', () => {
     expect(parsed.ok ? 'accepted' : parsed.error.fieldErrors).toEqual({
       legalName: 'La razón social debe tener al menos 2 caracteres.',
       technicalContactEmail: 'El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.',
-      technicalContactPhone: 'El teléfono del contacto técnico no es válido: escribe un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
+      technicalContactPhone: 'El teléfono del contacto técnico no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
       billingContactName: 'El nombre del contacto de facturación puede tener como máximo 120 caracteres.',
       billingContactEmail: 'El correo del contacto de facturación puede tener como máximo 254 caracteres.',
-      billingContactPhone: 'El teléfono del contacto de facturación no es válido: escribe un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
+      billingContactPhone: 'El teléfono del contacto de facturación no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
     });
     const lines = parseIntegrationDetails({ legalName: 'Banco\nDos' });
     expect(lines.ok ? 'accepted' : lines.error.fieldErrors.legalName).toBe('La razón social no puede llevar saltos de línea ni caracteres de control.');

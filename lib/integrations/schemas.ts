@@ -6,14 +6,14 @@ export const integrationNameSchema = z
   .trim()
   .min(3, 'El nombre debe tener al menos 3 caracteres.')
   .max(64, 'El nombre puede tener como máximo 64 caracteres.')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Usa solo letras, números, punto, guion y guion bajo, sin espacios.');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Use solo letras, números, punto, guion y guion bajo, sin espacios.');
 
 /** The largest tariff (Q 10,000.00 per query) and the largest single movement (Q 100,000,000.00). */
 export const MAX_TARIFF_CENTAVOS = 1_000_000;
 export const MAX_MOVEMENT_CENTAVOS = 100_000_000_00;
 
 // Money in integer centavos. The messages speak quetzales: a person reads them, not a program.
-const WHOLE_CENTAVOS = 'Usa como máximo dos decimales.';
+const WHOLE_CENTAVOS = 'Use como máximo dos decimales.';
 export const tariffCentavosSchema = z
   .number()
   .int(WHOLE_CENTAVOS)
@@ -35,11 +35,11 @@ export const lowBalanceAlertCentavosSchema = z
   .min(0, 'El umbral no puede ser negativo.')
   .max(MAX_MOVEMENT_CENTAVOS, 'El umbral máximo es Q 100,000,000.00.')
   .nullable();
-export const ledgerNoteSchema = z.string().trim().min(3, 'Escribe una nota que explique el movimiento.').max(500);
+export const ledgerNoteSchema = z.string().trim().min(3, 'Escriba una nota que explique el movimiento.').max(500);
 
 /** The declared purpose of use: a sentence or two, required once set (an empty one is "not declared"). */
 export const integrationPurposeSchema = z
-  .string({ error: 'Escribe la finalidad declarada.' })
+  .string({ error: 'Escriba la finalidad declarada.' })
   .trim()
   .min(10, 'Describe la finalidad en al menos 10 caracteres (por ejemplo: verificar la identidad de clientes al abrir una cuenta).')
   .max(500, 'La finalidad puede tener como máximo 500 caracteres.');

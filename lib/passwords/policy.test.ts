@@ -23,7 +23,7 @@ describe('new console passwords', () => {
     expect(newPasswordProblem('consultasgt1', owner)).toBe(guessablePasswordMessage('serviceWords'));
     expect(newPasswordProblem('Consultas de Ana López', owner)).toBe(guessablePasswordMessage('personal'));
     expect(guessablePasswordMessage('spatial')).toBe(
-      'Esa contraseña se adivina con facilidad: sigue una fila o un trazo del teclado (qwerty, asdf). Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.',
+      'Esa contraseña se adivina con facilidad: sigue una fila o un trazo del teclado (qwerty, asdf). Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.',
     );
   });
 
@@ -37,10 +37,10 @@ describe('new console passwords', () => {
       expect(newPasswordProblem(password, owner), password).toBe(guessablePasswordMessage('dateWords'));
     }
     expect(guessablePasswordMessage('serviceWords')).toBe(
-      'Esa contraseña se adivina con facilidad: se arma solo con el nombre del servicio o sus palabras (pasarela, consultas, clave, NIT…), cifras y símbolos. Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.',
+      'Esa contraseña se adivina con facilidad: se arma solo con el nombre del servicio o sus palabras (pasarela, consultas, clave, NIT…), cifras y símbolos. Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.',
     );
     expect(guessablePasswordMessage('dateWords')).toBe(
-      'Esa contraseña se adivina con facilidad: se arma solo con un mes, un día de la semana o un año, cifras y símbolos. Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.',
+      'Esa contraseña se adivina con facilidad: se arma solo con un mes, un día de la semana o un año, cifras y símbolos. Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.',
     );
   });
 

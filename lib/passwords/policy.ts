@@ -29,15 +29,15 @@ function loadCommonPasswords(): ReadonlySet<string> {
 /** What a new password is told when it is refused (the console's forms and the CLI show it). */
 export const PASSWORD_RULE_MESSAGES = {
   tooShort: `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`,
-  common: 'Esa contraseña es de las más usadas y se adivina en segundos: elige otra, por ejemplo una frase de varias palabras.',
+  common: 'Esa contraseña es de las más usadas y se adivina en segundos: elija otra, por ejemplo una frase de varias palabras.',
 } as const;
 
 const GUESSABLE = 'Esa contraseña se adivina con facilidad';
-const ADVICE = 'Elige otra, por ejemplo una frase de varias palabras que no tenga que ver contigo ni con el servicio.';
+const ADVICE = 'Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.';
 
 /** Why zxcvbn found a password guessable, by the kind of its weakest part, in the console's words. */
 export const GUESSABLE_BECAUSE = {
-  personal: 'lleva tu correo, tu nombre o el nombre del servicio',
+  personal: 'lleva su correo, su nombre o el nombre del servicio',
   repeat: 'repite los mismos caracteres',
   sequence: 'es una secuencia (abcd, 1234)',
   spatial: 'sigue una fila o un trazo del teclado (qwerty, asdf)',

@@ -13,9 +13,9 @@ export const REVEAL_REASON_MAX_LENGTH = 200;
 
 /** Why someone needs identifiers in full: asked for every reveal and full export, kept with the entry. */
 export const accessReasonSchema = z
-  .string({ error: 'Escribe el motivo.' })
+  .string({ error: 'Escriba el motivo.' })
   .trim()
-  .min(3, 'Escribe el motivo o el número de ticket (al menos 3 caracteres).')
+  .min(3, 'Escriba el motivo o el número de ticket (al menos 3 caracteres).')
   .max(REVEAL_REASON_MAX_LENGTH, `El motivo puede tener como máximo ${REVEAL_REASON_MAX_LENGTH} caracteres.`);
 
 export interface AccessEntryInput {

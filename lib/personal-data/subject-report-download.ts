@@ -11,7 +11,7 @@ function plainText(status: number, text: string): Response {
 /** Both downloads of the report: an administrator's session, a valid identifier and request reference, the report logged, then the file. */
 export async function subjectReportDownload(request: Request, format: 'csv' | 'pdf'): Promise<Response> {
   const user = await consoleUserWithAccess();
-  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (!user) return plainText(401, 'Su sesión terminó. Vuelva a iniciar sesión en /admin/login.');
   if (user.role !== 'admin') return plainText(403, 'El informe de quién consultó un identificador lo prepara un administrador.');
   const query = new URL(request.url).searchParams;
   // The identifier travels as the report page's search reference, never in the address.

@@ -19,9 +19,9 @@ import { maskIdentifier } from './masking';
 export const SUBJECT_REPORT_MAX_ROWS = 10_000;
 
 export const subjectIdentifierSchema = z
-  .string({ error: 'Escribe un NIT o un CUI.' })
+  .string({ error: 'Escriba un NIT o un CUI.' })
   .trim()
-  .min(2, 'Escribe un NIT o un CUI.')
+  .min(2, 'Escriba un NIT o un CUI.')
   .max(MAX_IDENTIFIER_LENGTH, 'El NIT o CUI es demasiado largo.')
   .regex(/^[\d\s.\-kK]+$/, 'Un NIT o CUI tiene solo cifras (y la K del dígito verificador), con o sin guion o espacios.');
 
@@ -30,9 +30,9 @@ export const SUBJECT_REQUEST_PARAM = 'referencia';
 
 /** The request's reference (a ticket or the person's letter): asked for every report and kept with it in the access log. */
 export const subjectRequestSchema = z
-  .string({ error: 'Escribe la referencia de la solicitud.' })
+  .string({ error: 'Escriba la referencia de la solicitud.' })
   .trim()
-  .min(3, 'Escribe la referencia de la solicitud (el número de ticket o de la carta de la persona, al menos 3 caracteres).')
+  .min(3, 'Escriba la referencia de la solicitud (el número de ticket o de la carta de la persona, al menos 3 caracteres).')
   .max(REVEAL_REASON_MAX_LENGTH, `La referencia puede tener como máximo ${REVEAL_REASON_MAX_LENGTH} caracteres.`);
 
 /**

@@ -4,9 +4,9 @@ import { guardedAction, type ActionResult } from '@/lib/auth/action';
 import { currentPortalUser, type PortalPendingStep, type PortalUserSession } from './session';
 
 export const PORTAL_ACTION_MESSAGES = {
-  forbidden: 'Tu rol no permite esta acción: la hace un propietario de la integración.',
-  secondFactorRequired: 'Antes de seguir escribe el código de verificación de tu aplicación: vuelve a cargar la página.',
-  enrolmentRequired: 'Antes de seguir activa la verificación en dos pasos: vuelve a cargar la página.',
+  forbidden: 'Su rol no permite esta acción: la hace un propietario de la integración.',
+  secondFactorRequired: 'Antes de seguir escriba el código de verificación de su aplicación: vuelva a cargar la página.',
+  enrolmentRequired: 'Antes de seguir active la verificación en dos pasos: vuelva a cargar la página.',
 } as const;
 
 const PENDING_STEP_MESSAGES: Record<PortalPendingStep, string> = {

@@ -15,7 +15,7 @@ import { BULK_JOB_RUNNERS } from './roles';
 // first byte leaves, and the rows sent are added when the file ends.
 
 export const BULK_DOWNLOAD_MESSAGES = {
-  notFound: 'No existe ese lote en tu integración (pudo haberse borrado al vencer sus resultados).',
+  notFound: 'No existe ese lote en su integración (pudo haberse borrado al vencer sus resultados).',
   badForm: 'El formulario no es válido.',
   fromThePage: 'Los resultados se descargan desde la página del lote, con un motivo: la descarga queda registrada.',
 } as const;
@@ -41,7 +41,7 @@ export async function portalBulkResultsDownload(request: Request, params: JobPar
   const rows = await jobResults(user.integrationId, id);
   if (!rows) return portalDownloadPage(404, user, BULK_DOWNLOAD_MESSAGES.notFound, PORTAL_DOWNLOAD_MESSAGES.jobNotFoundHint);
   const reason = accessReasonSchema.safeParse(posted.get('motivo') ?? '');
-  if (!reason.success) return plainText(400, `${reason.error.issues[0]!.message} Vuelve a la página del lote y descarga de nuevo.`);
+  if (!reason.success) return plainText(400, `${reason.error.issues[0]!.message} Vuelva a la página del lote y descargue de nuevo.`);
   const log = logger('portal');
   // Logged before the first byte: a download that cannot be logged is not sent.
   const accessId = await writeAccessEntry({ actor: describeActor(user.actor), kind: 'export', reason: reason.data, details: { lote: id } });

@@ -62,8 +62,8 @@ export type EstimateOutcome =
   | { ok: false; message: string; field?: 'archivo' | 'catalogo' };
 
 export const BULK_FORM_MESSAGES = {
-  notEnabled: 'Ese catálogo no está habilitado para tu integración: un lote no puede consultarlo. Pide a la administración del servicio que lo habilite.',
-  keyReused: 'Esta confirmación ya creó un lote con otro archivo o catálogo. Vuelve a calcular el costo y confirma de nuevo.',
+  notEnabled: 'Ese catálogo no está habilitado para su integración: un lote no puede consultarlo. Pida a la administración del servicio que lo habilite.',
+  keyReused: 'Esta confirmación ya creó un lote con otro archivo o catálogo. Vuelva a calcular el costo y confirme de nuevo.',
   ...BULK_UPLOAD_MESSAGES,
 } as const;
 

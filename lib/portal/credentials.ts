@@ -47,8 +47,8 @@ export async function portalCredentials(user: PortalUserSession): Promise<Portal
 // does not exist. The caches, the change notification and the audit then behave as for the console.
 
 export const PORTAL_CREDENTIAL_MESSAGES = {
-  unknownToken: 'Tu integración no tiene ese token.',
-  notRotatable: 'Ese token no está activo en tu integración: no se puede rotar.',
+  unknownToken: 'Su integración no tiene ese token.',
+  notRotatable: 'Ese token no está activo en su integración: no se puede rotar.',
 } as const;
 
 export async function createPortalToken(user: PortalUserSession, input: CreateTokenInput): Promise<Result<{ token: string; view: TokenView }, TokenError>> {
@@ -75,8 +75,8 @@ export async function revokePortalToken(user: PortalUserSession, tokenId: number
 /** The allow-list would refuse the address the person is using now (a confirmation saves it anyway). */
 export function leavesOutMessage(clientAddress: string | null): string {
   return clientAddress
-    ? `La lista deja fuera la dirección desde la que estás conectado ahora (${clientAddress}): si tu sistema llama a la API desde esta red, sus consultas se rechazarán como credenciales no válidas. Inclúyela, o confirma que quieres guardarla así.`
-    : 'No se pudo leer la dirección desde la que estás conectado, así que ninguna lista la incluye: si tu sistema llama a la API desde esta red, sus consultas se rechazarán. Confirma que quieres guardarla así.';
+    ? `La lista deja fuera la dirección desde la que está conectado ahora (${clientAddress}): si su sistema llama a la API desde esta red, sus consultas se rechazarán como credenciales no válidas. Inclúyala, o confirme que quiere guardarla así.`
+    : 'No se pudo leer la dirección desde la que está conectado, así que ninguna lista la incluye: si su sistema llama a la API desde esta red, sus consultas se rechazarán. Confirme que quiere guardarla así.';
 }
 
 /**

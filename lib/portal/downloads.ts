@@ -12,12 +12,12 @@ import { portalStatement } from './statements';
 // within the session's integration only.
 
 export const PORTAL_DOWNLOAD_MESSAGES = {
-  signedOut: 'Tu sesión del portal terminó. Vuelve a ingresar en /portal/ingresar.',
+  signedOut: 'Su sesión del portal terminó. Vuelva a ingresar en /portal/ingresar.',
   pending: 'Antes de descargar termina de ingresar en /portal/ingresar.',
   notFound: 'No existe ese estado de cuenta.',
-  notFoundHint: 'Revisa el enlace: los estados de cuenta de tu integración están en Estados de cuenta.',
-  slipNotFoundHint: 'Revisa el enlace: las boletas de tu integración están en Recargas.',
-  jobNotFoundHint: 'Revisa el enlace: los lotes de tu integración están en Lotes.',
+  notFoundHint: 'Revise el enlace: los estados de cuenta de su integración están en Estados de cuenta.',
+  slipNotFoundHint: 'Revise el enlace: las boletas de su integración están en Recargas.',
+  jobNotFoundHint: 'Revise el enlace: los lotes de su integración están en Lotes.',
 } as const;
 
 /** The session's user if it may download this (a signed-in session, no pending step, one of `roles`), else the answer. */

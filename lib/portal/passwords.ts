@@ -27,8 +27,8 @@ export const RESET_EMAIL_INTERVAL_MINUTES = 5;
 
 export const PASSWORD_MESSAGES = {
   sameAsCurrent: 'La nueva contraseña debe ser distinta de la actual.',
-  linkUnusable: 'Este enlace ya no sirve: ya se usó o se pidió otro más reciente. Pide uno nuevo en «¿Olvidaste tu contraseña?».',
-  linkExpired: `Este enlace venció: sirve ${PASSWORD_RESET_VALID_MINUTES} minutos. Pide uno nuevo en «¿Olvidaste tu contraseña?».`,
+  linkUnusable: 'Este enlace ya no sirve: ya se usó o se pidió otro más reciente. Pida uno nuevo en «¿Olvidó su contraseña?».',
+  linkExpired: `Este enlace venció: sirve ${PASSWORD_RESET_VALID_MINUTES} minutos. Pida uno nuevo en «¿Olvidó su contraseña?».`,
 } as const;
 
 export type PasswordError = 'invalid' | 'throttled' | 'link';

@@ -22,7 +22,7 @@ const MAX_TYPED_LENGTH = 200;
 const LIST_FIELDS = ['consulta', 'estado', 'desde', 'hasta'] as const;
 
 export const PORTAL_EXPORT_MESSAGES = {
-  range: 'Elige las fechas desde y hasta de la exportación (AAAA-MM-DD).',
+  range: 'Elija las fechas desde y hasta de la exportación (AAAA-MM-DD).',
   badForm: 'El formulario no es válido.',
 } as const;
 
@@ -82,7 +82,7 @@ export async function portalRecordsExport(request: Request): Promise<Response> {
   if (matching !== undefined && matching > maxRows) {
     return plainText(
       413,
-      `Ese rango abarca ${matching.toLocaleString('es-GT')} consultas y una exportación admite como máximo ${maxRows.toLocaleString('es-GT')}. Acorta el rango y exporta por partes.`,
+      `Ese rango abarca ${matching.toLocaleString('es-GT')} consultas y una exportación admite como máximo ${maxRows.toLocaleString('es-GT')}. Acorte el rango y exporte por partes.`,
     );
   }
   const log = logger('portal');

@@ -8,7 +8,7 @@ import { OUTCOMES } from './outcomes';
 const optionalText = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined), z.string().optional());
 const day = z.preprocess(
   (value) => (value === '' ? undefined : value),
-  z.string().refine(isCalendarDay, 'Usa una fecha válida con el formato AAAA-MM-DD.').optional(),
+  z.string().refine(isCalendarDay, 'Use una fecha válida con el formato AAAA-MM-DD.').optional(),
 );
 
 /**

@@ -14,7 +14,7 @@ export function plainText(status: number, text: string): Response {
  */
 export async function statementDownloadAccess(id: string, download: 'pdf' | 'charges_csv'): Promise<{ integration: IntegrationView; userId: number } | Response> {
   const user = await consoleUserWithAccess();
-  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (!user) return plainText(401, 'Su sesión terminó. Vuelva a iniciar sesión en /admin/login.');
   if (download === 'charges_csv' && user.role !== 'admin') return plainText(403, 'El CSV de consultas cobradas lo descarga un administrador.');
   const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
   if (!integration) return plainText(404, 'No existe esa integración.');

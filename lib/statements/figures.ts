@@ -149,11 +149,11 @@ export async function computePeriodFigures(integration: StatementIntegration, pe
   if (Number(captured.captures) !== charges.count || ledgerCharges !== charges.totalCentavos) {
     throw new StatementError(
       'does_not_reconcile',
-      `Los cobros de ${label} no cuadran: el libro mayor tiene ${Number(captured.captures)} cobros por ${ledgerCharges} centavos y los registros ${charges.count} por ${charges.totalCentavos}. Revisa la conciliación antes de emitir.`,
+      `Los cobros de ${label} no cuadran: el libro mayor tiene ${Number(captured.captures)} cobros por ${ledgerCharges} centavos y los registros ${charges.count} por ${charges.totalCentavos}. Revise la conciliación antes de emitir.`,
     );
   }
   if (opening + figures.topUps.totalCentavos + figures.adjustments.totalCentavos - charges.totalCentavos !== closing) {
-    throw new StatementError('does_not_reconcile', `El saldo de ${label} no cuadra: el inicial más los movimientos no da el final. Revisa la conciliación antes de emitir.`);
+    throw new StatementError('does_not_reconcile', `El saldo de ${label} no cuadra: el inicial más los movimientos no da el final. Revise la conciliación antes de emitir.`);
   }
   return figures;
 }

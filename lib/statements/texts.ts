@@ -18,8 +18,8 @@ export const PREVIEW_MAX_DAYS = 366;
 
 /** Why the dates picked for a preview were not taken, each saying what to change. */
 export const PREVIEW_RANGE_MESSAGES = {
-  notADay: 'Usa fechas válidas con el formato AAAA-MM-DD.',
-  bothDays: 'Indica las dos fechas, desde y hasta, o ninguna para ver el mes en curso.',
+  notADay: 'Use fechas válidas con el formato AAAA-MM-DD.',
+  bothDays: 'Indique las dos fechas, desde y hasta, o ninguna para ver el mes en curso.',
   reversed: 'La fecha inicial es posterior a la final.',
   future: (today: string) => `La vista previa llega como mucho hasta hoy, ${today}.`,
   tooLong: `Una vista previa abarca como mucho ${PREVIEW_MAX_DAYS} días: acorta el periodo.`,

@@ -23,8 +23,8 @@ export type ConsoleUserView = Omit<ConsoleUser, 'passwordHash'>;
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_PASSWORD_LENGTH = 200;
 
-export const userEmailSchema = z.email('Escribe un correo electrónico válido.').trim().toLowerCase().max(MAX_EMAIL_LENGTH);
-export const userNameSchema = z.string().trim().min(2, 'Escribe el nombre de la persona.').max(120);
+export const userEmailSchema = z.email('Escriba un correo electrónico válido.').trim().toLowerCase().max(MAX_EMAIL_LENGTH);
+export const userNameSchema = z.string().trim().min(2, 'Escriba el nombre de la persona.').max(120);
 export const userRoleSchema = z.enum(['admin', 'support']);
 /** A new password: long enough and not a common one (lib/passwords/policy.ts). */
 export const passwordSchema = z
@@ -166,7 +166,7 @@ async function changeConsoleUser(
 /** Changes a user's role; takes effect on the user's next request (sessions re-read the role). */
 export function setConsoleUserRole(actor: Actor, userId: number, role: ConsoleRole) {
   const parsed = userRoleSchema.safeParse(role);
-  if (!parsed.success) return Promise.resolve(fail('invalid' as const, 'Elige un rol válido: administrador o soporte.'));
+  if (!parsed.success) return Promise.resolve(fail('invalid' as const, 'Elija un rol válido: administrador o soporte.'));
   return changeConsoleUser(actor, userId, 'user.set_role', () => ok({ role: parsed.data }));
 }
 
@@ -174,7 +174,7 @@ export function setConsoleUserRole(actor: Actor, userId: number, role: ConsoleRo
 export function setConsoleUserActive(actor: Actor, userId: number, active: boolean) {
   return changeConsoleUser(actor, userId, active ? 'user.reactivate' : 'user.deactivate', () => {
     if (!active && actor.kind === 'user' && actor.id === userId) {
-      return fail('invalid', 'No puedes desactivar tu propia cuenta; pide a otro administrador que lo haga.');
+      return fail('invalid', 'No puede desactivar su propia cuenta; pida a otro administrador que lo haga.');
     }
     return ok({ active });
   });

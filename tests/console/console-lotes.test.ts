@@ -183,7 +183,7 @@ describe('the console\'s Lotes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     }
 
     const refused = await reveal(admin, finishedId, 1, '');
-    expect(says(refused, 'Escribe el motivo o el número de ticket (al menos 3 caracteres).')).toBe(true);
+    expect(says(refused, 'Escriba el motivo o el número de ticket (al menos 3 caracteres).')).toBe(true);
     expect(await accessEntries()).toEqual([]);
 
     const shown = await reveal(admin, finishedId, 1, 'Ticket 77, el integrador pide la fila 1');

@@ -56,7 +56,7 @@ afterAll(async () => {
 describe('Verificar ahora', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('is refused without a session, and support staff start a run over everything whose result the Panel then shows', async () => {
     const anonymous = await startVerification(new ConsoleClient(app.baseUrl));
-    expect(says(anonymous, 'Tu sesión terminó o ya no es válida.')).toBe(true);
+    expect(says(anonymous, 'Su sesión terminó o ya no es válida.')).toBe(true);
     expect(await consoleRuns()).toBe(0);
 
     const answer = await startVerification(support);

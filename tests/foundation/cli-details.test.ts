@@ -11,7 +11,7 @@ describe('operator CLI: integration details', { timeout: PROCESS_TEST_TIMEOUT_MS
     const created = await createIntegration();
     const refused = await cli('integrations:details', created.nombre, '--legal-name', 'Otra, S.A.', '--nit', '576937-5', '--billing-phone', '123');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('El NIT no es válido: revisa el número y su dígito verificador (por ejemplo 576937-K).');
+    expect(refused.stderr).toContain('El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).');
     expect(refused.stderr).toContain('El teléfono del contacto de facturación no es válido');
 
     const set = await cli(

@@ -34,7 +34,7 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
   it('prints the token in its plain-text output too, saying it is shown once', async () => {
     const result = await cli('integrations:create', 'cli-text-output');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Token (se muestra una sola vez; guárdalo ahora):');
+    expect(result.stdout).toContain('Token (se muestra una sola vez; guárdelo ahora):');
     expect(result.stdout).toMatch(/tlk_[A-Za-z0-9_-]{43}/);
   });
 
@@ -95,7 +95,7 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     const withoutNote = await cli('integrations:top-up', created.nombre, '5');
     expect(withoutNote.code).not.toBe(0);
     // It names the option to add, not the console's field (issue 32, point 10).
-    expect(withoutNote.stderr).toContain('falta la nota de la recarga: agrega --note');
+    expect(withoutNote.stderr).toContain('falta la nota de la recarga: agregue --note');
     const audit = await auditRows('integration', created.id);
     expect(audit.map((row) => row.action)).toEqual(['integration.create', 'balance.top_up']);
     expect(audit[1]).toMatchObject({ before: { balanceCentavos: 0 }, after: { balanceCentavos: 2500, note: 'Transferencia 8841' } });

@@ -53,7 +53,7 @@ describe('operator CLI: portal:invite', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     expect(noEmail.stderr).toContain('falta --email');
     const badEmail = await cli('portal:invite', '--integration', integration.nombre, '--email', 'no-es-un-correo');
     expect(badEmail.code).toBe(2);
-    expect(badEmail.stderr).toContain('Escribe un correo electrónico válido.');
+    expect(badEmail.stderr).toContain('Escriba un correo electrónico válido.');
     const unknown = await cli('portal:invite', '--integration', 'no-existe', '--email', 'y@example.com');
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('no existe la integración «no-existe»');
@@ -114,7 +114,7 @@ describe('operator CLI: portal links without mail', { timeout: PROCESS_TEST_TIME
 
     const handed = await run({}, 'portal:invite', '--integration', integration.nombre, '--email', 'contadora@example.com', '--role', 'facturacion', '--link', '--reason', 'ticket 4412: la contadora no recibe correos externos');
     expect(handed.code).toBe(0);
-    expect(handed.stdout).toContain('No se envió correo: entrega este enlace a esa persona por un medio seguro; sirve una sola vez.');
+    expect(handed.stdout).toContain('No se envió correo: entregue este enlace a esa persona por un medio seguro; sirve una sola vez.');
     const code = LINK('/portal/invitacion').exec(handed.stdout)?.[1];
     expect(code).toBeDefined();
     expect(await testDb().use(() => invitationForCode(code))).toMatchObject({ state: 'valid', email: 'contadora@example.com', role: 'facturacion' });
@@ -138,7 +138,7 @@ describe('operator CLI: portal links without mail', { timeout: PROCESS_TEST_TIME
 
     const noLink = await run({}, 'portal:reset-password', 'dev-olvido@example.com');
     expect(noLink.code).toBe(2);
-    expect(noLink.stderr).toContain('agrega --link --reason');
+    expect(noLink.stderr).toContain('agregue --link --reason');
     const noReason = await run({}, 'portal:reset-password', 'dev-olvido@example.com', '--link', '--reason', '  ');
     expect(noReason.code).toBe(2);
     expect(noReason.stderr).toContain('--link exige un motivo');

@@ -129,7 +129,7 @@ describe('operator CLI in Spanish (issue 24, defect 15)', { timeout: PROCESS_TES
     expect(created.stdout).toContain('tarifa Q 1.50  saldo Q 20.00');
     expect(created.stdout).toContain('consultas habilitadas: RENAP por CUI (is_renap_enabled)');
     expect(created.stdout).toContain('IP permitidas: cualquier dirección');
-    expect(created.stdout).toContain('Token (se muestra una sola vez; guárdalo ahora):');
+    expect(created.stdout).toContain('Token (se muestra una sola vez; guárdelo ahora):');
 
     await cliJson('integrations:top-up', 'cli-es-texto', '2.50', '--note', 'Depósito 77');
     const history = await cli('integrations:history', 'cli-es-texto');

@@ -92,11 +92,11 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     );
     const refused = await cli('records:list', '--identifier', '576937-K');
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('--identifier busca los datos de una persona: agrega --motivo "ticket o razón"');
+    expect(refused.stderr).toContain('--identifier busca los datos de una persona: agregue --motivo "ticket o razón"');
     expect(refused.stdout).not.toContain('576937');
     const tooShort = await cli('records:list', '--identifier', '576937-K', '--motivo', ' x ');
     expect(tooShort.code).not.toBe(0);
-    expect(tooShort.stderr).toContain('--motivo: Escribe el motivo o el número de ticket (al menos 3 caracteres).');
+    expect(tooShort.stderr).toContain('--motivo: Escriba el motivo o el número de ticket (al menos 3 caracteres).');
 
     const shown = await cli('records:list', '--identifier', '576937-K', '--motivo', 'Ticket 4821');
     expect(shown.code).toBe(0);
@@ -132,7 +132,7 @@ describe('operator CLI: users, records and errors', { timeout: PROCESS_TEST_TIME
     const missing = await cli('records:list', '--request-id', 'req_0123456789abcdef0123');
     expect(missing.code).toBe(0);
     expect(missing.stdout).toContain(
-      'Ninguna consulta ni rechazo tiene el id de solicitud req_0123456789abcdef0123: no se envió a este servicio, es de hace más de 7 días o de hace unos segundos (vuelve a buscarla), o llegó con más de 300 por minuto a una instancia y quedó sin detalle. No se cobró',
+      'Ninguna consulta ni rechazo tiene el id de solicitud req_0123456789abcdef0123: no se envió a este servicio, es de hace más de 7 días o de hace unos segundos (vuelva a buscarla), o llegó con más de 300 por minuto a una instancia y quedó sin detalle. No se cobró',
     );
     // As the console's search says it: the answers that carry an id and leave no trace.
     expect(missing.stdout).toContain(`No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(30_000)}`);

@@ -402,7 +402,7 @@ describe('requests the app answers without Next (issue 30, point 7)', { timeout:
     // A forged X-Forwarded-Host beside this origin does not turn the action into a 500 either.
     const own = await action({ origin: gateway.app.baseUrl, 'x-forwarded-host': 'evil.example' });
     expect(own.status).toBe(200);
-    expect(await own.text()).toContain('Tu sesión terminó o ya no es válida.');
+    expect(await own.text()).toContain('Su sesión terminó o ya no es válida.');
     expect(logLines(gateway.app.logs()).filter((line) => line.msg === 'cross-origin console form refused')).toHaveLength(2);
   });
 

@@ -277,7 +277,7 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     const filters = { integracion: String(acmeId), desde: '2020-01-01', hasta: today };
     const withoutReason = await postForm(admin, '/admin/registros/exportar', { ...filters, motivo: '  ' });
     expect(withoutReason.status).toBe(400);
-    expect(withoutReason.text).toContain('Escribe el motivo o el número de ticket');
+    expect(withoutReason.text).toContain('Escriba el motivo o el número de ticket');
     expect(fullIdentifiersIn(withoutReason.text)).toEqual([]);
     expect(await accessRows('tipo=export')).toEqual([]);
     const full = await postForm(admin, '/admin/registros/exportar', { ...filters, motivo: 'Auditoría SAT, oficio 12-2026' });
@@ -332,7 +332,7 @@ describe('personal data in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     // Without the request's reference there is no report, and nothing is logged.
     const withoutReference = await admin.request(`/admin/datos-personales/quien-consulto/csv?${byNit.replace('&referencia=Ticket+9001', '')}`);
     expect(withoutReference.status).toBe(400);
-    expect(withoutReference.text).toContain('Escribe la referencia de la solicitud');
+    expect(withoutReference.text).toContain('Escriba la referencia de la solicitud');
 
     const onScreen = await page(admin, `/admin/datos-personales/quien-consulto?${byNit}`);
     expect(onScreen).toContain(PURPOSE);
@@ -434,7 +434,7 @@ describe('monthly statements', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="vista-previa-estado-de-cuenta-delta-vista-previa-${days.desde}-a-${days.hasta}.pdf"`);
 
     const refused = await postForm(support, `${path}/pdf`, { desde: days.hasta, hasta: '2001-01-01' });
-    expect({ status: refused.status, text: refused.text }).toEqual({ status: 400, text: `${PREVIEW_RANGE_MESSAGES.reversed} Vuelve a la vista previa y elige otras fechas.` });
+    expect({ status: refused.status, text: refused.text }).toEqual({ status: 400, text: `${PREVIEW_RANGE_MESSAGES.reversed} Vuelva a la vista previa y elija otras fechas.` });
     expect((await page(support, `${path}?desde=${days.hasta}&hasta=2001-01-01`))).toContain(PREVIEW_RANGE_MESSAGES.reversed);
     expect((await postForm(new ConsoleClient(app.baseUrl), `${path}/pdf`, { ...days })).status).toBe(401);
     expect((await postForm(support, `${path}/pdf`, { ...days }, 'https://evil.example')).status).toBe(403);

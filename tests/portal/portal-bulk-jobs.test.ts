@@ -233,7 +233,7 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
 
     // A finished job cannot be cancelled; another integration's job is unknown here.
     expect(answerOf(await cancel(developer, jobId))).toMatchObject({ ok: false, message: 'El lote ya terminó (completado): no queda nada por cancelar.' });
-    expect(answerOf(await cancel(developer, lote))).toMatchObject({ ok: false, message: 'No existe ese lote en tu integración.' });
+    expect(answerOf(await cancel(developer, lote))).toMatchObject({ ok: false, message: 'No existe ese lote en su integración.' });
     expect((await jobsOf(withoutBalance)).map((job) => job.state)).toEqual(['cancelado']);
   });
 

@@ -129,14 +129,14 @@ describe('an owner of A editing the IP allow-list', { timeout: PROCESS_TEST_TIME
     const owner = new PortalClient(gateway.app.baseUrl, { 'x-forwarded-for': ownAddress });
     expect((await owner.portalSignIn(people.ownerA, PORTAL_PASSWORD)).status).toBe(303);
     const page = await owner.request(PAGE);
-    expect(page.text).toContain(`Ahora estás conectado desde ${ownAddress}.`);
+    expect(page.text).toContain(`Ahora está conectado desde ${ownAddress}.`);
     const freshToken = answerOf(await owner.serverAction(PAGE, 'createPortalTokenAction', { etiqueta: 'Para la lista', vence: '' })).data!.token!;
 
     // The console's validation, every mistake at once; nothing saved.
     const invalid = answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: '198.51.100.300, 10.0.0.1/33' }));
     expect(invalid).toEqual({
       ok: false,
-      message: 'Revisa las direcciones.',
+      message: 'Revise las direcciones.',
       fieldErrors: { direcciones: '«198.51.100.300» no es una dirección IPv4 ni IPv6. «10.0.0.1/33»: el prefijo debe ser un número de 0 a 32.' },
     });
     expect(await allowListOfA()).toEqual([]);

@@ -120,7 +120,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const unknown = await search(ownerA, UNKNOWN_REQUEST_ID);
     expect(unknown.location).toBe(`/portal/consultas?solicitud=${UNKNOWN_REQUEST_ID}`);
     const unknownPage = await ownerA.request(unknown.location!);
-    expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('Ninguna consulta ni rechazo de tu integración tiene el id de solicitud ID');
+    expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('Ninguna consulta ni rechazo de su integración tiene el id de solicitud ID');
     // An id from an answer that leaves no trace (server.mjs's 408, a per-IP 429 off the lookups) is explained, not only denied.
     expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('408 si no terminó de llegar en 30 s');
     expect(shownText(unknownPage.text, UNKNOWN_REQUEST_ID)).toContain('Esas no consultaron ninguna fuente y no se cobraron.');
@@ -137,7 +137,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const unknown = await ownerA.request(`/portal/consultas/${UNKNOWN_REQUEST_ID}`);
     expect(unknown.status).toBe(404);
     // Next renders a page's notFound() from the page's payload (the document's body is empty without script).
-    expect(unknown.text).toContain('No existe esa consulta en tu integración');
+    expect(unknown.text).toContain('No existe esa consulta en su integración');
     for (const requestId of ['req_bbbbbbbbbbbbbbbbbbbb', 'req_b402b402b402b402b402']) {
       const answer = await ownerA.request(`/portal/consultas/${requestId}`);
       expect(answer.status).toBe(404);
@@ -178,8 +178,8 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const unknown = await ownerA.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: UNKNOWN_REQUEST_ID, motivo: 'Curiosidad' });
     const ofB = await ownerA.serverAction('/portal/consultas/req_afafafafafafafafafaf', 'revealPortalRecordAction', { solicitud: 'req_bcbcbcbcbcbcbcbcbcbc', motivo: 'Curiosidad' });
     expect(ofB.status).toBe(unknown.status);
-    expect(says(ofB, 'No existe esa consulta en tu integración')).toBe(true);
-    expect(says(unknown, 'No existe esa consulta en tu integración')).toBe(true);
+    expect(says(ofB, 'No existe esa consulta en su integración')).toBe(true);
+    expect(says(unknown, 'No existe esa consulta en su integración')).toBe(true);
     expect(ofB.text).not.toContain(NIT_ONLY_B);
 
     const accesses = await (await consoleSignedIn(gateway.app.baseUrl, admin)).request('/admin/datos-personales');

@@ -73,7 +73,7 @@ describe('a stolen session cookie on Cambiar contraseña', { timeout: PROCESS_TE
 
     // Locked for the account, from any address: even the right password is refused, with the wait.
     const right = await changePassword(clientFrom('192.0.2.200', stolen), owner.password);
-    expect(says(right, `${LOCKED}. Por seguridad el cambio de contraseña está bloqueado; vuelve a intentarlo en 15 minutos.`)).toBe(true);
+    expect(says(right, `${LOCKED}. Por seguridad el cambio de contraseña está bloqueado; vuelva a intentarlo en 15 minutos.`)).toBe(true);
 
     // The password did not change, and the lock does not keep its owner from signing in.
     expect(await clientFrom('198.51.100.2').signIn(owner.email, owner.password)).toBeNull();

@@ -71,7 +71,7 @@ describe('an initial or reset password', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     expect(says(await session.serverAction('/admin/cuenta', 'endOwnSessionAction', { sesion: '00000000-0000-4000-8000-000000000000' }), ACTION_MESSAGES.passwordChangeRequired)).toBe(true);
     const pending = await session.request('/admin/cambiar-contrasena');
     expect(pending.status).toBe(200);
-    expect(pending.text).toContain('Cambia tu contraseña');
+    expect(pending.text).toContain('Cambie su contraseña');
 
     expect(says(await changePassword(session, newcomer.password, 'Password1234!'), PASSWORD_RULE_MESSAGES.common)).toBe(true);
     expect(says(await changePassword(session, newcomer.password, 'corta-9'), PASSWORD_RULE_MESSAGES.tooShort)).toBe(true);

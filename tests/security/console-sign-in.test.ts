@@ -130,7 +130,7 @@ describe('guessing one account\'s password from many addresses', { timeout: PROC
     while (smtp.to(owner.email).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     const [mail, ...more] = smtp.to(owner.email);
     expect(more).toEqual([]);
-    expect(mail?.subject).toBe('[Pasarela de consultas de contribuyentes] Intentos fallidos de inicio de sesión en tu cuenta');
+    expect(mail?.subject).toBe('[Pasarela de consultas de contribuyentes] Intentos fallidos de inicio de sesión en su cuenta');
     expect(mail?.raw.replace(/=\r\n/g, '')).toContain('hubo 26 intentos fallidos de iniciar sesi');
   });
 });

@@ -101,14 +101,14 @@ describe('an administrator without a second factor', { timeout: PROCESS_TEST_TIM
     expect(says(await session.serverAction('/admin/usuarios', 'endUserSessionsAction', { userId: String(support.id) }), ACTION_MESSAGES.enrolmentRequired)).toBe(true);
     const page = await session.request('/admin/activar-verificacion');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('Activa la verificación en dos pasos');
+    expect(page.text).toContain('Active la verificación en dos pasos');
 
     ({ secret: adminSecret, recoveryCodes: adminRecoveryCodes } = await enrol(session, '/admin/activar-verificacion'));
     expect(adminRecoveryCodes).toHaveLength(10);
     expect((await session.request('/admin')).status).toBe(200);
     expect(await redirectsTo(session, '/admin/activar-verificacion')).toBe('/admin/cuenta');
     const account = await session.request('/admin/cuenta');
-    expect(account.text).toContain('Te quedan 10 códigos de recuperación.');
+    expect(account.text).toContain('Le quedan 10 códigos de recuperación.');
     expect(account.text).not.toContain(adminSecret);
     expect(await audited('user.enable_two_factor', admin.id)).toHaveLength(1);
   });
@@ -155,13 +155,13 @@ describe('signing in with a second factor', { timeout: PROCESS_TEST_TIMEOUT_MS }
   it('takes a recovery code once: the second time it fails', async () => {
     const first = await signedIn('198.51.100.40', admin);
     const used = await verify(first, adminRecoveryCodes[0]!);
-    expect(says(used, 'te quedan 9')).toBe(true);
+    expect(says(used, 'le quedan 9')).toBe(true);
     expect((await first.request('/admin')).status).toBe(200);
 
     const second = await signedIn('198.51.100.41', admin);
     expect(says(await verify(second, adminRecoveryCodes[0]!), TWO_FACTOR_MESSAGES.wrongCode)).toBe(true);
     expect(await redirectsTo(second, '/admin')).toBe('/admin/verificacion');
-    expect(says(await verify(second, adminRecoveryCodes[1]!), 'te quedan 8')).toBe(true);
+    expect(says(await verify(second, adminRecoveryCodes[1]!), 'le quedan 8')).toBe(true);
     expect((await second.request('/admin')).status).toBe(200);
   });
 });
@@ -178,7 +178,7 @@ describe('support users', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(says(await session.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: supportRecoveryCodes[0]! }), TWO_FACTOR_MESSAGES.requiredCannotDisable)).toBe(true);
 
     const adminSession = await signedIn('198.51.100.53', admin);
-    expect(says(await verify(adminSession, adminRecoveryCodes[2]!), 'te quedan 7')).toBe(true);
+    expect(says(await verify(adminSession, adminRecoveryCodes[2]!), 'le quedan 7')).toBe(true);
     expect(says(await adminSession.serverAction('/admin/cuenta', 'disableTwoFactorAction', { codigo: adminRecoveryCodes[3]! }), TWO_FACTOR_MESSAGES.requiredCannotDisable)).toBe(true);
   });
 
@@ -205,11 +205,11 @@ describe('an administrator\'s reset of someone\'s second factor', { timeout: PRO
     expect((await bossSession.request('/admin')).status).toBe(200);
 
     const supportSession = await signedIn('198.51.100.61', support);
-    expect(says(await verify(supportSession, supportRecoveryCodes[1]!), 'te quedan 9')).toBe(true);
+    expect(says(await verify(supportSession, supportRecoveryCodes[1]!), 'le quedan 9')).toBe(true);
     expect(says(await supportSession.serverAction('/admin/usuarios', 'resetUserTwoFactorAction', { userId: String(boss.id) }), ACTION_MESSAGES.forbidden)).toBe(true);
 
     const adminSession = await signedIn('198.51.100.62', admin);
-    expect(says(await verify(adminSession, adminRecoveryCodes[4]!), 'te quedan 6')).toBe(true);
+    expect(says(await verify(adminSession, adminRecoveryCodes[4]!), 'le quedan 6')).toBe(true);
     expect((await adminSession.request('/admin/usuarios')).text).toContain('Restablecer verificación en dos pasos');
     const reset = await adminSession.serverAction('/admin/usuarios', 'resetUserTwoFactorAction', { userId: String(boss.id) });
     expect(says(reset, 'Verificación en dos pasos restablecida')).toBe(true);
@@ -228,7 +228,7 @@ describe('wrong second-factor codes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () =
     expect(says(answers[6]!, secondFactorRefusalMessage({ kind: 'attempts_left', left: 3 }))).toBe(true);
     expect(says(answers[9]!, secondFactorRefusalMessage({ kind: 'locked_now' }))).toBe(true);
     const refused = await verify(session, adminRecoveryCodes[5]!);
-    expect(refused.text).toMatch(/verificación está bloqueada; vuelve a intentarlo en 1[45] minutos/);
+    expect(refused.text).toMatch(/verificación está bloqueada; vuelva a intentarlo en 1[45] minutos/);
     expect(await redirectsTo(session, '/admin')).toBe('/admin/verificacion');
     expect((await audited('user.sign_in_locked', admin.id)).map((row) => row.after)).toEqual([{ lockScope: 'second_factor_account', lockMinutes: 15 }]);
   });

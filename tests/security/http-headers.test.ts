@@ -140,7 +140,7 @@ describe('security headers', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const plain = await request('/admin/login');
     const returning = await request('/admin/login?volver=%2Fadmin%2Fintegraciones%2Fregreso-unico&motivo=salida');
     expect(returning.text).toContain('/admin/integraciones/regreso-unico');
-    expect(returning.text).toContain('Cerraste sesión');
+    expect(returning.text).toContain('Cerró sesión');
     const refused = await request('/admin/login?error=rate_limited');
     expect(refused.text).toContain(RATE_LIMITED_TEXT);
     const portalReturning = await request('/portal/ingresar?motivo=clave-restablecida');
@@ -148,7 +148,7 @@ describe('security headers', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     for (const [path, answer] of [['/admin/login', await request('/admin/login')], ['/admin/login', plain], ['/portal/ingresar', await request('/portal/ingresar')]] as const) {
       expect(answer.status, path).toBe(200);
       expect(answer.text, path).not.toContain('regreso-unico');
-      expect(answer.text, path).not.toContain('Cerraste sesión');
+      expect(answer.text, path).not.toContain('Cerró sesión');
       expect(answer.text, path).not.toContain('Contraseña restablecida');
       expect(answer.text, path).not.toContain(RATE_LIMITED_TEXT);
       expect(answer.headers.get('cache-control'), path).toBe('no-store');

@@ -9,7 +9,7 @@ export default function ConsoleNotFound() {
       <div className="card">
         <p>La integración, la consulta o la página que buscas no existe, o el enlace está incompleto.</p>
         <p>
-          Vuelve a <Link href="/admin/integraciones">Integraciones</Link>, a los <Link href="/admin/registros">Registros de consultas</Link> o al{' '}
+          Vuelva a <Link href="/admin/integraciones">Integraciones</Link>, a los <Link href="/admin/registros">Registros de consultas</Link> o al{' '}
           <Link href="/admin">Panel</Link>.
         </p>
       </div>

@@ -6,7 +6,7 @@ import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
 import { env } from '@/lib/env';
 import { RequiredEnrolment } from './required-enrolment';
 
-export const metadata: Metadata = { title: 'Activa la verificación en dos pasos' };
+export const metadata: Metadata = { title: 'Active la verificación en dos pasos' };
 
 // Outside the console's layout on purpose: an administrator without two-factor sign-in, where it
 // is required (production, CONSOLE_TWO_FACTOR_REQUIRED), reaches this page only until enrolled.
@@ -15,10 +15,10 @@ export default async function RequiredEnrolmentPage() {
   if (user.pendingStep !== 'two_factor_enrolment' && !(await renderingAfterOwnAction())) redirect('/admin/cuenta');
   return (
     <main className="login">
-      <h1>Activa la verificación en dos pasos</h1>
+      <h1>Active la verificación en dos pasos</h1>
       <p>
         Hola, {user.name}. Los administradores recargan saldos y cambian tarifas: además de la contraseña deben entrar con un código de su
-        teléfono. Actívala para usar la consola.
+        teléfono. Actívela para usar la consola.
       </p>
       <div className="card">
         <RequiredEnrolment serviceName={env().SERVICE_NAME} />

@@ -5,7 +5,7 @@ import { requirePageUser } from '@/lib/auth/session';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
 import { ChangePasswordForm } from '../(console)/cuenta/change-password-form';
 
-export const metadata: Metadata = { title: 'Cambia tu contraseña' };
+export const metadata: Metadata = { title: 'Cambie su contraseña' };
 
 // Outside the console's layout on purpose: a user whose password was set by someone else (an
 // initial or reset password) reaches this page only, until they choose their own.
@@ -14,12 +14,12 @@ export default async function PendingPasswordChangePage() {
   if (user.pendingStep !== 'password_change') redirect('/admin/cuenta');
   return (
     <main className="login">
-      <h1>Cambia tu contraseña</h1>
+      <h1>Cambie su contraseña</h1>
       <p>
-        Hola, {user.name}. La contraseña con la que entraste la asignó otra persona: antes de usar la consola elige una que solo tú
-        conozcas.
+        Hola, {user.name}. La contraseña con la que entró la asignó otra persona: antes de usar la consola elija una que solo usted
+        conozca.
       </p>
-      <p className="small muted">Después de cambiarla vuelves a iniciar sesión con la nueva.</p>
+      <p className="small muted">Después de cambiarla vuelve a iniciar sesión con la nueva.</p>
       <div className="card">
         <ChangePasswordForm minLength={MIN_PASSWORD_LENGTH} />
       </div>

@@ -8,8 +8,8 @@ import { SignInForm } from './sign-in-form';
 export const metadata: Metadata = { title: 'Iniciar sesión' };
 
 const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
-  sesion: { tone: 'info', text: 'Tu sesión terminó o tu cuenta cambió: vuelve a iniciar sesión.' },
-  salida: { tone: 'success', text: 'Cerraste sesión. Hasta pronto.' },
+  sesion: { tone: 'info', text: 'Su sesión terminó o su cuenta cambió: vuelva a iniciar sesión.' },
+  salida: { tone: 'success', text: 'Cerró sesión. Hasta pronto.' },
   'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicia sesión con la nueva contraseña.' },
 };
 

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { signInErrorMessage } from '@/lib/auth/sign-in-errors';
 
-const UNEXPECTED = 'No se pudo iniciar sesión por un error inesperado. Espera un momento y vuelve a intentarlo.';
+const UNEXPECTED = 'No se pudo iniciar sesión por un error inesperado. Espere un momento y vuelva a intentarlo.';
 
 /** `returnTo`: the console page to open once signed in (already checked by the page: lib/auth/return-path.ts). */
 export function SignInForm({ returnTo }: { returnTo: string }) {

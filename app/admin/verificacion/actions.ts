@@ -14,7 +14,7 @@ export const verifySecondFactorAction = consoleAction(
   {
     role: 'support',
     allowPending: 'second_factor',
-    schema: z.object({ codigo: z.string().trim().min(1, 'Escribe el código.').max(64, 'Ese código es demasiado largo.') }),
+    schema: z.object({ codigo: z.string().trim().min(1, 'Escriba el código.').max(64, 'Ese código es demasiado largo.') }),
   },
   async ({ codigo }, user) => {
     if (user.pendingStep !== 'second_factor') return { ok: true, data: { recoveryCodesLeft: null } };
@@ -31,6 +31,6 @@ export const verifySecondFactorAction = consoleAction(
 );
 
 function recoveryCodeUsedMessage(left: number): string {
-  const remaining = left === 1 ? 'te queda 1' : `te quedan ${left}`;
-  return `Usaste un código de recuperación: ya no sirve, ${remaining}. Genera códigos nuevos en «Mi cuenta» si te quedan pocos.`;
+  const remaining = left === 1 ? 'le queda 1' : `le quedan ${left}`;
+  return `Usó un código de recuperación: ya no sirve, ${remaining}. Genere códigos nuevos en «Mi cuenta» si le quedan pocos.`;
 }

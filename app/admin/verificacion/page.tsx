@@ -17,13 +17,13 @@ export default async function SecondFactorPage({ searchParams }: { searchParams:
   return (
     <main className="login">
       <h1>Verificación en dos pasos</h1>
-      <p>Hola, {user.name}. Para terminar de iniciar sesión escribe un código de verificación: el que muestra tu aplicación de autenticación o, sin el teléfono, uno de tus códigos de recuperación.</p>
+      <p>Hola, {user.name}. Para terminar de iniciar sesión escriba un código de verificación: el que muestra su aplicación de autenticación o, sin el teléfono, uno de sus códigos de recuperación.</p>
       <div className="card">
         <SecondFactorForm
           verify={verifySecondFactorAction}
           returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH}
           enterLabel="Entrar a la consola"
-          recoveryAdvice="Si perdiste el teléfono, pide a un administrador que restablezca tu verificación en dos pasos, o genera códigos nuevos en «Mi cuenta»."
+          recoveryAdvice="Si perdió el teléfono, pida a un administrador que restablezca su verificación en dos pasos, o genere códigos nuevos en «Mi cuenta»."
         />
       </div>
       <p className="small">

@@ -46,15 +46,15 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
   );
   return (
     <>
-      <PageHeader title={home.integrationName} description={`Tu rol: ${PORTAL_ROLE_LABELS[user.role]} (${PORTAL_ROLE_DESCRIPTIONS[user.role]}).`} />
+      <PageHeader title={home.integrationName} description={`Su rol: ${PORTAL_ROLE_LABELS[user.role]} (${PORTAL_ROLE_DESCRIPTIONS[user.role]}).`} />
       {params.bienvenida === '1' && (
         <p className="notice success" role="status">
-          Bienvenido al portal, {user.name}: tu cuenta está lista.
+          Hola, {user.name}: su cuenta del portal está lista.
         </p>
       )}
       {!home.active && (
         <p className="notice warn" role="status">
-          Esta integración está desactivada: sus consultas se rechazan. Escribe al equipo del servicio para reactivarla.
+          Esta integración está desactivada: sus consultas se rechazan. Escriba al equipo del servicio para reactivarla.
         </p>
       )}
       {home.missingContacts && home.missingContacts.length > 0 && (
@@ -111,7 +111,7 @@ function BalanceSection({ balance, money, canTopUp }: { balance: PortalHomeBalan
           <p data-testid="portal-tariff">
             {money.tariffCentavos > 0
               ? `Las consultas de catálogo (CUI/NIT, RTU y omisos) se pagan del saldo, a ${formatQuetzales(money.tariffCentavos)} cada una. Sin saldo suficiente, responden 402 hasta la siguiente recarga.`
-              : 'Las consultas de catálogo (CUI/NIT, RTU y omisos) no tienen costo para tu integración por ahora: su tarifa es Q 0.00.'}
+              : 'Las consultas de catálogo (CUI/NIT, RTU y omisos) no tienen costo para su integración por ahora: su tarifa es Q 0.00.'}
           </p>
         )}
         <p className="small muted">
@@ -142,7 +142,7 @@ function UsageSection({ usage, showCharged }: { usage: PortalHomeUsage; showChar
         <UsageTotals dashboard={dashboard} testIdPrefix="portal-usage" showCharged={showCharged} />
         {dashboard.totals.total === 0 ? (
           <div className="card">
-            <EmptyState title="Tu integración todavía no tiene consultas en estos 30 días." />
+            <EmptyState title="Su integración todavía no tiene consultas en estos 30 días." />
           </div>
         ) : (
           <UsageBreakdown dashboard={dashboard} heading="h3" tableTestId="portal-usage-by-lookup" showCharged={showCharged} />
@@ -163,7 +163,7 @@ function LimitsSection({ usage }: { usage: PortalHomeUsage }) {
         lleva contado el minuto que corre ahora; «Rechazadas hoy» son las respuestas 429 de hoy por ese límite. Los tres catálogos comparten un límite.
       </p>
       {usage.limits.length === 0 ? (
-        <EmptyState title="Tu integración no tiene consultas habilitadas." />
+        <EmptyState title="Su integración no tiene consultas habilitadas." />
       ) : (
         <div className="table-wrap" role="region" aria-label="Límites por minuto" tabIndex={0}>
           <table className="data stacked" data-testid="portal-limits">
@@ -226,8 +226,8 @@ function ServiceManagedSection({ lookups, tariffCentavos, supportEmail }: { look
       {tariffCentavos !== null && <p data-testid="portal-service-tariff">{`Tarifa por consulta de catálogo: ${formatQuetzales(tariffCentavos)}.`}</p>}
       <p data-testid="portal-ask-service">
         Habilitar o deshabilitar una consulta, cambiar la tarifa, recargar o ajustar el saldo directamente y desactivar la integración lo hace el equipo del servicio, no
-        el portal. Escríbele a {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : 'su contacto de soporte'}. Cuando cambian la tarifa o las consultas habilitadas, los contactos
-        de tu integración reciben un aviso.
+        el portal. Escriba a {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : 'su contacto de soporte'}. Cuando cambian la tarifa o las consultas habilitadas, los contactos
+        de su integración reciben un aviso.
       </p>
     </section>
   );

@@ -7,7 +7,7 @@ import { env } from '@/lib/env';
 import { PortalSignOutButton } from '../sign-out-button';
 import { RequiredPortalEnrolment } from './required-enrolment';
 
-export const metadata: Metadata = { title: 'Activa la verificación en dos pasos' };
+export const metadata: Metadata = { title: 'Active la verificación en dos pasos' };
 
 // Outside the signed-in layout on purpose: in production an owner or developer without two-factor
 // sign-in reaches this page only, until enrolled (lib/portal/policy.ts).
@@ -16,10 +16,10 @@ export default async function PortalRequiredEnrolmentPage() {
   if (user.pendingStep !== 'two_factor_enrolment' && !(await renderingAfterOwnAction())) redirect('/portal/cuenta');
   return (
     <main className="login" id="contenido">
-      <h1>Activa la verificación en dos pasos</h1>
+      <h1>Active la verificación en dos pasos</h1>
       <p>
-        Hola, {user.name}. Como {PORTAL_ROLE_LABELS[user.role].toLowerCase()} de «{user.integrationName}» ves credenciales y consultas: además de la contraseña
-        entras con un código de tu teléfono. Actívala para usar el portal.
+        Hola, {user.name}. Como {PORTAL_ROLE_LABELS[user.role].toLowerCase()} de «{user.integrationName}» usted ve credenciales y consultas: además de la contraseña
+        entra con un código de su teléfono. Actívela para usar el portal.
       </p>
       <div className="card">
         <RequiredPortalEnrolment serviceName={env().SERVICE_NAME} />

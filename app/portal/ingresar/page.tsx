@@ -8,8 +8,8 @@ import { PortalSignInForm } from './sign-in-form';
 export const metadata: Metadata = { title: 'Iniciar sesión' };
 
 const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
-  sesion: { tone: 'info', text: 'Tu sesión terminó: vuelve a iniciar sesión.' },
-  salida: { tone: 'success', text: 'Cerraste sesión. Hasta pronto.' },
+  sesion: { tone: 'info', text: 'Su sesión terminó: vuelva a iniciar sesión.' },
+  salida: { tone: 'success', text: 'Cerró sesión. Hasta pronto.' },
   'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicia sesión con la nueva contraseña.' },
   'clave-restablecida': { tone: 'success', text: 'Contraseña restablecida. Inicia sesión con la nueva contraseña.' },
 };
@@ -35,10 +35,10 @@ export default async function PortalSignInPage({ searchParams }: { searchParams:
         <PortalSignInForm returnTo={returnTo} />
       </div>
       <p className="small links">
-        <Link href="/portal/restablecer">¿Olvidaste tu contraseña?</Link>
+        <Link href="/portal/restablecer">¿Olvidó su contraseña?</Link>
       </p>
       <p className="small muted">
-        ¿Todavía no tienes cuenta? Entras con la invitación que te envía el propietario de tu integración o el equipo del servicio.
+        ¿Todavía no tiene cuenta? Se entra con la invitación que le envía un propietario de su integración o el equipo del servicio.
       </p>
     </main>
   );

@@ -18,7 +18,7 @@ export interface ResetRequestState {
 // sign-in does, and answers the same for any address.
 export async function requestResetAction(_previous: ResetRequestState, form: FormData): Promise<ResetRequestState> {
   if (!(await consumeSignInLimit(await requestAddress()))) {
-    return { sent: false, error: 'Demasiadas solicitudes desde esta dirección. Espera un minuto y vuelve a intentarlo.' };
+    return { sent: false, error: 'Demasiadas solicitudes desde esta dirección. Espere un minuto y vuelva a intentarlo.' };
   }
   // The answer leaves at once, the same for any address; looking the address up, the cap and the
   // e-mail come after it, so the time to answer does not tell which addresses have an account.
@@ -40,10 +40,10 @@ const newPasswordSchema = z
 // address); every session of the account ends and the person signs in with it.
 export async function completeResetAction(_previous: NewPasswordState, form: FormData): Promise<NewPasswordState> {
   if (!(await consumeSignInLimit(await requestAddress()))) {
-    return { error: 'Demasiadas solicitudes desde esta dirección. Espera un minuto y vuelve a intentarlo.', fieldErrors: {} };
+    return { error: 'Demasiadas solicitudes desde esta dirección. Espere un minuto y vuelva a intentarlo.', fieldErrors: {} };
   }
   const parsed = newPasswordSchema.safeParse({ clave: form.get('clave') ?? '', repetida: form.get('repetida') ?? '' });
-  if (!parsed.success) return { error: 'Revisa los campos marcados y vuelve a enviar.', fieldErrors: { repetida: parsed.error.issues[0]!.message } };
+  if (!parsed.success) return { error: 'Revise los campos marcados y vuelva a enviar.', fieldErrors: { repetida: parsed.error.issues[0]!.message } };
   const result = await completePortalPasswordReset(form.get('codigo'), parsed.data.clave);
   if (!result.ok) return { error: result.error.message, fieldErrors: result.error.code === 'invalid' ? { clave: result.error.message } : {} };
   redirect('/portal/ingresar?motivo=clave-restablecida');

@@ -7,8 +7,8 @@ export const metadata: Metadata = { title: 'Restablecer la contraseña' };
 export default function PortalResetRequestPage() {
   return (
     <main className="login" id="contenido">
-      <h1>¿Olvidaste tu contraseña?</h1>
-      <p>Escribe el correo de tu cuenta del portal: te enviamos un enlace para elegir una contraseña nueva. Tu verificación en dos pasos no cambia.</p>
+      <h1>¿Olvidó su contraseña?</h1>
+      <p>Escriba el correo de su cuenta del portal: le enviamos un enlace para elegir una contraseña nueva. Su verificación en dos pasos no cambia.</p>
       <div className="card">
         <ResetRequestForm />
       </div>

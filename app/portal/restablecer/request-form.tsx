@@ -4,7 +4,7 @@ import { useActionState } from 'react';
 import { requestResetAction, type ResetRequestState } from './actions';
 
 /** The same answer whether or not the address has an account (lib/portal/passwords.ts). */
-const RESET_REQUESTED = 'Si ese correo es de una cuenta del portal, te enviamos un enlace para elegir una contraseña nueva. Vence en una hora.';
+const RESET_REQUESTED = 'Si ese correo es de una cuenta del portal, le enviamos un enlace para elegir una contraseña nueva. Vence en una hora.';
 
 export function ResetRequestForm() {
   const [state, action, pending] = useActionState(requestResetAction, { sent: false, error: null } satisfies ResetRequestState);
@@ -18,7 +18,7 @@ export function ResetRequestForm() {
   return (
     <form className="stack" action={action}>
       <div className="field">
-        <label htmlFor="email">Correo electrónico de tu cuenta</label>
+        <label htmlFor="email">Correo electrónico de su cuenta</label>
         <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
       </div>
       <div className="actions">

@@ -9,7 +9,7 @@ import { portalTwoFactorService } from '@/lib/portal/two-factor';
 // The second step of a portal sign-in: the one action open to a session whose user has two-factor
 // sign-in and has not typed a code yet. Throttled and audited like the password.
 export const verifyPortalSecondFactorAction = portalAction(
-  { allowPending: 'second_factor', schema: z.object({ codigo: z.string().trim().min(1, 'Escribe el código.').max(64, 'Ese código es demasiado largo.') }) },
+  { allowPending: 'second_factor', schema: z.object({ codigo: z.string().trim().min(1, 'Escriba el código.').max(64, 'Ese código es demasiado largo.') }) },
   async ({ codigo }, user) => {
     if (user.pendingStep !== 'second_factor') return { ok: true, data: { recoveryCodesLeft: null } };
     const result = await portalTwoFactorService.verifySignInSecondFactor(user.actor, user.sessionPublicId, codigo, await requestAddress());

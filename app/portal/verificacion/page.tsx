@@ -18,15 +18,15 @@ export default async function PortalSecondFactorPage({ searchParams }: { searchP
     <main className="login" id="contenido">
       <h1>Verificación en dos pasos</h1>
       <p>
-        Hola, {user.name}. Para terminar de iniciar sesión escribe un código de verificación: el que muestra tu aplicación de autenticación o, sin el teléfono, uno de
-        tus códigos de recuperación.
+        Hola, {user.name}. Para terminar de iniciar sesión escriba un código de verificación: el que muestra su aplicación de autenticación o, sin el teléfono, uno de
+        sus códigos de recuperación.
       </p>
       <div className="card">
         <SecondFactorForm
           verify={verifyPortalSecondFactorAction}
           returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM], PORTAL_AREA) ?? PORTAL_AREA.root}
           enterLabel="Entrar al portal"
-          recoveryAdvice="Genera códigos nuevos en «Mi cuenta» si te quedan pocos; si perdiste el teléfono, pide a un propietario de tu integración o al equipo del servicio que restablezcan tu verificación."
+          recoveryAdvice="Genere códigos nuevos en «Mi cuenta» si le quedan pocos; si perdió el teléfono, pida a un propietario de su integración o al equipo del servicio que restablezcan su verificación."
         />
       </div>
       <PortalSignOutButton />

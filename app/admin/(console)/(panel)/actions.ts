@@ -10,7 +10,7 @@ import { env } from '@/lib/env';
 // reads (it never changes money), support is who answers "were we charged?", and one run at a
 // time across the instances bounds the load however often it is pressed (docs/decisions.md).
 
-const startSchema = z.object({ integracion: z.string().trim().max(200, 'Escribe como máximo 200 caracteres.').default('') });
+const startSchema = z.object({ integracion: z.string().trim().max(200, 'Escriba como máximo 200 caracteres.').default('') });
 
 export const startLedgerVerification = consoleAction({ role: 'support', schema: startSchema }, async (input, user) => {
   let integrationId: number | undefined;
@@ -19,12 +19,12 @@ export const startLedgerVerification = consoleAction({ role: 'support', schema: 
     if (found === undefined || found === 'ambiguous') {
       return {
         ok: false,
-        message: 'Revisa los campos marcados en rojo y vuelve a enviar.',
+        message: 'Revise los campos marcados en rojo y vuelva a enviar.',
         fieldErrors: {
           integracion:
             found === 'ambiguous'
-              ? 'Varias integraciones se llaman así: elige una de la lista (lleva su número).'
-              : 'Ninguna integración se llama así: elige una de la lista, escribe su número o deja el campo vacío para verificar todas.',
+              ? 'Varias integraciones se llaman así: elija una de la lista (lleva su número).'
+              : 'Ninguna integración se llama así: elija una de la lista, escriba su número o deje el campo vacío para verificar todas.',
         },
       };
     }
@@ -41,7 +41,7 @@ export const startLedgerVerification = consoleAction({ role: 'support', schema: 
       ? 'Conciliación iniciada: su avance se muestra arriba.'
       : run?.finishedAt
         ? 'La conciliación que estaba en curso acaba de terminar: su resultado se muestra arriba.'
-        : 'Ya hay una conciliación en curso: se muestra arriba; espera a que termine para iniciar otra.',
+        : 'Ya hay una conciliación en curso: se muestra arriba; espere a que termine para iniciar otra.',
     data: { started, runId: run?.id ?? null },
   };
 });

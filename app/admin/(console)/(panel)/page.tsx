@@ -51,7 +51,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <div className="card">
           <EmptyState title="No hubo consultas en este periodo.">
             <p>
-              Elige un periodo más largo, o revisa en <Link href="/admin/integraciones">Integraciones</Link> que haya alguna activa con consultas
+              Elija un periodo más largo, o revise en <Link href="/admin/integraciones">Integraciones</Link> que haya alguna activa con consultas
               habilitadas y saldo.
             </p>
           </EmptyState>

@@ -24,7 +24,7 @@ export function VerifyNowForm({ start, suggest }: VerifyNowFormProps) {
       <Field
         name="integracion"
         label="Integración"
-        hint="Vacío: todas. Escribe parte del nombre y elige de la lista, o su número."
+        hint="Vacío: todas. Escriba parte del nombre y elija de la lista, o su número."
         placeholder="Todas las integraciones"
         {...inputProps}
       />

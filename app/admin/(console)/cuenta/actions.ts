@@ -17,7 +17,7 @@ export const changePasswordAction = consoleAction(
     allowPending: 'password_change',
     schema: z
       .object({
-        actual: z.string().min(1, 'Escribe tu contraseña actual.'),
+        actual: z.string().min(1, 'Escriba su contraseña actual.'),
         nueva: passwordSchema,
         confirmacion: z.string(),
       })
@@ -28,7 +28,7 @@ export const changePasswordAction = consoleAction(
     // The client's address as the sign-in throttle sees it: wrong current passwords are counted per address too.
     const clientIp = requestClientIp((name) => requestHeaders.get(name), env());
     const result = await changeOwnPassword(user.actor, actual, nueva, clientIp);
-    return fromResult(result, () => ({ message: 'Contraseña cambiada. Vuelve a iniciar sesión con la nueva.', data: undefined }));
+    return fromResult(result, () => ({ message: 'Contraseña cambiada. Vuelva a iniciar sesión con la nueva.', data: undefined }));
   },
 );
 
@@ -37,7 +37,7 @@ export const changePasswordAction = consoleAction(
 export const endOwnSessionAction = consoleAction(
   { role: 'support', schema: z.object({ sesion: z.string().min(1).max(64) }) },
   async ({ sesion }, user) => {
-    if (sesion === user.sessionPublicId) return { ok: false, message: 'Para cerrar esta sesión usa «Cerrar sesión».' };
+    if (sesion === user.sessionPublicId) return { ok: false, message: 'Para cerrar esta sesión use «Cerrar sesión».' };
     const ended = await endOwnSession(user.actor, sesion);
     revalidatePath('/admin/cuenta');
     return ended

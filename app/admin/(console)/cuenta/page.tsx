@@ -25,7 +25,7 @@ export default async function AccountPage() {
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${ROLE_LABELS[user.role]}`} />
       <section className="card" style={{ maxWidth: 520 }}>
         <h2>Cambiar contraseña</h2>
-        <p className="small muted">Al cambiarla se cierran todas tus sesiones, también esta.</p>
+        <p className="small muted">Al cambiarla se cierran todas sus sesiones, también esta.</p>
         <ChangePasswordForm minLength={MIN_PASSWORD_LENGTH} />
       </section>
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
@@ -43,7 +43,7 @@ export default async function AccountPage() {
       <section className="card">
         <h2>Sesiones activas</h2>
         <p className="small muted">
-          Cada navegador donde iniciaste sesión en las últimas 8 horas. Si no reconoces alguna, ciérrala y cambia tu contraseña.
+          Cada navegador donde inició sesión en las últimas 8 horas. Si no reconoce alguna, ciérrela y cambie su contraseña.
         </p>
         <SessionsList sessions={sessions} endSession={endOwnSessionAction} />
       </section>

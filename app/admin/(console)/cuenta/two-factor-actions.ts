@@ -12,7 +12,7 @@ import { confirmEnrolment, disableOwnTwoFactor, regenerateRecoveryCodes, startEn
 // The user's own two-factor sign-in ("Mi cuenta", and the enrolment page an administrator is sent
 // to in production). Enrolment is the one thing open to a session whose user must enrol first.
 
-const codeSchema = z.object({ codigo: z.string().trim().min(1, 'Escribe el código.').max(64, 'Ese código es demasiado largo.') });
+const codeSchema = z.object({ codigo: z.string().trim().min(1, 'Escriba el código.').max(64, 'Ese código es demasiado largo.') });
 
 async function clientIp(): Promise<string> {
   const requestHeaders = await headers();

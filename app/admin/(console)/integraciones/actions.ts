@@ -175,7 +175,7 @@ export const setAllowedNetworksAction = consoleAction(
   async ({ integrationId, direcciones }, user) => {
     const result = await setAllowedNetworks(user.actor, integrationId, direcciones);
     if (result.ok) refreshIntegration(integrationId);
-    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: 'Revisa las direcciones.', fieldErrors: { direcciones: result.error.message } };
+    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: 'Revise las direcciones.', fieldErrors: { direcciones: result.error.message } };
     return fromResult(result, (integration) => ({ message: allowListSavedMessage(integration.allowedNetworks), data: undefined }));
   },
 );
@@ -195,7 +195,7 @@ export const setIntegrationActiveAction = consoleAction(
 );
 
 export const setPurposeAction = consoleAction(
-  { role: 'admin', schema: z.object({ integrationId: idField, finalidad: z.string({ error: 'Escribe la finalidad declarada.' }) }) },
+  { role: 'admin', schema: z.object({ integrationId: idField, finalidad: z.string({ error: 'Escriba la finalidad declarada.' }) }) },
   async ({ integrationId, finalidad }, user) => {
     const result = await setPurpose(user.actor, integrationId, finalidad);
     if (result.ok) refreshIntegration(integrationId);

@@ -36,7 +36,7 @@ export const revealJobItemAction = consoleAction(
     if (!sealed) return { ok: false, message: MISSING_ROW };
     const recordId = sealed.requestId ? await recordIdForRequestId(sealed.requestId) : undefined;
     await writeAccessEntry({ userId: user.id, kind: 'reveal', recordId, reason: motivo, details: { lote, posicion } });
-    return { ok: true, message: 'Identificador mostrado. El acceso quedó registrado con tu motivo.', data: { nit: sealed.nit, cui: sealed.cui } };
+    return { ok: true, message: 'Identificador mostrado. El acceso quedó registrado con su motivo.', data: { nit: sealed.nit, cui: sealed.cui } };
   },
 );
 
@@ -44,9 +44,9 @@ const jobSchema = z.object({ lote: jobField });
 
 /** Shown to the integrator as it is typed (the API's motivo_estado, the portal's page). */
 const pauseReasonSchema = z
-  .string({ error: 'Escribe el motivo que verá el integrador.' })
+  .string({ error: 'Escriba el motivo que verá el integrador.' })
   .trim()
-  .min(3, 'Escribe el motivo que verá el integrador (al menos 3 caracteres).')
+  .min(3, 'Escriba el motivo que verá el integrador (al menos 3 caracteres).')
   .max(PAUSE_REASON_MAX_LENGTH, `El motivo puede tener como máximo ${PAUSE_REASON_MAX_LENGTH} caracteres.`)
   // Shown in the integrator's JSON and pages as typed: no NUL (PostgreSQL refuses it) nor line breaks.
   .regex(/^[^\p{Cc}]*$/u, 'El motivo no puede llevar saltos de línea ni otros caracteres de control.');

@@ -22,7 +22,7 @@ export const revealRecordIdentifiersAction = consoleAction({ role: 'support', sc
   await writeAccessEntry({ userId: user.id, kind: 'reveal', recordId, reason: motivo });
   return {
     ok: true,
-    message: 'Identificadores mostrados. El acceso quedó registrado con tu motivo.',
+    message: 'Identificadores mostrados. El acceso quedó registrado con su motivo.',
     data: { nit: detail.record.nit, cui: detail.record.cui },
   };
 });

@@ -8,9 +8,9 @@ export default async function ForbiddenPage() {
     <>
       <PageHeader title="Sin permiso" />
       <div className="card">
-        <p>Esta sección es solo para administradores. Tu rol de soporte permite consultar integraciones, registros de consultas y el panel.</p>
+        <p>Esta sección es solo para administradores. Su rol de soporte permite consultar integraciones, registros de consultas y el panel.</p>
         <p>
-          Si necesitas hacer un cambio, pídeselo a un administrador. <Link href="/admin">Volver al panel</Link>
+          Si necesita hacer un cambio, pídaselo a un administrador. <Link href="/admin">Volver al panel</Link>
         </p>
       </div>
     </>

@@ -13,7 +13,7 @@ const revealSchema = z.object({
 });
 
 /** The answer to a request id the integration has no record of: the same for an unknown one and another integration's. */
-const NO_SUCH_RECORD = 'No existe esa consulta en tu integración (pudo haberse depurado por antigüedad).';
+const NO_SUCH_RECORD = 'No existe esa consulta en su integración (pudo haberse depurado por antigüedad).';
 
 /**
  * "Mostrar": one of the integration's records' NIT and CUI in full, with a reason, written to the
@@ -24,6 +24,6 @@ export const revealPortalRecordAction = portalAction(
   async ({ solicitud, motivo }, user): Promise<ActionResult<{ nit: string | null; cui: string | null }>> => {
     const revealed = await revealPortalRecordIdentifiers(user, solicitud, motivo);
     if (!revealed) return { ok: false, message: NO_SUCH_RECORD };
-    return { ok: true, message: 'Identificadores mostrados. El acceso quedó registrado con tu motivo.', data: revealed };
+    return { ok: true, message: 'Identificadores mostrados. El acceso quedó registrado con su motivo.', data: revealed };
   },
 );

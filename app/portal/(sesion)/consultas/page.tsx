@@ -52,7 +52,7 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
     <>
       <PageHeader
         title="Consultas"
-        description="Cada consulta de tu integración que llegó a una fuente, de la más reciente a la más antigua, en hora de Guatemala. Busca por id de solicitud, NIT o CUI."
+        description="Cada consulta de su integración que llegó a una fuente, de la más reciente a la más antigua, en hora de Guatemala. Busque por id de solicitud, NIT o CUI."
       />
       <RecordsFilterForm
         action={`${PORTAL_RECORDS_PATH}/buscar`}
@@ -76,7 +76,7 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
       )}
       {ignored.length > 0 && (
         <p className="notice warn" role="alert">
-          Se ignoraron filtros no válidos: {ignored.map((problem) => problem.message).join('; ')} Corrígelos y vuelve a filtrar.
+          Se ignoraron filtros no válidos: {ignored.map((problem) => problem.message).join('; ')} Corríjalos y vuelva a filtrar.
         </p>
       )}
       {requestAnswer?.kind === 'trace' ? (
@@ -86,8 +86,8 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
       ) : page.rows.length === 0 ? (
         page.expired ? null : (
           <div className="card">
-            <EmptyState title={filtered ? 'Ninguna consulta coincide con estos filtros.' : 'Tu integración todavía no tiene consultas registradas.'}>
-              <p>{filtered ? 'Amplía el rango de fechas o quita algún filtro.' : 'Aparecen aquí en cuanto tu sistema consulta una fuente con las credenciales de tu integración.'}</p>
+            <EmptyState title={filtered ? 'Ninguna consulta coincide con estos filtros.' : 'Su integración todavía no tiene consultas registradas.'}>
+              <p>{filtered ? 'Amplíe el rango de fechas o quite algún filtro.' : 'Aparecen aquí en cuanto su sistema consulta una fuente con las credenciales de su integración.'}</p>
             </EmptyState>
           </div>
         )
@@ -180,11 +180,11 @@ function RequestIdUnknown({ requestId }: { requestId: string }) {
   return (
     <section className="card" data-testid="request-id-unknown" aria-labelledby="request-id-unknown-title">
       <h2 id="request-id-unknown-title" className="break-anywhere">
-        Ninguna consulta ni rechazo de tu integración tiene el id de solicitud <span className="mono">{requestId}</span>.
+        Ninguna consulta ni rechazo de su integración tiene el id de solicitud <span className="mono">{requestId}</span>.
       </h2>
       <p>
         Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de {env().REQUEST_TRACE_RETENTION_DAYS} días
-        (los rechazos se conservan ese tiempo), o de hace apenas unos segundos (los rechazos se anotan cada pocos segundos: vuelve a buscarla).
+        (los rechazos se conservan ese tiempo), o de hace apenas unos segundos (los rechazos se anotan cada pocos segundos: vuelva a buscarla).
       </p>
       {/* What an integrator quotes may be one of the answers that leave no trace: said as the console says it. */}
       <p data-testid="untraced-answers">{untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}</p>

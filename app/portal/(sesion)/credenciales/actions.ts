@@ -57,7 +57,7 @@ export const setPortalAllowListAction = portalAction(
   async ({ direcciones, fueraDeLista }, user) => {
     const result = await setPortalAllowList(user, direcciones, { clientAddress: await requestAllowListAddress(), leaveOutConfirmed: fueraDeLista === 'si' });
     if (result.ok) refresh();
-    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: 'Revisa las direcciones.', fieldErrors: { direcciones: result.error.message } };
+    if (!result.ok && result.error.code === 'invalid') return { ok: false, message: 'Revise las direcciones.', fieldErrors: { direcciones: result.error.message } };
     if (!result.ok && result.error.code === 'leaves_out_client') return { ok: false, message: result.error.message, fieldErrors: { direcciones: result.error.message } };
     return fromResult(result, (integration) => ({ message: allowListSavedMessage(integration.allowedNetworks), data: undefined }));
   },

@@ -25,16 +25,16 @@ export default async function PortalCredentialsPage() {
     <>
       <PageHeader
         title="Credenciales"
-        description="Los tokens con que tu sistema llama a la API y las direcciones desde las que puede llamarla. Las consultas habilitadas, la tarifa y la desactivación de la integración las cambia el equipo del servicio: escríbele si las necesitas."
+        description="Los tokens con que su sistema llama a la API y las direcciones desde las que puede llamarla. Las consultas habilitadas, la tarifa y la desactivación de la integración las cambia el equipo del servicio: escríbale si necesita cambiarlas."
       />
       <section className="card" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Tokens</h2>
         <p className="small muted">
-          El token completo solo se muestra una vez, al crearlo; aquí lo reconoces por su prefijo. Al rotar, el anterior puede seguir funcionando un tiempo para que
-          cambies tu sistema sin cortar el servicio. El último uso se actualiza cada minuto como máximo.
+          El token completo solo se muestra una vez, al crearlo; aquí se reconoce por su prefijo. Al rotar, el anterior puede seguir funcionando un tiempo para que
+          cambie su sistema sin cortar el servicio. El último uso se actualiza cada minuto como máximo.
         </p>
         {tokens.length === 0 ? (
-          <EmptyState title="Tu integración no tiene tokens." />
+          <EmptyState title="Su integración no tiene tokens." />
         ) : (
           <TokensTable
             tokens={tokens.map((token) => ({ ...token, replaces: token.replacesPrefix ? { tokenPrefix: token.replacesPrefix, workingUntil: null } : null }))}
@@ -62,10 +62,10 @@ export default async function PortalCredentialsPage() {
       <section className="card" aria-labelledby="networks-title">
         <h2 id="networks-title">Direcciones permitidas</h2>
         {allowedNetworks.length === 0 ? (
-          <p data-testid="portal-allowed-networks">La API acepta las llamadas de tu integración desde cualquier dirección IP.</p>
+          <p data-testid="portal-allowed-networks">La API acepta las llamadas de su integración desde cualquier dirección IP.</p>
         ) : (
           <>
-            <p>La API solo acepta las llamadas de tu integración desde estas direcciones o redes; desde cualquier otra responde como a credenciales no válidas (403 en RENAP y RTU, 401 en los catálogos) y la llamada no se registra como consulta.</p>
+            <p>La API solo acepta las llamadas de su integración desde estas direcciones o redes; desde cualquier otra responde como a credenciales no válidas (403 en RENAP y RTU, 401 en los catálogos) y la llamada no se registra como consulta.</p>
             <ul className="mono" data-testid="portal-allowed-networks">
               {allowedNetworks.map((network) => (
                 <li key={network}>{network}</li>

@@ -15,8 +15,8 @@ export const changePortalPasswordAction = portalAction(
   {
     schema: z
       .object({
-        actual: z.string().min(1, 'Escribe tu contraseña actual.').max(MAX_PASSWORD_LENGTH),
-        nueva: z.string().min(1, 'Escribe la nueva contraseña.').max(MAX_PASSWORD_LENGTH),
+        actual: z.string().min(1, 'Escriba su contraseña actual.').max(MAX_PASSWORD_LENGTH),
+        nueva: z.string().min(1, 'Escriba la nueva contraseña.').max(MAX_PASSWORD_LENGTH),
         confirmacion: z.string().max(MAX_PASSWORD_LENGTH),
       })
       .refine((input) => input.nueva === input.confirmacion, { path: ['confirmacion'], message: 'La confirmación no coincide con la nueva contraseña.' }),
@@ -26,12 +26,12 @@ export const changePortalPasswordAction = portalAction(
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { nueva: result.error.message } : undefined };
     // Its row is gone, so the cookie opens nothing; clearing it here would make Next render this
     // page again in the answer, signed out, before the form shows where to go.
-    return { ok: true, message: 'Contraseña cambiada. Vuelve a iniciar sesión con la nueva.', data: undefined };
+    return { ok: true, message: 'Contraseña cambiada. Vuelva a iniciar sesión con la nueva.', data: undefined };
   },
 );
 
 export const endOwnPortalSessionAction = portalAction({ schema: z.object({ sesion: z.string().min(1).max(64) }) }, async ({ sesion }, user) => {
-  if (sesion === user.sessionPublicId) return { ok: false, message: 'Para cerrar esta sesión usa «Cerrar sesión».' };
+  if (sesion === user.sessionPublicId) return { ok: false, message: 'Para cerrar esta sesión use «Cerrar sesión».' };
   const ended = await endOwnPortalSession(user.actor, sesion);
   revalidatePath('/portal/cuenta');
   return ended ? { ok: true, data: undefined } : { ok: false, message: 'Esa sesión ya había terminado.' };

@@ -25,7 +25,7 @@ export default async function PortalAccountPage() {
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${PORTAL_ROLE_LABELS[user.role]} de «${user.integrationName}»`} />
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="password-heading">
         <h2 id="password-heading">Cambiar contraseña</h2>
-        <p className="small muted">Al cambiarla se cierran todas tus sesiones, también esta.</p>
+        <p className="small muted">Al cambiarla se cierran todas sus sesiones, también esta.</p>
         <PortalPasswordForm minLength={MIN_PASSWORD_LENGTH} />
       </section>
       <section className="card" style={{ maxWidth: 520 }} aria-labelledby="two-factor-heading">
@@ -34,7 +34,7 @@ export default async function PortalAccountPage() {
           enrolled={twoFactor.enrolled}
           recoveryCodesLeft={twoFactor.recoveryCodesLeft}
           required={portalTwoFactorRequired(user.role)}
-          requiredNote="Es obligatoria para tu rol."
+          requiredNote="Es obligatoria para su rol."
           actions={PORTAL_TWO_FACTOR_ACTIONS}
           place={PORTAL_PLACE}
           serviceName={env().SERVICE_NAME}
@@ -42,7 +42,7 @@ export default async function PortalAccountPage() {
       </section>
       <section className="card" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Sesiones activas</h2>
-        <p className="small muted">Cada navegador donde iniciaste sesión en las últimas 8 horas. Si no reconoces alguna, ciérrala y cambia tu contraseña.</p>
+        <p className="small muted">Cada navegador donde inició sesión en las últimas 8 horas. Si no reconoce alguna, ciérrela y cambie su contraseña.</p>
         <SessionsList sessions={sessions} endSession={endOwnPortalSessionAction} />
       </section>
     </>

@@ -10,7 +10,7 @@ import { portalTwoFactorService } from '@/lib/portal/two-factor';
 // The portal user's own two-factor sign-in ("Mi cuenta", and the page a user who must enrol is
 // sent to). Enrolment is the one thing open to a session that must enrol first.
 
-const codeSchema = z.object({ codigo: z.string().trim().min(1, 'Escribe el código.').max(64, 'Ese código es demasiado largo.') });
+const codeSchema = z.object({ codigo: z.string().trim().min(1, 'Escriba el código.').max(64, 'Ese código es demasiado largo.') });
 
 export const startPortalEnrolmentAction = portalAction({ allowPending: 'two_factor_enrolment', schema: z.object({}) }, async (_input, user) =>
   fromResult(await portalTwoFactorService.startEnrolment(user), (enrolment) => ({ data: enrolment })),

@@ -13,14 +13,14 @@ import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
 // "Lotes": an owner or a developer uploads a CSV, reads what it will run and cost, confirms, and may
 // cancel a job; every one for the session's integration only, through lib/bulk as POST /api/lotes.
 
-const catalogField = z.enum(Object.keys(BULK_CATALOGS) as [BulkCatalogPathName, ...BulkCatalogPathName[]], { error: 'Elige el catálogo.' });
+const catalogField = z.enum(Object.keys(BULK_CATALOGS) as [BulkCatalogPathName, ...BulkCatalogPathName[]], { error: 'Elija el catálogo.' });
 // A File from the browser; its size is refused before its bytes are read.
 const fileField = z
-  .custom<Blob>((value) => value instanceof Blob, 'Elige el archivo CSV.')
+  .custom<Blob>((value) => value instanceof Blob, 'Elija el archivo CSV.')
   .refine((blob) => blob.size <= MAX_BULK_UPLOAD_BYTES, BULK_UPLOAD_MESSAGES.tooLarge);
 
 const estimateSchema = z.object({ catalogo: catalogField, archivo: fileField });
-const createSchema = z.object({ catalogo: catalogField, archivo: fileField, confirmacion: z.string().regex(/^[0-9a-f]{32}$/, 'Vuelve a calcular el costo.') });
+const createSchema = z.object({ catalogo: catalogField, archivo: fileField, confirmacion: z.string().regex(/^[0-9a-f]{32}$/, 'Vuelva a calcular el costo.') });
 const cancelSchema = z.object({ lote: z.string().max(100) });
 
 /** "Calcular": what the file would run and cost, and the key its confirmation will carry. */
@@ -47,7 +47,7 @@ export const createPortalBulkJobAction = portalAction(
 /** "Cancelar lote": nothing pending runs or is charged after it (the API's cancelJob). */
 export const cancelPortalBulkJobAction = portalAction({ roles: BULK_JOB_RUNNERS, schema: cancelSchema }, async ({ lote }, user): Promise<ActionResult> => {
   const cancelled = await cancelPortalBulkJob(user, lote);
-  if (cancelled.kind === 'unknown') return { ok: false, message: 'No existe ese lote en tu integración.' };
+  if (cancelled.kind === 'unknown') return { ok: false, message: 'No existe ese lote en su integración.' };
   revalidatePath(portalBulkJobPath(lote));
   if (cancelled.kind === 'already_finished') {
     return cancelled.state === 'cancelado'

@@ -34,11 +34,11 @@ export default async function PortalBulkJobsPage({ searchParams }: { searchParam
       />
       {page.jobs.length === 0 ? (
         <div className="card">
-          <EmptyState title={after ? 'No hay lotes más antiguos.' : 'Tu integración todavía no tiene lotes.'}>
+          <EmptyState title={after ? 'No hay lotes más antiguos.' : 'Su integración todavía no tiene lotes.'}>
             <p>
               {runner
-                ? 'Sube un archivo CSV con un NIT o CUI por línea en «Nuevo lote»; antes de crearlo verás cuántos se consultarán y cuánto puede costar.'
-                : 'Los crean los propietarios y desarrolladores de tu integración, desde aquí o desde la API (POST /api/lotes).'}
+                ? 'Suba un archivo CSV con un NIT o CUI por línea en «Nuevo lote»; antes de crearlo verá cuántos se consultarán y cuánto puede costar.'
+                : 'Los crean los propietarios y desarrolladores de su integración, desde aquí o desde la API (POST /api/lotes).'}
             </p>
           </EmptyState>
         </div>

@@ -32,7 +32,7 @@ export default async function PortalMovementsPage({ searchParams }: { searchPara
         title="Movimientos"
         description={
           <>
-            Cada recarga, ajuste y consulta cobrada de tu integración, con el saldo que dejó. Saldo actual:{' '}
+            Cada recarga, ajuste y consulta cobrada de su integración, con el saldo que dejó. Saldo actual:{' '}
             <strong data-testid="portal-current-balance">{formatQuetzales(balanceCentavos)}</strong>.
           </>
         }
@@ -54,7 +54,7 @@ export default async function PortalMovementsPage({ searchParams }: { searchPara
       <HeldInFlightNotice held={page.held} />
       {page.rows.length === 0 ? (
         <div className="card">
-          <EmptyState title={filtered ? 'Ningún movimiento coincide con estos filtros.' : 'Tu integración todavía no tiene movimientos de saldo.'} />
+          <EmptyState title={filtered ? 'Ningún movimiento coincide con estos filtros.' : 'Su integración todavía no tiene movimientos de saldo.'} />
         </div>
       ) : (
         <>

@@ -19,7 +19,7 @@ export default async function PortalNewPasswordPage({ searchParams }: { searchPa
       {reset.state === 'valid' ? (
         <>
           <p>
-            Cuenta: <span className="mono break-anywhere">{reset.email}</span>. Al guardarla se cierran todas tus sesiones abiertas.
+            Cuenta: <span className="mono break-anywhere">{reset.email}</span>. Al guardarla se cierran todas sus sesiones abiertas.
           </p>
           <div className="card">
             <NewPasswordForm code={code as string} email={reset.email} minLength={MIN_PASSWORD_LENGTH} />

@@ -127,14 +127,14 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
         <div className="card">
           {search ? (
             <EmptyState title={`Ninguna integración coincide con «${search}».`}>
-              <p>Revisa cómo se escribe o <Link href="/admin/integraciones">muestra todas</Link>.</p>
+              <p>Revise cómo se escribe o <Link href="/admin/integraciones">vea todas</Link>.</p>
             </EmptyState>
           ) : (
             <EmptyState title="Todavía no hay integraciones.">
               <p>
                 {user.role === 'admin' ? (
                   <>
-                    Crea la primera con <Link href="/admin/integraciones/nueva">Nueva integración</Link>: recibirás su token una sola vez.
+                    Cree la primera con <Link href="/admin/integraciones/nueva">Nueva integración</Link>: recibirá su token una sola vez.
                   </>
                 ) : (
                   'Un administrador debe crearlas.'

@@ -25,7 +25,7 @@ export function DetailsSection({ integrationId, details, isAdmin }: { integratio
       {isAdmin && (
         <ActionForm action={setIntegrationDetailsAction} hidden={{ integrationId }} submitLabel="Guardar datos" className="stack">
           <DetailsFields details={details} />
-          <p className="small muted">Todos los campos son opcionales; deja uno vacío para quitarlo. Los cambios quedan en la auditoría.</p>
+          <p className="small muted">Todos los campos son opcionales; deje uno vacío para quitarlo. Los cambios quedan en la auditoría.</p>
         </ActionForm>
       )}
     </section>

@@ -126,8 +126,8 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
           <h3>Invitar al portal</h3>
           {!mail && (
             <p className="notice warn">
-              Este servicio no tiene servidor de correo: las invitaciones no se pueden enviar. Configura ALERT_SMTP_HOST y ALERT_EMAIL_FROM
-              (ALERT_SMTP_*, con STARTTLS o ALERT_SMTP_SECURE), o entrega un enlace una vez con la CLI:{' '}
+              Este servicio no tiene servidor de correo: las invitaciones no se pueden enviar. Configure ALERT_SMTP_HOST y ALERT_EMAIL_FROM
+              (ALERT_SMTP_*, con STARTTLS o ALERT_SMTP_SECURE), o entregue un enlace una vez con la CLI:{' '}
               <code>portal:invite --link --reason &quot;…&quot;</code> (el motivo queda en la auditoría).
             </p>
           )}

@@ -9,7 +9,7 @@ export function PurposeSection({ integrationId, purpose, isAdmin }: { integratio
   return (
     <section className="card" aria-labelledby="purpose-title">
       <h2 id="purpose-title">Finalidad declarada del uso de los datos</h2>
-      <p data-testid="integration-purpose">{purpose || <span className="muted">Sin declarar: pide al integrador para qué consulta NIT y CUI.</span>}</p>
+      <p data-testid="integration-purpose">{purpose || <span className="muted">Sin declarar: pregunte al integrador para qué consulta NIT y CUI.</span>}</p>
       {isAdmin && (
         <ActionForm action={setPurposeAction} hidden={{ integrationId }} submitLabel="Guardar finalidad" className="stack">
           <Field

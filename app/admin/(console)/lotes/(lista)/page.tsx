@@ -61,7 +61,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       {page.rows.length === 0 ? (
         <div className="card">
           <EmptyState title={filtered || integrationProblem ? 'Ningún lote coincide con estos filtros.' : 'Todavía no hay lotes.'}>
-            <p>{filtered ? 'Quita algún filtro para ver más.' : 'Aparecen aquí en cuanto una integración envía uno (POST /api/lotes).'}</p>
+            <p>{filtered ? 'Quite algún filtro para ver más.' : 'Aparecen aquí en cuanto una integración envía uno (POST /api/lotes).'}</p>
           </EmptyState>
         </div>
       ) : (

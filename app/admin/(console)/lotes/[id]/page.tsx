@@ -86,7 +86,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
       </section>
       <section className="card" aria-labelledby="job-rows">
         <h2 id="job-rows">Filas</h2>
-        <p className="small muted">Identificadores enmascarados. Para ver uno completo indica el motivo: el acceso queda registrado en «Accesos a datos personales».</p>
+        <p className="small muted">Identificadores enmascarados. Para ver uno completo indique el motivo: el acceso queda registrado en «Accesos a datos personales».</p>
         <div className="table-wrap" role="region" aria-label="Filas del lote" tabIndex={0}>
           <table className="data stacked" data-testid="job-items">
             <thead>
@@ -115,7 +115,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
                       reveal={revealJobItemAction}
                       hidden={{ lote: job.publicId, posicion: item.position }}
                       reasonHint="Un texto breve o el número de ticket de soporte."
-                      loggedNote="El acceso quedó registrado con tu motivo en «Accesos a datos personales»."
+                      loggedNote="El acceso quedó registrado con su motivo en «Accesos a datos personales»."
                     />
                   </td>
                   <td data-label="Estado" data-testid="job-item-status">

@@ -18,7 +18,7 @@ export function FullExportForm({ filters }: { filters: Array<[string, string]> }
           <label htmlFor="export-reason">Motivo (obligatorio)</label>
           <input id="export-reason" name="motivo" required minLength={3} maxLength={REVEAL_REASON_MAX_LENGTH} autoComplete="off" aria-describedby="export-reason-hint" />
           <span id="export-reason-hint" className="hint">
-            Un texto breve o el número de ticket. La exportación queda registrada con tu motivo en «Accesos a datos personales».
+            Un texto breve o el número de ticket. La exportación queda registrada con su motivo en «Accesos a datos personales».
           </span>
         </div>
         <div className="actions">

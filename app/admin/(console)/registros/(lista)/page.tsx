@@ -107,12 +107,12 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader
         title="Registros de consultas"
-        description="Cada consulta que llegó a una fuente, de la más reciente a la más antigua. Horas de Guatemala. Busca por NIT, CUI o id de solicitud."
+        description="Cada consulta que llegó a una fuente, de la más reciente a la más antigua. Horas de Guatemala. Busque por NIT, CUI o id de solicitud."
         actions={
           // A request id with no record lists no queries: an export of it would be empty.
           filters.solicitud ? undefined : matching !== undefined && matching > maxExportRows ? (
             <span className="small muted" data-testid="export-too-large">
-              Para exportar, acota los filtros a {maxExportRows.toLocaleString('es-GT')} consultas o menos.
+              Para exportar, acote los filtros a {maxExportRows.toLocaleString('es-GT')} consultas o menos.
             </span>
           ) : (
             <>
@@ -159,7 +159,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
             .filter((problem) => !SHOWN_ON_THEIR_FIELD.has(problem.field))
             .map((problem) => problem.message)
             .join('; ')}{' '}
-          Corrígelos y vuelve a filtrar.
+          Corríjalos y vuelva a filtrar.
         </p>
       )}
       {matching !== undefined && (
@@ -191,7 +191,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           <EmptyState title={filtered ? 'Ninguna consulta coincide con estos filtros.' : 'Todavía no hay consultas registradas.'}>
             <p>
               {filtered
-                ? 'Amplía el rango de fechas o quita algún filtro.'
+                ? 'Amplíe el rango de fechas o quite algún filtro.'
                 : 'Aparecen aquí en cuanto una integración consulta una fuente (RENAP, RTU o los catálogos).'}
             </p>
           </EmptyState>
@@ -286,7 +286,7 @@ function RequestIdNotRecorded({
       <p>
         Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de{' '}
         {env().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos y las respuestas sin atender se anotan cada pocos
-        segundos: vuelve a buscarla).
+        segundos: vuelva a buscarla).
       </p>
       <p data-testid="untraced-answers">{untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}</p>
       <h3>
@@ -294,7 +294,7 @@ function RequestIdNotRecorded({
       </h3>
       {refusals.length === 0 ? (
         <p className="muted" data-testid="refusal-reasons-empty">
-          No hubo rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas. Revisa el id con el integrador, o elige otra integración.
+          No hubo rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas. Revise el id con el integrador, o elija otra integración.
         </p>
       ) : (
         <div className="table-wrap" role="region" aria-label="Rechazos antes de la fuente" tabIndex={0}>

@@ -109,12 +109,12 @@ export default async function RecordPage({
                 <dt>Datos personales</dt>
                 {/* The reason's form and the identifiers it shows take the card's whole width on a phone. */}
                 <dd className="spans-row">
-                  <p className="small muted">Enmascarados. Para verlos completos indica el motivo: el acceso queda registrado.</p>
+                  <p className="small muted">Enmascarados. Para verlos completos indique el motivo: el acceso queda registrado.</p>
                   <RevealIdentifiers
                     reveal={revealRecordIdentifiersAction}
                     hidden={{ recordId: record.id }}
                     reasonHint="Un texto breve o el número de ticket de soporte, por ejemplo: Ticket 4821, el integrador reclama un cobro."
-                    loggedNote="El acceso quedó registrado con tu motivo en «Accesos a datos personales»."
+                    loggedNote="El acceso quedó registrado con su motivo en «Accesos a datos personales»."
                   />
                 </dd>
               </>

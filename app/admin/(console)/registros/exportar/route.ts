@@ -24,7 +24,7 @@ function plainText(status: number, text: string): Response {
 export async function GET(request: Request) {
   // Both roles may export; the session is checked here, not only by the pages that link here.
   const user = await consoleUserWithAccess();
-  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (!user) return plainText(401, 'Su sesión terminó. Vuelva a iniciar sesión en /admin/login.');
   const searchParams = new URL(request.url).searchParams;
   if (searchParams.get('identificadores') === 'completos') {
     return plainText(400, 'La exportación con NIT y CUI completos se pide desde «Registros de consultas», con un motivo: queda registrada.');
@@ -34,16 +34,16 @@ export async function GET(request: Request) {
 
 export async function POST(request: Request) {
   const user = await consoleUserWithAccess();
-  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (!user) return plainText(401, 'Su sesión terminó. Vuelva a iniciar sesión en /admin/login.');
   if (user.role !== 'admin') {
-    return plainText(403, 'Solo un administrador exporta los NIT y CUI completos. Exporta sin esa opción: los identificadores salen enmascarados.');
+    return plainText(403, 'Solo un administrador exporta los NIT y CUI completos. Exporte sin esa opción: los identificadores salen enmascarados.');
   }
   const posted = await postedFormFields(request);
   if (!posted) return plainText(400, 'El formulario no es válido.');
   const fields = Object.fromEntries(posted);
   const { motivo, ...filters } = fields;
   const reason = accessReasonSchema.safeParse(motivo ?? '');
-  if (!reason.success) return plainText(400, `${reason.error.issues[0]!.message} Vuelve a la lista y exporta de nuevo.`);
+  if (!reason.success) return plainText(400, `${reason.error.issues[0]!.message} Vuelva a la lista y exporte de nuevo.`);
   return exportRecords(user, filters, reason.data);
 }
 
@@ -60,7 +60,7 @@ async function exportRecords(user: ConsoleUserSession, params: Record<string, st
     return plainText(
       413,
       `Estos filtros abarcan ${matching.toLocaleString('es-GT')} consultas y una exportación admite como máximo ${maxRows.toLocaleString('es-GT')}. ` +
-        'Acota el rango de fechas o agrega filtros y exporta por partes.',
+        'Acote el rango de fechas o agregue filtros y exporte por partes.',
     );
   }
   const full = fullReason !== undefined;

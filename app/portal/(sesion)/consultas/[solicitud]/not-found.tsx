@@ -6,9 +6,9 @@ import { PageHeader } from '@/components/console/page-header';
 export default function PortalRecordNotFound() {
   return (
     <>
-      <PageHeader title="No existe esa consulta en tu integración" back={{ href: '/portal/consultas', label: 'Consultas' }} />
+      <PageHeader title="No existe esa consulta en su integración" back={{ href: '/portal/consultas', label: 'Consultas' }} />
       <div className="card" data-testid="record-not-found">
-        <p>Revisa el id de solicitud: puede tener un error de copia, ser de una consulta que ya se depuró por antigüedad o no ser de tu integración.</p>
+        <p>Revise el id de solicitud: puede tener un error de copia, ser de una consulta que ya se depuró por antigüedad o no ser de su integración.</p>
         <p>
           <Link href="/portal/consultas">Volver a Consultas</Link>
         </p>

@@ -47,12 +47,12 @@ export default async function PortalRecordPage({
           </dl>
           {record.hasIdentifiers && (
             <>
-              <p className="small muted">Enmascarados. Para verlos completos indica el motivo: el acceso queda registrado.</p>
+              <p className="small muted">Enmascarados. Para verlos completos indique el motivo: el acceso queda registrado.</p>
               <RevealIdentifiers
                 reveal={revealPortalRecordAction}
                 hidden={{ solicitud: record.requestId }}
                 reasonHint="Un texto breve, por ejemplo: conciliar un cobro con nuestro sistema."
-                loggedNote="El acceso quedó registrado con tu nombre y tu motivo; la administración del servicio puede verlo."
+                loggedNote="El acceso quedó registrado con su nombre y su motivo; la administración del servicio puede verlo."
               />
             </>
           )}

@@ -20,7 +20,7 @@ export function CancelBulkJob({ publicId }: { publicId: string }) {
         confirmation={{
           kind: 'text',
           title: '¿Cancelar este lote?',
-          message: 'Los identificadores pendientes no se consultarán ni se cobrarán. No se puede deshacer: para consultarlos después crea un lote nuevo.',
+          message: 'Los identificadores pendientes no se consultarán ni se cobrarán. No se puede deshacer: para consultarlos después cree un lote nuevo.',
           confirmLabel: 'Cancelar lote',
         }}
         onSuccess={() => router.refresh()}

@@ -6,9 +6,9 @@ import { PageHeader } from '@/components/console/page-header';
 export default function PortalBulkJobNotFound() {
   return (
     <>
-      <PageHeader title="No existe ese lote en tu integración" back={{ href: '/portal/lotes', label: 'Lotes' }} />
+      <PageHeader title="No existe ese lote en su integración" back={{ href: '/portal/lotes', label: 'Lotes' }} />
       <div className="card" data-testid="bulk-job-not-found">
-        <p>Revisa el id del lote: puede tener un error de copia, ser de un lote cuyos resultados ya se borraron o no ser de tu integración.</p>
+        <p>Revise el id del lote: puede tener un error de copia, ser de un lote cuyos resultados ya se borraron o no ser de su integración.</p>
         <p>
           <Link href="/portal/lotes">Volver a Lotes</Link>
         </p>

@@ -101,7 +101,7 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
           <h2 id="lote-resultados">Resultados</h2>
           <p className="small muted">
             Una fila por identificador, en el orden enviado, con su estado, los datos del catálogo y el id de solicitud de su consulta. Traen los NIT, CUI y
-            nombres completos: indica el motivo de la descarga, que queda registrada.
+            nombres completos: indique el motivo de la descarga, que queda registrada.
           </p>
           <form method="post" action={`${portalBulkJobPath(job.publicId)}/resultados`} className="stack" data-testid="bulk-results-form">
             <div className="field">

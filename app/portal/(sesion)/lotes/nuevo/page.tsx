@@ -23,14 +23,14 @@ export default async function NewPortalBulkJobPage() {
     <>
       <PageHeader
         title="Nuevo lote"
-        description="Sube un archivo CSV con los NIT o CUI a consultar en un catálogo. Antes de crear el lote verás cuántos se consultarán y cuánto puede costar."
+        description="Suba un archivo CSV con los NIT o CUI a consultar en un catálogo. Antes de crear el lote verá cuántos se consultarán y cuánto puede costar."
         back={{ href: PORTAL_BULK_PATH, label: 'Lotes' }}
       />
       <section className="card">
         {catalogs.length === 0 ? (
           <p data-testid="bulk-no-catalogs">
-            Tu integración no tiene habilitado ningún catálogo (CUI/NIT, RTU u omisos), así que no puede crear lotes. Pide a la administración del servicio que
-            habilite el que necesitas.
+            Su integración no tiene habilitado ningún catálogo (CUI/NIT, RTU u omisos), así que no puede crear lotes. Pida a la administración del servicio que
+            habilite el que necesita.
           </p>
         ) : (
           <NewBulkJobForm catalogs={catalogs} />

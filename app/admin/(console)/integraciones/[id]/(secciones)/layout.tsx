@@ -36,7 +36,7 @@ export default async function IntegrationSectionsLayout({ children, params }: { 
           </Link>
         }
       />
-      {user.role !== 'admin' && <p className="notice info">Estás en modo de solo lectura (rol soporte): los cambios los hace un administrador.</p>}
+      {user.role !== 'admin' && <p className="notice info">Está en modo de solo lectura (rol soporte): los cambios los hace un administrador.</p>}
       <IntegrationSectionNav integrationId={integration.id} />
       {children}
     </>

@@ -11,7 +11,7 @@ import { issueStatement } from '@/lib/statements/statements';
 
 const issueSchema = z.object({
   integrationId: idField,
-  mes: z.string({ error: 'Elige un mes.' }).regex(MONTH_PATTERN, 'Elige un mes.'),
+  mes: z.string({ error: 'Elija un mes.' }).regex(MONTH_PATTERN, 'Elija un mes.'),
 });
 
 /** Issues (or finds, if it was issued already) an integration's statement for a month (admin). */

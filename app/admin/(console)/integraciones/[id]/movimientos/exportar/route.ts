@@ -15,7 +15,7 @@ function plainText(status: number, text: string): Response {
 
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const user = await consoleUserWithAccess();
-  if (!user) return plainText(401, 'Tu sesión terminó. Vuelve a iniciar sesión en /admin/login.');
+  if (!user) return plainText(401, 'Su sesión terminó. Vuelva a iniciar sesión en /admin/login.');
   const { id } = await params;
   const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
   if (!integration) return plainText(404, 'No existe esa integración.');

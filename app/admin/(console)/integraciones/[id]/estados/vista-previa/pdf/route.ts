@@ -17,7 +17,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const fields = await postedFormFields(request);
   if (!fields) return plainText(400, 'El formulario no es válido.');
   const range = parsePreviewRange({ desde: fields.get('desde') ?? undefined, hasta: fields.get('hasta') ?? undefined });
-  if (!range.ok) return plainText(400, `${range.error.message} Vuelve a la vista previa y elige otras fechas.`);
+  if (!range.ok) return plainText(400, `${range.error.message} Vuelva a la vista previa y elija otras fechas.`);
   const preview = await previewStatement(access.integration.id, range.value);
   if (!preview.ok) return plainText(PROBLEM_STATUS[preview.error.code], preview.error.message);
   const { desde, hasta } = range.value;
