@@ -12,11 +12,15 @@ export const PORTAL_ROLE_LABELS: Record<PortalRole, string> = {
   facturacion: 'Facturación',
 };
 
-/** What each role is for, as the invitation form and "Equipo" explain it. */
+/**
+ * What each role is for, as Inicio, the invitation and "Equipo" explain it: every section the role
+ * opens, by its name in the navigation (lib/portal/navigation.ts; roles.test.ts holds them equal).
+ */
 export const PORTAL_ROLE_DESCRIPTIONS: Record<PortalRole, string> = {
-  propietario: 'todo lo de la integración, también invitar y quitar personas y cambiar sus roles',
-  desarrollador: 'las credenciales y los registros de consultas',
-  facturacion: 'el saldo, los movimientos y los estados de cuenta',
+  propietario:
+    'Inicio, Consultas, Lotes, Vigilancia, Movimientos, Estados de cuenta, Recargas, Credenciales, Notificaciones y Equipo: todo lo de la integración, también invitar y quitar personas y cambiar sus roles',
+  desarrollador: 'Inicio, con el saldo a la vista; Consultas, Lotes, Vigilancia y Credenciales',
+  facturacion: 'Inicio, Movimientos, Estados de cuenta y Recargas; Lotes y Vigilancia para ver lo que cobran, sin sus identificadores',
 };
 
 /** Who manages the team (invitations, roles, removals). */
