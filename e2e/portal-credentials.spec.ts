@@ -116,7 +116,7 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   // test's own address, 127.0.0.1) are refused from then on, and accepted again once it is emptied.
   await networks.fill('203.0.113.0/24, 10.63.0.3');
   await owner.getByRole('button', { name: 'Guardar direcciones' }).click();
-  await expect(owner.getByText('Lista guardada: solo se aceptan solicitudes desde esas 2 entradas.')).toBeVisible();
+  await expect(owner.getByText('Lista guardada: solo se aceptan solicitudes desde esas 2 entradas: el rango 203.0.113.0/24 (256 direcciones) y la dirección 10.63.0.3.')).toBeVisible();
   await expect(owner.getByTestId('portal-allowed-networks')).toContainText('203.0.113.0/24');
   expect(await lookup(request, replacement)).toBe(401);
   await checkBothSizes(owner, testInfo, 'credenciales-direcciones');

@@ -143,7 +143,7 @@ describe('an owner of A editing the IP allow-list', { timeout: PROCESS_TEST_TIME
 
     // Including the owner's address (and the tests' own, 127.0.0.1): saved at once.
     const including = answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: `${ownAddress}, 127.0.0.1` }));
-    expect(including).toMatchObject({ ok: true, message: 'Lista guardada: solo se aceptan solicitudes desde esas 2 entradas.' });
+    expect(including).toMatchObject({ ok: true, message: `Lista guardada: solo se aceptan solicitudes desde esas 2 entradas: la dirección ${ownAddress} y la dirección 127.0.0.1.` });
     expect(await allowListOfA()).toEqual([ownAddress, '127.0.0.1']);
     expect(await lookupWith(freshToken)).toBe(200);
 
@@ -153,7 +153,7 @@ describe('an owner of A editing the IP allow-list', { timeout: PROCESS_TEST_TIME
     expect(leavesOutMessage(ownAddress)).toContain(`(${ownAddress})`);
     expect(await allowListOfA()).toEqual([ownAddress, '127.0.0.1']);
     const confirmed = answerOf(await owner.serverAction(PAGE, 'setPortalAllowListAction', { direcciones: '198.51.100.0/24', fueraDeLista: 'si' }));
-    expect(confirmed).toMatchObject({ ok: true, message: 'Lista guardada: solo se aceptan solicitudes desde esa dirección.' });
+    expect(confirmed).toMatchObject({ ok: true, message: 'Lista guardada: solo se aceptan solicitudes desde el rango 198.51.100.0/24 (256 direcciones).' });
     expect(await allowListOfA()).toEqual(['198.51.100.0/24']);
     // In force at once, through the change notification: this test's address is now refused.
     expect(await lookupWith(freshToken)).toBe(401);
