@@ -4,12 +4,17 @@
 // once while the new one keeps working; an owner edits the IP allow-list, asked first when the list
 // would leave out the address the owner is using; an administrator then reads it all on the
 // integration's "Actividad del portal" and in the audit list (issue 34, point 4).
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
 import { settings, signInThroughForm } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
 
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
+
+/** The whole label of the option naming a token's prefix ("Principal · tlk_1a2b3c… · creado el …"). */
+async function optionNaming(select: Locator, prefix: string): Promise<string> {
+  return (await select.locator('option', { hasText: `${prefix}…` }).textContent())!;
+}
 
 test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; una propietaria edita las direcciones permitidas', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
@@ -57,11 +62,12 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   await expect(developer.getByTestId('portal-tokens').locator('tr', { hasText: 'Servidor de reportes' })).toContainText(`${newToken.slice(0, 10)}…`);
 
   // The first token rotated with 24 h of overlap: asked first; the old and the new both answer.
-  await developer.getByTestId('rotate-token-choice').selectOption({ label: `Principal · ${firstToken.slice(0, 10)}` });
+  const rotateChoice = developer.getByTestId('rotate-token-choice');
+  await rotateChoice.selectOption({ label: await optionNaming(rotateChoice, firstToken.slice(0, 10)) });
   await developer.getByTestId('rotate-overlap').selectOption('24h');
   await developer.getByRole('button', { name: 'Rotar token' }).click();
   const rotation = developer.getByRole('dialog');
-  await expect(rotation).toContainText(`¿Rotar el token «Principal» (${firstToken.slice(0, 10)}…)?`);
+  await expect(rotation).toContainText(new RegExp(`¿Rotar el token «Principal» \\(${firstToken.slice(0, 10)}…, creado el \\d\\d/\\d\\d/\\d{4}, \\d\\d:\\d\\d:\\d\\d\\)\\?`));
   await expect(rotation).toContainText('sigue funcionando durante 24 horas');
   await rotation.getByRole('button', { name: 'Rotar token' }).click();
   const rotated = developer.getByTestId('rotated-token');
@@ -74,11 +80,20 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   await expect(oldRow).toContainText('Reemplazado (en superposición)');
 
   // The old one revoked at once, asked first: refused from then on; the replacement still works.
+  // Both are "Principal": each says which one it is, when it was created, and until when the old works.
   await developer.reload();
-  await developer.getByTestId('revoke-token-choice').selectOption({ label: `Principal · ${firstToken.slice(0, 10)}` });
+  const newRow = developer.getByTestId('portal-tokens').locator('tr').filter({ has: developer.getByTestId('portal-token-prefix').filter({ hasText: `${replacement.slice(0, 10)}…` }) });
+  await expect(oldRow).toContainText(`Token anterior: funciona hasta el`);
+  await expect(oldRow).toContainText(`Lo reemplaza ${replacement.slice(0, 10)}…, el nuevo, creado el`);
+  await expect(newRow).toContainText(`Token nuevo. Reemplaza a ${firstToken.slice(0, 10)}… (creado el`);
+  await expect(newRow).toContainText('que sigue funcionando hasta el');
+  const revokeChoice = developer.getByTestId('revoke-token-choice');
+  expect(await optionNaming(revokeChoice, firstToken.slice(0, 10))).toMatch(/^Principal · tlk_\w+… · anterior, creado el .+, funciona hasta el \d\d\/\d\d\/\d{4}, \d\d:\d\d:\d\d$/);
+  expect(await optionNaming(revokeChoice, replacement.slice(0, 10))).toMatch(/^Principal · tlk_\w+… · nuevo, creado el \d\d\/\d\d\/\d{4}, \d\d:\d\d:\d\d$/);
+  await revokeChoice.selectOption({ label: await optionNaming(revokeChoice, firstToken.slice(0, 10)) });
   await developer.getByRole('button', { name: 'Revocar token' }).click();
   const revocation = developer.getByRole('dialog');
-  await expect(revocation).toContainText(`¿Revocar el token «Principal» (${firstToken.slice(0, 10)}…)?`);
+  await expect(revocation).toContainText(`¿Revocar el token «Principal» (${firstToken.slice(0, 10)}…, anterior, creado el`);
   await expect(revocation.getByRole('button', { name: 'Cancelar' })).toBeFocused();
   await revocation.getByRole('button', { name: 'Revocar token' }).click();
   await expect(developer.getByText('Token «Principal» revocado: ya no funciona en ninguna instancia.')).toBeVisible();

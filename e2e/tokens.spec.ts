@@ -60,13 +60,13 @@ test.describe.serial('tokens de una integración', () => {
   });
 
   test('rota ese token con una hora de superposición: se ven los dos y cuándo deja de funcionar el anterior', async ({}, testInfo) => {
-    const choice = `${label} · ${firstToken.slice(0, 10)}`;
-    await admin.getByTestId('rotate-token-choice').selectOption({ label: choice });
+    const rotateChoice = admin.getByTestId('rotate-token-choice');
+    await rotateChoice.selectOption({ label: (await rotateChoice.locator('option', { hasText: `${firstToken.slice(0, 10)}…` }).textContent())! });
     await admin.getByTestId('rotate-overlap').selectOption('1h');
     await admin.getByRole('button', { name: 'Rotar token' }).click();
     const dialog = admin.getByRole('dialog');
     // The question names the token and the overlap chosen (issue 32, point 11).
-    await expect(dialog).toContainText(`¿Rotar el token «${label}» (${firstToken.slice(0, 10)}…)?`);
+    await expect(dialog).toContainText(`¿Rotar el token «${label}» (${firstToken.slice(0, 10)}…, creado el `);
     await expect(dialog).toContainText('sigue funcionando durante 1 hora y después deja de funcionar');
     await dialog.getByRole('button', { name: 'Rotar token' }).click();
     const shown = admin.getByTestId('rotated-token');
@@ -82,16 +82,23 @@ test.describe.serial('tokens de una integración', () => {
     await expect(oldRow).toContainText('Reemplazado (en superposición)');
     await expect(oldRow).not.toContainText('Sin vencimiento');
     await expect(newRow).toContainText(label);
-    await expect(newRow).toContainText(`Reemplaza a ${firstToken.slice(0, 10)}…, que funciona hasta el`);
+    await expect(newRow).toContainText(`Token nuevo. Reemplaza a ${firstToken.slice(0, 10)}… (creado el `);
+    await expect(newRow).toContainText('que sigue funcionando hasta el');
+    await expect(oldRow).toContainText(`Token anterior: funciona hasta el`);
+    await expect(oldRow).toContainText(`Lo reemplaza ${rotatedToken.slice(0, 10)}…, el nuevo, creado el`);
     await screenshot(admin, testInfo, 'tokens-02-rotado-con-superposicion');
     expect(await omisosStatus(firstToken)).toBe(200);
     expect(await omisosStatus(rotatedToken)).toBe(200);
   });
 
   test('revoca el token anterior: deja de funcionar de inmediato, el nuevo sigue', async () => {
-    await admin.getByTestId('revoke-token-choice').selectOption({ label: `${label} · ${firstToken.slice(0, 10)}` });
+    const revokeChoice = admin.getByTestId('revoke-token-choice');
+    const oldOption = (await revokeChoice.locator('option', { hasText: `${firstToken.slice(0, 10)}…` }).textContent())!;
+    expect(oldOption).toContain(' · anterior, creado el ');
+    expect(await revokeChoice.locator('option', { hasText: `${rotatedToken.slice(0, 10)}…` }).textContent()).toContain(' · nuevo, creado el ');
+    await revokeChoice.selectOption({ label: oldOption });
     await admin.getByRole('button', { name: 'Revocar token' }).click();
-    await expect(admin.getByRole('dialog')).toContainText(`¿Revocar el token «${label}» (${firstToken.slice(0, 10)}…)?`);
+    await expect(admin.getByRole('dialog')).toContainText(`¿Revocar el token «${label}» (${firstToken.slice(0, 10)}…, anterior, creado el `);
     await admin.getByRole('dialog').getByRole('button', { name: 'Revocar token' }).click();
     await expect(admin.getByText('ya no funciona en ninguna instancia')).toBeVisible();
     expect(await omisosStatus(firstToken)).toBe(401);

@@ -74,6 +74,17 @@ describe('rotating and revoking a token name it and the overlap (issue 32, point
   it('says which token a revocation stops', () => {
     expect(questionFor({ kind: 'revocation', tokens }, { tokenId: '4' })?.title).toBe('¿Revocar el token «Producción» (tlk_3f9a2c…)?');
   });
+
+  it('tells a rotation’s two tokens of the same name apart by which one is old and its dates', () => {
+    const pair = [
+      { id: 4, label: 'Producción', prefix: 'tlk_3f9a2c', distinction: 'anterior, creado el 01/11/2026, 10:00:00, funciona hasta el 28/11/2026, 10:00:00' },
+      { id: 7, label: 'Producción', prefix: 'tlk_0b1e55', distinction: 'nuevo, creado el 27/11/2026, 10:00:00' },
+    ];
+    expect(questionFor({ kind: 'revocation', tokens: pair }, { tokenId: '4' })?.title).toBe(
+      '¿Revocar el token «Producción» (tlk_3f9a2c…, anterior, creado el 01/11/2026, 10:00:00, funciona hasta el 28/11/2026, 10:00:00)?',
+    );
+    expect(questionFor({ kind: 'revocation', tokens: pair }, { tokenId: '7' })?.title).toBe('¿Revocar el token «Producción» (tlk_0b1e55…, nuevo, creado el 27/11/2026, 10:00:00)?');
+  });
 });
 
 describe('an allow-list that leaves out the address in use (issue 34, point 1)', () => {

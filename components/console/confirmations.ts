@@ -17,7 +17,7 @@ export type Confirmation =
   | { kind: 'tariff'; nombre: string; tariffCentavos: number }
   | { kind: 'promotion'; name: string; email: string; currentRole: 'admin' | 'support' }
   /** Rotating or revoking the token chosen in the form's `tokenId` (one of these). */
-  | { kind: 'rotation' | 'revocation'; tokens: Array<{ id: number; label: string; prefix: string }> }
+  | { kind: 'rotation' | 'revocation'; tokens: Array<{ id: number; label: string; prefix: string; distinction?: string }> }
   /**
    * An IP allow-list typed in `direcciones` that would refuse `clientAddress`, the address the
    * person is using now; confirmed, the form sends `fueraDeLista: 'si'` (the portal's server asks for it).
@@ -115,7 +115,7 @@ export function questionFor(confirmation: Confirmation, values: Record<string, u
     case 'revocation': {
       const token = confirmation.tokens.find((candidate) => String(candidate.id) === String(values.tokenId));
       if (!token) return undefined;
-      const named = `«${token.label}» (${token.prefix}…)`;
+      const named = `«${token.label}» (${[`${token.prefix}…`, token.distinction].filter(Boolean).join(', ')})`;
       if (confirmation.kind === 'revocation') {
         return {
           title: `¿Revocar el token ${named}?`,

@@ -12,7 +12,8 @@ type TokenAction<T> = (input: unknown) => Promise<ActionResult<T>>;
 
 const OVERLAP_OPTIONS = OVERLAP_PRESET_NAMES.map((preset) => ({ value: preset, label: OVERLAP_LABELS[preset] }));
 
-type TokenChoice = { id: number; label: string; prefix: string };
+/** A token to choose; `distinction` tells it from a token of the same name (lib/credentials/rotation-pairs.ts). */
+type TokenChoice = { id: number; label: string; prefix: string; distinction?: string };
 
 /**
  * What the console sends beside the fields (the integration it is on); the portal sends nothing:
@@ -20,7 +21,7 @@ type TokenChoice = { id: number; label: string; prefix: string };
  */
 type Scope = { integrationId: number } | undefined;
 
-const tokenOptions = (tokens: TokenChoice[]) => tokens.map((token) => ({ value: String(token.id), label: `${token.label} · ${token.prefix}` }));
+const tokenOptions = (tokens: TokenChoice[]) => tokens.map((token) => ({ value: String(token.id), label: [token.label, `${token.prefix}…`, token.distinction].filter(Boolean).join(' · ') }));
 
 /**
  * Rotating a token: the new one is shown once; the old one keeps working for the overlap chosen

@@ -1,13 +1,13 @@
 import { CopyableId } from '@/components/console/copyable-id';
 import { ActiveBadge } from '@/components/console/status-badge';
+import { rotationNote, rotationSides } from '@/lib/credentials/rotation-pairs';
 import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
 import type { ListedToken } from '@/lib/credentials/tokens';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 
-/** A token as the table shows it, and the one it replaced. */
+/** A token as the table shows it, with the token that replaced it (a rotation). */
 export interface TokenRow extends ListedToken {
-  /** The token this one replaced (a rotation), while that one is listed; `workingUntil` while its overlap lasts. */
-  replaces: { tokenPrefix: string; workingUntil: Date | null } | null;
+  replacedById: number | null;
 }
 
 interface TokensTableProps {
@@ -20,11 +20,13 @@ interface TokensTableProps {
 
 /**
  * An integration's tokens, the console's "Credenciales" section and the portal's page: what each
- * is called, when it was created and last used, its state, and when it stops working; a rotated
- * token shows beside its replacement until its overlap ends. Revoked and expired tokens stay
- * listed for the record.
+ * is called, when it was created and last used, its state, and when it stops working. While a
+ * rotation's two tokens both work, each says which one it is (new or old), the other's prefix and
+ * creation, and when the old one stops. Revoked and expired tokens stay listed for the record.
  */
 export function TokensTable({ tokens, prefix, testIds }: TokensTableProps) {
+  const sides = rotationSides(tokens);
+  const replaced = new Map(tokens.filter((token) => token.replacedById !== null).map((token) => [token.replacedById!, token]));
   return (
     <div className="table-wrap" role="region" aria-label="Tokens" tabIndex={0}>
       <table className="data stacked" data-testid={testIds.table}>
@@ -41,6 +43,8 @@ export function TokensTable({ tokens, prefix, testIds }: TokensTableProps) {
         <tbody>
           {tokens.map((token) => {
             const usable = token.state === 'active' || token.state === 'ending';
+            const side = sides.get(token.id);
+            const replacedToken = replaced.get(token.id);
             return (
               <tr key={token.id} data-testid={testIds.perToken ? `token-${token.id}` : undefined}>
                 <td data-label="Nombre">{token.label}</td>
@@ -49,10 +53,13 @@ export function TokensTable({ tokens, prefix, testIds }: TokensTableProps) {
                 </td>
                 <td data-label="Estado">
                   <ActiveBadge active={usable} on={TOKEN_STATE_LABELS[token.state]} off={TOKEN_STATE_LABELS[token.state]} />
-                  {token.replaces && usable && (
-                    <div className="small muted">
-                      Reemplaza a {token.replaces.tokenPrefix}…{token.replaces.workingUntil ? `, que funciona hasta el ${formatDateTime(token.replaces.workingUntil)}` : ''}
+                  {side ? (
+                    <div className="small muted" data-testid="token-rotation-note">
+                      {rotationNote(side)}
                     </div>
+                  ) : (
+                    replacedToken &&
+                    usable && <div className="small muted">Reemplaza a {replacedToken.tokenPrefix}…</div>
                   )}
                 </td>
                 <td data-label="Creado">{formatDateTime(token.createdAt)}</td>

@@ -10,8 +10,8 @@ import type { PortalUserSession } from './session';
 // (which nobody can read again after it is issued) nor its hash.
 
 export interface PortalToken extends ListedToken {
-  /** The prefix of the token this one replaced (a rotation), while that one is listed. */
-  replacesPrefix: string | null;
+  /** The token that replaced this one (a rotation), one of the same integration's. */
+  replacedById: number | null;
 }
 
 export interface PortalCredentials {
@@ -23,7 +23,6 @@ export interface PortalCredentials {
 export async function portalCredentials(user: PortalUserSession): Promise<PortalCredentials> {
   const [tokens, integration] = await Promise.all([listTokens(user.integrationId), findIntegration(user.integrationId)]);
   if (!integration) throw new Error(`the session's integration ${user.integrationId} does not exist`);
-  const replaced = new Map(tokens.filter((token) => token.replacedById !== null).map((token) => [token.replacedById!, token.tokenPrefix]));
   return {
     // Picked field by field, so a column added to the tokens' view later is not shown here unseen.
     tokens: tokens.map((token) => ({
@@ -35,7 +34,7 @@ export async function portalCredentials(user: PortalUserSession): Promise<Portal
       lastUsedAt: token.lastUsedAt,
       expiresAt: token.expiresAt,
       revokedAt: token.revokedAt,
-      replacesPrefix: replaced.get(token.id) ?? null,
+      replacedById: token.replacedById,
     })),
     allowedNetworks: integration.allowedNetworks,
   };

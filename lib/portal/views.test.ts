@@ -72,7 +72,7 @@ describe('Credenciales', () => {
     expect(token).toMatchObject({ label: 'Principal', state: 'active', lastUsedAt: null, expiresAt: null });
     expect(integrationA.token.startsWith(token!.tokenPrefix)).toBe(true);
     expect(token!.tokenPrefix.length).toBeLessThan(integrationA.token.length);
-    expect(Object.keys(token!).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'label', 'lastUsedAt', 'replacesPrefix', 'revokedAt', 'state', 'tokenPrefix']);
+    expect(Object.keys(token!).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'label', 'lastUsedAt', 'replacedById', 'revokedAt', 'state', 'tokenPrefix']);
     expect(JSON.stringify(credentials)).not.toContain(integrationA.token);
     expect(JSON.stringify(credentials)).not.toContain(integrationB.token.slice(0, 10));
   });

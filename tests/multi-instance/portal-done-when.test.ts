@@ -131,7 +131,8 @@ async function openSection(page: Page, name: string): Promise<void> {
 async function optionFor(page: Page, testId: string, secret: string): Promise<string> {
   const labels = await page.getByTestId(testId).locator('option').allTextContents();
   const label = labels.find((text) => {
-    const prefix = text.split(' · ').at(-1)!.trim();
+    // "Principal · tlk_1a2b3c… · creado el …": the prefix, without its ellipsis.
+    const prefix = (text.split(' · ').find((part) => part.startsWith('tlk_')) ?? '').replace(/…$/, '');
     return prefix.length > 0 && secret.startsWith(prefix);
   });
   expect(label, `${testId} offers the token: ${JSON.stringify(labels)}`).toBeDefined();
@@ -174,7 +175,7 @@ describe("issue 34's done-when in chromium, on two instances", () => {
     await page.getByTestId('revoke-token-choice').selectOption({ label: await optionFor(page, 'revoke-token-choice', oldToken) });
     await page.getByRole('button', { name: 'Revocar token' }).click();
     const revocation = page.getByRole('dialog');
-    await revocation.getByText(`(${oldToken.slice(0, 10)}…)`).first().waitFor();
+    await revocation.getByText(`(${oldToken.slice(0, 10)}…, anterior, creado el `).first().waitFor();
     await revocation.getByRole('button', { name: 'Revocar token' }).click();
     await page.getByText(/revocado: ya no funciona en ninguna instancia\./).first().waitFor();
     const revokedAt = Date.now();

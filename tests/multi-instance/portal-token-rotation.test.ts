@@ -45,15 +45,20 @@ function answerOf(flight: { text: string }): { ok: boolean; message?: string; da
   return JSON.parse(line.slice(2)) as { ok: boolean; message?: string; data?: { token?: string } };
 }
 
-/** The id the portal's rotation form offers for the token `secret` (an option labelled with its prefix). */
+/** The id the portal's rotation form offers for the token `secret` (an option naming its prefix, `tlk_…`). */
 async function tokenIdOnPage(developer: PortalClient, secret: string): Promise<number> {
   const page = await developer.request(PAGE);
   expect(page.status).toBe(200);
   const rotateChoice = /<select[^>]*data-testid="rotate-token-choice"[^>]*>([\s\S]*?)<\/select>/.exec(page.text)?.[1] ?? '';
-  const options = [...rotateChoice.matchAll(/<option value="(\d+)"[^>]*>([^<]*)<\/option>/g)].map((match) => ({ id: Number(match[1]), prefix: match[2]!.split(' · ').at(-1)! }));
+  const options = [...rotateChoice.matchAll(/<option value="(\d+)"[^>]*>([^<]*)<\/option>/g)].map((match) => ({ id: Number(match[1]), prefix: optionPrefix(match[2]!) }));
   const offered = options.find((option) => option.prefix.length > 0 && secret.startsWith(option.prefix));
   expect(offered, `the rotation form offers the token: ${JSON.stringify(options)}`).toBeDefined();
   return offered!.id;
+}
+
+/** "Principal · tlk_1a2b3c… · creado el …": the prefix, without its ellipsis. */
+function optionPrefix(label: string): string {
+  return (label.split(' · ').find((part) => part.startsWith('tlk_')) ?? '').replace(/…$/, '');
 }
 
 describe('a portal developer rotating and revoking the token, on two instances', () => {

@@ -498,7 +498,7 @@ describe("issue 34's portal self-service", { timeout: PROCESS_TEST_TIMEOUT_MS * 
     const credentials = (await portal.developer.request('/portal/credenciales')).text;
     const revokeChoice = /<select[^>]*data-testid="revoke-token-choice"[^>]*>([\s\S]*?)<\/select>/.exec(credentials)?.[1] ?? '';
     const newTokenId = [...revokeChoice.matchAll(/<option value="(\d+)"[^>]*>([^<]*)<\/option>/g)].find((option) => {
-      const prefix = option[2]!.split(' · ').at(-1)!;
+      const prefix = (option[2]!.split(' · ').find((part) => part.startsWith('tlk_')) ?? '').replace(/…$/, '');
       return prefix.length > 0 && created!.token!.startsWith(prefix);
     })?.[1];
     expect(newTokenId).toBeDefined();

@@ -104,6 +104,16 @@ describe('a developer of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(hours).toBeGreaterThan(23);
     expect(hours).toBeLessThanOrEqual(24);
 
+    // Both are called the same: the page tells them apart by which is new, their creation, and the old one's end.
+    const newPrefix = (await tokensOfA()).find((token) => token.id === replaced.replacedById)!.tokenPrefix;
+    const page = (await developer.request(PAGE)).text;
+    const when = '\\d\\d/\\d\\d/\\d{4}, \\d\\d:\\d\\d:\\d\\d';
+    expect(page).toMatch(new RegExp(`Token nuevo\\. Reemplaza a ${original.tokenPrefix}… \\(creado el ${when}\\), que sigue funcionando hasta el ${when}\\.`));
+    expect(page).toMatch(new RegExp(`Token anterior: funciona hasta el ${when}\\. Lo reemplaza ${newPrefix}…, el nuevo, creado el ${when}\\.`));
+    const revokeChoice = /<select[^>]*data-testid="revoke-token-choice"[^>]*>([\s\S]*?)<\/select>/.exec(page)?.[1] ?? '';
+    expect(revokeChoice).toMatch(new RegExp(`>${original.label} · ${original.tokenPrefix}… · anterior, creado el ${when}, funciona hasta el ${when}</option>`));
+    expect(revokeChoice).toMatch(new RegExp(`>${original.label} · ${newPrefix}… · nuevo, creado el ${when}</option>`));
+
     const revoked = answerOf(await developer.serverAction(PAGE, 'revokePortalTokenAction', { tokenId: original.id }));
     expect(revoked.ok, revoked.message).toBe(true);
     expect(await lookupWith(integrationA.token)).toBe(401);

@@ -3,6 +3,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { AllowListForm } from '@/components/credentials/allow-list-form';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';
 import { TokensTable } from '@/components/credentials/tokens-table';
+import { rotationSides, tokenDistinction } from '@/lib/credentials/rotation-pairs';
 import { portalCredentials, type PortalToken } from '@/lib/portal/credentials';
 import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/portal/roles';
 import { requestAllowListAddress, requirePortalPage } from '@/lib/portal/session';
@@ -10,8 +11,10 @@ import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenActi
 
 export const metadata: Metadata = { title: 'Credenciales' };
 
-function choices(tokens: PortalToken[]) {
-  return tokens.map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix }));
+/** The tokens a form offers, each told apart from its rotation's other token (new or old, created, working until). */
+function choices(tokens: PortalToken[], offered: (token: PortalToken) => boolean) {
+  const sides = rotationSides(tokens);
+  return tokens.filter(offered).map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix, distinction: tokenDistinction(token, sides) }));
 }
 
 // Credenciales: how the session's integration proves who it is to the API, and (for owners and
@@ -37,7 +40,7 @@ export default async function PortalCredentialsPage() {
           <EmptyState title="Su integración no tiene tokens." />
         ) : (
           <TokensTable
-            tokens={tokens.map((token) => ({ ...token, replaces: token.replacesPrefix ? { tokenPrefix: token.replacesPrefix, workingUntil: null } : null }))}
+            tokens={tokens}
             prefix={{ heading: 'Prefijo', copyable: false }}
             testIds={{ table: 'portal-tokens', prefix: 'portal-token-prefix' }}
           />
@@ -50,11 +53,11 @@ export default async function PortalCredentialsPage() {
             </div>
             <div>
               <h3>Rotar un token</h3>
-              <RotateTokenForm tokens={choices(tokens.filter((token) => token.state === 'active'))} rotate={rotatePortalTokenAction} />
+              <RotateTokenForm tokens={choices(tokens, (token) => token.state === 'active')} rotate={rotatePortalTokenAction} />
             </div>
             <div>
               <h3>Revocar un token</h3>
-              <RevokeTokenForm tokens={choices(tokens.filter((token) => token.state === 'active' || token.state === 'ending'))} revoke={revokePortalTokenAction} />
+              <RevokeTokenForm tokens={choices(tokens, (token) => token.state === 'active' || token.state === 'ending')} revoke={revokePortalTokenAction} />
             </div>
           </div>
         )}
