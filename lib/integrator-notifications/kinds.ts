@@ -109,6 +109,13 @@ export interface NotificationDraft {
 interface Context {
   serviceName: string;
   lowBalanceDefaultCentavos: number;
+  /** The portal's public address (`https://…/portal`), for links in the notices; without it they name the page. */
+  portalUrl?: string;
+}
+
+/** A portal page as a notice names it: its full address when the service's public URL is known. */
+function portalPage(context: Context, path: string): string {
+  return context.portalUrl ? `${context.portalUrl}${path}` : `/portal${path}`;
 }
 
 function draft(
@@ -203,7 +210,8 @@ export function tokenExpiringNotification(integration: { id: number; nombre: str
       titulo: warning === '1d' ? 'Un token vence mañana' : 'Un token vence en 7 días',
       mensaje:
         `El token ${tokenName(token)} de «${integration.nombre}» deja de funcionar el ${when} (hora de Guatemala). ` +
-        'Pida un token nuevo y cámbielo en sus sistemas antes de esa fecha.',
+        `Un propietario o un desarrollador de su integración puede rotarlo en el portal, en Credenciales (${portalPage(context, '/credenciales')}): ` +
+        'el token nuevo se muestra una vez y el anterior sigue funcionando el tiempo que elija (nunca después de esa fecha), para cambiarlo en sus sistemas sin cortar el servicio.',
       datos: { token: `${token.label} (${token.tokenPrefix}…)`, token_id: token.id, vence: token.expiresAt.toISOString(), aviso: warning },
     },
     { intervalSeconds: ONCE },
@@ -530,7 +538,8 @@ export interface BulkJobFacts {
   /** As the API names it (cui-nit, rtu, omisos). */
   catalog: string;
   state: 'completado' | 'cancelado' | 'en_pausa_sin_saldo';
-  counts: { total: number; pending: number; found: number; notFound: number; invalid: number; failed: number };
+  /** invalid counts the set-aside and the source-refused (the API's invalidos); rejected, the latter. */
+  counts: { total: number; pending: number; found: number; notFound: number; invalid: number; rejected: number; failed: number };
   chargedCentavos: number;
   finishedAt: Date | null;
 }
@@ -544,6 +553,7 @@ function bulkJobData(job: BulkJobFacts): IntegratorNotification['datos'] {
     encontrados: job.counts.found,
     no_encontrados: job.counts.notFound,
     invalidos: job.counts.invalid,
+    rechazados: job.counts.rejected,
     fallidos: job.counts.failed,
     pendientes: job.counts.pending,
     cobrado_centavos: job.chargedCentavos,
@@ -562,9 +572,15 @@ function count(n: number, one: string, many: string): string {
 export function bulkJobFinishedNotification(integration: { id: number; nombre: string }, job: BulkJobFacts, context: Context, now = new Date()): NotificationDraft {
   const cancelled = job.state === 'cancelado';
   const retry = job.counts.failed > 0 ? ` Puede reintentar los que fallaron con POST /api/lotes/${job.publicId}/reintentar.` : '';
-  const tally =
-    `${count(job.counts.found, 'encontrado', 'encontrados')}, ${count(job.counts.notFound, 'no encontrado', 'no encontrados')}, ` +
-    `${count(job.counts.invalid, 'inválido o repetido', 'inválidos o repetidos')} y ${count(job.counts.failed, 'con error de la fuente', 'con error de la fuente')}`;
+  // Refused by the source is not set aside: it was asked, and it costs nothing (as the job's page counts it).
+  const setAside = job.counts.invalid - job.counts.rejected;
+  const parts = [
+    count(job.counts.found, 'encontrado', 'encontrados'),
+    count(job.counts.notFound, 'no encontrado', 'no encontrados'),
+    count(setAside, 'inválido o repetido', 'inválidos o repetidos'),
+    ...(job.counts.rejected > 0 ? [count(job.counts.rejected, 'rechazado por la fuente (sin costo)', 'rechazados por la fuente (sin costo)')] : []),
+  ];
+  const tally = `${parts.join(', ')} y ${count(job.counts.failed, 'con error de la fuente', 'con error de la fuente')}`;
   return draft(
     'bulk_job_finished',
     `lote_completado:${job.publicId}`,

@@ -14,6 +14,8 @@ export interface NotificationSettings {
   serviceName: string;
   appEnv: Env['APP_ENV'];
   lowBalanceDefaultCentavos: number;
+  /** The portal's public address for the notices' links (NEXTAUTH_URL's /portal); unset, they name the page. */
+  portalUrl?: string;
   /** The outbox's retries (the alerts' ALERT_MAX_ATTEMPTS, ALERT_RETRY_BASE_MS). */
   alerts: Pick<AlertSettings, 'maxAttempts' | 'retryBaseMs'>;
 }
@@ -30,6 +32,7 @@ export function notificationSettingsFrom(env: Env): NotificationSettings {
     serviceName: env.SERVICE_NAME,
     appEnv: env.APP_ENV,
     lowBalanceDefaultCentavos: env.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS,
+    portalUrl: env.NEXTAUTH_URL ? new URL('/portal', env.NEXTAUTH_URL).toString() : undefined,
     alerts: { maxAttempts: alerts.maxAttempts, retryBaseMs: alerts.retryBaseMs },
   };
 }

@@ -70,11 +70,13 @@ const CONTACT_WORDS = { technical: 'contacto técnico', billing: 'contacto de fa
 /** The instant every example is dated: 24/11/2026 04:30 in Guatemala. */
 const EXAMPLE_NOW = new Date('2026-11-24T10:30:00.000Z');
 const EXAMPLE_INTEGRATION = { id: 12, nombre: 'coop-ejemplo' };
+/** The portal's address in the examples, as docs/integrators.md writes the service's (`https://su-servicio/api`). */
+const EXAMPLE_PORTAL_URL = 'https://su-servicio/portal';
 const EXAMPLE_PORTAL_PERSON = { kind: 'portal', email: 'ana@coop-ejemplo.example' } as const;
 
 /** Each kind's example as the notifier builds it, with a fixed id. */
 function examples(serviceName: string): Record<NotificationKind, IntegratorNotification> {
-  const context = { serviceName, lowBalanceDefaultCentavos: 10_000 };
+  const context = { serviceName, lowBalanceDefaultCentavos: 10_000, portalUrl: EXAMPLE_PORTAL_URL };
   const balance = { integrationId: EXAMPLE_INTEGRATION.id, nombre: EXAMPLE_INTEGRATION.nombre, tariffCentavos: 150, lowBalanceAlertCentavos: null };
   const token = { id: 41, label: 'Producción', tokenPrefix: 'tlk_3f9a', expiresAt: null, revokedAt: null };
   const outage = { source: 'catalog', label: SOURCE_LABELS.catalog, since: new Date(EXAMPLE_NOW.getTime() - 25 * 60_000) };
@@ -89,7 +91,7 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     publicId: 'lote_3f9a0c17e2b48d5a6c01',
     catalog: 'omisos',
     state: 'completado' as const,
-    counts: { total: 5_000, pending: 0, found: 4_862, notFound: 96, invalid: 30, failed: 12 },
+    counts: { total: 5_000, pending: 0, found: 4_862, notFound: 96, invalid: 30, rejected: 4, failed: 12 },
     chargedCentavos: 4_862 * 150,
     finishedAt: EXAMPLE_NOW,
   };

@@ -297,6 +297,10 @@ describe('the console\'s Lotes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(detail.text).toContain('Rechazados por la fuente, sin costo 1');
     expect(detail.text).toContain('Rechazado por la fuente La fuente no aceptó el identificador (por ejemplo, el RTU de esa persona pide su fecha de nacimiento); sin costo');
     expect(detail.text).toContain('Apartado NIT inválido');
+    // The jobs list too: found / not found / set aside / refused by the source / failed.
+    const list = await pageText(support, '/admin/lotes');
+    const row = list.html.split('data-testid="job-row"').find((candidate) => candidate.includes(id))!.replaceAll('<!-- -->', '');
+    expect(row).toMatch(/data-testid="job-outcomes">1 \/ 0 \/ 1 \/ 1 \/ 0</);
   });
 
   it('opens an unknown job as the console\'s not-found page, and sends the signed out to sign in', async () => {

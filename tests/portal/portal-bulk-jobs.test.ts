@@ -295,5 +295,11 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     expect(text).toMatch(/data-testid="bulk-job-set-aside">1</);
     expect(text).toContain('los rechazados por la fuente (no aceptó el identificador');
     expect(text).toContain(`data-testid="bulk-job-charged">${formatQuetzales(TARIFF)}<`);
+
+    // The jobs list counts them the same way: the refused one is not among the set-aside.
+    const list = (await developer.request('/portal/lotes')).text.replaceAll('<!-- -->', '');
+    const row = list.split('data-testid="bulk-job-row"').find((candidate) => candidate.includes(path))!;
+    expect(row).toMatch(/data-testid="bulk-job-set-aside">1</);
+    expect(row).toMatch(/data-label="Rechazados por la fuente, sin costo" data-testid="bulk-job-rejected">1</);
   });
 });

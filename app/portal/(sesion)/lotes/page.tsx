@@ -55,6 +55,7 @@ export default async function PortalBulkJobsPage({ searchParams }: { searchParam
                   <th className="num">Encontrados</th>
                   <th className="num">No encontrados</th>
                   <th className="num">Apartados</th>
+                  <th className="num">Rechazados por la fuente, sin costo</th>
                   <th className="num">Fallidos</th>
                   <th className="num">Cobrado</th>
                   <th>Fin estimado</th>
@@ -81,8 +82,11 @@ export default async function PortalBulkJobsPage({ searchParams }: { searchParam
                     <td className="num" data-label="No encontrados">
                       {job.counts.notFound.toLocaleString('es-GT')}
                     </td>
-                    <td className="num" data-label="Apartados">
-                      {job.counts.invalid.toLocaleString('es-GT')}
+                    <td className="num" data-label="Apartados" data-testid="bulk-job-set-aside">
+                      {(job.counts.invalid - job.counts.rejected).toLocaleString('es-GT')}
+                    </td>
+                    <td className="num" data-label="Rechazados por la fuente, sin costo" data-testid="bulk-job-rejected">
+                      {job.counts.rejected.toLocaleString('es-GT')}
                     </td>
                     <td className="num" data-label="Fallidos">
                       {job.counts.failed.toLocaleString('es-GT')}

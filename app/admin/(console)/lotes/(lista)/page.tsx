@@ -77,7 +77,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                   <th className="num">Tamaño</th>
                   <th>Estado</th>
                   <th className="num">Avance</th>
-                  <th className="num">Encontrados / no encontrados / apartados / fallidos</th>
+                  <th className="num">Encontrados / no encontrados / apartados / rechazados por la fuente / fallidos</th>
                   <th className="num">Cobrado</th>
                   <th>Fin estimado</th>
                 </tr>
@@ -104,8 +104,10 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                     <td className="num" data-label="Avance" data-testid="job-progress">
                       {job.counts.done.toLocaleString('es-GT')}/{job.counts.total.toLocaleString('es-GT')}
                     </td>
-                    <td className="num" data-label="Encontrados / no encontrados / apartados / fallidos" data-testid="job-outcomes">
-                      {[job.counts.found, job.counts.notFound, job.counts.invalid, job.counts.failed].map((count) => count.toLocaleString('es-GT')).join(' / ')}
+                    <td className="num" data-label="Encontrados / no encontrados / apartados / rechazados por la fuente / fallidos" data-testid="job-outcomes">
+                      {[job.counts.found, job.counts.notFound, job.counts.invalid - job.counts.rejected, job.counts.rejected, job.counts.failed]
+                        .map((count) => count.toLocaleString('es-GT'))
+                        .join(' / ')}
                     </td>
                     <td className="num" data-label="Cobrado" data-testid="job-charged">
                       {formatQuetzales(job.chargedCentavos)}

@@ -145,7 +145,7 @@ export function NewBulkJobForm({ catalogs }: { catalogs: Array<{ value: string; 
             <dd data-testid="estimate-balance">{formatQuetzales(estimate.balanceCentavos)}</dd>
           </dl>
           <p className="small">
-            Solo se cobran los que se encuentran, a la tarifa de su integración; los no encontrados, los apartados y los que fallan en la fuente no se cobran.
+            Solo se cobran los que se encuentran, a la tarifa de su integración; los no encontrados, los apartados, los que la fuente rechaza (por ejemplo, un RTU que pide la fecha de nacimiento) y los que fallan en la fuente no se cobran.
             {estimate.maxCostCentavos > estimate.balanceCentavos &&
               ' Si el saldo se acaba, el lote queda en pausa y sigue solo cuando la administración acredite una recarga.'}
           </p>
