@@ -147,8 +147,8 @@ describe('the console\'s Lotes', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(list.text).toContain('lotes-consola Catálogo RTU');
       expect(list.text).toContain('En pausa: sin saldo');
       expect(list.text).toContain('Completado');
-      // Progress, outcomes (found / not found / set aside / failed) and the charge.
-      expect(list.text).toContain('4/4 2 / 0 / 2 / 0 Q 3.00');
+      // Progress, outcomes (found / not found / set aside / refused by the source / failed) and the charge.
+      expect(list.text).toContain('4/4 2 / 0 / 2 / 0 / 0 Q 3.00');
       // The console's navigation leads here for both roles.
       expect(list.html).toMatch(/<a[^>]*href="\/admin\/lotes"[^>]*>Lotes<\/a>/);
     }
