@@ -26,7 +26,8 @@ interface TokensTableProps {
  */
 export function TokensTable({ tokens, prefix, testIds }: TokensTableProps) {
   const sides = rotationSides(tokens);
-  const replaced = new Map(tokens.filter((token) => token.replacedById !== null).map((token) => [token.replacedById!, token]));
+  // Each rotation's new token → the token it replaced.
+  const predecessors = new Map(tokens.filter((token) => token.replacedById !== null).map((token) => [token.replacedById!, token]));
   return (
     <div className="table-wrap" role="region" aria-label="Tokens" tabIndex={0}>
       <table className="data stacked" data-testid={testIds.table}>
@@ -44,7 +45,7 @@ export function TokensTable({ tokens, prefix, testIds }: TokensTableProps) {
           {tokens.map((token) => {
             const usable = token.state === 'active' || token.state === 'ending';
             const side = sides.get(token.id);
-            const replacedToken = replaced.get(token.id);
+            const predecessor = predecessors.get(token.id);
             return (
               <tr key={token.id} data-testid={testIds.perToken ? `token-${token.id}` : undefined}>
                 <td data-label="Nombre">{token.label}</td>
@@ -58,8 +59,8 @@ export function TokensTable({ tokens, prefix, testIds }: TokensTableProps) {
                       {rotationNote(side)}
                     </div>
                   ) : (
-                    replacedToken &&
-                    usable && <div className="small muted">Reemplaza a {replacedToken.tokenPrefix}…</div>
+                    predecessor &&
+                    usable && <div className="small muted">Reemplaza a {predecessor.tokenPrefix}…</div>
                   )}
                 </td>
                 <td data-label="Creado">{formatDateTime(token.createdAt)}</td>

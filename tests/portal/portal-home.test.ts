@@ -14,6 +14,7 @@ import { auditLog, integrations, portalInvitations } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { INVITATION_MESSAGES, listOpenInvitations } from '@/lib/portal/invitations';
 import { findPortalAccountByEmail } from '@/lib/portal/accounts';
+import { PORTAL_ROLE_DESCRIPTIONS } from '@/lib/portal/roles';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { says, type PortalClient } from '../support/portal-client';
@@ -160,6 +161,13 @@ describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     for (const hidden of ['Q 4.50', 'Gastado en', 'Monto cobrado', 'Cobrado', 'data-testid="portal-tariff"', 'data-testid="portal-top-up-link"', 'href="/portal/recargas"']) {
       expect(developer.text, hidden).not.toContain(hidden);
     }
+  });
+
+  it('greets a newcomer by name without assuming gender, in usted, and names every section the role opens', async () => {
+    const page = (await (await portalSignedIn(gateway.app.baseUrl, people.developerC)).request('/portal?bienvenida=1')).text.replaceAll('<!-- -->', '');
+    expect(page).not.toMatch(/Bienvenid[oa]|\btu cuenta\b|Tu rol/);
+    expect(page).toMatch(/<p class="notice success" role="status">Hola, [^<:]+: su cuenta del portal está lista\.<\/p>/);
+    expect(page).toContain(`Su rol: Desarrollador (${PORTAL_ROLE_DESCRIPTIONS.desarrollador}).`);
   });
 
   it('leads those who top up from the balance to Recargas, and no longer says the service\'s team does it', async () => {
