@@ -13,8 +13,8 @@ export type SampleLanguage = (typeof SAMPLE_LANGUAGES)[number]['key'];
 /** The three variables every sample states first, as docs/integrators.md names them. */
 export const SAMPLE_VARIABLES = ['BASE_URL', 'LOGIN', 'TOKEN'] as const;
 
-const LOGIN = 'TU_LOGIN';
-const TOKEN = 'TU_TOKEN';
+const LOGIN = 'SU_LOGIN';
+const TOKEN = 'SU_TOKEN';
 
 export function requestSamples(baseUrl: string, path: string, body: unknown): Record<SampleLanguage, string> {
   return operationSamples(baseUrl, path, { method: 'POST', body });
