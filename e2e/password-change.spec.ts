@@ -18,7 +18,7 @@ test('tras 10 contraseñas actuales incorrectas el cambio de contraseña se bloq
   const submit = async (current: string) => {
     await user.getByLabel('Contraseña actual', { exact: true }).fill(current);
     await user.getByLabel('Nueva contraseña', { exact: true }).fill('una frase nueva y bastante larga');
-    await user.getByLabel('Repite la nueva contraseña').fill('una frase nueva y bastante larga');
+    await user.getByLabel('Repita la nueva contraseña').fill('una frase nueva y bastante larga');
     await user.getByRole('button', { name: 'Cambiar contraseña' }).click();
   };
   const notice = user.locator('p.notice.error');

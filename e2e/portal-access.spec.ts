@@ -288,9 +288,9 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await checkBothSizes(billing, testInfo, 'restablecer-clave');
   const renewed = `${PASSWORD} y lluvia de la tarde`;
   await billing.getByLabel('Nueva contraseña', { exact: true }).fill(renewed);
-  await billing.getByLabel('Repite la nueva contraseña').fill(renewed);
+  await billing.getByLabel('Repita la nueva contraseña').fill(renewed);
   await billing.getByRole('button', { name: 'Guardar la contraseña' }).click();
-  await expect(billing.getByText('Contraseña restablecida. Inicia sesión con la nueva contraseña.')).toBeVisible({ timeout: HASHING_STEP_MS });
+  await expect(billing.getByText('Contraseña restablecida. Inicie sesión con la nueva contraseña.')).toBeVisible({ timeout: HASHING_STEP_MS });
 
   // The administrator sees both people on the integration's page.
   await admin.reload();

@@ -25,7 +25,7 @@ test('una contraseña inicial o restablecida se cambia al entrar, y no puede ser
 
   await user.getByLabel('Contraseña actual', { exact: true }).fill(initial);
   await user.getByLabel('Nueva contraseña', { exact: true }).fill('Password1234!');
-  await user.getByLabel('Repite la nueva contraseña').fill('Password1234!');
+  await user.getByLabel('Repita la nueva contraseña').fill('Password1234!');
   await user.getByRole('button', { name: 'Cambiar contraseña' }).click();
   await expect(user.getByText('Esa contraseña es de las más usadas')).toBeVisible();
   await screenshot(user, testInfo, 'cambio-obligatorio-de-contrasena');

@@ -73,9 +73,9 @@ test('cerrar sesión y cambiar la contraseña se quedan en el host y el puerto d
   const chosen = 'una frase propia para el otro host';
   await user.getByLabel('Contraseña actual', { exact: true }).fill(given);
   await user.getByLabel('Nueva contraseña', { exact: true }).fill(chosen);
-  await user.getByLabel('Repite la nueva contraseña').fill(chosen);
+  await user.getByLabel('Repita la nueva contraseña').fill(chosen);
   await user.getByRole('button', { name: 'Cambiar contraseña' }).click();
   await expect(user).toHaveURL(`${origin}/admin/login?motivo=clave-cambiada`);
-  await expect(user.getByText('Contraseña cambiada. Inicia sesión con la nueva contraseña.')).toBeVisible();
+  await expect(user.getByText('Contraseña cambiada. Inicie sesión con la nueva contraseña.')).toBeVisible();
   await context.close();
 });

@@ -43,9 +43,9 @@ export async function signInFirstTime(page: Page, email: string, givenPassword: 
   await expect(page.getByRole('heading', { name: 'Cambie su contraseña', level: 1 })).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
   await page.getByLabel('Contraseña actual', { exact: true }).fill(givenPassword);
   await page.getByLabel('Nueva contraseña', { exact: true }).fill(chosen);
-  await page.getByLabel('Repite la nueva contraseña').fill(chosen);
+  await page.getByLabel('Repita la nueva contraseña').fill(chosen);
   await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
-  await expect(page.getByText('Contraseña cambiada. Inicia sesión con la nueva contraseña.')).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
+  await expect(page.getByText('Contraseña cambiada. Inicie sesión con la nueva contraseña.')).toBeVisible({ timeout: PASSWORD_HASHING_STEP_MS });
   await signInThroughForm(page, email, chosen);
   return chosen;
 }

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: 'Iniciar sesión' };
 const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
   sesion: { tone: 'info', text: 'Su sesión terminó o su cuenta cambió: vuelva a iniciar sesión.' },
   salida: { tone: 'success', text: 'Cerró sesión. Hasta pronto.' },
-  'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicia sesión con la nueva contraseña.' },
+  'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicie sesión con la nueva contraseña.' },
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

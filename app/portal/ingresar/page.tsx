@@ -10,8 +10,8 @@ export const metadata: Metadata = { title: 'Iniciar sesión' };
 const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
   sesion: { tone: 'info', text: 'Su sesión terminó: vuelva a iniciar sesión.' },
   salida: { tone: 'success', text: 'Cerró sesión. Hasta pronto.' },
-  'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicia sesión con la nueva contraseña.' },
-  'clave-restablecida': { tone: 'success', text: 'Contraseña restablecida. Inicia sesión con la nueva contraseña.' },
+  'clave-cambiada': { tone: 'success', text: 'Contraseña cambiada. Inicie sesión con la nueva contraseña.' },
+  'clave-restablecida': { tone: 'success', text: 'Contraseña restablecida. Inicie sesión con la nueva contraseña.' },
 };
 
 export default async function PortalSignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -15,7 +15,7 @@ export function ChangePasswordForm({ minLength }: { minLength: number }) {
     >
       <Field name="actual" label="Contraseña actual" type="password" autoComplete="current-password" />
       <Field name="nueva" label="Nueva contraseña" hint={`Al menos ${minLength} caracteres y que no sea de las más usadas. Una frase larga es más fácil de recordar.`} type="password" autoComplete="new-password" />
-      <Field name="confirmacion" label="Repite la nueva contraseña" type="password" autoComplete="new-password" />
+      <Field name="confirmacion" label="Repita la nueva contraseña" type="password" autoComplete="new-password" />
     </ActionForm>
   );
 }

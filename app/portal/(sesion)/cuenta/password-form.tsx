@@ -16,7 +16,7 @@ export function PortalPasswordForm({ minLength }: { minLength: number }) {
     >
       <Field name="actual" label="Contraseña actual" type="password" autoComplete="current-password" required />
       <Field name="nueva" label="Nueva contraseña" type="password" autoComplete="new-password" required minLength={minLength} hint={`Al menos ${minLength} caracteres; mejor una frase de varias palabras.`} />
-      <Field name="confirmacion" label="Repite la nueva contraseña" type="password" autoComplete="new-password" required />
+      <Field name="confirmacion" label="Repita la nueva contraseña" type="password" autoComplete="new-password" required />
     </ActionForm>
   );
 }

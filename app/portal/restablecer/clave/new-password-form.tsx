@@ -22,7 +22,7 @@ export function NewPasswordForm({ code, email, minLength }: { code: string; emai
         )}
       </div>
       <div className="field">
-        <label htmlFor="repetida">Repite la nueva contraseña</label>
+        <label htmlFor="repetida">Repita la nueva contraseña</label>
         <input id="repetida" name="repetida" type="password" autoComplete="new-password" required aria-invalid={Boolean(state.fieldErrors.repetida)} aria-describedby={state.fieldErrors.repetida ? 'repetida-error' : undefined} />
         {state.fieldErrors.repetida && (
           <p className="error" id="repetida-error">

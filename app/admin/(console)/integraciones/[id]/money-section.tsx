@@ -46,7 +46,7 @@ export function MoneySection({ integration }: { integration: Money }) {
           confirmation={{ kind: 'adjustment', nombre: integration.nombre, balanceCentavos: integration.balanceCentavos }}
         >
           <Field name="monto" label="Monto del ajuste (Q)" hint="Con signo: +10.00 suma, -5.00 resta. El saldo nunca queda por debajo de cero." inputMode="decimal" />
-          <Field name="nota" label="Nota (obligatoria)" hint="Explica el motivo: queda en el historial y en la auditoría." maxLength={500} />
+          <Field name="nota" label="Nota (obligatoria)" hint="Explique el motivo: queda en el historial y en la auditoría." maxLength={500} />
         </ActionForm>
       </section>
     </div>
