@@ -1,4 +1,4 @@
-import { formatDateTime } from '@/lib/format/guatemala-time';
+import { formatDateTime } from '@/lib/time/guatemala-time';
 import type { TokenState } from './token-state';
 
 // A rotation keeps the token's name, so while both tokens work (the overlap) the name and a prefix
