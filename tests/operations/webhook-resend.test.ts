@@ -16,6 +16,7 @@ import { RESEND_INTERVAL_SECONDS, RESEND_MESSAGES, resendNotification } from '@/
 import { webhookDocsSettingsFrom } from '@/lib/integrator-notifications/webhook-docs';
 import { webhookMarkdown } from '@/lib/integrator-notifications/webhook-markdown';
 import { parseEnv } from '@/lib/env';
+import { subscribeReactions } from '@/lib/reactions';
 import { sendTestNotification } from '@/lib/integrator-notifications/test-notice';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -30,6 +31,8 @@ let alerts: AlertDispatcher;
 let notifier: IntegratorNotifier;
 
 beforeAll(async () => {
+  // A lowered balance emits; the notice resent here is what the reactions subscribed at start write.
+  subscribeReactions();
   testDb = await useTestDatabase();
 });
 afterAll(async () => {
@@ -38,8 +41,9 @@ afterAll(async () => {
   await Promise.all(receivers.map((receiver) => receiver.close()));
   await testDb?.cleanup();
 });
-beforeEach(() => {
-  alerts = new AlertDispatcher({ lowBalanceDefaultCentavos: 10_000, repeatIntervalSeconds: 3_600, maxAttempts: 3, retryBaseMs: 20, serviceName: 'Pasarela de pruebas', appEnv: 'development' });
+/** This process's dispatcher and notifier, retrying a failed delivery after `retryBaseMs` (then backing off). */
+function useDispatchers(retryBaseMs: number): void {
+  alerts = new AlertDispatcher({ lowBalanceDefaultCentavos: 10_000, repeatIntervalSeconds: 3_600, maxAttempts: 3, retryBaseMs, serviceName: 'Pasarela de pruebas', appEnv: 'development' });
   notifier = new IntegratorNotifier({
     webhookTimeoutMs: 2_000,
     repeatIntervalSeconds: 3_600,
@@ -48,12 +52,13 @@ beforeEach(() => {
     serviceName: 'Pasarela de pruebas',
     appEnv: 'development',
     lowBalanceDefaultCentavos: 10_000,
-    alerts: { maxAttempts: 3, retryBaseMs: 20 },
+    alerts: { maxAttempts: 3, retryBaseMs },
   });
   notifier.attachTo(alerts);
   setAlertDispatcher(alerts);
   setIntegratorNotifier(notifier);
-});
+}
+beforeEach(() => useDispatchers(20));
 afterEach(async () => {
   await alerts.stop();
   await notifier.close();
@@ -129,6 +134,10 @@ describe('Reenviar a webhook notice', () => {
   });
 
   it('resends a notice still being retried: a receiver just fixed need not wait for the next retry', async () => {
+    // A retry due a second later: however slow the machine, the first delivery is still being retried when it is read.
+    await alerts.stop();
+    await notifier.close();
+    useDispatchers(1_000);
     const { integration, receiver } = await integrationWithWebhook('reenvio-d');
     receiver.answers.push(500);
     const sent = await sendTestNotification(TEST_ACTOR, integration.id, notifier);

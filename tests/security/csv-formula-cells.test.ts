@@ -1,5 +1,6 @@
 // Every CSV the product writes (the records export of the console and the portal, the retention
-// archive, a statement's charged queries, the balance history, "¿Quién consultó?", a job's results)
+// archive, a statement's charged queries, the balance history, "¿Quién consultó?", a job's results,
+// a watch list's changes)
 // turns a value a spreadsheet would run as a formula into text, by the one rule of
 // lib/csv/csv.ts. The guard below fails when a module serves or writes a CSV without going
 // through one of the exports this table covers, or quotes CSV fields by a rule of its own.
@@ -15,6 +16,7 @@ import { guatemalanToday } from '@/lib/time/guatemala-time';
 import { subjectReportCsv, type SubjectReport } from '@/lib/personal-data/subject-report';
 import { recordsCsvStream, recordsCsvStreamFrom } from '@/lib/records/csv';
 import { statementChargesCsvStream } from '@/lib/statements/csv';
+import { watchChangeCsvLine, watchChangesCsvHeader } from '@/lib/watch-lists/csv';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 
@@ -176,6 +178,17 @@ const EXPORTS: Record<string, CsvExport> = {
     producer: 'subjectReportCsv',
     cells: async () => column(subjectReportCsv(subjectReport()), 'finalidad_declarada'),
   },
+  "a watch list's changes (portal): the taxpayer's name, from the source": {
+    producer: 'watchChangeCsvLine',
+    cells: async () =>
+      column(
+        watchChangesCsvHeader() +
+          HOSTILE.map((value, index) =>
+            watchChangeCsvLine({ nit: '576937-K', kind: 'omiso', before: false, after: true, run: 2, position: index, jobId: 'lot_formulas', detectedAt: new Date(), name: value }),
+          ).join(''),
+        'nombre',
+      ),
+  },
   "a job's results (API, portal)": {
     producer: 'csvLine',
     cells: async () => bulkColumn(HOSTILE.map(resultRow), 'omisos', 'motivo'),
@@ -256,9 +269,9 @@ describe('the guard over CSV producers', () => {
   it("every covered export formats its fields with lib/csv/csv.ts, and no other module quotes CSV fields its own way", () => {
     const producerModules = SOURCES.filter((source) => [...PRODUCERS].some((producer) => new RegExp(`export (async )?function\\*? ${producer}\\b`).test(source.text)));
     expect(producerModules.map((source) => source.file).sort()).toEqual(
-      ['lib/billing/history.ts', 'lib/bulk/results.ts', 'lib/personal-data/subject-report.ts', 'lib/records/csv.ts', 'lib/statements/csv.ts'].sort(),
+      ['lib/billing/history.ts', 'lib/bulk/results.ts', 'lib/personal-data/subject-report.ts', 'lib/records/csv.ts', 'lib/statements/csv.ts', 'lib/watch-lists/csv.ts'].sort(),
     );
-    for (const source of producerModules) expect(source.text, source.file).toMatch(/from '@\/lib\/format\/csv'/);
+    for (const source of producerModules) expect(source.text, source.file).toMatch(/from '@\/lib\/csv\/csv'/);
     const ownQuoting = SOURCES.filter((source) => source.file !== 'lib/csv/csv.ts' && !(source.file in OTHER_QUOTING) && source.text.includes(`'""'`)).map((source) => source.file);
     expect(ownQuoting).toEqual([]);
   });
