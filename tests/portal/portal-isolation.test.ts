@@ -274,6 +274,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/lotes/[id]': (objects) => objects.bulkJobIds,
   '/portal/lotes/[id]/resultados': (objects) => objects.bulkJobIds,
   '/portal/vigilancia/[id]': (objects) => objects.watchListIds,
+  '/portal/vigilancia/[id]/cambios': (objects) => objects.watchListIds,
 };
 
 /**
@@ -295,6 +296,10 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   pausePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
   resumePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
   deletePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
+  revealPortalWatchListChangeAction: {
+    page: '/portal/vigilancia',
+    inputs: (objects) => objects.watchListIds.flatMap((vigilancia) => ['2.0.omiso', '1.0.registro'].map((cambio) => ({ vigilancia, cambio, motivo: 'Ticket 4521 del cliente' }))),
+  },
   estimatePortalWatchListAction: { withoutIds: 'reads an uploaded file for the caller’s own integration; no list exists yet (tests/portal/portal-watch-lists.test.ts)' },
   createPortalWatchListAction: { withoutIds: 'saves a list in the caller’s own integration; B’s lists are checked unchanged below (tests/portal/portal-watch-lists.test.ts)' },
   createPortalBulkJobAction: { withoutIds: 'creates a job in the caller’s own integration; B’s jobs are checked unchanged below (tests/portal/portal-bulk-jobs.test.ts)' },
