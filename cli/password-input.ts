@@ -9,7 +9,7 @@ import { CliError } from './errors';
 export async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) {
     const password = await read({ prompt: 'Contraseña: ', silent: true, replace: '', output: process.stderr });
-    const again = await read({ prompt: 'Repite la contraseña: ', silent: true, replace: '', output: process.stderr });
+    const again = await read({ prompt: 'Repita la contraseña: ', silent: true, replace: '', output: process.stderr });
     if (password !== again) throw new CliError('las dos contraseñas no coinciden');
     return password;
   }

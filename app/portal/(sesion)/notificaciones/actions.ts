@@ -39,12 +39,12 @@ export const setPortalContactsAction = portalAction(
 );
 
 export const setPortalWebhookAction = portalAction(
-  { roles: NOTIFICATION_MANAGERS, schema: z.object({ url: z.string({ error: 'Escribe la URL.' }).trim().min(1, 'Escribe la URL.').max(2_000) }) },
+  { roles: NOTIFICATION_MANAGERS, schema: z.object({ url: z.string({ error: 'Escriba la URL.' }).trim().min(1, 'Escriba la URL.').max(2_000) }) },
   async ({ url }, user) => {
     const result = await setPortalWebhook(user, url);
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { url: result.error.message } : undefined };
     refresh();
-    return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copia el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret, saved: result.value.saved } };
+    return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copie el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret, saved: result.value.saved } };
   },
 );
 

@@ -21,7 +21,7 @@ export default async function PortalNotificationsPage() {
     <>
       <PageHeader
         title="Notificaciones"
-        description="Los avisos del servicio a tu integración, en español: por correo a tus contactos y, si configuras uno, a tu webhook firmado."
+        description="Los avisos del servicio a su integración, en español: por correo a sus contactos y, si configura uno, a su webhook firmado."
       />
       <section className="card" aria-labelledby="contacts-title">
         <h2 id="contacts-title">Contactos</h2>

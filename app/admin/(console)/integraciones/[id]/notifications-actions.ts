@@ -22,12 +22,12 @@ import { sendTestNotification } from '@/lib/integrator-notifications/test-notice
 const refresh = (integrationId: number) => revalidatePath(integrationPath(integrationId, 'notificaciones'));
 
 export const setNotificationWebhookAction = consoleAction(
-  { role: 'admin', schema: z.object({ integrationId: idField, url: z.string({ error: 'Escribe la URL.' }).trim().min(1, 'Escribe la URL.').max(2_000) }) },
+  { role: 'admin', schema: z.object({ integrationId: idField, url: z.string({ error: 'Escriba la URL.' }).trim().min(1, 'Escriba la URL.').max(2_000) }) },
   async ({ integrationId, url }, user) => {
     const result = await setNotificationWebhook(user.actor, integrationId, url, notificationSettingsFrom(env()).targets);
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { url: result.error.message } : undefined };
     refresh(integrationId);
-    return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copia el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret, saved: result.value.saved } };
+    return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copie el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret, saved: result.value.saved } };
   },
 );
 

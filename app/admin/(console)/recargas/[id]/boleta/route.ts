@@ -8,7 +8,7 @@ import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/top-ups/slips
 export const dynamic = 'force-dynamic';
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  if (!(await consoleUserWithAccess())) return plainText(401, 'Tu sesión terminó o ya no es válida. Vuelve a iniciar sesión.');
+  if (!(await consoleUserWithAccess())) return plainText(401, 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.');
   const requestId = slipRequestId((await params).id);
   const slip = requestId === undefined ? undefined : await findTopUpSlip(requestId);
   if (!slip) return plainText(404, SLIP_NOT_FOUND);
