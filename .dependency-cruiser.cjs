@@ -7,7 +7,7 @@ const folders = (...names) => `^(${names.map((n) => n.replace(/[.]/g, '\\.')).jo
 
 const platform = folders(
   'lib/env.ts', 'lib/load-env-files.ts', 'lib/money.ts', 'lib/result.ts', 'lib/logging', 'lib/metrics',
-  'lib/http', 'lib/paging', 'lib/time', 'lib/csv', 'lib/jobs', 'lib/runtime', 'lib/files', 'lib/async',
+  'lib/http', 'lib/paging', 'lib/time', 'lib/csv', 'lib/guatemala', 'lib/jobs', 'lib/runtime', 'lib/files', 'lib/async',
   'lib/operations', 'lib/security', 'db/advisory-lock.ts', 'db/client.ts', 'db/compiled-statement.ts',
   'db/embedded-lock.ts', 'db/embedded-share.ts', 'db/migrate.ts',
 );

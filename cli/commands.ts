@@ -61,7 +61,7 @@ import { invitePortalUser } from '@/lib/portal/invitations';
 import { handOverPortalPasswordReset } from '@/lib/portal/passwords';
 import { portalTwoFactorService } from '@/lib/portal/two-factor';
 import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
-import { bankName } from '@/lib/top-ups/banks';
+import { bankName } from '@/lib/guatemala/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
 import {
   approveTopUpRequest,

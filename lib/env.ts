@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { smtpHostProblem, webhookUrlProblem } from './alerts/targets';
-import { isValidNit, normalizeNit } from './contract/identifiers';
-import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './top-ups/banks';
+import { smtpHostProblem, webhookUrlProblem } from './http/outbound-urls';
+import { isValidNit, normalizeNit } from './guatemala/identifiers';
+import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './guatemala/banks';
 
 // Every setting of the app, validated once. A wrong or missing variable stops the start with a
 // message that names it. Defaults are the contract's values and the bundled simulator's address,

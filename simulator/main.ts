@@ -2,7 +2,7 @@
 // .env files count, as for the app: SIMULATOR_PORT set there moves the simulator too.
 import '@/lib/load-env-files';
 
-import { formatCuiGrouped } from '../lib/contract/identifiers';
+import { formatCuiGrouped } from '../lib/guatemala/identifiers';
 import { simulatorOptionsFromEnv } from './config';
 import { FAULT_IDENTIFIERS, FAULT_NAMES } from './faults';
 import { samplePopulation } from './population';

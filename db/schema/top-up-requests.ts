@@ -23,7 +23,7 @@ export const topUpRequests = pgTable(
     reportedBy: integer('reported_by')
       .notNull()
       .references(() => portalUsers.id),
-    // A code of lib/top-ups/banks.ts.
+    // A code of lib/guatemala/banks.ts.
     bank: text('bank').notNull(),
     // As typed (trimmed, on one line), for the people.
     reference: text('reference').notNull(),

@@ -4,11 +4,11 @@ import { formatDateTime } from '@/lib/time/guatemala-time';
 import type { AlertPayload } from './conditions';
 import type { EmailSettings, WebhookSettings } from './settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, signAlert, TIMESTAMP_HEADER } from './signature';
-import { withoutUrlSecrets } from './targets';
+import { withoutUrlSecrets } from '@/lib/http/outbound-urls';
 
 // One attempt at one delivery, on each channel. An attempt never throws: it says how it went, and
 // the outbox records it. Errors name what failed, never a secret: a URL they quote is reduced to
-// its description (lib/alerts/targets.ts) before they are cut to length.
+// its description (lib/http/outbound-urls.ts) before they are cut to length.
 
 export interface AttemptOutcome {
   ok: boolean;

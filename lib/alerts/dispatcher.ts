@@ -6,7 +6,7 @@ import { sendEmail, sendWebhook, type AttemptOutcome } from './channels';
 import { balanceAlert, breakerAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
-import { withoutUrlSecrets } from './targets';
+import { withoutUrlSecrets } from '@/lib/http/outbound-urls';
 import { runAsJob } from '@/lib/jobs/context';
 
 const log = logger('alerts');

@@ -1,7 +1,7 @@
 // What a submitted list becomes before anything runs (issue 35): each identifier checked with the
-// same rules the API already has (lib/contract/identifiers), duplicates found by the normalized
+// same rules the API already has (lib/guatemala/identifiers), duplicates found by the normalized
 // form the records search uses, both set aside free with their reason.
-import { isValidClassicNit, isValidCui, isValidNit, normalizeCui, normalizeNit } from '@/lib/contract/identifiers';
+import { isValidClassicNit, isValidCui, isValidNit, normalizeCui, normalizeNit } from '@/lib/guatemala/identifiers';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { normalizeTaxIdentifier } from '@/lib/personal-data/search-keys';
 

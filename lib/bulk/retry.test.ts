@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { nitCheckCharacter } from '@/lib/contract/identifiers';
+import { nitCheckCharacter } from '@/lib/guatemala/identifiers';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { claimItems, type ClaimedItem } from './items';

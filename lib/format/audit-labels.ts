@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@/db/schema';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
-import { maskWebhookUrl } from '@/lib/alerts/targets';
+import { maskWebhookUrl } from '@/lib/http/outbound-urls';
 import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidNit, normalizeNit } from '@/lib/contract/identifiers';
+import { isValidNit, normalizeNit } from '@/lib/guatemala/identifiers';
 
 // Each detail is optional: an empty value means "not registered" and is stored as null. The
 // messages name the field, because the CLI shows them without a form around them.
@@ -28,7 +28,7 @@ export const legalNameSchema = optional(
 );
 
 /**
- * A NIT as SAT accepts it (lib/contract/identifiers.ts, the same check the API applies): a classic
+ * A NIT as SAT accepts it (lib/guatemala/identifiers.ts, the same check the API applies): a classic
  * NIT with its check character, or a CUI. Stored without separators, K in upper case.
  */
 export const nitSchema = optional(

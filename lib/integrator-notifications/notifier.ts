@@ -6,7 +6,7 @@ import { sendMail, sendWebhook, type AttemptOutcome, type Mail } from '@/lib/ale
 import type { BalanceSnapshot } from '@/lib/alerts/conditions';
 import type { AlertDispatcher } from '@/lib/alerts/dispatcher';
 import { enqueueDeliveries } from '@/lib/alerts/outbox';
-import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/alerts/targets';
+import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/http/outbound-urls';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { open } from '@/lib/personal-data/envelope';

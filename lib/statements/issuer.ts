@@ -4,7 +4,7 @@ import { formatNit } from '@/lib/integration-details/display';
 /** The operator as a statement names it, its issuer (STATEMENT_ISSUER_* settings). */
 export interface StatementIssuer {
   name: string;
-  /** Without separators, as SAT's check reads it (lib/contract/identifiers.ts). */
+  /** Without separators, as SAT's check reads it (lib/guatemala/identifiers.ts). */
   nit: string;
   address: string;
 }

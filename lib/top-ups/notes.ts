@@ -1,6 +1,6 @@
 import { dayText } from '@/lib/time/months';
 import { formatQuetzales } from '@/lib/money';
-import { bankName } from './banks';
+import { bankName } from '@/lib/guatemala/banks';
 import type { TopUpRequest } from '@/db/schema';
 
 // The note a top-up request's approval leaves on its ledger entry, read by the integration in

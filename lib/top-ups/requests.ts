@@ -12,7 +12,7 @@ import { TOP_UP_REPORTERS } from './reporters';
 import type { PortalRole } from '@/db/schema';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { fail, ok, type Result } from '@/lib/result';
-import { bankName, isBankCode } from './banks';
+import { bankName, isBankCode } from '@/lib/guatemala/banks';
 import { APPROVAL_NOTE_MAX_LENGTH, depositTooOldMessage, TOP_UP_MESSAGES } from './messages';
 import { readSlip } from './slips';
 

@@ -11,7 +11,7 @@ import { database } from '@/db/client';
 import { OUTCOME_UNKNOWN_DETAIL } from '@/lib/billing/holds';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
-import { nitCheckCharacter } from '@/lib/contract/identifiers';
+import { nitCheckCharacter } from '@/lib/guatemala/identifiers';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS, startSimulator, type RunningSimulator } from '@/simulator/index';
 import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { startApp, type RunningApp } from '../support/app-server';

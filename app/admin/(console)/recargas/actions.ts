@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
 import { idField, positiveQuetzalesField } from '@/lib/format/form-fields';
 import { formatQuetzales } from '@/lib/money';
-import { bankName } from '@/lib/top-ups/banks';
+import { bankName } from '@/lib/guatemala/banks';
 import { approveTopUpRequest, creditedCentavos, rejectTopUpRequest } from '@/lib/top-ups/requests';
 
 // An administrator decides a reported deposit. Approval credits through the console's top-up in

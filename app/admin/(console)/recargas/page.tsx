@@ -5,7 +5,7 @@ import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { describeAuditActor } from '@/lib/format/audit-labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
-import { bankName } from '@/lib/top-ups/banks';
+import { bankName } from '@/lib/guatemala/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { creditedCentavos, decidedTopUpPage, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/top-ups/requests';

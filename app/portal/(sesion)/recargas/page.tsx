@@ -9,7 +9,7 @@ import { formatQuetzales } from '@/lib/money';
 import { portalTopUpFacts } from '@/lib/portal/home';
 import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
-import { bankName } from '@/lib/top-ups/banks';
+import { bankName } from '@/lib/guatemala/banks';
 import { creditedCentavos, earliestDepositDate, integrationTopUpPage, TOP_UP_CANCELLERS_OF_OTHERS } from '@/lib/top-ups/requests';
 import { CancelTopUpForm } from './cancel-form';
 import { ReportTopUpForm } from './report-form';

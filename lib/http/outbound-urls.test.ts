@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeWebhookUrl, maskWebhookUrl, smtpHostProblem, webhookUrlProblem, withoutUrlSecrets } from './targets';
+import { describeWebhookUrl, maskWebhookUrl, smtpHostProblem, webhookUrlProblem, withoutUrlSecrets } from './outbound-urls';
 
 describe('describeWebhookUrl', () => {
   it.each([
