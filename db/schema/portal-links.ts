@@ -32,6 +32,11 @@ export const portalInvitations = pgTable(
     acceptedUserId: integer('accepted_user_id').references(() => portalUsers.id),
     /** Replaced by a newer invitation, cancelled, or never delivered. */
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Set with revokedAt when a person cancelled it (an owner, an administrator): its link's page
+     * says it was cancelled, rather than replaced or used.
+     */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (table) => [

@@ -23,7 +23,7 @@ import { startPortalSession } from './sessions';
 export const INVITATION_PATH = '/portal/invitacion';
 
 /** Who invites: staff (the console's administrators, the CLI) name the integration; an owner invites into its own. */
-export type Inviter = { kind: 'staff'; actor: Actor; integrationId: number } | { kind: 'owner'; user: PortalUserSession };
+export type Inviter = { kind: 'staff'; actor: Actor; integrationId: number; name?: string } | { kind: 'owner'; user: PortalUserSession };
 
 export type InvitationError = 'invalid' | 'not_found' | 'already_member' | 'other_integration' | 'no_mail' | 'not_sent' | 'not_owner' | 'too_many';
 
@@ -34,13 +34,15 @@ export type InvitationError = 'invalid' | 'not_found' | 'already_member' | 'othe
 export const OWNER_INVITATIONS_PER_HOUR = 20;
 
 export const INVITATION_MESSAGES = {
-  role: 'Elige un rol: propietario, desarrollador o facturación.',
+  role: 'Elija el rol de la persona: propietario, desarrollador o facturación.',
+  checkField: 'No se envió la invitación: revise el campo marcado.',
   noMail:
     'Este servicio no tiene servidor de correo: la invitación no se puede enviar. Configura ALERT_SMTP_HOST y ALERT_EMAIL_FROM (ALERT_SMTP_*, con STARTTLS o ALERT_SMTP_SECURE) y vuelve a invitar.',
   handOverReason: 'Falta el motivo para entregar el enlace sin correo (quién lo pidió y por qué): queda en la auditoría.',
   alreadyMember: 'Esa persona ya es parte del equipo de esta integración.',
   notFound: 'Esa integración no existe.',
-  linkUnusable: 'Este enlace ya no sirve: ya se usó, se reemplazó por una invitación más reciente o se canceló. Pide una invitación nueva a quien te invitó.',
+  linkUnusable: 'Este enlace ya no sirve: ya se usó o se reemplazó por una invitación más reciente. Pida una invitación nueva a quien le invitó.',
+  linkCancelled: 'Esta invitación fue cancelada: el enlace ya no sirve. Si aún necesita entrar al portal, pida una invitación nueva a quien le invitó.',
   linkExpired: `Este enlace venció: las invitaciones sirven ${INVITATION_VALID_HOURS} horas. Pide una invitación nueva a quien te invitó.`,
   emailTaken:
     'Ya tienes una cuenta del portal con este correo, en otra integración. Cada correo es una sola cuenta: si trabajas para dos integradores, pide a quien te invitó que use otro correo tuyo.',
@@ -63,6 +65,8 @@ export interface InvitationDelivery {
    * answer; the audit says "Reenvió una invitación".
    */
   replacing?: { id: number; missing: string };
+  /** Who the e-mail names as inviting, for staff (an owner is named from their session); none for the CLI. */
+  inviterName?: string;
   /**
    * No e-mail: the link goes to `printer` once (the CLI's answer), for an operator who hands it
    * over by other means. Production too, so the reason is required and audited; the link never is.
@@ -83,6 +87,8 @@ export interface SentInvitation {
    * answer); 'handed_over': printed for the operator to hand over (InvitationDelivery.handOver).
    */
   delivery: 'email' | 'terminal' | 'handed_over';
+  /** It replaced an open invitation of the same person (InvitationDelivery.replacing): "Invitación reenviada". */
+  resent: boolean;
 }
 
 /**
@@ -170,11 +176,12 @@ export async function invitePortalUser(
   if (handOver) {
     const link = portalLink(INVITATION_PATH, code);
     (delivery.printer ?? printOnTerminal)(`Invitación al portal para ${email}: ${link}`, link);
-    return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: 'handed_over' });
+    return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: 'handed_over', resent: Boolean(delivery.replacing) });
   }
 
+  const invitedBy = inviter.kind === 'owner' ? { kind: 'owner' as const, name: inviter.user.name } : { kind: 'staff' as const, name: inviter.name ?? delivery.inviterName };
   const sent = await sendInvitation(
-    { to: email, link: portalLink(INVITATION_PATH, code), integrationName: target.nombre, role, expiresAt: invitation.expiresAt },
+    { to: email, link: portalLink(INVITATION_PATH, code), integrationName: target.nombre, role, expiresAt: invitation.expiresAt, invitedBy },
     delivery.printer ?? printOnTerminal,
   );
   if (!sent.ok) {
@@ -187,7 +194,7 @@ export async function invitePortalUser(
     // told only that it failed.
     return fail('not_sent', inviter.kind === 'owner' ? INVITATION_MESSAGES.notSentToOwner : `No se pudo enviar el correo de la invitación${sent.error ? ` (${sent.error})` : ''}: no quedó pendiente. Vuelve a intentarlo.`);
   }
-  return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: sent.via });
+  return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: sent.via, resent: Boolean(delivery.replacing) });
 }
 
 /** An integration's invitation that has not been used, replaced or cancelled, nor expired. */
@@ -253,7 +260,13 @@ export async function listOpenInvitations(integrationId: number): Promise<OpenIn
 export type InvitationLinkState =
   | { state: 'valid'; email: string; role: PortalRole; integrationName: string; expiresAt: Date }
   | { state: 'expired' }
+  | { state: 'cancelled' }
   | { state: 'unusable' };
+
+/** What the invitation page and a refused acceptance say for a link that no longer opens. */
+export function unusableLinkMessage(state: 'expired' | 'cancelled' | 'unusable'): string {
+  return state === 'expired' ? INVITATION_MESSAGES.linkExpired : state === 'cancelled' ? INVITATION_MESSAGES.linkCancelled : INVITATION_MESSAGES.linkUnusable;
+}
 
 /** Reads a link without using it (opening the page, or a mail scanner fetching it, spends nothing). */
 export async function invitationForCode(code: unknown): Promise<InvitationLinkState> {
@@ -262,7 +275,9 @@ export async function invitationForCode(code: unknown): Promise<InvitationLinkSt
     .select({ invitation: portalInvitations, expired: sql<boolean>`${portalInvitations.expiresAt} <= now()` })
     .from(portalInvitations)
     .where(eq(portalInvitations.codeHash, hashLinkCode(code)));
-  if (!row || row.invitation.acceptedAt || row.invitation.revokedAt) return { state: 'unusable' };
+  if (!row || row.invitation.acceptedAt) return { state: 'unusable' };
+  if (row.invitation.cancelledAt) return { state: 'cancelled' };
+  if (row.invitation.revokedAt) return { state: 'unusable' };
   if (row.expired) return { state: 'expired' };
   const integration = await findIntegration(row.invitation.integrationId);
   if (!integration) return { state: 'unusable' };
@@ -297,7 +312,7 @@ export async function acceptInvitation(
   origin: SessionOrigin,
 ): Promise<Result<{ sessionId: string; userId: number; role: PortalRole }, AcceptanceError>> {
   const link = await invitationForCode(code);
-  if (link.state !== 'valid') return fail('link', link.state === 'expired' ? INVITATION_MESSAGES.linkExpired : INVITATION_MESSAGES.linkUnusable);
+  if (link.state !== 'valid') return fail('link', unusableLinkMessage(link.state));
   const problem = newPasswordProblem(input.clave, { email: link.email, name: input.nombre });
   if (problem) return fail('invalid', problem);
   if ((await findPortalAccountByEmail(link.email)) !== undefined) return fail('email_taken', INVITATION_MESSAGES.emailTaken);
@@ -328,7 +343,11 @@ export async function acceptInvitation(
     });
     return ok(accepted);
   } catch (error) {
-    if (error instanceof AcceptanceRefused) return fail(error.refusal.code, error.refusal.message);
+    if (error instanceof AcceptanceRefused) {
+      // Cancelled (or used) between the page's read and this post: said as the page now would.
+      const now = await invitationForCode(code);
+      return fail(error.refusal.code, now.state === 'valid' ? error.refusal.message : unusableLinkMessage(now.state));
+    }
     // Another acceptance took the address between the check and the insert (the unique index).
     if (isUniqueViolation(error)) return fail('email_taken', INVITATION_MESSAGES.emailTaken);
     throw error;

@@ -50,6 +50,19 @@ export interface InvitationMail {
   integrationName: string;
   role: PortalRole;
   expiresAt: Date;
+  /**
+   * Who invited: an owner of the integration, or the service's staff (an administrator by name, or
+   * unnamed from the CLI). The person reads who asked them in, and from which company, before
+   * trusting a link.
+   */
+  invitedBy: { kind: 'owner' | 'staff'; name?: string };
+}
+
+/** "Ana López, de «Acme»" or "Luis Pérez, del equipo de Pasarela": the inviter as the e-mail names them. */
+function inviterText(invitation: InvitationMail, serviceName: string): string {
+  const { kind, name } = invitation.invitedBy;
+  if (kind === 'owner') return `${name}, de «${invitation.integrationName}»,`;
+  return name ? `${name}, del equipo de ${serviceName},` : `El equipo de ${serviceName}`;
 }
 
 export function invitationMail(invitation: InvitationMail): Mail {
@@ -58,7 +71,7 @@ export function invitationMail(invitation: InvitationMail): Mail {
   const text = [
     'Hola:',
     '',
-    `Le invitaron al portal de integradores de ${settings.SERVICE_NAME} como ${PORTAL_ROLE_LABELS[invitation.role].toLowerCase()} de la integración «${invitation.integrationName}».`,
+    `${inviterText(invitation, settings.SERVICE_NAME)} le invita al portal de integradores de ${settings.SERVICE_NAME} como ${PORTAL_ROLE_LABELS[invitation.role].toLowerCase()} de la integración «${invitation.integrationName}».`,
     ...(sandbox ? ['Es el entorno de pruebas (sandbox): las consultas van a un simulador, no a las fuentes reales.'] : []),
     '',
     'Para aceptar, abra este enlace y elija su contraseña:',
@@ -66,7 +79,8 @@ export function invitationMail(invitation: InvitationMail): Mail {
     '',
     `El enlace sirve una sola vez y vence el ${formatDateTime(invitation.expiresAt)} (hora de Guatemala). Si no esperaba esta invitación, ignore este correo.`,
   ].join('\n');
-  return { to: [invitation.to], subject: `[${settings.SERVICE_NAME}] Invitación al portal de integradores`, text };
+  const from = invitation.invitedBy.name ? `${invitation.invitedBy.name} le invita` : 'Invitación';
+  return { to: [invitation.to], subject: `[${settings.SERVICE_NAME}] ${from} al portal de «${invitation.integrationName}»`, text };
 }
 
 export function sendInvitation(invitation: InvitationMail, printer: LinkPrinter = printOnTerminal): Promise<LinkDelivery> {

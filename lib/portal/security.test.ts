@@ -139,8 +139,8 @@ describe('an owner’s change is refused once the owner is no longer one', () =>
     const cancellations = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'portal.cancel_invitation'), eq(auditLog.targetId, String(integration.id))));
     expect(cancellations).toEqual([]);
     // The owner who still is one cancels it.
-    expect(await cancelInvitation(a, pending.id)).toEqual({ ok: true, value: { email: 'pendiente-cancelar@example.com' } });
-    expect(await invitationForCode(code)).toEqual({ state: 'unusable' });
+    expect(await cancelInvitation(a, pending.id)).toEqual({ ok: true, value: { email: 'pendiente-cancelar@example.com', already: false } });
+    expect(await invitationForCode(code)).toEqual({ state: 'cancelled' });
   });
 });
 

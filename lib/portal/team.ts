@@ -50,7 +50,7 @@ export async function teamOf(integrationId: number): Promise<Team> {
   return { members, invitations };
 }
 
-export type TeamError = 'invalid' | 'not_found' | 'last_owner' | 'self' | 'not_owner';
+export type TeamError = 'invalid' | 'not_found' | 'last_owner' | 'self' | 'not_owner' | 'accepted';
 
 export const TEAM_MESSAGES = {
   memberNotFound: 'Esa persona no está en el equipo de tu integración.',
@@ -62,6 +62,9 @@ export const TEAM_MESSAGES = {
   // What an administrator reads in the console: the person may have been removed by an owner meanwhile.
   staffMemberNotFound: 'Esa persona ya no está en el portal de esta integración: quizá otra persona la quitó. Vuelve a cargar la página.',
   staffInvitationNotFound: 'Esa invitación ya no se puede reenviar: se aceptó, se canceló o se reemplazó por otra. Vuelve a cargar la página.',
+  // Cancelling lost the race with the person accepting it: they are a member now.
+  invitationAccepted: 'Esa invitación ya se aceptó: la persona ya es parte del equipo. Si no debe entrar, quítela de la lista de personas.',
+  staffCancelNotFound: 'Esa invitación ya no está pendiente: se reemplazó por otra o venció sin usarse. Vuelva a cargar la página.',
 } as const;
 
 const roleSchema = z.enum(PORTAL_ROLES, { error: TEAM_MESSAGES.role });
@@ -188,21 +191,53 @@ async function pendingInvitationOf(owner: PortalUserSession, invitationId: numbe
   return (await listPendingInvitations(owner.integrationId)).find((invitation) => invitation.id === invitationId);
 }
 
+/** A cancelled invitation; `already`: it was cancelled before this request (nothing changed, nothing audited). */
+export interface CancelledInvitation {
+  email: string;
+  already: boolean;
+}
+
 /**
- * An owner cancels a pending invitation: its link stops working. Under the owners' lock, as a
- * member's change: an owner removed or demoted since their session was read cancels nothing.
+ * An owner cancels a pending invitation: its link stops working at once, and its page says it was
+ * cancelled. Under the owners' lock, as a member's change: an owner removed or demoted since their
+ * session was read cancels nothing.
  */
-export async function cancelInvitation(owner: PortalUserSession, invitationId: number): Promise<Result<{ email: string }, TeamError>> {
+export async function cancelInvitation(owner: PortalUserSession, invitationId: number): Promise<Result<CancelledInvitation, TeamError>> {
+  return cancelOpenInvitation({ kind: 'owner', user: owner }, invitationId);
+}
+
+/** An administrator cancels an integration's invitation (the console's "Usuarios del portal"), as an owner does. */
+export function cancelInvitationAsStaff(actor: Actor, integrationId: number, invitationId: number): Promise<Result<CancelledInvitation, TeamError>> {
+  return cancelOpenInvitation({ kind: 'staff', actor, integrationId }, invitationId);
+}
+
+/**
+ * The cancellation: a conditional update of an invitation neither accepted nor revoked, so it and
+ * an acceptance at the same moment end one way (acceptInvitation's update asks the same). Asked
+ * again (a double click, two tabs), it answers the first cancellation without another audit row;
+ * an invitation accepted first is answered so.
+ */
+async function cancelOpenInvitation(changer: TeamChanger, invitationId: number): Promise<Result<CancelledInvitation, TeamError>> {
+  const { actor, integrationId } = changerScope(changer);
+  const notFound = changer.kind === 'owner' ? TEAM_MESSAGES.invitationNotFound : TEAM_MESSAGES.staffCancelNotFound;
   return (await db()).transaction(async (tx) => {
-    if (!(await lockOwners(tx, { kind: 'owner', user: owner }))) return fail('not_owner', TEAM_MESSAGES.notOwner);
+    if (!(await lockOwners(tx, changer))) return fail('not_owner', TEAM_MESSAGES.notOwner);
     const [cancelled] = await tx
       .update(portalInvitations)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(portalInvitations.id, invitationId), eq(portalInvitations.integrationId, owner.integrationId), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt)))
+      .set({ revokedAt: sql`now()`, cancelledAt: sql`now()` })
+      .where(and(eq(portalInvitations.id, invitationId), eq(portalInvitations.integrationId, integrationId), isNull(portalInvitations.acceptedAt), isNull(portalInvitations.revokedAt)))
       .returning();
-    if (!cancelled) return fail('not_found', TEAM_MESSAGES.invitationNotFound);
-    await writeAudit(tx, owner.actor, { action: 'portal.cancel_invitation', targetType: 'integration', targetId: owner.integrationId, before: { email: cancelled.email, role: cancelled.role }, after: null });
-    return ok({ email: cancelled.email });
+    if (cancelled) {
+      await writeAudit(tx, actor, { action: 'portal.cancel_invitation', targetType: 'integration', targetId: integrationId, before: { email: cancelled.email, role: cancelled.role }, after: null });
+      return ok({ email: cancelled.email, already: false });
+    }
+    const [found] = await tx
+      .select({ email: portalInvitations.email, acceptedAt: portalInvitations.acceptedAt, cancelledAt: portalInvitations.cancelledAt })
+      .from(portalInvitations)
+      .where(and(eq(portalInvitations.id, invitationId), eq(portalInvitations.integrationId, integrationId)));
+    if (found?.cancelledAt) return ok({ email: found.email, already: true });
+    if (found?.acceptedAt) return fail('accepted', TEAM_MESSAGES.invitationAccepted);
+    return fail('not_found', notFound);
   });
 }
 
@@ -226,7 +261,7 @@ export async function resendInvitationAsStaff(
   actor: Actor,
   integrationId: number,
   invitationId: number,
-  delivery: { printer?: LinkPrinter } = {},
+  delivery: { printer?: LinkPrinter; inviterName?: string } = {},
 ): Promise<Result<SentInvitation, TeamError | InvitationError>> {
   const [open] = await (await db())
     .select({ id: portalInvitations.id, email: portalInvitations.email, role: portalInvitations.role })

@@ -1,0 +1,1 @@
+ALTER TABLE "portal_invitations" ADD COLUMN "cancelled_at" timestamp with time zone;
