@@ -110,7 +110,11 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   const section = admin.getByTestId('portal-users');
   await expect(section.getByRole('heading', { name: 'Usuarios del portal' })).toBeVisible();
   await section.getByLabel('Correo de la persona').fill(ownerEmail);
-  await expect(section.getByLabel('Rol en el portal')).toHaveValue('propietario');
+  // No role chosen beforehand: sent without one, the refusal is said once, beside the field.
+  await expect(section.getByLabel('Rol en el portal')).toHaveValue('');
+  await section.getByRole('button', { name: 'Enviar invitación' }).click();
+  await expect(section.getByText('Elija el rol de la persona', { exact: false })).toHaveCount(1);
+  await section.getByLabel('Rol en el portal').selectOption({ label: 'Propietario' });
   await section.getByRole('button', { name: 'Enviar invitación' }).click();
   await expect(section.getByText(`Invitación creada para ${ownerEmail}`)).toBeVisible();
   await admin.reload();
@@ -126,9 +130,9 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await expect(owner.getByTestId('sandbox-banner')).toContainText('Entorno de pruebas (sandbox)');
   await expect.poll(() => new URL(owner.url()).search).toBe('');
   await checkBothSizes(owner, testInfo, 'invitacion');
-  await owner.getByLabel('Tu nombre').fill('Dueña de la integración');
+  await owner.getByLabel('Su nombre').fill('Dueña de la integración');
   await owner.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
-  await owner.getByLabel('Repite la contraseña').fill(PASSWORD);
+  await owner.getByLabel('Repita la contraseña').fill(PASSWORD);
   await owner.getByRole('button', { name: 'Crear mi cuenta' }).click();
 
   // Inicio: the integration's name, its balance now and the low-balance threshold, the owner's role.
@@ -245,9 +249,9 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   const { context: billingContext, page: billing } = await newPage(browser, PHONE, '10.60.0.3');
   await billing.goto(await printedLink('Invitación al portal para', billingEmail));
   await expect(billing.getByRole('main')).toContainText(`como facturación de la integración «${nombre}»`);
-  await billing.getByLabel('Tu nombre').fill('Persona de facturación');
+  await billing.getByLabel('Su nombre').fill('Persona de facturación');
   await billing.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);
-  await billing.getByLabel('Repite la contraseña').fill(PASSWORD);
+  await billing.getByLabel('Repita la contraseña').fill(PASSWORD);
   await billing.getByRole('button', { name: 'Crear mi cuenta' }).click();
   await expect(billing.getByTestId('portal-balance')).toHaveText('Q 245.50', { timeout: HASHING_STEP_MS });
   await billing.getByRole('button', { name: 'Menú' }).click();

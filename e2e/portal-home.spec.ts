@@ -83,7 +83,7 @@ test('el propietario ve su saldo y su uso por día; un administrador reenvía un
   await expect(question.getByRole('button', { name: 'Cancelar' })).toBeFocused();
   await question.getByRole('button', { name: 'Reenviar invitación' }).click();
   await expect(question).toBeHidden();
-  await expect(admin.getByText(`Invitación creada para ${pendingEmail}`)).toContainText('El enlace anterior ya no sirve.');
+  await expect(admin.getByText(`Invitación reenviada para ${pendingEmail}`)).toContainText('El enlace anterior ya no sirve.');
   const newLink = await printedInvitation(pendingEmail, 2);
   expect(newLink).not.toBe(oldLink);
   await expect(admin.getByTestId('portal-invitations').locator('tr', { hasText: pendingEmail })).toHaveCount(1);

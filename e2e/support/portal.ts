@@ -81,19 +81,19 @@ export async function createIntegrationThroughConsole(admin: Page, integration: 
 /** The invited person opens their link and creates their account; they land on Inicio, headed by the integration's name. */
 export async function acceptPrintedInvitation(page: Page, invited: { email: string; name: string; password: string }, integrationName: string): Promise<void> {
   await page.goto(await printedInvitation(invited.email));
-  await page.getByLabel('Tu nombre').fill(invited.name);
+  await page.getByLabel('Su nombre').fill(invited.name);
   await page.getByLabel('Contraseña', { exact: true }).fill(invited.password);
-  await page.getByLabel('Repite la contraseña').fill(invited.password);
+  await page.getByLabel('Repita la contraseña').fill(invited.password);
   await page.getByRole('button', { name: 'Crear mi cuenta' }).click();
   await expect(page.getByRole('heading', { name: integrationName, level: 1 })).toBeVisible({ timeout: HASHING_STEP_MS });
 }
 
-/** An administrator invites `email` from the integration's Portal section: as owner (the form's default) unless `role` names another. */
-export async function inviteThroughConsole(admin: Page, integrationId: number, email: string, role?: string): Promise<void> {
+/** An administrator invites `email` from the integration's Portal section: as owner unless `role` names another (the form preselects none). */
+export async function inviteThroughConsole(admin: Page, integrationId: number, email: string, role = 'Propietario'): Promise<void> {
   await admin.goto(`${settings().baseUrl}/admin/integraciones/${integrationId}/portal`);
   const users = admin.getByTestId('portal-users');
   await users.getByLabel('Correo de la persona').fill(email);
-  if (role) await users.getByLabel('Rol en el portal').selectOption({ label: role });
+  await users.getByLabel('Rol en el portal').selectOption({ label: role });
   await users.getByRole('button', { name: 'Enviar invitación' }).click();
   await expect(users.getByText(`Invitación creada para ${email}`)).toBeVisible();
 }

@@ -316,7 +316,7 @@ describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS },
     const invitation = await gateway.withDatabase(async () => (await listOpenInvitations(integrationA.id)).find((open) => open.email === people.invitedA)!);
     expect(invitation.expired).toBe(true);
     const resend = await staff.serverAction(section(), 'resendPortalUserInvitationAction', { integrationId: integrationA.id, invitacion: invitation.id });
-    expect(says(resend, `Invitación creada para ${people.invitedA}`), resend.text.slice(0, 400)).toBe(true);
+    expect(says(resend, `Invitación reenviada para ${people.invitedA}`), resend.text.slice(0, 400)).toBe(true);
     expect(says(resend, 'El enlace anterior ya no sirve.')).toBe(true);
 
     const browser = signedOutPortalClient(gateway.app.baseUrl);

@@ -3,9 +3,11 @@
 import { useActionState } from 'react';
 import { acceptInvitationAction, type AcceptanceState } from './actions';
 
+// Each error once: a field's beside the field (announced there), the link's or the server's in the
+// notice under the button; never the same words in both.
 function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
-    <p className="error" id={id}>
+    <p className="error" id={id} role="alert">
       {message}
     </p>
   ) : null;
@@ -20,7 +22,7 @@ export function AcceptanceForm({ code, email, minLength }: { code: string; email
       {/* For password managers: the account the new password belongs to. */}
       <input type="hidden" name="email" autoComplete="username" value={email} />
       <div className="field">
-        <label htmlFor="nombre">Tu nombre</label>
+        <label htmlFor="nombre">Su nombre</label>
         <input id="nombre" name="nombre" autoComplete="name" required maxLength={120} defaultValue={state.name} aria-invalid={Boolean(state.fieldErrors.nombre)} aria-describedby={state.fieldErrors.nombre ? 'nombre-error' : undefined} />
         <FieldError id="nombre-error" message={state.fieldErrors.nombre} />
       </div>
@@ -37,12 +39,12 @@ export function AcceptanceForm({ code, email, minLength }: { code: string; email
           aria-describedby={state.fieldErrors.clave ? 'clave-hint clave-error' : 'clave-hint'}
         />
         <p className="hint" id="clave-hint">
-          Al menos {minLength} caracteres; mejor una frase de varias palabras que no tenga que ver contigo ni con el servicio.
+          Al menos {minLength} caracteres; mejor una frase de varias palabras que no tenga que ver con usted ni con el servicio.
         </p>
         <FieldError id="clave-error" message={state.fieldErrors.clave} />
       </div>
       <div className="field">
-        <label htmlFor="repetida">Repite la contraseña</label>
+        <label htmlFor="repetida">Repita la contraseña</label>
         <input id="repetida" name="repetida" type="password" autoComplete="new-password" required aria-invalid={Boolean(state.fieldErrors.repetida)} aria-describedby={state.fieldErrors.repetida ? 'repetida-error' : undefined} />
         <FieldError id="repetida-error" message={state.fieldErrors.repetida} />
       </div>

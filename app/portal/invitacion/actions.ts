@@ -7,6 +7,7 @@ import { portalTwoFactorRequired } from '@/lib/portal/policy';
 import { PORTAL_PENDING_STEP_PATHS, requestAddress, setPortalSessionCookie } from '@/lib/portal/session';
 
 export interface AcceptanceState {
+  /** What is not about one field (a link no longer usable); a field's problem is said beside it only. */
   error: string | null;
   fieldErrors: Record<string, string>;
   name: string;
@@ -21,12 +22,14 @@ export async function acceptInvitationAction(_previous: AcceptanceState, form: F
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
-    return { error: 'Revisa los campos marcados y vuelve a enviar.', fieldErrors, name };
+    return { error: null, fieldErrors, name };
   }
   const requestHeaders = await headers();
   const accepted = await acceptInvitation(form.get('codigo'), parsed.data, { clientIp: await requestAddress(), userAgent: requestHeaders.get('user-agent') ?? '' });
   if (!accepted.ok) {
-    return { error: accepted.error.message, fieldErrors: accepted.error.code === 'invalid' ? { clave: accepted.error.message } : {}, name };
+    // A password the policy refuses is the password field's error: said there, not again above the form.
+    if (accepted.error.code === 'invalid') return { error: null, fieldErrors: { clave: accepted.error.message }, name };
+    return { error: accepted.error.message, fieldErrors: {}, name };
   }
   await setPortalSessionCookie(accepted.value.sessionId);
   redirect(portalTwoFactorRequired(accepted.value.role) ? PORTAL_PENDING_STEP_PATHS.two_factor_enrolment : '/portal?bienvenida=1');

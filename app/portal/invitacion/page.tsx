@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { EmailAddress } from '@/components/email-address';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { invitationForCode, INVITATION_MESSAGES } from '@/lib/portal/invitations';
+import { invitationForCode, unusableLinkMessage } from '@/lib/portal/invitations';
 import { LINK_CODE_PARAM } from '@/lib/portal/links';
 import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
@@ -22,10 +23,10 @@ export default async function InvitationPage({ searchParams }: { searchParams: P
       {invitation.state === 'valid' ? (
         <>
           <p>
-            Te invitaron como <strong>{PORTAL_ROLE_LABELS[invitation.role].toLowerCase()}</strong> de la integración <strong>«{invitation.integrationName}»</strong> ({PORTAL_ROLE_DESCRIPTIONS[invitation.role]}).
+            Le invitaron como <strong>{PORTAL_ROLE_LABELS[invitation.role].toLowerCase()}</strong> de la integración <strong>«{invitation.integrationName}»</strong> ({PORTAL_ROLE_DESCRIPTIONS[invitation.role]}).
           </p>
           <p className="small muted">
-            Tu cuenta será <span className="mono break-anywhere">{invitation.email}</span>. La invitación vence el {formatDateTime(invitation.expiresAt)}.
+            Su cuenta será <EmailAddress email={invitation.email} className="mono" />. La invitación vence el {formatDateTime(invitation.expiresAt)}.
           </p>
           <div className="card">
             <AcceptanceForm code={code as string} email={invitation.email} minLength={MIN_PASSWORD_LENGTH} />
@@ -34,10 +35,10 @@ export default async function InvitationPage({ searchParams }: { searchParams: P
       ) : (
         <>
           <p className="notice error" role="alert">
-            {invitation.state === 'expired' ? INVITATION_MESSAGES.linkExpired : INVITATION_MESSAGES.linkUnusable}
+            {unusableLinkMessage(invitation.state)}
           </p>
           <p className="small">
-            ¿Ya tienes cuenta? <Link href="/portal/ingresar">Inicia sesión</Link>.
+            ¿Ya tiene cuenta? <Link href="/portal/ingresar">Inicie sesión</Link>.
           </p>
         </>
       )}

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
+import { EmailAddress } from '@/components/email-address';
 import { requirePageUser } from '@/lib/auth/session';
 import { countActiveSessionsByUser } from '@/lib/auth/sessions';
 import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/format/labels';
@@ -45,7 +46,9 @@ export default async function UsersPage() {
                   <div>
                     <strong>{user.name}</strong>
                   {user.id === currentUser.id && <span className="badge">Tú</span>}
-                    <div className="small muted">{user.email}</div>
+                    <div className="small muted">
+                      <EmailAddress email={user.email} />
+                    </div>
                   </div>
                 </td>
                 <td data-label="Rol">{ROLE_LABELS[user.role]}</td>

@@ -20,7 +20,11 @@ const refresh = () => revalidatePath('/portal/equipo');
 const rowId = idField.max(2_147_483_647, 'Identificador inválido.');
 
 function sentMessage(sent: SentInvitation): string {
-  const where = sent.delivery === 'email' ? `Enviamos la invitación a ${sent.email}` : `Invitación creada para ${sent.email} (entorno de pruebas sin correo: el enlace está en la terminal del servicio)`;
+  const where = sent.resent
+    ? `Invitación reenviada a ${sent.email}${sent.delivery === 'email' ? '' : ' (entorno de pruebas sin correo: el enlace está en la terminal del servicio)'}`
+    : sent.delivery === 'email'
+      ? `Enviamos la invitación a ${sent.email}`
+      : `Invitación creada para ${sent.email} (entorno de pruebas sin correo: el enlace está en la terminal del servicio)`;
   return `${where}, como ${PORTAL_ROLE_LABELS[sent.role].toLowerCase()}. El enlace sirve una vez y vence el ${formatDateTime(sent.expiresAt)}.`;
 }
 
@@ -53,8 +57,8 @@ export const removePortalMemberAction = portalAction({ roles: TEAM_MANAGERS, sch
 export const cancelPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
   const result = await cancelInvitation(user, invitacion);
   if (result.ok) refresh();
-  return fromResult(result, ({ email }) => {
-    const notice = `Invitación a ${email} cancelada: su enlace ya no sirve.`;
+  return fromResult(result, ({ email, already }) => {
+    const notice = already ? `La invitación a ${email} ya estaba cancelada: su enlace no sirve.` : `Invitación a ${email} cancelada: su enlace ya no sirve.`;
     // The cancelled invitation's row goes: the page shows the notice (team-forms.tsx).
     return { message: notice, data: { notice } };
   });

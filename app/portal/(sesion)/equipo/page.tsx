@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
+import { EmailAddress } from '@/components/email-address';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal/roles';
 import { requirePortalPage } from '@/lib/portal/session';
@@ -36,8 +37,8 @@ export default async function PortalTeamPage() {
                       {member.name}
                       {member.id === user.id && <span className="badge">Tú</span>}
                     </td>
-                    <td data-label="Correo" className="break-anywhere">
-                      {member.email}
+                    <td data-label="Correo">
+                      <EmailAddress email={member.email} />
                     </td>
                     <td data-label="Rol">{PORTAL_ROLE_LABELS[member.role]}</td>
                     <td data-label="Último inicio de sesión" className="small">
@@ -71,8 +72,8 @@ export default async function PortalTeamPage() {
                 <tbody>
                   {team.invitations.map((invitation) => (
                     <tr key={invitation.id} data-invitation={invitation.email}>
-                      <td data-label="Correo" className="break-anywhere">
-                        {invitation.email}
+                      <td data-label="Correo">
+                        <EmailAddress email={invitation.email} />
                       </td>
                       <td data-label="Rol">{PORTAL_ROLE_LABELS[invitation.role]}</td>
                       <td data-label="Vence" className="small">

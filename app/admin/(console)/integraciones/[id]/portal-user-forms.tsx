@@ -4,10 +4,10 @@ import { createContext, useContext, useState, type ReactNode } from 'react';
 import { ActionForm } from '@/components/console/action-form';
 import { useActionActivity } from '@/components/console/action-activity';
 import type { Confirmation } from '@/components/console/confirmations';
-import { removePortalUserAction, resendPortalUserInvitationAction } from './portal-users-actions';
+import { cancelPortalUserInvitationAction, removePortalUserAction, resendPortalUserInvitationAction } from './portal-users-actions';
 
-// Removing a person or resending an invitation takes its row off the list (the invitation is
-// replaced by a new one): a success notice inside the row's form would go with it. The section
+// Removing a person, or resending or cancelling an invitation, takes its row off the list (a resent
+// invitation is replaced by a new one): a success notice inside the row's form would go with it. The section
 // shows it instead, until the next action of the page starts, as the console's other notices.
 const AnnounceContext = createContext<(notice: string) => void>(() => {});
 
@@ -55,6 +55,25 @@ export function ResendInvitationForm({ integrationId, invitationId, confirmation
       pendingLabel="Enviando…"
       className="inline"
       submitClassName="secondary"
+      confirmation={confirmation}
+      onSuccess={(data) => announce(data.notice)}
+      renderSuccess={() => null}
+    >
+      {null}
+    </ActionForm>
+  );
+}
+
+export function CancelInvitationForm({ integrationId, invitationId, confirmation }: { integrationId: number; invitationId: number; confirmation: Confirmation }) {
+  const announce = useContext(AnnounceContext);
+  return (
+    <ActionForm
+      action={cancelPortalUserInvitationAction}
+      hidden={{ integrationId, invitacion: invitationId }}
+      submitLabel="Cancelar invitación"
+      pendingLabel="Cancelando…"
+      className="inline"
+      submitClassName="danger secondary"
       confirmation={confirmation}
       onSuccess={(data) => announce(data.notice)}
       renderSuccess={() => null}

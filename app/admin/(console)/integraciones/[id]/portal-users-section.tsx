@@ -1,4 +1,5 @@
 import { ActionForm, Field } from '@/components/console/action-form';
+import { EmailAddress } from '@/components/email-address';
 import { EmptyState } from '@/components/console/page-header';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/portal/invitations';
@@ -6,10 +7,12 @@ import { INVITATION_VALID_HOURS } from '@/lib/portal/links';
 import { portalMailAvailable } from '@/lib/portal/mail';
 import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
 import { membersOf, type TeamMember } from '@/lib/portal/team';
-import { PortalUsersNotices, RemovePortalUserForm, ResendInvitationForm } from './portal-user-forms';
+import { CancelInvitationForm, PortalUsersNotices, RemovePortalUserForm, ResendInvitationForm } from './portal-user-forms';
 import { invitePortalUserAction } from './portal-users-actions';
 
-const ROLE_OPTIONS = PORTAL_ROLES.map((role) => ({ value: role, label: PORTAL_ROLE_LABELS[role] }));
+// No role chosen beforehand: the first person invited is often an owner, but an administrator who
+// did not choose would hand an owner's rights to a developer. The server refuses an empty choice.
+const ROLE_OPTIONS = [{ value: '', label: 'Elija un rol…' }, ...PORTAL_ROLES.map((role) => ({ value: role, label: PORTAL_ROLE_LABELS[role] }))];
 
 /** What removing this person means, asked before: the last owner leaves the integration without one. */
 function removalQuestion(member: TeamMember, owners: number) {
@@ -57,8 +60,8 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
                 {members.map((member) => (
                   <tr key={member.id}>
                     <td data-label="Nombre">{member.name}</td>
-                    <td data-label="Correo" className="break-anywhere">
-                      {member.email}
+                    <td data-label="Correo">
+                      <EmailAddress email={member.email} />
                     </td>
                     <td data-label="Rol">{PORTAL_ROLE_LABELS[member.role]}</td>
                     <td data-label="Último inicio de sesión" data-testid="portal-user-last-sign-in">
@@ -92,8 +95,8 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
               <tbody>
                 {invitations.map((invitation) => (
                   <tr key={invitation.id}>
-                    <td data-label="Correo" className="break-anywhere">
-                      {invitation.email}
+                    <td data-label="Correo">
+                      <EmailAddress email={invitation.email} />
                     </td>
                     <td data-label="Rol">{PORTAL_ROLE_LABELS[invitation.role]}</td>
                     <td data-label="Estado" data-testid="portal-invitation-state">
@@ -101,6 +104,7 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
                     </td>
                     {isAdmin && (
                       <td data-label="Acciones">
+                        <div className="row-actions">
                         <ResendInvitationForm
                           integrationId={integrationId}
                           invitationId={invitation.id}
@@ -111,6 +115,17 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
                             confirmLabel: 'Reenviar invitación',
                           }}
                         />
+                        <CancelInvitationForm
+                          integrationId={integrationId}
+                          invitationId={invitation.id}
+                          confirmation={{
+                            kind: 'text',
+                            title: `¿Cancelar la invitación a ${invitation.email}?`,
+                            message: 'Su enlace deja de servir al momento y su página dirá que la invitación fue cancelada.',
+                            confirmLabel: 'Cancelar invitación',
+                          }}
+                        />
+                        </div>
                       </td>
                     )}
                   </tr>
@@ -133,7 +148,7 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
           )}
           <ActionForm action={invitePortalUserAction} hidden={{ integrationId }} submitLabel="Enviar invitación" pendingLabel="Enviando…" resetOnSuccess>
             <Field name="email" label="Correo de la persona" type="email" autoComplete="off" maxLength={254} data-testid="portal-invite-email" />
-            <Field name="rol" label="Rol en el portal" options={ROLE_OPTIONS} defaultValue="propietario" hint="El primer propietario invita después al resto de su equipo desde el portal." data-testid="portal-invite-role" />
+            <Field name="rol" label="Rol en el portal" options={ROLE_OPTIONS} defaultValue="" required hint="El primer propietario invita después al resto de su equipo desde el portal." data-testid="portal-invite-role" />
           </ActionForm>
         </>
       )}
