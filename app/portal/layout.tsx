@@ -18,9 +18,15 @@ export default async function PortalRootLayout({ children }: { children: React.R
   return (
     <div className="console portal">
       {sandbox && (
-        <div className="dev-banner" role="note" data-testid="sandbox-banner">
-          <strong>Entorno de pruebas (sandbox)</strong> · sus consultas van al simulador de las fuentes, con datos ficticios; nada de lo que haga
-          aquí afecta a producción.
+        <div className="dev-banner sandbox-banner" role="note" data-testid="sandbox-banner">
+          {/* A phone gets the name alone, on one line: the whole sentence took three above every page. */}
+          <span className="sandbox-long">
+            <strong>Entorno de pruebas (sandbox)</strong> · sus consultas van al simulador de las fuentes, con datos ficticios; nada de lo que haga aquí
+            afecta a producción.
+          </span>
+          <span className="sandbox-short">
+            <strong>Entorno de pruebas (sandbox)</strong>
+          </span>
         </div>
       )}
       {children}
