@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
+import { portalUsers } from './portal-users';
 import { watchLists } from './watch-lists';
 
 // en_pausa: an administrator paused it from the console; only an administrator's resume ends it
@@ -72,6 +73,14 @@ export const bulkJobs = pgTable(
     rejectedItems: integer('rejected_items').notNull().default(0),
     failedItems: integer('failed_items').notNull().default(0),
     chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
+    // The uploaded file's name, for the job's page (lib/bulk/file-name.ts: its last path part,
+    // without control characters, at most BULK_FILE_NAME_MAX characters); null when a list came
+    // through the API, a watch list or a retry.
+    fileName: text('file_name'),
+    // The portal user who created it from "Lotes"; null for the API (the integration's token), a
+    // watch list's run or a retry. Portal users are removed by marking them, never deleted, so no
+    // index serves a delete's lookup here.
+    createdByPortalUserId: integer('created_by_portal_user_id').references((): AnyPgColumn => portalUsers.id, { onDelete: 'set null' }),
   },
   (table) => [
     // What the API looks jobs up by.

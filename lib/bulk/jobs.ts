@@ -40,12 +40,25 @@ export type SubmitOutcome =
   /** The same key with another catalog or list. */
   | { kind: 'key_reused' };
 
+/** Where a job came from, for its page: the portal's upload (its file and who sent it), or nothing for the API. */
+export interface JobOrigin {
+  /** Already made safe to show (lib/bulk/file-name.ts). */
+  fileName?: string | null;
+  portalUserId?: number;
+}
+
 /**
  * Creates the job and all its items in one statement (so a job is never seen half written), the
  * set-aside items already answered. Two submissions racing with one key: the unique index lets one
  * insert, and the other reads that job.
  */
-export async function submitJob(integrationId: number, catalog: CatalogName, identifiers: readonly string[], idempotencyKey: string): Promise<SubmitOutcome> {
+export async function submitJob(
+  integrationId: number,
+  catalog: CatalogName,
+  identifiers: readonly string[],
+  idempotencyKey: string,
+  origin: JobOrigin = {},
+): Promise<SubmitOutcome> {
   const handle = await database();
   const keyHash = idempotencyKeyHash(idempotencyKey);
   const hash = requestHash(catalog, identifiers);
@@ -61,9 +74,10 @@ export async function submitJob(integrationId: number, catalog: CatalogName, ide
   const duplicates = setAside.filter((item) => item.r === 'duplicado').length;
   const [created] = await handle.rows<{ public_id: string }>(sql`
     with job as (
-      insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, invalid_items, duplicate_items)
+      insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, invalid_items, duplicate_items,
+                             file_name, created_by_portal_user_id)
       values (${publicId}::text, ${integrationId}::integer, ${catalog}::text, ${keyHash}::text, ${hash}::text, ${items.length}::integer,
-              ${setAside.length}::integer, ${duplicates}::integer)
+              ${setAside.length}::integer, ${duplicates}::integer, ${origin.fileName ?? null}::text, ${origin.portalUserId ?? null}::integer)
       on conflict (integration_id, idempotency_key_hash) do nothing
       returning id, public_id
     ),

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { bulkFileName } from '@/lib/bulk/file-name';
 import { planItems } from '@/lib/bulk/identifiers';
 import { listConsoleJobs } from '@/lib/bulk/console';
 import { cancelJob, isPublicJobId, readJob, submitJob, type CancelOutcome, type JobStatus } from '@/lib/bulk/jobs';
+import { readJobOrigin, type JobOriginView } from '@/lib/bulk/origin';
 import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { BULK_UPLOAD_MESSAGES, identifiersOfUpload } from '@/lib/bulk/upload';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
@@ -40,6 +42,12 @@ export async function portalBulkJobsPage(user: PortalUserSession, after: string 
 /** The session's integration's job, or null (unknown, malformed, or another integration's: alike). */
 export function portalBulkJob(user: PortalUserSession, publicId: string): Promise<JobStatus | null> {
   return readJob(user.integrationId, publicId);
+}
+
+/** The session's integration's job's file name and who created it (lib/bulk/origin.ts), or undefined. */
+export function portalBulkJobOrigin(user: PortalUserSession, publicId: string): Promise<JobOriginView | undefined> {
+  if (!isPublicJobId(publicId)) return Promise.resolve(undefined);
+  return readJobOrigin(publicId, user.integrationId);
 }
 
 /** What a new job would do, shown before it is created. */
@@ -121,10 +129,10 @@ export type CreateOutcome = { ok: true; publicId: string; existed: boolean } | {
  * Creates the job through submitJob, as POST /api/lotes does. The same confirmation sent again (a
  * double click, a form sent twice, another instance) gives the job the first one created.
  */
-export async function createPortalBulkJob(user: PortalUserSession, catalog: CatalogName, file: Uint8Array, confirmation: string): Promise<CreateOutcome> {
+export async function createPortalBulkJob(user: PortalUserSession, catalog: CatalogName, file: Uint8Array, confirmation: string, fileName?: unknown): Promise<CreateOutcome> {
   const planned = await estimatePortalBulkJob(user, catalog, file);
   if (!planned.ok) return planned;
-  const submitted = await submitJob(user.integrationId, catalog, planned.identifiers, portalIdempotencyKey(confirmation));
+  const submitted = await submitJob(user.integrationId, catalog, planned.identifiers, portalIdempotencyKey(confirmation), { fileName: bulkFileName(fileName), portalUserId: user.id });
   if (submitted.kind === 'key_reused') return { ok: false, message: BULK_FORM_MESSAGES.keyReused };
   // As POST /api/lotes does: this instance's runner starts on it now, not after its idle back-off.
   if (submitted.kind === 'created') wakeBulkRunner();

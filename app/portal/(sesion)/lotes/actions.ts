@@ -37,7 +37,9 @@ export const estimatePortalBulkJobAction = portalAction(
 export const createPortalBulkJobAction = portalAction(
   { roles: BULK_JOB_RUNNERS, schema: createSchema },
   async ({ catalogo, archivo, confirmacion }, user): Promise<ActionResult<{ path: string }>> => {
-    const created = await createPortalBulkJob(user, BULK_CATALOGS[catalogo], new Uint8Array(await archivo.arrayBuffer()), confirmacion);
+    // The browser's name for the file (a File's), made safe to show on the job's page.
+    const fileName = archivo instanceof File ? archivo.name : undefined;
+    const created = await createPortalBulkJob(user, BULK_CATALOGS[catalogo], new Uint8Array(await archivo.arrayBuffer()), confirmacion, fileName);
     if (!created.ok) return { ok: false, message: created.message, fieldErrors: created.field ? { [created.field]: created.message } : undefined };
     revalidatePath(PORTAL_BULK_PATH);
     return { ok: true, message: created.existed ? 'Ese lote ya estaba creado.' : 'Lote creado.', data: { path: portalBulkJobPath(created.publicId) } };

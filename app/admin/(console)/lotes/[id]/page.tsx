@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { JobCreatorText } from '@/components/bulk/job-creator';
 import { PageHeader } from '@/components/console/page-header';
 import { RefreshWhileOpen } from '@/components/console/refresh-while-open';
 import { Pagination } from '@/components/console/pagination';
@@ -11,6 +12,7 @@ import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { hasRole, requirePageUser } from '@/lib/auth/session';
 import { findConsoleJob, listConsoleJobItems } from '@/lib/bulk/console';
 import { isPublicJobId } from '@/lib/bulk/jobs';
+import { readJobOrigin } from '@/lib/bulk/origin';
 import { itemReasonLabel, itemStatusLabel, JOB_STATE_LABELS, jobHasEnded } from '@/lib/bulk/labels';
 import { sourceForIntegrator } from '@/lib/bulk/results';
 import { integrationPath } from '@/lib/console/integration-sections';
@@ -33,8 +35,8 @@ export default async function JobPage({ params, searchParams }: { params: Promis
   const { id } = await params;
   const desde = (await searchParams).desde;
   const after = typeof desde === 'string' && /^\d{1,5}$/.test(desde) ? Number(desde) : 0;
-  const [job, items] = await Promise.all([findConsoleJob(id), listConsoleJobItems(id, after)]);
-  if (!job || !items) notFound();
+  const [job, items, origin] = await Promise.all([findConsoleJob(id), listConsoleJobItems(id, after), isPublicJobId(id) ? readJobOrigin(id) : undefined]);
+  if (!job || !items || !origin) notFound();
   const { counts } = job;
   return (
     <>
@@ -44,6 +46,16 @@ export default async function JobPage({ params, searchParams }: { params: Promis
         description={
           <>
             De <Link href={integrationPath(job.integrationId)}>{job.integrationName}</Link>, {LOOKUP_LABELS[job.catalog]}, creado el {formatDateTime(job.createdAt)}.
+            <span className="job-origin" data-testid="job-origin">
+              {' '}
+              Creado por <JobCreatorText creator={origin.createdBy} />
+              {origin.fileName && (
+                <>
+                  , con el archivo <span className="break-anywhere">«{origin.fileName}»</span>
+                </>
+              )}
+              .
+            </span>
           </>
         }
       />

@@ -2,11 +2,12 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { RefreshWhileOpen } from '@/components/console/refresh-while-open';
+import { JobCreatorText } from '@/components/bulk/job-creator';
 import { JOB_STATE_LABELS, JOB_STATE_TONES, jobHasEnded, jobStateReason } from '@/lib/bulk/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
-import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobPath } from '@/lib/portal/bulk';
+import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobOrigin, portalBulkJobPath } from '@/lib/portal/bulk';
 import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
 import { bulkResultsNotForRole } from '@/lib/portal/refusals';
 import { requirePortalPage } from '@/lib/portal/session';
@@ -20,8 +21,9 @@ export const metadata: Metadata = { title: 'Lote' };
 // Until the job ends the page refreshes itself in place, so its figures move without a reload.
 export default async function PortalBulkJobPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePortalPage(BULK_JOB_READERS);
-  const job = await portalBulkJob(user, (await params).id);
-  if (!job) notFound();
+  const publicId = (await params).id;
+  const [job, origin] = await Promise.all([portalBulkJob(user, publicId), portalBulkJobOrigin(user, publicId)]);
+  if (!job || !origin) notFound();
   const runner = BULK_JOB_RUNNERS.includes(user.role);
   // Whatever has not ended can be cancelled, an administrator's pause too (as the API's cancel can).
   const cancellable = job.state === 'en_curso' || job.state === 'en_pausa_sin_saldo' || job.state === 'en_pausa';
@@ -39,8 +41,20 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
             </dd>
             <dt>Catálogo</dt>
             <dd>{LOOKUP_LABELS[job.catalog]}</dd>
+            {origin.fileName && (
+              <>
+                <dt>Archivo</dt>
+                <dd className="break-anywhere" data-testid="bulk-job-file">
+                  {origin.fileName}
+                </dd>
+              </>
+            )}
             <dt>Creado</dt>
             <dd>{formatDateTime(job.createdAt)}</dd>
+            <dt>Creado por</dt>
+            <dd data-testid="bulk-job-creator">
+              <JobCreatorText creator={origin.createdBy} />
+            </dd>
             <dt>{job.finishedAt ? 'Terminó' : 'Fin estimado'}</dt>
             <dd data-testid="bulk-job-end">
               {job.finishedAt
