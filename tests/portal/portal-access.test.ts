@@ -160,7 +160,8 @@ describe('invitations from the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     // The integration's Portal section (issue 32's sections).
     const page = await support.request(`/admin/integraciones/${integrationA.id}/portal`);
     expect(page.text).toContain('Usuarios del portal');
-    expect(page.text).toContain('duena-a@example.com');
+    // Addresses carry a <wbr> after "@" and dots (components/email-address.tsx).
+    expect(page.text.replaceAll('<wbr/>', '')).toContain('duena-a@example.com');
     expect(page.text).not.toContain('Enviar invitación');
     const refused = await support.serverAction(`/admin/integraciones/${integrationA.id}/portal`, 'invitePortalUserAction', { integrationId: integrationA.id, email: 'colado@example.com', rol: 'propietario' });
     expect(says(refused, ACTION_MESSAGES.forbidden)).toBe(true);
@@ -261,8 +262,8 @@ describe('isolation between integrations', { timeout: PROCESS_TEST_TIMEOUT_MS },
     expect(teamB.text).toContain('pendiente-b@example.com');
     const teamA = await ownerA.request('/portal/equipo');
     expect(teamA.status).toBe(200);
-    expect(teamA.text).not.toContain('dev-b@example.com');
-    expect(teamA.text).not.toContain('pendiente-b@example.com');
+    expect(teamA.text.replaceAll('<wbr/>', '')).not.toContain('dev-b@example.com');
+    expect(teamA.text.replaceAll('<wbr/>', '')).not.toContain('pendiente-b@example.com');
   });
 
   it('a developer may not manage the team: the page is refused and so is every action', async () => {

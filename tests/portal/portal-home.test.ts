@@ -266,8 +266,10 @@ describe('the console’s Portal section', { timeout: PROCESS_TEST_TIMEOUT_MS },
   it('support reads users, last sign-ins and invitations but can neither remove a user nor resend an invitation', async () => {
     const billing = await portalSignedIn(gateway.app.baseUrl, people.billingA);
     const staff = await consoleSignedIn(gateway.app.baseUrl, support);
-    const page = await staff.request(section());
-    expect(page.status).toBe(200);
+    const answer = await staff.request(section());
+    expect(answer.status).toBe(200);
+    // Addresses carry a <wbr> after "@" and dots (components/email-address.tsx).
+    const page = { text: answer.text.replaceAll('<wbr/>', '') };
     expect(page.text).toContain(people.billingA);
     expect(page.text).toContain(people.invitedA);
     expect(page.text).toContain('Venció el');
