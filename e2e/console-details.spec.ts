@@ -39,7 +39,7 @@ test('el aviso de sandbox ocupa una línea en un teléfono de 360 px y dice la f
 
 test('un correo largo se parte después de la @ o de un punto, y un administrador cancela su invitación pendiente', async ({ browser }) => {
   test.setTimeout(180_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { adminEmail, adminPassword } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `detalles-${stamp}`;
   const email = `contabilidad.proveedores.${stamp}@distribuidora-del-altiplano.example`;
