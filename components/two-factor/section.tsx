@@ -18,7 +18,7 @@ interface TwoFactorSectionProps {
   recoveryCodesLeft: number;
   /** Required of this user (a console administrator or a portal owner, in production): it cannot be turned off. */
   required: boolean;
-  /** Said to a user who must enrol: who it is required of ("Es obligatoria para tu rol."). */
+  /** Said to a user who must enrol: who it is required of ("Es obligatoria para su rol."). */
   requiredNote: string;
   actions: TwoFactorActions;
   place: TwoFactorPlace;

@@ -43,12 +43,12 @@ export const INVITATION_MESSAGES = {
   notFound: 'Esa integración no existe.',
   linkUnusable: 'Este enlace ya no sirve: ya se usó o se reemplazó por una invitación más reciente. Pida una invitación nueva a quien le invitó.',
   linkCancelled: 'Esta invitación fue cancelada: el enlace ya no sirve. Si aún necesita entrar al portal, pida una invitación nueva a quien le invitó.',
-  linkExpired: `Este enlace venció: las invitaciones sirven ${INVITATION_VALID_HOURS} horas. Pide una invitación nueva a quien te invitó.`,
+  linkExpired: `Este enlace venció: las invitaciones sirven ${INVITATION_VALID_HOURS} horas. Pida una invitación nueva a quien le invitó.`,
   emailTaken:
-    'Ya tienes una cuenta del portal con este correo, en otra integración. Cada correo es una sola cuenta: si trabajas para dos integradores, pide a quien te invitó que use otro correo tuyo.',
+    'Ya tiene una cuenta del portal con este correo, en otra integración. Cada correo es una sola cuenta: si trabaja para dos integradores, pida a quien le invitó que use otro correo suyo.',
   passwordsDiffer: 'Las dos contraseñas no coinciden.',
   tooMany: `Tu integración ya envió ${OWNER_INVITATIONS_PER_HOUR} invitaciones en la última hora, el máximo: espera un rato y vuelve a intentarlo.`,
-  notOwner: 'Ya no eres propietario de esta integración: no puedes invitar a nadie.',
+  notOwner: 'Ya no es propietario de esta integración: no puede invitar a nadie.',
   notSentToOwner: 'No se pudo enviar el correo; inténtalo más tarde. La invitación no quedó pendiente.',
 } as const;
 
@@ -192,7 +192,7 @@ export async function invitePortalUser(
     if (sent.reason === 'not_configured') return fail('no_mail', INVITATION_MESSAGES.noMail);
     // The mail server's words (logged by lib/portal/mail.ts) are for the operators; an owner is
     // told only that it failed.
-    return fail('not_sent', inviter.kind === 'owner' ? INVITATION_MESSAGES.notSentToOwner : `No se pudo enviar el correo de la invitación${sent.error ? ` (${sent.error})` : ''}: no quedó pendiente. Vuelve a intentarlo.`);
+    return fail('not_sent', inviter.kind === 'owner' ? INVITATION_MESSAGES.notSentToOwner : `No se pudo enviar el correo de la invitación${sent.error ? ` (${sent.error})` : ''}: no quedó pendiente. Vuelva a intentarlo.`);
   }
   return ok({ id: invitation.id, email, role, integrationName: target.nombre, expiresAt: invitation.expiresAt, delivery: sent.via, resent: Boolean(delivery.replacing) });
 }

@@ -53,15 +53,15 @@ export async function teamOf(integrationId: number): Promise<Team> {
 export type TeamError = 'invalid' | 'not_found' | 'last_owner' | 'self' | 'not_owner' | 'accepted';
 
 export const TEAM_MESSAGES = {
-  memberNotFound: 'Esa persona no está en el equipo de tu integración.',
-  invitationNotFound: 'Esa invitación no está pendiente en tu integración.',
+  memberNotFound: 'Esa persona no está en el equipo de su integración.',
+  invitationNotFound: 'Esa invitación no está pendiente en su integración.',
   lastOwner: 'Debe quedar al menos un propietario en la integración: nombra propietario a otra persona antes de hacer este cambio.',
-  removeSelf: 'No puedes quitarte a ti mismo del equipo: pide a otro propietario que lo haga.',
-  role: 'Elige un rol: propietario, desarrollador o facturación.',
-  notOwner: 'Ya no eres propietario de esta integración: no puedes cambiar su equipo.',
+  removeSelf: 'No puede quitarse a sí mismo del equipo: pida a otro propietario que lo haga.',
+  role: 'Elija un rol: propietario, desarrollador o facturación.',
+  notOwner: 'Ya no es propietario de esta integración: no puede cambiar su equipo.',
   // What an administrator reads in the console: the person may have been removed by an owner meanwhile.
-  staffMemberNotFound: 'Esa persona ya no está en el portal de esta integración: quizá otra persona la quitó. Vuelve a cargar la página.',
-  staffInvitationNotFound: 'Esa invitación ya no se puede reenviar: se aceptó, se canceló o se reemplazó por otra. Vuelve a cargar la página.',
+  staffMemberNotFound: 'Esa persona ya no está en el portal de esta integración: quizá otra persona la quitó. Vuelva a cargar la página.',
+  staffInvitationNotFound: 'Esa invitación ya no se puede reenviar: se aceptó, se canceló o se reemplazó por otra. Vuelva a cargar la página.',
   // Cancelling lost the race with the person accepting it: they are a member now.
   invitationAccepted: 'Esa invitación ya se aceptó: la persona ya es parte del equipo. Si no debe entrar, quítela de la lista de personas.',
   staffCancelNotFound: 'Esa invitación ya no está pendiente: se reemplazó por otra o venció sin usarse. Vuelva a cargar la página.',

@@ -19,7 +19,7 @@ import {
 
 // Console users are managed by admins only; each change is audited by lib/users/service.ts.
 
-const roleField = z.enum(userRoleSchema.options, { error: 'Elige un rol: administrador o soporte.' });
+const roleField = z.enum(userRoleSchema.options, { error: 'Elija un rol: administrador o soporte.' });
 
 export const createUserAction = consoleAction(
   { role: 'admin', schema: z.object({ email: userEmailSchema, name: userNameSchema, role: roleField }) },
