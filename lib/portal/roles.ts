@@ -18,7 +18,7 @@ export const PORTAL_ROLE_LABELS: Record<PortalRole, string> = {
  */
 export const PORTAL_ROLE_DESCRIPTIONS: Record<PortalRole, string> = {
   propietario:
-    'Inicio, Consultas, Lotes, Vigilancia, Movimientos, Estados de cuenta, Recargas, Credenciales, Notificaciones y Equipo: todo lo de la integración, también invitar y quitar personas y cambiar sus roles',
+    'Inicio, Consultas, Lotes, Vigilancia, Movimientos, Estados de cuenta, Recargas, Credenciales, Notificaciones, Equipo y Actividad: todo lo de la integración, también invitar y quitar personas, cambiar sus roles y ver quién hizo qué',
   desarrollador: 'Inicio, con el saldo a la vista; Consultas, Lotes, Vigilancia y Credenciales',
   facturacion: 'Inicio, Movimientos, Estados de cuenta y Recargas; Lotes y Vigilancia para ver lo que cobran, sin sus identificadores',
 };
