@@ -331,7 +331,7 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     // Another integration's list is unknown here, to its page and to every action.
     const foreign = await owner.request(`/portal/vigilancia/${otherListId}`);
     expect(foreign.status).toBe(404);
-    expect(foreign.text).toContain('No existe esa vigilancia en tu integración');
+    expect(foreign.text).toContain('No existe esa vigilancia en su integración');
     for (const name of ['pausePortalWatchListAction', 'resumePortalWatchListAction', 'deletePortalWatchListAction'] as const) {
       expect(answerOf(await act(owner, name, otherListId))).toEqual({ ok: false, message: WATCH_FORM_MESSAGES.notFound });
     }
