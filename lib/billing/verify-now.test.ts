@@ -9,7 +9,8 @@ import type { LedgerVerification } from '@/db/schema';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { beginVerification, INTERRUPTED_AFTER_MS, VERIFICATION_STEPS, verificationState, verifyLedger } from './verify';
-import { CONSOLE_VERIFICATION_LEASE, integrationForVerification, startVerificationNow } from './verify-now';
+import { findTypedIntegration as integrationForVerification } from '@/lib/console/integrations';
+import { CONSOLE_VERIFICATION_LEASE, startVerificationNow } from './verify-now';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;

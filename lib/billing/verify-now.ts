@@ -85,9 +85,6 @@ async function newestConsoleVerification(): Promise<LedgerVerification | undefin
   return row;
 }
 
-/** The integration a person typed in "Verificar ahora" (the same rules as every field that suggests integrations). */
-export { findTypedIntegration as integrationForVerification } from '@/lib/console/integrations';
-
 /** Who started a run, as the console names people: the user's name, or undefined for the job and the CLI (named by trigger). */
 export async function verificationStarterName(run: LedgerVerification | undefined): Promise<string | undefined> {
   const userId = /^user:(\d+) /.exec(run?.startedBy ?? '')?.[1];

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@/db/schema';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
 import { maskWebhookUrl } from '@/lib/http/outbound-urls';
 import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { formatDateTime } from '@/lib/time/guatemala-time';

@@ -3,7 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction } from '@/lib/auth/action';
-import { integrationForVerification, startVerificationNow } from '@/lib/billing/verify-now';
+import { startVerificationNow } from '@/lib/billing/verify-now';
+import { findTypedIntegration } from '@/lib/console/integrations';
 import { env } from '@/lib/env';
 
 // "Verificar ahora" is open to support staff as well as administrators: the reconciliation only
@@ -15,7 +16,7 @@ const startSchema = z.object({ integracion: z.string().trim().max(200, 'Escriba 
 export const startLedgerVerification = consoleAction({ role: 'support', schema: startSchema }, async (input, user) => {
   let integrationId: number | undefined;
   if (input.integracion !== '') {
-    const found = await integrationForVerification(input.integracion);
+    const found = await findTypedIntegration(input.integracion);
     if (found === undefined || found === 'ambiguous') {
       return {
         ok: false,

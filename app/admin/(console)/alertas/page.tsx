@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
 import { TestNoticeForm } from '@/components/console/test-notice-form';
 import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/alerts/email-status';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/alerts/labels';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
 import { listAlertDeliveries } from '@/lib/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
 import { requirePageUser } from '@/lib/auth/session';
