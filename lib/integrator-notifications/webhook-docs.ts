@@ -1,4 +1,5 @@
 import type { Env } from '@/lib/env';
+import { ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
 import { SOURCE_LABELS } from '@/lib/format/labels';
 import { retryDelayMs } from '@/lib/alerts/settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@/lib/alerts/signature';
@@ -166,28 +167,9 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     watch_list_changes:
       'Una ejecución de una vigilancia encontró cambios desde la anterior: cuántos de cada tipo (`datos.omiso`, `datos.cobro_coactivo`, `datos.estado_rtu`, `datos.registro`) y la ruta donde leer el antes y el después (`datos.cambios_url`). Sin cambios no hay aviso. No lleva ningún NIT. Uno por ejecución.',
   };
-  const titles: Record<NotificationKind, string> = {
-    balance_low: 'Saldo bajo',
-    balance_exhausted: 'Saldo agotado',
-    statement_issued: 'Estado de cuenta emitido',
-    token_expiring: 'Token por vencer',
-    token_revoked: 'Token revocado',
-    token_created: 'Token creado',
-    token_rotated: 'Token rotado',
-    allow_list_changed: 'Direcciones IP permitidas cambiadas',
-    tariff_changed: 'Tarifa cambiada',
-    lookups_changed: 'Consultas habilitadas cambiadas',
-    top_up_approved: 'Recarga acreditada',
-    top_up_rejected: 'Recarga rechazada',
-    source_unavailable: 'Fuente no disponible',
-    source_recovered: 'Fuente disponible de nuevo',
-    bulk_job_finished: 'Lote terminado',
-    bulk_job_paused: 'Lote en pausa: sin saldo',
-    watch_list_changes: 'Cambios en una vigilancia',
-  };
   const kinds = Object.keys(KIND_TYPE) as NotificationKind[];
   return [
-    ...kinds.map((kind) => ({ tipo: KIND_TYPE[kind], title: titles[kind], when: when[kind], emailedTo: CONTACT_WORDS[KIND_CONTACT[kind]], example: bodies[kind] })),
+    ...kinds.map((kind) => ({ tipo: KIND_TYPE[kind], title: ALERT_CONDITION_LABELS[kind], when: when[kind], emailedTo: CONTACT_WORDS[KIND_CONTACT[kind]], example: bodies[kind] })),
     {
       tipo: TEST_TYPE,
       title: 'Aviso de prueba',
