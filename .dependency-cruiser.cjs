@@ -7,7 +7,7 @@ const folders = (...names) => `^(${names.map((n) => n.replace(/[.]/g, '\\.')).jo
 
 const platform = folders(
   'lib/env.ts', 'lib/load-env-files.ts', 'lib/money.ts', 'lib/result.ts', 'lib/logging', 'lib/metrics',
-  'lib/http', 'lib/paging', 'lib/time', 'lib/csv', 'lib/guatemala', 'lib/jobs', 'lib/runtime', 'lib/files', 'lib/async',
+  'lib/http', 'lib/paging', 'lib/time', 'lib/csv', 'lib/guatemala', 'lib/mail', 'lib/events', 'lib/jobs', 'lib/runtime', 'lib/files', 'lib/async',
   'lib/operations', 'lib/security', 'db/advisory-lock.ts', 'db/client.ts', 'db/compiled-statement.ts',
   'db/embedded-lock.ts', 'db/embedded-share.ts', 'db/migrate.ts',
 );
@@ -21,11 +21,12 @@ const core = folders(
   'lib/idempotency', 'lib/limits', 'lib/audit', 'lib/request-ids', 'lib/admission', 'lib/submissions',
 );
 // Console and portal identity (sign-in, users, passwords, second factor) is a flow like the others.
-const flows = folders('lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/statements', 'lib/top-ups', 'lib/auth', 'lib/users', 'lib/passwords', 'lib/two-factor');
+const flows = folders('lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/statements', 'lib/top-ups', 'lib/auth', 'lib/portal-identity', 'lib/users', 'lib/passwords', 'lib/two-factor');
 const presentation = folders('lib/format');
 const reactions = folders('lib/alerts', 'lib/integrator-notifications', 'lib/status-page');
 const surfaces = folders('lib/api', 'lib/console', 'lib/portal', 'lib/public-pages', 'lib/openapi', 'app', 'components', 'cli');
-const root = folders('lib/startup.ts', 'lib/seed.ts', 'lib/server', 'proxy.ts', 'server.mjs', 'instrumentation.ts');
+// cli/main.ts starts the CLI's process as lib/startup.ts starts the server's.
+const root = folders('lib/startup.ts', 'lib/reactions.ts', 'lib/seed.ts', 'lib/server', 'cli/main.ts', 'proxy.ts', 'server.mjs', 'instrumentation.ts');
 
 const mayNotReach = (name, from, comment, ...above) => ({
   name,

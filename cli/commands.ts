@@ -56,11 +56,11 @@ import { env } from '@/lib/env';
 import { twoFactorRequired } from '@/lib/two-factor/policy';
 import { resetTwoFactor, usersWithTwoFactor } from '@/lib/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/users/service';
-import { findPortalAccountByEmail } from '@/lib/portal/accounts';
-import { invitePortalUser } from '@/lib/portal/invitations';
-import { handOverPortalPasswordReset } from '@/lib/portal/passwords';
-import { portalTwoFactorService } from '@/lib/portal/two-factor';
-import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
+import { findPortalAccountByEmail } from '@/lib/portal-identity/accounts';
+import { invitePortalUser } from '@/lib/portal-identity/invitations';
+import { handOverPortalPasswordReset } from '@/lib/portal-identity/passwords';
+import { portalTwoFactorService } from '@/lib/portal-identity/two-factor';
+import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal-identity/roles';
 import { bankName } from '@/lib/guatemala/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
 import {

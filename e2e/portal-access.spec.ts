@@ -27,7 +27,7 @@ import { createIntegrationThroughConsole, DESKTOP, HASHING_STEP_MS, openSection,
 
 const PASSWORD = 'volcán de fuego al amanecer sobre Antigua';
 
-/** The latest link the app printed for this address (lib/portal/mail.ts, development without SMTP). */
+/** The latest link the app printed for this address (lib/portal-identity/mail.ts, development without SMTP). */
 async function printedLink(kind: 'Invitación al portal para' | 'Restablecer la contraseña del portal de', email: string): Promise<string> {
   const log = path.join(ARTIFACTS_DIR, 'app-output.log');
   const pattern = new RegExp(`${kind} ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');

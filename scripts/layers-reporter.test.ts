@@ -32,10 +32,10 @@ describe('the layers reporter', () => {
 
   it('fails on an arrow against the ladder and passes a tree with none', () => {
     const broken = layersReport(
-      result([cruised('lib/env.ts')], [{ rule: { name: 'platform-is-the-floor', severity: 'error' }, from: 'lib/env.ts', to: 'lib/portal/roles.ts' }]),
+      result([cruised('lib/env.ts')], [{ rule: { name: 'platform-is-the-floor', severity: 'error' }, from: 'lib/env.ts', to: 'lib/portal-identity/roles.ts' }]),
     );
     expect(broken.exitCode).toBe(1);
-    expect(broken.output).toContain('✗ platform-is-the-floor: lib/env.ts → lib/portal/roles.ts');
+    expect(broken.output).toContain('✗ platform-is-the-floor: lib/env.ts → lib/portal-identity/roles.ts');
     expect(layersReport(result([cruised('lib/env.ts')])).exitCode).toBe(0);
   });
 });

@@ -210,7 +210,7 @@ async function timePortalPages(app: BenchApp, summary: VolumeSummary): Promise<v
  * bench app is a development deployment: no second factor, the link printed, not mailed).
  */
 async function portalOwnerSession(integrationId: number): Promise<string> {
-  const { invitePortalUser, acceptInvitation } = await import('@/lib/portal/invitations');
+  const { invitePortalUser, acceptInvitation } = await import('@/lib/portal-identity/invitations');
   const printed: string[] = [];
   const email = `bench-portal-${Date.now()}@example.com`;
   const sent = await invitePortalUser({ kind: 'staff', actor: { kind: 'system', name: 'bench' }, integrationId }, { email, role: 'propietario' }, { printer: (line) => printed.push(line) });

@@ -3,7 +3,7 @@ import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'd
 import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 
-// What a person of an integrator organisation may do in the portal (lib/portal/roles.ts):
+// What a person of an integrator organisation may do in the portal (lib/portal-identity/roles.ts):
 // propietario everything of its integration, desarrollador credentials and query records,
 // facturacion balance, movements and statements.
 export const portalRole = pgEnum('portal_role', ['propietario', 'desarrollador', 'facturacion']);

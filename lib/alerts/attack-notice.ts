@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertDelivery } from '@/db/schema';
-import { sendMail, type AttemptOutcome } from './channels';
+import type { AttemptOutcome } from '@/lib/http/delivery-attempt';
+import { sendMail } from '@/lib/mail/smtp';
 import { alerts as alertDispatcher, type AlertDispatcher } from './dispatcher';
 import { enqueueDeliveries } from './outbox';
 import { alertSettingsFrom } from './settings';

@@ -5,8 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { explainDeliveryError } from './delivery-errors';
-import { sendMail } from './channels';
-import type { EmailSettings } from './settings';
+import { sendMail, type EmailSettings } from '@/lib/mail/smtp';
 
 const servers: SMTPServer[] = [];
 afterEach(async () => {

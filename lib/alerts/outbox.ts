@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, min, sql } from 'drizzle-orm';
 import { database as databaseHandle, db } from '@/db/client';
 import { alertConditions, alertDeliveries, alertDeliveryAttempts, consoleUsers, type AlertChannel, type AlertDelivery, type NewAlertDelivery } from '@/db/schema';
-import type { AttemptOutcome } from './channels';
+import type { AttemptOutcome } from '@/lib/http/delivery-attempt';
 import type { Alert } from './conditions';
 import { retryDelayMs, type AlertSettings } from './settings';
 import { describeWebhookUrl } from '@/lib/http/outbound-urls';

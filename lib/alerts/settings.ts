@@ -1,5 +1,8 @@
 import type { AlertChannel } from '@/db/schema';
 import type { Env } from '@/lib/env';
+import { emailSettingsFrom, type EmailSettings } from '@/lib/mail/smtp';
+
+export type { EmailSettings };
 
 export interface WebhookSettings {
   url: string;
@@ -7,17 +10,6 @@ export interface WebhookSettings {
   timeoutMs: number;
 }
 
-export interface EmailSettings {
-  host: string;
-  port: number;
-  secure: boolean;
-  /** STARTTLS is mandatory (production without ALERT_SMTP_SECURE): never send the password in clear. */
-  requireTls: boolean;
-  auth?: { user: string; pass: string };
-  from: string;
-  /** Fixed recipients; undefined: every active console administrator. */
-  to?: string[];
-}
 
 export interface AlertSettings {
   webhook?: WebhookSettings;
@@ -37,18 +29,7 @@ export function alertSettingsFrom(env: Env): AlertSettings {
       env.ALERT_WEBHOOK_URL && env.ALERT_WEBHOOK_SECRET
         ? { url: env.ALERT_WEBHOOK_URL, secret: env.ALERT_WEBHOOK_SECRET, timeoutMs: env.ALERT_WEBHOOK_TIMEOUT_MS }
         : undefined,
-    email:
-      env.ALERT_SMTP_HOST && env.ALERT_EMAIL_FROM
-        ? {
-            host: env.ALERT_SMTP_HOST,
-            port: env.ALERT_SMTP_PORT,
-            secure: env.ALERT_SMTP_SECURE,
-            requireTls: env.APP_ENV === 'production' && !env.ALERT_SMTP_SECURE,
-            auth: env.ALERT_SMTP_USER && env.ALERT_SMTP_PASS ? { user: env.ALERT_SMTP_USER, pass: env.ALERT_SMTP_PASS } : undefined,
-            from: env.ALERT_EMAIL_FROM,
-            to: env.ALERT_EMAIL_TO,
-          }
-        : undefined,
+    email: emailSettingsFrom(env),
     lowBalanceDefaultCentavos: env.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS,
     repeatIntervalSeconds: env.ALERT_REPEAT_INTERVAL_MINUTES * 60,
     maxAttempts: env.ALERT_MAX_ATTEMPTS,

@@ -12,7 +12,7 @@ import type { AuthRealm } from './realm';
 // half-signed session replaced once the second factor is done, "Sesiones activas", ending one's
 // own or all of a user's) is the one implementation below, sessionStore(realm). What a realm adds
 // (the console's user row and password version, the portal's membership and integration) is read
-// by its own lookup: findSessionUser here, findPortalSession in lib/portal/sessions.ts.
+// by its own lookup: findSessionUser here, findPortalSession in lib/portal-identity/sessions.ts.
 
 /** A session lasts one working day at most, whatever the cookie says (the console's and the portal's). */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;

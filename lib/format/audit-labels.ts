@@ -6,7 +6,7 @@ import { formatDateTime } from '@/lib/time/guatemala-time';
 import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
-import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
+import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
 import { formatQuetzales } from '@/lib/money';
 
 // The audit log stores field names and values as the code knows them; people read these.
@@ -127,7 +127,7 @@ export function formatAuditValue(field: string, value: unknown): string {
   // As the integration's page reads it back; an entry holding a whole URL never shows its query.
   if (field === 'webhook' && typeof value === 'string') return maskWebhookUrl(value);
   if (field === 'canales' && Array.isArray(value)) return value.map((channel) => ALERT_CHANNEL_LABELS[channel as keyof typeof ALERT_CHANNEL_LABELS]?.toLowerCase() ?? String(channel)).join(' y ');
-  // An owner's pending invitations revoked with their removal or demotion (lib/portal/team.ts).
+  // An owner's pending invitations revoked with their removal or demotion (lib/portal-identity/team.ts).
   if (field === 'invitations' && Array.isArray(value)) {
     return value.map((entry) => `${String((entry as { email?: unknown }).email)} (${formatAuditValue('role', (entry as { role?: unknown }).role)})`).join(', ');
   }

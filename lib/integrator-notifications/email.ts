@@ -1,4 +1,4 @@
-import type { Mail } from '@/lib/alerts/channels';
+import type { Mail } from '@/lib/mail/smtp';
 import type { IntegratorNotification } from './kinds';
 
 // The e-mail of a notification: a short subject, the message first, then its facts one per line,

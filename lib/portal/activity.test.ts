@@ -14,11 +14,11 @@ import { createTestIntegration, type TestIntegration } from '@/tests/conformance
 import { addPortalMember } from '@/tests/support/people';
 import { settledCatalogQuery } from '@/tests/support/query-records';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { findPortalAccountByEmail, integratorActor } from './accounts';
+import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
 import { accessActivityQuery, integrationActivityQuery, memberActivityQuery, portalActivityPage, type ActivityEntry } from './activity';
 import { revealPortalRecordIdentifiers } from './records';
 import type { PortalUserSession } from './session';
-import { setMemberRole } from './team';
+import { setMemberRole } from '@/lib/portal-identity/team';
 
 const NIT = '576937-K';
 const STAFF: Actor = { kind: 'user', id: 7, email: 'ana.staff@servicio.example' };

@@ -6,7 +6,7 @@ import { postedFormFields } from '@/lib/personal-data/search-form';
 import { plainText } from '@/lib/statements/download';
 import { portalDownloadPage } from './download-page';
 import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from './downloads';
-import { BULK_JOB_RUNNERS } from './roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 
 // "Descargar resultados (CSV)" on a job's page: the CSV GET /api/lotes/{id}/resultados streams
 // (lib/bulk/results.ts), for the session's integration's job only. The rows carry NITs, CUIs and

@@ -1,6 +1,6 @@
 import type { PortalUserSession } from './session';
 import { portalNavItems } from './navigation';
-import { PORTAL_ROLE_LABELS } from './roles';
+import { PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
 
 // A refused or missing download of the portal (a route handler, outside the pages' layout): a small
 // page with the portal's navigation for the session's role and what happened, not bare text, at

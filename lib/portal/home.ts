@@ -12,7 +12,7 @@ import { logger } from '@/lib/logging/logger';
 import { refusalCells } from '@/lib/rollups/read';
 import type { SourceState } from '@/lib/status-page/states';
 import { publicStatus } from '@/lib/status-page/status';
-import { BALANCE_READERS, BILLING_READERS, LOOKUP_READERS, NOTIFICATION_MANAGERS, USAGE_READERS } from './roles';
+import { BALANCE_READERS, BILLING_READERS, LOOKUP_READERS, NOTIFICATION_MANAGERS, USAGE_READERS } from '@/lib/portal-identity/roles';
 import type { PortalUserSession } from './session';
 
 // Inicio (issue 33, point 4): the session's integration now, each part only for the roles that

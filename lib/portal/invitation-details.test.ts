@@ -11,11 +11,11 @@ import type { Actor } from '@/lib/audit/audit';
 import { createIntegration } from '@/lib/integrations/service';
 import { decodeQuotedPrintable, startSmtpReceiver, type SmtpReceiver } from '@/tests/support/smtp-receiver';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { findPortalAccountByEmail, integratorActor } from './accounts';
-import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser } from './invitations';
+import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
+import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser } from '@/lib/portal-identity/invitations';
 import type { PortalUserSession } from './session';
-import { findPortalSession, portalPendingStep } from './sessions';
-import { cancelInvitation, cancelInvitationAsStaff, resendInvitation, resendInvitationAsStaff, TEAM_MESSAGES, teamOf } from './team';
+import { findPortalSession, portalPendingStep } from '@/lib/portal-identity/sessions';
+import { cancelInvitation, cancelInvitationAsStaff, resendInvitation, resendInvitationAsStaff, TEAM_MESSAGES, teamOf } from '@/lib/portal-identity/team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
 const ADMIN: Actor = { kind: 'user', id: 7, email: 'admin-invitaciones@example.com' };

@@ -1,5 +1,5 @@
 import type { PortalRole } from '@/db/schema';
-import { ACTIVITY_READERS, BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from './roles';
+import { ACTIVITY_READERS, BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
 
 /**
  * The portal's sections a role may open, in the navigation's order: the layout's links and the

@@ -12,13 +12,13 @@ import { createIntegration } from '@/lib/integrations/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { openSecret, sealSecret, twoFactorKey } from '@/lib/two-factor/secret-box';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { findPortalAccountByEmail, integratorActor } from './accounts';
+import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
 import { portalHome } from './home';
-import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, otherIntegrationMessage } from './invitations';
-import { completePortalPasswordReset, PASSWORD_MESSAGES, passwordResetForCode, requestPortalPasswordReset } from './passwords';
+import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, otherIntegrationMessage } from '@/lib/portal-identity/invitations';
+import { completePortalPasswordReset, PASSWORD_MESSAGES, passwordResetForCode, requestPortalPasswordReset } from '@/lib/portal-identity/passwords';
 import type { PortalUserSession } from './session';
-import { findPortalSession, portalPendingStep } from './sessions';
-import { cancelInvitation, removeMember, resendInvitation, setMemberRole, TEAM_MESSAGES, teamOf } from './team';
+import { findPortalSession, portalPendingStep } from '@/lib/portal-identity/sessions';
+import { cancelInvitation, removeMember, resendInvitation, setMemberRole, TEAM_MESSAGES, teamOf } from '@/lib/portal-identity/team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
 const ORIGIN = { clientIp: '192.0.2.80', userAgent: 'vitest' };

@@ -9,7 +9,7 @@ import { portalDownloadPage } from './download-page';
 import { portalDownloadUser } from './downloads';
 import { PORTAL_REFUSAL_TITLE, portalRefusalText } from './refusals';
 import { portalRecordFilters, PORTAL_RECORDS_PATH, portalRequestIdSearch } from './records';
-import { RECORD_READERS } from './roles';
+import { RECORD_READERS } from '@/lib/portal-identity/roles';
 import { currentPortalUser } from './session';
 
 // The Consultas routes that are not pages: the search form (posted, so a NIT or CUI never reaches

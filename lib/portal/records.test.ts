@@ -14,7 +14,7 @@ import { settledCatalogQuery } from '@/tests/support/query-records';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { portalRecordDetail, portalRecordsPage, portalRequestIdSearch, revealPortalRecordIdentifiers } from './records';
 import type { PortalUserSession } from './session';
-import { findPortalAccountByEmail, integratorActor } from './accounts';
+import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
 
 const SHARED_NIT = '576937-K';
 const CUI_A = '1587 56444 0904';

@@ -1,8 +1,8 @@
 import type { PortalRole } from '@/db/schema';
-import { BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from './roles';
+import { BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/portal-identity/roles';
 
 // What the portal says when a role may not open a page or download a file: at the address asked
-// for, with a 403, naming the roles that may (from lib/portal/roles.ts, the lists that decide).
+// for, with a 403, naming the roles that may (from lib/portal-identity/roles.ts, the lists that decide).
 
 export const PORTAL_REFUSAL_TITLE = 'Esta página no es para su rol';
 export const PORTAL_DOWNLOAD_REFUSAL_TITLE = 'Esta descarga no es para su rol';

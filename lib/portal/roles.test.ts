@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { portalNavItems } from './navigation';
-import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLES } from './roles';
+import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLES } from '@/lib/portal-identity/roles';
 
 // Every person has their own "Mi cuenta": a role's description is about the integration's sections.
 const OWN_ACCOUNT = 'Mi cuenta';

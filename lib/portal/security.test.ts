@@ -12,12 +12,12 @@ import type { Actor } from '@/lib/audit/audit';
 import { createIntegration } from '@/lib/integrations/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { findPortalAccountByEmail, integratorActor } from './accounts';
-import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, listOpenInvitations, OWNER_INVITATIONS_PER_HOUR } from './invitations';
-import { changePortalPassword, requestPortalPasswordReset } from './passwords';
+import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
+import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, listOpenInvitations, OWNER_INVITATIONS_PER_HOUR } from '@/lib/portal-identity/invitations';
+import { changePortalPassword, requestPortalPasswordReset } from '@/lib/portal-identity/passwords';
 import type { PortalUserSession } from './session';
-import { findPortalSession, portalPendingStep, signInPortalSession } from './sessions';
-import { cancelInvitation, removeMember, removeMemberAsStaff, resendInvitationAsStaff, setMemberRole, TEAM_MESSAGES, teamOf } from './team';
+import { findPortalSession, portalPendingStep, signInPortalSession } from '@/lib/portal-identity/sessions';
+import { cancelInvitation, removeMember, removeMemberAsStaff, resendInvitationAsStaff, setMemberRole, TEAM_MESSAGES, teamOf } from '@/lib/portal-identity/team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
 const ORIGIN = { clientIp: '192.0.2.81', userAgent: 'vitest' };

@@ -9,9 +9,9 @@ import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieV
 import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { env } from '@/lib/env';
 import { requestClientAddress, requestClientIp } from '@/lib/limits/client-ip';
-import { integratorActor } from './accounts';
-import { PORTAL_SESSION_COOKIE } from './session-cookie-name';
-import { findPortalSession, portalPendingStep, type PortalPendingStep } from './sessions';
+import { integratorActor } from '@/lib/portal-identity/accounts';
+import { PORTAL_SESSION_COOKIE } from '@/lib/portal-identity/session-cookie-name';
+import { findPortalSession, portalPendingStep, type PortalPendingStep, type PortalUserSession } from '@/lib/portal-identity/sessions';
 
 export type { PortalPendingStep };
 
@@ -30,18 +30,7 @@ export const PORTAL_PENDING_STEP_PATHS: Record<PortalPendingStep, string> = {
 };
 
 /** The signed-in portal user as the database says now. */
-export interface PortalUserSession {
-  id: number;
-  email: string;
-  name: string;
-  role: PortalRole;
-  /** Every read and action of the portal is scoped to this, never to an id a client sent. */
-  integrationId: number;
-  integrationName: string;
-  actor: IntegratorActor;
-  pendingStep: PortalPendingStep | null;
-  sessionPublicId: string;
-}
+export type { PortalUserSession };
 
 /** The session's user, or null (no cookie, an ended or expired session, a removed member). */
 export const currentPortalUser = cache(async (): Promise<PortalUserSession | null> => {

@@ -7,7 +7,7 @@ import { listNamedWatchListChanges, readWatchList } from '@/lib/watch-lists';
 import { watchChangeCsvLine, watchChangesCsvHeader } from '@/lib/watch-lists/csv';
 import { portalDownloadPage } from './download-page';
 import { portalDownloadUser } from './downloads';
-import { BULK_JOB_RUNNERS } from './roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 
 // "Descargar cambios (CSV)" on a watch list's page: its changes, or one run's, with the NIT and the
 // taxpayer's name in full, for the session's integration's list only. Who downloads a job's results

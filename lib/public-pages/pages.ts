@@ -1,6 +1,6 @@
 import { CONSOLE_SESSION_COOKIE } from '@/lib/auth/session-cookie-name';
 import { env } from '@/lib/env';
-import { PORTAL_SESSION_COOKIE } from '@/lib/portal/session-cookie-name';
+import { PORTAL_SESSION_COOKIE } from '@/lib/portal-identity/session-cookie-name';
 import { CLIENT_NAVIGATION_HEADER } from './client-navigation.mjs';
 
 // Which pages are served from the render cache (cache.ts), for how long, and to which requests.

@@ -1,7 +1,7 @@
 import { CONSOLE_SESSION_COOKIE } from '@/lib/auth/session-cookie-name';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
-import { PORTAL_SESSION_COOKIE } from '@/lib/portal/session-cookie-name';
+import { PORTAL_SESSION_COOKIE } from '@/lib/portal-identity/session-cookie-name';
 
 /** The turns server.mjs keeps for pages rendered per request (lib/http/fair-turn.mjs). */
 export type PageArea = 'console' | 'portal' | 'sign-in' | 'public';

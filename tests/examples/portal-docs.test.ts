@@ -8,9 +8,9 @@ import { PORTAL_GUIDE_PAGES, PORTAL_GUIDE_SESSION_HOURS, PORTAL_GUIDE_TWO_FACTOR
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { parseEnv } from '@/lib/env';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
-import { INVITATION_VALID_HOURS } from '@/lib/portal/links';
-import { portalTwoFactorRequired } from '@/lib/portal/policy';
-import { PORTAL_ROLES } from '@/lib/portal/roles';
+import { INVITATION_VALID_HOURS } from '@/lib/portal-identity/links';
+import { portalTwoFactorRequired } from '@/lib/portal-identity/policy';
+import { PORTAL_ROLES } from '@/lib/portal-identity/roles';
 import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { RECOVERY_CODE_COUNT } from '@/lib/two-factor/recovery-codes';
 import { marksOf, markdownRoleTable, PAGE_ROLES_IN_CODE, TWO_FACTOR_ROW } from '../support/portal-role-docs';
@@ -21,7 +21,7 @@ const portalChapter = guide.slice(guide.indexOf('## 9. El portal de integradores
 
 const settingsCache = globalThis as { __gatewayEnv?: unknown };
 
-/** Who must enrol in two-factor sign-in under APP_ENV (lib/portal/policy.ts, which reads env()). */
+/** Who must enrol in two-factor sign-in under APP_ENV (lib/portal-identity/policy.ts, which reads env()). */
 function twoFactorRequiredIn(appEnv: 'production' | 'development'): string[] {
   settingsCache.__gatewayEnv = { ...parseEnv({}), APP_ENV: appEnv };
   return PORTAL_ROLES.filter((role) => portalTwoFactorRequired(role));
@@ -44,7 +44,7 @@ describe("the portal's role table", () => {
     expect(documented).toEqual(new Map(Object.entries(PAGE_ROLES_IN_CODE).map(([page, roles]) => [page, marksOf(roles)])));
   });
 
-  it('in /docs requires two-factor sign-in of the roles lib/portal/policy.ts requires in production, and of none in the sandbox', () => {
+  it('in /docs requires two-factor sign-in of the roles lib/portal-identity/policy.ts requires in production, and of none in the sandbox', () => {
     expect(marksOf(PORTAL_GUIDE_TWO_FACTOR_REQUIRED)).toEqual(marksOf(PORTAL_ROLES.filter((role) => twoFactorRequiredIn('production').includes(role))));
     expect(twoFactorRequiredIn('development')).toEqual([]);
   });

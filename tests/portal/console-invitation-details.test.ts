@@ -11,7 +11,7 @@ import { db } from '@/db/client';
 import { auditLog, bulkJobs } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { JOB_CREATOR_LABELS } from '@/lib/bulk/origin';
-import { INVITATION_MESSAGES } from '@/lib/portal/invitations';
+import { INVITATION_MESSAGES } from '@/lib/portal-identity/invitations';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, type ConsoleAccount, invitePortalMember, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { formFields, says, type PortalClient } from '../support/portal-client';

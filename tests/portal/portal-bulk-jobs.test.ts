@@ -15,7 +15,7 @@ import { BULK_DOWNLOAD_MESSAGES } from '@/lib/portal/bulk-download';
 import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { formatQuetzales } from '@/lib/money';
-import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { bulkResultsNotForRole } from '@/lib/portal/refusals';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } from '@/simulator';
 import { createTestIntegration, credentialHeaders, eventually, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';

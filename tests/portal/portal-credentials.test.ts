@@ -11,7 +11,7 @@ import { auditLog, integrations, integrationTokens } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { leavesOutMessage, PORTAL_CREDENTIAL_MESSAGES } from '@/lib/portal/credentials';
-import { CREDENTIAL_READERS } from '@/lib/portal/roles';
+import { CREDENTIAL_READERS } from '@/lib/portal-identity/roles';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, PORTAL_PASSWORD, portalSignedIn } from '../support/people';
 import { expectPortalRefusal, PortalClient } from '../support/portal-client';

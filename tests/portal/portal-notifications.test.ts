@@ -12,7 +12,7 @@ import { alertDeliveries, auditLog, integrationNotificationOptOuts, integrations
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { RESEND_MESSAGES } from '@/lib/integrator-notifications/resend';
-import { NOTIFICATION_MANAGERS } from '@/lib/portal/roles';
+import { NOTIFICATION_MANAGERS } from '@/lib/portal-identity/roles';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, portalSignedIn } from '../support/people';
 import { expectPortalRefusal, PortalClient } from '../support/portal-client';

@@ -11,7 +11,7 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';
 import { flushRequestTraces, traceRefusal } from '@/lib/request-traces/buffer';
-import { RECORD_READERS } from '@/lib/portal/roles';
+import { RECORD_READERS } from '@/lib/portal-identity/roles';
 import { createTestIntegration, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { expectPortalRefusal, portalNavLinks, says, type PortalClient } from '../support/portal-client';

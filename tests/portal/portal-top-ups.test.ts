@@ -20,7 +20,7 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { depositTooOldMessage } from '@/lib/top-ups/messages';
 import { TOP_UP_MESSAGES } from '@/lib/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';
-import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { depositDaysAgo, shownDay } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';

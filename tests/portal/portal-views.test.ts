@@ -9,7 +9,7 @@ import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { setAllowedNetworks } from '@/lib/integrations/service';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
-import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/portal/roles';
+import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/portal-identity/roles';
 import { monthPeriod } from '@/lib/statements/figures';
 import { PREVIEW_MARK } from '@/lib/statements/texts';
 import { issueStatement } from '@/lib/statements/statements';

@@ -24,7 +24,7 @@ import { WATCH_FORM_MESSAGES } from '@/lib/portal/watch-lists';
 import { WATCH_DOWNLOAD_MESSAGES } from '@/lib/portal/watch-list-download';
 import { maskNit } from '@/lib/personal-data/masking';
 import { createWatchList, startDueRuns } from '@/lib/watch-lists';
-import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
 import { createTestIntegration, eventually, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';

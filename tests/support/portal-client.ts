@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import type { PortalRole } from '../../db/schema';
 import { PORTAL_DOWNLOAD_REFUSAL_TITLE, PORTAL_REFUSAL_TITLE } from '../../lib/portal/refusals';
-import { portalRolesSentence } from '../../lib/portal/roles';
+import { portalRolesSentence } from '../../lib/portal-identity/roles';
 import { ConsoleClient } from './console-client';
 
 export interface FormAnswer {

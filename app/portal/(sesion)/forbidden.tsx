@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { PageHeader } from '@/components/console/page-header';
 import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
 import { PORTAL_REFUSAL_TITLE, portalRefusalText } from '@/lib/portal/refusals';
-import { portalPageRoles } from '@/lib/portal/roles';
+import { portalPageRoles } from '@/lib/portal-identity/roles';
 import { currentPortalUser } from '@/lib/portal/session';
 
 // A portal page this role may not open (requirePortalPage's forbidden()): a 403 at the address asked

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
 import { portalNavItems } from '@/lib/portal/navigation';
-import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
+import { PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 

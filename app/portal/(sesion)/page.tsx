@@ -8,7 +8,7 @@ import { monthName } from '@/lib/time/months';
 import type { LimitedRoute } from '@/lib/limits/limits';
 import { formatQuetzales } from '@/lib/money';
 import { portalHome, type PortalHome, type PortalHomeBalance, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';
-import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { SOURCE_STATE_TEXT, type SourceState } from '@/lib/status-page/states';
 

@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { RETURN_PATH_PARAM } from '@/lib/auth/return-path';
 import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
-import { signInToPortal } from '@/lib/portal/sign-in';
+import { signInToPortal } from '@/lib/portal-identity/sign-in';
 import { portalLandingPath, rememberPortalDevice, setPortalSessionCookie } from '@/lib/portal/session';
 
 export interface SignInState {

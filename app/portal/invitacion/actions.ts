@@ -2,8 +2,8 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { acceptanceSchema, acceptInvitation } from '@/lib/portal/invitations';
-import { portalTwoFactorRequired } from '@/lib/portal/policy';
+import { acceptanceSchema, acceptInvitation } from '@/lib/portal-identity/invitations';
+import { portalTwoFactorRequired } from '@/lib/portal-identity/policy';
 import { PORTAL_PENDING_STEP_PATHS, requestAddress, setPortalSessionCookie } from '@/lib/portal/session';
 
 export interface AcceptanceState {

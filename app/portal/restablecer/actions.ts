@@ -5,7 +5,7 @@ import { after } from 'next/server';
 import { z } from 'zod';
 import { consumeSignInLimit } from '@/lib/limits/limits';
 import { logger } from '@/lib/logging/logger';
-import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/portal/passwords';
+import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/portal-identity/passwords';
 import { requestAddress } from '@/lib/portal/session';
 import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
 

@@ -14,7 +14,7 @@ import { ACCESS_EVENT_ACTIONS } from '@/lib/auth/access-audit';
 import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue, INTEGRATOR_ACTOR_LABEL } from '@/lib/format/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
-import { portalUserEmails } from '@/lib/portal/accounts';
+import { portalUserEmails } from '@/lib/portal-identity/accounts';
 import { listConsoleUsers } from '@/lib/users/service';
 import { suggestIntegrations } from '../integration-suggestions';
 import { integrationPath, sectionOfAuditAction } from '@/lib/console/integration-sections';

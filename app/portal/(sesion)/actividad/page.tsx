@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { portalActivityPage } from '@/lib/portal/activity';
-import { ACTIVITY_READERS } from '@/lib/portal/roles';
+import { ACTIVITY_READERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 
 export const metadata: Metadata = { title: 'Actividad' };

@@ -5,7 +5,7 @@ import type { ActionResult } from '@/lib/auth/action';
 import { portalAction } from '@/lib/portal/action';
 import { accessReasonSchema } from '@/lib/personal-data/access-log';
 import { revealPortalRecordIdentifiers } from '@/lib/portal/records';
-import { RECORD_READERS } from '@/lib/portal/roles';
+import { RECORD_READERS } from '@/lib/portal-identity/roles';
 
 const revealSchema = z.object({
   solicitud: z.string().max(100),

@@ -15,7 +15,7 @@ import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
 import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/portal/records';
-import { RECORD_READERS } from '@/lib/portal/roles';
+import { RECORD_READERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 
 export const metadata: Metadata = { title: 'Consultas' };

@@ -8,7 +8,7 @@ import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField
 import { idField } from '@/lib/format/form-fields';
 import { portalAction } from '@/lib/portal/action';
 import { createPortalToken, revokePortalToken, rotatePortalToken, setPortalAllowList } from '@/lib/portal/credentials';
-import { CREDENTIAL_MANAGERS } from '@/lib/portal/roles';
+import { CREDENTIAL_MANAGERS } from '@/lib/portal-identity/roles';
 import { requestAllowListAddress } from '@/lib/portal/session';
 
 // "Credenciales": owners and developers create, rotate and revoke their integration's tokens and

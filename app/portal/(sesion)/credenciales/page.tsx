@@ -5,7 +5,7 @@ import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/cre
 import { TokensTable } from '@/components/credentials/tokens-table';
 import { rotationSides, tokenDistinction } from '@/lib/credentials/rotation-pairs';
 import { portalCredentials, type PortalToken } from '@/lib/portal/credentials';
-import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/portal/roles';
+import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/portal-identity/roles';
 import { requestAllowListAddress, requirePortalPage } from '@/lib/portal/session';
 import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenAction, setPortalAllowListAction } from './actions';
 

@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { portalAction } from '@/lib/portal/action';
-import { changePortalPassword } from '@/lib/portal/passwords';
+import { changePortalPassword } from '@/lib/portal-identity/passwords';
 import { requestAddress } from '@/lib/portal/session';
-import { endOwnPortalSession } from '@/lib/portal/sessions';
+import { endOwnPortalSession } from '@/lib/portal-identity/sessions';
 import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
 
 // The portal user's own account: the password (every session ends, this one too) and "Sesiones

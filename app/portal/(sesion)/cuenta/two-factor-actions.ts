@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { fromResult } from '@/lib/auth/action';
 import { portalAction } from '@/lib/portal/action';
 import { requestAddress, setPortalSessionCookie } from '@/lib/portal/session';
-import { portalTwoFactorService } from '@/lib/portal/two-factor';
+import { portalTwoFactorService } from '@/lib/portal-identity/two-factor';
 
 // The portal user's own two-factor sign-in ("Mi cuenta", and the page a user who must enrol is
 // sent to). Enrolment is the one thing open to a session that must enrol first.

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { IssuedStatementsTable } from '@/components/statements/issued-statements-table';
 import { dayRangeText } from '@/lib/time/months';
-import { BILLING_READERS } from '@/lib/portal/roles';
+import { BILLING_READERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { portalStatements } from '@/lib/portal/statements';
 import { runningMonthRange } from '@/lib/statements/preview';

@@ -8,7 +8,7 @@ import { BULK_CATALOGS, type BulkCatalogPathName } from '@/lib/bulk/requests';
 import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
 import { portalAction } from '@/lib/portal/action';
 import { cancelPortalBulkJob, createPortalBulkJob, estimatePortalBulkJob, newConfirmationKey, PORTAL_BULK_PATH, portalBulkJobPath, type BulkJobEstimate } from '@/lib/portal/bulk';
-import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 
 // "Lotes": an owner or a developer uploads a CSV, reads what it will run and cost, confirms, and may
 // cancel a job; every one for the session's integration only, through lib/bulk as POST /api/lotes.

@@ -7,7 +7,7 @@ import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_BULK_PATH, portalBulkJobPath, portalBulkJobsPage } from '@/lib/portal/bulk';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 
 export const metadata: Metadata = { title: 'Lotes' };

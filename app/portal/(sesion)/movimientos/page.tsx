@@ -8,7 +8,7 @@ import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { portalBalance } from '@/lib/portal/home';
 import { portalMovementsPage } from '@/lib/portal/movements';
-import { BILLING_READERS } from '@/lib/portal/roles';
+import { BILLING_READERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 
 export const metadata: Metadata = { title: 'Movimientos' };

@@ -12,7 +12,7 @@ import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { resendNotification } from '@/lib/integrator-notifications/resend';
 import { portalAction } from '@/lib/portal/action';
 import { removePortalWebhook, sendPortalTestNotification, setPortalContactEmails, setPortalNotificationEnabled, setPortalWebhook } from '@/lib/portal/notifications';
-import { NOTIFICATION_MANAGERS } from '@/lib/portal/roles';
+import { NOTIFICATION_MANAGERS } from '@/lib/portal-identity/roles';
 
 // "Notificaciones": owners set their integration's contacts, webhook and what each recipient
 // receives, and send a test notice (issue 34, point 2). Developers and billing users are refused

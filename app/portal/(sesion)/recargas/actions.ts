@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { idField, positiveQuetzalesField } from '@/lib/format/form-fields';
 import { formatQuetzales } from '@/lib/money';
 import { portalAction } from '@/lib/portal/action';
-import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
 import { bankName } from '@/lib/guatemala/banks';
 import { cancelTopUpRequest, reportTopUp } from '@/lib/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';

@@ -7,7 +7,7 @@ import { env } from '@/lib/env';
 import { formatDateTime, guatemalanToday } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { portalTopUpFacts } from '@/lib/portal/home';
-import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { bankName } from '@/lib/guatemala/banks';
 import { creditedCentavos, earliestDepositDate, integrationTopUpPage, TOP_UP_CANCELLERS_OF_OTHERS } from '@/lib/top-ups/requests';

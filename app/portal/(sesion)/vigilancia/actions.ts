@@ -17,7 +17,7 @@ import {
   WATCH_FORM_MESSAGES,
   type WatchListEstimate,
 } from '@/lib/portal/watch-lists';
-import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/watch-lists';
 import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/watch-lists/schemas';
 

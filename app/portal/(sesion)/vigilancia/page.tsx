@@ -5,7 +5,7 @@ import { Pagination } from '@/components/console/pagination';
 import { jobStateLabel } from '@/lib/bulk/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchListPath, portalWatchListsPage } from '@/lib/portal/watch-lists';
 import { WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES } from '@/lib/watch-lists/labels';

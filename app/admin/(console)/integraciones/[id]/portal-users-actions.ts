@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/auth/action';
 import { idField } from '@/lib/format/form-fields';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { INVITATION_MESSAGES, invitePortalUser, type SentInvitation } from '@/lib/portal/invitations';
-import { PORTAL_ROLE_LABELS } from '@/lib/portal/roles';
-import { cancelInvitationAsStaff, removeMemberAsStaff, resendInvitationAsStaff } from '@/lib/portal/team';
+import { INVITATION_MESSAGES, invitePortalUser, type SentInvitation } from '@/lib/portal-identity/invitations';
+import { PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
+import { cancelInvitationAsStaff, removeMemberAsStaff, resendInvitationAsStaff } from '@/lib/portal-identity/team';
 
 // "Usuarios del portal": an administrator invites a person of the integration (its first owner,
 // typically) into the integrators' portal, removes one, sends an invitation again or cancels it. Support staff

@@ -2,11 +2,11 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { EmailAddress } from '@/components/email-address';
 import { EmptyState } from '@/components/console/page-header';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/portal/invitations';
-import { INVITATION_VALID_HOURS } from '@/lib/portal/links';
-import { portalMailAvailable } from '@/lib/portal/mail';
-import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal/roles';
-import { membersOf, type TeamMember } from '@/lib/portal/team';
+import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/portal-identity/invitations';
+import { INVITATION_VALID_HOURS } from '@/lib/portal-identity/links';
+import { portalMailAvailable } from '@/lib/portal-identity/mail';
+import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal-identity/roles';
+import { membersOf, type TeamMember } from '@/lib/portal-identity/team';
 import { CancelInvitationForm, PortalUsersNotices, RemovePortalUserForm, ResendInvitationForm } from './portal-user-forms';
 import { invitePortalUserAction } from './portal-users-actions';
 

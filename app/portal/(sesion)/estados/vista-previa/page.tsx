@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { StatementPreviewDocument } from '@/components/statements/statement-preview';
 import { env } from '@/lib/env';
-import { BILLING_READERS } from '@/lib/portal/roles';
+import { BILLING_READERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { portalStatementPreview } from '@/lib/portal/statements';
 import { PREVIEW_MARK } from '@/lib/statements/texts';

@@ -8,7 +8,7 @@ import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobOrigin, portalBulkJobPath } from '@/lib/portal/bulk';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { bulkResultsNotForRole } from '@/lib/portal/refusals';
 import { requirePortalPage } from '@/lib/portal/session';
 import { CancelBulkJob } from './cancel-bulk-job';

@@ -5,7 +5,7 @@ import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
 import { BULK_CATALOGS } from '@/lib/bulk/requests';
 import { PORTAL_BULK_PATH } from '@/lib/portal/bulk';
-import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { NewBulkJobForm } from './new-bulk-job-form';
 

@@ -8,7 +8,7 @@ import { formatDateTime } from '@/lib/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { formatQuetzales } from '@/lib/money';
 import { portalBulkJobPath } from '@/lib/portal/bulk';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/portal/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchList, portalWatchListChanges, portalWatchListPath, portalWatchListRuns } from '@/lib/portal/watch-lists';
 import { WATCH_CHANGE_KIND_LABELS, WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES, watchedValueLabel } from '@/lib/watch-lists/labels';

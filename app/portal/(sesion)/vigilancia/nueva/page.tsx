@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/console/page-header';
 import { LOOKUP_LABELS } from '@/lib/format/labels';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { findIntegration } from '@/lib/integrations/service';
-import { BULK_JOB_RUNNERS } from '@/lib/portal/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PORTAL_WATCH_LISTS_PATH } from '@/lib/portal/watch-lists';
 import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/watch-lists';

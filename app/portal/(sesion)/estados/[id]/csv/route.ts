@@ -1,7 +1,7 @@
 // GET /portal/estados/:id/csv - the charged queries of an issued statement's month, identifiers masked.
 import { logger } from '@/lib/logging/logger';
 import { portalStatementDownload } from '@/lib/portal/downloads';
-import { BILLING_READERS } from '@/lib/portal/roles';
+import { BILLING_READERS } from '@/lib/portal-identity/roles';
 import { statementChargesCsvStream } from '@/lib/statements/csv';
 
 export const dynamic = 'force-dynamic';

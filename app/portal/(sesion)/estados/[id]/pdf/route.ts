@@ -1,7 +1,7 @@
 // GET /portal/estados/:id/pdf - an issued monthly statement of the session's integration, as PDF.
 import { env } from '@/lib/env';
 import { portalStatementDownload } from '@/lib/portal/downloads';
-import { BILLING_READERS } from '@/lib/portal/roles';
+import { BILLING_READERS } from '@/lib/portal-identity/roles';
 import { renderStatementPdf } from '@/lib/statements/pdf';
 
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@
 import { env } from '@/lib/env';
 import { portalDownloadPage } from '@/lib/portal/download-page';
 import { portalDownloadUser } from '@/lib/portal/downloads';
-import { BILLING_READERS } from '@/lib/portal/roles';
+import { BILLING_READERS } from '@/lib/portal-identity/roles';
 import { portalStatementPreview } from '@/lib/portal/statements';
 import { renderStatementPreviewPdf } from '@/lib/statements/pdf';
 

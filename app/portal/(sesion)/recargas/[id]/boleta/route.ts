@@ -1,7 +1,7 @@
 // GET /portal/recargas/:id/boleta - the deposit slip of one of the session's integration's top-up requests.
 import { portalDownloadPage } from '@/lib/portal/download-page';
 import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from '@/lib/portal/downloads';
-import { TOP_UP_REPORTERS } from '@/lib/portal/roles';
+import { TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
 import { findTopUpSlip } from '@/lib/top-ups/requests';
 import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/top-ups/slips';
 

@@ -14,7 +14,7 @@ import { MAX_PASSWORD_LENGTH, userEmailSchema } from '@/lib/users/service';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
 import { hashLinkCode, isLinkCode, newLinkCode, PASSWORD_RESET_VALID_MINUTES, portalLink } from './links';
 import { printOnTerminal, sendPasswordReset, type LinkPrinter } from './mail';
-import type { PortalUserSession } from './session';
+import type { PortalUserSession } from './sessions';
 import { endAllPortalSessions } from './sessions';
 
 // A portal user's password: changed in "Mi cuenta" with the current one (throttled like the

@@ -13,12 +13,12 @@ import { findPortalAccountByEmail, integratorActor } from './accounts';
 import { hashLinkCode, INVITATION_VALID_HOURS, isLinkCode, newLinkCode, portalLink } from './links';
 import { portalMailAvailable, printOnTerminal, sendInvitation, type LinkPrinter } from './mail';
 import { PORTAL_ROLES } from './roles';
-import type { PortalUserSession } from './session';
+import type { PortalUserSession } from './sessions';
 import { startPortalSession } from './sessions';
 
 // Invitations to an integration's portal (issue 33, point 2): an administrator (console or CLI)
 // invites an integration's first owner, an owner the rest of its people. A single-use link valid
-// 72 hours, sent by e-mail (lib/portal/mail.ts), recorded in the audit with who invited whom.
+// 72 hours, sent by e-mail (lib/portal-identity/mail.ts), recorded in the audit with who invited whom.
 
 export const INVITATION_PATH = '/portal/invitacion';
 
@@ -123,7 +123,7 @@ export async function invitePortalUser(
   const code = newLinkCode();
   const created = await (await db()).transaction(async (tx): Promise<Result<PortalInvitation, InvitationError>> => {
     if (inviter.kind === 'owner') {
-      // The integration's owners' rows locked, as a team change locks them (lib/portal/team.ts):
+      // The integration's owners' rows locked, as a team change locks them (lib/portal-identity/team.ts):
       // the inviter is still an owner, and two invitations at once are counted one after the other.
       const owners = await tx
         .select({ id: portalUsers.id })
@@ -190,7 +190,7 @@ export async function invitePortalUser(
       await writeAudit(tx, actor, { action: 'portal.invite_not_sent', targetType: 'integration', targetId: target.id, before: null, after: { email, role } });
     });
     if (sent.reason === 'not_configured') return fail('no_mail', INVITATION_MESSAGES.noMail);
-    // The mail server's words (logged by lib/portal/mail.ts) are for the operators; an owner is
+    // The mail server's words (logged by lib/portal-identity/mail.ts) are for the operators; an owner is
     // told only that it failed.
     return fail('not_sent', inviter.kind === 'owner' ? INVITATION_MESSAGES.notSentToOwner : `No se pudo enviar el correo de la invitación${sent.error ? ` (${sent.error})` : ''}: no quedó pendiente. Vuelva a intentarlo.`);
   }

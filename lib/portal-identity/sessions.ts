@@ -40,7 +40,7 @@ export async function startPortalSession(executor: Executor, actor: IntegratorAc
 /**
  * A sign-in by password: the session and its audit row in one transaction, only if the password
  * that was checked is still the user's. The user's row is locked first, so a password change or
- * reset (which ends the user's sessions in its own transaction, lib/portal/passwords.ts) either
+ * reset (which ends the user's sessions in its own transaction, lib/portal-identity/passwords.ts) either
  * commits before, and this sees the new hash and records nothing, or waits for this session and
  * then ends it. Undefined when the password changed or the user was removed since the check.
  */
@@ -114,4 +114,18 @@ export function portalPendingStep(session: Pick<PortalSessionUser, 'role' | 'two
   if (session.twoFactorEnrolled && !session.secondFactorDone) return 'second_factor';
   if (!session.twoFactorEnrolled && portalTwoFactorRequired(session.role)) return 'two_factor_enrolment';
   return null;
+}
+
+/** A signed-in portal user as every page, action and change of the portal reads them. */
+export interface PortalUserSession {
+  id: number;
+  email: string;
+  name: string;
+  role: PortalRole;
+  /** Every read and action of the portal is scoped to this, never to an id a client sent. */
+  integrationId: number;
+  integrationName: string;
+  actor: IntegratorActor;
+  pendingStep: PortalPendingStep | null;
+  sessionPublicId: string;
 }

@@ -1,5 +1,4 @@
-import { sendMail, type Mail } from '@/lib/alerts/channels';
-import { alertSettingsFrom } from '@/lib/alerts/settings';
+import { emailSettingsFrom, sendMail, type Mail } from '@/lib/mail/smtp';
 import { env } from '@/lib/env';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { logger } from '@/lib/logging/logger';
@@ -27,12 +26,12 @@ export const printOnTerminal: LinkPrinter = (line) => {
 /** Whether the portal can send its links: an SMTP server, or development's terminal. */
 export function portalMailAvailable(): boolean {
   const settings = env();
-  return alertSettingsFrom(settings).email !== undefined || settings.APP_ENV === 'development';
+  return emailSettingsFrom(settings) !== undefined || settings.APP_ENV === 'development';
 }
 
 async function deliver(mail: Mail, terminalLine: string, link: string, printer: LinkPrinter): Promise<LinkDelivery> {
   const settings = env();
-  const email = alertSettingsFrom(settings).email;
+  const email = emailSettingsFrom(settings);
   if (email) {
     const outcome = await sendMail(email, mail);
     if (outcome.ok) return { ok: true, via: 'email' };

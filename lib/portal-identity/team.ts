@@ -7,7 +7,7 @@ import { fail, ok, type Result } from '@/lib/result';
 import { invitePortalUser, listPendingInvitations, type InvitationError, type PendingInvitation, type SentInvitation } from './invitations';
 import type { LinkPrinter } from './mail';
 import { PORTAL_ROLES } from './roles';
-import type { PortalUserSession } from './session';
+import type { PortalUserSession } from './sessions';
 import { endAllPortalSessions } from './sessions';
 
 // An integration's team ("Equipo" for its owners; the console's "Usuarios del portal" for staff).
