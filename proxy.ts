@@ -127,7 +127,7 @@ export async function proxy(request: NextRequest) {
   if (request.method === 'POST' && (request.headers.has('next-action') || isSignedInArea(path))) {
     // A server action or a console form (a search, an export) from another site: refused here with
     // a 403 (Next's own check would throw and answer 500). The hosts it may come from are this request's Host and the public URL's,
-    // never a client's X-Forwarded-Host, which Next's check would believe (issue 30, point 7).
+    // never a client's X-Forwarded-Host, which Next's check would believe.
     const origin = request.headers.get('origin');
     const originHost = origin && URL.canParse(origin) ? new URL(origin).host : undefined;
     // Under the console's Referrer-Policy (no-referrer) a browser sends "Origin: null" with a form
@@ -180,7 +180,7 @@ export async function proxy(request: NextRequest) {
   if (request.method === 'GET' && typedSearch !== null && IDENTIFIER_SEARCH_PAGES.has(path)) {
     // An address that still carries what was typed in a search box (an old link, a bookmark): a
     // request id opens its record through the list's ./solicitud route, a NIT or CUI is put behind
-    // a reference by the page's ./buscar route (issue 30, point 5). Both answer with a real
+    // a reference by the page's ./buscar route. Both answer with a real
     // redirect, which the page cannot once its skeleton is on the way.
     const target = request.nextUrl.clone();
     target.pathname = path === RECORDS_LIST && typedRequestId(typedSearch) ? `${RECORDS_LIST}/solicitud` : `${path}/buscar`;

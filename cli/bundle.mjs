@@ -3,7 +3,7 @@
 // Why: on Node.js 24 an ES module import re-reads its package's package.json for every file of the
 // package (modules/package_json_reader), and drizzle-orm's is 179 KB with some 200 files: importing
 // drizzle-orm/pg-core alone took 1,040 ms, and with tsx resolving every file of lib/ a command
-// took 2.5 s before its first statement (issue 31: the CLI's test files were a third of
+// took 2.5 s before its first statement (the CLI's test files were a third of
 // `npm test`). esbuild (already in the tree for tsx and drizzle-kit) bundles cli/main.ts with the
 // libraries it uses into one module in about half a second; a command then starts in a fraction of
 // that. Plain JavaScript: it runs before anything compiles TypeScript.

@@ -631,7 +631,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit es un número entero mayor que cero');
     const identifier = typeof options.identifier === 'string' ? options.identifier : undefined;
     // NIT and CUI in full, and a search by one, only with a reason, logged in "Accesos a datos
-    // personales" as the console's full export is (issue 30, point 5); otherwise masked.
+    // personales" as the console's full export is; otherwise masked.
     let reason: string | undefined;
     if (options.motivo !== undefined) {
       const parsed = accessReasonSchema.safeParse(typeof options.motivo === 'string' ? options.motivo : '');

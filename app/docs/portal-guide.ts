@@ -1,6 +1,6 @@
 import type { PortalRole } from '@/db/schema';
 
-// The integrators' portal as /docs explains it (issue 33, points 8 and 9). The roles of each row
+// The integrators' portal as /docs explains it. The roles of each row
 // are written here by hand, not read from lib/portal-identity/roles.ts: the docs say what a role may do,
 // and tests/examples/portal-docs.test.ts (and e2e/docs.spec.ts on the rendered page) hold them to
 // the code, so a role changed in the code without its documentation fails there.

@@ -13,7 +13,7 @@ function duration(minutes: number): string {
 }
 
 /**
- * The integrators' portal for integrators (issue 33, points 8 and 9; docs/integrators.md, section
+ * The integrators' portal for integrators (docs/integrators.md, section
  * 9, says the same): how they get in, what each role may do, the second factor and sessions, the
  * sandbox, and where a 402's "Recarga" leads. `sandbox`: this deployment is the development one;
  * `depositAccounts`: its TOP_UP_BANK_ACCOUNTS, where to deposit for a top-up.

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useId, useRef } from 'react';
 
-// A success notice is about the last thing done (issue 32, point 5): once the user sends or starts
+// A success notice is about the last thing done: once the user sends or starts
 // editing another form, or presses a switch, the notices of the page's other forms are about an
 // earlier action and go. The forms know nothing of each other, so they tell the page, through one
 // event on the document that every console form listens to.

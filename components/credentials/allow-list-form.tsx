@@ -4,7 +4,7 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import type { ActionResult } from '@/lib/auth/action';
 
 /**
- * Editing an integration's IP allow-list in the portal (issue 34, point 1): the console's field and
+ * Editing an integration's IP allow-list in the portal: the console's field and
  * words, and a question before saving a list that leaves out the address the person is using now
  * (its server refuses such a list unless the question was answered).
  */

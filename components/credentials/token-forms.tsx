@@ -5,7 +5,7 @@ import { SecretReveal } from '@/components/console/secret-reveal';
 import type { ActionResult } from '@/lib/auth/action';
 import { OVERLAP_LABELS, OVERLAP_PRESET_NAMES } from '@/lib/credentials/token-state';
 
-// The token forms of the console's "Credenciales" section and of the portal's page (issue 34): the
+// The token forms of the console's "Credenciales" section and of the portal's page: the
 // same questions before a rotation or a revocation, the same one-time reveal of a new secret.
 
 type TokenAction<T> = (input: unknown) => Promise<ActionResult<T>>;

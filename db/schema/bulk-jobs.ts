@@ -13,7 +13,7 @@ export type BulkJobState = (typeof bulkJobState.enumValues)[number];
 export const bulkItemStatus = pgEnum('bulk_item_status', ['pendiente', 'encontrado', 'no_encontrado', 'invalido', 'error_fuente']);
 export type BulkItemStatus = (typeof bulkItemStatus.enumValues)[number];
 
-// A bulk job (lote, issue 35): one integration's list of identifiers for one catalog, each item a
+// A bulk job (lote): one integration's list of identifiers for one catalog, each item a
 // real catalog lookup run by whichever instance claims it (lib/bulk). The integrator knows it by
 // `public_id` only (random, so ids say nothing of volume or of other integrations' jobs); `id`
 // stays inside the database.

@@ -3,7 +3,7 @@ import { index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core
 /**
  * A NIT and a CUI that one source answer gave together (a catalog's `nit` and `cui`, or RTU's
  * `persona.dpi`): the same person's two identifiers, so "¿Quién consultó?" can list the lookups
- * made with either (issue 30, point 6). Searched by the records' keyed hashes, never in clear;
+ * made with either. Searched by the records' keyed hashes, never in clear;
  * the pair is kept sealed only so a rotation of the search key can hash it again
  * (lib/personal-data/reseal.ts). Written with the record of the answer that showed it
  * (lib/records/write.ts), and deleted with the last records that could have shown it (retention).

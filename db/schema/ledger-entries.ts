@@ -63,7 +63,7 @@ export const ledgerOpenHolds = pgTable('ledger_open_holds', {
     .references(() => ledgerEntries.id),
   // The query record the hold sweeper writes if the lookup never settles (its instance died while
   // the source was being asked): sealed like any record, status 500, "resultado desconocido, sin
-  // cobro" (lib/billing/holds.ts, issue 30 point 4). Null for holds placed by older releases.
+  // cobro" (lib/billing/holds.ts). Null for holds placed by older releases.
   recordIntent: jsonb('record_intent'),
 });
 

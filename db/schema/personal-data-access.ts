@@ -5,8 +5,8 @@ import { consoleUsers } from './console-users';
 /**
  * What a console user did with personal data (lib/personal-data/access-log.ts):
  *   reveal          a console user showed one record's identifiers, with a reason
- *   view            an administrator opened a record's detail page (identifiers in full; before
- *                   issue 30 masked them for administrators too, kept for the entries written then)
+ *   view            an administrator opened a record's detail page (identifiers in full; entries
+ *                   written when it masked them for administrators too are kept)
  *   export          records with identifiers in full, with a reason: the console's CSV (filters,
  *                   row count) or the CLI's records:list
  *   subject_report  "¿Quién consultó este CUI o NIT?" produced (page, CSV or PDF)

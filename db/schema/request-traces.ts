@@ -23,7 +23,7 @@ export type UnservedCause = (typeof unservedCause.enumValues)[number];
 
 /**
  * What happened to a request that left no query record, by its request id, so support can explain
- * any id an integrator was given (issue 32, point 1): a refusal before any source (reason and the
+ * any id an integrator was given: a refusal before any source (reason and the
  * status the integrator got), an answer the gateway could not serve (its cause and status), or a
  * replayed Idempotency-Key answer (the request it repeated, whose record tells the charge). Never
  * an identifier. Kept in each instance's memory and written with the refusal counts every

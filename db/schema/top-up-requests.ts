@@ -8,7 +8,7 @@ import { portalUsers } from './portal-users';
 export const topUpRequestState = pgEnum('top_up_request_state', ['pending', 'approved', 'rejected', 'cancelled']);
 export type TopUpRequestState = (typeof topUpRequestState.enumValues)[number];
 
-// A deposit or transfer an integrator reports in the portal (issue 34, point 3): nothing moves
+// A deposit or transfer an integrator reports in the portal: nothing moves
 // money until an administrator approves it, and then the top-up's ledger entry is written in the
 // same transaction as the state change (lib/top-ups). A rejected request keeps its row (the reason
 // is what the integrator reads) and frees its bank reference for a corrected report; so does one its

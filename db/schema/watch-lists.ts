@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueInde
 import { createdAt } from './columns';
 import { integrations } from './integrations';
 
-// A watch list (Vigilancia, issue 35 point 5): an integration's saved list of NITs, run as an
+// A watch list (Vigilancia): an integration's saved list of NITs, run as an
 // ordinary bulk job on its schedule (lib/watch-lists), telling only what changed since the last
 // run. The integrator knows it by `public_id` (vig_ and 20 random hex, like a job's lote_ id).
 // Deleted outright when the integrator deletes it: its entries and changes (personal data) go with

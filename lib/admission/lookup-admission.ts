@@ -1,4 +1,4 @@
-// How many lookups an instance runs at once, and how many may wait (issue 21, point 1). A burst
+// How many lookups an instance runs at once, and how many may wait. A burst
 // past what the instance can run used to go straight at the database pool and the sources'
 // bulkheads: credentials read under a 2 s deadline, bulkheads full, 500s for valid clients. Now the
 // lookups that passed their cheap checks (credentials from the in-memory copy, flag, limit, body)

@@ -1,6 +1,6 @@
 import type { AlertChannel } from '@/db/schema';
 
-// Why a delivery failed, said in Spanish for the console (issue 32, point 3). An attempt records
+// Why a delivery failed, said in Spanish for the console. An attempt records
 // the technical text (lib/alerts/channels.ts: undici's and nodemailer's codes and messages, or our
 // own "HTTP 500" and "sin respuesta en 5000 ms"); the console reads it here at display time, so
 // rows written before this module existed are explained too, and shows the technical text folded

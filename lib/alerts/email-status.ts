@@ -1,5 +1,5 @@
 // What the console says when this service has no mail server (ALERT_SMTP_HOST unset): no e-mail
-// leaves it, neither the administrators' alerts nor the integrators' notices (issue 32, point 3).
+// leaves it, neither the administrators' alerts nor the integrators' notices.
 // One module, for the pages, the notifier and the tests alike.
 
 /** The reason recorded on an integrator's e-mail notice that was due and not sent. */

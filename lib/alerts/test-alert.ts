@@ -3,7 +3,7 @@ import { testAlert } from './conditions';
 import type { AlertDispatcher } from './dispatcher';
 import { enqueueAlert } from './outbox';
 
-// "Enviar aviso de prueba" on the Alertas page (issue 32, point 3): a test alert to every channel
+// "Enviar aviso de prueba" on the Alertas page: a test alert to every channel
 // the administrators' alerts use (the webhook, the e-mail, or both), written to the outbox and sent
 // by the delivery loop like any alert, so it shows on the page with its attempts.
 

@@ -1,4 +1,4 @@
-// The answers of /api/lotes (issue 35): the catalogs' error shape (`{message}`) and, where the
+// The answers of /api/lotes: the catalogs' error shape (`{message}`) and, where the
 // condition is the same, the catalogs' very texts (lib/contract/messages.ts). Like those texts, the
 // new ones carry no accents.
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';

@@ -1,4 +1,4 @@
-// Where every /api/lotes request starts (issue 35). proxy.ts already gave it its request id, spent
+// Where every /api/lotes request starts. proxy.ts already gave it its request id, spent
 // the global per-IP limit and set the security headers; here: the same two credential headers as
 // the lookups, checked by the same directory, then /api/lotes' own per-minute counter, then the
 // handler with the integration resolved. Unexpected errors become the catalogs' 500, once, here.

@@ -163,7 +163,7 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
         } else {
           log.error({ err: error }, 'lookup failed');
           trace.outcome = 'unhandled';
-          // Its id must lead support somewhere (issue 32, point 1). Nothing was charged without a
+          // Its id must lead support somewhere. Nothing was charged without a
           // record: a capture is written with its record, in one statement. Should a record exist
           // after all (the error came after it, or the journal writes it later), the search opens it.
           traceUnserved({ requestId, integrationId: trace.integrationId, lookup, cause: 'unhandled' });

@@ -1,4 +1,4 @@
-// The answers of /api/vigilancias (issue 35, point 5) beside /api/lotes: the catalogs' error shape
+// The answers of /api/vigilancias beside /api/lotes: the catalogs' error shape
 // (`{message}`) and, like those texts, without accents.
 import { MAX_BULK_IDENTIFIERS } from '@/lib/bulk/identifiers';
 import { MAX_WATCH_LIST_NAME_LENGTH, type WatchListRequestProblem } from '@/lib/watch-lists/schemas';

@@ -87,7 +87,7 @@ export function sessionStore<Owner extends PersonActor>(realm: AuthRealm) {
    * The session a user gets when the second factor completes (a code at sign-in, or an
    * enrolment): a new row, verified, in place of the half-signed one, which ends in the same
    * transaction. A cookie copied after the password alone stops working once its owner types the
-   * code (issue 30, point 3). Returns the new session's id, for the new cookie; undefined if the
+   * code. Returns the new session's id, for the new cookie; undefined if the
    * old one had ended.
    */
   async function reissueVerifiedSession(tx: Executor, userId: number, sessionPublicId: string): Promise<string | undefined> {

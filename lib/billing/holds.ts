@@ -22,7 +22,7 @@ export type KnownBeforeTheSource = Pick<QueryRecordInput, 'integrationId' | 'loo
 
 /**
  * The record of a lookup that never ended ("resultado desconocido", not charged): written by the
- * sweeper from a hold, or at a restart from a registry's intent (issue 30, point 4).
+ * sweeper from a hold, or at a restart from a registry's intent.
  */
 export function outcomeUnknownRecord(known: KnownBeforeTheSource): QueryRecordInput {
   return {
@@ -64,7 +64,7 @@ const placeHoldStatement = compileStatement(sql`
  * says that at zero balance the catalogs answer 402. With `intent` the hold also keeps, in the same
  * statement, the record to write should the lookup never settle (its instance killed while the
  * source was asked): the sweeper writes it, so every query that may have reached a source is
- * recorded (issue 30, point 4).
+ * recorded.
  */
 export async function placeHold(integrationId: number, requestId: string, intent?: QueryRecordInput, seals?: LookupSeals): Promise<Hold | null> {
   const handle = await database();
@@ -195,7 +195,7 @@ export async function voidHoldUnrecorded(integrationId: number, hold: Hold, requ
 /**
  * Gives back, without a query record, the hold a lookup may have placed when the database dropped
  * the connection before confirming it: the statement may have committed, yet the lookup stopped
- * there and never asked the source, so the contract records nothing (issue 30, point 4; the
+ * there and never asked the source, so the contract records nothing (the
  * journal writes this once the database is back). Found by the lookup's request id among the open
  * holds; nothing happens when there is none (the statement did not commit, or it was settled).
  */

@@ -1,4 +1,4 @@
-// Bulk jobs as the console sees them (issue 35, point 6): every integration's jobs, newest first,
+// Bulk jobs as the console sees them: every integration's jobs, newest first,
 // one job's rows with its identifiers sealed until someone reveals one with a reason, and an
 // administrator's pause, resume and cancel. The integrator's own reads stay in jobs.ts and
 // results.ts; this file only adds what crosses integrations.

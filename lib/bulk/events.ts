@@ -1,4 +1,4 @@
-// What happens to a bulk job that others want to know (issue 35, point 4): it ended, or it paused
+// What happens to a bulk job that others want to know: it ended, or it paused
 // for lack of balance. lib/bulk only emits; the integrator notifications subscribe
 // (lib/integrator-notifications/bulk-jobs.ts), so the jobs' core never imports the notifier and the
 // notifier may read jobs without a circle. Emitted by the instance whose statement made the change

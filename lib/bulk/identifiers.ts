@@ -1,4 +1,4 @@
-// What a submitted list becomes before anything runs (issue 35): each identifier checked with the
+// What a submitted list becomes before anything runs: each identifier checked with the
 // same rules the API already has (lib/guatemala/identifiers), duplicates found by the normalized
 // form the records search uses, both set aside free with their reason.
 import { isValidClassicNit, isValidCui, isValidNit, normalizeCui, normalizeNit } from '@/lib/guatemala/identifiers';

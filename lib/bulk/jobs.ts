@@ -1,4 +1,4 @@
-// Bulk jobs as the integrator sees them (issue 35): submitting a list, reading a job's state and
+// Bulk jobs as the integrator sees them: submitting a list, reading a job's state and
 // counts, cancelling it. Every read and change is scoped to the integration that asks: another
 // integration's job id is answered exactly as an id that does not exist.
 import { createHmac, randomBytes } from 'node:crypto';

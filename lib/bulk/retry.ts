@@ -1,4 +1,4 @@
-// "Reintentar los fallidos" (issue 35, point 4): a new job of only the rows of a finished job that
+// "Reintentar los fallidos": a new job of only the rows of a finished job that
 // the source answered with an error (error_fuente), linked to it. Retrying the same job again gives
 // the same new job, so a retried request never makes (or pays for) a second one.
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// A list of identifiers uploaded as a CSV file (the portal's "Nuevo lote", issue 35): what a
+// A list of identifiers uploaded as a CSV file (the portal's "Nuevo lote"): what a
 // spreadsheet or an ERP exports. One identifier a line, or the first column of each line; a header
 // line is tolerated; blank lines are skipped. What comes out goes to planItems and submitJob as the
 // API's JSON list does, so both set aside and charge alike.

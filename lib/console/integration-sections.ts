@@ -1,7 +1,7 @@
 import type { AlertCondition, RefusalReason } from '@/db/schema';
 
 // An integration's page is seven sections, each at its own address, so that a link, a bookmark or a
-// colleague's message opens the part it is about (issue 32, point 5). Every link into an
+// colleague's message opens the part it is about. Every link into an
 // integration names its section through these functions: the slugs live here only.
 
 export const INTEGRATION_SECTIONS = [
@@ -10,7 +10,7 @@ export const INTEGRATION_SECTIONS = [
   { key: 'saldo', slug: 'saldo', label: 'Saldo y estados de cuenta' },
   { key: 'notificaciones', slug: 'notificaciones', label: 'Notificaciones' },
   { key: 'datos', slug: 'datos', label: 'Datos de la integración' },
-  // The integrator's own people in its portal (issue 33): who they are, their roles, invitations.
+  // The integrator's own people in its portal: who they are, their roles, invitations.
   { key: 'portal', slug: 'portal', label: 'Portal' },
   { key: 'uso', slug: 'uso', label: 'Uso' },
 ] as const;

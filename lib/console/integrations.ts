@@ -77,7 +77,7 @@ export async function listIntegrationsPage(query: IntegrationListQuery = {}): Pr
 }
 
 /**
- * The integrations people may mean by what they typed (issue 32, point 4): part of the login, the
+ * The integrations people may mean by what they typed: part of the login, the
  * legal name or a contact's e-mail, or the NIT written with or without its hyphen and spaces.
  */
 function matching(term: string): SQL {

@@ -7,9 +7,9 @@ export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: Cons
   { href: '/admin/registros', label: 'Registros de consultas', role: 'support' },
   { href: '/admin/fuentes', label: 'Fuentes', role: 'support' },
   { href: '/admin/alertas', label: 'Alertas', role: 'support' },
-  // Deposits integrators reported (issue 34, point 3); the header counts the pending ones.
+  // Deposits integrators reported; the header counts the pending ones.
   { href: '/admin/recargas', label: 'Recargas', role: 'support' },
-  // Every integration's bulk jobs (issue 35, point 6): support reads, administrators pause and cancel.
+  // Every integration's bulk jobs: support reads, administrators pause and cancel.
   { href: '/admin/lotes', label: 'Lotes', role: 'support' },
   { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },
   { href: '/admin/auditoria', label: 'Auditoría', role: 'admin' },

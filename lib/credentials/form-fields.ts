@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OVERLAP_PRESET_NAMES, type OverlapPreset } from './token-state';
 
 // The fields of the token and allow-list forms, as the console's and the portal's actions read
-// them: one set of words for what was typed wrong, whoever typed it (issue 34: the same code paths).
+// them: one set of words for what was typed wrong, whoever typed it (the same code paths).
 
 /** A new token's name. */
 export const tokenLabelField = z

@@ -1,4 +1,4 @@
-// The rules of the Idempotency-Key header on the catalogs (issue 25, point 2; docs/decisions.md,
+// The rules of the Idempotency-Key header on the catalogs (docs/decisions.md,
 // "Idempotency-Key on the catalogs"): which keys are accepted and what makes two requests "the same".
 import { createHash } from 'node:crypto';
 import type { CatalogName, CatalogRequest } from '@/lib/lookups/catalog-request';
@@ -8,7 +8,7 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_REPLAYED_HEADER = 'idempotency-replayed';
 /**
  * On a catalog's 400 for its Idempotency-Key: which problem it was. The contract's body (the
- * source-rejected text) stays as it is; this says what the text cannot (issue 30, point 7).
+ * source-rejected text) stays as it is; this says what the text cannot.
  */
 export const REFUSAL_REASON_HEADER = 'x-motivo-rechazo';
 export const IDEMPOTENCY_REFUSAL_REASONS = { idempotency_key_invalid: 'idempotency-key-invalid', idempotency_key_reused: 'idempotency-key-reused' } as const;

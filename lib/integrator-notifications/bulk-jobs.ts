@@ -1,4 +1,4 @@
-// The integration is told when its bulk jobs end or pause (issue 35, point 4): lib/bulk emits
+// The integration is told when its bulk jobs end or pause: lib/bulk emits
 // (lib/bulk/events.ts), this subscribes, reads the job as its integration sees it and queues the
 // notice through the outbox, whose key (the job's id; for a pause, also its instant) makes it one
 // notice across instances.

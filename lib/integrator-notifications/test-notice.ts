@@ -6,7 +6,7 @@ import { writeAudit, type Actor } from '@/lib/audit/audit';
 import { testNotification } from './kinds';
 import type { IntegratorNotifier } from './notifier';
 
-// "Enviar aviso de prueba" on an integration's page (issue 32, point 3): a signed notice of type
+// "Enviar aviso de prueba" on an integration's page: a signed notice of type
 // "prueba" to the integration's webhook, written to the outbox and sent by the delivery loop like
 // any other (same headers, signature, retries and recorded attempts), so it shows in the
 // integration's list of notices. Only the webhook: the contacts get no test e-mail.

@@ -1,5 +1,5 @@
-// The integration is told when a run of one of its watch lists found changes (Vigilancia, issue 35
-// point 5): lib/watch-lists emits once per run, this queues the notice through the outbox, keyed by
+// The integration is told when a run of one of its watch lists found changes (Vigilancia):
+// lib/watch-lists emits once per run, this queues the notice through the outbox, keyed by
 // the run's job, so it is one notice across instances. A run without changes tells nothing.
 import { eq } from 'drizzle-orm';
 import { db } from '@/db/client';

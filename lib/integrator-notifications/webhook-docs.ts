@@ -28,8 +28,8 @@ import {
   type NotificationKind,
 } from './kinds';
 
-// The integrator webhook as integrators read it, in /docs and in docs/integrators.md (issue 32,
-// point 3): every event the notifier sends, each with an example body built by the same functions
+// The integrator webhook as integrators read it, in /docs and in docs/integrators.md: every
+// event the notifier sends, each with an example body built by the same functions
 // that build the real ones (only the id is fixed), the headers, the retries and how to verify the
 // signature, with receivers in the four languages of the request samples. One source for both
 // documents: scripts/write-webhook-docs.ts writes the Markdown, app/docs renders the same data.

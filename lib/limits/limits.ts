@@ -86,7 +86,7 @@ export async function consumeSignInLimit(clientIp: string): Promise<boolean> {
 /**
  * Spends one request from the public pages' per-IP limit (/docs, /estado and the home page): their
  * own budget, so reading the documentation never spends a client's lookups, and a flood of page
- * requests from one address is refused before it costs anything (issue 30, point 1).
+ * requests from one address is refused before it costs anything.
  */
 export async function consumePublicPageLimit(clientIp: string): Promise<boolean> {
   const decision = await (await rateLimitStore()).consume(`public-page:${clientIp}`, env().RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE, MINUTE_MS, 'fixed');
@@ -96,7 +96,7 @@ export async function consumePublicPageLimit(clientIp: string): Promise<boolean>
 /**
  * Spends one request from GET /api/estado's per-IP limit: its own budget, not the lookups' global
  * one, so an integrator whose lookups are throttled can still check whether the sources answer
- * (issue 32, point 8).
+ *.
  */
 export async function consumeStatusApiLimit(clientIp: string): Promise<boolean> {
   const decision = await (await rateLimitStore()).consume(`status-api:${clientIp}`, env().RATE_LIMIT_STATUS_API_PER_MINUTE, MINUTE_MS, 'fixed');
@@ -106,7 +106,7 @@ export async function consumeStatusApiLimit(clientIp: string): Promise<boolean> 
 /**
  * Spends one request from the global per-IP limit (100 per 15 minutes by default), counted in a
  * sliding window: a client cannot spend one window's quota just before a boundary and the next
- * one's just after it (issue 21, point 10). The per-minute limits keep the contract's fixed windows.
+ * one's just after it. The per-minute limits keep the contract's fixed windows.
  */
 export async function consumeGlobalLimit(clientIp: string): Promise<boolean> {
   const settings = env();

@@ -137,7 +137,7 @@ export async function runAuthenticatedCatalogLookup(
   for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS)) {
     const claim = await timeStage('idempotency', () => claimIdempotencyKey(idempotent, request, settings.HOLD_SWEEP_AFTER_SECONDS));
     if (claim.kind === 'replay') {
-      // The replay's own request id must lead support to the query it repeated (issue 32, point 1).
+      // The replay's own request id must lead support to the query it repeated.
       traceReplay({ requestId: input.requestId, integrationId: integration.id, lookup: input.catalog, httpStatus: claim.answer.status, replayOf: claim.originalRequestId });
       return { kind: 'replay', answer: claim.answer };
     }
@@ -311,7 +311,7 @@ async function querySourceAndSettle(
  * Places the hold. When the database drops the connection mid-statement the hold may exist without
  * this lookup knowing it; the lookup stops here (500) and never asks the source, so the journal
  * gives that hold back unrecorded once the database answers, before the sweeper would record it
- * as "resultado desconocido" (issue 30, point 4; CI saw one such record with no source call).
+ * as "resultado desconocido" (CI saw one such record with no source call).
  */
 async function placeHoldOrKeepAbandonment(integrationId: number, input: AuthenticatedLookupInput, request: CatalogRequest, seals: LookupSeals): Promise<Hold | null> {
   try {

@@ -120,7 +120,7 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
 }
 
 async function queryRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
-  // Should this process die while the registry is asked, a restart records the query (issue 30, point 4).
+  // Should this process die while the registry is asked, a restart records the query.
   const seals = new LookupSeals();
   const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'renap', nit: null, cui, identifiers: [cui], requestId }, seals);
   try {
@@ -170,7 +170,7 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
 }
 
 async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
-  // Should this process die while the registry is asked, a restart records the query (issue 30, point 4).
+  // Should this process die while the registry is asked, a restart records the query.
   const seals = new LookupSeals();
   const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'rtu_nits', nit: nits.join(','), cui: null, identifiers: nits, requestId }, seals);
   try {

@@ -262,7 +262,7 @@ function catalogPath(path: CatalogPath, operationId: string, summary: string, fl
   };
 }
 
-/** The bulk jobs (issue 35): an extension beside the contract's five lookups, with their credentials and error shape. */
+/** The bulk jobs: an extension beside the contract's five lookups, with their credentials and error shape. */
 /** The id every example of a job uses. */
 export const EXAMPLE_JOB_ID = 'lote_3f9a0c17e2b48d5a6c01';
 
@@ -440,7 +440,7 @@ function exampleWatchList() {
   });
 }
 
-/** Watch lists (Vigilancia, issue 35 point 5), beside /lotes: the same credentials, error shape and per-minute counter. */
+/** Watch lists (Vigilancia), beside /lotes: the same credentials, error shape and per-minute counter. */
 function watchListPaths(): JsonObject {
   const common = {
     '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),

@@ -83,7 +83,7 @@ export interface RecordIdentifiers {
 }
 
 /**
- * A record as every console role sees it, administrators included (issue 30, point 5): NIT and CUI
+ * A record as every console role sees it, administrators included: NIT and CUI
  * masked, and masked inside the source's error detail. "Mostrar" reveals one record's with a
  * reason, logged; a full export asks for a reason too.
  */

@@ -1,4 +1,4 @@
-// Identifiers out of URLs (issue 30, point 5): a console search for a NIT or CUI is posted, kept
+// Identifiers out of URLs: a console search for a NIT or CUI is posted, kept
 // here sealed behind a random reference for an hour, and the page's address carries only
 // `busqueda=bq_…`. The reference means nothing to anyone else: it opens only for the user who
 // searched, on any instance (PostgreSQL), and not after it expires. Links built from the list

@@ -36,7 +36,7 @@ export const subjectRequestSchema = z
   .max(REVEAL_REASON_MAX_LENGTH, `La referencia puede tener como máximo ${REVEAL_REASON_MAX_LENGTH} caracteres.`);
 
 /**
- * What the report covers and what it cannot know, said on it (issue 30, point 6): the lookups made
+ * What the report covers and what it cannot know, said on it: the lookups made
  * with the identifier written, in any spelling, and with the person's other identifier when a
  * source's answer gave both together; within the retention period.
  */

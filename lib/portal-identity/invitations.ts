@@ -16,7 +16,7 @@ import { PORTAL_ROLES } from './roles';
 import type { PortalUserSession } from './sessions';
 import { startPortalSession } from './sessions';
 
-// Invitations to an integration's portal (issue 33, point 2): an administrator (console or CLI)
+// Invitations to an integration's portal: an administrator (console or CLI)
 // invites an integration's first owner, an owner the rest of its people. A single-use link valid
 // 72 hours, sent by e-mail (lib/portal-identity/mail.ts), recorded in the audit with who invited whom.
 

@@ -1,7 +1,7 @@
 import type { PortalRole } from '@/db/schema';
 import { TOP_UP_REPORTERS } from '@/lib/top-ups/reporters';
 
-// The portal's roles (issue 33): what each person of an integrator may see and do. Read by the
+// The portal's roles: what each person of an integrator may see and do. Read by the
 // portal's pages, its actions, the console and the CLI; no server-only imports here.
 
 export const PORTAL_ROLES = ['propietario', 'desarrollador', 'facturacion'] as const satisfies readonly PortalRole[];
@@ -43,13 +43,13 @@ export const BILLING_READERS: readonly PortalRole[] = ['propietario', 'facturaci
 export const CREDENTIAL_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
 /**
- * Who creates, rotates and revokes the integration's tokens and edits its IP allow-list (issue 34):
+ * Who creates, rotates and revokes the integration's tokens and edits its IP allow-list:
  * the people who run its systems. Billing neither sees nor changes credentials.
  */
 export const CREDENTIAL_MANAGERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
 /**
- * Who reads which lookups are enabled for the integration (issue 34, point 5): the people whose
+ * Who reads which lookups are enabled for the integration: the people whose
  * systems call them. Only administrators change them; the portal says so.
  */
 export const LOOKUP_READERS: readonly PortalRole[] = ['propietario', 'desarrollador'];
@@ -67,7 +67,7 @@ export const USAGE_READERS: readonly PortalRole[] = ['propietario', 'desarrollad
 export { TOP_UP_REPORTERS };
 
 /**
- * Who reads and changes the integration's notifications ("Notificaciones", issue 34 point 2): its
+ * Who reads and changes the integration's notifications ("Notificaciones"): its
  * technical and billing contacts, its webhook and signing secret, what each recipient receives, and
  * the notices sent. The webhook's secret signs what reaches the integration's systems, so only owners.
  */
@@ -80,7 +80,7 @@ export const NOTIFICATION_MANAGERS: readonly PortalRole[] = ['propietario'];
 export const ACTIVITY_READERS: readonly PortalRole[] = ['propietario'];
 
 /**
- * Who reads the integration's bulk jobs ("Lotes", issue 35): their state, counts and what they
+ * Who reads the integration's bulk jobs ("Lotes"): their state, counts and what they
  * charged. Billing reads them for the money they spend, never their identifiers or results.
  */
 export const BULK_JOB_READERS: readonly PortalRole[] = ['propietario', 'desarrollador', 'facturacion'];

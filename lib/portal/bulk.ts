@@ -11,7 +11,7 @@ import { findIntegration } from '@/lib/integrations/service';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import type { PortalUserSession } from './session';
 
-// "Lotes" (issue 35, point 6): the session's integration's bulk jobs through lib/bulk, the code the
+// "Lotes": the session's integration's bulk jobs through lib/bulk, the code the
 // API's /api/lotes runs, with the integration taken from the session and nowhere else. A job is
 // addressed by its public id (random, no personal data); another integration's id reads exactly as
 // an unknown one, because every read below is scoped by the session's integration in its statement.

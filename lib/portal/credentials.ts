@@ -40,7 +40,7 @@ export async function portalCredentials(user: PortalUserSession): Promise<Portal
   };
 }
 
-// Changes (issue 34, point 1): the functions the console's actions call, with the portal user as
+// Changes: the functions the console's actions call, with the portal user as
 // the audit actor and the session's integration, never one a client names. A token id of another
 // integration finds nothing in that integration, so it is answered word for word as an id that
 // does not exist. The caches, the change notification and the audit then behave as for the console.
@@ -82,7 +82,7 @@ export function leavesOutMessage(clientAddress: string | null): string {
  * Replaces the session's integration's IP allow-list through the console's setAllowedNetworks (its
  * validation, its audit, the change notification). A list that would refuse the address this
  * person is using now is saved only with `leaveOutConfirmed`: an owner or developer locking out
- * the network they work from should have said so (issue 34, point 1).
+ * the network they work from should have said so.
  */
 export async function setPortalAllowList(
   user: PortalUserSession,

@@ -15,7 +15,7 @@ import { publicStatus } from '@/lib/status-page/status';
 import { BALANCE_READERS, BILLING_READERS, LOOKUP_READERS, NOTIFICATION_MANAGERS, USAGE_READERS } from '@/lib/portal-identity/roles';
 import type { PortalUserSession } from './session';
 
-// Inicio (issue 33, point 4): the session's integration now, each part only for the roles that
+// Inicio: the session's integration now, each part only for the roles that
 // may read it. Every figure comes from a service the console or the status page already reads:
 // the integration's row, the ledger (lib/billing/spending.ts), the rollups the console's "Uso"
 // reads, the limiter's own store, and the public status. Nothing here scans the query records.

@@ -10,7 +10,7 @@ import { sendTestNotification, type TestNoticeResult } from '@/lib/integrator-no
 import { env } from '@/lib/env';
 import type { PortalUserSession } from './session';
 
-// "Notificaciones" (issue 34, point 2): the services the console's notifications section calls,
+// "Notificaciones": the services the console's notifications section calls,
 // with the portal user as the audit actor and always the session's integration, never one a
 // client names. The webhook's URL goes through the same SSRF rules (the environment's policy).
 

@@ -2,7 +2,6 @@ import { cookies, headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { PortalRole } from '@/db/schema';
-import type { IntegratorActor } from '@/lib/audit/audit';
 import { sessionCookiesAreSecure } from '@/lib/auth/cookie-security';
 import { CONSOLE_PATH_HEADER, PORTAL_AREA, safeReturnPath, signInPath, stepPath } from '@/lib/auth/return-path';
 import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieValue, knownDeviceFor } from '@/lib/auth/known-device';

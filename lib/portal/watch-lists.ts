@@ -24,7 +24,7 @@ import { WATCH_CHANGE_KINDS } from '@/lib/watch-lists/labels';
 import { estimatePortalBulkJob, type BulkJobEstimate, type PortalBulkJobsPage } from './bulk';
 import type { PortalUserSession } from './session';
 
-// "Vigilancia" (issue 35, points 5 and 6): the session's integration's watch lists through
+// "Vigilancia": the session's integration's watch lists through
 // lib/watch-lists, the code /api/vigilancias runs, with the integration taken from the session and
 // nowhere else (another integration's list id reads as an unknown one). Each change the portal makes
 // is written to the audit log in the same transaction, so "Actividad del portal" shows it.

@@ -5,7 +5,7 @@ import { cachedPageRule } from './pages';
 // /portal/ingresar) as a micro-cache in front of Next: rendered at most once per interval per
 // instance, and answered from memory in between (which pages, to whom and for how long: pages.ts).
 // Rendered afresh per request, ten connections asking for /docs took a lookup beside them from
-// 9 ms to 578 ms (issue 30, point 1), a hundred on a sign-in page from 9 ms to 350 ms. A page
+// 9 ms to 578 ms, a hundred on a sign-in page from 9 ms to 350 ms. A page
 // cannot be prerendered at build time because its scripts carry a CSP nonce; the render is kept
 // cut where its nonce was, and each answer gets a nonce of its own, put back in the body and in
 // its policy: no answer's nonce tells anyone another's, and the policy is never weakened to

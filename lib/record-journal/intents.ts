@@ -1,6 +1,6 @@
 // Registry lookups (RENAP, RTU by NIT) hold no money, so nothing of theirs reaches the database
 // before their source is asked: an instance killed while a registry answered left that query
-// unrecorded (issue 30, point 4). Before each registry call the lookup appends what its record would
+// unrecorded. Before each registry call the lookup appends what its record would
 // say if it never finished ("resultado desconocido") to a file in the instance's journal directory;
 // a restart on that directory writes those whose lookups left no record.
 //

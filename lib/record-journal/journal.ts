@@ -1,4 +1,4 @@
-// The durable side of "every query that reaches a source is recorded" (issue 21, point 3): when the
+// The durable side of "every query that reaches a source is recorded": when the
 // database cannot take a record after the source answered (PostgreSQL stopped or unreachable
 // mid-lookup), the write is appended to a journal file and flushed to disk (fdatasync) before the
 // lookup answers, then written to the database when it is back. One file, one process: the

@@ -17,7 +17,7 @@ export type RecordFailure =
    * The instance handling the query ended (killed, crashed) after reserving the balance and before
    * it could record an answer: whether the source answered is unknown, the integrator got no
    * answer from this service, and nothing was charged. Written by the hold sweeper from what the
-   * hold kept for it (issue 30, point 4).
+   * hold kept for it.
    */
   | { kind: 'outcome_unknown' };
 

@@ -17,7 +17,7 @@ export const REPLAY_PARAM = 'repeticion';
 
 /**
  * Where a replayed Idempotency-Key answer's request id leads: the page of the query it repeated,
- * marked with the replay's id (issue 32, point 1). Undefined when the id is not a traced replay,
+ * marked with the replay's id. Undefined when the id is not a traced replay,
  * or the query it repeated has no record (any more).
  */
 export async function recordOfReplay(requestId: string): Promise<string | undefined> {

@@ -170,7 +170,7 @@ function drawMark(document: PDFKit.PDFDocument, mark: string): void {
 /**
  * A new pdfkit document. pdfkit is loaded on the first PDF rather than with this module: most
  * processes that import the statements never draw one, and it costs some 180 ms to load (the CLI
- * starts in well under a second; issue 31).
+ * starts in well under a second).
  */
 export async function newPdfDocument(options: PDFKit.PDFDocumentOptions): Promise<PDFKit.PDFDocument> {
   const { default: PDFDocument } = await import('pdfkit');

@@ -26,7 +26,7 @@ const OPEN_INCIDENT_LOOKBACK_MS = 90 * 86_400_000;
 
 /**
  * The sources unavailable now (an incident lasts while any instance has its breaker open) and
- * since when: what notifying integrators of a long outage starts from (issue 25, point 1).
+ * since when: what notifying integrators of a long outage starts from.
  */
 export async function currentOpenIncidents(now = new Date()): Promise<Array<{ source: SourceName; since: Date }>> {
   const incidents = await incidentsSince(new Date(now.getTime() - OPEN_INCIDENT_LOOKBACK_MS), now);

@@ -18,7 +18,7 @@ import { readSlip } from './slips';
 
 export { TOP_UP_MESSAGES };
 
-// Top-up requests (issue 34, point 3): an integrator reports a deposit, an administrator approves
+// Top-up requests: an integrator reports a deposit, an administrator approves
 // or rejects it. Approval credits through the console's own top-up (lib/billing/ledger.ts) in the
 // same transaction as the request's state change, so the request and its money commit together,
 // and the locked request row makes every later approval find it decided: a double click, or two

@@ -1,4 +1,4 @@
-// Vigilancia (issue 35, point 5): an integration's saved lists of NITs, run on a schedule as
+// Vigilancia: an integration's saved lists of NITs, run on a schedule as
 // ordinary bulk jobs, telling only what changed since the last run. What the API and the portal use;
 // every function is scoped to the integration id it is given (another's list reads as missing).
 export {

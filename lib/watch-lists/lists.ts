@@ -1,4 +1,4 @@
-// Watch lists (Vigilancia, issue 35 point 5) as their integration sees them: saving a list of NITs
+// Watch lists (Vigilancia) as their integration sees them: saving a list of NITs
 // with a catalog and a schedule, listing and reading them, pausing, resuming and deleting one.
 // Every function takes the integration's id and touches only its lists: another integration's list
 // id is answered exactly as one that does not exist. The runs themselves are lib/watch-lists/runs.ts.

@@ -28,7 +28,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
         </Link>
         <NavLinks items={items}>
           <div className="console-user">
-            {/* Named for what it opens, not only by the user's name (issue 32, point 11). */}
+            {/* Named for what it opens, not only by the user's name. */}
             <Link href="/admin/cuenta" data-testid="my-account">
               {`Mi cuenta (${user.name})`}
             </Link>

@@ -21,7 +21,7 @@ export const verifySecondFactorAction = consoleAction(
     const requestHeaders = await headers();
     const clientIp = requestClientIp((name) => requestHeaders.get(name), env());
     const result = await verifySignInSecondFactor(user, user.sessionPublicId, codigo, clientIp);
-    // The half-signed session ends; the browser continues in a new one (issue 30, point 3).
+    // The half-signed session ends; the browser continues in a new one.
     if (result.ok && result.value.sessionId) await replaceSessionCookie(result.value.sessionId);
     return fromResult(result, ({ method, recoveryCodesLeft }) => ({
       message: method === 'recovery_code' ? recoveryCodeUsedMessage(recoveryCodesLeft) : 'Código correcto.',

@@ -1,5 +1,5 @@
 // POST /api/lotes - submit a bulk job (lote): a catalog and up to 10,000 identifiers, run in the
-// background, each a real lookup charged only when found (issue 35; docs/integrators.md).
+// background, each a real lookup charged only when found (docs/integrators.md).
 import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/api/bulk-responses';
 import { bulkRoute } from '@/lib/api/bulk-route';
 import { jsonResponse } from '@/lib/api/responses';

@@ -1,6 +1,6 @@
 // POST /api/vigilancias - save a watch list (Vigilancia): NITs, a catalog and a schedule; each run is
-// a bulk job charged as one, and the integrator is told only of what changed (issue 35, point 5;
-// docs/integrators.md). The same credentials, error shapes and per-minute counter as /api/lotes.
+// a bulk job charged as one, and the integrator is told only of what changed
+// (docs/integrators.md). The same credentials, error shapes and per-minute counter as /api/lotes.
 import { bulkError, BULK_MESSAGES, bulkErrors } from '@/lib/api/bulk-responses';
 import { bulkRoute } from '@/lib/api/bulk-route';
 import { jsonResponse } from '@/lib/api/responses';

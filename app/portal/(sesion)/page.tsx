@@ -206,7 +206,7 @@ function LimitsSection({ usage }: { usage: PortalHomeUsage }) {
 }
 
 /**
- * What stays with the service's administrators (issue 34, point 5): the lookups enabled (to the
+ * What stays with the service's administrators: the lookups enabled (to the
  * roles whose systems call them) and the tariff (its amount only to the roles that read the money),
  * read-only, and whom to ask to change them, a balance or the integration's deactivation.
  */

@@ -11,7 +11,7 @@ import { isPublicJobId } from '@/lib/bulk/jobs';
 import { accessReasonSchema, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { recordIdForRequestId } from '@/lib/request-ids/search';
 
-// The console's actions on bulk jobs (issue 35, point 6). Pause, resume and cancel are an
+// The console's actions on bulk jobs. Pause, resume and cancel are an
 // administrator's (support reads only: consoleAction refuses it on the server); any console role
 // may reveal one row's identifier with a reason, logged first, as a record's "Mostrar" is.
 
@@ -27,7 +27,7 @@ const MISSING_ROW = 'Esa fila ya no existe (el lote pudo haberse depurado al ven
 /**
  * "Mostrar" on a job's row: the access entry (who, when, which job and row, why; and the query
  * record the row's lookup left, when it ran) is written before the identifier leaves the server,
- * for administrators too (issue 30, point 5). A row that does not exist logs nothing.
+ * for administrators too. A row that does not exist logs nothing.
  */
 export const revealJobItemAction = consoleAction(
   { role: 'support', schema: z.object({ lote: jobField, posicion: idField, motivo: accessReasonSchema }) },

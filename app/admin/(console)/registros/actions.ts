@@ -13,7 +13,7 @@ const revealSchema = z.object({
 
 /**
  * "Mostrar": one record's NIT and CUI in full, for any console user with a reason (administrators
- * see them masked too, issue 30 point 5). The access entry (who, when, which record, why) is
+ * see them masked too). The access entry (who, when, which record, why) is
  * written before the identifiers leave the server; if it cannot be written nothing is shown.
  */
 export const revealRecordIdentifiersAction = consoleAction({ role: 'support', schema: revealSchema }, async ({ recordId, motivo }, user): Promise<ActionResult<{ nit: string | null; cui: string | null }>> => {

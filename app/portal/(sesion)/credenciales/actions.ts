@@ -12,7 +12,7 @@ import { CREDENTIAL_MANAGERS } from '@/lib/portal-identity/roles';
 import { requestAllowListAddress } from '@/lib/portal/session';
 
 // "Credenciales": owners and developers create, rotate and revoke their integration's tokens and
-// edit its IP allow-list (issue 34, point 1). Billing users are refused here, on the server, whatever their browser sends.
+// edit its IP allow-list. Billing users are refused here, on the server, whatever their browser sends.
 // The integration is always the session's; a token id of another integration is answered as one
 // that does not exist.
 

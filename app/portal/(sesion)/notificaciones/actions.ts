@@ -15,7 +15,7 @@ import { removePortalWebhook, sendPortalTestNotification, setPortalContactEmails
 import { NOTIFICATION_MANAGERS } from '@/lib/portal-identity/roles';
 
 // "Notificaciones": owners set their integration's contacts, webhook and what each recipient
-// receives, and send a test notice (issue 34, point 2). Developers and billing users are refused
+// receives, and send a test notice. Developers and billing users are refused
 // here, on the server, whatever their browser sends. No action takes an integration id: it is
 // always the session's.
 

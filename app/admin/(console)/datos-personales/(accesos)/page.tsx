@@ -147,7 +147,7 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
         )}
       </td>
       <td className="small" data-label="Motivo o detalle">
-        {/* A record's reveal has its reason only; an export with a reason (issue 30, point 5) and a bulk job row's reveal have both. */}
+        {/* A record's reveal has its reason only; an export with a reason and a bulk job row's reveal have both. */}
         {entry.reason && (entry.kind !== 'reveal' || entry.details !== null) ? (
           <>
             <strong>{entry.reason}</strong>

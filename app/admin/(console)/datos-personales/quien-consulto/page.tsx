@@ -32,7 +32,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
   const typed = isSearchReference(reference) ? ((await searchedIdentifier({ consoleUserId: user.id }, reference)) ?? '') : '';
   const expired = reference !== undefined && typed === '';
   const parsed = typed.trim() === '' ? undefined : subjectIdentifierSchema.safeParse(typed);
-  // The request's reference (ticket, letter) is asked for every report and kept in the access log (issue 30, point 6).
+  // The request's reference (ticket, letter) is asked for every report and kept in the access log.
   const typedRequest = typeof params[SUBJECT_REQUEST_PARAM] === 'string' ? (params[SUBJECT_REQUEST_PARAM] as string) : '';
   const request = parsed ? subjectRequestSchema.safeParse(typedRequest) : undefined;
   const report = parsed?.success && request?.success ? await produceSubjectReport(user.id, parsed.data, 'page', request.data) : undefined;

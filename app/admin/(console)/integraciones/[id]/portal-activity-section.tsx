@@ -19,7 +19,7 @@ export function portalActivityAuditPath(integrationId: number): string {
 }
 
 /**
- * "Actividad del portal" (issue 34, point 4): what the integrator's own people did to the
+ * "Actividad del portal": what the integrator's own people did to the
  * integration from the portal (tokens, allow-list, invitations), newest first, read from the audit
  * log as the audit page reads it (the same service and filters, the integration's index). Support
  * reads it here; the full list, with each change's values, is the administrators' audit page.

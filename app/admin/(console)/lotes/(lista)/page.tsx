@@ -20,7 +20,7 @@ export const metadata: Metadata = { title: 'Lotes' };
 
 const text = (value: string | string[] | undefined) => (typeof value === 'string' ? value.trim() : '');
 
-// Every integration's bulk jobs (issue 35, point 6), newest first: support reads them; an
+// Every integration's bulk jobs, newest first: support reads them; an
 // administrator pauses, resumes or cancels one from its page.
 export default async function JobsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser('support');

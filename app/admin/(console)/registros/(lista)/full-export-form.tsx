@@ -3,7 +3,7 @@ import { REVEAL_REASON_MAX_LENGTH } from '@/lib/personal-data/access-log';
 /**
  * An administrator's export with NIT and CUI in full: asked for with a reason (a short text or a
  * ticket number), posted with the list's filters, written to "Accesos a datos personales" with
- * that reason before the first row is sent (issue 30, point 5). A plain form: the file downloads
+ * that reason before the first row is sent. A plain form: the file downloads
  * and the page stays.
  */
 export function FullExportForm({ filters }: { filters: Array<[string, string]> }) {

@@ -38,7 +38,7 @@ function describeAnswer(record: { lookup: string; httpStatus: number; answerEmpt
 }
 
 // What the integrator asked for, in words: whatever the source answered, or if it never did (a 502),
-// these say what the request carried, not what came back (issue 32, point 1).
+// these say what the request carried, not what came back.
 function describeActualizado(actualizado: boolean | null): string {
   if (actualizado === null) return NOT_RECORDED;
   return actualizado ? 'Pedidos: la fuente debía consultar a la autoridad en ese momento' : 'No pedidos: bastaba la copia que guarda la fuente';
@@ -74,7 +74,7 @@ export default async function RecordPage({
   const detail = await findRecordDetail(Number(id));
   if (!detail) notFound();
   // Every role sees the identifiers masked (and masked inside the source's error detail); "Mostrar"
-  // reveals them with a reason, logged (issue 30, point 5: administrators were not asked).
+  // reveals them with a reason, logged (administrators were not asked).
   const record = maskedIdentifiers(detail.record);
   const hasIdentifiers = detail.record.nit !== null || detail.record.cui !== null;
   const explanation = explainRecordError(record);

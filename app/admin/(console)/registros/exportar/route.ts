@@ -2,7 +2,7 @@
 //   GET  /admin/registros/exportar?…filters   identifiers masked (admin and support).
 //   POST /admin/registros/exportar            identifiers in full: an administrator, the list's
 //        filters and a reason (motivo), written to the personal-data access log before anything
-//        is sent (issue 30, point 5). A search for a NIT or CUI travels as its reference (busqueda).
+//        is sent. A search for a NIT or CUI travels as its reference (busqueda).
 import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { guatemalanToday } from '@/lib/time/guatemala-time';
