@@ -37,7 +37,7 @@ export const INVITATION_MESSAGES = {
   role: 'Elija el rol de la persona: propietario, desarrollador o facturación.',
   checkField: 'No se envió la invitación: revise el campo marcado.',
   noMail:
-    'Este servicio no tiene servidor de correo: la invitación no se puede enviar. Configura ALERT_SMTP_HOST y ALERT_EMAIL_FROM (ALERT_SMTP_*, con STARTTLS o ALERT_SMTP_SECURE) y vuelve a invitar.',
+    'Este servicio no tiene servidor de correo: la invitación no se puede enviar. Configure ALERT_SMTP_HOST y ALERT_EMAIL_FROM (ALERT_SMTP_*, con STARTTLS o ALERT_SMTP_SECURE) y vuelva a invitar.',
   handOverReason: 'Falta el motivo para entregar el enlace sin correo (quién lo pidió y por qué): queda en la auditoría.',
   alreadyMember: 'Esa persona ya es parte del equipo de esta integración.',
   notFound: 'Esa integración no existe.',
@@ -47,7 +47,7 @@ export const INVITATION_MESSAGES = {
   emailTaken:
     'Ya tiene una cuenta del portal con este correo, en otra integración. Cada correo es una sola cuenta: si trabaja para dos integradores, pida a quien le invitó que use otro correo suyo.',
   passwordsDiffer: 'Las dos contraseñas no coinciden.',
-  tooMany: `Tu integración ya envió ${OWNER_INVITATIONS_PER_HOUR} invitaciones en la última hora, el máximo: espera un rato y vuelve a intentarlo.`,
+  tooMany: `Su integración ya envió ${OWNER_INVITATIONS_PER_HOUR} invitaciones en la última hora, el máximo: espere un rato y vuelva a intentarlo.`,
   notOwner: 'Ya no es propietario de esta integración: no puede invitar a nadie.',
   notSentToOwner: 'No se pudo enviar el correo; inténtalo más tarde. La invitación no quedó pendiente.',
 } as const;

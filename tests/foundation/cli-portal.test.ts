@@ -102,8 +102,8 @@ describe('operator CLI: portal links without mail', { timeout: PROCESS_TEST_TIME
     const plain = await run({}, 'portal:invite', '--integration', integration.nombre, '--email', 'contadora@example.com');
     if (onPostgres()) {
       expect(plain.code).toBe(2);
-      expect(plain.stderr).toContain('Este servicio no tiene servidor de correo: la invitación no se puede enviar. Configura ALERT_SMTP_HOST y ALERT_EMAIL_FROM');
-      expect(plain.stderr).toContain('repite la orden con --link --reason "quién lo pidió y por qué"');
+      expect(plain.stderr).toContain('Este servicio no tiene servidor de correo: la invitación no se puede enviar. Configure ALERT_SMTP_HOST y ALERT_EMAIL_FROM');
+      expect(plain.stderr).toContain('repita la orden con --link --reason "quién lo pidió y por qué"');
     } else {
       expect(plain.stdout).toContain('Sin servidor de correo (entorno de desarrollo), este es el enlace');
     }

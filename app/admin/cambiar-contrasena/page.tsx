@@ -19,7 +19,7 @@ export default async function PendingPasswordChangePage() {
         Hola, {user.name}. La contraseña con la que entró la asignó otra persona: antes de usar la consola elija una que solo usted
         conozca.
       </p>
-      <p className="small muted">Después de cambiarla vuelve a iniciar sesión con la nueva.</p>
+      <p className="small muted">Después de cambiarla vuelva a iniciar sesión con la nueva.</p>
       <div className="card">
         <ChangePasswordForm minLength={MIN_PASSWORD_LENGTH} />
       </div>
