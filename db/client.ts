@@ -11,6 +11,7 @@ import { claimDirectory, waitForExit, type DirectoryClaim } from './embedded-loc
 import { statementParameters, type CompiledStatement } from './compiled-statement';
 import type { SharedDatabase } from './embedded-share';
 import * as schema from './schema';
+import { processSlot } from '@/lib/runtime/process-state';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -51,8 +52,9 @@ interface DatabaseState {
 /** This process's listeners per channel, told of the notifications the socket's clients raise. */
 type ChannelListeners = Map<string, Set<() => void | Promise<void>>>;
 
-// Kept on globalThis so hot reloads, duplicate module copies and route bundles share one handle.
-const state = ((globalThis as Record<string, unknown>).__gatewayDatabase ??= {}) as DatabaseState;
+// One per process (lib/runtime/process-state.ts): hot reloads, duplicate module copies and route
+// bundles share one handle.
+const state = processSlot<DatabaseState>('database', () => ({}));
 
 /** Opens the database on first use (never at import time: `next build` must not touch it). */
 export function database(): Promise<DatabaseHandle> {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { smtpHostProblem, webhookUrlProblem } from './http/outbound-urls';
 import { isValidNit, normalizeNit } from './guatemala/identifiers';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './guatemala/banks';
+import { processSlot } from '@/lib/runtime/process-state';
 
 // Every setting of the app, validated once. A wrong or missing variable stops the start with a
 // message that names it. Defaults are the contract's values and the bundled simulator's address,
@@ -439,12 +440,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
-const cache = globalThis as typeof globalThis & { __gatewayEnv?: Env };
+const parseProcessEnv = () => parseEnv(process.env);
 
 /** The process's validated settings, parsed on first use. */
 export function env(): Env {
-  cache.__gatewayEnv ??= parseEnv(process.env);
-  return cache.__gatewayEnv;
+  return processSlot('env', parseProcessEnv);
 }
 
 /** Development credentials for the bundled simulator; production must set real ones. */

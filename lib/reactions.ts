@@ -12,12 +12,11 @@ import { statementIssued } from '@/lib/statements/events';
 import { topUpApproved, topUpRejected } from '@/lib/top-ups/events';
 import { changedByOf } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
-
-const holder = globalThis as typeof globalThis & { __reactionsSubscribed?: boolean };
+import { peekProcessSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 export function subscribeReactions(): void {
-  if (holder.__reactionsSubscribed) return;
-  holder.__reactionsSubscribed = true;
+  if (peekProcessSlot('reactionsSubscribed')) return;
+  setProcessSlot('reactionsSubscribed', true);
   signInFailedForAccount.subscribe(({ account, failures, realm }) => noteAccountUnderAttack(account, failures, realm));
   // Off the request path: at most a map lookup here, the alert is written and sent later.
   balanceSeen.subscribe((snapshot) => alerts().noteBalance(snapshot));

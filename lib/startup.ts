@@ -40,6 +40,7 @@ import { describeSeed, seedDevelopmentData } from '@/lib/seed';
 import { subscribeReactions } from '@/lib/reactions';
 import { issueLastMonthStatements } from '@/lib/statements/monthly';
 import { recordBreakerTransitions } from '@/lib/status-page/recorder';
+import { peekProcessSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 const DAY_MS = 24 * 3_600_000;
 const IDEMPOTENCY_PURGE_EVERY_MS = 15 * 60_000;
@@ -120,8 +121,7 @@ export async function startServer(): Promise<void> {
 }
 
 function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
-  const holder = globalThis as typeof globalThis & { __holdSweeper?: NodeJS.Timeout };
-  if (holder.__holdSweeper) return;
+  if (peekProcessSlot('holdSweeper')) return;
   const billingLog = logger('billing');
   const sweep = async () => {
     try {
@@ -132,11 +132,12 @@ function startHoldSweeper(olderThanSeconds: number, intervalMs: number): void {
       billingLog.error({ err: error }, 'hold sweep failed');
     }
   };
-  holder.__holdSweeper = runAsJob('hold-sweeper', () => {
+  const timer = runAsJob('hold-sweeper', () => {
     void sweep();
     return setInterval(sweep, intervalMs);
   });
-  holder.__holdSweeper.unref();
+  timer.unref();
+  setProcessSlot('holdSweeper', timer);
 }
 
 /**
@@ -152,15 +153,15 @@ function startRollups(intervalMs: number): void {
     run: async () => void (await rollUpQueue()),
     onError: (error) => rollupsLog.error({ err: error }, 'rolling up query records failed'),
   });
-  const holder = globalThis as typeof globalThis & { __refusalFlush?: NodeJS.Timeout };
-  if (holder.__refusalFlush) return;
-  holder.__refusalFlush = runAsJob('refusal-counts', () =>
+  if (peekProcessSlot('refusalFlush')) return;
+  const timer = runAsJob('refusal-counts', () =>
     setInterval(() => {
       flushRefusals().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing refusal counts failed'));
       flushRequestTraces().catch((error: unknown) => rollupsLog.error({ err: error }, 'writing request traces failed'));
     }, intervalMs),
   );
-  holder.__refusalFlush.unref();
+  timer.unref();
+  setProcessSlot('refusalFlush', timer);
 }
 
 /** Once a day, on one instance: purge the query records and alert deliveries past their retention (lib/retention). */

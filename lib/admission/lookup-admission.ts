@@ -9,6 +9,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { env } from '@/lib/env';
 import { currentLookupTrace } from '@/lib/metrics/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
+import { processSlot } from '@/lib/runtime/process-state';
 
 /** What a lookup gets when the queue is full: its route family answers "unavailable". */
 export const SHED = Symbol('shed');
@@ -38,16 +39,15 @@ export class LookupAdmission {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __lookupAdmission?: LookupAdmission };
+function createLookupAdmission(): LookupAdmission {
+  const { LOOKUP_CONCURRENCY, LOOKUP_QUEUE_MAX } = env();
+  const admission = new LookupAdmission(LOOKUP_CONCURRENCY, LOOKUP_QUEUE_MAX);
+  metrics().probes.lookupAdmission = () => ({ running: admission.running, waiting: admission.waiting });
+  return admission;
+}
 
 function lookupAdmission(): LookupAdmission {
-  if (!holder.__lookupAdmission) {
-    const { LOOKUP_CONCURRENCY, LOOKUP_QUEUE_MAX } = env();
-    const admission = new LookupAdmission(LOOKUP_CONCURRENCY, LOOKUP_QUEUE_MAX);
-    holder.__lookupAdmission = admission;
-    metrics().probes.lookupAdmission = () => ({ running: admission.running, waiting: admission.waiting });
-  }
-  return holder.__lookupAdmission;
+  return processSlot('lookupAdmission', createLookupAdmission);
 }
 
 /**

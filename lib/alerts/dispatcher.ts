@@ -9,6 +9,7 @@ import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, take
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from '@/lib/http/outbound-urls';
 import { runAsJob } from '@/lib/jobs/context';
+import { processSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 const log = logger('alerts');
 /**
@@ -229,15 +230,14 @@ function notConfigured(channel: string): AttemptOutcome {
   return { ok: false, responseStatus: null, error: `el canal ${channel} ya no está configurado en esta instancia` };
 }
 
-const holder = globalThis as typeof globalThis & { __gatewayAlerts?: AlertDispatcher };
+const createAlertDispatcher = () => new AlertDispatcher(alertSettingsFrom(env()));
 
 /** The process's dispatcher, built from the settings on first use. */
 export function alerts(): AlertDispatcher {
-  holder.__gatewayAlerts ??= new AlertDispatcher(alertSettingsFrom(env()));
-  return holder.__gatewayAlerts;
+  return processSlot('alerts', createAlertDispatcher);
 }
 
 /** Replaces the process's dispatcher (tests). */
 export function setAlertDispatcher(dispatcher: AlertDispatcher | undefined): void {
-  holder.__gatewayAlerts = dispatcher;
+  setProcessSlot('alerts', dispatcher);
 }

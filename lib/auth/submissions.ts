@@ -3,6 +3,7 @@
 // change again: a double submit never shows an error under a successful action, nor tops up twice.
 // The keys live in this process (a browser's resend reuses its connection, so it reaches the same
 // instance); see docs/decisions.md.
+import { processSlot } from '@/lib/runtime/process-state';
 
 const KEEP_MS = 10 * 60_000;
 const MAX_KEYS = 10_000;
@@ -12,7 +13,7 @@ interface Remembered {
   expiresAt: number;
 }
 
-const submissions = ((globalThis as Record<string, unknown>).__consoleSubmissions ??= new Map<string, Remembered>()) as Map<string, Remembered>;
+const submissions = processSlot('consoleSubmissions', () => new Map<string, Remembered>());
 
 /** The key a form sent, if it is one of ours (a UUID). */
 export function submissionKey(input: unknown): string | undefined {

@@ -6,6 +6,7 @@ import { runAsJob } from '@/lib/jobs/context';
 import { acquireFreeLease, releaseJobLease, renewJobLease } from '@/lib/jobs/lease';
 import { logger } from '@/lib/logging/logger';
 import { beginVerification, HEARTBEAT_MS, verifyLedger } from './verify';
+import { processSlot } from '@/lib/runtime/process-state';
 
 // "Verificar ahora" on the console: the reconciliation started by a person, in the background of
 // the instance that was asked (over everything it takes over a minute at 10 M records, longer than
@@ -21,7 +22,7 @@ const log = logger('reconciliation');
 interface InProcess {
   running?: Promise<void>;
 }
-const inProcess = ((globalThis as Record<string, unknown>).__ledgerVerifyNow ??= {}) as InProcess;
+const inProcess = processSlot<InProcess>('ledgerVerification', () => ({}));
 
 export interface VerificationStart {
   /**

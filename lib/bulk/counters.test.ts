@@ -15,6 +15,7 @@ import { useTestDatabase, type TestDatabase } from '@/tests/support/test-databas
 import { claimItems, completeFinishedJobs, setAside, type ClaimedItem } from './items';
 import { cancelJob, readJob, submitJob } from './jobs';
 import { runItem } from './runner';
+import { setProcessSlot } from '@/lib/runtime/process-state';
 
 const LEASE_SECONDS = 120;
 const TARIFF = 150;
@@ -38,7 +39,7 @@ beforeAll(async () => {
   simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
   // Before anything reads the settings: this process's catalog is the simulator just started.
   process.env.CATALOG_BASE_URL = `${simulator.url}/catalog`;
-  delete (globalThis as { __gatewayEnv?: unknown }).__gatewayEnv;
+  setProcessSlot('env', undefined);
   testDatabase = await useTestDatabase();
   integration = await createTestIntegration('lotes-contadores', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
 });

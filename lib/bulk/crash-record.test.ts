@@ -15,6 +15,7 @@ import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/suppo
 import { claimItems } from './items';
 import { cancelJob, submitJob } from './jobs';
 import { runItem } from './runner';
+import { setProcessSlot } from '@/lib/runtime/process-state';
 
 const TARIFF = 150;
 const BALANCE = 10 * TARIFF;
@@ -25,7 +26,6 @@ let integration: TestIntegration;
 /** Held at the catalog source: the lookup is asked and its answer never comes back while closed. */
 let gate: { reached: Promise<void>; open: () => void };
 
-const clients = globalThis as { __gatewaySourceClients?: unknown };
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
@@ -45,13 +45,13 @@ beforeAll(async () => {
     }
     return answer;
   };
-  clients.__gatewaySourceClients = buildSourceClients(env(), gatedFetch);
+  setProcessSlot('sourceClients', buildSourceClients(env(), gatedFetch));
   integration = await createTestIntegration('lotes-caida', { tariffCentavos: TARIFF, balanceCentavos: BALANCE });
 });
 
 afterAll(async () => {
   gate?.open();
-  clients.__gatewaySourceClients = undefined;
+  setProcessSlot('sourceClients', undefined);
   await simulator?.close();
   await testDatabase?.cleanup();
 });

@@ -6,6 +6,7 @@
 // emitted again only if that instance died or a listener failed before all were told
 // (lib/bulk/notices.ts), so a listener must take a repeat of an event as the same event.
 import { logger } from '@/lib/logging/logger';
+import { processSlot } from '@/lib/runtime/process-state';
 
 const log = logger('bulk');
 
@@ -24,11 +25,8 @@ export type BulkJobEvent =
 
 export type BulkJobListener = (event: BulkJobEvent) => Promise<void> | void;
 
-const holder = globalThis as typeof globalThis & { __bulkJobListeners?: Set<BulkJobListener> };
-
 function listeners(): Set<BulkJobListener> {
-  holder.__bulkJobListeners ??= new Set();
-  return holder.__bulkJobListeners;
+  return processSlot('bulkJobListeners', () => new Set<BulkJobListener>());
 }
 
 /** Subscribes; returns the unsubscribe. */

@@ -17,6 +17,7 @@ import { fieldFor } from './identifiers';
 import { claimItems, completeFinishedJobs, itemSettlement, pauseForBalance, putBack, renewClaim, resumePausedJobs, setAside, type ClaimedItem } from './items';
 import { tellOverdueJobChanges } from './notices';
 import { spendBulkShare } from './pacing';
+import { peekProcessSlot, processSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 const log = logger('bulk');
 
@@ -150,10 +151,8 @@ export function runnerSleepMs(delayMs: number, waitingUntilMs: Iterable<number>,
  * Registered at startup, so lib/bulk never imports the capabilities built on it.
  */
 type Upkeep = () => Promise<unknown>;
-const upkeepHolder = globalThis as typeof globalThis & { __bulkUpkeep?: Set<Upkeep> };
-
 export function addBulkRunnerUpkeep(upkeep: Upkeep): void {
-  (upkeepHolder.__bulkUpkeep ??= new Set()).add(upkeep);
+  processSlot('bulkUpkeep', () => new Set<Upkeep>()).add(upkeep);
 }
 
 interface RunnerState {
@@ -166,30 +165,28 @@ interface RunnerState {
   waitingUntil: Map<number, number>;
 }
 
-const holder = globalThis as typeof globalThis & { __bulkRunner?: RunnerState };
-
 /** Starts this instance's runner once (BULK_CONCURRENCY 0: none). */
 export function startBulkRunner(): void {
   const settings = env();
-  if (holder.__bulkRunner || settings.BULK_CONCURRENCY === 0) return;
+  if (peekProcessSlot('bulkRunner') || settings.BULK_CONCURRENCY === 0) return;
   const state: RunnerState = { stopped: false, inFlight: 0, busy: false, wake: null, waitingUntil: new Map() };
-  holder.__bulkRunner = state;
+  setProcessSlot('bulkRunner', state);
   const name = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   runAsJob('bulk-runner', () => void loop(state, name, settings.BULK_CONCURRENCY, settings.BULK_POLL_MS, itemLeaseSeconds(settings)));
 }
 
 /** Has this instance's runner look for work now (a job just submitted or retried here). */
 export function wakeBulkRunner(): void {
-  holder.__bulkRunner?.wake?.();
+  peekProcessSlot<RunnerState>('bulkRunner')?.wake?.();
 }
 
 /** Stops claiming (tests; a drain): items running finish, the rest stay for other instances. */
 export function stopBulkRunner(): void {
-  const state = holder.__bulkRunner;
+  const state = peekProcessSlot<RunnerState>('bulkRunner');
   if (!state) return;
   state.stopped = true;
   state.wake?.();
-  holder.__bulkRunner = undefined;
+  setProcessSlot('bulkRunner', undefined);
 }
 
 async function loop(state: RunnerState, name: string, concurrency: number, pollMs: number, leaseSeconds: number): Promise<void> {
@@ -206,7 +203,7 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
         await completeFinishedJobs();
         // Changes an instance died before telling (or a listener failed to take): told again.
         await tellOverdueJobChanges();
-        for (const upkeep of upkeepHolder.__bulkUpkeep ?? []) {
+        for (const upkeep of peekProcessSlot<Set<Upkeep>>('bulkUpkeep') ?? []) {
           // One capability's failure neither stops the runner nor the other upkeeps.
           await upkeep().catch((error: unknown) => log.error({ err: error }, 'bulk runner upkeep failed'));
         }

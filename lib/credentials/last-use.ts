@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
+import { processSlot } from '@/lib/runtime/process-state';
 
 interface LastUses {
   /** Token id → the latest instant (ms) this instance accepted it since the last flush. */
@@ -7,9 +8,9 @@ interface LastUses {
   flushing?: Promise<void>;
 }
 
-// One map per process (route bundles share it through globalThis). Noting a use costs a map
-// update, never a database write: a burst of lookups must not become a burst of updates.
-const state = ((globalThis as Record<string, unknown>).__gatewayTokenLastUses ??= { pending: new Map() }) as LastUses;
+// One map per process (lib/runtime/process-state.ts). Noting a use costs a map update, never a
+// database write: a burst of lookups must not become a burst of updates.
+const state = processSlot<LastUses>('tokenLastUses', () => ({ pending: new Map() }));
 
 export function noteTokenUse(tokenId: number, atMs: number): void {
   const seen = state.pending.get(tokenId);

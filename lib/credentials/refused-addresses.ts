@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
+import { processSlot } from '@/lib/runtime/process-state';
 
 interface RefusedAddresses {
   /** "integrationId|address" → the latest refusal (ms) and how many since the last flush. */
@@ -10,8 +11,8 @@ interface RefusedAddresses {
 /** Distinct addresses kept in memory per instance between flushes: a flood from many addresses stays bounded. */
 const MAX_PENDING = 10_000;
 
-// One map per process (route bundles share it through globalThis); noting costs a map update.
-const state = ((globalThis as Record<string, unknown>).__gatewayRefusedAddresses ??= { pending: new Map() }) as RefusedAddresses;
+// One map per process (lib/runtime/process-state.ts); noting costs a map update.
+const state = processSlot<RefusedAddresses>('refusedAddresses', () => ({ pending: new Map() }));
 
 /** Notes a request refused for coming from outside its integration's allow-list. */
 export function noteRefusedAddress(integrationId: number, address: string, atMs: number): void {

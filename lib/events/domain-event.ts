@@ -2,6 +2,7 @@
 // reactions to (alerts, integrators' notices): the code where something happens names no reaction.
 // Listeners live on globalThis: Next loads a module once per bundle (instrumentation, each route),
 // and a listener subscribed at start must hear an emit from any bundle's copy of the emitter.
+import { processSlot } from '@/lib/runtime/process-state';
 
 export type DomainListener<T> = (payload: T) => Promise<void> | void;
 
@@ -16,10 +17,9 @@ export interface DomainEvent<T> {
 }
 
 type Registry = Map<string, Set<DomainListener<unknown>>>;
-const holder = globalThis as typeof globalThis & { __domainEventListeners?: Registry };
 
 function listenersOf<T>(name: string): Set<DomainListener<T>> {
-  const registry = (holder.__domainEventListeners ??= new Map());
+  const registry = processSlot<Registry>('domainEventListeners', () => new Map());
   let listeners = registry.get(name);
   if (!listeners) registry.set(name, (listeners = new Set()));
   return listeners as Set<DomainListener<T>>;

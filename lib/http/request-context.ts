@@ -6,6 +6,7 @@
 // costs nothing, and each `run()` copies the frame once, so one storage is still one copy per request.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LookupTrace } from '@/lib/metrics/lookup-trace-shape';
+import { processSlot } from '@/lib/runtime/process-state';
 
 /** Fields added to every log line written in a context (lib/logging/context.ts). */
 export type LogBindings = Record<string, string | number | boolean>;
@@ -15,10 +16,9 @@ export interface RequestContext {
   lookupTrace?: LookupTrace;
 }
 
-// On globalThis: Next bundles a module once per route and once for proxy.ts, and every copy must
-// see the context set by whichever copy started the request.
-const holder = globalThis as typeof globalThis & { __gatewayRequestContext?: AsyncLocalStorage<RequestContext> };
-const storage = (holder.__gatewayRequestContext ??= new AsyncLocalStorage<RequestContext>());
+// One per process: every bundle's copy of this module must see the context set by whichever copy
+// started the request.
+const storage = processSlot('requestContext', () => new AsyncLocalStorage<RequestContext>());
 
 /** Runs `fn` with `context` as the request's context (replacing any outer one). */
 export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {

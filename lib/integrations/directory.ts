@@ -14,6 +14,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from './flags';
 import { runAsJob } from '@/lib/jobs/context';
 import { answerWithin } from '@/lib/async/answer-within';
+import { peekProcessSlot, processSlot } from '@/lib/runtime/process-state';
 
 /** What the lookup pipeline needs to know about an integration; money is read from the database. */
 export interface AuthenticatedIntegration extends IntegrationFlags {
@@ -359,22 +360,21 @@ function toCopy(rows: Integration[], tokens: StoredToken[]): Map<string, CachedI
   return new Map([...byId.values()].map((cached) => [cached.integration.nombre.toLowerCase(), cached]));
 }
 
-const holder = globalThis as typeof globalThis & { __integrationDirectory?: IntegrationDirectory };
+function createIntegrationDirectory(): IntegrationDirectory {
+  const { INTEGRATION_CACHE_REFRESH_MS: refreshMs, INTEGRATION_CACHE_MAX_AGE_MS: maxAgeMs, TOKEN_LAST_USE_FLUSH_MS: lastUseFlushMs } = env();
+  const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000), maxAgeMs, lastUseFlushMs });
+  metrics().probes.integrationCacheAgeSeconds = () => {
+    const ageMs = directory.copyAgeMs();
+    return ageMs === undefined ? undefined : ageMs / 1000;
+  };
+  return directory;
+}
 
 export function integrationDirectory(): IntegrationDirectory {
-  if (!holder.__integrationDirectory) {
-    const { INTEGRATION_CACHE_REFRESH_MS: refreshMs, INTEGRATION_CACHE_MAX_AGE_MS: maxAgeMs, TOKEN_LAST_USE_FLUSH_MS: lastUseFlushMs } = env();
-    const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000), maxAgeMs, lastUseFlushMs });
-    holder.__integrationDirectory = directory;
-    metrics().probes.integrationCacheAgeSeconds = () => {
-      const ageMs = directory.copyAgeMs();
-      return ageMs === undefined ? undefined : ageMs / 1000;
-    };
-  }
-  return holder.__integrationDirectory;
+  return processSlot('integrationDirectory', createIntegrationDirectory);
 }
 
 /** Called by every change to an integration made in this process. */
 export async function notifyIntegrationChanged(): Promise<void> {
-  await holder.__integrationDirectory?.invalidate();
+  await peekProcessSlot<IntegrationDirectory>('integrationDirectory')?.invalidate();
 }

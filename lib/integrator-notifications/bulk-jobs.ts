@@ -10,6 +10,7 @@ import { readJob } from '@/lib/bulk/jobs';
 import { catalogPathName } from '@/lib/bulk/requests';
 import { bulkJobFinishedNotification, bulkJobPausedNotification, type BulkJobFacts } from './kinds';
 import { integratorNotifier, type IntegratorNotifier } from './notifier';
+import { processSlot } from '@/lib/runtime/process-state';
 
 /** Queues the notice of one job event (the emitter logs a failure; the job's change stands). */
 export async function noteBulkJobEvent(notifier: IntegratorNotifier, event: BulkJobEvent): Promise<void> {
@@ -44,9 +45,7 @@ async function isWatchListRun(jobId: number): Promise<boolean> {
   return row?.run != null;
 }
 
-const holder = globalThis as typeof globalThis & { __bulkJobNotices?: () => void };
-
 /** Subscribes this process's notifier to its bulk jobs' events, once (lib/startup.ts). */
 export function tellBulkJobEvents(): void {
-  holder.__bulkJobNotices ??= onBulkJobEvent((event) => noteBulkJobEvent(integratorNotifier(), event));
+  processSlot('bulkJobNotices', () => onBulkJobEvent((event) => noteBulkJobEvent(integratorNotifier(), event)));
 }

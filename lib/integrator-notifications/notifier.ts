@@ -37,6 +37,7 @@ import { notificationSettingsFrom, type NotificationSettings } from './settings'
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 import { findStatement } from '@/lib/statements/statements';
 import { renderStatementPdf } from '@/lib/statements/pdf';
+import { processSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 const log = logger('integrator-notifications');
 
@@ -251,15 +252,14 @@ async function statementAttachment(delivery: AlertDelivery, notification: Integr
   return [{ filename: `estado-de-cuenta-${notification.integracion.nombre}-${month}.pdf`, content: pdf, contentType: 'application/pdf' }];
 }
 
-const holder = globalThis as typeof globalThis & { __integratorNotifier?: IntegratorNotifier };
+const createIntegratorNotifier = () => new IntegratorNotifier(notificationSettingsFrom(env()));
 
 /** The process's notifier, built from the settings on first use. */
 export function integratorNotifier(): IntegratorNotifier {
-  holder.__integratorNotifier ??= new IntegratorNotifier(notificationSettingsFrom(env()));
-  return holder.__integratorNotifier;
+  return processSlot('integratorNotifier', createIntegratorNotifier);
 }
 
 /** Replaces the process's notifier (tests). */
 export function setIntegratorNotifier(notifier: IntegratorNotifier | undefined): void {
-  holder.__integratorNotifier = notifier;
+  setProcessSlot('integratorNotifier', notifier);
 }

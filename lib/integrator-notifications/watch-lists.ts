@@ -7,6 +7,7 @@ import { integrations } from '@/db/schema';
 import { onWatchListChanges, type RunChanges } from '@/lib/watch-lists';
 import { watchListChangesNotification } from './kinds';
 import { integratorNotifier, type IntegratorNotifier } from './notifier';
+import { processSlot } from '@/lib/runtime/process-state';
 
 export async function noteWatchListChanges(notifier: IntegratorNotifier, changes: RunChanges): Promise<void> {
   if (changes.total === 0) return;
@@ -21,9 +22,7 @@ export async function noteWatchListChanges(notifier: IntegratorNotifier, changes
   );
 }
 
-const holder = globalThis as typeof globalThis & { __watchListNotices?: () => void };
-
 /** Subscribes this process's notifier to its watch lists' changes, once (lib/startup.ts). */
 export function tellWatchListChanges(): void {
-  holder.__watchListNotices ??= onWatchListChanges((changes) => noteWatchListChanges(integratorNotifier(), changes));
+  processSlot('watchListNotices', () => onWatchListChanges((changes) => noteWatchListChanges(integratorNotifier(), changes)));
 }

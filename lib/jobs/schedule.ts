@@ -1,5 +1,6 @@
 import { runAsJob } from './context';
 import { acquireJobLease, releaseJobLease } from './lease';
+import { processSlot } from '@/lib/runtime/process-state';
 
 export interface PeriodicJob {
   /** The lease's name: one run at a time across every instance sharing the database. */
@@ -17,7 +18,7 @@ interface Scheduled {
   timers: Map<string, NodeJS.Timeout>;
 }
 
-const scheduled = ((globalThis as Record<string, unknown>).__gatewayJobs ??= { timers: new Map() }) as Scheduled;
+const scheduled = processSlot<Scheduled>('jobs', () => ({ timers: new Map() }));
 
 /**
  * Runs a job periodically on whichever instance takes its lease (lib/jobs/lease.ts). A job that

@@ -4,26 +4,24 @@ import { MemoryRateLimitStore } from './memory-store';
 import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';
 import type { LookupKind } from '@/db/schema';
 import type { RateLimitStore, WindowUse } from './store';
+import { processSlot } from '@/lib/runtime/process-state';
 
 const MINUTE_MS = 60_000;
 
 /** The per-integration limit each lookup spends from; the three catalogs share one counter. */
 export type LimitedRoute = 'renap' | 'rtu_nits' | 'catalogs';
 
-const holder = globalThis as typeof globalThis & { __rateLimitStore?: Promise<RateLimitStore> };
-
 /**
  * The process's limit store: Upstash's REST service when UPSTASH_REDIS_REST_URL is set, a
  * self-hosted Redis when REDIS_URL is, otherwise process memory (one instance only).
  */
 export function rateLimitStore(): Promise<RateLimitStore> {
-  if (!holder.__rateLimitStore) {
+  return processSlot('rateLimitStore', () => {
     const settings = env();
-    holder.__rateLimitStore = createStore(settings);
     const redis = Boolean(settings.REDIS_URL || (settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN));
     metrics().probes.limiterStore = () => (redis ? 'redis' : 'memory');
-  }
-  return holder.__rateLimitStore;
+    return createStore(settings);
+  });
 }
 
 async function createStore(settings: Env): Promise<RateLimitStore> {

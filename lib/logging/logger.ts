@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { currentLogBindings } from './context';
 import { serializeError } from './errors';
+import { peekProcessSlot, processSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 export type { Logger };
 
@@ -89,13 +90,19 @@ export function loggerOptions(level = process.env.LOG_LEVEL): pino.LoggerOptions
   };
 }
 
-// One logger per process, shared by every bundle Next makes of this module.
-const holder = globalThis as typeof globalThis & { __gatewayLogger?: Logger; __gatewayLogFd?: 1 | 2; __gatewayLogLevel?: () => string };
+interface LogDestination {
+  fd: 1 | 2;
+  level?: () => string;
+}
+
+function createRootLogger(): Logger {
+  const destination = peekProcessSlot<LogDestination>('logDestination');
+  return pino(loggerOptions(destination?.level?.()), pino.destination({ fd: destination?.fd ?? 1, sync: true }));
+}
 
 /** The process's logger: JSON lines on stdout (stderr in the CLI, whose stdout is its answer). */
 export function rootLogger(): Logger {
-  holder.__gatewayLogger ??= pino(loggerOptions(holder.__gatewayLogLevel?.()), pino.destination({ fd: holder.__gatewayLogFd ?? 1, sync: true }));
-  return holder.__gatewayLogger;
+  return processSlot('logger', createRootLogger);
 }
 
 /**
@@ -104,9 +111,8 @@ export function rootLogger(): Logger {
  * is the app's.
  */
 export function sendLogsToStderr(level: () => string): void {
-  if (holder.__gatewayLogger) throw new Error('sendLogsToStderr() must run before the first log line');
-  holder.__gatewayLogFd = 2;
-  holder.__gatewayLogLevel = level;
+  if (peekProcessSlot('logger')) throw new Error('sendLogsToStderr() must run before the first log line');
+  setProcessSlot<LogDestination>('logDestination', { fd: 2, level });
 }
 
 /** A logger whose lines say which part of the app wrote them. */

@@ -3,6 +3,7 @@
 // outcome, reason): never a token, a NIT or a CUI, and the integration's name only when
 // METRICS_INTEGRATION_LABEL is on (its cardinality is the number of integrations).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { processSlot } from '@/lib/runtime/process-state';
 
 export type LookupStage = 'auth' | 'queue' | 'hold' | 'source' | 'settle' | 'idempotency';
 
@@ -169,10 +170,6 @@ function createMetrics() {
 
 export type GatewayMetrics = ReturnType<typeof createMetrics>;
 
-// One registry per process: Next bundles this module for every route and for proxy.ts.
-const holder = globalThis as typeof globalThis & { __gatewayMetrics?: GatewayMetrics };
-
 export function metrics(): GatewayMetrics {
-  holder.__gatewayMetrics ??= createMetrics();
-  return holder.__gatewayMetrics;
+  return processSlot('metrics', createMetrics);
 }

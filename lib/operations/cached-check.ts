@@ -2,15 +2,15 @@
 // /api/ready, however often and from however many places): its answer is shared for a while, so
 // the database and the limiter store see one check per interval per instance, and a flood of
 // polls costs next to nothing.
+import { processSlot } from '@/lib/runtime/process-state';
 
 interface CachedCheck<T> {
   at: number;
   result: Promise<T>;
 }
 
-const holder = globalThis as typeof globalThis & { __gatewayCachedChecks?: Map<string, CachedCheck<unknown>> };
-// On globalThis: Next bundles each route separately, and every copy must share one cache.
-const checks = (holder.__gatewayCachedChecks ??= new Map());
+// One per process: every route's copy of this module shares one cache.
+const checks = processSlot('cachedChecks', () => new Map<string, CachedCheck<unknown>>());
 
 /**
  * The answer of `run`, shared by every caller for `ttlMs` from when it was started (a check still

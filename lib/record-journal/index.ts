@@ -16,6 +16,7 @@ import { recordUnbilledQuery } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
 import { completeLeftIntents, leftIntentFiles, RegistryIntentLog, type RegistryIntent } from './intents';
 import { JournalFile } from './journal';
+import { peekProcessSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 // Records are kept sealed (their NIT and CUI encrypted, their search keys hashed: lib/personal-data),
 // so the journal's disk holds no identifier in clear; entries a previous release kept in clear are
@@ -137,14 +138,12 @@ export class RecordJournal {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __recordJournal?: RecordJournal; __registryIntents?: RegistryIntentLog };
-
 /**
  * Claims `directory` for this process (a second live process on it stops the start), writes what a
  * previous process left, and keeps replaying in the background while entries are pending.
  */
 export async function startRecordJournal(directory: string): Promise<void> {
-  if (holder.__recordJournal) return;
+  if (peekProcessSlot('recordJournal')) return;
   ensurePrivateDirectory(directory);
   const claim = claimDirectory(path.join(directory, 'journal'));
   if (!claim.claimed) throw new Error(`RECORD_JOURNAL_DIR ${directory} is in use by process ${claim.owner.pid}: every instance needs a directory of its own`);
@@ -154,8 +153,8 @@ export async function startRecordJournal(directory: string): Promise<void> {
   // Read before this process notes any intent of its own.
   const leftIntents = leftIntentFiles(directory);
   const intents = new RegistryIntentLog(directory);
-  holder.__recordJournal = journal;
-  holder.__registryIntents = intents;
+  setProcessSlot('recordJournal', journal);
+  setProcessSlot('registryIntents', intents);
   metrics().probes.recordJournalPending = () => journal.pending;
   if (left > 0) log.warn({ pending: left }, 'query records kept by a previous process: writing them to the database');
   if (leftIntents.length > 0) log.warn({ files: leftIntents.length }, 'registry lookups a previous process may have left unrecorded: recording those without a record');
@@ -190,7 +189,7 @@ async function completeIntents(files: string[]): Promise<void> {
  * Without a journal (scripts, tests that did not start one) nothing is noted.
  */
 export function noteRegistryIntent(intent: RegistryIntent, seals?: LookupSeals): () => void {
-  const intents = holder.__registryIntents;
+  const intents = peekProcessSlot<RegistryIntentLog>('registryIntents');
   if (!intents) return () => {};
   try {
     return intents.note(intent, seals);
@@ -207,7 +206,7 @@ export function noteRegistryIntent(intent: RegistryIntent, seals?: LookupSeals):
  * original error is thrown and the lookup fails as before.
  */
 export async function keepRecord(entry: JournalEntry, error: unknown): Promise<void> {
-  const journal = holder.__recordJournal;
+  const journal = peekProcessSlot<RecordJournal>('recordJournal');
   // A database that answered and refused (a constraint, a trigger) would refuse the replay too: that
   // lookup fails as it always did, loudly, instead of answering as if it were recorded.
   if (!journal || !databaseWasUnreachable(error)) throw error;

@@ -13,6 +13,7 @@ import { env } from '@/lib/env';
 import { metrics } from '@/lib/metrics/registry';
 import { hourStart } from '@/lib/rollups/hours';
 import { refusalStatus, unservedStatus } from './statuses';
+import { processSlot } from '@/lib/runtime/process-state';
 
 /** The most traces an instance keeps while the database cannot take them. */
 const MAX_PENDING_TRACES = 20_000;
@@ -37,13 +38,13 @@ interface TraceBuffer {
   flushing?: Promise<void>;
 }
 
-// One buffer per process (route bundles share it through globalThis), as the refusal counts.
-const state = ((globalThis as Record<string, unknown>).__gatewayRequestTraces ??= {
+// One buffer per process (lib/runtime/process-state.ts), as the refusal counts.
+const state = processSlot<TraceBuffer>('requestTraces', () => ({
   traces: [],
   untraced: new Map(),
   minute: 0,
   tracedThisMinute: 0,
-}) as TraceBuffer;
+}));
 
 /** Keeps a refusal's trace, or only counts it when this minute's traces are spent. */
 export function traceRefusal(refusal: { requestId: string; integrationId?: number; lookup: LookupKind; reason: RefusalReason }, at = new Date()): void {

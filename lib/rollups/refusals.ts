@@ -5,6 +5,7 @@ import { currentLogBindings } from '@/lib/logging/context';
 import { metrics } from '@/lib/metrics/registry';
 import { traceRefusal } from '@/lib/request-traces/buffer';
 import { hourStart } from './hours';
+import { processSlot } from '@/lib/runtime/process-state';
 
 export interface Refusal {
   /** The integration the request named, when this service knows it. */
@@ -20,9 +21,9 @@ interface RefusalCounts {
   flushing?: Promise<void>;
 }
 
-// One map per process (route bundles share it through globalThis). Counting a refusal costs a
-// map update, never a database trip: a flood of 401s or 429s must not become a flood of writes.
-const state = ((globalThis as Record<string, unknown>).__gatewayRefusals ??= { counts: new Map() }) as RefusalCounts;
+// One map per process (lib/runtime/process-state.ts). Counting a refusal costs a map update, never
+// a database trip: a flood of 401s or 429s must not become a flood of writes.
+const state = processSlot<RefusalCounts>('refusalCounts', () => ({ counts: new Map() }));
 
 /** Counts a refusal for the rollups and traces it by request id for support (lib/request-traces). */
 export function countRefusal(refusal: Refusal, at = new Date()): void {

@@ -8,6 +8,7 @@ import { BREAKER_STATE_VALUE, SOURCE_NAMES, SourceGuard, type SourceName } from 
 import { metrics } from '../metrics/registry';
 import { createRenapClient, type RenapClient } from './renap-client';
 import { createRtuClient, type RtuClient } from './rtu-client';
+import { processSlot } from '@/lib/runtime/process-state';
 
 export interface SourceClients {
   renap: RenapClient;
@@ -60,18 +61,15 @@ export function buildSourceClients(settings: Env, fetchImplementation?: typeof f
   };
 }
 
-const cache = globalThis as typeof globalThis & { __gatewaySourceClients?: SourceClients };
-
 /** The process's clients, built on first use (never at import, so `next build` needs no settings). */
 export function sourceClients(): SourceClients {
-  if (!cache.__gatewaySourceClients) {
+  return processSlot('sourceClients', () => {
     const clients = buildSourceClients(env());
-    cache.__gatewaySourceClients = clients;
     // Breaker openings reach the alerts through the guards' onStateChange, subscribed by the
     // server at start (lib/startup.ts): the upstream clients know nothing of the database.
     metrics().probes.breakerStates = () => SOURCE_NAMES.map((source) => ({ source, state: BREAKER_STATE_VALUE[clients.guards[source].state] }));
-  }
-  return cache.__gatewaySourceClients;
+    return clients;
+  });
 }
 
 export type { CatalogClient, CatalogKind, CatalogQuery, CatalogResultByKind } from './catalog-client';

@@ -11,6 +11,7 @@ import { runAsJob } from '@/lib/jobs/context';
 import { logger } from '@/lib/logging/logger';
 import { SOURCE_NAMES, type SourceGuard, type SourceName } from '@/lib/sources/guard';
 import { CONFIRM_INTERVAL_MS } from './incidents';
+import { peekProcessSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 const log = logger('status-page');
 
@@ -107,15 +108,14 @@ export class BreakerTransitionRecorder {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __breakerTransitionRecorder?: { recorder: BreakerTransitionRecorder; timer: NodeJS.Timeout } };
-
 /** Subscribes the recorder to this process's guards and confirms its open breakers periodically (once per process). */
 export function recordBreakerTransitions(guards: Record<SourceName, SourceGuard>): BreakerTransitionRecorder {
-  if (holder.__breakerTransitionRecorder) return holder.__breakerTransitionRecorder.recorder;
+  const running = peekProcessSlot<{ recorder: BreakerTransitionRecorder; timer: NodeJS.Timeout }>('breakerTransitionRecorder');
+  if (running) return running.recorder;
   const recorder = new BreakerTransitionRecorder();
   recorder.watch(guards);
   const timer = runAsJob('breaker-transitions', () => setInterval(() => void recorder.confirm(), CONFIRM_INTERVAL_MS));
   timer.unref();
-  holder.__breakerTransitionRecorder = { recorder, timer };
+  setProcessSlot('breakerTransitionRecorder', { recorder, timer });
   return recorder;
 }

@@ -18,6 +18,7 @@ import { transitionsSince } from './read';
 import { bucketState, sourceState, STATUS_DAYS, STATUS_HOURS, withStateNow } from './states';
 import { statusSummary, type PublicSummary } from './summary';
 import type { PublicIncident, PublicSourceStatus } from './public-shapes';
+import { peekProcessSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 /** The newest incidents listed (of the 90 days). */
 const MAX_INCIDENTS = 50;
@@ -113,7 +114,6 @@ function publicIncident(incident: Incident): PublicIncident {
 }
 
 const log = logger('status-page');
-const lastGood = globalThis as typeof globalThis & { __lastPublicStatus?: PublicStatus };
 
 /**
  * The status as every caller shares it for STATUS_PAGE_CACHE_SECONDS. While the database does not answer,
@@ -123,10 +123,10 @@ const lastGood = globalThis as typeof globalThis & { __lastPublicStatus?: Public
 export function publicStatus(): Promise<PublicStatus | null> {
   return cachedCheck('status-page', env().STATUS_PAGE_CACHE_SECONDS * 1000, async () => {
     try {
-      lastGood.__lastPublicStatus = await readPublicStatus();
+      setProcessSlot('lastPublicStatus', await readPublicStatus());
     } catch (error) {
       log.warn({ err: error }, 'reading the public status failed; serving the last one read');
     }
-    return lastGood.__lastPublicStatus ?? null;
+    return peekProcessSlot<PublicStatus>('lastPublicStatus') ?? null;
   });
 }

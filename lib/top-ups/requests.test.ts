@@ -32,6 +32,7 @@ import {
 } from './requests';
 import { depositTooOldMessage } from './messages';
 import { SLIP_MESSAGES } from './slips';
+import { setProcessSlot } from '@/lib/runtime/process-state';
 
 const ADMIN: Actor = { kind: 'user', id: 9, email: 'admin@servicio.example' };
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -151,7 +152,7 @@ describe('the deposit date', () => {
   });
 
   it('honours the window the operator set (TOP_UP_DEPOSIT_MAX_AGE_DAYS)', async () => {
-    (globalThis as { __gatewayEnv?: unknown }).__gatewayEnv = parseEnv({ ...process.env, TOP_UP_DEPOSIT_MAX_AGE_DAYS: '30' });
+    setProcessSlot('env', parseEnv({ ...process.env, TOP_UP_DEPOSIT_MAX_AGE_DAYS: '30' }));
     const earliest = depositDaysAgo(30);
     expect(await reportTopUp(billing, { ...deposit('VENTANA-31'), depositDate: depositDaysAgo(31) })).toMatchObject({ ok: false, error: { message: depositTooOldMessage(earliest, 30) } });
     expect((await reportTopUp(billing, { ...deposit('VENTANA-30'), depositDate: earliest })).ok).toBe(true);

@@ -3,6 +3,7 @@
 // for jobs. Emitted by the instance whose transaction compared the run, so once across instances.
 import { logger } from '@/lib/logging/logger';
 import type { WatchListChangeKind } from '@/db/schema';
+import { processSlot } from '@/lib/runtime/process-state';
 
 const log = logger('watch-lists');
 
@@ -20,11 +21,8 @@ export interface RunChanges {
 
 export type WatchListChangesListener = (changes: RunChanges) => Promise<void> | void;
 
-const holder = globalThis as typeof globalThis & { __watchListListeners?: Set<WatchListChangesListener> };
-
 function listeners(): Set<WatchListChangesListener> {
-  holder.__watchListListeners ??= new Set();
-  return holder.__watchListListeners;
+  return processSlot('watchListListeners', () => new Set<WatchListChangesListener>());
 }
 
 /** Subscribes; returns the unsubscribe. */

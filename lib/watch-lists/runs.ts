@@ -12,6 +12,7 @@ import { changesBetween, NOT_FOUND_STATE, watchedStateOf, type WatchCatalog, typ
 import { nextRunFrom, type WatchSchedule } from './schedule';
 import { logger } from '@/lib/logging/logger';
 import { emitWatchListChanges, type RunChanges } from './events';
+import { processSlot } from '@/lib/runtime/process-state';
 
 const log = logger('watch-lists');
 
@@ -235,8 +236,9 @@ export async function watchListTick(now = new Date()): Promise<StartedRun[]> {
  * is compared by the next tick's sweep (computePendingRunChanges).
  */
 export function compareFinishedRuns(): void {
-  const holder = globalThis as typeof globalThis & { __watchListRuns?: () => void };
-  holder.__watchListRuns ??= onBulkJobEvent(async (event) => {
-    if (event.kind === 'finished') await tellRunChanges(event.jobId);
-  });
+  processSlot('watchListRuns', () =>
+    onBulkJobEvent(async (event) => {
+      if (event.kind === 'finished') await tellRunChanges(event.jobId);
+    }),
+  );
 }

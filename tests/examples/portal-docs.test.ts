@@ -14,21 +14,21 @@ import { PORTAL_ROLES } from '@/lib/portal-identity/roles';
 import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { RECOVERY_CODE_COUNT } from '@/lib/two-factor/recovery-codes';
 import { marksOf, markdownRoleTable, PAGE_ROLES_IN_CODE, TWO_FACTOR_ROW } from '../support/portal-role-docs';
+import { setProcessSlot } from '@/lib/runtime/process-state';
 
 const guide = fs.readFileSync('docs/integrators.md', 'utf8');
 const readme = fs.readFileSync('README.md', 'utf8');
 const portalChapter = guide.slice(guide.indexOf('## 9. El portal de integradores'));
 
-const settingsCache = globalThis as { __gatewayEnv?: unknown };
 
 /** Who must enrol in two-factor sign-in under APP_ENV (lib/portal-identity/policy.ts, which reads env()). */
 function twoFactorRequiredIn(appEnv: 'production' | 'development'): string[] {
-  settingsCache.__gatewayEnv = { ...parseEnv({}), APP_ENV: appEnv };
+  setProcessSlot('env', { ...parseEnv({}), APP_ENV: appEnv });
   return PORTAL_ROLES.filter((role) => portalTwoFactorRequired(role));
 }
 
 afterEach(() => {
-  settingsCache.__gatewayEnv = undefined;
+  setProcessSlot('env', undefined);
 });
 
 /** The roles of every page in the code, and the two-factor row, as table marks. */

@@ -10,6 +10,7 @@ import { applyMigrations } from '@/db/migrate';
 import { assertLocalDatabaseUrl } from './database-guard';
 import { copyPgliteTemplate } from './database-template';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
+import { setProcessSlot } from '@/lib/runtime/process-state';
 
 /** Where a test database lives, as the app, the CLI and this process read it from the environment. */
 export interface DatabaseLocation {
@@ -40,7 +41,7 @@ export function activeTestDatabase(): TestDatabase | undefined {
 
 /** Forgets the parsed settings, so the next env() reads process.env again. */
 export function resetEnvCache(): void {
-  (globalThis as { __gatewayEnv?: unknown }).__gatewayEnv = undefined;
+  setProcessSlot('env', undefined);
 }
 
 /**

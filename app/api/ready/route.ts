@@ -13,6 +13,7 @@ import { isDraining } from '@/lib/operations/draining';
 import { forgetProbeAnswer, probeAnswer } from '@/lib/operations/probe-answers';
 import { SOURCE_NAMES, type SourceGuard, type SourceName } from '@/lib/sources/guard';
 import { sourceClients } from '@/lib/sources';
+import { peekProcessSlot, setProcessSlot } from '@/lib/runtime/process-state';
 
 export const dynamic = 'force-dynamic';
 
@@ -50,12 +51,10 @@ export async function GET() {
   );
 }
 
-const watching = globalThis as typeof globalThis & { __readinessWatchesBreakers?: boolean };
-
 /** A breaker that opens, half-opens or closes changes the answer: the next poll reaches this route. */
 function forgetReadinessOnBreakerChanges(guards: Record<SourceName, SourceGuard>): void {
-  if (watching.__readinessWatchesBreakers) return;
-  watching.__readinessWatchesBreakers = true;
+  if (peekProcessSlot('readinessWatchesBreakers')) return;
+  setProcessSlot('readinessWatchesBreakers', true);
   for (const source of SOURCE_NAMES) guards[source].onStateChange(() => forgetProbeAnswer('/api/ready'));
 }
 
