@@ -4,6 +4,7 @@ import { integrations, portalSessions, portalTwoFactor, portalUsers, type Portal
 import type { Executor, IntegratorActor } from '@/lib/audit/audit';
 import { ACCESS_AUDIT, auditSignIn } from '@/lib/auth/access-audit';
 import { hashSessionId, sessionStore, type SessionOrigin } from '@/lib/auth/sessions';
+import { integratorActor } from './accounts';
 import { portalTwoFactorRequired } from './policy';
 
 // The portal's sessions, kept on the server: the browser holds a random id in an opaque cookie of
@@ -128,4 +129,19 @@ export interface PortalUserSession {
   actor: IntegratorActor;
   pendingStep: PortalPendingStep | null;
   sessionPublicId: string;
+}
+
+/** The signed-in user a found session is, as the portal's pages and actions read them. */
+export function portalUserSessionOf(found: PortalSessionUser): PortalUserSession {
+  return {
+    id: found.id,
+    email: found.email,
+    name: found.name,
+    role: found.role,
+    integrationId: found.integrationId,
+    integrationName: found.integrationName,
+    actor: integratorActor(found),
+    pendingStep: portalPendingStep(found),
+    sessionPublicId: found.sessionPublicId,
+  };
 }

@@ -11,10 +11,10 @@ import type { Actor } from '@/lib/audit/audit';
 import { createIntegration } from '@/lib/integrations/service';
 import { decodeQuotedPrintable, startSmtpReceiver, type SmtpReceiver } from '@/tests/support/smtp-receiver';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
+import { findPortalAccountByEmail } from '@/lib/portal-identity/accounts';
 import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser } from '@/lib/portal-identity/invitations';
 import type { PortalUserSession } from './session';
-import { findPortalSession, portalPendingStep } from '@/lib/portal-identity/sessions';
+import { findPortalSession, portalUserSessionOf } from '@/lib/portal-identity/sessions';
 import { cancelInvitation, cancelInvitationAsStaff, resendInvitation, resendInvitationAsStaff, TEAM_MESSAGES, teamOf } from '@/lib/portal-identity/team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
@@ -56,17 +56,7 @@ async function owner(email: string, name: string): Promise<PortalUserSession> {
   const accepted = await acceptInvitation(code, { nombre: name, clave: PASSWORD }, ORIGIN);
   if (!accepted.ok) throw new Error(accepted.error.message);
   const found = (await findPortalSession(accepted.value.sessionId))!;
-  return {
-    id: found.id,
-    email: found.email,
-    name: found.name,
-    role: found.role,
-    integrationId: found.integrationId,
-    integrationName: found.integrationName,
-    actor: integratorActor(found),
-    pendingStep: portalPendingStep(found),
-    sessionPublicId: found.sessionPublicId,
-  };
+  return portalUserSessionOf(found);
 }
 
 async function cancellationsAudited(email: string) {

@@ -12,12 +12,12 @@ import { createIntegration } from '@/lib/integrations/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { openSecret, sealSecret, twoFactorKey } from '@/lib/two-factor/secret-box';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
+import { findPortalAccountByEmail } from '@/lib/portal-identity/accounts';
 import { portalHome } from './home';
 import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, otherIntegrationMessage } from '@/lib/portal-identity/invitations';
 import { completePortalPasswordReset, PASSWORD_MESSAGES, passwordResetForCode, requestPortalPasswordReset } from '@/lib/portal-identity/passwords';
 import type { PortalUserSession } from './session';
-import { findPortalSession, portalPendingStep } from '@/lib/portal-identity/sessions';
+import { findPortalSession, portalUserSessionOf } from '@/lib/portal-identity/sessions';
 import { cancelInvitation, removeMember, resendInvitation, setMemberRole, TEAM_MESSAGES, teamOf } from '@/lib/portal-identity/team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
@@ -64,18 +64,7 @@ async function member(integration: { id: number; nombre: string }, email: string
   const accepted = await acceptInvitation(code, { nombre: `Persona ${email.split('@')[0]}`, clave: PASSWORD }, ORIGIN);
   if (!accepted.ok) throw new Error(accepted.error.message);
   const found = (await findPortalSession(accepted.value.sessionId))!;
-  return {
-    id: found.id,
-    email: found.email,
-    name: found.name,
-    role: found.role,
-    integrationId: found.integrationId,
-    integrationName: found.integrationName,
-    actor: integratorActor(found),
-    pendingStep: portalPendingStep(found),
-    sessionPublicId: found.sessionPublicId,
-    sessionId: accepted.value.sessionId,
-  };
+  return { ...portalUserSessionOf(found), sessionId: accepted.value.sessionId };
 }
 
 describe('invitations', () => {

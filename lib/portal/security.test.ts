@@ -16,7 +16,7 @@ import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity
 import { acceptInvitation, INVITATION_MESSAGES, invitationForCode, invitePortalUser, listOpenInvitations, OWNER_INVITATIONS_PER_HOUR } from '@/lib/portal-identity/invitations';
 import { changePortalPassword, requestPortalPasswordReset } from '@/lib/portal-identity/passwords';
 import type { PortalUserSession } from './session';
-import { findPortalSession, portalPendingStep, signInPortalSession } from '@/lib/portal-identity/sessions';
+import { findPortalSession, portalUserSessionOf, signInPortalSession } from '@/lib/portal-identity/sessions';
 import { cancelInvitation, removeMember, removeMemberAsStaff, resendInvitationAsStaff, setMemberRole, TEAM_MESSAGES, teamOf } from '@/lib/portal-identity/team';
 
 const CLI: Actor = { kind: 'cli', name: 'pruebas' };
@@ -58,18 +58,7 @@ async function member(integration: { id: number }, email: string, role: 'propiet
   const accepted = await acceptInvitation(code, { nombre: `Persona ${email.split('@')[0]}`, clave: PASSWORD }, ORIGIN);
   if (!accepted.ok) throw new Error(accepted.error.message);
   const found = (await findPortalSession(accepted.value.sessionId))!;
-  return {
-    id: found.id,
-    email: found.email,
-    name: found.name,
-    role: found.role,
-    integrationId: found.integrationId,
-    integrationName: found.integrationName,
-    actor: integratorActor(found),
-    pendingStep: portalPendingStep(found),
-    sessionPublicId: found.sessionPublicId,
-    sessionId: accepted.value.sessionId,
-  };
+  return { ...portalUserSessionOf(found), sessionId: accepted.value.sessionId };
 }
 
 async function sessionsOf(userId: number) {

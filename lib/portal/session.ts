@@ -8,9 +8,8 @@ import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieV
 import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
 import { env } from '@/lib/env';
 import { requestClientAddress, requestClientIp } from '@/lib/limits/client-ip';
-import { integratorActor } from '@/lib/portal-identity/accounts';
 import { PORTAL_SESSION_COOKIE } from '@/lib/portal-identity/session-cookie-name';
-import { findPortalSession, portalPendingStep, type PortalPendingStep, type PortalUserSession } from '@/lib/portal-identity/sessions';
+import { findPortalSession, portalUserSessionOf, type PortalPendingStep, type PortalUserSession } from '@/lib/portal-identity/sessions';
 
 export type { PortalPendingStep };
 
@@ -38,17 +37,7 @@ export const currentPortalUser = cache(async (): Promise<PortalUserSession | nul
   const requestHeaders = await headers();
   const found = await findPortalSession(sessionId, requestClientIp((name) => requestHeaders.get(name), env()));
   if (!found) return null;
-  return {
-    id: found.id,
-    email: found.email,
-    name: found.name,
-    role: found.role,
-    integrationId: found.integrationId,
-    integrationName: found.integrationName,
-    actor: integratorActor(found),
-    pendingStep: portalPendingStep(found),
-    sessionPublicId: found.sessionPublicId,
-  };
+  return portalUserSessionOf(found);
 });
 
 /**
