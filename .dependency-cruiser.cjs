@@ -15,13 +15,18 @@ const platform = folders(
 const schema = folders('db/schema');
 const contract = folders('lib/contract');
 const sources = folders('lib/sources');
+// The product's nouns in Spanish (lookups, sources, outcomes, movements, refusals): every rung above names them alike.
+const vocabulary = folders('lib/vocabulary');
 const core = folders(
-  'lib/integrations', 'lib/integration-details', 'lib/credentials', 'lib/billing', 'lib/records',
-  'lib/record-journal', 'lib/request-traces', 'lib/rollups', 'lib/retention', 'lib/personal-data',
+  'lib/integrations', 'lib/credentials', 'lib/billing', 'lib/records', 'lib/sealing',
+  'lib/record-journal', 'lib/request-traces', 'lib/rollups', 'lib/personal-data',
   'lib/idempotency', 'lib/limits', 'lib/audit', 'lib/request-ids', 'lib/admission', 'lib/submissions',
 );
 // Console and portal identity (sign-in, users, passwords, second factor) is a flow like the others.
-const flows = folders('lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/statements', 'lib/top-ups', 'lib/auth', 'lib/portal-identity', 'lib/users', 'lib/passwords', 'lib/two-factor');
+const flows = folders(
+  'lib/lookups', 'lib/bulk', 'lib/watch-lists', 'lib/statements', 'lib/top-ups', 'lib/retention', 'lib/integration-management',
+  'lib/auth', 'lib/portal-identity', 'lib/passwords', 'lib/two-factor',
+);
 const presentation = folders('lib/format');
 const reactions = folders('lib/alerts', 'lib/integrator-notifications', 'lib/status-page');
 const surfaces = folders('lib/api', 'lib/console', 'lib/portal', 'lib/public-pages', 'lib/openapi', 'app', 'components', 'cli');
@@ -48,16 +53,19 @@ module.exports = {
     },
     mayNotReach('platform-is-the-floor', platform,
       'The platform (settings, logging, HTTP, paging, the database client) knows nothing of the product.',
-      contract, sources, core, flows, presentation, reactions, surfaces, root),
+      contract, sources, vocabulary, core, flows, presentation, reactions, surfaces, root),
     mayNotReach('schema-imports-no-lib', schema,
       'Table definitions are data: they import drizzle and each other, nothing of lib/.',
       '^lib/', surfaces, root),
     mayNotReach('contract-below-the-domain', contract,
       'The public contract (schemas, messages, identifiers) is what the domain answers in, not the other way round.',
-      sources, core, flows, presentation, reactions, surfaces, root),
+      sources, vocabulary, core, flows, presentation, reactions, surfaces, root),
     mayNotReach('sources-see-no-domain', sources,
       'Upstream clients emit events (onStateChange) and whoever cares subscribes at start-up.',
-      schema, core, flows, presentation, reactions, surfaces, root),
+      schema, vocabulary, core, flows, presentation, reactions, surfaces, root),
+    mayNotReach('vocabulary-names-no-domain', vocabulary,
+      'The nouns are words only: the domain names things with them, they import none of it.',
+      core, flows, presentation, reactions, surfaces, root),
     mayNotReach('core-below-flows', core,
       'The core (integrations, money, records, audit) is used by the flows; it calls no flow, word or reaction.',
       flows, presentation, reactions, surfaces, root),

@@ -154,7 +154,7 @@ async function main(): Promise<void> {
 
   const { database, closeDatabase } = await import('@/db/client');
   const { applyMigrations } = await import('@/db/migrate');
-  const { createIntegration } = await import('@/lib/integrations/service');
+  const { createIntegration } = await import('@/lib/integration-management/service');
   const { topUp } = await import('@/lib/billing/ledger');
   const { FLAG_NAMES } = await import('@/lib/integrations/flags');
   await applyMigrations(await database());

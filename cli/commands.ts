@@ -22,29 +22,23 @@ import {
   setFlags,
   setTariff,
   type IntegrationView,
-} from '@/lib/integrations/service';
+} from '@/lib/integration-management/service';
 import { formatQuetzales, parseQuetzales } from '@/lib/money';
-import { describeLedgerActor } from '@/lib/format/actor-labels';
+import { describeLedgerActor } from '@/lib/vocabulary/actor-labels';
 import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
-import {
-  FLAG_LOOKUP,
-  HISTORY_KIND_LABELS,
-  LEDGER_DIFFERENCE_LABELS,
-  LOOKUP_LABELS,
-  ROLE_LABELS,
-  TWO_FACTOR_LABELS,
-  USER_STATE_LABELS,
-} from '@/lib/format/labels';
-import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/credentials/tokens';
+import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { HISTORY_KIND_LABELS, LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { LEDGER_DIFFERENCE_LABELS, ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/format/labels';
+import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/integration-management/tokens';
 import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
 import { OVERLAP_PRESET_NAMES, parseOverlapPreset, TOKEN_STATE_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { listLatestRecords } from '@/lib/records/list';
 import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { exportFiltersForLog } from '@/lib/personal-data/export-log';
-import { maskedIdentifiers } from '@/lib/personal-data/masking';
-import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-details/display';
-import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/integration-details/service';
-import type { DetailField } from '@/lib/integration-details/schemas';
+import { maskedIdentifiers } from '@/lib/sealing/masking';
+import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-management/details-display';
+import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/integration-management/details-service';
+import type { DetailField } from '@/lib/integration-management/details-schemas';
 import { describeRequestTrace } from '@/lib/request-traces/describe';
 import { requestTrace } from '@/lib/request-traces/read';
 import { untracedAnswersText } from '@/lib/request-traces/untraced';
@@ -53,9 +47,9 @@ import { purgeExpiredRecords } from '@/lib/retention/purge';
 import { resealRecords } from '@/lib/personal-data/reseal';
 import type { Result } from '@/lib/result';
 import { env } from '@/lib/env';
-import { twoFactorRequired } from '@/lib/two-factor/policy';
+import { twoFactorRequired } from '@/lib/auth/two-factor-policy';
 import { resetTwoFactor, usersWithTwoFactor } from '@/lib/two-factor/service';
-import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/users/service';
+import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/auth/users';
 import { findPortalAccountByEmail } from '@/lib/portal-identity/accounts';
 import { invitePortalUser } from '@/lib/portal-identity/invitations';
 import { handOverPortalPasswordReset } from '@/lib/portal-identity/passwords';

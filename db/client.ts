@@ -5,7 +5,7 @@ import type { SQL } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
-import { currentLookupTrace } from '@/lib/metrics/lookup-trace';
+import { currentLookupTrace } from '@/lib/http/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import { claimDirectory, waitForExit, type DirectoryClaim } from './embedded-lock';
 import { statementParameters, type CompiledStatement } from './compiled-statement';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { smtpHostProblem, webhookUrlProblem } from './http/outbound-urls';
+import { smtpHostProblem, webhookUrlProblem } from './security/outbound-urls';
 import { isValidNit, normalizeNit } from './guatemala/identifiers';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './guatemala/banks';
 import { processSlot } from '@/lib/runtime/process-state';

@@ -1,5 +1,5 @@
-import { countConsoleUsers, createConsoleUser } from '@/lib/users/service';
-import { createIntegration, listIntegrations } from '@/lib/integrations/service';
+import { countConsoleUsers, createConsoleUser } from '@/lib/auth/users';
+import { createIntegration, listIntegrations } from '@/lib/integration-management/service';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import type { Actor } from '@/lib/audit/audit';
 

@@ -109,7 +109,7 @@ async function main(): Promise<void> {
       `${bulk.jobs.toLocaleString('en-US')} bulk jobs (${bulk.largestIntegrationJobs} of the largest integration) with ${bulk.items.toLocaleString('en-US')} items`,
   );
 
-  const { createConsoleUser } = await import('@/lib/users/service');
+  const { createConsoleUser } = await import('@/lib/auth/users');
   const email = `bench-${Date.now()}@example.com`;
   const created = await createConsoleUser({ kind: 'system', name: 'bench' }, { email, name: 'Benchmark', role: 'admin', mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);

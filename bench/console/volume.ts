@@ -122,8 +122,8 @@ const textArray = (values: string[]) => `array[${values.map((value) => `'${value
  * million records instead (personal-data:reseal, about 2,000 records/s) would take over an hour.
  */
 async function sealPool(handle: DatabaseHandle, log: (line: string) => void, elapsed: () => string): Promise<void> {
-  const { seal } = await import('@/lib/personal-data/envelope');
-  const { searchKey } = await import('@/lib/personal-data/search-keys');
+  const { seal } = await import('@/lib/sealing/envelope');
+  const { searchKey } = await import('@/lib/sealing/search-keys');
   const pool = await handle.rows<{ k: number; nit: string; cui: string }>(sql.raw(`select k, nit, cui from bench_pool order by k`));
   log(`sealing the pool: ${pool.length.toLocaleString('en-US')} NITs and CUIs, ${(BATCH_STARTS * BATCH_SIZES).toLocaleString('en-US')} batches`);
   await handle.rows(sql.raw(`create unlogged table bench_sealed (k integer primary key, nit text not null, nit_sealed text not null, cui_sealed text not null, nit_key text not null, cui_key text not null)`));
@@ -487,7 +487,7 @@ export async function addBulkVolume(handle: DatabaseHandle, now: Date, largestIn
   if (Number(existing!.n) === 0) {
     const started = performance.now();
     const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
-    const { seal } = await import('@/lib/personal-data/envelope');
+    const { seal } = await import('@/lib/sealing/envelope');
     const nowIso = now.toISOString();
     log(`bulk jobs: ${BULK_JOBS.toLocaleString('en-US')} jobs (${BULK_LARGEST_SHARE} of the largest integration, #${largestIntegrationId}), one in ten of 10,000 items`);
     const pool: Array<{ k: number; s: string }> = [];

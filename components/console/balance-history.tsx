@@ -1,8 +1,8 @@
-import { describeLedgerActor } from '@/lib/format/actor-labels';
+import { describeLedgerActor } from '@/lib/vocabulary/actor-labels';
 import Link from 'next/link';
 import type { HeldInFlight, HistoryRow } from '@/lib/billing/history';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
+import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { readableLedgerNote } from '@/lib/top-ups/notes';
 import { formatQuetzales } from '@/lib/money';
 

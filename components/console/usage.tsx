@@ -1,8 +1,8 @@
 import { GroupedHorizontalBars, StackedBarChart, type ChartSeries } from '@/components/console/charts';
 import { EmptyState } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
-import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/console/dashboard';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/format/labels';
+import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/rollups/usage';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import { formatShare } from '@/lib/format/share';

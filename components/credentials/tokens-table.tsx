@@ -2,7 +2,7 @@ import { CopyableId } from '@/components/console/copyable-id';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { rotationNote, rotationSides } from '@/lib/credentials/rotation-pairs';
 import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
-import type { ListedToken } from '@/lib/credentials/tokens';
+import type { ListedToken } from '@/lib/integration-management/tokens';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 
 /** A token as the table shows it, with the token that replaced it (a rotation). */

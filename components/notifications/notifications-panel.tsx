@@ -4,7 +4,7 @@ import { TestNoticeForm } from '@/components/console/test-notice-form';
 import type { ActionResult } from '@/lib/auth/action';
 import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, EMAIL_NOT_CONFIGURED_FOR_PORTAL, NO_WEBHOOK } from '@/lib/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
-import { maskWebhookUrl } from '@/lib/http/outbound-urls';
+import { maskWebhookUrl } from '@/lib/security/outbound-urls';
 import type { TestOutcome } from '@/lib/alerts/test-outcome';
 import { env } from '@/lib/env';
 import { formatDateTime } from '@/lib/time/guatemala-time';

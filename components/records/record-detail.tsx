@@ -4,9 +4,10 @@ import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import type { LookupKind } from '@/db/schema';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { LOOKUP_PATHS } from '@/lib/contract/paths';
 import { formatQuetzales } from '@/lib/money';
-import type { ChargeExplanation } from '@/lib/records/charge';
+import type { ChargeExplanation } from '@/lib/format/charge-explanation';
 
 // One query record's page, the console's (Registros de consultas) and the portal's (Consultas):
 // the parts both show, alike. What each may show is decided on the server before these render:
@@ -39,7 +40,7 @@ export function RecordDetailList({ record, integration, answer, children }: { re
       )}
       <dt>Consulta</dt>
       <dd className="spans-row">
-        {LOOKUP_LABELS[record.lookup]} <span className="mono small muted whole-value">{LOOKUP_ROUTES[record.lookup]}</span>
+        {LOOKUP_LABELS[record.lookup]} <span className="mono small muted whole-value">{LOOKUP_PATHS[record.lookup]}</span>
       </dd>
       <dt>Estado HTTP</dt>
       <dd>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
-import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS } from '@/lib/vocabulary/labels';
 import type { RecordFilters } from '@/lib/records/filters';
 import { OUTCOMES } from '@/lib/records/outcomes';
 

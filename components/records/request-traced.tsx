@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/format/labels';
+import { REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/vocabulary/labels';
 import { describeRequestTrace } from '@/lib/request-traces/describe';
 import type { RequestTrace } from '@/lib/request-traces/read';
 

@@ -1,6 +1,6 @@
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { dayRangeText } from '@/lib/time/months';
-import { integratorIdentityLines } from '@/lib/integration-details/display';
+import { integratorIdentityLines } from '@/lib/integration-management/details-display';
 import { issuerLines } from '@/lib/statements/issuer';
 import { statementTables } from '@/lib/statements/layout';
 import type { StatementPreview } from '@/lib/statements/preview';

@@ -13,7 +13,7 @@ export const identifierLinks = pgTable(
   {
     nitKey: text('nit_key').notNull(),
     cuiKey: text('cui_key').notNull(),
-    // "<nit>\n<cui>", sealed (lib/personal-data/envelope.ts, purpose identifier_link).
+    // "<nit>\n<cui>", sealed (lib/sealing/envelope.ts, purpose identifier_link).
     pairSealed: text('pair_sealed').notNull(),
     firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'date' }).notNull(),
     // Moved on at most daily: the retention job deletes links no kept record can have shown.

@@ -7,7 +7,7 @@
 // the excess shed: answered "unavailable" at once, never charged, never recorded.
 import pLimit, { type LimitFunction } from 'p-limit';
 import { env } from '@/lib/env';
-import { currentLookupTrace } from '@/lib/metrics/lookup-trace';
+import { currentLookupTrace } from '@/lib/http/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import { processSlot } from '@/lib/runtime/process-state';
 

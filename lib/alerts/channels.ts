@@ -7,7 +7,7 @@ import { sendMail } from '@/lib/mail/smtp';
 
 // One attempt at one delivery, on each channel. An attempt never throws: it says how it went, and
 // the outbox records it. Errors name what failed, never a secret: a URL they quote is reduced to
-// its description (lib/http/outbound-urls.ts) before they are cut to length.
+// its description (lib/security/outbound-urls.ts) before they are cut to length.
 
 
 export interface WebhookOptions {

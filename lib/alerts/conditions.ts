@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdministratorAlertCondition } from '@/db/schema';
-import { SOURCE_LABELS } from '@/lib/format/labels';
+import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceHealth, SourceName } from '@/lib/sources/guard';
 import type { AlertSettings } from './settings';

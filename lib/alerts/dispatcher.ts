@@ -7,7 +7,7 @@ import { sendEmail, sendWebhook } from './channels';
 import { balanceAlert, breakerAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
-import { withoutUrlSecrets } from '@/lib/http/outbound-urls';
+import { withoutUrlSecrets } from '@/lib/security/outbound-urls';
 import { runAsJob } from '@/lib/jobs/context';
 import { processSlot, setProcessSlot } from '@/lib/runtime/process-state';
 

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertDeliveries, integrations, type AlertDelivery } from '@/db/schema';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor } from '@/lib/paging/keyset';
-import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/http/outbound-urls';
+import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/security/outbound-urls';
 
 export const ALERTS_PAGE_SIZE = 50;
 

@@ -4,7 +4,7 @@ import { alertConditions, alertDeliveries, alertDeliveryAttempts, consoleUsers, 
 import type { AttemptOutcome } from '@/lib/http/delivery-attempt';
 import type { Alert } from './conditions';
 import { retryDelayMs, type AlertSettings } from './settings';
-import { describeWebhookUrl } from '@/lib/http/outbound-urls';
+import { describeWebhookUrl } from '@/lib/security/outbound-urls';
 
 // The durable half of the alerts: which condition alerted when, and every delivery with its
 // attempts. Any instance may write an alert and any instance may deliver it.

@@ -4,7 +4,7 @@ import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
 import { logger } from '@/lib/logging/logger';
 import { hashPassword, verifyPassword } from '@/lib/security/passwords';
-import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/users/service';
+import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/auth/users';
 import { ACCESS_AUDIT, auditSignInRefusal, type AccessAuditSubject } from './access-audit';
 import { signInFailedForAccount } from './events';
 import { knownDeviceOfRequest } from './known-device';

@@ -6,7 +6,7 @@ import type { ConsoleRole } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
-import { twoFactorRequired } from '@/lib/two-factor/policy';
+import { twoFactorRequired } from '@/lib/auth/two-factor-policy';
 import { sessionCookiesAreSecure } from './cookie-security';
 import { CONSOLE_PATH_HEADER, DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath, signInPath } from './return-path';
 import { nextAuthSecret } from './secret';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '@/db/schema';
-import { createConsoleUser } from '@/lib/users/service';
+import { createConsoleUser } from '@/lib/auth/users';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { endAllSessions, endOwnSession, findSessionUser, listActiveSessions, startConsoleSession } from './sessions';
 

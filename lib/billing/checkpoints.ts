@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { database, type DatabaseHandle } from '@/db/client';
 import { POSTED_KINDS } from '@/db/schema';
-import { hourStart } from '@/lib/rollups/hours';
+import { hourStart } from '@/lib/time/hours';
 
 const WATERMARK = 'ledger_hourly_balances';
 // An entry's created_at is its transaction's start; a top-up's transaction or a settlement

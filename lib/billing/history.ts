@@ -1,11 +1,11 @@
-import { ledgerActorSql } from '@/lib/format/actor-labels';
+import { ledgerActorSql } from '@/lib/vocabulary/actor-labels';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { database } from '@/db/client';
 import { POSTED_KINDS } from '@/db/schema';
 import { csvHeader, csvLineSql, csvTextStream, type CsvColumn } from '@/lib/csv/csv';
 import { GUATEMALA_OFFSET_HOURS, isCalendarDay, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
-import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
+import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { CURRENCY } from '@/lib/money';
 import { decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { plainSearchParams, type SearchParamsInput } from '@/lib/records/filters';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/personal-data/records';
-import { personalDataKeys } from '@/lib/personal-data/keys';
+import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/records/sealed';
+import { personalDataKeys } from '@/lib/sealing/keys';
 import { recordCompanions, recordFacts, recordShape, recordValues, type RecordShape } from '@/lib/records/write';
 import { compiledPerShape, compileStatement } from '@/db/compiled-statement';
 import type { QueryRecordInput } from '@/lib/records/types';

@@ -3,7 +3,7 @@ import { database, db } from '@/db/client';
 import { ledgerVerifications, type LedgerVerification } from '@/db/schema';
 import type { Executor } from '@/lib/audit/audit';
 import { logger } from '@/lib/logging/logger';
-import { retentionCutoff } from '@/lib/retention/policy';
+import { retentionCutoff } from '@/lib/records/retention-cutoff';
 import { POSTED_KIND_LIST } from './checkpoints';
 
 // Reconciliation: what must always hold between the balances, the ledger and the query records,

@@ -7,8 +7,8 @@ import { database, db } from '@/db/client';
 import { bulkJobs, type BulkItemStatus, type BulkJobState } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
-import { open } from '@/lib/personal-data/envelope';
-import { maskCui, maskNit } from '@/lib/personal-data/masking';
+import { open } from '@/lib/sealing/envelope';
+import { maskCui, maskNit } from '@/lib/sealing/masking';
 import { decodeCursor, encodeCursor } from '@/lib/paging/keyset';
 import { ok, type Result } from '@/lib/result';
 import { cancelJob, isPublicJobId, JOB_FIGURE_COLUMNS, JOB_RETRY_OF_COLUMN, jobStatusOf, readJob, type JobFigureRow, type JobStatus } from './jobs';
@@ -88,7 +88,7 @@ export async function findConsoleJob(publicId: string): Promise<ConsoleJob | und
 export interface ConsoleJobItem {
   /** From 1, as the integrator's results number them. */
   position: number;
-  /** Masked for every console role (lib/personal-data/masking.ts); "Mostrar" reveals one, logged. */
+  /** Masked for every console role (lib/sealing/masking.ts); "Mostrar" reveals one, logged. */
   maskedIdentifier: string;
   status: BulkItemStatus | 'cancelado';
   reason: string | null;

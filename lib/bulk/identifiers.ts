@@ -3,7 +3,7 @@
 // form the records search uses, both set aside free with their reason.
 import { isValidClassicNit, isValidCui, isValidNit, normalizeCui, normalizeNit } from '@/lib/guatemala/identifiers';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
-import { normalizeTaxIdentifier } from '@/lib/personal-data/search-keys';
+import { normalizeTaxIdentifier } from '@/lib/sealing/search-keys';
 
 export { MAX_BULK_IDENTIFIERS } from './limits';
 

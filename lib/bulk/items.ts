@@ -7,7 +7,7 @@ import type { BulkItemStatus } from '@/db/schema';
 import type { CatalogOutcome } from '@/lib/lookups/catalog';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import type { AuthenticatedIntegration } from '@/lib/integrations/directory';
-import { seal } from '@/lib/personal-data/envelope';
+import { seal } from '@/lib/sealing/envelope';
 import type { SourceName } from '@/lib/sources/guard';
 import { SOURCE_REJECTED } from './labels';
 import { tellJobChange } from './notices';

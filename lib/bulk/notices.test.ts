@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
 import { noteBulkJobEvent } from '@/lib/integrator-notifications/bulk-jobs';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';

@@ -4,12 +4,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { SOURCE_LABELS } from '@/lib/format/labels';
+import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { formatGuatemalanTimestamp } from '@/lib/time/guatemala-time';
 import { SUCCESS_EXAMPLES } from '@/lib/openapi/success-examples';
-import { seal } from '@/lib/personal-data/envelope';
+import { seal } from '@/lib/sealing/envelope';
 import { submitJob } from './jobs';
 import { itemReasonLabel, SOURCE_REJECTED } from './labels';
 import { BULK_CATALOGS, type BulkCatalogPathName } from './requests';

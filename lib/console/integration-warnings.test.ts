@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TokenView } from '@/lib/credentials/tokens';
+import type { TokenView } from '@/lib/integration-management/tokens';
 import { integrationWarnings } from './integration-warnings';
 
 const NOW = new Date('2026-11-25T18:00:00Z');

@@ -1,7 +1,7 @@
 import { balanceCondition, lowBalanceThreshold } from '@/lib/alerts/conditions';
-import type { TokenView } from '@/lib/credentials/tokens';
+import type { TokenView } from '@/lib/integration-management/tokens';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import type { IntegrationView } from '@/lib/integrations/service';
+import type { IntegrationView } from '@/lib/integration-management/service';
 import { formatQuetzales } from '@/lib/money';
 import type { IntegrationSection } from './integration-sections';
 

@@ -1,7 +1,7 @@
 import { asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrationActivity, integrations } from '@/db/schema';
-import { toView, type IntegrationView } from '@/lib/integrations/service';
+import { toView, type IntegrationView } from '@/lib/integration-management/service';
 
 export type IntegrationListItem = IntegrationView & { lastQueryAt: Date | null; tokenPrefixes: string | null };
 

@@ -1,9 +1,11 @@
 import type { AuditEntry } from '@/db/schema';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
-import { maskWebhookUrl } from '@/lib/http/outbound-urls';
+import { maskWebhookUrl } from '@/lib/security/outbound-urls';
 import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { FLAG_LOOKUP, LOOKUP_LABELS, ROLE_LABELS } from '@/lib/format/labels';
+import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { ROLE_LABELS } from '@/lib/format/labels';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
 import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
@@ -92,7 +94,7 @@ const RECIPIENT_LABELS: Record<string, string> = {
   webhook: 'webhook',
 };
 
-/** A token as audited (lib/credentials/tokens.ts auditSnapshot): «name» (prefix…) and its state. */
+/** A token as audited (lib/integration-management/tokens.ts auditSnapshot): «name» (prefix…) and its state. */
 function describeAuditedToken(token: Record<string, unknown>): string {
   const name = `«${String(token.label ?? '')}» (${String(token.tokenPrefix ?? '')}…)`;
   if (typeof token.revokedAt === 'string') return `${name}, revocado el ${formatDateTime(token.revokedAt)}`;

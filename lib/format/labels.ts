@@ -1,25 +1,4 @@
-import type { LedgerEntryKind, LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
-import { LOOKUP_FLAGS, type FlagName } from '@/lib/integrations/flags';
-import { LOOKUP_PATHS } from '@/lib/lookups/paths';
-import type { Outcome } from '@/lib/records/outcomes';
-import type { SourceName } from '@/lib/sources/guard';
-
-/** The five lookups as the console names them, in the contract's order. */
-export const LOOKUP_LABELS: Record<LookupKind, string> = {
-  renap: 'RENAP por CUI',
-  rtu_nits: 'RTU por NIT',
-  cui_nit: 'Catálogo CUI/NIT',
-  rtu: 'Catálogo RTU',
-  omisos: 'Catálogo omisos',
-};
-
-export const LOOKUP_ROUTES = LOOKUP_PATHS;
-
-export const LOOKUPS = Object.keys(LOOKUP_LABELS) as LookupKind[];
-
-export const FLAG_LOOKUP: Record<FlagName, LookupKind> = Object.fromEntries(
-  Object.entries(LOOKUP_FLAGS).map(([lookup, flag]) => [flag, lookup]),
-) as Record<FlagName, LookupKind>;
+import type { LedgerEntryKind } from '@/db/schema';
 
 export const LEDGER_KIND_LABELS: Record<LedgerEntryKind, string> = {
   top_up: 'Recarga',
@@ -27,13 +6,6 @@ export const LEDGER_KIND_LABELS: Record<LedgerEntryKind, string> = {
   hold: 'Reserva',
   capture: 'Cobro',
   void: 'Reserva liberada',
-};
-
-/** The balance history's movements (posted entries) as people read them. */
-export const HISTORY_KIND_LABELS: Record<'top_up' | 'adjustment' | 'capture', string> = {
-  top_up: 'Recarga',
-  adjustment: 'Ajuste',
-  capture: 'Consulta cobrada',
 };
 
 /** What the reconciliation (ledger:verify) can find, as the console says it. */
@@ -55,58 +27,6 @@ export const USER_STATE_LABELS = { active: 'Activo', disabled: 'Desactivado' } a
 
 /** A console user's second factor, as the Usuarios page (and users:list) says it. */
 export const TWO_FACTOR_LABELS = { enrolled: 'Activada', notEnrolled: 'No activada', enrolsAtSignIn: 'La activará al entrar' } as const;
-
-export const OUTCOME_LABELS: Record<Outcome, string> = {
-  success: 'Éxito (200)',
-  client_error: 'Rechazadas por la fuente (4xx)',
-  source_error: 'Fallas de la fuente (5xx)',
-};
-
-/** A refusal's reason in a few words, after its status ("402 sin saldo"), as support says it. */
-export const REFUSAL_REASON_SHORT_LABELS: Record<RefusalReason, string> = {
-  credentials_missing: 'sin credenciales',
-  credentials_invalid: 'credenciales no válidas',
-  not_enabled: 'consulta no habilitada',
-  rate_limited: 'límite por minuto de la integración',
-  ip_rate_limited: 'límite global por IP',
-  invalid_request: 'solicitud no válida',
-  balance_exhausted: 'sin saldo',
-  too_many_nits: 'más de 50 NIT en un lote',
-  ip_not_allowed: 'dirección IP fuera de la lista permitida, respondida como credenciales no válidas',
-  method_not_allowed: 'método no permitido: las consultas son POST',
-};
-
-/** Why a request was refused before reaching a source, with the status the integrator got. */
-export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
-  credentials_missing: 'Sin credenciales (403)',
-  credentials_invalid: 'Credenciales no válidas (401 en catálogos, 403 en RENAP y RTU)',
-  not_enabled: 'Consulta no habilitada (403)',
-  rate_limited: 'Límite por minuto de la integración (429)',
-  ip_rate_limited: 'Límite global por IP (429)',
-  invalid_request: 'Solicitud no válida (400)',
-  balance_exhausted: 'Sin saldo (402)',
-  too_many_nits: 'Más de 50 NIT en un lote (400)',
-  ip_not_allowed: 'Dirección IP fuera de la lista permitida (respondida como credenciales no válidas)',
-  method_not_allowed: 'Método no permitido: las consultas son POST (405)',
-};
-
-/** Why the gateway could not serve a request, in the one sentence support repeats (after its status). */
-export const UNSERVED_CAUSE_SHORT_LABELS: Record<UnservedCause, string> = {
-  shed: 'servicio saturado',
-  key_in_use: 'Idempotency-Key en uso por una solicitud aún en curso',
-  credentials_unavailable: 'credenciales no verificables por una falla del servicio',
-  source_not_sent: 'fuente fuera de servicio o sin capacidad, no consultada',
-  unhandled: 'error interno del servicio',
-};
-
-/** The same, said in full under that sentence. */
-export const UNSERVED_CAUSE_LABELS: Record<UnservedCause, string> = {
-  shed: 'la instancia tenía su cola de consultas llena y la respondió al momento, sin consultar ninguna fuente',
-  key_in_use: 'otra solicitud con la misma Idempotency-Key seguía en curso cuando esta dejó de esperarla; no consultó ninguna fuente',
-  credentials_unavailable: 'la instancia no tenía una copia vigente de las credenciales, por una falla de su base de datos; no consultó ninguna fuente',
-  source_not_sent: 'la fuente estaba fuera de servicio (circuito abierto) o sin capacidad, y no se le envió la consulta',
-  unhandled: 'falló por un error interno antes de registrar la consulta; el registro de la aplicación tiene el error con este id',
-};
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.create': 'Creó la integración',
@@ -188,9 +108,3 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'portal_user.end_session': 'Cerró una de sus sesiones del portal',
 };
 
-/** The upstream sources, as the console and the alerts name them. */
-export const SOURCE_LABELS: Record<SourceName, string> = {
-  renap: 'Registro de personas (RENAP)',
-  rtu: 'Registro tributario (RTU por NIT)',
-  catalog: 'Fuente de catálogos (CUI/NIT, RTU, omisos)',
-};

@@ -1,4 +1,4 @@
-import type { LookupKind } from '@/db/schema';
+import type { LookupKind, StoredRecordFailure } from '@/db/schema';
 import { failureFromLegacyDetail, type RecordFailure } from '@/lib/records/failure';
 import type { CatalogRejectionCode } from '@/lib/sources/faults';
 
@@ -134,9 +134,11 @@ export function explainRecordError(record: {
   lookup: LookupKind;
   httpStatus: number;
   errorMessage: string | null;
-  failure?: RecordFailure | null;
+  failure?: RecordFailure | StoredRecordFailure | null;
 }): string | undefined {
-  const failure = record.failure ?? (record.errorMessage === null ? undefined : failureFromLegacyDetail(record.errorMessage));
+  // The column holds what storedFailure (lib/records/failure.ts) wrote: a RecordFailure.
+  const stored = record.failure as RecordFailure | null | undefined;
+  const failure = stored ?? (record.errorMessage === null ? undefined : failureFromLegacyDetail(record.errorMessage));
   if (record.httpStatus === 200 && !failure) return undefined;
   const received = ` La integración recibió ${record.httpStatus}.`;
   if (failure) return `${describeFailure(failure, record.lookup, record.httpStatus)}${received}`;

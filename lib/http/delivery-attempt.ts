@@ -1,6 +1,6 @@
 // One attempt to hand something to another party (an SMTP relay, a webhook receiver): how it went,
 // never thrown, and its error in words that name what failed, never a secret.
-import { withoutUrlSecrets } from './outbound-urls';
+import { withoutUrlSecrets } from '@/lib/security/outbound-urls';
 
 export interface AttemptOutcome {
   ok: boolean;

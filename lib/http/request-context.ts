@@ -1,11 +1,11 @@
 // What a request carries down its whole call tree without passing it along: the bindings of its
-// log lines (lib/logging/context.ts) and, for a lookup, its trace (lib/metrics/lookup-trace.ts).
+// log lines (lib/logging/context.ts) and, for a lookup, its trace (lib/http/lookup-trace.ts).
 // One AsyncLocalStorage for both, not one per concern. On Node 20 every enabled storage did work
 // for each promise a request created (async hooks; a lookup creates over a hundred). Node 24 runs
 // AsyncLocalStorage on AsyncContextFrame (the start line says whether it is on): a promise
 // costs nothing, and each `run()` copies the frame once, so one storage is still one copy per request.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LookupTrace } from '@/lib/metrics/lookup-trace-shape';
+import type { LookupTrace } from '@/lib/http/lookup-trace-shape';
 import { processSlot } from '@/lib/runtime/process-state';
 
 /** Fields added to every log line written in a context (lib/logging/context.ts). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalogRequest } from '@/lib/lookups/catalog-request';
-import { idempotencyKeyHash, normalizedRequest, readIdempotencyKey } from './key';
+import { normalizedRequest, parseCatalogRequest } from '@/lib/lookups/catalog-request';
+import { idempotencyKeyHash, readIdempotencyKey } from './key';
 
 function normalized(catalog: 'cui_nit' | 'rtu' | 'omisos', body: unknown): string {
   const parsed = parseCatalogRequest(catalog, { ok: true, value: body });

@@ -1,7 +1,6 @@
 // The rules of the Idempotency-Key header on the catalogs (docs/decisions.md,
 // "Idempotency-Key on the catalogs"): which keys are accepted and what makes two requests "the same".
 import { createHash } from 'node:crypto';
-import type { CatalogName, CatalogRequest } from '@/lib/lookups/catalog-request';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set to `true` on an answer that is the stored answer of an earlier request with the same key. */
@@ -35,14 +34,4 @@ export function readIdempotencyKey(value: string | null): IdempotencyKeyRead {
  */
 export function idempotencyKeyHash(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
-/**
- * The request as the gateway understood it: the catalog and the fields it forwards, in a fixed
- * order. Two bodies that differ only in whitespace, key order, an explicit `actualizado: false`, a
- * `date_of_birth` the catalog does not read or an empty identifier are the same request; any
- * difference the source would see is not. The same key on another catalog is another request.
- */
-export function normalizedRequest(catalog: CatalogName, request: CatalogRequest): string {
-  return JSON.stringify([catalog, request.nit ?? null, request.cui ?? null, request.actualizado, request.dateOfBirth ?? null]);
 }

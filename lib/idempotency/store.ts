@@ -2,7 +2,7 @@
 // integration and key, shared by every instance, on PGlite and PostgreSQL alike.
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { open, seal } from '@/lib/personal-data/envelope';
+import { open, seal } from '@/lib/sealing/envelope';
 import { IDEMPOTENCY_WINDOW_HOURS } from './key';
 
 /** The row a lookup works on: its integration, its key's hash, and the lookup (request id) that owns it. */

@@ -1,4 +1,4 @@
-import type { Integration } from '@/db/schema';
+import type { Integration, LookupKind } from '@/db/schema';
 
 /** The five lookups, each enabled by its own flag (named as in the contract). */
 export const LOOKUP_FLAGS = {
@@ -36,3 +36,8 @@ export function parseFlagName(input: string): FlagName | undefined {
   }
   return LOOKUP_FLAGS[normalized.replace('-', '_') as LookupName];
 }
+
+/** The lookup each flag enables. */
+export const FLAG_LOOKUP: Record<FlagName, LookupKind> = Object.fromEntries(
+  Object.entries(LOOKUP_FLAGS).map(([lookup, flag]) => [flag, lookup]),
+) as Record<FlagName, LookupKind>;

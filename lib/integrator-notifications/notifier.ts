@@ -8,10 +8,10 @@ import { sendMail, type Mail } from '@/lib/mail/smtp';
 import type { BalanceSnapshot } from '@/lib/alerts/conditions';
 import type { AlertDispatcher } from '@/lib/alerts/dispatcher';
 import { enqueueDeliveries } from '@/lib/alerts/outbox';
-import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/http/outbound-urls';
+import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/security/outbound-urls';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
-import { open } from '@/lib/personal-data/envelope';
+import { open } from '@/lib/sealing/envelope';
 import { EMAIL_NOT_CONFIGURED_REASON } from '@/lib/alerts/email-status';
 import { notificationMail } from './email';
 import {
@@ -95,7 +95,7 @@ export class IntegratorNotifier {
   }
 
   /**
-   * A token just revoked (lib/credentials/tokens.ts calls this after the revocation commits; the
+   * A token just revoked (lib/integration-management/tokens.ts calls this after the revocation commits; the
    * CLI's too: the server delivers). Never throws: a notification never fails the revocation.
    */
   async noteTokenRevoked(integration: { id: number; nombre: string }, token: TokenFacts & { revokedAt: Date }): Promise<void> {
@@ -107,8 +107,8 @@ export class IntegratorNotifier {
   }
 
   /**
-   * A token just created, or rotated (lib/credentials/tokens.ts, after the change commits), or the
-   * allow-list just replaced (lib/integrations/service.ts), from the portal, the console or the CLI.
+   * A token just created, or rotated (lib/integration-management/tokens.ts, after the change commits), or the
+   * allow-list just replaced (lib/integration-management/service.ts), from the portal, the console or the CLI.
    * Never throws: a notification never fails the change it tells of.
    */
   async noteTokenCreated(integration: { id: number; nombre: string }, token: TokenFacts & { createdAt: Date }, by: ChangedBy): Promise<void> {
@@ -124,7 +124,7 @@ export class IntegratorNotifier {
   }
 
   /**
-   * The tariff or the lookups enabled, just changed by an administrator (lib/integrations/service.ts,
+   * The tariff or the lookups enabled, just changed by an administrator (lib/integration-management/service.ts,
    * after the change commits; the console and the CLI both call it). Never throws.
    */
   async noteTariffChanged(integration: { id: number; nombre: string }, change: { previousCentavos: number; tariffCentavos: number; changedAt: Date }): Promise<void> {

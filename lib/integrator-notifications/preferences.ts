@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertDeliveries, integrationNotificationOptOuts, integrations, NOTIFICATION_RECIPIENTS, type AlertDelivery, type NotificationRecipient } from '@/db/schema';
-import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/http/outbound-urls';
+import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/security/outbound-urls';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
-import { seal } from '@/lib/personal-data/envelope';
+import { seal } from '@/lib/sealing/envelope';
 import { KIND_CONTACT, NOTIFICATION_KINDS, type IntegratorNotification, type NotificationKind } from './kinds';
 import { webhookTargetProblem, type TargetPolicy } from './targets';
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertDeliveries, integrations, type AlertDelivery } from '@/db/schema';
-import { maskWebhookUrl } from '@/lib/http/outbound-urls';
+import { maskWebhookUrl } from '@/lib/security/outbound-urls';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
 import type { IntegratorNotifier } from './notifier';
 

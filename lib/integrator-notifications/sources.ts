@@ -1,7 +1,7 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { alertConditions, integrations } from '@/db/schema';
-import { SOURCE_LABELS } from '@/lib/format/labels';
+import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import type { SourceName } from '@/lib/sources/guard';
 import { LOOKUP_SOURCE } from '@/lib/status-page/availability';

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net, { BlockList } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
-import { webhookUrlProblem } from '@/lib/http/outbound-urls';
+import { webhookUrlProblem } from '@/lib/security/outbound-urls';
 
 // Where an integrator's webhook may be sent. The URL is the integrator's to choose, so it is the
 // classic server-side request forgery: a URL naming (or a host name resolving to) our own network

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations } from '@/db/schema';
-import { maskWebhookUrl } from '@/lib/http/outbound-urls';
+import { maskWebhookUrl } from '@/lib/security/outbound-urls';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
 import { testNotification } from './kinds';
 import type { IntegratorNotifier } from './notifier';

@@ -1,6 +1,6 @@
 import type { Env } from '@/lib/env';
 import { ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
-import { SOURCE_LABELS } from '@/lib/format/labels';
+import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { retryDelayMs } from '@/lib/alerts/settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@/lib/alerts/signature';
 import {

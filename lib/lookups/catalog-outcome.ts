@@ -1,5 +1,5 @@
 // Every way a catalog lookup can end, apart from the code that runs one: the stored answers of
-// Idempotency-Key replays (lib/idempotency/answers.ts) are built from it without importing the lookup.
+// Idempotency-Key replays (lib/lookups/replayable-answer.ts) are built from it without importing the lookup.
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
 import type { StoredAnswer } from '@/lib/idempotency/store';
 import type { SourceFailure } from '@/lib/sources/outcomes';

@@ -69,3 +69,13 @@ export function parseCatalogRequest(
   }
   return { ok: true, request };
 }
+
+/**
+ * The request as the gateway understood it: the catalog and the fields it forwards, in a fixed
+ * order. Two bodies that differ only in whitespace, key order, an explicit `actualizado: false`, a
+ * `date_of_birth` the catalog does not read or an empty identifier are the same request; any
+ * difference the source would see is not. The same key on another catalog is another request.
+ */
+export function normalizedRequest(catalog: CatalogName, request: CatalogRequest): string {
+  return JSON.stringify([catalog, request.nit ?? null, request.cui ?? null, request.actualizado, request.dateOfBirth ?? null]);
+}

@@ -4,13 +4,13 @@ import type { BodyRead } from '@/lib/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
 import { consumeIntegrationLimit } from '@/lib/limits/limits';
-import { noteLookup, timeStage } from '@/lib/metrics/lookup-trace';
+import { noteLookup, timeStage } from '@/lib/http/lookup-trace';
 import { countRefusal } from '@/lib/rollups/refusals';
 import { refuseAddress } from './address-refusal';
 import { sourceClients } from '@/lib/sources';
 import type { Credentials } from './credentials';
 import { traceUnserved } from '@/lib/request-traces/buffer';
-import { LookupSeals } from '@/lib/personal-data/records';
+import { LookupSeals } from '@/lib/records/sealed';
 import { unavailable as tracedUnavailable, type Unavailable } from './unavailable';
 import { parseRenapRequest, parseRtuNitsRequest, type RegistryRequestProblem } from './registry-request';
 

@@ -25,7 +25,7 @@ export interface AccessEntryInput {
   kind: PersonalDataAccessKind;
   recordId?: number;
   reason?: string;
-  /** Never an identifier in clear: mask it first (lib/personal-data/masking.ts). */
+  /** Never an identifier in clear: mask it first (lib/sealing/masking.ts). */
   details?: Record<string, unknown>;
 }
 

@@ -18,12 +18,12 @@ import { createWatchList } from '@/lib/watch-lists/lists';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { TEST_PERSONAL_DATA_KEYS } from '@/tests/support/personal-data-keys';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { isSealed, open, seal, sealedKeyId, UnknownPersonalDataKeyError } from './envelope';
-import { personalDataKeys } from './keys';
+import { isSealed, open, seal, sealedKeyId, UnknownPersonalDataKeyError } from '@/lib/sealing/envelope';
+import { personalDataKeys } from '@/lib/sealing/keys';
 import { resealRecords } from './reseal';
-import { scrubErrorMessage } from './scrub';
-import { normalizeTaxIdentifier, searchKeyId } from './search-keys';
-import { forgetPersonalDataState } from './state';
+import { scrubErrorMessage } from '@/lib/sealing/scrub';
+import { normalizeTaxIdentifier, searchKeyId } from '@/lib/sealing/search-keys';
+import { forgetPersonalDataState } from '@/lib/sealing/state';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;

@@ -1,5 +1,5 @@
 import type { RecordFilters } from '@/lib/records/filters';
-import { maskIdentifier } from './masking';
+import { maskIdentifier } from '@/lib/sealing/masking';
 
 /**
  * What the access log keeps of an export's filters: the date range (desde/hasta, "todo" when

@@ -1,10 +1,10 @@
 import { inArray, or, sql } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { identifierLinks } from '@/db/schema';
-import { personalDataKeys, type PersonalDataKeyring } from './keys';
-import { maskIdentifier } from './masking';
-import { identifierLink, openIdentifierLink } from './records';
-import { searchKeysToLookUp } from './search-keys';
+import { personalDataKeys, type PersonalDataKeyring } from '@/lib/sealing/keys';
+import { maskIdentifier } from '@/lib/sealing/masking';
+import { identifierLink, openIdentifierLink } from '@/lib/records/sealed';
+import { searchKeysToLookUp } from '@/lib/sealing/search-keys';
 
 /** A person's other identifier, as a source's answer linked it to the one asked about. */
 export interface LinkedIdentifiers {

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { TEST_PERSONAL_DATA_KEYS } from '@/tests/support/personal-data-keys';
 import { outcomeUnknownRecord } from '@/lib/billing/holds';
 import type { QueryRecordInput } from '@/lib/records/types';
-import { open } from './envelope';
-import { personalDataKeys } from './keys';
-import { LookupSeals, openIdentifierLink, sealRecord } from './records';
-import { searchKey } from './search-keys';
+import { open } from '@/lib/sealing/envelope';
+import { personalDataKeys } from '@/lib/sealing/keys';
+import { LookupSeals, openIdentifierLink, sealRecord } from '@/lib/records/sealed';
+import { searchKey } from '@/lib/sealing/search-keys';
 
 Object.assign(process.env, TEST_PERSONAL_DATA_KEYS);
 

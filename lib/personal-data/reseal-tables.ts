@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { open, seal, sealedKeyId, type SealedPurpose } from './envelope';
-import { personalDataKeys, type PersonalDataKeyring } from './keys';
+import { open, seal, sealedKeyId, type SealedPurpose } from '@/lib/sealing/envelope';
+import { personalDataKeys, type PersonalDataKeyring } from '@/lib/sealing/keys';
 
 // The other tables that keep personal data sealed with PERSONAL_DATA_KEY for longer than a rotation
 // can wait: a bulk job's items (30 days after the job ends) and a watch list's entries and changes

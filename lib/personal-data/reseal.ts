@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { seal, sealedKeyId } from './envelope';
+import { seal, sealedKeyId } from '@/lib/sealing/envelope';
 import { resealIdentifierLinks } from './identifier-links';
-import { personalDataKeys, type PersonalDataKeyring } from './keys';
-import { identifiersOfRecord, openRecord } from './records';
+import { personalDataKeys, type PersonalDataKeyring } from '@/lib/sealing/keys';
+import { identifiersOfRecord, openRecord } from '@/lib/records/sealed';
 import { resealSealedTables, type SealedTableName, type SealedTablesResealed } from './reseal-tables';
-import { scrubErrorMessage } from './scrub';
-import { recordSearchKeys } from './search-keys';
-import { forgetPersonalDataState } from './state';
+import { scrubErrorMessage } from '@/lib/sealing/scrub';
+import { recordSearchKeys } from '@/lib/sealing/search-keys';
+import { forgetPersonalDataState } from '@/lib/sealing/state';
 
 const BATCH_ROWS = 2_000;
 

@@ -8,7 +8,7 @@ import { and, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { identifierSearches } from '@/db/schema';
 import { recordFiltersToSearchParams, type RecordFilters } from '@/lib/records/filters';
-import { open, seal, UnknownPersonalDataKeyError } from './envelope';
+import { open, seal, UnknownPersonalDataKeyError } from '@/lib/sealing/envelope';
 
 /** How long a search's address keeps working (a person paging through results, or back from a record). */
 export const SEARCH_REFERENCE_HOURS = 1;

@@ -10,7 +10,7 @@ import { logger } from '@/lib/logging/logger';
 import { newPasswordProblem } from '@/lib/passwords/policy';
 import { fail, ok, type Result } from '@/lib/result';
 import { hashPassword, verifyPassword } from '@/lib/security/passwords';
-import { MAX_PASSWORD_LENGTH, userEmailSchema } from '@/lib/users/service';
+import { MAX_PASSWORD_LENGTH, userEmailSchema } from '@/lib/auth/users';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
 import { hashLinkCode, isLinkCode, newLinkCode, PASSWORD_RESET_VALID_MINUTES, portalLink } from './links';
 import { printOnTerminal, sendPasswordReset, type LinkPrinter } from './mail';

@@ -7,7 +7,7 @@ import { readJobOrigin, type JobOriginView } from '@/lib/bulk/origin';
 import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { BULK_UPLOAD_MESSAGES, identifiersOfUpload } from '@/lib/bulk/upload';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
-import { findIntegration } from '@/lib/integrations/service';
+import { findIntegration } from '@/lib/integration-management/service';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import type { PortalUserSession } from './session';
 

@@ -1,7 +1,7 @@
 import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/credentials/allow-list';
 import type { OverlapPreset } from '@/lib/credentials/token-state';
-import { createToken, listTokens, revokeToken, rotateToken, type CreateTokenInput, type ListedToken, type TokenError, type TokenView } from '@/lib/credentials/tokens';
-import { findIntegration, setAllowedNetworks, type IntegrationError, type IntegrationView } from '@/lib/integrations/service';
+import { createToken, listTokens, revokeToken, rotateToken, type CreateTokenInput, type ListedToken, type TokenError, type TokenView } from '@/lib/integration-management/tokens';
+import { findIntegration, setAllowedNetworks, type IntegrationError, type IntegrationView } from '@/lib/integration-management/service';
 import { fail, type Result } from '@/lib/result';
 import type { PortalUserSession } from './session';
 

@@ -1,5 +1,5 @@
 import type { PortalRole } from '@/db/schema';
-import { plainText } from '@/lib/statements/download';
+import { plainText } from '@/lib/http/plain-text';
 import { portalDownloadPage } from './download-page';
 import { PORTAL_DOWNLOAD_REFUSAL_TITLE, portalRefusalText } from './refusals';
 import type { Statement } from '@/lib/statements/statements';

@@ -1,12 +1,12 @@
 import type { LookupKind } from '@/db/schema';
 import { lowBalanceThreshold } from '@/lib/alerts/conditions';
-import { recentMonthsSpending, type MonthSpending } from '@/lib/billing/spending';
-import { loadDashboard, type Dashboard } from '@/lib/console/dashboard';
+import { recentMonthsSpending, type MonthSpending } from '@/lib/statements/spending';
+import { loadDashboard, type Dashboard } from '@/lib/rollups/usage';
 import { env } from '@/lib/env';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
-import { LOOKUPS } from '@/lib/format/labels';
+import { LOOKUPS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
-import { findIntegration, type IntegrationView } from '@/lib/integrations/service';
+import { findIntegration, type IntegrationView } from '@/lib/integration-management/service';
 import { integrationLimitPerMinute, LOOKUP_LIMITED_ROUTES, peekIntegrationLimit, type LimitedRoute } from '@/lib/limits/limits';
 import { logger } from '@/lib/logging/logger';
 import { refusalCells } from '@/lib/rollups/read';
@@ -17,7 +17,7 @@ import type { PortalUserSession } from './session';
 
 // Inicio: the session's integration now, each part only for the roles that
 // may read it. Every figure comes from a service the console or the status page already reads:
-// the integration's row, the ledger (lib/billing/spending.ts), the rollups the console's "Uso"
+// the integration's row, the ledger (lib/statements/spending.ts), the rollups the console's "Uso"
 // reads, the limiter's own store, and the public status. Nothing here scans the query records.
 
 /** The balance, read-only, for every role (BALANCE_READERS): developers are the ones who see the 402s. */

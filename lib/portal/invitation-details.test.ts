@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { decodeQuotedPrintable, startSmtpReceiver, type SmtpReceiver } from '@/tests/support/smtp-receiver';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { findPortalAccountByEmail } from '@/lib/portal-identity/accounts';

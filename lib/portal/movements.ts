@@ -1,5 +1,5 @@
 import { heldInFlight, listHistoryPage, parseHistoryFilters, type HeldInFlight, type HistoryFilters, type PostedKind } from '@/lib/billing/history';
-import { describeLedgerActor } from '@/lib/format/actor-labels';
+import { describeLedgerActor } from '@/lib/vocabulary/actor-labels';
 import { plainSearchParams, type SearchParamsInput } from '@/lib/records/filters';
 import { readableLedgerNote } from '@/lib/top-ups/notes';
 import type { PortalUserSession } from './session';

@@ -1,6 +1,6 @@
 import type { Integration } from '@/db/schema';
-import { findIntegration } from '@/lib/integrations/service';
-import { setIntegrationDetails, type DetailsResult } from '@/lib/integration-details/service';
+import { findIntegration } from '@/lib/integration-management/service';
+import { setIntegrationDetails, type DetailsResult } from '@/lib/integration-management/details-service';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook, type PreferenceResult } from '@/lib/integrator-notifications/preferences';
 import type { NotificationKind } from '@/lib/integrator-notifications/kinds';

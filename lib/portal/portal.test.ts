@@ -8,7 +8,7 @@ import { db } from '@/db/client';
 import { auditLog, portalInvitations, portalPasswordResets, portalUsers } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
 import { beginSignInAttempt, recordSignInFailure } from '@/lib/auth/throttle';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { openSecret, sealSecret, twoFactorKey } from '@/lib/two-factor/secret-box';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';

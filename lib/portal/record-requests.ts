@@ -1,10 +1,10 @@
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
-import { postedFormFields } from '@/lib/personal-data/search-form';
+import { postedFormFields } from '@/lib/http/posted-form';
 import { EXPIRED_SEARCH_MESSAGE, referenceSearch, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
 import { countMatchingRecords } from '@/lib/records/count';
 import { recordsCsvStream } from '@/lib/records/csv';
-import { plainText } from '@/lib/statements/download';
+import { plainText } from '@/lib/http/plain-text';
 import { portalDownloadPage } from './download-page';
 import { portalDownloadUser } from './downloads';
 import { PORTAL_REFUSAL_TITLE, portalRefusalText } from './refusals';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, portalInvitations, portalPasswordResets, portalSessions, portalTwoFactor } from '@/db/schema';
 import type { Actor } from '@/lib/audit/audit';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { verifyPassword } from '@/lib/security/passwords';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/audit/audit';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { setAllowedNetworks } from '@/lib/integrations/service';
+import { setAllowedNetworks } from '@/lib/integration-management/service';
 import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';

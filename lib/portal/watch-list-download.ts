@@ -1,8 +1,8 @@
 import { describeActor } from '@/lib/audit/audit';
 import { logger } from '@/lib/logging/logger';
 import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
-import { postedFormFields } from '@/lib/personal-data/search-form';
-import { plainText } from '@/lib/statements/download';
+import { postedFormFields } from '@/lib/http/posted-form';
+import { plainText } from '@/lib/http/plain-text';
 import { listNamedWatchListChanges, readWatchList } from '@/lib/watch-lists';
 import { watchChangeCsvLine, watchChangesCsvHeader } from '@/lib/watch-lists/csv';
 import { portalDownloadPage } from './download-page';

@@ -5,7 +5,7 @@ import { describeActor, writeAudit } from '@/lib/audit/audit';
 import { listConsoleJobs } from '@/lib/bulk/console';
 import { wakeBulkRunner } from '@/lib/bulk/runner';
 import { writeAccessEntry } from '@/lib/personal-data/access-log';
-import { maskNit } from '@/lib/personal-data/masking';
+import { maskNit } from '@/lib/sealing/masking';
 import {
   createWatchList,
   deleteWatchList,

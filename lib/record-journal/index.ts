@@ -11,7 +11,7 @@ import { ensurePrivateDirectory } from '@/lib/files/private-directory';
 import { runAsJob } from '@/lib/jobs/context';
 import { logger } from '@/lib/logging/logger';
 import { metrics } from '@/lib/metrics/registry';
-import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/records/sealed';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
 import { completeLeftIntents, leftIntentFiles, RegistryIntentLog, type RegistryIntent } from './intents';

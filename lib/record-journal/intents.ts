@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { outcomeUnknownRecord } from '@/lib/billing/holds';
 import { logger } from '@/lib/logging/logger';
-import { personalDataKeys } from '@/lib/personal-data/keys';
-import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { personalDataKeys } from '@/lib/sealing/keys';
+import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/records/sealed';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import type { QueryRecordInput } from '@/lib/records/types';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openNullable } from '@/lib/personal-data/envelope';
+import { openNullable } from '@/lib/sealing/envelope';
 import { resetEnvCache } from '@/tests/support/test-database';
 import { TEST_PERSONAL_DATA_KEYS } from '@/tests/support/personal-data-keys';
 import { databaseWasUnreachable, RecordJournal, requestIdOf, type JournalEntry } from './index';

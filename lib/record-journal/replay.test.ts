@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { placeHold } from '@/lib/billing/holds';
-import { sealRecord, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { sealRecord, type SealedQueryRecord } from '@/lib/records/sealed';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { RecordJournal, type JournalEntry } from './index';

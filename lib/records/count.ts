@@ -2,7 +2,7 @@ import { and, desc, eq, gte, lte, min, sum, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { queryDailyRollups, queryDailyRollupsByIntegration, queryRollupQueue } from '@/db/schema';
 import { guatemalanToday, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
-import { retentionCutoff } from '@/lib/retention/policy';
+import { retentionCutoff } from '@/lib/records/retention-cutoff';
 import type { RecordFilters } from './filters';
 import { statusFilter } from './outcomes';
 

@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import { integrations, queryRecords } from '@/db/schema';
 import { csvField, csvFieldsSql, csvHeader, csvTextStream, type CsvColumn } from '@/lib/csv/csv';
 import { GUATEMALA_OFFSET_HOURS } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { CURRENCY } from '@/lib/money';
 import type { KeysetCursor } from '@/lib/paging/keyset';
-import { openNullable } from '@/lib/personal-data/envelope';
+import { openNullable } from '@/lib/sealing/envelope';
 import type { RecordFilters } from './filters';
-import { maskCuiColumn, maskIdentifiersInText, maskNitColumn } from '@/lib/personal-data/masking';
+import { maskCuiColumn, maskIdentifiersInText, maskNitColumn } from '@/lib/sealing/masking';
 import { iterateRecordLines, iterateRecordRows, type RecordLineFormat } from './list';
 
 const lookupLabel = sql.join(

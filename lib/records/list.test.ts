@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, queryRecords } from '@/db/schema';
 import { database as openDatabase, db } from '@/db/client';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { seal } from '@/lib/personal-data/envelope';
-import { searchKey } from '@/lib/personal-data/search-keys';
+import { seal } from '@/lib/sealing/envelope';
+import { searchKey } from '@/lib/sealing/search-keys';
 import { rollUpQueue } from '@/lib/rollups/job';
 import { iterateRecordLines, listRecordsPage } from './list';
 

@@ -3,9 +3,9 @@ import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, queryRecordIdentifiers, queryRecords, type LedgerEntry, type QueryRecord } from '@/db/schema';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
-import { openRecord } from '@/lib/personal-data/records';
-import { searchKeysToLookUp } from '@/lib/personal-data/search-keys';
-import { clearRecordsMayRemain } from '@/lib/personal-data/state';
+import { openRecord } from '@/lib/records/sealed';
+import { searchKeysToLookUp } from '@/lib/sealing/search-keys';
+import { clearRecordsMayRemain } from '@/lib/sealing/state';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/paging/keyset';
 import { matchingDays, scanRange, type MatchingDays } from './count';
 import type { RecordFilters } from './filters';
@@ -15,7 +15,7 @@ export type ConsoleRecord = QueryRecord & { integrationNombre: string };
 
 /**
  * The stored search keys for what support typed ("576937-k", "2415 75181 0101"): its keyed hash,
- * computed here as the record writers did (lib/personal-data/search-keys.ts), plus the forms older
+ * computed here as the record writers did (lib/sealing/search-keys.ts), plus the forms older
  * records may still hold during a key rotation or before the migration finished. One key is one
  * index range; two or three are as many short ranges. None (it normalizes to nothing): no match.
  */

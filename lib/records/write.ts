@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { compiledPerShape } from '@/db/compiled-statement';
-import { personalDataKeys } from '@/lib/personal-data/keys';
-import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/personal-data/records';
+import { personalDataKeys } from '@/lib/sealing/keys';
+import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/records/sealed';
 import { storedFailure } from './failure';
 import type { QueryRecordInput } from './types';
 

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, max, sum, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { queryRecords, refusalRollups, refusalRollupsByIntegration, type LookupKind, type RefusalReason } from '@/db/schema';
 import { requestTrace, type RequestTrace } from '@/lib/request-traces/read';
-import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
+import { HOUR_MS, hourStart } from '@/lib/time/hours';
 
 export { isPlausibleRequestId, REQUEST_ID_PREFIX, typedRequestId } from './typed';
 

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { metrics } from '@/lib/metrics/registry';
 import { countRefusal, flushRefusals } from '@/lib/rollups/refusals';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '../../tests/support/test-database';

@@ -11,7 +11,7 @@ import { database } from '@/db/client';
 import type { LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
 import { env } from '@/lib/env';
 import { metrics } from '@/lib/metrics/registry';
-import { hourStart } from '@/lib/rollups/hours';
+import { hourStart } from '@/lib/time/hours';
 import { refusalStatus, unservedStatus } from './statuses';
 import { processSlot } from '@/lib/runtime/process-state';
 

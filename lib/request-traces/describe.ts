@@ -1,5 +1,6 @@
 import type { UnservedCause } from '@/db/schema';
-import { LOOKUP_ROUTES, REFUSAL_REASON_SHORT_LABELS, UNSERVED_CAUSE_SHORT_LABELS } from '@/lib/format/labels';
+import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { REFUSAL_REASON_SHORT_LABELS, UNSERVED_CAUSE_SHORT_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import type { RequestTrace } from './read';
 
@@ -26,7 +27,7 @@ const UNSERVED_ADVICE: Record<UnservedCause, string> = {
 export function describeRequestTrace(trace: RequestTrace): string {
   // Wrong credentials name no integration: the login sent could be anyone's.
   const who = trace.integration ? trace.integration.nombre : 'sin integración identificada';
-  const start = `${trace.requestId}: ${who}, ${LOOKUP_ROUTES[trace.lookup]}`;
+  const start = `${trace.requestId}: ${who}, ${LOOKUP_PATHS[trace.lookup]}`;
   const when = formatDateTime(trace.at);
   switch (trace.kind) {
     case 'refusal':

@@ -4,7 +4,7 @@
 import { eq, gte, sql, sum } from 'drizzle-orm';
 import { database, db } from '@/db/client';
 import { integrations, queryRecords, requestTraceOverflow, requestTraces, type LookupKind, type RefusalReason, type UnservedCause } from '@/db/schema';
-import { hourStart, HOUR_MS } from '@/lib/rollups/hours';
+import { hourStart, HOUR_MS } from '@/lib/time/hours';
 
 interface TraceBase {
   requestId: string;

@@ -11,7 +11,7 @@ import { purgeOldSubmissions } from '@/lib/submissions/claim';
 import { purgeExpiredRequestTraces } from '@/lib/request-traces/read';
 import { env } from '@/lib/env';
 import { purgeExpiredBulkJobs } from '@/lib/bulk/retention';
-import { retentionCutoff } from './policy';
+import { retentionCutoff } from '@/lib/records/retention-cutoff';
 
 const BATCH_ROWS = 5_000;
 

@@ -4,7 +4,7 @@ import { UNKNOWN_INTEGRATION_ID, type LookupKind, type RefusalReason } from '@/d
 import { currentLogBindings } from '@/lib/logging/context';
 import { metrics } from '@/lib/metrics/registry';
 import { traceRefusal } from '@/lib/request-traces/buffer';
-import { hourStart } from './hours';
+import { hourStart } from '@/lib/time/hours';
 import { processSlot } from '@/lib/runtime/process-state';
 
 export interface Refusal {

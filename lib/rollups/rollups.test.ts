@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { LATENCY_BUCKET_COLUMNS, type LookupKind } from '@/db/schema';
 import { placeHold, settleHold, sweepStaleHolds } from '@/lib/billing/holds';
-import { loadDashboard, rangeStart, type DashboardRange } from '@/lib/console/dashboard';
+import { loadDashboard, rangeStart, type DashboardRange } from '@/lib/rollups/usage';
 import { listIntegrationsPage } from '@/lib/console/integrations';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { outcomeOf } from '@/lib/records/outcomes';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { emptyHistogram, histogramQuantile, latencyBucketIndex } from './histogram';
-import { HOUR_MS } from './hours';
+import { HOUR_MS } from '@/lib/time/hours';
 import { rollUpQueuedRecords } from './job';
 import { countRefusal, flushRefusals } from './refusals';
 

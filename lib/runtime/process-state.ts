@@ -28,7 +28,7 @@ export const PROCESS_SLOTS = {
   refusedAddresses: "addresses refused by allow-lists, written every few seconds (lib/credentials/refused-addresses.ts)",
   refusalCounts: 'refusals counted for the rollups (lib/rollups/refusals.ts)',
   requestTraces: 'traces of answers that leave no record (lib/request-traces/buffer.ts)',
-  personalDataClear: 'whether identifiers still wait to be sealed (lib/personal-data/state.ts)',
+  personalDataClear: 'whether identifiers still wait to be sealed (lib/sealing/state.ts)',
   consoleSubmissions: "the console's forms already sent (lib/auth/submissions.ts)",
   ledgerVerification: "the console's «Verificar ahora» run in this process (lib/billing/verify-now.ts)",
   holdSweeper: 'the timer of the stale holds sweeper (lib/startup.ts)',

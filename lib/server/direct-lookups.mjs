@@ -5,7 +5,7 @@
 // path (a query string, a trailing slash, another method) and a route not loaded yet go to Next,
 // which calls the same code. Not under `--dev`, where Next recompiles a route that changed.
 import { newRequestId } from '../http/new-request-id.mjs';
-import { LOOKUP_PATHS } from '../lookups/lookup-paths.mjs';
+import { LOOKUP_PATHS } from '../contract/lookup-paths.mjs';
 import { REQUEST_ID_HEADER } from './responses.mjs';
 
 const DIRECT_LOOKUPS = Symbol.for('gateway.directLookups');

@@ -7,7 +7,7 @@
 // mark it `notSent`, and the lookups neither charge nor record it (docs/decisions.md).
 import { BrokenCircuitError, BulkheadRejectedError, CircuitState, type BulkheadPolicy, type CircuitBreakerPolicy, ConsecutiveBreaker, bulkhead, circuitBreaker, handleWhenResult } from 'cockatiel';
 import { logger } from '@/lib/logging/logger';
-import { noteLookup } from '@/lib/metrics/lookup-trace';
+import { noteLookup } from '@/lib/http/lookup-trace';
 import { metrics } from '@/lib/metrics/registry';
 import type { HttpExchange } from './http';
 

@@ -4,7 +4,7 @@ import type { LookupKind } from '@/db/schema';
 import { CHECKPOINT_SETTLE_MARGIN_MS, postedBalanceBefore } from '@/lib/billing/checkpoints';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
 import { outcomeOf, type Outcome } from '@/lib/records/outcomes';
-import { retentionCutoff } from '@/lib/retention/policy';
+import { retentionCutoff } from '@/lib/records/retention-cutoff';
 import type { StatementIssuer } from './issuer';
 
 /** A Guatemalan calendar month, YYYY-MM. */

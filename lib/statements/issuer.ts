@@ -1,5 +1,5 @@
 import { env, type Env } from '@/lib/env';
-import { formatNit } from '@/lib/integration-details/display';
+import { formatNit } from '@/lib/integration-management/details-display';
 
 /** The operator as a statement names it, its issuer (STATEMENT_ISSUER_* settings). */
 export interface StatementIssuer {

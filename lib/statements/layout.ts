@@ -1,5 +1,5 @@
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import { OUTCOMES } from '@/lib/records/outcomes';
 import type { PeriodFigures } from './figures';

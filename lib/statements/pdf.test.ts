@@ -3,7 +3,7 @@
 // memory, long enough for several pages: the drawing, not the figures, is under test here. A
 // preview's PDF is marked as one on every page and carries no number.
 import { describe, expect, it } from 'vitest';
-import { formatNit } from '@/lib/integration-details/display';
+import { formatNit } from '@/lib/integration-management/details-display';
 import { pdfPageTextLines } from '@/tests/support/pdf-text';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
 import { renderStatementPdf, renderStatementPreviewPdf } from './pdf';

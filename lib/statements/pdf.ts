@@ -1,6 +1,6 @@
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { dayRangeText, dayText, periodText } from '@/lib/time/months';
-import { integratorIdentityLines } from '@/lib/integration-details/display';
+import { integratorIdentityLines } from '@/lib/integration-management/details-display';
 import type { PeriodFigures } from './figures';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
 import { statementTables, type StatementTable } from './layout';

@@ -1,7 +1,7 @@
 import { guatemalanToday, isCalendarDay, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/time/guatemala-time';
 import { dayRangeText, dayText } from '@/lib/time/months';
 import { fail, ok, type Result } from '@/lib/result';
-import { retentionCutoff } from '@/lib/retention/policy';
+import { retentionCutoff } from '@/lib/records/retention-cutoff';
 import { computePeriodFigures, StatementError, type PeriodFigures, type StatementProblem } from './figures';
 import { configuredIssuer, type StatementIssuer } from './issuer';
 import { statementIntegration } from './statements';

@@ -11,8 +11,8 @@ import { advanceBalanceCheckpoints, postedBalanceBefore } from '@/lib/billing/ch
 import { placeHold, settleHold } from '@/lib/billing/holds';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanDayBefore, guatemalanToday } from '@/lib/time/guatemala-time';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
-import { setTariff } from '@/lib/integrations/service';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
+import { setTariff } from '@/lib/integration-management/service';
 import { pdfTextLines } from '@/tests/support/pdf-text';
 import { recordUnbilledQuery } from '@/lib/records/write';
 import { rollUpQueue } from '@/lib/rollups/job';

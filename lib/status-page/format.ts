@@ -1,6 +1,6 @@
 // Texts of the public status page, in Spanish.
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { HOUR_MS } from '@/lib/rollups/hours';
+import { HOUR_MS } from '@/lib/time/hours';
 import { BUCKET_STATE_TEXT, type BucketState } from './states';
 
 /** "45 s", "3 min 12 s", "2 h 5 min", "1 d 3 h": the largest unit and the next one. */

@@ -5,9 +5,9 @@
 // no traffic volume (shares, not counts). Shared by every caller for STATUS_PAGE_CACHE_SECONDS, so a flood of
 // polls costs this instance one read per interval.
 import { rollupCells } from '@/lib/rollups/read';
-import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
+import { HOUR_MS, hourStart } from '@/lib/time/hours';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
-import { SOURCE_LABELS } from '@/lib/format/labels';
+import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logging/logger';
 import { cachedCheck } from '@/lib/operations/cached-check';

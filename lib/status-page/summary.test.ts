@@ -4,7 +4,7 @@
 // them (buildPublicStatus), without the database.
 import { describe, expect, it } from 'vitest';
 import { guatemalanDayBefore, guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
-import { hourStart } from '@/lib/rollups/hours';
+import { hourStart } from '@/lib/time/hours';
 import type { RecordedCalls } from './availability';
 import type { RecordedTransition } from './incidents';
 import { buildPublicStatus, type PublicStatus } from './status';

@@ -12,7 +12,7 @@ import type { Actor } from '@/lib/audit/audit';
 import { balanceAndLedgerSum } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
 import { dayText } from '@/lib/time/months';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
 import { depositDaysAgo } from '@/tests/support/deposit-dates';
 import { addPortalMember, portalSessionOf } from '@/tests/support/people';

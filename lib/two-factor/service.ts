@@ -11,7 +11,7 @@ import { logger } from '@/lib/logging/logger';
 import { fail, ok, type Result } from '@/lib/result';
 import { enrolmentQrSvg } from './enrolment-qr';
 import { secondFactorRefusalMessage, TWO_FACTOR_MESSAGES } from './messages';
-import { twoFactorRequired } from './policy';
+import { twoFactorRequired } from '@/lib/auth/two-factor-policy';
 import { findRecoveryCode, hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import { openSecret, sealSecret, twoFactorKey } from './secret-box';
 import { enrolmentUri, matchingStep, newTotpSecret, normalizeTotpCode, TOTP_ISSUER } from './totp';

@@ -5,7 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { WatchListChangeKind } from '@/db/schema';
 import { CATALOG_CSV_COLUMNS } from '@/lib/bulk/results';
-import { open, openNullable } from '@/lib/personal-data/envelope';
+import { open, openNullable } from '@/lib/sealing/envelope';
 import { isPublicWatchListId } from './lists';
 import type { WatchCatalog } from './snapshot';
 

@@ -8,8 +8,8 @@ import { database, db, rowsIn, type SqlExecutor } from '@/db/client';
 import { cancelJob } from '@/lib/bulk/jobs';
 import { planItems, type SetAsideReason } from '@/lib/bulk/identifiers';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
-import { seal } from '@/lib/personal-data/envelope';
-import { personalDataKeys } from '@/lib/personal-data/keys';
+import { seal } from '@/lib/sealing/envelope';
+import { personalDataKeys } from '@/lib/sealing/keys';
 import type { WatchCatalog } from './snapshot';
 import type { WatchSchedule } from './schedule';
 

@@ -4,14 +4,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, db } from '@/db/client';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
 import { onBulkJobEvent } from '@/lib/bulk/events';
 import { completeFinishedJobs } from '@/lib/bulk/items';
 import { tellOverdueJobChanges } from '@/lib/bulk/notices';
 import { noteBulkJobEvent } from '@/lib/integrator-notifications/bulk-jobs';
 import { noteWatchListChanges } from '@/lib/integrator-notifications/watch-lists';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
-import { seal } from '@/lib/personal-data/envelope';
+import { seal } from '@/lib/sealing/envelope';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { onWatchListChanges } from './events';

@@ -7,7 +7,7 @@ import type { BulkItemStatus, WatchListChangeKind } from '@/db/schema';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import { onBulkJobEvent } from '@/lib/bulk/events';
 import { newPublicJobId } from '@/lib/bulk/jobs';
-import { openNullable, seal } from '@/lib/personal-data/envelope';
+import { openNullable, seal } from '@/lib/sealing/envelope';
 import { changesBetween, NOT_FOUND_STATE, watchedStateOf, type WatchCatalog, type WatchedState } from './snapshot';
 import { nextRunFrom, type WatchSchedule } from './schedule';
 import { logger } from '@/lib/logging/logger';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { verifyLedger } from '@/lib/billing/verify';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
 import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { listWatchListChanges, pauseWatchList, readWatchList, startDueRuns } from '@/lib/watch-lists';

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { listHistoryPage } from '@/lib/billing/history';
-import { openIdentifierLink } from '@/lib/personal-data/records';
-import { normalizeTaxIdentifier, searchKey } from '@/lib/personal-data/search-keys';
+import { openIdentifierLink } from '@/lib/records/sealed';
+import { normalizeTaxIdentifier, searchKey } from '@/lib/sealing/search-keys';
 import { verifyLedger } from '@/lib/billing/verify';
-import { setTariff } from '@/lib/integrations/service';
+import { setTariff } from '@/lib/integration-management/service';
 import { computeStatementFigures } from '@/lib/statements/figures';
 import { FAULT_IDENTIFIERS, type FaultName } from '@/simulator';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';

@@ -4,7 +4,7 @@
 // integration reaches the running gateway within 5 seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntegrationFlags } from '@/lib/integrations/flags';
-import { rotateToken, setActive, setFlags } from '@/lib/integrations/service';
+import { rotateToken, setActive, setFlags } from '@/lib/integration-management/service';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {

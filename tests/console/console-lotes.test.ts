@@ -12,7 +12,7 @@ import { database } from '@/db/client';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { adjustBalance } from '@/lib/billing/ledger';
 import { verifyLedger } from '@/lib/billing/verify';
-import { maskNit } from '@/lib/personal-data/masking';
+import { maskNit } from '@/lib/sealing/masking';
 import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
 import { createTestIntegration, credentialHeaders, eventually, readMoney, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 import { consoleSignedIn, newConsoleUser, type ConsoleAccount } from '../support/people';

@@ -15,7 +15,7 @@ import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { idempotencyKeyHash } from '@/lib/idempotency/key';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { untracedAnswersText } from '@/lib/request-traces/untraced';
-import { createConsoleUser } from '@/lib/users/service';
+import { createConsoleUser } from '@/lib/auth/users';
 import { FAULT_IDENTIFIERS } from '@/simulator/faults';
 import {
   createTestIntegration,

@@ -2,7 +2,7 @@
 // would: every lookup, a branch on status, and a 502 retried with backoff.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listLatestRecords } from '@/lib/records/list';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { FAULT_IDENTIFIERS, samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED, type RunningSimulator } from '@/simulator/index';

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { Actor } from '@/lib/audit/audit';
 import { topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import type { TestDatabase } from '../support/test-database';
 

@@ -7,7 +7,7 @@ import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
 import { topUp } from '@/lib/billing/ledger';
 import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES } from '@/lib/contract/messages';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { FAULT_IDENTIFIERS, samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED, type RunningSimulator } from '@/simulator/index';

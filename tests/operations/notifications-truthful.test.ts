@@ -13,7 +13,7 @@ import type { AlertSettings } from '@/lib/alerts/settings';
 import { sendTestAlert } from '@/lib/alerts/test-alert';
 import { awaitFirstAttempts, describeTestOutcome } from '@/lib/alerts/test-outcome';
 import { adjustBalance } from '@/lib/billing/ledger';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { recentNotifications, setNotificationOptOuts, setNotificationWebhook, kindsFor } from '@/lib/integrator-notifications/preferences';
 import type { NotificationSettings } from '@/lib/integrator-notifications/settings';

@@ -9,7 +9,7 @@ import { database } from '@/db/client';
 import { alertDeliveries, auditLog, type AlertDelivery } from '@/db/schema';
 import { AlertDispatcher, setAlertDispatcher } from '@/lib/alerts/dispatcher';
 import { adjustBalance } from '@/lib/billing/ledger';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { recentNotifications, removeNotificationWebhook, setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
 import { RESEND_INTERVAL_SECONDS, RESEND_MESSAGES, resendNotification } from '@/lib/integrator-notifications/resend';

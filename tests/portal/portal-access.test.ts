@@ -15,7 +15,7 @@ import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { INVITATION_MESSAGES } from '@/lib/portal-identity/invitations';
 import { TEAM_MESSAGES } from '@/lib/portal-identity/team';
-import { createConsoleUser } from '@/lib/users/service';
+import { createConsoleUser } from '@/lib/auth/users';
 import { TEAM_MANAGERS } from '@/lib/portal-identity/roles';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { startApp } from '../support/app-server';

@@ -4,8 +4,8 @@
 // address, and another integration's owner reads none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/audit/audit';
-import { rotateToken } from '@/lib/credentials/tokens';
-import { setAllowedNetworks } from '@/lib/integrations/service';
+import { rotateToken } from '@/lib/integration-management/tokens';
+import { setAllowedNetworks } from '@/lib/integration-management/service';
 import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
 import { revealPortalRecordIdentifiers } from '@/lib/portal/records';
 import { ACTIVITY_READERS } from '@/lib/portal-identity/roles';

@@ -34,7 +34,7 @@ import type { Actor } from '@/lib/audit/audit';
 import { ACTION_MESSAGES } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
-import { setAllowedNetworks } from '@/lib/integrations/service';
+import { setAllowedNetworks } from '@/lib/integration-management/service';
 import { formatQuetzales } from '@/lib/money';
 import { monthPeriod } from '@/lib/statements/figures';
 import { issueStatement } from '@/lib/statements/statements';

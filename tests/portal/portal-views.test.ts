@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/audit/audit';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
-import { setAllowedNetworks } from '@/lib/integrations/service';
+import { setAllowedNetworks } from '@/lib/integration-management/service';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
 import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/portal-identity/roles';
 import { monthPeriod } from '@/lib/statements/figures';

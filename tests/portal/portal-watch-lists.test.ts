@@ -22,7 +22,7 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
 import { BULK_FORM_MESSAGES } from '@/lib/portal/bulk';
 import { WATCH_FORM_MESSAGES } from '@/lib/portal/watch-lists';
 import { WATCH_DOWNLOAD_MESSAGES } from '@/lib/portal/watch-list-download';
-import { maskNit } from '@/lib/personal-data/masking';
+import { maskNit } from '@/lib/sealing/masking';
 import { createWatchList, startDueRuns } from '@/lib/watch-lists';
 import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, type AuditEntry } from '@/db/schema';
 import { WRONG_CURRENT_PASSWORD } from '@/lib/auth/password-change-errors';
-import { createConsoleUser } from '@/lib/users/service';
+import { createConsoleUser } from '@/lib/auth/users';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';

@@ -13,7 +13,7 @@ import { placeHold, settleHold } from '@/lib/billing/holds';
 import { CATALOG_CSV_COLUMNS, csvHeader as bulkCsvHeader, csvLine as bulkCsvLine, type ResultRow } from '@/lib/bulk/results';
 import type { CatalogName } from '@/lib/lookups/catalog-request';
 import { guatemalanToday } from '@/lib/time/guatemala-time';
-import { subjectReportCsv, type SubjectReport } from '@/lib/personal-data/subject-report';
+import { subjectReportCsv, type SubjectReport } from '@/lib/console/subject-report';
 import { recordsCsvStream, recordsCsvStreamFrom } from '@/lib/records/csv';
 import { statementChargesCsvStream } from '@/lib/statements/csv';
 import { watchChangeCsvLine, watchChangesCsvHeader } from '@/lib/watch-lists/csv';
@@ -253,7 +253,7 @@ describe('the guard over CSV producers', () => {
         'lib/portal/bulk-download.ts',
         'lib/retention/purge.ts',
         'cli/commands.ts',
-        'lib/personal-data/subject-report-download.ts',
+        'lib/console/subject-report-download.ts',
         'app/admin/(console)/integraciones/[id]/movimientos/exportar/route.ts',
       ]),
     );
@@ -269,7 +269,7 @@ describe('the guard over CSV producers', () => {
   it("every covered export formats its fields with lib/csv/csv.ts, and no other module quotes CSV fields its own way", () => {
     const producerModules = SOURCES.filter((source) => [...PRODUCERS].some((producer) => new RegExp(`export (async )?function\\*? ${producer}\\b`).test(source.text)));
     expect(producerModules.map((source) => source.file).sort()).toEqual(
-      ['lib/billing/history.ts', 'lib/bulk/results.ts', 'lib/personal-data/subject-report.ts', 'lib/records/csv.ts', 'lib/statements/csv.ts', 'lib/watch-lists/csv.ts'].sort(),
+      ['lib/billing/history.ts', 'lib/bulk/results.ts', 'lib/console/subject-report.ts', 'lib/records/csv.ts', 'lib/statements/csv.ts', 'lib/watch-lists/csv.ts'].sort(),
     );
     for (const source of producerModules) expect(source.text, source.file).toMatch(/from '@\/lib\/csv\/csv'/);
     const ownQuoting = SOURCES.filter((source) => source.file !== 'lib/csv/csv.ts' && !(source.file in OTHER_QUOTING) && source.text.includes(`'""'`)).map((source) => source.file);

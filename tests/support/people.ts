@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { acceptInvitation, invitePortalUser } from '@/lib/portal-identity/invitations';
 import type { PortalUserSession } from '@/lib/portal/session';
-import { createConsoleUser } from '@/lib/users/service';
+import { createConsoleUser } from '@/lib/auth/users';
 import { TEST_ACTOR, type TestIntegration } from '../conformance/harness';
 import { PortalClient } from './portal-client';
 

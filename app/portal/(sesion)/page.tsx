@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
 import { UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { monthName } from '@/lib/time/months';
 import type { LimitedRoute } from '@/lib/limits/limits';
 import { formatQuetzales } from '@/lib/money';

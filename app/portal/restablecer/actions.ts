@@ -7,7 +7,7 @@ import { consumeSignInLimit } from '@/lib/limits/limits';
 import { logger } from '@/lib/logging/logger';
 import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/portal-identity/passwords';
 import { requestAddress } from '@/lib/portal/session';
-import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
+import { MAX_PASSWORD_LENGTH } from '@/lib/auth/users';
 
 export interface ResetRequestState {
   sent: boolean;

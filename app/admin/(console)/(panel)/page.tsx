@@ -6,7 +6,7 @@ import { requirePageUser } from '@/lib/auth/session';
 import { latestVerification, newestVerification, verificationState } from '@/lib/billing/verify';
 import { verificationStarterName } from '@/lib/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/console/dashboard';
+import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/rollups/usage';
 import { integrationName } from '@/lib/console/integrations';
 import { formatQuetzales } from '@/lib/money';
 import { suggestIntegrations } from '../integration-suggestions';

@@ -10,7 +10,7 @@ import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
 import { requirePageUser } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { SOURCE_LABELS } from '@/lib/format/labels';
+import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import type { SourceName } from '@/lib/sources/guard';
 import { sendTestAlertAction } from './actions';

@@ -15,7 +15,7 @@ import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAudit
 import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
 import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
 import { portalUserEmails } from '@/lib/portal-identity/accounts';
-import { listConsoleUsers } from '@/lib/users/service';
+import { listConsoleUsers } from '@/lib/auth/users';
 import { suggestIntegrations } from '../integration-suggestions';
 import { integrationPath, sectionOfAuditAction } from '@/lib/console/integration-sections';
 

@@ -7,7 +7,7 @@ import { consoleAction, fromResult } from '@/lib/auth/action';
 import { endOwnSession } from '@/lib/auth/sessions';
 import { env } from '@/lib/env';
 import { requestClientIp } from '@/lib/limits/client-ip';
-import { changeOwnPassword, passwordSchema } from '@/lib/users/service';
+import { changeOwnPassword, passwordSchema } from '@/lib/auth/users';
 
 // Any signed-in user may change their own password (support included): it changes nothing else.
 // It is the one action open to a user who must still replace an initial or reset password.

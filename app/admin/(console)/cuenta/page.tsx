@@ -7,7 +7,7 @@ import { activeSessionRows } from '@/lib/auth/session-rows';
 import { listActiveSessions } from '@/lib/auth/sessions';
 import { ROLE_LABELS } from '@/lib/format/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
-import { twoFactorRequired } from '@/lib/two-factor/policy';
+import { twoFactorRequired } from '@/lib/auth/two-factor-policy';
 import { twoFactorStatus } from '@/lib/two-factor/service';
 import { env } from '@/lib/env';
 import { endOwnSessionAction } from './actions';

@@ -6,13 +6,13 @@ import { ACTION_MESSAGES, consoleAction, fromResult } from '@/lib/auth/action';
 import { adjustBalance, topUp } from '@/lib/billing/ledger';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { integrationNameSchema } from '@/lib/integrations/schemas';
-import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/integrations/service';
+import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/integration-management/service';
 import { formatQuetzales } from '@/lib/money';
-import { detailsFormFields } from '@/lib/integration-details/form';
-import { parseIntegrationDetails } from '@/lib/integration-details/service';
-import { createToken, revokeToken } from '@/lib/credentials/tokens';
+import { detailsFormFields } from '@/lib/integration-management/details-form';
+import { parseIntegrationDetails } from '@/lib/integration-management/details-service';
+import { createToken, revokeToken } from '@/lib/integration-management/tokens';
 import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/credentials/form-fields';
-import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/credentials/answers';
+import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/format/credential-answers';
 import { integrationPaths } from '@/lib/console/integration-sections';
 import {
   booleanField,

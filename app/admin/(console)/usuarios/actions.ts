@@ -15,9 +15,9 @@ import {
   userEmailSchema,
   userNameSchema,
   userRoleSchema,
-} from '@/lib/users/service';
+} from '@/lib/auth/users';
 
-// Console users are managed by admins only; each change is audited by lib/users/service.ts.
+// Console users are managed by admins only; each change is audited by lib/auth/users.ts.
 
 const roleField = z.enum(userRoleSchema.options, { error: 'Elija un rol: administrador o soporte.' });
 

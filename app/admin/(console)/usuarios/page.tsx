@@ -6,9 +6,9 @@ import { requirePageUser } from '@/lib/auth/session';
 import { countActiveSessionsByUser } from '@/lib/auth/sessions';
 import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/format/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { twoFactorRequired } from '@/lib/two-factor/policy';
+import { twoFactorRequired } from '@/lib/auth/two-factor-policy';
 import { usersWithTwoFactor } from '@/lib/two-factor/service';
-import { listConsoleUsers } from '@/lib/users/service';
+import { listConsoleUsers } from '@/lib/auth/users';
 import { CreateUserForm, UserRowActions } from './user-forms';
 
 export const metadata: Metadata = { title: 'Usuarios' };

@@ -11,7 +11,7 @@ import { ShortRequestId } from '@/components/records/short-request-id';
 import { env } from '@/lib/env';
 import { untracedAnswersText } from '@/lib/request-traces/untraced';
 import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
 import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/portal/records';

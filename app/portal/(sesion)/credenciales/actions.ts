@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { fromResult } from '@/lib/auth/action';
-import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/credentials/answers';
+import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/format/credential-answers';
 import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/credentials/form-fields';
 import { idField } from '@/lib/format/form-fields';
 import { portalAction } from '@/lib/portal/action';

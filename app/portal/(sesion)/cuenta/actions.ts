@@ -6,7 +6,7 @@ import { portalAction } from '@/lib/portal/action';
 import { changePortalPassword } from '@/lib/portal-identity/passwords';
 import { requestAddress } from '@/lib/portal/session';
 import { endOwnPortalSession } from '@/lib/portal-identity/sessions';
-import { MAX_PASSWORD_LENGTH } from '@/lib/users/service';
+import { MAX_PASSWORD_LENGTH } from '@/lib/auth/users';
 
 // The portal user's own account: the password (every session ends, this one too) and "Sesiones
 // activas". Open to every role.

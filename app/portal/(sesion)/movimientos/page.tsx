@@ -4,7 +4,7 @@ import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/compo
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
+import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import { portalBalance } from '@/lib/portal/home';
 import { portalMovementsPage } from '@/lib/portal/movements';

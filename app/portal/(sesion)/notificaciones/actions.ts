@@ -6,7 +6,7 @@ import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
 import { ACTION_MESSAGES, type ActionResult } from '@/lib/auth/action';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';
 import { booleanField, idField } from '@/lib/format/form-fields';
-import { detailsFormFields } from '@/lib/integration-details/form';
+import { detailsFormFields } from '@/lib/integration-management/details-form';
 import { NOTIFICATION_KINDS, type NotificationKind } from '@/lib/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
 import { resendNotification } from '@/lib/integrator-notifications/resend';

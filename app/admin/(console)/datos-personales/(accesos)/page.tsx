@@ -10,7 +10,7 @@ import { describeAuditActor } from '@/lib/format/audit-labels';
 import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
 import { listAccessPage, type AccessEntry, type AccessFilters } from '@/lib/personal-data/access-log';
 import { ACCESS_KIND_LABELS, describeAccessDetails } from '@/lib/format/personal-data-labels';
-import { listConsoleUsers } from '@/lib/users/service';
+import { listConsoleUsers } from '@/lib/auth/users';
 
 export const metadata: Metadata = { title: 'Accesos a datos personales' };
 

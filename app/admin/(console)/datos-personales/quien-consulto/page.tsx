@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/personal-data/search-references';
 import { integrationPath } from '@/lib/console/integration-sections';
 import {
@@ -17,7 +17,7 @@ import {
   SUBJECT_REQUEST_PARAM,
   subjectIdentifierSchema,
   subjectRequestSchema,
-} from '@/lib/personal-data/subject-report';
+} from '@/lib/console/subject-report';
 
 export const metadata: Metadata = { title: '¿Quién consultó este CUI o NIT?' };
 

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { consoleAction, ACTION_MESSAGES } from '@/lib/auth/action';
 import { idField } from '@/lib/format/form-fields';
 import { integrationPaths } from '@/lib/console/integration-sections';
-import { detailsFormFields } from '@/lib/integration-details/form';
-import { setIntegrationDetails } from '@/lib/integration-details/service';
+import { detailsFormFields } from '@/lib/integration-management/details-form';
+import { setIntegrationDetails } from '@/lib/integration-management/details-service';
 
 // lib/integration-details validates and normalizes the details. Administrators only: support
 // staff get a refusal from the server, whatever their browser sends.

@@ -3,7 +3,9 @@
 import { useState, useTransition } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
 import type { ActionResult } from '@/lib/auth/action';
-import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
+import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { LOOKUP_PATHS } from '@/lib/contract/paths';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
 
 interface FlagSwitchesProps {
@@ -44,7 +46,7 @@ export function FlagSwitches({ integrationId, flags, readOnly, setFlag }: FlagSw
           <div className="switch-row" key={flag}>
             <div>
               <div id={labelId}>{LOOKUP_LABELS[lookup]}</div>
-              <div className="small muted mono">{LOOKUP_ROUTES[lookup]}</div>
+              <div className="small muted mono">{LOOKUP_PATHS[lookup]}</div>
             </div>
             <span className="switch-saved small" role="status" data-testid={`saved-${lookup}`}>
               {notice?.flag === flag && !notice.error ? 'Guardado ✓' : ''}

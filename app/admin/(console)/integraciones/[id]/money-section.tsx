@@ -1,5 +1,5 @@
 import { ActionForm, Field } from '@/components/console/action-form';
-import type { IntegrationView } from '@/lib/integrations/service';
+import type { IntegrationView } from '@/lib/integration-management/service';
 import { formatQuetzales } from '@/lib/money';
 import { adjustBalanceAction, setTariffAction, topUpAction } from '../actions';
 

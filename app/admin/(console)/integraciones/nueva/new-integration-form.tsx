@@ -4,7 +4,9 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
-import { FLAG_LOOKUP, LOOKUP_LABELS, LOOKUP_ROUTES } from '@/lib/format/labels';
+import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { LOOKUP_PATHS } from '@/lib/contract/paths';
 import { FLAG_NAMES } from '@/lib/integrations/flags';
 import { createIntegrationAction } from '../actions';
 import { DetailsFields } from '../details-fields';
@@ -48,7 +50,7 @@ export function NewIntegrationForm() {
         {FLAG_NAMES.map((flag) => (
           <label key={flag} className="checkbox">
             <input type="checkbox" name={flag} />
-            {LOOKUP_LABELS[FLAG_LOOKUP[flag]]} <span className="muted small mono">{LOOKUP_ROUTES[FLAG_LOOKUP[flag]]}</span>
+            {LOOKUP_LABELS[FLAG_LOOKUP[flag]]} <span className="muted small mono">{LOOKUP_PATHS[FLAG_LOOKUP[flag]]}</span>
           </label>
         ))}
       </fieldset>

@@ -11,7 +11,7 @@ import { listConsoleJobs } from '@/lib/bulk/console';
 import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
 import { integrationChoiceLabel } from '@/lib/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { suggestIntegrations } from '../../integration-suggestions';

@@ -16,7 +16,7 @@ import { readJobOrigin } from '@/lib/bulk/origin';
 import { itemReasonLabel, itemStatusLabel, JOB_STATE_LABELS, jobHasEnded } from '@/lib/bulk/labels';
 import { sourceForIntegrator } from '@/lib/bulk/results';
 import { integrationPath } from '@/lib/console/integration-sections';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { formatQuetzales } from '@/lib/money';
 import { revealJobItemAction } from '../actions';

@@ -3,7 +3,7 @@
 // ?busqueda=bq_…, so the identifier never reaches an address, a balancer's log or the browser's
 // history. A request id (not personal data) opens its record as before.
 // GET takes an old link that still carries ?identificador= (proxy.ts sends it here) the same way.
-import { searchFormRedirect } from '@/lib/personal-data/search-form';
+import { searchFormRedirect } from '@/lib/console/search-form';
 
 export const dynamic = 'force-dynamic';
 

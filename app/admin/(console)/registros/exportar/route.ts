@@ -9,7 +9,7 @@ import { guatemalanToday } from '@/lib/time/guatemala-time';
 import { logger } from '@/lib/logging/logger';
 import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
 import { exportFiltersForLog } from '@/lib/personal-data/export-log';
-import { postedFormFields } from '@/lib/personal-data/search-form';
+import { postedFormFields } from '@/lib/http/posted-form';
 import { EXPIRED_SEARCH_MESSAGE, withSearchedIdentifier } from '@/lib/personal-data/search-references';
 import { countMatchingRecords } from '@/lib/records/count';
 import { recordsCsvStream } from '@/lib/records/csv';

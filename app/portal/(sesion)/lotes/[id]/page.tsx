@@ -5,7 +5,7 @@ import { RefreshWhileOpen } from '@/components/console/refresh-while-open';
 import { JobCreatorText } from '@/components/bulk/job-creator';
 import { JOB_STATE_LABELS, JOB_STATE_TONES, jobHasEnded, jobStateReason } from '@/lib/bulk/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobOrigin, portalBulkJobPath } from '@/lib/portal/bulk';
 import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';

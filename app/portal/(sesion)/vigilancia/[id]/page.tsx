@@ -5,7 +5,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/bulk/labels';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
 import { portalBulkJobPath } from '@/lib/portal/bulk';
 import { BULK_JOB_READERS, BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/portal-identity/roles';

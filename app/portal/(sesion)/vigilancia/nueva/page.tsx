@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
-import { findIntegration } from '@/lib/integrations/service';
+import { findIntegration } from '@/lib/integration-management/service';
 import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
 import { requirePortalPage } from '@/lib/portal/session';
 import { PORTAL_WATCH_LISTS_PATH } from '@/lib/portal/watch-lists';

@@ -4,7 +4,7 @@ import { Stat } from '@/components/console/stat';
 import { requirePageUser } from '@/lib/auth/session';
 import { integrationPath, type IntegrationSection } from '@/lib/console/integration-sections';
 import { integrationWarnings } from '@/lib/console/integration-warnings';
-import { listTokens, type TokenView } from '@/lib/credentials/tokens';
+import { listTokens, type TokenView } from '@/lib/integration-management/tokens';
 import { env } from '@/lib/env';
 import { formatDateTime } from '@/lib/time/guatemala-time';
 import { flagsOf } from '@/lib/integrations/flags';

@@ -6,8 +6,8 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/auth/session';
 import { heldInFlight, listHistoryPage, parseHistoryFilters } from '@/lib/billing/history';
-import { HISTORY_KIND_LABELS } from '@/lib/format/labels';
-import { findIntegration } from '@/lib/integrations/service';
+import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
+import { findIntegration } from '@/lib/integration-management/service';
 import { formatQuetzales } from '@/lib/money';
 import { balanceHistoryPath, integrationPath } from '@/lib/console/integration-sections';
 

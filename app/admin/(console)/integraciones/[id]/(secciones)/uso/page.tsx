@@ -5,11 +5,11 @@ import { EmptyState } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { requirePageUser } from '@/lib/auth/session';
-import { loadDashboard } from '@/lib/console/dashboard';
+import { loadDashboard } from '@/lib/rollups/usage';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/money';
-import { maskedIdentifiers } from '@/lib/personal-data/masking';
+import { maskedIdentifiers } from '@/lib/sealing/masking';
 import { listLatestRecords } from '@/lib/records/list';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/auth/session';
 import { env } from '@/lib/env';
-import { findIntegration } from '@/lib/integrations/service';
+import { findIntegration } from '@/lib/integration-management/service';
 import { parsePreviewRange, previewStatement, runningMonthRange } from '@/lib/statements/preview';
 import { PREVIEW_MARK } from '@/lib/statements/texts';
 import { StatementPreviewDocument } from '@/components/statements/statement-preview';

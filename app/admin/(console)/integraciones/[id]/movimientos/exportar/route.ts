@@ -2,7 +2,7 @@
 import { consoleUserWithAccess } from '@/lib/auth/session';
 import { historyCsvStream, parseHistoryFilters } from '@/lib/billing/history';
 import { guatemalanToday } from '@/lib/time/guatemala-time';
-import { findIntegration } from '@/lib/integrations/service';
+import { findIntegration } from '@/lib/integration-management/service';
 import { logger } from '@/lib/logging/logger';
 
 export const dynamic = 'force-dynamic';

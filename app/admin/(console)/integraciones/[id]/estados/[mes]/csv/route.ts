@@ -2,7 +2,7 @@
 import { logger } from '@/lib/logging/logger';
 import { writeAccessEntry } from '@/lib/personal-data/access-log';
 import { statementChargesCsvStream } from '@/lib/statements/csv';
-import { statementForDownload } from '@/lib/statements/download';
+import { statementForDownload } from '@/lib/console/statement-downloads';
 
 export const dynamic = 'force-dynamic';
 

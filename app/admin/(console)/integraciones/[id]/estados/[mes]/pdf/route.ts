@@ -1,6 +1,6 @@
 // GET /admin/integraciones/:id/estados/:mes/pdf - an issued monthly statement as PDF (administrators and support).
 import { env } from '@/lib/env';
-import { statementForDownload } from '@/lib/statements/download';
+import { statementForDownload } from '@/lib/console/statement-downloads';
 import { renderStatementPdf } from '@/lib/statements/pdf';
 
 export const dynamic = 'force-dynamic';

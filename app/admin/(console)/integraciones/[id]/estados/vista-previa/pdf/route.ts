@@ -2,8 +2,9 @@
 // The days travel in the posted form (desde, hasta), not in the address: like an issued
 // statement's download, the address names only the integration.
 import { env } from '@/lib/env';
-import { postedFormFields } from '@/lib/personal-data/search-form';
-import { plainText, statementDownloadAccess } from '@/lib/statements/download';
+import { postedFormFields } from '@/lib/http/posted-form';
+import { plainText } from '@/lib/http/plain-text';
+import { statementDownloadAccess } from '@/lib/console/statement-downloads';
 import { renderStatementPreviewPdf } from '@/lib/statements/pdf';
 import { parsePreviewRange, previewStatement, type PreviewProblem } from '@/lib/statements/preview';
 

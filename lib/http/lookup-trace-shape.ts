@@ -1,6 +1,6 @@
 // The shape of one lookup's trace, apart from the code that reads it from the request context, so
 // the context can carry it without importing that code.
-import type { LookupStage } from './registry';
+import type { LookupStage } from '@/lib/metrics/registry';
 
 export interface LookupTrace {
   /** success, a refusal reason, a source failure, or unhandled. */

@@ -3,10 +3,10 @@ import { db } from '@/db/client';
 import { integrations, type LookupKind, type RefusalReason } from '@/db/schema';
 import { env } from '@/lib/env';
 import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/time/guatemala-time';
-import { LOOKUPS } from '@/lib/format/labels';
+import { LOOKUPS } from '@/lib/vocabulary/labels';
 import { OUTCOMES, outcomeOf, type Outcome } from '@/lib/records/outcomes';
 import { addHistograms, emptyHistogram, histogramQuantile, type LatencyHistogram } from '@/lib/rollups/histogram';
-import { HOUR_MS, hourStart } from '@/lib/rollups/hours';
+import { HOUR_MS, hourStart } from '@/lib/time/hours';
 import { refusalCells, rollupCells, type RollupSpan } from '@/lib/rollups/read';
 
 type BucketUnit = RollupSpan['unit'];

@@ -1,11 +1,8 @@
 import { consoleUserWithAccess } from '@/lib/auth/session';
-import { findIntegration, type IntegrationView } from '@/lib/integrations/service';
-import { MONTH_PATTERN } from './figures';
-import { findStatement, type Statement } from './statements';
-
-export function plainText(status: number, text: string): Response {
-  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
-}
+import { findIntegration, type IntegrationView } from '@/lib/integration-management/service';
+import { plainText } from '@/lib/http/plain-text';
+import { MONTH_PATTERN } from '@/lib/statements/figures';
+import { findStatement, type Statement } from '@/lib/statements/statements';
 
 /**
  * What every statement download checks first (an issued statement's PDF and CSV, a preview's

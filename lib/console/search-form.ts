@@ -3,12 +3,9 @@
 // answers 303 to the page with ?busqueda=bq_… and the form's other fields.
 import type { ConsoleRole } from '@/db/schema';
 import { consoleUserWithAccess, hasRole } from '@/lib/auth/session';
+import { MAX_FORM_FIELD_LENGTH, postedFormFields } from '@/lib/http/posted-form';
 import { typedRequestId } from '@/lib/request-ids/typed';
-import { referenceSearch, SEARCH_REFERENCE_PARAM } from './search-references';
-
-/** Longest field the forms send; anything longer is not a filter of these pages. */
-const MAX_FIELD_LENGTH = 200;
-const MAX_FORM_BYTES = 8 * 1024;
+import { referenceSearch, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
 
 interface SearchFormTarget {
   /** The page the search opens. */
@@ -39,7 +36,7 @@ export async function searchFormRedirect(request: Request, target: SearchFormTar
     fields.set('solicitud', requestId);
     return redirectTo(withQuery(target.requestIds!, fields));
   }
-  if (typed !== '') fields.set(SEARCH_REFERENCE_PARAM, await referenceSearch({ consoleUserId: user.id }, typed.slice(0, MAX_FIELD_LENGTH)));
+  if (typed !== '') fields.set(SEARCH_REFERENCE_PARAM, await referenceSearch({ consoleUserId: user.id }, typed.slice(0, MAX_FORM_FIELD_LENGTH)));
   return redirectTo(withQuery(target.list, fields));
 }
 
@@ -52,24 +49,4 @@ function withQuery(path: string, fields: URLSearchParams): string {
 async function formFields(request: Request): Promise<URLSearchParams | null> {
   if (request.method === 'GET') return new URL(request.url).searchParams;
   return postedFormFields(request);
-}
-
-/**
- * A console form's text fields as a browser posts them (a search, the full export), at most
- * 8 KiB and 200 characters a field; null when it is larger or cannot be read.
- */
-export async function postedFormFields(request: Request): Promise<URLSearchParams | null> {
-  const length = Number(request.headers.get('content-length') ?? '0');
-  if (length > MAX_FORM_BYTES) return null;
-  try {
-    const form = await request.formData();
-    const fields = new URLSearchParams();
-    for (const [key, value] of form.entries()) {
-      if (typeof value !== 'string' || value.length > MAX_FIELD_LENGTH) return null;
-      if (!key.startsWith('$ACTION')) fields.set(key, value);
-    }
-    return fields;
-  } catch {
-    return null;
-  }
 }

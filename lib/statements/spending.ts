@@ -3,7 +3,7 @@ import { database } from '@/db/client';
 import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
 import { monthPeriod } from '@/lib/statements/figures';
 import { previousMonth } from '@/lib/statements/monthly';
-import { postedBalanceBefore } from './checkpoints';
+import { postedBalanceBefore } from '@/lib/billing/checkpoints';
 
 /** What an integration's charged lookups took from its balance in one Guatemalan month. */
 export interface MonthSpending {

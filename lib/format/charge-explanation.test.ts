@@ -1,6 +1,6 @@
 // A query's charge in one line, and its balance movements adding up to it (issue 24, defect 6).
 import { describe, expect, it } from 'vitest';
-import { explainCharge } from './charge';
+import { explainCharge } from './charge-explanation';
 
 const at = new Date('2026-11-24T10:32:00Z');
 const hold = { id: 1, kind: 'hold' as const, amountCentavos: -150, actor: 'system:lookup', createdAt: at };

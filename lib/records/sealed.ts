@@ -1,9 +1,9 @@
 import { storableRecord } from '@/lib/records/storable';
 import type { QueryRecordInput } from '@/lib/records/types';
-import { open, openNullable, seal, type SealedPurpose } from './envelope';
-import { personalDataKeys, type PersonalDataKeyring } from './keys';
-import { scrubErrorMessage } from './scrub';
-import { normalizeTaxIdentifier, recordSearchKeys, searchKey } from './search-keys';
+import { open, openNullable, seal, type SealedPurpose } from '@/lib/sealing/envelope';
+import { personalDataKeys, type PersonalDataKeyring } from '@/lib/sealing/keys';
+import { scrubErrorMessage } from '@/lib/sealing/scrub';
+import { normalizeTaxIdentifier, recordSearchKeys, searchKey } from '@/lib/sealing/search-keys';
 
 /**
  * A query record as it is stored: its NIT and CUI encrypted, its identifiers as keyed search
@@ -12,7 +12,7 @@ import { normalizeTaxIdentifier, recordSearchKeys, searchKey } from './search-ke
  */
 export interface SealedQueryRecord extends Omit<QueryRecordInput, 'identifiers'> {
   sealed: true;
-  /** query_record_identifiers.identifier of each distinct identifier (lib/personal-data/search-keys.ts). */
+  /** query_record_identifiers.identifier of each distinct identifier (lib/sealing/search-keys.ts). */
   searchKeys: string[];
   /** The NIT and CUI the answer linked (identifier_links): their search keys, and the pair sealed. */
   link?: IdentifierLink | null;
@@ -47,7 +47,7 @@ export class LookupSeals {
     return text === null ? null : this.seal(text, purpose, keys);
   }
 
-  /** lib/personal-data/search-keys.ts's searchKey, once per normalized identifier. */
+  /** lib/sealing/search-keys.ts's searchKey, once per normalized identifier. */
   searchKey(raw: string, keys: PersonalDataKeyring): string | null {
     const normalized = normalizeTaxIdentifier(raw);
     if (normalized === null) return null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DETAIL_FIELDS } from './schemas';
+import { DETAIL_FIELDS } from './details-schemas';
 
 /**
  * The details as console forms send them: each as text, empty when not registered. The service

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import { csvField } from '@/lib/csv/csv';
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
-import { listIntegrations } from '@/lib/integrations/service';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { listIntegrations } from '@/lib/integration-management/service';
 import { listIdentifierLookups, type IdentifierLookup } from '@/lib/records/list';
 import { CONTENT_WIDTH, GREY, newPdfDocument, PAGE, section, table } from '@/lib/statements/pdf';
-import { formatNit, NOT_REGISTERED } from '@/lib/integration-details/display';
-import { REVEAL_REASON_MAX_LENGTH, writeAccessEntry } from './access-log';
-import { linkedIdentifiers } from './identifier-links';
-import { maskIdentifier } from './masking';
+import { formatNit, NOT_REGISTERED } from '@/lib/integration-management/details-display';
+import { REVEAL_REASON_MAX_LENGTH, writeAccessEntry } from '@/lib/personal-data/access-log';
+import { linkedIdentifiers } from '@/lib/personal-data/identifier-links';
+import { maskIdentifier } from '@/lib/sealing/masking';
 
 // "¿Quién consultó este CUI o NIT?": what a person asking under habeas data (or their lawyer, or
 // an integrator's compliance team) is owed: which integrations looked their identifier up, when,

@@ -12,7 +12,7 @@ import {
   resetConsoleUserPassword,
   setConsoleUserActive,
   setConsoleUserRole,
-} from './service';
+} from './users';
 
 const CLI: Actor = { kind: 'cli' };
 const IP = '192.0.2.10';

@@ -1,5 +1,5 @@
 import { env } from '@/lib/env';
-import { hourStart } from '@/lib/rollups/hours';
+import { hourStart } from '@/lib/time/hours';
 
 /**
  * The oldest instant whose query records are kept: QUERY_RECORD_RETENTION_MONTHS calendar months

@@ -2,7 +2,7 @@
 // outcome, how long each stage took, what the source said and how many statements it sent to the
 // database. The route wrapper (lib/api/route.ts) turns it into metrics and one log line.
 import { currentRequestContext } from '@/lib/http/request-context';
-import type { LookupStage } from './registry';
+import type { LookupStage } from '@/lib/metrics/registry';
 import type { LookupTrace } from './lookup-trace-shape';
 
 export type { LookupTrace };

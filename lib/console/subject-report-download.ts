@@ -1,7 +1,7 @@
 import { consoleUserWithAccess } from '@/lib/auth/session';
 import { env } from '@/lib/env';
 import { guatemalanToday } from '@/lib/time/guatemala-time';
-import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, searchedIdentifier } from './search-references';
+import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/personal-data/search-references';
 import { produceSubjectReport, SUBJECT_REQUEST_PARAM, subjectIdentifierSchema, subjectReportCsv, subjectReportPdf, subjectRequestSchema } from './subject-report';
 
 function plainText(status: number, text: string): Response {

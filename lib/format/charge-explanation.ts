@@ -1,6 +1,6 @@
 import type { LedgerEntryKind, LookupKind } from '@/db/schema';
 import { OUTCOME_UNKNOWN_DETAIL, VOIDED_BY_SWEEPER_NOTE } from '@/lib/billing/holds';
-import { LOOKUP_LABELS } from '@/lib/format/labels';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 
 /** The lookups paid from the balance (the contract's catalogs). */
 const BILLED_LOOKUPS: ReadonlySet<LookupKind> = new Set(['cui_nit', 'rtu', 'omisos']);

@@ -1,6 +1,6 @@
 import { formatDateTime } from '@/lib/time/guatemala-time';
-import { OVERLAP_PRESETS, type OverlapPreset } from './token-state';
-import type { TokenView } from './tokens';
+import { OVERLAP_PRESETS, type OverlapPreset } from '@/lib/credentials/token-state';
+import type { TokenView } from '@/lib/integration-management/tokens';
 
 // What a form says after a token or allow-list change, in the console and in the portal alike.
 

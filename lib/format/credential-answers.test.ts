@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowListSavedMessage } from './answers';
+import { allowListSavedMessage } from './credential-answers';
 
 describe('allowListSavedMessage', () => {
   it('calls a single address an address', () => {

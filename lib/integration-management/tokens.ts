@@ -5,9 +5,9 @@ import { writeAudit, type Actor, type Executor } from '@/lib/audit/audit';
 import { notifyIntegrationChanged } from '@/lib/integrations/directory';
 import { fail, ok, type Result } from '@/lib/result';
 import { issueToken } from '@/lib/security/tokens';
-import { announceCredentialChange } from './changes';
-import { tokenCreated, tokenRevoked, tokenRotated } from './events';
-import { OVERLAP_PRESETS, tokenState, type OverlapPreset, type TokenState } from './token-state';
+import { announceCredentialChange } from '@/lib/credentials/changes';
+import { tokenCreated, tokenRevoked, tokenRotated } from '@/lib/credentials/events';
+import { OVERLAP_PRESETS, tokenState, type OverlapPreset, type TokenState } from '@/lib/credentials/token-state';
 
 /** What the console and CLI may show about a token: never its hash. */
 export interface TokenView {

@@ -4,12 +4,12 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog } from '@/db/schema';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { formatNit, formatPhone, integratorIdentityLines } from './display';
-import { normalizeGuatemalanPhone } from './schemas';
-import { contactsOf, integrationContacts, parseIntegrationDetails, setIntegrationDetails } from './service';
+import { formatNit, formatPhone, integratorIdentityLines } from './details-display';
+import { normalizeGuatemalanPhone } from './details-schemas';
+import { contactsOf, integrationContacts, parseIntegrationDetails, setIntegrationDetails } from './details-service';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;

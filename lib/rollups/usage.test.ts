@@ -6,7 +6,7 @@ import { database } from '@/db/client';
 import { env } from '@/lib/env';
 import { createTestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { lowBalanceIntegrations } from './dashboard';
+import { lowBalanceIntegrations } from './usage';
 
 let testDatabase: TestDatabase;
 

@@ -1,6 +1,6 @@
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import type { CatalogOutcome } from '@/lib/lookups/catalog-outcome';
-import type { StoredAnswer } from './store';
+import type { StoredAnswer } from '@/lib/idempotency/store';
 
 /**
  * The answer a repeat with the same Idempotency-Key gets instead of running again, or null when a

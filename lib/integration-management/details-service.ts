@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, type Integration } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/audit/audit';
-import { findIntegration, type IntegrationView } from '@/lib/integrations/service';
-import { DETAIL_FIELDS, DETAIL_SCHEMAS, type DetailField, type IntegrationDetails, type ValidDetails } from './schemas';
+import { findIntegration, type IntegrationView } from '@/lib/integration-management/service';
+import { DETAIL_FIELDS, DETAIL_SCHEMAS, type DetailField, type IntegrationDetails, type ValidDetails } from './details-schemas';
 
 export type { IntegrationDetails, ValidDetails };
 

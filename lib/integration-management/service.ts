@@ -6,14 +6,15 @@ import { writeAudit, describeActor, type Actor } from '@/lib/audit/audit';
 import { fail, ok, type Result } from '@/lib/result';
 import { announceCredentialChange } from '@/lib/credentials/changes';
 import { parseAllowList } from '@/lib/credentials/allow-list';
-import { DEFAULT_TOKEN_LABEL, issueIntegrationToken, rotateToken as rotateIntegrationToken, type TokenView, toTokenView } from '@/lib/credentials/tokens';
+import { DEFAULT_TOKEN_LABEL, issueIntegrationToken, rotateToken as rotateIntegrationToken, type TokenView, toTokenView } from '@/lib/integration-management/tokens';
 import type { OverlapPreset } from '@/lib/credentials/token-state';
-import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from './flags';
-import { integrationNameSchema, integrationPurposeSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from './schemas';
-import { notifyIntegrationChanged } from './directory';
-import { allowListChanged, lookupsChanged, tariffChanged } from './events';
-import type { ValidDetails } from '@/lib/integration-details/schemas';
-import { FLAG_LOOKUP, LOOKUP_LABELS } from '@/lib/format/labels';
+import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
+import { integrationNameSchema, integrationPurposeSchema, lowBalanceAlertCentavosSchema, positiveCentavosSchema, tariffCentavosSchema } from '@/lib/integrations/schemas';
+import { notifyIntegrationChanged } from '@/lib/integrations/directory';
+import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/integrations/events';
+import type { ValidDetails } from '@/lib/integration-management/details-schemas';
+import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/credentials). */
 export type IntegrationView = Integration;
@@ -248,7 +249,7 @@ export function setActive(actor: Actor, idOrName: string | number, active: boole
 }
 
 /**
- * Rotates the integration's newest active token (lib/credentials/tokens.ts): a new token is
+ * Rotates the integration's newest active token (lib/integration-management/tokens.ts): a new token is
  * returned once; the old one keeps working for the chosen overlap (none by default: refused as
  * soon as every instance hears of the change).
  */

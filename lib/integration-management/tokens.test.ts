@@ -5,11 +5,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import type { Actor } from '@/lib/audit/audit';
-import { createIntegration } from '@/lib/integrations/service';
+import { createIntegration } from '@/lib/integration-management/service';
 import { metrics } from '@/lib/metrics/registry';
 import { hashToken } from '@/lib/security/tokens';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
-import { flushTokenUses, noteTokenUse } from './last-use';
+import { flushTokenUses, noteTokenUse } from '@/lib/credentials/last-use';
 import { createToken, listTokens, revokeToken, rotateToken } from './tokens';
 
 const ACTOR: Actor = { kind: 'system', name: 'tokens-test' };
