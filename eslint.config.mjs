@@ -16,7 +16,7 @@ const config = [
           patterns: [
             {
               group: ['@/db/*', '**/db/*', '@/lib/alerts/*', '**/alerts/*', '@/lib/billing/*', '**/billing/*', '@/lib/records/*', '**/records/*', '@/lib/integrations/*', '**/integrations/*'],
-              message: 'lib/sources must not depend on the database or on features built on it: emit from the guard and subscribe at start-up (lib/startup.ts).',
+              message: 'lib/sources must not depend on the database or on features built on it: emit from the guard and subscribe at start-up (lib/root/startup.ts).',
             },
           ],
         },

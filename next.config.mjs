@@ -1,4 +1,4 @@
-import { developmentOrigins } from './lib/http/development-origins.mjs';
+import { developmentOrigins } from './lib/platform/http/development-origins.mjs';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -19,14 +19,14 @@ const nextConfig = {
   // opened by localhost: opened by 127.0.0.1 or from the LAN, pages never hydrated. Ignored in
   // production, whose pages need none of them.
   allowedDevOrigins: developmentOrigins(),
-  // A top-up's deposit slip (a photo or PDF of up to 5 MB, lib/top-ups/slips.ts) is sent with its
+  // A top-up's deposit slip (a photo or PDF of up to 5 MB, lib/flows/top-ups/slips.ts) is sent with its
   // report as a server action's argument; Next refuses bodies over 1 MB by default. The slip's own
   // limit is checked by the action and answered in Spanish; this only lets it arrive.
   // authInterrupts: a portal page a role may not open answers 403 at its own address (forbidden()),
   // with the portal's navigation, instead of redirecting away.
   experimental: { serverActions: { bodySizeLimit: '6mb' }, authInterrupts: true },
   // No headers() here: server.mjs gives every answer, Next's static files included, the baseline
-  // security headers (lib/http/baseline-headers.mjs); proxy.ts and the lookups add the rest.
+  // security headers (lib/platform/http/baseline-headers.mjs); proxy.ts and the lookups add the rest.
 };
 
 export default nextConfig;

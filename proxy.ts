@@ -2,26 +2,26 @@
 // pages), the request id and the global per-IP limit for the API (GET /api/estado has its own), and
 // the per-IP limit in front of the console's sign-in. The integrators' portal (/portal) gets what the
 // console gets: no caching, and forms and server actions refused from another origin. The lookups do the same in their route
-// wrapper (lib/api/route.ts): this layer alone cost each lookup about as much as the rest of the
+// wrapper (lib/surfaces/api/route.ts): this layer alone cost each lookup about as much as the rest of the
 // gateway's own work.
 // A route that writes its own policy or cache header (a deposit slip's sandbox) keeps it: the
-// proxy leaves those out for the routes lib/http/route-headers.ts lists.
+// proxy leaves those out for the routes lib/platform/http/route-headers.ts lists.
 import { NextResponse, type NextRequest } from 'next/server';
-import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
-import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/auth/sign-in-errors';
-import { env } from '@/lib/env';
-import { logger } from '@/lib/logging/logger';
-import { registerPageCallerKey } from '@/lib/server/page-callers';
-import { newRequestId, REQUEST_ID_HEADER } from '@/lib/http/request-id';
-import { headersTheRouteWrites } from '@/lib/http/route-headers';
-import { newNonce, securityHeaders } from '@/lib/http/security-headers';
-import { requestClientIp } from '@/lib/limits/client-ip';
-import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
-import { consumeGlobalLimit, consumePublicPageLimit, consumeSignInLimit, consumeStatusApiLimit } from '@/lib/limits/limits';
-import { STATUS_API_LIMIT_MESSAGE } from '@/lib/limits/status-limit';
-import { cachedPublicPage, freshPublicPage, isOwnRender, joinedBody, limitAlreadySpent, pageAnswer, registerDirectAnswerer } from '@/lib/public-pages/cache';
-import { answerableFromCache, isSignInPage } from '@/lib/public-pages/pages';
-import { typedRequestId } from '@/lib/request-ids/typed';
+import { CONSOLE_PATH_HEADER } from '@/lib/flows/auth/return-path';
+import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/flows/auth/sign-in-errors';
+import { env } from '@/lib/platform/env';
+import { logger } from '@/lib/platform/logging/logger';
+import { registerPageCallerKey } from '@/lib/root/server/page-callers';
+import { newRequestId, REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';
+import { headersTheRouteWrites } from '@/lib/platform/http/route-headers';
+import { newNonce, securityHeaders } from '@/lib/platform/http/security-headers';
+import { requestClientIp } from '@/lib/core/limits/client-ip';
+import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
+import { consumeGlobalLimit, consumePublicPageLimit, consumeSignInLimit, consumeStatusApiLimit } from '@/lib/core/limits/limits';
+import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
+import { cachedPublicPage, freshPublicPage, isOwnRender, joinedBody, limitAlreadySpent, pageAnswer, registerDirectAnswerer } from '@/lib/surfaces/public-pages/cache';
+import { answerableFromCache, isSignInPage } from '@/lib/surfaces/public-pages/pages';
+import { typedRequestId } from '@/lib/core/request-ids/typed';
 
 /** Lookups and the rest of the API spend from the global per-IP limit; probes, scrapes and sign-in do not. */
 const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
@@ -30,7 +30,7 @@ const STATUS_API = '/api/estado';
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 /**
  * The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache
- * (lib/public-pages). The reads of the sign-in pages share both (isSignInPage); their forms' posts
+ * (lib/surfaces/public-pages). The reads of the sign-in pages share both (isSignInPage); their forms' posts
  * do not.
  */
 const PUBLIC_PAGES = /^\/(?:docs|estado)?$/;
@@ -44,8 +44,8 @@ const PUBLIC_PAGE_LIMITED = (): NextResponse | Response =>
   new Response(PUBLIC_PAGE_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60' } });
 
 // server.mjs answers the public pages' hits and refusals itself, with what this module knows: the
-// limiter, the client address and the headers a page gets (lib/public-pages/cache.ts); and it
-// tells the callers of its pages' turns apart by what this module can read (lib/server/page-callers.ts).
+// limiter, the client address and the headers a page gets (lib/surfaces/public-pages/cache.ts); and it
+// tells the callers of its pages' turns apart by what this module can read (lib/root/server/page-callers.ts).
 registerPageCallerKey();
 registerDirectAnswerer(async (path, search, method, header) => {
   const settings = env();
@@ -93,7 +93,7 @@ export async function proxy(request: NextRequest) {
   const clientIp = () => requestClientIp((name) => request.headers.get(name), settings);
 
   if (SIGN_IN_CALLBACK.test(path) && !(await consumeSignInLimit(clientIp()))) {
-    // next-auth's client reads `url` and shows the error code it carries (lib/auth/sign-in-errors.ts).
+    // next-auth's client reads `url` and shows the error code it carries (lib/flows/auth/sign-in-errors.ts).
     const url = new URL('/admin/login', settings.NEXTAUTH_URL ?? request.nextUrl.origin);
     url.searchParams.set(SIGN_IN_ERROR_PARAM, signInErrorCode({ kind: 'rate_limited' }));
     return respond(NextResponse.json({ url: url.toString() }, { status: 429 }));
@@ -145,7 +145,7 @@ export async function proxy(request: NextRequest) {
     }
   }
   // Console and portal pages learn their own path from here (a signed-out visit is sent to sign in
-  // and brought back, lib/auth/return-path.ts); whatever a client sent under this name is replaced.
+  // and brought back, lib/flows/auth/return-path.ts); whatever a client sent under this name is replaced.
   forwarded.delete(CONSOLE_PATH_HEADER);
   if (isSignedInArea(path)) {
     const query = new URLSearchParams(request.nextUrl.searchParams);
@@ -196,8 +196,8 @@ function isSignedInArea(path: string): boolean {
 
 export const config = {
   // Everything but Next's static files and images, the benchmark's bare baseline, which must
-  // measure a route with none of the gateway's work, and the five lookups (lib/api/route.ts
+  // measure a route with none of the gateway's work, and the five lookups (lib/surfaces/api/route.ts
   // answers every method on their paths, with the same headers). server.mjs gives whatever this
-  // skips the baseline headers (lib/http/baseline-headers.mjs).
+  // skips the baseline headers (lib/platform/http/baseline-headers.mjs).
   matcher: ['/((?!_next/static/|_next/image|favicon\\.ico|api/bench/|api/renap/buscar-cui$|api/rtu/nits$|api/catalogos/(?:cui-nit|rtu|omisos)$).*)'],
 };

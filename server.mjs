@@ -5,29 +5,29 @@
 // proxy.ts combines it with X-Forwarded-For according to TRUSTED_PROXY_HOPS. The marker below
 // tells the app it runs behind this wrapper: without it (`next start`) the app refuses to start.
 // First: on an unsupported Node.js the process stops here, before Next.js loads.
-import './lib/runtime/refuse-unsupported-node.mjs';
+import './lib/platform/runtime/refuse-unsupported-node.mjs';
 import http from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
 import pino from 'pino';
-import { runtimeDescription } from './lib/runtime/supported-node.mjs';
-import { baselineSecurityHeaders } from './lib/http/baseline-headers.mjs';
-import { markClientNavigation } from './lib/public-pages/client-navigation.mjs';
-import { FORM_BODY_MESSAGES, MALFORMED_TARGET_MESSAGES, formBodyReading, isApiPath, isMalformedPath, pageArea, pathOf, readWholeBody } from './lib/http/page-requests.mjs';
-import { Drain } from './lib/server/drain.mjs';
-import { answerLookup, directLookupFor, loadLookupRoutes } from './lib/server/direct-lookups.mjs';
-import { gatewayResponseClass } from './lib/server/gateway-response.mjs';
-import { answerPublicPage, inPageTurn, pageTurnOf, refusalPauseLeftMs } from './lib/server/page-turns.mjs';
-import { answerProbe, isProbe } from './lib/server/probes.mjs';
-import { answerAsteriskForm, answerClientError, refuse, refuseJson, refuseMisdirected, toOriginForm } from './lib/server/responses.mjs';
-import { parseUrl, portRefusal, readDrainTimeout, readMilliseconds, refuseTakenPort } from './lib/server/settings.mjs';
+import { runtimeDescription } from './lib/platform/runtime/supported-node.mjs';
+import { baselineSecurityHeaders } from './lib/platform/http/baseline-headers.mjs';
+import { markClientNavigation } from './lib/surfaces/public-pages/client-navigation.mjs';
+import { FORM_BODY_MESSAGES, MALFORMED_TARGET_MESSAGES, formBodyReading, isApiPath, isMalformedPath, pageArea, pathOf, readWholeBody } from './lib/platform/http/page-requests.mjs';
+import { Drain } from './lib/root/server/drain.mjs';
+import { answerLookup, directLookupFor, loadLookupRoutes } from './lib/root/server/direct-lookups.mjs';
+import { gatewayResponseClass } from './lib/root/server/gateway-response.mjs';
+import { answerPublicPage, inPageTurn, pageTurnOf, refusalPauseLeftMs } from './lib/root/server/page-turns.mjs';
+import { answerProbe, isProbe } from './lib/root/server/probes.mjs';
+import { answerAsteriskForm, answerClientError, refuse, refuseJson, refuseMisdirected, toOriginForm } from './lib/root/server/responses.mjs';
+import { parseUrl, portRefusal, readDrainTimeout, readMilliseconds, refuseTakenPort } from './lib/root/server/settings.mjs';
 
-// Must match lib/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
+// Must match lib/core/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
 globalThis[Symbol.for('gateway.serverWrapper')] = true;
 
 const dev = process.argv.includes('--dev');
-// .env files first, as `next` reads them (lib/load-env-files.ts): PORT and HOST there count too.
+// .env files first, as `next` reads them (lib/platform/load-env-files.ts): PORT and HOST there count too.
 nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...parts) => console.error(...parts) });
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';

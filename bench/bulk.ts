@@ -2,7 +2,7 @@
 // limit that applies to it, and what it costs the integration's interactive lookups beside it.
 //   1. A job of --bulk-items valid NITs of the simulator (cui-nit) sent through POST /api/lotes and
 //      followed through GET /api/lotes/{id} to its end: items per minute next to the jobs' share of
-//      the catalog limit (lib/bulk/pacing.ts, bulkItemsPerMinute). The bench's limits are unlimited,
+//      the catalog limit (lib/flows/bulk/pacing.ts, bulkItemsPerMinute). The bench's limits are unlimited,
 //      so the share does not bind there; the table says what did: the runner's concurrency (items in
 //      flight, from the app's per-item log lines, against BULK_CONCURRENCY) and the CPU.
 //   2. The cui_nit lookup alone, then beside a fresh job of the same list, in turn --reps times:
@@ -81,8 +81,8 @@ const FINISHED = new Set(['completado', 'cancelado']);
 
 /** The settings of an instance started with the bench's environment `appEnv`, read as the app reads them. */
 export async function bulkSettings(appEnv: Record<string, string>): Promise<BulkSettings> {
-  const { parseEnv } = await import('@/lib/env');
-  const { bulkItemsPerMinute } = await import('@/lib/bulk/pacing');
+  const { parseEnv } = await import('@/lib/platform/env');
+  const { bulkItemsPerMinute } = await import('@/lib/flows/bulk/pacing');
   const settings = parseEnv({ ...process.env, ...appEnv });
   return {
     concurrency: settings.BULK_CONCURRENCY,
@@ -137,7 +137,7 @@ export function machineTicks(stat = fs.readFileSync('/proc/stat', 'utf8')): { bu
   return { busy: total - fields[3]! - fields[4]!, total };
 }
 
-/** The per-item log lines (lib/bulk/runner.ts, 'bulk item') written since `offset`: each item's time. */
+/** The per-item log lines (lib/flows/bulk/runner.ts, 'bulk item') written since `offset`: each item's time. */
 export function itemDurations(logText: string): number[] {
   const durations: number[] = [];
   for (const line of logText.split('\n')) {

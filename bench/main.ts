@@ -154,9 +154,9 @@ async function main(): Promise<void> {
 
   const { database, closeDatabase } = await import('@/db/client');
   const { applyMigrations } = await import('@/db/migrate');
-  const { createIntegration } = await import('@/lib/integration-management/service');
-  const { topUp } = await import('@/lib/billing/ledger');
-  const { FLAG_NAMES } = await import('@/lib/integrations/flags');
+  const { createIntegration } = await import('@/lib/flows/integration-management/service');
+  const { topUp } = await import('@/lib/core/billing/ledger');
+  const { FLAG_NAMES } = await import('@/lib/core/integrations/flags');
   await applyMigrations(await database());
   const actor = { kind: 'system', name: 'bench' } as const;
   const created = await createIntegration(actor, {
@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   const { createCatalogClient } = await import('@/lib/sources/catalog-client');
   const { createRenapClient } = await import('@/lib/sources/renap-client');
   const { createRtuClient } = await import('@/lib/sources/rtu-client');
-  const { SIMULATOR_DEV_CREDENTIALS } = await import('@/lib/env');
+  const { SIMULATOR_DEV_CREDENTIALS } = await import('@/lib/platform/env');
   // The gateway's own clients, built as lib/sources/index.ts builds them, against the same simulator.
   const timeoutMs = 30_000;
   const renapClient = createRenapClient({ baseUrl: `${simulator.url}/renap`, apiKey: SIMULATOR_DEV_CREDENTIALS.renapApiKey, timeoutMs });
@@ -431,7 +431,7 @@ interface LookupLine {
   stagesMs: Partial<Record<(typeof STAGE_NAMES)[number], number>>;
 }
 
-/** The per-lookup log lines (lib/api/route.ts, reportLookup) written since `offset`. */
+/** The per-lookup log lines (lib/surfaces/api/route.ts, reportLookup) written since `offset`. */
 function readLookupLines(file: string, offset: number): LookupLine[] {
   const text = fs.readFileSync(file).subarray(offset).toString('utf8');
   const lines: LookupLine[] = [];

@@ -1,16 +1,16 @@
 import type { LookupKind } from '@/db/schema';
-import { describeActor, type Actor } from '@/lib/audit/audit';
+import { describeActor, type Actor } from '@/lib/core/audit/audit';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { heldInFlight, listHistoryPage, parseHistoryFilters, type HistoryRow } from '@/lib/billing/history';
-import { verifyLedger, type CompletedVerification, type LedgerDifference } from '@/lib/billing/verify';
-import { statementChargesCsvStream } from '@/lib/statements/csv';
-import { renderStatementPdf } from '@/lib/statements/pdf';
-import { issueStatement } from '@/lib/statements/statements';
-import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { CONTRACT_FLAG_NAMES, FLAG_NAMES, parseFlagName, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
+import { heldInFlight, listHistoryPage, parseHistoryFilters, type HistoryRow } from '@/lib/core/billing/history';
+import { verifyLedger, type CompletedVerification, type LedgerDifference } from '@/lib/core/billing/verify';
+import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
+import { renderStatementPdf } from '@/lib/flows/statements/pdf';
+import { issueStatement } from '@/lib/flows/statements/statements';
+import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
+import { CONTRACT_FLAG_NAMES, FLAG_NAMES, parseFlagName, type FlagName, type IntegrationFlags } from '@/lib/core/integrations/flags';
 import {
   createIntegration,
   findIntegration,
@@ -22,41 +22,41 @@ import {
   setFlags,
   setTariff,
   type IntegrationView,
-} from '@/lib/integration-management/service';
-import { formatQuetzales, parseQuetzales } from '@/lib/money';
+} from '@/lib/flows/integration-management/service';
+import { formatQuetzales, parseQuetzales } from '@/lib/platform/money';
 import { describeLedgerActor } from '@/lib/vocabulary/actor-labels';
-import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
-import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { formatDateTime, isCalendarDay } from '@/lib/platform/time/guatemala-time';
+import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { HISTORY_KIND_LABELS, LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LEDGER_DIFFERENCE_LABELS, ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/format/labels';
-import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/integration-management/tokens';
-import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
-import { OVERLAP_PRESET_NAMES, parseOverlapPreset, TOKEN_STATE_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
-import { listLatestRecords } from '@/lib/records/list';
-import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
-import { exportFiltersForLog } from '@/lib/personal-data/export-log';
-import { maskedIdentifiers } from '@/lib/sealing/masking';
-import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-management/details-display';
-import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/integration-management/details-service';
-import type { DetailField } from '@/lib/integration-management/details-schemas';
-import { describeRequestTrace } from '@/lib/request-traces/describe';
-import { requestTrace } from '@/lib/request-traces/read';
-import { untracedAnswersText } from '@/lib/request-traces/untraced';
-import { isPlausibleRequestId, typedRequestId } from '@/lib/request-ids/typed';
-import { purgeExpiredRecords } from '@/lib/retention/purge';
-import { resealRecords } from '@/lib/personal-data/reseal';
-import type { Result } from '@/lib/result';
-import { env } from '@/lib/env';
-import { twoFactorRequired } from '@/lib/auth/two-factor-policy';
-import { resetTwoFactor, usersWithTwoFactor } from '@/lib/two-factor/service';
-import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/auth/users';
-import { findPortalAccountByEmail } from '@/lib/portal-identity/accounts';
-import { invitePortalUser } from '@/lib/portal-identity/invitations';
-import { handOverPortalPasswordReset } from '@/lib/portal-identity/passwords';
-import { portalTwoFactorService } from '@/lib/portal-identity/two-factor';
-import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal-identity/roles';
-import { bankName } from '@/lib/guatemala/banks';
-import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
+import { LEDGER_DIFFERENCE_LABELS, ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/presentation/labels';
+import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/flows/integration-management/tokens';
+import { latestRefusedAddresses } from '@/lib/core/credentials/refused-addresses';
+import { OVERLAP_PRESET_NAMES, parseOverlapPreset, TOKEN_STATE_LABELS, type OverlapPreset } from '@/lib/core/credentials/token-state';
+import { listLatestRecords } from '@/lib/core/records/list';
+import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { exportFiltersForLog } from '@/lib/core/personal-data/export-log';
+import { maskedIdentifiers } from '@/lib/core/sealing/masking';
+import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/flows/integration-management/details-display';
+import { contactsOf, detailsOf, setIntegrationDetails, type IntegrationContact, type IntegrationDetailsInput } from '@/lib/flows/integration-management/details-service';
+import type { DetailField } from '@/lib/flows/integration-management/details-schemas';
+import { describeRequestTrace } from '@/lib/core/request-traces/describe';
+import { requestTrace } from '@/lib/core/request-traces/read';
+import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { isPlausibleRequestId, typedRequestId } from '@/lib/core/request-ids/typed';
+import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
+import { resealRecords } from '@/lib/core/personal-data/reseal';
+import type { Result } from '@/lib/platform/result';
+import { env } from '@/lib/platform/env';
+import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
+import { resetTwoFactor, usersWithTwoFactor } from '@/lib/flows/two-factor/service';
+import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/flows/auth/users';
+import { findPortalAccountByEmail } from '@/lib/flows/portal-identity/accounts';
+import { invitePortalUser } from '@/lib/flows/portal-identity/invitations';
+import { handOverPortalPasswordReset } from '@/lib/flows/portal-identity/passwords';
+import { portalTwoFactorService } from '@/lib/flows/portal-identity/two-factor';
+import { isPortalRole, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';
+import { bankName } from '@/lib/platform/guatemala/banks';
+import { TOP_UP_STATE_LABELS } from '@/lib/flows/top-ups/labels';
 import {
   approveTopUpRequest,
   integrationTopUpPage,
@@ -65,7 +65,7 @@ import {
   rejectTopUpRequest,
   type TopUpRequestPage,
   type TopUpRequestView,
-} from '@/lib/top-ups/requests';
+} from '@/lib/flows/top-ups/requests';
 import { CliError } from './errors';
 import { USAGE } from './usage';
 import { readPassword } from './password-input';
@@ -656,7 +656,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
       .join('\n');
     // A request id with no record: its trace (a refusal, an answer the service could not serve, or a
     // replay and the request it repeated) says what happened, as the console's search does
-    // (lib/request-traces).
+    // (lib/core/request-traces).
     const trace = requestId && records.length === 0 ? await requestTrace(requestId) : undefined;
     const none = trace
       ? `Ninguna consulta registrada tiene ese id: ${describeRequestTrace(trace)}.`

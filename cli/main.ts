@@ -2,22 +2,22 @@
 // The operator CLI. It calls the same lib/ functions as the console; every change is audited.
 // First: the CLI's stdout is its answer (--json output), so log lines go to stderr, and only when
 // CLI_LOG_LEVEL asks for them: the person at the terminal reads the CLI's Spanish sentences.
-import '@/lib/runtime/refuse-unsupported-node.mjs';
+import '@/lib/platform/runtime/refuse-unsupported-node.mjs';
 import './logs-to-stderr';
-import '@/lib/load-env-files';
+import '@/lib/platform/load-env-files';
 import { parseArgs } from 'node:util';
 import { closeDatabase, database, EmbeddedDatabaseInUseError } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
-import { EnvError } from '@/lib/env';
-import { alerts } from '@/lib/alerts/dispatcher';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
-import { subscribeReactions } from '@/lib/reactions';
-import { describeError } from '@/lib/logging/errors';
-import { LOG_LEVELS } from '@/lib/logging/logger';
-import { parseQuetzales } from '@/lib/money';
-import { asSubmission, firstSubmissionAnswer, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/submissions/claim';
+import { EnvError } from '@/lib/platform/env';
+import { alerts } from '@/lib/reactions/alerts/dispatcher';
+import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
+import { subscribeReactions } from '@/lib/root/reactions';
+import { describeError } from '@/lib/platform/logging/errors';
+import { LOG_LEVELS } from '@/lib/platform/logging/logger';
+import { parseQuetzales } from '@/lib/platform/money';
+import { asSubmission, firstSubmissionAnswer, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/core/submissions/claim';
 import { CLI_ACTOR, CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
-import { describeActor } from '@/lib/audit/audit';
+import { describeActor } from '@/lib/core/audit/audit';
 import { cliLogLevel } from './logs-to-stderr';
 import { terminalSafe, terminalSafeJson } from './terminal-text';
 

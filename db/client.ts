@@ -3,15 +3,15 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
 import type postgres from 'postgres';
-import { env } from '@/lib/env';
-import { logger } from '@/lib/logging/logger';
-import { currentLookupTrace } from '@/lib/http/lookup-trace';
-import { metrics } from '@/lib/metrics/registry';
+import { env } from '@/lib/platform/env';
+import { logger } from '@/lib/platform/logging/logger';
+import { currentLookupTrace } from '@/lib/platform/http/lookup-trace';
+import { metrics } from '@/lib/platform/metrics/registry';
 import { claimDirectory, waitForExit, type DirectoryClaim } from './embedded-lock';
 import { statementParameters, type CompiledStatement } from './compiled-statement';
 import type { SharedDatabase } from './embedded-share';
 import * as schema from './schema';
-import { processSlot } from '@/lib/runtime/process-state';
+import { processSlot } from '@/lib/platform/runtime/process-state';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -52,7 +52,7 @@ interface DatabaseState {
 /** This process's listeners per channel, told of the notifications the socket's clients raise. */
 type ChannelListeners = Map<string, Set<() => void | Promise<void>>>;
 
-// One per process (lib/runtime/process-state.ts): hot reloads, duplicate module copies and route
+// One per process (lib/platform/runtime/process-state.ts): hot reloads, duplicate module copies and route
 // bundles share one handle.
 const state = processSlot<DatabaseState>('database', () => ({}));
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensurePrivateDirectory } from '@/lib/files/private-directory';
+import { ensurePrivateDirectory } from '@/lib/platform/files/private-directory';
 
 /**
  * Who has the embedded database open. PGlite has no lock across processes, and two processes on

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
-import { logger } from '@/lib/logging/logger';
+import { logger } from '@/lib/platform/logging/logger';
 
 // PostgreSQL's wire protocol (v3): before the startup message a client may ask for TLS or GSS
 // encryption (answered "N": not here) or send a cancel request (PGlite cannot cancel: ignored).

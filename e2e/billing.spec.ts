@@ -3,10 +3,10 @@
 // the running month's preview, and an issued statement's PDF link on a phone.
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { DEVELOPMENT_STATEMENT_ISSUER } from '../lib/env';
-import { guatemalanToday } from '../lib/time/guatemala-time';
-import { dayRangeText } from '../lib/time/months';
-import { pageLabel, PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '../lib/statements/texts';
+import { DEVELOPMENT_STATEMENT_ISSUER } from '../lib/platform/env';
+import { guatemalanToday } from '../lib/platform/time/guatemala-time';
+import { dayRangeText } from '../lib/platform/time/months';
+import { pageLabel, PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '../lib/flows/statements/texts';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
 import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
 import { withAppDatabase } from './support/database';
@@ -41,7 +41,7 @@ test('el historial de saldo y el estado de cuenta mensual de la integración de 
   // statement can be issued yet, and the page says when the first one can (issue 24, defect 13:
   // it offered months before the integration existed, whose empty statements are kept forever).
   // Issuing and downloading are covered over HTTP (tests/personal-data/masking-and-access.test.ts)
-  // and in lib/statements.
+  // and in lib/flows/statements.
   await page.goto(integrationUrl);
   const section = page.locator('section[aria-labelledby="statements-title"]');
   await expect(section).toContainText('El primer estado de cuenta se podrá emitir cuando termine el mes en que se creó la integración.');

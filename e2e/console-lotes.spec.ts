@@ -4,7 +4,7 @@
 // job, each confirmed first, while the integrator's API reads the pause as `en_pausa`.
 import { expect, test, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { maskNit } from '../lib/sealing/masking';
+import { maskNit } from '../lib/core/sealing/masking';
 import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
 import { createIntegrationThroughConsole, DESKTOP, PHONE } from './support/portal';
 

@@ -3,7 +3,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
 import { callServerAction, createUserThroughForm, cspViolations, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
-import { maskNit } from '../lib/sealing/masking';
+import { maskNit } from '../lib/core/sealing/masking';
 
 const FORBIDDEN = 'esta acción requiere un administrador';
 const SIGNED_OUT = 'Su sesión terminó o ya no es válida';

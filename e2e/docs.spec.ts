@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { PORTAL_GUIDE_TWO_FACTOR_REQUIRED } from '../app/docs/portal-guide';
 import { CATALOG_MESSAGES } from '../lib/contract/messages';
-import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '../lib/portal-identity/roles';
+import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '../lib/flows/portal-identity/roles';
 import { samplePopulation } from '../simulator/population';
 import { marksOf, PAGE_ROLES_IN_CODE, renderedMark, TWO_FACTOR_ROW } from '../tests/support/portal-role-docs';
 import { cspViolations, demoToken, screenshot, seriousAccessibilityViolations, settings } from './support/console';

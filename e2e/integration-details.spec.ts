@@ -4,7 +4,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { callServerAction, createUserThroughForm, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
 
-// The role check's refusal (lib/auth/action.ts, ACTION_MESSAGES.forbidden), as console.spec.ts reads it.
+// The role check's refusal (lib/flows/auth/action.ts, ACTION_MESSAGES.forbidden), as console.spec.ts reads it.
 const FORBIDDEN = 'esta acción requiere un administrador';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };

@@ -1,5 +1,5 @@
 // "Cambiar contraseña" (Mi cuenta) with wrong current passwords: what the form says as the
-// guesses run out and once password changes are locked (lib/auth/throttle.ts), and the audit page.
+// guesses run out and once password changes are locked (lib/flows/auth/throttle.ts), and the audit page.
 import { expect, test } from '@playwright/test';
 import { callServerAction, createUserThroughForm, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
 

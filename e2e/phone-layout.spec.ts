@@ -5,7 +5,7 @@
 // 21 px wider than the screen; dates and names broken mid-word in Usuarios, Accesos and Alertas;
 // the charts' labels drawn at 5 to 9 px. (The statements' PDF link is measured in billing.spec.ts.)
 import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { maskNit } from '../lib/sealing/masking';
+import { maskNit } from '../lib/core/sealing/masking';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
 import { createUserThroughForm, demoToken, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
 

@@ -14,9 +14,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
-import { guatemalanToday } from '../lib/time/guatemala-time';
-import { monthName, periodText } from '../lib/time/months';
-import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/two-factor/totp';
+import { guatemalanToday } from '../lib/platform/time/guatemala-time';
+import { monthName, periodText } from '../lib/platform/time/months';
+import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/flows/two-factor/totp';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
 import { samplePopulation } from '../simulator/population';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
@@ -27,7 +27,7 @@ import { createIntegrationThroughConsole, DESKTOP, HASHING_STEP_MS, openSection,
 
 const PASSWORD = 'volcán de fuego al amanecer sobre Antigua';
 
-/** The latest link the app printed for this address (lib/portal-identity/mail.ts, development without SMTP). */
+/** The latest link the app printed for this address (lib/flows/portal-identity/mail.ts, development without SMTP). */
 async function printedLink(kind: 'Invitación al portal para' | 'Restablecer la contraseña del portal de', email: string): Promise<string> {
   const log = path.join(ARTIFACTS_DIR, 'app-output.log');
   const pattern = new RegExp(`${kind} ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');

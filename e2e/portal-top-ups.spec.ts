@@ -4,7 +4,7 @@
 // integration's balance and the movement's note show it; a second report of the same bank and
 // reference is refused. The second test corrects reports: a cancellation, another amount with its note.
 import { expect, test } from '@playwright/test';
-import { TOP_UP_MESSAGES } from '../lib/top-ups/messages';
+import { TOP_UP_MESSAGES } from '../lib/flows/top-ups/messages';
 import { depositDaysAgo, shownDay } from '../tests/support/deposit-dates';
 import { slipPng } from '../tests/support/slip-png';
 import { seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';

@@ -4,8 +4,8 @@
 // de cuenta with a statement the console issued, whose PDF downloads through the portal.
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { monthName } from '../lib/time/months';
-import { PREVIEW_MARK } from '../lib/statements/texts';
+import { monthName } from '../lib/platform/time/months';
+import { PREVIEW_MARK } from '../lib/flows/statements/texts';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
 import { settings, signInThroughForm } from './support/console';
 import { withAppDatabase } from './support/database';

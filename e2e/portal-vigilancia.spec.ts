@@ -40,7 +40,7 @@ test('un desarrollador crea una vigilancia desde un CSV, lee el costo de cada ej
 
   await developer.getByTestId('new-watch-list').click();
   await expect(developer.getByRole('heading', { name: 'Nueva lista', level: 1 })).toBeVisible();
-  // Only a catalog lib/watch-lists watches and the integration has enabled.
+  // Only a catalog lib/flows/watch-lists watches and the integration has enabled.
   await expect(developer.getByLabel('Catálogo').locator('option')).toHaveText(['Catálogo omisos']);
   await developer.getByLabel('Nombre').fill('Proveedores del mes');
   await developer.getByLabel('Frecuencia').selectOption({ label: 'Mensual' });

@@ -1,6 +1,6 @@
-// Console sign-in throttling, per account and IP, per IP and at the account's pace (lib/auth/throttle.ts).
+// Console sign-in throttling, per account and IP, per IP and at the account's pace (lib/flows/auth/throttle.ts).
 // The app trusts one proxy hop in the e2e run, so each test signs in "from" its own addresses.
-// attemptSignIn answers the refusal's code (lib/auth/sign-in-errors.ts); the form shows its text.
+// attemptSignIn answers the refusal's code (lib/flows/auth/sign-in-errors.ts); the form shows its text.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { attemptSignIn, clientFrom, createUserThroughForm, csrfToken, screenshot, settings, signInThroughForm } from './support/console';
 

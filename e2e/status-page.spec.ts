@@ -7,8 +7,8 @@
 // registry's failed queries below) is never beside "Sin incidentes". Nothing scrolls sideways and
 // axe-core finds nothing serious.
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
-import { guatemalanDayBefore, guatemalanToday } from '../lib/time/guatemala-time';
-import { NO_INCIDENTS_TEXT } from '../lib/status-page/summary';
+import { guatemalanDayBefore, guatemalanToday } from '../lib/platform/time/guatemala-time';
+import { NO_INCIDENTS_TEXT } from '../lib/reactions/status-page/summary';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
 import { demoToken, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 

@@ -3,7 +3,7 @@
 // code, which works once. The codes are computed here as the authenticator app would.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/two-factor/totp';
+import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/flows/two-factor/totp';
 import { createUserThroughForm, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
 
 const PHONE = { width: 390, height: 844 };

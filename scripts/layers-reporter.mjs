@@ -7,9 +7,15 @@ import path from 'node:path';
 
 const KNOWN_FOLDER_ARROWS = path.resolve('.folder-cycles-known.json');
 
-// lib/<name>, db/schema, db, app/<first segment>, components/<first segment>, cli, or a root file.
+// The rungs of lib/ (lib/README.md): those that hold folders, and those that are one folder.
+export const RUNGS_OF_FOLDERS = ['platform', 'core', 'flows', 'reactions', 'surfaces', 'root'];
+export const RUNGS_IN_ONE_FOLDER = ['contract', 'sources', 'vocabulary', 'presentation'];
+
+// lib/<rung>/<name> or lib/<one-folder rung>, db/schema, db, app/<first segment>,
+// components/<first segment>, cli, or a file of its own (lib/platform/env.ts, server.mjs).
 export function folderOf(file) {
   const parts = file.split('/');
+  if (parts[0] === 'lib' && RUNGS_OF_FOLDERS.includes(parts[1])) return parts.length > 3 ? parts.slice(0, 3).join('/') : file;
   if (parts[0] === 'lib' || parts[0] === 'components') return parts.length > 2 ? `${parts[0]}/${parts[1]}` : file;
   if (parts[0] === 'db') return parts[1] === 'schema' ? 'db/schema' : 'db';
   if (parts[0] === 'app') return parts.length > 2 ? `app/${parts[1]}` : 'app';
@@ -72,6 +78,15 @@ export default function layersReport(result) {
     const via = violation.cycle ? violation.cycle.map((step) => step.name ?? step).join(' → ') : violation.to;
     lines.push(`✗ ${violation.rule.name}: ${violation.from} → ${via}`);
   }
+  // A file of lib/ outside every rung would escape the rules: the tree is the ladder.
+  let unplaced = 0;
+  for (const cruised of result.modules) {
+    const [top, rung] = cruised.source.split('/');
+    if (top === 'lib' && !RUNGS_OF_FOLDERS.includes(rung) && !RUNGS_IN_ONE_FOLDER.includes(rung)) {
+      unplaced += 1;
+      lines.push(`✗ ${cruised.source} is on no rung: lib/ holds only ${[...RUNGS_OF_FOLDERS, ...RUNGS_IN_ONE_FOLDER].join(', ')} (lib/README.md)`);
+    }
+  }
   const arrows = folderArrowsOnCycles(result.modules);
   const rewrite = process.env.LAYERS_WRITE_FOLDER_BASELINE === '1';
   const known = rewrite
@@ -91,9 +106,9 @@ export default function layersReport(result) {
       `${arrows.size} folder arrow(s) on cycles, ${arrows.size - newArrows.length} known (.folder-cycles-known.json)` +
       (gone > 0 ? `; ${gone} known folder arrow(s) are gone: remove them from the file` : ''),
   );
-  const failed = broken.length > 0 || newArrows.length > 0;
+  const failed = broken.length > 0 || newArrows.length > 0 || unplaced > 0;
   if (failed) {
-    lines.push('Each rule says why in .dependency-cruiser.cjs; the ladder is in lib/README.md. Move the code to the rung it belongs on, or emit an event and subscribe in lib/startup.ts.');
+    lines.push('Each rule says why in .dependency-cruiser.cjs; the ladder is in lib/README.md. Move the code to the rung it belongs on, or emit an event and subscribe in lib/root/startup.ts.');
   }
   return { output: `${lines.join('\n')}\n`, exitCode: failed ? 1 : 0 };
 }

@@ -14,28 +14,35 @@ const result = (modules: ReturnType<typeof cruised>[], violations: unknown[] = [
 describe('the layers reporter', () => {
   it('finds the arrows between folders that close a loop, through a third folder too', () => {
     const arrows = folderArrowsOnCycles([
-      cruised('lib/billing/ledger.ts', 'lib/records/list.ts'),
-      cruised('lib/records/list.ts', 'lib/alerts/outbox.ts'),
-      cruised('lib/alerts/outbox.ts', 'lib/billing/ledger.ts', 'lib/logging/logger.ts'),
-      cruised('lib/logging/logger.ts'),
+      cruised('lib/core/billing/ledger.ts', 'lib/core/records/list.ts'),
+      cruised('lib/core/records/list.ts', 'lib/reactions/alerts/outbox.ts'),
+      cruised('lib/reactions/alerts/outbox.ts', 'lib/core/billing/ledger.ts', 'lib/platform/logging/logger.ts'),
+      cruised('lib/platform/logging/logger.ts'),
     ]);
-    expect([...arrows.keys()].sort()).toEqual(['lib/alerts → lib/billing', 'lib/billing → lib/records', 'lib/records → lib/alerts']);
+    expect([...arrows.keys()].sort()).toEqual(['lib/core/billing → lib/core/records', 'lib/core/records → lib/reactions/alerts', 'lib/reactions/alerts → lib/core/billing']);
   });
 
   it('fails on a folder loop that is not in the known list, naming one import that makes it', () => {
     const report = layersReport(
-      result([cruised('lib/zz-new/a.ts', 'lib/zz-other/b.ts'), cruised('lib/zz-other/b.ts', 'lib/zz-new/a.ts')]),
+      result([cruised('lib/core/zz-new/a.ts', 'lib/core/zz-other/b.ts'), cruised('lib/core/zz-other/b.ts', 'lib/core/zz-new/a.ts')]),
     );
     expect(report.exitCode).toBe(1);
-    expect(report.output).toContain('folder cycle: lib/zz-new → lib/zz-other closes a loop between folders (for instance lib/zz-new/a.ts → lib/zz-other/b.ts)');
+    expect(report.output).toContain('folder cycle: lib/core/zz-new → lib/core/zz-other closes a loop between folders (for instance lib/core/zz-new/a.ts → lib/core/zz-other/b.ts)');
+  });
+
+  it('fails on a file of lib/ that sits on no rung', () => {
+    const report = layersReport(result([cruised('lib/helpers/misc.ts'), cruised('lib/core/billing/ledger.ts')]));
+    expect(report.exitCode).toBe(1);
+    expect(report.output).toContain('✗ lib/helpers/misc.ts is on no rung: lib/ holds only platform, core, flows, reactions, surfaces, root, contract, sources, vocabulary, presentation');
+    expect(report.output).not.toContain('lib/core/billing/ledger.ts is on no rung');
   });
 
   it('fails on an arrow against the ladder and passes a tree with none', () => {
     const broken = layersReport(
-      result([cruised('lib/env.ts')], [{ rule: { name: 'platform-is-the-floor', severity: 'error' }, from: 'lib/env.ts', to: 'lib/portal-identity/roles.ts' }]),
+      result([cruised('lib/platform/env.ts')], [{ rule: { name: 'platform-is-the-floor', severity: 'error' }, from: 'lib/platform/env.ts', to: 'lib/flows/portal-identity/roles.ts' }]),
     );
     expect(broken.exitCode).toBe(1);
-    expect(broken.output).toContain('✗ platform-is-the-floor: lib/env.ts → lib/portal-identity/roles.ts');
-    expect(layersReport(result([cruised('lib/env.ts')])).exitCode).toBe(0);
+    expect(broken.output).toContain('✗ platform-is-the-floor: lib/platform/env.ts → lib/flows/portal-identity/roles.ts');
+    expect(layersReport(result([cruised('lib/platform/env.ts')])).exitCode).toBe(0);
   });
 });

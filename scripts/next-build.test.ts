@@ -6,7 +6,7 @@ import { listBuildInputs } from './next-build';
 describe('the inputs of the reused build', () => {
   it('include every route, app/docs too, and leave out tests, tooling and the documentation folder', () => {
     const inputs = listBuildInputs();
-    expect(inputs).toEqual(expect.arrayContaining(['app/docs/page.tsx', 'app/docs/docs.css', 'lib/openapi/document.ts', 'package.json']));
+    expect(inputs).toEqual(expect.arrayContaining(['app/docs/page.tsx', 'app/docs/docs.css', 'lib/surfaces/openapi/document.ts', 'package.json']));
     expect(inputs.filter((file) => /^(docs|tests|e2e|scripts|bench|cli|node_modules|\.next)\//.test(file))).toEqual([]);
     expect(inputs.filter((file) => file.includes('/node_modules/') || file.endsWith('.test.ts'))).toEqual([]);
   });

@@ -1,5 +1,5 @@
-// Writes lib/passwords/common-passwords.txt, the list of common passwords the console refuses
-// (lib/passwords/policy.ts). The source is the "passwords-common" dictionary of
+// Writes lib/flows/passwords/common-passwords.txt, the list of common passwords the console refuses
+// (lib/flows/passwords/policy.ts). The source is the "passwords-common" dictionary of
 // @zxcvbn-ts/language-common (a dev dependency, pinned), ordered by how often each password
 // appears in public breach corpora. We keep the 10,000 most common, plus every entry of the whole
 // dictionary that is long enough to pass the length rule on its own: those are exactly the ones
@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 
 const MOST_COMMON = 10_000;
 const OUTPUT = path.resolve(import.meta.dirname, '..', 'lib', 'passwords', 'common-passwords.txt');

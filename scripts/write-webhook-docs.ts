@@ -1,12 +1,12 @@
 // npm run docs:webhook: writes the webhook section of docs/integrators.md (between its markers)
-// from lib/integrator-notifications/webhook-docs.ts: the events and their example bodies, the
+// from lib/reactions/integrator-notifications/webhook-docs.ts: the events and their example bodies, the
 // headers, the retries with the default settings, the signature and the receivers, as /docs shows
 // them. tests/examples/webhook-docs.test.ts fails until it is run after a change there.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseEnv } from '@/lib/env';
-import { webhookDocsSettingsFrom } from '@/lib/integrator-notifications/webhook-docs';
-import { webhookMarkdown, withWebhookSection } from '@/lib/integrator-notifications/webhook-markdown';
+import { parseEnv } from '@/lib/platform/env';
+import { webhookDocsSettingsFrom } from '@/lib/reactions/integrator-notifications/webhook-docs';
+import { webhookMarkdown, withWebhookSection } from '@/lib/reactions/integrator-notifications/webhook-markdown';
 
 export const INTEGRATORS_GUIDE = path.resolve('docs/integrators.md');
 

@@ -4,7 +4,7 @@
 // with spaces, S/N flags, fields that are sometimes missing and values nobody recognizes.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { formatCuiGrouped, isValidCui, isValidNit } from '../lib/guatemala/identifiers';
+import { formatCuiGrouped, isValidCui, isValidNit } from '../lib/platform/guatemala/identifiers';
 import { isoTimestamp, slashDate } from './dates';
 import { satText, type CatalogEntry, type Population, type PublicationQuirk, type TaxAffiliation, type Taxpayer } from './population';
 import { authorizationCredential, field, json, raw, requestId, stringField, type ProtocolFault, type SimAnswer, type SimulatedUpstream } from './protocol';

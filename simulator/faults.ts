@@ -2,7 +2,7 @@
 // (a reserved identifier, or the x-sim-fault header) or per run (an option / SIMULATOR_FAULT).
 // docs/sources.md lists the same identifiers; a test keeps the two in step.
 
-import { normalizeCui, normalizeNit } from '../lib/guatemala/identifiers';
+import { normalizeCui, normalizeNit } from '../lib/platform/guatemala/identifiers';
 import { createRandom, labelSeed, mixSeed } from './random';
 
 export type SimulatedProtocol = 'renap' | 'rtu' | 'catalog';

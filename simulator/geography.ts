@@ -1,6 +1,6 @@
 // Municipalities of Guatemala in INE code order, so that position + 1 is the two-digit
 // municipality code inside a CUI (department 09, position 4 -> `0904`, San Carlos Sija). The
-// counts must match DEPARTMENTS in lib/guatemala/identifiers.ts; a test checks it.
+// counts must match DEPARTMENTS in lib/platform/guatemala/identifiers.ts; a test checks it.
 
 export const MUNICIPALITIES_BY_DEPARTMENT: Readonly<Record<string, readonly string[]>> = {
   '01': ['Guatemala', 'Santa Catarina Pinula', 'San José Pinula', 'San José del Golfo', 'Palencia', 'Chinautla', 'San Pedro Ayampuc', 'Mixco', 'San Pedro Sacatepéquez', 'San Juan Sacatepéquez', 'San Raymundo', 'Chuarrancho', 'Fraijanes', 'Amatitlán', 'Villa Nueva', 'Villa Canales', 'San Miguel Petapa'],

@@ -1,8 +1,8 @@
 // `npm run simulator`: serves the three upstream protocols on SIMULATOR_PORT until stopped.
 // .env files count, as for the app: SIMULATOR_PORT set there moves the simulator too.
-import '@/lib/load-env-files';
+import '@/lib/platform/load-env-files';
 
-import { formatCuiGrouped } from '../lib/guatemala/identifiers';
+import { formatCuiGrouped } from '../lib/platform/guatemala/identifiers';
 import { simulatorOptionsFromEnv } from './config';
 import { FAULT_IDENTIFIERS, FAULT_NAMES } from './faults';
 import { samplePopulation } from './population';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEPARTMENTS, isValidClassicNit, isValidCui, isValidNit } from '../lib/guatemala/identifiers';
+import { DEPARTMENTS, isValidClassicNit, isValidCui, isValidNit } from '../lib/platform/guatemala/identifiers';
 import { FAULT_IDENTIFIERS, FAULT_NAMES } from './faults';
 import { MUNICIPALITIES_BY_DEPARTMENT } from './geography';
 import { buildPopulation, createPopulation, CUI_AS_NIT_SINCE, DEFAULT_POPULATION_SIZE, POPULATION_REFERENCE_DATE, samplePopulation, type Taxpayer } from './population';

@@ -8,7 +8,7 @@
 // NIT/CUI indexes), while a member's full record is generated on demand from its own seeded
 // stream, so it never depends on which other members were looked at before.
 
-import { cuiCheckDigit, DEPARTMENTS, nitCheckCharacter, normalizeCui, normalizeNit } from '../lib/guatemala/identifiers';
+import { cuiCheckDigit, DEPARTMENTS, nitCheckCharacter, normalizeCui, normalizeNit } from '../lib/platform/guatemala/identifiers';
 import { addYears, daysFromIso, isoFromDays, isoTimestamp, yearsBetween } from './dates';
 import { DEPARTMENT_WEIGHTS, MUNICIPALITIES_BY_DEPARTMENT, municipalityName } from './geography';
 import { createRandom, labelSeed, mixSeed, type Random } from './random';

@@ -3,7 +3,7 @@
 // carry an error code (a CUI without a record answers HTTP 200 with responseCode 404).
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { isValidCui, normalizeCui } from '../lib/guatemala/identifiers';
+import { isValidCui, normalizeCui } from '../lib/platform/guatemala/identifiers';
 import { slashDate } from './dates';
 import type { Population, Taxpayer } from './population';
 import { json, raw, stringField, type ProtocolFault, type SimAnswer, type SimulatedUpstream } from './protocol';

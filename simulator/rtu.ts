@@ -2,7 +2,7 @@
 // with `Authorization: Bearer <key>`, up to 50 NITs, answering the records it finds.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { normalizeNit } from '../lib/guatemala/identifiers';
+import { normalizeNit } from '../lib/platform/guatemala/identifiers';
 import { slashDate } from './dates';
 import { satText, type Population, type Taxpayer } from './population';
 import { authorizationCredential, field, json, raw, type ProtocolFault, type SimAnswer, type SimulatedUpstream } from './protocol';

@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SIMULATOR_DEV_CREDENTIALS } from '../lib/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/env';
 import { createCatalogUpstream } from './catalog';
 import { createFaultPlan, FAULT_HEADER, LATENCY_HEADER, parseFaultSpec, type FaultName, type RunFault } from './faults';
 import { amendablePopulation, createPopulation, DEFAULT_POPULATION_SIZE, type Population, type TaxpayerAmendment } from './population';
@@ -37,7 +37,7 @@ export interface SimulatorOptions {
   slowFaultDelayMs?: number;
   /** Faults for the whole run, as RunFault values or a SIMULATOR_FAULT string. */
   faults?: RunFault[] | string;
-  /** What the simulated upstreams accept; defaults to the development credentials of lib/env.ts. */
+  /** What the simulated upstreams accept; defaults to the development credentials of lib/platform/env.ts. */
   credentials?: SimulatorCredentials;
   /** One line per request; silent when absent. */
   log?: (line: string) => void;

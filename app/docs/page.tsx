@@ -1,12 +1,12 @@
-// /docs - the integrator documentation, rendered from the OpenAPI document (lib/openapi/document.ts).
+// /docs - the integrator documentation, rendered from the OpenAPI document (lib/surfaces/openapi/document.ts).
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { env } from '@/lib/env';
-import { publicOrigin } from '@/lib/http/base-url';
+import { env } from '@/lib/platform/env';
+import { publicOrigin } from '@/lib/platform/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
-import { webhookDocsSettingsFrom } from '@/lib/integrator-notifications/webhook-docs';
-import { buildOpenApiDocument } from '@/lib/openapi/document';
-import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/openapi/samples';
+import { webhookDocsSettingsFrom } from '@/lib/reactions/integrator-notifications/webhook-docs';
+import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
+import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
 import { PortalSection } from './portal-section';
 import { BulkSection, bulkOperations } from './bulk-section';

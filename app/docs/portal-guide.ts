@@ -1,7 +1,7 @@
 import type { PortalRole } from '@/db/schema';
 
 // The integrators' portal as /docs explains it. The roles of each row
-// are written here by hand, not read from lib/portal-identity/roles.ts: the docs say what a role may do,
+// are written here by hand, not read from lib/flows/portal-identity/roles.ts: the docs say what a role may do,
 // and tests/examples/portal-docs.test.ts (and e2e/docs.spec.ts on the rendered page) hold them to
 // the code, so a role changed in the code without its documentation fails there.
 
@@ -78,8 +78,8 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   },
 ];
 
-/** Who must enrol in two-factor sign-in in production; the others may (lib/portal-identity/policy.ts). */
+/** Who must enrol in two-factor sign-in in production; the others may (lib/flows/portal-identity/policy.ts). */
 export const PORTAL_GUIDE_TWO_FACTOR_REQUIRED: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
-/** How long a portal session lasts from its sign-in (SESSION_MAX_AGE_SECONDS in lib/auth/sessions.ts, both realms'). */
+/** How long a portal session lasts from its sign-in (SESSION_MAX_AGE_SECONDS in lib/flows/auth/sessions.ts, both realms'). */
 export const PORTAL_GUIDE_SESSION_HOURS = 8;

@@ -1,10 +1,10 @@
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import type { PortalRole } from '@/db/schema';
-import type { TopUpBankAccount } from '@/lib/env';
+import type { TopUpBankAccount } from '@/lib/platform/env';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { INVITATION_VALID_HOURS, PASSWORD_RESET_VALID_MINUTES } from '@/lib/portal-identity/links';
-import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal-identity/roles';
-import { RECOVERY_CODE_COUNT } from '@/lib/two-factor/recovery-codes';
+import { INVITATION_VALID_HOURS, PASSWORD_RESET_VALID_MINUTES } from '@/lib/flows/portal-identity/links';
+import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';
+import { RECOVERY_CODE_COUNT } from '@/lib/flows/two-factor/recovery-codes';
 import { PORTAL_GUIDE_PAGES, PORTAL_GUIDE_SESSION_HOURS, PORTAL_GUIDE_TWO_FACTOR_REQUIRED } from './portal-guide';
 
 function duration(minutes: number): string {

@@ -3,8 +3,8 @@
 // No "try it" console, unlike the lookups': a job or a watch list created from a page would run,
 // and charge, in the background.
 import { CopyButton } from '@/components/console/copy-button';
-import type { OpenApiDocument } from '@/lib/openapi/document';
-import { operationSamples, SAMPLE_LANGUAGES } from '@/lib/openapi/samples';
+import type { OpenApiDocument } from '@/lib/surfaces/openapi/document';
+import { operationSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/samples';
 import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
 import { FieldsTable } from './schema-view';
 

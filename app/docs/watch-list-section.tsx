@@ -1,6 +1,6 @@
 // The watch lists (vigilancias) in /docs, from the same OpenAPI document as the lookups and the bulk
 // jobs (tagged-operations.tsx).
-import type { OpenApiDocument } from '@/lib/openapi/document';
+import type { OpenApiDocument } from '@/lib/surfaces/openapi/document';
 import type { Operation } from './operation-parts';
 import { OperationSection, operationsTagged, type TaggedOperation } from './tagged-operations';
 

@@ -9,7 +9,7 @@ import {
   WEBHOOK_SAMPLE_LANGUAGES,
   webhookEvents,
   type WebhookDocsSettings,
-} from '@/lib/integrator-notifications/webhook-docs';
+} from '@/lib/reactions/integrator-notifications/webhook-docs';
 
 /** A sentence of the webhook documentation: `code` and **bold** as the Markdown guide writes them. */
 function Inline({ text }: { text: string }) {
@@ -21,7 +21,7 @@ function Inline({ text }: { text: string }) {
 }
 
 /**
- * The integrator webhook (lib/integrator-notifications/webhook-docs.ts, the same data as
+ * The integrator webhook (lib/reactions/integrator-notifications/webhook-docs.ts, the same data as
  * docs/integrators.md): every event with an example body, the headers, this deployment's retries
  * and how to verify the signature, with receivers in the languages of the request samples.
  */

@@ -1,10 +1,10 @@
 // /estado - the public status of the sources: no sign-in, in Spanish, readable on a phone. The same
-// status GET /api/estado answers (lib/status-page/status.ts), read at most once per interval.
+// status GET /api/estado answers (lib/reactions/status-page/status.ts), read at most once per interval.
 import type { Metadata } from 'next';
-import { env } from '@/lib/env';
-import { BUCKET_STATE_EXPLANATION, BUCKET_STATE_TEXT, SOURCE_STATE_TEXT, STATUS_DAYS, STATUS_HOURS, type BucketState } from '@/lib/status-page/states';
-import { publicStatus, type PublicSourceStatus } from '@/lib/status-page/status';
-import { NO_INCIDENTS_TEXT, NO_OUTAGE_TEXT } from '@/lib/status-page/summary';
+import { env } from '@/lib/platform/env';
+import { BUCKET_STATE_EXPLANATION, BUCKET_STATE_TEXT, SOURCE_STATE_TEXT, STATUS_DAYS, STATUS_HOURS, type BucketState } from '@/lib/reactions/status-page/states';
+import { publicStatus, type PublicSourceStatus } from '@/lib/reactions/status-page/status';
+import { NO_INCIDENTS_TEXT, NO_OUTAGE_TEXT } from '@/lib/reactions/status-page/summary';
 import {
   formatIncidentDuration,
   formatStatusDay,
@@ -13,7 +13,7 @@ import {
   refreshIntervalText,
   sourceAvailabilityText,
   statusCellText,
-} from '@/lib/status-page/format';
+} from '@/lib/reactions/status-page/format';
 import './estado.css';
 
 export const dynamic = 'force-dynamic';
@@ -128,7 +128,7 @@ export default async function StatusPage() {
         <a href="/docs">
           <span aria-hidden="true">← </span>Documentación de la API
         </a>
-        {/* Plain links, full loads: the public pages are answered from lib/public-pages' cache as HTML, not as the router's payload. */}
+        {/* Plain links, full loads: the public pages are answered from lib/surfaces/public-pages' cache as HTML, not as the router's payload. */}
         {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
         <a href="/">Inicio</a>
       </nav>

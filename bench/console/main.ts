@@ -109,7 +109,7 @@ async function main(): Promise<void> {
       `${bulk.jobs.toLocaleString('en-US')} bulk jobs (${bulk.largestIntegrationJobs} of the largest integration) with ${bulk.items.toLocaleString('en-US')} items`,
   );
 
-  const { createConsoleUser } = await import('@/lib/auth/users');
+  const { createConsoleUser } = await import('@/lib/flows/auth/users');
   const email = `bench-${Date.now()}@example.com`;
   const created = await createConsoleUser({ kind: 'system', name: 'bench' }, { email, name: 'Benchmark', role: 'admin', mustChangePassword: false });
   if (!created.ok) throw new Error(created.error.message);
@@ -210,7 +210,7 @@ async function timePortalPages(app: BenchApp, summary: VolumeSummary): Promise<v
  * bench app is a development deployment: no second factor, the link printed, not mailed).
  */
 async function portalOwnerSession(integrationId: number): Promise<string> {
-  const { invitePortalUser, acceptInvitation } = await import('@/lib/portal-identity/invitations');
+  const { invitePortalUser, acceptInvitation } = await import('@/lib/flows/portal-identity/invitations');
   const printed: string[] = [];
   const email = `bench-portal-${Date.now()}@example.com`;
   const sent = await invitePortalUser({ kind: 'staff', actor: { kind: 'system', name: 'bench' }, integrationId }, { email, role: 'propietario' }, { printer: (line) => printed.push(line) });
@@ -228,9 +228,9 @@ async function portalOwnerSession(integrationId: number): Promise<string> {
  * everything (as `npm run cli -- ledger:verify` and the daily job do).
  */
 async function measureBilling(summary: VolumeSummary): Promise<void> {
-  const { issueStatement } = await import('@/lib/statements/statements');
-  const { previousMonth } = await import('@/lib/statements/monthly');
-  const { verifyLedger } = await import('@/lib/billing/verify');
+  const { issueStatement } = await import('@/lib/flows/statements/statements');
+  const { previousMonth } = await import('@/lib/flows/statements/monthly');
+  const { verifyLedger } = await import('@/lib/core/billing/verify');
   const { database: open } = await import('@/db/client');
   const { sql } = await import('drizzle-orm');
   const handle = await open();

@@ -23,7 +23,7 @@ export class ConsoleSession {
     return session;
   }
 
-  /** A session whose cookie was obtained otherwise (a portal session: lib/portal's sign-in gives its id). */
+  /** A session whose cookie was obtained otherwise (a portal session: lib/surfaces/portal's sign-in gives its id). */
   static withCookie(baseUrl: string, name: string, value: string): ConsoleSession {
     const session = new ConsoleSession(baseUrl);
     session.cookies.set(name, value);

@@ -122,8 +122,8 @@ const textArray = (values: string[]) => `array[${values.map((value) => `'${value
  * million records instead (personal-data:reseal, about 2,000 records/s) would take over an hour.
  */
 async function sealPool(handle: DatabaseHandle, log: (line: string) => void, elapsed: () => string): Promise<void> {
-  const { seal } = await import('@/lib/sealing/envelope');
-  const { searchKey } = await import('@/lib/sealing/search-keys');
+  const { seal } = await import('@/lib/core/sealing/envelope');
+  const { searchKey } = await import('@/lib/core/sealing/search-keys');
   const pool = await handle.rows<{ k: number; nit: string; cui: string }>(sql.raw(`select k, nit, cui from bench_pool order by k`));
   log(`sealing the pool: ${pool.length.toLocaleString('en-US')} NITs and CUIs, ${(BATCH_STARTS * BATCH_SIZES).toLocaleString('en-US')} batches`);
   await handle.rows(sql.raw(`create unlogged table bench_sealed (k integer primary key, nit text not null, nit_sealed text not null, cui_sealed text not null, nit_key text not null, cui_key text not null)`));
@@ -345,11 +345,11 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
            timestamptz '${nowIso}' - interval '1 second' * (n * ${Math.floor((days * 86_400) / 20_000)})
       from generate_series(1, 20000) n`);
 
-  options.log('rollups, by the product\'s own job (lib/rollups/job.ts) over every record');
+  options.log('rollups, by the product\'s own job (lib/core/rollups/job.ts) over every record');
   await run(`
     insert into query_rollup_queue (integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at)
     select integration_id, lookup, http_status, response_time_ms, charged_centavos, created_at from query_records`);
-  const { rollUpQueuedRecords } = await import('@/lib/rollups/job');
+  const { rollUpQueuedRecords } = await import('@/lib/core/rollups/job');
   for (let total = 0; ; ) {
     const rolled = await rollUpQueuedRecords(1_000_000);
     total += rolled;
@@ -367,8 +367,8 @@ export async function generateVolume(handle: DatabaseHandle, options: VolumeOpti
     insert into refusal_rollups (hour, lookup, reason, refusals)
     select hour, lookup, reason, sum(refusals) from refusal_rollups_by_integration group by hour, lookup, reason`);
 
-  options.log('hourly balance checkpoints, by the product\'s own job (lib/billing/checkpoints.ts)');
-  const { advanceBalanceCheckpoints } = await import('@/lib/billing/checkpoints');
+  options.log('hourly balance checkpoints, by the product\'s own job (lib/core/billing/checkpoints.ts)');
+  const { advanceBalanceCheckpoints } = await import('@/lib/core/billing/checkpoints');
   options.log(`  ${(await advanceBalanceCheckpoints(options.now)).toLocaleString('en-US')} checkpoints (${elapsed()})`);
 
   options.log('vacuum analyze');
@@ -487,7 +487,7 @@ export async function addBulkVolume(handle: DatabaseHandle, now: Date, largestIn
   if (Number(existing!.n) === 0) {
     const started = performance.now();
     const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
-    const { seal } = await import('@/lib/sealing/envelope');
+    const { seal } = await import('@/lib/core/sealing/envelope');
     const nowIso = now.toISOString();
     log(`bulk jobs: ${BULK_JOBS.toLocaleString('en-US')} jobs (${BULK_LARGEST_SHARE} of the largest integration, #${largestIntegrationId}), one in ten of 10,000 items`);
     const pool: Array<{ k: number; s: string }> = [];

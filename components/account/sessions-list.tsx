@@ -3,8 +3,8 @@
 import { useState } from 'react';
 import { ActionForm } from '@/components/console/action-form';
 import { useActionActivity } from '@/components/console/action-activity';
-import type { ActionResult } from '@/lib/auth/action';
-import type { SessionRow } from '@/lib/auth/session-rows';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import type { SessionRow } from '@/lib/flows/auth/session-rows';
 
 const SESSION_ENDED_MESSAGE = 'Sesión cerrada: ese navegador tendrá que volver a iniciar sesión.';
 

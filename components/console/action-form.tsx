@@ -12,7 +12,7 @@ import {
   type ReactNode,
   type SelectHTMLAttributes,
 } from 'react';
-import type { ActionResult } from '@/lib/auth/action';
+import type { ActionResult } from '@/lib/flows/auth/action';
 import { useActionActivity } from './action-activity';
 import { ConfirmDialog } from './confirm-dialog';
 import { questionFor, type Confirmation, type Question } from './confirmations';

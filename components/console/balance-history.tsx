@@ -1,10 +1,10 @@
 import { describeLedgerActor } from '@/lib/vocabulary/actor-labels';
 import Link from 'next/link';
-import type { HeldInFlight, HistoryRow } from '@/lib/billing/history';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import type { HeldInFlight, HistoryRow } from '@/lib/core/billing/history';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
-import { readableLedgerNote } from '@/lib/top-ups/notes';
-import { formatQuetzales } from '@/lib/money';
+import { readableLedgerNote } from '@/lib/flows/top-ups/notes';
+import { formatQuetzales } from '@/lib/platform/money';
 
 /**
  * Posted movements with the balance after each: a top-up or an adjustment links to its audit

@@ -1,8 +1,8 @@
-import { MAX_MOVEMENT_CENTAVOS, MAX_TARIFF_CENTAVOS } from '@/lib/integrations/schemas';
-import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/credentials/allow-list';
-import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/credentials/token-state';
-import { ROLE_LABELS } from '@/lib/format/labels';
-import { formatQuetzales, parseQuetzales } from '@/lib/money';
+import { MAX_MOVEMENT_CENTAVOS, MAX_TARIFF_CENTAVOS } from '@/lib/core/integrations/schemas';
+import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/core/credentials/allow-list';
+import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/core/credentials/token-state';
+import { ROLE_LABELS } from '@/lib/presentation/labels';
+import { formatQuetzales, parseQuetzales } from '@/lib/platform/money';
 
 /**
  * What a form asks before sending. Plain data, so server components can pass it: a fixed

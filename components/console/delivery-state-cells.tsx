@@ -1,7 +1,7 @@
 import type { AlertDelivery } from '@/db/schema';
-import { explainDeliveryError } from '@/lib/alerts/delivery-errors';
-import { ALERT_STATUS_LABELS, ALERT_STATUS_TONES } from '@/lib/format/alert-labels';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { explainDeliveryError } from '@/lib/reactions/alerts/delivery-errors';
+import { ALERT_STATUS_LABELS, ALERT_STATUS_TONES } from '@/lib/presentation/alert-labels';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 type Delivery = Pick<AlertDelivery, 'status' | 'sentAt' | 'attempts' | 'lastError' | 'channel' | 'target' | 'nextAttemptAt'>;
 

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { datePresets } from '@/lib/time/guatemala-time';
+import { datePresets } from '@/lib/platform/time/guatemala-time';
 
 // The filter box above the console's lists (records, audit, balance history): a GET form whose
 // fields become the list's search parameters, or a POST to a route that answers with the list's

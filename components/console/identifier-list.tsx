@@ -1,4 +1,4 @@
-import type { RecordIdentifiers } from '@/lib/sealing/masking';
+import type { RecordIdentifiers } from '@/lib/core/sealing/masking';
 
 /** How many NITs of an /rtu/nits batch a list shows before folding the rest. */
 const SHOWN_IN_LISTS = 3;

@@ -1,8 +1,8 @@
 'use client';
 
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import type { ActionResult } from '@/lib/auth/action';
-import { integrationChoiceLabel, isIntegrationChoice, type IntegrationChoice } from '@/lib/console/integration-choice';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { integrationChoiceLabel, isIntegrationChoice, type IntegrationChoice } from '@/lib/surfaces/console/integration-choice';
 
 export type SuggestIntegrations = (input: unknown) => Promise<ActionResult<IntegrationChoice[]>>;
 

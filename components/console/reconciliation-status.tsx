@@ -1,9 +1,9 @@
 import Link from 'next/link';
 import type { LedgerVerification } from '@/db/schema';
-import { verificationState, type FinishedVerification, type LedgerDifference } from '@/lib/billing/verify';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { LEDGER_DIFFERENCE_LABELS } from '@/lib/format/labels';
-import { integrationPath } from '@/lib/console/integration-sections';
+import { verificationState, type FinishedVerification, type LedgerDifference } from '@/lib/core/billing/verify';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 
 /**
  * The latest reconciliation of balances, ledger and records (the daily job, or

@@ -1,4 +1,4 @@
-import { outcomeOf } from '@/lib/records/outcomes';
+import { outcomeOf } from '@/lib/core/records/outcomes';
 
 export function HttpStatusBadge({ status }: { status: number }) {
   const outcome = outcomeOf(status);

@@ -1,7 +1,7 @@
 'use client';
 
-import type { ActionResult } from '@/lib/auth/action';
-import type { TestOutcome } from '@/lib/alerts/test-outcome';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import type { TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 import { ActionForm } from './action-form';
 
 /**

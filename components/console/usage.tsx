@@ -1,11 +1,11 @@
 import { GroupedHorizontalBars, StackedBarChart, type ChartSeries } from '@/components/console/charts';
 import { EmptyState } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
-import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/rollups/usage';
+import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/core/rollups/usage';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/vocabulary/labels';
-import { formatQuetzales } from '@/lib/money';
-import { OUTCOMES } from '@/lib/records/outcomes';
-import { formatShare } from '@/lib/format/share';
+import { formatQuetzales } from '@/lib/platform/money';
+import { OUTCOMES } from '@/lib/core/records/outcomes';
+import { formatShare } from '@/lib/presentation/share';
 
 // The figures the dashboard shows for everyone and each integration's page shows for it alone.
 

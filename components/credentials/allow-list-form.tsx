@@ -1,7 +1,7 @@
 'use client';
 
 import { ActionForm, Field } from '@/components/console/action-form';
-import type { ActionResult } from '@/lib/auth/action';
+import type { ActionResult } from '@/lib/flows/auth/action';
 
 /**
  * Editing an integration's IP allow-list in the portal: the console's field and

@@ -2,8 +2,8 @@
 
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
-import type { ActionResult } from '@/lib/auth/action';
-import { OVERLAP_LABELS, OVERLAP_PRESET_NAMES } from '@/lib/credentials/token-state';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { OVERLAP_LABELS, OVERLAP_PRESET_NAMES } from '@/lib/core/credentials/token-state';
 
 // The token forms of the console's "Credenciales" section and of the portal's page: the
 // same questions before a rotation or a revocation, the same one-time reveal of a new secret.
@@ -12,7 +12,7 @@ type TokenAction<T> = (input: unknown) => Promise<ActionResult<T>>;
 
 const OVERLAP_OPTIONS = OVERLAP_PRESET_NAMES.map((preset) => ({ value: preset, label: OVERLAP_LABELS[preset] }));
 
-/** A token to choose; `distinction` tells it from a token of the same name (lib/credentials/rotation-pairs.ts). */
+/** A token to choose; `distinction` tells it from a token of the same name (lib/core/credentials/rotation-pairs.ts). */
 type TokenChoice = { id: number; label: string; prefix: string; distinction?: string };
 
 /**

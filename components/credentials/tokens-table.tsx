@@ -1,9 +1,9 @@
 import { CopyableId } from '@/components/console/copyable-id';
 import { ActiveBadge } from '@/components/console/status-badge';
-import { rotationNote, rotationSides } from '@/lib/credentials/rotation-pairs';
-import { TOKEN_STATE_LABELS } from '@/lib/credentials/token-state';
-import type { ListedToken } from '@/lib/integration-management/tokens';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { rotationNote, rotationSides } from '@/lib/core/credentials/rotation-pairs';
+import { TOKEN_STATE_LABELS } from '@/lib/core/credentials/token-state';
+import type { ListedToken } from '@/lib/flows/integration-management/tokens';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 /** A token as the table shows it, with the token that replaced it (a rotation). */
 export interface TokenRow extends ListedToken {

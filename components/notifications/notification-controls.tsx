@@ -4,8 +4,8 @@ import { useState, useTransition } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { useActionActivity } from '@/components/console/action-activity';
 import { SecretReveal } from '@/components/console/secret-reveal';
-import type { TestOutcome } from '@/lib/alerts/test-outcome';
-import type { ActionResult } from '@/lib/auth/action';
+import type { TestOutcome } from '@/lib/reactions/alerts/test-outcome';
+import type { ActionResult } from '@/lib/flows/auth/action';
 
 type Action<T> = (input: unknown) => Promise<ActionResult<T>>;
 

@@ -1,16 +1,16 @@
 import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
 import { TestNoticeForm } from '@/components/console/test-notice-form';
-import type { ActionResult } from '@/lib/auth/action';
-import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, EMAIL_NOT_CONFIGURED_FOR_PORTAL, NO_WEBHOOK } from '@/lib/alerts/email-status';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
-import { maskWebhookUrl } from '@/lib/security/outbound-urls';
-import type { TestOutcome } from '@/lib/alerts/test-outcome';
-import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/integrator-notifications/preferences';
-import { resendable } from '@/lib/integrator-notifications/resend';
-import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, EMAIL_NOT_CONFIGURED_FOR_PORTAL, NO_WEBHOOK } from '@/lib/reactions/alerts/email-status';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
+import { maskWebhookUrl } from '@/lib/platform/security/outbound-urls';
+import type { TestOutcome } from '@/lib/reactions/alerts/test-outcome';
+import { env } from '@/lib/platform/env';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/reactions/integrator-notifications/preferences';
+import { resendable } from '@/lib/reactions/integrator-notifications/resend';
+import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
 import { NotificationSwitches, RemoveWebhookForm, ResendForm, WebhookForm, type SwitchRow } from './notification-controls';
 
 const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
@@ -23,7 +23,7 @@ export interface NotificationActions {
   remove: Action<undefined>;
   setEnabled: Action<unknown>;
   sendTest: Action<TestOutcome>;
-  /** "Reenviar" a notice sent to the webhook (lib/integrator-notifications/resend.ts). */
+  /** "Reenviar" a notice sent to the webhook (lib/reactions/integrator-notifications/resend.ts). */
   resend: Action<TestOutcome>;
 }
 

@@ -3,11 +3,11 @@ import { CopyButton } from '@/components/console/copy-button';
 import { IdentifierList, nitList } from '@/components/console/identifier-list';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import type { LookupKind } from '@/db/schema';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_PATHS } from '@/lib/contract/paths';
-import { formatQuetzales } from '@/lib/money';
-import type { ChargeExplanation } from '@/lib/format/charge-explanation';
+import { formatQuetzales } from '@/lib/platform/money';
+import type { ChargeExplanation } from '@/lib/presentation/charge-explanation';
 
 // One query record's page, the console's (Registros de consultas) and the portal's (Consultas):
 // the parts both show, alike. What each may show is decided on the server before these render:

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS } from '@/lib/vocabulary/labels';
-import type { RecordFilters } from '@/lib/records/filters';
-import { OUTCOMES } from '@/lib/records/outcomes';
+import type { RecordFilters } from '@/lib/core/records/filters';
+import { OUTCOMES } from '@/lib/core/records/outcomes';
 
 // The statuses a recorded query can end with: success and each row of the contract's error tables.
 const STATUS_CODES = ['200', '400', '401', '402', '403', '404', '429', '500', '502'];

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/vocabulary/labels';
-import { describeRequestTrace } from '@/lib/request-traces/describe';
-import type { RequestTrace } from '@/lib/request-traces/read';
+import { describeRequestTrace } from '@/lib/core/request-traces/describe';
+import type { RequestTrace } from '@/lib/core/request-traces/read';
 
 /**
  * What happened to a request that left no record, from its trace, in the console's records list

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { IdentifierList, nitList } from '@/components/console/identifier-list';
-import type { ActionResult } from '@/lib/auth/action';
+import type { ActionResult } from '@/lib/flows/auth/action';
 
 type Revealed = { nit: string | null; cui: string | null };
 

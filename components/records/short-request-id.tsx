@@ -1,5 +1,5 @@
 import { CopyableId } from '@/components/console/copyable-id';
-import { REQUEST_ID_PREFIX } from '@/lib/request-ids/typed';
+import { REQUEST_ID_PREFIX } from '@/lib/core/request-ids/typed';
 
 /** Enough of a request id to tell rows apart at a glance: the prefix and its first 10 characters. */
 export function shortenedRequestId(requestId: string): string {

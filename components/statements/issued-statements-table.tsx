@@ -1,6 +1,6 @@
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { monthName } from '@/lib/time/months';
-import { formatQuetzales } from '@/lib/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { monthName } from '@/lib/platform/time/months';
+import { formatQuetzales } from '@/lib/platform/money';
 
 /** An issued statement as a list shows it, with where each of its downloads is (the realm's own routes). */
 export interface IssuedStatementRow {

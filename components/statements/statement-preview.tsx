@@ -1,10 +1,10 @@
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { dayRangeText } from '@/lib/time/months';
-import { integratorIdentityLines } from '@/lib/integration-management/details-display';
-import { issuerLines } from '@/lib/statements/issuer';
-import { statementTables } from '@/lib/statements/layout';
-import type { StatementPreview } from '@/lib/statements/preview';
-import { PREVIEW_CLOSING_NOTE, previewIdentification } from '@/lib/statements/texts';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { dayRangeText } from '@/lib/platform/time/months';
+import { integratorIdentityLines } from '@/lib/flows/integration-management/details-display';
+import { issuerLines } from '@/lib/flows/statements/issuer';
+import { statementTables } from '@/lib/flows/statements/layout';
+import type { StatementPreview } from '@/lib/flows/statements/preview';
+import { PREVIEW_CLOSING_NOTE, previewIdentification } from '@/lib/flows/statements/texts';
 import { StatementTableView } from './statement-table';
 
 /**

@@ -1,7 +1,7 @@
-import type { StatementTable } from '@/lib/statements/layout';
+import type { StatementTable } from '@/lib/flows/statements/layout';
 
 /**
- * One table of a statement as the PDF prints it (lib/statements/layout.ts): a heading, the rows
+ * One table of a statement as the PDF prints it (lib/flows/statements/layout.ts): a heading, the rows
  * (on a phone, one block per row, each cell with its column's name), the total in bold, the note.
  * A table without a header (the summary) names each row in its first cell.
  */

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { TopUpBankAccount } from '@/lib/env';
-import { BANK_ACCOUNT_CURRENCY_LABELS, BANK_ACCOUNT_TYPE_LABELS, bankName } from '@/lib/guatemala/banks';
+import type { TopUpBankAccount } from '@/lib/platform/env';
+import { BANK_ACCOUNT_CURRENCY_LABELS, BANK_ACCOUNT_TYPE_LABELS, bankName } from '@/lib/platform/guatemala/banks';
 
 /**
  * Where to deposit (TOP_UP_BANK_ACCOUNTS), as Recargas and /docs show it, and what to write on the

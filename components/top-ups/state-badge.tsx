@@ -1,5 +1,5 @@
 import type { TopUpRequestState } from '@/db/schema';
-import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
+import { TOP_UP_STATE_LABELS } from '@/lib/flows/top-ups/labels';
 
 const TONE: Record<TopUpRequestState, string> = { pending: 'warn', approved: 'ok', rejected: 'danger', cancelled: 'muted' };
 

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
-import type { ActionResult } from '@/lib/auth/action';
+import type { ActionResult } from '@/lib/flows/auth/action';
 import { RecoveryCodes } from './recovery-codes';
 
 /** The secret as people type it: groups of four letters (authenticator apps ignore the spaces). */

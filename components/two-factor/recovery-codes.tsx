@@ -1,7 +1,7 @@
 'use client';
 
 import { CopyButton } from '@/components/console/copy-button';
-import { recoveryCodesFile } from '@/lib/two-factor/recovery-codes-file';
+import { recoveryCodesFile } from '@/lib/flows/two-factor/recovery-codes-file';
 
 /**
  * Saves the codes on screen as a .txt, built in the browser: a blob's address names no code, and

@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
-import type { ActionResult } from '@/lib/auth/action';
+import type { ActionResult } from '@/lib/flows/auth/action';
 import { TwoFactorEnrolment, type EnrolmentActions, type TwoFactorPlace } from './enrolment';
 import { RecoveryCodes } from './recovery-codes';
 

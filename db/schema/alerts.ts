@@ -4,8 +4,8 @@ import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 
 // The first three are the administrators' alerts; account_under_attack goes to the console or
-// portal user whose password is being guessed (lib/alerts/attack-notice.ts); the rest are only ever sent to
-// integrators (lib/integrator-notifications), which are told about their balance too. test: an
+// portal user whose password is being guessed (lib/reactions/alerts/attack-notice.ts); the rest are only ever sent to
+// integrators (lib/reactions/integrator-notifications), which are told about their balance too. test: an
 // administrator's "Enviar aviso de prueba", to the alert channels or to an integration's webhook.
 export const alertCondition = pgEnum('alert_condition', [
   'balance_low',
@@ -133,7 +133,7 @@ export type AlertDeliveryAttempt = typeof alertDeliveryAttempts.$inferSelect;
 export type NewAlertDeliveryAttempt = typeof alertDeliveryAttempts.$inferInsert;
 
 /**
- * A kind of notification one of an integrator's recipients does not want (lib/integrator-notifications):
+ * A kind of notification one of an integrator's recipients does not want (lib/reactions/integrator-notifications):
  * everything is sent unless turned off here, per recipient and kind, from the integration's page.
  */
 export const integrationNotificationOptOuts = pgTable(

@@ -14,7 +14,7 @@ export const bulkItemStatus = pgEnum('bulk_item_status', ['pendiente', 'encontra
 export type BulkItemStatus = (typeof bulkItemStatus.enumValues)[number];
 
 // A bulk job (lote): one integration's list of identifiers for one catalog, each item a
-// real catalog lookup run by whichever instance claims it (lib/bulk). The integrator knows it by
+// real catalog lookup run by whichever instance claims it (lib/flows/bulk). The integrator knows it by
 // `public_id` only (random, so ids say nothing of volume or of other integrations' jobs); `id`
 // stays inside the database.
 export const bulkJobs = pgTable(
@@ -27,7 +27,7 @@ export const bulkJobs = pgTable(
       .references(() => integrations.id, { onDelete: 'cascade' }),
     catalog: text('catalog', { enum: ['cui_nit', 'rtu', 'omisos'] }).notNull(),
     state: bulkJobState('state').notNull().default('en_curso'),
-    // The Idempotency-Key's SHA-256 (as lib/idempotency stores it), and a keyed hash of the
+    // The Idempotency-Key's SHA-256 (as lib/core/idempotency stores it), and a keyed hash of the
     // submitted list, so a repeat with another list is told apart without keeping the list twice.
     idempotencyKeyHash: text('idempotency_key_hash').notNull(),
     requestHash: text('request_hash').notNull(),
@@ -36,20 +36,20 @@ export const bulkJobs = pgTable(
     // When it ended (completed or cancelled); results are deleted RESULT_RETENTION_DAYS later.
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     // The finished job whose error_fuente rows this job runs again ("reintentar los fallidos",
-    // lib/bulk/retry.ts). Cleared when the retention purge deletes that job; the retry keeps its own
+    // lib/flows/bulk/retry.ts). Cleared when the retention purge deletes that job; the retry keeps its own
     // rows until its own retention ends.
     retryOf: integer('retry_of').references((): AnyPgColumn => bulkJobs.id, { onDelete: 'set null' }),
     // When it last paused for balance: the pause's name in its notice's outbox key, so a notice told
-    // again after a crash is the same notice (lib/bulk/notices.ts).
+    // again after a crash is the same notice (lib/flows/bulk/notices.ts).
     pausedAt: timestamp('paused_at', { withTimezone: true, mode: 'date' }),
     // Set by the statement that ended or paused the job, cleared once every listener of that change
-    // was told (lib/bulk/notices.ts): an instance killed in between leaves it set, and any instance's
+    // was told (lib/flows/bulk/notices.ts): an instance killed in between leaves it set, and any instance's
     // runner tells the change again. The change and the duty to tell it commit together.
     noticeDueAt: timestamp('notice_due_at', { withTimezone: true, mode: 'date' }),
     // Why an administrator paused it (en_pausa), in the administrator's words for the integrator:
     // the API's motivo_estado and the portal's job page show it; cleared by the resume.
     pauseReason: text('pause_reason'),
-    // A run of a watch list (Vigilancia, lib/watch-lists): an ordinary job in every other way. Its
+    // A run of a watch list (Vigilancia, lib/flows/watch-lists): an ordinary job in every other way. Its
     // run number within the list names its changes; cleared when the list is deleted (the job keeps
     // its rows until its own retention ends).
     watchListId: integer('watch_list_id').references((): AnyPgColumn => watchLists.id, { onDelete: 'set null' }),
@@ -59,7 +59,7 @@ export const bulkJobs = pgTable(
     changesComputedAt: timestamp('changes_computed_at', { withTimezone: true, mode: 'date' }),
     // The job's figures, kept here so that a list of jobs never counts their items (up to 10,000
     // each) on every view: set-aside items counted when the job is created, and each answer counted
-    // by the statement that writes it (its lookup's settlement, lib/bulk/items.ts itemSettlement, or
+    // by the statement that writes it (its lookup's settlement, lib/flows/bulk/items.ts itemSettlement, or
     // setAside), only when that statement answered the item, so they cannot drift from the items.
     // Pending items are total_items minus the four answers.
     foundItems: integer('found_items').notNull().default(0),
@@ -73,7 +73,7 @@ export const bulkJobs = pgTable(
     rejectedItems: integer('rejected_items').notNull().default(0),
     failedItems: integer('failed_items').notNull().default(0),
     chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
-    // The uploaded file's name, for the job's page (lib/bulk/file-name.ts: its last path part,
+    // The uploaded file's name, for the job's page (lib/flows/bulk/file-name.ts: its last path part,
     // without control characters, at most BULK_FILE_NAME_MAX characters); null when a list came
     // through the API, a watch list or a retry.
     fileName: text('file_name'),
@@ -89,8 +89,8 @@ export const bulkJobs = pgTable(
     uniqueIndex('bulk_jobs_idempotency_unique').on(table.integrationId, table.idempotencyKeyHash),
     // The runner's question on every pass: which jobs are running or waiting for balance, oldest first.
     index('bulk_jobs_active_idx').on(table.createdAt, table.id).where(sql`${table.state} in ('en_curso', 'en_pausa_sin_saldo')`),
-    // The console's list of every job, newest first (lib/bulk/console.ts), unfiltered, by
-    // integration and by state, and the portal's list of an integration's jobs (lib/portal/bulk.ts):
+    // The console's list of every job, newest first (lib/flows/bulk/console.ts), unfiltered, by
+    // integration and by state, and the portal's list of an integration's jobs (lib/surfaces/portal/bulk.ts):
     // each a backward scan in the list's exact order.
     index('bulk_jobs_created_idx').on(table.createdAt, table.id),
     index('bulk_jobs_integration_created_idx').on(table.integrationId, table.createdAt, table.id),
@@ -111,9 +111,9 @@ export const bulkJobs = pgTable(
 );
 
 // One row per submitted identifier, in the order sent. The identifier and the catalog's answer are
-// sealed with the personal-data key (lib/personal-data), as query records are. An item is claimed
+// sealed with the personal-data key (lib/core/personal-data), as query records are. An item is claimed
 // with a lease (holder, expiry, and a fresh token per claim); its answer is written in the same
-// statement as its lookup's charge and query record (lib/billing/holds.ts), and only by the claim
+// statement as its lookup's charge and query record (lib/core/billing/holds.ts), and only by the claim
 // whose token it still carries, so an item is settled once however many instances try it.
 export const bulkJobItems = pgTable(
   'bulk_job_items',

@@ -20,11 +20,11 @@ export const consoleSessions = pgTable(
     /** The client's address (as the throttle sees it) at sign-in, then at each last-seen update. */
     clientIp: text('client_ip').notNull().default(''),
     createdAt: createdAt(),
-    /** Updated at most once a minute per session (lib/auth/sessions.ts). */
+    /** Updated at most once a minute per session (lib/flows/auth/sessions.ts). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     /**
-     * When this session's user typed a TOTP or recovery code (lib/two-factor). While the user has
+     * When this session's user typed a TOTP or recovery code (lib/flows/two-factor). While the user has
      * two-factor sign-in and this is null, the session reaches only the page that asks for a code.
      */
     secondFactorAt: timestamp('second_factor_at', { withTimezone: true, mode: 'date' }),

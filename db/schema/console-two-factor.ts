@@ -2,7 +2,7 @@ import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg
 import { createdAt } from './columns';
 import { consoleUsers } from './console-users';
 
-// Two-factor sign-in of console users (lib/two-factor). One row per user who started enrolment:
+// Two-factor sign-in of console users (lib/flows/two-factor). One row per user who started enrolment:
 // the TOTP secret encrypted with AES-256-GCM (never in clear text, never logged), confirmed once
 // the user typed a code it produced. A row without confirmedAt is an enrolment in progress and
 // asks nothing at sign-in.
@@ -10,7 +10,7 @@ export const consoleTwoFactor = pgTable('console_two_factor', {
   userId: integer('user_id')
     .primaryKey()
     .references(() => consoleUsers.id, { onDelete: 'cascade' }),
-  /** v1.<iv>.<tag>.<ciphertext> (base64url), bound to the user id (lib/two-factor/secret-box.ts). */
+  /** v1.<iv>.<tag>.<ciphertext> (base64url), bound to the user id (lib/flows/two-factor/secret-box.ts). */
   secretCiphertext: text('secret_ciphertext').notNull(),
   confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
   /** The 30-second step of the last code accepted: a code of that step or an earlier one is a replay. */

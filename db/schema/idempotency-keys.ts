@@ -4,7 +4,7 @@ import { integrations } from './integrations';
 
 /**
  * One row per Idempotency-Key an integration sent to a catalog in the last 24 hours
- * (lib/idempotency). `key_hash` is the key's SHA-256, never the key itself (integrators choose its
+ * (lib/core/idempotency). `key_hash` is the key's SHA-256, never the key itself (integrators choose its
  * text). `request_sealed` is the normalized request (catalog and fields), and `answer_sealed` the
  * stored answer's body, both encrypted with the personal-data key: they hold the NIT or CUI and the
  * taxpayer's data. `running` rows belong to the lookup named by `owner_request_id`; `done` rows are

@@ -6,7 +6,7 @@ import { portalUsers } from './portal-users';
 /**
  * A NIT or CUI a console user or a portal user searched for, kept behind an opaque reference so the
  * identifier never travels in a URL (balancer logs, browser history, Referer): the search form posts
- * it, the list's address carries `busqueda=<reference>` (lib/personal-data/search-references.ts).
+ * it, the list's address carries `busqueda=<reference>` (lib/core/personal-data/search-references.ts).
  * Sealed like the records' identifiers, readable only by the user who searched, and gone after an
  * hour (the retention job deletes expired rows). Exactly one of the two users owns each row: a
  * portal user's reference never opens for a console user with the same number, nor the reverse.

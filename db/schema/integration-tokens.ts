@@ -4,7 +4,7 @@ import { createdAt } from './columns';
 import { integrations } from './integrations';
 
 /**
- * An integration's tokens (lib/credentials): several may be valid at once, so an integrator can
+ * An integration's tokens (lib/core/credentials): several may be valid at once, so an integrator can
  * rotate without downtime. A token is never stored, only its SHA-256 (tokens are 256-bit random,
  * so a fast hash is enough) and its first characters, shown so people can tell tokens apart.
  */
@@ -19,7 +19,7 @@ export const integrationTokens = pgTable(
     tokenHash: text('token_hash').notNull(),
     tokenPrefix: text('token_prefix').notNull(),
     createdAt: createdAt(),
-    // Written in batches from each instance's memory (lib/credentials/last-use.ts), at most a minute behind.
+    // Written in batches from each instance's memory (lib/core/credentials/last-use.ts), at most a minute behind.
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     // Past this instant the token is refused; null: no expiry. Set by rotation (the overlap window) or at creation.
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),

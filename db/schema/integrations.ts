@@ -16,16 +16,16 @@ export const integrations = pgTable(
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }).notNull().default(0),
     // A cache of the ledger's sum, updated in the same statement as every ledger entry.
     balanceCentavos: bigint('balance_centavos', { mode: 'number' }).notNull().default(0),
-    // Administrators are alerted when the balance falls below this (lib/alerts); null: the
+    // Administrators are alerted when the balance falls below this (lib/reactions/alerts); null: the
     // deployment's ALERT_LOW_BALANCE_DEFAULT_CENTAVOS; 0: no low-balance alert, only at exhaustion.
     lowBalanceAlertCentavos: bigint('low_balance_alert_centavos', { mode: 'number' }),
     active: boolean('active').notNull().default(true),
-    // The addresses and CIDR ranges its requests may come from (canonical text, lib/credentials/allow-list.ts); empty: anywhere.
+    // The addresses and CIDR ranges its requests may come from (canonical text, lib/core/credentials/allow-list.ts); empty: anywhere.
     allowedNetworks: text('allowed_networks').array().notNull().default(sql`'{}'::text[]`),
     // What the integrator declared it uses the lookups for (Decreto 57-2008, art. 30: data adequate
     // for its purpose); shown on its console page and in its monthly statement. Empty: not declared yet.
     purpose: text('purpose').notNull().default(''),
-    // Who the integrator is and whom to write to (lib/integration-details): null, not registered.
+    // Who the integrator is and whom to write to (lib/flows/integration-management/details-schemas.ts): null, not registered.
     // The legal name and NIT are copied into each statement as it is issued; the contacts are where
     // support (and the integrator notifications) write. NIT and phones are stored normalized.
     legalName: text('legal_name'),
@@ -36,7 +36,7 @@ export const integrations = pgTable(
     billingContactName: text('billing_contact_name'),
     billingContactEmail: text('billing_contact_email'),
     billingContactPhone: text('billing_contact_phone'),
-    // Where the integrator's notifications are also posted, signed (lib/integrator-notifications);
+    // Where the integrator's notifications are also posted, signed (lib/reactions/integrator-notifications);
     // null: e-mail only. The signing secret is sealed with the personal-data key (never shown again).
     notificationWebhookUrl: text('notification_webhook_url'),
     notificationWebhookSecretSealed: text('notification_webhook_secret_sealed'),

@@ -13,7 +13,7 @@ export type LedgerEntryKind = (typeof ledgerEntryKind.enumValues)[number];
 // amount, a charged query (capture) moves minus the tariff its hold took, and holds and voids
 // move nothing (a hold in flight is shown apart, a void never happened for the reader). So the
 // sum of posted_centavos equals the balance plus the holds still in flight, and a history of
-// posted entries has a running balance (lib/billing/history.ts).
+// posted entries has a running balance (lib/core/billing/history.ts).
 export const POSTED_KINDS = ['top_up', 'adjustment', 'capture'] as const;
 export const ledgerEntries = pgTable(
   'ledger_entries',
@@ -63,13 +63,13 @@ export const ledgerOpenHolds = pgTable('ledger_open_holds', {
     .references(() => ledgerEntries.id),
   // The query record the hold sweeper writes if the lookup never settles (its instance died while
   // the source was being asked): sealed like any record, status 500, "resultado desconocido, sin
-  // cobro" (lib/billing/holds.ts). Null for holds placed by older releases.
+  // cobro" (lib/core/billing/holds.ts). Null for holds placed by older releases.
   recordIntent: jsonb('record_intent'),
 });
 
 /**
  * The posted balance of each integration at the end of each hour that moved money, kept by a job
- * (lib/billing/checkpoints.ts) for hours that ended at least a few minutes ago. A running balance
+ * (lib/core/billing/checkpoints.ts) for hours that ended at least a few minutes ago. A running balance
  * at any entry is the last checkpoint before its hour plus the posted entries since: at most an
  * hour of entries to add, at any depth of the history.
  */

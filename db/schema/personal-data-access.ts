@@ -3,7 +3,7 @@ import { bigint, index, integer, jsonb, pgEnum, pgTable, text, timestamp } from 
 import { consoleUsers } from './console-users';
 
 /**
- * What a console user did with personal data (lib/personal-data/access-log.ts):
+ * What a console user did with personal data (lib/core/personal-data/access-log.ts):
  *   reveal          a console user showed one record's identifiers, with a reason
  *   view            an administrator opened a record's detail page (identifiers in full; entries
  *                   written when it masked them for administrators too are kept)
@@ -40,7 +40,7 @@ export const personalDataAccess = pgTable(
     index('personal_data_access_user_idx').on(table.userId, table.createdAt, table.id),
     index('personal_data_access_record_idx').on(table.recordId, table.createdAt, table.id),
     // An owner's "Actividad" in the portal: the entries of its integration's people, whose actor
-    // is 'integrator:<user> <integration> …' (lib/audit/audit.ts), by the integration's id.
+    // is 'integrator:<user> <integration> …' (lib/core/audit/audit.ts), by the integration's id.
     index('personal_data_access_integrator_idx')
       .on(sql`split_part(${table.actor}, ' ', 2)`, table.createdAt, table.id)
       .where(sql`${table.actor} like 'integrator:%'`),

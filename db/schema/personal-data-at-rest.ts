@@ -1,7 +1,7 @@
 import { bigint, boolean, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * One row (id 1): where the protection of query records' personal data stands (lib/personal-data).
+ * One row (id 1): where the protection of query records' personal data stands (lib/core/personal-data).
  * `clear_records_remain` is true from the migration that introduced encryption until a full pass of
  * `personal-data:reseal` found no record left in clear: until then the console's search also looks
  * for the clear search key. `reseal_*` is the pass under way, so an interrupted one resumes after

@@ -4,7 +4,7 @@ import { createdAt } from './columns';
 import { integrations } from './integrations';
 import { portalRole, portalUsers } from './portal-users';
 
-// The single-use links the portal sends by e-mail (lib/portal-identity/links.ts): only the SHA-256 of the
+// The single-use links the portal sends by e-mail (lib/flows/portal-identity/links.ts): only the SHA-256 of the
 // link's code is kept, so a copy of the table opens nothing. A link works once (its use is a
 // conditional update) and until it expires.
 
@@ -20,11 +20,11 @@ export const portalInvitations = pgTable(
     email: text('email').notNull(),
     role: portalRole('role').notNull(),
     codeHash: text('code_hash').notNull().unique(),
-    /** Who invited, as the audit names them (lib/audit describeActor). */
+    /** Who invited, as the audit names them (lib/core/audit describeActor). */
     invitedBy: text('invited_by').notNull(),
     /**
      * The owner who sent it, when an owner did (staff invitations have none): their pending
-     * invitations are revoked when they are removed or stop being an owner (lib/portal-identity/team.ts).
+     * invitations are revoked when they are removed or stop being an owner (lib/flows/portal-identity/team.ts).
      */
     invitedByUserId: integer('invited_by_user_id').references(() => portalUsers.id),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -2,8 +2,8 @@ import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-c
 import { createdAt } from './columns';
 import { portalUsers } from './portal-users';
 
-// One row per signed-in portal session (kept by lib/auth/sessions.ts's sessionStore('portal'),
-// read with its user by lib/portal-identity/sessions.ts). The browser holds only a random id in an opaque
+// One row per signed-in portal session (kept by lib/flows/auth/sessions.ts's sessionStore('portal'),
+// read with its user by lib/flows/portal-identity/sessions.ts). The browser holds only a random id in an opaque
 // cookie; the row keeps its SHA-256, so a copy of this table opens no session.
 // Signing out, ending a session from "Sesiones activas", a password change or reset, and removing
 // the member delete rows: that browser is signed out at its next request, on every instance.

@@ -3,7 +3,7 @@ import { createdAt } from './columns';
 import { portalUsers } from './portal-users';
 
 // Two-factor sign-in of portal users: the same columns as the console's (console_two_factor,
-// console_recovery_codes), so lib/two-factor serves both (its realm names the tables). The secret
+// console_recovery_codes), so lib/flows/two-factor serves both (its realm names the tables). The secret
 // is sealed bound to "portal_user:<id>", so a console user's box does not open on a portal row.
 export const portalTwoFactor = pgTable('portal_two_factor', {
   userId: integer('user_id')

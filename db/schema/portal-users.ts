@@ -3,7 +3,7 @@ import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'd
 import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 
-// What a person of an integrator organisation may do in the portal (lib/portal-identity/roles.ts):
+// What a person of an integrator organisation may do in the portal (lib/flows/portal-identity/roles.ts):
 // propietario everything of its integration, desarrollador credentials and query records,
 // facturacion balance, movements and statements.
 export const portalRole = pgEnum('portal_role', ['propietario', 'desarrollador', 'facturacion']);
@@ -23,7 +23,7 @@ export const portalUsers = pgTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     role: portalRole('role').notNull(),
-    // scrypt, self-describing (lib/security/passwords.ts), chosen by the person when accepting the invitation.
+    // scrypt, self-describing (lib/platform/security/passwords.ts), chosen by the person when accepting the invitation.
     passwordHash: text('password_hash').notNull(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),

@@ -2,7 +2,7 @@ import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, sm
 import { integrations } from './integrations';
 
 /**
- * A failure as the column holds it. Its full type (RecordFailure, lib/records/failure.ts) is the
+ * A failure as the column holds it. Its full type (RecordFailure, lib/core/records/failure.ts) is the
  * domain's, which table definitions do not import; the code that reads records narrows it there.
  */
 export interface StoredRecordFailure {
@@ -26,7 +26,7 @@ export const queryRecords = pgTable(
     lookup: lookupKind('lookup').notNull(),
     httpStatus: smallint('http_status').notNull(),
     responseTimeMs: integer('response_time_ms').notNull(),
-    // Identifiers as sent, sealed (AES-256-GCM under PERSONAL_DATA_KEY, lib/sealing/envelope.ts);
+    // Identifiers as sent, sealed (AES-256-GCM under PERSONAL_DATA_KEY, lib/core/sealing/envelope.ts);
     // for /rtu/nits the NITs of the batch joined by commas, sealed as one value. Search goes through
     // query_record_identifiers, which holds keyed hashes of them normalized (search-keys.ts).
     nit: text('nit'),
@@ -36,7 +36,7 @@ export const queryRecords = pgTable(
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }),
     // The source's own detail (English or the upstream's text, identifiers scrubbed), for engineers.
     errorMessage: text('error_message'),
-    // What went wrong, as data: a RecordFailure (lib/records/failure.ts), which the console explains
+    // What went wrong, as data: a RecordFailure (lib/core/records/failure.ts), which the console explains
     // in Spanish. Null on a success and on records written before it was kept (migration 0016).
     failure: jsonb('failure').$type<StoredRecordFailure>(),
     // A 200 that carried no data (a catalog record whose every field is null, no person, no NIT

@@ -2,13 +2,13 @@ import { bigint, date, integer, pgEnum, pgTable, primaryKey, smallint, timestamp
 import { lookupKind } from './query-records';
 
 // Aggregates of the query records per hour and per day, kept exact as records are written: the record's
-// statement also appends a row to query_rollup_queue, and the rollup job (lib/rollups/job.ts)
+// statement also appends a row to query_rollup_queue, and the rollup job (lib/core/rollups/job.ts)
 // moves queued rows into the rollups and deletes them in one statement. The dashboard and the
 // integration page read these, never the records; they outlive the records' retention.
 
 /**
  * Upper bounds (inclusive, milliseconds) of the response-time histogram buckets; one more bucket
- * counts everything slower. Percentiles are interpolated inside a bucket (lib/rollups/histogram.ts).
+ * counts everything slower. Percentiles are interpolated inside a bucket (lib/core/rollups/histogram.ts).
  * Changing them needs a migration.
  */
 export const LATENCY_BUCKET_BOUNDS_MS = [
@@ -133,7 +133,7 @@ export type RefusalReason = (typeof refusalReason.enumValues)[number];
 
 /**
  * Refusals per hour, integration, lookup and reason, counted in each instance's memory and added
- * here every few seconds (lib/rollups/refusals.ts). integration_id is 0 when the request named no
+ * here every few seconds (lib/core/rollups/refusals.ts). integration_id is 0 when the request named no
  * integration this service knows (missing or unknown credentials, the per-IP limit).
  */
 export const refusalRollupsByIntegration = pgTable(

@@ -8,11 +8,11 @@ import { refusalReason } from './query-rollups';
  * record: none of these is a refusal of the client's request, and none was charged.
  */
 export const unservedCause = pgEnum('unserved_cause', [
-  // The instance's admission queue was full (lib/admission).
+  // The instance's admission queue was full (lib/core/admission).
   'shed',
   // Another request with the same Idempotency-Key was still running when this one's wait ran out.
   'key_in_use',
-  // The instance had no usable copy of the credentials (lib/integrations/directory.ts).
+  // The instance had no usable copy of the credentials (lib/core/integrations/directory.ts).
   'credentials_unavailable',
   // The source's circuit breaker was open or its bulkhead full: the call was never sent.
   'source_not_sent',
@@ -29,7 +29,7 @@ export type UnservedCause = (typeof unservedCause.enumValues)[number];
  * an identifier. Kept in each instance's memory and written with the refusal counts every
  * ROLLUP_INTERVAL_MS, at most REQUEST_TRACE_MAX_PER_MINUTE refusals and unserved answers a minute
  * per instance (request_trace_overflow counts the rest), deleted after
- * REQUEST_TRACE_RETENTION_DAYS by the retention job (lib/request-traces).
+ * REQUEST_TRACE_RETENTION_DAYS by the retention job (lib/core/request-traces).
  */
 export const requestTraces = pgTable(
   'request_traces',

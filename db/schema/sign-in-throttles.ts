@@ -5,7 +5,7 @@ export type SignInThrottleScope = (typeof signInThrottleScope.enumValues)[number
 
 // Failed console sign-ins counted per account (lowercased e-mail), per client IP, per account
 // and IP together, and per known device (a browser that signed in to the account before), and wrong current passwords on "Cambiar contraseña" per client IP and per
-// account (the user's id) and wrong second-factor codes likewise, under scopes of their own (lib/auth/throttle.ts), in the database so
+// account (the user's id) and wrong second-factor codes likewise, under scopes of their own (lib/flows/auth/throttle.ts), in the database so
 // every instance sees the same counts. One row per subject; a success clears the account's rows. Rows whose window and lock have passed
 // are dead weight and are deleted.
 export const signInThrottles = pgTable(

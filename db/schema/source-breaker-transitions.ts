@@ -1,9 +1,9 @@
 import { bigint, index, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-// The upstream sources' circuit breakers as each instance saw them (lib/status-page/recorder.ts):
+// The upstream sources' circuit breakers as each instance saw them (lib/reactions/status-page/recorder.ts):
 // every opening and closing, so the public status page (/estado) and every instance see the same
 // incidents. A breaker lives in one instance's memory; an incident lasts while any instance has
-// the source's breaker open (lib/status-page/incidents.ts).
+// the source's breaker open (lib/reactions/status-page/incidents.ts).
 export const breakerTransition = pgEnum('breaker_transition', ['opened', 'closed']);
 export type BreakerTransition = (typeof breakerTransition.enumValues)[number];
 
@@ -11,7 +11,7 @@ export const sourceBreakerTransitions = pgTable(
   'source_breaker_transitions',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    /** The instance whose breaker changed (lib/jobs/lease.ts INSTANCE_NAME); never shown publicly. */
+    /** The instance whose breaker changed (lib/platform/jobs/lease.ts INSTANCE_NAME); never shown publicly. */
     instance: text('instance').notNull(),
     /** renap, rtu or catalog (lib/sources/guard.ts SourceName). */
     source: text('source').notNull(),

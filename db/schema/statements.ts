@@ -5,7 +5,7 @@ import { integrations } from './integrations';
 /**
  * Monthly statements as they were issued: the figures are computed once from the ledger and the
  * records and stored, so a statement reads the same every time it is downloaded, and a later
- * correction can only appear as an adjustment in a later month (lib/statements).
+ * correction can only appear as an adjustment in a later month (lib/flows/statements).
  */
 export const monthlyStatements = pgTable(
   'monthly_statements',
@@ -33,7 +33,7 @@ export const monthlyStatements = pgTable(
 );
 
 /**
- * Each reconciliation of the ledger (lib/billing/verify.ts): when, over what, and the differences
+ * Each reconciliation of the ledger (lib/core/billing/verify.ts): when, over what, and the differences
  * found. The job reports; it never changes money. A run's row exists from its start and records
  * each finished check, so the console can show a run in progress; `heartbeat_at` moves while the
  * run's process lives, so a run whose process died reads as interrupted, not as running forever.

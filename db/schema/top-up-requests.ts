@@ -10,7 +10,7 @@ export type TopUpRequestState = (typeof topUpRequestState.enumValues)[number];
 
 // A deposit or transfer an integrator reports in the portal: nothing moves
 // money until an administrator approves it, and then the top-up's ledger entry is written in the
-// same transaction as the state change (lib/top-ups). A rejected request keeps its row (the reason
+// same transaction as the state change (lib/flows/top-ups). A rejected request keeps its row (the reason
 // is what the integrator reads) and frees its bank reference for a corrected report; so does one its
 // reporter (or an owner) cancelled while it was pending.
 export const topUpRequests = pgTable(
@@ -23,13 +23,13 @@ export const topUpRequests = pgTable(
     reportedBy: integer('reported_by')
       .notNull()
       .references(() => portalUsers.id),
-    // A code of lib/guatemala/banks.ts.
+    // A code of lib/platform/guatemala/banks.ts.
     bank: text('bank').notNull(),
     // As typed (trimmed, on one line), for the people.
     reference: text('reference').notNull(),
     // What makes two reports one deposit: the reference's letters and digits only, upper case and
     // without accents ("dup 777", "DUP-777" and "DUP.777" are all DUP777). Computed by PostgreSQL,
-    // so every writer keys a reference alike; referenceKey (lib/top-ups) is the same rule.
+    // so every writer keys a reference alike; referenceKey (lib/flows/top-ups) is the same rule.
     referenceKey: text('reference_key')
       .notNull()
       .generatedAlwaysAs(sql`upper(regexp_replace(normalize("reference", NFD), '[^A-Za-z0-9]', '', 'g'))`),
@@ -91,7 +91,7 @@ export const topUpSlips = pgTable('top_up_slips', {
   requestId: integer('request_id')
     .primaryKey()
     .references(() => topUpRequests.id),
-  // Checked by its first bytes (lib/top-ups/slips.ts), not by what the browser declared.
+  // Checked by its first bytes (lib/flows/top-ups/slips.ts), not by what the browser declared.
   contentType: text('content_type').notNull(),
   sizeBytes: integer('size_bytes').notNull(),
   content: bytea('content').notNull(),

@@ -4,7 +4,7 @@ import { createdAt } from './columns';
 import { integrations } from './integrations';
 
 // A watch list (Vigilancia): an integration's saved list of NITs, run as an
-// ordinary bulk job on its schedule (lib/watch-lists), telling only what changed since the last
+// ordinary bulk job on its schedule (lib/flows/watch-lists), telling only what changed since the last
 // run. The integrator knows it by `public_id` (vig_ and 20 random hex, like a job's lote_ id).
 // Deleted outright when the integrator deletes it: its entries and changes (personal data) go with
 // it, and its runs stay as ordinary jobs until their own retention.
@@ -27,7 +27,7 @@ export const watchLists = pgTable(
     // How many runs it has started: a run's number names the run's job and its changes.
     runs: integer('runs').notNull().default(0),
     // How many changes its runs have found, moved by the transaction that writes them
-    // (lib/watch-lists/runs.ts): every read of the list shows it without counting its history.
+    // (lib/flows/watch-lists/runs.ts): every read of the list shows it without counting its history.
     changesTotal: integer('changes_total').notNull().default(0),
     // The Idempotency-Key it was created with (hashed as a job's is) and what was sent under it (an
     // HMAC of the name, catalog, schedule and NITs): a POST sent again after a lost answer finds this

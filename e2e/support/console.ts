@@ -113,7 +113,7 @@ export async function csrfToken(client: APIRequestContext): Promise<string> {
 
 /**
  * One sign-in attempt through next-auth's credentials endpoint: null when a session cookie was
- * issued, otherwise the refusal's code (lib/auth/sign-in-errors.ts), as next-auth passes it on.
+ * issued, otherwise the refusal's code (lib/flows/auth/sign-in-errors.ts), as next-auth passes it on.
  */
 export async function attemptSignIn(client: APIRequestContext, email: string, password: string, token?: string): Promise<string | null> {
   const response = await client.post('/api/auth/callback/credentials', {

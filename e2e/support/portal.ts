@@ -14,7 +14,7 @@ export const PHONE = { width: 390, height: 844 };
 /** Accepting hashes a password (scrypt, 128 MiB): on a loaded machine a step may take seconds. */
 export const HASHING_STEP_MS = 30_000;
 
-/** The invitation links the app printed for this address (lib/portal-identity/mail.ts, development without SMTP), oldest first. */
+/** The invitation links the app printed for this address (lib/flows/portal-identity/mail.ts, development without SMTP), oldest first. */
 export function printedInvitations(email: string): string[] {
   const log = fs.readFileSync(path.join(ARTIFACTS_DIR, 'app-output.log'), 'utf8');
   const pattern = new RegExp(`Invitación al portal para ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\n]*?(http\\S+)`, 'g');

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { REGISTRY_MESSAGES } from './messages';
 
 // Request bodies of the five lookups, as the OpenAPI document describes them. The route parsers
-// (lib/lookups/*-request.ts) classify each violation into its own 400 message; a property test
-// (lib/lookups/request-schemas.test.ts) proves they accept exactly what these schemas accept.
+// (lib/flows/lookups/*-request.ts) classify each violation into its own 400 message; a property test
+// (lib/flows/lookups/request-schemas.test.ts) proves they accept exactly what these schemas accept.
 
 /** The contract leaves maximum lengths open (docs/decisions.md): a NIT has at most 12 characters, a CUI 13 digits. */
 export const MAX_IDENTIFIER_LENGTH = 32;

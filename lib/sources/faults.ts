@@ -1,6 +1,6 @@
 // Why a call to an upstream failed, as data. Each failure also carries a `detail` in English for
 // logs and engineers; the fault is what the console explains in Spanish to support staff
-// (lib/format/record-errors.ts), without reading that text. It holds statuses, durations and,
+// (lib/presentation/record-errors.ts), without reading that text. It holds statuses, durations and,
 // from the upstream's body, only a code out of a closed list, so no identifier can be in it.
 
 /**

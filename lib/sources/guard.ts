@@ -6,9 +6,9 @@
 // that a call fails at once too. A call that failed fast never reached the source: the clients
 // mark it `notSent`, and the lookups neither charge nor record it (docs/decisions.md).
 import { BrokenCircuitError, BulkheadRejectedError, CircuitState, type BulkheadPolicy, type CircuitBreakerPolicy, ConsecutiveBreaker, bulkhead, circuitBreaker, handleWhenResult } from 'cockatiel';
-import { logger } from '@/lib/logging/logger';
-import { noteLookup } from '@/lib/http/lookup-trace';
-import { metrics } from '@/lib/metrics/registry';
+import { logger } from '@/lib/platform/logging/logger';
+import { noteLookup } from '@/lib/platform/http/lookup-trace';
+import { metrics } from '@/lib/platform/metrics/registry';
 import type { HttpExchange } from './http';
 
 export type SourceName = 'renap' | 'rtu' | 'catalog';
@@ -56,7 +56,7 @@ interface MinuteBucket {
 }
 
 export class SourceGuard {
-  /** None when SOURCE_BREAKER_FAILURES is 0 (the development default: see lib/env.ts). */
+  /** None when SOURCE_BREAKER_FAILURES is 0 (the development default: see lib/platform/env.ts). */
   private readonly breaker: CircuitBreakerPolicy | undefined;
   private openedAt = 0;
   private readonly bulkhead: BulkheadPolicy;

@@ -1,14 +1,14 @@
 // The three upstream clients of this process, built once from the validated settings. In
 // development a missing key falls back to the bundled simulator's development credentials;
-// production cannot get here without real ones (lib/env.ts refuses to start without them).
+// production cannot get here without real ones (lib/platform/env.ts refuses to start without them).
 
-import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '../env';
+import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '@/lib/platform/env';
 import { createCatalogClient, type CatalogClient } from './catalog-client';
 import { BREAKER_STATE_VALUE, SOURCE_NAMES, SourceGuard, type SourceName } from './guard';
-import { metrics } from '../metrics/registry';
+import { metrics } from '@/lib/platform/metrics/registry';
 import { createRenapClient, type RenapClient } from './renap-client';
 import { createRtuClient, type RtuClient } from './rtu-client';
-import { processSlot } from '@/lib/runtime/process-state';
+import { processSlot } from '@/lib/platform/runtime/process-state';
 
 export interface SourceClients {
   renap: RenapClient;
@@ -66,7 +66,7 @@ export function sourceClients(): SourceClients {
   return processSlot('sourceClients', () => {
     const clients = buildSourceClients(env());
     // Breaker openings reach the alerts through the guards' onStateChange, subscribed by the
-    // server at start (lib/startup.ts): the upstream clients know nothing of the database.
+    // server at start (lib/root/startup.ts): the upstream clients know nothing of the database.
     metrics().probes.breakerStates = () => SOURCE_NAMES.map((source) => ({ source, state: BREAKER_STATE_VALUE[clients.guards[source].state] }));
     return clients;
   });

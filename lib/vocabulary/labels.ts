@@ -22,7 +22,7 @@ export const SOURCE_LABELS: Record<SourceName, string> = {
   catalog: 'Fuente de catálogos (CUI/NIT, RTU, omisos)',
 };
 
-/** The classes a query's status falls in (lib/records/outcomes.ts: success, client_error, source_error). */
+/** The classes a query's status falls in (lib/core/records/outcomes.ts: success, client_error, source_error). */
 export const OUTCOME_LABELS = {
   success: 'Éxito (200)',
   client_error: 'Rechazadas por la fuente (4xx)',

@@ -9,12 +9,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { verifyLedger } from '@/lib/billing/verify';
+import { verifyLedger } from '@/lib/core/billing/verify';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { setIntegrationDetails } from '@/lib/integration-management/details-service';
-import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
-import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
-import { listWatchListChanges, pauseWatchList, readWatchList, startDueRuns } from '@/lib/watch-lists';
+import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
+import { setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';
+import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
+import { listWatchListChanges, pauseWatchList, readWatchList, startDueRuns } from '@/lib/flows/watch-lists';
 import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';

@@ -2,7 +2,7 @@
 // against the built app (startApp, through the harness) and the simulator. Texts are quoted from
 // the contract on purpose: a changed message must fail here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setActive } from '@/lib/integration-management/service';
+import { setActive } from '@/lib/flows/integration-management/service';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {

@@ -4,12 +4,12 @@
 // of each describe (on PGlite that stops the app meanwhile, so reads are batched).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { listHistoryPage } from '@/lib/billing/history';
-import { openIdentifierLink } from '@/lib/records/sealed';
-import { normalizeTaxIdentifier, searchKey } from '@/lib/sealing/search-keys';
-import { verifyLedger } from '@/lib/billing/verify';
-import { setTariff } from '@/lib/integration-management/service';
-import { computeStatementFigures } from '@/lib/statements/figures';
+import { listHistoryPage } from '@/lib/core/billing/history';
+import { openIdentifierLink } from '@/lib/core/records/sealed';
+import { normalizeTaxIdentifier, searchKey } from '@/lib/core/sealing/search-keys';
+import { verifyLedger } from '@/lib/core/billing/verify';
+import { setTariff } from '@/lib/flows/integration-management/service';
+import { computeStatementFigures } from '@/lib/flows/statements/figures';
 import { FAULT_IDENTIFIERS, type FaultName } from '@/simulator';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';

@@ -1,5 +1,5 @@
 // server.mjs answers a POST to a lookup's exact path itself, with the route's own code, once Next
-// has loaded the route (lib/api/direct-lookups.ts; the app loads all five at start). Any other
+// has loaded the route (lib/surfaces/api/direct-lookups.ts; the app loads all five at start). Any other
 // form of the path (here a bare `?`) still goes through Next's router to the same code. Both must
 // answer alike as an integrator sees it: status, body, headers, what is charged and recorded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,8 +3,8 @@
 // through the harness). Also the issue's operational rule: an administrator's change to an
 // integration reaches the running gateway within 5 seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IntegrationFlags } from '@/lib/integrations/flags';
-import { rotateToken, setActive, setFlags } from '@/lib/integration-management/service';
+import type { IntegrationFlags } from '@/lib/core/integrations/flags';
+import { rotateToken, setActive, setFlags } from '@/lib/flows/integration-management/service';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {
@@ -97,7 +97,7 @@ describe('flags per lookup', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(refusedIds.filter((id) => recorded.has(id))).toEqual([]);
   });
 
-  it(`a flag switched off through lib/integrations (as the console and CLI do) applies to the running gateway within ${CHANGE_PROPAGATION_LIMIT_MS / 1000} s`, async () => {
+  it(`a flag switched off through lib/core/integrations (as the console and CLI do) applies to the running gateway within ${CHANGE_PROPAGATION_LIMIT_MS / 1000} s`, async () => {
     expect((await lookup(ROUTES.omisos, switchedOff)).status).toBe(200);
     expect((await lookup(ROUTES.renap, switchedOff)).status).toBe(200);
 

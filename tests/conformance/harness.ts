@@ -7,11 +7,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { DatabaseHandle } from '@/db/client';
-import type { Actor } from '@/lib/audit/audit';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
-import type { IntegrationFlags } from '@/lib/integrations/flags';
-import { createIntegration } from '@/lib/integration-management/service';
-import { openNullable } from '@/lib/sealing/envelope';
+import type { Actor } from '@/lib/core/audit/audit';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
+import type { IntegrationFlags } from '@/lib/core/integrations/flags';
+import { createIntegration } from '@/lib/flows/integration-management/service';
+import { openNullable } from '@/lib/core/sealing/envelope';
 import { DEFAULT_SIMULATOR_SEED, samplePopulation, startSimulator, type PopulationSample, type RunningSimulator, type SimulatorOptions } from '@/simulator';
 import { startApp, type RunningApp } from '../support/app-server';
 import { expectDocumentedResponse } from '../support/openapi-validator';
@@ -88,7 +88,7 @@ export interface IntegrationSetup {
 }
 
 /**
- * Creates an integration through lib/integrations (as the console and the CLI do): every lookup
+ * Creates an integration through lib/core/integrations (as the console and the CLI do): every lookup
  * enabled unless `flags` says otherwise. On PGlite call it before the app starts (one process at a
  * time may open the database).
  */
@@ -423,7 +423,7 @@ export async function readRecords(handle: DatabaseHandle, integrationId: number)
     lookup: String(row.lookup),
     httpStatus: Number(row.http_status),
     responseTimeMs: Number(row.response_time_ms),
-    // Stored encrypted (lib/personal-data): the contract's "as sent" is what they decrypt to.
+    // Stored encrypted (lib/core/personal-data): the contract's "as sent" is what they decrypt to.
     nit: openNullable((row.nit as string | null) ?? null, 'nit'),
     cui: openNullable((row.cui as string | null) ?? null, 'cui'),
     chargedCentavos: Number(row.charged_centavos),

@@ -1,13 +1,13 @@
 // docs/decisions.md "Billing": a hold left by a process that died between hold and settlement is
 // voided by the sweeper, once; a settlement that arrives after the sweeper moves no money. First
-// at the level of lib/billing/holds (this process owns the database), then the built app's own
+// at the level of lib/core/billing/holds (this process owns the database), then the built app's own
 // sweeper at start (startApp, through the harness).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { OUTCOME_UNKNOWN_DETAIL, placeHold, settleHold, sweepStaleHolds, type Hold } from '@/lib/billing/holds';
-import { explainRecordError } from '@/lib/format/record-errors';
-import { listLatestRecords } from '@/lib/records/list';
+import { OUTCOME_UNKNOWN_DETAIL, placeHold, settleHold, sweepStaleHolds, type Hold } from '@/lib/core/billing/holds';
+import { explainRecordError } from '@/lib/presentation/record-errors';
+import { listLatestRecords } from '@/lib/core/records/list';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { createTestIntegration, eventually, readMoney, readRecords, startGateway, type Gateway } from './harness';
@@ -39,7 +39,7 @@ async function placeOrFail(integrationId: number, requestId: string): Promise<Ho
   return hold;
 }
 
-describe('sweepStaleHolds (lib/billing/holds)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+describe('sweepStaleHolds (lib/core/billing/holds)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('voids an orphaned hold once it is older than the ceiling, returns the money, and never twice', async () => {
     const integration = await createTestIntegration('sweeper-unit', { tariffCentavos: TARIFF, balanceCentavos: START_BALANCE });
     const handle = await database();

@@ -6,8 +6,8 @@
 // English detail folded under "Detalle técnico". Records written before those facts were kept say
 // "No registrado" and are still explained from their detail. No full identifier on any of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordUnbilledQuery } from '@/lib/records/write';
-import { createConsoleUser } from '@/lib/auth/users';
+import { recordUnbilledQuery } from '@/lib/core/records/write';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { FAULT_IDENTIFIERS } from '@/simulator/faults';
 import { createTestIntegration, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { ConsoleClient } from '../support/console-client';

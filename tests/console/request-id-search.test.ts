@@ -4,11 +4,11 @@
 // selected integration's, or everyone's; tests/console/record-detail.test.ts reads the traces), and the list shows each record's request id. Support sees
 // no full NIT or CUI in any of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIntegration } from '@/lib/integration-management/service';
-import { listLatestRecords } from '@/lib/records/list';
-import { recordUnbilledQuery } from '@/lib/records/write';
-import { countRefusal, flushRefusals } from '@/lib/rollups/refusals';
-import { createConsoleUser } from '@/lib/auth/users';
+import { createIntegration } from '@/lib/flows/integration-management/service';
+import { listLatestRecords } from '@/lib/core/records/list';
+import { recordUnbilledQuery } from '@/lib/core/records/write';
+import { countRefusal, flushRefusals } from '@/lib/core/rollups/refusals';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';

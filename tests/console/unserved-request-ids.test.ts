@@ -10,12 +10,12 @@
 // 408) read that, and what such an id may be: before, only "a copy error or not this service's".
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY_FAILED_MESSAGE } from '@/lib/api/registry-responses';
+import { REGISTRY_FAILED_MESSAGE } from '@/lib/surfaces/api/registry-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { idempotencyKeyHash } from '@/lib/idempotency/key';
-import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
-import { untracedAnswersText } from '@/lib/request-traces/untraced';
-import { createConsoleUser } from '@/lib/auth/users';
+import { idempotencyKeyHash } from '@/lib/core/idempotency/key';
+import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
+import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { FAULT_IDENTIFIERS } from '@/simulator/faults';
 import {
   createTestIntegration,

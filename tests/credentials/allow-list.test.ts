@@ -3,7 +3,7 @@
 // credentials that match no integration, are never recorded, are counted as their own refusal
 // reason, and the address shows up for the integration; from inside the list the lookup works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setAllowedNetworks } from '@/lib/integration-management/service';
+import { setAllowedNetworks } from '@/lib/flows/integration-management/service';
 import {
   ALL_ROUTES,
   createTestIntegration,

@@ -4,9 +4,9 @@
 // the app took the change with its next periodic reload, and a revoked token still answered 200
 // (charged) 1–5 s later. This process plays the app: it has the database open, lends it to the CLI
 // on its socket as `npm run dev` does, and authenticates from its copy of the credentials
-// (lib/integrations/directory.ts), as every lookup does.
+// (lib/core/integrations/directory.ts), as every lookup does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationDirectory, type Authentication } from '@/lib/integrations/directory';
+import { integrationDirectory, type Authentication } from '@/lib/core/integrations/directory';
 import { runCli } from '../support/cli';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';

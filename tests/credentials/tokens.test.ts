@@ -3,8 +3,8 @@
 // window, an expired or revoked token gets exactly the unknown-credentials answer of each route
 // (contract, Errors) and is never recorded, and a token's last use reaches the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, revokeToken, type TokenView } from '@/lib/integration-management/tokens';
-import { rotateToken } from '@/lib/integration-management/service';
+import { createToken, revokeToken, type TokenView } from '@/lib/flows/integration-management/tokens';
+import { rotateToken } from '@/lib/flows/integration-management/service';
 import {
   ALL_ROUTES,
   CATALOG_ROUTES,

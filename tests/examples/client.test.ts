@@ -1,10 +1,10 @@
 // The TypeScript client in examples/ (docs/integrators.md), run against the app as an integrator
 // would: every lookup, a branch on status, and a 502 retried with backoff.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listLatestRecords } from '@/lib/records/list';
-import { createIntegration } from '@/lib/integration-management/service';
-import { topUp } from '@/lib/billing/ledger';
-import { FLAG_NAMES } from '@/lib/integrations/flags';
+import { listLatestRecords } from '@/lib/core/records/list';
+import { createIntegration } from '@/lib/flows/integration-management/service';
+import { topUp } from '@/lib/core/billing/ledger';
+import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { FAULT_IDENTIFIERS, samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED, type RunningSimulator } from '@/simulator/index';
 import { sameCode, sameCui, TaxpayerLookupClient } from '../../examples/taxpayer-lookup-client';
 import { startApp, type RunningApp } from '../support/app-server';

@@ -3,8 +3,8 @@
 // client under examples/, and the request samples /docs renders for every operation and language.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '@/lib/openapi/document';
-import { operationSamples, SAMPLE_LANGUAGES, SAMPLE_VARIABLES, type SampleLanguage } from '@/lib/openapi/samples';
+import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
+import { operationSamples, SAMPLE_LANGUAGES, SAMPLE_VARIABLES, type SampleLanguage } from '@/lib/surfaces/openapi/samples';
 
 const BASE_URL = 'https://servicio.example/api';
 

@@ -6,22 +6,22 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PORTAL_GUIDE_PAGES, PORTAL_GUIDE_SESSION_HOURS, PORTAL_GUIDE_TWO_FACTOR_REQUIRED } from '@/app/docs/portal-guide';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { parseEnv } from '@/lib/env';
-import { buildOpenApiDocument } from '@/lib/openapi/document';
-import { INVITATION_VALID_HOURS } from '@/lib/portal-identity/links';
-import { portalTwoFactorRequired } from '@/lib/portal-identity/policy';
-import { PORTAL_ROLES } from '@/lib/portal-identity/roles';
-import { SESSION_MAX_AGE_SECONDS } from '@/lib/auth/sessions';
-import { RECOVERY_CODE_COUNT } from '@/lib/two-factor/recovery-codes';
+import { parseEnv } from '@/lib/platform/env';
+import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
+import { INVITATION_VALID_HOURS } from '@/lib/flows/portal-identity/links';
+import { portalTwoFactorRequired } from '@/lib/flows/portal-identity/policy';
+import { PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';
+import { SESSION_MAX_AGE_SECONDS } from '@/lib/flows/auth/sessions';
+import { RECOVERY_CODE_COUNT } from '@/lib/flows/two-factor/recovery-codes';
 import { marksOf, markdownRoleTable, PAGE_ROLES_IN_CODE, TWO_FACTOR_ROW } from '../support/portal-role-docs';
-import { setProcessSlot } from '@/lib/runtime/process-state';
+import { setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 const guide = fs.readFileSync('docs/integrators.md', 'utf8');
 const readme = fs.readFileSync('README.md', 'utf8');
 const portalChapter = guide.slice(guide.indexOf('## 9. El portal de integradores'));
 
 
-/** Who must enrol in two-factor sign-in under APP_ENV (lib/portal-identity/policy.ts, which reads env()). */
+/** Who must enrol in two-factor sign-in under APP_ENV (lib/flows/portal-identity/policy.ts, which reads env()). */
 function twoFactorRequiredIn(appEnv: 'production' | 'development'): string[] {
   setProcessSlot('env', { ...parseEnv({}), APP_ENV: appEnv });
   return PORTAL_ROLES.filter((role) => portalTwoFactorRequired(role));
@@ -44,7 +44,7 @@ describe("the portal's role table", () => {
     expect(documented).toEqual(new Map(Object.entries(PAGE_ROLES_IN_CODE).map(([page, roles]) => [page, marksOf(roles)])));
   });
 
-  it('in /docs requires two-factor sign-in of the roles lib/portal-identity/policy.ts requires in production, and of none in the sandbox', () => {
+  it('in /docs requires two-factor sign-in of the roles lib/flows/portal-identity/policy.ts requires in production, and of none in the sandbox', () => {
     expect(marksOf(PORTAL_GUIDE_TWO_FACTOR_REQUIRED)).toEqual(marksOf(PORTAL_ROLES.filter((role) => twoFactorRequiredIn('production').includes(role))));
     expect(twoFactorRequiredIn('development')).toEqual([]);
   });

@@ -2,7 +2,7 @@
 // tariff and balance changes in quetzales, and an audit row for every change.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { hashToken } from '@/lib/security/tokens';
+import { hashToken } from '@/lib/platform/security/tokens';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture, type IntegrationJson } from './cli-fixture';
 

@@ -2,10 +2,10 @@
 // and the exit codes and messages of failed commands.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { guessablePasswordMessage } from '@/lib/passwords/policy';
-import { recordUnbilledQuery } from '@/lib/records/write';
-import { untracedAnswersText } from '@/lib/request-traces/untraced';
-import { verifyPassword } from '@/lib/security/passwords';
+import { guessablePasswordMessage } from '@/lib/flows/passwords/policy';
+import { recordUnbilledQuery } from '@/lib/core/records/write';
+import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { verifyPassword } from '@/lib/platform/security/passwords';
 import { runCli } from '../support/cli';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { cliFixture } from './cli-fixture';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { database, type DatabaseHandle } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
 import { alertDeliveries, alertDeliveryAttempts, integrations, ledgerEntries } from '@/db/schema';
-import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/security/outbound-urls';
+import { describeWebhookUrl, withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
 import { runCli } from '../support/cli';
 import { depositDaysAgo, shownDay } from '../support/deposit-dates';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -160,7 +160,7 @@ describe(`constraints on ${expectedKind}`, () => {
 
 describe(`migration 0006 on ${expectedKind}`, () => {
   // Run again over rows as versions before it wrote them: whole webhook URLs as targets, and fetch's
-  // error quoting one. Its SQL must give what lib/security/outbound-urls.ts gives new rows.
+  // error quoting one. Its SQL must give what lib/platform/security/outbound-urls.ts gives new rows.
   const urls = [
     'https://hooks.slack.com/services/T0123ABCD/B0456EFGH/XyZ0aBcDeFgHiJkLmNoPqRsT',
     'https://discord.com/api/webhooks/112233445566778899/AbCdEf-gHiJkLmNoP_qRsTuV',

@@ -7,12 +7,12 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { historyQuery } from '@/lib/billing/history';
-import { auditPageQuery } from '@/lib/console/audit';
-import { accessPageQuery } from '@/lib/personal-data/access-log';
-import type { RecordFilters } from '@/lib/records/filters';
-import { recordsQuery } from '@/lib/records/list';
-import { decidedTopUpsQuery } from '@/lib/top-ups/requests';
+import { historyQuery } from '@/lib/core/billing/history';
+import { auditPageQuery } from '@/lib/surfaces/console/audit';
+import { accessPageQuery } from '@/lib/core/personal-data/access-log';
+import type { RecordFilters } from '@/lib/core/records/filters';
+import { recordsQuery } from '@/lib/core/records/list';
+import { decidedTopUpsQuery } from '@/lib/flows/top-ups/requests';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 
 let testDatabase: TestDatabase;

@@ -83,7 +83,7 @@ async function money(of: TestIntegration) {
   }));
 }
 
-/** The lookup's log line (lib/api/route.ts) for a request id: its outcome and its database round trips. */
+/** The lookup's log line (lib/surfaces/api/route.ts) for a request id: its outcome and its database round trips. */
 function lookupLine(requestId: string) {
   const line = logLines(gateway.app.logs()).find((candidate) => candidate.msg === 'lookup' && candidate.requestId === requestId);
   if (!line) throw new Error(`no lookup line for ${requestId}`);

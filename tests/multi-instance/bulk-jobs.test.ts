@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { OUTCOME_UNKNOWN_DETAIL } from '@/lib/billing/holds';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
-import { verifyLedger } from '@/lib/billing/verify';
-import { nitCheckCharacter } from '@/lib/guatemala/identifiers';
+import { OUTCOME_UNKNOWN_DETAIL } from '@/lib/core/billing/holds';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
+import { verifyLedger } from '@/lib/core/billing/verify';
+import { nitCheckCharacter } from '@/lib/platform/guatemala/identifiers';
 import { createPopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS, startSimulator, type RunningSimulator } from '@/simulator/index';
-import { setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
+import { setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';
 import { startApp, type RunningApp } from '../support/app-server';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
-import { listLatestRecords } from '@/lib/records/list';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
+import { listLatestRecords } from '@/lib/core/records/list';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startUpstreamRecorder, type UpstreamRecorder } from '../conformance/harness';

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { eventually } from '../conformance/harness';

@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, db } from '@/db/client';
 import { integrations, integrationTokens } from '@/db/schema';
-import { createConsoleUser } from '@/lib/auth/users';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
 import { says } from '../support/verify-now';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';

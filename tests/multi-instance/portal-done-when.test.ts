@@ -17,10 +17,10 @@
 // e2e/portal-notifications.spec.ts and e2e/portal-top-ups.spec.ts (the e2e run covers both databases).
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
-import { verifyLedger } from '@/lib/billing/verify';
-import { formatQuetzales } from '@/lib/money';
-import { TOP_UP_MESSAGES } from '@/lib/top-ups/messages';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
+import { verifyLedger } from '@/lib/core/billing/verify';
+import { formatQuetzales } from '@/lib/platform/money';
+import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/messages';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { chromiumExecutable } from '../../e2e/support/chromium';
 import { startApp, type RunningApp } from '../support/app-server';

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { setFlags } from '@/lib/integration-management/service';
+import { setFlags } from '@/lib/flows/integration-management/service';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, database } from '@/db/client';
-import { rotateToken, setActive } from '@/lib/integration-management/service';
+import { rotateToken, setActive } from '@/lib/flows/integration-management/service';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';

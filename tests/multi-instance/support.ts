@@ -1,10 +1,10 @@
 // Shared pieces of the multi-instance suite: it needs a real PostgreSQL and a real Redis, which
 // `npm run test:multi-instance` is given by .ci/run (DATABASE_URL, REDIS_URL).
 import { expect } from 'vitest';
-import type { Actor } from '@/lib/audit/audit';
-import { topUp } from '@/lib/billing/ledger';
-import { FLAG_NAMES } from '@/lib/integrations/flags';
-import { createIntegration } from '@/lib/integration-management/service';
+import type { Actor } from '@/lib/core/audit/audit';
+import { topUp } from '@/lib/core/billing/ledger';
+import { FLAG_NAMES } from '@/lib/core/integrations/flags';
+import { createIntegration } from '@/lib/flows/integration-management/service';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import type { TestDatabase } from '../support/test-database';
 

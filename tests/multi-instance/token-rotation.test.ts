@@ -4,9 +4,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { CREDENTIALS_CHANNEL } from '@/lib/credentials/changes';
-import { createToken, listTokens, revokeToken } from '@/lib/integration-management/tokens';
-import { rotateToken } from '@/lib/integration-management/service';
+import { CREDENTIALS_CHANNEL } from '@/lib/core/credentials/changes';
+import { createToken, listTokens, revokeToken } from '@/lib/flows/integration-management/tokens';
+import { rotateToken } from '@/lib/flows/integration-management/service';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';

@@ -9,16 +9,16 @@
 //       another, each typing its punctuation, spaces and case their own way: one report is taken,
 //       every other one gets the duplicate message.
 // The request row's lock and the unique index on a pending or approved bank reference (its letters
-// and digits, as PostgreSQL keys them) are what hold this (lib/top-ups/requests.ts); each
+// and digits, as PostgreSQL keys them) are what hold this (lib/flows/top-ups/requests.ts); each
 // instance's memory plays no part.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, db } from '@/db/client';
 import { topUpRequests } from '@/db/schema';
-import { balanceAndLedgerSum } from '@/lib/billing/ledger';
-import { formatQuetzales } from '@/lib/money';
-import { TOP_UP_MESSAGES } from '@/lib/top-ups/messages';
-import { referenceKey } from '@/lib/top-ups/requests';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
+import { formatQuetzales } from '@/lib/platform/money';
+import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/messages';
+import { referenceKey } from '@/lib/flows/top-ups/requests';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { runCli } from '../support/cli';

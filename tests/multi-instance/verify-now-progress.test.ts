@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, db } from '@/db/client';
-import { createConsoleUser } from '@/lib/auth/users';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
 import { ALREADY_RUNNING, panelUntil, says, STARTED, startVerification } from '../support/verify-now';

@@ -1,14 +1,14 @@
 // A watch list deleted while another instance's scheduler is starting its run (PostgreSQL, two
 // connections): the run that scheduler commits is cancelled with the list, never left running,
 // and charging, for NITs the integrator no longer watches. The scheduler claims a due list FOR
-// UPDATE SKIP LOCKED and inserts its run in that transaction (lib/watch-lists/runs.ts); the delete
-// takes the list's row first (lib/watch-lists/lists.ts), so it sees that run once it commits.
+// UPDATE SKIP LOCKED and inserts its run in that transaction (lib/flows/watch-lists/runs.ts); the delete
+// takes the list's row first (lib/flows/watch-lists/lists.ts), so it sees that run once it commits.
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { createWatchList, deleteWatchList } from '@/lib/watch-lists';
+import { createWatchList, deleteWatchList } from '@/lib/flows/watch-lists';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { newIntegration, requiredEnv } from './support';
 

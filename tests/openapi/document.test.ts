@@ -1,15 +1,15 @@
 // The OpenAPI document: generated from the contract schemas and messages, served by the app, and
 // describing every response the app gives, success and error, on every operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_REQUEST_MESSAGES } from '@/lib/api/catalog-responses';
-import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/api/registry-responses';
-import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
-import { topUp } from '@/lib/billing/ledger';
+import { CATALOG_REQUEST_MESSAGES } from '@/lib/surfaces/api/catalog-responses';
+import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/surfaces/api/registry-responses';
+import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
+import { topUp } from '@/lib/core/billing/ledger';
 import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES } from '@/lib/contract/messages';
-import { FLAG_NAMES } from '@/lib/integrations/flags';
-import { createIntegration } from '@/lib/integration-management/service';
-import { GLOBAL_LIMIT_BODY } from '@/lib/limits/global-limit-body';
-import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { FLAG_NAMES } from '@/lib/core/integrations/flags';
+import { createIntegration } from '@/lib/flows/integration-management/service';
+import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
+import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { FAULT_IDENTIFIERS, samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { expectDocumentedResponse } from '../support/openapi-validator';

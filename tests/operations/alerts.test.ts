@@ -8,24 +8,24 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { alertConditions, alertDeliveries, alertDeliveryAttempts, type AlertDelivery } from '@/db/schema';
-import { AlertDispatcher, setAlertDispatcher } from '@/lib/alerts/dispatcher';
-import { balanceAlert } from '@/lib/alerts/conditions';
-import type { AlertSettings } from '@/lib/alerts/settings';
-import { verifyAlertSignature } from '@/lib/alerts/signature';
-import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { placeHold, settleHold } from '@/lib/billing/holds';
-import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { setLowBalanceAlert, setTariff } from '@/lib/integration-management/service';
+import { AlertDispatcher, setAlertDispatcher } from '@/lib/reactions/alerts/dispatcher';
+import { balanceAlert } from '@/lib/reactions/alerts/conditions';
+import type { AlertSettings } from '@/lib/reactions/alerts/settings';
+import { verifyAlertSignature } from '@/lib/reactions/alerts/signature';
+import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
+import { placeHold, settleHold } from '@/lib/core/billing/holds';
+import { env } from '@/lib/platform/env';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { setLowBalanceAlert, setTariff } from '@/lib/flows/integration-management/service';
 import { buildSourceClients } from '@/lib/sources';
-import { createConsoleUser } from '@/lib/auth/users';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { startSimulator, type RunningSimulator } from '@/simulator';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { decodeHeader, decodeQuotedPrintable } from '../support/smtp-receiver';
 import { header, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { freePort } from '../../scripts/free-port';
-import { subscribeReactions } from '@/lib/reactions';
+import { subscribeReactions } from '@/lib/root/reactions';
 
 const SECRET = 'webhook-secret-for-the-alert-tests-0123456789';
 const SMTP_USER = 'alertas';
@@ -187,7 +187,7 @@ describe('a low balance', () => {
     expect(await charge(true)).toEqual({ balanceCentavos: 9_000, tariffCentavos: 4_000, lowBalanceAlertCentavos: null });
     const after = await charge(true);
     expect(after).toEqual({ balanceCentavos: 5_000, tariffCentavos: 4_000, lowBalanceAlertCentavos: null });
-    // What lib/lookups/catalog.ts does with it: returns at once; the alert is written and sent later.
+    // What lib/flows/lookups/catalog.ts does with it: returns at once; the alert is written and sent later.
     dispatcher.noteBalance({ integrationId: busy.id, nombre: busy.nombre, ...after! });
     const [delivery] = await eventually(() => deliveriesFor(`balance_low:${busy.id}`), (rows) => rows.length === 2, 10_000, 'the alert');
     expect(JSON.parse(delivery!.payload)).toMatchObject({ integracion: { saldo_centavos: 5_000 } });

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { createConsoleUser } from '@/lib/auth/users';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { ConsoleClient } from '../support/console-client';
 import { logLines } from '../support/logs';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';

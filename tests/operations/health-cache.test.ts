@@ -23,7 +23,7 @@ beforeAll(async () => {
       ROLLUP_INTERVAL_MS: '600000',
       HOLD_SWEEP_INTERVAL_SECONDS: '600',
       INTEGRATION_CACHE_REFRESH_MS: '10000',
-      // The bulk jobs' runner asks for items every BULK_POLL_MS (lib/bulk/runner.ts).
+      // The bulk jobs' runner asks for items every BULK_POLL_MS (lib/flows/bulk/runner.ts).
       BULK_POLL_MS: '600000',
     },
   });

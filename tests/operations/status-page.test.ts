@@ -5,8 +5,8 @@
 // failed calls. The JSON is public and cacheable, readable from any origin, and names no integration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import type { PublicStatus } from '@/lib/status-page/status';
-import { NO_INCIDENTS_TEXT } from '@/lib/status-page/summary';
+import type { PublicStatus } from '@/lib/reactions/status-page/status';
+import { NO_INCIDENTS_TEXT } from '@/lib/reactions/status-page/summary';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { createTestIntegration, eventually, expectErrorBody, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';

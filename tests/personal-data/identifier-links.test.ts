@@ -3,16 +3,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { env } from '@/lib/env';
-import { createIntegration } from '@/lib/integration-management/service';
-import { linkedIdentifiers, resealIdentifierLinks } from '@/lib/personal-data/identifier-links';
-import { personalDataKeys } from '@/lib/sealing/keys';
-import { maskIdentifier } from '@/lib/sealing/masking';
-import { linkedIdentifiersLine, produceSubjectReport, subjectReportCsv } from '@/lib/console/subject-report';
-import { answeredPair } from '@/lib/records/answered-pair';
-import { recordUnbilledQuery } from '@/lib/records/write';
-import { purgeExpiredRecords } from '@/lib/retention/purge';
-import { createConsoleUser } from '@/lib/auth/users';
+import { env } from '@/lib/platform/env';
+import { createIntegration } from '@/lib/flows/integration-management/service';
+import { linkedIdentifiers, resealIdentifierLinks } from '@/lib/core/personal-data/identifier-links';
+import { personalDataKeys } from '@/lib/core/sealing/keys';
+import { maskIdentifier } from '@/lib/core/sealing/masking';
+import { linkedIdentifiersLine, produceSubjectReport, subjectReportCsv } from '@/lib/surfaces/console/subject-report';
+import { answeredPair } from '@/lib/core/records/answered-pair';
+import { recordUnbilledQuery } from '@/lib/core/records/write';
+import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { TEST_PERSONAL_DATA_KEYS } from '../support/personal-data-keys';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 

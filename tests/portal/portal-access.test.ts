@@ -10,13 +10,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, portalInvitations, portalUsers } from '@/db/schema';
-import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
-import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
-import { INVITATION_MESSAGES } from '@/lib/portal-identity/invitations';
-import { TEAM_MESSAGES } from '@/lib/portal-identity/team';
-import { createConsoleUser } from '@/lib/auth/users';
-import { TEAM_MANAGERS } from '@/lib/portal-identity/roles';
+import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { signInRefusalMessage } from '@/lib/flows/auth/sign-in-errors';
+import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
+import { INVITATION_MESSAGES } from '@/lib/flows/portal-identity/invitations';
+import { TEAM_MESSAGES } from '@/lib/flows/portal-identity/team';
+import { createConsoleUser } from '@/lib/flows/auth/users';
+import { TEAM_MANAGERS } from '@/lib/flows/portal-identity/roles';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { startApp } from '../support/app-server';
 import { ConsoleClient, serverActionId } from '../support/console-client';
@@ -178,7 +178,7 @@ describe('signing in to the portal', { timeout: PROCESS_TEST_TIMEOUT_MS }, () =>
     expect((await owner.request('/portal')).status).toBe(200);
 
     // Strangers guessing from many addresses: wrong passwords are refused, and past five failures
-    // the account takes one guess at a time, each turn twice as far away (lib/auth/throttle.ts):
+    // the account takes one guess at a time, each turn twice as far away (lib/flows/auth/throttle.ts):
     // within a few guesses one arrives before its turn and is refused without a check.
     const answers: string[] = [];
     while (answers.length < 12 && !answers.at(-1)?.includes('Esta cuenta está recibiendo muchos intentos fallidos')) {

@@ -3,12 +3,12 @@
 // "Administración"; the navigation offers it to owners only, other roles are refused at its
 // address, and another integration's owner reads none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '@/lib/audit/audit';
-import { rotateToken } from '@/lib/integration-management/tokens';
-import { setAllowedNetworks } from '@/lib/integration-management/service';
-import { findPortalAccountByEmail, integratorActor } from '@/lib/portal-identity/accounts';
-import { revealPortalRecordIdentifiers } from '@/lib/portal/records';
-import { ACTIVITY_READERS } from '@/lib/portal-identity/roles';
+import type { Actor } from '@/lib/core/audit/audit';
+import { rotateToken } from '@/lib/flows/integration-management/tokens';
+import { setAllowedNetworks } from '@/lib/flows/integration-management/service';
+import { findPortalAccountByEmail, integratorActor } from '@/lib/flows/portal-identity/accounts';
+import { revealPortalRecordIdentifiers } from '@/lib/surfaces/portal/records';
+import { ACTIVITY_READERS } from '@/lib/flows/portal-identity/roles';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { expectPortalRefusal, portalNavLinks } from '../support/portal-client';
 import { addPortalMember, portalSignedIn } from '../support/people';

@@ -30,16 +30,16 @@ import {
   topUpRequests,
   watchLists,
 } from '@/db/schema';
-import type { Actor } from '@/lib/audit/audit';
-import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
-import { setAllowedNetworks } from '@/lib/integration-management/service';
-import { formatQuetzales } from '@/lib/money';
-import { monthPeriod } from '@/lib/statements/figures';
-import { issueStatement } from '@/lib/statements/statements';
-import { reportTopUp } from '@/lib/top-ups/requests';
-import { createWatchList } from '@/lib/watch-lists';
+import type { Actor } from '@/lib/core/audit/audit';
+import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
+import { guatemalanMonthOf } from '@/lib/platform/time/guatemala-time';
+import { setAllowedNetworks } from '@/lib/flows/integration-management/service';
+import { formatQuetzales } from '@/lib/platform/money';
+import { monthPeriod } from '@/lib/flows/statements/figures';
+import { issueStatement } from '@/lib/flows/statements/statements';
+import { reportTopUp } from '@/lib/flows/top-ups/requests';
+import { createWatchList } from '@/lib/flows/watch-lists';
 import { createTestIntegration, credentialHeaders, eventually, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { REPO_ROOT } from '../support/child-env';
 import { depositDaysAgo } from '../support/deposit-dates';
@@ -281,7 +281,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
  * Every portal server action and what to send it. Those that take an id get B's ids, each beside an
  * id that does not exist; those that take none act only on the caller's own session or on a secret
  * code (of an invitation or a reset link), which A cannot name for B, and are tried by the other
- * suites (tests/portal/portal-access.test.ts, lib/portal/*.test.ts).
+ * suites (tests/portal/portal-access.test.ts, lib/surfaces/portal/*.test.ts).
  */
 const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOfB) => Record<string, unknown>[] } | { withoutIds: string }> = {
   removePortalMemberAction: { page: '/portal/equipo', inputs: (objects) => objects.userIds.map((miembro) => ({ miembro })) },
@@ -313,8 +313,8 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   resendPortalNotificationAction: { page: '/portal/notificaciones', inputs: (objects) => objects.deliveryIds.map((entrega) => ({ entrega })) },
   sendPortalTestNotificationAction: { withoutIds: 'to the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
   cancelTopUpRequestAction: { page: '/portal/recargas', inputs: (objects) => objects.topUpRequestIds.map((solicitud) => ({ solicitud })) },
-  reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/top-ups/requests.test.ts)' },
-  invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/portal/portal.test.ts)' },
+  reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/flows/top-ups/requests.test.ts)' },
+  invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/surfaces/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
   startPortalEnrolmentAction: { withoutIds: 'the caller’s own second factor' },
   confirmPortalEnrolmentAction: { withoutIds: 'the caller’s own second factor' },
@@ -324,7 +324,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   portalSignOutAction: { withoutIds: 'ends the caller’s own session' },
   verifyPortalSecondFactorAction: { withoutIds: 'the code of the caller’s own pending sign-in' },
   acceptInvitationAction: { withoutIds: 'a secret single-use code, never an id' },
-  requestResetAction: { withoutIds: 'an address; answers the same for any address (lib/portal/security.test.ts)' },
+  requestResetAction: { withoutIds: 'an address; answers the same for any address (lib/surfaces/portal/security.test.ts)' },
   completeResetAction: { withoutIds: 'a secret single-use code, never an id' },
 };
 

@@ -5,14 +5,14 @@
 // change is audited with the owner as actor. A developer and a billing user are sent to "Sin
 // permiso" and refused every action on the server. Another integration's ids: the isolation suite.
 import { and, eq } from 'drizzle-orm';
-import { EMAIL_NOT_CONFIGURED_FOR_PORTAL } from '@/lib/alerts/email-status';
+import { EMAIL_NOT_CONFIGURED_FOR_PORTAL } from '@/lib/reactions/alerts/email-status';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { alertDeliveries, auditLog, integrationNotificationOptOuts, integrations } from '@/db/schema';
-import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
-import { RESEND_MESSAGES } from '@/lib/integrator-notifications/resend';
-import { NOTIFICATION_MANAGERS } from '@/lib/portal-identity/roles';
+import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
+import { RESEND_MESSAGES } from '@/lib/reactions/integrator-notifications/resend';
+import { NOTIFICATION_MANAGERS } from '@/lib/flows/portal-identity/roles';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, portalSignedIn } from '../support/people';
 import { expectPortalRefusal, PortalClient } from '../support/portal-client';

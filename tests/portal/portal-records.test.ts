@@ -5,13 +5,13 @@
 // every page, search, reveal and download A learns nothing: the answers are those for ids that do
 // not exist. Billing is refused, and a console session or none gets nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_MESSAGES } from '@/lib/auth/action';
-import { guatemalanToday } from '@/lib/time/guatemala-time';
-import { PORTAL_ACTION_MESSAGES } from '@/lib/portal/action';
-import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
-import { EXPIRED_SEARCH_MESSAGE } from '@/lib/personal-data/search-references';
-import { flushRequestTraces, traceRefusal } from '@/lib/request-traces/buffer';
-import { RECORD_READERS } from '@/lib/portal-identity/roles';
+import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
+import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
+import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/surfaces/portal/downloads';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/core/personal-data/search-references';
+import { flushRequestTraces, traceRefusal } from '@/lib/core/request-traces/buffer';
+import { RECORD_READERS } from '@/lib/flows/portal-identity/roles';
 import { createTestIntegration, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { expectPortalRefusal, portalNavLinks, says, type PortalClient } from '../support/portal-client';

@@ -1,10 +1,10 @@
-// Sign-in returns to the portal page asked for, as the console's does (lib/auth/return-path.ts):
+// Sign-in returns to the portal page asked for, as the console's does (lib/flows/auth/return-path.ts):
 // a deep link or an e-mail's link opened signed out goes to /portal/ingresar?volver=…, the form
 // carries it, and the sign-in lands there, through the second factor's page too. Only a portal
 // page of this site is ever taken back: another site, the console or an encoded trick lands on
 // Inicio. Over HTTP against the built app, forms posted as a browser posts them before its scripts run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOTP_PERIOD_SECONDS, totpCodeAt } from '@/lib/two-factor/totp';
+import { TOTP_PERIOD_SECONDS, totpCodeAt } from '@/lib/flows/two-factor/totp';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { addPortalMember, PORTAL_PASSWORD, portalSignedIn, signedOutPortalClient } from '../support/people';
 import { formFields, type PortalClient } from '../support/portal-client';

@@ -4,15 +4,15 @@
 // exactly as ids that do not exist. Each page opens for its roles only and the navigation links
 // only those; staff are never named to an integrator, nor a token shown beyond its prefix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '@/lib/audit/audit';
-import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
-import { setAllowedNetworks } from '@/lib/integration-management/service';
-import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/portal/downloads';
-import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/portal-identity/roles';
-import { monthPeriod } from '@/lib/statements/figures';
-import { PREVIEW_MARK } from '@/lib/statements/texts';
-import { issueStatement } from '@/lib/statements/statements';
+import type { Actor } from '@/lib/core/audit/audit';
+import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
+import { guatemalanMonthOf } from '@/lib/platform/time/guatemala-time';
+import { setAllowedNetworks } from '@/lib/flows/integration-management/service';
+import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/surfaces/portal/downloads';
+import { BILLING_READERS, CREDENTIAL_READERS } from '@/lib/flows/portal-identity/roles';
+import { monthPeriod } from '@/lib/flows/statements/figures';
+import { PREVIEW_MARK } from '@/lib/flows/statements/texts';
+import { issueStatement } from '@/lib/flows/statements/statements';
 import { createTestIntegration, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 import { expectPortalDownloadMissing, expectPortalRefusal, portalNavLinks, type PortalClient } from '../support/portal-client';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, signedOutPortalClient } from '../support/people';

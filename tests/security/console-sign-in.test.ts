@@ -2,8 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { GENERIC_SIGN_IN_ERROR, signInErrorMessage, signInRefusalMessage } from '@/lib/auth/sign-in-errors';
-import { createConsoleUser } from '@/lib/auth/users';
+import { GENERIC_SIGN_IN_ERROR, signInErrorMessage, signInRefusalMessage } from '@/lib/flows/auth/sign-in-errors';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver';

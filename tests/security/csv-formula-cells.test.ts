@@ -2,21 +2,21 @@
 // archive, a statement's charged queries, the balance history, "¿Quién consultó?", a job's results,
 // a watch list's changes)
 // turns a value a spreadsheet would run as a formula into text, by the one rule of
-// lib/csv/csv.ts. The guard below fails when a module serves or writes a CSV without going
+// lib/platform/csv/csv.ts. The guard below fails when a module serves or writes a CSV without going
 // through one of the exports this table covers, or quotes CSV fields by a rule of its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adjustBalance } from '@/lib/billing/ledger';
-import { historyCsvStream } from '@/lib/billing/history';
-import { placeHold, settleHold } from '@/lib/billing/holds';
-import { CATALOG_CSV_COLUMNS, csvHeader as bulkCsvHeader, csvLine as bulkCsvLine, type ResultRow } from '@/lib/bulk/results';
-import type { CatalogName } from '@/lib/lookups/catalog-request';
-import { guatemalanToday } from '@/lib/time/guatemala-time';
-import { subjectReportCsv, type SubjectReport } from '@/lib/console/subject-report';
-import { recordsCsvStream, recordsCsvStreamFrom } from '@/lib/records/csv';
-import { statementChargesCsvStream } from '@/lib/statements/csv';
-import { watchChangeCsvLine, watchChangesCsvHeader } from '@/lib/watch-lists/csv';
+import { adjustBalance } from '@/lib/core/billing/ledger';
+import { historyCsvStream } from '@/lib/core/billing/history';
+import { placeHold, settleHold } from '@/lib/core/billing/holds';
+import { CATALOG_CSV_COLUMNS, csvHeader as bulkCsvHeader, csvLine as bulkCsvLine, type ResultRow } from '@/lib/flows/bulk/results';
+import type { CatalogName } from '@/lib/flows/lookups/catalog-request';
+import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
+import { subjectReportCsv, type SubjectReport } from '@/lib/surfaces/console/subject-report';
+import { recordsCsvStream, recordsCsvStreamFrom } from '@/lib/core/records/csv';
+import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
+import { watchChangeCsvLine, watchChangesCsvHeader } from '@/lib/flows/watch-lists/csv';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 
@@ -226,7 +226,7 @@ describe('every CSV export', () => {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SOURCE_FOLDERS = ['lib', 'app', 'cli', 'components'];
 /** Modules that double quotes for another format than CSV. */
-const OTHER_QUOTING: Record<string, string> = { 'lib/openapi/samples.ts': "C# verbatim strings in the API's code samples" };
+const OTHER_QUOTING: Record<string, string> = { 'lib/surfaces/openapi/samples.ts': "C# verbatim strings in the API's code samples" };
 
 function sourceFiles(folder: string): string[] {
   return fs.readdirSync(path.join(ROOT, folder), { withFileTypes: true, recursive: true }).flatMap((entry) => {
@@ -250,10 +250,10 @@ describe('the guard over CSV producers', () => {
     expect(producing).toEqual(
       expect.arrayContaining([
         'app/api/lotes/[id]/resultados/route.ts',
-        'lib/portal/bulk-download.ts',
-        'lib/retention/purge.ts',
+        'lib/surfaces/portal/bulk-download.ts',
+        'lib/flows/retention/purge.ts',
         'cli/commands.ts',
-        'lib/console/subject-report-download.ts',
+        'lib/surfaces/console/subject-report-download.ts',
         'app/admin/(console)/integraciones/[id]/movimientos/exportar/route.ts',
       ]),
     );
@@ -266,13 +266,13 @@ describe('the guard over CSV producers', () => {
     expect(uncovered).toEqual([]);
   });
 
-  it("every covered export formats its fields with lib/csv/csv.ts, and no other module quotes CSV fields its own way", () => {
+  it("every covered export formats its fields with lib/platform/csv/csv.ts, and no other module quotes CSV fields its own way", () => {
     const producerModules = SOURCES.filter((source) => [...PRODUCERS].some((producer) => new RegExp(`export (async )?function\\*? ${producer}\\b`).test(source.text)));
     expect(producerModules.map((source) => source.file).sort()).toEqual(
-      ['lib/billing/history.ts', 'lib/bulk/results.ts', 'lib/console/subject-report.ts', 'lib/records/csv.ts', 'lib/statements/csv.ts', 'lib/watch-lists/csv.ts'].sort(),
+      ['lib/core/billing/history.ts', 'lib/flows/bulk/results.ts', 'lib/surfaces/console/subject-report.ts', 'lib/core/records/csv.ts', 'lib/flows/statements/csv.ts', 'lib/flows/watch-lists/csv.ts'].sort(),
     );
     for (const source of producerModules) expect(source.text, source.file).toMatch(/from '@\/lib\/csv\/csv'/);
-    const ownQuoting = SOURCES.filter((source) => source.file !== 'lib/csv/csv.ts' && !(source.file in OTHER_QUOTING) && source.text.includes(`'""'`)).map((source) => source.file);
+    const ownQuoting = SOURCES.filter((source) => source.file !== 'lib/platform/csv/csv.ts' && !(source.file in OTHER_QUOTING) && source.text.includes(`'""'`)).map((source) => source.file);
     expect(ownQuoting).toEqual([]);
   });
 });

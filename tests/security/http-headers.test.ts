@@ -1,7 +1,7 @@
 // The security headers of every page and API answer, over HTTP against the built app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
-import { CLIENT_NAVIGATION_HEADER } from '@/lib/public-pages/client-navigation.mjs';
+import { signInRefusalMessage } from '@/lib/flows/auth/sign-in-errors';
+import { CLIENT_NAVIGATION_HEADER } from '@/lib/surfaces/public-pages/client-navigation.mjs';
 import { computeCacheBustingSearchParam } from 'next/dist/shared/lib/router/utils/cache-busting-search-param';
 import { startApp, type RunningApp } from '../support/app-server';
 import { rawRequest, singleHeader, type RawAnswer } from '../support/raw-http';
@@ -36,7 +36,7 @@ async function request(path: string, init: RequestInit = {}): Promise<Answer> {
 }
 
 const PAGES = ['/', '/docs', '/estado', '/admin/login', '/portal/ingresar', '/admin', '/admin/registros', '/no-such-page'];
-/** Served from a short cache of their render (lib/public-pages); the sign-in pages only signed out and with no query. */
+/** Served from a short cache of their render (lib/surfaces/public-pages); the sign-in pages only signed out and with no query. */
 const CACHED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar'];
 const API_CALLS: Array<[string, RequestInit?]> = [
   ['/api/catalogos/omisos', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
@@ -45,7 +45,7 @@ const API_CALLS: Array<[string, RequestInit?]> = [
   ['/api/openapi.json'],
   ['/api/auth/csrf'],
   ['/api/no-such-route', { method: 'POST' }],
-  // The lookups skip proxy.ts: lib/api/route.ts answers every method on their paths.
+  // The lookups skip proxy.ts: lib/surfaces/api/route.ts answers every method on their paths.
   ['/api/rtu/nits', { method: 'GET' }],
   ['/api/catalogos/cui-nit', { method: 'PUT' }],
 ];

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { topUpRequests } from '@/db/schema';
-import { SLIP_CACHE_CONTROL, SLIP_CONTENT_SECURITY_POLICY } from '@/lib/top-ups/slips';
+import { SLIP_CACHE_CONTROL, SLIP_CONTENT_SECURITY_POLICY } from '@/lib/flows/top-ups/slips';
 import { createTestIntegration } from '../conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';

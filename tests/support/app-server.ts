@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
 import { closeDatabase } from '@/db/client';
 import { lockFileOf, readOwner } from '@/db/embedded-lock';
-import { env as appEnv } from '@/lib/env';
+import { env as appEnv } from '@/lib/platform/env';
 import { childEnv, REPO_ROOT } from './child-env';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';

@@ -1,7 +1,7 @@
 // Deposit dates relative to today in Guatemala: a report is refused once its deposit is older than
 // TOP_UP_DEPOSIT_MAX_AGE_DAYS (90 by default), so a fixed date would fail the tests months later.
 // Relative imports only: the e2e specs use it too.
-import { guatemalanDayBefore, guatemalanToday } from '../../lib/time/guatemala-time';
+import { guatemalanDayBefore, guatemalanToday } from '../../lib/platform/time/guatemala-time';
 
 /** The Guatemalan calendar day `days` before today, as YYYY-MM-DD (what the form's date field sends). */
 export function depositDaysAgo(days: number, now = new Date()): string {

@@ -3,9 +3,9 @@
 // per-address sign-in limit never decides a test; portal people come from 203.0.113.x and console
 // people from 198.51.100.x unless the test names the address.
 import { expect } from 'vitest';
-import { acceptInvitation, invitePortalUser } from '@/lib/portal-identity/invitations';
-import type { PortalUserSession } from '@/lib/portal/session';
-import { createConsoleUser } from '@/lib/auth/users';
+import { acceptInvitation, invitePortalUser } from '@/lib/flows/portal-identity/invitations';
+import type { PortalUserSession } from '@/lib/surfaces/portal/session';
+import { createConsoleUser } from '@/lib/flows/auth/users';
 import { TEST_ACTOR, type TestIntegration } from '../conformance/harness';
 import { PortalClient } from './portal-client';
 

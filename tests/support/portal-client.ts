@@ -3,8 +3,8 @@
 // (multipart, with the hidden fields React renders for a form bound to a server action).
 import { expect } from 'vitest';
 import type { PortalRole } from '../../db/schema';
-import { PORTAL_DOWNLOAD_REFUSAL_TITLE, PORTAL_REFUSAL_TITLE } from '../../lib/portal/refusals';
-import { portalRolesSentence } from '../../lib/portal-identity/roles';
+import { PORTAL_DOWNLOAD_REFUSAL_TITLE, PORTAL_REFUSAL_TITLE } from '../../lib/surfaces/portal/refusals';
+import { portalRolesSentence } from '../../lib/flows/portal-identity/roles';
 import { ConsoleClient } from './console-client';
 
 export interface FormAnswer {

@@ -1,5 +1,5 @@
 import type { PortalRole } from '../../db/schema';
-import { ACTIVITY_READERS, BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLES, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '../../lib/portal-identity/roles';
+import { ACTIVITY_READERS, BILLING_READERS, BULK_JOB_READERS, CREDENTIAL_READERS, NOTIFICATION_MANAGERS, PORTAL_ROLES, RECORD_READERS, TEAM_MANAGERS, TOP_UP_REPORTERS } from '../../lib/flows/portal-identity/roles';
 
 // What the portal's role tables in the documentation (/docs, docs/integrators.md, the README) must
 // say, read from the code that guards each page, so that a role changed in the code without its

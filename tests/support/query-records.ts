@@ -1,6 +1,6 @@
 // Query records made as the catalog pipeline makes them, without a source: for tests that read
 // records (the console's and the portal's) and need some of each outcome.
-import { placeHold, settleHold } from '@/lib/billing/holds';
+import { placeHold, settleHold } from '@/lib/core/billing/holds';
 import type { TestIntegration } from '../conformance/harness';
 
 /**

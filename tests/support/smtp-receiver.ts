@@ -1,4 +1,4 @@
-// A local SMTP server for the integrator notification tests (lib/integrator-notifications): it
+// A local SMTP server for the integrator notification tests (lib/reactions/integrator-notifications): it
 // accepts every message (no TLS, any credentials) and keeps each one whole, so a test can read its
 // recipients, subject, text and attachments.
 import type { AddressInfo } from 'node:net';

@@ -10,7 +10,7 @@ import { applyMigrations } from '@/db/migrate';
 import { assertLocalDatabaseUrl } from './database-guard';
 import { copyPgliteTemplate } from './database-template';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
-import { setProcessSlot } from '@/lib/runtime/process-state';
+import { setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 /** Where a test database lives, as the app, the CLI and this process read it from the environment. */
 export interface DatabaseLocation {

@@ -1,11 +1,11 @@
-// A local receiver for the alert webhook (lib/alerts): it checks each request's signature as
+// A local receiver for the alert webhook (lib/reactions/alerts): it checks each request's signature as
 // docs/operations.md tells receivers to, answers 401 to an unsigned or badly signed one, and
 // otherwise what the test queued (204 when nothing is queued). Used by the alert tests and by the
 // e2e global setup.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AlertPayload } from '../../lib/alerts/conditions';
-import { verifyAlertSignature } from '../../lib/alerts/signature';
+import type { AlertPayload } from '../../lib/reactions/alerts/conditions';
+import { verifyAlertSignature } from '../../lib/reactions/alerts/signature';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;

@@ -1,8 +1,8 @@
 'use server';
 
 import { z } from 'zod';
-import { consoleAction } from '@/lib/auth/action';
-import { suggestIntegrationsNamed } from '@/lib/console/integrations';
+import { consoleAction } from '@/lib/flows/auth/action';
+import { suggestIntegrationsNamed } from '@/lib/surfaces/console/integrations';
 
 const suggestSchema = z.object({ texto: z.string().trim().max(200).default('') });
 

@@ -1,10 +1,10 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { hasRole, requirePageUser } from '@/lib/auth/session';
-import { ROLE_LABELS } from '@/lib/format/labels';
-import { CONSOLE_NAVIGATION, TOP_UP_REQUESTS_PATH } from '@/lib/console/navigation';
-import { pendingTopUpCount } from '@/lib/top-ups/requests';
+import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
+import { ROLE_LABELS } from '@/lib/presentation/labels';
+import { CONSOLE_NAVIGATION, TOP_UP_REQUESTS_PATH } from '@/lib/surfaces/console/navigation';
+import { pendingTopUpCount } from '@/lib/flows/top-ups/requests';
 
 // Every console page sits under this layout: no valid session, no console. Each page still checks
 // the session and its own role (layouts are not re-run on every navigation).

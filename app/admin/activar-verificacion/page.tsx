@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { requirePageUser } from '@/lib/auth/session';
-import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
-import { env } from '@/lib/env';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
+import { env } from '@/lib/platform/env';
 import { RequiredEnrolment } from './required-enrolment';
 
 export const metadata: Metadata = { title: 'Active la verificación en dos pasos' };

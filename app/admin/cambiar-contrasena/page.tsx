@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { requirePageUser } from '@/lib/auth/session';
-import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 import { ChangePasswordForm } from '../(console)/cuenta/change-password-form';
 
 export const metadata: Metadata = { title: 'Cambie su contraseña' };

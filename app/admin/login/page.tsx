@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
-import { currentConsoleUser } from '@/lib/auth/session';
-import { SIGN_IN_ERROR_PARAM, signInErrorMessage } from '@/lib/auth/sign-in-errors';
+import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
+import { currentConsoleUser } from '@/lib/flows/auth/session';
+import { SIGN_IN_ERROR_PARAM, signInErrorMessage } from '@/lib/flows/auth/sign-in-errors';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Iniciar sesión' };
@@ -15,7 +15,7 @@ const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  // Only a console page of this site, never a link elsewhere (lib/auth/return-path.ts).
+  // Only a console page of this site, never a link elsewhere (lib/flows/auth/return-path.ts).
   const returnTo = safeReturnPath(params[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH;
   if (await currentConsoleUser()) redirect(returnTo);
   const reason = typeof params.motivo === 'string' && Object.hasOwn(REASONS, params.motivo) ? REASONS[params.motivo] : undefined;

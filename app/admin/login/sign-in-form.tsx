@@ -3,11 +3,11 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { signInErrorMessage } from '@/lib/auth/sign-in-errors';
+import { signInErrorMessage } from '@/lib/flows/auth/sign-in-errors';
 
 const UNEXPECTED = 'No se pudo iniciar sesión por un error inesperado. Espere un momento y vuelva a intentarlo.';
 
-/** `returnTo`: the console page to open once signed in (already checked by the page: lib/auth/return-path.ts). */
+/** `returnTo`: the console page to open once signed in (already checked by the page: lib/flows/auth/return-path.ts). */
 export function SignInForm({ returnTo }: { returnTo: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +29,7 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
         router.refresh();
         return;
       }
-      // Refusals arrive as a code (lib/auth/sign-in-errors.ts); only known codes have their own text.
+      // Refusals arrive as a code (lib/flows/auth/sign-in-errors.ts); only known codes have their own text.
       setError(signInErrorMessage(result?.error) ?? UNEXPECTED);
     } catch {
       setError(UNEXPECTED);

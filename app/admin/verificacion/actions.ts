@@ -2,14 +2,14 @@
 
 import { headers } from 'next/headers';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
-import { replaceSessionCookie } from '@/lib/auth/session-cookie';
-import { env } from '@/lib/env';
-import { requestClientIp } from '@/lib/limits/client-ip';
-import { verifySignInSecondFactor } from '@/lib/two-factor/service';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { replaceSessionCookie } from '@/lib/flows/auth/session-cookie';
+import { env } from '@/lib/platform/env';
+import { requestClientIp } from '@/lib/core/limits/client-ip';
+import { verifySignInSecondFactor } from '@/lib/flows/two-factor/service';
 
 // The second step of signing in: the one action open to a session whose user has two-factor
-// sign-in and has not typed a code yet. Throttled and audited like the password (lib/two-factor).
+// sign-in and has not typed a code yet. Throttled and audited like the password (lib/flows/two-factor).
 export const verifySecondFactorAction = consoleAction(
   {
     role: 'support',

@@ -2,15 +2,15 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
-import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
-import { requirePageUser } from '@/lib/auth/session';
-import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
+import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
 import { verifySecondFactorAction } from './actions';
 
 export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 
 // Outside the console's layout on purpose: after the password, a user with two-factor sign-in
-// reaches this page only, until they type a code (lib/auth/session.ts, pending steps).
+// reaches this page only, until they type a code (lib/flows/auth/session.ts, pending steps).
 export default async function SecondFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support', { allowPending: 'second_factor' });
   if (user.pendingStep !== 'second_factor' && !(await renderingAfterOwnAction())) redirect('/admin');

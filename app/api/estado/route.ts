@@ -1,8 +1,8 @@
-// GET /api/estado - the public status of the sources (lib/status-page): no credentials, no
+// GET /api/estado - the public status of the sources (lib/reactions/status-page): no credentials, no
 // cookies, readable from any origin. Shared for STATUS_PAGE_CACHE_SECONDS by every caller of this
 // instance, and cacheable as long by browsers and shared caches.
-import { env } from '@/lib/env';
-import { publicStatus } from '@/lib/status-page/status';
+import { env } from '@/lib/platform/env';
+import { publicStatus } from '@/lib/reactions/status-page/status';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,10 +4,10 @@
 // per second per instance.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { logger } from '@/lib/logging/logger';
-import { cachedCheck } from '@/lib/operations/cached-check';
-import { isDraining } from '@/lib/operations/draining';
-import { probeAnswer } from '@/lib/operations/probe-answers';
+import { logger } from '@/lib/platform/logging/logger';
+import { cachedCheck } from '@/lib/platform/operations/cached-check';
+import { isDraining } from '@/lib/platform/operations/draining';
+import { probeAnswer } from '@/lib/platform/operations/probe-answers';
 
 const log = logger('health');
 const CACHE_MS = 1_000;

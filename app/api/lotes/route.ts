@@ -1,15 +1,15 @@
 // POST /api/lotes - submit a bulk job (lote): a catalog and up to 10,000 identifiers, run in the
 // background, each a real lookup charged only when found (docs/integrators.md).
-import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/api/bulk-responses';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { jsonResponse } from '@/lib/api/responses';
-import { readJobOrThrow, submitJob } from '@/lib/bulk/jobs';
-import { wakeBulkRunner } from '@/lib/bulk/runner';
-import { MAX_BULK_BODY_BYTES, parseBulkJobRequest } from '@/lib/bulk/requests';
+import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/surfaces/api/bulk-responses';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { jsonResponse } from '@/lib/surfaces/api/responses';
+import { readJobOrThrow, submitJob } from '@/lib/flows/bulk/jobs';
+import { wakeBulkRunner } from '@/lib/flows/bulk/runner';
+import { MAX_BULK_BODY_BYTES, parseBulkJobRequest } from '@/lib/flows/bulk/requests';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { readJsonBody } from '@/lib/http/json-body';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REFUSAL_REASONS, readIdempotencyKey, REFUSAL_REASON_HEADER } from '@/lib/idempotency/key';
-import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { readJsonBody } from '@/lib/platform/http/json-body';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REFUSAL_REASONS, readIdempotencyKey, REFUSAL_REASON_HEADER } from '@/lib/core/idempotency/key';
+import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 
 export const dynamic = 'force-dynamic';
 

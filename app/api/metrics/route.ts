@@ -1,9 +1,9 @@
 // GET /api/metrics - this instance's Prometheus metrics, for a scraper holding METRICS_TOKEN.
 import { timingSafeEqual } from 'node:crypto';
-import { env } from '@/lib/env';
-import { rateLimitStore } from '@/lib/limits/limits';
-import { metrics } from '@/lib/metrics/registry';
-import { integrationDirectory } from '@/lib/integrations/directory';
+import { env } from '@/lib/platform/env';
+import { rateLimitStore } from '@/lib/core/limits/limits';
+import { metrics } from '@/lib/platform/metrics/registry';
+import { integrationDirectory } from '@/lib/core/integrations/directory';
 import { sourceClients } from '@/lib/sources';
 
 export const dynamic = 'force-dynamic';

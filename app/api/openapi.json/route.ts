@@ -1,6 +1,6 @@
 // GET /api/openapi.json - the OpenAPI 3.1 document of the integrator API, for this deployment.
-import { publicOrigin } from '@/lib/http/base-url';
-import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { publicOrigin } from '@/lib/platform/http/base-url';
+import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,19 +1,19 @@
 // GET /api/ready - readiness: the database, the limiter store and each source's breaker, with
 // the one failing named. 200 when everything is ready, 503 otherwise. The database and limiter
-// checks are shared for a second (lib/operations/cached-check.ts): a flood of readiness polls
+// checks are shared for a second (lib/platform/operations/cached-check.ts): a flood of readiness polls
 // costs one of each per second, not one per poll; and the answer itself is repeated by server.mjs
-// for a second (lib/operations/probe-answers.ts), so most polls never reach Next. Draining is read
+// for a second (lib/platform/operations/probe-answers.ts), so most polls never reach Next. Draining is read
 // live (server.mjs passes every poll through while it drains), and so are the breakers: a change of
 // state forgets the repeated answer, and one is never repeated past an open breaker's cool-down.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { rateLimitStore } from '@/lib/limits/limits';
-import { cachedCheck } from '@/lib/operations/cached-check';
-import { isDraining } from '@/lib/operations/draining';
-import { forgetProbeAnswer, probeAnswer } from '@/lib/operations/probe-answers';
+import { rateLimitStore } from '@/lib/core/limits/limits';
+import { cachedCheck } from '@/lib/platform/operations/cached-check';
+import { isDraining } from '@/lib/platform/operations/draining';
+import { forgetProbeAnswer, probeAnswer } from '@/lib/platform/operations/probe-answers';
 import { SOURCE_NAMES, type SourceGuard, type SourceName } from '@/lib/sources/guard';
 import { sourceClients } from '@/lib/sources';
-import { peekProcessSlot, setProcessSlot } from '@/lib/runtime/process-state';
+import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 export const dynamic = 'force-dynamic';
 

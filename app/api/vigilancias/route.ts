@@ -1,18 +1,18 @@
 // POST /api/vigilancias - save a watch list (Vigilancia): NITs, a catalog and a schedule; each run is
 // a bulk job charged as one, and the integrator is told only of what changed
 // (docs/integrators.md). The same credentials, error shapes and per-minute counter as /api/lotes.
-import { bulkError, BULK_MESSAGES, bulkErrors } from '@/lib/api/bulk-responses';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { jsonResponse } from '@/lib/api/responses';
-import { WATCH_LIST_MESSAGES } from '@/lib/api/watch-list-responses';
-import { MAX_BULK_BODY_BYTES } from '@/lib/bulk/requests';
-import { wakeBulkRunner } from '@/lib/bulk/runner';
+import { bulkError, BULK_MESSAGES, bulkErrors } from '@/lib/surfaces/api/bulk-responses';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { jsonResponse } from '@/lib/surfaces/api/responses';
+import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
+import { MAX_BULK_BODY_BYTES } from '@/lib/flows/bulk/requests';
+import { wakeBulkRunner } from '@/lib/flows/bulk/runner';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { readJsonBody } from '@/lib/http/json-body';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REFUSAL_REASONS, readIdempotencyKey, REFUSAL_REASON_HEADER } from '@/lib/idempotency/key';
-import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
-import { createWatchList } from '@/lib/watch-lists';
-import { parseWatchListRequest, watchListCreatedBody } from '@/lib/watch-lists/schemas';
+import { readJsonBody } from '@/lib/platform/http/json-body';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REFUSAL_REASONS, readIdempotencyKey, REFUSAL_REASON_HEADER } from '@/lib/core/idempotency/key';
+import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
+import { createWatchList } from '@/lib/flows/watch-lists';
+import { parseWatchListRequest, watchListCreatedBody } from '@/lib/flows/watch-lists/schemas';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { PageHeader } from '@/components/console/page-header';
-import { CONSOLE_PATH_HEADER } from '@/lib/auth/return-path';
-import { PORTAL_REFUSAL_TITLE, portalRefusalText } from '@/lib/portal/refusals';
-import { portalPageRoles } from '@/lib/portal-identity/roles';
-import { currentPortalUser } from '@/lib/portal/session';
+import { CONSOLE_PATH_HEADER } from '@/lib/flows/auth/return-path';
+import { PORTAL_REFUSAL_TITLE, portalRefusalText } from '@/lib/surfaces/portal/refusals';
+import { portalPageRoles } from '@/lib/flows/portal-identity/roles';
+import { currentPortalUser } from '@/lib/surfaces/portal/session';
 
 // A portal page this role may not open (requirePortalPage's forbidden()): a 403 at the address asked
 // for, inside the portal's layout, naming the roles that may open it.

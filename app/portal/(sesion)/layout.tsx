@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
-import { portalNavItems } from '@/lib/portal/navigation';
-import { PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { portalNavItems } from '@/lib/surfaces/portal/navigation';
+import { PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 
 // Every signed-in portal page sits under this layout: no portal session, no portal (a console

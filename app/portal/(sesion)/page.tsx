@@ -4,13 +4,13 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
 import { UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { monthName } from '@/lib/time/months';
-import type { LimitedRoute } from '@/lib/limits/limits';
-import { formatQuetzales } from '@/lib/money';
-import { portalHome, type PortalHome, type PortalHomeBalance, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/portal/home';
-import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
-import { SOURCE_STATE_TEXT, type SourceState } from '@/lib/status-page/states';
+import { monthName } from '@/lib/platform/time/months';
+import type { LimitedRoute } from '@/lib/core/limits/limits';
+import { formatQuetzales } from '@/lib/platform/money';
+import { portalHome, type PortalHome, type PortalHomeBalance, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/surfaces/portal/home';
+import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { SOURCE_STATE_TEXT, type SourceState } from '@/lib/reactions/status-page/states';
 
 export const metadata: Metadata = { title: 'Inicio' };
 
@@ -22,14 +22,14 @@ const LIMIT_LABELS: Record<LimitedRoute, string> = {
 
 const SOURCE_BADGE: Record<SourceState, string> = { operando: 'ok', degradado: 'warn', sin_servicio: 'danger' };
 
-/** What goes untold without each contact's address (lib/integrator-notifications/kinds.ts, KIND_CONTACT), keyed by the missing ones. */
+/** What goes untold without each contact's address (lib/reactions/integrator-notifications/kinds.ts, KIND_CONTACT), keyed by the missing ones. */
 const MISSING_CONTACTS_TEXT: Record<string, string> = {
   'technical billing': 'Su integración no tiene correos de contacto técnico ni de facturación: nadie recibe por correo los avisos del servicio, tampoco el de saldo bajo. Escríbalos en',
   billing: 'Su integración no tiene correo de contacto de facturación: nadie recibe por correo el aviso de saldo bajo ni los de recargas y estados de cuenta. Escríbalo en',
   technical: 'Su integración no tiene correo de contacto técnico: nadie recibe por correo los avisos de sus tokens, de las fuentes ni de sus lotes. Escríbalo en',
 };
 
-// Inicio: the session's integration now, each part for the roles that may read it (lib/portal/home.ts):
+// Inicio: the session's integration now, each part for the roles that may read it (lib/surfaces/portal/home.ts):
 // everyone the balance (read-only) and the sources, owners and billing the spending and the tariff,
 // owners and developers the use and the limits.
 export default async function PortalHomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
-import { PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
-import { env } from '@/lib/env';
+import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
+import { PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { env } from '@/lib/platform/env';
 import { PortalSignOutButton } from '../sign-out-button';
 import { RequiredPortalEnrolment } from './required-enrolment';
 
 export const metadata: Metadata = { title: 'Active la verificación en dos pasos' };
 
 // Outside the signed-in layout on purpose: in production an owner or developer without two-factor
-// sign-in reaches this page only, until enrolled (lib/portal-identity/policy.ts).
+// sign-in reaches this page only, until enrolled (lib/flows/portal-identity/policy.ts).
 export default async function PortalRequiredEnrolmentPage() {
   const user = await requirePortalPage(undefined, { allowPending: 'two_factor_enrolment' });
   if (user.pendingStep !== 'two_factor_enrolment' && !(await renderingAfterOwnAction())) redirect('/portal/cuenta');

@@ -2,10 +2,10 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { RETURN_PATH_PARAM } from '@/lib/auth/return-path';
-import { signInRefusalMessage } from '@/lib/auth/sign-in-errors';
-import { signInToPortal } from '@/lib/portal-identity/sign-in';
-import { portalLandingPath, rememberPortalDevice, setPortalSessionCookie } from '@/lib/portal/session';
+import { RETURN_PATH_PARAM } from '@/lib/flows/auth/return-path';
+import { signInRefusalMessage } from '@/lib/flows/auth/sign-in-errors';
+import { signInToPortal } from '@/lib/flows/portal-identity/sign-in';
+import { portalLandingPath, rememberPortalDevice, setPortalSessionCookie } from '@/lib/surfaces/portal/session';
 
 export interface SignInState {
   error: string | null;
@@ -13,7 +13,7 @@ export interface SignInState {
 }
 
 // POST /portal/ingresar - the portal's sign-in (e-mail and password), as a form: it works before
-// the page's scripts load. Refusals are the console's (lib/auth/sign-in-errors.ts), throttled in
+// the page's scripts load. Refusals are the console's (lib/flows/auth/sign-in-errors.ts), throttled in
 // the portal's own counts; a success sets the portal's session cookie and the known-device cookie,
 // then opens the second factor's page, a required enrolment, or Inicio.
 export async function portalSignInAction(_previous: SignInState, form: FormData): Promise<SignInState> {

@@ -2,9 +2,9 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { acceptanceSchema, acceptInvitation } from '@/lib/portal-identity/invitations';
-import { portalTwoFactorRequired } from '@/lib/portal-identity/policy';
-import { PORTAL_PENDING_STEP_PATHS, requestAddress, setPortalSessionCookie } from '@/lib/portal/session';
+import { acceptanceSchema, acceptInvitation } from '@/lib/flows/portal-identity/invitations';
+import { portalTwoFactorRequired } from '@/lib/flows/portal-identity/policy';
+import { PORTAL_PENDING_STEP_PATHS, requestAddress, setPortalSessionCookie } from '@/lib/surfaces/portal/session';
 
 export interface AcceptanceState {
   /** What is not about one field (a link no longer usable); a field's problem is said beside it only. */

@@ -3,11 +3,11 @@
 import { redirect } from 'next/navigation';
 import { after } from 'next/server';
 import { z } from 'zod';
-import { consumeSignInLimit } from '@/lib/limits/limits';
-import { logger } from '@/lib/logging/logger';
-import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/portal-identity/passwords';
-import { requestAddress } from '@/lib/portal/session';
-import { MAX_PASSWORD_LENGTH } from '@/lib/auth/users';
+import { consumeSignInLimit } from '@/lib/core/limits/limits';
+import { logger } from '@/lib/platform/logging/logger';
+import { completePortalPasswordReset, requestPortalPasswordReset } from '@/lib/flows/portal-identity/passwords';
+import { requestAddress } from '@/lib/surfaces/portal/session';
+import { MAX_PASSWORD_LENGTH } from '@/lib/flows/auth/users';
 
 export interface ResetRequestState {
   sent: boolean;

@@ -3,7 +3,7 @@
 import { useActionState } from 'react';
 import { requestResetAction, type ResetRequestState } from './actions';
 
-/** The same answer whether or not the address has an account (lib/portal-identity/passwords.ts). */
+/** The same answer whether or not the address has an account (lib/flows/portal-identity/passwords.ts). */
 const RESET_REQUESTED = 'Si ese correo es de una cuenta del portal, le enviamos un enlace para elegir una contraseña nueva. Vence en una hora.';
 
 export function ResetRequestForm() {

@@ -1,10 +1,10 @@
 'use server';
 
 import { z } from 'zod';
-import { fromResult } from '@/lib/auth/action';
-import { portalAction } from '@/lib/portal/action';
-import { requestAddress, setPortalSessionCookie } from '@/lib/portal/session';
-import { portalTwoFactorService } from '@/lib/portal-identity/two-factor';
+import { fromResult } from '@/lib/flows/auth/action';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { requestAddress, setPortalSessionCookie } from '@/lib/surfaces/portal/session';
+import { portalTwoFactorService } from '@/lib/flows/portal-identity/two-factor';
 
 // The second step of a portal sign-in: the one action open to a session whose user has two-factor
 // sign-in and has not typed a code yet. Throttled and audited like the password.

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
-import { PORTAL_AREA, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/auth/return-path';
-import { renderingAfterOwnAction } from '@/lib/auth/session-cookie';
-import { requirePortalPage } from '@/lib/portal/session';
+import { PORTAL_AREA, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
+import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 import { verifyPortalSecondFactorAction } from './actions';
 

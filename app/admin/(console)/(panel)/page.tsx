@@ -2,17 +2,17 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ReconciliationStatus, VerificationRunStatus } from '@/components/console/reconciliation-status';
-import { requirePageUser } from '@/lib/auth/session';
-import { latestVerification, newestVerification, verificationState } from '@/lib/billing/verify';
-import { verificationStarterName } from '@/lib/billing/verify-now';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { latestVerification, newestVerification, verificationState } from '@/lib/core/billing/verify';
+import { verificationStarterName } from '@/lib/core/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/rollups/usage';
-import { integrationName } from '@/lib/console/integrations';
-import { formatQuetzales } from '@/lib/money';
+import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/core/rollups/usage';
+import { integrationName } from '@/lib/surfaces/console/integrations';
+import { formatQuetzales } from '@/lib/platform/money';
 import { suggestIntegrations } from '../integration-suggestions';
 import { startLedgerVerification } from './actions';
 import { RefreshWhileRunning, VerifyNowForm } from './verify-now';
-import { integrationPath } from '@/lib/console/integration-sections';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Panel' };
 

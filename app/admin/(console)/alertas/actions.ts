@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, type ActionResult } from '@/lib/auth/action';
-import { alerts } from '@/lib/alerts/dispatcher';
-import { sendTestAlert } from '@/lib/alerts/test-alert';
-import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';
+import { consoleAction, type ActionResult } from '@/lib/flows/auth/action';
+import { alerts } from '@/lib/reactions/alerts/dispatcher';
+import { sendTestAlert } from '@/lib/reactions/alerts/test-alert';
+import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 
 // The Alertas page's one change. Administrators only: support staff get a refusal from the
 // server, whatever their browser sends. Audited.

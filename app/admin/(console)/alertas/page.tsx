@@ -3,18 +3,18 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
 import { TestNoticeForm } from '@/components/console/test-notice-form';
-import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/alerts/email-status';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/format/alert-labels';
-import { listAlertDeliveries } from '@/lib/alerts/list';
-import { alertSettingsFrom, enabledChannels } from '@/lib/alerts/settings';
-import { requirePageUser } from '@/lib/auth/session';
-import { env } from '@/lib/env';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/reactions/alerts/email-status';
+import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
+import { listAlertDeliveries } from '@/lib/reactions/alerts/list';
+import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { env } from '@/lib/platform/env';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
-import { formatQuetzales } from '@/lib/money';
+import { formatQuetzales } from '@/lib/platform/money';
 import type { SourceName } from '@/lib/sources/guard';
 import { sendTestAlertAction } from './actions';
-import { integrationPath, sectionOfAlertCondition } from '@/lib/console/integration-sections';
+import { integrationPath, sectionOfAlertCondition } from '@/lib/surfaces/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Alertas' };
 

@@ -5,19 +5,19 @@ import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/compo
 import { IntegrationFilterField } from '@/components/console/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { requirePageUser } from '@/lib/auth/session';
-import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/console/audit';
-import { integrationChoiceLabel } from '@/lib/console/integration-choice';
-import { integrationNames, resolveIntegrationFilter } from '@/lib/console/integrations';
-import { NO_ACCOUNT } from '@/lib/audit/audit';
-import { ACCESS_EVENT_ACTIONS } from '@/lib/auth/access-audit';
-import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue, INTEGRATOR_ACTOR_LABEL } from '@/lib/format/audit-labels';
-import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
-import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
-import { portalUserEmails } from '@/lib/portal-identity/accounts';
-import { listConsoleUsers } from '@/lib/auth/users';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/surfaces/console/audit';
+import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
+import { integrationNames, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
+import { NO_ACCOUNT } from '@/lib/core/audit/audit';
+import { ACCESS_EVENT_ACTIONS } from '@/lib/flows/auth/access-audit';
+import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, formatAuditValue, INTEGRATOR_ACTOR_LABEL } from '@/lib/presentation/audit-labels';
+import { AUDIT_ACTION_LABELS } from '@/lib/presentation/labels';
+import { formatDateTime, isCalendarDay } from '@/lib/platform/time/guatemala-time';
+import { portalUserEmails } from '@/lib/flows/portal-identity/accounts';
+import { listConsoleUsers } from '@/lib/flows/auth/users';
 import { suggestIntegrations } from '../integration-suggestions';
-import { integrationPath, sectionOfAuditAction } from '@/lib/console/integration-sections';
+import { integrationPath, sectionOfAuditAction } from '@/lib/surfaces/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Auditoría' };
 

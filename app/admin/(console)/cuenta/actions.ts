@@ -3,11 +3,11 @@
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
-import { endOwnSession } from '@/lib/auth/sessions';
-import { env } from '@/lib/env';
-import { requestClientIp } from '@/lib/limits/client-ip';
-import { changeOwnPassword, passwordSchema } from '@/lib/auth/users';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { endOwnSession } from '@/lib/flows/auth/sessions';
+import { env } from '@/lib/platform/env';
+import { requestClientIp } from '@/lib/core/limits/client-ip';
+import { changeOwnPassword, passwordSchema } from '@/lib/flows/auth/users';
 
 // Any signed-in user may change their own password (support included): it changes nothing else.
 // It is the one action open to a user who must still replace an initial or reset password.

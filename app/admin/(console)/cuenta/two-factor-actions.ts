@@ -3,11 +3,11 @@
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
-import { replaceSessionCookie } from '@/lib/auth/session-cookie';
-import { env } from '@/lib/env';
-import { requestClientIp } from '@/lib/limits/client-ip';
-import { confirmEnrolment, disableOwnTwoFactor, regenerateRecoveryCodes, startEnrolment } from '@/lib/two-factor/service';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { replaceSessionCookie } from '@/lib/flows/auth/session-cookie';
+import { env } from '@/lib/platform/env';
+import { requestClientIp } from '@/lib/core/limits/client-ip';
+import { confirmEnrolment, disableOwnTwoFactor, regenerateRecoveryCodes, startEnrolment } from '@/lib/flows/two-factor/service';
 
 // The user's own two-factor sign-in ("Mi cuenta", and the enrolment page an administrator is sent
 // to in production). Enrolment is the one thing open to a session whose user must enrol first.

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { requirePageUser } from '@/lib/auth/session';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { sourceClients } from '@/lib/sources';
 import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/guard';
-import { formatShare } from '@/lib/format/share';
+import { formatShare } from '@/lib/presentation/share';
 
 export const metadata: Metadata = { title: 'Fuentes' };
 

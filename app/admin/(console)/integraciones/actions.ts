@@ -2,18 +2,18 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { ACTION_MESSAGES, consoleAction, fromResult } from '@/lib/auth/action';
-import { adjustBalance, topUp } from '@/lib/billing/ledger';
-import { FLAG_NAMES } from '@/lib/integrations/flags';
-import { integrationNameSchema } from '@/lib/integrations/schemas';
-import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/integration-management/service';
-import { formatQuetzales } from '@/lib/money';
-import { detailsFormFields } from '@/lib/integration-management/details-form';
-import { parseIntegrationDetails } from '@/lib/integration-management/details-service';
-import { createToken, revokeToken } from '@/lib/integration-management/tokens';
-import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/credentials/form-fields';
-import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/format/credential-answers';
-import { integrationPaths } from '@/lib/console/integration-sections';
+import { ACTION_MESSAGES, consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
+import { FLAG_NAMES } from '@/lib/core/integrations/flags';
+import { integrationNameSchema } from '@/lib/core/integrations/schemas';
+import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/flows/integration-management/service';
+import { formatQuetzales } from '@/lib/platform/money';
+import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
+import { parseIntegrationDetails } from '@/lib/flows/integration-management/details-service';
+import { createToken, revokeToken } from '@/lib/flows/integration-management/tokens';
+import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/core/credentials/form-fields';
+import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/presentation/credential-answers';
+import { integrationPaths } from '@/lib/surfaces/console/integration-sections';
 import {
   booleanField,
   checkboxField,
@@ -24,7 +24,7 @@ import {
   quetzalesField,
   signedQuetzalesField,
   tariffField,
-} from '@/lib/format/form-fields';
+} from '@/lib/presentation/form-fields';
 
 // Every change to integrations goes through consoleAction with role 'admin': support staff get a
 // refusal from the server, whatever their browser sends.
@@ -42,7 +42,7 @@ const createSchema = z.object({
   saldoInicial: z.preprocess((value) => (value === '' || value === undefined ? '0' : value), quetzalesField),
   nota: z.preprocess((value) => (value === '' ? undefined : value), noteField.optional()),
   ...Object.fromEntries(FLAG_NAMES.map((flag) => [flag, checkboxField])),
-  // Legal name, NIT and contacts: optional at creation, validated by lib/integration-details.
+  // Legal name, NIT and contacts: optional at creation, validated by lib/flows/integration-management/details-schemas.ts.
   ...detailsFormFields,
 }).superRefine((values, context) => {
   // Reported with the other fields' errors, so one sending shows every mistake.

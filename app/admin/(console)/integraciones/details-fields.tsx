@@ -1,7 +1,7 @@
 import { Field } from '@/components/console/action-form';
-import { formatNit, formatPhone } from '@/lib/integration-management/details-display';
-import { CONTACT_NAME_MAX, EMAIL_MAX, LEGAL_NAME_MAX } from '@/lib/integration-management/details-schemas';
-import type { IntegrationDetails } from '@/lib/integration-management/details-service';
+import { formatNit, formatPhone } from '@/lib/flows/integration-management/details-display';
+import { CONTACT_NAME_MAX, EMAIL_MAX, LEGAL_NAME_MAX } from '@/lib/flows/integration-management/details-schemas';
+import type { IntegrationDetails } from '@/lib/flows/integration-management/details-service';
 
 // A hint under one input of a row must not stretch its neighbours' inputs.
 const TOP_ALIGNED = { alignItems: 'start' } as const;

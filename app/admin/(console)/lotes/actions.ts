@@ -2,14 +2,14 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult, type ActionResult } from '@/lib/auth/action';
-import { idField } from '@/lib/format/form-fields';
-import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAdmin } from '@/lib/bulk/console';
-import { PAUSE_REASON_MAX_LENGTH } from '@/lib/bulk/labels';
-import { wakeBulkRunner } from '@/lib/bulk/runner';
-import { isPublicJobId } from '@/lib/bulk/jobs';
-import { accessReasonSchema, writeAccessEntry } from '@/lib/personal-data/access-log';
-import { recordIdForRequestId } from '@/lib/request-ids/search';
+import { consoleAction, fromResult, type ActionResult } from '@/lib/flows/auth/action';
+import { idField } from '@/lib/presentation/form-fields';
+import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAdmin } from '@/lib/flows/bulk/console';
+import { PAUSE_REASON_MAX_LENGTH } from '@/lib/flows/bulk/labels';
+import { wakeBulkRunner } from '@/lib/flows/bulk/runner';
+import { isPublicJobId } from '@/lib/flows/bulk/jobs';
+import { accessReasonSchema, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { recordIdForRequestId } from '@/lib/core/request-ids/search';
 
 // The console's actions on bulk jobs. Pause, resume and cancel are an
 // administrator's (support reads only: consoleAction refuses it on the server); any console role

@@ -2,14 +2,14 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
-import { idField, positiveQuetzalesField } from '@/lib/format/form-fields';
-import { formatQuetzales } from '@/lib/money';
-import { bankName } from '@/lib/guatemala/banks';
-import { approveTopUpRequest, creditedCentavos, rejectTopUpRequest } from '@/lib/top-ups/requests';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
+import { formatQuetzales } from '@/lib/platform/money';
+import { bankName } from '@/lib/platform/guatemala/banks';
+import { approveTopUpRequest, creditedCentavos, rejectTopUpRequest } from '@/lib/flows/top-ups/requests';
 
 // An administrator decides a reported deposit. Approval credits through the console's top-up in
-// one transaction with the request (lib/top-ups/requests.ts), the amount reported or another one
+// one transaction with the request (lib/flows/top-ups/requests.ts), the amount reported or another one
 // with a note; a rejection moves nothing.
 
 const requestId = idField.max(2_147_483_647, 'Identificador inválido.');

@@ -3,8 +3,8 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
 import { ActionForm, Field } from '@/components/console/action-form';
-import { formatQuetzales } from '@/lib/money';
-import { APPROVAL_NOTE_MAX_LENGTH } from '@/lib/top-ups/messages';
+import { formatQuetzales } from '@/lib/platform/money';
+import { APPROVAL_NOTE_MAX_LENGTH } from '@/lib/flows/top-ups/messages';
 import { approveTopUpRequestAction, rejectTopUpRequestAction } from './actions';
 
 // A decided request leaves the list with its forms: the notice of its decision would go with it,

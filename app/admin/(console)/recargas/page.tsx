@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { hasRole, requirePageUser } from '@/lib/auth/session';
-import { describeAuditActor } from '@/lib/format/audit-labels';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { formatQuetzales } from '@/lib/money';
-import { bankName } from '@/lib/guatemala/banks';
-import { TOP_UP_STATE_LABELS } from '@/lib/top-ups/labels';
+import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
+import { describeAuditActor } from '@/lib/presentation/audit-labels';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { formatQuetzales } from '@/lib/platform/money';
+import { bankName } from '@/lib/platform/guatemala/banks';
+import { TOP_UP_STATE_LABELS } from '@/lib/flows/top-ups/labels';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
-import { creditedCentavos, decidedTopUpPage, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/top-ups/requests';
-import { isImageSlip } from '@/lib/top-ups/slips';
+import { creditedCentavos, decidedTopUpPage, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/flows/top-ups/requests';
+import { isImageSlip } from '@/lib/flows/top-ups/slips';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
 
 export const metadata: Metadata = { title: 'Recargas pendientes' };

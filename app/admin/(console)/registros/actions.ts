@@ -1,10 +1,10 @@
 'use server';
 
 import { z } from 'zod';
-import { consoleAction, type ActionResult } from '@/lib/auth/action';
-import { idField } from '@/lib/format/form-fields';
-import { accessReasonSchema, writeAccessEntry } from '@/lib/personal-data/access-log';
-import { findRecordDetail } from '@/lib/records/list';
+import { consoleAction, type ActionResult } from '@/lib/flows/auth/action';
+import { idField } from '@/lib/presentation/form-fields';
+import { accessReasonSchema, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { findRecordDetail } from '@/lib/core/records/list';
 
 const revealSchema = z.object({
   recordId: idField,

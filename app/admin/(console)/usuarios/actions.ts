@@ -2,11 +2,11 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
-import { endAllSessions } from '@/lib/auth/sessions';
-import { ROLE_LABELS } from '@/lib/format/labels';
-import { resetTwoFactor } from '@/lib/two-factor/service';
-import { booleanField, idField } from '@/lib/format/form-fields';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { endAllSessions } from '@/lib/flows/auth/sessions';
+import { ROLE_LABELS } from '@/lib/presentation/labels';
+import { resetTwoFactor } from '@/lib/flows/two-factor/service';
+import { booleanField, idField } from '@/lib/presentation/form-fields';
 import {
   createConsoleUser,
   resetConsoleUserPassword,
@@ -15,9 +15,9 @@ import {
   userEmailSchema,
   userNameSchema,
   userRoleSchema,
-} from '@/lib/auth/users';
+} from '@/lib/flows/auth/users';
 
-// Console users are managed by admins only; each change is audited by lib/auth/users.ts.
+// Console users are managed by admins only; each change is audited by lib/flows/auth/users.ts.
 
 const roleField = z.enum(userRoleSchema.options, { error: 'Elija un rol: administrador o soporte.' });
 

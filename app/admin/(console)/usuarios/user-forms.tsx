@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
-import { ROLE_LABELS } from '@/lib/format/labels';
+import { ROLE_LABELS } from '@/lib/presentation/labels';
 import { createUserAction, endUserSessionsAction, resetUserPasswordAction, resetUserTwoFactorAction, setUserActiveAction, setUserRoleAction } from './actions';
 
 const PASSWORD_SHOWN_EVENT = 'consola:usuarios:contrasena-mostrada';

@@ -1,7 +1,7 @@
 // GET, POST /api/auth/* - next-auth: console sign-in (credentials), sign-out, session, CSRF token.
 import NextAuth from 'next-auth';
-import { rememberingKnownDevice } from '@/lib/auth/known-device';
-import { authOptions } from '@/lib/auth/options';
+import { rememberingKnownDevice } from '@/lib/flows/auth/known-device';
+import { authOptions } from '@/lib/flows/auth/options';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,7 +9,7 @@ type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
 // The options are resolved per request, not at import, so `next build` never reads the secret.
 // A password sign-in that starts a session also marks its browser as a known device of the
-// account (lib/auth/known-device.ts), exempt from the account's pace under a guessing attack.
+// account (lib/flows/auth/known-device.ts), exempt from the account's pace under a guessing attack.
 async function handler(request: Request, context: RouteContext) {
   return rememberingKnownDevice(request, (forwarded) => NextAuth(forwarded as never, context as never, authOptions()) as Promise<Response>);
 }

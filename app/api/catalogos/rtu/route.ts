@@ -1,7 +1,7 @@
 // POST /api/catalogos/rtu - the full RTU record of one taxpayer; billed at the integration's tariff.
-import { catalogAnswer, catalogUnhandledAnswer } from '@/lib/api/catalog-responses';
-import { lookupRoute } from '@/lib/api/route';
-import { runCatalogLookup } from '@/lib/lookups/catalog';
+import { catalogAnswer, catalogUnhandledAnswer } from '@/lib/surfaces/api/catalog-responses';
+import { lookupRoute } from '@/lib/surfaces/api/route';
+import { runCatalogLookup } from '@/lib/flows/lookups/catalog';
 
 export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute(
   'rtu',

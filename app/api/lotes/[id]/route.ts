@@ -1,8 +1,8 @@
 // GET /api/lotes/{id} - a bulk job's state, counts, charged amount and estimated end.
-import { bulkErrors, jobBody } from '@/lib/api/bulk-responses';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { jsonResponse } from '@/lib/api/responses';
-import { readJob } from '@/lib/bulk/jobs';
+import { bulkErrors, jobBody } from '@/lib/surfaces/api/bulk-responses';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { jsonResponse } from '@/lib/surfaces/api/responses';
+import { readJob } from '@/lib/flows/bulk/jobs';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // POST /api/renap/buscar-cui - a person in the national person registry, by CUI.
-import { lookupRoute } from '@/lib/api/route';
-import { registryFailedAnswer, renapAnswer } from '@/lib/api/registry-responses';
-import { runRenapLookup } from '@/lib/lookups/registries';
+import { lookupRoute } from '@/lib/surfaces/api/route';
+import { registryFailedAnswer, renapAnswer } from '@/lib/surfaces/api/registry-responses';
+import { runRenapLookup } from '@/lib/flows/lookups/registries';
 
 export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('renap', async (context) => renapAnswer(await runRenapLookup(context), context.requestId), registryFailedAnswer);

@@ -1,11 +1,11 @@
 // GET /api/vigilancias/{id} - a watch list, its next run and its last; DELETE - deletes it (a run
 // still going is cancelled; its NITs and changes are deleted with it).
-import { REQUEST_ID_HEADER } from '@/lib/http/request-id';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { jsonResponse } from '@/lib/api/responses';
-import { watchListErrors } from '@/lib/api/watch-list-responses';
-import { deleteWatchList, readWatchList } from '@/lib/watch-lists';
-import { watchListBody } from '@/lib/watch-lists/schemas';
+import { REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { jsonResponse } from '@/lib/surfaces/api/responses';
+import { watchListErrors } from '@/lib/surfaces/api/watch-list-responses';
+import { deleteWatchList, readWatchList } from '@/lib/flows/watch-lists';
+import { watchListBody } from '@/lib/flows/watch-lists/schemas';
 
 export const dynamic = 'force-dynamic';
 

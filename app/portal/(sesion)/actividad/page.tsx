@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { portalActivityPage } from '@/lib/portal/activity';
-import { ACTIVITY_READERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { portalActivityPage } from '@/lib/surfaces/portal/activity';
+import { ACTIVITY_READERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Actividad' };
 

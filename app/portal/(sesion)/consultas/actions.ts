@@ -1,11 +1,11 @@
 'use server';
 
 import { z } from 'zod';
-import type { ActionResult } from '@/lib/auth/action';
-import { portalAction } from '@/lib/portal/action';
-import { accessReasonSchema } from '@/lib/personal-data/access-log';
-import { revealPortalRecordIdentifiers } from '@/lib/portal/records';
-import { RECORD_READERS } from '@/lib/portal-identity/roles';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { accessReasonSchema } from '@/lib/core/personal-data/access-log';
+import { revealPortalRecordIdentifiers } from '@/lib/surfaces/portal/records';
+import { RECORD_READERS } from '@/lib/flows/portal-identity/roles';
 
 const revealSchema = z.object({
   solicitud: z.string().max(100),

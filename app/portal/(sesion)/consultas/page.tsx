@@ -8,15 +8,15 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
-import { env } from '@/lib/env';
-import { untracedAnswersText } from '@/lib/request-traces/untraced';
-import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/time/guatemala-time';
+import { env } from '@/lib/platform/env';
+import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { formatQuetzales } from '@/lib/money';
-import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/personal-data/search-references';
-import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/portal/records';
-import { RECORD_READERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { formatQuetzales } from '@/lib/platform/money';
+import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
+import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/surfaces/portal/records';
+import { RECORD_READERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Consultas' };
 

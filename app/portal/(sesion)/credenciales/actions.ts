@@ -2,14 +2,14 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fromResult } from '@/lib/auth/action';
-import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/format/credential-answers';
-import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/credentials/form-fields';
-import { idField } from '@/lib/format/form-fields';
-import { portalAction } from '@/lib/portal/action';
-import { createPortalToken, revokePortalToken, rotatePortalToken, setPortalAllowList } from '@/lib/portal/credentials';
-import { CREDENTIAL_MANAGERS } from '@/lib/portal-identity/roles';
-import { requestAllowListAddress } from '@/lib/portal/session';
+import { fromResult } from '@/lib/flows/auth/action';
+import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/presentation/credential-answers';
+import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/core/credentials/form-fields';
+import { idField } from '@/lib/presentation/form-fields';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { createPortalToken, revokePortalToken, rotatePortalToken, setPortalAllowList } from '@/lib/surfaces/portal/credentials';
+import { CREDENTIAL_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { requestAllowListAddress } from '@/lib/surfaces/portal/session';
 
 // "Credenciales": owners and developers create, rotate and revoke their integration's tokens and
 // edit its IP allow-list. Billing users are refused here, on the server, whatever their browser sends.

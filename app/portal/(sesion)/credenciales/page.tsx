@@ -3,10 +3,10 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { AllowListForm } from '@/components/credentials/allow-list-form';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';
 import { TokensTable } from '@/components/credentials/tokens-table';
-import { rotationSides, tokenDistinction } from '@/lib/credentials/rotation-pairs';
-import { portalCredentials, type PortalToken } from '@/lib/portal/credentials';
-import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/portal-identity/roles';
-import { requestAllowListAddress, requirePortalPage } from '@/lib/portal/session';
+import { rotationSides, tokenDistinction } from '@/lib/core/credentials/rotation-pairs';
+import { portalCredentials, type PortalToken } from '@/lib/surfaces/portal/credentials';
+import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/flows/portal-identity/roles';
+import { requestAllowListAddress, requirePortalPage } from '@/lib/surfaces/portal/session';
 import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenAction, setPortalAllowListAction } from './actions';
 
 export const metadata: Metadata = { title: 'Credenciales' };

@@ -2,11 +2,11 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { portalAction } from '@/lib/portal/action';
-import { changePortalPassword } from '@/lib/portal-identity/passwords';
-import { requestAddress } from '@/lib/portal/session';
-import { endOwnPortalSession } from '@/lib/portal-identity/sessions';
-import { MAX_PASSWORD_LENGTH } from '@/lib/auth/users';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { changePortalPassword } from '@/lib/flows/portal-identity/passwords';
+import { requestAddress } from '@/lib/surfaces/portal/session';
+import { endOwnPortalSession } from '@/lib/flows/portal-identity/sessions';
+import { MAX_PASSWORD_LENGTH } from '@/lib/flows/auth/users';
 
 // The portal user's own account: the password (every session ends, this one too) and "Sesiones
 // activas". Open to every role.

@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fromResult } from '@/lib/auth/action';
-import { portalAction } from '@/lib/portal/action';
-import { requestAddress, setPortalSessionCookie } from '@/lib/portal/session';
-import { portalTwoFactorService } from '@/lib/portal-identity/two-factor';
+import { fromResult } from '@/lib/flows/auth/action';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { requestAddress, setPortalSessionCookie } from '@/lib/surfaces/portal/session';
+import { portalTwoFactorService } from '@/lib/flows/portal-identity/two-factor';
 
 // The portal user's own two-factor sign-in ("Mi cuenta", and the page a user who must enrol is
 // sent to). Enrolment is the one thing open to a session that must enrol first.

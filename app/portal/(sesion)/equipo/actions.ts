@@ -2,13 +2,13 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fromResult } from '@/lib/auth/action';
-import { idField } from '@/lib/format/form-fields';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { portalAction } from '@/lib/portal/action';
-import { invitePortalUser, type SentInvitation } from '@/lib/portal-identity/invitations';
-import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/portal-identity/roles';
-import { cancelInvitation, removeMember, resendInvitation, setMemberRole } from '@/lib/portal-identity/team';
+import { fromResult } from '@/lib/flows/auth/action';
+import { idField } from '@/lib/presentation/form-fields';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { invitePortalUser, type SentInvitation } from '@/lib/flows/portal-identity/invitations';
+import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { cancelInvitation, removeMember, resendInvitation, setMemberRole } from '@/lib/flows/portal-identity/team';
 
 // "Equipo": an owner invites, removes and changes the roles of the people of its own integration.
 // The integration is always the owner's session's; a member or invitation id of another

@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { IssuedStatementsTable } from '@/components/statements/issued-statements-table';
-import { dayRangeText } from '@/lib/time/months';
-import { BILLING_READERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
-import { portalStatements } from '@/lib/portal/statements';
-import { runningMonthRange } from '@/lib/statements/preview';
+import { dayRangeText } from '@/lib/platform/time/months';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { portalStatements } from '@/lib/surfaces/portal/statements';
+import { runningMonthRange } from '@/lib/flows/statements/preview';
 
 export const metadata: Metadata = { title: 'Estados de cuenta' };
 

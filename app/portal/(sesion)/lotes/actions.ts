@@ -2,16 +2,16 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import type { ActionResult } from '@/lib/auth/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/limits';
-import { BULK_CATALOGS, type BulkCatalogPathName } from '@/lib/bulk/requests';
-import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
-import { portalAction } from '@/lib/portal/action';
-import { cancelPortalBulkJob, createPortalBulkJob, estimatePortalBulkJob, newConfirmationKey, PORTAL_BULK_PATH, portalBulkJobPath, type BulkJobEstimate } from '@/lib/portal/bulk';
-import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/flows/bulk/limits';
+import { BULK_CATALOGS, type BulkCatalogPathName } from '@/lib/flows/bulk/requests';
+import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { cancelPortalBulkJob, createPortalBulkJob, estimatePortalBulkJob, newConfirmationKey, PORTAL_BULK_PATH, portalBulkJobPath, type BulkJobEstimate } from '@/lib/surfaces/portal/bulk';
+import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
 
 // "Lotes": an owner or a developer uploads a CSV, reads what it will run and cost, confirms, and may
-// cancel a job; every one for the session's integration only, through lib/bulk as POST /api/lotes.
+// cancel a job; every one for the session's integration only, through lib/flows/bulk as POST /api/lotes.
 
 const catalogField = z.enum(Object.keys(BULK_CATALOGS) as [BulkCatalogPathName, ...BulkCatalogPathName[]], { error: 'Elija el catálogo.' });
 // A File from the browser; its size is refused before its bytes are read.

@@ -2,13 +2,13 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/bulk/labels';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/flows/bulk/labels';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { formatQuetzales } from '@/lib/money';
-import { PORTAL_BULK_PATH, portalBulkJobPath, portalBulkJobsPage } from '@/lib/portal/bulk';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { formatQuetzales } from '@/lib/platform/money';
+import { PORTAL_BULK_PATH, portalBulkJobPath, portalBulkJobsPage } from '@/lib/surfaces/portal/bulk';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Lotes' };
 

@@ -3,13 +3,13 @@ import { HeldInFlightNotice } from '@/components/console/balance-history';
 import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
-import { formatQuetzales } from '@/lib/money';
-import { portalBalance } from '@/lib/portal/home';
-import { portalMovementsPage } from '@/lib/portal/movements';
-import { BILLING_READERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { formatQuetzales } from '@/lib/platform/money';
+import { portalBalance } from '@/lib/surfaces/portal/home';
+import { portalMovementsPage } from '@/lib/surfaces/portal/movements';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Movimientos' };
 

@@ -3,16 +3,16 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
-import { ACTION_MESSAGES, type ActionResult } from '@/lib/auth/action';
-import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';
-import { booleanField, idField } from '@/lib/format/form-fields';
-import { detailsFormFields } from '@/lib/integration-management/details-form';
-import { NOTIFICATION_KINDS, type NotificationKind } from '@/lib/integrator-notifications/kinds';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
-import { resendNotification } from '@/lib/integrator-notifications/resend';
-import { portalAction } from '@/lib/portal/action';
-import { removePortalWebhook, sendPortalTestNotification, setPortalContactEmails, setPortalNotificationEnabled, setPortalWebhook } from '@/lib/portal/notifications';
-import { NOTIFICATION_MANAGERS } from '@/lib/portal-identity/roles';
+import { ACTION_MESSAGES, type ActionResult } from '@/lib/flows/auth/action';
+import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
+import { booleanField, idField } from '@/lib/presentation/form-fields';
+import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
+import { NOTIFICATION_KINDS, type NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
+import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
+import { resendNotification } from '@/lib/reactions/integrator-notifications/resend';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { removePortalWebhook, sendPortalTestNotification, setPortalContactEmails, setPortalNotificationEnabled, setPortalWebhook } from '@/lib/surfaces/portal/notifications';
+import { NOTIFICATION_MANAGERS } from '@/lib/flows/portal-identity/roles';
 
 // "Notificaciones": owners set their integration's contacts, webhook and what each recipient
 // receives, and send a test notice. Developers and billing users are refused

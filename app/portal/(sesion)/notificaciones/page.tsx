@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { NotificationsPanel } from '@/components/notifications/notifications-panel';
-import { portalNotificationIntegration } from '@/lib/portal/notifications';
-import { NOTIFICATION_MANAGERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { portalNotificationIntegration } from '@/lib/surfaces/portal/notifications';
+import { NOTIFICATION_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { removePortalWebhookAction, resendPortalNotificationAction, sendPortalTestNotificationAction, setPortalNotificationEnabledAction, setPortalWebhookAction } from './actions';
 import { ContactsForm } from './contacts-form';
 

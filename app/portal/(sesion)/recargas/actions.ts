@@ -2,13 +2,13 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { idField, positiveQuetzalesField } from '@/lib/format/form-fields';
-import { formatQuetzales } from '@/lib/money';
-import { portalAction } from '@/lib/portal/action';
-import { TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
-import { bankName } from '@/lib/guatemala/banks';
-import { cancelTopUpRequest, reportTopUp } from '@/lib/top-ups/requests';
-import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/top-ups/slips';
+import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
+import { formatQuetzales } from '@/lib/platform/money';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { bankName } from '@/lib/platform/guatemala/banks';
+import { cancelTopUpRequest, reportTopUp } from '@/lib/flows/top-ups/requests';
+import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
 
 // "Recargas": an owner or a billing person reports a deposit or transfer for the session's
 // integration, and its reporter (or an owner) cancels one while it is pending. Nothing moves money
@@ -38,7 +38,7 @@ export const reportTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema:
   };
 });
 
-/** "Cancelar reporte": a pending report withdrawn by its reporter or an owner (lib/top-ups/requests.ts). */
+/** "Cancelar reporte": a pending report withdrawn by its reporter or an owner (lib/flows/top-ups/requests.ts). */
 export const cancelTopUpRequestAction = portalAction(
   { roles: TOP_UP_REPORTERS, schema: z.object({ solicitud: idField.max(2_147_483_647, 'Identificador inválido.') }) },
   async ({ solicitud }, user) => {

@@ -1,7 +1,7 @@
 'use client';
 
 import { ActionForm, Field } from '@/components/console/action-form';
-import { GUATEMALAN_BANKS } from '@/lib/guatemala/banks';
+import { GUATEMALAN_BANKS } from '@/lib/platform/guatemala/banks';
 import { reportTopUpAction } from './actions';
 
 const BANK_OPTIONS = [{ value: '', label: 'Elija el banco' }, ...GUATEMALAN_BANKS.map((bank) => ({ value: bank.code, label: bank.name }))];

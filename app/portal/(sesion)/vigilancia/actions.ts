@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import type { ActionResult } from '@/lib/auth/action';
-import { portalAction } from '@/lib/portal/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/limits';
-import { accessReasonSchema } from '@/lib/personal-data/access-log';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { portalAction } from '@/lib/surfaces/portal/action';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/flows/bulk/limits';
+import { accessReasonSchema } from '@/lib/core/personal-data/access-log';
 import {
   createPortalWatchList,
   deletePortalWatchList,
@@ -16,15 +16,15 @@ import {
   setPortalWatchListState,
   WATCH_FORM_MESSAGES,
   type WatchListEstimate,
-} from '@/lib/portal/watch-lists';
-import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
-import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/watch-lists';
-import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/watch-lists/schemas';
+} from '@/lib/surfaces/portal/watch-lists';
+import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/flows/watch-lists';
+import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/flows/watch-lists/schemas';
 
 // "Vigilancia": an owner or a developer (the Lotes' runners: each run is a job, charged as one)
 // uploads a CSV, reads how many NITs it will watch and what a run can cost, confirms, and pauses,
 // resumes or deletes a list, and reveals a change's NIT and name with a reason; every one for the
-// session's integration only, through lib/watch-lists as /api/vigilancias, each change audited and
+// session's integration only, through lib/flows/watch-lists as /api/vigilancias, each change audited and
 // each reveal written to the personal-data access log.
 
 const catalogField = z.enum(WATCH_CATALOGS, { error: 'Elija el catálogo.' });

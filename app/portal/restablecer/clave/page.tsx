@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { LINK_CODE_PARAM } from '@/lib/portal-identity/links';
-import { PASSWORD_MESSAGES, passwordResetForCode } from '@/lib/portal-identity/passwords';
-import { MIN_PASSWORD_LENGTH } from '@/lib/security/passwords';
+import { LINK_CODE_PARAM } from '@/lib/flows/portal-identity/links';
+import { PASSWORD_MESSAGES, passwordResetForCode } from '@/lib/flows/portal-identity/passwords';
+import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 import { ForgetLinkCode } from '../../forget-link-code';
 import { NewPasswordForm } from './new-password-form';
 

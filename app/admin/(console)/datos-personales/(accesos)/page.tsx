@@ -5,12 +5,12 @@ import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import type { PersonalDataAccessKind } from '@/db/schema';
-import { requirePageUser } from '@/lib/auth/session';
-import { describeAuditActor } from '@/lib/format/audit-labels';
-import { formatDateTime, isCalendarDay } from '@/lib/time/guatemala-time';
-import { listAccessPage, type AccessEntry, type AccessFilters } from '@/lib/personal-data/access-log';
-import { ACCESS_KIND_LABELS, describeAccessDetails } from '@/lib/format/personal-data-labels';
-import { listConsoleUsers } from '@/lib/auth/users';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { describeAuditActor } from '@/lib/presentation/audit-labels';
+import { formatDateTime, isCalendarDay } from '@/lib/platform/time/guatemala-time';
+import { listAccessPage, type AccessEntry, type AccessFilters } from '@/lib/core/personal-data/access-log';
+import { ACCESS_KIND_LABELS, describeAccessDetails } from '@/lib/presentation/personal-data-labels';
+import { listConsoleUsers } from '@/lib/flows/auth/users';
 
 export const metadata: Metadata = { title: 'Accesos a datos personales' };
 

@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
-import { requirePageUser } from '@/lib/auth/session';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/personal-data/search-references';
-import { integrationPath } from '@/lib/console/integration-sections';
+import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import {
   integrationIdentity,
   produceSubjectReport,
@@ -17,7 +17,7 @@ import {
   SUBJECT_REQUEST_PARAM,
   subjectIdentifierSchema,
   subjectRequestSchema,
-} from '@/lib/console/subject-report';
+} from '@/lib/surfaces/console/subject-report';
 
 export const metadata: Metadata = { title: '¿Quién consultó este CUI o NIT?' };
 

@@ -3,14 +3,14 @@ import Link from 'next/link';
 import { CopyableId } from '@/components/console/copyable-id';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
-import { requirePageUser } from '@/lib/auth/session';
-import { INTEGRATION_SORTS, INTEGRATIONS_PAGE_SIZE, listIntegrationsPage, type IntegrationSort, type SortDirection } from '@/lib/console/integrations';
-import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { INTEGRATION_SORTS, INTEGRATIONS_PAGE_SIZE, listIntegrationsPage, type IntegrationSort, type SortDirection } from '@/lib/surfaces/console/integrations';
+import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { FLAG_NAMES } from '@/lib/integrations/flags';
-import { formatQuetzales } from '@/lib/money';
-import { integrationPath } from '@/lib/console/integration-sections';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { FLAG_NAMES } from '@/lib/core/integrations/flags';
+import { formatQuetzales } from '@/lib/platform/money';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Integraciones' };
 

@@ -1,7 +1,7 @@
 import { ActionForm, Field } from '@/components/console/action-form';
 import { EmptyState } from '@/components/console/page-header';
-import type { RefusedAddress } from '@/lib/credentials/refused-addresses';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import type { RefusedAddress } from '@/lib/core/credentials/refused-addresses';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { setAllowedNetworksAction } from '../actions';
 
 /**

@@ -2,13 +2,13 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, ACTION_MESSAGES } from '@/lib/auth/action';
-import { idField } from '@/lib/format/form-fields';
-import { integrationPaths } from '@/lib/console/integration-sections';
-import { detailsFormFields } from '@/lib/integration-management/details-form';
-import { setIntegrationDetails } from '@/lib/integration-management/details-service';
+import { consoleAction, ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { idField } from '@/lib/presentation/form-fields';
+import { integrationPaths } from '@/lib/surfaces/console/integration-sections';
+import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
+import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
 
-// lib/integration-details validates and normalizes the details. Administrators only: support
+// lib/flows/integration-management/details-schemas.ts validates and normalizes the details. Administrators only: support
 // staff get a refusal from the server, whatever their browser sends.
 
 export const setIntegrationDetailsAction = consoleAction(

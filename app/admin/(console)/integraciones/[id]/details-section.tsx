@@ -1,6 +1,6 @@
 import { ActionForm } from '@/components/console/action-form';
-import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/integration-management/details-display';
-import type { IntegrationDetails } from '@/lib/integration-management/details-service';
+import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/flows/integration-management/details-display';
+import type { IntegrationDetails } from '@/lib/flows/integration-management/details-service';
 import { DetailsFields } from '../details-fields';
 import { setIntegrationDetailsAction } from './details-actions';
 

@@ -2,11 +2,11 @@
 
 import { useState, useTransition } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
-import type { ActionResult } from '@/lib/auth/action';
-import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_PATHS } from '@/lib/contract/paths';
-import { FLAG_NAMES, type FlagName, type IntegrationFlags } from '@/lib/integrations/flags';
+import { FLAG_NAMES, type FlagName, type IntegrationFlags } from '@/lib/core/integrations/flags';
 
 interface FlagSwitchesProps {
   integrationId: number;

@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { INTEGRATION_SECTIONS, type IntegrationSection } from '@/lib/console/integration-sections';
-import { findIntegration, type IntegrationView } from '@/lib/integration-management/service';
+import { INTEGRATION_SECTIONS, type IntegrationSection } from '@/lib/surfaces/console/integration-sections';
+import { findIntegration, type IntegrationView } from '@/lib/flows/integration-management/service';
 
 /**
  * The integration a page under /admin/integraciones/[id] is about, read once per request: the

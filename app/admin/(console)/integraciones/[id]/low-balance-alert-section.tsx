@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { ActionForm, Field } from '@/components/console/action-form';
-import { formatQuetzales } from '@/lib/money';
+import { formatQuetzales } from '@/lib/platform/money';
 import { setLowBalanceAlertAction } from '../actions';
 
 /** When administrators are told the balance runs low, and whether anything can tell them. */

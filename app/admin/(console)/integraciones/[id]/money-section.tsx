@@ -1,6 +1,6 @@
 import { ActionForm, Field } from '@/components/console/action-form';
-import type { IntegrationView } from '@/lib/integration-management/service';
-import { formatQuetzales } from '@/lib/money';
+import type { IntegrationView } from '@/lib/flows/integration-management/service';
+import { formatQuetzales } from '@/lib/platform/money';
 import { adjustBalanceAction, setTariffAction, topUpAction } from '../actions';
 
 type Money = Pick<IntegrationView, 'id' | 'nombre' | 'tariffCentavos' | 'balanceCentavos'>;

@@ -3,19 +3,19 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
-import { consoleAction, type ActionResult } from '@/lib/auth/action';
-import { booleanField, idField } from '@/lib/format/form-fields';
-import { integrationPath } from '@/lib/console/integration-sections';
-import { env } from '@/lib/env';
-import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/alerts/test-outcome';
-import { NOTIFICATION_KINDS } from '@/lib/integrator-notifications/kinds';
-import { integratorNotifier } from '@/lib/integrator-notifications/notifier';
-import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook } from '@/lib/integrator-notifications/preferences';
-import { notificationSettingsFrom } from '@/lib/integrator-notifications/settings';
-import { resendNotification } from '@/lib/integrator-notifications/resend';
-import { sendTestNotification } from '@/lib/integrator-notifications/test-notice';
+import { consoleAction, type ActionResult } from '@/lib/flows/auth/action';
+import { booleanField, idField } from '@/lib/presentation/form-fields';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
+import { env } from '@/lib/platform/env';
+import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
+import { NOTIFICATION_KINDS } from '@/lib/reactions/integrator-notifications/kinds';
+import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
+import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';
+import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
+import { resendNotification } from '@/lib/reactions/integrator-notifications/resend';
+import { sendTestNotification } from '@/lib/reactions/integrator-notifications/test-notice';
 
-// The integration's notifications (lib/integrator-notifications). Administrators only: support
+// The integration's notifications (lib/reactions/integrator-notifications). Administrators only: support
 // staff get a refusal from the server, whatever their browser sends. Every change is audited.
 
 // The notifications section, where these forms are: nothing else shows them.

@@ -5,7 +5,7 @@ import { removeNotificationWebhookAction, resendNotificationAction, sendTestNoti
 const ACTIONS = { save: setNotificationWebhookAction, remove: removeNotificationWebhookAction, setEnabled: setNotificationEnabledAction, sendTest: sendTestNotificationAction, resend: resendNotificationAction };
 
 /**
- * What the integrator is told (lib/integrator-notifications): administrators set its webhook and
+ * What the integrator is told (lib/reactions/integrator-notifications): administrators set its webhook and
  * which recipient gets which kind; support staff read it. The integration's owners change the same
  * things in the portal ("Notificaciones"), through the same panel and services.
  */

@@ -1,9 +1,9 @@
 import Link from 'next/link';
 import { EmptyState } from '@/components/console/page-header';
-import { listAuditPage } from '@/lib/console/audit';
-import { describeAuditActor } from '@/lib/format/audit-labels';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { AUDIT_ACTION_LABELS } from '@/lib/format/labels';
+import { listAuditPage } from '@/lib/surfaces/console/audit';
+import { describeAuditActor } from '@/lib/presentation/audit-labels';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { AUDIT_ACTION_LABELS } from '@/lib/presentation/labels';
 
 /** The portal's latest changes shown here; the rest, with their values, on the audit page. */
 export const PORTAL_ACTIVITY_SHOWN = 10;

@@ -1,18 +1,18 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { integrationPath } from '@/lib/console/integration-sections';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
-import { idField } from '@/lib/format/form-fields';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { INVITATION_MESSAGES, invitePortalUser, type SentInvitation } from '@/lib/portal-identity/invitations';
-import { PORTAL_ROLE_LABELS } from '@/lib/portal-identity/roles';
-import { cancelInvitationAsStaff, removeMemberAsStaff, resendInvitationAsStaff } from '@/lib/portal-identity/team';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { idField } from '@/lib/presentation/form-fields';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { INVITATION_MESSAGES, invitePortalUser, type SentInvitation } from '@/lib/flows/portal-identity/invitations';
+import { PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
+import { cancelInvitationAsStaff, removeMemberAsStaff, resendInvitationAsStaff } from '@/lib/flows/portal-identity/team';
 
 // "Usuarios del portal": an administrator invites a person of the integration (its first owner,
 // typically) into the integrators' portal, removes one, sends an invitation again or cancels it. Support staff
-// see the list, and are refused here. Each goes through lib/portal's own change, as an owner's does.
+// see the list, and are refused here. Each goes through lib/surfaces/portal's own change, as an owner's does.
 
 const refresh = (integrationId: number) => revalidatePath(integrationPath(integrationId, 'portal'));
 

@@ -1,12 +1,12 @@
 import { ActionForm, Field } from '@/components/console/action-form';
 import { EmailAddress } from '@/components/email-address';
 import { EmptyState } from '@/components/console/page-header';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/portal-identity/invitations';
-import { INVITATION_VALID_HOURS } from '@/lib/portal-identity/links';
-import { portalMailAvailable } from '@/lib/portal-identity/mail';
-import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/portal-identity/roles';
-import { membersOf, type TeamMember } from '@/lib/portal-identity/team';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/flows/portal-identity/invitations';
+import { INVITATION_VALID_HOURS } from '@/lib/flows/portal-identity/links';
+import { portalMailAvailable } from '@/lib/flows/portal-identity/mail';
+import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';
+import { membersOf, type TeamMember } from '@/lib/flows/portal-identity/team';
 import { CancelInvitationForm, PortalUsersNotices, RemovePortalUserForm, ResendInvitationForm } from './portal-user-forms';
 import { invitePortalUserAction } from './portal-users-actions';
 
@@ -26,7 +26,7 @@ function removalQuestion(member: TeamMember, owners: number) {
 }
 
 /**
- * The integration's people in the integrators' portal (lib/portal), with their last sign-in, and
+ * The integration's people in the integrators' portal (lib/surfaces/portal), with their last sign-in, and
  * its invitations not yet accepted (pending, or expired in the last days). Administrators invite
  * (an integration's first owner; owners invite the rest from the portal), remove a person and send
  * an invitation again; support staff read.

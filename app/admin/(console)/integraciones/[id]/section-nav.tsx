@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { INTEGRATION_SECTIONS, integrationPath, sectionOfPath } from '@/lib/console/integration-sections';
+import { INTEGRATION_SECTIONS, integrationPath, sectionOfPath } from '@/lib/surfaces/console/integration-sections';
 
 /**
  * The integration's sections as links, one address each, the current one marked for screen

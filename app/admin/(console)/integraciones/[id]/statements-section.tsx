@@ -2,13 +2,13 @@ import Link from 'next/link';
 import { ActionForm } from '@/components/console/action-form';
 import { EmptyState } from '@/components/console/page-header';
 import { IssuedStatementsTable } from '@/components/statements/issued-statements-table';
-import { guatemalanMonthOf } from '@/lib/time/guatemala-time';
-import { previousMonth } from '@/lib/statements/monthly';
-import { runningMonthRange } from '@/lib/statements/preview';
-import { monthName } from '@/lib/time/months';
-import type { Statement } from '@/lib/statements/statements';
+import { guatemalanMonthOf } from '@/lib/platform/time/guatemala-time';
+import { previousMonth } from '@/lib/flows/statements/monthly';
+import { runningMonthRange } from '@/lib/flows/statements/preview';
+import { monthName } from '@/lib/platform/time/months';
+import type { Statement } from '@/lib/flows/statements/statements';
 import { issueStatementAction } from './estados/actions';
-import { statementsPath } from '@/lib/console/integration-sections';
+import { statementsPath } from '@/lib/surfaces/console/integration-sections';
 
 /**
  * The closed months an administrator can issue a statement for: the last twelve, none before the

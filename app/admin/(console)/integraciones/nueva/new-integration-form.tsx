@@ -4,13 +4,13 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
-import { FLAG_LOOKUP } from '@/lib/integrations/flags';
+import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_PATHS } from '@/lib/contract/paths';
-import { FLAG_NAMES } from '@/lib/integrations/flags';
+import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { createIntegrationAction } from '../actions';
 import { DetailsFields } from '../details-fields';
-import { integrationPath } from '@/lib/console/integration-sections';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 
 export function NewIntegrationForm() {
   const [created, setCreated] = useState<{ id: number; nombre: string; token: string } | null>(null);

@@ -6,14 +6,14 @@ import { IntegrationFilterField } from '@/components/console/integration-suggest
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { bulkJobState, type BulkJobState } from '@/db/schema';
-import { requirePageUser } from '@/lib/auth/session';
-import { listConsoleJobs } from '@/lib/bulk/console';
-import { JOB_STATE_LABELS } from '@/lib/bulk/labels';
-import { integrationChoiceLabel } from '@/lib/console/integration-choice';
-import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { listConsoleJobs } from '@/lib/flows/bulk/console';
+import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
+import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
+import { integrationName, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { formatDateTime } from '@/lib/time/guatemala-time';
-import { formatQuetzales } from '@/lib/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { formatQuetzales } from '@/lib/platform/money';
 import { suggestIntegrations } from '../../integration-suggestions';
 
 export const metadata: Metadata = { title: 'Lotes' };

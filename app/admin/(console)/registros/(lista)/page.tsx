@@ -9,17 +9,17 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
-import { requirePageUser } from '@/lib/auth/session';
-import { integrationChoiceLabel } from '@/lib/console/integration-choice';
-import { integrationName, resolveIntegrationFilter } from '@/lib/console/integrations';
-import { env } from '@/lib/env';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
+import { integrationName, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
+import { env } from '@/lib/platform/env';
 import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/vocabulary/labels';
-import { formatDateTime, formatHourSpan } from '@/lib/time/guatemala-time';
-import { formatQuetzales } from '@/lib/money';
-import { listRecordsPage } from '@/lib/records/list';
-import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';
-import { maskedIdentifiers } from '@/lib/sealing/masking';
-import { EXPIRED_SEARCH_MESSAGE, recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/personal-data/search-references';
+import { formatDateTime, formatHourSpan } from '@/lib/platform/time/guatemala-time';
+import { formatQuetzales } from '@/lib/platform/money';
+import { listRecordsPage } from '@/lib/core/records/list';
+import { parseRecordFilters, plainSearchParams } from '@/lib/core/records/filters';
+import { maskedIdentifiers } from '@/lib/core/sealing/masking';
+import { EXPIRED_SEARCH_MESSAGE, recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
 import { FullExportForm } from './full-export-form';
 import { suggestIntegrations } from '../../integration-suggestions';
 import {
@@ -28,10 +28,10 @@ import {
   replayRecordPath,
   REFUSAL_WINDOW_HOURS,
   type RefusalReasonCount,
-} from '@/lib/request-ids/search';
-import { requestTrace, untracedSince, type RequestTrace } from '@/lib/request-traces/read';
-import { untracedAnswersText } from '@/lib/request-traces/untraced';
-import { integrationPath, sectionOfRefusal } from '@/lib/console/integration-sections';
+} from '@/lib/core/request-ids/search';
+import { requestTrace, untracedSince, type RequestTrace } from '@/lib/core/request-traces/read';
+import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { integrationPath, sectionOfRefusal } from '@/lib/surfaces/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
 
@@ -58,7 +58,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const problems = integrationProblem ? [{ field: 'integracion' as const, message: integrationProblem }, ...filterProblems] : filterProblems;
   // A request id typed in the search box reaches ./solicitud first (proxy.ts), which opens its
   // record with a redirect; one that left no record comes back here as ?solicitud=. Its trace says
-  // what happened to it (lib/request-traces: a refusal, an answer the service could not serve; a
+  // what happened to it (lib/core/request-traces: a refusal, an answer the service could not serve; a
   // replay opens the query it repeated); without one, the refusal counts are what support can
   // answer with.
   let refusals: RefusalReasonCount[] | undefined;

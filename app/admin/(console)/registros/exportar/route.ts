@@ -3,17 +3,17 @@
 //   POST /admin/registros/exportar            identifiers in full: an administrator, the list's
 //        filters and a reason (motivo), written to the personal-data access log before anything
 //        is sent. A search for a NIT or CUI travels as its reference (busqueda).
-import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/auth/session';
-import { env } from '@/lib/env';
-import { guatemalanToday } from '@/lib/time/guatemala-time';
-import { logger } from '@/lib/logging/logger';
-import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/personal-data/access-log';
-import { exportFiltersForLog } from '@/lib/personal-data/export-log';
-import { postedFormFields } from '@/lib/http/posted-form';
-import { EXPIRED_SEARCH_MESSAGE, withSearchedIdentifier } from '@/lib/personal-data/search-references';
-import { countMatchingRecords } from '@/lib/records/count';
-import { recordsCsvStream } from '@/lib/records/csv';
-import { parseRecordFilters, plainSearchParams } from '@/lib/records/filters';
+import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/flows/auth/session';
+import { env } from '@/lib/platform/env';
+import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
+import { logger } from '@/lib/platform/logging/logger';
+import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { exportFiltersForLog } from '@/lib/core/personal-data/export-log';
+import { postedFormFields } from '@/lib/platform/http/posted-form';
+import { EXPIRED_SEARCH_MESSAGE, withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { countMatchingRecords } from '@/lib/core/records/count';
+import { recordsCsvStream } from '@/lib/core/records/csv';
+import { parseRecordFilters, plainSearchParams } from '@/lib/core/records/filters';
 
 export const dynamic = 'force-dynamic';
 

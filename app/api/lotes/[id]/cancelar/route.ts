@@ -1,8 +1,8 @@
 // POST /api/lotes/{id}/cancelar - stops a bulk job: nothing pending runs or is charged after it.
-import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/api/bulk-responses';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { jsonResponse } from '@/lib/api/responses';
-import { cancelJob, readJobOrThrow } from '@/lib/bulk/jobs';
+import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/surfaces/api/bulk-responses';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { jsonResponse } from '@/lib/surfaces/api/responses';
+import { cancelJob, readJobOrThrow } from '@/lib/flows/bulk/jobs';
 
 export const dynamic = 'force-dynamic';
 

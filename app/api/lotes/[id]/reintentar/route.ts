@@ -1,12 +1,12 @@
 // POST /api/lotes/{id}/reintentar - a new job of only the rows of a finished job that the source
 // answered with an error; the same job retried again answers the same new job.
-import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/api/bulk-responses';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { jsonResponse } from '@/lib/api/responses';
-import { wakeBulkRunner } from '@/lib/bulk/runner';
-import { readJob, readJobOrThrow } from '@/lib/bulk/jobs';
-import { retryFailedItems } from '@/lib/bulk/retry';
-import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
+import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/surfaces/api/bulk-responses';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { jsonResponse } from '@/lib/surfaces/api/responses';
+import { wakeBulkRunner } from '@/lib/flows/bulk/runner';
+import { readJob, readJobOrThrow } from '@/lib/flows/bulk/jobs';
+import { retryFailedItems } from '@/lib/flows/bulk/retry';
+import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 
 export const dynamic = 'force-dynamic';
 

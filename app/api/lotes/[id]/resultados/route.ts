@@ -1,9 +1,9 @@
 // GET /api/lotes/{id}/resultados - a bulk job's rows, CSV by default or JSON lines
 // (Accept: application/x-ndjson), streamed a page at a time.
-import { bulkErrors } from '@/lib/api/bulk-responses';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { REQUEST_ID_HEADER } from '@/lib/http/request-id';
-import { csvHeader, csvLine, jobResults, type ResultRow } from '@/lib/bulk/results';
+import { bulkErrors } from '@/lib/surfaces/api/bulk-responses';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';
+import { csvHeader, csvLine, jobResults, type ResultRow } from '@/lib/flows/bulk/results';
 
 export const dynamic = 'force-dynamic';
 

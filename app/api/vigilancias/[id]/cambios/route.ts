@@ -1,12 +1,12 @@
 // GET /api/vigilancias/{id}/cambios - what the list's runs found changed, with the before and the
 // after, newest run first, a page at a time (?cursor= from the previous page's `siguiente`; the
 // cursor names a run and a position, never a NIT).
-import { bulkError } from '@/lib/api/bulk-responses';
-import { bulkRoute } from '@/lib/api/bulk-route';
-import { jsonResponse } from '@/lib/api/responses';
-import { WATCH_LIST_MESSAGES, watchListErrors } from '@/lib/api/watch-list-responses';
-import { listWatchListChanges } from '@/lib/watch-lists';
-import { watchListChangesBody } from '@/lib/watch-lists/schemas';
+import { bulkError } from '@/lib/surfaces/api/bulk-responses';
+import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
+import { jsonResponse } from '@/lib/surfaces/api/responses';
+import { WATCH_LIST_MESSAGES, watchListErrors } from '@/lib/surfaces/api/watch-list-responses';
+import { listWatchListChanges } from '@/lib/flows/watch-lists';
+import { watchListChangesBody } from '@/lib/flows/watch-lists/schemas';
 
 export const dynamic = 'force-dynamic';
 

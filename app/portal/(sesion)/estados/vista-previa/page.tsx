@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { StatementPreviewDocument } from '@/components/statements/statement-preview';
-import { env } from '@/lib/env';
-import { BILLING_READERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
-import { portalStatementPreview } from '@/lib/portal/statements';
-import { PREVIEW_MARK } from '@/lib/statements/texts';
+import { env } from '@/lib/platform/env';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { portalStatementPreview } from '@/lib/surfaces/portal/statements';
+import { PREVIEW_MARK } from '@/lib/flows/statements/texts';
 
 export const metadata: Metadata = { title: 'Vista previa del mes en curso' };
 

@@ -2,10 +2,10 @@
 
 import { useRouter } from 'next/navigation';
 import { useRef, useState, useTransition, type FormEvent } from 'react';
-import type { ActionResult } from '@/lib/auth/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/bulk/limits';
-import { formatQuetzales } from '@/lib/money';
-import type { BulkJobEstimate } from '@/lib/portal/bulk';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/flows/bulk/limits';
+import { formatQuetzales } from '@/lib/platform/money';
+import type { BulkJobEstimate } from '@/lib/surfaces/portal/bulk';
 import { createPortalBulkJobAction, estimatePortalBulkJobAction } from '../actions';
 
 type Estimate = BulkJobEstimate & { confirmation: string };

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
-import { findIntegration } from '@/lib/integration-management/service';
-import { BULK_CATALOGS } from '@/lib/bulk/requests';
-import { PORTAL_BULK_PATH } from '@/lib/portal/bulk';
-import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
+import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
+import { findIntegration } from '@/lib/flows/integration-management/service';
+import { BULK_CATALOGS } from '@/lib/flows/bulk/requests';
+import { PORTAL_BULK_PATH } from '@/lib/surfaces/portal/bulk';
+import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { NewBulkJobForm } from './new-bulk-job-form';
 
 export const metadata: Metadata = { title: 'Nuevo lote' };

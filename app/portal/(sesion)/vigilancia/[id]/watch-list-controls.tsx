@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { ActionForm } from '@/components/console/action-form';
-import type { WatchListState } from '@/lib/watch-lists';
+import type { WatchListState } from '@/lib/flows/watch-lists';
 import { deletePortalWatchListAction, pausePortalWatchListAction, resumePortalWatchListAction } from '../actions';
 
 /** Pause or resume, and delete, each asked first: deleting drops its NITs and changes for good. */

@@ -1,18 +1,18 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LOOKUP_FLAGS } from '@/lib/integrations/flags';
-import { findIntegration } from '@/lib/integration-management/service';
-import { BULK_JOB_RUNNERS } from '@/lib/portal-identity/roles';
-import { requirePortalPage } from '@/lib/portal/session';
-import { PORTAL_WATCH_LISTS_PATH } from '@/lib/portal/watch-lists';
-import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/watch-lists';
-import { WATCH_SCHEDULE_LABELS } from '@/lib/watch-lists/labels';
+import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
+import { findIntegration } from '@/lib/flows/integration-management/service';
+import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { PORTAL_WATCH_LISTS_PATH } from '@/lib/surfaces/portal/watch-lists';
+import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/flows/watch-lists';
+import { WATCH_SCHEDULE_LABELS } from '@/lib/flows/watch-lists/labels';
 import { NewWatchListForm } from './new-watch-list-form';
 
 export const metadata: Metadata = { title: 'Nueva lista' };
 
-// "Nueva lista": only the catalogs lib/watch-lists watches that the integration has enabled (the
+// "Nueva lista": only the catalogs lib/flows/watch-lists watches that the integration has enabled (the
 // flag each run's items check, as POST /api/vigilancias does); none, nothing to offer.
 export default async function NewPortalWatchListPage() {
   const user = await requirePortalPage(BULK_JOB_RUNNERS);

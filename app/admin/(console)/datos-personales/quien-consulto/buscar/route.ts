@@ -1,7 +1,7 @@
 // POST /admin/datos-personales/quien-consulto/buscar - "¿Quién consultó?"'s form: the NIT or CUI is
 // kept behind a reference for this administrator and the report opens with ?busqueda=bq_…, never
 // with the identifier in its address. GET converts an old ?identificador= link.
-import { searchFormRedirect } from '@/lib/console/search-form';
+import { searchFormRedirect } from '@/lib/surfaces/console/search-form';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 // GET /admin/datos-personales/quien-consulto/pdf?busqueda=bq_… (the page's search reference) - "¿Quién consultó este CUI o NIT?" as PDF (admin), logged.
-import { subjectReportDownload } from '@/lib/console/subject-report-download';
+import { subjectReportDownload } from '@/lib/surfaces/console/subject-report-download';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,8 +2,8 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
-import { requirePageUser } from '@/lib/auth/session';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { integrationOrNotFound } from '../integration';
 import { IntegrationSectionNav } from '../section-nav';
 

@@ -2,12 +2,12 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/auth/action';
-import { idField } from '@/lib/format/form-fields';
-import { integrationPath } from '@/lib/console/integration-sections';
-import { MONTH_PATTERN } from '@/lib/statements/figures';
-import { monthName } from '@/lib/time/months';
-import { issueStatement } from '@/lib/statements/statements';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { idField } from '@/lib/presentation/form-fields';
+import { integrationPath } from '@/lib/surfaces/console/integration-sections';
+import { MONTH_PATTERN } from '@/lib/flows/statements/figures';
+import { monthName } from '@/lib/platform/time/months';
+import { issueStatement } from '@/lib/flows/statements/statements';
 
 const issueSchema = z.object({
   integrationId: idField,

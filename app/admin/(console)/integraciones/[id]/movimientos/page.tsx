@@ -4,12 +4,12 @@ import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/ba
 import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { requirePageUser } from '@/lib/auth/session';
-import { heldInFlight, listHistoryPage, parseHistoryFilters } from '@/lib/billing/history';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { heldInFlight, listHistoryPage, parseHistoryFilters } from '@/lib/core/billing/history';
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
-import { findIntegration } from '@/lib/integration-management/service';
-import { formatQuetzales } from '@/lib/money';
-import { balanceHistoryPath, integrationPath } from '@/lib/console/integration-sections';
+import { findIntegration } from '@/lib/flows/integration-management/service';
+import { formatQuetzales } from '@/lib/platform/money';
+import { balanceHistoryPath, integrationPath } from '@/lib/surfaces/console/integration-sections';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;

@@ -1,9 +1,9 @@
 // GET /admin/recargas/:id/boleta - a top-up request's deposit slip, for console users: a photo shown
 // inline in "Recargas pendientes", a PDF downloaded.
-import { consoleUserWithAccess } from '@/lib/auth/session';
-import { plainText } from '@/lib/http/plain-text';
-import { findTopUpSlip } from '@/lib/top-ups/requests';
-import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/top-ups/slips';
+import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { plainText } from '@/lib/platform/http/plain-text';
+import { findTopUpSlip } from '@/lib/flows/top-ups/requests';
+import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/flows/top-ups/slips';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
 // GET /portal/estados/:id/csv - the charged queries of an issued statement's month, identifiers masked.
-import { logger } from '@/lib/logging/logger';
-import { portalStatementDownload } from '@/lib/portal/downloads';
-import { BILLING_READERS } from '@/lib/portal-identity/roles';
-import { statementChargesCsvStream } from '@/lib/statements/csv';
+import { logger } from '@/lib/platform/logging/logger';
+import { portalStatementDownload } from '@/lib/surfaces/portal/downloads';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
 
 export const dynamic = 'force-dynamic';
 

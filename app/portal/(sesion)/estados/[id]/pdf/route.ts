@@ -1,8 +1,8 @@
 // GET /portal/estados/:id/pdf - an issued monthly statement of the session's integration, as PDF.
-import { env } from '@/lib/env';
-import { portalStatementDownload } from '@/lib/portal/downloads';
-import { BILLING_READERS } from '@/lib/portal-identity/roles';
-import { renderStatementPdf } from '@/lib/statements/pdf';
+import { env } from '@/lib/platform/env';
+import { portalStatementDownload } from '@/lib/surfaces/portal/downloads';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { renderStatementPdf } from '@/lib/flows/statements/pdf';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
 // GET /portal/estados/vista-previa/pdf - the running month's statement preview of the session's integration, as PDF.
-import { env } from '@/lib/env';
-import { portalDownloadPage } from '@/lib/portal/download-page';
-import { portalDownloadUser } from '@/lib/portal/downloads';
-import { BILLING_READERS } from '@/lib/portal-identity/roles';
-import { portalStatementPreview } from '@/lib/portal/statements';
-import { renderStatementPreviewPdf } from '@/lib/statements/pdf';
+import { env } from '@/lib/platform/env';
+import { portalDownloadPage } from '@/lib/surfaces/portal/download-page';
+import { portalDownloadUser } from '@/lib/surfaces/portal/downloads';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { portalStatementPreview } from '@/lib/surfaces/portal/statements';
+import { renderStatementPreviewPdf } from '@/lib/flows/statements/pdf';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // POST /portal/lotes/:id/resultados - a job's results as CSV (motivo required, logged as an access to
 // personal data); GET answers only that the download is asked from the job's page.
-import { portalBulkResultsDownload, portalBulkResultsWithoutReason } from '@/lib/portal/bulk-download';
+import { portalBulkResultsDownload, portalBulkResultsWithoutReason } from '@/lib/surfaces/portal/bulk-download';
 
 export const dynamic = 'force-dynamic';
 

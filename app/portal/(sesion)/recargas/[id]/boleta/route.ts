@@ -1,9 +1,9 @@
 // GET /portal/recargas/:id/boleta - the deposit slip of one of the session's integration's top-up requests.
-import { portalDownloadPage } from '@/lib/portal/download-page';
-import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from '@/lib/portal/downloads';
-import { TOP_UP_REPORTERS } from '@/lib/portal-identity/roles';
-import { findTopUpSlip } from '@/lib/top-ups/requests';
-import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/top-ups/slips';
+import { portalDownloadPage } from '@/lib/surfaces/portal/download-page';
+import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from '@/lib/surfaces/portal/downloads';
+import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { findTopUpSlip } from '@/lib/flows/top-ups/requests';
+import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/flows/top-ups/slips';
 
 export const dynamic = 'force-dynamic';
 

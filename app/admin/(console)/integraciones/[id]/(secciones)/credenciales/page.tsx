@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import { requirePageUser } from '@/lib/auth/session';
-import { latestRefusedAddresses } from '@/lib/credentials/refused-addresses';
-import { listTokens } from '@/lib/integration-management/tokens';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { latestRefusedAddresses } from '@/lib/core/credentials/refused-addresses';
+import { listTokens } from '@/lib/flows/integration-management/tokens';
 import { AllowedNetworksSection } from '../../allowed-networks-section';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { TokensSection } from '../../tokens-section';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { requirePageUser } from '@/lib/auth/session';
-import { detailsOf } from '@/lib/integration-management/details-service';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { detailsOf } from '@/lib/flows/integration-management/details-service';
 import { DetailsSection } from '../../details-section';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { PurposeSection } from '../../purpose-section';

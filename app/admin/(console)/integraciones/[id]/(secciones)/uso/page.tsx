@@ -4,13 +4,13 @@ import { IdentifierList, recordIdentifierList } from '@/components/console/ident
 import { EmptyState } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { requirePageUser } from '@/lib/auth/session';
-import { loadDashboard } from '@/lib/rollups/usage';
-import { formatDateTime } from '@/lib/time/guatemala-time';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { loadDashboard } from '@/lib/core/rollups/usage';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { formatQuetzales } from '@/lib/money';
-import { maskedIdentifiers } from '@/lib/sealing/masking';
-import { listLatestRecords } from '@/lib/records/list';
+import { formatQuetzales } from '@/lib/platform/money';
+import { maskedIdentifiers } from '@/lib/core/sealing/masking';
+import { listLatestRecords } from '@/lib/core/records/list';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {

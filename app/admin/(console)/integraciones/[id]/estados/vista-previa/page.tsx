@@ -2,13 +2,13 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
-import { requirePageUser } from '@/lib/auth/session';
-import { env } from '@/lib/env';
-import { findIntegration } from '@/lib/integration-management/service';
-import { parsePreviewRange, previewStatement, runningMonthRange } from '@/lib/statements/preview';
-import { PREVIEW_MARK } from '@/lib/statements/texts';
+import { requirePageUser } from '@/lib/flows/auth/session';
+import { env } from '@/lib/platform/env';
+import { findIntegration } from '@/lib/flows/integration-management/service';
+import { parsePreviewRange, previewStatement, runningMonthRange } from '@/lib/flows/statements/preview';
+import { PREVIEW_MARK } from '@/lib/flows/statements/texts';
 import { StatementPreviewDocument } from '@/components/statements/statement-preview';
-import { integrationPath, statementsPath } from '@/lib/console/integration-sections';
+import { integrationPath, statementsPath } from '@/lib/surfaces/console/integration-sections';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;

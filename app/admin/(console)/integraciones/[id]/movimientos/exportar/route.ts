@@ -1,9 +1,9 @@
 // GET /admin/integraciones/:id/movimientos/exportar - the balance history as CSV (admin and support).
-import { consoleUserWithAccess } from '@/lib/auth/session';
-import { historyCsvStream, parseHistoryFilters } from '@/lib/billing/history';
-import { guatemalanToday } from '@/lib/time/guatemala-time';
-import { findIntegration } from '@/lib/integration-management/service';
-import { logger } from '@/lib/logging/logger';
+import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { historyCsvStream, parseHistoryFilters } from '@/lib/core/billing/history';
+import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
+import { findIntegration } from '@/lib/flows/integration-management/service';
+import { logger } from '@/lib/platform/logging/logger';
 
 export const dynamic = 'force-dynamic';
 

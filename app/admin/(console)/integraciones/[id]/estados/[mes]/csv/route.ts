@@ -1,8 +1,8 @@
 // GET /admin/integraciones/:id/estados/:mes/csv - the charged queries of an issued statement's month (admin).
-import { logger } from '@/lib/logging/logger';
-import { writeAccessEntry } from '@/lib/personal-data/access-log';
-import { statementChargesCsvStream } from '@/lib/statements/csv';
-import { statementForDownload } from '@/lib/console/statement-downloads';
+import { logger } from '@/lib/platform/logging/logger';
+import { writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
+import { statementForDownload } from '@/lib/surfaces/console/statement-downloads';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 // GET /admin/integraciones/:id/estados/:mes/pdf - an issued monthly statement as PDF (administrators and support).
-import { env } from '@/lib/env';
-import { statementForDownload } from '@/lib/console/statement-downloads';
-import { renderStatementPdf } from '@/lib/statements/pdf';
+import { env } from '@/lib/platform/env';
+import { statementForDownload } from '@/lib/surfaces/console/statement-downloads';
+import { renderStatementPdf } from '@/lib/flows/statements/pdf';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,12 +1,12 @@
 // POST /admin/integraciones/:id/estados/vista-previa/pdf - a statement's preview as PDF (administrators and support).
 // The days travel in the posted form (desde, hasta), not in the address: like an issued
 // statement's download, the address names only the integration.
-import { env } from '@/lib/env';
-import { postedFormFields } from '@/lib/http/posted-form';
-import { plainText } from '@/lib/http/plain-text';
-import { statementDownloadAccess } from '@/lib/console/statement-downloads';
-import { renderStatementPreviewPdf } from '@/lib/statements/pdf';
-import { parsePreviewRange, previewStatement, type PreviewProblem } from '@/lib/statements/preview';
+import { env } from '@/lib/platform/env';
+import { postedFormFields } from '@/lib/platform/http/posted-form';
+import { plainText } from '@/lib/platform/http/plain-text';
+import { statementDownloadAccess } from '@/lib/surfaces/console/statement-downloads';
+import { renderStatementPreviewPdf } from '@/lib/flows/statements/pdf';
+import { parsePreviewRange, previewStatement, type PreviewProblem } from '@/lib/flows/statements/preview';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,19 @@
+// Balances as billing sees them, for whoever reacts (the low-balance and exhausted alerts and the
+// integrator's low-balance notice: lib/root/reactions.ts subscribes lib/reactions/alerts).
+import type { Integration } from '@/db/schema';
+import { domainEvent } from '@/lib/platform/events/domain-event';
+
+export interface BalanceSnapshot {
+  integrationId: number;
+  nombre: string;
+  balanceCentavos: number;
+  tariffCentavos: number;
+  /** The integration's own threshold; null uses ALERT_LOW_BALANCE_DEFAULT_CENTAVOS. */
+  lowBalanceAlertCentavos: number | null;
+}
+
+/** A lookup's charge left this balance: told on the request path, so its listeners never wait or throw. */
+export const balanceSeen = domainEvent<BalanceSnapshot>('billing.balance-seen');
+
+/** A balance lowered by hand, or a tariff it may no longer pay: awaited, so the alert is written before the answer. */
+export const balanceMayBeShort = domainEvent<Pick<Integration, 'id' | 'nombre' | 'balanceCentavos' | 'tariffCentavos' | 'lowBalanceAlertCentavos'>>('billing.balance-may-be-short');

@@ -1,0 +1,104 @@
+import { eq, sql } from 'drizzle-orm';
+import { database, db, type Database } from '@/db/client';
+import { integrations, ledgerEntries, type Integration, type LedgerEntry } from '@/db/schema';
+import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
+import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/core/integrations/schemas';
+import { notifyIntegrationChanged } from '@/lib/core/integrations/directory';
+import { fail, ok, type Result } from '@/lib/platform/result';
+import { balanceMayBeShort } from './events';
+
+export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
+
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Adds prepaid money to an integration (positive amount, with a note saying why). */
+export function topUp(actor: Actor, integrationId: number, amountCentavos: number, note: string) {
+  const amount = positiveCentavosSchema.safeParse(amountCentavos);
+  if (!amount.success) return Promise.resolve(fail('invalid', amount.error.issues[0]!.message));
+  return moveBalance(actor, integrationId, 'top_up', amount.data, note);
+}
+
+/** Corrects a balance up or down; it can never take the balance below zero. */
+export function adjustBalance(actor: Actor, integrationId: number, amountCentavos: number, note: string) {
+  const amount = signedCentavosSchema.safeParse(amountCentavos);
+  if (!amount.success) return Promise.resolve(fail('invalid', amount.error.issues[0]!.message));
+  return moveBalance(actor, integrationId, 'adjustment', amount.data, note);
+}
+
+type MovedBalance = { balanceCentavos: number; entry: LedgerEntry; integration: Integration };
+
+async function moveBalance(
+  actor: Actor,
+  integrationId: number,
+  kind: 'top_up' | 'adjustment',
+  amountCentavos: number,
+  rawNote: string,
+): Promise<Result<{ balanceCentavos: number; entry: LedgerEntry }, BalanceError>> {
+  const result = await (await db()).transaction((tx) => moveBalanceWithin(tx, actor, integrationId, kind, amountCentavos, rawNote));
+  if (!result.ok) return result;
+  await afterBalanceMoved(result.value.integration, amountCentavos);
+  return ok({ balanceCentavos: result.value.balanceCentavos, entry: result.value.entry });
+}
+
+/**
+ * A top-up written inside the caller's transaction: the console's manual top-up and an approved
+ * top-up request (lib/flows/top-ups) credit through this one path, so a request's state change and its
+ * money commit together. The caller calls `afterBalanceMoved` once its transaction committed.
+ */
+export function topUpWithin(tx: Transaction, actor: Actor, integrationId: number, amountCentavos: number, note: string) {
+  const amount = positiveCentavosSchema.safeParse(amountCentavos);
+  if (!amount.success) return Promise.resolve(fail('invalid' as const, amount.error.issues[0]!.message));
+  return moveBalanceWithin(tx, actor, integrationId, 'top_up', amount.data, note);
+}
+
+async function moveBalanceWithin(
+  tx: Transaction,
+  actor: Actor,
+  integrationId: number,
+  kind: 'top_up' | 'adjustment',
+  amountCentavos: number,
+  rawNote: string,
+): Promise<Result<MovedBalance, BalanceError>> {
+  const note = ledgerNoteSchema.safeParse(rawNote);
+  if (!note.success) return fail('invalid', note.error.issues[0]!.message);
+  const [before] = await tx.select().from(integrations).where(eq(integrations.id, integrationId)).for('update');
+  if (!before) return fail('not_found', `No existe la integración ${integrationId}.`);
+  if (before.balanceCentavos + amountCentavos < 0) {
+    return fail('insufficient_balance', 'El ajuste dejaría el saldo por debajo de cero.');
+  }
+  const [after] = await tx
+    .update(integrations)
+    .set({ balanceCentavos: sql`${integrations.balanceCentavos} + ${amountCentavos}`, updatedAt: sql`now()` })
+    .where(eq(integrations.id, integrationId))
+    .returning();
+  const auditId = await writeAudit(tx, actor, {
+    action: kind === 'top_up' ? 'balance.top_up' : 'balance.adjust',
+    targetType: 'integration',
+    targetId: integrationId,
+    before: { balanceCentavos: before.balanceCentavos },
+    after: { balanceCentavos: after!.balanceCentavos, amountCentavos, note: note.data },
+  });
+  const [entry] = await tx
+    .insert(ledgerEntries)
+    .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId })
+    .returning();
+  return ok({ balanceCentavos: after!.balanceCentavos, entry: entry!, integration: after! });
+}
+
+/** What follows a committed balance change: every instance's copy refreshed, the low-balance alert. */
+export async function afterBalanceMoved(integration: Integration, amountCentavos: number): Promise<void> {
+  await notifyIntegrationChanged();
+  // Lowered by hand: perhaps below the alert threshold, or below what one lookup costs.
+  if (amountCentavos < 0) await balanceMayBeShort.emit(integration);
+}
+
+/** The balance column and the ledger's sum side by side; they must always agree. */
+export async function balanceAndLedgerSum(integrationId: number): Promise<{ balanceCentavos: number; ledgerSumCentavos: number }> {
+  const handle = await database();
+  const [row] = await handle.rows<{ balance: string | number; ledger_sum: string | number }>(sql`
+    select i.balance_centavos as balance,
+           coalesce((select sum(amount_centavos) from ledger_entries l where l.integration_id = i.id), 0) as ledger_sum
+    from integrations i where i.id = ${integrationId}`);
+  if (!row) throw new Error(`integration ${integrationId} not found`);
+  return { balanceCentavos: Number(row.balance), ledgerSumCentavos: Number(row.ledger_sum) };
+}

@@ -1,0 +1,6 @@
+import { env } from '@/lib/platform/env';
+
+/** Whether the console's cookies are `Secure` (and prefixed __Secure- or __Host-): the public URL is https. */
+export function sessionCookiesAreSecure(): boolean {
+  return (env().NEXTAUTH_URL ?? '').startsWith('https://');
+}

@@ -1,0 +1,27 @@
+// How a bulk job leaves room for its integration's interactive lookups (docs/decisions.md, "Bulk
+// jobs"): each item spends one from the integration's catalog limit, as any lookup, and before
+// that one from a second per-minute counter of the integration's jobs, capped at
+// BULK_LIMIT_SHARE_PERCENT of the catalog limit. Jobs can never take more than that share of a
+// minute; the rest is always there for the integration's own requests. Both counters live in the
+// same store as every limit (Redis when instances share it), so the share holds across instances.
+import { env } from '@/lib/platform/env';
+import { integrationLimitPerMinute, rateLimitStore } from '@/lib/core/limits/limits';
+
+const MINUTE_MS = 60_000;
+
+/** The most items an integration's jobs may run in one minute, together, on every instance. */
+export function bulkItemsPerMinute(settings = env()): number {
+  return Math.max(1, Math.floor((integrationLimitPerMinute('catalogs', settings) * settings.BULK_LIMIT_SHARE_PERCENT) / 100));
+}
+
+/** Spends one item from the jobs' share; when refused, says when the share's window ends. */
+export async function spendBulkShare(integrationName: string): Promise<{ allowed: true } | { allowed: false; retryAtMs: number }> {
+  const decision = await (await rateLimitStore()).consume(`minute:bulk:${integrationName.toLowerCase()}`, bulkItemsPerMinute(), MINUTE_MS, 'fixed');
+  return decision.allowed ? { allowed: true } : { allowed: false, retryAtMs: decision.resetAtMs };
+}
+
+/** Spends one request to /api/lotes from the integration's own per-minute counter for them. */
+export async function spendBulkApiLimit(integrationName: string): Promise<boolean> {
+  const decision = await (await rateLimitStore()).consume(`minute:lotes:${integrationName.toLowerCase()}`, env().BULK_API_PER_MINUTE, MINUTE_MS, 'fixed');
+  return decision.allowed;
+}

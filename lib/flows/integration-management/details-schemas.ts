@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { isValidNit, normalizeNit } from '@/lib/platform/guatemala/identifiers';
+
+// Each detail is optional: an empty value means "not registered" and is stored as null. The
+// messages name the field, because the CLI shows them without a form around them.
+
+export const LEGAL_NAME_MAX = 200;
+export const CONTACT_NAME_MAX = 120;
+// RFC 5321's limit for a forward path: longer addresses cannot be delivered anyway.
+export const EMAIL_MAX = 254;
+
+// Control characters would break the statement's PDF line and the CLI's output.
+const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
+
+function optional<Output>(present: z.ZodType<Output, string>) {
+  return z.preprocess(
+    (value) => (value === null || value === undefined || (typeof value === 'string' && value.trim() === '') ? null : value),
+    z.string({ error: 'Escriba el valor como texto.' }).trim().pipe(present).nullable(),
+  );
+}
+
+export const legalNameSchema = optional(
+  z
+    .string()
+    .min(2, 'La razón social debe tener al menos 2 caracteres.')
+    .max(LEGAL_NAME_MAX, `La razón social puede tener como máximo ${LEGAL_NAME_MAX} caracteres.`)
+    .regex(NO_CONTROL_CHARACTERS, 'La razón social no puede llevar saltos de línea ni caracteres de control.'),
+);
+
+/**
+ * A NIT as SAT accepts it (lib/platform/guatemala/identifiers.ts, the same check the API applies): a classic
+ * NIT with its check character, or a CUI. Stored without separators, K in upper case.
+ */
+export const nitSchema = optional(
+  z
+    .string()
+    .max(20, 'El NIT no es válido: tiene demasiados caracteres.')
+    .refine((value) => isValidNit(value), 'El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).')
+    .transform(normalizeNit),
+);
+
+function contactNameSchema(contact: string) {
+  return optional(
+    z
+      .string()
+      .min(2, `El nombre del contacto ${contact} debe tener al menos 2 caracteres.`)
+      .max(CONTACT_NAME_MAX, `El nombre del contacto ${contact} puede tener como máximo ${CONTACT_NAME_MAX} caracteres.`)
+      .regex(NO_CONTROL_CHARACTERS, `El nombre del contacto ${contact} no puede llevar saltos de línea ni caracteres de control.`),
+  );
+}
+
+function contactEmailSchema(contact: string) {
+  return optional(
+    z
+      .string()
+      .max(EMAIL_MAX, `El correo del contacto ${contact} puede tener como máximo ${EMAIL_MAX} caracteres.`)
+      .pipe(z.email({ error: `El correo del contacto ${contact} no es válido: escríbelo como nombre@empresa.com.` })),
+  );
+}
+
+/** Digits of a Guatemalan subscriber number: 8, the first 2 to 7 (fixed lines and mobiles). */
+const GUATEMALAN_NUMBER = /^[2-7]\d{7}$/;
+
+/**
+ * A Guatemalan phone number as people write it ("5555 1234", "+502 5555-1234", "2222-3333"),
+ * stored as +502 and its 8 digits, so two writings of one number read alike.
+ */
+export function normalizeGuatemalanPhone(value: string): string | undefined {
+  const compact = value.replace(/[\s-]/g, '');
+  const digits = compact.startsWith('+502') ? compact.slice(4) : compact;
+  return GUATEMALAN_NUMBER.test(digits) ? `+502${digits}` : undefined;
+}
+
+function contactPhoneSchema(contact: string) {
+  return optional(
+    z.string().transform((value, context) => {
+      const phone = normalizeGuatemalanPhone(value);
+      if (phone) return phone;
+      context.addIssue({
+        code: 'custom',
+        message: `El teléfono del contacto ${contact} no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.`,
+      });
+      return z.NEVER;
+    }),
+  );
+}
+
+/** Every detail and its schema, in the order the console and the audit list them. */
+export const DETAIL_SCHEMAS = {
+  legalName: legalNameSchema,
+  nit: nitSchema,
+  technicalContactName: contactNameSchema('técnico'),
+  technicalContactEmail: contactEmailSchema('técnico'),
+  technicalContactPhone: contactPhoneSchema('técnico'),
+  billingContactName: contactNameSchema('de facturación'),
+  billingContactEmail: contactEmailSchema('de facturación'),
+  billingContactPhone: contactPhoneSchema('de facturación'),
+} as const;
+
+export type DetailField = keyof typeof DETAIL_SCHEMAS;
+export const DETAIL_FIELDS = Object.keys(DETAIL_SCHEMAS) as DetailField[];
+
+/** Who the integrator is and whom to write to; null: not registered. */
+export type IntegrationDetails = Record<DetailField, string | null>;
+
+declare const validated: unique symbol;
+/** Details that went through parseIntegrationDetails: only those can be stored. */
+export type ValidDetails = Partial<IntegrationDetails> & { readonly [validated]: true };

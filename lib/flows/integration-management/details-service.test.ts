@@ -1,0 +1,168 @@
+// Issue 24 ("Integration details"): an integration's legal name, NIT and technical and billing
+// contacts, validated field by field in Spanish, stored normalized, and audited before and after.
+import { and, desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { auditLog } from '@/db/schema';
+import { createIntegration } from '@/lib/flows/integration-management/service';
+import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { formatNit, formatPhone, integratorIdentityLines } from './details-display';
+import { normalizeGuatemalanPhone } from './details-schemas';
+import { contactsOf, integrationContacts, parseIntegrationDetails, setIntegrationDetails } from './details-service';
+
+let testDatabase: TestDatabase;
+let integration: TestIntegration;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integration = await createTestIntegration('details');
+});
+
+afterAll(async () => {
+  await testDatabase?.cleanup();
+});
+
+async function auditRows(integrationId: number) {
+  return (await db())
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.targetType, 'integration'), eq(auditLog.targetId, String(integrationId)), eq(auditLog.action, 'integration.set_details')))
+    .orderBy(desc(auditLog.id));
+}
+
+describe('validating integration details', () => {
+  it('accepts a NIT with its check character in any writing, and a CUI, and stores it without separators', () => {
+    for (const [typed, stored] of [['576937-k', '576937K'], [' 576937 K ', '576937K'], ['4829113-7', '48291137'], ['1587564440904', '1587564440904']] as const) {
+      const parsed = parseIntegrationDetails({ nit: typed });
+      expect(parsed.ok && parsed.value.nit).toBe(stored);
+    }
+    expect([formatNit('576937K'), formatNit('1587564440904')]).toEqual(['576937-K', '1587564440904']);
+  });
+
+  it('refuses a NIT whose check character is wrong, the way the API does', () => {
+    const parsed = parseIntegrationDetails({ nit: '576937-5' });
+    expect(parsed.ok ? 'accepted' : parsed.error.fieldErrors).toEqual({
+      nit: 'El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).',
+    });
+  });
+
+  it('takes a Guatemalan phone with or without +502, spaces or hyphens, and stores it as +502 and 8 digits', () => {
+    for (const typed of ['5555 1234', '5555-1234', '+502 5555-1234', '+50255551234', ' 55551234 ']) {
+      expect(normalizeGuatemalanPhone(typed)).toBe('+50255551234');
+    }
+    for (const wrong of ['555 1234', '555512345', '+1 5555 1234', '1555 1234', '5555.1234', 'teléfono']) {
+      expect(normalizeGuatemalanPhone(wrong)).toBeUndefined();
+    }
+    expect(formatPhone('+50222223333')).toBe('+502 2222-3333');
+  });
+
+  it('says what is wrong with each field, in Spanish, and names the contact', () => {
+    const parsed = parseIntegrationDetails({
+      legalName: 'X',
+      technicalContactEmail: 'ana@',
+      technicalContactPhone: '1234',
+      billingContactName: 'L'.repeat(121),
+      billingContactEmail: `${'a'.repeat(250)}@example.com`,
+      billingContactPhone: '+502 9999 12',
+    });
+    expect(parsed.ok ? 'accepted' : parsed.error.fieldErrors).toEqual({
+      legalName: 'La razón social debe tener al menos 2 caracteres.',
+      technicalContactEmail: 'El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.',
+      technicalContactPhone: 'El teléfono del contacto técnico no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
+      billingContactName: 'El nombre del contacto de facturación puede tener como máximo 120 caracteres.',
+      billingContactEmail: 'El correo del contacto de facturación puede tener como máximo 254 caracteres.',
+      billingContactPhone: 'El teléfono del contacto de facturación no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
+    });
+    const lines = parseIntegrationDetails({ legalName: 'Banco\nDos' });
+    expect(lines.ok ? 'accepted' : lines.error.fieldErrors.legalName).toBe('La razón social no puede llevar saltos de línea ni caracteres de control.');
+    expect(parseIntegrationDetails({ legalName: 'R'.repeat(201) }).ok).toBe(false);
+  });
+});
+
+describe('changing integration details', () => {
+  it('saves them normalized and audits every detail before and after', async () => {
+    const saved = await setIntegrationDetails(TEST_ACTOR, integration.nombre, {
+      legalName: '  Servicios Financieros del Sur, S.A. ',
+      nit: '576937-k',
+      technicalContactName: 'Ana López',
+      technicalContactEmail: 'ana@sur.com.gt',
+      technicalContactPhone: '5555-1234',
+      billingContactName: 'Luis Pérez',
+      billingContactEmail: 'facturas@sur.com.gt',
+      billingContactPhone: '+502 2222 3333',
+    });
+    if (!saved.ok) throw new Error(saved.error.message);
+    expect(saved.value.changed).toBe(true);
+    expect(saved.value.integration).toMatchObject({
+      legalName: 'Servicios Financieros del Sur, S.A.',
+      nit: '576937K',
+      technicalContactPhone: '+50255551234',
+      billingContactPhone: '+50222223333',
+    });
+    const [audit] = await auditRows(integration.id);
+    expect(audit!.actor).toBe('system:test');
+    expect(audit!.before).toEqual({
+      legalName: null, nit: null, technicalContactName: null, technicalContactEmail: null, technicalContactPhone: null,
+      billingContactName: null, billingContactEmail: null, billingContactPhone: null,
+    });
+    expect(audit!.after).toEqual({
+      legalName: 'Servicios Financieros del Sur, S.A.', nit: '576937K',
+      technicalContactName: 'Ana López', technicalContactEmail: 'ana@sur.com.gt', technicalContactPhone: '+50255551234',
+      billingContactName: 'Luis Pérez', billingContactEmail: 'facturas@sur.com.gt', billingContactPhone: '+50222223333',
+    });
+  });
+
+  it('changes only the details given; an empty one clears it; the same values write no audit row', async () => {
+    const before = (await auditRows(integration.id)).length;
+    const cleared = await setIntegrationDetails(TEST_ACTOR, integration.id, { billingContactPhone: '', technicalContactEmail: 'soporte@sur.com.gt' });
+    if (!cleared.ok) throw new Error(cleared.error.message);
+    expect(cleared.value.integration).toMatchObject({ billingContactPhone: null, technicalContactEmail: 'soporte@sur.com.gt', legalName: 'Servicios Financieros del Sur, S.A.' });
+    const [audit] = await auditRows(integration.id);
+    expect(audit!.before).toMatchObject({ billingContactPhone: '+50222223333', technicalContactEmail: 'ana@sur.com.gt' });
+    expect(audit!.after).toMatchObject({ billingContactPhone: null, technicalContactEmail: 'soporte@sur.com.gt' });
+
+    const same = await setIntegrationDetails(TEST_ACTOR, integration.id, { nit: '576937-K', billingContactPhone: '' });
+    expect(same.ok && same.value.changed).toBe(false);
+    expect((await auditRows(integration.id)).length).toBe(before + 1);
+  });
+
+  it('saves nothing when one field is wrong, and says which integration does not exist', async () => {
+    const refused = await setIntegrationDetails(TEST_ACTOR, integration.id, { legalName: 'Nombre Nuevo, S.A.', nit: '123' });
+    expect(refused.ok ? 'saved' : refused.error.code).toBe('invalid');
+    expect((await integrationContacts(integration.id))?.technical?.email).toBe('soporte@sur.com.gt');
+    const stored = await setIntegrationDetails(TEST_ACTOR, integration.id, {});
+    expect(stored.ok && stored.value.integration.legalName).toBe('Servicios Financieros del Sur, S.A.');
+    const missing = await setIntegrationDetails(TEST_ACTOR, 'no-existe', { legalName: 'Algo, S.A.' });
+    expect(missing.ok ? 'saved' : missing.error).toEqual({ code: 'not_found', message: 'No existe la integración «no-existe».' });
+  });
+
+  it('may be given when the integration is created, audited with the creation', async () => {
+    const details = parseIntegrationDetails({ legalName: 'Cooperativa Norte, R.L.', billingContactEmail: 'pagos@norte.gt', technicalContactName: '' });
+    if (!details.ok) throw new Error(details.error.message);
+    const created = await createIntegration(TEST_ACTOR, { nombre: 'details-at-creation', details: details.value });
+    if (!created.ok) throw new Error(created.error.message);
+    expect(contactsOf(created.value.integration)).toEqual({ technical: null, billing: { name: null, email: 'pagos@norte.gt', phone: null } });
+    const [audit] = await (await db())
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'integration.create'), eq(auditLog.targetId, String(created.value.integration.id))));
+    expect(audit!.after).toMatchObject({ legalName: 'Cooperativa Norte, R.L.', billingContactEmail: 'pagos@norte.gt', technicalContactName: null });
+  });
+});
+
+describe('the contacts and the statement lines', () => {
+  it('gives each contact, or null when none of its fields is registered', async () => {
+    expect(await integrationContacts(integration.id)).toEqual({
+      technical: { name: 'Ana López', email: 'soporte@sur.com.gt', phone: '+50255551234' },
+      billing: { name: 'Luis Pérez', email: 'facturas@sur.com.gt', phone: null },
+    });
+    expect(await integrationContacts('no-existe')).toBeUndefined();
+  });
+
+  it('names the integrator on a statement, plainly when nothing was registered (or the statement predates details)', () => {
+    expect(integratorIdentityLines({ legalName: 'Banco, S.A.', nit: '576937K' })).toEqual(['Razón social: Banco, S.A.', 'NIT: 576937-K']);
+    expect(integratorIdentityLines({ legalName: null, nit: null })).toEqual(['Razón social: no registrada', 'NIT: no registrado']);
+    expect(integratorIdentityLines({})).toEqual(['Razón social: no registrada', 'NIT: no registrado']);
+  });
+});

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { generatePassword } from '@/lib/platform/security/passwords';
+import { guessablePasswordMessage, newPasswordProblem, PASSWORD_RULE_MESSAGES } from './policy';
+
+describe('new console passwords', () => {
+  it('refuses the passwords attackers try first, whatever their case and appended digits or symbols', () => {
+    for (const password of ['password1234', 'Password1234!', 'qwertyuiop123', '123456789012', 'PASSWORDPASSWORD', 'iloveyou2026', 'dragon123456789']) {
+      expect(newPasswordProblem(password), password).toBe(PASSWORD_RULE_MESSAGES.common);
+    }
+  });
+
+  it('refuses repetitions, sequences, keyboard runs, the user\'s e-mail and name and the service\'s own words, saying why (issue 30, point 3)', () => {
+    const owner = { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' };
+    expect(newPasswordProblem('aaaaaaaaaaaa', owner)).toBe(guessablePasswordMessage('repeat'));
+    expect(newPasswordProblem(' '.repeat(12), owner)).toBe(guessablePasswordMessage('repeat'));
+    expect(newPasswordProblem('abcdefghijkl', owner)).toBe(guessablePasswordMessage('sequence'));
+    expect(newPasswordProblem('qwertyuiopas', owner)).not.toBeNull();
+    expect(newPasswordProblem('mnbvcxzlkjhg', owner)).toBe(guessablePasswordMessage('spatial'));
+    expect(newPasswordProblem('ana.lopez@coop-ejemplo.gt', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(newPasswordProblem('ana.lopez.2026!', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(newPasswordProblem('guatemala2026', owner)).toBe(guessablePasswordMessage('serviceWords'));
+    expect(newPasswordProblem('consultasgt1', owner)).toBe(guessablePasswordMessage('serviceWords'));
+    expect(newPasswordProblem('Consultas de Ana López', owner)).toBe(guessablePasswordMessage('personal'));
+    expect(guessablePasswordMessage('spatial')).toBe(
+      'Esa contraseña se adivina con facilidad: sigue una fila o un trazo del teclado (qwerty, asdf). Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.',
+    );
+  });
+
+  it("refuses a password made of the service's words or a date and nothing else but digits and symbols, saying which", () => {
+    const owner = { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' };
+    const year = new Date().getFullYear();
+    for (const password of ['Pasarela2026!', 'MiClave2026..', 'NIT576937K!!', 'Contraseña 2026!', 'CONTRASENA.2026.', 'recarga-portal-99', `Consultas${year}#`, 'nit 576937-k !!']) {
+      expect(newPasswordProblem(password, owner), password).toBe(guessablePasswordMessage('serviceWords'));
+    }
+    for (const password of ['Diciembre2026', 'miércoles 2026!!', 'MIERCOLES-2026', 'Setiembre.2025.', `Sábado${year + 5}!!`, 'lunes 12 de enero']) {
+      expect(newPasswordProblem(password, owner), password).toBe(guessablePasswordMessage('dateWords'));
+    }
+    expect(guessablePasswordMessage('serviceWords')).toBe(
+      'Esa contraseña se adivina con facilidad: se arma solo con el nombre del servicio o sus palabras (pasarela, consultas, clave, NIT…), cifras y símbolos. Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.',
+    );
+    expect(guessablePasswordMessage('dateWords')).toBe(
+      'Esa contraseña se adivina con facilidad: se arma solo con un mes, un día de la semana o un año, cifras y símbolos. Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.',
+    );
+  });
+
+  it('refuses anything shorter than 12 characters before looking it up', () => {
+    expect(newPasswordProblem('xK9#mQ2$vL7')).toBe(PASSWORD_RULE_MESSAGES.tooShort);
+  });
+
+  it('accepts long passwords that are not on the list, and every generated one', () => {
+    const random = randomBytes(12).toString('base64url');
+    for (const password of ['cafetal de Antigua al amanecer', 'xK9#mQ2$vL7!pR', 'volcán-pacaya-2026', 'caballo correcto batería grapa', 'la pasarela del lago en marzo', random]) {
+      expect(newPasswordProblem(password, { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' }), password).toBeNull();
+    }
+    for (let index = 0; index < 200; index++) {
+      const generated = generatePassword();
+      expect(newPasswordProblem(generated, { email: 'ana.lopez@coop-ejemplo.gt', name: 'Ana López' }), generated).toBeNull();
+    }
+  });
+});

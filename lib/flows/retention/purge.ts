@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
+import { recordsCsvStreamFrom } from '@/lib/core/records/csv';
+import { purgeExpiredSearchReferences } from '@/lib/core/personal-data/search-references';
+import { purgeOldSubmissions } from '@/lib/core/submissions/claim';
+import { purgeExpiredRequestTraces } from '@/lib/core/request-traces/read';
+import { env } from '@/lib/platform/env';
+import { purgeExpiredBulkJobs } from '@/lib/flows/bulk/retention';
+import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
+
+const BATCH_ROWS = 5_000;
+
+export interface PurgeOptions {
+  now?: Date;
+  /** When set, the records are first written there as gzipped CSV; nothing is purged if that fails. */
+  exportDir?: string;
+  months?: number;
+  batchRows?: number;
+  /** Pause between batches, so the purge never competes for long with live traffic. */
+  pauseMs?: number;
+}
+
+export interface PurgeResult {
+  cutoff: Date;
+  /** Query records deleted. */
+  purged: number;
+  exportFile?: string;
+  /** Alert deliveries deleted, with their attempts. */
+  alertDeliveriesPurged: number;
+}
+
+/**
+ * Deletes what is kept only for the retention period and is older than its cutoff: the query
+ * records (their identifiers go with them, by cascade) and the alert deliveries (their attempts go
+ * with them). Oldest first, in batches of a few thousand rows: each batch is one short statement,
+ * so no lock is held for long and live lookups keep writing. Rollups, statements and the ledger
+ * are kept. With an export directory, the query records go to one file per run first
+ * (query-records-before-<cutoff>.csv.gz), written under a temporary name and renamed when
+ * complete; if that fails nothing is deleted.
+ */
+export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<PurgeResult> {
+  const cutoff = retentionCutoff(options.now, options.months);
+  const handle = await database();
+  const [oldest] = await handle.rows<{ id: string | number }>(sql`select id from query_records where created_at < ${cutoff.toISOString()}::timestamptz limit 1`);
+  const exportFile = oldest && options.exportDir ? await exportRecordsBefore(cutoff, options.exportDir) : undefined;
+  const purged = oldest ? await deleteCreatedBefore('query_records', cutoff, options) : 0;
+  const alertDeliveriesPurged = await deleteCreatedBefore('alert_deliveries', cutoff, options);
+  // Form sending keys are needed for a day at most (lib/core/submissions).
+  await purgeOldSubmissions(options.now);
+  // Request traces, a few days (lib/core/request-traces).
+  await purgeExpiredRequestTraces(env().REQUEST_TRACE_RETENTION_DAYS, options.now);
+  // Bulk jobs' results, BULK_RESULT_RETENTION_DAYS after the job ended (lib/flows/bulk).
+  await purgeExpiredBulkJobs(env().BULK_RESULT_RETENTION_DAYS, options.now);
+  // And a search's identifier behind its reference, an hour (lib/core/personal-data/search-references.ts).
+  await purgeExpiredSearchReferences(options.now);
+  // A person's NIT-CUI link goes with the last record that could have shown it: its last sighting
+  // is moved on at most daily (lib/core/records/write.ts), so a day more than the records.
+  await handle.rows(sql`delete from identifier_links where last_seen_at < ${cutoff.toISOString()}::timestamptz - interval '1 day'`);
+  return { cutoff, purged, exportFile, alertDeliveriesPurged };
+}
+
+/** Deletes the table's rows created before the cutoff, oldest first, one batch per statement. */
+async function deleteCreatedBefore(table: 'query_records' | 'alert_deliveries', cutoff: Date, options: PurgeOptions): Promise<number> {
+  const handle = await database();
+  const batchRows = options.batchRows ?? BATCH_ROWS;
+  const name = sql.identifier(table);
+  let deleted = 0;
+  for (;;) {
+    const rows = await handle.rows<{ id: string | number }>(sql`
+      delete from ${name}
+       where id in (select id from ${name}
+                     where created_at < ${cutoff.toISOString()}::timestamptz
+                     order by created_at, id
+                     limit ${batchRows}::integer)
+      returning id`);
+    deleted += rows.length;
+    if (rows.length < batchRows) return deleted;
+    if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
+  }
+}
+
+async function exportRecordsBefore(cutoff: Date, directory: string): Promise<string> {
+  fs.mkdirSync(directory, { recursive: true });
+  const name = `query-records-before-${cutoff.toISOString().slice(0, 13)}h.csv.gz`;
+  const file = path.join(directory, name);
+  const partial = `${file}.partial`;
+  let failure: unknown;
+  const csv = recordsCsvStreamFrom({ createdAt: cutoff.toISOString(), id: 0 }, (error) => (failure = error));
+  await pipeline(Readable.fromWeb(csv as never), createGzip(), fs.createWriteStream(partial));
+  if (failure) throw failure;
+  fs.renameSync(partial, file);
+  return file;
+}

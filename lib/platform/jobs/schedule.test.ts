@@ -1,0 +1,46 @@
+// A periodic job logs as itself: its name on every line, never the id of the request during which
+// it happened to be scheduled (the app starts its jobs inside the warm-up request to /api/health).
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { currentLogBindings, withLogBindings, type LogBindings } from '@/lib/platform/logging/context';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { runAsJob } from './context';
+import { schedulePeriodicJob, stopPeriodicJobs } from './schedule';
+
+let testDatabase: TestDatabase;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+});
+
+afterAll(async () => {
+  stopPeriodicJobs();
+  await testDatabase?.cleanup();
+});
+
+describe('the log context of background work', () => {
+  it('gives a job scheduled during a request its own name and not the request id, on every run', async () => {
+    const runs: LogBindings[] = [];
+    withLogBindings({ requestId: 'req_00112233445566778899', path: '/api/health' }, () =>
+      schedulePeriodicJob({
+        name: 'log-context-check',
+        everyMs: 50,
+        leaseMs: 60_000,
+        run: async () => void runs.push(currentLogBindings()),
+        onError: (error) => {
+          throw error;
+        },
+      }),
+    );
+
+    await vi.waitFor(() => expect(runs.length).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 20 });
+    expect(runs.slice(0, 2)).toEqual([{ job: 'log-context-check' }, { job: 'log-context-check' }]);
+  });
+
+  it('keeps a timer started inside a request out of that request', async () => {
+    const seen = await withLogBindings({ requestId: 'req_aabbccddeeff00112233' }, () =>
+      runAsJob('timer-check', () => new Promise<LogBindings>((resolve) => setTimeout(() => resolve(currentLogBindings()), 1))),
+    );
+
+    expect(seen).toEqual({ job: 'timer-check' });
+  });
+});

@@ -1,0 +1,64 @@
+import { runAsJob } from './context';
+import { acquireJobLease, releaseJobLease } from './lease';
+import { processSlot } from '@/lib/platform/runtime/process-state';
+
+export interface PeriodicJob {
+  /** The lease's name: one run at a time across every instance sharing the database. */
+  name: string;
+  /** How often the group runs it (each instance checks this often, with some jitter). */
+  everyMs: number;
+  /** How long a run may take before another instance may assume the holder died. */
+  leaseMs: number;
+  run(): Promise<void>;
+  /** Told about a failed run; the job is tried again at its next check. */
+  onError(error: unknown): void;
+}
+
+interface Scheduled {
+  timers: Map<string, NodeJS.Timeout>;
+}
+
+const scheduled = processSlot<Scheduled>('jobs', () => ({ timers: new Map() }));
+
+/**
+ * Runs a job periodically on whichever instance takes its lease (lib/platform/jobs/lease.ts). A job that
+ * is already scheduled in this process is not scheduled twice (hot reloads, duplicate bundles).
+ */
+export function schedulePeriodicJob(job: PeriodicJob): void {
+  if (scheduled.timers.has(job.name)) return;
+  // The timer, and so every run, carries the job's log context, not the caller's.
+  runAsJob(job.name, () => scheduleRuns(job));
+}
+
+function scheduleRuns(job: PeriodicJob): void {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      if (!(await acquireJobLease(job.name, job.everyMs, job.leaseMs))) return;
+      let finished = false;
+      try {
+        await job.run();
+        finished = true;
+      } finally {
+        await releaseJobLease(job.name, finished);
+      }
+    } catch (error) {
+      job.onError(error);
+    } finally {
+      running = false;
+    }
+  };
+  // Jitter spreads the instances' checks so they do not all ask at the same instant.
+  const timer = setInterval(() => void tick(), job.everyMs + Math.floor(Math.random() * Math.min(job.everyMs / 10, 1_000)));
+  timer.unref();
+  scheduled.timers.set(job.name, timer);
+  void tick();
+}
+
+/** Stops every job this process scheduled (tests, graceful shutdown). */
+export function stopPeriodicJobs(): void {
+  for (const timer of scheduled.timers.values()) clearInterval(timer);
+  scheduled.timers.clear();
+}

@@ -1,0 +1,73 @@
+// Token, allow-list, notification and webhook changes read like the rest of the audit (issue 32,
+// point 2): Spanish labels and Guatemala's times, not the stored keys, JSON and UTC (the page
+// showed `revokedAt: … → 2026-11-24T10:30:34.681Z`, `allowedNetworks: [] → [...]` and
+// `desactivados: ["technical:token_expiring"]`).
+import { describe, expect, it } from 'vitest';
+import { auditChanges } from '@/lib/surfaces/console/audit';
+import { auditFieldLabel, formatAuditValue } from './audit-labels';
+
+/** Each changed field as the audit page writes it: "Label: before → after". */
+function lines(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  return auditChanges({ before, after }).map(
+    (change) => `${auditFieldLabel(change.field)}: ${formatAuditValue(change.field, change.before)} → ${formatAuditValue(change.field, change.after)}`,
+  );
+}
+
+const TOKEN = { tokenId: 7, label: 'Producción', tokenPrefix: 'gw_3f9a', expiresAt: null, revokedAt: null };
+
+describe('the audit of credentials and notifications', () => {
+  it('says a token revocation with its date in Guatemala', () => {
+    expect(lines(TOKEN, { ...TOKEN, revokedAt: '2026-11-24T10:30:34.681Z' })).toEqual(['Revocado: no → 24/11/2026, 04:30:34']);
+  });
+
+  it('says a rotation: the new token, the one it replaced and when that stops working, and the overlap', () => {
+    const replaced = { ...TOKEN, expiresAt: '2026-11-24T11:30:00.000Z' };
+    const changes = lines(TOKEN, { ...TOKEN, tokenId: 8, tokenPrefix: 'gw_77c1', replaced, overlap: '1h' });
+    expect(changes).toEqual([
+      'Inicio del token: gw_3f9a → gw_77c1',
+      'Token: n.º 7 → n.º 8',
+      'Token reemplazado: — → «Producción» (gw_3f9a…), deja de funcionar el 24/11/2026, 05:30:00',
+      'Superposición: — → 1 hora',
+    ]);
+  });
+
+  it('says the allow-list, the webhook and the notices turned off in words', () => {
+    expect(lines({ allowedNetworks: [] }, { allowedNetworks: ['203.0.113.0/24', '198.51.100.7'] })).toEqual([
+      'Direcciones IP permitidas: cualquier dirección (sin lista) → 203.0.113.0/24, 198.51.100.7',
+    ]);
+    expect(lines({ webhook: null }, { webhook: 'https://hooks.example.com/avisos' })).toEqual(['Webhook de avisos: ninguno → https://hooks.example.com/avisos']);
+    // The webhook as it is read back on the integration's page: the path, the query masked (issue 32, point 3),
+    // also for an entry that held a whole URL.
+    expect(lines({ webhook: 'https://hooks.example.com/pasarela/…' }, { webhook: 'https://hooks.example.com/gateway?token=s3cr3t-t0ken' })).toEqual([
+      'Webhook de avisos: https://hooks.example.com/pasarela/… → https://hooks.example.com/gateway?••••',
+    ]);
+    expect(lines({ desactivados: [] }, { desactivados: ['technical:token_expiring', 'billing:balance_low'] })).toEqual([
+      'Avisos desactivados: ninguno → Token por vencer al contacto técnico; Saldo bajo al contacto de facturación',
+    ]);
+  });
+
+  it('says a test notice (an entry that states, with nothing before): to which webhook or channels, and which notice', () => {
+    const stated = (after: Record<string, unknown>) =>
+      auditChanges({ before: null, after }).map((change) => `${auditFieldLabel(change.field)}: ${formatAuditValue(change.field, change.after)}`);
+    expect(stated({ webhook: 'https://hooks.example.com/gateway?••••', aviso: 'ntf_5b1c' })).toEqual([
+      'Webhook de avisos: https://hooks.example.com/gateway?••••',
+      'Aviso de prueba: ntf_5b1c',
+    ]);
+    expect(stated({ canales: ['webhook', 'email'], aviso: 'alr_9f2e' })).toEqual(['Aviso de prueba: alr_9f2e', 'Canales de alerta: webhook y correo']);
+  });
+
+  it('leaves no raw key, JSON or UTC time in what it shows', () => {
+    const shown = lines({ ...TOKEN, allowedNetworks: [], desactivados: [] }, { ...TOKEN, revokedAt: '2026-11-24T10:30:34.681Z', allowedNetworks: ['10.0.0.1'], desactivados: ['webhook:token_revoked'] }).join('\n');
+    // (desactivados is a Spanish word: its label says it too.)
+    expect(shown).not.toMatch(/revokedAt|allowedNetworks|technical|token_|\[|\]|"|\dT\d|Z\b/);
+  });
+});
+
+describe('the audit of the portal’s people', () => {
+  it('says which pending invitations an owner’s removal revoked, and who had sent them', () => {
+    expect(lines({ invitedBy: 'duena@example.com', invitations: [{ email: 'a@example.com', role: 'facturacion' }, { email: 'b@example.com', role: 'propietario' }] }, {})).toEqual([
+      'Enviadas por: duena@example.com → —',
+      'Invitaciones anuladas: a@example.com (Facturación), b@example.com (Propietario) → —',
+    ]);
+  });
+});

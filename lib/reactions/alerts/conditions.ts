@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { AdministratorAlertCondition } from '@/db/schema';
+import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
+import { formatQuetzales } from '@/lib/platform/money';
+import type { SourceHealth, SourceName } from '@/lib/sources/guard';
+import type { AlertSettings } from './settings';
+import type { BalanceSnapshot } from '@/lib/core/billing/events';
+
+// What is worth telling administrators, decided without any I/O: the hot path calls this with the
+// balance the settlement statement already returned.
+
+/** An integration's money as the statement that last changed it left it. */
+export type { BalanceSnapshot };
+
+/** An alert about to be raised: the condition it is about (its dedup key) and what it says. */
+export interface Alert {
+  key: string;
+  condition: AdministratorAlertCondition;
+  integrationId: number | null;
+  source: SourceName | null;
+  payload: AlertPayload;
+}
+
+/** The webhook's JSON body (docs/operations.md, "Alerts"); e-mails say the same in words. */
+export interface AlertPayload {
+  id: string;
+  tipo: 'saldo_bajo' | 'saldo_agotado' | 'circuito_abierto' | 'prueba';
+  condicion: string;
+  fecha: string;
+  servicio: string;
+  entorno: string;
+  titulo: string;
+  mensaje: string;
+  integracion: { id: number; nombre: string; saldo_centavos: number; umbral_centavos: number; tarifa_centavos: number } | null;
+  fuente: { nombre: SourceName; ultimo_error: string | null } | null;
+}
+
+const PAYLOAD_TYPE: Record<AdministratorAlertCondition, AlertPayload['tipo']> = {
+  balance_low: 'saldo_bajo',
+  balance_exhausted: 'saldo_agotado',
+  breaker_open: 'circuito_abierto',
+  test: 'prueba',
+};
+
+export function lowBalanceThreshold(snapshot: Pick<BalanceSnapshot, 'lowBalanceAlertCentavos'>, settings: Pick<AlertSettings, 'lowBalanceDefaultCentavos'>): number {
+  return snapshot.lowBalanceAlertCentavos ?? settings.lowBalanceDefaultCentavos;
+}
+
+/**
+ * Exhausted: the balance no longer pays one catalog lookup (zero, or below the tariff), so they
+ * answer 402. Low: below the integration's threshold. Exhausted says more, so it wins.
+ */
+export function balanceCondition(snapshot: BalanceSnapshot, settings: Pick<AlertSettings, 'lowBalanceDefaultCentavos'>): 'balance_low' | 'balance_exhausted' | null {
+  if (snapshot.balanceCentavos === 0 || snapshot.balanceCentavos < snapshot.tariffCentavos) return 'balance_exhausted';
+  if (snapshot.balanceCentavos < lowBalanceThreshold(snapshot, settings)) return 'balance_low';
+  return null;
+}
+
+type Context = Pick<AlertSettings, 'serviceName' | 'appEnv' | 'lowBalanceDefaultCentavos'>;
+
+/** The alert a balance calls for, or null when it is fine. */
+export function balanceAlert(snapshot: BalanceSnapshot, context: Context, now = new Date()): Alert | null {
+  const condition = balanceCondition(snapshot, context);
+  if (!condition) return null;
+  const threshold = lowBalanceThreshold(snapshot, context);
+  const balance = formatQuetzales(snapshot.balanceCentavos);
+  const [titulo, mensaje] =
+    condition === 'balance_exhausted'
+      ? [
+          `Saldo agotado: ${snapshot.nombre}`,
+          `La integración «${snapshot.nombre}» tiene ${balance} de saldo, que no cubre la tarifa de ${formatQuetzales(snapshot.tariffCentavos)}: ` +
+            'sus consultas de catálogo responden 402 hasta que se recargue.',
+        ]
+      : [
+          `Saldo bajo: ${snapshot.nombre} (${balance})`,
+          `El saldo de la integración «${snapshot.nombre}» bajó a ${balance}, por debajo del umbral de alerta de ${formatQuetzales(threshold)}.`,
+        ];
+  return build(condition, `${condition}:${snapshot.integrationId}`, context, now, titulo, mensaje, {
+    integrationId: snapshot.integrationId,
+    integracion: {
+      id: snapshot.integrationId,
+      nombre: snapshot.nombre,
+      saldo_centavos: snapshot.balanceCentavos,
+      umbral_centavos: threshold,
+      tarifa_centavos: snapshot.tariffCentavos,
+    },
+  });
+}
+
+/** The alert for a source whose circuit breaker just opened. */
+export function breakerAlert(source: SourceName, lastError: SourceHealth['lastError'], context: Context, now = new Date()): Alert {
+  const detail = lastError ? lastError.detail : null;
+  return build(
+    'breaker_open',
+    `breaker_open:${source}`,
+    context,
+    now,
+    `Fuente caída: ${SOURCE_LABELS[source]}`,
+    `El circuito de «${SOURCE_LABELS[source]}» se abrió tras fallos seguidos${detail ? ` (último: ${detail})` : ''}: ` +
+      'sus consultas fallan de inmediato, sin cobro, hasta que una prueba confirme que responde de nuevo.',
+    { source, fuente: { nombre: source, ultimo_error: detail } },
+  );
+}
+
+function build(
+  condition: AdministratorAlertCondition,
+  key: string,
+  context: Context,
+  now: Date,
+  titulo: string,
+  mensaje: string,
+  subject: { integrationId?: number; integracion?: AlertPayload['integracion']; source?: SourceName; fuente?: AlertPayload['fuente'] },
+): Alert {
+  return {
+    key,
+    condition,
+    integrationId: subject.integrationId ?? null,
+    source: subject.source ?? null,
+    payload: {
+      id: `alr_${randomUUID()}`,
+      tipo: PAYLOAD_TYPE[condition],
+      condicion: key,
+      fecha: now.toISOString(),
+      servicio: context.serviceName,
+      entorno: context.appEnv,
+      titulo,
+      mensaje,
+      integracion: subject.integracion ?? null,
+      fuente: subject.fuente ?? null,
+    },
+  };
+}
+
+/** The test an administrator sends to the alert channels from the Alertas page ("Enviar aviso de prueba"). */
+export function testAlert(context: Context, now = new Date()): Alert {
+  return build(
+    'test',
+    'prueba:administradores',
+    context,
+    now,
+    'Aviso de prueba',
+    `Aviso de prueba enviado desde la consola de ${context.serviceName} para comprobar que las alertas a los administradores llegan. No requiere ninguna acción.`,
+    {},
+  );
+}

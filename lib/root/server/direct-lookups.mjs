@@ -1,0 +1,47 @@
+// A POST to one of the five lookups' exact paths is answered by the server, by the route's own code,
+// which registered itself when Next first loaded it (lib/surfaces/api/direct-lookups.ts): Next's router, its
+// request and response adapters and their web streams cost a lookup about a fifth of its CPU
+// (docs/decisions.md, "The lookups are answered before Next's router"). Anything else about the
+// path (a query string, a trailing slash, another method) and a route not loaded yet go to Next,
+// which calls the same code. Not under `--dev`, where Next recompiles a route that changed.
+import { newRequestId } from '../../platform/http/new-request-id.mjs';
+import { LOOKUP_PATHS } from '../../contract/lookup-paths.mjs';
+import { REQUEST_ID_HEADER } from './responses.mjs';
+
+const DIRECT_LOOKUPS = Symbol.for('gateway.directLookups');
+
+/** The registered answerer for this request, if it is a POST to a lookup's exact path. */
+export function directLookupFor(request) {
+  return request.method === 'POST' ? globalThis[DIRECT_LOOKUPS]?.get(request.url) : undefined;
+}
+
+export async function answerLookup(lookup, response, log) {
+  let answer;
+  try {
+    answer = await lookup(response.req);
+  } catch (error) {
+    // The answerer answers every error itself; this is the last resort, as Next's own 500.
+    log.error({ err: error }, 'lookup failed outside its route');
+    answer = { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', [REQUEST_ID_HEADER]: newRequestId() }, body: 'Internal Server Error' };
+  }
+  // The client is gone: nobody reads the answer (the lookup ran to its end as the status says).
+  if (response.destroyed) return;
+  for (const name in answer.headers) response.setHeader(name, answer.headers[name]);
+  // Headers and body leave in one write, with a Content-Length (GatewayResponse.writeHead still
+  // adds what a lookup's answer lacks).
+  response.statusCode = answer.status;
+  response.end(answer.body ?? undefined);
+}
+
+/**
+ * Has Next load the five lookup routes (an OPTIONS to each, answered 204 and counted nowhere), so
+ * each registers itself (lib/surfaces/api/direct-lookups.ts) and the first lookup is answered here, not
+ * by Next; says whether all five did.
+ */
+export async function loadLookupRoutes(origin, log) {
+  const paths = Object.values(LOOKUP_PATHS);
+  for (const path of paths) await (await fetch(`${origin}${path}`, { method: 'OPTIONS' })).arrayBuffer();
+  const missing = paths.filter((path) => !globalThis[DIRECT_LOOKUPS]?.has(path));
+  if (missing.length > 0) log.warn({ missing }, 'lookups left to Next: their routes did not register');
+  else log.info({ paths }, 'lookups answered before Next');
+}

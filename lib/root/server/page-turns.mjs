@@ -1,0 +1,184 @@
+// The page turns: how pages (console, portal, sign-in and public) share an instance's event loop
+// with the lookups and with each other's callers. Used by server.mjs for every request that is not
+// a lookup or a probe.
+import { ADMISSION, FairTurn } from '../../platform/http/fair-turn.mjs';
+import { CACHED_PAGE_PATHS, pageArea } from '../../platform/http/page-requests.mjs';
+import { refuse } from './responses.mjs';
+
+// Pages rendered per request cost the event loop many lookups' worth each. However many
+// connections ask for them, they take turns (lib/platform/http/fair-turn.mjs): one page at a time per turn,
+// each caller (a session on the console or the portal, an address elsewhere) behind its own
+// earlier pages and at most PAGE_TURN.perCallerLimit of them at once, all of them together at most
+// busyShare of the loop. The console, the portal, the sign-in pages and the public pages each have
+// a turn of their own, so a crowd on one never fills another's. Before any turn, an address past
+// the public pages' per-IP limit is refused at once, and a page the render cache holds is taken
+// from it to be written in its turn (both through proxy.ts's answerer, lib/surfaces/public-pages/cache.ts).
+// Measured: docs/performance.md, "Public pages under load".
+const PAGE_TURN = {
+  // A browser opens at most six connections to a host, for all its tabs; twice that leaves room
+  // for a second client of the same session (a script, another browser) and bounds a flood.
+  perCallerLimit: 12,
+  // One caller alone holds at most a fifth of the loop (a person reading pages needs far less)...
+  pauseFactor: 4,
+  maxPauseMs: 2_000,
+  // ...and all callers of a turn together at most 40 % of each second: another caller beside one
+  // asking as fast as it is answered starts as soon as the running page ends.
+  busyShare: 0.4,
+  windowMs: 1_000,
+  // A longer answer (an export streaming for a minute) gives the turn up and finishes on its own.
+  maxHoldMs: 1_000,
+  queueLimit: 1_000,
+};
+// The public and sign-in pages are mostly answered from the render cache, too cheap for the busy
+// share to see: they are paced by their count as well, at most one every 20 ms (50 a second, far
+// beyond readers) per instance and turn, and a crowd of addresses waits for them (a parked
+// request costs nothing) while an address new to the turn goes first.
+const CACHED_PAGE_TURN = { ...PAGE_TURN, minIntervalMs: 20, queueLimit: 5_000 };
+const turns = {
+  console: new FairTurn(PAGE_TURN),
+  portal: new FairTurn(PAGE_TURN),
+  'sign-in': new FairTurn(CACHED_PAGE_TURN),
+  public: new FairTurn(CACHED_PAGE_TURN),
+};
+const PAGE_CALLER_KEY = Symbol.for('gateway.pageCallerKey');
+const PUBLIC_PAGE_ANSWERER = Symbol.for('gateway.publicPageAnswerer');
+const PUBLIC_PAGE_RENDER_TOKEN = Symbol.for('gateway.publicPageRenderToken');
+
+// An address that still carries a typed identifier (proxy.ts, IDENTIFIER_SEARCH_PAGES) is
+// rewritten to the page's search route, which Next serves by sending a request to this same
+// server: that request takes the turn, so the one that carries it must not hold the turn meanwhile
+// (it would wait for itself until Next's proxy gave up, 30 s later, with a 500).
+const REWRITTEN_TO_THIS_SERVER = /^\/admin\/(?:registros|datos-personales\/quien-consulto)\?(?:[^#]*&)?identificador=/;
+
+/** The turn a request takes, if any. */
+export function pageTurnOf(request, path) {
+  if (isOwnPublicPageRender(request) || REWRITTEN_TO_THIS_SERVER.test(request.url)) return undefined;
+  return pageArea(request.method, path);
+}
+
+/**
+ * A public or sign-in page: answered here when the cache holds it or the address is past its
+ * per-IP limit (no turn: the limit bounds what each address may ask), otherwise rendered by Next in
+ * the area's turn, marked as having spent its limit.
+ */
+export async function answerPublicPage(request, response, area, path, handle, log) {
+  const answerer = CACHED_PAGE_PATHS.has(path) ? globalThis[PUBLIC_PAGE_ANSWERER] : undefined;
+  if (answerer) {
+    try {
+      const query = request.url.slice(path.length);
+      const answer = await answerer(path, query, request.method, headerReader(request));
+      if (answer?.status === 429) {
+        paceRefusedConnection(request.socket);
+        writeDirectAnswer(request, response, answer);
+        return;
+      }
+      if (answer) {
+        inPageTurn(request, response, area, () => writeDirectAnswer(request, response, answer), log);
+        return;
+      }
+      request.headers['x-public-page-limit-spent'] = globalThis[PUBLIC_PAGE_RENDER_TOKEN];
+    } catch (error) {
+      log.error({ err: error }, 'public page answer failed; Next answers it');
+    }
+  }
+  inPageTurn(request, response, area, () => void handle(request, response), log);
+}
+
+/** A raw request's header by name, as the app's modules read headers (the first value, or null). */
+function headerReader(request) {
+  return (name) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+  };
+}
+
+function writeDirectAnswer(request, response, answer) {
+  response.writeHead(answer.status, answer.headers);
+  if (request.method === 'HEAD' || typeof answer.body === 'string') {
+    response.end(request.method === 'HEAD' ? undefined : answer.body);
+    return;
+  }
+  // A cached page's pieces around this answer's nonce, in one write to the socket.
+  response.cork();
+  for (const chunk of answer.body) response.write(chunk);
+  response.end();
+  response.uncork();
+}
+
+/** The instance rendering a public page for its cache (lib/surfaces/public-pages/cache.ts), on behalf of a request that holds the turn. */
+function isOwnPublicPageRender(request) {
+  const token = globalThis[PUBLIC_PAGE_RENDER_TOKEN];
+  return token !== undefined && request.headers['x-public-page-render'] === token;
+}
+
+/** Runs `answer` (Next, or a cached page) when the area's turn comes, or refuses the request at once. */
+export function inPageTurn(request, response, area, answer, log) {
+  // Until proxy.ts has registered the key (the first requests after start), the socket's address.
+  const callerKey = globalThis[PAGE_CALLER_KEY]?.(area, headerReader(request)) ?? `address:${request.socket.remoteAddress}`;
+  const turn = turns[area];
+  // A reader who leaves while waiting (a browser cancelling a prefetch closes its connection) no
+  // longer counts against its caller's bound.
+  const withdraw = () => turn.withdraw(callerKey, start);
+  const start = (release) => {
+    response.off('close', withdraw);
+    if (response.destroyed) {
+      release();
+      return;
+    }
+    response.once('close', release);
+    answer();
+  };
+  const admission = turn.enter(callerKey, start);
+  // (A request that started at once has nothing to withdraw: withdraw() then does nothing.)
+  if (admission === ADMISSION.queued) response.once('close', withdraw);
+  if (admission === ADMISSION.callerFull) {
+    countRefusal(log, area, 'caller');
+    paceRefusedConnection(request.socket);
+    const signedIn = area === 'console' || area === 'portal';
+    refuse(response, 429, signedIn ? PAGE_REFUSALS.sessionFull : PAGE_REFUSALS.addressFull, { 'retry-after': String(REFUSED_CONNECTION_PAUSE_MS / 1000) });
+  } else if (admission === ADMISSION.turnFull) {
+    countRefusal(log, area, 'crowd');
+    paceRefusedConnection(request.socket);
+    refuse(response, 503, PAGE_REFUSALS.turnFull, { 'retry-after': '5' });
+  }
+}
+
+const PAGE_REFUSALS = {
+  sessionFull: 'Esta sesión tiene demasiadas páginas pedidas a la vez. Espere un segundo y vuelva a cargar la página.',
+  addressFull: 'Demasiadas páginas pedidas a la vez desde su dirección. Espere un segundo y vuelva a intentarlo.',
+  turnFull: 'El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.',
+};
+
+// A connection just refused a page (429) has its next page request looked at only after this
+// pause, the Retry-After it was given: a client that asks again at once, as fast as it is
+// answered, would otherwise turn its refusals into a flood of their own. Parked, a request costs
+// a timer. Its API requests are not held.
+const REFUSED_CONNECTION_PAUSE_MS = 1_000;
+const refusedConnections = new WeakMap();
+
+function paceRefusedConnection(socket) {
+  refusedConnections.set(socket, Date.now() + REFUSED_CONNECTION_PAUSE_MS);
+}
+
+/** How long a request on this connection waits before it is looked at (0: at once). */
+export function refusalPauseLeftMs(socket) {
+  const until = refusedConnections.get(socket);
+  if (until === undefined) return 0;
+  const left = until - Date.now();
+  if (left <= 0) refusedConnections.delete(socket);
+  return Math.max(0, left);
+}
+
+// Refusals by the turns are counted and said once a minute at most: a flood would otherwise
+// write a log line per refused request.
+const refusalCounts = new Map();
+let refusalReportTimer;
+function countRefusal(log, area, reason) {
+  const key = `${area}:${reason}`;
+  refusalCounts.set(key, (refusalCounts.get(key) ?? 0) + 1);
+  refusalReportTimer ??= setTimeout(() => {
+    refusalReportTimer = undefined;
+    log.warn({ refused: Object.fromEntries(refusalCounts) }, 'page requests refused by their turns in the last minute (per caller: over its own bound; crowd: the queue was full)');
+    refusalCounts.clear();
+  }, 60_000).unref();
+}

@@ -1,0 +1,21 @@
+// The answers of /api/vigilancias beside /api/lotes: the catalogs' error shape
+// (`{message}`) and, like those texts, without accents.
+import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/identifiers';
+import { MAX_WATCH_LIST_NAME_LENGTH, type WatchListRequestProblem } from '@/lib/flows/watch-lists/schemas';
+import { bulkError } from './bulk-responses';
+
+export const WATCH_LIST_MESSAGES = {
+  nombre: `El campo nombre debe ser un texto de 1 a ${MAX_WATCH_LIST_NAME_LENGTH} caracteres, sin caracteres de control.`,
+  catalogo: 'El campo catalogo debe ser omisos o rtu.',
+  frecuencia: 'El campo frecuencia debe ser mensual o semanal.',
+  nits: `Envia entre 1 y ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto en el campo nits.`,
+  fields: 'El cuerpo debe ser un objeto JSON con los campos nombre, catalogo, frecuencia y nits, y ningun otro.',
+  idempotencyKeyMissing: 'Envia el encabezado Idempotency-Key para crear una vigilancia.',
+  nothingToWatch: 'Ninguno de los NIT enviados es valido: no se guardo la vigilancia.',
+  notFound: 'No encontramos una vigilancia con ese id.',
+  invalidCursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior.',
+} as const satisfies Record<WatchListRequestProblem | string, string>;
+
+export const watchListErrors = {
+  notFound: (requestId: string) => bulkError(404, WATCH_LIST_MESSAGES.notFound, requestId),
+};

@@ -1,0 +1,588 @@
+import { z } from 'zod';
+import { catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema } from '@/lib/contract/requests';
+import {
+  catalogErrorSchema,
+  cuiNitSuccessSchema,
+  omisosSuccessSchema,
+  registryErrorSchema,
+  renapEnvelopeSchema,
+  rtuNitsEnvelopeSchema,
+  rtuSuccessSchema,
+} from '@/lib/contract/envelopes';
+import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES, rtuFoundMessage } from '@/lib/contract/messages';
+import { CATALOG_REQUEST_MESSAGES } from '@/lib/surfaces/api/catalog-responses';
+import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/surfaces/api/registry-responses';
+import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
+import { SUCCESS_EXAMPLES } from './success-examples';
+import { BULK_MESSAGES, jobBody } from '@/lib/surfaces/api/bulk-responses';
+import { bulkJobRequestSchema, catalogPathName } from '@/lib/flows/bulk/requests';
+import { bulkJobSchema, bulkResultRowSchema } from '@/lib/flows/bulk/schemas';
+import { CATALOG_CSV_COLUMNS, csvHeader, csvLine, sourceForIntegrator, type ResultRow } from '@/lib/flows/bulk/results';
+import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
+import { WATCH_CHANGES_PAGE_SIZE } from '@/lib/flows/watch-lists/changes';
+import { watchListBody, watchListChangesSchema, watchListCreatedSchema, watchListRequestSchema, watchListSchema } from '@/lib/flows/watch-lists/schemas';
+
+// The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
+// and the same message constants they answer with, so it cannot drift from what the API does.
+
+type JsonObject = Record<string, unknown>;
+
+const ref = (schema: z.ZodType) => {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('every schema used by the OpenAPI document needs a .meta({ id })');
+  return { $ref: `#/components/schemas/${id}` };
+};
+
+function componentSchemas(): Record<string, JsonObject> {
+  // Make sure every schema is registered before the registry is converted.
+  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema, watchListRequestSchema, watchListSchema, watchListCreatedSchema, watchListChangesSchema];
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, JsonObject> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    // A fragment-only $id would rebase the references inside the schema; the component name is enough.
+    delete schema.$id;
+  }
+  // z.json() is recursive and lands in a shared $defs entry; "any JSON value" is simply {} in JSON Schema.
+  if (schemas.OpaqueJson) schemas.OpaqueJson = { description: schemas.OpaqueJson.description };
+  delete schemas.__shared;
+  // The refinement "at least one of nit and cui" is not representable by zod's converter.
+  const catalogRequest = schemas.CatalogRequest;
+  if (catalogRequest) {
+    catalogRequest.anyOf = ['nit', 'cui'].map((key) => ({ required: [key], properties: { [key]: { type: 'string', pattern: '\\S' } } }));
+  }
+  return schemas;
+}
+
+function examples(messages: Record<string, string>, key: 'error' | 'message'): JsonObject {
+  return Object.fromEntries(Object.entries(messages).map(([name, text]) => [name, { summary: text, value: { [key]: text } }]));
+}
+
+function catalogError(description: string, messages: Record<string, string>): JsonObject {
+  return { description, content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(messages, 'message') } } };
+}
+
+function registryError(description: string, messages: Record<string, string>): JsonObject {
+  return { description, content: { 'application/json': { schema: ref(registryErrorSchema), examples: examples(messages, 'error') } } };
+}
+
+const GLOBAL_LIMIT_CONTENT = {
+  'text/plain': {
+    schema: { type: 'string' },
+    example: GLOBAL_LIMIT_BODY,
+  },
+};
+
+const REQUEST_ID_HEADER = {
+  'x-request-id': { description: 'Identificador único de esta solicitud (req_…): inclúyalo al escribir a soporte.', schema: { type: 'string' } },
+};
+
+const withRequestId = (responses: Record<string, JsonObject>) =>
+  Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...REQUEST_ID_HEADER, ...(response.headers as JsonObject | undefined) } }]));
+
+/** The optional header of the catalogs (lib/core/idempotency): repeats within 24 hours get the first answer. */
+export const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Opcional. Una clave de 1 a 255 caracteres ASCII imprimibles (por ejemplo un UUID) que identifica esta consulta en su sistema. Si repite la solicitud con la misma clave en las 24 horas siguientes y el mismo cuerpo, recibe la primera respuesta otra vez (mismo estado y cuerpo, con la cabecera Idempotency-Replayed: true), sin un nuevo cobro y sin consultar de nuevo la fuente; si la primera todavía está en curso, la repetición la espera (hasta 30 segundos). La misma clave con otro cuerpo, u otra ruta, recibe 400. Se guardan el 200 y los 400 y 404 de la fuente; un 402, 429, 500 o 502 no se guarda, así que repetir con la misma clave vuelve a intentar. Cada repetición cuenta para los límites por minuto y global. Sin esta cabecera la consulta funciona como siempre.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+const REPLAYED_HEADER = {
+  'Idempotency-Replayed': {
+    description: 'true cuando esta respuesta es la guardada de una solicitud anterior con la misma Idempotency-Key (no se cobró ni consultó la fuente otra vez). Ausente en cualquier otro caso.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** The answers a repeat with the same Idempotency-Key may get again, and say so with a header. */
+const withReplayHeader = (responses: Record<string, JsonObject>, statuses: string[]) =>
+  Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      statuses.includes(status) ? { ...response, headers: { ...(response.headers as JsonObject), ...REPLAYED_HEADER } } : response,
+    ]),
+  );
+
+type CatalogPath = '/catalogos/cui-nit' | '/catalogos/rtu' | '/catalogos/omisos';
+
+const pick = <T extends Record<string, string>>(messages: T, ...keys: Array<keyof T>) =>
+  Object.fromEntries(keys.map((key) => [key, messages[key]])) as Record<string, string>;
+
+function registryPaths(): JsonObject {
+  const common = (notEnabled: 'renapNotEnabled' | 'rtuNotEnabled') => ({
+    '403': registryError('Sin credenciales de integración (en estas rutas, también un par incorrecto o incompleto), o la consulta no está habilitada para su integración.', {
+      ...pick(REGISTRY_MESSAGES, 'authenticationRequired', notEnabled),
+    }),
+    '429': {
+      description: 'El límite por minuto de la ruta para su integración (JSON), o el límite global por IP (texto plano: revise content-type antes de parsear).',
+      content: {
+        'application/json': { schema: ref(registryErrorSchema), examples: examples(pick(REGISTRY_MESSAGES, 'rateLimited'), 'error') },
+        ...GLOBAL_LIMIT_CONTENT,
+      },
+    },
+    '500': registryError('Falla al consultar el registro. El texto no está definido: no lo use como condición.', { registryFailed: REGISTRY_FAILED_MESSAGE }),
+  });
+  const requestProblems = (keys: Array<keyof typeof REGISTRY_REQUEST_MESSAGES>) => pick(REGISTRY_REQUEST_MESSAGES, ...keys);
+  return {
+    '/renap/buscar-cui': {
+      post: {
+        operationId: 'searchRenapByCui',
+        tags: ['consultas'],
+        summary: 'Una persona en el registro nacional de personas (RENAP), por CUI',
+        description:
+          'Requiere la bandera is_renap_enabled. Límite propio: 30 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es el que respondió el registro, y success se calcula a partir de él; responseCode es un campo del cuerpo del propio registro. Un 200 con success true puede traer un responseCode de error (por ejemplo 404 cuando el CUI no tiene registro): revise los dos.',
+        requestBody: { required: true, content: { 'application/json': { schema: ref(renapRequestSchema), example: SUCCESS_EXAMPLES['/renap/buscar-cui'].request } } },
+        responses: withRequestId({
+          '200': {
+            description: 'La respuesta del registro, en el sobre de la consulta.',
+            content: { 'application/json': { schema: ref(renapEnvelopeSchema), example: SUCCESS_EXAMPLES['/renap/buscar-cui'].response } },
+          },
+          '400': {
+            description: 'Falta cui o el cuerpo no se puede usar ({error}); o el registro rechazó el CUI (el sobre de la consulta, con su estado).',
+            content: {
+              'application/json': {
+                schema: { oneOf: [ref(registryErrorSchema), ref(renapEnvelopeSchema)] },
+                examples: examples(requestProblems(['cui_missing', 'cui_not_text', 'content_type', 'malformed', 'not_an_object', 'too_large', 'identifier_too_long']), 'error'),
+              },
+            },
+          },
+          '404': { description: 'El registro respondió 404: el sobre de la consulta, con success false.', content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
+          '4XX': {
+            description: 'Cualquier otro estado 4xx que el registro responda sobre la persona (salvo 401, 403, 407 y 429, que se refieren al propio servicio y se vuelven 500): el sobre de la consulta, con ese estado y success false.',
+            content: { 'application/json': { schema: ref(renapEnvelopeSchema) } },
+          },
+          ...common('renapNotEnabled'),
+        }),
+      },
+    },
+    '/rtu/nits': {
+      post: {
+        operationId: 'searchRtuByNits',
+        tags: ['consultas'],
+        summary: 'Hasta 50 contribuyentes en el Registro Tributario Unificado (RTU), por NIT',
+        description:
+          'Requiere la bandera is_rtu_enabled. Límite propio: 50 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es igual a responseCode. Una consulta sin coincidencias es un 200 con un arreglo data vacío, no un error. Los registros se devuelven tal como el registro los publica.',
+        requestBody: { required: true, content: { 'application/json': { schema: ref(rtuNitsRequestSchema), example: SUCCESS_EXAMPLES['/rtu/nits'].request } } },
+        responses: withRequestId({
+          '200': {
+            description: 'Los registros encontrados.',
+            content: {
+              'application/json': {
+                schema: ref(rtuNitsEnvelopeSchema),
+                examples: {
+                  found: { summary: 'Dos NIT encontrados', value: SUCCESS_EXAMPLES['/rtu/nits'].response },
+                  none: { summary: 'Ninguna coincidencia: también un 200', value: { success: true, data: [], message: rtuFoundMessage(0, 2), responseCode: 200 } },
+                },
+              },
+            },
+          },
+          '400': {
+            description: 'Falta nits, está vacío o no es un arreglo ({error}); o trae más de 50 NIT (el sobre, rechazado antes de consultar el registro).',
+            content: {
+              'application/json': {
+                schema: { oneOf: [ref(registryErrorSchema), ref(rtuNitsEnvelopeSchema)] },
+                examples: {
+                  ...examples(requestProblems(['nits_missing', 'nit_not_text', 'content_type', 'malformed', 'not_an_object', 'too_large', 'identifier_too_long']), 'error'),
+                  tooManyNits: {
+                    summary: REGISTRY_MESSAGES.tooManyNits,
+                    value: { success: false, message: REGISTRY_MESSAGES.tooManyNits, responseCode: 400, data: null },
+                  },
+                },
+              },
+            },
+          },
+          ...common('rtuNotEnabled'),
+        }),
+      },
+    },
+  };
+}
+
+function catalogPath(path: CatalogPath, operationId: string, summary: string, flag: string, success: z.ZodType, readsDateOfBirth: boolean): JsonObject {
+  const invalidRequest = { ...CATALOG_REQUEST_MESSAGES } as Record<string, string>;
+  if (!readsDateOfBirth) delete invalidRequest.date_of_birth_not_text;
+  // The same text as the source's rejection (below): the 400's description names these cases.
+  delete invalidRequest.idempotency_key_invalid;
+  delete invalidRequest.idempotency_key_reused;
+  return {
+    post: {
+      operationId,
+      tags: ['consultas'],
+      summary,
+      description: [
+        `Requiere la bandera ${flag}. Se cobra: cada consulta resuelta con éxito (200, incluso un 200 con todos sus campos en null) descuenta la tarifa de la integración de su saldo prepagado; un 400 de la fuente, 401, 403, 404, 429, 500 y 502 no se cobran. Con saldo cero los catálogos responden 402 y la consulta no llega a la fuente.`,
+        'Límites: un contador de 30 por minuto por integración, compartido por los tres catálogos, más el global de 100 cada 15 minutos por IP. Ningún 429 lleva Retry-After. Cada consulta tiene un tope de 30 segundos, luego 502: el tiempo de espera del cliente debe superar 30 segundos. Un 502 no se resolvió ni se cobró: reintentar es seguro, con espera exponencial.',
+        'Toda consulta que llega a la fuente queda registrada con el identificador enviado; los rechazos antes de la consulta (400 sin identificador, credenciales, bandera, saldo, el límite por minuto) no.',
+        readsDateOfBirth ? 'date_of_birth se reenvía tal como llega cuando la fuente no tiene copia del registro.' : 'Esta consulta ignora date_of_birth.',
+        'Reintentos seguros: envíe la cabecera opcional Idempotency-Key y repita la solicitud con la misma clave y el mismo cuerpo si no recibió respuesta (por ejemplo, su cliente cortó antes de los 30 segundos). En 24 horas la consulta se cobra y llega a la fuente una sola vez; las repeticiones reciben la misma respuesta con Idempotency-Replayed: true.',
+      ].join('\n\n'),
+      parameters: [IDEMPOTENCY_KEY_PARAMETER],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ref(catalogRequestSchema), example: SUCCESS_EXAMPLES[path].request } },
+      },
+      responses: withReplayHeader(withRequestId({
+        '200': {
+          description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.',
+          content: { 'application/json': { schema: ref(success), example: SUCCESS_EXAMPLES[path].response } },
+        },
+        '400': {
+          ...catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta. También (con el mensaje de datos no válidos) una Idempotency-Key vacía, de más de 255 caracteres o con caracteres no imprimibles, o una clave ya usada en las últimas 24 horas con otro cuerpo u otra ruta: la cabecera X-Motivo-Rechazo dice cuál.', {
+            ...invalidRequest,
+            sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
+          }),
+          headers: {
+            'X-Motivo-Rechazo': {
+              description: 'Solo cuando el 400 se debe a la Idempotency-Key: idempotency-key-invalid (clave vacía, demasiado larga o con caracteres no imprimibles) o idempotency-key-reused (la clave ya se usó con otro cuerpo u otra ruta). Ausente en cualquier otro 400.',
+              schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] },
+            },
+          },
+        },
+        '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras), o la fuente rechazó la autenticación del servicio.', pick(CATALOG_MESSAGES, 'integrationNotFound', 'sourceAuthRejected')),
+        '402': catalogError('Sin saldo: el prepagado de su integración, o el del servicio de consultas. La consulta no se ejecutó ni se cobró. Si es el de su integración, vea el saldo en el portal de integradores (Inicio) y lo que lo movió (Movimientos); para recargar, un propietario o facturación deposita en una cuenta del servicio y lo reporta en Recargas del portal. Si es el del servicio, escriba a soporte.', pick(CATALOG_MESSAGES, 'balanceExhausted', 'sourceBalanceExhausted')),
+        '403': catalogError('Sin credenciales de integración, consulta no habilitada para su integración, o la fuente niega ese tipo de consulta.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled', 'sourceDeniedQueryType')),
+        '404': catalogError('La fuente no tiene el dato ahora, o marcó la consulta como fallida. No significa que el contribuyente no exista. No se cobra.', pick(CATALOG_MESSAGES, 'notFound')),
+        '429': {
+          description: 'El límite compartido de los catálogos o el límite de la fuente (ambos JSON), o el límite global por IP (texto plano: revise content-type antes de parsear).',
+          content: {
+            'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited', 'sourceRateLimited'), 'message') },
+            ...GLOBAL_LIMIT_CONTENT,
+          },
+        },
+        '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
+        '502': catalogError('La fuente no respondió, falló o pasó el techo de 30 segundos (también cuando una solicitud anterior con la misma Idempotency-Key sigue en curso después de 30 segundos). No se resolvió ni se cobró: es seguro reintentar con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+      }), ['200', '400', '404']),
+    },
+  };
+}
+
+/** The bulk jobs: an extension beside the contract's five lookups, with their credentials and error shape. */
+/** The id every example of a job uses. */
+export const EXAMPLE_JOB_ID = 'lote_3f9a0c17e2b48d5a6c01';
+
+/** Two rows of a job's results, as lib/flows/bulk/results.ts yields them. */
+const EXAMPLE_RESULT_ROWS: ResultRow[] = [
+  {
+    posicion: 1,
+    identificador: '576937-K',
+    estado: 'encontrado',
+    motivo: null,
+    // The catalog's own example answer (its branches left out, to keep the CSV example short).
+    datos: { ...(SUCCESS_EXAMPLES['/catalogos/omisos'].response as { data: object }).data, establecimientos: [] },
+    respondido_en: '2026-11-24T10:31:02.114Z',
+    ...sourceForIntegrator('catalog'),
+    request_id: 'req_5kq2m8w1x7',
+  },
+  { posicion: 2, identificador: '12345678', estado: 'invalido', motivo: 'nit_invalido', datos: null, respondido_en: '2026-11-24T10:30:00.000Z', ...sourceForIntegrator(null), request_id: null },
+  { posicion: 3, identificador: '10527478-K', estado: 'no_encontrado', motivo: null, datos: null, respondido_en: '2026-11-24T10:31:03.020Z', ...sourceForIntegrator('catalog'), request_id: 'req_5kq2m8w1x8' },
+];
+
+/** A job as GET /lotes/{id} answers it, built by the handlers' own jobBody. */
+function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: string | null = null) {
+  const created = new Date('2026-11-24T10:30:00.000Z');
+  const running = state === 'en_curso';
+  return jobBody({
+    publicId: retryOf ? 'lote_8d21e4b07a9c3f15e260' : EXAMPLE_JOB_ID,
+    catalog: 'omisos',
+    state,
+    createdAt: created,
+    finishedAt: running ? null : new Date(created.getTime() + 40 * 60_000),
+    counts: retryOf
+      ? { total: 5, done: 0, found: 0, notFound: 0, invalid: 0, duplicates: 0, rejected: 0, failed: 0, pending: 5 }
+      : running
+      ? { total: 600, done: 210, found: 180, notFound: 4, invalid: 23, duplicates: 5, rejected: 2, failed: 3, pending: 390 }
+      : { total: 600, done: 600, found: 566, notFound: 6, invalid: 23, duplicates: 5, rejected: 2, failed: 5, pending: 0 },
+    chargedCentavos: retryOf ? 0 : (running ? 180 : 566) * 150,
+    estimatedEnd: running ? new Date(created.getTime() + 40 * 60_000) : null,
+    retryOf,
+    pauseReason: null,
+  });
+}
+
+function bulkPaths(): JsonObject {
+  const job = (description: string, example = exampleJob('en_curso')) => ({ description, content: { 'application/json': { schema: ref(bulkJobSchema), example } } });
+  const common = {
+    '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
+    '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
+    '429': {
+      description: 'El límite por minuto de /lotes para su integración (JSON; aparte del de los catálogos), o el límite global por IP (texto plano).',
+      content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited'), 'message') }, ...GLOBAL_LIMIT_CONTENT },
+    },
+    '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
+    '502': catalogError('No fue posible validar las credenciales en este momento. Reintente con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+  };
+  const notFound = catalogError('No hay un lote con ese id para su integración (también el id de un lote de otra integración).', pick(BULK_MESSAGES, 'jobNotFound'));
+  const idParameter = { name: 'id', in: 'path', required: true, description: 'El id del lote (lote_…).', schema: { type: 'string', pattern: '^lote_[0-9a-f]{20}$' } };
+  return {
+    '/lotes': {
+      post: {
+        operationId: 'createBulkJob',
+        tags: ['lotes'],
+        summary: 'Un lote: hasta 10,000 identificadores de un catálogo, consultados en segundo plano',
+        description: [
+          'Requiere la bandera del catálogo elegido. Cada identificador válido y no repetido es una consulta del catálogo como las individuales: se cobra la tarifa solo cuando se encuentra, queda registrada y usa el límite de catálogos de su integración, como mucho la mitad de él, para dejar la otra mitad a sus consultas individuales. Los inválidos y los repetidos se apartan al recibir la lista, sin costo, con su motivo.',
+          'Idempotency-Key es obligatoria: la misma clave con la misma lista devuelve el mismo lote (200); la primera vez responde 202. La misma clave con otra lista recibe 400 con X-Motivo-Rechazo: idempotency-key-reused.',
+          'Sin saldo el lote queda en_pausa_sin_saldo y sigue después de una recarga. En en_pausa (pausado por la administración) no corre nada hasta que la administración lo reanude. Los resultados se borran 30 días después de que el lote terminó.',
+        ].join('\n\n'),
+        parameters: [{ ...IDEMPOTENCY_KEY_PARAMETER, required: true, description: 'Obligatoria. 1 a 255 caracteres ASCII imprimibles que identifican esta lista en su sistema: reenviar con la misma clave no crea otro lote.' }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(bulkJobRequestSchema), example: { catalogo: 'omisos', identificadores: ['576937-K', '12345678', '576937K'] } } } },
+        responses: withRequestId({
+          '200': job('El lote ya creado con esta Idempotency-Key y esta lista.'),
+          '202': { ...job('Lote creado; corre en segundo plano.'), headers: { Location: { description: 'La ruta del lote.', schema: { type: 'string' } } } },
+          '400': {
+            ...catalogError('El cuerpo no se puede usar, falta la Idempotency-Key, o la clave no es válida o ya se usó con otra lista (X-Motivo-Rechazo dice cuál).', {
+              ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed', 'catalog', 'identifiers', 'fields', 'idempotencyKeyMissing'),
+              sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
+            }),
+            headers: { 'X-Motivo-Rechazo': { description: 'Solo cuando el 400 se debe a la Idempotency-Key.', schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] } } },
+          },
+          ...common,
+          '403': catalogError('Sin credenciales de integración, o el catálogo elegido no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+        }),
+      },
+    },
+    '/lotes/{id}': {
+      get: {
+        operationId: 'getBulkJob',
+        tags: ['lotes'],
+        summary: 'El estado de un lote, sus conteos, lo cobrado y cuándo se espera terminar',
+        parameters: [idParameter],
+        responses: withRequestId({ '200': job('El lote.', exampleJob('completado')), '404': notFound, ...common }),
+      },
+    },
+    '/lotes/{id}/resultados': {
+      get: {
+        operationId: 'getBulkJobResults',
+        tags: ['lotes'],
+        summary: 'Los resultados de un lote: una fila por identificador, en el orden enviado',
+        description: `CSV por omisión, para abrir en una hoja de cálculo (UTF-8 con marca de orden de bytes): las nueve primeras columnas con los códigos (datos lleva el JSON de la consulta); tras ellas estado_descripcion y motivo_descripcion (en palabras), respondido_en_guatemala (hora de Guatemala, UTC-6) y la respuesta del catálogo en columnas, con Sí, No o No reportado: ${Object.entries(CATALOG_CSV_COLUMNS)
+          .map(([catalog, columns]) => `${catalogPathName(catalog as keyof typeof CATALOG_CSV_COLUMNS)}: ${columns.headers.join(', ')}`)
+          .join('; ')}. O líneas JSON con Accept: application/x-ndjson, con los códigos.`,
+        parameters: [idParameter],
+        responses: withRequestId({
+          '200': {
+            description: 'Las filas, también mientras el lote corre (las pendientes con estado pendiente).',
+            content: {
+              'text/csv': {
+                schema: { type: 'string' },
+                // Written by the handler's own CSV writer (lib/flows/bulk/results.ts), without the invisible byte-order mark.
+                example: (csvHeader('omisos').replace(/^\uFEFF/, '') + EXAMPLE_RESULT_ROWS.map((row) => csvLine(row, 'omisos')).join('')).trimEnd(),
+              },
+              'application/x-ndjson': {
+                schema: ref(bulkResultRowSchema),
+                example: EXAMPLE_RESULT_ROWS[0],
+              },
+            },
+          },
+          '404': notFound,
+          ...common,
+        }),
+      },
+    },
+    '/lotes/{id}/cancelar': {
+      post: {
+        operationId: 'cancelBulkJob',
+        tags: ['lotes'],
+        summary: 'Cancela un lote: lo que no corrió no se cobra',
+        parameters: [idParameter],
+        responses: withRequestId({
+          '200': job('El lote cancelado (también si ya lo estaba).', exampleJob('cancelado')),
+          '404': notFound,
+          '409': catalogError('El lote ya terminó.', pick(BULK_MESSAGES, 'jobFinished')),
+          ...common,
+        }),
+      },
+    },
+    '/lotes/{id}/reintentar': {
+      post: {
+        operationId: 'retryBulkJobFailures',
+        tags: ['lotes'],
+        summary: 'Reintenta los fallidos: un lote nuevo con solo las filas error_fuente de un lote terminado',
+        description: [
+          'El lote nuevo consulta otra vez, con el mismo catálogo, los identificadores que la fuente respondió con un error (error_fuente) en un lote completado o cancelado, en su orden; su campo reintenta dice de qué lote viene. Corre, se cobra y se avisa como cualquier lote: solo lo encontrado.',
+          'No lleva cuerpo ni Idempotency-Key: reintentar el mismo lote otra vez devuelve el mismo lote nuevo (200; el primero responde 202), así que puede repetir la solicitud sin crear ni pagar dos. Para reintentar los que vuelvan a fallar, reintente el lote nuevo.',
+        ].join('\n\n'),
+        parameters: [idParameter],
+        responses: withRequestId({
+          '200': job('El lote nuevo, ya creado por una solicitud anterior para este lote.', exampleJob('en_curso', EXAMPLE_JOB_ID)),
+          '202': { ...job('Lote nuevo creado con las filas fallidas; corre en segundo plano.', exampleJob('en_curso', EXAMPLE_JOB_ID)), headers: { Location: { description: 'La ruta del lote nuevo.', schema: { type: 'string' } } } },
+          '404': notFound,
+          '409': catalogError('El lote todavía corre (o espera saldo), fue cancelado y aún termina las consultas que ya había enviado, o no tiene filas error_fuente.', pick(BULK_MESSAGES, 'jobNotFinished', 'nothingToRetry')),
+          ...common,
+          '403': catalogError('Sin credenciales de integración, o el catálogo del lote ya no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+        }),
+      },
+    },
+  };
+}
+
+/** An example watch list, built by the handlers' own watchListBody. */
+function exampleWatchList() {
+  const created = new Date('2026-11-24T10:30:00.000Z');
+  return watchListBody({
+    publicId: 'vig_5b2e91d04c7a3f18e6d2',
+    name: 'Proveedores',
+    catalog: 'omisos',
+    schedule: 'mensual',
+    state: 'activa',
+    entries: 5_000,
+    nextRunAt: new Date('2026-12-24T10:30:00.000Z'),
+    createdAt: created,
+    runs: 1,
+    lastRun: { jobId: EXAMPLE_JOB_ID, state: 'completado', createdAt: created, finishedAt: new Date(created.getTime() + 40 * 60_000), changes: 0 },
+    changes: 0,
+  });
+}
+
+/** Watch lists (Vigilancia), beside /lotes: the same credentials, error shape and per-minute counter. */
+function watchListPaths(): JsonObject {
+  const common = {
+    '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
+    '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
+    '429': {
+      description: 'El límite por minuto de /lotes y /vigilancias para su integración (JSON; el mismo contador), o el límite global por IP (texto plano).',
+      content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited'), 'message') }, ...GLOBAL_LIMIT_CONTENT },
+    },
+    '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
+    '502': catalogError('No fue posible validar las credenciales en este momento. Reintente con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+  };
+  const notFound = catalogError('No hay una vigilancia con ese id para su integración (también el id de una vigilancia de otra integración).', pick(WATCH_LIST_MESSAGES, 'notFound'));
+  const idParameter = { name: 'id', in: 'path', required: true, description: 'El id de la vigilancia (vig_…).', schema: { type: 'string', pattern: '^vig_[0-9a-f]{20}$' } };
+  const list = exampleWatchList();
+  return {
+    '/vigilancias': {
+      post: {
+        operationId: 'createWatchList',
+        tags: ['vigilancias'],
+        summary: 'Una vigilancia: hasta 10,000 NIT consultados cada mes o cada semana, avisando solo lo que cambió',
+        description: [
+          'Requiere la bandera del catálogo elegido (omisos o rtu). Cada ejecución es un lote (GET /lotes/{id}): se cobra como cualquier lote, solo lo encontrado, y usa el mismo límite. La primera ejecución empieza al crearla y es la base: no reporta cambios.',
+          'En las siguientes, compara con la anterior el estado de cada NIT: omiso, cobro coactivo y estado en el RTU (omisos), o estado en el RTU (rtu); no encontrado también es un estado. Si algo cambió, le avisa (webhook vigilancia_cambios y correo al contacto técnico) y los cambios quedan en GET /vigilancias/{id}/cambios. Un NIT cuya consulta falló en la fuente conserva su estado anterior y no reporta nada.',
+          'Los NIT inválidos y los repetidos se apartan (campo apartados, por posición): no se guardan ni se cobran. Si ninguno es válido responde 400.',
+          'Idempotency-Key es obligatoria: la misma clave con el mismo cuerpo devuelve la misma vigilancia (200) en lugar de crear otra que correría, y cobraría, en cada ejecución; la primera vez responde 201. La misma clave con otro cuerpo recibe 400 con X-Motivo-Rechazo: idempotency-key-reused.',
+        ].join('\n\n'),
+        parameters: [{ ...IDEMPOTENCY_KEY_PARAMETER, required: true, description: 'Obligatoria. 1 a 255 caracteres ASCII imprimibles que identifican esta vigilancia en su sistema: reenviar con la misma clave no crea otra.' }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(watchListRequestSchema), example: { nombre: 'Proveedores', catalogo: 'omisos', frecuencia: 'mensual', nits: ['576937-K', '12345678', '576937K'] } } } },
+        responses: withRequestId({
+          '200': {
+            description: 'La vigilancia ya creada con esta Idempotency-Key y este cuerpo.',
+            content: { 'application/json': { schema: ref(watchListCreatedSchema), example: { ...list, apartados: [{ posicion: 2, motivo: 'nit_invalido' }, { posicion: 3, motivo: 'duplicado' }] } } },
+          },
+          '201': {
+            description: 'Vigilancia creada; su primera ejecución empieza enseguida.',
+            headers: { Location: { description: 'La ruta de la vigilancia.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: ref(watchListCreatedSchema), example: { ...list, ejecuciones: 0, ultima_ejecucion: null, apartados: [{ posicion: 2, motivo: 'nit_invalido' }, { posicion: 3, motivo: 'duplicado' }] } } },
+          },
+          '400': {
+            ...catalogError('El cuerpo no se puede usar, ninguno de los NIT es válido, falta la Idempotency-Key, o la clave no es válida o ya se usó con otro cuerpo (X-Motivo-Rechazo dice cuál).', {
+              ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed'),
+              ...pick(WATCH_LIST_MESSAGES, 'nombre', 'catalogo', 'frecuencia', 'nits', 'fields', 'nothingToWatch', 'idempotencyKeyMissing'),
+              sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
+            }),
+            headers: { 'X-Motivo-Rechazo': { description: 'Solo cuando el 400 se debe a la Idempotency-Key.', schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] } } },
+          },
+          ...common,
+          '403': catalogError('Sin credenciales de integración, o el catálogo elegido no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+        }),
+      },
+    },
+    '/vigilancias/{id}': {
+      get: {
+        operationId: 'getWatchList',
+        tags: ['vigilancias'],
+        summary: 'Una vigilancia: su próxima ejecución, la última y cuántos cambios ha encontrado',
+        parameters: [idParameter],
+        responses: withRequestId({ '200': { description: 'La vigilancia.', content: { 'application/json': { schema: ref(watchListSchema), example: list } } }, '404': notFound, ...common }),
+      },
+      delete: {
+        operationId: 'deleteWatchList',
+        tags: ['vigilancias'],
+        summary: 'Borra una vigilancia, sus NIT y sus cambios; cancela la ejecución en curso',
+        description: 'Lo que la ejecución en curso no consultó no se cobra. Los lotes de las ejecuciones terminadas se conservan como cualquier lote, hasta que se borran sus resultados.',
+        parameters: [idParameter],
+        responses: withRequestId({ '204': { description: 'Borrada.' }, '404': notFound, ...common }),
+      },
+    },
+    '/vigilancias/{id}/cambios': {
+      get: {
+        operationId: 'listWatchListChanges',
+        tags: ['vigilancias'],
+        summary: 'Lo que cambió en cada ejecución, con el antes y el después',
+        description: `La ejecución más reciente primero; dentro de una ejecución, en el orden de la lista. Hasta ${WATCH_CHANGES_PAGE_SIZE} por página: pida la siguiente con ?cursor= y el campo siguiente (null en la última).`,
+        parameters: [idParameter, { name: 'cursor', in: 'query', required: false, description: 'El campo siguiente de la página anterior.', schema: { type: 'string' } }],
+        responses: withRequestId({
+          '200': {
+            description: 'Una página de cambios.',
+            content: {
+              'application/json': {
+                schema: ref(watchListChangesSchema),
+                example: {
+                  cambios: [{ nit: '576937-K', tipo: 'omiso', antes: false, despues: true, ejecucion: 2, lote: 'lote_8d41c0a9f27b5e3c1a60', detectado_en: '2026-12-24T11:02:41.318Z' }],
+                  siguiente: null,
+                },
+              },
+            },
+          },
+          '400': catalogError('El cursor no es uno que esta API haya dado.', pick(WATCH_LIST_MESSAGES, 'invalidCursor')),
+          '404': notFound,
+          ...common,
+        }),
+      },
+    },
+  };
+}
+
+export interface OpenApiDocument extends JsonObject {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  paths: Record<string, JsonObject>;
+  components: { schemas: Record<string, JsonObject>; securitySchemes: Record<string, JsonObject> };
+}
+
+/** The document; `baseUrl` is this deployment's {base_url} (origin + /api). */
+export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'API de consulta de contribuyentes (integradores)',
+      version: CONTRACT_REVISION,
+      description: [
+        'Cinco consultas de contribuyentes para integradores: una persona en el registro nacional de personas (RENAP) por CUI, hasta 50 contribuyentes en el RTU por NIT, y tres catálogos (CUI/NIT, el RTU completo y el estado de cumplimiento, omisos) que se cobran de un saldo prepagado.',
+        'Autenticación: las dos cabeceras x-integracion-login (se compara en minúsculas con el nombre de la integración) y x-integracion-token, en cada solicitud; ninguna sirve sola. Un administrador habilita cada consulta por separado para cada integración.',
+        'Tokens: una integración puede tener varios tokens con nombre, y cualquiera de ellos sirve. Para cambiar el token sin cortar el servicio, rótelo con superposición (1 hora, 24 horas o 7 días) en Credenciales del portal de integradores (un propietario o un desarrollador): durante ese tiempo funcionan el token anterior y el nuevo; al terminar, el anterior se rechaza como una credencial desconocida. Un token revocado deja de funcionar de inmediato.',
+        'Direcciones IP permitidas: una integración puede limitar sus solicitudes a una lista de direcciones o rangos CIDR (IPv4 e IPv6). Desde otra dirección, las credenciales reciben la misma respuesta que unas credenciales incorrectas (401 en los catálogos, 403 en /renap/buscar-cui y /rtu/nits), y la solicitud no se registra ni se cobra.',
+        'Límites: 100 solicitudes cada 15 minutos por IP en toda la API (429 con cuerpo de texto plano), y por integración: 30 por minuto en /renap/buscar-cui, 50 por minuto en /rtu/nits y 30 por minuto compartidos por los tres catálogos. Las ventanas se reinician a más tardar 60 segundos después de su primera solicitud. Los límites pueden reducirse sin aviso.',
+        'Decida por el estado HTTP, no por el texto de los mensajes: pueden cambiar sin aviso. Los mensajes de los catálogos se escriben sin tildes, salvo dos que las llevan tal como los fija el contrato: «Integración no encontrada con estas credenciales.» (401) y «Algo salió mal» (500).',
+        `La versión es la fecha de revisión del contrato (${CONTRACT_REVISION}); la API no lleva versión en sus rutas ni en sus cabeceras.`,
+      ].join('\n\n'),
+    },
+    servers: [{ url: baseUrl, description: 'Este ambiente' }],
+    security: [{ integracionLogin: [], integracionToken: [] }],
+    tags: [
+      { name: 'consultas', description: 'Las cinco consultas de contribuyentes.' },
+      { name: 'lotes', description: 'Listas de identificadores consultadas en segundo plano (una extensión junto a las cinco consultas).' },
+      { name: 'vigilancias', description: 'Listas de NIT guardadas que se consultan cada mes o cada semana, avisando solo lo que cambió.' },
+    ],
+    paths: {
+      ...registryPaths(),
+      '/catalogos/cui-nit': catalogPath('/catalogos/cui-nit', 'lookupCuiNit', 'El NIT de un CUI, o el CUI de un NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
+      '/catalogos/rtu': catalogPath('/catalogos/rtu', 'lookupRtuV2', 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
+      '/catalogos/omisos': catalogPath('/catalogos/omisos', 'lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
+      ...bulkPaths(),
+      ...watchListPaths(),
+    },
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        integracionLogin: { type: 'apiKey', in: 'header', name: 'x-integracion-login', description: 'El nombre de la integración; se compara en minúsculas.' },
+        integracionToken: { type: 'apiKey', in: 'header', name: 'x-integracion-token', description: 'Uno de los tokens vigentes de la integración (varios pueden estarlo durante una rotación). Nunca en la URL ni en el cuerpo.' },
+      },
+    },
+  };
+}
