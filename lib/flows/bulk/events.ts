@@ -6,7 +6,7 @@
 // emitted again only if that instance died or a listener failed before all were told
 // (lib/flows/bulk/notices.ts), so a listener must take a repeat of an event as the same event.
 import { logger } from '@/lib/platform/logging/logger';
-import { processSlot } from '@/lib/platform/runtime/process-state';
+import { domainEvent } from '@/lib/platform/events/domain-event';
 
 const log = logger('bulk');
 
@@ -25,14 +25,11 @@ export type BulkJobEvent =
 
 export type BulkJobListener = (event: BulkJobEvent) => Promise<void> | void;
 
-function listeners(): Set<BulkJobListener> {
-  return processSlot('bulkJobListeners', () => new Set<BulkJobListener>());
-}
+const bulkJobChanged = domainEvent<BulkJobEvent>('bulk.job_changed');
 
 /** Subscribes; returns the unsubscribe. */
 export function onBulkJobEvent(listener: BulkJobListener): () => void {
-  listeners().add(listener);
-  return () => listeners().delete(listener);
+  return bulkJobChanged.subscribe(listener);
 }
 
 /**
@@ -40,16 +37,7 @@ export function onBulkJobEvent(listener: BulkJobListener): () => void {
  * True when every listener took it (lib/flows/bulk/notices.ts tells it again otherwise).
  */
 export async function emitBulkJobEvent(event: BulkJobEvent): Promise<boolean> {
-  const told = await Promise.all(
-    [...listeners()].map(async (listener) => {
-      try {
-        await listener(event);
-        return true;
-      } catch (error) {
-        log.error({ err: error, bulkJob: event.jobId, event: event.kind }, 'a bulk job listener failed');
-        return false;
-      }
-    }),
-  );
-  return told.every(Boolean);
+  const failures = await bulkJobChanged.settle(event);
+  for (const error of failures) log.error({ err: error, bulkJob: event.jobId, event: event.kind }, 'a bulk job listener failed');
+  return failures.length === 0;
 }

@@ -3,7 +3,7 @@
 // for jobs. Emitted by the instance whose transaction compared the run, so once across instances.
 import { logger } from '@/lib/platform/logging/logger';
 import type { WatchListChangeKind } from '@/db/schema';
-import { processSlot } from '@/lib/platform/runtime/process-state';
+import { domainEvent } from '@/lib/platform/events/domain-event';
 
 const log = logger('watch-lists');
 
@@ -21,14 +21,11 @@ export interface RunChanges {
 
 export type WatchListChangesListener = (changes: RunChanges) => Promise<void> | void;
 
-function listeners(): Set<WatchListChangesListener> {
-  return processSlot('watchListListeners', () => new Set<WatchListChangesListener>());
-}
+const watchListRunCompared = domainEvent<RunChanges>('watch_list.run_compared');
 
 /** Subscribes; returns the unsubscribe. */
 export function onWatchListChanges(listener: WatchListChangesListener): () => void {
-  listeners().add(listener);
-  return () => listeners().delete(listener);
+  return watchListRunCompared.subscribe(listener);
 }
 
 /**
@@ -37,16 +34,7 @@ export function onWatchListChanges(listener: WatchListChangesListener): () => vo
  * tells the run again later. Telling a run twice is one notice: the outbox keys it by the run's job.
  */
 export async function emitWatchListChanges(changes: RunChanges): Promise<void> {
-  const told = await Promise.all(
-    [...listeners()].map(async (listener) => {
-      try {
-        await listener(changes);
-        return true;
-      } catch (error) {
-        log.error({ err: error, watchList: changes.listPublicId, run: changes.run }, 'a watch list listener failed');
-        return false;
-      }
-    }),
-  );
-  if (!told.every(Boolean)) throw new Error(`a listener of watch list ${changes.listPublicId}'s run ${changes.run} failed`);
+  const failures = await watchListRunCompared.settle(changes);
+  for (const error of failures) log.error({ err: error, watchList: changes.listPublicId, run: changes.run }, 'a watch list listener failed');
+  if (failures.length > 0) throw new Error(`a listener of watch list ${changes.listPublicId}'s run ${changes.run} failed`);
 }

@@ -14,6 +14,11 @@ export interface DomainEvent<T> {
   emit(payload: T): Promise<void>;
   /** On the request path: each listener called now and not awaited. Its listeners must not throw. */
   tell(payload: T): void;
+  /**
+   * Every listener at once, each awaited, none stopped by another's failure: the errors of those
+   * that failed, none when every one took it (for events told again until all have taken them).
+   */
+  settle(payload: T): Promise<unknown[]>;
 }
 
 type Registry = Map<string, Set<DomainListener<unknown>>>;
@@ -37,6 +42,10 @@ export function domainEvent<T>(name: string): DomainEvent<T> {
     },
     tell(payload) {
       for (const listener of listenersOf<T>(name)) void listener(payload);
+    },
+    async settle(payload) {
+      const results = await Promise.allSettled([...listenersOf<T>(name)].map(async (listener) => listener(payload)));
+      return results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
     },
   };
 }

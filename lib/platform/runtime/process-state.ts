@@ -35,8 +35,6 @@ export const PROCESS_SLOTS = {
   refusalFlush: 'the timer writing the refusal counts (lib/root/startup.ts)',
   bulkRunner: "the bulk jobs' runner (lib/flows/bulk/runner.ts)",
   bulkUpkeep: "what the bulk runner also does on each turn (lib/flows/bulk/runner.ts)",
-  bulkJobListeners: "listeners of the bulk jobs' events (lib/flows/bulk/events.ts)",
-  watchListListeners: "listeners of the watch lists' changes (lib/flows/watch-lists/events.ts)",
   watchListRuns: "the watch lists' subscription to their runs' jobs (lib/flows/watch-lists/runs.ts)",
   domainEventListeners: 'listeners of the domain events (lib/platform/events/domain-event.ts)',
   reactionsSubscribed: 'whether lib/root/reactions.ts subscribed the reactions',

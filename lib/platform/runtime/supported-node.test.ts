@@ -30,7 +30,7 @@ describe('the supported Node.js', () => {
     expect(asyncContextFrameEnabled()).toBe(true);
     const withAsyncHooks = spawnSync(
       process.execPath,
-      ['--no-async-context-frame', '--input-type=module', '-e', "import { asyncContextFrameEnabled } from './lib/runtime/supported-node.mjs'; console.log(asyncContextFrameEnabled())"],
+      ['--no-async-context-frame', '--input-type=module', '-e', "import { asyncContextFrameEnabled } from './lib/platform/runtime/supported-node.mjs'; console.log(asyncContextFrameEnabled())"],
       { encoding: 'utf8' },
     );
     expect(withAsyncHooks.stdout.trim()).toBe('false');
