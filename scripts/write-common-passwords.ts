@@ -10,7 +10,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 
 const MOST_COMMON = 10_000;
-const OUTPUT = path.resolve(import.meta.dirname, '..', 'lib', 'passwords', 'common-passwords.txt');
+const OUTPUT = path.resolve(import.meta.dirname, '..', 'lib', 'flows', 'passwords', 'common-passwords.txt');
 
 const source = dictionary['passwords-common'] as string[];
 const kept = source.filter((password, rank) => rank < MOST_COMMON || password.length >= MIN_PASSWORD_LENGTH);

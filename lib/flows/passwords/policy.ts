@@ -11,7 +11,7 @@ import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
  * tests all run in (the repository's root), once per process; a missing list fails the first
  * password check instead of letting every password through.
  */
-const COMMON_PASSWORDS_FILE = path.join(process.cwd(), 'lib', 'passwords', 'common-passwords.txt');
+const COMMON_PASSWORDS_FILE = path.join(process.cwd(), 'lib', 'flows', 'passwords', 'common-passwords.txt');
 
 let commonPasswords: ReadonlySet<string> | undefined;
 
