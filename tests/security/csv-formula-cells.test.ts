@@ -271,7 +271,7 @@ describe('the guard over CSV producers', () => {
     expect(producerModules.map((source) => source.file).sort()).toEqual(
       ['lib/core/billing/history.ts', 'lib/flows/bulk/results.ts', 'lib/surfaces/console/subject-report.ts', 'lib/core/records/csv.ts', 'lib/flows/statements/csv.ts', 'lib/flows/watch-lists/csv.ts'].sort(),
     );
-    for (const source of producerModules) expect(source.text, source.file).toMatch(/from '@\/lib\/csv\/csv'/);
+    for (const source of producerModules) expect(source.text, source.file).toMatch(/from '@\/lib\/platform\/csv\/csv'/);
     const ownQuoting = SOURCES.filter((source) => source.file !== 'lib/platform/csv/csv.ts' && !(source.file in OTHER_QUOTING) && source.text.includes(`'""'`)).map((source) => source.file);
     expect(ownQuoting).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LOOKUP_PATHS } from '@/lib/contract/paths';
 import { headersTheRouteWrites, ROUTES_WITH_OWN_HEADERS, routeAddressPattern } from './route-headers';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const APP = path.join(REPO_ROOT, 'app');
 
 /** Every folder under app/ with a route.ts, route groups included: "portal/(sesion)/recargas/[id]/boleta". */
