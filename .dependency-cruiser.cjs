@@ -14,6 +14,8 @@ const platform = folders(
 const schema = folders('db/schema');
 const contract = folders('lib/contract');
 const sources = folders('lib/sources');
+// Clients of outside parties that are not lookup sources (FEL certifiers): beside the sources, apart from them.
+const providers = folders('lib/providers');
 // The product's nouns in Spanish (lookups, sources, outcomes, movements, refusals): every rung above names them alike.
 const vocabulary = folders('lib/vocabulary');
 const core = folders('lib/core');
@@ -45,16 +47,19 @@ module.exports = {
     },
     mayNotReach('platform-is-the-floor', platform,
       'The platform (settings, logging, HTTP, paging, the database client) knows nothing of the product.',
-      contract, sources, vocabulary, core, flows, presentation, reactions, surfaces, root),
+      contract, sources, providers, vocabulary, core, flows, presentation, reactions, surfaces, root),
     mayNotReach('schema-imports-no-lib', schema,
       'Table definitions are data: they import drizzle and each other, nothing of lib/.',
       '^lib/', surfaces, root),
     mayNotReach('contract-below-the-domain', contract,
       'The public contract (schemas, messages, identifiers) is what the domain answers in, not the other way round.',
-      sources, vocabulary, core, flows, presentation, reactions, surfaces, root),
+      sources, providers, vocabulary, core, flows, presentation, reactions, surfaces, root),
     mayNotReach('sources-see-no-domain', sources,
       'Upstream clients touch no database and no domain: they emit events (onStateChange) and whoever cares subscribes at start-up.',
-      '^db/', vocabulary, core, flows, presentation, reactions, surfaces, root),
+      '^db/', providers, vocabulary, core, flows, presentation, reactions, surfaces, root),
+    mayNotReach('providers-see-only-the-platform', providers,
+      'Clients of outside parties (certifiers, later payment providers) speak their protocol over the platform; what their answers mean to the business is decided above them.',
+      '^db/', contract, sources, vocabulary, core, flows, presentation, reactions, surfaces, root),
     mayNotReach('vocabulary-names-no-domain', vocabulary,
       'The nouns are words only: the domain names things with them, they import none of it.',
       core, flows, presentation, reactions, surfaces, root),

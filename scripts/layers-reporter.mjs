@@ -8,7 +8,7 @@ import path from 'node:path';
 const KNOWN_FOLDER_ARROWS = path.resolve('.folder-cycles-known.json');
 
 // The rungs of lib/ (lib/README.md): those that hold folders, and those that are one folder.
-export const RUNGS_OF_FOLDERS = ['platform', 'core', 'flows', 'reactions', 'surfaces', 'root'];
+export const RUNGS_OF_FOLDERS = ['platform', 'providers', 'core', 'flows', 'reactions', 'surfaces', 'root'];
 export const RUNGS_IN_ONE_FOLDER = ['contract', 'sources', 'vocabulary', 'presentation'];
 
 // lib/<rung>/<name> or lib/<one-folder rung>, db/schema, db, app/<first segment>,

@@ -33,7 +33,7 @@ describe('the layers reporter', () => {
   it('fails on a file of lib/ that sits on no rung', () => {
     const report = layersReport(result([cruised('lib/helpers/misc.ts'), cruised('lib/core/billing/ledger.ts')]));
     expect(report.exitCode).toBe(1);
-    expect(report.output).toContain('✗ lib/helpers/misc.ts is on no rung: lib/ holds only platform, core, flows, reactions, surfaces, root, contract, sources, vocabulary, presentation');
+    expect(report.output).toContain('✗ lib/helpers/misc.ts is on no rung: lib/ holds only platform, providers, core, flows, reactions, surfaces, root, contract, sources, vocabulary, presentation');
     expect(report.output).not.toContain('lib/core/billing/ledger.ts is on no rung');
   });
 
