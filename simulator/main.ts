@@ -5,13 +5,16 @@ import '@/lib/platform/load-env-files';
 import { formatCuiGrouped } from '../lib/platform/guatemala/identifiers';
 import { simulatorOptionsFromEnv } from './config';
 import { FAULT_IDENTIFIERS, FAULT_NAMES } from './faults';
+import { FEL_FAULT_NAMES, FEL_SIM_DEV_CREDENTIALS, FEL_SIM_RECEPTORS, parseFelFaultSpec } from './fel';
 import { samplePopulation } from './population';
 import { startSimulator } from './server';
 
 async function main(): Promise<void> {
   const { logRequests, ...options } = simulatorOptionsFromEnv(process.env);
+  const felFaults = parseFelFaultSpec(process.env.SIMULATOR_FEL_FAULT ?? '');
   const simulator = await startSimulator({
     ...options,
+    fel: { faults: felFaults },
     log: logRequests ? (line) => console.log(`[simulator] ${new Date().toISOString()} ${line}`) : undefined,
   });
   const sample = samplePopulation({ seed: simulator.population.seed, size: simulator.population.size });
@@ -37,6 +40,11 @@ async function main(): Promise<void> {
       '',
       'Fault identifiers (NIT / CUI; docs/sources.md):',
       ...FAULT_NAMES.map((fault) => `  ${fault.padEnd(22)} ${FAULT_IDENTIFIERS[fault].nit.padEnd(10)} ${FAULT_IDENTIFIERS[fault].cui}`),
+      '',
+      `FEL certifier (INFILE's shapes; docs/fel.md): base URL ${simulator.url}/fel, NIT lookup ${simulator.url}/fel/receptores`,
+      `  credentials UsuarioFirma ${FEL_SIM_DEV_CREDENTIALS.signingUser}, UsuarioApi ${FEL_SIM_DEV_CREDENTIALS.apiUser}; certifications per identifier: GET ${simulator.url}/fel/_sim/certificaciones`,
+      `  receptors with fixed names: ${FEL_SIM_RECEPTORS.map((receptor) => receptor.nit).join(', ')}; faults (x-sim-fault or SIMULATOR_FEL_FAULT): ${FEL_FAULT_NAMES.join(', ')}` +
+        (felFaults.length > 0 ? `; this run: ${felFaults.map((fault) => `${fault.fault}@${fault.rate}`).join(', ')}` : ''),
     ].join('\n'),
   );
 

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/env';
 import { createCatalogUpstream } from './catalog';
+import { createFelSimulator, type FelFault, type FelSimControl, type FelSimCredentials } from './fel';
 import { createFaultPlan, FAULT_HEADER, LATENCY_HEADER, parseFaultSpec, type FaultName, type RunFault } from './faults';
 import { amendablePopulation, createPopulation, DEFAULT_POPULATION_SIZE, type Population, type TaxpayerAmendment } from './population';
 import type { SimAnswer, SimulatedUpstream } from './protocol';
@@ -41,6 +42,8 @@ export interface SimulatorOptions {
   credentials?: SimulatorCredentials;
   /** One line per request; silent when absent. */
   log?: (line: string) => void;
+  /** The FEL certifier under /fel (simulator/fel.ts, docs/fel.md). */
+  fel?: { credentials?: FelSimCredentials; faults?: FelFault[]; dailyQuota?: number; voidDeadlines?: Record<string, string>; now?: () => Date };
 }
 
 export interface RunningSimulator {
@@ -54,6 +57,8 @@ export interface RunningSimulator {
   amendTaxpayer(nit: string, amendment: TaxpayerAmendment): void;
   /** Replaces the run's faults from now on (tests: an upstream that goes down and comes back). */
   setFaults(faults: RunFault[] | string): void;
+  /** The FEL certifier: what it certified, how often per identifier, and its faults. */
+  fel: FelSimControl;
   close(): Promise<void>;
 }
 
@@ -74,6 +79,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     slowFaultDelayMs: options.slowFaultDelayMs ?? DEFAULT_SLOW_FAULT_DELAY_MS,
   };
   const log = options.log ?? (() => {});
+  const fel = createFelSimulator({ ...options.fel, population, seed, log });
 
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -93,6 +99,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     const path = new URL(request.url ?? '/', 'http://simulator').pathname;
     if (request.method === 'GET' && (path === '/' || path === '/health')) {
       writeAnswer(response, { kind: 'json', status: 200, body: { status: 'ok', seed, population: population.size, protocols: upstreams.map(describe) } });
+      return;
+    }
+    if (path.startsWith('/fel/')) {
+      await fel.serve(request, response, (request.url ?? path).slice('/fel'.length));
       return;
     }
     const upstream = upstreams.find((candidate) => path.startsWith(`${candidate.prefix}/`));
@@ -181,6 +191,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     port: address.port,
     population,
     amendTaxpayer: (nit, amendment) => population.amend(nit, amendment),
+    fel,
     setFaults(faults) {
       faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
     },

@@ -204,21 +204,7 @@ export function createInfileCertifier(options: InfileOptions): FelCertifier {
         });
         if (result.kind === 'not_sent') return { outcome: { kind: 'retry_later', reason: 'not_sent', detail: result.detail } };
         if (result.kind === 'lost') return { outcome: { kind: 'indeterminate', reason: result.reason, detail: result.detail } };
-        const interpreted = interpretCertifyAnswer(result.status, result.bodyText);
-        let outcome: VoidOutcome;
-        switch (interpreted.kind) {
-          case 'certified':
-            outcome = { kind: 'voided', voidedAt: interpreted.certifiedAt };
-            break;
-          // The void's identifier was used: that void went through.
-          case 'already_certified':
-          case 'used_without_numbers':
-            outcome = { kind: 'voided', voidedAt: voidRequest.voidedAt };
-            break;
-          default:
-            outcome = interpreted;
-        }
-        return { outcome, status: result.status, codes: codesOf(result.bodyText) };
+        return { outcome: interpretVoidAnswer(result.status, result.bodyText, voidRequest.voidedAt), status: result.status, codes: codesOf(result.bodyText) };
       }),
 
     lookupNitName: (nit) =>
@@ -280,6 +266,24 @@ export function interpretCertifyAnswer(status: number, bodyText: string): Interp
   if (status >= 500) return { kind: 'retry_later', reason: 'certifier_error', detail: `HTTP ${status}` };
   if (errors.length > 0) return { kind: 'rejected', errors };
   return { kind: 'rejected', errors: [{ code: null, message: description === '' ? `HTTP ${status} without a reason` : description }] };
+}
+
+/**
+ * An answer of the void call: as a certify answer, except that a void carries no numbers of its
+ * own, and a void identifier used before means that void went through.
+ */
+export function interpretVoidAnswer(status: number, bodyText: string, voidedAt: Date): VoidOutcome {
+  const body = status >= 200 && status < 300 ? parseObject(bodyText) : null;
+  if (body?.resultado === true) return { kind: 'voided', voidedAt: typeof body.fecha === 'string' && !Number.isNaN(Date.parse(body.fecha)) ? new Date(body.fecha) : voidedAt };
+  const interpreted = interpretCertifyAnswer(status, bodyText);
+  switch (interpreted.kind) {
+    case 'certified':
+    case 'already_certified':
+    case 'used_without_numbers':
+      return { kind: 'voided', voidedAt };
+    default:
+      return interpreted;
+  }
 }
 
 /**
