@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareDocument, type FelDocument } from '../lib/providers/fel/document';
-import { sampleTopUpDocument, SAMPLE_ISSUER } from '../lib/providers/fel/examples';
+import { sampleTopUpDocument, SAMPLE_ISSUER } from '../tests/support/fel-examples';
 import { documentXml } from '../lib/providers/fel/xml';
 import { FEL_SIM_DEV_CREDENTIALS, FEL_SIM_PATHS, FEL_SIM_RECEPTORS, parseFelFaultSpec, voidDeadline } from './fel';
 import { FAULT_HEADER } from './faults';

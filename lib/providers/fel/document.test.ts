@@ -1,7 +1,7 @@
 // The DTE's data checks and its IVA arithmetic, in centavos.
 
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_ISSUER, sampleTopUpDocument } from './examples';
+import { SAMPLE_ISSUER, sampleTopUpDocument } from '@/tests/support/fel-examples';
 import { CF_LIMIT_CENTAVOS, checkReceptor, documentTotals, felDateTime, lineAmounts, prepareDocument, prepareVoid, serieAndNumero, taxableOfTotal, type DocumentInput } from './document';
 
 const TEST_ISSUER = SAMPLE_ISSUER;

@@ -7,7 +7,7 @@ import { FEL_SIM_DEV_CREDENTIALS, FEL_SIM_RECEPTORS } from '../../../simulator/f
 import { startSimulator, type RunningSimulator } from '../../../simulator/server';
 import { felIdentifier, type FelCertifier, type FelIdentifier } from './certifier';
 import { emissionDay, prepareDocument, prepareVoid, type FelDocument, type Receptor } from './document';
-import { SAMPLE_ISSUER, sampleTopUpDocument } from './examples';
+import { SAMPLE_ISSUER, sampleTopUpDocument } from '@/tests/support/fel-examples';
 import { createInfileCertifier, interpretCertifyAnswer, interpretLookupAnswer, interpretNitNameAnswer, type InfileOptions } from './infile';
 
 let simulator: RunningSimulator;

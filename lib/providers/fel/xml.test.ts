@@ -3,7 +3,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { prepareDocument, prepareVoid, type DocumentInput, type FelDocument } from './document';
-import { SAMPLE_ISSUER, sampleTopUpDocument } from './examples';
+import { SAMPLE_ISSUER, sampleTopUpDocument } from '@/tests/support/fel-examples';
 import { DTE_NAMESPACE, documentXml, VOID_NAMESPACE, voidXml } from './xml';
 import { escapeXmlAttribute, escapeXmlText } from './xml-writer';
 

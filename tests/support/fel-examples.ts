@@ -1,6 +1,6 @@
 // A sample issuer and top-up document, for tests and for trying the certifier simulator by hand.
 
-import type { DocumentInput, Issuer, Receptor } from './document';
+import type { DocumentInput, Issuer, Receptor } from '@/lib/providers/fel/document';
 
 export const SAMPLE_ISSUER: Issuer = {
   nit: '576937-K',
