@@ -16,6 +16,7 @@ import { DTE_NAMESPACE, VOID_NAMESPACE } from '../lib/providers/fel/xml';
 import { FAULT_HEADER, LATENCY_HEADER } from './faults';
 import type { Population } from './population';
 import { createRandom, labelSeed, mixSeed } from './random';
+import { readBody } from './body';
 
 /** What the simulated certifier accepts unless told otherwise (INFILE's four keys). */
 export const FEL_SIM_DEV_CREDENTIALS = {
@@ -404,7 +405,7 @@ export function createFelSimulator(options: FelSimOptions): FelSimulator {
       response.once('close', () => {
         if (!response.writableFinished) abort.abort();
       });
-      const bodyText = await readBody(request);
+      const bodyText = await readBody(request, MAX_BODY_BYTES);
       const at = now();
       const chosen = chooseFault(operation, headerValue(request, FAULT_HEADER));
       if (chosen !== null && 'problem' in chosen) {
@@ -708,17 +709,6 @@ function write(response: ServerResponse, answer: Answer): void {
   response.end(text);
 }
 
-async function readBody(request: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function sleep(milliseconds: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);

@@ -12,6 +12,7 @@ import { amendablePopulation, createPopulation, DEFAULT_POPULATION_SIZE, type Po
 import type { SimAnswer, SimulatedUpstream } from './protocol';
 import { createRenapUpstream } from './renap';
 import { createRtuUpstream } from './rtu';
+import { readBody } from './body';
 
 export const DEFAULT_SIMULATOR_SEED = 20_260_101;
 /** Extra time of an online query (actualizado: true, or a record the source holds no copy of). */
@@ -123,7 +124,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       if (!response.writableFinished) abort.abort();
     });
 
-    const bodyText = await readBody(request);
+    const bodyText = await readBody(request, MAX_BODY_BYTES);
     const latencyOverride = parseLatencyHeader(request.headers[LATENCY_HEADER]);
     let delayMs = latencyOverride ?? timing.latencyMs;
     let answer: SimAnswer | 'drop';
@@ -215,18 +216,6 @@ function writeAnswer(response: ServerResponse, answer: SimAnswer): void {
   response.end(text);
 }
 
-/** The body as text, or null when it exceeds the limit. */
-async function readBody(request: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
