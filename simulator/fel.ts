@@ -16,6 +16,7 @@ import { DTE_NAMESPACE, VOID_NAMESPACE } from '../lib/providers/fel/xml';
 import { FAULT_HEADER, LATENCY_HEADER } from './faults';
 import type { Population } from './population';
 import { createRandom, labelSeed, mixSeed } from './random';
+import { sleep } from './abortable-sleep';
 import { readBody } from './body';
 
 /** What the simulated certifier accepts unless told otherwise (INFILE's four keys). */
@@ -709,18 +710,3 @@ function write(response: ServerResponse, answer: Answer): void {
   response.end(text);
 }
 
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, milliseconds);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}

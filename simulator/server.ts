@@ -12,6 +12,7 @@ import { amendablePopulation, createPopulation, DEFAULT_POPULATION_SIZE, type Po
 import type { SimAnswer, SimulatedUpstream } from './protocol';
 import { createRenapUpstream } from './renap';
 import { createRtuUpstream } from './rtu';
+import { sleep } from './abortable-sleep';
 import { readBody } from './body';
 
 export const DEFAULT_SIMULATOR_SEED = 20_260_101;
@@ -216,7 +217,6 @@ function writeAnswer(response: ServerResponse, answer: SimAnswer): void {
   response.end(text);
 }
 
-
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -232,19 +232,3 @@ function parseLatencyHeader(value: string | string[] | undefined): number | unde
   return Number.isFinite(milliseconds) && milliseconds >= 0 ? milliseconds : undefined;
 }
 
-/** Waits, unless the signal aborts first; resolves true when the full time passed. */
-function sleep(milliseconds: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  if (milliseconds <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, milliseconds);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
