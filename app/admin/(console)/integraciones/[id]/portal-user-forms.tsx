@@ -26,59 +26,70 @@ export function PortalUsersNotices({ children }: { children: ReactNode }) {
   );
 }
 
-export function RemovePortalUserForm({ integrationId, memberId, confirmation }: { integrationId: number; memberId: number; confirmation: Confirmation }) {
+type RowAction = typeof removePortalUserAction | typeof resendPortalUserInvitationAction | typeof cancelPortalUserInvitationAction;
+
+/** One button of a row whose success the section announces (the row itself may be gone). */
+function AnnouncedRowAction(props: {
+  action: RowAction;
+  hidden: Record<string, number>;
+  submitLabel: string;
+  pendingLabel: string;
+  danger: boolean;
+  confirmation: Confirmation;
+}) {
   const announce = useContext(AnnounceContext);
   return (
     <ActionForm
+      action={props.action}
+      hidden={props.hidden}
+      submitLabel={props.submitLabel}
+      pendingLabel={props.pendingLabel}
+      className="inline"
+      submitClassName={props.danger ? 'danger secondary' : 'secondary'}
+      confirmation={props.confirmation}
+      onSuccess={(data) => announce(data.notice)}
+      renderSuccess={() => null}
+    >
+      {null}
+    </ActionForm>
+  );
+}
+
+export function RemovePortalUserForm({ integrationId, memberId, confirmation }: { integrationId: number; memberId: number; confirmation: Confirmation }) {
+  return (
+    <AnnouncedRowAction
       action={removePortalUserAction}
       hidden={{ integrationId, miembro: memberId }}
       submitLabel="Quitar del portal"
       pendingLabel="Quitando…"
-      className="inline"
-      submitClassName="danger secondary"
+      danger
       confirmation={confirmation}
-      onSuccess={(data) => announce(data.notice)}
-      renderSuccess={() => null}
-    >
-      {null}
-    </ActionForm>
+    />
   );
 }
 
 export function ResendInvitationForm({ integrationId, invitationId, confirmation }: { integrationId: number; invitationId: number; confirmation: Confirmation }) {
-  const announce = useContext(AnnounceContext);
   return (
-    <ActionForm
+    <AnnouncedRowAction
       action={resendPortalUserInvitationAction}
       hidden={{ integrationId, invitacion: invitationId }}
       submitLabel="Reenviar"
       pendingLabel="Enviando…"
-      className="inline"
-      submitClassName="secondary"
+      danger={false}
       confirmation={confirmation}
-      onSuccess={(data) => announce(data.notice)}
-      renderSuccess={() => null}
-    >
-      {null}
-    </ActionForm>
+    />
   );
 }
 
 export function CancelInvitationForm({ integrationId, invitationId, confirmation }: { integrationId: number; invitationId: number; confirmation: Confirmation }) {
-  const announce = useContext(AnnounceContext);
   return (
-    <ActionForm
+    <AnnouncedRowAction
       action={cancelPortalUserInvitationAction}
       hidden={{ integrationId, invitacion: invitationId }}
       submitLabel="Cancelar invitación"
       pendingLabel="Cancelando…"
-      className="inline"
-      submitClassName="danger secondary"
+      danger
       confirmation={confirmation}
-      onSuccess={(data) => announce(data.notice)}
-      renderSuccess={() => null}
-    >
-      {null}
-    </ActionForm>
+    />
   );
 }
