@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { smtpHostProblem, webhookUrlProblem } from './security/outbound-urls';
-import { isValidNit, normalizeNit } from './guatemala/identifiers';
+import { isValidClassicNit, isValidNit, normalizeNit } from './guatemala/identifiers';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './guatemala/banks';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 
@@ -224,6 +224,38 @@ export const envSchema = z
       z.string().trim().refine(isValidNit, 'must be a valid NIT (digits and its check character, as 576937-K, or a CUI)').transform(normalizeNit).optional(),
     ),
     STATEMENT_ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(300).optional()),
+    // FEL invoices of every credited top-up (docs/operations.md, "FEL invoices"). parseEnv defaults it:
+    // on under `npm run dev` (against the simulator), off otherwise (a built app, tests, the CLI)
+    // unless set. With it on, production needs every FEL_* below but the timings.
+    FEL_ENABLED: flag(false),
+    FEL_CERTIFIER: z.enum(['infile']).default('infile'),
+    // INFILE's two base URLs (certify, lookup and void; the NIT name lookup); development: the simulator's.
+    FEL_CERTIFIER_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+    FEL_NIT_LOOKUP_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+    // Secrets: never logged (the adapter's log line names none).
+    FEL_SIGNING_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    FEL_SIGNING_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    FEL_API_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    FEL_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+    // The issuer as the DTE names it (its Emisor): NIT with its check character, names, SAT's
+    // establishment number, the IVA affiliation (GEN: FACT; PEQ: FPEQ) and the address.
+    FEL_ISSUER_NIT: z.preprocess(
+      emptyAsUnset,
+      z.string().trim().refine(isValidClassicNit, 'must be a valid NIT (digits and its check character, as 576937-K)').transform(normalizeNit).optional(),
+    ),
+    FEL_ISSUER_LEGAL_NAME: z.preprocess(emptyAsUnset, printableLine(255).optional()),
+    FEL_ISSUER_COMMERCIAL_NAME: z.preprocess(emptyAsUnset, printableLine(255).optional()),
+    FEL_ISSUER_ESTABLISHMENT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(9999).optional()),
+    FEL_ISSUER_AFFILIATION: z.preprocess(emptyAsUnset, z.enum(['GEN', 'PEQ'], 'must be GEN or PEQ').optional()),
+    FEL_ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(255).optional()),
+    FEL_ISSUER_POSTAL_CODE: z.preprocess(emptyAsUnset, printableLine(20).optional()),
+    FEL_ISSUER_MUNICIPALITY: z.preprocess(emptyAsUnset, printableLine(100).optional()),
+    FEL_ISSUER_DEPARTMENT: z.preprocess(emptyAsUnset, printableLine(100).optional()),
+    // The invoice worker: how often each instance looks for due invoices, the certify call's
+    // time-out (INFILE's integrations wait 60 s), and how long wrong credentials stop the queue.
+    FEL_WORKER_INTERVAL_MS: integer(5_000, 100, 3_600_000),
+    FEL_CERTIFY_TIMEOUT_MS: integer(60_000, 100, 300_000),
+    FEL_CREDENTIALS_PAUSE_MS: integer(300_000, 100, 86_400_000),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 
@@ -325,6 +357,15 @@ export const envSchema = z
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production' });
       }
     }
+    if (env.FEL_ENABLED) {
+      // Invoices go to a real certifier in the operator's name: nothing falls back to the simulator's.
+      for (const name of FEL_PRODUCTION_SETTINGS) {
+        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production and FEL_ENABLED=true' });
+      }
+      for (const name of ['FEL_CERTIFIER_BASE_URL', 'FEL_NIT_LOOKUP_BASE_URL'] as const) {
+        if (env[name] && !env[name].startsWith('https://')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be an https:// URL when APP_ENV=production' });
+      }
+    }
     if (env.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
       ctx.addIssue({ code: 'custom', path: ['INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'], message: 'must be false in production: integrator webhooks go only to public https:// addresses' });
     }
@@ -375,6 +416,45 @@ function alertSettingProblems(env: AlertSettingsInput): Array<{ path: string[]; 
   return problems;
 }
 
+/** What production with FEL on must name itself: the certifier, its credentials and the issuer. */
+const FEL_PRODUCTION_SETTINGS = [
+  'FEL_CERTIFIER_BASE_URL',
+  'FEL_NIT_LOOKUP_BASE_URL',
+  'FEL_SIGNING_USER',
+  'FEL_SIGNING_KEY',
+  'FEL_API_USER',
+  'FEL_API_KEY',
+  'FEL_ISSUER_NIT',
+  'FEL_ISSUER_LEGAL_NAME',
+  'FEL_ISSUER_COMMERCIAL_NAME',
+  'FEL_ISSUER_ESTABLISHMENT',
+  'FEL_ISSUER_AFFILIATION',
+  'FEL_ISSUER_ADDRESS',
+  'FEL_ISSUER_POSTAL_CODE',
+  'FEL_ISSUER_MUNICIPALITY',
+  'FEL_ISSUER_DEPARTMENT',
+] as const;
+
+/**
+ * Development's issuer and certifier: the simulator's addresses and credentials, and an issuer whose
+ * names say it is none (the NIT passes the check, as any valid one would).
+ */
+export const DEVELOPMENT_FEL_SETTINGS = {
+  FEL_SIGNING_USER: 'sim-fel-firma',
+  FEL_SIGNING_KEY: 'sim-fel-llave-firma',
+  FEL_API_USER: 'sim-fel-api',
+  FEL_API_KEY: 'sim-fel-llave-api',
+  FEL_ISSUER_NIT: '576937-K',
+  FEL_ISSUER_LEGAL_NAME: 'Emisor de desarrollo, sin validez (configure FEL_ISSUER_LEGAL_NAME)',
+  FEL_ISSUER_COMMERCIAL_NAME: 'Pasarela de desarrollo',
+  FEL_ISSUER_ESTABLISHMENT: '1',
+  FEL_ISSUER_AFFILIATION: 'GEN',
+  FEL_ISSUER_ADDRESS: 'Dirección de desarrollo, sin validez',
+  FEL_ISSUER_POSTAL_CODE: '01001',
+  FEL_ISSUER_MUNICIPALITY: 'Guatemala',
+  FEL_ISSUER_DEPARTMENT: 'Guatemala',
+} as const;
+
 const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
@@ -412,8 +492,22 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const simulatorUrl = `http://127.0.0.1:${emptyAsUnset(source.SIMULATOR_PORT) ?? '4010'}`;
   // Production names its issuer itself; development's says on every statement that it is one.
   const issuer = (name: string, developmentValue: string) => emptyAsUnset(source[name]) ?? (appEnv === 'production' ? undefined : developmentValue);
+  // FEL: on under `npm run dev` (Next's development server sets NODE_ENV=development), against the
+  // simulator with its development credentials; elsewhere off unless FEL_ENABLED says otherwise.
+  const felEnabled = emptyAsUnset(source.FEL_ENABLED) ?? (appEnv === 'development' && source.NODE_ENV === 'development' ? 'true' : 'false');
+  const felDevelopment: Record<string, string | undefined> =
+    appEnv === 'production'
+      ? {}
+      : {
+          ...DEVELOPMENT_FEL_SETTINGS,
+          FEL_CERTIFIER_BASE_URL: `${simulatorUrl}/fel`,
+          FEL_NIT_LOOKUP_BASE_URL: `${simulatorUrl}/fel/receptores`,
+        };
+  const felSettings = Object.fromEntries(Object.entries(felDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
   const result = envSchema.safeParse({
     ...source,
+    ...felSettings,
+    FEL_ENABLED: felEnabled,
     STATEMENT_ISSUER_NAME: issuer('STATEMENT_ISSUER_NAME', DEVELOPMENT_STATEMENT_ISSUER.name),
     STATEMENT_ISSUER_NIT: issuer('STATEMENT_ISSUER_NIT', DEVELOPMENT_STATEMENT_ISSUER.nit),
     STATEMENT_ISSUER_ADDRESS: issuer('STATEMENT_ISSUER_ADDRESS', DEVELOPMENT_STATEMENT_ISSUER.address),

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { DEVELOPMENT_FEL_SETTINGS, EnvError, parseEnv } from './env';
+
+function rejectedVariables(source: Record<string, string | undefined>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).problems.map((problem) => problem.split(':')[0]!);
+  }
+  throw new Error('expected parseEnv to reject the environment');
+}
+
+const PRODUCTION = {
+  APP_ENV: 'production',
+  DATABASE_URL: 'postgres://gateway@db.internal:5432/gateway',
+  NEXTAUTH_SECRET: 'a-production-secret-of-at-least-32-chars',
+  NEXTAUTH_URL: 'https://gateway.example.gt',
+  RENAP_API_KEY: 'renap-key',
+  RTU_API_KEY: 'rtu-key',
+  CATALOG_CLIENT_ID: 'catalog-id',
+  CATALOG_CLIENT_SECRET: 'catalog-secret',
+  RECORD_JOURNAL_DIR: '/var/lib/gateway/record-journal',
+  SUPPORT_CONTACT_EMAIL: 'soporte@example.com',
+  PERSONAL_DATA_KEY: Buffer.alloc(32, 1).toString('base64'),
+  PERSONAL_DATA_SEARCH_KEY: Buffer.alloc(32, 2).toString('base64'),
+  RENAP_BASE_URL: 'https://renap.example.gt/api',
+  RTU_BASE_URL: 'https://rtu.example.gt/api',
+  CATALOG_BASE_URL: 'https://catalogos.example.gt/api',
+  STATEMENT_ISSUER_NAME: 'Servicios de Consulta Tributaria, S.A.',
+  STATEMENT_ISSUER_NIT: '576937-K',
+  STATEMENT_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
+};
+
+const FEL_PRODUCTION = {
+  FEL_ENABLED: 'true',
+  FEL_CERTIFIER_BASE_URL: 'https://certificador.feel.com.gt/fel',
+  FEL_NIT_LOOKUP_BASE_URL: 'https://consultareceptores.feel.com.gt',
+  FEL_SIGNING_USER: 'firma',
+  FEL_SIGNING_KEY: 'llave-firma',
+  FEL_API_USER: 'api',
+  FEL_API_KEY: 'llave-api',
+  FEL_ISSUER_NIT: '576937-K',
+  FEL_ISSUER_LEGAL_NAME: 'Servicios de Consulta Tributaria, S.A.',
+  FEL_ISSUER_COMMERCIAL_NAME: 'Consulta Contribuyentes',
+  FEL_ISSUER_ESTABLISHMENT: '1',
+  FEL_ISSUER_AFFILIATION: 'GEN',
+  FEL_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9',
+  FEL_ISSUER_POSTAL_CODE: '01009',
+  FEL_ISSUER_MUNICIPALITY: 'Guatemala',
+  FEL_ISSUER_DEPARTMENT: 'Guatemala',
+};
+
+describe('FEL settings', () => {
+  it("are on under npm run dev, against the simulator's /fel with its development credentials", () => {
+    const development = parseEnv({ NODE_ENV: 'development', SIMULATOR_PORT: '4999' });
+    expect(development).toMatchObject({
+      FEL_ENABLED: true,
+      FEL_CERTIFIER: 'infile',
+      FEL_CERTIFIER_BASE_URL: 'http://127.0.0.1:4999/fel',
+      FEL_NIT_LOOKUP_BASE_URL: 'http://127.0.0.1:4999/fel/receptores',
+      FEL_SIGNING_USER: 'sim-fel-firma',
+      FEL_API_KEY: 'sim-fel-llave-api',
+      FEL_ISSUER_NIT: '576937K',
+      FEL_ISSUER_ESTABLISHMENT: 1,
+      FEL_ISSUER_AFFILIATION: 'GEN',
+    });
+    expect(DEVELOPMENT_FEL_SETTINGS.FEL_ISSUER_LEGAL_NAME).toMatch(/desarrollo/i);
+  });
+
+  it('are off under tests, a built app and the CLI unless FEL_ENABLED turns them on', () => {
+    expect(parseEnv({ NODE_ENV: 'test' }).FEL_ENABLED).toBe(false);
+    expect(parseEnv({}).FEL_ENABLED).toBe(false);
+    expect(parseEnv({ NODE_ENV: 'production', APP_ENV: 'development' }).FEL_ENABLED).toBe(false);
+    expect(parseEnv({ NODE_ENV: 'test', FEL_ENABLED: 'true' }).FEL_ENABLED).toBe(true);
+    expect(parseEnv({ NODE_ENV: 'development', FEL_ENABLED: 'false' }).FEL_ENABLED).toBe(false);
+    expect(parseEnv(PRODUCTION).FEL_ENABLED).toBe(false);
+  });
+
+  it('refuse to start production with FEL on, naming every missing issuer and certifier setting', () => {
+    expect(rejectedVariables({ ...PRODUCTION, FEL_ENABLED: 'true' }).sort()).toEqual(
+      Object.keys(FEL_PRODUCTION)
+        .filter((name) => name !== 'FEL_ENABLED')
+        .sort(),
+    );
+    for (const name of Object.keys(FEL_PRODUCTION).filter((key) => key !== 'FEL_ENABLED')) {
+      expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, [name]: '' })).toEqual([name]);
+    }
+    const settings = parseEnv({ ...PRODUCTION, ...FEL_PRODUCTION });
+    expect(settings).toMatchObject({ FEL_ENABLED: true, FEL_ISSUER_NIT: '576937K', FEL_ISSUER_ESTABLISHMENT: 1 });
+  });
+
+  it('check the issuer and the URLs, and never echo a credential', () => {
+    expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_ISSUER_NIT: '576937-1' })).toEqual(['FEL_ISSUER_NIT']);
+    expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_ISSUER_AFFILIATION: 'OTRO' })).toEqual(['FEL_ISSUER_AFFILIATION']);
+    expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_ISSUER_ESTABLISHMENT: '0' })).toEqual(['FEL_ISSUER_ESTABLISHMENT']);
+    expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_CERTIFIER_BASE_URL: 'http://certificador.example.gt/fel' })).toEqual(['FEL_CERTIFIER_BASE_URL']);
+    const wrong = () => parseEnv({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_SIGNING_KEY: 'llave-secreta-firma', FEL_ISSUER_NIT: 'x' });
+    expect(wrong).toThrow(/FEL_ISSUER_NIT/);
+    expect(wrong).not.toThrow(/llave-secreta-firma/);
+  });
+});
