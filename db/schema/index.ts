@@ -26,3 +26,4 @@ export * from './portal-links';
 export * from './top-up-requests';
 export * from './bulk-jobs';
 export * from './watch-lists';
+export * from './invoices';

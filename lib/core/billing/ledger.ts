@@ -4,10 +4,12 @@ import { integrations, ledgerEntries, type Integration, type LedgerEntry } from 
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/core/integrations/schemas';
 import { notifyIntegrationChanged } from '@/lib/core/integrations/directory';
+import { planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { balanceMayBeShort } from './events';
 
-export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
+/** receptor_refused: the sale could not be invoiced as SAT requires (CF from Q 2,500.00), so it was not credited. */
+export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance' | 'receptor_refused';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -66,6 +68,9 @@ async function moveBalanceWithin(
   if (before.balanceCentavos + amountCentavos < 0) {
     return fail('insufficient_balance', 'El ajuste dejaría el saldo por debajo de cero.');
   }
+  // A top-up is a sale: its invoice is planned before anything is written, and written with it.
+  const invoice = kind === 'top_up' ? planSaleInvoice(before, amountCentavos) : ({ kind: 'off' } as const);
+  if (invoice.kind === 'refused') return fail('receptor_refused', invoice.message);
   const [after] = await tx
     .update(integrations)
     .set({ balanceCentavos: sql`${integrations.balanceCentavos} + ${amountCentavos}`, updatedAt: sql`now()` })
@@ -82,6 +87,7 @@ async function moveBalanceWithin(
     .insert(ledgerEntries)
     .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId })
     .returning();
+  await writeSaleInvoice(tx, invoice, entry!.id);
   return ok({ balanceCentavos: after!.balanceCentavos, entry: entry!, integration: after! });
 }
 

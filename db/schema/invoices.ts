@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns';
+import { integrations } from './integrations';
+import { ledgerEntries } from './ledger-entries';
+
+/**
+ * pending: to be sent (or sent again after a confirmed not-found); indeterminate: sent without a
+ * readable answer, settled by the certifier's lookup before anything is sent again; certified;
+ * to_correct: the certifier refused the data (the receptor, say) and a person must fix it.
+ */
+export const invoiceState = pgEnum('invoice_state', ['pending', 'indeterminate', 'certified', 'to_correct']);
+export type InvoiceState = (typeof invoiceState.enumValues)[number];
+
+export const invoiceReceptorKind = pgEnum('invoice_receptor_kind', ['nit', 'cui', 'cf']);
+export type InvoiceReceptorKind = (typeof invoiceReceptorKind.enumValues)[number];
+
+// One FEL invoice per credited sale (a top-up's ledger entry), written in the credit's transaction
+// (lib/core/invoices). Its identifier is fixed there for good: the certifier certifies an identifier
+// once, so every resend of this invoice can only ever name this one document. The amounts and the
+// receptor are as they were at the sale; the worker (lib/flows/invoicing) claims due rows with a lease.
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerEntries.id),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id),
+    // Random, not derived from the time or a sequence: a restored or reset database must never
+    // send the certifier an identifier it already certified for another sale.
+    identifier: text('identifier').notNull().default(sql`gen_random_uuid()::text`),
+    // FACT or FPEQ, from the issuer's affiliation at the sale.
+    documentType: text('document_type').notNull(),
+    // FechaHoraEmision, fixed at creation: every resend carries the same (SAT allows 5 days before the certification).
+    emittedAt: timestamp('emitted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    totalCentavos: bigint('total_centavos', { mode: 'number' }).notNull(),
+    // MontoGravable = round(total / 1.12) and MontoImpuesto = total − MontoGravable (an FPEQ: the total and 0).
+    taxableCentavos: bigint('taxable_centavos', { mode: 'number' }).notNull(),
+    taxCentavos: bigint('tax_centavos', { mode: 'number' }).notNull(),
+    // The buyer as it was at the sale: personal data (never logged).
+    receptorKind: invoiceReceptorKind('receptor_kind').notNull(),
+    // The NIT (normalized), the CUI, or CF.
+    receptorId: text('receptor_id').notNull(),
+    // SAT's name for it; null for CF.
+    receptorName: text('receptor_name'),
+    state: invoiceState('state').notNull().default('pending'),
+    // Calls to the certifier so far (certify and lookups), and when the worker may try next.
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    leaseHolder: text('lease_holder'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    // Which certifier it went to ("infile"), and its numbers once certified.
+    certifier: text('certifier'),
+    uuid: text('uuid'),
+    serie: text('serie'),
+    numero: text('numero'),
+    certifiedAt: timestamp('certified_at', { withTimezone: true, mode: 'date' }),
+    certifiedXml: text('certified_xml'),
+    // The last failure: SAT's or the certifier's code and its message (may name the receptor: shown, never logged).
+    lastErrorCode: text('last_error_code'),
+    lastErrorMessage: text('last_error_message'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('invoices_ledger_entry_unique').on(table.ledgerEntryId),
+    uniqueIndex('invoices_identifier_unique').on(table.identifier),
+    // The worker's queue: due rows in order.
+    index('invoices_due_idx').on(table.nextAttemptAt, table.id).where(sql`${table.state} in ('pending', 'indeterminate')`),
+    index('invoices_integration_idx').on(table.integrationId, table.createdAt),
+    check('invoices_amounts_add_up', sql`${table.totalCentavos} > 0 and ${table.taxableCentavos} + ${table.taxCentavos} = ${table.totalCentavos}`),
+    check('invoices_certified_has_numbers', sql`${table.state} <> 'certified' or (${table.uuid} is not null and ${table.serie} is not null and ${table.numero} is not null)`),
+    check('invoices_receptor_named', sql`(${table.receptorKind} = 'cf') = (${table.receptorName} is null)`),
+  ],
+);
+
+// Every call the worker made to the certifier for an invoice and what became of it: the log an
+// administrator reads when an invoice is late or wrong. Never a credential, NIT or name.
+export const invoiceAttempts = pgTable(
+  'invoice_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    invoiceId: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    // certify or lookup.
+    call: text('call').notNull(),
+    certifier: text('certifier').notNull(),
+    // The certifier's outcome (certified, already_certified, rejected, retry_later, credentials_refused,
+    // indeterminate; found, not_found, unavailable) and its reason or codes.
+    outcome: text('outcome').notNull(),
+    detail: text('detail'),
+    // Which instance's worker made it.
+    holder: text('holder').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('invoice_attempts_invoice_idx').on(table.invoiceId, table.id)],
+);
+
+export type Invoice = typeof invoices.$inferSelect;
+export type NewInvoice = typeof invoices.$inferInsert;
+export type InvoiceAttempt = typeof invoiceAttempts.$inferSelect;
