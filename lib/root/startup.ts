@@ -27,6 +27,7 @@ import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
 import { purgeExpiredIdempotencyKeys } from '@/lib/core/idempotency/store';
 import { rollUpQueue } from '@/lib/core/rollups/job';
 import { addBulkRunnerUpkeep, startBulkRunner } from '@/lib/flows/bulk/runner';
+import { startInvoiceWorker } from '@/lib/flows/invoicing/worker';
 import { tellWatchListChanges } from '@/lib/reactions/integrator-notifications/watch-lists';
 import { compareFinishedRuns, watchListTick } from '@/lib/flows/watch-lists';
 import { flushRefusals } from '@/lib/core/rollups/refusals';
@@ -103,6 +104,8 @@ export async function startServer(): Promise<void> {
   tellWatchListChanges();
   addBulkRunnerUpkeep(() => watchListTick());
   startBulkRunner();
+  // FEL invoices of credited top-ups: every instance certifies due ones, leases sharing the queue (lib/flows/invoicing).
+  startInvoiceWorker();
   // Alerts written by any instance or by the CLI are delivered by whichever instance takes them;
   // the integrators' notifications go through the same outbox and delivery loop.
   integratorNotifier().attachTo(alerts());

@@ -1,0 +1,12 @@
+// What the invoice worker tells whoever cares (the alerts, once subscribed in lib/root/reactions.ts).
+import { domainEvent } from '@/lib/platform/events/domain-event';
+
+export interface CertifierCredentialsRefused {
+  /** "infile". */
+  certifier: string;
+  /** The queue waits until then before it tries the certifier again. */
+  pausedUntil: Date;
+}
+
+/** The certifier refused the credentials: every invoice would fail alike, so the queue stopped. */
+export const certifierCredentialsRefused = domainEvent<CertifierCredentialsRefused>('invoicing.certifier-credentials-refused');
