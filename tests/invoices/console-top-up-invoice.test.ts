@@ -1,0 +1,64 @@
+// FEL invoices on the configuration users run: a built app with FEL on, against the certifier
+// simulator. A console top-up to an integration without a registered NIT (CF) of Q 2,500.00 is
+// refused in the form's answer before anything is credited; a smaller one is credited and the
+// app's own worker certifies its invoice once.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { createConsoleUser } from '@/lib/flows/auth/users';
+import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { startSimulator, type RunningSimulator } from '../../simulator/server';
+import { startApp, type RunningApp } from '../support/app-server';
+import { ConsoleClient } from '../support/console-client';
+import { says } from '../support/verify-now';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+let app: RunningApp;
+let console_: ConsoleClient;
+let integration: TestIntegration;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  simulator = await startSimulator({ port: 0 });
+  const created = await testDatabase.use(async () => {
+    integration = await createTestIntegration('facturas-consola', { balanceCentavos: 10_000 });
+    return createConsoleUser({ kind: 'system', name: 'test' }, { email: 'admin-facturas@example.com', name: 'Persona admin', role: 'admin', mustChangePassword: false });
+  });
+  if (!created.ok) throw new Error(created.error.message);
+  app = await startApp({
+    env: {
+      FEL_ENABLED: 'true',
+      FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
+      FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
+      FEL_WORKER_INTERVAL_MS: '200',
+    },
+  });
+  console_ = new ConsoleClient(app.baseUrl);
+  expect(await console_.signIn('admin-facturas@example.com', created.value.password)).toBeNull();
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+
+describe('a console top-up with FEL on', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('to CF of Q 2,500.00 is refused in the form, nothing credited; Q 100.00 is credited and certified once by the app', async () => {
+    const page = `/admin/integraciones/${integration.id}/saldo`;
+    const refused = await console_.serverAction(page, 'topUpAction', { integrationId: integration.id, monto: '2500.00', nota: 'Depósito grande', envio: randomUUID() });
+    expect(says(refused, INVOICE_MESSAGES.cfOverLimit)).toBe(true);
+    const credited = await console_.serverAction(page, 'topUpAction', { integrationId: integration.id, monto: '100.00', nota: 'Depósito 9911', envio: randomUUID() });
+    // The refused one moved nothing: Q 100.00 on the Q 100.00 it had.
+    expect(says(credited, 'Recarga de Q 100.00 registrada. Saldo actual: Q 200.00.')).toBe(true);
+    const ends = Date.now() + 20_000;
+    while (simulator.fel.certifications().length === 0 && Date.now() < ends) await new Promise((resolve) => setTimeout(resolve, 100));
+    const certifications = simulator.fel.certifications();
+    expect(certifications).toHaveLength(1);
+    expect(certifications[0]).toMatchObject({ receptorId: 'CF', grandTotal: '100.00' });
+    expect(simulator.fel.certificationCount(certifications[0]!.identifier)).toBe(1);
+  });
+});
