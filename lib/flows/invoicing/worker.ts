@@ -227,6 +227,7 @@ export function startInvoiceWorker(): void {
   const state: WorkerState = { stopped: false, timer: null };
   setProcessSlot('invoiceWorker', state);
   const log = logger('invoicing');
+  log.info({ certifier: certifier.name, everyMs: settings.FEL_WORKER_INTERVAL_MS }, 'FEL invoices on: this instance certifies due invoices');
   const turn = async () => {
     let claimed = 0;
     try {
