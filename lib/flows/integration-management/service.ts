@@ -15,6 +15,7 @@ import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/inte
 import type { ValidDetails } from '@/lib/flows/integration-management/details-schemas';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/core/credentials). */
 export type IntegrationView = Integration;
@@ -46,7 +47,7 @@ export interface CreateIntegrationInput {
   details?: ValidDetails;
 }
 
-export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance';
+export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance' | 'receptor_refused';
 
 /** Creates an integration; the token is returned here once and stored only as a hash. */
 export async function createIntegration(
@@ -60,6 +61,13 @@ export async function createIntegration(
   const initialBalance = input.initialBalanceCentavos ?? 0;
   if (initialBalance !== 0 && !positiveCentavosSchema.safeParse(initialBalance).success) {
     return fail('invalid', 'El saldo inicial debe ser un monto positivo en quetzales, de hasta Q 100,000,000.00.');
+  }
+
+  // An initial balance is a sale like any top-up: refused before anything is written when its
+  // invoice could not name the buyer as SAT requires (CF from Q 2,500.00).
+  if (initialBalance > 0) {
+    const invoice = planSaleInvoice({ id: 0, nit: input.details?.nit ?? null, legalName: input.details?.legalName ?? null }, initialBalance);
+    if (invoice.kind === 'refused') return fail('receptor_refused', invoice.message);
   }
 
   const database = await db();
@@ -90,7 +98,7 @@ export async function createIntegration(
       });
       const issued = await issueIntegrationToken(tx, row!.id, DEFAULT_TOKEN_LABEL);
       if (initialBalance > 0) {
-        await tx.insert(ledgerEntries).values({
+        const [entry] = await tx.insert(ledgerEntries).values({
           integrationId: row!.id,
           kind: 'top_up',
           amountCentavos: initialBalance,
@@ -98,7 +106,8 @@ export async function createIntegration(
           actor: describeActor(actor),
           note: input.note ?? 'Saldo inicial',
           auditId,
-        });
+        }).returning({ id: ledgerEntries.id });
+        await writeSaleInvoice(tx, planSaleInvoice(row!, initialBalance), entry!.id);
       }
       return { row: row!, issued };
     });

@@ -10,6 +10,7 @@ import { integrations, invoiceAttempts, invoices, ledgerEntries, portalUsers, ty
 import type { Actor } from '@/lib/core/audit/audit';
 import { adjustBalance, balanceAndLedgerSum, topUp } from '@/lib/core/billing/ledger';
 import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { createIntegration } from '@/lib/flows/integration-management/service';
 import { env } from '@/lib/platform/env';
 import { approveTopUpRequest, reportTopUp, type Reporter } from '@/lib/flows/top-ups/requests';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
@@ -234,6 +235,22 @@ describe('what is not invoiced', () => {
     // Just under the limit is invoiced to CF.
     expect((await invoiceOf(await topUpOf(249_999)))[0]).toMatchObject({ receptorKind: 'cf' });
     await settleAll([worker('w1')]);
+  });
+});
+
+describe('an initial balance', () => {
+  it('is a sale: invoiced like a top-up, and refused to CF from Q 2,500.00 before the integration exists', async () => {
+    const refused = await createIntegration(ADMIN, { nombre: 'saldo-inicial-grande', initialBalanceCentavos: 250_000 });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'receptor_refused', message: INVOICE_MESSAGES.cfOverLimit } });
+    expect(await (await db()).select().from(integrations).where(eq(integrations.nombre, 'saldo-inicial-grande'))).toEqual([]);
+
+    const created = await createIntegration(ADMIN, { nombre: 'saldo-inicial', initialBalanceCentavos: 10_000 });
+    if (!created.ok) throw new Error(created.error.message);
+    const [entry] = await (await db()).select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, created.value.integration.id));
+    const [invoice] = await invoiceOf(entry!.id);
+    expect(invoice).toMatchObject({ totalCentavos: 10_000, receptorKind: 'cf' });
+    await settleAll([worker('w1')]);
+    expectCertifiedOnce((await invoiceOf(entry!.id))[0]!);
   });
 });
 
