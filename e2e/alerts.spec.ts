@@ -6,7 +6,7 @@
 // webhook and is listed as sent (1366 and 390 px, axe); support has no button and the server
 // refuses its call.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { callServerAction, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { callServerAction, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime } from './support/console';
 
 test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
   const integrationName = `e2e-alertas-${Date.now().toString(36)}`;
@@ -16,10 +16,10 @@ test.describe.serial('alertas: umbral de saldo bajo y envíos', () => {
   let integrationUrl = '';
 
   test.beforeAll(async ({ browser }) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     adminContext = await browser.newContext();
     admin = await adminContext.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
     // Tariff Q 1.00 and Q 2.00 of balance: two lookups' worth.
     await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
     await admin.getByLabel('Nombre (login)').fill(integrationName);

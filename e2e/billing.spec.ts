@@ -8,12 +8,12 @@ import { guatemalanToday } from '../lib/platform/time/guatemala-time';
 import { dayRangeText } from '../lib/platform/time/months';
 import { pageLabel, PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '../lib/flows/statements/texts';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
-import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 import { withAppDatabase } from './support/database';
 
 test('el historial de saldo y el estado de cuenta mensual de la integración de demostración', async ({ page }, testInfo) => {
-  const { baseUrl, adminEmail, adminPassword } = settings();
-  await signInThroughForm(page, adminEmail, adminPassword);
+  const { baseUrl } = settings();
+  await openConsoleAsAdmin(page);
   await page.goto(`${baseUrl}/admin/integraciones`);
   await page.getByRole('link', { name: 'demo', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'demo', level: 1 })).toBeVisible();
@@ -53,8 +53,8 @@ test('el historial de saldo y el estado de cuenta mensual de la integración de 
 // the running month's preview, marked as one and unnumbered, on a desktop and on a phone; its
 // PDF marked on every page, with no date in its address.
 test('la vista previa del estado de cuenta del mes en curso, en escritorio y en teléfono, y su PDF', async ({ page }, testInfo) => {
-  const { baseUrl, adminEmail, adminPassword } = settings();
-  await signInThroughForm(page, adminEmail, adminPassword);
+  const { baseUrl } = settings();
+  await openConsoleAsAdmin(page);
   await page.goto(`${baseUrl}/admin/integraciones`);
   await page.getByRole('link', { name: 'demo', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'demo', level: 1 })).toBeVisible();
@@ -103,8 +103,8 @@ test('la vista previa del estado de cuenta del mes en curso, en escritorio y en 
 
 // Issue 32, point 6: on a phone the statements table hid its PDF link off-screen.
 test('en el teléfono, cada estado de cuenta emitido muestra su enlace al PDF', async ({ page }, testInfo) => {
-  const { baseUrl, adminEmail, adminPassword } = settings();
-  await signInThroughForm(page, adminEmail, adminPassword);
+  const { baseUrl } = settings();
+  await openConsoleAsAdmin(page);
   const name = `estados-${Date.now().toString(36)}`;
   await page.goto(`${baseUrl}/admin/integraciones/nueva`);
   await page.getByLabel('Nombre (login)').fill(name);

@@ -3,7 +3,7 @@
 // Portal section wraps after its "@" or a dot, never inside a word; and an administrator cancels a
 // pending invitation there, confirmed before, after which its link's page says it was cancelled.
 import { expect, test, type Page } from '@playwright/test';
-import { laidOutLines, settings, signInThroughForm } from './support/console';
+import { laidOutLines, openConsoleAsAdmin, settings } from './support/console';
 import { createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, printedInvitation } from './support/portal';
 
 const SMALL_PHONE = { width: 360, height: 740 };
@@ -39,14 +39,13 @@ test('el aviso de sandbox ocupa una línea en un teléfono de 360 px y dice la f
 
 test('un correo largo se parte después de la @ o de un punto, y un administrador cancela su invitación pendiente', async ({ browser }) => {
   test.setTimeout(180_000);
-  const { adminEmail, adminPassword } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `detalles-${stamp}`;
   const email = `contabilidad.proveedores.${stamp}@distribuidora-del-altiplano.example`;
 
   const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.2' } });
   const admin = await context.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '10.00' });
   await inviteThroughConsole(admin, id, email, 'Facturación');
   const link = await printedInvitation(email);

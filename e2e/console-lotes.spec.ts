@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
 import { maskNit } from '../lib/core/sealing/masking';
-import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 import { createIntegrationThroughConsole, DESKTOP, PHONE } from './support/portal';
 
 async function checkBothSizes(page: Page, testInfo: Parameters<typeof screenshot>[1], name: string): Promise<void> {
@@ -23,13 +23,13 @@ async function checkBothSizes(page: Page, testInfo: Parameters<typeof screenshot
 
 test('un administrador encuentra un lote, muestra el NIT de una fila con un motivo, lo pausa y lo reanuda', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const nombre = `lotes-${Date.now().toString(36)}`;
   const nit = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) }).omiso.nit;
 
   const context = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.1' } });
   const admin = await context.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   // No balance: the job waits for one, so nothing runs while the administrator looks at it.
   const { token } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '', omisos: true });
   const integrator = { 'x-integracion-login': nombre, 'x-integracion-token': token, 'x-forwarded-for': '10.63.0.9' };

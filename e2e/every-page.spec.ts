@@ -4,7 +4,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
 import { samplePopulation } from '../simulator/population';
-import { demoToken, screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { demoToken, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 
 const VIEWPORTS = [
   { name: 'escritorio', size: { width: 1366, height: 900 } },
@@ -99,7 +99,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
   const ids: Ids = { integration: 0, record: 0, failedRecord: 0, job: '' };
 
   test.beforeAll(async ({ browser }) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     // One charged query and one the catalog source fails (it answers an nginx HTML page).
     const population = samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) });
     expect(await omisosQuery(browser, population.omiso.nit)).toBe(200);
@@ -108,7 +108,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
 
     adminContext = await browser.newContext();
     admin = await adminContext.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
     await admin.goto(`${baseUrl}/admin/integraciones`);
     const href = await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href');
     ids.integration = Number(/\/admin\/integraciones\/(\d+)/.exec(href ?? '')![1]);

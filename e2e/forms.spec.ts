@@ -3,7 +3,7 @@
 // reason on the integration page, and an audit log people can read and filter.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { callServerAction, demoToken, settings, signInThroughForm } from './support/console';
+import { callServerAction, demoToken, openConsoleAsAdmin, settings } from './support/console';
 
 test.describe.serial('formularios y avisos de la consola', () => {
   let context: BrowserContext;
@@ -15,10 +15,10 @@ test.describe.serial('formularios y avisos de la consola', () => {
   let usageUrl = '';
 
   test.beforeAll(async ({ browser }) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     admin = await context.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
     await admin.goto(`${baseUrl}/admin/integraciones`);
     const href = await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href');
     integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(href ?? '')![1]);

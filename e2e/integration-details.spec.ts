@@ -2,7 +2,7 @@
 // it, then fills the contacts on its page (a wrong NIT and phone are refused field by field) and
 // saves; support staff see them read-only, and the server refuses support's save whatever the browser sends.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { callServerAction, createUserThroughForm, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { callServerAction, createUserThroughForm, openConsoleAsAdmin, screenshot, settings, signInFirstTime } from './support/console';
 
 // The role check's refusal (lib/flows/auth/action.ts, ACTION_MESSAGES.forbidden), as console.spec.ts reads it.
 const FORBIDDEN = 'esta acción requiere un administrador';
@@ -17,10 +17,9 @@ test.describe.serial('datos de la integración', () => {
   const nombre = `datos-${Date.now().toString(36)}`;
 
   test.beforeAll(async ({ browser }) => {
-    const { adminEmail, adminPassword } = settings();
     adminContext = await browser.newContext({ viewport: DESKTOP });
     admin = await adminContext.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
   });
 
   test.afterAll(async () => {

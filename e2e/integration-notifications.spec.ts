@@ -7,7 +7,7 @@
 // at 1366 and 390 px with nothing serious for axe; support staff see it read-only, and the server
 // refuses support's changes and test notices whatever the browser sends.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { callServerAction, createUserThroughForm, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { callServerAction, createUserThroughForm, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime } from './support/console';
 
 const FORBIDDEN = 'esta acción requiere un administrador';
 const PHONE = { width: 390, height: 844 };
@@ -26,10 +26,9 @@ test.describe.serial('notificaciones al integrador', () => {
   const technicalEmail = `tecnica@${nombre}.example.com`;
 
   test.beforeAll(async ({ browser }) => {
-    const { adminEmail, adminPassword } = settings();
     adminContext = await browser.newContext({ viewport: DESKTOP });
     admin = await adminContext.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
     await admin.goto(`${settings().baseUrl}/admin/integraciones/nueva`);
     await admin.getByLabel('Nombre (login)').fill(nombre);
     await admin.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Correo').fill(technicalEmail);

@@ -5,7 +5,7 @@
 // action starts (another form sent or edited); an action lands back on its section with the header
 // up to date; and support sees no control that only administrators have.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { createUserThroughForm, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { createUserThroughForm, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime } from './support/console';
 
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -48,10 +48,10 @@ test.describe.serial('la página de una integración, por secciones', () => {
   const nombre = `secciones-${Date.now().toString(36)}`;
 
   test.beforeAll(async ({ browser }) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     adminContext = await browser.newContext({ viewport: DESKTOP });
     admin = await adminContext.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
     await admin.goto(`${baseUrl}/admin/integraciones`);
     demoId = Number(/\/admin\/integraciones\/(\d+)$/.exec((await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href'))!)![1]);
     // One of this spec's own for the forms, so the demo the other specs use is left as it was.

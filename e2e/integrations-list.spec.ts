@@ -2,7 +2,7 @@
 // balance and latest query, on a desktop and on a phone (where the header row is hidden and a menu
 // orders the list).
 import { expect, test } from '@playwright/test';
-import { callServerAction, screenshot, settings, signInThroughForm } from './support/console';
+import { callServerAction, openConsoleAsAdmin, screenshot, settings } from './support/console';
 
 const stamp = Date.now().toString(36);
 const prefix = `lista-${stamp}`;
@@ -10,9 +10,9 @@ const COUNT = 51;
 const nameOf = (index: number) => `${prefix}-${String(index).padStart(2, '0')}`;
 
 test('la lista de integraciones se pagina, busca y ordena', async ({ page }, testInfo) => {
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   await page.setViewportSize({ width: 1366, height: 900 });
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
   await page.goto(`${baseUrl}/admin/integraciones`);
   // Balances in a scrambled order: number 17 has the largest.
   for (let index = 0; index < COUNT; index++) {

@@ -4,7 +4,7 @@
 // has presets in Guatemala's time, ids and token prefixes have copy buttons, and a request id with
 // no record offers no CSV export.
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { demoToken, screenshot, settings, signInThroughForm } from './support/console';
+import { demoToken, openConsoleAsAdmin, screenshot, settings } from './support/console';
 
 const WIDTHS = [
   [1366, 900],
@@ -28,9 +28,8 @@ async function lookup(request: APIRequestContext, path: string, body: unknown): 
 let session: Awaited<ReturnType<BrowserContext['storageState']>>;
 
 test.beforeAll(async ({ browser }) => {
-  const { adminEmail, adminPassword } = settings();
   const context = await browser.newContext();
-  await signInThroughForm(await context.newPage(), adminEmail, adminPassword);
+  await openConsoleAsAdmin(await context.newPage());
   session = await context.storageState();
   await context.close();
 });

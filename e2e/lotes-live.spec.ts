@@ -4,7 +4,7 @@
 // hidden tab asks for nothing until it is shown again. The refreshes break no Content-Security-Policy.
 import { expect, test, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator';
-import { cspViolations, settings, signInThroughForm } from './support/console';
+import { cspViolations, openConsoleAsAdmin, settings } from './support/console';
 import { acceptPrintedInvitation, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole } from './support/portal';
 
 const PASSWORD = 'lotes que se siguen sin recargar la página';
@@ -36,7 +36,7 @@ async function setTabHidden(page: Page, hidden: boolean): Promise<void> {
 
 test('las páginas de un lote en curso se actualizan solas hasta que termina, y después dejan de pedir', async ({ browser, request }) => {
   test.setTimeout(240_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `lotes-vivo-${stamp}`;
   const developerEmail = `dev-vivo-${stamp}@example.com`;
@@ -44,7 +44,7 @@ test('las páginas de un lote en curso se actualizan solas hasta que termina, y 
 
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.64.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   // No balance: the job waits for a top-up, which lets it run while both pages stay open.
   const { token, id } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '', omisos: true });
   await inviteThroughConsole(admin, id, developerEmail, 'Desarrollador');

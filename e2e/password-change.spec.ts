@@ -1,13 +1,13 @@
 // "Cambiar contraseña" (Mi cuenta) with wrong current passwords: what the form says as the
 // guesses run out and once password changes are locked (lib/flows/auth/throttle.ts), and the audit page.
 import { expect, test } from '@playwright/test';
-import { callServerAction, createUserThroughForm, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { callServerAction, createUserThroughForm, openConsoleAsAdmin, screenshot, settings, signInFirstTime } from './support/console';
 
 test('tras 10 contraseñas actuales incorrectas el cambio de contraseña se bloquea 15 minutos, también con la correcta', async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const email = `cambio-${Date.now().toString(36)}@example.com`;
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
   const password = await createUserThroughForm(page, email, 'Cuenta para cambiar');
 
   // The user's own browser, from its own address (the app trusts one proxy hop in the e2e run).

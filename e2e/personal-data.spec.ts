@@ -1,16 +1,15 @@
 // A support user sees a taxpayer's NIT masked, reveals it on one record with a reason, and an
 // administrator finds that access, with the reason, in "Accesos a datos personales".
 import { expect, test, type Browser } from '@playwright/test';
-import { createUserThroughForm, demoToken, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { createUserThroughForm, demoToken, openConsoleAsAdmin, screenshot, settings, signInFirstTime } from './support/console';
 
 // The simulator's showcase taxpayer, present in every population (simulator/population.ts).
 const NIT = '576937-K';
 
 async function newSupportUser(browser: Browser) {
-  const { adminEmail, adminPassword } = settings();
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const email = `soporte-datos-${Date.now().toString(36)}@example.com`;
   const password = await createUserThroughForm(admin, email, 'Soporte datos personales');
   return { admin, adminContext, email, password };

@@ -7,7 +7,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { maskNit } from '../lib/core/sealing/masking';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
-import { createUserThroughForm, demoToken, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { createUserThroughForm, demoToken, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime } from './support/console';
 
 const WIDTHS = [
   [1366, 900],
@@ -155,10 +155,9 @@ test.describe.serial('en el teléfono (390 px) y en escritorio (1366 px), nada s
     revealRequestId = await lookup(request, '/catalogos/cui-nit', { nit: '576937-K' }, 200);
     // The catalog source fails: Fuentes shows it as the catalog's last error.
     await lookup(request, '/catalogos/omisos', { nit: FAULT_IDENTIFIERS.server_error.nit }, 502);
-    const { adminEmail, adminPassword } = settings();
     adminContext = await browser.newContext();
     admin = await adminContext.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
   });
 
   test.afterAll(async () => {

@@ -20,7 +20,7 @@ import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/flows/two-factor/totp';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
 import { samplePopulation } from '../simulator/population';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
-import { screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 import { withAppDatabase } from './support/database';
 import { ARTIFACTS_DIR } from './support/paths';
 import { createIntegrationThroughConsole, DESKTOP, HASHING_STEP_MS, openSection, PHONE } from './support/portal';
@@ -87,7 +87,7 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   request,
 }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `portal-${stamp}`;
   const ownerEmail = `duena-${stamp}@example.com`;
@@ -96,7 +96,7 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   // The administrator creates an integration (compliance lookups at Q 1.50, Q 250.00), makes it
   // 70 days old so last month is closed, issues last month's statement and invites its owner.
   const { context: adminContext, page: admin } = await newPage(browser, DESKTOP, '10.60.0.1');
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { token, id } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '250.00', omisos: true });
   await withAppDatabase((sql) => sql`update integrations set created_at = now() - interval '70 days' where id = ${id}`);
   const month = lastMonth();

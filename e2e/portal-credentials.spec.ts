@@ -6,7 +6,7 @@
 // integration's "Actividad del portal" and in the audit list (issue 34, point 4).
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, settings } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
 
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
@@ -18,7 +18,7 @@ async function optionNaming(select: Locator, prefix: string): Promise<string> {
 
 test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; una propietaria edita las direcciones permitidas', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `credenciales-${stamp}`;
   const developerEmail = `dev-credenciales-${stamp}@example.com`;
@@ -32,7 +32,7 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   // developer and the owner.
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { token: firstToken, id } = await createIntegrationThroughConsole(admin, { nombre, balance: '250.00', omisos: true });
   await inviteThroughConsole(admin, id, developerEmail, 'Desarrollador');
   await inviteThroughConsole(admin, id, ownerEmail, 'Propietario');
@@ -145,7 +145,7 @@ test('un desarrollador crea, rota con 24 h de superposición y revoca tokens; un
   // newest first, and follows its link to the audit list filtered to them.
   const reviewContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.4' } });
   const reviewer = await reviewContext.newPage();
-  await signInThroughForm(reviewer, adminEmail, adminPassword);
+  await openConsoleAsAdmin(reviewer);
   await reviewer.goto(`${baseUrl}/admin/integraciones/${id}/portal`);
   const activity = reviewer.getByTestId('portal-activity');
   await expect(activity.getByRole('heading', { name: 'Actividad del portal' })).toBeVisible();

@@ -6,14 +6,14 @@
 // the contacts' addresses the integration lacks, and the balance leads to Recargas.
 import { expect, test } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, settings } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, PHONE, printedInvitation } from './support/portal';
 
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
 
 test('el propietario ve su saldo y su uso por día; un administrador reenvía una invitación desde la sección Portal', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `inicio-${stamp}`;
   const ownerEmail = `duena-inicio-${stamp}@example.com`;
@@ -23,7 +23,7 @@ test('el propietario ve su saldo y su uso por día; un administrador reenvía un
   // its owner and a developer who has not answered yet.
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { token, id } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '250.00', omisos: true });
   await inviteThroughConsole(admin, id, ownerEmail, 'Propietario');
   await inviteThroughConsole(admin, id, pendingEmail, 'Desarrollador');

@@ -4,14 +4,13 @@
 // downloads its results with a reason; the job's page, the list and the results agree.
 import { expect, test } from '@playwright/test';
 import { samplePopulation } from '../simulator';
-import { csvRows, settings, signInThroughForm } from './support/console';
+import { csvRows, openConsoleAsAdmin } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
 
 const PASSWORD = 'lista de proveedores revisada cada mes';
 
 test('un desarrollador sube un CSV, lee el costo estimado, confirma y descarga los resultados del lote terminado', async ({ browser }, testInfo) => {
   test.setTimeout(300_000);
-  const { adminEmail, adminPassword } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `lotes-${stamp}`;
   const developerEmail = `dev-lotes-${stamp}@example.com`;
@@ -21,7 +20,7 @@ test('un desarrollador sube un CSV, lee el costo estimado, confirma y descarga l
 
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.63.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '100.00', tariff: '1.50', omisos: true });
   await inviteThroughConsole(admin, id, developerEmail, 'Desarrollador');
   await adminContext.close();

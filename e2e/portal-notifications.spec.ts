@@ -6,7 +6,7 @@
 // and the page tells the owner so; a signed delivery to a real receiver is
 // tests/portal/portal-notifications.test.ts. A developer finds no Notificaciones.
 import { expect, test } from '@playwright/test';
-import { signInThroughForm, settings } from './support/console';
+import { openConsoleAsAdmin, settings } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
 
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
@@ -14,7 +14,7 @@ const WEBHOOK = 'https://avisos-portal.pasarela.invalid/hook';
 
 test('una propietaria guarda sus contactos y su webhook y envía el aviso de prueba, que aparece en los últimos avisos', async ({ browser }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `avisos-${stamp}`;
   const ownerEmail = `duena-avisos-${stamp}@example.com`;
@@ -22,7 +22,7 @@ test('una propietaria guarda sus contactos y su webhook y envía el aviso de pru
 
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.64.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '100.00' });
   await inviteThroughConsole(admin, id, ownerEmail, 'Propietario');
   await inviteThroughConsole(admin, id, developerEmail, 'Desarrollador');

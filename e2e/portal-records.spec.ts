@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
-import { csvRows, expectKeptWhole, settings, signInThroughForm } from './support/console';
+import { csvRows, expectKeptWhole, openConsoleAsAdmin, settings } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, PHONE } from './support/portal';
 
 const PASSWORD = 'quetzal sobre el cerro de la cruz';
@@ -14,7 +14,7 @@ const FAILING_NIT = FAULT_IDENTIFIERS.server_error.nit;
 
 test('el propietario encuentra una consulta fallida por su id de solicitud, ve que no se cobró, muestra su NIT y descarga el CSV', async ({ browser, request }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `consultas-${stamp}`;
   const ownerEmail = `duena-consultas-${stamp}@example.com`;
@@ -22,7 +22,7 @@ test('el propietario encuentra una consulta fallida por su id de solicitud, ve q
   // The administrator creates the integration (a tariff and a balance) and invites its owner.
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { token, id } = await createIntegrationThroughConsole(admin, { nombre, tariff: '1.50', balance: '50.00', omisos: true });
   await inviteThroughConsole(admin, id, ownerEmail);
 

@@ -7,14 +7,14 @@ import { expect, test } from '@playwright/test';
 import { TOP_UP_MESSAGES } from '../lib/flows/top-ups/messages';
 import { depositDaysAgo, shownDay } from '../tests/support/deposit-dates';
 import { slipPng } from '../tests/support/slip-png';
-import { seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, seriousAccessibilityViolations, settings } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection, PHONE } from './support/portal';
 
 const PASSWORD = 'boleta del banco junto al parque central';
 
 test('una persona de facturación reporta un depósito con su boleta y un administrador lo acredita una vez', async ({ browser }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `recargas-${stamp}`;
   const billingEmail = `pagos-${stamp}@example.com`;
@@ -22,7 +22,7 @@ test('una persona de facturación reporta un depósito con su boleta y un admini
 
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '100.00' });
   await inviteThroughConsole(admin, id, billingEmail, 'Facturación');
 
@@ -100,7 +100,7 @@ test('una persona de facturación reporta un depósito con su boleta y un admini
 // history under "Recargas pendientes" shows both decisions, at 1366 and 390 px with axe.
 test('quien reportó cancela un reporte pendiente y un administrador acredita otro monto con una nota', async ({ browser }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl, adminEmail } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `correcciones-${stamp}`;
   const billingEmail = `caja-${stamp}@example.com`;
@@ -108,7 +108,7 @@ test('quien reportó cancela un reporte pendiente y un administrador acredita ot
 
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.62.0.3' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '100.00' });
   await inviteThroughConsole(admin, id, billingEmail, 'Facturación');
 

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { monthName } from '../lib/platform/time/months';
 import { PREVIEW_MARK } from '../lib/flows/statements/texts';
 import { pdfPageTextLines } from '../tests/support/pdf-text';
-import { settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, settings } from './support/console';
 import { withAppDatabase } from './support/database';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
 
@@ -15,7 +15,7 @@ const PASSWORD = 'quetzal sobre el cerro de la cruz';
 
 test('el propietario ve sus movimientos, sus credenciales y descarga un estado de cuenta emitido', async ({ browser }, testInfo) => {
   test.setTimeout(300_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl, adminEmail } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `vistas-${stamp}`;
   const ownerEmail = `duena-vistas-${stamp}@example.com`;
@@ -24,7 +24,7 @@ test('el propietario ve sus movimientos, sus credenciales y descarga un estado d
   // issues last month's statement and invites the owner.
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.61.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { token, id } = await createIntegrationThroughConsole(admin, { nombre, balance: '250.00' });
   expect(token).toMatch(/^tlk_/);
   await withAppDatabase((sql) => sql`update integrations set created_at = now() - interval '70 days' where id = ${id}`);

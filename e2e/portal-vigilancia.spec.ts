@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { createPopulation, samplePopulation } from '../simulator';
-import { settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin } from './support/console';
 import { withAppDatabase } from './support/database';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
 
@@ -15,7 +15,6 @@ const PASSWORD = 'proveedores vigilados cada mes sin falta';
 
 test('un desarrollador crea una vigilancia desde un CSV, lee el costo de cada ejecución, confirma y la ve en la lista', async ({ browser }, testInfo) => {
   test.setTimeout(300_000);
-  const { adminEmail, adminPassword } = settings();
   const stamp = Date.now().toString(36);
   const nombre = `vigilancia-${stamp}`;
   const developerEmail = `dev-vigilancia-${stamp}@example.com`;
@@ -25,7 +24,7 @@ test('un desarrollador crea una vigilancia desde un CSV, lee el costo de cada ej
 
   const adminContext = await browser.newContext({ viewport: DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '10.64.0.1' } });
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const { id } = await createIntegrationThroughConsole(admin, { nombre, balance: '100.00', tariff: '1.50', omisos: true });
   await inviteThroughConsole(admin, id, developerEmail, 'Desarrollador');
   await adminContext.close();

@@ -6,7 +6,7 @@
 // the route and the request id are never split inside a word.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
-import { demoToken, expectKeptWhole, screenshot, settings, signInThroughForm } from './support/console';
+import { demoToken, expectKeptWhole, openConsoleAsAdmin, screenshot, settings } from './support/console';
 
 async function lookup(request: APIRequestContext, path: string, body: unknown, status: number): Promise<string> {
   const response = await request.post(`${settings().baseUrl}/api${path}`, {
@@ -23,11 +23,11 @@ for (const [width, height] of [
   [390, 844],
 ] as const) {
   test(`una consulta explica su respuesta vacía, su cobro y su error en español (${width} px)`, async ({ page, request }, testInfo) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     const empty = await lookup(request, '/catalogos/rtu', { nit: FAULT_IDENTIFIERS.empty_success.nit, actualizado: true, date_of_birth: '1985-03-14' }, 200);
     const failed = await lookup(request, '/catalogos/omisos', { nit: FAULT_IDENTIFIERS.server_error.nit }, 502);
     await page.setViewportSize({ width, height });
-    await signInThroughForm(page, adminEmail, adminPassword);
+    await openConsoleAsAdmin(page);
 
     await page.goto(`${baseUrl}/admin/registros?${new URLSearchParams({ identificador: empty })}`);
     await expect(page).toHaveURL(/\/admin\/registros\/\d+$/);

@@ -4,7 +4,7 @@
 // answer the service could not serve and what the integrator should do.
 import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { demoToken, screenshot, seriousAccessibilityViolations, settings, signInThroughForm } from './support/console';
+import { demoToken, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings } from './support/console';
 import { withAppDatabase } from './support/database';
 
 const SEARCH_BOX = 'NIT, CUI o id de solicitud';
@@ -35,11 +35,10 @@ async function search(page: Page, typed: string) {
 }
 
 test('el buscador «NIT, CUI o id de solicitud» encuentra las consultas de un NIT, lotes de RTU incluidos, y de un CUI escrito con espacios', async ({ page, request }) => {
-  const { adminEmail, adminPassword } = settings();
   await lookup(request, '/catalogos/cui-nit', { nit: NIT });
   await lookup(request, '/rtu/nits', { nits: ['7108-0', '576937k'] });
   await lookup(request, '/catalogos/omisos', { cui: CUI });
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
 
   const byNit = await search(page, '576937-k');
   // Masked for administrators too.
@@ -64,12 +63,12 @@ for (const [width, height] of [
   [390, 844],
 ] as const) {
   test(`un id de solicitud escrito en el buscador abre su consulta; uno sin registro explica por qué (${width} px)`, async ({ page, request, context }, testInfo) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
     const requestId = await lookup(request, '/catalogos/cui-nit', { nit: NIT });
     expect(requestId).toMatch(/^req_[0-9a-f]{20}$/);
     await page.setViewportSize({ width, height });
-    await signInThroughForm(page, adminEmail, adminPassword);
+    await openConsoleAsAdmin(page);
 
     // The list shows each query's short request id; its button copies the whole id.
     await page.goto(`${baseUrl}/admin/registros`);
@@ -124,7 +123,7 @@ for (const [width, height] of [
   [390, 844],
 ] as const) {
   test(`un id de solicitud de un 500 sin registro dice qué pasó, que no se cobró y qué hacer (${width} px)`, async ({ page, request }, testInfo) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     // A key whose stored request was sealed with a personal-data key the deployment no longer has
     // (a rotation whose previous key was dropped too soon): the lookup fails closed with a 500
     // before any record, an unexpected error as the integrator sees it.
@@ -144,7 +143,7 @@ for (const [width, height] of [
     const failedId = failed.headers()['x-request-id']!;
 
     await page.setViewportSize({ width, height });
-    await signInThroughForm(page, adminEmail, adminPassword);
+    await openConsoleAsAdmin(page);
     await page.goto(`${baseUrl}/admin/registros`);
     await page.getByLabel(SEARCH_BOX).fill(failedId);
     await page.getByRole('button', { name: 'Filtrar' }).click();

@@ -2,13 +2,13 @@
 // only "Cambie su contraseña" (which refuses a common one), a reset sends the user back there, and
 // ending a session from "Sesiones activas" signs that other browser out. Both pages pass axe-core.
 import { expect, test } from '@playwright/test';
-import { createUserThroughForm, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { createUserThroughForm, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
 
 test('una contraseña inicial o restablecida se cambia al entrar, y no puede ser una de las más usadas', async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const email = `inicial-${Date.now().toString(36)}@example.com`;
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
   const initial = await createUserThroughForm(page, email, 'Cuenta con contraseña inicial');
 
   const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '10.50.0.1' } });
@@ -47,9 +47,9 @@ test('una contraseña inicial o restablecida se cambia al entrar, y no puede ser
 
 test('cerrar una sesión desde «Sesiones activas» saca a ese navegador', async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const email = `sesiones-${Date.now().toString(36)}@example.com`;
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
   const initial = await createUserThroughForm(page, email, 'Cuenta con dos sesiones');
 
   const laptopContext = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '10.60.0.1' } });

@@ -3,7 +3,7 @@
 // change, to the sign-in page of the very host and port the browser is using, whatever NEXTAUTH_URL
 // says or (in development) does not say.
 import { expect, test, type Page } from '@playwright/test';
-import { createUserThroughForm, screenshot, settings, signInThroughForm } from './support/console';
+import { createUserThroughForm, openConsoleAsAdmin, screenshot, settings } from './support/console';
 
 /** The same app under another name: the e2e app's NEXTAUTH_URL says 127.0.0.1, the browser says localhost. */
 function otherHostUrl(): string {
@@ -61,7 +61,7 @@ test('cerrar sesión y cambiar la contraseña se quedan en el host y el puerto d
 
   // A new user's first sign-in changes the given password, and is then asked to sign in again: there.
   const admin = await browser.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const email = `otro-host-${Date.now().toString(36)}@example.com`;
   const given = await createUserThroughForm(admin, email, 'Cuenta en otro host');
   await admin.close();

@@ -2,13 +2,13 @@
 // The app trusts one proxy hop in the e2e run, so each test signs in "from" its own addresses.
 // attemptSignIn answers the refusal's code (lib/flows/auth/sign-in-errors.ts); the form shows its text.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { attemptSignIn, clientFrom, createUserThroughForm, csrfToken, screenshot, settings, signInThroughForm } from './support/console';
+import { attemptSignIn, clientFrom, createUserThroughForm, csrfToken, openConsoleAsAdmin, screenshot, settings } from './support/console';
 
 test('un atacante que conoce el correo se bloquea a sí mismo al décimo fallo; la cuenta sigue entrando desde otra IP', async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
   const { baseUrl, adminEmail, adminPassword } = settings();
   const email = `bloqueo-${Date.now().toString(36)}@example.com`;
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
   const password = await createUserThroughForm(page, email, 'Cuenta para bloquear');
 
   // The owner signs in once from her own browser: a known device of her account from then on.

@@ -5,12 +5,12 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
-import { createUserThroughForm, csvRows, demoToken, screenshot, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { createUserThroughForm, csvRows, demoToken, openConsoleAsAdmin, screenshot, settings, signInFirstTime } from './support/console';
 
 const FAILING_NIT = FAULT_IDENTIFIERS.server_error.nit;
 
 test('soporte responde «¿por qué falló req_… y se nos cobró?» con el id de solicitud, la página de la consulta y su fila del CSV', async ({ browser, request }, testInfo) => {
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
 
   // The integrator's failed lookup: the request id is all it has to give support.
   const answer = await request.post(`${baseUrl}/api/catalogos/omisos`, {
@@ -23,7 +23,7 @@ test('soporte responde «¿por qué falló req_… y se nos cobró?» con el id 
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
   const email = `soporte-pregunta-${Date.now().toString(36)}@example.com`;
   const password = await createUserThroughForm(admin, email, 'Soporte pregunta');
   await adminContext.close();

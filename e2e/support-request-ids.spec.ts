@@ -5,7 +5,7 @@
 // on a phone.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { createUserThroughForm, demoToken, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { createUserThroughForm, demoToken, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
 
 /** The registry lookups an integration may make in a minute (lib/platform/env.ts, RATE_LIMIT_RENAP_PER_MINUTE's default). */
 const RENAP_PER_MINUTE = 30;
@@ -42,10 +42,10 @@ async function lookup(request: APIRequestContext, path: string, as: { login: str
 }
 
 test.beforeAll(async ({ browser, request }) => {
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const context = await browser.newContext();
   const admin = await context.newPage();
-  await signInThroughForm(admin, adminEmail, adminPassword);
+  await openConsoleAsAdmin(admin);
 
   // An integration with a catalog tariff and no balance, every lookup enabled.
   const integration = `ids-${Date.now().toString(36)}`;

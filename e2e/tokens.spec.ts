@@ -3,7 +3,7 @@
 // answering), then revoked (refused at once). The demo's own token is left alone.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { samplePopulation } from '../simulator/population';
-import { screenshot, settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, screenshot, settings } from './support/console';
 
 test.describe.serial('tokens de una integración', () => {
   let context: BrowserContext;
@@ -14,10 +14,10 @@ test.describe.serial('tokens de una integración', () => {
   const label = `Servidor ${Date.now().toString(36)}`;
 
   test.beforeAll(async ({ browser }) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     admin = await context.newPage();
-    await signInThroughForm(admin, adminEmail, adminPassword);
+    await openConsoleAsAdmin(admin);
     await admin.goto(`${baseUrl}/admin/integraciones`);
     const href = await admin.getByRole('link', { name: 'demo', exact: true }).getAttribute('href');
     // Tokens and the allow-list are the integration's "Credenciales".

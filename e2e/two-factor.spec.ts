@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { TOTP_PERIOD_SECONDS, totpCodeAt } from '../lib/flows/two-factor/totp';
-import { createUserThroughForm, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
+import { createUserThroughForm, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime } from './support/console';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -36,9 +36,9 @@ async function horizontalOverflow(page: Page): Promise<number> {
 
 test('activar la verificación en dos pasos con el QR y entrar con el código o con un código de recuperación, que sirve una vez', async ({ page, browser }, testInfo) => {
   test.setTimeout(180_000);
-  const { baseUrl, adminEmail, adminPassword } = settings();
+  const { baseUrl } = settings();
   const email = `dos-pasos-${Date.now().toString(36)}@example.com`;
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
   const given = await createUserThroughForm(page, email, 'Persona con teléfono');
 
   const context = await browser.newContext({ viewport: PHONE, extraHTTPHeaders: { 'x-forwarded-for': '10.50.0.1' } });

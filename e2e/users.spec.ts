@@ -1,13 +1,13 @@
 // Console users as an administrator manages them: promoting someone to administrator is asked
 // first, in the page's own dialog (never the browser's confirm), naming the person and the role.
 import { expect, test } from '@playwright/test';
-import { createUserThroughForm, settings, signInThroughForm } from './support/console';
+import { createUserThroughForm, openConsoleAsAdmin, settings } from './support/console';
 
 const LAST_ADMIN = 'Debe quedar al menos un administrador activo: asigna el rol de administrador a otra persona antes de hacer este cambio.';
 
 test('el menú de rol vuelve al rol guardado tras cancelar o tras un rechazo; una contraseña nueva quita la anterior de la pantalla (issue 24, punto 8)', async ({ page }) => {
-  const { adminEmail, adminPassword } = settings();
-  await signInThroughForm(page, adminEmail, adminPassword);
+  const { adminEmail } = settings();
+  await openConsoleAsAdmin(page);
   await page.goto(`${settings().baseUrl}/admin/usuarios`);
   const users = page.getByTestId('users');
 
@@ -57,14 +57,13 @@ test('el menú de rol vuelve al rol guardado tras cancelar o tras un rechazo; un
 });
 
 test('hacer administrador a alguien se confirma en un diálogo que la nombra; cancelar no cambia nada', async ({ page }) => {
-  const { adminEmail, adminPassword } = settings();
   const nativeDialogs: string[] = [];
   page.on('dialog', (dialog) => {
     nativeDialogs.push(dialog.message());
     void dialog.dismiss();
   });
   const email = `promovida-${Date.now().toString(36)}@example.com`;
-  await signInThroughForm(page, adminEmail, adminPassword);
+  await openConsoleAsAdmin(page);
   await createUserThroughForm(page, email, 'Ana Promovida');
 
   const row = page.getByTestId('users').locator('tr', { hasText: email });

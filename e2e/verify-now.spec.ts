@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import postgres from 'postgres';
-import { screenshot, settings, signInThroughForm } from './support/console';
+import { openConsoleAsAdmin, screenshot, settings } from './support/console';
 import { E2E_DATABASE_KIND, SCREENSHOTS_DIR } from './support/paths';
 
 const SHOTS = '/work/helper-notes/shots-verify';
@@ -38,9 +38,9 @@ for (const [width, height] of [
   [390, 844],
 ] as const) {
   test(`Verificar ahora muestra el avance y luego el resultado (${width} px)`, async ({ page }, testInfo) => {
-    const { baseUrl, adminEmail, adminPassword } = settings();
+    const { baseUrl } = settings();
     await page.setViewportSize({ width, height });
-    await signInThroughForm(page, adminEmail, adminPassword);
+    await openConsoleAsAdmin(page);
     await page.goto(`${baseUrl}/admin`);
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Conciliación del libro mayor' }) });
     const run = page.getByTestId('verification-run');

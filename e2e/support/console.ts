@@ -30,6 +30,22 @@ export async function signInThroughForm(page: Page, email: string, password: str
 }
 
 /**
+ * Opens the dashboard as the seeded admin on the one session the global setup signed in for the
+ * whole run, for tests that do not test signing in: each sign-in through the form hashes the
+ * password (scrypt, 128 MiB), and some fifty tests began with one. A test that signs the admin out
+ * or tests the form signs in through it (signInThroughForm) on a session of its own.
+ */
+export async function openConsoleAsAdmin(page: Page): Promise<void> {
+  const { baseUrl } = settings();
+  const cookie = process.env.E2E_ADMIN_SESSION_COOKIE;
+  if (!cookie) throw new Error('Run the e2e suite through playwright.config.ts (its global setup signs the admin in).');
+  const separator = cookie.indexOf('=');
+  await page.context().addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  await page.goto(`${baseUrl}/admin`);
+  await expect(page.getByRole('heading', { name: 'Panel', level: 1 })).toBeVisible();
+}
+
+/**
  * A user's first sign-in with a password someone else set (an initial or reset one): the console
  * opens only "Cambie su contraseña" until they choose their own; this chooses one, signs in with
  * it and waits for the dashboard. Returns the chosen password.

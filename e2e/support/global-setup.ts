@@ -15,6 +15,7 @@ import postgres from 'postgres';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { startSimulator } from '../../simulator/server';
+import { ConsoleClient } from '../../tests/support/console-client';
 import { assertLocalDatabaseUrl } from '../../tests/support/database-guard';
 import { startWebhookReceiver } from '../../tests/support/webhook-receiver';
 import { chromiumExecutable } from './chromium';
@@ -67,6 +68,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_BASE_URL = baseUrl;
     process.env.E2E_ADMIN_EMAIL = admin.email;
     process.env.E2E_ADMIN_PASSWORD = admin.password;
+    process.env.E2E_ADMIN_SESSION_COOKIE = await adminSessionCookie(baseUrl, admin);
     process.env.E2E_DEMO_TOKEN = await waitForDemoToken(app);
     process.env.E2E_SIMULATOR_SEED = String(simulator.population.seed);
     process.env.E2E_DIST_DIR = E2E_DIST_DIR;
@@ -176,6 +178,20 @@ async function waitForSeededAdmin(app: RunningApp): Promise<{ email: string; pas
     await sleep(100);
   }
   throw new Error(`The app did not print the seeded admin's password:\n${app.output()}`);
+}
+
+/**
+ * The seeded admin's session cookie ("name=value"), signed in once over HTTP as the form does it:
+ * the tests that do not test signing in open the console with it (e2e/support/console.ts,
+ * openConsoleAsAdmin) instead of hashing the password at 128 MiB again each time.
+ */
+async function adminSessionCookie(baseUrl: string, admin: { email: string; password: string }): Promise<string> {
+  const client = new ConsoleClient(baseUrl);
+  const refused = await client.signIn(admin.email, admin.password);
+  if (refused !== null) throw new Error(`The seeded admin could not sign in: ${refused}`);
+  const session = [...client.cookies].find(([name]) => name.endsWith('next-auth.session-token'));
+  if (!session) throw new Error('The seeded admin signed in without a session cookie');
+  return `${session[0]}=${session[1]}`;
 }
 
 /** The seed prints the demo integration's token once ("x-integracion-token: tlk_…"). */
