@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumExecutable } from './e2e/support/chromium';
@@ -10,24 +11,60 @@ import { ARTIFACTS_DIR, E2E_DATABASE_KIND } from './e2e/support/paths';
 // names), and exports the seeded admin's credentials to the tests.
 const CHROMIUM = chromiumExecutable();
 
-// Specs that check how pages look and read (nothing scrolls sideways at 390 and 1366 px, axe-core,
-// legible charts, /docs' text and examples), not what the database does: the pages they open are
-// opened on both databases by the other specs, which check what each page does. .ci/run runs the
-// two databases' suites side by side, both CPU-bound on two cores, and sets E2E_SPLIT_LAYOUT_SPECS
-// so that each of these runs once, on one database, in halves of about equal time (every-page
-// about 108 s; docs and phone-layout about 60 s and 45 s). Without the variable every spec runs.
-const LAYOUT_SPECS_BY_DATABASE = {
-  pglite: ['every-page.spec.ts'],
-  postgresql: ['docs.spec.ts', 'phone-layout.spec.ts'],
+// Which specs CI runs on one database only (tests/README.md, "Which e2e specs run on both
+// databases"). A spec runs on both when the database itself is what it exercises: a write that
+// must happen once however often it is sent, counters kept in the database under parallel guesses,
+// a session or token ended at once, the listeners and background loops (bulk runner, alert outbox,
+// rollups) that differ between PGlite and PostgreSQL, a table lock. A spec runs once when what it
+// adds is what a browser shows (layout at 390 and 1366 px, axe, keyboard, dialogs, redirects, the
+// words on a page) of pages whose data the vitest suite reads over HTTP on both databases. .ci/run
+// sets E2E_SPLIT_SPECS, runs the two databases' suites side by side, both CPU-bound on two cores,
+// and each takes its half here, of about equal time (docs/performance.md, "CI time"). Without the
+// variable every spec runs.
+const SPECS_ON_ONE_DATABASE = {
+  pglite: [
+    'every-page.spec.ts',
+    'lists.spec.ts',
+    'status-page.spec.ts',
+    'records-search.spec.ts',
+    'billing.spec.ts',
+    'portal-notifications.spec.ts',
+    'support-request-ids.spec.ts',
+    'integration-details.spec.ts',
+    'users.spec.ts',
+  ],
+  postgresql: [
+    'integration-sections.spec.ts',
+    'docs.spec.ts',
+    'phone-layout.spec.ts',
+    'sign-in-return.spec.ts',
+    'two-factor.spec.ts',
+    'portal-views.spec.ts',
+    'portal-records.spec.ts',
+    'support-question.spec.ts',
+    'personal-data.spec.ts',
+    'portal-home.spec.ts',
+    'record-detail.spec.ts',
+    'console-details.spec.ts',
+    'sign-in-messages.spec.ts',
+  ],
 } as const;
-const LAYOUT_SPECS_LEFT_TO_THE_OTHER_DATABASE = process.env.E2E_SPLIT_LAYOUT_SPECS
-  ? LAYOUT_SPECS_BY_DATABASE[E2E_DATABASE_KIND === 'pglite' ? 'postgresql' : 'pglite'].map((spec) => `**/${spec}`)
+// A spec named on both sides would run nowhere, and a name that matches no file would leave its
+// spec running twice unnoticed: both are mistakes to stop at once.
+for (const spec of [...SPECS_ON_ONE_DATABASE.pglite, ...SPECS_ON_ONE_DATABASE.postgresql]) {
+  if (!fs.existsSync(path.join(import.meta.dirname, 'e2e', spec))) throw new Error(`playwright.config.ts: no e2e/${spec}`);
+  if ((SPECS_ON_ONE_DATABASE.pglite as readonly string[]).includes(spec) && (SPECS_ON_ONE_DATABASE.postgresql as readonly string[]).includes(spec)) {
+    throw new Error(`playwright.config.ts: ${spec} is given to both databases`);
+  }
+}
+const SPECS_LEFT_TO_THE_OTHER_DATABASE = process.env.E2E_SPLIT_SPECS
+  ? SPECS_ON_ONE_DATABASE[E2E_DATABASE_KIND === 'pglite' ? 'postgresql' : 'pglite'].map((spec) => `**/${spec}`)
   : [];
 
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
-  testIgnore: LAYOUT_SPECS_LEFT_TO_THE_OTHER_DATABASE,
+  testIgnore: SPECS_LEFT_TO_THE_OTHER_DATABASE,
   // One app, one embedded database, and scrypt at 128 MiB per sign-in: tests run one at a time.
   workers: 1,
   fullyParallel: false,
