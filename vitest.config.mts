@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { filesUsingNoDatabase } from './tests/support/database-use';
 
 /**
  * drizzle-orm, bundled once for the test processes. Node.js 24 re-reads a package's package.json for
@@ -24,15 +27,30 @@ export const DRIZZLE_BUNDLED_FOR_TESTS = {
   },
 };
 
+// tests/multi-instance needs real PostgreSQL and Redis servers: npm run test:multi-instance.
+// .next* build directories (tests, e2e, benchmarks) hold copies of server packages, pino's tests included.
+const EXCLUDED_DIRECTORIES = ['node_modules', '.git', '.next*', 'e2e', '.data', 'tests/multi-instance'];
+
+/**
+ * Which files run on which database. A file that uses the run's database (it reaches
+ * tests/support/test-database.ts through its imports: useTestDatabase, the app, the CLI) runs on
+ * both, PGlite and PostgreSQL. A file that never does (a pure unit test, or one that brings its own
+ * database, as db/embedded-share.test.ts and the app's refused starts do) would do exactly the same
+ * twice: it runs only on the embedded database, the default, so `npm test` alone still runs every
+ * file and .ci/run every file at least once (tests/support/fresh-file.ts fails such a file that
+ * opens a database after all). tests/README.md, "Which database runs which file".
+ */
+const FILES_USING_NO_DATABASE = filesUsingNoDatabase(import.meta.dirname, testFilesUnder(import.meta.dirname));
+const ON_POSTGRESQL = Boolean(process.env.DATABASE_URL);
+
 export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
     server: DRIZZLE_BUNDLED_FOR_TESTS.server,
     deps: { optimizer: DRIZZLE_BUNDLED_FOR_TESTS.optimizer },
     include: ['**/*.test.ts'],
-    // tests/multi-instance needs real PostgreSQL and Redis servers: npm run test:multi-instance.
-    // .next* build directories (tests, e2e, benchmarks) hold copies of server packages, pino's tests included.
-    exclude: ['node_modules/**', '.next*/**', 'e2e/**', '.data/**', 'tests/multi-instance/**'],
+    exclude: [...EXCLUDED_DIRECTORIES.map((directory) => `${directory}/**`), ...(ON_POSTGRESQL ? FILES_USING_NO_DATABASE : [])],
+    provide: { filesUsingNoDatabase: FILES_USING_NO_DATABASE },
     // HTTP-level tests run against a production build, made once per run (or reused if current).
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
@@ -54,3 +72,13 @@ export default defineConfig({
     maxWorkers: process.env.DATABASE_URL ? 3 : 2,
   },
 });
+
+/** The `*.test.ts` files `include` selects outside the excluded directories, relative and `/`-separated. */
+function testFilesUnder(root: string, directory = ''): string[] {
+  const excluded = EXCLUDED_DIRECTORIES.map((pattern) => new RegExp(`^${pattern.replace('.', '\\.').replace('*', '.*')}$`));
+  return fs.readdirSync(path.join(root, directory), { withFileTypes: true }).flatMap((entry) => {
+    const relative = directory ? `${directory}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return excluded.some((pattern) => pattern.test(relative)) ? [] : testFilesUnder(root, relative);
+    return entry.isFile() && entry.name.endsWith('.test.ts') ? [relative] : [];
+  });
+}

@@ -3,7 +3,8 @@
 // setup file puts the process back as a new one would have it: the product's modules are loaded
 // afresh, the state they keep on globalThis is gone and process.env is the worker's own again;
 // after each file, what it left open (its database) is closed.
-import { afterAll, vi } from 'vitest';
+import path from 'node:path';
+import { afterAll, expect, inject, vi } from 'vitest';
 
 interface WorkerBaseline {
   env: Record<string, string | undefined>;
@@ -47,6 +48,22 @@ function isProductState(key: PropertyKey): boolean {
 
 afterAll(async () => {
   for (const interval of fileIntervals) clearInterval(interval);
+  assertUsedNoDatabaseIfListed(expect.getState().testPath);
   const { closeDatabase } = await import('@/db/client');
   await closeDatabase();
 });
+
+/**
+ * A file vitest.config.mts found using no database runs on PGlite only: it must not open one (through
+ * the product's database(), which would open the default location, not a test database). Read
+ * before db/client is imported below, which would make its state.
+ */
+function assertUsedNoDatabaseIfListed(filepath: string | undefined): void {
+  if (!filepath) throw new Error('fresh-file: vitest named no test file');
+  const relative = path.relative(path.resolve(import.meta.dirname, '..', '..'), filepath).split(path.sep).join('/');
+  if (!inject('filesUsingNoDatabase').includes(relative)) return;
+  const state = (globalThis as { [key: symbol]: Map<string, { handle?: unknown }> | undefined })[Symbol.for('gateway.processState')];
+  if (state?.get('database')?.handle) {
+    throw new Error(`${relative} opened a database, but it reaches no tests/support/test-database.ts through its imports, so it runs on the embedded database only (vitest.config.mts): get the database from useTestDatabase()`);
+  }
+}

@@ -18,6 +18,8 @@ declare module 'vitest' {
     postgresTemplateDatabase: string | null;
     /** 'checked': built or reused for this run; 'deferred': startApp() builds if a test needs it; 'skipped'. */
     appBuild: 'checked' | 'deferred' | 'skipped';
+    /** The test files that use no database, run on PGlite only (vitest.config.mts), relative to the root. */
+    filesUsingNoDatabase: string[];
   }
 }
 
