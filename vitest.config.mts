@@ -43,13 +43,41 @@ const EXCLUDED_DIRECTORIES = ['node_modules', '.git', '.next*', 'e2e', '.data', 
 const FILES_USING_NO_DATABASE = filesUsingNoDatabase(import.meta.dirname, testFilesUnder(import.meta.dirname));
 const ON_POSTGRESQL = Boolean(process.env.DATABASE_URL);
 
+/**
+ * Files that check only what the built app's pages and answers look like (headers, framing, the
+ * documents and examples, where a sign-in lands), the same whichever database is behind: one
+ * database is enough. With TEST_SPLIT_BY_DATABASE=1 (.ci/run, which runs both) each runs only on
+ * the database named here, the longer ones on PostgreSQL, whose run is the shorter; otherwise on
+ * whichever `npm test` is given. Money, records, concurrency and every data-layer file stay on both.
+ */
+const ONE_DATABASE_FILES: Record<string, 'pglite' | 'postgresql'> = {
+  'tests/security/http-headers.test.ts': 'pglite',
+  'tests/security/hsts-off.test.ts': 'pglite',
+  'tests/examples/client.test.ts': 'pglite',
+  'tests/portal/portal-return-path.test.ts': 'postgresql',
+  'tests/openapi/document.test.ts': 'postgresql',
+  'tests/security/slip-headers.test.ts': 'postgresql',
+  'tests/security/refused-from-headers.test.ts': 'postgresql',
+};
+for (const file of Object.keys(ONE_DATABASE_FILES)) {
+  // A file moved or renamed must be listed again, not silently run twice or lost from the split.
+  if (!fs.existsSync(path.join(import.meta.dirname, file))) throw new Error(`vitest.config.mts: ONE_DATABASE_FILES lists ${file}, which does not exist`);
+}
+const SPLIT_BY_DATABASE = process.env.TEST_SPLIT_BY_DATABASE === '1';
+const THIS_DATABASE = ON_POSTGRESQL ? 'postgresql' : 'pglite';
+/** The files this run leaves to the other database's run. */
+const LEFT_TO_THE_OTHER_DATABASE = [
+  ...(ON_POSTGRESQL ? FILES_USING_NO_DATABASE : []),
+  ...(SPLIT_BY_DATABASE ? Object.entries(ONE_DATABASE_FILES).flatMap(([file, database]) => (database === THIS_DATABASE ? [] : [file])) : []),
+];
+
 export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
     server: DRIZZLE_BUNDLED_FOR_TESTS.server,
     deps: { optimizer: DRIZZLE_BUNDLED_FOR_TESTS.optimizer },
     include: ['**/*.test.ts'],
-    exclude: [...EXCLUDED_DIRECTORIES.map((directory) => `${directory}/**`), ...(ON_POSTGRESQL ? FILES_USING_NO_DATABASE : [])],
+    exclude: [...EXCLUDED_DIRECTORIES.map((directory) => `${directory}/**`), ...LEFT_TO_THE_OTHER_DATABASE],
     provide: { filesUsingNoDatabase: FILES_USING_NO_DATABASE },
     // HTTP-level tests run against a production build, made once per run (or reused if current).
     globalSetup: ['tests/support/global-setup.ts'],
