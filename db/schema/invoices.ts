@@ -71,6 +71,9 @@ export const invoices = pgTable(
     // The worker's queue: due rows in order.
     index('invoices_due_idx').on(table.nextAttemptAt, table.id).where(sql`${table.state} in ('pending', 'indeterminate')`),
     index('invoices_integration_idx').on(table.integrationId, table.createdAt),
+    // The console's "Facturas": every invoice newest first, or one state's (a month is a range of either).
+    index('invoices_created_idx').on(table.createdAt, table.id),
+    index('invoices_state_created_idx').on(table.state, table.createdAt, table.id),
     check('invoices_amounts_add_up', sql`${table.totalCentavos} > 0 and ${table.taxableCentavos} + ${table.taxCentavos} = ${table.totalCentavos}`),
     check('invoices_certified_has_numbers', sql`${table.state} <> 'certified' or (${table.uuid} is not null and ${table.serie} is not null and ${table.numero} is not null)`),
     check('invoices_receptor_named', sql`(${table.receptorKind} = 'cf') = (${table.receptorName} is null)`),

@@ -13,6 +13,7 @@ import { accessPageQuery } from '@/lib/core/personal-data/access-log';
 import type { RecordFilters } from '@/lib/core/records/filters';
 import { recordsQuery } from '@/lib/core/records/list';
 import { decidedTopUpsQuery } from '@/lib/flows/top-ups/requests';
+import { invoicesQuery } from '@/lib/surfaces/console/invoices';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 
 let testDatabase: TestDatabase;
@@ -103,6 +104,16 @@ describe('the console lists are read in index order', () => {
     const database = await db();
     expectIndexOrder(await planOf(decidedTopUpsQuery(database, undefined, 51)), 'top_up_requests_decided_idx');
     expectIndexOrder(await planOf(decidedTopUpsQuery(database, CURSOR, 51)), 'top_up_requests_decided_idx');
+  });
+
+  it('the invoices under "Facturas", all of them, one state, one month, first page and older ones', async () => {
+    const database = await db();
+    for (const cursor of [undefined, CURSOR]) {
+      expectIndexOrder(await planOf(invoicesQuery(database, {}, cursor, 51)), 'invoices_created_idx');
+      expectIndexOrder(await planOf(invoicesQuery(database, { state: 'to_correct' }, cursor, 51)), 'invoices_state_created_idx');
+      expectIndexOrder(await planOf(invoicesQuery(database, { month: '2026-11' }, cursor, 51)), 'invoices_created_idx');
+      expectIndexOrder(await planOf(invoicesQuery(database, { state: 'certified', month: '2026-11' }, cursor, 51)), 'invoices_state_created_idx');
+    }
   });
 
   it('the personal-data access log, all of it, one user or one record (issue 23)', async () => {

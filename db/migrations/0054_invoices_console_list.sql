@@ -1,0 +1,2 @@
+CREATE INDEX "invoices_created_idx" ON "invoices" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "invoices_state_created_idx" ON "invoices" USING btree ("state","created_at","id");

@@ -1,0 +1,58 @@
+// How the console speaks of FEL invoices: their states, what happens next in each, and what became
+// of each call to the certifier.
+import type { InvoiceState } from '@/db/schema';
+
+export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
+  pending: 'Pendiente',
+  indeterminate: 'Por confirmar',
+  certified: 'Certificada',
+  to_correct: 'Por corregir',
+};
+
+/** The states in the order the filter offers them. */
+export const INVOICE_STATES: InvoiceState[] = ['pending', 'indeterminate', 'certified', 'to_correct'];
+
+/** What happens next to an invoice in each state, said on its page under the state. */
+export const INVOICE_NEXT_STEP: Record<InvoiceState, string> = {
+  pending: 'Se enviará al certificador en el próximo intento; si no responde, se reintentará más tarde con el mismo identificador.',
+  indeterminate: 'Se consultará al certificador antes de volver a enviarla: el envío anterior no tuvo una respuesta legible y podría estar certificada.',
+  certified: 'Está certificada ante SAT: no se enviará de nuevo.',
+  to_correct: 'El certificador rechazó sus datos: no se reenviará sola. Revise el mensaje del certificador y los datos del receptor.',
+};
+
+/** The badge's tone for each state. */
+export const INVOICE_STATE_TONES: Record<InvoiceState, 'ok' | 'warn' | 'danger' | 'off'> = {
+  pending: 'off',
+  indeterminate: 'warn',
+  certified: 'ok',
+  to_correct: 'danger',
+};
+
+/** The receptor of a sale to consumidor final (CF). */
+export const FINAL_CONSUMER = 'Consumidor final';
+
+/** The two calls the worker makes. */
+export const INVOICE_CALL_LABELS: Record<string, string> = {
+  certify: 'Certificación',
+  lookup: 'Consulta',
+};
+
+/** What became of a call (the certifier's outcome as the worker logs it). */
+export const INVOICE_OUTCOME_LABELS: Record<string, string> = {
+  certified: 'Certificada',
+  already_certified: 'Ya estaba certificada',
+  rejected: 'Rechazada',
+  retry_later: 'Reintentar más tarde',
+  credentials_refused: 'Credenciales rechazadas',
+  indeterminate: 'Sin respuesta legible',
+  found: 'Encontrada',
+  not_found: 'No encontrada',
+  unavailable: 'No disponible',
+};
+
+/** Messages of the invoice pages and the XML download, for the code and its tests. */
+export const INVOICE_PAGE_MESSAGES = {
+  noInvoices: 'No hay facturas con estos filtros.',
+  xmlNotFound: 'La factura no existe o todavía no tiene un XML certificado.',
+  signedOut: 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.',
+} as const;

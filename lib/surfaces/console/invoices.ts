@@ -1,0 +1,184 @@
+// The console's FEL invoices: the list under "Facturas" (every invoice newest first, by state and
+// month) and an invoice's page (its numbers, the sale it invoices, and every call to the certifier).
+import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
+import { db, type Database } from '@/db/client';
+import { integrations, invoiceAttempts, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReceptorKind, type InvoiceState } from '@/db/schema';
+import { formatNit } from '@/lib/flows/integration-management/details-display';
+import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
+import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
+import { startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
+import { FINAL_CONSUMER, INVOICE_STATES } from '@/lib/presentation/invoice-labels';
+
+export const INVOICE_PAGE_SIZE = 50;
+
+/** The list's filters as the address carries them: `estado` (a state) and `mes` (YYYY-MM, Guatemala's calendar). */
+export interface InvoiceFilters {
+  state?: InvoiceState;
+  month?: string;
+}
+
+/** The filters of the address; anything not one of ours is no filter. */
+export function invoiceFilters(query: Record<string, string | string[] | undefined>): InvoiceFilters {
+  const state = typeof query.estado === 'string' && (INVOICE_STATES as string[]).includes(query.estado) ? (query.estado as InvoiceState) : undefined;
+  const month = typeof query.mes === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(query.mes) ? query.mes : undefined;
+  return { state, month };
+}
+
+/** The first instant of the month after `month` (YYYY-MM) in Guatemala. */
+function startOfNextMonth(month: string): Date {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  const next = number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
+  return startOfGuatemalanDay(`${next}-01`);
+}
+
+/** The list's order and page, as invoicePage reads it (tests/foundation/query-plans.test.ts reads its plan). */
+export function invoicesQuery(database: Database, filters: InvoiceFilters, cursor: KeysetCursor | undefined, limit: number) {
+  const where = and(
+    filters.state ? eq(invoices.state, filters.state) : undefined,
+    filters.month ? gte(invoices.createdAt, startOfGuatemalanDay(`${filters.month}-01`)) : undefined,
+    filters.month ? lt(invoices.createdAt, startOfNextMonth(filters.month)) : undefined,
+    cursor ? beyondCursor(invoices.createdAt, invoices.id, cursor, 'older') : undefined,
+  );
+  return database
+    .select({
+      id: invoices.id,
+      integrationId: invoices.integrationId,
+      integrationName: integrations.nombre,
+      createdAt: invoices.createdAt,
+      receptorKind: invoices.receptorKind,
+      receptorId: invoices.receptorId,
+      receptorName: invoices.receptorName,
+      totalCentavos: invoices.totalCentavos,
+      state: invoices.state,
+      serie: invoices.serie,
+      numero: invoices.numero,
+      cursorTimestamp: cursorInstant(invoices.createdAt),
+    })
+    .from(invoices)
+    .innerJoin(integrations, eq(integrations.id, invoices.integrationId))
+    .where(where)
+    .orderBy(desc(invoices.createdAt), desc(invoices.id))
+    .limit(limit);
+}
+
+export interface InvoiceRow {
+  id: number;
+  integrationId: number;
+  integrationName: string;
+  createdAt: Date;
+  receptor: string;
+  totalCentavos: number;
+  state: InvoiceState;
+  serie: string | null;
+  numero: string | null;
+}
+
+/** The receptor as the console writes it: the NIT or CUI as on an integration's details, its name, or "Consumidor final". */
+export function receptorText(receptor: { receptorKind: InvoiceReceptorKind; receptorId: string; receptorName: string | null }): string {
+  if (receptor.receptorKind === 'cf') return FINAL_CONSUMER;
+  const id = receptor.receptorKind === 'nit' ? `NIT ${formatNit(receptor.receptorId)}` : `CUI ${formatCuiGrouped(receptor.receptorId)}`;
+  return receptor.receptorName ? `${id} · ${receptor.receptorName}` : id;
+}
+
+/** One page of invoices, newest first; `next` leads to older ones. */
+export async function invoicePage(filters: InvoiceFilters, after?: string, pageSize = INVOICE_PAGE_SIZE): Promise<{ rows: InvoiceRow[]; next?: string }> {
+  const rows = await invoicesQuery(await db(), filters, decodeCursor(after), pageSize + 1);
+  const page = rows.slice(0, pageSize);
+  const last = page.at(-1);
+  return {
+    rows: page.map((row) => ({
+      id: row.id,
+      integrationId: row.integrationId,
+      integrationName: row.integrationName,
+      createdAt: row.createdAt,
+      receptor: receptorText(row),
+      totalCentavos: row.totalCentavos,
+      state: row.state,
+      serie: row.serie,
+      numero: row.numero,
+    })),
+    next: rows.length > pageSize && last ? encodeCursor({ createdAt: last.cursorTimestamp, id: last.id }) : undefined,
+  };
+}
+
+/** An invoice id from the address: a positive integer, or undefined (the page answers 404). */
+export function invoiceIdOf(text: string): number | undefined {
+  return /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
+}
+
+export interface InvoiceDetail {
+  id: number;
+  integrationId: number;
+  integrationName: string;
+  state: InvoiceState;
+  identifier: string;
+  documentType: string;
+  createdAt: Date;
+  emittedAt: Date;
+  uuid: string | null;
+  serie: string | null;
+  numero: string | null;
+  certifiedAt: Date | null;
+  certifier: string | null;
+  receptor: string;
+  taxableCentavos: number;
+  taxCentavos: number;
+  totalCentavos: number;
+  hasXml: boolean;
+  lastErrorCode: string | null;
+  lastErrorMessage: string | null;
+  sale: { id: number; amountCentavos: number; createdAt: Date; note: string | null };
+  attempts: InvoiceAttempt[];
+}
+
+/** An invoice with its sale and its attempts (oldest first), or undefined when there is none with that id. */
+export async function findInvoice(invoiceId: number): Promise<InvoiceDetail | undefined> {
+  const database = await db();
+  const [row] = await database
+    .select({
+      invoice: invoices,
+      integrationName: integrations.nombre,
+      sale: { id: ledgerEntries.id, amountCentavos: ledgerEntries.amountCentavos, createdAt: ledgerEntries.createdAt, note: ledgerEntries.note },
+    })
+    .from(invoices)
+    .innerJoin(integrations, eq(integrations.id, invoices.integrationId))
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, invoices.ledgerEntryId))
+    .where(eq(invoices.id, invoiceId));
+  if (!row) return undefined;
+  const attempts = await database.select().from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, invoiceId)).orderBy(asc(invoiceAttempts.id));
+  const { invoice } = row;
+  return {
+    id: invoice.id,
+    integrationId: invoice.integrationId,
+    integrationName: row.integrationName,
+    state: invoice.state,
+    identifier: invoice.identifier,
+    documentType: invoice.documentType,
+    createdAt: invoice.createdAt,
+    emittedAt: invoice.emittedAt,
+    uuid: invoice.uuid,
+    serie: invoice.serie,
+    numero: invoice.numero,
+    certifiedAt: invoice.certifiedAt,
+    certifier: invoice.certifier,
+    receptor: receptorText(invoice),
+    taxableCentavos: invoice.taxableCentavos,
+    taxCentavos: invoice.taxCentavos,
+    totalCentavos: invoice.totalCentavos,
+    hasXml: invoice.certifiedXml !== null && invoice.state === 'certified',
+    lastErrorCode: invoice.lastErrorCode,
+    lastErrorMessage: invoice.lastErrorMessage,
+    sale: row.sale,
+    attempts,
+  };
+}
+
+/** A certified invoice's XML as the certifier returned it, or undefined (no such invoice, not certified, or not stored). */
+export async function certifiedInvoiceXml(invoiceId: number): Promise<{ xml: string; serie: string; numero: string } | undefined> {
+  const [row] = await (await db())
+    .select({ xml: invoices.certifiedXml, serie: invoices.serie, numero: invoices.numero })
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.state, 'certified')));
+  if (!row?.xml || !row.serie || !row.numero) return undefined;
+  return { xml: row.xml, serie: row.serie, numero: row.numero };
+}
