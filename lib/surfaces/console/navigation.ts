@@ -9,6 +9,8 @@ export const CONSOLE_NAVIGATION: Array<{ href: string; label: string; role: Cons
   { href: '/admin/alertas', label: 'Alertas', role: 'support' },
   // Deposits integrators reported; the header counts the pending ones.
   { href: '/admin/recargas', label: 'Recargas', role: 'support' },
+  // Every top-up's FEL invoice: both roles read them.
+  { href: '/admin/facturas', label: 'Facturas', role: 'support' },
   // Every integration's bulk jobs: support reads, administrators pause and cancel.
   { href: '/admin/lotes', label: 'Lotes', role: 'support' },
   { href: '/admin/usuarios', label: 'Usuarios', role: 'admin' },

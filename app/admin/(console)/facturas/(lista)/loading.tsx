@@ -1,0 +1,5 @@
+import { LoadingPage } from '@/components/console/page-header';
+
+export default function Loading() {
+  return <LoadingPage title="Facturas" />;
+}
