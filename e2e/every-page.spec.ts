@@ -40,6 +40,8 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   // Bulk jobs (issue 35): every integration's jobs, and one job's figures and masked rows.
   { name: 'lotes', heading: 'Lotes', path: () => '/admin/lotes' },
   { name: 'lote', heading: /^Lote lote_[0-9a-f]{20}$/, path: (ids) => `/admin/lotes/${ids.job}`, section: 'Filas' },
+  // FEL invoices: the list (empty in this suite's production build, where FEL is off).
+  { name: 'facturas', heading: 'Facturas', path: () => '/admin/facturas' },
   { name: 'usuarios', heading: 'Usuarios', path: () => '/admin/usuarios' },
   { name: 'auditoria', heading: 'Auditoría', path: () => '/admin/auditoria' },
   { name: 'accesos-datos-personales', heading: 'Accesos a datos personales', path: () => '/admin/datos-personales' },
