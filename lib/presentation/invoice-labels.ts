@@ -53,6 +53,7 @@ export const INVOICE_OUTCOME_LABELS: Record<string, string> = {
 /** Messages of the invoice pages and the XML download, for the code and its tests. */
 export const INVOICE_PAGE_MESSAGES = {
   noInvoices: 'No hay facturas con estos filtros.',
+  felOff: 'La facturación electrónica (FEL) está apagada en este despliegue (FEL_ENABLED): las recargas se acreditan sin factura. docs/operations.md dice cómo encenderla.',
   xmlNotFound: 'La factura no existe o todavía no tiene un XML certificado.',
   signedOut: 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.',
 } as const;

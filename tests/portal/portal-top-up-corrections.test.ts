@@ -7,11 +7,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, portalUsers, topUpRequests } from '@/db/schema';
+import { auditLog, invoices, portalUsers, topUpRequests } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
 import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/requests';
+import { INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { createTestIntegration, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
 import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
@@ -190,5 +191,15 @@ describe('the history under "Recargas pendientes"', { timeout: PROCESS_TEST_TIME
     // The latest decisions first: the 60th on the first page before the 59th, the 1st on the second.
     expect(numbersIn(first).indexOf(60)).toBeLessThan(numbersIn(first).indexOf(59));
     expect(numbersIn(second)).toContain(1);
+  });
+});
+
+describe('a deployment with FEL off', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('credits approved deposits without an invoice, and Facturas says why it is empty', async () => {
+    expect(await (await db()).select().from(invoices)).toEqual([]);
+    const administrator = await consoleSignedIn(gateway.app.baseUrl, admin);
+    const html = (await administrator.request('/admin/facturas')).text;
+    expect(html).toContain(INVOICE_PAGE_MESSAGES.felOff);
+    expect(html).toContain(INVOICE_PAGE_MESSAGES.noInvoices);
   });
 });

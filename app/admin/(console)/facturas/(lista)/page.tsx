@@ -4,6 +4,7 @@ import { FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/flows/auth/session';
+import { env } from '@/lib/platform/env';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { INVOICE_PAGE_MESSAGES, INVOICE_STATE_LABELS, INVOICE_STATES } from '@/lib/presentation/invoice-labels';
@@ -30,6 +31,11 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         title="Facturas"
         description="Las facturas electrónicas (FEL) de las recargas acreditadas, las más recientes primero (hora de Guatemala). Abra una para ver sus números, sus intentos ante el certificador y el XML certificado."
       />
+      {!env().FEL_ENABLED && (
+        <p className="notice warn" role="note" data-testid="fel-off">
+          {INVOICE_PAGE_MESSAGES.felOff}
+        </p>
+      )}
       <FilterForm action="/admin/facturas" reset={applied.size > 0 ? { href: '/admin/facturas', label: 'Ver todas' } : undefined}>
         <FilterSelect name="estado" label="Estado" value={filters.state} all="Todos" options={INVOICE_STATES.map((state) => ({ value: state, label: INVOICE_STATE_LABELS[state] }))} />
         <div className="field">
