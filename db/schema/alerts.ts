@@ -34,9 +34,11 @@ export const alertCondition = pgEnum('alert_condition', [
   'bulk_job_paused',
   // Issue 35, point 5: a watch list's run found changes; told to the technical contact.
   'watch_list_changes',
+  // The FEL certifier refused the service's credentials: invoices wait until they are fixed.
+  'certifier_credentials_refused',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
-export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'test';
+export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'test';
 /**
  * Who a delivery is for: the console's administrators (the Alertas page), an integrator's contact
  * (its integration page), or one console or portal user about their own account.

@@ -8,6 +8,7 @@ import { signInFailedForAccount } from '@/lib/flows/auth/events';
 import { balanceMayBeShort, balanceSeen } from '@/lib/core/billing/events';
 import { tokenCreated, tokenRevoked, tokenRotated } from '@/lib/core/credentials/events';
 import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/integrations/events';
+import { certifierCredentialsRefused } from '@/lib/flows/invoicing/events';
 import { statementIssued } from '@/lib/flows/statements/events';
 import { topUpApproved, topUpRejected } from '@/lib/flows/top-ups/events';
 import { changedByOf } from '@/lib/reactions/integrator-notifications/kinds';
@@ -21,6 +22,8 @@ export function subscribeReactions(): void {
   // Off the request path: at most a map lookup here, the alert is written and sent later.
   balanceSeen.subscribe((snapshot) => alerts().noteBalance(snapshot));
   balanceMayBeShort.subscribe((integration) => alerts().recordBalance(integration));
+  // Invoices wait until the certifier's credentials are fixed: the administrators are told.
+  certifierCredentialsRefused.subscribe(({ certifier, pausedUntil }) => alerts().noteCertifierCredentialsRefused(certifier, pausedUntil));
   // The integration's contacts are told (queued here, delivered by the server's outbox).
   tokenCreated.subscribe(({ integration, token, actor }) => integratorNotifier().noteTokenCreated(integration, token, changedByOf(actor)));
   tokenRotated.subscribe(({ integration, replaced, token, actor }) => integratorNotifier().noteTokenRotated(integration, { replaced, token }, changedByOf(actor)));

@@ -26,6 +26,7 @@ import { decodeHeader, decodeQuotedPrintable } from '../support/smtp-receiver';
 import { header, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { freePort } from '../../scripts/free-port';
 import { subscribeReactions } from '@/lib/root/reactions';
+import { certifierCredentialsRefused } from '@/lib/flows/invoicing/events';
 
 const SECRET = 'webhook-secret-for-the-alert-tests-0123456789';
 const SMTP_USER = 'alertas';
@@ -386,5 +387,27 @@ describe('a source breaker', () => {
     expect(received!.body.fuente!.ultimo_error).toMatch(/^HTTP 5\d\d$/);
     const mail = mails.find((candidate) => candidate.subject.includes('Fuente caída'));
     expect(mail!.text).toContain('fallan de inmediato, sin cobro');
+  });
+});
+
+describe('the FEL certifier refusing the credentials', () => {
+  it('tells the administrators that invoices wait, until when, and which settings to fix', async () => {
+    const pausedUntil = new Date(Date.now() + 5 * 60_000);
+    await certifierCredentialsRefused.emit({ certifier: 'infile', pausedUntil });
+    const deliveries = await eventually(
+      async () => {
+        await dispatcher.deliverDue();
+        return deliveriesFor('certifier_credentials_refused:infile');
+      },
+      (rows) => rows.length === 2 && rows.every((row) => row.status === 'sent'),
+      15_000,
+      'the certifier alert',
+    );
+    expect(deliveries.map((row) => row.channel).sort()).toEqual(['email', 'webhook']);
+    const [received] = webhook.about('certifier_credentials_refused:infile');
+    expect(received!.body).toMatchObject({ tipo: 'certificador_rechazo_credenciales', titulo: 'Facturas detenidas: el certificador rechazó las credenciales', integracion: null, fuente: null });
+    const mail = mails.find((candidate) => candidate.subject.includes('Facturas detenidas'));
+    expect(mail!.text).toContain('FEL_SIGNING_* y FEL_API_*');
+    expect(mail!.text).toContain(formatDateTime(pausedUntil));
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AdministratorAlertCondition } from '@/db/schema';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import type { SourceHealth, SourceName } from '@/lib/sources/guard';
 import type { AlertSettings } from './settings';
 import type { BalanceSnapshot } from '@/lib/core/billing/events';
@@ -24,7 +25,7 @@ export interface Alert {
 /** The webhook's JSON body (docs/operations.md, "Alerts"); e-mails say the same in words. */
 export interface AlertPayload {
   id: string;
-  tipo: 'saldo_bajo' | 'saldo_agotado' | 'circuito_abierto' | 'prueba';
+  tipo: 'saldo_bajo' | 'saldo_agotado' | 'circuito_abierto' | 'certificador_rechazo_credenciales' | 'prueba';
   condicion: string;
   fecha: string;
   servicio: string;
@@ -39,6 +40,7 @@ const PAYLOAD_TYPE: Record<AdministratorAlertCondition, AlertPayload['tipo']> = 
   balance_low: 'saldo_bajo',
   balance_exhausted: 'saldo_agotado',
   breaker_open: 'circuito_abierto',
+  certifier_credentials_refused: 'certificador_rechazo_credenciales',
   test: 'prueba',
 };
 
@@ -99,6 +101,24 @@ export function breakerAlert(source: SourceName, lastError: SourceHealth['lastEr
     `El circuito de «${SOURCE_LABELS[source]}» se abrió tras fallos seguidos${detail ? ` (último: ${detail})` : ''}: ` +
       'sus consultas fallan de inmediato, sin cobro, hasta que una prueba confirme que responde de nuevo.',
     { source, fuente: { nombre: source, ultimo_error: detail } },
+  );
+}
+
+/**
+ * The FEL certifier refused the service's credentials: every invoice would fail alike, so the
+ * queue waits (lib/flows/invoicing) until they are fixed. One alert per certifier and interval.
+ */
+export function certifierCredentialsAlert(certifier: string, pausedUntil: Date, context: Context, now = new Date()): Alert {
+  return build(
+    'certifier_credentials_refused',
+    `certifier_credentials_refused:${certifier}`,
+    context,
+    now,
+    'Facturas detenidas: el certificador rechazó las credenciales',
+    `El certificador de facturas electrónicas (${certifier}) rechazó las credenciales del servicio: ninguna recarga se ` +
+      `factura hasta corregir FEL_SIGNING_* y FEL_API_*. Las facturas esperan y se vuelven a intentar desde las ` +
+      `${formatDateTime(pausedUntil)}, con su mismo identificador.`,
+    {},
   );
 }
 

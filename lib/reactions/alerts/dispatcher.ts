@@ -4,7 +4,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendEmail, sendWebhook } from './channels';
-import { balanceAlert, breakerAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
+import { balanceAlert, breakerAlert, certifierCredentialsAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
@@ -128,6 +128,11 @@ export class AlertDispatcher {
         if (state === 'open') this.raise(breakerAlert(guard.source, guard.health().lastError, this.settings));
       });
     }
+  }
+
+  /** Alerts when the FEL certifier refuses the service's credentials (the invoice worker's event). */
+  noteCertifierCredentialsRefused(certifier: string, pausedUntil: Date): void {
+    this.raise(certifierCredentialsAlert(certifier, pausedUntil, this.settings));
   }
 
   /** Starts this process's delivery loop (the server does; the CLI leaves its alerts to it). */
