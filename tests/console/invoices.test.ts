@@ -149,6 +149,9 @@ describe('Facturas in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
     expect(xml.status).toBe(200);
     expect(xml.headers.get('content-type')).toContain('application/xml');
     expect(xml.headers.get('content-disposition')).toBe(`attachment; filename="factura-${certification!.serie}-${certification!.numero}.xml"`);
+    // The certifier's document, opened rather than saved, gets no scripts and no same-origin rights.
+    expect(xml.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'; frame-ancestors 'none'");
+    expect(xml.headers.get('cache-control')).toBe('private, no-store');
     expect(xml.text).toContain(certification!.uuid);
     expect(xml.text).toContain('NumeroAutorizacion');
     expect(xml.text).toContain('GranTotal>100.00<');

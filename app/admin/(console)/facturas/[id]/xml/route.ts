@@ -19,6 +19,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
       'content-type': 'application/xml; charset=utf-8',
       'content-disposition': `attachment; filename="${fileName}"`,
       'cache-control': 'private, no-store',
+      'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
       'x-content-type-options': 'nosniff',
     },
   });
