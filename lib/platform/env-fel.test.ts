@@ -1,36 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEVELOPMENT_FEL_SETTINGS, EnvError, parseEnv } from './env';
-
-function rejectedVariables(source: Record<string, string | undefined>): string[] {
-  try {
-    parseEnv(source);
-  } catch (error) {
-    expect(error).toBeInstanceOf(EnvError);
-    return (error as EnvError).problems.map((problem) => problem.split(':')[0]!);
-  }
-  throw new Error('expected parseEnv to reject the environment');
-}
-
-const PRODUCTION = {
-  APP_ENV: 'production',
-  DATABASE_URL: 'postgres://gateway@db.internal:5432/gateway',
-  NEXTAUTH_SECRET: 'a-production-secret-of-at-least-32-chars',
-  NEXTAUTH_URL: 'https://gateway.example.gt',
-  RENAP_API_KEY: 'renap-key',
-  RTU_API_KEY: 'rtu-key',
-  CATALOG_CLIENT_ID: 'catalog-id',
-  CATALOG_CLIENT_SECRET: 'catalog-secret',
-  RECORD_JOURNAL_DIR: '/var/lib/gateway/record-journal',
-  SUPPORT_CONTACT_EMAIL: 'soporte@example.com',
-  PERSONAL_DATA_KEY: Buffer.alloc(32, 1).toString('base64'),
-  PERSONAL_DATA_SEARCH_KEY: Buffer.alloc(32, 2).toString('base64'),
-  RENAP_BASE_URL: 'https://renap.example.gt/api',
-  RTU_BASE_URL: 'https://rtu.example.gt/api',
-  CATALOG_BASE_URL: 'https://catalogos.example.gt/api',
-  STATEMENT_ISSUER_NAME: 'Servicios de Consulta Tributaria, S.A.',
-  STATEMENT_ISSUER_NIT: '576937-K',
-  STATEMENT_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
-};
+import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
+import { DEVELOPMENT_FEL_SETTINGS, parseEnv } from './env';
 
 const FEL_PRODUCTION = {
   FEL_ENABLED: 'true',
