@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareDocument, type FelDocument } from '../lib/providers/fel/document';
 import { sampleTopUpDocument, SAMPLE_ISSUER } from '../tests/support/fel-examples';
-import { documentXml } from '../lib/providers/fel/xml';
+import { documentXml, voidXml } from '../lib/providers/fel/xml';
+import { prepareVoid } from '../lib/providers/fel/document';
 import { FEL_SIM_DEV_CREDENTIALS, FEL_SIM_PATHS, FEL_SIM_RECEPTORS, parseFelFaultSpec, voidDeadline } from './fel';
 import { FAULT_HEADER } from './faults';
 import { startSimulator, type RunningSimulator } from './server';
@@ -147,7 +148,7 @@ describe('one certification per identifier', () => {
     expect(second.body).toMatchObject({ descripcion: 'Documento enviado previamente.', uuid: first.body.uuid, serie: first.body.serie, numero: first.body.numero });
     expect(simulator.fel.certificationCount(first.identifier)).toBe(1);
     const counted = await fetch(`${simulator.url}/fel${FEL_SIM_PATHS.certifications}?identificador=${first.identifier}`);
-    expect(await counted.json()).toEqual({ identificador: first.identifier, certificaciones: 1 });
+    expect(await counted.json()).toEqual({ identificador: first.identifier, certificaciones: 1, anulaciones: 0 });
     const all = (await (await fetch(`${simulator.url}/fel${FEL_SIM_PATHS.certifications}`)).json()) as { certificaciones: Record<string, number>; total: number };
     expect(all.certificaciones[first.identifier]).toBe(1);
     expect(all.total).toBe(simulator.fel.certifications().length);
@@ -206,10 +207,69 @@ describe('faults', () => {
 });
 
 describe('void deadlines as data', () => {
-  it('takes the month’s deadline from the table, else the last day of the next month', () => {
+  it('takes the month’s deadline from the test’s table, else from SAT’s calendar (the IVA return’s due date)', () => {
     expect(voidDeadline('2026-11', { '2026-11': '2026-12-31' })).toBe('2026-12-31');
-    expect(voidDeadline('2026-11', undefined)).toBe('2026-12-31');
-    expect(voidDeadline('2026-12', {})).toBe('2027-01-31');
-    expect(voidDeadline('2027-01', {})).toBe('2027-02-28');
+    expect(voidDeadline('2026-11', undefined)).toBe('2027-01-04');
+    expect(voidDeadline('2026-12', {})).toBe('2027-02-01');
+    expect(voidDeadline('2027-01', {})).toBe('2027-03-01');
+  });
+});
+
+function creditNoteOf(original: { uuid: string; emittedAt: Date }, total = 11_200, reason = 'Reverso de la recarga'): FelDocument {
+  const result = prepareDocument({ ...sampleTopUpDocument(total), type: 'NCRE', reference: { uuid: original.uuid, emittedAt: original.emittedAt, reason } });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.document;
+}
+
+async function voidOf(original: { uuid: string; emittedAt: Date }, identifier = `anul-${++sequence}`) {
+  const request = prepareVoid({ uuid: original.uuid, issuerNit: SAMPLE_ISSUER.nit, receptorId: 'CF', originalEmittedAt: original.emittedAt, voidedAt: new Date(), reason: 'Recarga revertida' });
+  if (!request.ok) throw new Error(JSON.stringify(request.problems));
+  const response = await fetch(`${simulator.url}/fel${FEL_SIM_PATHS.void}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/xml', ...signing, identificador: identifier, es_anulacion: 'S' },
+    body: voidXml(request.request),
+  });
+  return { identifier, body: (await response.json()) as InfileAnswer };
+}
+
+describe('credit notes (NCRE) and voids', () => {
+  it('certifies an NCRE that references one invoice of the issuer, counted like a certification; the invoice can no longer be voided', async () => {
+    const invoice = prepared(11_200);
+    const original = await certify(documentXml(invoice));
+    const reference = { uuid: original.body.uuid, emittedAt: invoice.emittedAt };
+    const xml = documentXml(creditNoteOf(reference));
+    expect(xml).toContain('Tipo="NCRE"');
+    expect(xml).toContain(`NumeroAutorizacionDocumentoOrigen="${original.body.uuid}"`);
+    const note = await certify(xml);
+    expect(note.body).toMatchObject({ resultado: true });
+    expect(simulator.fel.certificationCount(note.identifier)).toBe(1);
+    expect(simulator.fel.certification(note.identifier)).toMatchObject({ type: 'NCRE', references: original.body.uuid });
+    const refused = await voidOf(reference);
+    expect(codes(refused.body)).toEqual(['FEL_ANU005']);
+    expect(simulator.fel.voidCount(refused.identifier)).toBe(0);
+    // Nothing beyond the invoice's total is credited.
+    expect(codes((await certify(documentXml(creditNoteOf(reference, 1)))).body)).toEqual(['FEL_NCR004']);
+  });
+
+  it('refuses an NCRE without its one reference, of an unknown document, or with another emission day', async () => {
+    const invoice = prepared(5_000);
+    const original = await certify(documentXml(invoice));
+    const xml = documentXml(creditNoteOf({ uuid: original.body.uuid, emittedAt: invoice.emittedAt }, 5_000));
+    const withoutReference = xml.replace(/<dte:Complementos>.*<\/dte:Complementos>/s, '');
+    expect(codes((await certify(withoutReference)).body)).toEqual(['FEL_NCR001']);
+    expect(codes((await certify(xml.replace(original.body.uuid, '00000000-0000-4000-8000-000000000000'))).body)).toEqual(['FEL_NCR002']);
+    const otherDay = documentXml(creditNoteOf({ uuid: original.body.uuid, emittedAt: new Date(invoice.emittedAt.getTime() - 40 * 86_400_000) }, 5_000));
+    expect(codes((await certify(otherDay)).body)).toEqual(['FEL_NCR003']);
+  });
+
+  it('counts a void once per identifier, and refuses an NCRE of a voided invoice', async () => {
+    const invoice = prepared(6_000);
+    const original = await certify(documentXml(invoice));
+    const reference = { uuid: original.body.uuid, emittedAt: invoice.emittedAt };
+    const voided = await voidOf(reference);
+    expect(voided.body).toMatchObject({ resultado: true });
+    expect((await voidOf(reference, voided.identifier)).body.descripcion).toBe('Documento enviado previamente.');
+    expect(simulator.fel.voidCount(voided.identifier)).toBe(1);
+    expect(codes((await certify(documentXml(creditNoteOf(reference, 6_000)))).body)).toEqual(['FEL_NCR002']);
   });
 });

@@ -12,7 +12,8 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { isValidClassicNit, isValidCui, normalizeNit } from '../lib/platform/guatemala/identifiers';
 import { guatemalanMonthOf, guatemalanToday, startOfNextGuatemalanDay } from '../lib/platform/time/guatemala-time';
 import { REQUIRED_PHRASES } from '../lib/providers/fel/phrases';
-import { DTE_NAMESPACE, VOID_NAMESPACE } from '../lib/providers/fel/xml';
+import { ivaReturnDueDate } from '../lib/providers/fel/void-deadlines';
+import { DTE_NAMESPACE, NOTE_REFERENCE_COMPLEMENT_ID, VOID_NAMESPACE } from '../lib/providers/fel/xml';
 import { FAULT_HEADER, LATENCY_HEADER } from './faults';
 import type { Population } from './population';
 import { createRandom, labelSeed, mixSeed } from './random';
@@ -111,8 +112,8 @@ export interface FelSimOptions {
   /** Certifications a day (Guatemala's day) before the plan's quota answers; none when unset. */
   dailyQuota?: number;
   /**
-   * The void deadline of each month of issue, `YYYY-MM` → last day `YYYY-MM-DD` (SAT's calendar:
-   * the due date of that month's IVA return). A month not listed: the last day of the next month.
+   * The void deadline of each month of issue, `YYYY-MM` → last day `YYYY-MM-DD`, over SAT's
+   * calendar (the due date of that month's IVA return, lib/providers/fel/void-deadlines.ts).
    */
   voidDeadlines?: Record<string, string>;
   /** The simulator's clock (tests of the emission window and void deadlines). */
@@ -136,11 +137,17 @@ export interface FelCertification {
   certifiedAt: Date;
   xml: string;
   voided: { at: Date; reason: string } | null;
+  /** An NCRE's: the UUID of the one DTE it references. */
+  references: string | null;
+  /** The UUIDs of the NCREs that reference this document. */
+  creditNotes: string[];
 }
 
 export interface FelSimControl {
-  /** How many documents were certified under this identifier: never more than 1 unless something is wrong. */
+  /** How many documents (invoices and credit notes) were certified under this identifier: never more than 1 unless something is wrong. */
   certificationCount(identifier: string): number;
+  /** How many voids were registered under this identifier: as many, never more than 1. */
+  voidCount(identifier: string): number;
   /** Every certification, in order. */
   certifications(): FelCertification[];
   certification(identifier: string): FelCertification | undefined;
@@ -171,6 +178,7 @@ export function createFelSimulator(options: FelSimOptions): FelSimulator {
   const counts = new Map<string, number>();
   const ordered: FelCertification[] = [];
   const voidsByIdentifier = new Map<string, { uuid: string; at: Date }>();
+  const voidCounts = new Map<string, number>();
   const registry = new Map<string, string>(FEL_SIM_RECEPTORS.map((receptor) => [receptor.nit, receptor.name]));
 
   function registryName(nit: string): string | null {
@@ -283,6 +291,15 @@ export function createFelSimulator(options: FelSimOptions): FelSimulator {
     if (options.dailyQuota !== undefined && certificationsToday(at) >= options.dailyQuota) return faultAnswers.daily_quota(at);
     const checked = checkDocument(bodyText, at, registryName);
     if (!checked.ok) return { status: 200, json: infileAnswer(at, {}, checked.errors) };
+    const origin = checked.reference === null ? undefined : byUuid.get(checked.reference.uuid);
+    if (checked.reference !== null) {
+      const refused = (code: string, message: string): Answer => ({ status: 200, json: infileAnswer(at, {}, [{ code, message }]) });
+      if (origin === undefined || origin.issuerNit !== checked.issuerNit || origin.type === 'NCRE') return refused('FEL_NCR002', 'El documento de origen no existe o no es una factura del emisor.');
+      if (origin.voided !== null) return refused('FEL_NCR002', 'El documento de origen está anulado.');
+      if (origin.emittedOn !== checked.reference.day) return refused('FEL_NCR003', 'La fecha de emisión del documento de origen no coincide.');
+      const credited = origin.creditNotes.reduce((sum, uuid) => sum + (centavos(byUuid.get(uuid)?.grandTotal) ?? 0), 0);
+      if (credited + (centavos(checked.grandTotal) ?? 0) > (centavos(origin.grandTotal) ?? 0)) return refused('FEL_NCR004', 'Las notas de crédito superan el total del documento de origen.');
+    }
     const uuid = randomUUID().toUpperCase();
     const hex = uuid.replace(/-/g, '');
     const serie = hex.slice(0, 8);
@@ -302,7 +319,10 @@ export function createFelSimulator(options: FelSimOptions): FelSimulator {
       certifiedAt: at,
       xml: withCertification(bodyText, checked.prefix, { uuid, serie, numero, at }),
       voided: null,
+      references: origin?.uuid ?? null,
+      creditNotes: [],
     };
+    origin?.creditNotes.push(uuid);
     byIdentifier.set(identifier, certification);
     byUuid.set(uuid, certification);
     counts.set(identifier, (counts.get(identifier) ?? 0) + 1);
@@ -352,12 +372,14 @@ export function createFelSimulator(options: FelSimOptions): FelSimulator {
       return { status: 200, json: infileAnswer(at, {}, [{ code: 'FEL_ANU004', message: 'El receptor o la fecha de emisión no coinciden con el documento.' }]) };
     }
     if (document.voided !== null) return { status: 200, json: infileAnswer(at, {}, [{ code: 'FEL_ANU002', message: 'El documento ya fue anulado.' }]) };
+    if (document.creditNotes.length > 0) return { status: 200, json: infileAnswer(at, {}, [{ code: 'FEL_ANU005', message: 'El documento no se puede anular: una nota de crédito lo referencia.' }]) };
     const deadline = voidDeadline(document.emittedOn.slice(0, 7), options.voidDeadlines);
     if (at.getTime() >= startOfNextGuatemalanDay(deadline).getTime()) {
       return { status: 200, json: infileAnswer(at, {}, [{ code: 'FEL_ANU003', message: `El plazo para anular venció el ${deadline}.` }]) };
     }
     document.voided = { at, reason };
     voidsByIdentifier.set(identifier, { uuid, at });
+    voidCounts.set(identifier, (voidCounts.get(identifier) ?? 0) + 1);
     return { status: 200, json: infileAnswer(at, { uuid }) };
   }
 
@@ -373,11 +395,12 @@ export function createFelSimulator(options: FelSimOptions): FelSimulator {
   }
 
   function counted(): Answer {
-    return { status: 200, json: { certificaciones: Object.fromEntries(counts), total: ordered.length } };
+    return { status: 200, json: { certificaciones: Object.fromEntries(counts), total: ordered.length, anulaciones: Object.fromEntries(voidCounts) } };
   }
 
   return {
     certificationCount: (identifier) => counts.get(identifier) ?? 0,
+    voidCount: (identifier) => voidCounts.get(identifier) ?? 0,
     certifications: () => [...ordered],
     certification: (identifier) => byIdentifier.get(identifier),
     setFaults(next) {
@@ -389,7 +412,7 @@ export function createFelSimulator(options: FelSimOptions): FelSimulator {
       const url = new URL(path === '' ? '/' : path, 'http://simulator');
       if (request.method === 'GET' && url.pathname === FEL_SIM_PATHS.certifications) {
         const identifier = url.searchParams.get('identificador');
-        write(response, identifier === null ? counted() : { status: 200, json: { identificador: identifier, certificaciones: counts.get(identifier) ?? 0 } });
+        write(response, identifier === null ? counted() : { status: 200, json: { identificador: identifier, certificaciones: counts.get(identifier) ?? 0, anulaciones: voidCounts.get(identifier) ?? 0 } });
         return;
       }
       const operation = operationOf(url.pathname);
@@ -463,13 +486,9 @@ function operationOf(pathname: string): FelOperation | null {
   }
 }
 
-/** The last day to void a document of a month: from the table, else the last day of the next month. */
+/** The last day to void a document of a month: from the test's table, else SAT's calendar as the product keeps it. */
 export function voidDeadline(month: string, table: Record<string, string> | undefined): string {
-  const listed = table?.[month];
-  if (listed !== undefined) return listed;
-  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-  // Day 0 of the month after next is the last day of the next month.
-  return new Date(Date.UTC(year, monthNumber + 1, 0)).toISOString().slice(0, 10);
+  return table?.[month] ?? ivaReturnDueDate(month).day;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -484,7 +503,7 @@ const plainParser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   removeNSPrefix: true,
-  isArray: (name) => ['Item', 'Frase', 'Impuesto', 'TotalImpuesto'].includes(name),
+  isArray: (name) => ['Item', 'Frase', 'Impuesto', 'TotalImpuesto', 'Complemento', 'ReferenciasNota'].includes(name),
 });
 
 function parseRoot(xml: string, rootName: string, namespace: string): { ok: true; root: XmlNode; prefix: string } | { ok: false; error: SimError } {
@@ -529,6 +548,8 @@ type CheckedDocument = {
   grandTotal: string;
   emittedAt: string;
   emittedOn: string;
+  /** An NCRE's reference: the DTE's UUID and the emission day it names. */
+  reference: { uuid: string; day: string } | null;
 };
 
 function checkDocument(xml: string, at: Date, registryName: (nit: string) => string | null): CheckedDocument | { ok: false; errors: SimError[] } {
@@ -550,7 +571,7 @@ function checkDocument(xml: string, at: Date, registryName: (nit: string) => str
   const type = stringOf(general?.['@Tipo']) ?? '';
   const emittedAt = stringOf(general?.['@FechaHoraEmision']) ?? '';
   const affiliation = stringOf(emisor?.['@AfiliacionIVA']) ?? '';
-  if (type !== 'FACT' && type !== 'FPEQ') missing('DatosGenerales Tipo (FACT o FPEQ)');
+  if (type !== 'FACT' && type !== 'FPEQ' && type !== 'NCRE') missing('DatosGenerales Tipo (FACT, FPEQ o NCRE)');
   if (general?.['@CodigoMoneda'] !== 'GTQ') missing('DatosGenerales CodigoMoneda');
   const emittedTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[-+]\d{2}:\d{2}$/.test(emittedAt) ? Date.parse(emittedAt) : Number.NaN;
   if (Number.isNaN(emittedTime)) missing('DatosGenerales FechaHoraEmision');
@@ -567,7 +588,8 @@ function checkDocument(xml: string, at: Date, registryName: (nit: string) => str
     if ((stringOf(emisor['@NombreEmisor']) ?? '').trim() === '') missing('Emisor NombreEmisor');
     const establishment = Number(emisor['@CodigoEstablecimiento']);
     if (!Number.isInteger(establishment) || establishment < 1 || establishment > 9999) missing('Emisor CodigoEstablecimiento (1 a 9999)');
-    if ((affiliation !== 'GEN' || type !== 'FACT') && (affiliation !== 'PEQ' || type !== 'FPEQ')) missing('Emisor AfiliacionIVA acorde al tipo (GEN con FACT, PEQ con FPEQ)');
+    const fits = type === 'NCRE' ? affiliation === 'GEN' || affiliation === 'PEQ' : (affiliation === 'GEN' && type === 'FACT') || (affiliation === 'PEQ' && type === 'FPEQ');
+    if (!fits) missing('Emisor AfiliacionIVA acorde al tipo (GEN con FACT, PEQ con FPEQ)');
     if (path(emisor, 'DireccionEmisor') === undefined) missing('Emisor DireccionEmisor');
   }
 
@@ -582,7 +604,7 @@ function checkDocument(xml: string, at: Date, registryName: (nit: string) => str
   }
 
   // Items and their arithmetic.
-  const withIva = type === 'FACT';
+  const withIva = type === 'FACT' || (type === 'NCRE' && affiliation === 'GEN');
   const items = (path(emision, 'Items')?.Item as XmlNode[] | undefined) ?? [];
   if (items.length === 0) missing('Items (al menos un Item)');
   let sumTotal = 0;
@@ -652,9 +674,23 @@ function checkDocument(xml: string, at: Date, registryName: (nit: string) => str
     }
   }
 
+  // An NCRE references exactly one earlier DTE (ReferenciasNota); the caller checks that DTE.
+  const references = ((path(emision, 'Complementos')?.Complemento as XmlNode[] | undefined) ?? []).flatMap((complement) => (complement.ReferenciasNota as XmlNode[] | undefined) ?? []);
+  let reference: CheckedDocument['reference'] = null;
+  if (type === 'NCRE') {
+    const only = references.length === 1 ? references[0]! : undefined;
+    const uuid = (stringOf(only?.['@NumeroAutorizacionDocumentoOrigen']) ?? '').trim().toUpperCase();
+    const day = stringOf(only?.['@FechaEmisionDocumentoOrigen']) ?? '';
+    const reason = stringOf(only?.['@MotivoAjuste']) ?? '';
+    if (only === undefined || uuid === '' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || reason.trim() === '' || reason.length > 255) {
+      errors.push({ code: 'FEL_NCR001', message: `Una nota de crédito referencia exactamente un documento (complemento ${NOTE_REFERENCE_COMPLEMENT_ID} con NumeroAutorizacionDocumentoOrigen, FechaEmisionDocumentoOrigen y MotivoAjuste).` });
+    } else reference = { uuid, day };
+  }
+
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
+    reference,
     prefix: parsed.prefix,
     issuerNit,
     type,

@@ -6,12 +6,31 @@
 import { isValidClassicNit, isValidCui, normalizeCui, normalizeNit } from '../../platform/guatemala/identifiers';
 import { guatemalanToday, GUATEMALA_OFFSET_HOURS } from '../../platform/time/guatemala-time';
 
-/** FACT: factura of the general IVA regime; FPEQ: factura of a pequeño contribuyente. */
-export type DocumentType = 'FACT' | 'FPEQ';
+/**
+ * FACT: factura of the general IVA regime; FPEQ: factura of a pequeño contribuyente; NCRE: nota de
+ * crédito, which references exactly one earlier DTE of the same issuer.
+ */
+export type DocumentType = 'FACT' | 'FPEQ' | 'NCRE';
 /** The issuer's IVA affiliation; it decides the document's type and its required phrases. */
 export type IvaAffiliation = 'GEN' | 'PEQ';
 
-export const DOCUMENT_TYPE_OF_AFFILIATION: Readonly<Record<IvaAffiliation, DocumentType>> = { GEN: 'FACT', PEQ: 'FPEQ' };
+/** The invoice each affiliation issues (a credit note is NCRE under either). */
+export const DOCUMENT_TYPE_OF_AFFILIATION: Readonly<Record<IvaAffiliation, Exclude<DocumentType, 'NCRE'>>> = { GEN: 'FACT', PEQ: 'FPEQ' };
+
+/** Whether a document itemizes IVA: a FACT, and a credit note of a general-regime issuer. */
+export function itemizesIva(type: DocumentType, affiliation: IvaAffiliation): boolean {
+  return type === 'FACT' || (type === 'NCRE' && affiliation === 'GEN');
+}
+
+/** What an NCRE says of the one DTE it corrects (SAT's ReferenciasNota complement). */
+export interface NoteReference {
+  /** The DTE's NumeroAutorizacion. */
+  uuid: string;
+  /** Its FechaHoraEmision: the complement names its day. */
+  emittedAt: Date;
+  /** MotivoAjuste, 1 to 255 characters. */
+  reason: string;
+}
 
 /** IVA is 12 % and prices include it. */
 export const IVA_RATE_PERCENT = 12;
@@ -28,6 +47,9 @@ const MAX_QUANTITY = 1_000_000;
 const MAX_LINES = 500;
 const MAX_NAME_LENGTH = 255;
 const MAX_DESCRIPTION_LENGTH = 1_000;
+/** A void's MotivoAnulacion and a credit note's MotivoAjuste: SAT takes 1 to 255 characters. */
+export const MAX_VOID_REASON_LENGTH = 255;
+const UUID_PATTERN = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 // XML 1.0 cannot carry these (tab, line feed and carriage return it can).
 const UNREPRESENTABLE_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -69,6 +91,8 @@ export interface DocumentInput {
   receptor: Receptor;
   lines: DocumentLineInput[];
   emittedAt: Date;
+  /** An NCRE's one reference; no other type carries one. */
+  reference?: NoteReference;
 }
 
 export interface LineAmounts {
@@ -104,10 +128,13 @@ export interface FelDocument {
   lines: DocumentLine[];
   totals: DocumentTotals;
   emittedAt: Date;
+  /** An NCRE's reference (uuid upper-case, reason trimmed); null for every other type. */
+  reference: NoteReference | null;
 }
 
 export type DocumentProblem =
   | { code: 'type_does_not_match_affiliation'; type: DocumentType; affiliation: IvaAffiliation }
+  | { code: 'reference_invalid' }
   | { code: 'issuer_nit_invalid' }
   | { code: 'establishment_code_invalid' }
   | { code: 'text_invalid'; field: string }
@@ -177,8 +204,17 @@ export function checkReceptor(receptor: Receptor, grandTotalCentavos: number): R
 export function prepareDocument(input: DocumentInput): PreparedDocument {
   const problems: DocumentProblem[] = [];
   const { issuer } = input;
-  if (DOCUMENT_TYPE_OF_AFFILIATION[issuer.affiliation] !== input.type) {
+  if (input.type !== 'NCRE' && DOCUMENT_TYPE_OF_AFFILIATION[issuer.affiliation] !== input.type) {
     problems.push({ code: 'type_does_not_match_affiliation', type: input.type, affiliation: issuer.affiliation });
+  }
+  // An NCRE references exactly one earlier DTE; nothing else references any.
+  const { reference } = input;
+  if (
+    (input.type === 'NCRE') !== (reference !== undefined) ||
+    (reference !== undefined &&
+      (!UUID_PATTERN.test(reference.uuid.trim().toUpperCase()) || Number.isNaN(reference.emittedAt.getTime()) || !isAcceptableText(reference.reason, MAX_VOID_REASON_LENGTH)))
+  ) {
+    problems.push({ code: 'reference_invalid' });
   }
   if (!isValidClassicNit(issuer.nit)) problems.push({ code: 'issuer_nit_invalid' });
   if (!Number.isInteger(issuer.establishmentCode) || issuer.establishmentCode < 1 || issuer.establishmentCode > 9999) {
@@ -198,7 +234,7 @@ export function prepareDocument(input: DocumentInput): PreparedDocument {
 
   if (input.lines.length === 0) problems.push({ code: 'no_lines' });
   if (input.lines.length > MAX_LINES) problems.push({ code: 'too_many_lines', max: MAX_LINES });
-  const withIva = input.type === 'FACT';
+  const withIva = itemizesIva(input.type, issuer.affiliation);
   const lines: DocumentLine[] = [];
   input.lines.forEach((line, index) => {
     const number = index + 1;
@@ -227,7 +263,15 @@ export function prepareDocument(input: DocumentInput): PreparedDocument {
   if (problems.length > 0 || !receptor.ok) return { ok: false, problems };
   return {
     ok: true,
-    document: { type: input.type, issuer: { ...issuer, nit: normalizeNit(issuer.nit) }, receptor: receptor.receptor, lines, totals, emittedAt: input.emittedAt },
+    document: {
+      type: input.type,
+      issuer: { ...issuer, nit: normalizeNit(issuer.nit) },
+      receptor: receptor.receptor,
+      lines,
+      totals,
+      emittedAt: input.emittedAt,
+      reference: reference === undefined ? null : { uuid: reference.uuid.trim().toUpperCase(), emittedAt: reference.emittedAt, reason: reference.reason.trim() },
+    },
   };
 }
 
@@ -270,8 +314,6 @@ export interface VoidInput {
 export type VoidProblem = { code: 'uuid_invalid' } | { code: 'issuer_nit_invalid' } | { code: 'receptor_invalid' } | { code: 'reason_invalid' } | { code: 'time_invalid' };
 export type PreparedVoid = { ok: true; request: VoidInput } | { ok: false; problems: VoidProblem[] };
 
-const UUID_PATTERN = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
-const MAX_VOID_REASON_LENGTH = 255;
 
 export function prepareVoid(input: VoidInput): PreparedVoid {
   const problems: VoidProblem[] = [];

@@ -4,13 +4,16 @@
 // certification and signature.
 
 import { centavosAsDecimal, CURRENCY } from '../../platform/money';
-import { CF_NAME, felDateTime, receptorId, type DocumentLine, type FelDocument, type VoidInput } from './document';
+import { CF_NAME, felDateTime, itemizesIva, receptorId, type DocumentLine, type FelDocument, type NoteReference, type VoidInput } from './document';
 import { REQUIRED_PHRASES } from './phrases';
 import { renderXmlDocument, type XmlElement } from './xml-writer';
 
 export const DTE_NAMESPACE = 'http://www.sat.gob.gt/dte/fel/0.2.0';
 export const VOID_NAMESPACE = 'http://www.sat.gob.gt/dte/fel/0.1.0';
 export const DTE_VERSION = '0.1';
+/** SAT's complement by which an NCRE references the DTE it corrects (shape unconfirmed: docs/fel.md). */
+export const NOTE_REFERENCE_NAMESPACE = 'http://www.sat.gob.gt/face2/ComplementoReferenciaNota/0.1.0';
+export const NOTE_REFERENCE_COMPLEMENT_ID = 'ReferenciasNota';
 const PREFIX = 'dte';
 
 const el = (name: string, attributes?: XmlElement['attributes'], children?: XmlElement[]): XmlElement => ({ name: `${PREFIX}:${name}`, attributes, children });
@@ -19,7 +22,7 @@ const leaf = (name: string, text: string): XmlElement => ({ name: `${PREFIX}:${n
 /** GTDocumento of a prepared FACT or FPEQ. */
 export function documentXml(document: FelDocument): string {
   const { issuer, receptor } = document;
-  const withIva = document.type === 'FACT';
+  const withIva = itemizesIva(document.type, issuer.affiliation);
   const receptorAttributes =
     receptor.kind === 'cf'
       ? { IDReceptor: receptorId(receptor), NombreReceptor: CF_NAME }
@@ -58,11 +61,30 @@ export function documentXml(document: FelDocument): string {
           el('Frases', undefined, REQUIRED_PHRASES[issuer.affiliation].map((phrase) => el('Frase', { TipoFrase: phrase.type, CodigoEscenario: phrase.scenario }))),
           el('Items', undefined, document.lines.map((line) => itemXml(line, withIva))),
           el('Totales', undefined, totals),
+          ...(document.reference ? [noteReferenceXml(document.reference)] : []),
         ]),
       ]),
     ]),
   ]);
   return renderXmlDocument(root);
+}
+
+/** The ReferenciasNota complement: the one DTE an NCRE corrects, its emission day and why. */
+function noteReferenceXml(reference: NoteReference): XmlElement {
+  return el('Complementos', undefined, [
+    el('Complemento', { IDComplemento: NOTE_REFERENCE_COMPLEMENT_ID, NombreComplemento: 'Referencias Nota', URIComplemento: NOTE_REFERENCE_NAMESPACE }, [
+      {
+        name: 'cno:ReferenciasNota',
+        attributes: {
+          'xmlns:cno': NOTE_REFERENCE_NAMESPACE,
+          Version: '0.0',
+          NumeroAutorizacionDocumentoOrigen: reference.uuid,
+          FechaEmisionDocumentoOrigen: felDateTime(reference.emittedAt).slice(0, 10),
+          MotivoAjuste: reference.reason,
+        },
+      },
+    ]),
+  ]);
 }
 
 function itemXml(line: DocumentLine, withIva: boolean): XmlElement {
