@@ -107,3 +107,74 @@ export const invoiceAttempts = pgTable(
 export type Invoice = typeof invoices.$inferSelect;
 export type NewInvoice = typeof invoices.$inferInsert;
 export type InvoiceAttempt = typeof invoiceAttempts.$inferSelect;
+
+export const invoiceReversalKind = pgEnum('invoice_reversal_kind', ['void', 'credit_note']);
+export type InvoiceReversalKind = (typeof invoiceReversalKind.enumValues)[number];
+
+/**
+ * pending and indeterminate as an invoice's (an indeterminate credit note is settled by lookup, a
+ * void by sending it again with its identifier); done: voided, or the credit note certified;
+ * refused: the certifier refused it and the balance was given back.
+ */
+export const invoiceReversalState = pgEnum('invoice_reversal_state', ['pending', 'indeterminate', 'done', 'refused']);
+export type InvoiceReversalState = (typeof invoiceReversalState.enumValues)[number];
+
+// A certified invoice undone: a void within SAT's deadline, or a credit note (NCRE) that references
+// it after. Written with the ledger entry that takes its amount back from the balance, in one
+// transaction (lib/core/invoices/reversals.ts), with its identifier fixed there for good like an
+// invoice's; the invoice worker sends it. At most one that is not refused per invoice.
+export const invoiceReversals = pgTable(
+  'invoice_reversals',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    invoiceId: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id),
+    kind: invoiceReversalKind('kind').notNull(),
+    identifier: text('identifier').notNull().default(sql`gen_random_uuid()::text`),
+    // MotivoAnulacion or MotivoAjuste, 1 to 255 characters.
+    reason: text('reason').notNull(),
+    // The void's FechaHoraAnulacion or the credit note's FechaHoraEmision: every resend carries the same.
+    requestedAt: timestamp('requested_at', { withTimezone: true, mode: 'date' }).notNull(),
+    amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
+    // The entry that took the amount back from the balance, and the one that returned it if refused.
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerEntries.id),
+    refundEntryId: bigint('refund_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    // Who asked for it (describeActor).
+    requestedBy: text('requested_by').notNull(),
+    state: invoiceReversalState('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    leaseHolder: text('lease_holder'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    certifier: text('certifier'),
+    // A credit note's numbers once certified.
+    uuid: text('uuid'),
+    serie: text('serie'),
+    numero: text('numero'),
+    certifiedXml: text('certified_xml'),
+    doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }),
+    lastErrorCode: text('last_error_code'),
+    lastErrorMessage: text('last_error_message'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('invoice_reversals_identifier_unique').on(table.identifier),
+    // The balance moves back once: one entry per reversal, and one live reversal per invoice.
+    uniqueIndex('invoice_reversals_ledger_entry_unique').on(table.ledgerEntryId),
+    uniqueIndex('invoice_reversals_refund_entry_unique').on(table.refundEntryId).where(sql`${table.refundEntryId} is not null`),
+    uniqueIndex('invoice_reversals_one_live').on(table.invoiceId).where(sql`${table.state} <> 'refused'`),
+    index('invoice_reversals_due_idx').on(table.nextAttemptAt, table.id).where(sql`${table.state} in ('pending', 'indeterminate')`),
+    check('invoice_reversals_amount_positive', sql`${table.amountCentavos} > 0`),
+    check('invoice_reversals_done_note_numbered', sql`${table.kind} <> 'credit_note' or ${table.state} <> 'done' or ${table.uuid} is not null`),
+  ],
+);
+
+export type InvoiceReversal = typeof invoiceReversals.$inferSelect;
+export type NewInvoiceReversal = typeof invoiceReversals.$inferInsert;

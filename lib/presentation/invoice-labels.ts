@@ -31,10 +31,13 @@ export const INVOICE_STATE_TONES: Record<InvoiceState, 'ok' | 'warn' | 'danger' 
 /** The receptor of a sale to consumidor final (CF). */
 export const FINAL_CONSUMER = 'Consumidor final';
 
-/** The two calls the worker makes. */
+/** The calls the worker makes for an invoice, its void or its credit note. */
 export const INVOICE_CALL_LABELS: Record<string, string> = {
   certify: 'Certificación',
   lookup: 'Consulta',
+  void: 'Anulación',
+  credit_note: 'Nota de crédito',
+  credit_note_lookup: 'Consulta de la nota de crédito',
 };
 
 /** What became of a call (the certifier's outcome as the worker logs it). */
@@ -48,6 +51,7 @@ export const INVOICE_OUTCOME_LABELS: Record<string, string> = {
   found: 'Encontrada',
   not_found: 'No encontrada',
   unavailable: 'No disponible',
+  voided: 'Anulada',
 };
 
 /** Messages of the invoice pages and the XML download, for the code and its tests. */

@@ -1,10 +1,33 @@
 // What the console answers about a sale's invoice, in one place for the code and its tests.
 import { formatQuetzales } from '@/lib/platform/money';
-import { CF_LIMIT_CENTAVOS } from '@/lib/providers/fel/document';
+import { CF_LIMIT_CENTAVOS, MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
+
+/** A calendar day (YYYY-MM-DD) as the console writes it: 04/01/2027. */
+export function calendarDayText(day: string): string {
+  const [year, month, date] = day.split('-');
+  return `${date}/${month}/${year}`;
+}
 
 export const INVOICE_MESSAGES = {
   /** A top-up refused before anything was credited: SAT does not take CF from Q 2,500.00 up. */
   cfOverLimit: `No se acreditó la recarga: SAT no permite facturar a consumidor final (CF) un total de ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más. Registre la razón social y el NIT de la integración en sus datos y vuelva a intentarlo.`,
   /** The receptor in the integration's details cannot be invoiced (it was stored before the checks). */
   receptorInvalid: 'No se acreditó la recarga: el NIT o la razón social de la integración no sirven para facturar. Corríjalos en sus datos y vuelva a intentarlo.',
+} as const;
+
+/** Voids and credit notes of an invoice: the console's answers, for the code and its tests. */
+export const REVERSAL_MESSAGES = {
+  voidableUntil: (day: string) => `Puede anularse hasta el ${calendarDayText(day)}.`,
+  reasonInvalid: `Escriba el motivo: de 1 a ${MAX_VOID_REASON_LENGTH} caracteres.`,
+  notFound: 'La factura no existe.',
+  notCertified: 'Solo se anula o se acredita una factura certificada: esta todavía no lo está.',
+  pastDeadline: (day: string) =>
+    `El plazo para anular esta factura venció el ${calendarDayText(day)} (vencimiento de la declaración del IVA del mes en que se emitió). Emita una nota de crédito en su lugar.`,
+  creditNoteExists: 'No se puede anular: una nota de crédito referencia esta factura.',
+  alreadyVoided: 'La factura ya se anuló (o su anulación está en curso): no lleva nota de crédito.',
+  balanceSpent: (balanceCentavos: number, totalCentavos: number) =>
+    `No se envió nada al certificador: la integración ya usó parte del saldo de esta recarga (saldo actual ${formatQuetzales(balanceCentavos)}, factura de ${formatQuetzales(totalCentavos)}) y el saldo no puede quedar negativo. Recargue o ajuste el saldo primero, o resuelva la devolución fuera del sistema.`,
+  voidRequested: (totalCentavos: number) => `Anulación solicitada: se descontaron ${formatQuetzales(totalCentavos)} del saldo y se enviará al certificador.`,
+  creditNoteRequested: (totalCentavos: number) => `Nota de crédito solicitada: se descontaron ${formatQuetzales(totalCentavos)} del saldo y se enviará al certificador.`,
+  alreadyRequested: 'Ya estaba solicitada: el saldo se descontó una sola vez.',
 } as const;

@@ -40,7 +40,7 @@ export async function updateClaimed(invoiceId: number, holder: string, change: P
 
 export interface AttemptLine {
   invoiceId: number;
-  call: 'certify' | 'lookup';
+  call: 'certify' | 'lookup' | 'void' | 'credit_note' | 'credit_note_lookup';
   certifier: string;
   outcome: string;
   /** The reason or SAT's codes: never a NIT, a name or a credential. */

@@ -15,6 +15,7 @@ import { felIdentifier, type CertifyOutcome, type FelCertifier } from '@/lib/pro
 import { emissionDay, prepareDocument, type DocumentType, type Issuer, type Receptor } from '@/lib/providers/fel/document';
 import { certifierCredentialsRefused } from './events';
 import { claimDueInvoices, logAttempt, updateClaimed } from './queue';
+import { createReversalSettler } from './reversals';
 import { certifierOf, issuerOf } from './settings';
 
 /** SAT's emission window: FechaHoraEmision at most 5 days before the certification. */
@@ -59,13 +60,20 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
   const log = logger('invoicing');
   let pausedUntil: Date | null = null;
 
-  function backoff(invoice: Invoice, attempts: number, now: Date): Settlement {
+  function backoffAt(emittedAt: Date, attempts: number, now: Date): Date {
     const waitMs = Math.min(backoffCeilingMs, backoffBaseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)));
     const next = new Date(now.getTime() + waitMs);
-    const windowEnds = invoice.emittedAt.getTime() + EMISSION_WINDOW_MS - WINDOW_MARGIN_MS;
+    const windowEnds = emittedAt.getTime() + EMISSION_WINDOW_MS - WINDOW_MARGIN_MS;
     // The last try is kept inside the window rather than lost past it.
-    return { nextAttemptAt: next.getTime() > windowEnds ? new Date(Math.max(now.getTime(), windowEnds)) : next };
+    return next.getTime() > windowEnds ? new Date(Math.max(now.getTime(), windowEnds)) : next;
   }
+
+  function backoff(invoice: Invoice, attempts: number, now: Date): Settlement {
+    return { nextAttemptAt: backoffAt(invoice.emittedAt, attempts, now) };
+  }
+
+  // Voids and credit notes ride the same rounds, leases, back-off and credentials pause.
+  const reversals = createReversalSettler({ certifier, issuer, name, leaseSeconds, backoff: backoffAt, credentialsPauseMs, onCredentialsRefused: () => pause() });
 
   async function attempt<T extends { kind: string }>(invoice: Invoice, holder: string, call: 'certify' | 'lookup', run: () => Promise<T>, detail: (outcome: T) => string | null) {
     const started = Date.now();
@@ -177,7 +185,7 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
           log.error({ err: error, invoiceId: invoice.id }, 'FEL invoice attempt failed');
         }
       }
-      return claimed.length;
+      return claimed.length + (await reversals.runOnce(holder, batch, () => pausedUntil));
     },
   };
 }

@@ -66,6 +66,9 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'integration.set_low_balance_alert':
     case 'balance.top_up':
     case 'balance.adjust':
+    case 'invoice.void':
+    case 'invoice.credit_note':
+    case 'invoice.reversal_refused':
     case 'top_up_request.report':
     case 'top_up_request.approve':
     case 'top_up_request.reject':

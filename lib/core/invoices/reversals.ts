@@ -1,0 +1,96 @@
+// Undoing a certified invoice: a void within SAT's deadline (the due date of the IVA return of the
+// month it was issued, lib/providers/fel/void-deadlines.ts), a credit note (NCRE) that references it
+// after. The request takes the invoice's amount back from the balance and writes the reversal row,
+// whose certifier identifier is fixed there, in one transaction: the invoice worker sends it later.
+// The balance never goes below zero: if the integration already spent the money, nothing is written
+// and nothing is sent. A second request (a double click, a resend) finds the row and moves nothing.
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { integrations, invoiceReversals, invoices, ledgerEntries, type InvoiceReversal, type InvoiceReversalKind } from '@/db/schema';
+import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
+import { afterBalanceMoved } from '@/lib/core/billing/ledger';
+import { fail, ok, type Result } from '@/lib/platform/result';
+import { guatemalanMonthOf, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
+import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
+import { ivaReturnDueDate } from '@/lib/providers/fel/void-deadlines';
+import { REVERSAL_MESSAGES } from './messages';
+
+export type ReversalError = 'invalid' | 'not_found' | 'not_certified' | 'past_deadline' | 'credit_note_exists' | 'already_voided' | 'balance_spent';
+
+/** The last day (YYYY-MM-DD, Guatemala) on which an invoice emitted then may be voided. */
+export function voidDeadlineOf(emittedAt: Date): string {
+  return ivaReturnDueDate(guatemalanMonthOf(emittedAt)).day;
+}
+
+/** Whether a void is still in time at `now`: through the whole deadline day, Guatemala's time. */
+export function isVoidable(emittedAt: Date, now = new Date()): boolean {
+  return now.getTime() < startOfNextGuatemalanDay(voidDeadlineOf(emittedAt)).getTime();
+}
+
+export interface RequestedReversal {
+  reversal: InvoiceReversal;
+  /** False when it had been requested before: nothing moved this time. */
+  created: boolean;
+  balanceCentavos: number;
+}
+
+/** Voids a certified invoice within SAT's deadline; after it, refused with the date. */
+export function requestVoid(actor: Actor, invoiceId: number, reason: string, now = new Date()): Promise<Result<RequestedReversal, ReversalError>> {
+  return requestReversal('void', actor, invoiceId, reason, now);
+}
+
+/** Issues a credit note (NCRE) for the whole of a certified invoice, referencing it. */
+export function requestCreditNote(actor: Actor, invoiceId: number, reason: string, now = new Date()): Promise<Result<RequestedReversal, ReversalError>> {
+  return requestReversal('credit_note', actor, invoiceId, reason, now);
+}
+
+async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceId: number, rawReason: string, now: Date): Promise<Result<RequestedReversal, ReversalError>> {
+  const reason = rawReason.trim();
+  // eslint-disable-next-line no-control-regex
+  if (reason.length < 1 || reason.length > MAX_VOID_REASON_LENGTH || /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(reason)) return fail('invalid', REVERSAL_MESSAGES.reasonInvalid);
+  const handle = await db();
+  const [invoice] = await handle.select().from(invoices).where(eq(invoices.id, invoiceId));
+  if (!invoice) return fail('not_found', REVERSAL_MESSAGES.notFound);
+  if (invoice.state !== 'certified' || !invoice.uuid) return fail('not_certified', REVERSAL_MESSAGES.notCertified);
+  if (kind === 'void' && !isVoidable(invoice.emittedAt, now)) return fail('past_deadline', REVERSAL_MESSAGES.pastDeadline(voidDeadlineOf(invoice.emittedAt)));
+
+  const result = await handle.transaction(async (tx): Promise<Result<RequestedReversal & { moved: typeof integrations.$inferSelect | null }, ReversalError>> => {
+    // Every balance change locks the integration first: two requests for one invoice take turns here.
+    const [integration] = await tx.select().from(integrations).where(eq(integrations.id, invoice.integrationId)).for('update');
+    if (!integration) return fail('not_found', REVERSAL_MESSAGES.notFound);
+    const [live] = await tx.select().from(invoiceReversals).where(and(eq(invoiceReversals.invoiceId, invoiceId), ne(invoiceReversals.state, 'refused')));
+    if (live) {
+      if (live.kind === kind) return ok({ reversal: live, created: false, balanceCentavos: integration.balanceCentavos, moved: null });
+      return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', live.kind === 'credit_note' ? REVERSAL_MESSAGES.creditNoteExists : REVERSAL_MESSAGES.alreadyVoided);
+    }
+    const amount = invoice.totalCentavos;
+    if (integration.balanceCentavos < amount) return fail('balance_spent', REVERSAL_MESSAGES.balanceSpent(integration.balanceCentavos, amount));
+    const [after] = await tx
+      .update(integrations)
+      .set({ balanceCentavos: sql`${integrations.balanceCentavos} - ${amount}`, updatedAt: sql`now()` })
+      .where(eq(integrations.id, integration.id))
+      .returning();
+    const numbers = `${invoice.serie}-${invoice.numero}`;
+    const auditId = await writeAudit(tx, actor, {
+      action: kind === 'void' ? 'invoice.void' : 'invoice.credit_note',
+      targetType: 'integration',
+      targetId: integration.id,
+      before: { balanceCentavos: integration.balanceCentavos },
+      after: { balanceCentavos: after!.balanceCentavos, amountCentavos: -amount, invoiceId, invoice: numbers, reason },
+    });
+    const note = `${kind === 'void' ? 'Anulación' : 'Nota de crédito'} de la factura ${numbers}: ${reason}`.slice(0, 500);
+    const [entry] = await tx
+      .insert(ledgerEntries)
+      .values({ integrationId: integration.id, kind: 'adjustment', amountCentavos: -amount, postedCentavos: -amount, actor: describeActor(actor), note, auditId })
+      .returning();
+    const [reversal] = await tx
+      .insert(invoiceReversals)
+      .values({ invoiceId, integrationId: integration.id, kind, reason, requestedAt: now, amountCentavos: amount, ledgerEntryId: entry!.id, requestedBy: describeActor(actor) })
+      .returning();
+    return ok({ reversal: reversal!, created: true, balanceCentavos: after!.balanceCentavos, moved: after! });
+  });
+  if (!result.ok) return result;
+  const { moved, ...requested } = result.value;
+  if (moved) await afterBalanceMoved(moved, -requested.reversal.amountCentavos);
+  return ok(requested);
+}
