@@ -127,3 +127,22 @@ describe('dates, voids and numbers', () => {
     });
   });
 });
+
+describe('a credit note (NCRE)', () => {
+  const reference = { uuid: 'a1b2c3d4-0000-4000-8000-000000000001', emittedAt: new Date('2026-11-20T15:00:00Z'), reason: '  Devolución de la recarga ' };
+
+  it('references exactly one earlier DTE, itemizes IVA for a general-regime issuer, and takes either affiliation', () => {
+    const prepared = prepareDocument({ ...oneLine(11_200), type: 'NCRE', reference });
+    expect(prepared).toMatchObject({ ok: true, document: { type: 'NCRE', reference: { uuid: reference.uuid.toUpperCase(), reason: 'Devolución de la recarga' }, totals: { taxCentavos: 1_200 } } });
+    const small = prepareDocument({ ...oneLine(11_200), issuer: { ...TEST_ISSUER, affiliation: 'PEQ' }, type: 'NCRE', reference });
+    expect(small).toMatchObject({ ok: true, document: { totals: { taxCentavos: 0 } } });
+  });
+
+  it('is refused without its reference, with a bad one, and an invoice is refused with one', () => {
+    expect(prepareDocument({ ...oneLine(11_200), type: 'NCRE' })).toEqual({ ok: false, problems: [{ code: 'reference_invalid' }] });
+    expect(prepareDocument({ ...oneLine(11_200), type: 'NCRE', reference: { ...reference, uuid: 'no-es-uuid' } })).toEqual({ ok: false, problems: [{ code: 'reference_invalid' }] });
+    expect(prepareDocument({ ...oneLine(11_200), type: 'NCRE', reference: { ...reference, reason: 'x'.repeat(256) } })).toEqual({ ok: false, problems: [{ code: 'reference_invalid' }] });
+    expect(prepareDocument({ ...oneLine(11_200), reference })).toEqual({ ok: false, problems: [{ code: 'reference_invalid' }] });
+  });
+});
+
