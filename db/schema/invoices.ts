@@ -121,7 +121,7 @@ export type InvoiceReversalState = (typeof invoiceReversalState.enumValues)[numb
 
 // A certified invoice undone: a void within SAT's deadline, or a credit note (NCRE) that references
 // it after. Written with the ledger entry that takes its amount back from the balance, in one
-// transaction (lib/core/invoices/reversals.ts), with its identifier fixed there for good like an
+// transaction (lib/core/billing/invoice-reversals.ts), with its identifier fixed there for good like an
 // invoice's; the invoice worker sends it. At most one that is not refused per invoice.
 export const invoiceReversals = pgTable(
   'invoice_reversals',

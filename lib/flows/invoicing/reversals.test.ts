@@ -11,7 +11,7 @@ import { auditLog, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, t
 import { describeActor, type Actor } from '@/lib/core/audit/audit';
 import { adjustBalance, balanceAndLedgerSum, topUp } from '@/lib/core/billing/ledger';
 import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
-import { isVoidable, requestCreditNote, requestVoid, voidDeadlineOf } from '@/lib/core/invoices/reversals';
+import { isVoidable, requestCreditNote, requestVoid, voidDeadlineOf } from '@/lib/core/billing/invoice-reversals';
 import { env } from '@/lib/platform/env';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import { startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';

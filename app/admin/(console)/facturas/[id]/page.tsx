@@ -3,12 +3,14 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { PageHeader } from '@/components/console/page-header';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS } from '@/lib/presentation/invoice-labels';
+import { invoiceReversalView } from '@/lib/surfaces/console/invoice-reversals';
 import { findInvoice, invoiceIdOf, type InvoiceDetail } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
+import { ReversalSection } from './reversal-section';
 
 /** The invoice of the address, read once per request (the title and the page); 404 when there is none. */
 const invoiceOrNotFound = cache(async (id: string): Promise<InvoiceDetail> => {
@@ -30,8 +32,9 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 // An invoice's page: its state and what happens next, SAT's numbers, the receptor and amounts as at
 // the sale, the top-up it invoices, every call to the certifier, and the certified XML.
 export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
-  await requirePageUser('support');
+  const user = await requirePageUser('support');
   const invoice = await invoiceOrNotFound((await params).id);
+  const reversals = await invoiceReversalView(invoice);
   // The movements of the sale's day (Guatemala's calendar), where its top-up is.
   const saleDay = guatemalanToday(invoice.sale.createdAt);
   const movements = `/admin/integraciones/${invoice.integrationId}/movimientos`;
@@ -92,6 +95,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <dd className="small">{invoice.identifier}</dd>
         </dl>
       </section>
+      <ReversalSection invoice={invoice} reversals={reversals} canAct={hasRole(user, 'admin')} />
       <section className="card" aria-labelledby="recarga-factura">
         <h2 id="recarga-factura">Recarga facturada</h2>
         <p data-testid="invoice-sale">

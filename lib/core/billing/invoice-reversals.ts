@@ -8,12 +8,12 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, type InvoiceReversal, type InvoiceReversalKind } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
-import { afterBalanceMoved } from '@/lib/core/billing/ledger';
+import { afterBalanceMoved } from './ledger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { guatemalanMonthOf, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import { ivaReturnDueDate } from '@/lib/providers/fel/void-deadlines';
-import { REVERSAL_MESSAGES } from './messages';
+import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
 
 export type ReversalError = 'invalid' | 'not_found' | 'not_certified' | 'past_deadline' | 'credit_note_exists' | 'already_voided' | 'balance_spent';
 
@@ -46,7 +46,6 @@ export function requestCreditNote(actor: Actor, invoiceId: number, reason: strin
 
 async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceId: number, rawReason: string, now: Date): Promise<Result<RequestedReversal, ReversalError>> {
   const reason = rawReason.trim();
-  // eslint-disable-next-line no-control-regex
   if (reason.length < 1 || reason.length > MAX_VOID_REASON_LENGTH || /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(reason)) return fail('invalid', REVERSAL_MESSAGES.reasonInvalid);
   const handle = await db();
   const [invoice] = await handle.select().from(invoices).where(eq(invoices.id, invoiceId));

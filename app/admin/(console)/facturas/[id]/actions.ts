@@ -1,0 +1,27 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { requestCreditNote, requestVoid } from '@/lib/core/billing/invoice-reversals';
+import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
+import { idField } from '@/lib/presentation/form-fields';
+
+// Voiding an invoice and issuing its credit note move money and speak to SAT: administrators
+// only (consoleAction refuses support staff on the server, whatever their browser sends).
+
+const reasonField = z.string({ error: REVERSAL_MESSAGES.reasonInvalid }).trim().min(1, REVERSAL_MESSAGES.reasonInvalid).max(MAX_VOID_REASON_LENGTH, REVERSAL_MESSAGES.reasonInvalid);
+const schema = z.object({ invoiceId: idField, motivo: reasonField });
+
+export const voidInvoiceAction = consoleAction({ role: 'admin', schema }, async ({ invoiceId, motivo }, user) => {
+  const result = await requestVoid(user.actor, invoiceId, motivo);
+  if (result.ok) revalidatePath(`/admin/facturas/${invoiceId}`);
+  return fromResult(result, ({ created, reversal }) => ({ message: created ? REVERSAL_MESSAGES.voidRequested(reversal.amountCentavos) : REVERSAL_MESSAGES.alreadyRequested, data: undefined }));
+});
+
+export const creditNoteAction = consoleAction({ role: 'admin', schema }, async ({ invoiceId, motivo }, user) => {
+  const result = await requestCreditNote(user.actor, invoiceId, motivo);
+  if (result.ok) revalidatePath(`/admin/facturas/${invoiceId}`);
+  return fromResult(result, ({ created, reversal }) => ({ message: created ? REVERSAL_MESSAGES.creditNoteRequested(reversal.amountCentavos) : REVERSAL_MESSAGES.alreadyRequested, data: undefined }));
+});
