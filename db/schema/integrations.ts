@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 
 export const integrations = pgTable(
@@ -40,6 +40,14 @@ export const integrations = pgTable(
     // null: e-mail only. The signing secret is sealed with the personal-data key (never shown again).
     notificationWebhookUrl: text('notification_webhook_url'),
     notificationWebhookSecretSealed: text('notification_webhook_secret_sealed'),
+    // Whom its FEL invoices name (lib/flows/integration-management/receptor.ts): nit, cui or cf; null,
+    // not set (invoiced to CF). A NIT's name is SAT's, from the certifier's lookup when it was saved;
+    // a CUI's is the one the administrator typed. In clear like the NIT above: the certified XML the
+    // operator must keep holds them too (docs/decisions.md, "The invoice receptor").
+    receptorKind: text('receptor_kind'),
+    receptorId: text('receptor_id'),
+    receptorName: text('receptor_name'),
+    receptorSetAt: timestamp('receptor_set_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -49,6 +57,12 @@ export const integrations = pgTable(
     check('integrations_balance_non_negative', sql`${table.balanceCentavos} >= 0`),
     check('integrations_tariff_non_negative', sql`${table.tariffCentavos} >= 0`),
     check('integrations_low_balance_alert_non_negative', sql`${table.lowBalanceAlertCentavos} >= 0`),
+    check(
+      'integrations_receptor_complete',
+      sql`(${table.receptorKind} is null and ${table.receptorId} is null and ${table.receptorName} is null)
+        or (${table.receptorKind} = 'cf' and ${table.receptorId} = 'CF' and ${table.receptorName} is null)
+        or (${table.receptorKind} in ('nit', 'cui') and ${table.receptorId} is not null and ${table.receptorName} is not null)`,
+    ),
     check(
       'integrations_notification_webhook_has_secret',
       sql`(${table.notificationWebhookUrl} is null) = (${table.notificationWebhookSecretSealed} is null)`,

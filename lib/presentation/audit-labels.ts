@@ -10,6 +10,7 @@ import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
 import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
+import { RECEPTOR_KIND_LABELS } from '@/lib/presentation/invoice-labels';
 
 // The audit log stores field names and values as the code knows them; people read these.
 
@@ -30,6 +31,14 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   billingContactName: 'Contacto de facturación',
   billingContactEmail: 'Correo del contacto de facturación',
   billingContactPhone: 'Teléfono del contacto de facturación',
+  receptorKind: 'Tipo de receptor de las facturas',
+  receptorId: 'NIT o CUI del receptor',
+  receptorName: 'Nombre del receptor',
+  invoiceId: 'Factura',
+  identifier: 'Identificador del documento',
+  lastErrorCode: 'Código del certificador',
+  lastErrorMessage: 'Mensaje del certificador',
+  emittedAt: 'Emitida',
   amountCentavos: 'Monto',
   note: 'Nota',
   active: 'Activa',
@@ -124,6 +133,9 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (typeof value === 'string' && TWO_FACTOR_VALUE_LABELS[field]?.[value]) return TWO_FACTOR_VALUE_LABELS[field][value];
   if ((field === 'expiresAt' || field === 'revokedAt') && typeof value === 'string') return formatDateTime(value);
   if (field === 'tokenId' && typeof value === 'number') return `n.º ${value}`;
+  if (field === 'invoiceId' && typeof value === 'number') return `#${value}`;
+  if (field === 'emittedAt' && typeof value === 'string') return formatDateTime(value);
+  if (field === 'receptorKind' && typeof value === 'string') return RECEPTOR_KIND_LABELS[value as keyof typeof RECEPTOR_KIND_LABELS] ?? value;
   if (field === 'overlap' && typeof value === 'string') return OVERLAP_LABELS[value as OverlapPreset] ?? value;
   if (field === 'replaced' && typeof value === 'object') return describeAuditedToken(value as Record<string, unknown>);
   // As the integration's page reads it back; an entry holding a whole URL never shows its query.

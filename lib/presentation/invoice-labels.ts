@@ -17,7 +17,7 @@ export const INVOICE_NEXT_STEP: Record<InvoiceState, string> = {
   pending: 'Se enviará al certificador en el próximo intento; si no responde, se reintentará más tarde con el mismo identificador.',
   indeterminate: 'Se consultará al certificador antes de volver a enviarla: el envío anterior no tuvo una respuesta legible y podría estar certificada.',
   certified: 'Está certificada ante SAT: no se enviará de nuevo.',
-  to_correct: 'El certificador rechazó sus datos: no se reenviará sola. Revise el mensaje del certificador y los datos del receptor.',
+  to_correct: 'El certificador rechazó sus datos: no se reenviará sola. Corrija el receptor de la integración y reintente con el mismo identificador.',
 };
 
 /** The badge's tone for each state. */
@@ -30,6 +30,9 @@ export const INVOICE_STATE_TONES: Record<InvoiceState, 'ok' | 'warn' | 'danger' 
 
 /** The receptor of a sale to consumidor final (CF). */
 export const FINAL_CONSUMER = 'Consumidor final';
+
+/** The kinds of receptor an integration's invoices may name, as its form offers them. */
+export const RECEPTOR_KIND_LABELS = { nit: 'NIT', cui: 'CUI (persona sin NIT)', cf: 'Consumidor final (CF)' } as const;
 
 /** The calls the worker makes for an invoice, its void or its credit note. */
 export const INVOICE_CALL_LABELS: Record<string, string> = {

@@ -36,6 +36,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.set_allowed_networks': 'Cambió las direcciones IP permitidas',
   'integration.set_purpose': 'Cambió la finalidad declarada',
   'integration.set_details': 'Cambió los datos de la integración',
+  'integration.set_receptor': 'Cambió el receptor de las facturas',
+  'invoice.retry': 'Reintentó una factura por corregir (mismo identificador)',
   'integration.set_notification_webhook': 'Configuró el webhook de avisos (nuevo secreto)',
   'integration.remove_notification_webhook': 'Quitó el webhook de avisos',
   'integration.set_notification_opt_outs': 'Cambió los avisos que recibe cada contacto',

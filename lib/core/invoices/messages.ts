@@ -10,9 +10,9 @@ export function calendarDayText(day: string): string {
 
 export const INVOICE_MESSAGES = {
   /** A top-up refused before anything was credited: SAT does not take CF from Q 2,500.00 up. */
-  cfOverLimit: `No se acreditó la recarga: SAT no permite facturar a consumidor final (CF) un total de ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más. Registre la razón social y el NIT de la integración en sus datos y vuelva a intentarlo.`,
-  /** The receptor in the integration's details cannot be invoiced (it was stored before the checks). */
-  receptorInvalid: 'No se acreditó la recarga: el NIT o la razón social de la integración no sirven para facturar. Corríjalos en sus datos y vuelva a intentarlo.',
+  cfOverLimit: `No se acreditó la recarga: SAT no permite facturar a consumidor final (CF) un total de ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más. Registre el NIT o el CUI del receptor de sus facturas en «Receptor de las facturas» (Datos de la integración) y vuelva a intentarlo.`,
+  /** The receptor stored on the integration cannot be invoiced (it was stored before today's checks). */
+  receptorInvalid: 'No se acreditó la recarga: el receptor de las facturas de la integración no sirve para facturar. Corríjalo en «Receptor de las facturas» (Datos de la integración) y vuelva a intentarlo.',
 } as const;
 
 /** Voids and credit notes of an invoice: the console's answers, for the code and its tests. */

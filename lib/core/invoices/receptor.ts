@@ -1,13 +1,14 @@
-// Whom a top-up's invoice names. For now the integration's registered details (its NIT or CUI and
-// legal name), else consumidor final; the receptor form replaces this one function.
+// Whom a top-up's invoice names: the receptor set on the integration (its NIT with SAT's name, a CUI
+// with a name, or CF), else consumidor final. Set through the console's form, which checks it and
+// takes a NIT's name from the certifier's lookup (lib/flows/integration-management/receptor.ts).
 import type { Integration } from '@/db/schema';
-import { isValidClassicNit, isValidCui } from '@/lib/platform/guatemala/identifiers';
 import type { Receptor } from '@/lib/providers/fel/document';
 
-export function receptorOfIntegration(integration: Pick<Integration, 'nit' | 'legalName'>): Receptor {
-  const { nit, legalName } = integration;
-  if (!nit || !legalName?.trim()) return { kind: 'cf' };
-  if (isValidClassicNit(nit)) return { kind: 'nit', nit, name: legalName.trim() };
-  if (isValidCui(nit)) return { kind: 'cui', cui: nit, name: legalName.trim() };
+export type IntegrationReceptorColumns = Pick<Integration, 'receptorKind' | 'receptorId' | 'receptorName'>;
+
+export function receptorOfIntegration(integration: IntegrationReceptorColumns): Receptor {
+  const { receptorKind: kind, receptorId: id, receptorName: name } = integration;
+  if (kind === 'nit' && id && name) return { kind: 'nit', nit: id, name };
+  if (kind === 'cui' && id && name) return { kind: 'cui', cui: id, name };
   return { kind: 'cf' };
 }

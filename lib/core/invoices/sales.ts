@@ -6,7 +6,7 @@ import { invoices, type Integration, type NewInvoice } from '@/db/schema';
 import { env, type Env } from '@/lib/platform/env';
 import { checkReceptor, DOCUMENT_TYPE_OF_AFFILIATION, lineAmounts, receptorId } from '@/lib/providers/fel/document';
 import { INVOICE_MESSAGES } from './messages';
-import { receptorOfIntegration } from './receptor';
+import { receptorOfIntegration, type IntegrationReceptorColumns } from './receptor';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -22,7 +22,7 @@ export type SaleInvoicePlan =
  * is written: CF is refused from Q 2,500.00 (SAT's rule), so such a credit never happens uninvoiced.
  */
 export function planSaleInvoice(
-  integration: Pick<Integration, 'id' | 'nit' | 'legalName'>,
+  integration: Pick<Integration, 'id'> & IntegrationReceptorColumns,
   totalCentavos: number,
   settings: Pick<Env, 'FEL_ENABLED' | 'FEL_ISSUER_AFFILIATION'> = env(),
   now = new Date(),

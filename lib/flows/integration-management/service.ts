@@ -66,7 +66,8 @@ export async function createIntegration(
   // An initial balance is a sale like any top-up: refused before anything is written when its
   // invoice could not name the buyer as SAT requires (CF from Q 2,500.00).
   if (initialBalance > 0) {
-    const invoice = planSaleInvoice({ id: 0, nit: input.details?.nit ?? null, legalName: input.details?.legalName ?? null }, initialBalance);
+    // A new integration has no receptor yet (it is set on its page once it exists): CF.
+    const invoice = planSaleInvoice({ id: 0, receptorKind: null, receptorId: null, receptorName: null }, initialBalance);
     if (invoice.kind === 'refused') return fail('receptor_refused', invoice.message);
   }
 

@@ -122,11 +122,11 @@ describe('a credited top-up', () => {
     expectCertifiedOnce((await invoiceOf(approved.value.request.ledgerEntryId!))[0]!);
   });
 
-  it("names the integration's registered NIT and legal name; a name SAT does not have is left to correct with the certifier's message", async () => {
+  it("names the integration's receptor; a name SAT does not have is left to correct with the certifier's message", async () => {
     const named = await createTestIntegration('facturas-nit', { balanceCentavos: 0 });
-    await (await db()).update(integrations).set({ nit: '910000018', legalName: 'Empresa de Prueba FEL, Sociedad Anonima' }).where(eq(integrations.id, named.id));
+    await (await db()).update(integrations).set({ receptorKind: 'nit', receptorId: '910000018', receptorName: 'Empresa de Prueba FEL, Sociedad Anonima' }).where(eq(integrations.id, named.id));
     const entryId = await topUpOf(300_000, named);
-    await (await db()).update(integrations).set({ nit: '910000026', legalName: 'Otro Nombre' }).where(eq(integrations.id, named.id));
+    await (await db()).update(integrations).set({ receptorKind: 'nit', receptorId: '910000026', receptorName: 'Otro Nombre' }).where(eq(integrations.id, named.id));
     const wrongEntryId = await topUpOf(1_000, named);
     await settleAll([worker('w1')]);
     const [invoice] = await invoiceOf(entryId);

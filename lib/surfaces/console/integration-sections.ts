@@ -80,6 +80,8 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'integration.resend_notification':
       return 'notificaciones';
     case 'integration.set_details':
+    case 'integration.set_receptor':
+    case 'invoice.retry':
     case 'integration.set_purpose':
     case 'integration.deactivate':
     case 'integration.reactivate':
