@@ -1,8 +1,10 @@
 // The console's FEL invoices: the list under "Facturas" (every invoice newest first, by state and
 // month) and an invoice's page (its numbers, the sale it invoices, and every call to the certifier).
-import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { integrations, invoiceAttempts, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReceptorKind, type InvoiceState } from '@/db/schema';
+import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
+import { receptorId } from '@/lib/providers/fel/document';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
@@ -52,6 +54,7 @@ export function invoicesQuery(database: Database, filters: InvoiceFilters, curso
       state: invoices.state,
       serie: invoices.serie,
       numero: invoices.numero,
+      lastErrorMessage: invoices.lastErrorMessage,
       cursorTimestamp: cursorInstant(invoices.createdAt),
     })
     .from(invoices)
@@ -71,6 +74,8 @@ export interface InvoiceRow {
   state: InvoiceState;
   serie: string | null;
   numero: string | null;
+  /** The certifier's last message (shown in "Por corregir"). */
+  lastErrorMessage: string | null;
 }
 
 /** The receptor as the console writes it: the NIT or CUI as on an integration's details, its name, or "Consumidor final". */
@@ -78,6 +83,18 @@ export function receptorText(receptor: { receptorKind: InvoiceReceptorKind; rece
   if (receptor.receptorKind === 'cf') return FINAL_CONSUMER;
   const id = receptor.receptorKind === 'nit' ? `NIT ${formatNit(receptor.receptorId)}` : `CUI ${formatCuiGrouped(receptor.receptorId)}`;
   return receptor.receptorName ? `${id} · ${receptor.receptorName}` : id;
+}
+
+/** An integration's receptor as set today (CF when none), as the console writes it. */
+function currentReceptorText(columns: Parameters<typeof receptorOfIntegration>[0]): string {
+  const receptor = receptorOfIntegration(columns);
+  return receptorText({ receptorKind: receptor.kind, receptorId: receptorId(receptor), receptorName: receptor.kind === 'cf' ? null : receptor.name });
+}
+
+/** How many invoices the certifier refused and wait for a person ("Por corregir"). */
+export async function invoicesToCorrect(): Promise<number> {
+  const [row] = await (await db()).select({ total: count() }).from(invoices).where(eq(invoices.state, 'to_correct'));
+  return Number(row?.total ?? 0);
 }
 
 /** One page of invoices, newest first; `next` leads to older ones. */
@@ -96,6 +113,7 @@ export async function invoicePage(filters: InvoiceFilters, after?: string, pageS
       state: row.state,
       serie: row.serie,
       numero: row.numero,
+      lastErrorMessage: row.lastErrorMessage,
     })),
     next: rows.length > pageSize && last ? encodeCursor({ createdAt: last.cursorTimestamp, id: last.id }) : undefined,
   };
@@ -127,6 +145,8 @@ export interface InvoiceDetail {
   hasXml: boolean;
   lastErrorCode: string | null;
   lastErrorMessage: string | null;
+  /** Whom a retry would name now: the integration's receptor as it is set today. */
+  integrationReceptor: string;
   sale: { id: number; amountCentavos: number; createdAt: Date; note: string | null };
   attempts: InvoiceAttempt[];
 }
@@ -138,6 +158,7 @@ export async function findInvoice(invoiceId: number): Promise<InvoiceDetail | un
     .select({
       invoice: invoices,
       integrationName: integrations.nombre,
+      integrationReceptor: { receptorKind: integrations.receptorKind, receptorId: integrations.receptorId, receptorName: integrations.receptorName },
       sale: { id: ledgerEntries.id, amountCentavos: ledgerEntries.amountCentavos, createdAt: ledgerEntries.createdAt, note: ledgerEntries.note },
     })
     .from(invoices)
@@ -168,6 +189,7 @@ export async function findInvoice(invoiceId: number): Promise<InvoiceDetail | un
     hasXml: invoice.certifiedXml !== null && invoice.state === 'certified',
     lastErrorCode: invoice.lastErrorCode,
     lastErrorMessage: invoice.lastErrorMessage,
+    integrationReceptor: currentReceptorText(row.integrationReceptor),
     sale: row.sale,
     attempts,
   };

@@ -8,7 +8,7 @@ import { env } from '@/lib/platform/env';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { INVOICE_PAGE_MESSAGES, INVOICE_STATE_LABELS, INVOICE_STATES } from '@/lib/presentation/invoice-labels';
-import { invoiceFilters, invoicePage } from '@/lib/surfaces/console/invoices';
+import { invoiceFilters, invoicePage, invoicesToCorrect } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 
 export const metadata: Metadata = { title: 'Facturas' };
@@ -21,6 +21,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
   const filters = invoiceFilters(query);
   const after = typeof query.despues === 'string' ? query.despues : undefined;
   const page = await invoicePage(filters, after);
+  const toCorrect = await invoicesToCorrect();
+  // "Por corregir" is this list filtered by that state, with the certifier's message beside each.
+  const correcting = filters.state === 'to_correct';
   const applied = new URLSearchParams();
   if (filters.state) applied.set('estado', filters.state);
   if (filters.month) applied.set('mes', filters.month);
@@ -34,6 +37,17 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       {!env().FEL_ENABLED && (
         <p className="notice warn" role="note" data-testid="fel-off">
           {INVOICE_PAGE_MESSAGES.felOff}
+        </p>
+      )}
+      {toCorrect > 0 && !correcting && (
+        <p className="notice warn" role="note" data-testid="invoices-to-correct">
+          {`${toCorrect === 1 ? 'Una factura está' : `${toCorrect} facturas están`} por corregir: el certificador rechazó sus datos. `}
+          <Link href="/admin/facturas?estado=to_correct">Ver las facturas por corregir</Link>
+        </p>
+      )}
+      {correcting && (
+        <p className="small muted" data-testid="to-correct-help">
+          Por corregir: facturas que el certificador rechazó por sus datos, con su mensaje. Corrija el receptor de la integración y, en cada factura, reintente con el mismo identificador.
         </p>
       )}
       <FilterForm action="/admin/facturas" reset={applied.size > 0 ? { href: '/admin/facturas', label: 'Ver todas' } : undefined}>
@@ -60,6 +74,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                   <th className="num">Total</th>
                   <th>Estado</th>
                   <th>Serie y número</th>
+                  {correcting && <th>Mensaje del certificador</th>}
                 </tr>
               </thead>
               <tbody>
@@ -81,6 +96,11 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                     <td data-label="Serie y número">
                       <Link href={`/admin/facturas/${invoice.id}`}>{invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}` : `Factura #${invoice.id}`}</Link>
                     </td>
+                    {correcting && (
+                      <td data-label="Mensaje del certificador" data-testid="invoice-error">
+                        {invoice.lastErrorMessage ?? ''}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>

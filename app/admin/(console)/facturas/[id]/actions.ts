@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
 import { requestCreditNote, requestVoid } from '@/lib/core/billing/invoice-reversals';
 import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { CORRECTION_MESSAGES, retryInvoice } from '@/lib/flows/invoicing/corrections';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import { idField } from '@/lib/presentation/form-fields';
 
@@ -24,4 +25,14 @@ export const creditNoteAction = consoleAction({ role: 'admin', schema }, async (
   const result = await requestCreditNote(user.actor, invoiceId, motivo);
   if (result.ok) revalidatePath(`/admin/facturas/${invoiceId}`);
   return fromResult(result, ({ created, reversal }) => ({ message: created ? REVERSAL_MESSAGES.creditNoteRequested(reversal.amountCentavos) : REVERSAL_MESSAGES.alreadyRequested, data: undefined }));
+});
+
+// "Reintentar con el mismo identificador" on an invoice to correct (lib/flows/invoicing/corrections.ts):
+// administrators only; a second sending of the form, or a click on another instance, changes nothing.
+export const retryInvoiceAction = consoleAction({ role: 'admin', schema: z.object({ invoiceId: idField }) }, async ({ invoiceId }, user) => {
+  const result = await retryInvoice(user.actor, invoiceId);
+  if (!result.ok) return { ok: false, message: result.error.message };
+  revalidatePath(`/admin/facturas/${invoiceId}`);
+  revalidatePath('/admin/facturas');
+  return { ok: true, message: result.value.queued ? CORRECTION_MESSAGES.queued : CORRECTION_MESSAGES.notToCorrect, data: undefined };
 });

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
+import { ActionForm } from '@/components/console/action-form';
 import { PageHeader } from '@/components/console/page-header';
 import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -11,6 +12,7 @@ import { invoiceReversalView } from '@/lib/surfaces/console/invoice-reversals';
 import { findInvoice, invoiceIdOf, type InvoiceDetail } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 import { ReversalSection } from './reversal-section';
+import { retryInvoiceAction } from './actions';
 
 /** The invoice of the address, read once per request (the title and the page); 404 when there is none. */
 const invoiceOrNotFound = cache(async (id: string): Promise<InvoiceDetail> => {
@@ -55,6 +57,19 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <p className="notice warn" role="note" data-testid="invoice-last-error">
             {`Último mensaje del certificador${invoice.lastErrorCode ? ` (${invoice.lastErrorCode})` : ''}: ${invoice.lastErrorMessage}`}
           </p>
+        )}
+        {invoice.state === 'to_correct' && (
+          <div className="stack" data-testid="invoice-correction">
+            <p>
+              {`Al reintentar se enviará con el mismo identificador y el receptor que la integración tiene ahora: ${invoice.integrationReceptor}. `}
+              <Link href={`/admin/integraciones/${invoice.integrationId}/datos#receptor`}>Corregir el receptor de la integración</Link>
+            </p>
+            {user.role === 'admin' && (
+              <ActionForm action={retryInvoiceAction} hidden={{ invoiceId: invoice.id }} submitLabel="Reintentar con el mismo identificador" pendingLabel="Reintentando…">
+                {null}
+              </ActionForm>
+            )}
+          </div>
         )}
         {invoice.hasXml && (
           <p>

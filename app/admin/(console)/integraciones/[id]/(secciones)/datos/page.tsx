@@ -4,6 +4,7 @@ import { detailsOf } from '@/lib/flows/integration-management/details-service';
 import { DetailsSection } from '../../details-section';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { PurposeSection } from '../../purpose-section';
+import { ReceptorSection } from '../../receptor-section';
 import { StatusSection } from '../../status-section';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -18,6 +19,7 @@ export default async function IntegrationDetailsPage({ params }: { params: Promi
   return (
     <>
       <DetailsSection integrationId={integration.id} details={detailsOf(integration)} isAdmin={isAdmin} />
+      <ReceptorSection integration={integration} isAdmin={isAdmin} />
       <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
       {isAdmin && <StatusSection integration={integration} />}
     </>

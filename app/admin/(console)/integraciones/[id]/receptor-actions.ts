@@ -1,0 +1,58 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction } from '@/lib/flows/auth/action';
+import { idField } from '@/lib/presentation/form-fields';
+import { integrationPaths } from '@/lib/surfaces/console/integration-sections';
+import { lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
+import { receptorText } from '@/lib/surfaces/console/invoices';
+import type { Receptor } from '@/lib/providers/fel/document';
+
+// The receptor of an integration's invoices, in two steps (lib/flows/invoicing/receptor.ts): the
+// look-up answers with the receptor found (a NIT's name from SAT) for the administrator to read, and
+// the save checks it again. Both go in the request's body: a NIT or CUI never reaches an address.
+
+const receptorFields = {
+  integrationId: idField,
+  tipo: z.enum(RECEPTOR_KINDS, { error: 'Elija el tipo de receptor.' }),
+  identificador: z.string().max(40, 'El NIT o CUI es demasiado largo.').optional(),
+  nombre: z.string().max(300, 'El nombre es demasiado largo.').optional(),
+};
+
+/** What the form shows after a look-up, and sends back to save. */
+export interface FoundReceptor {
+  tipo: Receptor['kind'];
+  identificador: string;
+  nombre: string;
+  /** As the console writes a receptor: "NIT 91000001-8 · EMPRESA…" or "Consumidor final". */
+  texto: string;
+}
+
+function found(receptor: Receptor): FoundReceptor {
+  const [identificador, nombre] = receptor.kind === 'nit' ? [receptor.nit, receptor.name] : receptor.kind === 'cui' ? [receptor.cui, receptor.name] : ['CF', ''];
+  return { tipo: receptor.kind, identificador, nombre, texto: receptorText({ receptorKind: receptor.kind, receptorId: identificador, receptorName: nombre || null }) };
+}
+
+function refusal(result: Extract<ReceptorResult<unknown>, { ok: false }>) {
+  return { ok: false as const, message: result.error.message, fieldErrors: result.error.field ? { [result.error.field]: result.error.message } : undefined };
+}
+
+export const lookUpReceptorAction = consoleAction(
+  { role: 'admin', schema: z.object(receptorFields) },
+  async ({ tipo, identificador, nombre }) => {
+    const result = await lookUpReceptor({ kind: tipo, identifier: identificador, name: nombre });
+    if (!result.ok) return refusal(result);
+    return { ok: true, message: '', data: found(result.value) };
+  },
+);
+
+export const saveReceptorAction = consoleAction(
+  { role: 'admin', schema: z.object({ ...receptorFields, nombreMostrado: z.string().max(300).optional() }) },
+  async ({ integrationId, tipo, identificador, nombre, nombreMostrado }, user) => {
+    const result = await setIntegrationReceptor(user.actor, integrationId, { kind: tipo, identifier: identificador, name: nombre, shownName: nombreMostrado });
+    if (!result.ok) return refusal(result);
+    if (result.value.changed) for (const path of integrationPaths(integrationId)) revalidatePath(path);
+    return { ok: true, message: result.value.changed ? RECEPTOR_MESSAGES.saved : RECEPTOR_MESSAGES.unchanged, data: undefined };
+  },
+);

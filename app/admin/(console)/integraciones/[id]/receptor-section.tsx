@@ -1,0 +1,29 @@
+import { integrationReceptor } from '@/lib/flows/invoicing/receptor';
+import type { Integration } from '@/db/schema';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { receptorText } from '@/lib/surfaces/console/invoices';
+import { ReceptorForm } from './receptor-form';
+
+/**
+ * Whom the integration's FEL invoices name: its NIT with SAT's name, a CUI, or consumidor final
+ * (CF, not admitted from Q 2,500.00). Administrators set it; support reads it.
+ */
+export function ReceptorSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
+  const { receptor, set, setAt } = integrationReceptor(integration);
+  const text = receptorText({
+    receptorKind: receptor.kind,
+    receptorId: receptor.kind === 'nit' ? receptor.nit : receptor.kind === 'cui' ? receptor.cui : 'CF',
+    receptorName: receptor.kind === 'cf' ? null : receptor.name,
+  });
+  return (
+    <section className="card" aria-labelledby="receptor-title" id="receptor">
+      <h2 id="receptor-title">Receptor de las facturas</h2>
+      <p data-testid="integration-receptor">
+        {set ? text : `${text} (no registrado): SAT no admite facturar a consumidor final desde Q 2,500.00, así que esas recargas se rechazan.`}
+        {set && setAt && <span className="muted small">{` · registrado el ${formatDateTime(setAt)}`}</span>}
+      </p>
+      <p className="small muted">Cada factura electrónica (FEL) de una recarga lo nombra como comprador. El nombre de un NIT es el que SAT tiene registrado: se consulta al certificador antes de guardarlo.</p>
+      {isAdmin && <ReceptorForm integrationId={integration.id} />}
+    </section>
+  );
+}
