@@ -256,6 +256,10 @@ export const envSchema = z
     FEL_WORKER_INTERVAL_MS: integer(5_000, 100, 3_600_000),
     FEL_CERTIFY_TIMEOUT_MS: integer(60_000, 100, 300_000),
     FEL_CREDENTIALS_PAUSE_MS: integer(300_000, 100, 86_400_000),
+    // SAT's public page that verifies a certified DTE; invoices (their PDF, the console and the portal)
+    // link to it with tipo=autorizacion, numero (the UUID), emisor, receptor and monto, the query the
+    // certifiers' printed invoices use (docs/operations.md, "FEL invoices").
+    FEL_VERIFICATION_URL: httpUrl.default('https://felpub.c.sat.gob.gt/verificador-web/publico/vistas/verificacionDte.jsf'),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 

@@ -17,3 +17,9 @@ export const REQUIRED_PHRASES: Readonly<Record<IvaAffiliation, readonly Phrase[]
   GEN: [{ type: 1, scenario: 1 }],
   PEQ: [{ type: 3, scenario: 1 }],
 };
+
+/** Each phrase's words, as a printed invoice shows them (by `${type}.${scenario}`). */
+export const PHRASE_TEXTS: Readonly<Record<string, string>> = {
+  '1.1': 'Sujeto a pagos trimestrales ISR',
+  '3.1': 'No genera derecho a crédito fiscal',
+};

@@ -1,0 +1,88 @@
+// What a reader of a certified invoice's PDF sees: the issuer, the receptor, SAT's numbers, the
+// line, subtotal, IVA and total, the phrases of the issuer's regime and SAT's verification link
+// with the invoice's facts. Drawn from an invoice held in memory: the drawing is under test here;
+// tests/invoices/invoice-documents.test.ts downloads it from the built app.
+import { describe, expect, it } from 'vitest';
+import type { CertifiedInvoice } from '@/lib/core/invoices/documents';
+import type { Issuer } from '@/lib/providers/fel/document';
+import { pdfTextLines } from '@/tests/support/pdf-text';
+import { renderInvoicePdf } from './pdf';
+
+const ISSUER: Issuer = {
+  nit: '576937K',
+  legalName: 'Servicios de Consulta, S.A.',
+  commercialName: 'Consulta Contribuyentes',
+  establishmentCode: 1,
+  affiliation: 'GEN',
+  address: { line: '6a. Avenida 10-20 Zona 9', postalCode: '01009', municipality: 'Guatemala', department: 'Guatemala', country: 'GT' },
+};
+
+const INVOICE: CertifiedInvoice = {
+  id: 12,
+  integrationId: 3,
+  documentType: 'FACT',
+  uuid: '7A3F01C2-9B44-4E21-8D10-5C6E7F809A1B',
+  serie: '7A3F01C2',
+  numero: '2605471521',
+  certifiedAt: new Date('2026-11-20T15:04:05Z'),
+  emittedAt: new Date('2026-11-20T15:04:00Z'),
+  certifier: 'infile',
+  receptorKind: 'nit',
+  receptorId: '910000018',
+  receptorName: 'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA',
+  taxableCentavos: 10_000,
+  taxCentavos: 1_200,
+  totalCentavos: 11_200,
+  hasXml: true,
+};
+
+const BASE = 'https://felpub.c.sat.gob.gt/verificador-web/publico/vistas/verificacionDte.jsf';
+
+async function textOf(invoice: CertifiedInvoice, issuer = ISSUER): Promise<string> {
+  const pdf = await renderInvoicePdf(invoice, issuer, { serviceName: 'Pasarela de prueba', verificationBaseUrl: BASE });
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  return pdfTextLines(pdf).join('\n');
+}
+
+describe("a certified invoice's PDF", () => {
+  it('names the issuer, the receptor, SAT’s numbers, the line and the amounts, the phrase and the verification link', async () => {
+    const text = await textOf(INVOICE);
+    for (const expected of [
+      'Consulta Contribuyentes',
+      'Servicios de Consulta, S.A.',
+      'NIT del emisor: 576937-K',
+      'Factura electrónica',
+      '7A3F01C2',
+      '2605471521',
+      '7A3F01C2-9B44-4E21-8D10-5C6E7F809A1B',
+      '20/11/2026, 09:04:05',
+      'NIT 91000001-8',
+      'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA',
+      'Saldo prepago para consultas de contribuyentes',
+      'Subtotal (monto gravable)',
+      'Q 100.00',
+      'IVA (12 %)',
+      'Q 12.00',
+      'Q 112.00',
+      'Sujeto a pagos trimestrales ISR',
+      'Certificador: infile',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    // The link may wrap across lines on the page: read it joined.
+    expect(text.replaceAll('\n', '')).toContain(`${BASE}?tipo=autorizacion&numero=7A3F01C2-9B44-4E21-8D10-5C6E7F809A1B&emisor=576937K&receptor=910000018&monto=112.00`);
+  });
+
+  it('to consumidor final, and from a pequeño contribuyente: CF, no IVA itemized, its own phrase', async () => {
+    const text = await textOf(
+      { ...INVOICE, documentType: 'FPEQ', receptorKind: 'cf', receptorId: 'CF', receptorName: null, taxableCentavos: 11_200, taxCentavos: 0 },
+      { ...ISSUER, affiliation: 'PEQ' },
+    );
+    expect(text).toContain('Factura pequeño contribuyente electrónica');
+    expect(text).toContain('Consumidor Final');
+    expect(text).toContain('No genera derecho a crédito fiscal');
+    expect(text).not.toContain('IVA (12 %)');
+    expect(text).not.toContain('Sujeto a pagos trimestrales ISR');
+    expect(text.replaceAll('\n', '')).toContain('receptor=CF&monto=112.00');
+  });
+});

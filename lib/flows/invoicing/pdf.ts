@@ -1,0 +1,135 @@
+// A certified invoice as a PDF (A4, Spanish): what the console and the portal download and the
+// billing contact receives. It is a printed representation of the DTE, drawn from the invoice's
+// stored numbers and amounts; the issuer is the one the settings name (the certified XML is the
+// document SAT holds). It ends with SAT's verification link.
+import type { CertifiedInvoice } from '@/lib/core/invoices/documents';
+import { satVerificationUrl } from '@/lib/core/invoices/documents';
+import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
+import { formatNit } from '@/lib/flows/integration-management/details-display';
+import { CONTENT_WIDTH, GREY, newPdfDocument, PAGE, section, table } from '@/lib/flows/statements/pdf';
+import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
+import { formatQuetzales } from '@/lib/platform/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { CF_NAME, type Issuer } from '@/lib/providers/fel/document';
+import { PHRASE_TEXTS, REQUIRED_PHRASES } from '@/lib/providers/fel/phrases';
+
+/** What a document type is called on paper. */
+export const DOCUMENT_TYPE_NAMES: Record<string, string> = {
+  FACT: 'Factura',
+  FPEQ: 'Factura pequeño contribuyente',
+};
+
+/** The receptor as the invoice prints it: its NIT or CUI, or CF. */
+export function receptorIdText(invoice: Pick<CertifiedInvoice, 'receptorKind' | 'receptorId'>): string {
+  if (invoice.receptorKind === 'cf') return 'CF';
+  return invoice.receptorKind === 'nit' ? `NIT ${formatNit(invoice.receptorId)}` : `CUI ${formatCuiGrouped(invoice.receptorId)}`;
+}
+
+/** The phrases the issuer's affiliation requires, in words. */
+export function invoicePhrases(issuer: Pick<Issuer, 'affiliation'>): string[] {
+  return REQUIRED_PHRASES[issuer.affiliation].map((phrase) => PHRASE_TEXTS[`${phrase.type}.${phrase.scenario}`] ?? `Frase ${phrase.type}, escenario ${phrase.scenario}`);
+}
+
+/** The invoice's SAT verification link (FEL_VERIFICATION_URL and the invoice's facts). */
+export function invoiceVerificationUrl(invoice: CertifiedInvoice, issuer: Pick<Issuer, 'nit'>, base: string): string {
+  return satVerificationUrl(base, { uuid: invoice.uuid, issuerNit: issuer.nit, receptorId: invoice.receptorId, totalCentavos: invoice.totalCentavos });
+}
+
+export async function renderInvoicePdf(invoice: CertifiedInvoice, issuer: Issuer, options: { serviceName: string; verificationBaseUrl: string }): Promise<Buffer> {
+  const name = `${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} ${invoice.serie}-${invoice.numero}`;
+  const document = await newPdfDocument({
+    size: 'A4',
+    margin: PAGE.margin,
+    info: { Title: name, Author: issuer.legalName, Creator: options.serviceName, CreationDate: invoice.certifiedAt },
+  });
+  const chunks: Buffer[] = [];
+  document.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    document.on('end', () => resolve(Buffer.concat(chunks)));
+    document.on('error', reject);
+  });
+
+  const { address } = issuer;
+  document.font('Helvetica-Bold').fontSize(12).fillColor('black').text(issuer.commercialName);
+  document.font('Helvetica').fontSize(9).fillColor(GREY);
+  document.text(issuer.legalName);
+  document.text(`NIT del emisor: ${formatNit(issuer.nit)}`);
+  document.text(`${address.line}, ${address.municipality}, ${address.department}, código postal ${address.postalCode}`);
+  document.text(`Establecimiento ${issuer.establishmentCode} · Afiliación al IVA: ${issuer.affiliation}`);
+
+  document.moveDown(0.8).font('Helvetica-Bold').fontSize(16).fillColor('black').text(`${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} electrónica`);
+  document.font('Helvetica').fontSize(9).fillColor(GREY).text('Documento tributario electrónico (FEL) certificado ante SAT');
+
+  section(document, 'Documento');
+  table(
+    document,
+    [170, CONTENT_WIDTH - 170],
+    [
+      ['Serie', invoice.serie],
+      ['Número', invoice.numero],
+      ['Número de autorización (UUID)', invoice.uuid],
+      ['Fecha de emisión', formatDateTime(invoice.emittedAt)],
+      ['Fecha de certificación', formatDateTime(invoice.certifiedAt)],
+      ['Moneda', 'GTQ (quetzales)'],
+    ],
+    {},
+  );
+
+  section(document, 'Receptor');
+  table(
+    document,
+    [170, CONTENT_WIDTH - 170],
+    [
+      ['Identificación', receptorIdText(invoice)],
+      ['Nombre', invoice.receptorKind === 'cf' ? CF_NAME : (invoice.receptorName ?? '')],
+    ],
+    {},
+  );
+
+  section(document, 'Detalle');
+  const withIva = invoice.documentType === 'FACT';
+  table(
+    document,
+    [40, 45, CONTENT_WIDTH - 255, 85, 85],
+    [
+      ['Cant.', 'Tipo', 'Descripción', 'Precio unitario', 'Total'],
+      ['1', 'Servicio', TOP_UP_LINE_DESCRIPTION, formatQuetzales(invoice.totalCentavos), formatQuetzales(invoice.totalCentavos)],
+    ],
+    { header: true, alignRight: [0, 3, 4] },
+  );
+  document.moveDown(0.5);
+  table(
+    document,
+    [CONTENT_WIDTH - 120, 120],
+    [
+      ...(withIva
+        ? [
+            ['Subtotal (monto gravable)', formatQuetzales(invoice.taxableCentavos)],
+            ['IVA (12 %)', formatQuetzales(invoice.taxCentavos)],
+          ]
+        : []),
+      ['Total', formatQuetzales(invoice.totalCentavos)],
+    ],
+    { boldLastRow: true, alignRight: [0, 1] },
+  );
+
+  section(document, 'Frases');
+  document.font('Helvetica').fontSize(10);
+  for (const phrase of invoicePhrases(issuer)) document.text(phrase, PAGE.margin);
+
+  section(document, 'Certificación');
+  document.font('Helvetica').fontSize(10).text(`Certificador: ${invoice.certifier ?? 'no registrado'}`, PAGE.margin);
+  document.moveDown(0.3).text('Verifique este documento en el portal de SAT:', PAGE.margin);
+  const link = invoiceVerificationUrl(invoice, issuer, options.verificationBaseUrl);
+  document.fontSize(8).fillColor('#1a4f8b').text(link, PAGE.margin, undefined, { link, width: CONTENT_WIDTH });
+  document.fillColor(GREY).fontSize(8).moveDown(0.3);
+  document.text(
+    `Si el enlace no abre la consulta, ingrese en esa página: número de autorización ${invoice.uuid}, NIT del emisor ${issuer.nit.replace(/-/g, '')}, ` +
+      `receptor ${invoice.receptorKind === 'cf' ? 'CF' : invoice.receptorId} y monto ${(invoice.totalCentavos / 100).toFixed(2)}.`,
+    PAGE.margin,
+    undefined,
+    { width: CONTENT_WIDTH },
+  );
+  document.end();
+  return done;
+}
