@@ -36,6 +36,8 @@ export const alertCondition = pgEnum('alert_condition', [
   'watch_list_changes',
   // The FEL certifier refused the service's credentials: invoices wait until they are fixed.
   'certifier_credentials_refused',
+  // A top-up's FEL invoice was certified: the billing contact gets it (its PDF attached), once per invoice.
+  'invoice_issued',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'test';

@@ -22,6 +22,7 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   bulk_job_finished: 'Lote terminado',
   bulk_job_paused: 'Lote en pausa: sin saldo',
   watch_list_changes: 'Cambios en una vigilancia',
+  invoice_issued: 'Factura emitida',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',
   test: 'Aviso de prueba',
 };

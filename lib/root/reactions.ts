@@ -8,7 +8,7 @@ import { signInFailedForAccount } from '@/lib/flows/auth/events';
 import { balanceMayBeShort, balanceSeen } from '@/lib/core/billing/events';
 import { tokenCreated, tokenRevoked, tokenRotated } from '@/lib/core/credentials/events';
 import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/integrations/events';
-import { certifierCredentialsRefused } from '@/lib/flows/invoicing/events';
+import { certifierCredentialsRefused, invoiceCertified } from '@/lib/flows/invoicing/events';
 import { statementIssued } from '@/lib/flows/statements/events';
 import { topUpApproved, topUpRejected } from '@/lib/flows/top-ups/events';
 import { changedByOf } from '@/lib/reactions/integrator-notifications/kinds';
@@ -38,4 +38,6 @@ export function subscribeReactions(): void {
   topUpApproved.subscribe(({ integration, request, balanceCentavos }) => integratorNotifier().noteTopUpApproved(integration, request, balanceCentavos));
   topUpRejected.subscribe(({ integration, request }) => integratorNotifier().noteTopUpRejected(integration, request));
   statementIssued.subscribe(({ integration, statement, monthLabel }) => integratorNotifier().noteStatementIssued(integration, statement, monthLabel));
+  // The billing contact gets each certified invoice's PDF, and the webhook its numbers (once per invoice).
+  invoiceCertified.subscribe(({ invoiceId, integrationId }) => integratorNotifier().noteInvoiceIssued(invoiceId, integrationId));
 }

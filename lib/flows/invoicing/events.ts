@@ -10,3 +10,14 @@ export interface CertifierCredentialsRefused {
 
 /** The certifier refused the credentials: every invoice would fail alike, so the queue stopped. */
 export const certifierCredentialsRefused = domainEvent<CertifierCredentialsRefused>('invoicing.certifier-credentials-refused');
+
+export interface InvoiceCertified {
+  invoiceId: number;
+  integrationId: number;
+}
+
+/**
+ * An invoice became certified (by its certification or by the lookup that found it), emitted by the
+ * one worker whose claim wrote the state: the integrator is told (lib/root/reactions.ts).
+ */
+export const invoiceCertified = domainEvent<InvoiceCertified>('invoicing.invoice-certified');

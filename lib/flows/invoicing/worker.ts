@@ -13,7 +13,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { felIdentifier, type CertifyOutcome, type FelCertifier } from '@/lib/providers/fel/certifier';
 import { emissionDay, prepareDocument, type DocumentType, type Issuer, type Receptor } from '@/lib/providers/fel/document';
-import { certifierCredentialsRefused } from './events';
+import { certifierCredentialsRefused, invoiceCertified } from './events';
 import { claimDueInvoices, logAttempt, updateClaimed } from './queue';
 import { createReversalSettler } from './reversals';
 import { certifierOf, issuerOf } from './settings';
@@ -112,7 +112,8 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
         (outcome) => (outcome.kind === 'unavailable' ? outcome.detail : null),
       );
       if (found.kind === 'found') {
-        await updateClaimed(invoice.id, holder, { state: 'certified', attempts, certifier: certifier.name, uuid: found.uuid, serie: found.serie, numero: found.numero, certifiedAt: new Date(), lastErrorCode: null, lastErrorMessage: null });
+        const settled = await updateClaimed(invoice.id, holder, { state: 'certified', attempts, certifier: certifier.name, uuid: found.uuid, serie: found.serie, numero: found.numero, certifiedAt: new Date(), lastErrorCode: null, lastErrorMessage: null });
+        if (settled) await tell(invoice);
         return;
       }
       if (found.kind === 'unavailable') {
@@ -126,7 +127,8 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
     attempts += 1;
     if (!(await updateClaimed(invoice.id, holder, { state: 'indeterminate', attempts, certifier: certifier.name }, false))) return;
     const outcome = await attempt(invoice, holder, 'certify', () => certifier.certify(document, identifier), certifyDetail);
-    await updateClaimed(invoice.id, holder, settlementOf(invoice, outcome, attempts));
+    const settled = await updateClaimed(invoice.id, holder, settlementOf(invoice, outcome, attempts));
+    if (settled && (outcome.kind === 'certified' || outcome.kind === 'already_certified')) await tell(invoice);
     if (outcome.kind === 'credentials_refused') await pause();
   }
 
@@ -151,6 +153,15 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
           lastErrorMessage: outcome.errors.map((error) => (error.code ? `${error.code}: ${error.message}` : error.message)).join(' · ') || 'El certificador rechazó el documento.',
         };
       }
+    }
+  }
+
+  /** Only the claim that wrote "certified" tells: a lost lease wrote nothing and tells nothing. */
+  async function tell(invoice: Invoice): Promise<void> {
+    try {
+      await invoiceCertified.emit({ invoiceId: invoice.id, integrationId: invoice.integrationId });
+    } catch (error) {
+      log.error({ err: error, invoiceId: invoice.id }, 'telling of a certified FEL invoice failed');
     }
   }
 

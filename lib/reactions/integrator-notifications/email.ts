@@ -28,6 +28,13 @@ const FACT_LABELS: Record<string, string> = {
   fuente: 'Fuente',
   desde: 'No disponible desde',
   hasta: 'Disponible desde',
+  serie: 'Serie',
+  numero_dte: 'Número',
+  uuid: 'Número de autorización (UUID)',
+  certificada: 'Certificada',
+  monto_gravable_centavos: 'Subtotal (monto gravable)',
+  iva_centavos: 'IVA',
+  monto_total_centavos: 'Total',
 };
 
 function factValue(name: string, value: string | number): string {

@@ -28,6 +28,7 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'bulk_job_finished',
   'bulk_job_paused',
   'watch_list_changes',
+  'invoice_issued',
 ];
 
 /** The contact each kind is for (the webhook, when there is one, gets every kind). */
@@ -52,6 +53,8 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   bulk_job_paused: 'billing',
   // Those who watch suppliers read the changes from the systems that saved the list.
   watch_list_changes: 'technical',
+  // The invoice is what the integrator's accountant books the top-up with.
+  invoice_issued: 'billing',
 };
 
 /** The webhook's `tipo`. */
@@ -73,6 +76,7 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   bulk_job_finished: 'lote_completado',
   bulk_job_paused: 'lote_en_pausa',
   watch_list_changes: 'vigilancia_cambios',
+  invoice_issued: 'factura_emitida',
 };
 
 /** The webhook's `tipo` of the test notice an administrator sends from the console. */
@@ -414,6 +418,53 @@ export function statementNotification(integration: { id: number; nombre: string 
       },
     },
     { intervalSeconds: ONCE, statementId: statement.id },
+    now,
+  );
+}
+
+/** A top-up's certified FEL invoice, as its notice tells of it: SAT's numbers and amounts, no receptor. */
+export interface IssuedInvoiceFacts {
+  id: number;
+  documentType: string;
+  serie: string;
+  numero: string;
+  uuid: string;
+  certifiedAt: Date;
+  taxableCentavos: number;
+  taxCentavos: number;
+  totalCentavos: number;
+}
+
+/**
+ * A top-up's invoice just certified: its numbers, amounts and where to download it. The e-mail to the
+ * billing contact attaches its PDF. Once per invoice (its id is the key).
+ */
+export function invoiceIssuedNotification(integration: { id: number; nombre: string }, invoice: IssuedInvoiceFacts, context: Context, now = new Date()): NotificationDraft {
+  const page = portalPage(context, `/facturas/${invoice.id}`);
+  return draft(
+    'invoice_issued',
+    `factura_emitida:${invoice.id}`,
+    integration,
+    context,
+    {
+      titulo: `Factura ${invoice.serie}-${invoice.numero} emitida`,
+      mensaje:
+        `Se certificó ante SAT la factura electrónica ${invoice.serie}-${invoice.numero} de «${integration.nombre}» por su recarga de ${formatQuetzales(invoice.totalCentavos)}` +
+        ` (número de autorización ${invoice.uuid}). El correo lleva el PDF adjunto; el XML y el PDF están en el portal, en Facturas (${page}).`,
+      datos: {
+        factura_id: invoice.id,
+        tipo_documento: invoice.documentType,
+        serie: invoice.serie,
+        numero_dte: invoice.numero,
+        uuid: invoice.uuid,
+        certificada: invoice.certifiedAt.toISOString(),
+        monto_gravable_centavos: invoice.taxableCentavos,
+        iva_centavos: invoice.taxCentavos,
+        monto_total_centavos: invoice.totalCentavos,
+        factura_url: page,
+      },
+    },
+    { intervalSeconds: ONCE },
     now,
   );
 }

@@ -17,6 +17,7 @@ import { notificationMail } from './email';
 import {
   allowListChangedNotification,
   balanceNotification,
+  invoiceIssuedNotification,
   KIND_CONTACT,
   statementNotification,
   lookupsChangedNotification,
@@ -37,6 +38,9 @@ import { notificationSettingsFrom, type NotificationSettings } from './settings'
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 import { findStatement } from '@/lib/flows/statements/statements';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
+import { findCertifiedInvoice } from '@/lib/core/invoices/documents';
+import { renderInvoicePdf } from '@/lib/flows/invoicing/pdf';
+import { issuerOf } from '@/lib/flows/invoicing/settings';
 import { processSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 const log = logger('integrator-notifications');
@@ -56,7 +60,7 @@ export class IntegratorNotifier {
   private readonly dispatcher;
   private wake: () => void = () => undefined;
   private readonly attachedTo = new WeakSet<AlertDispatcher>();
-  attachments: AttachmentLoader = statementAttachment;
+  attachments: AttachmentLoader = notificationAttachment;
 
   constructor(
     readonly settings: NotificationSettings,
@@ -160,6 +164,23 @@ export class IntegratorNotifier {
     }
   }
 
+  /**
+   * A top-up's invoice just certified (lib/flows/invoicing/worker.ts, by the claim that wrote it).
+   * Keyed by the invoice: told once however often it is heard. Never throws.
+   */
+  async noteInvoiceIssued(invoiceId: number, integrationId: number): Promise<void> {
+    try {
+      const [invoice, [integration]] = await Promise.all([
+        findCertifiedInvoice(invoiceId, integrationId),
+        (await db()).select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId)),
+      ]);
+      if (!invoice || !integration) return;
+      await this.record(invoiceIssuedNotification(integration, invoice, this.settings));
+    } catch (error) {
+      log.error({ err: error, integrationId, invoiceId }, 'queuing an invoice notification failed');
+    }
+  }
+
   /** Queues the notification unless its condition was notified within its interval; returns the deliveries written. */
   async record(draft: NotificationDraft): Promise<AlertDelivery[]> {
     const rows = await this.queue(draft.key, draft.intervalSeconds ?? this.settings.repeatIntervalSeconds, (tx) => this.deliveriesOf(draft, tx));
@@ -240,6 +261,24 @@ export class IntegratorNotifier {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/** What a notice's e-mail attaches: a statement's PDF, or an invoice's. */
+async function notificationAttachment(delivery: AlertDelivery, notification: IntegratorNotification): Promise<Mail['attachments']> {
+  if (delivery.condition === 'invoice_issued') return invoiceAttachment(notification);
+  return statementAttachment(delivery, notification);
+}
+
+/** The invoice's PDF, rendered at delivery from the stored invoice (the same bytes as the portal's download). */
+async function invoiceAttachment(notification: IntegratorNotification): Promise<Mail['attachments']> {
+  const invoice = await findCertifiedInvoice(Number(notification.datos.factura_id), notification.integracion.id);
+  const settings = env();
+  const issuer = issuerOf(settings);
+  if (!invoice) throw new Error(`la factura ${String(notification.datos.factura_id)} ya no está certificada`);
+  // Without the issuer's settings (FEL turned off since) the notice goes without its PDF: the portal has it.
+  if (!issuer) return [];
+  const pdf = await renderInvoicePdf(invoice, issuer, { serviceName: notification.servicio, verificationBaseUrl: settings.FEL_VERIFICATION_URL });
+  return [{ filename: `factura-${invoice.serie}-${invoice.numero}.pdf`.replace(/[^A-Za-z0-9._-]/g, '_'), content: pdf, contentType: 'application/pdf' }];
 }
 
 /** The statement's PDF, rendered at delivery from the stored statement (the same bytes as the console's download). */

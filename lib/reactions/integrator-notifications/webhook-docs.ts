@@ -23,6 +23,7 @@ import {
   bulkJobFinishedNotification,
   bulkJobPausedNotification,
   watchListChangesNotification,
+  invoiceIssuedNotification,
   type IntegratorNotification,
   type NotificationDraft,
   type NotificationKind,
@@ -132,6 +133,22 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
       context,
       EXAMPLE_NOW,
     ),
+    invoice_issued: invoiceIssuedNotification(
+      EXAMPLE_INTEGRATION,
+      {
+        id: 318,
+        documentType: 'FACT',
+        serie: '7A3F01C2',
+        numero: '2605471521',
+        uuid: '7A3F01C2-9B44-4E21-8D10-5C6E7F809A1B',
+        certifiedAt: EXAMPLE_NOW,
+        taxableCentavos: 44_643,
+        taxCentavos: 5_357,
+        totalCentavos: 50_000,
+      },
+      context,
+      EXAMPLE_NOW,
+    ),
   };
   return Object.fromEntries(
     Object.entries(drafts).map(([kind, draft], index) => [kind, { ...draft!.payload, id: exampleId(index + 1) }]),
@@ -166,6 +183,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     bulk_job_paused: 'Un lote se detuvo porque el saldo no cubre una consulta (`en_pausa_sin_saldo`); sigue solo cuando se acredite una recarga. Uno por pausa.',
     watch_list_changes:
       'Una ejecución de una vigilancia encontró cambios desde la anterior: cuántos de cada tipo (`datos.omiso`, `datos.cobro_coactivo`, `datos.estado_rtu`, `datos.registro`) y la ruta donde leer el antes y el después (`datos.cambios_url`). Sin cambios no hay aviso. No lleva ningún NIT. Uno por ejecución.',
+    invoice_issued:
+      'Se certificó ante SAT la factura electrónica (FEL) de una recarga acreditada: su serie, número (`datos.numero_dte`), número de autorización (`datos.uuid`), montos y dónde descargar su XML y su PDF en el portal (`datos.factura_url`). El correo al contacto de facturación lleva el PDF. Uno por factura.',
   };
   const kinds = Object.keys(KIND_TYPE) as NotificationKind[];
   return [
