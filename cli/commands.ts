@@ -8,6 +8,7 @@ import { heldInFlight, listHistoryPage, parseHistoryFilters, type HistoryRow } f
 import { verifyLedger, type CompletedVerification, type LedgerDifference } from '@/lib/core/billing/verify';
 import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
+import { statementInvoices } from '@/lib/flows/statements/invoices';
 import { issueStatement } from '@/lib/flows/statements/statements';
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { CONTRACT_FLAG_NAMES, FLAG_NAMES, parseFlagName, type FlagName, type IntegrationFlags } from '@/lib/core/integrations/flags';
@@ -702,7 +703,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
       const directory = path.resolve(options.out);
       fs.mkdirSync(directory, { recursive: true });
       const pdf = path.join(directory, `estado-de-cuenta-${integration.nombre}-${month}.pdf`);
-      fs.writeFileSync(pdf, await renderStatementPdf(statement, env().SERVICE_NAME));
+      fs.writeFileSync(pdf, await renderStatementPdf(statement, env().SERVICE_NAME, await statementInvoices(statement)));
       const csv = path.join(directory, `consultas-cobradas-${integration.nombre}-${month}.csv`);
       await pipeline(Readable.fromWeb(statementChargesCsvStream(integration.id, month, () => {}) as never), fs.createWriteStream(csv));
       files.push(pdf, csv);

@@ -1,14 +1,16 @@
-import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
+import { dayText } from '@/lib/platform/time/months';
 import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { OUTCOMES } from '@/lib/core/records/outcomes';
 import type { PeriodFigures } from './figures';
+import type { TopUpInvoice } from './invoices';
 
 // The tables of a statement, as text: the PDF (issued or preview) and the console's preview draw
 // these same rows, so what the page shows is what the PDF prints.
 
 export interface StatementTable {
-  id: 'summary' | 'charges' | 'movements' | 'queries';
+  id: 'summary' | 'charges' | 'movements' | 'queries' | 'invoices';
   title: string;
   /** What stands in for the table when it has no rows. */
   empty: string;
@@ -84,5 +86,23 @@ function queries(figures: PeriodFigures): StatementTable {
     rows: lookups.map((lookup) => [LOOKUP_LABELS[lookup], ...OUTCOMES.map((outcome) => count(queriesOf(lookup, outcome))), count(charged(lookup))]),
     numeric: [1, 2, 3, 4],
     note: `${OUTCOME_LABELS.client_error} y ${OUTCOME_LABELS.source_error.toLowerCase()} no se cobran.`,
+  };
+}
+
+/** The FEL invoices of the statement's top-ups: each one's date, serie-número, UUID and total ("En trámite" until it is certified). */
+export function invoicesTable(invoices: readonly TopUpInvoice[]): StatementTable {
+  return {
+    id: 'invoices',
+    title: 'Facturas de las recargas',
+    empty: 'No hubo recargas facturadas en el periodo.',
+    header: ['Recarga', 'Serie-número', 'Número de autorización (UUID)', 'Total'],
+    rows: invoices.map((invoice) => [
+      dayText(guatemalanToday(invoice.toppedUpAt)),
+      invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}` : 'En trámite',
+      invoice.uuid ?? 'Todavía sin certificar',
+      formatQuetzales(invoice.totalCentavos),
+    ]),
+    numeric: [3],
+    note: 'Cada factura electrónica (FEL) se descarga, en XML y PDF, en Facturas del portal.',
   };
 }

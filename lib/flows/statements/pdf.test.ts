@@ -49,7 +49,7 @@ function statementWith(movementCount: number, issuer: StatementIssuer | undefine
 
 describe("an issued statement's PDF", () => {
   it('names its issuer and numbers every page "Página N de M"', async () => {
-    const pages = pdfPageTextLines(await renderStatementPdf(statementWith(90, ISSUER), 'Pasarela de prueba'));
+    const pages = pdfPageTextLines(await renderStatementPdf(statementWith(90, ISSUER), 'Pasarela de prueba', []));
     expect(pages.length).toBeGreaterThanOrEqual(2);
     pages.forEach((lines, index) => {
       expect(lines, `página ${index + 1}`).toContain(pageLabel(index + 1, pages.length));
@@ -72,18 +72,18 @@ describe("an issued statement's PDF", () => {
   it('reads its notes as they were stored when it was issued: an issued statement always reads the same', async () => {
     const statement = statementWith(2, ISSUER);
     statement.figures.movements[1]!.note = 'Depósito Banco Industrial, referencia 4455 6677, del 2026-05-03 (solicitud 12)';
-    const text = pdfPageTextLines(await renderStatementPdf(statement, 'Pasarela de prueba')).flat().join(' ');
+    const text = pdfPageTextLines(await renderStatementPdf(statement, 'Pasarela de prueba', [])).flat().join(' ');
     expect(text).toContain('del 2026-05-03 (solicitud 12)');
   });
 
   it('is one page numbered "Página 1 de 1" when the month was quiet', async () => {
-    const pages = pdfPageTextLines(await renderStatementPdf(statementWith(2, ISSUER), 'Pasarela de prueba'));
+    const pages = pdfPageTextLines(await renderStatementPdf(statementWith(2, ISSUER), 'Pasarela de prueba', []));
     expect(pages).toHaveLength(1);
     expect(pages[0]).toContain(pageLabel(1, 1));
   });
 
   it('names the configured issuer on a statement issued before statements stored theirs', async () => {
-    const lines = pdfPageTextLines(await renderStatementPdf(statementWith(2, undefined), 'Pasarela de prueba')).flat();
+    const lines = pdfPageTextLines(await renderStatementPdf(statementWith(2, undefined), 'Pasarela de prueba', [])).flat();
     expect(lines).toEqual(expect.arrayContaining(issuerLines(configuredIssuer())));
   });
 });

@@ -3,9 +3,10 @@ import { dayRangeText, dayText, periodText } from '@/lib/platform/time/months';
 import { integratorIdentityLines } from '@/lib/flows/integration-management/details-display';
 import type { PeriodFigures } from './figures';
 import { configuredIssuer, issuerLines, type StatementIssuer } from './issuer';
-import { statementTables, type StatementTable } from './layout';
+import { invoicesTable, statementTables, type StatementTable } from './layout';
 import type { StatementPreview } from './preview';
 import type { Statement } from './statements';
+import type { TopUpInvoice } from './invoices';
 import { pageLabel, PREVIEW_CLOSING_NOTE, PREVIEW_MARK, previewIdentification } from './texts';
 
 export const PAGE = { margin: 50, width: 595.28 };
@@ -17,11 +18,13 @@ const MARK_RED = '#9b1c1c';
  * The statement as a PDF (A4, Spanish, Guatemalan formats), drawn from its stored figures: the
  * same statement always reads the same. pdfkit's built-in Helvetica covers Spanish (WinAnsi).
  * It names its issuer as stored when it was issued; one issued before statements stored theirs
- * names the issuer the settings name now (the same operator).
+ * names the issuer the settings name now (the same operator). `invoices`: the FEL invoices of the
+ * month's top-ups (lib/flows/statements/invoices.ts), listed after its figures.
  */
-export async function renderStatementPdf(statement: Statement, serviceName: string): Promise<Buffer> {
+export async function renderStatementPdf(statement: Statement, serviceName: string, invoices: readonly TopUpInvoice[]): Promise<Buffer> {
   const { figures } = statement;
   return drawStatementPdf({
+    invoices,
     title: `Estado de cuenta ${figures.integration.nombre} ${statement.month}`,
     serviceName,
     createdAt: statement.createdAt,
@@ -71,6 +74,8 @@ interface StatementPdfContent {
   closingNote: string;
   /** Printed on every page (a preview's): what the document is not. */
   mark?: string;
+  /** An issued statement's: the invoices of its top-ups. */
+  invoices?: readonly TopUpInvoice[];
 }
 
 async function drawStatementPdf(content: StatementPdfContent): Promise<Buffer> {
@@ -102,6 +107,7 @@ async function drawStatementPdf(content: StatementPdfContent): Promise<Buffer> {
   document.fontSize(9).fillColor(GREY).text(content.identification);
 
   drawFigures(document, figures);
+  if (content.invoices) drawTable(document, invoicesTable(content.invoices));
 
   document.moveDown(1.5).fontSize(8).fillColor(GREY).text(content.closingNote);
   finishPages(document, content.mark);
@@ -115,19 +121,22 @@ const COLUMN_WIDTHS: Record<StatementTable['id'], number[]> = {
   charges: [200, 95, 100, CONTENT_WIDTH - 395],
   movements: [110, 70, 235, CONTENT_WIDTH - 415],
   queries: [150, 85, 85, 85, CONTENT_WIDTH - 405],
+  invoices: [70, 115, CONTENT_WIDTH - 250, 65],
 };
 
 function drawFigures(document: PDFKit.PDFDocument, figures: StatementPdfContent['figures']): void {
-  for (const entry of statementTables(figures)) {
-    section(document, entry.title);
-    if (entry.rows.length === 0 && !entry.total) {
-      document.font('Helvetica').fontSize(10).text(entry.empty);
-      continue;
-    }
-    const rows = [...(entry.header ? [entry.header] : []), ...entry.rows, ...(entry.total ? [entry.total] : [])];
-    table(document, COLUMN_WIDTHS[entry.id], rows, { header: Boolean(entry.header), boldLastRow: Boolean(entry.total), alignRight: entry.numeric });
-    if (entry.note) document.moveDown(0.3).fontSize(8).fillColor(GREY).text(entry.note);
+  for (const entry of statementTables(figures)) drawTable(document, entry);
+}
+
+function drawTable(document: PDFKit.PDFDocument, entry: StatementTable): void {
+  section(document, entry.title);
+  if (entry.rows.length === 0 && !entry.total) {
+    document.font('Helvetica').fontSize(10).text(entry.empty);
+    return;
   }
+  const rows = [...(entry.header ? [entry.header] : []), ...entry.rows, ...(entry.total ? [entry.total] : [])];
+  table(document, COLUMN_WIDTHS[entry.id], rows, { header: Boolean(entry.header), boldLastRow: Boolean(entry.total), alignRight: entry.numeric });
+  if (entry.note) document.moveDown(0.3).fontSize(8).fillColor(GREY).text(entry.note);
 }
 
 /**

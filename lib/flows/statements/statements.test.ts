@@ -22,6 +22,7 @@ import { statementChargesCsvStream } from './csv';
 import { computeStatementFigures, monthPeriod } from './figures';
 import { configuredIssuer, issuerLines } from './issuer';
 import { previousMonth } from './monthly';
+import { statementInvoices } from './invoices';
 import { renderStatementPdf } from './pdf';
 import { previewStatement, runningMonthRange } from './preview';
 import { findStatement, issueStatement, listStatements } from './statements';
@@ -146,7 +147,7 @@ describe('a monthly statement', () => {
     const second = await issueStatement(TEST_ACTOR, fresh.id, earlier, now);
     expect([first.ok && first.value.number, second.ok && second.value.number]).toEqual([1, 2]);
     if (!first.ok) throw new Error(first.error.message);
-    expect((await renderStatementPdf(first.value, 'Pasarela de prueba')).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await renderStatementPdf(first.value, 'Pasarela de prueba', [])).subarray(0, 5).toString()).toBe('%PDF-');
     // Another integration's first statement is its n.º 1 too.
     const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
     expect(issued.ok && issued.value.number).toBe(1);
@@ -155,7 +156,7 @@ describe('a monthly statement', () => {
   it('renders as a PDF and lists its charged queries as CSV', async () => {
     const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
     if (!issued.ok) throw new Error(issued.error.message);
-    const pdf = await renderStatementPdf(issued.value, 'Pasarela de prueba');
+    const pdf = await renderStatementPdf(issued.value, 'Pasarela de prueba', []);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.toString('latin1')).toContain(`Estado de cuenta ${integration.nombre} ${month}`);
     const csv = await new Response(statementChargesCsvStream(integration.id, month, (error) => { throw error; })).text();
@@ -173,7 +174,7 @@ describe('a monthly statement', () => {
     expect(set.ok).toBe(true);
     const issued = await issueStatement(TEST_ACTOR, registered.id, month, now);
     if (!issued.ok) throw new Error(issued.error.message);
-    const header = async () => pdfTextLines(await renderStatementPdf((await findStatement(registered.id, month))!, 'Pasarela de prueba'));
+    const header = async () => pdfTextLines(await renderStatementPdf((await findStatement(registered.id, month))!, 'Pasarela de prueba', []));
     expect(await header()).toEqual(expect.arrayContaining(['Razón social: Banco de Prueba, S.A.', 'NIT: 576937-K']));
 
     expect((await setIntegrationDetails(TEST_ACTOR, registered.id, { legalName: 'Otro Nombre, S.A.', nit: '4829113-7' })).ok).toBe(true);
@@ -184,7 +185,7 @@ describe('a monthly statement', () => {
     // Without details the statement says so, rather than printing blanks.
     const bare = await issueStatement(TEST_ACTOR, integration.id, month, now);
     if (!bare.ok) throw new Error(bare.error.message);
-    expect(pdfTextLines(await renderStatementPdf(bare.value, 'Pasarela de prueba'))).toEqual(
+    expect(pdfTextLines(await renderStatementPdf(bare.value, 'Pasarela de prueba', []))).toEqual(
       expect.arrayContaining(['Razón social: no registrada', 'NIT: no registrado']),
     );
   });
@@ -196,7 +197,43 @@ describe('a monthly statement', () => {
     if (!issued.ok) throw new Error(issued.error.message);
     expect(issued.value.figures.issuer).toEqual(configuredIssuer());
     expect((await findStatement(integration.id, month))!.figures.issuer).toEqual(configuredIssuer());
-    expect(pdfTextLines(await renderStatementPdf(issued.value, 'Pasarela de prueba'))).toEqual(expect.arrayContaining(issuerLines(configuredIssuer())));
+    expect(pdfTextLines(await renderStatementPdf(issued.value, 'Pasarela de prueba', []))).toEqual(expect.arrayContaining(issuerLines(configuredIssuer())));
+  });
+
+  // Issue 53: the statement lists the FEL invoices of its month's top-ups, read when it is drawn, so
+  // an invoice certified after the statement was issued appears with its numbers.
+  it('lists the invoices of its month’s top-ups: serie-número, UUID and total, "En trámite" until certified', async () => {
+    const issued = await issueStatement(TEST_ACTOR, integration.id, month, now);
+    if (!issued.ok) throw new Error(issued.error.message);
+    const handle = await database();
+    const entries = await handle.rows<{ id: string | number; posted_centavos: string | number; in_month: boolean }>(sql`
+      select id, posted_centavos, created_at >= ${monthStart.toISOString()}::timestamptz as in_month
+        from ledger_entries where integration_id = ${integration.id}::integer and kind = 'top_up' order by id`);
+    const inMonth = entries.find((entry) => entry.in_month)!;
+    const before = entries.find((entry) => !entry.in_month)!;
+    const invoiceOf = (entry: typeof inMonth, numbers: string) => sql`
+      insert into invoices (ledger_entry_id, integration_id, document_type, emitted_at, total_centavos, taxable_centavos, tax_centavos, receptor_kind, receptor_id, state, uuid, serie, numero)
+      values (${Number(entry.id)}::bigint, ${integration.id}::integer, 'FACT', now(), ${Number(entry.posted_centavos)}::bigint, ${Math.round(Number(entry.posted_centavos) / 1.12)}::bigint,
+              ${Number(entry.posted_centavos) - Math.round(Number(entry.posted_centavos) / 1.12)}::bigint, 'cf', 'CF', ${numbers ? 'certified' : 'pending'}::invoice_state,
+              ${numbers ? `${numbers}-1111-4111-8111-111111111111` : null}, ${numbers || null}, ${numbers ? '286331153' : null})`;
+    await handle.rows(invoiceOf(inMonth, ''));
+    await handle.rows(invoiceOf(before, 'BEFORE00'));
+    const drawn = async () => pdfTextLines(await renderStatementPdf(issued.value, 'Pasarela de prueba', await statementInvoices(issued.value))).join('\n');
+
+    const pending = await drawn();
+    expect(pending).toContain('Facturas de las recargas');
+    expect(pending).toContain('En trámite');
+    expect(pending).toContain('Todavía sin certificar');
+    // The top-up of the month before is on that month's statement, not this one's.
+    expect(pending).not.toContain('BEFORE00');
+
+    await handle.rows(sql`update invoices set state = 'certified', uuid = 'ABCDEF01-2222-4333-8444-555555555555', serie = 'ABCDEF01', numero = '572662306'
+      where ledger_entry_id = ${Number(inMonth.id)}::bigint`);
+    const certified = await drawn();
+    expect(certified).toContain('ABCDEF01-572662306');
+    expect(certified).toContain('ABCDEF01-2222-4333-8444-555555555555');
+    expect(certified).toContain('Q 50.00');
+    expect(certified).not.toContain('En trámite');
   });
 
   it('is refused for a month that has not ended, and when the records and the ledger disagree', async () => {

@@ -38,6 +38,7 @@ import { notificationSettingsFrom, type NotificationSettings } from './settings'
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 import { findStatement } from '@/lib/flows/statements/statements';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
+import { statementInvoices } from '@/lib/flows/statements/invoices';
 import { findCertifiedInvoice } from '@/lib/core/invoices/documents';
 import { renderInvoicePdf } from '@/lib/flows/invoicing/pdf';
 import { issuerOf } from '@/lib/flows/invoicing/settings';
@@ -287,7 +288,7 @@ async function statementAttachment(delivery: AlertDelivery, notification: Integr
   const month = String(notification.datos.periodo);
   const statement = await findStatement(notification.integracion.id, month);
   if (!statement) throw new Error(`el estado de cuenta ${month} ya no existe`);
-  const pdf = await renderStatementPdf(statement, notification.servicio);
+  const pdf = await renderStatementPdf(statement, notification.servicio, await statementInvoices(statement));
   return [{ filename: `estado-de-cuenta-${notification.integracion.nombre}-${month}.pdf`, content: pdf, contentType: 'application/pdf' }];
 }
 

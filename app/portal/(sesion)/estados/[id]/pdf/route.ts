@@ -3,6 +3,7 @@ import { env } from '@/lib/platform/env';
 import { portalStatementDownload } from '@/lib/surfaces/portal/downloads';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
+import { statementInvoices } from '@/lib/flows/statements/invoices';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +11,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const found = await portalStatementDownload(BILLING_READERS, params);
   if (found instanceof Response) return found;
   const { statement, user } = found;
-  const pdf = await renderStatementPdf(statement, env().SERVICE_NAME);
+  const pdf = await renderStatementPdf(statement, env().SERVICE_NAME, await statementInvoices(statement));
   return new Response(new Uint8Array(pdf), {
     headers: {
       'content-type': 'application/pdf',
