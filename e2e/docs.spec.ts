@@ -215,7 +215,7 @@ for (const width of [1366, 390]) {
     if (width > 1000) await page.getByRole('navigation', { name: 'Secciones de la documentación' }).getByRole('link', { name: 'Avisos por webhook' }).click();
     const webhook = page.locator('section#webhook');
     await expect(webhook.getByRole('heading', { name: 'Avisos por webhook', level: 2 })).toBeVisible();
-    for (const tipo of ['saldo_bajo', 'saldo_agotado', 'estado_de_cuenta_emitido', 'token_por_vencer', 'token_revocado', 'fuente_no_disponible', 'fuente_disponible', 'lote_completado', 'lote_en_pausa', 'vigilancia_cambios', 'prueba']) {
+    for (const tipo of ['saldo_bajo', 'saldo_agotado', 'estado_de_cuenta_emitido', 'token_por_vencer', 'token_revocado', 'fuente_no_disponible', 'fuente_disponible', 'lote_completado', 'lote_en_pausa', 'vigilancia_cambios', 'factura_emitida', 'prueba']) {
       await expect(webhook.getByTestId('webhook-events').locator('td:first-child code', { hasText: new RegExp(`^${tipo}$`) })).toBeVisible();
     }
     const example = webhook.locator('details[data-event="saldo_bajo"]');

@@ -256,7 +256,7 @@ test('un administrador invita al propietario; el propietario acepta, activa la v
   await expect(billing.getByTestId('portal-balance')).toHaveText('Q 245.50', { timeout: HASHING_STEP_MS });
   await billing.getByRole('button', { name: 'Menú' }).click();
   // Billing reads the money (movements, statements) and reports deposits (issue 34), not the team nor the credentials.
-  await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Lotes', 'Vigilancia', 'Movimientos', 'Estados de cuenta', 'Recargas', 'Mi cuenta']);
+  await expect(billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link')).toHaveText(['Inicio', 'Lotes', 'Vigilancia', 'Movimientos', 'Estados de cuenta', 'Facturas', 'Recargas', 'Mi cuenta']);
   await expect(billing.getByTestId('portal-role')).toHaveText('Facturación');
   await billing.getByRole('navigation', { name: 'Secciones del portal' }).getByRole('link', { name: 'Movimientos' }).click();
   await expect(billing.getByTestId('portal-movements').getByTestId('portal-balance-after')).toHaveText(['Q 245.50', 'Q 247.00', 'Q 248.50', 'Q 250.00']);

@@ -9,6 +9,17 @@ export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
   to_correct: 'Por corregir',
 };
 
+/**
+ * The states as the portal tells an integrator: whether the invoice waits for the certifier or for
+ * the administration is the service's business, not theirs.
+ */
+export const PORTAL_INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
+  pending: 'En trámite',
+  indeterminate: 'En trámite',
+  certified: 'Certificada',
+  to_correct: 'En revisión',
+};
+
 /** The states in the order the filter offers them. */
 export const INVOICE_STATES: InvoiceState[] = ['pending', 'indeterminate', 'certified', 'to_correct'];
 
@@ -62,5 +73,8 @@ export const INVOICE_PAGE_MESSAGES = {
   noInvoices: 'No hay facturas con estos filtros.',
   felOff: 'La facturación electrónica (FEL) está apagada en este despliegue (FEL_ENABLED): las recargas se acreditan sin factura. docs/operations.md dice cómo encenderla.',
   xmlNotFound: 'La factura no existe o todavía no tiene un XML certificado.',
+  pdfNotFound: 'La factura no existe o todavía no está certificada.',
+  /** Beside the SAT verification link. */
+  verifyAtSat: 'Verificar en el portal de SAT',
   signedOut: 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.',
 } as const;

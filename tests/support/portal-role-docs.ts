@@ -13,6 +13,7 @@ export const PAGE_ROLES_IN_CODE: Readonly<Record<string, readonly PortalRole[]>>
   Consultas: RECORD_READERS,
   Movimientos: BILLING_READERS,
   'Estados de cuenta': BILLING_READERS,
+  Facturas: BILLING_READERS,
   Recargas: TOP_UP_REPORTERS,
   // Every role reads the jobs and their amounts; only owners and developers start, cancel and download (BULK_JOB_RUNNERS).
   Lotes: BULK_JOB_READERS,

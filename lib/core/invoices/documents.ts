@@ -101,3 +101,12 @@ export function satVerificationUrl(base: string, invoice: { uuid: string; issuer
   url.searchParams.set('monto', (invoice.totalCentavos / 100).toFixed(2));
   return url.toString();
 }
+
+/** A certified invoice's XML as the certifier returned it, within one integration; undefined when none is stored. */
+export async function certifiedXmlOf(invoiceId: number, integrationId: number): Promise<string | undefined> {
+  const [row] = await (await db())
+    .select({ xml: invoices.certifiedXml })
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.integrationId, integrationId), eq(invoices.state, 'certified')));
+  return row?.xml ?? undefined;
+}

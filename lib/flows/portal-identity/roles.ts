@@ -18,9 +18,9 @@ export const PORTAL_ROLE_LABELS: Record<PortalRole, string> = {
  */
 export const PORTAL_ROLE_DESCRIPTIONS: Record<PortalRole, string> = {
   propietario:
-    'Inicio, Consultas, Lotes, Vigilancia, Movimientos, Estados de cuenta, Recargas, Credenciales, Notificaciones, Equipo y Actividad: todo lo de la integración, también invitar y quitar personas, cambiar sus roles y ver quién hizo qué',
+    'Inicio, Consultas, Lotes, Vigilancia, Movimientos, Estados de cuenta, Facturas, Recargas, Credenciales, Notificaciones, Equipo y Actividad: todo lo de la integración, también invitar y quitar personas, cambiar sus roles y ver quién hizo qué',
   desarrollador: 'Inicio, con el saldo a la vista; Consultas, Lotes, Vigilancia y Credenciales',
-  facturacion: 'Inicio, Movimientos, Estados de cuenta y Recargas; Lotes y Vigilancia para ver lo que cobran, sin sus identificadores',
+  facturacion: 'Inicio, Movimientos, Estados de cuenta, Facturas y Recargas; Lotes y Vigilancia para ver lo que cobran, sin sus identificadores',
 };
 
 /** Who manages the team (invitations, roles, removals). */
@@ -36,7 +36,7 @@ export function isPortalRole(value: unknown): value is PortalRole {
  */
 export const BALANCE_READERS: readonly PortalRole[] = ['propietario', 'desarrollador', 'facturacion'];
 
-/** Who reads the balance history ("Movimientos") and the monthly statements ("Estados de cuenta"). */
+/** Who reads the balance history ("Movimientos"), the monthly statements ("Estados de cuenta") and the FEL invoices of the top-ups ("Facturas"). */
 export const BILLING_READERS: readonly PortalRole[] = ['propietario', 'facturacion'];
 
 /** Who reads the integration's tokens and IP allow-list ("Credenciales"). */
@@ -103,6 +103,7 @@ export const PORTAL_PAGE_ROLES: Readonly<Record<string, readonly PortalRole[]>> 
   '/portal/vigilancia': BULK_JOB_READERS,
   '/portal/movimientos': BILLING_READERS,
   '/portal/estados': BILLING_READERS,
+  '/portal/facturas': BILLING_READERS,
   '/portal/recargas': TOP_UP_REPORTERS,
   '/portal/credenciales': CREDENTIAL_READERS,
   '/portal/notificaciones': NOTIFICATION_MANAGERS,

@@ -40,8 +40,7 @@ import { findStatement } from '@/lib/flows/statements/statements';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
 import { statementInvoices } from '@/lib/flows/statements/invoices';
 import { findCertifiedInvoice } from '@/lib/core/invoices/documents';
-import { renderInvoicePdf } from '@/lib/flows/invoicing/pdf';
-import { issuerOf } from '@/lib/flows/invoicing/settings';
+import { invoiceFileName, invoicePdf } from '@/lib/flows/invoicing/documents';
 import { processSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 const log = logger('integrator-notifications');
@@ -273,13 +272,10 @@ async function notificationAttachment(delivery: AlertDelivery, notification: Int
 /** The invoice's PDF, rendered at delivery from the stored invoice (the same bytes as the portal's download). */
 async function invoiceAttachment(notification: IntegratorNotification): Promise<Mail['attachments']> {
   const invoice = await findCertifiedInvoice(Number(notification.datos.factura_id), notification.integracion.id);
-  const settings = env();
-  const issuer = issuerOf(settings);
   if (!invoice) throw new Error(`la factura ${String(notification.datos.factura_id)} ya no está certificada`);
+  const pdf = await invoicePdf(invoice);
   // Without the issuer's settings (FEL turned off since) the notice goes without its PDF: the portal has it.
-  if (!issuer) return [];
-  const pdf = await renderInvoicePdf(invoice, issuer, { serviceName: notification.servicio, verificationBaseUrl: settings.FEL_VERIFICATION_URL });
-  return [{ filename: `factura-${invoice.serie}-${invoice.numero}.pdf`.replace(/[^A-Za-z0-9._-]/g, '_'), content: pdf, contentType: 'application/pdf' }];
+  return pdf ? [{ filename: invoiceFileName(invoice, 'pdf'), content: pdf, contentType: 'application/pdf' }] : [];
 }
 
 /** The statement's PDF, rendered at delivery from the stored statement (the same bytes as the console's download). */

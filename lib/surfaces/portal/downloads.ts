@@ -5,6 +5,8 @@ import { PORTAL_DOWNLOAD_REFUSAL_TITLE, portalRefusalText } from './refusals';
 import type { Statement } from '@/lib/flows/statements/statements';
 import { currentPortalUser, type PortalUserSession } from './session';
 import { portalStatement } from './statements';
+import type { CertifiedInvoice } from '@/lib/core/invoices/documents';
+import { portalCertifiedInvoice } from './invoices';
 
 // The portal's downloads (route handlers, which the pages' guard does not cover): the same
 // checks as a page; without a session plain text a browser shows, a refused role or a missing
@@ -18,6 +20,8 @@ export const PORTAL_DOWNLOAD_MESSAGES = {
   notFoundHint: 'Revise el enlace: los estados de cuenta de su integración están en Estados de cuenta.',
   slipNotFoundHint: 'Revise el enlace: las boletas de su integración están en Recargas.',
   jobNotFoundHint: 'Revise el enlace: los lotes de su integración están en Lotes.',
+  invoiceNotFound: 'No existe esa factura.',
+  invoiceNotFoundHint: 'Revise el enlace: las facturas de su integración están en Facturas. Una factura se descarga cuando ya está certificada.',
 } as const;
 
 /** The session's user if it may download this (a signed-in session, no pending step, one of `roles`), else the answer. */
@@ -39,4 +43,22 @@ export async function portalStatementDownload(roles: readonly PortalRole[], para
   const statement = await portalStatement(user, (await params).id);
   if (!statement) return portalDownloadPage(404, user, PORTAL_DOWNLOAD_MESSAGES.notFound, PORTAL_DOWNLOAD_MESSAGES.notFoundHint);
   return { statement, user };
+}
+
+/**
+ * A certified invoice of the session's integration for download, or the answer: an id that is not a
+ * number, that no invoice has, that is not certified yet, or that another integration's invoice has
+ * all get the same 404.
+ */
+export async function portalInvoiceDownload(roles: readonly PortalRole[], params: Promise<{ id: string }>): Promise<{ invoice: CertifiedInvoice; user: PortalUserSession } | Response> {
+  const user = await portalDownloadUser(roles);
+  if (user instanceof Response) return user;
+  const invoice = await portalCertifiedInvoice(user, (await params).id);
+  if (!invoice) return portalInvoiceMissing(user);
+  return { invoice, user };
+}
+
+/** The answer for an invoice that cannot be downloaded: the same for every reason. */
+export function portalInvoiceMissing(user: PortalUserSession): Response {
+  return portalDownloadPage(404, user, PORTAL_DOWNLOAD_MESSAGES.invoiceNotFound, PORTAL_DOWNLOAD_MESSAGES.invoiceNotFoundHint);
 }

@@ -21,6 +21,7 @@ export function portalNavItems(role: PortalRole): { href: string; label: string 
       ? [
           { href: '/portal/movimientos', label: 'Movimientos' },
           { href: '/portal/estados', label: 'Estados de cuenta' },
+          { href: '/portal/facturas', label: 'Facturas' },
         ]
       : []),
     ...(TOP_UP_REPORTERS.includes(role) ? [{ href: '/portal/recargas', label: 'Recargas' }] : []),

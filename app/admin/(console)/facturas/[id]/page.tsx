@@ -4,10 +4,12 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { ActionForm } from '@/components/console/action-form';
 import { PageHeader } from '@/components/console/page-header';
+import { findCertifiedInvoice } from '@/lib/core/invoices/documents';
 import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
+import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
-import { INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS } from '@/lib/presentation/invoice-labels';
+import { INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS, INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { invoiceReversalView } from '@/lib/surfaces/console/invoice-reversals';
 import { findInvoice, invoiceIdOf, type InvoiceDetail } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
@@ -37,6 +39,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const user = await requirePageUser('support');
   const invoice = await invoiceOrNotFound((await params).id);
   const reversals = await invoiceReversalView(invoice);
+  const certified = invoice.state === 'certified' ? await findCertifiedInvoice(invoice.id) : undefined;
+  const verification = certified ? invoiceVerificationLink(certified) : null;
   // The movements of the sale's day (Guatemala's calendar), where its top-up is.
   const saleDay = guatemalanToday(invoice.sale.createdAt);
   const movements = `/admin/integraciones/${invoice.integrationId}/movimientos`;
@@ -71,10 +75,24 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             )}
           </div>
         )}
-        {invoice.hasXml && (
+        {(invoice.hasXml || certified) && (
+          <p className="actions">
+            {invoice.hasXml && (
+              <a className="button secondary" href={`/admin/facturas/${invoice.id}/xml`} download data-testid="invoice-xml">
+                Descargar el XML certificado
+              </a>
+            )}
+            {certified && (
+              <a className="button secondary" href={`/admin/facturas/${invoice.id}/pdf`} download data-testid="invoice-pdf">
+                Descargar el PDF
+              </a>
+            )}
+          </p>
+        )}
+        {verification && (
           <p>
-            <a href={`/admin/facturas/${invoice.id}/xml`} download data-testid="invoice-xml">
-              Descargar el XML certificado
+            <a href={verification} target="_blank" rel="noopener noreferrer" data-testid="invoice-sat-verification">
+              {INVOICE_PAGE_MESSAGES.verifyAtSat}
             </a>
           </p>
         )}

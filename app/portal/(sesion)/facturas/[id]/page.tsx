@@ -1,0 +1,97 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { PageHeader } from '@/components/console/page-header';
+import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
+import { receptorIdText } from '@/lib/flows/invoicing/pdf';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { formatQuetzales } from '@/lib/platform/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { CF_NAME } from '@/lib/providers/fel/document';
+import { INVOICE_PAGE_MESSAGES, INVOICE_STATE_TONES, PORTAL_INVOICE_STATE_LABELS } from '@/lib/presentation/invoice-labels';
+import { portalInvoice } from '@/lib/surfaces/portal/invoices';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+
+export const metadata: Metadata = { title: 'Factura' };
+
+// One invoice of the session's integration: SAT's numbers, the receptor and amounts as certified,
+// SAT's verification link, and the XML and PDF. Another integration's id is the same 404 as an
+// unknown one.
+export default async function PortalInvoicePage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requirePortalPage(BILLING_READERS);
+  const found = await portalInvoice(user, (await params).id);
+  if (!found) notFound();
+  const { row, certified } = found;
+  const verification = certified ? invoiceVerificationLink(certified) : null;
+  const title = row.serie && row.numero ? `Factura ${row.serie}-${row.numero}` : `Factura #${row.id}`;
+  return (
+    <>
+      <PageHeader title={title} back={{ href: '/portal/facturas', label: 'Facturas' }} />
+      <section className="card" aria-labelledby="factura-estado">
+        <h2 id="factura-estado">Estado</h2>
+        <p>
+          <span className={`badge ${INVOICE_STATE_TONES[row.state]}`} data-testid="invoice-state">
+            {PORTAL_INVOICE_STATE_LABELS[row.state]}
+          </span>
+        </p>
+        {!certified && <p>Todavía no está certificada ante SAT: cuando lo esté, aquí podrá descargar su XML y su PDF.</p>}
+        {certified && (
+          <p className="actions">
+            {certified.hasXml && (
+              <a className="button secondary" href={`/portal/facturas/${row.id}/xml`} download data-testid="invoice-xml">
+                Descargar el XML certificado
+              </a>
+            )}
+            <a className="button secondary" href={`/portal/facturas/${row.id}/pdf`} download data-testid="invoice-pdf">
+              Descargar el PDF
+            </a>
+          </p>
+        )}
+        {verification && (
+          <p>
+            <a href={verification} target="_blank" rel="noopener noreferrer" data-testid="invoice-sat-verification">
+              {INVOICE_PAGE_MESSAGES.verifyAtSat}
+            </a>
+          </p>
+        )}
+      </section>
+      {certified && (
+        <section className="card" aria-labelledby="factura-datos">
+          <h2 id="factura-datos">Datos de la factura</h2>
+          <dl className="details" data-testid="invoice-details">
+            <dt>Número de autorización (UUID)</dt>
+            <dd className="break-anywhere" data-testid="invoice-uuid">
+              {certified.uuid}
+            </dd>
+            <dt>Serie</dt>
+            <dd>{certified.serie}</dd>
+            <dt>Número</dt>
+            <dd>{certified.numero}</dd>
+            <dt>Emitida</dt>
+            <dd>{formatDateTime(certified.emittedAt)}</dd>
+            <dt>Certificada</dt>
+            <dd>{formatDateTime(certified.certifiedAt)}</dd>
+            <dt>Receptor</dt>
+            <dd>{`${receptorIdText(certified)} · ${certified.receptorKind === 'cf' ? CF_NAME : (certified.receptorName ?? '')}`}</dd>
+            <dt>Subtotal (monto gravable)</dt>
+            <dd>{formatQuetzales(certified.taxableCentavos)}</dd>
+            <dt>IVA</dt>
+            <dd>{formatQuetzales(certified.taxCentavos)}</dd>
+            <dt>Total</dt>
+            <dd data-testid="invoice-total">{formatQuetzales(certified.totalCentavos)}</dd>
+          </dl>
+        </section>
+      )}
+      {!certified && (
+        <section className="card" aria-labelledby="factura-datos">
+          <h2 id="factura-datos">Datos de la factura</h2>
+          <dl className="details">
+            <dt>Fecha de la recarga</dt>
+            <dd>{formatDateTime(row.createdAt)}</dd>
+            <dt>Total</dt>
+            <dd data-testid="invoice-total">{formatQuetzales(row.totalCentavos)}</dd>
+          </dl>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+// GET /portal/facturas/:id/pdf - a certified invoice of the session's integration, as PDF.
+import { invoiceFileName, invoicePdf } from '@/lib/flows/invoicing/documents';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { portalInvoiceDownload, portalInvoiceMissing } from '@/lib/surfaces/portal/downloads';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const found = await portalInvoiceDownload(BILLING_READERS, params);
+  if (found instanceof Response) return found;
+  const pdf = await invoicePdf(found.invoice);
+  if (!pdf) return portalInvoiceMissing(found.user);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `attachment; filename="${invoiceFileName(found.invoice, 'pdf')}"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
