@@ -1,8 +1,8 @@
 // Isolation is the portal's first requirement (issue 33, point 5). A black-box suite against the
 // built app: the people of integration A try every portal page, download and server action with
-// integration B's ids (people, invitations, sessions, statements, query records, request ids), and
-// a console administrator's and a support user's sessions try the whole portal, while a portal
-// session tries the whole console. Nothing of B is ever read or changed, and an id of B is answered
+// integration B's ids (people, invitations, sessions, statements, FEL invoices, query records,
+// request ids), and a console administrator's and a support user's sessions try the whole portal,
+// while a portal session tries the whole console. Nothing of B is ever read or changed, and an id of B is answered
 // exactly as an id that does not exist, so the answer does not tell whether B's object exists.
 //
 // The pages, downloads and actions are found, not listed: every page.tsx and route.ts under
@@ -20,6 +20,7 @@ import {
   integrationNotificationOptOuts,
   integrations,
   integrationTokens,
+  invoices,
   ledgerEntries,
   portalInvitations,
   portalSessions,
@@ -93,6 +94,8 @@ interface ObjectsOfB {
   watchListIds: string[];
   /** B's notices sent to its webhook ("Reenviar" in Notificaciones). */
   deliveryIds: number[];
+  /** B's FEL invoices (Facturas, issue 53): one certified, one still pending. */
+  invoiceIds: number[];
 }
 let objectsOfB: ObjectsOfB;
 /** The NIT B looked up (A never did). */
@@ -185,7 +188,41 @@ beforeAll(async () => {
     await database.execute(
       sql`insert into alert_deliveries (id, alert_id, condition, integration_id, audience, recipient, channel, target, payload, status, attempts) overriding system value values (${deliveryOfB}, 'aviso-secreto-b', 'test', ${integrationB.id}, 'integrator', 'webhook', 'webhook', 'https://b.example/avisos', '{"id":"aviso-secreto-b"}', 'sent', 1)`,
     );
+    // FEL invoices of A's and B's top-ups, written as the worker leaves them: B's certified one with
+    // its XML, and a pending one (A's app runs with FEL off: none is certified here while A tries).
+    // B's ids are as long as the unknown one they are compared with (a page echoes the id in its
+    // flight data, whose rows React splits by length), and large, as the notice's above.
+    const invoiceOf = async (integrationId: number, entryId: number, totalCentavos: number, numbers?: { uuid: string; serie: string; numero: string; xml: string }, id?: number) => {
+      if (id !== undefined) await database.execute(sql`select setval(pg_get_serial_sequence('invoices', 'id'), ${id - 1}::integer)`);
+      const [row] = await database
+        .insert(invoices)
+        .values({
+          ledgerEntryId: entryId,
+          integrationId,
+          documentType: 'FACT',
+          emittedAt: new Date(),
+          totalCentavos,
+          taxableCentavos: Math.round(totalCentavos / 1.12),
+          taxCentavos: totalCentavos - Math.round(totalCentavos / 1.12),
+          receptorKind: 'cf',
+          receptorId: 'CF',
+          ...(numbers ? { state: 'certified' as const, uuid: numbers.uuid, serie: numbers.serie, numero: numbers.numero, certifiedAt: new Date(), certifiedXml: numbers.xml, certifier: 'infile' } : {}),
+        })
+        .returning({ id: invoices.id });
+      return row!.id;
+    };
+    const topUpsOf = async (integrationId: number) =>
+      (await database.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.integrationId, integrationId)).orderBy(ledgerEntries.id)).map((row) => row.id);
+    const [firstOfA] = await topUpsOf(integrationA.id);
+    await invoiceOf(integrationA.id, firstOfA!, 10_000, { uuid: 'AAAA0000-1111-4222-8333-444455556666', serie: 'AAAA0000', numero: '4369', xml: '<dte:GTDocumento>factura de A</dte:GTDocumento>' });
+    const [firstOfB, secondOfB] = await topUpsOf(integrationB.id);
+    const invoiceIds = [
+      await invoiceOf(integrationB.id, firstOfB!, 4_321_987, { uuid: 'B0B0B0B0-1111-4222-8333-444455556666', serie: 'B0B0B0B0', numero: '286331153', xml: '<dte:GTDocumento>FACTURA-SECRETA-B</dte:GTDocumento>' }, 1_424_242_421),
+      await invoiceOf(integrationB.id, secondOfB!, 9_876_543),
+    ];
+    expect(invoiceIds).toEqual([1_424_242_421, 1_424_242_422]);
     return {
+      invoiceIds,
       deliveryIds: [deliveryOfB],
       userIds,
       topUpRequestIds: [reported.value.id],
@@ -217,6 +254,8 @@ beforeAll(async () => {
     'Vigilancia secreta de B',
     ...objectsOfB.watchListIds,
     'aviso-secreto-b',
+    'B0B0B0B0',
+    'FACTURA-SECRETA-B',
   ];
   expect(objectsOfB.sessionPublicIds.length).toBeGreaterThanOrEqual(3);
   expect(objectsOfB.recordIds.length).toBeGreaterThanOrEqual(2);
@@ -275,6 +314,9 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/lotes/[id]/resultados': (objects) => objects.bulkJobIds,
   '/portal/vigilancia/[id]': (objects) => objects.watchListIds,
   '/portal/vigilancia/[id]/cambios': (objects) => objects.watchListIds,
+  '/portal/facturas/[id]': (objects) => objects.invoiceIds,
+  '/portal/facturas/[id]/xml': (objects) => objects.invoiceIds,
+  '/portal/facturas/[id]/pdf': (objects) => objects.invoiceIds,
 };
 
 /**
@@ -384,6 +426,7 @@ async function stateOfB(): Promise<unknown> {
       watchLists: await database.select().from(watchLists).where(eq(watchLists.integrationId, integrationB.id)).orderBy(watchLists.id),
       notificationOptOuts: await database.select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationB.id)),
       deliveries: await database.select({ id: alertDeliveries.id }).from(alertDeliveries).where(eq(alertDeliveries.integrationId, integrationB.id)).orderBy(alertDeliveries.id),
+      invoices: await database.select().from(invoices).where(eq(invoices.integrationId, integrationB.id)).orderBy(invoices.id),
     };
   });
 }

@@ -28,9 +28,9 @@ export async function portalInvoices(user: PortalUserSession): Promise<PortalInv
     .limit(PORTAL_INVOICE_LIMIT);
 }
 
-/** An invoice id as the address spells it, or undefined. */
+/** An invoice id as the address spells it (a positive integer the column can hold), or undefined. */
 function invoiceIdOf(idText: string): number | undefined {
-  return /^[1-9]\d{0,8}$/.test(idText) ? Number(idText) : undefined;
+  return /^[1-9]\d{0,9}$/.test(idText) && Number(idText) <= 2_147_483_647 ? Number(idText) : undefined;
 }
 
 /** One invoice of the session's integration: its row, and its certified facts once certified. */
