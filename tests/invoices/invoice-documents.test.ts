@@ -4,7 +4,6 @@
 // invoices to owners and billing, opens each with the same link and both downloads, refuses
 // developers, and answers another integration's invoice as one that does not exist; the monthly
 // statement's PDF lists the month's invoices.
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { invoices, type Invoice } from '@/db/schema';
