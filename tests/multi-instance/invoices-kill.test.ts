@@ -22,9 +22,9 @@ import { newIntegration, requiredEnv, twoInstanceEnv, type TestIntegration } fro
 const TOP_UPS = 6;
 /** The certifier certifies at once and answers this much later: the window the kill lands in. */
 const CERTIFY_LATENCY_MS = 3_000;
-/** Above the latency, so a live instance hears every answer; the lease is 2 × this + 60 s. */
+/** Above the latency, so a live instance hears every answer; the lease is 2 × this + 15 s. */
 const CERTIFY_TIMEOUT_MS = 4_000;
-const LEASE_MS = 2 * CERTIFY_TIMEOUT_MS + 60_000;
+const LEASE_MS = 2 * CERTIFY_TIMEOUT_MS + 15_000;
 
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;

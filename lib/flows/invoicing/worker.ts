@@ -241,7 +241,10 @@ export function startInvoiceWorker(): void {
     certifier,
     issuer,
     credentialsPauseMs: settings.FEL_CREDENTIALS_PAUSE_MS,
-    leaseSeconds: Math.ceil((2 * settings.FEL_CERTIFY_TIMEOUT_MS) / 1000) + 60,
+    // Past a certify call's time-out, twice over, with time to write its answer: a lease that runs
+    // out early only costs a lookup (the identifier keeps a resend harmless), a long one delays the
+    // orphan of a killed instance.
+    leaseSeconds: Math.ceil((2 * settings.FEL_CERTIFY_TIMEOUT_MS) / 1000) + 15,
   });
   const state: WorkerState = { stopped: false, timer: null };
   setProcessSlot('invoiceWorker', state);
