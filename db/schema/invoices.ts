@@ -62,6 +62,9 @@ export const invoices = pgTable(
     // The last failure: SAT's or the certifier's code and its message (may name the receptor: shown, never logged).
     lastErrorCode: text('last_error_code'),
     lastErrorMessage: text('last_error_message'),
+    // When every listener of its "certified" event took it (the integrator's notice queued): until
+    // then the worker tells it again (lib/flows/invoicing/worker.ts), the notice keyed to go once.
+    noticeEmittedAt: timestamp('notice_emitted_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -70,6 +73,8 @@ export const invoices = pgTable(
     uniqueIndex('invoices_identifier_unique').on(table.identifier),
     // The worker's queue: due rows in order.
     index('invoices_due_idx').on(table.nextAttemptAt, table.id).where(sql`${table.state} in ('pending', 'indeterminate')`),
+    // Certified and not yet told: empty but for a crash or a failed listener, so every round looks cheaply.
+    index('invoices_untold_idx').on(table.updatedAt, table.id).where(sql`${table.state} = 'certified' and ${table.noticeEmittedAt} is null`),
     index('invoices_integration_idx').on(table.integrationId, table.createdAt),
     // The console's "Facturas": every invoice newest first, or one state's (a month is a range of either).
     index('invoices_created_idx').on(table.createdAt, table.id),

@@ -1,0 +1,2 @@
+ALTER TABLE "invoices" ADD COLUMN "notice_emitted_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "invoices_untold_idx" ON "invoices" USING btree ("updated_at","id") WHERE "invoices"."state" = 'certified' and "invoices"."notice_emitted_at" is null;
