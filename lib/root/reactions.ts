@@ -38,6 +38,7 @@ export function subscribeReactions(): void {
   topUpApproved.subscribe(({ integration, request, balanceCentavos }) => integratorNotifier().noteTopUpApproved(integration, request, balanceCentavos));
   topUpRejected.subscribe(({ integration, request }) => integratorNotifier().noteTopUpRejected(integration, request));
   statementIssued.subscribe(({ integration, statement, monthLabel }) => integratorNotifier().noteStatementIssued(integration, statement, monthLabel));
-  // The billing contact gets each certified invoice's PDF, and the webhook its numbers (once per invoice).
+  // The billing contact gets each certified invoice's PDF, and the webhook its numbers (once per
+  // invoice); a failure to queue them throws, and the invoice worker tells the invoice again.
   invoiceCertified.subscribe(({ invoiceId, integrationId }) => integratorNotifier().noteInvoiceIssued(invoiceId, integrationId));
 }

@@ -12,6 +12,7 @@ import { auditPageQuery } from '@/lib/surfaces/console/audit';
 import { accessPageQuery } from '@/lib/core/personal-data/access-log';
 import type { RecordFilters } from '@/lib/core/records/filters';
 import { recordsQuery } from '@/lib/core/records/list';
+import { untoldInvoicesQuery } from '@/lib/flows/invoicing/queue';
 import { decidedTopUpsQuery } from '@/lib/flows/top-ups/requests';
 import { invoicesQuery } from '@/lib/surfaces/console/invoices';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -122,6 +123,14 @@ describe('the console lists are read in index order', () => {
     expectIndexOrder(await planOf(accessPageQuery(database, { userId: 4 }, CURSOR, 51)), 'personal_data_access_user_idx');
     expectIndexOrder(await planOf(accessPageQuery(database, { recordId: 1_042, kind: 'reveal' }, undefined, 51)), 'personal_data_access_record_idx');
     expectIndexOrder(await planOf(accessPageQuery(database, { since: '2026-11-01', until: '2026-11-07' }, undefined, 51)), 'personal_data_access_created_idx');
+  });
+});
+
+describe("the invoice worker's look at every round", () => {
+  it('for certified invoices left untold reads only its partial index, oldest first', async () => {
+    // Every instance looks every few seconds and almost always finds none: a scan of the invoices
+    // (every certified one, for years) would be paid each time.
+    expectIndexOrder(await planOf(untoldInvoicesQuery(60, 20)), 'invoices_untold_idx');
   });
 });
 

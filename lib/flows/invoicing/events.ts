@@ -18,6 +18,8 @@ export interface InvoiceCertified {
 
 /**
  * An invoice became certified (by its certification or by the lookup that found it), emitted by the
- * one worker whose claim wrote the state: the integrator is told (lib/root/reactions.ts).
+ * one worker whose claim wrote the state: the integrator is told (lib/root/reactions.ts). Emitted
+ * again by a later round until every listener took it once, so a listener takes a repeat as the
+ * same event and throws when it could not take it.
  */
 export const invoiceCertified = domainEvent<InvoiceCertified>('invoicing.invoice-certified');

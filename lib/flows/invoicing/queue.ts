@@ -2,7 +2,7 @@
 // instances never wait on each other's rows, as lib/flows/bulk/items.ts claims items), and every
 // change written only while the row still carries the claim's holder. The certifier's identifier
 // makes a second send harmless; the lease keeps two workers from wasting calls on one invoice.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { invoiceAttempts, invoices, type Invoice, type NewInvoice } from '@/db/schema';
 
@@ -36,6 +36,39 @@ export async function updateClaimed(invoiceId: number, holder: string, change: P
     .where(and(eq(invoices.id, invoiceId), eq(invoices.leaseHolder, holder), inArray(invoices.state, [...IN_QUEUE])))
     .returning({ id: invoices.id });
   return rows.length === 1;
+}
+
+/**
+ * Certified invoices not yet told whose last write is older than `graceSeconds`, oldest first: the
+ * partial index invoices_untold_idx holds only those, so a round that finds none reads nothing.
+ */
+export function untoldInvoicesQuery(graceSeconds: number, limit: number) {
+  return sql`select ${invoices.id} from ${invoices}
+     where ${invoices.state} = 'certified' and ${invoices.noticeEmittedAt} is null
+       and ${invoices.updatedAt} <= now() - make_interval(secs => ${graceSeconds}::integer)
+     order by ${invoices.updatedAt}, ${invoices.id}
+     limit ${limit}::integer
+     for update skip locked`;
+}
+
+/**
+ * Takes up to `limit` of them for this instance to tell again: each row's updated_at moves to now,
+ * so another instance (or this one's next round) looks at it again only a grace later.
+ */
+export async function claimUntoldInvoices(graceSeconds: number, limit: number): Promise<Array<{ id: number; integrationId: number }>> {
+  return (await db())
+    .update(invoices)
+    .set({ updatedAt: sql`now()` })
+    .where(sql`${invoices.id} in (${untoldInvoicesQuery(graceSeconds, limit)})`)
+    .returning({ id: invoices.id, integrationId: invoices.integrationId });
+}
+
+/** Every listener of the invoice's "certified" took it: no round tells it again. */
+export async function recordNoticeEmitted(invoiceId: number): Promise<void> {
+  await (await db())
+    .update(invoices)
+    .set({ noticeEmittedAt: sql`now()` })
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.state, 'certified'), isNull(invoices.noticeEmittedAt)));
 }
 
 export interface AttemptLine {

@@ -2,6 +2,9 @@
 // fixed at its sale, and settles what the certifier answered (docs/decisions.md, "FEL invoices").
 // An invoice is marked indeterminate before it is sent, so a worker that dies mid-call leaves it to
 // be settled by the certifier's lookup, like a call that timed out, before anything is sent again.
+// Likewise an invoice written certified is recorded as told only once every listener took the
+// event: each round tells again, after a grace, those an instance killed in between or a failed
+// listener left untold (the integrator's notice is keyed by the invoice, so it still goes once).
 // Log lines carry the invoice's id, outcomes and codes: never a receptor's NIT or name.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -14,7 +17,7 @@ import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-
 import { felIdentifier, type CertifyOutcome, type FelCertifier } from '@/lib/providers/fel/certifier';
 import { emissionDay, prepareDocument, type DocumentType, type Issuer, type Receptor } from '@/lib/providers/fel/document';
 import { certifierCredentialsRefused, invoiceCertified } from './events';
-import { claimDueInvoices, logAttempt, updateClaimed } from './queue';
+import { claimDueInvoices, claimUntoldInvoices, logAttempt, recordNoticeEmitted, updateClaimed } from './queue';
 import { createReversalSettler } from './reversals';
 import { certifierOf, issuerOf } from './settings';
 
@@ -37,11 +40,18 @@ export interface InvoiceWorkerOptions {
   backoffCeilingMs?: number;
   /** How long wrong credentials stop this worker's queue. */
   credentialsPauseMs?: number;
+  /**
+   * How long a certified invoice may stay untold before a round tells it again: far longer than the
+   * worker that wrote the state takes to tell it (a read and an insert), so a live one is not raced.
+   */
+  noticeGraceSeconds?: number;
+  /** Untold invoices told again per round. */
+  noticeBatch?: number;
 }
 
 export interface InvoiceWorker {
   readonly name: string;
-  /** One round: claims due invoices and settles each; how many it claimed. */
+  /** One round: tells again certified invoices left untold, claims due invoices and settles each; how many it claimed. */
   runOnce(): Promise<number>;
   /** Until when wrong credentials stopped the queue (null: running). */
   pausedUntil(): Date | null;
@@ -57,6 +67,8 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
   const backoffBaseMs = options.backoffBaseMs ?? 30_000;
   const backoffCeilingMs = options.backoffCeilingMs ?? 30 * 60_000;
   const credentialsPauseMs = options.credentialsPauseMs ?? 300_000;
+  const noticeGraceSeconds = options.noticeGraceSeconds ?? 60;
+  const noticeBatch = options.noticeBatch ?? 20;
   const log = logger('invoicing');
   let pausedUntil: Date | null = null;
 
@@ -156,12 +168,31 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
     }
   }
 
-  /** Only the claim that wrote "certified" tells: a lost lease wrote nothing and tells nothing. */
-  async function tell(invoice: Invoice): Promise<void> {
+  /**
+   * Only the claim that wrote "certified" tells at once (a lost lease wrote nothing and tells
+   * nothing); the mark is written once every listener took it, else a later round tells it again.
+   */
+  async function tell(invoice: Pick<Invoice, 'id' | 'integrationId'>): Promise<void> {
+    const failures = await invoiceCertified.settle({ invoiceId: invoice.id, integrationId: invoice.integrationId });
+    for (const error of failures) log.error({ err: error, invoiceId: invoice.id }, 'telling of a certified FEL invoice failed; a later round tells it again');
+    if (failures.length > 0) return;
     try {
-      await invoiceCertified.emit({ invoiceId: invoice.id, integrationId: invoice.integrationId });
+      await recordNoticeEmitted(invoice.id);
     } catch (error) {
-      log.error({ err: error, invoiceId: invoice.id }, 'telling of a certified FEL invoice failed');
+      log.error({ err: error, invoiceId: invoice.id }, 'a certified FEL invoice was told but not recorded so; a later round tells it again');
+    }
+  }
+
+  /** The certified invoices whose telling did not finish, told again (at most noticeBatch a round). */
+  async function tellUntold(): Promise<void> {
+    try {
+      const untold = await claimUntoldInvoices(noticeGraceSeconds, noticeBatch);
+      for (const invoice of untold) {
+        log.warn({ invoiceId: invoice.id }, 'a certified FEL invoice left untold is told again');
+        await tell(invoice);
+      }
+    } catch (error) {
+      log.error({ err: error }, 'looking for certified FEL invoices left untold failed');
     }
   }
 
@@ -177,6 +208,9 @@ export function createInvoiceWorker(options: InvoiceWorkerOptions): InvoiceWorke
     name,
     pausedUntil: () => pausedUntil,
     async runOnce() {
+      // Before the pause: telling needs no certifier. Before the claims: an invoice certified in this
+      // round is told by its claim, not raced by this look.
+      await tellUntold();
       if (pausedUntil !== null) {
         if (pausedUntil.getTime() > Date.now()) return 0;
         pausedUntil = null;

@@ -166,19 +166,16 @@ export class IntegratorNotifier {
 
   /**
    * A top-up's invoice just certified (lib/flows/invoicing/worker.ts, by the claim that wrote it).
-   * Keyed by the invoice: told once however often it is heard. Never throws.
+   * Keyed by the invoice: told once however often it is heard. Throws when it could not queue: the
+   * worker leaves the invoice untold and tells it again.
    */
   async noteInvoiceIssued(invoiceId: number, integrationId: number): Promise<void> {
-    try {
-      const [invoice, [integration]] = await Promise.all([
-        findCertifiedInvoice(invoiceId, integrationId),
-        (await db()).select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId)),
-      ]);
-      if (!invoice || !integration) return;
-      await this.record(invoiceIssuedNotification(integration, invoice, this.settings));
-    } catch (error) {
-      log.error({ err: error, integrationId, invoiceId }, 'queuing an invoice notification failed');
-    }
+    const [invoice, [integration]] = await Promise.all([
+      findCertifiedInvoice(invoiceId, integrationId),
+      (await db()).select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, integrationId)),
+    ]);
+    if (!invoice || !integration) return;
+    await this.record(invoiceIssuedNotification(integration, invoice, this.settings));
   }
 
   /** Queues the notification unless its condition was notified within its interval; returns the deliveries written. */
