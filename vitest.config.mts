@@ -89,6 +89,12 @@ export default defineConfig({
     // files took 405 s instead of 499 s on PGlite, 274 s instead of 338 s on PostgreSQL.
     isolate: false,
     setupFiles: ['tests/support/fresh-file.ts'],
+    // Passwords hashed at an eighth of OWASP's cost in this suite, in its processes and in the apps
+    // and CLI processes it starts (tests/support/app-server.ts, cli.ts): it creates and signs in
+    // some five hundred people, and scrypt at 128 MiB was a fifth of its CPU time. The hashing
+    // itself, at both costs, is tested in lib/platform/security/passwords.test.ts; the
+    // multi-instance suite and the e2e suite run at the production cost. Production refuses `low`.
+    env: { PASSWORD_HASH_COST: 'low' },
     // The default report, then the ten slowest files (where the suite's time goes).
     reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     testTimeout: 30_000,

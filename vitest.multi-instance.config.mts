@@ -15,6 +15,8 @@ export default defineConfig({
     maxWorkers: 1,
     isolate: true,
     setupFiles: [],
+    // The apps of these tests hash passwords at the production cost, which their floods include.
+    env: { ...base.test?.env, PASSWORD_HASH_COST: 'standard' },
     testTimeout: 120_000,
   },
 });

@@ -74,6 +74,13 @@ describe('parseEnv', () => {
     expect(parseEnv(PRODUCTION)).toMatchObject({ APP_ENV: 'production', SEED_ON_START: false });
   });
 
+  it("hashes passwords at OWASP's cost unless told otherwise, and production refuses the test suites' low cost", () => {
+    expect(parseEnv({}).PASSWORD_HASH_COST).toBe('standard');
+    expect(parseEnv(PRODUCTION).PASSWORD_HASH_COST).toBe('standard');
+    expect(parseEnv({ PASSWORD_HASH_COST: 'low' }).PASSWORD_HASH_COST).toBe('low');
+    expect(rejectedVariables({ ...PRODUCTION, PASSWORD_HASH_COST: 'low' })).toEqual(['PASSWORD_HASH_COST']);
+  });
+
   it.each([
     ['APP_ENV', 'staging'],
     ['DATABASE_URL', 'not a url'],
@@ -95,6 +102,7 @@ describe('parseEnv', () => {
     ['LOOKUP_QUEUE_MAX', '-1'],
     ['RATE_LIMIT_IPV6_PREFIX_LENGTH', '129'],
     ['LOG_LEVEL', 'verbose'],
+    ['PASSWORD_HASH_COST', 'cheap'],
   ])('names %s when it is %j', (name, value) => {
     expect(rejectedVariables({ [name]: value })).toEqual([name]);
   });

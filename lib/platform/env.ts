@@ -106,6 +106,11 @@ export const envSchema = z
     MIGRATE_ON_START: flag(true),
     SEED_ON_START: flag(true),
 
+    // scrypt's cost for new password hashes (lib/platform/security/passwords.ts). `low` (16 MiB
+    // instead of 128 MiB, an eighth of the CPU) is for test suites that create and sign in hundreds
+    // of people; production refuses it. Stored hashes keep their own cost whichever is set.
+    PASSWORD_HASH_COST: z.enum(['standard', 'low']).default('standard'),
+
     NEXTAUTH_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
     NEXTAUTH_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     // Every console user (administrators and support) must sign in with a second factor (TOTP). parseEnv defaults it to true
@@ -375,6 +380,9 @@ export const envSchema = z
     }
     if (env.SEED_ON_START) {
       ctx.addIssue({ code: 'custom', path: ['SEED_ON_START'], message: 'must be false in production: nothing is seeded implicitly' });
+    }
+    if (env.PASSWORD_HASH_COST !== 'standard') {
+      ctx.addIssue({ code: 'custom', path: ['PASSWORD_HASH_COST'], message: 'must be standard in production: passwords are hashed at OWASP\'s cost' });
     }
     // Session cookies and upstream keys never travel in clear text.
     if (env.NEXTAUTH_URL && !env.NEXTAUTH_URL.startsWith('https://')) {

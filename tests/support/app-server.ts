@@ -189,6 +189,8 @@ function appSettings(options: StartAppOptions): Record<string, string | undefine
     APP_ENV: 'development',
     SEED_ON_START: options.seed ? 'true' : 'false',
     NEXTAUTH_SECRET: DUMMY_SECRET,
+    // The suite's password cost (vitest.config.mts), which childEnv would not pass on by itself.
+    PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
     ...TEST_PERSONAL_DATA_KEYS,
     ...location,
     ...journal,

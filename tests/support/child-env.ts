@@ -15,6 +15,9 @@ export function childEnv(overrides: Record<string, string | undefined>): NodeJS.
     // The app and the CLI load .env files through @next/env, which skips them when this marker is
     // set: a developer's .env (say, a DATABASE_URL) must not redirect a test's process.
     __NEXT_PROCESSED_ENV: 'true',
+    // V8 keeps the compiled code of the app's server files here between the suite's hundred-odd app
+    // starts: about 0.45 of the 1.9 CPU seconds each start spent compiling the same files again.
+    NODE_COMPILE_CACHE: path.join(REPO_ROOT, 'node_modules', '.cache', 'gateway-tests', 'node-compile-cache'),
   };
   for (const [name, value] of Object.entries(process.env)) {
     if (APP_VARIABLES.has(name) || name === 'NODE_ENV' || name.startsWith('VITEST') || name.startsWith('__VITEST')) continue;

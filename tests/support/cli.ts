@@ -31,7 +31,7 @@ export async function runCli(
   const child = spawn(process.execPath, ['cli/run.mjs', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
-    env: childEnv({ ...TEST_PERSONAL_DATA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
+    env: childEnv({ PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST, ...TEST_PERSONAL_DATA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (input !== undefined) child.stdin!.end(input);

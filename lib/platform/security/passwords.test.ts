@@ -1,9 +1,26 @@
 import fs from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { generatePassword, hashPassword, MAX_CONCURRENT_HASHES, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
 
+/** Runs the file at `cost` (npm test runs the other files at `low`: vitest.config.mts). */
+function atCost(cost: 'standard' | 'low') {
+  const before = process.env.PASSWORD_HASH_COST;
+  beforeEach(() => {
+    process.env.PASSWORD_HASH_COST = cost;
+    setProcessSlot('env', undefined);
+  });
+  afterEach(() => {
+    if (before === undefined) delete process.env.PASSWORD_HASH_COST;
+    else process.env.PASSWORD_HASH_COST = before;
+    setProcessSlot('env', undefined);
+  });
+}
+
 describe('console passwords', () => {
-  it('stores a salted, self-describing scrypt hash that does not contain the password', async () => {
+  atCost('standard');
+
+  it('stores a salted, self-describing scrypt hash at OWASP\'s cost that does not contain the password', async () => {
     const hash = await hashPassword('correct horse battery');
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(hash).not.toContain('correct horse battery');
@@ -43,7 +60,26 @@ describe('console passwords', () => {
   });
 });
 
+describe('the test suites\' low cost', () => {
+  atCost('low');
+
+  it('hashes at N=2^14, and a hash of either cost verifies whichever cost is set now', async () => {
+    const low = await hashPassword('correct horse battery');
+    expect(low).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    process.env.PASSWORD_HASH_COST = 'standard';
+    setProcessSlot('env', undefined);
+    const standard = await hashPassword('correct horse battery');
+    expect(await verifyPassword('correct horse battery', low)).toBe(true);
+    process.env.PASSWORD_HASH_COST = 'low';
+    setProcessSlot('env', undefined);
+    expect(await verifyPassword('correct horse battery', standard)).toBe(true);
+    expect(await verifyPassword('correct horse batterY', standard)).toBe(false);
+  });
+});
+
 describe('password hashing under parallel sign-ins', () => {
+  atCost('standard');
+
   it('leaves libuv threads for other work: a file read queued behind 8 hashes finishes before the first hash', async () => {
     expect(MAX_CONCURRENT_HASHES).toBeLessThan(4); // libuv's default thread pool
     const finished: string[] = [];
