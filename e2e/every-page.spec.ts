@@ -1,4 +1,4 @@
-// Every console page (Lotes and a job's page included) and /docs, at a desktop size and at a phone's 390 px: nothing scrolls
+// Every console page (Lotes, a job's page and an invoice's included) and /docs, at a desktop size and at a phone's 390 px: nothing scrolls
 // sideways, axe-core finds no serious or critical violation, and a full-page screenshot of each is
 // kept in e2e-artifacts/<database>/screenshots (pagina-<page>-<escritorio|telefono>.png).
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -17,6 +17,8 @@ interface Ids {
   failedRecord: number;
   /** A bulk job of demo's (its public id). */
   job: string;
+  /** The invoice of demo's initial balance. */
+  invoice: number;
 }
 
 // Pages that need a session; the sign-in page and /docs are opened without one. `section`: a
@@ -42,6 +44,7 @@ const PAGES: Array<{ name: string; heading: string | RegExp; path: (ids: Ids) =>
   { name: 'lote', heading: /^Lote lote_[0-9a-f]{20}$/, path: (ids) => `/admin/lotes/${ids.job}`, section: 'Filas' },
   // FEL invoices: the list (empty in this suite's production build, where FEL is off).
   { name: 'facturas', heading: 'Facturas', path: () => '/admin/facturas' },
+  { name: 'factura', heading: /^Factura [0-9A-F]{8}-\d+$/, path: (ids) => `/admin/facturas/${ids.invoice}`, section: 'Datos de la factura' },
   { name: 'usuarios', heading: 'Usuarios', path: () => '/admin/usuarios' },
   { name: 'auditoria', heading: 'Auditoría', path: () => '/admin/auditoria' },
   { name: 'accesos-datos-personales', heading: 'Accesos a datos personales', path: () => '/admin/datos-personales' },
@@ -95,10 +98,20 @@ async function newestRecordId(page: Page, integrationId: number, status: string)
   return Number(/\/admin\/registros\/(\d+)/.exec(href ?? '')![1]);
 }
 
+/** The id of the newest invoice, once the worker has certified it (the seed's, a moment after start). */
+async function certifiedInvoiceId(page: Page): Promise<number> {
+  await expect(async () => {
+    await page.goto(`${settings().baseUrl}/admin/facturas?estado=certified`);
+    await expect(page.getByTestId('invoices').locator('tbody tr')).not.toHaveCount(0);
+  }).toPass({ timeout: 30_000 });
+  const href = await page.getByTestId('invoices').locator('tbody tr').first().locator('a[href^="/admin/facturas/"]').first().getAttribute('href');
+  return Number(/\/admin\/facturas\/(\d+)/.exec(href ?? '')![1]);
+}
+
 test.describe.serial('cada página, en escritorio y en teléfono', () => {
   let adminContext: BrowserContext;
   let admin: Page;
-  const ids: Ids = { integration: 0, record: 0, failedRecord: 0, job: '' };
+  const ids: Ids = { integration: 0, record: 0, failedRecord: 0, job: '', invoice: 0 };
 
   test.beforeAll(async ({ browser }) => {
     const { baseUrl } = settings();
@@ -116,6 +129,7 @@ test.describe.serial('cada página, en escritorio y en teléfono', () => {
     ids.integration = Number(/\/admin\/integraciones\/(\d+)/.exec(href ?? '')![1]);
     ids.record = await newestRecordId(admin, ids.integration, '200');
     ids.failedRecord = await newestRecordId(admin, ids.integration, '502');
+    ids.invoice = await certifiedInvoiceId(admin);
   });
 
   test.afterAll(async () => {

@@ -1,7 +1,8 @@
 // What an integration's owner reads in the portal (issue 33, point 4), in chromium at 1366 and
 // 390 px with axe: Movimientos with the opening top-up (by "Administración", not the staff member's
-// e-mail), Credenciales with the integration's token by its prefix (never the token), and Estados
-// de cuenta with a statement the console issued, whose PDF downloads through the portal.
+// e-mail), Facturas with that top-up's certified invoice and its PDF, Credenciales with the
+// integration's token by its prefix (never the token), and Estados de cuenta with a statement the
+// console issued, whose PDF downloads through the portal.
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { monthName } from '../lib/platform/time/months';
@@ -50,6 +51,24 @@ test('el propietario ve sus movimientos, sus credenciales y descarga un estado d
   await expect(opening).toContainText('Administración');
   await expect(owner.getByRole('main')).not.toContainText(adminEmail);
   await checkBothSizes(owner, testInfo, 'movimientos');
+
+  // Facturas: the opening top-up's invoice, certified by the simulator's certifier, its page and PDF.
+  await openSection(owner, 'Facturas');
+  await expect(async () => {
+    await owner.reload();
+    await expect(owner.getByTestId('portal-invoice')).toHaveCount(1);
+    await expect(owner.getByTestId('portal-invoice')).toContainText('Certificada');
+  }).toPass({ timeout: 30_000 });
+  await expect(owner.getByTestId('portal-invoice')).toContainText('Q 250.00');
+  await checkBothSizes(owner, testInfo, 'facturas');
+  await owner.getByTestId('portal-invoice').locator('a[href^="/portal/facturas/"]').first().click();
+  await expect(owner.getByRole('heading', { level: 1 })).toHaveText(/^Factura [0-9A-F]{8}-\d+$/);
+  await expect(owner.getByTestId('invoice-total')).toHaveText('Q 250.00');
+  await checkBothSizes(owner, testInfo, 'factura');
+  const [invoicePdf] = await Promise.all([owner.waitForEvent('download'), owner.getByTestId('invoice-pdf').click()]);
+  expect(new URL(invoicePdf.url()).pathname).toMatch(/^\/portal\/facturas\/\d+\/pdf$/);
+  const invoiceText = pdfPageTextLines(fs.readFileSync((await invoicePdf.path())!)).flat().join('\n');
+  expect(invoiceText).toContain('250.00');
 
   // Credenciales: the token by its prefix; the token itself is nowhere on the page.
   await openSection(owner, 'Credenciales');

@@ -60,6 +60,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // (100 per 15 minutes, tested in tests/conformance/global-limit.test.ts) the suite's later specs
     // met each other's 429s (the status page's and the tokens' lookups in a fresh-clone CI run).
     RATE_LIMIT_GLOBAL_MAX: '100000',
+    // Every credited top-up is invoiced against the simulator's certifier, as under `npm run dev`,
+    // and the worker looks for due invoices twice a second: the specs read them certified.
+    FEL_ENABLED: 'true',
+    FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
+    FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
+    FEL_WORKER_INTERVAL_MS: '500',
   });
 
   try {
