@@ -8,7 +8,8 @@ import { formatQuetzales } from '@/lib/platform/money';
 
 /**
  * Posted movements with the balance after each: a top-up or an adjustment links to its audit
- * entry (for administrators, who may read the audit log), a charged query to its record.
+ * entry (for administrators, who may read the audit log), a charged query to its record, and a
+ * top-up invoiced to its FEL invoice.
  */
 export function BalanceHistoryTable({ rows, integrationId, canReadAudit }: { rows: HistoryRow[]; integrationId: number; canReadAudit: boolean }) {
   return (
@@ -40,6 +41,12 @@ export function BalanceHistoryTable({ rows, integrationId, canReadAudit }: { row
                 {/* One box: on a phone the cell is a flex row, and a link beside its note would be two columns. */}
                 <span>
                   <Origin row={row} integrationId={integrationId} canReadAudit={canReadAudit} />
+                  {row.invoiceId !== null && (
+                    <>
+                      {' · '}
+                      <Link href={`/admin/facturas/${row.invoiceId}`}>Factura</Link>
+                    </>
+                  )}
                 </span>
               </td>
             </tr>

@@ -12,6 +12,14 @@ import { ledgerEntries } from './ledger-entries';
 export const invoiceState = pgEnum('invoice_state', ['pending', 'indeterminate', 'certified', 'to_correct']);
 export type InvoiceState = (typeof invoiceState.enumValues)[number];
 
+/**
+ * What became of a certified invoice since: a void or a credit note requested (under way) or done.
+ * Null while it stands as certified. Kept on the invoice, by the statements that write its
+ * reversal, so the console's list finds each standing in index order.
+ */
+export const invoiceReversalStanding = pgEnum('invoice_reversal_standing', ['void_pending', 'voided', 'credit_note_pending', 'credited']);
+export type InvoiceReversalStanding = (typeof invoiceReversalStanding.enumValues)[number];
+
 export const invoiceReceptorKind = pgEnum('invoice_receptor_kind', ['nit', 'cui', 'cf']);
 export type InvoiceReceptorKind = (typeof invoiceReceptorKind.enumValues)[number];
 
@@ -65,6 +73,8 @@ export const invoices = pgTable(
     // When every listener of its "certified" event took it (the integrator's notice queued): until
     // then the worker tells it again (lib/flows/invoicing/worker.ts), the notice keyed to go once.
     noticeEmittedAt: timestamp('notice_emitted_at', { withTimezone: true, mode: 'date' }),
+    // Its live void or credit note (invoice_reversals), if any.
+    reversal: invoiceReversalStanding('reversal'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -79,6 +89,7 @@ export const invoices = pgTable(
     // The console's "Facturas": every invoice newest first, or one state's (a month is a range of either).
     index('invoices_created_idx').on(table.createdAt, table.id),
     index('invoices_state_created_idx').on(table.state, table.createdAt, table.id),
+    index('invoices_reversal_created_idx').on(table.reversal, table.createdAt, table.id).where(sql`${table.reversal} is not null`),
     check('invoices_amounts_add_up', sql`${table.totalCentavos} > 0 and ${table.taxableCentavos} + ${table.taxCentavos} = ${table.totalCentavos}`),
     check('invoices_certified_has_numbers', sql`${table.state} <> 'certified' or (${table.uuid} is not null and ${table.serie} is not null and ${table.numero} is not null)`),
     check('invoices_receptor_named', sql`(${table.receptorKind} = 'cf') = (${table.receptorName} is null)`),

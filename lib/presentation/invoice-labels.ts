@@ -1,6 +1,7 @@
 // How the console speaks of FEL invoices: their states, what happens next in each, and what became
 // of each call to the certifier.
-import type { InvoiceState } from '@/db/schema';
+import type { InvoiceReversalStanding, InvoiceState } from '@/db/schema';
+import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
 
 export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
   pending: 'Pendiente',
@@ -23,12 +24,32 @@ export const PORTAL_INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
 /** The states in the order the filter offers them. */
 export const INVOICE_STATES: InvoiceState[] = ['pending', 'indeterminate', 'certified', 'to_correct'];
 
+/**
+ * An invoice's standing as people read it: its state, or what became of it once certified (a void
+ * or a credit note under way or done). The same words in the console and the portal.
+ */
+export type InvoiceStanding = InvoiceState | InvoiceReversalStanding;
+
+export function invoiceStanding(invoice: { state: InvoiceState; reversal: InvoiceReversalStanding | null }): InvoiceStanding {
+  return invoice.reversal ?? invoice.state;
+}
+
+export const INVOICE_STANDING_LABELS: Record<InvoiceStanding, string> = { ...INVOICE_STATE_LABELS, ...REVERSAL_STANDING_LABELS };
+export const PORTAL_INVOICE_STANDING_LABELS: Record<InvoiceStanding, string> = { ...PORTAL_INVOICE_STATE_LABELS, ...REVERSAL_STANDING_LABELS };
+
+/** The standings in the order the console's filter offers them ("Certificada" is one that stands). */
+export const INVOICE_STANDINGS: InvoiceStanding[] = [...INVOICE_STATES, 'void_pending', 'voided', 'credit_note_pending', 'credited'];
+
 /** What happens next to an invoice in each state, said on its page under the state. */
-export const INVOICE_NEXT_STEP: Record<InvoiceState, string> = {
+export const INVOICE_NEXT_STEP: Record<InvoiceStanding, string> = {
   pending: 'Se enviará al certificador en el próximo intento; si no responde, se reintentará más tarde con el mismo identificador.',
   indeterminate: 'Se consultará al certificador antes de volver a enviarla: el envío anterior no tuvo una respuesta legible y podría estar certificada.',
   certified: 'Está certificada ante SAT: no se enviará de nuevo.',
   to_correct: 'El certificador rechazó sus datos: no se reenviará sola. Corrija el receptor de la integración y reintente con el mismo identificador.',
+  void_pending: 'Su anulación se está enviando al certificador, con su propio identificador; el saldo ya se descontó.',
+  voided: 'Anulada ante SAT: ya no tiene validez fiscal.',
+  credit_note_pending: 'Su nota de crédito se está enviando al certificador, con su propio identificador; el saldo ya se descontó.',
+  credited: 'Una nota de crédito certificada ante SAT la revierte por su total.',
 };
 
 /** The badge's tone for each state. */
@@ -38,6 +59,19 @@ export const INVOICE_STATE_TONES: Record<InvoiceState, 'ok' | 'warn' | 'danger' 
   certified: 'ok',
   to_correct: 'danger',
 };
+
+export const INVOICE_STANDING_TONES: Record<InvoiceStanding, 'ok' | 'warn' | 'danger' | 'off'> = {
+  ...INVOICE_STATE_TONES,
+  void_pending: 'warn',
+  voided: 'danger',
+  credit_note_pending: 'warn',
+  credited: 'off',
+};
+
+/** A credit note as the lists and pages name it. */
+export function creditNoteName(note: { serie: string | null; numero: string | null }): string {
+  return `Nota de crédito ${note.serie}-${note.numero}`;
+}
 
 /** The receptor of a sale to consumidor final (CF). */
 export const FINAL_CONSUMER = 'Consumidor final';

@@ -107,13 +107,18 @@ describe('the console lists are read in index order', () => {
     expectIndexOrder(await planOf(decidedTopUpsQuery(database, CURSOR, 51)), 'top_up_requests_decided_idx');
   });
 
-  it('the invoices under "Facturas", all of them, one state, one month, first page and older ones', async () => {
+  it('the invoices under "Facturas", all of them, one state or standing, one month, first page and older ones', async () => {
     const database = await db();
     for (const cursor of [undefined, CURSOR]) {
       expectIndexOrder(await planOf(invoicesQuery(database, {}, cursor, 51)), 'invoices_created_idx');
       expectIndexOrder(await planOf(invoicesQuery(database, { state: 'to_correct' }, cursor, 51)), 'invoices_state_created_idx');
       expectIndexOrder(await planOf(invoicesQuery(database, { month: '2026-11' }, cursor, 51)), 'invoices_created_idx');
       expectIndexOrder(await planOf(invoicesQuery(database, { state: 'certified', month: '2026-11' }, cursor, 51)), 'invoices_state_created_idx');
+      // A void or a credit note, under way or done: the invoices' own standing, in its index.
+      for (const state of ['void_pending', 'voided', 'credit_note_pending', 'credited'] as const) {
+        expectIndexOrder(await planOf(invoicesQuery(database, { state }, cursor, 51)), 'invoices_reversal_created_idx');
+        expectIndexOrder(await planOf(invoicesQuery(database, { state, month: '2026-11' }, cursor, 51)), 'invoices_reversal_created_idx');
+      }
     }
   });
 

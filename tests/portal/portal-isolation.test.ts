@@ -20,6 +20,7 @@ import {
   integrationNotificationOptOuts,
   integrations,
   integrationTokens,
+  invoiceReversals,
   invoices,
   ledgerEntries,
   portalInvitations,
@@ -221,6 +222,24 @@ beforeAll(async () => {
       await invoiceOf(integrationB.id, secondOfB!, 9_876_543),
     ];
     expect(invoiceIds).toEqual([1_424_242_421, 1_424_242_422]);
+    // B's certified invoice has a certified credit note with its XML, as the worker leaves one.
+    await database.insert(invoiceReversals).values({
+      invoiceId: invoiceIds[0]!,
+      integrationId: integrationB.id,
+      kind: 'credit_note',
+      reason: 'Nota secreta de B',
+      requestedAt: new Date(),
+      amountCentavos: 4_321_987,
+      ledgerEntryId: secondOfB!,
+      requestedBy: 'system:facturacion',
+      state: 'done',
+      uuid: 'B1B1B1B1-1111-4222-8333-444455556666',
+      serie: 'B1B1B1B1',
+      numero: '123456789',
+      certifiedXml: '<dte:GTDocumento>NOTA-SECRETA-B</dte:GTDocumento>',
+      doneAt: new Date(),
+    });
+    await database.update(invoices).set({ reversal: 'credited' }).where(eq(invoices.id, invoiceIds[0]!));
     return {
       invoiceIds,
       deliveryIds: [deliveryOfB],
@@ -256,6 +275,8 @@ beforeAll(async () => {
     'aviso-secreto-b',
     'B0B0B0B0',
     'FACTURA-SECRETA-B',
+    'B1B1B1B1',
+    'NOTA-SECRETA-B',
   ];
   expect(objectsOfB.sessionPublicIds.length).toBeGreaterThanOrEqual(3);
   expect(objectsOfB.recordIds.length).toBeGreaterThanOrEqual(2);
@@ -317,6 +338,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/facturas/[id]': (objects) => objects.invoiceIds,
   '/portal/facturas/[id]/xml': (objects) => objects.invoiceIds,
   '/portal/facturas/[id]/pdf': (objects) => objects.invoiceIds,
+  '/portal/facturas/[id]/nota-de-credito/xml': (objects) => objects.invoiceIds,
 };
 
 /**

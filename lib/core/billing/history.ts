@@ -67,6 +67,8 @@ export interface HistoryRow {
   /** The audit entry of a top-up or adjustment made by a person, and where it sits in the audit list. */
   auditId: number | null;
   auditCursor: string | null;
+  /** The FEL invoice of a top-up (a sale), if one was written. */
+  invoiceId: number | null;
 }
 
 export interface HistoryPage {
@@ -124,6 +126,7 @@ interface HistoryQueryRow extends Record<string, unknown> {
   query_record_id: string | number | null;
   audit_id: string | number | null;
   audit_at: string | null;
+  invoice_id: string | number | null;
 }
 
 /**
@@ -175,6 +178,7 @@ export function historyQuery(integrationId: number, filters: HistoryFilters, cur
            extract(epoch from e.created_at) * 1000 as created_ms,
            to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
            (select to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from audit_log a where a.id = e.audit_id) as audit_at,
+           (select i.id from invoices i where i.ledger_entry_id = e.id) as invoice_id,
            ${BALANCE_AFTER_E} as balance_after
       from (select * from ledger_entries e where ${historyConditions(integrationId, filters)} ${position} order by ${order} limit ${limit}::integer) e
       ${BASE_CHECKPOINT_OF_E}
@@ -199,6 +203,7 @@ function toHistoryRow(row: HistoryQueryRow): HistoryRow {
     auditId,
     // The audit list starts right at this entry when given a cursor just past it.
     auditCursor: auditId !== null && row.audit_at ? encodeCursor({ createdAt: row.audit_at, id: auditId + 1 }) : null,
+    invoiceId: row.invoice_id === null ? null : Number(row.invoice_id),
   };
 }
 

@@ -86,6 +86,8 @@ async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceI
       .insert(invoiceReversals)
       .values({ invoiceId, integrationId: integration.id, kind, reason, requestedAt: now, amountCentavos: amount, ledgerEntryId: entry!.id, requestedBy: describeActor(actor) })
       .returning();
+    // The invoice's standing, which its lists show and filter by, moves with its reversal.
+    await tx.update(invoices).set({ reversal: kind === 'void' ? 'void_pending' : 'credit_note_pending' }).where(eq(invoices.id, invoiceId));
     return ok({ reversal: reversal!, created: true, balanceCentavos: after!.balanceCentavos, moved: after! });
   });
   if (!result.ok) return result;

@@ -1,9 +1,9 @@
 // A certified invoice as people read it (its PDF, the console's and the portal's pages, the notice
 // to the integrator), the invoices of a period's top-ups (the monthly statement), and SAT's public
 // verification link. Reads only: the worker (lib/flows/invoicing) writes.
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { invoices, ledgerEntries, type InvoiceReceptorKind, type InvoiceState } from '@/db/schema';
+import { invoiceReversals, invoices, ledgerEntries, type InvoiceReceptorKind, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
 import { CF_ID } from '@/lib/providers/fel/document';
 
 /** A certified invoice's facts: its SAT numbers, the receptor and the amounts as at the sale. */
@@ -24,18 +24,38 @@ export interface CertifiedInvoice {
   taxCentavos: number;
   totalCentavos: number;
   hasXml: boolean;
+  /** What became of it since: a void or a credit note, under way or done; null while it stands. */
+  reversal: InvoiceReversalOf | null;
 }
+
+export interface InvoiceReversalOf {
+  standing: InvoiceReversalStanding;
+  /** When SAT voided it or certified the credit note. */
+  doneAt: Date | null;
+  /** The certified credit note's numbers, and whether its XML is kept. */
+  creditNote: { uuid: string; serie: string; numero: string; hasXml: boolean } | null;
+}
+
+/** The live reversal of an invoice (at most one: invoice_reversals_one_live). */
+const liveReversal = and(eq(invoiceReversals.invoiceId, invoices.id), ne(invoiceReversals.state, 'refused'));
 
 /**
  * The certified invoice with this id, or undefined (none, not certified yet). With `integrationId`
  * only that integration's: another's answers as one that does not exist.
  */
 export async function findCertifiedInvoice(invoiceId: number, integrationId?: number): Promise<CertifiedInvoice | undefined> {
-  const [row] = await (await db())
-    .select()
+  const [found] = await (await db())
+    .select({
+      row: invoices,
+      reversal: { doneAt: invoiceReversals.doneAt, uuid: invoiceReversals.uuid, serie: invoiceReversals.serie, numero: invoiceReversals.numero, hasXml: sql<boolean>`${invoiceReversals.certifiedXml} is not null` },
+    })
     .from(invoices)
+    .leftJoin(invoiceReversals, liveReversal)
     .where(and(eq(invoices.id, invoiceId), eq(invoices.state, 'certified'), integrationId === undefined ? undefined : eq(invoices.integrationId, integrationId)));
+  const row = found?.row;
   if (!row || !row.uuid || !row.serie || !row.numero) return undefined;
+  const live = found.reversal;
+  const note = row.reversal === 'credited' && live?.uuid && live.serie && live.numero ? { uuid: live.uuid, serie: live.serie, numero: live.numero, hasXml: Boolean(live.hasXml) } : null;
   return {
     id: row.id,
     integrationId: row.integrationId,
@@ -54,6 +74,7 @@ export async function findCertifiedInvoice(invoiceId: number, integrationId?: nu
     taxCentavos: row.taxCentavos,
     totalCentavos: row.totalCentavos,
     hasXml: row.certifiedXml !== null,
+    reversal: row.reversal ? { standing: row.reversal, doneAt: live?.doneAt ?? null, creditNote: note } : null,
   };
 }
 
@@ -63,6 +84,8 @@ export interface TopUpInvoice {
   /** The top-up's moment (its ledger entry). */
   toppedUpAt: Date;
   state: InvoiceState;
+  /** Its void or credit note, under way or done. */
+  reversal: InvoiceReversalStanding | null;
   uuid: string | null;
   serie: string | null;
   numero: string | null;
@@ -76,6 +99,7 @@ export async function invoicesOfTopUpsBetween(integrationId: number, from: Date,
       invoiceId: invoices.id,
       toppedUpAt: ledgerEntries.createdAt,
       state: invoices.state,
+      reversal: invoices.reversal,
       uuid: invoices.uuid,
       serie: invoices.serie,
       numero: invoices.numero,
@@ -109,4 +133,21 @@ export async function certifiedXmlOf(invoiceId: number, integrationId: number): 
     .from(invoices)
     .where(and(eq(invoices.id, invoiceId), eq(invoices.integrationId, integrationId), eq(invoices.state, 'certified')));
   return row?.xml ?? undefined;
+}
+
+/** The certified credit note of an invoice, within one integration: its XML and numbers; undefined when there is none or no XML is kept. */
+export async function creditNoteXmlOf(invoiceId: number, integrationId: number): Promise<{ xml: string; serie: string; numero: string } | undefined> {
+  const [row] = await (await db())
+    .select({ xml: invoiceReversals.certifiedXml, serie: invoiceReversals.serie, numero: invoiceReversals.numero })
+    .from(invoiceReversals)
+    .where(
+      and(
+        eq(invoiceReversals.invoiceId, invoiceId),
+        eq(invoiceReversals.integrationId, integrationId),
+        eq(invoiceReversals.kind, 'credit_note'),
+        eq(invoiceReversals.state, 'done'),
+      ),
+    );
+  if (!row?.xml || !row.serie || !row.numero) return undefined;
+  return { xml: row.xml, serie: row.serie, numero: row.numero };
 }

@@ -1,4 +1,5 @@
 // What the console answers about a sale's invoice, in one place for the code and its tests.
+import type { InvoiceReversalStanding } from '@/db/schema';
 import { formatQuetzales } from '@/lib/platform/money';
 import { CF_LIMIT_CENTAVOS, MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 
@@ -31,3 +32,11 @@ export const REVERSAL_MESSAGES = {
   creditNoteRequested: (totalCentavos: number) => `Nota de crédito solicitada: se descontaron ${formatQuetzales(totalCentavos)} del saldo y se enviará al certificador.`,
   alreadyRequested: 'Ya estaba solicitada: el saldo se descontó una sola vez.',
 } as const;
+
+/** What became of a certified invoice, as every reader of it is told: the console, the portal, its PDF and the statement. */
+export const REVERSAL_STANDING_LABELS: Record<InvoiceReversalStanding, string> = {
+  void_pending: 'Anulación en trámite',
+  voided: 'Anulada',
+  credit_note_pending: 'Nota de crédito en trámite',
+  credited: 'Con nota de crédito',
+};

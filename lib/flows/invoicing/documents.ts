@@ -23,3 +23,8 @@ export async function invoicePdf(invoice: CertifiedInvoice, settings: Env = env(
 export function invoiceFileName(invoice: Pick<CertifiedInvoice, 'serie' | 'numero'>, extension: 'pdf' | 'xml'): string {
   return `factura-${invoice.serie}-${invoice.numero}.${extension}`.replace(/[^A-Za-z0-9._-]/g, '_');
 }
+
+/** A credit note's download name: its own serie and número. */
+export function creditNoteFileName(note: { serie: string; numero: string }): string {
+  return `nota-de-credito-${note.serie}-${note.numero}.xml`.replace(/[^A-Za-z0-9._-]/g, '_');
+}

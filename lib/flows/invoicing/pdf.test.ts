@@ -34,6 +34,7 @@ const INVOICE: CertifiedInvoice = {
   taxCentavos: 1_200,
   totalCentavos: 11_200,
   hasXml: true,
+  reversal: null,
 };
 
 const BASE = 'https://felpub.c.sat.gob.gt/verificador-web/publico/vistas/verificacionDte.jsf';
@@ -84,5 +85,23 @@ describe("a certified invoice's PDF", () => {
     expect(text).not.toContain('IVA (12 %)');
     expect(text).not.toContain('Sujeto a pagos trimestrales ISR');
     expect(text.replaceAll('\n', '')).toContain('receptor=CF&monto=112.00');
+  });
+
+  it('voided: ANULADA in large letters under the title, with the day SAT voided it; standing, not a word of it', async () => {
+    expect(await textOf(INVOICE)).not.toMatch(/ANULADA|anulad|Nota de crédito/);
+    const voided = await textOf({ ...INVOICE, reversal: { standing: 'voided', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote: null } });
+    const lines = voided.split('\n');
+    expect(lines.indexOf('ANULADA')).toBeGreaterThan(lines.indexOf('Factura electrónica'));
+    expect(lines.indexOf('ANULADA')).toBeLessThan(lines.indexOf('Documento'));
+    expect(voided).toContain('Este documento fue anulado ante SAT el 21/11/2026, 10:00:00: ya no tiene validez fiscal.');
+    expect(await textOf({ ...INVOICE, reversal: { standing: 'void_pending', doneAt: null, creditNote: null } })).toContain('Anulación en trámite ante SAT');
+  });
+
+  it('credited: the credit note’s numbers, and no ANULADA', async () => {
+    const creditNote = { uuid: '11111111-2222-4333-8444-555566667777', serie: '11111111', numero: '573785173', hasXml: true };
+    const text = await textOf({ ...INVOICE, reversal: { standing: 'credited', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote } });
+    expect(text).toContain('Nota de crédito 11111111-573785173');
+    expect(text.replace(/\s+/g, ' ')).toContain('(UUID 11111111-2222-4333-8444-555566667777)');
+    expect(text).not.toContain('ANULADA');
   });
 });

@@ -4,6 +4,7 @@
 // document SAT holds). It ends with SAT's verification link.
 import type { CertifiedInvoice } from '@/lib/core/invoices/documents';
 import { satVerificationUrl } from '@/lib/core/invoices/documents';
+import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
 import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { CONTENT_WIDTH, GREY, newPdfDocument, PAGE, section, table } from '@/lib/flows/statements/pdf';
@@ -35,6 +36,30 @@ export function invoiceVerificationUrl(invoice: CertifiedInvoice, issuer: Pick<I
   return satVerificationUrl(base, { uuid: invoice.uuid, issuerNit: issuer.nit, receptorId: invoice.receptorId, totalCentavos: invoice.totalCentavos });
 }
 
+const VOID_RED = '#9b1c1c';
+
+/**
+ * What became of the invoice, under its title: a void in large red letters (a printed copy of a
+ * voided invoice must not pass for a valid one), a credit note with its numbers, or either under way.
+ */
+function drawReversal(document: PDFKit.PDFDocument, invoice: CertifiedInvoice): void {
+  const reversal = invoice.reversal;
+  if (!reversal) return;
+  const on = reversal.doneAt ? ` el ${formatDateTime(reversal.doneAt)}` : '';
+  document.moveDown(0.5);
+  if (reversal.standing === 'voided') {
+    document.font('Helvetica-Bold').fontSize(28).fillColor(VOID_RED).text('ANULADA', PAGE.margin);
+    document.font('Helvetica').fontSize(10).text(`Este documento fue anulado ante SAT${on}: ya no tiene validez fiscal.`, PAGE.margin);
+  } else if (reversal.standing === 'credited' && reversal.creditNote) {
+    const { serie, numero, uuid } = reversal.creditNote;
+    document.font('Helvetica-Bold').fontSize(12).fillColor(VOID_RED).text(`Nota de crédito ${serie}-${numero}`, PAGE.margin);
+    document.font('Helvetica').fontSize(10).text(`La revierte por su total, certificada ante SAT${on} (UUID ${uuid}).`, PAGE.margin);
+  } else {
+    document.font('Helvetica-Bold').fontSize(12).fillColor(VOID_RED).text(`${REVERSAL_STANDING_LABELS[reversal.standing]} ante SAT`, PAGE.margin);
+  }
+  document.fillColor('black');
+}
+
 export async function renderInvoicePdf(invoice: CertifiedInvoice, issuer: Issuer, options: { serviceName: string; verificationBaseUrl: string }): Promise<Buffer> {
   const name = `${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} ${invoice.serie}-${invoice.numero}`;
   const document = await newPdfDocument({
@@ -59,6 +84,7 @@ export async function renderInvoicePdf(invoice: CertifiedInvoice, issuer: Issuer
 
   document.moveDown(0.8).font('Helvetica-Bold').fontSize(16).fillColor('black').text(`${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} electrónica`);
   document.font('Helvetica').fontSize(9).fillColor(GREY).text('Documento tributario electrónico (FEL) certificado ante SAT');
+  drawReversal(document, invoice);
 
   section(document, 'Documento');
   table(

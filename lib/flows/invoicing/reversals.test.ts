@@ -57,6 +57,12 @@ async function certifiedInvoice(name: string, amountCentavos: number): Promise<{
   return { integration, invoice: invoice! };
 }
 
+/** What the lists show of the invoice: its void or credit note, under way or done. */
+async function standingOf(invoiceId: number) {
+  const [row] = await (await db()).select({ reversal: invoices.reversal }).from(invoices).where(eq(invoices.id, invoiceId));
+  return row?.reversal;
+}
+
 async function reversalsOf(invoiceId: number): Promise<InvoiceReversal[]> {
   return (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.invoiceId, invoiceId)).orderBy(asc(invoiceReversals.id));
 }
@@ -96,6 +102,7 @@ describe('a void inside SAT’s deadline', () => {
     expect([first, second].map((result) => result.ok && result.value.created).sort()).toEqual([false, true]);
     expect(await balanceOf(integration.id)).toBe(0);
     await settleAll();
+    expect(await standingOf(invoice.id)).toBe('voided');
     // Asked again once it is done: nothing moves.
     expect(await requestVoid(ADMIN, invoice.id, 'Otra vez')).toMatchObject({ ok: true, value: { created: false, balanceCentavos: 0 } });
     expect(await balanceOf(integration.id)).toBe(0);
@@ -141,9 +148,12 @@ describe('a void inside SAT’s deadline', () => {
     const { integration, invoice } = await certifiedInvoice('anular-rechazada', 3_000);
     const real = certifierOf(env())!;
     const refusing: FelCertifier = { ...real, name: real.name, voidDocument: async () => ({ kind: 'rejected', errors: [{ code: 'FEL_ANU003', message: 'El plazo para anular venció.' }] }) };
+    expect(await standingOf(invoice.id)).toBeNull();
     expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toMatchObject({ ok: true, value: { created: true, balanceCentavos: 0 } });
+    expect(await standingOf(invoice.id)).toBe('void_pending');
     await settleAll([worker('w-refusing', refusing), worker('w-refusing-2', refusing)]);
     expect(await balanceOf(integration.id)).toBe(3_000);
+    expect(await standingOf(invoice.id)).toBeNull();
     const [refused] = await reversalsOf(invoice.id);
     expect(refused).toMatchObject({ state: 'refused', lastErrorCode: 'FEL_ANU003' });
     expect((await adjustmentsOf(integration.id)).map((entry) => [entry.amountCentavos, entry.id === refused!.refundEntryId])).toEqual([
@@ -151,8 +161,10 @@ describe('a void inside SAT’s deadline', () => {
       [3_000, true],
     ]);
     expect(await requestCreditNote(ADMIN, invoice.id, 'Reverso por nota de crédito')).toMatchObject({ ok: true, value: { created: true } });
+    expect(await standingOf(invoice.id)).toBe('credit_note_pending');
     await settleAll();
     expect(await balanceOf(integration.id)).toBe(0);
+    expect(await standingOf(invoice.id)).toBe('credited');
   });
 
   it('left unclear (the connection dropped after the void) is sent again with its identifier: one void', async () => {

@@ -49,12 +49,17 @@ async function claimDueReversals(holder: string, limit: number, leaseSeconds: nu
 }
 
 async function updateClaimed(id: number, holder: string, change: Change, release = true): Promise<boolean> {
-  const rows = await (await db())
-    .update(invoiceReversals)
-    .set({ ...change, ...(release ? { leaseHolder: null, leaseUntil: null } : {}), updatedAt: sql`now()` })
-    .where(and(eq(invoiceReversals.id, id), eq(invoiceReversals.leaseHolder, holder), inArray(invoiceReversals.state, [...IN_QUEUE])))
-    .returning({ id: invoiceReversals.id });
-  return rows.length === 1;
+  return (await db()).transaction(async (tx) => {
+    const rows = await tx
+      .update(invoiceReversals)
+      .set({ ...change, ...(release ? { leaseHolder: null, leaseUntil: null } : {}), updatedAt: sql`now()` })
+      .where(and(eq(invoiceReversals.id, id), eq(invoiceReversals.leaseHolder, holder), inArray(invoiceReversals.state, [...IN_QUEUE])))
+      .returning({ id: invoiceReversals.id, invoiceId: invoiceReversals.invoiceId, kind: invoiceReversals.kind });
+    const done = rows[0];
+    // The invoice's standing (its lists filter by it) moves in the same transaction as its reversal.
+    if (done && change.state === 'done') await tx.update(invoices).set({ reversal: done.kind === 'void' ? 'voided' : 'credited' }).where(eq(invoices.id, done.invoiceId));
+    return rows.length === 1;
+  });
 }
 
 /**
@@ -70,6 +75,7 @@ async function refuseAndRefund(reversal: InvoiceReversal, invoice: Invoice, hold
       .where(and(eq(invoiceReversals.id, reversal.id), eq(invoiceReversals.leaseHolder, holder), inArray(invoiceReversals.state, [...IN_QUEUE])))
       .returning();
     if (!integration || !claimed) return null;
+    await tx.update(invoices).set({ reversal: null }).where(eq(invoices.id, invoice.id));
     const amount = reversal.amountCentavos;
     const [after] = await tx
       .update(integrations)

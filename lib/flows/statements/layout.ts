@@ -5,6 +5,7 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { OUTCOMES } from '@/lib/core/records/outcomes';
 import type { PeriodFigures } from './figures';
 import type { TopUpInvoice } from './invoices';
+import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
 
 // The tables of a statement, as text: the PDF (issued or preview) and the console's preview draw
 // these same rows, so what the page shows is what the PDF prints.
@@ -89,7 +90,7 @@ function queries(figures: PeriodFigures): StatementTable {
   };
 }
 
-/** The FEL invoices of the statement's top-ups: each one's date, serie-número, UUID and total ("En trámite" until it is certified). */
+/** The FEL invoices of the statement's top-ups: each one's date, serie-número (and whether voided or credited), UUID and total ("En trámite" until it is certified). */
 export function invoicesTable(invoices: readonly TopUpInvoice[]): StatementTable {
   return {
     id: 'invoices',
@@ -98,7 +99,8 @@ export function invoicesTable(invoices: readonly TopUpInvoice[]): StatementTable
     header: ['Recarga', 'Serie-número', 'Número de autorización (UUID)', 'Total'],
     rows: invoices.map((invoice) => [
       dayText(guatemalanToday(invoice.toppedUpAt)),
-      invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}` : 'En trámite',
+      // A voided or credited invoice is marked under its numbers: its top-up's money went back.
+      invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}${invoice.reversal ? `\n${REVERSAL_STANDING_LABELS[invoice.reversal]}` : ''}` : 'En trámite',
       invoice.uuid ?? 'Todavía sin certificar',
       formatQuetzales(invoice.totalCentavos),
     ]),

@@ -121,7 +121,8 @@ const COLUMN_WIDTHS: Record<StatementTable['id'], number[]> = {
   charges: [200, 95, 100, CONTENT_WIDTH - 395],
   movements: [110, 70, 235, CONTENT_WIDTH - 415],
   queries: [150, 85, 85, 85, CONTENT_WIDTH - 405],
-  invoices: [70, 115, CONTENT_WIDTH - 250, 65],
+  // Serie-número fits on one line (an 8-character serie and a 10-digit número), a void or credit note under it.
+  invoices: [60, 125, CONTENT_WIDTH - 250, 65],
 };
 
 function drawFigures(document: PDFKit.PDFDocument, figures: StatementPdfContent['figures']): void {

@@ -14,6 +14,7 @@ export const ROUTES_WITH_OWN_HEADERS: Readonly<Record<string, readonly RouteOwnH
   // A certified invoice's XML comes from the certifier: downloaded, and nothing in it runs if opened.
   'admin/(console)/facturas/[id]/xml': ['Content-Security-Policy', 'Cache-Control'],
   'portal/(sesion)/facturas/[id]/xml': ['Content-Security-Policy', 'Cache-Control'],
+  'portal/(sesion)/facturas/[id]/nota-de-credito/xml': ['Content-Security-Policy', 'Cache-Control'],
   // Public documents any caller may keep for a while.
   'api/estado': ['Cache-Control'],
   'api/openapi.json': ['Cache-Control'],

@@ -1,27 +1,27 @@
 // The console's FEL invoices: the list under "Facturas" (every invoice newest first, by state and
 // month) and an invoice's page (its numbers, the sale it invoices, and every call to the certifier).
-import { and, asc, count, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, lt, ne } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
-import { integrations, invoiceAttempts, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReceptorKind, type InvoiceState } from '@/db/schema';
+import { integrations, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReceptorKind, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { receptorId } from '@/lib/providers/fel/document';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
 import { startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
-import { FINAL_CONSUMER, INVOICE_STATES } from '@/lib/presentation/invoice-labels';
+import { FINAL_CONSUMER, INVOICE_STANDINGS, INVOICE_STATES, invoiceStanding, type InvoiceStanding } from '@/lib/presentation/invoice-labels';
 
 export const INVOICE_PAGE_SIZE = 50;
 
-/** The list's filters as the address carries them: `estado` (a state) and `mes` (YYYY-MM, Guatemala's calendar). */
+/** The list's filters as the address carries them: `estado` (a standing) and `mes` (YYYY-MM, Guatemala's calendar). */
 export interface InvoiceFilters {
-  state?: InvoiceState;
+  state?: InvoiceStanding;
   month?: string;
 }
 
 /** The filters of the address; anything not one of ours is no filter. */
 export function invoiceFilters(query: Record<string, string | string[] | undefined>): InvoiceFilters {
-  const state = typeof query.estado === 'string' && (INVOICE_STATES as string[]).includes(query.estado) ? (query.estado as InvoiceState) : undefined;
+  const state = typeof query.estado === 'string' && (INVOICE_STANDINGS as string[]).includes(query.estado) ? (query.estado as InvoiceStanding) : undefined;
   const month = typeof query.mes === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(query.mes) ? query.mes : undefined;
   return { state, month };
 }
@@ -33,10 +33,22 @@ function startOfNextMonth(month: string): Date {
   return startOfGuatemalanDay(`${next}-01`);
 }
 
+/**
+ * A standing as a condition: a state through invoices_state_created_idx, a void or credit note
+ * through invoices_reversal_created_idx. "Certificada" is a certified invoice that still stands.
+ */
+function standingCondition(standing: InvoiceStanding | undefined) {
+  if (!standing) return undefined;
+  if ((INVOICE_STATES as string[]).includes(standing)) {
+    return and(eq(invoices.state, standing as InvoiceState), standing === 'certified' ? isNull(invoices.reversal) : undefined);
+  }
+  return eq(invoices.reversal, standing as InvoiceReversalStanding);
+}
+
 /** The list's order and page, as invoicePage reads it (tests/foundation/query-plans.test.ts reads its plan). */
 export function invoicesQuery(database: Database, filters: InvoiceFilters, cursor: KeysetCursor | undefined, limit: number) {
   const where = and(
-    filters.state ? eq(invoices.state, filters.state) : undefined,
+    standingCondition(filters.state),
     filters.month ? gte(invoices.createdAt, startOfGuatemalanDay(`${filters.month}-01`)) : undefined,
     filters.month ? lt(invoices.createdAt, startOfNextMonth(filters.month)) : undefined,
     cursor ? beyondCursor(invoices.createdAt, invoices.id, cursor, 'older') : undefined,
@@ -55,10 +67,14 @@ export function invoicesQuery(database: Database, filters: InvoiceFilters, curso
       serie: invoices.serie,
       numero: invoices.numero,
       lastErrorMessage: invoices.lastErrorMessage,
+      reversal: invoices.reversal,
+      creditNote: { serie: invoiceReversals.serie, numero: invoiceReversals.numero, uuid: invoiceReversals.uuid },
       cursorTimestamp: cursorInstant(invoices.createdAt),
     })
     .from(invoices)
     .innerJoin(integrations, eq(integrations.id, invoices.integrationId))
+    // The live reversal (at most one: invoice_reversals_one_live), for a credit note's numbers.
+    .leftJoin(invoiceReversals, and(eq(invoiceReversals.invoiceId, invoices.id), ne(invoiceReversals.state, 'refused'), eq(invoiceReversals.kind, 'credit_note'), eq(invoiceReversals.state, 'done')))
     .where(where)
     .orderBy(desc(invoices.createdAt), desc(invoices.id))
     .limit(limit);
@@ -76,6 +92,15 @@ export interface InvoiceRow {
   numero: string | null;
   /** The certifier's last message (shown in "Por corregir"). */
   lastErrorMessage: string | null;
+  standing: InvoiceStanding;
+  /** Its certified credit note's numbers. */
+  creditNote: CreditNoteNumbers | null;
+}
+
+export interface CreditNoteNumbers {
+  serie: string | null;
+  numero: string | null;
+  uuid: string | null;
 }
 
 /** The receptor as the console writes it: the NIT or CUI as on an integration's details, its name, or "Consumidor final". */
@@ -114,6 +139,8 @@ export async function invoicePage(filters: InvoiceFilters, after?: string, pageS
       serie: row.serie,
       numero: row.numero,
       lastErrorMessage: row.lastErrorMessage,
+      standing: invoiceStanding(row),
+      creditNote: row.creditNote?.uuid ? row.creditNote : null,
     })),
     next: rows.length > pageSize && last ? encodeCursor({ createdAt: last.cursorTimestamp, id: last.id }) : undefined,
   };
@@ -129,6 +156,8 @@ export interface InvoiceDetail {
   integrationId: number;
   integrationName: string;
   state: InvoiceState;
+  /** Its state, or its void or credit note once certified. */
+  standing: InvoiceStanding;
   identifier: string;
   documentType: string;
   createdAt: Date;
@@ -173,6 +202,7 @@ export async function findInvoice(invoiceId: number): Promise<InvoiceDetail | un
     integrationId: invoice.integrationId,
     integrationName: row.integrationName,
     state: invoice.state,
+    standing: invoiceStanding(invoice),
     identifier: invoice.identifier,
     documentType: invoice.documentType,
     createdAt: invoice.createdAt,

@@ -1,10 +1,10 @@
 // "Facturas": the FEL invoices of the session's integration's top-ups (lib/core/invoices), newest
 // first, and one invoice's page. An id is looked up within the session's integration only, so
 // another integration's invoice is answered exactly as one that does not exist.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { invoices, type InvoiceState } from '@/db/schema';
-import { findCertifiedInvoice, type CertifiedInvoice } from '@/lib/core/invoices/documents';
+import { invoiceReversals, invoices, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
+import { creditNoteXmlOf, findCertifiedInvoice, type CertifiedInvoice } from '@/lib/core/invoices/documents';
 import type { PortalUserSession } from './session';
 
 /** The most invoices the list shows (a top-up a day for more than six months). */
@@ -17,15 +17,40 @@ export interface PortalInvoiceRow {
   serie: string | null;
   numero: string | null;
   totalCentavos: number;
+  /** Its void or credit note, under way or done. */
+  reversal: InvoiceReversalStanding | null;
+  /** Its certified credit note's numbers. */
+  creditNote: { serie: string | null; numero: string | null; uuid: string | null } | null;
+}
+
+/** The columns of a row, with the numbers of its certified credit note (joined below). */
+const ROW = {
+  id: invoices.id,
+  createdAt: invoices.createdAt,
+  state: invoices.state,
+  serie: invoices.serie,
+  numero: invoices.numero,
+  totalCentavos: invoices.totalCentavos,
+  reversal: invoices.reversal,
+  creditNote: { serie: invoiceReversals.serie, numero: invoiceReversals.numero, uuid: invoiceReversals.uuid },
+};
+
+/** The live reversal (at most one per invoice) when it is a certified credit note. */
+const CERTIFIED_CREDIT_NOTE = and(eq(invoiceReversals.invoiceId, invoices.id), ne(invoiceReversals.state, 'refused'), eq(invoiceReversals.kind, 'credit_note'), eq(invoiceReversals.state, 'done'));
+
+function rowOf(row: PortalInvoiceRow): PortalInvoiceRow {
+  return { ...row, creditNote: row.creditNote?.uuid ? row.creditNote : null };
 }
 
 export async function portalInvoices(user: PortalUserSession): Promise<PortalInvoiceRow[]> {
-  return (await db())
-    .select({ id: invoices.id, createdAt: invoices.createdAt, state: invoices.state, serie: invoices.serie, numero: invoices.numero, totalCentavos: invoices.totalCentavos })
+  const rows = await (await db())
+    .select(ROW)
     .from(invoices)
+    .leftJoin(invoiceReversals, CERTIFIED_CREDIT_NOTE)
     .where(eq(invoices.integrationId, user.integrationId))
     .orderBy(desc(invoices.createdAt), desc(invoices.id))
     .limit(PORTAL_INVOICE_LIMIT);
+  return rows.map(rowOf);
 }
 
 /** An invoice id as the address spells it (a positive integer the column can hold), or undefined. */
@@ -37,11 +62,13 @@ function invoiceIdOf(idText: string): number | undefined {
 export async function portalInvoice(user: PortalUserSession, idText: string): Promise<{ row: PortalInvoiceRow; certified?: CertifiedInvoice } | undefined> {
   const invoiceId = invoiceIdOf(idText);
   if (invoiceId === undefined) return undefined;
-  const [row] = await (await db())
-    .select({ id: invoices.id, createdAt: invoices.createdAt, state: invoices.state, serie: invoices.serie, numero: invoices.numero, totalCentavos: invoices.totalCentavos })
+  const [found] = await (await db())
+    .select(ROW)
     .from(invoices)
+    .leftJoin(invoiceReversals, CERTIFIED_CREDIT_NOTE)
     .where(and(eq(invoices.id, invoiceId), eq(invoices.integrationId, user.integrationId)));
-  if (!row) return undefined;
+  if (!found) return undefined;
+  const row = rowOf(found);
   return { row, certified: row.state === 'certified' ? await findCertifiedInvoice(invoiceId, user.integrationId) : undefined };
 }
 
@@ -49,4 +76,10 @@ export async function portalInvoice(user: PortalUserSession, idText: string): Pr
 export async function portalCertifiedInvoice(user: PortalUserSession, idText: string): Promise<CertifiedInvoice | undefined> {
   const invoiceId = invoiceIdOf(idText);
   return invoiceId === undefined ? undefined : findCertifiedInvoice(invoiceId, user.integrationId);
+}
+
+/** The certified credit note of an invoice of the session's integration, its XML for a download, or undefined. */
+export async function portalCreditNoteXml(user: PortalUserSession, idText: string): Promise<{ xml: string; serie: string; numero: string } | undefined> {
+  const invoiceId = invoiceIdOf(idText);
+  return invoiceId === undefined ? undefined : creditNoteXmlOf(invoiceId, user.integrationId);
 }

@@ -1,10 +1,9 @@
-import type { InvoiceState } from '@/db/schema';
-import { INVOICE_STATE_LABELS, INVOICE_STATE_TONES } from '@/lib/presentation/invoice-labels';
+import { INVOICE_STANDING_LABELS, INVOICE_STANDING_TONES, type InvoiceStanding } from '@/lib/presentation/invoice-labels';
 
-export function InvoiceStateBadge({ state }: { state: InvoiceState }) {
+export function InvoiceStateBadge({ state }: { state: InvoiceStanding }) {
   return (
-    <span className={`badge ${INVOICE_STATE_TONES[state]}`} data-testid="invoice-state">
-      {INVOICE_STATE_LABELS[state]}
+    <span className={`badge ${INVOICE_STANDING_TONES[state]}`} data-testid="invoice-state">
+      {INVOICE_STANDING_LABELS[state]}
     </span>
   );
 }

@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { INVOICE_STATE_TONES, PORTAL_INVOICE_STATE_LABELS } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, INVOICE_STANDING_TONES, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';
 import { PORTAL_INVOICE_LIMIT, portalInvoices } from '@/lib/surfaces/portal/invoices';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
@@ -45,7 +45,8 @@ export default async function PortalInvoicesPage() {
                       <Link href={`/portal/facturas/${row.id}`}>{row.serie && row.numero ? `${row.serie}-${row.numero}` : `Factura #${row.id}`}</Link>
                     </td>
                     <td data-label="Estado">
-                      <span className={`badge ${INVOICE_STATE_TONES[row.state]}`}>{PORTAL_INVOICE_STATE_LABELS[row.state]}</span>
+                      <span className={`badge ${INVOICE_STANDING_TONES[invoiceStanding(row)]}`}>{PORTAL_INVOICE_STANDING_LABELS[invoiceStanding(row)]}</span>
+                      {row.creditNote && <span className="small">{` ${creditNoteName(row.creditNote)}`}</span>}
                     </td>
                     <td className="num" data-label="Total">
                       {formatQuetzales(row.totalCentavos)}

@@ -7,7 +7,7 @@ import { requirePageUser } from '@/lib/flows/auth/session';
 import { env } from '@/lib/platform/env';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { INVOICE_PAGE_MESSAGES, INVOICE_STATE_LABELS, INVOICE_STATES } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, INVOICE_PAGE_MESSAGES, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';
 import { invoiceFilters, invoicePage, invoicesToCorrect } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 
@@ -51,7 +51,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         </p>
       )}
       <FilterForm action="/admin/facturas" reset={applied.size > 0 ? { href: '/admin/facturas', label: 'Ver todas' } : undefined}>
-        <FilterSelect name="estado" label="Estado" value={filters.state} all="Todos" options={INVOICE_STATES.map((state) => ({ value: state, label: INVOICE_STATE_LABELS[state] }))} />
+        <FilterSelect name="estado" label="Estado" value={filters.state} all="Todos" options={INVOICE_STANDINGS.map((state) => ({ value: state, label: INVOICE_STANDING_LABELS[state] }))} />
         <div className="field">
           <label htmlFor="mes">Mes</label>
           <input id="mes" name="mes" type="month" defaultValue={filters.month ?? ''} />
@@ -91,7 +91,12 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                       {formatQuetzales(invoice.totalCentavos)}
                     </td>
                     <td data-label="Estado">
-                      <InvoiceStateBadge state={invoice.state} />
+                      <InvoiceStateBadge state={invoice.standing} />
+                      {invoice.creditNote && (
+                        <span className="small" data-testid="invoice-credit-note">
+                          {` ${creditNoteName(invoice.creditNote)}`}
+                        </span>
+                      )}
                     </td>
                     <td data-label="Serie y número">
                       <Link href={`/admin/facturas/${invoice.id}`}>{invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}` : `Factura #${invoice.id}`}</Link>

@@ -9,7 +9,7 @@ import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
 import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
-import { INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS, INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS, INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { invoiceReversalView } from '@/lib/surfaces/console/invoice-reversals';
 import { findInvoice, invoiceIdOf, type InvoiceDetail } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
@@ -54,9 +54,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       <section className="card" aria-labelledby="estado-factura">
         <h2 id="estado-factura">Estado</h2>
         <p>
-          <InvoiceStateBadge state={invoice.state} />
+          <InvoiceStateBadge state={invoice.standing} />
         </p>
-        <p data-testid="invoice-next-step">{INVOICE_NEXT_STEP[invoice.state]}</p>
+        <p data-testid="invoice-next-step">{INVOICE_NEXT_STEP[invoice.standing]}</p>
+        {invoice.standing === 'credited' && reversals.live?.uuid && (
+          <p data-testid="invoice-credit-note">{`${creditNoteName(reversals.live)} (UUID ${reversals.live.uuid}).`}</p>
+        )}
         {invoice.state !== 'certified' && invoice.lastErrorMessage && (
           <p className="notice warn" role="note" data-testid="invoice-last-error">
             {`Último mensaje del certificador${invoice.lastErrorCode ? ` (${invoice.lastErrorCode})` : ''}: ${invoice.lastErrorMessage}`}

@@ -7,7 +7,7 @@ import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { CF_NAME } from '@/lib/providers/fel/document';
-import { INVOICE_PAGE_MESSAGES, INVOICE_STATE_TONES, PORTAL_INVOICE_STATE_LABELS } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, INVOICE_PAGE_MESSAGES, INVOICE_STANDING_TONES, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';
 import { portalInvoice } from '@/lib/surfaces/portal/invoices';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
@@ -23,16 +23,25 @@ export default async function PortalInvoicePage({ params }: { params: Promise<{ 
   const { row, certified } = found;
   const verification = certified ? invoiceVerificationLink(certified) : null;
   const title = row.serie && row.numero ? `Factura ${row.serie}-${row.numero}` : `Factura #${row.id}`;
+  const standing = invoiceStanding(row);
+  const reversal = certified?.reversal;
+  const creditNote = reversal?.creditNote;
   return (
     <>
       <PageHeader title={title} back={{ href: '/portal/facturas', label: 'Facturas' }} />
       <section className="card" aria-labelledby="factura-estado">
         <h2 id="factura-estado">Estado</h2>
         <p>
-          <span className={`badge ${INVOICE_STATE_TONES[row.state]}`} data-testid="invoice-state">
-            {PORTAL_INVOICE_STATE_LABELS[row.state]}
+          <span className={`badge ${INVOICE_STANDING_TONES[standing]}`} data-testid="invoice-state">
+            {PORTAL_INVOICE_STANDING_LABELS[standing]}
           </span>
         </p>
+        {standing === 'voided' && (
+          <p data-testid="invoice-reversal">{`Anulada ante SAT${reversal?.doneAt ? ` el ${formatDateTime(reversal.doneAt)}` : ''}: ya no tiene validez fiscal, y su monto se descontó del saldo.`}</p>
+        )}
+        {standing === 'void_pending' && <p data-testid="invoice-reversal">Su anulación está en trámite ante SAT; su monto ya se descontó del saldo.</p>}
+        {standing === 'credit_note_pending' && <p data-testid="invoice-reversal">Una nota de crédito por su total está en trámite ante SAT; su monto ya se descontó del saldo.</p>}
+        {standing === 'credited' && <p data-testid="invoice-reversal">Una nota de crédito certificada ante SAT la revierte por su total; su monto se descontó del saldo.</p>}
         {!certified && <p>Todavía no está certificada ante SAT: cuando lo esté, aquí podrá descargar su XML y su PDF.</p>}
         {certified && (
           <p className="actions">
@@ -79,6 +88,32 @@ export default async function PortalInvoicePage({ params }: { params: Promise<{ 
             <dt>Total</dt>
             <dd data-testid="invoice-total">{formatQuetzales(certified.totalCentavos)}</dd>
           </dl>
+        </section>
+      )}
+      {creditNote && (
+        <section className="card" aria-labelledby="factura-nota-de-credito">
+          <h2 id="factura-nota-de-credito">{creditNoteName(creditNote)}</h2>
+          <dl className="details" data-testid="invoice-credit-note">
+            <dt>Número de autorización (UUID)</dt>
+            <dd className="break-anywhere">{creditNote.uuid}</dd>
+            <dt>Serie</dt>
+            <dd>{creditNote.serie}</dd>
+            <dt>Número</dt>
+            <dd>{creditNote.numero}</dd>
+            {reversal?.doneAt && (
+              <>
+                <dt>Certificada</dt>
+                <dd>{formatDateTime(reversal.doneAt)}</dd>
+              </>
+            )}
+          </dl>
+          {creditNote.hasXml && (
+            <p className="actions">
+              <a className="button secondary" href={`/portal/facturas/${row.id}/nota-de-credito/xml`} download data-testid="credit-note-xml">
+                Descargar el XML de la nota de crédito
+              </a>
+            </p>
+          )}
         </section>
       )}
       {!certified && (
