@@ -38,7 +38,7 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   },
   {
     page: 'Facturas',
-    what: 'la factura electrónica (FEL) de cada recarga acreditada, la más reciente primero (estado, serie y número, total, fecha); en cada una su número de autorización, el enlace para verificarla en SAT y la descarga del XML certificado y del PDF',
+    what: 'la factura electrónica (FEL) de cada recarga acreditada, la más reciente primero (estado, serie y número, total, fecha); en cada una su número de autorización, el enlace para verificarla en SAT y la descarga del XML certificado y del PDF; una anulada o con nota de crédito lo dice, con los números de la nota y la descarga de su XML',
     roles: ['propietario', 'facturacion'],
   },
   {
