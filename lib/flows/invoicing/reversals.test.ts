@@ -4,7 +4,9 @@
 // moves it back once instead; a balance already spent is refused before anything is sent; a void
 // the certifier refuses gives the balance back once; an unclear answer is settled without a second
 // void or credit note. Each change is audited with the administrator who asked for it.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import fs from 'node:fs';
+import path from 'node:path';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal } from '@/db/schema';
@@ -213,5 +215,27 @@ describe('past SAT’s deadline', () => {
     // A void is refused while a credit note references the invoice (here, even inside the deadline).
     expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'credit_note_exists', message: REVERSAL_MESSAGES.creditNoteExists } });
     expect(await balanceOf(integration.id)).toBe(0);
+  });
+});
+
+describe('an invoice’s standing', () => {
+  it('is what the migration’s backfill derives from its reversals, pending ones included', async () => {
+    // A void and a credit note still pending, beside the voided, refused-then-credited and credited ones above.
+    const { invoice } = await certifiedInvoice('anular-pendiente', 1_500);
+    const { invoice: noted } = await certifiedInvoice('nota-pendiente', 1_600);
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toMatchObject({ ok: true });
+    expect(await requestCreditNote(ADMIN, noted.id, 'Reverso')).toMatchObject({ ok: true });
+    const standings = async () => (await (await db()).select({ id: invoices.id, reversal: invoices.reversal }).from(invoices).orderBy(asc(invoices.id))).map((row) => [row.id, row.reversal]);
+    const written = await standings();
+    expect(new Set(written.map(([, reversal]) => reversal))).toEqual(new Set([null, 'voided', 'credited', 'void_pending', 'credit_note_pending']));
+
+    // The migration's backfill, run again over the same reversals, gives the same standings.
+    await (await db()).update(invoices).set({ reversal: null });
+    const migrations = path.join(process.cwd(), 'db', 'migrations');
+    const migration = fs.readFileSync(path.join(migrations, fs.readdirSync(migrations).find((name) => name.endsWith('_invoice_reversal_standing.sql'))!), 'utf8');
+    const backfill = migration.split('--> statement-breakpoint').find((statement) => /update "invoices"/i.test(statement));
+    if (!backfill) throw new Error('the migration has no backfill of invoices');
+    await (await db()).execute(sql.raw(backfill));
+    expect(await standings()).toEqual(written);
   });
 });
