@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { smtpHostProblem, webhookUrlProblem } from './security/outbound-urls';
+import { PASSWORD_HASH_COSTS } from './security/passwords';
 import { isValidClassicNit, isValidNit, normalizeNit } from './guatemala/identifiers';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './guatemala/banks';
 import { processSlot } from '@/lib/platform/runtime/process-state';
@@ -109,7 +110,7 @@ export const envSchema = z
     // scrypt's cost for new password hashes (lib/platform/security/passwords.ts). `low` (16 MiB
     // instead of 128 MiB, an eighth of the CPU) is for test suites that create and sign in hundreds
     // of people; production refuses it. Stored hashes keep their own cost whichever is set.
-    PASSWORD_HASH_COST: z.enum(['standard', 'low']).default('standard'),
+    PASSWORD_HASH_COST: z.enum(PASSWORD_HASH_COSTS).default('standard'),
 
     NEXTAUTH_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
     NEXTAUTH_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),

@@ -108,7 +108,7 @@ async function checkCredentials<Account extends PasswordAccount>(
   if (attempt.delayMs > 0) await sleep(attempt.delayMs);
 
   const account = await realm.findAccount(normalizedEmail);
-  unknownUserHash ??= hashPassword('placeholder password for unknown accounts');
+  unknownUserHash ??= hashPassword('placeholder password for unknown accounts', env().PASSWORD_HASH_COST);
   const matches = await verifyPassword(password, account?.passwordHash ?? (await unknownUserHash));
   if (!account || !realm.maySignIn(account) || !matches) {
     const failure = await recordSignInFailure(attempt);

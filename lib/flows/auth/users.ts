@@ -16,6 +16,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import { isCommonPassword, newPasswordProblem, PASSWORD_RULE_MESSAGES, type PasswordOwner } from '@/lib/flows/passwords/policy';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '@/lib/platform/security/passwords';
+import { env } from '@/lib/platform/env';
 
 export type ConsoleUserView = Omit<ConsoleUser, 'passwordHash'>;
 
@@ -77,7 +78,7 @@ export async function createConsoleUser(
     .from(consoleUsers)
     .where(sql`lower(${consoleUsers.email}) = ${parsed.data.email}`);
   if (existing.length > 0) return fail('email_taken', `Ya existe un usuario con el correo ${parsed.data.email}.`);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, env().PASSWORD_HASH_COST);
   const user = await database.transaction(async (tx) => {
     const [row] = await tx
       .insert(consoleUsers)
@@ -189,7 +190,7 @@ export async function resetConsoleUserPassword(
   userId: number,
 ): Promise<Result<{ user: ConsoleUserView; password: string }, UserError>> {
   const password = generatePassword();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, env().PASSWORD_HASH_COST);
   const result = await changeConsoleUser(
     actor,
     userId,
@@ -235,7 +236,7 @@ export async function changeOwnPassword(
     return fail(failure.refusal.kind === 'invalid_credentials' || failure.refusal.kind === 'attempts_left' ? 'invalid' : 'throttled', passwordChangeRefusalMessage(failure.refusal));
   }
   await recordPasswordChangeSuccess(attempt);
-  const passwordHash = await hashPassword(parsed.data);
+  const passwordHash = await hashPassword(parsed.data, env().PASSWORD_HASH_COST);
   return changeConsoleUser(
     actor,
     actor.id,

@@ -8,6 +8,7 @@ import { findIntegration } from '@/lib/flows/integration-management/service';
 import { newPasswordProblem } from '@/lib/flows/passwords/policy';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { hashPassword } from '@/lib/platform/security/passwords';
+import { env } from '@/lib/platform/env';
 import { MAX_PASSWORD_LENGTH, userEmailSchema, userNameSchema } from '@/lib/flows/auth/users';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
 import { hashLinkCode, INVITATION_VALID_HOURS, isLinkCode, newLinkCode, portalLink } from './links';
@@ -316,7 +317,7 @@ export async function acceptInvitation(
   const problem = newPasswordProblem(input.clave, { email: link.email, name: input.nombre });
   if (problem) return fail('invalid', problem);
   if ((await findPortalAccountByEmail(link.email)) !== undefined) return fail('email_taken', INVITATION_MESSAGES.emailTaken);
-  const passwordHash = await hashPassword(input.clave);
+  const passwordHash = await hashPassword(input.clave, env().PASSWORD_HASH_COST);
   try {
     const accepted = await (await db()).transaction(async (tx) => {
       const [invitation] = await tx

@@ -10,6 +10,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import { newPasswordProblem } from '@/lib/flows/passwords/policy';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { hashPassword, verifyPassword } from '@/lib/platform/security/passwords';
+import { env } from '@/lib/platform/env';
 import { MAX_PASSWORD_LENGTH, userEmailSchema } from '@/lib/flows/auth/users';
 import { findPortalAccountByEmail, integratorActor } from './accounts';
 import { hashLinkCode, isLinkCode, newLinkCode, PASSWORD_RESET_VALID_MINUTES, portalLink } from './links';
@@ -54,7 +55,7 @@ export async function changePortalPassword(user: PortalUserSession, currentPassw
     return fail(failure.refusal.kind === 'invalid_credentials' || failure.refusal.kind === 'attempts_left' ? 'invalid' : 'throttled', passwordChangeRefusalMessage(failure.refusal));
   }
   await recordPasswordChangeSuccess(attempt);
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await hashPassword(newPassword, env().PASSWORD_HASH_COST);
   await (await db()).transaction(async (tx) => {
     const [updated] = await tx.update(portalUsers).set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(portalUsers.id, user.id)).returning();
     const sessions = await endAllPortalSessions(tx, user.id);
@@ -167,7 +168,7 @@ export async function completePortalPasswordReset(code: unknown, newPassword: st
   if (!account) return fail('link', PASSWORD_MESSAGES.linkUnusable);
   const problem = newPasswordProblem(newPassword, { email: account.email, name: account.name });
   if (problem) return fail('invalid', problem);
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await hashPassword(newPassword, env().PASSWORD_HASH_COST);
   return (await db()).transaction(async (tx) => {
     const [used] = await tx
       .update(portalPasswordResets)

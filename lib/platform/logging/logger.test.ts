@@ -44,7 +44,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('a failing query in the log', () => {
   it('keeps the SQL text and the constraint, never the password hash it was given', async () => {
-    const passwordHash = await hashPassword('a password nobody may read in a log');
+    const passwordHash = await hashPassword('a password nobody may read in a log', 'standard');
     const user = { email: 'duplicada@example.com', name: 'Duplicada', role: 'admin' as const, passwordHash };
     await (await db()).insert(consoleUsers).values(user);
     const error = await rejection((async () => (await db()).insert(consoleUsers).values(user))());

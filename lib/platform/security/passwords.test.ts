@@ -1,41 +1,24 @@
 import fs from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setProcessSlot } from '@/lib/platform/runtime/process-state';
+import { describe, expect, it } from 'vitest';
 import { generatePassword, hashPassword, MAX_CONCURRENT_HASHES, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
 
-/** Runs the file at `cost` (npm test runs the other files at `low`: vitest.config.mts). */
-function atCost(cost: 'standard' | 'low') {
-  const before = process.env.PASSWORD_HASH_COST;
-  beforeEach(() => {
-    process.env.PASSWORD_HASH_COST = cost;
-    setProcessSlot('env', undefined);
-  });
-  afterEach(() => {
-    if (before === undefined) delete process.env.PASSWORD_HASH_COST;
-    else process.env.PASSWORD_HASH_COST = before;
-    setProcessSlot('env', undefined);
-  });
-}
-
 describe('console passwords', () => {
-  atCost('standard');
-
   it('stores a salted, self-describing scrypt hash at OWASP\'s cost that does not contain the password', async () => {
-    const hash = await hashPassword('correct horse battery');
+    const hash = await hashPassword('correct horse battery', 'standard');
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(hash).not.toContain('correct horse battery');
-    expect(await hashPassword('correct horse battery')).not.toBe(hash);
+    expect(await hashPassword('correct horse battery', 'standard')).not.toBe(hash);
   });
 
   it('verifies the right password and refuses a wrong one', async () => {
-    const hash = await hashPassword('correct horse battery');
+    const hash = await hashPassword('correct horse battery', 'standard');
     expect(await verifyPassword('correct horse battery', hash)).toBe(true);
     expect(await verifyPassword('correct horse batterY', hash)).toBe(false);
     expect(await verifyPassword('', hash)).toBe(false);
   });
 
   it('refuses a stored value that is not one of its hashes', async () => {
-    const hash = await hashPassword('correct horse battery');
+    const hash = await hashPassword('correct horse battery', 'standard');
     expect(await verifyPassword('correct horse battery', '')).toBe(false);
     expect(await verifyPassword('correct horse battery', 'plain-text-password')).toBe(false);
     expect(await verifyPassword('correct horse battery', hash.replace(/^scrypt/, 'bcrypt'))).toBe(false);
@@ -43,7 +26,7 @@ describe('console passwords', () => {
   });
 
   it('answers false, never throws, for a corrupted hash (a sign-in must not become a 500)', async () => {
-    const [, , r, p, salt, key] = (await hashPassword('correct horse battery')).split('$');
+    const [, , r, p, salt, key] = (await hashPassword('correct horse battery', 'standard')).split('$');
     for (const cost of ['abc', '0', String(2 ** 30), '-5']) {
       expect(await verifyPassword('correct horse battery', ['scrypt', cost, r, p, salt, key].join('$'))).toBe(false);
     }
@@ -61,29 +44,21 @@ describe('console passwords', () => {
 });
 
 describe('the test suites\' low cost', () => {
-  atCost('low');
-
-  it('hashes at N=2^14, and a hash of either cost verifies whichever cost is set now', async () => {
-    const low = await hashPassword('correct horse battery');
+  it('hashes at N=2^14, and a hash of either cost verifies by the cost it names', async () => {
+    const low = await hashPassword('correct horse battery', 'low');
     expect(low).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
-    process.env.PASSWORD_HASH_COST = 'standard';
-    setProcessSlot('env', undefined);
-    const standard = await hashPassword('correct horse battery');
+    const standard = await hashPassword('correct horse battery', 'standard');
     expect(await verifyPassword('correct horse battery', low)).toBe(true);
-    process.env.PASSWORD_HASH_COST = 'low';
-    setProcessSlot('env', undefined);
     expect(await verifyPassword('correct horse battery', standard)).toBe(true);
     expect(await verifyPassword('correct horse batterY', standard)).toBe(false);
   });
 });
 
 describe('password hashing under parallel sign-ins', () => {
-  atCost('standard');
-
   it('leaves libuv threads for other work: a file read queued behind 8 hashes finishes before the first hash', async () => {
     expect(MAX_CONCURRENT_HASHES).toBeLessThan(4); // libuv's default thread pool
     const finished: string[] = [];
-    const hashes = Array.from({ length: 8 }, (_, index) => hashPassword(`parallel sign-in ${index}`).then(() => finished.push(`hash ${index}`)));
+    const hashes = Array.from({ length: 8 }, (_, index) => hashPassword(`parallel sign-in ${index}`, 'standard').then(() => finished.push(`hash ${index}`)));
     const read = fs.readFile(import.meta.filename).then(() => finished.push('file read'));
     await Promise.all([...hashes, read]);
     expect(finished[0]).toBe('file read');

@@ -1,15 +1,16 @@
 import { randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import pLimit from 'p-limit';
-import { env } from '@/lib/platform/env';
 
 // scrypt at OWASP's recommended minimum (N=2^17, r=8, p=1: 128 MiB and a fraction of a second per
 // hash, a deliberate cost per sign-in attempt). Parameters are stored with each hash, so they can
 // be raised later without invalidating existing passwords. `low` is the test suites' setting
 // (PASSWORD_HASH_COST), which production refuses: the same algorithm at an eighth of the work.
-const PARAMETERS = {
+export const PASSWORD_HASH_COSTS = ['standard', 'low'] as const;
+export type PasswordHashCost = (typeof PASSWORD_HASH_COSTS)[number];
+const PARAMETERS: Record<PasswordHashCost, ScryptOptions & { N: number; r: number; p: number }> = {
   standard: { N: 2 ** 17, r: 8, p: 1 },
   low: { N: 2 ** 14, r: 8, p: 1 },
-} as const;
+};
 const KEY_LENGTH = 32;
 export const MIN_PASSWORD_LENGTH = 12;
 
@@ -30,9 +31,10 @@ function scrypt(password: string, salt: Buffer, keyLength: number, options: Scry
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A new hash at `cost`: env().PASSWORD_HASH_COST, which the callers read (this floor reads no settings). */
+export async function hashPassword(password: string, cost: PasswordHashCost): Promise<string> {
   const salt = randomBytes(16);
-  const parameters = PARAMETERS[env().PASSWORD_HASH_COST];
+  const parameters = PARAMETERS[cost];
   const key = await scrypt(password, salt, KEY_LENGTH, parameters);
   return ['scrypt', parameters.N, parameters.r, parameters.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
