@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { closeDatabase } from '@/db/client';
 import { lockFileOf, readOwner } from '@/db/embedded-lock';
 import { env as appEnv } from '@/lib/platform/env';
-import { childEnv, REPO_ROOT } from './child-env';
+import { childEnv, REPO_ROOT, suitePasswordCost } from './child-env';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { activeTestDatabase } from './test-database';
@@ -185,17 +185,18 @@ function appSettings(options: StartAppOptions): Record<string, string | undefine
   if (!location) throw new Error('startApp needs a database: call useTestDatabase() first, or pass env.DATABASE_URL or env.PGLITE_DIR');
   // Each app its own journal directory (one process per directory), kept across its restarts.
   const journal = 'RECORD_JOURNAL_DIR' in given ? {} : { RECORD_JOURNAL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-journal-')) };
-  const settings = {
+  const settings: Record<string, string | undefined> = {
     APP_ENV: 'development',
     SEED_ON_START: options.seed ? 'true' : 'false',
     NEXTAUTH_SECRET: DUMMY_SECRET,
-    // The suite's password cost (vitest.config.mts), which childEnv would not pass on by itself.
-    PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
     ...TEST_PERSONAL_DATA_KEYS,
     ...location,
     ...journal,
     ...given,
   };
+  // The suite's password cost (vitest.config.mts), which childEnv would not pass on by itself; an
+  // app started as production hashes at production's cost, the only one it accepts.
+  if (!('PASSWORD_HASH_COST' in given)) settings.PASSWORD_HASH_COST = suitePasswordCost(settings.APP_ENV);
   // Set but empty means "unset" to the app, and keeps a DATABASE_URL from any .env file away.
   return { ...settings, DATABASE_URL: settings.DATABASE_URL ?? '' };
 }

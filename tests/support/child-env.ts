@@ -30,3 +30,11 @@ export function childEnv(overrides: Record<string, string | undefined>): NodeJS.
   // Next's types make NODE_ENV required; a child without it picks its own, which is the point.
   return env as NodeJS.ProcessEnv;
 }
+
+/**
+ * The password cost a process the tests start gets: the suite's (`low` under npm test,
+ * vitest.config.mts), except in production, which refuses it and hashes at its own cost.
+ */
+export function suitePasswordCost(appEnv: string | undefined): string | undefined {
+  return appEnv === 'production' ? undefined : process.env.PASSWORD_HASH_COST;
+}

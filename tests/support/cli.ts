@@ -1,7 +1,7 @@
 // Runs the operator CLI as an operator would: a separate process, configured by its environment.
 import { spawn } from 'node:child_process';
 import { closeDatabase, database, shareEmbeddedDatabase } from '@/db/client';
-import { childEnv, REPO_ROOT } from './child-env';
+import { childEnv, REPO_ROOT, suitePasswordCost } from './child-env';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
 import type { DatabaseLocation } from './test-database';
 
@@ -31,7 +31,7 @@ export async function runCli(
   const child = spawn(process.execPath, ['cli/run.mjs', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
-    env: childEnv({ PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST, ...TEST_PERSONAL_DATA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
+    env: childEnv({ PASSWORD_HASH_COST: suitePasswordCost(extraEnv.APP_ENV), ...TEST_PERSONAL_DATA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (input !== undefined) child.stdin!.end(input);
