@@ -13,7 +13,8 @@ import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests
 import { portalSessionOf } from '@/tests/support/people';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { portalCredentials } from './credentials';
-import { integratorLedgerOrigin, portalMovementsPage } from './movements';
+import { integratorLedgerOrigin } from '@/lib/presentation/ledger-origin';
+import { portalMovementsPage } from './movements';
 import { portalStatement, portalStatements } from './statements';
 
 const STAFF: Actor = { kind: 'user', id: 7, email: 'ana.staff@servicio.example' };
