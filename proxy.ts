@@ -1,5 +1,6 @@
 // Runs before every page and API request but the five lookups: security headers (a CSP nonce for
-// pages), the request id and the global per-IP limit for the API (GET /api/estado has its own), and
+// pages), the request id and the global per-IP limit for the API (GET /api/estado and the account
+// reads have their own), and
 // the per-IP limit in front of the console's sign-in. The integrators' portal (/portal) gets what the
 // console gets: no caching, and forms and server actions refused from another origin. The lookups do the same in their route
 // wrapper (lib/surfaces/api/route.ts): this layer alone cost each lookup about as much as the rest of the
@@ -27,6 +28,12 @@ import { typedRequestId } from '@/lib/core/request-ids/typed';
 const OUTSIDE_GLOBAL_LIMIT = /^\/api\/(health$|ready$|metrics$|auth\/)/;
 /** The sources' status: a per-IP limit of its own, so a client throttled on its lookups can still read it. */
 const STATUS_API = '/api/estado';
+/**
+ * An integration's reads of its own account: outside the global per-IP limit, so checking the balance
+ * never spends what the lookups need; their route wrapper spends a per-integration limit of their own
+ * once the credentials are known (lib/surfaces/api/account-route.ts).
+ */
+const ACCOUNT_API = /^\/api\/cuenta(?:\/movimientos)?$/;
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 /**
  * The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache
@@ -171,7 +178,7 @@ export async function proxy(request: NextRequest) {
           ),
         );
       }
-    } else if (!(await consumeGlobalLimit(clientIp()))) {
+    } else if (!ACCOUNT_API.test(path) && !(await consumeGlobalLimit(clientIp()))) {
       return respond(new NextResponse(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
     }
     forwarded.set(REQUEST_ID_HEADER, requestId);

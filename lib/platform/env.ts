@@ -196,6 +196,10 @@ export const envSchema = z
     // Requests to /api/lotes (submit, state, results, cancel) per integration and minute: their own
     // counter, so following a job never spends the catalog limit its items and lookups share.
     BULK_API_PER_MINUTE: integer(60, 1),
+    // Reads of the integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration
+    // and minute: their own counter, outside the lookups' per-minute and global per-IP limits, so a
+    // system that checks its balance never spends what its lookups need.
+    ACCOUNT_API_PER_MINUTE: integer(60, 1),
     // A deposit reported in the portal's Recargas is refused when it is older than this many days
     // (Guatemala's calendar, today included): a bank statement that far back is what an
     // administrator can still check it against (lib/flows/top-ups).

@@ -101,6 +101,22 @@ export async function consumeStatusApiLimit(clientIp: string): Promise<boolean> 
   return decision.allowed;
 }
 
+const accountApiLimitKey = (integrationName: string) => `minute:cuenta:${integrationName.toLowerCase()}`;
+
+/**
+ * Spends one read of the integration's own account (GET /api/cuenta and its movements) from their
+ * per-minute counter (ACCOUNT_API_PER_MINUTE): apart from the lookups', which these reads never spend.
+ */
+export async function consumeAccountApiLimit(integrationName: string): Promise<boolean> {
+  const decision = await (await rateLimitStore()).consume(accountApiLimitKey(integrationName), env().ACCOUNT_API_PER_MINUTE, MINUTE_MS, 'fixed');
+  return decision.allowed;
+}
+
+/** What the integration's current minute of account reads has spent, read without spending. */
+export async function peekAccountApiLimit(integrationName: string): Promise<WindowUse> {
+  return (await rateLimitStore()).peek(accountApiLimitKey(integrationName), env().ACCOUNT_API_PER_MINUTE, MINUTE_MS, 'fixed');
+}
+
 /**
  * Spends one request from the global per-IP limit (100 per 15 minutes by default), counted in a
  * sliding window: a client cannot spend one window's quota just before a boundary and the next

@@ -6,6 +6,7 @@
 // same store as every limit (Redis when instances share it), so the share holds across instances.
 import { env } from '@/lib/platform/env';
 import { integrationLimitPerMinute, rateLimitStore } from '@/lib/core/limits/limits';
+import type { WindowUse } from '@/lib/core/limits/store';
 
 const MINUTE_MS = 60_000;
 
@@ -20,8 +21,15 @@ export async function spendBulkShare(integrationName: string): Promise<{ allowed
   return decision.allowed ? { allowed: true } : { allowed: false, retryAtMs: decision.resetAtMs };
 }
 
+const bulkApiLimitKey = (integrationName: string) => `minute:lotes:${integrationName.toLowerCase()}`;
+
 /** Spends one request to /api/lotes from the integration's own per-minute counter for them. */
 export async function spendBulkApiLimit(integrationName: string): Promise<boolean> {
-  const decision = await (await rateLimitStore()).consume(`minute:lotes:${integrationName.toLowerCase()}`, env().BULK_API_PER_MINUTE, MINUTE_MS, 'fixed');
+  const decision = await (await rateLimitStore()).consume(bulkApiLimitKey(integrationName), env().BULK_API_PER_MINUTE, MINUTE_MS, 'fixed');
   return decision.allowed;
+}
+
+/** What the integration's current minute of /api/lotes requests has spent, read without spending. */
+export async function peekBulkApiLimit(integrationName: string): Promise<WindowUse> {
+  return (await rateLimitStore()).peek(bulkApiLimitKey(integrationName), env().BULK_API_PER_MINUTE, MINUTE_MS, 'fixed');
 }
