@@ -204,6 +204,35 @@ for (const width of [1366, 390]) {
   });
 }
 
+// Issue 54: the integration's own account and the sources' status in /docs, each operation from the
+// OpenAPI document, GET /estado said to need no credentials.
+const ACCOUNT_OPERATIONS = [
+  ['getAccount', 'GET', '/cuenta'],
+  ['listAccountMovements', 'GET', '/cuenta/movimientos'],
+  ['getSourcesStatus', 'GET', '/estado'],
+] as const;
+
+for (const width of [1366, 390]) {
+  test(`a ${width} px: su cuenta, sus movimientos y el estado de las fuentes`, async ({ page }) => {
+    const { baseUrl } = settings();
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${baseUrl}/docs`);
+    if (width > 1000) await page.getByRole('navigation', { name: 'Secciones de la documentación' }).getByRole('link', { name: 'Su cuenta y estado' }).click();
+    const cuenta = page.locator('section#cuenta');
+    await expect(cuenta.getByRole('heading', { name: 'Su cuenta y el estado de las fuentes', level: 2 })).toBeVisible();
+    for (const [operationId, method, path] of ACCOUNT_OPERATIONS) {
+      const section = cuenta.locator(`section#${operationId}`);
+      await expect(section.getByRole('heading', { level: 3 })).toHaveText(`${method} ${path}`);
+      await expect(page.locator('header#inicio').getByRole('link', { name: `${method} ${path}`, exact: true })).toHaveAttribute('href', `#${operationId}`);
+    }
+    await expect(cuenta.locator('section#getSourcesStatus')).toContainText('Sin credenciales.');
+    await expect(cuenta.locator('section#listAccountMovements')).toContainText('consulta_cobrada');
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+    expect(widths.page, `/docs es más ancha que la pantalla a ${width} px`).toBeLessThanOrEqual(width);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+}
+
 // Issue 32, point 3: the integrator webhook, for integrators: every event with its body, the
 // headers, this deployment's retries and the signature, with receivers in the four languages of
 // the request samples, readable at 1366 and 390 px.

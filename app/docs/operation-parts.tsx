@@ -20,6 +20,8 @@ export interface Operation {
   /** Headers (the Idempotency-Key) and, on the bulk jobs, the job's id in the path. */
   parameters?: Array<{ name: string; in?: string; description: string }>;
   responses: Record<string, { description: string; content?: Record<string, MediaType> }>;
+  /** Empty on an operation that takes no credentials (GET /estado). */
+  security?: unknown[];
 }
 
 export function Paragraphs({ text }: { text: string }) {

@@ -9,6 +9,7 @@ import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
 import { PortalSection } from './portal-section';
+import { AccountSection, accountOperations } from './account-section';
 import { BulkSection, bulkOperations } from './bulk-section';
 import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
 import { FieldsTable } from './schema-view';
@@ -30,6 +31,7 @@ export default async function DocsPage() {
   // The five lookups, each with its console; the bulk jobs (tag lotes) and the watch lists (tag vigilancias) in sections of their own, without one.
   const bulk = bulkOperations(document);
   const watchLists = watchListOperations(document);
+  const accountReads = accountOperations(document);
   const operations = Object.entries(document.paths)
     .map(([path, item]) => ({ path, operation: (item as { post?: Operation }).post }))
     .filter((entry): entry is { path: string; operation: Operation } => entry.operation?.tags?.includes('consultas') === true);
@@ -61,6 +63,9 @@ export default async function DocsPage() {
             </li>
             <li>
               <a href="#vigilancias">Vigilancia</a>
+            </li>
+            <li>
+              <a href="#cuenta">Su cuenta y estado</a>
             </li>
             <li>
               <a href="#soporte">Soporte e identificador de solicitud</a>
@@ -97,7 +102,7 @@ export default async function DocsPage() {
                   — {operation.summary}
                 </li>
               ))}
-              {[...bulk, ...watchLists].map(({ path, method, operation }) => (
+              {[...bulk, ...watchLists, ...accountReads].map(({ path, method, operation }) => (
                 <li key={`${method} ${path}`}>
                   <a href={`#${operation.operationId}`}>
                     <code>
@@ -223,6 +228,8 @@ export default async function DocsPage() {
           <BulkSection baseUrl={baseUrl} document={document} />
 
           <WatchListSection baseUrl={baseUrl} document={document} />
+
+          <AccountSection baseUrl={baseUrl} document={document} accountLimit={env().ACCOUNT_API_PER_MINUTE} />
 
           <WebhookSection settings={webhookDocsSettingsFrom(env())} />
 

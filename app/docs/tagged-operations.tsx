@@ -1,4 +1,4 @@
-// The API's background operations in /docs (Lotes, Vigilancia), each from the OpenAPI document: its
+// The API's operations beside the lookups in /docs (Lotes, Vigilancia, Cuenta), each from the OpenAPI document: its
 // parameters, body, answers with their examples and request samples with BASE_URL, LOGIN and TOKEN.
 // No "try it" console, unlike the lookups': a job or a watch list created from a page would run,
 // and charge, in the background.
@@ -63,9 +63,14 @@ export function OperationSection({
       </p>
       {operation.description && <Paragraphs text={operation.description} />}
       <h4>Cabeceras y parámetros</h4>
-      <p>
-        <code>x-integracion-login</code> y <code>x-integracion-token</code>, siempre juntas{request ? <>; <code>content-type: application/json</code></> : null}.
-      </p>
+      {/* An empty security list (GET /estado) means no credentials. */}
+      {operation.security?.length === 0 ? (
+        <p>Sin credenciales.</p>
+      ) : (
+        <p>
+          <code>x-integracion-login</code> y <code>x-integracion-token</code>, siempre juntas{request ? <>; <code>content-type: application/json</code></> : null}.
+        </p>
+      )}
       {operation.parameters?.map((parameter) => (
         <p key={parameter.name}>
           <code>{parameter.name}</code>: {parameter.description}

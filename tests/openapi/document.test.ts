@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_REQUEST_MESSAGES } from '@/lib/surfaces/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/surfaces/api/registry-responses';
 import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
+import { ACCOUNT_MESSAGES } from '@/lib/surfaces/api/account-responses';
 import { topUp } from '@/lib/core/billing/ledger';
 import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES } from '@/lib/contract/messages';
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';
@@ -70,6 +71,10 @@ describe('the generated document', () => {
       '/vigilancias': { post: 'createWatchList' },
       '/vigilancias/{id}': { get: 'getWatchList', delete: 'deleteWatchList' },
       '/vigilancias/{id}/cambios': { get: 'listWatchListChanges' },
+      // The integration's own account and the sources' status (issue 54).
+      '/cuenta': { get: 'getAccount' },
+      '/cuenta/movimientos': { get: 'listAccountMovements' },
+      '/estado': { get: 'getSourcesStatus' },
     });
   });
 
@@ -122,6 +127,8 @@ describe('the generated document', () => {
       if (path.startsWith('/lotes')) continue;
       // A watch list is created without a key (a standing configuration; its runs are keyed by the service).
       if (path.startsWith('/vigilancias')) continue;
+      // Reads without a body: nothing to repeat safely.
+      if (path.startsWith('/cuenta') || path === '/estado') continue;
       const operation = (item as { post: Post }).post;
       if (!path.startsWith('/catalogos/')) {
         expect(operation.parameters, path).toBeUndefined();
@@ -157,6 +164,20 @@ describe('the generated document', () => {
       expect(text).toContain(JSON.stringify(message));
     }
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['VigilanciaRequest', 'Vigilancia', 'VigilanciaCreada', 'VigilanciaCambios', 'VigilanciaCambio']));
+  });
+
+  it("documents the account's reads with the catalogs' error texts and their own, and GET /estado without credentials", () => {
+    type Operation = { responses: Record<string, unknown>; security?: unknown[] };
+    const read = (path: string) => (document.paths[path] as { get: Operation }).get;
+    expect(Object.keys(read('/cuenta').responses).sort()).toEqual(['200', '401', '403', '429', '500', '502']);
+    expect(Object.keys(read('/cuenta/movimientos').responses).sort()).toEqual(['200', '400', '401', '403', '429', '500', '502']);
+    const text = JSON.stringify([document.paths['/cuenta'], document.paths['/cuenta/movimientos']]);
+    for (const message of [...Object.values(ACCOUNT_MESSAGES), CATALOG_MESSAGES.credentialsRequired, CATALOG_MESSAGES.integrationNotFound, CATALOG_MESSAGES.rateLimited]) {
+      expect(text).toContain(JSON.stringify(message));
+    }
+    expect(read('/estado').security).toEqual([]);
+    expect(Object.keys(read('/estado').responses).sort()).toEqual(['200', '429', '503']);
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['Cuenta', 'Movimientos', 'Movimiento', 'Estado']));
   });
 });
 

@@ -13,6 +13,8 @@ const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replac
 export interface ObservedResponse {
   /** The path under {base_url}, e.g. /catalogos/rtu. */
   path: string;
+  /** The operation's method; POST when not given (the lookups). */
+  method?: 'get' | 'post';
   status: number;
   contentType: string | null;
   body: unknown;
@@ -30,22 +32,24 @@ export class OpenApiResponseValidator {
 
   /** The problems with a response; empty when the document describes it. */
   problems(response: ObservedResponse): string[] {
-    const operation = (this.document.paths[response.path] as { post?: { responses: Record<string, { content?: Record<string, unknown> }> } } | undefined)?.post;
-    if (!operation) return [`POST ${response.path} is not in the document`];
+    const method = response.method ?? 'post';
+    const name = `${method.toUpperCase()} ${response.path}`;
+    const operation = (this.document.paths[response.path] as Record<string, { responses: Record<string, { content?: Record<string, unknown> }> } | undefined> | undefined)?.[method];
+    if (!operation) return [`${name} is not in the document`];
     const exact = String(response.status);
     // A status range ("4XX") covers what the document cannot list one by one (registry pass-through).
     const status = operation.responses[exact] ? exact : `${exact[0]}XX`;
     const documented = operation.responses[status];
-    if (!documented) return [`POST ${response.path} answered ${response.status}, a status the document does not list`];
+    if (!documented) return [`${name} answered ${response.status}, a status the document does not list`];
     const mediaType = Object.keys(documented.content ?? {}).find((type) => (response.contentType ?? '').startsWith(type));
-    if (!mediaType) return [`POST ${response.path} ${response.status} answered ${response.contentType}, not one of ${Object.keys(documented.content ?? {}).join(', ')}`];
-    const validate = this.validator(response.path, status, mediaType);
+    if (!mediaType) return [`${name} ${response.status} answered ${response.contentType}, not one of ${Object.keys(documented.content ?? {}).join(', ')}`];
+    const validate = this.validator(response.path, method, status, mediaType);
     if (validate(response.body)) return [];
-    return (validate.errors ?? []).map((error) => `POST ${response.path} ${response.status}: ${error.instancePath || '(body)'} ${error.message}`);
+    return (validate.errors ?? []).map((error) => `${name} ${response.status}: ${error.instancePath || '(body)'} ${error.message}`);
   }
 
-  private validator(path: string, status: string, mediaType: string): ValidateFunction {
-    const pointer = ['paths', path, 'post', 'responses', status, 'content', mediaType, 'schema'].map(pointerSegment).join('/');
+  private validator(path: string, method: string, status: string, mediaType: string): ValidateFunction {
+    const pointer = ['paths', path, method, 'responses', status, 'content', mediaType, 'schema'].map(pointerSegment).join('/');
     let validate = this.compiled.get(pointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });

@@ -2,7 +2,7 @@
 // cookies, readable from any origin. Shared for STATUS_PAGE_CACHE_SECONDS by every caller of this
 // instance, and cacheable as long by browsers and shared caches.
 import { env } from '@/lib/platform/env';
-import { publicStatus } from '@/lib/reactions/status-page/status';
+import { publicStatus, STATUS_UNAVAILABLE_MESSAGE } from '@/lib/reactions/status-page/status';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,6 +12,6 @@ export async function GET() {
     'access-control-allow-origin': '*',
     'cache-control': status ? `public, max-age=${env().STATUS_PAGE_CACHE_SECONDS}` : 'no-store',
   };
-  if (!status) return Response.json({ message: 'El estado de las fuentes no está disponible en este momento.' }, { status: 503, headers });
+  if (!status) return Response.json({ message: STATUS_UNAVAILABLE_MESSAGE }, { status: 503, headers });
   return Response.json(status, { headers });
 }

@@ -113,6 +113,9 @@ function publicIncident(incident: Incident): PublicIncident {
   };
 }
 
+/** GET /api/estado's 503 before this instance has read the status once. */
+export const STATUS_UNAVAILABLE_MESSAGE = 'El estado de las fuentes no está disponible en este momento.';
+
 const log = logger('status-page');
 
 /**

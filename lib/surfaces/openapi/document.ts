@@ -21,6 +21,11 @@ import { CATALOG_CSV_COLUMNS, csvHeader, csvLine, sourceForIntegrator, type Resu
 import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
 import { WATCH_CHANGES_PAGE_SIZE } from '@/lib/flows/watch-lists/changes';
 import { watchListBody, watchListChangesSchema, watchListCreatedSchema, watchListRequestSchema, watchListSchema } from '@/lib/flows/watch-lists/schemas';
+import { ACCOUNT_MESSAGES, MOVEMENTS_PAGE_SIZE } from '@/lib/surfaces/api/account-responses';
+import { accountSchema, MOVEMENT_KINDS, movementsSchema, type AccountBody, type MovementsBody } from '@/lib/surfaces/api/account-schemas';
+import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
+import { publicStatusSchema } from '@/lib/reactions/status-page/public-schema';
+import { buildPublicStatus, STATUS_UNAVAILABLE_MESSAGE } from '@/lib/reactions/status-page/status';
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
 // and the same message constants they answer with, so it cannot drift from what the API does.
@@ -35,7 +40,7 @@ const ref = (schema: z.ZodType) => {
 
 function componentSchemas(): Record<string, JsonObject> {
   // Make sure every schema is registered before the registry is converted.
-  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema, watchListRequestSchema, watchListSchema, watchListCreatedSchema, watchListChangesSchema];
+  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema, watchListRequestSchema, watchListSchema, watchListCreatedSchema, watchListChangesSchema, accountSchema, movementsSchema, publicStatusSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
@@ -538,6 +543,154 @@ function watchListPaths(): JsonObject {
   };
 }
 
+/** An account as GET /cuenta answers it (typed by its schema, so the example cannot drift from it). */
+const EXAMPLE_ACCOUNT: AccountBody = {
+  integracion: 'erp-contable',
+  activa: true,
+  moneda: 'GTQ',
+  saldo_centavos: 48_350,
+  saldo: '483.50',
+  umbral_saldo_bajo_centavos: 10_000,
+  umbral_saldo_bajo: '100.00',
+  umbral_saldo_bajo_propio: false,
+  saldo_bajo: false,
+  sin_saldo: false,
+  consultas_que_paga: 322,
+  tarifa_centavos: 150,
+  tarifa: '1.50',
+  consultas: [
+    { ruta: '/renap/buscar-cui', bandera: 'is_renap_enabled', habilitada: false, cobrada: false, limite: 'renap' },
+    { ruta: '/rtu/nits', bandera: 'is_rtu_enabled', habilitada: true, cobrada: false, limite: 'rtu_nits' },
+    { ruta: '/catalogos/cui-nit', bandera: 'is_cui_nit_enabled', habilitada: true, cobrada: true, limite: 'catalogos' },
+    { ruta: '/catalogos/rtu', bandera: 'is_rtu_v2_enabled', habilitada: true, cobrada: true, limite: 'catalogos' },
+    { ruta: '/catalogos/omisos', bandera: 'is_omisos_enabled', habilitada: true, cobrada: true, limite: 'catalogos' },
+  ],
+  limites: [
+    { limite: 'renap', rutas: ['/renap/buscar-cui'], por_minuto: 30, usadas_este_minuto: 0 },
+    { limite: 'rtu_nits', rutas: ['/rtu/nits'], por_minuto: 50, usadas_este_minuto: 2 },
+    { limite: 'catalogos', rutas: ['/catalogos/cui-nit', '/catalogos/rtu', '/catalogos/omisos'], por_minuto: 30, usadas_este_minuto: 12 },
+    { limite: 'lotes', rutas: ['/lotes', '/vigilancias'], por_minuto: 60, usadas_este_minuto: 0 },
+    { limite: 'cuenta', rutas: ['/cuenta', '/cuenta/movimientos'], por_minuto: 60, usadas_este_minuto: 1 },
+  ],
+  gasto: {
+    mes_en_curso: { mes: '2026-11', gasto_centavos: 16_650, gasto: '166.50', hasta: '2026-11-24T16:30:00.000Z' },
+    mes_anterior: { mes: '2026-10', gasto_centavos: 42_300, gasto: '423.00', hasta: '2026-11-01T06:00:00.000Z' },
+  },
+};
+
+const EXAMPLE_MOVEMENTS: MovementsBody = {
+  movimientos: [
+    {
+      id: 90_412,
+      tipo: 'consulta_cobrada',
+      descripcion: 'Consulta cobrada',
+      fecha: '2026-11-24T16:29:51.207Z',
+      monto_centavos: -150,
+      monto: '-1.50',
+      saldo_despues_centavos: 48_350,
+      saldo_despues: '483.50',
+      origen: 'Consulta a la API',
+      nota: null,
+    },
+    {
+      id: 88_015,
+      tipo: 'recarga',
+      descripcion: 'Recarga',
+      fecha: '2026-11-20T15:02:10.000Z',
+      monto_centavos: 50_000,
+      monto: '500.00',
+      saldo_despues_centavos: 50_000,
+      saldo_despues: '500.00',
+      origen: 'Administración',
+      nota: 'Depósito BI 123456',
+    },
+  ],
+  moneda: 'GTQ',
+  retenido: { consultas: 1, monto_centavos: 150, monto: '1.50' },
+  siguiente: 'MjAyNi0xMS0yMFQxNTowMjoxMC4wMDAwMDBafDg4MDE1',
+};
+
+/** The integration's own account (GET /cuenta, /cuenta/movimientos): the same credentials and error shape as /lotes, a limit of their own. */
+function accountPaths(): JsonObject {
+  const common = {
+    '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
+    '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
+    '429': catalogError('El límite por minuto de /cuenta y /cuenta/movimientos para su integración (el mismo contador; aparte de los de sus consultas).', pick(CATALOG_MESSAGES, 'rateLimited')),
+    '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
+    '502': catalogError('No fue posible validar las credenciales en este momento. Reintente con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
+  };
+  const limitNote = 'Límite propio: ACCOUNT_API_PER_MINUTE (60 por omisión) por minuto por integración, compartido por /cuenta y /cuenta/movimientos. No gasta el límite de sus consultas ni el global por IP: puede revisar su saldo antes de cada lote sin quitarle nada a sus consultas.';
+  const day = (name: 'desde' | 'hasta', description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date' } });
+  return {
+    '/cuenta': {
+      get: {
+        operationId: 'getAccount',
+        tags: ['cuenta'],
+        summary: 'Su saldo, umbral de saldo bajo, tarifa, consultas habilitadas, límites por minuto y lo gastado este mes y el anterior',
+        description: [
+          'Lo mismo que muestra Inicio en el portal de integradores, para su sistema: por ejemplo, avisar a su equipo cuando saldo_bajo o sin_saldo sea true, o cuando consultas_que_paga no alcance para el lote de mañana.',
+          'gasto es lo que descontaron las consultas cobradas en el mes (calendario de Guatemala): el mes en curso hasta ahora y el anterior completo. Lo reservado por consultas que todavía no responden no cuenta hasta que se cobra.',
+          limitNote,
+        ].join('\n\n'),
+        responses: withRequestId({ '200': { description: 'Su cuenta ahora.', content: { 'application/json': { schema: ref(accountSchema), example: EXAMPLE_ACCOUNT } } }, ...common }),
+      },
+    },
+    '/cuenta/movimientos': {
+      get: {
+        operationId: 'listAccountMovements',
+        tags: ['cuenta'],
+        summary: 'Los movimientos del saldo: recargas, ajustes y consultas cobradas, con el saldo que dejó cada uno',
+        description: [
+          `Como Movimientos en el portal: el más reciente primero, una fila por recarga, por ajuste y por consulta cobrada, hasta ${MOVEMENTS_PAGE_SIZE} por página. Pida la siguiente con ?cursor= y el campo siguiente (null en la última), con los mismos filtros.`,
+          'desde y hasta son días del calendario de Guatemala (UTC-6), ambos incluidos. Lo reservado por consultas en curso está en retenido: no es un movimiento hasta que se cobra o se libera.',
+          limitNote,
+        ].join('\n\n'),
+        parameters: [
+          day('desde', 'Opcional. AAAA-MM-DD: movimientos desde el inicio de ese día en Guatemala.'),
+          day('hasta', 'Opcional. AAAA-MM-DD: movimientos hasta el fin de ese día en Guatemala (incluido).'),
+          { name: 'tipo', in: 'query', required: false, description: 'Opcional. Solo un tipo de movimiento.', schema: { type: 'string', enum: [...MOVEMENT_KINDS] } },
+          { name: 'cursor', in: 'query', required: false, description: 'El campo siguiente de la página anterior.', schema: { type: 'string' } },
+        ],
+        responses: withRequestId({
+          '200': { description: 'Una página de movimientos.', content: { 'application/json': { schema: ref(movementsSchema), example: EXAMPLE_MOVEMENTS } } },
+          '400': catalogError('Una fecha, el tipo o el cursor no son válidos, o hasta es anterior a desde.', { ...ACCOUNT_MESSAGES }),
+          ...common,
+        }),
+      },
+    },
+  };
+}
+
+/** An example of GET /estado, built by the status page's own code (two days and two hours of the 90 and 24, to keep it short). */
+function exampleStatus(): JsonObject {
+  const status = buildPublicStatus({ now: new Date('2026-11-24T16:30:00.000Z'), dayCells: [], hourCells: [], transitions: [] });
+  return { ...status, fuentes: status.fuentes.map((source) => ({ ...source, dias: source.dias.slice(-2), horas: source.horas.slice(-2) })) };
+}
+
+/** The sources' public status: no credentials, its own per-IP limit. */
+function statusPaths(): JsonObject {
+  const message = (text: string) => ({ type: 'object', required: ['message'], properties: { message: { type: 'string' } }, additionalProperties: false, example: { message: text } });
+  return {
+    '/estado': {
+      get: {
+        operationId: 'getSourcesStatus',
+        tags: ['estado'],
+        summary: 'El estado público de las fuentes: cada una ahora, por día (90 días) y por hora (24 horas), y sus incidentes',
+        description: [
+          'Lo mismo que muestra la página /estado. No requiere credenciales y se puede leer desde cualquier origen (CORS). No trae datos de ninguna integración.',
+          'La respuesta se comparte unos segundos entre solicitudes (Cache-Control dice cuántos); generado_en dice cuándo se leyó. Límite propio por IP (RATE_LIMIT_STATUS_API_PER_MINUTE, 60 por minuto por omisión): no gasta el global de la API, así que un cliente limitado en sus consultas todavía puede ver si las fuentes responden.',
+        ].join('\n\n'),
+        security: [],
+        responses: {
+          '200': { description: 'El estado.', content: { 'application/json': { schema: ref(publicStatusSchema), example: exampleStatus() } } },
+          '429': { description: 'El límite por minuto de esta ruta para su dirección IP.', content: { 'application/json': { schema: message(STATUS_API_LIMIT_MESSAGE) } } },
+          '503': { description: 'El servicio todavía no pudo leer el estado (por ejemplo, recién iniciado sin base de datos).', content: { 'application/json': { schema: message(STATUS_UNAVAILABLE_MESSAGE) } } },
+        },
+      },
+    },
+  };
+}
+
 export interface OpenApiDocument extends JsonObject {
   openapi: string;
   info: { title: string; version: string; description: string };
@@ -568,6 +721,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       { name: 'consultas', description: 'Las cinco consultas de contribuyentes.' },
       { name: 'lotes', description: 'Listas de identificadores consultadas en segundo plano (una extensión junto a las cinco consultas).' },
       { name: 'vigilancias', description: 'Listas de NIT guardadas que se consultan cada mes o cada semana, avisando solo lo que cambió.' },
+      { name: 'cuenta', description: 'Su cuenta: saldo, tarifa, límites, gasto del mes y movimientos del saldo, como los muestra el portal.' },
+      { name: 'estado', description: 'El estado público de las fuentes, sin credenciales.' },
     ],
     paths: {
       ...registryPaths(),
@@ -576,6 +731,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       '/catalogos/omisos': catalogPath('/catalogos/omisos', 'lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
       ...bulkPaths(),
       ...watchListPaths(),
+      ...accountPaths(),
+      ...statusPaths(),
     },
     components: {
       schemas: componentSchemas(),
