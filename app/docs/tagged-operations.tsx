@@ -8,7 +8,7 @@ import { operationSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/sampl
 import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
 import { FieldsTable } from './schema-view';
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface TaggedOperation {
   path: string;

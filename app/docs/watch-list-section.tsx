@@ -6,7 +6,7 @@ import { OperationSection, operationsTagged, type TaggedOperation } from './tagg
 
 /** The operations tagged vigilancias, in the document's order. */
 export function watchListOperations(document: OpenApiDocument): TaggedOperation[] {
-  return operationsTagged(document, 'vigilancias', ['post', 'get', 'delete']);
+  return operationsTagged(document, 'vigilancias', ['get', 'post', 'patch', 'delete']);
 }
 
 /** The id the document's examples give a list (vig_…), so a sample's address reads as a real one. */

@@ -171,6 +171,8 @@ export function describeAuditActor(actor: string, userNames: Map<number, string>
   if (user) return userNames.get(Number(user[1])) ?? user[2]!;
   const integrator = /^integrator:\d+ \d+ (\S+) \((.*)\)$/s.exec(actor);
   if (integrator) return `Integrador: ${integrator[1]} (${integrator[2]})`;
+  const api = /^api:\d+ \((.*)\)$/s.exec(actor);
+  if (api) return `API de la integración (${api[1]})`;
   if (actor === 'cli' || actor.startsWith('cli:')) return `Operador (CLI)${actor.startsWith('cli:') ? ` ${actor.slice(4)}` : ''}`;
   if (actor === 'system' || actor.startsWith('system:')) return 'El sistema';
   if (actor === 'anonymous') return ANONYMOUS_ACTOR_LABEL;

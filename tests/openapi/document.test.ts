@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_REQUEST_MESSAGES } from '@/lib/surfaces/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/surfaces/api/registry-responses';
+import { BULK_MESSAGES } from '@/lib/surfaces/api/bulk-responses';
 import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
 import { ACCOUNT_MESSAGES } from '@/lib/surfaces/api/account-responses';
 import { topUp } from '@/lib/core/billing/ledger';
@@ -62,14 +63,14 @@ describe('the generated document', () => {
       '/catalogos/rtu': { post: 'lookupRtuV2' },
       '/catalogos/omisos': { post: 'lookupOmisos' },
       // The bulk jobs (issue 35), beside the contract's five.
-      '/lotes': { post: 'createBulkJob' },
+      '/lotes': { get: 'listBulkJobs', post: 'createBulkJob' },
       '/lotes/{id}': { get: 'getBulkJob' },
       '/lotes/{id}/resultados': { get: 'getBulkJobResults' },
       '/lotes/{id}/cancelar': { post: 'cancelBulkJob' },
       '/lotes/{id}/reintentar': { post: 'retryBulkJobFailures' },
       // Vigilancia (issue 35, point 5): saved lists of NITs run on a schedule.
-      '/vigilancias': { post: 'createWatchList' },
-      '/vigilancias/{id}': { get: 'getWatchList', delete: 'deleteWatchList' },
+      '/vigilancias': { get: 'listWatchLists', post: 'createWatchList' },
+      '/vigilancias/{id}': { get: 'getWatchList', delete: 'deleteWatchList', patch: 'updateWatchList' },
       '/vigilancias/{id}/cambios': { get: 'listWatchListChanges' },
       // The integration's own account and the sources' status (issue 54).
       '/cuenta': { get: 'getAccount' },
@@ -146,6 +147,7 @@ describe('the generated document', () => {
   it('documents the bulk jobs with a required Idempotency-Key and the catalogs\' error texts', () => {
     type Operation = { parameters?: Array<Record<string, unknown>>; responses: Record<string, unknown> };
     const create = (document.paths['/lotes'] as { post: Operation }).post;
+    expect(JSON.stringify(document.paths['/lotes'])).toContain(JSON.stringify(BULK_MESSAGES.invalidCursor));
     expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]);
     expect(Object.keys(create.responses).sort()).toEqual(['200', '202', '400', '401', '403', '429', '500', '502']);
     const text = JSON.stringify(document.paths['/lotes']);
@@ -163,7 +165,9 @@ describe('the generated document', () => {
     for (const message of [...Object.values(WATCH_LIST_MESSAGES), CATALOG_MESSAGES.credentialsRequired, CATALOG_MESSAGES.integrationNotFound, CATALOG_MESSAGES.catalogNotEnabled, CATALOG_MESSAGES.rateLimited]) {
       expect(text).toContain(JSON.stringify(message));
     }
-    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['VigilanciaRequest', 'Vigilancia', 'VigilanciaCreada', 'VigilanciaCambios', 'VigilanciaCambio']));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['VigilanciaRequest', 'Vigilancia', 'VigilanciaCreada', 'VigilanciaCambios', 'VigilanciaCambio', 'Vigilancias', 'VigilanciaCambioRequest', 'VigilanciaModificada', 'Lotes']),
+    );
   });
 
   it("documents the account's reads with the catalogs' error texts and their own, and GET /estado without credentials", () => {

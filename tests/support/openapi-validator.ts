@@ -11,10 +11,10 @@ const DOCUMENT_ID = 'openapi.json';
 const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 export interface ObservedResponse {
-  /** The path under {base_url}, e.g. /catalogos/rtu. */
+  /** The path under {base_url} as the document names it, e.g. /catalogos/rtu or /vigilancias/{id}. */
   path: string;
-  /** The operation's method; POST when not given (the lookups). */
-  method?: 'get' | 'post';
+  /** The operation's method; POST when not given. */
+  method?: 'get' | 'post' | 'patch' | 'delete';
   status: number;
   contentType: string | null;
   body: unknown;
@@ -34,7 +34,7 @@ export class OpenApiResponseValidator {
   problems(response: ObservedResponse): string[] {
     const method = response.method ?? 'post';
     const name = `${method.toUpperCase()} ${response.path}`;
-    const operation = (this.document.paths[response.path] as Record<string, { responses: Record<string, { content?: Record<string, unknown> }> } | undefined> | undefined)?.[method];
+    const operation = (this.document.paths[response.path] as Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }> | undefined)?.[method];
     if (!operation) return [`${name} is not in the document`];
     const exact = String(response.status);
     // A status range ("4XX") covers what the document cannot list one by one (registry pass-through).

@@ -1,9 +1,12 @@
 // POST /api/lotes - submit a bulk job (lote): a catalog and up to 10,000 identifiers, run in the
-// background, each a real lookup charged only when found (docs/integrators.md).
+// background, each a real lookup charged only when found (docs/integrators.md). GET - the
+// integration's jobs, newest first, a page at a time (the portal's Lotes list, its figures from each job's row).
 import { bulkError, BULK_MESSAGES, bulkErrors, jobBody } from '@/lib/surfaces/api/bulk-responses';
 import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
 import { jsonResponse } from '@/lib/surfaces/api/responses';
 import { readJobOrThrow, submitJob } from '@/lib/flows/bulk/jobs';
+import { listConsoleJobs } from '@/lib/flows/bulk/console';
+import { decodeCursor } from '@/lib/platform/paging/keyset';
 import { wakeBulkRunner } from '@/lib/flows/bulk/runner';
 import { MAX_BULK_BODY_BYTES, parseBulkJobRequest } from '@/lib/flows/bulk/requests';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
@@ -36,6 +39,17 @@ const submit = bulkRoute<object>(async (request, { integration, requestId }) => 
 
 export function POST(request: Request): Promise<Response> {
   return submit(request, { params: Promise.resolve({}) });
+}
+
+const list = bulkRoute<object>(async (request, { integration, requestId }) => {
+  const cursor = new URL(request.url).searchParams.get('cursor') ?? undefined;
+  if (cursor !== undefined && decodeCursor(cursor) === undefined) return bulkError(400, BULK_MESSAGES.invalidCursor, requestId);
+  const page = await listConsoleJobs({ integrationId: integration.id }, cursor);
+  return jsonResponse(200, { lotes: page.rows.map(jobBody), siguiente: page.older ?? null }, requestId);
+});
+
+export function GET(request: Request): Promise<Response> {
+  return list(request, { params: Promise.resolve({}) });
 }
 
 /** The catalogs' 400 for an Idempotency-Key, with the same header naming which problem it was. */

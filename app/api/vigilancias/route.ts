@@ -1,6 +1,7 @@
 // POST /api/vigilancias - save a watch list (Vigilancia): NITs, a catalog and a schedule; each run is
 // a bulk job charged as one, and the integrator is told only of what changed
 // (docs/integrators.md). The same credentials, error shapes and per-minute counter as /api/lotes.
+// GET - the integration's lists, newest first, a page at a time (the portal's Vigilancia list).
 import { bulkError, BULK_MESSAGES, bulkErrors } from '@/lib/surfaces/api/bulk-responses';
 import { bulkRoute } from '@/lib/surfaces/api/bulk-route';
 import { jsonResponse } from '@/lib/surfaces/api/responses';
@@ -11,8 +12,8 @@ import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { readJsonBody } from '@/lib/platform/http/json-body';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REFUSAL_REASONS, readIdempotencyKey, REFUSAL_REASON_HEADER } from '@/lib/core/idempotency/key';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
-import { createWatchList } from '@/lib/flows/watch-lists';
-import { parseWatchListRequest, watchListCreatedBody } from '@/lib/flows/watch-lists/schemas';
+import { createWatchList, isPublicWatchListId, listWatchLists } from '@/lib/flows/watch-lists';
+import { parseWatchListRequest, watchListBody, watchListCreatedBody } from '@/lib/flows/watch-lists/schemas';
 
 export const dynamic = 'force-dynamic';
 
@@ -46,6 +47,18 @@ const create = bulkRoute<object>(async (request, { integration, requestId }) => 
 
 export function POST(request: Request): Promise<Response> {
   return create(request, { params: Promise.resolve({}) });
+}
+
+const list = bulkRoute<object>(async (request, { integration, requestId }) => {
+  // The cursor is the previous page's last list id: one of another integration's pages nothing.
+  const cursor = new URL(request.url).searchParams.get('cursor') ?? undefined;
+  if (cursor !== undefined && !isPublicWatchListId(cursor)) return bulkError(400, WATCH_LIST_MESSAGES.invalidCursor, requestId);
+  const page = await listWatchLists(integration.id, cursor);
+  return jsonResponse(200, { vigilancias: page.lists.map(watchListBody), siguiente: page.next ?? null }, requestId);
+});
+
+export function GET(request: Request): Promise<Response> {
+  return list(request, { params: Promise.resolve({}) });
 }
 
 /** The catalogs' 400 for an Idempotency-Key, with the header naming which problem it was (as /api/lotes). */

@@ -10,6 +10,8 @@ import { claimSubmission } from '@/lib/core/submissions/claim';
 export type Actor =
   | { kind: 'user'; id: number; email: string }
   | IntegratorActor
+  /** An integration's own system, through the API with its token: no person is known. */
+  | { kind: 'api'; integrationId: number; integrationName: string }
   | { kind: 'cli'; name?: string }
   | { kind: 'system'; name: string }
   | { kind: 'anonymous' };
@@ -36,6 +38,8 @@ export function describeActor(actor: Actor): string {
     case 'integrator':
       // The integration's id first: the audit page filters by it; its name, as it was, last.
       return `integrator:${actor.id} ${actor.integrationId} ${actor.email} (${actor.integrationName})`;
+    case 'api':
+      return `api:${actor.integrationId} (${actor.integrationName})`;
     case 'cli':
       return actor.name ? `cli:${actor.name}` : 'cli';
     case 'system':

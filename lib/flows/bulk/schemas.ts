@@ -36,6 +36,13 @@ export const bulkJobSchema = z
   })
   .meta({ id: 'Lote', description: 'Un lote: su estado, sus conteos y lo cobrado.' });
 
+export const bulkJobPageSchema = z
+  .object({
+    lotes: z.array(bulkJobSchema).describe('El más reciente primero; también las ejecuciones de sus vigilancias.'),
+    siguiente: z.string().nullable().describe('El cursor de la página siguiente (?cursor=…); null en la última.'),
+  })
+  .meta({ id: 'Lotes', description: 'Una página de los lotes de su integración.' });
+
 export type BulkJobBody = z.infer<typeof bulkJobSchema>;
 
 export const bulkResultRowSchema = z

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/identifiers';
 import type { ChangesPage } from './changes';
+import type { EditSetAside } from './edit';
 import type { SetAsideEntry, WatchListView } from './lists';
 import { WATCH_CATALOGS } from './snapshot';
 import { WATCH_SCHEDULES } from './schedule';
@@ -125,5 +126,65 @@ export function watchListChangesBody(page: ChangesPage): z.infer<typeof watchLis
       detectado_en: change.detectedAt.toISOString(),
     })),
     siguiente: page.next ?? null,
+  };
+}
+
+export const watchListEditSchema = z
+  .strictObject({
+    nombre: watchListRequestSchema.shape.nombre.optional(),
+    frecuencia: z
+      .enum(WATCH_SCHEDULES)
+      .optional()
+      .describe('La nueva frecuencia, contada desde que se creó: la próxima ejecución pasa al siguiente día de la nueva frecuencia (una ejecución ya pendiente sigue pendiente).'),
+    estado: z.enum(['activa', 'en_pausa']).optional().describe('en_pausa: no empieza ninguna ejecución (la que esté en curso termina); activa: reanuda, y si su hora pasó mientras estaba en pausa corre enseguida, una vez.'),
+    agregar_nits: z
+      .array(z.string().max(MAX_IDENTIFIER_LENGTH))
+      .max(MAX_BULK_IDENTIFIERS)
+      .optional()
+      .describe('NIT que empieza a vigilar. La próxima ejecución los consulta y guarda su estado sin reportar cambios (como la primera ejecución); desde la siguiente se comparan.'),
+    quitar_nits: z
+      .array(z.string().max(MAX_IDENTIFIER_LENGTH))
+      .max(MAX_BULK_IDENTIFIERS)
+      .optional()
+      .describe('NIT que deja de vigilar (con o sin guion). Se borran con su último estado y sus cambios. Una ejecución ya en curso termina con los NIT con que empezó.'),
+  })
+  .refine((edit) => Object.values(edit).some((value) => value !== undefined), { message: 'empty' })
+  .meta({ id: 'VigilanciaCambioRequest', description: 'Cuerpo de PATCH /vigilancias/{id}: al menos un campo; cada cambio queda en la actividad de su integración.' });
+
+export type WatchListEditProblem = 'nombre' | 'frecuencia' | 'estado' | 'agregar_nits' | 'quitar_nits' | 'editFields';
+
+export function parseWatchListEdit(value: unknown): { ok: true; value: z.infer<typeof watchListEditSchema> } | { ok: false; problem: WatchListEditProblem } {
+  const parsed = watchListEditSchema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const first = parsed.error.issues[0]?.path[0];
+  if (first === 'nombre' || first === 'frecuencia' || first === 'estado' || first === 'agregar_nits' || first === 'quitar_nits') return { ok: false, problem: first };
+  return { ok: false, problem: 'editFields' };
+}
+
+export const watchListEditedSchema = watchListSchema
+  .extend({
+    apartados: z
+      .array(
+        z.object({
+          campo: z.enum(['agregar_nits', 'quitar_nits']),
+          posicion: z.int().describe('Desde 1, en la lista de ese campo.'),
+          motivo: z.enum(['nit_invalido', 'cui_invalido', 'duplicado', 'no_vigilado']).describe('duplicado: repetido en la solicitud o ya vigilado; no_vigilado: la vigilancia no tiene ese NIT.'),
+        }),
+      )
+      .describe('Los NIT enviados que no se agregaron ni quitaron, por su posición; [] si ninguno.'),
+  })
+  .meta({ id: 'VigilanciaModificada', description: 'La vigilancia después del cambio, con los NIT apartados.' });
+
+export const watchListPageSchema = z
+  .object({
+    vigilancias: z.array(watchListSchema).describe('La más reciente primero.'),
+    siguiente: z.string().nullable().describe('El cursor de la página siguiente (?cursor=…); null en la última.'),
+  })
+  .meta({ id: 'Vigilancias', description: 'Una página de las vigilancias de su integración.' });
+
+export function watchListEditedBody(list: WatchListView, setAside: EditSetAside[]): z.infer<typeof watchListEditedSchema> {
+  return {
+    ...watchListBody(list),
+    apartados: setAside.map((entry) => ({ campo: entry.field === 'add' ? 'agregar_nits' : 'quitar_nits', posicion: entry.position, motivo: entry.reason })),
   };
 }

@@ -23,6 +23,7 @@ export const BULK_MESSAGES = {
   jobFinished: 'El lote ya termino y no se puede cancelar.',
   jobNotFinished: 'El lote todavia no termina: reintenta sus fallidos cuando termine.',
   nothingToRetry: 'El lote no tiene filas con error de la fuente que reintentar.',
+  invalidCursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior.',
 } as const satisfies Record<BulkRequestProblem | string, string>;
 
 export function bulkError(status: number, message: string, requestId: string): Response {

@@ -1,7 +1,7 @@
 // The answers of /api/vigilancias beside /api/lotes: the catalogs' error shape
 // (`{message}`) and, like those texts, without accents.
 import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/identifiers';
-import { MAX_WATCH_LIST_NAME_LENGTH, type WatchListRequestProblem } from '@/lib/flows/watch-lists/schemas';
+import { MAX_WATCH_LIST_NAME_LENGTH, type WatchListEditProblem, type WatchListRequestProblem } from '@/lib/flows/watch-lists/schemas';
 import { bulkError } from './bulk-responses';
 
 export const WATCH_LIST_MESSAGES = {
@@ -14,7 +14,13 @@ export const WATCH_LIST_MESSAGES = {
   nothingToWatch: 'Ninguno de los NIT enviados es valido: no se guardo la vigilancia.',
   notFound: 'No encontramos una vigilancia con ese id.',
   invalidCursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior.',
-} as const satisfies Record<WatchListRequestProblem | string, string>;
+  estado: 'El campo estado debe ser activa o en_pausa.',
+  agregar_nits: `El campo agregar_nits debe ser una lista de hasta ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto.`,
+  quitar_nits: `El campo quitar_nits debe ser una lista de hasta ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto.`,
+  editFields: 'El cuerpo debe ser un objeto JSON con al menos uno de los campos nombre, frecuencia, estado, agregar_nits y quitar_nits, y ningun otro.',
+  nothingLeft: 'La vigilancia se quedaria sin NIT: para dejar de vigilar, eliminela.',
+  tooMany: `La vigilancia tendria mas de ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT.`,
+} as const satisfies Record<WatchListRequestProblem | WatchListEditProblem | string, string>;
 
 export const watchListErrors = {
   notFound: (requestId: string) => bulkError(404, WATCH_LIST_MESSAGES.notFound, requestId),

@@ -16,11 +16,23 @@ import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
 import { SUCCESS_EXAMPLES } from './success-examples';
 import { BULK_MESSAGES, jobBody } from '@/lib/surfaces/api/bulk-responses';
 import { bulkJobRequestSchema, catalogPathName } from '@/lib/flows/bulk/requests';
-import { bulkJobSchema, bulkResultRowSchema } from '@/lib/flows/bulk/schemas';
+import { bulkJobPageSchema, bulkJobSchema, bulkResultRowSchema } from '@/lib/flows/bulk/schemas';
+import { CONSOLE_JOBS_PAGE_SIZE } from '@/lib/flows/bulk/console';
+import { WATCH_LISTS_PAGE_SIZE, type WatchListView } from '@/lib/flows/watch-lists/lists';
 import { CATALOG_CSV_COLUMNS, csvHeader, csvLine, sourceForIntegrator, type ResultRow } from '@/lib/flows/bulk/results';
 import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
 import { WATCH_CHANGES_PAGE_SIZE } from '@/lib/flows/watch-lists/changes';
-import { watchListBody, watchListChangesSchema, watchListCreatedSchema, watchListRequestSchema, watchListSchema } from '@/lib/flows/watch-lists/schemas';
+import {
+  watchListBody,
+  watchListChangesSchema,
+  watchListCreatedSchema,
+  watchListEditedBody,
+  watchListEditedSchema,
+  watchListEditSchema,
+  watchListPageSchema,
+  watchListRequestSchema,
+  watchListSchema,
+} from '@/lib/flows/watch-lists/schemas';
 import { ACCOUNT_MESSAGES, MOVEMENTS_PAGE_SIZE } from '@/lib/surfaces/api/account-responses';
 import { accountSchema, MOVEMENT_KINDS, movementsSchema, type AccountBody, type MovementsBody } from '@/lib/surfaces/api/account-schemas';
 import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
@@ -40,7 +52,7 @@ const ref = (schema: z.ZodType) => {
 
 function componentSchemas(): Record<string, JsonObject> {
   // Make sure every schema is registered before the registry is converted.
-  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema, watchListRequestSchema, watchListSchema, watchListCreatedSchema, watchListChangesSchema, accountSchema, movementsSchema, publicStatusSchema];
+  void [catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema, bulkJobRequestSchema, bulkJobSchema, bulkResultRowSchema, watchListRequestSchema, watchListSchema, watchListCreatedSchema, watchListChangesSchema, bulkJobPageSchema, watchListPageSchema, watchListEditSchema, watchListEditedSchema, accountSchema, movementsSchema, publicStatusSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
@@ -324,8 +336,21 @@ function bulkPaths(): JsonObject {
   };
   const notFound = catalogError('No hay un lote con ese id para su integración (también el id de un lote de otra integración).', pick(BULK_MESSAGES, 'jobNotFound'));
   const idParameter = { name: 'id', in: 'path', required: true, description: 'El id del lote (lote_…).', schema: { type: 'string', pattern: '^lote_[0-9a-f]{20}$' } };
+  const cursorParameter = { name: 'cursor', in: 'query', required: false, description: 'El campo siguiente de la página anterior; sin él, la primera página.', schema: { type: 'string' } };
   return {
     '/lotes': {
+      get: {
+        operationId: 'listBulkJobs',
+        tags: ['lotes'],
+        summary: 'Los lotes de su integración, el más reciente primero',
+        description: `Hasta ${CONSOLE_JOBS_PAGE_SIZE} por página, cada uno como GET /lotes/{id} lo da; pida la siguiente con ?cursor= y el campo siguiente (null en la última). Incluye las ejecuciones de sus vigilancias. Usa el mismo límite por minuto que POST /lotes, no el de las consultas.`,
+        parameters: [cursorParameter],
+        responses: withRequestId({
+          '200': { description: 'Una página de lotes.', content: { 'application/json': { schema: ref(bulkJobPageSchema), example: { lotes: [exampleJob('completado')], siguiente: null } } } },
+          '400': catalogError('El cursor no es uno que esta API haya dado.', pick(BULK_MESSAGES, 'invalidCursor')),
+          ...common,
+        }),
+      },
       post: {
         operationId: 'createBulkJob',
         tags: ['lotes'],
@@ -429,8 +454,12 @@ function bulkPaths(): JsonObject {
 
 /** An example watch list, built by the handlers' own watchListBody. */
 function exampleWatchList() {
+  return watchListBody(exampleWatchListView());
+}
+
+function exampleWatchListView(): WatchListView {
   const created = new Date('2026-11-24T10:30:00.000Z');
-  return watchListBody({
+  return {
     publicId: 'vig_5b2e91d04c7a3f18e6d2',
     name: 'Proveedores',
     catalog: 'omisos',
@@ -442,7 +471,7 @@ function exampleWatchList() {
     runs: 1,
     lastRun: { jobId: EXAMPLE_JOB_ID, state: 'completado', createdAt: created, finishedAt: new Date(created.getTime() + 40 * 60_000), changes: 0 },
     changes: 0,
-  });
+  };
 }
 
 /** Watch lists (Vigilancia), beside /lotes: the same credentials, error shape and per-minute counter. */
@@ -462,6 +491,18 @@ function watchListPaths(): JsonObject {
   const list = exampleWatchList();
   return {
     '/vigilancias': {
+      get: {
+        operationId: 'listWatchLists',
+        tags: ['vigilancias'],
+        summary: 'Las vigilancias de su integración, la más reciente primero',
+        description: `Hasta ${WATCH_LISTS_PAGE_SIZE} por página; pida la siguiente con ?cursor= y el campo siguiente (null en la última).`,
+        parameters: [{ name: 'cursor', in: 'query', required: false, description: 'El campo siguiente de la página anterior; sin él, la primera página.', schema: { type: 'string' } }],
+        responses: withRequestId({
+          '200': { description: 'Una página de vigilancias.', content: { 'application/json': { schema: ref(watchListPageSchema), example: { vigilancias: [list], siguiente: null } } } },
+          '400': catalogError('El cursor no es uno que esta API haya dado.', pick(WATCH_LIST_MESSAGES, 'invalidCursor')),
+          ...common,
+        }),
+      },
       post: {
         operationId: 'createWatchList',
         tags: ['vigilancias'],
@@ -512,6 +553,35 @@ function watchListPaths(): JsonObject {
         description: 'Lo que la ejecución en curso no consultó no se cobra. Los lotes de las ejecuciones terminadas se conservan como cualquier lote, hasta que se borran sus resultados.',
         parameters: [idParameter],
         responses: withRequestId({ '204': { description: 'Borrada.' }, '404': notFound, ...common }),
+      },
+      patch: {
+        operationId: 'updateWatchList',
+        tags: ['vigilancias'],
+        summary: 'Cambia el nombre, la frecuencia o el estado de una vigilancia, o le agrega o quita NIT, sin perder su historia',
+        description: [
+          'Envíe solo lo que cambia. Cada cambio queda en la actividad de su integración (portal, Actividad), sin los NIT.',
+          'Un NIT agregado no tiene estado anterior: la próxima ejecución lo consulta y guarda su estado sin reportar cambios; desde la siguiente se compara. Un NIT quitado se borra con su último estado y sus cambios. Una ejecución ya en curso termina (y se cobra) con los NIT con que empezó.',
+          'Los NIT inválidos, repetidos o ya vigilados (agregar_nits) y los que la vigilancia no tiene (quitar_nits) se apartan (campo apartados); el resto del cambio se aplica. Si la vigilancia se quedaría sin NIT responde 400: para dejar de vigilar, elimínela.',
+        ].join('\n\n'),
+        parameters: [idParameter],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(watchListEditSchema), example: { agregar_nits: ['576937-K'], quitar_nits: ['12345678'] } } } },
+        responses: withRequestId({
+          '200': {
+            description: 'La vigilancia después del cambio.',
+            content: {
+              'application/json': {
+                schema: ref(watchListEditedSchema),
+                example: watchListEditedBody({ ...exampleWatchListView(), entries: 5_000 }, [{ field: 'remove', position: 1, reason: 'no_vigilado' }]),
+              },
+            },
+          },
+          '400': catalogError('El cuerpo no se puede usar, o la vigilancia se quedaría sin NIT o con más de los que cabe en un lote.', {
+            ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed'),
+            ...pick(WATCH_LIST_MESSAGES, 'nombre', 'frecuencia', 'estado', 'agregar_nits', 'quitar_nits', 'editFields', 'nothingLeft', 'tooMany'),
+          }),
+          '404': notFound,
+          ...common,
+        }),
       },
     },
     '/vigilancias/{id}/cambios': {

@@ -34,6 +34,7 @@ export const ACTIVITY_WORDS = {
   staff: 'Administración',
   system: 'Sistema',
   nobody: 'Sin sesión iniciada',
+  api: 'La API (con un token de la integración)',
   reveal: 'Mostró los identificadores de una consulta',
   downloadResults: 'Descargó los resultados de un lote (con identificadores)',
   export: 'Exportó consultas con identificadores completos',
@@ -151,6 +152,7 @@ export function activityActor(actor: string | null, members: Map<number, Member>
     return member ? `${member.name} (${member.email})` : integrator[2]!;
   }
   if (actor === 'anonymous') return ACTIVITY_WORDS.nobody;
+  if (actor.startsWith('api:')) return ACTIVITY_WORDS.api;
   if (actor === 'system' || actor.startsWith('system:')) return ACTIVITY_WORDS.system;
   return ACTIVITY_WORDS.staff;
 }
