@@ -135,6 +135,13 @@ function auditOf(listId: string) {
 
 describe('the lists of jobs and watch lists', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('pages the jobs newest first by cursor, each as GET /lotes/{id} gives it, and only the caller’s', async () => {
+    // Their runner completes them (nothing to look up): read once none is still changing.
+    await eventually(
+      () => gateway.withDatabase((handle) => handle.rows<{ n: number }>(sql`select count(*)::int as n from bulk_jobs where integration_id = ${many.id} and state <> 'completado'`)),
+      (rows) => rows[0]!.n === 0,
+      30_000,
+      'the jobs completed',
+    );
     const first = await call('GET', '/lotes', '/lotes', many);
     expect(first.status).toBe(200);
     const page1 = first.body as { lotes: { id: string; creado_en: string; estado: string }[]; siguiente: string | null };
