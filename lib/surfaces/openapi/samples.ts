@@ -21,7 +21,7 @@ export function requestSamples(baseUrl: string, path: string, body: unknown): Re
 }
 
 export interface SampleRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Absent: a request without a body (a job's state, results, cancel, retry). */
   body?: unknown;
   /** Beside the credentials (a job's Idempotency-Key). */
@@ -100,7 +100,7 @@ export function operationSamples(baseUrl: string, path: string, request: SampleR
       `const string TOKEN = "${TOKEN}";`,
       ``,
       `using var cliente = new HttpClient { Timeout = TimeSpan.FromSeconds(35) };`,
-      `using var solicitud = new HttpRequestMessage(HttpMethod.${method === 'GET' ? 'Get' : method === 'DELETE' ? 'Delete' : 'Post'}, $"{BASE_URL}${path}");`,
+      `using var solicitud = new HttpRequestMessage(HttpMethod.${method === 'GET' ? 'Get' : method === 'DELETE' ? 'Delete' : method === 'PATCH' ? 'Patch' : 'Post'}, $"{BASE_URL}${path}");`,
       `solicitud.Headers.Add("x-integracion-login", LOGIN);`,
       `solicitud.Headers.Add("x-integracion-token", TOKEN);`,
       ...extra.map(([name, value]) => `solicitud.Headers.Add("${name}", "${value}");`),
