@@ -15,6 +15,7 @@ import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation
 import { FieldsTable } from './schema-view';
 import { TryIt } from './try-it';
 import { WatchListSection, watchListOperations } from './watch-list-section';
+import { HistorySection, historyOperations } from './history-section';
 import { WebhookSection } from './webhook-section';
 import './docs.css';
 
@@ -31,6 +32,7 @@ export default async function DocsPage() {
   // The five lookups, each with its console; the bulk jobs (tag lotes) and the watch lists (tag vigilancias) in sections of their own, without one.
   const bulk = bulkOperations(document);
   const watchLists = watchListOperations(document);
+  const history = historyOperations(document);
   const accountReads = accountOperations(document);
   const operations = Object.entries(document.paths)
     .map(([path, item]) => ({ path, operation: (item as { post?: Operation }).post }))
@@ -68,6 +70,9 @@ export default async function DocsPage() {
               <a href="#cuenta">Su cuenta y estado</a>
             </li>
             <li>
+              <a href="#historial">Historial</a>
+            </li>
+            <li>
               <a href="#soporte">Soporte e identificador de solicitud</a>
             </li>
             <li>
@@ -102,7 +107,7 @@ export default async function DocsPage() {
                   — {operation.summary}
                 </li>
               ))}
-              {[...bulk, ...watchLists, ...accountReads].map(({ path, method, operation }) => (
+              {[...bulk, ...watchLists, ...history, ...accountReads].map(({ path, method, operation }) => (
                 <li key={`${method} ${path}`}>
                   <a href={`#${operation.operationId}`}>
                     <code>
@@ -230,6 +235,7 @@ export default async function DocsPage() {
           <WatchListSection baseUrl={baseUrl} document={document} />
 
           <AccountSection baseUrl={baseUrl} document={document} accountLimit={env().ACCOUNT_API_PER_MINUTE} />
+          <HistorySection baseUrl={baseUrl} document={document} />
 
           <WebhookSection settings={webhookDocsSettingsFrom(env())} />
 

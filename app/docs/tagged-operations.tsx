@@ -45,7 +45,7 @@ export function OperationSection({
   const request = operation.requestBody?.content['application/json'];
   const requestSchema = resolve(request?.schema, document.components.schemas);
   const idempotency = operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key');
-  const samples = operationSamples(baseUrl, path.replace('{id}', exampleId), {
+  const samples = operationSamples(baseUrl, path.replace(/\{[a-z_]+\}/, exampleId), {
     method,
     body: request?.example,
     headers: idempotency ? { 'Idempotency-Key': idempotencyKey } : undefined,

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { REFUSAL_REASON_LABELS, UNSERVED_CAUSE_LABELS } from '@/lib/vocabulary/labels';
-import { describeRequestTrace } from '@/lib/core/request-traces/describe';
+import { describeRequestTrace, requestTraceDetail } from '@/lib/core/request-traces/describe';
 import type { RequestTrace } from '@/lib/core/request-traces/read';
 
 /**
@@ -14,13 +13,7 @@ export function RequestTraced({ trace, children }: { trace: RequestTrace; childr
       <h2 id="request-traced-title" className="break-anywhere" data-testid="request-traced-summary">
         {describeRequestTrace(trace)}
       </h2>
-      {trace.kind === 'refusal' ? (
-        <p>{`El servicio la rechazó antes de consultar ninguna fuente (${REFUSAL_REASON_LABELS[trace.reason]}): no es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
-      ) : trace.kind === 'unserved' ? (
-        <p>{`El servicio no pudo atenderla: ${UNSERVED_CAUSE_LABELS[trace.cause]}. No es una consulta registrada y no se cobró. Hora de Guatemala.`}</p>
-      ) : (
-        <p>Recibió la respuesta guardada de la solicitud original, que ya no tiene registro (pasó su tiempo de conservación). Una repetición nunca se cobra.</p>
-      )}
+      <p>{requestTraceDetail(trace)}</p>
       {children}
     </section>
   );

@@ -76,6 +76,9 @@ describe('the generated document', () => {
       '/cuenta': { get: 'getAccount' },
       '/cuenta/movimientos': { get: 'listAccountMovements' },
       '/estado': { get: 'getSourcesStatus' },
+      // What the portal's Consultas shows, for the integrator's systems.
+      '/consultas': { get: 'listQueryRecords' },
+      '/consultas/{request_id}': { get: 'getQueryByRequestId' },
     });
   });
 
@@ -130,6 +133,8 @@ describe('the generated document', () => {
       if (path.startsWith('/vigilancias')) continue;
       // Reads without a body: nothing to repeat safely.
       if (path.startsWith('/cuenta') || path === '/estado') continue;
+      // The records are read (GET): nothing to repeat.
+      if (path.startsWith('/consultas')) continue;
       const operation = (item as { post: Post }).post;
       if (!path.startsWith('/catalogos/')) {
         expect(operation.parameters, path).toBeUndefined();

@@ -1,6 +1,6 @@
 import type { UnservedCause } from '@/db/schema';
 import { LOOKUP_PATHS } from '@/lib/contract/paths';
-import { REFUSAL_REASON_SHORT_LABELS, UNSERVED_CAUSE_SHORT_LABELS } from '@/lib/vocabulary/labels';
+import { REFUSAL_REASON_LABELS, REFUSAL_REASON_SHORT_LABELS, UNSERVED_CAUSE_LABELS, UNSERVED_CAUSE_SHORT_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import type { RequestTrace } from './read';
 
@@ -36,5 +36,20 @@ export function describeRequestTrace(trace: RequestTrace): string {
       return `${start}, ${trace.httpStatus} ${UNSERVED_CAUSE_SHORT_LABELS[trace.cause]}, ${when}, sin cobro: ${UNSERVED_ADVICE[trace.cause]}`;
     case 'replay':
       return `${start}, ${trace.httpStatus}, repetición de ${trace.replayOf} con la misma Idempotency-Key, ${when}, sin cobro`;
+  }
+}
+
+/**
+ * Why a request left no record and that it was not charged, after describeRequestTrace's sentence:
+ * the console's and the portal's card (components/records/request-traced.tsx) and GET /api/consultas/{request_id}.
+ */
+export function requestTraceDetail(trace: RequestTrace): string {
+  switch (trace.kind) {
+    case 'refusal':
+      return `El servicio la rechazó antes de consultar ninguna fuente (${REFUSAL_REASON_LABELS[trace.reason]}): no es una consulta registrada y no se cobró. Hora de Guatemala.`;
+    case 'unserved':
+      return `El servicio no pudo atenderla: ${UNSERVED_CAUSE_LABELS[trace.cause]}. No es una consulta registrada y no se cobró. Hora de Guatemala.`;
+    case 'replay':
+      return 'Recibió la respuesta guardada de la solicitud original, que ya no tiene registro (pasó su tiempo de conservación). Una repetición nunca se cobra.';
   }
 }
