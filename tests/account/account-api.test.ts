@@ -260,7 +260,8 @@ describe('/docs', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const html = await response.text();
     const start = html.indexOf('<section id="cuenta"');
     expect(start).toBeGreaterThan(0);
-    const section = html.slice(start, html.indexOf('<section id="webhook"', start));
+    // The account's section ends where the next of the page's top-level sections begins.
+    const section = html.slice(start, html.indexOf('<section id="historial"', start));
     for (const [operationId, path] of [['getAccount', '/cuenta'], ['listAccountMovements', '/cuenta/movimientos'], ['getSourcesStatus', '/estado']]) {
       expect(section).toContain(`<section id="${operationId}"`);
       expect(section).toContain(`<span class="method">GET</span> <code>${path}</code>`);
