@@ -1,7 +1,6 @@
 // Runs before every page and API request but the five lookups: security headers (a CSP nonce for
 // pages), the request id and the global per-IP limit for the API (GET /api/estado and the account
-// reads have their own), and
-// the per-IP limit in front of the console's sign-in. The integrators' portal (/portal) gets what the
+// reads have their own), and the per-IP limit in front of the console's sign-in. The integrators' portal (/portal) gets what the
 // console gets: no caching, and forms and server actions refused from another origin. The lookups do the same in their route
 // wrapper (lib/surfaces/api/route.ts): this layer alone cost each lookup about as much as the rest of the
 // gateway's own work.
