@@ -11,7 +11,7 @@ import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved } from '@/lib/core/billing/ledger';
 import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
 import { logger } from '@/lib/platform/logging/logger';
-import { felIdentifier, type CertifierMessage, type FelCertifier } from '@/lib/providers/fel/certifier';
+import { felIdentifier, type CertifierMessage, type CertifyOutcome, type FelCertifier, type VoidOutcome } from '@/lib/providers/fel/certifier';
 import { emissionDay, prepareDocument, prepareVoid, type Issuer, type Receptor } from '@/lib/providers/fel/document';
 import { logAttempt } from './queue';
 
@@ -164,6 +164,14 @@ export function createReversalSettler(options: ReversalSettlerOptions) {
       case 'voided':
         await updateClaimed(reversal.id, holder, { state: 'done', doneAt: outcome.voidedAt, lastErrorCode: null, lastErrorMessage: null });
         return;
+      default:
+        await settleUnfinished(reversal, invoice, holder, attempts, outcome);
+    }
+  }
+
+  /** What a void's or a credit note's call answered when it did not end it: the same for both. */
+  async function settleUnfinished(reversal: InvoiceReversal, invoice: Invoice, holder: string, attempts: number, outcome: Exclude<VoidOutcome | CertifyOutcome, { kind: 'voided' | 'certified' | 'already_certified' }>): Promise<void> {
+    switch (outcome.kind) {
       case 'rejected':
         await refuseAndRefund(reversal, invoice, holder, outcome.errors[0]?.code ?? null, messagesText(outcome.errors));
         return;
@@ -220,19 +228,8 @@ export function createReversalSettler(options: ReversalSettlerOptions) {
       case 'already_certified':
         await updateClaimed(reversal.id, holder, { state: 'done', uuid: outcome.uuid, serie: outcome.serie, numero: outcome.numero, doneAt: new Date(), lastErrorCode: null, lastErrorMessage: null });
         return;
-      case 'rejected':
-        await refuseAndRefund(reversal, invoice, holder, outcome.errors[0]?.code ?? null, messagesText(outcome.errors));
-        return;
-      case 'retry_later':
-        await updateClaimed(reversal.id, holder, retry(reversal, attempts, outcome.reason.toUpperCase(), later, 'pending'));
-        return;
-      case 'indeterminate':
-        await updateClaimed(reversal.id, holder, retry(reversal, attempts, 'SIN_RESPUESTA', unclear, 'indeterminate'));
-        return;
-      case 'credentials_refused':
-        await updateClaimed(reversal.id, holder, paused(attempts));
-        await options.onCredentialsRefused();
-        return;
+      default:
+        await settleUnfinished(reversal, invoice, holder, attempts, outcome);
     }
   }
 
