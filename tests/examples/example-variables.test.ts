@@ -52,7 +52,10 @@ describe('the variables of the examples', () => {
   });
 
   it('the scripts and the client under examples/ state them before using them', () => {
-    for (const script of ['examples/lote.sh', 'examples/vigilancia.sh']) {
+    // Every script there, so a new one is checked without being listed.
+    const scripts = fs.readdirSync('examples').filter((name) => name.endsWith('.sh'));
+    expect(scripts).toEqual(expect.arrayContaining(['lote.sh', 'vigilancia.sh', 'saldo.sh', 'conciliacion.sh', 'agregar-a-vigilancia.sh']));
+    for (const script of scripts.map((name) => `examples/${name}`)) {
       const code = fs.readFileSync(script, 'utf8');
       for (const name of SAMPLE_VARIABLES) expect(code, `${script}: ${name}`).toMatch(new RegExp(`\\$\\{${name}:\\?`));
       expect(usedBeforeStated(code, 'curl'), script).toEqual([]);
