@@ -87,7 +87,7 @@ interface ScriptRun {
 
 /** Runs a script of examples/ as an integrator's cron would, with its three variables and nothing else. */
 async function script(name: string, as: TestIntegration, ...args: string[]): Promise<ScriptRun> {
-  const env = { PATH: process.env.PATH, BASE_URL: `${gateway.app.baseUrl}/api`, LOGIN: as.nombre, TOKEN: as.token };
+  const env = { PATH: process.env.PATH, BASE_URL: `${gateway.app.baseUrl}/api`, LOGIN: as.nombre, TOKEN: as.token, NODE_ENV: 'production' as const };
   try {
     const { stdout, stderr } = await promisify(execFile)('bash', [`examples/${name}`, ...args], { env });
     return { code: 0, stdout, stderr };
