@@ -24,6 +24,7 @@ const TIMED_FILES = [
   'tests/multi-instance/shared-limits.test.ts',
   'tests/multi-instance/readiness.test.ts',
   'tests/multi-instance/token-rotation.test.ts',
+  'tests/multi-instance/account-api-flood.test.ts',
 ];
 for (const file of TIMED_FILES) {
   if (!fs.existsSync(path.join(import.meta.dirname, file))) throw new Error(`vitest.multi-instance.config.mts: TIMED_FILES lists ${file}, which does not exist`);

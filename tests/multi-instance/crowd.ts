@@ -9,6 +9,10 @@ export interface CrowdOptions {
   connections: number;
   /** Sent by every connection (a session's cookie), if any. */
   cookie?: string;
+  /** Connection i also sends headers[i % headers.length] (credentials, right or wrong), if any. */
+  headers?: Array<Record<string, string>>;
+  /** Counts the answers by status and text as well (short answers only: an API's refusals). */
+  countTexts?: boolean;
   /** Each connection's X-Forwarded-For: `${prefix}${i in hex}::1` (one address each), or one for all. */
   addresses: { perConnection: string } | { all: string };
 }
@@ -20,6 +24,8 @@ export interface CrowdCounts {
   answered: number;
   /** The first refusal's Retry-After and text, if any was refused. */
   refusal?: { status: number; retryAfter: string | null; text: string };
+  /** Answers by `${status} ${text}`, when countTexts was asked. */
+  texts?: Record<string, number>;
 }
 
 const CROWD_SCRIPT = `
@@ -28,10 +34,11 @@ let running = true;
 const statuses = {};
 let answered = 0;
 let refusal;
+const texts = options.countTexts ? {} : undefined;
 process.on('message', () => { running = false; });
 await Promise.all(Array.from({ length: options.connections }, async (_, index) => {
   const address = options.addresses.all ?? options.addresses.perConnection + index.toString(16) + '::1';
-  const headers = { 'x-forwarded-for': address, ...(options.cookie ? { cookie: options.cookie } : {}) };
+  const headers = { 'x-forwarded-for': address, ...(options.cookie ? { cookie: options.cookie } : {}), ...(options.headers ? options.headers[index % options.headers.length] : {}) };
   const url = options.urls[index % options.urls.length];
   let mine = 0;
   while (running || mine === 0) {
@@ -40,10 +47,11 @@ await Promise.all(Array.from({ length: options.connections }, async (_, index) =
     const text = await response.text();
     if (response.status >= 400) refusal ??= { status: response.status, retryAfter: response.headers.get('retry-after'), text };
     statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    if (texts) texts[response.status + ' ' + text] = (texts[response.status + ' ' + text] ?? 0) + 1;
     if (mine++ === 0) answered++;
   }
 }));
-process.send({ statuses, answered, refusal }, () => process.exit(0));
+process.send({ statuses, answered, refusal, texts }, () => process.exit(0));
 `;
 
 /** Starts the crowd; `stop()` ends it once every connection has had an answer, and says how it fared. */
