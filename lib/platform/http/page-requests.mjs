@@ -9,6 +9,11 @@ const PORTAL_PATH = /^\/portal(?:\/|$)/;
 export const SIGN_IN_PAGE_PATHS = new Set(['/admin/login', '/portal/ingresar']);
 /** The public pages and documents: the same for everyone, limited per IP. */
 export const PUBLIC_PAGE_PATHS = new Set(['/', '/docs', '/estado', '/api/openapi.json', '/api/estado']);
+/**
+ * The integrators' reads Next answers (their account, records, jobs and watch lists): each costs the
+ * event loop several lookups' worth in Next's router before its credentials are even looked at.
+ */
+const INTEGRATOR_API_READS = /^\/api\/(?:cuenta|consultas|lotes|vigilancias)(?:\/|$)/;
 /** The pages the render cache may answer (lib/surfaces/public-pages/pages.ts says for which requests). */
 export const CACHED_PAGE_PATHS = new Set(['/', '/docs', '/estado', ...SIGN_IN_PAGE_PATHS]);
 
@@ -20,13 +25,15 @@ export function pathOf(url) {
 
 /**
  * Which of server.mjs's turns a request takes, if any: reads of the console's and the portal's
- * pages (and their downloads), the sign-in pages' reads, the public pages. Forms' posts take none.
+ * pages (and their downloads), the sign-in pages' reads, the public pages, the integrators' API
+ * reads. Forms' posts and the API's writes take none.
  */
 export function pageArea(method, path) {
   const reads = method === 'GET' || method === 'HEAD';
   if (SIGN_IN_PAGE_PATHS.has(path)) return reads ? 'sign-in' : undefined;
   if (PUBLIC_PAGE_PATHS.has(path)) return 'public';
   if (!reads) return undefined;
+  if (INTEGRATOR_API_READS.test(path)) return 'api';
   if (CONSOLE_PATH.test(path)) return 'console';
   if (PORTAL_PATH.test(path)) return 'portal';
   return undefined;

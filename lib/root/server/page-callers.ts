@@ -4,7 +4,7 @@ import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { PORTAL_SESSION_COOKIE } from '@/lib/flows/portal-identity/session-cookie-name';
 
 /** The turns server.mjs keeps for pages rendered per request (lib/platform/http/fair-turn.mjs). */
-export type PageArea = 'console' | 'portal' | 'sign-in' | 'public';
+export type PageArea = 'api' | 'console' | 'portal' | 'sign-in' | 'public';
 
 /**
  * Who a page request comes from, as server.mjs's turns tell callers apart: on the console and the

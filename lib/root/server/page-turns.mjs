@@ -1,9 +1,9 @@
-// The page turns: how pages (console, portal, sign-in and public) share an instance's event loop
-// with the lookups and with each other's callers. Used by server.mjs for every request that is not
+// The page turns: how pages (console, portal, sign-in and public) and the integrators' API reads
+// Next answers share an instance's event loop with the lookups and with each other's callers. Used by server.mjs for every request that is not
 // a lookup or a probe.
 import { ADMISSION, FairTurn } from '../../platform/http/fair-turn.mjs';
 import { CACHED_PAGE_PATHS, pageArea } from '../../platform/http/page-requests.mjs';
-import { refuse } from './responses.mjs';
+import { refuse, refuseJson } from './responses.mjs';
 
 // Pages rendered per request cost the event loop many lookups' worth each. However many
 // connections ask for them, they take turns (lib/platform/http/fair-turn.mjs): one page at a time per turn,
@@ -35,6 +35,9 @@ const PAGE_TURN = {
 // request costs nothing) while an address new to the turn goes first.
 const CACHED_PAGE_TURN = { ...PAGE_TURN, minIntervalMs: 20, queueLimit: 5_000 };
 const turns = {
+  // The integrators' reads Next answers, by address: a crowd of wrong tokens or one integration
+  // polling its account waits here, not in front of the lookups, which server.mjs answers itself.
+  api: new FairTurn(PAGE_TURN),
   console: new FairTurn(PAGE_TURN),
   portal: new FairTurn(PAGE_TURN),
   'sign-in': new FairTurn(CACHED_PAGE_TURN),
@@ -135,13 +138,18 @@ export function inPageTurn(request, response, area, answer, log) {
     countRefusal(log, area, 'caller');
     paceRefusedConnection(request.socket);
     const signedIn = area === 'console' || area === 'portal';
-    refuse(response, 429, signedIn ? PAGE_REFUSALS.sessionFull : PAGE_REFUSALS.addressFull, { 'retry-after': String(REFUSED_CONNECTION_PAUSE_MS / 1000) });
+    if (area === 'api') refuseJson(response, 429, { message: API_RATE_LIMITED });
+    else refuse(response, 429, signedIn ? PAGE_REFUSALS.sessionFull : PAGE_REFUSALS.addressFull, { 'retry-after': String(REFUSED_CONNECTION_PAUSE_MS / 1000) });
   } else if (admission === ADMISSION.turnFull) {
     countRefusal(log, area, 'crowd');
     paceRefusedConnection(request.socket);
-    refuse(response, 503, PAGE_REFUSALS.turnFull, { 'retry-after': '5' });
+    if (area === 'api') refuseJson(response, 429, { message: API_RATE_LIMITED });
+    else refuse(response, 503, PAGE_REFUSALS.turnFull, { 'retry-after': '5' });
   }
 }
+
+/** The API's refusals are the catalogs' 429, as their own limits answer it (CATALOG_MESSAGES.rateLimited, lib/contract/messages.ts). */
+const API_RATE_LIMITED = 'Demasiadas consultas seguidas. Intenta en un minuto.';
 
 const PAGE_REFUSALS = {
   sessionFull: 'Esta sesión tiene demasiadas páginas pedidas a la vez. Espere un segundo y vuelva a cargar la página.',
