@@ -1,6 +1,6 @@
 // The page turns: how pages (console, portal, sign-in and public) and the integrators' API reads
-// Next answers share an instance's event loop with the lookups and with each other's callers. Used by server.mjs for every request that is not
-// a lookup or a probe.
+// Next answers share an instance's event loop with the lookups and with each other's callers. Used
+// by server.mjs for every request that is not a lookup or a probe.
 import { ADMISSION, FairTurn } from '../../platform/http/fair-turn.mjs';
 import { CACHED_PAGE_PATHS, pageArea } from '../../platform/http/page-requests.mjs';
 import { refuse, refuseJson } from './responses.mjs';
