@@ -5,8 +5,9 @@
 //   for each statement a page ran (auto_explain: EXPLAIN ANALYZE, BUFFERS), flagging sequential
 //   scans and large sorts. Prints figures; asserts nothing.
 //   --keep DIR keeps the cluster in DIR and reuses it when it already holds that many records;
-//   --skip-pages, --skip-export, --skip-portal, --skip-billing, --skip-plans leave a part out;
-//   --only TEXT times and explains only the console pages whose name contains TEXT (say "Lote").
+//   --skip-pages, --skip-export, --skip-portal, --skip-billing, --skip-api, --skip-plans leave a part out;
+//   --only TEXT times and explains only the console pages whose name contains TEXT (say "Lote");
+//   --api-runs N times each of the integrators' API reads N times (default 100: they are cheap).
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import { percentile } from '../stats';
 import { PlanRecorder, summarizePlan, AUTO_EXPLAIN_SETTINGS } from './plans';
 import { ConsoleSession } from './session';
 import type { BulkVolumeSummary, VolumeSummary } from './volume';
+import { timeApiReads } from './api';
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +38,8 @@ const { values } = parseArgs({
     'skip-plans': { type: 'boolean', default: false },
     'skip-billing': { type: 'boolean', default: false },
     'skip-portal': { type: 'boolean', default: false },
+    'skip-api': { type: 'boolean', default: false },
+    'api-runs': { type: 'string', default: '100' },
     only: { type: 'string' },
   },
 });
@@ -102,11 +106,13 @@ async function main(): Promise<void> {
   const summary = await loadOrReuseVolume(handle, admin);
   await (await import('./volume')).addSelfServiceVolume(handle, new Date(), log);
   const bulk = await (await import('./volume')).addBulkVolume(handle, new Date(), summary.largestIntegrationId, log);
+  const watchLists = await (await import('./volume')).addWatchListVolume(handle, new Date(), summary.largestIntegrationId, log);
   await admin.end();
   log(
     `volume: ${summary.records.toLocaleString('en-US')} records, ${summary.identifiers.toLocaleString('en-US')} search keys, ` +
       `${summary.ledgerEntries.toLocaleString('en-US')} ledger entries, ${summary.auditRows.toLocaleString('en-US')} audit rows, ` +
-      `${bulk.jobs.toLocaleString('en-US')} bulk jobs (${bulk.largestIntegrationJobs} of the largest integration) with ${bulk.items.toLocaleString('en-US')} items`,
+      `${bulk.jobs.toLocaleString('en-US')} bulk jobs (${bulk.largestIntegrationJobs} of the largest integration) with ${bulk.items.toLocaleString('en-US')} items, ` +
+      `${watchLists.lists.toLocaleString('en-US')} watch lists (${watchLists.largestIntegrationLists} of the largest integration)`,
   );
 
   const { createConsoleUser } = await import('@/lib/flows/auth/users');
@@ -124,6 +130,10 @@ async function main(): Promise<void> {
     DATABASE_URL: cluster.url,
     NEXTAUTH_SECRET: 'bench-console-secret-bench-console-secret',
     NEXT_DIST_DIR: '.next-bench',
+    // The API part asks thousands of times a minute from one address: no limit in its way.
+    RATE_LIMIT_GLOBAL_MAX: '1000000000',
+    BULK_API_PER_MINUTE: '1000000000',
+    ACCOUNT_API_PER_MINUTE: '1000000000',
     ...BENCH_PERSONAL_DATA_KEYS,
   });
   cleanups.push(() => app.stop());
@@ -138,6 +148,7 @@ async function main(): Promise<void> {
   if (!values['skip-pages']) await timePages(session, pages, summary);
   if (!values['skip-portal']) await timePortalPages(app, summary);
   if (!values['skip-billing']) await measureBilling(summary);
+  if (!values['skip-api']) await timeApiReads(app, summary, { runs: Math.max(20, Number(values['api-runs'])), warmup: WARMUP, plans: values['skip-plans'] ? undefined : cluster });
   if (!values['skip-plans']) await showPlans(session, pages, cluster);
 }
 

@@ -577,3 +577,79 @@ export async function addBulkVolume(handle: DatabaseHandle, now: Date, largestIn
     largestJobPublicId: String(sizes!.job),
   };
 }
+
+export interface WatchListVolumeSummary {
+  lists: number;
+  largestIntegrationLists: number;
+}
+
+const WATCH_LISTS = 2_000;
+const WATCH_LISTS_LARGEST = 120;
+
+/**
+ * Watch lists (Vigilancias) at volume, for the API's list (GET /api/vigilancias): 2,000 lists over
+ * the last 90 days, 120 of them the largest integration's (three pages of 50), the others spread
+ * over the 300 busiest integrations; weekly or monthly, each with its runs as completed bulk jobs
+ * (their figures on the job's row, no items: the lists never read them) and, from its second run
+ * on, a few changes per run. Every list's next run is days away, so the bench app's scheduler
+ * starts none. Their entries are left out: no list read opens them. Added once to a kept cluster.
+ */
+export async function addWatchListVolume(handle: DatabaseHandle, now: Date, largestIntegrationId: number, log: (line: string) => void): Promise<WatchListVolumeSummary> {
+  const run = (text: string) => handle.rows<Record<string, unknown>>(sql.raw(text));
+  const [existing] = await run('select count(*)::int as n from watch_lists');
+  if (Number(existing!.n) === 0) {
+    const started = performance.now();
+    const { seal } = await import('@/lib/core/sealing/envelope');
+    const nowIso = now.toISOString();
+    log(`watch lists: ${WATCH_LISTS.toLocaleString('en-US')} lists (${WATCH_LISTS_LARGEST} of the largest integration, #${largestIntegrationId}), their runs as jobs, a few changes each run`);
+    await run(`
+      create unlogged table bench_watch_owners as
+      select array_agg(integration_id order by queries desc) as ids
+        from (select integration_id, sum(queries) as queries from query_daily_rollups_by_integration
+               where integration_id <> ${largestIntegrationId}::integer group by 1 order by 2 desc limit 300) busiest`);
+    await run(`
+      insert into watch_lists (public_id, integration_id, name, catalog, schedule, state, total_entries, next_run_at, runs, changes_total, created_at)
+      select 'vig_' || substr(md5('bench-watch-' || n), 1, 20),
+             case when n % ${Math.floor(WATCH_LISTS / WATCH_LISTS_LARGEST)} = 0 and n <= ${WATCH_LISTS_LARGEST * Math.floor(WATCH_LISTS / WATCH_LISTS_LARGEST)}
+                  then ${largestIntegrationId}::integer else ids[1 + floor(least(array_length(ids, 1), 300) * power(random(), 2))::int] end,
+             'Proveedores ' || n, case when n % 2 = 0 then 'rtu' else 'omisos' end,
+             case when n % 3 = 0 then 'mensual' else 'semanal' end,
+             case when n % 17 = 4 then 'en_pausa' else 'activa' end,
+             50 + (n * 37) % 1950,
+             timestamptz '${nowIso}' + interval '1 day' + interval '6 days' * random(),
+             1 + floor(extract(epoch from timestamptz '${nowIso}' - at) / case when n % 3 = 0 then 2592000 else 604800 end)::int,
+             0, at
+        from (select n, ids, timestamptz '${nowIso}' - interval '90 days' + interval '89 days' * n / ${WATCH_LISTS} as at
+                from generate_series(1, ${WATCH_LISTS}) n, bench_watch_owners) numbered`);
+    await run(`
+      insert into bulk_jobs (public_id, integration_id, catalog, state, idempotency_key_hash, request_hash, total_items, created_at, finished_at,
+                             watch_list_id, watch_list_run, changes_computed_at, found_items, not_found_items, failed_items, charged_centavos)
+      select 'lote_' || substr(md5('bench-watch-run-' || w.id || '-' || r), 1, 20), w.integration_id, w.catalog, 'completado',
+             md5('bench-watch-key-' || w.id || '-' || r), md5('bench-watch-list-' || w.id), w.total_entries,
+             w.created_at + (r - 1) * case w.schedule when 'mensual' then interval '30 days' else interval '7 days' end,
+             w.created_at + (r - 1) * case w.schedule when 'mensual' then interval '30 days' else interval '7 days' end + interval '1 hour',
+             w.id, r,
+             w.created_at + (r - 1) * case w.schedule when 'mensual' then interval '30 days' else interval '7 days' end + interval '1 hour',
+             w.total_entries * 9 / 10, w.total_entries / 20, w.total_entries - w.total_entries * 9 / 10 - w.total_entries / 20,
+             (w.total_entries * 9 / 10)::bigint * i.tariff_centavos
+        from watch_lists w join integrations i on i.id = w.integration_id, generate_series(1, w.runs) r`);
+    const before = seal(JSON.stringify({ tieneIncumplimientos: false, tieneProcesoCoactivo: false, estadoContribuyente: 'ACTIVO' }), 'watch_snapshot');
+    const after = seal(JSON.stringify({ tieneIncumplimientos: true, tieneProcesoCoactivo: false, estadoContribuyente: 'ACTIVO' }), 'watch_snapshot');
+    await handle.rows(sql`
+      insert into watch_list_changes (watch_list_id, run, position, kind, job_public_id, before_sealed, after_sealed, detected_at)
+      select j.watch_list_id, j.watch_list_run, p, case when j.catalog = 'omisos' then 'omiso' else 'estado_rtu' end,
+             j.public_id, ${before}::text, ${after}::text, j.finished_at
+        from bulk_jobs j, generate_series(0, (j.total_items / 100) - 1) p
+       where j.watch_list_id is not null and j.watch_list_run > 1`);
+    await run(`
+      update watch_lists w set changes_total = c.n
+        from (select watch_list_id, count(*)::int as n from watch_list_changes group by 1) c where c.watch_list_id = w.id`);
+    await run('drop table bench_watch_owners');
+    await run('vacuum analyze watch_lists, watch_list_changes, bulk_jobs');
+    log(`  done (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const [sizes] = await run(`
+    select (select count(*) from watch_lists) as lists,
+           (select count(*) from watch_lists where integration_id = ${largestIntegrationId}::integer) as largest`);
+  return { lists: Number(sizes!.lists), largestIntegrationLists: Number(sizes!.largest) };
+}
