@@ -159,6 +159,11 @@ describe('the lists of jobs and watch lists', { timeout: PROCESS_TEST_TIMEOUT_MS
     // Another integration sees none of them; a cursor not given by the API is refused.
     expect((await call('GET', '/lotes', '/lotes', other)).body).toEqual({ lotes: [], siguiente: null });
     expect(await call('GET', '/lotes?cursor=nada', '/lotes', many)).toEqual({ status: 400, body: { message: BULK_MESSAGES.invalidCursor } });
+    // A well-formed cursor past every id (beyond a 32-bit integer) pages from there, not a 500.
+    const farCursor = Buffer.from(`${new Date().toISOString()}|${Number.MAX_SAFE_INTEGER}`, 'utf8').toString('base64url');
+    const far = await call('GET', `/lotes?cursor=${farCursor}`, '/lotes', many);
+    expect(far.status).toBe(200);
+    expect((far.body as typeof page1).lotes).toHaveLength(CONSOLE_JOBS_PAGE_SIZE);
   });
 
   it('pages the watch lists newest first by cursor, and only the caller’s', async () => {

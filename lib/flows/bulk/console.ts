@@ -49,7 +49,7 @@ export async function listConsoleJobs(filters: ConsoleJobFilters, after?: string
          ${filters.integrationId === undefined ? sql`` : sql`and j.integration_id = ${filters.integrationId}::integer`}
          ${filters.state === undefined ? sql`` : sql`and j.state = ${filters.state}::bulk_job_state`}
          ${filters.watchListPublicId === undefined ? sql`` : sql`and j.watch_list_id = (select w.id from watch_lists w where w.public_id = ${filters.watchListPublicId}::text)`}
-         ${cursor ? sql`and (j.created_at, j.id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::integer)` : sql``}
+         ${cursor ? sql`and (j.created_at, j.id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::bigint)` : sql``}
        order by j.created_at desc, j.id desc
        limit ${CONSOLE_JOBS_PAGE_SIZE + 1}::integer
     )
