@@ -80,7 +80,8 @@ describe("the portal's chapter of docs/integrators.md", () => {
 
   it('sends a 402 to the balance in the portal, which every role sees, and a top-up to Recargas, with the contract\'s messages unchanged', () => {
     expect(guide).not.toContain('pídalo al administrador');
-    expect(guide).toContain('Ninguna consulta de la API lee ni recarga el saldo: véalo en el portal de integradores');
+    expect(guide).toContain('Ninguna de las cinco consultas lee ni recarga el saldo: su sistema lo lee con `GET /cuenta`');
+    expect(guide).toContain('y sus personas en el portal de integradores (en **Inicio**, todos los roles');
     const row402 = guide.split('\n').find((line) => line.startsWith('| 402 |'))!;
     expect(row402).toContain('(Inicio, Movimientos; sección 9)');
     expect(row402).toContain('recargar: depositar en una cuenta del servicio y reportarlo en Recargas del portal (propietario o facturación)');

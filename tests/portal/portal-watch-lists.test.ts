@@ -414,7 +414,14 @@ describe('Vigilancia in /docs', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     // The samples address the list the document's examples show.
     const exampleId = (document.paths['/vigilancias/{id}'] as { get: { responses: Record<string, { content: Record<string, { example: { id: string } }> }> } }).get.responses['200']!.content['application/json']!.example.id;
     expect(exampleId).toMatch(/^vig_[0-9a-f]{20}$/);
-    expect(operations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(['DELETE /vigilancias/{id}', 'GET /vigilancias/{id}', 'GET /vigilancias/{id}/cambios', 'POST /vigilancias']);
+    expect(operations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      'DELETE /vigilancias/{id}',
+      'GET /vigilancias',
+      'GET /vigilancias/{id}',
+      'GET /vigilancias/{id}/cambios',
+      'PATCH /vigilancias/{id}',
+      'POST /vigilancias',
+    ]);
     for (const { path, method, operationId } of operations) {
       const at = section.indexOf(`<section id="${operationId}"`);
       expect(at, operationId).toBeGreaterThan(0);
