@@ -23,7 +23,13 @@ export function ReceptorSection({ integration, isAdmin }: { integration: Integra
         {set && setAt && <span className="muted small">{` · registrado el ${formatDateTime(setAt)}`}</span>}
       </p>
       <p className="small muted">Cada factura electrónica (FEL) de una recarga lo nombra como comprador. El nombre de un NIT es el que SAT tiene registrado: se consulta al certificador antes de guardarlo.</p>
-      {isAdmin && <ReceptorForm integrationId={integration.id} />}
+      {/* Behind its summary: the receptor is set once and rarely changed, and Datos stays within two screens. */}
+      {isAdmin && (
+        <details className="receptor-change" data-testid="receptor-change">
+          <summary className="button secondary">{set ? 'Cambiar el receptor' : 'Registrar el receptor'}</summary>
+          <ReceptorForm integrationId={integration.id} />
+        </details>
+      )}
     </section>
   );
 }
