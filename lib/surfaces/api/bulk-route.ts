@@ -20,6 +20,19 @@ export interface BulkContext {
 }
 
 export function bulkRoute<P>(handler: (request: Request, context: BulkContext, params: P) => Promise<Response>) {
+  return integrationApiRoute(spendBulkApiLimit, 'bulk job request failed', handler);
+}
+
+/**
+ * An integrators' API route Next answers: the lookups' two credential headers checked by the
+ * directory (a wrong token costs no database statement), then the route's own per-minute counter
+ * (`spendLimit`), then the handler. Unexpected errors become the catalogs' 500, once, here.
+ */
+export function integrationApiRoute<P>(
+  spendLimit: (integrationName: string) => Promise<boolean>,
+  failureMessage: string,
+  handler: (request: Request, context: BulkContext, params: P) => Promise<Response>,
+) {
   return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
     const requestId = request.headers.get(REQUEST_ID_HEADER) ?? newRequestId();
     try {
@@ -31,10 +44,10 @@ export function bulkRoute<P>(handler: (request: Request, context: BulkContext, p
       // A refused address is answered as unknown credentials, as on the catalogs: it reveals nothing.
       if (authentication.status !== 'authenticated') return bulkErrors.credentialsInvalid(requestId);
       const integration = authentication.integration;
-      if (!(await spendBulkApiLimit(integration.nombre))) return bulkErrors.rateLimited(requestId);
+      if (!(await spendLimit(integration.nombre))) return bulkErrors.rateLimited(requestId);
       return await handler(request, { integration, requestId }, await route.params);
     } catch (error) {
-      log.error({ err: error, requestId }, 'bulk job request failed');
+      log.error({ err: error, requestId }, failureMessage);
       return bulkErrors.unhandled(requestId);
     }
   };
