@@ -26,8 +26,8 @@ const SCHEMAS = path.join(import.meta.dirname, 'schemas');
 /** What the drain spends after SHUTDOWN_DRAIN_TIMEOUT_MS writing what it keeps in memory (lib/root/server/drain.mjs). */
 const FLUSH_BEFORE_EXIT_MS = 3_000;
 
-/** Variables of the compose project that are not the app's: the image's tag, the servers' passwords, Caddy's host. */
-const COMPOSE_ONLY_VARIABLES = ['GATEWAY_VERSION', 'POSTGRES_PASSWORD', 'VALKEY_PASSWORD', 'PUBLIC_HOST'];
+/** Variables of the compose project that are not the app's: the image, the servers' passwords, Caddy's host. */
+const COMPOSE_ONLY_VARIABLES = ['GATEWAY_IMAGE', 'GATEWAY_VERSION', 'POSTGRES_PASSWORD', 'VALKEY_PASSWORD', 'PUBLIC_HOST'];
 /** The gateway's services in compose.yaml: both instances and the migrations get the same settings. */
 const COMPOSE_GATEWAY_SERVICES = ['app-1', 'app-2', 'migrate'];
 
@@ -200,7 +200,8 @@ describe('deploy/compose', () => {
         postgres: { condition: 'service_healthy' },
         valkey: { condition: 'service_healthy' },
       });
-      expect(service.healthcheck?.test.join(' '), `${name}: its health check asks /api/health`).toContain('/api/health');
+      // The image's health command: GET /api/health on the instance (deploy/image/gateway.sh).
+      expect(service.healthcheck?.test, `${name}: its health check`).toEqual(['CMD', '/app/bin/gateway', 'health']);
       // The drain always ends on its own before Compose kills the container.
       expect(durationSeconds(service.stop_grace_period ?? '10s') * 1000, `${name}: stop_grace_period`).toBeGreaterThan(Number(environment.SHUTDOWN_DRAIN_TIMEOUT_MS) + FLUSH_BEFORE_EXIT_MS);
       const journal = (service.volumes ?? []).find((volume) => volume.split(':')[1] === environment.RECORD_JOURNAL_DIR);
