@@ -11,6 +11,7 @@ import { createFaultPlan, FAULT_HEADER, LATENCY_HEADER, parseFaultSpec, type Fau
 import { amendablePopulation, createPopulation, DEFAULT_POPULATION_SIZE, type Population, type TaxpayerAmendment } from './population';
 import type { SimAnswer, SimulatedUpstream } from './protocol';
 import { createRenapUpstream } from './renap';
+import { createRecurrenteSimulator, type RecurrenteSimControl, type RecurrenteSimOptions } from './recurrente';
 import { createRtuUpstream } from './rtu';
 import { sleep } from './abortable-sleep';
 import { readBody } from './body';
@@ -46,6 +47,8 @@ export interface SimulatorOptions {
   log?: (line: string) => void;
   /** The FEL certifier under /fel (simulator/fel.ts, docs/fel.md). */
   fel?: { credentials?: FelSimCredentials; faults?: FelFault[]; dailyQuota?: number; voidDeadlines?: Record<string, string>; now?: () => Date };
+  /** The payment provider Recurrente under /recurrente (simulator/recurrente.ts, docs/payments.md). */
+  recurrente?: Omit<RecurrenteSimOptions, 'log'>;
 }
 
 export interface RunningSimulator {
@@ -61,6 +64,8 @@ export interface RunningSimulator {
   setFaults(faults: RunFault[] | string): void;
   /** The FEL certifier: what it certified, how often per identifier, and its faults. */
   fel: FelSimControl;
+  /** Recurrente: its checkouts and payments, the webhooks it sent, its clock and its faults. */
+  recurrente: RecurrenteSimControl;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   };
   const log = options.log ?? (() => {});
   const fel = createFelSimulator({ ...options.fel, population, seed, log });
+  const recurrente = createRecurrenteSimulator({ ...options.recurrente, log });
 
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -105,6 +111,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     }
     if (path.startsWith('/fel/')) {
       await fel.serve(request, response, (request.url ?? path).slice('/fel'.length));
+      return;
+    }
+    if (path.startsWith('/recurrente/')) {
+      await recurrente.serve(request, response, (request.url ?? path).slice('/recurrente'.length));
       return;
     }
     const upstream = upstreams.find((candidate) => path.startsWith(`${candidate.prefix}/`));
@@ -194,6 +204,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     population,
     amendTaxpayer: (nit, amendment) => population.amend(nit, amendment),
     fel,
+    recurrente,
     setFaults(faults) {
       faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
     },
