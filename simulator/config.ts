@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseEnv, SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/env';
 import { parseFaultSpec } from './faults';
 import { DEFAULT_POPULATION_SIZE } from './population';
+import { parseRecurrenteFaultSpec, RECURRENTE_SIM_DEV_KEYS } from './recurrente';
 import { DEFAULT_ONLINE_LATENCY_MS, DEFAULT_SLOW_FAULT_DELAY_MS, type SimulatorOptions } from './server';
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
@@ -19,6 +20,9 @@ const simulatorEnvSchema = z.object({
   SIMULATOR_POPULATION: z.preprocess(emptyAsUnset, z.coerce.number().int().min(10_000).max(1_000_000).default(DEFAULT_POPULATION_SIZE)),
   SIMULATOR_FAULT: z.preprocess(emptyAsUnset, z.string().optional()),
   SIMULATOR_LOG: z.preprocess(emptyAsUnset, z.enum(['true', 'false', '1', '0']).default('true')),
+  // Where the simulated Recurrente sends its webhooks (the app's receiver); none are sent while unset.
+  SIMULATOR_RECURRENTE_WEBHOOK_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/ }).optional()),
+  SIMULATOR_RECURRENTE_FAULT: z.preprocess(emptyAsUnset, z.string().optional()),
 });
 
 /** Options for startSimulator from a set of variables; throws naming each wrong variable. */
@@ -43,6 +47,16 @@ export function simulatorOptionsFromEnv(source: Record<string, string | undefine
       rtuApiKey: gateway.RTU_API_KEY ?? SIMULATOR_DEV_CREDENTIALS.rtuApiKey,
       catalogClientId: gateway.CATALOG_CLIENT_ID ?? SIMULATOR_DEV_CREDENTIALS.catalogClientId,
       catalogClientSecret: gateway.CATALOG_CLIENT_SECRET ?? SIMULATOR_DEV_CREDENTIALS.catalogClientSecret,
+    },
+    // The keys the app sends (RECURRENTE_*, the simulator's own in development) are the ones it accepts.
+    recurrente: {
+      keys: {
+        publicKey: gateway.RECURRENTE_PUBLIC_KEY ?? RECURRENTE_SIM_DEV_KEYS.publicKey,
+        secretKey: gateway.RECURRENTE_SECRET_KEY ?? RECURRENTE_SIM_DEV_KEYS.secretKey,
+        webhookSecret: gateway.RECURRENTE_WEBHOOK_SECRET ?? RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+      },
+      webhookUrl: settings.SIMULATOR_RECURRENTE_WEBHOOK_URL,
+      apiFaults: settings.SIMULATOR_RECURRENTE_FAULT === undefined ? [] : parseRecurrenteFaultSpec(settings.SIMULATOR_RECURRENTE_FAULT),
     },
     logRequests: settings.SIMULATOR_LOG === 'true' || settings.SIMULATOR_LOG === '1',
   };

@@ -7,6 +7,7 @@ import { simulatorOptionsFromEnv } from './config';
 import { FAULT_IDENTIFIERS, FAULT_NAMES } from './faults';
 import { FEL_FAULT_NAMES, FEL_SIM_DEV_CREDENTIALS, FEL_SIM_RECEPTORS, parseFelFaultSpec } from './fel';
 import { samplePopulation } from './population';
+import { RECURRENTE_API_FAULTS, RECURRENTE_SIM_DECLINING_METHOD, RECURRENTE_WEBHOOK_FAULTS } from './recurrente';
 import { startSimulator } from './server';
 
 async function main(): Promise<void> {
@@ -45,6 +46,11 @@ async function main(): Promise<void> {
       `  credentials UsuarioFirma ${FEL_SIM_DEV_CREDENTIALS.signingUser}, UsuarioApi ${FEL_SIM_DEV_CREDENTIALS.apiUser}; certifications per identifier: GET ${simulator.url}/fel/_sim/certificaciones`,
       `  receptors with fixed names: ${FEL_SIM_RECEPTORS.map((receptor) => receptor.nit).join(', ')}; faults (x-sim-fault or SIMULATOR_FEL_FAULT): ${FEL_FAULT_NAMES.join(', ')}` +
         (felFaults.length > 0 ? `; this run: ${felFaults.map((fault) => `${fault.fault}@${fault.rate}`).join(', ')}` : ''),
+      '',
+      `Recurrente (payments; docs/payments.md): RECURRENTE_API_URL=${simulator.url}/recurrente/api, X-PUBLIC-KEY ${options.recurrente?.keys?.publicKey ?? '-'} (and the X-SECRET-KEY of RECURRENTE_SECRET_KEY)`,
+      `  webhooks to ${options.recurrente?.webhookUrl ?? '(none: set SIMULATOR_RECURRENTE_WEBHOOK_URL)'}; deliveries: GET ${simulator.url}/recurrente/_sim/webhooks`,
+      `  pending transfers: POST ${simulator.url}/recurrente/_sim/transfers/<checkout>/settle|expire, or POST ${simulator.url}/recurrente/_sim/clock {"advance_ms": …}`,
+      `  declining saved card ${RECURRENTE_SIM_DECLINING_METHOD}; API faults (x-sim-fault or SIMULATOR_RECURRENTE_FAULT): ${RECURRENTE_API_FAULTS.join(', ')}; webhook faults (in tests): ${RECURRENTE_WEBHOOK_FAULTS.join(', ')}`,
     ].join('\n'),
   );
 

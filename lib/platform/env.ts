@@ -270,6 +270,22 @@ export const envSchema = z
     // link to it with tipo=autorizacion, numero (the UUID), emisor, receptor and monto, the query the
     // certifiers' printed invoices use (docs/operations.md, "FEL invoices").
     FEL_VERIFICATION_URL: httpUrl.default('https://felpub.c.sat.gob.gt/verificador-web/publico/vistas/verificacionDte.jsf'),
+    // Online top-ups' payment provider (docs/payments.md). `none` unless set, in every environment
+    // (nothing uses it yet). With `recurrente` in production every RECURRENTE_* but the last three is
+    // required; elsewhere they default to the simulator's `/recurrente` and its test-mode keys.
+    PAYMENTS_PROVIDER: z.enum(['none', 'recurrente']).default('none'),
+    RECURRENTE_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+    // Secrets: never logged (the adapter's log line names none).
+    RECURRENTE_PUBLIC_KEY: z.preprocess(emptyAsUnset, z.string().trim().min(1).optional()),
+    RECURRENTE_SECRET_KEY: z.preprocess(emptyAsUnset, z.string().trim().min(1).optional()),
+    // The webhook endpoint's signing secret, as Recurrente shows it: whsec_ and base64.
+    RECURRENTE_WEBHOOK_SECRET: z.preprocess(emptyAsUnset, z.string().trim().refine(isWebhookSecret, 'must be the endpoint’s signing secret: whsec_ followed by base64').optional()),
+    // How far a webhook's svix-timestamp may be from our clock (a captured message replayed later is refused).
+    RECURRENTE_WEBHOOK_TOLERANCE_SECONDS: integer(300, 30, 3_600),
+    // How long a call that acts (checkout, refund, charge) waits before it counts as indeterminate.
+    RECURRENTE_TIMEOUT_MS: integer(30_000, 100, 120_000),
+    // Recurrente documents full refunds only; true sends partial ones too (confirm with Recurrente first).
+    RECURRENTE_PARTIAL_REFUNDS: flag(false),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 
@@ -380,6 +396,15 @@ export const envSchema = z
         if (env[name] && !env[name].startsWith('https://')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be an https:// URL when APP_ENV=production' });
       }
     }
+    if (env.PAYMENTS_PROVIDER === 'recurrente') {
+      // Payments go to the operator's own account: nothing falls back to the simulator's.
+      for (const name of RECURRENTE_PRODUCTION_SETTINGS) {
+        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production and PAYMENTS_PROVIDER=recurrente' });
+      }
+      if (env.RECURRENTE_API_URL && !env.RECURRENTE_API_URL.startsWith('https://')) {
+        ctx.addIssue({ code: 'custom', path: ['RECURRENTE_API_URL'], message: 'must be an https:// URL when APP_ENV=production' });
+      }
+    }
     if (env.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
       ctx.addIssue({ code: 'custom', path: ['INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'], message: 'must be false in production: integrator webhooks go only to public https:// addresses' });
     }
@@ -452,6 +477,22 @@ const FEL_PRODUCTION_SETTINGS = [
   'FEL_ISSUER_DEPARTMENT',
 ] as const;
 
+/** What production with Recurrente on must name itself: its API and the account's keys. */
+const RECURRENTE_PRODUCTION_SETTINGS = ['RECURRENTE_API_URL', 'RECURRENTE_PUBLIC_KEY', 'RECURRENTE_SECRET_KEY', 'RECURRENTE_WEBHOOK_SECRET'] as const;
+
+/** Development's Recurrente: the simulator's test-mode keys and signing secret (simulator/recurrente.ts). */
+export const DEVELOPMENT_RECURRENTE_SETTINGS = {
+  RECURRENTE_PUBLIC_KEY: 'pk_test_simulador_recurrente',
+  RECURRENTE_SECRET_KEY: 'sk_test_simulador_recurrente',
+  RECURRENTE_WEBHOOK_SECRET: 'whsec_c2ltdWxhZG9yLXJlY3VycmVudGUtZGVzYXJyb2xsbw==',
+} as const;
+
+/** Svix's form of a signing secret: `whsec_` and base64 of at least 16 bytes (a copy of the adapter’s check: the platform imports no provider). */
+function isWebhookSecret(value: string): boolean {
+  const encoded = value.startsWith('whsec_') ? value.slice('whsec_'.length) : '';
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && Buffer.from(encoded, 'base64').length >= 16;
+}
+
 /**
  * Development's issuer and certifier: the simulator's addresses and credentials, and an issuer whose
  * names say it is none (the NIT passes the check, as any valid one would).
@@ -521,9 +562,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           FEL_NIT_LOOKUP_BASE_URL: `${simulatorUrl}/fel/receptores`,
         };
   const felSettings = Object.fromEntries(Object.entries(felDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
+  const recurrenteDevelopment: Record<string, string | undefined> =
+    appEnv === 'production' ? {} : { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulatorUrl}/recurrente/api` };
+  const recurrenteSettings = Object.fromEntries(Object.entries(recurrenteDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
   const result = envSchema.safeParse({
     ...source,
     ...felSettings,
+    ...recurrenteSettings,
     FEL_ENABLED: felEnabled,
     STATEMENT_ISSUER_NAME: issuer('STATEMENT_ISSUER_NAME', DEVELOPMENT_STATEMENT_ISSUER.name),
     STATEMENT_ISSUER_NIT: issuer('STATEMENT_ISSUER_NIT', DEVELOPMENT_STATEMENT_ISSUER.nit),

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
+import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
+import { DEVELOPMENT_RECURRENTE_SETTINGS, parseEnv } from './env';
+
+const RECURRENTE_PRODUCTION = {
+  PAYMENTS_PROVIDER: 'recurrente',
+  RECURRENTE_API_URL: 'https://app.recurrente.com/api',
+  RECURRENTE_PUBLIC_KEY: 'pk_live_publica',
+  RECURRENTE_SECRET_KEY: 'sk_live_secreta-del-operador',
+  RECURRENTE_WEBHOOK_SECRET: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+};
+
+describe('payment settings', () => {
+  it('are off everywhere unless PAYMENTS_PROVIDER turns them on', () => {
+    expect(parseEnv({}).PAYMENTS_PROVIDER).toBe('none');
+    expect(parseEnv({ NODE_ENV: 'development' }).PAYMENTS_PROVIDER).toBe('none');
+    expect(parseEnv(PRODUCTION).PAYMENTS_PROVIDER).toBe('none');
+    expect(parseEnv({ NODE_ENV: 'test', PAYMENTS_PROVIDER: 'recurrente' }).PAYMENTS_PROVIDER).toBe('recurrente');
+    expect(rejectedVariables({ PAYMENTS_PROVIDER: 'stripe' })).toEqual(['PAYMENTS_PROVIDER']);
+  });
+
+  it("default to the simulator's /recurrente and its test-mode keys outside production", () => {
+    expect(parseEnv({ NODE_ENV: 'development', SIMULATOR_PORT: '4999', PAYMENTS_PROVIDER: 'recurrente' })).toMatchObject({
+      RECURRENTE_API_URL: 'http://127.0.0.1:4999/recurrente/api',
+      RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
+      RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
+      RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+      RECURRENTE_WEBHOOK_TOLERANCE_SECONDS: 300,
+      RECURRENTE_PARTIAL_REFUNDS: false,
+    });
+    expect(DEVELOPMENT_RECURRENTE_SETTINGS.RECURRENTE_SECRET_KEY).toBe(RECURRENTE_SIM_DEV_KEYS.secretKey);
+    expect(parseEnv(PRODUCTION).RECURRENTE_SECRET_KEY).toBeUndefined();
+  });
+
+  it('refuse to start production with Recurrente on, naming every missing setting', () => {
+    expect(rejectedVariables({ ...PRODUCTION, PAYMENTS_PROVIDER: 'recurrente' }).sort()).toEqual(['RECURRENTE_API_URL', 'RECURRENTE_PUBLIC_KEY', 'RECURRENTE_SECRET_KEY', 'RECURRENTE_WEBHOOK_SECRET']);
+    for (const name of Object.keys(RECURRENTE_PRODUCTION).filter((key) => key !== 'PAYMENTS_PROVIDER')) {
+      expect(rejectedVariables({ ...PRODUCTION, ...RECURRENTE_PRODUCTION, [name]: '' })).toEqual([name]);
+    }
+    expect(parseEnv({ ...PRODUCTION, ...RECURRENTE_PRODUCTION })).toMatchObject({ PAYMENTS_PROVIDER: 'recurrente', RECURRENTE_API_URL: 'https://app.recurrente.com/api' });
+  });
+
+  it('check the URL and the signing secret, and never echo a key', () => {
+    expect(rejectedVariables({ ...PRODUCTION, ...RECURRENTE_PRODUCTION, RECURRENTE_API_URL: 'http://app.recurrente.com/api' })).toEqual(['RECURRENTE_API_URL']);
+    expect(rejectedVariables({ ...PRODUCTION, ...RECURRENTE_PRODUCTION, RECURRENTE_WEBHOOK_SECRET: 'secreto' })).toEqual(['RECURRENTE_WEBHOOK_SECRET']);
+    expect(rejectedVariables({ ...PRODUCTION, ...RECURRENTE_PRODUCTION, RECURRENTE_WEBHOOK_TOLERANCE_SECONDS: '5' })).toEqual(['RECURRENTE_WEBHOOK_TOLERANCE_SECONDS']);
+    const wrong = () => parseEnv({ ...PRODUCTION, ...RECURRENTE_PRODUCTION, RECURRENTE_WEBHOOK_SECRET: 'whsec_secreto-que-no-es-base64!' });
+    expect(wrong).toThrow(/RECURRENTE_WEBHOOK_SECRET/);
+    expect(wrong).not.toThrow(/secreto-que-no-es-base64/);
+  });
+});
