@@ -41,7 +41,7 @@ export function recurrenteSimFee(amount: number): number {
   return Math.round((amount * 45) / 1000) + 200;
 }
 
-export const RECURRENTE_API_FAULTS = ['server_error', 'server_error_after_work', 'timeout', 'drop'] as const;
+export const RECURRENTE_API_FAULTS = ['server_error', 'server_error_after_work', 'timeout', 'drop', 'invalid_json', 'rate_limited'] as const;
 export type RecurrenteApiFaultName = (typeof RECURRENTE_API_FAULTS)[number];
 export type RecurrenteOperation = 'create_checkout' | 'read_checkout' | 'read_payment' | 'refund' | 'read_refund' | 'charge' | 'find_charge';
 
@@ -49,7 +49,8 @@ export type RecurrenteOperation = 'create_checkout' | 'read_checkout' | 'read_pa
  * A fault of the API for the next `times` requests (every one when unset) of some operations (all
  * by default). `server_error`: 500, nothing done; `server_error_after_work`: the work is done, then
  * 500; `timeout`: the work is done, the answer comes after `delayMs` (default 35 s); `drop`: the
- * work is done, the connection is closed without an answer.
+ * work is done, the connection is closed without an answer; `invalid_json`: the work is done, the
+ * answer's JSON is cut in half; `rate_limited`: 429, nothing done.
  */
 export interface RecurrenteApiFault {
   fault: RecurrenteApiFaultName;
@@ -595,9 +596,10 @@ export function createRecurrenteSimulator(options: RecurrenteSimOptions = {}): R
     }
     const fault = chosen?.fault ?? null;
     const summary = `${request.method} /recurrente${url.pathname}${fault === null ? '' : ` fault=${fault}`}`;
-    if (fault === 'server_error') {
-      write(response, error(500, 'Internal Server Error'));
-      log(`${summary} -> 500, nothing done`);
+    if (fault === 'server_error' || fault === 'rate_limited') {
+      const refusal = fault === 'server_error' ? error(500, 'Internal Server Error') : error(429, 'Demasiadas solicitudes');
+      write(response, refusal);
+      log(`${summary} -> ${refusal.status}, nothing done`);
       return;
     }
     sweep();
@@ -642,6 +644,10 @@ export function createRecurrenteSimulator(options: RecurrenteSimOptions = {}): R
       return;
     }
     if (fault === 'server_error_after_work') answer = error(500, 'Internal Server Error');
+    if (fault === 'invalid_json' && 'json' in answer) {
+      const text = JSON.stringify(answer.json);
+      answer = { status: answer.status, contentType: 'application/json; charset=utf-8', text: text.slice(0, Math.max(1, Math.floor(text.length / 2))) };
+    }
     if (fault === 'timeout' && !(await sleep(chosen?.delayMs ?? DEFAULT_TIMEOUT_FAULT_MS, abort.signal))) {
       log(`${summary} -> work done, client went away after ${Date.now() - started} ms`);
       return;

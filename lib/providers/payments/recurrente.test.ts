@@ -155,6 +155,17 @@ describe('checkouts', () => {
     expect(await adapter({ timeoutMs: 300 }).createCheckout(checkoutRequest())).toMatchObject({ kind: 'indeterminate', reason: 'timeout_after_sending' });
   });
 
+  it('answers retry_later to a rate limit, indeterminate to a cut answer, and unavailable to a cut read', async () => {
+    simulator.recurrente.setApiFaults([{ fault: 'rate_limited', operations: ['create_checkout'], times: 1 }]);
+    expect(await provider.createCheckout(checkoutRequest())).toMatchObject({ kind: 'retry_later', reason: 'rate_limited' });
+    simulator.recurrente.setApiFaults([{ fault: 'invalid_json', operations: ['create_checkout'], times: 1 }]);
+    expect(await provider.createCheckout(checkoutRequest())).toMatchObject({ kind: 'indeterminate', reason: 'unreadable_answer' });
+    simulator.recurrente.setApiFaults([{ fault: 'invalid_json', operations: ['read_checkout'], times: 1 }]);
+    const { checkoutId } = await created();
+    expect(await provider.readCheckout(checkoutId)).toMatchObject({ kind: 'unavailable' });
+    expect(await provider.readCheckout(checkoutId)).toMatchObject({ kind: 'found', state: { kind: 'pending' } });
+  });
+
   it('answers retry_later not_sent when nothing listens, and the reads are unavailable', async () => {
     const port = await freePort();
     const nowhere = adapter({ apiUrl: `http://127.0.0.1:${port}/recurrente/api` });
