@@ -7,7 +7,9 @@ describe('the inputs of the reused build', () => {
   it('include every route, app/docs too, and leave out tests, tooling and the documentation folder', () => {
     const inputs = listBuildInputs();
     expect(inputs).toEqual(expect.arrayContaining(['app/docs/page.tsx', 'app/docs/docs.css', 'lib/surfaces/openapi/document.ts', 'package.json']));
-    expect(inputs.filter((file) => /^(docs|tests|e2e|scripts|bench|cli|node_modules|\.next)\//.test(file))).toEqual([]);
+    expect(inputs.filter((file) => /^(docs|tests|e2e|scripts|bench|cli|deploy|node_modules|\.next)\//.test(file))).toEqual([]);
     expect(inputs.filter((file) => file.includes('/node_modules/') || file.endsWith('.test.ts'))).toEqual([]);
+    // The image's build context filter is not read by next build.
+    expect(inputs).not.toContain('.dockerignore');
   });
 });

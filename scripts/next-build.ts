@@ -24,6 +24,8 @@ const IGNORED_DIRECTORIES = new Set([
   'docs',
   'cli',
   'scripts',
+  // The image's, compose's and Kubernetes' files: they package the build, never part of it.
+  'deploy',
   'bench',
   'coverage',
   'test-results',
@@ -36,6 +38,7 @@ const IGNORED_ROOT_FILES = new Set([
   'tsconfig.tsbuildinfo',
   'server.mjs',
   '.gitignore',
+  '.dockerignore',
   'eslint.config.mjs',
   'vitest.config.mts',
   'playwright.config.ts',
