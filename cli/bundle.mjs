@@ -29,13 +29,13 @@ const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
  * Packages left to Node.js: PGlite reads its WebAssembly and data files beside its own module, and
  * pdfkit its fonts beside its own; bundled, both would look for them in the cache.
  */
-const EXTERNAL = ['@electric-sql/pglite', 'pdfkit'];
+export const EXTERNAL = ['@electric-sql/pglite', 'pdfkit'];
 
 /** What else changes the bundle besides its source files: the installed libraries and the build's settings. */
 const ALWAYS_CHECKED = ['package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json', 'cli/bundle.mjs'];
 
 // Bundled CommonJS libraries expect these; an ES module has none of them.
-const BANNER = [
+export const BANNER = [
   "import { createRequire as __createRequire } from 'node:module';",
   "import { fileURLToPath as __fileURLToPath } from 'node:url';",
   "import { dirname as __pathDirname } from 'node:path';",
