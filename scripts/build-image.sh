@@ -102,7 +102,7 @@ chown "$APP_UID:$APP_UID" "$mounted/app/.next/cache"
   --port 3000/tcp \
   --volume "$JOURNAL_DIR" \
   --stop-signal SIGTERM \
-  --healthcheck 'CMD ["/app/bin/gateway", "health"]' \
+  --healthcheck 'CMD /app/bin/gateway health' \
   --healthcheck-interval 10s --healthcheck-timeout 5s --healthcheck-start-period 60s --healthcheck-retries 3 \
   --entrypoint '["/usr/bin/tini", "--", "/app/bin/gateway"]' \
   --cmd '["serve"]' \

@@ -131,7 +131,7 @@ step "gateway cli integrations:create (the image's CLI)"
   fail "the CLI exited $?: $(cat "$WORK/cli.log")"
 TOKEN=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).token' "$WORK/created.json")
 
-step "gateway serve: until GET /api/health answers 200"
+step "gateway serve: until GET /api/health answers 200; gateway health"
 (in_image) >"$WORK/app.log" 2>&1 &
 APP_PID=$!
 status=
@@ -147,6 +147,7 @@ NODE_PID=$(pgrep -P "$APP_PID" || true)
 NODE_UID=$(awk '/^Uid:/ { print $2 }' "/proc/$NODE_PID/status")
 [ "$NODE_UID" = "${USER_SPEC%%:*}" ] || fail "the app runs as uid $NODE_UID, not the image's user"
 echo "[smoke] healthy; node (pid $NODE_PID, uid $NODE_UID) under tini (pid $APP_PID)"
+(in_image health) || fail "the image's health check (gateway health) exited $? while /api/health answers 200"
 
 step "one lookup: POST /api/catalogos/cui-nit"
 LOOKUP=$(curl -s -w '\n%{http_code}' --max-time 30 -H 'content-type: application/json' \
