@@ -38,6 +38,9 @@ export const alertCondition = pgEnum('alert_condition', [
   'certifier_credentials_refused',
   // A top-up's FEL invoice was certified: the billing contact gets it (its PDF attached), once per invoice.
   'invoice_issued',
+  // An online top-up (card or transfer) was credited, or a pending transfer expired uncredited.
+  'online_top_up_credited',
+  'online_top_up_expired',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'test';

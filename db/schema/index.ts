@@ -27,3 +27,4 @@ export * from './top-up-requests';
 export * from './bulk-jobs';
 export * from './watch-lists';
 export * from './invoices';
+export * from './online-payments';

@@ -164,6 +164,9 @@ export const envSchema = z
     // GET /api/estado per client IP and minute, apart from the lookups' global limit: a client
     // throttled on its lookups can still see whether the sources answer.
     RATE_LIMIT_STATUS_API_PER_MINUTE: integer(60, 1),
+    // The payment provider's webhooks (POST /api/pagos/recurrente) per sending address and minute,
+    // apart from the lookups' global limit: a provider sends bursts from few addresses.
+    RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: integer(300, 1),
     // The in-memory limiter forgets its least recently used windows beyond this many keys.
     RATE_LIMIT_MEMORY_MAX_KEYS: integer(200_000, 1_000),
     MAX_BODY_BYTES: integer(16_384, 256),
@@ -286,6 +289,13 @@ export const envSchema = z
     RECURRENTE_TIMEOUT_MS: integer(30_000, 100, 120_000),
     // Recurrente documents full refunds only; true sends partial ones too (confirm with Recurrente first).
     RECURRENTE_PARTIAL_REFUNDS: flag(false),
+    // An online top-up's amount in centavos, at least and at most (lib/flows/online-top-ups).
+    ONLINE_TOP_UP_MIN_CENTAVOS: integer(10_000, 100, 1_000_000_000),
+    ONLINE_TOP_UP_MAX_CENTAVOS: integer(5_000_000, 100, 1_000_000_000),
+    // The fee the integrator pays on top of what is credited, shown before paying: a part of the
+    // amount in basis points (450 = 4.5 %) plus fixed centavos. 0 and 0: the service absorbs it.
+    ONLINE_TOP_UP_FEE_BASIS_POINTS: integer(0, 0, 5_000),
+    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: integer(0, 0, 100_000),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 
@@ -354,6 +364,9 @@ export const envSchema = z
     if (env.INTEGRATION_CACHE_REFRESH_MS <= INTEGRATION_CACHE_REFRESH_MAX_MS && env.INTEGRATION_CACHE_MAX_AGE_MS < 2 * env.INTEGRATION_CACHE_REFRESH_MS) {
       // One late reload must not already stop the lookups.
       ctx.addIssue({ code: 'custom', path: ['INTEGRATION_CACHE_MAX_AGE_MS'], message: 'must be at least twice INTEGRATION_CACHE_REFRESH_MS' });
+    }
+    if (env.ONLINE_TOP_UP_MIN_CENTAVOS > env.ONLINE_TOP_UP_MAX_CENTAVOS) {
+      ctx.addIssue({ code: 'custom', path: ['ONLINE_TOP_UP_MAX_CENTAVOS'], message: 'must not be below ONLINE_TOP_UP_MIN_CENTAVOS' });
     }
     if (env.LOOKUP_CONCURRENCY > env.SOURCE_BULKHEAD_LIMIT + env.SOURCE_BULKHEAD_QUEUE) {
       // Admitted lookups must never find a source's bulkhead full: that answer is a failure, not a wait.

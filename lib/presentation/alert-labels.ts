@@ -23,6 +23,8 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   bulk_job_paused: 'Lote en pausa: sin saldo',
   watch_list_changes: 'Cambios en una vigilancia',
   invoice_issued: 'Factura emitida',
+  online_top_up_credited: 'Pago en línea acreditado',
+  online_top_up_expired: 'Pago en línea no completado',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',
   test: 'Aviso de prueba',
 };

@@ -11,6 +11,7 @@ import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/inte
 import { certifierCredentialsRefused, invoiceCertified } from '@/lib/flows/invoicing/events';
 import { statementIssued } from '@/lib/flows/statements/events';
 import { topUpApproved, topUpRejected } from '@/lib/flows/top-ups/events';
+import { onlineTopUpCredited, onlineTopUpExpired } from '@/lib/flows/online-top-ups/events';
 import { changedByOf } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -37,6 +38,8 @@ export function subscribeReactions(): void {
   );
   topUpApproved.subscribe(({ integration, request, balanceCentavos }) => integratorNotifier().noteTopUpApproved(integration, request, balanceCentavos));
   topUpRejected.subscribe(({ integration, request }) => integratorNotifier().noteTopUpRejected(integration, request));
+  onlineTopUpCredited.subscribe(({ integration, payment, balanceCentavos }) => integratorNotifier().noteOnlineTopUpCredited(integration, payment, balanceCentavos));
+  onlineTopUpExpired.subscribe(({ integration, payment }) => integratorNotifier().noteOnlineTopUpExpired(integration, payment));
   statementIssued.subscribe(({ integration, statement, monthLabel }) => integratorNotifier().noteStatementIssued(integration, statement, monthLabel));
   // The billing contact gets each certified invoice's PDF, and the webhook its numbers (once per
   // invoice); a failure to queue them throws, and the invoice worker tells the invoice again.

@@ -4,6 +4,7 @@ import type { Actor } from '@/lib/core/audit/audit';
 import { balanceCondition, lowBalanceThreshold, type BalanceSnapshot } from '@/lib/reactions/alerts/conditions';
 import { formatQuetzales } from '@/lib/platform/money';
 import type { DecidedTopUp } from '@/lib/flows/top-ups/events';
+import type { SettledOnlineTopUp } from '@/lib/flows/online-top-ups/events';
 
 // What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
 // its words (Spanish, short, readable on a phone).
@@ -29,6 +30,8 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'bulk_job_paused',
   'watch_list_changes',
   'invoice_issued',
+  'online_top_up_credited',
+  'online_top_up_expired',
 ];
 
 /** The contact each kind is for (the webhook, when there is one, gets every kind). */
@@ -55,6 +58,8 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   watch_list_changes: 'technical',
   // The invoice is what the integrator's accountant books the top-up with.
   invoice_issued: 'billing',
+  online_top_up_credited: 'billing',
+  online_top_up_expired: 'billing',
 };
 
 /** The webhook's `tipo`. */
@@ -77,6 +82,8 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   bulk_job_paused: 'lote_en_pausa',
   watch_list_changes: 'vigilancia_cambios',
   invoice_issued: 'factura_emitida',
+  online_top_up_credited: 'pago_en_linea_acreditado',
+  online_top_up_expired: 'pago_en_linea_expirado',
 };
 
 /** The webhook's `tipo` of the test notice an administrator sends from the console. */
@@ -717,6 +724,54 @@ export function watchListChangesNotification(integration: { id: number; nombre: 
         registro: facts.counts.registro ?? 0,
         cambios_url: link,
       },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+function onlineTopUpData(payment: SettledOnlineTopUp): IntegratorNotification['datos'] {
+  return {
+    pago_id: payment.id,
+    medio: payment.method === 'bank_transfer' ? 'transferencia' : 'tarjeta',
+    monto_centavos: payment.amountCentavos,
+    pago_proveedor_id: payment.providerPaymentId,
+    resuelto: payment.settledAt.toISOString(),
+  };
+}
+
+/** An online payment (card or transfer) credited, with the balance it left. Once per payment. */
+export function onlineTopUpCreditedNotification(integration: { id: number; nombre: string }, payment: SettledOnlineTopUp, balanceCentavos: number, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'online_top_up_credited',
+    `pago_en_linea_acreditado:${payment.id}`,
+    integration,
+    context,
+    {
+      titulo: 'Su pago en línea fue acreditado',
+      mensaje:
+        `Acreditamos ${formatQuetzales(payment.amountCentavos)} a «${integration.nombre}» por su pago en línea ` +
+        `(${payment.method === 'bank_transfer' ? 'transferencia bancaria' : 'tarjeta'}). Su saldo ahora es ${formatQuetzales(balanceCentavos)}.`,
+      datos: { ...onlineTopUpData(payment), saldo_centavos: balanceCentavos },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** An online payment that will not be credited: a transfer that never arrived, a checkout unpaid in time. Once per payment. */
+export function onlineTopUpExpiredNotification(integration: { id: number; nombre: string }, payment: SettledOnlineTopUp, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'online_top_up_expired',
+    `pago_en_linea_expirado:${payment.id}`,
+    integration,
+    context,
+    {
+      titulo: 'Su pago en línea no se completó',
+      mensaje:
+        `El pago en línea de ${formatQuetzales(payment.amountCentavos)} para «${integration.nombre}» no se completó a tiempo y no se acreditó. ` +
+        'Si el banco debitó el monto, comuníquese con nosotros con el identificador del pago; puede intentarlo de nuevo en el portal (Recargas).',
+      datos: onlineTopUpData(payment),
     },
     { intervalSeconds: ONCE },
     now,

@@ -25,6 +25,8 @@ import {
   tokenCreatedNotification,
   topUpApprovedNotification,
   topUpRejectedNotification,
+  onlineTopUpCreditedNotification,
+  onlineTopUpExpiredNotification,
   type DecidedTopUp,
   tokenRevokedNotification,
   tokenRotatedNotification,
@@ -34,6 +36,7 @@ import {
   type NotificationDraft,
   type TokenFacts,
 } from './kinds';
+import type { SettledOnlineTopUp } from '@/lib/flows/online-top-ups/events';
 import { notificationSettingsFrom, type NotificationSettings } from './settings';
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 import { findStatement } from '@/lib/flows/statements/statements';
@@ -145,6 +148,14 @@ export class IntegratorNotifier {
 
   async noteTopUpRejected(integration: { id: number; nombre: string }, request: DecidedTopUp): Promise<void> {
     await this.recordQuietly(integration.id, 'a top-up rejection', () => topUpRejectedNotification(integration, request, this.settings));
+  }
+
+  async noteOnlineTopUpCredited(integration: { id: number; nombre: string }, payment: SettledOnlineTopUp, balanceCentavos: number): Promise<void> {
+    await this.recordQuietly(integration.id, 'an online top-up credit', () => onlineTopUpCreditedNotification(integration, payment, balanceCentavos, this.settings));
+  }
+
+  async noteOnlineTopUpExpired(integration: { id: number; nombre: string }, payment: SettledOnlineTopUp): Promise<void> {
+    await this.recordQuietly(integration.id, 'an online top-up expiry', () => onlineTopUpExpiredNotification(integration, payment, this.settings));
   }
 
   private async recordQuietly(integrationId: number, what: string, build: () => NotificationDraft): Promise<void> {

@@ -20,6 +20,8 @@ import {
   tokenRotatedNotification,
   topUpApprovedNotification,
   topUpRejectedNotification,
+  onlineTopUpCreditedNotification,
+  onlineTopUpExpiredNotification,
   bulkJobFinishedNotification,
   bulkJobPausedNotification,
   watchListChangesNotification,
@@ -97,6 +99,7 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     chargedCentavos: 4_862 * 150,
     finishedAt: EXAMPLE_NOW,
   };
+  const onlinePayment = { id: 'recarga-0f3c2a9b-5d1e-4c7a-9e21-3b8d6f0a1c55', method: 'card' as const, amountCentavos: 10_000, providerPaymentId: 'pa_tarjeta0001', settledAt: EXAMPLE_NOW };
   const drafts: Record<NotificationKind, NotificationDraft | null> = {
     balance_low: balanceNotification({ ...balance, balanceCentavos: 8_000 }, context, EXAMPLE_NOW),
     balance_exhausted: balanceNotification({ ...balance, balanceCentavos: 100 }, context, EXAMPLE_NOW),
@@ -117,6 +120,8 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     source_unavailable: sourceNotification('source_unavailable', EXAMPLE_INTEGRATION, outage, context, EXAMPLE_NOW),
     source_recovered: sourceNotification('source_recovered', EXAMPLE_INTEGRATION, { ...outage, until: EXAMPLE_NOW }, context, EXAMPLE_NOW),
     top_up_approved: topUpApprovedNotification(EXAMPLE_INTEGRATION, topUp, 81_250, context, EXAMPLE_NOW),
+    online_top_up_credited: onlineTopUpCreditedNotification(EXAMPLE_INTEGRATION, onlinePayment, 91_250, context, EXAMPLE_NOW),
+    online_top_up_expired: onlineTopUpExpiredNotification(EXAMPLE_INTEGRATION, { ...onlinePayment, method: 'bank_transfer', providerPaymentId: 'pa_transferencia01' }, context, EXAMPLE_NOW),
     top_up_rejected: topUpRejectedNotification(EXAMPLE_INTEGRATION, { ...topUp, id: 20, reference: '88123457', reason: 'El depósito no aparece en el estado de cuenta del banco.' }, context, EXAMPLE_NOW),
     bulk_job_finished: bulkJobFinishedNotification(EXAMPLE_INTEGRATION, lote, context, EXAMPLE_NOW),
     bulk_job_paused: bulkJobPausedNotification(
@@ -175,6 +180,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     tariff_changed: 'La administración del servicio cambió la tarifa por consulta de catálogo: la anterior, la nueva y desde cuándo se cobra (`datos.aplica_desde`). Uno por cambio.',
     lookups_changed: 'La administración del servicio habilitó o deshabilitó consultas de su integración (`datos.habilitadas`, `datos.deshabilitadas`; vacía: ninguna). Uno por cambio.',
     top_up_approved: 'La administración aprobó un depósito que su integración reportó en el portal (Recargas): ya está en el saldo (`datos.saldo_centavos`). Uno por solicitud. Si acreditó otro monto que el reportado, `datos.monto_centavos` es el acreditado, `datos.monto_reportado_centavos` el reportado y `datos.nota` dice por qué.',
+    online_top_up_credited: 'Un pago en línea (tarjeta o transferencia) desde el portal se acreditó al saldo (`datos.saldo_centavos`), con el identificador del pago (`datos.pago_id`) y el del proveedor (`datos.pago_proveedor_id`). Uno por pago.',
+    online_top_up_expired: 'Un pago en línea no se completó a tiempo (una transferencia que no llegó en 24 horas) y no se acreditó. Uno por pago.',
     top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',

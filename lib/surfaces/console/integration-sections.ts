@@ -101,6 +101,8 @@ export function sectionOfAlertCondition(condition: AlertCondition): IntegrationS
     case 'tariff_changed':
     case 'top_up_approved':
     case 'top_up_rejected':
+    case 'online_top_up_credited':
+    case 'online_top_up_expired':
       return 'saldo';
     case 'token_expiring':
     case 'token_revoked':

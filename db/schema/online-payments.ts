@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns';
+import { integrations } from './integrations';
+import { ledgerEntries } from './ledger-entries';
+import { portalUsers } from './portal-users';
+
+/**
+ * Where an online top-up stands (docs/payments.md, "The money path"). `indeterminate`: the
+ * checkout's creation got no readable answer (harmless: its URL reached nobody).
+ */
+export const onlinePaymentState = pgEnum('online_payment_state', ['created', 'checkout_open', 'pending_transfer', 'credited', 'declined', 'expired', 'indeterminate']);
+export type OnlinePaymentState = (typeof onlinePaymentState.enumValues)[number];
+
+// An online top-up (card or bank transfer through the payment provider): its id is ours, fixed
+// before the first call to the provider and sent as the checkout's metadata, so every webhook and
+// read names it. The credit happens once per provider payment: the unique index on (provider,
+// provider_payment_id) and the credited row's ledger entry, both kept by PostgreSQL.
+export const onlinePayments = pgTable(
+  'online_payments',
+  {
+    id: text('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id),
+    // The portal user who started it: the credit's audit names them as its actor.
+    startedBy: integer('started_by')
+      .notNull()
+      .references(() => portalUsers.id),
+    // What is credited, and the fee shown before paying (informative: the credit is the amount).
+    amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
+    feeCentavos: bigint('fee_centavos', { mode: 'number' }).notNull().default(0),
+    provider: text('provider').notNull(),
+    checkoutId: text('checkout_id'),
+    checkoutUrl: text('checkout_url'),
+    providerPaymentId: text('provider_payment_id'),
+    state: onlinePaymentState('state').notNull().default('created'),
+    // The provider's words on a decline or an expiry; never personal data.
+    detail: text('detail'),
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    // The checkout's expiry; a pending transfer is polled until a day after it started.
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    pendingSince: timestamp('pending_since', { withTimezone: true, mode: 'date' }),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // What makes the credit happen once: one row per provider payment, whatever delivers it.
+    uniqueIndex('online_payments_provider_payment_unique').on(table.provider, table.providerPaymentId).where(sql`${table.providerPaymentId} is not null`),
+    uniqueIndex('online_payments_provider_checkout_unique').on(table.provider, table.checkoutId).where(sql`${table.checkoutId} is not null`),
+    uniqueIndex('online_payments_ledger_entry_unique').on(table.ledgerEntryId).where(sql`${table.ledgerEntryId} is not null`),
+    // The poller's work: what is still open, oldest first.
+    index('online_payments_open_idx').on(table.createdAt).where(sql`${table.state} in ('checkout_open', 'pending_transfer', 'indeterminate', 'declined')`),
+    index('online_payments_integration_idx').on(table.integrationId, table.createdAt.desc()),
+    check('online_payments_amount_positive', sql`${table.amountCentavos} > 0`),
+    check('online_payments_fee_not_negative', sql`${table.feeCentavos} >= 0`),
+    check('online_payments_credited_entry', sql`(${table.state} = 'credited') = (${table.ledgerEntryId} is not null)`),
+  ],
+);
+
+// Every state an online payment passed through, and what told us (support reads them by the id).
+export const onlinePaymentEvents = pgTable(
+  'online_payment_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    onlinePaymentId: text('online_payment_id')
+      .notNull()
+      .references(() => onlinePayments.id),
+    state: onlinePaymentState('state').notNull(),
+    // What told us: start (our own call to the provider), webhook, or read (a server-side read).
+    source: text('source').notNull(),
+    // The provider's message id for a webhook (the same message twice shows twice).
+    providerMessageId: text('provider_message_id'),
+    detail: text('detail'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('online_payment_events_payment_idx').on(table.onlinePaymentId, table.id)],
+);
+
+export type OnlinePayment = typeof onlinePayments.$inferSelect;
+export type OnlinePaymentEvent = typeof onlinePaymentEvents.$inferSelect;
