@@ -17,7 +17,7 @@ import { headersTheRouteWrites } from '@/lib/platform/http/route-headers';
 import { newNonce, securityHeaders } from '@/lib/platform/http/security-headers';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
-import { consumeGlobalLimit, consumePublicPageLimit, consumeSignInLimit, consumeStatusApiLimit } from '@/lib/core/limits/limits';
+import { consumeGlobalLimit, consumePaymentWebhookLimit, consumePublicPageLimit, consumeSignInLimit, consumeStatusApiLimit } from '@/lib/core/limits/limits';
 import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
 import { cachedPublicPage, freshPublicPage, isOwnRender, joinedBody, limitAlreadySpent, pageAnswer, registerDirectAnswerer } from '@/lib/surfaces/public-pages/cache';
 import { answerableFromCache, isSignInPage } from '@/lib/surfaces/public-pages/pages';
@@ -33,6 +33,8 @@ const STATUS_API = '/api/estado';
  * once the credentials are known (lib/surfaces/api/account-route.ts).
  */
 const ACCOUNT_API = /^\/api\/cuenta(?:\/movimientos)?$/;
+/** The payment provider's webhooks: a per-address limit of their own (lib/surfaces/api/payment-webhook.ts). */
+const PAYMENT_WEBHOOKS = /^\/api\/pagos\/[a-z]+$/;
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 /**
  * The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache
@@ -176,6 +178,10 @@ export async function proxy(request: NextRequest) {
             { status: 429, headers: { 'retry-after': '60', 'access-control-allow-origin': '*', 'cache-control': 'no-store' } },
           ),
         );
+      }
+    } else if (PAYMENT_WEBHOOKS.test(path)) {
+      if (!(await consumePaymentWebhookLimit(clientIp()))) {
+        return respond(NextResponse.json({ error: 'Demasiadas solicitudes.' }, { status: 429, headers: { 'retry-after': '60', 'cache-control': 'no-store' } }));
       }
     } else if (!ACCOUNT_API.test(path) && !(await consumeGlobalLimit(clientIp()))) {
       return respond(new NextResponse(GLOBAL_LIMIT_BODY, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' } }));

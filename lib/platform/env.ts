@@ -296,6 +296,8 @@ export const envSchema = z
     // amount in basis points (450 = 4.5 %) plus fixed centavos. 0 and 0: the service absorbs it.
     ONLINE_TOP_UP_FEE_BASIS_POINTS: integer(0, 0, 5_000),
     ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: integer(0, 0, 100_000),
+    // How often open online top-ups (unpaid checkouts, pending transfers) are read at the provider.
+    ONLINE_TOP_UP_POLL_MS: integer(60_000, 1_000, 3_600_000),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 

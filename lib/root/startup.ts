@@ -25,6 +25,8 @@ import { logger } from '@/lib/platform/logging/logger';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
 import { purgeExpiredIdempotencyKeys } from '@/lib/core/idempotency/store';
+import { pollOpenOnlinePayments } from '@/lib/flows/online-top-ups/payments';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { rollUpQueue } from '@/lib/core/rollups/job';
 import { addBulkRunnerUpkeep, startBulkRunner } from '@/lib/flows/bulk/runner';
 import { startInvoiceWorker } from '@/lib/flows/invoicing/worker';
@@ -94,6 +96,7 @@ export async function startServer(): Promise<void> {
   startRollups(settings.ROLLUP_INTERVAL_MS);
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startIdempotencyPurge();
+  startOnlinePaymentPoller(settings.ONLINE_TOP_UP_POLL_MS);
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
   // Bulk jobs' items are claimed from the database by every instance with room (lib/flows/bulk); a job
   // that ends or pauses on this instance is told to its integration (subscribed before any can).
@@ -192,6 +195,26 @@ function startRetention(exportDir: string | undefined): void {
  * answers included (personal data, kept no longer than the key is honoured). A lookup already
  * ignores an expired row; the purge is what makes it gone.
  */
+/**
+ * Reads every online top-up still open (a checkout not yet paid, a pending transfer, an answer
+ * lost) until it settles or expires: what a lost or refused webhook leaves is credited from here.
+ */
+function startOnlinePaymentPoller(everyMs: number): void {
+  const provider = configuredPaymentProvider();
+  if (provider === null) return;
+  const paymentsLog = logger('online-top-ups');
+  schedulePeriodicJob({
+    name: 'online-payments-poll',
+    everyMs,
+    leaseMs: 10 * 60_000,
+    run: async () => {
+      const { read, settled } = await pollOpenOnlinePayments(provider);
+      if (settled > 0) paymentsLog.info({ read, settled }, 'online payments settled by reading them');
+    },
+    onError: (error) => paymentsLog.error({ err: error }, 'polling online payments failed'),
+  });
+}
+
 function startIdempotencyPurge(): void {
   const idempotencyLog = logger('idempotency');
   schedulePeriodicJob({

@@ -101,6 +101,15 @@ export async function consumeStatusApiLimit(clientIp: string): Promise<boolean> 
   return decision.allowed;
 }
 
+/**
+ * Spends one delivery from the payment webhooks' per-address limit: their own budget, not the
+ * lookups' global one, since a provider sends bursts (retries, many payments) from few addresses.
+ */
+export async function consumePaymentWebhookLimit(clientIp: string): Promise<boolean> {
+  const decision = await (await rateLimitStore()).consume(`payment-webhook:${clientIp}`, env().RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE, MINUTE_MS, 'fixed');
+  return decision.allowed;
+}
+
 const accountApiLimitKey = (integrationName: string) => `minute:cuenta:${integrationName.toLowerCase()}`;
 
 /**
