@@ -50,3 +50,11 @@ describe('payment settings', () => {
     expect(wrong).not.toThrow(/secreto-que-no-es-base64/);
   });
 });
+
+describe('online top-ups’ settings', () => {
+  it('default to Q 100.00 to Q 50,000.00 with no fee, and refuse a minimum above the maximum', () => {
+    expect(parseEnv({})).toMatchObject({ ONLINE_TOP_UP_MIN_CENTAVOS: 10_000, ONLINE_TOP_UP_MAX_CENTAVOS: 5_000_000, ONLINE_TOP_UP_FEE_BASIS_POINTS: 0, ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: 0, RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: 300 });
+    expect(rejectedVariables({ ONLINE_TOP_UP_MIN_CENTAVOS: '20000', ONLINE_TOP_UP_MAX_CENTAVOS: '10000' })).toEqual(['ONLINE_TOP_UP_MAX_CENTAVOS']);
+    expect(rejectedVariables({ ONLINE_TOP_UP_FEE_BASIS_POINTS: '-1' })).toEqual(['ONLINE_TOP_UP_FEE_BASIS_POINTS']);
+  });
+});
