@@ -21,7 +21,7 @@ import { addPortalMember, portalSessionOf } from '@/tests/support/people';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { amountOutOfLimitsMessage, ONLINE_TOP_UP_MESSAGES } from './messages';
-import { findOnlinePayment, pollOpenOnlinePayments, quoteOnlineTopUp, settleByRead, startOnlineTopUp } from './payments';
+import { findOnlinePayment, pollOpenOnlinePayments, quoteOnlineTopUp, settleByRead, settleOnlinePayment, startOnlineTopUp } from './payments';
 import { receivePaymentWebhook } from './webhook';
 
 let testDatabase: TestDatabase;
@@ -244,6 +244,33 @@ describe('a card payment', () => {
     expect(logged).not.toContain(RECURRENTE_SIM_CUSTOMER.full_name);
     // The payment is real: a server-side read credits it.
     expect(await settleByRead(provider, id)).toMatchObject({ kind: 'credited' });
+  });
+});
+
+describe('what is never credited', () => {
+  const approved = (paymentId: string, amountCentavos: number) => ({ kind: 'approved' as const, paymentId, amountCentavos, currency: 'GTQ' as const, method: 'card' as const, paymentMethodId: null, feeCentavos: null, refundedCentavos: 0 });
+
+  it('a payment of another amount than charged waits for support, and the poller leaves it', async () => {
+    const before = await balance();
+    const { id, checkoutId } = await started(10_000);
+    expect(await settleOnlinePayment(provider, { topUpId: id, checkoutId, state: approved('pa_otromonto1', 10_000), source: 'webhook', messageId: 'msg_1' })).toEqual({ kind: 'amount_mismatch' });
+    expect((await findOnlinePayment(id))!.payment).toMatchObject({ state: 'indeterminate', detail: 'amount_mismatch', providerPaymentId: 'pa_otromonto1' });
+    expect(await balance()).toBe(before);
+    const events = (await findOnlinePayment(id))!.events.length;
+    await pollOpenOnlinePayments(provider, simulator.recurrente.now());
+    expect((await findOnlinePayment(id))!.events).toHaveLength(events);
+  });
+
+  it('one provider payment credits one top-up: another claiming it is a conflict and changes nothing', async () => {
+    const { id, checkoutId } = await started(10_000);
+    simulator.recurrente.completeCheckout(checkoutId, 'card_approved');
+    await simulator.recurrente.flushWebhooks();
+    const paymentId = (await findOnlinePayment(id))!.payment.providerPaymentId!;
+    const other = await started(10_000);
+    const before = await balance();
+    expect(await settleOnlinePayment(provider, { topUpId: other.id, checkoutId: other.checkoutId, state: approved(paymentId, 10_650), source: 'webhook' })).toEqual({ kind: 'conflict' });
+    expect(await balance()).toBe(before);
+    expect((await findOnlinePayment(other.id))!.payment).toMatchObject({ state: 'checkout_open', providerPaymentId: null, ledgerEntryId: null });
   });
 });
 

@@ -147,6 +147,8 @@ export type SettleOutcome =
   | { kind: 'amount_mismatch' }
   /** The payment's FEL invoice could not name the buyer: nothing was written, a later settle tries again. */
   | { kind: 'receptor_refused' }
+  /** The provider's payment already credited another top-up (the unique index said so): nothing changed. */
+  | { kind: 'conflict' }
   | { kind: 'unknown' };
 
 /**
@@ -155,8 +157,18 @@ export type SettleOutcome =
  * still open (a late `pending` after the credit changes nothing).
  */
 export async function settleOnlinePayment(provider: Pick<PaymentProvider, 'name'>, report: ProviderReport, now = new Date()): Promise<SettleOutcome> {
+  try {
+    return await afterCommit(await decide(provider, report, now));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    log.error({ topUpId: report.topUpId, checkoutId: report.checkoutId, source: report.source }, 'a provider payment already credited another online top-up; nothing changed');
+    return { kind: 'conflict' };
+  }
+}
+
+async function decide(provider: Pick<PaymentProvider, 'name'>, report: ProviderReport, now: Date): Promise<Decided> {
   const handle = await db();
-  const outcome = await handle.transaction(async (tx) => {
+  return handle.transaction(async (tx): Promise<Decided> => {
     const [payment] = await tx
       .select()
       .from(onlinePayments)
@@ -167,7 +179,7 @@ export async function settleOnlinePayment(provider: Pick<PaymentProvider, 'name'
         ),
       )
       .for('update');
-    if (!payment) return { outcome: { kind: 'unknown' } as SettleOutcome };
+    if (!payment) return { outcome: { kind: 'unknown' } };
     const state = report.state;
     const messageId = report.messageId ?? null;
     if (payment.state === 'credited') {
@@ -197,7 +209,11 @@ export async function settleOnlinePayment(provider: Pick<PaymentProvider, 'name'
       }
     }
   });
-  return afterCommit(outcome);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  return code === '23505';
 }
 
 type Decided = { outcome: SettleOutcome; credited?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp; balanceCentavos: number; amountCentavos: number; row: OnlinePayment }; expired?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp } };
@@ -316,13 +332,19 @@ export async function pollOpenOnlinePayments(provider: PaymentProvider, now = ne
   const open = await (await db())
     .select({ id: onlinePayments.id })
     .from(onlinePayments)
-    .where(and(eq(onlinePayments.provider, provider.name), inArray(onlinePayments.state, OPEN_STATES)))
+    // One paid another amount than charged waits for support, not for another read.
+    .where(and(eq(onlinePayments.provider, provider.name), inArray(onlinePayments.state, OPEN_STATES), sql`${onlinePayments.detail} is distinct from 'amount_mismatch'`))
     .orderBy(asc(onlinePayments.createdAt))
     .limit(limit);
   let settled = 0;
   for (const { id } of open) {
-    const outcome = await settleByRead(provider, id, now);
-    if (outcome.kind === 'credited' || (outcome.kind === 'moved' && outcome.state === 'expired')) settled++;
+    try {
+      const outcome = await settleByRead(provider, id, now);
+      if (outcome.kind === 'credited' || (outcome.kind === 'moved' && outcome.state === 'expired')) settled++;
+    } catch (error) {
+      // One top-up that cannot be settled never holds up the others.
+      log.error({ err: error, onlinePaymentId: id }, 'settling an online payment by reading it failed');
+    }
   }
   return { read: open.length, settled };
 }
