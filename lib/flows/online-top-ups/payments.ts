@@ -189,7 +189,7 @@ async function decide(provider: Pick<PaymentProvider, 'name'>, report: ProviderR
       case 'approved':
         return credit(tx, payment, state, report.source, messageId, now);
       case 'pending': {
-        if (state.stage !== 'transfer_in_progress' || payment.state === 'pending_transfer' || payment.state === 'expired') return { outcome: { kind: 'unchanged', state: payment.state } as SettleOutcome };
+        if (state.stage !== 'transfer_in_progress' || !awaitsCustomer(payment)) return { outcome: { kind: 'unchanged', state: payment.state } as SettleOutcome };
         await tx
           .update(onlinePayments)
           .set({ state: 'pending_transfer', providerPaymentId: state.paymentId ?? payment.providerPaymentId, pendingSince: now, checkoutId: payment.checkoutId ?? report.checkoutId, updatedAt: sql`now()` })
@@ -199,7 +199,7 @@ async function decide(provider: Pick<PaymentProvider, 'name'>, report: ProviderR
       }
       case 'declined':
         // The customer may still try another card on the same checkout: declined is not final.
-        if (payment.state !== 'checkout_open' && payment.state !== 'indeterminate') return { outcome: { kind: 'unchanged', state: payment.state } as SettleOutcome };
+        if (!awaitsCustomer(payment)) return { outcome: { kind: 'unchanged', state: payment.state } as SettleOutcome };
         await tx.update(onlinePayments).set({ state: 'declined', detail: state.reason.slice(0, 200), updatedAt: sql`now()` }).where(eq(onlinePayments.id, payment.id));
         await recordEvent(tx, payment.id, 'declined', report.source, messageId, state.reason.slice(0, 200));
         return { outcome: { kind: 'moved', state: 'declined' } as SettleOutcome };
@@ -209,6 +209,11 @@ async function decide(provider: Pick<PaymentProvider, 'name'>, report: ProviderR
       }
     }
   });
+}
+
+/** Still payable on its page: a pending transfer, an expiry or an amount for support is past that. */
+function awaitsCustomer(payment: OnlinePayment): boolean {
+  return payment.state === 'checkout_open' || payment.state === 'declined' || payment.state === 'created' || (payment.state === 'indeterminate' && payment.detail !== 'amount_mismatch');
 }
 
 function isUniqueViolation(error: unknown): boolean {
