@@ -1,6 +1,6 @@
 // Initial and reset passwords that must be changed, common passwords refused, and "Sesiones
-// activas": a user ends one of their own sessions, an administrator ends all of someone's, over
-// HTTP against the built app.
+// activas": a user ends one of their own sessions, an administrator ends all of someone's or
+// deactivates the user, which ends them too, over HTTP against the built app.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -8,7 +8,7 @@ import { auditLog } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
 import { guessablePasswordMessage, PASSWORD_RULE_MESSAGES } from '@/lib/flows/passwords/policy';
 import { startApp, type RunningApp } from '../support/app-server';
-import type { ConsoleClient } from '../support/console-client';
+import { ConsoleClient } from '../support/console-client';
 import { consoleSignedIn, newConsoleUser, type ConsoleAccount } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -21,6 +21,7 @@ let app: RunningApp;
 let admin: ConsoleAccount;
 let newcomer: ConsoleAccount;
 let traveller: ConsoleAccount;
+let leaver: ConsoleAccount;
 
 /** A console session "from" an address (the app trusts one proxy hop) with a browser's User-Agent. */
 function signedIn(ip: string, user: { email: string; password: string }, userAgent = LAPTOP): Promise<ConsoleClient> {
@@ -53,6 +54,7 @@ beforeAll(async () => {
   admin = await newConsoleUser('jefa@example.com', 'admin');
   newcomer = await newConsoleUser('nueva@example.com', 'support', { mustChangePassword: true });
   traveller = await newConsoleUser('viajero@example.com', 'support');
+  leaver = await newConsoleUser('saliente@example.com', 'support');
   app = await startApp({ env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100' } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
@@ -143,5 +145,16 @@ describe('Sesiones activas', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'user.end_all_sessions'), eq(auditLog.targetId, String(traveller.id)))),
     );
     expect(audited.map((row) => row.actor)).toEqual([`user:${admin.id} ${admin.email}`]);
+  });
+
+  it('deactivating a user signs their open session out at its next request, and the user cannot sign in again', async () => {
+    const open = await signedIn('198.51.100.45', leaver);
+    expect((await open.request('/admin')).status).toBe(200);
+    const boss = await signedIn('198.51.100.46', admin);
+    const answer = await boss.serverAction('/admin/usuarios', 'setUserActiveAction', { userId: String(leaver.id), active: 'false' });
+    expect(says(answer, `${leaver.email} ya no puede entrar; sus sesiones abiertas terminaron.`)).toBe(true);
+    expect(await redirectsTo(open, '/admin')).toBe('/admin/login?motivo=sesion');
+    expect(says(await open.serverAction('/admin/cuenta', 'endOwnSessionAction', { sesion: crypto.randomUUID() }), ACTION_MESSAGES.signedOut)).toBe(true);
+    expect(await new ConsoleClient(app.baseUrl, { 'x-forwarded-for': '198.51.100.47' }).signIn(leaver.email, leaver.password)).toBe('invalid_credentials');
   });
 });
