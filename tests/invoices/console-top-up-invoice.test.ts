@@ -1,9 +1,13 @@
 // FEL invoices on the configuration users run: a built app with FEL on, against the certifier
 // simulator. A console top-up to an integration without a registered NIT (CF) of Q 2,500.00 is
 // refused in the form's answer before anything is credited; a smaller one is credited and the
-// app's own worker certifies its invoice once.
+// app's own worker certifies its invoice once. A top-up sent twice at once with the same key (a
+// double click) is credited once, and both sendings answer as the one that made it.
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { ledgerEntries } from '@/db/schema';
 import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
 import { createConsoleUser } from '@/lib/flows/auth/users';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
@@ -60,5 +64,16 @@ describe('a console top-up with FEL on', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     expect(certifications).toHaveLength(1);
     expect(certifications[0]).toMatchObject({ receptorId: 'CF', grandTotal: '100.00' });
     expect(simulator.fel.certificationCount(certifications[0]!.identifier)).toBe(1);
+  });
+
+  it('sent twice at once with the same key is credited once, and neither sending shows an error', async () => {
+    const page = `/admin/integraciones/${integration.id}/saldo`;
+    const input = { integrationId: integration.id, monto: '10.00', nota: 'Doble clic 9912', envio: randomUUID() };
+    const answers = await Promise.all([console_.serverAction(page, 'topUpAction', input), console_.serverAction(page, 'topUpAction', input)]);
+    for (const answer of answers) expect(says(answer, 'Recarga de Q 10.00 registrada. Saldo actual: Q 210.00.')).toBe(true);
+    const topUps = await app.withDatabase(async () =>
+      (await db()).select().from(ledgerEntries).where(and(eq(ledgerEntries.integrationId, integration.id), eq(ledgerEntries.kind, 'top_up'))),
+    );
+    expect(topUps.filter((entry) => entry.amountCentavos === 1_000)).toHaveLength(1);
   });
 });
