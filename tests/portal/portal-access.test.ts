@@ -1,7 +1,8 @@
 // The integrators' portal over HTTP against the built app (issue 33, points 1 to 3): an
 // administrator invites an integration's owner from the console, the link is single-use and
 // expires, the owner signs in (throttled in the portal's own counts, audited as the integrator),
-// a portal session never opens the console nor a console session the portal, an owner of one
+// an owner enrols in two-factor sign-in and the next sign-in takes the app's code, a portal session
+// never opens the console nor a console session the portal, an owner of one
 // integration cannot act on another's people or invitations by id, and removing a member leaves
 // the integration's API token working. Forms are posted as a browser posts them before its scripts
 // run; the team's actions are called as React calls them, with any id one cares to send.
@@ -17,6 +18,7 @@ import { INVITATION_MESSAGES } from '@/lib/flows/portal-identity/invitations';
 import { TEAM_MESSAGES } from '@/lib/flows/portal-identity/team';
 import { createConsoleUser } from '@/lib/flows/auth/users';
 import { TEAM_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { TOTP_PERIOD_SECONDS, totpCodeAt } from '@/lib/flows/two-factor/totp';
 import { createTestIntegration, ROUTES, startGateway, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { startApp } from '../support/app-server';
 import { ConsoleClient, serverActionId } from '../support/console-client';
@@ -359,5 +361,30 @@ describe('links in the portal’s e-mails', { timeout: PROCESS_TEST_TIMEOUT_MS }
     expect(link).not.toContain('evil.example');
     // The app's own address: it listens on 127.0.0.1 (HOST) at its port.
     expect(new URL(link).origin).toBe(gateway.app.baseUrl);
+  });
+});
+
+describe('two-factor sign-in in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('an owner enrols with the app’s code; the next sign-in asks for a code, refuses a wrong one and opens Inicio with the right one', async () => {
+    const integration = await gateway.withDatabase(() => createTestIntegration('portal-http-2fa', { balanceCentavos: 1_000 }));
+    const owner = await accept(await inviteFromConsole(await consoleAdmin(), integration, 'duena-2fa@example.com', 'propietario'), 'Dueña con código');
+    const started = await owner.serverAction('/portal/cuenta', 'startPortalEnrolmentAction', {});
+    const secret = /"secret":"([A-Z2-7]{32})"/.exec(started.text)?.[1] ?? '';
+    expect(secret).not.toBe('');
+    const confirmed = await owner.serverAction('/portal/cuenta', 'confirmPortalEnrolmentAction', { codigo: totpCodeAt(secret, Date.now()) });
+    expect(confirmed.text).toContain('recoveryCodes');
+
+    const again = portalClient();
+    const signedIn = await again.portalSignIn('duena-2fa@example.com', PASSWORD);
+    expect(signedIn.status).toBe(303);
+    expect(new URL(signedIn.location!, gateway.app.baseUrl).pathname).toBe('/portal/verificacion');
+    expect((await again.request('/portal')).headers.get('location')).toMatch(/^\/portal\/verificacion/);
+    const code = totpCodeAt(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000);
+    const wrong = await again.serverAction('/portal/verificacion', 'verifyPortalSecondFactorAction', { codigo: code === '000000' ? '111111' : '000000' });
+    expect(wrong.text).not.toContain('Código correcto.');
+    expect((await again.request('/portal')).status).not.toBe(200);
+    const right = await again.serverAction('/portal/verificacion', 'verifyPortalSecondFactorAction', { codigo: code });
+    expect(right.text).toContain('Código correcto.');
+    expect((await again.request('/portal')).status).toBe(200);
   });
 });
