@@ -3,20 +3,10 @@
 // integration picked from the field's suggestions, on a desktop and on a phone. On PostgreSQL a
 // table lock holds the run at its last step so the progress can be seen; on PGlite the run is
 // over in milliseconds and only its result is checked.
-import fs from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import postgres from 'postgres';
 import { openConsoleAsAdmin, screenshot, settings } from './support/console';
-import { E2E_DATABASE_KIND, SCREENSHOTS_DIR } from './support/paths';
-
-const SHOTS = '/work/helper-notes/shots-verify';
-
-async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await screenshot(page, testInfo, name);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  fs.copyFileSync(path.join(SCREENSHOTS_DIR, `${name}.png`), path.join(SHOTS, `${E2E_DATABASE_KIND}-${name}.png`));
-}
+import { E2E_DATABASE_KIND } from './support/paths';
 
 /** Holds the reconciliation's last check (on PostgreSQL) until the returned function is called. */
 async function holdLastCheck(): Promise<() => Promise<void>> {
@@ -53,7 +43,7 @@ for (const [width, height] of [
       if (E2E_DATABASE_KIND === 'postgresql') {
         await expect(run).toHaveAttribute('data-state', 'running');
         await expect(run).toContainText(/Verificando… paso 5 de 5 \(saldos de control por hora\), \d+ s/);
-        await shot(page, testInfo, `verificar-ahora-en-curso-${width}`);
+        await screenshot(page, testInfo, `verificar-ahora-en-curso-${width}`);
         // A second press while it runs shows the running one.
         await section.getByRole('button', { name: 'Verificar ahora' }).click();
         await expect(section.getByText(/Ya hay una conciliación en curso/)).toBeVisible();
@@ -65,7 +55,7 @@ for (const [width, height] of [
     await expect(run).toHaveAttribute('data-state', 'ok', { timeout: 30_000 });
     await expect(run).toContainText('Conciliación de todas las integraciones');
     await expect(run).toContainText('saldos, libro mayor y registros coinciden');
-    await shot(page, testInfo, `verificar-ahora-resultado-${width}`);
+    await screenshot(page, testInfo, `verificar-ahora-resultado-${width}`);
 
     // One integration, picked from the suggestions the field offers as one types.
     const field = section.getByLabel('Integración');
@@ -79,6 +69,6 @@ for (const [width, height] of [
     // To its money: balance, movements and statements.
     await expect(run.getByRole('link', { name: 'la integración demo' })).toHaveAttribute('href', /\/admin\/integraciones\/\d+\/saldo$/);
     await expect(section.getByText('Última conciliación completa')).toBeVisible();
-    await shot(page, testInfo, `verificar-ahora-una-integracion-${width}`);
+    await screenshot(page, testInfo, `verificar-ahora-una-integracion-${width}`);
   });
 }
