@@ -1,6 +1,6 @@
 // Isolation is the portal's first requirement (issue 33, point 5). A black-box suite against the
 // built app: the people of integration A try every portal page, download and server action with
-// integration B's ids (people, invitations, sessions, statements, FEL invoices, query records,
+// integration B's ids (people, invitations, sessions, statements, FEL invoices, online payments, query records,
 // request ids), and a console administrator's and a support user's sessions try the whole portal,
 // while a portal session tries the whole console. Nothing of B is ever read or changed, and an id of B is answered
 // exactly as an id that does not exist, so the answer does not tell whether B's object exists.
@@ -9,6 +9,7 @@
 // app/portal and app/admin, and every server action the build registered under app/portal. A new
 // dynamic page or a new action fails here until this file says which of B's ids to try on it, so
 // nothing is added to the portal without being tried across integrations.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -29,6 +30,7 @@ import {
   portalUsers,
   queryRecords,
   monthlyStatements,
+  onlinePayments,
   topUpRequests,
   watchLists,
 } from '@/db/schema';
@@ -57,7 +59,7 @@ const STAFF: Actor = { kind: 'user', id: 4243, email: 'cajero.aislamiento@servic
  * data into rows by length (3,200 characters), so ids of different lengths could give answers that
  * differ in where a row ends, not in what they say.
  */
-const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000', bulkJobId: 'lote_00000000000000000000', watchListId: 'vig_00000000000000000000' } as const;
+const UNKNOWN = { number: 2_000_000_000, uuid: '00000000-0000-4000-8000-000000000000', requestId: 'req_00000000000000000000', bulkJobId: 'lote_00000000000000000000', watchListId: 'vig_00000000000000000000', onlinePaymentId: 'recarga-00000000-0000-4000-8000-000000000000' } as const;
 
 /** B's deposit slip: a PNG's signature and a text only B's slip holds. */
 const SLIP_OF_B = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new TextEncoder().encode('BOLETA-SECRETA-B')]);
@@ -97,6 +99,8 @@ interface ObjectsOfB {
   deliveryIds: number[];
   /** B's FEL invoices (Facturas, issue 53): one certified, one still pending. */
   invoiceIds: number[];
+  /** B's online top-ups (Pagar en línea), by our ids. */
+  onlinePaymentIds: string[];
 }
 let objectsOfB: ObjectsOfB;
 /** The NIT B looked up (A never did). */
@@ -176,6 +180,22 @@ beforeAll(async () => {
       { bank: 'BAM', reference: 'BOLETA-SECRETA-B', depositDate: depositDaysAgo(25), amountCentavos: 3_141_592, slip: SLIP_OF_B },
     );
     if (!reported.ok) throw new Error(reported.error.message);
+    // B's online top-up, a transfer still pending, written as the flow leaves one.
+    const onlinePaymentOfB = `recarga-${randomUUID()}`;
+    await database.insert(onlinePayments).values({
+      id: onlinePaymentOfB,
+      integrationId: integrationB.id,
+      startedBy: billingB!.id,
+      amountCentavos: 2_718_281,
+      feeCentavos: 12_345,
+      provider: 'recurrente',
+      checkoutId: 'ch_secreto_b',
+      checkoutUrl: 'https://app.recurrente.com/checkout-session/ch_secreto_b',
+      providerPaymentId: 'pa_secreto_b',
+      state: 'pending_transfer',
+      expiresAt: new Date(Date.now() + 3_600_000),
+      pendingSince: new Date(),
+    });
     // B's watch list, saved paused in the same transaction: no run of it starts while A tries it.
     const watchListOfB = await database.transaction(async (tx) => {
       const created = await createWatchList(integrationB.id, { name: 'Vigilancia secreta de B', catalog: 'omisos', schedule: 'semanal', nits: [nitOfB] }, tx);
@@ -241,6 +261,7 @@ beforeAll(async () => {
     });
     await database.update(invoices).set({ reversal: 'credited' }).where(eq(invoices.id, invoiceIds[0]!));
     return {
+      onlinePaymentIds: [onlinePaymentOfB],
       invoiceIds,
       deliveryIds: [deliveryOfB],
       userIds,
@@ -277,6 +298,10 @@ beforeAll(async () => {
     'FACTURA-SECRETA-B',
     'B1B1B1B1',
     'NOTA-SECRETA-B',
+    ...objectsOfB.onlinePaymentIds,
+    'ch_secreto_b',
+    'pa_secreto_b',
+    formatQuetzales(2_718_281),
   ];
   expect(objectsOfB.sessionPublicIds.length).toBeGreaterThanOrEqual(3);
   expect(objectsOfB.recordIds.length).toBeGreaterThanOrEqual(2);
@@ -331,6 +356,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/estados/[id]/csv': (objects) => objects.statementIds,
   '/portal/consultas/[solicitud]': (objects) => objects.requestIds,
   '/portal/recargas/[id]/boleta': (objects) => objects.topUpRequestIds,
+  '/portal/recargas/pagos/[pago]': (objects) => objects.onlinePaymentIds,
   '/portal/lotes/[id]': (objects) => objects.bulkJobIds,
   '/portal/lotes/[id]/resultados': (objects) => objects.bulkJobIds,
   '/portal/vigilancia/[id]': (objects) => objects.watchListIds,
@@ -377,6 +403,8 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   resendPortalNotificationAction: { page: '/portal/notificaciones', inputs: (objects) => objects.deliveryIds.map((entrega) => ({ entrega })) },
   sendPortalTestNotificationAction: { withoutIds: 'to the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
   cancelTopUpRequestAction: { page: '/portal/recargas', inputs: (objects) => objects.topUpRequestIds.map((solicitud) => ({ solicitud })) },
+  quoteOnlineTopUpAction: { withoutIds: 'a quote for an amount; reads nothing of any integration (tests/portal/portal-online-top-ups.test.ts)' },
+  startOnlineTopUpAction: { withoutIds: 'starts a payment for the caller’s own integration; B’s online payments are checked unchanged below (tests/portal/portal-online-top-ups.test.ts)' },
   reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/flows/top-ups/requests.test.ts)' },
   invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/surfaces/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
@@ -398,6 +426,7 @@ function unknownLike(id: number | string): number | string {
   if (id.startsWith('req_')) return UNKNOWN.requestId;
   if (id.startsWith('lote_')) return UNKNOWN.bulkJobId;
   if (id.startsWith('vig_')) return UNKNOWN.watchListId;
+  if (id.startsWith('recarga-')) return UNKNOWN.onlinePaymentId;
   return UNKNOWN.uuid;
 }
 
@@ -449,6 +478,7 @@ async function stateOfB(): Promise<unknown> {
       notificationOptOuts: await database.select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationB.id)),
       deliveries: await database.select({ id: alertDeliveries.id }).from(alertDeliveries).where(eq(alertDeliveries.integrationId, integrationB.id)).orderBy(alertDeliveries.id),
       invoices: await database.select().from(invoices).where(eq(invoices.integrationId, integrationB.id)).orderBy(invoices.id),
+      onlinePayments: await database.select().from(onlinePayments).where(eq(onlinePayments.integrationId, integrationB.id)).orderBy(onlinePayments.id),
     };
   });
 }

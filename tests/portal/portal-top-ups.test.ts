@@ -18,6 +18,7 @@ import { dayText } from '@/lib/platform/time/months';
 import { formatQuetzales } from '@/lib/platform/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
 import { depositTooOldMessage } from '@/lib/flows/top-ups/messages';
+import { ONLINE_TOP_UP_MESSAGES } from '@/lib/flows/online-top-ups/messages';
 import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
 import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
@@ -91,6 +92,9 @@ describe('the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
     expect(page.text).toContain('4455 6677');
     expect(page.text).toContain('Pendiente de revisión');
     expect(page.text).toContain(formatQuetzales(125_050));
+    // Without a payment provider configured, paying online is neither offered nor taken.
+    expect(page.text).not.toContain('Pagar en línea');
+    expect(says(await billing.serverAction('/portal/recargas', 'startOnlineTopUpAction', { monto: '150.00', envio: crypto.randomUUID() }), ONLINE_TOP_UP_MESSAGES.off)).toBe(true);
 
     const slip = await billing.request(`/portal/recargas/${request!.id}/boleta`);
     expect(slip.status).toBe(200);

@@ -12,3 +12,8 @@ export const ONLINE_TOP_UP_MESSAGES = {
 export function amountOutOfLimitsMessage(minCentavos: number, maxCentavos: number): string {
   return `El monto debe estar entre ${formatQuetzales(minCentavos)} y ${formatQuetzales(maxCentavos)}.`;
 }
+
+/** The confirmation step's words: what is credited, the fee and what the checkout charges. */
+export function onlineTopUpQuoteMessage(quote: { amountCentavos: number; feeCentavos: number; totalCentavos: number }): string {
+  return `Se acreditarán ${formatQuetzales(quote.amountCentavos)} a su saldo. Comisión del pago en línea: ${formatQuetzales(quote.feeCentavos)}. Total a pagar: ${formatQuetzales(quote.totalCentavos)}.`;
+}

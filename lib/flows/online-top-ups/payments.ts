@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, onlinePaymentEvents, onlinePayments, portalUsers, type OnlinePayment, type OnlinePaymentState } from '@/db/schema';
 import { writeAudit, type IntegratorActor } from '@/lib/core/audit/audit';
@@ -65,7 +65,7 @@ export async function startOnlineTopUp(
   provider: PaymentProvider | null,
   starter: Reporter,
   amountCentavos: number,
-  urls: { successUrl: (id: string) => string; cancelUrl: string },
+  urls: { successUrl: (id: string) => string; cancelUrl: string | ((id: string) => string) },
   now = new Date(),
 ): Promise<Result<StartedOnlineTopUp, OnlineTopUpError>> {
   if (!TOP_UP_REPORTERS.includes(starter.role)) return fail('forbidden', ONLINE_TOP_UP_MESSAGES.forbidden);
@@ -99,7 +99,7 @@ export async function startOnlineTopUp(
     currency: 'GTQ',
     description: 'Recarga de saldo',
     successUrl: urls.successUrl(id),
-    cancelUrl: urls.cancelUrl,
+    cancelUrl: typeof urls.cancelUrl === 'string' ? urls.cancelUrl : urls.cancelUrl(id),
     expiresAt,
   });
   const handle = await db();
@@ -361,4 +361,26 @@ export async function findOnlinePayment(id: string): Promise<{ payment: OnlinePa
   if (!payment) return undefined;
   const events = await handle.select().from(onlinePaymentEvents).where(eq(onlinePaymentEvents.onlinePaymentId, id)).orderBy(asc(onlinePaymentEvents.id));
   return { payment, events };
+}
+
+/** One integration's online top-ups, the latest first (the portal's Recargas). */
+export async function integrationOnlinePayments(integrationId: number, limit = 20): Promise<OnlinePayment[]> {
+  return (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integrationId)).orderBy(desc(onlinePayments.createdAt)).limit(limit);
+}
+
+/** An online top-up of this integration; another integration's id is answered as one that does not exist. */
+export async function integrationOnlinePayment(integrationId: number, id: string): Promise<OnlinePayment | undefined> {
+  const [payment] = await (await db()).select().from(onlinePayments).where(and(eq(onlinePayments.id, id), eq(onlinePayments.integrationId, integrationId)));
+  return payment;
+}
+
+/** Every integration's latest online top-ups, for the console's Recargas. */
+export async function recentOnlinePayments(limit = 50): Promise<(OnlinePayment & { integrationName: string })[]> {
+  const rows = await (await db())
+    .select({ payment: onlinePayments, integrationName: integrations.nombre })
+    .from(onlinePayments)
+    .innerJoin(integrations, eq(integrations.id, onlinePayments.integrationId))
+    .orderBy(desc(onlinePayments.createdAt))
+    .limit(limit);
+  return rows.map((row) => ({ ...row.payment, integrationName: row.integrationName }));
 }

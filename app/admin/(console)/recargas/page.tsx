@@ -11,6 +11,9 @@ import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { creditedCentavos, decidedTopUpPage, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/flows/top-ups/requests';
 import { isImageSlip } from '@/lib/flows/top-ups/slips';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
+import type { OnlinePayment } from '@/db/schema';
+import { recentOnlinePayments } from '@/lib/flows/online-top-ups/payments';
+import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
 
 export const metadata: Metadata = { title: 'Recargas pendientes' };
 
@@ -23,11 +26,12 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
   const query = await searchParams;
   const after = query.despues;
   const historyAfter = typeof query.historial === 'string' ? query.historial : undefined;
-  const [page, pending, duplicates, history] = await Promise.all([
+  const [page, pending, duplicates, history, onlinePayments] = await Promise.all([
     pendingTopUpPage(typeof after === 'string' ? after : undefined),
     pendingTopUpCount(),
     referenceDuplicates(),
     decidedTopUpPage(historyAfter),
+    recentOnlinePayments(),
   ]);
   const requests = page.rows;
   // Requests reported before references were compared by letters and digits may be one deposit:
@@ -116,8 +120,64 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
           </>
         )}
       </DecisionNotices>
+      <OnlinePayments payments={onlinePayments} />
       <DecidedTopUps history={history.rows} next={history.next} paged={historyAfter !== undefined} />
     </>
+  );
+}
+
+/** Online payments (card or transfer through the provider), every state, the latest first; each links to its events. */
+function OnlinePayments({ payments }: { payments: (OnlinePayment & { integrationName: string })[] }) {
+  return (
+    <section className="card" aria-labelledby="pagos-en-linea">
+      <h2 id="pagos-en-linea">Pagos en línea</h2>
+      <p className="muted">Se acreditan solos cuando el proveedor confirma el pago; aquí se ven todos sus estados. Los 50 más recientes.</p>
+      {payments.length === 0 ? (
+        <EmptyState title="Todavía no hay pagos en línea." />
+      ) : (
+        <div className="table-wrap" role="region" aria-labelledby="pagos-en-linea" tabIndex={0}>
+          <table className="data stacked" data-testid="console-online-payments">
+            <thead>
+              <tr>
+                <th>Iniciado (hora de Guatemala)</th>
+                <th>Integración</th>
+                <th className="num">Monto</th>
+                <th className="num">Comisión</th>
+                <th>Estado</th>
+                <th>Pago del proveedor</th>
+                <th>Nuestro id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.map((payment) => (
+                <tr key={payment.id} data-testid="console-online-payment-row">
+                  <td className="nowrap" data-label="Iniciado">
+                    {formatDateTime(payment.createdAt)}
+                  </td>
+                  <td data-label="Integración">{payment.integrationName}</td>
+                  <td className="num" data-label="Monto">
+                    {formatQuetzales(payment.amountCentavos)}
+                  </td>
+                  <td className="num" data-label="Comisión">
+                    {formatQuetzales(payment.feeCentavos)}
+                  </td>
+                  <td data-label="Estado">
+                    <span className={`badge ${onlinePaymentTone(payment.state)}`}>{ONLINE_PAYMENT_STATE_LABELS[payment.state]}</span>
+                    {payment.detail && <span className="small"> {payment.detail}</span>}
+                  </td>
+                  <td className="break-anywhere" data-label="Pago del proveedor">
+                    {payment.providerPaymentId ? `${payment.provider} ${payment.providerPaymentId}` : <span className="muted">—</span>}
+                  </td>
+                  <td className="break-anywhere" data-label="Nuestro id">
+                    <a href={`/admin/recargas/pagos/${payment.id}`}>{payment.id}</a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
 

@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
 import { z } from 'zod';
 import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -9,6 +10,11 @@ import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
 import { bankName } from '@/lib/platform/guatemala/banks';
 import { cancelTopUpRequest, reportTopUp } from '@/lib/flows/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
+import { quoteOnlineTopUp, startOnlineTopUp, type OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
+import { ONLINE_TOP_UP_MESSAGES, onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
+import type { ActionResult } from '@/lib/flows/auth/action';
+import { publicOrigin } from '@/lib/platform/http/base-url';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 
 // "Recargas": an owner or a billing person reports a deposit or transfer for the session's
 // integration, and its reporter (or an owner) cancels one while it is pending. Nothing moves money
@@ -52,3 +58,27 @@ export const cancelTopUpRequestAction = portalAction(
     };
   },
 );
+
+const onlineSchema = z.object({ monto: positiveQuetzalesField });
+
+/** "Pagar en línea", first step: what will be credited, the fee and the total, before paying. */
+export const quoteOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: onlineSchema }, async ({ monto }): Promise<ActionResult<OnlineTopUpQuote>> => {
+  if (configuredPaymentProvider() === null) return { ok: false, message: ONLINE_TOP_UP_MESSAGES.off };
+  const quote = quoteOnlineTopUp(monto);
+  if (!quote.ok) return { ok: false, message: quote.error.message, fieldErrors: { monto: quote.error.message } };
+  return { ok: true, message: onlineTopUpQuoteMessage(quote.value), data: quote.value };
+});
+
+/**
+ * "Pagar en línea", confirmed: the top-up and its hosted checkout; the browser goes to its URL. The
+ * return addresses carry only our top-up's id, and the page there reads our own row, never the
+ * browser's word.
+ */
+export const startOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: onlineSchema }, async ({ monto }, user): Promise<ActionResult<{ checkoutUrl: string }>> => {
+  const origin = publicOrigin(await headers());
+  const returnPage = (id: string) => `${origin}/portal/recargas/pagos/${id}`;
+  const started = await startOnlineTopUp(configuredPaymentProvider(), user, monto, { successUrl: returnPage, cancelUrl: (id) => `${returnPage(id)}?cancelado=1` });
+  if (!started.ok) return { ok: false, message: started.error.message };
+  revalidatePath('/portal/recargas');
+  return { ok: true, message: 'Abriendo la página de pago…', data: { checkoutUrl: started.value.checkoutUrl } };
+});

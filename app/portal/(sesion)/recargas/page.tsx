@@ -13,6 +13,10 @@ import { bankName } from '@/lib/platform/guatemala/banks';
 import { creditedCentavos, earliestDepositDate, integrationTopUpPage, TOP_UP_CANCELLERS_OF_OTHERS } from '@/lib/flows/top-ups/requests';
 import { CancelTopUpForm } from './cancel-form';
 import { ReportTopUpForm } from './report-form';
+import { OnlineTopUpForm } from './online-form';
+import { OnlinePaymentsTable } from './online-payments-table';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
+import { integrationOnlinePayments } from '@/lib/flows/online-top-ups/payments';
 
 export const metadata: Metadata = { title: 'Recargas' };
 
@@ -24,7 +28,14 @@ export const metadata: Metadata = { title: 'Recargas' };
 export default async function PortalTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(TOP_UP_REPORTERS);
   const after = (await searchParams).despues;
-  const [page, { balanceCentavos, login }] = await Promise.all([integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined), portalTopUpFacts(user)]);
+  const [page, { balanceCentavos, login }, onlinePayments] = await Promise.all([
+    integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined),
+    portalTopUpFacts(user),
+    integrationOnlinePayments(user.integrationId),
+  ]);
+  // Paying online is offered only while a provider is configured; payments made before stay listed.
+  const paysOnline = configuredPaymentProvider() !== null;
+  const settings = env();
   const requests = page.rows;
   const mayCancel = (reportedBy: number) => reportedBy === user.id || TOP_UP_CANCELLERS_OF_OTHERS.includes(user.role);
   return (
@@ -38,6 +49,22 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
           </>
         }
       />
+      {paysOnline && (
+        <section className="card" aria-labelledby="pagar-en-linea" data-testid="online-top-up">
+          <h2 id="pagar-en-linea">Pagar en línea</h2>
+          <p>
+            Pague con tarjeta o transferencia bancaria en la página del proveedor de pagos: el saldo se acredita en cuanto el proveedor confirma el pago, sin
+            reportar nada. Antes de pagar verá la comisión y el total.
+          </p>
+          <OnlineTopUpForm limits={`Entre ${formatQuetzales(settings.ONLINE_TOP_UP_MIN_CENTAVOS)} y ${formatQuetzales(settings.ONLINE_TOP_UP_MAX_CENTAVOS)}.`} />
+        </section>
+      )}
+      {(paysOnline || onlinePayments.length > 0) && (
+        <section className="card" aria-labelledby="pagos-en-linea">
+          <h2 id="pagos-en-linea">Pagos en línea</h2>
+          {onlinePayments.length === 0 ? <EmptyState title="Su integración todavía no ha pagado en línea." /> : <OnlinePaymentsTable payments={onlinePayments} />}
+        </section>
+      )}
       <section className="card" aria-labelledby="depositar">
         <h2 id="depositar">Dónde depositar</h2>
         <DepositAccounts accounts={env().TOP_UP_BANK_ACCOUNTS} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />

@@ -1,0 +1,76 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { PageHeader } from '@/components/console/page-header';
+import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { integrationOnlinePayment, settleByRead } from '@/lib/flows/online-top-ups/payments';
+import { ONLINE_PAYMENT_STATE_EXPLANATIONS, ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
+import { formatQuetzales } from '@/lib/platform/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { logger } from '@/lib/platform/logging/logger';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+
+export const metadata: Metadata = { title: 'Pago en línea' };
+
+const log = logger('portal-online-payment');
+
+/** Our top-up ids: `recarga-` and a UUID. Anything else is answered as an id that does not exist. */
+const TOP_UP_ID = /^recarga-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** States a read at the provider may still move (one paid another amount waits for support). */
+const READABLE = new Set(['checkout_open', 'declined', 'pending_transfer', 'indeterminate']);
+
+// Where the provider's page sends the integrator back (both its success and its cancel address
+// carry only our id). What it says comes from our own row: the browser's return proves nothing, so
+// a top-up still open is read at the provider from here, server-side, and settled as a webhook would.
+export default async function OnlinePaymentPage({ params, searchParams }: { params: Promise<{ pago: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePortalPage(TOP_UP_REPORTERS);
+  const { pago } = await params;
+  if (!TOP_UP_ID.test(pago)) notFound();
+  let payment = await integrationOnlinePayment(user.integrationId, pago);
+  if (!payment) notFound();
+  const provider = configuredPaymentProvider();
+  if (provider !== null && provider.name === payment.provider && READABLE.has(payment.state) && payment.detail !== 'amount_mismatch') {
+    try {
+      await settleByRead(provider, payment.id);
+      payment = (await integrationOnlinePayment(user.integrationId, pago)) ?? payment;
+    } catch (error) {
+      // The page still says what our row says; the poller reads it again.
+      log.error({ err: error, onlinePaymentId: payment.id }, 'reading an online payment for its return page failed');
+    }
+  }
+  const cancelled = (await searchParams).cancelado === '1';
+  return (
+    <>
+      <PageHeader title="Pago en línea" description={`Iniciado el ${formatDateTime(payment.createdAt)}.`} />
+      <section className="card" aria-labelledby="pago-estado" data-testid="online-payment">
+        <h2 id="pago-estado">
+          <span className={`badge ${onlinePaymentTone(payment.state)}`} data-testid="online-payment-state">
+            {ONLINE_PAYMENT_STATE_LABELS[payment.state]}
+          </span>
+        </h2>
+        <p data-testid="online-payment-explanation">
+          {cancelled && payment.state === 'checkout_open' ? 'Volvió sin pagar: no se cobró nada. ' : ''}
+          {ONLINE_PAYMENT_STATE_EXPLANATIONS[payment.state]}
+        </p>
+        <dl className="details">
+          <dt>Monto a acreditar</dt>
+          <dd>{formatQuetzales(payment.amountCentavos)}</dd>
+          <dt>Comisión</dt>
+          <dd>{formatQuetzales(payment.feeCentavos)}</dd>
+          <dt>Total</dt>
+          <dd>{formatQuetzales(payment.amountCentavos + payment.feeCentavos)}</dd>
+          {payment.settledAt && (
+            <>
+              <dt>{payment.state === 'credited' ? 'Acreditado' : 'Cerrado'}</dt>
+              <dd>{formatDateTime(payment.settledAt)}</dd>
+            </>
+          )}
+        </dl>
+        <p>
+          <Link href="/portal/recargas">Volver a Recargas</Link>
+        </p>
+      </section>
+    </>
+  );
+}
