@@ -80,3 +80,49 @@ export const onlinePaymentEvents = pgTable(
 
 export type OnlinePayment = typeof onlinePayments.$inferSelect;
 export type OnlinePaymentEvent = typeof onlinePaymentEvents.$inferSelect;
+
+export const onlinePaymentRefundState = pgEnum('online_payment_refund_state', ['requested', 'done', 'failed', 'indeterminate']);
+export type OnlinePaymentRefundState = (typeof onlinePaymentRefundState.enumValues)[number];
+
+// An administrator's refund of a credited online payment (the whole of it). The row, and the ledger
+// entry that takes the amount back from the balance, are written in one transaction before the
+// provider is called: the unique index on the payment keeps a double click or another instance
+// from refunding twice, and a refund that failed gives the amount back once (`returned_entry_id`).
+export const onlinePaymentRefunds = pgTable(
+  'online_payment_refunds',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    onlinePaymentId: text('online_payment_id')
+      .notNull()
+      .references(() => onlinePayments.id),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id),
+    // What left the balance (the credited amount); the provider returns the whole payment.
+    amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
+    state: onlinePaymentRefundState('state').notNull().default('requested'),
+    reason: text('reason').notNull(),
+    // The administrator who asked for it (describeActor).
+    requestedBy: text('requested_by').notNull(),
+    providerRefundId: text('provider_refund_id'),
+    // The provider's outcome or the read that settled it; never personal data.
+    detail: text('detail'),
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerEntries.id),
+    returnedEntryId: bigint('returned_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    // The credit note of the payment's invoice, requested once the provider refunded.
+    invoiceReversalId: integer('invoice_reversal_id'),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('online_payment_refunds_payment_unique').on(table.onlinePaymentId),
+    uniqueIndex('online_payment_refunds_ledger_entry_unique').on(table.ledgerEntryId),
+    uniqueIndex('online_payment_refunds_returned_entry_unique').on(table.returnedEntryId).where(sql`${table.returnedEntryId} is not null`),
+    check('online_payment_refunds_amount_positive', sql`${table.amountCentavos} > 0`),
+  ],
+);
+
+export type OnlinePaymentRefund = typeof onlinePaymentRefunds.$inferSelect;

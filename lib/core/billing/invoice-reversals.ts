@@ -6,9 +6,9 @@
 // and nothing is sent. A second request (a double click, a resend) finds the row and moves nothing.
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations, invoiceReversals, invoices, ledgerEntries, type InvoiceReversal, type InvoiceReversalKind } from '@/db/schema';
+import { integrations, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal, type InvoiceReversalKind } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
-import { afterBalanceMoved } from './ledger';
+import { afterBalanceMoved, type Transaction } from './ledger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { guatemalanMonthOf, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
@@ -94,4 +94,21 @@ async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceI
   const { moved, ...requested } = result.value;
   if (moved) await afterBalanceMoved(moved, -requested.reversal.amountCentavos);
   return ok(requested);
+}
+
+/**
+ * The credit note of a certified invoice whose amount already left the balance by the caller's own
+ * entry (a refund of an online payment): written in the caller's transaction, moving nothing. The
+ * invoice may carry one live reversal, as for any other.
+ */
+export async function requestCreditNoteForEntryWithin(tx: Transaction, actor: Actor, invoice: Invoice, reason: string, ledgerEntryId: number, now: Date): Promise<Result<InvoiceReversal, ReversalError>> {
+  if (invoice.state !== 'certified' || !invoice.uuid) return fail('not_certified', REVERSAL_MESSAGES.notCertified);
+  const [live] = await tx.select().from(invoiceReversals).where(and(eq(invoiceReversals.invoiceId, invoice.id), ne(invoiceReversals.state, 'refused')));
+  if (live) return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', live.kind === 'credit_note' ? REVERSAL_MESSAGES.creditNoteExists : REVERSAL_MESSAGES.alreadyVoided);
+  const [reversal] = await tx
+    .insert(invoiceReversals)
+    .values({ invoiceId: invoice.id, integrationId: invoice.integrationId, kind: 'credit_note', reason, requestedAt: now, amountCentavos: invoice.totalCentavos, ledgerEntryId, requestedBy: describeActor(actor) })
+    .returning();
+  await tx.update(invoices).set({ reversal: 'credit_note_pending' }).where(eq(invoices.id, invoice.id));
+  return ok(reversal!);
 }

@@ -17,3 +17,21 @@ export function amountOutOfLimitsMessage(minCentavos: number, maxCentavos: numbe
 export function onlineTopUpQuoteMessage(quote: { amountCentavos: number; feeCentavos: number; totalCentavos: number }): string {
   return `Se acreditarán ${formatQuetzales(quote.amountCentavos)} a su saldo. Comisión del pago en línea: ${formatQuetzales(quote.feeCentavos)}. Total a pagar: ${formatQuetzales(quote.totalCentavos)}.`;
 }
+
+// What the console says about refunding an online payment; the flow and its tests import the same words.
+export const REFUND_MESSAGES = {
+  forbidden: 'Solo un administrador puede reembolsar un pago en línea.',
+  off: 'Los pagos en línea no están configurados: no se puede reembolsar ahora.',
+  notFound: 'No existe ese pago en línea.',
+  notCredited: 'Solo se reembolsa un pago en línea acreditado.',
+  notInvoiced: 'La factura de este pago aún no está certificada: reembolse cuando lo esté, para emitir su nota de crédito.',
+  reasonInvalid: 'Escriba el motivo del reembolso (de 1 a 255 caracteres).',
+  requested: 'Reembolso solicitado al proveedor; el estado se muestra en esta página.',
+  done: 'Pago reembolsado: se descontó el monto del saldo y se emitirá la nota de crédito de su factura.',
+  failed: 'El proveedor no hizo el reembolso: el monto volvió al saldo.',
+  indeterminate: 'El proveedor no respondió con claridad: se consultará el pago antes de decidir, sin enviar el reembolso de nuevo.',
+} as const;
+
+export function refundBalanceSpentMessage(balanceCentavos: number, amountCentavos: number): string {
+  return `El saldo de la integración (${formatQuetzales(balanceCentavos)}) ya no cubre los ${formatQuetzales(amountCentavos)} del pago: no se puede reembolsar.`;
+}

@@ -1,0 +1,159 @@
+// Refunding a credited online payment, on a real database and against the Recurrente simulator:
+// the balance moves back once (a double submit refunds once), the provider is asked once, an
+// unclear answer is settled by reading the payment, a refusal gives the amount back once, the
+// invoice's credit note is written, the balance never goes below zero, and support is refused.
+import { eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { auditLog, integrations, invoiceReversals, invoices, ledgerEntries, onlinePayments, portalUsers } from '@/db/schema';
+import type { Actor } from '@/lib/core/audit/audit';
+import { adjustBalance, balanceAndLedgerSum } from '@/lib/core/billing/ledger';
+import { certifierOf, issuerOf } from '@/lib/flows/invoicing/settings';
+import { createInvoiceWorker } from '@/lib/flows/invoicing/worker';
+import { invoicesInQueue } from '@/lib/flows/invoicing/queue';
+import { env } from '@/lib/platform/env';
+import { createRecurrenteProvider } from '@/lib/providers/payments/recurrente';
+import type { PaymentProvider } from '@/lib/providers/payments/provider';
+import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
+import { startSimulator, type RunningSimulator } from '@/simulator/server';
+import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { addPortalMember, portalSessionOf } from '@/tests/support/people';
+import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import type { Reporter } from '@/lib/flows/top-ups/requests';
+import { REFUND_MESSAGES, refundBalanceSpentMessage } from './messages';
+import { settleByRead, startOnlineTopUp } from './payments';
+import { refundOfOnlinePayment, refundOnlinePayment, settleRefundByRead, type RefundStaff } from './refunds';
+
+const ADMIN: RefundStaff = { role: 'admin', actor: { kind: 'user', id: 7, email: 'admin-reembolsos@servicio.example' } };
+const SUPPORT: RefundStaff = { role: 'support', actor: { kind: 'user', id: 8, email: 'soporte@servicio.example' } };
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+let provider: PaymentProvider;
+let integration: TestIntegration;
+let billing: Reporter;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  simulator = await startSimulator({ port: 0, populationSize: 1_000 });
+  Object.assign(process.env, {
+    FEL_ENABLED: 'true',
+    FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
+    FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
+    ONLINE_TOP_UP_MIN_CENTAVOS: '5000',
+    ONLINE_TOP_UP_MAX_CENTAVOS: '1000000',
+    ONLINE_TOP_UP_FEE_BASIS_POINTS: '450',
+    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: '200',
+  });
+  resetEnvCache();
+  provider = createRecurrenteProvider({ apiUrl: `${simulator.url}/recurrente/api`, ...RECURRENTE_SIM_DEV_KEYS, timeoutMs: 300, readTimeoutMs: 500, now: () => simulator.recurrente.now(), log: () => {} });
+  integration = await createTestIntegration('reembolsos-a', { balanceCentavos: 0 });
+  await addPortalMember(integration, 'pagos@reembolsos-a.example', 'facturacion');
+  const [row] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, 'pagos@reembolsos-a.example'));
+  const session = portalSessionOf(integration, 'facturacion');
+  billing = { id: row!.id, role: 'facturacion', integrationId: integration.id, actor: { ...session.actor, id: row!.id, email: 'pagos@reembolsos-a.example' } };
+});
+afterAll(async () => {
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+beforeEach(() => {
+  simulator.recurrente.setWebhookFaults([{ fault: 'never_sent' }]);
+  simulator.recurrente.setApiFaults([]);
+});
+
+async function balance(): Promise<number> {
+  const [row] = await (await db()).select({ balance: integrations.balanceCentavos }).from(integrations).where(eq(integrations.id, integration.id));
+  return row!.balance;
+}
+
+/** A card payment credited by a read, its invoice certified by the worker. */
+async function creditedPayment(amountCentavos: number): Promise<{ id: string; invoiceId: number; providerPaymentId: string }> {
+  const started = await startOnlineTopUp(provider, billing, amountCentavos, { successUrl: (id) => `http://127.0.0.1:9/${id}`, cancelUrl: 'http://127.0.0.1:9/' }, simulator.recurrente.now());
+  if (!started.ok) throw new Error(started.error.message);
+  const [row] = await (await db()).select().from(onlinePayments).where(eq(onlinePayments.id, started.value.id));
+  simulator.recurrente.completeCheckout(row!.checkoutId!, 'card_approved');
+  await simulator.recurrente.flushWebhooks();
+  expect(await settleByRead(provider, started.value.id)).toMatchObject({ kind: 'credited' });
+  const settings = env();
+  const worker = createInvoiceWorker({ certifier: certifierOf(settings)!, issuer: issuerOf(settings)!, name: 'w1', backoffBaseMs: 20, backoffCeilingMs: 200, credentialsPauseMs: 200, leaseSeconds: 30 });
+  const ends = Date.now() + 20_000;
+  while ((await invoicesInQueue()) > 0 && Date.now() < ends) await worker.runOnce();
+  const [payment] = await (await db()).select().from(onlinePayments).where(eq(onlinePayments.id, started.value.id));
+  const [invoice] = await (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, payment!.ledgerEntryId!));
+  expect(invoice).toMatchObject({ state: 'certified', totalCentavos: amountCentavos });
+  return { id: payment!.id, invoiceId: invoice!.id, providerPaymentId: payment!.providerPaymentId! };
+}
+
+async function refundEntriesOf(id: string) {
+  return (await db()).select().from(ledgerEntries).where(like(ledgerEntries.note, `%pago en línea ${id}%`));
+}
+
+async function reconciles(): Promise<void> {
+  const sums = await balanceAndLedgerSum(integration.id);
+  expect(sums.balanceCentavos).toBe(sums.ledgerSumCentavos);
+}
+
+describe('refunding an online payment', () => {
+  it('moves the balance back once on a double submit, refunds once at the provider, and writes the credit note', async () => {
+    const { id, invoiceId, providerPaymentId } = await creditedPayment(10_000);
+    const before = await balance();
+    const [first, second] = await Promise.all([refundOnlinePayment(provider, ADMIN, id, 'Cobro duplicado'), refundOnlinePayment(provider, ADMIN, id, 'Cobro duplicado')]);
+    expect([first, second].filter((result) => result.ok && result.value.created)).toHaveLength(1);
+    expect(await balance()).toBe(before - 10_000);
+    expect(await refundEntriesOf(id)).toMatchObject([{ amountCentavos: -10_000, actor: expect.stringContaining('admin-reembolsos@servicio.example') }]);
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 10_650 });
+    const refund = await refundOfOnlinePayment(id);
+    expect(refund).toMatchObject({ state: 'done', amountCentavos: 10_000 });
+    const [note] = await (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.invoiceId, invoiceId));
+    expect(note).toMatchObject({ kind: 'credit_note', amountCentavos: 10_000, ledgerEntryId: refund!.ledgerEntryId, id: refund!.invoiceReversalId });
+    const audits = await (await db()).select().from(auditLog).where(eq(auditLog.action, 'online_top_up.refund'));
+    expect(audits.map((audit) => audit.actor)).toEqual([expect.stringContaining('admin-reembolsos@servicio.example')]);
+    // Asked a third time, later: nothing moves, nothing is sent.
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Otra vez')).toMatchObject({ ok: true, value: { created: false, refund: { state: 'done' } } });
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 10_650 });
+    expect(await balance()).toBe(before - 10_000);
+    await reconciles();
+  });
+
+  it('a time-out is indeterminate, then settled done by reading the payment without sending again', async () => {
+    const { id, providerPaymentId } = await creditedPayment(20_000);
+    const before = await balance();
+    simulator.recurrente.setApiFaults([{ fault: 'timeout', operations: ['refund'], times: 1, delayMs: 1_000 }]);
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Pidió la devolución')).toMatchObject({ ok: true, value: { created: true, refund: { state: 'indeterminate' } } });
+    expect(await balance()).toBe(before - 20_000);
+    const refund = (await refundOfOnlinePayment(id))!;
+    expect((await settleRefundByRead(provider, refund.id)).state).toBe('done');
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 20_000 + 900 + 200 });
+    expect(await balance()).toBe(before - 20_000);
+    expect(await refundEntriesOf(id)).toHaveLength(1);
+    await reconciles();
+  });
+
+  it('a 500 that did nothing is indeterminate, then settled failed by reading: the amount returns once', async () => {
+    const { id, providerPaymentId } = await creditedPayment(30_000);
+    const before = await balance();
+    simulator.recurrente.setApiFaults([{ fault: 'server_error', operations: ['refund'], times: 1 }]);
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Pidió la devolución')).toMatchObject({ ok: true, value: { refund: { state: 'indeterminate' } } });
+    expect(await balance()).toBe(before - 30_000);
+    // A second click settles it by reading; it never sends the refund again.
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Pidió la devolución')).toMatchObject({ ok: true, value: { created: false, refund: { state: 'failed' } } });
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 0 });
+    expect(await balance()).toBe(before);
+    expect((await refundEntriesOf(id)).map((entry) => entry.amountCentavos).sort()).toEqual([-30_000, 30_000].sort());
+    expect(await (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.amountCentavos, 30_000))).toEqual([]);
+    await reconciles();
+  });
+
+  it('refuses with the balance already spent, and refuses support staff, moving nothing', async () => {
+    const { id, providerPaymentId } = await creditedPayment(5_000);
+    expect(await refundOnlinePayment(provider, SUPPORT, id, 'Soporte')).toMatchObject({ ok: false, error: { code: 'forbidden', message: REFUND_MESSAGES.forbidden } });
+    const spent = await adjustBalance({ kind: 'user', id: 7, email: 'admin-reembolsos@servicio.example' } satisfies Actor, integration.id, -(await balance()) + 1_000, 'Consumo');
+    expect(spent.ok).toBe(true);
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Ya lo gastó')).toMatchObject({ ok: false, error: { code: 'balance_spent', message: refundBalanceSpentMessage(1_000, 5_000) } });
+    expect(await balance()).toBe(1_000);
+    expect(await refundOfOnlinePayment(id)).toBeUndefined();
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 0 });
+    await reconciles();
+  });
+});

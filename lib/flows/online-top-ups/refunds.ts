@@ -1,0 +1,191 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { db } from '@/db/client';
+import { integrations, invoices, ledgerEntries, onlinePaymentRefunds, onlinePayments, type ConsoleRole, type OnlinePaymentRefund } from '@/db/schema';
+import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
+import { requestCreditNoteForEntryWithin } from '@/lib/core/billing/invoice-reversals';
+import { afterBalanceMoved, type Transaction } from '@/lib/core/billing/ledger';
+import { logger } from '@/lib/platform/logging/logger';
+import { fail, ok, type Result } from '@/lib/platform/result';
+import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
+import type { PaymentProvider, RefundOutcome } from '@/lib/providers/payments/provider';
+import { REFUND_MESSAGES, refundBalanceSpentMessage } from './messages';
+
+// An administrator refunds a credited online payment, the whole of it. The refund's row and the
+// ledger entry that takes the amount back from the balance are committed before the provider is
+// called (the unique index on the payment makes a double click, a resend or another instance find
+// that row instead of refunding again), so the money cannot be spent while the refund is under way.
+// The provider is asked once: an unclear answer is settled by reading the payment's refunded amount,
+// never by sending again. Refunded: the invoice's credit note is written on the same entry (nothing
+// moves twice). Not refunded: the amount goes back to the balance, once.
+
+const log = logger('online-top-ups');
+
+/** Longer than the adapter's longest call: a `requested` refund older than this is not being sent. */
+const REQUESTED_SETTLE_AFTER_MS = 5 * 60_000;
+
+export type RefundError = 'forbidden' | 'off' | 'invalid' | 'not_found' | 'not_credited' | 'not_invoiced' | 'balance_spent';
+
+export interface RefundStaff {
+  role: ConsoleRole;
+  actor: Extract<Actor, { kind: 'user' }>;
+}
+
+export interface RefundResult {
+  refund: OnlinePaymentRefund;
+  /** False when the payment had a refund already: nothing was sent this time. */
+  created: boolean;
+}
+
+export async function refundOnlinePayment(provider: PaymentProvider | null, staff: RefundStaff, paymentId: string, rawReason: string, now = new Date()): Promise<Result<RefundResult, RefundError>> {
+  if (staff.role !== 'admin') return fail('forbidden', REFUND_MESSAGES.forbidden);
+  if (provider === null) return fail('off', REFUND_MESSAGES.off);
+  const reason = rawReason.trim();
+  if (reason.length < 1 || reason.length > MAX_VOID_REASON_LENGTH || /[\u0000-\u001F]/.test(reason)) return fail('invalid', REFUND_MESSAGES.reasonInvalid);
+  const handle = await db();
+  const claimed = await handle.transaction(async (tx): Promise<Result<{ refund: OnlinePaymentRefund; created: boolean; moved: typeof integrations.$inferSelect | null }, RefundError>> => {
+    const [payment] = await tx.select().from(onlinePayments).where(eq(onlinePayments.id, paymentId)).for('update');
+    if (!payment) return fail('not_found', REFUND_MESSAGES.notFound);
+    const [existing] = await tx.select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, payment.id));
+    if (existing) return ok({ refund: existing, created: false, moved: null });
+    if (payment.state !== 'credited' || payment.ledgerEntryId === null || payment.providerPaymentId === null) return fail('not_credited', REFUND_MESSAGES.notCredited);
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId));
+    if (!invoice || invoice.state !== 'certified' || invoice.reversal !== null) return fail('not_invoiced', REFUND_MESSAGES.notInvoiced);
+    // Every balance change locks the integration first.
+    const [integration] = await tx.select().from(integrations).where(eq(integrations.id, payment.integrationId)).for('update');
+    const amount = payment.amountCentavos;
+    if (integration!.balanceCentavos < amount) return fail('balance_spent', refundBalanceSpentMessage(integration!.balanceCentavos, amount));
+    const [after] = await tx
+      .update(integrations)
+      .set({ balanceCentavos: sql`${integrations.balanceCentavos} - ${amount}`, updatedAt: sql`now()` })
+      .where(eq(integrations.id, integration!.id))
+      .returning();
+    const auditId = await writeAudit(tx, staff.actor, {
+      action: 'online_top_up.refund',
+      targetType: 'integration',
+      targetId: payment.integrationId,
+      before: { balanceCentavos: integration!.balanceCentavos },
+      after: { balanceCentavos: after!.balanceCentavos, amountCentavos: -amount, onlinePaymentId: payment.id, providerPaymentId: payment.providerPaymentId, reason },
+    });
+    const [entry] = await tx
+      .insert(ledgerEntries)
+      .values({ integrationId: payment.integrationId, kind: 'adjustment', amountCentavos: -amount, postedCentavos: -amount, actor: describeActor(staff.actor), note: `Reembolso del pago en línea ${payment.id}: ${reason}`.slice(0, 500), auditId })
+      .returning();
+    const [refund] = await tx
+      .insert(onlinePaymentRefunds)
+      .values({ onlinePaymentId: payment.id, integrationId: payment.integrationId, amountCentavos: amount, reason, requestedBy: describeActor(staff.actor), ledgerEntryId: entry!.id })
+      .returning();
+    return ok({ refund: refund!, created: true, moved: after! });
+  });
+  if (!claimed.ok) return claimed;
+  const { refund, created, moved } = claimed.value;
+  if (moved) await afterBalanceMoved(moved, -refund.amountCentavos);
+  if (!created) {
+    // Asked again: a refund still open is settled by reading, never sent a second time.
+    const settled = refund.state === 'indeterminate' || refund.state === 'requested' ? await settleRefundByRead(provider, refund.id, now) : refund;
+    return ok({ refund: settled, created: false });
+  }
+  const [payment] = await handle.select({ providerPaymentId: onlinePayments.providerPaymentId }).from(onlinePayments).where(eq(onlinePayments.id, refund.onlinePaymentId));
+  const outcome = await provider.refund({ paymentId: payment!.providerPaymentId!, amountCentavos: null });
+  return ok({ refund: await applyRefundOutcome(staff.actor, refund.id, outcome, now), created: true });
+}
+
+async function applyRefundOutcome(actor: Actor, refundId: number, outcome: RefundOutcome, now: Date): Promise<OnlinePaymentRefund> {
+  switch (outcome.kind) {
+    case 'refunded':
+      return finish(actor, refundId, { kind: 'done', providerRefundId: outcome.refundId, detail: `refund ${outcome.status}` }, now);
+    case 'indeterminate':
+      return finish(actor, refundId, { kind: 'indeterminate', detail: `refund: ${outcome.reason}` }, now);
+    default:
+      // Nothing was refunded (a refusal, a retry-later, wrong keys, a partial refund not taken).
+      return finish(actor, refundId, { kind: 'failed', detail: `refund: ${outcome.kind}` }, now);
+  }
+}
+
+/**
+ * Settles a refund still open (`requested` by a call that never finished, or `indeterminate`) by
+ * reading the payment's refunded amount: all of it refunded is done; nothing refunded is failed (the
+ * provider did not act); a read that fails changes nothing.
+ */
+export async function settleRefundByRead(provider: PaymentProvider, refundId: number, now = new Date()): Promise<OnlinePaymentRefund> {
+  const handle = await db();
+  const [row] = await handle
+    .select({ refund: onlinePaymentRefunds, providerPaymentId: onlinePayments.providerPaymentId, feeCentavos: onlinePayments.feeCentavos })
+    .from(onlinePaymentRefunds)
+    .innerJoin(onlinePayments, eq(onlinePayments.id, onlinePaymentRefunds.onlinePaymentId))
+    .where(eq(onlinePaymentRefunds.id, refundId));
+  if (!row) throw new Error(`no online payment refund ${refundId}`);
+  if (row.refund.state !== 'requested' && row.refund.state !== 'indeterminate') return row.refund;
+  // A refund just requested may still be on its way to the provider from another instance: reading
+  // "nothing refunded" then would give the money back while it leaves.
+  if (row.refund.state === 'requested' && now.getTime() - row.refund.createdAt.getTime() < REQUESTED_SETTLE_AFTER_MS) return row.refund;
+  const read = await provider.readPayment(row.providerPaymentId!);
+  if (read.kind !== 'found' || read.state.kind !== 'approved') {
+    log.warn({ refundId, outcome: read.kind }, 'an online payment refund could not be settled by reading its payment');
+    return row.refund;
+  }
+  const actor: Actor = { kind: 'system', name: 'online-payment-refunds' };
+  if (read.state.refundedCentavos >= read.state.amountCentavos) return finish(actor, refundId, { kind: 'done', providerRefundId: null, detail: `read: refunded ${read.state.refundedCentavos}` }, now);
+  if (read.state.refundedCentavos === 0) return finish(actor, refundId, { kind: 'failed', detail: 'read: nothing refunded' }, now);
+  // Part of it refunded: not ours (we refund whole payments); support decides from the detail.
+  return finish(actor, refundId, { kind: 'indeterminate', detail: `read: refunded ${read.state.refundedCentavos} of ${read.state.amountCentavos}` }, now);
+}
+
+type Finish = { kind: 'done'; providerRefundId: string | null; detail: string } | { kind: 'failed'; detail: string } | { kind: 'indeterminate'; detail: string };
+
+async function finish(actor: Actor, refundId: number, to: Finish, now: Date): Promise<OnlinePaymentRefund> {
+  const handle = await db();
+  let returned: typeof integrations.$inferSelect | null = null;
+  const refund = await handle.transaction(async (tx): Promise<OnlinePaymentRefund> => {
+    // Only an open refund moves: a reader and the original call racing each other finish it once.
+    const [open] = await tx
+      .select()
+      .from(onlinePaymentRefunds)
+      .where(and(eq(onlinePaymentRefunds.id, refundId), inArray(onlinePaymentRefunds.state, ['requested', 'indeterminate'])))
+      .for('update');
+    if (!open) return (await tx.select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.id, refundId)))[0]!;
+    if (to.kind === 'indeterminate') return update(tx, refundId, { state: 'indeterminate', detail: to.detail });
+    if (to.kind === 'done') {
+      const [payment] = await tx.select({ ledgerEntryId: onlinePayments.ledgerEntryId }).from(onlinePayments).where(eq(onlinePayments.id, open.onlinePaymentId));
+      const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment!.ledgerEntryId!));
+      const note = await requestCreditNoteForEntryWithin(tx, actor, invoice!, `Reembolso del pago en línea: ${open.reason}`.slice(0, MAX_VOID_REASON_LENGTH), open.ledgerEntryId, now);
+      if (!note.ok) log.error({ refundId, code: note.error.code }, 'a refunded online payment’s credit note could not be written');
+      return update(tx, refundId, { state: 'done', providerRefundId: to.providerRefundId ?? open.providerRefundId, detail: to.detail, invoiceReversalId: note.ok ? note.value.id : null, settledAt: now });
+    }
+    const [integration] = await tx.select().from(integrations).where(eq(integrations.id, open.integrationId)).for('update');
+    const [after] = await tx
+      .update(integrations)
+      .set({ balanceCentavos: sql`${integrations.balanceCentavos} + ${open.amountCentavos}`, updatedAt: sql`now()` })
+      .where(eq(integrations.id, open.integrationId))
+      .returning();
+    const auditId = await writeAudit(tx, actor, {
+      action: 'online_top_up.refund_failed',
+      targetType: 'integration',
+      targetId: open.integrationId,
+      before: { balanceCentavos: integration!.balanceCentavos },
+      after: { balanceCentavos: after!.balanceCentavos, amountCentavos: open.amountCentavos, onlinePaymentId: open.onlinePaymentId, detail: to.detail },
+    });
+    const [entry] = await tx
+      .insert(ledgerEntries)
+      .values({ integrationId: open.integrationId, kind: 'adjustment', amountCentavos: open.amountCentavos, postedCentavos: open.amountCentavos, actor: describeActor(actor), note: `Devolución: el proveedor no reembolsó el pago en línea ${open.onlinePaymentId}.`, auditId })
+      .returning();
+    returned = after!;
+    return update(tx, refundId, { state: 'failed', detail: to.detail, returnedEntryId: entry!.id, settledAt: now });
+  });
+  if (returned) await afterBalanceMoved(returned, refund.amountCentavos);
+  return refund;
+}
+
+async function update(tx: Transaction, refundId: number, values: Partial<typeof onlinePaymentRefunds.$inferInsert>): Promise<OnlinePaymentRefund> {
+  const [row] = await tx
+    .update(onlinePaymentRefunds)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(onlinePaymentRefunds.id, refundId))
+    .returning();
+  return row!;
+}
+
+/** The payment's refund, if an administrator asked for one (the console's payment page). */
+export async function refundOfOnlinePayment(paymentId: string): Promise<OnlinePaymentRefund | undefined> {
+  const [refund] = await (await db()).select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, paymentId));
+  return refund;
+}
