@@ -2,11 +2,24 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { ActionForm, Field } from '@/components/console/action-form';
+import type { OnlinePaymentRefund } from '@/db/schema';
+import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
+import { refundOfOnlinePayment, settleRefundByRead } from '@/lib/flows/online-top-ups/refunds';
+import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
+import { refundOnlinePaymentAction } from './actions';
 import { findOnlinePayment } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+
+const REFUND_STATE_LABELS: Record<OnlinePaymentRefund['state'], string> = {
+  requested: 'Reembolso solicitado',
+  done: 'Reembolsado',
+  failed: 'Reembolso no realizado',
+  indeterminate: 'Reembolso sin confirmar',
+};
 
 export const metadata: Metadata = { title: 'Pago en línea' };
 
@@ -16,11 +29,15 @@ const SOURCES: Record<string, string> = { start: 'Inicio (nuestra llamada)', web
 // One online payment by our id, for support: its row and every state it passed through, with the
 // provider's message ids, so a question about a payment is answered from what was recorded.
 export default async function ConsoleOnlinePaymentPage({ params }: { params: Promise<{ pago: string }> }) {
-  await requirePageUser('support');
+  const user = await requirePageUser('support');
   const { pago } = await params;
   const found = await findOnlinePayment(pago);
   if (!found) notFound();
   const { payment, events } = found;
+  const provider = configuredPaymentProvider();
+  let refund = await refundOfOnlinePayment(payment.id);
+  // An unclear refund is settled here by reading the payment (never by sending it again).
+  if (refund && provider && (refund.state === 'indeterminate' || refund.state === 'requested')) refund = await settleRefundByRead(provider, refund.id);
   return (
     <>
       <PageHeader title={`Pago en línea ${payment.id}`} description={<Link href="/admin/recargas#pagos-en-linea">Volver a Recargas</Link>} />
@@ -59,6 +76,50 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
           )}
         </dl>
       </section>
+      {(refund || payment.state === 'credited') && (
+        <section className="card" aria-labelledby="pago-reembolso">
+          <h2 id="pago-reembolso">Reembolso</h2>
+          {refund ? (
+            <dl className="details" data-testid="console-online-payment-refund">
+              <dt>Estado</dt>
+              <dd data-testid="console-online-payment-refund-state">{REFUND_STATE_LABELS[refund.state]}</dd>
+              <dt>Monto descontado del saldo</dt>
+              <dd>{formatQuetzales(refund.amountCentavos)}</dd>
+              <dt>Solicitado por</dt>
+              <dd>{refund.requestedBy.replace(/^user:\d+ /, '')}</dd>
+              <dt>Motivo</dt>
+              <dd>{refund.reason}</dd>
+              <dt>Reembolso del proveedor</dt>
+              <dd className="break-anywhere">{refund.providerRefundId ?? '—'}</dd>
+              <dt>Detalle</dt>
+              <dd>{refund.detail ?? '—'}</dd>
+              {refund.invoiceReversalId !== null && (
+                <>
+                  <dt>Nota de crédito</dt>
+                  <dd>Solicitada para la factura del pago (se ve en su página de factura).</dd>
+                </>
+              )}
+            </dl>
+          ) : hasRole(user, 'admin') && provider ? (
+            <ActionForm
+              action={refundOnlinePaymentAction}
+              hidden={{ pago: payment.id }}
+              submitLabel="Reembolsar el pago"
+              pendingLabel="Reembolsando…"
+              confirmation={{
+                kind: 'text',
+                title: 'Reembolsar el pago en línea',
+                message: `Se descontarán ${formatQuetzales(payment.amountCentavos)} del saldo, el proveedor devolverá el pago completo y se emitirá la nota de crédito de su factura. No se puede deshacer.`,
+                confirmLabel: 'Reembolsar',
+              }}
+            >
+              <Field name="motivo" label="Motivo (obligatorio)" hint={`De 1 a ${MAX_VOID_REASON_LENGTH} caracteres; lo recibe SAT en la nota de crédito.`} maxLength={MAX_VOID_REASON_LENGTH} required data-testid="refund-reason" />
+            </ActionForm>
+          ) : (
+            <p className="muted">{provider ? 'Solo un administrador puede reembolsar un pago.' : 'Los pagos en línea no están configurados.'}</p>
+          )}
+        </section>
+      )}
       <section className="card" aria-labelledby="pago-eventos">
         <h2 id="pago-eventos">Historial de estados</h2>
         <div className="table-wrap" role="region" aria-labelledby="pago-eventos" tabIndex={0}>

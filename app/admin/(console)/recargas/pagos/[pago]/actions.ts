@@ -1,0 +1,25 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { consoleAction } from '@/lib/flows/auth/action';
+import { REFUND_MESSAGES } from '@/lib/flows/online-top-ups/messages';
+import { refundOnlinePayment } from '@/lib/flows/online-top-ups/refunds';
+import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
+
+// Refunding an online payment moves money and speaks to the provider and to SAT: administrators
+// only (consoleAction refuses support staff on the server, and the flow checks the role again).
+
+const schema = z.object({
+  pago: z.string().trim().min(1).max(100),
+  motivo: z.string({ error: REFUND_MESSAGES.reasonInvalid }).trim().min(1, REFUND_MESSAGES.reasonInvalid).max(MAX_VOID_REASON_LENGTH, REFUND_MESSAGES.reasonInvalid),
+});
+
+export const refundOnlinePaymentAction = consoleAction({ role: 'admin', schema }, async ({ pago, motivo }, user) => {
+  const result = await refundOnlinePayment(configuredPaymentProvider(), user, pago, motivo);
+  if (!result.ok) return { ok: false, message: result.error.message };
+  revalidatePath(`/admin/recargas/pagos/${pago}`);
+  const state = result.value.refund.state;
+  return { ok: true, message: REFUND_MESSAGES[state], data: undefined };
+});
