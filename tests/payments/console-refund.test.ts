@@ -1,0 +1,108 @@
+// Refunding an online payment from its console page, through the built app with the Recurrente
+// simulator and the FEL certifier's: support sees the payment but the server refuses them the
+// refund; an administrator's two sendings at once refund once (balance, provider, credit note), and
+// the page shows the refund's state.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { integrations, invoiceReversals, invoices, onlinePaymentRefunds, onlinePayments } from '@/db/schema';
+import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
+import { startSimulator, type RunningSimulator } from '@/simulator/server';
+import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { startApp, type RunningApp } from '../support/app-server';
+import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+let app: RunningApp;
+let integration: TestIntegration;
+let accounts: { admin: { email: string; password: string }; support: { email: string; password: string } };
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  simulator = await startSimulator({ port: 0, populationSize: 1_000 });
+  await testDatabase.use(async () => {
+    integration = await createTestIntegration('reembolso-consola', { balanceCentavos: 0 });
+    await addPortalMember(integration, 'conta-reembolso@example.com', 'facturacion');
+    accounts = { admin: await newConsoleUser('admin-reembolso@example.com', 'admin'), support: await newConsoleUser('soporte-reembolso@example.com', 'support') };
+  });
+  app = await startApp({
+    env: {
+      PAYMENTS_PROVIDER: 'recurrente',
+      RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
+      RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
+      RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
+      RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+      ONLINE_TOP_UP_POLL_MS: '3600000',
+      FEL_ENABLED: 'true',
+      FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
+      FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
+      FEL_WORKER_INTERVAL_MS: '200',
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: '500',
+    },
+  });
+  simulator.recurrente.setWebhookUrl(`${app.baseUrl}/api/pagos/recurrente`);
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+
+async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  const ends = Date.now() + 30_000;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > ends) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('refunding an online payment in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('refuses support on the server; an administrator’s double submit refunds once and the page shows it', async () => {
+    const billing = await portalSignedIn(app.baseUrl, 'conta-reembolso@example.com');
+    const answer = await billing.serverAction('/portal/recargas', 'startOnlineTopUpAction', { monto: '100.00', envio: randomUUID() });
+    const checkoutUrl = new RegExp(`${simulator.url}/recurrente/checkout-session/[A-Za-z0-9_]+`).exec(answer.text)?.[0];
+    expect(checkoutUrl, answer.text.slice(0, 500)).toBeDefined();
+    const paid = await fetch(checkoutUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'resultado=card_approved', redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    await simulator.recurrente.flushWebhooks();
+    const payment = await until(
+      () => app.withDatabase(async () => (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integration.id)).then((rows) => rows.find((row) => row.state === 'credited'))),
+      'the credit',
+    );
+    await until(
+      () => app.withDatabase(async () => (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId!)).then((rows) => rows.find((row) => row.state === 'certified'))),
+      'the invoice',
+    );
+    const balance = () => app.withDatabase(async () => (await (await db()).select().from(integrations).where(eq(integrations.id, integration.id)))[0]!.balanceCentavos);
+    expect(await balance()).toBe(10_000);
+    const page = `/admin/recargas/pagos/${payment.id}`;
+
+    const support = await consoleSignedIn(app.baseUrl, accounts.support);
+    const seen = await support.request(page);
+    expect(seen.text).toContain('Solo un administrador puede reembolsar un pago.');
+    const refused = await support.serverAction(page, 'refundOnlinePaymentAction', { pago: payment.id, motivo: 'Soporte', envio: randomUUID() });
+    expect(refused.text).toContain(ACTION_MESSAGES.forbidden);
+    expect(await balance()).toBe(10_000);
+
+    const admin = await consoleSignedIn(app.baseUrl, accounts.admin);
+    expect((await admin.request(page)).text).toContain('Reembolsar el pago');
+    await Promise.all([randomUUID(), randomUUID()].map((envio) => admin.serverAction(page, 'refundOnlinePaymentAction', { pago: payment.id, motivo: 'Cobro duplicado', envio })));
+    expect(await balance()).toBe(0);
+    const refunds = await app.withDatabase(async () => (await db()).select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, payment.id)));
+    expect(refunds).toMatchObject([{ state: 'done', amountCentavos: 10_000, requestedBy: expect.stringContaining('admin-reembolso@example.com') }]);
+    expect(simulator.recurrente.payment(payment.providerPaymentId!)!.refunded).toBe(10_000);
+    const notes = await app.withDatabase(async () => (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.ledgerEntryId, refunds[0]!.ledgerEntryId)));
+    expect(notes).toMatchObject([{ kind: 'credit_note', amountCentavos: 10_000 }]);
+    const shown = await support.request(page);
+    expect(shown.text).toContain('Reembolsado');
+    expect(shown.text).not.toContain('Reembolsar el pago');
+  });
+});
