@@ -3,8 +3,8 @@
 // NIT name lookup. One attempt per call; retrying, and settling an indeterminate answer by lookup,
 // is the caller's decision. Credentials, receptor NITs and names never reach a log line.
 
-import { Agent, request, type Dispatcher } from 'undici';
 import { isValidClassicNit, normalizeNit } from '../../platform/guatemala/identifiers';
+import { outsideParty, type CallOnceResult } from '../../platform/http/call-once';
 import { logger } from '../../platform/logging/logger';
 import { emissionDay, type FelDocument, type VoidInput } from './document';
 import { documentXml, voidXml } from './xml';
@@ -69,59 +69,17 @@ const CODE_PATTERN = /\b[A-Z]{2,}_[A-Z]{2,}[0-9]{2,}\b/;
 const UUID_PATTERN = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
-// Network error codes raised before a byte of the request left: nothing can have been certified.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_ABORTED', 'ABORT_ERR']);
-
-type Exchange =
-  | { kind: 'answer'; status: number; bodyText: string }
-  | { kind: 'not_sent'; detail: string }
-  | { kind: 'lost'; reason: IndeterminateReason; detail: string };
-
 export function createInfileCertifier(options: InfileOptions): FelCertifier {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const lookupTimeoutMs = options.lookupTimeoutMs ?? 15_000;
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const log = options.log ?? ((line) => logger('fel-infile').info(line, 'FEL certifier call'));
   const { credentials } = options;
-  // Its own agent: the certifier's connect time-out is not the lookups' sources' concern.
-  const agent = new Agent({ connect: { timeout: connectTimeoutMs } });
+  // Its own connections: the certifier's connect time-out is not the lookups' sources' concern.
+  const call = outsideParty(connectTimeoutMs);
 
-  async function exchange(url: string, init: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<Exchange> {
-    const options: { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path'> = {
-      dispatcher: agent,
-      method: 'POST',
-      headers: init.headers,
-      body: init.body,
-      // A fresh connection per call: a kept-alive one closed by the certifier as we reuse it would
-      // make a call that never arrived look like one that may have (certifications are few).
-      reset: true,
-      headersTimeout: init.timeoutMs,
-      bodyTimeout: init.timeoutMs,
-      signal: AbortSignal.timeout(init.timeoutMs + connectTimeoutMs),
-    };
-    try {
-      const answer = await request(url, options);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_ANSWER_BYTES) {
-          answer.body.destroy();
-          return { kind: 'lost', reason: 'unreadable_answer', detail: `answer larger than ${MAX_ANSWER_BYTES} bytes` };
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { kind: 'answer', status: answer.statusCode, bodyText: Buffer.concat(chunks).toString('utf8') };
-    } catch (error) {
-      const code = errorCode(error);
-      const detail = `no answer: ${code ?? (error as Error).message}`;
-      if (code !== undefined && NOT_SENT_CODES.has(code)) return { kind: 'not_sent', detail };
-      if ((code !== undefined && TIMEOUT_CODES.has(code)) || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') {
-        return { kind: 'lost', reason: 'timeout_after_sending', detail: `no answer within ${init.timeoutMs} ms` };
-      }
-      return { kind: 'lost', reason: 'connection_dropped', detail };
-    }
+  function exchange(url: string, init: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<CallOnceResult> {
+    return call(url, { method: 'POST', ...init, maxAnswerBytes: MAX_ANSWER_BYTES });
   }
 
   const signingHeaders = (identifier: FelIdentifier) => ({
@@ -360,14 +318,6 @@ function certificationTime(xml: string, fecha: unknown): Date {
     if (!Number.isNaN(parsed.getTime())) return parsed;
   }
   return new Date();
-}
-
-function errorCode(error: unknown): string | undefined {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
-    const code = (cause as Error & { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
 }
 
 function trimSlash(url: string): string {

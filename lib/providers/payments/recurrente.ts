@@ -4,7 +4,7 @@
 // signature scheme). One attempt per call; retrying, and settling an indeterminate answer by a
 // read, is the caller's decision. Keys, customers' names and e-mails never reach a log line.
 
-import { Agent, request, type Dispatcher } from 'undici';
+import { outsideParty } from '../../platform/http/call-once';
 import { logger } from '../../platform/logging/logger';
 import {
   isPayableCentavos,
@@ -60,10 +60,6 @@ export interface RecurrenteOptions {
 }
 
 const MAX_ANSWER_BYTES = 1024 * 1024;
-// Network error codes raised before a byte of the request left: the provider cannot have acted.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_ABORTED', 'ABORT_ERR']);
-
 type Exchange =
   | { kind: 'answer'; status: number; body: Record<string, unknown> | unknown[] | null }
   | { kind: 'not_sent'; detail: string }
@@ -75,13 +71,12 @@ export function createRecurrenteProvider(options: RecurrenteOptions): PaymentPro
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const tolerance = options.webhookToleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const log = options.log ?? ((line) => logger('payments-recurrente').info(line, 'Payment provider call'));
-  const agent = new Agent({ connect: { timeout: connectTimeoutMs } });
+  const call = outsideParty(connectTimeoutMs);
   const base = options.apiUrl.replace(/\/+$/, '');
   const now = options.now ?? (() => new Date());
 
   async function exchange(method: 'GET' | 'POST', path: string, init: { body?: unknown; headers?: Record<string, string>; timeoutMs: number }): Promise<Exchange> {
-    const requestOptions: { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path'> = {
-      dispatcher: agent,
+    const result = await call(`${base}${path}`, {
       method,
       headers: {
         accept: 'application/json',
@@ -91,35 +86,10 @@ export function createRecurrenteProvider(options: RecurrenteOptions): PaymentPro
         ...init.headers,
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      // A fresh connection per call: a kept-alive one closed by the provider as we reuse it would
-      // make a call that never arrived look like one that may have (and payments are few).
-      reset: true,
-      headersTimeout: init.timeoutMs,
-      bodyTimeout: init.timeoutMs,
-      signal: AbortSignal.timeout(init.timeoutMs + connectTimeoutMs),
-    };
-    try {
-      const answer = await request(`${base}${path}`, requestOptions);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_ANSWER_BYTES) {
-          answer.body.destroy();
-          return { kind: 'lost', reason: 'unreadable_answer', detail: `answer larger than ${MAX_ANSWER_BYTES} bytes` };
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { kind: 'answer', status: answer.statusCode, body: parseJson(Buffer.concat(chunks).toString('utf8')) };
-    } catch (error) {
-      const code = errorCode(error);
-      const detail = `no answer: ${code ?? (error as Error).message}`;
-      if (code !== undefined && NOT_SENT_CODES.has(code)) return { kind: 'not_sent', detail };
-      if ((code !== undefined && TIMEOUT_CODES.has(code)) || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') {
-        return { kind: 'lost', reason: 'timeout_after_sending', detail: `no answer within ${init.timeoutMs} ms` };
-      }
-      return { kind: 'lost', reason: 'connection_dropped', detail };
-    }
+      timeoutMs: init.timeoutMs,
+      maxAnswerBytes: MAX_ANSWER_BYTES,
+    });
+    return result.kind === 'answer' ? { kind: 'answer', status: result.status, body: parseJson(result.bodyText) } : result;
   }
 
   async function timed<T extends { kind: string }>(operation: string, topUpId: string | null, run: () => Promise<{ outcome: T; status?: number }>): Promise<T> {
@@ -461,10 +431,3 @@ function parseJson(text: string): Record<string, unknown> | unknown[] | null {
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
-    const code = (cause as Error & { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
