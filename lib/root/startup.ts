@@ -191,11 +191,6 @@ function startRetention(exportDir: string | undefined): void {
 }
 
 /**
- * Every few minutes, on one instance: the Idempotency-Key rows whose 24 hours passed, stored
- * answers included (personal data, kept no longer than the key is honoured). A lookup already
- * ignores an expired row; the purge is what makes it gone.
- */
-/**
  * Reads every online top-up still open (a checkout not yet paid, a pending transfer, an answer
  * lost) until it settles or expires: what a lost or refused webhook leaves is credited from here.
  */
@@ -215,6 +210,11 @@ function startOnlinePaymentPoller(everyMs: number): void {
   });
 }
 
+/**
+ * Every few minutes, on one instance: the Idempotency-Key rows whose 24 hours passed, stored
+ * answers included (personal data, kept no longer than the key is honoured). A lookup already
+ * ignores an expired row; the purge is what makes it gone.
+ */
 function startIdempotencyPurge(): void {
   const idempotencyLog = logger('idempotency');
   schedulePeriodicJob({
