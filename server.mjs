@@ -13,7 +13,7 @@ import pino from 'pino';
 import { runtimeDescription } from './lib/platform/runtime/supported-node.mjs';
 import { baselineSecurityHeaders } from './lib/platform/http/baseline-headers.mjs';
 import { markClientNavigation } from './lib/surfaces/public-pages/client-navigation.mjs';
-import { FORM_BODY_MESSAGES, MALFORMED_TARGET_MESSAGES, formBodyReading, isApiPath, isMalformedPath, pageArea, pathOf, readWholeBody } from './lib/platform/http/page-requests.mjs';
+import { FORM_BODY_MESSAGES, MALFORMED_TARGET_MESSAGES, PAYMENT_WEBHOOK_TOO_LARGE, formBodyReading, isApiPath, isMalformedPath, pageArea, pathOf, readWholeBody } from './lib/platform/http/page-requests.mjs';
 import { Drain } from './lib/root/server/drain.mjs';
 import { answerLookup, directLookupFor, loadLookupRoutes } from './lib/root/server/direct-lookups.mjs';
 import { gatewayResponseClass } from './lib/root/server/gateway-response.mjs';
@@ -99,17 +99,20 @@ function route(request, response) {
     return;
   }
   const formBody = formBodyReading(request.method, path, request.headers);
+  const refuseBody = (limitBytes) => formBody.webhook
+    ? refuseJson(response, 413, { error: PAYMENT_WEBHOOK_TOO_LARGE })
+    : refuse(response, 413, FORM_BODY_MESSAGES.tooLarge(limitBytes));
   if (formBody?.kind === 'too-large') {
-    const requestId = refuse(response, 413, FORM_BODY_MESSAGES.tooLarge(formBody.limitBytes));
-    log.warn({ requestId, declaredBytes: Number(request.headers['content-length']), limitBytes: formBody.limitBytes }, 'form refused from its headers: announced larger than its page takes');
+    const requestId = refuseBody(formBody.limitBytes);
+    log.warn({ requestId, declaredBytes: Number(request.headers['content-length']), limitBytes: formBody.limitBytes }, 'body refused from its headers: announced larger than its page or webhook takes');
     return;
   }
   if (formBody?.kind === 'chunked') {
     readWholeBody(request, formBody.limitBytes, () => {
       if (!response.destroyed) void handle(request, response);
     }, () => {
-      const requestId = refuse(response, 413, FORM_BODY_MESSAGES.tooLarge(formBody.limitBytes));
-      log.warn({ requestId, limitBytes: formBody.limitBytes }, 'form refused at its page\'s limit: sent in chunks, larger than the page takes');
+      const requestId = refuseBody(formBody.limitBytes);
+      log.warn({ requestId, limitBytes: formBody.limitBytes }, 'body refused at its page\'s or webhook\'s limit: sent in chunks, larger than it takes');
     });
     return;
   }

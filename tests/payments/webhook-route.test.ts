@@ -143,6 +143,25 @@ describe('POST /api/pagos/recurrente', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     expect(await facts(id)).toEqual({ balance: 50_000, entries: 1, state: 'credited' });
   });
 
+  it('a body streamed past 256 KB without a length is refused 413 once it passes, not read to its end', async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        // 64 MB at most, a chunk every 5 ms: about 5 s to send it all.
+        if (++pulled > 1_000) return controller.close();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(`${app.baseUrl}/api/pagos/recurrente`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit & { duplex: 'half' });
+    const pulledWhenAnswered = pulled;
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: 'Cuerpo demasiado grande.' });
+    // Answered after about 256 KB (and what the sockets buffer), long before the 64 MB.
+    expect(pulledWhenAnswered).toBeLessThan(100);
+  });
+
   it('an unreadable or unsigned body is a 400, and the route has its own per-address limit', async () => {
     const unsigned = await fetch(`${app.baseUrl}/api/pagos/recurrente`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event_type":' });
     expect(unsigned.status).toBe(400);

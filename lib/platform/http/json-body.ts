@@ -44,12 +44,28 @@ function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRead> {
   const refused = refusedBeforeReading((name) => request.headers.get(name), maxBytes);
   if (refused) return refused;
+  // No body is no JSON; a client already gone before the route started is an abort (thrown below).
+  if (!request.body && !request.signal.aborted) return { ok: false, problem: 'malformed' };
+  const read = await readBoundedBody(request, maxBytes);
+  return read.ok ? parsedBody(read.bytes) : read;
+}
+
+export type RawBodyRead = { ok: true; bytes: Buffer } | { ok: false; problem: 'too_large' };
+
+/**
+ * A request's body as bytes, whatever its type, read no further than `maxBytes` (a declared
+ * length past it is refused without reading): for a body that must be kept exactly as sent, such
+ * as a signed webhook's. Past the limit the rest is dropped in the background, as readJsonBody
+ * does; a body that breaks off because the client went away throws ClientAbortedError.
+ */
+export async function readBoundedBody(request: Request, maxBytes: number): Promise<RawBodyRead> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, problem: 'too_large' };
   // Next hands the route no body when the client was already gone before the route started.
   if (!request.body) {
     if (request.signal.aborted) throw new ClientAbortedError(request.signal.reason);
-    return { ok: false, problem: 'malformed' };
+    return { ok: true, bytes: Buffer.alloc(0) };
   }
-
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -68,7 +84,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     }
     chunks.push(read.value);
   }
-  return parsedBody(Buffer.concat(chunks));
+  return { ok: true, bytes: Buffer.concat(chunks) };
 }
 
 /** The refusals that need no byte of the body: not JSON by its content type, or declared past the limit. */

@@ -78,17 +78,30 @@ export const FORM_BODY_MESSAGES = {
 };
 
 /**
- * How a form post to a page is read, from its headers: refused when announced larger than the page
- * takes (413, before a byte of it is read); read whole by server.mjs before Next when sent in
- * chunks (its size is known only at its end: Next would read it to its own limit and answer 500;
- * Next itself forwards a server action to the page that owns it in chunks); otherwise left to Next.
- * Undefined for anything else, the API included (its routes read bodies with limits of their own).
+ * A payment provider's webhook (lib/surfaces/api/payment-webhook.ts): a few kilobytes. Next's proxy
+ * reads a request's whole body before its route runs, so a body streamed without a length has to be
+ * cut off here, or the route's own limit would come only after the last byte.
+ */
+const PAYMENT_WEBHOOK_PATH = /^\/api\/pagos\/[a-z]+$/;
+export const PAYMENT_WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
+/** The webhook route's own words for it, in its JSON shape (`{ error }`). */
+export const PAYMENT_WEBHOOK_TOO_LARGE = 'Cuerpo demasiado grande.';
+
+/**
+ * How a form post to a page (or a payment webhook) is read, from its headers: refused when
+ * announced larger than it takes (413, before a byte of it is read); read whole by server.mjs
+ * before Next when sent in chunks (its size is known only at its end: Next would read it to its own
+ * limit and answer 500; Next itself forwards a server action to the page that owns it in chunks);
+ * otherwise left to Next. Undefined for anything else, the rest of the API included (its routes
+ * read bodies with limits of their own). `webhook` says the refusal goes out in the API's shape.
  */
 export function formBodyReading(method, path, headers) {
-  if (method !== 'POST' || isApiPath(path)) return undefined;
-  const limitBytes = formBodyLimitBytes(path);
-  if (headers['transfer-encoding'] !== undefined) return { kind: 'chunked', limitBytes };
-  if (Number(headers['content-length'] ?? 0) > limitBytes) return { kind: 'too-large', limitBytes };
+  if (method !== 'POST') return undefined;
+  const webhook = isApiPath(path);
+  if (webhook && !PAYMENT_WEBHOOK_PATH.test(path)) return undefined;
+  const limitBytes = webhook ? PAYMENT_WEBHOOK_BODY_LIMIT_BYTES : formBodyLimitBytes(path);
+  if (headers['transfer-encoding'] !== undefined) return { kind: 'chunked', limitBytes, webhook };
+  if (Number(headers['content-length'] ?? 0) > limitBytes) return { kind: 'too-large', limitBytes, webhook };
   return undefined;
 }
 

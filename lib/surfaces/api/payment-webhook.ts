@@ -4,6 +4,7 @@
 // ours, 500 when the database failed (the provider sends it again), 404 while payments are off.
 // The proxy limits it per sending address (RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE).
 import { receivePaymentWebhook } from '@/lib/flows/online-top-ups/webhook';
+import { ClientAbortedError, readBoundedBody, type RawBodyRead } from '@/lib/platform/http/json-body';
 import { logger } from '@/lib/platform/logging/logger';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 
@@ -22,11 +23,17 @@ export function paymentWebhookRoute(providerName: string) {
   return async function POST(request: Request): Promise<Response> {
     const provider = configuredPaymentProvider();
     if (provider === null || provider.name !== providerName) return Response.json({ error: PAYMENT_WEBHOOK_ANSWERS.off }, { status: 404 });
-    const declared = Number(request.headers.get('content-length') ?? '0');
-    if (declared > MAX_BODY_BYTES) return Response.json({ error: PAYMENT_WEBHOOK_ANSWERS.tooLarge }, { status: 413 });
-    // The signature covers the bytes as sent: read as text, never re-serialized.
-    const rawBody = await request.text();
-    if (Buffer.byteLength(rawBody) > MAX_BODY_BYTES) return Response.json({ error: PAYMENT_WEBHOOK_ANSWERS.tooLarge }, { status: 413 });
+    // The signature covers the bytes as sent: kept as they came, never re-serialized, and read no
+    // further than the limit (a body streamed without a length is cut off there).
+    let read: RawBodyRead;
+    try {
+      read = await readBoundedBody(request, MAX_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof ClientAbortedError) return Response.json({ error: PAYMENT_WEBHOOK_ANSWERS.refused }, { status: 400 });
+      throw error;
+    }
+    if (!read.ok) return Response.json({ error: PAYMENT_WEBHOOK_ANSWERS.tooLarge }, { status: 413, headers: { connection: 'close' } });
+    const rawBody = read.bytes.toString('utf8');
     try {
       const receipt = await receivePaymentWebhook(provider, { headers: Object.fromEntries(request.headers), rawBody });
       if (receipt.kind === 'refused') return Response.json({ error: PAYMENT_WEBHOOK_ANSWERS.refused }, { status: 400 });
