@@ -11,7 +11,7 @@ import { ARTIFACTS_DIR, E2E_DATABASE_KIND } from './e2e/support/paths';
 // names), and exports the seeded admin's credentials to the tests.
 const CHROMIUM = chromiumExecutable();
 
-// Which database runs each spec in CI (tests/README.md, "Which e2e specs run on both databases",
+// Which group runs each spec in CI (tests/README.md, "Which e2e specs run on both databases",
 // names each spec's vitest counterpart). A spec runs on one database when the vitest suite checks,
 // on both databases, over HTTP against the built app or through the services behind it, the data
 // the spec reads and the database behaviour it exercises (a write made once however often it is
@@ -20,70 +20,83 @@ const CHROMIUM = chromiumExecutable();
 // dialogs, a page that refreshes itself, redirects, the words on a page). A spec would run on both
 // only for a database behaviour no vitest file can check on both; today there is none. A spec that
 // shows more on one database runs there (verify-now: on PostgreSQL a table lock holds the run to
-// show its progress). .ci/run sets E2E_SPLIT_SPECS and runs the two databases' suites side by side,
-// both CPU-bound on two cores, so the two lists are of about equal time, the sums of their tests'
-// times as the pair runs (docs/performance.md, "CI time"). Without the variable every spec runs.
-const SPECS_ON_ONE_DATABASE = {
-  pglite: [
-    'every-page.spec.ts',
-    'lists.spec.ts',
-    'status-page.spec.ts',
-    'records-search.spec.ts',
-    'billing.spec.ts',
-    'portal-notifications.spec.ts',
-    'support-request-ids.spec.ts',
-    'integration-details.spec.ts',
-    'users.spec.ts',
-    'console.spec.ts',
-    'sessions.spec.ts',
-    'lotes-live.spec.ts',
-    'portal-top-ups.spec.ts',
-    'portal-credentials.spec.ts',
-    'alerts.spec.ts',
-    'integration-notifications.spec.ts',
-    'forms.spec.ts',
-    'portal-vigilancia.spec.ts',
-    'tokens.spec.ts',
-  ],
-  postgresql: [
-    'integration-sections.spec.ts',
-    'docs.spec.ts',
-    'phone-layout.spec.ts',
-    'sign-in-return.spec.ts',
-    'two-factor.spec.ts',
-    'portal-views.spec.ts',
-    'portal-records.spec.ts',
-    'support-question.spec.ts',
-    'personal-data.spec.ts',
-    'portal-home.spec.ts',
-    'record-detail.spec.ts',
-    'console-details.spec.ts',
-    'sign-in-messages.spec.ts',
-    'integrations-list.spec.ts',
-    'verify-now.spec.ts',
-    'sign-in-throttling.spec.ts',
-    'portal-access.spec.ts',
-    'password-change.spec.ts',
-    'console-lotes.spec.ts',
-    'portal-lotes.spec.ts',
-  ],
+// show its progress). .ci/run runs the three groups at once, each with E2E_SPEC_GROUP set, its own
+// app, database and chromium: two runs left a third of the two cores idle (the app waits on
+// chromium and chromium on the app), so the groups are of about equal time, the sums of their tests'
+// times (docs/performance.md, "CI time"). Without the variable every spec runs, on the database given.
+const SPEC_GROUPS = {
+  pglite: {
+    database: 'pglite',
+    specs: [
+      'every-page.spec.ts',
+      'records-search.spec.ts',
+      'billing.spec.ts',
+      'portal-notifications.spec.ts',
+      'support-request-ids.spec.ts',
+      'integration-details.spec.ts',
+      'users.spec.ts',
+      'sessions.spec.ts',
+      'portal-top-ups.spec.ts',
+      'portal-credentials.spec.ts',
+      'integration-notifications.spec.ts',
+      'forms.spec.ts',
+      'portal-vigilancia.spec.ts',
+      'tokens.spec.ts',
+    ],
+  },
+  postgresql: {
+    database: 'postgresql',
+    specs: [
+      'integration-sections.spec.ts',
+      'docs.spec.ts',
+      'phone-layout.spec.ts',
+      'sign-in-return.spec.ts',
+      'portal-views.spec.ts',
+      'portal-records.spec.ts',
+      'support-question.spec.ts',
+      'personal-data.spec.ts',
+      'portal-home.spec.ts',
+      'record-detail.spec.ts',
+      'console-details.spec.ts',
+      'sign-in-messages.spec.ts',
+      'integrations-list.spec.ts',
+      'verify-now.spec.ts',
+      'console-lotes.spec.ts',
+      'portal-lotes.spec.ts',
+    ],
+  },
+  'postgresql-b': {
+    database: 'postgresql',
+    specs: [
+      'status-page.spec.ts',
+      'lotes-live.spec.ts',
+      'lists.spec.ts',
+      'console.spec.ts',
+      'sign-in-throttling.spec.ts',
+      'portal-access.spec.ts',
+      'password-change.spec.ts',
+      'two-factor.spec.ts',
+      'alerts.spec.ts',
+    ],
+  },
 } as const;
-// A spec named on both sides would run nowhere, and a name that matches no file would leave its
-// spec running twice unnoticed: both are mistakes to stop at once.
-for (const spec of [...SPECS_ON_ONE_DATABASE.pglite, ...SPECS_ON_ONE_DATABASE.postgresql]) {
-  if (!fs.existsSync(path.join(import.meta.dirname, 'e2e', spec))) throw new Error(`playwright.config.ts: no e2e/${spec}`);
-  if ((SPECS_ON_ONE_DATABASE.pglite as readonly string[]).includes(spec) && (SPECS_ON_ONE_DATABASE.postgresql as readonly string[]).includes(spec)) {
-    throw new Error(`playwright.config.ts: ${spec} is given to both databases`);
-  }
+const EVERY_SPEC = fs.readdirSync(path.join(import.meta.dirname, 'e2e')).filter((name) => name.endsWith('.spec.ts'));
+for (const spec of EVERY_SPEC) {
+  // A new or renamed spec is given to a group, never silently left out of CI or run twice.
+  const groups = Object.entries(SPEC_GROUPS).filter(([, group]) => (group.specs as readonly string[]).includes(spec));
+  if (groups.length !== 1) throw new Error(`playwright.config.ts: e2e/${spec} is in ${groups.length} of SPEC_GROUPS, not one`);
 }
-const SPECS_LEFT_TO_THE_OTHER_DATABASE = process.env.E2E_SPLIT_SPECS
-  ? SPECS_ON_ONE_DATABASE[E2E_DATABASE_KIND === 'pglite' ? 'postgresql' : 'pglite'].map((spec) => `**/${spec}`)
-  : [];
+for (const [name, group] of Object.entries(SPEC_GROUPS)) {
+  for (const spec of group.specs) if (!EVERY_SPEC.includes(spec)) throw new Error(`playwright.config.ts: SPEC_GROUPS.${name} lists e2e/${spec}, which does not exist`);
+}
+const GROUP = process.env.E2E_SPEC_GROUP;
+if (GROUP !== undefined && !(GROUP in SPEC_GROUPS)) throw new Error(`E2E_SPEC_GROUP must be one of ${Object.keys(SPEC_GROUPS).join(', ')}, not ${GROUP}`);
+const SPEC_GROUP = GROUP === undefined ? undefined : SPEC_GROUPS[GROUP as keyof typeof SPEC_GROUPS];
+if (SPEC_GROUP && SPEC_GROUP.database !== E2E_DATABASE_KIND) throw new Error(`E2E_SPEC_GROUP=${GROUP} runs on ${SPEC_GROUP.database}, and this run is on ${E2E_DATABASE_KIND} (DATABASE_URL)`);
 
 export default defineConfig({
   testDir: './e2e',
-  testMatch: '**/*.spec.ts',
-  testIgnore: SPECS_LEFT_TO_THE_OTHER_DATABASE,
+  testMatch: SPEC_GROUP ? SPEC_GROUP.specs.map((spec) => `**/${spec}`) : '**/*.spec.ts',
   // One app, one embedded database, and scrypt at 128 MiB per sign-in: tests run one at a time.
   workers: 1,
   fullyParallel: false,
