@@ -41,6 +41,8 @@ export const alertCondition = pgEnum('alert_condition', [
   // An online top-up (card or transfer) was credited, or a pending transfer expired uncredited.
   'online_top_up_credited',
   'online_top_up_expired',
+  // An automatic top-up's charge and its retry failed: it paused until an owner acts.
+  'auto_top_up_paused',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'test';

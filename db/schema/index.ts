@@ -28,3 +28,4 @@ export * from './bulk-jobs';
 export * from './watch-lists';
 export * from './invoices';
 export * from './online-payments';
+export * from './auto-top-ups';

@@ -298,6 +298,10 @@ export const envSchema = z
     ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: integer(0, 0, 100_000),
     // How often open online top-ups (unpaid checkouts, pending transfers) are read at the provider.
     ONLINE_TOP_UP_POLL_MS: integer(60_000, 1_000, 3_600_000),
+    // Automatic top-up (lib/flows/auto-top-ups): how often one instance looks for balances under
+    // their threshold, and how long a failed charge waits for its one retry.
+    AUTO_TOP_UP_CHECK_MS: integer(15_000, 200, 3_600_000),
+    AUTO_TOP_UP_RETRY_AFTER_MS: integer(300_000, 0, 86_400_000),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 

@@ -25,6 +25,7 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   invoice_issued: 'Factura emitida',
   online_top_up_credited: 'Pago en línea acreditado',
   online_top_up_expired: 'Pago en línea no completado',
+  auto_top_up_paused: 'Recarga automática en pausa',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',
   test: 'Aviso de prueba',
 };

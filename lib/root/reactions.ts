@@ -12,6 +12,7 @@ import { certifierCredentialsRefused, invoiceCertified } from '@/lib/flows/invoi
 import { statementIssued } from '@/lib/flows/statements/events';
 import { topUpApproved, topUpRejected } from '@/lib/flows/top-ups/events';
 import { onlineTopUpCredited, onlineTopUpExpired } from '@/lib/flows/online-top-ups/events';
+import { autoTopUpPaused } from '@/lib/flows/auto-top-ups/events';
 import { changedByOf } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -40,6 +41,7 @@ export function subscribeReactions(): void {
   topUpRejected.subscribe(({ integration, request }) => integratorNotifier().noteTopUpRejected(integration, request));
   onlineTopUpCredited.subscribe(({ integration, payment, balanceCentavos }) => integratorNotifier().noteOnlineTopUpCredited(integration, payment, balanceCentavos));
   onlineTopUpExpired.subscribe(({ integration, payment }) => integratorNotifier().noteOnlineTopUpExpired(integration, payment));
+  autoTopUpPaused.subscribe((paused) => integratorNotifier().noteAutoTopUpPaused(paused));
   statementIssued.subscribe(({ integration, statement, monthLabel }) => integratorNotifier().noteStatementIssued(integration, statement, monthLabel));
   // The billing contact gets each certified invoice's PDF, and the webhook its numbers (once per
   // invoice); a failure to queue them throws, and the invoice worker tells the invoice again.

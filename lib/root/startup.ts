@@ -26,6 +26,7 @@ import { metrics } from '@/lib/platform/metrics/registry';
 import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
 import { purgeExpiredIdempotencyKeys } from '@/lib/core/idempotency/store';
 import { pollOpenOnlinePayments } from '@/lib/flows/online-top-ups/payments';
+import { runAutoTopUps } from '@/lib/flows/auto-top-ups/auto-top-ups';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { rollUpQueue } from '@/lib/core/rollups/job';
 import { addBulkRunnerUpkeep, startBulkRunner } from '@/lib/flows/bulk/runner';
@@ -97,6 +98,7 @@ export async function startServer(): Promise<void> {
   startRetention(settings.QUERY_RECORD_RETENTION_EXPORT_DIR);
   startIdempotencyPurge();
   startOnlinePaymentPoller(settings.ONLINE_TOP_UP_POLL_MS);
+  startAutoTopUps(settings.AUTO_TOP_UP_CHECK_MS);
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
   // Bulk jobs' items are claimed from the database by every instance with room (lib/flows/bulk); a job
   // that ends or pauses on this instance is told to its integration (subscribed before any can).
@@ -207,6 +209,27 @@ function startOnlinePaymentPoller(everyMs: number): void {
       if (settled > 0) paymentsLog.info({ read, settled }, 'online payments settled by reading them');
     },
     onError: (error) => paymentsLog.error({ err: error }, 'polling online payments failed'),
+  });
+}
+
+/**
+ * Automatic top-ups, on one instance at a time: balances under their owner's threshold get their
+ * charge here, off every lookup's path (a lookup only lowers the balance). Two instances running
+ * it at once would still charge once: the in-flight attempt is a unique row.
+ */
+function startAutoTopUps(everyMs: number): void {
+  const provider = configuredPaymentProvider();
+  if (provider === null) return;
+  const autoLog = logger('auto-top-ups');
+  schedulePeriodicJob({
+    name: 'auto-top-ups',
+    everyMs,
+    leaseMs: 10 * 60_000,
+    run: async () => {
+      const run = await runAutoTopUps(provider);
+      if (run.charged > 0 || run.failed > 0) autoLog.info(run, 'automatic top-ups charged');
+    },
+    onError: (error) => autoLog.error({ err: error }, 'automatic top-ups failed'),
   });
 }
 

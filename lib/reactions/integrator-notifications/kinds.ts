@@ -5,6 +5,7 @@ import { balanceCondition, lowBalanceThreshold, type BalanceSnapshot } from '@/l
 import { formatQuetzales } from '@/lib/platform/money';
 import type { DecidedTopUp } from '@/lib/flows/top-ups/events';
 import type { SettledOnlineTopUp } from '@/lib/flows/online-top-ups/events';
+import type { PausedAutoTopUp } from '@/lib/flows/auto-top-ups/events';
 
 // What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
 // its words (Spanish, short, readable on a phone).
@@ -32,6 +33,7 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'invoice_issued',
   'online_top_up_credited',
   'online_top_up_expired',
+  'auto_top_up_paused',
 ];
 
 /** The contact each kind is for (the webhook, when there is one, gets every kind). */
@@ -60,6 +62,8 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   invoice_issued: 'billing',
   online_top_up_credited: 'billing',
   online_top_up_expired: 'billing',
+  // The integration's owners are e-mailed too (notifier.ts): only they can turn it back on.
+  auto_top_up_paused: 'billing',
 };
 
 /** The webhook's `tipo`. */
@@ -84,6 +88,7 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   invoice_issued: 'factura_emitida',
   online_top_up_credited: 'pago_en_linea_acreditado',
   online_top_up_expired: 'pago_en_linea_expirado',
+  auto_top_up_paused: 'recarga_automatica_en_pausa',
 };
 
 /** The webhook's `tipo` of the test notice an administrator sends from the console. */
@@ -772,6 +777,25 @@ export function onlineTopUpExpiredNotification(integration: { id: number; nombre
         `El pago en línea de ${formatQuetzales(payment.amountCentavos)} para «${integration.nombre}» no se completó a tiempo y no se acreditó. ` +
         'Si el banco debitó el monto, comuníquese con nosotros con el identificador del pago; puede intentarlo de nuevo en el portal (Recargas).',
       datos: onlineTopUpData(payment),
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+
+/** Automatic top-up paused after a charge and its retry failed: it stays off until an owner acts. Once per pause. */
+export function autoTopUpPausedNotification(paused: PausedAutoTopUp, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'auto_top_up_paused',
+    `recarga_automatica_en_pausa:${paused.integration.id}:${paused.chargeId}`,
+    paused.integration,
+    context,
+    {
+      titulo: 'La recarga automática está en pausa',
+      mensaje:
+        `No pudimos cargar la tarjeta de la recarga automática de «${paused.integration.nombre}» (dos intentos): no se hará otro cargo hasta que el propietario la reactive ` +
+        `o la desactive en el portal (${portalPage(context, '/recargas/automatica')}). Mientras tanto, el saldo no se recarga solo.`,
+      datos: { motivo: paused.reason, en_pausa_desde: paused.pausedAt.toISOString() },
     },
     { intervalSeconds: ONCE },
     now,

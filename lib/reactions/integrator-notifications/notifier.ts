@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { fetch as undiciFetch } from 'undici';
 import { db } from '@/db/client';
-import { integrationNotificationOptOuts, integrations, type AlertDelivery, type NewAlertDelivery } from '@/db/schema';
+import { integrationNotificationOptOuts, integrations, portalUsers, type AlertDelivery, type NewAlertDelivery } from '@/db/schema';
 import { sendWebhook } from '@/lib/reactions/alerts/channels';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendMail, type Mail } from '@/lib/platform/mail/smtp';
@@ -27,6 +27,7 @@ import {
   topUpRejectedNotification,
   onlineTopUpCreditedNotification,
   onlineTopUpExpiredNotification,
+  autoTopUpPausedNotification,
   type DecidedTopUp,
   tokenRevokedNotification,
   tokenRotatedNotification,
@@ -37,6 +38,7 @@ import {
   type TokenFacts,
 } from './kinds';
 import type { SettledOnlineTopUp } from '@/lib/flows/online-top-ups/events';
+import type { PausedAutoTopUp } from '@/lib/flows/auto-top-ups/events';
 import { notificationSettingsFrom, type NotificationSettings } from './settings';
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 import { findStatement } from '@/lib/flows/statements/statements';
@@ -158,6 +160,10 @@ export class IntegratorNotifier {
     await this.recordQuietly(integration.id, 'an online top-up expiry', () => onlineTopUpExpiredNotification(integration, payment, this.settings));
   }
 
+  async noteAutoTopUpPaused(paused: PausedAutoTopUp): Promise<void> {
+    await this.recordQuietly(paused.integration.id, 'an automatic top-up pause', () => autoTopUpPausedNotification(paused, this.settings));
+  }
+
   private async recordQuietly(integrationId: number, what: string, build: () => NotificationDraft): Promise<void> {
     try {
       await this.record(build());
@@ -231,6 +237,17 @@ export class IntegratorNotifier {
       // Without a mail server the e-mail is still listed, as not sent and why, never silently dropped.
       rows.push({ ...common, channel: 'email', recipient: contact, target: email, ...(this.settings.email ? {} : { status: 'not_sent', lastError: EMAIL_NOT_CONFIGURED_REASON }) });
     }
+    if (draft.kind === 'auto_top_up_paused' && !optedOut.has(contact)) {
+      // Only an owner can turn automatic top-up back on: each one is e-mailed too, as the billing contact's copy.
+      const owners = await tx
+        .select({ email: portalUsers.email })
+        .from(portalUsers)
+        .where(and(eq(portalUsers.integrationId, integration.id), eq(portalUsers.role, 'propietario'), isNull(portalUsers.removedAt)));
+      for (const owner of owners) {
+        if (owner.email.toLowerCase() === email?.toLowerCase()) continue;
+        rows.push({ ...common, channel: 'email', recipient: contact, target: owner.email, ...(this.settings.email ? {} : { status: 'not_sent', lastError: EMAIL_NOT_CONFIGURED_REASON }) });
+      }
+    }
     if (integration.notificationWebhookUrl && !optedOut.has('webhook')) {
       rows.push({ ...common, channel: 'webhook', recipient: 'webhook', target: maskWebhookUrl(integration.notificationWebhookUrl) });
     }
@@ -245,7 +262,9 @@ export class IntegratorNotifier {
     if (delivery.channel === 'email') {
       if (!this.settings.email) return { ok: false, responseStatus: null, error: 'el correo (ALERT_SMTP_HOST) ya no está configurado en esta instancia' };
       const contact = delivery.recipient === 'billing' ? 'billing' : 'technical';
-      const name = contact === 'billing' ? integration.billingContactName : integration.technicalContactName;
+      // An owner's copy (another address than the contact's) is greeted without the contact's name.
+      const contactEmail = contact === 'billing' ? integration.billingContactEmail : integration.technicalContactEmail;
+      const name = delivery.target !== contactEmail ? null : contact === 'billing' ? integration.billingContactName : integration.technicalContactName;
       const attachments = await this.attachments(delivery, notification);
       return sendMail(this.settings.email, notificationMail(notification, { email: delivery.target, name, contact }, attachments));
     }

@@ -22,6 +22,7 @@ import {
   topUpRejectedNotification,
   onlineTopUpCreditedNotification,
   onlineTopUpExpiredNotification,
+  autoTopUpPausedNotification,
   bulkJobFinishedNotification,
   bulkJobPausedNotification,
   watchListChangesNotification,
@@ -122,6 +123,7 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     top_up_approved: topUpApprovedNotification(EXAMPLE_INTEGRATION, topUp, 81_250, context, EXAMPLE_NOW),
     online_top_up_credited: onlineTopUpCreditedNotification(EXAMPLE_INTEGRATION, onlinePayment, 91_250, context, EXAMPLE_NOW),
     online_top_up_expired: onlineTopUpExpiredNotification(EXAMPLE_INTEGRATION, { ...onlinePayment, method: 'bank_transfer', providerPaymentId: 'pa_transferencia01' }, context, EXAMPLE_NOW),
+    auto_top_up_paused: autoTopUpPausedNotification({ integration: EXAMPLE_INTEGRATION, chargeId: 41, reason: 'declined: Fondos insuficientes.', pausedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
     top_up_rejected: topUpRejectedNotification(EXAMPLE_INTEGRATION, { ...topUp, id: 20, reference: '88123457', reason: 'El depósito no aparece en el estado de cuenta del banco.' }, context, EXAMPLE_NOW),
     bulk_job_finished: bulkJobFinishedNotification(EXAMPLE_INTEGRATION, lote, context, EXAMPLE_NOW),
     bulk_job_paused: bulkJobPausedNotification(
@@ -182,6 +184,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     top_up_approved: 'La administración aprobó un depósito que su integración reportó en el portal (Recargas): ya está en el saldo (`datos.saldo_centavos`). Uno por solicitud. Si acreditó otro monto que el reportado, `datos.monto_centavos` es el acreditado, `datos.monto_reportado_centavos` el reportado y `datos.nota` dice por qué.',
     online_top_up_credited: 'Un pago en línea (tarjeta o transferencia) desde el portal se acreditó al saldo (`datos.saldo_centavos`), con el identificador del pago (`datos.pago_id`) y el del proveedor (`datos.pago_proveedor_id`). Uno por pago.',
     online_top_up_expired: 'Un pago en línea no se completó a tiempo (una transferencia que no llegó en 24 horas) y no se acreditó. Uno por pago.',
+    auto_top_up_paused:
+      'El cargo de la recarga automática a la tarjeta guardada y su reintento fallaron (`datos.motivo`): la recarga automática queda en pausa hasta que el propietario la reactive o la desactive en el portal (Recargas, «Recarga automática»). También se envía por correo a los propietarios. Uno por pausa.',
     top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',

@@ -103,6 +103,7 @@ export function sectionOfAlertCondition(condition: AlertCondition): IntegrationS
     case 'top_up_rejected':
     case 'online_top_up_credited':
     case 'online_top_up_expired':
+    case 'auto_top_up_paused':
       return 'saldo';
     case 'token_expiring':
     case 'token_revoked':

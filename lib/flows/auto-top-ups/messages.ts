@@ -1,0 +1,35 @@
+import { formatQuetzales } from '@/lib/platform/money';
+import type { AutoTopUpState } from '@/db/schema';
+
+// What the portal says about automatic top-up; the flow, the pages and their tests import the same words.
+export const AUTO_TOP_UP_MESSAGES = {
+  forbidden: 'Solo el propietario puede configurar la recarga automática.',
+  off: 'Los pagos en línea no están disponibles: la recarga automática no se puede activar.',
+  noCard: 'Elija la tarjeta de un pago en línea acreditado de esta integración.',
+  notACard: 'Ese pago no se hizo con una tarjeta guardada por el proveedor: elija otro o pague una recarga en línea con tarjeta.',
+  unavailable: 'El proveedor de pagos no responde. Intente de nuevo en unos minutos.',
+  threshold: 'Escriba el umbral en quetzales, mayor que cero.',
+  dailyMax: 'El máximo de recargas automáticas por día debe estar entre 1 y 20.',
+  enabled: 'Recarga automática activada.',
+  disabled: 'Recarga automática desactivada: no se harán más cargos a la tarjeta.',
+  notConfigured: 'Esta integración no tiene recarga automática.',
+} as const;
+
+export const AUTO_TOP_UP_STATE_LABELS: Record<AutoTopUpState, string> = {
+  active: 'Activa',
+  paused: 'En pausa',
+  off: 'Desactivada',
+};
+
+/** What the portal's confirmation says was set. */
+export function autoTopUpSummary(choice: { thresholdCentavos: number; amountCentavos: number; feeCentavos: number; dailyMax: number }): string {
+  return (
+    `Cuando el saldo baje de ${formatQuetzales(choice.thresholdCentavos)} se cargarán ${formatQuetzales(choice.amountCentavos + choice.feeCentavos)} a la tarjeta ` +
+    `(${formatQuetzales(choice.amountCentavos)} al saldo, comisión ${formatQuetzales(choice.feeCentavos)}), hasta ${choice.dailyMax} ${choice.dailyMax === 1 ? 'vez' : 'veces'} por día.`
+  );
+}
+
+/** Why it paused, as the portal and the notice say it. */
+export function autoTopUpPausedMessage(detail: string): string {
+  return `La recarga automática está en pausa: el cargo a la tarjeta y su reintento fallaron (${detail}). Revise la tarjeta y reactívela, o desactívela.`;
+}
