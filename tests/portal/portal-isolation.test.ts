@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import {
   alertDeliveries,
+  autoTopUps,
   bulkJobs,
   integrationNotificationOptOuts,
   integrations,
@@ -196,6 +197,35 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() + 3_600_000),
       pendingSince: new Date(),
     });
+    // B's card payment, credited, and the automatic top-up that charges its card.
+    const cardPaymentOfB = `recarga-${randomUUID()}`;
+    const [depositOfB] = await database.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.integrationId, integrationB.id)).orderBy(ledgerEntries.id).limit(1);
+    await database.insert(onlinePayments).values({
+      id: cardPaymentOfB,
+      integrationId: integrationB.id,
+      startedBy: billingB!.id,
+      amountCentavos: 1_234_567,
+      provider: 'recurrente',
+      checkoutId: 'ch_tarjeta_secreta_b',
+      providerPaymentId: 'pa_tarjeta_secreta_b',
+      state: 'credited',
+      ledgerEntryId: depositOfB!.id,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      settledAt: new Date(),
+    });
+    const [ownerOfB] = await database.select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, people.ownerB));
+    await database.insert(autoTopUps).values({
+      integrationId: integrationB.id,
+      state: 'paused',
+      paymentMethodId: 'pay_m_secreto_b',
+      sourcePaymentId: cardPaymentOfB,
+      thresholdCentavos: 7_654_321,
+      amountCentavos: 1_234_567,
+      dailyMax: 3,
+      pausedReason: 'declined: RECHAZO-SECRETO-B',
+      pausedAt: new Date(),
+      configuredBy: ownerOfB!.id,
+    });
     // B's watch list, saved paused in the same transaction: no run of it starts while A tries it.
     const watchListOfB = await database.transaction(async (tx) => {
       const created = await createWatchList(integrationB.id, { name: 'Vigilancia secreta de B', catalog: 'omisos', schedule: 'semanal', nits: [nitOfB] }, tx);
@@ -261,7 +291,7 @@ beforeAll(async () => {
     });
     await database.update(invoices).set({ reversal: 'credited' }).where(eq(invoices.id, invoiceIds[0]!));
     return {
-      onlinePaymentIds: [onlinePaymentOfB],
+      onlinePaymentIds: [onlinePaymentOfB, cardPaymentOfB],
       invoiceIds,
       deliveryIds: [deliveryOfB],
       userIds,
@@ -298,6 +328,8 @@ beforeAll(async () => {
     'FACTURA-SECRETA-B',
     'B1B1B1B1',
     'NOTA-SECRETA-B',
+    formatQuetzales(7_654_321),
+    'RECHAZO-SECRETO-B',
     ...objectsOfB.onlinePaymentIds,
     'ch_secreto_b',
     'pa_secreto_b',
@@ -405,6 +437,11 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   cancelTopUpRequestAction: { page: '/portal/recargas', inputs: (objects) => objects.topUpRequestIds.map((solicitud) => ({ solicitud })) },
   quoteOnlineTopUpAction: { withoutIds: 'a quote for an amount; reads nothing of any integration (tests/portal/portal-online-top-ups.test.ts)' },
   startOnlineTopUpAction: { withoutIds: 'starts a payment for the caller’s own integration; B’s online payments are checked unchanged below (tests/portal/portal-online-top-ups.test.ts)' },
+  enableAutoTopUpAction: {
+    page: '/portal/recargas/automatica',
+    inputs: (objects) => objects.onlinePaymentIds.map((pago) => ({ pago, umbral: '200.00', monto: '500.00', maximo: '2' })),
+  },
+  disableAutoTopUpAction: { withoutIds: 'turns off the caller’s own integration’s automatic top-up; B’s is checked unchanged below (lib/flows/auto-top-ups/auto-top-ups.test.ts)' },
   reportTopUpAction: { withoutIds: 'reports a deposit for the caller’s own integration; a bank reference of B is refused as any taken one, without naming B (lib/flows/top-ups/requests.test.ts)' },
   invitePortalMemberAction: { withoutIds: 'invites into the caller’s own integration; an address of B is refused only when its link is opened (lib/surfaces/portal/portal.test.ts)' },
   changePortalPasswordAction: { withoutIds: 'the caller’s own password' },
@@ -479,6 +516,7 @@ async function stateOfB(): Promise<unknown> {
       deliveries: await database.select({ id: alertDeliveries.id }).from(alertDeliveries).where(eq(alertDeliveries.integrationId, integrationB.id)).orderBy(alertDeliveries.id),
       invoices: await database.select().from(invoices).where(eq(invoices.integrationId, integrationB.id)).orderBy(invoices.id),
       onlinePayments: await database.select().from(onlinePayments).where(eq(onlinePayments.integrationId, integrationB.id)).orderBy(onlinePayments.id),
+      autoTopUps: await database.select().from(autoTopUps).where(eq(autoTopUps.integrationId, integrationB.id)),
     };
   });
 }
@@ -572,7 +610,7 @@ describe('the portal’s server actions, as A’s owner and developer', { timeou
       for (const [name, action] of Object.entries(PORTAL_ACTIONS)) {
         if ('withoutIds' in action) continue;
         for (const input of action.inputs(objectsOfB)) {
-          const ids = Object.values(input).filter((value) => typeof value === 'number' || /^[0-9a-f-]{36}$|^req_|^lote_|^vig_/.test(String(value))) as (number | string)[];
+          const ids = Object.values(input).filter((value) => typeof value === 'number' || /^[0-9a-f-]{36}$|^req_|^lote_|^vig_|^recarga-/.test(String(value))) as (number | string)[];
           const unknownInput = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, ids.includes(value as number | string) ? unknownLike(value as number | string) : value]));
           const ofB = await person.serverAction(action.page, name, input);
           const unknown = await person.serverAction(action.page, name, unknownInput);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, inArray, isNotNull, like, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { autoTopUpCharges, autoTopUps, integrations, ledgerEntries, onlinePaymentEvents, onlinePayments, type AutoTopUp, type AutoTopUpCharge } from '@/db/schema';
+import { autoTopUpCharges, autoTopUps, integrations, ledgerEntries, onlinePaymentEvents, onlinePayments, type AutoTopUp, type AutoTopUpCharge, type PortalRole } from '@/db/schema';
 import { writeAudit } from '@/lib/core/audit/audit';
 import type { Transaction } from '@/lib/core/billing/ledger';
 import { env } from '@/lib/platform/env';
@@ -24,7 +24,7 @@ import { AUTO_TOP_UP_MESSAGES } from './messages';
 const log = logger('auto-top-ups');
 
 /** Who may set it up: the one who answers for the card. */
-export const AUTO_TOP_UP_OWNERS = ['propietario'] as const;
+export const AUTO_TOP_UP_OWNERS: readonly PortalRole[] = ['propietario'];
 export const DAILY_MAX_LIMIT = 20;
 /** An attempt still in flight this long after its last change lost its answer: it is read by its key. */
 export const IN_FLIGHT_READ_AFTER_MS = 2 * 60_000;
@@ -62,8 +62,7 @@ export async function cardPaymentsOf(integrationId: number, limit = 10): Promise
  * from the provider (the checkout of a card payment of this integration names its saved method).
  */
 export async function enableAutoTopUp(provider: PaymentProvider | null, owner: Reporter, choice: AutoTopUpChoice): Promise<Result<AutoTopUp, AutoTopUpError> & { fieldErrors?: Partial<Record<'umbral' | 'monto' | 'maximo' | 'pago', string>> }> {
-  if (!(AUTO_TOP_UP_OWNERS as readonly string[]).includes(owner.role)) return fail('forbidden', AUTO_TOP_UP_MESSAGES.forbidden);
-  if (provider === null) return fail('off', AUTO_TOP_UP_MESSAGES.off);
+  if (!AUTO_TOP_UP_OWNERS.includes(owner.role)) return fail('forbidden', AUTO_TOP_UP_MESSAGES.forbidden);
   const quote = quoteOnlineTopUp(choice.amountCentavos);
   if (!quote.ok) return { ...fail('invalid', quote.error.message), fieldErrors: { monto: quote.error.message } };
   if (!Number.isSafeInteger(choice.thresholdCentavos) || choice.thresholdCentavos <= 0 || choice.thresholdCentavos > 1_000_000_000) {
@@ -77,6 +76,7 @@ export async function enableAutoTopUp(provider: PaymentProvider | null, owner: R
     .from(onlinePayments)
     .where(and(eq(onlinePayments.id, choice.sourcePaymentId), eq(onlinePayments.integrationId, owner.integrationId), eq(onlinePayments.state, 'credited')));
   if (!source || source.checkoutId === null) return { ...fail('invalid', AUTO_TOP_UP_MESSAGES.noCard), fieldErrors: { pago: AUTO_TOP_UP_MESSAGES.noCard } };
+  if (provider === null) return fail('off', AUTO_TOP_UP_MESSAGES.off);
   const read = await provider.readCheckout(source.checkoutId);
   if (read.kind === 'unavailable') return fail('unavailable', AUTO_TOP_UP_MESSAGES.unavailable);
   if (read.kind !== 'found' || read.state.kind !== 'approved' || read.state.method !== 'card' || read.state.paymentMethodId === null) {
@@ -113,7 +113,7 @@ export async function enableAutoTopUp(provider: PaymentProvider | null, owner: R
 
 /** Turns it off: no further charges. An attempt already in flight still settles (its money may have moved). */
 export async function disableAutoTopUp(owner: Reporter): Promise<Result<AutoTopUp, AutoTopUpError>> {
-  if (!(AUTO_TOP_UP_OWNERS as readonly string[]).includes(owner.role)) return fail('forbidden', AUTO_TOP_UP_MESSAGES.forbidden);
+  if (!AUTO_TOP_UP_OWNERS.includes(owner.role)) return fail('forbidden', AUTO_TOP_UP_MESSAGES.forbidden);
   return (await db()).transaction(async (tx) => {
     const [before] = await tx.select().from(autoTopUps).where(eq(autoTopUps.integrationId, owner.integrationId)).for('update');
     if (!before || before.state === 'off') return fail('not_found', AUTO_TOP_UP_MESSAGES.notConfigured);

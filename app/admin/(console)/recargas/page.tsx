@@ -14,6 +14,8 @@ import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-f
 import type { OnlinePayment } from '@/db/schema';
 import { recentOnlinePayments } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
+import { autoTopUpsInUse } from '@/lib/flows/auto-top-ups/auto-top-ups';
+import { AUTO_TOP_UP_STATE_LABELS } from '@/lib/flows/auto-top-ups/messages';
 
 export const metadata: Metadata = { title: 'Recargas pendientes' };
 
@@ -33,6 +35,7 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
     decidedTopUpPage(historyAfter),
     recentOnlinePayments(),
   ]);
+  const automatic = await autoTopUpsInUse();
   const requests = page.rows;
   // Requests reported before references were compared by letters and digits may be one deposit:
   // each card names the others, so the deposit is credited once.
@@ -121,8 +124,62 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
         )}
       </DecisionNotices>
       <OnlinePayments payments={onlinePayments} />
+      <AutomaticTopUps settings={automatic} />
       <DecidedTopUps history={history.rows} next={history.next} paged={historyAfter !== undefined} />
     </>
+  );
+}
+
+/** Integrations whose owner turned automatic top-up on, active or paused (and why). */
+function AutomaticTopUps({ settings }: { settings: Awaited<ReturnType<typeof autoTopUpsInUse>> }) {
+  return (
+    <section className="card" aria-labelledby="recargas-automaticas">
+      <h2 id="recargas-automaticas">Recargas automáticas</h2>
+      <p className="muted">Integraciones cuyo propietario activó la recarga automática con una tarjeta guardada; sus cargos aparecen arriba como pagos en línea (recarga-auto-…).</p>
+      {settings.length === 0 ? (
+        <EmptyState title="Ninguna integración tiene la recarga automática activada." />
+      ) : (
+        <div className="table-wrap" role="region" aria-labelledby="recargas-automaticas" tabIndex={0}>
+          <table className="data stacked" data-testid="console-auto-top-ups">
+            <thead>
+              <tr>
+                <th>Integración</th>
+                <th>Estado</th>
+                <th className="num">Saldo</th>
+                <th className="num">Umbral</th>
+                <th className="num">Monto</th>
+                <th className="num">Máximo por día</th>
+              </tr>
+            </thead>
+            <tbody>
+              {settings.map((setting) => (
+                <tr key={setting.integrationId} data-testid="console-auto-top-up-row">
+                  <td data-label="Integración">
+                    <a href={`/admin/integraciones/${setting.integrationId}`}>{setting.integrationName}</a>
+                  </td>
+                  <td data-label="Estado">
+                    <span className={`badge ${setting.state === 'active' ? 'ok' : 'danger'}`}>{AUTO_TOP_UP_STATE_LABELS[setting.state]}</span>
+                    {setting.state === 'paused' && setting.pausedReason && <span className="small"> {setting.pausedReason}{setting.pausedAt ? `, desde el ${formatDateTime(setting.pausedAt)}` : ''}</span>}
+                  </td>
+                  <td className="num" data-label="Saldo">
+                    {formatQuetzales(setting.balanceCentavos)}
+                  </td>
+                  <td className="num" data-label="Umbral">
+                    {formatQuetzales(setting.thresholdCentavos)}
+                  </td>
+                  <td className="num" data-label="Monto">
+                    {formatQuetzales(setting.amountCentavos)}
+                  </td>
+                  <td className="num" data-label="Máximo por día">
+                    {setting.dailyMax}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
 

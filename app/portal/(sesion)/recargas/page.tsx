@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
@@ -57,6 +58,17 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
             reportar nada. Antes de pagar verá la comisión y el total.
           </p>
           <OnlineTopUpForm limits={`Entre ${formatQuetzales(settings.ONLINE_TOP_UP_MIN_CENTAVOS)} y ${formatQuetzales(settings.ONLINE_TOP_UP_MAX_CENTAVOS)}.`} />
+        </section>
+      )}
+      {paysOnline && user.role === 'propietario' && (
+        <section className="card" aria-labelledby="recarga-automatica">
+          <h2 id="recarga-automatica">Recarga automática</h2>
+          <p>
+            Con una tarjeta ya usada en un pago en línea, el saldo se recarga solo cuando baja de un umbral que usted elige.{' '}
+            <Link href="/portal/recargas/automatica" data-testid="auto-top-up-link">
+              Configurar la recarga automática
+            </Link>
+          </p>
         </section>
       )}
       {(paysOnline || onlinePayments.length > 0) && (

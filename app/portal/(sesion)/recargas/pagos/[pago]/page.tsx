@@ -16,7 +16,10 @@ export const metadata: Metadata = { title: 'Pago en línea' };
 const log = logger('portal-online-payment');
 
 /** Our top-up ids: `recarga-` and a UUID. Anything else is answered as an id that does not exist. */
-const TOP_UP_ID = /^recarga-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TOP_UP_ID = /^recarga-(?:auto-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An automatic top-up's charge (lib/flows/auto-top-ups) has no payment page: until it settles it is being charged. */
+const AUTOMATIC_CHARGE_IN_FLIGHT = 'Cargo automático a la tarjeta guardada, en curso: el saldo se acredita en cuanto el proveedor lo confirme.';
+
 /** States a read at the provider may still move (one paid another amount waits for support). */
 const READABLE = new Set(['checkout_open', 'declined', 'pending_transfer', 'indeterminate']);
 
@@ -51,7 +54,7 @@ export default async function OnlinePaymentPage({ params, searchParams }: { para
         </h2>
         <p data-testid="online-payment-explanation">
           {cancelled && payment.state === 'checkout_open' ? 'Volvió sin pagar: no se cobró nada. ' : ''}
-          {ONLINE_PAYMENT_STATE_EXPLANATIONS[payment.state]}
+          {payment.id.startsWith('recarga-auto-') && payment.state === 'created' ? AUTOMATIC_CHARGE_IN_FLIGHT : ONLINE_PAYMENT_STATE_EXPLANATIONS[payment.state]}
         </p>
         <dl className="details">
           <dt>Monto a acreditar</dt>
