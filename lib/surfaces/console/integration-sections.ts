@@ -72,6 +72,10 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'top_up_request.report':
     case 'top_up_request.approve':
     case 'top_up_request.reject':
+    case 'auto_top_up.enable':
+    case 'auto_top_up.resume':
+    case 'auto_top_up.disable':
+    case 'auto_top_up.pause':
       return 'saldo';
     case 'integration.set_notification_webhook':
     case 'integration.remove_notification_webhook':
