@@ -26,8 +26,15 @@ const log = logger('auto-top-ups');
 /** Who may set it up: the one who answers for the card. */
 export const AUTO_TOP_UP_OWNERS: readonly PortalRole[] = ['propietario'];
 export const DAILY_MAX_LIMIT = 20;
-/** An attempt still in flight this long after its last change lost its answer: it is read by its key. */
+/**
+ * An attempt still in flight this long after its last change lost its answer: it is read by its
+ * key. Twice the charge's time-out at least, so a call still under way is never read as not made.
+ */
 export const IN_FLIGHT_READ_AFTER_MS = 2 * 60_000;
+
+function inFlightReadAfterMs(): number {
+  return Math.max(IN_FLIGHT_READ_AFTER_MS, 2 * env().RECURRENTE_TIMEOUT_MS);
+}
 
 export type AutoTopUpError = 'forbidden' | 'off' | 'invalid' | 'unavailable' | 'not_found';
 
@@ -188,7 +195,7 @@ export async function runAutoTopUps(provider: PaymentProvider, options: RunOptio
   const stale = await handle
     .select()
     .from(autoTopUpCharges)
-    .where(and(eq(autoTopUpCharges.state, 'in_flight'), lt(autoTopUpCharges.updatedAt, new Date(now.getTime() - IN_FLIGHT_READ_AFTER_MS))));
+    .where(and(eq(autoTopUpCharges.state, 'in_flight'), lt(autoTopUpCharges.updatedAt, new Date(now.getTime() - inFlightReadAfterMs()))));
   for (const charge of stale) {
     try {
       const found = await provider.findCharge(charge.idempotencyKey);
