@@ -52,6 +52,8 @@ beforeAll(async () => {
     AUTO_TOP_UP_RETRY_AFTER_MS: '0',
   });
   instances = await Promise.all([startApp({ env }), startApp({ env })]);
+  // The charge's webhook reaches an instance too, racing the job's own answer: credited once either way.
+  simulator.recurrente.setWebhookUrl(`${instances[1]!.baseUrl}/api/pagos/recurrente`);
   // The card: a Q 50.00 online top-up the owner paid by card on the simulator's page (the
   // instances' limits, in this process too).
   process.env.ONLINE_TOP_UP_MIN_CENTAVOS = '5000';
