@@ -52,8 +52,6 @@ beforeAll(async () => {
     AUTO_TOP_UP_RETRY_AFTER_MS: '0',
   });
   instances = await Promise.all([startApp({ env }), startApp({ env })]);
-  // The charge's webhook reaches an instance too, racing the job's own answer: credited once either way.
-  simulator.recurrente.setWebhookUrl(`${instances[1]!.baseUrl}/api/pagos/recurrente`);
   // The card: a Q 50.00 online top-up the owner paid by card on the simulator's page (the
   // instances' limits, in this process too).
   process.env.ONLINE_TOP_UP_MIN_CENTAVOS = '5000';
@@ -71,6 +69,8 @@ beforeAll(async () => {
   simulator.recurrente.completeCheckout(row!.checkoutId!, 'card_approved');
   expect(await settleByRead(provider, started.value.id)).toMatchObject({ kind: 'credited' });
   cardPaymentId = started.value.id;
+  // The charge's webhook reaches an instance too, racing the job's own answer: credited once either way.
+  simulator.recurrente.setWebhookUrl(`${instances[1]!.baseUrl}/api/pagos/recurrente`);
 }, PROCESS_TEST_TIMEOUT_MS * 2);
 
 afterAll(async () => {
