@@ -43,7 +43,7 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
   },
   {
     page: 'Recargas',
-    what: 'reportar un depósito o transferencia (banco, número de referencia, fecha, monto y, si quiere, la boleta en imagen o PDF de hasta 5 MB) y seguir su estado; el saldo cambia cuando la administración la aprueba, y una misma referencia de un banco se acredita una sola vez (se comparan sus letras y números: «DUP-777» y «dup 777» son la misma); la fecha del depósito, de los últimos 90 días salvo que el servicio fije otro plazo (el formulario lo indica); mientras esté pendiente, quien lo reportó (o un propietario) puede cancelarlo; si la administración acredita otro monto que el reportado, se ven los dos y su nota',
+    what: 'reportar un depósito o transferencia (banco, número de referencia, fecha, monto y, si quiere, la boleta en imagen o PDF de hasta 5 MB) y seguir su estado; el saldo cambia cuando la administración la aprueba, y una misma referencia de un banco se acredita una sola vez (se comparan sus letras y números: «DUP-777» y «dup 777» son la misma); la fecha del depósito, de los últimos 90 días salvo que el servicio fije otro plazo (el formulario lo indica); mientras esté pendiente, quien lo reportó (o un propietario) puede cancelarlo; si la administración acredita otro monto que el reportado, se ven los dos y su nota; donde hay pagos en línea, pagar en línea y, solo el propietario, la recarga automática con una tarjeta guardada',
     roles: ['propietario', 'facturacion'],
   },
   {
