@@ -264,7 +264,7 @@ export class IntegratorNotifier {
       const contact = delivery.recipient === 'billing' ? 'billing' : 'technical';
       // An owner's copy (another address than the contact's) is greeted without the contact's name.
       const contactEmail = contact === 'billing' ? integration.billingContactEmail : integration.technicalContactEmail;
-      const name = delivery.target !== contactEmail ? null : contact === 'billing' ? integration.billingContactName : integration.technicalContactName;
+      const name = delivery.condition === 'auto_top_up_paused' && delivery.target !== contactEmail ? null : contact === 'billing' ? integration.billingContactName : integration.technicalContactName;
       const attachments = await this.attachments(delivery, notification);
       return sendMail(this.settings.email, notificationMail(notification, { email: delivery.target, name, contact }, attachments));
     }
