@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 import { ledgerEntries } from './ledger-entries';
@@ -130,9 +130,11 @@ export type InvoiceReversalKind = (typeof invoiceReversalKind.enumValues)[number
 /**
  * pending and indeterminate as an invoice's (an indeterminate credit note is settled by lookup, a
  * void by sending it again with its identifier); done: voided, or the credit note certified;
- * refused: the certifier refused it and the balance was given back.
+ * refused: the certifier refused it and the balance was given back; to_correct: a credit note on
+ * another flow's entry (an online payment's refund) the certifier refused: nothing is given back, it
+ * waits to be sent again with the same identifier.
  */
-export const invoiceReversalState = pgEnum('invoice_reversal_state', ['pending', 'indeterminate', 'done', 'refused']);
+export const invoiceReversalState = pgEnum('invoice_reversal_state', ['pending', 'indeterminate', 'done', 'refused', 'to_correct']);
 export type InvoiceReversalState = (typeof invoiceReversalState.enumValues)[number];
 
 // A certified invoice undone: a void within SAT's deadline, or a credit note (NCRE) that references
@@ -161,6 +163,9 @@ export const invoiceReversals = pgTable(
       .notNull()
       .references(() => ledgerEntries.id),
     refundEntryId: bigint('refund_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    // False when the entry is another flow's (an online payment's refund: the money already went
+    // back to the customer), so a refusal returns nothing to the balance.
+    returnsOnRefusal: boolean('returns_on_refusal').notNull().default(true),
     // Who asked for it (describeActor).
     requestedBy: text('requested_by').notNull(),
     state: invoiceReversalState('state').notNull().default('pending'),

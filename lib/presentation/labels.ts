@@ -54,6 +54,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'invoice.void': 'Anuló una factura (el saldo de su recarga se descontó)',
   'invoice.credit_note': 'Emitió una nota de crédito de una factura (el saldo de su recarga se descontó)',
   'invoice.reversal_refused': 'El certificador rechazó una anulación o nota de crédito (el saldo se devolvió)',
+  'invoice.reversal_to_correct': 'El certificador rechazó la nota de crédito de un reembolso (por corregir; el saldo no cambió)',
+  'invoice.reversal_retry': 'Reintentó la nota de crédito de un reembolso (mismo identificador)',
   'top_up_request.report': 'Reportó un depósito para recargar (pendiente de revisión)',
   'top_up_request.approve': 'Aprobó un depósito reportado (la recarga entró al saldo)',
   'top_up_request.reject': 'Rechazó un depósito reportado',

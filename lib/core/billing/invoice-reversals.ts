@@ -98,8 +98,9 @@ async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceI
 
 /**
  * The credit note of a certified invoice whose amount already left the balance by the caller's own
- * entry (a refund of an online payment): written in the caller's transaction, moving nothing. The
- * invoice may carry one live reversal, as for any other.
+ * entry (a refund of an online payment): written in the caller's transaction, moving nothing, and
+ * refused by the certifier it moves nothing either (it waits to be corrected: the money already went
+ * back to the customer). The invoice may carry one live reversal, as for any other.
  */
 export async function requestCreditNoteForEntryWithin(tx: Transaction, actor: Actor, invoice: Invoice, reason: string, ledgerEntryId: number, now: Date): Promise<Result<InvoiceReversal, ReversalError>> {
   if (invoice.state !== 'certified' || !invoice.uuid) return fail('not_certified', REVERSAL_MESSAGES.notCertified);
@@ -107,7 +108,7 @@ export async function requestCreditNoteForEntryWithin(tx: Transaction, actor: Ac
   if (live) return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', live.kind === 'credit_note' ? REVERSAL_MESSAGES.creditNoteExists : REVERSAL_MESSAGES.alreadyVoided);
   const [reversal] = await tx
     .insert(invoiceReversals)
-    .values({ invoiceId: invoice.id, integrationId: invoice.integrationId, kind: 'credit_note', reason, requestedAt: now, amountCentavos: invoice.totalCentavos, ledgerEntryId, requestedBy: describeActor(actor) })
+    .values({ invoiceId: invoice.id, integrationId: invoice.integrationId, kind: 'credit_note', reason, requestedAt: now, amountCentavos: invoice.totalCentavos, ledgerEntryId, requestedBy: describeActor(actor), returnsOnRefusal: false })
     .returning();
   await tx.update(invoices).set({ reversal: 'credit_note_pending' }).where(eq(invoices.id, invoice.id));
   return ok(reversal!);

@@ -6,7 +6,7 @@
 // any instance, changes nothing.
 import { and, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations, invoices, type InvoiceState } from '@/db/schema';
+import { integrations, invoiceReversals, invoices, type InvoiceReversalState, type InvoiceState } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -79,5 +79,32 @@ export async function retryInvoice(actor: Actor, invoiceId: number, now = new Da
       after: { invoiceId, identifier: invoice.identifier, ...change },
     });
     return { ok: true, value: { queued: true } };
+  });
+}
+
+/**
+ * Puts a credit note the certifier refused back in the queue with its identifier unchanged (one
+ * written on an online payment's refund: `to_correct`, nothing was given back). Redated like an
+ * invoice when SAT's window would have passed by the time it is sent. A second click, on any
+ * instance, finds it queued already and changes nothing (`queued: false`).
+ */
+export async function retryCreditNote(actor: Actor, reversalId: number, now = new Date()): Promise<{ queued: true } | { queued: false; state: InvoiceReversalState } | null> {
+  return (await db()).transaction(async (tx) => {
+    const [reversal] = await tx.select().from(invoiceReversals).where(eq(invoiceReversals.id, reversalId)).for('update');
+    if (!reversal) return null;
+    if (reversal.state !== 'to_correct') return { queued: false, state: reversal.state };
+    const redate = now.getTime() - reversal.requestedAt.getTime() > EMISSION_WINDOW_MS - REDATE_MARGIN_MS;
+    await tx
+      .update(invoiceReversals)
+      .set({ state: 'pending', ...(redate ? { requestedAt: now } : {}), nextAttemptAt: sql`now()`, lastErrorCode: null, lastErrorMessage: null, leaseHolder: null, leaseUntil: null, updatedAt: sql`now()` })
+      .where(eq(invoiceReversals.id, reversalId));
+    await writeAudit(tx, actor, {
+      action: 'invoice.reversal_retry',
+      targetType: 'integration',
+      targetId: reversal.integrationId,
+      before: { invoiceReversalId: reversal.id, identifier: reversal.identifier, lastErrorCode: reversal.lastErrorCode, lastErrorMessage: reversal.lastErrorMessage },
+      after: { invoiceReversalId: reversal.id, identifier: reversal.identifier, ...(redate ? { requestedAt: now.toISOString() } : {}) },
+    });
+    return { queued: true };
   });
 }

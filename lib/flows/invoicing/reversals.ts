@@ -3,7 +3,8 @@
 // note (an NCRE, a document like an invoice) is settled by the certifier's lookup by identifier; a
 // void has no lookup, so it is sent again with its own fixed identifier, which the certifier answers
 // as already done ("Documento enviado previamente.") if the first one went through. A void or credit
-// note the certifier refuses gives its amount back to the balance, once, in the refusal's transaction.
+// note the certifier refuses gives its amount back to the balance, once, in the refusal's transaction;
+// a credit note on an online payment's refund (whose money already went back) waits to be corrected.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal, type NewInvoiceReversal } from '@/db/schema';
@@ -67,6 +68,7 @@ async function updateClaimed(id: number, holder: string, change: Change, release
  * transaction, only while this claim holds it, so a refund is written once.
  */
 async function refuseAndRefund(reversal: InvoiceReversal, invoice: Invoice, holder: string, code: string | null, message: string): Promise<void> {
+  if (!reversal.returnsOnRefusal) return refuseToCorrect(reversal, invoice, holder, code, message);
   const refunded = await (await db()).transaction(async (tx) => {
     const [integration] = await tx.select().from(integrations).where(eq(integrations.id, reversal.integrationId)).for('update');
     const [claimed] = await tx
@@ -106,6 +108,30 @@ async function refuseAndRefund(reversal: InvoiceReversal, invoice: Invoice, hold
     return after!;
   });
   if (refunded) await afterBalanceMoved(refunded, reversal.amountCentavos);
+}
+
+/**
+ * A credit note written on another flow's entry (an online payment's refund: the money went back to
+ * the customer at the provider) refused for good: nothing returns to the balance. It stays the
+ * invoice's live reversal, to correct and send again with the same identifier (never used, since
+ * the certifier refused it), so no second reversal can take the amount from the balance again.
+ */
+async function refuseToCorrect(reversal: InvoiceReversal, invoice: Invoice, holder: string, code: string | null, message: string): Promise<void> {
+  await (await db()).transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(invoiceReversals)
+      .set({ state: 'to_correct', lastErrorCode: code, lastErrorMessage: message, leaseHolder: null, leaseUntil: null, updatedAt: sql`now()` })
+      .where(and(eq(invoiceReversals.id, reversal.id), eq(invoiceReversals.leaseHolder, holder), inArray(invoiceReversals.state, [...IN_QUEUE])))
+      .returning();
+    if (!claimed) return;
+    await writeAudit(tx, WORKER_ACTOR, {
+      action: 'invoice.reversal_to_correct',
+      targetType: 'integration',
+      targetId: reversal.integrationId,
+      before: { invoiceReversalId: reversal.id, state: reversal.state },
+      after: { invoiceReversalId: reversal.id, state: 'to_correct', invoiceId: invoice.id, code },
+    });
+  });
 }
 
 function messagesText(errors: CertifierMessage[]): string {

@@ -30,6 +30,9 @@ export const REFUND_MESSAGES = {
   done: 'Pago reembolsado: se descontó el monto del saldo y se emitirá la nota de crédito de su factura.',
   failed: 'El proveedor no hizo el reembolso: el monto volvió al saldo.',
   indeterminate: 'El proveedor no respondió con claridad: se consultará el pago antes de decidir, sin enviar el reembolso de nuevo.',
+  creditNoteNotFound: 'Este reembolso no tiene nota de crédito.',
+  creditNoteQueued: 'La nota de crédito volvió a la cola con el mismo identificador: se enviará al certificador en unos segundos.',
+  creditNoteNotToCorrect: 'La nota de crédito ya no está rechazada: no se cambió nada.',
 } as const;
 
 export function refundBalanceSpentMessage(balanceCentavos: number, amountCentavos: number): string {

@@ -2,7 +2,7 @@
 // the balance moves back once (a double submit refunds once), the provider is asked once, an
 // unclear answer is settled by reading the payment, a refusal gives the amount back once, the
 // invoice's credit note is written, the balance never goes below zero, and support is refused.
-import { eq, like } from 'drizzle-orm';
+import { eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, integrations, invoiceReversals, invoices, ledgerEntries, onlinePayments, portalUsers } from '@/db/schema';
@@ -14,6 +14,7 @@ import { invoicesInQueue } from '@/lib/flows/invoicing/queue';
 import { env } from '@/lib/platform/env';
 import { createRecurrenteProvider } from '@/lib/providers/payments/recurrente';
 import type { PaymentProvider } from '@/lib/providers/payments/provider';
+import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
@@ -22,7 +23,7 @@ import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/suppo
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { REFUND_MESSAGES, refundBalanceSpentMessage } from './messages';
 import { settleByRead, startOnlineTopUp } from './payments';
-import { refundOfOnlinePayment, refundOnlinePayment, settleRefundByRead, type RefundStaff } from './refunds';
+import { refundOfOnlinePayment, refundOnlinePayment, retryRefundCreditNote, settleRefundByRead, type RefundStaff } from './refunds';
 
 const ADMIN: RefundStaff = { role: 'admin', actor: { kind: 'user', id: 7, email: 'admin-reembolsos@servicio.example' } };
 const SUPPORT: RefundStaff = { role: 'support', actor: { kind: 'user', id: 8, email: 'soporte@servicio.example' } };
@@ -75,14 +76,20 @@ async function creditedPayment(amountCentavos: number): Promise<{ id: string; in
   simulator.recurrente.completeCheckout(row!.checkoutId!, 'card_approved');
   await simulator.recurrente.flushWebhooks();
   expect(await settleByRead(provider, started.value.id)).toMatchObject({ kind: 'credited' });
-  const settings = env();
-  const worker = createInvoiceWorker({ certifier: certifierOf(settings)!, issuer: issuerOf(settings)!, name: 'w1', backoffBaseMs: 20, backoffCeilingMs: 200, credentialsPauseMs: 200, leaseSeconds: 30 });
-  const ends = Date.now() + 20_000;
-  while ((await invoicesInQueue()) > 0 && Date.now() < ends) await worker.runOnce();
+  await runInvoiceWorker();
   const [payment] = await (await db()).select().from(onlinePayments).where(eq(onlinePayments.id, started.value.id));
   const [invoice] = await (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, payment!.ledgerEntryId!));
   expect(invoice).toMatchObject({ state: 'certified', totalCentavos: amountCentavos });
   return { id: payment!.id, invoiceId: invoice!.id, providerPaymentId: payment!.providerPaymentId! };
+}
+
+/** The invoice worker's rounds until its queue (invoices, voids, credit notes) is empty. */
+async function runInvoiceWorker(certifier?: FelCertifier): Promise<void> {
+  const settings = env();
+  const worker = createInvoiceWorker({ certifier: certifier ?? certifierOf(settings)!, issuer: issuerOf(settings)!, name: 'w1', backoffBaseMs: 20, backoffCeilingMs: 200, credentialsPauseMs: 200, leaseSeconds: 30 });
+  const ends = Date.now() + 20_000;
+  const reversalsInQueue = async () => (await (await db()).select({ id: invoiceReversals.id }).from(invoiceReversals).where(inArray(invoiceReversals.state, ['pending', 'indeterminate']))).length;
+  while (((await invoicesInQueue()) > 0 || (await reversalsInQueue()) > 0) && Date.now() < ends) await worker.runOnce();
 }
 
 async function refundEntriesOf(id: string) {
@@ -154,6 +161,36 @@ describe('refunding an online payment', () => {
     expect(await balance()).toBe(1_000);
     expect(await refundOfOnlinePayment(id)).toBeUndefined();
     expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 0 });
+    await reconciles();
+  });
+
+  it('a credit note the certifier refuses leaves the refund done and the balance where it was, and is sent again when retried', async () => {
+    const { id, invoiceId, providerPaymentId } = await creditedPayment(8_000);
+    const before = await balance();
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Cobro por error')).toMatchObject({ ok: true, value: { refund: { state: 'done' } } });
+    expect(await balance()).toBe(before - 8_000);
+    const real = certifierOf(env())!;
+    const refusing: FelCertifier = { ...real, name: real.name, certify: async () => ({ kind: 'rejected', errors: [{ code: 'FEL_NCRE01', message: 'El receptor no coincide.' }] }) };
+    await runInvoiceWorker(refusing);
+    // The money went back to the customer at the provider: the refused document returns nothing to the balance.
+    expect(await balance()).toBe(before - 8_000);
+    expect(await refundEntriesOf(id)).toHaveLength(1);
+    const refund = (await refundOfOnlinePayment(id))!;
+    expect(refund).toMatchObject({ state: 'done', creditNote: { state: 'to_correct', lastErrorCode: 'FEL_NCRE01' } });
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 8_000 + 360 + 200 });
+    const [standing] = await (await db()).select({ reversal: invoices.reversal }).from(invoices).where(eq(invoices.id, invoiceId));
+    expect(standing!.reversal).toBe('credit_note_pending');
+    await reconciles();
+
+    // Retried (a second click too): the same document goes back to the queue once and is certified.
+    const [first, second] = await Promise.all([retryRefundCreditNote(ADMIN.actor, refund.id), retryRefundCreditNote(ADMIN.actor, refund.id)]);
+    expect([first, second].map((result) => result.ok && result.value.queued).sort()).toEqual([false, true]);
+    await runInvoiceWorker();
+    const notes = await (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.invoiceId, invoiceId));
+    expect(notes).toMatchObject([{ kind: 'credit_note', state: 'done', amountCentavos: 8_000, ledgerEntryId: refund.ledgerEntryId }]);
+    expect(simulator.fel.certificationCount(notes[0]!.identifier)).toBe(1);
+    expect((await refundOfOnlinePayment(id))!.creditNote).toMatchObject({ state: 'done' });
+    expect(await balance()).toBe(before - 8_000);
     await reconciles();
   });
 });

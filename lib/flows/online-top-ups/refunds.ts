@@ -1,9 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations, invoices, ledgerEntries, onlinePaymentRefunds, onlinePayments, type ConsoleRole, type OnlinePaymentRefund } from '@/db/schema';
+import { integrations, invoiceReversals, invoices, ledgerEntries, onlinePaymentRefunds, onlinePayments, type ConsoleRole, type InvoiceReversal, type OnlinePaymentRefund } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { requestCreditNoteForEntryWithin } from '@/lib/core/billing/invoice-reversals';
 import { afterBalanceMoved, type Transaction } from '@/lib/core/billing/ledger';
+import { retryCreditNote } from '@/lib/flows/invoicing/corrections';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
@@ -16,7 +17,9 @@ import { REFUND_MESSAGES, refundBalanceSpentMessage } from './messages';
 // that row instead of refunding again), so the money cannot be spent while the refund is under way.
 // The provider is asked once: an unclear answer is settled by reading the payment's refunded amount,
 // never by sending again. Refunded: the invoice's credit note is written on the same entry (nothing
-// moves twice). Not refunded: the amount goes back to the balance, once.
+// moves twice). Not refunded: the amount goes back to the balance, once. The credit note has its own
+// state: one the certifier refuses gives nothing back (the customer has the money) and waits to be
+// retried with the same identifier.
 
 const log = logger('online-top-ups');
 
@@ -184,8 +187,27 @@ async function update(tx: Transaction, refundId: number, values: Partial<typeof 
   return row!;
 }
 
+/** A refund with its credit note: two states, the money's (the refund's) and the document's. */
+export type OnlinePaymentRefundView = OnlinePaymentRefund & { creditNote: InvoiceReversal | null };
+
 /** The payment's refund, if an administrator asked for one (the console's payment page). */
-export async function refundOfOnlinePayment(paymentId: string): Promise<OnlinePaymentRefund | undefined> {
-  const [refund] = await (await db()).select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, paymentId));
-  return refund;
+export async function refundOfOnlinePayment(paymentId: string): Promise<OnlinePaymentRefundView | undefined> {
+  const [row] = await (await db())
+    .select({ refund: onlinePaymentRefunds, creditNote: invoiceReversals })
+    .from(onlinePaymentRefunds)
+    .leftJoin(invoiceReversals, eq(invoiceReversals.id, onlinePaymentRefunds.invoiceReversalId))
+    .where(eq(onlinePaymentRefunds.onlinePaymentId, paymentId));
+  return row && { ...row.refund, creditNote: row.creditNote };
+}
+
+/**
+ * Sends a refund's credit note again after the certifier refused it, with the same identifier. It
+ * moves no money: the refund's amount left the balance once and stays out.
+ */
+export async function retryRefundCreditNote(actor: Actor, refundId: number, now = new Date()): Promise<Result<{ queued: boolean }, 'not_found' | 'not_to_correct'>> {
+  const [refund] = await (await db()).select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.id, refundId));
+  if (!refund || refund.invoiceReversalId === null) return fail('not_found', REFUND_MESSAGES.creditNoteNotFound);
+  const retried = await retryCreditNote(actor, refund.invoiceReversalId, now);
+  if (retried === null) return fail('not_found', REFUND_MESSAGES.creditNoteNotFound);
+  return ok({ queued: retried.queued });
 }

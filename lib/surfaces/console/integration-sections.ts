@@ -69,6 +69,7 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'invoice.void':
     case 'invoice.credit_note':
     case 'invoice.reversal_refused':
+    case 'invoice.reversal_to_correct':
     case 'top_up_request.report':
     case 'top_up_request.approve':
     case 'top_up_request.reject':
@@ -86,6 +87,7 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'integration.set_details':
     case 'integration.set_receptor':
     case 'invoice.retry':
+    case 'invoice.reversal_retry':
     case 'integration.set_purpose':
     case 'integration.deactivate':
     case 'integration.reactivate':

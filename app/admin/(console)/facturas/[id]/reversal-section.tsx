@@ -23,6 +23,9 @@ function liveText(reversal: InvoiceReversal): string {
   if (reversal.kind === 'void') {
     return reversal.state === 'done' ? `Anulada ante SAT el ${formatDateTime(reversal.doneAt ?? reversal.requestedAt)}: anulación ${asked}.` : `Anulación ${asked}. Se está enviando al certificador.`;
   }
+  if (reversal.state === 'to_correct') {
+    return `Nota de crédito ${asked}. El certificador la rechazó${reversal.lastErrorCode ? ` (${reversal.lastErrorCode})` : ''}: ${reversal.lastErrorMessage ?? ''} Es de un reembolso de un pago en línea: el saldo no cambió; se reintenta desde la página del pago.`;
+  }
   return reversal.state === 'done'
     ? `Nota de crédito ${reversal.serie}-${reversal.numero} (UUID ${reversal.uuid}) certificada el ${formatDateTime(reversal.doneAt ?? reversal.requestedAt)}, ${asked}.`
     : `Nota de crédito ${asked}. Se está enviando al certificador.`;

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { consoleAction } from '@/lib/flows/auth/action';
 import { REFUND_MESSAGES } from '@/lib/flows/online-top-ups/messages';
-import { refundOnlinePayment } from '@/lib/flows/online-top-ups/refunds';
+import { refundOnlinePayment, retryRefundCreditNote } from '@/lib/flows/online-top-ups/refunds';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 
@@ -22,4 +22,13 @@ export const refundOnlinePaymentAction = consoleAction({ role: 'admin', schema }
   revalidatePath(`/admin/recargas/pagos/${pago}`);
   const state = result.value.refund.state;
   return { ok: true, message: REFUND_MESSAGES[state], data: undefined };
+});
+
+// Sending a refund's refused credit note again moves no money, but it is a document for SAT: an
+// administrator's change, as retrying an invoice is.
+export const retryRefundCreditNoteAction = consoleAction({ role: 'admin', schema: z.object({ pago: z.string().trim().min(1).max(100), reembolso: z.coerce.number().int().positive() }) }, async ({ pago, reembolso }, user) => {
+  const result = await retryRefundCreditNote(user.actor, reembolso);
+  if (!result.ok) return { ok: false, message: result.error.message };
+  revalidatePath(`/admin/recargas/pagos/${pago}`);
+  return { ok: true, message: result.value.queued ? REFUND_MESSAGES.creditNoteQueued : REFUND_MESSAGES.creditNoteNotToCorrect, data: undefined };
 });

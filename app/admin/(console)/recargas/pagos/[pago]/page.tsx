@@ -3,12 +3,12 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { ActionForm, Field } from '@/components/console/action-form';
-import type { OnlinePaymentRefund } from '@/db/schema';
+import type { InvoiceReversal, OnlinePaymentRefund } from '@/db/schema';
 import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
 import { refundOfOnlinePayment, settleRefundByRead } from '@/lib/flows/online-top-ups/refunds';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
-import { refundOnlinePaymentAction } from './actions';
+import { refundOnlinePaymentAction, retryRefundCreditNoteAction } from './actions';
 import { findOnlinePayment } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -20,6 +20,21 @@ const REFUND_STATE_LABELS: Record<OnlinePaymentRefund['state'], string> = {
   failed: 'Reembolso no realizado',
   indeterminate: 'Reembolso sin confirmar',
 };
+
+/** The refund's credit note, a state of its own: the money moved once whatever the certifier says. */
+function creditNoteText(note: InvoiceReversal | null): string {
+  if (note === null) return 'No se pudo solicitar: revise la factura del pago.';
+  switch (note.state) {
+    case 'done':
+      return `Certificada: ${note.serie}-${note.numero} (UUID ${note.uuid}).`;
+    case 'to_correct':
+      return `Rechazada por el certificador${note.lastErrorCode ? ` (${note.lastErrorCode})` : ''}: ${note.lastErrorMessage ?? ''} El saldo no cambió; reintente cuando se resuelva la causa.`;
+    case 'refused':
+      return `Rechazada por el certificador${note.lastErrorCode ? ` (${note.lastErrorCode})` : ''}.`;
+    default:
+      return 'En proceso: se está enviando al certificador.';
+  }
+}
 
 export const metadata: Metadata = { title: 'Pago en línea' };
 
@@ -37,7 +52,10 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
   const provider = configuredPaymentProvider();
   let refund = await refundOfOnlinePayment(payment.id);
   // An unclear refund is settled here by reading the payment (never by sending it again).
-  if (refund && provider && (refund.state === 'indeterminate' || refund.state === 'requested')) refund = await settleRefundByRead(provider, refund.id);
+  if (refund && provider && (refund.state === 'indeterminate' || refund.state === 'requested')) {
+    await settleRefundByRead(provider, refund.id);
+    refund = await refundOfOnlinePayment(payment.id);
+  }
   return (
     <>
       <PageHeader title={`Pago en línea ${payment.id}`} description={<Link href="/admin/recargas#pagos-en-linea">Volver a Recargas</Link>} />
@@ -93,14 +111,20 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
               <dd className="break-anywhere">{refund.providerRefundId ?? '—'}</dd>
               <dt>Detalle</dt>
               <dd>{refund.detail ?? '—'}</dd>
-              {refund.invoiceReversalId !== null && (
+              {refund.state === 'done' && (
                 <>
                   <dt>Nota de crédito</dt>
-                  <dd>Solicitada para la factura del pago (se ve en su página de factura).</dd>
+                  <dd data-testid="console-online-payment-credit-note">{creditNoteText(refund.creditNote)}</dd>
                 </>
               )}
             </dl>
-          ) : hasRole(user, 'admin') && provider ? (
+          ) : null}
+          {refund?.creditNote?.state === 'to_correct' && hasRole(user, 'admin') && (
+            <ActionForm action={retryRefundCreditNoteAction} hidden={{ pago: payment.id, reembolso: refund.id }} submitLabel="Reintentar la nota de crédito" pendingLabel="Reintentando…">
+              <p className="small">Se envía de nuevo al certificador con el mismo identificador; el saldo no cambia.</p>
+            </ActionForm>
+          )}
+          {refund ? null : hasRole(user, 'admin') && provider ? (
             <ActionForm
               action={refundOnlinePaymentAction}
               hidden={{ pago: payment.id }}
