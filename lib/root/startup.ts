@@ -195,6 +195,7 @@ function startRetention(exportDir: string | undefined): void {
 /**
  * Reads every online top-up still open (a checkout not yet paid, a pending transfer, an answer
  * lost) until it settles or expires: what a lost or refused webhook leaves is credited from here.
+ * Refunds left unclear are settled in the same rounds, by reading their payments.
  */
 function startOnlinePaymentPoller(everyMs: number): void {
   const provider = configuredPaymentProvider();
@@ -205,8 +206,8 @@ function startOnlinePaymentPoller(everyMs: number): void {
     everyMs,
     leaseMs: 10 * 60_000,
     run: async () => {
-      const { read, settled } = await pollOpenOnlinePayments(provider);
-      if (settled > 0) paymentsLog.info({ read, settled }, 'online payments settled by reading them');
+      const { read, settled, refundsSettled } = await pollOpenOnlinePayments(provider);
+      if (settled > 0 || refundsSettled > 0) paymentsLog.info({ read, settled, refundsSettled }, 'online payments and refunds settled by reading them');
     },
     onError: (error) => paymentsLog.error({ err: error }, 'polling online payments failed'),
   });

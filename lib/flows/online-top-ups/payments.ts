@@ -12,6 +12,7 @@ import { TOP_UP_REPORTERS } from '@/lib/flows/top-ups/reporters';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { onlineTopUpCredited, onlineTopUpExpired, type SettledOnlineTopUp } from './events';
 import { amountOutOfLimitsMessage, ONLINE_TOP_UP_MESSAGES } from './messages';
+import { pollOpenRefunds } from './refunds';
 
 // Online top-ups: the integrator pays on the provider's hosted page, and the balance is credited
 // only from what the provider says (a verified webhook or a server-side read), never from the
@@ -330,10 +331,10 @@ export async function settleByRead(provider: PaymentProvider, onlinePaymentId: s
 const OPEN_STATES: OnlinePaymentState[] = ['checkout_open', 'pending_transfer', 'indeterminate', 'declined'];
 
 /**
- * One pass of the poller: every open top-up (oldest first, at most `limit`) read once. Run on one
- * instance at a time (a job lease), though a settle is safe on many.
+ * One pass of the poller: every open top-up (oldest first, at most `limit`) read once, then every
+ * refund left open. Run on one instance at a time (a job lease), though a settle is safe on many.
  */
-export async function pollOpenOnlinePayments(provider: PaymentProvider, now = new Date(), limit = 100): Promise<{ read: number; settled: number }> {
+export async function pollOpenOnlinePayments(provider: PaymentProvider, now = new Date(), limit = 100): Promise<{ read: number; settled: number; refundsSettled: number }> {
   const open = await (await db())
     .select({ id: onlinePayments.id })
     .from(onlinePayments)
@@ -351,7 +352,7 @@ export async function pollOpenOnlinePayments(provider: PaymentProvider, now = ne
       log.error({ err: error, onlinePaymentId: id }, 'settling an online payment by reading it failed');
     }
   }
-  return { read: open.length, settled };
+  return { read: open.length, settled, refundsSettled: await pollOpenRefunds(provider, now, limit) };
 }
 
 /** An online top-up and every state it passed through, for support. */

@@ -22,7 +22,7 @@ import { addPortalMember, portalSessionOf } from '@/tests/support/people';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { REFUND_MESSAGES, refundBalanceSpentMessage } from './messages';
-import { settleByRead, startOnlineTopUp } from './payments';
+import { pollOpenOnlinePayments, settleByRead, startOnlineTopUp } from './payments';
 import { refundOfOnlinePayment, refundOnlinePayment, retryRefundCreditNote, settleRefundByRead, type RefundStaff } from './refunds';
 
 const ADMIN: RefundStaff = { role: 'admin', actor: { kind: 'user', id: 7, email: 'admin-reembolsos@servicio.example' } };
@@ -191,6 +191,29 @@ describe('refunding an online payment', () => {
     expect(simulator.fel.certificationCount(notes[0]!.identifier)).toBe(1);
     expect((await refundOfOnlinePayment(id))!.creditNote).toMatchObject({ state: 'done' });
     expect(await balance()).toBe(before - 8_000);
+    await reconciles();
+  });
+
+  it('the poller settles stuck refunds by reading the payment, with nobody opening a page, and never sends one again', async () => {
+    const lost = await creditedPayment(6_000);
+    const unsent = await creditedPayment(7_000);
+    const before = await balance();
+    simulator.recurrente.setApiFaults([{ fault: 'timeout', operations: ['refund'], times: 1, delayMs: 1_000 }]);
+    expect(await refundOnlinePayment(provider, ADMIN, lost.id, 'Devolución')).toMatchObject({ ok: true, value: { refund: { state: 'indeterminate' } } });
+    simulator.recurrente.setApiFaults([{ fault: 'server_error', operations: ['refund'], times: 1 }]);
+    expect(await refundOnlinePayment(provider, ADMIN, unsent.id, 'Devolución')).toMatchObject({ ok: true, value: { refund: { state: 'indeterminate' } } });
+    simulator.recurrente.setApiFaults([]);
+    expect(await balance()).toBe(before - 13_000);
+
+    expect(await pollOpenOnlinePayments(provider)).toMatchObject({ refundsSettled: 2 });
+    expect(await refundOfOnlinePayment(lost.id)).toMatchObject({ state: 'done', creditNote: { kind: 'credit_note', amountCentavos: 6_000 } });
+    expect(await refundOfOnlinePayment(unsent.id)).toMatchObject({ state: 'failed', creditNote: null });
+    expect(simulator.recurrente.payment(lost.providerPaymentId)).toMatchObject({ refunded: 6_000 + 270 + 200 });
+    expect(simulator.recurrente.payment(unsent.providerPaymentId)).toMatchObject({ refunded: 0 });
+    expect(await balance()).toBe(before - 6_000);
+    // Settled: the next rounds read nothing more and move nothing.
+    expect(await pollOpenOnlinePayments(provider)).toMatchObject({ refundsSettled: 0 });
+    expect(await balance()).toBe(before - 6_000);
     await reconciles();
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, onlinePaymentRefunds, onlinePayments, type ConsoleRole, type InvoiceReversal, type OnlinePaymentRefund } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
@@ -131,6 +131,40 @@ export async function settleRefundByRead(provider: PaymentProvider, refundId: nu
   if (read.state.refundedCentavos === 0) return finish(actor, refundId, { kind: 'failed', detail: 'read: nothing refunded' }, now);
   // Part of it refunded: not ours (we refund whole payments); support decides from the detail.
   return finish(actor, refundId, { kind: 'indeterminate', detail: `read: refunded ${read.state.refundedCentavos} of ${read.state.amountCentavos}` }, now);
+}
+
+/**
+ * One pass over the refunds left open (an unclear answer, or a call that never finished): each
+ * settled by reading its payment, never by sending it again. Part of the online payments' poller,
+ * so a stuck refund settles whether or not anyone opens its page.
+ */
+export async function pollOpenRefunds(provider: PaymentProvider, now = new Date(), limit = 100): Promise<number> {
+  const open = await (await db())
+    .select({ id: onlinePaymentRefunds.id })
+    .from(onlinePaymentRefunds)
+    .innerJoin(onlinePayments, eq(onlinePayments.id, onlinePaymentRefunds.onlinePaymentId))
+    .where(
+      and(
+        eq(onlinePayments.provider, provider.name),
+        or(
+          eq(onlinePaymentRefunds.state, 'indeterminate'),
+          and(eq(onlinePaymentRefunds.state, 'requested'), lt(onlinePaymentRefunds.createdAt, new Date(now.getTime() - REQUESTED_SETTLE_AFTER_MS))),
+        ),
+      ),
+    )
+    .orderBy(asc(onlinePaymentRefunds.id))
+    .limit(limit);
+  let settled = 0;
+  for (const { id } of open) {
+    try {
+      const refund = await settleRefundByRead(provider, id, now);
+      if (refund.state === 'done' || refund.state === 'failed') settled++;
+    } catch (error) {
+      // One refund that cannot be settled never holds up the others.
+      log.error({ err: error, refundId: id }, 'settling an online payment refund by reading it failed');
+    }
+  }
+  return settled;
 }
 
 type Finish = { kind: 'done'; providerRefundId: string | null; detail: string } | { kind: 'failed'; detail: string } | { kind: 'indeterminate'; detail: string };
