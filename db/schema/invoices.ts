@@ -140,7 +140,8 @@ export type InvoiceReversalState = (typeof invoiceReversalState.enumValues)[numb
 // A certified invoice undone: a void within SAT's deadline, or a credit note (NCRE) that references
 // it after. Written with the ledger entry that takes its amount back from the balance, in one
 // transaction (lib/core/billing/invoice-reversals.ts), with its identifier fixed there for good like an
-// invoice's; the invoice worker sends it. At most one that is not refused per invoice.
+// invoice's; the invoice worker sends it. At most one that is not refused per invoice, besides the
+// credit notes of an online payment's refunds.
 export const invoiceReversals = pgTable(
   'invoice_reversals',
   {
@@ -190,7 +191,10 @@ export const invoiceReversals = pgTable(
     // The balance moves back once: one entry per reversal, and one live reversal per invoice.
     uniqueIndex('invoice_reversals_ledger_entry_unique').on(table.ledgerEntryId),
     uniqueIndex('invoice_reversals_refund_entry_unique').on(table.refundEntryId).where(sql`${table.refundEntryId} is not null`),
-    uniqueIndex('invoice_reversals_one_live').on(table.invoiceId).where(sql`${table.state} <> 'refused'`),
+    // One live void or credit note of the console's per invoice; the credit notes of an online
+    // payment's refunds (one per refund, adding up to at most the invoice) are not counted here.
+    uniqueIndex('invoice_reversals_one_live').on(table.invoiceId).where(sql`${table.state} <> 'refused' and ${table.returnsOnRefusal}`),
+    index('invoice_reversals_invoice_idx').on(table.invoiceId, table.id),
     index('invoice_reversals_due_idx').on(table.nextAttemptAt, table.id).where(sql`${table.state} in ('pending', 'indeterminate')`),
     check('invoice_reversals_amount_positive', sql`${table.amountCentavos} > 0`),
     check('invoice_reversals_done_note_numbered', sql`${table.kind} <> 'credit_note' or ${table.state} <> 'done' or ${table.uuid} is not null`),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 import { ledgerEntries } from './ledger-entries';
@@ -84,10 +84,12 @@ export type OnlinePaymentEvent = typeof onlinePaymentEvents.$inferSelect;
 export const onlinePaymentRefundState = pgEnum('online_payment_refund_state', ['requested', 'done', 'failed', 'indeterminate']);
 export type OnlinePaymentRefundState = (typeof onlinePaymentRefundState.enumValues)[number];
 
-// An administrator's refund of a credited online payment (the whole of it). The row, and the ledger
-// entry that takes the amount back from the balance, are written in one transaction before the
-// provider is called: the unique index on the payment keeps a double click or another instance
-// from refunding twice, and a refund that failed gives the amount back once (`returned_entry_id`).
+// An administrator's refund of a credited online payment, the whole of it or a part (several parts
+// add up to at most the credited amount: checked under the payment's row lock). The row, and the
+// ledger entry that takes the amount back from the balance, are written in one transaction before
+// the provider is called: one open refund per payment (the partial unique index) keeps a double
+// click or another instance from refunding twice, and a refund that failed gives the amount back
+// once (`returned_entry_id`).
 export const onlinePaymentRefunds = pgTable(
   'online_payment_refunds',
   {
@@ -98,8 +100,11 @@ export const onlinePaymentRefunds = pgTable(
     integrationId: integer('integration_id')
       .notNull()
       .references(() => integrations.id),
-    // What left the balance (the credited amount); the provider returns the whole payment.
+    // What left the balance: the credited amount, or a part of it.
     amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
+    // True: the provider was asked for the whole payment (amount and fee, nothing refunded before);
+    // false: for exactly amount_centavos. What a read of the payment's refunded amount is checked against.
+    whole: boolean('whole').notNull().default(true),
     state: onlinePaymentRefundState('state').notNull().default('requested'),
     reason: text('reason').notNull(),
     // The administrator who asked for it (describeActor).
@@ -118,7 +123,9 @@ export const onlinePaymentRefunds = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    uniqueIndex('online_payment_refunds_payment_unique').on(table.onlinePaymentId),
+    index('online_payment_refunds_payment_idx').on(table.onlinePaymentId, table.id),
+    // One refund under way per payment: a read of the payment's refunded amount then says which it was.
+    uniqueIndex('online_payment_refunds_one_open').on(table.onlinePaymentId).where(sql`${table.state} in ('requested', 'indeterminate')`),
     uniqueIndex('online_payment_refunds_ledger_entry_unique').on(table.ledgerEntryId),
     uniqueIndex('online_payment_refunds_returned_entry_unique').on(table.returnedEntryId).where(sql`${table.returnedEntryId} is not null`),
     check('online_payment_refunds_amount_positive', sql`${table.amountCentavos} > 0`),

@@ -1,13 +1,14 @@
 // Refunding an online payment from its console page, through the built app with the Recurrente
 // simulator and the FEL certifier's: support sees the payment but the server refuses them the
 // refund; an administrator's two sendings at once refund once (balance, provider, credit note), and
-// the page shows the refund's state.
+// the page shows the refund's state; a part is refunded first, then the rest.
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, onlinePaymentRefunds, onlinePayments } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { formatQuetzales } from '@/lib/platform/money';
 import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
@@ -37,6 +38,7 @@ beforeAll(async () => {
       RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
       RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
       RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+      RECURRENTE_PARTIAL_REFUNDS: 'true',
       ONLINE_TOP_UP_POLL_MS: '3600000',
       FEL_ENABLED: 'true',
       FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
@@ -93,16 +95,29 @@ describe('refunding an online payment in the console', { timeout: PROCESS_TEST_T
     expect(await balance()).toBe(10_000);
 
     const admin = await consoleSignedIn(app.baseUrl, accounts.admin);
-    expect((await admin.request(page)).text).toContain('Reembolsar el pago');
+    const form = (await admin.request(page)).text;
+    expect(form).toContain('Reembolsar el pago');
+    expect(form).toContain('data-testid="refund-amount"');
+    // A part first, then the rest sent twice at once: each refunded once.
+    await admin.serverAction(page, 'refundOnlinePaymentAction', { pago: payment.id, monto: '30.00', motivo: 'Parte no usada', envio: randomUUID() });
+    expect(await balance()).toBe(7_000);
+    expect((await support.request(page)).text).toContain(`Reembolsado: ${formatQuetzales(3_000)} de ${formatQuetzales(10_000)}; queda ${formatQuetzales(7_000)} por reembolsar.`);
     await Promise.all([randomUUID(), randomUUID()].map((envio) => admin.serverAction(page, 'refundOnlinePaymentAction', { pago: payment.id, motivo: 'Cobro duplicado', envio })));
     expect(await balance()).toBe(0);
-    const refunds = await app.withDatabase(async () => (await db()).select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, payment.id)));
-    expect(refunds).toMatchObject([{ state: 'done', amountCentavos: 10_000, requestedBy: expect.stringContaining('admin-reembolso@example.com') }]);
+    const refunds = await app.withDatabase(async () => (await db()).select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, payment.id)).orderBy(asc(onlinePaymentRefunds.id)));
+    expect(refunds).toMatchObject([
+      { state: 'done', amountCentavos: 3_000, requestedBy: expect.stringContaining('admin-reembolso@example.com') },
+      { state: 'done', amountCentavos: 7_000, requestedBy: expect.stringContaining('admin-reembolso@example.com') },
+    ]);
     expect(simulator.recurrente.payment(payment.providerPaymentId!)!.refunded).toBe(10_000);
-    const notes = await app.withDatabase(async () => (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.ledgerEntryId, refunds[0]!.ledgerEntryId)));
-    expect(notes).toMatchObject([{ kind: 'credit_note', amountCentavos: 10_000 }]);
+    const notes = await app.withDatabase(async () => (await db()).select().from(invoiceReversals).where(inArray(invoiceReversals.ledgerEntryId, refunds.map((refund) => refund.ledgerEntryId))));
+    expect(notes.map((note) => [note.kind, note.amountCentavos]).sort()).toEqual([
+      ['credit_note', 3_000],
+      ['credit_note', 7_000],
+    ]);
     const shown = await support.request(page);
     expect(shown.text).toContain('Reembolsado');
+    expect(shown.text).toContain(`queda ${formatQuetzales(0)} por reembolsar.`);
     expect(shown.text).not.toContain('Reembolsar el pago');
   });
 });

@@ -97,18 +97,20 @@ async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceI
 }
 
 /**
- * The credit note of a certified invoice whose amount already left the balance by the caller's own
- * entry (a refund of an online payment): written in the caller's transaction, moving nothing, and
+ * A credit note of a certified invoice (for `amountCentavos`, all or part of it) whose amount already
+ * left the balance by the caller's own entry (a refund of an online payment): written in the caller's transaction, moving nothing, and
  * refused by the certifier it moves nothing either (it waits to be corrected: the money already went
  * back to the customer). The invoice may carry one live reversal, as for any other.
  */
-export async function requestCreditNoteForEntryWithin(tx: Transaction, actor: Actor, invoice: Invoice, reason: string, ledgerEntryId: number, now: Date): Promise<Result<InvoiceReversal, ReversalError>> {
+export async function requestCreditNoteForEntryWithin(tx: Transaction, actor: Actor, invoice: Invoice, reason: string, ledgerEntryId: number, amountCentavos: number, now: Date): Promise<Result<InvoiceReversal, ReversalError>> {
   if (invoice.state !== 'certified' || !invoice.uuid) return fail('not_certified', REVERSAL_MESSAGES.notCertified);
-  const [live] = await tx.select().from(invoiceReversals).where(and(eq(invoiceReversals.invoiceId, invoice.id), ne(invoiceReversals.state, 'refused')));
+  // The console's own void or credit note excludes any other; several of these (one per part
+  // refunded) may stand together, adding up to at most the invoice (the caller checks it).
+  const [live] = await tx.select().from(invoiceReversals).where(and(eq(invoiceReversals.invoiceId, invoice.id), ne(invoiceReversals.state, 'refused'), eq(invoiceReversals.returnsOnRefusal, true)));
   if (live) return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', live.kind === 'credit_note' ? REVERSAL_MESSAGES.creditNoteExists : REVERSAL_MESSAGES.alreadyVoided);
   const [reversal] = await tx
     .insert(invoiceReversals)
-    .values({ invoiceId: invoice.id, integrationId: invoice.integrationId, kind: 'credit_note', reason, requestedAt: now, amountCentavos: invoice.totalCentavos, ledgerEntryId, requestedBy: describeActor(actor), returnsOnRefusal: false })
+    .values({ invoiceId: invoice.id, integrationId: invoice.integrationId, kind: 'credit_note', reason, requestedAt: now, amountCentavos, ledgerEntryId, requestedBy: describeActor(actor), returnsOnRefusal: false })
     .returning();
   await tx.update(invoices).set({ reversal: 'credit_note_pending' }).where(eq(invoices.id, invoice.id));
   return ok(reversal!);

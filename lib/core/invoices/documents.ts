@@ -1,7 +1,7 @@
 // A certified invoice as people read it (its PDF, the console's and the portal's pages, the notice
 // to the integrator), the invoices of a period's top-ups (the monthly statement), and SAT's public
 // verification link. Reads only: the worker (lib/flows/invoicing) writes.
-import { and, asc, eq, gte, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { invoiceReversals, invoices, ledgerEntries, type InvoiceReceptorKind, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
 import { CF_ID } from '@/lib/providers/fel/document';
@@ -36,8 +36,21 @@ export interface InvoiceReversalOf {
   creditNote: { uuid: string; serie: string; numero: string; hasXml: boolean } | null;
 }
 
-/** The live reversal of an invoice (at most one: invoice_reversals_one_live). */
-const liveReversal = and(eq(invoiceReversals.invoiceId, invoices.id), ne(invoiceReversals.state, 'refused'));
+/**
+ * The invoice's latest live reversal: the console's void or credit note (at most one:
+ * invoice_reversals_one_live), or the last of the credit notes of its payment's refunds, so a join
+ * gives one row per invoice.
+ */
+const liveReversal = and(
+  eq(invoiceReversals.invoiceId, invoices.id),
+  sql`${invoiceReversals.id} = (select max(latest.id) from invoice_reversals latest where latest.invoice_id = ${invoices.id} and latest.state <> 'refused')`,
+);
+
+/** The invoice's latest certified credit note, for the lists: one row per invoice. */
+export const LATEST_CERTIFIED_CREDIT_NOTE = and(
+  eq(invoiceReversals.invoiceId, invoices.id),
+  sql`${invoiceReversals.id} = (select max(latest.id) from invoice_reversals latest where latest.invoice_id = ${invoices.id} and latest.kind = 'credit_note' and latest.state = 'done')`,
+);
 
 /**
  * The certified invoice with this id, or undefined (none, not certified yet). With `integrationId`
@@ -147,7 +160,9 @@ export async function creditNoteXmlOf(invoiceId: number, integrationId: number):
         eq(invoiceReversals.kind, 'credit_note'),
         eq(invoiceReversals.state, 'done'),
       ),
-    );
+    )
+    .orderBy(desc(invoiceReversals.id))
+    .limit(1);
   if (!row?.xml || !row.serie || !row.numero) return undefined;
   return { xml: row.xml, serie: row.serie, numero: row.numero };
 }

@@ -5,7 +5,7 @@
 // as already done ("Documento enviado previamente.") if the first one went through. A void or credit
 // note the certifier refuses gives its amount back to the balance, once, in the refusal's transaction;
 // a credit note on an online payment's refund (whose money already went back) waits to be corrected.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal, type NewInvoiceReversal } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
@@ -57,8 +57,16 @@ async function updateClaimed(id: number, holder: string, change: Change, release
       .where(and(eq(invoiceReversals.id, id), eq(invoiceReversals.leaseHolder, holder), inArray(invoiceReversals.state, [...IN_QUEUE])))
       .returning({ id: invoiceReversals.id, invoiceId: invoiceReversals.invoiceId, kind: invoiceReversals.kind });
     const done = rows[0];
-    // The invoice's standing (its lists filter by it) moves in the same transaction as its reversal.
-    if (done && change.state === 'done') await tx.update(invoices).set({ reversal: done.kind === 'void' ? 'voided' : 'credited' }).where(eq(invoices.id, done.invoiceId));
+    // The invoice's standing (its lists filter by it) moves in the same transaction as its reversal;
+    // with several credit notes (parts of a refunded payment), once the last one under way is done.
+    if (done && change.state === 'done') {
+      await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.id, done.invoiceId)).for('update');
+      const [other] = await tx
+        .select({ id: invoiceReversals.id })
+        .from(invoiceReversals)
+        .where(and(eq(invoiceReversals.invoiceId, done.invoiceId), ne(invoiceReversals.id, done.id), inArray(invoiceReversals.state, ['pending', 'indeterminate', 'to_correct'])));
+      if (!other) await tx.update(invoices).set({ reversal: done.kind === 'void' ? 'voided' : 'credited' }).where(eq(invoices.id, done.invoiceId));
+    }
     return rows.length === 1;
   });
 }

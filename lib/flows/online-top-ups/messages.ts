@@ -30,11 +30,19 @@ export const REFUND_MESSAGES = {
   done: 'Pago reembolsado: se descontó el monto del saldo y se emitirá la nota de crédito de su factura.',
   failed: 'El proveedor no hizo el reembolso: el monto volvió al saldo.',
   indeterminate: 'El proveedor no respondió con claridad: se consultará el pago antes de decidir, sin enviar el reembolso de nuevo.',
+  amountInvalid: 'Escriba el monto a reembolsar en quetzales, mayor que cero y con hasta dos decimales.',
+  fullyRefunded: 'Este pago ya se reembolsó por completo.',
+  partialUnsupported: 'El proveedor de pagos solo reembolsa pagos completos: reembolse todo lo que queda del pago.',
+  invoiceReversed: 'La factura de este pago ya se anuló o tiene una nota de crédito emitida desde Facturas: no se puede reembolsar el pago.',
   creditNoteNotFound: 'Este reembolso no tiene nota de crédito.',
   creditNoteQueued: 'La nota de crédito volvió a la cola con el mismo identificador: se enviará al certificador en unos segundos.',
   creditNoteNotToCorrect: 'La nota de crédito ya no está rechazada: no se cambió nada.',
 } as const;
 
 export function refundBalanceSpentMessage(balanceCentavos: number, amountCentavos: number): string {
-  return `El saldo de la integración (${formatQuetzales(balanceCentavos)}) ya no cubre los ${formatQuetzales(amountCentavos)} del pago: no se puede reembolsar.`;
+  return `El saldo de la integración (${formatQuetzales(balanceCentavos)}) ya no cubre los ${formatQuetzales(amountCentavos)} del reembolso: reembolse a lo sumo el saldo.`;
+}
+
+export function refundOverLeftMessage(leftCentavos: number): string {
+  return `Quedan ${formatQuetzales(leftCentavos)} por reembolsar de este pago: escriba un monto hasta ese.`;
 }

@@ -21,9 +21,9 @@ import { createTestIntegration, type TestIntegration } from '@/tests/conformance
 import { addPortalMember, portalSessionOf } from '@/tests/support/people';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
-import { REFUND_MESSAGES, refundBalanceSpentMessage } from './messages';
+import { REFUND_MESSAGES, refundBalanceSpentMessage, refundOverLeftMessage } from './messages';
 import { pollOpenOnlinePayments, settleByRead, startOnlineTopUp } from './payments';
-import { refundOfOnlinePayment, refundOnlinePayment, retryRefundCreditNote, settleRefundByRead, type RefundStaff } from './refunds';
+import { refundsOfOnlinePayment, refundOnlinePayment, retryRefundCreditNote, settleRefundByRead, type RefundStaff } from './refunds';
 
 const ADMIN: RefundStaff = { role: 'admin', actor: { kind: 'user', id: 7, email: 'admin-reembolsos@servicio.example' } };
 const SUPPORT: RefundStaff = { role: 'support', actor: { kind: 'user', id: 8, email: 'soporte@servicio.example' } };
@@ -31,6 +31,8 @@ const SUPPORT: RefundStaff = { role: 'support', actor: { kind: 'user', id: 8, em
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
 let provider: PaymentProvider;
+/** The same adapter with partial refunds on (RECURRENTE_PARTIAL_REFUNDS). */
+let partial: PaymentProvider;
 let integration: TestIntegration;
 let billing: Reporter;
 
@@ -47,6 +49,7 @@ beforeAll(async () => {
     ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: '200',
   });
   resetEnvCache();
+  partial = createRecurrenteProvider({ apiUrl: `${simulator.url}/recurrente/api`, ...RECURRENTE_SIM_DEV_KEYS, partialRefunds: true, timeoutMs: 300, readTimeoutMs: 500, now: () => simulator.recurrente.now(), log: () => {} });
   provider = createRecurrenteProvider({ apiUrl: `${simulator.url}/recurrente/api`, ...RECURRENTE_SIM_DEV_KEYS, timeoutMs: 300, readTimeoutMs: 500, now: () => simulator.recurrente.now(), log: () => {} });
   integration = await createTestIntegration('reembolsos-a', { balanceCentavos: 0 });
   await addPortalMember(integration, 'pagos@reembolsos-a.example', 'facturacion');
@@ -92,6 +95,11 @@ async function runInvoiceWorker(certifier?: FelCertifier): Promise<void> {
   while (((await invoicesInQueue()) > 0 || (await reversalsInQueue()) > 0) && Date.now() < ends) await worker.runOnce();
 }
 
+/** The payment's latest refund, with its credit note. */
+async function latestRefundOf(id: string) {
+  return (await refundsOfOnlinePayment(id)).at(-1);
+}
+
 async function refundEntriesOf(id: string) {
   return (await db()).select().from(ledgerEntries).where(like(ledgerEntries.note, `%pago en línea ${id}%`));
 }
@@ -110,14 +118,14 @@ describe('refunding an online payment', () => {
     expect(await balance()).toBe(before - 10_000);
     expect(await refundEntriesOf(id)).toMatchObject([{ amountCentavos: -10_000, actor: expect.stringContaining('admin-reembolsos@servicio.example') }]);
     expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 10_650 });
-    const refund = await refundOfOnlinePayment(id);
+    const refund = await latestRefundOf(id);
     expect(refund).toMatchObject({ state: 'done', amountCentavos: 10_000 });
     const [note] = await (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.invoiceId, invoiceId));
     expect(note).toMatchObject({ kind: 'credit_note', amountCentavos: 10_000, ledgerEntryId: refund!.ledgerEntryId, id: refund!.invoiceReversalId });
     const audits = await (await db()).select().from(auditLog).where(eq(auditLog.action, 'online_top_up.refund'));
     expect(audits.map((audit) => audit.actor)).toEqual([expect.stringContaining('admin-reembolsos@servicio.example')]);
     // Asked a third time, later: nothing moves, nothing is sent.
-    expect(await refundOnlinePayment(provider, ADMIN, id, 'Otra vez')).toMatchObject({ ok: true, value: { created: false, refund: { state: 'done' } } });
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Otra vez')).toEqual({ ok: false, error: { code: 'fully_refunded', message: REFUND_MESSAGES.fullyRefunded } });
     expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 10_650 });
     expect(await balance()).toBe(before - 10_000);
     await reconciles();
@@ -129,7 +137,7 @@ describe('refunding an online payment', () => {
     simulator.recurrente.setApiFaults([{ fault: 'timeout', operations: ['refund'], times: 1, delayMs: 1_000 }]);
     expect(await refundOnlinePayment(provider, ADMIN, id, 'Pidió la devolución')).toMatchObject({ ok: true, value: { created: true, refund: { state: 'indeterminate' } } });
     expect(await balance()).toBe(before - 20_000);
-    const refund = (await refundOfOnlinePayment(id))!;
+    const refund = (await latestRefundOf(id))!;
     expect((await settleRefundByRead(provider, refund.id)).state).toBe('done');
     expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 20_000 + 900 + 200 });
     expect(await balance()).toBe(before - 20_000);
@@ -159,7 +167,7 @@ describe('refunding an online payment', () => {
     expect(spent.ok).toBe(true);
     expect(await refundOnlinePayment(provider, ADMIN, id, 'Ya lo gastó')).toMatchObject({ ok: false, error: { code: 'balance_spent', message: refundBalanceSpentMessage(1_000, 5_000) } });
     expect(await balance()).toBe(1_000);
-    expect(await refundOfOnlinePayment(id)).toBeUndefined();
+    expect(await latestRefundOf(id)).toBeUndefined();
     expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 0 });
     await reconciles();
   });
@@ -175,7 +183,7 @@ describe('refunding an online payment', () => {
     // The money went back to the customer at the provider: the refused document returns nothing to the balance.
     expect(await balance()).toBe(before - 8_000);
     expect(await refundEntriesOf(id)).toHaveLength(1);
-    const refund = (await refundOfOnlinePayment(id))!;
+    const refund = (await latestRefundOf(id))!;
     expect(refund).toMatchObject({ state: 'done', creditNote: { state: 'to_correct', lastErrorCode: 'FEL_NCRE01' } });
     expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 8_000 + 360 + 200 });
     const [standing] = await (await db()).select({ reversal: invoices.reversal }).from(invoices).where(eq(invoices.id, invoiceId));
@@ -189,7 +197,7 @@ describe('refunding an online payment', () => {
     const notes = await (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.invoiceId, invoiceId));
     expect(notes).toMatchObject([{ kind: 'credit_note', state: 'done', amountCentavos: 8_000, ledgerEntryId: refund.ledgerEntryId }]);
     expect(simulator.fel.certificationCount(notes[0]!.identifier)).toBe(1);
-    expect((await refundOfOnlinePayment(id))!.creditNote).toMatchObject({ state: 'done' });
+    expect((await latestRefundOf(id))!.creditNote).toMatchObject({ state: 'done' });
     expect(await balance()).toBe(before - 8_000);
     await reconciles();
   });
@@ -206,8 +214,8 @@ describe('refunding an online payment', () => {
     expect(await balance()).toBe(before - 13_000);
 
     expect(await pollOpenOnlinePayments(provider)).toMatchObject({ refundsSettled: 2 });
-    expect(await refundOfOnlinePayment(lost.id)).toMatchObject({ state: 'done', creditNote: { kind: 'credit_note', amountCentavos: 6_000 } });
-    expect(await refundOfOnlinePayment(unsent.id)).toMatchObject({ state: 'failed', creditNote: null });
+    expect(await latestRefundOf(lost.id)).toMatchObject({ state: 'done', creditNote: { kind: 'credit_note', amountCentavos: 6_000 } });
+    expect(await latestRefundOf(unsent.id)).toMatchObject({ state: 'failed', creditNote: null });
     expect(simulator.recurrente.payment(lost.providerPaymentId)).toMatchObject({ refunded: 6_000 + 270 + 200 });
     expect(simulator.recurrente.payment(unsent.providerPaymentId)).toMatchObject({ refunded: 0 });
     expect(await balance()).toBe(before - 6_000);
@@ -215,5 +223,70 @@ describe('refunding an online payment', () => {
     expect(await pollOpenOnlinePayments(provider)).toMatchObject({ refundsSettled: 0 });
     expect(await balance()).toBe(before - 6_000);
     await reconciles();
+  });
+});
+
+describe('refunding part of an online payment', () => {
+  it('refunds parts up to what is left, one at a time even when asked at once, each with its balance move and credit note', async () => {
+    const { id, invoiceId, providerPaymentId } = await creditedPayment(10_000);
+    const before = await balance();
+    expect(await refundOnlinePayment(partial, ADMIN, id, 'Parte no usada', 3_000)).toMatchObject({ ok: true, value: { created: true, refund: { state: 'done', amountCentavos: 3_000 } } });
+    expect(await balance()).toBe(before - 3_000);
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 3_000 });
+    // More than is left: refused, nothing moves.
+    expect(await refundOnlinePayment(partial, ADMIN, id, 'Demasiado', 7_001)).toEqual({ ok: false, error: { code: 'over_left', message: refundOverLeftMessage(7_000) } });
+    expect(await balance()).toBe(before - 3_000);
+    // Two administrators at once for 4,000 each (8,000 > 7,000 left): one refund is made, the other finds it.
+    const both = await Promise.all([refundOnlinePayment(partial, ADMIN, id, 'Otra parte', 4_000), refundOnlinePayment(partial, ADMIN, id, 'Otra parte', 4_000)]);
+    expect(both.filter((result) => result.ok && result.value.created)).toHaveLength(1);
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 7_000 });
+    expect(await balance()).toBe(before - 7_000);
+    // What is left, by default the whole rest: then nothing is.
+    expect(await refundOnlinePayment(partial, ADMIN, id, 'El resto')).toMatchObject({ ok: true, value: { refund: { state: 'done', amountCentavos: 3_000 } } });
+    expect(await refundOnlinePayment(partial, ADMIN, id, 'Más')).toMatchObject({ ok: false, error: { code: 'fully_refunded' } });
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 10_000 });
+    expect(await balance()).toBe(before - 10_000);
+    expect((await refundEntriesOf(id)).map((entry) => entry.amountCentavos)).toEqual([-3_000, -4_000, -3_000]);
+
+    await runInvoiceWorker();
+    const notes = await (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.invoiceId, invoiceId));
+    expect(notes.map((note) => [note.kind, note.state, note.amountCentavos]).sort()).toEqual([
+      ['credit_note', 'done', 3_000],
+      ['credit_note', 'done', 3_000],
+      ['credit_note', 'done', 4_000],
+    ]);
+    for (const note of notes) expect(simulator.fel.certification(note.identifier)).toMatchObject({ type: 'NCRE', grandTotal: (note.amountCentavos / 100).toFixed(2) });
+    expect((await refundsOfOnlinePayment(id)).map((refund) => [refund.state, refund.creditNote?.state])).toEqual([
+      ['done', 'done'],
+      ['done', 'done'],
+      ['done', 'done'],
+    ]);
+    const [standing] = await (await db()).select({ reversal: invoices.reversal }).from(invoices).where(eq(invoices.id, invoiceId));
+    expect(standing!.reversal).toBe('credited');
+    await reconciles();
+  });
+
+  it('never takes the balance below zero: a part above the balance is refused, one the balance covers is made', async () => {
+    const { id, providerPaymentId } = await creditedPayment(6_000);
+    const spent = await adjustBalance({ kind: 'user', id: 7, email: 'admin-reembolsos@servicio.example' } satisfies Actor, integration.id, -(await balance()) + 2_500, 'Consumo');
+    expect(spent.ok).toBe(true);
+    expect(await refundOnlinePayment(partial, ADMIN, id, 'Todo', 6_000)).toEqual({ ok: false, error: { code: 'balance_spent', message: refundBalanceSpentMessage(2_500, 6_000) } });
+    expect(await refundOnlinePayment(partial, ADMIN, id, 'Parte', 2_501)).toMatchObject({ ok: false, error: { code: 'balance_spent' } });
+    expect(await balance()).toBe(2_500);
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 0 });
+    expect(await refundOnlinePayment(partial, ADMIN, id, 'Lo que cubre el saldo', 2_500)).toMatchObject({ ok: true, value: { refund: { state: 'done', amountCentavos: 2_500 } } });
+    expect(await balance()).toBe(0);
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 2_500 });
+    await reconciles();
+  });
+
+  it('is refused before anything moves when the provider takes whole refunds only, or the amount is not whole centavos', async () => {
+    const { id, providerPaymentId } = await creditedPayment(5_000);
+    const before = await balance();
+    expect(await refundOnlinePayment(provider, ADMIN, id, 'Parte', 1_000)).toEqual({ ok: false, error: { code: 'partial_unsupported', message: REFUND_MESSAGES.partialUnsupported } });
+    for (const amount of [0, -5, 10.5]) expect(await refundOnlinePayment(partial, ADMIN, id, 'Parte', amount)).toEqual({ ok: false, error: { code: 'invalid', message: REFUND_MESSAGES.amountInvalid } });
+    expect(await balance()).toBe(before);
+    expect(simulator.recurrente.payment(providerPaymentId)).toMatchObject({ refunded: 0 });
+    expect(await refundsOfOnlinePayment(id)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, onlinePaymentRefunds, onlinePayments, type ConsoleRole, type InvoiceReversal, type OnlinePaymentRefund } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
@@ -9,12 +9,13 @@ import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import type { PaymentProvider, RefundOutcome } from '@/lib/providers/payments/provider';
-import { REFUND_MESSAGES, refundBalanceSpentMessage } from './messages';
+import { REFUND_MESSAGES, refundBalanceSpentMessage, refundOverLeftMessage } from './messages';
 
-// An administrator refunds a credited online payment, the whole of it. The refund's row and the
-// ledger entry that takes the amount back from the balance are committed before the provider is
-// called (the unique index on the payment makes a double click, a resend or another instance find
-// that row instead of refunding again), so the money cannot be spent while the refund is under way.
+// An administrator refunds a credited online payment, the whole of it or parts. The refund's row and
+// the ledger entry that takes the amount back from the balance are committed before the provider is
+// called (one open refund per payment, under the payment's row lock: a double click, a resend or
+// another instance finds that row instead of refunding again), so the money cannot be spent while
+// the refund is under way, and the parts never add up to more than was credited.
 // The provider is asked once: an unclear answer is settled by reading the payment's refunded amount,
 // never by sending again. Refunded: the invoice's credit note is written on the same entry (nothing
 // moves twice). Not refunded: the amount goes back to the balance, once. The credit note has its own
@@ -26,7 +27,7 @@ const log = logger('online-top-ups');
 /** Longer than the adapter's longest call: a `requested` refund older than this is not being sent. */
 const REQUESTED_SETTLE_AFTER_MS = 5 * 60_000;
 
-export type RefundError = 'forbidden' | 'off' | 'invalid' | 'not_found' | 'not_credited' | 'not_invoiced' | 'balance_spent';
+export type RefundError = 'forbidden' | 'off' | 'invalid' | 'not_found' | 'not_credited' | 'not_invoiced' | 'invoice_reversed' | 'balance_spent' | 'over_left' | 'fully_refunded' | 'partial_unsupported';
 
 export interface RefundStaff {
   role: ConsoleRole;
@@ -35,27 +36,63 @@ export interface RefundStaff {
 
 export interface RefundResult {
   refund: OnlinePaymentRefund;
-  /** False when the payment had a refund already: nothing was sent this time. */
+  /** False when the payment had a refund under way already: nothing was sent this time. */
   created: boolean;
 }
 
-export async function refundOnlinePayment(provider: PaymentProvider | null, staff: RefundStaff, paymentId: string, rawReason: string, now = new Date()): Promise<Result<RefundResult, RefundError>> {
+/** Refunds that took money from the balance and did not give it back: under way or done. */
+const HOLDING: OnlinePaymentRefund['state'][] = ['requested', 'indeterminate', 'done'];
+
+/** What may still be refunded of a credited payment: its amount less every refund not failed. */
+export function refundableLeft(payment: { amountCentavos: number }, refunds: { state: OnlinePaymentRefund['state']; amountCentavos: number }[]): number {
+  return payment.amountCentavos - refunds.filter((refund) => HOLDING.includes(refund.state)).reduce((sum, refund) => sum + refund.amountCentavos, 0);
+}
+
+/**
+ * Refunds `amountCentavos` of a credited online payment (all that is left when omitted). Several
+ * parts may be refunded, one at a time, adding up to at most the credited amount: the payment's row
+ * is locked while the sum is checked and the refund written. The whole payment (nothing refunded
+ * before) is refunded whole at the provider, fee included; a part is refunded exactly.
+ */
+export async function refundOnlinePayment(
+  provider: PaymentProvider | null,
+  staff: RefundStaff,
+  paymentId: string,
+  rawReason: string,
+  amountCentavos?: number,
+  now = new Date(),
+): Promise<Result<RefundResult, RefundError>> {
   if (staff.role !== 'admin') return fail('forbidden', REFUND_MESSAGES.forbidden);
   if (provider === null) return fail('off', REFUND_MESSAGES.off);
   const reason = rawReason.trim();
   if (reason.length < 1 || reason.length > MAX_VOID_REASON_LENGTH || /[\u0000-\u001F]/.test(reason)) return fail('invalid', REFUND_MESSAGES.reasonInvalid);
+  if (amountCentavos !== undefined && (!Number.isSafeInteger(amountCentavos) || amountCentavos <= 0)) return fail('invalid', REFUND_MESSAGES.amountInvalid);
   const handle = await db();
   const claimed = await handle.transaction(async (tx): Promise<Result<{ refund: OnlinePaymentRefund; created: boolean; moved: typeof integrations.$inferSelect | null }, RefundError>> => {
     const [payment] = await tx.select().from(onlinePayments).where(eq(onlinePayments.id, paymentId)).for('update');
     if (!payment) return fail('not_found', REFUND_MESSAGES.notFound);
-    const [existing] = await tx.select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, payment.id));
-    if (existing) return ok({ refund: existing, created: false, moved: null });
+    const earlier = await tx.select().from(onlinePaymentRefunds).where(eq(onlinePaymentRefunds.onlinePaymentId, payment.id));
+    // One under way at a time: a second click or another administrator finds it and sends nothing.
+    const open = earlier.find((refund) => refund.state === 'requested' || refund.state === 'indeterminate');
+    if (open) return ok({ refund: open, created: false, moved: null });
     if (payment.state !== 'credited' || payment.ledgerEntryId === null || payment.providerPaymentId === null) return fail('not_credited', REFUND_MESSAGES.notCredited);
+    const left = refundableLeft(payment, earlier);
+    if (left <= 0) return fail('fully_refunded', REFUND_MESSAGES.fullyRefunded);
+    const amount = amountCentavos ?? left;
+    if (amount > left) return fail('over_left', refundOverLeftMessage(left));
+    const whole = amount === payment.amountCentavos;
+    if (!whole && provider.partialRefunds !== true) return fail('partial_unsupported', REFUND_MESSAGES.partialUnsupported);
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId));
-    if (!invoice || invoice.state !== 'certified' || invoice.reversal !== null) return fail('not_invoiced', REFUND_MESSAGES.notInvoiced);
-    // Every balance change locks the integration first.
+    if (!invoice || invoice.state !== 'certified') return fail('not_invoiced', REFUND_MESSAGES.notInvoiced);
+    // Every balance change locks the integration first; a console void or credit note of the
+    // invoice takes the same lock, so it and a refund never both take the amount.
     const [integration] = await tx.select().from(integrations).where(eq(integrations.id, payment.integrationId)).for('update');
-    const amount = payment.amountCentavos;
+    const [reversed] = await tx
+      .select({ id: invoiceReversals.id })
+      .from(invoiceReversals)
+      .where(and(eq(invoiceReversals.invoiceId, invoice.id), ne(invoiceReversals.state, 'refused'), eq(invoiceReversals.returnsOnRefusal, true)));
+    if (reversed) return fail('invoice_reversed', REFUND_MESSAGES.invoiceReversed);
+    // The balance never goes below zero: a refund larger than it is refused, a part it covers is not.
     if (integration!.balanceCentavos < amount) return fail('balance_spent', refundBalanceSpentMessage(integration!.balanceCentavos, amount));
     const [after] = await tx
       .update(integrations)
@@ -67,7 +104,7 @@ export async function refundOnlinePayment(provider: PaymentProvider | null, staf
       targetType: 'integration',
       targetId: payment.integrationId,
       before: { balanceCentavos: integration!.balanceCentavos },
-      after: { balanceCentavos: after!.balanceCentavos, amountCentavos: -amount, onlinePaymentId: payment.id, providerPaymentId: payment.providerPaymentId, reason },
+      after: { balanceCentavos: after!.balanceCentavos, amountCentavos: -amount, onlinePaymentId: payment.id, providerPaymentId: payment.providerPaymentId, whole, reason },
     });
     const [entry] = await tx
       .insert(ledgerEntries)
@@ -75,7 +112,7 @@ export async function refundOnlinePayment(provider: PaymentProvider | null, staf
       .returning();
     const [refund] = await tx
       .insert(onlinePaymentRefunds)
-      .values({ onlinePaymentId: payment.id, integrationId: payment.integrationId, amountCentavos: amount, reason, requestedBy: describeActor(staff.actor), ledgerEntryId: entry!.id })
+      .values({ onlinePaymentId: payment.id, integrationId: payment.integrationId, amountCentavos: amount, whole, reason, requestedBy: describeActor(staff.actor), ledgerEntryId: entry!.id })
       .returning();
     return ok({ refund: refund!, created: true, moved: after! });
   });
@@ -84,11 +121,10 @@ export async function refundOnlinePayment(provider: PaymentProvider | null, staf
   if (moved) await afterBalanceMoved(moved, -refund.amountCentavos);
   if (!created) {
     // Asked again: a refund still open is settled by reading, never sent a second time.
-    const settled = refund.state === 'indeterminate' || refund.state === 'requested' ? await settleRefundByRead(provider, refund.id, now) : refund;
-    return ok({ refund: settled, created: false });
+    return ok({ refund: await settleRefundByRead(provider, refund.id, now), created: false });
   }
   const [payment] = await handle.select({ providerPaymentId: onlinePayments.providerPaymentId }).from(onlinePayments).where(eq(onlinePayments.id, refund.onlinePaymentId));
-  const outcome = await provider.refund({ paymentId: payment!.providerPaymentId!, amountCentavos: null });
+  const outcome = await provider.refund({ paymentId: payment!.providerPaymentId!, amountCentavos: refund.whole ? null : refund.amountCentavos });
   return ok({ refund: await applyRefundOutcome(staff.actor, refund.id, outcome, now), created: true });
 }
 
@@ -112,7 +148,7 @@ async function applyRefundOutcome(actor: Actor, refundId: number, outcome: Refun
 export async function settleRefundByRead(provider: PaymentProvider, refundId: number, now = new Date()): Promise<OnlinePaymentRefund> {
   const handle = await db();
   const [row] = await handle
-    .select({ refund: onlinePaymentRefunds, providerPaymentId: onlinePayments.providerPaymentId, feeCentavos: onlinePayments.feeCentavos })
+    .select({ refund: onlinePaymentRefunds, providerPaymentId: onlinePayments.providerPaymentId, paymentCentavos: onlinePayments.amountCentavos, feeCentavos: onlinePayments.feeCentavos })
     .from(onlinePaymentRefunds)
     .innerJoin(onlinePayments, eq(onlinePayments.id, onlinePaymentRefunds.onlinePaymentId))
     .where(eq(onlinePaymentRefunds.id, refundId));
@@ -126,11 +162,21 @@ export async function settleRefundByRead(provider: PaymentProvider, refundId: nu
     log.warn({ refundId, outcome: read.kind }, 'an online payment refund could not be settled by reading its payment');
     return row.refund;
   }
+  // What the provider returns for a refund: the whole payment with its fee, or exactly the part.
+  const atProvider = (refund: OnlinePaymentRefund) => (refund.whole ? row.paymentCentavos + row.feeCentavos : refund.amountCentavos);
+  // This is the payment's only open refund (one at a time), so what the provider refunded beyond
+  // the refunds already done is this one's, or nothing.
+  const done = await handle
+    .select()
+    .from(onlinePaymentRefunds)
+    .where(and(eq(onlinePaymentRefunds.onlinePaymentId, row.refund.onlinePaymentId), eq(onlinePaymentRefunds.state, 'done')));
+  const before = done.reduce((sum, refund) => sum + atProvider(refund), 0);
+  const refunded = read.state.refundedCentavos;
   const actor: Actor = { kind: 'system', name: 'online-payment-refunds' };
-  if (read.state.refundedCentavos >= read.state.amountCentavos) return finish(actor, refundId, { kind: 'done', providerRefundId: null, detail: `read: refunded ${read.state.refundedCentavos}` }, now);
-  if (read.state.refundedCentavos === 0) return finish(actor, refundId, { kind: 'failed', detail: 'read: nothing refunded' }, now);
-  // Part of it refunded: not ours (we refund whole payments); support decides from the detail.
-  return finish(actor, refundId, { kind: 'indeterminate', detail: `read: refunded ${read.state.refundedCentavos} of ${read.state.amountCentavos}` }, now);
+  if (refunded >= before + atProvider(row.refund)) return finish(actor, refundId, { kind: 'done', providerRefundId: null, detail: `read: refunded ${refunded}` }, now);
+  if (refunded <= before) return finish(actor, refundId, { kind: 'failed', detail: `read: nothing refunded of this one (${refunded} in all)` }, now);
+  // Part of it refunded: not what we asked; support decides from the detail.
+  return finish(actor, refundId, { kind: 'indeterminate', detail: `read: refunded ${refunded} of ${read.state.amountCentavos}, ${before} before this refund` }, now);
 }
 
 /**
@@ -184,7 +230,7 @@ async function finish(actor: Actor, refundId: number, to: Finish, now: Date): Pr
     if (to.kind === 'done') {
       const [payment] = await tx.select({ ledgerEntryId: onlinePayments.ledgerEntryId }).from(onlinePayments).where(eq(onlinePayments.id, open.onlinePaymentId));
       const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment!.ledgerEntryId!));
-      const note = await requestCreditNoteForEntryWithin(tx, actor, invoice!, `Reembolso del pago en línea: ${open.reason}`.slice(0, MAX_VOID_REASON_LENGTH), open.ledgerEntryId, now);
+      const note = await requestCreditNoteForEntryWithin(tx, actor, invoice!, `Reembolso del pago en línea: ${open.reason}`.slice(0, MAX_VOID_REASON_LENGTH), open.ledgerEntryId, open.amountCentavos, now);
       if (!note.ok) log.error({ refundId, code: note.error.code }, 'a refunded online payment’s credit note could not be written');
       return update(tx, refundId, { state: 'done', providerRefundId: to.providerRefundId ?? open.providerRefundId, detail: to.detail, invoiceReversalId: note.ok ? note.value.id : null, settledAt: now });
     }
@@ -224,14 +270,15 @@ async function update(tx: Transaction, refundId: number, values: Partial<typeof 
 /** A refund with its credit note: two states, the money's (the refund's) and the document's. */
 export type OnlinePaymentRefundView = OnlinePaymentRefund & { creditNote: InvoiceReversal | null };
 
-/** The payment's refund, if an administrator asked for one (the console's payment page). */
-export async function refundOfOnlinePayment(paymentId: string): Promise<OnlinePaymentRefundView | undefined> {
-  const [row] = await (await db())
+/** The payment's refunds, oldest first, each with its credit note (the console's payment page). */
+export async function refundsOfOnlinePayment(paymentId: string): Promise<OnlinePaymentRefundView[]> {
+  const rows = await (await db())
     .select({ refund: onlinePaymentRefunds, creditNote: invoiceReversals })
     .from(onlinePaymentRefunds)
     .leftJoin(invoiceReversals, eq(invoiceReversals.id, onlinePaymentRefunds.invoiceReversalId))
-    .where(eq(onlinePaymentRefunds.onlinePaymentId, paymentId));
-  return row && { ...row.refund, creditNote: row.creditNote };
+    .where(eq(onlinePaymentRefunds.onlinePaymentId, paymentId))
+    .orderBy(asc(onlinePaymentRefunds.id));
+  return rows.map((row) => ({ ...row.refund, creditNote: row.creditNote }));
 }
 
 /**

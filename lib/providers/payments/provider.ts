@@ -154,6 +154,8 @@ export interface WebhookInput {
 export interface PaymentProvider {
   /** A short name for logs and the console: "recurrente". */
   readonly name: string;
+  /** Whether `refund` takes a part of a payment (otherwise it answers `unsupported` to one). */
+  readonly partialRefunds?: boolean;
   createCheckout(request: CheckoutRequest): Promise<CreateCheckoutOutcome>;
   readCheckout(checkoutId: string): Promise<ReadCheckoutOutcome>;
   readPayment(paymentId: string): Promise<ReadPaymentOutcome>;

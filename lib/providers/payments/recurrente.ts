@@ -124,6 +124,7 @@ export function createRecurrenteProvider(options: RecurrenteOptions): PaymentPro
 
   return {
     name: 'recurrente',
+    partialRefunds: options.partialRefunds === true,
 
     createCheckout: (checkout) =>
       timed<CreateCheckoutOutcome>('create_checkout', checkout.topUpId, async () => {

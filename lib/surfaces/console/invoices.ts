@@ -1,8 +1,9 @@
 // The console's FEL invoices: the list under "Facturas" (every invoice newest first, by state and
 // month) and an invoice's page (its numbers, the sale it invoices, and every call to the certifier).
-import { and, asc, count, desc, eq, gte, isNull, lt, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, lt } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { integrations, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReceptorKind, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
+import { LATEST_CERTIFIED_CREDIT_NOTE } from '@/lib/core/invoices/documents';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { receptorId } from '@/lib/providers/fel/document';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
@@ -73,8 +74,8 @@ export function invoicesQuery(database: Database, filters: InvoiceFilters, curso
     })
     .from(invoices)
     .innerJoin(integrations, eq(integrations.id, invoices.integrationId))
-    // The live reversal (at most one: invoice_reversals_one_live), for a credit note's numbers.
-    .leftJoin(invoiceReversals, and(eq(invoiceReversals.invoiceId, invoices.id), ne(invoiceReversals.state, 'refused'), eq(invoiceReversals.kind, 'credit_note'), eq(invoiceReversals.state, 'done')))
+    // The latest certified credit note, for its numbers: one row per invoice.
+    .leftJoin(invoiceReversals, LATEST_CERTIFIED_CREDIT_NOTE)
     .where(where)
     .orderBy(desc(invoices.createdAt), desc(invoices.id))
     .limit(limit);

@@ -1,10 +1,10 @@
 // "Facturas": the FEL invoices of the session's integration's top-ups (lib/core/invoices), newest
 // first, and one invoice's page. An id is looked up within the session's integration only, so
 // another integration's invoice is answered exactly as one that does not exist.
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { invoiceReversals, invoices, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
-import { creditNoteXmlOf, findCertifiedInvoice, type CertifiedInvoice } from '@/lib/core/invoices/documents';
+import { creditNoteXmlOf, findCertifiedInvoice, LATEST_CERTIFIED_CREDIT_NOTE, type CertifiedInvoice } from '@/lib/core/invoices/documents';
 import type { PortalUserSession } from './session';
 
 /** The most invoices the list shows (a top-up a day for more than six months). */
@@ -35,8 +35,8 @@ const ROW = {
   creditNote: { serie: invoiceReversals.serie, numero: invoiceReversals.numero, uuid: invoiceReversals.uuid },
 };
 
-/** The live reversal (at most one per invoice) when it is a certified credit note. */
-const CERTIFIED_CREDIT_NOTE = and(eq(invoiceReversals.invoiceId, invoices.id), ne(invoiceReversals.state, 'refused'), eq(invoiceReversals.kind, 'credit_note'), eq(invoiceReversals.state, 'done'));
+/** The latest certified credit note (one row per invoice, however many parts of it were refunded). */
+const CERTIFIED_CREDIT_NOTE = LATEST_CERTIFIED_CREDIT_NOTE;
 
 function rowOf(row: PortalInvoiceRow): PortalInvoiceRow {
   return { ...row, creditNote: row.creditNote?.uuid ? row.creditNote : null };

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { consoleAction } from '@/lib/flows/auth/action';
 import { REFUND_MESSAGES } from '@/lib/flows/online-top-ups/messages';
 import { refundOnlinePayment, retryRefundCreditNote } from '@/lib/flows/online-top-ups/refunds';
@@ -13,11 +14,13 @@ import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 
 const schema = z.object({
   pago: z.string().trim().min(1).max(100),
+  // Absent: all that is left of the payment.
+  monto: positiveQuetzalesField.optional(),
   motivo: z.string({ error: REFUND_MESSAGES.reasonInvalid }).trim().min(1, REFUND_MESSAGES.reasonInvalid).max(MAX_VOID_REASON_LENGTH, REFUND_MESSAGES.reasonInvalid),
 });
 
-export const refundOnlinePaymentAction = consoleAction({ role: 'admin', schema }, async ({ pago, motivo }, user) => {
-  const result = await refundOnlinePayment(configuredPaymentProvider(), user, pago, motivo);
+export const refundOnlinePaymentAction = consoleAction({ role: 'admin', schema }, async ({ pago, monto, motivo }, user) => {
+  const result = await refundOnlinePayment(configuredPaymentProvider(), user, pago, motivo, monto);
   if (!result.ok) return { ok: false, message: result.error.message };
   revalidatePath(`/admin/recargas/pagos/${pago}`);
   const state = result.value.refund.state;

@@ -5,13 +5,13 @@ import { PageHeader } from '@/components/console/page-header';
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { InvoiceReversal, OnlinePaymentRefund } from '@/db/schema';
 import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
-import { refundOfOnlinePayment, settleRefundByRead } from '@/lib/flows/online-top-ups/refunds';
+import { refundableLeft, refundsOfOnlinePayment, settleRefundByRead } from '@/lib/flows/online-top-ups/refunds';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { refundOnlinePaymentAction, retryRefundCreditNoteAction } from './actions';
 import { findOnlinePayment } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
-import { formatQuetzales } from '@/lib/platform/money';
+import { centavosAsDecimal, formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 const REFUND_STATE_LABELS: Record<OnlinePaymentRefund['state'], string> = {
@@ -50,12 +50,15 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
   if (!found) notFound();
   const { payment, events } = found;
   const provider = configuredPaymentProvider();
-  let refund = await refundOfOnlinePayment(payment.id);
+  let refunds = await refundsOfOnlinePayment(payment.id);
   // An unclear refund is settled here by reading the payment (never by sending it again).
-  if (refund && provider && (refund.state === 'indeterminate' || refund.state === 'requested')) {
-    await settleRefundByRead(provider, refund.id);
-    refund = await refundOfOnlinePayment(payment.id);
+  const unsettled = refunds.filter((refund) => refund.state === 'indeterminate' || refund.state === 'requested');
+  if (provider && unsettled.length > 0) {
+    for (const refund of unsettled) await settleRefundByRead(provider, refund.id);
+    refunds = await refundsOfOnlinePayment(payment.id);
   }
+  const left = payment.state === 'credited' ? refundableLeft(payment, refunds) : 0;
+  const underWay = refunds.some((refund) => refund.state === 'indeterminate' || refund.state === 'requested');
   return (
     <>
       <PageHeader title={`Pago en línea ${payment.id}`} description={<Link href="/admin/recargas#pagos-en-linea">Volver a Recargas</Link>} />
@@ -94,37 +97,60 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
           )}
         </dl>
       </section>
-      {(refund || payment.state === 'credited') && (
+      {(refunds.length > 0 || payment.state === 'credited') && (
         <section className="card" aria-labelledby="pago-reembolso">
-          <h2 id="pago-reembolso">Reembolso</h2>
-          {refund ? (
-            <dl className="details" data-testid="console-online-payment-refund">
-              <dt>Estado</dt>
-              <dd data-testid="console-online-payment-refund-state">{REFUND_STATE_LABELS[refund.state]}</dd>
-              <dt>Monto descontado del saldo</dt>
-              <dd>{formatQuetzales(refund.amountCentavos)}</dd>
-              <dt>Solicitado por</dt>
-              <dd>{refund.requestedBy.replace(/^user:\d+ /, '')}</dd>
-              <dt>Motivo</dt>
-              <dd>{refund.reason}</dd>
-              <dt>Reembolso del proveedor</dt>
-              <dd className="break-anywhere">{refund.providerRefundId ?? '—'}</dd>
-              <dt>Detalle</dt>
-              <dd>{refund.detail ?? '—'}</dd>
-              {refund.state === 'done' && (
-                <>
-                  <dt>Nota de crédito</dt>
-                  <dd data-testid="console-online-payment-credit-note">{creditNoteText(refund.creditNote)}</dd>
-                </>
-              )}
-            </dl>
-          ) : null}
-          {refund?.creditNote?.state === 'to_correct' && hasRole(user, 'admin') && (
-            <ActionForm action={retryRefundCreditNoteAction} hidden={{ pago: payment.id, reembolso: refund.id }} submitLabel="Reintentar la nota de crédito" pendingLabel="Reintentando…">
-              <p className="small">Se envía de nuevo al certificador con el mismo identificador; el saldo no cambia.</p>
-            </ActionForm>
+          <h2 id="pago-reembolso">Reembolsos</h2>
+          <p data-testid="console-online-payment-refund-left">
+            {`Reembolsado: ${formatQuetzales(payment.amountCentavos - left)} de ${formatQuetzales(payment.amountCentavos)}; queda ${formatQuetzales(left)} por reembolsar.`}
+          </p>
+          {refunds.length > 0 && (
+            <div className="table-wrap" role="region" aria-labelledby="pago-reembolso" tabIndex={0}>
+              <table className="data stacked" data-testid="console-online-payment-refunds">
+                <thead>
+                  <tr>
+                    <th>Solicitado (hora de Guatemala)</th>
+                    <th>Monto</th>
+                    <th>Estado</th>
+                    <th>Nota de crédito</th>
+                    <th>Solicitado por</th>
+                    <th>Motivo</th>
+                    <th>Detalle</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {refunds.map((refund) => (
+                    <tr key={refund.id} data-testid="console-online-payment-refund">
+                      <td className="nowrap" data-label="Solicitado">
+                        {formatDateTime(refund.createdAt)}
+                      </td>
+                      <td className="nowrap" data-label="Monto">
+                        {formatQuetzales(refund.amountCentavos)}
+                      </td>
+                      <td data-label="Estado" data-testid="console-online-payment-refund-state">
+                        {REFUND_STATE_LABELS[refund.state]}
+                      </td>
+                      <td data-label="Nota de crédito" data-testid="console-online-payment-credit-note">
+                        {refund.state === 'done' ? creditNoteText(refund.creditNote) : '—'}
+                        {refund.creditNote?.state === 'to_correct' && hasRole(user, 'admin') && (
+                          <ActionForm action={retryRefundCreditNoteAction} hidden={{ pago: payment.id, reembolso: refund.id }} submitLabel="Reintentar la nota de crédito" pendingLabel="Reintentando…">
+                            <p className="small">Se envía de nuevo al certificador con el mismo identificador; el saldo no cambia.</p>
+                          </ActionForm>
+                        )}
+                      </td>
+                      <td data-label="Solicitado por">{refund.requestedBy.replace(/^user:\d+ /, '')}</td>
+                      <td data-label="Motivo">{refund.reason}</td>
+                      <td className="break-anywhere" data-label="Detalle">
+                        {[refund.providerRefundId, refund.detail].filter(Boolean).join(' · ') || '—'}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
-          {refund ? null : hasRole(user, 'admin') && provider ? (
+          {left <= 0 || payment.state !== 'credited' ? null : underWay ? (
+            <p className="muted">Hay un reembolso en curso: se podrá reembolsar más cuando se resuelva.</p>
+          ) : hasRole(user, 'admin') && provider ? (
             <ActionForm
               action={refundOnlinePaymentAction}
               hidden={{ pago: payment.id }}
@@ -133,10 +159,15 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
               confirmation={{
                 kind: 'text',
                 title: 'Reembolsar el pago en línea',
-                message: `Se descontarán ${formatQuetzales(payment.amountCentavos)} del saldo, el proveedor devolverá el pago completo y se emitirá la nota de crédito de su factura. No se puede deshacer.`,
+                message: 'Se descontará el monto del saldo, el proveedor lo devolverá al cliente (el pago completo, con su comisión, si se reembolsa todo de una vez) y se emitirá una nota de crédito por ese monto. No se puede deshacer.',
                 confirmLabel: 'Reembolsar',
               }}
             >
+              {provider.partialRefunds ? (
+                <Field name="monto" label="Monto a reembolsar (Q)" hint={`Hasta ${formatQuetzales(left)}; puede reembolsar una parte y más tarde otra.`} inputMode="decimal" defaultValue={centavosAsDecimal(left)} required data-testid="refund-amount" />
+              ) : (
+                <p className="small">{`Se reembolsa todo lo que queda (${formatQuetzales(left)}): el proveedor solo reembolsa pagos completos.`}</p>
+              )}
               <Field name="motivo" label="Motivo (obligatorio)" hint={`De 1 a ${MAX_VOID_REASON_LENGTH} caracteres; lo recibe SAT en la nota de crédito.`} maxLength={MAX_VOID_REASON_LENGTH} required data-testid="refund-reason" />
             </ActionForm>
           ) : (
