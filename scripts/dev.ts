@@ -1,7 +1,10 @@
 // npm run dev: the upstream simulator and the app (with its console) in development mode.
 // The app migrates and seeds the embedded database on start and prints the demo credentials.
+// .env files count here too (PORT there is where the simulator sends payment webhooks).
+import '@/lib/platform/load-env-files';
 import { spawn, type ChildProcess } from 'node:child_process';
 import PinoPretty from 'pino-pretty';
+import { developmentSimulatorEnv } from './dev-env';
 
 const children: ChildProcess[] = [];
 
@@ -10,8 +13,8 @@ function readableLogs(): NodeJS.WritableStream {
   return PinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
 }
 
-function start(name: string, command: string, args: string[], pretty = false): ChildProcess {
-  const child = spawn(command, args, { stdio: pretty ? ['inherit', 'pipe', 'inherit'] : 'inherit', env: process.env });
+function start(name: string, command: string, args: string[], pretty = false, env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(command, args, { stdio: pretty ? ['inherit', 'pipe', 'inherit'] : 'inherit', env });
   if (pretty) child.stdout?.pipe(readableLogs());
   child.on('exit', (code, signal) => {
     if (stopping) return;
@@ -34,5 +37,5 @@ function shutdown(code: number): void {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-start('simulator', process.execPath, ['--import', 'tsx', 'simulator/main.ts']);
+start('simulator', process.execPath, ['--import', 'tsx', 'simulator/main.ts'], false, developmentSimulatorEnv(process.env));
 start('app', process.execPath, ['server.mjs', '--dev'], true);

@@ -12,9 +12,19 @@ const RECURRENTE_PRODUCTION = {
 };
 
 describe('payment settings', () => {
-  it('are off everywhere unless PAYMENTS_PROVIDER turns them on', () => {
+  it('are on against the simulator under npm run dev, off elsewhere unless PAYMENTS_PROVIDER turns them on', () => {
+    expect(parseEnv({ NODE_ENV: 'development' })).toMatchObject({
+      PAYMENTS_PROVIDER: 'recurrente',
+      RECURRENTE_API_URL: 'http://127.0.0.1:4010/recurrente/api',
+      RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
+      RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+    });
+    expect(parseEnv({ NODE_ENV: 'development', PAYMENTS_PROVIDER: 'none' }).PAYMENTS_PROVIDER).toBe('none');
     expect(parseEnv({}).PAYMENTS_PROVIDER).toBe('none');
-    expect(parseEnv({ NODE_ENV: 'development' }).PAYMENTS_PROVIDER).toBe('none');
+    expect(parseEnv({ NODE_ENV: 'test' }).PAYMENTS_PROVIDER).toBe('none');
+    // A built app (NODE_ENV=production), even one named development, and production: off until configured.
+    expect(parseEnv({ NODE_ENV: 'production', APP_ENV: 'development' }).PAYMENTS_PROVIDER).toBe('none');
+    expect(parseEnv({ ...PRODUCTION, NODE_ENV: 'development' }).PAYMENTS_PROVIDER).toBe('none');
     expect(parseEnv(PRODUCTION).PAYMENTS_PROVIDER).toBe('none');
     expect(parseEnv({ NODE_ENV: 'test', PAYMENTS_PROVIDER: 'recurrente' }).PAYMENTS_PROVIDER).toBe('recurrente');
     expect(rejectedVariables({ PAYMENTS_PROVIDER: 'stripe' })).toEqual(['PAYMENTS_PROVIDER']);

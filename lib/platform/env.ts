@@ -273,9 +273,10 @@ export const envSchema = z
     // link to it with tipo=autorizacion, numero (the UUID), emisor, receptor and monto, the query the
     // certifiers' printed invoices use (docs/operations.md, "FEL invoices").
     FEL_VERIFICATION_URL: httpUrl.default('https://felpub.c.sat.gob.gt/verificador-web/publico/vistas/verificacionDte.jsf'),
-    // Online top-ups' payment provider (docs/payments.md). `none` unless set, in every environment
-    // (nothing uses it yet). With `recurrente` in production every RECURRENTE_* but the last three is
-    // required; elsewhere they default to the simulator's `/recurrente` and its test-mode keys.
+    // Online top-ups' payment provider (docs/payments.md). `recurrente` under `npm run dev` (against
+    // the simulator), `none` elsewhere unless set: production is off until configured. With
+    // `recurrente` in production every RECURRENTE_* but the last three is required; elsewhere they
+    // default to the simulator's `/recurrente` and its test-mode keys.
     PAYMENTS_PROVIDER: z.enum(['none', 'recurrente']).default('none'),
     RECURRENTE_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     // Secrets: never logged (the adapter's log line names none).
@@ -581,6 +582,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           FEL_NIT_LOOKUP_BASE_URL: `${simulatorUrl}/fel/receptores`,
         };
   const felSettings = Object.fromEntries(Object.entries(felDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
+  // Online payments: on under `npm run dev` against the simulator's Recurrente, as FEL is; off
+  // elsewhere (tests, a built app, production) unless PAYMENTS_PROVIDER says otherwise.
+  const paymentsProvider = emptyAsUnset(source.PAYMENTS_PROVIDER) ?? (appEnv === 'development' && source.NODE_ENV === 'development' ? 'recurrente' : 'none');
   const recurrenteDevelopment: Record<string, string | undefined> =
     appEnv === 'production' ? {} : { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulatorUrl}/recurrente/api` };
   const recurrenteSettings = Object.fromEntries(Object.entries(recurrenteDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
@@ -589,6 +593,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ...felSettings,
     ...recurrenteSettings,
     FEL_ENABLED: felEnabled,
+    PAYMENTS_PROVIDER: paymentsProvider,
     STATEMENT_ISSUER_NAME: issuer('STATEMENT_ISSUER_NAME', DEVELOPMENT_STATEMENT_ISSUER.name),
     STATEMENT_ISSUER_NIT: issuer('STATEMENT_ISSUER_NIT', DEVELOPMENT_STATEMENT_ISSUER.nit),
     STATEMENT_ISSUER_ADDRESS: issuer('STATEMENT_ISSUER_ADDRESS', DEVELOPMENT_STATEMENT_ISSUER.address),
