@@ -10,7 +10,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { ledgerEntries, portalUsers, topUpRequests } from '@/db/schema';
+import { ledgerEntries, onlinePayments, portalUsers, topUpRequests } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { verifyLedger } from '@/lib/core/billing/verify';
@@ -18,7 +18,7 @@ import { dayText } from '@/lib/platform/time/months';
 import { formatQuetzales } from '@/lib/platform/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
 import { depositTooOldMessage } from '@/lib/flows/top-ups/messages';
-import { ONLINE_TOP_UP_MESSAGES } from '@/lib/flows/online-top-ups/messages';
+import { ONLINE_PAYMENTS_OFF_NOTICE, ONLINE_TOP_UP_MESSAGES } from '@/lib/flows/online-top-ups/messages';
 import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/requests';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
 import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
@@ -340,6 +340,24 @@ describe('the deposit date', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
     const earliest = depositDaysAgo(30);
     expect(says(await report(billing, { referencia: 'VENTANA-31', fecha: depositDaysAgo(31), monto: '10' }), depositTooOldMessage(earliest, 30))).toBe(true);
     expect(says(await report(billing, { referencia: 'VENTANA-30', fecha: earliest, monto: '10' }), 'La administración lo revisará')).toBe(true);
+  });
+});
+
+describe('online payments off (no PAYMENTS_PROVIDER, the app started above)', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
+  it('the console’s Recargas shows no «Pagos en línea» while none were made, and says payments are off beside earlier ones', async () => {
+    const staff = await consoleSignedIn(gateway.app.baseUrl, support);
+    const before = (await staff.request('/admin/recargas')).text;
+    expect(before).not.toContain('id="pagos-en-linea"');
+    expect(before).not.toContain('Pagos en línea');
+    // One made while payments were on: listed, under a plain notice that they are off now.
+    await gateway.withDatabase(async () => {
+      const [person] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, people.billing));
+      await (await db()).insert(onlinePayments).values({ id: 'recarga-00000000-0000-4000-8000-00000000a001', integrationId: integration.id, startedBy: person!.id, amountCentavos: 10_000, provider: 'recurrente', state: 'expired', expiresAt: new Date() });
+    });
+    const after = (await staff.request('/admin/recargas')).text;
+    expect(after).toContain('id="pagos-en-linea"');
+    expect(after).toContain(ONLINE_PAYMENTS_OFF_NOTICE);
+    expect(after).toContain('/admin/recargas/pagos/recarga-00000000-0000-4000-8000-00000000a001');
   });
 });
 

@@ -9,6 +9,9 @@ export const ONLINE_TOP_UP_MESSAGES = {
   refused: 'El proveedor de pagos no aceptó la solicitud. Comuníquese con nosotros si se repite.',
 } as const;
 
+/** The console's Recargas, beside online payments made before they were turned off. */
+export const ONLINE_PAYMENTS_OFF_NOTICE = 'Los pagos en línea están desactivados (PAYMENTS_PROVIDER no está configurado): no se aceptan pagos nuevos. Estos se hicieron antes.';
+
 export function amountOutOfLimitsMessage(minCentavos: number, maxCentavos: number): string {
   return `El monto debe estar entre ${formatQuetzales(minCentavos)} y ${formatQuetzales(maxCentavos)}.`;
 }

@@ -13,9 +13,11 @@ import { isImageSlip } from '@/lib/flows/top-ups/slips';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
 import type { OnlinePayment } from '@/db/schema';
 import { recentOnlinePayments } from '@/lib/flows/online-top-ups/payments';
-import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
 import { autoTopUpsInUse } from '@/lib/flows/auto-top-ups/auto-top-ups';
 import { AUTO_TOP_UP_STATE_LABELS } from '@/lib/flows/auto-top-ups/messages';
+import { ONLINE_PAYMENTS_OFF_NOTICE } from '@/lib/flows/online-top-ups/messages';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
+import { OnlinePaymentsTable } from '@/components/online-payments/online-payments-table';
 
 export const metadata: Metadata = { title: 'Recargas pendientes' };
 
@@ -28,14 +30,15 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
   const query = await searchParams;
   const after = query.despues;
   const historyAfter = typeof query.historial === 'string' ? query.historial : undefined;
-  const [page, pending, duplicates, history, onlinePayments] = await Promise.all([
+  const [page, pending, duplicates, history, onlinePayments, automatic] = await Promise.all([
     pendingTopUpPage(typeof after === 'string' ? after : undefined),
     pendingTopUpCount(),
     referenceDuplicates(),
     decidedTopUpPage(historyAfter),
     recentOnlinePayments(),
+    autoTopUpsInUse(),
   ]);
-  const automatic = await autoTopUpsInUse();
+  const paymentsOn = configuredPaymentProvider() !== null;
   const requests = page.rows;
   // Requests reported before references were compared by letters and digits may be one deposit:
   // each card names the others, so the deposit is credited once.
@@ -123,15 +126,16 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
           </>
         )}
       </DecisionNotices>
-      <OnlinePayments payments={onlinePayments} />
-      <AutomaticTopUps settings={automatic} />
+      <OnlinePayments payments={onlinePayments} on={paymentsOn} />
+      <AutomaticTopUps settings={automatic} on={paymentsOn} />
       <DecidedTopUps history={history.rows} next={history.next} paged={historyAfter !== undefined} />
     </>
   );
 }
 
 /** Integrations whose owner turned automatic top-up on, active or paused (and why). */
-function AutomaticTopUps({ settings }: { settings: Awaited<ReturnType<typeof autoTopUpsInUse>> }) {
+function AutomaticTopUps({ settings, on }: { settings: Awaited<ReturnType<typeof autoTopUpsInUse>>; on: boolean }) {
+  if (!on && settings.length === 0) return null;
   return (
     <section className="card" aria-labelledby="recargas-automaticas">
       <h2 id="recargas-automaticas">Recargas automáticas</h2>
@@ -183,57 +187,24 @@ function AutomaticTopUps({ settings }: { settings: Awaited<ReturnType<typeof aut
   );
 }
 
-/** Online payments (card or transfer through the provider), every state, the latest first; each links to its events. */
-function OnlinePayments({ payments }: { payments: (OnlinePayment & { integrationName: string })[] }) {
+/**
+ * Online payments (card or transfer through the provider), every state, the latest first; each links
+ * to its events. Not shown while payments are off and none were ever made; made before they were
+ * turned off, listed under a notice that says so.
+ */
+function OnlinePayments({ payments, on }: { payments: (OnlinePayment & { integrationName: string })[]; on: boolean }) {
+  if (!on && payments.length === 0) return null;
   return (
     <section className="card" aria-labelledby="pagos-en-linea">
       <h2 id="pagos-en-linea">Pagos en línea</h2>
-      <p className="muted">Se acreditan solos cuando el proveedor confirma el pago; aquí se ven todos sus estados. Los 50 más recientes.</p>
-      {payments.length === 0 ? (
-        <EmptyState title="Todavía no hay pagos en línea." />
+      {on ? (
+        <p className="muted">Se acreditan solos cuando el proveedor confirma el pago; aquí se ven todos sus estados. Los 50 más recientes.</p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby="pagos-en-linea" tabIndex={0}>
-          <table className="data stacked" data-testid="console-online-payments">
-            <thead>
-              <tr>
-                <th>Iniciado (hora de Guatemala)</th>
-                <th>Integración</th>
-                <th className="num">Monto</th>
-                <th className="num">Comisión</th>
-                <th>Estado</th>
-                <th>Pago del proveedor</th>
-                <th>Nuestro id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {payments.map((payment) => (
-                <tr key={payment.id} data-testid="console-online-payment-row">
-                  <td className="nowrap" data-label="Iniciado">
-                    {formatDateTime(payment.createdAt)}
-                  </td>
-                  <td data-label="Integración">{payment.integrationName}</td>
-                  <td className="num" data-label="Monto">
-                    {formatQuetzales(payment.amountCentavos)}
-                  </td>
-                  <td className="num" data-label="Comisión">
-                    {formatQuetzales(payment.feeCentavos)}
-                  </td>
-                  <td data-label="Estado">
-                    <span className={`badge ${onlinePaymentTone(payment.state)}`}>{ONLINE_PAYMENT_STATE_LABELS[payment.state]}</span>
-                    {payment.detail && <span className="small"> {payment.detail}</span>}
-                  </td>
-                  <td className="break-anywhere" data-label="Pago del proveedor">
-                    {payment.providerPaymentId ? `${payment.provider} ${payment.providerPaymentId}` : <span className="muted">—</span>}
-                  </td>
-                  <td className="break-anywhere" data-label="Nuestro id">
-                    <a href={`/admin/recargas/pagos/${payment.id}`}>{payment.id}</a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <p className="notice warn" role="note" data-testid="online-payments-off">
+          {ONLINE_PAYMENTS_OFF_NOTICE}
+        </p>
       )}
+      {payments.length === 0 ? <EmptyState title="Todavía no hay pagos en línea." /> : <OnlinePaymentsTable payments={payments} audience="console" />}
     </section>
   );
 }

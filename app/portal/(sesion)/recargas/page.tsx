@@ -15,7 +15,7 @@ import { creditedCentavos, earliestDepositDate, integrationTopUpPage, TOP_UP_CAN
 import { CancelTopUpForm } from './cancel-form';
 import { ReportTopUpForm } from './report-form';
 import { OnlineTopUpForm } from './online-form';
-import { OnlinePaymentsTable } from './online-payments-table';
+import { OnlinePaymentsTable } from '@/components/online-payments/online-payments-table';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { integrationOnlinePayments } from '@/lib/flows/online-top-ups/payments';
 
@@ -74,7 +74,7 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
       {(paysOnline || onlinePayments.length > 0) && (
         <section className="card" aria-labelledby="pagos-en-linea">
           <h2 id="pagos-en-linea">Pagos en línea</h2>
-          {onlinePayments.length === 0 ? <EmptyState title="Su integración todavía no ha pagado en línea." /> : <OnlinePaymentsTable payments={onlinePayments} />}
+          {onlinePayments.length === 0 ? <EmptyState title="Su integración todavía no ha pagado en línea." /> : <OnlinePaymentsTable payments={onlinePayments} audience="portal" />}
         </section>
       )}
       <section className="card" aria-labelledby="depositar">
