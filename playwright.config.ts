@@ -41,6 +41,7 @@ const SPEC_GROUPS = {
       'integration-notifications.spec.ts',
       'forms.spec.ts',
       'portal-vigilancia.spec.ts',
+      'portal-online-payment.spec.ts',
       'tokens.spec.ts',
     ],
   },

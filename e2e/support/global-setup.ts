@@ -66,7 +66,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
     FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
     FEL_WORKER_INTERVAL_MS: '500',
+    // Online payments against the simulator's Recurrente (its development keys), as under `npm run dev`.
+    PAYMENTS_PROVIDER: 'recurrente',
+    RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
   });
+  simulator.recurrente.setWebhookUrl(`${baseUrl}/api/pagos/recurrente`);
 
   try {
     await waitUntilHealthy(baseUrl, app);
