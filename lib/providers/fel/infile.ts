@@ -14,7 +14,6 @@ import type {
   CertifyOutcome,
   FelCertifier,
   FelIdentifier,
-  IndeterminateReason,
   LookupOutcome,
   LookupQuery,
   NitNameOutcome,
