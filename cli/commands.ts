@@ -45,6 +45,7 @@ import { requestTrace } from '@/lib/core/request-traces/read';
 import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
 import { isPlausibleRequestId, typedRequestId } from '@/lib/core/request-ids/typed';
 import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
+import { partitionRecordsOnline } from '@/lib/core/records/partition-online';
 import { resealRecords } from '@/lib/core/personal-data/reseal';
 import type { Result } from '@/lib/platform/result';
 import { env } from '@/lib/platform/env';
@@ -774,14 +775,40 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     };
   },
 
+  async 'records:partition'(_args, options) {
+    const batchRows = typeof options.batch === 'string' ? Number(options.batch) : 20_000;
+    const pauseMs = typeof options['pause-ms'] === 'string' ? Number(options['pause-ms']) : 20;
+    if (!Number.isInteger(batchRows) || batchRows < 1) throw new CliError('--batch es un número entero mayor que cero');
+    if (!Number.isInteger(pauseMs) || pauseMs < 0) throw new CliError('--pause-ms es un número entero de milisegundos');
+    const result = await partitionRecordsOnline({ batchRows, pauseMs });
+    if (result.kind === 'already_partitioned') return { data: result, text: 'Los registros de consultas ya están particionados por mes: nada que hacer.' };
+    if (result.kind === 'lock_not_taken') {
+      throw new CliError(`no se pudo cambiar las tablas en ${result.attempts} intentos (una consulta larga las ocupaba); vuelva a ejecutarlo: lo copiado se conserva`);
+    }
+    const seconds = (ms: number) => (ms / 1000).toFixed(1);
+    return {
+      data: result,
+      text:
+        `Registros de consultas particionados por mes en ${seconds(result.totalMs)} s: copia ${seconds(result.copyMs)} s en ${result.batches} lotes, ` +
+        `estadísticas ${seconds(result.analyzeMs)} s, cambio de tablas ${result.switchMs.toFixed(0)} ms (el único bloqueo de las consultas).`,
+    };
+  },
+
   async 'records:purge'(_args, options) {
     const exportDir = typeof options['export-dir'] === 'string' ? options['export-dir'] : env().QUERY_RECORD_RETENTION_EXPORT_DIR;
     const result = await purgeExpiredRecords({ exportDir });
     return {
-      data: { cutoff: result.cutoff.toISOString(), purged: result.purged, exportFile: result.exportFile ?? null, alertDeliveriesPurged: result.alertDeliveriesPurged },
+      data: {
+        cutoff: result.cutoff.toISOString(),
+        keptFrom: result.keptFrom.toISOString(),
+        purged: result.purged,
+        monthsDropped: result.monthsDropped.map((month) => month.toISOString().slice(0, 7)),
+        exportFile: result.exportFile ?? null,
+        alertDeliveriesPurged: result.alertDeliveriesPurged,
+      },
       text:
-        `Se borraron ${counted(result.purged, 'registro de consulta', 'registros de consultas')} y ${counted(result.alertDeliveriesPurged, 'envío de alertas', 'envíos de alertas')} ` +
-        `anteriores a ${when(result.cutoff)}${result.exportFile ? `; los registros quedaron archivados en ${result.exportFile}` : ''}.`,
+        `Se borraron ${counted(result.purged, 'registro de consulta', 'registros de consultas')} anteriores a ${when(result.keptFrom)} ` +
+        `y ${counted(result.alertDeliveriesPurged, 'envío de alertas', 'envíos de alertas')} anteriores a ${when(result.cutoff)}${result.exportFile ? `; los registros quedaron archivados en ${result.exportFile}` : ''}.`,
     };
   },
 };

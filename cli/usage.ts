@@ -98,6 +98,11 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         borra los registros de consultas más antiguos que
                                         QUERY_RECORD_RETENTION_MONTHS (como la tarea diaria), antes archivados en
                                         DIRECTORIO como CSV comprimido con gzip, y los envíos de alertas igual de antiguos
+  records:partition [--batch N] [--pause-ms MS]
+                                        particiona por mes una tabla de registros de consultas que la migración
+                                        dejó sin particionar (más de 100,000 registros) mientras el servicio
+                                        atiende: copia por lotes de N (20000) y cambia las tablas en una
+                                        transacción de milisegundos (docs/deploy.md, «Partitioned query records»)
   personal-data:reseal [--batch N] [--pause-ms MS] [--restart]
                                         lleva cada registro de consulta a las claves actuales PERSONAL_DATA_KEY y
                                         PERSONAL_DATA_SEARCH_KEY: cifra los registros aún en claro y vuelve a

@@ -8,6 +8,9 @@
 //   --skip-pages, --skip-export, --skip-portal, --skip-billing, --skip-api, --skip-plans leave a part out;
 //   --only TEXT times and explains only the console pages whose name contains TEXT (say "Lote");
 //   --api-runs N times each of the integrators' API reads N times (default 100: they are cheap).
+//   --url URL times against an existing PostgreSQL database instead of a throwaway cluster (the
+//   partitioning rehearsal's, bench/partition): its volume must be recorded in its bench_volume table,
+//   its server settings are its own, and --skip-plans is implied (auto_explain is a server setting).
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -41,8 +44,10 @@ const { values } = parseArgs({
     'skip-api': { type: 'boolean', default: false },
     'api-runs': { type: 'string', default: '100' },
     only: { type: 'string' },
+    url: { type: 'string' },
   },
 });
+if (values.url) values['skip-plans'] = true;
 const RECORDS = Number(values.records);
 const INTEGRATIONS = Number(values.integrations);
 const LEDGER_ENTRIES = Number(values['ledger-entries'] ?? 2 * RECORDS);
@@ -89,7 +94,9 @@ const clientFor = (session: ConsoleSession, page: Page) => (page.portal ? portal
 
 async function main(): Promise<void> {
   const port = await freePort();
-  const cluster = startThrowawayPostgres(port, { settings: POSTGRES_SETTINGS, keepIn: values.keep });
+  const cluster = values.url
+    ? { url: values.url, directory: 'an existing database', stop: () => {} }
+    : startThrowawayPostgres(port, { settings: POSTGRES_SETTINGS, keepIn: values.keep });
   cleanups.push(() => cluster.stop());
   process.env.DATABASE_URL = cluster.url;
   process.env.NEXT_DIST_DIR = '.next-bench';

@@ -12,6 +12,12 @@ export interface StoredRecordFailure {
 export const lookupKind = pgEnum('lookup_kind', ['renap', 'rtu_nits', 'cui_nit', 'rtu', 'omisos']);
 export type LookupKind = (typeof lookupKind.enumValues)[number];
 
+// Partitioned by month on created_at (docs/decisions.md, "Query records partitioned by month"): the
+// partitions, the per-month unique index on request_id and the mirror used while an existing table is
+// converted are made by migration 0066 and the functions it defines, which drizzle cannot declare.
+// This file stays the columns' source of truth; the primary key includes created_at because a
+// partitioned table's keys must include its partition key.
+//
 // Every index below is ascending: a backward scan of (…, created_at, id) yields exactly
 // `ORDER BY created_at DESC, id DESC`, the console's newest-first order, and a forward scan its
 // reverse (paging back). An index built `DESC NULLS LAST` (drizzle's `.desc()`) matches neither,
@@ -19,7 +25,7 @@ export type LookupKind = (typeof lookupKind.enumValues)[number];
 export const queryRecords = pgTable(
   'query_records',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     integrationId: integer('integration_id')
       .notNull()
       .references(() => integrations.id),
@@ -46,10 +52,13 @@ export const queryRecords = pgTable(
     // (never the date itself: it is personal data). Null for the registries and older records.
     actualizado: boolean('actualizado'),
     dateOfBirthSent: boolean('date_of_birth_sent'),
-    requestId: text('request_id').notNull().unique(),
+    // Unique within each month (an index per partition, which the writes' ON CONFLICT DO NOTHING uses);
+    // across months, writes that can repeat check the previous month first (lib/core/records/write.ts).
+    requestId: text('request_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
+    primaryKey({ name: 'query_records_pkey', columns: [table.id, table.createdAt] }),
     // The unfiltered list, date ranges, the CSV export and the retention purge.
     index('query_records_created_idx').on(table.createdAt, table.id),
     // Filter by integration, and the integration page's latest queries.
@@ -65,20 +74,19 @@ export const queryRecords = pgTable(
  * The identifiers of each record, normalized (normalize_tax_identifier: no spaces or hyphens,
  * upper case, no leading zeros), one row per distinct identifier: a NIT and a CUI of a catalog
  * query, or every NIT of an /rtu/nits batch. Written in the same statement as the record.
- * created_at repeats the record's so one index answers "newest records of this identifier".
+ * created_at repeats the record's so one index answers "newest records of this identifier", and
+ * so the rows are partitioned by the same months as their records and dropped with them (hence no
+ * foreign key: a month's identifiers go when its records' partition goes).
  */
 export const queryRecordIdentifiers = pgTable(
   'query_record_identifiers',
   {
-    recordId: bigint('record_id', { mode: 'number' })
-      .notNull()
-      .references(() => queryRecords.id, { onDelete: 'cascade' }),
+    recordId: bigint('record_id', { mode: 'number' }).notNull(),
     identifier: text('identifier').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [
-    // Also serves the cascade when the retention purge deletes records.
-    primaryKey({ name: 'query_record_identifiers_pkey', columns: [table.recordId, table.identifier] }),
+    primaryKey({ name: 'query_record_identifiers_pkey', columns: [table.recordId, table.identifier, table.createdAt] }),
     // The console's "NIT o CUI" search, newest first, by keyset (backward scan).
     index('query_record_identifiers_search_idx').on(table.identifier, table.createdAt, table.recordId),
   ],

@@ -91,7 +91,8 @@ describe(`migrations on ${expectedKind}`, () => {
         'ledger_entries_kind_idx',
         'ledger_entries_hold_settled_once',
         'ledger_open_holds_pkey',
-        'query_records_request_id_unique',
+        // request_id is unique per month: an index on each month's partition (db/migrations/0066).
+        `query_records_${new Date().toISOString().slice(0, 7).replace('-', '_')}_request_id_unique`,
         'query_records_created_idx',
         'query_records_integration_created_idx',
         'query_records_lookup_created_idx',

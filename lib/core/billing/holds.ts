@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
 import { personalDataKeys } from '@/lib/core/sealing/keys';
-import { recordCompanions, recordFacts, recordShape, recordValues, type RecordShape } from '@/lib/core/records/write';
+import { notRecordedYet, recordCompanions, recordFacts, recordShape, recordValues, type RecordShape } from '@/lib/core/records/write';
 import { compiledPerShape, compileStatement } from '@/db/compiled-statement';
 import type { QueryRecordInput } from '@/lib/core/records/types';
 
@@ -109,9 +109,10 @@ function settlementSql(shape: RecordShape, companion?: SQL): SQL {
                   else coalesce(${errorMessage}::text || ' ', '') || ${VOIDED_BY_SWEEPER_NOTE}::text end,
              ${recordFacts()}, ${requestId}::text, new_record.created_at
         from new_record
+       where ${notRecordedYet(requestId!)}
       -- A settlement written again from the journal (lib/core/record-journal): its record exists only
       -- if the first attempt committed, and then the settlement above found its hold settled too.
-      on conflict (request_id) do nothing
+      on conflict do nothing
       returning id, created_at, charged_centavos
     ),
     ${recordCompanions(shape)}${companion ? sql`,
@@ -251,8 +252,8 @@ export async function sweepStaleHolds(olderThanSeconds: number): Promise<number>
              i->>'nit', i->>'cui', 0, stale.amount_centavos, i->>'errorMessage', i->'failure', null,
              (i->>'actualizado')::boolean, (i->>'dateOfBirthSent')::boolean, stale.request_id
         from stale, lateral (select stale.record_intent as i) intent
-       where stale.record_intent is not null
-      on conflict (request_id) do nothing
+       where stale.record_intent is not null and ${notRecordedYet(sql`stale.request_id`)}
+      on conflict do nothing
       returning id, created_at, request_id, integration_id, lookup, http_status, response_time_ms
     ),
     recorded_identifiers as (

@@ -13,6 +13,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
 import { recordUnbilledQuery } from '@/lib/core/records/write';
+import { ensureRecordMonths, isMissingMonth } from '@/lib/core/records/partitions';
 import type { QueryRecordInput } from '@/lib/core/records/types';
 import { completeLeftIntents, leftIntentFiles, RegistryIntentLog, type RegistryIntent } from './intents';
 import { JournalFile } from './journal';
@@ -207,9 +208,15 @@ export function noteRegistryIntent(intent: RegistryIntent, seals?: LookupSeals):
  */
 export async function keepRecord(entry: JournalEntry, error: unknown): Promise<void> {
   const journal = peekProcessSlot<RecordJournal>('recordJournal');
+  // A month with no partition yet: it is added now, and the record kept for the replay to write.
+  const missingMonth = isMissingMonth(error);
+  if (missingMonth) {
+    const added = await ensureRecordMonths().catch((ensureError: unknown) => log.error({ err: ensureError }, 'adding the missing months of query records failed'));
+    log.error({ err: error, added }, 'a query record had no month to go to: the months were added');
+  }
   // A database that answered and refused (a constraint, a trigger) would refuse the replay too: that
   // lookup fails as it always did, loudly, instead of answering as if it were recorded.
-  if (!journal || !databaseWasUnreachable(error)) throw error;
+  if (!journal || !(databaseWasUnreachable(error) || missingMonth)) throw error;
   log.warn({ err: error, requestId: requestIdOf(entry) }, 'writing a query record failed');
   try {
     await journal.keep(entry);

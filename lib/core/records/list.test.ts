@@ -7,6 +7,7 @@ import { seal } from '@/lib/core/sealing/envelope';
 import { searchKey } from '@/lib/core/sealing/search-keys';
 import { rollUpQueue } from '@/lib/core/rollups/job';
 import { iterateRecordLines, listRecordsPage } from './list';
+import { ensureRecordMonths } from './partitions';
 
 let testDatabase: TestDatabase;
 let expectedOrder: number[] = [];
@@ -17,6 +18,8 @@ beforeAll(async () => {
   const database = await db();
   const [integration] = await database.insert(integrations).values({ nombre: 'keyset' }).returning();
   integrationId = integration!.id;
+  const day = new Date('2026-11-20T12:00:00Z');
+  await ensureRecordMonths({ from: day, to: day });
   // Seven records inside one millisecond (microseconds apart) and two sharing an instant: a
   // cursor rounded to milliseconds, or one without the id, would skip or repeat some of them.
   const instants = ['000001', '000002', '000003', '000004', '000005', '000006', '000007', '000009', '000009'];

@@ -8,6 +8,7 @@ import { database, db } from '@/db/client';
 import type { LookupKind } from '@/db/schema';
 import { encodeCursor } from '@/lib/platform/paging/keyset';
 import { rollUpQueue } from '@/lib/core/rollups/job';
+import { ensureRecordMonths } from './partitions';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { RecordFilters } from './filters';
@@ -23,6 +24,7 @@ beforeAll(async () => {
   integrations = [await createTestIntegration('range-a'), await createTestIntegration('range-b'), await createTestIntegration('range-c')];
   const handle = await database();
   const now = Date.now();
+  await ensureRecordMonths({ from: new Date(now - 41 * DAY_MS) });
   // 600 records over 40 days, as the writers store them (record and queue row together); the
   // attributes vary at different rates so some combinations are dense, some rare, some empty.
   // The last 20 stay queued, as if the rollup job were behind: most from the last hour, one from

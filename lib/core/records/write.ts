@@ -91,6 +91,17 @@ function linkCompanion(): SQL {
 }
 
 /**
+ * Whether no record of this request id was written in the last month. request_id is unique within a
+ * month (an index per partition, which the insert's ON CONFLICT DO NOTHING uses, concurrent writes
+ * included); a write repeated after a month boundary (a journal's replay of a record whose first
+ * write committed just before midnight UTC on the last day) is caught here, in the one or two months
+ * this reads, by the same indexes (docs/decisions.md, "Query records partitioned by month").
+ */
+export function notRecordedYet(requestId: SQL | ReturnType<typeof sql.placeholder>): SQL {
+  return sql`not exists (select 1 from query_records seen where seen.request_id = ${requestId}::text and seen.created_at >= now() - interval '1 month')`;
+}
+
+/**
  * The record's failure, empty-answer flag and catalog request options, as four SQL values in the
  * order of the columns failure, answer_empty, actualizado, date_of_birth_sent (recordValues').
  */
@@ -102,11 +113,12 @@ const unbilledRecordStatement = compiledPerShape((shape: RecordShape) => sql`
     with record as (
       insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
                                  failure, answer_empty, actualizado, date_of_birth_sent, request_id)
-      values (${sql.placeholder('integrationId')}::integer, ${sql.placeholder('lookup')}::lookup_kind, ${sql.placeholder('httpStatus')}::smallint,
-              ${sql.placeholder('responseTimeMs')}::integer, ${sql.placeholder('nit')}::text, ${sql.placeholder('cui')}::text, 0, null,
-              ${sql.placeholder('errorMessage')}::text, ${recordFacts()}, ${sql.placeholder('requestId')}::text)
+      select ${sql.placeholder('integrationId')}::integer, ${sql.placeholder('lookup')}::lookup_kind, ${sql.placeholder('httpStatus')}::smallint,
+             ${sql.placeholder('responseTimeMs')}::integer, ${sql.placeholder('nit')}::text, ${sql.placeholder('cui')}::text, 0, null,
+             ${sql.placeholder('errorMessage')}::text, ${recordFacts()}, ${sql.placeholder('requestId')}::text
+       where ${notRecordedYet(sql.placeholder('requestId'))}
       -- Written again from the journal (lib/core/record-journal) after a reply that never came: once.
-      on conflict (request_id) do nothing
+      on conflict do nothing
       returning id, created_at, charged_centavos
     ),
     ${recordCompanions(shape)}

@@ -9,6 +9,7 @@ import { LATENCY_BUCKET_COLUMNS, type LookupKind } from '@/db/schema';
 import { placeHold, settleHold, sweepStaleHolds } from '@/lib/core/billing/holds';
 import { loadDashboard, rangeStart, type DashboardRange } from '@/lib/core/rollups/usage';
 import { listIntegrationsPage } from '@/lib/surfaces/console/integrations';
+import { ensureRecordMonths } from '@/lib/core/records/partitions';
 import { recordUnbilledQuery } from '@/lib/core/records/write';
 import { outcomeOf } from '@/lib/core/records/outcomes';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
@@ -100,6 +101,7 @@ beforeAll(async () => {
   // Records of earlier hours and days, as the record writers store them (record and queue row
   // in one statement), spread over 40 days so every dashboard range cuts through them.
   const handle = await database();
+  await ensureRecordMonths({ from: new Date(now.getTime() - 41 * 24 * HOUR_MS) });
   for (let index = 0; index < 120; index++) {
     const createdAt = new Date(now.getTime() - (index * 8 + 1) * HOUR_MS - index * 61_000);
     const integrationId = index % 4 === 0 ? quiet.id : busy.id;

@@ -12,6 +12,7 @@ import { purgeExpiredRequestTraces } from '@/lib/core/request-traces/read';
 import { env } from '@/lib/platform/env';
 import { purgeExpiredBulkJobs } from '@/lib/flows/bulk/retention';
 import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
+import { dropRecordMonthsBefore, ensureRecordMonths, monthStart, recordsArePartitioned } from '@/lib/core/records/partitions';
 
 const BATCH_ROWS = 5_000;
 
@@ -27,8 +28,17 @@ export interface PurgeOptions {
 
 export interface PurgeResult {
   cutoff: Date;
+  /**
+   * Records older than this are gone: the start of the cutoff's month on a partitioned table (whole
+   * months are dropped, the month the cutoff falls in is kept until it is whole), else the cutoff.
+   */
+  keptFrom: Date;
   /** Query records deleted. */
   purged: number;
+  /** The months whose partitions were dropped (none on an unpartitioned table). */
+  monthsDropped: Date[];
+  /** Months ahead that got their partitions in this run. */
+  monthsAdded: number;
   exportFile?: string;
   /** Alert deliveries deleted, with their attempts. */
   alertDeliveriesPurged: number;
@@ -36,19 +46,29 @@ export interface PurgeResult {
 
 /**
  * Deletes what is kept only for the retention period and is older than its cutoff: the query
- * records (their identifiers go with them, by cascade) and the alert deliveries (their attempts go
- * with them). Oldest first, in batches of a few thousand rows: each batch is one short statement,
- * so no lock is held for long and live lookups keep writing. Rollups, statements and the ledger
- * are kept. With an export directory, the query records go to one file per run first
- * (query-records-before-<cutoff>.csv.gz), written under a temporary name and renamed when
+ * records with their search keys, and the alert deliveries (their attempts go with them). Query
+ * records partitioned by month (db/migrations/0066) go a whole month at a time, once the month has
+ * wholly passed the cutoff: its partitions are detached and dropped, no row is deleted, so a record
+ * lives between QUERY_RECORD_RETENTION_MONTHS and one month more (docs/decisions.md, "Query records
+ * partitioned by month"). The same run first makes sure the months ahead have partitions. On a table
+ * not yet partitioned, and for the alert deliveries, rows are deleted oldest first in batches of a
+ * few thousand, each one short statement. Rollups, statements and the ledger are kept. With an
+ * export directory, the query records go to one file per run first
+ * (query-records-before-<boundary>.csv.gz), written under a temporary name and renamed when
  * complete; if that fails nothing is deleted.
  */
 export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<PurgeResult> {
   const cutoff = retentionCutoff(options.now, options.months);
   const handle = await database();
-  const [oldest] = await handle.rows<{ id: string | number }>(sql`select id from query_records where created_at < ${cutoff.toISOString()}::timestamptz limit 1`);
-  const exportFile = oldest && options.exportDir ? await exportRecordsBefore(cutoff, options.exportDir) : undefined;
-  const purged = oldest ? await deleteCreatedBefore('query_records', cutoff, options) : 0;
+  const partitioned = await recordsArePartitioned();
+  const monthsAdded = partitioned ? await ensureRecordMonths() : 0;
+  const keptFrom = partitioned ? monthStart(cutoff) : cutoff;
+  const [oldest] = await handle.rows<{ id: string | number }>(sql`select id from query_records where created_at < ${keptFrom.toISOString()}::timestamptz limit 1`);
+  const exportFile = oldest && options.exportDir ? await exportRecordsBefore(keptFrom, options.exportDir) : undefined;
+  let purged = 0;
+  let monthsDropped: Date[] = [];
+  if (partitioned) ({ records: purged, months: monthsDropped } = await dropRecordMonthsBefore(keptFrom));
+  else if (oldest) purged = await deleteCreatedBefore('query_records', cutoff, options);
   const alertDeliveriesPurged = await deleteCreatedBefore('alert_deliveries', cutoff, options);
   // Form sending keys are needed for a day at most (lib/core/submissions).
   await purgeOldSubmissions(options.now);
@@ -60,8 +80,8 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   await purgeExpiredSearchReferences(options.now);
   // A person's NIT-CUI link goes with the last record that could have shown it: its last sighting
   // is moved on at most daily (lib/core/records/write.ts), so a day more than the records.
-  await handle.rows(sql`delete from identifier_links where last_seen_at < ${cutoff.toISOString()}::timestamptz - interval '1 day'`);
-  return { cutoff, purged, exportFile, alertDeliveriesPurged };
+  await handle.rows(sql`delete from identifier_links where last_seen_at < ${keptFrom.toISOString()}::timestamptz - interval '1 day'`);
+  return { cutoff, keptFrom, purged, monthsDropped, monthsAdded, exportFile, alertDeliveriesPurged };
 }
 
 /** Deletes the table's rows created before the cutoff, oldest first, one batch per statement. */

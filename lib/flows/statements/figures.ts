@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { LookupKind } from '@/db/schema';
 import { CHECKPOINT_SETTLE_MARGIN_MS, postedBalanceBefore } from '@/lib/core/billing/checkpoints';
@@ -83,6 +83,21 @@ export async function computeStatementFigures(integration: StatementIntegration,
 }
 
 /**
+ * The period's charges by lookup and tariff, from its records. Its range on created_at lets the
+ * planner read only the months' partitions the period touches (db/migrations/0066): a statement's
+ * Guatemalan month and the first hours of the next UTC month.
+ */
+export function chargesByTariff(integrationId: number, period: { from: Date; until: Date }): SQL {
+  return sql`
+      select r.lookup, r.tariff_centavos, count(*) as charges, sum(r.charged_centavos) as amount
+        from query_records r
+       where r.integration_id = ${integrationId}::integer and r.charged_centavos > 0
+         and r.created_at >= ${period.from.toISOString()}::timestamptz and r.created_at < ${period.until.toISOString()}::timestamptz
+       group by r.lookup, r.tariff_centavos
+       order by r.lookup, r.tariff_centavos`;
+}
+
+/**
  * The figures of the days from `period.from` until `period.until` (Guatemalan midnights) from the
  * ledger (balances, top-ups, adjustments, the money charged), the records (charges by catalog and
  * tariff) and the daily rollups (queries by outcome). Issuing a statement and previewing one both
@@ -109,13 +124,7 @@ export async function computePeriodFigures(integration: StatementIntegration, pe
         from ledger_entries e
        where e.integration_id = ${id} and e.kind = 'capture' and e.posted_centavos <> 0
          and e.created_at >= ${from.toISOString()}::timestamptz and e.created_at < ${until.toISOString()}::timestamptz`),
-    handle.rows<{ lookup: LookupKind; tariff_centavos: string | number; charges: string | number; amount: string | number }>(sql`
-      select r.lookup, r.tariff_centavos, count(*) as charges, sum(r.charged_centavos) as amount
-        from query_records r
-       where r.integration_id = ${id} and r.charged_centavos > 0
-         and r.created_at >= ${from.toISOString()}::timestamptz and r.created_at < ${until.toISOString()}::timestamptz
-       group by r.lookup, r.tariff_centavos
-       order by r.lookup, r.tariff_centavos`),
+    handle.rows<{ lookup: LookupKind; tariff_centavos: string | number; charges: string | number; amount: string | number }>(chargesByTariff(integration.id, period)),
     // The rollups' days are Guatemalan calendar days: the period's first, and the one after its last.
     handle.rows<{ lookup: LookupKind; http_status: number; queries: string | number }>(sql`
       select d.lookup, d.http_status, sum(d.queries) as queries

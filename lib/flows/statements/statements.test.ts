@@ -14,6 +14,7 @@ import { guatemalanDayBefore, guatemalanToday } from '@/lib/platform/time/guatem
 import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
 import { setTariff } from '@/lib/flows/integration-management/service';
 import { pdfTextLines } from '@/tests/support/pdf-text';
+import { ensureRecordMonths } from '@/lib/core/records/partitions';
 import { recordUnbilledQuery } from '@/lib/core/records/write';
 import { rollUpQueue } from '@/lib/core/rollups/job';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
@@ -61,6 +62,8 @@ async function createdBefore(owner: TestIntegration): Promise<void> {
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   integration = await createTestIntegration('statement', { tariffCentavos: 150, balanceCentavos: 10_000 });
+  // The months the records are moved back into (a new database has only this one and those ahead).
+  await ensureRecordMonths({ from: new Date(monthStart.getTime() - 4 * 86_400_000) });
   // The opening balance comes from the month before: the initial top-up goes back further.
   const hoursIntoMonth = Math.ceil((now.getTime() - monthStart.getTime()) / 3_600_000) - 30;
   await moveBack(integration, hoursIntoMonth + 72);

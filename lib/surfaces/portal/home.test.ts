@@ -12,6 +12,7 @@ import { placeHold, settleHold } from '@/lib/core/billing/holds';
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/platform/time/guatemala-time';
 import { consumeIntegrationLimit } from '@/lib/core/limits/limits';
+import { ensureRecordMonths } from '@/lib/core/records/partitions';
 import { recordUnbilledQuery } from '@/lib/core/records/write';
 import { rollUpQueuedRecords } from '@/lib/core/rollups/job';
 import { countRefusal, flushRefusals } from '@/lib/core/rollups/refusals';
@@ -44,6 +45,7 @@ async function renapLookup(integration: TestIntegration): Promise<void> {
 /** Moves everything the integration has in the ledger and the rollups' queue to the fifth day of last month. */
 async function intoLastMonth(integration: TestIntegration, now: Date): Promise<void> {
   const target = monthPeriod(previousMonth(now)).from.getTime() + 5 * 86_400_000;
+  await ensureRecordMonths({ from: new Date(target) });
   const shift = sql`make_interval(secs => ${Math.ceil((now.getTime() - target) / 1000)}::integer)`;
   const handle = await database();
   await handle.rows(sql`update ledger_entries set created_at = created_at - ${shift} where integration_id = ${integration.id}::integer`);
