@@ -32,7 +32,6 @@ const SPEC_GROUPS = {
       'records-search.spec.ts',
       'billing.spec.ts',
       'portal-notifications.spec.ts',
-      'support-request-ids.spec.ts',
       'integration-details.spec.ts',
       'users.spec.ts',
       'sessions.spec.ts',
@@ -64,6 +63,7 @@ const SPEC_GROUPS = {
       'verify-now.spec.ts',
       'console-lotes.spec.ts',
       'portal-lotes.spec.ts',
+      'support-request-ids.spec.ts',
     ],
   },
   'postgresql-b': {
