@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { integrations, ledgerEntries, onlinePayments, portalUsers } from '@/db/schema';
+import { integrations, ledgerEntries, onlinePayments } from '@/db/schema';
 import { startOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { createRecurrenteProvider } from '@/lib/providers/payments/recurrente';
@@ -17,7 +17,7 @@ import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
 import { logLines } from '../support/logs';
-import { addPortalMember, portalSessionOf } from '../support/people';
+import { portalReporter } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 
@@ -34,10 +34,7 @@ beforeAll(async () => {
   simulator = await startSimulator({ port: 0, populationSize: 1_000 });
   await testDatabase.use(async () => {
     integration = await createTestIntegration('pagos-http', { balanceCentavos: 0 });
-    await addPortalMember(integration, 'pagos@pagos-http.example', 'facturacion');
-    const [row] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, 'pagos@pagos-http.example'));
-    const session = portalSessionOf(integration, 'facturacion');
-    billing = { id: row!.id, role: 'facturacion', integrationId: integration.id, actor: { ...session.actor, id: row!.id, email: 'pagos@pagos-http.example' } };
+    billing = await portalReporter(integration, 'pagos@pagos-http.example', 'facturacion');
   });
   app = await startApp({
     env: {

@@ -2,7 +2,11 @@
 // session comes from an address of its own (the apps under test trust one proxy hop), so that the
 // per-address sign-in limit never decides a test; portal people come from 203.0.113.x and console
 // people from 198.51.100.x unless the test names the address.
+import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { db } from '@/db/client';
+import { portalUsers } from '@/db/schema';
+import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { acceptInvitation, invitePortalUser } from '@/lib/flows/portal-identity/invitations';
 import type { PortalUserSession } from '@/lib/surfaces/portal/session';
 import { createConsoleUser } from '@/lib/flows/auth/users';
@@ -41,6 +45,14 @@ export async function addPortalMember(integration: TestIntegration, email: strin
   const { code } = await invitePortalMember(integration, email, role);
   const accepted = await acceptInvitation(code, { nombre: name, clave: PORTAL_PASSWORD }, { clientIp: '192.0.2.1', userAgent: 'vitest' });
   if (!accepted.ok) throw new Error(accepted.error.message);
+}
+
+/** A member added as addPortalMember does, as the top-up flows take their portal user (a Reporter). */
+export async function portalReporter(integration: TestIntegration, email: string, role: Reporter['role']): Promise<Reporter> {
+  await addPortalMember(integration, email, role);
+  const [row] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, email));
+  const session = portalSessionOf(integration, role);
+  return { id: row!.id, role, integrationId: integration.id, actor: { ...session.actor, id: row!.id, email } };
 }
 
 let addresses = 0;

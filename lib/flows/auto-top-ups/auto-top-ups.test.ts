@@ -6,7 +6,7 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { alertDeliveries, auditLog, autoTopUpCharges, autoTopUps, integrations, invoices, ledgerEntries, onlinePayments, portalUsers } from '@/db/schema';
+import { alertDeliveries, auditLog, autoTopUpCharges, autoTopUps, integrations, invoices, ledgerEntries, onlinePayments } from '@/db/schema';
 import { adjustBalance, balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { createRecurrenteProvider } from '@/lib/providers/payments/recurrente';
 import type { PaymentProvider } from '@/lib/providers/payments/provider';
@@ -17,8 +17,9 @@ import { setIntegrationDetails } from '@/lib/flows/integration-management/detail
 import { settleByRead, startOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
-import { addPortalMember, portalSessionOf } from '@/tests/support/people';
-import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { useOnlinePaymentSettings } from '@/tests/support/online-payments';
+import { portalReporter } from '@/tests/support/people';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { autoTopUpOf, autoTopUpsInUse, cardPaymentsOf, disableAutoTopUp, enableAutoTopUp, guatemalanDayStart, IN_FLIGHT_READ_AFTER_MS, runAutoTopUps } from './auto-top-ups';
 import { AUTO_TOP_UP_MESSAGES } from './messages';
 
@@ -35,33 +36,17 @@ const AMOUNT = 10_000;
 /** The fee of the settings below on AMOUNT: 4.5 % + Q 2.00. */
 const FEE = 650;
 
-async function person(email: string, role: Reporter['role']): Promise<Reporter> {
-  await addPortalMember(integration, email, role);
-  const [row] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, email));
-  const session = portalSessionOf(integration, role);
-  return { id: row!.id, role, integrationId: integration.id, actor: { ...session.actor, id: row!.id, email } };
-}
-
 beforeAll(async () => {
   subscribeReactions();
   testDatabase = await useTestDatabase();
   simulator = await startSimulator({ port: 0, populationSize: 1_000 });
-  Object.assign(process.env, {
-    FEL_ENABLED: 'true',
-    FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
-    FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
-    ONLINE_TOP_UP_MIN_CENTAVOS: '5000',
-    ONLINE_TOP_UP_MAX_CENTAVOS: '1000000',
-    ONLINE_TOP_UP_FEE_BASIS_POINTS: '450',
-    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: '200',
-  });
-  resetEnvCache();
+  useOnlinePaymentSettings(simulator.url);
   provider = createRecurrenteProvider({ apiUrl: `${simulator.url}/recurrente/api`, ...RECURRENTE_SIM_DEV_KEYS, readTimeoutMs: 500, log: () => {} });
   integration = await createTestIntegration('automatica-a', { balanceCentavos: 100_000 });
   const details = await setIntegrationDetails(TEST_ACTOR, integration.id, { billingContactName: 'Fabio Facturas', billingContactEmail: 'pagos@automatica-a.gt' });
   if (!details.ok) throw new Error(details.error.message);
-  owner = await person('duena@automatica-a.example', 'propietario');
-  billing = await person('facturas@automatica-a.example', 'facturacion');
+  owner = await portalReporter(integration, 'duena@automatica-a.example', 'propietario');
+  billing = await portalReporter(integration, 'facturas@automatica-a.example', 'facturacion');
   // The card to save: an online top-up paid by card on the simulator's hosted page.
   const started = await startOnlineTopUp(provider, billing, 5_000, { successUrl: (id) => `http://127.0.0.1:9/${id}`, cancelUrl: 'http://127.0.0.1:9/' });
   if (!started.ok) throw new Error(started.error.message);

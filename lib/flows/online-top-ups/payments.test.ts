@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { alertDeliveries, auditLog, integrations, invoices, ledgerEntries, onlinePayments, portalUsers } from '@/db/schema';
+import { alertDeliveries, auditLog, integrations, invoices, ledgerEntries, onlinePayments } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { createRecurrenteProvider } from '@/lib/providers/payments/recurrente';
 import type { PaymentProvider } from '@/lib/providers/payments/provider';
@@ -17,8 +17,9 @@ import { RECURRENTE_SIM_CUSTOMER, RECURRENTE_SIM_DEV_KEYS, RECURRENTE_SIM_TRANSF
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
 import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
-import { addPortalMember, portalSessionOf } from '@/tests/support/people';
-import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { useOnlinePaymentSettings } from '@/tests/support/online-payments';
+import { portalReporter } from '@/tests/support/people';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { amountOutOfLimitsMessage, ONLINE_TOP_UP_MESSAGES } from './messages';
 import { findOnlinePayment, pollOpenOnlinePayments, quoteOnlineTopUp, settleByRead, settleOnlinePayment, startOnlineTopUp } from './payments';
@@ -37,27 +38,11 @@ const received: { headers: Record<string, string | string[] | undefined>; rawBod
 
 const URLS = { successUrl: (id: string) => `http://127.0.0.1:9/portal/recargas/en-linea/${id}`, cancelUrl: 'http://127.0.0.1:9/portal/recargas' };
 
-async function person(email: string, role: Reporter['role']): Promise<Reporter> {
-  await addPortalMember(integration, email, role);
-  const [row] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, email));
-  const session = portalSessionOf(integration, role);
-  return { id: row!.id, role, integrationId: integration.id, actor: { ...session.actor, id: row!.id, email } };
-}
-
 beforeAll(async () => {
   subscribeReactions();
   testDatabase = await useTestDatabase();
   simulator = await startSimulator({ port: 0, populationSize: 1_000 });
-  Object.assign(process.env, {
-    FEL_ENABLED: 'true',
-    FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
-    FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
-    ONLINE_TOP_UP_MIN_CENTAVOS: '5000',
-    ONLINE_TOP_UP_MAX_CENTAVOS: '1000000',
-    ONLINE_TOP_UP_FEE_BASIS_POINTS: '450',
-    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: '200',
-  });
-  resetEnvCache();
+  useOnlinePaymentSettings(simulator.url);
   provider = createRecurrenteProvider({
     apiUrl: `${simulator.url}/recurrente/api`,
     ...RECURRENTE_SIM_DEV_KEYS,
@@ -86,8 +71,8 @@ beforeAll(async () => {
   integration = await createTestIntegration('en-linea-a', { balanceCentavos: 1_000 });
   const details = await setIntegrationDetails(TEST_ACTOR, integration.id, { billingContactName: 'Fabio Facturas', billingContactEmail: 'pagos@en-linea-a.gt' });
   if (!details.ok) throw new Error(details.error.message);
-  billing = await person('pagos@en-linea-a.example', 'facturacion');
-  developer = await person('dev@en-linea-a.example', 'desarrollador');
+  billing = await portalReporter(integration, 'pagos@en-linea-a.example', 'facturacion');
+  developer = await portalReporter(integration, 'dev@en-linea-a.example', 'desarrollador');
 });
 afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));

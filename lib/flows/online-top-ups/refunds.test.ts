@@ -5,7 +5,7 @@
 import { eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { auditLog, integrations, invoiceReversals, invoices, ledgerEntries, onlinePayments, portalUsers } from '@/db/schema';
+import { auditLog, integrations, invoiceReversals, invoices, ledgerEntries, onlinePayments } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
 import { adjustBalance, balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { certifierOf, issuerOf } from '@/lib/flows/invoicing/settings';
@@ -18,8 +18,9 @@ import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
-import { addPortalMember, portalSessionOf } from '@/tests/support/people';
-import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { useOnlinePaymentSettings } from '@/tests/support/online-payments';
+import { portalReporter } from '@/tests/support/people';
+import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { REFUND_MESSAGES, refundBalanceSpentMessage, refundOverLeftMessage } from './messages';
 import { pollOpenOnlinePayments, settleByRead, startOnlineTopUp } from './payments';
@@ -39,23 +40,11 @@ let billing: Reporter;
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
   simulator = await startSimulator({ port: 0, populationSize: 1_000 });
-  Object.assign(process.env, {
-    FEL_ENABLED: 'true',
-    FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
-    FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
-    ONLINE_TOP_UP_MIN_CENTAVOS: '5000',
-    ONLINE_TOP_UP_MAX_CENTAVOS: '1000000',
-    ONLINE_TOP_UP_FEE_BASIS_POINTS: '450',
-    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: '200',
-  });
-  resetEnvCache();
+  useOnlinePaymentSettings(simulator.url);
   partial = createRecurrenteProvider({ apiUrl: `${simulator.url}/recurrente/api`, ...RECURRENTE_SIM_DEV_KEYS, partialRefunds: true, timeoutMs: 300, readTimeoutMs: 500, now: () => simulator.recurrente.now(), log: () => {} });
   provider = createRecurrenteProvider({ apiUrl: `${simulator.url}/recurrente/api`, ...RECURRENTE_SIM_DEV_KEYS, timeoutMs: 300, readTimeoutMs: 500, now: () => simulator.recurrente.now(), log: () => {} });
   integration = await createTestIntegration('reembolsos-a', { balanceCentavos: 0 });
-  await addPortalMember(integration, 'pagos@reembolsos-a.example', 'facturacion');
-  const [row] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, 'pagos@reembolsos-a.example'));
-  const session = portalSessionOf(integration, 'facturacion');
-  billing = { id: row!.id, role: 'facturacion', integrationId: integration.id, actor: { ...session.actor, id: row!.id, email: 'pagos@reembolsos-a.example' } };
+  billing = await portalReporter(integration, 'pagos@reembolsos-a.example', 'facturacion');
 });
 afterAll(async () => {
   await simulator?.close();
