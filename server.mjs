@@ -99,11 +99,8 @@ function route(request, response) {
     return;
   }
   const formBody = formBodyReading(request.method, path, request.headers);
-  const refuseBody = (limitBytes) => formBody.webhook
-    ? refuseJson(response, 413, { error: PAYMENT_WEBHOOK_TOO_LARGE })
-    : refuse(response, 413, FORM_BODY_MESSAGES.tooLarge(limitBytes));
   if (formBody?.kind === 'too-large') {
-    const requestId = refuseBody(formBody.limitBytes);
+    const requestId = refuseBody(response, formBody);
     log.warn({ requestId, declaredBytes: Number(request.headers['content-length']), limitBytes: formBody.limitBytes }, 'body refused from its headers: announced larger than its page or webhook takes');
     return;
   }
@@ -111,7 +108,7 @@ function route(request, response) {
     readWholeBody(request, formBody.limitBytes, () => {
       if (!response.destroyed) void handle(request, response);
     }, () => {
-      const requestId = refuseBody(formBody.limitBytes);
+      const requestId = refuseBody(response, formBody);
       log.warn({ requestId, limitBytes: formBody.limitBytes }, 'body refused at its page\'s or webhook\'s limit: sent in chunks, larger than it takes');
     });
     return;
@@ -120,6 +117,13 @@ function route(request, response) {
   if (area === 'public' || area === 'sign-in') void answerPublicPage(request, response, area, path, handle, log);
   else if (area) inPageTurn(request, response, area, () => void handle(request, response), log);
   else void handle(request, response);
+}
+
+/** 413 for a body past what its page or webhook takes: in the API's shape for a webhook. */
+function refuseBody(response, { limitBytes, webhook }) {
+  return webhook
+    ? refuseJson(response, 413, { error: PAYMENT_WEBHOOK_TOO_LARGE })
+    : refuse(response, 413, FORM_BODY_MESSAGES.tooLarge(limitBytes));
 }
 
 server.on('clientError', answerClientError(BASELINE_HEADERS));
