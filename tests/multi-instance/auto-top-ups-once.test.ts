@@ -14,7 +14,9 @@ import { AUTO_TOP_UP_MESSAGES } from '@/lib/flows/auto-top-ups/messages';
 import { createRecurrenteProvider } from '@/lib/providers/payments/recurrente';
 import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
+import { eventually } from '../conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
+import { recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -41,11 +43,7 @@ beforeAll(async () => {
   const details = await setIntegrationDetails(TEST_ACTOR, integration.id, { billingContactName: 'Facturas', billingContactEmail: BILLING_CONTACT });
   if (!details.ok) throw new Error(details.error.message);
   const env = twoInstanceEnv(testDatabase, simulator, {
-    PAYMENTS_PROVIDER: 'recurrente',
-    RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
-    RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
-    RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
-    RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+    ...recurrenteSimulatorSettings(simulator.url),
     ONLINE_TOP_UP_MIN_CENTAVOS: '5000',
     ONLINE_TOP_UP_POLL_MS: '3600000',
     AUTO_TOP_UP_CHECK_MS: '300',
@@ -92,15 +90,8 @@ async function attempts() {
   return (await db()).select().from(autoTopUpCharges).where(eq(autoTopUpCharges.integrationId, integration.id)).orderBy(autoTopUpCharges.id);
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, limitMs = 15_000): Promise<T> {
-  const since = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - since > limitMs) throw new Error(`${what}: still ${JSON.stringify(value)} after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** How long the job, the provider's answer and the notices may take to show. */
+const UNTIL_MS = 15_000;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,7 +104,7 @@ describe('automatic top-up on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS
 
     // Two lookups at once, one on each instance: 5,000 − 2 × 1,000 = 3,000, under the 4,000 threshold.
     expect(await Promise.all(instances.map((app) => omisosStatus(app, integration.headers)))).toEqual([200, 200]);
-    const [credited] = await until('the automatic charge', attempts, (rows) => rows.some((row) => row.state === 'credited'));
+    const [credited] = await eventually(attempts, (rows) => rows.some((row) => row.state === 'credited'), UNTIL_MS, 'the automatic charge');
     // Both instances' jobs keep looking (every 300 ms): nothing more is charged.
     await pause(2_000);
     expect(automaticCharges()).toHaveLength(1);
@@ -133,7 +124,7 @@ describe('automatic top-up on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS
     simulator.recurrente.setApiFaults([{ fault: 'rate_limited', operations: ['charge'], times: 2 }]);
     const raised = await (await portalSignedIn(instances[1]!.baseUrl, OWNER)).serverAction('/portal/recargas/automatica', 'enableAutoTopUpAction', { pago: cardPaymentId, umbral: '40.00', monto: '50.00', maximo: '3' });
     expect(raised.text).toContain(AUTO_TOP_UP_MESSAGES.enabled);
-    const [setting] = await until('the pause', async () => (await db()).select().from(autoTopUps).where(eq(autoTopUps.integrationId, integration.id)), (rows) => rows[0]?.state === 'paused');
+    const [setting] = await eventually(async () => (await db()).select().from(autoTopUps).where(eq(autoTopUps.integrationId, integration.id)), (rows) => rows[0]?.state === 'paused', UNTIL_MS, 'the pause');
     expect(setting).toMatchObject({ state: 'paused', pausedReason: 'retry_later: rate_limited' });
     expect((await attempts()).map((row) => [row.attempt, row.state])).toEqual([
       [1, 'credited'],
@@ -144,10 +135,11 @@ describe('automatic top-up on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS
     expect(await attempts()).toHaveLength(3);
     expect(automaticCharges()).toHaveLength(1);
     expect(await balance()).toBe(3_000);
-    const told = await until(
-      'the pause notice',
+    const told = await eventually(
       async () => (await db()).select().from(alertDeliveries).where(and(eq(alertDeliveries.integrationId, integration.id), eq(alertDeliveries.condition, 'auto_top_up_paused'))),
       (rows) => rows.length >= 2,
+      UNTIL_MS,
+      'the pause notice',
     );
     expect(told.filter((row) => row.channel === 'email').map((row) => row.target).sort()).toEqual([BILLING_CONTACT, OWNER].sort());
 

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { invoiceReversals, invoices, onlinePaymentRefunds, onlinePayments } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
-import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
+import { eventually } from '../conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
+import { recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, type ConsoleAccount } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -37,11 +38,7 @@ beforeAll(async () => {
   await addPortalMember({ id: integration.id, nombre: integration.headers['x-integracion-login']!, token: integration.headers['x-integracion-token']! }, billingEmail, 'facturacion');
   admin = await newConsoleUser(`admin-reembolsos-${stamp}@example.com`, 'admin');
   const env = twoInstanceEnv(testDatabase, simulator, {
-    PAYMENTS_PROVIDER: 'recurrente',
-    RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
-    RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
-    RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
-    RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+    ...recurrenteSimulatorSettings(simulator.url),
     ONLINE_TOP_UP_POLL_MS: '1000',
     FEL_ENABLED: 'true',
     FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
@@ -58,15 +55,9 @@ afterAll(async () => {
   await testDatabase?.cleanup();
 });
 
-async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const ends = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > ends) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** How long the credit and its invoice may take to show. */
+const UNTIL_MS = 30_000;
+const found = (value: unknown) => value !== undefined;
 
 describe('refunding an online payment on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('the whole refund sent 3 times from each instance at once moves the balance back once, refunds once and issues one credit note', async () => {
@@ -77,11 +68,13 @@ describe('refunding an online payment on two instances', { timeout: PROCESS_TEST
     const paid = await fetch(checkoutUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'resultado=card_approved', redirect: 'manual' });
     expect(paid.status).toBe(303);
     await simulator.recurrente.flushWebhooks();
-    const payment = await until(
+    const payment = (await eventually(
       async () => (await (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integration.id))).find((row) => row.state === 'credited'),
+      found,
+      UNTIL_MS,
       'the credit',
-    );
-    await until(async () => (await (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId!))).find((row) => row.state === 'certified'), 'the invoice');
+    ))!;
+    await eventually(async () => (await (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId!))).find((row) => row.state === 'certified'), found, UNTIL_MS, 'the invoice');
     expect((await balanceAndLedgerSum(integration.id)).balanceCentavos).toBe(AMOUNT);
 
     const page = `/admin/recargas/pagos/${payment.id}`;

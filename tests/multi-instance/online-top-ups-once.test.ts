@@ -15,6 +15,7 @@ import { svixSignature } from '@/lib/providers/payments/svix-signature';
 import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
+import { recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -40,11 +41,7 @@ beforeAll(async () => {
   const [row] = await (await db()).select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.email, email));
   starterId = row!.id;
   const env = twoInstanceEnv(testDatabase, simulator, {
-    PAYMENTS_PROVIDER: 'recurrente',
-    RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
-    RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
-    RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
-    RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+    ...recurrenteSimulatorSettings(simulator.url),
     ONLINE_TOP_UP_POLL_MS: '1000',
   });
   instances = await Promise.all([startApp({ env }), startApp({ env })]);

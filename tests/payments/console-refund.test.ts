@@ -9,10 +9,10 @@ import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, onlinePaymentRefunds, onlinePayments } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
 import { formatQuetzales } from '@/lib/platform/money';
-import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
-import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { createTestIntegration, eventually, type TestIntegration } from '@/tests/conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
+import { recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -33,11 +33,7 @@ beforeAll(async () => {
   });
   app = await startApp({
     env: {
-      PAYMENTS_PROVIDER: 'recurrente',
-      RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
-      RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
-      RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
-      RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+      ...recurrenteSimulatorSettings(simulator.url),
       RECURRENTE_PARTIAL_REFUNDS: 'true',
       ONLINE_TOP_UP_POLL_MS: '3600000',
       FEL_ENABLED: 'true',
@@ -56,15 +52,9 @@ afterAll(async () => {
   await testDatabase?.cleanup();
 });
 
-async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const ends = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > ends) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** How long the credit and its invoice may take to show. */
+const UNTIL_MS = 30_000;
+const found = (value: unknown) => value !== undefined;
 
 describe('refunding an online payment in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('refuses support on the server; an administrator’s double submit refunds once and the page shows it', async () => {
@@ -75,12 +65,16 @@ describe('refunding an online payment in the console', { timeout: PROCESS_TEST_T
     const paid = await fetch(checkoutUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'resultado=card_approved', redirect: 'manual' });
     expect(paid.status).toBe(303);
     await simulator.recurrente.flushWebhooks();
-    const payment = await until(
+    const payment = (await eventually(
       () => app.withDatabase(async () => (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integration.id)).then((rows) => rows.find((row) => row.state === 'credited'))),
+      found,
+      UNTIL_MS,
       'the credit',
-    );
-    await until(
+    ))!;
+    await eventually(
       () => app.withDatabase(async () => (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId!)).then((rows) => rows.find((row) => row.state === 'certified'))),
+      found,
+      UNTIL_MS,
       'the invoice',
     );
     const balance = () => app.withDatabase(async () => (await (await db()).select().from(integrations).where(eq(integrations.id, integration.id)))[0]!.balanceCentavos);

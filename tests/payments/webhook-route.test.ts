@@ -16,6 +16,7 @@ import { RECURRENTE_SIM_CUSTOMER, RECURRENTE_SIM_DEV_KEYS } from '@/simulator/re
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
+import { recurrenteSimulatorSettings } from '../support/online-payments';
 import { logLines } from '../support/logs';
 import { portalReporter } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -38,11 +39,7 @@ beforeAll(async () => {
   });
   app = await startApp({
     env: {
-      PAYMENTS_PROVIDER: 'recurrente',
-      RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
-      RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
-      RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
-      RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+      ...recurrenteSimulatorSettings(simulator.url),
       RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: String(WEBHOOK_LIMIT),
       ONLINE_TOP_UP_POLL_MS: '1000',
     },

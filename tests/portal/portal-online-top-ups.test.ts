@@ -13,10 +13,10 @@ import { onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
 import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
-import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
+import { recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { expectPortalRefusal, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -44,11 +44,7 @@ beforeAll(async () => {
   });
   app = await startApp({
     env: {
-      PAYMENTS_PROVIDER: 'recurrente',
-      RECURRENTE_API_URL: `${simulator.url}/recurrente/api`,
-      RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
-      RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
-      RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+      ...recurrenteSimulatorSettings(simulator.url),
       // The poller stays out of the way: what credits here is the webhook or the return page's read.
       ONLINE_TOP_UP_POLL_MS: '3600000',
       RATE_LIMIT_SIGN_IN_PER_MINUTE: '500',

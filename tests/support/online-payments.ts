@@ -1,4 +1,5 @@
-// The settings the online payment flows' tests run with, against the simulator's certifier.
+// The settings the online payment tests run with, against the simulator's Recurrente and certifier.
+import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
 import { resetEnvCache } from './test-database';
 
 /** FEL against the simulator; online top-ups of Q 50.00 to Q 10,000.00 with a fee of 4.5 % + Q 2.00. */
@@ -13,4 +14,15 @@ export function useOnlinePaymentSettings(simulatorUrl: string): void {
     ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: '200',
   });
   resetEnvCache();
+}
+
+/** An app's settings for online payments through the simulator's Recurrente, with its development keys. */
+export function recurrenteSimulatorSettings(simulatorUrl: string): Record<string, string> {
+  return {
+    PAYMENTS_PROVIDER: 'recurrente',
+    RECURRENTE_API_URL: `${simulatorUrl}/recurrente/api`,
+    RECURRENTE_PUBLIC_KEY: RECURRENTE_SIM_DEV_KEYS.publicKey,
+    RECURRENTE_SECRET_KEY: RECURRENTE_SIM_DEV_KEYS.secretKey,
+    RECURRENTE_WEBHOOK_SECRET: RECURRENTE_SIM_DEV_KEYS.webhookSecret,
+  };
 }
