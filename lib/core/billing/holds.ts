@@ -109,9 +109,10 @@ function settlementSql(shape: RecordShape, companion?: SQL): SQL {
                   else coalesce(${errorMessage}::text || ' ', '') || ${VOIDED_BY_SWEEPER_NOTE}::text end,
              ${recordFacts()}, ${requestId}::text, new_record.created_at
         from new_record
-       where ${notRecordedYet(requestId!)}
-      -- A settlement written again from the journal (lib/core/record-journal): its record exists only
-      -- if the first attempt committed, and then the settlement above found its hold settled too.
+      -- Written only if no settlement or sweep of this hold recorded it: each writes its record with
+      -- its ledger entry and points at it, so a settlement written again from the journal, or one
+      -- that came after the sweeper, finds it by the hold's own index, even a month later.
+       where not exists (select 1 from ledger_entries done where done.hold_id = ${holdId}::bigint and done.query_record_id is not null)
       on conflict do nothing
       returning id, created_at, charged_centavos
     ),

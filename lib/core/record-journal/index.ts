@@ -12,7 +12,7 @@ import { runAsJob } from '@/lib/platform/jobs/context';
 import { logger } from '@/lib/platform/logging/logger';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
-import { recordUnbilledQuery } from '@/lib/core/records/write';
+import { recordUnbilledQuery, recordUnbilledQueryAgain } from '@/lib/core/records/write';
 import { ensureRecordMonths, isMissingMonth } from '@/lib/core/records/partitions';
 import type { QueryRecordInput } from '@/lib/core/records/types';
 import { completeLeftIntents, leftIntentFiles, RegistryIntentLog, type RegistryIntent } from './intents';
@@ -73,7 +73,7 @@ const log = logger('record-journal');
 
 /** Writes an entry as the lookup would have; idempotent (a record per request id, a settlement per hold). */
 async function writeEntry(entry: JournalEntry): Promise<void> {
-  if (entry.kind === 'unbilled') await recordUnbilledQuery(entry.record);
+  if (entry.kind === 'unbilled') await recordUnbilledQueryAgain(entry.record);
   else if (entry.kind === 'voided_settlement') await settleHold(entry.hold, false, entry.record);
   else await voidAbandonedHold(entry.integrationId, entry.requestId);
 }

@@ -15,7 +15,7 @@ import { outcomeUnknownRecord } from '@/lib/core/billing/holds';
 import { logger } from '@/lib/platform/logging/logger';
 import { personalDataKeys } from '@/lib/core/sealing/keys';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
-import { recordUnbilledQuery } from '@/lib/core/records/write';
+import { recordUnbilledQueryAgain } from '@/lib/core/records/write';
 import type { QueryRecordInput } from '@/lib/core/records/types';
 
 /** A file is kept for this long before the next one starts (its lookups end within the source's ceiling). */
@@ -112,7 +112,7 @@ export async function completeLeftIntents(file: string): Promise<number> {
   lines.pop();
   for (const line of lines) {
     if (line.trim() === '') continue;
-    await recordUnbilledQuery(JSON.parse(line) as SealedQueryRecord);
+    await recordUnbilledQueryAgain(JSON.parse(line) as SealedQueryRecord);
   }
   await fs.promises.rm(file, { force: true });
   return lines.length;

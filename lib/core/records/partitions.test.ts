@@ -1,11 +1,16 @@
 // Query records and their search keys are partitioned by month: each month a partition of its own,
 // the months ahead ready before they start, a request id recorded once across months, a whole month
 // dropped at once, and the statements' plans reading only the months they cover.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
+import { placeHold, settleHold, sweepStaleHolds } from '@/lib/core/billing/holds';
 import { recordUnbilledQuery } from '@/lib/core/records/write';
-import { recordUnbilledOrKeep } from '@/lib/core/record-journal';
+import { RecordJournal, recordUnbilledOrKeep, type JournalEntry } from '@/lib/core/record-journal';
+import { JournalFile } from '@/lib/core/record-journal/journal';
 import { chargesByTariff, monthPeriod } from '@/lib/flows/statements/figures';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
@@ -39,14 +44,49 @@ const record = (requestId: string) => ({
   requestId,
 });
 
+let directory: string;
+
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
-  integration = await createTestIntegration('partitions');
+  integration = await createTestIntegration('partitions', { tariffCentavos: 150, balanceCentavos: 10_000 });
+  directory = fs.mkdtempSync(path.join(os.tmpdir(), 'partitions-journal-'));
 });
 
 afterAll(async () => {
+  fs.rmSync(directory, { recursive: true, force: true });
   await testDatabase?.cleanup();
 });
+
+/** Replays `entries` as a journal would after the replies of their first writes never came. */
+async function replayed(...entries: JournalEntry[]): Promise<number> {
+  const file = new JournalFile<JournalEntry>(path.join(directory, `${entries.length}-${Date.now()}.jsonl`));
+  await file.open();
+  try {
+    const journal = new RecordJournal(file);
+    for (const entry of entries) await journal.keep(entry);
+    return await journal.replay();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Makes a hold five minutes old, so the sweeper (after a minute) gives it back. */
+async function swept(holdId: number): Promise<number> {
+  await (await database()).rows(sql`update ledger_entries set created_at = now() - interval '5 minutes' where id = ${holdId}::bigint`);
+  return sweepStaleHolds(60);
+}
+
+/** Moves a request's record (and its search keys) to the last instant of the previous month. */
+async function movedToPreviousMonth(requestId: string): Promise<string> {
+  const previous = monthsAfter(monthStart(new Date()), -1);
+  await ensureRecordMonths({ from: previous });
+  const lastInstant = new Date(monthStart(new Date()).getTime() - 1).toISOString();
+  const handle = await database();
+  await handle.rows(sql`update query_record_identifiers set created_at = ${lastInstant}::timestamptz
+                         where record_id in (select id from query_records where request_id = ${requestId}::text)`);
+  await handle.rows(sql`update query_records set created_at = ${lastInstant}::timestamptz where request_id = ${requestId}::text`);
+  return `query_records_${monthName(previous)}`;
+}
 
 describe('query records partitioned by month', () => {
   it('are range partitions on created_at, one per month for both tables, with no default partition', async () => {
@@ -85,14 +125,39 @@ describe('query records partitioned by month', () => {
     await recordUnbilledQuery(record('req_partition_once'));
     expect(await recordsOf('req_partition_once')).toEqual([{ partition: `query_records_${monthName(new Date())}` }]);
     // Written just before the month ended, its reply lost, written again from the journal after.
-    const handle = await database();
     await recordUnbilledQuery(record('req_partition_boundary'));
-    const previous = monthsAfter(monthStart(new Date()), -1);
-    expect(await ensureRecordMonths({ from: previous })).toBe(1);
-    const lastInstant = new Date(monthStart(new Date()).getTime() - 1).toISOString();
-    await handle.rows(sql`update query_records set created_at = ${lastInstant}::timestamptz where request_id = 'req_partition_boundary'`);
-    await recordUnbilledQuery(record('req_partition_boundary'));
-    expect(await recordsOf('req_partition_boundary')).toEqual([{ partition: `query_records_${monthName(previous)}` }]);
+    const previous = await movedToPreviousMonth('req_partition_boundary');
+    expect(await replayed({ kind: 'unbilled', record: record('req_partition_boundary') })).toBe(1);
+    expect(await recordsOf('req_partition_boundary')).toEqual([{ partition: previous }]);
+  });
+
+  it("write a catalog lookup's record once when its settlement is written again after a month boundary", async () => {
+    const catalogRecord = { ...record('req_partition_settled'), lookup: 'rtu' as const, nit: '576937-K', cui: null };
+    const hold = await placeHold(integration.id, 'req_partition_settled');
+    if (!hold) throw new Error('the balance covers the hold');
+    await settleHold(hold, false, catalogRecord);
+    const previous = await movedToPreviousMonth('req_partition_settled');
+    expect(await replayed({ kind: 'voided_settlement', hold, record: catalogRecord })).toBe(1);
+    expect(await recordsOf('req_partition_settled')).toEqual([{ partition: previous }]);
+  });
+
+  it('write a catalog lookup once when the sweeper recorded it in the month before its settlement came', async () => {
+    const catalogRecord = { ...record('req_partition_swept'), lookup: 'rtu' as const, nit: '576937-K', cui: null };
+    const hold = await placeHold(integration.id, 'req_partition_swept', { ...catalogRecord, httpStatus: 500, errorMessage: 'outcome unknown' });
+    if (!hold) throw new Error('the balance covers the hold');
+    expect(await swept(hold.holdId)).toBe(1);
+    const previous = await movedToPreviousMonth('req_partition_swept');
+    expect(await settleHold(hold, true, catalogRecord)).toBeNull();
+    expect(await recordsOf('req_partition_swept')).toEqual([{ partition: previous }]);
+  });
+
+  it('write the record of a settlement whose hold the sweeper gave back without one', async () => {
+    const catalogRecord = { ...record('req_partition_swept_bare'), lookup: 'rtu' as const, nit: '576937-K', cui: null };
+    const hold = await placeHold(integration.id, 'req_partition_swept_bare');
+    if (!hold) throw new Error('the balance covers the hold');
+    expect(await swept(hold.holdId)).toBe(1);
+    await settleHold(hold, true, catalogRecord);
+    expect(await recordsOf('req_partition_swept_bare')).toEqual([{ partition: `query_records_${monthName(new Date())}` }]);
   });
 
   it('drop a whole month (records and search keys) by detaching it, and keep the next', async () => {

@@ -94,8 +94,9 @@ function linkCompanion(): SQL {
  * Whether no record of this request id was written in the last month. request_id is unique within a
  * month (an index per partition, which the insert's ON CONFLICT DO NOTHING uses, concurrent writes
  * included); a write repeated after a month boundary (a journal's replay of a record whose first
- * write committed just before midnight UTC on the last day) is caught here, in the one or two months
- * this reads, by the same indexes (docs/decisions.md, "Query records partitioned by month").
+ * write committed just before midnight UTC on the last day) is caught here, by the same indexes.
+ * Only the writes that can repeat one already committed ask it: on a lookup's own first write the
+ * probe cost up to a sixth of the lookups' throughput (docs/decisions.md, "Query records partitioned by month").
  */
 export function notRecordedYet(requestId: SQL | ReturnType<typeof sql.placeholder>): SQL {
   return sql`not exists (select 1 from query_records seen where seen.request_id = ${requestId}::text and seen.created_at >= now() - interval '1 month')`;
@@ -109,20 +110,25 @@ export function recordFacts(): SQL {
   return sql`${sql.placeholder('failure')}::jsonb, ${sql.placeholder('answerEmpty')}::boolean, ${sql.placeholder('actualizado')}::boolean, ${sql.placeholder('dateOfBirthSent')}::boolean`;
 }
 
-const unbilledRecordStatement = compiledPerShape((shape: RecordShape) => sql`
+function unbilledRecordSql(shape: RecordShape, repeated: boolean): SQL {
+  return sql`
     with record as (
       insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
                                  failure, answer_empty, actualizado, date_of_birth_sent, request_id)
       select ${sql.placeholder('integrationId')}::integer, ${sql.placeholder('lookup')}::lookup_kind, ${sql.placeholder('httpStatus')}::smallint,
              ${sql.placeholder('responseTimeMs')}::integer, ${sql.placeholder('nit')}::text, ${sql.placeholder('cui')}::text, 0, null,
              ${sql.placeholder('errorMessage')}::text, ${recordFacts()}, ${sql.placeholder('requestId')}::text
-       where ${notRecordedYet(sql.placeholder('requestId'))}
+      ${repeated ? sql`where ${notRecordedYet(sql.placeholder('requestId'))}` : sql``}
       -- Written again from the journal (lib/core/record-journal) after a reply that never came: once.
       on conflict do nothing
       returning id, created_at, charged_centavos
     ),
     ${recordCompanions(shape)}
-    select 1 as written`);
+    select 1 as written`;
+}
+
+const firstUnbilledRecordStatement = compiledPerShape((shape: RecordShape) => unbilledRecordSql(shape, false));
+const repeatedUnbilledRecordStatement = compiledPerShape((shape: RecordShape) => unbilledRecordSql(shape, true));
 
 /**
  * Records a lookup that is not billed (person registry, RTU by NIT): one statement, once per request
@@ -131,5 +137,15 @@ const unbilledRecordStatement = compiledPerShape((shape: RecordShape) => sql`
  */
 export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryRecord, seals?: LookupSeals): Promise<void> {
   const record = sealRecord(input, personalDataKeys(), seals);
-  await (await database()).compiled(unbilledRecordStatement(recordShape(record)), recordValues(record));
+  await (await database()).compiled(firstUnbilledRecordStatement(recordShape(record)), recordValues(record));
+}
+
+/**
+ * Writes again a record whose first write may have committed without the writer learning it (a
+ * journal's replay, a registry intent its process left): nothing if its request id was recorded in
+ * the last month, before a month boundary included.
+ */
+export async function recordUnbilledQueryAgain(input: QueryRecordInput | SealedQueryRecord): Promise<void> {
+  const record = sealRecord(input, personalDataKeys());
+  await (await database()).compiled(repeatedUnbilledRecordStatement(recordShape(record)), recordValues(record));
 }
