@@ -29,8 +29,9 @@ import {
 } from '../conformance/harness';
 
 const FAILURES_TO_OPEN = 3;
-// Longer than the 100 fast failures take, so no half-open probe reaches the source meanwhile.
-const COOLDOWN_MS = 8_000;
+// Longer than the 100 fast failures take on a quiet machine (about 0.3 s); on a busy one a half-open
+// probe may reach the source meanwhile, which the tests count.
+const COOLDOWN_MS = 2_500;
 const TARIFF = 100;
 const START_BALANCE = 100_000;
 

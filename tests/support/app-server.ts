@@ -1,7 +1,6 @@
 // Starts the built app (`node server.mjs`, as in production) on a free port for HTTP-level tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
@@ -9,6 +8,7 @@ import { closeDatabase } from '@/db/client';
 import { lockFileOf, readOwner } from '@/db/embedded-lock';
 import { env as appEnv } from '@/lib/platform/env';
 import { childEnv, REPO_ROOT, suitePasswordCost } from './child-env';
+import { scratchRoot } from './scratch';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { activeTestDatabase } from './test-database';
@@ -184,7 +184,7 @@ function appSettings(options: StartAppOptions): Record<string, string | undefine
   const location = given.DATABASE_URL || given.PGLITE_DIR ? {} : activeTestDatabase()?.env;
   if (!location) throw new Error('startApp needs a database: call useTestDatabase() first, or pass env.DATABASE_URL or env.PGLITE_DIR');
   // Each app its own journal directory (one process per directory), kept across its restarts.
-  const journal = 'RECORD_JOURNAL_DIR' in given ? {} : { RECORD_JOURNAL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-journal-')) };
+  const journal = 'RECORD_JOURNAL_DIR' in given ? {} : { RECORD_JOURNAL_DIR: fs.mkdtempSync(path.join(scratchRoot(), 'gateway-test-journal-')) };
   const settings: Record<string, string | undefined> = {
     APP_ENV: 'development',
     SEED_ON_START: options.seed ? 'true' : 'false',

@@ -1,7 +1,6 @@
 // One fresh, migrated database per test file: a new database on the run's PostgreSQL server when
 // DATABASE_URL was given (CI), else an embedded PGlite directory in a temporary folder.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
@@ -9,6 +8,7 @@ import { closeDatabase, database, embeddedDatabaseShared, type DatabaseHandle } 
 import { applyMigrations } from '@/db/migrate';
 import { assertLocalDatabaseUrl } from './database-guard';
 import { copyPgliteTemplate } from './database-template';
+import { scratchRoot } from './scratch';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
 import { setProcessSlot } from '@/lib/platform/runtime/process-state';
 
@@ -98,7 +98,7 @@ async function createPostgresDatabase(adminUrl: string, template: string | null)
 }
 
 function createPgliteDirectory(template: string | null): TestDatabase {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-'));
+  const directory = fs.mkdtempSync(path.join(scratchRoot(), 'gateway-test-'));
   const location = { PGLITE_DIR: path.join(directory, 'db') };
   if (template) copyPgliteTemplate(template, location.PGLITE_DIR);
   process.env.PGLITE_DIR = location.PGLITE_DIR;
