@@ -4,10 +4,6 @@
 // afresh, the state they keep on globalThis is gone and process.env is the worker's own again;
 // after each file, what it left open (its database) is closed.
 import path from 'node:path';
-import fsCpu from 'node:fs';
-const cpuStart = process.cpuUsage();
-const childStart = fsCpu.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-const wallStart = performance.now();
 import { afterAll, expect, inject, vi } from 'vitest';
 
 interface WorkerBaseline {
@@ -51,7 +47,6 @@ function isProductState(key: PropertyKey): boolean {
 }
 
 afterAll(async () => {
-  { const c = process.cpuUsage(cpuStart); const st = fsCpu.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' '); const tick = 100; const child = (Number(st[13]) + Number(st[14]) - Number(childStart[13]) - Number(childStart[14])) / tick; fsCpu.appendFileSync('/tmp/cpu-per-file.jsonl', JSON.stringify({ file: expect.getState().testPath, self: (c.user + c.system) / 1e6, selfSys: c.system / 1e6, child, wall: (performance.now() - wallStart) / 1000 }) + '\n'); }
   for (const interval of fileIntervals) clearInterval(interval);
   assertUsedNoDatabaseIfListed(expect.getState().testPath);
   const { closeDatabase } = await import('@/db/client');
