@@ -60,6 +60,14 @@ export interface ExitedApp {
   output: string;
 }
 
+/**
+ * An app on PGlite runs the database's WebAssembly in its own process, and a test's app lives for
+ * seconds: V8's optimizing tier compiled more of it than it ever ran. With the baseline compiler
+ * alone an app took about 1.2 CPU s to become healthy instead of 1.6, and files that use it a lot
+ * spent less too (docs/performance.md, "CI time"). Production and the e2e app keep both tiers.
+ */
+const EMBEDDED_DATABASE_NODE_FLAGS = ['--liftoff-only'];
+
 const EXIT_WITH_PARENT = pathToFileURL(path.join(import.meta.dirname, 'exit-with-parent.mjs')).href;
 
 // A worker that exits mid-test must not leave servers holding ports and database directories (one
@@ -208,7 +216,7 @@ function launch(
   launcher: StartAppOptions['launcher'] = 'server.mjs',
 ): ChildProcess {
   const command = launcher === 'next start' ? ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'] : ['server.mjs'];
-  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, ...command], {
+  const child = spawn(process.execPath, [...(settings.DATABASE_URL ? [] : EMBEDDED_DATABASE_NODE_FLAGS), '--import', EXIT_WITH_PARENT, ...command], {
     cwd: REPO_ROOT,
     env: childEnv({ ...settings, PORT: String(port), HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
