@@ -72,7 +72,8 @@ beforeAll(async () => {
     requestId: LEGACY_FAILED,
   });
   await recordUnbilledQuery({ integrationId: acme.id, lookup: 'cui_nit', httpStatus: 200, responseTimeMs: 12, nit: '576937-K', cui: null, errorMessage: null, requestId: LEGACY_SUCCESS });
-  gateway = await startGateway(testDatabase);
+  // Traces are written every interval: the searches below find them sooner than at the 2 s default.
+  gateway = await startGateway(testDatabase, { env: { ROLLUP_INTERVAL_MS: '300' } });
   support = new ConsoleClient(gateway.app.baseUrl);
   expect(await support.signIn('soporte-detalle@example.com', created.value.password)).toBeNull();
 }, PROCESS_TEST_TIMEOUT_MS);
