@@ -107,11 +107,12 @@ export default defineConfig({
     reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // On PGlite the database runs inside the test's own processes, and two workers keep both cores
-    // busy (98 % with three, and no sooner). On PostgreSQL a worker often waits for the server's
-    // processes: two workers left the cores 15 % idle, three finished in 325 s instead of 377 s
-    // (191 files, the same machine and hour; docs/performance.md, "CI time").
-    maxWorkers: process.env.DATABASE_URL ? 3 : 2,
+    // Three workers on both databases. On PostgreSQL a worker often waits for the server's processes;
+    // on PGlite, once its databases moved to memory and its apps dropped V8's optimizing tier
+    // (tests/support/scratch.ts, app-server.ts), the suite left a fifth of two cores idle in waits
+    // of its own, which a third worker fills: 257 files took 215 s with three, 241 s with two
+    // (docs/performance.md, "CI time").
+    maxWorkers: 3,
   },
 });
 
