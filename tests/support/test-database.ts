@@ -1,5 +1,5 @@
 // One fresh, migrated database per test file: a new database on the run's PostgreSQL server when
-// DATABASE_URL was given (CI), else an embedded PGlite directory in a temporary folder.
+// DATABASE_URL was given (CI), else an embedded PGlite directory in memory (tests/support/scratch.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
