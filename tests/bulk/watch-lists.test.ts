@@ -137,9 +137,11 @@ describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     ]);
     expect(list.nits).toBe(3);
 
-    // Two scheduler ticks at once (and the app's own runner, which ticks too): one run.
+    // Two scheduler ticks at once (and the app's own runner, which ticks too): one run. Due at the
+    // database's now(), in microseconds, which the answer gives in milliseconds: due a millisecond on.
     const firstDue = new Date(list.proxima_ejecucion);
-    await gateway.withDatabase(() => Promise.all([startDueRuns(), startDueRuns()]));
+    const due = new Date(firstDue.getTime() + 1);
+    await gateway.withDatabase(() => Promise.all([startDueRuns(due), startDueRuns(due)]));
     const [baseline] = await untilCompared(list.id, 1);
     expect(await runsOf(list.id)).toHaveLength(1);
     // The baseline: nothing changed, nothing told.

@@ -12,6 +12,7 @@ import { createTestIntegration, type TestIntegration } from '@/tests/conformance
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { createWatchList, deleteWatchList, readWatchList } from './lists';
 import { startDueRuns } from './runs';
+import { whenDue } from '@/tests/support/watch-lists';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;
@@ -29,7 +30,7 @@ describe('deleting a watch list', () => {
   it('waits for a comparison that holds its run, and both finish', async () => {
     const created = await createWatchList(integration.id, { name: 'Clientes', catalog: 'omisos', schedule: 'semanal', nits: ['576937-K'] });
     if (created.kind !== 'created') throw new Error('a new list');
-    const [run] = await startDueRuns(new Date());
+    const [run] = await startDueRuns(whenDue(created.list));
     const handle = await database();
     const [ids] = await handle.rows<{ job_id: number; list_id: number }>(sql`
       select j.id as job_id, j.watch_list_id as list_id from bulk_jobs j where j.public_id = ${run!.jobPublicId}::text`);

@@ -17,6 +17,7 @@ import { useTestDatabase, type TestDatabase } from '@/tests/support/test-databas
 import { onWatchListChanges } from './events';
 import { createWatchList, deleteWatchList } from './lists';
 import { compareFinishedRuns, startDueRuns } from './runs';
+import { whenDue } from '@/tests/support/watch-lists';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;
@@ -65,7 +66,7 @@ describe("a watch list run's changes when the instance that compared them dies b
     const listId = created.list.publicId;
 
     // The baseline run: compared, nothing to tell.
-    const [baseline] = await startDueRuns(new Date());
+    const [baseline] = await startDueRuns(whenDue(created.list));
     await completeFinishedJobs(await answerRun(baseline!.jobPublicId, false));
     expect(await changeNotices(listId)).toEqual([]);
 
@@ -93,7 +94,7 @@ describe("a watch list run's changes when the instance that compared them dies b
   it("of a list deleted in the portal while it ran: the cancelled run is told as a run, never as a job's lote_completado", async () => {
     const created = await createWatchList(integration.id, { name: 'Borrada', catalog: 'omisos', schedule: 'semanal', nits: ['576937-K'] });
     if (created.kind !== 'created') throw new Error('a new list');
-    const [run] = await startDueRuns(new Date());
+    const [run] = await startDueRuns(whenDue(created.list));
     // The portal deletes inside its own transaction (with its audit row): the run's cancel is told later.
     await (await db()).transaction((tx) => deleteWatchList(integration.id, created.list.publicId, tx));
     const bulkNotices = onBulkJobEvent((event) => noteBulkJobEvent(integratorNotifier(), event));

@@ -9,6 +9,7 @@ import { createTestIntegration, type TestIntegration } from '@/tests/conformance
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { createWatchList } from './lists';
 import { startDueRuns, watchListTick } from './runs';
+import { whenDue } from '@/tests/support/watch-lists';
 
 let testDatabase: TestDatabase;
 let integration: TestIntegration;
@@ -26,7 +27,7 @@ describe("the watch lists' tick", () => {
   it('starts the due lists when a run before them cannot be compared', async () => {
     const broken = await createWatchList(integration.id, { name: 'Ilegible', catalog: 'omisos', schedule: 'semanal', nits: ['576937-K'] });
     if (broken.kind !== 'created') throw new Error('a new list');
-    const [run] = await startDueRuns(new Date());
+    const [run] = await startDueRuns(whenDue(broken.list));
     const handle = await database();
     // Its answer was written under a key no longer held (or damaged): the comparison cannot open it.
     await handle.rows(sql`
@@ -38,7 +39,7 @@ describe("the watch lists' tick", () => {
 
     const due = await createWatchList(integration.id, { name: 'Proveedores', catalog: 'omisos', schedule: 'semanal', nits: ['576937-K'] });
     if (due.kind !== 'created') throw new Error('a new list');
-    const started = await watchListTick(new Date());
+    const started = await watchListTick(whenDue(due.list));
     expect(started.map((one) => one.listPublicId)).toEqual([due.list.publicId]);
     // The unreadable run stays uncompared, for a later tick (after the key is restored).
     const [pending] = await handle.rows<{ compared: boolean }>(sql`select changes_computed_at is not null as compared from bulk_jobs where id = ${Number(job!.id)}::integer`);
