@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
@@ -17,6 +16,7 @@ import { ensureBuild } from '../../scripts/next-build';
 import { startSimulator } from '../../simulator/server';
 import { ConsoleClient } from '../../tests/support/console-client';
 import { assertLocalDatabaseUrl } from '../../tests/support/database-guard';
+import { scratchRoot } from '../../tests/support/scratch';
 import { startWebhookReceiver } from '../../tests/support/webhook-receiver';
 import { chromiumExecutable } from './chromium';
 import { ARTIFACTS_DIR, E2E_DIST_DIR, REPO_ROOT } from './paths';
@@ -29,7 +29,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
   const alertSecret = randomBytes(32).toString('base64url');
   const alertReceiver = await startWebhookReceiver(alertSecret);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-'));
+  // In memory where the machine has it, as the vitest suite's databases (tests/support/scratch.ts).
+  const dataDir = fs.mkdtempSync(path.join(scratchRoot(), 'gateway-e2e-'));
   const database = await freshDatabase(dataDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

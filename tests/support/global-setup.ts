@@ -7,6 +7,7 @@ import { assertLocalDatabaseUrl } from './database-guard';
 import { ensureBuild } from '../../scripts/next-build';
 import { ensureCliBundle } from '../../cli/bundle.mjs';
 import { ensurePgliteTemplate, ensurePostgresTemplate } from './database-template';
+import { scratchRoot } from './scratch';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,7 +33,7 @@ export default async function setup(project: TestProject): Promise<void> {
   if (adminUrl) assertLocalDatabaseUrl(adminUrl);
   project.provide('adminDatabaseUrl', adminUrl);
   console.log(
-    `[tests] database: ${adminUrl ? `PostgreSQL at ${new URL(adminUrl).host} (one fresh database per test file)` : 'embedded PGlite (one temporary directory per test file)'}`,
+    `[tests] database: ${adminUrl ? `PostgreSQL at ${new URL(adminUrl).host} (one fresh database per test file)` : `embedded PGlite (one directory per test file, in ${scratchRoot()})`}`,
   );
 
   // Built here once rather than by the first CLI processes of parallel test files (cli/bundle.mjs).
