@@ -12,7 +12,7 @@ import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { eventually } from '../conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
-import { recurrenteSimulatorSettings } from '../support/online-payments';
+import { cardTopUpPaid, recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn, type ConsoleAccount } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -62,12 +62,7 @@ const found = (value: unknown) => value !== undefined;
 describe('refunding an online payment on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => {
   it('the whole refund sent 3 times from each instance at once moves the balance back once, refunds once and issues one credit note', async () => {
     const billing = await portalSignedIn(instances[0]!.baseUrl, billingEmail);
-    const answer = await billing.serverAction('/portal/recargas', 'startOnlineTopUpAction', { monto: (AMOUNT / 100).toFixed(2), envio: randomUUID() });
-    const checkoutUrl = new RegExp(`${simulator.url}/recurrente/checkout-session/[A-Za-z0-9_]+`).exec(answer.text)?.[0];
-    expect(checkoutUrl, answer.text.slice(0, 500)).toBeDefined();
-    const paid = await fetch(checkoutUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'resultado=card_approved', redirect: 'manual' });
-    expect(paid.status).toBe(303);
-    await simulator.recurrente.flushWebhooks();
+    await cardTopUpPaid(billing, simulator, (AMOUNT / 100).toFixed(2));
     const payment = (await eventually(
       async () => (await (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integration.id))).find((row) => row.state === 'credited'),
       found,

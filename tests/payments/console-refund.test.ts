@@ -12,7 +12,7 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, eventually, type TestIntegration } from '@/tests/conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
-import { recurrenteSimulatorSettings } from '../support/online-payments';
+import { cardTopUpPaid, recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
@@ -59,12 +59,7 @@ const found = (value: unknown) => value !== undefined;
 describe('refunding an online payment in the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('refuses support on the server; an administrator’s double submit refunds once and the page shows it', async () => {
     const billing = await portalSignedIn(app.baseUrl, 'conta-reembolso@example.com');
-    const answer = await billing.serverAction('/portal/recargas', 'startOnlineTopUpAction', { monto: '100.00', envio: randomUUID() });
-    const checkoutUrl = new RegExp(`${simulator.url}/recurrente/checkout-session/[A-Za-z0-9_]+`).exec(answer.text)?.[0];
-    expect(checkoutUrl, answer.text.slice(0, 500)).toBeDefined();
-    const paid = await fetch(checkoutUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'resultado=card_approved', redirect: 'manual' });
-    expect(paid.status).toBe(303);
-    await simulator.recurrente.flushWebhooks();
+    await cardTopUpPaid(billing, simulator, '100.00');
     const payment = (await eventually(
       () => app.withDatabase(async () => (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integration.id)).then((rows) => rows.find((row) => row.state === 'credited'))),
       found,

@@ -16,7 +16,7 @@ import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { startApp, type RunningApp } from '../support/app-server';
-import { recurrenteSimulatorSettings } from '../support/online-payments';
+import { payByCard, recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { expectPortalRefusal, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -99,8 +99,7 @@ describe('Pagar en línea in the portal’s Recargas', { timeout: PROCESS_TEST_T
     // The simulator's hosted page, paid as a browser does: its form posted, the redirect not followed.
     const checkoutPage = await fetch(checkoutUrl);
     expect(await checkoutPage.text()).toContain(formatQuetzales(15_875));
-    const paid = await fetch(checkoutUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'resultado=card_approved', redirect: 'manual' });
-    expect(paid.status).toBe(303);
+    const paid = await payByCard(checkoutUrl);
     const returnUrl = paid.headers.get('location')!;
     expect(returnUrl).toBe(`${app.baseUrl}/portal/recargas/pagos/${id}`);
     await simulator.recurrente.flushWebhooks();
@@ -122,8 +121,7 @@ describe('Pagar en línea in the portal’s Recargas', { timeout: PROCESS_TEST_T
   it('a payment whose webhook never comes is credited by the return page’s own read at the provider, once', async () => {
     const { checkoutUrl, id } = await started('200.00');
     simulator.recurrente.setWebhookFaults([{ fault: 'never_sent' }]);
-    const paid = await fetch(checkoutUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'resultado=card_approved', redirect: 'manual' });
-    expect(paid.status).toBe(303);
+    await payByCard(checkoutUrl);
     await simulator.recurrente.flushWebhooks();
     simulator.recurrente.setWebhookFaults([]);
     expect(await facts(id)).toEqual({ balance: 16_000, entries: 0 });
