@@ -18,6 +18,7 @@ import { parseQuetzales } from '@/lib/platform/money';
 import { asSubmission, firstSubmissionAnswer, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/core/submissions/claim';
 import { CLI_ACTOR, CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
 import { describeActor } from '@/lib/core/audit/audit';
+import { decideFromPublishedOnly } from '@/lib/core/invoices/decision';
 import { cliLogLevel } from './logs-to-stderr';
 import { terminalSafe, terminalSafeJson } from './terminal-text';
 
@@ -45,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 1;
   }
   try {
+    // Whether a top-up is invoiced is the running service's answer, never this shell's settings.
+    decideFromPublishedOnly();
     await applyMigrations(await database());
     // A balance the CLI lowers is told to the integrator too (written here, sent by the server).
     integratorNotifier().attachTo(alerts());

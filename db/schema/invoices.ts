@@ -203,3 +203,27 @@ export const invoiceReversals = pgTable(
 
 export type InvoiceReversal = typeof invoiceReversals.$inferSelect;
 export type NewInvoiceReversal = typeof invoiceReversals.$inferInsert;
+
+// Whether credited top-ups are invoiced, and as which document, as the running service decided it
+// (lib/core/invoices/decision.ts): every app instance publishes its settings here when it starts,
+// and every process that credits (the app, the CLI, a job) reads it here, never from its own shell.
+// One row; none until an instance first started, which a process that cannot decide takes as
+// "unknown" and refuses to credit.
+export const invoicingDecision = pgTable(
+  'invoicing_decision',
+  {
+    id: integer('id').primaryKey(),
+    invoices: boolean('invoices').notNull(),
+    // FACT or FPEQ (the issuer's affiliation) while invoicing; null when it is off.
+    documentType: text('document_type'),
+    // Which instance published it ("host pid 123"), for the operator who wonders why.
+    publishedBy: text('published_by').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('invoicing_decision_one_row', sql`${table.id} = 1`),
+    check('invoicing_decision_document_type', sql`${table.invoices} = (${table.documentType} is not null)`),
+  ],
+);
+
+export type InvoicingDecisionRow = typeof invoicingDecision.$inferSelect;

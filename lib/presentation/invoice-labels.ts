@@ -105,7 +105,8 @@ export const INVOICE_OUTCOME_LABELS: Record<string, string> = {
 /** Messages of the invoice pages and the XML download, for the code and its tests. */
 export const INVOICE_PAGE_MESSAGES = {
   noInvoices: 'No hay facturas con estos filtros.',
-  felOff: 'La facturación electrónica (FEL) está apagada en este despliegue (FEL_ENABLED): las recargas se acreditan sin factura. docs/operations.md dice cómo encenderla.',
+  felOff: 'La facturación electrónica (FEL) está apagada en este despliegue: las recargas se acreditan sin factura. La guía de operación (docs/operations.md, «FEL invoices») dice cómo encenderla.',
+  undecided: 'Ninguna instancia de la aplicación ha dicho todavía si factura las recargas: hasta que una arranque, la línea de comandos no acredita ninguna.',
   xmlNotFound: 'La factura no existe o todavía no tiene un XML certificado.',
   pdfNotFound: 'La factura no existe o todavía no está certificada.',
   /** Beside the SAT verification link. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { database, shareEmbeddedDatabase } from '@/db/client';
+import { database, db, shareEmbeddedDatabase } from '@/db/client';
+import { publishInvoicingDecision } from '@/lib/core/invoices/decision';
 import { alerts } from '@/lib/reactions/alerts/dispatcher';
 import { deliverAttackNotices } from '@/lib/reactions/alerts/attack-notice';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
@@ -50,6 +51,32 @@ const DAY_MS = 24 * 3_600_000;
 const IDEMPOTENCY_PURGE_EVERY_MS = 15 * 60_000;
 const log = logger('startup');
 
+const PUBLISH_RETRY_MS = 15_000;
+
+/**
+ * Publishes whether this instance invoices top-ups. A database away at the start (an instance
+ * that starts without migrating serves its 503s) does not stop the start: it is tried again until
+ * it is written, and meanwhile the row keeps what the other instances published.
+ */
+async function announceInvoicingDecision(settings: ReturnType<typeof env>): Promise<void> {
+  let published;
+  try {
+    published = await publishInvoicingDecision(await db(), settings);
+  } catch (error) {
+    log.warn({ err: error }, `could not publish whether top-ups are invoiced; trying again shortly: ${describeError(error)}`);
+    setTimeout(() => void announceInvoicingDecision(settings), PUBLISH_RETRY_MS).unref();
+    return;
+  }
+  const { previous, changed } = published;
+  if (changed && previous) {
+    // Two instances configured apart would invoice by whichever started last: the operator should know.
+    log.warn(
+      { setting: 'FEL_ENABLED', before: previous.decision, publishedBy: previous.publishedBy, after: { invoices: settings.FEL_ENABLED } },
+      'this instance changed whether top-ups are invoiced: every process now credits as this instance is configured',
+    );
+  }
+}
+
 /**
  * Runs once when the server starts (instrumentation.ts): checks it runs behind server.mjs,
  * validates the environment, opens and migrates the database, seeds development data, shares the
@@ -73,6 +100,9 @@ export async function startServer(): Promise<void> {
   }
   const handle = await database();
   if (settings.MIGRATE_ON_START) await applyMigrations(handle);
+  // Before any credit (the seed's among them): whether top-ups are invoiced is this instance's
+  // settings, read by every process that credits (the CLI, the other instances).
+  await announceInvoicingDecision(settings);
   if (settings.SEED_ON_START && settings.APP_ENV === 'development') {
     // Serialized like the migrations: two instances starting on an empty database seed once.
     const seeded = await withAdvisoryLock(handle, ADVISORY_LOCKS.seed, () => seedDevelopmentData());

@@ -58,7 +58,7 @@ beforeAll(async () => {
     // An invoice the certifier refused earlier, to a NIT: the worker never sends it again by itself.
     const database = await db();
     const [entry] = await database.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.integrationId, refusedTo.id));
-    const plan = planSaleInvoice({ id: refusedTo.id, receptorKind: 'nit', receptorId: '576937K', receptorName: 'Cooperativa Ejemplo, R.L.' }, 5_000, { FEL_ENABLED: true, FEL_ISSUER_AFFILIATION: 'GEN' }, new Date(Date.now() - 60_000));
+    const plan = planSaleInvoice({ id: refusedTo.id, receptorKind: 'nit', receptorId: '576937K', receptorName: 'Cooperativa Ejemplo, R.L.' }, 5_000, { invoices: true, documentType: 'FACT' }, new Date(Date.now() - 60_000));
     if (plan.kind !== 'planned') throw new Error(`planSaleInvoice: ${plan.kind}`);
     await database.transaction((tx) => writeSaleInvoice(tx, plan, entry!.id));
     const [refused] = await database

@@ -12,7 +12,8 @@ import { previousMonth } from '@/lib/flows/statements/monthly';
 import { pageLabel } from '@/lib/flows/statements/texts';
 import { pdfTextLines } from '../support/pdf-text';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { cliFixture } from './cli-fixture';
+import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { cliFixture, publishServiceDecision } from './cli-fixture';
 
 const { testDb, cli, cliJson, createIntegration } = cliFixture('cli-billing');
 
@@ -67,6 +68,22 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain('--envio admite de 1 a 100 letras, números, «.», «_», «:» o «-»');
     expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(1200);
+  });
+
+  it('credits nothing while no app instance has said whether top-ups are invoiced (issue 64, point 4)', async () => {
+    const created = await createIntegration('--balance', '5');
+    await testDb().use((handle) => handle.rows(sql`delete from invoicing_decision`));
+    const refused = await cli('integrations:top-up', created.nombre, '150', '--note', 'Depósito 7781');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(INVOICE_MESSAGES.undecided);
+    const withBalance = await cli('integrations:create', 'cli-billing-sin-decision', '--balance', '10');
+    expect(withBalance.code).not.toBe(0);
+    expect(withBalance.stderr).toContain(INVOICE_MESSAGES.undecided);
+    // Once an instance started, the same command credits as the service decided.
+    await testDb().use(() => publishServiceDecision({ FEL_ENABLED: false }));
+    expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(500);
+    await cliJson('integrations:top-up', created.nombre, '150', '--note', 'Depósito 7781');
+    expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(15_500);
   });
 
   it('issues a statement for a closed month and writes its PDF and CSV', async () => {

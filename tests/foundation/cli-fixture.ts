@@ -2,6 +2,9 @@
 // --json) against the test file's database, and reads what it wrote.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
+import { db } from '@/db/client';
+import { publishInvoicingDecision } from '@/lib/core/invoices/decision';
+import type { Env } from '@/lib/platform/env';
 import { runCli, type CliResult } from '../support/cli';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -42,11 +45,19 @@ export interface CliFixture {
   storedTokenHash(integrationId: number): Promise<string>;
 }
 
+/** Publishes whether the service invoices, as an app instance with these settings does when it starts. */
+export async function publishServiceDecision(settings: Pick<Env, 'FEL_ENABLED'> & Partial<Pick<Env, 'FEL_ISSUER_AFFILIATION'>>): Promise<void> {
+  await publishInvoicingDecision(await db(), { FEL_ISSUER_AFFILIATION: undefined, ...settings }, 'the test, standing in for an app instance');
+}
+
 /** Call at the top of a test file: a fresh database for the file, and helpers around the CLI. */
 export function cliFixture(namePrefix: string): CliFixture {
   let testDb: TestDatabase | undefined;
   beforeAll(async () => {
     testDb = await useTestDatabase();
+    // What an app instance's start publishes (here: no invoicing): the CLI credits only once the
+    // service said whether it invoices (lib/core/invoices/decision.ts).
+    await testDb.use(() => publishServiceDecision({ FEL_ENABLED: false }));
   });
   afterAll(async () => {
     await testDb?.cleanup();

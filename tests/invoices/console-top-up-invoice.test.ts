@@ -13,6 +13,7 @@ import { createConsoleUser } from '@/lib/flows/auth/users';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';
 import { startApp, type RunningApp } from '../support/app-server';
+import { runCli } from '../support/cli';
 import { ConsoleClient } from '../support/console-client';
 import { says } from '../support/verify-now';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -66,11 +67,23 @@ describe('a console top-up with FEL on', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     expect(simulator.fel.certificationCount(certifications[0]!.identifier)).toBe(1);
   });
 
+  it('from the CLI in a shell without the FEL settings is invoiced as the running app decides (issue 64, point 4)', async () => {
+    const before = simulator.fel.certifications().length;
+    // As a second terminal beside the app: none of the app's FEL settings in the CLI's environment.
+    const topped = await runCli(['integrations:top-up', integration.nombre, '150', '--note', 'Depósito 6410', '--json'], testDatabase.env, { FEL_ENABLED: '' }, undefined, { lendDatabase: false });
+    expect(topped.code, topped.stderr).toBe(0);
+    const ends = Date.now() + 20_000;
+    while (simulator.fel.certifications().length === before && Date.now() < ends) await new Promise((resolve) => setTimeout(resolve, 100));
+    const certified = simulator.fel.certifications().slice(before);
+    expect(certified).toHaveLength(1);
+    expect(certified[0]).toMatchObject({ receptorId: 'CF', grandTotal: '150.00' });
+  });
+
   it('sent twice at once with the same key is credited once, and neither sending shows an error', async () => {
     const page = `/admin/integraciones/${integration.id}/saldo`;
     const input = { integrationId: integration.id, monto: '10.00', nota: 'Doble clic 9912', envio: randomUUID() };
     const answers = await Promise.all([console_.serverAction(page, 'topUpAction', input), console_.serverAction(page, 'topUpAction', input)]);
-    for (const answer of answers) expect(says(answer, 'Recarga de Q 10.00 registrada. Saldo actual: Q 210.00.')).toBe(true);
+    for (const answer of answers) expect(says(answer, 'Recarga de Q 10.00 registrada. Saldo actual: Q 360.00.')).toBe(true);
     const topUps = await app.withDatabase(async () =>
       (await db()).select().from(ledgerEntries).where(and(eq(ledgerEntries.integrationId, integration.id), eq(ledgerEntries.kind, 'top_up'))),
     );

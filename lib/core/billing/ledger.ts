@@ -4,12 +4,17 @@ import { integrations, ledgerEntries, type Integration, type LedgerEntry } from 
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/core/integrations/schemas';
 import { notifyIntegrationChanged } from '@/lib/core/integrations/directory';
+import { invoicingDecisionFor } from '@/lib/core/invoices/decision';
 import { planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { balanceMayBeShort } from './events';
 
-/** receptor_refused: the sale could not be invoiced as SAT requires (CF from Q 2,500.00), so it was not credited. */
-export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance' | 'receptor_refused';
+/**
+ * receptor_refused: the sale could not be invoiced as SAT requires (CF from Q 2,500.00), so it was
+ * not credited. invoicing_undecided: this process cannot know whether the service invoices (the CLI
+ * before any app instance started), so it credited nothing rather than leave a sale uninvoiced.
+ */
+export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance' | 'receptor_refused' | 'invoicing_undecided';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -69,8 +74,9 @@ async function moveBalanceWithin(
     return fail('insufficient_balance', 'El ajuste dejaría el saldo por debajo de cero.');
   }
   // A top-up is a sale: its invoice is planned before anything is written, and written with it.
-  const invoice = kind === 'top_up' ? planSaleInvoice(before, amountCentavos) : ({ kind: 'off' } as const);
+  const invoice = kind === 'top_up' ? planSaleInvoice(before, amountCentavos, await invoicingDecisionFor(tx)) : ({ kind: 'off' } as const);
   if (invoice.kind === 'refused') return fail('receptor_refused', invoice.message);
+  if (invoice.kind === 'undecided') return fail('invoicing_undecided', invoice.message);
   const [after] = await tx
     .update(integrations)
     .set({ balanceCentavos: sql`${integrations.balanceCentavos} + ${amountCentavos}`, updatedAt: sql`now()` })

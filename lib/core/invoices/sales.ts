@@ -3,34 +3,38 @@
 // for good (the worker in lib/flows/invoicing certifies it). Adjustments never come here.
 import type { Database } from '@/db/client';
 import { invoices, type Integration, type NewInvoice } from '@/db/schema';
-import { env, type Env } from '@/lib/platform/env';
-import { checkReceptor, DOCUMENT_TYPE_OF_AFFILIATION, lineAmounts, receptorId } from '@/lib/providers/fel/document';
+import { checkReceptor, lineAmounts, receptorId } from '@/lib/providers/fel/document';
+import type { InvoicingDecision } from './decision';
 import { INVOICE_MESSAGES } from './messages';
 import { receptorOfIntegration, type IntegrationReceptorColumns } from './receptor';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export type SaleInvoicePlan =
-  /** FEL is off: nothing to invoice. */
+  /** The service does not invoice: nothing to invoice. */
   | { kind: 'off' }
+  /** No app instance said yet whether it invoices, and this process cannot tell: refuse the credit. */
+  | { kind: 'undecided'; message: string }
   /** The sale cannot be invoiced as it stands: refuse the credit, with this sentence. */
   | { kind: 'refused'; message: string }
   | { kind: 'planned'; values: Omit<NewInvoice, 'ledgerEntryId'> };
 
 /**
  * What a sale of `totalCentavos` to this integration will be invoiced as, checked before anything
- * is written: CF is refused from Q 2,500.00 (SAT's rule), so such a credit never happens uninvoiced.
+ * is written, as the service's `decision` says (lib/core/invoices/decision.ts, read in the sale's
+ * transaction): CF is refused from Q 2,500.00 (SAT's rule), so such a credit never happens uninvoiced.
  */
 export function planSaleInvoice(
   integration: Pick<Integration, 'id'> & IntegrationReceptorColumns,
   totalCentavos: number,
-  settings: Pick<Env, 'FEL_ENABLED' | 'FEL_ISSUER_AFFILIATION'> = env(),
+  decision: InvoicingDecision | null,
   now = new Date(),
 ): SaleInvoicePlan {
-  if (!settings.FEL_ENABLED) return { kind: 'off' };
+  if (decision === null) return { kind: 'undecided', message: INVOICE_MESSAGES.undecided };
+  if (!decision.invoices) return { kind: 'off' };
   const checked = checkReceptor(receptorOfIntegration(integration), totalCentavos);
   if (!checked.ok) return { kind: 'refused', message: checked.problem.code === 'cf_over_limit' ? INVOICE_MESSAGES.cfOverLimit : INVOICE_MESSAGES.receptorInvalid };
-  const documentType = DOCUMENT_TYPE_OF_AFFILIATION[settings.FEL_ISSUER_AFFILIATION ?? 'GEN'];
+  const { documentType } = decision;
   const amounts = lineAmounts({ quantity: 1, unitPriceCentavos: totalCentavos }, documentType === 'FACT');
   const { receptor } = checked;
   return {

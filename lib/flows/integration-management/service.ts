@@ -15,6 +15,7 @@ import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/inte
 import type { ValidDetails } from '@/lib/flows/integration-management/details-schemas';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { invoicingDecisionFor } from '@/lib/core/invoices/decision';
 import { planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/core/credentials). */
@@ -47,7 +48,7 @@ export interface CreateIntegrationInput {
   details?: ValidDetails;
 }
 
-export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance' | 'receptor_refused';
+export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance' | 'receptor_refused' | 'invoicing_undecided';
 
 /** Creates an integration; the token is returned here once and stored only as a hash. */
 export async function createIntegration(
@@ -65,13 +66,14 @@ export async function createIntegration(
 
   // An initial balance is a sale like any top-up: refused before anything is written when its
   // invoice could not name the buyer as SAT requires (CF from Q 2,500.00).
+  const database = await db();
   if (initialBalance > 0) {
     // A new integration has no receptor yet (it is set on its page once it exists): CF.
-    const invoice = planSaleInvoice({ id: 0, receptorKind: null, receptorId: null, receptorName: null }, initialBalance);
+    const invoice = planSaleInvoice({ id: 0, receptorKind: null, receptorId: null, receptorName: null }, initialBalance, await invoicingDecisionFor(database));
     if (invoice.kind === 'refused') return fail('receptor_refused', invoice.message);
+    if (invoice.kind === 'undecided') return fail('invoicing_undecided', invoice.message);
   }
 
-  const database = await db();
   const taken = await database
     .select({ id: integrations.id })
     .from(integrations)
@@ -108,7 +110,7 @@ export async function createIntegration(
           note: input.note ?? 'Saldo inicial',
           auditId,
         }).returning({ id: ledgerEntries.id });
-        await writeSaleInvoice(tx, planSaleInvoice(row!, initialBalance), entry!.id);
+        await writeSaleInvoice(tx, planSaleInvoice(row!, initialBalance, await invoicingDecisionFor(tx)), entry!.id);
       }
       return { row: row!, issued };
     });

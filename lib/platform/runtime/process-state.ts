@@ -35,6 +35,7 @@ export const PROCESS_SLOTS = {
   refusalFlush: 'the timer writing the refusal counts (lib/root/startup.ts)',
   bulkRunner: "the bulk jobs' runner (lib/flows/bulk/runner.ts)",
   invoiceWorker: "the FEL invoices' worker (lib/flows/invoicing/worker.ts)",
+  invoicingDecidedByService: 'whether this process credits only as the published invoicing decision says (the CLI: lib/core/invoices/decision.ts)',
   bulkUpkeep: "what the bulk runner also does on each turn (lib/flows/bulk/runner.ts)",
   watchListRuns: "the watch lists' subscription to their runs' jobs (lib/flows/watch-lists/runs.ts)",
   domainEventListeners: 'listeners of the domain events (lib/platform/events/domain-event.ts)',

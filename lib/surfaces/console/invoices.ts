@@ -3,6 +3,7 @@
 import { and, asc, count, desc, eq, gte, isNull, lt } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { integrations, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReceptorKind, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
+import { readInvoicingDecision } from '@/lib/core/invoices/decision';
 import { LATEST_CERTIFIED_CREDIT_NOTE } from '@/lib/core/invoices/documents';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { receptorId } from '@/lib/providers/fel/document';
@@ -13,6 +14,12 @@ import { startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { FINAL_CONSUMER, INVOICE_STANDINGS, INVOICE_STATES, invoiceStanding, type InvoiceStanding } from '@/lib/presentation/invoice-labels';
 
 export const INVOICE_PAGE_SIZE = 50;
+
+/** Whether the service invoices top-ups, as its instances published it (null: none started yet). */
+export async function publishedInvoicing(): Promise<'on' | 'off' | 'undecided'> {
+  const published = await readInvoicingDecision(await db());
+  return published === null ? 'undecided' : published.decision.invoices ? 'on' : 'off';
+}
 
 /** The list's filters as the address carries them: `estado` (a standing) and `mes` (YYYY-MM, Guatemala's calendar). */
 export interface InvoiceFilters {

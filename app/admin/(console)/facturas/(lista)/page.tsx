@@ -4,11 +4,10 @@ import { FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/flows/auth/session';
-import { env } from '@/lib/platform/env';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { creditNoteName, INVOICE_PAGE_MESSAGES, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';
-import { invoiceFilters, invoicePage, invoicesToCorrect } from '@/lib/surfaces/console/invoices';
+import { invoiceFilters, invoicePage, invoicesToCorrect, publishedInvoicing } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 
 export const metadata: Metadata = { title: 'Facturas' };
@@ -22,6 +21,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
   const after = typeof query.despues === 'string' ? query.despues : undefined;
   const page = await invoicePage(filters, after);
   const toCorrect = await invoicesToCorrect();
+  const invoicing = await publishedInvoicing();
   // "Por corregir" is this list filtered by that state, with the certifier's message beside each.
   const correcting = filters.state === 'to_correct';
   const applied = new URLSearchParams();
@@ -34,9 +34,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         title="Facturas"
         description="Las facturas electrónicas (FEL) de las recargas acreditadas, las más recientes primero (hora de Guatemala). Abra una para ver sus números, sus intentos ante el certificador y el XML certificado."
       />
-      {!env().FEL_ENABLED && (
+      {invoicing !== 'on' && (
         <p className="notice warn" role="note" data-testid="fel-off">
-          {INVOICE_PAGE_MESSAGES.felOff}
+          {invoicing === 'off' ? INVOICE_PAGE_MESSAGES.felOff : INVOICE_PAGE_MESSAGES.undecided}
         </p>
       )}
       {toCorrect > 0 && !correcting && (
