@@ -59,14 +59,16 @@ export interface RecurrenteApiFault {
   delayMs?: number;
 }
 
-export const RECURRENTE_WEBHOOK_FAULTS = ['duplicate', 'out_of_order', 'late', 'bad_signature', 'never_sent'] as const;
+export const RECURRENTE_WEBHOOK_FAULTS = ['duplicate', 'out_of_order', 'late', 'bad_signature', 'never_sent', 'other_currency'] as const;
 export type RecurrenteWebhookFaultName = (typeof RECURRENTE_WEBHOOK_FAULTS)[number];
 
 /**
  * A fault of the next `times` webhook messages (every one when unset) of some event types (all by
  * default). `duplicate`: delivered twice, same svix-id; `out_of_order`: held back until the next
  * message has been delivered; `late`: delivered after `delayMs` (default 2 s), signed when sent as
- * Svix does; `bad_signature`: signed with another secret; `never_sent`: recorded, not delivered.
+ * Svix does; `bad_signature`: signed with another secret; `never_sent`: recorded, not delivered;
+ * `other_currency`: validly signed, but the payment (and its checkout) in US dollars, its amount
+ * unchanged (a provider's mistake, or a payment of another checkout replayed with our metadata).
  */
 export interface RecurrenteWebhookFault {
   fault: RecurrenteWebhookFaultName;
@@ -238,8 +240,8 @@ export function createRecurrenteSimulator(options: RecurrenteSimOptions = {}): R
 
   function emit(eventType: string, payload: Record<string, unknown>, ids: { paymentId: string | null; checkoutId: string | null }): void {
     const messageId = `msg_${randomBytes(12).toString('hex')}`;
-    const body = JSON.stringify({ event_type: eventType, api_version: API_VERSION, ...payload });
     const fault = chooseWebhookFault(eventType);
+    const body = JSON.stringify({ event_type: eventType, api_version: API_VERSION, ...(fault?.fault === 'other_currency' ? inDollars(payload) : payload) });
     const record = { messageId, eventType, ...ids, fault: fault?.fault ?? null };
     const release = held;
     held = [];
@@ -276,6 +278,11 @@ export function createRecurrenteSimulator(options: RecurrenteSimOptions = {}): R
           await thenHeld();
         });
     }
+  }
+
+  function inDollars(payload: Record<string, unknown>): Record<string, unknown> {
+    const checkout = isObject(payload.checkout) ? { ...payload.checkout, currency: 'USD' } : payload.checkout;
+    return { ...payload, currency: 'USD', vat_withheld_currency: 'USD', checkout };
   }
 
   // ----- the objects as Recurrente answers them -----------------------------------------------

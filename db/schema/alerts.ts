@@ -43,9 +43,12 @@ export const alertCondition = pgEnum('alert_condition', [
   'online_top_up_expired',
   // An automatic top-up's charge and its retry failed: it paused until an owner acts.
   'auto_top_up_paused',
+  // Issue 64: money that does not add up (a payment in another currency or amount than its
+  // checkout's, a month whose books do not close): the administrators are told.
+  'books_mismatch',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
-export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'test';
+export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'books_mismatch' | 'test';
 /**
  * Who a delivery is for: the console's administrators (the Alertas page), an integrator's contact
  * (its integration page), or one console or portal user about their own account.

@@ -7,6 +7,7 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   balance_exhausted: 'Saldo agotado',
   breaker_open: 'Fuente caída (circuito abierto)',
   certifier_credentials_refused: 'Facturas detenidas (credenciales del certificador)',
+  books_mismatch: 'Cuentas que no cuadran',
   statement_issued: 'Estado de cuenta emitido',
   token_expiring: 'Token por vencer',
   token_revoked: 'Token revocado',

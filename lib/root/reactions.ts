@@ -11,7 +11,7 @@ import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/inte
 import { certifierCredentialsRefused, invoiceCertified } from '@/lib/flows/invoicing/events';
 import { statementIssued } from '@/lib/flows/statements/events';
 import { topUpApproved, topUpRejected } from '@/lib/flows/top-ups/events';
-import { onlineTopUpCredited, onlineTopUpExpired } from '@/lib/flows/online-top-ups/events';
+import { onlinePaymentMismatched, onlineTopUpCredited, onlineTopUpExpired } from '@/lib/flows/online-top-ups/events';
 import { autoTopUpPaused } from '@/lib/flows/auto-top-ups/events';
 import { changedByOf } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
@@ -26,6 +26,8 @@ export function subscribeReactions(): void {
   balanceMayBeShort.subscribe((integration) => alerts().recordBalance(integration));
   // Invoices wait until the certifier's credentials are fixed: the administrators are told.
   certifierCredentialsRefused.subscribe(({ certifier, pausedUntil }) => alerts().noteCertifierCredentialsRefused(certifier, pausedUntil));
+  // A payment that does not match its checkout is credited by nobody: the administrators settle it.
+  onlinePaymentMismatched.subscribe((payment) => alerts().recordPaymentMismatch(payment));
   // The integration's contacts are told (queued here, delivered by the server's outbox).
   tokenCreated.subscribe(({ integration, token, actor }) => integratorNotifier().noteTokenCreated(integration, token, changedByOf(actor)));
   tokenRotated.subscribe(({ integration, replaced, token, actor }) => integratorNotifier().noteTokenRotated(integration, { replaced, token }, changedByOf(actor)));

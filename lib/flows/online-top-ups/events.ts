@@ -18,3 +18,15 @@ interface IntegrationNamed {
 
 export const onlineTopUpCredited = domainEvent<{ integration: IntegrationNamed; payment: SettledOnlineTopUp; balanceCentavos: number }>('online-top-ups.credited');
 export const onlineTopUpExpired = domainEvent<{ integration: IntegrationNamed; payment: SettledOnlineTopUp }>('online-top-ups.expired');
+
+/** A payment the provider reported in another currency or amount than its checkout: nothing was credited. */
+export interface MismatchedOnlinePayment {
+  topUpId: string;
+  integrationId: number;
+  integrationName: string;
+  expectedCentavos: number;
+  paidCentavos: number;
+  currency: string | null;
+}
+
+export const onlinePaymentMismatched = domainEvent<MismatchedOnlinePayment>('online-top-ups.mismatched');

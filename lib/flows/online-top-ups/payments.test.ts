@@ -24,6 +24,8 @@ import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { amountOutOfLimitsMessage, ONLINE_TOP_UP_MESSAGES } from './messages';
 import { findOnlinePayment, pollOpenOnlinePayments, quoteOnlineTopUp, settleByRead, settleOnlinePayment, startOnlineTopUp } from './payments';
 import { receivePaymentWebhook } from './webhook';
+import { onlinePaymentMismatched, type MismatchedOnlinePayment } from './events';
+import { paymentMismatchAlert } from '@/lib/reactions/alerts/conditions';
 
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
@@ -244,6 +246,34 @@ describe('what is never credited', () => {
     const events = (await findOnlinePayment(id))!.events.length;
     await pollOpenOnlinePayments(provider, simulator.recurrente.now());
     expect((await findOnlinePayment(id))!.events).toHaveLength(events);
+  });
+
+  it('a validly signed webhook of a payment in dollars is refused, logged and alerted, never credited as quetzales (issue 64, point 11)', async () => {
+    const told: MismatchedOnlinePayment[] = [];
+    onlinePaymentMismatched.subscribe((payment) => void told.push(payment));
+    const before = await balance();
+    const { id, checkoutId } = await started(20_000);
+    simulator.recurrente.setWebhookFaults([{ fault: 'other_currency' }]);
+    simulator.recurrente.completeCheckout(checkoutId, 'card_approved');
+    await simulator.recurrente.flushWebhooks();
+    expect((await findOnlinePayment(id))!.payment).toMatchObject({ state: 'indeterminate', detail: 'amount_mismatch' });
+    expect(await balance()).toBe(before);
+    expect(await entriesOf(id)).toEqual([]);
+    const [mismatch, ...more] = told.filter((payment) => payment.topUpId === id);
+    expect(more).toEqual([]);
+    expect(mismatch).toMatchObject({ currency: 'USD', expectedCentavos: 21_100, paidCentavos: 21_100, integrationId: integration.id });
+    const alert = paymentMismatchAlert(mismatch!, { serviceName: 'Consulta', appEnv: 'production', lowBalanceDefaultCentavos: 0 });
+    expect(alert).toMatchObject({ condition: 'books_mismatch', key: `books_mismatch:payment:${id}`, payload: { tipo: 'cuentas_no_cuadran' } });
+    expect(alert.payload.mensaje).toContain('211.00 USD');
+    expect(alert.payload.mensaje).toContain('No se acreditó nada');
+  });
+
+  it('an approved payment that names no currency is not credited either', async () => {
+    const before = await balance();
+    const { id, checkoutId } = await started(10_000);
+    const noCurrency = { ...approved('pa_sinmoneda1', 10_650), currency: null };
+    expect(await settleOnlinePayment(provider, { topUpId: id, checkoutId, state: noCurrency, source: 'read' })).toEqual({ kind: 'amount_mismatch' });
+    expect(await balance()).toBe(before);
   });
 
   it('one provider payment credits one top-up: another claiming it is a conflict and changes nothing', async () => {

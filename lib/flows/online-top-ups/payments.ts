@@ -7,10 +7,10 @@ import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/bil
 import { env, type Env } from '@/lib/platform/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
-import type { PaymentProvider, PaymentState } from '@/lib/providers/payments/provider';
+import type { PaymentCurrency, PaymentProvider, PaymentState } from '@/lib/providers/payments/provider';
 import { TOP_UP_REPORTERS } from '@/lib/flows/top-ups/reporters';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
-import { onlineTopUpCredited, onlineTopUpExpired, type SettledOnlineTopUp } from './events';
+import { onlinePaymentMismatched, onlineTopUpCredited, onlineTopUpExpired, type MismatchedOnlinePayment, type SettledOnlineTopUp } from './events';
 import { amountOutOfLimitsMessage, ONLINE_TOP_UP_MESSAGES } from './messages';
 import { pollOpenRefunds } from './refunds';
 
@@ -23,6 +23,9 @@ import { pollOpenRefunds } from './refunds';
 // same transaction as the state change, as an approved deposit report's is.
 
 const log = logger('online-top-ups');
+
+/** Every checkout is opened in quetzales, and only a payment in quetzales is credited. */
+const CHECKOUT_CURRENCY: PaymentCurrency = 'GTQ';
 
 /** How long the hosted checkout may be paid; a transfer started in it may take a day more. */
 export const CHECKOUT_LIFETIME_MS = 60 * 60_000;
@@ -97,7 +100,7 @@ export async function startOnlineTopUp(
   const created = await provider.createCheckout({
     topUpId: id,
     amountCentavos: quote.value.totalCentavos,
-    currency: 'GTQ',
+    currency: CHECKOUT_CURRENCY,
     description: 'Recarga de saldo',
     successUrl: urls.successUrl(id),
     cancelUrl: typeof urls.cancelUrl === 'string' ? urls.cancelUrl : urls.cancelUrl(id),
@@ -222,15 +225,21 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505';
 }
 
-type Decided = { outcome: SettleOutcome; credited?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp; balanceCentavos: number; amountCentavos: number; row: OnlinePayment }; expired?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp } };
+type Decided = { outcome: SettleOutcome; mismatched?: MismatchedOnlinePayment; credited?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp; balanceCentavos: number; amountCentavos: number; row: OnlinePayment }; expired?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp } };
 
 async function credit(tx: Transaction, payment: OnlinePayment, state: Extract<PaymentState, { kind: 'approved' }>, source: SettleSource, messageId: string | null, now: Date): Promise<Decided> {
-  if (state.amountCentavos !== payment.amountCentavos + payment.feeCentavos) {
-    if (payment.state !== 'indeterminate' || payment.detail !== 'amount_mismatch') {
-      await tx.update(onlinePayments).set({ state: 'indeterminate', detail: 'amount_mismatch', providerPaymentId: state.paymentId, updatedAt: sql`now()` }).where(eq(onlinePayments.id, payment.id));
-      await recordEvent(tx, payment.id, 'indeterminate', source, messageId, `amount_mismatch: paid ${state.amountCentavos}`);
-    }
-    return { outcome: { kind: 'amount_mismatch' } };
+  // The checkout was opened in quetzales for this amount: a payment of 20,000 in another currency
+  // (or of no stated one) is not Q 200.00, whatever its signature.
+  const expectedCentavos = payment.amountCentavos + payment.feeCentavos;
+  if (state.currency !== CHECKOUT_CURRENCY || state.amountCentavos !== expectedCentavos) {
+    if (payment.state === 'indeterminate' && payment.detail === 'amount_mismatch') return { outcome: { kind: 'amount_mismatch' } };
+    await tx.update(onlinePayments).set({ state: 'indeterminate', detail: 'amount_mismatch', providerPaymentId: state.paymentId, updatedAt: sql`now()` }).where(eq(onlinePayments.id, payment.id));
+    await recordEvent(tx, payment.id, 'indeterminate', source, messageId, `amount_mismatch: paid ${state.amountCentavos} ${state.currency ?? 'no currency'}`);
+    const [integration] = await tx.select({ nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, payment.integrationId));
+    return {
+      outcome: { kind: 'amount_mismatch' },
+      mismatched: { topUpId: payment.id, integrationId: payment.integrationId, integrationName: integration?.nombre ?? '', expectedCentavos, paidCentavos: state.amountCentavos, currency: state.currency },
+    };
   }
   const [person] = await tx
     .select({ email: portalUsers.email, integrationName: integrations.nombre })
@@ -286,6 +295,11 @@ async function expire(tx: Transaction, payment: OnlinePayment, source: SettleSou
 }
 
 async function afterCommit(decided: Decided): Promise<SettleOutcome> {
+  if (decided.mismatched) {
+    const { topUpId, integrationId, expectedCentavos, paidCentavos, currency } = decided.mismatched;
+    log.error({ topUpId, integrationId, expectedCentavos, paidCentavos, currency }, 'a provider payment does not match its checkout (currency or amount); nothing credited');
+    await onlinePaymentMismatched.emit(decided.mismatched);
+  }
   if (decided.credited) {
     const { integration, payment, balanceCentavos, amountCentavos } = decided.credited;
     await afterBalanceMoved(integration as Parameters<typeof afterBalanceMoved>[0], amountCentavos);

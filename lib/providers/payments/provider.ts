@@ -41,7 +41,11 @@ export type PaymentState =
       /** The provider's payment id: what a credit is keyed by. */
       paymentId: string;
       amountCentavos: number;
-      currency: PaymentCurrency;
+      /**
+       * The currency the provider reported the payment in (ISO 4217, upper case), or null when its
+       * answer named none: only GTQ, the checkout's, is ever credited.
+       */
+      currency: string | null;
       method: PaymentMethodKind;
       /** A card saved by the provider, for automatic top-ups; null for a transfer. */
       paymentMethodId: string | null;

@@ -259,11 +259,11 @@ export function interpretEvent(messageId: string, body: Record<string, unknown>)
   switch (type) {
     case 'payment_intent.succeeded':
       if (paymentId !== null && amount !== null) {
-        state = approved(paymentId, amount, 'card', method !== null && method.type === 'card' ? idOf(method) : null, centavosOf(body.fee), 0);
+        state = approved(paymentId, amount, currencyOf(body, checkout), 'card', method !== null && method.type === 'card' ? idOf(method) : null, centavosOf(body.fee), 0);
       }
       break;
     case 'bank_transfer_intent.succeeded':
-      if (paymentId !== null && amount !== null) state = approved(paymentId, amount, 'bank_transfer', null, centavosOf(body.fee), 0);
+      if (paymentId !== null && amount !== null) state = approved(paymentId, amount, currencyOf(body, checkout), 'bank_transfer', null, centavosOf(body.fee), 0);
       break;
     case 'payment_intent.failed':
       state = { kind: 'declined', paymentId, reason: typeof body.failure_reason === 'string' ? body.failure_reason : 'rechazado' };
@@ -304,7 +304,7 @@ function checkoutState(body: Record<string, unknown>, amount: number, now: Date,
     case 'paid': {
       if (paymentId === null) return null;
       const transfer = method !== null && typeof method.type === 'string' && method.type.startsWith('bank_transfer');
-      return approved(paymentId, amount, transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, null, centavosOf(body.refunded_amount_in_cents) ?? 0);
+      return approved(paymentId, amount, currencyOf(body), transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, null, centavosOf(body.refunded_amount_in_cents) ?? 0);
     }
     case 'payment_in_progress':
       return { kind: 'pending', stage: 'transfer_in_progress', paymentId };
@@ -332,7 +332,7 @@ export function interpretPaymentIntent(body: Record<string, unknown>, paymentId:
     case 'succeeded':
     case 'paid':
       if (amount === null) return { kind: 'unavailable', detail: 'a paid payment without its amount' };
-      return found(approved(paymentId, amount, transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, centavosOf(body.fee), refunded));
+      return found(approved(paymentId, amount, currencyOf(body, checkout), transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, centavosOf(body.fee), refunded));
     case 'failed':
       return found(transfer ? { kind: 'expired', paymentId } : { kind: 'declined', paymentId, reason: typeof body.failure_reason === 'string' ? body.failure_reason : 'rechazado' });
     case 'pending':
@@ -342,7 +342,7 @@ export function interpretPaymentIntent(body: Record<string, unknown>, paymentId:
   }
   if (checkout !== null && amount !== null) {
     const expiresAt = typeof checkout.expires_at === 'string' && !Number.isNaN(Date.parse(checkout.expires_at)) ? new Date(checkout.expires_at) : null;
-    const state = checkoutState({ ...checkout, payment: { id: paymentId }, refunded_amount_in_cents: refunded }, amount, now, expiresAt);
+    const state = checkoutState({ ...checkout, payment: { id: paymentId }, refunded_amount_in_cents: refunded, currency: currencyOf(body, checkout) }, amount, now, expiresAt);
     if (state !== null) return found(state);
   }
   return { kind: 'unavailable', detail: 'a payment in an unknown status' };
@@ -365,7 +365,7 @@ export function interpretCharge(body: Record<string, unknown>, amount: number, p
   switch (body.status) {
     case 'paid':
     case 'succeeded':
-      return approved(paymentId, centavosOf(body.amount_in_cents) ?? amount, 'card', paymentMethodId, centavosOf(body.fee), 0);
+      return approved(paymentId, centavosOf(body.amount_in_cents) ?? amount, currencyOf(body), 'card', paymentMethodId, centavosOf(body.fee), 0);
     case 'failed':
     case 'declined':
       return { kind: 'declined', paymentId, reason: typeof body.failure_reason === 'string' ? body.failure_reason : 'rechazado' };
@@ -377,8 +377,16 @@ export function interpretCharge(body: Record<string, unknown>, amount: number, p
   }
 }
 
-function approved(paymentId: string, amount: number, method: 'card' | 'bank_transfer', paymentMethodId: string | null, fee: number | null, refunded: number): PaymentState {
-  return { kind: 'approved', paymentId, amountCentavos: amount, currency: 'GTQ', method, paymentMethodId, feeCentavos: fee, refundedCentavos: refunded };
+function approved(paymentId: string, amount: number, currency: string | null, method: 'card' | 'bank_transfer', paymentMethodId: string | null, fee: number | null, refunded: number): PaymentState {
+  return { kind: 'approved', paymentId, amountCentavos: amount, currency, method, paymentMethodId, feeCentavos: fee, refundedCentavos: refunded };
+}
+
+/** The currency an answer names (its own `currency`, else its checkout's), upper case; null when none does. */
+function currencyOf(...bodies: Array<Record<string, unknown> | null>): string | null {
+  for (const body of bodies) {
+    if (body !== null && typeof body.currency === 'string' && /^[A-Za-z]{3}$/.test(body.currency)) return body.currency.toUpperCase();
+  }
+  return null;
 }
 
 function checkoutProblem(checkout: Parameters<PaymentProvider['createCheckout']>[0]): string | null {

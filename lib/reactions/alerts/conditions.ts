@@ -25,7 +25,7 @@ export interface Alert {
 /** The webhook's JSON body (docs/operations.md, "Alerts"); e-mails say the same in words. */
 export interface AlertPayload {
   id: string;
-  tipo: 'saldo_bajo' | 'saldo_agotado' | 'circuito_abierto' | 'certificador_rechazo_credenciales' | 'prueba';
+  tipo: 'saldo_bajo' | 'saldo_agotado' | 'circuito_abierto' | 'certificador_rechazo_credenciales' | 'cuentas_no_cuadran' | 'prueba';
   condicion: string;
   fecha: string;
   servicio: string;
@@ -41,6 +41,7 @@ const PAYLOAD_TYPE: Record<AdministratorAlertCondition, AlertPayload['tipo']> = 
   balance_exhausted: 'saldo_agotado',
   breaker_open: 'circuito_abierto',
   certifier_credentials_refused: 'certificador_rechazo_credenciales',
+  books_mismatch: 'cuentas_no_cuadran',
   test: 'prueba',
 };
 
@@ -119,6 +120,37 @@ export function certifierCredentialsAlert(certifier: string, pausedUntil: Date, 
       `factura hasta corregir FEL_SIGNING_* y FEL_API_*. Las facturas esperan y se vuelven a intentar desde las ` +
       `${formatDateTime(pausedUntil)}, con su mismo identificador.`,
     {},
+  );
+}
+
+/** A provider's payment that does not match its checkout (what the payment's own check found). */
+export interface MismatchedPayment {
+  /** Ours: the online top-up's id. */
+  topUpId: string;
+  integrationId: number;
+  integrationName: string;
+  expectedCentavos: number;
+  paidCentavos: number;
+  /** As the provider reported it; null when it named none. */
+  currency: string | null;
+}
+
+/**
+ * A verified payment in another currency or for another amount than its checkout's: nothing was
+ * credited, and a person must settle it with the provider. One alert per payment.
+ */
+export function paymentMismatchAlert(payment: MismatchedPayment, context: Context, now = new Date()): Alert {
+  const paid = payment.currency === 'GTQ' ? formatQuetzales(payment.paidCentavos) : `${(payment.paidCentavos / 100).toFixed(2)} ${payment.currency ?? '(moneda no indicada)'}`;
+  return build(
+    'books_mismatch',
+    `books_mismatch:payment:${payment.topUpId}`,
+    context,
+    now,
+    `Pago que no coincide: ${payment.integrationName}`,
+    `El proveedor de pagos informó un pago de ${paid} para la recarga en línea ${payment.topUpId} de «${payment.integrationName}», ` +
+      `que se abrió por ${formatQuetzales(payment.expectedCentavos)} en quetzales. No se acreditó nada: revise el pago con el proveedor ` +
+      'y acredite o reembolse a mano.',
+    { integrationId: payment.integrationId },
   );
 }
 

@@ -4,7 +4,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendEmail, sendWebhook } from './channels';
-import { balanceAlert, breakerAlert, certifierCredentialsAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
+import { balanceAlert, breakerAlert, certifierCredentialsAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot, type MismatchedPayment } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
@@ -127,6 +127,15 @@ export class AlertDispatcher {
       guard.onStateChange((state) => {
         if (state === 'open') this.raise(breakerAlert(guard.source, guard.health().lastError, this.settings));
       });
+    }
+  }
+
+  /** Alerts, written before this resolves, when a payment does not match its checkout. Never throws. */
+  async recordPaymentMismatch(payment: MismatchedPayment): Promise<void> {
+    try {
+      await this.record(paymentMismatchAlert(payment, this.settings));
+    } catch (error) {
+      log.error({ err: error, topUpId: payment.topUpId }, 'recording a payment mismatch alert failed');
     }
   }
 

@@ -10,7 +10,7 @@ import type { PausedAutoTopUp } from '@/lib/flows/auto-top-ups/events';
 // What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
 // its words (Spanish, short, readable on a phone).
 
-export type NotificationKind = Exclude<AlertCondition, 'breaker_open' | 'certifier_credentials_refused' | 'account_under_attack' | 'test'>;
+export type NotificationKind = Exclude<AlertCondition, 'breaker_open' | 'certifier_credentials_refused' | 'books_mismatch' | 'account_under_attack' | 'test'>;
 
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'balance_low',

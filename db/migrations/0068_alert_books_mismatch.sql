@@ -1,0 +1,1 @@
+ALTER TYPE "public"."alert_condition" ADD VALUE 'books_mismatch';
