@@ -1,3 +1,4 @@
+import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
 import type { LookupKind } from '@/db/schema';
 import { describeActor, type Actor } from '@/lib/core/audit/audit';
 import fs from 'node:fs';
@@ -356,7 +357,8 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const result = unwrap(
       await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'el monto de la recarga, en quetzales'), 'el monto de la recarga'), String(options.note ?? '')),
     );
-    return { data: result, text: `${safe(integration.nombre)}: recarga registrada, saldo ${formatQuetzales(result.balanceCentavos)}` };
+    const invoice = result.invoiceAwaitsReceptor ? `\n${INVOICE_MESSAGES.awaitingReceptor}` : '';
+    return { data: result, text: `${safe(integration.nombre)}: recarga registrada, saldo ${formatQuetzales(result.balanceCentavos)}${invoice}` };
   },
 
   async 'integrations:adjust'(args, options) {

@@ -46,6 +46,8 @@ export const alertCondition = pgEnum('alert_condition', [
   // Issue 64: money that does not add up (a payment in another currency or amount than its
   // checkout's, a month whose books do not close): the administrators are told.
   'books_mismatch',
+  // Issue 64, point 2: a credited top-up's invoice waits for the integration's NIT; its billing contact is told.
+  'invoice_awaiting_receptor',
 ]);
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'books_mismatch' | 'test';

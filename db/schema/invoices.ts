@@ -7,9 +7,11 @@ import { ledgerEntries } from './ledger-entries';
 /**
  * pending: to be sent (or sent again after a confirmed not-found); indeterminate: sent without a
  * readable answer, settled by the certifier's lookup before anything is sent again; certified;
- * to_correct: the certifier refused the data (the receptor, say) and a person must fix it.
+ * to_correct: the certifier refused the data (the receptor, say) and a person must fix it;
+ * awaiting_receptor: a sale credited without a receptor SAT takes for its amount (consumidor final
+ * from Q 2,500.00): never sent until the integration registers its NIT or CUI, then pending.
  */
-export const invoiceState = pgEnum('invoice_state', ['pending', 'indeterminate', 'certified', 'to_correct']);
+export const invoiceState = pgEnum('invoice_state', ['pending', 'indeterminate', 'certified', 'to_correct', 'awaiting_receptor']);
 export type InvoiceState = (typeof invoiceState.enumValues)[number];
 
 /**

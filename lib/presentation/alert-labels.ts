@@ -24,6 +24,7 @@ export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
   bulk_job_paused: 'Lote en pausa: sin saldo',
   watch_list_changes: 'Cambios en una vigilancia',
   invoice_issued: 'Factura emitida',
+  invoice_awaiting_receptor: 'Factura pendiente: falta el NIT',
   online_top_up_credited: 'Pago en línea acreditado',
   online_top_up_expired: 'Pago en línea no completado',
   auto_top_up_paused: 'Recarga automática en pausa',

@@ -1,13 +1,17 @@
 // How the console speaks of FEL invoices: their states, what happens next in each, and what became
 // of each call to the certifier.
-import type { InvoiceReversalStanding, InvoiceState } from '@/db/schema';
+import type { InvoiceReceptorKind, InvoiceReversalStanding, InvoiceState } from '@/db/schema';
 import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
+import { formatNit } from '@/lib/flows/integration-management/details-display';
+import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
+import type { Receptor } from '@/lib/providers/fel/document';
 
 export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
   pending: 'Pendiente',
   indeterminate: 'Por confirmar',
   certified: 'Certificada',
   to_correct: 'Por corregir',
+  awaiting_receptor: 'Factura pendiente: falta el NIT',
 };
 
 /**
@@ -19,10 +23,11 @@ export const PORTAL_INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
   indeterminate: 'En trámite',
   certified: 'Certificada',
   to_correct: 'En revisión',
+  awaiting_receptor: 'Factura pendiente: falta el NIT',
 };
 
 /** The states in the order the filter offers them. */
-export const INVOICE_STATES: InvoiceState[] = ['pending', 'indeterminate', 'certified', 'to_correct'];
+export const INVOICE_STATES: InvoiceState[] = ['awaiting_receptor', 'pending', 'indeterminate', 'certified', 'to_correct'];
 
 /**
  * An invoice's standing as people read it: its state, or what became of it once certified (a void
@@ -46,6 +51,8 @@ export const INVOICE_NEXT_STEP: Record<InvoiceStanding, string> = {
   indeterminate: 'Se consultará al certificador antes de volver a enviarla: el envío anterior no tuvo una respuesta legible y podría estar certificada.',
   certified: 'Está certificada ante SAT: no se enviará de nuevo.',
   to_correct: 'El certificador rechazó sus datos: no se reenviará sola. Corrija el receptor de la integración y reintente con el mismo identificador.',
+  awaiting_receptor:
+    'La recarga ya se acreditó, pero SAT no admite facturarla a consumidor final (CF) por su monto: se enviará al certificador, con su mismo identificador, en cuanto la integración registre su NIT o CUI en sus datos de facturación.',
   void_pending: 'Su anulación se está enviando al certificador, con su propio identificador; el saldo ya se descontó.',
   voided: 'Anulada ante SAT: ya no tiene validez fiscal.',
   credit_note_pending: 'Su nota de crédito se está enviando al certificador, con su propio identificador; el saldo ya se descontó.',
@@ -58,6 +65,7 @@ export const INVOICE_STATE_TONES: Record<InvoiceState, 'ok' | 'warn' | 'danger' 
   indeterminate: 'warn',
   certified: 'ok',
   to_correct: 'danger',
+  awaiting_receptor: 'warn',
 };
 
 export const INVOICE_STANDING_TONES: Record<InvoiceStanding, 'ok' | 'warn' | 'danger' | 'off'> = {
@@ -75,6 +83,27 @@ export function creditNoteName(note: { serie: string | null; numero: string | nu
 
 /** The receptor of a sale to consumidor final (CF). */
 export const FINAL_CONSUMER = 'Consumidor final';
+
+/** The receptor as people read it: the NIT or CUI as on an integration's details, its name, or "Consumidor final". */
+export function receptorText(receptor: { receptorKind: InvoiceReceptorKind; receptorId: string; receptorName: string | null }): string {
+  if (receptor.receptorKind === 'cf') return FINAL_CONSUMER;
+  const id = receptor.receptorKind === 'nit' ? `NIT ${formatNit(receptor.receptorId)}` : `CUI ${formatCuiGrouped(receptor.receptorId)}`;
+  return receptor.receptorName ? `${id} · ${receptor.receptorName}` : id;
+}
+
+/** What the receptor's form shows after a look-up, and sends back to save (console and portal alike). */
+export interface FoundReceptor {
+  tipo: Receptor['kind'];
+  identificador: string;
+  nombre: string;
+  /** As people read a receptor: "NIT 91000001-8 · EMPRESA…" or "Consumidor final". */
+  texto: string;
+}
+
+export function foundReceptor(receptor: Receptor): FoundReceptor {
+  const [identificador, nombre] = receptor.kind === 'nit' ? [receptor.nit, receptor.name] : receptor.kind === 'cui' ? [receptor.cui, receptor.name] : ['CF', ''];
+  return { tipo: receptor.kind, identificador, nombre, texto: receptorText({ receptorKind: receptor.kind, receptorId: identificador, receptorName: nombre || null }) };
+}
 
 /** The kinds of receptor an integration's invoices may name, as its form offers them. */
 export const RECEPTOR_KIND_LABELS = { nit: 'NIT', cui: 'CUI (persona sin NIT)', cf: 'Consumidor final (CF)' } as const;

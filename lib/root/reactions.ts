@@ -5,7 +5,7 @@
 import { noteAccountUnderAttack } from '@/lib/reactions/alerts/attack-notice';
 import { alerts } from '@/lib/reactions/alerts/dispatcher';
 import { signInFailedForAccount } from '@/lib/flows/auth/events';
-import { balanceMayBeShort, balanceSeen } from '@/lib/core/billing/events';
+import { balanceMayBeShort, balanceSeen, saleAwaitsReceptor } from '@/lib/core/billing/events';
 import { tokenCreated, tokenRevoked, tokenRotated } from '@/lib/core/credentials/events';
 import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/integrations/events';
 import { certifierCredentialsRefused, invoiceCertified } from '@/lib/flows/invoicing/events';
@@ -26,6 +26,11 @@ export function subscribeReactions(): void {
   balanceMayBeShort.subscribe((integration) => alerts().recordBalance(integration));
   // Invoices wait until the certifier's credentials are fixed: the administrators are told.
   certifierCredentialsRefused.subscribe(({ certifier, pausedUntil }) => alerts().noteCertifierCredentialsRefused(certifier, pausedUntil));
+  // A top-up credited whose invoice waits for the NIT: whoever can give it is asked, the administrators told.
+  saleAwaitsReceptor.subscribe(async (sale) => {
+    await integratorNotifier().noteInvoiceAwaitingReceptor(sale);
+    await alerts().recordInvoiceAwaitingReceptor(sale);
+  });
   // A payment that does not match its checkout is credited by nobody: the administrators settle it.
   onlinePaymentMismatched.subscribe((payment) => alerts().recordPaymentMismatch(payment));
   // The integration's contacts are told (queued here, delivered by the server's outbox).

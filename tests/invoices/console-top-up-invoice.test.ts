@@ -1,7 +1,7 @@
 // FEL invoices on the configuration users run: a built app with FEL on, against the certifier
 // simulator. A console top-up to an integration without a registered NIT (CF) of Q 2,500.00 is
-// refused in the form's answer before anything is credited; a smaller one is credited and the
-// app's own worker certifies its invoice once. A top-up sent twice at once with the same key (a
+// credited, and the form's answer says its invoice waits for the NIT; a smaller one is credited and
+// the app's own worker certifies its invoice once. A top-up sent twice at once with the same key (a
 // double click) is credited once, and both sendings answer as the one that made it.
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
@@ -52,16 +52,16 @@ afterAll(async () => {
 });
 
 describe('a console top-up with FEL on', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('to CF of Q 2,500.00 is refused in the form, nothing credited; Q 100.00 is credited and certified once by the app', async () => {
+  it('to CF of Q 2,500.00 is credited, its invoice waiting for the NIT and said so; Q 100.00 is credited and certified once by the app', async () => {
     const page = `/admin/integraciones/${integration.id}/saldo`;
-    const refused = await console_.serverAction(page, 'topUpAction', { integrationId: integration.id, monto: '2500.00', nota: 'Depósito grande', envio: randomUUID() });
-    expect(says(refused, INVOICE_MESSAGES.cfOverLimit)).toBe(true);
+    const waiting = await console_.serverAction(page, 'topUpAction', { integrationId: integration.id, monto: '2500.00', nota: 'Depósito grande', envio: randomUUID() });
+    expect(says(waiting, `Recarga de Q 2,500.00 registrada. Saldo actual: Q 2,600.00. ${INVOICE_MESSAGES.awaitingReceptor}`)).toBe(true);
     const credited = await console_.serverAction(page, 'topUpAction', { integrationId: integration.id, monto: '100.00', nota: 'Depósito 9911', envio: randomUUID() });
-    // The refused one moved nothing: Q 100.00 on the Q 100.00 it had.
-    expect(says(credited, 'Recarga de Q 100.00 registrada. Saldo actual: Q 200.00.')).toBe(true);
+    expect(says(credited, 'Recarga de Q 100.00 registrada. Saldo actual: Q 2,700.00.')).toBe(true);
     const ends = Date.now() + 20_000;
     while (simulator.fel.certifications().length === 0 && Date.now() < ends) await new Promise((resolve) => setTimeout(resolve, 100));
     const certifications = simulator.fel.certifications();
+    // Only the Q 100.00: the one waiting for its NIT is never sent.
     expect(certifications).toHaveLength(1);
     expect(certifications[0]).toMatchObject({ receptorId: 'CF', grandTotal: '100.00' });
     expect(simulator.fel.certificationCount(certifications[0]!.identifier)).toBe(1);
@@ -83,7 +83,7 @@ describe('a console top-up with FEL on', { timeout: PROCESS_TEST_TIMEOUT_MS }, (
     const page = `/admin/integraciones/${integration.id}/saldo`;
     const input = { integrationId: integration.id, monto: '10.00', nota: 'Doble clic 9912', envio: randomUUID() };
     const answers = await Promise.all([console_.serverAction(page, 'topUpAction', input), console_.serverAction(page, 'topUpAction', input)]);
-    for (const answer of answers) expect(says(answer, 'Recarga de Q 10.00 registrada. Saldo actual: Q 360.00.')).toBe(true);
+    for (const answer of answers) expect(says(answer, 'Recarga de Q 10.00 registrada. Saldo actual: Q 2,860.00.')).toBe(true);
     const topUps = await app.withDatabase(async () =>
       (await db()).select().from(ledgerEntries).where(and(eq(ledgerEntries.integrationId, integration.id), eq(ledgerEntries.kind, 'top_up'))),
     );

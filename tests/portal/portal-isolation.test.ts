@@ -435,7 +435,9 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   resendPortalNotificationAction: { page: '/portal/notificaciones', inputs: (objects) => objects.deliveryIds.map((entrega) => ({ entrega })) },
   sendPortalTestNotificationAction: { withoutIds: 'to the caller’s own integration’s webhook (tests/portal/portal-notifications.test.ts)' },
   cancelTopUpRequestAction: { page: '/portal/recargas', inputs: (objects) => objects.topUpRequestIds.map((solicitud) => ({ solicitud })) },
-  quoteOnlineTopUpAction: { withoutIds: 'a quote for an amount; reads nothing of any integration (tests/portal/portal-online-top-ups.test.ts)' },
+  quoteOnlineTopUpAction: { withoutIds: 'a quote for an amount; reads only whether the caller’s own integration has a NIT (tests/invoices/portal-billing-profile.test.ts)' },
+  lookUpBillingReceptorAction: { withoutIds: 'checks a typed NIT or CUI and asks SAT for its name; reads nothing of any integration (tests/invoices/portal-billing-profile.test.ts)' },
+  saveBillingReceptorAction: { withoutIds: 'saves the caller’s own integration’s receptor: the session names it, the input has no id (tests/invoices/portal-billing-profile.test.ts)' },
   startOnlineTopUpAction: { withoutIds: 'starts a payment for the caller’s own integration; B’s online payments are checked unchanged below (tests/portal/portal-online-top-ups.test.ts)' },
   enableAutoTopUpAction: {
     page: '/portal/recargas/automatica',

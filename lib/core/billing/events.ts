@@ -17,3 +17,16 @@ export const balanceSeen = domainEvent<BalanceSnapshot>('billing.balance-seen');
 
 /** A balance lowered by hand, or a tariff it may no longer pay: awaited, so the alert is written before the answer. */
 export const balanceMayBeShort = domainEvent<Pick<Integration, 'id' | 'nombre' | 'balanceCentavos' | 'tariffCentavos' | 'lowBalanceAlertCentavos'>>('billing.balance-may-be-short');
+
+export interface SaleAwaitingReceptor {
+  integration: Pick<Integration, 'id' | 'nombre'>;
+  /** The credited top-up's ledger entry, whose invoice waits. */
+  ledgerEntryId: number;
+  amountCentavos: number;
+}
+
+/**
+ * A top-up was credited whose invoice waits for the integration's NIT (consumidor final from
+ * Q 2,500.00): its billing contact and the administrators are told, once the credit committed.
+ */
+export const saleAwaitsReceptor = domainEvent<SaleAwaitingReceptor>('billing.sale-awaits-receptor');

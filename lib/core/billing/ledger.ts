@@ -7,14 +7,13 @@ import { notifyIntegrationChanged } from '@/lib/core/integrations/directory';
 import { invoicingDecisionFor } from '@/lib/core/invoices/decision';
 import { planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
 import { fail, ok, type Result } from '@/lib/platform/result';
-import { balanceMayBeShort } from './events';
+import { balanceMayBeShort, saleAwaitsReceptor } from './events';
 
 /**
- * receptor_refused: the sale could not be invoiced as SAT requires (CF from Q 2,500.00), so it was
- * not credited. invoicing_undecided: this process cannot know whether the service invoices (the CLI
- * before any app instance started), so it credited nothing rather than leave a sale uninvoiced.
+ * invoicing_undecided: this process cannot know whether the service invoices (the CLI before any
+ * app instance started), so it credited nothing rather than leave a sale uninvoiced.
  */
-export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance' | 'receptor_refused' | 'invoicing_undecided';
+export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance' | 'invoicing_undecided';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -32,7 +31,8 @@ export function adjustBalance(actor: Actor, integrationId: number, amountCentavo
   return moveBalance(actor, integrationId, 'adjustment', amount.data, note);
 }
 
-type MovedBalance = { balanceCentavos: number; entry: LedgerEntry; integration: Integration };
+/** `invoiceAwaitsReceptor`: the top-up was credited and its invoice waits for the integration's NIT. */
+type MovedBalance = { balanceCentavos: number; entry: LedgerEntry; integration: Integration; invoiceAwaitsReceptor: boolean };
 
 async function moveBalance(
   actor: Actor,
@@ -40,11 +40,11 @@ async function moveBalance(
   kind: 'top_up' | 'adjustment',
   amountCentavos: number,
   rawNote: string,
-): Promise<Result<{ balanceCentavos: number; entry: LedgerEntry }, BalanceError>> {
+): Promise<Result<{ balanceCentavos: number; entry: LedgerEntry; invoiceAwaitsReceptor: boolean }, BalanceError>> {
   const result = await (await db()).transaction((tx) => moveBalanceWithin(tx, actor, integrationId, kind, amountCentavos, rawNote));
   if (!result.ok) return result;
-  await afterBalanceMoved(result.value.integration, amountCentavos);
-  return ok({ balanceCentavos: result.value.balanceCentavos, entry: result.value.entry });
+  await afterBalanceMoved(result.value.integration, amountCentavos, result.value);
+  return ok({ balanceCentavos: result.value.balanceCentavos, entry: result.value.entry, invoiceAwaitsReceptor: result.value.invoiceAwaitsReceptor });
 }
 
 /**
@@ -75,7 +75,6 @@ async function moveBalanceWithin(
   }
   // A top-up is a sale: its invoice is planned before anything is written, and written with it.
   const invoice = kind === 'top_up' ? planSaleInvoice(before, amountCentavos, await invoicingDecisionFor(tx)) : ({ kind: 'off' } as const);
-  if (invoice.kind === 'refused') return fail('receptor_refused', invoice.message);
   if (invoice.kind === 'undecided') return fail('invoicing_undecided', invoice.message);
   const [after] = await tx
     .update(integrations)
@@ -94,12 +93,18 @@ async function moveBalanceWithin(
     .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId })
     .returning();
   await writeSaleInvoice(tx, invoice, entry!.id);
-  return ok({ balanceCentavos: after!.balanceCentavos, entry: entry!, integration: after! });
+  return ok({ balanceCentavos: after!.balanceCentavos, entry: entry!, integration: after!, invoiceAwaitsReceptor: invoice.kind === 'planned' && invoice.awaitsReceptor });
 }
 
-/** What follows a committed balance change: every instance's copy refreshed, the low-balance alert. */
-export async function afterBalanceMoved(integration: Integration, amountCentavos: number): Promise<void> {
+/**
+ * What follows a committed balance change: every instance's copy refreshed, the low-balance alert,
+ * and for a top-up whose invoice waits for the NIT, the people who can give it.
+ */
+export async function afterBalanceMoved(integration: Integration, amountCentavos: number, moved?: Pick<MovedBalance, 'entry' | 'invoiceAwaitsReceptor'>): Promise<void> {
   await notifyIntegrationChanged();
+  if (moved?.invoiceAwaitsReceptor) {
+    await saleAwaitsReceptor.emit({ integration: { id: integration.id, nombre: integration.nombre }, ledgerEntryId: moved.entry.id, amountCentavos });
+  }
   // Lowered by hand: perhaps below the alert threshold, or below what one lookup costs.
   if (amountCentavos < 0) await balanceMayBeShort.emit(integration);
 }

@@ -5,7 +5,7 @@
 // whichever process, reads the published row in its own transaction.
 import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '@/db/client';
+import { db, type Database } from '@/db/client';
 import { invoicingDecision } from '@/db/schema';
 import { env, type Env } from '@/lib/platform/env';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -81,4 +81,10 @@ export async function invoicingDecisionFor(tx: Pick<Transaction, 'select'>): Pro
   const published = await readInvoicingDecision(tx);
   if (published) return published.decision;
   return peekProcessSlot<boolean>('invoicingDecidedByService') ? null : decisionOfSettings(env());
+}
+
+/** Whether the service invoices top-ups, as its instances published it ('undecided': none started yet). */
+export async function publishedInvoicing(): Promise<'on' | 'off' | 'undecided'> {
+  const published = await readInvoicingDecision(await db());
+  return published === null ? 'undecided' : published.decision.invoices ? 'on' : 'off';
 }

@@ -10,13 +10,11 @@ export function calendarDayText(day: string): string {
 }
 
 export const INVOICE_MESSAGES = {
-  /** A top-up refused before anything was credited: SAT does not take CF from Q 2,500.00 up. */
-  cfOverLimit: `No se acreditó la recarga: SAT no permite facturar a consumidor final (CF) un total de ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más. Registre el NIT o el CUI del receptor de sus facturas en «Receptor de las facturas» (Datos de la integración) y vuelva a intentarlo.`,
+  /** A top-up credited whose invoice waits: SAT does not take CF from Q 2,500.00, and the integration has no NIT or CUI. */
+  awaitingReceptor: `Su factura queda pendiente: SAT no permite facturar a consumidor final (CF) un total de ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más, y la integración no tiene NIT ni CUI registrado. Se emitirá sola en cuanto se registre en sus datos de facturación.`,
   /** A process that cannot know whether the service invoices (the CLI before any app instance started) credits nothing. */
   undecided:
     'No se acreditó la recarga: todavía no se sabe si el servicio factura las recargas, porque ninguna instancia de la aplicación ha arrancado con esta base de datos. Inicie la aplicación (npm run dev o npm start) y vuelva a intentarlo.',
-  /** The receptor stored on the integration cannot be invoiced (it was stored before today's checks). */
-  receptorInvalid: 'No se acreditó la recarga: el receptor de las facturas de la integración no sirve para facturar. Corríjalo en «Receptor de las facturas» (Datos de la integración) y vuelva a intentarlo.',
 } as const;
 
 /** Voids and credit notes of an invoice: the console's answers, for the code and its tests. */

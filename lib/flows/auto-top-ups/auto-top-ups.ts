@@ -1,3 +1,4 @@
+import { saleWouldAwaitReceptor } from '@/lib/core/invoices/sales';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, inArray, isNotNull, like, lt, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
@@ -72,6 +73,10 @@ export async function enableAutoTopUp(provider: PaymentProvider | null, owner: R
   if (!AUTO_TOP_UP_OWNERS.includes(owner.role)) return fail('forbidden', AUTO_TOP_UP_MESSAGES.forbidden);
   const quote = quoteOnlineTopUp(choice.amountCentavos);
   if (!quote.ok) return { ...fail('invalid', quote.error.message), fieldErrors: { monto: quote.error.message } };
+  // Charges SAT would not let us invoice to consumidor final are not set up to be taken.
+  if (await saleWouldAwaitReceptor(await db(), owner.integrationId, quote.value.amountCentavos)) {
+    return { ...fail('invalid', AUTO_TOP_UP_MESSAGES.receptorNeeded), fieldErrors: { monto: AUTO_TOP_UP_MESSAGES.receptorNeeded } };
+  }
   if (!Number.isSafeInteger(choice.thresholdCentavos) || choice.thresholdCentavos <= 0 || choice.thresholdCentavos > 1_000_000_000) {
     return { ...fail('invalid', AUTO_TOP_UP_MESSAGES.threshold), fieldErrors: { umbral: AUTO_TOP_UP_MESSAGES.threshold } };
   }

@@ -1,4 +1,5 @@
 import { formatQuetzales } from '@/lib/platform/money';
+import { CF_LIMIT_CENTAVOS } from '@/lib/providers/fel/document';
 import type { AutoTopUpState } from '@/db/schema';
 
 // What the portal says about automatic top-up; the flow, the pages and their tests import the same words.
@@ -13,6 +14,7 @@ export const AUTO_TOP_UP_MESSAGES = {
   enabled: 'Recarga automática activada.',
   disabled: 'Recarga automática desactivada: no se harán más cargos a la tarjeta.',
   notConfigured: 'Esta integración no tiene recarga automática.',
+  receptorNeeded: `SAT no permite facturar ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más a consumidor final, y su integración no tiene NIT ni CUI registrado: elija un monto menor o registre el NIT en «Datos de facturación».`,
 } as const;
 
 export const AUTO_TOP_UP_STATE_LABELS: Record<AutoTopUpState, string> = {

@@ -48,7 +48,7 @@ export interface CreateIntegrationInput {
   details?: ValidDetails;
 }
 
-export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance' | 'receptor_refused' | 'invoicing_undecided';
+export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance' | 'invoicing_undecided';
 
 /** Creates an integration; the token is returned here once and stored only as a hash. */
 export async function createIntegration(
@@ -64,13 +64,11 @@ export async function createIntegration(
     return fail('invalid', 'El saldo inicial debe ser un monto positivo en quetzales, de hasta Q 100,000,000.00.');
   }
 
-  // An initial balance is a sale like any top-up: refused before anything is written when its
-  // invoice could not name the buyer as SAT requires (CF from Q 2,500.00).
+  // An initial balance is a sale like any top-up, refused before anything is written only when this
+  // process cannot know whether the service invoices (an invoice to CF from Q 2,500.00 waits for the NIT).
   const database = await db();
   if (initialBalance > 0) {
-    // A new integration has no receptor yet (it is set on its page once it exists): CF.
     const invoice = planSaleInvoice({ id: 0, receptorKind: null, receptorId: null, receptorName: null }, initialBalance, await invoicingDecisionFor(database));
-    if (invoice.kind === 'refused') return fail('receptor_refused', invoice.message);
     if (invoice.kind === 'undecided') return fail('invoicing_undecided', invoice.message);
   }
 

@@ -9,7 +9,7 @@ import { db } from '@/db/client';
 import { integrations, invoiceAttempts, invoices, ledgerEntries, portalUsers, type Invoice } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
 import { adjustBalance, balanceAndLedgerSum, topUp } from '@/lib/core/billing/ledger';
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { saleAwaitsReceptor, type SaleAwaitingReceptor } from '@/lib/core/billing/events';
 import { createIntegration } from '@/lib/flows/integration-management/service';
 import { env } from '@/lib/platform/env';
 import { approveTopUpRequest, reportTopUp, type Reporter } from '@/lib/flows/top-ups/requests';
@@ -223,26 +223,40 @@ describe('what is not invoiced', () => {
     expect(await invoiceOf(adjusted.value.entry.id)).toEqual([]);
   });
 
-  it('refuses a CF top-up of Q 2,500.00 before crediting anything, from the console and on approval', async () => {
-    const before = await balanceAndLedgerSum(integration.id);
-    const entriesBefore = await (await db()).select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, integration.id));
-    expect(await topUp(ADMIN, integration.id, 250_000, 'Depósito grande')).toMatchObject({ ok: false, error: { code: 'receptor_refused', message: INVOICE_MESSAGES.cfOverLimit } });
-    const reported = await reportTopUp(billing, { bank: 'BI', reference: 'FEL-GRANDE', depositDate: depositDaysAgo(1), amountCentavos: 300_000 });
-    if (!reported.ok) throw new Error(reported.error.message);
-    expect(await approveTopUpRequest(ADMIN, reported.value.id)).toMatchObject({ ok: false, error: { code: 'receptor_refused', message: INVOICE_MESSAGES.cfOverLimit } });
-    expect(await balanceAndLedgerSum(integration.id)).toEqual(before);
-    expect(await (await db()).select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, integration.id))).toEqual(entriesBefore);
-    // Just under the limit is invoiced to CF.
-    expect((await invoiceOf(await topUpOf(249_999)))[0]).toMatchObject({ receptorKind: 'cf' });
-    await settleAll([worker('w1')]);
+  it('credits a CF top-up of Q 2,500.00 at once, from the console and on approval, its invoice waiting for the NIT and never sent (issue 64, point 2)', async () => {
+    const told: SaleAwaitingReceptor[] = [];
+    const stop = saleAwaitsReceptor.subscribe((sale) => void told.push(sale));
+    try {
+      const before = await balanceAndLedgerSum(integration.id);
+      const credited = await topUp(ADMIN, integration.id, 250_000, 'Depósito grande');
+      expect(credited).toMatchObject({ ok: true, value: { invoiceAwaitsReceptor: true } });
+      const reported = await reportTopUp(billing, { bank: 'BI', reference: 'FEL-GRANDE', depositDate: depositDaysAgo(1), amountCentavos: 300_000 });
+      if (!reported.ok) throw new Error(reported.error.message);
+      expect(await approveTopUpRequest(ADMIN, reported.value.id)).toMatchObject({ ok: true, value: { invoiceAwaitsReceptor: true } });
+      expect(await balanceAndLedgerSum(integration.id)).toEqual({ balanceCentavos: before.balanceCentavos + 550_000, ledgerSumCentavos: before.ledgerSumCentavos + 550_000 });
+      const waiting = (await (await db()).select().from(invoices).where(eq(invoices.integrationId, integration.id))).filter((invoice) => invoice.state === 'awaiting_receptor');
+      expect(waiting.map((invoice) => invoice.totalCentavos).sort()).toEqual([250_000, 300_000]);
+      expect(told.map((sale) => sale.amountCentavos).sort()).toEqual([250_000, 300_000]);
+      // Just under the limit is invoiced to CF.
+      expect((await invoiceOf(await topUpOf(249_999)))[0]).toMatchObject({ receptorKind: 'cf', state: 'pending' });
+      await settleAll([worker('w1')]);
+      // The worker never sends one that waits for its receptor.
+      for (const invoice of waiting) {
+        expect((await invoiceOf(invoice.ledgerEntryId))[0]!.state).toBe('awaiting_receptor');
+        expect(simulator.fel.certification(invoice.identifier)).toBeUndefined();
+      }
+    } finally {
+      stop();
+    }
   });
 });
 
 describe('an initial balance', () => {
-  it('is a sale: invoiced like a top-up, and refused to CF from Q 2,500.00 before the integration exists', async () => {
-    const refused = await createIntegration(ADMIN, { nombre: 'saldo-inicial-grande', initialBalanceCentavos: 250_000 });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'receptor_refused', message: INVOICE_MESSAGES.cfOverLimit } });
-    expect(await (await db()).select().from(integrations).where(eq(integrations.nombre, 'saldo-inicial-grande'))).toEqual([]);
+  it('is a sale: invoiced like a top-up; to CF from Q 2,500.00 its invoice waits for the NIT', async () => {
+    const large = await createIntegration(ADMIN, { nombre: 'saldo-inicial-grande', initialBalanceCentavos: 250_000 });
+    if (!large.ok) throw new Error(large.error.message);
+    const [largeEntry] = await (await db()).select().from(ledgerEntries).where(eq(ledgerEntries.integrationId, large.value.integration.id));
+    expect((await invoiceOf(largeEntry!.id))[0]).toMatchObject({ totalCentavos: 250_000, state: 'awaiting_receptor' });
 
     const created = await createIntegration(ADMIN, { nombre: 'saldo-inicial', initialBalanceCentavos: 10_000 });
     if (!created.ok) throw new Error(created.error.message);

@@ -10,7 +10,6 @@ import { db } from '@/db/client';
 import { auditLog, integrations, invoices, type Invoice } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
 import { topUp } from '@/lib/core/billing/ledger';
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
 import { env } from '@/lib/platform/env';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
@@ -117,13 +116,22 @@ describe("an integration's receptor", () => {
     expect(simulator.fel.certification(invoice.identifier)).toMatchObject({ receptorId: EMPRESA.nit, grandTotal: '3000.00' });
   });
 
-  it('set to CF, a top-up of Q 2,500.00 is still refused before crediting; a CUI is invoiced with its name', async () => {
+  it('set to CF, a top-up of Q 2,500.00 is credited and its invoice waits; a CUI set later sends it, named, with its identifier (issue 64, point 2)', async () => {
     const integration = await createTestIntegration('receptor-cf', { balanceCentavos: 0 });
     expect(await setIntegrationReceptor(ADMIN, integration.id, { kind: 'cf' })).toMatchObject({ ok: true, value: { changed: true } });
-    expect(await topUp(ADMIN, integration.id, 250_000, 'Depósito grande')).toMatchObject({ ok: false, error: { code: 'receptor_refused', message: INVOICE_MESSAGES.cfOverLimit } });
-    expect(await setIntegrationReceptor(ADMIN, integration.id, { kind: 'cui', identifier: VALID_CUI, name: 'Ana Pérez' })).toMatchObject({ ok: true });
-    expect(await invoiceOfTopUp(integration, 250_000)).toMatchObject({ receptorKind: 'cui', receptorId: VALID_CUI, receptorName: 'Ana Pérez' });
+    const waiting = await invoiceOfTopUp(integration, 250_000);
+    expect(waiting).toMatchObject({ state: 'awaiting_receptor', receptorKind: 'cf' });
     await settleAll();
+    expect((await reread(waiting)).state).toBe('awaiting_receptor');
+    // Back to CF changes nothing for it; a CUI releases it.
+    expect(await setIntegrationReceptor(ADMIN, integration.id, { kind: 'cui', identifier: VALID_CUI, name: 'Ana Pérez' })).toMatchObject({ ok: true, value: { changed: true, released: 1 } });
+    expect(await reread(waiting)).toMatchObject({ state: 'pending', receptorKind: 'cui', receptorId: VALID_CUI, receptorName: 'Ana Pérez', identifier: waiting.identifier });
+    expect(await invoiceOfTopUp(integration, 250_000)).toMatchObject({ state: 'pending', receptorKind: 'cui', receptorId: VALID_CUI, receptorName: 'Ana Pérez' });
+    await settleAll();
+    expect((await reread(waiting)).state).toBe('certified');
+    expect(simulator.fel.certification(waiting.identifier)).toMatchObject({ receptorId: VALID_CUI, grandTotal: '2500.00' });
+    const audited = await auditOf(integration, 'integration.set_receptor');
+    expect(audited.at(-1)!.after).toMatchObject({ receptorKind: 'cui', releasedInvoices: 1 });
   });
 });
 

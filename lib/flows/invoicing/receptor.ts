@@ -8,6 +8,7 @@ import { db } from '@/db/client';
 import { integrations, type Integration } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
+import { releaseAwaitingInvoices } from '@/lib/core/invoices/sales';
 import { env } from '@/lib/platform/env';
 import { isValidClassicNit, isValidCui, normalizeCui, normalizeNit } from '@/lib/platform/guatemala/identifiers';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
@@ -36,6 +37,8 @@ export const RECEPTOR_MESSAGES = {
   nameChanged: 'El nombre que SAT tiene para ese NIT ya no es el que se mostró. Consulte el NIT de nuevo y confirme el nombre actual.',
   notFound: 'No existe esa integración.',
   saved: 'Receptor de las facturas guardado. Las próximas facturas de la integración lo usarán.',
+  released: (count: number) =>
+    count === 1 ? 'La factura pendiente por falta de NIT se enviará al certificador con este receptor.' : `Las ${count} facturas pendientes por falta de NIT se enviarán al certificador con este receptor.`,
   unchanged: 'Sin cambios: ese ya era el receptor de las facturas.',
 } as const;
 
@@ -103,7 +106,7 @@ export async function setIntegrationReceptor(
   integrationId: number,
   input: ReceptorInput & { shownName?: string },
   certifier: FelCertifier | null = defaultCertifier(),
-): Promise<ReceptorResult<{ receptor: Receptor; changed: boolean }>> {
+): Promise<ReceptorResult<{ receptor: Receptor; changed: boolean; released: number }>> {
   const found = await lookUpReceptor(input, certifier);
   if (!found.ok) return found;
   const receptor = found.value;
@@ -114,11 +117,13 @@ export async function setIntegrationReceptor(
     if (!current) return refuse('invalid', RECEPTOR_MESSAGES.notFound);
     const before = { receptorKind: current.receptorKind, receptorId: current.receptorId, receptorName: current.receptorName };
     if (before.receptorKind === columns.receptorKind && before.receptorId === columns.receptorId && before.receptorName === columns.receptorName) {
-      return { ok: true, value: { receptor, changed: false } };
+      return { ok: true, value: { receptor, changed: false, released: 0 } };
     }
     await tx.update(integrations).set({ ...columns, receptorSetAt: sql`now()`, updatedAt: sql`now()` }).where(eq(integrations.id, integrationId));
-    await writeAudit(tx, actor, { action: 'integration.set_receptor', targetType: 'integration', targetId: integrationId, before, after: columns });
-    return { ok: true, value: { receptor, changed: true } };
+    // The invoices of top-ups credited while it had none SAT takes go to the certifier now, naming it.
+    const released = await releaseAwaitingInvoices(tx, { id: integrationId, ...columns });
+    await writeAudit(tx, actor, { action: 'integration.set_receptor', targetType: 'integration', targetId: integrationId, before, after: { ...columns, ...(released > 0 ? { releasedInvoices: released } : {}) } });
+    return { ok: true, value: { receptor, changed: true, released } };
   });
 }
 

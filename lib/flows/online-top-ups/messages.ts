@@ -1,4 +1,5 @@
 import { formatQuetzales } from '@/lib/platform/money';
+import { CF_LIMIT_CENTAVOS } from '@/lib/providers/fel/document';
 
 // What the portal says about online top-ups; the flow and its tests import the same words.
 export const ONLINE_TOP_UP_MESSAGES = {
@@ -7,6 +8,7 @@ export const ONLINE_TOP_UP_MESSAGES = {
   amount: 'Escriba el monto en quetzales, con hasta dos decimales.',
   unavailable: 'El proveedor de pagos no responde. Intente de nuevo en unos minutos.',
   refused: 'El proveedor de pagos no aceptó la solicitud. Comuníquese con nosotros si se repite.',
+  receptorNeeded: `No se inició el pago: SAT no permite facturar ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más a consumidor final, y su integración no tiene NIT ni CUI registrado. Regístrelo en «Datos de facturación» y vuelva a intentarlo; no se cobró nada.`,
 } as const;
 
 /** The console's Recargas, beside online payments made before they were turned off. */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations, onlinePaymentEvents, onlinePayments, portalUsers, type OnlinePayment, type OnlinePaymentState } from '@/db/schema';
+import { integrations, onlinePaymentEvents, onlinePayments, portalUsers, type LedgerEntry, type OnlinePayment, type OnlinePaymentState } from '@/db/schema';
 import { writeAudit, type IntegratorActor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/billing/ledger';
+import { saleWouldAwaitReceptor } from '@/lib/core/invoices/sales';
 import { env, type Env } from '@/lib/platform/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
@@ -32,7 +33,8 @@ export const CHECKOUT_LIFETIME_MS = 60 * 60_000;
 /** A bank transfer pending longer than this is expired by us if the provider has not said so. */
 export const TRANSFER_PENDING_LIMIT_MS = 24 * 3_600_000;
 
-export type OnlineTopUpError = 'forbidden' | 'off' | 'invalid' | 'unavailable' | 'refused';
+/** receptor_needed: the payment could not be invoiced as SAT requires, so it is not taken (issue 64, point 2). */
+export type OnlineTopUpError = 'forbidden' | 'off' | 'invalid' | 'unavailable' | 'refused' | 'receptor_needed';
 
 export interface OnlineTopUpQuote {
   /** What is credited to the balance. */
@@ -52,6 +54,11 @@ export function quoteOnlineTopUp(amountCentavos: number, settings: Pick<Env, 'ON
   // Rounded up to the centavo: the fee never falls short of what the operator set.
   const feeCentavos = Math.ceil((amountCentavos * settings.ONLINE_TOP_UP_FEE_BASIS_POINTS) / 10_000) + settings.ONLINE_TOP_UP_FEE_FIXED_CENTAVOS;
   return ok({ amountCentavos, feeCentavos, totalCentavos: amountCentavos + feeCentavos });
+}
+
+/** Whether a top-up of this amount would be credited with its invoice waiting for the integration's NIT. */
+export async function onlineTopUpNeedsReceptor(integrationId: number, amountCentavos: number): Promise<boolean> {
+  return saleWouldAwaitReceptor(await db(), integrationId, amountCentavos);
 }
 
 export interface StartedOnlineTopUp {
@@ -76,6 +83,8 @@ export async function startOnlineTopUp(
   if (provider === null) return fail('off', ONLINE_TOP_UP_MESSAGES.off);
   const quote = quoteOnlineTopUp(amountCentavos);
   if (!quote.ok) return quote;
+  // Money that could only be credited with its invoice waiting is not taken in the first place.
+  if (await saleWouldAwaitReceptor(await db(), starter.integrationId, quote.value.amountCentavos)) return fail('receptor_needed', ONLINE_TOP_UP_MESSAGES.receptorNeeded);
   const id = `recarga-${randomUUID()}`;
   const expiresAt = new Date(now.getTime() + CHECKOUT_LIFETIME_MS);
   await (await db()).transaction(async (tx) => {
@@ -149,8 +158,6 @@ export type SettleOutcome =
   | { kind: 'unchanged'; state: OnlinePaymentState }
   /** The provider charged another amount than this top-up's: nothing is credited; support decides. */
   | { kind: 'amount_mismatch' }
-  /** The payment's FEL invoice could not name the buyer: nothing was written, a later settle tries again. */
-  | { kind: 'receptor_refused' }
   /** The provider's payment already credited another top-up (the unique index said so): nothing changed. */
   | { kind: 'conflict' }
   | { kind: 'unknown' };
@@ -225,7 +232,7 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505';
 }
 
-type Decided = { outcome: SettleOutcome; mismatched?: MismatchedOnlinePayment; credited?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp; balanceCentavos: number; amountCentavos: number; row: OnlinePayment }; expired?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp } };
+type Decided = { outcome: SettleOutcome; mismatched?: MismatchedOnlinePayment; credited?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp; balanceCentavos: number; amountCentavos: number; row: OnlinePayment; moved: { entry: LedgerEntry; invoiceAwaitsReceptor: boolean } }; expired?: { integration: { id: number; nombre: string }; payment: SettledOnlineTopUp } };
 
 async function credit(tx: Transaction, payment: OnlinePayment, state: Extract<PaymentState, { kind: 'approved' }>, source: SettleSource, messageId: string | null, now: Date): Promise<Decided> {
   // The checkout was opened in quetzales for this amount: a payment of 20,000 in another currency
@@ -249,10 +256,6 @@ async function credit(tx: Transaction, payment: OnlinePayment, state: Extract<Pa
   const actor: IntegratorActor = { kind: 'integrator', id: payment.startedBy, email: person!.email, integrationId: payment.integrationId, integrationName: person!.integrationName };
   const method = state.method === 'bank_transfer' ? 'transferencia' : 'tarjeta';
   const moved = await topUpWithin(tx, actor, payment.integrationId, payment.amountCentavos, `Pago en línea (${method}) ${payment.id}, ${payment.provider} ${state.paymentId}`);
-  if (!moved.ok && moved.error.code === 'receptor_refused') {
-    await recordEvent(tx, payment.id, payment.state, source, messageId, 'receptor_refused');
-    return { outcome: { kind: 'receptor_refused' } };
-  }
   if (!moved.ok) throw new Error(`online top-up ${payment.id} could not be credited: ${moved.error.code}`);
   // A second top-up claiming the same provider payment fails here (the unique index), and its whole
   // transaction with it: one payment credits one top-up.
@@ -277,6 +280,7 @@ async function credit(tx: Transaction, payment: OnlinePayment, state: Extract<Pa
       balanceCentavos: moved.value.balanceCentavos,
       amountCentavos: payment.amountCentavos,
       row: credited!,
+      moved: moved.value,
     },
   };
 }
@@ -301,8 +305,8 @@ async function afterCommit(decided: Decided): Promise<SettleOutcome> {
     await onlinePaymentMismatched.emit(decided.mismatched);
   }
   if (decided.credited) {
-    const { integration, payment, balanceCentavos, amountCentavos } = decided.credited;
-    await afterBalanceMoved(integration as Parameters<typeof afterBalanceMoved>[0], amountCentavos);
+    const { integration, payment, balanceCentavos, amountCentavos, moved } = decided.credited;
+    await afterBalanceMoved(integration as Parameters<typeof afterBalanceMoved>[0], amountCentavos, moved);
     // After the commit, and never failing the credit: the billing contact and the webhook are told.
     await onlineTopUpCredited.emit({ integration: { id: integration.id, nombre: integration.nombre }, payment, balanceCentavos });
   }

@@ -14,6 +14,8 @@ export const TOP_UP_MESSAGES = {
   approvalNoteRequired: 'Para acreditar un monto distinto del reportado, escriba una nota que explique la diferencia (al menos 5 caracteres): la integración la leerá.',
   notPending: 'Esa solicitud ya no está pendiente (fue acreditada, rechazada o cancelada): ya no se puede cancelar.',
   notYours: 'Solo quien reportó el depósito o un propietario de la integración puede cancelarlo.',
+  receptorMissing:
+    'Su integración no tiene NIT ni CUI registrado y SAT no permite facturar este monto a consumidor final: el depósito se acreditará igual, pero su factura quedará pendiente hasta que registre el NIT en «Datos de facturación».',
 } as const;
 
 /** The longest note of an approval: it goes on the ledger entry after the deposit's own words (500 in all). */

@@ -30,7 +30,7 @@ export { TOP_UP_MESSAGES };
 // rejection does.
 
 
-export type TopUpError = 'invalid' | 'forbidden' | 'duplicate' | 'not_found' | 'decided' | 'receptor_refused' | 'invoicing_undecided';
+export type TopUpError = 'invalid' | 'forbidden' | 'duplicate' | 'not_found' | 'decided' | 'invoicing_undecided';
 
 /** The requests that hold their bank reference: pending or approved (the unique index's rule). */
 const holdsReference = sql`${topUpRequests.state} in ('pending', 'approved')`;
@@ -171,7 +171,7 @@ export async function approveTopUpRequest(
   actor: Actor,
   requestId: number,
   decision: ApprovalDecision = {},
-): Promise<Result<{ request: TopUpRequest; balanceCentavos: number }, TopUpError> & { fieldErrors?: Partial<Record<'monto' | 'nota', string>> }> {
+): Promise<Result<{ request: TopUpRequest; balanceCentavos: number; invoiceAwaitsReceptor: boolean }, TopUpError> & { fieldErrors?: Partial<Record<'monto' | 'nota', string>> }> {
   const note = decision.note?.trim() || null;
   if (decision.amountCentavos !== undefined) {
     const amount = positiveCentavosSchema.safeParse(decision.amountCentavos);
@@ -189,9 +189,8 @@ export async function approveTopUpRequest(
     const credited = decision.amountCentavos ?? request.amountCentavos;
     if (credited !== request.amountCentavos && note === null) return fail('invalid', TOP_UP_MESSAGES.approvalNoteRequired);
     const moved = await topUpWithin(tx, actor, request.integrationId, credited, approvedTopUpNote(request, credited, note));
-    // Its invoice could not name the buyer as SAT requires, or this process cannot know whether the
-    // service invoices: nothing was written, the request stays pending.
-    if (!moved.ok && (moved.error.code === 'receptor_refused' || moved.error.code === 'invoicing_undecided')) return fail(moved.error.code, moved.error.message);
+    // This process cannot know whether the service invoices: nothing was written, the request stays pending.
+    if (!moved.ok && moved.error.code === 'invoicing_undecided') return fail(moved.error.code, moved.error.message);
     if (!moved.ok) throw new Error(`top-up request ${requestId} could not be credited: ${moved.error.code}`);
     const [decided] = await tx
       .update(topUpRequests)
@@ -205,16 +204,16 @@ export async function approveTopUpRequest(
       before: { requestId, state: 'pending', amountCentavos: request.amountCentavos },
       after: { requestId, state: 'approved', amountCentavos: credited, reportedAmountCentavos: request.amountCentavos, note, ledgerEntryId: moved.value.entry.id },
     });
-    return ok({ request: decided!, balanceCentavos: moved.value.balanceCentavos, integration: moved.value.integration });
+    return ok({ request: decided!, balanceCentavos: moved.value.balanceCentavos, integration: moved.value.integration, moved: moved.value });
   });
   if (!result.ok) {
     return result.error.code === 'invalid' ? { ...result, fieldErrors: { nota: result.error.message } } : result;
   }
   const { integration, request, balanceCentavos } = result.value;
-  await afterBalanceMoved(integration, creditedCentavos(request));
+  await afterBalanceMoved(integration, creditedCentavos(request), result.value.moved);
   // After the commit, and never failing the approval: the billing contact and the webhook are told.
   await topUpApproved.emit({ integration, request: decidedTopUp(request), balanceCentavos });
-  return ok({ request: result.value.request, balanceCentavos: result.value.balanceCentavos });
+  return ok({ request: result.value.request, balanceCentavos: result.value.balanceCentavos, invoiceAwaitsReceptor: result.value.moved.invoiceAwaitsReceptor });
 }
 
 /** Rejects a pending request with a reason the integrator reads; its bank reference is free again. */

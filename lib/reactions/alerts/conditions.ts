@@ -5,7 +5,7 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import type { SourceHealth, SourceName } from '@/lib/sources/guard';
 import type { AlertSettings } from './settings';
-import type { BalanceSnapshot } from '@/lib/core/billing/events';
+import type { BalanceSnapshot, SaleAwaitingReceptor } from '@/lib/core/billing/events';
 
 // What is worth telling administrators, decided without any I/O: the hot path calls this with the
 // balance the settlement statement already returned.
@@ -151,6 +151,24 @@ export function paymentMismatchAlert(payment: MismatchedPayment, context: Contex
       `que se abrió por ${formatQuetzales(payment.expectedCentavos)} en quetzales. No se acreditó nada: revise el pago con el proveedor ` +
       'y acredite o reembolse a mano.',
     { integrationId: payment.integrationId },
+  );
+}
+
+/**
+ * A top-up credited whose invoice waits for the integration's NIT: the books have a credit without
+ * its document until it is given. One alert per credited top-up.
+ */
+export function invoiceAwaitingReceptorAlert(sale: SaleAwaitingReceptor, context: Context, now = new Date()): Alert {
+  return build(
+    'books_mismatch',
+    `books_mismatch:receptor:${sale.ledgerEntryId}`,
+    context,
+    now,
+    `Factura pendiente: falta el NIT de ${sale.integration.nombre}`,
+    `Se acreditó una recarga de ${formatQuetzales(sale.amountCentavos)} a «${sale.integration.nombre}» y su factura espera: SAT no admite ` +
+      'facturarla a consumidor final y la integración no tiene NIT ni CUI registrado. Se le pidió a su contacto de facturación; ' +
+      'también puede registrarlo la administración en los datos de facturación de la integración. La factura se emite sola después.',
+    { integrationId: sale.integration.id },
   );
 }
 

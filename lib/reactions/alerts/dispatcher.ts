@@ -1,10 +1,11 @@
+import type { SaleAwaitingReceptor } from '@/lib/core/billing/events';
 import type { AlertAudience, AlertDelivery, Integration } from '@/db/schema';
 import { env } from '@/lib/platform/env';
 import { logger } from '@/lib/platform/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendEmail, sendWebhook } from './channels';
-import { balanceAlert, breakerAlert, certifierCredentialsAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot, type MismatchedPayment } from './conditions';
+import { balanceAlert, breakerAlert, certifierCredentialsAlert, invoiceAwaitingReceptorAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot, type MismatchedPayment } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
@@ -136,6 +137,15 @@ export class AlertDispatcher {
       await this.record(paymentMismatchAlert(payment, this.settings));
     } catch (error) {
       log.error({ err: error, topUpId: payment.topUpId }, 'recording a payment mismatch alert failed');
+    }
+  }
+
+  /** Alerts, written before this resolves, when a credited top-up's invoice waits for the NIT. Never throws. */
+  async recordInvoiceAwaitingReceptor(sale: SaleAwaitingReceptor): Promise<void> {
+    try {
+      await this.record(invoiceAwaitingReceptorAlert(sale, this.settings));
+    } catch (error) {
+      log.error({ err: error, integrationId: sale.integration.id }, 'recording an invoice awaiting the NIT alert failed');
     }
   }
 

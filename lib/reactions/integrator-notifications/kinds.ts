@@ -6,6 +6,7 @@ import { formatQuetzales } from '@/lib/platform/money';
 import type { DecidedTopUp } from '@/lib/flows/top-ups/events';
 import type { SettledOnlineTopUp } from '@/lib/flows/online-top-ups/events';
 import type { PausedAutoTopUp } from '@/lib/flows/auto-top-ups/events';
+import type { SaleAwaitingReceptor } from '@/lib/core/billing/events';
 
 // What an integrator is told, decided without I/O: each kind, which of its contacts it is for, and
 // its words (Spanish, short, readable on a phone).
@@ -34,6 +35,7 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'online_top_up_credited',
   'online_top_up_expired',
   'auto_top_up_paused',
+  'invoice_awaiting_receptor',
 ];
 
 /** The contact each kind is for (the webhook, when there is one, gets every kind). */
@@ -64,6 +66,8 @@ export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipien
   online_top_up_expired: 'billing',
   // The integration's owners are e-mailed too (notifier.ts): only they can turn it back on.
   auto_top_up_paused: 'billing',
+  // Only the integration's accountant knows the NIT its invoices must name.
+  invoice_awaiting_receptor: 'billing',
 };
 
 /** The webhook's `tipo`. */
@@ -89,6 +93,7 @@ export const KIND_TYPE: Record<NotificationKind, string> = {
   online_top_up_credited: 'pago_en_linea_acreditado',
   online_top_up_expired: 'pago_en_linea_expirado',
   auto_top_up_paused: 'recarga_automatica_en_pausa',
+  invoice_awaiting_receptor: 'factura_pendiente_nit',
 };
 
 /** The webhook's `tipo` of the test notice an administrator sends from the console. */
@@ -801,3 +806,26 @@ export function autoTopUpPausedNotification(paused: PausedAutoTopUp, context: Co
     now,
   );
 }
+
+/**
+ * A top-up was credited, but its invoice waits for the integration's NIT: SAT takes no invoice to
+ * consumidor final from Q 2,500.00. Once per credited top-up.
+ */
+export function invoiceAwaitingReceptorNotification(sale: SaleAwaitingReceptor, context: Context, now = new Date()): NotificationDraft {
+  return draft(
+    'invoice_awaiting_receptor',
+    `factura_pendiente_nit:${sale.ledgerEntryId}`,
+    sale.integration,
+    context,
+    {
+      titulo: 'Registre su NIT para recibir la factura de su recarga',
+      mensaje:
+        `Acreditamos ${formatQuetzales(sale.amountCentavos)} al saldo de «${sale.integration.nombre}», pero SAT no permite facturar ese monto a consumidor final: ` +
+        `la factura se emitirá en cuanto registre el NIT (o el CUI) de su empresa en sus datos de facturación (${portalPage(context, '/facturas/datos')}).`,
+      datos: { monto_centavos: sale.amountCentavos, movimiento_id: sale.ledgerEntryId },
+    },
+    { intervalSeconds: ONCE },
+    now,
+  );
+}
+

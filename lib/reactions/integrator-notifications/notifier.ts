@@ -1,3 +1,4 @@
+import type { SaleAwaitingReceptor } from '@/lib/core/billing/events';
 import { and, eq, isNull } from 'drizzle-orm';
 import { fetch as undiciFetch } from 'undici';
 import { db } from '@/db/client';
@@ -28,6 +29,7 @@ import {
   onlineTopUpCreditedNotification,
   onlineTopUpExpiredNotification,
   autoTopUpPausedNotification,
+  invoiceAwaitingReceptorNotification,
   type DecidedTopUp,
   tokenRevokedNotification,
   tokenRotatedNotification,
@@ -162,6 +164,10 @@ export class IntegratorNotifier {
 
   async noteAutoTopUpPaused(paused: PausedAutoTopUp): Promise<void> {
     await this.recordQuietly(paused.integration.id, 'an automatic top-up pause', () => autoTopUpPausedNotification(paused, this.settings));
+  }
+
+  async noteInvoiceAwaitingReceptor(sale: SaleAwaitingReceptor): Promise<void> {
+    await this.recordQuietly(sale.integration.id, 'an invoice awaiting the NIT', () => invoiceAwaitingReceptorNotification(sale, this.settings));
   }
 
   private async recordQuietly(integrationId: number, what: string, build: () => NotificationDraft): Promise<void> {

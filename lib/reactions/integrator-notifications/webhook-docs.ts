@@ -23,6 +23,7 @@ import {
   onlineTopUpCreditedNotification,
   onlineTopUpExpiredNotification,
   autoTopUpPausedNotification,
+  invoiceAwaitingReceptorNotification,
   bulkJobFinishedNotification,
   bulkJobPausedNotification,
   watchListChangesNotification,
@@ -124,6 +125,7 @@ function examples(serviceName: string): Record<NotificationKind, IntegratorNotif
     online_top_up_credited: onlineTopUpCreditedNotification(EXAMPLE_INTEGRATION, onlinePayment, 91_250, context, EXAMPLE_NOW),
     online_top_up_expired: onlineTopUpExpiredNotification(EXAMPLE_INTEGRATION, { ...onlinePayment, method: 'bank_transfer', providerPaymentId: 'pa_transferencia01' }, context, EXAMPLE_NOW),
     auto_top_up_paused: autoTopUpPausedNotification({ integration: EXAMPLE_INTEGRATION, chargeId: 41, reason: 'declined: Fondos insuficientes.', pausedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
+    invoice_awaiting_receptor: invoiceAwaitingReceptorNotification({ integration: EXAMPLE_INTEGRATION, ledgerEntryId: 5_120, amountCentavos: 300_000 }, context, EXAMPLE_NOW),
     top_up_rejected: topUpRejectedNotification(EXAMPLE_INTEGRATION, { ...topUp, id: 20, reference: '88123457', reason: 'El depósito no aparece en el estado de cuenta del banco.' }, context, EXAMPLE_NOW),
     bulk_job_finished: bulkJobFinishedNotification(EXAMPLE_INTEGRATION, lote, context, EXAMPLE_NOW),
     bulk_job_paused: bulkJobPausedNotification(
@@ -186,6 +188,8 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     online_top_up_expired: 'Un pago en línea no se completó a tiempo (una transferencia que no llegó en 24 horas) y no se acreditó. Uno por pago.',
     auto_top_up_paused:
       'El cargo de la recarga automática a la tarjeta guardada y su reintento fallaron (`datos.motivo`): la recarga automática queda en pausa hasta que el propietario la reactive o la desactive en el portal (Recargas, «Recarga automática»). También se envía por correo a los propietarios. Uno por pausa.',
+    invoice_awaiting_receptor:
+      'Se acreditó una recarga de Q 2,500.00 o más, pero su integración no tiene NIT (ni CUI) en sus datos de facturación y SAT no admite facturar ese monto a consumidor final: la factura queda pendiente y se emite sola en cuanto se registre (portal, «Datos de facturación»). Uno por recarga.',
     top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',

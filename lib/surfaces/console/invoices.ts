@@ -2,24 +2,16 @@
 // month) and an invoice's page (its numbers, the sale it invoices, and every call to the certifier).
 import { and, asc, count, desc, eq, gte, isNull, lt } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
-import { integrations, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReceptorKind, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
-import { readInvoicingDecision } from '@/lib/core/invoices/decision';
+import { integrations, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
 import { LATEST_CERTIFIED_CREDIT_NOTE } from '@/lib/core/invoices/documents';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { receptorId } from '@/lib/providers/fel/document';
-import { formatNit } from '@/lib/flows/integration-management/details-display';
-import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
 import { startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
-import { FINAL_CONSUMER, INVOICE_STANDINGS, INVOICE_STATES, invoiceStanding, type InvoiceStanding } from '@/lib/presentation/invoice-labels';
+import { INVOICE_STANDINGS, INVOICE_STATES, invoiceStanding, receptorText, type InvoiceStanding } from '@/lib/presentation/invoice-labels';
 
 export const INVOICE_PAGE_SIZE = 50;
 
-/** Whether the service invoices top-ups, as its instances published it (null: none started yet). */
-export async function publishedInvoicing(): Promise<'on' | 'off' | 'undecided'> {
-  const published = await readInvoicingDecision(await db());
-  return published === null ? 'undecided' : published.decision.invoices ? 'on' : 'off';
-}
 
 /** The list's filters as the address carries them: `estado` (a standing) and `mes` (YYYY-MM, Guatemala's calendar). */
 export interface InvoiceFilters {
@@ -111,12 +103,6 @@ export interface CreditNoteNumbers {
   uuid: string | null;
 }
 
-/** The receptor as the console writes it: the NIT or CUI as on an integration's details, its name, or "Consumidor final". */
-export function receptorText(receptor: { receptorKind: InvoiceReceptorKind; receptorId: string; receptorName: string | null }): string {
-  if (receptor.receptorKind === 'cf') return FINAL_CONSUMER;
-  const id = receptor.receptorKind === 'nit' ? `NIT ${formatNit(receptor.receptorId)}` : `CUI ${formatCuiGrouped(receptor.receptorId)}`;
-  return receptor.receptorName ? `${id} · ${receptor.receptorName}` : id;
-}
 
 /** An integration's receptor as set today (CF when none), as the console writes it. */
 function currentReceptorText(columns: Parameters<typeof receptorOfIntegration>[0]): string {

@@ -1,9 +1,11 @@
 // "Facturas": the FEL invoices of the session's integration's top-ups (lib/core/invoices), newest
 // first, and one invoice's page. An id is looked up within the session's integration only, so
 // another integration's invoice is answered exactly as one that does not exist.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { invoiceReversals, invoices, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
+import { integrations, invoiceReversals, invoices, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
+import { integrationReceptor } from '@/lib/flows/invoicing/receptor';
+import type { Receptor } from '@/lib/providers/fel/document';
 import { creditNoteXmlOf, findCertifiedInvoice, LATEST_CERTIFIED_CREDIT_NOTE, type CertifiedInvoice } from '@/lib/core/invoices/documents';
 import type { PortalUserSession } from './session';
 
@@ -82,4 +84,28 @@ export async function portalCertifiedInvoice(user: PortalUserSession, idText: st
 export async function portalCreditNoteXml(user: PortalUserSession, idText: string): Promise<{ xml: string; serie: string; numero: string } | undefined> {
   const invoiceId = invoiceIdOf(idText);
   return invoiceId === undefined ? undefined : creditNoteXmlOf(invoiceId, user.integrationId);
+}
+
+/** Whom the integration's invoices name today, and how many wait for a receptor SAT takes. */
+export interface PortalBillingReceptor {
+  receptor: Receptor;
+  /** Whether a receptor was registered (else invoices name consumidor final). */
+  set: boolean;
+  setAt: Date | null;
+  /** Invoices of credited top-ups that wait for the NIT ("Factura pendiente: falta el NIT"). */
+  awaiting: { count: number; totalCentavos: number };
+}
+
+export async function portalBillingReceptor(user: Pick<PortalUserSession, 'integrationId'>): Promise<PortalBillingReceptor> {
+  const handle = await db();
+  const [row] = await handle
+    .select({ receptorKind: integrations.receptorKind, receptorId: integrations.receptorId, receptorName: integrations.receptorName, receptorSetAt: integrations.receptorSetAt })
+    .from(integrations)
+    .where(eq(integrations.id, user.integrationId));
+  const [waiting] = await handle
+    .select({ count: sql<number>`count(*)::integer`, total: sql<string>`coalesce(sum(${invoices.totalCentavos}), 0)` })
+    .from(invoices)
+    .where(and(eq(invoices.integrationId, user.integrationId), eq(invoices.state, 'awaiting_receptor')));
+  const { receptor, set, setAt } = integrationReceptor(row!);
+  return { receptor, set, setAt, awaiting: { count: Number(waiting?.count ?? 0), totalCentavos: Number(waiting?.total ?? 0) } };
 }

@@ -1,5 +1,6 @@
 'use server';
 
+import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { ACTION_MESSAGES, consoleAction, fromResult } from '@/lib/flows/auth/action';
@@ -110,8 +111,8 @@ export const topUpAction = consoleAction(
   async ({ integrationId, monto, nota }, user) => {
     const result = await topUp(user.actor, integrationId, monto, nota);
     if (result.ok) refreshIntegration(integrationId);
-    return fromResult(result, ({ balanceCentavos }) => ({
-      message: `Recarga de ${formatQuetzales(monto)} registrada. Saldo actual: ${formatQuetzales(balanceCentavos)}.`,
+    return fromResult(result, ({ balanceCentavos, invoiceAwaitsReceptor }) => ({
+      message: `Recarga de ${formatQuetzales(monto)} registrada. Saldo actual: ${formatQuetzales(balanceCentavos)}.${invoiceAwaitsReceptor ? ` ${INVOICE_MESSAGES.awaitingReceptor}` : ''}`,
       data: undefined,
     }));
   },

@@ -6,6 +6,7 @@ import { consoleAction, fromResult } from '@/lib/flows/auth/action';
 import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { formatQuetzales } from '@/lib/platform/money';
 import { bankName } from '@/lib/platform/guatemala/banks';
+import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
 import { approveTopUpRequest, creditedCentavos, rejectTopUpRequest } from '@/lib/flows/top-ups/requests';
 
 // An administrator decides a reported deposit. Approval credits through the console's top-up in
@@ -27,10 +28,11 @@ export const approveTopUpRequestAction = consoleAction({ role: 'admin', schema: 
   const result = await approveTopUpRequest(user.actor, solicitud, { amountCentavos: monto, note: nota });
   if (result.ok) refresh();
   if (!result.ok && result.fieldErrors) return { ok: false, message: result.error.message, fieldErrors: result.fieldErrors };
-  return fromResult(result, ({ request, balanceCentavos }) => {
+  return fromResult(result, ({ request, balanceCentavos, invoiceAwaitsReceptor }) => {
     const credited = creditedCentavos(request);
     const other = credited !== request.amountCentavos ? ` en lugar de los ${formatQuetzales(request.amountCentavos)} reportados` : '';
-    const notice = `Recarga de ${formatQuetzales(credited)} acreditada${other} (${bankName(request.bank)}, referencia ${request.reference}). Saldo de la integración: ${formatQuetzales(balanceCentavos)}.`;
+    const invoice = invoiceAwaitsReceptor ? ` ${INVOICE_MESSAGES.awaitingReceptor}` : '';
+    const notice = `Recarga de ${formatQuetzales(credited)} acreditada${other} (${bankName(request.bank)}, referencia ${request.reference}). Saldo de la integración: ${formatQuetzales(balanceCentavos)}.${invoice}`;
     // Also as data: the request leaves the list with its form, so the page shows it (decision-forms.tsx).
     return { message: notice, data: { notice } };
   });

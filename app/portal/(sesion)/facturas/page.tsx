@@ -19,8 +19,14 @@ export default async function PortalInvoicesPage() {
     <>
       <PageHeader
         title="Facturas"
-        description="La factura electrónica (FEL) de cada recarga acreditada, certificada ante SAT a nombre de la razón social y el NIT registrados de su integración (o consumidor final, si no hay)."
+        description="La factura electrónica (FEL) de cada recarga acreditada, certificada ante SAT a nombre del receptor de sus datos de facturación (o consumidor final, si no hay)."
       />
+      <p>
+        <Link href="/portal/facturas/datos" data-testid="billing-data-link">
+          Datos de facturación
+        </Link>
+        : a quién nombran sus facturas (NIT o CUI).
+      </p>
       <div className="card">
         {rows.length === 0 ? (
           <EmptyState title="Todavía no hay facturas de su integración." />

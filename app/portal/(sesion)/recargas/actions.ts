@@ -9,8 +9,9 @@ import { portalAction } from '@/lib/surfaces/portal/action';
 import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
 import { bankName } from '@/lib/platform/guatemala/banks';
 import { cancelTopUpRequest, reportTopUp } from '@/lib/flows/top-ups/requests';
+import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/messages';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
-import { quoteOnlineTopUp, startOnlineTopUp, type OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
+import { onlineTopUpNeedsReceptor, quoteOnlineTopUp, startOnlineTopUp, type OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_TOP_UP_MESSAGES, onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
 import type { ActionResult } from '@/lib/flows/auth/action';
 import { publicOrigin } from '@/lib/platform/http/base-url';
@@ -39,7 +40,9 @@ export const reportTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema:
   revalidatePath('/portal/recargas');
   return {
     ok: true,
-    message: `Reportó el depósito de ${formatQuetzales(result.value.amountCentavos)} en ${bankName(result.value.bank)}, referencia ${result.value.reference}. La administración lo revisará; el saldo cambia cuando lo apruebe.`,
+    message: `Reportó el depósito de ${formatQuetzales(result.value.amountCentavos)} en ${bankName(result.value.bank)}, referencia ${result.value.reference}. La administración lo revisará; el saldo cambia cuando lo apruebe.${
+      (await onlineTopUpNeedsReceptor(user.integrationId, result.value.amountCentavos)) ? ` ${TOP_UP_MESSAGES.receptorMissing}` : ''
+    }`,
     data: undefined,
   };
 });
@@ -62,10 +65,14 @@ export const cancelTopUpRequestAction = portalAction(
 const onlineSchema = z.object({ monto: positiveQuetzalesField });
 
 /** "Pagar en línea", first step: what will be credited, the fee and the total, before paying. */
-export const quoteOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: onlineSchema }, async ({ monto }): Promise<ActionResult<OnlineTopUpQuote>> => {
+export const quoteOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: onlineSchema }, async ({ monto }, user): Promise<ActionResult<OnlineTopUpQuote>> => {
   if (configuredPaymentProvider() === null) return { ok: false, message: ONLINE_TOP_UP_MESSAGES.off };
   const quote = quoteOnlineTopUp(monto);
   if (!quote.ok) return { ok: false, message: quote.error.message, fieldErrors: { monto: quote.error.message } };
+  // Said before the person goes on to pay: such a payment would not be started.
+  if (await onlineTopUpNeedsReceptor(user.integrationId, quote.value.amountCentavos)) {
+    return { ok: false, message: ONLINE_TOP_UP_MESSAGES.receptorNeeded, fieldErrors: { monto: ONLINE_TOP_UP_MESSAGES.receptorNeeded } };
+  }
   return { ok: true, message: onlineTopUpQuoteMessage(quote.value), data: quote.value };
 });
 

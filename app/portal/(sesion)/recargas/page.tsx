@@ -18,6 +18,10 @@ import { OnlineTopUpForm } from './online-form';
 import { OnlinePaymentsTable } from '@/components/online-payments/online-payments-table';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { integrationOnlinePayments } from '@/lib/flows/online-top-ups/payments';
+import { portalBillingReceptor } from '@/lib/surfaces/portal/invoices';
+import { publishedInvoicing } from '@/lib/core/invoices/decision';
+import { receptorText } from '@/lib/presentation/invoice-labels';
+import { CF_LIMIT_CENTAVOS, receptorId } from '@/lib/providers/fel/document';
 
 export const metadata: Metadata = { title: 'Recargas' };
 
@@ -29,11 +33,15 @@ export const metadata: Metadata = { title: 'Recargas' };
 export default async function PortalTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(TOP_UP_REPORTERS);
   const after = (await searchParams).despues;
-  const [page, { balanceCentavos, login }, onlinePayments] = await Promise.all([
+  const [page, { balanceCentavos, login }, onlinePayments, billing, invoicing] = await Promise.all([
     integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined),
     portalTopUpFacts(user),
     integrationOnlinePayments(user.integrationId),
+    portalBillingReceptor(user),
+    publishedInvoicing(),
   ]);
+  const receptor = billing.receptor;
+  const receptorLine = receptorText({ receptorKind: receptor.kind, receptorId: receptorId(receptor), receptorName: receptor.kind === 'cf' ? null : receptor.name });
   // Paying online is offered only while a provider is configured; payments made before stay listed.
   const paysOnline = configuredPaymentProvider() !== null;
   const settings = env();
@@ -50,6 +58,17 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
           </>
         }
       />
+      {invoicing === 'on' && (
+        <section className="card" aria-labelledby="factura-a-nombre-de">
+          <h2 id="factura-a-nombre-de">Sus facturas</h2>
+          <p data-testid="top-up-receptor">
+            {billing.set
+              ? `Cada recarga se factura a nombre de ${receptorLine}.`
+              : `Su integración no tiene NIT ni CUI registrado: las recargas de hasta ${formatQuetzales(CF_LIMIT_CENTAVOS - 1)} se facturan a consumidor final; para recargar ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más, regístrelo primero (sin él, un depósito se acredita pero su factura queda pendiente, y un pago en línea no se acepta).`}{' '}
+            <Link href="/portal/facturas/datos">{billing.set ? 'Cambiar los datos de facturación' : 'Registrar el NIT o CUI'}</Link>
+          </p>
+        </section>
+      )}
       {paysOnline && (
         <section className="card" aria-labelledby="pagar-en-linea" data-testid="online-top-up">
           <h2 id="pagar-en-linea">Pagar en línea</h2>

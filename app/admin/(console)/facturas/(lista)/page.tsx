@@ -7,7 +7,8 @@ import { requirePageUser } from '@/lib/flows/auth/session';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { creditNoteName, INVOICE_PAGE_MESSAGES, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';
-import { invoiceFilters, invoicePage, invoicesToCorrect, publishedInvoicing } from '@/lib/surfaces/console/invoices';
+import { publishedInvoicing } from '@/lib/core/invoices/decision';
+import { invoiceFilters, invoicePage, invoicesToCorrect } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 
 export const metadata: Metadata = { title: 'Facturas' };

@@ -6,8 +6,7 @@ import { consoleAction } from '@/lib/flows/auth/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { integrationPaths } from '@/lib/surfaces/console/integration-sections';
 import { lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
-import { receptorText } from '@/lib/surfaces/console/invoices';
-import type { Receptor } from '@/lib/providers/fel/document';
+import { foundReceptor } from '@/lib/presentation/invoice-labels';
 
 // The receptor of an integration's invoices, in two steps (lib/flows/invoicing/receptor.ts): the
 // look-up answers with the receptor found (a NIT's name from SAT) for the administrator to read, and
@@ -20,20 +19,6 @@ const receptorFields = {
   nombre: z.string().max(300, 'El nombre es demasiado largo.').optional(),
 };
 
-/** What the form shows after a look-up, and sends back to save. */
-export interface FoundReceptor {
-  tipo: Receptor['kind'];
-  identificador: string;
-  nombre: string;
-  /** As the console writes a receptor: "NIT 91000001-8 · EMPRESA…" or "Consumidor final". */
-  texto: string;
-}
-
-function found(receptor: Receptor): FoundReceptor {
-  const [identificador, nombre] = receptor.kind === 'nit' ? [receptor.nit, receptor.name] : receptor.kind === 'cui' ? [receptor.cui, receptor.name] : ['CF', ''];
-  return { tipo: receptor.kind, identificador, nombre, texto: receptorText({ receptorKind: receptor.kind, receptorId: identificador, receptorName: nombre || null }) };
-}
-
 function refusal(result: Extract<ReceptorResult<unknown>, { ok: false }>) {
   return { ok: false as const, message: result.error.message, fieldErrors: result.error.field ? { [result.error.field]: result.error.message } : undefined };
 }
@@ -43,7 +28,7 @@ export const lookUpReceptorAction = consoleAction(
   async ({ tipo, identificador, nombre }) => {
     const result = await lookUpReceptor({ kind: tipo, identifier: identificador, name: nombre });
     if (!result.ok) return refusal(result);
-    return { ok: true, message: '', data: found(result.value) };
+    return { ok: true, message: '', data: foundReceptor(result.value) };
   },
 );
 
@@ -53,6 +38,7 @@ export const saveReceptorAction = consoleAction(
     const result = await setIntegrationReceptor(user.actor, integrationId, { kind: tipo, identifier: identificador, name: nombre, shownName: nombreMostrado });
     if (!result.ok) return refusal(result);
     if (result.value.changed) for (const path of integrationPaths(integrationId)) revalidatePath(path);
-    return { ok: true, message: result.value.changed ? RECEPTOR_MESSAGES.saved : RECEPTOR_MESSAGES.unchanged, data: undefined };
+    const saved = result.value.changed ? `${RECEPTOR_MESSAGES.saved}${result.value.released > 0 ? ` ${RECEPTOR_MESSAGES.released(result.value.released)}` : ''}` : RECEPTOR_MESSAGES.unchanged;
+    return { ok: true, message: saved, data: undefined };
   },
 );

@@ -1,56 +1,9 @@
 'use client';
 
-import { useState } from 'react';
-import { ActionForm, Field } from '@/components/console/action-form';
-import { RECEPTOR_KIND_LABELS } from '@/lib/presentation/invoice-labels';
-import { lookUpReceptorAction, saveReceptorAction, type FoundReceptor } from './receptor-actions';
+import { ReceptorForm as SharedReceptorForm } from '@/components/invoices/receptor-form';
+import { lookUpReceptorAction, saveReceptorAction } from './receptor-actions';
 
-/**
- * The receptor's two steps: "Consultar" checks what was typed and shows the receptor found (a NIT's
- * name as SAT has it); only then "Guardar este receptor" saves it. Changing the form hides the
- * receptor found, so what is saved is always what was just read.
- */
+/** The receptor's two steps for an administrator (components/invoices/receptor-form.tsx). */
 export function ReceptorForm({ integrationId }: { integrationId: number }) {
-  const [found, setFound] = useState<FoundReceptor | null>(null);
-  const [kind, setKind] = useState<keyof typeof RECEPTOR_KIND_LABELS>('nit');
-  return (
-    <div className="stack">
-      <div onChange={() => setFound(null)}>
-        <ActionForm action={lookUpReceptorAction} hidden={{ integrationId }} submitLabel="Consultar" pendingLabel="Consultando…" onSuccess={setFound} onNotSaved={() => setFound(null)} renderSuccess={() => null}>
-          <div className="grid grid-3" style={{ alignItems: 'start' }}>
-            <Field
-              name="tipo"
-              label="Tipo de receptor"
-              options={Object.entries(RECEPTOR_KIND_LABELS).map(([value, label]) => ({ value, label }))}
-              value={kind}
-              onChange={(event) => setKind(event.currentTarget.value as keyof typeof RECEPTOR_KIND_LABELS)}
-            />
-            {kind !== 'cf' && (
-              <Field
-                name="identificador"
-                label={kind === 'nit' ? 'NIT' : 'CUI'}
-                hint={kind === 'nit' ? 'Con su dígito verificador, por ejemplo 576937-K. El nombre se consulta en SAT.' : '13 dígitos, como en el DPI.'}
-                maxLength={40}
-                autoComplete="off"
-              />
-            )}
-            {kind === 'cui' && <Field name="nombre" label="Nombre" hint="Como aparece en el DPI." maxLength={255} autoComplete="off" />}
-          </div>
-        </ActionForm>
-      </div>
-      {found && (
-        <ActionForm
-          action={saveReceptorAction}
-          hidden={{ integrationId, tipo: found.tipo, identificador: found.identificador, nombre: found.nombre, nombreMostrado: found.nombre }}
-          submitLabel="Guardar este receptor"
-          className="stack"
-        >
-          <p className="notice" role="status" data-testid="receptor-found">
-            {found.tipo === 'nit' ? `SAT registra este NIT a nombre de: ${found.texto}. ` : `Receptor: ${found.texto}. `}
-            Revise que sea el del integrador antes de guardarlo.
-          </p>
-        </ActionForm>
-      )}
-    </div>
-  );
+  return <SharedReceptorForm lookUp={lookUpReceptorAction} save={saveReceptorAction} hidden={{ integrationId }} whoseName="el del integrador" />;
 }

@@ -1,7 +1,7 @@
 import { integrationReceptor } from '@/lib/flows/invoicing/receptor';
 import type { Integration } from '@/db/schema';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { receptorText } from '@/lib/surfaces/console/invoices';
+import { receptorText } from '@/lib/presentation/invoice-labels';
 import { ReceptorForm } from './receptor-form';
 
 /**
@@ -19,7 +19,7 @@ export function ReceptorSection({ integration, isAdmin }: { integration: Integra
     <section className="card" aria-labelledby="receptor-title" id="receptor">
       <h2 id="receptor-title">Receptor de las facturas</h2>
       <p data-testid="integration-receptor">
-        {set ? text : `${text} (no registrado): SAT no admite facturar a consumidor final desde Q 2,500.00, así que esas recargas se rechazan.`}
+        {set ? text : `${text} (no registrado): SAT no admite facturar a consumidor final desde Q 2,500.00, así que las facturas de esas recargas quedan pendientes hasta que se registre un NIT o CUI.`}
         {set && setAt && <span className="muted small">{` · registrado el ${formatDateTime(setAt)}`}</span>}
       </p>
       <p className="small muted">Cada factura electrónica (FEL) de una recarga lo nombra como comprador. El nombre de un NIT es el que SAT tiene registrado: se consulta al certificador antes de guardarlo.</p>

@@ -1,0 +1,43 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
+import { foundReceptor } from '@/lib/presentation/invoice-labels';
+import { portalAction } from '@/lib/surfaces/portal/action';
+
+// "Datos de facturación": the owner or the billing person of an integration sets whom its invoices
+// name, in the console's two steps (lib/flows/invoicing/receptor.ts): the look-up shows SAT's name for
+// a NIT, the save checks it again. Audited as the person who saved it; the invoices that waited for
+// it go to the certifier in the same transaction. A NIT or CUI travels in the body, never the address.
+
+const receptorFields = {
+  tipo: z.enum(RECEPTOR_KINDS, { error: 'Elija el tipo de receptor.' }),
+  identificador: z.string().max(40, 'El NIT o CUI es demasiado largo.').optional(),
+  nombre: z.string().max(300, 'El nombre es demasiado largo.').optional(),
+};
+
+function refusal(result: Extract<ReceptorResult<unknown>, { ok: false }>) {
+  return { ok: false as const, message: result.error.message, fieldErrors: result.error.field ? { [result.error.field]: result.error.message } : undefined };
+}
+
+export const lookUpBillingReceptorAction = portalAction({ roles: BILLING_READERS, schema: z.object(receptorFields) }, async ({ tipo, identificador, nombre }) => {
+  const result = await lookUpReceptor({ kind: tipo, identifier: identificador, name: nombre });
+  if (!result.ok) return refusal(result);
+  return { ok: true, message: '', data: foundReceptor(result.value) };
+});
+
+export const saveBillingReceptorAction = portalAction(
+  { roles: BILLING_READERS, schema: z.object({ ...receptorFields, nombreMostrado: z.string().max(300).optional() }) },
+  async ({ tipo, identificador, nombre, nombreMostrado }, user) => {
+    const result = await setIntegrationReceptor(user.actor, user.integrationId, { kind: tipo, identifier: identificador, name: nombre, shownName: nombreMostrado });
+    if (!result.ok) return refusal(result);
+    if (result.value.changed) {
+      revalidatePath('/portal/facturas', 'layout');
+      revalidatePath('/portal/recargas');
+    }
+    const message = result.value.changed ? `${RECEPTOR_MESSAGES.saved}${result.value.released > 0 ? ` ${RECEPTOR_MESSAGES.released(result.value.released)}` : ''}` : RECEPTOR_MESSAGES.unchanged;
+    return { ok: true, message, data: undefined };
+  },
+);

@@ -1,0 +1,50 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { PageHeader } from '@/components/console/page-header';
+import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { formatQuetzales } from '@/lib/platform/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { CF_LIMIT_CENTAVOS, receptorId } from '@/lib/providers/fel/document';
+import { receptorText } from '@/lib/presentation/invoice-labels';
+import { portalBillingReceptor } from '@/lib/surfaces/portal/invoices';
+import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { BillingReceptorForm } from './receptor-form';
+
+export const metadata: Metadata = { title: 'Datos de facturación' };
+
+// "Datos de facturación": whom the integration's FEL invoices name (its NIT with the name SAT has
+// for it, a person's CUI, or consumidor final), set by its owner or billing person. Invoices of
+// top-ups credited without a receptor SAT takes wait here for it, and leave when it is saved.
+export default async function PortalBillingDataPage() {
+  const user = await requirePortalPage(BILLING_READERS);
+  const { receptor, set, setAt, awaiting } = await portalBillingReceptor(user);
+  const text = receptorText({ receptorKind: receptor.kind, receptorId: receptorId(receptor), receptorName: receptor.kind === 'cf' ? null : receptor.name });
+  return (
+    <>
+      <PageHeader
+        title="Datos de facturación"
+        back={{ href: '/portal/facturas', label: 'Facturas' }}
+        description="A quién nombran las facturas electrónicas (FEL) de sus recargas. El nombre de un NIT es el que SAT tiene registrado: se consulta antes de guardarlo."
+      />
+      {awaiting.count > 0 && (
+        <p className="notice warn" role="note" data-testid="invoices-awaiting-receptor">
+          {`${awaiting.count === 1 ? 'Una factura espera' : `${awaiting.count} facturas esperan`} este dato (${formatQuetzales(awaiting.totalCentavos)} ya acreditados a su saldo): SAT no permite facturar ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más a consumidor final. Al registrar su NIT o CUI se emiten solas.`}
+        </p>
+      )}
+      <section className="card" aria-labelledby="receptor-actual">
+        <h2 id="receptor-actual">Receptor de sus facturas</h2>
+        <p data-testid="billing-receptor">
+          {set ? text : `${text}: no ha registrado un NIT ni un CUI. Las recargas de hasta ${formatQuetzales(CF_LIMIT_CENTAVOS - 1)} se facturan a consumidor final; las de más quedan con la factura pendiente, y los pagos en línea de ese monto no se aceptan hasta registrarlo.`}
+          {set && setAt && <span className="muted small">{` · registrado el ${formatDateTime(setAt)}`}</span>}
+        </p>
+        <details className="receptor-change" data-testid="receptor-change" open={!set}>
+          <summary className="button secondary">{set ? 'Cambiar el receptor' : 'Registrar el NIT o CUI'}</summary>
+          <BillingReceptorForm />
+        </details>
+        <p className="small muted">
+          Cambiarlo no corrige facturas ya certificadas: las próximas lo usarán. Vea sus facturas en <Link href="/portal/facturas">Facturas</Link>.
+        </p>
+      </section>
+    </>
+  );
+}

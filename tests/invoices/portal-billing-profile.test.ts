@@ -1,0 +1,126 @@
+// Issue 64, point 2, as an integrator's accountant meets it, on a built app with FEL on, the
+// certifier and Recurrente simulated: without a NIT registered, a card payment of Q 3,000.00 is
+// refused before anything is charged (nothing reaches the provider), while a deposit of that size
+// approved by the administration is credited at once with its invoice waiting; the billing person
+// registers the NIT in «Datos de facturación» (SAT's name read back first), the waiting invoice goes
+// out to that NIT, and the same card payment is then credited and invoiced to it once.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/db/client';
+import { integrations, invoices, onlinePayments } from '@/db/schema';
+import type { Actor } from '@/lib/core/audit/audit';
+import { topUp } from '@/lib/core/billing/ledger';
+import { RECEPTOR_MESSAGES } from '@/lib/flows/invoicing/receptor';
+import { ONLINE_TOP_UP_MESSAGES } from '@/lib/flows/online-top-ups/messages';
+import { PORTAL_INVOICE_STATE_LABELS } from '@/lib/presentation/invoice-labels';
+import { FEL_SIM_RECEPTORS } from '@/simulator/fel';
+import { startSimulator, type RunningSimulator } from '@/simulator/server';
+import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { startApp, type RunningApp } from '../support/app-server';
+import { cardTopUpPaid, recurrenteSimulatorSettings } from '../support/online-payments';
+import { addPortalMember, portalSignedIn } from '../support/people';
+import { says, type PortalClient } from '../support/portal-client';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const [EMPRESA] = FEL_SIM_RECEPTORS;
+const ADMIN: Actor = { kind: 'user', id: 1, email: 'admin@servicio.example' };
+const BILLING = 'conta-perfil@example.com';
+
+let testDatabase: TestDatabase;
+let simulator: RunningSimulator;
+let app: RunningApp;
+let integration: TestIntegration;
+let billing: PortalClient;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  simulator = await startSimulator({ port: 0, populationSize: 1_000 });
+  await testDatabase.use(async () => {
+    integration = await createTestIntegration('perfil-facturacion', { balanceCentavos: 0 });
+    await addPortalMember(integration, BILLING, 'facturacion');
+  });
+  app = await startApp({
+    env: {
+      ...recurrenteSimulatorSettings(simulator.url),
+      FEL_ENABLED: 'true',
+      FEL_CERTIFIER_BASE_URL: `${simulator.url}/fel`,
+      FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
+      FEL_WORKER_INTERVAL_MS: '200',
+      ONLINE_TOP_UP_POLL_MS: '3600000',
+      ONLINE_TOP_UP_FEE_BASIS_POINTS: '0',
+      ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: '0',
+    },
+  });
+  simulator.recurrente.setWebhookUrl(`${app.baseUrl}/api/pagos/recurrente`);
+  billing = await portalSignedIn(app.baseUrl, BILLING);
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+  await testDatabase?.cleanup();
+});
+
+const action = (page: string, name: string, input: Record<string, string>) => billing.serverAction(page, name, { ...input, envio: crypto.randomUUID() });
+
+async function invoicesOf(): Promise<Array<typeof invoices.$inferSelect>> {
+  return app.withDatabase(async () => (await db()).select().from(invoices).where(eq(invoices.integrationId, integration.id)).orderBy(invoices.id));
+}
+
+async function certifiedEventually(count: number): Promise<Array<typeof invoices.$inferSelect>> {
+  const ends = Date.now() + 20_000;
+  for (;;) {
+    const rows = await invoicesOf();
+    if (rows.filter((row) => row.state === 'certified').length >= count || Date.now() > ends) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('a billing profile before money is taken', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('without a NIT, a card payment of Q 3,000.00 is refused before paying and nothing reaches the provider', async () => {
+    const page = await billing.request('/portal/recargas');
+    expect(page.text).toContain('Su integración no tiene NIT ni CUI registrado');
+    expect(page.text).toContain('/portal/facturas/datos');
+    const quote = await action('/portal/recargas', 'quoteOnlineTopUpAction', { monto: '3000.00' });
+    expect(says(quote, ONLINE_TOP_UP_MESSAGES.receptorNeeded), quote.text.slice(0, 400)).toBe(true);
+    const start = await action('/portal/recargas', 'startOnlineTopUpAction', { monto: '3000.00' });
+    expect(says(start, ONLINE_TOP_UP_MESSAGES.receptorNeeded)).toBe(true);
+    expect(await app.withDatabase(async () => (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integration.id)))).toEqual([]);
+    expect(simulator.recurrente.payments()).toEqual([]);
+  });
+
+  it('a deposit of Q 2,600.00 is credited at once, its invoice shown as waiting for the NIT, never sent', async () => {
+    const credited = await app.withDatabase(() => topUp(ADMIN, integration.id, 260_000, 'Depósito 5531 de Banrural'));
+    expect(credited).toMatchObject({ ok: true, value: { balanceCentavos: 260_000, invoiceAwaitsReceptor: true } });
+    const [waiting] = await invoicesOf();
+    expect(waiting).toMatchObject({ state: 'awaiting_receptor', totalCentavos: 260_000 });
+    const list = await billing.request('/portal/facturas');
+    expect(list.text).toContain(PORTAL_INVOICE_STATE_LABELS.awaiting_receptor);
+    const data = await billing.request('/portal/facturas/datos');
+    expect(data.text).toContain('Una factura espera este dato (Q 2,600.00 ya acreditados a su saldo)');
+  });
+
+  it('the billing person registers the NIT with the name SAT has: the waiting invoice goes out to it, and the card payment is then credited and invoiced to it', async () => {
+    const page = '/portal/facturas/datos';
+    const found = await action(page, 'lookUpBillingReceptorAction', { tipo: 'nit', identificador: '91000001-8' });
+    expect(says(found, EMPRESA.name), found.text.slice(0, 400)).toBe(true);
+    const saved = await action(page, 'saveBillingReceptorAction', { tipo: 'nit', identificador: EMPRESA.nit, nombre: EMPRESA.name, nombreMostrado: EMPRESA.name });
+    expect(says(saved, `${RECEPTOR_MESSAGES.saved} ${RECEPTOR_MESSAGES.released(1)}`), saved.text.slice(0, 400)).toBe(true);
+    const [row] = await app.withDatabase(async () => (await db()).select().from(integrations).where(eq(integrations.id, integration.id)));
+    expect(row).toMatchObject({ receptorKind: 'nit', receptorId: EMPRESA.nit, receptorName: EMPRESA.name });
+
+    const quote = await action('/portal/recargas', 'quoteOnlineTopUpAction', { monto: '3000.00' });
+    expect(says(quote, 'Total a pagar: Q 3,000.00')).toBe(true);
+    await cardTopUpPaid(billing, simulator, '3000.00');
+    const rows = await certifiedEventually(2);
+    expect(rows.map((invoice) => [invoice.totalCentavos, invoice.state, invoice.receptorKind, invoice.receptorId, invoice.receptorName])).toEqual([
+      [260_000, 'certified', 'nit', EMPRESA.nit, EMPRESA.name],
+      [300_000, 'certified', 'nit', EMPRESA.nit, EMPRESA.name],
+    ]);
+    for (const invoice of rows) {
+      expect(simulator.fel.certificationCount(invoice.identifier)).toBe(1);
+      expect(simulator.fel.certification(invoice.identifier)).toMatchObject({ receptorId: EMPRESA.nit });
+    }
+  });
+});
