@@ -129,6 +129,7 @@ function parseCommandLine(argv: string[]) {
       since: { type: 'string' },
       until: { type: 'string' },
       out: { type: 'string' },
+      mes: { type: 'string' },
       'export-dir': { type: 'string' },
       label: { type: 'string' },
       expires: { type: 'string' },

@@ -19,8 +19,12 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         emite el estado de cuenta del mes (o lo encuentra, si ya se emitió); con --out
                                         escribe allí su PDF y el CSV de sus consultas cobradas
   ledger:verify [--integration id|nombre]
-                                        concilia saldos, libro mayor y registros; con diferencias, las lista y
-                                        termina con el código 1
+                                        concilia saldos, libro mayor y registros (y las cuentas de abajo); con
+                                        diferencias, las lista y termina con el código 1
+  books:verify [--integration id|nombre] [--mes AAAA-MM]
+                                        las cuentas por mes: recargas, facturas, anulaciones y notas de crédito;
+                                        si un pago no se acreditó, una recarga no tiene factura ni motivo o un
+                                        reembolso no tiene nota de crédito, lo lista y termina con el código 1
   integrations:flags <id|nombre> [--enable consulta,...] [--disable consulta,...]
                                         habilita o deshabilita consultas
   integrations:tariff <id|nombre> <Q>   fija la tarifa por consulta de catálogo
@@ -117,7 +121,7 @@ Cada orden que cambia algo admite --envio CLAVE (hasta 100 letras, números, «.
 misma CLAVE, repetida en cualquier máquina en las siguientes 24 horas, no vuelve a hacer el cambio y
 muestra el resultado de la primera vez (repetir una recarga que no respondió no la acredita dos veces).
 
-Códigos de salida: 0 terminó bien (también una orden con --envio que ya se había hecho); 1 ledger:verify encontró diferencias,
+Códigos de salida: 0 terminó bien (también una orden con --envio que ya se había hecho); 1 ledger:verify o books:verify encontró diferencias,
 top-ups:duplicates encontró solicitudes que comparten referencia, o un error inesperado;
 2 orden, opción o dato no válido, o cambio rechazado; 3 no existe la integración, el usuario o el
 token indicado.

@@ -1,14 +1,14 @@
 // Issue 24, "Verificar ahora": the ledger reconciliation started from the Panel, its progress
 // while it runs (the page refreshes itself) and then its result, over everything and for one
 // integration picked from the field's suggestions, on a desktop and on a phone. On PostgreSQL a
-// table lock holds the run at its last step so the progress can be seen; on PGlite the run is
+// table lock holds the run at its fifth step (the hourly checkpoints) so the progress can be seen; on PGlite the run is
 // over in milliseconds and only its result is checked.
 import { expect, test } from '@playwright/test';
 import postgres from 'postgres';
 import { openConsoleAsAdmin, screenshot, settings } from './support/console';
 import { E2E_DATABASE_KIND } from './support/paths';
 
-/** Holds the reconciliation's last check (on PostgreSQL) until the returned function is called. */
+/** Holds the reconciliation's hourly-checkpoints check (on PostgreSQL) until the returned function is called. */
 async function holdLastCheck(): Promise<() => Promise<void>> {
   const url = process.env.E2E_DATABASE_URL;
   if (!url) return async () => {};
@@ -42,7 +42,7 @@ for (const [width, height] of [
       await expect(section.getByText('Conciliación iniciada: su avance se muestra arriba.')).toBeVisible();
       if (E2E_DATABASE_KIND === 'postgresql') {
         await expect(run).toHaveAttribute('data-state', 'running');
-        await expect(run).toContainText(/Verificando… paso 5 de 5 \(saldos de control por hora\), \d+ s/);
+        await expect(run).toContainText(/Verificando… paso 5 de 6 \(saldos de control por hora\), \d+ s/);
         await screenshot(page, testInfo, `verificar-ahora-en-curso-${width}`);
         // A second press while it runs shows the running one.
         await section.getByRole('button', { name: 'Verificar ahora' }).click();

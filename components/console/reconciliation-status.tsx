@@ -9,7 +9,7 @@ import { integrationPath } from '@/lib/surfaces/console/integration-sections';
  * The latest reconciliation of balances, ledger and records (the daily job, or
  * `npm run cli -- ledger:verify`): when it ran and what it found, optionally for one integration.
  */
-export function ReconciliationStatus({ run, integrationId }: { run: FinishedVerification | undefined; integrationId?: number }) {
+export function ReconciliationStatus({ run, integrationId, names }: { run: FinishedVerification | undefined; integrationId?: number; names?: Map<number, string> }) {
   if (!run) {
     return (
       <p className="small muted" data-testid="reconciliation">
@@ -22,7 +22,7 @@ export function ReconciliationStatus({ run, integrationId }: { run: FinishedVeri
   if (differences.length === 0) {
     return (
       <p className="notice success" data-testid="reconciliation">
-        ✓ Conciliación del {when}: saldos, libro mayor y registros coinciden.
+        ✓ Conciliación del {when}: saldos, libro mayor y registros coinciden. Las cuentas cuadran: pagos acreditados, recargas facturadas, reembolsos con su nota de crédito.
       </p>
     );
   }
@@ -36,7 +36,7 @@ export function ReconciliationStatus({ run, integrationId }: { run: FinishedVeri
           <li key={`${difference.integrationId}-${difference.kind}`}>
             {integrationId === undefined && (
               <>
-                <Link href={integrationPath(difference.integrationId, 'saldo')}>Integración {difference.integrationId}</Link>:{' '}
+                <Link href={integrationPath(difference.integrationId, 'saldo')}>{names?.get(difference.integrationId) ?? `Integración ${difference.integrationId}`}</Link>:{' '}
               </>
             )}
             {LEDGER_DIFFERENCE_LABELS[difference.kind] ?? difference.kind} ({difference.count.toLocaleString('es-GT')})
@@ -99,7 +99,7 @@ export function VerificationRunStatus({
   if (state === 'ok') {
     return (
       <p className="notice success" role="status" data-testid="verification-run" data-state="ok">
-        ✓ Conciliación de {scopeLink} ({who}, {seconds} s): saldos, libro mayor y registros coinciden.
+        ✓ Conciliación de {scopeLink} ({who}, {seconds} s): saldos, libro mayor y registros coinciden. Las cuentas cuadran: pagos acreditados, recargas facturadas, reembolsos con su nota de crédito.
       </p>
     );
   }

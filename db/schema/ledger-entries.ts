@@ -36,6 +36,10 @@ export const ledgerEntries = pgTable(
     queryRecordId: bigint('query_record_id', { mode: 'number' }),
     // For top-ups and adjustments made by people: the audit row written in the same transaction.
     auditId: bigint('audit_id', { mode: 'number' }),
+    // A top-up credited with no invoice, and why: 'invoicing_off' (the service did not invoice
+    // then). Every other top-up has its invoice row; the books check (lib/core/billing/books.ts)
+    // names a top-up with neither.
+    noInvoiceReason: text('no_invoice_reason'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [

@@ -18,6 +18,10 @@ export const LEDGER_DIFFERENCE_LABELS: Record<string, string> = {
   record_captured_twice: 'Registros cobrados más de una vez',
   stale_hold: 'Reservas sin liquidar más viejas que el barrido',
   checkpoint_differs: 'Saldos por hora que no coinciden con el libro mayor',
+  payment_not_credited: 'Pagos en línea cobrados y no acreditados',
+  credit_without_invoice: 'Recargas acreditadas sin factura ni motivo',
+  invoice_amount_differs: 'Facturas cuyo monto no es el de su recarga',
+  refund_without_credit_note: 'Reembolsos sin nota de crédito',
 };
 
 export const ROLE_LABELS = { admin: 'Administrador', support: 'Soporte' } as const;

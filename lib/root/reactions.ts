@@ -5,7 +5,7 @@
 import { noteAccountUnderAttack } from '@/lib/reactions/alerts/attack-notice';
 import { alerts } from '@/lib/reactions/alerts/dispatcher';
 import { signInFailedForAccount } from '@/lib/flows/auth/events';
-import { balanceMayBeShort, balanceSeen, saleAwaitsReceptor } from '@/lib/core/billing/events';
+import { balanceMayBeShort, balanceSeen, booksDoNotClose, saleAwaitsReceptor } from '@/lib/core/billing/events';
 import { tokenCreated, tokenRevoked, tokenRotated } from '@/lib/core/credentials/events';
 import { allowListChanged, lookupsChanged, tariffChanged } from '@/lib/core/integrations/events';
 import { certifierCredentialsRefused, invoiceCertified } from '@/lib/flows/invoicing/events';
@@ -31,6 +31,8 @@ export function subscribeReactions(): void {
     await integratorNotifier().noteInvoiceAwaitingReceptor(sale);
     await alerts().recordInvoiceAwaitingReceptor(sale);
   });
+  // Books that do not close (the reconciliation's last step): the administrators are told.
+  booksDoNotClose.subscribe((books) => alerts().recordBooksDoNotClose(books));
   // A payment that does not match its checkout is credited by nobody: the administrators settle it.
   onlinePaymentMismatched.subscribe((payment) => alerts().recordPaymentMismatch(payment));
   // The integration's contacts are told (queued here, delivered by the server's outbox).

@@ -1,5 +1,5 @@
 // "Verificar ahora" while a run takes long, on PostgreSQL with two instances: the test holds the
-// run mid-way (a lock on the table of its last check, which only a database server shared with the
+// run mid-way (a lock on the table of its hourly-checkpoints check, which only a database server shared with the
 // app allows), and sees the start answer at once, the Panel show the progress, and two starts at
 // the same moment, one on each instance, start one run between them.
 import { sql } from 'drizzle-orm';
@@ -65,8 +65,8 @@ describe('Verificar ahora while a run takes long', { timeout: PROCESS_TEST_TIMEO
       const answers = [first, second];
       expect(answers.filter((answer) => says(answer, STARTED))).toHaveLength(1);
       expect(answers.filter((answer) => says(answer, ALREADY_RUNNING))).toHaveLength(1);
-      const progress = await panelUntil(admin, (page) => page.includes('paso 5 de 5'));
-      expect(progress).toMatch(/Verificando… paso 5 de 5 \(saldos de control por hora\), \d+ s/);
+      const progress = await panelUntil(admin, (page) => page.includes('paso 5 de 6'));
+      expect(progress).toMatch(/Verificando… paso 5 de 6 \(saldos de control por hora\), \d+ s/);
       expect(await consoleRuns()).toBe(before + 1);
     } finally {
       release();

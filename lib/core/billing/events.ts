@@ -30,3 +30,13 @@ export interface SaleAwaitingReceptor {
  * Q 2,500.00): its billing contact and the administrators are told, once the credit committed.
  */
 export const saleAwaitsReceptor = domainEvent<SaleAwaitingReceptor>('billing.sale-awaits-receptor');
+
+export interface BooksDoNotClose {
+  /** The reconciliation run that found it (ledger_verifications). */
+  runId: number;
+  /** Per integration: what does not add up, as the reconciliation words it. */
+  findings: Array<{ integrationId: number; kind: string; count: number; detail: string }>;
+}
+
+/** The reconciliation found money received, credited, invoiced or given back that does not agree. */
+export const booksDoNotClose = domainEvent<BooksDoNotClose>('billing.books-do-not-close');

@@ -90,10 +90,15 @@ async function moveBalanceWithin(
   });
   const [entry] = await tx
     .insert(ledgerEntries)
-    .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId })
+    .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId, noInvoiceReason: noInvoiceReasonOf(kind, invoice) })
     .returning();
   await writeSaleInvoice(tx, invoice, entry!.id);
   return ok({ balanceCentavos: after!.balanceCentavos, entry: entry!, integration: after!, invoiceAwaitsReceptor: invoice.kind === 'planned' && invoice.awaitsReceptor });
+}
+
+/** Why a top-up has no invoice row ('invoicing_off'), or null: it has one, or it is no sale. */
+function noInvoiceReasonOf(kind: 'top_up' | 'adjustment', plan: { kind: string }): string | null {
+  return kind === 'top_up' && plan.kind === 'off' ? 'invoicing_off' : null;
 }
 
 /**

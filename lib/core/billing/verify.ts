@@ -5,6 +5,8 @@ import type { Executor } from '@/lib/core/audit/audit';
 import { logger } from '@/lib/platform/logging/logger';
 import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
 import { POSTED_KIND_LIST } from './checkpoints';
+import { booksFindings } from './books';
+import { booksDoNotClose } from './events';
 
 // Reconciliation: what must always hold between the balances, the ledger and the query records,
 // checked over everything (or one integration) and reported. It never changes money: a
@@ -18,7 +20,15 @@ export type DifferenceKind =
   | 'charged_record_without_capture'
   | 'record_captured_twice'
   | 'stale_hold'
-  | 'checkpoint_differs';
+  | 'checkpoint_differs'
+  // The books (issue 64, point 5): money received, credited, invoiced and given back agree.
+  | 'payment_not_credited'
+  | 'credit_without_invoice'
+  | 'invoice_amount_differs'
+  | 'refund_without_credit_note';
+
+/** The differences that are the books' (payments, invoices, refunds), not the balance's: they raise the administrators' alert. */
+export const BOOKS_DIFFERENCES: readonly DifferenceKind[] = ['payment_not_credited', 'credit_without_invoice', 'invoice_amount_differs', 'refund_without_credit_note'];
 
 export interface LedgerDifference {
   integrationId: number;
@@ -52,6 +62,7 @@ export const VERIFICATION_STEPS = [
   'registros cobrados más de una vez',
   'reservas sin liquidar',
   'saldos de control por hora',
+  'pagos, recargas, facturas y reembolsos',
 ] as const;
 
 /** How often a run in progress says it is alive, and after how long without a sign it counts as interrupted. */
@@ -215,6 +226,12 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
      where a.posted is distinct from s.posted_centavos or s.closing_centavos <> s.running
      group by 1`);
   for (const row of checkpoints) add(row.integration_id, 'checkpoint_differs', row.hours, row.sample, 'horas cuyo saldo de control no coincide con el libro mayor');
+  await progress();
+
+  // 5. The books: every payment received is credited (or left for a person, which is named here
+  //    until it is settled), every top-up has its invoice or a reason for none, every invoice is
+  //    its top-up's amount, every refund has its credit note (lib/core/billing/books.ts).
+  for (const finding of await booksFindings(handle, options.integrationId)) add(finding.integrationId, finding.kind, finding.count, finding.sample, finding.detail);
 
   const finishedAt = new Date(Math.max(Date.now(), startedAt.getTime()));
   for (const difference of differences) log.warn({ difference }, `ledger difference: ${difference.kind} (integration ${difference.integrationId})`);
@@ -224,6 +241,8 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
     .where(eq(ledgerVerifications.id, runId))
     .returning();
   log.info({ integrations: balances.length, differences: differences.length, ms: finishedAt.getTime() - startedAt.getTime() }, 'ledger verified');
+  const books = differences.filter((difference) => BOOKS_DIFFERENCES.includes(difference.kind));
+  if (books.length > 0) await booksDoNotClose.emit({ runId, findings: books.map(({ integrationId, kind, count, detail }) => ({ integrationId, kind, count, detail })) });
   const entriesChecked = balances.reduce((sum, row) => sum + Number(row.entries), 0);
   return { ...(stored as FinishedVerification), entriesChecked };
 }

@@ -1,3 +1,4 @@
+import { saleAwaitsReceptor } from '@/lib/core/billing/events';
 import { asc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, ledgerEntries, type Integration } from '@/db/schema';
@@ -99,6 +100,9 @@ export async function createIntegration(
       });
       const issued = await issueIntegrationToken(tx, row!.id, DEFAULT_TOKEN_LABEL);
       if (initialBalance > 0) {
+        const plan = planSaleInvoice(row!, initialBalance, await invoicingDecisionFor(tx));
+        // Asked before the transaction too: only a decision taken away meanwhile lands here, and no credit goes uninvoiced.
+        if (plan.kind === 'undecided') throw new Error(plan.message);
         const [entry] = await tx.insert(ledgerEntries).values({
           integrationId: row!.id,
           kind: 'top_up',
@@ -107,12 +111,17 @@ export async function createIntegration(
           actor: describeActor(actor),
           note: input.note ?? 'Saldo inicial',
           auditId,
+          noInvoiceReason: plan.kind === 'off' ? 'invoicing_off' : null,
         }).returning({ id: ledgerEntries.id });
-        await writeSaleInvoice(tx, planSaleInvoice(row!, initialBalance, await invoicingDecisionFor(tx)), entry!.id);
+        await writeSaleInvoice(tx, plan, entry!.id);
+        if (plan.kind === 'planned' && plan.awaitsReceptor) return { row: row!, issued, awaiting: { ledgerEntryId: entry!.id } };
       }
-      return { row: row!, issued };
+      return { row: row!, issued, awaiting: null };
     });
     await notifyIntegrationChanged();
+    if (created.awaiting) {
+      await saleAwaitsReceptor.emit({ integration: { id: created.row.id, nombre: created.row.nombre }, ledgerEntryId: created.awaiting.ledgerEntryId, amountCentavos: initialBalance });
+    }
     return ok({ integration: toView(created.row), token: created.issued.token, tokenView: toTokenView(created.issued.row) });
   } catch (error) {
     if (isUniqueViolation(error)) return fail('name_taken', `Ya existe una integración llamada «${name.data}».`);

@@ -5,7 +5,7 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import type { SourceHealth, SourceName } from '@/lib/sources/guard';
 import type { AlertSettings } from './settings';
-import type { BalanceSnapshot, SaleAwaitingReceptor } from '@/lib/core/billing/events';
+import type { BalanceSnapshot, BooksDoNotClose, SaleAwaitingReceptor } from '@/lib/core/billing/events';
 
 // What is worth telling administrators, decided without any I/O: the hot path calls this with the
 // balance the settlement statement already returned.
@@ -169,6 +169,24 @@ export function invoiceAwaitingReceptorAlert(sale: SaleAwaitingReceptor, context
       'facturarla a consumidor final y la integración no tiene NIT ni CUI registrado. Se le pidió a su contacto de facturación; ' +
       'también puede registrarlo la administración en los datos de facturación de la integración. La factura se emite sola después.',
     { integrationId: sale.integration.id },
+  );
+}
+
+/**
+ * The reconciliation found books that do not close (a payment not credited, a top-up without its
+ * invoice, a refund without its credit note…). One alert per interval while it lasts.
+ */
+export function booksDoNotCloseAlert(books: BooksDoNotClose, labels: Record<string, string>, context: Context, now = new Date()): Alert {
+  const lines = books.findings.map((finding) => `integración ${finding.integrationId}: ${labels[finding.kind] ?? finding.detail} (${finding.count})`);
+  return build(
+    'books_mismatch',
+    'books_mismatch:verify',
+    context,
+    now,
+    'Las cuentas no cuadran',
+    `La conciliación encontró dinero recibido, acreditado, facturado o devuelto que no coincide: ${lines.join('; ')}. ` +
+      'Nada se corrigió solo: revíselo en el Panel o con npm run cli -- books:verify.',
+    {},
   );
 }
 

@@ -1,11 +1,12 @@
-import type { SaleAwaitingReceptor } from '@/lib/core/billing/events';
+import type { BooksDoNotClose, SaleAwaitingReceptor } from '@/lib/core/billing/events';
+import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
 import type { AlertAudience, AlertDelivery, Integration } from '@/db/schema';
 import { env } from '@/lib/platform/env';
 import { logger } from '@/lib/platform/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendEmail, sendWebhook } from './channels';
-import { balanceAlert, breakerAlert, certifierCredentialsAlert, invoiceAwaitingReceptorAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot, type MismatchedPayment } from './conditions';
+import { balanceAlert, booksDoNotCloseAlert, breakerAlert, certifierCredentialsAlert, invoiceAwaitingReceptorAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot, type MismatchedPayment } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
@@ -146,6 +147,15 @@ export class AlertDispatcher {
       await this.record(invoiceAwaitingReceptorAlert(sale, this.settings));
     } catch (error) {
       log.error({ err: error, integrationId: sale.integration.id }, 'recording an invoice awaiting the NIT alert failed');
+    }
+  }
+
+  /** Alerts, written before this resolves, when the reconciliation finds books that do not close. Never throws. */
+  async recordBooksDoNotClose(books: BooksDoNotClose): Promise<void> {
+    try {
+      await this.record(booksDoNotCloseAlert(books, LEDGER_DIFFERENCE_LABELS, this.settings));
+    } catch (error) {
+      log.error({ err: error, runId: books.runId }, 'recording a books alert failed');
     }
   }
 

@@ -7,7 +7,7 @@ import { latestVerification, newestVerification, verificationState } from '@/lib
 import { verificationStarterName } from '@/lib/core/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/core/rollups/usage';
-import { integrationName } from '@/lib/surfaces/console/integrations';
+import { integrationName, integrationNames } from '@/lib/surfaces/console/integrations';
 import { formatQuetzales } from '@/lib/platform/money';
 import { suggestIntegrations } from '../integration-suggestions';
 import { startLedgerVerification } from './actions';
@@ -26,6 +26,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const now = new Date();
   const showNewest = newest !== undefined && (newest.trigger === 'console' || !newest.finishedAt || newest.failure !== null);
   const running = newest !== undefined && verificationState(newest, now) === 'running';
+  // The integrations a finding names, by name (a person reads «acme», not an id).
+  const names = await integrationNames(((reconciliation?.differences ?? []) as Array<{ integrationId: number }>).map((difference) => difference.integrationId));
   const [starter, scopeName] = showNewest
     ? await Promise.all([verificationStarterName(newest), newest.scope === 'all' ? undefined : integrationName(Number(newest.scope))])
     : [undefined, undefined];
@@ -71,14 +73,14 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <section className="card" style={{ marginTop: '1rem' }}>
         <h2>Conciliación del libro mayor</h2>
         <p className="small muted">
-          Comprueba que saldos, libro mayor y registros de consultas coinciden. Corre sola una vez al día; solo lee, nunca cambia dinero.
+          Comprueba que saldos, libro mayor y registros de consultas coinciden, y que las cuentas cuadran: cada pago en línea acreditado, cada recarga con su factura (o el motivo de no tenerla) y cada reembolso con su nota de crédito. Corre sola una vez al día; solo lee, nunca cambia dinero.
         </p>
         {showNewest && <VerificationRunStatus run={newest} startedBy={starter} integrationName={scopeName} now={now} />}
         {running && <RefreshWhileRunning />}
         {(!showNewest || reconciliation?.id !== newest.id) && (
           <>
             {showNewest && <h3 className="small">Última conciliación completa</h3>}
-            <ReconciliationStatus run={reconciliation} />
+            <ReconciliationStatus run={reconciliation} names={names} />
           </>
         )}
         <VerifyNowForm start={startLedgerVerification} suggest={suggestIntegrations} />
