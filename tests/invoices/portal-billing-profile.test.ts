@@ -4,6 +4,11 @@
 // approved by the administration is credited at once with its invoice waiting; the billing person
 // registers the NIT in «Datos de facturación» (SAT's name read back first), the waiting invoice goes
 // out to that NIT, and the same card payment is then credited and invoiced to it once.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -13,9 +18,12 @@ import { topUp } from '@/lib/core/billing/ledger';
 import { RECEPTOR_MESSAGES } from '@/lib/flows/invoicing/receptor';
 import { ONLINE_TOP_UP_MESSAGES } from '@/lib/flows/online-top-ups/messages';
 import { PORTAL_INVOICE_STATE_LABELS } from '@/lib/presentation/invoice-labels';
+import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { FEL_SIM_RECEPTORS } from '@/simulator/fel';
 import { startSimulator, type RunningSimulator } from '@/simulator/server';
-import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import type { InvoicesBody, MovementsBody } from '@/lib/surfaces/api/account-schemas';
+import { createTestIntegration, credentialHeaders, type TestIntegration } from '@/tests/conformance/harness';
+import { expectDocumentedResponse } from '../support/openapi-validator';
 import { startApp, type RunningApp } from '../support/app-server';
 import { cardTopUpPaid, recurrenteSimulatorSettings } from '../support/online-payments';
 import { addPortalMember, portalSignedIn } from '../support/people';
@@ -31,6 +39,7 @@ let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
 let app: RunningApp;
 let integration: TestIntegration;
+let other: TestIntegration;
 let billing: PortalClient;
 
 beforeAll(async () => {
@@ -38,6 +47,7 @@ beforeAll(async () => {
   simulator = await startSimulator({ port: 0, populationSize: 1_000 });
   await testDatabase.use(async () => {
     integration = await createTestIntegration('perfil-facturacion', { balanceCentavos: 0 });
+    other = await createTestIntegration('otra-integracion', { balanceCentavos: 0 });
     await addPortalMember(integration, BILLING, 'facturacion');
   });
   app = await startApp({
@@ -123,4 +133,67 @@ describe('a billing profile before money is taken', { timeout: PROCESS_TEST_TIME
       expect(simulator.fel.certification(invoice.identifier)).toMatchObject({ receptorId: EMPRESA.nit });
     }
   });
+
+  it('an ERP reconciles the month through the API alone: each top-up names its invoice, the totals agree, and the documents download (issue 64, point 12)', async () => {
+    const api = async (path: string, as = integration) => {
+      const response = await fetch(`${app.baseUrl}/api${path}`, { headers: credentialHeaders(as) });
+      const contentType = response.headers.get('content-type');
+      const body = contentType?.includes('application/json') ? await response.json() : new Uint8Array(await response.arrayBuffer());
+      const documented = path
+        .split('?')[0]!
+        .replace(/\/facturas\/[^/]+\//, '/facturas/{id}/')
+        .replace(/\/notas-de-credito\/[^/]+\//, '/notas-de-credito/{nota}/');
+      if (contentType?.includes('application/json')) expectDocumentedResponse({ path: documented, method: 'get', status: response.status, contentType, body });
+      return { status: response.status, contentType, disposition: response.headers.get('content-disposition'), body };
+    };
+    const listed = await api('/cuenta/facturas');
+    expect(listed.status).toBe(200);
+    const { facturas } = listed.body as InvoicesBody;
+    expect(facturas.map((invoice) => [invoice.total_centavos, invoice.estado, invoice.receptor.id, invoice.receptor.nombre])).toEqual([
+      [300_000, 'certificada', EMPRESA.nit, EMPRESA.name],
+      [260_000, 'certificada', EMPRESA.nit, EMPRESA.name],
+    ]);
+    const movements = ((await api('/cuenta/movimientos?tipo=recarga')).body as MovementsBody).movimientos;
+    // Every top-up names its invoice, and the invoices add up to the top-ups.
+    expect(movements.map((movement) => movement.factura_id).sort()).toEqual(facturas.map((invoice) => invoice.id).sort());
+    expect(movements.reduce((sum, movement) => sum + movement.monto_centavos, 0)).toBe(facturas.reduce((sum, invoice) => sum + invoice.total_centavos, 0));
+    for (const invoice of facturas) expect(movements.find((movement) => movement.id === invoice.movimiento_id)?.factura_id).toBe(invoice.id);
+
+    const first = facturas[0]!;
+    const xml = await api(first.xml!);
+    expect(xml.status).toBe(200);
+    expect(xml.contentType).toContain('application/xml');
+    expect(xml.disposition).toBe(`attachment; filename="factura-${first.serie}-${first.numero}.xml"`);
+    expect(new TextDecoder().decode(xml.body as Uint8Array)).toContain(first.uuid!);
+    const pdf = await api(first.pdf!);
+    expect(pdf.status).toBe(200);
+    expect(new TextDecoder().decode((pdf.body as Uint8Array).slice(0, 5))).toBe('%PDF-');
+    // Another integration, and ids that name nothing, get the same 404.
+    for (const path of [first.xml!, first.pdf!, `/cuenta/facturas/${first.id}/notas-de-credito/1/xml`, '/cuenta/facturas/999999/xml', '/cuenta/facturas/abc/pdf']) {
+      const refused = await api(path, path === first.xml || path === first.pdf ? other : integration);
+      expect(refused.status, path).toBe(404);
+    }
+    expect(((await api('/cuenta/facturas', other)).body as InvoicesBody).facturas).toEqual([]);
+    expect((await api('/cuenta/facturas?desde=ayer')).status).toBe(400);
+  });
+
+  it('examples/facturas-del-mes.sh reconciles the month from the API and keeps each invoice\'s XML and PDF', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'facturas-del-mes-'));
+    try {
+      const env = { PATH: process.env.PATH, BASE_URL: `${app.baseUrl}/api`, LOGIN: integration.nombre, TOKEN: integration.token, NODE_ENV: 'production' as const };
+      const { stdout } = await promisify(execFile)('bash', ['examples/facturas-del-mes.sh', guatemalanToday().slice(0, 7), folder], { env });
+      expect(stdout).toContain('Recargas: Q 5600.00 = facturado Q 5600.00 + sin factura Q 0.00');
+      expect(stdout).toContain('Neto facturado: Q 5600.00 (anulado Q 0.00, notas de crédito Q 0.00)');
+      expect(stdout).toContain('Las cuentas del mes cuadran.');
+      const rows = await invoicesOf();
+      for (const invoice of rows) {
+        expect(stdout).toContain(`FEL ${invoice.serie}-${invoice.numero} UUID ${invoice.uuid} · Certificada`);
+        expect(fs.existsSync(path.join(folder, `factura-${invoice.serie}-${invoice.numero}.xml`))).toBe(true);
+        expect(fs.readFileSync(path.join(folder, `factura-${invoice.serie}-${invoice.numero}.pdf`)).subarray(0, 5).toString()).toBe('%PDF-');
+      }
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
+

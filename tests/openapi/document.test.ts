@@ -75,6 +75,10 @@ describe('the generated document', () => {
       // The integration's own account and the sources' status (issue 54).
       '/cuenta': { get: 'getAccount' },
       '/cuenta/movimientos': { get: 'listAccountMovements' },
+      '/cuenta/facturas': { get: 'listAccountInvoices' },
+      '/cuenta/facturas/{id}/xml': { get: 'getAccountInvoiceXml' },
+      '/cuenta/facturas/{id}/pdf': { get: 'getAccountInvoicePdf' },
+      '/cuenta/facturas/{id}/notas-de-credito/{nota}/xml': { get: 'getAccountCreditNoteXml' },
       '/estado': { get: 'getSourcesStatus' },
       // What the portal's Consultas shows, for the integrator's systems.
       '/consultas': { get: 'listQueryRecords' },

@@ -166,3 +166,21 @@ export async function creditNoteXmlOf(invoiceId: number, integrationId: number):
   if (!row?.xml || !row.serie || !row.numero) return undefined;
   return { xml: row.xml, serie: row.serie, numero: row.numero };
 }
+
+/** One certified credit note of an invoice, by its own id, within one integration: its XML and numbers. */
+export async function creditNoteXmlById(noteId: number, invoiceId: number, integrationId: number): Promise<{ xml: string; serie: string; numero: string } | undefined> {
+  const [row] = await (await db())
+    .select({ xml: invoiceReversals.certifiedXml, serie: invoiceReversals.serie, numero: invoiceReversals.numero })
+    .from(invoiceReversals)
+    .where(
+      and(
+        eq(invoiceReversals.id, noteId),
+        eq(invoiceReversals.invoiceId, invoiceId),
+        eq(invoiceReversals.integrationId, integrationId),
+        eq(invoiceReversals.kind, 'credit_note'),
+        eq(invoiceReversals.state, 'done'),
+      ),
+    );
+  if (!row?.xml || !row.serie || !row.numero) return undefined;
+  return { xml: row.xml, serie: row.serie, numero: row.numero };
+}

@@ -11,6 +11,10 @@ export const ACCOUNT_MESSAGES = {
   cursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior, con los mismos filtros.',
 } as const;
 
+/** A download of /api/cuenta/facturas that names nothing of the integration's: the same answer for an unknown id and another integration's. */
+export const INVOICE_NOT_FOUND_MESSAGE = 'La factura no existe, no es de su integracion o todavia no esta certificada.';
+export const CREDIT_NOTE_NOT_FOUND_MESSAGE = 'La nota de credito no existe, no es de su integracion o todavia no esta certificada.';
+
 export type AccountRequestProblem = keyof typeof ACCOUNT_MESSAGES;
 
 /** Movements per page, as the portal's Movimientos shows them. */

@@ -11,3 +11,8 @@ export function accountRoute(handler: (request: Request, context: AccountContext
   const route = integrationApiRoute<object>(consumeAccountApiLimit, 'account request failed', (request, context) => handler(request, context));
   return (request: Request): Promise<Response> => route(request, { params: Promise.resolve({}) });
 }
+
+/** The same, for a route with path parameters (an invoice's id). */
+export function accountRouteWithParams<P>(handler: (request: Request, context: AccountContext, params: P) => Promise<Response>) {
+  return integrationApiRoute<P>(consumeAccountApiLimit, 'account request failed', handler);
+}

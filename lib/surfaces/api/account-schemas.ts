@@ -77,6 +77,10 @@ export const movementSchema = z
     saldo_despues: quetzales('Lo mismo'),
     origen: z.string().describe('Quién lo hizo, como lo dice el portal: «Administración», «Consulta a la API»…'),
     nota: z.string().nullable().describe('La nota de una recarga o un ajuste; null en una consulta cobrada.'),
+    factura_id: z
+      .int()
+      .nullable()
+      .describe('En una recarga, el id de su factura (GET /cuenta/facturas); null en una recarga acreditada mientras el servicio no facturaba, en un ajuste y en una consulta cobrada.'),
   })
   .meta({ id: 'Movimiento', description: 'Un movimiento del saldo: una recarga, un ajuste o una consulta cobrada.' });
 
@@ -96,3 +100,68 @@ export const movementsSchema = z
   .meta({ id: 'Movimientos', description: 'Una página de los movimientos del saldo, como los muestra Movimientos en el portal.' });
 
 export type MovementsBody = z.infer<typeof movementsSchema>;
+
+/** An invoice's standing as the API names it (the portal's words are in estado_texto). */
+export const INVOICE_API_STATES = [
+  'pendiente_nit',
+  'en_tramite',
+  'por_corregir',
+  'certificada',
+  'anulacion_en_tramite',
+  'anulada',
+  'nota_de_credito_en_tramite',
+  'con_nota_de_credito',
+] as const;
+
+const documentSchema = z.object({
+  id: z.int().describe('El id del documento (anulación o nota de crédito).'),
+  tipo: z.enum(['anulacion', 'nota_de_credito']),
+  estado: z.enum(['en_tramite', 'certificado', 'rechazado', 'por_corregir']).describe('rechazado: el certificador no la aceptó y el monto volvió al saldo.'),
+  monto_centavos: centavos('Lo que revierte de la factura'),
+  monto: quetzales('Lo mismo'),
+  motivo: z.string(),
+  solicitado: z.string().describe('ISO 8601, UTC.'),
+  certificado: z.string().nullable().describe('Cuándo SAT la tuvo por hecha (ISO 8601, UTC); null mientras no.'),
+  serie: z.string().nullable().describe('Serie de la nota de crédito certificada; null en una anulación o antes de certificarse.'),
+  numero: z.string().nullable(),
+  uuid: z.string().nullable().describe('Número de autorización (UUID) de la nota de crédito.'),
+  xml: z.string().nullable().describe('Ruta, bajo {base_url}, del XML certificado de la nota de crédito; null si no hay.'),
+});
+
+export const invoiceSchema = z
+  .object({
+    id: z.int().describe('El id de la factura en este servicio.'),
+    movimiento_id: z.int().describe('El id de la recarga que factura, el mismo de /cuenta/movimientos.'),
+    tipo_dte: z.enum(['FACT', 'FPEQ']).describe('FACT (régimen general) o FPEQ (pequeño contribuyente), según el emisor.'),
+    estado: z.enum(INVOICE_API_STATES).describe('pendiente_nit: espera el NIT o CUI de sus datos de facturación (SAT no admite consumidor final desde Q 2,500.00).'),
+    estado_texto: z.string().describe('El estado en palabras, como lo muestra el portal.'),
+    fecha_emision: z.string().describe('FechaHoraEmision (ISO 8601, UTC).'),
+    fecha_certificacion: z.string().nullable().describe('FechaHoraCertificacion (ISO 8601, UTC); null mientras no esté certificada.'),
+    serie: z.string().nullable(),
+    numero: z.string().nullable().describe('Número del DTE; null mientras no esté certificada.'),
+    uuid: z.string().nullable().describe('Número de autorización de SAT.'),
+    total_centavos: centavos('Gran total'),
+    total: quetzales('Gran total'),
+    gravable_centavos: centavos('Monto gravable (sin IVA)'),
+    iva_centavos: centavos('IVA; 0 en una FPEQ'),
+    receptor: z.object({
+      tipo: z.enum(['nit', 'cui', 'cf']),
+      id: z.string().describe('El NIT (sin guion), el CUI, o CF.'),
+      nombre: z.string().nullable().describe('El nombre que SAT tiene para ese NIT (o el del CUI); null en CF.'),
+    }),
+    xml: z.string().nullable().describe('Ruta, bajo {base_url}, del XML certificado; null mientras no esté certificada.'),
+    pdf: z.string().nullable().describe('Ruta, bajo {base_url}, de su PDF; null mientras no esté certificada.'),
+    documentos: z.array(documentSchema).describe('Su anulación o sus notas de crédito (una por reembolso parcial), las más antiguas primero.'),
+  })
+  .meta({ id: 'Factura', description: 'La factura electrónica (FEL) de una recarga acreditada, con su anulación o sus notas de crédito.' });
+
+export const invoicesSchema = z
+  .object({
+    facturas: z.array(invoiceSchema).describe('La más reciente primero.'),
+    moneda: z.literal('GTQ'),
+    siguiente: z.string().nullable().describe('Pida la página siguiente (más antigua) con ?cursor= y este valor, con los mismos filtros; null en la última.'),
+  })
+  .meta({ id: 'Facturas', description: 'Una página de las facturas de su integración y sus documentos, como las muestra Facturas en el portal.' });
+
+export type InvoiceBody = z.infer<typeof invoiceSchema>;
+export type InvoicesBody = z.infer<typeof invoicesSchema>;

@@ -152,6 +152,7 @@ export async function movementsBody(integrationId: number, query: MovementsQuery
       saldo_despues: centavosAsDecimal(row.balanceAfterCentavos),
       origen: row.kind === 'capture' ? CHARGED_LOOKUP_ORIGIN : integratorLedgerOrigin(row.actor),
       nota: row.kind === 'capture' || row.note === null ? null : readableLedgerNote(row.note),
+      factura_id: row.invoiceId,
     })),
     moneda: CURRENCY,
     retenido: { consultas: held.holds, monto_centavos: held.centavos, monto: centavosAsDecimal(held.centavos) },

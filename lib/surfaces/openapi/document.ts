@@ -36,8 +36,9 @@ import {
   watchListRequestSchema,
   watchListSchema,
 } from '@/lib/flows/watch-lists/schemas';
-import { ACCOUNT_MESSAGES, MOVEMENTS_PAGE_SIZE } from '@/lib/surfaces/api/account-responses';
-import { accountSchema, MOVEMENT_KINDS, movementsSchema, type AccountBody, type MovementsBody } from '@/lib/surfaces/api/account-schemas';
+import { ACCOUNT_MESSAGES, CREDIT_NOTE_NOT_FOUND_MESSAGE, INVOICE_NOT_FOUND_MESSAGE, MOVEMENTS_PAGE_SIZE } from '@/lib/surfaces/api/account-responses';
+import { accountSchema, invoicesSchema, MOVEMENT_KINDS, movementsSchema, type AccountBody, type InvoicesBody, type MovementsBody } from '@/lib/surfaces/api/account-schemas';
+import { INVOICES_PAGE_SIZE } from '@/lib/surfaces/api/account-invoices';
 import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
 import { publicStatusSchema } from '@/lib/reactions/status-page/public-schema';
 import { buildPublicStatus, STATUS_UNAVAILABLE_MESSAGE } from '@/lib/reactions/status-page/status';
@@ -664,6 +665,7 @@ const EXAMPLE_MOVEMENTS: MovementsBody = {
       saldo_despues: '483.50',
       origen: 'Consulta a la API',
       nota: null,
+      factura_id: null,
     },
     {
       id: 88_015,
@@ -676,11 +678,75 @@ const EXAMPLE_MOVEMENTS: MovementsBody = {
       saldo_despues: '500.00',
       origen: 'Administración',
       nota: 'Depósito BI 123456',
+      factura_id: 318,
     },
   ],
   moneda: 'GTQ',
   retenido: { consultas: 1, monto_centavos: 150, monto: '1.50' },
   siguiente: 'MjAyNi0xMS0yMFQxNTowMjoxMC4wMDAwMDBafDg4MDE1',
+};
+
+/** A page of GET /cuenta/facturas (typed by its schema): a certified invoice with a partial credit note, and one waiting for the NIT. */
+const EXAMPLE_INVOICES: InvoicesBody = {
+  facturas: [
+    {
+      id: 318,
+      movimiento_id: 88_015,
+      tipo_dte: 'FACT',
+      estado: 'con_nota_de_credito',
+      estado_texto: 'Con nota de crédito',
+      fecha_emision: '2026-11-20T15:02:10.000Z',
+      fecha_certificacion: '2026-11-20T15:02:12.000Z',
+      serie: '7A3F01C2',
+      numero: '2605471521',
+      uuid: '7A3F01C2-9B44-4E21-8D10-5C6E7F809A1B',
+      total_centavos: 50_000,
+      total: '500.00',
+      gravable_centavos: 44_643,
+      iva_centavos: 5_357,
+      receptor: { tipo: 'nit', id: '576937K', nombre: 'COOPERATIVA EJEMPLO, R.L.' },
+      xml: '/cuenta/facturas/318/xml',
+      pdf: '/cuenta/facturas/318/pdf',
+      documentos: [
+        {
+          id: 41,
+          tipo: 'nota_de_credito',
+          estado: 'certificado',
+          monto_centavos: 10_000,
+          monto: '100.00',
+          motivo: 'Reembolso del pago en línea: pago duplicado',
+          solicitado: '2026-11-22T17:40:00.000Z',
+          certificado: '2026-11-22T17:40:03.000Z',
+          serie: '1C9E44A0',
+          numero: '1139082455',
+          uuid: '1C9E44A0-43DE-4A2B-9F1C-0D2E3F4A5B6C',
+          xml: '/cuenta/facturas/318/notas-de-credito/41/xml',
+        },
+      ],
+    },
+    {
+      id: 317,
+      movimiento_id: 87_990,
+      tipo_dte: 'FACT',
+      estado: 'pendiente_nit',
+      estado_texto: 'Factura pendiente: falta el NIT',
+      fecha_emision: '2026-11-19T14:00:00.000Z',
+      fecha_certificacion: null,
+      serie: null,
+      numero: null,
+      uuid: null,
+      total_centavos: 300_000,
+      total: '3000.00',
+      gravable_centavos: 267_857,
+      iva_centavos: 32_143,
+      receptor: { tipo: 'cf', id: 'CF', nombre: null },
+      xml: null,
+      pdf: null,
+      documentos: [],
+    },
+  ],
+  moneda: 'GTQ',
+  siguiente: null,
 };
 
 /** The integration's own account (GET /cuenta, /cuenta/movimientos): the same credentials and error shape as /lotes, a limit of their own. */
@@ -731,6 +797,62 @@ function accountPaths(): JsonObject {
         }),
       },
     },
+    '/cuenta/facturas': {
+      get: {
+        operationId: 'listAccountInvoices',
+        tags: ['cuenta'],
+        summary: 'Las facturas electrónicas (FEL) de sus recargas, con sus anulaciones y notas de crédito',
+        description: [
+          `Como Facturas en el portal: la más reciente primero, una por recarga acreditada, hasta ${INVOICES_PAGE_SIZE} por página. movimiento_id es el id de la recarga en /cuenta/movimientos: con las dos listas su sistema concilia un mes sin abrir el portal (el total de las recargas del mes es el de sus facturas, y lo anulado o devuelto con nota de crédito está en documentos).`,
+          'estado pendiente_nit: la recarga se acreditó, pero SAT no admite facturar a consumidor final desde Q 2,500.00 y su integración no tiene NIT ni CUI; la factura se emite sola al registrarlo en el portal (Facturas, «Datos de facturación»). xml y pdf son rutas bajo {base_url} con las mismas cabeceras de autenticación; null mientras no esté certificada.',
+          'desde y hasta filtran por la fecha de la recarga, en días del calendario de Guatemala, ambos incluidos.',
+          limitNote,
+        ].join('\n\n'),
+        parameters: [
+          day('desde', 'Opcional. AAAA-MM-DD: facturas de recargas desde el inicio de ese día en Guatemala.'),
+          day('hasta', 'Opcional. AAAA-MM-DD: hasta el fin de ese día en Guatemala (incluido).'),
+          { name: 'cursor', in: 'query', required: false, description: 'El campo siguiente de la página anterior.', schema: { type: 'string' } },
+        ],
+        responses: withRequestId({
+          '200': { description: 'Una página de facturas.', content: { 'application/json': { schema: ref(invoicesSchema), example: EXAMPLE_INVOICES } } },
+          '400': catalogError('Una fecha o el cursor no son válidos, o hasta es anterior a desde.', pick(ACCOUNT_MESSAGES, 'desde', 'hasta', 'range', 'cursor')),
+          ...common,
+        }),
+      },
+    },
+    ...invoiceDownloads(common, limitNote),
+  };
+}
+
+/** The certified documents of /cuenta/facturas, as files (the same 404 for unknown, another integration's and not certified). */
+function invoiceDownloads(common: JsonObject, limitNote: string): JsonObject {
+  const idParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+  const file = (contentType: string) => ({ [contentType]: { schema: { type: 'string', format: 'binary' } } });
+  const download = (operationId: string, summary: string, contentType: string, parameters: JsonObject[], notFound: string) => ({
+    get: {
+      operationId,
+      tags: ['cuenta'],
+      summary,
+      description: ['Un archivo para descargar (Content-Disposition: attachment), con las mismas cabeceras de autenticación que /cuenta.', limitNote].join('\n\n'),
+      parameters,
+      responses: withRequestId({
+        '200': { description: 'El archivo.', content: file(contentType) },
+        '404': catalogError('No existe, no es de su integración o todavía no está certificada.', { notFound }),
+        ...common,
+      }),
+    },
+  });
+  const invoiceId = idParameter('id', 'El id de la factura (GET /cuenta/facturas).');
+  return {
+    '/cuenta/facturas/{id}/xml': download('getAccountInvoiceXml', 'El XML certificado de una factura, como lo devolvió el certificador', 'application/xml', [invoiceId], INVOICE_NOT_FOUND_MESSAGE),
+    '/cuenta/facturas/{id}/pdf': download('getAccountInvoicePdf', 'El PDF de una factura certificada', 'application/pdf', [invoiceId], INVOICE_NOT_FOUND_MESSAGE),
+    '/cuenta/facturas/{id}/notas-de-credito/{nota}/xml': download(
+      'getAccountCreditNoteXml',
+      'El XML certificado de una nota de crédito de una factura',
+      'application/xml',
+      [invoiceId, idParameter('nota', 'El id del documento (documentos[].id).')],
+      CREDIT_NOTE_NOT_FOUND_MESSAGE,
+    ),
   };
 }
 

@@ -18,6 +18,8 @@ export interface PortalMovement {
   origin: string;
   /** The note of a top-up or adjustment, which staff writes for the integrator to read. */
   note: string | null;
+  /** The FEL invoice of a top-up, when one was written. */
+  invoiceId: number | null;
 }
 
 export interface PortalMovementsPage {
@@ -45,6 +47,7 @@ export async function portalMovementsPage(user: PortalUserSession, query: Search
       createdAt: row.createdAt,
       origin: row.kind === 'capture' ? CHARGED_LOOKUP_ORIGIN : integratorLedgerOrigin(row.actor),
       note: row.kind === 'capture' || row.note === null ? null : readableLedgerNote(row.note),
+      invoiceId: row.invoiceId,
     })),
     older: page.older,
     newer: page.newer,

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { HeldInFlightNotice } from '@/components/console/balance-history';
 import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
@@ -86,6 +87,14 @@ export default async function PortalMovementsPage({ searchParams }: { searchPara
                       <span>
                         {row.origin}
                         {row.note ? ` · ${row.note}` : ''}
+                        {row.invoiceId !== null && (
+                          <>
+                            {' · '}
+                            <Link href={`/portal/facturas/${row.invoiceId}`} data-testid="movement-invoice">
+                              Factura
+                            </Link>
+                          </>
+                        )}
                       </span>
                     </td>
                   </tr>
