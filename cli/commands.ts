@@ -1,3 +1,6 @@
+import type { InvoiceReversal, InvoiceState } from '@/db/schema';
+import { listInvoices, showInvoice, type ListedInvoice } from '@/lib/flows/invoicing/listing';
+import { INVOICE_STANDING_LABELS, INVOICE_STATES, invoiceStanding, receptorText } from '@/lib/presentation/invoice-labels';
 import { database } from '@/db/client';
 import { booksByMonth, booksFindings, type BooksFinding, type BooksMonth } from '@/lib/core/billing/books';
 import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
@@ -530,6 +533,27 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     return { data: requests.map(({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt }) => ({ id, integrationId, integrationName, bank, reference, depositDate, amountCentavos, state, reason, createdAt })), text: requests.map(describeTopUpRequest).join('\n') };
   },
 
+  async 'invoices:list'(_args, options) {
+    const integrationId = typeof options.integration === 'string' ? (await integrationByArg([options.integration])).id : undefined;
+    const state = typeof options.estado === 'string' ? options.estado : undefined;
+    if (state !== undefined && !(INVOICE_STATES as string[]).includes(state)) {
+      throw new CliError(`--estado admite ${INVOICE_STATES.join(', ')} (se recibió «${safe(state)}»)`, 2);
+    }
+    const limit = typeof options.limit === 'string' ? Number(options.limit) : 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new CliError('--limit es un número entero de 1 a 1000', 2);
+    const listed = await listInvoices({ integrationId, state: state as InvoiceState | undefined, limit });
+    if (listed.length === 0) return { data: [], text: 'No hay facturas con esos filtros.' };
+    return { data: listed.map(invoiceData), text: listed.map(describeInvoice).join('\n') };
+  },
+
+  async 'invoices:show'(args) {
+    const typed = required(args, 0, 'el número de la factura (invoices:list los muestra)');
+    const id = /^[1-9]\d{0,9}$/.test(typed) ? Number(typed) : NaN;
+    const found = Number.isSafeInteger(id) ? await showInvoice(id) : undefined;
+    if (!found) throw new CliError(`no existe la factura «${safe(typed)}»`);
+    return { data: invoiceData(found), text: describeInvoice(found) };
+  },
+
   async 'top-ups:duplicates'() {
     // Reports that are one deposit under the letters-and-digits rule but were taken apart before it.
     const groups = await referenceDuplicates();
@@ -848,6 +872,37 @@ async function verificationReport(run: CompletedVerification): Promise<string> {
     }),
   ].join('\n');
 }
+
+/** An invoice as --json gives it: its row without the certified XML, and its documents. */
+function invoiceData({ invoice, integrationName, documents }: ListedInvoice) {
+  const { certifiedXml: _xml, leaseHolder: _holder, leaseUntil: _lease, ...row } = invoice;
+  return { ...row, integrationName, documents: documents.map(({ certifiedXml: _noteXml, leaseHolder: _noteHolder, leaseUntil: _noteLease, ...document }) => document) };
+}
+
+/** An invoice in a few lines, in words: numbers, state, receptor, amounts and its documents. */
+function describeInvoice({ invoice, integrationName, documents }: ListedInvoice): string {
+  const standing = invoiceStanding(invoice);
+  const numbers = invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero} UUID ${invoice.uuid}` : 'sin número todavía';
+  const lines = [
+    `Factura #${invoice.id} «${safe(integrationName)}» ${invoice.documentType} ${numbers}: ${INVOICE_STANDING_LABELS[standing]}, ${formatQuetzales(invoice.totalCentavos)}` +
+      `, emitida el ${formatDateTime(invoice.emittedAt)}${invoice.certifiedAt ? `, certificada el ${formatDateTime(invoice.certifiedAt)}` : ''}; receptor ${safe(receptorText(invoice))}; recarga #${invoice.ledgerEntryId}`,
+  ];
+  if (invoice.state === 'to_correct' && invoice.lastErrorMessage) lines.push(`  El certificador dijo: ${safe(invoice.lastErrorMessage)}`);
+  for (const document of documents) {
+    const kind = document.kind === 'void' ? 'Anulación' : 'Nota de crédito';
+    const noteNumbers = document.serie && document.numero ? ` ${document.serie}-${document.numero} UUID ${document.uuid}` : '';
+    lines.push(`  ${kind} #${document.id}${noteNumbers}: ${REVERSAL_STATE_WORDS[document.state]}, ${formatQuetzales(document.amountCentavos)} (${safe(document.reason)})`);
+  }
+  return lines.join('\n');
+}
+
+const REVERSAL_STATE_WORDS: Record<InvoiceReversal['state'], string> = {
+  pending: 'en trámite',
+  indeterminate: 'en trámite (por confirmar con el certificador)',
+  done: 'certificada',
+  refused: 'rechazada (el monto volvió al saldo)',
+  to_correct: 'por corregir',
+};
 
 async function booksReport(months: BooksMonth[], findings: BooksFinding[]): Promise<string> {
   const lines = months.map((row) => {

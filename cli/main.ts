@@ -130,6 +130,7 @@ function parseCommandLine(argv: string[]) {
       until: { type: 'string' },
       out: { type: 'string' },
       mes: { type: 'string' },
+      estado: { type: 'string' },
       'export-dir': { type: 'string' },
       label: { type: 'string' },
       expires: { type: 'string' },

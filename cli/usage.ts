@@ -21,6 +21,10 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
   ledger:verify [--integration id|nombre]
                                         concilia saldos, libro mayor y registros (y las cuentas de abajo); con
                                         diferencias, las lista y termina con el código 1
+  invoices:list [--integration id|nombre] [--estado awaiting_receptor|pending|indeterminate|certified|to_correct] [--limit N]
+                                        las facturas, la más reciente primero, con su estado, sus números, su
+                                        receptor y sus anulaciones o notas de crédito
+  invoices:show <número>                una factura y sus documentos
   books:verify [--integration id|nombre] [--mes AAAA-MM]
                                         las cuentas por mes: recargas, facturas, anulaciones y notas de crédito;
                                         si un pago no se acreditó, una recarga no tiene factura ni motivo o un

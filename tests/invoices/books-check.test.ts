@@ -58,6 +58,16 @@ describe('the books check', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stdout).toContain('«cuentas-cuadran»: recargas Q 700.00 = facturado Q 700.00; certificado Q 0.00 (2 en cola del certificador)');
     expect(clean.stdout).toContain('Las cuentas cuadran');
+    // The invoices themselves, as an operator lists and shows them.
+    const listed = await cli('invoices:list', '--integration', 'cuentas-cuadran');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^Factura #2 «cuentas-cuadran» FACT sin número todavía: Pendiente, Q 200\.00, emitida el .*; receptor Consumidor final; recarga #\d+$/m);
+    expect(listed.stdout).toMatch(/^Factura #1 «cuentas-cuadran» FACT sin número todavía: Pendiente, Q 500\.00/m);
+    const shown = await cli('invoices:show', '1', '--json');
+    expect(shown.json<{ id: number; totalCentavos: number; certifiedXml?: string }>()).toMatchObject({ id: 1, totalCentavos: 50_000 });
+    expect(shown.json<object>()).not.toHaveProperty('certifiedXml');
+    expect((await cli('invoices:list', '--estado', 'pagada')).stderr).toContain('--estado admite awaiting_receptor, pending, indeterminate, certified, to_correct');
+    expect((await cli('invoices:show', '999')).stderr).toContain('no existe la factura «999»');
   });
 
   it('names a payment taken and not credited, a top-up without its invoice and a refund without its credit note, and tells the administrators', async () => {
