@@ -875,8 +875,9 @@ async function verificationReport(run: CompletedVerification): Promise<string> {
 
 /** An invoice as --json gives it: its row without the certified XML, and its documents. */
 function invoiceData({ invoice, integrationName, documents }: ListedInvoice) {
-  const { certifiedXml: _xml, leaseHolder: _holder, leaseUntil: _lease, ...row } = invoice;
-  return { ...row, integrationName, documents: documents.map(({ certifiedXml: _noteXml, leaseHolder: _noteHolder, leaseUntil: _noteLease, ...document }) => document) };
+  const withoutInternals = <T extends { certifiedXml: unknown; leaseHolder: unknown; leaseUntil: unknown }>(row: T) =>
+    Object.fromEntries(Object.entries(row).filter(([key]) => !['certifiedXml', 'leaseHolder', 'leaseUntil'].includes(key)));
+  return { ...withoutInternals(invoice), integrationName, documents: documents.map(withoutInternals) };
 }
 
 /** An invoice in a few lines, in words: numbers, state, receptor, amounts and its documents. */
