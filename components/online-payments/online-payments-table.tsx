@@ -1,10 +1,10 @@
 import type { OnlinePayment } from '@/db/schema';
-import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
+import { ONLINE_PAYMENT_STANDING_LABELS, onlinePaymentStanding, onlinePaymentStandingTone, type RefundSummary } from '@/lib/flows/online-top-ups/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 interface Props {
-  payments: (OnlinePayment & { integrationName?: string })[];
+  payments: (OnlinePayment & { integrationName?: string; refunds: RefundSummary })[];
   /**
    * The console shows every integration's, with the provider's words and payment id for support;
    * the portal its own integration's, each linking to its return page.
@@ -49,10 +49,13 @@ export function OnlinePaymentsTable({ payments, audience }: Props) {
                 {formatQuetzales(payment.feeCentavos)}
               </td>
               <td data-label="Estado">
-                <span className={`badge ${onlinePaymentTone(payment.state)}`} data-testid="online-payment-state">
-                  {ONLINE_PAYMENT_STATE_LABELS[payment.state]}
+                <span className={`badge ${onlinePaymentStandingTone(onlinePaymentStanding(payment, payment.refunds))}`} data-testid="online-payment-state">
+                  {ONLINE_PAYMENT_STANDING_LABELS[onlinePaymentStanding(payment, payment.refunds)]}
                 </span>
-                {console && payment.detail && <span className="small"> {payment.detail}</span>}
+                {payment.refunds.refundedCentavos > 0 && payment.refunds.refundedCentavos < payment.amountCentavos && (
+                  <span className="small"> {`${formatQuetzales(payment.refunds.refundedCentavos)} devueltos`}</span>
+                )}
+                {console && payment.detail === 'amount_mismatch' && <span className="small"> El proveedor cobró otro monto o en otra moneda: revíselo.</span>}
               </td>
               {console ? (
                 <>

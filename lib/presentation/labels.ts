@@ -65,6 +65,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'top_up_request.reject': 'Rechazó un depósito reportado',
   'online_top_up.start': 'Inició un pago en línea para recargar (aún sin acreditar)',
   'online_top_up.credit': 'Se acreditó un pago en línea (la recarga entró al saldo)',
+  'online_top_up.cancel': 'Canceló un pago en línea antes de pagarlo (no se cobró nada)',
   'online_top_up.refund': 'Reembolsó un pago en línea (el monto salió del saldo)',
   'online_top_up.refund_failed': 'El proveedor no hizo un reembolso (el monto volvió al saldo)',
   'auto_top_up.enable': 'Activó o cambió la recarga automática',

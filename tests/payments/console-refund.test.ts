@@ -2,6 +2,7 @@
 // simulator and the FEL certifier's: support sees the payment but the server refuses them the
 // refund; an administrator's two sendings at once refund once (balance, provider, credit note), and
 // the page shows the refund's state; a part is refunded first, then the rest.
+import { ONLINE_PAYMENT_STANDING_EXPLANATIONS, ONLINE_PAYMENT_STATE_EXPLANATIONS } from '@/lib/flows/online-top-ups/labels';
 import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +109,15 @@ describe('refunding an online payment in the console', { timeout: PROCESS_TEST_T
     expect(shown.text).toContain('Reembolsado');
     expect(shown.text).toContain(`queda ${formatQuetzales(0)} por reembolsar.`);
     expect(shown.text).not.toContain('Reembolsar el pago');
+    // Refunded reads refunded everywhere (issue 64, point 7): the console's badge, the portal's list and its page.
+    expect(shown.text).toMatch(/data-testid="console-online-payment-state"[^>]*>Reembolsado</);
+    const portalList = await billing.request('/portal/recargas');
+    expect(portalList.text).toMatch(/data-testid="online-payment-state"[^>]*>Reembolsado</);
+    const portalPage = await billing.request(`/portal/recargas/pagos/${payment.id}`);
+    expect(portalPage.text).toMatch(/data-testid="online-payment-state"[^>]*>Reembolsado</);
+    expect(portalPage.text).toContain(ONLINE_PAYMENT_STANDING_EXPLANATIONS.refunded);
+    expect(portalPage.text).toMatch(/data-testid="online-payment-refunded"[^>]*>Q 100\.00, el \d\d\/\d\d\/\d{4}/);
+    expect(portalPage.text).toContain('Ver la factura y su nota de crédito');
+    for (const text of [portalList.text, portalPage.text]) expect(text).not.toContain(ONLINE_PAYMENT_STATE_EXPLANATIONS.credited);
   });
 });

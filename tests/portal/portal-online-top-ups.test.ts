@@ -8,8 +8,8 @@ import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { integrations, ledgerEntries, onlinePayments } from '@/db/schema';
-import { ONLINE_PAYMENT_STATE_EXPLANATIONS, ONLINE_PAYMENT_STATE_LABELS } from '@/lib/flows/online-top-ups/labels';
-import { onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
+import { ONLINE_PAYMENT_STANDING_EXPLANATIONS, ONLINE_PAYMENT_STANDING_LABELS, ONLINE_PAYMENT_STATE_EXPLANATIONS, ONLINE_PAYMENT_STATE_LABELS } from '@/lib/flows/online-top-ups/labels';
+import { ONLINE_TOP_UP_MESSAGES, onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
 import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
@@ -140,9 +140,24 @@ describe('Pagar en línea in the portal’s Recargas', { timeout: PROCESS_TEST_T
 
     const unpaid = await started('130.00');
     const returned = await billing.request(`/portal/recargas/pagos/${unpaid.id}?cancelado=1`);
-    expect(returned.text).toContain('Volvió sin pagar');
+    expect(returned.text).toContain('Volvió sin pagar: no se cobró nada. Puede pagarlo más tarde desde Recargas mientras el enlace esté vigente, o cancelarlo aquí.');
+    // Only that: nothing about a payment that may have just been made (issue 64, point 7).
+    expect(returned.text).not.toContain(ONLINE_PAYMENT_STATE_EXPLANATIONS.checkout_open);
     expect(returned.text).toContain(ONLINE_PAYMENT_STATE_LABELS.checkout_open);
+    expect(returned.text).toContain('Cancelar este pago');
     expect(await facts(unpaid.id)).toEqual({ balance: 36_000, entries: 0 });
+
+    // A pending one can be cancelled, once; it then reads cancelled, in the list too.
+    const cancel = () => billing.serverAction(`/portal/recargas/pagos/${unpaid.id}`, 'cancelOnlineTopUpAction', { pago: unpaid.id, envio: crypto.randomUUID() });
+    expect(says(await cancel(), ONLINE_TOP_UP_MESSAGES.cancelled)).toBe(true);
+    expect(says(await cancel(), ONLINE_TOP_UP_MESSAGES.notCancellable)).toBe(true);
+    const closed = await billing.request(`/portal/recargas/pagos/${unpaid.id}`);
+    expect(closed.text).toContain(ONLINE_PAYMENT_STANDING_LABELS.cancelled);
+    expect(closed.text).toContain(ONLINE_PAYMENT_STANDING_EXPLANATIONS.cancelled);
+    expect(closed.text).not.toContain('Cancelar este pago');
+    expect((await billing.request('/portal/recargas')).text).toMatch(/data-testid="online-payment-state"[^>]*>Cancelado</);
+    // A transfer in progress is past cancelling.
+    expect(says(await billing.serverAction(`/portal/recargas/pagos/${transfer.id}`, 'cancelOnlineTopUpAction', { pago: transfer.id, envio: crypto.randomUUID() }), ONLINE_TOP_UP_MESSAGES.notCancellable)).toBe(true);
   });
 
   it('a developer neither sees Recargas nor may quote, start or open a payment', async () => {
@@ -165,7 +180,7 @@ describe('Pagar en línea in the portal’s Recargas', { timeout: PROCESS_TEST_T
     expect(list.text).toContain(credited!.id);
     expect(list.text).toContain(credited!.providerPaymentId!);
     expect(list.text).toContain(ONLINE_PAYMENT_STATE_LABELS.pending_transfer);
-    expect(list.text).toContain(ONLINE_PAYMENT_STATE_LABELS.checkout_open);
+    expect(list.text).toContain(ONLINE_PAYMENT_STANDING_LABELS.cancelled);
 
     const one = await staff.request(`/admin/recargas/pagos/${credited!.id}`);
     expect(one.status).toBe(200);

@@ -35,3 +35,63 @@ const TONE: Record<OnlinePaymentState, string> = {
 export function onlinePaymentTone(state: OnlinePaymentState): string {
   return TONE[state];
 }
+
+/**
+ * What became of an online top-up as people read it: its state, or, once credited, what its refunds
+ * made of it, or a checkout its payer cancelled. The same words in the portal and the console.
+ */
+export type OnlinePaymentStanding = OnlinePaymentState | 'refund_pending' | 'partially_refunded' | 'refunded' | 'cancelled';
+
+/** A payment's refunds, summed: what was given back (done), and whether one is under way. */
+export interface RefundSummary {
+  refundedCentavos: number;
+  open: boolean;
+  /** When the last one was done. */
+  lastDoneAt: Date | null;
+}
+
+export const NO_REFUNDS: RefundSummary = { refundedCentavos: 0, open: false, lastDoneAt: null };
+
+/** The detail a checkout cancelled by its payer is closed with (state expired: nothing can be credited from it but a payment the provider still takes). */
+export const CANCELLED_BY_PAYER = 'cancelled_by_payer';
+
+export function onlinePaymentStanding(payment: { state: OnlinePaymentState; amountCentavos: number; detail: string | null }, refunds: RefundSummary = NO_REFUNDS): OnlinePaymentStanding {
+  if (payment.state === 'expired' && payment.detail === CANCELLED_BY_PAYER) return 'cancelled';
+  if (payment.state !== 'credited') return payment.state;
+  if (refunds.refundedCentavos >= payment.amountCentavos) return 'refunded';
+  if (refunds.open) return 'refund_pending';
+  return refunds.refundedCentavos > 0 ? 'partially_refunded' : 'credited';
+}
+
+export const ONLINE_PAYMENT_STANDING_LABELS: Record<OnlinePaymentStanding, string> = {
+  ...ONLINE_PAYMENT_STATE_LABELS,
+  refund_pending: 'Reembolso en curso',
+  partially_refunded: 'Reembolsado en parte',
+  refunded: 'Reembolsado',
+  cancelled: 'Cancelado',
+};
+
+export const ONLINE_PAYMENT_STANDING_EXPLANATIONS: Record<OnlinePaymentStanding, string> = {
+  ...ONLINE_PAYMENT_STATE_EXPLANATIONS,
+  refund_pending: 'El pago se acreditó y se está reembolsando: el monto ya salió de su saldo y el proveedor lo devuelve a su tarjeta o cuenta.',
+  partially_refunded: 'El pago se acreditó y se le devolvió una parte: esa parte salió de su saldo, con su nota de crédito.',
+  refunded: 'Se le devolvió el pago completo: el monto salió de su saldo y la factura tiene su nota de crédito.',
+  cancelled: 'Canceló este pago antes de pagarlo: no se cobró nada.',
+};
+
+const STANDING_TONE: Record<Exclude<OnlinePaymentStanding, OnlinePaymentState>, string> = {
+  refund_pending: 'warn',
+  partially_refunded: 'muted',
+  refunded: 'muted',
+  cancelled: 'muted',
+};
+
+export function onlinePaymentStandingTone(standing: OnlinePaymentStanding): string {
+  return standing in STANDING_TONE ? STANDING_TONE[standing as keyof typeof STANDING_TONE] : TONE[standing as OnlinePaymentState];
+}
+
+/** Our own details of a payment, in words (a declined card's detail is the provider's own sentence, shown as is). */
+export const ONLINE_PAYMENT_DETAIL_WORDS: Record<string, string> = {
+  amount_mismatch: 'El proveedor cobró otro monto o en otra moneda que el del pago: no se acreditó nada. Revíselo con el proveedor y acredite o reembolse a mano.',
+  [CANCELLED_BY_PAYER]: 'La integración lo canceló antes de pagarlo: no se cobró nada.',
+};

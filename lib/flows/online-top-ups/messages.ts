@@ -8,6 +8,9 @@ export const ONLINE_TOP_UP_MESSAGES = {
   amount: 'Escriba el monto en quetzales, con hasta dos decimales.',
   unavailable: 'El proveedor de pagos no responde. Intente de nuevo en unos minutos.',
   refused: 'El proveedor de pagos no aceptó la solicitud. Comuníquese con nosotros si se repite.',
+  notFound: 'No existe ese pago en línea.',
+  cancelled: 'Pago cancelado: no se cobró nada.',
+  notCancellable: 'Ese pago ya no se puede cancelar: ya se pagó, está en proceso o se cerró.',
   receptorNeeded: `No se inició el pago: SAT no permite facturar ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más a consumidor final, y su integración no tiene NIT ni CUI registrado. Regístrelo en «Datos de facturación» y vuelva a intentarlo; no se cobró nada.`,
 } as const;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations, onlinePaymentEvents, onlinePayments, portalUsers, type LedgerEntry, type OnlinePayment, type OnlinePaymentState } from '@/db/schema';
+import { integrations, invoices, onlinePaymentEvents, onlinePayments, portalUsers, type LedgerEntry, type OnlinePayment, type OnlinePaymentState } from '@/db/schema';
 import { writeAudit, type IntegratorActor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/billing/ledger';
 import { saleWouldAwaitReceptor } from '@/lib/core/invoices/sales';
@@ -13,7 +13,8 @@ import { TOP_UP_REPORTERS } from '@/lib/flows/top-ups/reporters';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { onlinePaymentMismatched, onlineTopUpCredited, onlineTopUpExpired, type MismatchedOnlinePayment, type SettledOnlineTopUp } from './events';
 import { amountOutOfLimitsMessage, ONLINE_TOP_UP_MESSAGES } from './messages';
-import { pollOpenRefunds } from './refunds';
+import { pollOpenRefunds, refundSummaries } from './refunds';
+import { CANCELLED_BY_PAYER, NO_REFUNDS, type RefundSummary } from './labels';
 
 // Online top-ups: the integrator pays on the provider's hosted page, and the balance is credited
 // only from what the provider says (a verified webhook or a server-side read), never from the
@@ -382,10 +383,55 @@ export async function findOnlinePayment(id: string): Promise<{ payment: OnlinePa
   return { payment, events };
 }
 
-/** One integration's online top-ups, the latest first (the portal's Recargas). */
-export async function integrationOnlinePayments(integrationId: number, limit = 20): Promise<OnlinePayment[]> {
-  return (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integrationId)).orderBy(desc(onlinePayments.createdAt)).limit(limit);
+/** One integration's online top-ups, the latest first (the portal's Recargas), each with its refunds summed. */
+export async function integrationOnlinePayments(integrationId: number, limit = 20): Promise<(OnlinePayment & { refunds: RefundSummary })[]> {
+  const rows = await (await db()).select().from(onlinePayments).where(eq(onlinePayments.integrationId, integrationId)).orderBy(desc(onlinePayments.createdAt)).limit(limit);
+  return withRefunds(rows);
 }
+
+async function withRefunds<T extends OnlinePayment>(rows: T[]): Promise<(T & { refunds: RefundSummary })[]> {
+  const summaries = await refundSummaries(rows.filter((row) => row.state === 'credited').map((row) => row.id));
+  return rows.map((row) => ({ ...row, refunds: summaries.get(row.id) ?? NO_REFUNDS }));
+}
+
+/**
+ * The payer gave up a checkout not paid yet («Cancelar este pago»): it is closed (expired, said as
+ * cancelled) and no longer read. Money the provider still takes on its page is credited all the
+ * same, as any payment received is. False when it is past cancelling (paid, pending, closed).
+ */
+export async function cancelOnlineTopUp(starter: Pick<Reporter, 'integrationId' | 'role' | 'actor'>, id: string): Promise<Result<{ cancelled: boolean }, 'forbidden' | 'not_found'>> {
+  if (!TOP_UP_REPORTERS.includes(starter.role)) return fail('forbidden', ONLINE_TOP_UP_MESSAGES.forbidden);
+  return (await db()).transaction(async (tx) => {
+    const [payment] = await tx.select().from(onlinePayments).where(and(eq(onlinePayments.id, id), eq(onlinePayments.integrationId, starter.integrationId))).for('update');
+    if (!payment) return fail('not_found', ONLINE_TOP_UP_MESSAGES.notFound);
+    if (!CANCELLABLE.includes(payment.state)) return ok({ cancelled: false });
+    await tx.update(onlinePayments).set({ state: 'expired', detail: CANCELLED_BY_PAYER, settledAt: sql`now()`, updatedAt: sql`now()` }).where(eq(onlinePayments.id, id));
+    await recordEvent(tx, id, 'expired', 'start', null, CANCELLED_BY_PAYER);
+    await writeAudit(tx, starter.actor, {
+      action: 'online_top_up.cancel',
+      targetType: 'integration',
+      targetId: starter.integrationId,
+      before: { onlinePaymentId: id, state: payment.state },
+      after: { onlinePaymentId: id, state: 'expired', detail: CANCELLED_BY_PAYER },
+    });
+    return ok({ cancelled: true });
+  });
+}
+
+/** The FEL invoice of a credited online top-up (its top-up's), if one was written. */
+export async function invoiceIdOfPayment(payment: Pick<OnlinePayment, 'ledgerEntryId'>): Promise<number | null> {
+  if (payment.ledgerEntryId === null) return null;
+  const [row] = await (await db()).select({ id: invoices.id }).from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId));
+  return row?.id ?? null;
+}
+
+/** Whether the payer may still give it up (no one paid it). */
+export function isCancellable(payment: Pick<OnlinePayment, 'state'>): boolean {
+  return CANCELLABLE.includes(payment.state);
+}
+
+/** A checkout nobody has paid: the payer may still give it up. */
+const CANCELLABLE: OnlinePaymentState[] = ['created', 'checkout_open', 'declined'];
 
 /** An online top-up of this integration; another integration's id is answered as one that does not exist. */
 export async function integrationOnlinePayment(integrationId: number, id: string): Promise<OnlinePayment | undefined> {
@@ -394,12 +440,12 @@ export async function integrationOnlinePayment(integrationId: number, id: string
 }
 
 /** Every integration's latest online top-ups, for the console's Recargas. */
-export async function recentOnlinePayments(limit = 50): Promise<(OnlinePayment & { integrationName: string })[]> {
+export async function recentOnlinePayments(limit = 50): Promise<(OnlinePayment & { integrationName: string; refunds: RefundSummary })[]> {
   const rows = await (await db())
     .select({ payment: onlinePayments, integrationName: integrations.nombre })
     .from(onlinePayments)
     .innerJoin(integrations, eq(integrations.id, onlinePayments.integrationId))
     .orderBy(desc(onlinePayments.createdAt))
     .limit(limit);
-  return rows.map((row) => ({ ...row.payment, integrationName: row.integrationName }));
+  return withRefunds(rows.map((row) => ({ ...row.payment, integrationName: row.integrationName })));
 }

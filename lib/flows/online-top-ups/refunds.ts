@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '@/lib/platform/result';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import type { PaymentProvider, RefundOutcome } from '@/lib/providers/payments/provider';
 import { REFUND_MESSAGES, refundBalanceSpentMessage, refundOverLeftMessage } from './messages';
+import { NO_REFUNDS, type RefundSummary } from './labels';
 
 // An administrator refunds a credited online payment, the whole of it or parts. The refund's row and
 // the ledger entry that takes the amount back from the balance are committed before the provider is
@@ -291,4 +292,24 @@ export async function retryRefundCreditNote(actor: Actor, refundId: number, now 
   const retried = await retryCreditNote(actor, refund.invoiceReversalId, now);
   if (retried === null) return fail('not_found', REFUND_MESSAGES.creditNoteNotFound);
   return ok({ queued: retried.queued });
+}
+
+/** Each payment's refunds summed (what was given back, and whether one is under way), for the lists and pages. */
+export async function refundSummaries(paymentIds: string[]): Promise<Map<string, RefundSummary>> {
+  const summaries = new Map<string, RefundSummary>();
+  if (paymentIds.length === 0) return summaries;
+  const rows = await (await db())
+    .select({ paymentId: onlinePaymentRefunds.onlinePaymentId, state: onlinePaymentRefunds.state, amountCentavos: onlinePaymentRefunds.amountCentavos, settledAt: onlinePaymentRefunds.settledAt })
+    .from(onlinePaymentRefunds)
+    .where(inArray(onlinePaymentRefunds.onlinePaymentId, paymentIds));
+  for (const row of rows) {
+    const summary = summaries.get(row.paymentId) ?? { ...NO_REFUNDS };
+    if (row.state === 'done') {
+      summary.refundedCentavos += row.amountCentavos;
+      if (row.settledAt && (!summary.lastDoneAt || row.settledAt > summary.lastDoneAt)) summary.lastDoneAt = row.settledAt;
+    }
+    if (row.state === 'requested' || row.state === 'indeterminate') summary.open = true;
+    summaries.set(row.paymentId, summary);
+  }
+  return summaries;
 }

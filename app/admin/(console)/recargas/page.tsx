@@ -13,6 +13,7 @@ import { isImageSlip } from '@/lib/flows/top-ups/slips';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
 import type { OnlinePayment } from '@/db/schema';
 import { recentOnlinePayments } from '@/lib/flows/online-top-ups/payments';
+import type { RefundSummary } from '@/lib/flows/online-top-ups/labels';
 import { autoTopUpsInUse } from '@/lib/flows/auto-top-ups/auto-top-ups';
 import { AUTO_TOP_UP_STATE_LABELS } from '@/lib/flows/auto-top-ups/messages';
 import { ONLINE_PAYMENTS_OFF_NOTICE } from '@/lib/flows/online-top-ups/messages';
@@ -192,7 +193,7 @@ function AutomaticTopUps({ settings, on }: { settings: Awaited<ReturnType<typeof
  * to its events. Not shown while payments are off and none were ever made; made before they were
  * turned off, listed under a notice that says so.
  */
-function OnlinePayments({ payments, on }: { payments: (OnlinePayment & { integrationName: string })[]; on: boolean }) {
+function OnlinePayments({ payments, on }: { payments: (OnlinePayment & { integrationName: string; refunds: RefundSummary })[]; on: boolean }) {
   if (!on && payments.length === 0) return null;
   return (
     <section className="card" aria-labelledby="pagos-en-linea">

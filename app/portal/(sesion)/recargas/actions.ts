@@ -11,7 +11,7 @@ import { bankName } from '@/lib/platform/guatemala/banks';
 import { cancelTopUpRequest, reportTopUp } from '@/lib/flows/top-ups/requests';
 import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/messages';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
-import { onlineTopUpNeedsReceptor, quoteOnlineTopUp, startOnlineTopUp, type OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
+import { cancelOnlineTopUp, onlineTopUpNeedsReceptor, quoteOnlineTopUp, startOnlineTopUp, type OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_TOP_UP_MESSAGES, onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
 import type { ActionResult } from '@/lib/flows/auth/action';
 import { publicOrigin } from '@/lib/platform/http/base-url';
@@ -89,3 +89,14 @@ export const startOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, sc
   revalidatePath('/portal/recargas');
   return { ok: true, message: 'Abriendo la página de pago…', data: { checkoutUrl: started.value.checkoutUrl } };
 });
+
+/** «Cancelar este pago»: a checkout of the caller's own integration that nobody paid is given up (lib/flows/online-top-ups/payments.ts). */
+export const cancelOnlineTopUpAction = portalAction(
+  { roles: TOP_UP_REPORTERS, schema: z.object({ pago: z.string().regex(/^recarga-[0-9a-f-]{36}$/, ONLINE_TOP_UP_MESSAGES.notFound) }) },
+  async ({ pago }, user) => {
+    const result = await cancelOnlineTopUp(user, pago);
+    if (!result.ok) return { ok: false, message: result.error.message };
+    revalidatePath('/portal/recargas');
+    return result.value.cancelled ? { ok: true, message: ONLINE_TOP_UP_MESSAGES.cancelled, data: undefined } : { ok: false, message: ONLINE_TOP_UP_MESSAGES.notCancellable };
+  },
+);

@@ -10,7 +10,7 @@ import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { refundOnlinePaymentAction, retryRefundCreditNoteAction } from './actions';
 import { findOnlinePayment } from '@/lib/flows/online-top-ups/payments';
-import { ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
+import { ONLINE_PAYMENT_DETAIL_WORDS, ONLINE_PAYMENT_STANDING_LABELS, ONLINE_PAYMENT_STATE_LABELS, onlinePaymentStanding, onlinePaymentStandingTone } from '@/lib/flows/online-top-ups/labels';
 import { centavosAsDecimal, formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
@@ -59,13 +59,18 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
   }
   const left = payment.state === 'credited' ? refundableLeft(payment, refunds) : 0;
   const underWay = refunds.some((refund) => refund.state === 'indeterminate' || refund.state === 'requested');
+  const standing = onlinePaymentStanding(payment, {
+    refundedCentavos: refunds.filter((refund) => refund.state === 'done').reduce((sum, refund) => sum + refund.amountCentavos, 0),
+    open: underWay,
+    lastDoneAt: null,
+  });
   return (
     <>
       <PageHeader title={`Pago en línea ${payment.id}`} description={<Link href="/admin/recargas#pagos-en-linea">Volver a Recargas</Link>} />
       <section className="card" aria-labelledby="pago-datos">
         <h2 id="pago-datos">
-          <span className={`badge ${onlinePaymentTone(payment.state)}`} data-testid="console-online-payment-state">
-            {ONLINE_PAYMENT_STATE_LABELS[payment.state]}
+          <span className={`badge ${onlinePaymentStandingTone(standing)}`} data-testid="console-online-payment-state">
+            {ONLINE_PAYMENT_STANDING_LABELS[standing]}
           </span>
         </h2>
         <dl className="details">
@@ -86,7 +91,7 @@ export default async function ConsoleOnlinePaymentPage({ params }: { params: Pro
             {payment.providerPaymentId ?? '—'}
           </dd>
           <dt>Detalle</dt>
-          <dd>{payment.detail ?? '—'}</dd>
+          <dd>{payment.detail === null ? '—' : (ONLINE_PAYMENT_DETAIL_WORDS[payment.detail] ?? payment.detail)}</dd>
           <dt>Vence el enlace</dt>
           <dd>{formatDateTime(payment.expiresAt)}</dd>
           {payment.settledAt && (

@@ -3,8 +3,10 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
-import { integrationOnlinePayment, settleByRead } from '@/lib/flows/online-top-ups/payments';
-import { ONLINE_PAYMENT_STATE_EXPLANATIONS, ONLINE_PAYMENT_STATE_LABELS, onlinePaymentTone } from '@/lib/flows/online-top-ups/labels';
+import { integrationOnlinePayment, invoiceIdOfPayment, isCancellable, settleByRead } from '@/lib/flows/online-top-ups/payments';
+import { ONLINE_PAYMENT_STANDING_EXPLANATIONS, ONLINE_PAYMENT_STANDING_LABELS, NO_REFUNDS, onlinePaymentStanding, onlinePaymentStandingTone } from '@/lib/flows/online-top-ups/labels';
+import { refundSummaries } from '@/lib/flows/online-top-ups/refunds';
+import { CancelPaymentForm } from './cancel-payment-form';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { logger } from '@/lib/platform/logging/logger';
@@ -43,19 +45,26 @@ export default async function OnlinePaymentPage({ params, searchParams }: { para
     }
   }
   const cancelled = (await searchParams).cancelado === '1';
+  const refunds = (await refundSummaries([payment.id])).get(payment.id) ?? NO_REFUNDS;
+  const standing = onlinePaymentStanding(payment, refunds);
+  const invoiceId = payment.state === 'credited' ? await invoiceIdOfPayment(payment) : null;
+  // Back from the provider's page without paying: only that, and what can be done with it.
+  const explanation =
+    cancelled && payment.state === 'checkout_open'
+      ? 'Volvió sin pagar: no se cobró nada. Puede pagarlo más tarde desde Recargas mientras el enlace esté vigente, o cancelarlo aquí.'
+      : payment.id.startsWith('recarga-auto-') && payment.state === 'created'
+        ? AUTOMATIC_CHARGE_IN_FLIGHT
+        : ONLINE_PAYMENT_STANDING_EXPLANATIONS[standing];
   return (
     <>
       <PageHeader title="Pago en línea" description={`Iniciado el ${formatDateTime(payment.createdAt)}.`} />
       <section className="card" aria-labelledby="pago-estado" data-testid="online-payment">
         <h2 id="pago-estado">
-          <span className={`badge ${onlinePaymentTone(payment.state)}`} data-testid="online-payment-state">
-            {ONLINE_PAYMENT_STATE_LABELS[payment.state]}
+          <span className={`badge ${onlinePaymentStandingTone(standing)}`} data-testid="online-payment-state">
+            {ONLINE_PAYMENT_STANDING_LABELS[standing]}
           </span>
         </h2>
-        <p data-testid="online-payment-explanation">
-          {cancelled && payment.state === 'checkout_open' ? 'Volvió sin pagar: no se cobró nada. ' : ''}
-          {payment.id.startsWith('recarga-auto-') && payment.state === 'created' ? AUTOMATIC_CHARGE_IN_FLIGHT : ONLINE_PAYMENT_STATE_EXPLANATIONS[payment.state]}
-        </p>
+        <p data-testid="online-payment-explanation">{explanation}</p>
         <dl className="details">
           <dt>Monto a acreditar</dt>
           <dd>{formatQuetzales(payment.amountCentavos)}</dd>
@@ -65,11 +74,28 @@ export default async function OnlinePaymentPage({ params, searchParams }: { para
           <dd>{formatQuetzales(payment.amountCentavos + payment.feeCentavos)}</dd>
           {payment.settledAt && (
             <>
-              <dt>{payment.state === 'credited' ? 'Acreditado' : 'Cerrado'}</dt>
+              <dt>{payment.state === 'credited' ? 'Acreditado' : standing === 'cancelled' ? 'Cancelado' : 'Cerrado'}</dt>
               <dd>{formatDateTime(payment.settledAt)}</dd>
             </>
           )}
+          {refunds.refundedCentavos > 0 && (
+            <>
+              <dt>Reembolsado</dt>
+              <dd data-testid="online-payment-refunded">{`${formatQuetzales(refunds.refundedCentavos)}${refunds.lastDoneAt ? `, el ${formatDateTime(refunds.lastDoneAt)}` : ''}`}</dd>
+            </>
+          )}
+          {invoiceId !== null && (
+            <>
+              <dt>Factura</dt>
+              <dd>
+                <Link href={`/portal/facturas/${invoiceId}`}>{refunds.refundedCentavos > 0 ? 'Ver la factura y su nota de crédito' : 'Ver la factura'}</Link>
+              </dd>
+            </>
+          )}
         </dl>
+        {isCancellable(payment) && (
+          <CancelPaymentForm paymentId={payment.id} description={`El pago de ${formatQuetzales(payment.amountCentavos + payment.feeCentavos)} iniciado el ${formatDateTime(payment.createdAt)} se cierra.`} />
+        )}
         <p>
           <Link href="/portal/recargas">Volver a Recargas</Link>
         </p>
