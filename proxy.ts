@@ -32,7 +32,7 @@ const STATUS_API = '/api/estado';
  * never spends what the lookups need; their route wrapper spends a per-integration limit of their own
  * once the credentials are known (lib/surfaces/api/account-route.ts).
  */
-const ACCOUNT_API = /^\/api\/cuenta(?:\/movimientos|\/facturas(?:\/[^/]+\/(?:xml|pdf|notas-de-credito\/[^/]+\/xml))?)?$/;
+const ACCOUNT_API = /^\/api\/cuenta(?:\/movimientos|\/facturas(?:\/[^/]+\/(?:xml|pdf|notas-de-credito\/[^/]+\/(?:xml|pdf)))?)?$/;
 /** The payment provider's webhooks: a per-address limit of their own (lib/surfaces/api/payment-webhook.ts). */
 const PAYMENT_WEBHOOKS = /^\/api\/pagos\/[a-z]+$/;
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;

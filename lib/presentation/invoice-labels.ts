@@ -138,6 +138,7 @@ export const INVOICE_PAGE_MESSAGES = {
   undecided: 'Ninguna instancia de la aplicación ha dicho todavía si factura las recargas: hasta que una arranque, la línea de comandos no acredita ninguna.',
   xmlNotFound: 'La factura no existe o todavía no tiene un XML certificado.',
   pdfNotFound: 'La factura no existe o todavía no está certificada.',
+  creditNotePdfNotFound: 'La nota de crédito no existe o todavía no está certificada.',
   /** Beside the SAT verification link. */
   verifyAtSat: 'Verificar en el portal de SAT',
   signedOut: 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.',

@@ -79,6 +79,7 @@ describe('the generated document', () => {
       '/cuenta/facturas/{id}/xml': { get: 'getAccountInvoiceXml' },
       '/cuenta/facturas/{id}/pdf': { get: 'getAccountInvoicePdf' },
       '/cuenta/facturas/{id}/notas-de-credito/{nota}/xml': { get: 'getAccountCreditNoteXml' },
+      '/cuenta/facturas/{id}/notas-de-credito/{nota}/pdf': { get: 'getAccountCreditNotePdf' },
       '/estado': { get: 'getSourcesStatus' },
       // What the portal's Consultas shows, for the integrator's systems.
       '/consultas': { get: 'listQueryRecords' },

@@ -2,6 +2,9 @@
 // simulator and the FEL certifier's: support sees the payment but the server refuses them the
 // refund; an administrator's two sendings at once refund once (balance, provider, credit note), and
 // the page shows the refund's state; a part is refunded first, then the rest.
+import { formatNit } from '@/lib/flows/integration-management/details-display';
+import { FEL_SIM_CERTIFIER } from '@/simulator/fel';
+import { pdfTextLines } from '../support/pdf-text';
 import { ONLINE_PAYMENT_STANDING_EXPLANATIONS, ONLINE_PAYMENT_STATE_EXPLANATIONS } from '@/lib/flows/online-top-ups/labels';
 import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
@@ -119,5 +122,21 @@ describe('refunding an online payment in the console', { timeout: PROCESS_TEST_T
     expect(portalPage.text).toMatch(/data-testid="online-payment-refunded"[^>]*>Q 100\.00, el \d\d\/\d\d\/\d{4}/);
     expect(portalPage.text).toContain('Ver la factura y su nota de crédito');
     for (const text of [portalList.text, portalPage.text]) expect(text).not.toContain(ONLINE_PAYMENT_STATE_EXPLANATIONS.credited);
+
+    // Each credit note, certified, has its PDF: SAT's numbers, the invoice it references and the certifier as SAT names it (issue 64, point 8).
+    const [invoice] = await app.withDatabase(async () => (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId!)));
+    await eventually(
+      () => app.withDatabase(async () => (await db()).select().from(invoiceReversals).where(eq(invoiceReversals.invoiceId, invoice!.id)).then((rows) => (rows.every((row) => row.state === 'done') ? rows : undefined))),
+      found,
+      UNTIL_MS,
+      'the credit notes certified',
+    );
+    const pdf = await billing.request(`/portal/facturas/${invoice!.id}/nota-de-credito/pdf`);
+    expect(pdf.status).toBe(200);
+    const text = pdfTextLines(pdf.bytes).join('\n');
+    expect(text).toContain('Nota de crédito electrónica');
+    expect(text).toContain(`${invoice!.serie}-${invoice!.numero}`);
+    expect(text).toContain(`Certificador: ${FEL_SIM_CERTIFIER.name}, NIT ${formatNit(FEL_SIM_CERTIFIER.nit)}`);
+    expect(text).toContain('Total acreditado');
   });
 });

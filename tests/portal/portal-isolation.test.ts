@@ -397,6 +397,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/facturas/[id]/xml': (objects) => objects.invoiceIds,
   '/portal/facturas/[id]/pdf': (objects) => objects.invoiceIds,
   '/portal/facturas/[id]/nota-de-credito/xml': (objects) => objects.invoiceIds,
+  '/portal/facturas/[id]/nota-de-credito/pdf': (objects) => objects.invoiceIds,
 };
 
 /**

@@ -1,7 +1,7 @@
 // A certified invoice as people read it (its PDF, the console's and the portal's pages, the notice
 // to the integrator), the invoices of a period's top-ups (the monthly statement), and SAT's public
 // verification link. Reads only: the worker (lib/flows/invoicing) writes.
-import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { invoiceReversals, invoices, ledgerEntries, type InvoiceReceptorKind, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
 import { CF_ID } from '@/lib/providers/fel/document';
@@ -24,8 +24,26 @@ export interface CertifiedInvoice {
   taxCentavos: number;
   totalCentavos: number;
   hasXml: boolean;
+  /** The certifier as SAT knows it (NombreCertificador, NITCertificador of the certified XML); null when no XML is kept. */
+  certifierIdentity: CertifierIdentity | null;
   /** What became of it since: a void or a credit note, under way or done; null while it stands. */
   reversal: InvoiceReversalOf | null;
+}
+
+export interface CertifierIdentity {
+  name: string;
+  nit: string;
+}
+
+const XML_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'" };
+
+/** The certifier's legal name and NIT as a certified DTE states them (its Certificacion element), or null. */
+export function certifierOfXml(xml: string | null): CertifierIdentity | null {
+  if (!xml) return null;
+  const field = (name: string) => new RegExp(`<(?:[A-Za-z0-9]+:)?${name}>([^<]{1,300})</(?:[A-Za-z0-9]+:)?${name}>`).exec(xml)?.[1]?.replace(/&(?:amp|lt|gt|quot|apos);/g, (entity) => XML_ENTITIES[entity]!).trim();
+  const nit = field('NITCertificador');
+  const name = field('NombreCertificador');
+  return nit && name ? { nit, name } : null;
 }
 
 export interface InvoiceReversalOf {
@@ -87,6 +105,7 @@ export async function findCertifiedInvoice(invoiceId: number, integrationId?: nu
     taxCentavos: row.taxCentavos,
     totalCentavos: row.totalCentavos,
     hasXml: row.certifiedXml !== null,
+    certifierIdentity: certifierOfXml(row.certifiedXml),
     reversal: row.reversal ? { standing: row.reversal, doneAt: live?.doneAt ?? null, creditNote: note } : null,
   };
 }
@@ -103,11 +122,14 @@ export interface TopUpInvoice {
   serie: string | null;
   numero: string | null;
   totalCentavos: number;
+  /** Its void or credit notes (none refused), oldest first, with their own numbers once certified. */
+  documents: Array<{ kind: 'void' | 'credit_note'; done: boolean; serie: string | null; numero: string | null; uuid: string | null; amountCentavos: number }>;
 }
 
 /** The invoices of an integration's top-ups credited from `from` until `until`, oldest first. */
 export async function invoicesOfTopUpsBetween(integrationId: number, from: Date, until: Date): Promise<TopUpInvoice[]> {
-  return (await db())
+  const handle = await db();
+  const rows = await handle
     .select({
       invoiceId: invoices.id,
       toppedUpAt: ledgerEntries.createdAt,
@@ -122,6 +144,21 @@ export async function invoicesOfTopUpsBetween(integrationId: number, from: Date,
     .innerJoin(ledgerEntries, eq(ledgerEntries.id, invoices.ledgerEntryId))
     .where(and(eq(invoices.integrationId, integrationId), gte(ledgerEntries.createdAt, from), lt(ledgerEntries.createdAt, until)))
     .orderBy(asc(ledgerEntries.createdAt), asc(invoices.id));
+  const ids = rows.map((row) => row.invoiceId);
+  const reversals =
+    ids.length === 0
+      ? []
+      : await handle
+          .select()
+          .from(invoiceReversals)
+          .where(and(inArray(invoiceReversals.invoiceId, ids), ne(invoiceReversals.state, 'refused')))
+          .orderBy(asc(invoiceReversals.id));
+  return rows.map((row) => ({
+    ...row,
+    documents: reversals
+      .filter((reversal) => reversal.invoiceId === row.invoiceId)
+      .map((reversal) => ({ kind: reversal.kind, done: reversal.state === 'done', serie: reversal.serie, numero: reversal.numero, uuid: reversal.uuid, amountCentavos: reversal.amountCentavos })),
+  }));
 }
 
 /**
@@ -183,4 +220,51 @@ export async function creditNoteXmlById(noteId: number, invoiceId: number, integ
     );
   if (!row?.xml || !row.serie || !row.numero) return undefined;
   return { xml: row.xml, serie: row.serie, numero: row.numero };
+}
+
+/** A certified credit note as its PDF prints it: its numbers, what it reverts, and the invoice it references. */
+export interface CertifiedCreditNote {
+  id: number;
+  uuid: string;
+  serie: string;
+  numero: string;
+  amountCentavos: number;
+  reason: string;
+  certifiedAt: Date;
+  certifierIdentity: CertifierIdentity | null;
+  invoice: CertifiedInvoice;
+}
+
+/**
+ * A certified credit note of an invoice, within one integration: the one named by `noteId`, or the
+ * latest when none is named. Undefined when there is none.
+ */
+export async function findCertifiedCreditNote(invoiceId: number, integrationId: number | undefined, noteId?: number): Promise<CertifiedCreditNote | undefined> {
+  const invoice = await findCertifiedInvoice(invoiceId, integrationId);
+  if (!invoice) return undefined;
+  const [row] = await (await db())
+    .select()
+    .from(invoiceReversals)
+    .where(
+      and(
+        eq(invoiceReversals.invoiceId, invoiceId),
+        noteId === undefined ? undefined : eq(invoiceReversals.id, noteId),
+        eq(invoiceReversals.kind, 'credit_note'),
+        eq(invoiceReversals.state, 'done'),
+      ),
+    )
+    .orderBy(desc(invoiceReversals.id))
+    .limit(1);
+  if (!row?.uuid || !row.serie || !row.numero) return undefined;
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    serie: row.serie,
+    numero: row.numero,
+    amountCentavos: row.amountCentavos,
+    reason: row.reason,
+    certifiedAt: row.doneAt ?? row.updatedAt,
+    certifierIdentity: certifierOfXml(row.certifiedXml),
+    invoice,
+  };
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CertifiedInvoice } from '@/lib/core/invoices/documents';
 import type { Issuer } from '@/lib/providers/fel/document';
 import { pdfTextLines } from '@/tests/support/pdf-text';
-import { renderInvoicePdf } from './pdf';
+import { renderCreditNotePdf, renderInvoicePdf } from './pdf';
 
 const ISSUER: Issuer = {
   nit: '576937K',
@@ -34,6 +34,7 @@ const INVOICE: CertifiedInvoice = {
   taxCentavos: 1_200,
   totalCentavos: 11_200,
   hasXml: true,
+  certifierIdentity: { name: 'INFILE, SOCIEDAD ANONIMA', nit: '12521337' },
   reversal: null,
 };
 
@@ -66,7 +67,7 @@ describe("a certified invoice's PDF", () => {
       'Q 12.00',
       'Q 112.00',
       'Sujeto a pagos trimestrales ISR',
-      'Certificador: infile',
+      'Certificador: INFILE, SOCIEDAD ANONIMA, NIT 1252133-7',
     ]) {
       expect(text, expected).toContain(expected);
     }
@@ -103,5 +104,50 @@ describe("a certified invoice's PDF", () => {
     expect(text).toContain('Nota de crédito 11111111-573785173');
     expect(text.replace(/\s+/g, ' ')).toContain('(UUID 11111111-2222-4333-8444-555566667777)');
     expect(text).not.toContain('ANULADA');
+  });
+
+  it('names the certifier as SAT does, and says where to read it when no XML is kept; never a setting\'s value', async () => {
+    const text = await textOf({ ...INVOICE, certifierIdentity: null });
+    expect(text).toContain('Certificador: consulte el XML certificado');
+    expect(text).not.toContain('infile');
+  });
+});
+
+describe("a certified credit note's PDF (issue 64, point 8)", () => {
+  it('names the note, the invoice it references, the receptor, the amounts with IVA apart, the reason and the certifier, in Guatemala time', async () => {
+    const pdf = await renderCreditNotePdf(
+      {
+        id: 41,
+        uuid: '1C9E44A0-43DE-4A2B-9F1C-0D2E3F4A5B6C',
+        serie: '1C9E44A0',
+        numero: '1139082455',
+        amountCentavos: 5_600,
+        reason: 'Reembolso del pago en línea: pago duplicado',
+        certifiedAt: new Date('2026-11-22T17:40:03Z'),
+        certifierIdentity: { name: 'INFILE, SOCIEDAD ANONIMA', nit: '12521337' },
+        invoice: INVOICE,
+      },
+      ISSUER,
+      { serviceName: 'Pasarela de prueba', verificationBaseUrl: BASE },
+    );
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfTextLines(pdf).join('\n');
+    for (const expected of [
+      'Nota de crédito electrónica',
+      '1C9E44A0-43DE-4A2B-9F1C-0D2E3F4A5B6C',
+      '22/11/2026, 11:40:03',
+      '7A3F01C2-2605471521',
+      '7A3F01C2-9B44-4E21-8D10-5C6E7F809A1B',
+      'NIT 91000001-8',
+      'Monto gravable',
+      'Q 50.00',
+      'Q 6.00',
+      'Q 56.00',
+      'Motivo: Reembolso del pago en línea: pago duplicado',
+      'Certificador: INFILE, SOCIEDAD ANONIMA, NIT 1252133-7',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    expect(text.replaceAll('\n', '')).toContain(`${BASE}?tipo=autorizacion&numero=1C9E44A0-43DE-4A2B-9F1C-0D2E3F4A5B6C&emisor=576937K&receptor=910000018&monto=56.00`);
   });
 });

@@ -2,7 +2,7 @@
 // billing contact receives. It is a printed representation of the DTE, drawn from the invoice's
 // stored numbers and amounts; the issuer is the one the settings name (the certified XML is the
 // document SAT holds). It ends with SAT's verification link.
-import type { CertifiedInvoice } from '@/lib/core/invoices/documents';
+import type { CertifiedCreditNote, CertifiedInvoice, CertifierIdentity } from '@/lib/core/invoices/documents';
 import { satVerificationUrl } from '@/lib/core/invoices/documents';
 import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
 import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
@@ -11,7 +11,7 @@ import { CONTENT_WIDTH, GREY, newPdfDocument, PAGE, section, table } from '@/lib
 import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { CF_NAME, type Issuer } from '@/lib/providers/fel/document';
+import { CF_NAME, lineAmounts, type Issuer } from '@/lib/providers/fel/document';
 import { PHRASE_TEXTS, REQUIRED_PHRASES } from '@/lib/providers/fel/phrases';
 
 /** What a document type is called on paper. */
@@ -37,6 +37,17 @@ export function invoiceVerificationUrl(invoice: CertifiedInvoice, issuer: Pick<I
 }
 
 const VOID_RED = '#9b1c1c';
+
+/** The issuer's heading, the same on an invoice and a credit note. */
+function drawIssuer(document: PDFKit.PDFDocument, issuer: Issuer): void {
+  const { address } = issuer;
+  document.font('Helvetica-Bold').fontSize(12).fillColor('black').text(issuer.commercialName);
+  document.font('Helvetica').fontSize(9).fillColor(GREY);
+  document.text(issuer.legalName);
+  document.text(`NIT del emisor: ${formatNit(issuer.nit)}`);
+  document.text(`${address.line}, ${address.municipality}, ${address.department}, código postal ${address.postalCode}`);
+  document.text(`Establecimiento ${issuer.establishmentCode} · Afiliación al IVA: ${issuer.affiliation}`);
+}
 
 /**
  * What became of the invoice, under its title: a void in large red letters (a printed copy of a
@@ -74,13 +85,7 @@ export async function renderInvoicePdf(invoice: CertifiedInvoice, issuer: Issuer
     document.on('error', reject);
   });
 
-  const { address } = issuer;
-  document.font('Helvetica-Bold').fontSize(12).fillColor('black').text(issuer.commercialName);
-  document.font('Helvetica').fontSize(9).fillColor(GREY);
-  document.text(issuer.legalName);
-  document.text(`NIT del emisor: ${formatNit(issuer.nit)}`);
-  document.text(`${address.line}, ${address.municipality}, ${address.department}, código postal ${address.postalCode}`);
-  document.text(`Establecimiento ${issuer.establishmentCode} · Afiliación al IVA: ${issuer.affiliation}`);
+  drawIssuer(document, issuer);
 
   document.moveDown(0.8).font('Helvetica-Bold').fontSize(16).fillColor('black').text(`${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} electrónica`);
   document.font('Helvetica').fontSize(9).fillColor(GREY).text('Documento tributario electrónico (FEL) certificado ante SAT');
@@ -143,19 +148,111 @@ export async function renderInvoicePdf(invoice: CertifiedInvoice, issuer: Issuer
   document.font('Helvetica').fontSize(10);
   for (const phrase of invoicePhrases(issuer)) document.text(phrase, PAGE.margin);
 
+  drawCertification(document, { uuid: invoice.uuid, certifierIdentity: invoice.certifierIdentity, totalCentavos: invoice.totalCentavos }, invoice, issuer, options.verificationBaseUrl);
+  document.end();
+  return done;
+}
+
+/** The certifier as SAT names it (legal name and NIT, from the certified XML), or a sentence saying where to read it. */
+export function certifierLine(identity: CertifierIdentity | null): string {
+  return identity ? `Certificador: ${identity.name}, NIT ${formatNit(identity.nit)}` : 'Certificador: consulte el XML certificado (no se conserva una copia)';
+}
+
+/** The certification's block: who certified it and SAT's verification link with the document's facts. */
+function drawCertification(
+  document: PDFKit.PDFDocument,
+  certified: { uuid: string; certifierIdentity: CertifierIdentity | null; totalCentavos: number },
+  invoice: CertifiedInvoice,
+  issuer: Issuer,
+  verificationBaseUrl: string,
+): void {
   section(document, 'Certificación');
-  document.font('Helvetica').fontSize(10).text(`Certificador: ${invoice.certifier ?? 'no registrado'}`, PAGE.margin);
+  document.font('Helvetica').fontSize(10).text(certifierLine(certified.certifierIdentity), PAGE.margin);
   document.moveDown(0.3).text('Verifique este documento en el portal de SAT:', PAGE.margin);
-  const link = invoiceVerificationUrl(invoice, issuer, options.verificationBaseUrl);
+  const link = satVerificationUrl(verificationBaseUrl, { uuid: certified.uuid, issuerNit: issuer.nit, receptorId: invoice.receptorId, totalCentavos: certified.totalCentavos });
   document.fontSize(8).fillColor('#1a4f8b').text(link, PAGE.margin, undefined, { link, width: CONTENT_WIDTH });
   document.fillColor(GREY).fontSize(8).moveDown(0.3);
   document.text(
-    `Si el enlace no abre la consulta, ingrese en esa página: número de autorización ${invoice.uuid}, NIT del emisor ${issuer.nit.replace(/-/g, '')}, ` +
-      `receptor ${invoice.receptorKind === 'cf' ? 'CF' : invoice.receptorId} y monto ${(invoice.totalCentavos / 100).toFixed(2)}.`,
+    `Si el enlace no abre la consulta, ingrese en esa página: número de autorización ${certified.uuid}, NIT del emisor ${issuer.nit.replace(/-/g, '')}, ` +
+      `receptor ${invoice.receptorKind === 'cf' ? 'CF' : invoice.receptorId} y monto ${(certified.totalCentavos / 100).toFixed(2)}.`,
     PAGE.margin,
     undefined,
     { width: CONTENT_WIDTH },
   );
+}
+
+/**
+ * A certified credit note (NCRE) as a PDF: the issuer, SAT's numbers and time (Guatemala), the
+ * invoice it references, the receptor, what it reverts (with IVA apart on a FACT's note), why, and
+ * who certified it, with its verification link.
+ */
+export async function renderCreditNotePdf(note: CertifiedCreditNote, issuer: Issuer, options: { serviceName: string; verificationBaseUrl: string }): Promise<Buffer> {
+  const { invoice } = note;
+  const name = `Nota de crédito ${note.serie}-${note.numero}`;
+  const document = await newPdfDocument({ size: 'A4', margin: PAGE.margin, info: { Title: name, Author: issuer.legalName, Creator: options.serviceName, CreationDate: note.certifiedAt } });
+  const chunks: Buffer[] = [];
+  document.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    document.on('end', () => resolve(Buffer.concat(chunks)));
+    document.on('error', reject);
+  });
+  drawIssuer(document, issuer);
+  document.moveDown(0.8).font('Helvetica-Bold').fontSize(16).fillColor('black').text('Nota de crédito electrónica');
+  document.font('Helvetica').fontSize(9).fillColor(GREY).text('Documento tributario electrónico (FEL) certificado ante SAT');
+
+  section(document, 'Documento');
+  table(
+    document,
+    [170, CONTENT_WIDTH - 170],
+    [
+      ['Serie', note.serie],
+      ['Número', note.numero],
+      ['Número de autorización (UUID)', note.uuid],
+      ['Fecha de certificación', formatDateTime(note.certifiedAt)],
+      ['Moneda', 'GTQ (quetzales)'],
+    ],
+    {},
+  );
+  section(document, 'Documento que modifica');
+  table(
+    document,
+    [170, CONTENT_WIDTH - 170],
+    [
+      [DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType, `${invoice.serie}-${invoice.numero}`],
+      ['Número de autorización (UUID)', invoice.uuid],
+      ['Fecha de emisión', formatDateTime(invoice.emittedAt)],
+      ['Total de la factura', formatQuetzales(invoice.totalCentavos)],
+    ],
+    {},
+  );
+  section(document, 'Receptor');
+  table(
+    document,
+    [170, CONTENT_WIDTH - 170],
+    [
+      ['Identificación', receptorIdText(invoice)],
+      ['Nombre', invoice.receptorKind === 'cf' ? CF_NAME : (invoice.receptorName ?? '')],
+    ],
+    {},
+  );
+  section(document, 'Detalle');
+  const amounts = lineAmounts({ quantity: 1, unitPriceCentavos: note.amountCentavos }, invoice.documentType === 'FACT');
+  table(
+    document,
+    [CONTENT_WIDTH - 120, 120],
+    [
+      ...(invoice.documentType === 'FACT'
+        ? [
+            ['Monto gravable', formatQuetzales(amounts.taxableCentavos)],
+            ['IVA (12 %)', formatQuetzales(amounts.taxCentavos)],
+          ]
+        : []),
+      ['Total acreditado', formatQuetzales(note.amountCentavos)],
+    ],
+    { boldLastRow: true, alignRight: [0, 1] },
+  );
+  document.moveDown(0.5).font('Helvetica').fontSize(10).fillColor('black').text(`Motivo: ${note.reason}`, PAGE.margin, undefined, { width: CONTENT_WIDTH });
+  drawCertification(document, { uuid: note.uuid, certifierIdentity: note.certifierIdentity, totalCentavos: note.amountCentavos }, invoice, issuer, options.verificationBaseUrl);
   document.end();
   return done;
 }

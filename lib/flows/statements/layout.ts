@@ -97,12 +97,25 @@ export function invoicesTable(invoices: readonly TopUpInvoice[]): StatementTable
     title: 'Facturas de las recargas',
     empty: 'No hubo recargas facturadas en el periodo.',
     header: ['Recarga', 'Serie-número', 'Número de autorización (UUID)', 'Total'],
-    rows: invoices.map((invoice) => [
-      dayText(guatemalanToday(invoice.toppedUpAt)),
-      // A voided or credited invoice is marked under its numbers: its top-up's money went back.
-      invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}${invoice.reversal ? `\n${REVERSAL_STANDING_LABELS[invoice.reversal]}` : ''}` : 'En trámite',
-      invoice.uuid ?? 'Todavía sin certificar',
-      formatQuetzales(invoice.totalCentavos),
+    rows: invoices.flatMap((invoice) => [
+      [
+        dayText(guatemalanToday(invoice.toppedUpAt)),
+        // A voided or credited invoice is marked under its numbers: its top-up's money went back.
+        invoice.serie && invoice.numero
+          ? `${invoice.serie}-${invoice.numero}${invoice.reversal ? `\n${REVERSAL_STANDING_LABELS[invoice.reversal]}` : ''}`
+          : invoice.state === 'awaiting_receptor'
+            ? 'Pendiente: falta el NIT'
+            : 'En trámite',
+        invoice.uuid ?? 'Todavía sin certificar',
+        formatQuetzales(invoice.totalCentavos),
+      ],
+      // Each void or credit note on a line of its own, by its own numbers, with what it reverted.
+      ...invoice.documents.map((document) => [
+        '',
+        `${document.kind === 'void' ? 'Anulación' : 'Nota de crédito'}${document.serie && document.numero ? ` ${document.serie}-${document.numero}` : ''}${document.done ? '' : ' (en trámite)'}`,
+        document.kind === 'void' ? 'Anula la factura de arriba' : (document.uuid ?? 'Todavía sin certificar'),
+        formatQuetzales(-document.amountCentavos),
+      ]),
     ]),
     numeric: [3],
     note: 'Cada factura electrónica (FEL) se descarga, en XML y PDF, en Facturas del portal.',

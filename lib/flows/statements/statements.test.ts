@@ -237,6 +237,21 @@ describe('a monthly statement', () => {
     expect(certified).toContain('ABCDEF01-2222-4333-8444-555555555555');
     expect(certified).toContain('Q 50.00');
     expect(certified).not.toContain('En trámite');
+
+    // A credit note of it is listed under it by its own serie, número and UUID, with what it reverted (issue 64, point 8).
+    const adjustment = await handle.rows<{ id: string | number }>(sql`
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, note)
+      values (${integration.id}::integer, 'adjustment', -2000, -2000, 'admin', 'Nota de crédito') returning id`);
+    await handle.rows(sql`
+      insert into invoice_reversals (invoice_id, integration_id, kind, reason, requested_at, amount_centavos, ledger_entry_id, requested_by, state, uuid, serie, numero, done_at)
+      select id, integration_id, 'credit_note', 'Reembolso parcial', now(), 2000, ${Number(adjustment[0]!.id)}::bigint, 'admin', 'done',
+             'C0FFEE00-1111-4111-8111-111111111111', 'C0FFEE00', '101', now()
+        from invoices where ledger_entry_id = ${Number(inMonth.id)}::bigint`);
+    // The PDF may wrap a cell: read it as one line.
+    const credited = (await drawn()).replace(/\s+/g, ' ');
+    expect(credited).toContain('Nota de crédito C0FFEE00-101');
+    expect(credited).toContain('C0FFEE00-1111-4111-8111-111111111111');
+    expect(credited).toContain('-Q 20.00');
   });
 
   it('is refused for a month that has not ended, and when the records and the ledger disagree', async () => {

@@ -116,6 +116,7 @@ function invoiceOf(invoice: typeof invoices.$inferSelect, documents: InvoiceReve
       numero: document.numero,
       uuid: document.uuid,
       xml: document.kind === 'credit_note' && document.state === 'done' && document.certifiedXml !== null ? `/cuenta/facturas/${invoice.id}/notas-de-credito/${document.id}/xml` : null,
+      pdf: document.kind === 'credit_note' && document.state === 'done' && document.uuid !== null ? `/cuenta/facturas/${invoice.id}/notas-de-credito/${document.id}/pdf` : null,
     })),
   };
 }

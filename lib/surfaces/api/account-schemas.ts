@@ -126,6 +126,7 @@ const documentSchema = z.object({
   numero: z.string().nullable(),
   uuid: z.string().nullable().describe('Número de autorización (UUID) de la nota de crédito.'),
   xml: z.string().nullable().describe('Ruta, bajo {base_url}, del XML certificado de la nota de crédito; null si no hay.'),
+  pdf: z.string().nullable().describe('Ruta, bajo {base_url}, del PDF de la nota de crédito certificada; null en una anulación o antes de certificarse.'),
 });
 
 export const invoiceSchema = z

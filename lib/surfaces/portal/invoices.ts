@@ -56,7 +56,7 @@ export async function portalInvoices(user: PortalUserSession): Promise<PortalInv
 }
 
 /** An invoice id as the address spells it (a positive integer the column can hold), or undefined. */
-function invoiceIdOf(idText: string): number | undefined {
+export function invoiceIdOf(idText: string): number | undefined {
   return /^[1-9]\d{0,9}$/.test(idText) && Number(idText) <= 2_147_483_647 ? Number(idText) : undefined;
 }
 

@@ -58,7 +58,17 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         </p>
         <p data-testid="invoice-next-step">{INVOICE_NEXT_STEP[invoice.standing]}</p>
         {invoice.standing === 'credited' && reversals.live?.uuid && (
-          <p data-testid="invoice-credit-note">{`${creditNoteName(reversals.live)} (UUID ${reversals.live.uuid}).`}</p>
+          <p data-testid="invoice-credit-note">
+            {`${creditNoteName(reversals.live)} (UUID ${reversals.live.uuid}). `}
+            <a href={`/admin/facturas/${invoice.id}/nota-de-credito/${reversals.live.id}/pdf`} download data-testid="credit-note-pdf">
+              Descargar su PDF
+            </a>
+          </p>
+        )}
+        {invoice.standing === 'awaiting_receptor' && (
+          <p>
+            <Link href={`/admin/integraciones/${invoice.integrationId}/datos#receptor`}>Registrar el receptor de la integración</Link>
+          </p>
         )}
         {invoice.state !== 'certified' && invoice.lastErrorMessage && (
           <p className="notice warn" role="note" data-testid="invoice-last-error">

@@ -107,13 +107,16 @@ export default async function PortalInvoicePage({ params }: { params: Promise<{ 
               </>
             )}
           </dl>
-          {creditNote.hasXml && (
-            <p className="actions">
+          <p className="actions">
+            <a className="button secondary" href={`/portal/facturas/${row.id}/nota-de-credito/pdf`} download data-testid="credit-note-pdf">
+              Descargar el PDF de la nota de crédito
+            </a>
+            {creditNote.hasXml && (
               <a className="button secondary" href={`/portal/facturas/${row.id}/nota-de-credito/xml`} download data-testid="credit-note-xml">
                 Descargar el XML de la nota de crédito
               </a>
-            </p>
-          )}
+            )}
+          </p>
         </section>
       )}
       {!certified && (
