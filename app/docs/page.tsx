@@ -9,6 +9,7 @@ import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
 import { PortalSection } from './portal-section';
+import { paymentsConfigured } from '@/lib/providers/payments/configured';
 import { AccountSection, accountOperations } from './account-section';
 import { BulkSection, bulkOperations } from './bulk-section';
 import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
@@ -119,7 +120,7 @@ export default async function DocsPage() {
               ))}
             </ul>
           </header>
-          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={env().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} />
+          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={env().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} paysOnline={paymentsConfigured(env())} />
           <section id="soporte" className="support" aria-labelledby="soporte-title">
             <h2 id="soporte-title">Soporte e identificador de solicitud</h2>
             <p>

@@ -18,7 +18,18 @@ function duration(minutes: number): string {
  * sandbox, and where a 402's "Recarga" leads. `sandbox`: this deployment is the development one;
  * `depositAccounts`: its TOP_UP_BANK_ACCOUNTS, where to deposit for a top-up.
  */
-export function PortalSection({ sandbox, depositAccounts, supportEmail }: { sandbox: boolean; depositAccounts: readonly TopUpBankAccount[]; supportEmail: string | null }) {
+export function PortalSection({
+  sandbox,
+  depositAccounts,
+  supportEmail,
+  paysOnline,
+}: {
+  sandbox: boolean;
+  depositAccounts: readonly TopUpBankAccount[];
+  supportEmail: string | null;
+  /** Whether this deployment takes online payments: then the guide explains paying online and automatic top-up. */
+  paysOnline: boolean;
+}) {
   const cell = (role: PortalRole, roles: readonly PortalRole[], yes: string, no: string) => (
     <td key={role} data-label={PORTAL_ROLE_LABELS[role]} data-role={role}>
       {roles.includes(role) ? yes : no}
@@ -131,7 +142,8 @@ export function PortalSection({ sandbox, depositAccounts, supportEmail }: { sand
         Un 402 <code>{CATALOG_MESSAGES.balanceExhausted}</code> significa que el saldo de su integración no cubre la tarifa: la consulta no se
         ejecutó ni se cobró. Ninguna consulta de la API lee ni recarga el saldo. Véalo en el portal, en <strong>Inicio</strong>, y lo que lo
         movió en <strong>Movimientos</strong> (recargas, ajustes y consultas cobradas); todos los roles ven el saldo en Inicio. Para recargar, un
-        propietario o facturación deposita en una de las cuentas del servicio (abajo) y reporta el depósito en <strong>Recargas</strong>. El otro
+        propietario o facturación {paysOnline ? 'paga en línea (abajo) o ' : ''}deposita en una de las cuentas del servicio (abajo) y reporta el depósito en{' '}
+        <strong>Recargas</strong>. El otro
         402, <code>{CATALOG_MESSAGES.sourceBalanceExhausted}</code>, no depende de su saldo: escriba a soporte.
       </p>
 
@@ -141,6 +153,28 @@ export function PortalSection({ sandbox, depositAccounts, supportEmail }: { sand
         referencia de la boleta: al aprobarlo, la administración lo suma a su saldo. Las cuentas son las de este ambiente.
       </p>
       <DepositAccounts accounts={depositAccounts} login={null} supportEmail={supportEmail} />
+
+      {paysOnline && (
+        <>
+          <h3 id="portal-pagar-en-linea">Pagar en línea y recarga automática</h3>
+          <p>
+            En <strong>Recargas</strong>, un propietario o facturación paga con tarjeta o transferencia bancaria en la página del proveedor de pagos:
+            antes de pagar ve la comisión y el total, y el saldo se acredita en cuanto el proveedor confirma el pago (una transferencia, en hasta 24
+            horas), sin reportar nada. Un pago que no completó puede cancelarlo desde su página; nada se cobra. Un propietario puede activar la{' '}
+            <strong>recarga automática</strong>: con una tarjeta ya usada en un pago en línea, el saldo se recarga solo cuando baja del umbral que elija,
+            hasta un máximo de veces por día. Un pago de Q 2,500.00 o más necesita antes el NIT o el CUI en los datos de facturación (abajo).
+          </p>
+        </>
+      )}
+
+      <h3 id="portal-facturas">Sus facturas (FEL)</h3>
+      <p>
+        Cada recarga acreditada se factura con una factura electrónica (FEL) certificada ante SAT, a nombre del receptor de los{' '}
+        <strong>Datos de facturación</strong> de su integración (en <strong>Facturas</strong> del portal: su NIT con el nombre que SAT tiene, o un
+        CUI); sin receptor, a consumidor final, que SAT admite solo hasta Q 2,499.99: una recarga mayor se acredita igual y su factura queda
+        pendiente hasta que registre el NIT. En Facturas están el XML certificado, el PDF y sus anulaciones o notas de crédito; su sistema las lee con{' '}
+        <code>GET /cuenta/facturas</code> (sección «Su cuenta»), y cada recarga de <code>GET /cuenta/movimientos</code> dice cuál es su factura.
+      </p>
     </section>
   );
 }

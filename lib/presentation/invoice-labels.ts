@@ -5,6 +5,7 @@ import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import type { Receptor } from '@/lib/providers/fel/document';
+import type { CertifierHealth, CertifierState } from '@/lib/core/invoices/health';
 
 export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
   pending: 'Pendiente',
@@ -143,3 +144,35 @@ export const INVOICE_PAGE_MESSAGES = {
   verifyAtSat: 'Verificar en el portal de SAT',
   signedOut: 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.',
 } as const;
+
+/** The certifier as a component, as the console names its states (lib/core/invoices/health.ts). */
+export const CERTIFIER_STATE_LABELS: Record<CertifierState, string> = {
+  up: 'Responde',
+  degraded: 'Con fallas: reintentando',
+  down: 'No responde',
+  credentials_refused: 'Rechaza las credenciales del servicio',
+  idle: 'Sin llamadas todavía',
+};
+
+export const CERTIFIER_STATE_TONES: Record<CertifierState, 'ok' | 'warn' | 'danger' | 'off'> = {
+  up: 'ok',
+  degraded: 'warn',
+  down: 'danger',
+  credentials_refused: 'danger',
+  idle: 'off',
+};
+
+/**
+ * The banner of Facturas and the Panel while invoicing is stopped: since when, why, and what waits.
+ * Null while the certifier answers (or only stumbles).
+ */
+export function invoicingStoppedBanner(health: Pick<CertifierHealth, 'state' | 'since' | 'waiting'>, formatTime: (at: Date) => string): string | null {
+  if (health.state !== 'down' && health.state !== 'credentials_refused') return null;
+  const why = health.state === 'credentials_refused' ? 'el certificador rechaza las credenciales del servicio (corrija FEL_SIGNING_* y FEL_API_*)' : 'el certificador no responde';
+  const since = health.since ? ` desde ${formatTime(health.since)}` : '';
+  const waiting = health.waiting === 1 ? 'Una factura espera' : `${health.waiting.toLocaleString('es-GT')} facturas esperan`;
+  return `Facturación detenida${since}: ${why}. ${waiting}; se enviarán solas, con su mismo identificador, en cuanto responda. Las recargas se siguen acreditando.`;
+}
+
+/** The certifiers as people call them (FEL_CERTIFIER's values). */
+export const CERTIFIER_NAMES: Record<string, string> = { infile: 'INFILE' };

@@ -7,6 +7,7 @@
 // reads the balance (developers see the 402s), those who top up get the link to Recargas; a
 // balance under the low-balance threshold or short of a lookup says so on Inicio; an owner whose
 // integration lacks a contact's address is asked to write it in Notificaciones.
+import { topUpGuidance } from '@/lib/presentation/top-up-guidance';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/client';
@@ -174,7 +175,9 @@ describe('Inicio', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     for (const email of [people.ownerB, people.billingA]) {
       const page = (await (await portalSignedIn(gateway.app.baseUrl, email)).request('/portal')).text;
       expect(page, email).toMatch(/<a (?=[^>]*href="\/portal\/recargas")[^>]*data-testid="portal-top-up-link"[^>]*>Recargar el saldo<\/a>/);
-      expect(page, email).toContain('reporte el depósito en Recargas');
+      // Online payments are off here: only the deposit (issue 64, point 10; tests/portal/portal-online-top-ups.test.ts has them on).
+      expect(page, email).toContain(topUpGuidance({ paysOnline: false }));
+      expect(page, email).not.toContain('pague en línea');
       expect(page, email).not.toContain('las hace el equipo del servicio');
     }
   });

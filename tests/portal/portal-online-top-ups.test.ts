@@ -4,6 +4,7 @@
 // from the webhook, and the return page says so from our own row; a payment whose webhook never
 // comes is credited by the return page's server-side read; a developer neither sees nor posts;
 // support reads every payment and its events in the console's Recargas.
+import { topUpGuidance } from '@/lib/presentation/top-up-guidance';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -88,6 +89,11 @@ describe('Pagar en línea in the portal’s Recargas', { timeout: PROCESS_TEST_T
     const page = await billing.request('/portal/recargas');
     expect(page.status).toBe(200);
     expect(page.text).toContain('Pagar en línea');
+    // With online payments on, Inicio says so too (issue 64, point 10).
+    expect((await billing.request('/portal')).text).toContain(topUpGuidance({ paysOnline: true }));
+    const docs = await (await fetch(`${app.baseUrl}/docs`)).text();
+    expect(docs).toContain('Pagar en línea y recarga automática');
+    expect(docs).toContain('Sus facturas (FEL)');
 
     const quote = await pay(billing, 'quoteOnlineTopUpAction', '150.00');
     expect(says(quote, onlineTopUpQuoteMessage({ amountCentavos: 15_000, feeCentavos: 875, totalCentavos: 15_875 })), quote.text.slice(0, 500)).toBe(true);

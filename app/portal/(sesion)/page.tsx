@@ -1,3 +1,5 @@
+import { topUpGuidance } from '@/lib/presentation/top-up-guidance';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
@@ -37,9 +39,10 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
   const [home, params] = await Promise.all([portalHome(user), searchParams]);
   const canTopUp = TOP_UP_REPORTERS.includes(user.role);
   // Who may report a deposit is led to Recargas; the others are told who does.
+  const ways = { paysOnline: configuredPaymentProvider() !== null };
   const topUp = canTopUp ? (
     <>
-      Para recargarlo, deposite en una cuenta del servicio y repórtelo en <Link href="/portal/recargas">Recargas</Link>.
+      {topUpGuidance(ways)} Vaya a <Link href="/portal/recargas">Recargas</Link>.
     </>
   ) : (
     'Avise a un propietario o a facturación: ellos lo recargan en Recargas.'
@@ -117,9 +120,7 @@ function BalanceSection({ balance, money, canTopUp }: { balance: PortalHomeBalan
         <p className="small muted">
           {money && 'Lo gastado es lo que cobraron las consultas de catálogo en cada mes (hora de Guatemala); las recargas y los ajustes no cuentan. '}
           {balance.lowBalanceIsOwn ? 'El aviso de saldo bajo usa el umbral propio de su integración.' : 'El aviso de saldo bajo usa el umbral predeterminado del servicio.'}{' '}
-          {canTopUp
-            ? 'Para recargar, deposite en una de las cuentas del servicio y reporte el depósito en Recargas.'
-            : 'Sin saldo, las consultas de catálogo responden 402; lo recarga un propietario o facturación, en Recargas.'}
+          {canTopUp ? topUpGuidance({ paysOnline: configuredPaymentProvider() !== null }) : 'Sin saldo, las consultas de catálogo responden 402; lo recarga un propietario o facturación, en Recargas.'}
         </p>
         {canTopUp && (
           <p>

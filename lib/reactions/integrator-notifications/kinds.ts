@@ -3,6 +3,7 @@ import type { AlertCondition, NotificationRecipient } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
 import { balanceCondition, lowBalanceThreshold, type BalanceSnapshot } from '@/lib/reactions/alerts/conditions';
 import { formatQuetzales } from '@/lib/platform/money';
+import { topUpGuidanceForNotice } from '@/lib/presentation/top-up-guidance';
 import type { DecidedTopUp } from '@/lib/flows/top-ups/events';
 import type { SettledOnlineTopUp } from '@/lib/flows/online-top-ups/events';
 import type { PausedAutoTopUp } from '@/lib/flows/auto-top-ups/events';
@@ -132,6 +133,8 @@ interface Context {
   lowBalanceDefaultCentavos: number;
   /** The portal's public address (`https://…/portal`), for links in the notices; without it they name the page. */
   portalUrl?: string;
+  /** Whether the deployment takes online payments: the balance notices say how to top up accordingly. */
+  paysOnline?: boolean;
 }
 
 /** A portal page as a notice names it: its full address when the service's public URL is known. */
@@ -181,13 +184,13 @@ export function balanceNotification(snapshot: BalanceSnapshot, context: Context,
       titulo: 'Su saldo se agotó',
       mensaje:
         `El saldo de «${snapshot.nombre}» es ${balance} y no cubre la tarifa de ${formatQuetzales(snapshot.tariffCentavos)} por consulta. ` +
-        'Las consultas responden 402 hasta que se recargue el saldo.',
+        `Las consultas responden 402 hasta que se recargue el saldo. ${topUpGuidanceForNotice({ paysOnline: context.paysOnline ?? false }, portalPage(context, '/recargas'))}`,
       datos,
     }, {}, now);
   }
   return draft('balance_low', `saldo_bajo:${snapshot.integrationId}`, integration, context, {
     titulo: 'Su saldo está bajo',
-    mensaje: `El saldo de «${snapshot.nombre}» bajó a ${balance}, por debajo de su umbral de aviso de ${formatQuetzales(threshold)}. Recárguelo para no interrumpir sus consultas.`,
+    mensaje: `El saldo de «${snapshot.nombre}» bajó a ${balance}, por debajo de su umbral de aviso de ${formatQuetzales(threshold)}. ${topUpGuidanceForNotice({ paysOnline: context.paysOnline ?? false }, portalPage(context, '/recargas'))}`,
     datos,
   }, {}, now);
 }

@@ -1,3 +1,4 @@
+import { paymentsConfigured } from '@/lib/providers/payments/configured';
 import { alertSettingsFrom, type AlertSettings, type EmailSettings } from '@/lib/reactions/alerts/settings';
 import type { Env } from '@/lib/platform/env';
 import type { TargetPolicy } from './targets';
@@ -16,6 +17,8 @@ export interface NotificationSettings {
   lowBalanceDefaultCentavos: number;
   /** The portal's public address for the notices' links (NEXTAUTH_URL's /portal); unset, they name the page. */
   portalUrl?: string;
+  /** Whether online payments are on: the balance notices say how to top up accordingly. */
+  paysOnline?: boolean;
   /** The outbox's retries (the alerts' ALERT_MAX_ATTEMPTS, ALERT_RETRY_BASE_MS). */
   alerts: Pick<AlertSettings, 'maxAttempts' | 'retryBaseMs'>;
 }
@@ -33,6 +36,7 @@ export function notificationSettingsFrom(env: Env): NotificationSettings {
     appEnv: env.APP_ENV,
     lowBalanceDefaultCentavos: env.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS,
     portalUrl: env.NEXTAUTH_URL ? new URL('/portal', env.NEXTAUTH_URL).toString() : undefined,
+    paysOnline: paymentsConfigured(env),
     alerts: { maxAttempts: alerts.maxAttempts, retryBaseMs: alerts.retryBaseMs },
   };
 }

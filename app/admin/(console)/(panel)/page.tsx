@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ReconciliationStatus, VerificationRunStatus } from '@/components/console/reconciliation-status';
+import { InvoicingStoppedBanner } from '@/components/invoices/certifier-status';
+import { certifierHealth } from '@/lib/core/invoices/health';
 import { requirePageUser } from '@/lib/flows/auth/session';
 import { latestVerification, newestVerification, verificationState } from '@/lib/core/billing/verify';
 import { verificationStarterName } from '@/lib/core/billing/verify-now';
@@ -20,7 +22,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   await requirePageUser('support');
   const params = await searchParams;
   const range = parseDashboardRange(typeof params.rango === 'string' ? params.rango : undefined);
-  const [dashboard, reconciliation, newest] = await Promise.all([loadDashboard(range), latestVerification(), newestVerification()]);
+  const [dashboard, reconciliation, newest, certifier] = await Promise.all([loadDashboard(range), latestVerification(), newestVerification(), certifierHealth()]);
   // The newest run is reported on its own when someone started it here, or while it is under way
   // (or ended without a verdict); the latest full reconciliation is shown unless that is the same run.
   const now = new Date();
@@ -47,6 +49,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           </nav>
         }
       />
+      <InvoicingStoppedBanner health={certifier} link />
       <UsageTotals dashboard={dashboard} testIdPrefix="total" />
 
       {dashboard.totals.total === 0 ? (

@@ -6,6 +6,11 @@ import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { sourceClients } from '@/lib/sources';
 import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/guard';
 import { formatShare } from '@/lib/presentation/share';
+import { CertifierStatus } from '@/components/invoices/certifier-status';
+import { publishedInvoicing } from '@/lib/core/invoices/decision';
+import { certifierHealth } from '@/lib/core/invoices/health';
+import { env } from '@/lib/platform/env';
+import { CERTIFIER_NAMES } from '@/lib/presentation/invoice-labels';
 
 export const metadata: Metadata = { title: 'Fuentes' };
 
@@ -29,6 +34,7 @@ export default async function SourcesPage() {
   await requirePageUser('support');
   const guards = sourceClients().guards;
   const sources = SOURCE_NAMES.map((source) => guards[source].health());
+  const [certifier, invoicing] = await Promise.all([certifierHealth(), publishedInvoicing()]);
 
   return (
     <>
@@ -87,6 +93,7 @@ export default async function SourcesPage() {
       {sources.every((health) => health.callsLastHour === 0 && health.fastFailuresLastHour === 0) && (
         <EmptyState title="Sin consultas en la última hora">Las cifras aparecen con las primeras consultas a cada fuente.</EmptyState>
       )}
+      {(invoicing === 'on' || certifier.lastCallAt !== null) && <CertifierStatus health={certifier} certifierName={CERTIFIER_NAMES[env().FEL_CERTIFIER] ?? null} />}
     </>
   );
 }

@@ -8,6 +8,8 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { creditNoteName, INVOICE_PAGE_MESSAGES, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';
 import { publishedInvoicing } from '@/lib/core/invoices/decision';
+import { certifierHealth } from '@/lib/core/invoices/health';
+import { InvoicingStoppedBanner } from '@/components/invoices/certifier-status';
 import { invoiceFilters, invoicePage, invoicesToCorrect } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 
@@ -22,7 +24,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
   const after = typeof query.despues === 'string' ? query.despues : undefined;
   const page = await invoicePage(filters, after);
   const toCorrect = await invoicesToCorrect();
-  const invoicing = await publishedInvoicing();
+  const [invoicing, certifier] = await Promise.all([publishedInvoicing(), certifierHealth()]);
   // "Por corregir" is this list filtered by that state, with the certifier's message beside each.
   const correcting = filters.state === 'to_correct';
   const applied = new URLSearchParams();
@@ -35,6 +37,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         title="Facturas"
         description="Las facturas electrónicas (FEL) de las recargas acreditadas, las más recientes primero (hora de Guatemala). Abra una para ver sus números, sus intentos ante el certificador y el XML certificado."
       />
+      <InvoicingStoppedBanner health={certifier} />
       {invoicing !== 'on' && (
         <p className="notice warn" role="note" data-testid="fel-off">
           {invoicing === 'off' ? INVOICE_PAGE_MESSAGES.felOff : INVOICE_PAGE_MESSAGES.undecided}

@@ -1,0 +1,43 @@
+import Link from 'next/link';
+import type { CertifierHealth } from '@/lib/core/invoices/health';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
+import { CERTIFIER_STATE_LABELS, CERTIFIER_STATE_TONES, invoicingStoppedBanner } from '@/lib/presentation/invoice-labels';
+
+/** «Facturación detenida desde …» on Facturas and the Panel while the certifier does not answer; nothing otherwise. */
+export function InvoicingStoppedBanner({ health, link = false }: { health: CertifierHealth; link?: boolean }) {
+  const text = invoicingStoppedBanner(health, formatDateTime);
+  if (!text) return null;
+  return (
+    <p className="notice error" role="alert" data-testid="invoicing-stopped">
+      {text}
+      {link && (
+        <>
+          {' '}
+          <Link href="/admin/facturas">Ver las facturas</Link>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** The certifier as a component beside the sources (Fuentes): its state, since when, its last call and what waits. */
+export function CertifierStatus({ health, certifierName }: { health: CertifierHealth; certifierName: string | null }) {
+  return (
+    <section className="card" aria-labelledby="certificador" data-testid="certifier-status">
+      <h2 id="certificador">{`Certificador de facturas (FEL)${certifierName ? `: ${certifierName}` : ''}`}</h2>
+      <p>
+        <span className={`badge ${CERTIFIER_STATE_TONES[health.state]}`} data-state={health.state}>
+          {CERTIFIER_STATE_LABELS[health.state]}
+        </span>
+        {health.since && <span className="small">{` desde ${formatDateTime(health.since)}`}</span>}
+      </p>
+      <p className="small">
+        {health.lastCallAt ? `Última llamada: ${formatDateTime(health.lastCallAt)}. ` : ''}
+        {health.waiting === 0
+          ? 'Ninguna factura espera al certificador.'
+          : `${health.waiting === 1 ? 'Una factura espera' : `${health.waiting.toLocaleString('es-GT')} facturas esperan`}${health.oldestWaitingAt ? ` (la más antigua, del ${formatDateTime(health.oldestWaitingAt)})` : ''}.`}{' '}
+        Lo dicen las llamadas de todas las instancias.
+      </p>
+    </section>
+  );
+}
