@@ -71,3 +71,24 @@ describe('the audit of the portal’s people', () => {
     ]);
   });
 });
+
+describe('the audit of the money paths (issue 64, point 9)', () => {
+  it('says a deposit report, an online payment and an automatic top-up in words: no field name, state code, provider id or ISO date', () => {
+    const approved = lines(
+      { requestId: 4, state: 'pending', amountCentavos: 125_050 },
+      { requestId: 4, state: 'approved', amountCentavos: 120_000, reportedAmountCentavos: 125_050, ledgerEntryId: 81, bank: 'BI', depositDate: '2026-11-27' },
+    );
+    expect(approved).toEqual(
+      expect.arrayContaining(['Estado: Pendiente de revisión → Acreditada', 'Monto: Q 1,250.50 → Q 1,200.00', 'Fecha del depósito: — → 27/11/2026', 'Banco: — → Banco Industrial']),
+    );
+    const credited = lines(
+      { onlinePaymentId: 'recarga-1', state: 'pending_transfer' },
+      { onlinePaymentId: 'recarga-1', state: 'credited', amountCentavos: 10_000, feeCentavos: 650, provider: 'recurrente', source: 'webhook' },
+    );
+    expect(credited).toEqual(expect.arrayContaining(['Estado: Pendiente (transferencia en proceso) → Acreditado', 'Comisión: — → Q 6.50', 'Proveedor de pagos: — → Recurrente', 'Avisado por: — → aviso del proveedor']));
+    const automatic = lines({ state: 'off', thresholdCentavos: 10_000 }, { state: 'active', thresholdCentavos: 50_000, dailyMax: 2 });
+    expect(automatic).toEqual(['Estado: Desactivada → Activa', 'Umbral de la recarga automática: Q 100.00 → Q 500.00', 'Máximo de recargas automáticas por día: — → 2']);
+    const shown = [...approved, ...credited, ...automatic].join('\n');
+    expect(shown).not.toMatch(/ledgerEntryId|feeCentavos|thresholdCentavos|depositDate|pending_transfer|credited\b|\d{4}-\d{2}-\d{2}/);
+  });
+});

@@ -11,10 +11,14 @@ import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
 import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
 import { RECEPTOR_KIND_LABELS } from '@/lib/presentation/invoice-labels';
+import { bankName } from '@/lib/platform/guatemala/banks';
+import { TOP_UP_STATE_LABELS } from '@/lib/flows/top-ups/labels';
+import { ONLINE_PAYMENT_DETAIL_WORDS, ONLINE_PAYMENT_STATE_LABELS } from '@/lib/flows/online-top-ups/labels';
+import { AUTO_TOP_UP_STATE_LABELS } from '@/lib/flows/auto-top-ups/messages';
 
 // The audit log stores field names and values as the code knows them; people read these.
 
-const MONEY_FIELDS = new Set(['balanceCentavos', 'tariffCentavos', 'amountCentavos', 'lowBalanceAlertCentavos']);
+const MONEY_FIELDS = new Set(['balanceCentavos', 'tariffCentavos', 'amountCentavos', 'lowBalanceAlertCentavos', 'feeCentavos', 'thresholdCentavos', 'reportedAmountCentavos']);
 
 export const AUDIT_FIELD_LABELS: Record<string, string> = {
   nombre: 'Nombre',
@@ -69,6 +73,24 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   invitations: 'Invitaciones anuladas',
   lote: 'Lote',
   estado: 'Estado del lote',
+  // The money paths: deposits reported and approved, online payments, automatic top-up, invoices.
+  state: 'Estado',
+  bank: 'Banco',
+  reference: 'Referencia',
+  depositDate: 'Fecha del depósito',
+  reportedAmountCentavos: 'Monto reportado',
+  onlinePaymentId: 'Pago en línea',
+  feeCentavos: 'Comisión',
+  provider: 'Proveedor de pagos',
+  providerPaymentId: 'Pago en el proveedor',
+  source: 'Avisado por',
+  ledgerEntryId: 'Movimiento del saldo',
+  thresholdCentavos: 'Umbral de la recarga automática',
+  dailyMax: 'Máximo de recargas automáticas por día',
+  sourcePaymentId: 'Tarjeta (la del pago)',
+  pausedReason: 'Motivo de la pausa',
+  releasedInvoices: 'Facturas enviadas al certificador',
+  detail: 'Detalle',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
@@ -116,6 +138,11 @@ export function auditFieldLabel(field: string, targetType?: string): string {
   return AUDIT_FIELD_LABELS[field] ?? field;
 }
 
+/** The states the money paths audit (a deposit report, an online payment, an automatic top-up), in words. */
+const STATE_WORDS: Record<string, string> = { ...TOP_UP_STATE_LABELS, ...ONLINE_PAYMENT_STATE_LABELS, ...AUTO_TOP_UP_STATE_LABELS };
+const SOURCE_WORDS: Record<string, string> = { webhook: 'aviso del proveedor', read: 'consulta al proveedor', start: 'inicio del pago' };
+const PROVIDER_NAMES: Record<string, string> = { recurrente: 'Recurrente' };
+
 /** What an empty value means for these fields. */
 const NULL_WORDS: Record<string, string> = { expiresAt: 'sin vencimiento', revokedAt: 'no', webhook: 'ninguno' };
 
@@ -133,6 +160,13 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (typeof value === 'string' && TWO_FACTOR_VALUE_LABELS[field]?.[value]) return TWO_FACTOR_VALUE_LABELS[field][value];
   if ((field === 'expiresAt' || field === 'revokedAt') && typeof value === 'string') return formatDateTime(value);
   if (field === 'tokenId' && typeof value === 'number') return `n.º ${value}`;
+  if (field === 'state' && typeof value === 'string') return STATE_WORDS[value] ?? value;
+  if (field === 'depositDate' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value.split('-').reverse().join('/');
+  if (field === 'bank' && typeof value === 'string') return bankName(value);
+  if (field === 'source' && typeof value === 'string') return SOURCE_WORDS[value] ?? value;
+  if (field === 'ledgerEntryId' && typeof value === 'number') return `#${value}`;
+  if (field === 'provider' && typeof value === 'string') return PROVIDER_NAMES[value] ?? value;
+  if (field === 'detail' && typeof value === 'string') return ONLINE_PAYMENT_DETAIL_WORDS[value] ?? value;
   if (field === 'invoiceId' && typeof value === 'number') return `#${value}`;
   if (field === 'emittedAt' && typeof value === 'string') return formatDateTime(value);
   if (field === 'receptorKind' && typeof value === 'string') return RECEPTOR_KIND_LABELS[value as keyof typeof RECEPTOR_KIND_LABELS] ?? value;

@@ -27,8 +27,23 @@ export function approvedTopUpNote(request: Pick<TopUpRequest, 'bank' | 'referenc
 // rewritten, so they are read in today's form.
 const OLDER_TOP_UP_NOTE = /^(Depósito .+, referencia .+, del )(\d{4}-\d{2}-\d{2}) \(solicitud \d+\)$/s;
 
-/** A ledger note as people read it: an older top-up request's note in the current form, any other as written. */
+// An online payment's entries carry our payment id and the provider's (lib/flows/online-top-ups),
+// which support reads in the console; an integrator reads what happened, in words.
+const ONLINE_PAYMENT_NOTE = /^Pago en línea \((tarjeta|transferencia)\) (recarga-(auto-)?[0-9a-f-]+), \S+ \S+$/;
+const ONLINE_REFUND_NOTE = /^Reembolso del pago en línea recarga-[0-9a-f-]+: (.*)$/s;
+const ONLINE_REFUND_RETURNED_NOTE = /^Devolución: el proveedor no reembolsó el pago en línea recarga-[0-9a-f-]+\.$/;
+
+/**
+ * A ledger note as an integrator reads it: an older top-up request's note in the current form, an
+ * online payment's without its ids, any other as written.
+ */
 export function readableLedgerNote(note: string): string {
   const older = OLDER_TOP_UP_NOTE.exec(note);
-  return older ? `${older[1]}${dayText(older[2]!)}` : note;
+  if (older) return `${older[1]}${dayText(older[2]!)}`;
+  const online = ONLINE_PAYMENT_NOTE.exec(note);
+  if (online) return online[3] ? 'Recarga automática con la tarjeta guardada' : online[1] === 'tarjeta' ? 'Pago en línea con tarjeta' : 'Pago en línea por transferencia bancaria';
+  const refund = ONLINE_REFUND_NOTE.exec(note);
+  if (refund) return `Reembolso del pago en línea: ${refund[1]}`;
+  if (ONLINE_REFUND_RETURNED_NOTE.test(note)) return 'Devolución: el proveedor no hizo el reembolso del pago en línea, y el monto volvió al saldo.';
+  return note;
 }

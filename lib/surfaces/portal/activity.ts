@@ -28,7 +28,7 @@ export const ACTIVITY_HIDDEN_ACTIONS = [
 ];
 
 /** Fields of an audit row the portal does not show: staff's own bookkeeping, internal ids, a hand-over's reason. */
-const HIDDEN_FIELDS = new Set(['invitedBy', 'reason', 'sessions', 'tokenId', 'passwordChangedAt', 'note']);
+const HIDDEN_FIELDS = new Set(['invitedBy', 'reason', 'sessions', 'tokenId', 'passwordChangedAt', 'note', 'ledgerEntryId', 'provider', 'providerPaymentId', 'source', 'sourcePaymentId']);
 
 export const ACTIVITY_WORDS = {
   staff: 'Administración',
