@@ -72,6 +72,16 @@ describe('what the certifier checks', () => {
     expect(Buffer.from(body.xml_certificado, 'base64').toString('utf8')).toContain('<dte:Certificacion>');
   });
 
+  it('answers as a certifier does: FechaHoraCertificacion in Guatemala time (-06:00, as SAT\'s pattern wants, never Z) and the certifier\'s ds:Signature (issue 64, point 13)', async () => {
+    const { body } = await certify(documentXml(prepared()));
+    const xml = Buffer.from(body.xml_certificado, 'base64').toString('utf8');
+    const time = /<dte:FechaHoraCertificacion>([^<]+)<\/dte:FechaHoraCertificacion>/.exec(xml)?.[1];
+    expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-06:00$/);
+    // The same instant as the answer's own time, to the second.
+    expect(Math.abs(new Date(time!).getTime() - new Date(body.fecha).getTime())).toBeLessThan(1_000);
+    expect(xml).toMatch(/<ds:Signature xmlns:ds="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#"[^>]*>.*<ds:SignatureValue>[A-Za-z0-9+/=]+<\/ds:SignatureValue><\/ds:Signature><\/dte:GTDocumento>$/s);
+  });
+
   it('refuses a wrong IVA on a line and a wrong IVA total', async () => {
     const xml = documentXml(prepared(100));
     expect(xml).toContain('<dte:MontoImpuesto>0.11</dte:MontoImpuesto>');

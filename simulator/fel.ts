@@ -707,17 +707,44 @@ function comparableName(name: string): string {
   return name.replace(/[,\s]+/g, ' ').trim().toUpperCase();
 }
 
-/** The certifier's part, added inside the DTE after DatosEmision (signatures left out). */
+/**
+ * A moment as SAT's schema writes FechaHoraCertificacion: Guatemala's wall time and its fixed
+ * offset, -06:00 (the pattern admits no Z), to the second.
+ */
+export function guatemalaDateTime(at: Date): string {
+  const local = new Date(at.getTime() - 6 * 3_600_000);
+  return `${local.toISOString().slice(0, 19)}-06:00`;
+}
+
+const XMLDSIG = 'http://www.w3.org/2000/09/xmldsig#';
+
+/**
+ * The certifier's part, as a certifier returns it: the Certificacion inside the DTE after
+ * DatosEmision (its time in Guatemala's, as SAT's pattern wants), and the certifier's XML signature
+ * (ds:Signature, RSA-SHA256 over DatosCertificados) at the end of GTDocumento. The simulator signs
+ * with no key of SAT's: the signature has the element's shape and a digest of nothing, enough for a
+ * reader that keeps the document whole, as the gateway does.
+ */
 function withCertification(xml: string, prefix: string, certified: { uuid: string; serie: string; numero: string; at: Date }): string {
   const p = prefix === '' ? '' : `${prefix}:`;
   const node =
     `<${p}Certificacion><${p}NITCertificador>${FEL_SIM_CERTIFIER.nit}</${p}NITCertificador>` +
     `<${p}NombreCertificador>${FEL_SIM_CERTIFIER.name}</${p}NombreCertificador>` +
     `<${p}NumeroAutorizacion Numero="${certified.numero}" Serie="${certified.serie}">${certified.uuid}</${p}NumeroAutorizacion>` +
-    `<${p}FechaHoraCertificacion>${certified.at.toISOString()}</${p}FechaHoraCertificacion></${p}Certificacion>`;
+    `<${p}FechaHoraCertificacion>${guatemalaDateTime(certified.at)}</${p}FechaHoraCertificacion></${p}Certificacion>`;
   const closing = `</${p}DTE>`;
   const index = xml.lastIndexOf(closing);
-  return index === -1 ? xml : `${xml.slice(0, index)}${node}${xml.slice(index)}`;
+  const certifiedXml = index === -1 ? xml : `${xml.slice(0, index)}${node}${xml.slice(index)}`;
+  const signature =
+    `<ds:Signature xmlns:ds="${XMLDSIG}" Id="Certificador-${certified.uuid}"><ds:SignedInfo>` +
+    `<ds:CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"/>` +
+    `<ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/>` +
+    `<ds:Reference URI="#DatosCertificados"><ds:Transforms><ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/></ds:Transforms>` +
+    `<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue>${Buffer.from(certified.uuid).toString('base64')}</ds:DigestValue></ds:Reference>` +
+    `</ds:SignedInfo><ds:SignatureValue>${Buffer.from(`simulador:${certified.uuid}`).toString('base64')}</ds:SignatureValue></ds:Signature>`;
+  const documentClosing = `</${p}GTDocumento>`;
+  const end = certifiedXml.lastIndexOf(documentClosing);
+  return end === -1 ? certifiedXml : `${certifiedXml.slice(0, end)}${signature}${certifiedXml.slice(end)}`;
 }
 
 // ---------------------------------------------------------------------------------------------

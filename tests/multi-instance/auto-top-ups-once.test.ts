@@ -100,6 +100,8 @@ describe('automatic top-up on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS
     const owner = await portalSignedIn(instances[0]!.baseUrl, OWNER);
     const enabled = await owner.serverAction('/portal/recargas/automatica', 'enableAutoTopUpAction', { pago: cardPaymentId, umbral: '40.00', monto: '50.00', maximo: '1' });
     expect(enabled.text).toContain(AUTO_TOP_UP_MESSAGES.enabled);
+    // Above the threshold: nothing is charged yet, and the confirmation says nothing of a charge.
+    expect(enabled.text).not.toContain('ya está por debajo del umbral');
     expect(await balance()).toBe(5_000);
 
     // Two lookups at once, one on each instance: 5,000 − 2 × 1,000 = 3,000, under the 4,000 threshold.
@@ -124,6 +126,8 @@ describe('automatic top-up on two instances', { timeout: PROCESS_TEST_TIMEOUT_MS
     simulator.recurrente.setApiFaults([{ fault: 'rate_limited', operations: ['charge'], times: 2 }]);
     const raised = await (await portalSignedIn(instances[1]!.baseUrl, OWNER)).serverAction('/portal/recargas/automatica', 'enableAutoTopUpAction', { pago: cardPaymentId, umbral: '40.00', monto: '50.00', maximo: '3' });
     expect(raised.text).toContain(AUTO_TOP_UP_MESSAGES.enabled);
+    // Under the threshold already (issue 64, point 7): the confirmation announces the charge it sets off.
+    expect(raised.text).toContain('Su saldo (Q 30.00) ya está por debajo del umbral: el primer cargo de');
     const [setting] = await eventually(async () => (await db()).select().from(autoTopUps).where(eq(autoTopUps.integrationId, integration.id)), (rows) => rows[0]?.state === 'paused', UNTIL_MS, 'the pause');
     expect(setting).toMatchObject({ state: 'paused', pausedReason: 'retry_later: rate_limited' });
     expect((await attempts()).map((row) => [row.attempt, row.state])).toEqual([

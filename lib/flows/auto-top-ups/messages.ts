@@ -31,6 +31,11 @@ export function autoTopUpSummary(choice: { thresholdCentavos: number; amountCent
   );
 }
 
+/** The confirmation's last words when the balance is already under the threshold: the card is charged in minutes. */
+export function autoTopUpFirstChargeSoon(balanceCentavos: number, chargeCentavos: number): string {
+  return `Su saldo (${formatQuetzales(balanceCentavos)}) ya está por debajo del umbral: el primer cargo de ${formatQuetzales(chargeCentavos)} a la tarjeta se hará en los próximos minutos.`;
+}
+
 /** Why it paused, as the portal and the notice say it. */
 export function autoTopUpPausedMessage(detail: string): string {
   return `La recarga automática está en pausa: el cargo a la tarjeta y su reintento fallaron (${detail}). Revise la tarjeta y reactívela, o desactívela.`;

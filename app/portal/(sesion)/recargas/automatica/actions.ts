@@ -8,7 +8,8 @@ import type { ActionResult } from '@/lib/flows/auth/action';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { quoteOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
 import { AUTO_TOP_UP_OWNERS, DAILY_MAX_LIMIT, disableAutoTopUp, enableAutoTopUp } from '@/lib/flows/auto-top-ups/auto-top-ups';
-import { AUTO_TOP_UP_MESSAGES, autoTopUpSummary } from '@/lib/flows/auto-top-ups/messages';
+import { AUTO_TOP_UP_MESSAGES, autoTopUpFirstChargeSoon, autoTopUpSummary } from '@/lib/flows/auto-top-ups/messages';
+import { portalBalance } from '@/lib/surfaces/portal/home';
 
 // "Recarga automática": an owner saves a card (one already paid with online), a threshold, an
 // amount and a daily maximum; or turns it off. Only the session's integration is touched: a payment
@@ -28,7 +29,10 @@ export const enableAutoTopUpAction = portalAction({ roles: AUTO_TOP_UP_OWNERS, s
   revalidatePath('/portal/recargas/automatica');
   const quote = quoteOnlineTopUp(monto);
   const fee = quote.ok ? quote.value.feeCentavos : 0;
-  return { ok: true, message: `${AUTO_TOP_UP_MESSAGES.enabled} ${autoTopUpSummary({ thresholdCentavos: umbral, amountCentavos: monto, feeCentavos: fee, dailyMax: maximo })}`, data: undefined };
+  // A threshold above the balance charges the card at the next check: said now, not discovered later.
+  const balance = await portalBalance(user);
+  const firstCharge = balance < umbral ? ` ${autoTopUpFirstChargeSoon(balance, monto + fee)}` : '';
+  return { ok: true, message: `${AUTO_TOP_UP_MESSAGES.enabled} ${autoTopUpSummary({ thresholdCentavos: umbral, amountCentavos: monto, feeCentavos: fee, dailyMax: maximo })}${firstCharge}`, data: undefined };
 });
 
 export const disableAutoTopUpAction = portalAction({ roles: AUTO_TOP_UP_OWNERS, schema: z.object({}) }, async (_input, user): Promise<ActionResult<undefined>> => {
