@@ -142,8 +142,8 @@ export function PortalSection({
         Un 402 <code>{CATALOG_MESSAGES.balanceExhausted}</code> significa que el saldo de su integración no cubre la tarifa: la consulta no se
         ejecutó ni se cobró. Ninguna consulta de la API lee ni recarga el saldo. Véalo en el portal, en <strong>Inicio</strong>, y lo que lo
         movió en <strong>Movimientos</strong> (recargas, ajustes y consultas cobradas); todos los roles ven el saldo en Inicio. Para recargar, un
-        propietario o facturación {paysOnline ? 'paga en línea (abajo) o ' : ''}deposita en una de las cuentas del servicio (abajo) y reporta el depósito en{' '}
-        <strong>Recargas</strong>. El otro
+        propietario o facturación {paysOnline ? 'paga en línea (abajo) o ' : ''}
+        deposita en una de las cuentas del servicio (abajo) y reporta el depósito en <strong>Recargas</strong>. El otro
         402, <code>{CATALOG_MESSAGES.sourceBalanceExhausted}</code>, no depende de su saldo: escriba a soporte.
       </p>
 
