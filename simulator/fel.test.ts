@@ -28,6 +28,7 @@ const signing = {
 
 interface InfileAnswer {
   resultado: boolean;
+  fecha: string;
   descripcion: string;
   uuid: string;
   serie: string;
