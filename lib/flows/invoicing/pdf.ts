@@ -38,6 +38,41 @@ export function invoiceVerificationUrl(invoice: CertifiedInvoice, issuer: Pick<I
 
 const VOID_RED = '#9b1c1c';
 
+/** A new A4 document, its bytes gathered as it is written, headed by the issuer and the document's title. */
+async function startDocument(
+  name: string,
+  issuer: Issuer,
+  options: { serviceName: string },
+  certifiedAt: Date,
+  title: string,
+): Promise<{ document: PDFKit.PDFDocument; done: Promise<Buffer> }> {
+  const document = await newPdfDocument({ size: 'A4', margin: PAGE.margin, info: { Title: name, Author: issuer.legalName, Creator: options.serviceName, CreationDate: certifiedAt } });
+  const chunks: Buffer[] = [];
+  document.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    document.on('end', () => resolve(Buffer.concat(chunks)));
+    document.on('error', reject);
+  });
+  drawIssuer(document, issuer);
+  document.moveDown(0.8).font('Helvetica-Bold').fontSize(16).fillColor('black').text(title);
+  document.font('Helvetica').fontSize(9).fillColor(GREY).text('Documento tributario electrónico (FEL) certificado ante SAT');
+  return { document, done };
+}
+
+/** The receptor as the invoice names it, the same on its credit note. */
+function drawReceptor(document: PDFKit.PDFDocument, invoice: CertifiedInvoice): void {
+  section(document, 'Receptor');
+  table(
+    document,
+    [170, CONTENT_WIDTH - 170],
+    [
+      ['Identificación', receptorIdText(invoice)],
+      ['Nombre', invoice.receptorKind === 'cf' ? CF_NAME : (invoice.receptorName ?? '')],
+    ],
+    {},
+  );
+}
+
 /** The issuer's heading, the same on an invoice and a credit note. */
 function drawIssuer(document: PDFKit.PDFDocument, issuer: Issuer): void {
   const { address } = issuer;
@@ -73,22 +108,7 @@ function drawReversal(document: PDFKit.PDFDocument, invoice: CertifiedInvoice): 
 
 export async function renderInvoicePdf(invoice: CertifiedInvoice, issuer: Issuer, options: { serviceName: string; verificationBaseUrl: string }): Promise<Buffer> {
   const name = `${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} ${invoice.serie}-${invoice.numero}`;
-  const document = await newPdfDocument({
-    size: 'A4',
-    margin: PAGE.margin,
-    info: { Title: name, Author: issuer.legalName, Creator: options.serviceName, CreationDate: invoice.certifiedAt },
-  });
-  const chunks: Buffer[] = [];
-  document.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    document.on('end', () => resolve(Buffer.concat(chunks)));
-    document.on('error', reject);
-  });
-
-  drawIssuer(document, issuer);
-
-  document.moveDown(0.8).font('Helvetica-Bold').fontSize(16).fillColor('black').text(`${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} electrónica`);
-  document.font('Helvetica').fontSize(9).fillColor(GREY).text('Documento tributario electrónico (FEL) certificado ante SAT');
+  const { document, done } = await startDocument(name, issuer, options, invoice.certifiedAt, `${DOCUMENT_TYPE_NAMES[invoice.documentType] ?? invoice.documentType} electrónica`);
   drawReversal(document, invoice);
 
   section(document, 'Documento');
@@ -106,16 +126,7 @@ export async function renderInvoicePdf(invoice: CertifiedInvoice, issuer: Issuer
     {},
   );
 
-  section(document, 'Receptor');
-  table(
-    document,
-    [170, CONTENT_WIDTH - 170],
-    [
-      ['Identificación', receptorIdText(invoice)],
-      ['Nombre', invoice.receptorKind === 'cf' ? CF_NAME : (invoice.receptorName ?? '')],
-    ],
-    {},
-  );
+  drawReceptor(document, invoice);
 
   section(document, 'Detalle');
   const withIva = invoice.documentType === 'FACT';
@@ -189,16 +200,7 @@ function drawCertification(
 export async function renderCreditNotePdf(note: CertifiedCreditNote, issuer: Issuer, options: { serviceName: string; verificationBaseUrl: string }): Promise<Buffer> {
   const { invoice } = note;
   const name = `Nota de crédito ${note.serie}-${note.numero}`;
-  const document = await newPdfDocument({ size: 'A4', margin: PAGE.margin, info: { Title: name, Author: issuer.legalName, Creator: options.serviceName, CreationDate: note.certifiedAt } });
-  const chunks: Buffer[] = [];
-  document.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    document.on('end', () => resolve(Buffer.concat(chunks)));
-    document.on('error', reject);
-  });
-  drawIssuer(document, issuer);
-  document.moveDown(0.8).font('Helvetica-Bold').fontSize(16).fillColor('black').text('Nota de crédito electrónica');
-  document.font('Helvetica').fontSize(9).fillColor(GREY).text('Documento tributario electrónico (FEL) certificado ante SAT');
+  const { document, done } = await startDocument(name, issuer, options, note.certifiedAt, 'Nota de crédito electrónica');
 
   section(document, 'Documento');
   table(
@@ -225,16 +227,7 @@ export async function renderCreditNotePdf(note: CertifiedCreditNote, issuer: Iss
     ],
     {},
   );
-  section(document, 'Receptor');
-  table(
-    document,
-    [170, CONTENT_WIDTH - 170],
-    [
-      ['Identificación', receptorIdText(invoice)],
-      ['Nombre', invoice.receptorKind === 'cf' ? CF_NAME : (invoice.receptorName ?? '')],
-    ],
-    {},
-  );
+  drawReceptor(document, invoice);
   section(document, 'Detalle');
   const amounts = lineAmounts({ quantity: 1, unitPriceCentavos: note.amountCentavos }, invoice.documentType === 'FACT');
   table(

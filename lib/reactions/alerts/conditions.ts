@@ -6,6 +6,7 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import type { SourceHealth, SourceName } from '@/lib/sources/guard';
 import type { AlertSettings } from './settings';
 import type { BalanceSnapshot, BooksDoNotClose, SaleAwaitingReceptor } from '@/lib/core/billing/events';
+import type { MismatchedOnlinePayment } from '@/lib/flows/online-top-ups/events';
 
 // What is worth telling administrators, decided without any I/O: the hot path calls this with the
 // balance the settlement statement already returned.
@@ -123,23 +124,11 @@ export function certifierCredentialsAlert(certifier: string, pausedUntil: Date, 
   );
 }
 
-/** A provider's payment that does not match its checkout (what the payment's own check found). */
-export interface MismatchedPayment {
-  /** Ours: the online top-up's id. */
-  topUpId: string;
-  integrationId: number;
-  integrationName: string;
-  expectedCentavos: number;
-  paidCentavos: number;
-  /** As the provider reported it; null when it named none. */
-  currency: string | null;
-}
-
 /**
  * A verified payment in another currency or for another amount than its checkout's: nothing was
  * credited, and a person must settle it with the provider. One alert per payment.
  */
-export function paymentMismatchAlert(payment: MismatchedPayment, context: Context, now = new Date()): Alert {
+export function paymentMismatchAlert(payment: MismatchedOnlinePayment, context: Context, now = new Date()): Alert {
   const paid = payment.currency === 'GTQ' ? formatQuetzales(payment.paidCentavos) : `${(payment.paidCentavos / 100).toFixed(2)} ${payment.currency ?? '(moneda no indicada)'}`;
   return build(
     'books_mismatch',

@@ -1,4 +1,5 @@
 import type { BooksDoNotClose, SaleAwaitingReceptor } from '@/lib/core/billing/events';
+import type { MismatchedOnlinePayment } from '@/lib/flows/online-top-ups/events';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
 import type { AlertAudience, AlertDelivery, Integration } from '@/db/schema';
 import { env } from '@/lib/platform/env';
@@ -6,7 +7,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendEmail, sendWebhook } from './channels';
-import { balanceAlert, booksDoNotCloseAlert, breakerAlert, certifierCredentialsAlert, invoiceAwaitingReceptorAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot, type MismatchedPayment } from './conditions';
+import { balanceAlert, booksDoNotCloseAlert, breakerAlert, certifierCredentialsAlert, invoiceAwaitingReceptorAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
 import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
@@ -133,7 +134,7 @@ export class AlertDispatcher {
   }
 
   /** Alerts, written before this resolves, when a payment does not match its checkout. Never throws. */
-  async recordPaymentMismatch(payment: MismatchedPayment): Promise<void> {
+  async recordPaymentMismatch(payment: MismatchedOnlinePayment): Promise<void> {
     try {
       await this.record(paymentMismatchAlert(payment, this.settings));
     } catch (error) {

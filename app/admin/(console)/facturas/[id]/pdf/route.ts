@@ -6,6 +6,7 @@ import { invoiceFileName, invoicePdf } from '@/lib/flows/invoicing/documents';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { invoiceIdOf } from '@/lib/surfaces/console/invoices';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,12 +16,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const invoice = invoiceId === undefined ? undefined : await findCertifiedInvoice(invoiceId);
   const pdf = invoice && (await invoicePdf(invoice));
   if (!invoice || !pdf) return plainText(404, INVOICE_PAGE_MESSAGES.pdfNotFound);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="${invoiceFileName(invoice, 'pdf')}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return pdfAttachment(pdf, invoiceFileName(invoice, 'pdf'));
 }

@@ -2,6 +2,7 @@
 import { invoiceFileName, invoicePdf } from '@/lib/flows/invoicing/documents';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { portalInvoiceDownload, portalInvoiceMissing } from '@/lib/surfaces/portal/downloads';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,12 +11,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   if (found instanceof Response) return found;
   const pdf = await invoicePdf(found.invoice);
   if (!pdf) return portalInvoiceMissing(found.user);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="${invoiceFileName(found.invoice, 'pdf')}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return pdfAttachment(pdf, invoiceFileName(found.invoice, 'pdf'));
 }

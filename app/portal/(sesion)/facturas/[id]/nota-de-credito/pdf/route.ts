@@ -5,6 +5,7 @@ import { creditNoteFileName, creditNotePdf } from '@/lib/flows/invoicing/documen
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { portalDownloadUser, portalInvoiceMissing } from '@/lib/surfaces/portal/downloads';
 import { invoiceIdOf } from '@/lib/surfaces/portal/invoices';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,12 +16,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const note = invoiceId === undefined ? undefined : await findCertifiedCreditNote(invoiceId, user.integrationId);
   const pdf = note && (await creditNotePdf(note));
   if (!note || !pdf) return portalInvoiceMissing(user);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="${creditNoteFileName(note, 'pdf')}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return pdfAttachment(pdf, creditNoteFileName(note, 'pdf'));
 }

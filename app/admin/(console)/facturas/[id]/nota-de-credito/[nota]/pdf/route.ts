@@ -6,6 +6,7 @@ import { creditNoteFileName, creditNotePdf } from '@/lib/flows/invoicing/documen
 import { plainText } from '@/lib/platform/http/plain-text';
 import { INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { invoiceIdOf } from '@/lib/surfaces/console/invoices';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,12 +18,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const note = invoiceId === undefined || noteId === undefined ? undefined : await findCertifiedCreditNote(invoiceId, undefined, noteId);
   const pdf = note && (await creditNotePdf(note));
   if (!note || !pdf) return plainText(404, INVOICE_PAGE_MESSAGES.creditNotePdfNotFound);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="${creditNoteFileName(note, 'pdf')}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return pdfAttachment(pdf, creditNoteFileName(note, 'pdf'));
 }
