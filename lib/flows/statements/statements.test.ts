@@ -298,6 +298,13 @@ describe('a preview of a statement', () => {
     expect(figures.closingBalanceCentavos).toBe(2_375);
     expect(figures.movements.map((movement) => movement.note)).toContain('Depósito 4410');
     expect(await listStatements(fresh.id)).toEqual([]);
+    // Without Datos, the preview names nobody; with a NIT registered as the invoices' receptor, the
+    // company its invoices name (issue 64, point 1), never «no registrada» beside them.
+    expect(figures.integration).toMatchObject({ legalName: null, nit: null });
+    await (await database()).rows(sql`update integrations set receptor_kind = 'nit', receptor_id = '910000018', receptor_name = 'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA' where id = ${fresh.id}::integer`);
+    const named = await previewStatement(fresh.id, runningMonthRange(now), now);
+    if (!named.ok) throw new Error(named.error.message);
+    expect(named.value.figures.integration).toMatchObject({ legalName: 'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA', nit: '910000018' });
   });
 
   it('is refused, in Spanish, for an integration that does not exist and for days whose records were purged', async () => {
