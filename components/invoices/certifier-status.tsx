@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { CertifierHealth } from '@/lib/core/invoices/health';
+import type { ProviderActivity } from '@/lib/flows/online-top-ups/payments';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { CERTIFIER_STATE_LABELS, CERTIFIER_STATE_TONES, invoicingStoppedBanner } from '@/lib/presentation/invoice-labels';
 
@@ -37,6 +38,24 @@ export function CertifierStatus({ health, certifierName }: { health: CertifierHe
           ? 'Ninguna factura espera al certificador.'
           : `${health.waiting === 1 ? 'Una factura espera' : `${health.waiting.toLocaleString('es-GT')} facturas esperan`}${health.oldestWaitingAt ? ` (la más antigua, del ${formatDateTime(health.oldestWaitingAt)})` : ''}.`}{' '}
         Lo dicen las llamadas de todas las instancias.
+      </p>
+    </section>
+  );
+}
+
+/** The payment provider beside the sources (Fuentes): configured or not, the last word from it, and what is open. */
+export function PaymentProviderStatus({ name, activity }: { name: string | null; activity: ProviderActivity }) {
+  return (
+    <section className="card" aria-labelledby="proveedor-de-pagos" data-testid="payment-provider-status">
+      <h2 id="proveedor-de-pagos">{`Proveedor de pagos en línea${name ? `: ${name}` : ''}`}</h2>
+      <p>
+        {name === null
+          ? 'Los pagos en línea están desactivados: no se aceptan pagos nuevos.'
+          : `Último aviso recibido del proveedor: ${activity.lastWebhookAt ? formatDateTime(activity.lastWebhookAt) : 'ninguno todavía'}. Última consulta al proveedor: ${activity.lastReadAt ? formatDateTime(activity.lastReadAt) : 'ninguna todavía'}.`}
+      </p>
+      <p className="small">
+        {`${activity.open === 1 ? 'Un pago abierto' : `${activity.open.toLocaleString('es-GT')} pagos abiertos`} (esperando al cliente o una transferencia).`}
+        {activity.forSupport > 0 && ` ${activity.forSupport === 1 ? 'Un pago cobrado espera' : `${activity.forSupport.toLocaleString('es-GT')} pagos cobrados esperan`} a soporte: el proveedor cobró otro monto o en otra moneda (Recargas).`}
       </p>
     </section>
   );

@@ -13,7 +13,7 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { RECEPTOR_KIND_LABELS } from '@/lib/presentation/invoice-labels';
 import { bankName } from '@/lib/platform/guatemala/banks';
 import { TOP_UP_STATE_LABELS } from '@/lib/flows/top-ups/labels';
-import { ONLINE_PAYMENT_DETAIL_WORDS, ONLINE_PAYMENT_STATE_LABELS } from '@/lib/flows/online-top-ups/labels';
+import { ONLINE_PAYMENT_DETAIL_WORDS, ONLINE_PAYMENT_STATE_LABELS, PAYMENT_PROVIDER_NAMES } from '@/lib/flows/online-top-ups/labels';
 import { AUTO_TOP_UP_STATE_LABELS } from '@/lib/flows/auto-top-ups/messages';
 
 // The audit log stores field names and values as the code knows them; people read these.
@@ -141,7 +141,6 @@ export function auditFieldLabel(field: string, targetType?: string): string {
 /** The states the money paths audit (a deposit report, an online payment, an automatic top-up), in words. */
 const STATE_WORDS: Record<string, string> = { ...TOP_UP_STATE_LABELS, ...ONLINE_PAYMENT_STATE_LABELS, ...AUTO_TOP_UP_STATE_LABELS };
 const SOURCE_WORDS: Record<string, string> = { webhook: 'aviso del proveedor', read: 'consulta al proveedor', start: 'inicio del pago' };
-const PROVIDER_NAMES: Record<string, string> = { recurrente: 'Recurrente' };
 
 /** What an empty value means for these fields. */
 const NULL_WORDS: Record<string, string> = { expiresAt: 'sin vencimiento', revokedAt: 'no', webhook: 'ninguno' };
@@ -165,7 +164,7 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (field === 'bank' && typeof value === 'string') return bankName(value);
   if (field === 'source' && typeof value === 'string') return SOURCE_WORDS[value] ?? value;
   if (field === 'ledgerEntryId' && typeof value === 'number') return `#${value}`;
-  if (field === 'provider' && typeof value === 'string') return PROVIDER_NAMES[value] ?? value;
+  if (field === 'provider' && typeof value === 'string') return PAYMENT_PROVIDER_NAMES[value] ?? value;
   if (field === 'detail' && typeof value === 'string') return ONLINE_PAYMENT_DETAIL_WORDS[value] ?? value;
   if (field === 'invoiceId' && typeof value === 'number') return `#${value}`;
   if (field === 'emittedAt' && typeof value === 'string') return formatDateTime(value);

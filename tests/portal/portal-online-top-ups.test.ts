@@ -188,6 +188,12 @@ describe('Pagar en línea in the portal’s Recargas', { timeout: PROCESS_TEST_T
     expect(list.text).toContain(ONLINE_PAYMENT_STATE_LABELS.pending_transfer);
     expect(list.text).toContain(ONLINE_PAYMENT_STANDING_LABELS.cancelled);
 
+    // The provider beside the sources (issue 64, point 6): its last word to us and what is open.
+    const sources = (await staff.request('/admin/fuentes')).text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(sources).toContain('Proveedor de pagos en línea: Recurrente');
+    expect(sources).toMatch(/Último aviso recibido del proveedor: \d\d\/\d\d\/\d{4}/);
+    expect(sources).toMatch(/(Un pago abierto|\d+ pagos abiertos) \(esperando al cliente o una transferencia\)\./);
+
     const one = await staff.request(`/admin/recargas/pagos/${credited!.id}`);
     expect(one.status).toBe(200);
     const events = [...one.text.matchAll(/<tr data-testid="console-online-payment-event">([\s\S]*?)<\/tr>/g)].map((row) => row[1]!);

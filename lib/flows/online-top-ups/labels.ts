@@ -95,3 +95,6 @@ export const ONLINE_PAYMENT_DETAIL_WORDS: Record<string, string> = {
   amount_mismatch: 'El proveedor cobró otro monto o en otra moneda que el del pago: no se acreditó nada. Revíselo con el proveedor y acredite o reembolse a mano.',
   [CANCELLED_BY_PAYER]: 'La integración lo canceló antes de pagarlo: no se cobró nada.',
 };
+
+/** The payment providers as people call them (PAYMENTS_PROVIDER's values). */
+export const PAYMENT_PROVIDER_NAMES: Record<string, string> = { recurrente: 'Recurrente' };

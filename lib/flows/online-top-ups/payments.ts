@@ -449,3 +449,30 @@ export async function recentOnlinePayments(limit = 50): Promise<(OnlinePayment &
     .limit(limit);
   return withRefunds(rows.map((row) => ({ ...row.payment, integrationName: row.integrationName })));
 }
+
+/** The payment provider as a component (Fuentes): its last webhook and last read that reached us, and the payments still open. */
+export interface ProviderActivity {
+  lastWebhookAt: Date | null;
+  lastReadAt: Date | null;
+  open: number;
+  /** Payments taken and left for a person (another amount or currency). */
+  forSupport: number;
+}
+
+export async function providerActivity(): Promise<ProviderActivity> {
+  const handle = await db();
+  const [events] = await handle
+    .select({
+      webhook: sql<Date | string | null>`max(${onlinePaymentEvents.createdAt}) filter (where ${onlinePaymentEvents.source} = 'webhook')`,
+      read: sql<Date | string | null>`max(${onlinePaymentEvents.createdAt}) filter (where ${onlinePaymentEvents.source} = 'read')`,
+    })
+    .from(onlinePaymentEvents);
+  const [payments] = await handle
+    .select({
+      open: sql<number>`count(*) filter (where ${onlinePayments.state} in ('created', 'checkout_open', 'pending_transfer', 'declined'))::integer`,
+      forSupport: sql<number>`count(*) filter (where ${onlinePayments.state} = 'indeterminate' and ${onlinePayments.detail} = 'amount_mismatch')::integer`,
+    })
+    .from(onlinePayments);
+  const at = (value: Date | string | null | undefined) => (value ? new Date(value) : null);
+  return { lastWebhookAt: at(events?.webhook), lastReadAt: at(events?.read), open: Number(payments?.open ?? 0), forSupport: Number(payments?.forSupport ?? 0) };
+}

@@ -1,4 +1,3 @@
-import { readableLedgerNote } from '@/lib/flows/top-ups/notes';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { dayText } from '@/lib/platform/time/months';
 import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/vocabulary/labels';
@@ -60,16 +59,6 @@ function charges(figures: PeriodFigures): StatementTable {
   };
 }
 
-/** A movement's kind as the statement names it: a void, a credit note or a refund by what it is, not as «Ajuste». */
-function movementKindText(movement: { kind: 'top_up' | 'adjustment'; note: string | null }): string {
-  if (movement.kind === 'top_up') return 'Recarga';
-  const note = movement.note ?? '';
-  if (note.startsWith('Anulación de la factura')) return 'Anulación';
-  if (note.startsWith('Nota de crédito de la factura')) return 'Nota de crédito';
-  if (note.startsWith('Reembolso del pago en línea')) return 'Reembolso';
-  return 'Ajuste';
-}
-
 function movements(figures: PeriodFigures): StatementTable {
   return {
     id: 'movements',
@@ -78,8 +67,8 @@ function movements(figures: PeriodFigures): StatementTable {
     header: ['Fecha', 'Tipo', 'Nota', 'Monto'],
     rows: figures.movements.map((movement) => [
       formatDateTime(movement.at),
-      movementKindText(movement),
-      movement.note === null ? '' : readableLedgerNote(movement.note),
+      movement.kind === 'top_up' ? 'Recarga' : 'Ajuste',
+      movement.note ?? '',
       formatQuetzales(movement.amountCentavos),
     ]),
     numeric: [3],

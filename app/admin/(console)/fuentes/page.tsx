@@ -6,7 +6,10 @@ import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { sourceClients } from '@/lib/sources';
 import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/guard';
 import { formatShare } from '@/lib/presentation/share';
-import { CertifierStatus } from '@/components/invoices/certifier-status';
+import { CertifierStatus, PaymentProviderStatus } from '@/components/invoices/certifier-status';
+import { providerActivity } from '@/lib/flows/online-top-ups/payments';
+import { PAYMENT_PROVIDER_NAMES } from '@/lib/flows/online-top-ups/labels';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { publishedInvoicing } from '@/lib/core/invoices/decision';
 import { certifierHealth } from '@/lib/core/invoices/health';
 import { env } from '@/lib/platform/env';
@@ -34,7 +37,8 @@ export default async function SourcesPage() {
   await requirePageUser('support');
   const guards = sourceClients().guards;
   const sources = SOURCE_NAMES.map((source) => guards[source].health());
-  const [certifier, invoicing] = await Promise.all([certifierHealth(), publishedInvoicing()]);
+  const [certifier, invoicing, payments] = await Promise.all([certifierHealth(), publishedInvoicing(), providerActivity()]);
+  const provider = configuredPaymentProvider();
 
   return (
     <>
@@ -94,6 +98,9 @@ export default async function SourcesPage() {
         <EmptyState title="Sin consultas en la última hora">Las cifras aparecen con las primeras consultas a cada fuente.</EmptyState>
       )}
       {(invoicing === 'on' || certifier.lastCallAt !== null) && <CertifierStatus health={certifier} certifierName={CERTIFIER_NAMES[env().FEL_CERTIFIER] ?? null} />}
+      {(provider !== null || payments.lastWebhookAt !== null || payments.lastReadAt !== null) && (
+        <PaymentProviderStatus name={provider === null ? null : (PAYMENT_PROVIDER_NAMES[provider.name] ?? provider.name)} activity={payments} />
+      )}
     </>
   );
 }
