@@ -362,7 +362,7 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
     const result = unwrap(
       await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'el monto de la recarga, en quetzales'), 'el monto de la recarga'), String(options.note ?? '')),
     );
-    const invoice = result.invoiceAwaitsReceptor ? `\n${INVOICE_MESSAGES.awaitingReceptor}` : '';
+    const invoice = result.invoiceAwaitsReceptor ? `\n${INVOICE_MESSAGES.awaitingReceptor}` : result.invoiceDeferred ? `\n${INVOICE_MESSAGES.deferred}` : '';
     return { data: result, text: `${safe(integration.nombre)}: recarga registrada, saldo ${formatQuetzales(result.balanceCentavos)}${invoice}` };
   },
 

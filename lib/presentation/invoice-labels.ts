@@ -136,7 +136,7 @@ export const INVOICE_OUTCOME_LABELS: Record<string, string> = {
 export const INVOICE_PAGE_MESSAGES = {
   noInvoices: 'No hay facturas con estos filtros.',
   felOff: 'La facturación electrónica (FEL) está apagada en este despliegue: las recargas se acreditan sin factura. La guía de operación (docs/operations.md, «FEL invoices») dice cómo encenderla.',
-  undecided: 'Ninguna instancia de la aplicación ha dicho todavía si factura las recargas: hasta que una arranque, la línea de comandos no acredita ninguna.',
+  undecided: 'Ninguna instancia de la aplicación ha dicho todavía si factura las recargas: las que se acrediten antes se facturarán (o no) como decida la primera que arranque.',
   xmlNotFound: 'La factura no existe o todavía no tiene un XML certificado.',
   pdfNotFound: 'La factura no existe o todavía no está certificada.',
   creditNotePdfNotFound: 'La nota de crédito no existe o todavía no está certificada.',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { database, db, shareEmbeddedDatabase } from '@/db/client';
-import { publishInvoicingDecision } from '@/lib/core/invoices/decision';
+import { decisionOfSettings, publishInvoicingDecision } from '@/lib/core/invoices/decision';
+import { resolveDeferredSales } from '@/lib/core/invoices/sales';
 import { alerts } from '@/lib/reactions/alerts/dispatcher';
 import { deliverAttackNotices } from '@/lib/reactions/alerts/attack-notice';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
@@ -67,6 +68,9 @@ async function announceInvoicingDecision(settings: ReturnType<typeof env>): Prom
     setTimeout(() => void announceInvoicingDecision(settings), PUBLISH_RETRY_MS).unref();
     return;
   }
+  // Top-ups credited before any instance had decided (the CLI after a migration job) get their invoice, or their reason for none.
+  const resolved = await resolveDeferredSales(await db(), decisionOfSettings(settings));
+  if (resolved > 0) log.info({ topUps: resolved, invoices: settings.FEL_ENABLED }, 'applied whether top-ups are invoiced to those credited before any instance had decided');
   const { previous, changed } = published;
   if (changed && previous) {
     // Two instances configured apart would invoice by whichever started last: the operator should know.

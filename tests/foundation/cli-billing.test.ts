@@ -13,7 +13,7 @@ import { pageLabel } from '@/lib/flows/statements/texts';
 import { pdfTextLines } from '../support/pdf-text';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
-import { cliFixture, publishServiceDecision } from './cli-fixture';
+import { cliFixture, publishServiceDecision, type IntegrationJson } from './cli-fixture';
 
 const { testDb, cli, cliJson, createIntegration } = cliFixture('cli-billing');
 
@@ -70,20 +70,31 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(1200);
   });
 
-  it('credits nothing while no app instance has said whether top-ups are invoiced (issue 64, point 4)', async () => {
+  it('before any app instance has said whether top-ups are invoiced, credits and leaves the invoice to the first one that starts (issue 64, point 4)', async () => {
     const created = await createIntegration('--balance', '5');
     await testDb().use((handle) => handle.rows(sql`delete from invoicing_decision`));
-    const refused = await cli('integrations:top-up', created.nombre, '150', '--note', 'Depósito 7781');
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(INVOICE_MESSAGES.undecided);
-    const withBalance = await cli('integrations:create', 'cli-billing-sin-decision', '--balance', '10');
-    expect(withBalance.code).not.toBe(0);
-    expect(withBalance.stderr).toContain(INVOICE_MESSAGES.undecided);
-    // Once an instance started, the same command credits as the service decided.
-    await testDb().use(() => publishServiceDecision({ FEL_ENABLED: false }));
-    expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(500);
-    await cliJson('integrations:top-up', created.nombre, '150', '--note', 'Depósito 7781');
+    // As after a migration job, before the app first starts: credited, and said so.
+    const topped = await cli('integrations:top-up', created.nombre, '150', '--note', 'Depósito 7781');
+    expect(topped.code, topped.stderr).toBe(0);
+    expect(topped.stdout).toContain(INVOICE_MESSAGES.deferred);
+    const withBalance = await cliJson<IntegrationJson>('integrations:create', 'cli-billing-sin-decision', '--balance', '10');
+    const waiting = () =>
+      testDb().use((handle) =>
+        handle.rows<{ id: string | number; integration_id: number; reason: string | null; invoice: string | number | null }>(sql`
+          select e.id, e.integration_id, e.no_invoice_reason as reason, i.id as invoice from ledger_entries e left join invoices i on i.ledger_entry_id = e.id
+           where e.kind = 'top_up' and e.integration_id in (${created.id}::integer, ${withBalance.id}::integer) order by e.id`),
+      );
+    const before = await waiting();
+    expect(before.filter((row) => row.reason === 'awaiting_decision').map((row) => Number(row.integration_id))).toEqual([created.id, withBalance.id]);
+    // The first instance to start decides: it invoices, so those two get their invoice rows, and nothing else changes.
+    await testDb().use(() => publishServiceDecision({ FEL_ENABLED: true }));
+    const after = await waiting();
+    expect(after.filter((row) => row.reason === 'awaiting_decision')).toEqual([]);
+    for (const row of before.filter((candidate) => candidate.reason === 'awaiting_decision')) {
+      expect(after.find((candidate) => Number(candidate.id) === Number(row.id))!.invoice).not.toBeNull();
+    }
     expect((await cliJson<HistoryJson>('integrations:history', created.nombre)).balanceCentavos).toBe(15_500);
+    await testDb().use(() => publishServiceDecision({ FEL_ENABLED: false }));
   });
 
   it('issues a statement for a closed month and writes its PDF and CSV', async () => {

@@ -3,7 +3,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { db } from '@/db/client';
-import { publishInvoicingDecision } from '@/lib/core/invoices/decision';
+import { decisionOfSettings, publishInvoicingDecision } from '@/lib/core/invoices/decision';
+import { resolveDeferredSales } from '@/lib/core/invoices/sales';
 import type { Env } from '@/lib/platform/env';
 import { runCli, type CliResult } from '../support/cli';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -45,9 +46,14 @@ export interface CliFixture {
   storedTokenHash(integrationId: number): Promise<string>;
 }
 
-/** Publishes whether the service invoices, as an app instance with these settings does when it starts. */
+/**
+ * Publishes whether the service invoices, and applies it to top-ups credited before, as an app
+ * instance with these settings does when it starts (lib/root/startup.ts).
+ */
 export async function publishServiceDecision(settings: Pick<Env, 'FEL_ENABLED'> & Partial<Pick<Env, 'FEL_ISSUER_AFFILIATION'>>): Promise<void> {
-  await publishInvoicingDecision(await db(), { FEL_ISSUER_AFFILIATION: undefined, ...settings }, 'the test, standing in for an app instance');
+  const full = { FEL_ISSUER_AFFILIATION: undefined, ...settings };
+  await publishInvoicingDecision(await db(), full, 'the test, standing in for an app instance');
+  await resolveDeferredSales(await db(), decisionOfSettings(full));
 }
 
 /** Call at the top of a test file: a fresh database for the file, and helpers around the CLI. */

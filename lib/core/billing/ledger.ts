@@ -5,15 +5,11 @@ import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/core/integrations/schemas';
 import { notifyIntegrationChanged } from '@/lib/core/integrations/directory';
 import { invoicingDecisionFor } from '@/lib/core/invoices/decision';
-import { planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
+import { AWAITING_DECISION, planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { balanceMayBeShort, saleAwaitsReceptor } from './events';
 
-/**
- * invoicing_undecided: this process cannot know whether the service invoices (the CLI before any
- * app instance started), so it credited nothing rather than leave a sale uninvoiced.
- */
-export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance' | 'invoicing_undecided';
+export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -31,8 +27,11 @@ export function adjustBalance(actor: Actor, integrationId: number, amountCentavo
   return moveBalance(actor, integrationId, 'adjustment', amount.data, note);
 }
 
-/** `invoiceAwaitsReceptor`: the top-up was credited and its invoice waits for the integration's NIT. */
-type MovedBalance = { balanceCentavos: number; entry: LedgerEntry; integration: Integration; invoiceAwaitsReceptor: boolean };
+/**
+ * `invoiceAwaitsReceptor`: the top-up was credited and its invoice waits for the integration's NIT;
+ * `invoiceDeferred`: no app instance has said yet whether top-ups are invoiced, so the first one decides.
+ */
+type MovedBalance = { balanceCentavos: number; entry: LedgerEntry; integration: Integration; invoiceAwaitsReceptor: boolean; invoiceDeferred: boolean };
 
 async function moveBalance(
   actor: Actor,
@@ -40,11 +39,11 @@ async function moveBalance(
   kind: 'top_up' | 'adjustment',
   amountCentavos: number,
   rawNote: string,
-): Promise<Result<{ balanceCentavos: number; entry: LedgerEntry; invoiceAwaitsReceptor: boolean }, BalanceError>> {
+): Promise<Result<{ balanceCentavos: number; entry: LedgerEntry; invoiceAwaitsReceptor: boolean; invoiceDeferred: boolean }, BalanceError>> {
   const result = await (await db()).transaction((tx) => moveBalanceWithin(tx, actor, integrationId, kind, amountCentavos, rawNote));
   if (!result.ok) return result;
   await afterBalanceMoved(result.value.integration, amountCentavos, result.value);
-  return ok({ balanceCentavos: result.value.balanceCentavos, entry: result.value.entry, invoiceAwaitsReceptor: result.value.invoiceAwaitsReceptor });
+  return ok({ balanceCentavos: result.value.balanceCentavos, entry: result.value.entry, invoiceAwaitsReceptor: result.value.invoiceAwaitsReceptor, invoiceDeferred: result.value.invoiceDeferred });
 }
 
 /**
@@ -75,7 +74,6 @@ async function moveBalanceWithin(
   }
   // A top-up is a sale: its invoice is planned before anything is written, and written with it.
   const invoice = kind === 'top_up' ? planSaleInvoice(before, amountCentavos, await invoicingDecisionFor(tx)) : ({ kind: 'off' } as const);
-  if (invoice.kind === 'undecided') return fail('invoicing_undecided', invoice.message);
   const [after] = await tx
     .update(integrations)
     .set({ balanceCentavos: sql`${integrations.balanceCentavos} + ${amountCentavos}`, updatedAt: sql`now()` })
@@ -93,12 +91,19 @@ async function moveBalanceWithin(
     .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId, noInvoiceReason: noInvoiceReasonOf(kind, invoice) })
     .returning();
   await writeSaleInvoice(tx, invoice, entry!.id);
-  return ok({ balanceCentavos: after!.balanceCentavos, entry: entry!, integration: after!, invoiceAwaitsReceptor: invoice.kind === 'planned' && invoice.awaitsReceptor });
+  return ok({
+    balanceCentavos: after!.balanceCentavos,
+    entry: entry!,
+    integration: after!,
+    invoiceAwaitsReceptor: invoice.kind === 'planned' && invoice.awaitsReceptor,
+    invoiceDeferred: invoice.kind === 'deferred',
+  });
 }
 
-/** Why a top-up has no invoice row ('invoicing_off'), or null: it has one, or it is no sale. */
-function noInvoiceReasonOf(kind: 'top_up' | 'adjustment', plan: { kind: string }): string | null {
-  return kind === 'top_up' && plan.kind === 'off' ? 'invoicing_off' : null;
+/** Why a top-up has no invoice row ('invoicing_off', or 'awaiting_decision' until an instance decides), or null: it has one, or it is no sale. */
+export function noInvoiceReasonOf(kind: 'top_up' | 'adjustment', plan: { kind: string }): string | null {
+  if (kind !== 'top_up') return null;
+  return plan.kind === 'off' ? 'invoicing_off' : plan.kind === 'deferred' ? AWAITING_DECISION : null;
 }
 
 /**

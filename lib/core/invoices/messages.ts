@@ -12,9 +12,8 @@ export function calendarDayText(day: string): string {
 export const INVOICE_MESSAGES = {
   /** A top-up credited whose invoice waits: SAT does not take CF from Q 2,500.00, and the integration has no NIT or CUI. */
   awaitingReceptor: `Su factura queda pendiente: SAT no permite facturar a consumidor final (CF) un total de ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más, y la integración no tiene NIT ni CUI registrado. Se emitirá sola en cuanto se registre en sus datos de facturación.`,
-  /** A process that cannot know whether the service invoices (the CLI before any app instance started) credits nothing. */
-  undecided:
-    'No se acreditó la recarga: todavía no se sabe si el servicio factura las recargas, porque ninguna instancia de la aplicación ha arrancado con esta base de datos. Inicie la aplicación (npm run dev o npm start) y vuelva a intentarlo.',
+  /** A top-up credited before any app instance said whether the service invoices: the first one to start decides. */
+  deferred: 'Su factura se decidirá cuando arranque la aplicación: ninguna instancia ha dicho todavía si el servicio factura las recargas.',
 } as const;
 
 /** Voids and credit notes of an invoice: the console's answers, for the code and its tests. */

@@ -3,10 +3,9 @@
 // for good (the worker in lib/flows/invoicing certifies it). Adjustments never come here.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { integrations, invoices, type Integration, type NewInvoice } from '@/db/schema';
+import { integrations, invoices, ledgerEntries, type Integration, type NewInvoice } from '@/db/schema';
 import { checkReceptor, lineAmounts, receptorId, type Receptor } from '@/lib/providers/fel/document';
 import { invoicingDecisionFor, type InvoicingDecision } from './decision';
-import { INVOICE_MESSAGES } from './messages';
 import { receptorOfIntegration, type IntegrationReceptorColumns } from './receptor';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -14,8 +13,11 @@ type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type SaleInvoicePlan =
   /** The service does not invoice: nothing to invoice. */
   | { kind: 'off' }
-  /** No app instance said yet whether it invoices, and this process cannot tell: refuse the credit. */
-  | { kind: 'undecided'; message: string }
+  /**
+   * No app instance said yet whether it invoices, and this process cannot tell: the credit is made
+   * and its invoice is decided by the first instance that publishes (resolveDeferredSales).
+   */
+  | { kind: 'deferred' }
   /**
    * The invoice to write with the credit. `awaitsReceptor`: the integration has no receptor SAT
    * takes for this amount (consumidor final from Q 2,500.00), so the invoice waits for its NIT.
@@ -40,7 +42,7 @@ export function planSaleInvoice(
   decision: InvoicingDecision | null,
   now = new Date(),
 ): SaleInvoicePlan {
-  if (decision === null) return { kind: 'undecided', message: INVOICE_MESSAGES.undecided };
+  if (decision === null) return { kind: 'deferred' };
   if (!decision.invoices) return { kind: 'off' };
   const checked = checkReceptor(receptorOfIntegration(integration), totalCentavos);
   const { documentType } = decision;
@@ -102,6 +104,32 @@ export async function releaseAwaitingInvoices(tx: Transaction, integration: Pick
     queued++;
   }
   return queued;
+}
+
+/** A top-up's `no_invoice_reason` while no app instance has said whether top-ups are invoiced. */
+export const AWAITING_DECISION = 'awaiting_decision';
+
+/**
+ * The service's decision, just published by an instance, applied to the top-ups credited before any
+ * instance had decided (the CLI beside a database only migrated so far): each gets its invoice row
+ * (dated now, naming the receptor the integration has now) or the reason it has none. Each entry is
+ * taken under a row lock and only while it still waits, so instances starting together apply it once.
+ */
+export async function resolveDeferredSales(handle: Pick<Database, 'transaction'>, decision: InvoicingDecision, now = new Date()): Promise<number> {
+  return handle.transaction(async (tx) => {
+    const waiting = await tx
+      .select({ entry: ledgerEntries, integration: integrations })
+      .from(ledgerEntries)
+      .innerJoin(integrations, eq(integrations.id, ledgerEntries.integrationId))
+      .where(and(eq(ledgerEntries.kind, 'top_up'), eq(ledgerEntries.noInvoiceReason, AWAITING_DECISION)))
+      .for('update', { of: ledgerEntries });
+    for (const { entry, integration } of waiting) {
+      const plan = planSaleInvoice(integration, entry.amountCentavos, decision, now);
+      await tx.update(ledgerEntries).set({ noInvoiceReason: plan.kind === 'off' ? 'invoicing_off' : null }).where(eq(ledgerEntries.id, entry.id));
+      await writeSaleInvoice(tx, plan, entry.id);
+    }
+    return waiting.length;
+  });
 }
 
 /** The one line of a top-up's invoice: a service ("S"). */

@@ -18,6 +18,7 @@ import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { invoicingDecisionFor } from '@/lib/core/invoices/decision';
 import { planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
+import { noInvoiceReasonOf } from '@/lib/core/billing/ledger';
 
 /** What the console and CLI may show about an integration (its tokens are in lib/core/credentials). */
 export type IntegrationView = Integration;
@@ -49,7 +50,7 @@ export interface CreateIntegrationInput {
   details?: ValidDetails;
 }
 
-export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance' | 'invoicing_undecided';
+export type IntegrationError = 'invalid' | 'name_taken' | 'not_found' | 'insufficient_balance';
 
 /** Creates an integration; the token is returned here once and stored only as a hash. */
 export async function createIntegration(
@@ -65,13 +66,9 @@ export async function createIntegration(
     return fail('invalid', 'El saldo inicial debe ser un monto positivo en quetzales, de hasta Q 100,000,000.00.');
   }
 
-  // An initial balance is a sale like any top-up, refused before anything is written only when this
-  // process cannot know whether the service invoices (an invoice to CF from Q 2,500.00 waits for the NIT).
+  // An initial balance is a sale like any top-up: invoiced as the service decides (an invoice to CF
+  // from Q 2,500.00 waits for the NIT; one credited before any instance decided waits for that).
   const database = await db();
-  if (initialBalance > 0) {
-    const invoice = planSaleInvoice({ id: 0, receptorKind: null, receptorId: null, receptorName: null }, initialBalance, await invoicingDecisionFor(database));
-    if (invoice.kind === 'undecided') return fail('invoicing_undecided', invoice.message);
-  }
 
   const taken = await database
     .select({ id: integrations.id })
@@ -101,8 +98,6 @@ export async function createIntegration(
       const issued = await issueIntegrationToken(tx, row!.id, DEFAULT_TOKEN_LABEL);
       if (initialBalance > 0) {
         const plan = planSaleInvoice(row!, initialBalance, await invoicingDecisionFor(tx));
-        // Asked before the transaction too: only a decision taken away meanwhile lands here, and no credit goes uninvoiced.
-        if (plan.kind === 'undecided') throw new Error(plan.message);
         const [entry] = await tx.insert(ledgerEntries).values({
           integrationId: row!.id,
           kind: 'top_up',
@@ -111,7 +106,7 @@ export async function createIntegration(
           actor: describeActor(actor),
           note: input.note ?? 'Saldo inicial',
           auditId,
-          noInvoiceReason: plan.kind === 'off' ? 'invoicing_off' : null,
+          noInvoiceReason: noInvoiceReasonOf('top_up', plan),
         }).returning({ id: ledgerEntries.id });
         await writeSaleInvoice(tx, plan, entry!.id);
         if (plan.kind === 'planned' && plan.awaitsReceptor) return { row: row!, issued, awaiting: { ledgerEntryId: entry!.id } };

@@ -30,7 +30,7 @@ export { TOP_UP_MESSAGES };
 // rejection does.
 
 
-export type TopUpError = 'invalid' | 'forbidden' | 'duplicate' | 'not_found' | 'decided' | 'invoicing_undecided';
+export type TopUpError = 'invalid' | 'forbidden' | 'duplicate' | 'not_found' | 'decided';
 
 /** The requests that hold their bank reference: pending or approved (the unique index's rule). */
 const holdsReference = sql`${topUpRequests.state} in ('pending', 'approved')`;
@@ -189,8 +189,6 @@ export async function approveTopUpRequest(
     const credited = decision.amountCentavos ?? request.amountCentavos;
     if (credited !== request.amountCentavos && note === null) return fail('invalid', TOP_UP_MESSAGES.approvalNoteRequired);
     const moved = await topUpWithin(tx, actor, request.integrationId, credited, approvedTopUpNote(request, credited, note));
-    // This process cannot know whether the service invoices: nothing was written, the request stays pending.
-    if (!moved.ok && moved.error.code === 'invoicing_undecided') return fail(moved.error.code, moved.error.message);
     if (!moved.ok) throw new Error(`top-up request ${requestId} could not be credited: ${moved.error.code}`);
     const [decided] = await tx
       .update(topUpRequests)
