@@ -328,7 +328,10 @@ for (const width of [1366, 390]) {
     await expect(balance).toBeInViewport();
     await expect(portal).toContainText(`Un 402 ${CATALOG_MESSAGES.balanceExhausted} significa que el saldo de su integración no cubre la tarifa`);
     await expect(portal).toContainText('Véalo en el portal, en Inicio, y lo que lo movió en Movimientos');
-    await expect(portal).toContainText('Para recargar, un propietario o facturación deposita en una de las cuentas del servicio (abajo) y reporta el depósito en Recargas.');
+    // The e2e app takes online payments (the simulator's provider): the guide names them first (issue 64, point 10).
+    await expect(portal).toContainText('Para recargar, un propietario o facturación paga en línea (abajo) o deposita en una de las cuentas del servicio (abajo) y reporta el depósito en Recargas.');
+    await expect(portal.getByRole('heading', { name: 'Pagar en línea y recarga automática', level: 3 })).toBeVisible();
+    await expect(portal.getByRole('heading', { name: 'Sus facturas (FEL)', level: 3 })).toBeVisible();
     // Where to deposit: development's sample account (TOP_UP_BANK_ACCOUNTS unset), and what to write on the slip.
     await expect(portal.getByRole('heading', { name: 'Dónde depositar para recargar', level: 3 })).toBeVisible();
     await expect(portal.getByTestId('deposit-account')).toHaveCount(1);

@@ -39,6 +39,13 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'invoice_awaiting_receptor',
 ];
 
+/**
+ * Kinds no one turns off: without them money sits credited with its invoice undone and nobody
+ * told (a top-up's invoice waiting for the NIT). They are sent to their contact and the webhook
+ * always, and no switch shows them.
+ */
+export const ALWAYS_SENT_KINDS: readonly NotificationKind[] = ['invoice_awaiting_receptor'];
+
 /** The contact each kind is for (the webhook, when there is one, gets every kind). */
 export const KIND_CONTACT: Record<NotificationKind, Exclude<NotificationRecipient, 'webhook'>> = {
   balance_low: 'billing',

@@ -5,7 +5,7 @@ import { alertDeliveries, integrationNotificationOptOuts, integrations, NOTIFICA
 import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { seal } from '@/lib/core/sealing/envelope';
-import { KIND_CONTACT, NOTIFICATION_KINDS, type IntegratorNotification, type NotificationKind } from './kinds';
+import { ALWAYS_SENT_KINDS, KIND_CONTACT, NOTIFICATION_KINDS, type IntegratorNotification, type NotificationKind } from './kinds';
 import { webhookTargetProblem, type TargetPolicy } from './targets';
 
 // What the console changes and shows: the integration's webhook (its secret shown once, at
@@ -62,9 +62,9 @@ export async function removeNotificationWebhook(actor: Actor, integrationId: num
   });
 }
 
-/** The kinds each recipient may receive (a contact only its own kinds; the webhook every kind). */
+/** The kinds each recipient may turn off (a contact only its own kinds; the webhook every kind); those always sent are not among them. */
 export function kindsFor(recipient: NotificationRecipient): NotificationKind[] {
-  return NOTIFICATION_KINDS.filter((kind) => recipient === 'webhook' || KIND_CONTACT[kind] === recipient);
+  return NOTIFICATION_KINDS.filter((kind) => !ALWAYS_SENT_KINDS.includes(kind) && (recipient === 'webhook' || KIND_CONTACT[kind] === recipient));
 }
 
 export type OptOutKey = `${NotificationRecipient}:${NotificationKind}`;

@@ -189,7 +189,7 @@ export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' 
     auto_top_up_paused:
       'El cargo de la recarga automática a la tarjeta guardada y su reintento fallaron (`datos.motivo`): la recarga automática queda en pausa hasta que el propietario la reactive o la desactive en el portal (Recargas, «Recarga automática»). También se envía por correo a los propietarios. Uno por pausa.',
     invoice_awaiting_receptor:
-      'Se acreditó una recarga de Q 2,500.00 o más, pero su integración no tiene NIT (ni CUI) en sus datos de facturación y SAT no admite facturar ese monto a consumidor final: la factura queda pendiente y se emite sola en cuanto se registre (portal, «Datos de facturación»). Uno por recarga.',
+      'Se acreditó una recarga de Q 2,500.00 o más, pero su integración no tiene NIT (ni CUI) en sus datos de facturación y SAT no admite facturar ese monto a consumidor final: la factura queda pendiente y se emite sola en cuanto se registre (portal, Facturas, «Datos de facturación»). Uno por recarga; siempre se envía (no se puede desactivar).',
     top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
     source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
     source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',

@@ -110,7 +110,11 @@ export function sectionOfAlertCondition(condition: AlertCondition): IntegrationS
     case 'online_top_up_credited':
     case 'online_top_up_expired':
     case 'auto_top_up_paused':
+    case 'books_mismatch':
       return 'saldo';
+    case 'invoice_awaiting_receptor':
+      // The receptor its invoices wait for is registered in Datos.
+      return 'datos';
     case 'token_expiring':
     case 'token_revoked':
     case 'token_created':
