@@ -53,6 +53,9 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_kind_idx').on(table.integrationId, table.kind, table.createdAt, table.id),
     // A hold is settled at most once: the lookup and the crash sweeper cannot both settle it.
     uniqueIndex('ledger_entries_hold_settled_once').on(table.holdId).where(sql`${table.holdId} is not null`),
+    // The top-ups credited before any instance decided whether to invoice: every start looks for
+    // them (lib/core/invoices/sales.ts), so that look must not scan the ledger. Empty but for those.
+    index('ledger_entries_awaiting_decision_idx').on(table.id).where(sql`${table.noInvoiceReason} = 'awaiting_decision'`),
   ],
 );
 

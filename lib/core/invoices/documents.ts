@@ -185,14 +185,18 @@ export async function certifiedXmlOf(invoiceId: number, integrationId: number): 
   return row?.xml ?? undefined;
 }
 
-/** The certified credit note of an invoice, within one integration: its XML and numbers; undefined when there is none or no XML is kept. */
-export async function creditNoteXmlOf(invoiceId: number, integrationId: number): Promise<{ xml: string; serie: string; numero: string } | undefined> {
+/**
+ * A certified credit note of an invoice, within one integration: the one named by `noteId`, else
+ * the latest. Its XML and numbers; undefined when there is none or no XML is kept.
+ */
+export async function creditNoteXmlOf(invoiceId: number, integrationId: number, noteId?: number): Promise<{ xml: string; serie: string; numero: string } | undefined> {
   const [row] = await (await db())
     .select({ xml: invoiceReversals.certifiedXml, serie: invoiceReversals.serie, numero: invoiceReversals.numero })
     .from(invoiceReversals)
     .where(
       and(
         eq(invoiceReversals.invoiceId, invoiceId),
+        noteId === undefined ? undefined : eq(invoiceReversals.id, noteId),
         eq(invoiceReversals.integrationId, integrationId),
         eq(invoiceReversals.kind, 'credit_note'),
         eq(invoiceReversals.state, 'done'),
@@ -200,24 +204,6 @@ export async function creditNoteXmlOf(invoiceId: number, integrationId: number):
     )
     .orderBy(desc(invoiceReversals.id))
     .limit(1);
-  if (!row?.xml || !row.serie || !row.numero) return undefined;
-  return { xml: row.xml, serie: row.serie, numero: row.numero };
-}
-
-/** One certified credit note of an invoice, by its own id, within one integration: its XML and numbers. */
-export async function creditNoteXmlById(noteId: number, invoiceId: number, integrationId: number): Promise<{ xml: string; serie: string; numero: string } | undefined> {
-  const [row] = await (await db())
-    .select({ xml: invoiceReversals.certifiedXml, serie: invoiceReversals.serie, numero: invoiceReversals.numero })
-    .from(invoiceReversals)
-    .where(
-      and(
-        eq(invoiceReversals.id, noteId),
-        eq(invoiceReversals.invoiceId, invoiceId),
-        eq(invoiceReversals.integrationId, integrationId),
-        eq(invoiceReversals.kind, 'credit_note'),
-        eq(invoiceReversals.state, 'done'),
-      ),
-    );
   if (!row?.xml || !row.serie || !row.numero) return undefined;
   return { xml: row.xml, serie: row.serie, numero: row.numero };
 }

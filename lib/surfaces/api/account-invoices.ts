@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { invoiceReversals, invoices, type InvoiceReversal } from '@/db/schema';
-import { creditNoteXmlById, findCertifiedInvoice, type CertifiedInvoice } from '@/lib/core/invoices/documents';
+import { creditNoteXmlOf, findCertifiedInvoice, type CertifiedInvoice } from '@/lib/core/invoices/documents';
 import { centavosAsDecimal, CURRENCY } from '@/lib/platform/money';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor } from '@/lib/platform/paging/keyset';
 import { isCalendarDay, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
@@ -136,7 +136,7 @@ export async function accountCertifiedInvoice(integrationId: number, idText: str
 export async function accountCreditNoteXml(integrationId: number, invoiceIdText: string, noteIdText: string): Promise<{ xml: string; serie: string; numero: string } | undefined> {
   const invoiceId = pathId(invoiceIdText);
   const noteId = pathId(noteIdText);
-  return invoiceId === undefined || noteId === undefined ? undefined : creditNoteXmlById(noteId, invoiceId, integrationId);
+  return invoiceId === undefined || noteId === undefined ? undefined : creditNoteXmlOf(invoiceId, integrationId, noteId);
 }
 
 

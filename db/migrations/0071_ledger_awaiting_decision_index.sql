@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_entries_awaiting_decision_idx" ON "ledger_entries" USING btree ("id") WHERE "ledger_entries"."no_invoice_reason" = 'awaiting_decision';
