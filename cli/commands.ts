@@ -3,7 +3,8 @@ import { listInvoices, showInvoice, type ListedInvoice } from '@/lib/flows/invoi
 import { INVOICE_STANDING_LABELS, INVOICE_STATES, invoiceStanding, receptorText } from '@/lib/presentation/invoice-labels';
 import { database } from '@/db/client';
 import { booksByMonth, booksFindings, type BooksFinding, type BooksMonth } from '@/lib/core/billing/books';
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { INVOICE_MESSAGES, REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { requestReceptorCorrection } from '@/lib/core/billing/invoice-reversals';
 import type { LookupKind } from '@/db/schema';
 import { describeActor, type Actor } from '@/lib/core/audit/audit';
 import fs from 'node:fs';
@@ -552,6 +553,22 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const found = Number.isSafeInteger(id) ? await showInvoice(id) : undefined;
     if (!found) throw new CliError(`no existe la factura «${safe(typed)}»`);
     return { data: invoiceData(found), text: describeInvoice(found) };
+  },
+
+  async 'invoices:correct'(args, options) {
+    // «Corregir receptor» from a terminal: the same request as the console's, written once.
+    const typed = required(args, 0, 'el número de la factura (invoices:list los muestra)');
+    const id = /^[1-9]\d{0,9}$/.test(typed) ? Number(typed) : NaN;
+    if (!Number.isSafeInteger(id)) throw new CliError(`no existe la factura «${safe(typed)}»`);
+    if (typeof options.motivo !== 'string' || options.motivo.trim() === '') {
+      throw new CliError('falta el motivo: agregue --motivo "NIT equivocado", por ejemplo (lo recibe SAT con la anulación o la nota de crédito)');
+    }
+    const { reversal, created } = unwrap(await requestReceptorCorrection(CLI_ACTOR, id, options.motivo));
+    const receptor = receptorText({ receptorKind: reversal.correctionReceptorKind!, receptorId: reversal.correctionReceptorId!, receptorName: reversal.correctionReceptorName });
+    return {
+      data: { invoiceId: id, created, reversalId: reversal.id, kind: reversal.kind, state: reversal.state, receptorKind: reversal.correctionReceptorKind, replacementInvoiceId: reversal.replacementInvoiceId },
+      text: created ? REVERSAL_MESSAGES.correctionRequested(reversal.kind, receptor) : REVERSAL_MESSAGES.correctionAlreadyRequested,
+    };
   },
 
   async 'top-ups:duplicates'() {

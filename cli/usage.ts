@@ -25,6 +25,10 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
                                         las facturas, la más reciente primero, con su estado, sus números, su
                                         receptor y sus anulaciones o notas de crédito
   invoices:show <número>                una factura y sus documentos
+  invoices:correct <número> --motivo "..."
+                                        «Corregir receptor»: la anula (o emite su nota de crédito, pasado el plazo)
+                                        y emite otra por la misma recarga al receptor que la integración tiene hoy;
+                                        el saldo no cambia
   books:verify [--integration id|nombre] [--mes AAAA-MM]
                                         las cuentas por mes: recargas, facturas, anulaciones y notas de crédito;
                                         si un pago no se acreditó, una recarga no tiene factura ni motivo o un

@@ -82,6 +82,10 @@ while read -r movimiento; do
   facturado=$((facturado + total))
   echo "  $dia  $(quetzales "$monto")  $(jq -r 'if .numero then "FEL \(.serie)-\(.numero) UUID \(.uuid)" else "factura #\(.id)" end + " · \(.estado_texto)"' <<<"$factura")"
   if (( total != monto )); then faltan=$((faltan + 1)); echo "    ¡el total de la factura, $(quetzales "$total"), no es el de la recarga!"; fi
+  # Una factura cuyo receptor se corrigió queda anulada (o con nota de crédito) sin mover el saldo, y
+  # la recarga lleva la que la reemplaza: la de factura_id.
+  reemplaza=$(jq -r '.reemplaza_a // empty' <<<"$factura")
+  if [[ -n $reemplaza ]]; then echo "    reemplaza a la factura #$reemplaza, cuyo receptor se corrigió (sin mover el saldo)"; fi
   while read -r documento; do
     [[ -z $documento ]] && continue
     revertido=$(jq .monto_centavos <<<"$documento")

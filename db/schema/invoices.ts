@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 import { integrations } from './integrations';
 import { ledgerEntries } from './ledger-entries';
@@ -15,11 +15,13 @@ export const invoiceState = pgEnum('invoice_state', ['pending', 'indeterminate',
 export type InvoiceState = (typeof invoiceState.enumValues)[number];
 
 /**
- * What became of a certified invoice since: a void or a credit note requested (under way) or done.
+ * What became of a certified invoice since: a void or a credit note requested (under way) or done;
+ * or its receptor corrected (correction_pending while its void or credit note is under way,
+ * corrected once another invoice replaced it), which never moves the balance.
  * Null while it stands as certified. Kept on the invoice, by the statements that write its
  * reversal, so the console's list finds each standing in index order.
  */
-export const invoiceReversalStanding = pgEnum('invoice_reversal_standing', ['void_pending', 'voided', 'credit_note_pending', 'credited']);
+export const invoiceReversalStanding = pgEnum('invoice_reversal_standing', ['void_pending', 'voided', 'credit_note_pending', 'credited', 'correction_pending', 'corrected']);
 export type InvoiceReversalStanding = (typeof invoiceReversalStanding.enumValues)[number];
 
 export const invoiceReceptorKind = pgEnum('invoice_receptor_kind', ['nit', 'cui', 'cf']);
@@ -77,11 +79,18 @@ export const invoices = pgTable(
     noticeEmittedAt: timestamp('notice_emitted_at', { withTimezone: true, mode: 'date' }),
     // Its live void or credit note (invoice_reversals), if any.
     reversal: invoiceReversalStanding('reversal'),
+    // The invoice this one replaces, reissued to a corrected receptor for the same sale and amount
+    // once that one was voided or credited back (lib/flows/invoicing/reversals.ts).
+    correctsInvoiceId: integer('corrects_invoice_id').references((): AnyPgColumn => invoices.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
-    uniqueIndex('invoices_ledger_entry_unique').on(table.ledgerEntryId),
+    // One invoice per sale, besides the ones that replace it after a correction of its receptor;
+    // each invoice replaced at most once.
+    uniqueIndex('invoices_ledger_entry_unique').on(table.ledgerEntryId).where(sql`${table.correctsInvoiceId} is null`),
+    uniqueIndex('invoices_corrects_unique').on(table.correctsInvoiceId).where(sql`${table.correctsInvoiceId} is not null`),
+    index('invoices_ledger_entry_idx').on(table.ledgerEntryId),
     uniqueIndex('invoices_identifier_unique').on(table.identifier),
     // The worker's queue: due rows in order.
     index('invoices_due_idx').on(table.nextAttemptAt, table.id).where(sql`${table.state} in ('pending', 'indeterminate')`),
@@ -143,7 +152,8 @@ export type InvoiceReversalState = (typeof invoiceReversalState.enumValues)[numb
 // it after. Written with the ledger entry that takes its amount back from the balance, in one
 // transaction (lib/core/billing/invoice-reversals.ts), with its identifier fixed there for good like an
 // invoice's; the invoice worker sends it. At most one that is not refused per invoice, besides the
-// credit notes of an online payment's refunds.
+// credit notes of an online payment's refunds. A correction of the receptor is one with no entry:
+// the sale stays paid, and once it is done the same transaction writes the invoice that replaces it.
 export const invoiceReversals = pgTable(
   'invoice_reversals',
   {
@@ -162,13 +172,18 @@ export const invoiceReversals = pgTable(
     requestedAt: timestamp('requested_at', { withTimezone: true, mode: 'date' }).notNull(),
     amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
     // The entry that took the amount back from the balance, and the one that returned it if refused.
-    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' })
-      .notNull()
-      .references(() => ledgerEntries.id),
+    // None for a correction of the receptor, which moves no money.
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
     refundEntryId: bigint('refund_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
     // False when the entry is another flow's (an online payment's refund: the money already went
     // back to the customer), so a refusal returns nothing to the balance.
     returnsOnRefusal: boolean('returns_on_refusal').notNull().default(true),
+    // A correction of the receptor: whom the invoice that replaces it names (as the integration's
+    // billing data said when it was asked for), and that invoice once written, when this is done.
+    correctionReceptorKind: invoiceReceptorKind('correction_receptor_kind'),
+    correctionReceptorId: text('correction_receptor_id'),
+    correctionReceptorName: text('correction_receptor_name'),
+    replacementInvoiceId: integer('replacement_invoice_id').references(() => invoices.id),
     // Who asked for it (describeActor).
     requestedBy: text('requested_by').notNull(),
     state: invoiceReversalState('state').notNull().default('pending'),
@@ -195,10 +210,13 @@ export const invoiceReversals = pgTable(
     uniqueIndex('invoice_reversals_refund_entry_unique').on(table.refundEntryId).where(sql`${table.refundEntryId} is not null`),
     // One live void or credit note of the console's per invoice; the credit notes of an online
     // payment's refunds (one per refund, adding up to at most the invoice) are not counted here.
-    uniqueIndex('invoice_reversals_one_live').on(table.invoiceId).where(sql`${table.state} <> 'refused' and ${table.returnsOnRefusal}`),
+    uniqueIndex('invoice_reversals_one_live').on(table.invoiceId).where(sql`${table.state} <> 'refused' and (${table.returnsOnRefusal} or ${table.correctionReceptorKind} is not null)`),
     index('invoice_reversals_invoice_idx').on(table.invoiceId, table.id),
     index('invoice_reversals_due_idx').on(table.nextAttemptAt, table.id).where(sql`${table.state} in ('pending', 'indeterminate')`),
     check('invoice_reversals_amount_positive', sql`${table.amountCentavos} > 0`),
+    // Money moves with every reversal but a correction, which names whom the replacement invoices.
+    check('invoice_reversals_entry_or_correction', sql`(${table.ledgerEntryId} is null) = (${table.correctionReceptorKind} is not null)`),
+    check('invoice_reversals_correction_named', sql`${table.correctionReceptorKind} is null or (${table.correctionReceptorId} is not null and (${table.correctionReceptorKind} = 'cf') = (${table.correctionReceptorName} is null))`),
     check('invoice_reversals_done_note_numbered', sql`${table.kind} <> 'credit_note' or ${table.state} <> 'done' or ${table.uuid} is not null`),
   ],
 );

@@ -44,7 +44,7 @@ export const INVOICE_STANDING_LABELS: Record<InvoiceStanding, string> = { ...INV
 export const PORTAL_INVOICE_STANDING_LABELS: Record<InvoiceStanding, string> = { ...PORTAL_INVOICE_STATE_LABELS, ...REVERSAL_STANDING_LABELS };
 
 /** The standings in the order the console's filter offers them ("Certificada" is one that stands). */
-export const INVOICE_STANDINGS: InvoiceStanding[] = [...INVOICE_STATES, 'void_pending', 'voided', 'credit_note_pending', 'credited'];
+export const INVOICE_STANDINGS: InvoiceStanding[] = [...INVOICE_STATES, 'void_pending', 'voided', 'credit_note_pending', 'credited', 'correction_pending', 'corrected'];
 
 /** What happens next to an invoice in each state, said on its page under the state. */
 export const INVOICE_NEXT_STEP: Record<InvoiceStanding, string> = {
@@ -58,6 +58,9 @@ export const INVOICE_NEXT_STEP: Record<InvoiceStanding, string> = {
   voided: 'Anulada ante SAT: ya no tiene validez fiscal.',
   credit_note_pending: 'Su nota de crédito se está enviando al certificador, con su propio identificador; el saldo ya se descontó.',
   credited: 'Una nota de crédito certificada ante SAT la revierte por su total.',
+  correction_pending:
+    'Su receptor se está corrigiendo: su anulación (o su nota de crédito) se está enviando al certificador y, en cuanto SAT la acepte, se emitirá otra factura por la misma recarga. El saldo no cambia.',
+  corrected: 'Se corrigió su receptor: ya no tiene validez fiscal y otra factura por la misma recarga la reemplaza. El saldo no cambió.',
 };
 
 /** The badge's tone for each state. */
@@ -75,6 +78,8 @@ export const INVOICE_STANDING_TONES: Record<InvoiceStanding, 'ok' | 'warn' | 'da
   voided: 'danger',
   credit_note_pending: 'warn',
   credited: 'off',
+  correction_pending: 'warn',
+  corrected: 'off',
 };
 
 /** A credit note as the lists and pages name it. */

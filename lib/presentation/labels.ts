@@ -21,6 +21,7 @@ export const LEDGER_DIFFERENCE_LABELS: Record<string, string> = {
   payment_not_credited: 'Pagos en línea cobrados y no acreditados',
   credit_without_invoice: 'Recargas acreditadas sin factura ni motivo',
   invoice_amount_differs: 'Facturas cuyo monto no es el de su recarga',
+  sale_invoiced_twice: 'Recargas facturadas dos veces',
   refund_without_credit_note: 'Reembolsos sin nota de crédito',
 };
 

@@ -14,9 +14,12 @@ import { calendarDayText, REVERSAL_MESSAGES } from '@/lib/core/invoices/messages
 import { voidDeadlineOf } from '@/lib/core/billing/invoice-reversals';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
 import { createConsoleUser } from '@/lib/flows/auth/users';
+import { formatNit } from '@/lib/flows/integration-management/details-display';
+import { RECEPTOR_MESSAGES } from '@/lib/flows/invoicing/receptor';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { felDateTime } from '@/lib/providers/fel/document';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { FEL_SIM_RECEPTORS } from '../../simulator/fel';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';
 import { startApp, type RunningApp } from '../support/app-server';
 import { ConsoleClient } from '../support/console-client';
@@ -138,5 +141,44 @@ describe('an invoice’s void from the console', { timeout: PROCESS_TEST_TIMEOUT
     expect(await balance()).toEqual({ balanceCentavos: 0, ledgerSumCentavos: 0 });
     expect(await until('the page to say it', async () => (await invoicePage(admin, invoice)).includes(`Nota de crédito ${certified.serie}-${certified.numero}`))).toBe(true);
     expect(says(await admin.serverAction(page, 'voidInvoiceAction', { invoiceId: invoice.id, motivo: 'Otra vez', envio: randomUUID() }), REVERSAL_MESSAGES.pastDeadline(deadline))).toBe(true);
+  });
+});
+
+describe('«Corregir receptor» from the console', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('reissues to the integration’s receptor once, sent four times at once; administrators only; the balance never moves; each page links the other', async () => {
+    const invoice = await certifiedTopUp('80.00');
+    const page = `/admin/facturas/${invoice.id}`;
+    expect(await invoicePage(admin, invoice)).toContain('Para corregir a quién nombra, cambie primero el receptor de la integración');
+    const motivo = 'Factura emitida a consumidor final por error';
+    const send = (client: ConsoleClient) => client.serverAction(page, 'correctReceptorAction', { invoiceId: invoice.id, motivo, envio: randomUUID() });
+    expect(says(await send(admin), REVERSAL_MESSAGES.receptorUnchanged)).toBe(true);
+
+    const [EMPRESA] = FEL_SIM_RECEPTORS;
+    const datos = `/admin/integraciones/${integration.id}/datos`;
+    const saved = await admin.serverAction(datos, 'saveReceptorAction', { integrationId: integration.id, envio: randomUUID(), tipo: 'nit', identificador: EMPRESA!.nit, nombreMostrado: EMPRESA!.name });
+    expect(says(saved, RECEPTOR_MESSAGES.saved)).toBe(true);
+    const receptor = `NIT ${formatNit(EMPRESA!.nit)} · ${EMPRESA!.name}`;
+    expect(await invoicePage(admin, invoice)).toContain(`La integración tiene registrado otro receptor: ${receptor}.`);
+    expect(await invoicePage(support, invoice)).not.toContain('>Corregir receptor</button>');
+    expect(says(await send(support), ACTION_MESSAGES.forbidden)).toBe(true);
+
+    const before = await balance();
+    const answers = await Promise.all([send(admin), send(admin), send(admin), send(admin)]);
+    expect(answers.filter((answer) => says(answer, REVERSAL_MESSAGES.correctionRequested('void', receptor)))).toHaveLength(1);
+    expect(answers.filter((answer) => says(answer, REVERSAL_MESSAGES.correctionAlreadyRequested))).toHaveLength(3);
+    const replacement = await until('the replacing invoice', () =>
+      app.withDatabase(async () => (await (await db()).select().from(invoices).where(and(eq(invoices.correctsInvoiceId, invoice.id), eq(invoices.state, 'certified'))))[0]),
+    );
+    expect(simulator.fel.certification(invoice.identifier)?.voided).toMatchObject({ reason: motivo });
+    expect(replacement).toMatchObject({ ledgerEntryId: invoice.ledgerEntryId, receptorId: EMPRESA!.nit, totalCentavos: 8_000 });
+    expect(simulator.fel.certificationCount(replacement.identifier)).toBe(1);
+    expect(await balance()).toEqual(before);
+
+    const original = await invoicePage(admin, invoice);
+    expect(original).toContain('Corregida: reemplazada por otra factura');
+    expect(original).toContain(`href="/admin/facturas/${replacement.id}"`);
+    const reissued = await admin.request(`/admin/facturas/${replacement.id}`).then((answer) => answer.text);
+    expect(reissued).toContain(`href="/admin/facturas/${invoice.id}"`);
+    expect(reissued).toContain(receptor);
   });
 });

@@ -5,11 +5,19 @@
 // that the first instance is waiting on, that instance gets `kill -9` and is started again. Its
 // invoice stays indeterminate until the lease runs out, and is then settled by the certifier's
 // lookup, never sent again: the simulator counts one certification per top-up, and the console
-// reads every invoice certified with the simulator's numbers.
+// reads every invoice certified with the simulator's numbers. Then «Corregir receptor», sent to
+// both instances at once, voids one invoice and reissues it once, though the instance waiting on
+// the void is killed: the void is sent again with its identifier, the new invoice written once.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { database } from '@/db/client';
+import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
+import { booksFindings } from '@/lib/core/billing/books';
+import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { formatNit } from '@/lib/flows/integration-management/details-display';
+import { RECEPTOR_MESSAGES } from '@/lib/flows/invoicing/receptor';
+import { FEL_SIM_RECEPTORS } from '@/simulator/fel';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { startApp, type RunningApp } from '../support/app-server';
 import { consoleSignedIn, newConsoleUser } from '../support/people';
@@ -125,4 +133,45 @@ it('certifies every top-up exactly once when an instance is killed mid-certifica
     const pending = await admin.request('/admin/facturas?estado=indeterminate');
     expect(pending.text).not.toContain('data-testid="invoice-row"');
   }
+});
+
+it('«Corregir receptor» sent to both instances at once reissues once, the void’s instance killed mid-call; the balance never moves', { timeout: LEASE_MS + 120_000 }, async () => {
+  const [EMPRESA] = FEL_SIM_RECEPTORS;
+  const datos = `/admin/integraciones/${integration.id}/datos`;
+  const saved = await admins[0]!.serverAction(datos, 'saveReceptorAction', { integrationId: integration.id, envio: randomUUID(), tipo: 'nit', identificador: EMPRESA!.nit, nombreMostrado: EMPRESA!.name });
+  expect(says(saved, RECEPTOR_MESSAGES.saved), saved.text.slice(0, 300)).toBe(true);
+  const [invoice] = await invoiceRows();
+  const balanceBefore = await balanceAndLedgerSum(integration.id);
+  // The certifier voids at once and answers later: the window the kill lands in.
+  simulator.fel.setFaults([{ fault: 'latency', delayMs: CERTIFY_LATENCY_MS, operations: ['void', 'certify'] }]);
+  const page = `/admin/facturas/${invoice!.id}`;
+  const answers = await Promise.all(
+    [0, 1, 0, 1].map((index) => admins[index]!.serverAction(page, 'correctReceptorAction', { invoiceId: invoice!.id, motivo: 'Receptor equivocado', envio: randomUUID() })),
+  );
+  expect(answers.filter((answer) => says(answer, REVERSAL_MESSAGES.correctionRequested('void', `NIT ${formatNit(EMPRESA!.nit)} · ${EMPRESA!.name}`)))).toHaveLength(1);
+  expect(answers.filter((answer) => says(answer, REVERSAL_MESSAGES.correctionAlreadyRequested))).toHaveLength(3);
+
+  type ReversalRow = { id: number; identifier: string; state: string; lease_holder: string | null; replacement_invoice_id: number | null };
+  const reversals = () => database().then((handle) => handle.rows<ReversalRow>(sql`select id, identifier, state::text as state, lease_holder, replacement_invoice_id from invoice_reversals where invoice_id = ${invoice!.id}`));
+  const holder = (row: ReversalRow) => instances.find((app) => row.state === 'indeterminate' && (row.lease_holder ?? '').includes(`:${app.pid}:`) && simulator.fel.certification(invoice!.identifier)?.voided);
+  const atKill = await poll(reversals, (rows) => rows.some(holder), 30_000, 'a void an instance waits on, already done');
+  const victim = holder(atKill[0]!)!;
+  process.kill(victim.pid, 'SIGKILL');
+  await victim.restart();
+
+  const [done] = await poll(reversals, (rows) => rows[0]?.replacement_invoice_id != null, LEASE_MS + 60_000, 'the correction not done');
+  expect(atKill).toHaveLength(1);
+  expect(simulator.fel.voidCount(done!.identifier)).toBe(1);
+  const replacing = await poll(
+    () => database().then((handle) => handle.rows<{ id: number; identifier: string; state: string }>(sql`select id, identifier, state::text as state from invoices where corrects_invoice_id = ${invoice!.id}`)),
+    (rows) => rows[0]?.state === 'certified',
+    60_000,
+    'the replacing invoice not certified',
+  );
+  expect(replacing.map((row) => row.id)).toEqual([done!.replacement_invoice_id]);
+  expect(simulator.fel.certificationCount(replacing[0]!.identifier)).toBe(1);
+  expect(simulator.fel.certification(replacing[0]!.identifier)).toMatchObject({ receptorId: EMPRESA!.nit });
+  expect(await balanceAndLedgerSum(integration.id)).toEqual(balanceBefore);
+  expect(await booksFindings(await database(), integration.id)).toEqual([]);
+  simulator.fel.setFaults([]);
 });

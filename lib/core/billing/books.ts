@@ -6,7 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DatabaseHandle } from '@/db/client';
 
-export type BooksFindingKind = 'payment_not_credited' | 'credit_without_invoice' | 'invoice_amount_differs' | 'refund_without_credit_note';
+export type BooksFindingKind = 'payment_not_credited' | 'credit_without_invoice' | 'invoice_amount_differs' | 'sale_invoiced_twice' | 'refund_without_credit_note';
 
 export interface BooksFinding {
   integrationId: number;
@@ -60,6 +60,20 @@ export async function booksFindings(handle: Pick<DatabaseHandle, 'rows'>, integr
        group by 1`),
     'invoice_amount_differs',
     'facturas cuyo total no es el monto de su recarga',
+  );
+  // A sale stands invoiced once: an invoice replaced after a correction of its receptor (voided or
+  // credited back without moving the balance) no longer counts, nor one voided or credited back.
+  collect(
+    await handle.rows(sql`
+      select s.integration_id, count(*) as n, (array_agg(s.ledger_entry_id order by s.ledger_entry_id))[1:5] as sample
+        from (select i.integration_id, i.ledger_entry_id
+                from invoices i
+               where (i.reversal is null or i.reversal in ('void_pending', 'credit_note_pending', 'correction_pending'))
+                 and ${scoped(sql`i.integration_id`, integrationId)}
+               group by 1, 2 having count(*) > 1) s
+       group by 1`),
+    'sale_invoiced_twice',
+    'recargas con más de una factura vigente',
   );
   collect(
     await handle.rows(sql`
@@ -123,11 +137,13 @@ export async function booksByMonth(handle: Pick<DatabaseHandle, 'rows'>, options
            coalesce(sum(v.credited_back), 0) as credited_back
       from ledger_entries e
       join integrations g on g.id = e.integration_id
-      left join invoices i on i.ledger_entry_id = e.id
+      -- The sale's current invoice: the last, which replaced any whose receptor was corrected (those
+      -- moved no money, so they are not counted as voided or credited back either).
+      left join lateral (select * from invoices i where i.ledger_entry_id = e.id order by i.id desc limit 1) i on true
       left join (select r.invoice_id,
                         sum(r.amount_centavos) filter (where r.kind = 'void') as voided,
                         sum(r.amount_centavos) filter (where r.kind = 'credit_note') as credited_back
-                   from invoice_reversals r where r.state = 'done' group by r.invoice_id) v on v.invoice_id = i.id
+                   from invoice_reversals r where r.state = 'done' and r.correction_receptor_kind is null group by r.invoice_id) v on v.invoice_id = i.id
      where e.kind = 'top_up' and ${scoped(sql`e.integration_id`, options.integrationId)} and ${monthFilter(sql`e.created_at`)}
      group by 1, 2, 3
      order by 3, 2`);

@@ -178,7 +178,7 @@ export function historyQuery(integrationId: number, filters: HistoryFilters, cur
            extract(epoch from e.created_at) * 1000 as created_ms,
            to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
            (select to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from audit_log a where a.id = e.audit_id) as audit_at,
-           (select i.id from invoices i where i.ledger_entry_id = e.id) as invoice_id,
+           (select i.id from invoices i where i.ledger_entry_id = e.id order by i.id desc limit 1) as invoice_id,
            ${BALANCE_AFTER_E} as balance_after
       from (select * from ledger_entries e where ${historyConditions(integrationId, filters)} ${position} order by ${order} limit ${limit}::integer) e
       ${BASE_CHECKPOINT_OF_E}

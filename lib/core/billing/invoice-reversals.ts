@@ -4,18 +4,19 @@
 // whose certifier identifier is fixed there, in one transaction: the invoice worker sends it later.
 // The balance never goes below zero: if the integration already spent the money, nothing is written
 // and nothing is sent. A second request (a double click, a resend) finds the row and moves nothing.
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal, type InvoiceReversalKind } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, type Transaction } from './ledger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { guatemalanMonthOf, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
-import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
+import { checkReceptor, MAX_VOID_REASON_LENGTH, receptorId } from '@/lib/providers/fel/document';
+import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { ivaReturnDueDate } from '@/lib/providers/fel/void-deadlines';
 import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
 
-export type ReversalError = 'invalid' | 'not_found' | 'not_certified' | 'past_deadline' | 'credit_note_exists' | 'already_voided' | 'balance_spent';
+export type ReversalError = 'invalid' | 'not_found' | 'not_certified' | 'past_deadline' | 'credit_note_exists' | 'already_voided' | 'balance_spent' | 'receptor_unchanged' | 'receptor_refused';
 
 /** The last day (YYYY-MM-DD, Guatemala) on which an invoice emitted then may be voided. */
 export function voidDeadlineOf(emittedAt: Date): string {
@@ -44,9 +45,14 @@ export function requestCreditNote(actor: Actor, invoiceId: number, reason: strin
   return requestReversal('credit_note', actor, invoiceId, reason, now);
 }
 
-async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceId: number, rawReason: string, now: Date): Promise<Result<RequestedReversal, ReversalError>> {
+function validReason(rawReason: string): string | null {
   const reason = rawReason.trim();
-  if (reason.length < 1 || reason.length > MAX_VOID_REASON_LENGTH || /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(reason)) return fail('invalid', REVERSAL_MESSAGES.reasonInvalid);
+  return reason.length < 1 || reason.length > MAX_VOID_REASON_LENGTH || /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(reason) ? null : reason;
+}
+
+async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceId: number, rawReason: string, now: Date): Promise<Result<RequestedReversal, ReversalError>> {
+  const reason = validReason(rawReason);
+  if (reason === null) return fail('invalid', REVERSAL_MESSAGES.reasonInvalid);
   const handle = await db();
   const [invoice] = await handle.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (!invoice) return fail('not_found', REVERSAL_MESSAGES.notFound);
@@ -58,6 +64,7 @@ async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceI
     const [integration] = await tx.select().from(integrations).where(eq(integrations.id, invoice.integrationId)).for('update');
     if (!integration) return fail('not_found', REVERSAL_MESSAGES.notFound);
     const [live] = await tx.select().from(invoiceReversals).where(and(eq(invoiceReversals.invoiceId, invoiceId), ne(invoiceReversals.state, 'refused')));
+    if (live?.correctionReceptorKind) return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', live.state === 'done' ? REVERSAL_MESSAGES.replaced : REVERSAL_MESSAGES.correctionUnderWay);
     if (live) {
       if (live.kind === kind) return ok({ reversal: live, created: false, balanceCentavos: integration.balanceCentavos, moved: null });
       return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', live.kind === 'credit_note' ? REVERSAL_MESSAGES.creditNoteExists : REVERSAL_MESSAGES.alreadyVoided);
@@ -106,7 +113,11 @@ export async function requestCreditNoteForEntryWithin(tx: Transaction, actor: Ac
   if (invoice.state !== 'certified' || !invoice.uuid) return fail('not_certified', REVERSAL_MESSAGES.notCertified);
   // The console's own void or credit note excludes any other; several of these (one per part
   // refunded) may stand together, adding up to at most the invoice (the caller checks it).
-  const [live] = await tx.select().from(invoiceReversals).where(and(eq(invoiceReversals.invoiceId, invoice.id), ne(invoiceReversals.state, 'refused'), eq(invoiceReversals.returnsOnRefusal, true)));
+  const [live] = await tx
+    .select()
+    .from(invoiceReversals)
+    .where(and(eq(invoiceReversals.invoiceId, invoice.id), ne(invoiceReversals.state, 'refused'), or(eq(invoiceReversals.returnsOnRefusal, true), isNotNull(invoiceReversals.correctionReceptorKind))));
+  if (live?.correctionReceptorKind) return fail('already_voided', live.state === 'done' ? REVERSAL_MESSAGES.replaced : REVERSAL_MESSAGES.correctionUnderWay);
   if (live) return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', live.kind === 'credit_note' ? REVERSAL_MESSAGES.creditNoteExists : REVERSAL_MESSAGES.alreadyVoided);
   const [reversal] = await tx
     .insert(invoiceReversals)
@@ -114,4 +125,62 @@ export async function requestCreditNoteForEntryWithin(tx: Transaction, actor: Ac
     .returning();
   await tx.update(invoices).set({ reversal: 'credit_note_pending' }).where(eq(invoices.id, invoice.id));
   return ok(reversal!);
+}
+
+/**
+ * «Corregir receptor»: a certified invoice reissued, for the same sale and amount, to whom the
+ * integration's billing data names now. Its void (within SAT's deadline) or its credit note (after
+ * it) is written here with no ledger entry, since the sale stays paid; once the certifier took it,
+ * the worker writes the replacing invoice in the same transaction (lib/flows/invoicing/reversals.ts).
+ * A second request, from any instance, finds the live correction and writes nothing.
+ */
+export async function requestReceptorCorrection(actor: Actor, invoiceId: number, rawReason: string, now = new Date()): Promise<Result<RequestedReversal, ReversalError>> {
+  const reason = validReason(rawReason);
+  if (reason === null) return fail('invalid', REVERSAL_MESSAGES.reasonInvalid);
+  return (await db()).transaction(async (tx): Promise<Result<RequestedReversal, ReversalError>> => {
+    const [found] = await tx.select({ integrationId: invoices.integrationId }).from(invoices).where(eq(invoices.id, invoiceId));
+    if (!found) return fail('not_found', REVERSAL_MESSAGES.notFound);
+    // The integration first, as every request that writes a reversal locks it: they take turns.
+    const [integration] = await tx.select().from(integrations).where(eq(integrations.id, found.integrationId)).for('update');
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for('update');
+    if (!integration || !invoice) return fail('not_found', REVERSAL_MESSAGES.notFound);
+    const [live] = await tx.select().from(invoiceReversals).where(and(eq(invoiceReversals.invoiceId, invoiceId), ne(invoiceReversals.state, 'refused')));
+    if (live?.correctionReceptorKind) return ok({ reversal: live, created: false, balanceCentavos: integration.balanceCentavos });
+    if (live) return fail(live.kind === 'credit_note' ? 'credit_note_exists' : 'already_voided', REVERSAL_MESSAGES.correctionAfterReversal);
+    if (invoice.state !== 'certified' || !invoice.uuid) return fail('not_certified', REVERSAL_MESSAGES.notCertified);
+    const checked = checkReceptor(receptorOfIntegration(integration), invoice.totalCentavos);
+    if (!checked.ok) return fail('receptor_refused', checked.problem.code === 'cf_over_limit' ? REVERSAL_MESSAGES.correctionCfOverLimit : REVERSAL_MESSAGES.correctionReceptorInvalid);
+    const receptor = checked.receptor;
+    const corrected = { kind: receptor.kind, id: receptorId(receptor), name: receptor.kind === 'cf' ? null : receptor.name };
+    if (corrected.kind === invoice.receptorKind && corrected.id === invoice.receptorId && corrected.name === invoice.receptorName) {
+      return fail('receptor_unchanged', REVERSAL_MESSAGES.receptorUnchanged);
+    }
+    const kind: InvoiceReversalKind = isVoidable(invoice.emittedAt, now) ? 'void' : 'credit_note';
+    const [reversal] = await tx
+      .insert(invoiceReversals)
+      .values({
+        invoiceId,
+        integrationId: integration.id,
+        kind,
+        reason,
+        requestedAt: now,
+        amountCentavos: invoice.totalCentavos,
+        ledgerEntryId: null,
+        returnsOnRefusal: false,
+        correctionReceptorKind: corrected.kind,
+        correctionReceptorId: corrected.id,
+        correctionReceptorName: corrected.name,
+        requestedBy: describeActor(actor),
+      })
+      .returning();
+    await tx.update(invoices).set({ reversal: 'correction_pending' }).where(eq(invoices.id, invoiceId));
+    await writeAudit(tx, actor, {
+      action: 'invoice.correct_receptor',
+      targetType: 'integration',
+      targetId: integration.id,
+      before: { invoiceId, invoice: `${invoice.serie}-${invoice.numero}`, receptorKind: invoice.receptorKind, receptorId: invoice.receptorId, receptorName: invoice.receptorName },
+      after: { invoiceId, reversal: kind, reason, receptorKind: corrected.kind, receptorId: corrected.id, receptorName: corrected.name },
+    });
+    return ok({ reversal: reversal!, created: true, balanceCentavos: integration.balanceCentavos });
+  });
 }

@@ -25,10 +25,11 @@ export type DifferenceKind =
   | 'payment_not_credited'
   | 'credit_without_invoice'
   | 'invoice_amount_differs'
+  | 'sale_invoiced_twice'
   | 'refund_without_credit_note';
 
 /** The differences that are the books' (payments, invoices, refunds), not the balance's: they raise the administrators' alert. */
-export const BOOKS_DIFFERENCES: readonly DifferenceKind[] = ['payment_not_credited', 'credit_without_invoice', 'invoice_amount_differs', 'refund_without_credit_note'];
+export const BOOKS_DIFFERENCES: readonly DifferenceKind[] = ['payment_not_credited', 'credit_without_invoice', 'invoice_amount_differs', 'sale_invoiced_twice', 'refund_without_credit_note'];
 
 export interface LedgerDifference {
   integrationId: number;

@@ -52,6 +52,10 @@ export interface InvoiceReversalOf {
   doneAt: Date | null;
   /** The certified credit note's numbers, and whether its XML is kept. */
   creditNote: { uuid: string; serie: string; numero: string; hasXml: boolean } | null;
+  /** Undone by a void (else by a credit note). */
+  voided: boolean;
+  /** The invoice that replaces it once its receptor was corrected. */
+  replacementInvoiceId: number | null;
 }
 
 /**
@@ -78,7 +82,7 @@ export async function findCertifiedInvoice(invoiceId: number, integrationId?: nu
   const [found] = await (await db())
     .select({
       row: invoices,
-      reversal: { doneAt: invoiceReversals.doneAt, uuid: invoiceReversals.uuid, serie: invoiceReversals.serie, numero: invoiceReversals.numero, hasXml: sql<boolean>`${invoiceReversals.certifiedXml} is not null` },
+      reversal: { kind: invoiceReversals.kind, replacementInvoiceId: invoiceReversals.replacementInvoiceId, doneAt: invoiceReversals.doneAt, uuid: invoiceReversals.uuid, serie: invoiceReversals.serie, numero: invoiceReversals.numero, hasXml: sql<boolean>`${invoiceReversals.certifiedXml} is not null` },
     })
     .from(invoices)
     .leftJoin(invoiceReversals, liveReversal)
@@ -86,7 +90,7 @@ export async function findCertifiedInvoice(invoiceId: number, integrationId?: nu
   const row = found?.row;
   if (!row || !row.uuid || !row.serie || !row.numero) return undefined;
   const live = found.reversal;
-  const note = row.reversal === 'credited' && live?.uuid && live.serie && live.numero ? { uuid: live.uuid, serie: live.serie, numero: live.numero, hasXml: Boolean(live.hasXml) } : null;
+  const note = (row.reversal === 'credited' || row.reversal === 'corrected') && live?.kind === 'credit_note' && live.uuid && live.serie && live.numero ? { uuid: live.uuid, serie: live.serie, numero: live.numero, hasXml: Boolean(live.hasXml) } : null;
   return {
     id: row.id,
     integrationId: row.integrationId,
@@ -106,7 +110,9 @@ export async function findCertifiedInvoice(invoiceId: number, integrationId?: nu
     totalCentavos: row.totalCentavos,
     hasXml: row.certifiedXml !== null,
     certifierIdentity: certifierOfXml(row.certifiedXml),
-    reversal: row.reversal ? { standing: row.reversal, doneAt: live?.doneAt ?? null, creditNote: note } : null,
+    reversal: row.reversal
+      ? { standing: row.reversal, doneAt: live?.doneAt ?? null, creditNote: note, voided: live?.kind === 'void', replacementInvoiceId: live?.replacementInvoiceId ?? null }
+      : null,
   };
 }
 
@@ -123,7 +129,8 @@ export interface TopUpInvoice {
   numero: string | null;
   totalCentavos: number;
   /** Its void or credit notes (none refused), oldest first, with their own numbers once certified. */
-  documents: Array<{ kind: 'void' | 'credit_note'; done: boolean; serie: string | null; numero: string | null; uuid: string | null; amountCentavos: number }>;
+  /** Each one's `correction` is true when it undid the invoice to reissue it to a corrected receptor (no money moved). */
+  documents: Array<{ kind: 'void' | 'credit_note'; done: boolean; serie: string | null; numero: string | null; uuid: string | null; amountCentavos: number; correction: boolean }>;
 }
 
 /** The invoices of an integration's top-ups credited from `from` until `until`, oldest first. */
@@ -157,7 +164,15 @@ export async function invoicesOfTopUpsBetween(integrationId: number, from: Date,
     ...row,
     documents: reversals
       .filter((reversal) => reversal.invoiceId === row.invoiceId)
-      .map((reversal) => ({ kind: reversal.kind, done: reversal.state === 'done', serie: reversal.serie, numero: reversal.numero, uuid: reversal.uuid, amountCentavos: reversal.amountCentavos })),
+      .map((reversal) => ({
+        kind: reversal.kind,
+        done: reversal.state === 'done',
+        serie: reversal.serie,
+        numero: reversal.numero,
+        uuid: reversal.uuid,
+        amountCentavos: reversal.amountCentavos,
+        correction: reversal.correctionReceptorKind !== null,
+      })),
   }));
 }
 

@@ -31,6 +31,15 @@ export const REVERSAL_MESSAGES = {
   voidRequested: (totalCentavos: number) => `Anulación solicitada: se descontaron ${formatQuetzales(totalCentavos)} del saldo y se enviará al certificador.`,
   creditNoteRequested: (totalCentavos: number) => `Nota de crédito solicitada: se descontaron ${formatQuetzales(totalCentavos)} del saldo y se enviará al certificador.`,
   alreadyRequested: 'Ya estaba solicitada: el saldo se descontó una sola vez.',
+  correctionRequested: (kind: 'void' | 'credit_note', receptor: string) =>
+    `Corrección solicitada: se ${kind === 'void' ? 'anulará la factura' : 'emitirá una nota de crédito por su total'} y, en cuanto SAT lo acepte, se emitirá una nueva a ${receptor}. El saldo no cambia.`,
+  correctionAlreadyRequested: 'La corrección ya estaba solicitada: se emitirá una sola factura nueva y el saldo no cambia.',
+  correctionUnderWay: 'Una corrección del receptor de esta factura está en curso: espere a que SAT la acepte y actúe sobre la factura que la reemplace.',
+  replaced: 'Esta factura fue reemplazada por otra al corregir su receptor: anule o acredite la que la reemplaza.',
+  correctionAfterReversal: 'No se puede corregir: la factura ya se anuló o tiene una nota de crédito (o una está en curso).',
+  receptorUnchanged: 'La factura ya nombra al receptor que la integración tiene registrado: corrija primero sus datos de facturación y vuelva a intentarlo.',
+  correctionCfOverLimit: `Los datos de facturación de la integración dicen consumidor final (CF), que SAT no admite desde ${formatQuetzales(CF_LIMIT_CENTAVOS)}: registre su NIT o CUI y vuelva a intentarlo.`,
+  correctionReceptorInvalid: 'Los datos de facturación de la integración no sirven para facturar: corríjalos y vuelva a intentarlo.',
 } as const;
 
 /** What became of a certified invoice, as every reader of it is told: the console, the portal, its PDF and the statement. */
@@ -39,4 +48,6 @@ export const REVERSAL_STANDING_LABELS: Record<InvoiceReversalStanding, string> =
   voided: 'Anulada',
   credit_note_pending: 'Nota de crédito en trámite',
   credited: 'Con nota de crédito',
+  correction_pending: 'Corrección del receptor en trámite',
+  corrected: 'Corregida: reemplazada por otra factura',
 };

@@ -90,20 +90,30 @@ describe("a certified invoice's PDF", () => {
 
   it('voided: ANULADA in large letters under the title, with the day SAT voided it; standing, not a word of it', async () => {
     expect(await textOf(INVOICE)).not.toMatch(/ANULADA|anulad|Nota de crédito/);
-    const voided = await textOf({ ...INVOICE, reversal: { standing: 'voided', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote: null } });
+    const voided = await textOf({ ...INVOICE, reversal: { standing: 'voided', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote: null, voided: true, replacementInvoiceId: null } });
     const lines = voided.split('\n');
     expect(lines.indexOf('ANULADA')).toBeGreaterThan(lines.indexOf('Factura electrónica'));
     expect(lines.indexOf('ANULADA')).toBeLessThan(lines.indexOf('Documento'));
     expect(voided).toContain('Este documento fue anulado ante SAT el 21/11/2026, 10:00:00: ya no tiene validez fiscal.');
-    expect(await textOf({ ...INVOICE, reversal: { standing: 'void_pending', doneAt: null, creditNote: null } })).toContain('Anulación en trámite ante SAT');
+    expect(await textOf({ ...INVOICE, reversal: { standing: 'void_pending', doneAt: null, creditNote: null, voided: true, replacementInvoiceId: null } })).toContain('Anulación en trámite ante SAT');
   });
 
   it('credited: the credit note’s numbers, and no ANULADA', async () => {
     const creditNote = { uuid: '11111111-2222-4333-8444-555566667777', serie: '11111111', numero: '573785173', hasXml: true };
-    const text = await textOf({ ...INVOICE, reversal: { standing: 'credited', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote } });
+    const text = await textOf({ ...INVOICE, reversal: { standing: 'credited', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote, voided: false, replacementInvoiceId: null } });
     expect(text).toContain('Nota de crédito 11111111-573785173');
     expect(text.replace(/\s+/g, ' ')).toContain('(UUID 11111111-2222-4333-8444-555566667777)');
     expect(text).not.toContain('ANULADA');
+  });
+
+  it('corrected: a void or a credit note that reissued it to another receptor, said so; a printed copy never passes for valid', async () => {
+    const voided = await textOf({ ...INVOICE, reversal: { standing: 'corrected', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote: null, voided: true, replacementInvoiceId: 9 } });
+    expect(voided.split('\n')).toContain('ANULADA');
+    expect(voided.replace(/\s+/g, ' ')).toContain('Anulada ante SAT el 21/11/2026, 10:00:00 al corregir su receptor: otra factura por la misma recarga la reemplaza.');
+    const creditNote = { uuid: '11111111-2222-4333-8444-555566667777', serie: '11111111', numero: '573785173', hasXml: true };
+    const credited = await textOf({ ...INVOICE, reversal: { standing: 'corrected', doneAt: new Date('2026-11-21T16:00:00Z'), creditNote, voided: false, replacementInvoiceId: 9 } });
+    expect(credited).toContain('Nota de crédito 11111111-573785173');
+    expect(credited.replace(/\s+/g, ' ')).toContain('(UUID 11111111-2222-4333-8444-555566667777) al corregir su receptor: otra factura por la misma recarga la reemplaza.');
   });
 
   it('names the certifier as SAT does, and says where to read it when no XML is kept; never a setting\'s value', async () => {

@@ -93,7 +93,13 @@ function drawReversal(document: PDFKit.PDFDocument, invoice: CertifiedInvoice): 
   if (!reversal) return;
   const on = reversal.doneAt ? ` el ${formatDateTime(reversal.doneAt)}` : '';
   document.moveDown(0.5);
-  if (reversal.standing === 'voided') {
+  if (reversal.standing === 'corrected') {
+    // Reissued to a corrected receptor: this copy must not pass for the valid one either.
+    if (reversal.voided) document.font('Helvetica-Bold').fontSize(28).fillColor(VOID_RED).text('ANULADA', PAGE.margin);
+    else if (reversal.creditNote) document.font('Helvetica-Bold').fontSize(12).fillColor(VOID_RED).text(`Nota de crédito ${reversal.creditNote.serie}-${reversal.creditNote.numero}`, PAGE.margin);
+    const how = reversal.voided ? `Anulada ante SAT${on}` : `Revertida por su total por una nota de crédito certificada ante SAT${on}${reversal.creditNote ? ` (UUID ${reversal.creditNote.uuid})` : ''}`;
+    document.font('Helvetica').fontSize(10).text(`${how} al corregir su receptor: otra factura por la misma recarga la reemplaza.`, PAGE.margin);
+  } else if (reversal.standing === 'voided') {
     document.font('Helvetica-Bold').fontSize(28).fillColor(VOID_RED).text('ANULADA', PAGE.margin);
     document.font('Helvetica').fontSize(10).text(`Este documento fue anulado ante SAT${on}: ya no tiene validez fiscal.`, PAGE.margin);
   } else if (reversal.standing === 'credited' && reversal.creditNote) {

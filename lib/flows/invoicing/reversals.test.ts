@@ -8,21 +8,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/db/client';
+import { database, db } from '@/db/client';
 import { auditLog, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal } from '@/db/schema';
 import { describeActor, type Actor } from '@/lib/core/audit/audit';
 import { adjustBalance, balanceAndLedgerSum, topUp } from '@/lib/core/billing/ledger';
 import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
-import { isVoidable, requestCreditNote, requestVoid, voidDeadlineOf } from '@/lib/core/billing/invoice-reversals';
+import { isVoidable, requestCreditNote, requestReceptorCorrection, requestVoid, voidDeadlineOf } from '@/lib/core/billing/invoice-reversals';
+import { booksByMonth, booksFindings } from '@/lib/core/billing/books';
 import { env } from '@/lib/platform/env';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import { startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { FEL_SIM_RECEPTORS } from '../../../simulator/fel';
 import { startSimulator, type RunningSimulator } from '../../../simulator/server';
 import { invoicesInQueue } from './queue';
 import { certifierOf, issuerOf } from './settings';
 import { createInvoiceWorker, type InvoiceWorker } from './worker';
+import { setIntegrationReceptor } from './receptor';
 
 const ADMIN: Actor = { kind: 'user', id: 7, email: 'admin-anulaciones@servicio.example' };
 
@@ -237,5 +240,84 @@ describe('an invoice’s standing', () => {
     if (!backfill) throw new Error('the migration has no backfill of invoices');
     await (await db()).execute(sql.raw(backfill));
     expect(await standings()).toEqual(written);
+  });
+});
+
+describe('«Corregir receptor»', () => {
+  const [EMPRESA] = FEL_SIM_RECEPTORS;
+
+  async function namingTheCompany(integrationId: number): Promise<void> {
+    const set = await setIntegrationReceptor(ADMIN, integrationId, { kind: 'nit', identifier: EMPRESA!.nit, shownName: EMPRESA!.name });
+    expect(set).toMatchObject({ ok: true, value: { changed: true } });
+  }
+
+  it('in time: voids and reissues to the corrected receptor once, asked four times at once by two workers; the balance never moves', async () => {
+    const { integration, invoice } = await certifiedInvoice('corregir-a-tiempo', 12_000);
+    expect(invoice).toMatchObject({ receptorKind: 'cf' });
+    // Nothing to correct while the integration names whom the invoice names.
+    expect(await requestReceptorCorrection(ADMIN, invoice.id, 'NIT equivocado')).toEqual({ ok: false, error: { code: 'receptor_unchanged', message: REVERSAL_MESSAGES.receptorUnchanged } });
+    await namingTheCompany(integration.id);
+
+    const asked = await Promise.all(Array.from({ length: 4 }, () => requestReceptorCorrection(ADMIN, invoice.id, 'Factura emitida a CF por error')));
+    expect(asked.map((result) => result.ok && result.value.created).sort()).toEqual([false, false, false, true]);
+    expect(await balanceOf(integration.id)).toBe(12_000);
+    expect(await standingOf(invoice.id)).toBe('correction_pending');
+    // No void nor credit note of the console while it is under way.
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'already_voided', message: REVERSAL_MESSAGES.correctionUnderWay } });
+
+    await settleAll([worker('w-corrige-1'), worker('w-corrige-2')]);
+    expect(await balanceOf(integration.id)).toBe(12_000);
+    expect(await adjustmentsOf(integration.id)).toEqual([]);
+    expect(await standingOf(invoice.id)).toBe('corrected');
+    const [reversal, ...others] = await reversalsOf(invoice.id);
+    expect(others).toEqual([]);
+    expect(reversal).toMatchObject({ kind: 'void', state: 'done', ledgerEntryId: null, correctionReceptorKind: 'nit', correctionReceptorId: EMPRESA!.nit });
+    expect(simulator.fel.voidCount(reversal!.identifier)).toBe(1);
+
+    const sale = await (await db()).select().from(invoices).where(eq(invoices.ledgerEntryId, invoice.ledgerEntryId)).orderBy(asc(invoices.id));
+    expect(sale.map((row) => row.id)).toEqual([invoice.id, reversal!.replacementInvoiceId]);
+    const replacement = sale[1]!;
+    expect(replacement).toMatchObject({ state: 'certified', correctsInvoiceId: invoice.id, receptorKind: 'nit', receptorId: EMPRESA!.nit, receptorName: EMPRESA!.name, totalCentavos: 12_000, reversal: null });
+    expect(replacement.identifier).not.toBe(invoice.identifier);
+    expect(simulator.fel.certificationCount(replacement.identifier)).toBe(1);
+    expect(simulator.fel.certification(replacement.identifier)).toMatchObject({ grandTotal: '120.00' });
+
+    // Asked again once done: the invoice was replaced; the replacement stands on its own.
+    expect(await requestReceptorCorrection(ADMIN, invoice.id, 'Otra vez')).toMatchObject({ ok: true, value: { created: false } });
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'already_voided', message: REVERSAL_MESSAGES.replaced } });
+    expect(await requestReceptorCorrection(ADMIN, replacement.id, 'Otra vez')).toMatchObject({ ok: false, error: { code: 'receptor_unchanged' } });
+    const audits = await (await db()).select().from(auditLog).where(and(eq(auditLog.targetId, String(integration.id)), inArray(auditLog.action, ['invoice.correct_receptor', 'invoice.reissued'])));
+    expect(audits.map((audit) => audit.action).sort()).toEqual(['invoice.correct_receptor', 'invoice.reissued']);
+    expect(await booksFindings(await database(), integration.id)).toEqual([]);
+    expect(await booksByMonth(await database(), { integrationId: integration.id })).toMatchObject([{ topUpsCentavos: 12_000, invoicedCentavos: 12_000, certifiedCentavos: 12_000, voidedCentavos: 0, creditedBackCentavos: 0 }]);
+  });
+
+  it('past the deadline: a credit note that references it, then the new invoice; refused by the certifier, the invoice stands and nothing moves', async () => {
+    const { integration, invoice } = await certifiedInvoice('corregir-tarde', 9_000);
+    await namingTheCompany(integration.id);
+    const dayAfter = startOfNextGuatemalanDay(voidDeadlineOf(invoice.emittedAt));
+
+    const real = certifierOf(env())!;
+    const refusing: FelCertifier = { ...real, name: real.name, certify: async () => ({ kind: 'rejected', errors: [{ code: 'FEL_NCRE01', message: 'Documento de referencia inválido.' }] }) };
+    expect(await requestReceptorCorrection(ADMIN, invoice.id, 'Receptor equivocado', dayAfter)).toMatchObject({ ok: true, value: { created: true, reversal: { kind: 'credit_note' } } });
+    await settleAll([worker('w-rechaza', refusing)]);
+    expect(await standingOf(invoice.id)).toBeNull();
+    expect(await reversalsOf(invoice.id)).toMatchObject([{ state: 'refused', lastErrorCode: 'FEL_NCRE01' }]);
+    expect(await balanceOf(integration.id)).toBe(9_000);
+    expect(await adjustmentsOf(integration.id)).toEqual([]);
+
+    const again = await requestReceptorCorrection(ADMIN, invoice.id, 'Receptor equivocado', dayAfter);
+    expect(again).toMatchObject({ ok: true, value: { created: true, reversal: { kind: 'credit_note' } } });
+    // The simulator's clock is today's: the credit note is dated now, as it would be on that later day.
+    await (await db()).update(invoiceReversals).set({ requestedAt: new Date() }).where(eq(invoiceReversals.id, again.ok ? again.value.reversal.id : 0));
+    await settleAll();
+    const [, note] = await reversalsOf(invoice.id);
+    expect(note).toMatchObject({ kind: 'credit_note', state: 'done' });
+    expect(simulator.fel.certification(note!.identifier)).toMatchObject({ type: 'NCRE', references: invoice.uuid, grandTotal: '90.00' });
+    const [replacement] = await (await db()).select().from(invoices).where(eq(invoices.correctsInvoiceId, invoice.id));
+    expect(replacement).toMatchObject({ state: 'certified', receptorId: EMPRESA!.nit, totalCentavos: 9_000 });
+    expect(await standingOf(invoice.id)).toBe('corrected');
+    expect(await balanceOf(integration.id)).toBe(9_000);
+    expect(await booksFindings(await database(), integration.id)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal, type NewInvoiceReversal } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
-import { afterBalanceMoved } from '@/lib/core/billing/ledger';
+import { afterBalanceMoved, type Transaction } from '@/lib/core/billing/ledger';
 import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
 import { logger } from '@/lib/platform/logging/logger';
 import { felIdentifier, type CertifierMessage, type CertifyOutcome, type FelCertifier, type VoidOutcome } from '@/lib/providers/fel/certifier';
@@ -55,8 +55,12 @@ async function updateClaimed(id: number, holder: string, change: Change, release
       .update(invoiceReversals)
       .set({ ...change, ...(release ? { leaseHolder: null, leaseUntil: null } : {}), updatedAt: sql`now()` })
       .where(and(eq(invoiceReversals.id, id), eq(invoiceReversals.leaseHolder, holder), inArray(invoiceReversals.state, [...IN_QUEUE])))
-      .returning({ id: invoiceReversals.id, invoiceId: invoiceReversals.invoiceId, kind: invoiceReversals.kind });
+      .returning();
     const done = rows[0];
+    if (done?.correctionReceptorKind && change.state === 'done') {
+      await writeReplacementInvoice(tx, done);
+      return true;
+    }
     // The invoice's standing (its lists filter by it) moves in the same transaction as its reversal;
     // with several credit notes (parts of a refunded payment), once the last one under way is done.
     if (done && change.state === 'done') {
@@ -72,10 +76,70 @@ async function updateClaimed(id: number, holder: string, change: Change, release
 }
 
 /**
+ * A correction's void or credit note is done: the invoice reads corrected and the one that replaces
+ * it is written, for the same sale and amounts, naming the receptor the correction asked for, with
+ * its own identifier fixed here. In the transaction that marks the reversal done, which happens
+ * once (only its lease holder, only from the queue), so a sale is reissued once.
+ */
+async function writeReplacementInvoice(tx: Transaction, reversal: InvoiceReversal): Promise<void> {
+  const [original] = await tx.select().from(invoices).where(eq(invoices.id, reversal.invoiceId)).for('update');
+  if (!original) return;
+  const [replacement] = await tx
+    .insert(invoices)
+    .values({
+      ledgerEntryId: original.ledgerEntryId,
+      integrationId: original.integrationId,
+      documentType: original.documentType,
+      emittedAt: new Date(),
+      totalCentavos: original.totalCentavos,
+      taxableCentavos: original.taxableCentavos,
+      taxCentavos: original.taxCentavos,
+      receptorKind: reversal.correctionReceptorKind!,
+      receptorId: reversal.correctionReceptorId!,
+      receptorName: reversal.correctionReceptorName,
+      correctsInvoiceId: original.id,
+    })
+    .returning({ id: invoices.id });
+  await tx.update(invoices).set({ reversal: 'corrected' }).where(eq(invoices.id, original.id));
+  await tx.update(invoiceReversals).set({ replacementInvoiceId: replacement!.id }).where(eq(invoiceReversals.id, reversal.id));
+  await writeAudit(tx, WORKER_ACTOR, {
+    action: 'invoice.reissued',
+    targetType: 'integration',
+    targetId: original.integrationId,
+    before: { invoiceId: original.id, invoice: `${original.serie}-${original.numero}` },
+    after: { invoiceId: replacement!.id, invoiceReversalId: reversal.id },
+  });
+}
+
+/**
+ * A correction's void or credit note refused for good: it moved no money, so nothing goes back; the
+ * invoice stands as it was, and the refusal shows on its page for a person to read.
+ */
+async function refuseCorrection(reversal: InvoiceReversal, invoice: Invoice, holder: string, code: string | null, message: string): Promise<void> {
+  await (await db()).transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(invoiceReversals)
+      .set({ state: 'refused', lastErrorCode: code, lastErrorMessage: message, leaseHolder: null, leaseUntil: null, updatedAt: sql`now()` })
+      .where(and(eq(invoiceReversals.id, reversal.id), eq(invoiceReversals.leaseHolder, holder), inArray(invoiceReversals.state, [...IN_QUEUE])))
+      .returning();
+    if (!claimed) return;
+    await tx.update(invoices).set({ reversal: null }).where(eq(invoices.id, invoice.id));
+    await writeAudit(tx, WORKER_ACTOR, {
+      action: 'invoice.correction_refused',
+      targetType: 'integration',
+      targetId: reversal.integrationId,
+      before: { invoiceReversalId: reversal.id, state: reversal.state },
+      after: { invoiceReversalId: reversal.id, state: 'refused', invoiceId: invoice.id, code },
+    });
+  });
+}
+
+/**
  * Refused for good: the row becomes refused and the amount goes back to the balance in one
  * transaction, only while this claim holds it, so a refund is written once.
  */
 async function refuseAndRefund(reversal: InvoiceReversal, invoice: Invoice, holder: string, code: string | null, message: string): Promise<void> {
+  if (reversal.correctionReceptorKind) return refuseCorrection(reversal, invoice, holder, code, message);
   if (!reversal.returnsOnRefusal) return refuseToCorrect(reversal, invoice, holder, code, message);
   const refunded = await (await db()).transaction(async (tx) => {
     const [integration] = await tx.select().from(integrations).where(eq(integrations.id, reversal.integrationId)).for('update');

@@ -421,7 +421,7 @@ export async function cancelOnlineTopUp(starter: Pick<Reporter, 'integrationId' 
 /** The FEL invoice of a credited online top-up (its top-up's), if one was written. */
 export async function invoiceIdOfPayment(payment: Pick<OnlinePayment, 'ledgerEntryId'>): Promise<number | null> {
   if (payment.ledgerEntryId === null) return null;
-  const [row] = await (await db()).select({ id: invoices.id }).from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId));
+  const [row] = await (await db()).select({ id: invoices.id }).from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId)).orderBy(desc(invoices.id)).limit(1);
   return row?.id ?? null;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, onlinePaymentRefunds, onlinePayments, type ConsoleRole, type InvoiceReversal, type OnlinePaymentRefund } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '@/lib/platform/result';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import type { PaymentProvider, RefundOutcome } from '@/lib/providers/payments/provider';
 import { REFUND_MESSAGES, refundBalanceSpentMessage, refundOverLeftMessage } from './messages';
+import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
 import { NO_REFUNDS, type RefundSummary } from './labels';
 
 // An administrator refunds a credited online payment, the whole of it or parts. The refund's row and
@@ -83,8 +84,10 @@ export async function refundOnlinePayment(
     if (amount > left) return fail('over_left', refundOverLeftMessage(left));
     const whole = amount === payment.amountCentavos;
     if (!whole && provider.partialRefunds !== true) return fail('partial_unsupported', REFUND_MESSAGES.partialUnsupported);
-    const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId));
+    // The sale's current invoice: the last one, which replaced any corrected before it.
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId)).orderBy(desc(invoices.id)).limit(1);
     if (!invoice || invoice.state !== 'certified') return fail('not_invoiced', REFUND_MESSAGES.notInvoiced);
+    if (invoice.reversal === 'correction_pending') return fail('invoice_reversed', REVERSAL_MESSAGES.correctionUnderWay);
     // Every balance change locks the integration first; a console void or credit note of the
     // invoice takes the same lock, so it and a refund never both take the amount.
     const [integration] = await tx.select().from(integrations).where(eq(integrations.id, payment.integrationId)).for('update');
@@ -230,7 +233,7 @@ async function finish(actor: Actor, refundId: number, to: Finish, now: Date): Pr
     if (to.kind === 'indeterminate') return update(tx, refundId, { state: 'indeterminate', detail: to.detail });
     if (to.kind === 'done') {
       const [payment] = await tx.select({ ledgerEntryId: onlinePayments.ledgerEntryId }).from(onlinePayments).where(eq(onlinePayments.id, open.onlinePaymentId));
-      const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment!.ledgerEntryId!));
+      const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment!.ledgerEntryId!)).orderBy(desc(invoices.id)).limit(1);
       const note = await requestCreditNoteForEntryWithin(tx, actor, invoice!, `Reembolso del pago en línea: ${open.reason}`.slice(0, MAX_VOID_REASON_LENGTH), open.ledgerEntryId, open.amountCentavos, now);
       if (!note.ok) log.error({ refundId, code: note.error.code }, 'a refunded online payment’s credit note could not be written');
       return update(tx, refundId, { state: 'done', providerRefundId: to.providerRefundId ?? open.providerRefundId, detail: to.detail, invoiceReversalId: note.ok ? note.value.id : null, settledAt: now });

@@ -113,7 +113,12 @@ export function invoicesTable(invoices: readonly TopUpInvoice[]): StatementTable
       ...invoice.documents.map((document) => [
         '',
         `${document.kind === 'void' ? 'Anulación' : 'Nota de crédito'}${document.serie && document.numero ? ` ${document.serie}-${document.numero}` : ''}${document.done ? '' : ' (en trámite)'}`,
-        document.kind === 'void' ? 'Anula la factura de arriba' : (document.uuid ?? 'Todavía sin certificar'),
+        // A correction of the receptor: the same top-up is invoiced again on the next line.
+        document.correction && document.kind === 'void'
+          ? 'Anula la factura de arriba para corregir su receptor: la reemplaza la de abajo'
+          : document.kind === 'void'
+            ? 'Anula la factura de arriba'
+            : `${document.uuid ?? 'Todavía sin certificar'}${document.correction ? '\nCorrige el receptor: la reemplaza la de abajo' : ''}`,
         formatQuetzales(-document.amountCentavos),
       ]),
     ]),

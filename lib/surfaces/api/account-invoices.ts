@@ -26,6 +26,8 @@ const STATE_OF: Record<InvoiceStanding, InvoiceBody['estado']> = {
   voided: 'anulada',
   credit_note_pending: 'nota_de_credito_en_tramite',
   credited: 'con_nota_de_credito',
+  correction_pending: 'correccion_en_tramite',
+  corrected: 'corregida',
 };
 
 const DOCUMENT_STATE_OF: Record<InvoiceReversal['state'], InvoiceBody['documentos'][number]['estado']> = {
@@ -103,9 +105,12 @@ function invoiceOf(invoice: typeof invoices.$inferSelect, documents: InvoiceReve
     receptor: { tipo: invoice.receptorKind, id: invoice.receptorId, nombre: invoice.receptorName },
     xml: certified && invoice.certifiedXml !== null ? `/cuenta/facturas/${invoice.id}/xml` : null,
     pdf: certified ? `/cuenta/facturas/${invoice.id}/pdf` : null,
+    reemplaza_a: invoice.correctsInvoiceId,
+    reemplazada_por: documents.find((document) => document.replacementInvoiceId !== null)?.replacementInvoiceId ?? null,
     documentos: documents.map((document) => ({
       id: document.id,
       tipo: document.kind === 'void' ? 'anulacion' : 'nota_de_credito',
+      correccion: document.correctionReceptorKind !== null,
       estado: DOCUMENT_STATE_OF[document.state],
       monto_centavos: document.amountCentavos,
       monto: centavosAsDecimal(document.amountCentavos),

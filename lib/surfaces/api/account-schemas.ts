@@ -111,12 +111,15 @@ export const INVOICE_API_STATES = [
   'anulada',
   'nota_de_credito_en_tramite',
   'con_nota_de_credito',
+  'correccion_en_tramite',
+  'corregida',
 ] as const;
 
 const documentSchema = z.object({
   id: z.int().describe('El id del documento (anulación o nota de crédito).'),
   tipo: z.enum(['anulacion', 'nota_de_credito']),
-  estado: z.enum(['en_tramite', 'certificado', 'rechazado', 'por_corregir']).describe('rechazado: el certificador no la aceptó y el monto volvió al saldo.'),
+  correccion: z.boolean().describe('true si es parte de una corrección del receptor: no movió el saldo y la factura se reemplaza por otra (reemplazada_por).'),
+  estado: z.enum(['en_tramite', 'certificado', 'rechazado', 'por_corregir']).describe('rechazado: el certificador no la aceptó; el monto que se había descontado volvió al saldo (una corrección no descontó nada).'),
   monto_centavos: centavos('Lo que revierte de la factura'),
   monto: quetzales('Lo mismo'),
   motivo: z.string(),
@@ -134,7 +137,13 @@ export const invoiceSchema = z
     id: z.int().describe('El id de la factura en este servicio.'),
     movimiento_id: z.int().describe('El id de la recarga que factura, el mismo de /cuenta/movimientos.'),
     tipo_dte: z.enum(['FACT', 'FPEQ']).describe('FACT (régimen general) o FPEQ (pequeño contribuyente), según el emisor.'),
-    estado: z.enum(INVOICE_API_STATES).describe('pendiente_nit: espera el NIT o CUI de sus datos de facturación (SAT no admite consumidor final desde Q 2,500.00).'),
+    estado: z
+      .enum(INVOICE_API_STATES)
+      .describe(
+        'pendiente_nit: espera el NIT o CUI de sus datos de facturación (SAT no admite consumidor final desde Q 2,500.00); correccion_en_tramite y corregida: su receptor se corrige (o se corrigió) anulándola o con una nota de crédito y emitiendo otra factura por la misma recarga, sin mover el saldo.',
+      ),
+    reemplaza_a: z.int().nullable().describe('El id de la factura que esta reemplaza al corregir el receptor; null si no reemplaza a ninguna.'),
+    reemplazada_por: z.int().nullable().describe('El id de la factura que la reemplaza tras corregir su receptor; null mientras no la haya.'),
     estado_texto: z.string().describe('El estado en palabras, como lo muestra el portal.'),
     fecha_emision: z.string().describe('FechaHoraEmision (ISO 8601, UTC).'),
     fecha_certificacion: z.string().nullable().describe('FechaHoraCertificacion (ISO 8601, UTC); null mientras no esté certificada.'),

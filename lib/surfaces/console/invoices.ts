@@ -168,8 +168,12 @@ export interface InvoiceDetail {
   hasXml: boolean;
   lastErrorCode: string | null;
   lastErrorMessage: string | null;
-  /** Whom a retry would name now: the integration's receptor as it is set today. */
+  /** Whom a retry or a correction would name now: the integration's receptor as it is set today. */
   integrationReceptor: string;
+  /** Whether that is someone else than this invoice names (a correction has something to correct). */
+  integrationReceptorDiffers: boolean;
+  /** The invoice this one replaced when its receptor was corrected. */
+  correctsInvoiceId: number | null;
   sale: { id: number; amountCentavos: number; createdAt: Date; note: string | null };
   attempts: InvoiceAttempt[];
 }
@@ -214,6 +218,8 @@ export async function findInvoice(invoiceId: number): Promise<InvoiceDetail | un
     lastErrorCode: invoice.lastErrorCode,
     lastErrorMessage: invoice.lastErrorMessage,
     integrationReceptor: currentReceptorText(row.integrationReceptor),
+    integrationReceptorDiffers: currentReceptorText(row.integrationReceptor) !== receptorText(invoice),
+    correctsInvoiceId: invoice.correctsInvoiceId,
     sale: row.sale,
     attempts,
   };

@@ -707,10 +707,13 @@ const EXAMPLE_INVOICES: InvoicesBody = {
       receptor: { tipo: 'nit', id: '576937K', nombre: 'COOPERATIVA EJEMPLO, R.L.' },
       xml: '/cuenta/facturas/318/xml',
       pdf: '/cuenta/facturas/318/pdf',
+      reemplaza_a: null,
+      reemplazada_por: null,
       documentos: [
         {
           id: 41,
           tipo: 'nota_de_credito',
+          correccion: false,
           estado: 'certificado',
           monto_centavos: 10_000,
           monto: '100.00',
@@ -743,6 +746,8 @@ const EXAMPLE_INVOICES: InvoicesBody = {
       receptor: { tipo: 'cf', id: 'CF', nombre: null },
       xml: null,
       pdf: null,
+      reemplaza_a: null,
+      reemplazada_por: null,
       documentos: [],
     },
   ],

@@ -23,6 +23,9 @@ export interface PortalInvoiceRow {
   reversal: InvoiceReversalStanding | null;
   /** Its certified credit note's numbers. */
   creditNote: { serie: string | null; numero: string | null; uuid: string | null } | null;
+  /** The invoice it replaced, and the one that replaced it, when a receptor was corrected. */
+  correctsInvoiceId: number | null;
+  replacedBy: number | null;
 }
 
 /** The columns of a row, with the numbers of its certified credit note (joined below). */
@@ -35,6 +38,8 @@ const ROW = {
   totalCentavos: invoices.totalCentavos,
   reversal: invoices.reversal,
   creditNote: { serie: invoiceReversals.serie, numero: invoiceReversals.numero, uuid: invoiceReversals.uuid },
+  correctsInvoiceId: invoices.correctsInvoiceId,
+  replacedBy: sql<number | null>`(select replacing.id from invoices replacing where replacing.corrects_invoice_id = ${invoices.id})`,
 };
 
 /** The latest certified credit note (one row per invoice, however many parts of it were refunded). */

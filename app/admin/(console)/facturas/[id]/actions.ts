@@ -3,11 +3,12 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
-import { requestCreditNote, requestVoid } from '@/lib/core/billing/invoice-reversals';
+import { requestCreditNote, requestReceptorCorrection, requestVoid } from '@/lib/core/billing/invoice-reversals';
 import { consoleAction, fromResult } from '@/lib/flows/auth/action';
 import { CORRECTION_MESSAGES, retryInvoice } from '@/lib/flows/invoicing/corrections';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import { idField } from '@/lib/presentation/form-fields';
+import { receptorText } from '@/lib/presentation/invoice-labels';
 
 // Voiding an invoice and issuing its credit note move money and speak to SAT: administrators
 // only (consoleAction refuses support staff on the server, whatever their browser sends).
@@ -25,6 +26,20 @@ export const creditNoteAction = consoleAction({ role: 'admin', schema }, async (
   const result = await requestCreditNote(user.actor, invoiceId, motivo);
   if (result.ok) revalidatePath(`/admin/facturas/${invoiceId}`);
   return fromResult(result, ({ created, reversal }) => ({ message: created ? REVERSAL_MESSAGES.creditNoteRequested(reversal.amountCentavos) : REVERSAL_MESSAGES.alreadyRequested, data: undefined }));
+});
+
+// «Corregir receptor»: the invoice voided or credited back and reissued to the integration's receptor
+// as it is now, the balance untouched; administrators only, and once however often it is sent.
+export const correctReceptorAction = consoleAction({ role: 'admin', schema }, async ({ invoiceId, motivo }, user) => {
+  const result = await requestReceptorCorrection(user.actor, invoiceId, motivo);
+  if (result.ok) {
+    revalidatePath(`/admin/facturas/${invoiceId}`);
+    revalidatePath('/admin/facturas');
+  }
+  return fromResult(result, ({ created, reversal }) => ({
+    message: created ? REVERSAL_MESSAGES.correctionRequested(reversal.kind, receptorText({ receptorKind: reversal.correctionReceptorKind!, receptorId: reversal.correctionReceptorId!, receptorName: reversal.correctionReceptorName })) : REVERSAL_MESSAGES.correctionAlreadyRequested,
+    data: undefined,
+  }));
 });
 
 // "Reintentar con el mismo identificador" on an invoice to correct (lib/flows/invoicing/corrections.ts):

@@ -57,6 +57,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <InvoiceStateBadge state={invoice.standing} />
         </p>
         <p data-testid="invoice-next-step">{INVOICE_NEXT_STEP[invoice.standing]}</p>
+        {invoice.correctsInvoiceId !== null && (
+          <p data-testid="invoice-replaces">
+            {'Reemplaza, por la misma recarga, a la '}
+            <Link href={`/admin/facturas/${invoice.correctsInvoiceId}`}>{`factura #${invoice.correctsInvoiceId}`}</Link>
+            {', cuyo receptor se corrigió.'}
+          </p>
+        )}
         {invoice.standing === 'credited' && reversals.live?.uuid && (
           <p data-testid="invoice-credit-note">
             {`${creditNoteName(reversals.live)} (UUID ${reversals.live.uuid}). `}

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
@@ -42,6 +43,22 @@ export default async function PortalInvoicePage({ params }: { params: Promise<{ 
         {standing === 'void_pending' && <p data-testid="invoice-reversal">Su anulación está en trámite ante SAT; su monto ya se descontó del saldo.</p>}
         {standing === 'credit_note_pending' && <p data-testid="invoice-reversal">Una nota de crédito por su total está en trámite ante SAT; su monto ya se descontó del saldo.</p>}
         {standing === 'credited' && <p data-testid="invoice-reversal">Una nota de crédito certificada ante SAT la revierte por su total; su monto se descontó del saldo.</p>}
+        {standing === 'correction_pending' && (
+          <p data-testid="invoice-reversal">Se está corrigiendo a quién nombra: en cuanto SAT acepte su anulación (o su nota de crédito), se emitirá otra factura por la misma recarga con sus datos de facturación. El saldo no cambia.</p>
+        )}
+        {standing === 'corrected' && (
+          <p data-testid="invoice-reversal">
+            {`${reversal?.voided === false ? 'Revertida por una nota de crédito' : 'Anulada ante SAT'}${reversal?.doneAt ? ` el ${formatDateTime(reversal.doneAt)}` : ''} al corregir a quién nombra; el saldo no cambió. `}
+            {row.replacedBy !== null && <Link href={`/portal/facturas/${row.replacedBy}`} data-testid="invoice-replacement">{`La reemplaza la factura #${row.replacedBy}`}</Link>}
+          </p>
+        )}
+        {row.correctsInvoiceId !== null && (
+          <p data-testid="invoice-replaces">
+            {'Reemplaza, por la misma recarga, a la '}
+            <Link href={`/portal/facturas/${row.correctsInvoiceId}`}>{`factura #${row.correctsInvoiceId}`}</Link>
+            {', cuyo receptor se corrigió.'}
+          </p>
+        )}
         {!certified && <p>Todavía no está certificada ante SAT: cuando lo esté, aquí podrá descargar su XML y su PDF.</p>}
         {certified && (
           <p className="actions">

@@ -42,7 +42,8 @@ export default async function PortalBillingDataPage() {
           <BillingReceptorForm />
         </details>
         <p className="small muted">
-          Cambiarlo no corrige facturas ya certificadas: las próximas lo usarán. Vea sus facturas en <Link href="/portal/facturas">Facturas</Link>.
+          Cambiarlo no corrige por sí solo las facturas ya certificadas: las próximas lo usarán. Si una ya emitida nombra a otro receptor, pida a soporte que la corrija: se anula (o se
+          emite su nota de crédito) y se emite otra por la misma recarga a este receptor, sin tocar su saldo. Vea sus facturas en <Link href="/portal/facturas">Facturas</Link>.
         </p>
       </section>
     </>
