@@ -242,8 +242,6 @@ function describeIntegration(integration: IntegrationView): string {
 
 /** The integrations:details options and the detail each sets. */
 export const DETAIL_OPTIONS: Record<string, DetailField> = {
-  'legal-name': 'legalName',
-  nit: 'nit',
   'technical-name': 'technicalContactName',
   'technical-email': 'technicalContactEmail',
   'technical-phone': 'technicalContactPhone',
@@ -263,6 +261,14 @@ function describeUser(user: ConsoleUserView, twoFactor: boolean): string {
   );
 }
 
+/** The razón social and NIT are the billing profile's: SAT's name for the NIT, looked up when it is saved. */
+const DETAILS_FROM_BILLING_PROFILE =
+  'la razón social y el NIT son los de los datos de facturación (el nombre lo da SAT al consultar el NIT): regístrelos en la consola, Integraciones → la integración → Datos → «Receptor de las facturas», o que el integrador lo haga en su portal, «Datos de facturación»';
+
+function billingIdentityOf(integration: IntegrationView): { legalName: string | null; nit: string | null; billingAddress: string | null; invoiceEmail: string | null } {
+  return { legalName: integration.legalName, nit: integration.nit, billingAddress: integration.billingAddress, invoiceEmail: integration.invoiceEmail };
+}
+
 function describeDetails(integration: IntegrationView): string {
   const contact = (found: IntegrationContact | null) =>
     found ? [found.name ?? 'sin nombre', found.email, found.phone && formatPhone(found.phone)].filter(Boolean).map((part) => safe(part!)).join(' · ') : 'no registrado';
@@ -271,6 +277,8 @@ function describeDetails(integration: IntegrationView): string {
     `#${integration.id} ${safe(integration.nombre)}: datos de la integración`,
     `  Razón social: ${integration.legalName ? safe(integration.legalName) : NOT_REGISTERED.legalName}`,
     `  NIT: ${integration.nit ? formatNit(integration.nit) : NOT_REGISTERED.nit}`,
+    `  Dirección fiscal: ${integration.billingAddress ? safe(integration.billingAddress) : NOT_REGISTERED.address}`,
+    `  Correo para facturas: ${integration.invoiceEmail ? safe(integration.invoiceEmail) : NOT_REGISTERED.invoiceEmail}`,
     `  Contacto técnico: ${contact(contacts.technical)}`,
     `  Contacto de facturación: ${contact(contacts.billing)}`,
   ].join('\n');
@@ -447,6 +455,9 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
 
   async 'integrations:details'(args, options) {
     const integration = await integrationByArg(args);
+    if (options['legal-name'] !== undefined || options.nit !== undefined) {
+      throw new CliError(DETAILS_FROM_BILLING_PROFILE);
+    }
     const given: IntegrationDetailsInput = {};
     for (const [option, field] of Object.entries(DETAIL_OPTIONS)) {
       const value = options[option];
@@ -454,12 +465,12 @@ const commands: Record<string, (args: string[], options: Options) => Promise<Com
       if (typeof value !== 'string') throw new CliError(`--${option} necesita un valor (o "" para quitarlo)`);
       given[field] = value;
     }
-    if (Object.keys(given).length === 0) return { data: detailsOf(integration), text: describeDetails(integration) };
+    if (Object.keys(given).length === 0) return { data: { ...billingIdentityOf(integration), ...detailsOf(integration) }, text: describeDetails(integration) };
     const result = await setIntegrationDetails(CLI_ACTOR, integration.id, given);
     if (!result.ok) throw new CliError(safe(result.error.message), result.error.code === 'not_found' ? 3 : 2);
     const { integration: updated, changed } = result.value;
     return {
-      data: { ...detailsOf(updated), changed },
+      data: { ...billingIdentityOf(updated), ...detailsOf(updated), changed },
       text: `${describeDetails(updated)}
 ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     };

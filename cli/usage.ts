@@ -67,11 +67,12 @@ es JSON y sus fechas, UTC (ISO 8601). Las consultas y los movimientos se escribe
   integrations:purpose <id|nombre> [--set "..."]
                                         muestra o fija su finalidad de uso declarada (queda en la auditoría;
                                         se ve en su página de la consola y en sus estados de cuenta mensuales)
-  integrations:details <id|nombre> [--legal-name "..."] [--nit NIT]
+  integrations:details <id|nombre>
                [--technical-name "..."] [--technical-email correo] [--technical-phone teléfono]
                [--billing-name "..."] [--billing-email correo] [--billing-phone teléfono]
-                                        muestra o cambia la razón social, el NIT y los contactos técnico
-                                        y de facturación (solo los dados; "" quita uno); queda en la auditoría
+                                        muestra la razón social, el NIT y la dirección (los de sus datos de
+                                        facturación) y muestra o cambia los contactos técnico y de facturación
+                                        (solo los dados; "" quita uno); queda en la auditoría
   integrations:deactivate <id|nombre>   rechaza sus credenciales (reactivate lo deshace)
   integrations:reactivate <id|nombre>   vuelve a aceptar sus credenciales
   users:create <correo> --name "..." --role admin|support [--password-stdin]

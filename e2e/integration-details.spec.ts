@@ -1,6 +1,8 @@
-// An integration's details (issue 24): an administrator gives the legal name and NIT when creating
-// it, then fills the contacts on its page (a wrong NIT and phone are refused field by field) and
-// saves; support staff see them read-only, and the server refuses support's save whatever the browser sends.
+// An integration's details (issues 24 and 64): an administrator creates it, registers its billing
+// profile (a NIT with a wrong check digit is refused; a right one is named as SAT names it, and that
+// is the integration's razón social and NIT), then fills the contacts on its page (a wrong phone is
+// refused field by field) and saves; support staff see them read-only, and the server refuses
+// support's save whatever the browser sends.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { callServerAction, createUserThroughForm, openConsoleAsAdmin, screenshot, settings, signInFirstTime } from './support/console';
 
@@ -28,31 +30,48 @@ test.describe.serial('datos de la integración', () => {
 
   const details = (page: Page) => page.locator('section', { has: page.getByRole('heading', { name: 'Datos de la integración', level: 2 }) });
 
-  test('el administrador da la razón social y el NIT al crear la integración', async ({}, testInfo) => {
+  test('el administrador crea la integración y registra sus datos de facturación: la razón social es la que SAT tiene para su NIT', async ({}, testInfo) => {
     await admin.goto(`${settings().baseUrl}/admin/integraciones/nueva`);
     await admin.getByLabel('Nombre (login)').fill(nombre);
-    await admin.getByLabel('Razón social', { exact: true }).fill('Servicios Financieros del Sur, S.A.');
-    await admin.getByLabel('NIT', { exact: true }).fill('576937-5');
-    await admin.getByRole('button', { name: 'Crear integración' }).click();
-    await expect(admin.getByText('El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).')).toBeVisible();
+    // The razón social and NIT are not typed here: they come from the billing profile.
+    await expect(admin.getByLabel('Razón social', { exact: true })).toHaveCount(0);
     await admin.setViewportSize(PHONE);
     await screenshot(admin, testInfo, 'datos-integracion-01-nueva-390');
     await admin.setViewportSize(DESKTOP);
     await screenshot(admin, testInfo, 'datos-integracion-01-nueva-1366');
-
-    await admin.getByLabel('NIT', { exact: true }).fill('576937-k');
     await admin.getByRole('button', { name: 'Crear integración' }).click();
     await expect(admin.getByText(`Integración «${nombre}» creada.`)).toBeVisible();
     await admin.getByRole('link', { name: 'Ir a la integración' }).click();
     await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
-    // The legal name heads every section; the details are a section of their own.
-    await expect(admin.getByTestId('header-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
     await admin.getByRole('navigation', { name: 'Secciones de la integración' }).getByRole('link', { name: 'Datos de la integración' }).click();
     await expect(admin).toHaveURL(/\/admin\/integraciones\/\d+\/datos$/);
     integrationUrl = admin.url();
     integrationId = Number(/\/admin\/integraciones\/(\d+)/.exec(integrationUrl)![1]);
-    await expect(admin.getByTestId('details-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
-    await expect(admin.getByTestId('details-nit')).toHaveText('576937-K');
+    await expect(admin.getByTestId('details-legal-name')).toHaveText('No registrada');
+
+    const receptor = admin.locator('#receptor');
+    await receptor.getByText('Registrar el receptor').click();
+    await receptor.getByLabel('NIT', { exact: true }).fill('91000001-9');
+    await receptor.getByRole('button', { name: 'Consultar' }).click();
+    await expect(receptor.getByText('El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).').first()).toBeVisible();
+    await expect(receptor.getByLabel('NIT', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await receptor.getByLabel('NIT', { exact: true }).fill('91000001-8');
+    await receptor.getByRole('button', { name: 'Consultar' }).click();
+    await expect(receptor.getByTestId('receptor-found')).toContainText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+    await receptor.getByRole('button', { name: 'Guardar este receptor' }).click();
+    await expect(admin.getByTestId('details-legal-name')).toHaveText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+    await expect(admin.getByTestId('details-nit')).toHaveText('91000001-8');
+    // The legal name heads every section.
+    await expect(admin.getByTestId('header-legal-name')).toHaveText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+
+    await receptor.getByText('Cambiar dirección y correo').click();
+    await receptor.getByLabel('Dirección fiscal').fill('6a. Avenida 1-23, zona 1, Guatemala');
+    await receptor.getByLabel('Correo para facturas').fill('facturas@empresa');
+    await receptor.getByRole('button', { name: 'Guardar dirección y correo' }).click();
+    await expect(receptor.getByText('El correo para facturas no es válido: escríbalo como facturas@empresa.com.').first()).toBeVisible();
+    await receptor.getByLabel('Correo para facturas').fill('facturas@empresa.com.gt');
+    await receptor.getByRole('button', { name: 'Guardar dirección y correo' }).click();
+    await expect(admin.getByTestId('details-address')).toHaveText('6a. Avenida 1-23, zona 1, Guatemala');
     await expect(admin.getByTestId('details-technical')).toHaveText('No registrado');
   });
 
@@ -85,14 +104,14 @@ test.describe.serial('datos de la integración', () => {
 
     await admin.reload();
     await expect(details(admin).getByRole('group', { name: 'Contacto técnico' }).getByLabel('Teléfono')).toHaveValue('+502 5555-1234');
-    await expect(admin.getByTestId('details-nit')).toHaveText('576937-K');
+    await expect(admin.getByTestId('details-nit')).toHaveText('91000001-8');
   });
 
   test('soporte los ve sin poder cambiarlos, y el servidor rechaza su cambio', async ({ browser }, testInfo) => {
     const { support, supportContext } = await supportUser(browser, admin);
     await support.goto(integrationUrl);
-    await expect(support.getByTestId('details-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
-    await expect(support.getByTestId('details-nit')).toHaveText('576937-K');
+    await expect(support.getByTestId('details-legal-name')).toHaveText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+    await expect(support.getByTestId('details-nit')).toHaveText('91000001-8');
     await expect(support.getByTestId('details-technical')).toHaveText('Ana López · ana@sur.com.gt · +502 5555-1234');
     await expect(support.getByTestId('details-technical').getByRole('link', { name: 'ana@sur.com.gt' })).toHaveAttribute('href', 'mailto:ana@sur.com.gt');
     await expect(support.getByTestId('details-billing')).toHaveText('Luis Pérez · facturas@sur.com.gt · +502 2222-3333');
@@ -102,10 +121,13 @@ test.describe.serial('datos de la integración', () => {
     await support.setViewportSize(PHONE);
     await screenshot(support, testInfo, 'datos-integracion-03-soporte-390');
 
-    const answer = await callServerAction(support, 'setIntegrationDetailsAction', { integrationId: String(integrationId), legalName: 'Cambiada por soporte, S.A.' });
+    const answer = await callServerAction(support, 'setIntegrationDetailsAction', { integrationId: String(integrationId), technicalContactName: 'Cambiado por soporte' });
     expect(answer).toContain(FORBIDDEN);
+    const profile = await callServerAction(support, 'saveBillingContactAction', { integrationId: String(integrationId), direccion: 'Otra', correo: '' });
+    expect(profile).toContain(FORBIDDEN);
     await support.reload();
-    await expect(support.getByTestId('details-legal-name')).toHaveText('Servicios Financieros del Sur, S.A.');
+    await expect(support.getByTestId('details-technical')).toHaveText('Ana López · ana@sur.com.gt · +502 5555-1234');
+    await expect(support.getByTestId('details-address')).toHaveText('6a. Avenida 1-23, zona 1, Guatemala');
     await supportContext.close();
   });
 });

@@ -57,12 +57,19 @@ test.describe.serial('la página de una integración, por secciones', () => {
     // One of this spec's own for the forms, so the demo the other specs use is left as it was.
     await admin.goto(`${baseUrl}/admin/integraciones/nueva`);
     await admin.getByLabel('Nombre (login)').fill(nombre);
-    await admin.getByLabel('Razón social', { exact: true }).fill('Secciones de Prueba, S.A.');
     await admin.getByLabel('Saldo inicial (Q, opcional)').fill('20.00');
     await admin.getByRole('button', { name: 'Crear integración' }).click();
     await admin.getByRole('link', { name: 'Ir a la integración' }).click();
     await expect(admin.getByRole('heading', { name: nombre, level: 1 })).toBeVisible();
     ownId = Number(/\/admin\/integraciones\/(\d+)$/.exec(admin.url())![1]);
+    // Its razón social is its billing profile's: the name SAT has for the NIT registered.
+    await admin.goto(`${baseUrl}/admin/integraciones/${ownId}/datos`);
+    const receptor = admin.locator('#receptor');
+    await receptor.getByText('Registrar el receptor').click();
+    await receptor.getByLabel('NIT', { exact: true }).fill('91000001-8');
+    await receptor.getByRole('button', { name: 'Consultar' }).click();
+    await receptor.getByRole('button', { name: 'Guardar este receptor' }).click();
+    await expect(admin.getByTestId('details-legal-name')).toHaveText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
   });
 
   test.afterAll(async () => {
@@ -173,7 +180,7 @@ test.describe.serial('la página de una integración, por secciones', () => {
     const { baseUrl } = settings();
     const address = `${baseUrl}/admin/integraciones/${ownId}/datos`;
     await admin.goto(address);
-    await expect(admin.getByTestId('header-legal-name')).toHaveText('Secciones de Prueba, S.A.');
+    await expect(admin.getByTestId('header-legal-name')).toHaveText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
     await expect(admin.getByTestId('header-state')).toHaveText('Activa');
     await admin.getByRole('button', { name: 'Desactivar integración' }).click();
     await admin.getByRole('dialog', { name: `¿Desactivar «${nombre}»?` }).getByRole('button', { name: 'Desactivar integración' }).click();

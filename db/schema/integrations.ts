@@ -25,9 +25,11 @@ export const integrations = pgTable(
     // What the integrator declared it uses the lookups for (Decreto 57-2008, art. 30: data adequate
     // for its purpose); shown on its console page and in its monthly statement. Empty: not declared yet.
     purpose: text('purpose').notNull().default(''),
-    // Who the integrator is and whom to write to (lib/flows/integration-management/details-schemas.ts): null, not registered.
-    // The legal name and NIT are copied into each statement as it is issued; the contacts are where
-    // support (and the integrator notifications) write. NIT and phones are stored normalized.
+    // Who the integrator is and whom to write to: null, not registered. The legal name and NIT are
+    // its billing profile's (the receptor below: SAT's name for its NIT, or a person's CUI and name),
+    // kept here in the profile's transaction for the lists and searches that read them, and copied
+    // into each statement as it is issued. The contacts (lib/flows/integration-management/details-schemas.ts)
+    // are where support and the integrator notifications write. NIT and phones are stored normalized.
     legalName: text('legal_name'),
     nit: text('nit'),
     technicalContactName: text('technical_contact_name'),
@@ -48,6 +50,10 @@ export const integrations = pgTable(
     receptorId: text('receptor_id'),
     receptorName: text('receptor_name'),
     receptorSetAt: timestamp('receptor_set_at', { withTimezone: true, mode: 'date' }),
+    // The rest of its billing profile (lib/flows/invoicing/receptor.ts): the fiscal address its
+    // statements print, and the address its invoices are e-mailed to besides the billing contact.
+    billingAddress: text('billing_address'),
+    invoiceEmail: text('invoice_email'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

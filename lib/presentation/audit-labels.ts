@@ -38,6 +38,11 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   receptorKind: 'Tipo de receptor de las facturas',
   receptorId: 'NIT o CUI del receptor',
   receptorName: 'Nombre del receptor',
+  billingAddress: 'Dirección fiscal',
+  invoiceEmail: 'Correo para facturas',
+  reason: 'Motivo',
+  reversal: 'Documento',
+  invoiceReversalId: 'Anulación o nota de crédito',
   invoiceId: 'Factura',
   identifier: 'Identificador del documento',
   lastErrorCode: 'Código del certificador',
@@ -166,7 +171,8 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (field === 'ledgerEntryId' && typeof value === 'number') return `#${value}`;
   if (field === 'provider' && typeof value === 'string') return PAYMENT_PROVIDER_NAMES[value] ?? value;
   if (field === 'detail' && typeof value === 'string') return ONLINE_PAYMENT_DETAIL_WORDS[value] ?? value;
-  if (field === 'invoiceId' && typeof value === 'number') return `#${value}`;
+  if ((field === 'invoiceId' || field === 'invoiceReversalId') && typeof value === 'number') return `#${value}`;
+  if (field === 'reversal' && typeof value === 'string') return ({ void: 'Anulación', credit_note: 'Nota de crédito' } as Record<string, string>)[value] ?? value;
   if (field === 'emittedAt' && typeof value === 'string') return formatDateTime(value);
   if (field === 'receptorKind' && typeof value === 'string') return RECEPTOR_KIND_LABELS[value as keyof typeof RECEPTOR_KIND_LABELS] ?? value;
   if (field === 'overlap' && typeof value === 'string') return OVERLAP_LABELS[value as OverlapPreset] ?? value;

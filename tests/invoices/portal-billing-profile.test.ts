@@ -9,13 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { integrations, invoices, onlinePayments } from '@/db/schema';
+import { alertDeliveries, auditLog, integrations, invoices, onlinePayments } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
 import { topUp } from '@/lib/core/billing/ledger';
-import { RECEPTOR_MESSAGES } from '@/lib/flows/invoicing/receptor';
+import { BILLING_MESSAGES, RECEPTOR_MESSAGES } from '@/lib/flows/invoicing/receptor';
 import { ONLINE_TOP_UP_MESSAGES } from '@/lib/flows/online-top-ups/messages';
 import { PORTAL_INVOICE_STATE_LABELS } from '@/lib/presentation/invoice-labels';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
@@ -118,7 +118,17 @@ describe('a billing profile before money is taken', { timeout: PROCESS_TEST_TIME
     const saved = await action(page, 'saveBillingReceptorAction', { tipo: 'nit', identificador: EMPRESA.nit, nombre: EMPRESA.name, nombreMostrado: EMPRESA.name });
     expect(says(saved, `${RECEPTOR_MESSAGES.saved} ${RECEPTOR_MESSAGES.released(1)}`), saved.text.slice(0, 400)).toBe(true);
     const [row] = await app.withDatabase(async () => (await db()).select().from(integrations).where(eq(integrations.id, integration.id)));
-    expect(row).toMatchObject({ receptorKind: 'nit', receptorId: EMPRESA.nit, receptorName: EMPRESA.name });
+    // One profile: the integration's razón social and NIT are the ones its invoices name.
+    expect(row).toMatchObject({ receptorKind: 'nit', receptorId: EMPRESA.nit, receptorName: EMPRESA.name, legalName: EMPRESA.name, nit: EMPRESA.nit });
+    const refused = await action(page, 'saveBillingContactPortalAction', { direccion: '6a. Avenida 1-23, zona 1', correo: 'facturas@' });
+    expect(says(refused, BILLING_MESSAGES.emailInvalid)).toBe(true);
+    const contact = await action(page, 'saveBillingContactPortalAction', { direccion: '6a. Avenida 1-23, zona 1, Guatemala', correo: 'Facturas@Empresa.com.gt' });
+    expect(says(contact, BILLING_MESSAGES.saved), contact.text.slice(0, 400)).toBe(true);
+    expect(says(await action(page, 'saveBillingContactPortalAction', { direccion: '6a. Avenida 1-23, zona 1, Guatemala', correo: 'facturas@empresa.com.gt' }), BILLING_MESSAGES.unchanged)).toBe(true);
+    const shown = await billing.request(page);
+    expect(shown.text).toContain('Dirección fiscal: 6a. Avenida 1-23, zona 1, Guatemala. Correo para facturas: facturas@empresa.com.gt.');
+    const audits = await app.withDatabase(async () => (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'integration.set_billing_contact'), eq(auditLog.targetId, String(integration.id)))));
+    expect(audits.map((audit) => [audit.actor.includes(BILLING), audit.after])).toEqual([[true, { billingAddress: '6a. Avenida 1-23, zona 1, Guatemala', invoiceEmail: 'facturas@empresa.com.gt' }]]);
 
     const quote = await action('/portal/recargas', 'quoteOnlineTopUpAction', { monto: '3000.00' });
     expect(says(quote, 'Total a pagar: Q 3,000.00')).toBe(true);
@@ -132,6 +142,11 @@ describe('a billing profile before money is taken', { timeout: PROCESS_TEST_TIME
       expect(simulator.fel.certificationCount(invoice.identifier)).toBe(1);
       expect(simulator.fel.certification(invoice.identifier)).toMatchObject({ receptorId: EMPRESA.nit });
     }
+    // Each certified invoice is e-mailed to the profile's address for invoices (listed as not sent: this app has no mail server).
+    const mailed = await app.withDatabase(async () =>
+      (await db()).select().from(alertDeliveries).where(and(eq(alertDeliveries.integrationId, integration.id), eq(alertDeliveries.condition, 'invoice_issued'), eq(alertDeliveries.channel, 'email'))),
+    );
+    expect(mailed.filter((delivery) => delivery.target === 'facturas@empresa.com.gt')).toHaveLength(2);
   });
 
   it('an ERP reconciles the month through the API alone: each top-up names its invoice, the totals agree, and the documents download (issue 64, point 12)', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, db } from '@/db/client';
 import { topUpRequests } from '@/db/schema';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
-import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
+import { registerBillingProfile } from '../support/billing-profile';
 import { createIntegration, setPurpose } from '@/lib/flows/integration-management/service';
 import { SUBJECT_REPORT_LIMITS } from '@/lib/surfaces/console/subject-report';
 import { pdfTextLines } from '../support/pdf-text';
@@ -124,7 +124,7 @@ beforeAll(async () => {
   acmeToken = acme.value.token;
   expect((await setPurpose(system, acmeId, PURPOSE)).ok).toBe(true);
   // The report names an integration by its legal name and NIT; beta never registered them.
-  expect((await setIntegrationDetails(system, acmeId, { legalName: 'Acme Créditos, S.A.', nit: '576937-K' })).ok).toBe(true);
+  await registerBillingProfile(system, acmeId, { nit: '576937-K', name: 'Acme Créditos, S.A.' });
   const base = { responseTimeMs: 12, errorMessage: null };
   await recordUnbilledQuery({ ...base, integrationId: acmeId, lookup: 'renap', httpStatus: 404, nit: NIT, cui: CUI, requestId: 'pd-single', errorMessage: `CUI ${CUI} not found (NIT 48291137)` });
   await recordUnbilledQuery({ ...base, integrationId: acmeId, lookup: 'rtu_nits', httpStatus: 200, nit: `${BATCH_NIT},48291137`, cui: null, identifiers: [BATCH_NIT, '48291137'], requestId: 'pd-batch' });

@@ -13,12 +13,14 @@ export function formatPhone(phone: string): string {
 }
 
 /** What a statement and the page say where a detail was never registered (never a blank). */
-export const NOT_REGISTERED = { legalName: 'no registrada', nit: 'no registrado' } as const;
+export const NOT_REGISTERED = { legalName: 'no registrada', nit: 'no registrado', address: 'no registrada', invoiceEmail: 'el del contacto de facturación' } as const;
 
 /** The lines naming the integrator on its statement (its legal name and NIT as the statement stored them when issued). */
-export function integratorIdentityLines(integrator: { legalName?: string | null; nit?: string | null }): string[] {
+export function integratorIdentityLines(integrator: { legalName?: string | null; nit?: string | null; address?: string | null }): string[] {
   return [
     `Razón social: ${integrator.legalName ?? NOT_REGISTERED.legalName}`,
     `NIT: ${integrator.nit ? formatNit(integrator.nit) : NOT_REGISTERED.nit}`,
+    // Statements issued before the billing profile had an address do not carry the line.
+    ...(integrator.address ? [`Dirección fiscal: ${integrator.address}`] : []),
   ];
 }

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { isValidNit, normalizeNit } from '@/lib/platform/guatemala/identifiers';
 
 // Each detail is optional: an empty value means "not registered" and is stored as null. The
 // messages name the field, because the CLI shows them without a form around them.
 
-export const LEGAL_NAME_MAX = 200;
 export const CONTACT_NAME_MAX = 120;
 // RFC 5321's limit for a forward path: longer addresses cannot be delivered anyway.
 export const EMAIL_MAX = 254;
+/** A billing profile's fiscal address (lib/flows/invoicing/receptor.ts). */
+export const BILLING_ADDRESS_MAX = 300;
 
 // Control characters would break the statement's PDF line and the CLI's output.
 const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
@@ -18,26 +18,6 @@ function optional<Output>(present: z.ZodType<Output, string>) {
     z.string({ error: 'Escriba el valor como texto.' }).trim().pipe(present).nullable(),
   );
 }
-
-export const legalNameSchema = optional(
-  z
-    .string()
-    .min(2, 'La razón social debe tener al menos 2 caracteres.')
-    .max(LEGAL_NAME_MAX, `La razón social puede tener como máximo ${LEGAL_NAME_MAX} caracteres.`)
-    .regex(NO_CONTROL_CHARACTERS, 'La razón social no puede llevar saltos de línea ni caracteres de control.'),
-);
-
-/**
- * A NIT as SAT accepts it (lib/platform/guatemala/identifiers.ts, the same check the API applies): a classic
- * NIT with its check character, or a CUI. Stored without separators, K in upper case.
- */
-export const nitSchema = optional(
-  z
-    .string()
-    .max(20, 'El NIT no es válido: tiene demasiados caracteres.')
-    .refine((value) => isValidNit(value), 'El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).')
-    .transform(normalizeNit),
-);
 
 function contactNameSchema(contact: string) {
   return optional(
@@ -86,9 +66,10 @@ function contactPhoneSchema(contact: string) {
 }
 
 /** Every detail and its schema, in the order the console and the audit list them. */
+// The razón social and NIT are not among them: they are the billing profile's, set with SAT's name
+// for the NIT (lib/flows/invoicing/receptor.ts), so the integration, its invoices and its statements
+// name one company.
 export const DETAIL_SCHEMAS = {
-  legalName: legalNameSchema,
-  nit: nitSchema,
   technicalContactName: contactNameSchema('técnico'),
   technicalContactEmail: contactEmailSchema('técnico'),
   technicalContactPhone: contactPhoneSchema('técnico'),

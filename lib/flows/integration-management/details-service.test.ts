@@ -1,5 +1,6 @@
-// Issue 24 ("Integration details"): an integration's legal name, NIT and technical and billing
-// contacts, validated field by field in Spanish, stored normalized, and audited before and after.
+// Issue 24 ("Integration details"): an integration's technical and billing contacts, validated
+// field by field in Spanish, stored normalized, and audited before and after. Its razón social and
+// NIT are its billing profile's (issue 64): never set here, whatever a form or the CLI sends.
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
@@ -32,19 +33,10 @@ async function auditRows(integrationId: number) {
 }
 
 describe('validating integration details', () => {
-  it('accepts a NIT with its check character in any writing, and a CUI, and stores it without separators', () => {
-    for (const [typed, stored] of [['576937-k', '576937K'], [' 576937 K ', '576937K'], ['4829113-7', '48291137'], ['1587564440904', '1587564440904']] as const) {
-      const parsed = parseIntegrationDetails({ nit: typed });
-      expect(parsed.ok && parsed.value.nit).toBe(stored);
-    }
+  it('takes no razón social or NIT: those are the billing profile\'s, with SAT\'s name', () => {
+    const parsed = parseIntegrationDetails({ legalName: 'Otra, S.A.', nit: '576937-K' } as never);
+    expect(parsed).toEqual({ ok: true, value: {} });
     expect([formatNit('576937K'), formatNit('1587564440904')]).toEqual(['576937-K', '1587564440904']);
-  });
-
-  it('refuses a NIT whose check character is wrong, the way the API does', () => {
-    const parsed = parseIntegrationDetails({ nit: '576937-5' });
-    expect(parsed.ok ? 'accepted' : parsed.error.fieldErrors).toEqual({
-      nit: 'El NIT no es válido: revise el número y su dígito verificador (por ejemplo 576937-K).',
-    });
   });
 
   it('takes a Guatemalan phone with or without +502, spaces or hyphens, and stores it as +502 and 8 digits', () => {
@@ -59,7 +51,7 @@ describe('validating integration details', () => {
 
   it('says what is wrong with each field, in Spanish, and names the contact', () => {
     const parsed = parseIntegrationDetails({
-      legalName: 'X',
+      technicalContactName: 'X',
       technicalContactEmail: 'ana@',
       technicalContactPhone: '1234',
       billingContactName: 'L'.repeat(121),
@@ -67,24 +59,21 @@ describe('validating integration details', () => {
       billingContactPhone: '+502 9999 12',
     });
     expect(parsed.ok ? 'accepted' : parsed.error.fieldErrors).toEqual({
-      legalName: 'La razón social debe tener al menos 2 caracteres.',
+      technicalContactName: 'El nombre del contacto técnico debe tener al menos 2 caracteres.',
       technicalContactEmail: 'El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.',
       technicalContactPhone: 'El teléfono del contacto técnico no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
       billingContactName: 'El nombre del contacto de facturación puede tener como máximo 120 caracteres.',
       billingContactEmail: 'El correo del contacto de facturación puede tener como máximo 254 caracteres.',
       billingContactPhone: 'El teléfono del contacto de facturación no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
     });
-    const lines = parseIntegrationDetails({ legalName: 'Banco\nDos' });
-    expect(lines.ok ? 'accepted' : lines.error.fieldErrors.legalName).toBe('La razón social no puede llevar saltos de línea ni caracteres de control.');
-    expect(parseIntegrationDetails({ legalName: 'R'.repeat(201) }).ok).toBe(false);
+    const lines = parseIntegrationDetails({ billingContactName: 'Ana\nDos' });
+    expect(lines.ok ? 'accepted' : lines.error.fieldErrors.billingContactName).toBe('El nombre del contacto de facturación no puede llevar saltos de línea ni caracteres de control.');
   });
 });
 
 describe('changing integration details', () => {
   it('saves them normalized and audits every detail before and after', async () => {
     const saved = await setIntegrationDetails(TEST_ACTOR, integration.nombre, {
-      legalName: '  Servicios Financieros del Sur, S.A. ',
-      nit: '576937-k',
       technicalContactName: 'Ana López',
       technicalContactEmail: 'ana@sur.com.gt',
       technicalContactPhone: '5555-1234',
@@ -95,19 +84,18 @@ describe('changing integration details', () => {
     if (!saved.ok) throw new Error(saved.error.message);
     expect(saved.value.changed).toBe(true);
     expect(saved.value.integration).toMatchObject({
-      legalName: 'Servicios Financieros del Sur, S.A.',
-      nit: '576937K',
+      legalName: null,
+      nit: null,
       technicalContactPhone: '+50255551234',
       billingContactPhone: '+50222223333',
     });
     const [audit] = await auditRows(integration.id);
     expect(audit!.actor).toBe('system:test');
     expect(audit!.before).toEqual({
-      legalName: null, nit: null, technicalContactName: null, technicalContactEmail: null, technicalContactPhone: null,
+      technicalContactName: null, technicalContactEmail: null, technicalContactPhone: null,
       billingContactName: null, billingContactEmail: null, billingContactPhone: null,
     });
     expect(audit!.after).toEqual({
-      legalName: 'Servicios Financieros del Sur, S.A.', nit: '576937K',
       technicalContactName: 'Ana López', technicalContactEmail: 'ana@sur.com.gt', technicalContactPhone: '+50255551234',
       billingContactName: 'Luis Pérez', billingContactEmail: 'facturas@sur.com.gt', billingContactPhone: '+50222223333',
     });
@@ -117,37 +105,37 @@ describe('changing integration details', () => {
     const before = (await auditRows(integration.id)).length;
     const cleared = await setIntegrationDetails(TEST_ACTOR, integration.id, { billingContactPhone: '', technicalContactEmail: 'soporte@sur.com.gt' });
     if (!cleared.ok) throw new Error(cleared.error.message);
-    expect(cleared.value.integration).toMatchObject({ billingContactPhone: null, technicalContactEmail: 'soporte@sur.com.gt', legalName: 'Servicios Financieros del Sur, S.A.' });
+    expect(cleared.value.integration).toMatchObject({ billingContactPhone: null, technicalContactEmail: 'soporte@sur.com.gt', billingContactName: 'Luis Pérez' });
     const [audit] = await auditRows(integration.id);
     expect(audit!.before).toMatchObject({ billingContactPhone: '+50222223333', technicalContactEmail: 'ana@sur.com.gt' });
     expect(audit!.after).toMatchObject({ billingContactPhone: null, technicalContactEmail: 'soporte@sur.com.gt' });
 
-    const same = await setIntegrationDetails(TEST_ACTOR, integration.id, { nit: '576937-K', billingContactPhone: '' });
+    const same = await setIntegrationDetails(TEST_ACTOR, integration.id, { billingContactName: 'Luis Pérez', billingContactPhone: '' });
     expect(same.ok && same.value.changed).toBe(false);
     expect((await auditRows(integration.id)).length).toBe(before + 1);
   });
 
   it('saves nothing when one field is wrong, and says which integration does not exist', async () => {
-    const refused = await setIntegrationDetails(TEST_ACTOR, integration.id, { legalName: 'Nombre Nuevo, S.A.', nit: '123' });
+    const refused = await setIntegrationDetails(TEST_ACTOR, integration.id, { billingContactName: 'Nombre Nuevo', billingContactPhone: '123' });
     expect(refused.ok ? 'saved' : refused.error.code).toBe('invalid');
     expect((await integrationContacts(integration.id))?.technical?.email).toBe('soporte@sur.com.gt');
     const stored = await setIntegrationDetails(TEST_ACTOR, integration.id, {});
-    expect(stored.ok && stored.value.integration.legalName).toBe('Servicios Financieros del Sur, S.A.');
-    const missing = await setIntegrationDetails(TEST_ACTOR, 'no-existe', { legalName: 'Algo, S.A.' });
+    expect(stored.ok && stored.value.integration.billingContactName).toBe('Luis Pérez');
+    const missing = await setIntegrationDetails(TEST_ACTOR, 'no-existe', { billingContactName: 'Algo' });
     expect(missing.ok ? 'saved' : missing.error).toEqual({ code: 'not_found', message: 'No existe la integración «no-existe».' });
   });
 
   it('may be given when the integration is created, audited with the creation', async () => {
-    const details = parseIntegrationDetails({ legalName: 'Cooperativa Norte, R.L.', billingContactEmail: 'pagos@norte.gt', technicalContactName: '' });
+    const details = parseIntegrationDetails({ billingContactName: 'Norte Pagos', billingContactEmail: 'pagos@norte.gt', technicalContactName: '' });
     if (!details.ok) throw new Error(details.error.message);
     const created = await createIntegration(TEST_ACTOR, { nombre: 'details-at-creation', details: details.value });
     if (!created.ok) throw new Error(created.error.message);
-    expect(contactsOf(created.value.integration)).toEqual({ technical: null, billing: { name: null, email: 'pagos@norte.gt', phone: null } });
+    expect(contactsOf(created.value.integration)).toEqual({ technical: null, billing: { name: 'Norte Pagos', email: 'pagos@norte.gt', phone: null } });
     const [audit] = await (await db())
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'integration.create'), eq(auditLog.targetId, String(created.value.integration.id))));
-    expect(audit!.after).toMatchObject({ legalName: 'Cooperativa Norte, R.L.', billingContactEmail: 'pagos@norte.gt', technicalContactName: null });
+    expect(audit!.after).toMatchObject({ billingContactName: 'Norte Pagos', billingContactEmail: 'pagos@norte.gt', technicalContactName: null });
   });
 });
 
@@ -162,6 +150,11 @@ describe('the contacts and the statement lines', () => {
 
   it('names the integrator on a statement, plainly when nothing was registered (or the statement predates details)', () => {
     expect(integratorIdentityLines({ legalName: 'Banco, S.A.', nit: '576937K' })).toEqual(['Razón social: Banco, S.A.', 'NIT: 576937-K']);
+    expect(integratorIdentityLines({ legalName: 'Banco, S.A.', nit: '576937K', address: '6a. Avenida 1-23, zona 1, Guatemala' })).toEqual([
+      'Razón social: Banco, S.A.',
+      'NIT: 576937-K',
+      'Dirección fiscal: 6a. Avenida 1-23, zona 1, Guatemala',
+    ]);
     expect(integratorIdentityLines({ legalName: null, nit: null })).toEqual(['Razón social: no registrada', 'NIT: no registrado']);
     expect(integratorIdentityLines({})).toEqual(['Razón social: no registrada', 'NIT: no registrado']);
   });

@@ -4,7 +4,9 @@
 // top-up's invoice names the receptor set. An invoice the certifier refused is fixed by correcting
 // the receptor and retried with the same identifier, which the certifier then certifies once;
 // a second retry changes nothing, and both changes are in the audit.
-import { and, asc, eq } from 'drizzle-orm';
+import fs from 'node:fs';
+import path from 'node:path';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, integrations, invoices, type Invoice } from '@/db/schema';
@@ -17,7 +19,7 @@ import { FEL_SIM_RECEPTORS } from '../../../simulator/fel';
 import { startSimulator, type RunningSimulator } from '../../../simulator/server';
 import { CORRECTION_MESSAGES, retryInvoice } from './corrections';
 import { invoicesInQueue } from './queue';
-import { lookUpReceptor, RECEPTOR_MESSAGES, setIntegrationReceptor } from './receptor';
+import { BILLING_MESSAGES, lookUpReceptor, RECEPTOR_MESSAGES, setBillingContact, setIntegrationReceptor } from './receptor';
 import { certifierOf, issuerOf } from './settings';
 import { createInvoiceWorker } from './worker';
 
@@ -184,5 +186,49 @@ describe('Por corregir', () => {
     await settleAll();
     expect(await reread(invoice)).toMatchObject({ state: 'certified' });
     expect(simulator.fel.certificationCount(invoice.identifier)).toBe(1);
+  });
+});
+
+describe('one billing profile per integration (issue 64, point 1)', () => {
+  it('is the integration’s razón social and NIT: saving the receptor sets both, consumidor final clears the NIT', async () => {
+    const integration = await createTestIntegration('perfil-unico', { balanceCentavos: 0 });
+    expect(await setIntegrationReceptor(ADMIN, integration.id, { kind: 'nit', identifier: EMPRESA.nit, shownName: EMPRESA.name })).toMatchObject({ ok: true });
+    const read = async () => (await (await db()).select().from(integrations).where(eq(integrations.id, integration.id)))[0]!;
+    expect(await read()).toMatchObject({ legalName: EMPRESA.name, nit: EMPRESA.nit, receptorName: EMPRESA.name, receptorId: EMPRESA.nit });
+    expect(await setIntegrationReceptor(ADMIN, integration.id, { kind: 'cf' })).toMatchObject({ ok: true });
+    expect(await read()).toMatchObject({ nit: null, receptorKind: 'cf' });
+  });
+
+  it('takes an address and an e-mail for invoices, audited; a wrong e-mail or a line break is refused, the same values change nothing', async () => {
+    const integration = await createTestIntegration('perfil-direccion', { balanceCentavos: 0 });
+    expect(await setBillingContact(ADMIN, integration.id, { direccion: 'Zona 1\nGuatemala', correo: '' })).toEqual({ ok: false, error: { code: 'invalid', message: BILLING_MESSAGES.addressInvalid } });
+    expect(await setBillingContact(ADMIN, integration.id, { direccion: '', correo: 'facturas@' })).toEqual({ ok: false, error: { code: 'invalid', message: BILLING_MESSAGES.emailInvalid } });
+    expect(await setBillingContact(ADMIN, integration.id, { direccion: ' 6a. Avenida 1-23, zona 1 ', correo: 'Facturas@Empresa.com.gt' })).toEqual({ ok: true, value: { changed: true } });
+    expect(await setBillingContact(ADMIN, integration.id, { direccion: '6a. Avenida 1-23, zona 1', correo: 'facturas@empresa.com.gt' })).toEqual({ ok: true, value: { changed: false } });
+    const audits = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'integration.set_billing_contact'), eq(auditLog.targetId, String(integration.id))));
+    expect(audits.map((audit) => [audit.before, audit.after])).toEqual([
+      [{ billingAddress: null, invoiceEmail: null }, { billingAddress: '6a. Avenida 1-23, zona 1', invoiceEmail: 'facturas@empresa.com.gt' }],
+    ]);
+  });
+
+  it('is what migration 0073 folds the Datos into: a razón social and NIT become the receptor where none was set; a set receptor wins', async () => {
+    const folded = await createTestIntegration('perfil-de-datos', { balanceCentavos: 0 });
+    const cui = await createTestIntegration('perfil-de-cui', { balanceCentavos: 0 });
+    const kept = await createTestIntegration('perfil-con-receptor', { balanceCentavos: 0 });
+    const handle = await db();
+    await handle.update(integrations).set({ legalName: 'Cooperativa Norte, R.L.', nit: '576937K' }).where(eq(integrations.id, folded.id));
+    await handle.update(integrations).set({ legalName: 'Juan Pérez', nit: '1587564440904' }).where(eq(integrations.id, cui.id));
+    await handle.update(integrations).set({ legalName: 'Nombre viejo, S.A.', nit: '48291137', receptorKind: 'nit', receptorId: EMPRESA.nit, receptorName: EMPRESA.name }).where(eq(integrations.id, kept.id));
+    const migrations = path.join(process.cwd(), 'db', 'migrations');
+    const migration = fs.readFileSync(path.join(migrations, fs.readdirSync(migrations).find((name) => name.endsWith('_billing_profile.sql'))!), 'utf8');
+    const folds = migration.split('--> statement-breakpoint').filter((statement) => /update "integrations"/i.test(statement));
+    expect(folds).toHaveLength(2);
+    for (const fold of folds) await handle.execute(sql.raw(fold));
+    const rows = await handle.select().from(integrations).where(inArray(integrations.id, [folded.id, cui.id, kept.id])).orderBy(asc(integrations.id));
+    expect(rows.map((row) => [row.receptorKind, row.receptorId, row.receptorName, row.legalName, row.nit])).toEqual([
+      ['nit', '576937K', 'Cooperativa Norte, R.L.', 'Cooperativa Norte, R.L.', '576937K'],
+      ['cui', '1587564440904', 'Juan Pérez', 'Juan Pérez', '1587564440904'],
+      ['nit', EMPRESA.nit, EMPRESA.name, EMPRESA.name, EMPRESA.nit],
+    ]);
   });
 });

@@ -4,6 +4,7 @@
 // only if it is still the one shown (SAT refuses an invoice whose name differs from its registry).
 // NITs, CUIs and names are personal data: they go to the certifier and the audit, never to a log.
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { db } from '@/db/client';
 import { integrations, type Integration } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
@@ -13,6 +14,7 @@ import { env } from '@/lib/platform/env';
 import { isValidClassicNit, isValidCui, normalizeCui, normalizeNit } from '@/lib/platform/guatemala/identifiers';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import { checkReceptor, type Receptor } from '@/lib/providers/fel/document';
+import { BILLING_ADDRESS_MAX } from '@/lib/flows/integration-management/details-schemas';
 import { certifierOf } from './settings';
 
 export const RECEPTOR_KINDS = ['nit', 'cui', 'cf'] as const;
@@ -40,6 +42,14 @@ export const RECEPTOR_MESSAGES = {
   released: (count: number) =>
     count === 1 ? 'La factura pendiente por falta de NIT se enviará al certificador con este receptor.' : `Las ${count} facturas pendientes por falta de NIT se enviarán al certificador con este receptor.`,
   unchanged: 'Sin cambios: ese ya era el receptor de las facturas.',
+} as const;
+
+/** The address and invoice e-mail's form. */
+export const BILLING_MESSAGES = {
+  addressInvalid: `La dirección fiscal puede tener hasta ${BILLING_ADDRESS_MAX} caracteres, en una sola línea.`,
+  emailInvalid: 'El correo para facturas no es válido: escríbalo como facturas@empresa.com.',
+  saved: 'Dirección y correo de facturación guardados.',
+  unchanged: 'Sin cambios: esos ya eran la dirección y el correo de facturación.',
 } as const;
 
 export type ReceptorProblemCode = 'invalid' | 'not_found' | 'unavailable' | 'name_changed';
@@ -119,11 +129,47 @@ export async function setIntegrationReceptor(
     if (before.receptorKind === columns.receptorKind && before.receptorId === columns.receptorId && before.receptorName === columns.receptorName) {
       return { ok: true, value: { receptor, changed: false, released: 0 } };
     }
-    await tx.update(integrations).set({ ...columns, receptorSetAt: sql`now()`, updatedAt: sql`now()` }).where(eq(integrations.id, integrationId));
+    // The profile is the integration's razón social and NIT too: one record, never two that disagree.
+    const identity = columns.receptorKind === 'cf' ? { nit: null } : { legalName: columns.receptorName, nit: columns.receptorId };
+    await tx.update(integrations).set({ ...columns, ...identity, receptorSetAt: sql`now()`, updatedAt: sql`now()` }).where(eq(integrations.id, integrationId));
     // The invoices of top-ups credited while it had none SAT takes go to the certifier now, naming it.
     const released = await releaseAwaitingInvoices(tx, { id: integrationId, ...columns });
     await writeAudit(tx, actor, { action: 'integration.set_receptor', targetType: 'integration', targetId: integrationId, before, after: { ...columns, ...(released > 0 ? { releasedInvoices: released } : {}) } });
     return { ok: true, value: { receptor, changed: true, released } };
+  });
+}
+
+/** The rest of the billing profile: the fiscal address and the invoices' e-mail (empty clears either). */
+export const billingContactSchema = z.object({
+  direccion: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() : value),
+    z
+      .string({ error: BILLING_MESSAGES.addressInvalid })
+      .max(BILLING_ADDRESS_MAX, BILLING_MESSAGES.addressInvalid)
+      .regex(/^[^\p{Cc}]*$/u, BILLING_MESSAGES.addressInvalid),
+  ),
+  correo: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() : value),
+    z.union([z.literal(''), z.string().max(254, BILLING_MESSAGES.emailInvalid).pipe(z.email({ error: BILLING_MESSAGES.emailInvalid }))], { error: BILLING_MESSAGES.emailInvalid }),
+  ),
+});
+
+/**
+ * Saves the address and the invoices' e-mail of an integration's billing profile, audited with
+ * both before and after; the same values again change nothing.
+ */
+export async function setBillingContact(actor: Actor, integrationId: number, input: { direccion: unknown; correo: unknown }): Promise<ReceptorResult<{ changed: boolean }>> {
+  const parsed = billingContactSchema.safeParse(input);
+  if (!parsed.success) return refuse('invalid', parsed.error.issues[0]!.message);
+  const after = { billingAddress: parsed.data.direccion || null, invoiceEmail: parsed.data.correo ? parsed.data.correo.toLowerCase() : null };
+  return (await db()).transaction(async (tx) => {
+    const [current] = await tx.select().from(integrations).where(eq(integrations.id, integrationId)).for('update');
+    if (!current) return refuse('invalid', RECEPTOR_MESSAGES.notFound);
+    const before = { billingAddress: current.billingAddress, invoiceEmail: current.invoiceEmail };
+    if (before.billingAddress === after.billingAddress && before.invoiceEmail === after.invoiceEmail) return { ok: true, value: { changed: false } };
+    await tx.update(integrations).set({ ...after, updatedAt: sql`now()` }).where(eq(integrations.id, integrationId));
+    await writeAudit(tx, actor, { action: 'integration.set_billing_contact', targetType: 'integration', targetId: integrationId, before, after });
+    return { ok: true, value: { changed: true } };
   });
 }
 

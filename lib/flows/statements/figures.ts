@@ -42,6 +42,8 @@ export interface StatementIntegration {
   purpose?: string;
   legalName?: string | null;
   nit?: string | null;
+  /** Its billing profile's fiscal address; statements issued before profiles had one lack it. */
+  address?: string | null;
 }
 
 export type StatementProblem = 'month_not_closed' | 'records_purged' | 'does_not_reconcile' | 'not_found' | 'before_integration';

@@ -11,7 +11,8 @@ import { advanceBalanceCheckpoints, postedBalanceBefore } from '@/lib/core/billi
 import { placeHold, settleHold } from '@/lib/core/billing/holds';
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { guatemalanDayBefore, guatemalanToday } from '@/lib/platform/time/guatemala-time';
-import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
+import { registerBillingProfile } from '@/tests/support/billing-profile';
+import { setBillingContact } from '@/lib/flows/invoicing/receptor';
 import { setTariff } from '@/lib/flows/integration-management/service';
 import { pdfTextLines } from '@/tests/support/pdf-text';
 import { ensureRecordMonths } from '@/lib/core/records/partitions';
@@ -124,8 +125,8 @@ describe('a monthly statement', () => {
     await advanceBalanceCheckpoints(new Date(now.getTime() + 2 * 3_600_000));
     const again = await issueStatement(TEST_ACTOR, integration.id, month, now);
     expect(again.ok && first.ok && again.value.id === first.value.id).toBe(true);
-    // As issueStatement reads the integration: with its declared purpose, legal name and NIT (none registered here).
-    const recomputed = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: '', legalName: null, nit: null }, month, now);
+    // As issueStatement reads the integration: with its declared purpose and billing profile (none registered here).
+    const recomputed = await computeStatementFigures({ id: integration.id, nombre: integration.nombre, purpose: '', legalName: null, nit: null, address: null }, month, now);
     expect({ ...recomputed, issuer: configuredIssuer() }).toEqual(first.ok && first.value.figures);
     // Issued twice at once, it is stored once.
     const other = await createTestIntegration('statement-race');
@@ -169,18 +170,17 @@ describe('a monthly statement', () => {
   });
 
   // Issue 24, defect 13: statements carried no legal name or NIT of the integrator. A statement is
-  // a permanent document: it names the integrator as it was registered when the statement was issued.
+  // a permanent document: it names the integrator as its billing profile was when it was issued.
   it('names the integrator by the legal name and NIT registered when it was issued, and a later edit does not change it', async () => {
     const registered = await createTestIntegration('statement-details');
     await createdBefore(registered);
-    const set = await setIntegrationDetails(TEST_ACTOR, registered.id, { legalName: 'Banco de Prueba, S.A.', nit: '576937-k' });
-    expect(set.ok).toBe(true);
+    await registerBillingProfile(TEST_ACTOR, registered.id, { nit: '576937-k', name: 'Banco de Prueba, S.A.' });
     const issued = await issueStatement(TEST_ACTOR, registered.id, month, now);
     if (!issued.ok) throw new Error(issued.error.message);
     const header = async () => pdfTextLines(await renderStatementPdf((await findStatement(registered.id, month))!, 'Pasarela de prueba', []));
     expect(await header()).toEqual(expect.arrayContaining(['Razón social: Banco de Prueba, S.A.', 'NIT: 576937-K']));
 
-    expect((await setIntegrationDetails(TEST_ACTOR, registered.id, { legalName: 'Otro Nombre, S.A.', nit: '4829113-7' })).ok).toBe(true);
+    await registerBillingProfile(TEST_ACTOR, registered.id, { nit: '4829113-7', name: 'Otro Nombre, S.A.' });
     const after = await header();
     expect(after).toEqual(expect.arrayContaining(['Razón social: Banco de Prueba, S.A.', 'NIT: 576937-K']));
     expect(after.join('\n')).not.toContain('Otro Nombre');
@@ -298,13 +298,14 @@ describe('a preview of a statement', () => {
     expect(figures.closingBalanceCentavos).toBe(2_375);
     expect(figures.movements.map((movement) => movement.note)).toContain('Depósito 4410');
     expect(await listStatements(fresh.id)).toEqual([]);
-    // Without Datos, the preview names nobody; with a NIT registered as the invoices' receptor, the
-    // company its invoices name (issue 64, point 1), never «no registrada» beside them.
-    expect(figures.integration).toMatchObject({ legalName: null, nit: null });
-    await (await database()).rows(sql`update integrations set receptor_kind = 'nit', receptor_id = '910000018', receptor_name = 'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA' where id = ${fresh.id}::integer`);
+    // Without a billing profile, the preview names nobody; with one, the company its invoices name
+    // and its fiscal address (issue 64, point 1), never «no registrada» beside them.
+    expect(figures.integration).toMatchObject({ legalName: null, nit: null, address: null });
+    await registerBillingProfile(TEST_ACTOR, fresh.id, { nit: '91000001-8', name: 'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA' });
+    expect(await setBillingContact(TEST_ACTOR, fresh.id, { direccion: '6a. Avenida 1-23, zona 1, Guatemala', correo: '' })).toEqual({ ok: true, value: { changed: true } });
     const named = await previewStatement(fresh.id, runningMonthRange(now), now);
     if (!named.ok) throw new Error(named.error.message);
-    expect(named.value.figures.integration).toMatchObject({ legalName: 'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA', nit: '910000018' });
+    expect(named.value.figures.integration).toMatchObject({ legalName: 'EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA', nit: '910000018', address: '6a. Avenida 1-23, zona 1, Guatemala' });
   });
 
   it('is refused, in Spanish, for an integration that does not exist and for days whose records were purged', async () => {

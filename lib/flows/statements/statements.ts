@@ -63,10 +63,9 @@ export async function issueStatement(actor: Actor, integrationId: number, month:
 }
 
 /**
- * The integration as a statement (or a preview) names it, now: login, declared purpose, legal
- * name and NIT; with its creation, before which no month has a statement. The legal name and NIT
- * are those its invoices name when it registered a NIT as their receptor (SAT's name for it), so
- * a statement never says «no registrada» beside invoices that name a company; else its Datos.
+ * The integration as a statement (or a preview) names it, now: login, declared purpose, and its
+ * billing profile (the razón social and NIT its invoices name, SAT's name for the NIT, and its
+ * fiscal address); with its creation, before which no month has a statement.
  */
 export async function statementIntegration(integrationId: number): Promise<{ integration: StatementIntegration; createdAt: Date } | undefined> {
   const [row] = await (await db())
@@ -76,17 +75,14 @@ export async function statementIntegration(integrationId: number): Promise<{ int
       purpose: integrations.purpose,
       legalName: integrations.legalName,
       nit: integrations.nit,
-      receptorKind: integrations.receptorKind,
-      receptorId: integrations.receptorId,
-      receptorName: integrations.receptorName,
+      address: integrations.billingAddress,
       createdAt: integrations.createdAt,
     })
     .from(integrations)
     .where(eq(integrations.id, integrationId));
   if (!row) return undefined;
-  const { createdAt, receptorKind, receptorId, receptorName, ...integration } = row;
-  const invoicedAs = receptorKind === 'nit' && receptorId && receptorName ? { legalName: receptorName, nit: receptorId } : {};
-  return { integration: { ...integration, ...invoicedAs }, createdAt };
+  const { createdAt, ...integration } = row;
+  return { integration, createdAt };
 }
 
 export async function findStatement(integrationId: number, month: string): Promise<Statement | undefined> {

@@ -254,6 +254,10 @@ export class IntegratorNotifier {
         rows.push({ ...common, channel: 'email', recipient: contact, target: owner.email, ...(this.settings.email ? {} : { status: 'not_sent', lastError: EMAIL_NOT_CONFIGURED_REASON }) });
       }
     }
+    if (draft.kind === 'invoice_issued' && integration.invoiceEmail && integration.invoiceEmail.toLowerCase() !== email?.toLowerCase() && !optedOut.has(contact)) {
+      // The billing profile's address for invoices gets each certified invoice too (its XML and PDF attached).
+      rows.push({ ...common, channel: 'email', recipient: contact, target: integration.invoiceEmail, ...(this.settings.email ? {} : { status: 'not_sent', lastError: EMAIL_NOT_CONFIGURED_REASON }) });
+    }
     if (integration.notificationWebhookUrl && !optedOut.has('webhook')) {
       rows.push({ ...common, channel: 'webhook', recipient: 'webhook', target: maskWebhookUrl(integration.notificationWebhookUrl) });
     }
@@ -268,9 +272,9 @@ export class IntegratorNotifier {
     if (delivery.channel === 'email') {
       if (!this.settings.email) return { ok: false, responseStatus: null, error: 'el correo (ALERT_SMTP_HOST) ya no está configurado en esta instancia' };
       const contact = delivery.recipient === 'billing' ? 'billing' : 'technical';
-      // An owner's copy (another address than the contact's) is greeted without the contact's name.
+      // An owner's copy or the invoices' address (another address than the contact's) is greeted without the contact's name.
       const contactEmail = contact === 'billing' ? integration.billingContactEmail : integration.technicalContactEmail;
-      const name = delivery.condition === 'auto_top_up_paused' && delivery.target !== contactEmail ? null : contact === 'billing' ? integration.billingContactName : integration.technicalContactName;
+      const name = delivery.target !== contactEmail ? null : contact === 'billing' ? integration.billingContactName : integration.technicalContactName;
       const attachments = await this.attachments(delivery, notification);
       return sendMail(this.settings.email, notificationMail(notification, { email: delivery.target, name, contact }, attachments));
     }

@@ -53,6 +53,7 @@ describe('links into an integration open the section they are about', () => {
       'integration.set_allowed_networks': 'credenciales',
       'integration.set_purpose': 'datos',
       'integration.set_details': 'datos',
+      'integration.set_billing_contact': 'datos',
       'integration.set_receptor': 'datos',
       'integration.set_notification_webhook': 'notificaciones',
       'integration.remove_notification_webhook': 'notificaciones',

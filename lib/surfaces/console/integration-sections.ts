@@ -86,6 +86,10 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
       return 'notificaciones';
     case 'integration.set_details':
     case 'integration.set_receptor':
+    case 'integration.set_billing_contact':
+    case 'invoice.correct_receptor':
+    case 'invoice.reissued':
+    case 'invoice.correction_refused':
     case 'invoice.retry':
     case 'invoice.reversal_retry':
     case 'integration.set_purpose':

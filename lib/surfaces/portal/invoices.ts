@@ -99,12 +99,22 @@ export interface PortalBillingReceptor {
   setAt: Date | null;
   /** Invoices of credited top-ups that wait for the NIT ("Factura pendiente: falta el NIT"). */
   awaiting: { count: number; totalCentavos: number };
+  /** The rest of the billing profile: the fiscal address and the invoices' e-mail (null: none). */
+  address: string | null;
+  invoiceEmail: string | null;
 }
 
 export async function portalBillingReceptor(user: Pick<PortalUserSession, 'integrationId'>): Promise<PortalBillingReceptor> {
   const handle = await db();
   const [row] = await handle
-    .select({ receptorKind: integrations.receptorKind, receptorId: integrations.receptorId, receptorName: integrations.receptorName, receptorSetAt: integrations.receptorSetAt })
+    .select({
+      receptorKind: integrations.receptorKind,
+      receptorId: integrations.receptorId,
+      receptorName: integrations.receptorName,
+      receptorSetAt: integrations.receptorSetAt,
+      billingAddress: integrations.billingAddress,
+      invoiceEmail: integrations.invoiceEmail,
+    })
     .from(integrations)
     .where(eq(integrations.id, user.integrationId));
   const [waiting] = await handle
@@ -112,5 +122,5 @@ export async function portalBillingReceptor(user: Pick<PortalUserSession, 'integ
     .from(invoices)
     .where(and(eq(invoices.integrationId, user.integrationId), eq(invoices.state, 'awaiting_receptor')));
   const { receptor, set, setAt } = integrationReceptor(row!);
-  return { receptor, set, setAt, awaiting: { count: Number(waiting?.count ?? 0), totalCentavos: Number(waiting?.total ?? 0) } };
+  return { receptor, set, setAt, awaiting: { count: Number(waiting?.count ?? 0), totalCentavos: Number(waiting?.total ?? 0) }, address: row!.billingAddress, invoiceEmail: row!.invoiceEmail };
 }

@@ -1,29 +1,19 @@
 import { Field } from '@/components/console/action-form';
-import { formatNit, formatPhone } from '@/lib/flows/integration-management/details-display';
-import { CONTACT_NAME_MAX, EMAIL_MAX, LEGAL_NAME_MAX } from '@/lib/flows/integration-management/details-schemas';
+import { formatPhone } from '@/lib/flows/integration-management/details-display';
+import { CONTACT_NAME_MAX, EMAIL_MAX } from '@/lib/flows/integration-management/details-schemas';
 import type { IntegrationDetails } from '@/lib/flows/integration-management/details-service';
 
 // A hint under one input of a row must not stretch its neighbours' inputs.
 const TOP_ALIGNED = { alignItems: 'start' } as const;
 
 /**
- * The inputs of an integration's legal name, NIT and contacts, inside an ActionForm: on its page
- * (filled with what is registered) and when creating it (empty). Every one is optional.
+ * The inputs of an integration's contacts, inside an ActionForm: on its page (filled with what is
+ * registered) and when creating it (empty). Every one is optional. Its razón social and NIT are its
+ * billing profile's, set with SAT's name in «Receptor de las facturas».
  */
 export function DetailsFields({ details }: { details?: IntegrationDetails }) {
   return (
     <>
-      <div className="grid grid-2" style={TOP_ALIGNED}>
-        <Field
-          name="legalName"
-          label="Razón social"
-          hint="Como aparece en su RTU, por ejemplo Servicios Financieros, S.A."
-          maxLength={LEGAL_NAME_MAX}
-          autoComplete="off"
-          defaultValue={details?.legalName ?? ''}
-        />
-        <Field name="nit" label="NIT" hint="Con su dígito verificador, por ejemplo 576937-K." maxLength={20} autoComplete="off" defaultValue={details?.nit ? formatNit(details.nit) : ''} />
-      </div>
       <ContactFields legend="Contacto técnico" prefix="technicalContact" hint="A quien se escribe por credenciales, errores y fuentes." details={details} />
       <ContactFields legend="Contacto de facturación" prefix="billingContact" hint="A quien se escribe por saldo y estados de cuenta." details={details} />
     </>

@@ -9,19 +9,34 @@ import { setIntegrationDetailsAction } from './details-actions';
  * issued) and whom support writes to: its technical and billing contacts. Administrators edit
  * them; support reads them to answer integrators.
  */
-export function DetailsSection({ integrationId, details, isAdmin }: { integrationId: number; details: IntegrationDetails; isAdmin: boolean }) {
+export function DetailsSection({
+  integrationId,
+  details,
+  billing,
+  isAdmin,
+}: {
+  integrationId: number;
+  details: IntegrationDetails;
+  /** The billing profile's razón social, NIT and address (set in «Receptor de las facturas»). */
+  billing: { legalName: string | null; nit: string | null; billingAddress: string | null };
+  isAdmin: boolean;
+}) {
   return (
     <section className="card" aria-labelledby="details-title">
       <h2 id="details-title">Datos de la integración</h2>
       <dl className="details" data-testid="integration-details">
         <dt>Razón social</dt>
-        <dd data-testid="details-legal-name">{details.legalName ?? <NotRegistered text={NOT_REGISTERED.legalName} />}</dd>
+        <dd data-testid="details-legal-name">{billing.legalName ?? <NotRegistered text={NOT_REGISTERED.legalName} />}</dd>
         <dt>NIT</dt>
-        <dd data-testid="details-nit">{details.nit ? formatNit(details.nit) : <NotRegistered text={NOT_REGISTERED.nit} />}</dd>
+        <dd data-testid="details-nit">{billing.nit ? formatNit(billing.nit) : <NotRegistered text={NOT_REGISTERED.nit} />}</dd>
+        <dt>Dirección fiscal</dt>
+        <dd data-testid="details-address">{billing.billingAddress ?? <NotRegistered text={NOT_REGISTERED.address} />}</dd>
         <Contact title="Contacto técnico" testId="details-technical" name={details.technicalContactName} email={details.technicalContactEmail} phone={details.technicalContactPhone} />
         <Contact title="Contacto de facturación" testId="details-billing" name={details.billingContactName} email={details.billingContactEmail} phone={details.billingContactPhone} />
       </dl>
-      <p className="small muted">La razón social y el NIT se imprimen en los estados de cuenta tal como estén al emitir cada uno; un cambio posterior no altera los ya emitidos.</p>
+      <p className="small muted">
+        Razón social, NIT y dirección: los de <a href="#receptor">Receptor de las facturas</a>; se imprimen en cada estado de cuenta tal como estén al emitirlo.
+      </p>
       {isAdmin && (
         <ActionForm action={setIntegrationDetailsAction} hidden={{ integrationId }} submitLabel="Guardar datos" className="stack">
           <DetailsFields details={details} />

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { consoleAction } from '@/lib/flows/auth/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { integrationPaths } from '@/lib/surfaces/console/integration-sections';
-import { lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
+import { BILLING_MESSAGES, lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setBillingContact, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
 import { foundReceptor } from '@/lib/presentation/invoice-labels';
 
 // The receptor of an integration's invoices, in two steps (lib/flows/invoicing/receptor.ts): the
@@ -40,5 +40,16 @@ export const saveReceptorAction = consoleAction(
     if (result.value.changed) for (const path of integrationPaths(integrationId)) revalidatePath(path);
     const saved = result.value.changed ? `${RECEPTOR_MESSAGES.saved}${result.value.released > 0 ? ` ${RECEPTOR_MESSAGES.released(result.value.released)}` : ''}` : RECEPTOR_MESSAGES.unchanged;
     return { ok: true, message: saved, data: undefined };
+  },
+);
+
+// The billing profile's fiscal address and invoice e-mail, audited like the receptor.
+export const saveBillingContactAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, direccion: z.string().max(1000).optional(), correo: z.string().max(1000).optional() }) },
+  async ({ integrationId, direccion, correo }, user) => {
+    const result = await setBillingContact(user.actor, integrationId, { direccion: direccion ?? '', correo: correo ?? '' });
+    if (!result.ok) return refusal(result);
+    if (result.value.changed) for (const path of integrationPaths(integrationId)) revalidatePath(path);
+    return { ok: true, message: result.value.changed ? BILLING_MESSAGES.saved : BILLING_MESSAGES.unchanged, data: undefined };
   },
 );

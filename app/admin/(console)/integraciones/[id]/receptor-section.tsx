@@ -2,11 +2,14 @@ import { integrationReceptor } from '@/lib/flows/invoicing/receptor';
 import type { Integration } from '@/db/schema';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { receptorText } from '@/lib/presentation/invoice-labels';
+import { BillingContactForm } from '@/components/invoices/billing-contact-form';
+import { saveBillingContactAction } from './receptor-actions';
 import { ReceptorForm } from './receptor-form';
 
 /**
- * Whom the integration's FEL invoices name: its NIT with SAT's name, a CUI, or consumidor final
- * (CF, not admitted from Q 2,500.00). Administrators set it; support reads it.
+ * The integration's billing profile: whom its FEL invoices name (its NIT with SAT's name, a CUI, or
+ * consumidor final, not admitted from Q 2,500.00), its fiscal address and its invoices' e-mail.
+ * Administrators set it (and the integration's owner or billing person in the portal); support reads it.
  */
 export function ReceptorSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
   const { receptor, set, setAt } = integrationReceptor(integration);
@@ -28,6 +31,15 @@ export function ReceptorSection({ integration, isAdmin }: { integration: Integra
         <details className="receptor-change" data-testid="receptor-change">
           <summary className="button secondary">{set ? 'Cambiar el receptor' : 'Registrar el receptor'}</summary>
           <ReceptorForm integrationId={integration.id} />
+        </details>
+      )}
+      <p data-testid="integration-billing-contact">
+        {`Dirección fiscal: ${integration.billingAddress ?? 'no registrada'}. Correo para facturas: ${integration.invoiceEmail ?? 'el del contacto de facturación'}.`}
+      </p>
+      {isAdmin && (
+        <details className="receptor-change" data-testid="billing-contact-change">
+          <summary className="button secondary">Cambiar dirección y correo</summary>
+          <BillingContactForm action={saveBillingContactAction} hidden={{ integrationId: integration.id }} address={integration.billingAddress} invoiceEmail={integration.invoiceEmail} />
         </details>
       )}
     </section>

@@ -58,7 +58,7 @@ export function NewIntegrationForm() {
         Datos de la integración (opcionales)
       </h2>
       <p className="small muted" style={{ margin: 0 }}>
-        Razón social y NIT para sus estados de cuenta, y a quién escribir. También se pueden completar después en la página de la integración.
+        A quién escribir. También se pueden completar después en la página de la integración, donde se registran sus datos de facturación (NIT con el nombre que SAT tiene, dirección fiscal).
       </p>
       <DetailsFields />
     </ActionForm>

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
-import { lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
+import { BILLING_MESSAGES, lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setBillingContact, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
 import { foundReceptor } from '@/lib/presentation/invoice-labels';
 import { portalAction } from '@/lib/surfaces/portal/action';
 
@@ -39,5 +39,16 @@ export const saveBillingReceptorAction = portalAction(
     }
     const message = result.value.changed ? `${RECEPTOR_MESSAGES.saved}${result.value.released > 0 ? ` ${RECEPTOR_MESSAGES.released(result.value.released)}` : ''}` : RECEPTOR_MESSAGES.unchanged;
     return { ok: true, message, data: undefined };
+  },
+);
+
+// The billing profile's fiscal address and invoice e-mail, by the same people, audited as them.
+export const saveBillingContactPortalAction = portalAction(
+  { roles: BILLING_READERS, schema: z.object({ direccion: z.string().max(1000).optional(), correo: z.string().max(1000).optional() }) },
+  async ({ direccion, correo }, user) => {
+    const result = await setBillingContact(user.actor, user.integrationId, { direccion: direccion ?? '', correo: correo ?? '' });
+    if (!result.ok) return refusal(result);
+    if (result.value.changed) revalidatePath('/portal/facturas', 'layout');
+    return { ok: true, message: result.value.changed ? BILLING_MESSAGES.saved : BILLING_MESSAGES.unchanged, data: undefined };
   },
 );

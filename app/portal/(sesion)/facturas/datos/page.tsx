@@ -8,7 +8,7 @@ import { CF_LIMIT_CENTAVOS, receptorId } from '@/lib/providers/fel/document';
 import { receptorText } from '@/lib/presentation/invoice-labels';
 import { portalBillingReceptor } from '@/lib/surfaces/portal/invoices';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { BillingReceptorForm } from './receptor-form';
+import { BillingReceptorForm, PortalBillingContactForm } from './receptor-form';
 
 export const metadata: Metadata = { title: 'Datos de facturación' };
 
@@ -17,14 +17,14 @@ export const metadata: Metadata = { title: 'Datos de facturación' };
 // top-ups credited without a receptor SAT takes wait here for it, and leave when it is saved.
 export default async function PortalBillingDataPage() {
   const user = await requirePortalPage(BILLING_READERS);
-  const { receptor, set, setAt, awaiting } = await portalBillingReceptor(user);
+  const { receptor, set, setAt, awaiting, address, invoiceEmail } = await portalBillingReceptor(user);
   const text = receptorText({ receptorKind: receptor.kind, receptorId: receptorId(receptor), receptorName: receptor.kind === 'cf' ? null : receptor.name });
   return (
     <>
       <PageHeader
         title="Datos de facturación"
         back={{ href: '/portal/facturas', label: 'Facturas' }}
-        description="A quién nombran las facturas electrónicas (FEL) de sus recargas. El nombre de un NIT es el que SAT tiene registrado: se consulta antes de guardarlo."
+        description="A quién nombran las facturas electrónicas (FEL) de sus recargas y sus estados de cuenta, su dirección fiscal y a dónde se envían las facturas. El nombre de un NIT es el que SAT tiene registrado: se consulta antes de guardarlo."
       />
       {awaiting.count > 0 && (
         <p className="notice warn" role="note" data-testid="invoices-awaiting-receptor">
@@ -45,6 +45,9 @@ export default async function PortalBillingDataPage() {
           Cambiarlo no corrige por sí solo las facturas ya certificadas: las próximas lo usarán. Si una ya emitida nombra a otro receptor, pida a soporte que la corrija: se anula (o se
           emite su nota de crédito) y se emite otra por la misma recarga a este receptor, sin tocar su saldo. Vea sus facturas en <Link href="/portal/facturas">Facturas</Link>.
         </p>
+        <h3>Dirección y correo de facturación</h3>
+        <p data-testid="billing-contact">{`Dirección fiscal: ${address ?? 'no registrada'}. Correo para facturas: ${invoiceEmail ?? 'el del contacto de facturación'}.`}</p>
+        <PortalBillingContactForm address={address} invoiceEmail={invoiceEmail} />
       </section>
     </>
   );

@@ -18,7 +18,7 @@ export default async function IntegrationDetailsPage({ params }: { params: Promi
   const isAdmin = user.role === 'admin';
   return (
     <>
-      <DetailsSection integrationId={integration.id} details={detailsOf(integration)} isAdmin={isAdmin} />
+      <DetailsSection integrationId={integration.id} details={detailsOf(integration)} billing={integration} isAdmin={isAdmin} />
       <ReceptorSection integration={integration} isAdmin={isAdmin} />
       <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
       {isAdmin && <StatusSection integration={integration} />}
