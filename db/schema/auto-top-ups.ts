@@ -23,6 +23,9 @@ export const autoTopUps = pgTable(
     state: autoTopUpState('state').notNull(),
     // The provider's saved card, read from a paid checkout of this integration.
     paymentMethodId: text('payment_method_id').notNull(),
+    // That card as its owner recognizes it (network, last four digits), when the provider said.
+    cardNetwork: text('card_network'),
+    cardLast4: text('card_last4'),
     // Our online top-up whose card it is (what the portal names it by).
     sourcePaymentId: text('source_payment_id')
       .notNull()

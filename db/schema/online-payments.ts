@@ -38,6 +38,10 @@ export const onlinePayments = pgTable(
     // The provider's words on a decline or an expiry; never personal data.
     detail: text('detail'),
     ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    // The card it was paid with, as its owner recognizes it (network, last four digits), when the
+    // provider said: how the automatic top-up's page names a saved card. Never the number.
+    cardNetwork: text('card_network'),
+    cardLast4: text('card_last4'),
     // The checkout's expiry; a pending transfer is polled until a day after it started.
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     pendingSince: timestamp('pending_since', { withTimezone: true, mode: 'date' }),

@@ -21,7 +21,7 @@ import { useOnlinePaymentSettings } from '@/tests/support/online-payments';
 import { portalReporter } from '@/tests/support/people';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { autoTopUpOf, autoTopUpsInUse, cardPaymentsOf, disableAutoTopUp, enableAutoTopUp, guatemalanDayStart, IN_FLIGHT_READ_AFTER_MS, runAutoTopUps } from './auto-top-ups';
-import { AUTO_TOP_UP_MESSAGES } from './messages';
+import { AUTO_TOP_UP_MESSAGES, savedCardLabel } from './messages';
 
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
@@ -97,9 +97,11 @@ describe('opting in', () => {
     expect(await enableAutoTopUp(provider, owner, { ...choice, amountCentavos: 4_999 })).toMatchObject({ ok: false, error: { code: 'invalid' }, fieldErrors: { monto: expect.any(String) } });
     expect(await enableAutoTopUp(provider, owner, { ...choice, dailyMax: 21 })).toMatchObject({ ok: false, error: { code: 'invalid', message: AUTO_TOP_UP_MESSAGES.dailyMax } });
     expect(await enableAutoTopUp(provider, owner, { ...choice, sourcePaymentId: 'recarga-de-otra' })).toMatchObject({ ok: false, error: { code: 'invalid', message: AUTO_TOP_UP_MESSAGES.noCard } });
-    expect(await cardPaymentsOf(integration.id)).toEqual([expect.objectContaining({ id: cardPaymentId })]);
+    // The card as its owner recognizes it: its network and last four digits, as the provider described it.
+    expect(await cardPaymentsOf(integration.id)).toEqual([expect.objectContaining({ id: cardPaymentId, card: { network: 'visa', last4: '4242' } })]);
+    expect(savedCardLabel({ network: 'visa', last4: '4242' }, { amountCentavos: 300_000, settledOn: '27/11/2026' })).toBe('Visa •••• 4242 (pago de Q 3,000.00 del 27/11/2026)');
     const saved = await enable();
-    expect(saved).toMatchObject({ state: 'active', thresholdCentavos: THRESHOLD, amountCentavos: AMOUNT, dailyMax: 2, paymentMethodId: expect.stringMatching(/^pay_m_/) });
+    expect(saved).toMatchObject({ state: 'active', thresholdCentavos: THRESHOLD, amountCentavos: AMOUNT, dailyMax: 2, paymentMethodId: expect.stringMatching(/^pay_m_/), cardNetwork: 'visa', cardLast4: '4242' });
     const [audit] = await (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'auto_top_up.enable'), eq(auditLog.targetId, String(integration.id))));
     expect(audit!.actor).toContain('duena@automatica-a.example');
     expect(await autoTopUpsInUse()).toEqual([expect.objectContaining({ integrationId: integration.id, state: 'active' })]);

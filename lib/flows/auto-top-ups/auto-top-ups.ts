@@ -9,7 +9,7 @@ import { env } from '@/lib/platform/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { GUATEMALA_OFFSET_HOURS } from '@/lib/platform/time/guatemala-time';
-import type { ChargeOutcome, FindChargeOutcome, PaymentProvider, PaymentState } from '@/lib/providers/payments/provider';
+import type { ChargeOutcome, FindChargeOutcome, PaymentProvider, PaymentState, SavedCard } from '@/lib/providers/payments/provider';
 import type { Reporter } from '@/lib/flows/top-ups/requests';
 import { CHECKOUT_LIFETIME_MS, quoteOnlineTopUp, settleOnlinePayment } from '@/lib/flows/online-top-ups/payments';
 import { autoTopUpPaused } from './events';
@@ -55,14 +55,15 @@ export function guatemalanDayStart(now: Date): Date {
 }
 
 /** The integration's card payments that were credited: the cards an owner may choose. */
-export async function cardPaymentsOf(integrationId: number, limit = 10): Promise<{ id: string; amountCentavos: number; settledAt: Date | null }[]> {
-  return (await db())
-    .select({ id: onlinePayments.id, amountCentavos: onlinePayments.amountCentavos, settledAt: onlinePayments.settledAt })
+export async function cardPaymentsOf(integrationId: number, limit = 10): Promise<{ id: string; amountCentavos: number; settledAt: Date | null; card: SavedCard | null }[]> {
+  const rows = await (await db())
+    .select({ id: onlinePayments.id, amountCentavos: onlinePayments.amountCentavos, settledAt: onlinePayments.settledAt, network: onlinePayments.cardNetwork, last4: onlinePayments.cardLast4 })
     .from(onlinePayments)
     .innerJoin(ledgerEntries, eq(ledgerEntries.id, onlinePayments.ledgerEntryId))
     .where(and(eq(onlinePayments.integrationId, integrationId), eq(onlinePayments.state, 'credited'), isNotNull(onlinePayments.checkoutId), like(ledgerEntries.note, 'Pago en línea (tarjeta)%')))
     .orderBy(desc(onlinePayments.settledAt))
     .limit(limit);
+  return rows.map(({ network, last4, ...row }) => ({ ...row, card: network !== null && last4 !== null ? { network, last4 } : null }));
 }
 
 /**
@@ -94,12 +95,14 @@ export async function enableAutoTopUp(provider: PaymentProvider | null, owner: R
   if (read.kind !== 'found' || read.state.kind !== 'approved' || read.state.method !== 'card' || read.state.paymentMethodId === null) {
     return { ...fail('invalid', AUTO_TOP_UP_MESSAGES.notACard), fieldErrors: { pago: AUTO_TOP_UP_MESSAGES.notACard } };
   }
-  const paymentMethodId = read.state.paymentMethodId;
+  const { paymentMethodId, card } = read.state;
   const saved = await (await db()).transaction(async (tx) => {
     const [before] = await tx.select().from(autoTopUps).where(eq(autoTopUps.integrationId, owner.integrationId)).for('update');
     const values = {
       state: 'active' as const,
       paymentMethodId,
+      cardNetwork: card?.network ?? source.cardNetwork,
+      cardLast4: card?.last4 ?? source.cardLast4,
       sourcePaymentId: source.id,
       thresholdCentavos: choice.thresholdCentavos,
       amountCentavos: choice.amountCentavos,

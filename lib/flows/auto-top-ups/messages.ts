@@ -40,3 +40,17 @@ export function autoTopUpFirstChargeSoon(balanceCentavos: number, chargeCentavos
 export function autoTopUpPausedMessage(detail: string): string {
   return `La recarga automática está en pausa: el cargo a la tarjeta y su reintento fallaron (${detail}). Revise la tarjeta y reactívela, o desactívela.`;
 }
+
+/** Card networks as their owners call them. */
+const CARD_NETWORK_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', master: 'Mastercard', amex: 'American Express', american_express: 'American Express', discover: 'Discover', diners: 'Diners Club' };
+
+/**
+ * A saved card as its owner recognizes it: "Visa •••• 4242". The provider gives its network and
+ * last four digits (not its expiry); a card it did not describe is named by the payment it was saved from.
+ */
+export function savedCardLabel(card: { network: string; last4: string } | null, payment?: { amountCentavos: number; settledOn: string | null }): string {
+  const from = payment ? `pago de ${formatQuetzales(payment.amountCentavos)}${payment.settledOn ? ` del ${payment.settledOn}` : ''}` : null;
+  if (card === null) return from ? `La tarjeta del ${from}` : 'La tarjeta guardada';
+  const network = CARD_NETWORK_NAMES[card.network] ?? card.network.charAt(0).toUpperCase() + card.network.slice(1);
+  return `${network} •••• ${card.last4}${from ? ` (${from})` : ''}`;
+}

@@ -262,7 +262,16 @@ async function credit(tx: Transaction, payment: OnlinePayment, state: Extract<Pa
   // transaction with it: one payment credits one top-up.
   const [credited] = await tx
     .update(onlinePayments)
-    .set({ state: 'credited', providerPaymentId: state.paymentId, ledgerEntryId: moved.value.entry.id, settledAt: now, detail: null, updatedAt: sql`now()` })
+    .set({
+      state: 'credited',
+      providerPaymentId: state.paymentId,
+      ledgerEntryId: moved.value.entry.id,
+      settledAt: now,
+      detail: null,
+      cardNetwork: state.card?.network ?? null,
+      cardLast4: state.card?.last4 ?? null,
+      updatedAt: sql`now()`,
+    })
     .where(eq(onlinePayments.id, payment.id))
     .returning();
   await recordEvent(tx, payment.id, 'credited', source, messageId, state.paymentId);

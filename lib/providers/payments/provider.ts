@@ -49,6 +49,8 @@ export type PaymentState =
       method: PaymentMethodKind;
       /** A card saved by the provider, for automatic top-ups; null for a transfer. */
       paymentMethodId: string | null;
+      /** The card as its owner recognizes it (network and last four digits), when the provider says. */
+      card?: SavedCard | null;
       /** The provider's fee when it says (informative: the credit is the amount). */
       feeCentavos: number | null;
       /** Refunded so far (0 when the provider does not say). */
@@ -181,4 +183,10 @@ export function isPaymentReference(text: string): boolean {
 /** A positive whole number of centavos a payment can carry (Q 0.01 up to Q 10,000,000.00). */
 export function isPayableCentavos(value: number): boolean {
   return Number.isSafeInteger(value) && value > 0 && value <= 1_000_000_000;
+}
+
+/** A card as the provider describes it: its network (visa, mastercard…) and its last four digits. */
+export interface SavedCard {
+  network: string;
+  last4: string;
 }

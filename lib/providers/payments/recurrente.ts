@@ -20,6 +20,7 @@ import {
   type ReadCheckoutOutcome,
   type ReadPaymentOutcome,
   type RefundOutcome,
+  type SavedCard,
   type WebhookOutcome,
 } from './provider';
 import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifySvix } from './svix-signature';
@@ -259,7 +260,7 @@ export function interpretEvent(messageId: string, body: Record<string, unknown>)
   switch (type) {
     case 'payment_intent.succeeded':
       if (paymentId !== null && amount !== null) {
-        state = approved(paymentId, amount, currencyOf(body, checkout), 'card', method !== null && method.type === 'card' ? idOf(method) : null, centavosOf(body.fee), 0);
+        state = approved(paymentId, amount, currencyOf(body, checkout), 'card', method !== null && method.type === 'card' ? idOf(method) : null, centavosOf(body.fee), 0, cardOf(method));
       }
       break;
     case 'bank_transfer_intent.succeeded':
@@ -304,7 +305,7 @@ function checkoutState(body: Record<string, unknown>, amount: number, now: Date,
     case 'paid': {
       if (paymentId === null) return null;
       const transfer = method !== null && typeof method.type === 'string' && method.type.startsWith('bank_transfer');
-      return approved(paymentId, amount, currencyOf(body), transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, null, centavosOf(body.refunded_amount_in_cents) ?? 0);
+      return approved(paymentId, amount, currencyOf(body), transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, null, centavosOf(body.refunded_amount_in_cents) ?? 0, cardOf(method));
     }
     case 'payment_in_progress':
       return { kind: 'pending', stage: 'transfer_in_progress', paymentId };
@@ -332,7 +333,7 @@ export function interpretPaymentIntent(body: Record<string, unknown>, paymentId:
     case 'succeeded':
     case 'paid':
       if (amount === null) return { kind: 'unavailable', detail: 'a paid payment without its amount' };
-      return found(approved(paymentId, amount, currencyOf(body, checkout), transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, centavosOf(body.fee), refunded));
+      return found(approved(paymentId, amount, currencyOf(body, checkout), transfer ? 'bank_transfer' : 'card', !transfer && method !== null ? idOf(method) : null, centavosOf(body.fee), refunded, cardOf(method)));
     case 'failed':
       return found(transfer ? { kind: 'expired', paymentId } : { kind: 'declined', paymentId, reason: typeof body.failure_reason === 'string' ? body.failure_reason : 'rechazado' });
     case 'pending':
@@ -377,8 +378,24 @@ export function interpretCharge(body: Record<string, unknown>, amount: number, p
   }
 }
 
-function approved(paymentId: string, amount: number, currency: string | null, method: 'card' | 'bank_transfer', paymentMethodId: string | null, fee: number | null, refunded: number): PaymentState {
-  return { kind: 'approved', paymentId, amountCentavos: amount, currency, method, paymentMethodId, feeCentavos: fee, refundedCentavos: refunded };
+function approved(
+  paymentId: string,
+  amount: number,
+  currency: string | null,
+  method: 'card' | 'bank_transfer',
+  paymentMethodId: string | null,
+  fee: number | null,
+  refunded: number,
+  card: SavedCard | null = null,
+): PaymentState {
+  return { kind: 'approved', paymentId, amountCentavos: amount, currency, method, paymentMethodId, feeCentavos: fee, refundedCentavos: refunded, card };
+}
+
+/** A payment method's card (`card.network`, `card.last4`), when it is one and both are readable. */
+function cardOf(method: Record<string, unknown> | null): SavedCard | null {
+  const card = method !== null && method.type === 'card' && isObject(method.card) ? method.card : null;
+  if (card === null || typeof card.network !== 'string' || typeof card.last4 !== 'string') return null;
+  return /^[a-z_ -]{1,30}$/i.test(card.network) && /^\d{4}$/.test(card.last4) ? { network: card.network.toLowerCase(), last4: card.last4 } : null;
 }
 
 /** The currency an answer names (its own `currency`, else its checkout's), upper case; null when none does. */

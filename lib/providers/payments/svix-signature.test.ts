@@ -73,7 +73,7 @@ describe('a Recurrente webhook verified and read', () => {
         providerType: 'payment_intent.succeeded',
         checkoutId: 'ch_1',
         topUpId: 'recarga-0001',
-        state: { kind: 'approved', paymentId: 'pa_1', amountCentavos: 11_200, currency: 'GTQ', method: 'card', paymentMethodId: null, feeCentavos: null, refundedCentavos: 0 },
+        state: { kind: 'approved', paymentId: 'pa_1', amountCentavos: 11_200, currency: 'GTQ', method: 'card', paymentMethodId: null, feeCentavos: null, refundedCentavos: 0, card: null },
         occurredAt: null,
       },
     });

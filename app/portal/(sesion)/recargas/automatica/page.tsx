@@ -8,7 +8,7 @@ import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { quoteOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
 import { AUTO_TOP_UP_OWNERS, autoTopUpOf, cardPaymentsOf } from '@/lib/flows/auto-top-ups/auto-top-ups';
-import { AUTO_TOP_UP_STATE_LABELS, autoTopUpPausedMessage, autoTopUpSummary } from '@/lib/flows/auto-top-ups/messages';
+import { AUTO_TOP_UP_STATE_LABELS, savedCardLabel, autoTopUpPausedMessage, autoTopUpSummary } from '@/lib/flows/auto-top-ups/messages';
 import { DisableAutoTopUpForm, EnableAutoTopUpForm } from './auto-top-up-forms';
 
 export const metadata: Metadata = { title: 'Recarga automática' };
@@ -24,8 +24,9 @@ export default async function AutoTopUpPage() {
   const [{ setting, chargesToday, recent }, cards] = await Promise.all([autoTopUpOf(user.integrationId), cardPaymentsOf(user.integrationId)]);
   const paysOnline = configuredPaymentProvider() !== null;
   const settings = env();
-  const cardOptions = cards.map((card) => ({ value: card.id, label: `La del pago de ${formatQuetzales(card.amountCentavos)}${card.settledAt ? ` del ${formatDateTime(card.settledAt).slice(0, 10)}` : ''}` }));
-  if (setting && !cards.some((card) => card.id === setting.sourcePaymentId)) cardOptions.unshift({ value: setting.sourcePaymentId, label: 'La tarjeta guardada' });
+  const cardOptions = cards.map((card) => ({ value: card.id, label: savedCardLabel(card.card, { amountCentavos: card.amountCentavos, settledOn: card.settledAt ? formatDateTime(card.settledAt).slice(0, 10) : null }) }));
+  const savedCard = savedCardLabel(setting?.cardNetwork && setting.cardLast4 ? { network: setting.cardNetwork, last4: setting.cardLast4 } : null);
+  if (setting && !cards.some((card) => card.id === setting.sourcePaymentId)) cardOptions.unshift({ value: setting.sourcePaymentId, label: savedCard });
   const fee = setting ? quoteOnlineTopUp(setting.amountCentavos) : null;
   const values = setting
     ? { pago: setting.sourcePaymentId, umbral: (setting.thresholdCentavos / 100).toFixed(2), monto: (setting.amountCentavos / 100).toFixed(2), maximo: String(setting.dailyMax) }
@@ -53,6 +54,7 @@ export default async function AutoTopUpPage() {
               </span>{' '}
               {setting.state !== 'off' && fee?.ok && autoTopUpSummary({ thresholdCentavos: setting.thresholdCentavos, amountCentavos: setting.amountCentavos, feeCentavos: fee.value.feeCentavos, dailyMax: setting.dailyMax })}
             </p>
+            {setting.state !== 'off' && <p data-testid="auto-top-up-card">{`Tarjeta: ${savedCard}.`}</p>}
             {setting.state === 'paused' && setting.pausedReason && (
               <p className="error" role="alert" data-testid="auto-top-up-paused">
                 {autoTopUpPausedMessage(setting.pausedReason)} {setting.pausedAt && <>Desde el {formatDateTime(setting.pausedAt)}.</>}
