@@ -153,6 +153,18 @@ export default async function StatusPage() {
             {status.fuentes.map((source) => (
               <SourceCard key={source.fuente} source={source} />
             ))}
+            {status.componentes.map((component) => (
+              <section key={component.componente} className="source" aria-labelledby={`componente-${component.componente}`} data-component={component.componente} data-state={component.estado}>
+                <header>
+                  <h2 id={`componente-${component.componente}`}>{component.nombre}</h2>
+                  <p className={`badge state-${component.estado}`}>{SOURCE_STATE_TEXT[component.estado]}</p>
+                </header>
+                <p className="summary" data-testid="component-text">
+                  {component.texto}
+                  {component.desde && ` Desde ${formatStatusTime(component.desde)}.`}
+                </p>
+              </section>
+            ))}
             <section className="incidents" aria-labelledby="incidentes">
               <h2 id="incidentes">Incidentes recientes</h2>
               {status.resumen.sin_incidentes ? (

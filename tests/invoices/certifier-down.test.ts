@@ -36,6 +36,7 @@ beforeAll(async () => {
       FEL_NIT_LOOKUP_BASE_URL: `${simulator.url}/fel/receptores`,
       FEL_API_KEY: 'una-llave-que-el-certificador-no-conoce',
       FEL_WORKER_INTERVAL_MS: '200',
+      STATUS_PAGE_CACHE_SECONDS: '1',
     },
   });
 }, PROCESS_TEST_TIMEOUT_MS);
@@ -71,5 +72,16 @@ describe('the certifier refusing the credentials', { timeout: PROCESS_TEST_TIMEO
     expect(sources).toContain('Certificador de facturas (FEL): INFILE');
     expect(sources).toMatch(new RegExp(`${CERTIFIER_STATE_LABELS.credentials_refused} desde \\d\\d/\\d\\d/\\d{4}`));
     expect(sources).toContain('Una factura espera');
+
+    // The public status tells integrators too, without the operator's reason.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const status = (await (await fetch(`${app.baseUrl}/api/estado`)).json()) as { componentes: Array<{ componente: string; estado: string; desde: string | null; texto: string }> };
+    expect(status.componentes).toEqual([
+      expect.objectContaining({ componente: 'facturacion', estado: 'sin_servicio', desde: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), texto: expect.stringContaining('Facturación detenida') }),
+    ]);
+    const page = visible(await (await fetch(`${app.baseUrl}/estado`)).text());
+    expect(page).toContain('Facturación electrónica (FEL) Sin servicio');
+    expect(page).toMatch(/Facturación detenida: las recargas se siguen acreditando y sus facturas se emitirán solas, una por recarga, en cuanto el certificador vuelva\. Desde \d\d\/\d\d\/\d{4}/);
+    expect(page).not.toContain('credenciales');
   });
 });

@@ -45,6 +45,17 @@ export const publicStatusSchema = z
       degradaciones_en_curso: z.array(z.object({ fuente: source, nombre: z.string(), desde: z.string() })),
       dias_con_fallas: z.int(),
     }),
+    componentes: z
+      .array(
+        z.object({
+          componente: z.enum(['facturacion']),
+          nombre: z.string(),
+          estado: z.enum(SOURCE_STATES).describe('operando, degradado o sin_servicio (la facturación detenida: las recargas se siguen acreditando).'),
+          desde: z.string().nullable().describe('Desde cuándo no opera (ISO 8601, UTC); null mientras opera.'),
+          texto: z.string().describe('Una frase para una persona.'),
+        }),
+      )
+      .describe('Las otras partes del servicio que este despliegue tiene encendidas: la facturación electrónica (FEL) de las recargas, si factura.'),
   })
   .meta({ id: 'Estado', description: 'El estado público de las fuentes: cada una ahora, por día y por hora, sus incidentes y un resumen. Sin datos de ninguna integración.' });
 

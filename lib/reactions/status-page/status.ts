@@ -19,6 +19,8 @@ import { bucketState, sourceState, STATUS_DAYS, STATUS_HOURS, withStateNow } fro
 import { statusSummary, type PublicSummary } from './summary';
 import type { PublicIncident, PublicSourceStatus } from './public-shapes';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
+import { publishedInvoicing } from '@/lib/core/invoices/decision';
+import { certifierHealth, type CertifierHealth } from '@/lib/core/invoices/health';
 
 /** The newest incidents listed (of the 90 days). */
 const MAX_INCIDENTS = 50;
@@ -31,6 +33,42 @@ export interface PublicStatus {
   fuentes: PublicSourceStatus[];
   incidentes: PublicIncident[];
   resumen: PublicSummary;
+  componentes: PublicComponentStatus[];
+}
+
+/** The service's other parts an integrator meets (invoicing), beside the sources; only those this deployment runs. */
+export interface PublicComponentStatus {
+  componente: 'facturacion';
+  nombre: string;
+  estado: 'operando' | 'degradado' | 'sin_servicio';
+  /** Since when it is not operating (ISO 8601, UTC); null while it operates. */
+  desde: string | null;
+  texto: string;
+}
+
+/**
+ * Invoicing as the public reads it: whether the certifier certifies the top-ups' invoices. Why it
+ * stopped (credentials, an outage) is the operator's business; that top-ups are still credited and
+ * their invoices will follow is the integrator's.
+ */
+export function invoicingComponent(health: Pick<CertifierHealth, 'state' | 'since'>): PublicComponentStatus {
+  const nombre = 'Facturación electrónica (FEL)';
+  const desde = health.since?.toISOString() ?? null;
+  switch (health.state) {
+    case 'up':
+    case 'idle':
+      return { componente: 'facturacion', nombre, estado: 'operando', desde: null, texto: 'Las facturas de las recargas se certifican ante SAT con normalidad.' };
+    case 'degraded':
+      return { componente: 'facturacion', nombre, estado: 'degradado', desde, texto: 'El certificador falla a ratos: algunas facturas tardan; se reintentan solas, sin duplicarse.' };
+    default:
+      return {
+        componente: 'facturacion',
+        nombre,
+        estado: 'sin_servicio',
+        desde,
+        texto: 'Facturación detenida: las recargas se siguen acreditando y sus facturas se emitirán solas, una por recarga, en cuanto el certificador vuelva.',
+      };
+  }
 }
 
 /** A share as a percent with two decimals, rounded down: any failure keeps it under 100. */
@@ -52,19 +90,29 @@ function lastHours(now: Date): Date[] {
 export async function readPublicStatus(now = new Date()): Promise<PublicStatus> {
   const firstHour = lastHours(now)[0]!;
   const firstDay = lastDays(now)[0]!;
-  const [dayCells, hourCells, transitions] = await Promise.all([
+  const [dayCells, hourCells, transitions, invoicing] = await Promise.all([
     rollupCells({ unit: 'day', sinceDay: firstDay }),
     rollupCells({ unit: 'hour', since: firstHour }),
     transitionsSince(startOfGuatemalanDay(firstDay)),
+    publishedInvoicing(),
   ]);
-  return buildPublicStatus({ now, dayCells, hourCells, transitions });
+  // Invoicing is a component only where the service invoices (as every instance reads it).
+  const certifier = invoicing === 'on' ? await certifierHealth() : null;
+  return buildPublicStatus({ now, dayCells, hourCells, transitions, certifier });
 }
 
 /**
  * The status from the rollup cells and the breakers' transitions: each source's state now, its
  * days and hours, the incidents and the summary, all from the same incidents and availabilities.
  */
-export function buildPublicStatus(input: { now: Date; dayCells: readonly RecordedCalls[]; hourCells: readonly RecordedCalls[]; transitions: readonly RecordedTransition[] }): PublicStatus {
+export function buildPublicStatus(input: {
+  now: Date;
+  dayCells: readonly RecordedCalls[];
+  hourCells: readonly RecordedCalls[];
+  transitions: readonly RecordedTransition[];
+  /** The certifier's health where the service invoices; none: no invoicing component. */
+  certifier?: Pick<CertifierHealth, 'state' | 'since'> | null;
+}): PublicStatus {
   const { now } = input;
   const days = lastDays(now);
   const hours = lastHours(now);
@@ -99,7 +147,8 @@ export function buildPublicStatus(input: { now: Date; dayCells: readonly Recorde
     };
   });
   const incidentes = incidents.slice(0, MAX_INCIDENTS).map(publicIncident);
-  return { generado_en: now.toISOString(), fuentes, incidentes, resumen: statusSummary(fuentes, incidentes) };
+  const componentes = input.certifier ? [invoicingComponent(input.certifier)] : [];
+  return { generado_en: now.toISOString(), fuentes, incidentes, resumen: statusSummary(fuentes, incidentes), componentes };
 }
 
 function publicIncident(incident: Incident): PublicIncident {
