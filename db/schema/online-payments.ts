@@ -137,3 +137,24 @@ export const onlinePaymentRefunds = pgTable(
 );
 
 export type OnlinePaymentRefund = typeof onlinePaymentRefunds.$inferSelect;
+
+// Every call this service made to the payment provider and what it answered (its outcome's kind,
+// never a body, an id or an amount): how the console, the Panel and /estado tell whether the
+// provider answers, like invoice_attempts does for the certifier (lib/flows/online-top-ups/provider-health.ts).
+export const paymentProviderCalls = pgTable(
+  'payment_provider_calls',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    provider: text('provider').notNull(),
+    // create_checkout, read_checkout, read_payment, refund, charge, find_charge.
+    call: text('call').notNull(),
+    // The outcome's kind (created, found, not_found, refunded, charged, refused, retry_later,
+    // credentials_refused, indeterminate, unavailable, unsupported).
+    outcome: text('outcome').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('payment_provider_calls_created_idx').on(table.createdAt)],
+);
+
+export type PaymentProviderCall = typeof paymentProviderCalls.$inferSelect;

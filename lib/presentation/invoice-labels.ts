@@ -6,6 +6,7 @@ import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import type { Receptor } from '@/lib/providers/fel/document';
 import type { CertifierHealth, CertifierState } from '@/lib/core/invoices/health';
+import type { CallHealth } from '@/lib/platform/operations/call-health';
 
 export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
   pending: 'Pendiente',
@@ -177,6 +178,17 @@ export function invoicingStoppedBanner(health: Pick<CertifierHealth, 'state' | '
   const since = health.since ? ` desde ${formatTime(health.since)}` : '';
   const waiting = health.waiting === 1 ? 'Una factura espera' : `${health.waiting.toLocaleString('es-GT')} facturas esperan`;
   return `Facturación detenida${since}: ${why}. ${waiting}; se enviarán solas, con su mismo identificador, en cuanto responda. Las recargas se siguen acreditando.`;
+}
+
+/**
+ * The Panel's banner while the payment provider does not answer: since when, and what it means for
+ * the money. Null while it answers (or only stumbles).
+ */
+export function paymentsFailingBanner(health: Pick<CallHealth, 'state' | 'since'>, formatTime: (at: Date) => string): string | null {
+  if (health.state !== 'down' && health.state !== 'credentials_refused') return null;
+  const why = health.state === 'credentials_refused' ? 'el proveedor rechaza las llaves del servicio (corrija RECURRENTE_PUBLIC_KEY y RECURRENTE_SECRET_KEY)' : 'el proveedor no responde';
+  const since = health.since ? ` desde ${formatTime(health.since)}` : '';
+  return `Pagos en línea con fallas${since}: ${why}. No se pueden iniciar pagos ni reembolsos; los pagos abiertos se leerán de nuevo solos y nada se acredita dos veces.`;
 }
 
 /** The certifiers as people call them (FEL_CERTIFIER's values). */

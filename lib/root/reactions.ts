@@ -13,6 +13,8 @@ import { statementIssued } from '@/lib/flows/statements/events';
 import { topUpApproved, topUpRejected } from '@/lib/flows/top-ups/events';
 import { onlinePaymentMismatched, onlineTopUpCredited, onlineTopUpExpired } from '@/lib/flows/online-top-ups/events';
 import { autoTopUpPaused } from '@/lib/flows/auto-top-ups/events';
+import { recordProviderCall } from '@/lib/flows/online-top-ups/provider-health';
+import { onPaymentProviderCall } from '@/lib/providers/payments/configured';
 import { changedByOf } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -35,6 +37,8 @@ export function subscribeReactions(): void {
   booksDoNotClose.subscribe((books) => alerts().recordBooksDoNotClose(books));
   // A payment that does not match its checkout is credited by nobody: the administrators settle it.
   onlinePaymentMismatched.subscribe((payment) => alerts().recordPaymentMismatch(payment));
+  // Each call to the payment provider is written down: Fuentes, the Panel and /estado read its health from them.
+  onPaymentProviderCall(recordProviderCall);
   // The integration's contacts are told (queued here, delivered by the server's outbox).
   tokenCreated.subscribe(({ integration, token, actor }) => integratorNotifier().noteTokenCreated(integration, token, changedByOf(actor)));
   tokenRotated.subscribe(({ integration, replaced, token, actor }) => integratorNotifier().noteTokenRotated(integration, { replaced, token }, changedByOf(actor)));

@@ -22,6 +22,7 @@ import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from
 import { expectPortalRefusal, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { CERTIFIER_STATE_LABELS } from '@/lib/presentation/invoice-labels';
 
 const people = { billing: 'conta-en-linea@example.com', developer: 'dev-en-linea@example.com' } as const;
 /** 4.5 % + Q 2.00: Q 150.00 pays Q 8.75 of fee, Q 158.75 in all. */
@@ -191,6 +192,8 @@ describe('Pagar en línea in the portal’s Recargas', { timeout: PROCESS_TEST_T
     // The provider beside the sources (issue 64, point 6): its last word to us and what is open.
     const sources = (await staff.request('/admin/fuentes')).text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     expect(sources).toContain('Proveedor de pagos en línea: Recurrente');
+    // Whether it answers, from the calls every instance wrote down (the checkouts and reads above).
+    expect(sources).toContain(`Proveedor de pagos en línea: Recurrente ${CERTIFIER_STATE_LABELS.up}`);
     expect(sources).toMatch(/Último aviso recibido del proveedor: \d\d\/\d\d\/\d{4}/);
     expect(sources).toMatch(/(Un pago abierto|\d+ pagos abiertos) \(esperando al cliente o una transferencia\)\./);
 

@@ -43,6 +43,7 @@ export const PROCESS_SLOTS = {
   alerts: 'the alert dispatcher (lib/reactions/alerts/dispatcher.ts)',
   integratorNotifier: "the integrators' notifier (lib/reactions/integrator-notifications/notifier.ts)",
   paymentProvider: 'the online payments\' provider the settings choose (lib/providers/payments/configured.ts)',
+  paymentProviderWatchers: "who is told of each call to the payment provider: its health's recorder (lib/flows/online-top-ups/provider-health.ts)",
   bulkJobNotices: "the notices' subscription to the bulk jobs' events (lib/reactions/integrator-notifications/bulk-jobs.ts)",
   watchListNotices: "the notices' subscription to the watch lists' changes (lib/reactions/integrator-notifications/watch-lists.ts)",
   breakerTransitionRecorder: "the status page's recorder of breaker transitions (lib/reactions/status-page/recorder.ts)",

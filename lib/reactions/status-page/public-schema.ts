@@ -48,14 +48,14 @@ export const publicStatusSchema = z
     componentes: z
       .array(
         z.object({
-          componente: z.enum(['facturacion']),
+          componente: z.enum(['facturacion', 'pagos_en_linea']),
           nombre: z.string(),
-          estado: z.enum(SOURCE_STATES).describe('operando, degradado o sin_servicio (la facturación detenida: las recargas se siguen acreditando).'),
+          estado: z.enum(SOURCE_STATES).describe('operando, degradado o sin_servicio (la facturación detenida: las recargas se siguen acreditando; los pagos en línea: no se pueden iniciar).'),
           desde: z.string().nullable().describe('Desde cuándo no opera (ISO 8601, UTC); null mientras opera.'),
           texto: z.string().describe('Una frase para una persona.'),
         }),
       )
-      .describe('Las otras partes del servicio que este despliegue tiene encendidas: la facturación electrónica (FEL) de las recargas, si factura.'),
+      .describe('Las otras partes del servicio que este despliegue tiene encendidas: la facturación electrónica (FEL) de las recargas, si factura, y los pagos en línea, si los acepta.'),
   })
   .meta({ id: 'Estado', description: 'El estado público de las fuentes: cada una ahora, por día y por hora, sus incidentes y un resumen. Sin datos de ninguna integración.' });
 

@@ -21,6 +21,9 @@ import type { PublicIncident, PublicSourceStatus } from './public-shapes';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { publishedInvoicing } from '@/lib/core/invoices/decision';
 import { certifierHealth, type CertifierHealth } from '@/lib/core/invoices/health';
+import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
+import type { CallHealth } from '@/lib/platform/operations/call-health';
+import { paymentsConfigured } from '@/lib/providers/payments/configured';
 
 /** The newest incidents listed (of the 90 days). */
 const MAX_INCIDENTS = 50;
@@ -38,12 +41,33 @@ export interface PublicStatus {
 
 /** The service's other parts an integrator meets (invoicing), beside the sources; only those this deployment runs. */
 export interface PublicComponentStatus {
-  componente: 'facturacion';
+  componente: 'facturacion' | 'pagos_en_linea';
   nombre: string;
   estado: 'operando' | 'degradado' | 'sin_servicio';
   /** Since when it is not operating (ISO 8601, UTC); null while it operates. */
   desde: string | null;
   texto: string;
+}
+
+/** Online payments as the public reads them: whether the provider answers; a deposit is the other way to top up. */
+export function paymentsComponent(health: Pick<CallHealth, 'state' | 'since'>): PublicComponentStatus {
+  const nombre = 'Pagos en línea';
+  const desde = health.since?.toISOString() ?? null;
+  switch (health.state) {
+    case 'up':
+    case 'idle':
+      return { componente: 'pagos_en_linea', nombre, estado: 'operando', desde: null, texto: 'Los pagos con tarjeta y por transferencia se reciben con normalidad.' };
+    case 'degraded':
+      return { componente: 'pagos_en_linea', nombre, estado: 'degradado', desde, texto: 'El proveedor de pagos falla a ratos: un pago puede tardar en acreditarse; nunca se acredita dos veces.' };
+    default:
+      return {
+        componente: 'pagos_en_linea',
+        nombre,
+        estado: 'sin_servicio',
+        desde,
+        texto: 'Por ahora no se pueden iniciar pagos en línea; los ya hechos se acreditan en cuanto el proveedor responda. Puede recargar con un depósito bancario.',
+      };
+  }
 }
 
 /**
@@ -90,15 +114,17 @@ function lastHours(now: Date): Date[] {
 export async function readPublicStatus(now = new Date()): Promise<PublicStatus> {
   const firstHour = lastHours(now)[0]!;
   const firstDay = lastDays(now)[0]!;
-  const [dayCells, hourCells, transitions, invoicing] = await Promise.all([
+  const [dayCells, hourCells, transitions, invoicing, payments] = await Promise.all([
     rollupCells({ unit: 'day', sinceDay: firstDay }),
     rollupCells({ unit: 'hour', since: firstHour }),
     transitionsSince(startOfGuatemalanDay(firstDay)),
     publishedInvoicing(),
+    // Online payments are a component only where they are on.
+    paymentsConfigured(env()) ? providerHealth() : null,
   ]);
   // Invoicing is a component only where the service invoices (as every instance reads it).
   const certifier = invoicing === 'on' ? await certifierHealth() : null;
-  return buildPublicStatus({ now, dayCells, hourCells, transitions, certifier });
+  return buildPublicStatus({ now, dayCells, hourCells, transitions, certifier, payments });
 }
 
 /**
@@ -112,6 +138,8 @@ export function buildPublicStatus(input: {
   transitions: readonly RecordedTransition[];
   /** The certifier's health where the service invoices; none: no invoicing component. */
   certifier?: Pick<CertifierHealth, 'state' | 'since'> | null;
+  /** The payment provider's health where online payments are on; none: no such component. */
+  payments?: Pick<CallHealth, 'state' | 'since'> | null;
 }): PublicStatus {
   const { now } = input;
   const days = lastDays(now);
@@ -147,7 +175,7 @@ export function buildPublicStatus(input: {
     };
   });
   const incidentes = incidents.slice(0, MAX_INCIDENTS).map(publicIncident);
-  const componentes = input.certifier ? [invoicingComponent(input.certifier)] : [];
+  const componentes = [...(input.certifier ? [invoicingComponent(input.certifier)] : []), ...(input.payments ? [paymentsComponent(input.payments)] : [])];
   return { generado_en: now.toISOString(), fuentes, incidentes, resumen: statusSummary(fuentes, incidentes), componentes };
 }
 

@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ReconciliationStatus, VerificationRunStatus } from '@/components/console/reconciliation-status';
-import { InvoicingStoppedBanner } from '@/components/invoices/certifier-status';
+import { InvoicingStoppedBanner, PaymentsFailingBanner } from '@/components/invoices/certifier-status';
+import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
+import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { certifierHealth } from '@/lib/core/invoices/health';
 import { requirePageUser } from '@/lib/flows/auth/session';
 import { latestVerification, newestVerification, verificationState } from '@/lib/core/billing/verify';
@@ -22,7 +24,14 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   await requirePageUser('support');
   const params = await searchParams;
   const range = parseDashboardRange(typeof params.rango === 'string' ? params.rango : undefined);
-  const [dashboard, reconciliation, newest, certifier] = await Promise.all([loadDashboard(range), latestVerification(), newestVerification(), certifierHealth()]);
+  const paymentsOn = configuredPaymentProvider() !== null;
+  const [dashboard, reconciliation, newest, certifier, payments] = await Promise.all([
+    loadDashboard(range),
+    latestVerification(),
+    newestVerification(),
+    certifierHealth(),
+    paymentsOn ? providerHealth() : null,
+  ]);
   // The newest run is reported on its own when someone started it here, or while it is under way
   // (or ended without a verdict); the latest full reconciliation is shown unless that is the same run.
   const now = new Date();
@@ -50,6 +59,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         }
       />
       <InvoicingStoppedBanner health={certifier} link />
+      {payments && <PaymentsFailingBanner health={payments} />}
       <UsageTotals dashboard={dashboard} testIdPrefix="total" />
 
       {dashboard.totals.total === 0 ? (

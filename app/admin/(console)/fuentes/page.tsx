@@ -8,6 +8,7 @@ import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/
 import { formatShare } from '@/lib/presentation/share';
 import { CertifierStatus, PaymentProviderStatus } from '@/components/invoices/certifier-status';
 import { providerActivity } from '@/lib/flows/online-top-ups/payments';
+import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
 import { PAYMENT_PROVIDER_NAMES } from '@/lib/flows/online-top-ups/labels';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { publishedInvoicing } from '@/lib/core/invoices/decision';
@@ -37,7 +38,7 @@ export default async function SourcesPage() {
   await requirePageUser('support');
   const guards = sourceClients().guards;
   const sources = SOURCE_NAMES.map((source) => guards[source].health());
-  const [certifier, invoicing, payments] = await Promise.all([certifierHealth(), publishedInvoicing(), providerActivity()]);
+  const [certifier, invoicing, payments, paymentsHealth] = await Promise.all([certifierHealth(), publishedInvoicing(), providerActivity(), providerHealth()]);
   const provider = configuredPaymentProvider();
 
   return (
@@ -99,7 +100,7 @@ export default async function SourcesPage() {
       )}
       {(invoicing === 'on' || certifier.lastCallAt !== null) && <CertifierStatus health={certifier} certifierName={CERTIFIER_NAMES[env().FEL_CERTIFIER] ?? null} />}
       {(provider !== null || payments.lastWebhookAt !== null || payments.lastReadAt !== null) && (
-        <PaymentProviderStatus name={provider === null ? null : (PAYMENT_PROVIDER_NAMES[provider.name] ?? provider.name)} activity={payments} />
+        <PaymentProviderStatus name={provider === null ? null : (PAYMENT_PROVIDER_NAMES[provider.name] ?? provider.name)} activity={payments} health={paymentsHealth} />
       )}
     </>
   );
