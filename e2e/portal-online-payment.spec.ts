@@ -1,7 +1,10 @@
 // Issue 56's first "done when", in chromium: a billing person pays a top-up by card on the
 // simulator's hosted checkout page, comes back to the portal's return page, and the balance is
 // credited once (however often the page is opened), its FEL invoice shows in Facturas, and the
-// console's Recargas lists the payment with the provider's payment id.
+// console's Recargas lists the payment with the provider's payment id. Then issue 64's accountant's
+// walk: the billing profile set before paying names the invoice, its PDF and XML download, the
+// administrator refunds the payment, and the portal tells it as refunded with its credit note, in
+// the statement's preview too, with no internal code anywhere the accountant reads.
 import { expect, test } from '@playwright/test';
 import { openConsoleAsAdmin, settings } from './support/console';
 import { acceptPrintedInvitation, checkBothSizes, createIntegrationThroughConsole, DESKTOP, inviteThroughConsole, openSection } from './support/portal';
@@ -25,8 +28,20 @@ test('una persona de facturación paga una recarga con tarjeta en la página del
   const billing = await context.newPage();
   await acceptPrintedInvitation(billing, { email: billingEmail, name: 'Ana Contreras', password: PASSWORD }, nombre);
 
-  // The amount, then the fee and the total before paying.
+  // The billing profile first: the NIT, named as SAT names it, and the fiscal address.
+  await billing.goto(`${baseUrl}/portal/facturas/datos`);
+  await billing.getByLabel('NIT', { exact: true }).fill('91000001-8');
+  await billing.getByRole('button', { name: 'Consultar' }).click();
+  await expect(billing.getByTestId('receptor-found')).toContainText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+  await billing.getByRole('button', { name: 'Guardar como receptor de mis facturas' }).click();
+  await expect(billing.getByTestId('billing-receptor')).toContainText('NIT 91000001-8 · EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+  await billing.getByLabel('Dirección fiscal').fill('6a. Avenida 1-23, zona 1, Guatemala');
+  await billing.getByRole('button', { name: 'Guardar dirección y correo' }).click();
+  await expect(billing.getByTestId('billing-contact')).toContainText('Dirección fiscal: 6a. Avenida 1-23, zona 1, Guatemala.');
+
+  // The amount, then the fee and the total before paying; Recargas names whom the invoice will name.
   await openSection(billing, 'Recargas');
+  await expect(billing.getByTestId('top-up-receptor')).toContainText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
   await expect(billing.getByTestId('portal-current-balance')).toHaveText('Q 100.00');
   await billing.getByLabel('Monto a acreditar (Q)').fill('200.00');
   await billing.getByRole('button', { name: 'Ver el total a pagar' }).click();
@@ -71,6 +86,47 @@ test('una persona de facturación paga una recarga con tarjeta en la página del
   await row.getByRole('link', { name: /^recarga-/ }).click();
   await expect(admin.getByTestId('console-online-payment-state')).toHaveText('Acreditado');
   await expect(admin.getByTestId('console-online-payment-event').filter({ hasText: 'Acreditado' })).toHaveCount(1);
+
+  // The invoice names the profile, and its PDF and XML download.
+  await openSection(billing, 'Facturas');
+  await billing.getByTestId('portal-invoice').filter({ hasText: 'Q 200.00' }).getByRole('link').first().click();
+  await expect(billing.getByTestId('invoice-state')).toHaveText('Certificada');
+  await expect(billing.getByTestId('invoice-details')).toContainText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+  const invoiceUrl = billing.url();
+  for (const [link, type] of [['invoice-pdf', 'application/pdf'], ['invoice-xml', 'xml']] as const) {
+    const href = await billing.getByTestId(link).getAttribute('href');
+    const download = await billing.request.get(`${baseUrl}${href}`);
+    expect(download.status(), link).toBe(200);
+    expect(download.headers()['content-type'], link).toContain(type);
+  }
+
+  // The administrator refunds the whole payment from its console page.
+  await admin.goto(`${baseUrl}/admin/recargas`);
+  await admin.getByTestId('console-online-payment-row').filter({ hasText: nombre }).getByRole('link', { name: /^recarga-/ }).click();
+  await admin.getByTestId('refund-reason').fill('Pago duplicado');
+  await admin.getByRole('button', { name: 'Reembolsar el pago' }).click();
+  await admin.getByRole('dialog').getByRole('button', { name: 'Reembolsar' }).click();
+
+  // The portal tells it truly: refunded, with its credit note, on the payment, the invoice and the statement.
+  await expect(async () => {
+    await billing.goto(paymentUrl);
+    await expect(billing.getByTestId('online-payment-state')).toHaveText('Reembolsado', { timeout: 1_000 });
+    await billing.goto(invoiceUrl);
+    await expect(billing.getByTestId('invoice-state')).toHaveText('Con nota de crédito', { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(billing.getByTestId('invoice-reversal')).toContainText('nota de crédito');
+  await billing.goto(`${baseUrl}/portal/estados/vista-previa`);
+  const invoices = billing.getByTestId('preview-invoices');
+  await expect(invoices).toContainText('Con nota de crédito');
+  await expect(invoices).toContainText('Nota de crédito');
+  await expect(billing.getByTestId('statement-preview')).toContainText('Dirección fiscal: 6a. Avenida 1-23, zona 1, Guatemala');
+
+  // No internal field name, state code, provider id or raw identifier in what the accountant reads.
+  const internal = /recarga-[0-9a-f]{8}|\bpa_[0-9a-z]|ledgerEntryId|[a-z]+Centavos|credit_note|void_pending|pending_transfer|\bstate:|depositDate|integrator:\d/;
+  for (const page of ['/portal/movimientos', '/portal/actividad', paymentUrl.replace(baseUrl, ''), invoiceUrl.replace(baseUrl, ''), '/portal/estados/vista-previa', '/portal/facturas', '/portal/recargas']) {
+    await billing.goto(`${baseUrl}${page}`);
+    expect(await billing.locator('main').innerText(), page).not.toMatch(internal);
+  }
   await adminContext.close();
   await context.close();
 });

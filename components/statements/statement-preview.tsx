@@ -2,7 +2,7 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { dayRangeText } from '@/lib/platform/time/months';
 import { integratorIdentityLines } from '@/lib/flows/integration-management/details-display';
 import { issuerLines } from '@/lib/flows/statements/issuer';
-import { statementTables } from '@/lib/flows/statements/layout';
+import { invoicesTable, statementTables } from '@/lib/flows/statements/layout';
 import type { StatementPreview } from '@/lib/flows/statements/preview';
 import { PREVIEW_CLOSING_NOTE, previewIdentification } from '@/lib/flows/statements/texts';
 import { StatementTableView } from './statement-table';
@@ -44,7 +44,7 @@ export function StatementPreviewDocument({ preview, serviceName }: { preview: St
         )}
       </p>
       <p className="small muted">{previewIdentification(formatDateTime(preview.computedAt))}</p>
-      {statementTables(figures).map((table) => (
+      {[...statementTables(figures), invoicesTable(preview.invoices)].map((table) => (
         <StatementTableView key={table.id} table={table} />
       ))}
       <p className="small muted">{PREVIEW_CLOSING_NOTE}</p>

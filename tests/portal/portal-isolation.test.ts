@@ -439,6 +439,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   quoteOnlineTopUpAction: { withoutIds: 'a quote for an amount; reads only whether the caller’s own integration has a NIT (tests/invoices/portal-billing-profile.test.ts)' },
   lookUpBillingReceptorAction: { withoutIds: 'checks a typed NIT or CUI and asks SAT for its name; reads nothing of any integration (tests/invoices/portal-billing-profile.test.ts)' },
   saveBillingReceptorAction: { withoutIds: 'saves the caller’s own integration’s receptor: the session names it, the input has no id (tests/invoices/portal-billing-profile.test.ts)' },
+  saveBillingContactPortalAction: { withoutIds: 'saves the caller’s own integration’s fiscal address and invoice e-mail: the session names it, the input has no id (tests/invoices/portal-billing-profile.test.ts)' },
   cancelOnlineTopUpAction: { page: '/portal/recargas', inputs: (objects) => objects.onlinePaymentIds.map((pago) => ({ pago })) },
   startOnlineTopUpAction: { withoutIds: 'starts a payment for the caller’s own integration; B’s online payments are checked unchanged below (tests/portal/portal-online-top-ups.test.ts)' },
   enableAutoTopUpAction: {

@@ -6,6 +6,7 @@ import { guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guate
 import { outcomeOf, type Outcome } from '@/lib/core/records/outcomes';
 import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
 import type { StatementIssuer } from './issuer';
+import { readableLedgerNote } from '@/lib/flows/top-ups/notes';
 
 /** A Guatemalan calendar month, YYYY-MM. */
 export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -135,7 +136,9 @@ export async function computePeriodFigures(integration: StatementIntegration, pe
        group by d.lookup, d.http_status`),
   ]);
 
-  const movements = movementRows.map((row) => ({ at: row.at, kind: row.kind, amountCentavos: Number(row.posted_centavos), note: row.note, actor: row.actor }));
+  // Each note as the integrator reads it in Movimientos (an online payment's without our ids or the
+  // provider's), stored so: an issued statement then reads the same for good.
+  const movements = movementRows.map((row) => ({ at: row.at, kind: row.kind, amountCentavos: Number(row.posted_centavos), note: row.note === null ? null : readableLedgerNote(row.note), actor: row.actor }));
   const sumOf = (kind: 'top_up' | 'adjustment') => movements.filter((movement) => movement.kind === kind).reduce((sum, movement) => sum + movement.amountCentavos, 0);
   const lines = chargeRows.map((row) => ({ lookup: row.lookup, tariffCentavos: Number(row.tariff_centavos), count: Number(row.charges), amountCentavos: Number(row.amount) }));
   const charges = {

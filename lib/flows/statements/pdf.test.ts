@@ -95,6 +95,7 @@ describe("a preview's PDF", () => {
       figures: statementWith(90, undefined).figures,
       issuer: ISSUER,
       computedAt: new Date('2026-06-15T20:00:00Z'),
+      invoices: [],
     };
     const pages = pdfPageTextLines(await renderStatementPreviewPdf(preview, 'Pasarela de prueba'));
     expect(pages.length).toBeGreaterThanOrEqual(2);

@@ -46,6 +46,7 @@ export async function renderStatementPdf(statement: Statement, serviceName: stri
 export async function renderStatementPreviewPdf(preview: StatementPreview, serviceName: string): Promise<Buffer> {
   const { figures, range } = preview;
   return drawStatementPdf({
+    invoices: preview.invoices,
     title: `Vista previa del estado de cuenta ${figures.integration.nombre} ${dayText(range.desde)} a ${dayText(range.hasta)}`,
     serviceName,
     createdAt: preview.computedAt,
@@ -74,7 +75,7 @@ interface StatementPdfContent {
   closingNote: string;
   /** Printed on every page (a preview's): what the document is not. */
   mark?: string;
-  /** An issued statement's: the invoices of its top-ups. */
+  /** The invoices of its top-ups (an issued statement's, or a preview's). */
   invoices?: readonly TopUpInvoice[];
 }
 

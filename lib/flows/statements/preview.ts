@@ -6,6 +6,7 @@ import { computePeriodFigures, StatementError, type PeriodFigures, type Statemen
 import { configuredIssuer, type StatementIssuer } from './issuer';
 import { statementIntegration } from './statements';
 import { PREVIEW_MAX_DAYS, PREVIEW_RANGE_MESSAGES } from './texts';
+import { invoicesOfTopUpsBetween, type TopUpInvoice } from '@/lib/core/invoices/documents';
 
 // A preview shows what a statement of any days would say, the running month's first: the same
 // figures, computed by the same function as an issued statement's (computePeriodFigures), for the
@@ -24,6 +25,8 @@ export interface StatementPreview {
   issuer: StatementIssuer;
   /** When its figures were read: while the days include today, they change with every lookup. */
   computedAt: Date;
+  /** The FEL invoices of its days' top-ups, with their voids and credit notes, as a statement lists them. */
+  invoices: TopUpInvoice[];
 }
 
 export type PreviewProblem = 'invalid_range' | Extract<StatementProblem, 'not_found' | 'records_purged' | 'does_not_reconcile'>;
@@ -71,8 +74,8 @@ export async function previewStatement(integrationId: number, range: PreviewRang
     );
   }
   try {
-    const figures = await computePeriodFigures(found.integration, period, dayRangeText(range.desde, range.hasta));
-    return ok({ range, figures, issuer: configuredIssuer(), computedAt: now });
+    const [figures, invoices] = await Promise.all([computePeriodFigures(found.integration, period, dayRangeText(range.desde, range.hasta)), invoicesOfTopUpsBetween(integrationId, period.from, period.until)]);
+    return ok({ range, figures, issuer: configuredIssuer(), computedAt: now, invoices });
   } catch (error) {
     if (error instanceof StatementError) return fail(error.problem as PreviewProblem, error.message);
     throw error;

@@ -35,6 +35,10 @@ const FACT_LABELS: Record<string, string> = {
   monto_gravable_centavos: 'Subtotal (monto gravable)',
   iva_centavos: 'IVA',
   monto_total_centavos: 'Total',
+  monto_centavos: 'Monto',
+  medio: 'Medio de pago',
+  motivo: 'Motivo',
+  en_pausa_desde: 'En pausa desde',
 };
 
 function factValue(name: string, value: string | number): string {

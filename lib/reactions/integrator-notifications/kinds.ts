@@ -790,7 +790,7 @@ export function onlineTopUpExpiredNotification(integration: { id: number; nombre
       titulo: 'Su pago en línea no se completó',
       mensaje:
         `El pago en línea de ${formatQuetzales(payment.amountCentavos)} para «${integration.nombre}» no se completó a tiempo y no se acreditó. ` +
-        'Si el banco debitó el monto, comuníquese con nosotros con el identificador del pago; puede intentarlo de nuevo en el portal (Recargas).',
+        'Si el banco debitó el monto, comuníquese con nosotros indicando la fecha y el monto del pago; puede intentarlo de nuevo en el portal (Recargas).',
       datos: onlineTopUpData(payment),
     },
     { intervalSeconds: ONCE },
