@@ -187,6 +187,10 @@ describe('GET /api/cuenta', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(statuses.at(-1)).toBe(429);
     expect(refused).toEqual({ status: 429, body: { message: CATALOG_MESSAGES.rateLimited } });
     expect((await movements(limited)).status).toBe(429);
+    // Not a contract route: its 429 says when the minute's window ends (the sixth review found none).
+    const retryAfter = (await fetch(`${gateway.app.baseUrl}/api/cuenta`, { headers: { ...credentialHeaders(limited), 'x-forwarded-for': address } })).headers.get('retry-after');
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
     // From the same address, past 42 account reads: the global limit is 5 and the catalogs' 2, both untouched.
     expect([await lookup(limited, address), await lookup(limited, address), await lookup(limited, address)]).toEqual([200, 200, 429]);
   });

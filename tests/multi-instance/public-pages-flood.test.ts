@@ -6,9 +6,11 @@
 // ten connections on /docs took the lookup's median from 9 ms to 578 ms and a hundred to 6.8 s; a
 // hundred on either sign-in page took it from about 9 ms to about 350 ms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
+import { startReverseProxy } from '../support/reverse-proxy';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { CROWD_SETTLE_MS, aloneAround, crowd, medianMs, type CrowdCounts } from './crowd';
@@ -92,6 +94,46 @@ describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS
       body: JSON.stringify({ cui: SHOWCASE_MEMBER.cui }),
     });
     expect(lookup.status).toBe(200);
+  });
+
+  // Behind a reverse proxy (Caddy, nginx, an ingress) many clients share a few keep-alive
+  // connections. A refused page paused its connection's next request for a second, which then
+  // landed on whoever the proxy sent next on it: /admin/login went from 2 ms to 1,028 ms from
+  // another address while one address flooded /docs (the sixth review). The pause is the client's.
+  it('behind a reverse proxy that pools its connections, one address refused on /docs leaves another address\'s sign-in page as it was', async () => {
+    const proxy = await startReverseProxy(instances.map((instance) => instance.baseUrl), { connectionsPerUpstream: 4 });
+    // The reader's own address, new to this run (the proxy names the address each client connects from).
+    const readerAddress = `127.${(Number.parseInt(RUN, 16) % 250) + 2}.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
+    // Node's own client: it connects from the address given (undici's fetch does not take one).
+    const reader = new http.Agent({ keepAlive: true });
+    try {
+      const signIn = () =>
+        new Promise<void>((resolve, reject) => {
+          http
+            .get(`${proxy.url}/admin/login`, { agent: reader, localAddress: readerAddress }, (answer) => {
+              let text = '';
+              answer.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              answer.on('end', () => (answer.statusCode === 200 ? resolve() : reject(new Error(`${answer.statusCode}: ${text.slice(0, 200)}`))));
+            })
+            .on('error', reject);
+        });
+      // Within the pages' per-IP limit (60 a minute): 4 + 2 × 25 sign-in pages.
+      await medianMs(4, signIn);
+      const alone = await medianMs(25, signIn);
+      // Every flooding connection reaches the proxy from 127.0.0.1: one client, as the proxy names it.
+      const running = crowd({ urls: [`${proxy.url}/docs`], connections: FLOOD_CONNECTIONS, addresses: { all: `2001:db23:${RUN}::1` } });
+      await new Promise((resolve) => setTimeout(resolve, CROWD_SETTLE_MS));
+      const flooded = await medianMs(25, signIn);
+      const counts = await running.stop();
+      console.log(`[behind a pooling proxy] /admin/login p50 alone ${alone.toFixed(1)} ms, while one address floods /docs ${flooded.toFixed(1)} ms (flood ${JSON.stringify(counts.statuses)})`);
+      // The flood is refused past its per-IP limit, so its client is paused...
+      expect(counts.statuses[429]).toBeGreaterThan(FLOOD_CONNECTIONS);
+      // ...and nobody else is: far from the second a refused client waits, on the same connections.
+      expect(flooded).toBeLessThan(250);
+    } finally {
+      reader.destroy();
+      await proxy.close();
+    }
   });
 
   // Someone signing in while a crowd reads the public pages, on both instances: from addresses of

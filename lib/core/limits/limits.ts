@@ -116,9 +116,9 @@ const accountApiLimitKey = (integrationName: string) => `minute:cuenta:${integra
  * Spends one read of the integration's own account (GET /api/cuenta and its movements) from their
  * per-minute counter (ACCOUNT_API_PER_MINUTE): apart from the lookups', which these reads never spend.
  */
-export async function consumeAccountApiLimit(integrationName: string): Promise<boolean> {
+export async function consumeAccountApiLimit(integrationName: string): Promise<{ allowed: boolean; resetAtMs: number }> {
   const decision = await (await rateLimitStore()).consume(accountApiLimitKey(integrationName), env().ACCOUNT_API_PER_MINUTE, MINUTE_MS, 'fixed');
-  return decision.allowed;
+  return { allowed: decision.allowed, resetAtMs: decision.resetAtMs };
 }
 
 /** What the integration's current minute of account reads has spent, read without spending. */

@@ -24,9 +24,9 @@ export async function spendBulkShare(integrationName: string): Promise<{ allowed
 const bulkApiLimitKey = (integrationName: string) => `minute:lotes:${integrationName.toLowerCase()}`;
 
 /** Spends one request to /api/lotes from the integration's own per-minute counter for them. */
-export async function spendBulkApiLimit(integrationName: string): Promise<boolean> {
+export async function spendBulkApiLimit(integrationName: string): Promise<{ allowed: boolean; resetAtMs: number }> {
   const decision = await (await rateLimitStore()).consume(bulkApiLimitKey(integrationName), env().BULK_API_PER_MINUTE, MINUTE_MS, 'fixed');
-  return decision.allowed;
+  return { allowed: decision.allowed, resetAtMs: decision.resetAtMs };
 }
 
 /** What the integration's current minute of /api/lotes requests has spent, read without spending. */

@@ -71,7 +71,7 @@ export async function answerPublicPage(request, response, area, path, handle, lo
       const query = request.url.slice(path.length);
       const answer = await answerer(path, query, request.method, headerReader(request));
       if (answer?.status === 429) {
-        paceRefusedConnection(request.socket);
+        paceRefusedClient(request);
         writeDirectAnswer(request, response, answer);
         return;
       }
@@ -136,14 +136,15 @@ export function inPageTurn(request, response, area, answer, log) {
   if (admission === ADMISSION.queued) response.once('close', withdraw);
   if (admission === ADMISSION.callerFull) {
     countRefusal(log, area, 'caller');
-    paceRefusedConnection(request.socket);
+    paceRefusedClient(request);
     const signedIn = area === 'console' || area === 'portal';
-    if (area === 'api') refuseJson(response, 429, { message: API_RATE_LIMITED });
-    else refuse(response, 429, signedIn ? PAGE_REFUSALS.sessionFull : PAGE_REFUSALS.addressFull, { 'retry-after': String(REFUSED_CONNECTION_PAUSE_MS / 1000) });
+    const retryAfter = { 'retry-after': String(REFUSED_CLIENT_PAUSE_MS / 1000) };
+    if (area === 'api') refuseJson(response, 429, { message: API_RATE_LIMITED }, retryAfter);
+    else refuse(response, 429, signedIn ? PAGE_REFUSALS.sessionFull : PAGE_REFUSALS.addressFull, retryAfter);
   } else if (admission === ADMISSION.turnFull) {
     countRefusal(log, area, 'crowd');
-    paceRefusedConnection(request.socket);
-    if (area === 'api') refuseJson(response, 429, { message: API_RATE_LIMITED });
+    paceRefusedClient(request);
+    if (area === 'api') refuseJson(response, 429, { message: API_RATE_LIMITED }, { 'retry-after': '5' });
     else refuse(response, 503, PAGE_REFUSALS.turnFull, { 'retry-after': '5' });
   }
 }
@@ -157,23 +158,59 @@ const PAGE_REFUSALS = {
   turnFull: 'El servicio está atendiendo demasiadas solicitudes de páginas. Vuelva a intentarlo en unos segundos.',
 };
 
-// A connection just refused a page (429) has its next page request looked at only after this
-// pause, the Retry-After it was given: a client that asks again at once, as fast as it is
-// answered, would otherwise turn its refusals into a flood of their own. Parked, a request costs
-// a timer. Its API requests are not held.
-const REFUSED_CONNECTION_PAUSE_MS = 1_000;
-const refusedConnections = new WeakMap();
+// A client just refused a page (429) has its next page request looked at only after this pause,
+// the Retry-After it was given: a client that asks again at once, as fast as it is answered, would
+// otherwise turn its refusals into a flood of their own. Parked, a request costs a timer. Its API
+// requests are not held. The client is the address the per-IP limits count (the one a trusted
+// proxy names), never the connection: a reverse proxy carries many clients over a few keep-alive
+// connections, and a pause of the connection landed on whoever the proxy sent next on it.
+const REFUSED_CLIENT_PAUSE_MS = 1_000;
+// Paused clients at once, at most: past it the expired ones go, then the oldest (a crowd of
+// addresses refused within one second, each held for one second, is what this bounds).
+const MAX_PAUSED_CLIENTS = 100_000;
+const pausedClients = new Map();
 
-function paceRefusedConnection(socket) {
-  refusedConnections.set(socket, Date.now() + REFUSED_CONNECTION_PAUSE_MS);
+/** The client a request comes from, as the per-IP limits count it (the socket's address until proxy.ts has registered the key). */
+export function pacingKeyOf(request) {
+  return globalThis[PAGE_CALLER_KEY]?.('public', headerReader(request)) ?? `address:${request.socket.remoteAddress}`;
 }
 
-/** How long a request on this connection waits before it is looked at (0: at once). */
-export function refusalPauseLeftMs(socket) {
-  const until = refusedConnections.get(socket);
+function paceRefusedClient(request) {
+  const key = pacingKeyOf(request);
+  if (pausedClients.size >= MAX_PAUSED_CLIENTS && !pausedClients.has(key)) {
+    const now = Date.now();
+    for (const [client, until] of pausedClients) if (until <= now) pausedClients.delete(client);
+    if (pausedClients.size >= MAX_PAUSED_CLIENTS) pausedClients.delete(pausedClients.keys().next().value);
+  }
+  // Re-inserted at the end: the map stays in the order of the pauses' ends.
+  pausedClients.delete(key);
+  pausedClients.set(key, Date.now() + REFUSED_CLIENT_PAUSE_MS);
+}
+
+/**
+ * A request from a client in its pause, behind a trusted proxy: refused at once with what is left of
+ * the pause, rather than held. Held, it would keep the proxy's connection, shared with other
+ * clients, busy for the whole pause; refused, it costs less than a page and the connection goes on.
+ */
+export function refusePausedClient(request, response, pauseMs) {
+  const retryAfter = { 'retry-after': String(Math.max(1, Math.ceil(pauseMs / 1000))) };
+  if (pageArea(request.method, pathOfUrl(request.url)) === 'api') refuseJson(response, 429, { message: API_RATE_LIMITED }, retryAfter);
+  else refuse(response, 429, PAGE_REFUSALS.addressFull, retryAfter);
+}
+
+function pathOfUrl(url) {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/** How long this request waits before it is looked at (0: at once): its client's pause, if one was just refused. */
+export function refusalPauseLeftMs(request) {
+  if (pausedClients.size === 0) return 0;
+  const key = pacingKeyOf(request);
+  const until = pausedClients.get(key);
   if (until === undefined) return 0;
   const left = until - Date.now();
-  if (left <= 0) refusedConnections.delete(socket);
+  if (left <= 0) pausedClients.delete(key);
   return Math.max(0, left);
 }
 

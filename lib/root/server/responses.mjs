@@ -16,10 +16,10 @@ export function refuse(response, status, text, headers = {}) {
 }
 
 /** A refusal in the API's shape; returns its request id for the log line. */
-export function refuseJson(response, status, body) {
+export function refuseJson(response, status, body, headers = {}) {
   const requestId = newRequestId();
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', [REQUEST_ID_HEADER]: requestId });
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', [REQUEST_ID_HEADER]: requestId, ...headers });
   response.end(text);
   return requestId;
 }

@@ -35,7 +35,12 @@ export const bulkErrors = {
   credentialsInvalid: (requestId: string) => bulkError(401, CATALOG_MESSAGES.integrationNotFound, requestId),
   unavailable: (requestId: string) => bulkError(502, CATALOG_MESSAGES.sourceUnavailable, requestId),
   notEnabled: (requestId: string) => bulkError(403, CATALOG_MESSAGES.catalogNotEnabled, requestId),
-  rateLimited: (requestId: string) => bulkError(429, CATALOG_MESSAGES.rateLimited, requestId),
+  // Not a contract route: its 429 says when the minute's window ends (docs/decisions.md, "Retry-After on the API's own endpoints").
+  rateLimited: (requestId: string, resetAtMs: number) => {
+    const refused = bulkError(429, CATALOG_MESSAGES.rateLimited, requestId);
+    refused.headers.set('retry-after', String(Math.max(1, Math.ceil((resetAtMs - Date.now()) / 1000))));
+    return refused;
+  },
   notFound: (requestId: string) => bulkError(404, BULK_MESSAGES.jobNotFound, requestId),
   unhandled: (requestId: string) => bulkError(500, CATALOG_MESSAGES.unhandled, requestId),
 };

@@ -29,7 +29,7 @@ export function bulkRoute<P>(handler: (request: Request, context: BulkContext, p
  * (`spendLimit`), then the handler. Unexpected errors become the catalogs' 500, once, here.
  */
 export function integrationApiRoute<P>(
-  spendLimit: (integrationName: string) => Promise<boolean>,
+  spendLimit: (integrationName: string) => Promise<{ allowed: boolean; resetAtMs: number }>,
   failureMessage: string,
   handler: (request: Request, context: BulkContext, params: P) => Promise<Response>,
 ) {
@@ -44,7 +44,8 @@ export function integrationApiRoute<P>(
       // A refused address is answered as unknown credentials, as on the catalogs: it reveals nothing.
       if (authentication.status !== 'authenticated') return bulkErrors.credentialsInvalid(requestId);
       const integration = authentication.integration;
-      if (!(await spendLimit(integration.nombre))) return bulkErrors.rateLimited(requestId);
+      const spent = await spendLimit(integration.nombre);
+      if (!spent.allowed) return bulkErrors.rateLimited(requestId, spent.resetAtMs);
       return await handler(request, { integration, requestId }, await route.params);
     } catch (error) {
       log.error({ err: error, requestId }, failureMessage);

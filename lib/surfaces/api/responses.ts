@@ -1,6 +1,6 @@
 import { REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';
 
-/** A JSON response carrying the request id; no 429 of ours ever carries Retry-After. */
+/** A JSON response carrying the request id; a contract route's 429 never carries Retry-After (the contract's rule 5). */
 export function jsonResponse(status: number, body: unknown, requestId: string): Response {
   return new Response(JSON.stringify(body), {
     status,

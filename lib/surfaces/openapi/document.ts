@@ -97,6 +97,14 @@ const GLOBAL_LIMIT_CONTENT = {
   },
 };
 
+/** The Retry-After of the API's own endpoints' per-minute limits (not the contract's routes, whose 429 carries none). */
+const OWN_LIMIT_RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Segundos hasta que termina el minuto del contador (de 1 a 60). Solo en el 429 JSON de este límite; el global por IP lleva el suyo.',
+    schema: { type: 'integer', minimum: 1, maximum: 60 },
+  },
+};
+
 const REQUEST_ID_HEADER = {
   'x-request-id': { description: 'Identificador único de esta solicitud (req_…): inclúyalo al escribir a soporte.', schema: { type: 'string' } },
 };
@@ -333,6 +341,7 @@ function bulkPaths(): JsonObject {
     '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
     '429': {
       description: 'El límite por minuto de /lotes para su integración (JSON; aparte del de los catálogos), o el límite global por IP (texto plano).',
+      headers: OWN_LIMIT_RETRY_AFTER,
       content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited'), 'message') }, ...GLOBAL_LIMIT_CONTENT },
     },
     '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
@@ -485,6 +494,7 @@ function watchListPaths(): JsonObject {
     '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
     '429': {
       description: 'El límite por minuto de /lotes y /vigilancias para su integración (JSON; el mismo contador), o el límite global por IP (texto plano).',
+      headers: OWN_LIMIT_RETRY_AFTER,
       content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited'), 'message') }, ...GLOBAL_LIMIT_CONTENT },
     },
     '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
@@ -760,7 +770,10 @@ function accountPaths(): JsonObject {
   const common = {
     '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
     '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
-    '429': catalogError('El límite por minuto de /cuenta y /cuenta/movimientos para su integración (el mismo contador; aparte de los de sus consultas).', pick(CATALOG_MESSAGES, 'rateLimited')),
+    '429': {
+      ...catalogError('El límite por minuto de /cuenta y sus lecturas para su integración (el mismo contador; aparte de los de sus consultas).', pick(CATALOG_MESSAGES, 'rateLimited')),
+      headers: OWN_LIMIT_RETRY_AFTER,
+    },
     '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
     '502': catalogError('No fue posible validar las credenciales en este momento. Reintente con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
   };
