@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generatePassword } from '@/lib/platform/security/passwords';
+import { resetEnvCache } from '@/tests/support/test-database';
 import { guessablePasswordMessage, newPasswordProblem, PASSWORD_RULE_MESSAGES } from './policy';
 
 describe('new console passwords', () => {
@@ -42,6 +43,33 @@ describe('new console passwords', () => {
     expect(guessablePasswordMessage('dateWords')).toBe(
       'Esa contraseña se adivina con facilidad: se arma solo con un mes, un día de la semana o un año, cifras y símbolos. Elija otra, por ejemplo una frase de varias palabras que no tenga que ver con usted ni con el servicio.',
     );
+  });
+
+  // The sixth review: «576937-K.2026», the operator's NIT and the year, was accepted.
+  it('refuses a NIT or CUI the service knows for the person, however written and padded: the operator\'s and the integration\'s', () => {
+    const refused = guessablePasswordMessage('identifier');
+    expect(refused).toContain('lleva un NIT o un CUI que el servicio conoce');
+    const integration = { email: 'conta@coop-ejemplo.gt', name: 'Luisa Pérez', identifiers: ['48291137', '1587564440904'] };
+    for (const password of ['4829113-7.2026!', 'Cooperativa#48291137', 'x4829113x2026y', '4 8 2 9 1 1 3 - 7 hola mundo', 'tortuga1587564440904!', 'Mi empresa 4829113 en 2026']) {
+      expect(newPasswordProblem(password, integration), password).toBe(refused);
+    }
+    // The operator's NIT (the statements' and invoices' issuer), for everyone, console users too.
+    const previous = { STATEMENT_ISSUER_NIT: process.env.STATEMENT_ISSUER_NIT, FEL_ISSUER_NIT: process.env.FEL_ISSUER_NIT };
+    Object.assign(process.env, { STATEMENT_ISSUER_NIT: '1234567-9', FEL_ISSUER_NIT: '576937-K' });
+    resetEnvCache();
+    try {
+      for (const password of ['576937-K.2026', '576937k/2026/nov', 'tortuga576937verde', '12345679 tortugas verdes']) {
+        expect(newPasswordProblem(password, {}), password).toBe(refused);
+      }
+      // Another NIT's digits are nobody's: a long passphrase with them passes.
+      expect(newPasswordProblem('tortugas verdes 8839201 en el lago', { identifiers: ['48291137'] })).toBeNull();
+    } finally {
+      for (const [name, value] of Object.entries(previous)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      resetEnvCache();
+    }
   });
 
   it('refuses anything shorter than 12 characters before looking it up', () => {

@@ -38,6 +38,7 @@ const ADVICE = 'Elija otra, por ejemplo una frase de varias palabras que no teng
 /** Why zxcvbn found a password guessable, by the kind of its weakest part, in the console's words. */
 export const GUESSABLE_BECAUSE = {
   personal: 'lleva su correo, su nombre o el nombre del servicio',
+  identifier: 'lleva un NIT o un CUI que el servicio conoce (el de su empresa o el del servicio)',
   repeat: 'repite los mismos caracteres',
   sequence: 'es una secuencia (abcd, 1234)',
   spatial: 'sigue una fila o un trazo del teclado (qwerty, asdf)',
@@ -132,6 +133,35 @@ function passwordEstimator(now = new Date()): ZxcvbnFactory {
 export interface PasswordOwner {
   email?: string;
   name?: string;
+  /**
+   * NITs and CUIs the service holds in this person's context (their integration's billing NIT or
+   * CUI); the operator's own NITs (statements' and invoices' issuer) are added for everyone.
+   */
+  identifiers?: ReadonlyArray<string | null | undefined>;
+}
+
+/** The shortest identifier body looked for: a NIT's number has at least this many digits. */
+const MIN_IDENTIFIER_DIGITS = 5;
+
+/** An identifier as it is looked for in a password: its digits, and its check character (a digit or K). */
+function identifierBodies(identifier: string): string[] {
+  const compact = identifier.toUpperCase().replace(/[^0-9K]/g, '');
+  if (compact.length < MIN_IDENTIFIER_DIGITS) return [];
+  // A CUI is looked for whole; a NIT with and without its check character (576937K, 576937).
+  if (/^\d{13}$/.test(compact)) return [compact];
+  const withoutCheck = compact.slice(0, -1);
+  return withoutCheck.length >= MIN_IDENTIFIER_DIGITS && /^\d+$/.test(withoutCheck) ? [compact, withoutCheck] : [compact];
+}
+
+/**
+ * Whether the password carries a NIT or CUI the service knows for this person, however written
+ * (576937-K.2026, 576937k, 5 7 6 9 3 7): compared on the password's digits and K alone.
+ */
+function carriesKnownIdentifier(password: string, owner: PasswordOwner): boolean {
+  const settings = env();
+  const known = [settings.STATEMENT_ISSUER_NIT, settings.FEL_ISSUER_NIT, ...(owner.identifiers ?? [])].filter((identifier): identifier is string => Boolean(identifier));
+  const compact = password.toUpperCase().replace(/[^0-9K]/g, '');
+  return known.flatMap(identifierBodies).some((body) => compact.includes(body));
 }
 
 function personalWords(owner: PasswordOwner): string[] {
@@ -245,6 +275,7 @@ export function newPasswordProblem(password: string, owner: PasswordOwner = {}):
   if (words.some((word) => word.length >= 5 && !service.has(word) && lowered.includes(word))) return guessablePasswordMessage('personal');
   const builtOn = builtOnlyOn(password);
   if (builtOn) return guessablePasswordMessage(builtOn);
+  if (carriesKnownIdentifier(password, owner)) return guessablePasswordMessage('identifier');
   const result = passwordEstimator().check(password.slice(0, 100), words);
   if (result.score >= MIN_SCORE) return null;
   return guessablePasswordMessage(reasonOf(result.sequence));

@@ -34,6 +34,12 @@ export async function findPortalAccountByEmail(email: string): Promise<PortalAcc
   return row;
 }
 
+/** The NITs and CUIs the service holds for an integration (its billing profile's): a password of its people must not carry them. */
+export async function integrationIdentifiers(integrationId: number): Promise<string[]> {
+  const [row] = await (await db()).select({ nit: integrations.nit, receptorId: integrations.receptorId }).from(integrations).where(eq(integrations.id, integrationId));
+  return [row?.nit, row?.receptorId].filter((identifier): identifier is string => Boolean(identifier) && identifier !== 'CF');
+}
+
 /** How the audit names a portal user: "Integrador: correo (integración)". */
 export function integratorActor(account: Pick<PortalAccount, 'id' | 'email' | 'integrationId' | 'integrationName'>): IntegratorActor {
   return { kind: 'integrator', id: account.id, email: account.email, integrationId: account.integrationId, integrationName: account.integrationName };

@@ -259,7 +259,7 @@ export async function listOpenInvitations(integrationId: number): Promise<OpenIn
 
 /** What an invitation link's page can say before anything is posted: who is invited where, or why the link no longer works. */
 export type InvitationLinkState =
-  | { state: 'valid'; email: string; role: PortalRole; integrationName: string; expiresAt: Date }
+  | { state: 'valid'; email: string; role: PortalRole; integrationName: string; integrationIdentifiers: string[]; expiresAt: Date }
   | { state: 'expired' }
   | { state: 'cancelled' }
   | { state: 'unusable' };
@@ -282,7 +282,14 @@ export async function invitationForCode(code: unknown): Promise<InvitationLinkSt
   if (row.expired) return { state: 'expired' };
   const integration = await findIntegration(row.invitation.integrationId);
   if (!integration) return { state: 'unusable' };
-  return { state: 'valid', email: row.invitation.email, role: row.invitation.role, integrationName: integration.nombre, expiresAt: row.invitation.expiresAt };
+  return {
+    state: 'valid',
+    email: row.invitation.email,
+    role: row.invitation.role,
+    integrationName: integration.nombre,
+    integrationIdentifiers: [integration.nit, integration.receptorId].filter((identifier): identifier is string => Boolean(identifier) && identifier !== 'CF'),
+    expiresAt: row.invitation.expiresAt,
+  };
 }
 
 export type AcceptanceError = 'invalid' | 'link' | 'email_taken';
@@ -314,7 +321,7 @@ export async function acceptInvitation(
 ): Promise<Result<{ sessionId: string; userId: number; role: PortalRole }, AcceptanceError>> {
   const link = await invitationForCode(code);
   if (link.state !== 'valid') return fail('link', unusableLinkMessage(link.state));
-  const problem = newPasswordProblem(input.clave, { email: link.email, name: input.nombre });
+  const problem = newPasswordProblem(input.clave, { email: link.email, name: input.nombre, identifiers: link.integrationIdentifiers });
   if (problem) return fail('invalid', problem);
   if ((await findPortalAccountByEmail(link.email)) !== undefined) return fail('email_taken', INVITATION_MESSAGES.emailTaken);
   const passwordHash = await hashPassword(input.clave, env().PASSWORD_HASH_COST);

@@ -12,7 +12,7 @@ import { fail, ok, type Result } from '@/lib/platform/result';
 import { hashPassword, verifyPassword } from '@/lib/platform/security/passwords';
 import { env } from '@/lib/platform/env';
 import { MAX_PASSWORD_LENGTH, userEmailSchema } from '@/lib/flows/auth/users';
-import { findPortalAccountByEmail, integratorActor } from './accounts';
+import { findPortalAccountByEmail, integrationIdentifiers, integratorActor } from './accounts';
 import { hashLinkCode, isLinkCode, newLinkCode, PASSWORD_RESET_VALID_MINUTES, portalLink } from './links';
 import { printOnTerminal, sendPasswordReset, type LinkPrinter } from './mail';
 import type { PortalUserSession } from './sessions';
@@ -37,7 +37,7 @@ export type PasswordError = 'invalid' | 'throttled' | 'link';
 /** A signed-in user's own change: every session ends, this one too (the user signs in with the new password). */
 export async function changePortalPassword(user: PortalUserSession, currentPassword: string, newPassword: string, clientIp: string): Promise<Result<null, PasswordError>> {
   if (newPassword === currentPassword) return fail('invalid', PASSWORD_MESSAGES.sameAsCurrent);
-  const problem = newPasswordProblem(newPassword, { email: user.email, name: user.name });
+  const problem = newPasswordProblem(newPassword, { email: user.email, name: user.name, identifiers: await integrationIdentifiers(user.integrationId) });
   if (problem) return fail('invalid', problem);
   if (!currentPassword || currentPassword.length > MAX_PASSWORD_LENGTH) return fail('invalid', WRONG_CURRENT_PASSWORD);
 
@@ -166,7 +166,7 @@ export async function completePortalPasswordReset(code: unknown, newPassword: st
   if (link.state !== 'valid') return fail('link', link.state === 'expired' ? PASSWORD_MESSAGES.linkExpired : PASSWORD_MESSAGES.linkUnusable);
   const account = await findPortalAccountByEmail(link.email);
   if (!account) return fail('link', PASSWORD_MESSAGES.linkUnusable);
-  const problem = newPasswordProblem(newPassword, { email: account.email, name: account.name });
+  const problem = newPasswordProblem(newPassword, { email: account.email, name: account.name, identifiers: await integrationIdentifiers(account.integrationId) });
   if (problem) return fail('invalid', problem);
   const passwordHash = await hashPassword(newPassword, env().PASSWORD_HASH_COST);
   return (await db()).transaction(async (tx) => {
