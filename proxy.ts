@@ -137,19 +137,26 @@ export async function proxy(request: NextRequest) {
     // a 403 (Next's own check would throw and answer 500). The hosts it may come from are this request's Host and the public URL's,
     // never a client's X-Forwarded-Host, which Next's check would believe.
     const origin = request.headers.get('origin');
-    const originHost = origin && URL.canParse(origin) ? new URL(origin).host : undefined;
+    const originUrl = origin && URL.canParse(origin) ? new URL(origin) : undefined;
+    const originHost = originUrl?.host;
     // Under the console's Referrer-Policy (no-referrer) a browser sends "Origin: null" with a form
     // posted by navigation (the records search, the full export); it also says whether the form
     // came from this site in Sec-Fetch-Site, a header no page's script can set.
     const sameSiteForm = origin === 'null' && request.headers.get('sec-fetch-site') === 'same-origin';
     if (origin !== null && !sameSiteForm) {
-      const allowed = [request.headers.get('host'), settings.NEXTAUTH_URL ? new URL(settings.NEXTAUTH_URL).host : null];
-      if (!originHost || !allowed.includes(originHost)) {
+      // Scheme, host and port: the public URL's origin, or this request's own (its Host under the
+      // scheme it arrived by, as the trusted proxy says it). A page of the same host on another
+      // scheme (http beside https) is another site.
+      const publicUrl = settings.NEXTAUTH_URL ? new URL(settings.NEXTAUTH_URL) : undefined;
+      const forwardedProto = settings.TRUSTED_PROXY_HOPS > 0 ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() : undefined;
+      const scheme = forwardedProto === 'https' || forwardedProto === 'http' ? `${forwardedProto}:` : request.nextUrl.protocol;
+      const allowed = [publicUrl?.origin, `${scheme}//${request.headers.get('host')}`];
+      if (!originUrl || !allowed.includes(originUrl.origin)) {
         logger('security').warn({ path, originHost: originHost ?? null }, 'cross-origin console form refused');
         return respond(new NextResponse('Solicitud rechazada: el formulario no viene de esta consola.', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
       }
       // What Next compares the origin with: the host just checked, not whatever a client sent.
-      forwarded.set('x-forwarded-host', originHost);
+      forwarded.set('x-forwarded-host', originUrl.host);
     }
   }
   // Console and portal pages learn their own path from here (a signed-out visit is sent to sign in

@@ -393,7 +393,9 @@ describe('requests the app answers without Next (issue 30, point 7)', { timeout:
         body: JSON.stringify([{ integracion: '' }]),
         redirect: 'manual',
       });
-    const foreign: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' }];
+    // This service's own host under another scheme is another origin too (the sixth review: only the host was compared).
+    const otherScheme = gateway.app.baseUrl.replace(/^http:/, 'https:');
+    const foreign: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' }, { origin: otherScheme }];
     for (const headers of foreign) {
       const refused = await action(headers);
       expect(refused.status).toBe(403);
@@ -403,7 +405,7 @@ describe('requests the app answers without Next (issue 30, point 7)', { timeout:
     const own = await action({ origin: gateway.app.baseUrl, 'x-forwarded-host': 'evil.example' });
     expect(own.status).toBe(200);
     expect(await own.text()).toContain('Su sesión terminó o ya no es válida.');
-    expect(logLines(gateway.app.logs()).filter((line) => line.msg === 'cross-origin console form refused')).toHaveLength(2);
+    expect(logLines(gateway.app.logs()).filter((line) => line.msg === 'cross-origin console form refused')).toHaveLength(3);
   });
 
   it('a body that stalls is answered 408 and its connection closed after REQUEST_RECEIVE_TIMEOUT_MS (Node\'s own bound was five minutes)', async () => {

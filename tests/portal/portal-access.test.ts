@@ -306,7 +306,8 @@ describe('signing out over https', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
       const signedOut = await browser.request('/portal', {
         method: 'POST',
-        headers: { 'next-action': serverActionId('portalSignOutAction', 'app/portal/'), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', origin: secureApp.baseUrl },
+        // What a browser sends behind the TLS proxy: the public URL's origin, https (an http origin is another site's).
+        headers: { 'next-action': serverActionId('portalSignOutAction', 'app/portal/'), accept: 'text/x-component', 'content-type': 'text/plain;charset=UTF-8', origin: 'https://portal.example.test' },
         body: '[]',
       });
       const cleared = signedOut.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-portal-sesion='));
