@@ -95,6 +95,8 @@ describe('a certified invoice in the console', { timeout: PROCESS_TEST_TIMEOUT_M
     const pdf = await staff.request(`/admin/facturas/${invoiceA.id}/pdf`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    // Sandboxed like the slips and the XML, never the page's policy (the sixth review).
+    expect(pdf.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'; frame-ancestors 'none'");
     expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="factura-${invoiceA.serie}-${invoiceA.numero}.pdf"`);
     const text = pdfText(pdf.bytes);
     for (const expected of [invoiceA.uuid!, invoiceA.serie!, invoiceA.numero!, 'Consumidor Final', 'Q 100.00', 'Q 12.00', 'Q 112.00', 'Sujeto a pagos trimestrales ISR', 'Pasarela de desarrollo']) {

@@ -15,6 +15,15 @@ export const ROUTES_WITH_OWN_HEADERS: Readonly<Record<string, readonly RouteOwnH
   'admin/(console)/facturas/[id]/xml': ['Content-Security-Policy', 'Cache-Control'],
   'portal/(sesion)/facturas/[id]/xml': ['Content-Security-Policy', 'Cache-Control'],
   'portal/(sesion)/facturas/[id]/nota-de-credito/xml': ['Content-Security-Policy', 'Cache-Control'],
+  // A PDF to download (lib/platform/http/pdf-attachment.ts): sandboxed (its no-store is the proxy's too).
+  'admin/(console)/facturas/[id]/pdf': ['Content-Security-Policy'],
+  'admin/(console)/facturas/[id]/nota-de-credito/[nota]/pdf': ['Content-Security-Policy'],
+  'portal/(sesion)/facturas/[id]/pdf': ['Content-Security-Policy'],
+  'portal/(sesion)/facturas/[id]/nota-de-credito/pdf': ['Content-Security-Policy'],
+  'admin/(console)/integraciones/[id]/estados/[mes]/pdf': ['Content-Security-Policy'],
+  'admin/(console)/integraciones/[id]/estados/vista-previa/pdf': ['Content-Security-Policy'],
+  'portal/(sesion)/estados/[id]/pdf': ['Content-Security-Policy'],
+  'portal/(sesion)/estados/vista-previa/pdf': ['Content-Security-Policy'],
   // Public documents any caller may keep for a while.
   'api/estado': ['Cache-Control'],
   'api/openapi.json': ['Cache-Control'],

@@ -4,6 +4,7 @@ import { portalStatementDownload } from '@/lib/surfaces/portal/downloads';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
 import { statementInvoices } from '@/lib/flows/statements/invoices';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,11 +13,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   if (found instanceof Response) return found;
   const { statement, user } = found;
   const pdf = await renderStatementPdf(statement, env().SERVICE_NAME, await statementInvoices(statement));
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="estado-de-cuenta-${user.integrationName}-${statement.month}.pdf"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return pdfAttachment(pdf, `estado-de-cuenta-${user.integrationName}-${statement.month}.pdf`);
 }

@@ -5,6 +5,7 @@ import { portalDownloadUser } from '@/lib/surfaces/portal/downloads';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { portalStatementPreview } from '@/lib/surfaces/portal/statements';
 import { renderStatementPreviewPdf } from '@/lib/flows/statements/pdf';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,11 +17,5 @@ export async function GET() {
   if (!preview.ok) return portalDownloadPage(409, user, 'No se pudo preparar la vista previa', preview.error.message);
   const { desde, hasta } = preview.value.range;
   const pdf = await renderStatementPreviewPdf(preview.value, env().SERVICE_NAME);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="vista-previa-estado-de-cuenta-${user.integrationName}-${desde}-a-${hasta}.pdf"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return pdfAttachment(pdf, `vista-previa-estado-de-cuenta-${user.integrationName}-${desde}-a-${hasta}.pdf`);
 }

@@ -7,6 +7,7 @@ import { plainText } from '@/lib/platform/http/plain-text';
 import { statementDownloadAccess } from '@/lib/surfaces/console/statement-downloads';
 import { renderStatementPreviewPdf } from '@/lib/flows/statements/pdf';
 import { parsePreviewRange, previewStatement, type PreviewProblem } from '@/lib/flows/statements/preview';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,11 +24,5 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   if (!preview.ok) return plainText(PROBLEM_STATUS[preview.error.code], preview.error.message);
   const { desde, hasta } = range.value;
   const pdf = await renderStatementPreviewPdf(preview.value, env().SERVICE_NAME);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="vista-previa-estado-de-cuenta-${access.integration.nombre}-${desde}-a-${hasta}.pdf"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return pdfAttachment(pdf, `vista-previa-estado-de-cuenta-${access.integration.nombre}-${desde}-a-${hasta}.pdf`);
 }
