@@ -83,10 +83,18 @@ echo "[smoke] $REF: user $USER_SPEC, working directory $WORKDIR, command ${ENTRY
 [ "${USER_SPEC%%:*}" != 0 ] || fail "the image runs as root"
 [ "${ENTRY[-1]}" = serve ] || fail "the image's default command is not serve: ${ENTRY[*]}"
 
-step "mount /proc and /dev, copy /etc/hosts and resolv.conf (as an engine does)"
+step "copy /etc/hosts and resolv.conf, make the root read-only, mount /proc and /dev (as deploy/ runs it)"
+cp /etc/hosts /etc/resolv.conf "$ROOTFS/etc/"
+# As deploy/ runs the image (readOnlyRootFilesystem, read_only): the root cannot be written; the app
+# writes only its journal (a volume there), /tmp and Next's cache (in memory there, tmpfs here).
+mount --bind "$ROOTFS" "$ROOTFS" && MOUNTS+=("$ROOTFS")
+mount -o remount,bind,ro "$ROOTFS"
+touch "$ROOTFS/.written" 2>/dev/null && fail "the root is still writable"
+for dir in tmp app/.next/cache var/lib/gateway/record-journal; do
+  mount -t tmpfs -o "size=256m,mode=0700,uid=${USER_SPEC%%:*},gid=${USER_SPEC##*:}" "gateway-smoke-${dir//\//-}" "$ROOTFS/$dir" && MOUNTS+=("$ROOTFS/$dir")
+done
 mount -t proc proc "$ROOTFS/proc" && MOUNTS+=("$ROOTFS/proc")
 mount --rbind /dev "$ROOTFS/dev" && MOUNTS+=("$ROOTFS/dev")
-cp /etc/hosts /etc/resolv.conf "$ROOTFS/etc/"
 
 step "database and upstream simulator (outside the image)"
 sql "CREATE DATABASE $DATABASE"

@@ -46,7 +46,45 @@ function refusedNames(source: Record<string, string | undefined>): string[] {
 const REQUIRED_IN_PRODUCTION = ['APP_ENV', ...refusedNames({ APP_ENV: 'production', NODE_ENV: 'production' })];
 /** And the ones FEL adds when it is turned on, apart from those production needs anyway. */
 const REQUIRED_WITH_FEL = refusedNames({ ...PRODUCTION, FEL_ENABLED: 'true' });
+/** And the ones online payments add when they are turned on. */
+const REQUIRED_WITH_PAYMENTS = refusedNames({ ...PRODUCTION, PAYMENTS_PROVIDER: 'recurrente' });
 const APP_SETTINGS = new Set(Object.keys(envSchema.shape));
+
+/** Every optional capability turned on, with values its start accepts: what an operator writes to turn them on. */
+const CAPABILITIES_ON: Record<string, string> = {
+  FEL_ENABLED: 'true',
+  FEL_CERTIFIER_BASE_URL: 'https://certificador.example.gt',
+  FEL_NIT_LOOKUP_BASE_URL: 'https://receptores.example.gt',
+  FEL_SIGNING_USER: 'firma',
+  FEL_SIGNING_KEY: 'llave-de-firma',
+  FEL_API_USER: 'api',
+  FEL_API_KEY: 'llave-api',
+  FEL_ISSUER_NIT: '576937-K',
+  FEL_ISSUER_LEGAL_NAME: 'Operadora de Consultas, S.A.',
+  FEL_ISSUER_COMMERCIAL_NAME: 'Consultas',
+  FEL_ISSUER_ESTABLISHMENT: '1',
+  FEL_ISSUER_AFFILIATION: 'GEN',
+  FEL_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9',
+  FEL_ISSUER_POSTAL_CODE: '01009',
+  FEL_ISSUER_MUNICIPALITY: 'Guatemala',
+  FEL_ISSUER_DEPARTMENT: 'Guatemala',
+  PAYMENTS_PROVIDER: 'recurrente',
+  RECURRENTE_API_URL: 'https://app.recurrente.com/api',
+  RECURRENTE_PUBLIC_KEY: 'pk_live_ejemplo',
+  RECURRENTE_SECRET_KEY: 'sk_live_ejemplo',
+  RECURRENTE_WEBHOOK_SECRET: `whsec_${Buffer.alloc(24, 3).toString('base64')}`,
+  ALERT_EMAIL_TO: 'operaciones@example.gt',
+  ALERT_EMAIL_FROM: 'alertas@example.gt',
+  ALERT_SMTP_HOST: 'smtp.example.gt',
+  ALERT_SMTP_USER: 'alertas',
+  ALERT_SMTP_PASS: 'clave-smtp',
+  ALERT_WEBHOOK_URL: 'https://hooks.example.gt/gateway',
+  ALERT_WEBHOOK_SECRET: 'un-secreto-de-webhook-de-32-caracteres-o-mas',
+};
+/** Settings that only development and the tests read (the embedded database, the simulator, a cheap hash): never a deployment's. */
+const DEVELOPMENT_ONLY = ['PGLITE_DIR', 'PASSWORD_HASH_COST', 'SIMULATOR_PORT', 'SIMULATOR_SEED', 'INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'];
+/** Settings a deployment fixes for its own reasons (the migrations run apart, its proxy), whatever .env says. */
+const FIXED_BY_COMPOSE = ['MIGRATE_ON_START', 'SEED_ON_START', 'TRUSTED_PROXY_HOPS'];
 
 /** What an operator fills in where an example leaves a value empty: a production environment parseEnv accepts. */
 const FILLED: Record<string, string> = {
@@ -170,6 +208,31 @@ describe('deploy/compose', () => {
       const environment = compose.services[name]?.environment ?? {};
       expect(REQUIRED_IN_PRODUCTION.filter((setting) => !(setting in environment)), `${name}: required settings it is not given`).toEqual([]);
       expect(refusedNames({ ...environment, NODE_ENV: 'production' }), `${name}: settings its start would refuse`).toEqual([]);
+    }
+  });
+
+  it('every optional capability is wired through (FEL, card payments, mail), and every other setting written in .env reaches both instances and the migrations as written', () => {
+    const source = composeSource() as { services: Record<string, { env_file?: unknown }> };
+    const turnedOn = { ...filledExample(), ...CAPABILITIES_ON };
+    const compose = composeWith(turnedOn);
+    expect(REQUIRED_WITH_PAYMENTS).toEqual(expect.arrayContaining(['RECURRENTE_SECRET_KEY', 'RECURRENTE_WEBHOOK_SECRET']));
+    const listed = Object.keys(readDotenv(path.join(COMPOSE_DIR, '.env.example')));
+    expect(REQUIRED_WITH_PAYMENTS.filter((name) => !listed.includes(name)), 'required with PAYMENTS_PROVIDER=recurrente, missing from .env.example').toEqual([]);
+    for (const name of COMPOSE_GATEWAY_SERVICES) {
+      // Compose passes every line of .env (env_file), under the settings it lists and checks.
+      expect(source.services[name]?.env_file, `${name}: .env as its env_file`).toEqual([{ path: '.env', required: true }]);
+      // Its root file system is read-only; it writes its journal (a volume) and in-memory /tmp and Next's cache.
+      const service = compose.services[name] as ComposeService & { read_only?: boolean; tmpfs?: string[] };
+      expect(service.read_only, `${name}: read_only`).toBe(true);
+      expect(service.tmpfs?.map((mount) => mount.split(':')[0]), `${name}: tmpfs`).toContain('/tmp');
+      const environment = { ...turnedOn, ...compose.services[name]!.environment };
+      expect([...REQUIRED_WITH_FEL, ...REQUIRED_WITH_PAYMENTS].filter((setting) => !environment[setting]), `${name}: FEL's and payments' settings it is not given`).toEqual([]);
+      expect(refusedNames({ ...environment, NODE_ENV: 'production' }), `${name}: with every capability on, settings its start would refuse`).toEqual([]);
+      // Any setting of the app, written in .env, arrives as written: none is dropped or overridden but the deployment's own.
+      const everySetting = Object.fromEntries([...APP_SETTINGS].filter((setting) => !DEVELOPMENT_ONLY.includes(setting)).map((setting) => [setting, `valor-de-${setting}`]));
+      const passed = { ...everySetting, ...composeWith({ ...turnedOn, ...everySetting }).services[name]!.environment };
+      const changed = Object.keys(everySetting).filter((setting) => passed[setting] !== everySetting[setting] && !FIXED_BY_COMPOSE.includes(setting));
+      expect(changed, `${name}: settings .env cannot pass`).toEqual([]);
     }
   });
 
@@ -385,6 +448,46 @@ describe('deploy/kubernetes (overlays/production, rendered by kubectl kustomize)
     }
     expect(pod.initContainers?.map((container) => [container.name, container.args])).toEqual([['migrate', ['migrate']]]);
     expect(Object.keys(secrets).filter((name) => !APP_SETTINGS.has(name) && name !== 'VALKEY_PASSWORD'), 'secrets.env.example: not settings of lib/platform/env.ts').toEqual([]);
+  });
+
+  it('every optional capability is wired through: its settings commented out in the overlay\'s config.env and Secret example, on, pass the start\'s checks', () => {
+    const uncommented = (file: string) =>
+      Object.fromEntries(
+        fs
+          .readFileSync(path.join(OVERLAY, file), 'utf8')
+          .split('\n')
+          .map((line) => /^#\s*([A-Z][A-Z0-9_]*)=(.*)$/.exec(line))
+          .filter((match): match is RegExpExecArray => match !== null)
+          .map((match) => [match[1]!, match[2]!]),
+      );
+    const config = uncommented('config.env');
+    const secrets = uncommented('secrets.env.example');
+    expect(Object.keys({ ...config, ...secrets }).filter((name) => !APP_SETTINGS.has(name)), 'commented lines that are not settings').toEqual([]);
+    const offered = new Set([...Object.keys(config), ...Object.keys(secrets)]);
+    expect([...REQUIRED_WITH_FEL, ...REQUIRED_WITH_PAYMENTS].filter((name) => !offered.has(name) && !(name in configMap().data) && !(name in secretsExample())), 'FEL\'s and payments\' settings the overlay does not offer').toEqual([]);
+    const environment = {
+      NODE_ENV: 'production',
+      ...configMap().data,
+      ...Object.fromEntries(Object.entries(secretsExample()).map(([name, value]) => [name, value || FILLED[name] || ''])),
+      DATABASE_URL: FILLED.DATABASE_URL!,
+      ...config,
+      ...Object.fromEntries(Object.keys(secrets).map((name) => [name, CAPABILITIES_ON[name] ?? 'de-un-secreto'])),
+    };
+    expect(refusedNames(environment), 'with FEL and payments on, settings the start would refuse').toEqual([]);
+  });
+
+  it('every container runs with a read-only root file system, writing only where a volume is mounted', () => {
+    const pod = gateway().spec.template.spec as StatefulSetObject['spec']['template']['spec'] & { volumes?: Array<{ name: string }> };
+    for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
+      const context = (container as Container & { securityContext?: { readOnlyRootFilesystem?: boolean } }).securityContext;
+      expect(context?.readOnlyRootFilesystem, `${container.name}: readOnlyRootFilesystem`).toBe(true);
+      expect(container.volumeMounts?.map((mount) => mount.mountPath), `${container.name}: /tmp writable`).toContain('/tmp');
+    }
+    const app = pod.containers.find((container) => container.name === 'gateway')!;
+    expect(app.volumeMounts?.map((mount) => mount.mountPath).sort()).toEqual(['/app/.next/cache', '/tmp', configMap().data.RECORD_JOURNAL_DIR].sort());
+    for (const other of byKind('Deployment') as Array<KubernetesObject & { spec: { template: { spec: { containers: Array<{ name: string; securityContext?: { readOnlyRootFilesystem?: boolean } }> } } } }>) {
+      for (const container of other.spec.template.spec.containers) expect(container.securityContext?.readOnlyRootFilesystem, `${other.metadata.name}/${container.name}: readOnlyRootFilesystem`).toBe(true);
+    }
   });
 
   it('the drain ends before the kill, the probes ask the app\'s own endpoints, and each instance keeps its journal on a volume of its own', () => {
