@@ -57,11 +57,13 @@ step() {
   STEP_STARTED=$SECONDS
 }
 
-step "next build (reused while the sources are unchanged)"
-node --input-type=module -e 'import { ensureBuild } from "./scripts/next-build.ts"; await ensureBuild({ label: "[image]" });'
+step "next build: .next if current, else its own in .next-image"
+# Never into the checkout's .next unless it is current: an app running from this checkout reads it.
+node --input-type=module -e 'import { imageBuildDir } from "./scripts/next-build.ts"; const dir = await imageBuildDir("[image]"); (await import("node:fs")).writeFileSync(process.argv[1], dir);' "$WORK/dist-dir"
+DIST_DIR=$(cat "$WORK/dist-dir")
 
-step "stage the app and the pinned Node.js"
-deploy/image/stage-app.sh . "$WORK/stage" | sed 's/^/[image] /'
+step "stage the app (from $DIST_DIR) and the pinned Node.js"
+NEXT_DIST_DIR="$DIST_DIR" deploy/image/stage-app.sh . "$WORK/stage" | sed 's/^/[image] /'
 
 step "Debian bookworm root file system (mmdebstrap)"
 # Essential packages only, plus what node and the image need: libstdc++ for node, tini as PID 1,

@@ -77,6 +77,21 @@ export async function ensureBuild(options: BuildOptions = {}): Promise<void> {
   }
 }
 
+/**
+ * The build the image is made from, never written where a running app reads it: the checkout's
+ * `.next` when it is current (as CI's suites leave it), else a build of its own into `.next-image`
+ * (rebuilding `.next` under an app started from this checkout made it answer 500). Says which it did.
+ */
+export async function imageBuildDir(label: string): Promise<string> {
+  const hash = hashBuildInputs();
+  if (isBuildCurrent('.next', path.join(ROOT, '.next', 'gateway-build-stamp'), hash)) {
+    console.log(`${label} next build: reused .next (inputs unchanged, ${hash.slice(0, 12)}); nothing written there`);
+    return '.next';
+  }
+  await ensureBuild({ distDir: '.next-image', label });
+  return '.next-image';
+}
+
 function isBuildCurrent(distDir: string, stampFile: string, hash: string): boolean {
   if (!fs.existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) return false;
   try {

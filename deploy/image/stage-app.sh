@@ -12,8 +12,10 @@ set -euo pipefail
 SRC=$(cd "$1" && pwd)
 OUT=$2
 APP="$OUT/app"
+# The build to take (scripts/build-image.sh may give its own, .next-image); the image has it as .next.
+DIST=${NEXT_DIST_DIR:-.next}
 
-[ -f "$SRC/.next/BUILD_ID" ] || { echo "stage-app: $SRC/.next holds no build: run npm run build first" >&2; exit 1; }
+[ -f "$SRC/$DIST/BUILD_ID" ] || { echo "stage-app: $SRC/$DIST holds no build: run npm run build first" >&2; exit 1; }
 rm -rf "$OUT"
 mkdir -p "$APP/dist" "$APP/db" "$APP/lib/flows/passwords"
 
@@ -26,7 +28,8 @@ cp -r db/migrations "$APP/db/"
 cp lib/flows/passwords/common-passwords.txt "$APP/lib/flows/passwords/"
 # The build without what only the build machine uses: Next's cache (recreated empty, writable by
 # the app for the pages it regenerates), its trace and the test harness's stamp.
-tar -C "$SRC" --exclude=.next/cache --exclude=.next/trace --exclude=.next/gateway-build-stamp -cf - .next | tar -C "$APP" -xf -
+mkdir -p "$APP/.next"
+tar -C "$SRC/$DIST" --exclude=./cache --exclude=./trace --exclude=./gateway-build-stamp -cf - . | tar -C "$APP/.next" -xf -
 mkdir -p "$APP/.next/cache"
 
 # `migrate` and `cli` as single files: tsx and esbuild are development dependencies, left out.
