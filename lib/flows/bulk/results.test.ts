@@ -126,6 +126,15 @@ describe("a job's results as CSV, for a spreadsheet", () => {
     expect(lines[3]!.slice(9)).toEqual(['Apartado', 'NIT inválido', formatGuatemalanTimestamp(new Date(lines[3]![4]!)), ...empty]);
   });
 
+  it('name a legal entity by its razón social in the RTU\'s nombre, as a person by their names (the sixth review found it empty)', () => {
+    const headers = cellsOf(csvHeader('rtu').slice(1));
+    const nameOf = (datos: unknown) => cellsOf(csvLine({ posicion: 1, identificador: '576937-K', estado: 'encontrado', motivo: null, datos, respondido_en: null, fuente: null, fuente_id: null, request_id: null }, 'rtu'))[headers.indexOf('nombre')];
+    expect(nameOf({ persona: null, empresa: { razon_social: 'COOPERATIVA EJEMPLO, R.L.', tipo_sociedad: 'Cooperativa' } })).toBe('COOPERATIVA EJEMPLO, R.L.');
+    expect(nameOf({ persona: { primerNombre: 'Ana', primerApellido: 'López' }, empresa: null })).toBe('Ana López');
+    // A record whose entity names itself elsewhere leaves the cell empty rather than guessing.
+    expect(nameOf({ persona: null, empresa: { denominacion: 'OTRA, S.A.' } })).toBe('');
+  });
+
   it('say "No reportado" for a yes/no the source did not report, never "No"', () => {
     const row: ResultRow = { posicion: 1, identificador: '576937-K', estado: 'encontrado', motivo: null, datos: { tieneIncumplimientos: true, tieneProcesoCoactivo: null, incumplimientos: ['IVA 2025-09', 'ISR 2024'] }, respondido_en: null, fuente: null, fuente_id: null, request_id: null };
     const cells = cellsOf(csvLine(row, 'omisos'));

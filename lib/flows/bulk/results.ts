@@ -124,10 +124,15 @@ const yesNo = (value: unknown): Cell => (value === true ? YES_NO_WORDS.yes : val
 
 const PERSON_KIND_WORDS: Record<string, string> = { individual: 'Individual', juridica: 'Jurídica' };
 
-/** The RTU's person's name in one cell; an entity's record (empresa) has no fixed shape, so no name is read from it. */
+/**
+ * The RTU's name in one cell: a person's names, or a legal entity's razón social. The entity's
+ * record (empresa) has no fixed shape (the contract's rule 4): its name is read where the source
+ * puts it today (razon_social, or razonSocial), and the cell stays empty if it ever moves.
+ */
 function rtuPersonName(data: unknown): Cell {
   const parts = ['primerNombre', 'segundoNombre', 'primerApellido', 'segundoApellido'].map((key) => text(field(data, 'persona', key))).filter((part) => part);
-  return parts.length > 0 ? parts.join(' ') : null;
+  if (parts.length > 0) return parts.join(' ');
+  return text(field(data, 'empresa', 'razon_social')) ?? text(field(data, 'empresa', 'razonSocial'));
 }
 
 export const CATALOG_CSV_COLUMNS: Record<CatalogName, CatalogColumns> = {
