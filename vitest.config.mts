@@ -66,6 +66,9 @@ const ONE_DATABASE_FILES: Record<string, 'pglite' | 'postgresql'> = {
   // A password change against a stolen session and the sign-in audit: the same statements as the
   // sign-in files that run on both.
   'tests/security/console-password-change.test.ts': 'pglite',
+  // The CLI's words (help, errors, confirmations, the reconciliation's verdict): the same sentences
+  // whichever database; the CLI's data paths run on both in the other cli-*.test.ts files.
+  'tests/foundation/cli-spanish.test.ts': 'pglite',
 };
 for (const file of Object.keys(ONE_DATABASE_FILES)) {
   // A file moved or renamed must be listed again, not silently run twice or lost from the split.

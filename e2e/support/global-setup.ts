@@ -98,12 +98,32 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
 
   return async () => {
+    // The books close after everything the suite did (card payments, refunds, voids, corrections):
+    // the same check an operator runs, on the suite's own database, before it is dropped.
+    const books = await booksCheck(database.env);
     await stop(app.child);
     await simulator.close();
     await alertReceiver.close();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (books.code !== 0) throw new Error(`[e2e] the books do not close after the suite (npm run cli -- books:verify, exit ${books.code}):\n${books.output}`);
+    console.log('[e2e] books:verify after the suite: the books close.');
   };
+}
+
+/** `npm run cli -- books:verify` against the suite's database, beside the running app (PGlite: through the app's shared socket). */
+function booksCheck(env: E2eDatabase['env']): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'cli', 'run.mjs'), 'books:verify'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...(env.PGLITE_DIR ? { PGLITE_DIR: env.PGLITE_DIR, DATABASE_URL: '' } : { DATABASE_URL: env.DATABASE_URL }), APP_ENV: 'development', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
 }
 
 interface E2eDatabase {
