@@ -142,11 +142,17 @@ describe('a billing profile before money is taken', { timeout: PROCESS_TEST_TIME
       expect(simulator.fel.certificationCount(invoice.identifier)).toBe(1);
       expect(simulator.fel.certification(invoice.identifier)).toMatchObject({ receptorId: EMPRESA.nit });
     }
-    // Each certified invoice is e-mailed to the profile's address for invoices (listed as not sent: this app has no mail server).
-    const mailed = await app.withDatabase(async () =>
-      (await db()).select().from(alertDeliveries).where(and(eq(alertDeliveries.integrationId, integration.id), eq(alertDeliveries.condition, 'invoice_issued'), eq(alertDeliveries.channel, 'email'))),
-    );
-    expect(mailed.filter((delivery) => delivery.target === 'facturas@empresa.com.gt')).toHaveLength(2);
+    // Each certified invoice is e-mailed to the profile's address for invoices (listed as not sent:
+    // this app has no mail server). The notice is queued by the invoice's "certified" event, just after.
+    const mailedToInvoices = () =>
+      app.withDatabase(async () =>
+        (await (await db()).select().from(alertDeliveries).where(and(eq(alertDeliveries.integrationId, integration.id), eq(alertDeliveries.condition, 'invoice_issued'), eq(alertDeliveries.channel, 'email')))).filter(
+          (delivery) => delivery.target === 'facturas@empresa.com.gt',
+        ),
+      );
+    const ends = Date.now() + 20_000;
+    while ((await mailedToInvoices()).length < 2 && Date.now() < ends) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await mailedToInvoices()).toHaveLength(2);
   });
 
   it('an ERP reconciles the month through the API alone: each top-up names its invoice, the totals agree, and the documents download (issue 64, point 12)', async () => {
