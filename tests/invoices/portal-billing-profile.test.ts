@@ -113,13 +113,7 @@ describe('a billing profile before money is taken', { timeout: PROCESS_TEST_TIME
 
   it('the billing person registers the NIT with the name SAT has: the waiting invoice goes out to it, and the card payment is then credited and invoiced to it', async () => {
     const page = '/portal/facturas/datos';
-    const found = await action(page, 'lookUpBillingReceptorAction', { tipo: 'nit', identificador: '91000001-8' });
-    expect(says(found, EMPRESA.name), found.text.slice(0, 400)).toBe(true);
-    const saved = await action(page, 'saveBillingReceptorAction', { tipo: 'nit', identificador: EMPRESA.nit, nombre: EMPRESA.name, nombreMostrado: EMPRESA.name });
-    expect(says(saved, `${RECEPTOR_MESSAGES.saved} ${RECEPTOR_MESSAGES.released(1)}`), saved.text.slice(0, 400)).toBe(true);
-    const [row] = await app.withDatabase(async () => (await db()).select().from(integrations).where(eq(integrations.id, integration.id)));
-    // One profile: the integration's razón social and NIT are the ones its invoices name.
-    expect(row).toMatchObject({ receptorKind: 'nit', receptorId: EMPRESA.nit, receptorName: EMPRESA.name, legalName: EMPRESA.name, nit: EMPRESA.nit });
+    // The address and the e-mail for invoices first: the waiting invoice leaves as soon as the NIT is saved.
     const refused = await action(page, 'saveBillingContactPortalAction', { direccion: '6a. Avenida 1-23, zona 1', correo: 'facturas@' });
     expect(says(refused, BILLING_MESSAGES.emailInvalid)).toBe(true);
     const contact = await action(page, 'saveBillingContactPortalAction', { direccion: '6a. Avenida 1-23, zona 1, Guatemala', correo: 'Facturas@Empresa.com.gt' });
@@ -130,6 +124,13 @@ describe('a billing profile before money is taken', { timeout: PROCESS_TEST_TIME
     const audits = await app.withDatabase(async () => (await db()).select().from(auditLog).where(and(eq(auditLog.action, 'integration.set_billing_contact'), eq(auditLog.targetId, String(integration.id)))));
     expect(audits.map((audit) => [audit.actor.includes(BILLING), audit.after])).toEqual([[true, { billingAddress: '6a. Avenida 1-23, zona 1, Guatemala', invoiceEmail: 'facturas@empresa.com.gt' }]]);
 
+    const found = await action(page, 'lookUpBillingReceptorAction', { tipo: 'nit', identificador: '91000001-8' });
+    expect(says(found, EMPRESA.name), found.text.slice(0, 400)).toBe(true);
+    const saved = await action(page, 'saveBillingReceptorAction', { tipo: 'nit', identificador: EMPRESA.nit, nombre: EMPRESA.name, nombreMostrado: EMPRESA.name });
+    expect(says(saved, `${RECEPTOR_MESSAGES.saved} ${RECEPTOR_MESSAGES.released(1)}`), saved.text.slice(0, 400)).toBe(true);
+    const [row] = await app.withDatabase(async () => (await db()).select().from(integrations).where(eq(integrations.id, integration.id)));
+    // One profile: the integration's razón social and NIT are the ones its invoices name.
+    expect(row).toMatchObject({ receptorKind: 'nit', receptorId: EMPRESA.nit, receptorName: EMPRESA.name, legalName: EMPRESA.name, nit: EMPRESA.nit });
     const quote = await action('/portal/recargas', 'quoteOnlineTopUpAction', { monto: '3000.00' });
     expect(says(quote, 'Total a pagar: Q 3,000.00')).toBe(true);
     await cardTopUpPaid(billing, simulator, '3000.00');
