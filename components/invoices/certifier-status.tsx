@@ -22,17 +22,24 @@ export function InvoicingStoppedBanner({ health, link = false }: { health: Certi
   );
 }
 
+/** An outside party's state in words (the certifier's, the payment provider's), and since when. */
+function CallHealthBadge({ health }: { health: Pick<CallHealth, 'state' | 'since'> }) {
+  return (
+    <p>
+      <span className={`badge ${CERTIFIER_STATE_TONES[health.state]}`} data-state={health.state}>
+        {CERTIFIER_STATE_LABELS[health.state]}
+      </span>
+      {health.since && <span className="small">{` desde ${formatDateTime(health.since)}`}</span>}
+    </p>
+  );
+}
+
 /** The certifier as a component beside the sources (Fuentes): its state, since when, its last call and what waits. */
 export function CertifierStatus({ health, certifierName }: { health: CertifierHealth; certifierName: string | null }) {
   return (
     <section className="card" aria-labelledby="certificador" data-testid="certifier-status">
       <h2 id="certificador">{`Certificador de facturas (FEL)${certifierName ? `: ${certifierName}` : ''}`}</h2>
-      <p>
-        <span className={`badge ${CERTIFIER_STATE_TONES[health.state]}`} data-state={health.state}>
-          {CERTIFIER_STATE_LABELS[health.state]}
-        </span>
-        {health.since && <span className="small">{` desde ${formatDateTime(health.since)}`}</span>}
-      </p>
+      <CallHealthBadge health={health} />
       <p className="small">
         {health.lastCallAt ? `Última llamada: ${formatDateTime(health.lastCallAt)}. ` : ''}
         {health.waiting === 0
@@ -49,14 +56,7 @@ export function PaymentProviderStatus({ name, activity, health }: { name: string
   return (
     <section className="card" aria-labelledby="proveedor-de-pagos" data-testid="payment-provider-status">
       <h2 id="proveedor-de-pagos">{`Proveedor de pagos en línea${name ? `: ${name}` : ''}`}</h2>
-      {name !== null && (
-        <p>
-          <span className={`badge ${CERTIFIER_STATE_TONES[health.state]}`} data-state={health.state}>
-            {CERTIFIER_STATE_LABELS[health.state]}
-          </span>
-          {health.since && <span className="small">{` desde ${formatDateTime(health.since)}`}</span>}
-        </p>
-      )}
+      {name !== null && <CallHealthBadge health={health} />}
       <p>
         {name === null
           ? 'Los pagos en línea están desactivados: no se aceptan pagos nuevos.'

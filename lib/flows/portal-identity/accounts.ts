@@ -37,7 +37,12 @@ export async function findPortalAccountByEmail(email: string): Promise<PortalAcc
 /** The NITs and CUIs the service holds for an integration (its billing profile's): a password of its people must not carry them. */
 export async function integrationIdentifiers(integrationId: number): Promise<string[]> {
   const [row] = await (await db()).select({ nit: integrations.nit, receptorId: integrations.receptorId }).from(integrations).where(eq(integrations.id, integrationId));
-  return [row?.nit, row?.receptorId].filter((identifier): identifier is string => Boolean(identifier) && identifier !== 'CF');
+  return row ? billingIdentifiers(row) : [];
+}
+
+/** The NIT and the receptor's NIT or CUI of an integration's row (consumidor final is none). */
+export function billingIdentifiers(integration: { nit: string | null; receptorId: string | null }): string[] {
+  return [integration.nit, integration.receptorId].filter((identifier): identifier is string => Boolean(identifier) && identifier !== 'CF');
 }
 
 /** How the audit names a portal user: "Integrador: correo (integración)". */

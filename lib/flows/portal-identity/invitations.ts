@@ -10,7 +10,7 @@ import { fail, ok, type Result } from '@/lib/platform/result';
 import { hashPassword } from '@/lib/platform/security/passwords';
 import { env } from '@/lib/platform/env';
 import { MAX_PASSWORD_LENGTH, userEmailSchema, userNameSchema } from '@/lib/flows/auth/users';
-import { findPortalAccountByEmail, integratorActor } from './accounts';
+import { billingIdentifiers, findPortalAccountByEmail, integratorActor } from './accounts';
 import { hashLinkCode, INVITATION_VALID_HOURS, isLinkCode, newLinkCode, portalLink } from './links';
 import { portalMailAvailable, printOnTerminal, sendInvitation, type LinkPrinter } from './mail';
 import { PORTAL_ROLES } from './roles';
@@ -287,7 +287,7 @@ export async function invitationForCode(code: unknown): Promise<InvitationLinkSt
     email: row.invitation.email,
     role: row.invitation.role,
     integrationName: integration.nombre,
-    integrationIdentifiers: [integration.nit, integration.receptorId].filter((identifier): identifier is string => Boolean(identifier) && identifier !== 'CF'),
+    integrationIdentifiers: billingIdentifiers(integration),
     expiresAt: row.invitation.expiresAt,
   };
 }

@@ -49,25 +49,19 @@ export interface PublicComponentStatus {
   texto: string;
 }
 
+/** A component's state now from its outside party's calls, in the public's words for each. */
+function componentOf(componente: PublicComponentStatus['componente'], nombre: string, health: Pick<CallHealth, 'state' | 'since'>, texto: Record<PublicComponentStatus['estado'], string>): PublicComponentStatus {
+  const estado = health.state === 'up' || health.state === 'idle' ? 'operando' : health.state === 'degraded' ? 'degradado' : 'sin_servicio';
+  return { componente, nombre, estado, desde: estado === 'operando' ? null : (health.since?.toISOString() ?? null), texto: texto[estado] };
+}
+
 /** Online payments as the public reads them: whether the provider answers; a deposit is the other way to top up. */
 export function paymentsComponent(health: Pick<CallHealth, 'state' | 'since'>): PublicComponentStatus {
-  const nombre = 'Pagos en línea';
-  const desde = health.since?.toISOString() ?? null;
-  switch (health.state) {
-    case 'up':
-    case 'idle':
-      return { componente: 'pagos_en_linea', nombre, estado: 'operando', desde: null, texto: 'Los pagos con tarjeta y por transferencia se reciben con normalidad.' };
-    case 'degraded':
-      return { componente: 'pagos_en_linea', nombre, estado: 'degradado', desde, texto: 'El proveedor de pagos falla a ratos: un pago puede tardar en acreditarse; nunca se acredita dos veces.' };
-    default:
-      return {
-        componente: 'pagos_en_linea',
-        nombre,
-        estado: 'sin_servicio',
-        desde,
-        texto: 'Por ahora no se pueden iniciar pagos en línea; los ya hechos se acreditan en cuanto el proveedor responda. Puede recargar con un depósito bancario.',
-      };
-  }
+  return componentOf('pagos_en_linea', 'Pagos en línea', health, {
+    operando: 'Los pagos con tarjeta y por transferencia se reciben con normalidad.',
+    degradado: 'El proveedor de pagos falla a ratos: un pago puede tardar en acreditarse; nunca se acredita dos veces.',
+    sin_servicio: 'Por ahora no se pueden iniciar pagos en línea; los ya hechos se acreditan en cuanto el proveedor responda. Puede recargar con un depósito bancario.',
+  });
 }
 
 /**
@@ -76,23 +70,11 @@ export function paymentsComponent(health: Pick<CallHealth, 'state' | 'since'>): 
  * their invoices will follow is the integrator's.
  */
 export function invoicingComponent(health: Pick<CertifierHealth, 'state' | 'since'>): PublicComponentStatus {
-  const nombre = 'Facturación electrónica (FEL)';
-  const desde = health.since?.toISOString() ?? null;
-  switch (health.state) {
-    case 'up':
-    case 'idle':
-      return { componente: 'facturacion', nombre, estado: 'operando', desde: null, texto: 'Las facturas de las recargas se certifican ante SAT con normalidad.' };
-    case 'degraded':
-      return { componente: 'facturacion', nombre, estado: 'degradado', desde, texto: 'El certificador falla a ratos: algunas facturas tardan; se reintentan solas, sin duplicarse.' };
-    default:
-      return {
-        componente: 'facturacion',
-        nombre,
-        estado: 'sin_servicio',
-        desde,
-        texto: 'Facturación detenida: las recargas se siguen acreditando y sus facturas se emitirán solas, una por recarga, en cuanto el certificador vuelva.',
-      };
-  }
+  return componentOf('facturacion', 'Facturación electrónica (FEL)', health, {
+    operando: 'Las facturas de las recargas se certifican ante SAT con normalidad.',
+    degradado: 'El certificador falla a ratos: algunas facturas tardan; se reintentan solas, sin duplicarse.',
+    sin_servicio: 'Facturación detenida: las recargas se siguen acreditando y sus facturas se emitirán solas, una por recarga, en cuanto el certificador vuelva.',
+  });
 }
 
 /** A share as a percent with two decimals, rounded down: any failure keeps it under 100. */
