@@ -17,7 +17,7 @@ import { FORM_BODY_MESSAGES, MALFORMED_TARGET_MESSAGES, PAYMENT_WEBHOOK_TOO_LARG
 import { Drain } from './lib/root/server/drain.mjs';
 import { answerLookup, directLookupFor, loadLookupRoutes } from './lib/root/server/direct-lookups.mjs';
 import { gatewayResponseClass } from './lib/root/server/gateway-response.mjs';
-import { answerPublicPage, inPageTurn, pageTurnOf, refusalPauseLeftMs, refusePausedClient } from './lib/root/server/page-turns.mjs';
+import { answerPublicPage, inPageTurn, pageTurnOf, refusalPauseLeftMs } from './lib/root/server/page-turns.mjs';
 import { answerProbe, isProbe } from './lib/root/server/probes.mjs';
 import { answerAsteriskForm, answerClientError, refuse, refuseJson, refuseMisdirected, toOriginForm } from './lib/root/server/responses.mjs';
 import { parseUrl, portRefusal, readDrainTimeout, readMilliseconds, refuseTakenPort } from './lib/root/server/settings.mjs';
@@ -45,8 +45,6 @@ const drain = new Drain({ log, deadlineMs: readDrainTimeout(log, process.env.SHU
 // (required and https in production) and stops if it is wrong; here an unusable value only means
 // no public host is known yet.
 const publicUrl = parseUrl(process.env.NEXTAUTH_URL);
-// Whether a reverse proxy the app trusts stands in front (the same setting the per-IP limits read).
-const behindTrustedProxy = Number(process.env.TRUSTED_PROXY_HOPS ?? 0) > 0;
 const BASELINE_HEADERS = Object.entries(baselineSecurityHeaders({ https: publicUrl?.protocol === 'https:' }));
 
 // A request's headers and its whole body must arrive within these (Node's default is 300 s: a
@@ -77,12 +75,10 @@ const server = http.createServer(
       void answerLookup(directLookup, response, log);
       return;
     }
-    // A client just refused a page waits out its Retry-After before its next page is looked at:
-    // on its own connection, held; behind a trusted proxy, whose connections other clients share,
-    // refused again at once.
+    // A client just refused a page waits out its Retry-After before its next page is looked at,
+    // held: the client as the per-IP limits count it, never the connection (page-turns.mjs).
     const pauseMs = pageArea(request.method, pathOf(request.url)) ? refusalPauseLeftMs(request) : 0;
-    if (pauseMs > 0 && behindTrustedProxy) refusePausedClient(request, response, pauseMs);
-    else if (pauseMs > 0) setTimeout(() => route(request, response), pauseMs);
+    if (pauseMs > 0) setTimeout(() => route(request, response), pauseMs);
     else route(request, response);
   },
 );

@@ -96,12 +96,13 @@ describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS
     expect(lookup.status).toBe(200);
   });
 
-  // Behind a reverse proxy (Caddy, nginx, an ingress) many clients share a few keep-alive
-  // connections. A refused page paused its connection's next request for a second, which then
-  // landed on whoever the proxy sent next on it: /admin/login went from 2 ms to 1,028 ms from
-  // another address while one address flooded /docs (the sixth review). The pause is the client's.
-  it('behind a reverse proxy that pools its connections, one address refused on /docs leaves another address\'s sign-in page as it was', async () => {
-    const proxy = await startReverseProxy(instances.map((instance) => instance.baseUrl), { connectionsPerUpstream: 4 });
+  // Behind a reverse proxy (Caddy, nginx, an ingress) many clients share keep-alive connections.
+  // A refused page paused its connection's next request for a second, which then landed on
+  // whoever the proxy sent next on it: /admin/login went from 2 ms to 1,028 ms from another address
+  // while one address flooded /docs (the sixth review). The pause is the client's. Caddy, from the
+  // Caddyfile deploy/compose ships.
+  it('behind the reverse proxy we ship, one address refused on /docs leaves another address\'s sign-in page as it was', async () => {
+    const proxy = await startReverseProxy(instances.map((instance) => instance.baseUrl));
     // The reader's own address, new to this run (the proxy names the address each client connects from).
     const readerAddress = `127.${(Number.parseInt(RUN, 16) % 250) + 2}.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
     // Node's own client: it connects from the address given (undici's fetch does not take one).
@@ -131,9 +132,11 @@ describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS
         // Stopped even when a sign-in fails: a crowd left running loads the machine for whatever runs next.
         counts = await running.stop();
       }
-      console.log(`[behind a pooling proxy] /admin/login p50 alone ${alone.toFixed(1)} ms, while one address floods /docs ${flooded.toFixed(1)} ms (flood ${JSON.stringify(counts.statuses)})`);
-      // The flood is refused past its per-IP limit, so its client is paused...
-      expect(counts.statuses[429]).toBeGreaterThan(FLOOD_CONNECTIONS);
+      console.log(`[behind Caddy] /admin/login p50 alone ${alone.toFixed(1)} ms, while one address floods /docs ${flooded.toFixed(1)} ms (flood ${JSON.stringify(counts.statuses)})`);
+      // The flood is refused past its per-IP limit (60 a minute, shared by both instances), so its
+      // client is paused...
+      expect(counts.statuses[200]).toBeLessThanOrEqual(60);
+      expect(counts.statuses[429]).toBeGreaterThan(0);
       // ...and nobody else is: far from the second a refused client waits, on the same connections.
       expect(flooded).toBeLessThan(250);
     } finally {

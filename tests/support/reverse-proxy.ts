@@ -1,50 +1,79 @@
-// A reverse proxy as deploy/ puts one in front of the app (Caddy in deploy/compose, an ingress in
-// Kubernetes): every client's requests go over a small pool of keep-alive connections to each
-// instance, round robin, with the client's address appended to X-Forwarded-For. The flood tests use
-// it to see what one client's refusals do to the others that share a connection.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Pool } from 'undici';
+// The reverse proxy deploy/compose puts in front of the app: Caddy, run from the Caddyfile we ship
+// (its upstreams pointed at the test's instances, plain HTTP on a free local port, no admin
+// endpoint). Caddy carries every client's requests over keep-alive connections to each instance
+// and sets X-Forwarded-For to the address each client connected from: the flood tests use it to
+// see what one client's refusals do to the others that share those connections.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface RunningReverseProxy {
   url: string;
   close(): Promise<void>;
 }
 
-/** Hop-by-hop headers a proxy does not pass on (RFC 9110, 7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+const SHIPPED_CADDYFILE = path.join(import.meta.dirname, '../../deploy/compose/Caddyfile');
+/** The upstreams as the shipped file names them (Compose's two services). */
+const SHIPPED_UPSTREAMS = 'app-1:3000 app-2:3000';
 
-export async function startReverseProxy(upstreams: string[], options: { connectionsPerUpstream: number }): Promise<RunningReverseProxy> {
-  const pools = upstreams.map((upstream) => new Pool(upstream, { connections: options.connectionsPerUpstream, pipelining: 1, keepAliveTimeout: 60_000 }));
-  let next = 0;
-  const server = http.createServer((request, response) => {
-    const pool = pools[next++ % pools.length]!;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    headers['x-forwarded-for'] = [request.headers['x-forwarded-for'], request.socket.remoteAddress].filter(Boolean).join(', ');
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    pool
-      .request({ path: request.url ?? '/', method: request.method as 'GET', headers, body: hasBody ? request : null })
-      .then(async (answer) => {
-        const passed: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) passed[name] = value;
-        response.writeHead(answer.statusCode, passed);
-        for await (const chunk of answer.body) response.write(chunk);
-        response.end();
-      })
-      .catch(() => {
-        if (!response.headersSent) response.writeHead(502);
-        response.end();
-      });
+export async function startReverseProxy(upstreams: string[]): Promise<RunningReverseProxy> {
+  const port = await freePort();
+  const shipped = fs.readFileSync(SHIPPED_CADDYFILE, 'utf8');
+  if (!shipped.includes(SHIPPED_UPSTREAMS)) throw new Error(`deploy/compose/Caddyfile no longer names ${SHIPPED_UPSTREAMS}: update tests/support/reverse-proxy.ts`);
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-caddy-'));
+  const caddyfile = path.join(directory, 'Caddyfile');
+  // No admin endpoint (two proxies at once would fight over :2019) and no automatic HTTPS.
+  fs.writeFileSync(caddyfile, `{\n\tadmin off\n\tauto_https off\n}\n${shipped.replace(SHIPPED_UPSTREAMS, upstreams.map((upstream) => new URL(upstream).host).join(' '))}`);
+  const child = spawn('caddy', ['run', '--adapter', 'caddyfile', '--config', caddyfile], {
+    env: { ...process.env, PUBLIC_HOST: `http://127.0.0.1:${port}`, XDG_DATA_HOME: directory, XDG_CONFIG_HOME: directory, HOME: directory },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));
+  try {
+    await listening(child, port, () => output);
+  } catch (error) {
+    child.kill('SIGKILL');
+    fs.rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await Promise.all(pools.map((pool) => pool.close()));
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves once Caddy accepts connections on `port`; rejects if it exits or takes longer than 10 s. */
+async function listening(child: ChildProcess, port: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`caddy exited (${child.exitCode}): ${output()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`caddy did not listen on ${port} within 10 s: ${output()}`);
 }
