@@ -3,7 +3,7 @@
 // the running month's preview, and an issued statement's PDF link on a phone.
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { DEVELOPMENT_STATEMENT_ISSUER } from '../lib/platform/env';
+import { DEVELOPMENT_ISSUER } from '../lib/platform/env';
 import { guatemalanToday } from '../lib/platform/time/guatemala-time';
 import { dayRangeText } from '../lib/platform/time/months';
 import { pageLabel, PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '../lib/flows/statements/texts';
@@ -72,7 +72,7 @@ test('la vista previa del estado de cuenta del mes en curso, en escritorio y en 
     await expect(page.getByTestId('preview-mark')).toContainText(PREVIEW_MARK);
     const preview = page.getByTestId('statement-preview');
     await expect(preview).toContainText(period);
-    await expect(preview).toContainText(`Emisor: ${DEVELOPMENT_STATEMENT_ISSUER.name}`);
+    await expect(preview).toContainText(`Emisor: ${DEVELOPMENT_ISSUER.ISSUER_LEGAL_NAME}`);
     // No number anywhere: a preview is not a statement.
     await expect(page.locator('main')).not.toContainText(/n\.º|Estado n/);
     // Nothing has moved since the page above was read: the month closes on the integration's balance.
@@ -91,7 +91,7 @@ test('la vista previa del estado de cuenta del mes en curso, en escritorio y en 
     expect(lines, `página ${index + 1}`).toContain(PREVIEW_MARK);
     expect(lines, `página ${index + 1}`).toContain(pageLabel(index + 1, pages.length));
   });
-  expect(pages.flat()).toEqual(expect.arrayContaining([`Emisor: ${DEVELOPMENT_STATEMENT_ISSUER.name}`, period]));
+  expect(pages.flat()).toEqual(expect.arrayContaining([`Emisor: ${DEVELOPMENT_ISSUER.ISSUER_LEGAL_NAME}`, period]));
   expect(pages.flat().join('\n')).not.toMatch(/n\.º/);
 
   // Days that cannot be previewed are refused with what to change, and the page stays usable.

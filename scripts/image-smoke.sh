@@ -117,8 +117,8 @@ SETTINGS=(
   "PERSONAL_DATA_KEY=$(key)" "PERSONAL_DATA_SEARCH_KEY=$(key)"
   "UPSTREAM_TLS_SIDECAR=true" "RENAP_BASE_URL=$SIMULATOR/renap" "RTU_BASE_URL=$SIMULATOR/rtu" "CATALOG_BASE_URL=$SIMULATOR/catalog"
   "RENAP_API_KEY=sim-renap-key" "RTU_API_KEY=sim-rtu-key" "CATALOG_CLIENT_ID=sim-catalog-client" "CATALOG_CLIENT_SECRET=sim-catalog-secret"
-  "SUPPORT_CONTACT_EMAIL=soporte@smoke.test" "STATEMENT_ISSUER_NAME=Operadora de Prueba, S.A." "STATEMENT_ISSUER_NIT=576937-K"
-  "STATEMENT_ISSUER_ADDRESS=Avenida de Prueba 1-23, zona 1, Ciudad de Guatemala" "FEL_ENABLED=false"
+  "SUPPORT_CONTACT_EMAIL=soporte@smoke.test" "ISSUER_LEGAL_NAME=Operadora de Prueba, S.A." "ISSUER_NIT=576937-K"
+  "ISSUER_ADDRESS=Avenida de Prueba 1-23, zona 1, Ciudad de Guatemala" "FEL_ENABLED=false"
   # tini warns when it is not PID 1 (an engine makes it PID 1): as a subreaper it reaps all the same.
   "TINI_SUBREAPER=1"
 )

@@ -10,15 +10,12 @@ const FEL_PRODUCTION = {
   FEL_SIGNING_KEY: 'llave-firma',
   FEL_API_USER: 'api',
   FEL_API_KEY: 'llave-api',
-  FEL_ISSUER_NIT: '576937-K',
-  FEL_ISSUER_LEGAL_NAME: 'Servicios de Consulta Tributaria, S.A.',
   FEL_ISSUER_COMMERCIAL_NAME: 'Consulta Contribuyentes',
   FEL_ISSUER_ESTABLISHMENT: '1',
   FEL_ISSUER_AFFILIATION: 'GEN',
-  FEL_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9',
-  FEL_ISSUER_POSTAL_CODE: '01009',
-  FEL_ISSUER_MUNICIPALITY: 'Guatemala',
-  FEL_ISSUER_DEPARTMENT: 'Guatemala',
+  ISSUER_POSTAL_CODE: '01009',
+  ISSUER_MUNICIPALITY: 'Guatemala',
+  ISSUER_DEPARTMENT: 'Guatemala',
 };
 
 describe('FEL settings', () => {
@@ -31,11 +28,11 @@ describe('FEL settings', () => {
       FEL_NIT_LOOKUP_BASE_URL: 'http://127.0.0.1:4999/fel/receptores',
       FEL_SIGNING_USER: 'sim-fel-firma',
       FEL_API_KEY: 'sim-fel-llave-api',
-      FEL_ISSUER_NIT: '576937K',
+      ISSUER_NIT: '576937K',
       FEL_ISSUER_ESTABLISHMENT: 1,
       FEL_ISSUER_AFFILIATION: 'GEN',
     });
-    expect(DEVELOPMENT_FEL_SETTINGS.FEL_ISSUER_LEGAL_NAME).toMatch(/desarrollo/i);
+    expect(DEVELOPMENT_FEL_SETTINGS.FEL_ISSUER_COMMERCIAL_NAME).toMatch(/desarrollo/i);
   });
 
   it('are off under tests, a built app and the CLI unless FEL_ENABLED turns them on', () => {
@@ -57,16 +54,19 @@ describe('FEL settings', () => {
       expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, [name]: '' })).toEqual([name]);
     }
     const settings = parseEnv({ ...PRODUCTION, ...FEL_PRODUCTION });
-    expect(settings).toMatchObject({ FEL_ENABLED: true, FEL_ISSUER_NIT: '576937K', FEL_ISSUER_ESTABLISHMENT: 1 });
+    expect(settings).toMatchObject({ FEL_ENABLED: true, ISSUER_NIT: '576937K', FEL_ISSUER_ESTABLISHMENT: 1 });
   });
 
   it('check the issuer and the URLs, and never echo a credential', () => {
-    expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_ISSUER_NIT: '576937-1' })).toEqual(['FEL_ISSUER_NIT']);
+    expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, ISSUER_NIT: '576937-1' })).toEqual(['ISSUER_NIT']);
+    // A CUI is a NIT for a statement, not for a DTE's Emisor.
+    expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, ISSUER_NIT: '1587564440904' })).toEqual(['ISSUER_NIT']);
+    expect(parseEnv({ ...PRODUCTION, ISSUER_NIT: '1587564440904' }).ISSUER_NIT).toBe('1587564440904');
     expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_ISSUER_AFFILIATION: 'OTRO' })).toEqual(['FEL_ISSUER_AFFILIATION']);
     expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_ISSUER_ESTABLISHMENT: '0' })).toEqual(['FEL_ISSUER_ESTABLISHMENT']);
     expect(rejectedVariables({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_CERTIFIER_BASE_URL: 'http://certificador.example.gt/fel' })).toEqual(['FEL_CERTIFIER_BASE_URL']);
-    const wrong = () => parseEnv({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_SIGNING_KEY: 'llave-secreta-firma', FEL_ISSUER_NIT: 'x' });
-    expect(wrong).toThrow(/FEL_ISSUER_NIT/);
+    const wrong = () => parseEnv({ ...PRODUCTION, ...FEL_PRODUCTION, FEL_SIGNING_KEY: 'llave-secreta-firma', ISSUER_NIT: 'x' });
+    expect(wrong).toThrow(/ISSUER_NIT/);
     expect(wrong).not.toThrow(/llave-secreta-firma/);
   });
 });

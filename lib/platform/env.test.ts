@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
-import { DEVELOPMENT_STATEMENT_ISSUER, DEVELOPMENT_TOP_UP_BANK_ACCOUNTS, EnvError, parseEnv } from './env';
+import { DEVELOPMENT_ISSUER, DEVELOPMENT_TOP_UP_BANK_ACCOUNTS, EnvError, parseEnv, renamedSettingsInUse } from './env';
 
 describe('parseEnv', () => {
   it('needs nothing for embedded development and uses the contract defaults', () => {
@@ -130,9 +130,9 @@ describe('parseEnv', () => {
         'RENAP_BASE_URL',
         'RTU_BASE_URL',
         'CATALOG_BASE_URL',
-        'STATEMENT_ISSUER_NAME',
-        'STATEMENT_ISSUER_NIT',
-        'STATEMENT_ISSUER_ADDRESS',
+        'ISSUER_LEGAL_NAME',
+        'ISSUER_NIT',
+        'ISSUER_ADDRESS',
       ].sort(),
     );
   });
@@ -183,30 +183,46 @@ describe('parseEnv', () => {
 
   // Issue 32, point 7: a statement names who issues it. Production must say who; development
   // prints values that say they are not an operator's.
-  it("reads the statements' issuer, its NIT checked and stored without separators; development's says it is one", () => {
+  it("reads one issuer for statements and invoices, its NIT checked and stored without separators; development's says it is one", () => {
     expect(parseEnv(PRODUCTION)).toMatchObject({
-      STATEMENT_ISSUER_NAME: 'Servicios de Consulta Tributaria, S.A.',
-      STATEMENT_ISSUER_NIT: '576937K',
-      STATEMENT_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
+      ISSUER_LEGAL_NAME: 'Servicios de Consulta Tributaria, S.A.',
+      ISSUER_NIT: '576937K',
+      ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
     });
-    expect(rejectedVariables({ ...PRODUCTION, STATEMENT_ISSUER_NIT: '576937-1' })).toEqual(['STATEMENT_ISSUER_NIT']);
-    expect(rejectedVariables({ ...PRODUCTION, STATEMENT_ISSUER_NAME: 'Dos\nlíneas' })).toEqual(['STATEMENT_ISSUER_NAME']);
-    expect(rejectedVariables({ ...PRODUCTION, STATEMENT_ISSUER_ADDRESS: 'x'.repeat(301) })).toEqual(['STATEMENT_ISSUER_ADDRESS']);
-    expect(rejectedVariables({ STATEMENT_ISSUER_NIT: '12345' })).toEqual(['STATEMENT_ISSUER_NIT']);
+    expect(rejectedVariables({ ...PRODUCTION, ISSUER_NIT: '576937-1' })).toEqual(['ISSUER_NIT']);
+    expect(rejectedVariables({ ...PRODUCTION, ISSUER_LEGAL_NAME: 'Dos\nlíneas' })).toEqual(['ISSUER_LEGAL_NAME']);
+    expect(rejectedVariables({ ...PRODUCTION, ISSUER_ADDRESS: 'x'.repeat(256) })).toEqual(['ISSUER_ADDRESS']);
+    expect(rejectedVariables({ ISSUER_NIT: '12345' })).toEqual(['ISSUER_NIT']);
 
     const development = parseEnv({});
-    expect(development).toMatchObject({
-      STATEMENT_ISSUER_NAME: DEVELOPMENT_STATEMENT_ISSUER.name,
-      STATEMENT_ISSUER_NIT: DEVELOPMENT_STATEMENT_ISSUER.nit,
-      STATEMENT_ISSUER_ADDRESS: DEVELOPMENT_STATEMENT_ISSUER.address,
-    });
-    expect(DEVELOPMENT_STATEMENT_ISSUER.name).toMatch(/desarrollo/i);
-    expect(DEVELOPMENT_STATEMENT_ISSUER.address).toMatch(/desarrollo/i);
+    expect(development).toMatchObject({ ...DEVELOPMENT_ISSUER, ISSUER_NIT: '576937K' });
+    expect(DEVELOPMENT_ISSUER.ISSUER_LEGAL_NAME).toMatch(/desarrollo/i);
+    expect(DEVELOPMENT_ISSUER.ISSUER_ADDRESS).toMatch(/desarrollo/i);
     // A development deployment may still name a real issuer, one setting at a time.
-    expect(parseEnv({ STATEMENT_ISSUER_NAME: 'Operadora de Prueba, S.A.' })).toMatchObject({
-      STATEMENT_ISSUER_NAME: 'Operadora de Prueba, S.A.',
-      STATEMENT_ISSUER_NIT: DEVELOPMENT_STATEMENT_ISSUER.nit,
-    });
+    expect(parseEnv({ ISSUER_LEGAL_NAME: 'Operadora de Prueba, S.A.' })).toMatchObject({ ISSUER_LEGAL_NAME: 'Operadora de Prueba, S.A.', ISSUER_NIT: '576937K' });
+  });
+
+  it('reads the issuer under its old names for one release, warns of each, and refuses two old names for two issuers', () => {
+    const old = { STATEMENT_ISSUER_NAME: 'Operadora Antigua, S.A.', STATEMENT_ISSUER_NIT: '576937-K', STATEMENT_ISSUER_ADDRESS: 'Avenida Vieja 1-23, zona 1', FEL_ISSUER_MUNICIPALITY: 'Mixco' };
+    const { ISSUER_LEGAL_NAME: _name, ISSUER_NIT: _nit, ISSUER_ADDRESS: _address, ...withoutIssuer } = PRODUCTION;
+    expect(parseEnv({ ...withoutIssuer, ...old })).toMatchObject({ ISSUER_LEGAL_NAME: 'Operadora Antigua, S.A.', ISSUER_NIT: '576937K', ISSUER_ADDRESS: 'Avenida Vieja 1-23, zona 1', ISSUER_MUNICIPALITY: 'Mixco' });
+    expect(renamedSettingsInUse({ ...withoutIssuer, ...old })).toEqual([
+      'STATEMENT_ISSUER_NAME is the old name of ISSUER_LEGAL_NAME, read for this release only: rename it ISSUER_LEGAL_NAME',
+      'STATEMENT_ISSUER_NIT is the old name of ISSUER_NIT, read for this release only: rename it ISSUER_NIT',
+      'STATEMENT_ISSUER_ADDRESS is the old name of ISSUER_ADDRESS, read for this release only: rename it ISSUER_ADDRESS',
+      'FEL_ISSUER_MUNICIPALITY is the old name of ISSUER_MUNICIPALITY, read for this release only: rename it ISSUER_MUNICIPALITY',
+    ]);
+    // The new name wins, and the old one is said to be ignored.
+    expect(parseEnv({ ...PRODUCTION, STATEMENT_ISSUER_NIT: '1234567-9' }).ISSUER_NIT).toBe('576937K');
+    expect(renamedSettingsInUse({ ...PRODUCTION, STATEMENT_ISSUER_NIT: '1234567-9' })).toEqual(['STATEMENT_ISSUER_NIT is the old name of ISSUER_NIT and is ignored (ISSUER_NIT is used): remove it']);
+    // The same issuer under both old names is one; two are refused, whichever way the NIT is written.
+    expect(parseEnv({ ...withoutIssuer, ...old, FEL_ISSUER_NIT: '576937k' }).ISSUER_NIT).toBe('576937K');
+    expect(renamedSettingsInUse({ ...withoutIssuer, ...old, FEL_ISSUER_NIT: '576937k' })).toContain('FEL_ISSUER_NIT is the old name of ISSUER_NIT and is ignored (STATEMENT_ISSUER_NIT is used): remove it');
+    expect(() => parseEnv({ ...withoutIssuer, ...old, FEL_ISSUER_NIT: '1234567-9' })).toThrow(
+      'ISSUER_NIT: STATEMENT_ISSUER_NIT and FEL_ISSUER_NIT name different issuers, and statements and invoices name one: set ISSUER_NIT and remove both',
+    );
+    expect(() => parseEnv({ ...withoutIssuer, ...old, FEL_ISSUER_LEGAL_NAME: 'Otra Operadora, S.A.' })).toThrow(/ISSUER_LEGAL_NAME: STATEMENT_ISSUER_NAME and FEL_ISSUER_LEGAL_NAME name different issuers/);
+    expect(renamedSettingsInUse(PRODUCTION)).toEqual([]);
   });
 
   it("reads the service's bank accounts as JSON, each bank one of Recargas' and no account twice; development has a sample, production none", () => {

@@ -37,14 +37,71 @@ const printableLine = (max: number) =>
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must be one line of printable text');
 
 /**
- * Who issues the statements in development: values that say so on every PDF, so a development
- * statement is never taken for an operator's. The NIT passes the check (any valid one would).
+ * The issuer in development, of its statements and its invoices alike: values that say so on every
+ * PDF, so a development document is never taken for an operator's. The NIT passes SAT's check (any
+ * valid one would) and is the one the simulated certifier knows.
  */
-export const DEVELOPMENT_STATEMENT_ISSUER = {
-  name: 'Emisor de desarrollo (configure STATEMENT_ISSUER_NAME)',
-  nit: '12345679',
-  address: 'Dirección de desarrollo, sin validez (configure STATEMENT_ISSUER_ADDRESS)',
+export const DEVELOPMENT_ISSUER = {
+  ISSUER_LEGAL_NAME: 'Emisor de desarrollo, sin validez (configure ISSUER_LEGAL_NAME)',
+  ISSUER_NIT: '576937-K',
+  ISSUER_ADDRESS: 'Dirección de desarrollo, sin validez (configure ISSUER_ADDRESS)',
+  ISSUER_POSTAL_CODE: '01001',
+  ISSUER_MUNICIPALITY: 'Guatemala',
+  ISSUER_DEPARTMENT: 'Guatemala',
 } as const;
+
+/**
+ * Settings renamed, read under their old names for one release when the new one is unset (a
+ * warning at start says so; docs/deploy.md, "Renamed settings"). Statements and invoices named
+ * their issuer twice, STATEMENT_ISSUER_* and FEL_ISSUER_*, and in development they named two.
+ */
+export const RENAMED_SETTINGS: ReadonlyArray<{ old: string; now: string }> = [
+  { old: 'STATEMENT_ISSUER_NAME', now: 'ISSUER_LEGAL_NAME' },
+  { old: 'FEL_ISSUER_LEGAL_NAME', now: 'ISSUER_LEGAL_NAME' },
+  { old: 'STATEMENT_ISSUER_NIT', now: 'ISSUER_NIT' },
+  { old: 'FEL_ISSUER_NIT', now: 'ISSUER_NIT' },
+  { old: 'FEL_ISSUER_ADDRESS', now: 'ISSUER_ADDRESS' },
+  { old: 'STATEMENT_ISSUER_ADDRESS', now: 'ISSUER_ADDRESS' },
+  { old: 'FEL_ISSUER_POSTAL_CODE', now: 'ISSUER_POSTAL_CODE' },
+  { old: 'FEL_ISSUER_MUNICIPALITY', now: 'ISSUER_MUNICIPALITY' },
+  { old: 'FEL_ISSUER_DEPARTMENT', now: 'ISSUER_DEPARTMENT' },
+];
+
+/** Old names that must agree when both are set: two different issuers would be the bug itself. */
+const ONE_ISSUER_SETTINGS = new Set(['ISSUER_LEGAL_NAME', 'ISSUER_NIT']);
+
+/** The old name whose value stands for `now`, when `now` itself is unset: the first of the list that is set. */
+function oldNameInUse(source: Record<string, string | undefined>, now: string): string | undefined {
+  if (emptyAsUnset(source[now]) !== undefined) return undefined;
+  return RENAMED_SETTINGS.find((rename) => rename.now === now && emptyAsUnset(source[rename.old]) !== undefined)?.old;
+}
+
+/** What a start warns of: each old name set in `source`, and whether its value is the one used. */
+export function renamedSettingsInUse(source: Record<string, string | undefined>): string[] {
+  return RENAMED_SETTINGS.filter(({ old }) => emptyAsUnset(source[old]) !== undefined).map(({ old, now }) => {
+    const used = oldNameInUse(source, now);
+    if (used === old) return `${old} is the old name of ${now}, read for this release only: rename it ${now}`;
+    return `${old} is the old name of ${now} and is ignored (${used ?? now} is used): remove it`;
+  });
+}
+
+/** The renamed settings' values under their new names, from the old ones where the new are unset; and the conflicts. */
+function renamedSettingValues(source: Record<string, string | undefined>): { values: Record<string, string>; problems: string[] } {
+  const values: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const now of new Set(RENAMED_SETTINGS.map((rename) => rename.now))) {
+    const used = oldNameInUse(source, now);
+    if (!used) continue;
+    values[now] = source[used]!;
+    if (!ONE_ISSUER_SETTINGS.has(now)) continue;
+    const comparable = (name: string) => (now === 'ISSUER_NIT' ? normalizeNit(source[name]!) : source[name]!.trim());
+    const others = RENAMED_SETTINGS.filter((rename) => rename.now === now && rename.old !== used && emptyAsUnset(source[rename.old]) !== undefined);
+    for (const other of others) {
+      if (comparable(other.old) !== comparable(used)) problems.push(`${now}: ${used} and ${other.old} name different issuers, and statements and invoices name one: set ${now} and remove both`);
+    }
+  }
+  return { values, problems };
+}
 
 const bankAccountSchema = z.strictObject({
   bank: z.enum(BANK_CODES, `must be one of the banks' codes: ${BANK_CODES.join(', ')}`),
@@ -228,15 +285,19 @@ export const envSchema = z
     QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
-    // The operator as every statement names it, the issuer: legal name, NIT (checked as SAT does,
-    // stored without separators) and address. Production must set the three; parseEnv gives
-    // development DEVELOPMENT_STATEMENT_ISSUER's.
-    STATEMENT_ISSUER_NAME: z.preprocess(emptyAsUnset, printableLine(200).optional()),
-    STATEMENT_ISSUER_NIT: z.preprocess(
+    // The operator, one issuer of its statements and its invoices: legal name, NIT (checked as SAT
+    // does, stored without separators) and address (the street line; the municipality and the
+    // department follow it on a statement, and FEL's DTE takes each apart). Production must set the
+    // name, NIT and address, and the rest with FEL on; parseEnv gives development DEVELOPMENT_ISSUER's.
+    ISSUER_LEGAL_NAME: z.preprocess(emptyAsUnset, printableLine(200).optional()),
+    ISSUER_NIT: z.preprocess(
       emptyAsUnset,
       z.string().trim().refine(isValidNit, 'must be a valid NIT (digits and its check character, as 576937-K, or a CUI)').transform(normalizeNit).optional(),
     ),
-    STATEMENT_ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(300).optional()),
+    ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(255).optional()),
+    ISSUER_POSTAL_CODE: z.preprocess(emptyAsUnset, printableLine(20).optional()),
+    ISSUER_MUNICIPALITY: z.preprocess(emptyAsUnset, printableLine(100).optional()),
+    ISSUER_DEPARTMENT: z.preprocess(emptyAsUnset, printableLine(100).optional()),
     // FEL invoices of every credited top-up (docs/operations.md, "FEL invoices"). parseEnv defaults it:
     // on under `npm run dev` (against the simulator), off otherwise (a built app, tests, the CLI)
     // unless set. With it on, production needs every FEL_* below but the timings.
@@ -250,20 +311,11 @@ export const envSchema = z
     FEL_SIGNING_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     FEL_API_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     FEL_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    // The issuer as the DTE names it (its Emisor): NIT with its check character, names, SAT's
-    // establishment number, the IVA affiliation (GEN: FACT; PEQ: FPEQ) and the address.
-    FEL_ISSUER_NIT: z.preprocess(
-      emptyAsUnset,
-      z.string().trim().refine(isValidClassicNit, 'must be a valid NIT (digits and its check character, as 576937-K)').transform(normalizeNit).optional(),
-    ),
-    FEL_ISSUER_LEGAL_NAME: z.preprocess(emptyAsUnset, printableLine(255).optional()),
+    // What only the DTE says of the issuer (its Emisor is the ISSUER_* above): the commercial
+    // name, SAT's establishment number and the IVA affiliation (GEN: FACT; PEQ: FPEQ).
     FEL_ISSUER_COMMERCIAL_NAME: z.preprocess(emptyAsUnset, printableLine(255).optional()),
     FEL_ISSUER_ESTABLISHMENT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(9999).optional()),
     FEL_ISSUER_AFFILIATION: z.preprocess(emptyAsUnset, z.enum(['GEN', 'PEQ'], 'must be GEN or PEQ').optional()),
-    FEL_ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(255).optional()),
-    FEL_ISSUER_POSTAL_CODE: z.preprocess(emptyAsUnset, printableLine(20).optional()),
-    FEL_ISSUER_MUNICIPALITY: z.preprocess(emptyAsUnset, printableLine(100).optional()),
-    FEL_ISSUER_DEPARTMENT: z.preprocess(emptyAsUnset, printableLine(100).optional()),
     // The invoice worker: how often each instance looks for due invoices, the certify call's
     // time-out (INFILE's integrations wait 60 s), and how long wrong credentials stop the queue.
     FEL_WORKER_INTERVAL_MS: integer(5_000, 100, 3_600_000),
@@ -384,6 +436,10 @@ export const envSchema = z
       // One leaked key must not give away both the identifiers and a way to test guesses against the hashes.
       ctx.addIssue({ code: 'custom', path: ['PERSONAL_DATA_SEARCH_KEY'], message: 'must differ from PERSONAL_DATA_KEY' });
     }
+    if (env.FEL_ENABLED && env.ISSUER_NIT && isValidNit(env.ISSUER_NIT) && !isValidClassicNit(env.ISSUER_NIT)) {
+      // A DTE's Emisor is a NIT with its check character.
+      ctx.addIssue({ code: 'custom', path: ['ISSUER_NIT'], message: 'must be a NIT with its check character (as 576937-K), not a CUI, when FEL_ENABLED=true' });
+    }
     if (env.APP_ENV !== 'production') return;
     // Production never runs on the embedded database or the simulator's development keys.
     const required: Array<keyof typeof env> = [
@@ -398,9 +454,9 @@ export const envSchema = z
       'SUPPORT_CONTACT_EMAIL',
       'PERSONAL_DATA_KEY',
       'PERSONAL_DATA_SEARCH_KEY',
-      'STATEMENT_ISSUER_NAME',
-      'STATEMENT_ISSUER_NIT',
-      'STATEMENT_ISSUER_ADDRESS',
+      'ISSUER_LEGAL_NAME',
+      'ISSUER_NIT',
+      'ISSUER_ADDRESS',
     ];
     for (const name of required) {
       if (env[name] === undefined) {
@@ -486,15 +542,12 @@ const FEL_PRODUCTION_SETTINGS = [
   'FEL_SIGNING_KEY',
   'FEL_API_USER',
   'FEL_API_KEY',
-  'FEL_ISSUER_NIT',
-  'FEL_ISSUER_LEGAL_NAME',
   'FEL_ISSUER_COMMERCIAL_NAME',
   'FEL_ISSUER_ESTABLISHMENT',
   'FEL_ISSUER_AFFILIATION',
-  'FEL_ISSUER_ADDRESS',
-  'FEL_ISSUER_POSTAL_CODE',
-  'FEL_ISSUER_MUNICIPALITY',
-  'FEL_ISSUER_DEPARTMENT',
+  'ISSUER_POSTAL_CODE',
+  'ISSUER_MUNICIPALITY',
+  'ISSUER_DEPARTMENT',
 ] as const;
 
 /** What production with Recurrente on must name itself: its API and the account's keys. */
@@ -522,15 +575,9 @@ export const DEVELOPMENT_FEL_SETTINGS = {
   FEL_SIGNING_KEY: 'sim-fel-llave-firma',
   FEL_API_USER: 'sim-fel-api',
   FEL_API_KEY: 'sim-fel-llave-api',
-  FEL_ISSUER_NIT: '576937-K',
-  FEL_ISSUER_LEGAL_NAME: 'Emisor de desarrollo, sin validez (configure FEL_ISSUER_LEGAL_NAME)',
   FEL_ISSUER_COMMERCIAL_NAME: 'Pasarela de desarrollo',
   FEL_ISSUER_ESTABLISHMENT: '1',
   FEL_ISSUER_AFFILIATION: 'GEN',
-  FEL_ISSUER_ADDRESS: 'Dirección de desarrollo, sin validez',
-  FEL_ISSUER_POSTAL_CODE: '01001',
-  FEL_ISSUER_MUNICIPALITY: 'Guatemala',
-  FEL_ISSUER_DEPARTMENT: 'Guatemala',
 } as const;
 
 const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
@@ -568,8 +615,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (appEnv === 'production' ? 'true' : 'false');
   // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
   const simulatorUrl = `http://127.0.0.1:${emptyAsUnset(source.SIMULATOR_PORT) ?? '4010'}`;
-  // Production names its issuer itself; development's says on every statement that it is one.
-  const issuer = (name: string, developmentValue: string) => emptyAsUnset(source[name]) ?? (appEnv === 'production' ? undefined : developmentValue);
+  // Production names its issuer itself; development's says on every document that it is one.
+  const renamed = renamedSettingValues(source);
+  const issuerSettings = Object.fromEntries(
+    Object.entries(DEVELOPMENT_ISSUER).map(([name, developmentValue]) => [name, emptyAsUnset(source[name]) ?? renamed.values[name] ?? (appEnv === 'production' ? undefined : developmentValue)]),
+  );
   // FEL: on under `npm run dev` (Next's development server sets NODE_ENV=development), against the
   // simulator with its development credentials; elsewhere off unless FEL_ENABLED says otherwise.
   const felEnabled = emptyAsUnset(source.FEL_ENABLED) ?? (appEnv === 'development' && source.NODE_ENV === 'development' ? 'true' : 'false');
@@ -594,9 +644,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ...recurrenteSettings,
     FEL_ENABLED: felEnabled,
     PAYMENTS_PROVIDER: paymentsProvider,
-    STATEMENT_ISSUER_NAME: issuer('STATEMENT_ISSUER_NAME', DEVELOPMENT_STATEMENT_ISSUER.name),
-    STATEMENT_ISSUER_NIT: issuer('STATEMENT_ISSUER_NIT', DEVELOPMENT_STATEMENT_ISSUER.nit),
-    STATEMENT_ISSUER_ADDRESS: issuer('STATEMENT_ISSUER_ADDRESS', DEVELOPMENT_STATEMENT_ISSUER.address),
+    ...issuerSettings,
     TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (appEnv === 'production' ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
     RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulatorUrl}/renap`,
     RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulatorUrl}/rtu`,
@@ -606,7 +654,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SOURCE_BREAKER_FAILURES: breakerFailures,
     CONSOLE_TWO_FACTOR_REQUIRED: twoFactor,
   });
-  const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  const problems = [...renamed.problems, ...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`))];
   // Production never falls back to the simulator's addresses, and never sends its keys in clear text.
   if (appEnv === 'production') {
     const behindSidecar = source.UPSTREAM_TLS_SIDECAR === 'true' || source.UPSTREAM_TLS_SIDECAR === '1';

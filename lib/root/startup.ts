@@ -14,7 +14,7 @@ import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/core/billing/checkpoints';
 import { sweepStaleHolds } from '@/lib/core/billing/holds';
 import { verifyLedger } from '@/lib/core/billing/verify';
-import { env } from '@/lib/platform/env';
+import { env, renamedSettingsInUse } from '@/lib/platform/env';
 import { runWithRequestContext } from '@/lib/platform/http/request-context';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { startRecordJournal } from '@/lib/core/record-journal';
@@ -96,6 +96,7 @@ export async function startServer(): Promise<void> {
   const settings = env();
   // Before anything can change: the seed and every request emit what the reactions hear.
   subscribeReactions();
+  for (const warning of renamedSettingsInUse(process.env)) log.warn(warning);
   if (settings.APP_ENV === 'production' && !settings.CONSOLE_TWO_FACTOR_REQUIRED) {
     log.warn(
       { setting: 'CONSOLE_TWO_FACTOR_REQUIRED' },

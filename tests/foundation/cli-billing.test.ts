@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DEVELOPMENT_STATEMENT_ISSUER } from '@/lib/platform/env';
+import { parseEnv } from '@/lib/platform/env';
 import { monthPeriod } from '@/lib/flows/statements/figures';
-import { issuerLines } from '@/lib/flows/statements/issuer';
+import { configuredIssuer, issuerLines } from '@/lib/flows/statements/issuer';
 import { previousMonth } from '@/lib/flows/statements/monthly';
 import { pageLabel } from '@/lib/flows/statements/texts';
 import { pdfTextLines } from '../support/pdf-text';
@@ -118,8 +118,11 @@ describe('operator CLI: billing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(statement.figures.closingBalanceCentavos).toBe(0);
       expect(statement.files.map((file) => path.basename(file))).toEqual([`estado-de-cuenta-${created.nombre}-${month}.pdf`, `consultas-cobradas-${created.nombre}-${month}.csv`]);
       expect(fs.readFileSync(statement.files[0]!).subarray(0, 5).toString()).toBe('%PDF-');
-      // It names its issuer (development's, unconfigured here) and numbers its page (issue 32, point 7).
-      expect(pdfTextLines(fs.readFileSync(statement.files[0]!))).toEqual(expect.arrayContaining([...issuerLines(DEVELOPMENT_STATEMENT_ISSUER), pageLabel(1, 1)]));
+      // It names its issuer (development's, unconfigured here: the invoices' own, NIT 576937-K) and
+      // numbers its page (issue 32, point 7).
+      const lines = pdfTextLines(fs.readFileSync(statement.files[0]!));
+      expect(lines).toEqual(expect.arrayContaining([...issuerLines(configuredIssuer(parseEnv({}))), pageLabel(1, 1)]));
+      expect(lines).toContain('NIT del emisor: 576937-K');
       // Issued once: asking again finds the same statement.
       expect((await cliJson<{ id: number }>('statements:create', created.nombre, month)).id).toBe(statement.id);
       expect((await cli('statements:create', created.nombre, '2026-13')).code).not.toBe(0);

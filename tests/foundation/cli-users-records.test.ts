@@ -203,7 +203,7 @@ describe('operator CLI: secrets and untrusted text', { timeout: PROCESS_TEST_TIM
 
   it("refuses a chosen password made of the service's words, the operator's name or a date plus digits and symbols, saying why", async () => {
     const create = (password: string, email: string) =>
-      runCli(['users:create', email, '--name', 'Pedro Ruiz', '--role', 'support', '--password-stdin'], testDb().env, { STATEMENT_ISSUER_NAME: 'Servicios Tributarios Quetzaltenango, S.A.' }, `${password}\n`);
+      runCli(['users:create', email, '--name', 'Pedro Ruiz', '--role', 'support', '--password-stdin'], testDb().env, { ISSUER_LEGAL_NAME: 'Servicios Tributarios Quetzaltenango, S.A.' }, `${password}\n`);
     for (const [password, reason] of [
       ['Pasarela2026!', 'serviceWords'],
       ['MiClave2026..', 'serviceWords'],

@@ -77,7 +77,7 @@ describe('starting the app with a wrong environment', { timeout: PROCESS_TEST_TI
   it('in production without its secrets, lists every missing one', async () => {
     const exited = await startAppExpectingExit({ env: { APP_ENV: 'production', PGLITE_DIR: pgliteDir, NEXTAUTH_SECRET: undefined, RECORD_JOURNAL_DIR: undefined, PERSONAL_DATA_KEY: undefined, PERSONAL_DATA_SEARCH_KEY: undefined } });
     expect(exited.code).not.toBe(0);
-    for (const name of ['DATABASE_URL', 'NEXTAUTH_SECRET', 'NEXTAUTH_URL', 'RENAP_API_KEY', 'RTU_API_KEY', 'CATALOG_CLIENT_ID', 'CATALOG_CLIENT_SECRET', 'RECORD_JOURNAL_DIR', 'SUPPORT_CONTACT_EMAIL', 'PERSONAL_DATA_KEY', 'PERSONAL_DATA_SEARCH_KEY', 'STATEMENT_ISSUER_NAME', 'STATEMENT_ISSUER_NIT', 'STATEMENT_ISSUER_ADDRESS']) {
+    for (const name of ['DATABASE_URL', 'NEXTAUTH_SECRET', 'NEXTAUTH_URL', 'RENAP_API_KEY', 'RTU_API_KEY', 'CATALOG_CLIENT_ID', 'CATALOG_CLIENT_SECRET', 'RECORD_JOURNAL_DIR', 'SUPPORT_CONTACT_EMAIL', 'PERSONAL_DATA_KEY', 'PERSONAL_DATA_SEARCH_KEY', 'ISSUER_LEGAL_NAME', 'ISSUER_NIT', 'ISSUER_ADDRESS']) {
       expect(fatalMessage(exited.output)).toContain(name);
     }
     expect(fs.existsSync(pgliteDir)).toBe(false);

@@ -31,7 +31,7 @@ export const PRODUCTION = {
   RENAP_BASE_URL: 'https://renap.example.gt/api',
   RTU_BASE_URL: 'https://rtu.example.gt/api',
   CATALOG_BASE_URL: 'https://catalogos.example.gt/api',
-  STATEMENT_ISSUER_NAME: 'Servicios de Consulta Tributaria, S.A.',
-  STATEMENT_ISSUER_NIT: '576937-K',
-  STATEMENT_ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
+  ISSUER_LEGAL_NAME: 'Servicios de Consulta Tributaria, S.A.',
+  ISSUER_NIT: '576937-K',
+  ISSUER_ADDRESS: '6a. avenida 10-50, zona 9, Ciudad de Guatemala',
 };

@@ -12,7 +12,7 @@ export const TEST_PRODUCTION_SETTINGS = {
   CATALOG_CLIENT_ID: 'catalog-client',
   CATALOG_CLIENT_SECRET: 'catalog-secret',
   SUPPORT_CONTACT_EMAIL: 'soporte@example.test',
-  STATEMENT_ISSUER_NAME: 'Operadora de Prueba, S.A.',
-  STATEMENT_ISSUER_NIT: '576937-K',
-  STATEMENT_ISSUER_ADDRESS: 'Avenida de Prueba 1-23, zona 1, Ciudad de Guatemala',
+  ISSUER_LEGAL_NAME: 'Operadora de Prueba, S.A.',
+  ISSUER_NIT: '576937-K',
+  ISSUER_ADDRESS: 'Avenida de Prueba 1-23, zona 1, Ciudad de Guatemala',
 } as const;

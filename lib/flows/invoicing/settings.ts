@@ -7,15 +7,15 @@ import { createInfileCertifier } from '@/lib/providers/fel/infile';
 /** The issuer of the settings; null while one of its settings is missing (FEL off in a test, say). */
 export function issuerOf(settings: Env): Issuer | null {
   const {
-    FEL_ISSUER_NIT: nit,
-    FEL_ISSUER_LEGAL_NAME: legalName,
+    ISSUER_NIT: nit,
+    ISSUER_LEGAL_NAME: legalName,
     FEL_ISSUER_COMMERCIAL_NAME: commercialName,
     FEL_ISSUER_ESTABLISHMENT: establishmentCode,
     FEL_ISSUER_AFFILIATION: affiliation,
-    FEL_ISSUER_ADDRESS: line,
-    FEL_ISSUER_POSTAL_CODE: postalCode,
-    FEL_ISSUER_MUNICIPALITY: municipality,
-    FEL_ISSUER_DEPARTMENT: department,
+    ISSUER_ADDRESS: line,
+    ISSUER_POSTAL_CODE: postalCode,
+    ISSUER_MUNICIPALITY: municipality,
+    ISSUER_DEPARTMENT: department,
   } = settings;
   if (!nit || !legalName || !commercialName || !establishmentCode || !affiliation || !line || !postalCode || !municipality || !department) return null;
   return { nit, legalName, commercialName, establishmentCode, affiliation, address: { line, postalCode, municipality, department, country: 'GT' } };

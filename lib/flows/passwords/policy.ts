@@ -99,13 +99,13 @@ let serviceWordList: string[] | undefined;
 function serviceWords(): string[] {
   if (!serviceWordList) {
     const settings = env();
-    const named = [settings.SERVICE_NAME, settings.STATEMENT_ISSUER_NAME ?? ''];
+    const named = [settings.SERVICE_NAME, settings.ISSUER_LEGAL_NAME ?? ''];
     serviceWordList = [
       ...new Set([
         ...SERVICE_WORDS,
         ...named.flatMap(wordsOf),
         ...named.map((name) => wordsOf(name).join('')).filter(Boolean),
-        ...(settings.STATEMENT_ISSUER_NIT ? [settings.STATEMENT_ISSUER_NIT.toLowerCase()] : []),
+        ...(settings.ISSUER_NIT ? [settings.ISSUER_NIT.toLowerCase()] : []),
       ]),
     ];
   }
@@ -159,7 +159,7 @@ function identifierBodies(identifier: string): string[] {
  */
 function carriesKnownIdentifier(password: string, owner: PasswordOwner): boolean {
   const settings = env();
-  const known = [settings.STATEMENT_ISSUER_NIT, settings.FEL_ISSUER_NIT, ...(owner.identifiers ?? [])].filter((identifier): identifier is string => Boolean(identifier));
+  const known = [settings.ISSUER_NIT, ...(owner.identifiers ?? [])].filter((identifier): identifier is string => Boolean(identifier));
   const compact = password.toUpperCase().replace(/[^0-9K]/g, '');
   return known.flatMap(identifierBodies).some((body) => compact.includes(body));
 }

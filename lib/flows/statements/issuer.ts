@@ -1,7 +1,7 @@
 import { env, type Env } from '@/lib/platform/env';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 
-/** The operator as a statement names it, its issuer (STATEMENT_ISSUER_* settings). */
+/** The operator as a statement names it, its issuer (the ISSUER_* settings, which its invoices read too). */
 export interface StatementIssuer {
   name: string;
   /** Without separators, as SAT's check reads it (lib/platform/guatemala/identifiers.ts). */
@@ -11,8 +11,11 @@ export interface StatementIssuer {
 
 /** The issuer the settings name now: copied into each statement when it is issued. */
 export function configuredIssuer(settings: Env = env()): StatementIssuer {
-  // lib/platform/env.ts requires the three in production and fills in development's; never unset here.
-  return { name: settings.STATEMENT_ISSUER_NAME!, nit: settings.STATEMENT_ISSUER_NIT!, address: settings.STATEMENT_ISSUER_ADDRESS! };
+  // lib/platform/env.ts requires the name, NIT and address in production and fills in
+  // development's; never unset here. The address is its street line, then the municipality and the
+  // department where they are set (the invoices' DTE takes each apart).
+  const address = [settings.ISSUER_ADDRESS!, settings.ISSUER_MUNICIPALITY, settings.ISSUER_DEPARTMENT].filter(Boolean).join(', ');
+  return { name: settings.ISSUER_LEGAL_NAME!, nit: settings.ISSUER_NIT!, address };
 }
 
 /** The lines naming the issuer on a statement and on its preview. */
