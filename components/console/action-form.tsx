@@ -11,6 +11,7 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
 } from 'react';
 import type { ActionResult } from '@/lib/flows/auth/action';
 import { useActionActivity } from './action-activity';
@@ -184,13 +185,15 @@ type FieldProps = {
   hint?: string;
   /** A select with these options instead of a text input. */
   options?: Array<{ value: string; label: string }>;
+  /** A text area of these many rows instead of a one-line input (a list pasted from a spreadsheet). */
+  rows?: number;
 } & Omit<InputHTMLAttributes<HTMLInputElement> & SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name' | 'children'>;
 
 /**
  * A labelled input (or select) that shows the server's error for its name. It takes plain props,
  * not a render function, so server components can use it too.
  */
-export function Field({ name, label, hint, options, ...controlProps }: FieldProps) {
+export function Field({ name, label, hint, options, rows, ...controlProps }: FieldProps) {
   const { errors, idPrefix } = useContext(FormContext);
   const error = errors[name];
   const id = `${idPrefix}-${name}`;
@@ -207,6 +210,8 @@ export function Field({ name, label, hint, options, ...controlProps }: FieldProp
             </option>
           ))}
         </select>
+      ) : rows ? (
+        <textarea {...(controlProps as TextareaHTMLAttributes<HTMLTextAreaElement>)} rows={rows} {...common} />
       ) : (
         <input {...(controlProps as InputHTMLAttributes<HTMLInputElement>)} {...common} />
       )}

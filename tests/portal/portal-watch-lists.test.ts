@@ -112,6 +112,9 @@ const create = (person: PortalClient, fields: { nombre: string; catalogo: string
   person.serverActionWithFiles(NEW_PAGE, 'createPortalWatchListAction', fields, { archivo: file });
 const act = (person: PortalClient, name: 'pausePortalWatchListAction' | 'resumePortalWatchListAction' | 'deletePortalWatchListAction', vigilancia: string) =>
   person.serverAction(`/portal/vigilancia/${vigilancia}`, name, { vigilancia, envio: randomUUID() });
+/** «Agregar o quitar NIT»: the two boxes as a person pastes them. */
+const editNits = (person: PortalClient, vigilancia: string, agregar: string, quitar: string) =>
+  person.serverAction(`/portal/vigilancia/${vigilancia}`, 'editPortalWatchListNitsAction', { vigilancia, agregar, quitar, envio: randomUUID() });
 
 const listsOf = (of: TestIntegration) => gateway.withDatabase(async () => (await db()).select().from(watchLists).where(eq(watchLists.integrationId, of.id)).orderBy(watchLists.id));
 const runsOf = (listPublicId: string) =>
@@ -314,6 +317,37 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     expect(await accessesOf('export')).toHaveLength(3);
   });
 
+  it('lets an owner add and remove NITs of the list, saying what was done and each NIT not taken, and the list keeps its history', async () => {
+    const [changing, steady, third] = cleanNits;
+    expect(plain((await owner.request(listPath)).text)).toContain('Agregar o quitar NIT');
+    expect((await listsOf(integration))[0]!.totalEntries).toBe(3);
+    // Pasted from a spreadsheet: one per line, a comma, an invalid NIT and one already watched.
+    const edited = answerOf(await editNits(owner, listId, `${third}\n12345678, ${changing}\n`, `${steady!.slice(0, -1)}-${steady!.slice(-1)}`));
+    expect(edited).toMatchObject({
+      ok: true,
+      message:
+        'Se agregó 1 NIT y se quitó 1 NIT. La próxima ejecución guarda el estado de los agregados sin reportar cambios; desde la siguiente se comparan. ' +
+        'No se tomaron 2: el 2.º de «Agregar» no es un NIT válido; el 3.º de «Agregar» está repetido o ya se vigila.',
+    });
+    expect((await listsOf(integration))[0]!.totalEntries).toBe(3);
+    const page = plain((await owner.request(listPath)).text);
+    expect(page).toMatch(/data-testid="watch-list-entries">3</);
+    // Its runs and changes stay (the change found for `changing` is still listed).
+    expect(page).toContain('data-testid="watch-list-change"');
+    // A NIT the list does not have, and every NIT it has, are refused in words; nothing moves.
+    expect(answerOf(await editNits(owner, listId, '', steady!))).toMatchObject({ ok: true, message: 'No cambió ningún NIT. No se tomó 1: el 1.º de «Quitar» esta vigilancia no lo tiene.' });
+    expect(answerOf(await editNits(owner, listId, '', `${changing} ${third} ${gateway.sample.unknownNit}`))).toEqual({
+      ok: false,
+      message: 'Quitarlos dejaría la vigilancia sin ningún NIT. Para dejar de vigilar, elimine la vigilancia.',
+      fieldErrors: { quitar: 'Quitarlos dejaría la vigilancia sin ningún NIT. Para dejar de vigilar, elimine la vigilancia.' },
+    });
+    expect(answerOf(await editNits(owner, listId, ' \n ', ''))).toMatchObject({ ok: false, message: 'Escriba al menos un NIT para agregar o para quitar.' });
+    expect(answerOf(await editNits(owner, otherListId, third!, ''))).toEqual({ ok: false, message: WATCH_FORM_MESSAGES.notFound });
+    expect(answerOf(await editNits(billing, listId, third!, ''))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
+    expect((await listsOf(integration))[0]!.totalEntries).toBe(3);
+    expect((await listsOf(other))[0]!.totalEntries).toBe(1);
+  });
+
   it('lets an owner pause, resume and delete the list, each in the console’s Actividad del portal', async () => {
     expect(answerOf(await act(owner, 'pausePortalWatchListAction', listId))).toMatchObject({ ok: true, message: 'Vigilancia en pausa: no se ejecutará hasta que la reanude.' });
     let page = plain((await owner.request(listPath)).text);
@@ -346,6 +380,8 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     const audit = await portalAudit();
     expect(audit.map((entry) => [entry.action, entry.actor.includes(entry.action === 'watch_list.create' ? people.developer : people.owner)])).toEqual([
       ['watch_list.create', true],
+      ['watch_list.remove_nits', true],
+      ['watch_list.add_nits', true],
       ['watch_list.pause', true],
       ['watch_list.resume', true],
       ['watch_list.delete', true],
@@ -357,7 +393,7 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     const staff = await consoleSignedIn(gateway.app.baseUrl, support);
     const activity = await staff.request(`/admin/integraciones/${integration.id}/portal`);
     expect(activity.status).toBe(200);
-    for (const label of ['Creó una vigilancia', 'Pausó una vigilancia', 'Reanudó una vigilancia', 'Eliminó una vigilancia']) expect(activity.text).toContain(label);
+    for (const label of ['Creó una vigilancia', 'Agregó NIT a una vigilancia', 'Quitó NIT de una vigilancia', 'Pausó una vigilancia', 'Reanudó una vigilancia', 'Eliminó una vigilancia']) expect(activity.text).toContain(label);
   });
 
   it('lets billing read the lists and refuses it every action', async () => {
@@ -377,6 +413,7 @@ describe('Vigilancia in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, (
     expect(page.text).toContain('Catálogo RTU');
     expect(page.text).not.toContain('Eliminar vigilancia');
     expect(page.text).not.toContain('Pausar');
+    expect(page.text).not.toContain('Agregar o quitar NIT');
 
     expectPortalRefusal(await billing.request(NEW_PAGE), BULK_JOB_RUNNERS);
     expect(answerOf(await estimate(billing, 'rtu', csvFile(fileRows)))).toEqual({ ok: false, message: PORTAL_ACTION_MESSAGES.forbidden });
@@ -431,7 +468,7 @@ describe('Vigilancia in /docs', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect(block).toContain(`BASE_URL='${gateway.app.baseUrl}/api'`);
       expect(block).toContain("LOGIN='");
       expect(block).toContain("TOKEN='");
-      expect(block).toContain(`curl -X ${method} "$BASE_URL${path.replace('{id}', exampleId)}"`);
+      expect(block).toContain(`curl -sS -X ${method} "$BASE_URL${path.replace('{id}', exampleId)}"`);
       // Its errors: an unknown id is a 404 with the API's message.
       if (path !== '/vigilancias') expect(block).toContain(WATCH_LIST_MESSAGES.notFound);
     }

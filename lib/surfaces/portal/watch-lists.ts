@@ -21,6 +21,8 @@ import {
   type WatchSchedule,
 } from '@/lib/flows/watch-lists';
 import { WATCH_CHANGE_KINDS } from '@/lib/flows/watch-lists/labels';
+import { editWatchList, type EditSetAside } from '@/lib/flows/watch-lists/edit';
+import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/limits';
 import { estimatePortalBulkJob, type BulkJobEstimate, type PortalBulkJobsPage } from './bulk';
 import type { PortalUserSession } from './session';
 
@@ -204,4 +206,54 @@ export async function deletePortalWatchList(user: PortalUserSession, publicId: s
     });
     return true;
   });
+}
+
+/** What «Agregar o quitar NIT» reads from each box: NITs one per line, or separated by commas, semicolons or spaces. */
+export function nitsFromText(text: string): string[] {
+  return text.split(/[\s,;]+/).filter((nit) => nit !== '');
+}
+
+export type PortalWatchListNitsEdited = { ok: true; message: string } | { ok: false; message: string; field?: 'agregar' | 'quitar' };
+
+const SET_ASIDE_WORDS: Record<EditSetAside['reason'], string> = {
+  nit_invalido: 'no es un NIT válido',
+  cui_invalido: 'no es un CUI válido',
+  duplicado: 'está repetido o ya se vigila',
+  no_vigilado: 'esta vigilancia no lo tiene',
+};
+
+/**
+ * Adds and removes NITs of the list, as PATCH /api/vigilancias/{id} does (lib/flows/watch-lists/edit.ts:
+ * one transaction, an audit row per kind of change), and says in words what was done and each NIT
+ * not taken, by its place in its box (never the NIT itself, which the page does not echo).
+ */
+export async function editPortalWatchListNits(user: PortalUserSession, publicId: string, addText: string, removeText: string): Promise<PortalWatchListNitsEdited> {
+  const add = nitsFromText(addText);
+  const remove = nitsFromText(removeText);
+  if (add.length === 0 && remove.length === 0) return { ok: false, message: 'Escriba al menos un NIT para agregar o para quitar.', field: 'agregar' };
+  if (add.length > MAX_BULK_IDENTIFIERS) return { ok: false, message: `Puede agregar hasta ${MAX_BULK_IDENTIFIERS.toLocaleString('es-GT')} NIT a la vez.`, field: 'agregar' };
+  if (remove.length > MAX_BULK_IDENTIFIERS) return { ok: false, message: `Puede quitar hasta ${MAX_BULK_IDENTIFIERS.toLocaleString('es-GT')} NIT a la vez.`, field: 'quitar' };
+  const outcome = await editWatchList(user.actor, user.integrationId, publicId, { add, remove });
+  if (outcome.kind === 'unknown') return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
+  if (outcome.kind === 'nothing_left') return { ok: false, message: 'Quitarlos dejaría la vigilancia sin ningún NIT. Para dejar de vigilar, elimine la vigilancia.', field: 'quitar' };
+  if (outcome.kind === 'too_many') {
+    return { ok: false, message: `Con ellos la vigilancia pasaría de ${outcome.limit.toLocaleString('es-GT')} NIT, lo más que consulta una ejecución.`, field: 'agregar' };
+  }
+  const added = add.length - outcome.setAside.filter((entry) => entry.field === 'add').length;
+  const removed = remove.length - outcome.setAside.filter((entry) => entry.field === 'remove').length;
+  const done = [
+    added > 0 ? `se ${added === 1 ? 'agregó 1 NIT' : `agregaron ${added.toLocaleString('es-GT')} NIT`}` : '',
+    removed > 0 ? `se ${removed === 1 ? 'quitó 1 NIT' : `quitaron ${removed.toLocaleString('es-GT')} NIT`}` : '',
+  ].filter(Boolean);
+  const first = done.length > 0 ? `${capitalized(done.join(' y '))}.` : 'No cambió ningún NIT.';
+  const addedNote = added > 0 ? ' La próxima ejecución guarda el estado de los agregados sin reportar cambios; desde la siguiente se comparan.' : '';
+  const setAside = outcome.setAside.map((entry) => `el ${entry.position.toLocaleString('es-GT')}.º de «${entry.field === 'add' ? 'Agregar' : 'Quitar'}» ${SET_ASIDE_WORDS[entry.reason]}`);
+  const shown = setAside.slice(0, 10);
+  const apart =
+    setAside.length === 0 ? '' : ` No se ${setAside.length === 1 ? 'tomó' : 'tomaron'} ${setAside.length.toLocaleString('es-GT')}: ${shown.join('; ')}${setAside.length > shown.length ? `, y ${(setAside.length - shown.length).toLocaleString('es-GT')} más` : ''}.`;
+  return { ok: true, message: `${first}${addedNote}${apart}` };
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -4,11 +4,12 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import type { ActionResult } from '@/lib/flows/auth/action';
 import { portalAction } from '@/lib/surfaces/portal/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/flows/bulk/limits';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES, MAX_PASTED_IDENTIFIERS_CHARS } from '@/lib/flows/bulk/limits';
 import { accessReasonSchema } from '@/lib/core/personal-data/access-log';
 import {
   createPortalWatchList,
   deletePortalWatchList,
+  editPortalWatchListNits,
   estimatePortalWatchList,
   PORTAL_WATCH_LISTS_PATH,
   portalWatchListPath,
@@ -23,7 +24,7 @@ import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/flows
 
 // "Vigilancia": an owner or a developer (the Lotes' runners: each run is a job, charged as one)
 // uploads a CSV, reads how many NITs it will watch and what a run can cost, confirms, and pauses,
-// resumes or deletes a list, and reveals a change's NIT and name with a reason; every one for the
+// resumes, adds or removes NITs of, or deletes a list, and reveals a change's NIT and name with a reason; every one for the
 // session's integration only, through lib/flows/watch-lists as /api/vigilancias, each change audited and
 // each reveal written to the personal-data access log.
 
@@ -40,6 +41,11 @@ const fileField = z
   .custom<Blob>((value) => value instanceof Blob, 'Elija el archivo CSV.')
   .refine((blob) => blob.size <= MAX_BULK_UPLOAD_BYTES, BULK_UPLOAD_MESSAGES.tooLarge);
 const listField = z.object({ vigilancia: z.string().max(100) });
+const nitsSchema = z.object({
+  vigilancia: z.string().max(100),
+  agregar: z.string().max(MAX_PASTED_IDENTIFIERS_CHARS, 'Son demasiados NIT para una vez: divídalos.').default(''),
+  quitar: z.string().max(MAX_PASTED_IDENTIFIERS_CHARS, 'Son demasiados NIT para una vez: divídalos.').default(''),
+});
 const revealSchema = z.object({ vigilancia: z.string().max(100), cambio: z.string().max(60), motivo: accessReasonSchema });
 
 const estimateSchema = z.object({ catalogo: catalogField, archivo: fileField });
@@ -83,6 +89,14 @@ export const resumePortalWatchListAction = portalAction({ roles: BULK_JOB_RUNNER
   if (!list) return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
   revalidatePath(portalWatchListPath(vigilancia));
   return { ok: true, message: 'Vigilancia reanudada.', data: undefined };
+});
+
+/** "Agregar o quitar NIT": the list's NITs changed in place, its history kept (as PATCH /api/vigilancias/{id}). */
+export const editPortalWatchListNitsAction = portalAction({ roles: BULK_JOB_RUNNERS, schema: nitsSchema }, async ({ vigilancia, agregar, quitar }, user): Promise<ActionResult> => {
+  const edited = await editPortalWatchListNits(user, vigilancia, agregar, quitar);
+  if (!edited.ok) return edited.field ? { ok: false, message: edited.message, fieldErrors: { [edited.field]: edited.message } } : { ok: false, message: edited.message };
+  revalidatePath(portalWatchListPath(vigilancia));
+  return { ok: true, message: edited.message, data: undefined };
 });
 
 /** "Eliminar vigilancia": its NITs and changes go; a run going is cancelled, its finished runs stay in Lotes. */

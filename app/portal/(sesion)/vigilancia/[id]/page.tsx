@@ -14,6 +14,7 @@ import { PORTAL_WATCH_LISTS_PATH, portalWatchList, portalWatchListChanges, porta
 import { WATCH_CHANGE_KIND_LABELS, WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES, watchedValueLabel } from '@/lib/flows/watch-lists/labels';
 import { RevealChange } from './reveal-change';
 import { WatchListControls } from './watch-list-controls';
+import { WatchListNits } from './watch-list-nits';
 
 export const metadata: Metadata = { title: 'Vigilancia' };
 
@@ -202,6 +203,7 @@ export default async function PortalWatchListPage({
           </form>
         </section>
       )}
+      {runner && <WatchListNits publicId={list.publicId} />}
       {runner && <WatchListControls publicId={list.publicId} state={list.state} />}
     </>
   );
