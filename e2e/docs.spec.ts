@@ -68,7 +68,7 @@ test('las credenciales se escriben una vez para las cinco consolas, y cada opera
   await expect(renap.locator('.answer')).toBeVisible();
   await expect(renap.locator('.answer')).not.toContainText(/HTTP 40[13]/);
 
-  const samples = { curl: 'curl -X POST', javascript: 'await fetch(', python: 'requests.post(', csharp: 'new HttpClient' };
+  const samples = { curl: 'curl -sS -X POST', javascript: 'await fetch(', python: 'requests.post(', csharp: 'new HttpClient' };
   for (const [language, opening] of Object.entries(samples)) {
     const sample = omisos.locator(`details.sample[data-language="${language}"]`);
     await sample.locator('summary').click();
@@ -184,7 +184,7 @@ for (const width of [1366, 390]) {
     const curl = create.locator('details.sample[data-language="curl"]');
     await curl.locator('summary').click();
     await expect(curl.locator('pre')).toContainText(`BASE_URL='${baseUrl}/api'`);
-    await expect(curl.locator('pre')).toContainText('curl -X POST "$BASE_URL/lotes"');
+    await expect(curl.locator('pre')).toContainText('curl -sS -X POST "$BASE_URL/lotes"');
     await expect(curl.locator('pre')).toContainText("-H 'Idempotency-Key: ");
     // Reading the results: a GET, and a whole CSV example.
     const results = lotes.locator('section#getBulkJobResults');

@@ -60,6 +60,9 @@ test.describe.serial('datos de la integración', () => {
     await expect(receptor.getByTestId('receptor-found')).toContainText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
     await receptor.getByRole('button', { name: 'Guardar este receptor' }).click();
     await expect(admin.getByTestId('details-legal-name')).toHaveText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+    // Saved: the form closes, empty, and the page shows the receptor.
+    await expect(receptor.getByTestId('receptor-change')).not.toHaveAttribute('open');
+    await expect(receptor.getByTestId('receptor-found')).toHaveCount(0);
     await expect(admin.getByTestId('details-nit')).toHaveText('91000001-8');
     // The legal name heads every section.
     await expect(admin.getByTestId('header-legal-name')).toHaveText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');

@@ -34,8 +34,16 @@ test.beforeAll(async ({ browser }) => {
   await context.close();
 });
 
+// Each test's contexts close when it ends: left open, their pages (one session, one address) kept
+// asking, and a later test's navigation met the session's bound of pages at once (429).
+const opened: BrowserContext[] = [];
+test.afterEach(async () => {
+  await Promise.all(opened.splice(0).map((context) => context.close()));
+});
+
 async function signedIn(browser: Browser, width: number, height: number): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height }, storageState: session });
+  opened.push(context);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: settings().baseUrl });
   return context.newPage();
 }

@@ -50,7 +50,7 @@ test('un desarrollador sube un CSV, lee el costo estimado, confirma y descarga l
   await checkBothSizes(developer, testInfo, 'lotes-estimado');
 
   await estimate.getByRole('button', { name: 'Confirmar y crear el lote' }).click();
-  await expect(developer.getByRole('heading', { name: 'Lote', level: 1 })).toBeVisible();
+  await expect(developer.getByRole('heading', { name: 'Lote «proveedores.csv»', level: 1 })).toBeVisible();
   await expect(developer).toHaveURL(/\/portal\/lotes\/lote_[0-9a-f]{20}$/);
   // Nothing in the address but the job's id.
   expect(developer.url()).not.toContain(omiso);

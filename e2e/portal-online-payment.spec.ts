@@ -35,6 +35,7 @@ test('una persona de facturación paga una recarga con tarjeta en la página del
   await expect(billing.getByTestId('receptor-found')).toContainText('EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
   await billing.getByRole('button', { name: 'Guardar como receptor de mis facturas' }).click();
   await expect(billing.getByTestId('billing-receptor')).toContainText('NIT 91000001-8 · EMPRESA DE PRUEBA FEL, SOCIEDAD ANONIMA');
+  await expect(billing.getByTestId('receptor-change')).not.toHaveAttribute('open');
   await billing.getByLabel('Dirección fiscal').fill('6a. Avenida 1-23, zona 1, Guatemala');
   await billing.getByRole('button', { name: 'Guardar dirección y correo' }).click();
   await expect(billing.getByTestId('billing-contact')).toContainText('Dirección fiscal: 6a. Avenida 1-23, zona 1, Guatemala.');

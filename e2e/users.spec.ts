@@ -13,14 +13,14 @@ test('el menú de rol vuelve al rol guardado tras cancelar o tras un rechazo; un
 
   // This admin is made the only active one (others, made by earlier tests, become support), so
   // demoting itself is refused.
-  const otherAdmins = users.locator('tbody tr', { hasNot: page.locator('.badge', { hasText: 'Tú' }) }).filter({ has: page.locator('td[data-label="Rol"]', { hasText: 'Administrador' }) }).filter({ has: page.locator('td[data-label="Estado"]', { hasText: 'Activo' }) });
+  const otherAdmins = users.locator('tbody tr', { hasNot: page.locator('.badge', { hasText: 'Usted' }) }).filter({ has: page.locator('td[data-label="Rol"]', { hasText: 'Administrador' }) }).filter({ has: page.locator('td[data-label="Estado"]', { hasText: 'Activo' }) });
   while ((await otherAdmins.count()) > 0) {
     const row = otherAdmins.first();
     await row.getByRole('combobox').selectOption('support');
     await row.getByRole('button', { name: 'Cambiar rol' }).click();
     await expect(row.locator('td[data-label="Rol"]')).toHaveText('Soporte');
   }
-  const own = users.locator('tbody tr', { has: page.locator('.badge', { hasText: 'Tú' }) });
+  const own = users.locator('tbody tr', { has: page.locator('.badge', { hasText: 'Usted' }) });
   await own.getByLabel(`Rol de ${adminEmail}`).selectOption('support');
   await own.getByRole('button', { name: 'Cambiar rol' }).click();
   await expect(own.getByRole('alert')).toHaveText(LAST_ADMIN);

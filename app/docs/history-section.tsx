@@ -18,7 +18,7 @@ export function HistorySection({ baseUrl, document }: { baseUrl: string; documen
         minuto de <code>/lotes</code>, nunca en el de las consultas de contribuyentes.
       </p>
       {historyOperations(document).map((entry) => (
-        <OperationSection key={`${entry.method} ${entry.path}`} baseUrl={baseUrl} document={document} entry={entry} exampleId="req_5kq2m8w1x7" idempotencyKey="" />
+        <OperationSection key={`${entry.method} ${entry.path}`} baseUrl={baseUrl} document={document} entry={entry} exampleId="req_5f0c3a9d2b7e41c8a6f1" idempotencyKey="" />
       ))}
     </section>
   );

@@ -1,6 +1,7 @@
 'use client';
 
-import { useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { useRef, useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { ActionResult } from '@/lib/flows/auth/action';
 import { RECEPTOR_KIND_LABELS, type FoundReceptor } from '@/lib/presentation/invoice-labels';
@@ -11,6 +12,7 @@ type ServerAction<T> = (input: unknown) => Promise<ActionResult<T>>;
  * The receptor's two steps, in the console and the portal alike: "Consultar" checks what was typed
  * and shows the receptor found (a NIT's name as SAT has it); only then "Guardar este receptor" saves
  * it. Changing the form hides the receptor found, so what is saved is always what was just read.
+ * Once saved the form empties and its folding box closes: the page above it shows the new receptor.
  */
 export function ReceptorForm({
   lookUp,
@@ -28,8 +30,18 @@ export function ReceptorForm({
 }) {
   const [found, setFound] = useState<FoundReceptor | null>(null);
   const [kind, setKind] = useState<keyof typeof RECEPTOR_KIND_LABELS>('nit');
+  const router = useRouter();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const saved = () => {
+    setFound(null);
+    wrapper.current?.querySelector('form')?.reset();
+    setKind('nit');
+    const box = wrapper.current?.closest('details');
+    if (box) box.open = false;
+    router.refresh();
+  };
   return (
-    <div className="stack">
+    <div className="stack" ref={wrapper}>
       <div onChange={() => setFound(null)}>
         <ActionForm action={lookUp} hidden={hidden} submitLabel="Consultar" pendingLabel="Consultando…" onSuccess={setFound} onNotSaved={() => setFound(null)} renderSuccess={() => null}>
           <div className="grid grid-3" style={{ alignItems: 'start' }}>
@@ -54,7 +66,7 @@ export function ReceptorForm({
         </ActionForm>
       </div>
       {found && (
-        <ActionForm action={save} hidden={{ ...hidden, tipo: found.tipo, identificador: found.identificador, nombre: found.nombre, nombreMostrado: found.nombre }} submitLabel={saveLabel} className="stack">
+        <ActionForm action={save} hidden={{ ...hidden, tipo: found.tipo, identificador: found.identificador, nombre: found.nombre, nombreMostrado: found.nombre }} submitLabel={saveLabel} className="stack" onSuccess={saved}>
           <p className="notice" role="status" data-testid="receptor-found">
             {found.tipo === 'nit' ? `SAT registra este NIT a nombre de: ${found.texto}. ` : `Receptor: ${found.texto}. `}
             {`Revise que sea ${whoseName} antes de guardarlo.`}

@@ -7,6 +7,7 @@ import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import type { Receptor } from '@/lib/providers/fel/document';
 import type { CertifierHealth, CertifierState } from '@/lib/core/invoices/health';
 import type { CallHealth } from '@/lib/platform/operations/call-health';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = {
   pending: 'Pendiente',
@@ -82,6 +83,20 @@ export const INVOICE_STANDING_TONES: Record<InvoiceStanding, 'ok' | 'warn' | 'da
   correction_pending: 'warn',
   corrected: 'off',
 };
+
+/**
+ * An invoice as the lists and pages name it: by its serie and número once SAT certified it, and
+ * before that by what it is for (its own row id, «#35», read like a gap in the integration's own
+ * invoices, one of many of the operator's).
+ */
+export function invoiceName(invoice: { serie: string | null; numero: string | null; createdAt: Date | string }): string {
+  return invoice.serie && invoice.numero ? `Factura ${invoice.serie}-${invoice.numero}` : `Factura sin número todavía, de la recarga del ${formatDateTime(invoice.createdAt)}`;
+}
+
+/** The same in a list's «Serie y número» column, beside the date: the number, or that it has none yet. */
+export function invoiceNumberCell(invoice: { serie: string | null; numero: string | null }): string {
+  return invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}` : 'Sin número todavía';
+}
 
 /** A credit note as the lists and pages name it. */
 export function creditNoteName(note: { serie: string | null; numero: string | null }): string {

@@ -24,9 +24,9 @@ import {
 // text fails here.
 const CATALOG_TEXTS = {
   content_type: 'El cuerpo debe enviarse como JSON con content-type: application/json.',
-  too_large: 'El cuerpo de la peticion es demasiado grande.',
-  malformed: 'El cuerpo de la peticion no es JSON valido.',
-  not_an_object: 'El cuerpo de la peticion debe ser un objeto JSON.',
+  too_large: 'El cuerpo de la petición es demasiado grande.',
+  malformed: 'El cuerpo de la petición no es JSON válido.',
+  not_an_object: 'El cuerpo de la petición debe ser un objeto JSON.',
   identifierRequired: 'Envia un NIT o un CUI para consultar.',
   identifierNotText: 'Los campos nit y cui deben enviarse como texto.',
   identifierTooLong: 'El nit o el cui es demasiado largo.',

@@ -109,8 +109,13 @@ describe('the query records through the API', { timeout: PROCESS_TEST_TIMEOUT_MS
       registro: { request_id: ok.requestId, nit: maskNit(found), tarifa: '1.50', motivo_sin_cobro: null, que_paso: null },
     });
     expect((record.registro as { movimientos: unknown[] }).movimientos.length).toBeGreaterThan(0);
-    const notCharged = (await read(`/consultas/${missing.requestId}`, '/consultas/{request_id}')).body as { registro: { motivo_sin_cobro: string } };
+    // In words too, as a refusal's: its sentence, and why it was charged.
+    expect(record.resumen).toMatch(new RegExp(`^${ok.requestId}: /api/catalogos/omisos, 200, \\d{2}/\\d{2}/\\d{4}, [\\d:]+, consulta registrada, cobrada Q 1\\.50$`));
+    expect(record.detalle).toBe('Se cobró Q 1.50, la tarifa de su catálogo (vea registro.movimientos).');
+    const notCharged = (await read(`/consultas/${missing.requestId}`, '/consultas/{request_id}')).body as { resumen: string; detalle: string; registro: { motivo_sin_cobro: string; que_paso: string | null } };
     expect(notCharged.registro.motivo_sin_cobro).toContain('404');
+    expect(notCharged.resumen).toMatch(/, 404, .*, consulta registrada, sin cobro$/);
+    expect(notCharged.detalle).toBe([notCharged.registro.que_paso, `No se cobró: ${notCharged.registro.motivo_sin_cobro}`].filter(Boolean).join(' '));
     for (const nit of clear) expect(JSON.stringify([record, notCharged])).not.toContain(nit);
 
     // A replay: itself uncharged, with its original's record. A refusal: in support's words.

@@ -29,7 +29,7 @@ import {
 import { sampleValue, scrapeMetrics, type Sample } from './metrics-support';
 
 const METRICS_TOKEN = 'metrics-token-for-the-framing-tests-0123';
-const TOO_LARGE = { [ROUTES.rtuNits]: { error: 'Request body is too large.' }, [ROUTES.cuiNit]: { message: 'El cuerpo de la peticion es demasiado grande.' } } as const;
+const TOO_LARGE = { [ROUTES.rtuNits]: { error: 'Request body is too large.' }, [ROUTES.cuiNit]: { message: 'El cuerpo de la petición es demasiado grande.' } } as const;
 const TWO_MEGABYTES = 2 * 1024 * 1024;
 const CHUNK_BYTES = 16 * 1024;
 /** A condition not met within this is a hang (the app answers these in milliseconds). */

@@ -99,7 +99,7 @@ describe('a path with a malformed percent-encoding', { timeout: PROCESS_TEST_TIM
   it('is answered 400 in the API\'s shape on /api, with a request id the log names', async () => {
     const answer = await fetch(`${gateway.app.baseUrl}/api/lotes/%E0%A4%A`);
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toEqual({ message: 'La direccion de la peticion no es valida: tiene una secuencia % mal formada.' });
+    expect(await answer.json()).toEqual({ message: 'La dirección de la petición no es válida: tiene una secuencia % mal formada.' });
     const logged = await loggedWith(answer.headers.get('x-request-id') ?? undefined);
     expect(logged.map((line) => line.level)).toEqual([LOG_LEVEL.warn]);
   });

@@ -50,7 +50,7 @@ export const INVITATION_MESSAGES = {
   passwordsDiffer: 'Las dos contraseñas no coinciden.',
   tooMany: `Su integración ya envió ${OWNER_INVITATIONS_PER_HOUR} invitaciones en la última hora, el máximo: espere un rato y vuelva a intentarlo.`,
   notOwner: 'Ya no es propietario de esta integración: no puede invitar a nadie.',
-  notSentToOwner: 'No se pudo enviar el correo; inténtalo más tarde. La invitación no quedó pendiente.',
+  notSentToOwner: 'No se pudo enviar el correo; inténtelo más tarde. La invitación no quedó pendiente.',
 } as const;
 
 /** An address that already has an account in another integration, as staff are told (they see every integration). */

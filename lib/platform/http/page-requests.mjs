@@ -51,7 +51,7 @@ export function isMalformedPath(path) {
 }
 
 export const MALFORMED_TARGET_MESSAGES = {
-  api: 'La direccion de la peticion no es valida: tiene una secuencia % mal formada.',
+  api: 'La dirección de la petición no es válida: tiene una secuencia % mal formada.',
   page: 'La dirección no es válida: tiene una secuencia % mal formada. Revise el enlace.',
 };
 

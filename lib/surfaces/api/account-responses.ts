@@ -4,16 +4,16 @@ import { HISTORY_PAGE_SIZE } from '@/lib/core/billing/history';
 import { MOVEMENT_KINDS } from './account-schemas';
 
 export const ACCOUNT_MESSAGES = {
-  desde: 'El parametro desde debe ser una fecha AAAA-MM-DD.',
-  hasta: 'El parametro hasta debe ser una fecha AAAA-MM-DD.',
+  desde: 'El parámetro desde debe ser una fecha AAAA-MM-DD.',
+  hasta: 'El parámetro hasta debe ser una fecha AAAA-MM-DD.',
   range: 'La fecha hasta es anterior a desde.',
-  tipo: `El parametro tipo debe ser ${MOVEMENT_KINDS.slice(0, -1).join(', ')} o ${MOVEMENT_KINDS.at(-1)}.`,
-  cursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior, con los mismos filtros.',
+  tipo: `El parámetro tipo debe ser ${MOVEMENT_KINDS.slice(0, -1).join(', ')} o ${MOVEMENT_KINDS.at(-1)}.`,
+  cursor: 'El cursor no es válido: use el campo siguiente de la página anterior, con los mismos filtros.',
 } as const;
 
 /** A download of /api/cuenta/facturas that names nothing of the integration's: the same answer for an unknown id and another integration's. */
-export const INVOICE_NOT_FOUND_MESSAGE = 'La factura no existe, no es de su integracion o todavia no esta certificada.';
-export const CREDIT_NOTE_NOT_FOUND_MESSAGE = 'La nota de credito no existe, no es de su integracion o todavia no esta certificada.';
+export const INVOICE_NOT_FOUND_MESSAGE = 'La factura no existe, no es de su integración o todavía no está certificada.';
+export const CREDIT_NOTE_NOT_FOUND_MESSAGE = 'La nota de crédito no existe, no es de su integración o todavía no está certificada.';
 
 export type AccountRequestProblem = keyof typeof ACCOUNT_MESSAGES;
 

@@ -13,17 +13,17 @@ import { jsonResponse } from './responses';
 
 export const BULK_MESSAGES = {
   content_type: 'El cuerpo debe enviarse como JSON con content-type: application/json.',
-  too_large: 'El cuerpo de la peticion es demasiado grande.',
-  malformed: 'El cuerpo de la peticion no es JSON valido.',
+  too_large: 'El cuerpo de la petición es demasiado grande.',
+  malformed: 'El cuerpo de la petición no es JSON válido.',
   catalog: 'El campo catalogo debe ser cui-nit, rtu u omisos.',
-  identifiers: `Envia entre 1 y ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} identificadores como texto en el campo identificadores.`,
-  fields: 'El cuerpo debe ser un objeto JSON con los campos catalogo e identificadores, y ningun otro.',
-  idempotencyKeyMissing: 'Envia el encabezado Idempotency-Key para crear un lote.',
+  identifiers: `Envíe entre 1 y ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} identificadores como texto en el campo identificadores.`,
+  fields: 'El cuerpo debe ser un objeto JSON con los campos catalogo e identificadores, y ningún otro.',
+  idempotencyKeyMissing: 'Envíe el encabezado Idempotency-Key para crear un lote.',
   jobNotFound: 'No encontramos un lote con ese id.',
-  jobFinished: 'El lote ya termino y no se puede cancelar.',
-  jobNotFinished: 'El lote todavia no termina: reintenta sus fallidos cuando termine.',
+  jobFinished: 'El lote ya terminó y no se puede cancelar.',
+  jobNotFinished: 'El lote todavía no termina: reintente sus fallidos cuando termine.',
   nothingToRetry: 'El lote no tiene filas con error de la fuente que reintentar.',
-  invalidCursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior.',
+  invalidCursor: 'El cursor no es válido: use el campo siguiente de la página anterior.',
 } as const satisfies Record<BulkRequestProblem | string, string>;
 
 export function bulkError(status: number, message: string, requestId: string): Response {

@@ -7,14 +7,14 @@ import { REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';
 import { IDEMPOTENCY_REFUSAL_REASONS, IDEMPOTENCY_REPLAYED_HEADER, REFUSAL_REASON_HEADER } from '@/lib/core/idempotency/key';
 
 /**
- * Texts for the malformed requests the contract does not name (docs/decisions.md). Like the
- * contract's catalog messages they carry no accents.
+ * Texts for the malformed requests the contract does not name (docs/decisions.md). Spelled as
+ * Spanish is, accents included: only the contract's own messages keep its spelling, byte for byte.
  */
 export const CATALOG_REQUEST_MESSAGES: Record<CatalogRequestProblem, string> = {
   content_type: 'El cuerpo debe enviarse como JSON con content-type: application/json.',
-  too_large: 'El cuerpo de la peticion es demasiado grande.',
-  malformed: 'El cuerpo de la peticion no es JSON valido.',
-  not_an_object: 'El cuerpo de la peticion debe ser un objeto JSON.',
+  too_large: 'El cuerpo de la petición es demasiado grande.',
+  malformed: 'El cuerpo de la petición no es JSON válido.',
+  not_an_object: 'El cuerpo de la petición debe ser un objeto JSON.',
   identifier_missing: CATALOG_MESSAGES.identifierRequired,
   identifier_not_text: 'Los campos nit y cui deben enviarse como texto.',
   identifier_too_long: 'El nit o el cui es demasiado largo.',

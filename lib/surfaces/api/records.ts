@@ -15,20 +15,22 @@ import { requestTrace, type RequestTrace } from '@/lib/core/request-traces/read'
 import { explainCharge } from '@/lib/presentation/charge-explanation';
 import { explainRecordError } from '@/lib/presentation/record-errors';
 import { decodeCursor } from '@/lib/platform/paging/keyset';
-import { centavosAsDecimal, CURRENCY } from '@/lib/platform/money';
+import { centavosAsDecimal, CURRENCY, formatQuetzales } from '@/lib/platform/money';
+import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 export { RECORDS_PAGE_SIZE };
 
 /** The texts of /api/consultas' 400 and 404, without accents like the catalogs' ({message}). */
 export const RECORD_API_MESSAGES = {
   consulta: `El filtro consulta debe ser ${lookupKind.enumValues.join(', ')}.`,
-  estado: 'El filtro estado debe ser un codigo HTTP de tres cifras.',
+  estado: 'El filtro estado debe ser un código HTTP de tres cifras.',
   resultado: `El filtro resultado debe ser ${OUTCOMES.join(', ')}.`,
   estadoYResultado: 'Use el filtro estado o el filtro resultado, no los dos.',
   fechas: 'Los filtros desde y hasta deben ser fechas AAAA-MM-DD (calendario de Guatemala), y hasta no anterior a desde.',
-  filtros: 'Los filtros son consulta, estado, resultado, desde, hasta y cursor, y ningun otro.',
-  invalidCursor: 'El cursor no es valido: use el campo siguiente de la pagina anterior.',
-  notFound: 'No encontramos una consulta de su integracion con ese identificador de solicitud (x-request-id).',
+  filtros: 'Los filtros son consulta, estado, resultado, desde, hasta y cursor, y ningún otro.',
+  invalidCursor: 'El cursor no es válido: use el campo siguiente de la página anterior.',
+  notFound: 'No encontramos una consulta de su integración con ese identificador de solicitud (x-request-id).',
 } as const;
 
 export type RecordListProblem = Exclude<keyof typeof RECORD_API_MESSAGES, 'notFound'>;
@@ -102,8 +104,11 @@ export const requestAnswerSchema = z
     consulta: z.enum(lookupKind.enumValues),
     estado_http: z.int().describe('El estado que recibió esta solicitud.'),
     fecha: z.string().describe('ISO 8601, UTC.'),
-    resumen: z.string().nullable().describe('Para una solicitud sin registro propio (repeticion, rechazo, no_atendida), lo que pasó en la frase que soporte y el portal dan; null para una consulta (vea registro).'),
-    detalle: z.string().nullable().describe('Para una solicitud sin registro propio, por qué y que no se cobró; null para una consulta.'),
+    resumen: z.string().describe('Lo que pasó, en la frase que soporte y el portal dan: la ruta, el estado, la hora de Guatemala y si se cobró.'),
+    detalle: z
+      .string()
+      .nullable()
+      .describe('Por qué: de una consulta, lo que pasó si no se encontró o falló (registro.que_paso) y por qué se cobró o no; de una solicitud sin registro propio, por qué y que no se cobró; null en una repeticion cuya consulta original se conserva (vea registro).'),
     monto_cobrado: z.string().describe('Lo cobrado por esta solicitud: una repetición, un rechazo o una no atendida nunca se cobran.'),
     moneda: z.literal(CURRENCY),
     repite: z.string().nullable().describe('En una repeticion, el identificador de la solicitud original.'),
@@ -161,7 +166,19 @@ export async function answerForRequestId(integrationId: number, text: string): P
   const own = await findIntegrationRecordDetail(integrationId, requestId);
   if (own) {
     const record = detailOf(own);
-    return { request_id: requestId, tipo: 'consulta', consulta: record.consulta, estado_http: record.estado_http, fecha: record.creada_en, resumen: null, detalle: null, monto_cobrado: record.monto_cobrado, moneda: CURRENCY, repite: null, registro: record };
+    return {
+      request_id: requestId,
+      tipo: 'consulta',
+      consulta: record.consulta,
+      estado_http: record.estado_http,
+      fecha: record.creada_en,
+      resumen: describeRecord(own.record),
+      detalle: recordDetail(record, own.record.chargedCentavos),
+      monto_cobrado: record.monto_cobrado,
+      moneda: CURRENCY,
+      repite: null,
+      registro: record,
+    };
   }
   const trace = await requestTrace(requestId);
   // A trace names an integration only when the request's login was known; one that names none, or another, is not this one's.
@@ -180,6 +197,22 @@ export async function answerForRequestId(integrationId: number, text: string): P
     repite: trace.kind === 'replay' ? trace.replayOf : null,
     registro: original ? detailOf(original) : null,
   };
+}
+
+/** A record's sentence, as describeRequestTrace's for a request without one: path, status, Guatemala's time, the charge. */
+function describeRecord(record: { requestId: string; lookup: LookupKind; httpStatus: number; chargedCentavos: number; createdAt: Date }): string {
+  const charge = record.chargedCentavos > 0 ? `cobrada ${formatQuetzales(record.chargedCentavos)}` : 'sin cobro';
+  return `${record.requestId}: ${LOOKUP_PATHS[record.lookup]}, ${record.httpStatus}, ${formatDateTime(record.createdAt)}, consulta registrada, ${charge}`;
+}
+
+/** Why, after describeRecord's sentence: what happened when it was not found or failed, and why it was charged or not. */
+function recordDetail(record: RecordDetailBody, chargedCentavos: number): string {
+  const charge = record.motivo_sin_cobro
+    ? `No se cobró: ${record.motivo_sin_cobro}`
+    : chargedCentavos > 0
+      ? `Se cobró ${formatQuetzales(chargedCentavos)}, la tarifa de su catálogo (vea registro.movimientos).`
+      : 'No se cobró.';
+  return [record.que_paso, charge].filter(Boolean).join(' ');
 }
 
 const TRACE_KINDS = { refusal: 'rechazo', unserved: 'no_atendida', replay: 'repeticion' } as const satisfies Record<RequestTrace['kind'], RequestAnswerBody['tipo']>;

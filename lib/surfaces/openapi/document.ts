@@ -306,10 +306,10 @@ const EXAMPLE_RESULT_ROWS: ResultRow[] = [
     datos: { ...(SUCCESS_EXAMPLES['/catalogos/omisos'].response as { data: object }).data, establecimientos: [] },
     respondido_en: '2026-11-24T10:31:02.114Z',
     ...sourceForIntegrator('catalog'),
-    request_id: 'req_5kq2m8w1x7',
+    request_id: 'req_5f0c3a9d2b7e41c8a6f1',
   },
   { posicion: 2, identificador: '12345678', estado: 'invalido', motivo: 'nit_invalido', datos: null, respondido_en: '2026-11-24T10:30:00.000Z', ...sourceForIntegrator(null), request_id: null },
-  { posicion: 3, identificador: '10527478-K', estado: 'no_encontrado', motivo: null, datos: null, respondido_en: '2026-11-24T10:31:03.020Z', ...sourceForIntegrator('catalog'), request_id: 'req_5kq2m8w1x8' },
+  { posicion: 3, identificador: '10527478-K', estado: 'no_encontrado', motivo: null, datos: null, respondido_en: '2026-11-24T10:31:03.020Z', ...sourceForIntegrator('catalog'), request_id: 'req_8b1e07d4c2a95f3e6d70' },
 ];
 
 /** A job as GET /lotes/{id} answers it, built by the handlers' own jobBody. */
@@ -914,7 +914,7 @@ function statusPaths(): JsonObject {
 
 /** An example record, as the list and the detail give it (masked as on every page). */
 const EXAMPLE_RECORD = {
-  request_id: 'req_5kq2m8w1x7',
+  request_id: 'req_5f0c3a9d2b7e41c8a6f1',
   consulta: 'omisos',
   estado_http: 200,
   resultado: 'success',
@@ -981,8 +981,8 @@ function recordPaths(): JsonObject {
                   consulta: 'omisos',
                   estado_http: 200,
                   fecha: EXAMPLE_RECORD.creada_en,
-                  resumen: null,
-                  detalle: null,
+                  resumen: `${EXAMPLE_RECORD.request_id}: /api/catalogos/omisos, 200, 24/11/2026, 04:30:01, consulta registrada, cobrada Q 1.50`,
+                  detalle: 'Se cobró Q 1.50, la tarifa de su catálogo (vea registro.movimientos).',
                   monto_cobrado: '1.50',
                   moneda: 'GTQ',
                   repite: null,

@@ -59,7 +59,7 @@ export function operationSamples(baseUrl: string, path: string, request: SampleR
       `BASE_URL='${baseUrl}'`,
       `LOGIN='${LOGIN}'`,
       `TOKEN='${TOKEN}'`,
-      `curl -X ${method} "$BASE_URL${path}" \\`,
+      `curl -sS -X ${method} "$BASE_URL${path}" \\`,
       ...curlHeaders.map((line, index) => `  ${line}${index < curlHeaders.length - 1 ? ' \\' : ''}`),
     ].join('\n'),
     javascript: [

@@ -45,7 +45,7 @@ export default async function UsersPage() {
                 <td data-label="Usuario">
                   <div>
                     <strong>{user.name}</strong>
-                  {user.id === currentUser.id && <span className="badge">Tú</span>}
+                  {user.id === currentUser.id && <span className="badge">Usted</span>}
                     <div className="small muted">
                       <EmailAddress email={user.email} />
                     </div>

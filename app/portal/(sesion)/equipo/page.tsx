@@ -35,7 +35,7 @@ export default async function PortalTeamPage() {
                   <tr key={member.id} data-member={member.email}>
                     <td data-label="Nombre">
                       {member.name}
-                      {member.id === user.id && <span className="badge">Tú</span>}
+                      {member.id === user.id && <span className="badge">Usted</span>}
                     </td>
                     <td data-label="Correo">
                       <EmailAddress email={member.email} />

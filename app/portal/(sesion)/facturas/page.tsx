@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { creditNoteName, INVOICE_STANDING_TONES, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, INVOICE_STANDING_TONES, invoiceNumberCell, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';
 import { PORTAL_INVOICE_LIMIT, portalInvoices } from '@/lib/surfaces/portal/invoices';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
@@ -48,7 +48,7 @@ export default async function PortalInvoicesPage() {
                       {formatDateTime(row.createdAt)}
                     </td>
                     <td data-label="Serie y número">
-                      <Link href={`/portal/facturas/${row.id}`}>{row.serie && row.numero ? `${row.serie}-${row.numero}` : `Factura #${row.id}`}</Link>
+                      <Link href={`/portal/facturas/${row.id}`}>{invoiceNumberCell(row)}</Link>
                     </td>
                     <td data-label="Estado">
                       <span className={`badge ${INVOICE_STANDING_TONES[invoiceStanding(row)]}`}>{PORTAL_INVOICE_STANDING_LABELS[invoiceStanding(row)]}</span>

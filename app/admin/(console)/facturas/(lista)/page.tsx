@@ -6,7 +6,7 @@ import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/flows/auth/session';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { creditNoteName, INVOICE_PAGE_MESSAGES, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, INVOICE_PAGE_MESSAGES, invoiceNumberCell, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';
 import { publishedInvoicing } from '@/lib/core/invoices/decision';
 import { certifierHealth } from '@/lib/core/invoices/health';
 import { InvoicingStoppedBanner } from '@/components/invoices/certifier-status';
@@ -103,7 +103,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                       )}
                     </td>
                     <td data-label="Serie y número">
-                      <Link href={`/admin/facturas/${invoice.id}`}>{invoice.serie && invoice.numero ? `${invoice.serie}-${invoice.numero}` : `Factura #${invoice.id}`}</Link>
+                      <Link href={`/admin/facturas/${invoice.id}`}>{invoiceNumberCell(invoice)}</Link>
                     </td>
                     {correcting && (
                       <td data-label="Mensaje del certificador" data-testid="invoice-error">

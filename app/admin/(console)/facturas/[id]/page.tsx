@@ -9,7 +9,7 @@ import { hasRole, requirePageUser } from '@/lib/flows/auth/session';
 import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
-import { creditNoteName, INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS, INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, invoiceName, INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS, INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { invoiceReversalView } from '@/lib/surfaces/console/invoice-reversals';
 import { findInvoice, invoiceIdOf, type InvoiceDetail } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
@@ -23,10 +23,6 @@ const invoiceOrNotFound = cache(async (id: string): Promise<InvoiceDetail> => {
   if (!invoice) notFound();
   return invoice;
 });
-
-function invoiceName(invoice: InvoiceDetail): string {
-  return invoice.serie && invoice.numero ? `Factura ${invoice.serie}-${invoice.numero}` : `Factura #${invoice.id}`;
-}
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   await requirePageUser('support');

@@ -134,7 +134,7 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
             </table>
           </div>
         )}
-        <p className="small muted">Las invitaciones vencidas se listan {EXPIRED_INVITATIONS_LISTED_DAYS} días; después, invita de nuevo.</p>
+        <p className="small muted">Las invitaciones vencidas se listan {EXPIRED_INVITATIONS_LISTED_DAYS} días; después, invite de nuevo.</p>
       </PortalUsersNotices>
       {isAdmin && (
         <>

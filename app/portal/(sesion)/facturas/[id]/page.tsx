@@ -8,7 +8,7 @@ import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { CF_NAME } from '@/lib/providers/fel/document';
-import { creditNoteName, INVOICE_PAGE_MESSAGES, INVOICE_STANDING_TONES, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';
+import { creditNoteName, INVOICE_PAGE_MESSAGES, invoiceName, INVOICE_STANDING_TONES, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';
 import { portalInvoice } from '@/lib/surfaces/portal/invoices';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
@@ -23,7 +23,7 @@ export default async function PortalInvoicePage({ params }: { params: Promise<{ 
   if (!found) notFound();
   const { row, certified } = found;
   const verification = certified ? invoiceVerificationLink(certified) : null;
-  const title = row.serie && row.numero ? `Factura ${row.serie}-${row.numero}` : `Factura #${row.id}`;
+  const title = invoiceName(row);
   const standing = invoiceStanding(row);
   const reversal = certified?.reversal;
   const creditNote = reversal?.creditNote;

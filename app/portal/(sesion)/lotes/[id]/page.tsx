@@ -30,10 +30,15 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
   const count = (value: number) => value.toLocaleString('es-GT');
   return (
     <>
-      <PageHeader title="Lote" description={<span className="mono break-anywhere">{job.publicId}</span>} back={{ href: PORTAL_BULK_PATH, label: 'Lotes' }} />
+      {/* Named by its file, as people recognise it; one sent through the API has none, and its id names it. */}
+      <PageHeader
+        title={origin.fileName ? `Lote «${origin.fileName}»` : 'Lote'}
+        description={<span className="mono break-anywhere">{job.publicId}</span>}
+        back={{ href: PORTAL_BULK_PATH, label: 'Lotes' }}
+      />
       <div className="grid grid-2">
-        <section className="card" aria-labelledby="lote-estado">
-          <h2 id="lote-estado">Estado</h2>
+        <section className="card" aria-labelledby="lote-datos">
+          <h2 id="lote-datos">Datos</h2>
           <dl className="details" data-testid="bulk-job">
             <dt>Estado</dt>
             <dd data-testid="bulk-job-state">
