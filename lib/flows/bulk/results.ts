@@ -174,13 +174,25 @@ export const CATALOG_CSV_COLUMNS: Record<CatalogName, CatalogColumns> = {
   },
 };
 
+/**
+ * Who reads the file: an integrator's program (GET /api/lotes/{id}/resultados), which keeps every
+ * column, `datos` (the answer as JSON, in one cell) included; or a person (the portal's download,
+ * opened in a spreadsheet), for whom that cell is noise beside the flat columns, and who does not
+ * get it.
+ */
+export type ResultsReader = 'program' | 'person';
+
+const DATOS_INDEX = CSV_COLUMNS.indexOf('datos');
+
 /** The header line, with a byte-order mark as every export has (lib/platform/csv/csv.ts), so Excel reads accents. */
-export function csvHeader(catalog: CatalogName): string {
-  return `\uFEFF${[...CSV_COLUMNS, ...WORDS_COLUMNS, ...CATALOG_CSV_COLUMNS[catalog].headers].join(',')}\r\n`;
+export function csvHeader(catalog: CatalogName, reader: ResultsReader = 'program'): string {
+  const headers = [...CSV_COLUMNS, ...WORDS_COLUMNS, ...CATALOG_CSV_COLUMNS[catalog].headers];
+  if (reader === 'person') headers.splice(DATOS_INDEX, 1);
+  return `\uFEFF${headers.join(',')}\r\n`;
 }
 
 /** A row's CSV line: every field by the exports' one rule (lib/platform/csv/csv.ts), so a formula is written as text. */
-export function csvLine(row: ResultRow, catalog: CatalogName): string {
+export function csvLine(row: ResultRow, catalog: CatalogName, reader: ResultsReader = 'program'): string {
   const catalogColumns = CATALOG_CSV_COLUMNS[catalog];
   const cells: Cell[] = [
     String(row.posicion),
@@ -197,5 +209,6 @@ export function csvLine(row: ResultRow, catalog: CatalogName): string {
     row.respondido_en === null ? null : formatGuatemalanTimestamp(new Date(row.respondido_en)),
     ...(row.datos === null ? catalogColumns.headers.map(() => null) : catalogColumns.cells(row.datos)),
   ];
+  if (reader === 'person') cells.splice(DATOS_INDEX, 1);
   return `${cells.map(csvField).join(',')}\r\n`;
 }

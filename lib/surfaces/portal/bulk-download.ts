@@ -9,7 +9,8 @@ import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from './downloads';
 import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
 
 // "Descargar resultados (CSV)" on a job's page: the CSV GET /api/lotes/{id}/resultados streams
-// (lib/flows/bulk/results.ts), for the session's integration's job only. The rows carry NITs, CUIs and
+// (lib/flows/bulk/results.ts) as a person reads it (without the answer's JSON cell), for the
+// session's integration's job only. The rows carry NITs, CUIs and
 // names in full, so a download is an export of personal data: it asks for a reason and is written
 // to the personal-data access log (the portal user as actor, as the record reveal is) before the
 // first byte leaves, and the rows sent are added when the file ends.
@@ -53,14 +54,14 @@ export async function portalBulkResultsDownload(request: Request, params: JobPar
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(csvHeader(rows.catalog)));
+        controller.enqueue(encoder.encode(csvHeader(rows.catalog, 'person')));
         return;
       }
       try {
         const next = await iterator.next();
         if (!next.done) {
           sent += 1;
-          controller.enqueue(encoder.encode(csvLine(next.value, rows.catalog)));
+          controller.enqueue(encoder.encode(csvLine(next.value, rows.catalog, 'person')));
           return;
         }
         controller.close();
