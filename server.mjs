@@ -21,10 +21,11 @@ import { answerPublicPage, inPageTurn, pageTurnOf, refusalPauseLeftMs } from './
 import { answerProbe, isProbe } from './lib/root/server/probes.mjs';
 import { answerAsteriskForm, answerClientError, refuse, refuseJson, refuseMisdirected, toOriginForm } from './lib/root/server/responses.mjs';
 import { parseUrl, portRefusal, readDrainTimeout, readMilliseconds, refuseTakenPort } from './lib/root/server/settings.mjs';
+import { SERVER_BRIDGES } from './lib/platform/runtime/server-bridges.mjs';
 
-// Must match lib/core/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
+// Read by lib/core/limits/client-ip.ts. A symbol on globalThis, not an environment variable: no
 // launcher can claim to be this wrapper by setting it.
-globalThis[Symbol.for('gateway.serverWrapper')] = true;
+globalThis[SERVER_BRIDGES.serverWrapper] = true;
 
 const dev = process.argv.includes('--dev');
 // .env files first, as `next` reads them (lib/platform/load-env-files.ts): PORT and HOST there count too.

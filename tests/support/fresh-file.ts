@@ -5,6 +5,7 @@
 // after each file, what it left open (its database) is closed.
 import path from 'node:path';
 import { afterAll, expect, inject, vi } from 'vitest';
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 
 interface WorkerBaseline {
   env: Record<string, string | undefined>;
@@ -62,7 +63,7 @@ function assertUsedNoDatabaseIfListed(filepath: string | undefined): void {
   if (!filepath) throw new Error('fresh-file: vitest named no test file');
   const relative = path.relative(path.resolve(import.meta.dirname, '..', '..'), filepath).split(path.sep).join('/');
   if (!inject('filesUsingNoDatabase').includes(relative)) return;
-  const state = (globalThis as { [key: symbol]: Map<string, { handle?: unknown }> | undefined })[Symbol.for('gateway.processState')];
+  const state = (globalThis as { [key: symbol]: Map<string, { handle?: unknown }> | undefined })[SERVER_BRIDGES.processState];
   if (state?.get('database')?.handle) {
     throw new Error(`${relative} opened a database, but it reaches no tests/support/test-database.ts through its imports, so it runs on the embedded database only (vitest.config.mts): get the database from useTestDatabase()`);
   }

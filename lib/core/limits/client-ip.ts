@@ -1,9 +1,10 @@
 import ipaddr from 'ipaddr.js';
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 
 /** Header set by server.mjs from the socket; any copy a client sends is overwritten there. */
 export const PEER_IP_HEADER = 'x-gateway-peer-ip';
 
-const SERVER_WRAPPER_MARK = Symbol.for('gateway.serverWrapper');
+const SERVER_WRAPPER_MARK = SERVER_BRIDGES.serverWrapper;
 
 /**
  * Whether this process was started through server.mjs, the only thing that makes PEER_IP_HEADER

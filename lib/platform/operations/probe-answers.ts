@@ -5,8 +5,9 @@
 // app still computes each answer, at most once per PROBE_ANSWER_TTL_MS, and server.mjs answers the
 // polls in between (docs/operations.md, "Health, readiness and drain").
 
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 /** Must match server.mjs. On globalThis: Next bundles each route separately. */
-const PROBE_ANSWERS = Symbol.for('gateway.probeAnswers');
+const PROBE_ANSWERS = SERVER_BRIDGES.probeAnswers;
 
 /** How long server.mjs repeats an answer: the probes' own checks are shared for a second too. */
 export const PROBE_ANSWER_TTL_MS = 1_000;

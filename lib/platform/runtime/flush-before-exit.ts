@@ -3,7 +3,8 @@
 // up to one interval of "último uso" and of the refusal counts support reads. The app registers
 // each such write here at start; server.mjs runs them once the drain is over, just before exiting.
 // A symbol on globalThis, not an import: server.mjs is plain JavaScript outside Next's bundles.
-const FLUSHES = Symbol.for('gateway.flushBeforeExit');
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
+const FLUSHES = SERVER_BRIDGES.flushBeforeExit;
 
 type Flush = () => Promise<void>;
 

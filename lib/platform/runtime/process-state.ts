@@ -4,10 +4,12 @@
 // module once per bundle (each route, proxy.ts, instrumentation), and every copy must reach the
 // same piece. Tests start each file with the map gone (tests/support/fresh-file.ts).
 //
-// server.mjs, plain JavaScript outside Next's bundles, reads a few pieces of its own through
-// Symbol.for('gateway.…') keys instead (the draining flag, the probes' answers, the lookups'
-// answerers, the public pages' answerer, the page callers' key, the flushes before exit).
+// server.mjs, plain JavaScript outside Next's bundles, reads a few pieces of its own through the
+// channels lib/platform/runtime/server-bridges.mjs declares instead (the draining flag, the probes'
+// answers, the lookups' answerers, the public pages' answerer, the page callers' key, the flushes
+// before exit).
 
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 export const PROCESS_SLOTS = {
   env: 'the validated settings (lib/platform/env.ts)',
   database: 'the database handle, PostgreSQL or the embedded PGlite (db/client.ts)',
@@ -52,7 +54,7 @@ export const PROCESS_SLOTS = {
 
 export type ProcessSlot = keyof typeof PROCESS_SLOTS;
 
-const STATE = Symbol.for('gateway.processState');
+const STATE = SERVER_BRIDGES.processState;
 const holder = globalThis as typeof globalThis & { [STATE]?: Map<ProcessSlot, unknown> };
 
 function slots(): Map<ProcessSlot, unknown> {

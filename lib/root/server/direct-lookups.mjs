@@ -7,8 +7,9 @@
 import { newRequestId } from '../../platform/http/new-request-id.mjs';
 import { LOOKUP_PATHS } from '../../contract/lookup-paths.mjs';
 import { REQUEST_ID_HEADER } from './responses.mjs';
+import { SERVER_BRIDGES } from '../../platform/runtime/server-bridges.mjs';
 
-const DIRECT_LOOKUPS = Symbol.for('gateway.directLookups');
+const DIRECT_LOOKUPS = SERVER_BRIDGES.directLookups;
 
 /** The registered answerer for this request, if it is a POST to a lookup's exact path. */
 export function directLookupFor(request) {

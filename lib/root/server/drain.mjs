@@ -8,7 +8,8 @@
 // hold sweeper, as a crash would be.
 
 // The app reads this (lib/platform/operations/draining.ts) to answer its health check 503.
-const DRAINING = Symbol.for('gateway.draining');
+import { SERVER_BRIDGES } from '../../platform/runtime/server-bridges.mjs';
+const DRAINING = SERVER_BRIDGES.draining;
 
 // What the app keeps in memory between its periodic writes (lib/platform/runtime/flush-before-exit.ts) is
 // written once more before the process ends, within FLUSH_BEFORE_EXIT_MS: a database that is away
@@ -68,7 +69,7 @@ export class Drain {
 
   async #flushThenExit() {
     this.#exiting = true;
-    const flushes = [...(globalThis[Symbol.for('gateway.flushBeforeExit')] ?? new Map())];
+    const flushes = [...(globalThis[SERVER_BRIDGES.flushBeforeExit] ?? new Map())];
     const settled = Promise.allSettled(
       flushes.map(([name, flush]) =>
         flush().catch((error) => this.#log.error({ err: error, flush: name }, 'writing in-memory counts before exit failed')),

@@ -2,6 +2,7 @@ import { CONSOLE_SESSION_COOKIE } from '@/lib/flows/auth/session-cookie-name';
 import { env } from '@/lib/platform/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { PORTAL_SESSION_COOKIE } from '@/lib/flows/portal-identity/session-cookie-name';
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 
 /** The turns server.mjs keeps for pages rendered per request (lib/platform/http/fair-turn.mjs). */
 export type PageArea = 'api' | 'console' | 'portal' | 'sign-in' | 'public';
@@ -34,7 +35,7 @@ function sessionCookieValue(cookieHeader: string | null, name: string): string |
   return undefined;
 }
 
-const PAGE_CALLER_KEY = Symbol.for('gateway.pageCallerKey');
+const PAGE_CALLER_KEY = SERVER_BRIDGES.pageCallerKey;
 
 /** Lets server.mjs ask (registered by proxy.ts, which every page request loads). */
 export function registerPageCallerKey(): void {

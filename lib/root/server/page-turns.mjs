@@ -4,6 +4,7 @@
 import { ADMISSION, FairTurn } from '../../platform/http/fair-turn.mjs';
 import { CACHED_PAGE_PATHS, pageArea } from '../../platform/http/page-requests.mjs';
 import { refuse, refuseJson } from './responses.mjs';
+import { SERVER_BRIDGES } from '../../platform/runtime/server-bridges.mjs';
 
 // Pages rendered per request cost the event loop many lookups' worth each. However many
 // connections ask for them, they take turns (lib/platform/http/fair-turn.mjs): one page at a time per turn,
@@ -43,9 +44,9 @@ const turns = {
   'sign-in': new FairTurn(CACHED_PAGE_TURN),
   public: new FairTurn(CACHED_PAGE_TURN),
 };
-const PAGE_CALLER_KEY = Symbol.for('gateway.pageCallerKey');
-const PUBLIC_PAGE_ANSWERER = Symbol.for('gateway.publicPageAnswerer');
-const PUBLIC_PAGE_RENDER_TOKEN = Symbol.for('gateway.publicPageRenderToken');
+const PAGE_CALLER_KEY = SERVER_BRIDGES.pageCallerKey;
+const PUBLIC_PAGE_ANSWERER = SERVER_BRIDGES.publicPageAnswerer;
+const PUBLIC_PAGE_RENDER_TOKEN = SERVER_BRIDGES.publicPageRenderToken;
 
 // An address that still carries a typed identifier (proxy.ts, IDENTIFIER_SEARCH_PAGES) is
 // rewritten to the page's search route, which Next serves by sending a request to this same

@@ -3,8 +3,9 @@
 // connection that polls more often than every PROBE_PACE_MS waits for its turn: however many
 // connections poll as fast as they are answered, the probes take a bounded share of the event loop
 // and the lookups keep theirs (load balancers poll every few seconds, and never wait here).
+import { SERVER_BRIDGES } from '../../platform/runtime/server-bridges.mjs';
 const PROBE_PATHS = new Set(['/api/health', '/api/ready']);
-const PROBE_ANSWERS = Symbol.for('gateway.probeAnswers');
+const PROBE_ANSWERS = SERVER_BRIDGES.probeAnswers;
 const PROBE_PACE_MS = 250;
 const lastProbeOnSocket = new WeakMap();
 

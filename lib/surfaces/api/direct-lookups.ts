@@ -5,12 +5,13 @@
 // Until a route is loaded (its first request after a start), Next answers it.
 import type { IncomingMessage } from 'node:http';
 import type { LookupAnswer } from './responses';
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 
 /** Answers a POST to a lookup's path from the request as Node received it; never throws. */
 export type DirectLookup = (message: IncomingMessage) => Promise<LookupAnswer>;
 
 // A symbol on globalThis: server.mjs is not part of the app's bundle, and reads it there.
-const DIRECT_LOOKUPS = Symbol.for('gateway.directLookups');
+const DIRECT_LOOKUPS = SERVER_BRIDGES.directLookups;
 
 function directLookups(): Map<string, DirectLookup> {
   const global = globalThis as Record<symbol, Map<string, DirectLookup> | undefined>;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { cachedPageRule } from './pages';
+import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 
 // The public pages (/docs, /estado) and the signed-out sign-in pages (/admin/login,
 // /portal/ingresar) as a micro-cache in front of Next: rendered at most once per interval per
@@ -17,7 +18,7 @@ function ttlMs(path: string): number | undefined {
 
 /** The header an instance's own render request carries, with a token only this process knows. */
 export const PUBLIC_PAGE_RENDER_HEADER = 'x-public-page-render';
-const RENDER_TOKEN = Symbol.for('gateway.publicPageRenderToken');
+const RENDER_TOKEN = SERVER_BRIDGES.publicPageRenderToken;
 // On globalThis: server.mjs lets the instance's own render requests past the public pages' turn
 // (the request waiting for the render holds it).
 const renderToken = ((globalThis as Record<symbol, unknown>)[RENDER_TOKEN] ??= randomBytes(24).toString('base64url')) as string;
@@ -170,7 +171,7 @@ export interface DirectAnswer {
  */
 export type DirectAnswerer = (path: string, search: string, method: string, header: (name: string) => string | null) => Promise<DirectAnswer | undefined>;
 
-const DIRECT_ANSWERER = Symbol.for('gateway.publicPageAnswerer');
+const DIRECT_ANSWERER = SERVER_BRIDGES.publicPageAnswerer;
 
 export function registerDirectAnswerer(answerer: DirectAnswerer): void {
   (globalThis as Record<symbol, unknown>)[DIRECT_ANSWERER] = answerer;
