@@ -419,6 +419,7 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   pausePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
   resumePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
   deletePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
+  editPortalWatchListNitsAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia, agregar: '576937-K', quitar: '' })) },
   revealPortalWatchListChangeAction: {
     page: '/portal/vigilancia',
     inputs: (objects) => objects.watchListIds.flatMap((vigilancia) => ['2.0.omiso', '1.0.registro'].map((cambio) => ({ vigilancia, cambio, motivo: 'Ticket 4521 del cliente' }))),
