@@ -9,7 +9,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { CONSOLE_PATH_HEADER } from '@/lib/flows/auth/return-path';
 import { SIGN_IN_ERROR_PARAM, signInErrorCode } from '@/lib/flows/auth/sign-in-errors';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { registerPageCallerKey } from '@/lib/root/server/page-callers';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';

@@ -28,7 +28,7 @@ import { SERVER_BRIDGES } from './lib/platform/runtime/server-bridges.mjs';
 globalThis[SERVER_BRIDGES.serverWrapper] = true;
 
 const dev = process.argv.includes('--dev');
-// .env files first, as `next` reads them (lib/platform/load-env-files.ts): PORT and HOST there count too.
+// .env files first, as `next` reads them (lib/platform/settings/load-env-files.ts): PORT and HOST there count too.
 nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...parts) => console.error(...parts) });
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';

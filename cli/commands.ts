@@ -55,7 +55,7 @@ import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
 import { partitionRecordsOnline } from '@/lib/core/records/partition-online';
 import { resealRecords } from '@/lib/core/personal-data/reseal';
 import type { Result } from '@/lib/platform/result';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
 import { resetTwoFactor, usersWithTwoFactor } from '@/lib/flows/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/flows/auth/users';

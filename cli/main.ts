@@ -4,11 +4,11 @@
 // CLI_LOG_LEVEL asks for them: the person at the terminal reads the CLI's Spanish sentences.
 import '@/lib/platform/runtime/refuse-unsupported-node.mjs';
 import './logs-to-stderr';
-import '@/lib/platform/load-env-files';
+import '@/lib/platform/settings/load-env-files';
 import { parseArgs } from 'node:util';
 import { closeDatabase, database, EmbeddedDatabaseInUseError } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
-import { EnvError } from '@/lib/platform/env';
+import { EnvError } from '@/lib/platform/settings/env';
 import { alerts } from '@/lib/reactions/alerts/dispatcher';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { subscribeReactions } from '@/lib/root/reactions';

@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import type { DatabaseHandle } from './client';
 
 /** Keys of the app's advisory locks: any constants, the same in every instance of this app. */

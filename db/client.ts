@@ -3,7 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
 import type postgres from 'postgres';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { currentLookupTrace } from '@/lib/platform/http/lookup-trace';
 import { metrics } from '@/lib/platform/metrics/registry';

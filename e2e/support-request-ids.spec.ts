@@ -7,7 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { samplePopulation } from '../simulator/population';
 import { createUserThroughForm, demoToken, openConsoleAsAdmin, screenshot, seriousAccessibilityViolations, settings, signInFirstTime, signInThroughForm } from './support/console';
 
-/** The registry lookups an integration may make in a minute (lib/platform/env.ts, RATE_LIMIT_RENAP_PER_MINUTE's default). */
+/** The registry lookups an integration may make in a minute (lib/platform/settings/env.ts, RATE_LIMIT_RENAP_PER_MINUTE's default). */
 const RENAP_PER_MINUTE = 30;
 const population = () => samplePopulation({ seed: Number(process.env.E2E_SIMULATOR_SEED) });
 /** "25/11/2026, 13:46:29", as the console writes Guatemala's times. */

@@ -1,7 +1,7 @@
 // npm run dev: the upstream simulator and the app (with its console) in development mode.
 // The app migrates and seeds the embedded database on start and prints the demo credentials.
 // .env files count here too (PORT there is where the simulator sends payment webhooks).
-import '@/lib/platform/load-env-files';
+import '@/lib/platform/settings/load-env-files';
 import { spawn, type ChildProcess } from 'node:child_process';
 import PinoPretty from 'pino-pretty';
 import { developmentSimulatorEnv } from './dev-env';

@@ -12,10 +12,12 @@ export const RUNGS_OF_FOLDERS = ['platform', 'providers', 'core', 'flows', 'reac
 export const RUNGS_IN_ONE_FOLDER = ['contract', 'sources', 'vocabulary', 'presentation'];
 
 // lib/<rung>/<name> or lib/<one-folder rung>, db/schema, db, app/<first segment>,
-// components/<first segment>, cli, or a file of its own (lib/platform/env.ts, server.mjs).
+// components/<first segment>, cli, or a file of its own at the top (server.mjs, proxy.ts). A file
+// loose in a rung of folders (lib/platform/money.ts) counts as the rung's own directory, as a plain
+// count of directories would: a loop through it is a loop.
 export function folderOf(file) {
   const parts = file.split('/');
-  if (parts[0] === 'lib' && RUNGS_OF_FOLDERS.includes(parts[1])) return parts.length > 3 ? parts.slice(0, 3).join('/') : file;
+  if (parts[0] === 'lib' && RUNGS_OF_FOLDERS.includes(parts[1])) return parts.length > 3 ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/');
   if (parts[0] === 'lib' || parts[0] === 'components') return parts.length > 2 ? `${parts[0]}/${parts[1]}` : file;
   if (parts[0] === 'db') return parts[1] === 'schema' ? 'db/schema' : 'db';
   if (parts[0] === 'app') return parts.length > 2 ? `app/${parts[1]}` : 'app';
@@ -88,16 +90,10 @@ export default function layersReport(result) {
     }
   }
   const arrows = folderArrowsOnCycles(result.modules);
-  const rewrite = process.env.LAYERS_WRITE_FOLDER_BASELINE === '1';
-  const known = rewrite
-    ? new Set(arrows.keys())
-    : new Set(fs.existsSync(KNOWN_FOLDER_ARROWS) ? JSON.parse(fs.readFileSync(KNOWN_FOLDER_ARROWS, 'utf8')) : []);
+  const known = new Set(fs.existsSync(KNOWN_FOLDER_ARROWS) ? JSON.parse(fs.readFileSync(KNOWN_FOLDER_ARROWS, 'utf8')) : []);
   const newArrows = [...arrows].filter(([arrow]) => !known.has(arrow));
   for (const [arrow, example] of newArrows) {
     lines.push(`✗ folder cycle: ${arrow} closes a loop between folders (for instance ${example})`);
-  }
-  if (rewrite) {
-    fs.writeFileSync(KNOWN_FOLDER_ARROWS, `${JSON.stringify([...arrows.keys()].sort(), null, 2)}\n`);
   }
   const gone = [...known].filter((arrow) => !arrows.has(arrow)).length;
   lines.push(

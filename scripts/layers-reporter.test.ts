@@ -22,6 +22,16 @@ describe('the layers reporter', () => {
     expect([...arrows.keys()].sort()).toEqual(['lib/core/billing → lib/core/records', 'lib/core/records → lib/reactions/alerts', 'lib/reactions/alerts → lib/core/billing']);
   });
 
+  it('counts a file loose in a rung as the rung\'s own directory, so a loop through it is found', () => {
+    // As lib/platform/env.ts closed one with platform/http and platform/logging (issue 66).
+    const arrows = folderArrowsOnCycles([
+      cruised('lib/platform/env.ts', 'lib/platform/logging/logger.ts'),
+      cruised('lib/platform/logging/logger.ts', 'lib/platform/http/context.ts'),
+      cruised('lib/platform/http/context.ts', 'lib/platform/env.ts'),
+    ]);
+    expect([...arrows.keys()].sort()).toEqual(['lib/platform → lib/platform/logging', 'lib/platform/http → lib/platform', 'lib/platform/logging → lib/platform/http']);
+  });
+
   it('fails on a folder loop that is not in the known list, naming one import that makes it', () => {
     const report = layersReport(
       result([cruised('lib/core/zz-new/a.ts', 'lib/core/zz-other/b.ts'), cruised('lib/core/zz-other/b.ts', 'lib/core/zz-new/a.ts')]),
@@ -39,10 +49,10 @@ describe('the layers reporter', () => {
 
   it('fails on an arrow against the ladder and passes a tree with none', () => {
     const broken = layersReport(
-      result([cruised('lib/platform/env.ts')], [{ rule: { name: 'platform-is-the-floor', severity: 'error' }, from: 'lib/platform/env.ts', to: 'lib/flows/portal-identity/roles.ts' }]),
+      result([cruised('lib/platform/settings/env.ts')], [{ rule: { name: 'platform-is-the-floor', severity: 'error' }, from: 'lib/platform/settings/env.ts', to: 'lib/flows/portal-identity/roles.ts' }]),
     );
     expect(broken.exitCode).toBe(1);
-    expect(broken.output).toContain('✗ platform-is-the-floor: lib/platform/env.ts → lib/flows/portal-identity/roles.ts');
-    expect(layersReport(result([cruised('lib/platform/env.ts')])).exitCode).toBe(0);
+    expect(broken.output).toContain('✗ platform-is-the-floor: lib/platform/settings/env.ts → lib/flows/portal-identity/roles.ts');
+    expect(layersReport(result([cruised('lib/platform/settings/env.ts')])).exitCode).toBe(0);
   });
 });

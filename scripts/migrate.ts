@@ -1,5 +1,5 @@
 // npm run db:migrate: applies drizzle-kit's migrations to the configured database.
-import '@/lib/platform/load-env-files';
+import '@/lib/platform/settings/load-env-files';
 import { closeDatabase, database } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { catalogAnswer } from '@/lib/surfaces/api/catalog-responses';
 import { renapAnswer, rtuNitsAnswer } from '@/lib/surfaces/api/registry-responses';
 import type { LookupAnswer } from '@/lib/surfaces/api/responses';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { buildSourceClients } from '@/lib/sources';
 import { samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED } from '@/simulator';
 import type { SuccessExamples } from '@/lib/surfaces/openapi/success-examples';

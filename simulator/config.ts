@@ -1,9 +1,9 @@
 // The simulator's settings for `npm run simulator`. Port, seed and the upstream credentials come
-// from lib/platform/env.ts, so the simulator accepts exactly what the gateway's clients send; the knobs
+// from lib/platform/settings/env.ts, so the simulator accepts exactly what the gateway's clients send; the knobs
 // only the simulator has (latency, faults, population size) are read and validated here.
 
 import { z } from 'zod';
-import { parseEnv, SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/env';
+import { parseEnv, SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/settings/env';
 import { parseFaultSpec } from './faults';
 import { DEFAULT_POPULATION_SIZE } from './population';
 import { parseRecurrenteFaultSpec, RECURRENTE_SIM_DEV_KEYS } from './recurrente';

@@ -1,6 +1,6 @@
 // `npm run simulator`: serves the three upstream protocols on SIMULATOR_PORT until stopped.
 // .env files count, as for the app: SIMULATOR_PORT set there moves the simulator too.
-import '@/lib/platform/load-env-files';
+import '@/lib/platform/settings/load-env-files';
 
 import { formatCuiGrouped } from '../lib/platform/guatemala/identifiers';
 import { simulatorOptionsFromEnv } from './config';

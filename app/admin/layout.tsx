@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import '@/components/console/console.css';
 
 export const metadata: Metadata = {

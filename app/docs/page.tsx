@@ -1,7 +1,7 @@
 // /docs - the integrator documentation, rendered from the OpenAPI document (lib/surfaces/openapi/document.ts).
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { publicOrigin } from '@/lib/platform/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
 import { webhookDocsSettingsFrom } from '@/lib/reactions/integrator-notifications/webhook-docs';

@@ -1,7 +1,7 @@
 // /estado - the public status of the sources: no sign-in, in Spanish, readable on a phone. The same
 // status GET /api/estado answers (lib/reactions/status-page/status.ts), read at most once per interval.
 import type { Metadata } from 'next';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { BUCKET_STATE_EXPLANATION, BUCKET_STATE_TEXT, SOURCE_STATE_TEXT, STATUS_DAYS, STATUS_HOURS, type BucketState } from '@/lib/reactions/status-page/states';
 import { publicStatus, type PublicSourceStatus } from '@/lib/reactions/status-page/status';
 import { NO_INCIDENTS_TEXT, NO_OUTAGE_TEXT } from '@/lib/reactions/status-page/summary';

@@ -6,7 +6,7 @@ import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, EMAIL_NOT_CO
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
 import { maskWebhookUrl } from '@/lib/platform/security/outbound-urls';
 import type { TestOutcome } from '@/lib/reactions/alerts/test-outcome';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/reactions/integrator-notifications/preferences';
 import { resendable } from '@/lib/reactions/integrator-notifications/resend';

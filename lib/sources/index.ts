@@ -1,8 +1,8 @@
 // The three upstream clients of this process, built once from the validated settings. In
 // development a missing key falls back to the bundled simulator's development credentials;
-// production cannot get here without real ones (lib/platform/env.ts refuses to start without them).
+// production cannot get here without real ones (lib/platform/settings/env.ts refuses to start without them).
 
-import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '@/lib/platform/env';
+import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '@/lib/platform/settings/env';
 import { createCatalogClient, type CatalogClient } from './catalog-client';
 import { BREAKER_STATE_VALUE, SOURCE_NAMES, SourceGuard, type SourceName } from './guard';
 import { metrics } from '@/lib/platform/metrics/registry';

@@ -1,7 +1,7 @@
 // The deployment files, checked without a container engine or a cluster (neither runs in CI):
 // compose.yaml against the Compose Specification's schema, the Kubernetes overlay rendered by
 // `kubectl kustomize` against the API's schemas, and both against the app's own settings: what
-// production refuses to start without is read from lib/platform/env.ts, never copied here, and
+// production refuses to start without is read from lib/platform/settings/env.ts, never copied here, and
 // each file must hand every instance (and the migrations) an environment that passes it.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +15,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { EnvError, envSchema, parseEnv } from '@/lib/platform/env';
+import { EnvError, envSchema, parseEnv } from '@/lib/platform/settings/env';
 import { PRODUCTION } from '@/tests/support/production-env';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -93,7 +93,7 @@ const FILLED: Record<string, string> = {
   METRICS_TOKEN: 'a-metrics-token-of-32-characters',
 };
 
-describe('the settings production requires, read from lib/platform/env.ts', () => {
+describe('the settings production requires, read from lib/platform/settings/env.ts', () => {
   it('are found there: the database, the secrets, the sources, the journal, the issuer', () => {
     // The derivation itself: an empty production environment is refused for these, among others.
     expect(REQUIRED_IN_PRODUCTION).toEqual(expect.arrayContaining(['DATABASE_URL', 'NEXTAUTH_SECRET', 'RECORD_JOURNAL_DIR', 'PERSONAL_DATA_KEY', 'RENAP_BASE_URL', 'ISSUER_NIT']));
@@ -193,7 +193,7 @@ describe('deploy/compose', () => {
     const listed = Object.keys(readDotenv(path.join(COMPOSE_DIR, '.env.example')));
     expect([...read].filter((name) => !listed.includes(name)).sort(), 'read by compose.yaml, missing from .env.example').toEqual([]);
     expect(listed.filter((name) => !read.has(name)).sort(), 'in .env.example, never read by compose.yaml').toEqual([]);
-    expect(listed.filter((name) => !APP_SETTINGS.has(name) && !COMPOSE_ONLY_VARIABLES.includes(name)).sort(), 'not a setting of lib/platform/env.ts').toEqual([]);
+    expect(listed.filter((name) => !APP_SETTINGS.has(name) && !COMPOSE_ONLY_VARIABLES.includes(name)).sort(), 'not a setting of lib/platform/settings/env.ts').toEqual([]);
   });
 
   it('every production setting is in .env.example (FEL\'s too) and reaches both instances and the migrations, whose environment passes the start\'s checks', () => {
@@ -444,7 +444,7 @@ describe('deploy/kubernetes (overlays/production, rendered by kubectl kustomize)
       expect(refusedNames(environment), `${container.name}: settings its start would refuse`).toEqual([]);
     }
     expect(pod.initContainers?.map((container) => [container.name, container.args])).toEqual([['migrate', ['migrate']]]);
-    expect(Object.keys(secrets).filter((name) => !APP_SETTINGS.has(name) && name !== 'VALKEY_PASSWORD'), 'secrets.env.example: not settings of lib/platform/env.ts').toEqual([]);
+    expect(Object.keys(secrets).filter((name) => !APP_SETTINGS.has(name) && name !== 'VALKEY_PASSWORD'), 'secrets.env.example: not settings of lib/platform/settings/env.ts').toEqual([]);
   });
 
   it('every optional capability is wired through: its settings commented out in the overlay\'s config.env and Secret example, on, pass the start\'s checks', () => {

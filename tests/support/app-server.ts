@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
 import { closeDatabase } from '@/db/client';
 import { lockFileOf, readOwner } from '@/db/embedded-lock';
-import { env as appEnv } from '@/lib/platform/env';
+import { env as appEnv } from '@/lib/platform/settings/env';
 import { childEnv, REPO_ROOT, suitePasswordCost } from './child-env';
 import { scratchRoot } from './scratch';
 import { freePort } from '../../scripts/free-port';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { envSchema } from '@/lib/platform/env';
+import { envSchema } from '@/lib/platform/settings/env';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -1,7 +1,7 @@
 // What the settings' tests share: how to read which variables an environment is refused for, and
 // a production environment that passes, for each test to change one thing of.
 import { expect } from 'vitest';
-import { EnvError, parseEnv } from '@/lib/platform/env';
+import { EnvError, parseEnv } from '@/lib/platform/settings/env';
 
 /** The names of the variables an invalid environment is rejected for. */
 export function rejectedVariables(source: Record<string, string | undefined>): string[] {

@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { requirePageUser } from '@/lib/flows/auth/session';
 import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { RequiredEnrolment } from './required-enrolment';
 
 export const metadata: Metadata = { title: 'Active la verificación en dos pasos' };

@@ -1,7 +1,7 @@
 // GET /api/estado - the public status of the sources (lib/reactions/status-page): no credentials, no
 // cookies, readable from any origin. Shared for STATUS_PAGE_CACHE_SECONDS by every caller of this
 // instance, and cacheable as long by browsers and shared caches.
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { publicStatus, STATUS_UNAVAILABLE_MESSAGE } from '@/lib/reactions/status-page/status';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /api/metrics - this instance's Prometheus metrics, for a scraper holding METRICS_TOKEN.
 import { timingSafeEqual } from 'node:crypto';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { rateLimitStore } from '@/lib/core/limits/limits';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { integrationDirectory } from '@/lib/core/integrations/directory';

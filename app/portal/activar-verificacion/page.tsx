@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
 import { PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { PortalSignOutButton } from '../sign-out-button';
 import { RequiredPortalEnrolment } from './required-enrolment';
 

@@ -7,7 +7,7 @@ import { flushTokenUses, noteTokenUse } from '@/lib/core/credentials/last-use';
 import { tokenUsableAt } from '@/lib/core/credentials/token-state';
 import { addressAllowed, compileAllowList, type Network } from '@/lib/core/credentials/allow-list';
 import { flushRefusedAddresses } from '@/lib/core/credentials/refused-addresses';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { hashToken } from '@/lib/platform/security/tokens';
 import { timingSafeEqual } from 'node:crypto';

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { invoicingDecision } from '@/db/schema';
-import { env, type Env } from '@/lib/platform/env';
+import { env, type Env } from '@/lib/platform/settings/env';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { DOCUMENT_TYPE_OF_AFFILIATION, type DocumentType } from '@/lib/providers/fel/document';
 

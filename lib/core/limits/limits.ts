@@ -1,4 +1,4 @@
-import { env, type Env } from '@/lib/platform/env';
+import { env, type Env } from '@/lib/platform/settings/env';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { MemoryRateLimitStore } from './memory-store';
 import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';

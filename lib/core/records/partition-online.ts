@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { recordsArePartitioned } from './partitions';
 
 export interface OnlinePartitionOptions {

@@ -1,4 +1,4 @@
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { hourStart } from '@/lib/platform/time/hours';
 
 /**

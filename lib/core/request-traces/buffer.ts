@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { hourStart } from '@/lib/platform/time/hours';
 import { refusalStatus, unservedStatus } from './statuses';

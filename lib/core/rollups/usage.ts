@@ -1,7 +1,7 @@
 import { and, asc, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, type LookupKind, type RefusalReason } from '@/db/schema';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { LOOKUPS } from '@/lib/vocabulary/labels';
 import { OUTCOMES, outcomeOf, type Outcome } from '@/lib/core/records/outcomes';

@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { env, type Env } from '@/lib/platform/env';
+import { env, type Env } from '@/lib/platform/settings/env';
 import { ensurePrivateDirectory, LOCAL_DATA_DIR } from '@/lib/platform/files/private-directory';
 
 /** A 256-bit key and its id: the id travels with every value it sealed, so keys can rotate. */
@@ -69,7 +69,7 @@ function developmentKey(setting: KeySetting): string {
 function configuredKey(settings: Env, setting: KeySetting): PersonalDataKey {
   const value = settings[setting];
   if (value) return fromBase64(value);
-  // lib/platform/env.ts refuses a production start without it; this guards any other way in.
+  // lib/platform/settings/env.ts refuses a production start without it; this guards any other way in.
   if (settings.APP_ENV === 'production') throw new Error(`${setting} is required when APP_ENV=production`);
   return fromBase64(developmentKey(setting));
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConsoleUser } from '@/db/schema';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { logger } from '@/lib/platform/logging/logger';
 import { hashPassword, verifyPassword } from '@/lib/platform/security/passwords';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { ensurePrivateDirectory, LOCAL_DATA_DIR } from '@/lib/platform/files/private-directory';
 
 // Where the development secret lives: next to the embedded database, so it survives restarts
@@ -9,7 +9,7 @@ import { ensurePrivateDirectory, LOCAL_DATA_DIR } from '@/lib/platform/files/pri
 const DEVELOPMENT_SECRET_FILE = path.join(LOCAL_DATA_DIR, 'nextauth-secret');
 
 /**
- * The key that signs console sessions. Production must set NEXTAUTH_SECRET (lib/platform/env.ts refuses to
+ * The key that signs console sessions. Production must set NEXTAUTH_SECRET (lib/platform/settings/env.ts refuses to
  * start without it). In development an unset secret is generated once and kept in .data/, so a
  * new checkout needs no configuration and restarting the app does not sign everybody out.
  */

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { ConsoleRole } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
 import { sessionCookiesAreSecure } from './cookie-security';

@@ -1,4 +1,4 @@
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 
 /**
  * Whether a user must have two-factor sign-in before the console opens: every role when

@@ -16,7 +16,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import { isCommonPassword, newPasswordProblem, PASSWORD_RULE_MESSAGES, type PasswordOwner } from '@/lib/flows/passwords/policy';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '@/lib/platform/security/passwords';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 
 export type ConsoleUserView = Omit<ConsoleUser, 'passwordHash'>;
 

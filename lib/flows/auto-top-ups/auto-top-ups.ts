@@ -5,7 +5,7 @@ import { db } from '@/db/client';
 import { autoTopUpCharges, autoTopUps, integrations, ledgerEntries, onlinePaymentEvents, onlinePayments, type AutoTopUp, type AutoTopUpCharge, type PortalRole } from '@/db/schema';
 import { writeAudit } from '@/lib/core/audit/audit';
 import type { Transaction } from '@/lib/core/billing/ledger';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { GUATEMALA_OFFSET_HOURS } from '@/lib/platform/time/guatemala-time';

@@ -4,7 +4,7 @@
 // BULK_LIMIT_SHARE_PERCENT of the catalog limit. Jobs can never take more than that share of a
 // minute; the rest is always there for the integration's own requests. Both counters live in the
 // same store as every limit (Redis when instances share it), so the share holds across instances.
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { integrationLimitPerMinute, rateLimitStore } from '@/lib/core/limits/limits';
 import type { WindowUse } from '@/lib/core/limits/store';
 

@@ -4,7 +4,7 @@
 // memory: an instance that dies leaves leases that expire, and any instance takes the items again.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { newRequestId } from '@/lib/platform/http/request-id';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { logger } from '@/lib/platform/logging/logger';

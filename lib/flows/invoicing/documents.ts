@@ -2,7 +2,7 @@
 // the FEL_ISSUER_* settings name and FEL_VERIFICATION_URL. The console's and the portal's pages and
 // downloads use these, so both show the same document.
 import type { CertifiedCreditNote, CertifiedInvoice } from '@/lib/core/invoices/documents';
-import { env, type Env } from '@/lib/platform/env';
+import { env, type Env } from '@/lib/platform/settings/env';
 import { invoiceVerificationUrl, renderCreditNotePdf, renderInvoicePdf } from './pdf';
 import { issuerOf } from './settings';
 

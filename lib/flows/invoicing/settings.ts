@@ -1,5 +1,5 @@
 // The certifier and the issuer as the settings name them (docs/operations.md, "FEL invoices").
-import type { Env } from '@/lib/platform/env';
+import type { Env } from '@/lib/platform/settings/env';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import type { Issuer } from '@/lib/providers/fel/document';
 import { createInfileCertifier } from '@/lib/providers/fel/infile';

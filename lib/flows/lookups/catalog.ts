@@ -7,7 +7,7 @@ import type { BodyRead } from '@/lib/platform/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { describeError } from '@/lib/platform/logging/errors';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { idempotencyKeyHash, readIdempotencyKey } from '@/lib/core/idempotency/key';
 import { replayableAnswer } from '@/lib/flows/lookups/replayable-answer';
 import { claimIdempotencyKey, releaseIdempotencyKey, settleIdempotencyKey, type IdempotencyTarget } from '@/lib/core/idempotency/store';

@@ -5,7 +5,7 @@ import { integrations, invoices, onlinePaymentEvents, onlinePayments, portalUser
 import { writeAudit, type IntegratorActor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/billing/ledger';
 import { saleWouldAwaitReceptor } from '@/lib/core/invoices/sales';
-import { env, type Env } from '@/lib/platform/env';
+import { env, type Env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import type { PaymentCurrency, PaymentProvider, PaymentState } from '@/lib/providers/payments/provider';

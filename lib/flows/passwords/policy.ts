@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ZxcvbnFactory, type MatchExtended } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 
 /**

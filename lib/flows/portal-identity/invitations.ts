@@ -8,7 +8,7 @@ import { findIntegration } from '@/lib/flows/integration-management/service';
 import { newPasswordProblem } from '@/lib/flows/passwords/policy';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { hashPassword } from '@/lib/platform/security/passwords';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { MAX_PASSWORD_LENGTH, userEmailSchema, userNameSchema } from '@/lib/flows/auth/users';
 import { billingIdentifiers, findPortalAccountByEmail, integratorActor } from './accounts';
 import { hashLinkCode, INVITATION_VALID_HOURS, isLinkCode, newLinkCode, portalLink } from './links';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 
 // The codes of the portal's single-use links (an invitation, a password reset): 256 random bits,
 // in the link only; the database keeps their SHA-256 (a random code needs no slow hash), so a copy

@@ -1,5 +1,5 @@
 import { emailSettingsFrom, sendMail, type Mail } from '@/lib/platform/mail/smtp';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { logger } from '@/lib/platform/logging/logger';
 import { PORTAL_ROLE_LABELS } from './roles';

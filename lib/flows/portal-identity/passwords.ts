@@ -10,7 +10,7 @@ import { logger } from '@/lib/platform/logging/logger';
 import { newPasswordProblem } from '@/lib/flows/passwords/policy';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { hashPassword, verifyPassword } from '@/lib/platform/security/passwords';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { MAX_PASSWORD_LENGTH, userEmailSchema } from '@/lib/flows/auth/users';
 import { findPortalAccountByEmail, integrationIdentifiers, integratorActor } from './accounts';
 import { hashLinkCode, isLinkCode, newLinkCode, PASSWORD_RESET_VALID_MINUTES, portalLink } from './links';

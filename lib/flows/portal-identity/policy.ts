@@ -1,5 +1,5 @@
 import type { PortalRole } from '@/db/schema';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 
 /**
  * Whether a portal user must have two-factor sign-in before the portal opens: owners and

@@ -1,7 +1,7 @@
 import { ACCESS_AUDIT } from '@/lib/flows/auth/access-audit';
 import { checkPasswordSignIn, type HeaderReader, type SignInRealm } from '@/lib/flows/auth/credentials';
 import type { SignInRefusal } from '@/lib/flows/auth/sign-in-errors';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { consumeSignInLimit } from '@/lib/core/limits/limits';
 import { logger } from '@/lib/platform/logging/logger';

@@ -9,7 +9,7 @@ import { recordsCsvStreamFrom } from '@/lib/core/records/csv';
 import { purgeExpiredSearchReferences } from '@/lib/core/personal-data/search-references';
 import { purgeOldSubmissions } from '@/lib/core/submissions/claim';
 import { purgeExpiredRequestTraces } from '@/lib/core/request-traces/read';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { purgeExpiredBulkJobs } from '@/lib/flows/bulk/retention';
 import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
 import { dropRecordMonthsBefore, ensureRecordMonths, monthStart, recordsArePartitioned } from '@/lib/core/records/partitions';

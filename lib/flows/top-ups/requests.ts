@@ -4,7 +4,7 @@ import { integrations, portalUsers, topUpRequests, topUpSlips, type TopUpRequest
 import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/billing/ledger';
 import { approvedTopUpNote } from './notes';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/platform/time/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/core/integrations/schemas';
 import { topUpApproved, topUpRejected, type DecidedTopUp } from './events';

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { nextAuthSecret } from '@/lib/flows/auth/secret';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 
 // TOTP secrets at rest: AES-256-GCM with a fresh 96-bit IV per secret, bound to its user's id
 // (additional data: "console_user:<id>" or "portal_user:<id>"), so a ciphertext copied onto

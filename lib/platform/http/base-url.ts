@@ -1,4 +1,4 @@
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 
 /**
  * This deployment's public origin: NEXTAUTH_URL when configured (production sets it), else the

@@ -2,7 +2,7 @@
 // integrators' notices and the portal's invitation and reset links all leave here.
 import { connect } from 'node:net';
 import nodemailer from 'nodemailer';
-import type { Env } from '@/lib/platform/env';
+import type { Env } from '@/lib/platform/settings/env';
 import { describeFailure, type AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 
 export interface EmailSettings {

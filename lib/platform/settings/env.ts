@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { smtpHostProblem, webhookUrlProblem } from './security/outbound-urls';
-import { PASSWORD_HASH_COSTS } from './security/passwords';
-import { isValidClassicNit, isValidNit, normalizeNit } from './guatemala/identifiers';
-import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from './guatemala/banks';
+import { smtpHostProblem, webhookUrlProblem } from '../security/outbound-urls';
+import { PASSWORD_HASH_COSTS } from '../security/passwords';
+import { isValidClassicNit, isValidNit, normalizeNit } from '../guatemala/identifiers';
+import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 
 // Every setting of the app, validated once. A wrong or missing variable stops the start with a

@@ -1,8 +1,13 @@
 import nextEnv from '@next/env';
-import { logger } from '@/lib/platform/logging/logger';
 
-/** Scripts and the CLI read .env files exactly as `next` does, so both see the same settings. */
+/**
+ * Scripts and the CLI read .env files exactly as `next` does, so both see the same settings. A file
+ * that cannot be read is said on stderr, before any logger exists (the logger reads these settings).
+ */
 nextEnv.loadEnvConfig(process.cwd(), process.env.NODE_ENV !== 'production', {
   info: () => {},
-  error: (...parts: unknown[]) => logger('config').error({ err: parts.find((part) => part instanceof Error) }, 'could not read a .env file'),
+  error: (...parts: unknown[]) => {
+    const error = parts.find((part) => part instanceof Error);
+    process.stderr.write(`could not read a .env file${error ? `: ${error.message}` : ''}\n`);
+  },
 });

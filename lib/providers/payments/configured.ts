@@ -1,6 +1,6 @@
 // The payment provider the settings choose (PAYMENTS_PROVIDER), one per process; null while online
 // payments are off. Tests put their own (an adapter on the simulator's clock) with usePaymentProvider.
-import { env, type Env } from '@/lib/platform/env';
+import { env, type Env } from '@/lib/platform/settings/env';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 import type { PaymentProvider } from './provider';
 import { createRecurrenteProvider } from './recurrente';

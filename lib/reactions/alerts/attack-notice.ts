@@ -5,7 +5,7 @@ import { sendMail } from '@/lib/platform/mail/smtp';
 import { alerts as alertDispatcher, type AlertDispatcher } from './dispatcher';
 import { enqueueDeliveries } from './outbox';
 import { alertSettingsFrom } from './settings';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import type { AuthRealm } from '@/lib/flows/auth/realm';
 import { ACCOUNT_PACE } from '@/lib/flows/auth/throttle';

@@ -2,7 +2,7 @@ import type { BooksDoNotClose, SaleAwaitingReceptor } from '@/lib/core/billing/e
 import type { MismatchedOnlinePayment } from '@/lib/flows/online-top-ups/events';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
 import type { AlertAudience, AlertDelivery, Integration } from '@/db/schema';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';

@@ -1,5 +1,5 @@
 import type { AlertChannel } from '@/db/schema';
-import type { Env } from '@/lib/platform/env';
+import type { Env } from '@/lib/platform/settings/env';
 import { emailSettingsFrom, type EmailSettings } from '@/lib/platform/mail/smtp';
 
 export type { EmailSettings };
@@ -22,7 +22,7 @@ export interface AlertSettings {
   appEnv: Env['APP_ENV'];
 }
 
-/** The alert settings out of the validated environment (lib/platform/env.ts refuses half-configured channels). */
+/** The alert settings out of the validated environment (lib/platform/settings/env.ts refuses half-configured channels). */
 export function alertSettingsFrom(env: Env): AlertSettings {
   return {
     webhook:

@@ -10,7 +10,7 @@ import type { BalanceSnapshot } from '@/lib/reactions/alerts/conditions';
 import type { AlertDispatcher } from '@/lib/reactions/alerts/dispatcher';
 import { enqueueDeliveries } from '@/lib/reactions/alerts/outbox';
 import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { open } from '@/lib/core/sealing/envelope';
 import { EMAIL_NOT_CONFIGURED_REASON } from '@/lib/reactions/alerts/email-status';

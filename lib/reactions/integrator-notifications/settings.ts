@@ -1,9 +1,9 @@
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
 import { alertSettingsFrom, type AlertSettings, type EmailSettings } from '@/lib/reactions/alerts/settings';
-import type { Env } from '@/lib/platform/env';
+import type { Env } from '@/lib/platform/settings/env';
 import type { TargetPolicy } from './targets';
 
-/** What the integrator notifications need from the environment (lib/platform/env.ts). */
+/** What the integrator notifications need from the environment (lib/platform/settings/env.ts). */
 export interface NotificationSettings {
   /** The alerts' SMTP server (ALERT_SMTP_*); undefined: no e-mails, only webhooks. */
   email?: Omit<EmailSettings, 'to'>;

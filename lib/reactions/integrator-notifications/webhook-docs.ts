@@ -1,4 +1,4 @@
-import type { Env } from '@/lib/platform/env';
+import type { Env } from '@/lib/platform/settings/env';
 import { ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { retryDelayMs } from '@/lib/reactions/alerts/settings';
@@ -39,7 +39,7 @@ import {
 // signature, with receivers in the four languages of the request samples. One source for both
 // documents: scripts/write-webhook-docs.ts writes the Markdown, app/docs renders the same data.
 
-/** What the documentation says that depends on the deployment (lib/platform/env.ts; the Markdown uses the defaults). */
+/** What the documentation says that depends on the deployment (lib/platform/settings/env.ts; the Markdown uses the defaults). */
 export interface WebhookDocsSettings {
   serviceName: string;
   /** INTEGRATOR_NOTIFICATION_REPEAT_HOURS */

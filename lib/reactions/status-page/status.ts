@@ -8,7 +8,7 @@ import { rollupCells } from '@/lib/core/rollups/read';
 import { HOUR_MS, hourStart } from '@/lib/platform/time/hours';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { cachedCheck } from '@/lib/platform/operations/cached-check';
 import { SOURCE_NAMES } from '@/lib/sources/guard';

@@ -1,5 +1,5 @@
 import { CONSOLE_SESSION_COOKIE } from '@/lib/flows/auth/session-cookie-name';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { PORTAL_SESSION_COOKIE } from '@/lib/flows/portal-identity/session-cookie-name';
 import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';

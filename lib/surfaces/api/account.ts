@@ -13,7 +13,7 @@ import { peekBulkApiLimit } from '@/lib/flows/bulk/pacing';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/flows/statements/spending';
 import { readableLedgerNote } from '@/lib/flows/top-ups/notes';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { centavosAsDecimal, CURRENCY } from '@/lib/platform/money';
 import { decodeCursor } from '@/lib/platform/paging/keyset';

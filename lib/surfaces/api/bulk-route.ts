@@ -2,7 +2,7 @@
 // the global per-IP limit and set the security headers; here: the same two credential headers as
 // the lookups, checked by the same directory, then /api/lotes' own per-minute counter, then the
 // handler with the integration resolved. Unexpected errors become the catalogs' 500, once, here.
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
 import { requestClientAddress } from '@/lib/core/limits/client-ip';

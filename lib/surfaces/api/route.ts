@@ -3,7 +3,7 @@
 // rest of the gateway's own work (docs/performance.md, "What changed, and what each step was worth"), so what the proxy
 // does for the rest of the API happens here instead, in the same order: a fresh request id, the
 // global per-IP limit, and the security headers on every answer.
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import type { IncomingMessage } from 'node:http';
 import { ClientAbortedError, nodeHeader, readJsonBody, readNodeJsonBody, type BodyRead } from '@/lib/platform/http/json-body';
 import { newRequestId, REQUEST_ID_HEADER } from '@/lib/platform/http/request-id';

@@ -1,5 +1,5 @@
 import { consoleUserWithAccess } from '@/lib/flows/auth/session';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
 import { produceSubjectReport, SUBJECT_REQUEST_PARAM, subjectIdentifierSchema, subjectReportCsv, subjectReportPdf, subjectRequestSchema } from './subject-report';

@@ -2,7 +2,7 @@ import type { LookupKind } from '@/db/schema';
 import { lowBalanceThreshold } from '@/lib/reactions/alerts/conditions';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/flows/statements/spending';
 import { loadDashboard, type Dashboard } from '@/lib/core/rollups/usage';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { LOOKUPS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';

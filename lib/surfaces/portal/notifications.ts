@@ -7,7 +7,7 @@ import type { NotificationKind } from '@/lib/reactions/integrator-notifications/
 import type { NotificationRecipient } from '@/db/schema';
 import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
 import { sendTestNotification, type TestNoticeResult } from '@/lib/reactions/integrator-notifications/test-notice';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import type { PortalUserSession } from './session';
 
 // "Notificaciones": the services the console's notifications section calls,

@@ -1,4 +1,4 @@
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { postedFormFields } from '@/lib/platform/http/posted-form';
 import { EXPIRED_SEARCH_MESSAGE, referenceSearch, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';

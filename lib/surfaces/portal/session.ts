@@ -6,7 +6,7 @@ import { sessionCookiesAreSecure } from '@/lib/flows/auth/cookie-security';
 import { CONSOLE_PATH_HEADER, PORTAL_AREA, safeReturnPath, signInPath, stepPath } from '@/lib/flows/auth/return-path';
 import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieValue, knownDeviceFor } from '@/lib/flows/auth/known-device';
 import { SESSION_MAX_AGE_SECONDS } from '@/lib/flows/auth/sessions';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { requestClientAddress, requestClientIp } from '@/lib/core/limits/client-ip';
 import { PORTAL_SESSION_COOKIE } from '@/lib/flows/portal-identity/session-cookie-name';
 import { findPortalSession, portalUserSessionOf, type PortalPendingStep, type PortalUserSession } from '@/lib/flows/portal-identity/sessions';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { consoleAction } from '@/lib/flows/auth/action';
 import { startVerificationNow } from '@/lib/core/billing/verify-now';
 import { findTypedIntegration } from '@/lib/surfaces/console/integrations';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 
 // "Verificar ahora" is open to support staff as well as administrators: the reconciliation only
 // reads (it never changes money), support is who answers "were we charged?", and one run at a

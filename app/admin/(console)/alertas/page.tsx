@@ -8,7 +8,7 @@ import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation
 import { listAlertDeliveries } from '@/lib/reactions/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
 import { requirePageUser } from '@/lib/flows/auth/session';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';

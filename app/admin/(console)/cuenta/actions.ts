@@ -5,7 +5,7 @@ import { headers } from 'next/headers';
 import { z } from 'zod';
 import { consoleAction, fromResult } from '@/lib/flows/auth/action';
 import { endOwnSession } from '@/lib/flows/auth/sessions';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { changeOwnPassword, passwordSchema } from '@/lib/flows/auth/users';
 

@@ -9,7 +9,7 @@ import { ROLE_LABELS } from '@/lib/presentation/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
 import { twoFactorStatus } from '@/lib/flows/two-factor/service';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { endOwnSessionAction } from './actions';
 import { ChangePasswordForm } from './change-password-form';
 import { CONSOLE_PLACE, CONSOLE_TWO_FACTOR_ACTIONS } from './two-factor';

@@ -13,7 +13,7 @@ import { PAYMENT_PROVIDER_NAMES } from '@/lib/flows/online-top-ups/labels';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { publishedInvoicing } from '@/lib/core/invoices/decision';
 import { certifierHealth } from '@/lib/core/invoices/health';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { CERTIFIER_NAMES } from '@/lib/presentation/invoice-labels';
 
 export const metadata: Metadata = { title: 'Fuentes' };

@@ -8,7 +8,7 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
 import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';

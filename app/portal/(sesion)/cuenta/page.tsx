@@ -9,7 +9,7 @@ import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { listPortalSessions } from '@/lib/flows/portal-identity/sessions';
 import { portalTwoFactorService } from '@/lib/flows/portal-identity/two-factor';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { endOwnPortalSessionAction } from './actions';
 import { PortalPasswordForm } from './password-form';
 import { PORTAL_PLACE, PORTAL_TWO_FACTOR_ACTIONS } from './two-factor';

@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalTopUpFacts } from '@/lib/surfaces/portal/home';

@@ -6,7 +6,7 @@ import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
 import { consoleAction, type ActionResult } from '@/lib/flows/auth/action';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 import { NOTIFICATION_KINDS } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';

@@ -12,7 +12,7 @@ import { ShortRequestId } from '@/components/records/short-request-id';
 import { requirePageUser } from '@/lib/flows/auth/session';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime, formatHourSpan } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';

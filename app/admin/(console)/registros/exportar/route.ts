@@ -4,7 +4,7 @@
 //        filters and a reason (motivo), written to the personal-data access log before anything
 //        is sent. A search for a NIT or CUI travels as its reference (busqueda).
 import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/flows/auth/session';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { logger } from '@/lib/platform/logging/logger';
 import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';

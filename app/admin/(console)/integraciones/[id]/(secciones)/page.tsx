@@ -5,7 +5,7 @@ import { requirePageUser } from '@/lib/flows/auth/session';
 import { integrationPath, type IntegrationSection } from '@/lib/surfaces/console/integration-sections';
 import { integrationWarnings } from '@/lib/surfaces/console/integration-warnings';
 import { listTokens, type TokenView } from '@/lib/flows/integration-management/tokens';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { flagsOf } from '@/lib/core/integrations/flags';
 import { formatQuetzales } from '@/lib/platform/money';

@@ -1,5 +1,5 @@
 // GET /portal/estados/:id/pdf - an issued monthly statement of the session's integration, as PDF.
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { portalStatementDownload } from '@/lib/surfaces/portal/downloads';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';

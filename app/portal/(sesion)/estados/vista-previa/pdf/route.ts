@@ -1,5 +1,5 @@
 // GET /portal/estados/vista-previa/pdf - the running month's statement preview of the session's integration, as PDF.
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { portalDownloadPage } from '@/lib/surfaces/portal/download-page';
 import { portalDownloadUser } from '@/lib/surfaces/portal/downloads';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';

@@ -9,7 +9,7 @@ import { requirePageUser } from '@/lib/flows/auth/session';
 import { heldInFlight, listHistoryPage } from '@/lib/core/billing/history';
 import { latestVerification } from '@/lib/core/billing/verify';
 import { balanceHistoryPath } from '@/lib/surfaces/console/integration-sections';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { formatQuetzales } from '@/lib/platform/money';
 import { listStatements } from '@/lib/flows/statements/statements';
 import { integrationOrNotFound, sectionTitle } from '../../integration';

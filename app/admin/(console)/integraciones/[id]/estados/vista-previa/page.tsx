@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/flows/auth/session';
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { parsePreviewRange, previewStatement, runningMonthRange } from '@/lib/flows/statements/preview';
 import { PREVIEW_MARK } from '@/lib/flows/statements/texts';

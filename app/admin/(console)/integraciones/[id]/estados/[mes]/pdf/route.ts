@@ -1,5 +1,5 @@
 // GET /admin/integraciones/:id/estados/:mes/pdf - an issued monthly statement as PDF (administrators and support).
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { statementForDownload } from '@/lib/surfaces/console/statement-downloads';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
 import { statementInvoices } from '@/lib/flows/statements/invoices';

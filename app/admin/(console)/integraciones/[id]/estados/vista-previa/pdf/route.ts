@@ -1,7 +1,7 @@
 // POST /admin/integraciones/:id/estados/vista-previa/pdf - a statement's preview as PDF (administrators and support).
 // The days travel in the posted form (desde, hasta), not in the address: like an issued
 // statement's download, the address names only the integration.
-import { env } from '@/lib/platform/env';
+import { env } from '@/lib/platform/settings/env';
 import { postedFormFields } from '@/lib/platform/http/posted-form';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { statementDownloadAccess } from '@/lib/surfaces/console/statement-downloads';
