@@ -93,6 +93,14 @@ module.exports = {
       })),
     ),
     {
+      name: 'components-take-props-not-surfaces',
+      comment:
+        'Shared components are the look the signed-in surfaces share: what a page shows comes to them as props, and a component that needs one surface\'s view models or paths belongs beside its pages (app/admin/(console)/_components).',
+      severity: 'error',
+      from: { path: '^components/' },
+      to: { path: '^lib/surfaces/' },
+    },
+    {
       name: 'components-are-not-pages',
       comment: 'Shared components are used by pages; they never import a page, a layout or a route.',
       severity: 'error',

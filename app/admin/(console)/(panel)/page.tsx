@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { ReconciliationStatus, VerificationRunStatus } from '@/components/console/reconciliation-status';
+import { ReconciliationStatus, VerificationRunStatus } from '../_components/reconciliation-status';
 import { InvoicingStoppedBanner, PaymentsFailingBanner } from '@/components/invoices/certifier-status';
 import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { ActionResult } from '@/lib/flows/auth/action';
-import { useIntegrationSuggestions, type SuggestIntegrations } from '@/components/console/integration-suggestions';
+import { useIntegrationSuggestions, type SuggestIntegrations } from '../_components/integration-suggestions';
 
 interface VerifyNowFormProps {
   start: (input: unknown) => Promise<ActionResult<{ started: boolean; runId: number | null }>>;

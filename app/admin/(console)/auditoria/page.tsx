@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
-import { IntegrationFilterField } from '@/components/console/integration-suggestions';
+import { IntegrationFilterField } from '../_components/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/flows/auth/session';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { FilterForm, FilterSelect } from '@/components/console/filter-form';
-import { IntegrationFilterField } from '@/components/console/integration-suggestions';
+import { IntegrationFilterField } from '../../_components/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { bulkJobState, type BulkJobState } from '@/db/schema';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/balance-history';
 import { EmptyState } from '@/components/console/page-header';
-import { ReconciliationStatus } from '@/components/console/reconciliation-status';
+import { ReconciliationStatus } from '../../../../_components/reconciliation-status';
 import { Stat } from '@/components/console/stat';
 import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
 import { requirePageUser } from '@/lib/flows/auth/session';
