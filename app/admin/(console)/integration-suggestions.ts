@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { consoleAction } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { suggestIntegrationsNamed } from '@/lib/surfaces/console/integrations';
 
 const suggestSchema = z.object({ texto: z.string().trim().max(200).default('') });

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
 import { env } from '@/lib/platform/settings/env';
 import { RequiredEnrolment } from './required-enrolment';

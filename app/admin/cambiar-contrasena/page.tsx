@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 import { ChangePasswordForm } from '../(console)/cuenta/change-password-form';
 

@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
 import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
 import { verifySecondFactorAction } from './actions';
 

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { ConsoleRole } from '@/db/schema';
 import { logger } from '@/lib/platform/logging/logger';
-import { currentConsoleUser, hasRole, type ConsoleUserSession, type PendingStep } from './session';
 import { describeActor, type Actor } from '@/lib/core/audit/audit';
 import { asSubmission, firstSubmissionAnswer, releaseSubmission, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/core/submissions/claim';
 import { once, submissionKey } from './submissions';
@@ -21,47 +19,6 @@ export const ACTION_MESSAGES = {
   unexpected: 'No se pudo completar la acción por un error inesperado. Intente de nuevo; si se repite, avise al equipo técnico.',
 } as const;
 
-const PENDING_STEP_MESSAGES: Record<PendingStep, string> = {
-  second_factor: ACTION_MESSAGES.secondFactorRequired,
-  password_change: ACTION_MESSAGES.passwordChangeRequired,
-  two_factor_enrolment: ACTION_MESSAGES.enrolmentRequired,
-};
-
-interface ActionOptions<Schema extends z.ZodType> {
-  /** The lowest role allowed: 'admin' for every change; 'support' for reads. */
-  role: ConsoleRole;
-  schema: Schema;
-  /**
-   * The one pending step (lib/flows/auth/session.ts) this action takes: the password change, the
-   * second-factor check, the enrolment. Every other action is closed to a session with a step pending.
-   */
-  allowPending?: PendingStep;
-}
-
-/**
- * The one door for console server actions: it resolves the session against the database, checks
- * the role, validates the input with the action's schema, and turns unexpected errors into a
- * message that reveals nothing internal. Server actions are public HTTP endpoints; hiding a
- * button is not authorization, this is.
- */
-export function consoleAction<Schema extends z.ZodType, T>(
-  options: ActionOptions<Schema>,
-  handler: (input: z.infer<Schema>, user: ConsoleUserSession) => Promise<ActionResult<T>>,
-): (input: unknown) => Promise<ActionResult<T>> {
-  return guardedAction(
-    {
-      component: 'console',
-      resolve: currentConsoleUser,
-      refusal: (user) => {
-        if (user.pendingStep && user.pendingStep !== options.allowPending) return PENDING_STEP_MESSAGES[user.pendingStep];
-        if (!hasRole(user, options.role)) return ACTION_MESSAGES.forbidden;
-        return null;
-      },
-      schema: options.schema,
-    },
-    handler,
-  );
-}
 
 /** How a kind of caller (the console's staff, the portal's people) is let through guardedAction. */
 export interface ActionGuard<Schema extends z.ZodType, User extends { id: number; actor: Actor }> {

@@ -1,6 +1,5 @@
 import { getToken } from 'next-auth/jwt';
 import { cookies, headers } from 'next/headers';
-import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { ConsoleRole } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
@@ -8,9 +7,7 @@ import { env } from '@/lib/platform/settings/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
 import { sessionCookiesAreSecure } from './cookie-security';
-import { CONSOLE_PATH_HEADER, DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath, signInPath } from './return-path';
 import { nextAuthSecret } from './secret';
-import { CONSOLE_SESSION_COOKIE } from './session-cookie-name';
 import { findSessionUser } from './sessions';
 
 /** The signed-in console user as the database says now, not as the session cookie remembers. */
@@ -91,30 +88,3 @@ export function hasRole(user: Pick<ConsoleUserSession, 'role'>, required: Consol
   return required === 'support' || user.role === 'admin';
 }
 
-/**
- * For pages: no valid session goes to sign-in (saying the session ended only when the browser
- * still held one: a first visit is just asked to sign in), which then returns to the page asked
- * for; a pending step goes to the page that takes it (unless this page is that one,
- * `allowPending`); a role too low goes to "no permission".
- */
-export async function requirePageUser(required: ConsoleRole = 'support', { allowPending }: { allowPending?: PendingStep } = {}): Promise<ConsoleUserSession> {
-  const user = await currentConsoleUser();
-  if (!user) {
-    const heldSession = (await cookies()).getAll().some((cookie) => cookie.name.includes(CONSOLE_SESSION_COOKIE));
-    // Sign-in brings the visitor back to the page asked for (a deep link), not to the Panel.
-    redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER), heldSession ? 'sesion' : undefined));
-  }
-  if (user.pendingStep && user.pendingStep !== allowPending) redirect(pendingStepPath(user.pendingStep, (await headers()).get(CONSOLE_PATH_HEADER)));
-  if (!hasRole(user, required)) redirect('/admin/sin-permiso');
-  return user;
-}
-
-/**
- * The page of a pending step; the code asked after the password remembers the page the user was
- * going to (a deep link), so typing it opens that page rather than the Panel.
- */
-function pendingStepPath(step: PendingStep, requested: string | null): string {
-  const back = step === 'second_factor' ? safeReturnPath(requested) : undefined;
-  if (!back || back === DEFAULT_RETURN_PATH || back.startsWith(PENDING_STEP_PATHS.second_factor)) return PENDING_STEP_PATHS[step];
-  return `${PENDING_STEP_PATHS[step]}?${new URLSearchParams({ [RETURN_PATH_PARAM]: back })}`;
-}

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { startVerificationNow } from '@/lib/core/billing/verify-now';
 import { findTypedIntegration } from '@/lib/surfaces/console/integrations';
 import { env } from '@/lib/platform/settings/env';

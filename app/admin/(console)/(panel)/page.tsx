@@ -6,7 +6,7 @@ import { InvoicingStoppedBanner, PaymentsFailingBanner } from '@/components/invo
 import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { certifierHealth } from '@/lib/core/invoices/health';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { latestVerification, newestVerification, verificationState } from '@/lib/core/billing/verify';
 import { verificationStarterName } from '@/lib/core/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';

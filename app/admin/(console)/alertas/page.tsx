@@ -7,7 +7,7 @@ import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/reactions/alerts/email-st
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
 import { listAlertDeliveries } from '@/lib/reactions/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';

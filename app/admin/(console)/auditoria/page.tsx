@@ -5,7 +5,7 @@ import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/compo
 import { IntegrationFilterField } from '../_components/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { auditChanges, listAuditPage, type AuditFilters } from '@/lib/surfaces/console/audit';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
 import { integrationNames, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { SessionsList } from '@/components/account/sessions-list';
 import { PageHeader } from '@/components/console/page-header';
 import { TwoFactorSection } from '@/components/two-factor/section';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { activeSessionRows } from '@/lib/flows/auth/session-rows';
 import { listActiveSessions } from '@/lib/flows/auth/sessions';
 import { ROLE_LABELS } from '@/lib/presentation/labels';

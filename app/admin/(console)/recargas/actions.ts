@@ -2,7 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { formatQuetzales } from '@/lib/platform/money';
 import { bankName } from '@/lib/platform/guatemala/banks';

@@ -1,7 +1,8 @@
 'use server';
 
 import { z } from 'zod';
-import { consoleAction, type ActionResult } from '@/lib/flows/auth/action';
+import { type ActionResult } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { accessReasonSchema, writeAccessEntry } from '@/lib/core/personal-data/access-log';
 import { findRecordDetail } from '@/lib/core/records/list';

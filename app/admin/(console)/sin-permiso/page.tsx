@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { PageHeader } from '@/components/console/page-header';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 
 export default async function ForbiddenPage() {
   await requirePageUser();

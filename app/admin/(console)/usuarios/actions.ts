@@ -2,7 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { endAllSessions } from '@/lib/flows/auth/sessions';
 import { ROLE_LABELS } from '@/lib/presentation/labels';
 import { resetTwoFactor } from '@/lib/flows/two-factor/service';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { EmailAddress } from '@/components/email-address';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { countActiveSessionsByUser } from '@/lib/flows/auth/sessions';
 import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/presentation/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';

@@ -5,7 +5,7 @@ import { DateRangeFields, FilterForm, FilterSelect } from '@/components/console/
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import type { PersonalDataAccessKind } from '@/db/schema';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { describeAuditActor } from '@/lib/presentation/audit-labels';
 import { formatDateTime, isCalendarDay } from '@/lib/platform/time/guatemala-time';
 import { listAccessPage, type AccessEntry, type AccessFilters } from '@/lib/core/personal-data/access-log';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { FilterForm, FilterSelect } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { creditNoteName, INVOICE_PAGE_MESSAGES, invoiceNumberCell, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { CopyableId } from '@/components/console/copyable-id';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { INTEGRATION_SORTS, INTEGRATIONS_PAGE_SIZE, listIntegrationsPage, type IntegrationSort, type SortDirection } from '@/lib/surfaces/console/integrations';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';

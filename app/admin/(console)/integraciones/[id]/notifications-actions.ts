@@ -3,7 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
-import { consoleAction, type ActionResult } from '@/lib/flows/auth/action';
+import { type ActionResult } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import { env } from '@/lib/platform/settings/env';

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { integrationPaths } from '@/lib/surfaces/console/integration-sections';
 import { BILLING_MESSAGES, lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setBillingContact, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { NewIntegrationForm } from './new-integration-form';
 
 export const metadata: Metadata = { title: 'Nueva integración' };

@@ -6,7 +6,7 @@ import { IntegrationFilterField } from '../../_components/integration-suggestion
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { bulkJobState, type BulkJobState } from '@/db/schema';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { listConsoleJobs } from '@/lib/flows/bulk/console';
 import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';

@@ -9,7 +9,7 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
 import { env } from '@/lib/platform/settings/env';

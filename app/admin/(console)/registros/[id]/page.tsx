@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { RecordChargeLine, RecordDetailList, RecordIdentifierFields, RecordReplayNotice, RecordTariffField } from '@/components/records/record-detail';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { explainRecordError } from '@/lib/presentation/record-errors';
 import { formatQuetzales } from '@/lib/platform/money';

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { integrationOrNotFound } from '../integration';
 import { IntegrationSectionNav } from '../section-nav';

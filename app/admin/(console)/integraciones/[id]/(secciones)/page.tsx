@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Stat } from '@/components/console/stat';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationPath, type IntegrationSection } from '@/lib/surfaces/console/integration-sections';
 import { integrationWarnings } from '@/lib/surfaces/console/integration-warnings';
 import { listTokens, type TokenView } from '@/lib/flows/integration-management/tokens';

@@ -2,7 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { consoleAction, fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import { MONTH_PATTERN } from '@/lib/flows/statements/figures';

@@ -4,7 +4,7 @@ import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/ba
 import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/components/console/filter-form';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { heldInFlight, listHistoryPage, parseHistoryFilters } from '@/lib/core/billing/history';
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { findIntegration } from '@/lib/flows/integration-management/service';

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { positiveQuetzalesField } from '@/lib/presentation/form-fields';
-import { consoleAction } from '@/lib/flows/auth/action';
+import { consoleAction } from '@/lib/surfaces/console/action';
 import { REFUND_MESSAGES } from '@/lib/flows/online-top-ups/messages';
 import { refundOnlinePayment, retryRefundCreditNote } from '@/lib/flows/online-top-ups/refunds';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';

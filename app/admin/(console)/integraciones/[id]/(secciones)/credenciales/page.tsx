@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { latestRefusedAddresses } from '@/lib/core/credentials/refused-addresses';
 import { listTokens } from '@/lib/flows/integration-management/tokens';
 import { AllowedNetworksSection } from '../../allowed-networks-section';

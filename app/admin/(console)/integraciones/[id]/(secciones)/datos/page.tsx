@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { detailsOf } from '@/lib/flows/integration-management/details-service';
 import { DetailsSection } from '../../details-section';
 import { integrationOrNotFound, sectionTitle } from '../../integration';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { NotificationsSection } from '../../notifications-section';
 

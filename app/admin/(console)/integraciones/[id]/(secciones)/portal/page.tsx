@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { PortalActivitySection } from '../../portal-activity-section';
 import { PortalUsersSection } from '../../portal-users-section';

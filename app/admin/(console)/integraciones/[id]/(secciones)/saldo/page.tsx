@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/console/page-header';
 import { ReconciliationStatus } from '../../../../_components/reconciliation-status';
 import { Stat } from '@/components/console/stat';
 import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { heldInFlight, listHistoryPage } from '@/lib/core/billing/history';
 import { latestVerification } from '@/lib/core/billing/verify';
 import { balanceHistoryPath } from '@/lib/surfaces/console/integration-sections';

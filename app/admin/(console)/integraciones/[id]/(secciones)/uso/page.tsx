@@ -4,7 +4,7 @@ import { IdentifierList, recordIdentifierList } from '@/components/console/ident
 import { EmptyState } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { loadDashboard } from '@/lib/core/rollups/usage';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
-import { requirePageUser } from '@/lib/flows/auth/session';
+import { requirePageUser } from '@/lib/surfaces/console/session';
 import { env } from '@/lib/platform/settings/env';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { parsePreviewRange, previewStatement, runningMonthRange } from '@/lib/flows/statements/preview';
