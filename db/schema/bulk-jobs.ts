@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
+import { CATALOG_LOOKUPS } from './query-records';
 import { portalUsers } from './portal-users';
 import { watchLists } from './watch-lists';
 
@@ -25,7 +26,7 @@ export const bulkJobs = pgTable(
     integrationId: integer('integration_id')
       .notNull()
       .references(() => integrations.id, { onDelete: 'cascade' }),
-    catalog: text('catalog', { enum: ['cui_nit', 'rtu', 'omisos'] }).notNull(),
+    catalog: text('catalog', { enum: CATALOG_LOOKUPS }).notNull(),
     state: bulkJobState('state').notNull().default('en_curso'),
     // The Idempotency-Key's SHA-256 (as lib/core/idempotency stores it), and a keyed hash of the
     // submitted list, so a repeat with another list is told apart without keeping the list twice.

@@ -9,8 +9,22 @@ export interface StoredRecordFailure {
   kind: string;
 }
 
-export const lookupKind = pgEnum('lookup_kind', ['renap', 'rtu_nits', 'cui_nit', 'rtu', 'omisos']);
-export type LookupKind = (typeof lookupKind.enumValues)[number];
+/** Every lookup the gateway answers, as its records name it: the two registries, then the three catalogs. */
+export const LOOKUP_KINDS = ['renap', 'rtu_nits', 'cui_nit', 'rtu', 'omisos'] as const;
+export type LookupKind = (typeof LOOKUP_KINDS)[number];
+/**
+ * The catalogs (the contract's /catalogos/…), declared once: paid from the balance, answered 401 for
+ * wrong credentials, run in bulk jobs (bulk_jobs.catalog) and watch lists. Everything that tells a
+ * catalog from a registry reads this list or isCatalogLookup.
+ */
+export const CATALOG_LOOKUPS = ['cui_nit', 'rtu', 'omisos'] as const satisfies readonly LookupKind[];
+export type CatalogLookup = (typeof CATALOG_LOOKUPS)[number];
+const CATALOG_SET: ReadonlySet<string> = new Set(CATALOG_LOOKUPS);
+export function isCatalogLookup(lookup: string): lookup is CatalogLookup {
+  return CATALOG_SET.has(lookup);
+}
+
+export const lookupKind = pgEnum('lookup_kind', LOOKUP_KINDS);
 
 // Partitioned by month on created_at (docs/decisions.md, "Query records partitioned by month"): the
 // partitions, the per-month unique index on request_id and the mirror used while an existing table is

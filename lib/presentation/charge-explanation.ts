@@ -1,9 +1,7 @@
-import type { LedgerEntryKind, LookupKind } from '@/db/schema';
+import { isCatalogLookup, type LedgerEntryKind, type LookupKind } from '@/db/schema';
 import { OUTCOME_UNKNOWN_DETAIL, VOIDED_BY_SWEEPER_NOTE } from '@/lib/core/billing/holds';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 
-/** The lookups paid from the balance (the contract's catalogs). */
-const BILLED_LOOKUPS: ReadonlySet<LookupKind> = new Set(['cui_nit', 'rtu', 'omisos']);
 
 // A query's charge as support reads it: one line (charged, or not and why) and the balance
 // movements behind it with their effect on the balance, which add up to minus the charge. The
@@ -57,7 +55,7 @@ function notChargedBecause(
   lookup: LookupKind,
 ): string | undefined {
   if (record.chargedCentavos > 0) return undefined;
-  if (!BILLED_LOOKUPS.has(lookup)) return `${LOOKUP_LABELS[lookup]} no se cobra: solo los catálogos tienen tarifa.`;
+  if (!isCatalogLookup(lookup)) return `${LOOKUP_LABELS[lookup]} no se cobra: solo los catálogos tienen tarifa.`;
   if (record.errorMessage?.startsWith(OUTCOME_UNKNOWN_DETAIL)) {
     return 'Resultado desconocido: la instancia se detuvo antes de responder y el barrido liberó la reserva.';
   }

@@ -1,6 +1,4 @@
-import type { LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
-
-const CATALOGS: ReadonlySet<LookupKind> = new Set(['cui_nit', 'rtu', 'omisos']);
+import { isCatalogLookup, type LookupKind, type RefusalReason, type UnservedCause } from '@/db/schema';
 
 /**
  * The status an integrator got for a refusal, as lib/surfaces/api answers it: the contract gives the
@@ -15,7 +13,7 @@ export function refusalStatus(lookup: LookupKind, reason: RefusalReason): number
       return 403;
     case 'credentials_invalid':
     case 'ip_not_allowed':
-      return CATALOGS.has(lookup) ? 401 : 403;
+      return isCatalogLookup(lookup) ? 401 : 403;
     case 'rate_limited':
     case 'ip_rate_limited':
       return 429;
@@ -37,5 +35,5 @@ export function refusalStatus(lookup: LookupKind, reason: RefusalReason): number
  */
 export function unservedStatus(lookup: LookupKind, cause: UnservedCause): number {
   if (cause === 'unhandled') return 500;
-  return CATALOGS.has(lookup) ? 502 : 500;
+  return isCatalogLookup(lookup) ? 502 : 500;
 }

@@ -1,7 +1,9 @@
+import type { CatalogLookup } from '@/db/schema';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import type { BodyRead } from '@/lib/platform/http/json-body';
 
-export type CatalogName = 'cui_nit' | 'rtu' | 'omisos';
+/** A catalog lookup (db/schema's CATALOG_LOOKUPS). */
+export type CatalogName = CatalogLookup;
 
 /** A catalog request after validation: at least one identifier, as the integrator sent it. */
 export interface CatalogRequest {

@@ -335,17 +335,18 @@ async function placeHoldOrKeepAbandonment(integrationId: number, input: Authenti
   }
 }
 
+type CatalogClient = ReturnType<typeof sourceClients>['catalog'];
+type CatalogQuery = { nit?: string; cui?: string; actualizado: boolean };
+
+/** How each catalog asks its source: one entry per catalog of db/schema's CATALOG_LOOKUPS, which the compiler holds to it. */
+const CATALOG_QUERIES: Record<CatalogName, (client: CatalogClient, query: CatalogQuery, request: CatalogRequest) => Promise<SourceResult<CatalogData>>> = {
+  cui_nit: (client, query) => client.lookupCuiNit(query),
+  omisos: (client, query) => client.lookupOmisos(query),
+  rtu: (client, query, request) => client.lookupRtu({ ...query, dateOfBirth: request.dateOfBirth }),
+};
+
 function querySource(catalog: CatalogName, request: CatalogRequest): Promise<SourceResult<CatalogData>> {
-  const { catalog: client } = sourceClients();
-  const query = { nit: request.nit, cui: request.cui, actualizado: request.actualizado };
-  switch (catalog) {
-    case 'cui_nit':
-      return client.lookupCuiNit(query);
-    case 'omisos':
-      return client.lookupOmisos(query);
-    case 'rtu':
-      return client.lookupRtu({ ...query, dateOfBirth: request.dateOfBirth });
-  }
+  return CATALOG_QUERIES[catalog](sourceClients().catalog, { nit: request.nit, cui: request.cui, actualizado: request.actualizado }, request);
 }
 
 /** The record's detail when the settlement waited in the journal (shown in the console). */

@@ -15,10 +15,10 @@ import { maskedIdentifiers } from '@/lib/core/sealing/masking';
 import { recordListAddress, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
 import { REPLAY_PARAM, typedRequestId } from '@/lib/core/request-ids/search';
 import { requestTrace } from '@/lib/core/request-traces/read';
+import { isCatalogLookup } from '@/db/schema';
 import { revealRecordIdentifiersAction } from '../actions';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 
-const CATALOGS = new Set(['cui_nit', 'rtu', 'omisos']);
 const NOT_RECORDED = 'No registrado (consulta anterior a que se guardara este dato)';
 
 /** Money with its sign on the balance: "-Q 1.50" taken, "+Q 1.50" given back, "Q 0.00" nothing. */
@@ -79,7 +79,7 @@ export default async function RecordPage({
   const hasIdentifiers = detail.record.nit !== null || detail.record.cui !== null;
   const explanation = explainRecordError(record);
   const answer = describeAnswer(record);
-  const isCatalog = CATALOGS.has(record.lookup);
+  const isCatalog = isCatalogLookup(record.lookup);
   const charge = explainCharge(record, detail.ledger, record.lookup);
   // Opened by a replayed Idempotency-Key answer's request id (./solicitud): said only when its trace
   // really repeated this query.
