@@ -87,7 +87,7 @@ test.describe.serial('datos de la integración', () => {
     await section.getByRole('group', { name: 'Contacto de facturación' }).getByLabel('Correo').fill('facturas@sur.com.gt');
     await section.getByRole('group', { name: 'Contacto de facturación' }).getByLabel('Teléfono').fill('+502 2222-3333');
     await section.getByRole('button', { name: 'Guardar datos' }).click();
-    await expect(section.getByText('El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.')).toBeVisible();
+    await expect(section.getByText('El correo del contacto técnico no es válido: escríbalo como nombre@empresa.com.')).toBeVisible();
     await expect(section.getByText(/^El teléfono del contacto técnico no es válido/)).toBeVisible();
     await expect(section.getByRole('group', { name: 'Contacto técnico' }).getByLabel('Teléfono')).toHaveAttribute('aria-invalid', 'true');
     // Nothing was saved: the billing contact is still not registered.

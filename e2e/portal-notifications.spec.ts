@@ -37,7 +37,7 @@ test('una propietaria guarda sus contactos y su webhook y envía el aviso de pru
   // The contacts: a wrong address refused with the console's words, then both saved.
   await owner.getByTestId('contact-technical').fill('no-es-un-correo');
   await owner.getByRole('button', { name: 'Guardar contactos' }).click();
-  await expect(owner.getByText('El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.')).toBeVisible();
+  await expect(owner.getByText('El correo del contacto técnico no es válido: escríbalo como nombre@empresa.com.')).toBeVisible();
   await owner.getByTestId('contact-technical').fill('tecnica@avisos.gt');
   await owner.getByTestId('contact-billing').fill('cobros@avisos.gt');
   await owner.getByRole('button', { name: 'Guardar contactos' }).click();

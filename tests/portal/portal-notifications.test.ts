@@ -100,7 +100,7 @@ describe('an owner of A', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
 
   it('sets the contacts’ addresses, refused as the console refuses a wrong one, audited as the owner', async () => {
     const wrong = answerOf(await owner.serverAction(PAGE, 'setPortalContactsAction', { technicalContactEmail: 'no-es-un-correo', billingContactEmail: '' }));
-    expect(wrong).toMatchObject({ ok: false, message: ACTION_MESSAGES.invalid, fieldErrors: { technicalContactEmail: 'El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.' } });
+    expect(wrong).toMatchObject({ ok: false, message: ACTION_MESSAGES.invalid, fieldErrors: { technicalContactEmail: 'El correo del contacto técnico no es válido: escríbalo como nombre@empresa.com.' } });
     expect((await integrationRowOfA()).technicalContactEmail).toBeNull();
 
     const rowOfB = await integrationRow(integrationB);

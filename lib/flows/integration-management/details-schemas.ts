@@ -34,7 +34,7 @@ function contactEmailSchema(contact: string) {
     z
       .string()
       .max(EMAIL_MAX, `El correo del contacto ${contact} puede tener como máximo ${EMAIL_MAX} caracteres.`)
-      .pipe(z.email({ error: `El correo del contacto ${contact} no es válido: escríbelo como nombre@empresa.com.` })),
+      .pipe(z.email({ error: `El correo del contacto ${contact} no es válido: escríbalo como nombre@empresa.com.` })),
   );
 }
 

@@ -60,7 +60,7 @@ describe('validating integration details', () => {
     });
     expect(parsed.ok ? 'accepted' : parsed.error.fieldErrors).toEqual({
       technicalContactName: 'El nombre del contacto técnico debe tener al menos 2 caracteres.',
-      technicalContactEmail: 'El correo del contacto técnico no es válido: escríbelo como nombre@empresa.com.',
+      technicalContactEmail: 'El correo del contacto técnico no es válido: escríbalo como nombre@empresa.com.',
       technicalContactPhone: 'El teléfono del contacto técnico no es válido: escriba un número de Guatemala de 8 dígitos, por ejemplo 5555 1234 o +502 2222-3333.',
       billingContactName: 'El nombre del contacto de facturación puede tener como máximo 120 caracteres.',
       billingContactEmail: 'El correo del contacto de facturación puede tener como máximo 254 caracteres.',

@@ -29,7 +29,7 @@ export function ReconciliationStatus({ run, integrationId, names }: { run: Finis
   return (
     <div className="notice error" role="alert" data-testid="reconciliation">
       <p>
-        ✗ La conciliación del {when} encontró diferencias. Nada se corrigió solo: revísalas (<span className="mono">npm run cli -- ledger:verify</span>).
+        ✗ La conciliación del {when} encontró diferencias. Nada se corrigió solo: revíselas (<span className="mono">npm run cli -- ledger:verify</span>).
       </p>
       <ul>
         {differences.map((difference) => (
@@ -87,8 +87,8 @@ export function VerificationRunStatus({
       <div className="notice error" role="alert" data-testid="verification-run" data-state={state}>
         <p>
           {state === 'interrupted'
-            ? `✗ La conciliación de ${over} (${who}) quedó interrumpida en el paso ${Math.min(run.stepsDone + 1, run.stepsTotal)} de ${run.stepsTotal}: su instancia dejó de responder antes de terminar. No cambió nada; iníciala de nuevo.`
-            : `✗ La conciliación de ${over} (${who}) no pudo terminar: ${run.failure} No cambió nada; iníciala de nuevo.`}
+            ? `✗ La conciliación de ${over} (${who}) quedó interrumpida en el paso ${Math.min(run.stepsDone + 1, run.stepsTotal)} de ${run.stepsTotal}: su instancia dejó de responder antes de terminar. No cambió nada; iníciela de nuevo.`
+            : `✗ La conciliación de ${over} (${who}) no pudo terminar: ${run.failure} No cambió nada; iníciela de nuevo.`}
         </p>
       </div>
     );
@@ -106,7 +106,7 @@ export function VerificationRunStatus({
   return (
     <div className="notice error" role="alert" data-testid="verification-run" data-state="differences">
       <p>
-        ✗ La conciliación de {scopeLink} ({who}, {seconds} s) encontró diferencias. Nada se corrigió solo: revísalas.
+        ✗ La conciliación de {scopeLink} ({who}, {seconds} s) encontró diferencias. Nada se corrigió solo: revíselas.
       </p>
       <ul>
         {differences.map((difference) => (
