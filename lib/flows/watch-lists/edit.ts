@@ -29,7 +29,7 @@ export interface EditSetAside {
 }
 
 export type EditOutcome =
-  | { kind: 'edited'; list: WatchListView; setAside: EditSetAside[] }
+  | { kind: 'edited'; list: WatchListView; setAside: EditSetAside[]; added: number; removed: number }
   /** Unknown id, or another integration's list. */
   | { kind: 'unknown' }
   /** The removals would leave nothing to watch (deleting the list is the way to stop it). */
@@ -157,5 +157,5 @@ async function editIn(transaction: Executor, actor: Actor, integrationId: number
   if (after.state !== before.state) await audit(after.state === 'en_pausa' ? 'watch_list.pause' : 'watch_list.resume', { estado: before.state }, { estado: after.state });
   if (removed > 0) await audit('watch_list.remove_nits', { nits: before.entries }, { nits: before.entries - removed, quitados: removed });
   if (added > 0) await audit('watch_list.add_nits', { nits: before.entries - removed }, { nits: after.entries, agregados: added });
-  return { kind: 'edited', list: after, setAside };
+  return { kind: 'edited', list: after, setAside, added, removed };
 }

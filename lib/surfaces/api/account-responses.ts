@@ -1,5 +1,5 @@
-// The answers of /api/cuenta beside /api/lotes: the catalogs' error shape (`{message}`) and, like
-// those texts, without accents.
+// The answers of /api/cuenta beside /api/lotes: the catalogs' error shape (`{message}`), in words
+// spelled with their accents (only the contract's own texts keep its spelling).
 import { HISTORY_PAGE_SIZE } from '@/lib/core/billing/history';
 import { MOVEMENT_KINDS } from './account-schemas';
 

@@ -1,6 +1,6 @@
 // The answers of /api/lotes: the catalogs' error shape (`{message}`) and, where the
-// condition is the same, the catalogs' very texts (lib/contract/messages.ts). Like those texts, the
-// new ones carry no accents.
+// condition is the same, the catalogs' very texts (lib/contract/messages.ts). The new ones are
+// spelled with their accents: only the contract's own texts keep its spelling.
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import type { BulkRequestProblem } from '@/lib/flows/bulk/requests';
 import type { JobStatus } from '@/lib/flows/bulk/jobs';

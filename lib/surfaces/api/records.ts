@@ -21,7 +21,7 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 export { RECORDS_PAGE_SIZE };
 
-/** The texts of /api/consultas' 400 and 404, without accents like the catalogs' ({message}). */
+/** The texts of /api/consultas' 400 and 404, in the catalogs' shape ({message}). */
 export const RECORD_API_MESSAGES = {
   consulta: `El filtro consulta debe ser ${lookupKind.enumValues.join(', ')}.`,
   estado: 'El filtro estado debe ser un código HTTP de tres cifras.',

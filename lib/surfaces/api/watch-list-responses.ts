@@ -1,5 +1,5 @@
 // The answers of /api/vigilancias beside /api/lotes: the catalogs' error shape
-// (`{message}`) and, like those texts, without accents.
+// (`{message}`), in words spelled with their accents.
 import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/identifiers';
 import { MAX_WATCH_LIST_NAME_LENGTH, type WatchListEditProblem, type WatchListRequestProblem } from '@/lib/flows/watch-lists/schemas';
 import { bulkError } from './bulk-responses';

@@ -239,8 +239,7 @@ export async function editPortalWatchListNits(user: PortalUserSession, publicId:
   if (outcome.kind === 'too_many') {
     return { ok: false, message: `Con ellos la vigilancia pasaría de ${outcome.limit.toLocaleString('es-GT')} NIT, lo más que consulta una ejecución.`, field: 'agregar' };
   }
-  const added = add.length - outcome.setAside.filter((entry) => entry.field === 'add').length;
-  const removed = remove.length - outcome.setAside.filter((entry) => entry.field === 'remove').length;
+  const { added, removed } = outcome;
   const done = [
     added > 0 ? `se ${added === 1 ? 'agregó 1 NIT' : `agregaron ${added.toLocaleString('es-GT')} NIT`}` : '',
     removed > 0 ? `se ${removed === 1 ? 'quitó 1 NIT' : `quitaron ${removed.toLocaleString('es-GT')} NIT`}` : '',
