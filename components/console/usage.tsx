@@ -3,15 +3,15 @@ import { EmptyState } from '@/components/console/page-header';
 import { Stat } from '@/components/console/stat';
 import { bucketClock, type Dashboard, type SeriesBucket } from '@/lib/core/rollups/usage';
 import { LOOKUP_LABELS, LOOKUPS, OUTCOME_LABELS, REFUSAL_REASON_LABELS } from '@/lib/vocabulary/labels';
+import { LOOKUP_COLOURS } from '@/lib/vocabulary/lookups';
 import { formatQuetzales } from '@/lib/platform/money';
 import { OUTCOMES } from '@/lib/core/records/outcomes';
 import { formatShare } from '@/lib/presentation/share';
 
 // The figures the dashboard shows for everyone and each integration's page shows for it alone.
 
-const LOOKUP_COLORS: Record<string, string> = { renap: '#2e90fa', rtu_nits: '#7a5af8', cui_nit: '#12b76a', rtu: '#f79009', omisos: '#ee46bc' };
 const OUTCOME_COLORS: Record<string, string> = { success: '#12b76a', client_error: '#fdb022', source_error: '#f04438' };
-export const LOOKUP_SERIES: ChartSeries[] = LOOKUPS.map((lookup) => ({ key: lookup, label: LOOKUP_LABELS[lookup], color: LOOKUP_COLORS[lookup]! }));
+export const LOOKUP_SERIES: ChartSeries[] = LOOKUPS.map((lookup) => ({ key: lookup, label: LOOKUP_LABELS[lookup], color: LOOKUP_COLOURS[lookup] }));
 export const OUTCOME_SERIES: ChartSeries[] = OUTCOMES.map((outcome) => ({ key: outcome, label: OUTCOME_LABELS[outcome], color: OUTCOME_COLORS[outcome]! }));
 
 function bucketLabels(bucket: SeriesBucket, unit: 'hour' | 'day') {

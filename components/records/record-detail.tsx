@@ -5,7 +5,7 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import type { LookupKind } from '@/db/schema';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { formatQuetzales } from '@/lib/platform/money';
 import type { ChargeExplanation } from '@/lib/presentation/charge-explanation';
 

@@ -1,6 +1,8 @@
 import type { LookupKind, StoredRecordFailure } from '@/db/schema';
 import { failureFromLegacyDetail, type RecordFailure } from '@/lib/core/records/failure';
 import type { CatalogRejectionCode } from '@/lib/sources/faults';
+import type { SourceName } from '@/lib/sources/guard';
+import { LOOKUP_SOURCE } from '@/lib/vocabulary/lookups';
 
 // What a failed query record means, in Spanish, for support staff. It is read from the record's
 // failure (lib/core/records/failure.ts: statuses, durations, codes as data), never from the source's
@@ -8,13 +10,11 @@ import type { CatalogRejectionCode } from '@/lib/sources/faults';
 // under this. Records written before failures were kept fall back to our own fixed phrases in
 // that detail, then to the status the integrator got.
 
-/** The source of each lookup, as the subject of a sentence. */
-const SOURCE_NAMES: Record<LookupKind, string> = {
+/** Each source, as the subject of a sentence. */
+const SOURCE_SUBJECTS: Record<SourceName, string> = {
   renap: 'El registro de personas (RENAP)',
-  rtu_nits: 'El registro tributario (RTU)',
-  cui_nit: 'La fuente de catálogos',
-  rtu: 'La fuente de catálogos',
-  omisos: 'La fuente de catálogos',
+  rtu: 'El registro tributario (RTU)',
+  catalog: 'La fuente de catálogos',
 };
 
 /** The HTTP statuses a source answers, named as a reader of HTTP knows them. */
@@ -94,7 +94,7 @@ function describeStatus(source: string, status: number, integratorStatus: number
 }
 
 function describeFailure(failure: RecordFailure, lookup: LookupKind, integratorStatus: number): string {
-  const source = SOURCE_NAMES[lookup];
+  const source = SOURCE_SUBJECTS[LOOKUP_SOURCE[lookup]];
   switch (failure.kind) {
     case 'status':
       return describeStatus(source, failure.status, integratorStatus, failure.code);
@@ -142,7 +142,7 @@ export function explainRecordError(record: {
   if (record.httpStatus === 200 && !failure) return undefined;
   const received = ` La integración recibió ${record.httpStatus}.`;
   if (failure) return `${describeFailure(failure, record.lookup, record.httpStatus)}${received}`;
-  const source = SOURCE_NAMES[record.lookup];
+  const source = SOURCE_SUBJECTS[LOOKUP_SOURCE[record.lookup]];
   // A registry's own status, passed through (the contract), or an older record without a known detail.
   if (record.httpStatus >= 500) return `${source} falló o no respondió a tiempo.${received}`;
   const meaning = STATUS_MEANINGS[record.httpStatus];

@@ -9,6 +9,7 @@ import { notifyExpiringTokens } from '@/lib/reactions/integrator-notifications/t
 import { tellBulkJobEvents } from '@/lib/reactions/integrator-notifications/bulk-jobs';
 import { notifySourceIncidents } from '@/lib/reactions/integrator-notifications/sources';
 import { sourceClients } from '@/lib/sources';
+import { announceLookupPaths } from '@/lib/surfaces/api/direct-lookups';
 import { ADVISORY_LOCKS, withAdvisoryLock } from '@/db/advisory-lock';
 import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/core/billing/checkpoints';
@@ -96,6 +97,7 @@ export async function startServer(): Promise<void> {
   const settings = env();
   // Before anything can change: the seed and every request emit what the reactions hear.
   subscribeReactions();
+  announceLookupPaths();
   for (const warning of renamedSettingsInUse(process.env)) log.warn(warning);
   if (settings.APP_ENV === 'production' && !settings.CONSOLE_TWO_FACTOR_REQUIRED) {
     log.warn(

@@ -1,19 +1,10 @@
 // The product's nouns as people read them in Spanish: the lookups, the sources, what became of a
 // query, the balance's movements, why a request was refused or not served. Every rung above names
 // them the same way (a CSV, a statement, the console, an alert), so they import nothing of the domain.
-import type { LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
+import type { RefusalReason, UnservedCause } from '@/db/schema';
 import type { SourceName } from '@/lib/sources/guard';
 
-/** The five lookups as the console names them, in the contract's order. */
-export const LOOKUP_LABELS: Record<LookupKind, string> = {
-  renap: 'RENAP por CUI',
-  rtu_nits: 'RTU por NIT',
-  cui_nit: 'Catálogo CUI/NIT',
-  rtu: 'Catálogo RTU',
-  omisos: 'Catálogo omisos',
-};
-
-export const LOOKUPS = Object.keys(LOOKUP_LABELS) as LookupKind[];
+export { LOOKUP_LABELS, LOOKUPS } from './lookups';
 
 /** The upstream sources, as the console and the alerts name them. */
 export const SOURCE_LABELS: Record<SourceName, string> = {

@@ -1,26 +1,14 @@
-import type { Integration, LookupKind } from '@/db/schema';
+import type { LookupKind } from '@/db/schema';
+import { LOOKUP_CATALOGUE, LOOKUP_FLAGS, LOOKUPS } from '@/lib/vocabulary/lookups';
 
-/** The five lookups, each enabled by its own flag (named as in the contract). */
-export const LOOKUP_FLAGS = {
-  renap: 'isRenapEnabled',
-  rtu_nits: 'isRtuEnabled',
-  cui_nit: 'isCuiNitEnabled',
-  rtu: 'isRtuV2Enabled',
-  omisos: 'isOmisosEnabled',
-} as const satisfies Record<string, keyof Integration>;
-
+/** The five lookups, each enabled by its own flag (lib/vocabulary/lookups.ts). */
+export { LOOKUP_FLAGS };
 export type LookupName = keyof typeof LOOKUP_FLAGS;
 export type FlagName = (typeof LOOKUP_FLAGS)[LookupName];
 export type IntegrationFlags = Record<FlagName, boolean>;
 
 /** The contract's snake_case flag names, as operators know them. */
-export const CONTRACT_FLAG_NAMES: Record<FlagName, string> = {
-  isRenapEnabled: 'is_renap_enabled',
-  isRtuEnabled: 'is_rtu_enabled',
-  isCuiNitEnabled: 'is_cui_nit_enabled',
-  isRtuV2Enabled: 'is_rtu_v2_enabled',
-  isOmisosEnabled: 'is_omisos_enabled',
-};
+export const CONTRACT_FLAG_NAMES = Object.fromEntries(LOOKUPS.map((lookup) => [LOOKUP_FLAGS[lookup], LOOKUP_CATALOGUE[lookup].flag])) as Record<FlagName, string>;
 
 export const FLAG_NAMES = Object.values(LOOKUP_FLAGS) as FlagName[];
 

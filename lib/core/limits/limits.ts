@@ -2,14 +2,14 @@ import { env, type Env } from '@/lib/platform/settings/env';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { MemoryRateLimitStore } from './memory-store';
 import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';
-import type { LookupKind } from '@/db/schema';
+import { LOOKUP_LIMITED_ROUTES, type LimitedRoute } from '@/lib/vocabulary/lookups';
 import type { RateLimitStore, WindowUse } from './store';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 
 const MINUTE_MS = 60_000;
 
 /** The per-integration limit each lookup spends from; the three catalogs share one counter. */
-export type LimitedRoute = 'renap' | 'rtu_nits' | 'catalogs';
+export { LOOKUP_LIMITED_ROUTES, type LimitedRoute };
 
 /**
  * The process's limit store: Upstash's REST service when UPSTASH_REDIS_REST_URL is set, a
@@ -52,9 +52,6 @@ async function createStore(settings: Env): Promise<RateLimitStore> {
   }
   return memory;
 }
-
-/** The per-minute limit each lookup spends from. */
-export const LOOKUP_LIMITED_ROUTES: Record<LookupKind, LimitedRoute> = { renap: 'renap', rtu_nits: 'rtu_nits', cui_nit: 'catalogs', rtu: 'catalogs', omisos: 'catalogs' };
 
 /** A route's per-minute limit: the contract's, unless RATE_LIMIT_* says otherwise. */
 export function integrationLimitPerMinute(route: LimitedRoute, settings: Env = env()): number {

@@ -1,5 +1,5 @@
 import type { UnservedCause } from '@/db/schema';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { REFUSAL_REASON_LABELS, REFUSAL_REASON_SHORT_LABELS, UNSERVED_CAUSE_LABELS, UNSERVED_CAUSE_SHORT_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import type { RequestTrace } from './read';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { headersTheRouteWrites, ROUTES_WITH_OWN_HEADERS, routeAddressPattern } from './route-headers';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -5,6 +5,7 @@ export declare const SERVER_BRIDGES: Readonly<{
   processState: symbol;
   probeAnswers: symbol;
   directLookups: symbol;
+  lookupPaths: symbol;
   pageCallerKey: symbol;
   publicPageAnswerer: symbol;
   publicPageRenderToken: symbol;

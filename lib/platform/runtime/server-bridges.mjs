@@ -16,6 +16,8 @@ export const SERVER_BRIDGES = Object.freeze({
   probeAnswers: Symbol.for('gateway.probeAnswers'),
   /** The five lookups' answerers, registered by their routes (lib/surfaces/api/direct-lookups.ts); called by server.mjs. */
   directLookups: Symbol.for('gateway.directLookups'),
+  /** The lookups' paths, published by the app at start (lib/surfaces/api/direct-lookups.ts), which server.mjs has Next load. */
+  lookupPaths: Symbol.for('gateway.lookupPaths'),
   /** Who a page request comes from (lib/root/server/page-callers.ts); the page turns key callers by it. */
   pageCallerKey: Symbol.for('gateway.pageCallerKey'),
   /** The public pages' cached answers (lib/surfaces/public-pages/cache.ts), written by the page turns. */

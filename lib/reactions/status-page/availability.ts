@@ -5,14 +5,9 @@
 // identifier is the source answering: a success.
 import type { LookupKind } from '@/db/schema';
 import type { SourceName } from '@/lib/sources/guard';
+import { LOOKUP_SOURCE } from '@/lib/vocabulary/lookups';
 
-export const LOOKUP_SOURCE: Record<LookupKind, SourceName> = {
-  renap: 'renap',
-  rtu_nits: 'rtu',
-  cui_nit: 'catalog',
-  rtu: 'catalog',
-  omisos: 'catalog',
-};
+export { LOOKUP_SOURCE };
 
 /**
  * The recorded statuses that mean the source failed us (docs/decisions.md). The registries record

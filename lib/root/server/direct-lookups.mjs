@@ -5,11 +5,11 @@
 // path (a query string, a trailing slash, another method) and a route not loaded yet go to Next,
 // which calls the same code. Not under `--dev`, where Next recompiles a route that changed.
 import { newRequestId } from '../../platform/http/new-request-id.mjs';
-import { LOOKUP_PATHS } from '../../contract/lookup-paths.mjs';
 import { REQUEST_ID_HEADER } from './responses.mjs';
 import { SERVER_BRIDGES } from '../../platform/runtime/server-bridges.mjs';
 
 const DIRECT_LOOKUPS = SERVER_BRIDGES.directLookups;
+const LOOKUP_PATHS = SERVER_BRIDGES.lookupPaths;
 
 /** The registered answerer for this request, if it is a POST to a lookup's exact path. */
 export function directLookupFor(request) {
@@ -35,12 +35,16 @@ export async function answerLookup(lookup, response, log) {
 }
 
 /**
- * Has Next load the five lookup routes (an OPTIONS to each, answered 204 and counted nowhere), so
- * each registers itself (lib/surfaces/api/direct-lookups.ts) and the first lookup is answered here, not
- * by Next; says whether all five did.
+ * Has Next load the lookup routes the app announced at its start (an OPTIONS to each, answered 204
+ * and counted nowhere), so each registers itself (lib/surfaces/api/direct-lookups.ts) and the first
+ * lookup is answered here, not by Next; says whether all did.
  */
 export async function loadLookupRoutes(origin, log) {
-  const paths = Object.values(LOOKUP_PATHS);
+  const paths = globalThis[LOOKUP_PATHS] ?? [];
+  if (paths.length === 0) {
+    log.warn('lookups left to Next: the app announced none');
+    return;
+  }
   for (const path of paths) await (await fetch(`${origin}${path}`, { method: 'OPTIONS' })).arrayBuffer();
   const missing = paths.filter((path) => !globalThis[DIRECT_LOOKUPS]?.has(path));
   if (missing.length > 0) log.warn({ missing }, 'lookups left to Next: their routes did not register');

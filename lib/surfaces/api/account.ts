@@ -8,7 +8,7 @@ import { heldInFlight, listHistoryPage, type HistoryFilters, type PostedKind } f
 import { CONTRACT_FLAG_NAMES, LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { integrationLimitPerMinute, LOOKUP_LIMITED_ROUTES, peekAccountApiLimit, peekIntegrationLimit, type LimitedRoute } from '@/lib/core/limits/limits';
 import type { WindowUse } from '@/lib/core/limits/store';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { peekBulkApiLimit } from '@/lib/flows/bulk/pacing';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/flows/statements/spending';

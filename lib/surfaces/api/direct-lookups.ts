@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { LookupAnswer } from './responses';
 import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 
 /** Answers a POST to a lookup's path from the request as Node received it; never throws. */
 export type DirectLookup = (message: IncomingMessage) => Promise<LookupAnswer>;
@@ -16,6 +17,14 @@ const DIRECT_LOOKUPS = SERVER_BRIDGES.directLookups;
 function directLookups(): Map<string, DirectLookup> {
   const global = globalThis as Record<symbol, Map<string, DirectLookup> | undefined>;
   return (global[DIRECT_LOOKUPS] ??= new Map());
+}
+
+/**
+ * Tells server.mjs where the lookups are served, from the catalogue it does not import (it runs
+ * outside the app's bundle): after the start it has Next load each one so it registers here.
+ */
+export function announceLookupPaths(): void {
+  (globalThis as Record<symbol, readonly string[]>)[SERVER_BRIDGES.lookupPaths] = Object.freeze(Object.values(LOOKUP_PATHS));
 }
 
 /** Registers a lookup's answerer for its exact path (no query string, no trailing slash). */

@@ -16,7 +16,7 @@ import { explainCharge } from '@/lib/presentation/charge-explanation';
 import { explainRecordError } from '@/lib/presentation/record-errors';
 import { decodeCursor } from '@/lib/platform/paging/keyset';
 import { centavosAsDecimal, CURRENCY, formatQuetzales } from '@/lib/platform/money';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
 export { RECORDS_PAGE_SIZE };

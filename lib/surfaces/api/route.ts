@@ -14,7 +14,7 @@ import { consumeGlobalLimit } from '@/lib/core/limits/limits';
 import { runWithRequestContext } from '@/lib/platform/http/request-context';
 import { logger } from '@/lib/platform/logging/logger';
 import { credentialsFrom, type Credentials } from '@/lib/flows/lookups/credentials';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { IDEMPOTENCY_KEY_HEADER } from '@/lib/core/idempotency/key';
 import { newLookupTrace, type LookupTrace } from '@/lib/platform/http/lookup-trace';
 import { metrics } from '@/lib/platform/metrics/registry';

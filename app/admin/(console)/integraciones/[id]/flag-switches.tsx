@@ -5,7 +5,7 @@ import { useActionActivity } from '@/components/console/action-activity';
 import type { ActionResult } from '@/lib/flows/auth/action';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { FLAG_NAMES, type FlagName, type IntegrationFlags } from '@/lib/core/integrations/flags';
 
 interface FlagSwitchesProps {

@@ -6,7 +6,7 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { createIntegrationAction } from '../actions';
 import { DetailsFields } from '../details-fields';

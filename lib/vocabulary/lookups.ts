@@ -1,0 +1,125 @@
+// Every lookup the gateway answers, declared once: where it is served, the flag that enables it,
+// the per-minute limit it spends, whether the balance pays it, the source that answers it, and how
+// people and the OpenAPI document name it. The flags, limits, paths, labels, colours, bulk catalogs
+// and documented paths are read from here; db/schema's LOOKUP_KINDS (the enum of recorded lookups)
+// is the one list this must cover, and the compiler holds it to it.
+import type { Integration, LookupKind } from '@/db/schema';
+import { isCatalogLookup, LOOKUP_KINDS, type CatalogLookup } from '@/db/schema/query-records';
+import type { SourceName } from '@/lib/sources/guard';
+
+/** The per-integration limit a lookup spends from (docs/operations.md, RATE_LIMIT_*): the catalogs share one. */
+export type LimitedRoute = 'renap' | 'rtu_nits' | 'catalogs';
+
+export interface LookupDeclaration {
+  /** The contract's path (under {base_url} = <origin>/api). */
+  path: `/api/${string}`;
+  /** The contract's flag, as operators and the account API name it. */
+  flag: `is_${string}_enabled`;
+  /** The integration's column behind that flag. */
+  flagProperty: keyof Integration & `is${string}Enabled`;
+  limit: LimitedRoute;
+  source: SourceName;
+  /** As the console, the portal and every download name it. */
+  label: string;
+  /** The lookup's colour in the usage charts. */
+  colour: `#${string}`;
+  /** The OpenAPI document's operationId and one-line summary. */
+  operationId: string;
+  summary: string;
+}
+
+export const LOOKUP_CATALOGUE = {
+  renap: {
+    path: '/api/renap/buscar-cui',
+    flag: 'is_renap_enabled',
+    flagProperty: 'isRenapEnabled',
+    limit: 'renap',
+    source: 'renap',
+    label: 'RENAP por CUI',
+    colour: '#2e90fa',
+    operationId: 'searchRenapByCui',
+    summary: 'Una persona en el registro nacional de personas (RENAP), por CUI',
+  },
+  rtu_nits: {
+    path: '/api/rtu/nits',
+    flag: 'is_rtu_enabled',
+    flagProperty: 'isRtuEnabled',
+    limit: 'rtu_nits',
+    source: 'rtu',
+    label: 'RTU por NIT',
+    colour: '#7a5af8',
+    operationId: 'searchRtuByNits',
+    summary: 'Hasta 50 contribuyentes en el Registro Tributario Unificado (RTU), por NIT',
+  },
+  cui_nit: {
+    path: '/api/catalogos/cui-nit',
+    flag: 'is_cui_nit_enabled',
+    flagProperty: 'isCuiNitEnabled',
+    limit: 'catalogs',
+    source: 'catalog',
+    label: 'Catálogo CUI/NIT',
+    colour: '#12b76a',
+    operationId: 'lookupCuiNit',
+    summary: 'El NIT de un CUI, o el CUI de un NIT',
+  },
+  rtu: {
+    path: '/api/catalogos/rtu',
+    flag: 'is_rtu_v2_enabled',
+    flagProperty: 'isRtuV2Enabled',
+    limit: 'catalogs',
+    source: 'catalog',
+    label: 'Catálogo RTU',
+    colour: '#f79009',
+    operationId: 'lookupRtuV2',
+    summary: 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente',
+  },
+  omisos: {
+    path: '/api/catalogos/omisos',
+    flag: 'is_omisos_enabled',
+    flagProperty: 'isOmisosEnabled',
+    limit: 'catalogs',
+    source: 'catalog',
+    label: 'Catálogo omisos',
+    colour: '#ee46bc',
+    operationId: 'lookupOmisos',
+    summary: 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo',
+  },
+} as const satisfies Record<LookupKind, LookupDeclaration>;
+
+type Catalogue = typeof LOOKUP_CATALOGUE;
+
+/** The lookups in the contract's order (the enum's). */
+export const LOOKUPS: readonly LookupKind[] = LOOKUP_KINDS;
+
+function byLookup<V>(pick: (declaration: LookupDeclaration, lookup: LookupKind) => V): Record<LookupKind, V> {
+  return Object.fromEntries(LOOKUPS.map((lookup) => [lookup, pick(LOOKUP_CATALOGUE[lookup], lookup)])) as Record<LookupKind, V>;
+}
+
+/** Where each lookup is served. */
+export const LOOKUP_PATHS: Readonly<Record<LookupKind, string>> = byLookup((declaration) => declaration.path);
+
+/** The five lookups as the console names them, in the contract's order. */
+export const LOOKUP_LABELS: Readonly<Record<LookupKind, string>> = byLookup((declaration) => declaration.label);
+
+export const LOOKUP_COLOURS: Readonly<Record<LookupKind, string>> = byLookup((declaration) => declaration.colour);
+
+/** The source that answers each lookup. */
+export const LOOKUP_SOURCE: Readonly<Record<LookupKind, SourceName>> = byLookup((declaration) => declaration.source);
+
+/** The per-minute limit each lookup spends from. */
+export const LOOKUP_LIMITED_ROUTES: Readonly<Record<LookupKind, LimitedRoute>> = byLookup((declaration) => declaration.limit);
+
+/** The integration's column that enables each lookup, typed lookup by lookup. */
+export const LOOKUP_FLAGS = byLookup((declaration) => declaration.flagProperty) as { readonly [K in LookupKind]: Catalogue[K]['flagProperty'] };
+
+/** The catalogs (billed lookups) by the last segment of their path, as POST /api/lotes names them (cui-nit). */
+export type CatalogPathName<K extends CatalogLookup = CatalogLookup> = K extends K ? (Catalogue[K]['path'] extends `/api/catalogos/${infer Name}` ? Name : never) : never;
+
+export function catalogPathName<K extends CatalogLookup>(catalog: K): CatalogPathName<K> {
+  return LOOKUP_CATALOGUE[catalog].path.slice('/api/catalogos/'.length) as CatalogPathName<K>;
+}
+
+/** Each catalog by its path name. */
+export const CATALOGS_BY_PATH_NAME = Object.fromEntries(
+  LOOKUPS.filter(isCatalogLookup).map((catalog) => [catalogPathName(catalog), catalog]),
+) as { readonly [K in CatalogLookup as CatalogPathName<K>]: K };
