@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runWithRequestContext } from '@/lib/platform/http/request-context';
-import { newLookupTrace, timeStage } from './lookup-trace';
+import { newLookupTrace, timeStage, timeStageAround } from './lookup-trace';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -17,5 +17,37 @@ describe('timeStage', () => {
 
   it('just runs the stage outside a lookup', async () => {
     expect(await timeStage('auth', async () => 'no trace')).toBe('no trace');
+  });
+});
+
+describe('timeStageAround', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('adds only the stage\'s own time, not the time of the stages it hands the lookup to', async () => {
+    // The clock moves only when the test says: 20 ms before, 60 ms behind, 20 ms after.
+    let clock = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const trace = newLookupTrace();
+    await runWithRequestContext({ logBindings: {}, lookupTrace: trace }, async () => {
+      const answer = await timeStageAround('hold', async (inner) => {
+        clock += 20;
+        const behind = await inner(() =>
+          timeStage('source', async () => {
+            clock += 60;
+            return 'answer';
+          }),
+        );
+        clock += 20;
+        return behind;
+      });
+      expect(answer).toBe('answer');
+      expect(trace.stagesMs).toEqual({ source: 60, hold: 40 });
+    });
+  });
+
+  it('just runs the stage outside a lookup', async () => {
+    expect(await timeStageAround('hold', (inner) => inner(async () => 'no trace'))).toBe('no trace');
   });
 });

@@ -34,6 +34,35 @@ export function timeStage<T>(stage: LookupStage, fn: () => Promise<T>): Promise<
   return running;
 }
 
+/**
+ * Runs a stage that hands the lookup on to the stages behind it (through `inner`) and adds to the
+ * trace only its own time, what it did before and after them: a stage that holds money while the
+ * source answers is not charged the source's seconds.
+ */
+export function timeStageAround<T>(stage: LookupStage, fn: (inner: <U>(work: () => Promise<U>) => Promise<U>) => Promise<T>): Promise<T> {
+  const trace = currentLookupTrace();
+  if (!trace) return fn(runInner);
+  const startedAt = performance.now();
+  let innerMs = 0;
+  const inner = <U>(work: () => Promise<U>): Promise<U> => {
+    const began = performance.now();
+    const done = () => {
+      innerMs += performance.now() - began;
+    };
+    const running = work();
+    running.then(done, done);
+    return running;
+  };
+  const record = () => {
+    trace.stagesMs[stage] = (trace.stagesMs[stage] ?? 0) + (performance.now() - startedAt - innerMs);
+  };
+  const running = fn(inner);
+  running.then(record, record);
+  return running;
+}
+
+const runInner = <U>(work: () => Promise<U>): Promise<U> => work();
+
 export function noteLookup(details: Partial<Pick<LookupTrace, 'outcome' | 'integration' | 'integrationId' | 'upstream'>>): void {
   const trace = currentLookupTrace();
   if (trace) Object.assign(trace, details);
