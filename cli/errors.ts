@@ -7,3 +7,6 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** A command given without an argument it needs: the CLI prints its whole usage after the refusal. */
+export class MissingArgument extends CliError {}

@@ -16,7 +16,10 @@ import { describeError } from '@/lib/platform/logging/errors';
 import { LOG_LEVELS } from '@/lib/platform/logging/logger';
 import { parseQuetzales } from '@/lib/platform/money';
 import { asSubmission, firstSubmissionAnswer, rememberSubmissionAnswer, SubmissionAlreadyMade } from '@/lib/core/submissions/claim';
-import { CLI_ACTOR, CliError, NEGATIVE_AMOUNT_MARK, runCommand, USAGE } from './commands';
+import { runCommand, USAGE } from './commands';
+import { NEGATIVE_AMOUNT_MARK } from './commands/arguments';
+import { CLI_ACTOR } from './commands/command';
+import { CliError } from './errors';
 import { describeActor } from '@/lib/core/audit/audit';
 import { decideFromPublishedOnly } from '@/lib/core/invoices/decision';
 import { cliLogLevel } from './logs-to-stderr';
@@ -141,7 +144,7 @@ function parseCommandLine(argv: string[]) {
       batch: { type: 'string' },
       'pause-ms': { type: 'string' },
       restart: { type: 'boolean', default: false },
-      // integrations:details (DETAIL_OPTIONS in commands.ts)
+      // integrations:details (DETAIL_OPTIONS in commands/details.ts)
       'legal-name': { type: 'string' },
       nit: { type: 'string' },
       'technical-name': { type: 'string' },

@@ -252,7 +252,7 @@ describe('the guard over CSV producers', () => {
         'app/api/lotes/[id]/resultados/route.ts',
         'lib/surfaces/portal/bulk-download.ts',
         'lib/flows/retention/purge.ts',
-        'cli/commands.ts',
+        'cli/commands/statements.ts',
         'lib/surfaces/console/subject-report-download.ts',
         'app/admin/(console)/integraciones/[id]/movimientos/exportar/route.ts',
       ]),
