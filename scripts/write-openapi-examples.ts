@@ -1,8 +1,8 @@
-// npm run openapi:examples: writes lib/surfaces/openapi/success-examples.json, the example 200 answer of
+// npm run openapi:examples: writes lib/surfaces/api/success-examples.json, the example 200 answer of
 // each lookup shown in /docs and in the OpenAPI document. Each is a real answer: the bundled
 // simulator's fictitious population (no real person) asked through the gateway's own upstream
 // clients and normalizers, wrapped by the gateway's own response builders. Run it again when a
-// response shape changes; lib/surfaces/openapi/success-examples.test.ts fails until it is.
+// response shape changes; lib/surfaces/api/success-examples.test.ts fails until it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import { catalogAnswer } from '@/lib/surfaces/api/catalog-responses';
@@ -11,9 +11,9 @@ import type { LookupAnswer } from '@/lib/surfaces/api/responses';
 import { env } from '@/lib/platform/settings/env';
 import { buildSourceClients } from '@/lib/sources';
 import { samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED } from '@/simulator';
-import type { SuccessExamples } from '@/lib/surfaces/openapi/success-examples';
+import type { SuccessExamples } from '@/lib/surfaces/api/success-examples';
 
-const TARGET = path.resolve('lib/surfaces/openapi/success-examples.json');
+const TARGET = path.resolve('lib/surfaces/api/success-examples.json');
 
 /** The five example answers, as the gateway answers them today. */
 export async function generateSuccessExamples(): Promise<SuccessExamples> {

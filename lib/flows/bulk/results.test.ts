@@ -8,7 +8,7 @@ import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { formatGuatemalanTimestamp } from '@/lib/platform/time/guatemala-time';
-import { SUCCESS_EXAMPLES } from '@/lib/surfaces/openapi/success-examples';
+import { SUCCESS_EXAMPLES } from '@/lib/surfaces/api/success-examples';
 import { seal } from '@/lib/core/sealing/envelope';
 import { submitJob } from './jobs';
 import { itemReasonLabel, SOURCE_REJECTED } from './labels';

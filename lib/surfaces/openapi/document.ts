@@ -15,7 +15,7 @@ import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES, rtuFoundMessage
 import { CATALOG_REQUEST_MESSAGES } from '@/lib/surfaces/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/surfaces/api/registry-responses';
 import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
-import { SUCCESS_EXAMPLES } from './success-examples';
+import { SUCCESS_EXAMPLES } from '@/lib/surfaces/api/success-examples';
 import { BULK_MESSAGES, jobBody } from '@/lib/surfaces/api/bulk-responses';
 import { bulkJobRequestSchema, catalogPathName } from '@/lib/flows/bulk/requests';
 import { bulkJobPageSchema, bulkJobSchema, bulkResultRowSchema } from '@/lib/flows/bulk/schemas';

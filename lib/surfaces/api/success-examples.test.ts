@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { renapEnvelopeSchema, rtuNitsEnvelopeSchema, cuiNitSuccessSchema, rtuSuccessSchema, omisosSuccessSchema } from '@/lib/contract/envelopes';
 import { renapRequestSchema, rtuNitsRequestSchema, catalogRequestSchema } from '@/lib/contract/requests';
-import { buildOpenApiDocument } from './document';
+import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { SUCCESS_EXAMPLES, type LookupPath } from './success-examples';
 import { generateSuccessExamples } from '../../../scripts/write-openapi-examples';
 

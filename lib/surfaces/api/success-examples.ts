@@ -1,4 +1,4 @@
-// The example 200 answers of the five lookups (lib/surfaces/openapi/success-examples.json, written by
+// The example 200 answers of the five lookups (lib/surfaces/api/success-examples.json, written by
 // `npm run openapi:examples` from the simulator's fictitious population through the gateway's own
 // clients and response builders). The test beside this file validates each against the
 // contract's schemas, so an example cannot show a shape the API does not answer.
