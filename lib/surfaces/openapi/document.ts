@@ -14,7 +14,6 @@ import {
 import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES, rtuFoundMessage } from '@/lib/contract/messages';
 import { CATALOG_REQUEST_MESSAGES } from '@/lib/surfaces/api/catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/surfaces/api/registry-responses';
-import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
 import { SUCCESS_EXAMPLES } from '@/lib/surfaces/api/success-examples';
 import { BULK_MESSAGES, jobBody } from '@/lib/surfaces/api/bulk-responses';
 import { bulkJobRequestSchema, catalogPathName } from '@/lib/flows/bulk/requests';
@@ -42,17 +41,22 @@ import { INVOICES_PAGE_SIZE } from '@/lib/surfaces/api/account-invoices';
 import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
 import { publicStatusSchema } from '@/lib/reactions/status-page/public-schema';
 import { buildPublicStatus, STATUS_UNAVAILABLE_MESSAGE } from '@/lib/reactions/status-page/status';
+import {
+  catalogError,
+  examples,
+  GLOBAL_LIMIT_CONTENT,
+  IDEMPOTENCY_KEY_PARAMETER,
+  OWN_LIMIT_RETRY_AFTER,
+  pick,
+  ref,
+  registryError,
+  withReplayHeader,
+  withRequestId,
+  type JsonObject,
+} from '@/lib/surfaces/api/openapi-parts';
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
 // and the same message constants they answer with, so it cannot drift from what the API does.
-
-type JsonObject = Record<string, unknown>;
-
-const ref = (schema: z.ZodType) => {
-  const id = z.globalRegistry.get(schema)?.id;
-  if (!id) throw new Error('every schema used by the OpenAPI document needs a .meta({ id })');
-  return { $ref: `#/components/schemas/${id}` };
-};
 
 function componentSchemas(): Record<string, JsonObject> {
   // Make sure every schema is registered before the registry is converted.
@@ -78,70 +82,7 @@ function componentSchemas(): Record<string, JsonObject> {
   return schemas;
 }
 
-function examples(messages: Record<string, string>, key: 'error' | 'message'): JsonObject {
-  return Object.fromEntries(Object.entries(messages).map(([name, text]) => [name, { summary: text, value: { [key]: text } }]));
-}
-
-function catalogError(description: string, messages: Record<string, string>): JsonObject {
-  return { description, content: { 'application/json': { schema: ref(catalogErrorSchema), examples: examples(messages, 'message') } } };
-}
-
-function registryError(description: string, messages: Record<string, string>): JsonObject {
-  return { description, content: { 'application/json': { schema: ref(registryErrorSchema), examples: examples(messages, 'error') } } };
-}
-
-const GLOBAL_LIMIT_CONTENT = {
-  'text/plain': {
-    schema: { type: 'string' },
-    example: GLOBAL_LIMIT_BODY,
-  },
-};
-
-/** The Retry-After of the API's own endpoints' per-minute limits (not the contract's routes, whose 429 carries none). */
-const OWN_LIMIT_RETRY_AFTER = {
-  'Retry-After': {
-    description: 'Segundos hasta que termina el minuto del contador (de 1 a 60). Solo en el 429 JSON de este límite; el global por IP lleva el suyo.',
-    schema: { type: 'integer', minimum: 1, maximum: 60 },
-  },
-};
-
-const REQUEST_ID_HEADER = {
-  'x-request-id': { description: 'Identificador único de esta solicitud (req_…): inclúyalo al escribir a soporte.', schema: { type: 'string' } },
-};
-
-const withRequestId = (responses: Record<string, JsonObject>) =>
-  Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...REQUEST_ID_HEADER, ...(response.headers as JsonObject | undefined) } }]));
-
-/** The optional header of the catalogs (lib/core/idempotency): repeats within 24 hours get the first answer. */
-export const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description:
-    'Opcional. Una clave de 1 a 255 caracteres ASCII imprimibles (por ejemplo un UUID) que identifica esta consulta en su sistema. Si repite la solicitud con la misma clave en las 24 horas siguientes y el mismo cuerpo, recibe la primera respuesta otra vez (mismo estado y cuerpo, con la cabecera Idempotency-Replayed: true), sin un nuevo cobro y sin consultar de nuevo la fuente; si la primera todavía está en curso, la repetición la espera (hasta 30 segundos). La misma clave con otro cuerpo, u otra ruta, recibe 400. Se guardan el 200 y los 400 y 404 de la fuente; un 402, 429, 500 o 502 no se guarda, así que repetir con la misma clave vuelve a intentar. Cada repetición cuenta para los límites por minuto y global. Sin esta cabecera la consulta funciona como siempre.',
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-};
-
-const REPLAYED_HEADER = {
-  'Idempotency-Replayed': {
-    description: 'true cuando esta respuesta es la guardada de una solicitud anterior con la misma Idempotency-Key (no se cobró ni consultó la fuente otra vez). Ausente en cualquier otro caso.',
-    schema: { type: 'string', enum: ['true'] },
-  },
-};
-
-/** The answers a repeat with the same Idempotency-Key may get again, and say so with a header. */
-const withReplayHeader = (responses: Record<string, JsonObject>, statuses: string[]) =>
-  Object.fromEntries(
-    Object.entries(responses).map(([status, response]) => [
-      status,
-      statuses.includes(status) ? { ...response, headers: { ...(response.headers as JsonObject), ...REPLAYED_HEADER } } : response,
-    ]),
-  );
-
 type CatalogPath = '/catalogos/cui-nit' | '/catalogos/rtu' | '/catalogos/omisos';
-
-const pick = <T extends Record<string, string>>(messages: T, ...keys: Array<keyof T>) =>
-  Object.fromEntries(keys.map((key) => [key, messages[key]])) as Record<string, string>;
 
 function registryPaths(): JsonObject {
   const common = (notEnabled: 'renapNotEnabled' | 'rtuNotEnabled') => ({
