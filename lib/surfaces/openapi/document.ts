@@ -2,18 +2,8 @@ import { lookupKind } from '@/db/schema';
 import { OUTCOMES } from '@/lib/core/records/outcomes';
 import { z } from 'zod';
 import { catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema } from '@/lib/contract/requests';
-import {
-  catalogErrorSchema,
-  cuiNitSuccessSchema,
-  omisosSuccessSchema,
-  registryErrorSchema,
-  renapEnvelopeSchema,
-  rtuNitsEnvelopeSchema,
-  rtuSuccessSchema,
-} from '@/lib/contract/envelopes';
-import { CATALOG_MESSAGES, CONTRACT_REVISION, REGISTRY_MESSAGES, rtuFoundMessage } from '@/lib/contract/messages';
-import { CATALOG_REQUEST_MESSAGES } from '@/lib/surfaces/api/catalog-responses';
-import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from '@/lib/surfaces/api/registry-responses';
+import { catalogErrorSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema } from '@/lib/contract/envelopes';
+import { CATALOG_MESSAGES, CONTRACT_REVISION } from '@/lib/contract/messages';
 import { SUCCESS_EXAMPLES } from '@/lib/surfaces/api/success-examples';
 import { BULK_MESSAGES, jobBody } from '@/lib/surfaces/api/bulk-responses';
 import { bulkJobRequestSchema, catalogPathName } from '@/lib/flows/bulk/requests';
@@ -49,11 +39,11 @@ import {
   OWN_LIMIT_RETRY_AFTER,
   pick,
   ref,
-  registryError,
-  withReplayHeader,
   withRequestId,
   type JsonObject,
+  type Paths,
 } from '@/lib/surfaces/api/openapi-parts';
+import { lookupPaths } from '@/lib/surfaces/api/lookup-openapi';
 
 // The OpenAPI 3.1 document, generated from the same zod schemas the handlers and normalizers use
 // and the same message constants they answer with, so it cannot drift from what the API does.
@@ -80,156 +70,6 @@ function componentSchemas(): Record<string, JsonObject> {
     catalogRequest.anyOf = ['nit', 'cui'].map((key) => ({ required: [key], properties: { [key]: { type: 'string', pattern: '\\S' } } }));
   }
   return schemas;
-}
-
-type CatalogPath = '/catalogos/cui-nit' | '/catalogos/rtu' | '/catalogos/omisos';
-
-function registryPaths(): JsonObject {
-  const common = (notEnabled: 'renapNotEnabled' | 'rtuNotEnabled') => ({
-    '403': registryError('Sin credenciales de integración (en estas rutas, también un par incorrecto o incompleto), o la consulta no está habilitada para su integración.', {
-      ...pick(REGISTRY_MESSAGES, 'authenticationRequired', notEnabled),
-    }),
-    '429': {
-      description: 'El límite por minuto de la ruta para su integración (JSON), o el límite global por IP (texto plano: revise content-type antes de parsear).',
-      content: {
-        'application/json': { schema: ref(registryErrorSchema), examples: examples(pick(REGISTRY_MESSAGES, 'rateLimited'), 'error') },
-        ...GLOBAL_LIMIT_CONTENT,
-      },
-    },
-    '500': registryError('Falla al consultar el registro. El texto no está definido: no lo use como condición.', { registryFailed: REGISTRY_FAILED_MESSAGE }),
-  });
-  const requestProblems = (keys: Array<keyof typeof REGISTRY_REQUEST_MESSAGES>) => pick(REGISTRY_REQUEST_MESSAGES, ...keys);
-  return {
-    '/renap/buscar-cui': {
-      post: {
-        operationId: 'searchRenapByCui',
-        tags: ['consultas'],
-        summary: 'Una persona en el registro nacional de personas (RENAP), por CUI',
-        description:
-          'Requiere la bandera is_renap_enabled. Límite propio: 30 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es el que respondió el registro, y success se calcula a partir de él; responseCode es un campo del cuerpo del propio registro. Un 200 con success true puede traer un responseCode de error (por ejemplo 404 cuando el CUI no tiene registro): revise los dos.',
-        requestBody: { required: true, content: { 'application/json': { schema: ref(renapRequestSchema), example: SUCCESS_EXAMPLES['/renap/buscar-cui'].request } } },
-        responses: withRequestId({
-          '200': {
-            description: 'La respuesta del registro, en el sobre de la consulta.',
-            content: { 'application/json': { schema: ref(renapEnvelopeSchema), example: SUCCESS_EXAMPLES['/renap/buscar-cui'].response } },
-          },
-          '400': {
-            description: 'Falta cui o el cuerpo no se puede usar ({error}); o el registro rechazó el CUI (el sobre de la consulta, con su estado).',
-            content: {
-              'application/json': {
-                schema: { oneOf: [ref(registryErrorSchema), ref(renapEnvelopeSchema)] },
-                examples: examples(requestProblems(['cui_missing', 'cui_not_text', 'content_type', 'malformed', 'not_an_object', 'too_large', 'identifier_too_long']), 'error'),
-              },
-            },
-          },
-          '404': { description: 'El registro respondió 404: el sobre de la consulta, con success false.', content: { 'application/json': { schema: ref(renapEnvelopeSchema) } } },
-          '4XX': {
-            description: 'Cualquier otro estado 4xx que el registro responda sobre la persona (salvo 401, 403, 407 y 429, que se refieren al propio servicio y se vuelven 500): el sobre de la consulta, con ese estado y success false.',
-            content: { 'application/json': { schema: ref(renapEnvelopeSchema) } },
-          },
-          ...common('renapNotEnabled'),
-        }),
-      },
-    },
-    '/rtu/nits': {
-      post: {
-        operationId: 'searchRtuByNits',
-        tags: ['consultas'],
-        summary: 'Hasta 50 contribuyentes en el Registro Tributario Unificado (RTU), por NIT',
-        description:
-          'Requiere la bandera is_rtu_enabled. Límite propio: 50 por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.\n\nEl estado HTTP es igual a responseCode. Una consulta sin coincidencias es un 200 con un arreglo data vacío, no un error. Los registros se devuelven tal como el registro los publica.',
-        requestBody: { required: true, content: { 'application/json': { schema: ref(rtuNitsRequestSchema), example: SUCCESS_EXAMPLES['/rtu/nits'].request } } },
-        responses: withRequestId({
-          '200': {
-            description: 'Los registros encontrados.',
-            content: {
-              'application/json': {
-                schema: ref(rtuNitsEnvelopeSchema),
-                examples: {
-                  found: { summary: 'Dos NIT encontrados', value: SUCCESS_EXAMPLES['/rtu/nits'].response },
-                  none: { summary: 'Ninguna coincidencia: también un 200', value: { success: true, data: [], message: rtuFoundMessage(0, 2), responseCode: 200 } },
-                },
-              },
-            },
-          },
-          '400': {
-            description: 'Falta nits, está vacío o no es un arreglo ({error}); o trae más de 50 NIT (el sobre, rechazado antes de consultar el registro).',
-            content: {
-              'application/json': {
-                schema: { oneOf: [ref(registryErrorSchema), ref(rtuNitsEnvelopeSchema)] },
-                examples: {
-                  ...examples(requestProblems(['nits_missing', 'nit_not_text', 'content_type', 'malformed', 'not_an_object', 'too_large', 'identifier_too_long']), 'error'),
-                  tooManyNits: {
-                    summary: REGISTRY_MESSAGES.tooManyNits,
-                    value: { success: false, message: REGISTRY_MESSAGES.tooManyNits, responseCode: 400, data: null },
-                  },
-                },
-              },
-            },
-          },
-          ...common('rtuNotEnabled'),
-        }),
-      },
-    },
-  };
-}
-
-function catalogPath(path: CatalogPath, operationId: string, summary: string, flag: string, success: z.ZodType, readsDateOfBirth: boolean): JsonObject {
-  const invalidRequest = { ...CATALOG_REQUEST_MESSAGES } as Record<string, string>;
-  if (!readsDateOfBirth) delete invalidRequest.date_of_birth_not_text;
-  // The same text as the source's rejection (below): the 400's description names these cases.
-  delete invalidRequest.idempotency_key_invalid;
-  delete invalidRequest.idempotency_key_reused;
-  return {
-    post: {
-      operationId,
-      tags: ['consultas'],
-      summary,
-      description: [
-        `Requiere la bandera ${flag}. Se cobra: cada consulta resuelta con éxito (200, incluso un 200 con todos sus campos en null) descuenta la tarifa de la integración de su saldo prepagado; un 400 de la fuente, 401, 403, 404, 429, 500 y 502 no se cobran. Con saldo cero los catálogos responden 402 y la consulta no llega a la fuente.`,
-        'Límites: un contador de 30 por minuto por integración, compartido por los tres catálogos, más el global de 100 cada 15 minutos por IP. Ningún 429 lleva Retry-After. Cada consulta tiene un tope de 30 segundos, luego 502: el tiempo de espera del cliente debe superar 30 segundos. Un 502 no se resolvió ni se cobró: reintentar es seguro, con espera exponencial.',
-        'Toda consulta que llega a la fuente queda registrada con el identificador enviado; los rechazos antes de la consulta (400 sin identificador, credenciales, bandera, saldo, el límite por minuto) no.',
-        readsDateOfBirth ? 'date_of_birth se reenvía tal como llega cuando la fuente no tiene copia del registro.' : 'Esta consulta ignora date_of_birth.',
-        'Reintentos seguros: envíe la cabecera opcional Idempotency-Key y repita la solicitud con la misma clave y el mismo cuerpo si no recibió respuesta (por ejemplo, su cliente cortó antes de los 30 segundos). En 24 horas la consulta se cobra y llega a la fuente una sola vez; las repeticiones reciben la misma respuesta con Idempotency-Replayed: true.',
-      ].join('\n\n'),
-      parameters: [IDEMPOTENCY_KEY_PARAMETER],
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: ref(catalogRequestSchema), example: SUCCESS_EXAMPLES[path].request } },
-      },
-      responses: withReplayHeader(withRequestId({
-        '200': {
-          description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.',
-          content: { 'application/json': { schema: ref(success), example: SUCCESS_EXAMPLES[path].response } },
-        },
-        '400': {
-          ...catalogError('Ni nit ni cui se pueden usar, el cuerpo está mal formado de otra manera, o la fuente rechazó los datos de la consulta. También (con el mensaje de datos no válidos) una Idempotency-Key vacía, de más de 255 caracteres o con caracteres no imprimibles, o una clave ya usada en las últimas 24 horas con otro cuerpo u otra ruta: la cabecera X-Motivo-Rechazo dice cuál.', {
-            ...invalidRequest,
-            sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
-          }),
-          headers: {
-            'X-Motivo-Rechazo': {
-              description: 'Solo cuando el 400 se debe a la Idempotency-Key: idempotency-key-invalid (clave vacía, demasiado larga o con caracteres no imprimibles) o idempotency-key-reused (la clave ya se usó con otro cuerpo u otra ruta). Ausente en cualquier otro 400.',
-              schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] },
-            },
-          },
-        },
-        '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras), o la fuente rechazó la autenticación del servicio.', pick(CATALOG_MESSAGES, 'integrationNotFound', 'sourceAuthRejected')),
-        '402': catalogError('Sin saldo: el prepagado de su integración, o el del servicio de consultas. La consulta no se ejecutó ni se cobró. Si es el de su integración, vea el saldo en el portal de integradores (Inicio) y lo que lo movió (Movimientos); para recargar, un propietario o facturación deposita en una cuenta del servicio y lo reporta en Recargas del portal. Si es el del servicio, escriba a soporte.', pick(CATALOG_MESSAGES, 'balanceExhausted', 'sourceBalanceExhausted')),
-        '403': catalogError('Sin credenciales de integración, consulta no habilitada para su integración, o la fuente niega ese tipo de consulta.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled', 'sourceDeniedQueryType')),
-        '404': catalogError('La fuente no tiene el dato ahora, o marcó la consulta como fallida. No significa que el contribuyente no exista. No se cobra.', pick(CATALOG_MESSAGES, 'notFound')),
-        '429': {
-          description: 'El límite compartido de los catálogos o el límite de la fuente (ambos JSON), o el límite global por IP (texto plano: revise content-type antes de parsear).',
-          content: {
-            'application/json': { schema: ref(catalogErrorSchema), examples: examples(pick(CATALOG_MESSAGES, 'rateLimited', 'sourceRateLimited'), 'message') },
-            ...GLOBAL_LIMIT_CONTENT,
-          },
-        },
-        '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
-        '502': catalogError('La fuente no respondió, falló o pasó el techo de 30 segundos (también cuando una solicitud anterior con la misma Idempotency-Key sigue en curso después de 30 segundos). No se resolvió ni se cobró: es seguro reintentar con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
-      }), ['200', '400', '404']),
-    },
-  };
 }
 
 /** The bulk jobs: an extension beside the contract's five lookups, with their credentials and error shape. */
@@ -275,7 +115,7 @@ function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: str
   });
 }
 
-function bulkPaths(): JsonObject {
+function bulkPaths(): Paths {
   const job = (description: string, example = exampleJob('en_curso')) => ({ description, content: { 'application/json': { schema: ref(bulkJobSchema), example } } });
   const common = {
     '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
@@ -429,7 +269,7 @@ function exampleWatchListView(): WatchListView {
 }
 
 /** Watch lists (Vigilancia), beside /lotes: the same credentials, error shape and per-minute counter. */
-function watchListPaths(): JsonObject {
+function watchListPaths(): Paths {
   const common = {
     '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
     '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
@@ -707,7 +547,7 @@ const EXAMPLE_INVOICES: InvoicesBody = {
 };
 
 /** The integration's own account (GET /cuenta, /cuenta/movimientos): the same credentials and error shape as /lotes, a limit of their own. */
-function accountPaths(): JsonObject {
+function accountPaths(): Paths {
   const common = {
     '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
     '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
@@ -830,7 +670,7 @@ function exampleStatus(): JsonObject {
 }
 
 /** The sources' public status: no credentials, its own per-IP limit. */
-function statusPaths(): JsonObject {
+function statusPaths(): Paths {
   const message = (text: string) => ({ type: 'object', required: ['message'], properties: { message: { type: 'string' } }, additionalProperties: false, example: { message: text } });
   return {
     '/estado': {
@@ -868,7 +708,7 @@ const EXAMPLE_RECORD = {
 } as const;
 
 /** The integration's query records and what each request id did, beside /lotes: the same credentials, error shape and per-minute counter. */
-function recordPaths(): JsonObject {
+function recordPaths(): Paths {
   const common = {
     '401': catalogError('Credenciales que no corresponden a ninguna integración (o solo una de las dos cabeceras).', pick(CATALOG_MESSAGES, 'integrationNotFound')),
     '403': catalogError('Sin credenciales de integración.', pick(CATALOG_MESSAGES, 'credentialsRequired')),
@@ -975,10 +815,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       { name: 'historial', description: 'Las consultas registradas de su integración y lo que pasó con cada solicitud, por su x-request-id, como en el portal.' },
     ],
     paths: {
-      ...registryPaths(),
-      '/catalogos/cui-nit': catalogPath('/catalogos/cui-nit', 'lookupCuiNit', 'El NIT de un CUI, o el CUI de un NIT', 'is_cui_nit_enabled', cuiNitSuccessSchema, false),
-      '/catalogos/rtu': catalogPath('/catalogos/rtu', 'lookupRtuV2', 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente', 'is_rtu_v2_enabled', rtuSuccessSchema, true),
-      '/catalogos/omisos': catalogPath('/catalogos/omisos', 'lookupOmisos', 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo', 'is_omisos_enabled', omisosSuccessSchema, false),
+      ...lookupPaths(),
       ...bulkPaths(),
       ...watchListPaths(),
       ...accountPaths(),
