@@ -1,5 +1,6 @@
 // The bulk jobs (lotes) in /docs, from the same OpenAPI document as the lookups (tagged-operations.tsx).
-import { EXAMPLE_JOB_ID, type OpenApiDocument } from '@/lib/surfaces/openapi/document';
+import { EXAMPLE_JOB_ID } from '@/lib/surfaces/api/bulk-openapi';
+import type { OpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { OperationSection, operationsTagged, type TaggedOperation } from './tagged-operations';
 
 /** The operations tagged lotes, in the document's order. */

@@ -1,5 +1,5 @@
 // The shapes /api/lotes answers with, as zod schemas: lib/surfaces/api/bulk-responses.ts builds them and the
-// OpenAPI document (lib/surfaces/openapi/bulk-paths.ts) describes them from these same objects.
+// OpenAPI document (lib/surfaces/api/bulk-openapi.ts) describes them from these same objects.
 import { z } from 'zod';
 import { bulkItemStatus, bulkJobState } from '@/db/schema';
 import { BULK_CATALOGS, type BulkCatalogPathName } from './requests';

@@ -1,5 +1,5 @@
 // The shapes /api/vigilancias takes and answers with, as zod schemas: the routes parse and build
-// them, and the OpenAPI document (lib/surfaces/openapi/document.ts) describes them from these same objects.
+// them, and the OpenAPI document (lib/surfaces/api/watch-list-openapi.ts) describes them from these same objects.
 import { z } from 'zod';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/identifiers';
