@@ -1,7 +1,7 @@
 // The lookups' descriptions stand for the contract's five lookups, and a path is built from a
 // description alone: what it says (a flag, a limit, the date of birth) is what the path says.
 import { describe, expect, it } from 'vitest';
-import { LOOKUP_PATHS } from '@/lib/contract/paths';
+import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { CONTRACT_FLAG_NAMES, LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { LOOKUP_OPERATIONS, lookupPath, type CatalogLookup, type RegistryLookup } from './lookup-openapi';
 

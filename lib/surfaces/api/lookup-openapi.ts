@@ -14,6 +14,8 @@ import {
 } from '@/lib/contract/envelopes';
 import { CATALOG_MESSAGES, REGISTRY_MESSAGES, rtuFoundMessage } from '@/lib/contract/messages';
 import type { RegistryRequestProblem } from '@/lib/flows/lookups/registry-request';
+import type { LookupKind } from '@/db/schema';
+import { LOOKUP_CATALOGUE } from '@/lib/vocabulary/lookups';
 import { CATALOG_REQUEST_MESSAGES } from './catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from './registry-responses';
 import { SUCCESS_EXAMPLES, type LookupPath } from './success-examples';
@@ -72,14 +74,17 @@ export interface CatalogLookup extends LookupBase {
 
 export type LookupOperation = RegistryLookup | CatalogLookup;
 
+/** What the lookup catalogue (lib/vocabulary/lookups.ts) declares of a lookup: its path under {base_url}, operationId, summary and flag. */
+function declared(lookup: LookupKind): Pick<LookupBase, 'path' | 'operationId' | 'summary' | 'flag'> {
+  const { path, operationId, summary, flag } = LOOKUP_CATALOGUE[lookup];
+  return { path: path.slice('/api'.length) as LookupPath, operationId, summary, flag };
+}
+
 /** The five lookups, in the contract's order. */
 export const LOOKUP_OPERATIONS: LookupOperation[] = [
   {
     family: 'registry',
-    path: '/renap/buscar-cui',
-    operationId: 'searchRenapByCui',
-    summary: 'Una persona en el registro nacional de personas (RENAP), por CUI',
-    flag: 'is_renap_enabled',
+    ...declared('renap'),
     perMinute: 30,
     statusNote:
       'El estado HTTP es el que respondió el registro, y success se calcula a partir de él; responseCode es un campo del cuerpo del propio registro. Un 200 con success true puede traer un responseCode de error (por ejemplo 404 cuando el CUI no tiene registro): revise los dos.',
@@ -98,10 +103,7 @@ export const LOOKUP_OPERATIONS: LookupOperation[] = [
   },
   {
     family: 'registry',
-    path: '/rtu/nits',
-    operationId: 'searchRtuByNits',
-    summary: 'Hasta 50 contribuyentes en el Registro Tributario Unificado (RTU), por NIT',
-    flag: 'is_rtu_enabled',
+    ...declared('rtu_nits'),
     perMinute: 50,
     statusNote:
       'El estado HTTP es igual a responseCode. Una consulta sin coincidencias es un 200 con un arreglo data vacío, no un error. Los registros se devuelven tal como el registro los publica.',
@@ -128,30 +130,21 @@ export const LOOKUP_OPERATIONS: LookupOperation[] = [
   },
   {
     family: 'catalog',
-    path: '/catalogos/cui-nit',
-    operationId: 'lookupCuiNit',
-    summary: 'El NIT de un CUI, o el CUI de un NIT',
-    flag: 'is_cui_nit_enabled',
+    ...declared('cui_nit'),
     request: catalogRequestSchema,
     success: cuiNitSuccessSchema,
     readsDateOfBirth: false,
   },
   {
     family: 'catalog',
-    path: '/catalogos/rtu',
-    operationId: 'lookupRtuV2',
-    summary: 'Régimen, afiliaciones, obligaciones y características especiales de un contribuyente',
-    flag: 'is_rtu_v2_enabled',
+    ...declared('rtu'),
     request: catalogRequestSchema,
     success: rtuSuccessSchema,
     readsDateOfBirth: true,
   },
   {
     family: 'catalog',
-    path: '/catalogos/omisos',
-    operationId: 'lookupOmisos',
-    summary: 'Si la administración tributaria registra obligaciones omisas o un proceso de cobro coactivo',
-    flag: 'is_omisos_enabled',
+    ...declared('omisos'),
     request: catalogRequestSchema,
     success: omisosSuccessSchema,
     readsDateOfBirth: false,
