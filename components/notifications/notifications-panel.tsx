@@ -1,17 +1,18 @@
-import { NOTIFICATION_RECIPIENTS, type Integration } from '@/db/schema';
+import type { Integration } from '@/db/schema';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
 import { TestNoticeForm } from '@/components/console/test-notice-form';
 import type { ActionResult } from '@/lib/flows/auth/action';
 import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, EMAIL_NOT_CONFIGURED_FOR_PORTAL, NO_WEBHOOK } from '@/lib/reactions/alerts/email-status';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
+import { ALERT_CHANNEL_LABELS } from '@/lib/presentation/alert-labels';
 import { maskWebhookUrl } from '@/lib/platform/security/outbound-urls';
 import type { TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { kindsFor, notificationOptOuts, recentNotifications, type OptOutKey } from '@/lib/reactions/integrator-notifications/preferences';
+import { conditionLabel } from '@/lib/reactions/integrator-notifications/labels';
+import { notificationOptOuts, notificationSwitches, recentNotifications } from '@/lib/reactions/integrator-notifications/preferences';
 import { resendable } from '@/lib/reactions/integrator-notifications/resend';
 import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
-import { NotificationSwitches, RemoveWebhookForm, ResendForm, WebhookForm, type SwitchRow } from './notification-controls';
+import { NotificationSwitches, RemoveWebhookForm, ResendForm, WebhookForm } from './notification-controls';
 
 const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
 
@@ -37,12 +38,7 @@ export async function NotificationsPanel({ integration, actions, integrationId }
   const [optOuts, recent] = await Promise.all([notificationOptOuts(integration.id), recentNotifications(integration.id)]);
   const emailConfigured = notificationSettingsFrom(env()).email !== undefined;
   const contactEmail = { technical: integration.technicalContactEmail, billing: integration.billingContactEmail, webhook: integration.notificationWebhookUrl };
-  const groups = NOTIFICATION_RECIPIENTS.map((recipient) => ({
-    recipient,
-    rows: kindsFor(recipient).map(
-      (kind): SwitchRow => ({ recipient, kind, label: ALERT_CONDITION_LABELS[kind], enabled: !optOuts.has(`${recipient}:${kind}` as OptOutKey) }),
-    ),
-  }));
+  const groups = notificationSwitches(optOuts);
   const hidden = integrationId === undefined ? undefined : { integrationId };
   return (
     <>
@@ -107,7 +103,7 @@ export async function NotificationsPanel({ integration, actions, integrationId }
                   <td className="nowrap" data-label="Fecha">
                     {formatDateTime(row.createdAt)}
                   </td>
-                  <td data-label="Aviso">{row.title || ALERT_CONDITION_LABELS[row.condition]}</td>
+                  <td data-label="Aviso">{row.title || conditionLabel(row.condition)}</td>
                   <td className="small" data-label="Para">
                     <span>
                       {row.recipient ? RECIPIENT_LABELS[row.recipient] : ALERT_CHANNEL_LABELS[row.channel]} · <span className="mono">{row.target}</span>

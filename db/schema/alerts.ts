@@ -52,6 +52,11 @@ export const alertCondition = pgEnum('alert_condition', [
 export type AlertCondition = (typeof alertCondition.enumValues)[number];
 export type AdministratorAlertCondition = 'balance_low' | 'balance_exhausted' | 'breaker_open' | 'certifier_credentials_refused' | 'books_mismatch' | 'test';
 /**
+ * The conditions that are no notice kind of an integrator's: every other one is, declared in its own
+ * file (lib/reactions/integrator-notifications/kinds), and the registry there lists each exactly once.
+ */
+export type NonNoticeCondition = 'breaker_open' | 'certifier_credentials_refused' | 'books_mismatch' | 'account_under_attack' | 'test';
+/**
  * Who a delivery is for: the console's administrators (the Alertas page), an integrator's contact
  * (its integration page), or one console or portal user about their own account.
  */

@@ -1,33 +1,13 @@
-import type { AlertChannel, AlertCondition, AlertDeliveryStatus } from '@/db/schema';
+import type { AlertChannel, AlertDeliveryStatus, NonNoticeCondition } from '@/db/schema';
 
-// The alerts as the console names them.
+// The alerts as the console names them. A condition that is an integrator's notice kind is named by
+// its kind (lib/reactions/integrator-notifications/kinds, conditionLabel there names every condition).
 
-export const ALERT_CONDITION_LABELS: Record<AlertCondition, string> = {
-  balance_low: 'Saldo bajo',
-  balance_exhausted: 'Saldo agotado',
+/** The conditions that are no notice kind: the administrators' alerts, a user's, the test notice. */
+export const NON_NOTICE_CONDITION_LABELS: Record<NonNoticeCondition, string> = {
   breaker_open: 'Fuente caída (circuito abierto)',
   certifier_credentials_refused: 'Facturas detenidas (credenciales del certificador)',
   books_mismatch: 'Cuentas que no cuadran',
-  statement_issued: 'Estado de cuenta emitido',
-  token_expiring: 'Token por vencer',
-  token_revoked: 'Token revocado',
-  token_created: 'Token creado',
-  token_rotated: 'Token rotado',
-  allow_list_changed: 'Direcciones IP permitidas cambiadas',
-  tariff_changed: 'Tarifa cambiada',
-  lookups_changed: 'Consultas habilitadas cambiadas',
-  top_up_approved: 'Recarga acreditada',
-  top_up_rejected: 'Recarga rechazada',
-  source_unavailable: 'Fuente no disponible',
-  source_recovered: 'Fuente disponible de nuevo',
-  bulk_job_finished: 'Lote terminado',
-  bulk_job_paused: 'Lote en pausa: sin saldo',
-  watch_list_changes: 'Cambios en una vigilancia',
-  invoice_issued: 'Factura emitida',
-  invoice_awaiting_receptor: 'Factura pendiente: falta el NIT',
-  online_top_up_credited: 'Pago en línea acreditado',
-  online_top_up_expired: 'Pago en línea no completado',
-  auto_top_up_paused: 'Recarga automática en pausa',
   account_under_attack: 'Intentos fallidos en una cuenta de la consola',
   test: 'Aviso de prueba',
 };

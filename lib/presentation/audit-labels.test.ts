@@ -3,8 +3,8 @@
 // showed `revokedAt: … → 2026-11-24T10:30:34.681Z`, `allowedNetworks: [] → [...]` and
 // `desactivados: ["technical:token_expiring"]`).
 import { describe, expect, it } from 'vitest';
-import { auditChanges } from '@/lib/surfaces/console/audit';
-import { auditFieldLabel, formatAuditValue } from './audit-labels';
+import { auditChanges, formatAuditValue } from '@/lib/surfaces/console/audit';
+import { auditFieldLabel } from './audit-labels';
 
 /** Each changed field as the audit page writes it: "Label: before → after". */
 function lines(before: Record<string, unknown>, after: Record<string, unknown>): string[] {

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@/db/schema';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
+import { ALERT_CHANNEL_LABELS } from '@/lib/presentation/alert-labels';
 import { maskWebhookUrl } from '@/lib/platform/security/outbound-urls';
 import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/core/credentials/token-state';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
@@ -150,8 +150,12 @@ const SOURCE_WORDS: Record<string, string> = { webhook: 'aviso del proveedor', r
 /** What an empty value means for these fields. */
 const NULL_WORDS: Record<string, string> = { expiresAt: 'sin vencimiento', revokedAt: 'no', webhook: 'ninguno' };
 
-/** A value as the console shows it: quetzales, sí/no, role names, Guatemalan dates. */
-export function formatAuditValue(field: string, value: unknown): string {
+/**
+ * A value as the console shows it: quetzales, sí/no, role names, Guatemalan dates. `conditionLabels`:
+ * the alert conditions' names, for the notices turned off (each notice kind names itself, a rung
+ * above: lib/reactions/integrator-notifications/labels.ts).
+ */
+export function formatAuditValue(field: string, value: unknown, conditionLabels: Readonly<Record<string, string>>): string {
   if (value === null && NULL_WORDS[field]) return NULL_WORDS[field];
   if (value === undefined || value === null) return '—';
   if (typeof value === 'number' && MONEY_FIELDS.has(field)) return formatQuetzales(value);
@@ -182,7 +186,7 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (field === 'canales' && Array.isArray(value)) return value.map((channel) => ALERT_CHANNEL_LABELS[channel as keyof typeof ALERT_CHANNEL_LABELS]?.toLowerCase() ?? String(channel)).join(' y ');
   // An owner's pending invitations revoked with their removal or demotion (lib/flows/portal-identity/team.ts).
   if (field === 'invitations' && Array.isArray(value)) {
-    return value.map((entry) => `${String((entry as { email?: unknown }).email)} (${formatAuditValue('role', (entry as { role?: unknown }).role)})`).join(', ');
+    return value.map((entry) => `${String((entry as { email?: unknown }).email)} (${formatAuditValue('role', (entry as { role?: unknown }).role, conditionLabels)})`).join(', ');
   }
   if (field === 'allowedNetworks' && Array.isArray(value)) return value.length === 0 ? 'cualquier dirección (sin lista)' : value.join(', ');
   if (field === 'desactivados' && Array.isArray(value)) {
@@ -190,7 +194,7 @@ export function formatAuditValue(field: string, value: unknown): string {
     return value
       .map((pair) => {
         const [recipient, kind] = String(pair).split(':');
-        return `${ALERT_CONDITION_LABELS[kind as keyof typeof ALERT_CONDITION_LABELS] ?? kind} al ${RECIPIENT_LABELS[recipient!] ?? recipient}`;
+        return `${conditionLabels[kind!] ?? kind} al ${RECIPIENT_LABELS[recipient!] ?? recipient}`;
       })
       .join('; ');
   }

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/platform/settings/env';
-import { KIND_TYPE, TEST_TYPE } from '@/lib/reactions/integrator-notifications/kinds';
+import { NOTIFICATIONS } from '@/lib/reactions/integrator-notifications/kinds';
+import { TEST_TYPE } from '@/lib/reactions/integrator-notifications/test-notice';
 import { retryWaitsMs, WEBHOOK_BODY_FIELDS, webhookDocsSettingsFrom, webhookEvents } from '@/lib/reactions/integrator-notifications/webhook-docs';
 import { currentGuide, INTEGRATORS_GUIDE } from '../../scripts/write-webhook-docs';
 
@@ -11,7 +12,7 @@ const settings = webhookDocsSettingsFrom(parseEnv({}));
 
 describe('the webhook documentation', () => {
   it('documents every event type the notifier sends, and no other', () => {
-    expect(webhookEvents(settings).map((event) => event.tipo).sort()).toEqual([...Object.values(KIND_TYPE), TEST_TYPE].sort());
+    expect(webhookEvents(settings).map((event) => event.tipo).sort()).toEqual([...Object.values(NOTIFICATIONS.type), TEST_TYPE].sort());
   });
 
   it('shows for each event a body with the keys every notice has, of its own type', () => {

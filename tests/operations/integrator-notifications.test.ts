@@ -11,7 +11,7 @@ import { listAlertDeliveries } from '@/lib/reactions/alerts/list';
 import type { AlertSettings } from '@/lib/reactions/alerts/settings';
 import { adjustBalance } from '@/lib/core/billing/ledger';
 import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
-import { balanceNotification } from '@/lib/reactions/integrator-notifications/kinds';
+import { balanceNotification } from '@/lib/reactions/integrator-notifications/kinds/balance';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { notifyExpiringTokens } from '@/lib/reactions/integrator-notifications/tokens';
 import { notifySourceIncidents } from '@/lib/reactions/integrator-notifications/sources';

@@ -24,7 +24,7 @@ const LIMIT_LABELS: Record<LimitedRoute, string> = {
 
 const SOURCE_BADGE: Record<SourceState, string> = { operando: 'ok', degradado: 'warn', sin_servicio: 'danger' };
 
-/** What goes untold without each contact's address (lib/reactions/integrator-notifications/kinds.ts, KIND_CONTACT), keyed by the missing ones. */
+/** What goes untold without each contact's address (each kind's contact: lib/reactions/integrator-notifications/kinds), keyed by the missing ones. */
 const MISSING_CONTACTS_TEXT: Record<string, string> = {
   'technical billing': 'Su integración no tiene correos de contacto técnico ni de facturación: nadie recibe por correo los avisos del servicio, tampoco el de saldo bajo. Escríbalos en',
   billing: 'Su integración no tiene correo de contacto de facturación: nadie recibe por correo el aviso de saldo bajo ni los de recargas y estados de cuenta. Escríbalo en',

@@ -8,7 +8,8 @@ import { bulkJobs, integrations } from '@/db/schema';
 import { onBulkJobEvent, type BulkJobEvent } from '@/lib/flows/bulk/events';
 import { readJob } from '@/lib/flows/bulk/jobs';
 import { catalogPathName } from '@/lib/flows/bulk/requests';
-import { bulkJobFinishedNotification, bulkJobPausedNotification, type BulkJobFacts } from './kinds';
+import { bulkJobFinished, type BulkJobFacts } from './kinds/bulk-job-finished';
+import { bulkJobPaused } from './kinds/bulk-job-paused';
 import { integratorNotifier, type IntegratorNotifier } from './notifier';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 
@@ -34,8 +35,8 @@ export async function noteBulkJobEvent(notifier: IntegratorNotifier, event: Bulk
   const who = { id: integration.id, nombre: integration.nombre };
   await notifier.record(
     event.kind === 'finished'
-      ? bulkJobFinishedNotification(who, facts, notifier.settings)
-      : bulkJobPausedNotification(who, facts, event.pausedAt, Number(integration.balanceCentavos), notifier.settings),
+      ? bulkJobFinished.draft({ integration: who, job: facts }, notifier.settings)
+      : bulkJobPaused.draft({ integration: who, job: facts, pausedAt: event.pausedAt, balanceCentavos: Number(integration.balanceCentavos) }, notifier.settings),
   );
 }
 

@@ -1,40 +1,21 @@
 import type { Mail } from '@/lib/platform/mail/smtp';
-import type { IntegratorNotification } from './kinds';
+import { NOTIFICATIONS } from './kinds';
+import type { IntegratorNotification } from './kinds/notice';
+import type { NotificationRegistry } from './kinds/register';
 
 // The e-mail of a notification: a short subject, the message first, then its facts one per line,
 // no table and no image, so it reads on a phone as well as anywhere; the same in simple HTML.
 
 const CONTACT_WORDS = { technical: 'contacto técnico', billing: 'contacto de facturación' } as const;
 
-const FACT_LABELS: Record<string, string> = {
+/** How the e-mails name the `datos` several kinds give; each kind names its own (its emailLabels). */
+const SHARED_FACT_LABELS: Readonly<Record<string, string>> = {
   saldo_centavos: 'Saldo',
-  total_centavos: 'Cobrado en el período',
-  umbral_centavos: 'Umbral de aviso',
   tarifa_centavos: 'Tarifa por consulta',
-  tarifa_anterior_centavos: 'Tarifa anterior',
-  habilitadas: 'Consultas habilitadas',
-  deshabilitadas: 'Consultas deshabilitadas',
   aplica_desde: 'Desde',
-  numero: 'Estado de cuenta',
-  periodo: 'Período',
   token: 'Token',
   vence: 'Deja de funcionar',
-  revocado: 'Revocado',
-  creado: 'Creado',
-  token_nuevo: 'Token nuevo',
-  anterior_funciona_hasta: 'El anterior funciona hasta',
-  direcciones: 'Direcciones permitidas',
   hecho_por: 'Hecho por',
-  fuente: 'Fuente',
-  desde: 'No disponible desde',
-  hasta: 'Disponible desde',
-  serie: 'Serie',
-  numero_dte: 'Número',
-  uuid: 'Número de autorización (UUID)',
-  certificada: 'Certificada',
-  monto_gravable_centavos: 'Subtotal (monto gravable)',
-  iva_centavos: 'IVA',
-  monto_total_centavos: 'Total',
   monto_centavos: 'Monto',
   medio: 'Medio de pago',
   motivo: 'Motivo',
@@ -49,10 +30,11 @@ function factValue(name: string, value: string | number): string {
   return String(value);
 }
 
-function facts(notification: IntegratorNotification): Array<[string, string]> {
+function facts(notification: IntegratorNotification, registry: NotificationRegistry): Array<[string, string]> {
+  const labels = { ...SHARED_FACT_LABELS, ...registry.findType(notification.tipo)?.emailLabels };
   return Object.entries(notification.datos).flatMap(([name, value]) =>
     // An empty fact (an emptied allow-list) is said by the message itself.
-    value === null || value === '' || !FACT_LABELS[name] ? [] : [[FACT_LABELS[name]!, factValue(name, value)] as [string, string]],
+    value === null || value === '' || !labels[name] ? [] : [[labels[name]!, factValue(name, value)] as [string, string]],
   );
 }
 
@@ -60,9 +42,10 @@ export function notificationMail(
   notification: IntegratorNotification,
   to: { email: string; name: string | null; contact: 'technical' | 'billing' },
   attachments: Mail['attachments'] = [],
+  registry: NotificationRegistry = NOTIFICATIONS,
 ): Mail {
   const greeting = to.name ? `Hola, ${to.name}:` : 'Hola:';
-  const lines = [`Integración: ${notification.integracion.nombre}`, ...facts(notification).map(([label, value]) => `${label}: ${value}`)];
+  const lines = [`Integración: ${notification.integracion.nombre}`, ...facts(notification, registry).map(([label, value]) => `${label}: ${value}`)];
   const footer =
     `Recibe este aviso como ${CONTACT_WORDS[to.contact]} de la integración «${notification.integracion.nombre}» en ${notification.servicio}. ` +
     'Si no quiere recibir avisos de este tipo, pida a quien administra su integración que los desactive.';

@@ -5,7 +5,9 @@ import { alertDeliveries, integrationNotificationOptOuts, integrations, NOTIFICA
 import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { seal } from '@/lib/core/sealing/envelope';
-import { ALWAYS_SENT_KINDS, KIND_CONTACT, NOTIFICATION_KINDS, type IntegratorNotification, type NotificationKind } from './kinds';
+import { NOTIFICATIONS } from './kinds';
+import type { IntegratorNotification, NotificationKind } from './kinds/notice';
+import type { NotificationRegistry } from './kinds/register';
 import { webhookTargetProblem, type TargetPolicy } from './targets';
 
 // What the console changes and shows: the integration's webhook (its secret shown once, at
@@ -64,10 +66,26 @@ export async function removeNotificationWebhook(actor: Actor, integrationId: num
 
 /** The kinds each recipient may turn off (a contact only its own kinds; the webhook every kind); those always sent are not among them. */
 export function kindsFor(recipient: NotificationRecipient): NotificationKind[] {
-  return NOTIFICATION_KINDS.filter((kind) => !ALWAYS_SENT_KINDS.includes(kind) && (recipient === 'webhook' || KIND_CONTACT[kind] === recipient));
+  return NOTIFICATIONS.switchable(recipient);
 }
 
 export type OptOutKey = `${NotificationRecipient}:${NotificationKind}`;
+
+export interface NotificationSwitch {
+  recipient: NotificationRecipient;
+  kind: string;
+  /** The kind's name (its file's label). */
+  label: string;
+  enabled: boolean;
+}
+
+/** Notificaciones' switches, the console's and the portal's: per recipient, each kind it may turn off, on unless `optOuts` has it. */
+export function notificationSwitches(optOuts: ReadonlySet<string>, registry: NotificationRegistry = NOTIFICATIONS): Array<{ recipient: NotificationRecipient; rows: NotificationSwitch[] }> {
+  return NOTIFICATION_RECIPIENTS.map((recipient) => ({
+    recipient,
+    rows: registry.switchable(recipient).map((kind) => ({ recipient, kind, label: registry.label[kind]!, enabled: !optOuts.has(`${recipient}:${kind}`) })),
+  }));
+}
 
 export async function notificationOptOuts(integrationId: number): Promise<Set<OptOutKey>> {
   const rows = await (await db()).select().from(integrationNotificationOptOuts).where(eq(integrationNotificationOptOuts.integrationId, integrationId));

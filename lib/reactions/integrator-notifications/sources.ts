@@ -6,7 +6,7 @@ import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import type { SourceName } from '@/lib/sources/guard';
 import { LOOKUP_SOURCE } from '@/lib/reactions/status-page/availability';
 import { currentOpenIncidents, incidentsSince } from '@/lib/reactions/status-page/read';
-import { sourceNotification, sourceUnavailableKey } from './kinds';
+import { sourceRecovered, sourceUnavailable, sourceUnavailableKey } from './kinds/source';
 import type { IntegratorNotifier } from './notifier';
 
 // A source unavailable for longer than INTEGRATOR_SOURCE_OUTAGE_MINUTES, as every instance's
@@ -39,7 +39,7 @@ export async function notifySourceIncidents(notifier: IntegratorNotifier, now = 
   for (const incident of await currentOpenIncidents(now)) {
     if (now.getTime() - incident.since.getTime() < thresholdMs) continue;
     for (const integration of await integrationsUsing(incident.source)) {
-      const draft = sourceNotification('source_unavailable', integration, { source: incident.source, label: SOURCE_LABELS[incident.source], since: incident.since }, notifier.settings, now);
+      const draft = sourceUnavailable.draft({ integration, incident: { source: incident.source, label: SOURCE_LABELS[incident.source], since: incident.since } }, notifier.settings, now);
       if ((await notifier.record(draft)).length > 0) queued++;
     }
   }
@@ -51,10 +51,8 @@ export async function notifySourceIncidents(notifier: IntegratorNotifier, now = 
     const told = new Set((await (await db()).select({ key: alertConditions.key }).from(alertConditions).where(inArray(alertConditions.key, keys))).map((row) => row.key));
     for (const integration of users) {
       if (!told.has(sourceUnavailableKey(incident.source, incident.startedAt, integration.id))) continue;
-      const draft = sourceNotification(
-        'source_recovered',
-        integration,
-        { source: incident.source, label: SOURCE_LABELS[incident.source], since: incident.startedAt, until: incident.endedAt! },
+      const draft = sourceRecovered.draft(
+        { integration, incident: { source: incident.source, label: SOURCE_LABELS[incident.source], since: incident.startedAt, until: incident.endedAt! } },
         notifier.settings,
         now,
       );

@@ -1,15 +1,40 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations } from '@/db/schema';
 import { maskWebhookUrl } from '@/lib/platform/security/outbound-urls';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
-import { testNotification } from './kinds';
+import type { Context, IntegrationNamed, IntegratorNotification } from './kinds/notice';
 import type { IntegratorNotifier } from './notifier';
 
 // "Enviar aviso de prueba" on an integration's page: a signed notice of type
 // "prueba" to the integration's webhook, written to the outbox and sent by the delivery loop like
 // any other (same headers, signature, retries and recorded attempts), so it shows in the
 // integration's list of notices. Only the webhook: the contacts get no test e-mail.
+
+/** The webhook's `tipo` of the test notice. */
+export const TEST_TYPE = 'prueba';
+
+/**
+ * The test notice sent to the integration's webhook ("Enviar aviso de prueba"), by an administrator
+ * in the console or an owner in the portal, so its text names neither: the same body, headers and
+ * signature as every notice, no facts.
+ */
+export function testNotification(integration: IntegrationNamed, context: Pick<Context, 'serviceName'>, now = new Date()): IntegratorNotification {
+  return {
+    id: `ntf_${randomUUID()}`,
+    tipo: TEST_TYPE,
+    condicion: `${TEST_TYPE}:${integration.id}`,
+    fecha: now.toISOString(),
+    servicio: context.serviceName,
+    titulo: 'Aviso de prueba',
+    mensaje:
+      `Aviso de prueba de ${context.serviceName} para comprobar que el webhook de «${integration.nombre}» recibe los avisos ` +
+      'y verifica su firma. No requiere ninguna acción.',
+    integracion: { id: integration.id, nombre: integration.nombre },
+    datos: {},
+  };
+}
 
 /** One test per integration in this long: a double click, or a button held down, sends one. */
 export const TEST_NOTICE_INTERVAL_SECONDS = 10;

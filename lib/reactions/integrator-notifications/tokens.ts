@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, integrationTokens } from '@/db/schema';
-import { expiryWarningDue, tokenExpiringNotification } from './kinds';
+import { expiryWarningDue, tokenExpiring } from './kinds/token-expiring';
 import type { IntegratorNotifier } from './notifier';
 
 // The technical contact is warned 7 days and 1 day before a token stops working. A leased job
@@ -27,7 +27,7 @@ export async function notifyExpiringTokens(notifier: IntegratorNotifier, now = n
   for (const { token, nombre } of rows) {
     const warning = expiryWarningDue(token.expiresAt!, now);
     if (!warning) continue;
-    const draft = tokenExpiringNotification({ id: token.integrationId, nombre }, { ...token, expiresAt: token.expiresAt! }, warning, notifier.settings, now);
+    const draft = tokenExpiring.draft({ integration: { id: token.integrationId, nombre }, token: { ...token, expiresAt: token.expiresAt! }, warning }, notifier.settings, now);
     if ((await notifier.record(draft)).length > 0) queued++;
   }
   return queued;

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations } from '@/db/schema';
 import { onWatchListChanges, type RunChanges } from '@/lib/flows/watch-lists';
-import { watchListChangesNotification } from './kinds';
+import { watchListChanges } from './kinds/watch-list-changes';
 import { integratorNotifier, type IntegratorNotifier } from './notifier';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 
@@ -14,9 +14,11 @@ export async function noteWatchListChanges(notifier: IntegratorNotifier, changes
   const [integration] = await (await db()).select({ id: integrations.id, nombre: integrations.nombre }).from(integrations).where(eq(integrations.id, changes.integrationId));
   if (!integration) return;
   await notifier.record(
-    watchListChangesNotification(
-      integration,
-      { listPublicId: changes.listPublicId, listName: changes.listName, jobPublicId: changes.jobPublicId, run: changes.run, counts: changes.counts, total: changes.total },
+    watchListChanges.draft(
+      {
+        integration,
+        changes: { listPublicId: changes.listPublicId, listName: changes.listName, jobPublicId: changes.jobPublicId, run: changes.run, counts: changes.counts, total: changes.total },
+      },
       notifier.settings,
     ),
   );

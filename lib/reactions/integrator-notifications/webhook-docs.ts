@@ -1,43 +1,27 @@
 import type { Env } from '@/lib/platform/settings/env';
-import { ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
-import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { retryDelayMs } from '@/lib/reactions/alerts/settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@/lib/reactions/alerts/signature';
-import {
-  allowListChangedNotification,
-  balanceNotification,
-  KIND_CONTACT,
-  KIND_TYPE,
-  lookupsChangedNotification,
-  tariffChangedNotification,
-  sourceNotification,
-  statementNotification,
-  TEST_TYPE,
-  testNotification,
-  tokenCreatedNotification,
-  tokenExpiringNotification,
-  tokenRevokedNotification,
-  tokenRotatedNotification,
-  topUpApprovedNotification,
-  topUpRejectedNotification,
-  onlineTopUpCreditedNotification,
-  onlineTopUpExpiredNotification,
-  autoTopUpPausedNotification,
-  invoiceAwaitingReceptorNotification,
-  bulkJobFinishedNotification,
-  bulkJobPausedNotification,
-  watchListChangesNotification,
-  invoiceIssuedNotification,
-  type IntegratorNotification,
-  type NotificationDraft,
-  type NotificationKind,
-} from './kinds';
+import { NOTIFICATIONS } from './kinds';
+import type { IntegratorNotification } from './kinds/notice';
+import type { NotificationRegistry } from './kinds/register';
+import { TEST_TYPE, testNotification } from './test-notice';
+import { SIGNATURE_TOLERANCE_SECONDS } from './webhook-receivers';
+
+export {
+  documentedWebhookSamples,
+  SIGNATURE_TOLERANCE_SECONDS,
+  WEBHOOK_SAMPLE_LANGUAGES,
+  webhookSamples,
+  type WebhookSampleLanguage,
+  type WebhookSampleParameters,
+} from './webhook-receivers';
 
 // The integrator webhook as integrators read it, in /docs and in docs/integrators.md: every
-// event the notifier sends, each with an example body built by the same functions
-// that build the real ones (only the id is fixed), the headers, the retries and how to verify the
-// signature, with receivers in the four languages of the request samples. One source for both
-// documents: scripts/write-webhook-docs.ts writes the Markdown, app/docs renders the same data.
+// event the notifier sends (each kind's file says when, kinds/), each with an example body built by
+// the same functions that build the real ones (only the id is fixed), the headers, the retries and
+// how to verify the signature, with receivers in the four languages of the request samples
+// (webhook-receivers.ts). One source for both documents: scripts/write-webhook-docs.ts writes the
+// Markdown, app/docs renders the same data.
 
 /** What the documentation says that depends on the deployment (lib/platform/settings/env.ts; the Markdown uses the defaults). */
 export interface WebhookDocsSettings {
@@ -57,9 +41,6 @@ export interface WebhookDocsSettings {
 /** The HTTP headers of every notice (lib/reactions/alerts/channels.ts sendWebhook; the user agent is the notifier's). */
 export const WEBHOOK_USER_AGENT = 'pasarela-consultas-avisos/1';
 
-/** How many seconds apart a notice's X-Alerta-Fecha and the receiver's clock may be (lib/reactions/alerts/signature.ts). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
-
 export interface WebhookEvent {
   tipo: string;
   /** The console's name for it. */
@@ -78,138 +59,37 @@ const EXAMPLE_NOW = new Date('2026-11-24T10:30:00.000Z');
 const EXAMPLE_INTEGRATION = { id: 12, nombre: 'coop-ejemplo' };
 /** The portal's address in the examples, as docs/integrators.md writes the service's (`https://su-servicio/api`). */
 const EXAMPLE_PORTAL_URL = 'https://su-servicio/portal';
-const EXAMPLE_PORTAL_PERSON = { kind: 'portal', email: 'ana@coop-ejemplo.example' } as const;
-
-/** Each kind's example as the notifier builds it, with a fixed id. */
-function examples(serviceName: string): Record<NotificationKind, IntegratorNotification> {
-  const context = { serviceName, lowBalanceDefaultCentavos: 10_000, portalUrl: EXAMPLE_PORTAL_URL };
-  const balance = { integrationId: EXAMPLE_INTEGRATION.id, nombre: EXAMPLE_INTEGRATION.nombre, tariffCentavos: 150, lowBalanceAlertCentavos: null };
-  const token = { id: 41, label: 'Producción', tokenPrefix: 'tlk_3f9a', expiresAt: null, revokedAt: null };
-  const outage = { source: 'catalog', label: SOURCE_LABELS.catalog, since: new Date(EXAMPLE_NOW.getTime() - 25 * 60_000) };
-  const statement = {
-    id: 88,
-    month: '2026-10',
-    number: 7,
-    figures: { openingBalanceCentavos: 50_000, closingBalanceCentavos: 31_250, charges: { count: 125, totalCentavos: 18_750 } },
-  };
-  const topUp = { id: 19, bankName: 'Banco Industrial', reference: '88123456', depositDate: '2026-11-23', amountCentavos: 50_000, reportedAmountCentavos: 50_000, approvalNote: null, reason: null, decidedAt: EXAMPLE_NOW };
-  const lote = {
-    publicId: 'lote_3f9a0c17e2b48d5a6c01',
-    catalog: 'omisos',
-    state: 'completado' as const,
-    counts: { total: 5_000, pending: 0, found: 4_862, notFound: 96, invalid: 30, rejected: 4, failed: 12 },
-    chargedCentavos: 4_862 * 150,
-    finishedAt: EXAMPLE_NOW,
-  };
-  const onlinePayment = { id: 'recarga-0f3c2a9b-5d1e-4c7a-9e21-3b8d6f0a1c55', method: 'card' as const, amountCentavos: 10_000, providerPaymentId: 'pa_tarjeta0001', settledAt: EXAMPLE_NOW };
-  const drafts: Record<NotificationKind, NotificationDraft | null> = {
-    balance_low: balanceNotification({ ...balance, balanceCentavos: 8_000 }, context, EXAMPLE_NOW),
-    balance_exhausted: balanceNotification({ ...balance, balanceCentavos: 100 }, context, EXAMPLE_NOW),
-    statement_issued: statementNotification(EXAMPLE_INTEGRATION, statement, 'octubre de 2026', context, EXAMPLE_NOW),
-    token_expiring: tokenExpiringNotification(EXAMPLE_INTEGRATION, { ...token, expiresAt: new Date('2026-12-01T06:00:00.000Z') }, '7d', context, EXAMPLE_NOW),
-    token_revoked: tokenRevokedNotification(EXAMPLE_INTEGRATION, { ...token, revokedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
-    token_created: tokenCreatedNotification(EXAMPLE_INTEGRATION, { ...token, id: 43, label: 'Servidor nuevo', tokenPrefix: 'tlk_81c0', createdAt: EXAMPLE_NOW }, EXAMPLE_PORTAL_PERSON, context, EXAMPLE_NOW),
-    token_rotated: tokenRotatedNotification(
-      EXAMPLE_INTEGRATION,
-      { replaced: { ...token, expiresAt: new Date(EXAMPLE_NOW.getTime() + 24 * 3_600_000) }, token: { ...token, id: 42, tokenPrefix: 'tlk_c27d' } },
-      EXAMPLE_PORTAL_PERSON,
-      context,
-      EXAMPLE_NOW,
-    ),
-    allow_list_changed: allowListChangedNotification(EXAMPLE_INTEGRATION, { allowedNetworks: ['203.0.113.7', '198.51.100.0/24'], changedAt: EXAMPLE_NOW }, { kind: 'service' }, context, EXAMPLE_NOW),
-    tariff_changed: tariffChangedNotification(EXAMPLE_INTEGRATION, { previousCentavos: 150, tariffCentavos: 200, changedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
-    lookups_changed: lookupsChangedNotification(EXAMPLE_INTEGRATION, { enabled: ['Catálogo omisos'], disabled: ['RENAP por CUI'], changedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
-    source_unavailable: sourceNotification('source_unavailable', EXAMPLE_INTEGRATION, outage, context, EXAMPLE_NOW),
-    source_recovered: sourceNotification('source_recovered', EXAMPLE_INTEGRATION, { ...outage, until: EXAMPLE_NOW }, context, EXAMPLE_NOW),
-    top_up_approved: topUpApprovedNotification(EXAMPLE_INTEGRATION, topUp, 81_250, context, EXAMPLE_NOW),
-    online_top_up_credited: onlineTopUpCreditedNotification(EXAMPLE_INTEGRATION, onlinePayment, 91_250, context, EXAMPLE_NOW),
-    online_top_up_expired: onlineTopUpExpiredNotification(EXAMPLE_INTEGRATION, { ...onlinePayment, method: 'bank_transfer', providerPaymentId: 'pa_transferencia01' }, context, EXAMPLE_NOW),
-    auto_top_up_paused: autoTopUpPausedNotification({ integration: EXAMPLE_INTEGRATION, chargeId: 41, reason: 'declined: Fondos insuficientes.', pausedAt: EXAMPLE_NOW }, context, EXAMPLE_NOW),
-    invoice_awaiting_receptor: invoiceAwaitingReceptorNotification({ integration: EXAMPLE_INTEGRATION, ledgerEntryId: 5_120, amountCentavos: 300_000 }, context, EXAMPLE_NOW),
-    top_up_rejected: topUpRejectedNotification(EXAMPLE_INTEGRATION, { ...topUp, id: 20, reference: '88123457', reason: 'El depósito no aparece en el estado de cuenta del banco.' }, context, EXAMPLE_NOW),
-    bulk_job_finished: bulkJobFinishedNotification(EXAMPLE_INTEGRATION, lote, context, EXAMPLE_NOW),
-    bulk_job_paused: bulkJobPausedNotification(
-      EXAMPLE_INTEGRATION,
-      { ...lote, state: 'en_pausa_sin_saldo', counts: { ...lote.counts, pending: 3_100, found: 1_850, notFound: 15, failed: 5 }, chargedCentavos: 1_850 * 150, finishedAt: null },
-      EXAMPLE_NOW,
-      100,
-      context,
-      EXAMPLE_NOW,
-    ),
-    watch_list_changes: watchListChangesNotification(
-      EXAMPLE_INTEGRATION,
-      { listPublicId: 'vig_5b2e91d04c7a3f18e6d2', listName: 'Proveedores', jobPublicId: 'lote_8d41c0a9f27b5e3c1a60', run: 4, counts: { omiso: 3, cobro_coactivo: 1, estado_rtu: 2 }, total: 6 },
-      context,
-      EXAMPLE_NOW,
-    ),
-    invoice_issued: invoiceIssuedNotification(
-      EXAMPLE_INTEGRATION,
-      {
-        id: 318,
-        documentType: 'FACT',
-        serie: '7A3F01C2',
-        numero: '2605471521',
-        uuid: '7A3F01C2-9B44-4E21-8D10-5C6E7F809A1B',
-        certifiedAt: EXAMPLE_NOW,
-        taxableCentavos: 44_643,
-        taxCentavos: 5_357,
-        totalCentavos: 50_000,
-      },
-      context,
-      EXAMPLE_NOW,
-    ),
-  };
-  return Object.fromEntries(
-    Object.entries(drafts).map(([kind, draft], index) => [kind, { ...draft!.payload, id: exampleId(index + 1) }]),
-  ) as Record<NotificationKind, IntegratorNotification>;
-}
 
 function exampleId(n: number): string {
   return `ntf_6f1c2a9e-4b7d-4e58-9a30-${String(n).padStart(12, '0')}`;
 }
 
-/** Every event the webhook receives, in the order the documentation lists them. */
-export function webhookEvents(settings: Pick<WebhookDocsSettings, 'serviceName' | 'repeatHours' | 'sourceOutageMinutes'>): WebhookEvent[] {
-  const bodies = examples(settings.serviceName);
+/** Every event the webhook receives, in the order the documentation lists them: the registry's, then the test notice. */
+export function webhookEvents(
+  settings: Pick<WebhookDocsSettings, 'serviceName' | 'repeatHours' | 'sourceOutageMinutes'>,
+  registry: NotificationRegistry = NOTIFICATIONS,
+): WebhookEvent[] {
+  const context = { serviceName: settings.serviceName, lowBalanceDefaultCentavos: 10_000, portalUrl: EXAMPLE_PORTAL_URL };
   const repeat = `Mientras dure, se repite como máximo una vez cada ${hours(settings.repeatHours)}.`;
-  const when: Record<NotificationKind, string> = {
-    balance_low: `El saldo bajó de su umbral de aviso (el de su integración, o el del servicio). ${repeat}`,
-    balance_exhausted: `El saldo ya no cubre la tarifa de una consulta: los catálogos responden 402 hasta que se recargue. ${repeat}`,
-    statement_issued: 'Se emitió el estado de cuenta del mes. El correo lleva el PDF; el webhook, sus cifras. Uno por estado de cuenta.',
-    token_expiring: 'Un token con vencimiento deja de funcionar en 7 días, y de nuevo cuando falta 1 día (`datos.aviso`: `7d` o `1d`).',
-    token_revoked: 'Un token fue revocado: ya no funciona. Uno por token.',
-    token_created: 'Se creó un token, en el portal o por la administración del servicio (`datos.hecho_por`). Uno por token.',
-    token_rotated: 'Se rotó un token: el nuevo, y hasta cuándo funciona el anterior (`datos.anterior_funciona_hasta`). Uno por rotación.',
-    allow_list_changed: 'Cambió la lista de direcciones IP permitidas (`datos.direcciones`; vacía: cualquier dirección). Uno por cambio.',
-    tariff_changed: 'La administración del servicio cambió la tarifa por consulta de catálogo: la anterior, la nueva y desde cuándo se cobra (`datos.aplica_desde`). Uno por cambio.',
-    lookups_changed: 'La administración del servicio habilitó o deshabilitó consultas de su integración (`datos.habilitadas`, `datos.deshabilitadas`; vacía: ninguna). Uno por cambio.',
-    top_up_approved: 'La administración aprobó un depósito que su integración reportó en el portal (Recargas): ya está en el saldo (`datos.saldo_centavos`). Uno por solicitud. Si acreditó otro monto que el reportado, `datos.monto_centavos` es el acreditado, `datos.monto_reportado_centavos` el reportado y `datos.nota` dice por qué.',
-    online_top_up_credited: 'Un pago en línea (tarjeta o transferencia) desde el portal se acreditó al saldo (`datos.saldo_centavos`), con el identificador del pago (`datos.pago_id`) y el del proveedor (`datos.pago_proveedor_id`). Uno por pago.',
-    online_top_up_expired: 'Un pago en línea no se completó a tiempo (una transferencia que no llegó en 24 horas) y no se acreditó. Uno por pago.',
-    auto_top_up_paused:
-      'El cargo de la recarga automática a la tarjeta guardada y su reintento fallaron (`datos.motivo`): la recarga automática queda en pausa hasta que el propietario la reactive o la desactive en el portal (Recargas, «Recarga automática»). También se envía por correo a los propietarios. Uno por pausa.',
-    invoice_awaiting_receptor:
-      'Se acreditó una recarga de Q 2,500.00 o más, pero su integración no tiene NIT (ni CUI) en sus datos de facturación y SAT no admite facturar ese monto a consumidor final: la factura queda pendiente y se emite sola en cuanto se registre (portal, Facturas, «Datos de facturación»). Uno por recarga; siempre se envía (no se puede desactivar).',
-    top_up_rejected: 'La administración rechazó un depósito reportado en el portal, con su motivo (`datos.motivo`); puede reportarlo de nuevo, corregido. Uno por solicitud.',
-    source_unavailable: `Una fuente que usan sus consultas lleva más de ${settings.sourceOutageMinutes} minutos sin responder. Uno por incidente.`,
-    source_recovered: 'La fuente de un aviso `fuente_no_disponible` responde de nuevo. Uno por incidente.',
-    bulk_job_finished:
-      'Un lote terminó (`datos.estado`: `completado`, también con filas fallidas, o `cancelado`): sus conteos, lo cobrado (`datos.cobrado_centavos`) y la ruta de sus resultados (`datos.resultados`). No lleva ningún identificador de la lista. Uno por lote.',
-    bulk_job_paused: 'Un lote se detuvo porque el saldo no cubre una consulta (`en_pausa_sin_saldo`); sigue solo cuando se acredite una recarga. Uno por pausa.',
-    watch_list_changes:
-      'Una ejecución de una vigilancia encontró cambios desde la anterior: cuántos de cada tipo (`datos.omiso`, `datos.cobro_coactivo`, `datos.estado_rtu`, `datos.registro`) y la ruta donde leer el antes y el después (`datos.cambios_url`). Sin cambios no hay aviso. No lleva ningún NIT. Uno por ejecución.',
-    invoice_issued:
-      'Se certificó ante SAT la factura electrónica (FEL) de una recarga acreditada: su serie, número (`datos.numero_dte`), número de autorización (`datos.uuid`), montos y dónde descargar su XML y su PDF en el portal (`datos.factura_url`). El correo al contacto de facturación lleva el PDF. Uno por factura.',
-  };
-  const kinds = Object.keys(KIND_TYPE) as NotificationKind[];
   return [
-    ...kinds.map((kind) => ({ tipo: KIND_TYPE[kind], title: ALERT_CONDITION_LABELS[kind], when: when[kind], emailedTo: CONTACT_WORDS[KIND_CONTACT[kind]], example: bodies[kind] })),
+    ...registry.declarations.map((kind) => {
+      const when = typeof kind.docs.when === 'string' ? kind.docs.when : kind.docs.when(settings);
+      // Each kind's example as the notifier builds it, with a fixed id.
+      const example = kind.draft(kind.docs.example({ integration: EXAMPLE_INTEGRATION, now: EXAMPLE_NOW }), context, EXAMPLE_NOW).payload;
+      return {
+        tipo: kind.tipo,
+        title: kind.label,
+        when: kind.repeats ? `${when} ${repeat}` : when,
+        emailedTo: CONTACT_WORDS[kind.contact],
+        example: { ...example, id: exampleId(kind.docs.exampleId) },
+      };
+    }),
     {
       tipo: TEST_TYPE,
       title: 'Aviso de prueba',
       when: 'Alguien pulsó «Enviar aviso de prueba»: un propietario en Notificaciones del portal o un administrador en la consola, para comprobar su receptor. Solo al webhook, cuando se pide.',
       emailedTo: null,
-      example: { ...testNotification(EXAMPLE_INTEGRATION, settings, EXAMPLE_NOW), id: exampleId(kinds.length + 1) },
+      example: { ...testNotification(EXAMPLE_INTEGRATION, settings, EXAMPLE_NOW), id: exampleId(registry.declarations.length + 1) },
     },
   ];
 }
@@ -266,172 +146,6 @@ export function retryText(settings: Pick<WebhookDocsSettings, 'maxAttempts' | 'r
     'No se reintenta un aviso cuyo destino se rechaza (una dirección privada o local, o una URL que no es https://) ni uno a un webhook quitado en la consola. Cada intento, con su resultado, se ve en la sección Notificaciones de su integración en la consola y en el portal, con el cuerpo de cada aviso en JSON.',
     '«Reenviar», junto a un aviso ya intentado, lo envía otra vez al webhook actual como una entrega nueva: el mismo `id` y el mismo cuerpo, firmado de nuevo. Si ya lo procesó, descártelo por su `id`. Se puede reenviar un aviso de la integración cada 10 segundos.',
   ];
-}
-
-export const WEBHOOK_SAMPLE_LANGUAGES = [
-  { key: 'curl', label: 'curl y openssl (firmar una prueba)' },
-  { key: 'javascript', label: 'JavaScript (Node.js)' },
-  { key: 'python', label: 'Python (biblioteca estándar)' },
-  { key: 'csharp', label: 'C# (ASP.NET Core)' },
-] as const;
-
-export type WebhookSampleLanguage = (typeof WEBHOOK_SAMPLE_LANGUAGES)[number]['key'];
-
-export interface WebhookSampleParameters {
-  /** The curl sample's receiver, secret and body (the others read the secret from SECRETO_WEBHOOK). */
-  url: string;
-  secret: string;
-  body: IntegratorNotification;
-}
-
-/**
- * Receivers that verify a notice as the steps say, in the languages of the request samples
- * (lib/surfaces/openapi/samples.ts): each listens on PORT (8080), takes the secret from SECRETO_WEBHOOK,
- * answers 401 to a bad signature or an old time, 204 otherwise, and handles each `id` once. The
- * curl one signs a notice as this service does and sends it, to test a receiver.
- * tests/examples/webhook-receivers.test.ts runs them against real deliveries.
- */
-export function webhookSamples(parameters: WebhookSampleParameters): Record<WebhookSampleLanguage, string> {
-  const body = JSON.stringify(parameters.body);
-  return {
-    curl: [
-      `# Firme un aviso como lo firma este servicio y envíelo a su receptor para probarlo.`,
-      `# Para comprobar un aviso recibido, ponga en FECHA su X-Alerta-Fecha y en CUERPO su cuerpo`,
-      `# tal como llegó: la firma que se imprime debe ser igual a su X-Alerta-Firma.`,
-      `SECRETO=${shellQuote(parameters.secret)}`,
-      `URL=${shellQuote(parameters.url)}`,
-      `FECHA="$(date +%s)"`,
-      `CUERPO=${shellQuote(body)}`,
-      `FIRMA="sha256=$(printf '%s.%s' "$FECHA" "$CUERPO" | openssl dgst -sha256 -hmac "$SECRETO" -r | cut -d' ' -f1)"`,
-      `echo "X-Alerta-Firma: $FIRMA"`,
-      `curl -sS -o /dev/null -w 'Su receptor respondió %{http_code}\\n' -X POST "$URL" \\`,
-      `  -H 'content-type: application/json' \\`,
-      `  -H ${shellQuote(`${ALERT_ID_HEADER}: ${parameters.body.id}`)} \\`,
-      `  -H "${TIMESTAMP_HEADER}: $FECHA" \\`,
-      `  -H "${SIGNATURE_HEADER}: $FIRMA" \\`,
-      `  --data-raw "$CUERPO"`,
-    ].join('\n'),
-    javascript: [
-      `// receptor.mjs: node receptor.mjs (Node.js 18 o posterior, sin dependencias)`,
-      `import { createHmac, timingSafeEqual } from 'node:crypto';`,
-      `import { createServer } from 'node:http';`,
-      ``,
-      `const SECRETO = process.env.SECRETO_WEBHOOK; // whsec_…: el secreto de firma de su integración`,
-      `const TOLERANCIA_SEGUNDOS = ${SIGNATURE_TOLERANCE_SECONDS};`,
-      `const procesados = new Set(); // en producción, guarde los id en su base de datos`,
-      ``,
-      `function firmaValida(cuerpo, fecha, firma) {`,
-      `  const segundos = Number(fecha);`,
-      `  if (!/^\\d+$/.test(fecha ?? '') || Math.abs(Date.now() / 1000 - segundos) > TOLERANCIA_SEGUNDOS) return false;`,
-      `  const esperada = Buffer.from('sha256=' + createHmac('sha256', SECRETO).update(fecha + '.').update(cuerpo).digest('hex'));`,
-      `  const recibida = Buffer.from(String(firma ?? ''));`,
-      `  return esperada.length === recibida.length && timingSafeEqual(esperada, recibida);`,
-      `}`,
-      ``,
-      `createServer((solicitud, respuesta) => {`,
-      `  const partes = [];`,
-      `  solicitud.on('data', (parte) => partes.push(parte));`,
-      `  solicitud.on('end', () => {`,
-      `    const cuerpo = Buffer.concat(partes); // los bytes tal como llegaron: la firma es de ellos`,
-      `    if (!firmaValida(cuerpo, solicitud.headers['${TIMESTAMP_HEADER}'], solicitud.headers['${SIGNATURE_HEADER}'])) {`,
-      `      respuesta.writeHead(401).end();`,
-      `      return;`,
-      `    }`,
-      `    const aviso = JSON.parse(cuerpo.toString('utf8'));`,
-      `    if (!procesados.has(aviso.id)) {`,
-      `      procesados.add(aviso.id);`,
-      `      console.log(aviso.tipo, aviso.titulo); // su trabajo, después de responder si es largo`,
-      `    }`,
-      `    respuesta.writeHead(204).end();`,
-      `  });`,
-      `}).listen(Number(process.env.PORT ?? 8080));`,
-    ].join('\n'),
-    python: [
-      `# receptor.py: python3 receptor.py (Python 3.8 o posterior, solo la biblioteca estándar)`,
-      `import hashlib`,
-      `import hmac`,
-      `import json`,
-      `import os`,
-      `import time`,
-      `from http.server import BaseHTTPRequestHandler, HTTPServer`,
-      ``,
-      `SECRETO = os.environ["SECRETO_WEBHOOK"].encode("utf-8")  # whsec_…: el secreto de firma de su integración`,
-      `TOLERANCIA_SEGUNDOS = ${SIGNATURE_TOLERANCE_SECONDS}`,
-      `procesados = set()  # en producción, guarde los id en su base de datos`,
-      ``,
-      ``,
-      `def firma_valida(cuerpo, fecha, firma):`,
-      `    if not fecha or not fecha.isdigit() or abs(time.time() - int(fecha)) > TOLERANCIA_SEGUNDOS:`,
-      `        return False`,
-      `    esperada = "sha256=" + hmac.new(SECRETO, fecha.encode("ascii") + b"." + cuerpo, hashlib.sha256).hexdigest()`,
-      `    return hmac.compare_digest(esperada.encode("ascii"), (firma or "").encode("utf-8"))`,
-      ``,
-      ``,
-      `class Receptor(BaseHTTPRequestHandler):`,
-      `    def do_POST(self):`,
-      `        cuerpo = self.rfile.read(int(self.headers.get("content-length", "0")))  # los bytes tal como llegaron`,
-      `        if not firma_valida(cuerpo, self.headers.get("${TIMESTAMP_HEADER}"), self.headers.get("${SIGNATURE_HEADER}")):`,
-      `            self.send_response(401)`,
-      `            self.end_headers()`,
-      `            return`,
-      `        aviso = json.loads(cuerpo)`,
-      `        if aviso["id"] not in procesados:`,
-      `            procesados.add(aviso["id"])`,
-      `            print(aviso["tipo"], aviso["titulo"], flush=True)  # su trabajo, después de responder si es largo`,
-      `        self.send_response(204)`,
-      `        self.end_headers()`,
-      ``,
-      ``,
-      `HTTPServer(("", int(os.environ.get("PORT", "8080"))), Receptor).serve_forever()`,
-    ].join('\n'),
-    csharp: [
-      `// Program.cs de un proyecto "dotnet new web" (.NET 8): dotnet run`,
-      `using System.Security.Cryptography;`,
-      `using System.Text;`,
-      `using System.Text.Json;`,
-      ``,
-      `var secreto = Encoding.UTF8.GetBytes(Environment.GetEnvironmentVariable("SECRETO_WEBHOOK")!); // whsec_…`,
-      `const long ToleranciaSegundos = ${SIGNATURE_TOLERANCE_SECONDS};`,
-      `var procesados = new HashSet<string>(); // en producción, guarde los id en su base de datos`,
-      ``,
-      `var app = WebApplication.Create(args);`,
-      ``,
-      `app.MapPost("/avisos", async (HttpRequest solicitud) =>`,
-      `{`,
-      `    using var memoria = new MemoryStream();`,
-      `    await solicitud.Body.CopyToAsync(memoria);`,
-      `    var cuerpo = memoria.ToArray(); // los bytes tal como llegaron: la firma es de ellos`,
-      `    var fecha = solicitud.Headers["${TIMESTAMP_HEADER}"].ToString();`,
-      `    var firma = solicitud.Headers["${SIGNATURE_HEADER}"].ToString();`,
-      `    if (!long.TryParse(fecha, out var segundos) || Math.Abs(DateTimeOffset.UtcNow.ToUnixTimeSeconds() - segundos) > ToleranciaSegundos)`,
-      `        return Results.Unauthorized();`,
-      `    var firmado = Encoding.ASCII.GetBytes(fecha + ".").Concat(cuerpo).ToArray();`,
-      `    var esperada = Encoding.ASCII.GetBytes("sha256=" + Convert.ToHexString(HMACSHA256.HashData(secreto, firmado)).ToLowerInvariant());`,
-      `    if (!CryptographicOperations.FixedTimeEquals(esperada, Encoding.UTF8.GetBytes(firma)))`,
-      `        return Results.Unauthorized();`,
-      `    using var aviso = JsonDocument.Parse(cuerpo);`,
-      `    var id = aviso.RootElement.GetProperty("id").GetString()!;`,
-      `    lock (procesados)`,
-      `    {`,
-      `        if (procesados.Add(id))`,
-      `            Console.WriteLine($"{aviso.RootElement.GetProperty("tipo").GetString()} {aviso.RootElement.GetProperty("titulo").GetString()}");`,
-      `    }`,
-      `    return Results.NoContent();`,
-      `});`,
-      ``,
-      `app.Run($"http://0.0.0.0:{Environment.GetEnvironmentVariable("PORT") ?? "8080"}");`,
-    ].join('\n'),
-  };
-}
-
-/** The samples as the documentation shows them: placeholders for the receiver and the secret, the test notice as the body. */
-export function documentedWebhookSamples(events: WebhookEvent[]): Record<WebhookSampleLanguage, string> {
-  const body = events.find((event) => event.tipo === TEST_TYPE)!.example;
-  return webhookSamples({ url: 'https://su-servidor.example/avisos', secret: 'whsec_…', body });
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 function duration(ms: number): string {

@@ -8,6 +8,7 @@ import {
   webhookEvents,
   type WebhookDocsSettings,
 } from './webhook-docs';
+import type { NotificationRegistry } from './kinds/register';
 
 // The webhook section of docs/integrators.md, written from the same data as /docs
 // (scripts/write-webhook-docs.ts writes it between the markers; a test checks it is current).
@@ -17,8 +18,9 @@ export const WEBHOOK_MARKDOWN_END = '<!-- webhook:end -->';
 
 const FENCE_LANGUAGE = { curl: 'sh', javascript: 'js', python: 'python', csharp: 'csharp' } as const;
 
-export function webhookMarkdown(settings: WebhookDocsSettings): string {
-  const events = webhookEvents(settings);
+/** `registry`: the product's kinds unless a test adds one. */
+export function webhookMarkdown(settings: WebhookDocsSettings, registry?: NotificationRegistry): string {
+  const events = webhookEvents(settings, registry);
   const samples = documentedWebhookSamples(events);
   const lines = [
     WEBHOOK_MARKDOWN_START,

@@ -1,6 +1,8 @@
 import { and, desc, eq, gte, like, lt, or, type SQL } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { auditLog, type AuditEntry } from '@/db/schema';
+import { formatAuditValue as formatAuditValueWith } from '@/lib/presentation/audit-labels';
+import { CONDITION_LABELS } from '@/lib/reactions/integrator-notifications/labels';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
 
@@ -61,3 +63,8 @@ export function auditPageQuery(database: Database, filters: AuditFilters, cursor
 }
 
 export { auditChanges, type AuditFieldChange } from '@/lib/presentation/audit-labels';
+
+/** An audited value as Auditoría shows it, the notices turned off by their kinds' names. */
+export function formatAuditValue(field: string, value: unknown): string {
+  return formatAuditValueWith(field, value, CONDITION_LABELS);
+}

@@ -3,6 +3,7 @@ import { db, type Database } from '@/db/client';
 import { auditLog, personalDataAccess, portalUsers, queryRecords, type AuditEntry, type PersonalDataAccess } from '@/db/schema';
 import { auditChanges, auditFieldLabel, formatAuditValue } from '@/lib/presentation/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/presentation/labels';
+import { CONDITION_LABELS } from '@/lib/reactions/integrator-notifications/labels';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
 import type { PortalUserSession } from './session';
 
@@ -162,8 +163,8 @@ function auditActivity(entry: AuditEntry, members: Map<number, Member>): Activit
   const detail = changes
     .map((change) =>
       change.stated || change.after === undefined
-        ? `${auditFieldLabel(change.field, entry.targetType)}: ${formatAuditValue(change.field, change.stated ? change.after : change.before)}`
-        : `${auditFieldLabel(change.field, entry.targetType)}: ${formatAuditValue(change.field, change.before)} → ${formatAuditValue(change.field, change.after)}`,
+        ? `${auditFieldLabel(change.field, entry.targetType)}: ${formatAuditValue(change.field, change.stated ? change.after : change.before, CONDITION_LABELS)}`
+        : `${auditFieldLabel(change.field, entry.targetType)}: ${formatAuditValue(change.field, change.before, CONDITION_LABELS)} → ${formatAuditValue(change.field, change.after, CONDITION_LABELS)}`,
     )
     .join('; ');
   return {

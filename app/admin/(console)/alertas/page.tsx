@@ -4,7 +4,8 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { DeliveryStateCells } from '@/components/console/delivery-state-cells';
 import { TestNoticeForm } from '@/components/console/test-notice-form';
 import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/reactions/alerts/email-status';
-import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
+import { ALERT_CHANNEL_LABELS } from '@/lib/presentation/alert-labels';
+import { conditionLabel } from '@/lib/reactions/integrator-notifications/labels';
 import { listAlertDeliveries } from '@/lib/reactions/alerts/list';
 import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
 import { requirePageUser } from '@/lib/surfaces/console/session';
@@ -73,7 +74,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
                     {formatDateTime(delivery.createdAt)}
                   </td>
                   <td data-label="Condición">
-                    {ALERT_CONDITION_LABELS[delivery.condition]}
+                    {conditionLabel(delivery.condition)}
                     {delivery.integrationId !== null && (
                       <>
                         {': '}

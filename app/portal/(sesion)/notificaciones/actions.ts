@@ -7,7 +7,7 @@ import { ACTION_MESSAGES, type ActionResult } from '@/lib/flows/auth/action';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
 import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
-import { NOTIFICATION_KINDS, type NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
+import { NOTIFICATIONS, type NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { resendNotification } from '@/lib/reactions/integrator-notifications/resend';
 import { portalAction } from '@/lib/surfaces/portal/action';
@@ -58,10 +58,10 @@ export const removePortalWebhookAction = portalAction({ roles: NOTIFICATION_MANA
 export const setPortalNotificationEnabledAction = portalAction(
   {
     roles: NOTIFICATION_MANAGERS,
-    schema: z.object({ recipient: z.enum(NOTIFICATION_RECIPIENTS), kind: z.enum(NOTIFICATION_KINDS as [string, ...string[]]), enabled: booleanField }),
+    schema: z.object({ recipient: z.enum(NOTIFICATION_RECIPIENTS), kind: z.enum(NOTIFICATIONS.kinds as [NotificationKind, ...NotificationKind[]]), enabled: booleanField }),
   },
   async ({ recipient, kind, enabled }, user) => {
-    const result = await setPortalNotificationEnabled(user, recipient, kind as NotificationKind, enabled);
+    const result = await setPortalNotificationEnabled(user, recipient, kind, enabled);
     if (!result.ok) return { ok: false, message: result.error.message };
     refresh();
     return { ok: true, message: enabled ? 'Aviso activado.' : 'Aviso desactivado.', data: { enabled } };

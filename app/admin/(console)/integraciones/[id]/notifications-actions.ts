@@ -9,7 +9,7 @@ import { booleanField, idField } from '@/lib/presentation/form-fields';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import { env } from '@/lib/platform/settings/env';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
-import { NOTIFICATION_KINDS } from '@/lib/reactions/integrator-notifications/kinds';
+import { NOTIFICATIONS, type NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';
 import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
@@ -45,12 +45,12 @@ export const setNotificationEnabledAction = consoleAction(
     schema: z.object({
       integrationId: idField,
       recipient: z.enum(NOTIFICATION_RECIPIENTS),
-      kind: z.enum(NOTIFICATION_KINDS as [string, ...string[]]),
+      kind: z.enum(NOTIFICATIONS.kinds as [NotificationKind, ...NotificationKind[]]),
       enabled: booleanField,
     }),
   },
   async ({ integrationId, recipient, kind, enabled }, user) => {
-    const result = await setNotificationEnabled(user.actor, integrationId, recipient, kind as (typeof NOTIFICATION_KINDS)[number], enabled);
+    const result = await setNotificationEnabled(user.actor, integrationId, recipient, kind, enabled);
     if (!result.ok) return { ok: false, message: result.error.message };
     refresh(integrationId);
     return { ok: true, message: enabled ? 'Aviso activado.' : 'Aviso desactivado.', data: { enabled } };
