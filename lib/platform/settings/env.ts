@@ -3,38 +3,12 @@ import { smtpHostProblem, webhookUrlProblem } from '../security/outbound-urls';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
 import { isValidClassicNit, isValidNit, normalizeNit } from '../guatemala/identifiers';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
-import { processSlot } from '@/lib/platform/runtime/process-state';
+import { defineSettings, type SettingsOf, type SettingsSource } from './fragment';
+import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableLine, simulatorUrl, underNpmRunDev } from './values';
 
-// Every setting of the app, validated once. A wrong or missing variable stops the start with a
-// message that names it. Defaults are the contract's values and the bundled simulator's address,
-// so the embedded development setup needs no configuration at all.
-
-const integer = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
-const flag = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => value === 'true' || value === '1');
-const httpUrl = z.url({ protocol: /^https?$/ });
-const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
-
-/** A 256-bit key written as base64 (`openssl rand -base64 32`). */
-const isBase64Key = (value: string) => /^[A-Za-z0-9+/_-]{43}=?$/.test(value.trim()) && Buffer.from(value.trim(), 'base64').length === 32;
-const base64Key = z.string().refine(isBase64Key, 'must be 32 random bytes in base64 (openssl rand -base64 32)');
-const base64Keys = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((key) => key.trim()).filter((key) => key !== '') : []),
-  // Reported as the variable itself: which key of the list is wrong is not printed, it is a secret.
-  z.array(z.string()).refine((keys) => keys.every(isBase64Key), 'must be comma-separated keys of 32 bytes in base64'),
-);
-
-/** One line of printable text: a line break or a control character would break a PDF line. */
-const printableLine = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must be one line of printable text');
+// The platform's own settings. A wrong or missing variable stops the start with a message that
+// names it. Defaults are the contract's values and the bundled simulator's address, so the
+// embedded development setup needs no configuration at all.
 
 /**
  * The issuer in development, of its statements and its invoices alike: values that say so on every
@@ -149,8 +123,9 @@ export const DEVELOPMENT_TOP_UP_BANK_ACCOUNTS: readonly TopUpBankAccount[] = [
 const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
 const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
 
-export const envSchema = z
-  .object({
+export const PLATFORM_SETTINGS = defineSettings({
+  title: 'Platform',
+  shape: {
     // parseEnv defaults it from NODE_ENV: a built app (NODE_ENV=production) is production unless told otherwise.
     APP_ENV: z.enum(['development', 'production']),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -413,8 +388,141 @@ export const envSchema = z
 
     SIMULATOR_PORT: integer(4010, 1),
     SIMULATOR_SEED: integer(20_260_101),
-  })
-  .superRefine((env, ctx) => {
+  },
+  docs: {
+    APP_ENV: 'development or production (separate deployments, separate databases and credentials). Unset: production when NODE_ENV=production (a built app), else development.',
+    LOG_LEVEL: 'fatal, error, warn, info, debug, trace or silent: JSON lines on stdout, secrets redacted.',
+    DATABASE_URL: 'PostgreSQL 15 or later (postgres://). Unset: the embedded PGlite under PGLITE_DIR.',
+    PGLITE_DIR: "The embedded database's directory (development), shared with the CLI through a socket beside it while the app runs.",
+    DATABASE_POOL_MAX: 'Connections each instance keeps to PostgreSQL (one more listens for announcements).',
+    DATABASE_PREPARED_STATEMENTS: "Keeps the lookups' statements prepared per connection (one round trip each instead of two); false behind PgBouncer in transaction mode older than 1.21 or without max_prepared_statements.",
+    MIGRATE_ON_START: 'Applies the migrations when the server starts (`npm run db:migrate` applies them too).',
+    SEED_ON_START: 'Seeds one administrator and a demo integration on an empty development database. Unset: false in production, which refuses true.',
+    PASSWORD_HASH_COST: "scrypt's cost for new password hashes: standard (OWASP's, 128 MiB) or low, for test suites only; production refuses low.",
+    NEXTAUTH_SECRET: 'Signs console and portal sessions, the same on every instance: at least 32 random characters. Required in production; development generates one into .data/.',
+    NEXTAUTH_URL: 'The public address (https:// in production, where it is required). Development without it: the host and port the browser used.',
+    CONSOLE_TWO_FACTOR_REQUIRED: 'Every console user signs in with a second factor (TOTP). Unset: true in production (false there is logged at start), false in development; its old name CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is read when it is unset.',
+    TWO_FACTOR_ENCRYPTION_KEY: 'The key (32+ characters) the TOTP secrets are sealed with. Unset: derived from NEXTAUTH_SECRET, so set it before rotating that one.',
+    PERSONAL_DATA_KEY: 'Encrypts the NITs and CUIs at rest (AES-256-GCM): 32 random bytes in base64. Required in production; development generates one into .data/.',
+    PERSONAL_DATA_PREVIOUS_KEYS: 'Keys being rotated away, comma-separated: still read until `personal-data:reseal` has finished.',
+    PERSONAL_DATA_SEARCH_KEY: "Keys the identifiers' search hashes (HMAC-SHA-256): 32 random bytes in base64, different from PERSONAL_DATA_KEY. Required in production.",
+    PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: 'Search keys being rotated away, comma-separated, read until the reseal has finished.',
+    RENAP_BASE_URL: "RENAP's base URL: https:// in production, where it is required (or http:// to a TLS sidecar on loopback). Development: the simulator's /renap on SIMULATOR_PORT.",
+    RENAP_API_KEY: "RENAP's key. Required in production; development: the simulator's.",
+    RTU_BASE_URL: "The RTU's base URL, as RENAP_BASE_URL. Development: the simulator's /rtu.",
+    RTU_API_KEY: "The RTU's key. Required in production; development: the simulator's.",
+    CATALOG_BASE_URL: "The catalogs' base URL, as RENAP_BASE_URL. Development: the simulator's /catalog.",
+    CATALOG_CLIENT_ID: "The catalogs' client id. Required in production; development: the simulator's.",
+    CATALOG_CLIENT_SECRET: "The catalogs' client secret. Required in production; development: the simulator's.",
+    SOURCE_TIMEOUT_MS: 'Ceiling of a call to a source, then 502 (the contract says 30 seconds).',
+    SOURCE_BREAKER_FAILURES: "Failures in a row (no answer, time-out, 5xx) that open a source's breaker; 0 turns it off. Unset: 5 in production, 0 in development, where the simulator fails on purpose.",
+    SOURCE_BREAKER_COOLDOWN_MS: 'How long an open breaker waits before one probe goes through.',
+    SOURCE_BULKHEAD_LIMIT: 'Calls to one source at once; past this and the queue, a call fails at once.',
+    SOURCE_BULKHEAD_QUEUE: 'Calls to one source waiting for their turn.',
+    UPSTREAM_TLS_SIDECAR: "Production only: lets the sources' base URLs be http:// to this host's loopback, where a TLS sidecar listens.",
+    RATE_LIMIT_GLOBAL_MAX: 'Lookups per client IP in the global window.',
+    RATE_LIMIT_GLOBAL_WINDOW_SECONDS: 'The global per-IP window.',
+    RATE_LIMIT_RENAP_PER_MINUTE: 'RENAP lookups per integration and minute, unless the integration has its own.',
+    RATE_LIMIT_RTU_PER_MINUTE: 'RTU lookups per integration and minute, unless the integration has its own.',
+    RATE_LIMIT_CATALOG_PER_MINUTE: 'Catalog lookups per integration and minute, unless the integration has its own.',
+    TRUSTED_PROXY_HOPS: "Proxies in front of the app that append to X-Forwarded-For (0: the socket's address).",
+    RATE_LIMIT_IPV6_PREFIX_LENGTH: 'IPv6 clients are counted per network of this many bits (one host usually holds a whole /64).',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: 'Console and portal sign-ins per client IP and minute, refused before any database work or password hash.',
+    RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE: "The public pages (/, /docs, /estado) and the sign-in pages' reads per client IP and minute, one budget for all.",
+    RATE_LIMIT_STATUS_API_PER_MINUTE: "GET /api/estado per client IP and minute, apart from the lookups' global limit.",
+    RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: "POST /api/pagos/recurrente per sending address and minute, apart from the lookups' global limit.",
+    RATE_LIMIT_MEMORY_MAX_KEYS: 'The in-memory limiter forgets its least recently used windows beyond this many.',
+    MAX_BODY_BYTES: 'The largest request body the lookups take, in bytes.',
+    INTEGRATION_CACHE_REFRESH_MS: "How often each instance reloads the integrations' credentials and flags, the bound when an announcement of a change is lost (at most 10000).",
+    INTEGRATION_CACHE_MAX_AGE_MS: 'A copy of the credentials older than this answers lookups "unavailable" until a reload succeeds (at least twice the refresh).',
+    TOKEN_LAST_USE_FLUSH_MS: "How often each instance writes its tokens' last use (at most a minute: the console's \"último uso\").",
+    LOOKUP_CONCURRENCY: 'Lookups past their checks running at once per instance (at most SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE).',
+    LOOKUP_QUEUE_MAX: 'Lookups waiting their turn; past that one is answered "unavailable" at once, never charged or recorded.',
+    RECORD_JOURNAL_DIR: 'Where an instance keeps the query records the database did not take until it does: one directory per instance, on durable storage. Required in production; development: .data/record-journal.',
+    HOLD_SWEEP_AFTER_SECONDS: 'Holds this old with no settlement (a crashed process) are voided; longer than SOURCE_TIMEOUT_MS.',
+    HOLD_SWEEP_INTERVAL_SECONDS: 'How often each instance looks for such holds.',
+    BULK_CONCURRENCY: 'Bulk job items each instance runs at once (0: it runs none).',
+    BULK_LIMIT_SHARE_PERCENT: "The share of an integration's per-minute catalog limit its jobs may spend; the rest stays for its lookups.",
+    BULK_POLL_MS: 'How often an idle instance asks for items to run.',
+    BULK_RESULT_RETENTION_DAYS: "Days a finished job's results are kept.",
+    BULK_API_PER_MINUTE: 'Requests to /api/lotes per integration and minute, a counter of their own.',
+    ACCOUNT_API_PER_MINUTE: "Reads of an integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration and minute, a counter of their own.",
+    TOP_UP_DEPOSIT_MAX_AGE_DAYS: "A deposit reported in the portal's Recargas dated more than this many days ago (Guatemala's calendar) is refused (1-3660).",
+    TOP_UP_BANK_ACCOUNTS: "The service's bank accounts shown beside Recargas and on /docs, as a JSON list of {bank, type, number, holder, currency}. Unset in production, or [], is none; development shows a sample account.",
+    ROLLUP_INTERVAL_MS: "How often new query records are added to the dashboard's hourly rollups.",
+    REQUEST_TRACE_MAX_PER_MINUTE: 'Refusals and unserved answers (requests that leave no query record) traced by request id per instance and minute; the rest are counted.',
+    REQUEST_TRACE_RETENTION_DAYS: 'Days those traces are kept.',
+    STATUS_PAGE_CACHE_SECONDS: 'The public status (/estado, GET /api/estado) is read at most once per this many seconds per instance, and cached as long by browsers (1-300).',
+    QUERY_RECORD_RETENTION_MONTHS: 'Query records older than this are purged once a day, in batches.',
+    QUERY_RECORD_RETENTION_EXPORT_DIR: "When set, each run's records are first written there as gzipped CSV, identifiers masked; nothing is purged if that fails.",
+    SERVICE_NAME: 'Who issues the statements and sends the mail, as their heading says.',
+    ISSUER_LEGAL_NAME: "The operator's legal name, one issuer of its statements and its invoices. Required in production; development's says it is none. Old names STATEMENT_ISSUER_NAME, FEL_ISSUER_LEGAL_NAME.",
+    ISSUER_NIT: "The operator's NIT, checked as SAT does (a CUI too, but not with FEL on). Required in production. Old names STATEMENT_ISSUER_NIT, FEL_ISSUER_NIT.",
+    ISSUER_ADDRESS: "The street line of the operator's address. Required in production. Old names FEL_ISSUER_ADDRESS, STATEMENT_ISSUER_ADDRESS.",
+    ISSUER_POSTAL_CODE: "The address's postal code; required in production with FEL on. Old name FEL_ISSUER_POSTAL_CODE.",
+    ISSUER_MUNICIPALITY: "The address's municipality; required in production with FEL on. Old name FEL_ISSUER_MUNICIPALITY.",
+    ISSUER_DEPARTMENT: "The address's department; required in production with FEL on. Old name FEL_ISSUER_DEPARTMENT.",
+    FEL_ENABLED: 'Invoices every credited top-up through a certifier. Unset: on under `npm run dev` (against the simulator), off otherwise; with it on, production requires every FEL_* setting but the timings.',
+    FEL_CERTIFIER: 'The certifier: infile, the only one so far.',
+    FEL_CERTIFIER_BASE_URL: "INFILE's certify, look-up and void address (https:// in production). Development: the simulator's /fel.",
+    FEL_NIT_LOOKUP_BASE_URL: "INFILE's NIT name look-up address (https:// in production). Development: the simulator's /fel/receptores.",
+    FEL_SIGNING_USER: "Secret: INFILE's UsuarioFirma, with which it signs for the issuer. Development: the simulator's.",
+    FEL_SIGNING_KEY: "Secret: INFILE's LlaveFirma. Development: the simulator's.",
+    FEL_API_USER: "Secret: INFILE's UsuarioApi. Development: the simulator's.",
+    FEL_API_KEY: "Secret: INFILE's LlaveApi. Development: the simulator's.",
+    FEL_ISSUER_COMMERCIAL_NAME: 'The commercial name only the invoice says.',
+    FEL_ISSUER_ESTABLISHMENT: "SAT's establishment number (1-9999).",
+    FEL_ISSUER_AFFILIATION: 'The IVA affiliation: GEN (FACT) or PEQ (FPEQ).',
+    FEL_WORKER_INTERVAL_MS: 'How often each instance looks for due invoices.',
+    FEL_CERTIFY_TIMEOUT_MS: 'How long a certify call may take before it counts as indeterminate.',
+    FEL_CREDENTIALS_PAUSE_MS: 'How long wrong credentials stop the invoice queue before it tries again.',
+    FEL_VERIFICATION_URL: "SAT's public page that verifies a certified DTE, linked from every invoice.",
+    PAYMENTS_PROVIDER: "Online top-ups' provider: none or recurrente. Unset: recurrente under `npm run dev` (against the simulator), none otherwise.",
+    RECURRENTE_API_URL: "Recurrente's API (https:// in production, where it is required with recurrente). Outside production: the simulator's /recurrente/api.",
+    RECURRENTE_PUBLIC_KEY: "Secret: the account's public API key. Outside production: the simulator's test-mode key.",
+    RECURRENTE_SECRET_KEY: "Secret: the account's secret API key. Outside production: the simulator's test-mode key.",
+    RECURRENTE_WEBHOOK_SECRET: "Secret: the webhook endpoint's signing secret, whsec_ and base64. Outside production: the simulator's.",
+    RECURRENTE_WEBHOOK_TOLERANCE_SECONDS: "How far a webhook's svix-timestamp may be from our clock.",
+    RECURRENTE_TIMEOUT_MS: 'How long a checkout, refund or charge call waits before it counts as indeterminate.',
+    RECURRENTE_PARTIAL_REFUNDS: 'Sends partial refunds too (Recurrente documents full ones only).',
+    ONLINE_TOP_UP_MIN_CENTAVOS: 'The least one online top-up credits, in centavos.',
+    ONLINE_TOP_UP_MAX_CENTAVOS: 'The most one online top-up credits, in centavos; not below the minimum.',
+    ONLINE_TOP_UP_FEE_BASIS_POINTS: 'The fee the integrator pays on top, in basis points of the amount (450 = 4.5 %).',
+    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: "The fee's fixed part, in centavos.",
+    ONLINE_TOP_UP_POLL_MS: 'How often open online top-ups (unpaid checkouts, pending transfers) are read at the provider.',
+    AUTO_TOP_UP_CHECK_MS: "How often one instance looks for balances under their owner's threshold and charges the saved card.",
+    AUTO_TOP_UP_RETRY_AFTER_MS: 'How long a failed automatic charge waits for its one retry.',
+    CSV_EXPORT_MAX_ROWS: 'The most rows one CSV export of query records may hold.',
+    METRICS_TOKEN: 'The bearer token GET /api/metrics answers to (16+ characters); unset, it answers 404.',
+    METRICS_INTEGRATION_LABEL: "Adds the integration's name as a label of the lookup counter (one series per integration).",
+    SHUTDOWN_DRAIN_TIMEOUT_MS: 'On SIGTERM, how long an instance waits for lookups in flight before it exits.',
+    REQUEST_RECEIVE_TIMEOUT_MS: "How long a request's body may take to arrive (its headers: 20 s); past it, 408.",
+    ALERT_WEBHOOK_URL: "The administrators' alert webhook: both it and its secret or neither; https:// in production, no user or password in it.",
+    ALERT_WEBHOOK_SECRET: "The key (32+ characters) of the webhook's X-Alerta-Firma signature.",
+    ALERT_WEBHOOK_TIMEOUT_MS: "Each webhook attempt's time-out, the alerts' and the integrators' alike.",
+    ALERT_SMTP_HOST: "The SMTP relay's host name or IP address, for alerts, notices and the portal's links. Unset: no e-mail.",
+    ALERT_SMTP_PORT: "The relay's port.",
+    ALERT_SMTP_SECURE: 'true: TLS from the first byte (usually 465); false: STARTTLS, required in production.',
+    ALERT_SMTP_USER: "The relay's user: both it and the password or neither.",
+    ALERT_SMTP_PASS: "The relay's password.",
+    ALERT_EMAIL_FROM: "The sender's address; required with the host.",
+    SUPPORT_CONTACT_EMAIL: 'Where integrators write, shown on /docs with the request id to quote. Required in production.',
+    ALERT_EMAIL_TO: "The alerts' recipients, comma-separated. Unset: every active console administrator.",
+    ALERT_LOW_BALANCE_DEFAULT_CENTAVOS: 'The low-balance threshold of integrations without their own (10000 = Q 100.00).',
+    ALERT_REPEAT_INTERVAL_MINUTES: "At most one alert per condition (an integration's low balance, a source's breaker) this often.",
+    ALERT_MAX_ATTEMPTS: "Attempts per delivery, the alerts' and the integrators' notices'.",
+    ALERT_RETRY_BASE_MS: 'Attempt n+1 waits this × 2^(n-1), at most an hour.',
+    INTEGRATOR_NOTIFICATION_REPEAT_HOURS: 'At most one notice to an integration per condition this often.',
+    INTEGRATOR_SOURCE_OUTAGE_MINUTES: 'A source unavailable this long is told to the integrations that use it, and then its recovery.',
+    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'Lets integrator webhooks use http:// and private or loopback addresses (local receivers); production refuses it.',
+    UPSTASH_REDIS_REST_URL: "Upstash's REST address for the limits every instance shares (https:// in production).",
+    UPSTASH_REDIS_REST_TOKEN: "Upstash's token.",
+    REDIS_URL: 'A Redis of your own for the shared limits (redis:// or rediss://). Neither: each instance limits in memory.',
+    SIMULATOR_PORT: "The bundled simulator's port; the sources', FEL's and Recurrente's development addresses follow it.",
+    SIMULATOR_SEED: "The seed of the simulator's population.",
+  },
+  input: developmentInput,
+  refine: (env, ctx) => {
     // The sweeper must never void the hold of a lookup that is still waiting for its source.
     if (env.HOLD_SWEEP_AFTER_SECONDS * 1000 <= env.SOURCE_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HOLD_SWEEP_AFTER_SECONDS'], message: 'must be longer than SOURCE_TIMEOUT_MS' });
@@ -497,7 +605,9 @@ export const envSchema = z
     if (env.UPSTASH_REDIS_REST_URL && !env.UPSTASH_REDIS_REST_URL.startsWith('https://')) {
       ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_URL'], message: 'must be an https:// URL when APP_ENV=production' });
     }
-  });
+  },
+  sourceProblems: (source, appEnv) => [...renamedSettingValues(source).problems, ...upstreamUrlProblems(source, appEnv)],
+});
 
 interface AlertSettingsInput {
   APP_ENV: string;
@@ -592,87 +702,63 @@ function upstreamUrlProblem(url: string, behindSidecar: boolean): string | undef
     : 'must be an https:// URL when APP_ENV=production (or set UPSTREAM_TLS_SIDECAR=true for a TLS sidecar on this host)';
 }
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = SettingsOf<typeof PLATFORM_SETTINGS>;
 
-export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    this.name = 'EnvError';
-  }
-}
-
-/** Validates a set of variables; throws EnvError naming each wrong or missing one. */
-export function parseEnv(source: Record<string, string | undefined>): Env {
-  // A built app runs with NODE_ENV=production: forgetting APP_ENV there must not make it a
-  // development deployment that seeds demo credentials and prints them.
-  const appEnv = emptyAsUnset(source.APP_ENV) ?? (source.NODE_ENV === 'production' ? 'production' : 'development');
-  // In production the seed is off unless someone explicitly (and wrongly) turns it on.
-  const seed = source.SEED_ON_START ?? (appEnv === 'production' ? 'false' : undefined);
-  const breakerFailures = emptyAsUnset(source.SOURCE_BREAKER_FAILURES) ?? (appEnv === 'production' ? '5' : '0');
-  // CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is its name from when it covered administrators only: read when
-  // the new one is unset, so a deployment that relaxed it keeps its choice.
-  const twoFactor =
-    emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (appEnv === 'production' ? 'true' : 'false');
-  // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
-  const simulatorUrl = `http://127.0.0.1:${emptyAsUnset(source.SIMULATOR_PORT) ?? '4010'}`;
+/** What stands for a setting that depends on the environment: development's defaults, production's. */
+function developmentInput(source: SettingsSource, appEnv: string) {
+  const production = appEnv === 'production';
+  const simulator = simulatorUrl(source);
   // Production names its issuer itself; development's says on every document that it is one.
   const renamed = renamedSettingValues(source);
   const issuerSettings = Object.fromEntries(
-    Object.entries(DEVELOPMENT_ISSUER).map(([name, developmentValue]) => [name, emptyAsUnset(source[name]) ?? renamed.values[name] ?? (appEnv === 'production' ? undefined : developmentValue)]),
+    Object.entries(DEVELOPMENT_ISSUER).map(([name, developmentValue]) => [name, emptyAsUnset(source[name]) ?? renamed.values[name] ?? (production ? undefined : developmentValue)]),
   );
-  // FEL: on under `npm run dev` (Next's development server sets NODE_ENV=development), against the
-  // simulator with its development credentials; elsewhere off unless FEL_ENABLED says otherwise.
-  const felEnabled = emptyAsUnset(source.FEL_ENABLED) ?? (appEnv === 'development' && source.NODE_ENV === 'development' ? 'true' : 'false');
-  const felDevelopment: Record<string, string | undefined> =
-    appEnv === 'production'
-      ? {}
-      : {
-          ...DEVELOPMENT_FEL_SETTINGS,
-          FEL_CERTIFIER_BASE_URL: `${simulatorUrl}/fel`,
-          FEL_NIT_LOOKUP_BASE_URL: `${simulatorUrl}/fel/receptores`,
-        };
+  // FEL: on under `npm run dev`, against the simulator with its development credentials; elsewhere
+  // off unless FEL_ENABLED says otherwise.
+  const felDevelopment: Record<string, string | undefined> = production
+    ? {}
+    : { ...DEVELOPMENT_FEL_SETTINGS, FEL_CERTIFIER_BASE_URL: `${simulator}/fel`, FEL_NIT_LOOKUP_BASE_URL: `${simulator}/fel/receptores` };
   const felSettings = Object.fromEntries(Object.entries(felDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
   // Online payments: on under `npm run dev` against the simulator's Recurrente, as FEL is; off
   // elsewhere (tests, a built app, production) unless PAYMENTS_PROVIDER says otherwise.
-  const paymentsProvider = emptyAsUnset(source.PAYMENTS_PROVIDER) ?? (appEnv === 'development' && source.NODE_ENV === 'development' ? 'recurrente' : 'none');
-  const recurrenteDevelopment: Record<string, string | undefined> =
-    appEnv === 'production' ? {} : { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulatorUrl}/recurrente/api` };
+  const recurrenteDevelopment: Record<string, string | undefined> = production ? {} : { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulator}/recurrente/api` };
   const recurrenteSettings = Object.fromEntries(Object.entries(recurrenteDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
-  const result = envSchema.safeParse({
-    ...source,
+  return {
     ...felSettings,
     ...recurrenteSettings,
-    FEL_ENABLED: felEnabled,
-    PAYMENTS_PROVIDER: paymentsProvider,
+    FEL_ENABLED: emptyAsUnset(source.FEL_ENABLED) ?? (underNpmRunDev(source, appEnv) ? 'true' : 'false'),
+    PAYMENTS_PROVIDER: emptyAsUnset(source.PAYMENTS_PROVIDER) ?? (underNpmRunDev(source, appEnv) ? 'recurrente' : 'none'),
     ...issuerSettings,
-    TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (appEnv === 'production' ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
-    RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulatorUrl}/renap`,
-    RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulatorUrl}/rtu`,
-    CATALOG_BASE_URL: emptyAsUnset(source.CATALOG_BASE_URL) ?? `${simulatorUrl}/catalog`,
+    TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (production ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
+    // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
+    RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulator}/renap`,
+    RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulator}/rtu`,
+    CATALOG_BASE_URL: emptyAsUnset(source.CATALOG_BASE_URL) ?? `${simulator}/catalog`,
     APP_ENV: appEnv,
-    SEED_ON_START: seed,
-    SOURCE_BREAKER_FAILURES: breakerFailures,
-    CONSOLE_TWO_FACTOR_REQUIRED: twoFactor,
-  });
-  const problems = [...renamed.problems, ...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`))];
-  // Production never falls back to the simulator's addresses, and never sends its keys in clear text.
-  if (appEnv === 'production') {
-    const behindSidecar = source.UPSTREAM_TLS_SIDECAR === 'true' || source.UPSTREAM_TLS_SIDECAR === '1';
-    for (const name of UPSTREAM_URLS) {
-      const url = source[name];
-      const problem = !url ? 'is required when APP_ENV=production' : URL.canParse(url) ? upstreamUrlProblem(url, behindSidecar) : undefined;
-      if (problem) problems.push(`${name}: ${problem}`);
-    }
-  }
-  if (!result.success || problems.length > 0) throw new EnvError(problems);
-  return result.data;
+    // In production the seed is off unless someone explicitly (and wrongly) turns it on.
+    SEED_ON_START: source.SEED_ON_START ?? (production ? 'false' : undefined),
+    SOURCE_BREAKER_FAILURES: emptyAsUnset(source.SOURCE_BREAKER_FAILURES) ?? (production ? '5' : '0'),
+    // CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is its name from when it covered administrators only: read
+    // when the new one is unset, so a deployment that relaxed it keeps its choice.
+    CONSOLE_TWO_FACTOR_REQUIRED:
+      emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (production ? 'true' : 'false'),
+  };
 }
 
-const parseProcessEnv = () => parseEnv(process.env);
+/** Production never falls back to the simulator's addresses, and never sends its keys in clear text. */
+function upstreamUrlProblems(source: SettingsSource, appEnv: string): string[] {
+  if (appEnv !== 'production') return [];
+  const behindSidecar = source.UPSTREAM_TLS_SIDECAR === 'true' || source.UPSTREAM_TLS_SIDECAR === '1';
+  return UPSTREAM_URLS.flatMap((name) => {
+    const url = source[name];
+    const problem = !url ? 'is required when APP_ENV=production' : URL.canParse(url) ? upstreamUrlProblem(url, behindSidecar) : undefined;
+    return problem ? [`${name}: ${problem}`] : [];
+  });
+}
 
-/** The process's validated settings, parsed on first use. */
+/** The process's validated settings, read on first use. */
 export function env(): Env {
-  return processSlot('env', parseProcessEnv);
+  return PLATFORM_SETTINGS.current();
 }
 
 /** Development credentials for the bundled simulator; production must set real ones. */

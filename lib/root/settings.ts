@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { currentSettings, readSettings, type SettingsOfAll, type SettingsSource } from '@/lib/platform/settings/fragment';
+import { PLATFORM_SETTINGS } from '@/lib/platform/settings/env';
+
+// Every capability's settings, assembled: the start checks them all at once, and docs/operations.md's
+// table lists them (npm run docs:settings). A capability with settings of its own adds its fragment here.
+export const SETTINGS_FRAGMENTS = [PLATFORM_SETTINGS] as const;
+
+export type Settings = SettingsOfAll<typeof SETTINGS_FRAGMENTS>;
+
+/** Every setting's schema in one object: its shape names them all. */
+export const envSchema = z.object(Object.assign({}, ...SETTINGS_FRAGMENTS.map((fragment) => fragment.shape)) as z.ZodRawShape);
+
+/** Validates a set of variables; throws EnvError naming each wrong or missing one. */
+export function parseEnv(source: SettingsSource): Settings {
+  return readSettings(SETTINGS_FRAGMENTS, source) as Settings;
+}
+
+/** The process's settings, every capability's, validated at once on first use. */
+export function allSettings(): Settings {
+  return currentSettings(SETTINGS_FRAGMENTS) as Settings;
+}
