@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { currentSettings, readSettings, type SettingsOfAll, type SettingsSource } from '@/lib/platform/settings/fragment';
 import { PLATFORM_SETTINGS } from '@/lib/platform/settings/env';
+import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
+import { ISSUER_SETTINGS } from '@/lib/core/issuer/settings';
 
 // Every capability's settings, assembled: the start checks them all at once, and docs/operations.md's
 // table lists them (npm run docs:settings). A capability with settings of its own adds its fragment here.
-export const SETTINGS_FRAGMENTS = [PLATFORM_SETTINGS] as const;
+export const SETTINGS_FRAGMENTS = [PLATFORM_SETTINGS, ISSUER_SETTINGS, FEL_SETTINGS] as const;
 
 export type Settings = SettingsOfAll<typeof SETTINGS_FRAGMENTS>;
 
@@ -13,10 +15,10 @@ export const envSchema = z.object(Object.assign({}, ...SETTINGS_FRAGMENTS.map((f
 
 /** Validates a set of variables; throws EnvError naming each wrong or missing one. */
 export function parseEnv(source: SettingsSource): Settings {
-  return readSettings(SETTINGS_FRAGMENTS, source) as Settings;
+  return readSettings(SETTINGS_FRAGMENTS, source);
 }
 
 /** The process's settings, every capability's, validated at once on first use. */
 export function allSettings(): Settings {
-  return currentSettings(SETTINGS_FRAGMENTS) as Settings;
+  return currentSettings(SETTINGS_FRAGMENTS);
 }

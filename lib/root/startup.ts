@@ -14,7 +14,7 @@ import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/core/billing/checkpoints';
 import { sweepStaleHolds } from '@/lib/core/billing/holds';
 import { verifyLedger } from '@/lib/core/billing/verify';
-import { renamedSettingsInUse } from '@/lib/platform/settings/env';
+import { renamedSettingsInUse } from '@/lib/core/issuer/settings';
 import { allSettings, type Settings } from '@/lib/root/settings';
 import { runWithRequestContext } from '@/lib/platform/http/request-context';
 import { runAsJob } from '@/lib/platform/jobs/context';

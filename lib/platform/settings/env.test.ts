@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
 import { parseEnv } from '@/lib/root/settings';
 import { EnvError } from './fragment';
-import { DEVELOPMENT_ISSUER, DEVELOPMENT_TOP_UP_BANK_ACCOUNTS, renamedSettingsInUse } from './env';
+import { DEVELOPMENT_ISSUER, renamedSettingsInUse } from '@/lib/core/issuer/settings';
+import { DEVELOPMENT_TOP_UP_BANK_ACCOUNTS } from './env';
 
 describe('parseEnv', () => {
   it('needs nothing for embedded development and uses the contract defaults', () => {

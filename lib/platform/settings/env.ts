@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { smtpHostProblem, webhookUrlProblem } from '../security/outbound-urls';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
-import { isValidClassicNit, isValidNit, normalizeNit } from '../guatemala/identifiers';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
 import { defineSettings, type SettingsOf, type SettingsSource } from './fragment';
 import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableLine, simulatorUrl, underNpmRunDev } from './values';
@@ -9,73 +8,6 @@ import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableL
 // The platform's own settings. A wrong or missing variable stops the start with a message that
 // names it. Defaults are the contract's values and the bundled simulator's address, so the
 // embedded development setup needs no configuration at all.
-
-/**
- * The issuer in development, of its statements and its invoices alike: values that say so on every
- * PDF, so a development document is never taken for an operator's. The NIT passes SAT's check (any
- * valid one would) and is the one the simulated certifier knows.
- */
-export const DEVELOPMENT_ISSUER = {
-  ISSUER_LEGAL_NAME: 'Emisor de desarrollo, sin validez (configure ISSUER_LEGAL_NAME)',
-  ISSUER_NIT: '576937-K',
-  ISSUER_ADDRESS: 'Dirección de desarrollo, sin validez (configure ISSUER_ADDRESS)',
-  ISSUER_POSTAL_CODE: '01001',
-  ISSUER_MUNICIPALITY: 'Guatemala',
-  ISSUER_DEPARTMENT: 'Guatemala',
-} as const;
-
-/**
- * Settings renamed, read under their old names for one release when the new one is unset (a
- * warning at start says so; docs/deploy.md, "Renamed settings"). Statements and invoices named
- * their issuer twice, STATEMENT_ISSUER_* and FEL_ISSUER_*, and in development they named two.
- */
-export const RENAMED_SETTINGS: ReadonlyArray<{ old: string; now: string }> = [
-  { old: 'STATEMENT_ISSUER_NAME', now: 'ISSUER_LEGAL_NAME' },
-  { old: 'FEL_ISSUER_LEGAL_NAME', now: 'ISSUER_LEGAL_NAME' },
-  { old: 'STATEMENT_ISSUER_NIT', now: 'ISSUER_NIT' },
-  { old: 'FEL_ISSUER_NIT', now: 'ISSUER_NIT' },
-  { old: 'FEL_ISSUER_ADDRESS', now: 'ISSUER_ADDRESS' },
-  { old: 'STATEMENT_ISSUER_ADDRESS', now: 'ISSUER_ADDRESS' },
-  { old: 'FEL_ISSUER_POSTAL_CODE', now: 'ISSUER_POSTAL_CODE' },
-  { old: 'FEL_ISSUER_MUNICIPALITY', now: 'ISSUER_MUNICIPALITY' },
-  { old: 'FEL_ISSUER_DEPARTMENT', now: 'ISSUER_DEPARTMENT' },
-];
-
-/** Old names that must agree when both are set: two different issuers would be the bug itself. */
-const ONE_ISSUER_SETTINGS = new Set(['ISSUER_LEGAL_NAME', 'ISSUER_NIT']);
-
-/** The old name whose value stands for `now`, when `now` itself is unset: the first of the list that is set. */
-function oldNameInUse(source: Record<string, string | undefined>, now: string): string | undefined {
-  if (emptyAsUnset(source[now]) !== undefined) return undefined;
-  return RENAMED_SETTINGS.find((rename) => rename.now === now && emptyAsUnset(source[rename.old]) !== undefined)?.old;
-}
-
-/** What a start warns of: each old name set in `source`, and whether its value is the one used. */
-export function renamedSettingsInUse(source: Record<string, string | undefined>): string[] {
-  return RENAMED_SETTINGS.filter(({ old }) => emptyAsUnset(source[old]) !== undefined).map(({ old, now }) => {
-    const used = oldNameInUse(source, now);
-    if (used === old) return `${old} is the old name of ${now}, read for this release only: rename it ${now}`;
-    return `${old} is the old name of ${now} and is ignored (${used ?? now} is used): remove it`;
-  });
-}
-
-/** The renamed settings' values under their new names, from the old ones where the new are unset; and the conflicts. */
-function renamedSettingValues(source: Record<string, string | undefined>): { values: Record<string, string>; problems: string[] } {
-  const values: Record<string, string> = {};
-  const problems: string[] = [];
-  for (const now of new Set(RENAMED_SETTINGS.map((rename) => rename.now))) {
-    const used = oldNameInUse(source, now);
-    if (!used) continue;
-    values[now] = source[used]!;
-    if (!ONE_ISSUER_SETTINGS.has(now)) continue;
-    const comparable = (name: string) => (now === 'ISSUER_NIT' ? normalizeNit(source[name]!) : source[name]!.trim());
-    const others = RENAMED_SETTINGS.filter((rename) => rename.now === now && rename.old !== used && emptyAsUnset(source[rename.old]) !== undefined);
-    for (const other of others) {
-      if (comparable(other.old) !== comparable(used)) problems.push(`${now}: ${used} and ${other.old} name different issuers, and statements and invoices name one: set ${now} and remove both`);
-    }
-  }
-  return { values, problems };
-}
 
 const bankAccountSchema = z.strictObject({
   bank: z.enum(BANK_CODES, `must be one of the banks' codes: ${BANK_CODES.join(', ')}`),
@@ -260,46 +192,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
-    // The operator, one issuer of its statements and its invoices: legal name, NIT (checked as SAT
-    // does, stored without separators) and address (the street line; the municipality and the
-    // department follow it on a statement, and FEL's DTE takes each apart). Production must set the
-    // name, NIT and address, and the rest with FEL on; parseEnv gives development DEVELOPMENT_ISSUER's.
-    ISSUER_LEGAL_NAME: z.preprocess(emptyAsUnset, printableLine(200).optional()),
-    ISSUER_NIT: z.preprocess(
-      emptyAsUnset,
-      z.string().trim().refine(isValidNit, 'must be a valid NIT (digits and its check character, as 576937-K, or a CUI)').transform(normalizeNit).optional(),
-    ),
-    ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(255).optional()),
-    ISSUER_POSTAL_CODE: z.preprocess(emptyAsUnset, printableLine(20).optional()),
-    ISSUER_MUNICIPALITY: z.preprocess(emptyAsUnset, printableLine(100).optional()),
-    ISSUER_DEPARTMENT: z.preprocess(emptyAsUnset, printableLine(100).optional()),
-    // FEL invoices of every credited top-up (docs/operations.md, "FEL invoices"). parseEnv defaults it:
-    // on under `npm run dev` (against the simulator), off otherwise (a built app, tests, the CLI)
-    // unless set. With it on, production needs every FEL_* below but the timings.
-    FEL_ENABLED: flag(false),
-    FEL_CERTIFIER: z.enum(['infile']).default('infile'),
-    // INFILE's two base URLs (certify, lookup and void; the NIT name lookup); development: the simulator's.
-    FEL_CERTIFIER_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    FEL_NIT_LOOKUP_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // Secrets: never logged (the adapter's log line names none).
-    FEL_SIGNING_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    FEL_SIGNING_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    FEL_API_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    FEL_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    // What only the DTE says of the issuer (its Emisor is the ISSUER_* above): the commercial
-    // name, SAT's establishment number and the IVA affiliation (GEN: FACT; PEQ: FPEQ).
-    FEL_ISSUER_COMMERCIAL_NAME: z.preprocess(emptyAsUnset, printableLine(255).optional()),
-    FEL_ISSUER_ESTABLISHMENT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(9999).optional()),
-    FEL_ISSUER_AFFILIATION: z.preprocess(emptyAsUnset, z.enum(['GEN', 'PEQ'], 'must be GEN or PEQ').optional()),
-    // The invoice worker: how often each instance looks for due invoices, the certify call's
-    // time-out (INFILE's integrations wait 60 s), and how long wrong credentials stop the queue.
-    FEL_WORKER_INTERVAL_MS: integer(5_000, 100, 3_600_000),
-    FEL_CERTIFY_TIMEOUT_MS: integer(60_000, 100, 300_000),
-    FEL_CREDENTIALS_PAUSE_MS: integer(300_000, 100, 86_400_000),
-    // SAT's public page that verifies a certified DTE; invoices (their PDF, the console and the portal)
-    // link to it with tipo=autorizacion, numero (the UUID), emisor, receptor and monto, the query the
-    // certifiers' printed invoices use (docs/operations.md, "FEL invoices").
-    FEL_VERIFICATION_URL: httpUrl.default('https://felpub.c.sat.gob.gt/verificador-web/publico/vistas/verificacionDte.jsf'),
     // Online top-ups' payment provider (docs/payments.md). `recurrente` under `npm run dev` (against
     // the simulator), `none` elsewhere unless set: production is off until configured. With
     // `recurrente` in production every RECURRENTE_* but the last three is required; elsewhere they
@@ -456,27 +348,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     QUERY_RECORD_RETENTION_MONTHS: 'Query records older than this are purged once a day, in batches.',
     QUERY_RECORD_RETENTION_EXPORT_DIR: "When set, each run's records are first written there as gzipped CSV, identifiers masked; nothing is purged if that fails.",
     SERVICE_NAME: 'Who issues the statements and sends the mail, as their heading says.',
-    ISSUER_LEGAL_NAME: "The operator's legal name, one issuer of its statements and its invoices. Required in production; development's says it is none. Old names STATEMENT_ISSUER_NAME, FEL_ISSUER_LEGAL_NAME.",
-    ISSUER_NIT: "The operator's NIT, checked as SAT does (a CUI too, but not with FEL on). Required in production. Old names STATEMENT_ISSUER_NIT, FEL_ISSUER_NIT.",
-    ISSUER_ADDRESS: "The street line of the operator's address. Required in production. Old names FEL_ISSUER_ADDRESS, STATEMENT_ISSUER_ADDRESS.",
-    ISSUER_POSTAL_CODE: "The address's postal code; required in production with FEL on. Old name FEL_ISSUER_POSTAL_CODE.",
-    ISSUER_MUNICIPALITY: "The address's municipality; required in production with FEL on. Old name FEL_ISSUER_MUNICIPALITY.",
-    ISSUER_DEPARTMENT: "The address's department; required in production with FEL on. Old name FEL_ISSUER_DEPARTMENT.",
-    FEL_ENABLED: 'Invoices every credited top-up through a certifier. Unset: on under `npm run dev` (against the simulator), off otherwise; with it on, production requires every FEL_* setting but the timings.',
-    FEL_CERTIFIER: 'The certifier: infile, the only one so far.',
-    FEL_CERTIFIER_BASE_URL: "INFILE's certify, look-up and void address (https:// in production). Development: the simulator's /fel.",
-    FEL_NIT_LOOKUP_BASE_URL: "INFILE's NIT name look-up address (https:// in production). Development: the simulator's /fel/receptores.",
-    FEL_SIGNING_USER: "Secret: INFILE's UsuarioFirma, with which it signs for the issuer. Development: the simulator's.",
-    FEL_SIGNING_KEY: "Secret: INFILE's LlaveFirma. Development: the simulator's.",
-    FEL_API_USER: "Secret: INFILE's UsuarioApi. Development: the simulator's.",
-    FEL_API_KEY: "Secret: INFILE's LlaveApi. Development: the simulator's.",
-    FEL_ISSUER_COMMERCIAL_NAME: 'The commercial name only the invoice says.',
-    FEL_ISSUER_ESTABLISHMENT: "SAT's establishment number (1-9999).",
-    FEL_ISSUER_AFFILIATION: 'The IVA affiliation: GEN (FACT) or PEQ (FPEQ).',
-    FEL_WORKER_INTERVAL_MS: 'How often each instance looks for due invoices.',
-    FEL_CERTIFY_TIMEOUT_MS: 'How long a certify call may take before it counts as indeterminate.',
-    FEL_CREDENTIALS_PAUSE_MS: 'How long wrong credentials stop the invoice queue before it tries again.',
-    FEL_VERIFICATION_URL: "SAT's public page that verifies a certified DTE, linked from every invoice.",
     PAYMENTS_PROVIDER: "Online top-ups' provider: none or recurrente. Unset: recurrente under `npm run dev` (against the simulator), none otherwise.",
     RECURRENTE_API_URL: "Recurrente's API (https:// in production, where it is required with recurrente). Outside production: the simulator's /recurrente/api.",
     RECURRENTE_PUBLIC_KEY: "Secret: the account's public API key. Outside production: the simulator's test-mode key.",
@@ -544,10 +415,6 @@ export const PLATFORM_SETTINGS = defineSettings({
       // One leaked key must not give away both the identifiers and a way to test guesses against the hashes.
       ctx.addIssue({ code: 'custom', path: ['PERSONAL_DATA_SEARCH_KEY'], message: 'must differ from PERSONAL_DATA_KEY' });
     }
-    if (env.FEL_ENABLED && env.ISSUER_NIT && isValidNit(env.ISSUER_NIT) && !isValidClassicNit(env.ISSUER_NIT)) {
-      // A DTE's Emisor is a NIT with its check character.
-      ctx.addIssue({ code: 'custom', path: ['ISSUER_NIT'], message: 'must be a NIT with its check character (as 576937-K), not a CUI, when FEL_ENABLED=true' });
-    }
     if (env.APP_ENV !== 'production') return;
     // Production never runs on the embedded database or the simulator's development keys.
     const required: Array<keyof typeof env> = [
@@ -562,22 +429,10 @@ export const PLATFORM_SETTINGS = defineSettings({
       'SUPPORT_CONTACT_EMAIL',
       'PERSONAL_DATA_KEY',
       'PERSONAL_DATA_SEARCH_KEY',
-      'ISSUER_LEGAL_NAME',
-      'ISSUER_NIT',
-      'ISSUER_ADDRESS',
     ];
     for (const name of required) {
       if (env[name] === undefined) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production' });
-      }
-    }
-    if (env.FEL_ENABLED) {
-      // Invoices go to a real certifier in the operator's name: nothing falls back to the simulator's.
-      for (const name of FEL_PRODUCTION_SETTINGS) {
-        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production and FEL_ENABLED=true' });
-      }
-      for (const name of ['FEL_CERTIFIER_BASE_URL', 'FEL_NIT_LOOKUP_BASE_URL'] as const) {
-        if (env[name] && !env[name].startsWith('https://')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be an https:// URL when APP_ENV=production' });
       }
     }
     if (env.PAYMENTS_PROVIDER === 'recurrente') {
@@ -606,7 +461,7 @@ export const PLATFORM_SETTINGS = defineSettings({
       ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_URL'], message: 'must be an https:// URL when APP_ENV=production' });
     }
   },
-  sourceProblems: (source, appEnv) => [...renamedSettingValues(source).problems, ...upstreamUrlProblems(source, appEnv)],
+  sourceProblems: upstreamUrlProblems,
 });
 
 interface AlertSettingsInput {
@@ -644,22 +499,6 @@ function alertSettingProblems(env: AlertSettingsInput): Array<{ path: string[]; 
   return problems;
 }
 
-/** What production with FEL on must name itself: the certifier, its credentials and the issuer. */
-const FEL_PRODUCTION_SETTINGS = [
-  'FEL_CERTIFIER_BASE_URL',
-  'FEL_NIT_LOOKUP_BASE_URL',
-  'FEL_SIGNING_USER',
-  'FEL_SIGNING_KEY',
-  'FEL_API_USER',
-  'FEL_API_KEY',
-  'FEL_ISSUER_COMMERCIAL_NAME',
-  'FEL_ISSUER_ESTABLISHMENT',
-  'FEL_ISSUER_AFFILIATION',
-  'ISSUER_POSTAL_CODE',
-  'ISSUER_MUNICIPALITY',
-  'ISSUER_DEPARTMENT',
-] as const;
-
 /** What production with Recurrente on must name itself: its API and the account's keys. */
 const RECURRENTE_PRODUCTION_SETTINGS = ['RECURRENTE_API_URL', 'RECURRENTE_PUBLIC_KEY', 'RECURRENTE_SECRET_KEY', 'RECURRENTE_WEBHOOK_SECRET'] as const;
 
@@ -675,20 +514,6 @@ function isWebhookSecret(value: string): boolean {
   const encoded = value.startsWith('whsec_') ? value.slice('whsec_'.length) : '';
   return /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && Buffer.from(encoded, 'base64').length >= 16;
 }
-
-/**
- * Development's issuer and certifier: the simulator's addresses and credentials, and an issuer whose
- * names say it is none (the NIT passes the check, as any valid one would).
- */
-export const DEVELOPMENT_FEL_SETTINGS = {
-  FEL_SIGNING_USER: 'sim-fel-firma',
-  FEL_SIGNING_KEY: 'sim-fel-llave-firma',
-  FEL_API_USER: 'sim-fel-api',
-  FEL_API_KEY: 'sim-fel-llave-api',
-  FEL_ISSUER_COMMERCIAL_NAME: 'Pasarela de desarrollo',
-  FEL_ISSUER_ESTABLISHMENT: '1',
-  FEL_ISSUER_AFFILIATION: 'GEN',
-} as const;
 
 const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -708,27 +533,13 @@ export type Env = SettingsOf<typeof PLATFORM_SETTINGS>;
 function developmentInput(source: SettingsSource, appEnv: string) {
   const production = appEnv === 'production';
   const simulator = simulatorUrl(source);
-  // Production names its issuer itself; development's says on every document that it is one.
-  const renamed = renamedSettingValues(source);
-  const issuerSettings = Object.fromEntries(
-    Object.entries(DEVELOPMENT_ISSUER).map(([name, developmentValue]) => [name, emptyAsUnset(source[name]) ?? renamed.values[name] ?? (production ? undefined : developmentValue)]),
-  );
-  // FEL: on under `npm run dev`, against the simulator with its development credentials; elsewhere
-  // off unless FEL_ENABLED says otherwise.
-  const felDevelopment: Record<string, string | undefined> = production
-    ? {}
-    : { ...DEVELOPMENT_FEL_SETTINGS, FEL_CERTIFIER_BASE_URL: `${simulator}/fel`, FEL_NIT_LOOKUP_BASE_URL: `${simulator}/fel/receptores` };
-  const felSettings = Object.fromEntries(Object.entries(felDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
   // Online payments: on under `npm run dev` against the simulator's Recurrente, as FEL is; off
   // elsewhere (tests, a built app, production) unless PAYMENTS_PROVIDER says otherwise.
   const recurrenteDevelopment: Record<string, string | undefined> = production ? {} : { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulator}/recurrente/api` };
   const recurrenteSettings = Object.fromEntries(Object.entries(recurrenteDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
   return {
-    ...felSettings,
     ...recurrenteSettings,
-    FEL_ENABLED: emptyAsUnset(source.FEL_ENABLED) ?? (underNpmRunDev(source, appEnv) ? 'true' : 'false'),
     PAYMENTS_PROVIDER: emptyAsUnset(source.PAYMENTS_PROVIDER) ?? (underNpmRunDev(source, appEnv) ? 'recurrente' : 'none'),
-    ...issuerSettings,
     TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (production ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
     // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
     RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulator}/renap`,

@@ -101,7 +101,7 @@ export function settingNames(fragments: readonly SettingsFragment<unknown>[]): s
  * settings; throws EnvError naming each wrong or missing variable. A setting left unset is a key
  * of the result all the same, so the process's settings say which fragments were read.
  */
-export function readSettings(fragments: readonly SettingsFragment<unknown>[], source: SettingsSource): Values {
+export function readSettings<const Fragments extends readonly SettingsFragment<unknown>[]>(fragments: Fragments, source: SettingsSource): SettingsOfAll<Fragments> {
   const all = withWhatTheyUse(fragments);
   const appEnv = appEnvOf(source);
   const shape: z.ZodRawShape = Object.assign({}, ...all.map((fragment) => fragment.shape));
@@ -115,15 +115,15 @@ export function readSettings(fragments: readonly SettingsFragment<unknown>[], so
     ...all.flatMap((fragment) => fragment.sourceProblems(source, appEnv)),
   ];
   if (!result.success || problems.length > 0) throw new EnvError(problems);
-  return Object.fromEntries(Object.keys(shape).map((name) => [name, result.data[name]]));
+  return Object.fromEntries(Object.keys(shape).map((name) => [name, result.data[name]])) as SettingsOfAll<Fragments>;
 }
 
 /**
  * The process's settings of `fragments`, read from process.env the first time one is asked for.
  * They share one record, so that forgetting it (a test changing process.env) forgets them all.
  */
-export function currentSettings(fragments: readonly SettingsFragment<unknown>[]): Values {
+export function currentSettings<const Fragments extends readonly SettingsFragment<unknown>[]>(fragments: Fragments): SettingsOfAll<Fragments> {
   const settings = processSlot<Values>('env', () => ({}));
   if (!settingNames(fragments).every((name) => name in settings)) Object.assign(settings, readSettings(fragments, process.env));
-  return settings;
+  return settings as SettingsOfAll<Fragments>;
 }
