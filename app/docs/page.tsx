@@ -10,6 +10,7 @@ import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/samples
 import { CredentialsForm, CredentialsProvider } from './credentials';
 import { PortalSection } from './portal-section';
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
+import { paymentSettings } from '@/lib/providers/payments/settings';
 import { AccountSection, accountOperations } from './account-section';
 import { BulkSection, bulkOperations } from './bulk-section';
 import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
@@ -120,7 +121,7 @@ export default async function DocsPage() {
               ))}
             </ul>
           </header>
-          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={env().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} paysOnline={paymentsConfigured(env())} />
+          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={env().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} paysOnline={paymentsConfigured(paymentSettings())} />
           <section id="soporte" className="support" aria-labelledby="soporte-title">
             <h2 id="soporte-title">Soporte e identificador de solicitud</h2>
             <p>

@@ -3,10 +3,20 @@ import { currentSettings, readSettings, type SettingsOfAll, type SettingsSource 
 import { PLATFORM_SETTINGS } from '@/lib/platform/settings/env';
 import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
 import { ISSUER_SETTINGS } from '@/lib/core/issuer/settings';
+import { PAYMENT_SETTINGS } from '@/lib/providers/payments/settings';
+import { ONLINE_TOP_UP_SETTINGS } from '@/lib/flows/online-top-ups/settings';
+import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
 
 // Every capability's settings, assembled: the start checks them all at once, and docs/operations.md's
 // table lists them (npm run docs:settings). A capability with settings of its own adds its fragment here.
-export const SETTINGS_FRAGMENTS = [PLATFORM_SETTINGS, ISSUER_SETTINGS, FEL_SETTINGS] as const;
+export const SETTINGS_FRAGMENTS = [
+  PLATFORM_SETTINGS,
+  ISSUER_SETTINGS,
+  FEL_SETTINGS,
+  PAYMENT_SETTINGS,
+  ONLINE_TOP_UP_SETTINGS,
+  AUTO_TOP_UP_SETTINGS,
+] as const;
 
 export type Settings = SettingsOfAll<typeof SETTINGS_FRAGMENTS>;
 

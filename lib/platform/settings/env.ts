@@ -3,7 +3,7 @@ import { smtpHostProblem, webhookUrlProblem } from '../security/outbound-urls';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
 import { defineSettings, type SettingsOf, type SettingsSource } from './fragment';
-import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableLine, simulatorUrl, underNpmRunDev } from './values';
+import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableLine, simulatorUrl } from './values';
 
 // The platform's own settings. A wrong or missing variable stops the start with a message that
 // names it. Defaults are the contract's values and the bundled simulator's address, so the
@@ -192,36 +192,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
-    // Online top-ups' payment provider (docs/payments.md). `recurrente` under `npm run dev` (against
-    // the simulator), `none` elsewhere unless set: production is off until configured. With
-    // `recurrente` in production every RECURRENTE_* but the last three is required; elsewhere they
-    // default to the simulator's `/recurrente` and its test-mode keys.
-    PAYMENTS_PROVIDER: z.enum(['none', 'recurrente']).default('none'),
-    RECURRENTE_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // Secrets: never logged (the adapter's log line names none).
-    RECURRENTE_PUBLIC_KEY: z.preprocess(emptyAsUnset, z.string().trim().min(1).optional()),
-    RECURRENTE_SECRET_KEY: z.preprocess(emptyAsUnset, z.string().trim().min(1).optional()),
-    // The webhook endpoint's signing secret, as Recurrente shows it: whsec_ and base64.
-    RECURRENTE_WEBHOOK_SECRET: z.preprocess(emptyAsUnset, z.string().trim().refine(isWebhookSecret, 'must be the endpoint’s signing secret: whsec_ followed by base64').optional()),
-    // How far a webhook's svix-timestamp may be from our clock (a captured message replayed later is refused).
-    RECURRENTE_WEBHOOK_TOLERANCE_SECONDS: integer(300, 30, 3_600),
-    // How long a call that acts (checkout, refund, charge) waits before it counts as indeterminate.
-    RECURRENTE_TIMEOUT_MS: integer(30_000, 100, 120_000),
-    // Recurrente documents full refunds only; true sends partial ones too (confirm with Recurrente first).
-    RECURRENTE_PARTIAL_REFUNDS: flag(false),
-    // An online top-up's amount in centavos, at least and at most (lib/flows/online-top-ups).
-    ONLINE_TOP_UP_MIN_CENTAVOS: integer(10_000, 100, 1_000_000_000),
-    ONLINE_TOP_UP_MAX_CENTAVOS: integer(5_000_000, 100, 1_000_000_000),
-    // The fee the integrator pays on top of what is credited, shown before paying: a part of the
-    // amount in basis points (450 = 4.5 %) plus fixed centavos. 0 and 0: the service absorbs it.
-    ONLINE_TOP_UP_FEE_BASIS_POINTS: integer(0, 0, 5_000),
-    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: integer(0, 0, 100_000),
-    // How often open online top-ups (unpaid checkouts, pending transfers) are read at the provider.
-    ONLINE_TOP_UP_POLL_MS: integer(60_000, 1_000, 3_600_000),
-    // Automatic top-up (lib/flows/auto-top-ups): how often one instance looks for balances under
-    // their threshold, and how long a failed charge waits for its one retry.
-    AUTO_TOP_UP_CHECK_MS: integer(15_000, 200, 3_600_000),
-    AUTO_TOP_UP_RETRY_AFTER_MS: integer(300_000, 0, 86_400_000),
     // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
 
@@ -348,21 +318,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     QUERY_RECORD_RETENTION_MONTHS: 'Query records older than this are purged once a day, in batches.',
     QUERY_RECORD_RETENTION_EXPORT_DIR: "When set, each run's records are first written there as gzipped CSV, identifiers masked; nothing is purged if that fails.",
     SERVICE_NAME: 'Who issues the statements and sends the mail, as their heading says.',
-    PAYMENTS_PROVIDER: "Online top-ups' provider: none or recurrente. Unset: recurrente under `npm run dev` (against the simulator), none otherwise.",
-    RECURRENTE_API_URL: "Recurrente's API (https:// in production, where it is required with recurrente). Outside production: the simulator's /recurrente/api.",
-    RECURRENTE_PUBLIC_KEY: "Secret: the account's public API key. Outside production: the simulator's test-mode key.",
-    RECURRENTE_SECRET_KEY: "Secret: the account's secret API key. Outside production: the simulator's test-mode key.",
-    RECURRENTE_WEBHOOK_SECRET: "Secret: the webhook endpoint's signing secret, whsec_ and base64. Outside production: the simulator's.",
-    RECURRENTE_WEBHOOK_TOLERANCE_SECONDS: "How far a webhook's svix-timestamp may be from our clock.",
-    RECURRENTE_TIMEOUT_MS: 'How long a checkout, refund or charge call waits before it counts as indeterminate.',
-    RECURRENTE_PARTIAL_REFUNDS: 'Sends partial refunds too (Recurrente documents full ones only).',
-    ONLINE_TOP_UP_MIN_CENTAVOS: 'The least one online top-up credits, in centavos.',
-    ONLINE_TOP_UP_MAX_CENTAVOS: 'The most one online top-up credits, in centavos; not below the minimum.',
-    ONLINE_TOP_UP_FEE_BASIS_POINTS: 'The fee the integrator pays on top, in basis points of the amount (450 = 4.5 %).',
-    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: "The fee's fixed part, in centavos.",
-    ONLINE_TOP_UP_POLL_MS: 'How often open online top-ups (unpaid checkouts, pending transfers) are read at the provider.',
-    AUTO_TOP_UP_CHECK_MS: "How often one instance looks for balances under their owner's threshold and charges the saved card.",
-    AUTO_TOP_UP_RETRY_AFTER_MS: 'How long a failed automatic charge waits for its one retry.',
     CSV_EXPORT_MAX_ROWS: 'The most rows one CSV export of query records may hold.',
     METRICS_TOKEN: 'The bearer token GET /api/metrics answers to (16+ characters); unset, it answers 404.',
     METRICS_INTEGRATION_LABEL: "Adds the integration's name as a label of the lookup counter (one series per integration).",
@@ -403,9 +358,6 @@ export const PLATFORM_SETTINGS = defineSettings({
       // One late reload must not already stop the lookups.
       ctx.addIssue({ code: 'custom', path: ['INTEGRATION_CACHE_MAX_AGE_MS'], message: 'must be at least twice INTEGRATION_CACHE_REFRESH_MS' });
     }
-    if (env.ONLINE_TOP_UP_MIN_CENTAVOS > env.ONLINE_TOP_UP_MAX_CENTAVOS) {
-      ctx.addIssue({ code: 'custom', path: ['ONLINE_TOP_UP_MAX_CENTAVOS'], message: 'must not be below ONLINE_TOP_UP_MIN_CENTAVOS' });
-    }
     if (env.LOOKUP_CONCURRENCY > env.SOURCE_BULKHEAD_LIMIT + env.SOURCE_BULKHEAD_QUEUE) {
       // Admitted lookups must never find a source's bulkhead full: that answer is a failure, not a wait.
       ctx.addIssue({ code: 'custom', path: ['LOOKUP_CONCURRENCY'], message: 'must not exceed SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE' });
@@ -433,15 +385,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     for (const name of required) {
       if (env[name] === undefined) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production' });
-      }
-    }
-    if (env.PAYMENTS_PROVIDER === 'recurrente') {
-      // Payments go to the operator's own account: nothing falls back to the simulator's.
-      for (const name of RECURRENTE_PRODUCTION_SETTINGS) {
-        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production and PAYMENTS_PROVIDER=recurrente' });
-      }
-      if (env.RECURRENTE_API_URL && !env.RECURRENTE_API_URL.startsWith('https://')) {
-        ctx.addIssue({ code: 'custom', path: ['RECURRENTE_API_URL'], message: 'must be an https:// URL when APP_ENV=production' });
       }
     }
     if (env.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
@@ -499,22 +442,6 @@ function alertSettingProblems(env: AlertSettingsInput): Array<{ path: string[]; 
   return problems;
 }
 
-/** What production with Recurrente on must name itself: its API and the account's keys. */
-const RECURRENTE_PRODUCTION_SETTINGS = ['RECURRENTE_API_URL', 'RECURRENTE_PUBLIC_KEY', 'RECURRENTE_SECRET_KEY', 'RECURRENTE_WEBHOOK_SECRET'] as const;
-
-/** Development's Recurrente: the simulator's test-mode keys and signing secret (simulator/recurrente.ts). */
-export const DEVELOPMENT_RECURRENTE_SETTINGS = {
-  RECURRENTE_PUBLIC_KEY: 'pk_test_simulador_recurrente',
-  RECURRENTE_SECRET_KEY: 'sk_test_simulador_recurrente',
-  RECURRENTE_WEBHOOK_SECRET: 'whsec_c2ltdWxhZG9yLXJlY3VycmVudGUtZGVzYXJyb2xsbw==',
-} as const;
-
-/** Svix's form of a signing secret: `whsec_` and base64 of at least 16 bytes (a copy of the adapter’s check: the platform imports no provider). */
-function isWebhookSecret(value: string): boolean {
-  const encoded = value.startsWith('whsec_') ? value.slice('whsec_'.length) : '';
-  return /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && Buffer.from(encoded, 'base64').length >= 16;
-}
-
 const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
@@ -533,13 +460,7 @@ export type Env = SettingsOf<typeof PLATFORM_SETTINGS>;
 function developmentInput(source: SettingsSource, appEnv: string) {
   const production = appEnv === 'production';
   const simulator = simulatorUrl(source);
-  // Online payments: on under `npm run dev` against the simulator's Recurrente, as FEL is; off
-  // elsewhere (tests, a built app, production) unless PAYMENTS_PROVIDER says otherwise.
-  const recurrenteDevelopment: Record<string, string | undefined> = production ? {} : { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulator}/recurrente/api` };
-  const recurrenteSettings = Object.fromEntries(Object.entries(recurrenteDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
   return {
-    ...recurrenteSettings,
-    PAYMENTS_PROVIDER: emptyAsUnset(source.PAYMENTS_PROVIDER) ?? (underNpmRunDev(source, appEnv) ? 'recurrente' : 'none'),
     TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (production ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
     // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
     RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulator}/renap`,

@@ -10,7 +10,6 @@ import type { BalanceSnapshot } from '@/lib/reactions/alerts/conditions';
 import type { AlertDispatcher } from '@/lib/reactions/alerts/dispatcher';
 import { enqueueDeliveries } from '@/lib/reactions/alerts/outbox';
 import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
-import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { open } from '@/lib/core/sealing/envelope';
 import { EMAIL_NOT_CONFIGURED_REASON } from '@/lib/reactions/alerts/email-status';
@@ -41,7 +40,7 @@ import {
 } from './kinds';
 import type { SettledOnlineTopUp } from '@/lib/flows/online-top-ups/events';
 import type { PausedAutoTopUp } from '@/lib/flows/auto-top-ups/events';
-import { notificationSettingsFrom, type NotificationSettings } from './settings';
+import { notificationSettings, type NotificationSettings } from './settings';
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 import { findStatement } from '@/lib/flows/statements/statements';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
@@ -325,7 +324,7 @@ async function statementAttachment(delivery: AlertDelivery, notification: Integr
   return [{ filename: `estado-de-cuenta-${notification.integracion.nombre}-${month}.pdf`, content: pdf, contentType: 'application/pdf' }];
 }
 
-const createIntegratorNotifier = () => new IntegratorNotifier(notificationSettingsFrom(env()));
+const createIntegratorNotifier = () => new IntegratorNotifier(notificationSettings());
 
 /** The process's notifier, built from the settings on first use. */
 export function integratorNotifier(): IntegratorNotifier {

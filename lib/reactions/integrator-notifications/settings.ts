@@ -1,6 +1,8 @@
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
+import { PAYMENT_SETTINGS, type PaymentSettings } from '@/lib/providers/payments/settings';
+import { currentSettings } from '@/lib/platform/settings/fragment';
 import { alertSettingsFrom, type AlertSettings, type EmailSettings } from '@/lib/reactions/alerts/settings';
-import type { Env } from '@/lib/platform/settings/env';
+import { PLATFORM_SETTINGS, type Env } from '@/lib/platform/settings/env';
 import type { TargetPolicy } from './targets';
 
 /** What the integrator notifications need from the environment (lib/platform/settings/env.ts). */
@@ -23,7 +25,10 @@ export interface NotificationSettings {
   alerts: Pick<AlertSettings, 'maxAttempts' | 'retryBaseMs'>;
 }
 
-export function notificationSettingsFrom(env: Env): NotificationSettings {
+/** What the notifications read of the settings. */
+export type NotificationSettingsSource = Env & PaymentSettings;
+
+export function notificationSettingsFrom(env: NotificationSettingsSource): NotificationSettings {
   const alerts = alertSettingsFrom(env);
   const email = alerts.email && { ...alerts.email, to: undefined };
   return {
@@ -39,4 +44,9 @@ export function notificationSettingsFrom(env: Env): NotificationSettings {
     paysOnline: paymentsConfigured(env),
     alerts: { maxAttempts: alerts.maxAttempts, retryBaseMs: alerts.retryBaseMs },
   };
+}
+
+/** The process's notification settings. */
+export function notificationSettings(): NotificationSettings {
+  return notificationSettingsFrom(currentSettings([PLATFORM_SETTINGS, PAYMENT_SETTINGS]));
 }

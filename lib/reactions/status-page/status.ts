@@ -24,6 +24,7 @@ import { certifierHealth, type CertifierHealth } from '@/lib/core/invoices/healt
 import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
 import type { CallHealth } from '@/lib/platform/operations/call-health';
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
+import { paymentSettings } from '@/lib/providers/payments/settings';
 
 /** The newest incidents listed (of the 90 days). */
 const MAX_INCIDENTS = 50;
@@ -102,7 +103,7 @@ export async function readPublicStatus(now = new Date()): Promise<PublicStatus> 
     transitionsSince(startOfGuatemalanDay(firstDay)),
     publishedInvoicing(),
     // Online payments are a component only where they are on.
-    paymentsConfigured(env()) ? providerHealth() : null,
+    paymentsConfigured(paymentSettings()) ? providerHealth() : null,
   ]);
   // Invoicing is a component only where the service invoices (as every instance reads it).
   const certifier = invoicing === 'on' ? await certifierHealth() : null;
