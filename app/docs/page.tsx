@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { env } from '@/lib/platform/settings/env';
 import { publicOrigin } from '@/lib/platform/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
-import { webhookDocsSettingsFrom } from '@/lib/reactions/integrator-notifications/webhook-docs';
+import { webhookDocsSettings } from '@/lib/reactions/integrator-notifications/webhook-docs';
 import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
@@ -239,7 +239,7 @@ export default async function DocsPage() {
           <AccountSection baseUrl={baseUrl} document={document} accountLimit={env().ACCOUNT_API_PER_MINUTE} />
           <HistorySection baseUrl={baseUrl} document={document} />
 
-          <WebhookSection settings={webhookDocsSettingsFrom(env())} />
+          <WebhookSection settings={webhookDocsSettings()} />
 
           <section className="schemas" id="esquemas">
             <h2>Esquemas</h2>

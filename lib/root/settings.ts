@@ -6,16 +6,24 @@ import { ISSUER_SETTINGS } from '@/lib/core/issuer/settings';
 import { PAYMENT_SETTINGS } from '@/lib/providers/payments/settings';
 import { ONLINE_TOP_UP_SETTINGS } from '@/lib/flows/online-top-ups/settings';
 import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
+import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
+import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
+import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
+import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
 
 // Every capability's settings, assembled: the start checks them all at once, and docs/operations.md's
 // table lists them (npm run docs:settings). A capability with settings of its own adds its fragment here.
 export const SETTINGS_FRAGMENTS = [
   PLATFORM_SETTINGS,
+  MAIL_SETTINGS,
+  BALANCE_SETTINGS,
   ISSUER_SETTINGS,
   FEL_SETTINGS,
   PAYMENT_SETTINGS,
   ONLINE_TOP_UP_SETTINGS,
   AUTO_TOP_UP_SETTINGS,
+  ALERT_SETTINGS,
+  INTEGRATOR_NOTIFICATION_SETTINGS,
 ] as const;
 
 export type Settings = SettingsOfAll<typeof SETTINGS_FRAGMENTS>;

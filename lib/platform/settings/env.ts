@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { smtpHostProblem, webhookUrlProblem } from '../security/outbound-urls';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
 import { defineSettings, type SettingsOf, type SettingsSource } from './fragment';
@@ -204,45 +203,9 @@ export const PLATFORM_SETTINGS = defineSettings({
     // Read by server.mjs: how long a request's body may take to arrive (its headers: 20 s).
     REQUEST_RECEIVE_TIMEOUT_MS: integer(30_000, 1_000),
 
-    // Alerts to administrators (lib/reactions/alerts, docs/operations.md "Alerts"). Each channel is off
-    // until its settings are given; the checks below refuse half-configured ones.
-    ALERT_WEBHOOK_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // The key of the webhook's HMAC-SHA256 signature (X-Alerta-Firma).
-    ALERT_WEBHOOK_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
-    ALERT_WEBHOOK_TIMEOUT_MS: integer(5_000, 100, 60_000),
-    ALERT_SMTP_HOST: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    ALERT_SMTP_PORT: integer(587, 1, 65_535),
-    // true: TLS from the first byte (usually port 465); false: STARTTLS, required in production.
-    ALERT_SMTP_SECURE: flag(false),
-    ALERT_SMTP_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    ALERT_SMTP_PASS: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    ALERT_EMAIL_FROM: z.preprocess(emptyAsUnset, z.email().optional()),
     // Where integrators write when an answer says "Escribe a soporte": shown on /docs with the
     // request id to quote. Production must name it; /docs would otherwise send them nowhere.
     SUPPORT_CONTACT_EMAIL: z.preprocess(emptyAsUnset, z.email().optional()),
-    // Comma-separated; unset: every active console administrator.
-    ALERT_EMAIL_TO: z.preprocess(
-      (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((address) => address.trim()) : undefined),
-      z.array(z.email()).min(1).optional(),
-    ),
-    // The low-balance threshold of integrations that have none of their own (10000 = Q 100.00).
-    ALERT_LOW_BALANCE_DEFAULT_CENTAVOS: integer(10_000),
-    // At most one alert per condition (an integration's low balance, a source's open breaker) this often.
-    ALERT_REPEAT_INTERVAL_MINUTES: integer(60, 1),
-    // Each delivery is tried this many times, waiting ALERT_RETRY_BASE_MS × 2^(n-1) before the (n+1)th.
-    ALERT_MAX_ATTEMPTS: integer(6, 1, 20),
-    ALERT_RETRY_BASE_MS: integer(5_000, 10, 3_600_000),
-
-    // Notifications to each integration's own contacts and webhook (lib/reactions/integrator-notifications):
-    // e-mails go through the ALERT_SMTP_* server. At most one per condition (an integration's low
-    // balance, say) this often.
-    INTEGRATOR_NOTIFICATION_REPEAT_HOURS: integer(24, 1, 24 * 31),
-    // A source unavailable this long (its breaker open on any instance) is told to the technical
-    // contacts of the integrations that use it; then its recovery.
-    INTEGRATOR_SOURCE_OUTAGE_MINUTES: integer(10, 1, 24 * 60),
-    // true lets integrator webhooks use http:// and private, loopback and link-local addresses
-    // (local receivers in development and tests). Production refuses it: only https:// to public addresses.
-    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: flag(false),
 
     UPSTASH_REDIS_REST_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     UPSTASH_REDIS_REST_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
@@ -323,24 +286,7 @@ export const PLATFORM_SETTINGS = defineSettings({
     METRICS_INTEGRATION_LABEL: "Adds the integration's name as a label of the lookup counter (one series per integration).",
     SHUTDOWN_DRAIN_TIMEOUT_MS: 'On SIGTERM, how long an instance waits for lookups in flight before it exits.',
     REQUEST_RECEIVE_TIMEOUT_MS: "How long a request's body may take to arrive (its headers: 20 s); past it, 408.",
-    ALERT_WEBHOOK_URL: "The administrators' alert webhook: both it and its secret or neither; https:// in production, no user or password in it.",
-    ALERT_WEBHOOK_SECRET: "The key (32+ characters) of the webhook's X-Alerta-Firma signature.",
-    ALERT_WEBHOOK_TIMEOUT_MS: "Each webhook attempt's time-out, the alerts' and the integrators' alike.",
-    ALERT_SMTP_HOST: "The SMTP relay's host name or IP address, for alerts, notices and the portal's links. Unset: no e-mail.",
-    ALERT_SMTP_PORT: "The relay's port.",
-    ALERT_SMTP_SECURE: 'true: TLS from the first byte (usually 465); false: STARTTLS, required in production.',
-    ALERT_SMTP_USER: "The relay's user: both it and the password or neither.",
-    ALERT_SMTP_PASS: "The relay's password.",
-    ALERT_EMAIL_FROM: "The sender's address; required with the host.",
     SUPPORT_CONTACT_EMAIL: 'Where integrators write, shown on /docs with the request id to quote. Required in production.',
-    ALERT_EMAIL_TO: "The alerts' recipients, comma-separated. Unset: every active console administrator.",
-    ALERT_LOW_BALANCE_DEFAULT_CENTAVOS: 'The low-balance threshold of integrations without their own (10000 = Q 100.00).',
-    ALERT_REPEAT_INTERVAL_MINUTES: "At most one alert per condition (an integration's low balance, a source's breaker) this often.",
-    ALERT_MAX_ATTEMPTS: "Attempts per delivery, the alerts' and the integrators' notices'.",
-    ALERT_RETRY_BASE_MS: 'Attempt n+1 waits this × 2^(n-1), at most an hour.',
-    INTEGRATOR_NOTIFICATION_REPEAT_HOURS: 'At most one notice to an integration per condition this often.',
-    INTEGRATOR_SOURCE_OUTAGE_MINUTES: 'A source unavailable this long is told to the integrations that use it, and then its recovery.',
-    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'Lets integrator webhooks use http:// and private or loopback addresses (local receivers); production refuses it.',
     UPSTASH_REDIS_REST_URL: "Upstash's REST address for the limits every instance shares (https:// in production).",
     UPSTASH_REDIS_REST_TOKEN: "Upstash's token.",
     REDIS_URL: 'A Redis of your own for the shared limits (redis:// or rediss://). Neither: each instance limits in memory.',
@@ -362,7 +308,6 @@ export const PLATFORM_SETTINGS = defineSettings({
       // Admitted lookups must never find a source's bulkhead full: that answer is a failure, not a wait.
       ctx.addIssue({ code: 'custom', path: ['LOOKUP_CONCURRENCY'], message: 'must not exceed SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE' });
     }
-    for (const problem of alertSettingProblems(env)) ctx.addIssue({ code: 'custom', ...problem });
     if (env.PERSONAL_DATA_KEY && env.PERSONAL_DATA_SEARCH_KEY && env.PERSONAL_DATA_KEY.trim() === env.PERSONAL_DATA_SEARCH_KEY.trim()) {
       // One leaked key must not give away both the identifiers and a way to test guesses against the hashes.
       ctx.addIssue({ code: 'custom', path: ['PERSONAL_DATA_SEARCH_KEY'], message: 'must differ from PERSONAL_DATA_KEY' });
@@ -387,9 +332,6 @@ export const PLATFORM_SETTINGS = defineSettings({
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production' });
       }
     }
-    if (env.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
-      ctx.addIssue({ code: 'custom', path: ['INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'], message: 'must be false in production: integrator webhooks go only to public https:// addresses' });
-    }
     if (env.SEED_ON_START) {
       ctx.addIssue({ code: 'custom', path: ['SEED_ON_START'], message: 'must be false in production: nothing is seeded implicitly' });
     }
@@ -406,41 +348,6 @@ export const PLATFORM_SETTINGS = defineSettings({
   },
   sourceProblems: upstreamUrlProblems,
 });
-
-interface AlertSettingsInput {
-  APP_ENV: string;
-  ALERT_WEBHOOK_URL?: string;
-  ALERT_WEBHOOK_SECRET?: string;
-  ALERT_SMTP_HOST?: string;
-  ALERT_SMTP_USER?: string;
-  ALERT_SMTP_PASS?: string;
-  ALERT_EMAIL_FROM?: string;
-  ALERT_EMAIL_TO?: string[];
-}
-
-/** A channel is either off or fully configured: a half-configured one would fail silently. */
-function alertSettingProblems(env: AlertSettingsInput): Array<{ path: string[]; message: string }> {
-  const problems: Array<{ path: string[]; message: string }> = [];
-  const needs = (present: unknown, name: keyof AlertSettingsInput, because: string) => {
-    if (present !== undefined && env[name] === undefined) problems.push({ path: [name], message: `is required when ${because} is set` });
-  };
-  needs(env.ALERT_WEBHOOK_URL, 'ALERT_WEBHOOK_SECRET', 'ALERT_WEBHOOK_URL');
-  needs(env.ALERT_WEBHOOK_SECRET, 'ALERT_WEBHOOK_URL', 'ALERT_WEBHOOK_SECRET');
-  needs(env.ALERT_SMTP_HOST, 'ALERT_EMAIL_FROM', 'ALERT_SMTP_HOST');
-  for (const name of ['ALERT_SMTP_USER', 'ALERT_SMTP_PASS', 'ALERT_EMAIL_FROM', 'ALERT_EMAIL_TO'] as const) needs(env[name], 'ALERT_SMTP_HOST', name);
-  needs(env.ALERT_SMTP_USER, 'ALERT_SMTP_PASS', 'ALERT_SMTP_USER');
-  needs(env.ALERT_SMTP_PASS, 'ALERT_SMTP_USER', 'ALERT_SMTP_PASS');
-  if (env.APP_ENV === 'production' && env.ALERT_WEBHOOK_URL && !env.ALERT_WEBHOOK_URL.startsWith('https://')) {
-    problems.push({ path: ['ALERT_WEBHOOK_URL'], message: 'must be an https:// URL when APP_ENV=production' });
-  }
-  // A URL fetch refuses, or a host nodemailer cannot reach, would pass the start and fail every
-  // delivery (and its error would carry the value, credentials included).
-  const webhookProblem = env.ALERT_WEBHOOK_URL && webhookUrlProblem(env.ALERT_WEBHOOK_URL);
-  if (webhookProblem) problems.push({ path: ['ALERT_WEBHOOK_URL'], message: webhookProblem });
-  const smtpProblem = env.ALERT_SMTP_HOST && smtpHostProblem(env.ALERT_SMTP_HOST);
-  if (smtpProblem) problems.push({ path: ['ALERT_SMTP_HOST'], message: smtpProblem });
-  return problems;
-}
 
 const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;

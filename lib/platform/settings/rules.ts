@@ -16,3 +16,8 @@ export function requireHttps<Settings>(settings: Settings, ctx: z.RefinementCtx,
     if (typeof url === 'string' && url !== '' && !url.startsWith('https://')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be an https:// URL when APP_ENV=production' });
   }
 }
+
+/** `name` is required once `other` is set: a channel configured by half would fail silently. */
+export function requireAlongside<Settings>(settings: Settings, ctx: z.RefinementCtx, name: keyof Settings & string, other: keyof Settings & string): void {
+  if (settings[other] !== undefined && settings[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${other} is set` });
+}

@@ -1,4 +1,7 @@
-import type { Env } from '@/lib/platform/settings/env';
+import { PLATFORM_SETTINGS } from '@/lib/platform/settings/env';
+import { currentSettings } from '@/lib/platform/settings/fragment';
+import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
+import { INTEGRATOR_NOTIFICATION_SETTINGS, type NotificationSettingsSource } from './settings';
 import { ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { retryDelayMs } from '@/lib/reactions/alerts/settings';
@@ -449,7 +452,7 @@ function list(items: string[]): string {
 }
 
 /** The documentation's settings out of the validated environment (the Markdown uses parseEnv({})'s defaults). */
-export function webhookDocsSettingsFrom(env: Pick<Env, 'SERVICE_NAME' | 'INTEGRATOR_NOTIFICATION_REPEAT_HOURS' | 'INTEGRATOR_SOURCE_OUTAGE_MINUTES' | 'ALERT_MAX_ATTEMPTS' | 'ALERT_RETRY_BASE_MS' | 'ALERT_WEBHOOK_TIMEOUT_MS'>): WebhookDocsSettings {
+export function webhookDocsSettingsFrom(env: Pick<NotificationSettingsSource, 'SERVICE_NAME' | 'INTEGRATOR_NOTIFICATION_REPEAT_HOURS' | 'INTEGRATOR_SOURCE_OUTAGE_MINUTES' | 'ALERT_MAX_ATTEMPTS' | 'ALERT_RETRY_BASE_MS' | 'ALERT_WEBHOOK_TIMEOUT_MS'>): WebhookDocsSettings {
   return {
     serviceName: env.SERVICE_NAME,
     repeatHours: env.INTEGRATOR_NOTIFICATION_REPEAT_HOURS,
@@ -458,4 +461,9 @@ export function webhookDocsSettingsFrom(env: Pick<Env, 'SERVICE_NAME' | 'INTEGRA
     retryBaseMs: env.ALERT_RETRY_BASE_MS,
     timeoutMs: env.ALERT_WEBHOOK_TIMEOUT_MS,
   };
+}
+
+/** The documentation's settings as this deployment has them. */
+export function webhookDocsSettings(): WebhookDocsSettings {
+  return webhookDocsSettingsFrom(currentSettings([PLATFORM_SETTINGS, ALERT_SETTINGS, INTEGRATOR_NOTIFICATION_SETTINGS]));
 }

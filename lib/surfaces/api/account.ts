@@ -14,6 +14,7 @@ import { findIntegration } from '@/lib/flows/integration-management/service';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/flows/statements/spending';
 import { readableLedgerNote } from '@/lib/flows/top-ups/notes';
 import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { centavosAsDecimal, CURRENCY } from '@/lib/platform/money';
 import { decodeCursor } from '@/lib/platform/paging/keyset';
@@ -48,7 +49,7 @@ export async function accountBody(integrationId: number, now = new Date()): Prom
     windowUse(() => peekBulkApiLimit(integration.nombre)),
     windowUse(() => peekAccountApiLimit(integration.nombre)),
   ]);
-  const threshold = lowBalanceThreshold(integration, { lowBalanceDefaultCentavos: settings.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS });
+  const threshold = lowBalanceThreshold(integration, { lowBalanceDefaultCentavos: balanceSettings().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS });
   const exhausted = integration.tariffCentavos > 0 && integration.balanceCentavos < integration.tariffCentavos;
   return {
     integracion: integration.nombre,

@@ -6,9 +6,8 @@ import { TestNoticeForm } from '@/components/console/test-notice-form';
 import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/reactions/alerts/email-status';
 import { ALERT_CHANNEL_LABELS, ALERT_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
 import { listAlertDeliveries } from '@/lib/reactions/alerts/list';
-import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
+import { alertSettings, enabledChannels } from '@/lib/reactions/alerts/settings';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -23,7 +22,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const after = typeof params.despues === 'string' ? params.despues : undefined;
   const page = await listAlertDeliveries(after);
-  const settings = alertSettingsFrom(env());
+  const settings = alertSettings();
   const channels = enabledChannels(settings);
 
   return (
