@@ -56,6 +56,7 @@ import { partitionRecordsOnline } from '@/lib/core/records/partition-online';
 import { resealRecords } from '@/lib/core/personal-data/reseal';
 import type { Result } from '@/lib/platform/result';
 import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
 import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
 import { resetTwoFactor, usersWithTwoFactor } from '@/lib/flows/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/flows/auth/users';
@@ -783,7 +784,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
 
   async 'ledger:verify'(_args, options) {
     const integrationId = typeof options.integration === 'string' ? (await integrationByArg([options.integration])).id : undefined;
-    const run = await verifyLedger({ integrationId, trigger: 'cli', sweepAfterSeconds: env().HOLD_SWEEP_AFTER_SECONDS });
+    const run = await verifyLedger({ integrationId, trigger: 'cli', sweepAfterSeconds: balanceSettings().HOLD_SWEEP_AFTER_SECONDS });
     // Differences are the answer, not a failure to give one: printed on stdout (and as --json) with exit code 1.
     return { data: run, text: await verificationReport(run), exitCode: run.ok ? 0 : 1 };
   },

@@ -3,7 +3,7 @@
 // only the simulator has (latency, faults, population size) are read and validated here.
 
 import { z } from 'zod';
-import { SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/settings/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '../lib/sources/settings';
 import { parseEnv } from '../lib/root/settings';
 import { parseFaultSpec } from './faults';
 import { DEFAULT_POPULATION_SIZE } from './population';

@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/settings/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '../lib/sources/settings';
 import { createCatalogUpstream } from './catalog';
 import { createFelSimulator, type FelFault, type FelSimControl, type FelSimCredentials } from './fel';
 import { createFaultPlan, FAULT_HEADER, LATENCY_HEADER, parseFaultSpec, type FaultName, type RunFault } from './faults';

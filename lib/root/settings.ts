@@ -7,6 +7,8 @@ import { PAYMENT_SETTINGS } from '@/lib/providers/payments/settings';
 import { ONLINE_TOP_UP_SETTINGS } from '@/lib/flows/online-top-ups/settings';
 import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
 import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
+import { SOURCE_SETTINGS } from '@/lib/sources/settings';
+import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
@@ -16,6 +18,8 @@ import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-not
 export const SETTINGS_FRAGMENTS = [
   PLATFORM_SETTINGS,
   MAIL_SETTINGS,
+  SOURCE_SETTINGS,
+  ADMISSION_SETTINGS,
   BALANCE_SETTINGS,
   ISSUER_SETTINGS,
   FEL_SETTINGS,

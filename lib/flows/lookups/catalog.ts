@@ -7,7 +7,8 @@ import type { BodyRead } from '@/lib/platform/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { describeError } from '@/lib/platform/logging/errors';
-import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
+import { sourceSettings } from '@/lib/sources/settings';
 import { idempotencyKeyHash, readIdempotencyKey } from '@/lib/core/idempotency/key';
 import { replayableAnswer } from '@/lib/flows/lookups/replayable-answer';
 import { claimIdempotencyKey, releaseIdempotencyKey, settleIdempotencyKey, type IdempotencyTarget } from '@/lib/core/idempotency/store';
@@ -131,11 +132,11 @@ export async function runAuthenticatedCatalogLookup(
   // With a key: the first request runs and its answer is kept; a repeat gets that answer.
   const idempotent = { integrationId: integration.id, keyHash: idempotencyKeyHash(idempotencyKey.key), requestId: input.requestId };
   const request = normalizedRequest(input.catalog, parsed.request);
-  const settings = env();
   // A repeat waits for the first no longer than the source's ceiling (the contract's 30 seconds).
-  const waitUntil = performance.now() + settings.SOURCE_TIMEOUT_MS;
+  const waitUntil = performance.now() + sourceSettings().SOURCE_TIMEOUT_MS;
+  const { HOLD_SWEEP_AFTER_SECONDS } = balanceSettings();
   for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS)) {
-    const claim = await timeStage('idempotency', () => claimIdempotencyKey(idempotent, request, settings.HOLD_SWEEP_AFTER_SECONDS));
+    const claim = await timeStage('idempotency', () => claimIdempotencyKey(idempotent, request, HOLD_SWEEP_AFTER_SECONDS));
     if (claim.kind === 'replay') {
       // The replay's own request id must lead support to the query it repeated.
       traceReplay({ requestId: input.requestId, integrationId: integration.id, lookup: input.catalog, httpStatus: claim.answer.status, replayOf: claim.originalRequestId });

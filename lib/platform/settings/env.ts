@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
 import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
 import { defineSettings, type SettingsOf, type SettingsSource } from './fragment';
-import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableLine, simulatorUrl } from './values';
+import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableLine } from './values';
 
 // The platform's own settings. A wrong or missing variable stops the start with a message that
 // names it. Defaults are the contract's values and the bundled simulator's address, so the
@@ -51,7 +51,6 @@ export const DEVELOPMENT_TOP_UP_BANK_ACCOUNTS: readonly TopUpBankAccount[] = [
   { bank: 'BI', type: 'monetaria', number: '000-000000-0', holder: 'Cuenta de desarrollo, no deposite (configure TOP_UP_BANK_ACCOUNTS)', currency: 'GTQ' },
 ];
 
-const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
 const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
 
 export const PLATFORM_SETTINGS = defineSettings({
@@ -93,25 +92,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     PERSONAL_DATA_SEARCH_KEY: z.preprocess(emptyAsUnset, base64Key.optional()),
     PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: base64Keys,
 
-    // Production must set the three base URLs (parseEnv); development defaults to the simulator.
-    RENAP_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/renap`)),
-    RENAP_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    RTU_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/rtu`)),
-    RTU_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    CATALOG_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/catalog`)),
-    CATALOG_CLIENT_ID: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    CATALOG_CLIENT_SECRET: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    SOURCE_TIMEOUT_MS: integer(30_000, 1),
-    // Circuit breaker and bulkhead per source (lib/sources/guard.ts).
-    // 0 turns the breaker off. parseEnv defaults it to 5 in production and 0 in development, where
-    // the simulator's fault identifiers provoke failures on purpose, one contract error at a time.
-    SOURCE_BREAKER_FAILURES: integer(5, 0),
-    SOURCE_BREAKER_COOLDOWN_MS: integer(10_000, 100),
-    SOURCE_BULKHEAD_LIMIT: integer(64, 1),
-    SOURCE_BULKHEAD_QUEUE: integer(64, 0),
-    // Production: plain http:// upstreams only to this host's loopback, where a sidecar adds TLS.
-    UPSTREAM_TLS_SIDECAR: flag(false),
-
     RATE_LIMIT_GLOBAL_MAX: integer(100, 1),
     RATE_LIMIT_GLOBAL_WINDOW_SECONDS: integer(900, 1),
     RATE_LIMIT_RENAP_PER_MINUTE: integer(30, 1),
@@ -141,17 +121,10 @@ export const PLATFORM_SETTINGS = defineSettings({
     // Each instance writes its tokens' last use (noted in memory per lookup) this often: the
     // console's "último uso" is at most a minute behind, so never more than 60 s (lib/core/credentials/last-use.ts).
     TOKEN_LAST_USE_FLUSH_MS: integer(30_000, 100, 60_000),
-    // Lookups past the credential, flag, limit and body checks run at most LOOKUP_CONCURRENCY at a
-    // time per instance; up to LOOKUP_QUEUE_MAX more wait their turn, and past that the excess is
-    // answered "unavailable" at once (lib/core/admission).
-    LOOKUP_CONCURRENCY: integer(64, 1, 10_000),
-    LOOKUP_QUEUE_MAX: integer(5_000, 0, 1_000_000),
     // Where query records the database did not take (it was away when the source had answered) are
     // kept until it does (lib/core/record-journal). One directory per instance, on durable storage;
     // production must name it, development keeps it under .data/.
     RECORD_JOURNAL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
-    HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
     // Bulk jobs (lib/flows/bulk): items each instance runs at once; the share of an integration's
     // per-minute catalog limit its jobs may spend (the rest is kept for its interactive lookups);
     // how often an idle runner asks for work; how many days a finished job's results are kept.
@@ -232,19 +205,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     PERSONAL_DATA_PREVIOUS_KEYS: 'Keys being rotated away, comma-separated: still read until `personal-data:reseal` has finished.',
     PERSONAL_DATA_SEARCH_KEY: "Keys the identifiers' search hashes (HMAC-SHA-256): 32 random bytes in base64, different from PERSONAL_DATA_KEY. Required in production.",
     PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: 'Search keys being rotated away, comma-separated, read until the reseal has finished.',
-    RENAP_BASE_URL: "RENAP's base URL: https:// in production, where it is required (or http:// to a TLS sidecar on loopback). Development: the simulator's /renap on SIMULATOR_PORT.",
-    RENAP_API_KEY: "RENAP's key. Required in production; development: the simulator's.",
-    RTU_BASE_URL: "The RTU's base URL, as RENAP_BASE_URL. Development: the simulator's /rtu.",
-    RTU_API_KEY: "The RTU's key. Required in production; development: the simulator's.",
-    CATALOG_BASE_URL: "The catalogs' base URL, as RENAP_BASE_URL. Development: the simulator's /catalog.",
-    CATALOG_CLIENT_ID: "The catalogs' client id. Required in production; development: the simulator's.",
-    CATALOG_CLIENT_SECRET: "The catalogs' client secret. Required in production; development: the simulator's.",
-    SOURCE_TIMEOUT_MS: 'Ceiling of a call to a source, then 502 (the contract says 30 seconds).',
-    SOURCE_BREAKER_FAILURES: "Failures in a row (no answer, time-out, 5xx) that open a source's breaker; 0 turns it off. Unset: 5 in production, 0 in development, where the simulator fails on purpose.",
-    SOURCE_BREAKER_COOLDOWN_MS: 'How long an open breaker waits before one probe goes through.',
-    SOURCE_BULKHEAD_LIMIT: 'Calls to one source at once; past this and the queue, a call fails at once.',
-    SOURCE_BULKHEAD_QUEUE: 'Calls to one source waiting for their turn.',
-    UPSTREAM_TLS_SIDECAR: "Production only: lets the sources' base URLs be http:// to this host's loopback, where a TLS sidecar listens.",
     RATE_LIMIT_GLOBAL_MAX: 'Lookups per client IP in the global window.',
     RATE_LIMIT_GLOBAL_WINDOW_SECONDS: 'The global per-IP window.',
     RATE_LIMIT_RENAP_PER_MINUTE: 'RENAP lookups per integration and minute, unless the integration has its own.',
@@ -261,11 +221,7 @@ export const PLATFORM_SETTINGS = defineSettings({
     INTEGRATION_CACHE_REFRESH_MS: "How often each instance reloads the integrations' credentials and flags, the bound when an announcement of a change is lost (at most 10000).",
     INTEGRATION_CACHE_MAX_AGE_MS: 'A copy of the credentials older than this answers lookups "unavailable" until a reload succeeds (at least twice the refresh).',
     TOKEN_LAST_USE_FLUSH_MS: "How often each instance writes its tokens' last use (at most a minute: the console's \"último uso\").",
-    LOOKUP_CONCURRENCY: 'Lookups past their checks running at once per instance (at most SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE).',
-    LOOKUP_QUEUE_MAX: 'Lookups waiting their turn; past that one is answered "unavailable" at once, never charged or recorded.',
     RECORD_JOURNAL_DIR: 'Where an instance keeps the query records the database did not take until it does: one directory per instance, on durable storage. Required in production; development: .data/record-journal.',
-    HOLD_SWEEP_AFTER_SECONDS: 'Holds this old with no settlement (a crashed process) are voided; longer than SOURCE_TIMEOUT_MS.',
-    HOLD_SWEEP_INTERVAL_SECONDS: 'How often each instance looks for such holds.',
     BULK_CONCURRENCY: 'Bulk job items each instance runs at once (0: it runs none).',
     BULK_LIMIT_SHARE_PERCENT: "The share of an integration's per-minute catalog limit its jobs may spend; the rest stays for its lookups.",
     BULK_POLL_MS: 'How often an idle instance asks for items to run.',
@@ -295,18 +251,10 @@ export const PLATFORM_SETTINGS = defineSettings({
   },
   input: developmentInput,
   refine: (env, ctx) => {
-    // The sweeper must never void the hold of a lookup that is still waiting for its source.
-    if (env.HOLD_SWEEP_AFTER_SECONDS * 1000 <= env.SOURCE_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['HOLD_SWEEP_AFTER_SECONDS'], message: 'must be longer than SOURCE_TIMEOUT_MS' });
-    }
     // (A refresh interval out of its own range is reported alone.)
     if (env.INTEGRATION_CACHE_REFRESH_MS <= INTEGRATION_CACHE_REFRESH_MAX_MS && env.INTEGRATION_CACHE_MAX_AGE_MS < 2 * env.INTEGRATION_CACHE_REFRESH_MS) {
       // One late reload must not already stop the lookups.
       ctx.addIssue({ code: 'custom', path: ['INTEGRATION_CACHE_MAX_AGE_MS'], message: 'must be at least twice INTEGRATION_CACHE_REFRESH_MS' });
-    }
-    if (env.LOOKUP_CONCURRENCY > env.SOURCE_BULKHEAD_LIMIT + env.SOURCE_BULKHEAD_QUEUE) {
-      // Admitted lookups must never find a source's bulkhead full: that answer is a failure, not a wait.
-      ctx.addIssue({ code: 'custom', path: ['LOOKUP_CONCURRENCY'], message: 'must not exceed SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE' });
     }
     if (env.PERSONAL_DATA_KEY && env.PERSONAL_DATA_SEARCH_KEY && env.PERSONAL_DATA_KEY.trim() === env.PERSONAL_DATA_SEARCH_KEY.trim()) {
       // One leaked key must not give away both the identifiers and a way to test guesses against the hashes.
@@ -318,10 +266,6 @@ export const PLATFORM_SETTINGS = defineSettings({
       'DATABASE_URL',
       'NEXTAUTH_SECRET',
       'NEXTAUTH_URL',
-      'RENAP_API_KEY',
-      'RTU_API_KEY',
-      'CATALOG_CLIENT_ID',
-      'CATALOG_CLIENT_SECRET',
       'RECORD_JOURNAL_DIR',
       'SUPPORT_CONTACT_EMAIL',
       'PERSONAL_DATA_KEY',
@@ -346,37 +290,18 @@ export const PLATFORM_SETTINGS = defineSettings({
       ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_URL'], message: 'must be an https:// URL when APP_ENV=production' });
     }
   },
-  sourceProblems: upstreamUrlProblems,
 });
-
-const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
-
-function upstreamUrlProblem(url: string, behindSidecar: boolean): string | undefined {
-  const parsed = new URL(url);
-  if (parsed.protocol === 'https:') return undefined;
-  if (behindSidecar && LOOPBACK_HOSTS.test(parsed.hostname)) return undefined;
-  return behindSidecar
-    ? 'must be https://, or http:// to this host (127.0.0.1, ::1, localhost) where the TLS sidecar listens'
-    : 'must be an https:// URL when APP_ENV=production (or set UPSTREAM_TLS_SIDECAR=true for a TLS sidecar on this host)';
-}
 
 export type Env = SettingsOf<typeof PLATFORM_SETTINGS>;
 
 /** What stands for a setting that depends on the environment: development's defaults, production's. */
 function developmentInput(source: SettingsSource, appEnv: string) {
   const production = appEnv === 'production';
-  const simulator = simulatorUrl(source);
   return {
     TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (production ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
-    // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
-    RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulator}/renap`,
-    RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulator}/rtu`,
-    CATALOG_BASE_URL: emptyAsUnset(source.CATALOG_BASE_URL) ?? `${simulator}/catalog`,
     APP_ENV: appEnv,
     // In production the seed is off unless someone explicitly (and wrongly) turns it on.
     SEED_ON_START: source.SEED_ON_START ?? (production ? 'false' : undefined),
-    SOURCE_BREAKER_FAILURES: emptyAsUnset(source.SOURCE_BREAKER_FAILURES) ?? (production ? '5' : '0'),
     // CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is its name from when it covered administrators only: read
     // when the new one is unset, so a deployment that relaxed it keeps its choice.
     CONSOLE_TWO_FACTOR_REQUIRED:
@@ -384,26 +309,7 @@ function developmentInput(source: SettingsSource, appEnv: string) {
   };
 }
 
-/** Production never falls back to the simulator's addresses, and never sends its keys in clear text. */
-function upstreamUrlProblems(source: SettingsSource, appEnv: string): string[] {
-  if (appEnv !== 'production') return [];
-  const behindSidecar = source.UPSTREAM_TLS_SIDECAR === 'true' || source.UPSTREAM_TLS_SIDECAR === '1';
-  return UPSTREAM_URLS.flatMap((name) => {
-    const url = source[name];
-    const problem = !url ? 'is required when APP_ENV=production' : URL.canParse(url) ? upstreamUrlProblem(url, behindSidecar) : undefined;
-    return problem ? [`${name}: ${problem}`] : [];
-  });
-}
-
 /** The process's validated settings, read on first use. */
 export function env(): Env {
   return PLATFORM_SETTINGS.current();
 }
-
-/** Development credentials for the bundled simulator; production must set real ones. */
-export const SIMULATOR_DEV_CREDENTIALS = {
-  renapApiKey: 'sim-renap-key',
-  rtuApiKey: 'sim-rtu-key',
-  catalogClientId: 'sim-catalog-client',
-  catalogClientSecret: 'sim-catalog-secret',
-} as const;
