@@ -9,6 +9,7 @@ import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
 import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
 import { SOURCE_SETTINGS } from '@/lib/sources/settings';
 import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
+import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
@@ -26,6 +27,7 @@ export const SETTINGS_FRAGMENTS = [
   PAYMENT_SETTINGS,
   ONLINE_TOP_UP_SETTINGS,
   AUTO_TOP_UP_SETTINGS,
+  BULK_SETTINGS,
   ALERT_SETTINGS,
   INTEGRATOR_NOTIFICATION_SETTINGS,
 ] as const;

@@ -4,8 +4,8 @@
 // memory: an instance that dies leaves leases that expire, and any instance takes the items again.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { env } from '@/lib/platform/settings/env';
 import { balanceSettings, type BalanceSettings } from '@/lib/core/billing/settings';
+import { bulkSettings } from './settings';
 import { newRequestId } from '@/lib/platform/http/request-id';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { logger } from '@/lib/platform/logging/logger';
@@ -168,7 +168,7 @@ interface RunnerState {
 
 /** Starts this instance's runner once (BULK_CONCURRENCY 0: none). */
 export function startBulkRunner(): void {
-  const settings = env();
+  const settings = bulkSettings();
   if (peekProcessSlot('bulkRunner') || settings.BULK_CONCURRENCY === 0) return;
   const state: RunnerState = { stopped: false, inFlight: 0, busy: false, wake: null, waitingUntil: new Map() };
   setProcessSlot('bulkRunner', state);

@@ -125,16 +125,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     // kept until it does (lib/core/record-journal). One directory per instance, on durable storage;
     // production must name it, development keeps it under .data/.
     RECORD_JOURNAL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    // Bulk jobs (lib/flows/bulk): items each instance runs at once; the share of an integration's
-    // per-minute catalog limit its jobs may spend (the rest is kept for its interactive lookups);
-    // how often an idle runner asks for work; how many days a finished job's results are kept.
-    BULK_CONCURRENCY: integer(4, 0, 1_000),
-    BULK_LIMIT_SHARE_PERCENT: integer(50, 1, 100),
-    BULK_POLL_MS: integer(1_000, 50),
-    BULK_RESULT_RETENTION_DAYS: integer(30, 1),
-    // Requests to /api/lotes (submit, state, results, cancel) per integration and minute: their own
-    // counter, so following a job never spends the catalog limit its items and lookups share.
-    BULK_API_PER_MINUTE: integer(60, 1),
     // Reads of the integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration
     // and minute: their own counter, outside the lookups' per-minute and global per-IP limits, so a
     // system that checks its balance never spends what its lookups need.
@@ -222,11 +212,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     INTEGRATION_CACHE_MAX_AGE_MS: 'A copy of the credentials older than this answers lookups "unavailable" until a reload succeeds (at least twice the refresh).',
     TOKEN_LAST_USE_FLUSH_MS: "How often each instance writes its tokens' last use (at most a minute: the console's \"último uso\").",
     RECORD_JOURNAL_DIR: 'Where an instance keeps the query records the database did not take until it does: one directory per instance, on durable storage. Required in production; development: .data/record-journal.',
-    BULK_CONCURRENCY: 'Bulk job items each instance runs at once (0: it runs none).',
-    BULK_LIMIT_SHARE_PERCENT: "The share of an integration's per-minute catalog limit its jobs may spend; the rest stays for its lookups.",
-    BULK_POLL_MS: 'How often an idle instance asks for items to run.',
-    BULK_RESULT_RETENTION_DAYS: "Days a finished job's results are kept.",
-    BULK_API_PER_MINUTE: 'Requests to /api/lotes per integration and minute, a counter of their own.',
     ACCOUNT_API_PER_MINUTE: "Reads of an integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration and minute, a counter of their own.",
     TOP_UP_DEPOSIT_MAX_AGE_DAYS: "A deposit reported in the portal's Recargas dated more than this many days ago (Guatemala's calendar) is refused (1-3660).",
     TOP_UP_BANK_ACCOUNTS: "The service's bank accounts shown beside Recargas and on /docs, as a JSON list of {bank, type, number, holder, currency}. Unset in production, or [], is none; development shows a sample account.",

@@ -14,6 +14,7 @@ import { findIntegration } from '@/lib/flows/integration-management/service';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/flows/statements/spending';
 import { readableLedgerNote } from '@/lib/flows/top-ups/notes';
 import { env } from '@/lib/platform/settings/env';
+import { bulkSettings } from '@/lib/flows/bulk/settings';
 import { balanceSettings } from '@/lib/core/billing/settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { centavosAsDecimal, CURRENCY } from '@/lib/platform/money';
@@ -80,7 +81,7 @@ export async function accountBody(integrationId: number, now = new Date()): Prom
         por_minuto: integrationLimitPerMinute(route, settings),
         usadas_este_minuto: lookupWindows[index]!,
       })),
-      { limite: 'lotes' as const, rutas: BULK_PATHS, por_minuto: settings.BULK_API_PER_MINUTE, usadas_este_minuto: bulkWindow },
+      { limite: 'lotes' as const, rutas: BULK_PATHS, por_minuto: bulkSettings().BULK_API_PER_MINUTE, usadas_este_minuto: bulkWindow },
       { limite: 'cuenta' as const, rutas: ACCOUNT_PATHS, por_minuto: settings.ACCOUNT_API_PER_MINUTE, usadas_este_minuto: accountWindow },
     ],
     gasto: { mes_en_curso: monthBody(spending.current), mes_anterior: monthBody(spending.previous) },
