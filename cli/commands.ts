@@ -57,6 +57,7 @@ import { resealRecords } from '@/lib/core/personal-data/reseal';
 import type { Result } from '@/lib/platform/result';
 import { env } from '@/lib/platform/settings/env';
 import { balanceSettings } from '@/lib/core/billing/settings';
+import { recordRetentionSettings } from '@/lib/core/records/settings';
 import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
 import { resetTwoFactor, usersWithTwoFactor } from '@/lib/flows/two-factor/service';
 import { createConsoleUser, findConsoleUserByEmail, listConsoleUsers, userRoleSchema, type ConsoleUserView } from '@/lib/flows/auth/users';
@@ -863,7 +864,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
   },
 
   async 'records:purge'(_args, options) {
-    const exportDir = typeof options['export-dir'] === 'string' ? options['export-dir'] : env().QUERY_RECORD_RETENTION_EXPORT_DIR;
+    const exportDir = typeof options['export-dir'] === 'string' ? options['export-dir'] : recordRetentionSettings().QUERY_RECORD_RETENTION_EXPORT_DIR;
     const result = await purgeExpiredRecords({ exportDir });
     return {
       data: {

@@ -10,6 +10,7 @@ import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
 import { SOURCE_SETTINGS } from '@/lib/sources/settings';
 import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
 import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
+import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
@@ -22,6 +23,7 @@ export const SETTINGS_FRAGMENTS = [
   SOURCE_SETTINGS,
   ADMISSION_SETTINGS,
   BALANCE_SETTINGS,
+  RECORD_RETENTION_SETTINGS,
   ISSUER_SETTINGS,
   FEL_SETTINGS,
   PAYMENT_SETTINGS,

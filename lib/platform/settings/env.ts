@@ -148,10 +148,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     // The public status (/estado, GET /api/estado) is read at most once per this many seconds per
     // instance, and browsers and shared caches may keep GET /api/estado's answer as long (lib/reactions/status-page).
     STATUS_PAGE_CACHE_SECONDS: integer(30, 1, 300),
-    // Query records older than this are purged, in batches, once a day (lib/flows/retention).
-    QUERY_RECORD_RETENTION_MONTHS: integer(24, 1),
-    // When set, each month's records are written there as CSV before they are purged.
-    QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
     // The most rows one CSV export of query records may hold.
@@ -219,8 +215,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     REQUEST_TRACE_MAX_PER_MINUTE: 'Refusals and unserved answers (requests that leave no query record) traced by request id per instance and minute; the rest are counted.',
     REQUEST_TRACE_RETENTION_DAYS: 'Days those traces are kept.',
     STATUS_PAGE_CACHE_SECONDS: 'The public status (/estado, GET /api/estado) is read at most once per this many seconds per instance, and cached as long by browsers (1-300).',
-    QUERY_RECORD_RETENTION_MONTHS: 'Query records older than this are purged once a day, in batches.',
-    QUERY_RECORD_RETENTION_EXPORT_DIR: "When set, each run's records are first written there as gzipped CSV, identifiers masked; nothing is purged if that fails.",
     SERVICE_NAME: 'Who issues the statements and sends the mail, as their heading says.',
     CSV_EXPORT_MAX_ROWS: 'The most rows one CSV export of query records may hold.',
     METRICS_TOKEN: 'The bearer token GET /api/metrics answers to (16+ characters); unset, it answers 404.',
