@@ -14,6 +14,7 @@ import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
+import { STATUS_PAGE_SETTINGS } from '@/lib/reactions/status-page/settings';
 
 // Every capability's settings, assembled: the start checks them all at once, and docs/operations.md's
 // table lists them (npm run docs:settings). A capability with settings of its own adds its fragment here.
@@ -32,6 +33,7 @@ export const SETTINGS_FRAGMENTS = [
   BULK_SETTINGS,
   ALERT_SETTINGS,
   INTEGRATOR_NOTIFICATION_SETTINGS,
+  STATUS_PAGE_SETTINGS,
 ] as const;
 
 export type Settings = SettingsOfAll<typeof SETTINGS_FRAGMENTS>;

@@ -145,9 +145,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     // (a flood of wrong tokens, an overload's shed lookups are counted, not traced), kept this many days.
     REQUEST_TRACE_MAX_PER_MINUTE: integer(300, 0, 100_000),
     REQUEST_TRACE_RETENTION_DAYS: integer(7, 1, 90),
-    // The public status (/estado, GET /api/estado) is read at most once per this many seconds per
-    // instance, and browsers and shared caches may keep GET /api/estado's answer as long (lib/reactions/status-page).
-    STATUS_PAGE_CACHE_SECONDS: integer(30, 1, 300),
     // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
     // The most rows one CSV export of query records may hold.
@@ -214,7 +211,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     ROLLUP_INTERVAL_MS: "How often new query records are added to the dashboard's hourly rollups.",
     REQUEST_TRACE_MAX_PER_MINUTE: 'Refusals and unserved answers (requests that leave no query record) traced by request id per instance and minute; the rest are counted.',
     REQUEST_TRACE_RETENTION_DAYS: 'Days those traces are kept.',
-    STATUS_PAGE_CACHE_SECONDS: 'The public status (/estado, GET /api/estado) is read at most once per this many seconds per instance, and cached as long by browsers (1-300).',
     SERVICE_NAME: 'Who issues the statements and sends the mail, as their heading says.',
     CSV_EXPORT_MAX_ROWS: 'The most rows one CSV export of query records may hold.',
     METRICS_TOKEN: 'The bearer token GET /api/metrics answers to (16+ characters); unset, it answers 404.',

@@ -8,7 +8,7 @@ import { rollupCells } from '@/lib/core/rollups/read';
 import { HOUR_MS, hourStart } from '@/lib/platform/time/hours';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
-import { env } from '@/lib/platform/settings/env';
+import { statusPageSettings } from './settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { cachedCheck } from '@/lib/platform/operations/cached-check';
 import { SOURCE_NAMES } from '@/lib/sources/guard';
@@ -184,7 +184,7 @@ const log = logger('status-page');
  * is none yet.
  */
 export function publicStatus(): Promise<PublicStatus | null> {
-  return cachedCheck('status-page', env().STATUS_PAGE_CACHE_SECONDS * 1000, async () => {
+  return cachedCheck('status-page', statusPageSettings().STATUS_PAGE_CACHE_SECONDS * 1000, async () => {
     try {
       setProcessSlot('lastPublicStatus', await readPublicStatus());
     } catch (error) {
