@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { env } from '@/lib/platform/settings/env';
+import { topUpSettings } from '@/lib/flows/top-ups/settings';
 import { publicOrigin } from '@/lib/platform/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
 import { webhookDocsSettings } from '@/lib/reactions/integrator-notifications/webhook-docs';
@@ -121,7 +122,7 @@ export default async function DocsPage() {
               ))}
             </ul>
           </header>
-          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={env().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} paysOnline={paymentsConfigured(paymentSettings())} />
+          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={topUpSettings().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} paysOnline={paymentsConfigured(paymentSettings())} />
           <section id="soporte" className="support" aria-labelledby="soporte-title">
             <h2 id="soporte-title">Soporte e identificador de solicitud</h2>
             <p>

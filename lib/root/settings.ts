@@ -10,6 +10,7 @@ import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
 import { SOURCE_SETTINGS } from '@/lib/sources/settings';
 import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
 import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
+import { TOP_UP_SETTINGS } from '@/lib/flows/top-ups/settings';
 import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
@@ -27,6 +28,7 @@ export const SETTINGS_FRAGMENTS = [
   RECORD_RETENTION_SETTINGS,
   ISSUER_SETTINGS,
   FEL_SETTINGS,
+  TOP_UP_SETTINGS,
   PAYMENT_SETTINGS,
   ONLINE_TOP_UP_SETTINGS,
   AUTO_TOP_UP_SETTINGS,

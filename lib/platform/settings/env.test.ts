@@ -3,7 +3,7 @@ import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
 import { parseEnv } from '@/lib/root/settings';
 import { EnvError } from './fragment';
 import { DEVELOPMENT_ISSUER, renamedSettingsInUse } from '@/lib/core/issuer/settings';
-import { DEVELOPMENT_TOP_UP_BANK_ACCOUNTS } from './env';
+import { DEVELOPMENT_TOP_UP_BANK_ACCOUNTS } from '@/lib/flows/top-ups/settings';
 
 describe('parseEnv', () => {
   it('needs nothing for embedded development and uses the contract defaults', () => {

@@ -1,55 +1,11 @@
 import { z } from 'zod';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
-import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
 import { defineSettings, type SettingsOf, type SettingsSource } from './fragment';
-import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer, printableLine } from './values';
+import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer } from './values';
 
 // The platform's own settings. A wrong or missing variable stops the start with a message that
 // names it. Defaults are the contract's values and the bundled simulator's address, so the
 // embedded development setup needs no configuration at all.
-
-const bankAccountSchema = z.strictObject({
-  bank: z.enum(BANK_CODES, `must be one of the banks' codes: ${BANK_CODES.join(', ')}`),
-  type: z.enum(BANK_ACCOUNT_TYPES, `must be ${BANK_ACCOUNT_TYPES.join(' or ')}`),
-  number: z
-    .string()
-    .trim()
-    .regex(/^[0-9][0-9 -]{2,38}[0-9]$/, 'must be the account number: digits, with the hyphens or spaces the bank writes'),
-  holder: printableLine(200),
-  currency: z.enum(BANK_ACCOUNT_CURRENCIES, `must be ${BANK_ACCOUNT_CURRENCIES.join(' or ')}`),
-});
-
-export type TopUpBankAccount = z.infer<typeof bankAccountSchema>;
-
-/**
- * The service's accounts integrators deposit to, as a JSON list; "[]" is none (the portal then says
- * to ask the service for them). A repeated bank and number is refused: one account shown twice.
- */
-const bankAccounts = z.preprocess(
-  (value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return Symbol('not JSON');
-    }
-  },
-  z
-    .array(bankAccountSchema, 'must be a JSON list of accounts, as [{"bank":"BI","type":"monetaria","number":"123-456789-0","holder":"…","currency":"GTQ"}]')
-    .max(10)
-    .refine(
-      (accounts) => new Set(accounts.map((account) => `${account.bank} ${account.number.replace(/[^0-9]/g, '')}`)).size === accounts.length,
-      'lists the same bank and account number twice',
-    ),
-);
-
-/**
- * Where development's integrators deposit: an account that says on the page it is no operator's,
- * so the portal's Recargas shows what production's will without anyone's real account.
- */
-export const DEVELOPMENT_TOP_UP_BANK_ACCOUNTS: readonly TopUpBankAccount[] = [
-  { bank: 'BI', type: 'monetaria', number: '000-000000-0', holder: 'Cuenta de desarrollo, no deposite (configure TOP_UP_BANK_ACCOUNTS)', currency: 'GTQ' },
-];
 
 const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
 
@@ -129,13 +85,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     // and minute: their own counter, outside the lookups' per-minute and global per-IP limits, so a
     // system that checks its balance never spends what its lookups need.
     ACCOUNT_API_PER_MINUTE: integer(60, 1),
-    // A deposit reported in the portal's Recargas is refused when it is older than this many days
-    // (Guatemala's calendar, today included): a bank statement that far back is what an
-    // administrator can still check it against (lib/flows/top-ups).
-    TOP_UP_DEPOSIT_MAX_AGE_DAYS: integer(90, 1, 3_660),
-    // The service's bank accounts integrators deposit or transfer to, shown beside Recargas' form
-    // and on /docs. parseEnv gives development DEVELOPMENT_TOP_UP_BANK_ACCOUNTS; production unset is none.
-    TOP_UP_BANK_ACCOUNTS: bankAccounts,
 
     // How often queued records are added to the dashboard's hourly rollups (lib/core/rollups).
     ROLLUP_INTERVAL_MS: integer(2_000, 100),
@@ -206,8 +155,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     TOKEN_LAST_USE_FLUSH_MS: "How often each instance writes its tokens' last use (at most a minute: the console's \"último uso\").",
     RECORD_JOURNAL_DIR: 'Where an instance keeps the query records the database did not take until it does: one directory per instance, on durable storage. Required in production; development: .data/record-journal.',
     ACCOUNT_API_PER_MINUTE: "Reads of an integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration and minute, a counter of their own.",
-    TOP_UP_DEPOSIT_MAX_AGE_DAYS: "A deposit reported in the portal's Recargas dated more than this many days ago (Guatemala's calendar) is refused (1-3660).",
-    TOP_UP_BANK_ACCOUNTS: "The service's bank accounts shown beside Recargas and on /docs, as a JSON list of {bank, type, number, holder, currency}. Unset in production, or [], is none; development shows a sample account.",
     ROLLUP_INTERVAL_MS: "How often new query records are added to the dashboard's hourly rollups.",
     REQUEST_TRACE_MAX_PER_MINUTE: 'Refusals and unserved answers (requests that leave no query record) traced by request id per instance and minute; the rest are counted.',
     REQUEST_TRACE_RETENTION_DAYS: 'Days those traces are kept.',
@@ -273,7 +220,6 @@ export type Env = SettingsOf<typeof PLATFORM_SETTINGS>;
 function developmentInput(source: SettingsSource, appEnv: string) {
   const production = appEnv === 'production';
   return {
-    TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (production ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
     APP_ENV: appEnv,
     // In production the seed is off unless someone explicitly (and wrongly) turns it on.
     SEED_ON_START: source.SEED_ON_START ?? (production ? 'false' : undefined),

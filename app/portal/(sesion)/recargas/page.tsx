@@ -5,6 +5,7 @@ import { Pagination } from '@/components/console/pagination';
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { env } from '@/lib/platform/settings/env';
+import { topUpSettings } from '@/lib/flows/top-ups/settings';
 import { onlineTopUpSettings } from '@/lib/flows/online-top-ups/settings';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -99,11 +100,11 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
       )}
       <section className="card" aria-labelledby="depositar">
         <h2 id="depositar">Dónde depositar</h2>
-        <DepositAccounts accounts={env().TOP_UP_BANK_ACCOUNTS} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />
+        <DepositAccounts accounts={topUpSettings().TOP_UP_BANK_ACCOUNTS} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />
       </section>
       <section className="card" aria-labelledby="reportar">
         <h2 id="reportar">Reportar un depósito o transferencia</h2>
-        <ReportTopUpForm today={guatemalanToday()} earliest={earliestDepositDate()} maxAgeDays={env().TOP_UP_DEPOSIT_MAX_AGE_DAYS} />
+        <ReportTopUpForm today={guatemalanToday()} earliest={earliestDepositDate()} maxAgeDays={topUpSettings().TOP_UP_DEPOSIT_MAX_AGE_DAYS} />
       </section>
       <section className="card" aria-labelledby="reportadas">
         <h2 id="reportadas">Recargas reportadas</h2>
