@@ -12,6 +12,7 @@ import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
 import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
 import { TOP_UP_SETTINGS } from '@/lib/flows/top-ups/settings';
 import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
+import { SEALING_SETTINGS } from '@/lib/core/sealing/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
@@ -22,6 +23,7 @@ import { STATUS_PAGE_SETTINGS } from '@/lib/reactions/status-page/settings';
 export const SETTINGS_FRAGMENTS = [
   PLATFORM_SETTINGS,
   MAIL_SETTINGS,
+  SEALING_SETTINGS,
   SOURCE_SETTINGS,
   ADMISSION_SETTINGS,
   BALANCE_SETTINGS,

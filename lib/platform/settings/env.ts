@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
 import { defineSettings, type SettingsOf, type SettingsSource } from './fragment';
-import { base64Key, base64Keys, emptyAsUnset, flag, httpUrl, integer } from './values';
+import { emptyAsUnset, flag, httpUrl, integer } from './values';
 
 // The platform's own settings. A wrong or missing variable stops the start with a message that
 // names it. Defaults are the contract's values and the bundled simulator's address, so the
@@ -39,14 +39,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     // derived from NEXTAUTH_SECRET, so set it before rotating NEXTAUTH_SECRET (docs/operations.md).
     TWO_FACTOR_ENCRYPTION_KEY: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
 
-    // Personal data at rest (lib/core/personal-data): the key that encrypts the NITs and CUIs of query
-    // records (AES-256-GCM) and the separate key of their search hashes (HMAC-SHA-256). Required in
-    // production; development generates each once into .data/. The PREVIOUS lists hold the keys
-    // being rotated away, still read until `npm run cli -- personal-data:reseal` has finished.
-    PERSONAL_DATA_KEY: z.preprocess(emptyAsUnset, base64Key.optional()),
-    PERSONAL_DATA_PREVIOUS_KEYS: base64Keys,
-    PERSONAL_DATA_SEARCH_KEY: z.preprocess(emptyAsUnset, base64Key.optional()),
-    PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: base64Keys,
 
     RATE_LIMIT_GLOBAL_MAX: integer(100, 1),
     RATE_LIMIT_GLOBAL_WINDOW_SECONDS: integer(900, 1),
@@ -133,10 +125,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     NEXTAUTH_URL: 'The public address (https:// in production, where it is required). Development without it: the host and port the browser used.',
     CONSOLE_TWO_FACTOR_REQUIRED: 'Every console user signs in with a second factor (TOTP). Unset: true in production (false there is logged at start), false in development; its old name CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is read when it is unset.',
     TWO_FACTOR_ENCRYPTION_KEY: 'The key (32+ characters) the TOTP secrets are sealed with. Unset: derived from NEXTAUTH_SECRET, so set it before rotating that one.',
-    PERSONAL_DATA_KEY: 'Encrypts the NITs and CUIs at rest (AES-256-GCM): 32 random bytes in base64. Required in production; development generates one into .data/.',
-    PERSONAL_DATA_PREVIOUS_KEYS: 'Keys being rotated away, comma-separated: still read until `personal-data:reseal` has finished.',
-    PERSONAL_DATA_SEARCH_KEY: "Keys the identifiers' search hashes (HMAC-SHA-256): 32 random bytes in base64, different from PERSONAL_DATA_KEY. Required in production.",
-    PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: 'Search keys being rotated away, comma-separated, read until the reseal has finished.',
     RATE_LIMIT_GLOBAL_MAX: 'Lookups per client IP in the global window.',
     RATE_LIMIT_GLOBAL_WINDOW_SECONDS: 'The global per-IP window.',
     RATE_LIMIT_RENAP_PER_MINUTE: 'RENAP lookups per integration and minute, unless the integration has its own.',
@@ -178,10 +166,6 @@ export const PLATFORM_SETTINGS = defineSettings({
       // One late reload must not already stop the lookups.
       ctx.addIssue({ code: 'custom', path: ['INTEGRATION_CACHE_MAX_AGE_MS'], message: 'must be at least twice INTEGRATION_CACHE_REFRESH_MS' });
     }
-    if (env.PERSONAL_DATA_KEY && env.PERSONAL_DATA_SEARCH_KEY && env.PERSONAL_DATA_KEY.trim() === env.PERSONAL_DATA_SEARCH_KEY.trim()) {
-      // One leaked key must not give away both the identifiers and a way to test guesses against the hashes.
-      ctx.addIssue({ code: 'custom', path: ['PERSONAL_DATA_SEARCH_KEY'], message: 'must differ from PERSONAL_DATA_KEY' });
-    }
     if (env.APP_ENV !== 'production') return;
     // Production never runs on the embedded database or the simulator's development keys.
     const required: Array<keyof typeof env> = [
@@ -190,8 +174,6 @@ export const PLATFORM_SETTINGS = defineSettings({
       'NEXTAUTH_URL',
       'RECORD_JOURNAL_DIR',
       'SUPPORT_CONTACT_EMAIL',
-      'PERSONAL_DATA_KEY',
-      'PERSONAL_DATA_SEARCH_KEY',
     ];
     for (const name of required) {
       if (env[name] === undefined) {
