@@ -9,6 +9,7 @@ import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
 import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
 import { SOURCE_SETTINGS } from '@/lib/sources/settings';
 import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
+import { INTEGRATION_DIRECTORY_SETTINGS } from '@/lib/core/integrations/settings';
 import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
 import { TOP_UP_SETTINGS } from '@/lib/flows/top-ups/settings';
 import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
@@ -25,6 +26,7 @@ export const SETTINGS_FRAGMENTS = [
   MAIL_SETTINGS,
   SEALING_SETTINGS,
   SOURCE_SETTINGS,
+  INTEGRATION_DIRECTORY_SETTINGS,
   ADMISSION_SETTINGS,
   BALANCE_SETTINGS,
   RECORD_RETENTION_SETTINGS,

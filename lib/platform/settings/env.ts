@@ -7,8 +7,6 @@ import { emptyAsUnset, flag, httpUrl, integer } from './values';
 // names it. Defaults are the contract's values and the bundled simulator's address, so the
 // embedded development setup needs no configuration at all.
 
-const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
-
 export const PLATFORM_SETTINGS = defineSettings({
   title: 'Platform',
   shape: {
@@ -62,13 +60,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     RATE_LIMIT_MEMORY_MAX_KEYS: integer(200_000, 1_000),
     MAX_BODY_BYTES: integer(16_384, 256),
 
-    // Credentials copy (lib/core/integrations/directory.ts): reloaded every REFRESH_MS; a copy older than
-    // MAX_AGE_MS (a reload late or failing) answers lookups "unavailable" until a reload succeeds.
-    INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100, INTEGRATION_CACHE_REFRESH_MAX_MS),
-    INTEGRATION_CACHE_MAX_AGE_MS: integer(30_000, 1_000, 300_000),
-    // Each instance writes its tokens' last use (noted in memory per lookup) this often: the
-    // console's "último uso" is at most a minute behind, so never more than 60 s (lib/core/credentials/last-use.ts).
-    TOKEN_LAST_USE_FLUSH_MS: integer(30_000, 100, 60_000),
     // Where query records the database did not take (it was away when the source had answered) are
     // kept until it does (lib/core/record-journal). One directory per instance, on durable storage;
     // production must name it, development keeps it under .data/.
@@ -138,9 +129,6 @@ export const PLATFORM_SETTINGS = defineSettings({
     RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: "POST /api/pagos/recurrente per sending address and minute, apart from the lookups' global limit.",
     RATE_LIMIT_MEMORY_MAX_KEYS: 'The in-memory limiter forgets its least recently used windows beyond this many.',
     MAX_BODY_BYTES: 'The largest request body the lookups take, in bytes.',
-    INTEGRATION_CACHE_REFRESH_MS: "How often each instance reloads the integrations' credentials and flags, the bound when an announcement of a change is lost (at most 10000).",
-    INTEGRATION_CACHE_MAX_AGE_MS: 'A copy of the credentials older than this answers lookups "unavailable" until a reload succeeds (at least twice the refresh).',
-    TOKEN_LAST_USE_FLUSH_MS: "How often each instance writes its tokens' last use (at most a minute: the console's \"último uso\").",
     RECORD_JOURNAL_DIR: 'Where an instance keeps the query records the database did not take until it does: one directory per instance, on durable storage. Required in production; development: .data/record-journal.',
     ACCOUNT_API_PER_MINUTE: "Reads of an integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration and minute, a counter of their own.",
     ROLLUP_INTERVAL_MS: "How often new query records are added to the dashboard's hourly rollups.",
@@ -161,11 +149,6 @@ export const PLATFORM_SETTINGS = defineSettings({
   },
   input: developmentInput,
   refine: (env, ctx) => {
-    // (A refresh interval out of its own range is reported alone.)
-    if (env.INTEGRATION_CACHE_REFRESH_MS <= INTEGRATION_CACHE_REFRESH_MAX_MS && env.INTEGRATION_CACHE_MAX_AGE_MS < 2 * env.INTEGRATION_CACHE_REFRESH_MS) {
-      // One late reload must not already stop the lookups.
-      ctx.addIssue({ code: 'custom', path: ['INTEGRATION_CACHE_MAX_AGE_MS'], message: 'must be at least twice INTEGRATION_CACHE_REFRESH_MS' });
-    }
     if (env.APP_ENV !== 'production') return;
     // Production never runs on the embedded database or the simulator's development keys.
     const required: Array<keyof typeof env> = [
