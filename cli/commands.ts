@@ -56,6 +56,7 @@ import { partitionRecordsOnline } from '@/lib/core/records/partition-online';
 import { resealRecords } from '@/lib/core/personal-data/reseal';
 import type { Result } from '@/lib/platform/result';
 import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
 import { balanceSettings } from '@/lib/core/billing/settings';
 import { recordRetentionSettings } from '@/lib/core/records/settings';
 import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
@@ -721,7 +722,7 @@ ${changed ? 'Datos guardados.' : 'Sin cambios: los datos ya eran esos.'}`,
     const none = trace
       ? `Ninguna consulta registrada tiene ese id: ${describeRequestTrace(trace)}.`
       : requestId
-        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${env().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelva a buscarla), o llegó con más de ${env().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}`
+        ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelva a buscarla), o llegó con más de ${requestTraceSettings().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}`
         : 'No hay consultas registradas.';
     return { data: records, text: text || none };
   },

@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
 import { topUpSettings } from '@/lib/flows/top-ups/settings';
 import { publicOrigin } from '@/lib/platform/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
@@ -30,7 +31,7 @@ export default async function DocsPage() {
   const document = buildOpenApiDocument(baseUrl);
   const components = document.components.schemas;
   const supportEmail = env().SUPPORT_CONTACT_EMAIL;
-  const traceDays = env().REQUEST_TRACE_RETENTION_DAYS;
+  const traceDays = requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS;
   const statusLimit = env().RATE_LIMIT_STATUS_API_PER_MINUTE;
   // The five lookups, each with its console; the bulk jobs (tag lotes) and the watch lists (tag vigilancias) in sections of their own, without one.
   const bulk = bulkOperations(document);

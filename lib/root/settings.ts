@@ -14,6 +14,9 @@ import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
 import { TOP_UP_SETTINGS } from '@/lib/flows/top-ups/settings';
 import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
 import { SEALING_SETTINGS } from '@/lib/core/sealing/settings';
+import { RECORD_JOURNAL_SETTINGS } from '@/lib/core/record-journal/settings';
+import { REQUEST_TRACE_SETTINGS } from '@/lib/core/request-traces/settings';
+import { ROLLUP_SETTINGS } from '@/lib/core/rollups/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
@@ -30,6 +33,9 @@ export const SETTINGS_FRAGMENTS = [
   ADMISSION_SETTINGS,
   BALANCE_SETTINGS,
   RECORD_RETENTION_SETTINGS,
+  RECORD_JOURNAL_SETTINGS,
+  REQUEST_TRACE_SETTINGS,
+  ROLLUP_SETTINGS,
   ISSUER_SETTINGS,
   FEL_SETTINGS,
   TOP_UP_SETTINGS,

@@ -60,23 +60,11 @@ export const PLATFORM_SETTINGS = defineSettings({
     RATE_LIMIT_MEMORY_MAX_KEYS: integer(200_000, 1_000),
     MAX_BODY_BYTES: integer(16_384, 256),
 
-    // Where query records the database did not take (it was away when the source had answered) are
-    // kept until it does (lib/core/record-journal). One directory per instance, on durable storage;
-    // production must name it, development keeps it under .data/.
-    RECORD_JOURNAL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
     // Reads of the integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration
     // and minute: their own counter, outside the lookups' per-minute and global per-IP limits, so a
     // system that checks its balance never spends what its lookups need.
     ACCOUNT_API_PER_MINUTE: integer(60, 1),
 
-    // How often queued records are added to the dashboard's hourly rollups (lib/core/rollups).
-    ROLLUP_INTERVAL_MS: integer(2_000, 100),
-    // Requests that left no query record (refused before any source, a 502 or 500 the service could
-    // not serve, or a replayed Idempotency-Key answer) are traced by request id for support
-    // (lib/core/request-traces): at most this many refusals and unserved answers a minute per instance
-    // (a flood of wrong tokens, an overload's shed lookups are counted, not traced), kept this many days.
-    REQUEST_TRACE_MAX_PER_MINUTE: integer(300, 0, 100_000),
-    REQUEST_TRACE_RETENTION_DAYS: integer(7, 1, 90),
     // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
     // The most rows one CSV export of query records may hold.
@@ -129,11 +117,7 @@ export const PLATFORM_SETTINGS = defineSettings({
     RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: "POST /api/pagos/recurrente per sending address and minute, apart from the lookups' global limit.",
     RATE_LIMIT_MEMORY_MAX_KEYS: 'The in-memory limiter forgets its least recently used windows beyond this many.',
     MAX_BODY_BYTES: 'The largest request body the lookups take, in bytes.',
-    RECORD_JOURNAL_DIR: 'Where an instance keeps the query records the database did not take until it does: one directory per instance, on durable storage. Required in production; development: .data/record-journal.',
     ACCOUNT_API_PER_MINUTE: "Reads of an integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration and minute, a counter of their own.",
-    ROLLUP_INTERVAL_MS: "How often new query records are added to the dashboard's hourly rollups.",
-    REQUEST_TRACE_MAX_PER_MINUTE: 'Refusals and unserved answers (requests that leave no query record) traced by request id per instance and minute; the rest are counted.',
-    REQUEST_TRACE_RETENTION_DAYS: 'Days those traces are kept.',
     SERVICE_NAME: 'Who issues the statements and sends the mail, as their heading says.',
     CSV_EXPORT_MAX_ROWS: 'The most rows one CSV export of query records may hold.',
     METRICS_TOKEN: 'The bearer token GET /api/metrics answers to (16+ characters); unset, it answers 404.',
@@ -155,7 +139,6 @@ export const PLATFORM_SETTINGS = defineSettings({
       'DATABASE_URL',
       'NEXTAUTH_SECRET',
       'NEXTAUTH_URL',
-      'RECORD_JOURNAL_DIR',
       'SUPPORT_CONTACT_EMAIL',
     ];
     for (const name of required) {
