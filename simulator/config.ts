@@ -1,5 +1,5 @@
 // The simulator's settings for `npm run simulator`. Port, seed and the upstream credentials come
-// from lib/platform/settings/env.ts, so the simulator accepts exactly what the gateway's clients send; the knobs
+// from the gateway's settings (lib/root/settings.ts), so the simulator accepts exactly what the gateway's clients send; the knobs
 // only the simulator has (latency, faults, population size) are read and validated here.
 
 import { z } from 'zod';

@@ -41,7 +41,7 @@ export interface SimulatorOptions {
   slowFaultDelayMs?: number;
   /** Faults for the whole run, as RunFault values or a SIMULATOR_FAULT string. */
   faults?: RunFault[] | string;
-  /** What the simulated upstreams accept; defaults to the development credentials of lib/platform/settings/env.ts. */
+  /** What the simulated upstreams accept; defaults to the development credentials of lib/sources/settings.ts. */
   credentials?: SimulatorCredentials;
   /** One line per request; silent when absent. */
   log?: (line: string) => void;

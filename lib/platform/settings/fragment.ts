@@ -92,7 +92,7 @@ function withWhatTheyUse(fragments: readonly SettingsFragment<unknown>[]): Setti
 }
 
 /** The names of the settings of `fragments` and of those they use. */
-export function settingNames(fragments: readonly SettingsFragment<unknown>[]): string[] {
+function settingNames(fragments: readonly SettingsFragment<unknown>[]): string[] {
   return withWhatTheyUse(fragments).flatMap((fragment) => Object.keys(fragment.shape));
 }
 
@@ -119,11 +119,14 @@ export function readSettings<const Fragments extends readonly SettingsFragment<u
 }
 
 /**
- * The process's settings of `fragments`, read from process.env the first time one is asked for.
- * They share one record, so that forgetting it (a test changing process.env) forgets them all.
+ * The process's settings of `fragments`, read from process.env the first time one is asked for and
+ * kept for the process's life. They share one record, so that forgetting it (a test changing
+ * process.env) forgets them all.
  */
 export function currentSettings<const Fragments extends readonly SettingsFragment<unknown>[]>(fragments: Fragments): SettingsOfAll<Fragments> {
   const settings = processSlot<Values>('env', () => ({}));
-  if (!settingNames(fragments).every((name) => name in settings)) Object.assign(settings, readSettings(fragments, process.env));
+  if (!settingNames(fragments).every((name) => name in settings)) {
+    for (const [name, value] of Object.entries(readSettings(fragments, process.env) as Values)) if (!(name in settings)) settings[name] = value;
+  }
   return settings as SettingsOfAll<Fragments>;
 }

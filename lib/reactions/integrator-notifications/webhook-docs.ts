@@ -42,7 +42,7 @@ import {
 // signature, with receivers in the four languages of the request samples. One source for both
 // documents: scripts/write-webhook-docs.ts writes the Markdown, app/docs renders the same data.
 
-/** What the documentation says that depends on the deployment (lib/platform/settings/env.ts; the Markdown uses the defaults). */
+/** What the documentation says that depends on the deployment (its settings; the Markdown uses the defaults). */
 export interface WebhookDocsSettings {
   serviceName: string;
   /** INTEGRATOR_NOTIFICATION_REPEAT_HOURS */

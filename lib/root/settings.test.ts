@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
-import { parseEnv } from '@/lib/root/settings';
-import { EnvError } from './fragment';
+import { EnvError } from '@/lib/platform/settings/fragment';
+import { parseEnv } from './settings';
 import { DEVELOPMENT_ISSUER, renamedSettingsInUse } from '@/lib/core/issuer/settings';
 import { DEVELOPMENT_TOP_UP_BANK_ACCOUNTS } from '@/lib/flows/top-ups/settings';
 
