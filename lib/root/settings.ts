@@ -1,29 +1,30 @@
 import { z } from 'zod';
 import { currentSettings, readSettings, type SettingsOfAll, type SettingsSource } from '@/lib/platform/settings/fragment';
 import { PLATFORM_SETTINGS } from '@/lib/platform/settings/env';
-import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
-import { ISSUER_SETTINGS } from '@/lib/core/issuer/settings';
-import { PAYMENT_SETTINGS } from '@/lib/providers/payments/settings';
-import { ONLINE_TOP_UP_SETTINGS } from '@/lib/flows/online-top-ups/settings';
-import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
 import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
 import { SOURCE_SETTINGS } from '@/lib/sources/settings';
-import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
-import { INTEGRATION_DIRECTORY_SETTINGS } from '@/lib/core/integrations/settings';
-import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
-import { TOP_UP_SETTINGS } from '@/lib/flows/top-ups/settings';
-import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
+import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
+import { PAYMENT_SETTINGS } from '@/lib/providers/payments/settings';
 import { SEALING_SETTINGS } from '@/lib/core/sealing/settings';
+import { INTEGRATION_DIRECTORY_SETTINGS } from '@/lib/core/integrations/settings';
+import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
+import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
+import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
 import { RECORD_JOURNAL_SETTINGS } from '@/lib/core/record-journal/settings';
 import { REQUEST_TRACE_SETTINGS } from '@/lib/core/request-traces/settings';
 import { ROLLUP_SETTINGS } from '@/lib/core/rollups/settings';
-import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
+import { ISSUER_SETTINGS } from '@/lib/core/issuer/settings';
+import { TOP_UP_SETTINGS } from '@/lib/flows/top-ups/settings';
+import { ONLINE_TOP_UP_SETTINGS } from '@/lib/flows/online-top-ups/settings';
+import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
+import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
 import { STATUS_PAGE_SETTINGS } from '@/lib/reactions/status-page/settings';
 
-// Every capability's settings, assembled: the start checks them all at once, and docs/operations.md's
-// table lists them (npm run docs:settings). A capability with settings of its own adds its fragment here.
+// Every capability's settings, assembled: the start, the CLI and the migrations check them all at
+// once, and docs/operations.md's table lists them in this order (npm run docs:settings). A capability
+// with settings of its own adds its fragment here.
 export const SETTINGS_FRAGMENTS = [
   PLATFORM_SETTINGS,
   MAIL_SETTINGS,

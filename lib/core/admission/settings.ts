@@ -24,3 +24,6 @@ export const ADMISSION_SETTINGS = defineSettings({
 });
 
 export type AdmissionSettings = SettingsOf<typeof ADMISSION_SETTINGS>;
+
+/** The process's admission settings, read on first use. */
+export const admissionSettings = (): AdmissionSettings => ADMISSION_SETTINGS.current();

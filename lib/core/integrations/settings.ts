@@ -30,3 +30,6 @@ export const INTEGRATION_DIRECTORY_SETTINGS = defineSettings({
 });
 
 export type IntegrationDirectorySettings = SettingsOf<typeof INTEGRATION_DIRECTORY_SETTINGS>;
+
+/** The process's directory settings, read on first use. */
+export const integrationDirectorySettings = (): IntegrationDirectorySettings => INTEGRATION_DIRECTORY_SETTINGS.current();
