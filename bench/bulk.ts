@@ -81,7 +81,7 @@ const FINISHED = new Set(['completado', 'cancelado']);
 
 /** The settings of an instance started with the bench's environment `appEnv`, read as the app reads them. */
 export async function bulkSettings(appEnv: Record<string, string>): Promise<BulkSettings> {
-  const { parseEnv } = await import('@/lib/platform/settings/env');
+  const { parseEnv } = await import('@/lib/root/settings');
   const { bulkItemsPerMinute } = await import('@/lib/flows/bulk/pacing');
   const settings = parseEnv({ ...process.env, ...appEnv });
   return {

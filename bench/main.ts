@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   const { createCatalogClient } = await import('@/lib/sources/catalog-client');
   const { createRenapClient } = await import('@/lib/sources/renap-client');
   const { createRtuClient } = await import('@/lib/sources/rtu-client');
-  const { SIMULATOR_DEV_CREDENTIALS } = await import('@/lib/platform/settings/env');
+  const { SIMULATOR_DEV_CREDENTIALS } = await import('@/lib/sources/settings');
   // The gateway's own clients, built as lib/sources/index.ts builds them, against the same simulator.
   const timeoutMs = 30_000;
   const renapClient = createRenapClient({ baseUrl: `${simulator.url}/renap`, apiKey: SIMULATOR_DEV_CREDENTIALS.renapApiKey, timeoutMs });

@@ -8,10 +8,11 @@ import '@/lib/platform/settings/load-env-files';
 import { parseArgs } from 'node:util';
 import { closeDatabase, database, EmbeddedDatabaseInUseError } from '@/db/client';
 import { applyMigrations } from '@/db/migrate';
-import { EnvError } from '@/lib/platform/settings/env';
+import { EnvError } from '@/lib/platform/settings/fragment';
 import { alerts } from '@/lib/reactions/alerts/dispatcher';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { subscribeReactions } from '@/lib/root/reactions';
+import { allSettings } from '@/lib/root/settings';
 import { describeError } from '@/lib/platform/logging/errors';
 import { LOG_LEVELS } from '@/lib/platform/logging/logger';
 import { parseQuetzales } from '@/lib/platform/money';
@@ -49,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 1;
   }
   try {
+    // Every capability's settings at once, as the server's start checks them.
+    allSettings();
     // Whether a top-up is invoiced is the running service's answer, never this shell's settings.
     decideFromPublishedOnly();
     await applyMigrations(await database());

@@ -3,7 +3,7 @@
 // the running month's preview, and an issued statement's PDF link on a phone.
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { DEVELOPMENT_ISSUER } from '../lib/platform/settings/env';
+import { DEVELOPMENT_ISSUER } from '../lib/core/issuer/settings';
 import { guatemalanToday } from '../lib/platform/time/guatemala-time';
 import { dayRangeText } from '../lib/platform/time/months';
 import { pageLabel, PREVIEW_MARK, PREVIEW_RANGE_MESSAGES } from '../lib/flows/statements/texts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulatorOptionsFromEnv } from '@/simulator/config';
 import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { developmentSimulatorEnv } from './dev-env';
 
 describe('npm run dev’s simulator', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { catalogAnswer } from '@/lib/surfaces/api/catalog-responses';
 import { renapAnswer, rtuNitsAnswer } from '@/lib/surfaces/api/registry-responses';
 import type { LookupAnswer } from '@/lib/surfaces/api/responses';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings } from '@/lib/root/settings';
 import { buildSourceClients } from '@/lib/sources';
 import { samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED } from '@/simulator';
 import type { SuccessExamples } from '@/lib/surfaces/api/success-examples';
@@ -20,7 +20,7 @@ export async function generateSuccessExamples(): Promise<SuccessExamples> {
   const simulator = await startSimulator({ port: 0 });
   try {
     const clients = buildSourceClients({
-      ...env(),
+      ...allSettings(),
       RENAP_BASE_URL: `${simulator.url}/renap`,
       RTU_BASE_URL: `${simulator.url}/rtu`,
       CATALOG_BASE_URL: `${simulator.url}/catalog`,

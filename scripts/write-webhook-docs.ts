@@ -4,7 +4,7 @@
 // them. tests/examples/webhook-docs.test.ts fails until it is run after a change there.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { webhookDocsSettingsFrom } from '@/lib/reactions/integrator-notifications/webhook-docs';
 import { webhookMarkdown, withWebhookSection } from '@/lib/reactions/integrator-notifications/webhook-markdown';
 

@@ -10,7 +10,7 @@ import {
   type OmisosResultado,
   type RtuResultado,
 } from '../lib/contract/catalog';
-import { SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/settings/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '../lib/sources/settings';
 import {
   CATALOG_SOURCE_PATHS,
   catalogRequestBody,

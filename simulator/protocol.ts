@@ -19,7 +19,7 @@ export interface ProtocolOutcome {
 
 export interface SimulatedUpstream {
   protocol: SimulatedProtocol;
-  /** First path segment, e.g. `/renap`; matches the default *_BASE_URL of lib/platform/settings/env.ts. */
+  /** First path segment, e.g. `/renap`; matches the default *_BASE_URL of lib/sources/settings.ts. */
   prefix: string;
   /** Operation paths below the prefix. */
   operations: readonly string[];

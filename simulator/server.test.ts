@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/settings/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '../lib/sources/settings';
 import { createFaultPlan, FAULT_HEADER, FAULT_IDENTIFIERS, FAULT_NAMES, faultForIdentifier, LATENCY_HEADER, parseFaultSpec } from './faults';
 import { samplePopulation } from './population';
 import { DEFAULT_SIMULATOR_SEED, startSimulator, type RunningSimulator } from './server';

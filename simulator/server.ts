@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SIMULATOR_DEV_CREDENTIALS } from '../lib/platform/settings/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '../lib/sources/settings';
 import { createCatalogUpstream } from './catalog';
 import { createFelSimulator, type FelFault, type FelSimControl, type FelSimCredentials } from './fel';
 import { createFaultPlan, FAULT_HEADER, LATENCY_HEADER, parseFaultSpec, type FaultName, type RunFault } from './faults';
@@ -41,7 +41,7 @@ export interface SimulatorOptions {
   slowFaultDelayMs?: number;
   /** Faults for the whole run, as RunFault values or a SIMULATOR_FAULT string. */
   faults?: RunFault[] | string;
-  /** What the simulated upstreams accept; defaults to the development credentials of lib/platform/settings/env.ts. */
+  /** What the simulated upstreams accept; defaults to the development credentials of lib/sources/settings.ts. */
   credentials?: SimulatorCredentials;
   /** One line per request; silent when absent. */
   log?: (line: string) => void;

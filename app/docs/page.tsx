@@ -2,14 +2,17 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
+import { topUpSettings } from '@/lib/flows/top-ups/settings';
 import { publicOrigin } from '@/lib/platform/http/base-url';
 import { CopyButton } from '@/components/console/copy-button';
-import { webhookDocsSettingsFrom } from '@/lib/reactions/integrator-notifications/webhook-docs';
+import { webhookDocsSettings } from '@/lib/reactions/integrator-notifications/webhook-docs';
 import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { requestSamples, SAMPLE_LANGUAGES } from '@/lib/surfaces/openapi/samples';
 import { CredentialsForm, CredentialsProvider } from './credentials';
 import { PortalSection } from './portal-section';
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
+import { paymentSettings } from '@/lib/providers/payments/settings';
 import { AccountSection, accountOperations } from './account-section';
 import { BulkSection, bulkOperations } from './bulk-section';
 import { Paragraphs, resolve, ResponsesTable, type Operation } from './operation-parts';
@@ -28,7 +31,7 @@ export default async function DocsPage() {
   const document = buildOpenApiDocument(baseUrl);
   const components = document.components.schemas;
   const supportEmail = env().SUPPORT_CONTACT_EMAIL;
-  const traceDays = env().REQUEST_TRACE_RETENTION_DAYS;
+  const traceDays = requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS;
   const statusLimit = env().RATE_LIMIT_STATUS_API_PER_MINUTE;
   // The five lookups, each with its console; the bulk jobs (tag lotes) and the watch lists (tag vigilancias) in sections of their own, without one.
   const bulk = bulkOperations(document);
@@ -120,7 +123,7 @@ export default async function DocsPage() {
               ))}
             </ul>
           </header>
-          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={env().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} paysOnline={paymentsConfigured(env())} />
+          <PortalSection sandbox={env().APP_ENV === 'development'} depositAccounts={topUpSettings().TOP_UP_BANK_ACCOUNTS} supportEmail={supportEmail ?? null} paysOnline={paymentsConfigured(paymentSettings())} />
           <section id="soporte" className="support" aria-labelledby="soporte-title">
             <h2 id="soporte-title">Soporte e identificador de solicitud</h2>
             <p>
@@ -238,7 +241,7 @@ export default async function DocsPage() {
           <AccountSection baseUrl={baseUrl} document={document} accountLimit={env().ACCOUNT_API_PER_MINUTE} />
           <HistorySection baseUrl={baseUrl} document={document} />
 
-          <WebhookSection settings={webhookDocsSettingsFrom(env())} />
+          <WebhookSection settings={webhookDocsSettings()} />
 
           <section className="schemas" id="esquemas">
             <h2>Esquemas</h2>

@@ -1,6 +1,6 @@
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import type { PortalRole } from '@/db/schema';
-import type { TopUpBankAccount } from '@/lib/platform/settings/env';
+import type { TopUpBankAccount } from '@/lib/flows/top-ups/settings';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { INVITATION_VALID_HOURS, PASSWORD_RESET_VALID_MINUTES } from '@/lib/flows/portal-identity/links';
 import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';

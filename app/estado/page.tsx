@@ -2,6 +2,7 @@
 // status GET /api/estado answers (lib/reactions/status-page/status.ts), read at most once per interval.
 import type { Metadata } from 'next';
 import { env } from '@/lib/platform/settings/env';
+import { statusPageSettings } from '@/lib/reactions/status-page/settings';
 import { BUCKET_STATE_EXPLANATION, BUCKET_STATE_TEXT, SOURCE_STATE_TEXT, STATUS_DAYS, STATUS_HOURS, type BucketState } from '@/lib/reactions/status-page/states';
 import { publicStatus, type PublicSourceStatus } from '@/lib/reactions/status-page/status';
 import { NO_INCIDENTS_TEXT, NO_OUTAGE_TEXT } from '@/lib/reactions/status-page/summary';
@@ -140,7 +141,7 @@ export default async function StatusPage() {
             Personas (RENAP), el Registro Tributario Unificado de la SAT (RTU) y el servicio de catálogos (CUI/NIT, RTU completo y omisos).
           </p>
           <p className="muted">
-            Los datos se renuevan {refreshIntervalText(settings.STATUS_PAGE_CACHE_SECONDS)}: vuelva a cargar la página para ver lo último. Fechas y
+            Los datos se renuevan {refreshIntervalText(statusPageSettings().STATUS_PAGE_CACHE_SECONDS)}: vuelva a cargar la página para ver lo último. Fechas y
             horas de Guatemala.
           </p>
         </header>

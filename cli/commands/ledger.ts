@@ -1,7 +1,7 @@
 // The ledger's reconciliation: balances, movements and records agree, or the differences.
 import { verifyLedger, type CompletedVerification, type LedgerDifference } from '@/lib/core/billing/verify';
 import { findIntegration } from '@/lib/flows/integration-management/service';
-import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
 import { terminalSafe as safe } from '../terminal-text';
 import { integrationByArg } from './arguments';
@@ -19,7 +19,7 @@ export const ledgerCommands: Commands = {
     },
     async run(_args, options) {
       const integrationId = typeof options.integration === 'string' ? (await integrationByArg([options.integration])).id : undefined;
-      const run = await verifyLedger({ integrationId, trigger: 'cli', sweepAfterSeconds: env().HOLD_SWEEP_AFTER_SECONDS });
+      const run = await verifyLedger({ integrationId, trigger: 'cli', sweepAfterSeconds: balanceSettings().HOLD_SWEEP_AFTER_SECONDS });
       // Differences are the answer, not a failure to give one: printed on stdout (and as --json) with exit code 1.
       return { data: run, text: await verificationReport(run), exitCode: run.ok ? 0 : 1 };
     },

@@ -13,6 +13,8 @@ import { maskedIdentifiers } from '@/lib/core/sealing/masking';
 import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
 import { formatQuetzales } from '@/lib/platform/money';
 import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
+import { recordRetentionSettings } from '@/lib/core/records/settings';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { CliError } from '../errors';
 import { terminalSafe as safe } from '../terminal-text';
@@ -85,7 +87,7 @@ export const recordCommands: Commands = {
       const none = trace
         ? `Ninguna consulta registrada tiene ese id: ${describeRequestTrace(trace)}.`
         : requestId
-          ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${env().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelva a buscarla), o llegó con más de ${env().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}`
+          ? `Ninguna consulta ni rechazo tiene el id de solicitud ${requestId}: no se envió a este servicio, es de hace más de ${requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días o de hace unos segundos (vuelva a buscarla), o llegó con más de ${requestTraceSettings().REQUEST_TRACE_MAX_PER_MINUTE} por minuto a una instancia y quedó sin detalle. No se cobró: todo cobro tiene su consulta registrada. ${untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}`
           : 'No hay consultas registradas.';
       return { data: records, text: text || none };
     },
@@ -100,7 +102,7 @@ export const recordCommands: Commands = {
       ],
     },
     async run(_args, options) {
-      const exportDir = typeof options['export-dir'] === 'string' ? options['export-dir'] : env().QUERY_RECORD_RETENTION_EXPORT_DIR;
+      const exportDir = typeof options['export-dir'] === 'string' ? options['export-dir'] : recordRetentionSettings().QUERY_RECORD_RETENTION_EXPORT_DIR;
       const result = await purgeExpiredRecords({ exportDir });
       return {
         data: {

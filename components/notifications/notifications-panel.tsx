@@ -6,12 +6,11 @@ import { CONTACT_NOT_EMAILED, EMAIL_NOT_CONFIGURED_FOR_INTEGRATION, EMAIL_NOT_CO
 import { ALERT_CHANNEL_LABELS } from '@/lib/presentation/alert-labels';
 import { maskWebhookUrl } from '@/lib/platform/security/outbound-urls';
 import type { TestOutcome } from '@/lib/reactions/alerts/test-outcome';
-import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { conditionLabel } from '@/lib/reactions/integrator-notifications/labels';
 import { notificationOptOuts, notificationSwitches, recentNotifications } from '@/lib/reactions/integrator-notifications/preferences';
 import { resendable } from '@/lib/reactions/integrator-notifications/resend';
-import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
+import { notificationSettings } from '@/lib/reactions/integrator-notifications/settings';
 import { NotificationSwitches, RemoveWebhookForm, ResendForm, WebhookForm } from './notification-controls';
 
 const RECIPIENT_LABELS = { technical: 'Contacto técnico', billing: 'Contacto de facturación', webhook: 'Webhook' } as const;
@@ -36,7 +35,7 @@ export interface NotificationActions {
  */
 export async function NotificationsPanel({ integration, actions, integrationId }: { integration: Integration; actions?: NotificationActions; integrationId?: number }) {
   const [optOuts, recent] = await Promise.all([notificationOptOuts(integration.id), recentNotifications(integration.id)]);
-  const emailConfigured = notificationSettingsFrom(env()).email !== undefined;
+  const emailConfigured = notificationSettings().email !== undefined;
   const contactEmail = { technical: integration.technicalContactEmail, billing: integration.billingContactEmail, webhook: integration.notificationWebhookUrl };
   const groups = notificationSwitches(optOuts);
   const hidden = integrationId === undefined ? undefined : { integrationId };

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { TopUpBankAccount } from '@/lib/platform/settings/env';
+import type { TopUpBankAccount } from '@/lib/flows/top-ups/settings';
 import { BANK_ACCOUNT_CURRENCY_LABELS, BANK_ACCOUNT_TYPE_LABELS, bankName } from '@/lib/platform/guatemala/banks';
 
 /**

@@ -15,7 +15,8 @@ import { applyMigrations } from '@/db/migrate';
 import { advanceBalanceCheckpoints } from '@/lib/core/billing/checkpoints';
 import { sweepStaleHolds } from '@/lib/core/billing/holds';
 import { verifyLedger } from '@/lib/core/billing/verify';
-import { env, renamedSettingsInUse } from '@/lib/platform/settings/env';
+import { renamedSettingsInUse } from '@/lib/core/issuer/settings';
+import { allSettings, type Settings } from '@/lib/root/settings';
 import { runWithRequestContext } from '@/lib/platform/http/request-context';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { startRecordJournal } from '@/lib/core/record-journal';
@@ -60,7 +61,7 @@ const PUBLISH_RETRY_MS = 15_000;
  * that starts without migrating serves its 503s) does not stop the start: it is tried again until
  * it is written, and meanwhile the row keeps what the other instances published.
  */
-async function announceInvoicingDecision(settings: ReturnType<typeof env>): Promise<void> {
+async function announceInvoicingDecision(settings: Settings): Promise<void> {
   let published;
   try {
     published = await publishInvoicingDecision(await db(), settings);
@@ -94,7 +95,8 @@ export async function startServer(): Promise<void> {
         'the client address the per-IP limits count, and without it any client could choose its own',
     );
   }
-  const settings = env();
+  // Every capability's settings at once: a wrong or missing one stops the start, named.
+  const settings = allSettings();
   // Before anything can change: the seed and every request emit what the reactions hear.
   subscribeReactions();
   announceLookupPaths();

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cuiNitResultadoSchema, omisosResultadoSchema, rtuResultadoSchema } from '../contract/catalog';
-import { SIMULATOR_DEV_CREDENTIALS } from '@/lib/platform/settings/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '@/lib/sources/settings';
 import { FAULT_IDENTIFIERS } from '../../simulator/faults';
 import { createPopulation, samplePopulation } from '../../simulator/population';
 import { DEFAULT_SIMULATOR_SEED, startSimulator, type RunningSimulator } from '../../simulator/server';

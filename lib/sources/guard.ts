@@ -56,7 +56,7 @@ interface MinuteBucket {
 }
 
 export class SourceGuard {
-  /** None when SOURCE_BREAKER_FAILURES is 0 (the development default: see lib/platform/settings/env.ts). */
+  /** None when SOURCE_BREAKER_FAILURES is 0 (the development default: see settings.ts). */
   private readonly breaker: CircuitBreakerPolicy | undefined;
   private openedAt = 0;
   private readonly bulkhead: BulkheadPolicy;

@@ -1,8 +1,10 @@
 // The three upstream clients of this process, built once from the validated settings. In
 // development a missing key falls back to the bundled simulator's development credentials;
-// production cannot get here without real ones (lib/platform/settings/env.ts refuses to start without them).
+// production cannot get here without real ones (settings.ts refuses to start without them).
 
-import { env, SIMULATOR_DEV_CREDENTIALS, type Env } from '@/lib/platform/settings/env';
+import { PLATFORM_SETTINGS, type Env } from '@/lib/platform/settings/env';
+import { currentSettings } from '@/lib/platform/settings/fragment';
+import { SIMULATOR_DEV_CREDENTIALS, SOURCE_SETTINGS, type SourceSettings } from './settings';
 import { createCatalogClient, type CatalogClient } from './catalog-client';
 import { BREAKER_STATE_VALUE, SOURCE_NAMES, SourceGuard, type SourceName } from './guard';
 import { metrics } from '@/lib/platform/metrics/registry';
@@ -18,14 +20,17 @@ export interface SourceClients {
   guards: Record<SourceName, SourceGuard>;
 }
 
-function credential(settings: Env, value: string | undefined, name: string, developmentDefault: string): string {
+/** What the clients read of the settings: the sources' own, and whether this is production. */
+export type SourceClientSettings = SourceSettings & Pick<Env, 'APP_ENV'>;
+
+function credential(settings: SourceClientSettings, value: string | undefined, name: string, developmentDefault: string): string {
   if (value !== undefined) return value;
   if (settings.APP_ENV === 'production') throw new Error(`${name} is required when APP_ENV=production`);
   return developmentDefault;
 }
 
 /** Builds the clients from a given set of settings (tests, scripts); sourceClients() caches one set. */
-export function buildSourceClients(settings: Env, fetchImplementation?: typeof fetch): SourceClients {
+export function buildSourceClients(settings: SourceClientSettings, fetchImplementation?: typeof fetch): SourceClients {
   const timeoutMs = settings.SOURCE_TIMEOUT_MS;
   const guardSettings = {
     failureThreshold: settings.SOURCE_BREAKER_FAILURES,
@@ -64,7 +69,7 @@ export function buildSourceClients(settings: Env, fetchImplementation?: typeof f
 /** The process's clients, built on first use (never at import, so `next build` needs no settings). */
 export function sourceClients(): SourceClients {
   return processSlot('sourceClients', () => {
-    const clients = buildSourceClients(env());
+    const clients = buildSourceClients(currentSettings([PLATFORM_SETTINGS, SOURCE_SETTINGS]));
     // Breaker openings reach the alerts through the guards' onStateChange, subscribed by the
     // server at start (lib/root/startup.ts): the upstream clients know nothing of the database.
     metrics().probes.breakerStates = () => SOURCE_NAMES.map((source) => ({ source, state: BREAKER_STATE_VALUE[clients.guards[source].state] }));

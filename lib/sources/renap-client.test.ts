@@ -2,7 +2,7 @@
 // registry said (status, responseCode, record) or that it said nothing usable.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIMULATOR_DEV_CREDENTIALS } from '@/lib/platform/settings/env';
+import { SIMULATOR_DEV_CREDENTIALS } from '@/lib/sources/settings';
 import { FAULT_IDENTIFIERS } from '../../simulator/faults';
 import { samplePopulation } from '../../simulator/population';
 import { DEFAULT_SIMULATOR_SEED, startSimulator, type RunningSimulator } from '../../simulator/server';

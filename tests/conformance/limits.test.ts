@@ -3,7 +3,7 @@
 // (docs/decisions.md), over HTTP against the built app (startApp, through the harness). The
 // global per-IP layer has its own file, global-limit.test.ts; here it is out of the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import {

@@ -15,7 +15,8 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { EnvError, envSchema, parseEnv } from '@/lib/platform/settings/env';
+import { EnvError } from '@/lib/platform/settings/fragment';
+import { envSchema, parseEnv } from '@/lib/root/settings';
 import { PRODUCTION } from '@/tests/support/production-env';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PORTAL_GUIDE_PAGES, PORTAL_GUIDE_SESSION_HOURS, PORTAL_GUIDE_TWO_FACTOR_REQUIRED } from '@/app/docs/portal-guide';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { INVITATION_VALID_HOURS } from '@/lib/flows/portal-identity/links';
 import { portalTwoFactorRequired } from '@/lib/flows/portal-identity/policy';

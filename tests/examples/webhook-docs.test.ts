@@ -2,7 +2,7 @@
 // each with a body of the shape it sends, and docs/integrators.md holds what /docs shows.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { NOTIFICATIONS } from '@/lib/reactions/integrator-notifications/kinds';
 import { TEST_TYPE } from '@/lib/reactions/integrator-notifications/test-notice';
 import { retryWaitsMs, WEBHOOK_BODY_FIELDS, webhookDocsSettingsFrom, webhookEvents } from '@/lib/reactions/integrator-notifications/webhook-docs';

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AlertDispatcher } from '@/lib/reactions/alerts/dispatcher';
 import { signAlert } from '@/lib/reactions/alerts/signature';
 import { awaitFirstAttempts } from '@/lib/reactions/alerts/test-outcome';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { IntegratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';
 import { sendTestNotification } from '@/lib/reactions/integrator-notifications/test-notice';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { monthPeriod } from '@/lib/flows/statements/figures';
 import { configuredIssuer, issuerLines } from '@/lib/flows/statements/issuer';
 import { previousMonth } from '@/lib/flows/statements/monthly';

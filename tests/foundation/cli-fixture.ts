@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { db } from '@/db/client';
 import { decisionOfSettings, publishInvoicingDecision } from '@/lib/core/invoices/decision';
 import { resolveDeferredSales } from '@/lib/core/invoices/sales';
-import type { Env } from '@/lib/platform/settings/env';
+import type { Settings as Env } from '@/lib/root/settings';
 import { runCli, type CliResult } from '../support/cli';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 

@@ -16,7 +16,7 @@ import { invoiceCertified } from '@/lib/flows/invoicing/events';
 import { invoicesInQueue } from '@/lib/flows/invoicing/queue';
 import { certifierOf, issuerOf } from '@/lib/flows/invoicing/settings';
 import { createInvoiceWorker, type InvoiceWorkerOptions } from '@/lib/flows/invoicing/worker';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { AlertDispatcher, setAlertDispatcher } from '@/lib/reactions/alerts/dispatcher';
 import { IntegratorNotifier, setIntegratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';

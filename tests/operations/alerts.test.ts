@@ -14,7 +14,7 @@ import type { AlertSettings } from '@/lib/reactions/alerts/settings';
 import { verifyAlertSignature } from '@/lib/reactions/alerts/signature';
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { placeHold, settleHold } from '@/lib/core/billing/holds';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { setLowBalanceAlert, setTariff } from '@/lib/flows/integration-management/service';
 import { buildSourceClients } from '@/lib/sources';

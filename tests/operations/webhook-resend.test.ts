@@ -15,7 +15,7 @@ import { recentNotifications, removeNotificationWebhook, setNotificationWebhook 
 import { RESEND_INTERVAL_SECONDS, RESEND_MESSAGES, resendNotification } from '@/lib/reactions/integrator-notifications/resend';
 import { webhookDocsSettingsFrom } from '@/lib/reactions/integrator-notifications/webhook-docs';
 import { webhookMarkdown } from '@/lib/reactions/integrator-notifications/webhook-markdown';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { subscribeReactions } from '@/lib/root/reactions';
 import { sendTestNotification } from '@/lib/reactions/integrator-notifications/test-notice';
 import { createTestIntegration, eventually, TEST_ACTOR } from '../conformance/harness';

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { createIntegration } from '@/lib/flows/integration-management/service';
 import { linkedIdentifiers, resealIdentifierLinks } from '@/lib/core/personal-data/identifier-links';
 import { personalDataKeys } from '@/lib/core/sealing/keys';

@@ -18,7 +18,7 @@ import { pdfTextLines } from '../support/pdf-text';
 import { listLatestRecords } from '@/lib/core/records/list';
 import { recordUnbilledQuery } from '@/lib/core/records/write';
 import { createConsoleUser } from '@/lib/flows/auth/users';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { IntegratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
 import { noteWatchListChanges } from '@/lib/reactions/integrator-notifications/watch-lists';

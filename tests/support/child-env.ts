@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { envSchema } from '@/lib/platform/settings/env';
+import { envSchema } from '@/lib/root/settings';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -1,7 +1,8 @@
 // What the settings' tests share: how to read which variables an environment is refused for, and
 // a production environment that passes, for each test to change one thing of.
 import { expect } from 'vitest';
-import { EnvError, parseEnv } from '@/lib/platform/settings/env';
+import { EnvError } from '@/lib/platform/settings/fragment';
+import { parseEnv } from '@/lib/root/settings';
 
 /** The names of the variables an invalid environment is rejected for. */
 export function rejectedVariables(source: Record<string, string | undefined>): string[] {

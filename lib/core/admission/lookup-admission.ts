@@ -6,7 +6,7 @@
 // LOOKUP_CONCURRENCY run, the rest wait in arrival order, and only past LOOKUP_QUEUE_MAX waiting is
 // the excess shed: answered "unavailable" at once, never charged, never recorded.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { env } from '@/lib/platform/settings/env';
+import { admissionSettings } from './settings';
 import { currentLookupTrace } from '@/lib/platform/http/lookup-trace';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { processSlot } from '@/lib/platform/runtime/process-state';
@@ -40,7 +40,7 @@ export class LookupAdmission {
 }
 
 function createLookupAdmission(): LookupAdmission {
-  const { LOOKUP_CONCURRENCY, LOOKUP_QUEUE_MAX } = env();
+  const { LOOKUP_CONCURRENCY, LOOKUP_QUEUE_MAX } = admissionSettings();
   const admission = new LookupAdmission(LOOKUP_CONCURRENCY, LOOKUP_QUEUE_MAX);
   metrics().probes.lookupAdmission = () => ({ running: admission.running, waiting: admission.waiting });
   return admission;

@@ -7,7 +7,7 @@ import { flushTokenUses, noteTokenUse } from '@/lib/core/credentials/last-use';
 import { tokenUsableAt } from '@/lib/core/credentials/token-state';
 import { addressAllowed, compileAllowList, type Network } from '@/lib/core/credentials/allow-list';
 import { flushRefusedAddresses } from '@/lib/core/credentials/refused-addresses';
-import { env } from '@/lib/platform/settings/env';
+import { integrationDirectorySettings } from './settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { hashToken } from '@/lib/platform/security/tokens';
 import { timingSafeEqual } from 'node:crypto';
@@ -361,7 +361,7 @@ function toCopy(rows: Integration[], tokens: StoredToken[]): Map<string, CachedI
 }
 
 function createIntegrationDirectory(): IntegrationDirectory {
-  const { INTEGRATION_CACHE_REFRESH_MS: refreshMs, INTEGRATION_CACHE_MAX_AGE_MS: maxAgeMs, TOKEN_LAST_USE_FLUSH_MS: lastUseFlushMs } = env();
+  const { INTEGRATION_CACHE_REFRESH_MS: refreshMs, INTEGRATION_CACHE_MAX_AGE_MS: maxAgeMs, TOKEN_LAST_USE_FLUSH_MS: lastUseFlushMs } = integrationDirectorySettings();
   const directory = new IntegrationDirectory(databaseReader, { refreshMs, readDeadlineMs: Math.max(refreshMs, 1_000), maxAgeMs, lastUseFlushMs });
   metrics().probes.integrationCacheAgeSeconds = () => {
     const ageMs = directory.copyAgeMs();

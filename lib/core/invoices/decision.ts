@@ -7,16 +7,16 @@ import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { invoicingDecision } from '@/db/schema';
-import { env, type Env } from '@/lib/platform/settings/env';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { DOCUMENT_TYPE_OF_AFFILIATION, type DocumentType } from '@/lib/providers/fel/document';
+import { felSettings, type FelSettings } from '@/lib/providers/fel/settings';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export type InvoicingDecision = { invoices: false } | { invoices: true; documentType: Exclude<DocumentType, 'NCRE'> };
 
 /** The decision a process's own settings make: what an app instance publishes. */
-export function decisionOfSettings(settings: Pick<Env, 'FEL_ENABLED' | 'FEL_ISSUER_AFFILIATION'>): InvoicingDecision {
+export function decisionOfSettings(settings: Pick<FelSettings, 'FEL_ENABLED' | 'FEL_ISSUER_AFFILIATION'>): InvoicingDecision {
   if (!settings.FEL_ENABLED) return { invoices: false };
   return { invoices: true, documentType: DOCUMENT_TYPE_OF_AFFILIATION[settings.FEL_ISSUER_AFFILIATION ?? 'GEN'] };
 }
@@ -42,7 +42,7 @@ function fromRow(row: typeof invoicingDecision.$inferSelect): PublishedDecision 
  */
 export async function publishInvoicingDecision(
   handle: Pick<Database, 'transaction'>,
-  settings: Pick<Env, 'FEL_ENABLED' | 'FEL_ISSUER_AFFILIATION'> = env(),
+  settings: Pick<FelSettings, 'FEL_ENABLED' | 'FEL_ISSUER_AFFILIATION'> = felSettings(),
   publishedBy = `${hostname()} pid ${process.pid}`,
 ): Promise<{ previous: PublishedDecision | null; changed: boolean }> {
   const decision = decisionOfSettings(settings);
@@ -80,7 +80,7 @@ export function decideFromPublishedOnly(): void {
 export async function invoicingDecisionFor(tx: Pick<Transaction, 'select'>): Promise<InvoicingDecision | null> {
   const published = await readInvoicingDecision(tx);
   if (published) return published.decision;
-  return peekProcessSlot<boolean>('invoicingDecidedByService') ? null : decisionOfSettings(env());
+  return peekProcessSlot<boolean>('invoicingDecidedByService') ? null : decisionOfSettings(felSettings());
 }
 
 /** Whether the service invoices top-ups, as its instances published it ('undecided': none started yet). */

@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import type { LookupKind, RefusalReason, UnservedCause } from '@/db/schema';
-import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from './settings';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { hourStart } from '@/lib/platform/time/hours';
 import { refusalStatus, unservedStatus } from './statuses';
@@ -85,7 +85,7 @@ function keepCapped(trace: Trace): void {
     state.minute = minute;
     state.tracedThisMinute = 0;
   }
-  if (state.tracedThisMinute >= env().REQUEST_TRACE_MAX_PER_MINUTE) {
+  if (state.tracedThisMinute >= requestTraceSettings().REQUEST_TRACE_MAX_PER_MINUTE) {
     countUntraced(state.untraced, trace.at);
     metrics().untracedRequests.inc();
     return;

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { createTestIntegration } from '@/tests/conformance/harness';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { lowBalanceIntegrations } from './usage';

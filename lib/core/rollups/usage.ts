@@ -1,7 +1,7 @@
 import { and, asc, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, type LookupKind, type RefusalReason } from '@/db/schema';
-import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
 import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { LOOKUPS } from '@/lib/vocabulary/labels';
 import { OUTCOMES, outcomeOf, type Outcome } from '@/lib/core/records/outcomes';
@@ -149,7 +149,7 @@ export async function loadDashboard(range: DashboardRange, now = new Date(), int
  * pay one lookup (exhausted). Exhausted first, then the lowest balances; at most LOW_BALANCE_SHOWN.
  */
 export async function lowBalanceIntegrations(): Promise<LowBalanceIntegration[]> {
-  const defaultCentavos = env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS;
+  const defaultCentavos = balanceSettings().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS;
   const threshold = sql<number>`coalesce(${integrations.lowBalanceAlertCentavos}, ${defaultCentavos}::bigint)`;
   const exhausted = sql<boolean>`(${integrations.balanceCentavos} = 0 or ${integrations.balanceCentavos} < ${integrations.tariffCentavos})`;
   const rows = await (await db())

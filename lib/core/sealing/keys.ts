@@ -1,7 +1,12 @@
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { env, type Env } from '@/lib/platform/settings/env';
+import { PLATFORM_SETTINGS, type Env } from '@/lib/platform/settings/env';
+import { currentSettings } from '@/lib/platform/settings/fragment';
+import { SEALING_SETTINGS, type SealingSettings } from './settings';
+
+/** What the keys are read from: their settings, and whether this is production. */
+type KeySettings = SealingSettings & Pick<Env, 'APP_ENV'>;
 import { ensurePrivateDirectory, LOCAL_DATA_DIR } from '@/lib/platform/files/private-directory';
 
 /** A 256-bit key and its id: the id travels with every value it sealed, so keys can rotate. */
@@ -66,18 +71,18 @@ function developmentKey(setting: KeySetting): string {
   }
 }
 
-function configuredKey(settings: Env, setting: KeySetting): PersonalDataKey {
+function configuredKey(settings: KeySettings, setting: KeySetting): PersonalDataKey {
   const value = settings[setting];
   if (value) return fromBase64(value);
-  // lib/platform/settings/env.ts refuses a production start without it; this guards any other way in.
+  // settings.ts refuses a production start without it; this guards any other way in.
   if (settings.APP_ENV === 'production') throw new Error(`${setting} is required when APP_ENV=production`);
   return fromBase64(developmentKey(setting));
 }
 
-const cache = new WeakMap<Env, PersonalDataKeyring>();
+const cache = new WeakMap<KeySettings, PersonalDataKeyring>();
 
 /** This process's personal-data keys, from its settings (read once per settings object). */
-export function personalDataKeys(settings: Env = env()): PersonalDataKeyring {
+export function personalDataKeys(settings: KeySettings = currentSettings([PLATFORM_SETTINGS, SEALING_SETTINGS])): PersonalDataKeyring {
   const cached = cache.get(settings);
   if (cached) return cached;
   const encryption = configuredKey(settings, 'PERSONAL_DATA_KEY');

@@ -9,7 +9,7 @@ import { ensurePrivateDirectory, LOCAL_DATA_DIR } from '@/lib/platform/files/pri
 const DEVELOPMENT_SECRET_FILE = path.join(LOCAL_DATA_DIR, 'nextauth-secret');
 
 /**
- * The key that signs console sessions. Production must set NEXTAUTH_SECRET (lib/platform/settings/env.ts refuses to
+ * The key that signs console sessions. Production must set NEXTAUTH_SECRET (the platform's settings refuse to
  * start without it). In development an unset secret is generated once and kept in .data/, so a
  * new checkout needs no configuration and restarting the app does not sign everybody out.
  */

@@ -5,7 +5,8 @@ import { db } from '@/db/client';
 import { autoTopUpCharges, autoTopUps, integrations, ledgerEntries, onlinePaymentEvents, onlinePayments, type AutoTopUp, type AutoTopUpCharge, type PortalRole } from '@/db/schema';
 import { writeAudit } from '@/lib/core/audit/audit';
 import type { Transaction } from '@/lib/core/billing/ledger';
-import { env } from '@/lib/platform/settings/env';
+import { paymentSettings } from '@/lib/providers/payments/settings';
+import { autoTopUpSettings } from './settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { GUATEMALA_OFFSET_HOURS } from '@/lib/platform/time/guatemala-time';
@@ -34,7 +35,7 @@ export const DAILY_MAX_LIMIT = 20;
 export const IN_FLIGHT_READ_AFTER_MS = 2 * 60_000;
 
 function inFlightReadAfterMs(): number {
-  return Math.max(IN_FLIGHT_READ_AFTER_MS, 2 * env().RECURRENTE_TIMEOUT_MS);
+  return Math.max(IN_FLIGHT_READ_AFTER_MS, 2 * paymentSettings().RECURRENTE_TIMEOUT_MS);
 }
 
 export type AutoTopUpError = 'forbidden' | 'off' | 'invalid' | 'unavailable' | 'not_found';
@@ -197,7 +198,7 @@ export interface RunOptions {
  */
 export async function runAutoTopUps(provider: PaymentProvider, options: RunOptions = {}): Promise<AutoTopUpRun> {
   const now = options.now ?? new Date();
-  const retryAfterMs = options.retryAfterMs ?? env().AUTO_TOP_UP_RETRY_AFTER_MS;
+  const retryAfterMs = options.retryAfterMs ?? autoTopUpSettings().AUTO_TOP_UP_RETRY_AFTER_MS;
   const run: AutoTopUpRun = { charged: 0, credited: 0, failed: 0, paused: 0 };
   const handle = await db();
   const stale = await handle

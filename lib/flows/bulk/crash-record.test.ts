@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { OUTCOME_UNKNOWN_DETAIL, sweepStaleHolds } from '@/lib/core/billing/holds';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { buildSourceClients } from '@/lib/sources';
 import { startSimulator, type RunningSimulator } from '@/simulator';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';

@@ -4,7 +4,8 @@
 // memory: an instance that dies leaves leases that expire, and any instance takes the items again.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { env } from '@/lib/platform/settings/env';
+import { balanceSettings, type BalanceSettings } from '@/lib/core/billing/settings';
+import { bulkSettings } from './settings';
 import { newRequestId } from '@/lib/platform/http/request-id';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { logger } from '@/lib/platform/logging/logger';
@@ -29,7 +30,7 @@ const WAIT_MS = 5_000;
  * is already past the source's ceiling; twice that covers a wait for a turn too), so an item is
  * taken again only from an instance that is gone, never from one still running it.
  */
-export function itemLeaseSeconds(settings = env()): number {
+export function itemLeaseSeconds(settings: Pick<BalanceSettings, 'HOLD_SWEEP_AFTER_SECONDS'> = balanceSettings()): number {
   return 2 * settings.HOLD_SWEEP_AFTER_SECONDS;
 }
 
@@ -167,12 +168,12 @@ interface RunnerState {
 
 /** Starts this instance's runner once (BULK_CONCURRENCY 0: none). */
 export function startBulkRunner(): void {
-  const settings = env();
+  const settings = bulkSettings();
   if (peekProcessSlot('bulkRunner') || settings.BULK_CONCURRENCY === 0) return;
   const state: RunnerState = { stopped: false, inFlight: 0, busy: false, wake: null, waitingUntil: new Map() };
   setProcessSlot('bulkRunner', state);
   const name = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  runAsJob('bulk-runner', () => void loop(state, name, settings.BULK_CONCURRENCY, settings.BULK_POLL_MS, itemLeaseSeconds(settings)));
+  runAsJob('bulk-runner', () => void loop(state, name, settings.BULK_CONCURRENCY, settings.BULK_POLL_MS, itemLeaseSeconds()));
 }
 
 /** Has this instance's runner look for work now (a job just submitted or retried here). */

@@ -11,7 +11,7 @@ import type { Actor } from '@/lib/core/audit/audit';
 import { adjustBalance, balanceAndLedgerSum, topUp } from '@/lib/core/billing/ledger';
 import { saleAwaitsReceptor, type SaleAwaitingReceptor } from '@/lib/core/billing/events';
 import { createIntegration } from '@/lib/flows/integration-management/service';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { approveTopUpRequest, reportTopUp, type Reporter } from '@/lib/flows/top-ups/requests';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { depositDaysAgo } from '@/tests/support/deposit-dates';

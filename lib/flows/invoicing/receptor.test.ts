@@ -12,7 +12,7 @@ import { db } from '@/db/client';
 import { auditLog, integrations, invoices, type Invoice } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
 import { topUp } from '@/lib/core/billing/ledger';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { FEL_SIM_RECEPTORS } from '../../../simulator/fel';

@@ -10,7 +10,7 @@ import { integrations, type Integration } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { releaseAwaitingInvoices } from '@/lib/core/invoices/sales';
-import { env } from '@/lib/platform/settings/env';
+import { felSettings } from '@/lib/providers/fel/settings';
 import { isValidClassicNit, isValidCui, normalizeCui, normalizeNit } from '@/lib/platform/guatemala/identifiers';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import { checkReceptor, type Receptor } from '@/lib/providers/fel/document';
@@ -62,7 +62,7 @@ function refuse(code: ReceptorProblemCode, message: string, field?: 'identificad
 
 /** The certifier of the settings, or null when FEL is not configured. */
 function defaultCertifier(): FelCertifier | null {
-  const settings = env();
+  const settings = felSettings();
   return settings.FEL_ENABLED ? certifierOf(settings) : null;
 }
 

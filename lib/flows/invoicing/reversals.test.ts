@@ -15,7 +15,7 @@ import { adjustBalance, balanceAndLedgerSum, topUp } from '@/lib/core/billing/le
 import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
 import { isVoidable, requestCreditNote, requestReceptorCorrection, requestVoid, voidDeadlineOf } from '@/lib/core/billing/invoice-reversals';
 import { booksByMonth, booksFindings } from '@/lib/core/billing/books';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import { startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';

@@ -1,11 +1,18 @@
 // The certifier and the issuer as the settings name them (docs/operations.md, "FEL invoices").
-import type { Env } from '@/lib/platform/settings/env';
+import { currentSettings } from '@/lib/platform/settings/fragment';
+import { ISSUER_SETTINGS, type IssuerSettings } from '@/lib/core/issuer/settings';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';
 import type { Issuer } from '@/lib/providers/fel/document';
 import { createInfileCertifier } from '@/lib/providers/fel/infile';
+import { FEL_SETTINGS, type FelSettings } from '@/lib/providers/fel/settings';
+
+export type InvoicingSettings = IssuerSettings & FelSettings;
+
+/** The process's issuer and FEL settings, read on first use. */
+export const invoicingSettings = (): InvoicingSettings => currentSettings([ISSUER_SETTINGS, FEL_SETTINGS]);
 
 /** The issuer of the settings; null while one of its settings is missing (FEL off in a test, say). */
-export function issuerOf(settings: Env): Issuer | null {
+export function issuerOf(settings: InvoicingSettings): Issuer | null {
   const {
     ISSUER_NIT: nit,
     ISSUER_LEGAL_NAME: legalName,
@@ -22,7 +29,7 @@ export function issuerOf(settings: Env): Issuer | null {
 }
 
 /** The certifier of the settings; null while one of its settings is missing. */
-export function certifierOf(settings: Env): FelCertifier | null {
+export function certifierOf(settings: FelSettings): FelCertifier | null {
   const { FEL_CERTIFIER_BASE_URL, FEL_NIT_LOOKUP_BASE_URL, FEL_SIGNING_USER, FEL_SIGNING_KEY, FEL_API_USER, FEL_API_KEY } = settings;
   if (!FEL_CERTIFIER_BASE_URL || !FEL_NIT_LOOKUP_BASE_URL || !FEL_SIGNING_USER || !FEL_SIGNING_KEY || !FEL_API_USER || !FEL_API_KEY) return null;
   return createInfileCertifier({

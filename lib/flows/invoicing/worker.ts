@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Invoice } from '@/db/schema';
 import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
-import { env } from '@/lib/platform/settings/env';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { logger } from '@/lib/platform/logging/logger';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -19,7 +18,7 @@ import { emissionDay, prepareDocument, type DocumentType, type Issuer, type Rece
 import { certifierCredentialsRefused, invoiceCertified } from './events';
 import { claimDueInvoices, claimUntoldInvoices, logAttempt, recordNoticeEmitted, updateClaimed } from './queue';
 import { createReversalSettler } from './reversals';
-import { certifierOf, issuerOf } from './settings';
+import { certifierOf, invoicingSettings, issuerOf } from './settings';
 
 /** SAT's emission window: FechaHoraEmision at most 5 days before the certification. */
 export const EMISSION_WINDOW_MS = 5 * 86_400_000;
@@ -263,7 +262,7 @@ interface WorkerState {
 
 /** Starts this instance's worker when FEL is on; every instance runs one (leases share the queue). */
 export function startInvoiceWorker(): void {
-  const settings = env();
+  const settings = invoicingSettings();
   if (!settings.FEL_ENABLED || peekProcessSlot('invoiceWorker')) return;
   const certifier = certifierOf(settings);
   const issuer = issuerOf(settings);

@@ -5,7 +5,8 @@ import { keepRecord } from '@/lib/core/record-journal';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { describeError } from '@/lib/platform/logging/errors';
-import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
+import { sourceSettings } from '@/lib/sources/settings';
 import { idempotencyKeyHash, readIdempotencyKey } from '@/lib/core/idempotency/key';
 import { claimIdempotencyKey, releaseIdempotencyKey, settleIdempotencyKey, type IdempotencyTarget } from '@/lib/core/idempotency/store';
 import { logger } from '@/lib/platform/logging/logger';
@@ -151,12 +152,12 @@ const claimIdempotencyKeyOnce: Stage = {
   appliesTo: (lookup) => lookup.idempotency !== undefined,
   async run(lookup, next) {
     const idempotency = reached(lookup.idempotency, 'Idempotency-Key');
-    const settings = env();
     const request = normalizedRequest(lookup.input.catalog, reached(lookup.request, 'request'));
     // A repeat waits for the first no longer than the source's ceiling (the contract's 30 seconds).
-    const waitUntil = performance.now() + settings.SOURCE_TIMEOUT_MS;
+    const waitUntil = performance.now() + sourceSettings().SOURCE_TIMEOUT_MS;
+    const { HOLD_SWEEP_AFTER_SECONDS } = balanceSettings();
     for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS)) {
-      const claim = await claimIdempotencyKey(idempotency.target, request, settings.HOLD_SWEEP_AFTER_SECONDS);
+      const claim = await claimIdempotencyKey(idempotency.target, request, HOLD_SWEEP_AFTER_SECONDS);
       if (claim.kind === 'replay') {
         lookup.replayOf = claim.originalRequestId;
         return { kind: 'replay', answer: claim.answer };

@@ -5,7 +5,7 @@ import { integrations, invoices, onlinePaymentEvents, onlinePayments, portalUser
 import { writeAudit, type IntegratorActor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/billing/ledger';
 import { saleWouldAwaitReceptor } from '@/lib/core/invoices/sales';
-import { env, type Env } from '@/lib/platform/settings/env';
+import { onlineTopUpSettings, type OnlineTopUpSettings } from './settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import type { PaymentCurrency, PaymentProvider, PaymentState } from '@/lib/providers/payments/provider';
@@ -47,7 +47,7 @@ export interface OnlineTopUpQuote {
 }
 
 /** The amount's checks and the fee shown before paying. */
-export function quoteOnlineTopUp(amountCentavos: number, settings: Pick<Env, 'ONLINE_TOP_UP_MIN_CENTAVOS' | 'ONLINE_TOP_UP_MAX_CENTAVOS' | 'ONLINE_TOP_UP_FEE_BASIS_POINTS' | 'ONLINE_TOP_UP_FEE_FIXED_CENTAVOS'> = env()): Result<OnlineTopUpQuote, 'invalid'> {
+export function quoteOnlineTopUp(amountCentavos: number, settings: Pick<OnlineTopUpSettings, 'ONLINE_TOP_UP_MIN_CENTAVOS' | 'ONLINE_TOP_UP_MAX_CENTAVOS' | 'ONLINE_TOP_UP_FEE_BASIS_POINTS' | 'ONLINE_TOP_UP_FEE_FIXED_CENTAVOS'> = onlineTopUpSettings()): Result<OnlineTopUpQuote, 'invalid'> {
   if (!Number.isSafeInteger(amountCentavos) || amountCentavos <= 0) return fail('invalid', ONLINE_TOP_UP_MESSAGES.amount);
   if (amountCentavos < settings.ONLINE_TOP_UP_MIN_CENTAVOS || amountCentavos > settings.ONLINE_TOP_UP_MAX_CENTAVOS) {
     return fail('invalid', amountOutOfLimitsMessage(settings.ONLINE_TOP_UP_MIN_CENTAVOS, settings.ONLINE_TOP_UP_MAX_CENTAVOS));

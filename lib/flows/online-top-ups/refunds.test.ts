@@ -11,7 +11,7 @@ import { adjustBalance, balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { certifierOf, issuerOf } from '@/lib/flows/invoicing/settings';
 import { createInvoiceWorker } from '@/lib/flows/invoicing/worker';
 import { invoicesInQueue } from '@/lib/flows/invoicing/queue';
-import { env } from '@/lib/platform/settings/env';
+import { allSettings as env } from '@/lib/root/settings';
 import { createRecurrenteProvider } from '@/lib/providers/payments/recurrente';
 import type { PaymentProvider } from '@/lib/providers/payments/provider';
 import type { FelCertifier } from '@/lib/providers/fel/certifier';

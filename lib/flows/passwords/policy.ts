@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ZxcvbnFactory, type MatchExtended } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 import { env } from '@/lib/platform/settings/env';
+import { issuerSettings } from '@/lib/core/issuer/settings';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 
 /**
@@ -98,8 +99,8 @@ let serviceWordList: string[] | undefined;
 /** SERVICE_WORDS with the words of the configured service name and of the operator (its legal name and NIT). */
 function serviceWords(): string[] {
   if (!serviceWordList) {
-    const settings = env();
-    const named = [settings.SERVICE_NAME, settings.ISSUER_LEGAL_NAME ?? ''];
+    const settings = issuerSettings();
+    const named = [env().SERVICE_NAME, settings.ISSUER_LEGAL_NAME ?? ''];
     serviceWordList = [
       ...new Set([
         ...SERVICE_WORDS,
@@ -158,8 +159,7 @@ function identifierBodies(identifier: string): string[] {
  * (576937-K.2026, 576937k, 5 7 6 9 3 7): compared on the password's digits and K alone.
  */
 function carriesKnownIdentifier(password: string, owner: PasswordOwner): boolean {
-  const settings = env();
-  const known = [settings.ISSUER_NIT, ...(owner.identifiers ?? [])].filter((identifier): identifier is string => Boolean(identifier));
+  const known = [issuerSettings().ISSUER_NIT, ...(owner.identifiers ?? [])].filter((identifier): identifier is string => Boolean(identifier));
   const compact = password.toUpperCase().replace(/[^0-9K]/g, '');
   return known.flatMap(identifierBodies).some((body) => compact.includes(body));
 }

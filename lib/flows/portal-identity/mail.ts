@@ -1,4 +1,4 @@
-import { emailSettingsFrom, sendMail, type Mail } from '@/lib/platform/mail/smtp';
+import { configuredEmail, sendMail, type Mail } from '@/lib/platform/mail/smtp';
 import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { logger } from '@/lib/platform/logging/logger';
@@ -25,20 +25,18 @@ export const printOnTerminal: LinkPrinter = (line) => {
 
 /** Whether the portal can send its links: an SMTP server, or development's terminal. */
 export function portalMailAvailable(): boolean {
-  const settings = env();
-  return emailSettingsFrom(settings) !== undefined || settings.APP_ENV === 'development';
+  return configuredEmail() !== undefined || env().APP_ENV === 'development';
 }
 
 async function deliver(mail: Mail, terminalLine: string, link: string, printer: LinkPrinter): Promise<LinkDelivery> {
-  const settings = env();
-  const email = emailSettingsFrom(settings);
+  const email = configuredEmail();
   if (email) {
     const outcome = await sendMail(email, mail);
     if (outcome.ok) return { ok: true, via: 'email' };
     logger('portal').warn({ smtpError: outcome.error, responseStatus: outcome.responseStatus }, 'a portal e-mail could not be sent');
     return { ok: false, reason: 'failed', error: outcome.error ?? undefined };
   }
-  if (settings.APP_ENV !== 'development') return { ok: false, reason: 'not_configured' };
+  if (env().APP_ENV !== 'development') return { ok: false, reason: 'not_configured' };
   printer(terminalLine, link);
   return { ok: true, via: 'terminal' };
 }

@@ -9,7 +9,8 @@ import { recordsCsvStreamFrom } from '@/lib/core/records/csv';
 import { purgeExpiredSearchReferences } from '@/lib/core/personal-data/search-references';
 import { purgeOldSubmissions } from '@/lib/core/submissions/claim';
 import { purgeExpiredRequestTraces } from '@/lib/core/request-traces/read';
-import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
+import { bulkSettings } from '@/lib/flows/bulk/settings';
 import { purgeExpiredBulkJobs } from '@/lib/flows/bulk/retention';
 import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
 import { dropRecordMonthsBefore, ensureRecordMonths, monthStart, recordsArePartitioned } from '@/lib/core/records/partitions';
@@ -73,9 +74,9 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   // Form sending keys are needed for a day at most (lib/core/submissions).
   await purgeOldSubmissions(options.now);
   // Request traces, a few days (lib/core/request-traces).
-  await purgeExpiredRequestTraces(env().REQUEST_TRACE_RETENTION_DAYS, options.now);
+  await purgeExpiredRequestTraces(requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS, options.now);
   // Bulk jobs' results, BULK_RESULT_RETENTION_DAYS after the job ended (lib/flows/bulk).
-  await purgeExpiredBulkJobs(env().BULK_RESULT_RETENTION_DAYS, options.now);
+  await purgeExpiredBulkJobs(bulkSettings().BULK_RESULT_RETENTION_DAYS, options.now);
   // And a search's identifier behind its reference, an hour (lib/core/personal-data/search-references.ts).
   await purgeExpiredSearchReferences(options.now);
   // A person's NIT-CUI link goes with the last record that could have shown it: its last sighting

@@ -1,4 +1,4 @@
-import { env, type Env } from '@/lib/platform/settings/env';
+import { issuerSettings, type IssuerSettings } from '@/lib/core/issuer/settings';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 
 /** The operator as a statement names it, its issuer (the ISSUER_* settings, which its invoices read too). */
@@ -10,8 +10,8 @@ export interface StatementIssuer {
 }
 
 /** The issuer the settings name now: copied into each statement when it is issued. */
-export function configuredIssuer(settings: Env = env()): StatementIssuer {
-  // lib/platform/settings/env.ts requires the name, NIT and address in production and fills in
+export function configuredIssuer(settings: IssuerSettings = issuerSettings()): StatementIssuer {
+  // lib/core/issuer/settings.ts requires the name, NIT and address in production and fills in
   // development's; never unset here. The address is its street line, then the municipality and the
   // department where they are set (the invoices' DTE takes each apart).
   const address = [settings.ISSUER_ADDRESS!, settings.ISSUER_MUNICIPALITY, settings.ISSUER_DEPARTMENT].filter(Boolean).join(', ');

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { ledgerEntries, portalUsers, topUpRequests } from '@/db/schema';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import type { Actor } from '@/lib/core/audit/audit';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';

@@ -4,7 +4,7 @@ import { integrations, portalUsers, topUpRequests, topUpSlips, type TopUpRequest
 import { describeActor, writeAudit, type Actor, type IntegratorActor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/billing/ledger';
 import { approvedTopUpNote } from './notes';
-import { env } from '@/lib/platform/settings/env';
+import { topUpSettings } from './settings';
 import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/platform/time/guatemala-time';
 import { positiveCentavosSchema } from '@/lib/core/integrations/schemas';
 import { topUpApproved, topUpRejected, type DecidedTopUp } from './events';
@@ -70,13 +70,13 @@ function isReference(typed: string): boolean {
  * before today. An older deposit could no longer be checked against the bank's statement.
  */
 export function earliestDepositDate(now = new Date()): string {
-  return guatemalanDayBefore(guatemalanToday(now), env().TOP_UP_DEPOSIT_MAX_AGE_DAYS);
+  return guatemalanDayBefore(guatemalanToday(now), topUpSettings().TOP_UP_DEPOSIT_MAX_AGE_DAYS);
 }
 
 function depositDateProblem(day: string, now: Date): string | undefined {
   if (!isCalendarDay(day) || day > guatemalanToday(now)) return TOP_UP_MESSAGES.date;
   const earliest = earliestDepositDate(now);
-  if (day < earliest) return depositTooOldMessage(earliest, env().TOP_UP_DEPOSIT_MAX_AGE_DAYS);
+  if (day < earliest) return depositTooOldMessage(earliest, topUpSettings().TOP_UP_DEPOSIT_MAX_AGE_DAYS);
   return undefined;
 }
 

@@ -79,7 +79,7 @@ const LEVELS: ReadonlySet<string> = new Set(LOG_LEVELS);
 /** Options shared by the app's logger and the tests that check what it writes. */
 export function loggerOptions(level = process.env.LOG_LEVEL): pino.LoggerOptions {
   return {
-    // lib/platform/settings/env.ts validates LOG_LEVEL for the start; the logger must exist before that can report.
+    // The platform's settings (settings/env.ts) validate LOG_LEVEL for the start; the logger must exist before that can report.
     level: level && LEVELS.has(level) ? level : 'info',
     formatters: { log: redactSecretKeys, bindings: redactSecretKeys },
     serializers: { err: serializeError, error: serializeError },

@@ -2,7 +2,9 @@
 // integrators' notices and the portal's invitation and reset links all leave here.
 import { connect } from 'node:net';
 import nodemailer from 'nodemailer';
-import type { Env } from '@/lib/platform/settings/env';
+import { PLATFORM_SETTINGS, type Env } from '@/lib/platform/settings/env';
+import { currentSettings } from '@/lib/platform/settings/fragment';
+import { MAIL_SETTINGS, type MailSettings } from './settings';
 import { describeFailure, type AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 
 export interface EmailSettings {
@@ -18,7 +20,7 @@ export interface EmailSettings {
 }
 
 /** The relay's settings out of the validated environment; undefined when none is configured. */
-export function emailSettingsFrom(env: Env): EmailSettings | undefined {
+export function emailSettingsFrom(env: Pick<Env, 'APP_ENV'> & MailSettings): EmailSettings | undefined {
   return env.ALERT_SMTP_HOST && env.ALERT_EMAIL_FROM
     ? {
         host: env.ALERT_SMTP_HOST,
@@ -30,6 +32,11 @@ export function emailSettingsFrom(env: Env): EmailSettings | undefined {
         to: env.ALERT_EMAIL_TO,
       }
     : undefined;
+}
+
+/** The process's relay; undefined when none is configured. */
+export function configuredEmail(): EmailSettings | undefined {
+  return emailSettingsFrom(currentSettings([PLATFORM_SETTINGS, MAIL_SETTINGS]));
 }
 
 /** Any e-mail: an alert, a notice, a portal link. */

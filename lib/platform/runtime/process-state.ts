@@ -11,7 +11,7 @@
 
 import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 export const PROCESS_SLOTS = {
-  env: 'the validated settings (lib/platform/settings/env.ts)',
+  env: "the validated settings, every capability's in one record as each is first read (lib/platform/settings/fragment.ts)",
   database: 'the database handle, PostgreSQL or the embedded PGlite (db/client.ts)',
   logger: 'the root logger (lib/platform/logging/logger.ts)',
   logDestination: 'where log lines go and at what level, chosen before the first line (the CLI: stderr)',

@@ -1,684 +1,137 @@
 import { z } from 'zod';
-import { smtpHostProblem, webhookUrlProblem } from '../security/outbound-urls';
 import { PASSWORD_HASH_COSTS } from '../security/passwords';
-import { isValidClassicNit, isValidNit, normalizeNit } from '../guatemala/identifiers';
-import { BANK_ACCOUNT_CURRENCIES, BANK_ACCOUNT_TYPES, BANK_CODES } from '../guatemala/banks';
-import { processSlot } from '@/lib/platform/runtime/process-state';
+import { defineSettings, type SettingsOf } from './fragment';
+import { requireHttps, requireSet } from './rules';
+import { emptyAsUnset, flag, httpUrl, integer, optional } from './values';
 
-// Every setting of the app, validated once. A wrong or missing variable stops the start with a
-// message that names it. Defaults are the contract's values and the bundled simulator's address,
-// so the embedded development setup needs no configuration at all.
+// The platform's own settings: the database, logging, sessions and their secrets, the HTTP limits
+// and timings, metrics, the shared limits' store and the simulator. Each capability declares its
+// own beside its code (lib/README.md, "Settings"). Defaults are the contract's values, so the
+// embedded development setup needs no configuration at all.
 
-const integer = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
-const flag = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => value === 'true' || value === '1');
-const httpUrl = z.url({ protocol: /^https?$/ });
-const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
-
-/** A 256-bit key written as base64 (`openssl rand -base64 32`). */
-const isBase64Key = (value: string) => /^[A-Za-z0-9+/_-]{43}=?$/.test(value.trim()) && Buffer.from(value.trim(), 'base64').length === 32;
-const base64Key = z.string().refine(isBase64Key, 'must be 32 random bytes in base64 (openssl rand -base64 32)');
-const base64Keys = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((key) => key.trim()).filter((key) => key !== '') : []),
-  // Reported as the variable itself: which key of the list is wrong is not printed, it is a secret.
-  z.array(z.string()).refine((keys) => keys.every(isBase64Key), 'must be comma-separated keys of 32 bytes in base64'),
-);
-
-/** One line of printable text: a line break or a control character would break a PDF line. */
-const printableLine = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must be one line of printable text');
-
-/**
- * The issuer in development, of its statements and its invoices alike: values that say so on every
- * PDF, so a development document is never taken for an operator's. The NIT passes SAT's check (any
- * valid one would) and is the one the simulated certifier knows.
- */
-export const DEVELOPMENT_ISSUER = {
-  ISSUER_LEGAL_NAME: 'Emisor de desarrollo, sin validez (configure ISSUER_LEGAL_NAME)',
-  ISSUER_NIT: '576937-K',
-  ISSUER_ADDRESS: 'Dirección de desarrollo, sin validez (configure ISSUER_ADDRESS)',
-  ISSUER_POSTAL_CODE: '01001',
-  ISSUER_MUNICIPALITY: 'Guatemala',
-  ISSUER_DEPARTMENT: 'Guatemala',
-} as const;
-
-/**
- * Settings renamed, read under their old names for one release when the new one is unset (a
- * warning at start says so; docs/deploy.md, "Renamed settings"). Statements and invoices named
- * their issuer twice, STATEMENT_ISSUER_* and FEL_ISSUER_*, and in development they named two.
- */
-export const RENAMED_SETTINGS: ReadonlyArray<{ old: string; now: string }> = [
-  { old: 'STATEMENT_ISSUER_NAME', now: 'ISSUER_LEGAL_NAME' },
-  { old: 'FEL_ISSUER_LEGAL_NAME', now: 'ISSUER_LEGAL_NAME' },
-  { old: 'STATEMENT_ISSUER_NIT', now: 'ISSUER_NIT' },
-  { old: 'FEL_ISSUER_NIT', now: 'ISSUER_NIT' },
-  { old: 'FEL_ISSUER_ADDRESS', now: 'ISSUER_ADDRESS' },
-  { old: 'STATEMENT_ISSUER_ADDRESS', now: 'ISSUER_ADDRESS' },
-  { old: 'FEL_ISSUER_POSTAL_CODE', now: 'ISSUER_POSTAL_CODE' },
-  { old: 'FEL_ISSUER_MUNICIPALITY', now: 'ISSUER_MUNICIPALITY' },
-  { old: 'FEL_ISSUER_DEPARTMENT', now: 'ISSUER_DEPARTMENT' },
-];
-
-/** Old names that must agree when both are set: two different issuers would be the bug itself. */
-const ONE_ISSUER_SETTINGS = new Set(['ISSUER_LEGAL_NAME', 'ISSUER_NIT']);
-
-/** The old name whose value stands for `now`, when `now` itself is unset: the first of the list that is set. */
-function oldNameInUse(source: Record<string, string | undefined>, now: string): string | undefined {
-  if (emptyAsUnset(source[now]) !== undefined) return undefined;
-  return RENAMED_SETTINGS.find((rename) => rename.now === now && emptyAsUnset(source[rename.old]) !== undefined)?.old;
-}
-
-/** What a start warns of: each old name set in `source`, and whether its value is the one used. */
-export function renamedSettingsInUse(source: Record<string, string | undefined>): string[] {
-  return RENAMED_SETTINGS.filter(({ old }) => emptyAsUnset(source[old]) !== undefined).map(({ old, now }) => {
-    const used = oldNameInUse(source, now);
-    if (used === old) return `${old} is the old name of ${now}, read for this release only: rename it ${now}`;
-    return `${old} is the old name of ${now} and is ignored (${used ?? now} is used): remove it`;
-  });
-}
-
-/** The renamed settings' values under their new names, from the old ones where the new are unset; and the conflicts. */
-function renamedSettingValues(source: Record<string, string | undefined>): { values: Record<string, string>; problems: string[] } {
-  const values: Record<string, string> = {};
-  const problems: string[] = [];
-  for (const now of new Set(RENAMED_SETTINGS.map((rename) => rename.now))) {
-    const used = oldNameInUse(source, now);
-    if (!used) continue;
-    values[now] = source[used]!;
-    if (!ONE_ISSUER_SETTINGS.has(now)) continue;
-    const comparable = (name: string) => (now === 'ISSUER_NIT' ? normalizeNit(source[name]!) : source[name]!.trim());
-    const others = RENAMED_SETTINGS.filter((rename) => rename.now === now && rename.old !== used && emptyAsUnset(source[rename.old]) !== undefined);
-    for (const other of others) {
-      if (comparable(other.old) !== comparable(used)) problems.push(`${now}: ${used} and ${other.old} name different issuers, and statements and invoices name one: set ${now} and remove both`);
-    }
-  }
-  return { values, problems };
-}
-
-const bankAccountSchema = z.strictObject({
-  bank: z.enum(BANK_CODES, `must be one of the banks' codes: ${BANK_CODES.join(', ')}`),
-  type: z.enum(BANK_ACCOUNT_TYPES, `must be ${BANK_ACCOUNT_TYPES.join(' or ')}`),
-  number: z
-    .string()
-    .trim()
-    .regex(/^[0-9][0-9 -]{2,38}[0-9]$/, 'must be the account number: digits, with the hyphens or spaces the bank writes'),
-  holder: printableLine(200),
-  currency: z.enum(BANK_ACCOUNT_CURRENCIES, `must be ${BANK_ACCOUNT_CURRENCIES.join(' or ')}`),
-});
-
-export type TopUpBankAccount = z.infer<typeof bankAccountSchema>;
-
-/**
- * The service's accounts integrators deposit to, as a JSON list; "[]" is none (the portal then says
- * to ask the service for them). A repeated bank and number is refused: one account shown twice.
- */
-const bankAccounts = z.preprocess(
-  (value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return Symbol('not JSON');
-    }
-  },
-  z
-    .array(bankAccountSchema, 'must be a JSON list of accounts, as [{"bank":"BI","type":"monetaria","number":"123-456789-0","holder":"…","currency":"GTQ"}]')
-    .max(10)
-    .refine(
-      (accounts) => new Set(accounts.map((account) => `${account.bank} ${account.number.replace(/[^0-9]/g, '')}`)).size === accounts.length,
-      'lists the same bank and account number twice',
-    ),
-);
-
-/**
- * Where development's integrators deposit: an account that says on the page it is no operator's,
- * so the portal's Recargas shows what production's will without anyone's real account.
- */
-export const DEVELOPMENT_TOP_UP_BANK_ACCOUNTS: readonly TopUpBankAccount[] = [
-  { bank: 'BI', type: 'monetaria', number: '000-000000-0', holder: 'Cuenta de desarrollo, no deposite (configure TOP_UP_BANK_ACCOUNTS)', currency: 'GTQ' },
-];
-
-const SIMULATOR_DEFAULT_URL = 'http://127.0.0.1:4010';
-const INTEGRATION_CACHE_REFRESH_MAX_MS = 10_000;
-
-export const envSchema = z
-  .object({
-    // parseEnv defaults it from NODE_ENV: a built app (NODE_ENV=production) is production unless told otherwise.
+export const PLATFORM_SETTINGS = defineSettings({
+  title: 'Platform (lib/platform/settings/env.ts)',
+  shape: {
     APP_ENV: z.enum(['development', 'production']),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    DATABASE_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+    DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
     PGLITE_DIR: z.string().min(1).default('.data/pglite'),
     DATABASE_POOL_MAX: integer(10, 1),
-    // The lookups' few fixed statements kept prepared on each connection: one round trip each
-    // instead of two (db/client.ts). Off behind PgBouncer in transaction mode older than 1.21 or
-    // without max_prepared_statements, which cannot keep a statement prepared across transactions.
+    // A PgBouncer in transaction mode older than 1.21, or without max_prepared_statements, cannot
+    // keep a statement prepared across transactions (db/client.ts).
     DATABASE_PREPARED_STATEMENTS: flag(true),
     MIGRATE_ON_START: flag(true),
     SEED_ON_START: flag(true),
-
-    // scrypt's cost for new password hashes (lib/platform/security/passwords.ts). `low` (16 MiB
-    // instead of 128 MiB, an eighth of the CPU) is for test suites that create and sign in hundreds
-    // of people; production refuses it. Stored hashes keep their own cost whichever is set.
+    // `low` (16 MiB instead of 128 MiB, an eighth of the CPU) is for test suites that create and
+    // sign in hundreds of people. Stored hashes keep their own cost whichever is set.
     PASSWORD_HASH_COST: z.enum(PASSWORD_HASH_COSTS).default('standard'),
-
-    NEXTAUTH_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
-    NEXTAUTH_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // Every console user (administrators and support) must sign in with a second factor (TOTP). parseEnv defaults it to true
-    // in production and false in development; false in production is allowed, with a warning at start.
+    NEXTAUTH_SECRET: optional(z.string().min(32)),
+    NEXTAUTH_URL: optional(httpUrl),
     CONSOLE_TWO_FACTOR_REQUIRED: flag(true),
-    // The key (at least 32 characters) the TOTP secrets are encrypted with (lib/flows/two-factor). Unset:
-    // derived from NEXTAUTH_SECRET, so set it before rotating NEXTAUTH_SECRET (docs/operations.md).
-    TWO_FACTOR_ENCRYPTION_KEY: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
-
-    // Personal data at rest (lib/core/personal-data): the key that encrypts the NITs and CUIs of query
-    // records (AES-256-GCM) and the separate key of their search hashes (HMAC-SHA-256). Required in
-    // production; development generates each once into .data/. The PREVIOUS lists hold the keys
-    // being rotated away, still read until `npm run cli -- personal-data:reseal` has finished.
-    PERSONAL_DATA_KEY: z.preprocess(emptyAsUnset, base64Key.optional()),
-    PERSONAL_DATA_PREVIOUS_KEYS: base64Keys,
-    PERSONAL_DATA_SEARCH_KEY: z.preprocess(emptyAsUnset, base64Key.optional()),
-    PERSONAL_DATA_PREVIOUS_SEARCH_KEYS: base64Keys,
-
-    // Production must set the three base URLs (parseEnv); development defaults to the simulator.
-    RENAP_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/renap`)),
-    RENAP_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    RTU_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/rtu`)),
-    RTU_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    CATALOG_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.default(`${SIMULATOR_DEFAULT_URL}/catalog`)),
-    CATALOG_CLIENT_ID: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    CATALOG_CLIENT_SECRET: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    SOURCE_TIMEOUT_MS: integer(30_000, 1),
-    // Circuit breaker and bulkhead per source (lib/sources/guard.ts).
-    // 0 turns the breaker off. parseEnv defaults it to 5 in production and 0 in development, where
-    // the simulator's fault identifiers provoke failures on purpose, one contract error at a time.
-    SOURCE_BREAKER_FAILURES: integer(5, 0),
-    SOURCE_BREAKER_COOLDOWN_MS: integer(10_000, 100),
-    SOURCE_BULKHEAD_LIMIT: integer(64, 1),
-    SOURCE_BULKHEAD_QUEUE: integer(64, 0),
-    // Production: plain http:// upstreams only to this host's loopback, where a sidecar adds TLS.
-    UPSTREAM_TLS_SIDECAR: flag(false),
-
+    TWO_FACTOR_ENCRYPTION_KEY: optional(z.string().min(32)),
     RATE_LIMIT_GLOBAL_MAX: integer(100, 1),
     RATE_LIMIT_GLOBAL_WINDOW_SECONDS: integer(900, 1),
     RATE_LIMIT_RENAP_PER_MINUTE: integer(30, 1),
     RATE_LIMIT_RTU_PER_MINUTE: integer(50, 1),
     RATE_LIMIT_CATALOG_PER_MINUTE: integer(30, 1),
     TRUSTED_PROXY_HOPS: integer(0),
-    // IPv6 clients are counted per network of this prefix length: one host usually holds a whole /64.
     RATE_LIMIT_IPV6_PREFIX_LENGTH: integer(64, 1, 128),
-    // Console sign-ins per client IP and minute, checked before any database work or password hash.
     RATE_LIMIT_SIGN_IN_PER_MINUTE: integer(30, 1),
-    // Public pages (/docs, /estado, /) and the sign-in pages' reads per client IP and minute: a reader needs a few; a flood is refused.
+    // A reader needs a few; a flood is refused.
     RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE: integer(60, 1),
-    // GET /api/estado per client IP and minute, apart from the lookups' global limit: a client
-    // throttled on its lookups can still see whether the sources answer.
+    // Apart from the lookups' global limit: a client throttled on its lookups can still see whether the sources answer.
     RATE_LIMIT_STATUS_API_PER_MINUTE: integer(60, 1),
-    // The payment provider's webhooks (POST /api/pagos/recurrente) per sending address and minute,
-    // apart from the lookups' global limit: a provider sends bursts from few addresses.
+    // Apart from the lookups' global limit: a provider sends bursts from few addresses.
     RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: integer(300, 1),
-    // The in-memory limiter forgets its least recently used windows beyond this many keys.
     RATE_LIMIT_MEMORY_MAX_KEYS: integer(200_000, 1_000),
     MAX_BODY_BYTES: integer(16_384, 256),
-
-    // Credentials copy (lib/core/integrations/directory.ts): reloaded every REFRESH_MS; a copy older than
-    // MAX_AGE_MS (a reload late or failing) answers lookups "unavailable" until a reload succeeds.
-    INTEGRATION_CACHE_REFRESH_MS: integer(2_000, 100, INTEGRATION_CACHE_REFRESH_MAX_MS),
-    INTEGRATION_CACHE_MAX_AGE_MS: integer(30_000, 1_000, 300_000),
-    // Each instance writes its tokens' last use (noted in memory per lookup) this often: the
-    // console's "último uso" is at most a minute behind, so never more than 60 s (lib/core/credentials/last-use.ts).
-    TOKEN_LAST_USE_FLUSH_MS: integer(30_000, 100, 60_000),
-    // Lookups past the credential, flag, limit and body checks run at most LOOKUP_CONCURRENCY at a
-    // time per instance; up to LOOKUP_QUEUE_MAX more wait their turn, and past that the excess is
-    // answered "unavailable" at once (lib/core/admission).
-    LOOKUP_CONCURRENCY: integer(64, 1, 10_000),
-    LOOKUP_QUEUE_MAX: integer(5_000, 0, 1_000_000),
-    // Where query records the database did not take (it was away when the source had answered) are
-    // kept until it does (lib/core/record-journal). One directory per instance, on durable storage;
-    // production must name it, development keeps it under .data/.
-    RECORD_JOURNAL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    HOLD_SWEEP_AFTER_SECONDS: integer(60, 1),
-    HOLD_SWEEP_INTERVAL_SECONDS: integer(15, 1),
-    // Bulk jobs (lib/flows/bulk): items each instance runs at once; the share of an integration's
-    // per-minute catalog limit its jobs may spend (the rest is kept for its interactive lookups);
-    // how often an idle runner asks for work; how many days a finished job's results are kept.
-    BULK_CONCURRENCY: integer(4, 0, 1_000),
-    BULK_LIMIT_SHARE_PERCENT: integer(50, 1, 100),
-    BULK_POLL_MS: integer(1_000, 50),
-    BULK_RESULT_RETENTION_DAYS: integer(30, 1),
-    // Requests to /api/lotes (submit, state, results, cancel) per integration and minute: their own
-    // counter, so following a job never spends the catalog limit its items and lookups share.
-    BULK_API_PER_MINUTE: integer(60, 1),
-    // Reads of the integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration
-    // and minute: their own counter, outside the lookups' per-minute and global per-IP limits, so a
-    // system that checks its balance never spends what its lookups need.
+    // Outside the lookups' limits, so a system that checks its balance never spends what its lookups need.
     ACCOUNT_API_PER_MINUTE: integer(60, 1),
-    // A deposit reported in the portal's Recargas is refused when it is older than this many days
-    // (Guatemala's calendar, today included): a bank statement that far back is what an
-    // administrator can still check it against (lib/flows/top-ups).
-    TOP_UP_DEPOSIT_MAX_AGE_DAYS: integer(90, 1, 3_660),
-    // The service's bank accounts integrators deposit or transfer to, shown beside Recargas' form
-    // and on /docs. parseEnv gives development DEVELOPMENT_TOP_UP_BANK_ACCOUNTS; production unset is none.
-    TOP_UP_BANK_ACCOUNTS: bankAccounts,
-
-    // How often queued records are added to the dashboard's hourly rollups (lib/core/rollups).
-    ROLLUP_INTERVAL_MS: integer(2_000, 100),
-    // Requests that left no query record (refused before any source, a 502 or 500 the service could
-    // not serve, or a replayed Idempotency-Key answer) are traced by request id for support
-    // (lib/core/request-traces): at most this many refusals and unserved answers a minute per instance
-    // (a flood of wrong tokens, an overload's shed lookups are counted, not traced), kept this many days.
-    REQUEST_TRACE_MAX_PER_MINUTE: integer(300, 0, 100_000),
-    REQUEST_TRACE_RETENTION_DAYS: integer(7, 1, 90),
-    // The public status (/estado, GET /api/estado) is read at most once per this many seconds per
-    // instance, and browsers and shared caches may keep GET /api/estado's answer as long (lib/reactions/status-page).
-    STATUS_PAGE_CACHE_SECONDS: integer(30, 1, 300),
-    // Query records older than this are purged, in batches, once a day (lib/flows/retention).
-    QUERY_RECORD_RETENTION_MONTHS: integer(24, 1),
-    // When set, each month's records are written there as CSV before they are purged.
-    QUERY_RECORD_RETENTION_EXPORT_DIR: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    // Who issues the monthly statements, as their heading says.
     SERVICE_NAME: z.string().trim().min(1).max(120).default('Pasarela de consultas de contribuyentes'),
-    // The operator, one issuer of its statements and its invoices: legal name, NIT (checked as SAT
-    // does, stored without separators) and address (the street line; the municipality and the
-    // department follow it on a statement, and FEL's DTE takes each apart). Production must set the
-    // name, NIT and address, and the rest with FEL on; parseEnv gives development DEVELOPMENT_ISSUER's.
-    ISSUER_LEGAL_NAME: z.preprocess(emptyAsUnset, printableLine(200).optional()),
-    ISSUER_NIT: z.preprocess(
-      emptyAsUnset,
-      z.string().trim().refine(isValidNit, 'must be a valid NIT (digits and its check character, as 576937-K, or a CUI)').transform(normalizeNit).optional(),
-    ),
-    ISSUER_ADDRESS: z.preprocess(emptyAsUnset, printableLine(255).optional()),
-    ISSUER_POSTAL_CODE: z.preprocess(emptyAsUnset, printableLine(20).optional()),
-    ISSUER_MUNICIPALITY: z.preprocess(emptyAsUnset, printableLine(100).optional()),
-    ISSUER_DEPARTMENT: z.preprocess(emptyAsUnset, printableLine(100).optional()),
-    // FEL invoices of every credited top-up (docs/operations.md, "FEL invoices"). parseEnv defaults it:
-    // on under `npm run dev` (against the simulator), off otherwise (a built app, tests, the CLI)
-    // unless set. With it on, production needs every FEL_* below but the timings.
-    FEL_ENABLED: flag(false),
-    FEL_CERTIFIER: z.enum(['infile']).default('infile'),
-    // INFILE's two base URLs (certify, lookup and void; the NIT name lookup); development: the simulator's.
-    FEL_CERTIFIER_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    FEL_NIT_LOOKUP_BASE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // Secrets: never logged (the adapter's log line names none).
-    FEL_SIGNING_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    FEL_SIGNING_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    FEL_API_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    FEL_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    // What only the DTE says of the issuer (its Emisor is the ISSUER_* above): the commercial
-    // name, SAT's establishment number and the IVA affiliation (GEN: FACT; PEQ: FPEQ).
-    FEL_ISSUER_COMMERCIAL_NAME: z.preprocess(emptyAsUnset, printableLine(255).optional()),
-    FEL_ISSUER_ESTABLISHMENT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(9999).optional()),
-    FEL_ISSUER_AFFILIATION: z.preprocess(emptyAsUnset, z.enum(['GEN', 'PEQ'], 'must be GEN or PEQ').optional()),
-    // The invoice worker: how often each instance looks for due invoices, the certify call's
-    // time-out (INFILE's integrations wait 60 s), and how long wrong credentials stop the queue.
-    FEL_WORKER_INTERVAL_MS: integer(5_000, 100, 3_600_000),
-    FEL_CERTIFY_TIMEOUT_MS: integer(60_000, 100, 300_000),
-    FEL_CREDENTIALS_PAUSE_MS: integer(300_000, 100, 86_400_000),
-    // SAT's public page that verifies a certified DTE; invoices (their PDF, the console and the portal)
-    // link to it with tipo=autorizacion, numero (the UUID), emisor, receptor and monto, the query the
-    // certifiers' printed invoices use (docs/operations.md, "FEL invoices").
-    FEL_VERIFICATION_URL: httpUrl.default('https://felpub.c.sat.gob.gt/verificador-web/publico/vistas/verificacionDte.jsf'),
-    // Online top-ups' payment provider (docs/payments.md). `recurrente` under `npm run dev` (against
-    // the simulator), `none` elsewhere unless set: production is off until configured. With
-    // `recurrente` in production every RECURRENTE_* but the last three is required; elsewhere they
-    // default to the simulator's `/recurrente` and its test-mode keys.
-    PAYMENTS_PROVIDER: z.enum(['none', 'recurrente']).default('none'),
-    RECURRENTE_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // Secrets: never logged (the adapter's log line names none).
-    RECURRENTE_PUBLIC_KEY: z.preprocess(emptyAsUnset, z.string().trim().min(1).optional()),
-    RECURRENTE_SECRET_KEY: z.preprocess(emptyAsUnset, z.string().trim().min(1).optional()),
-    // The webhook endpoint's signing secret, as Recurrente shows it: whsec_ and base64.
-    RECURRENTE_WEBHOOK_SECRET: z.preprocess(emptyAsUnset, z.string().trim().refine(isWebhookSecret, 'must be the endpoint’s signing secret: whsec_ followed by base64').optional()),
-    // How far a webhook's svix-timestamp may be from our clock (a captured message replayed later is refused).
-    RECURRENTE_WEBHOOK_TOLERANCE_SECONDS: integer(300, 30, 3_600),
-    // How long a call that acts (checkout, refund, charge) waits before it counts as indeterminate.
-    RECURRENTE_TIMEOUT_MS: integer(30_000, 100, 120_000),
-    // Recurrente documents full refunds only; true sends partial ones too (confirm with Recurrente first).
-    RECURRENTE_PARTIAL_REFUNDS: flag(false),
-    // An online top-up's amount in centavos, at least and at most (lib/flows/online-top-ups).
-    ONLINE_TOP_UP_MIN_CENTAVOS: integer(10_000, 100, 1_000_000_000),
-    ONLINE_TOP_UP_MAX_CENTAVOS: integer(5_000_000, 100, 1_000_000_000),
-    // The fee the integrator pays on top of what is credited, shown before paying: a part of the
-    // amount in basis points (450 = 4.5 %) plus fixed centavos. 0 and 0: the service absorbs it.
-    ONLINE_TOP_UP_FEE_BASIS_POINTS: integer(0, 0, 5_000),
-    ONLINE_TOP_UP_FEE_FIXED_CENTAVOS: integer(0, 0, 100_000),
-    // How often open online top-ups (unpaid checkouts, pending transfers) are read at the provider.
-    ONLINE_TOP_UP_POLL_MS: integer(60_000, 1_000, 3_600_000),
-    // Automatic top-up (lib/flows/auto-top-ups): how often one instance looks for balances under
-    // their threshold, and how long a failed charge waits for its one retry.
-    AUTO_TOP_UP_CHECK_MS: integer(15_000, 200, 3_600_000),
-    AUTO_TOP_UP_RETRY_AFTER_MS: integer(300_000, 0, 86_400_000),
-    // The most rows one CSV export of query records may hold.
     CSV_EXPORT_MAX_ROWS: integer(5_000_000, 1),
-
-    // GET /api/metrics answers only with this bearer token, and 404 when it is unset.
-    METRICS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(16).optional()),
-    // Adds the integration's name as a label of the lookup counter (one series per integration).
+    METRICS_TOKEN: optional(z.string().min(16)),
     METRICS_INTEGRATION_LABEL: flag(false),
-    // On SIGTERM, how long server.mjs waits for lookups in flight before it exits (server.mjs reads it).
+    // Both read by server.mjs too.
     SHUTDOWN_DRAIN_TIMEOUT_MS: integer(25_000, 0),
-    // Read by server.mjs: how long a request's body may take to arrive (its headers: 20 s).
     REQUEST_RECEIVE_TIMEOUT_MS: integer(30_000, 1_000),
-
-    // Alerts to administrators (lib/reactions/alerts, docs/operations.md "Alerts"). Each channel is off
-    // until its settings are given; the checks below refuse half-configured ones.
-    ALERT_WEBHOOK_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    // The key of the webhook's HMAC-SHA256 signature (X-Alerta-Firma).
-    ALERT_WEBHOOK_SECRET: z.preprocess(emptyAsUnset, z.string().min(32).optional()),
-    ALERT_WEBHOOK_TIMEOUT_MS: integer(5_000, 100, 60_000),
-    ALERT_SMTP_HOST: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    ALERT_SMTP_PORT: integer(587, 1, 65_535),
-    // true: TLS from the first byte (usually port 465); false: STARTTLS, required in production.
-    ALERT_SMTP_SECURE: flag(false),
-    ALERT_SMTP_USER: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    ALERT_SMTP_PASS: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    ALERT_EMAIL_FROM: z.preprocess(emptyAsUnset, z.email().optional()),
-    // Where integrators write when an answer says "Escribe a soporte": shown on /docs with the
-    // request id to quote. Production must name it; /docs would otherwise send them nowhere.
-    SUPPORT_CONTACT_EMAIL: z.preprocess(emptyAsUnset, z.email().optional()),
-    // Comma-separated; unset: every active console administrator.
-    ALERT_EMAIL_TO: z.preprocess(
-      (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((address) => address.trim()) : undefined),
-      z.array(z.email()).min(1).optional(),
-    ),
-    // The low-balance threshold of integrations that have none of their own (10000 = Q 100.00).
-    ALERT_LOW_BALANCE_DEFAULT_CENTAVOS: integer(10_000),
-    // At most one alert per condition (an integration's low balance, a source's open breaker) this often.
-    ALERT_REPEAT_INTERVAL_MINUTES: integer(60, 1),
-    // Each delivery is tried this many times, waiting ALERT_RETRY_BASE_MS × 2^(n-1) before the (n+1)th.
-    ALERT_MAX_ATTEMPTS: integer(6, 1, 20),
-    ALERT_RETRY_BASE_MS: integer(5_000, 10, 3_600_000),
-
-    // Notifications to each integration's own contacts and webhook (lib/reactions/integrator-notifications):
-    // e-mails go through the ALERT_SMTP_* server. At most one per condition (an integration's low
-    // balance, say) this often.
-    INTEGRATOR_NOTIFICATION_REPEAT_HOURS: integer(24, 1, 24 * 31),
-    // A source unavailable this long (its breaker open on any instance) is told to the technical
-    // contacts of the integrations that use it; then its recovery.
-    INTEGRATOR_SOURCE_OUTAGE_MINUTES: integer(10, 1, 24 * 60),
-    // true lets integrator webhooks use http:// and private, loopback and link-local addresses
-    // (local receivers in development and tests). Production refuses it: only https:// to public addresses.
-    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: flag(false),
-
-    UPSTASH_REDIS_REST_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-    UPSTASH_REDIS_REST_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-    REDIS_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^rediss?$/ }).optional()),
-
+    SUPPORT_CONTACT_EMAIL: optional(z.email()),
+    UPSTASH_REDIS_REST_URL: optional(httpUrl),
+    UPSTASH_REDIS_REST_TOKEN: optional(z.string().min(1)),
+    REDIS_URL: optional(z.url({ protocol: /^rediss?$/ })),
     SIMULATOR_PORT: integer(4010, 1),
     SIMULATOR_SEED: integer(20_260_101),
-  })
-  .superRefine((env, ctx) => {
-    // The sweeper must never void the hold of a lookup that is still waiting for its source.
-    if (env.HOLD_SWEEP_AFTER_SECONDS * 1000 <= env.SOURCE_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['HOLD_SWEEP_AFTER_SECONDS'], message: 'must be longer than SOURCE_TIMEOUT_MS' });
-    }
-    // (A refresh interval out of its own range is reported alone.)
-    if (env.INTEGRATION_CACHE_REFRESH_MS <= INTEGRATION_CACHE_REFRESH_MAX_MS && env.INTEGRATION_CACHE_MAX_AGE_MS < 2 * env.INTEGRATION_CACHE_REFRESH_MS) {
-      // One late reload must not already stop the lookups.
-      ctx.addIssue({ code: 'custom', path: ['INTEGRATION_CACHE_MAX_AGE_MS'], message: 'must be at least twice INTEGRATION_CACHE_REFRESH_MS' });
-    }
-    if (env.ONLINE_TOP_UP_MIN_CENTAVOS > env.ONLINE_TOP_UP_MAX_CENTAVOS) {
-      ctx.addIssue({ code: 'custom', path: ['ONLINE_TOP_UP_MAX_CENTAVOS'], message: 'must not be below ONLINE_TOP_UP_MIN_CENTAVOS' });
-    }
-    if (env.LOOKUP_CONCURRENCY > env.SOURCE_BULKHEAD_LIMIT + env.SOURCE_BULKHEAD_QUEUE) {
-      // Admitted lookups must never find a source's bulkhead full: that answer is a failure, not a wait.
-      ctx.addIssue({ code: 'custom', path: ['LOOKUP_CONCURRENCY'], message: 'must not exceed SOURCE_BULKHEAD_LIMIT + SOURCE_BULKHEAD_QUEUE' });
-    }
-    for (const problem of alertSettingProblems(env)) ctx.addIssue({ code: 'custom', ...problem });
-    if (env.PERSONAL_DATA_KEY && env.PERSONAL_DATA_SEARCH_KEY && env.PERSONAL_DATA_KEY.trim() === env.PERSONAL_DATA_SEARCH_KEY.trim()) {
-      // One leaked key must not give away both the identifiers and a way to test guesses against the hashes.
-      ctx.addIssue({ code: 'custom', path: ['PERSONAL_DATA_SEARCH_KEY'], message: 'must differ from PERSONAL_DATA_KEY' });
-    }
-    if (env.FEL_ENABLED && env.ISSUER_NIT && isValidNit(env.ISSUER_NIT) && !isValidClassicNit(env.ISSUER_NIT)) {
-      // A DTE's Emisor is a NIT with its check character.
-      ctx.addIssue({ code: 'custom', path: ['ISSUER_NIT'], message: 'must be a NIT with its check character (as 576937-K), not a CUI, when FEL_ENABLED=true' });
-    }
-    if (env.APP_ENV !== 'production') return;
-    // Production never runs on the embedded database or the simulator's development keys.
-    const required: Array<keyof typeof env> = [
-      'DATABASE_URL',
-      'NEXTAUTH_SECRET',
-      'NEXTAUTH_URL',
-      'RENAP_API_KEY',
-      'RTU_API_KEY',
-      'CATALOG_CLIENT_ID',
-      'CATALOG_CLIENT_SECRET',
-      'RECORD_JOURNAL_DIR',
-      'SUPPORT_CONTACT_EMAIL',
-      'PERSONAL_DATA_KEY',
-      'PERSONAL_DATA_SEARCH_KEY',
-      'ISSUER_LEGAL_NAME',
-      'ISSUER_NIT',
-      'ISSUER_ADDRESS',
-    ];
-    for (const name of required) {
-      if (env[name] === undefined) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production' });
-      }
-    }
-    if (env.FEL_ENABLED) {
-      // Invoices go to a real certifier in the operator's name: nothing falls back to the simulator's.
-      for (const name of FEL_PRODUCTION_SETTINGS) {
-        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production and FEL_ENABLED=true' });
-      }
-      for (const name of ['FEL_CERTIFIER_BASE_URL', 'FEL_NIT_LOOKUP_BASE_URL'] as const) {
-        if (env[name] && !env[name].startsWith('https://')) ctx.addIssue({ code: 'custom', path: [name], message: 'must be an https:// URL when APP_ENV=production' });
-      }
-    }
-    if (env.PAYMENTS_PROVIDER === 'recurrente') {
-      // Payments go to the operator's own account: nothing falls back to the simulator's.
-      for (const name of RECURRENTE_PRODUCTION_SETTINGS) {
-        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when APP_ENV=production and PAYMENTS_PROVIDER=recurrente' });
-      }
-      if (env.RECURRENTE_API_URL && !env.RECURRENTE_API_URL.startsWith('https://')) {
-        ctx.addIssue({ code: 'custom', path: ['RECURRENTE_API_URL'], message: 'must be an https:// URL when APP_ENV=production' });
-      }
-    }
-    if (env.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
-      ctx.addIssue({ code: 'custom', path: ['INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'], message: 'must be false in production: integrator webhooks go only to public https:// addresses' });
-    }
-    if (env.SEED_ON_START) {
+  },
+  docs: {
+    APP_ENV: 'development or production (separate deployments, separate databases and credentials). Unset: production when NODE_ENV=production (a built app), else development.',
+    LOG_LEVEL: 'fatal, error, warn, info, debug, trace or silent: JSON lines on stdout, secrets redacted.',
+    DATABASE_URL: 'PostgreSQL 15 or later (postgres://). Unset: the embedded PGlite under PGLITE_DIR.',
+    PGLITE_DIR: "The embedded database's directory (development), shared with the CLI through a socket beside it while the app runs.",
+    DATABASE_POOL_MAX: 'Connections each instance keeps to PostgreSQL (one more listens for announcements).',
+    DATABASE_PREPARED_STATEMENTS: "Keeps the lookups' statements prepared per connection (one round trip each instead of two); false behind PgBouncer in transaction mode older than 1.21 or without max_prepared_statements.",
+    MIGRATE_ON_START: 'Applies the migrations when the server starts (`npm run db:migrate` applies them too).',
+    SEED_ON_START: 'Seeds one administrator and a demo integration on an empty development database. Unset: false in production, which refuses true.',
+    PASSWORD_HASH_COST: "scrypt's cost for new password hashes: standard (OWASP's, 128 MiB) or low, for test suites only; production refuses low.",
+    NEXTAUTH_SECRET: 'Signs console and portal sessions, the same on every instance: at least 32 random characters. Development generates one into .data/.',
+    NEXTAUTH_URL: 'The public address (https:// in production). Development without it: the host and port the browser used.',
+    CONSOLE_TWO_FACTOR_REQUIRED: 'Every console user signs in with a second factor (TOTP). Unset: true in production (false there is logged at start), false in development; its old name CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is read when it is unset.',
+    TWO_FACTOR_ENCRYPTION_KEY: 'The key (32+ characters) the TOTP secrets are sealed with. Unset: derived from NEXTAUTH_SECRET, so set it before rotating that one.',
+    RATE_LIMIT_GLOBAL_MAX: 'Lookups per client IP in the global window.',
+    RATE_LIMIT_GLOBAL_WINDOW_SECONDS: 'The global per-IP window.',
+    RATE_LIMIT_RENAP_PER_MINUTE: 'RENAP lookups per integration and minute, unless the integration has its own.',
+    RATE_LIMIT_RTU_PER_MINUTE: 'RTU lookups per integration and minute, unless the integration has its own.',
+    RATE_LIMIT_CATALOG_PER_MINUTE: 'Catalog lookups per integration and minute, unless the integration has its own.',
+    TRUSTED_PROXY_HOPS: "Proxies in front of the app that append to X-Forwarded-For (0: the socket's address).",
+    RATE_LIMIT_IPV6_PREFIX_LENGTH: 'IPv6 clients are counted per network of this many bits (one host usually holds a whole /64).',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: 'Console and portal sign-ins per client IP and minute, refused before any database work or password hash.',
+    RATE_LIMIT_PUBLIC_PAGES_PER_MINUTE: "The public pages (/, /docs, /estado) and the sign-in pages' reads per client IP and minute, one budget for all.",
+    RATE_LIMIT_STATUS_API_PER_MINUTE: "GET /api/estado per client IP and minute, apart from the lookups' global limit.",
+    RATE_LIMIT_PAYMENT_WEBHOOKS_PER_MINUTE: "POST /api/pagos/recurrente per sending address and minute, apart from the lookups' global limit.",
+    RATE_LIMIT_MEMORY_MAX_KEYS: 'The in-memory limiter forgets its least recently used windows beyond this many.',
+    MAX_BODY_BYTES: 'The largest request body the lookups take, in bytes.',
+    ACCOUNT_API_PER_MINUTE: "Reads of an integration's own account (GET /api/cuenta, /api/cuenta/movimientos) per integration and minute, a counter of their own.",
+    SERVICE_NAME: 'Who issues the statements and sends the mail, as their heading says.',
+    CSV_EXPORT_MAX_ROWS: 'The most rows one CSV export of query records may hold.',
+    METRICS_TOKEN: 'The bearer token GET /api/metrics answers to (16+ characters); unset, it answers 404.',
+    METRICS_INTEGRATION_LABEL: "Adds the integration's name as a label of the lookup counter (one series per integration).",
+    SHUTDOWN_DRAIN_TIMEOUT_MS: 'On SIGTERM, how long an instance waits for lookups in flight before it exits.',
+    REQUEST_RECEIVE_TIMEOUT_MS: "How long a request's body may take to arrive (its headers: 20 s); past it, 408.",
+    SUPPORT_CONTACT_EMAIL: 'Where integrators write when an answer says "Escribe a soporte", shown on /docs with the request id to quote.',
+    UPSTASH_REDIS_REST_URL: "Upstash's REST address for the limits every instance shares (https:// in production).",
+    UPSTASH_REDIS_REST_TOKEN: "Upstash's token.",
+    REDIS_URL: 'A Redis of your own for the shared limits (redis:// or rediss://). Neither: each instance limits in memory.',
+    SIMULATOR_PORT: "The bundled simulator's port; the sources', FEL's and Recurrente's development addresses follow it.",
+    SIMULATOR_SEED: "The seed of the simulator's population.",
+  },
+  input: (source, appEnv) => {
+    const production = appEnv === 'production';
+    return {
+      APP_ENV: appEnv,
+      // In production the seed is off unless someone explicitly (and wrongly) turns it on.
+      SEED_ON_START: source.SEED_ON_START ?? (production ? 'false' : undefined),
+      // CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is its name from when it covered administrators only: read
+      // when the new one is unset, so a deployment that relaxed it keeps its choice.
+      CONSOLE_TWO_FACTOR_REQUIRED:
+        emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (production ? 'true' : 'false'),
+    };
+  },
+  refine: (settings, ctx, appEnv) => {
+    if (appEnv !== 'production') return;
+    // Production never runs on the embedded database, and /docs must send integrators somewhere.
+    requireSet(settings, ctx, ['DATABASE_URL', 'NEXTAUTH_SECRET', 'NEXTAUTH_URL', 'SUPPORT_CONTACT_EMAIL'], 'APP_ENV=production');
+    if (settings.SEED_ON_START) {
       ctx.addIssue({ code: 'custom', path: ['SEED_ON_START'], message: 'must be false in production: nothing is seeded implicitly' });
     }
-    if (env.PASSWORD_HASH_COST !== 'standard') {
+    if (settings.PASSWORD_HASH_COST !== 'standard') {
       ctx.addIssue({ code: 'custom', path: ['PASSWORD_HASH_COST'], message: 'must be standard in production: passwords are hashed at OWASP\'s cost' });
     }
-    // Session cookies and upstream keys never travel in clear text.
-    if (env.NEXTAUTH_URL && !env.NEXTAUTH_URL.startsWith('https://')) {
-      ctx.addIssue({ code: 'custom', path: ['NEXTAUTH_URL'], message: 'must be an https:// URL when APP_ENV=production' });
-    }
-    if (env.UPSTASH_REDIS_REST_URL && !env.UPSTASH_REDIS_REST_URL.startsWith('https://')) {
-      ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_URL'], message: 'must be an https:// URL when APP_ENV=production' });
-    }
-  });
+    // Session cookies and the limits' token never travel in clear text.
+    requireHttps(settings, ctx, ['NEXTAUTH_URL', 'UPSTASH_REDIS_REST_URL']);
+  },
+});
 
-interface AlertSettingsInput {
-  APP_ENV: string;
-  ALERT_WEBHOOK_URL?: string;
-  ALERT_WEBHOOK_SECRET?: string;
-  ALERT_SMTP_HOST?: string;
-  ALERT_SMTP_USER?: string;
-  ALERT_SMTP_PASS?: string;
-  ALERT_EMAIL_FROM?: string;
-  ALERT_EMAIL_TO?: string[];
-}
+export type Env = SettingsOf<typeof PLATFORM_SETTINGS>;
 
-/** A channel is either off or fully configured: a half-configured one would fail silently. */
-function alertSettingProblems(env: AlertSettingsInput): Array<{ path: string[]; message: string }> {
-  const problems: Array<{ path: string[]; message: string }> = [];
-  const needs = (present: unknown, name: keyof AlertSettingsInput, because: string) => {
-    if (present !== undefined && env[name] === undefined) problems.push({ path: [name], message: `is required when ${because} is set` });
-  };
-  needs(env.ALERT_WEBHOOK_URL, 'ALERT_WEBHOOK_SECRET', 'ALERT_WEBHOOK_URL');
-  needs(env.ALERT_WEBHOOK_SECRET, 'ALERT_WEBHOOK_URL', 'ALERT_WEBHOOK_SECRET');
-  needs(env.ALERT_SMTP_HOST, 'ALERT_EMAIL_FROM', 'ALERT_SMTP_HOST');
-  for (const name of ['ALERT_SMTP_USER', 'ALERT_SMTP_PASS', 'ALERT_EMAIL_FROM', 'ALERT_EMAIL_TO'] as const) needs(env[name], 'ALERT_SMTP_HOST', name);
-  needs(env.ALERT_SMTP_USER, 'ALERT_SMTP_PASS', 'ALERT_SMTP_USER');
-  needs(env.ALERT_SMTP_PASS, 'ALERT_SMTP_USER', 'ALERT_SMTP_PASS');
-  if (env.APP_ENV === 'production' && env.ALERT_WEBHOOK_URL && !env.ALERT_WEBHOOK_URL.startsWith('https://')) {
-    problems.push({ path: ['ALERT_WEBHOOK_URL'], message: 'must be an https:// URL when APP_ENV=production' });
-  }
-  // A URL fetch refuses, or a host nodemailer cannot reach, would pass the start and fail every
-  // delivery (and its error would carry the value, credentials included).
-  const webhookProblem = env.ALERT_WEBHOOK_URL && webhookUrlProblem(env.ALERT_WEBHOOK_URL);
-  if (webhookProblem) problems.push({ path: ['ALERT_WEBHOOK_URL'], message: webhookProblem });
-  const smtpProblem = env.ALERT_SMTP_HOST && smtpHostProblem(env.ALERT_SMTP_HOST);
-  if (smtpProblem) problems.push({ path: ['ALERT_SMTP_HOST'], message: smtpProblem });
-  return problems;
-}
-
-/** What production with FEL on must name itself: the certifier, its credentials and the issuer. */
-const FEL_PRODUCTION_SETTINGS = [
-  'FEL_CERTIFIER_BASE_URL',
-  'FEL_NIT_LOOKUP_BASE_URL',
-  'FEL_SIGNING_USER',
-  'FEL_SIGNING_KEY',
-  'FEL_API_USER',
-  'FEL_API_KEY',
-  'FEL_ISSUER_COMMERCIAL_NAME',
-  'FEL_ISSUER_ESTABLISHMENT',
-  'FEL_ISSUER_AFFILIATION',
-  'ISSUER_POSTAL_CODE',
-  'ISSUER_MUNICIPALITY',
-  'ISSUER_DEPARTMENT',
-] as const;
-
-/** What production with Recurrente on must name itself: its API and the account's keys. */
-const RECURRENTE_PRODUCTION_SETTINGS = ['RECURRENTE_API_URL', 'RECURRENTE_PUBLIC_KEY', 'RECURRENTE_SECRET_KEY', 'RECURRENTE_WEBHOOK_SECRET'] as const;
-
-/** Development's Recurrente: the simulator's test-mode keys and signing secret (simulator/recurrente.ts). */
-export const DEVELOPMENT_RECURRENTE_SETTINGS = {
-  RECURRENTE_PUBLIC_KEY: 'pk_test_simulador_recurrente',
-  RECURRENTE_SECRET_KEY: 'sk_test_simulador_recurrente',
-  RECURRENTE_WEBHOOK_SECRET: 'whsec_c2ltdWxhZG9yLXJlY3VycmVudGUtZGVzYXJyb2xsbw==',
-} as const;
-
-/** Svix's form of a signing secret: `whsec_` and base64 of at least 16 bytes (a copy of the adapter’s check: the platform imports no provider). */
-function isWebhookSecret(value: string): boolean {
-  const encoded = value.startsWith('whsec_') ? value.slice('whsec_'.length) : '';
-  return /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && Buffer.from(encoded, 'base64').length >= 16;
-}
-
-/**
- * Development's issuer and certifier: the simulator's addresses and credentials, and an issuer whose
- * names say it is none (the NIT passes the check, as any valid one would).
- */
-export const DEVELOPMENT_FEL_SETTINGS = {
-  FEL_SIGNING_USER: 'sim-fel-firma',
-  FEL_SIGNING_KEY: 'sim-fel-llave-firma',
-  FEL_API_USER: 'sim-fel-api',
-  FEL_API_KEY: 'sim-fel-llave-api',
-  FEL_ISSUER_COMMERCIAL_NAME: 'Pasarela de desarrollo',
-  FEL_ISSUER_ESTABLISHMENT: '1',
-  FEL_ISSUER_AFFILIATION: 'GEN',
-} as const;
-
-const UPSTREAM_URLS = ['RENAP_BASE_URL', 'RTU_BASE_URL', 'CATALOG_BASE_URL'] as const;
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
-
-function upstreamUrlProblem(url: string, behindSidecar: boolean): string | undefined {
-  const parsed = new URL(url);
-  if (parsed.protocol === 'https:') return undefined;
-  if (behindSidecar && LOOPBACK_HOSTS.test(parsed.hostname)) return undefined;
-  return behindSidecar
-    ? 'must be https://, or http:// to this host (127.0.0.1, ::1, localhost) where the TLS sidecar listens'
-    : 'must be an https:// URL when APP_ENV=production (or set UPSTREAM_TLS_SIDECAR=true for a TLS sidecar on this host)';
-}
-
-export type Env = z.infer<typeof envSchema>;
-
-export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    this.name = 'EnvError';
-  }
-}
-
-/** Validates a set of variables; throws EnvError naming each wrong or missing one. */
-export function parseEnv(source: Record<string, string | undefined>): Env {
-  // A built app runs with NODE_ENV=production: forgetting APP_ENV there must not make it a
-  // development deployment that seeds demo credentials and prints them.
-  const appEnv = emptyAsUnset(source.APP_ENV) ?? (source.NODE_ENV === 'production' ? 'production' : 'development');
-  // In production the seed is off unless someone explicitly (and wrongly) turns it on.
-  const seed = source.SEED_ON_START ?? (appEnv === 'production' ? 'false' : undefined);
-  const breakerFailures = emptyAsUnset(source.SOURCE_BREAKER_FAILURES) ?? (appEnv === 'production' ? '5' : '0');
-  // CONSOLE_ADMIN_TWO_FACTOR_REQUIRED is its name from when it covered administrators only: read when
-  // the new one is unset, so a deployment that relaxed it keeps its choice.
-  const twoFactor =
-    emptyAsUnset(source.CONSOLE_TWO_FACTOR_REQUIRED) ?? emptyAsUnset(source.CONSOLE_ADMIN_TWO_FACTOR_REQUIRED) ?? (appEnv === 'production' ? 'true' : 'false');
-  // The simulator's three addresses follow SIMULATOR_PORT in development (one setting to move it).
-  const simulatorUrl = `http://127.0.0.1:${emptyAsUnset(source.SIMULATOR_PORT) ?? '4010'}`;
-  // Production names its issuer itself; development's says on every document that it is one.
-  const renamed = renamedSettingValues(source);
-  const issuerSettings = Object.fromEntries(
-    Object.entries(DEVELOPMENT_ISSUER).map(([name, developmentValue]) => [name, emptyAsUnset(source[name]) ?? renamed.values[name] ?? (appEnv === 'production' ? undefined : developmentValue)]),
-  );
-  // FEL: on under `npm run dev` (Next's development server sets NODE_ENV=development), against the
-  // simulator with its development credentials; elsewhere off unless FEL_ENABLED says otherwise.
-  const felEnabled = emptyAsUnset(source.FEL_ENABLED) ?? (appEnv === 'development' && source.NODE_ENV === 'development' ? 'true' : 'false');
-  const felDevelopment: Record<string, string | undefined> =
-    appEnv === 'production'
-      ? {}
-      : {
-          ...DEVELOPMENT_FEL_SETTINGS,
-          FEL_CERTIFIER_BASE_URL: `${simulatorUrl}/fel`,
-          FEL_NIT_LOOKUP_BASE_URL: `${simulatorUrl}/fel/receptores`,
-        };
-  const felSettings = Object.fromEntries(Object.entries(felDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
-  // Online payments: on under `npm run dev` against the simulator's Recurrente, as FEL is; off
-  // elsewhere (tests, a built app, production) unless PAYMENTS_PROVIDER says otherwise.
-  const paymentsProvider = emptyAsUnset(source.PAYMENTS_PROVIDER) ?? (appEnv === 'development' && source.NODE_ENV === 'development' ? 'recurrente' : 'none');
-  const recurrenteDevelopment: Record<string, string | undefined> =
-    appEnv === 'production' ? {} : { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulatorUrl}/recurrente/api` };
-  const recurrenteSettings = Object.fromEntries(Object.entries(recurrenteDevelopment).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
-  const result = envSchema.safeParse({
-    ...source,
-    ...felSettings,
-    ...recurrenteSettings,
-    FEL_ENABLED: felEnabled,
-    PAYMENTS_PROVIDER: paymentsProvider,
-    ...issuerSettings,
-    TOP_UP_BANK_ACCOUNTS: emptyAsUnset(source.TOP_UP_BANK_ACCOUNTS) ?? (appEnv === 'production' ? [] : DEVELOPMENT_TOP_UP_BANK_ACCOUNTS),
-    RENAP_BASE_URL: emptyAsUnset(source.RENAP_BASE_URL) ?? `${simulatorUrl}/renap`,
-    RTU_BASE_URL: emptyAsUnset(source.RTU_BASE_URL) ?? `${simulatorUrl}/rtu`,
-    CATALOG_BASE_URL: emptyAsUnset(source.CATALOG_BASE_URL) ?? `${simulatorUrl}/catalog`,
-    APP_ENV: appEnv,
-    SEED_ON_START: seed,
-    SOURCE_BREAKER_FAILURES: breakerFailures,
-    CONSOLE_TWO_FACTOR_REQUIRED: twoFactor,
-  });
-  const problems = [...renamed.problems, ...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`))];
-  // Production never falls back to the simulator's addresses, and never sends its keys in clear text.
-  if (appEnv === 'production') {
-    const behindSidecar = source.UPSTREAM_TLS_SIDECAR === 'true' || source.UPSTREAM_TLS_SIDECAR === '1';
-    for (const name of UPSTREAM_URLS) {
-      const url = source[name];
-      const problem = !url ? 'is required when APP_ENV=production' : URL.canParse(url) ? upstreamUrlProblem(url, behindSidecar) : undefined;
-      if (problem) problems.push(`${name}: ${problem}`);
-    }
-  }
-  if (!result.success || problems.length > 0) throw new EnvError(problems);
-  return result.data;
-}
-
-const parseProcessEnv = () => parseEnv(process.env);
-
-/** The process's validated settings, parsed on first use. */
+/** The process's platform settings, read on first use. */
 export function env(): Env {
-  return processSlot('env', parseProcessEnv);
+  return PLATFORM_SETTINGS.current();
 }
-
-/** Development credentials for the bundled simulator; production must set real ones. */
-export const SIMULATOR_DEV_CREDENTIALS = {
-  renapApiKey: 'sim-renap-key',
-  rtuApiKey: 'sim-rtu-key',
-  catalogClientId: 'sim-catalog-client',
-  catalogClientSecret: 'sim-catalog-secret',
-} as const;

@@ -1,14 +1,14 @@
 // The payment provider the settings choose (PAYMENTS_PROVIDER), one per process; null while online
 // payments are off. Tests put their own (an adapter on the simulator's clock) with usePaymentProvider.
-import { env, type Env } from '@/lib/platform/settings/env';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 import type { PaymentProvider } from './provider';
 import { createRecurrenteProvider } from './recurrente';
+import { paymentSettings, type PaymentSettings } from './settings';
 
 const slot = processSlot<{ provider: PaymentProvider | null | undefined }>('paymentProvider', () => ({ provider: undefined }));
 
 /** Whether the settings name a payment provider with every setting it needs. */
-export function paymentsConfigured(settings: Pick<Env, 'PAYMENTS_PROVIDER' | 'RECURRENTE_API_URL' | 'RECURRENTE_PUBLIC_KEY' | 'RECURRENTE_SECRET_KEY' | 'RECURRENTE_WEBHOOK_SECRET'>): boolean {
+export function paymentsConfigured(settings: Pick<PaymentSettings, 'PAYMENTS_PROVIDER' | 'RECURRENTE_API_URL' | 'RECURRENTE_PUBLIC_KEY' | 'RECURRENTE_SECRET_KEY' | 'RECURRENTE_WEBHOOK_SECRET'>): boolean {
   return settings.PAYMENTS_PROVIDER === 'recurrente' && Boolean(settings.RECURRENTE_API_URL && settings.RECURRENTE_PUBLIC_KEY && settings.RECURRENTE_SECRET_KEY && settings.RECURRENTE_WEBHOOK_SECRET);
 }
 
@@ -56,7 +56,7 @@ function watched(provider: PaymentProvider): PaymentProvider {
 
 export function configuredPaymentProvider(): PaymentProvider | null {
   if (slot.provider !== undefined) return slot.provider;
-  const settings = env();
+  const settings = paymentSettings();
   slot.provider =
     paymentsConfigured(settings)
       ? watched(createRecurrenteProvider({

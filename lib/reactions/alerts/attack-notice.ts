@@ -4,7 +4,7 @@ import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendMail } from '@/lib/platform/mail/smtp';
 import { alerts as alertDispatcher, type AlertDispatcher } from './dispatcher';
 import { enqueueDeliveries } from './outbox';
-import { alertSettingsFrom } from './settings';
+import { alertSettings } from './settings';
 import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import type { AuthRealm } from '@/lib/flows/auth/realm';
@@ -53,7 +53,7 @@ export async function noteAccountUnderAttack(user: { id: number; email: string }
   const { audience, conditionKey } = REALMS[realm];
   try {
     const settings = env();
-    const email = alertSettingsFrom(settings).email;
+    const email = alertSettings().email;
     const payload: AttackNoticePayload = {
       id: `avc_${randomUUID()}`,
       tipo: 'cuenta_bajo_ataque',
@@ -106,7 +106,7 @@ export function attackNoticeMail(payload: AttackNoticePayload, to: string, realm
 }
 
 async function sendAttackNotice(delivery: AlertDelivery, realm: AuthRealm): Promise<AttemptOutcome> {
-  const email = alertSettingsFrom(env()).email;
+  const email = alertSettings().email;
   if (!email) return { ok: false, responseStatus: null, error: 'el correo (ALERT_SMTP_HOST) ya no está configurado en esta instancia' };
   return sendMail(email, attackNoticeMail(JSON.parse(delivery.payload) as AttackNoticePayload, delivery.target, realm));
 }

@@ -2,14 +2,13 @@ import type { BooksDoNotClose, SaleAwaitingReceptor } from '@/lib/core/billing/e
 import type { MismatchedOnlinePayment } from '@/lib/flows/online-top-ups/events';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
 import type { AlertAudience, AlertDelivery, Integration } from '@/db/schema';
-import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import type { SourceGuard, SourceName } from '@/lib/sources/guard';
 import type { AttemptOutcome } from '@/lib/platform/http/delivery-attempt';
 import { sendEmail, sendWebhook } from './channels';
 import { balanceAlert, booksDoNotCloseAlert, breakerAlert, certifierCredentialsAlert, invoiceAwaitingReceptorAlert, paymentMismatchAlert, type Alert, type AlertPayload, type BalanceSnapshot } from './conditions';
 import { enqueueAlert, listenForQueuedDeliveries, nextDueAt, recordAttempt, takeDueDeliveries } from './outbox';
-import { alertSettingsFrom, enabledChannels, type AlertSettings } from './settings';
+import { alertSettings, enabledChannels, type AlertSettings } from './settings';
 import { withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { processSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -265,7 +264,7 @@ function notConfigured(channel: string): AttemptOutcome {
   return { ok: false, responseStatus: null, error: `el canal ${channel} ya no está configurado en esta instancia` };
 }
 
-const createAlertDispatcher = () => new AlertDispatcher(alertSettingsFrom(env()));
+const createAlertDispatcher = () => new AlertDispatcher(alertSettings());
 
 /** The process's dispatcher, built from the settings on first use. */
 export function alerts(): AlertDispatcher {

@@ -9,7 +9,6 @@ import type { BalanceSnapshot } from '@/lib/reactions/alerts/conditions';
 import type { AlertDispatcher } from '@/lib/reactions/alerts/dispatcher';
 import { enqueueDeliveries } from '@/lib/reactions/alerts/outbox';
 import { maskWebhookUrl, withoutUrlSecrets } from '@/lib/platform/security/outbound-urls';
-import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { open } from '@/lib/core/sealing/envelope';
 import { EMAIL_NOT_CONFIGURED_REASON } from '@/lib/reactions/alerts/email-status';
@@ -17,7 +16,7 @@ import { notificationMail } from './email';
 import { NOTIFICATIONS } from './kinds';
 import { balanceNotification } from './kinds/balance';
 import type { IntegratorNotification, NotificationDraft } from './kinds/notice';
-import { notificationSettingsFrom, type NotificationSettings } from './settings';
+import { notificationSettings, type NotificationSettings } from './settings';
 import { checkedDispatcher, webhookTargetProblem, type Resolver } from './targets';
 import { processSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 
@@ -174,7 +173,7 @@ async function notificationAttachment(delivery: AlertDelivery, notification: Int
   return (await NOTIFICATIONS.find(delivery.condition)?.attachments?.(notification)) ?? [];
 }
 
-const createIntegratorNotifier = () => new IntegratorNotifier(notificationSettingsFrom(env()));
+const createIntegratorNotifier = () => new IntegratorNotifier(notificationSettings());
 
 /** The process's notifier, built from the settings on first use. */
 export function integratorNotifier(): IntegratorNotifier {

@@ -1,9 +1,35 @@
+import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
+import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
+import { PLATFORM_SETTINGS, type Env } from '@/lib/platform/settings/env';
+import { currentSettings, defineSettings, type SettingsOf } from '@/lib/platform/settings/fragment';
+import { flag, integer } from '@/lib/platform/settings/values';
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
-import { alertSettingsFrom, type AlertSettings, type EmailSettings } from '@/lib/reactions/alerts/settings';
-import type { Env } from '@/lib/platform/settings/env';
+import { PAYMENT_SETTINGS, type PaymentSettings } from '@/lib/providers/payments/settings';
+import { ALERT_SETTINGS, alertSettingsFrom, type AlertSettings, type AlertSettingsSource, type EmailSettings } from '@/lib/reactions/alerts/settings';
 import type { TargetPolicy } from './targets';
 
-/** What the integrator notifications need from the environment (lib/platform/settings/env.ts). */
+// Notices to each integration's own contacts and webhook: e-mails go through the relay
+// (lib/platform/mail), deliveries through the alerts' outbox with its retries.
+export const INTEGRATOR_NOTIFICATION_SETTINGS = defineSettings({
+  title: 'Notifications to integrators (lib/reactions/integrator-notifications)',
+  shape: {
+    INTEGRATOR_NOTIFICATION_REPEAT_HOURS: integer(24, 1, 24 * 31),
+    INTEGRATOR_SOURCE_OUTAGE_MINUTES: integer(10, 1, 24 * 60),
+    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: flag(false),
+  },
+  docs: {
+    INTEGRATOR_NOTIFICATION_REPEAT_HOURS: "At most one notice per condition (one integration's low balance, its exhaustion) this often, across every instance.",
+    INTEGRATOR_SOURCE_OUTAGE_MINUTES: "A source unavailable this long (its breaker open on any instance) is told to the technical contacts of the integrations that use it; then its recovery.",
+    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'Lets integrator webhooks use http:// and private, loopback and link-local addresses (local receivers in development and tests); production refuses it.',
+  },
+  refine: (settings, ctx, appEnv) => {
+    if (appEnv === 'production' && settings.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
+      ctx.addIssue({ code: 'custom', path: ['INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'], message: 'must be false in production: integrator webhooks go only to public https:// addresses' });
+    }
+  },
+});
+
+/** What the integrator notifications need from the settings. */
 export interface NotificationSettings {
   /** The alerts' SMTP server (ALERT_SMTP_*); undefined: no e-mails, only webhooks. */
   email?: Omit<EmailSettings, 'to'>;
@@ -23,7 +49,10 @@ export interface NotificationSettings {
   alerts: Pick<AlertSettings, 'maxAttempts' | 'retryBaseMs'>;
 }
 
-export function notificationSettingsFrom(env: Env): NotificationSettings {
+/** What the notifications read of the settings: their own, the alerts' (and what those read), the payments' and the public address. */
+export type NotificationSettingsSource = SettingsOf<typeof INTEGRATOR_NOTIFICATION_SETTINGS> & AlertSettingsSource & PaymentSettings & Pick<Env, 'NEXTAUTH_URL'>;
+
+export function notificationSettingsFrom(env: NotificationSettingsSource): NotificationSettings {
   const alerts = alertSettingsFrom(env);
   const email = alerts.email && { ...alerts.email, to: undefined };
   return {
@@ -39,4 +68,9 @@ export function notificationSettingsFrom(env: Env): NotificationSettings {
     paysOnline: paymentsConfigured(env),
     alerts: { maxAttempts: alerts.maxAttempts, retryBaseMs: alerts.retryBaseMs },
   };
+}
+
+/** The process's notification settings. */
+export function notificationSettings(): NotificationSettings {
+  return notificationSettingsFrom(currentSettings([PLATFORM_SETTINGS, MAIL_SETTINGS, BALANCE_SETTINGS, ALERT_SETTINGS, PAYMENT_SETTINGS, INTEGRATOR_NOTIFICATION_SETTINGS]));
 }

@@ -10,7 +10,7 @@ import { webhookUrlProblem } from '@/lib/platform/security/outbound-urls';
 // and again at every delivery, after DNS resolution, and the connection goes to the address that
 // was checked (a second lookup could answer otherwise: DNS rebinding).
 
-/** What a deployment allows (lib/platform/settings/env.ts refuses allowLocalTargets in production). */
+/** What a deployment allows (settings.ts refuses allowLocalTargets in production). */
 export interface TargetPolicy {
   /** http:// and private, loopback and link-local addresses (local receivers in development and tests). */
   allowLocalTargets: boolean;

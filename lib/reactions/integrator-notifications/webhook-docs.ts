@@ -1,4 +1,7 @@
-import type { Env } from '@/lib/platform/settings/env';
+import { PLATFORM_SETTINGS } from '@/lib/platform/settings/env';
+import { currentSettings } from '@/lib/platform/settings/fragment';
+import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
+import { INTEGRATOR_NOTIFICATION_SETTINGS, type NotificationSettingsSource } from './settings';
 import { retryDelayMs } from '@/lib/reactions/alerts/settings';
 import { ALERT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@/lib/reactions/alerts/signature';
 import { NOTIFICATIONS } from './kinds';
@@ -23,7 +26,7 @@ export {
 // (webhook-receivers.ts). One source for both documents: scripts/write-webhook-docs.ts writes the
 // Markdown, app/docs renders the same data.
 
-/** What the documentation says that depends on the deployment (lib/platform/settings/env.ts; the Markdown uses the defaults). */
+/** What the documentation says that depends on the deployment (its settings; the Markdown uses the defaults). */
 export interface WebhookDocsSettings {
   serviceName: string;
   /** INTEGRATOR_NOTIFICATION_REPEAT_HOURS */
@@ -163,7 +166,7 @@ function list(items: string[]): string {
 }
 
 /** The documentation's settings out of the validated environment (the Markdown uses parseEnv({})'s defaults). */
-export function webhookDocsSettingsFrom(env: Pick<Env, 'SERVICE_NAME' | 'INTEGRATOR_NOTIFICATION_REPEAT_HOURS' | 'INTEGRATOR_SOURCE_OUTAGE_MINUTES' | 'ALERT_MAX_ATTEMPTS' | 'ALERT_RETRY_BASE_MS' | 'ALERT_WEBHOOK_TIMEOUT_MS'>): WebhookDocsSettings {
+export function webhookDocsSettingsFrom(env: Pick<NotificationSettingsSource, 'SERVICE_NAME' | 'INTEGRATOR_NOTIFICATION_REPEAT_HOURS' | 'INTEGRATOR_SOURCE_OUTAGE_MINUTES' | 'ALERT_MAX_ATTEMPTS' | 'ALERT_RETRY_BASE_MS' | 'ALERT_WEBHOOK_TIMEOUT_MS'>): WebhookDocsSettings {
   return {
     serviceName: env.SERVICE_NAME,
     repeatHours: env.INTEGRATOR_NOTIFICATION_REPEAT_HOURS,
@@ -172,4 +175,9 @@ export function webhookDocsSettingsFrom(env: Pick<Env, 'SERVICE_NAME' | 'INTEGRA
     retryBaseMs: env.ALERT_RETRY_BASE_MS,
     timeoutMs: env.ALERT_WEBHOOK_TIMEOUT_MS,
   };
+}
+
+/** The documentation's settings as this deployment has them. */
+export function webhookDocsSettings(): WebhookDocsSettings {
+  return webhookDocsSettingsFrom(currentSettings([PLATFORM_SETTINGS, ALERT_SETTINGS, INTEGRATOR_NOTIFICATION_SETTINGS]));
 }

@@ -8,7 +8,7 @@ import { rollupCells } from '@/lib/core/rollups/read';
 import { HOUR_MS, hourStart } from '@/lib/platform/time/hours';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
-import { env } from '@/lib/platform/settings/env';
+import { statusPageSettings } from './settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { cachedCheck } from '@/lib/platform/operations/cached-check';
 import { SOURCE_NAMES } from '@/lib/sources/guard';
@@ -24,6 +24,7 @@ import { certifierHealth, type CertifierHealth } from '@/lib/core/invoices/healt
 import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
 import type { CallHealth } from '@/lib/platform/operations/call-health';
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
+import { paymentSettings } from '@/lib/providers/payments/settings';
 
 /** The newest incidents listed (of the 90 days). */
 const MAX_INCIDENTS = 50;
@@ -102,7 +103,7 @@ export async function readPublicStatus(now = new Date()): Promise<PublicStatus> 
     transitionsSince(startOfGuatemalanDay(firstDay)),
     publishedInvoicing(),
     // Online payments are a component only where they are on.
-    paymentsConfigured(env()) ? providerHealth() : null,
+    paymentsConfigured(paymentSettings()) ? providerHealth() : null,
   ]);
   // Invoicing is a component only where the service invoices (as every instance reads it).
   const certifier = invoicing === 'on' ? await certifierHealth() : null;
@@ -183,7 +184,7 @@ const log = logger('status-page');
  * is none yet.
  */
 export function publicStatus(): Promise<PublicStatus | null> {
-  return cachedCheck('status-page', env().STATUS_PAGE_CACHE_SECONDS * 1000, async () => {
+  return cachedCheck('status-page', statusPageSettings().STATUS_PAGE_CACHE_SECONDS * 1000, async () => {
     try {
       setProcessSlot('lastPublicStatus', await readPublicStatus());
     } catch (error) {

@@ -14,6 +14,8 @@ import { findIntegration } from '@/lib/flows/integration-management/service';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/flows/statements/spending';
 import { readableLedgerNote } from '@/lib/flows/top-ups/notes';
 import { env } from '@/lib/platform/settings/env';
+import { bulkSettings } from '@/lib/flows/bulk/settings';
+import { balanceSettings } from '@/lib/core/billing/settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { centavosAsDecimal, CURRENCY } from '@/lib/platform/money';
 import { decodeCursor } from '@/lib/platform/paging/keyset';
@@ -48,7 +50,7 @@ export async function accountBody(integrationId: number, now = new Date()): Prom
     windowUse(() => peekBulkApiLimit(integration.nombre)),
     windowUse(() => peekAccountApiLimit(integration.nombre)),
   ]);
-  const threshold = lowBalanceThreshold(integration, { lowBalanceDefaultCentavos: settings.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS });
+  const threshold = lowBalanceThreshold(integration, { lowBalanceDefaultCentavos: balanceSettings().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS });
   const exhausted = integration.tariffCentavos > 0 && integration.balanceCentavos < integration.tariffCentavos;
   return {
     integracion: integration.nombre,
@@ -79,7 +81,7 @@ export async function accountBody(integrationId: number, now = new Date()): Prom
         por_minuto: integrationLimitPerMinute(route, settings),
         usadas_este_minuto: lookupWindows[index]!,
       })),
-      { limite: 'lotes' as const, rutas: BULK_PATHS, por_minuto: settings.BULK_API_PER_MINUTE, usadas_este_minuto: bulkWindow },
+      { limite: 'lotes' as const, rutas: BULK_PATHS, por_minuto: bulkSettings().BULK_API_PER_MINUTE, usadas_este_minuto: bulkWindow },
       { limite: 'cuenta' as const, rutas: ACCOUNT_PATHS, por_minuto: settings.ACCOUNT_API_PER_MINUTE, usadas_este_minuto: accountWindow },
     ],
     gasto: { mes_en_curso: monthBody(spending.current), mes_anterior: monthBody(spending.previous) },

@@ -3,6 +3,7 @@ import { lowBalanceThreshold } from '@/lib/reactions/alerts/conditions';
 import { recentMonthsSpending, type MonthSpending } from '@/lib/flows/statements/spending';
 import { loadDashboard, type Dashboard } from '@/lib/core/rollups/usage';
 import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
 import { guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { LOOKUPS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
@@ -137,7 +138,7 @@ export async function portalHome(user: PortalUserSession, now = new Date()): Pro
 }
 
 function homeBalance(integration: IntegrationView, exhausted: boolean): PortalHomeBalance {
-  const threshold = lowBalanceThreshold(integration, { lowBalanceDefaultCentavos: env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS });
+  const threshold = lowBalanceThreshold(integration, { lowBalanceDefaultCentavos: balanceSettings().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS });
   return {
     balanceCentavos: integration.balanceCentavos,
     lowBalanceCentavos: threshold,

@@ -5,9 +5,8 @@ import { integratorNotifier } from '@/lib/reactions/integrator-notifications/not
 import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook, type PreferenceResult } from '@/lib/reactions/integrator-notifications/preferences';
 import type { NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
 import type { NotificationRecipient } from '@/db/schema';
-import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
+import { notificationSettings } from '@/lib/reactions/integrator-notifications/settings';
 import { sendTestNotification, type TestNoticeResult } from '@/lib/reactions/integrator-notifications/test-notice';
-import { env } from '@/lib/platform/settings/env';
 import type { PortalUserSession } from './session';
 
 // "Notificaciones": the services the console's notifications section calls,
@@ -30,7 +29,7 @@ export async function setPortalContactEmails(
 }
 
 export async function setPortalWebhook(user: PortalUserSession, url: string): Promise<PreferenceResult<{ secret: string; saved: string }>> {
-  return setNotificationWebhook(user.actor, user.integrationId, url, notificationSettingsFrom(env()).targets);
+  return setNotificationWebhook(user.actor, user.integrationId, url, notificationSettings().targets);
 }
 
 export async function removePortalWebhook(user: PortalUserSession): Promise<PreferenceResult<{ removed: boolean }>> {

@@ -1,5 +1,5 @@
 import { CONSOLE_SESSION_COOKIE } from '@/lib/flows/auth/session-cookie-name';
-import { env } from '@/lib/platform/settings/env';
+import { statusPageSettings } from '@/lib/reactions/status-page/settings';
 import { PORTAL_SESSION_COOKIE } from '@/lib/flows/portal-identity/session-cookie-name';
 import { CLIENT_NAVIGATION_HEADER } from './client-navigation.mjs';
 
@@ -26,7 +26,7 @@ const RULES = new Map<string, CachedPageRule>([
   // The documentation changes with a deploy.
   ['/docs', { ttlMs: () => 5 * 60_000, cacheControl: 'public, max-age=30', signIn: false }],
   // As long as the status it shows is kept (STATUS_PAGE_CACHE_SECONDS, lib/reactions/status-page).
-  ['/estado', { ttlMs: () => env().STATUS_PAGE_CACHE_SECONDS * 1000, cacheControl: 'public, max-age=30', signIn: false }],
+  ['/estado', { ttlMs: () => statusPageSettings().STATUS_PAGE_CACHE_SECONDS * 1000, cacheControl: 'public, max-age=30', signIn: false }],
   // Changed only by a deploy (the form) or the deployment's settings (the sandbox banner).
   ['/admin/login', { ttlMs: () => 5 * 60_000, cacheControl: 'no-store', signIn: true }],
   ['/portal/ingresar', { ttlMs: () => 5 * 60_000, cacheControl: 'no-store', signIn: true }],

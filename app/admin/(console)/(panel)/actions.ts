@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { startVerificationNow } from '@/lib/core/billing/verify-now';
 import { findTypedIntegration } from '@/lib/surfaces/console/integrations';
-import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
 
 // "Verificar ahora" is open to support staff as well as administrators: the reconciliation only
 // reads (it never changes money), support is who answers "were we charged?", and one run at a
@@ -33,7 +33,7 @@ export const startLedgerVerification = consoleAction({ role: 'support', schema: 
   }
   const { started, run } = await startVerificationNow(
     user.actor,
-    { integrationId, sweepAfterSeconds: env().HOLD_SWEEP_AFTER_SECONDS },
+    { integrationId, sweepAfterSeconds: balanceSettings().HOLD_SWEEP_AFTER_SECONDS },
   );
   revalidatePath('/admin');
   return {

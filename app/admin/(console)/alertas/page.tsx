@@ -7,9 +7,8 @@ import { EMAIL_NOT_CONFIGURED_FOR_ALERTS } from '@/lib/reactions/alerts/email-st
 import { ALERT_CHANNEL_LABELS } from '@/lib/presentation/alert-labels';
 import { conditionLabel } from '@/lib/reactions/integrator-notifications/labels';
 import { listAlertDeliveries } from '@/lib/reactions/alerts/list';
-import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
+import { alertSettings, enabledChannels } from '@/lib/reactions/alerts/settings';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { env } from '@/lib/platform/settings/env';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -24,7 +23,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const after = typeof params.despues === 'string' ? params.despues : undefined;
   const page = await listAlertDeliveries(after);
-  const settings = alertSettingsFrom(env());
+  const settings = alertSettings();
   const channels = enabledChannels(settings);
 
   return (

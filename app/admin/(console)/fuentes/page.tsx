@@ -13,7 +13,7 @@ import { PAYMENT_PROVIDER_NAMES } from '@/lib/flows/online-top-ups/labels';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { publishedInvoicing } from '@/lib/core/invoices/decision';
 import { certifierHealth } from '@/lib/core/invoices/health';
-import { env } from '@/lib/platform/settings/env';
+import { felSettings } from '@/lib/providers/fel/settings';
 import { CERTIFIER_NAMES } from '@/lib/presentation/invoice-labels';
 
 export const metadata: Metadata = { title: 'Fuentes' };
@@ -98,7 +98,7 @@ export default async function SourcesPage() {
       {sources.every((health) => health.callsLastHour === 0 && health.fastFailuresLastHour === 0) && (
         <EmptyState title="Sin consultas en la última hora">Las cifras aparecen con las primeras consultas a cada fuente.</EmptyState>
       )}
-      {(invoicing === 'on' || certifier.lastCallAt !== null) && <CertifierStatus health={certifier} certifierName={CERTIFIER_NAMES[env().FEL_CERTIFIER] ?? null} />}
+      {(invoicing === 'on' || certifier.lastCallAt !== null) && <CertifierStatus health={certifier} certifierName={CERTIFIER_NAMES[felSettings().FEL_CERTIFIER] ?? null} />}
       {(provider !== null || payments.lastWebhookAt !== null || payments.lastReadAt !== null) && (
         <PaymentProviderStatus name={provider === null ? null : (PAYMENT_PROVIDER_NAMES[provider.name] ?? provider.name)} activity={payments} health={paymentsHealth} />
       )}

@@ -9,6 +9,7 @@ import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
 import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
 import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
 import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
@@ -183,7 +184,7 @@ function RequestIdUnknown({ requestId }: { requestId: string }) {
         Ninguna consulta ni rechazo de su integración tiene el id de solicitud <span className="mono">{requestId}</span>.
       </h2>
       <p>
-        Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de {env().REQUEST_TRACE_RETENTION_DAYS} días
+        Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de {requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días
         (los rechazos se conservan ese tiempo), o de hace apenas unos segundos (los rechazos se anotan cada pocos segundos: vuelva a buscarla).
       </p>
       {/* What an integrator quotes may be one of the answers that leave no trace: said as the console says it. */}

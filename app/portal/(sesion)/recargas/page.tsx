@@ -5,6 +5,8 @@ import { Pagination } from '@/components/console/pagination';
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { env } from '@/lib/platform/settings/env';
+import { topUpSettings } from '@/lib/flows/top-ups/settings';
+import { onlineTopUpSettings } from '@/lib/flows/online-top-ups/settings';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalTopUpFacts } from '@/lib/surfaces/portal/home';
@@ -44,7 +46,7 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
   const receptorLine = receptorText({ receptorKind: receptor.kind, receptorId: receptorId(receptor), receptorName: receptor.kind === 'cf' ? null : receptor.name });
   // Paying online is offered only while a provider is configured; payments made before stay listed.
   const paysOnline = configuredPaymentProvider() !== null;
-  const settings = env();
+  const limits = onlineTopUpSettings();
   const requests = page.rows;
   const mayCancel = (reportedBy: number) => reportedBy === user.id || TOP_UP_CANCELLERS_OF_OTHERS.includes(user.role);
   return (
@@ -76,7 +78,7 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
             Pague con tarjeta o transferencia bancaria en la página del proveedor de pagos: el saldo se acredita en cuanto el proveedor confirma el pago, sin
             reportar nada. Antes de pagar verá la comisión y el total.
           </p>
-          <OnlineTopUpForm limits={`Entre ${formatQuetzales(settings.ONLINE_TOP_UP_MIN_CENTAVOS)} y ${formatQuetzales(settings.ONLINE_TOP_UP_MAX_CENTAVOS)}.`} />
+          <OnlineTopUpForm limits={`Entre ${formatQuetzales(limits.ONLINE_TOP_UP_MIN_CENTAVOS)} y ${formatQuetzales(limits.ONLINE_TOP_UP_MAX_CENTAVOS)}.`} />
         </section>
       )}
       {paysOnline && user.role === 'propietario' && (
@@ -98,11 +100,11 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
       )}
       <section className="card" aria-labelledby="depositar">
         <h2 id="depositar">Dónde depositar</h2>
-        <DepositAccounts accounts={env().TOP_UP_BANK_ACCOUNTS} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />
+        <DepositAccounts accounts={topUpSettings().TOP_UP_BANK_ACCOUNTS} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />
       </section>
       <section className="card" aria-labelledby="reportar">
         <h2 id="reportar">Reportar un depósito o transferencia</h2>
-        <ReportTopUpForm today={guatemalanToday()} earliest={earliestDepositDate()} maxAgeDays={env().TOP_UP_DEPOSIT_MAX_AGE_DAYS} />
+        <ReportTopUpForm today={guatemalanToday()} earliest={earliestDepositDate()} maxAgeDays={topUpSettings().TOP_UP_DEPOSIT_MAX_AGE_DAYS} />
       </section>
       <section className="card" aria-labelledby="reportadas">
         <h2 id="reportadas">Recargas reportadas</h2>

@@ -7,12 +7,11 @@ import { type ActionResult } from '@/lib/flows/auth/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
-import { env } from '@/lib/platform/settings/env';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 import { NOTIFICATIONS, type NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';
-import { notificationSettingsFrom } from '@/lib/reactions/integrator-notifications/settings';
+import { notificationSettings } from '@/lib/reactions/integrator-notifications/settings';
 import { resendNotification } from '@/lib/reactions/integrator-notifications/resend';
 import { sendTestNotification } from '@/lib/reactions/integrator-notifications/test-notice';
 
@@ -25,7 +24,7 @@ const refresh = (integrationId: number) => revalidatePath(integrationPath(integr
 export const setNotificationWebhookAction = consoleAction(
   { role: 'admin', schema: z.object({ integrationId: idField, url: z.string({ error: 'Escriba la URL.' }).trim().min(1, 'Escriba la URL.').max(2_000) }) },
   async ({ integrationId, url }, user) => {
-    const result = await setNotificationWebhook(user.actor, integrationId, url, notificationSettingsFrom(env()).targets);
+    const result = await setNotificationWebhook(user.actor, integrationId, url, notificationSettings().targets);
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' ? { url: result.error.message } : undefined };
     refresh(integrationId);
     return { ok: true, message: `Webhook guardado: ${result.value.saved}. Copie el secreto de firma ahora: no se vuelve a mostrar.`, data: { secret: result.value.secret, saved: result.value.saved } };

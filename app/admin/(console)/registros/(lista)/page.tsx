@@ -13,6 +13,7 @@ import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
 import { env } from '@/lib/platform/settings/env';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
 import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime, formatHourSpan } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -285,7 +286,7 @@ function RequestIdNotRecorded({
       </h2>
       <p>
         Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de{' '}
-        {env().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos y las respuestas sin atender se anotan cada pocos
+        {requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos y las respuestas sin atender se anotan cada pocos
         segundos: vuelva a buscarla).
       </p>
       <p data-testid="untraced-answers">{untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}</p>
@@ -324,9 +325,9 @@ function RequestIdNotRecorded({
       )}
       <p className="small muted">
         Cada rechazo y cada respuesta que el servicio no pudo atender (502 o 500 sin registro) queda con su id de solicitud durante{' '}
-        {env().REQUEST_TRACE_RETENTION_DAYS} días; este no está entre ellos.
+        {requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días; este no está entre ellos.
         {untraced > 0 &&
-          ` En las últimas ${REFUSAL_WINDOW_HOURS} horas ${untraced.toLocaleString('es-GT')} rechazos o respuestas sin atender quedaron sin detalle, por llegar más de ${env().REQUEST_TRACE_MAX_PER_MINUTE.toLocaleString('es-GT')} por minuto a una instancia: pudo ser uno de ellos.`}
+          ` En las últimas ${REFUSAL_WINDOW_HOURS} horas ${untraced.toLocaleString('es-GT')} rechazos o respuestas sin atender quedaron sin detalle, por llegar más de ${requestTraceSettings().REQUEST_TRACE_MAX_PER_MINUTE.toLocaleString('es-GT')} por minuto a una instancia: pudo ser uno de ellos.`}
       </p>
     </section>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { env } from '@/lib/platform/settings/env';
+import { onlineTopUpSettings } from '@/lib/flows/online-top-ups/settings';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
@@ -23,7 +23,7 @@ export default async function AutoTopUpPage() {
   const user = await requirePortalPage(AUTO_TOP_UP_OWNERS);
   const [{ setting, chargesToday, recent }, cards] = await Promise.all([autoTopUpOf(user.integrationId), cardPaymentsOf(user.integrationId)]);
   const paysOnline = configuredPaymentProvider() !== null;
-  const settings = env();
+  const settings = onlineTopUpSettings();
   const cardOptions = cards.map((card) => ({ value: card.id, label: savedCardLabel(card.card, { amountCentavos: card.amountCentavos, settledOn: card.settledAt ? formatDateTime(card.settledAt).slice(0, 10) : null }) }));
   const savedCard = savedCardLabel(setting?.cardNetwork && setting.cardLast4 ? { network: setting.cardNetwork, last4: setting.cardLast4 } : null);
   if (setting && !cards.some((card) => card.id === setting.sourcePaymentId)) cardOptions.unshift({ value: setting.sourcePaymentId, label: savedCard });

@@ -5,7 +5,7 @@ import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationPath, type IntegrationSection } from '@/lib/surfaces/console/integration-sections';
 import { integrationWarnings } from '@/lib/surfaces/console/integration-warnings';
 import { listTokens, type TokenView } from '@/lib/flows/integration-management/tokens';
-import { env } from '@/lib/platform/settings/env';
+import { balanceSettings } from '@/lib/core/billing/settings';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { flagsOf } from '@/lib/core/integrations/flags';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -26,7 +26,7 @@ export default async function IntegrationSummaryPage({ params }: { params: Promi
   const integration = await integrationOrNotFound((await params).id);
   const isAdmin = user.role === 'admin';
   const tokens = await listTokens(integration.id);
-  const warnings = integrationWarnings(integration, tokens, env().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS);
+  const warnings = integrationWarnings(integration, tokens, balanceSettings().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS);
 
   return (
     <>

@@ -4,12 +4,11 @@ import { BalanceHistoryTable, HeldInFlightNotice } from '@/components/console/ba
 import { EmptyState } from '@/components/console/page-header';
 import { ReconciliationStatus } from '../../../../_components/reconciliation-status';
 import { Stat } from '@/components/console/stat';
-import { alertSettingsFrom, enabledChannels } from '@/lib/reactions/alerts/settings';
+import { alertSettings, enabledChannels } from '@/lib/reactions/alerts/settings';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { heldInFlight, listHistoryPage } from '@/lib/core/billing/history';
 import { latestVerification } from '@/lib/core/billing/verify';
 import { balanceHistoryPath } from '@/lib/surfaces/console/integration-sections';
-import { env } from '@/lib/platform/settings/env';
 import { formatQuetzales } from '@/lib/platform/money';
 import { listStatements } from '@/lib/flows/statements/statements';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
@@ -37,7 +36,7 @@ export default async function IntegrationBalancePage({ params }: { params: Promi
     listStatements(integration.id),
     latestVerification(),
   ]);
-  const settings = env();
+  const alerts = alertSettings();
 
   return (
     <>
@@ -57,8 +56,8 @@ export default async function IntegrationBalancePage({ params }: { params: Promi
       <LowBalanceAlertSection
         integrationId={integration.id}
         thresholdCentavos={integration.lowBalanceAlertCentavos}
-        defaultCentavos={settings.ALERT_LOW_BALANCE_DEFAULT_CENTAVOS}
-        alertsConfigured={enabledChannels(alertSettingsFrom(settings)).length > 0}
+        defaultCentavos={alerts.lowBalanceDefaultCentavos}
+        alertsConfigured={enabledChannels(alerts).length > 0}
         isAdmin={isAdmin}
       />
 

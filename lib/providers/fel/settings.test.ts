@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
-import { DEVELOPMENT_FEL_SETTINGS, parseEnv } from './env';
+import { parseEnv } from '@/lib/root/settings';
+import { DEVELOPMENT_FEL_SETTINGS } from './settings';
 
 const FEL_PRODUCTION = {
   FEL_ENABLED: 'true',

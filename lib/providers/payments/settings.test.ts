@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
 import { RECURRENTE_SIM_DEV_KEYS } from '@/simulator/recurrente';
-import { DEVELOPMENT_RECURRENTE_SETTINGS, parseEnv } from './env';
+import { parseEnv } from '@/lib/root/settings';
+import { DEVELOPMENT_RECURRENTE_SETTINGS } from './settings';
 
 const RECURRENTE_PRODUCTION = {
   PAYMENTS_PROVIDER: 'recurrente',

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION, rejectedVariables } from '@/tests/support/production-env';
-import { DEVELOPMENT_ISSUER, DEVELOPMENT_TOP_UP_BANK_ACCOUNTS, EnvError, parseEnv, renamedSettingsInUse } from './env';
+import { EnvError } from '@/lib/platform/settings/fragment';
+import { parseEnv } from './settings';
+import { DEVELOPMENT_ISSUER, renamedSettingsInUse } from '@/lib/core/issuer/settings';
+import { DEVELOPMENT_TOP_UP_BANK_ACCOUNTS } from '@/lib/flows/top-ups/settings';
 
 describe('parseEnv', () => {
   it('needs nothing for embedded development and uses the contract defaults', () => {
