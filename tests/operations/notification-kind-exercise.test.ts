@@ -21,7 +21,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alertCondition } from '@/db/schema';
 import { domainEvent } from '@/lib/platform/events/domain-event';
-import { parseEnv } from '@/lib/platform/settings/env';
+import { parseEnv } from '@/lib/root/settings';
 import { NON_NOTICE_CONDITION_LABELS } from '@/lib/presentation/alert-labels';
 import { notificationMail } from '@/lib/reactions/integrator-notifications/email';
 import { listen } from '@/lib/reactions/integrator-notifications/hearing';
