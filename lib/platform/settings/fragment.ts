@@ -74,8 +74,9 @@ export function defineSettings<const Shape extends z.ZodRawShape, const Uses ext
     refine: (settings, ctx, appEnv) => definition.refine?.(settings as Settings & SettingsOfAll<Uses>, ctx, appEnv),
     sourceProblems: (source, appEnv) => definition.sourceProblems?.(source, appEnv) ?? [],
     read: (source) => readSettings([fragment], source) as Settings,
-    current: () => currentSettings([fragment]) as Settings,
+    current: () => currentSettings(alone) as Settings,
   };
+  const alone = [fragment] as const;
   return fragment;
 }
 
@@ -125,8 +126,16 @@ export function readSettings<const Fragments extends readonly SettingsFragment<u
  */
 export function currentSettings<const Fragments extends readonly SettingsFragment<unknown>[]>(fragments: Fragments): SettingsOfAll<Fragments> {
   const settings = processSlot<Values>('env', () => ({}));
+  // Asked on every lookup, several times: once a record holds a fragment's settings, it is known to.
+  let held = fragmentsHeld.get(settings);
+  if (!held) fragmentsHeld.set(settings, (held = new WeakSet()));
+  if (fragments.every((fragment) => held.has(fragment))) return settings as SettingsOfAll<Fragments>;
   if (!settingNames(fragments).every((name) => name in settings)) {
     for (const [name, value] of Object.entries(readSettings(fragments, process.env) as Values)) if (!(name in settings)) settings[name] = value;
   }
+  for (const fragment of fragments) held.add(fragment);
   return settings as SettingsOfAll<Fragments>;
 }
+
+/** The fragments each record of settings is known to hold (a test's new record starts with none). */
+const fragmentsHeld = new WeakMap<Values, WeakSet<SettingsFragment<unknown>>>();
