@@ -27,6 +27,11 @@ const surfaces = folders('lib/surfaces', 'app', 'components', 'cli');
 // cli/main.ts starts the CLI's process as lib/root/startup.ts starts the server's.
 const root = folders('lib/root', 'cli/main.ts', 'proxy.ts', 'server.mjs', 'instrumentation.ts');
 
+// The pages that still read the core or the flows directly (scripts/surface-reads.mjs): a list that only shrinks.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- dependency-cruiser loads its configuration as CommonJS.
+const { knownList, listedPathPatterns } = require('./scripts/surface-reads.mjs');
+const pagesReadingDirectly = listedPathPatterns(knownList());
+
 const mayNotReach = (name, from, comment, ...above) => ({
   name,
   comment,
@@ -92,6 +97,14 @@ module.exports = {
         to: { path: otherPath },
       })),
     ),
+    {
+      name: 'pages-read-through-their-surface',
+      comment:
+        'A page reads and changes data through its surface\'s view models and actions (lib/surfaces/console for app/admin, lib/surfaces/portal for app/portal), never the core or the flows directly; types may be named. The pages that still do are listed in .surface-reads-known.json, which only shrinks.',
+      severity: 'error',
+      from: { path: '^app/(admin|portal)/', pathNot: pagesReadingDirectly },
+      to: { path: '^lib/(core|flows)/', dependencyTypesNot: ['type-only'] },
+    },
     {
       name: 'components-take-props-not-surfaces',
       comment:

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { hasRole } from '@/lib/flows/auth/session';
+import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { ROLE_LABELS } from '@/lib/presentation/labels';
 import { CONSOLE_NAVIGATION, TOP_UP_REQUESTS_PATH } from '@/lib/surfaces/console/navigation';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
-import { currentConsoleUser } from '@/lib/flows/auth/session';
+import { currentConsoleUser } from '@/lib/surfaces/console/session';
 import { SIGN_IN_ERROR_PARAM, signInErrorMessage } from '@/lib/flows/auth/sign-in-errors';
 import { SignInForm } from './sign-in-form';
 

@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { PageHeader } from '@/components/console/page-header';
 import { CONSOLE_PATH_HEADER } from '@/lib/flows/auth/return-path';
 import { PORTAL_REFUSAL_TITLE, portalRefusalText } from '@/lib/surfaces/portal/refusals';
-import { portalPageRoles } from '@/lib/flows/portal-identity/roles';
+import { portalPageRoles } from '@/lib/surfaces/portal/page-access';
 import { currentPortalUser } from '@/lib/surfaces/portal/session';
 
 // A portal page this role may not open (requirePortalPage's forbidden()): a 403 at the address asked

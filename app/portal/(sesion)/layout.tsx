@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
 import { portalNavItems } from '@/lib/surfaces/portal/navigation';
-import { PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
+import { PORTAL_ROLE_LABELS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PortalSignOutButton } from '../sign-out-button';
 

@@ -10,7 +10,7 @@ import { monthName } from '@/lib/platform/time/months';
 import type { LimitedRoute } from '@/lib/core/limits/limits';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalHome, type PortalHome, type PortalHomeBalance, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/surfaces/portal/home';
-import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { SOURCE_STATE_TEXT, type SourceState } from '@/lib/reactions/status-page/states';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
-import { PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
+import { PORTAL_ROLE_LABELS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { env } from '@/lib/platform/settings/env';
 import { PortalSignOutButton } from '../sign-out-button';

@@ -4,7 +4,7 @@ import { EmailAddress } from '@/components/email-address';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { invitationForCode, unusableLinkMessage } from '@/lib/flows/portal-identity/invitations';
 import { LINK_CODE_PARAM } from '@/lib/flows/portal-identity/links';
-import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
+import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/surfaces/portal/page-access';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 import { ForgetLinkCode } from '../forget-link-code';
 import { AcceptanceForm } from './acceptance-form';

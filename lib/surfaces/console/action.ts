@@ -48,3 +48,5 @@ export function consoleAction<Schema extends z.ZodType, T>(
   );
 }
 
+/** What a console page's actions answer and say, from the surface its pages read through. */
+export { ACTION_MESSAGES, fromResult, type ActionResult } from '@/lib/flows/auth/action';

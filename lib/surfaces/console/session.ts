@@ -35,3 +35,6 @@ function pendingStepPath(step: PendingStep, requested: string | null): string {
   if (!back || back === DEFAULT_RETURN_PATH || back.startsWith(PENDING_STEP_PATHS.second_factor)) return PENDING_STEP_PATHS[step];
   return `${PENDING_STEP_PATHS[step]}?${new URLSearchParams({ [RETURN_PATH_PARAM]: back })}`;
 }
+
+/** The signed-in console user as pages and their layouts read it. */
+export { consoleUserWithAccess, currentConsoleUser, hasRole, type ConsoleUserSession } from '@/lib/flows/auth/session';

@@ -47,3 +47,6 @@ export function portalAction<Schema extends z.ZodType, T>(
     handler,
   );
 }
+
+/** What a portal page's actions answer, from the surface its pages read through. */
+export { ACTION_MESSAGES, fromResult, type ActionResult } from '@/lib/flows/auth/action';

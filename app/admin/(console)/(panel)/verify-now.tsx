@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/console/action';
 import { useIntegrationSuggestions, type SuggestIntegrations } from '../_components/integration-suggestions';
 
 interface VerifyNowFormProps {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/console/action';
 import { integrationChoiceLabel, isIntegrationChoice, type IntegrationChoice } from '@/lib/surfaces/console/integration-choice';
 
 export type SuggestIntegrations = (input: unknown) => Promise<ActionResult<IntegrationChoice[]>>;

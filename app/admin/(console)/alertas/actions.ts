@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { type ActionResult } from '@/lib/flows/auth/action';
+import { type ActionResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { alerts } from '@/lib/reactions/alerts/dispatcher';
 import { sendTestAlert } from '@/lib/reactions/alerts/test-alert';

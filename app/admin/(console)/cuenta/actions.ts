@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { z } from 'zod';
-import { fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { endOwnSession } from '@/lib/flows/auth/sessions';
 import { env } from '@/lib/platform/settings/env';

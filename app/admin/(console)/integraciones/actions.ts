@@ -3,7 +3,7 @@
 import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { ACTION_MESSAGES, fromResult } from '@/lib/flows/auth/action';
+import { ACTION_MESSAGES, fromResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fromResult, type ActionResult } from '@/lib/flows/auth/action';
+import { fromResult, type ActionResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAdmin } from '@/lib/flows/bulk/console';

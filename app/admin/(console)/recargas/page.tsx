@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { hasRole } from '@/lib/flows/auth/session';
+import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { describeAuditActor } from '@/lib/presentation/audit-labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';

@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { type ActionResult } from '@/lib/flows/auth/action';
+import { type ActionResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { accessReasonSchema, writeAccessEntry } from '@/lib/core/personal-data/access-log';

@@ -4,7 +4,7 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { portalActivityPage } from '@/lib/surfaces/portal/activity';
-import { ACTIVITY_READERS } from '@/lib/flows/portal-identity/roles';
+import { ACTIVITY_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Actividad' };

@@ -1,11 +1,11 @@
 'use server';
 
 import { z } from 'zod';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { accessReasonSchema } from '@/lib/core/personal-data/access-log';
 import { revealPortalRecordIdentifiers } from '@/lib/surfaces/portal/records';
-import { RECORD_READERS } from '@/lib/flows/portal-identity/roles';
+import { RECORD_READERS } from '@/lib/surfaces/portal/page-access';
 
 const revealSchema = z.object({
   solicitud: z.string().max(100),

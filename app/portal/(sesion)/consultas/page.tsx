@@ -16,7 +16,7 @@ import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
 import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/surfaces/portal/records';
-import { RECORD_READERS } from '@/lib/flows/portal-identity/roles';
+import { RECORD_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Consultas' };

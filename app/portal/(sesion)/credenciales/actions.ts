@@ -2,13 +2,13 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/surfaces/portal/action';
 import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/presentation/credential-answers';
 import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/core/credentials/form-fields';
 import { idField } from '@/lib/presentation/form-fields';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { createPortalToken, revokePortalToken, rotatePortalToken, setPortalAllowList } from '@/lib/surfaces/portal/credentials';
-import { CREDENTIAL_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { CREDENTIAL_MANAGERS } from '@/lib/surfaces/portal/page-access';
 import { requestAllowListAddress } from '@/lib/surfaces/portal/session';
 
 // "Credenciales": owners and developers create, rotate and revoke their integration's tokens and

@@ -5,7 +5,7 @@ import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/cre
 import { TokensTable } from '@/components/credentials/tokens-table';
 import { rotationSides, tokenDistinction } from '@/lib/core/credentials/rotation-pairs';
 import { portalCredentials, type PortalToken } from '@/lib/surfaces/portal/credentials';
-import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/flows/portal-identity/roles';
+import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/surfaces/portal/page-access';
 import { requestAllowListAddress, requirePortalPage } from '@/lib/surfaces/portal/session';
 import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenAction, setPortalAllowListAction } from './actions';
 

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/console/page-header';
 import { TwoFactorSection } from '@/components/two-factor/section';
 import { activeSessionRows } from '@/lib/flows/auth/session-rows';
 import { portalTwoFactorRequired } from '@/lib/flows/portal-identity/policy';
-import { PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
+import { PORTAL_ROLE_LABELS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { listPortalSessions } from '@/lib/flows/portal-identity/sessions';
 import { portalTwoFactorService } from '@/lib/flows/portal-identity/two-factor';

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/surfaces/portal/action';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { requestAddress, setPortalSessionCookie } from '@/lib/surfaces/portal/session';
 import { portalTwoFactorService } from '@/lib/flows/portal-identity/two-factor';

@@ -2,12 +2,12 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/surfaces/portal/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { invitePortalUser, type SentInvitation } from '@/lib/flows/portal-identity/invitations';
-import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/surfaces/portal/page-access';
 import { cancelInvitation, removeMember, resendInvitation, setMemberRole } from '@/lib/flows/portal-identity/team';
 
 // "Equipo": an owner invites, removes and changes the roles of the people of its own integration.

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { EmailAddress } from '@/components/email-address';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { teamOf } from '@/lib/flows/portal-identity/team';
 import { InvitationActions, InviteMemberForm, MemberRoleForm, RemoveMemberForm, TeamNotices } from './team-forms';

@@ -4,7 +4,7 @@ import { createContext, useContext, useState, type ReactNode } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { useActionActivity } from '@/components/console/action-activity';
 import type { PortalRole } from '@/db/schema';
-import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';
+import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/surfaces/portal/page-access';
 import {
   cancelPortalInvitationAction,
   invitePortalMemberAction,

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { IssuedStatementsTable } from '@/components/statements/issued-statements-table';
 import { dayRangeText } from '@/lib/platform/time/months';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { portalStatements } from '@/lib/surfaces/portal/statements';
 import { runningMonthRange } from '@/lib/flows/statements/preview';

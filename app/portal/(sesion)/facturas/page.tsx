@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { creditNoteName, INVOICE_STANDING_TONES, invoiceNumberCell, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';

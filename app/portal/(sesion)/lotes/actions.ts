@@ -2,13 +2,13 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/flows/bulk/limits';
 import { BULK_CATALOGS, type BulkCatalogPathName } from '@/lib/flows/bulk/requests';
 import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { cancelPortalBulkJob, createPortalBulkJob, estimatePortalBulkJob, newConfirmationKey, PORTAL_BULK_PATH, portalBulkJobPath, type BulkJobEstimate } from '@/lib/surfaces/portal/bulk';
-import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 
 // "Lotes": an owner or a developer uploads a CSV, reads what it will run and cost, confirms, and may
 // cancel a job; every one for the session's integration only, through lib/flows/bulk as POST /api/lotes.

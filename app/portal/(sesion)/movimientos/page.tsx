@@ -9,7 +9,7 @@ import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalBalance } from '@/lib/surfaces/portal/home';
 import { portalMovementsPage } from '@/lib/surfaces/portal/movements';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Movimientos' };

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
-import { ACTION_MESSAGES, type ActionResult } from '@/lib/flows/auth/action';
+import { ACTION_MESSAGES, type ActionResult } from '@/lib/surfaces/portal/action';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
 import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
@@ -12,7 +12,7 @@ import { integratorNotifier } from '@/lib/reactions/integrator-notifications/not
 import { resendNotification } from '@/lib/reactions/integrator-notifications/resend';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { removePortalWebhook, sendPortalTestNotification, setPortalContactEmails, setPortalNotificationEnabled, setPortalWebhook } from '@/lib/surfaces/portal/notifications';
-import { NOTIFICATION_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { NOTIFICATION_MANAGERS } from '@/lib/surfaces/portal/page-access';
 
 // "Notificaciones": owners set their integration's contacts, webhook and what each recipient
 // receives, and send a test notice. Developers and billing users are refused

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { NotificationsPanel } from '@/components/notifications/notifications-panel';
 import { portalNotificationIntegration } from '@/lib/surfaces/portal/notifications';
-import { NOTIFICATION_MANAGERS } from '@/lib/flows/portal-identity/roles';
+import { NOTIFICATION_MANAGERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { removePortalWebhookAction, resendPortalNotificationAction, sendPortalTestNotificationAction, setPortalNotificationEnabledAction, setPortalWebhookAction } from './actions';
 import { ContactsForm } from './contacts-form';

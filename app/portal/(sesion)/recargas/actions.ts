@@ -6,14 +6,14 @@ import { z } from 'zod';
 import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalAction } from '@/lib/surfaces/portal/action';
-import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';
 import { bankName } from '@/lib/platform/guatemala/banks';
 import { cancelTopUpRequest, reportTopUp } from '@/lib/flows/top-ups/requests';
 import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/messages';
 import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
 import { cancelOnlineTopUp, onlineTopUpNeedsReceptor, quoteOnlineTopUp, startOnlineTopUp, type OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_TOP_UP_MESSAGES, onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { publicOrigin } from '@/lib/platform/http/base-url';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 

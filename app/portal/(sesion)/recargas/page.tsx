@@ -10,7 +10,7 @@ import { onlineTopUpSettings } from '@/lib/flows/online-top-ups/settings';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalTopUpFacts } from '@/lib/surfaces/portal/home';
-import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { bankName } from '@/lib/platform/guatemala/banks';
 import { creditedCentavos, earliestDepositDate, integrationTopUpPage, TOP_UP_CANCELLERS_OF_OTHERS } from '@/lib/flows/top-ups/requests';

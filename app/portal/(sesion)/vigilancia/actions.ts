@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES, MAX_PASTED_IDENTIFIERS_CHARS } from '@/lib/flows/bulk/limits';
 import { accessReasonSchema } from '@/lib/core/personal-data/access-log';
@@ -18,7 +18,7 @@ import {
   WATCH_FORM_MESSAGES,
   type WatchListEstimate,
 } from '@/lib/surfaces/portal/watch-lists';
-import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/flows/watch-lists';
 import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/flows/watch-lists/schemas';
 

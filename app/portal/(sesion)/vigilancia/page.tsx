@@ -5,7 +5,7 @@ import { Pagination } from '@/components/console/pagination';
 import { jobStateLabel } from '@/lib/flows/bulk/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchListPath, portalWatchListsPage } from '@/lib/surfaces/portal/watch-lists';
 import { WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES } from '@/lib/flows/watch-lists/labels';

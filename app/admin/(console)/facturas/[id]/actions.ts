@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
 import { requestCreditNote, requestReceptorCorrection, requestVoid } from '@/lib/core/billing/invoice-reversals';
-import { fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { CORRECTION_MESSAGES, retryInvoice } from '@/lib/flows/invoicing/corrections';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';

@@ -5,7 +5,7 @@ import { cache } from 'react';
 import { ActionForm } from '@/components/console/action-form';
 import { PageHeader } from '@/components/console/page-header';
 import { findCertifiedInvoice } from '@/lib/core/invoices/documents';
-import { hasRole } from '@/lib/flows/auth/session';
+import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
 import { formatQuetzales } from '@/lib/platform/money';

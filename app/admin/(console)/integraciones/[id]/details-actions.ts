@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
+import { ACTION_MESSAGES } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { integrationPaths } from '@/lib/surfaces/console/integration-sections';

@@ -2,7 +2,7 @@
 
 import { useState, useTransition } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/console/action';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
-import { type ActionResult } from '@/lib/flows/auth/action';
+import { type ActionResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';

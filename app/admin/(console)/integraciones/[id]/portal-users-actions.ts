@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import { z } from 'zod';
-import { fromResult } from '@/lib/flows/auth/action';
+import { fromResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';

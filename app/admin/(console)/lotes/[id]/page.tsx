@@ -9,7 +9,7 @@ import { Stat } from '@/components/console/stat';
 import { CopyableId } from '@/components/console/copyable-id';
 import { shortenedRequestId } from '@/components/records/short-request-id';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
-import { hasRole } from '@/lib/flows/auth/session';
+import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { findConsoleJob, listConsoleJobItems } from '@/lib/flows/bulk/console';
 import { isPublicJobId } from '@/lib/flows/bulk/jobs';

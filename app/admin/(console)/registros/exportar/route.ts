@@ -3,7 +3,7 @@
 //   POST /admin/registros/exportar            identifiers in full: an administrator, the list's
 //        filters and a reason (motivo), written to the personal-data access log before anything
 //        is sent. A search for a NIT or CUI travels as its reference (busqueda).
-import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/flows/auth/session';
+import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/surfaces/console/session';
 import { env } from '@/lib/platform/settings/env';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { logger } from '@/lib/platform/logging/logger';

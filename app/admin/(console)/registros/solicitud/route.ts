@@ -3,7 +3,7 @@
 // replayed Idempotency-Key answer's id opens the record of the query it repeated, saying so; when
 // no record has it, sends back to the list with ?solicitud=, which says why (its refusal trace).
 // A page could only redirect after the list's skeleton had been sent (a client-side redirect).
-import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
 import { recordIdForRequestId, recordOfReplay, typedRequestId } from '@/lib/core/request-ids/search';
 
 export const dynamic = 'force-dynamic';

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/console/page-header';
 import { RecordChargeLine, RecordDetailList, RecordIdentifierFields, RecordReplayNotice, RecordTariffField } from '@/components/records/record-detail';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { PORTAL_RECORDS_PATH, portalRecordDetail } from '@/lib/surfaces/portal/records';
-import { RECORD_READERS } from '@/lib/flows/portal-identity/roles';
+import { RECORD_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { REPLAY_PARAM } from '@/lib/core/request-ids/search';
 import { revealPortalRecordAction } from '../actions';

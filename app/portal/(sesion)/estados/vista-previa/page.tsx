@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
 import { StatementPreviewDocument } from '@/components/statements/statement-preview';
 import { env } from '@/lib/platform/settings/env';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { portalStatementPreview } from '@/lib/surfaces/portal/statements';
 import { PREVIEW_MARK } from '@/lib/flows/statements/texts';

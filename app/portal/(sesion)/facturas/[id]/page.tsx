@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
 import { receptorIdText } from '@/lib/flows/invoicing/pdf';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { CF_NAME } from '@/lib/providers/fel/document';

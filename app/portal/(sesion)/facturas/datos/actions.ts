@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { BILLING_MESSAGES, lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setBillingContact, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
 import { foundReceptor } from '@/lib/presentation/invoice-labels';
 import { portalAction } from '@/lib/surfaces/portal/action';

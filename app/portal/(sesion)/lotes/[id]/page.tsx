@@ -8,7 +8,7 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { PORTAL_BULK_PATH, portalBulkJob, portalBulkJobOrigin, portalBulkJobPath } from '@/lib/surfaces/portal/bulk';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { bulkResultsNotForRole } from '@/lib/surfaces/portal/refusals';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { CancelBulkJob } from './cancel-bulk-job';

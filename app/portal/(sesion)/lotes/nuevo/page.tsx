@@ -5,7 +5,7 @@ import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { BULK_CATALOGS } from '@/lib/flows/bulk/requests';
 import { PORTAL_BULK_PATH } from '@/lib/surfaces/portal/bulk';
-import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { NewBulkJobForm } from './new-bulk-job-form';
 

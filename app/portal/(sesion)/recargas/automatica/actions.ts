@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { portalAction } from '@/lib/surfaces/portal/action';
-import type { ActionResult } from '@/lib/flows/auth/action';
+import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { quoteOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
 import { AUTO_TOP_UP_OWNERS, DAILY_MAX_LIMIT, disableAutoTopUp, enableAutoTopUp } from '@/lib/flows/auto-top-ups/auto-top-ups';

@@ -8,7 +8,7 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalBulkJobPath } from '@/lib/surfaces/portal/bulk';
-import { BULK_JOB_READERS, BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/flows/portal-identity/roles';
+import { BULK_JOB_READERS, BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchList, portalWatchListChanges, portalWatchListPath, portalWatchListRuns } from '@/lib/surfaces/portal/watch-lists';
 import { WATCH_CHANGE_KIND_LABELS, WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES, watchedValueLabel } from '@/lib/flows/watch-lists/labels';

@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/console/page-header';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { findIntegration } from '@/lib/flows/integration-management/service';
-import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
+import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PORTAL_WATCH_LISTS_PATH } from '@/lib/surfaces/portal/watch-lists';
 import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/flows/watch-lists';

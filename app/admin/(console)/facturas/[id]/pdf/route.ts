@@ -1,7 +1,7 @@
 // GET /admin/facturas/:id/pdf - a certified invoice as PDF (lib/flows/invoicing/pdf.ts), for console
 // users (administrators and support), as a download. 404 for an invoice not certified, or none.
 import { findCertifiedInvoice } from '@/lib/core/invoices/documents';
-import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
 import { invoiceFileName, invoicePdf } from '@/lib/flows/invoicing/documents';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';

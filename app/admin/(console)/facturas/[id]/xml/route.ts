@@ -1,6 +1,6 @@
 // GET /admin/facturas/:id/xml - a certified invoice's XML as the certifier returned it, for console
 // users (administrators and support), as a download. 404 for any other invoice or none.
-import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { certifiedInvoiceXml, invoiceIdOf } from '@/lib/surfaces/console/invoices';

@@ -1,6 +1,6 @@
 // GET /admin/recargas/:id/boleta - a top-up request's deposit slip, for console users: a photo shown
 // inline in "Recargas pendientes", a PDF downloaded.
-import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { findTopUpSlip } from '@/lib/flows/top-ups/requests';
 import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/flows/top-ups/slips';

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { InvoiceReversal, OnlinePaymentRefund } from '@/db/schema';
-import { hasRole } from '@/lib/flows/auth/session';
+import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { refundableLeft, refundsOfOnlinePayment, settleRefundByRead } from '@/lib/flows/online-top-ups/refunds';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';

@@ -1,7 +1,7 @@
 // GET /portal/estados/:id/csv - the charged queries of an issued statement's month, identifiers masked.
 import { logger } from '@/lib/platform/logging/logger';
 import { portalStatementDownload } from '@/lib/surfaces/portal/downloads';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 // GET /portal/estados/:id/pdf - an issued monthly statement of the session's integration, as PDF.
 import { env } from '@/lib/platform/settings/env';
 import { portalStatementDownload } from '@/lib/surfaces/portal/downloads';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { renderStatementPdf } from '@/lib/flows/statements/pdf';
 import { statementInvoices } from '@/lib/flows/statements/invoices';
 import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';

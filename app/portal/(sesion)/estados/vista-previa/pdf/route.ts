@@ -2,7 +2,7 @@
 import { env } from '@/lib/platform/settings/env';
 import { portalDownloadPage } from '@/lib/surfaces/portal/download-page';
 import { portalDownloadUser } from '@/lib/surfaces/portal/downloads';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { portalStatementPreview } from '@/lib/surfaces/portal/statements';
 import { renderStatementPreviewPdf } from '@/lib/flows/statements/pdf';
 import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';

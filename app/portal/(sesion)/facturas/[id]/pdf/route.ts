@@ -1,6 +1,6 @@
 // GET /portal/facturas/:id/pdf - a certified invoice of the session's integration, as PDF.
 import { invoiceFileName, invoicePdf } from '@/lib/flows/invoicing/documents';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { portalInvoiceDownload, portalInvoiceMissing } from '@/lib/surfaces/portal/downloads';
 import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 

@@ -2,7 +2,7 @@
 // certifier returned it, as a download.
 import { certifiedXmlOf } from '@/lib/core/invoices/documents';
 import { invoiceFileName } from '@/lib/flows/invoicing/documents';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { portalInvoiceDownload, portalInvoiceMissing } from '@/lib/surfaces/portal/downloads';
 
 export const dynamic = 'force-dynamic';

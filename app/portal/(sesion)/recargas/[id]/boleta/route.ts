@@ -1,7 +1,7 @@
 // GET /portal/recargas/:id/boleta - the deposit slip of one of the session's integration's top-up requests.
 import { portalDownloadPage } from '@/lib/surfaces/portal/download-page';
 import { PORTAL_DOWNLOAD_MESSAGES, portalDownloadUser } from '@/lib/surfaces/portal/downloads';
-import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';
 import { findTopUpSlip } from '@/lib/flows/top-ups/requests';
 import { SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/flows/top-ups/slips';
 

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
-import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
+import { TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';
 import { integrationOnlinePayment, invoiceIdOfPayment, isCancellable, settleByRead } from '@/lib/flows/online-top-ups/payments';
 import { ONLINE_PAYMENT_STANDING_EXPLANATIONS, ONLINE_PAYMENT_STANDING_LABELS, NO_REFUNDS, onlinePaymentStanding, onlinePaymentStandingTone } from '@/lib/flows/online-top-ups/labels';
 import { refundSummaries } from '@/lib/flows/online-top-ups/refunds';

@@ -1,5 +1,5 @@
 // GET /admin/integraciones/:id/movimientos/exportar - the balance history as CSV (admin and support).
-import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
 import { historyCsvStream, parseHistoryFilters } from '@/lib/core/billing/history';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { findIntegration } from '@/lib/flows/integration-management/service';

@@ -2,7 +2,7 @@
 // the session's integration (its latest), as PDF. Anything else is the same 404.
 import { findCertifiedCreditNote } from '@/lib/core/invoices/documents';
 import { creditNoteFileName, creditNotePdf } from '@/lib/flows/invoicing/documents';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { portalDownloadUser, portalInvoiceMissing } from '@/lib/surfaces/portal/downloads';
 import { invoiceIdOf } from '@/lib/surfaces/portal/invoices';
 import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';

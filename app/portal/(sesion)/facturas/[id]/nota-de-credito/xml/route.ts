@@ -2,7 +2,7 @@
 // the session's integration, its XML as the certifier returned it, as a download. An invoice without
 // one, an unknown id and another integration's invoice all get the same 404.
 import { creditNoteFileName } from '@/lib/flows/invoicing/documents';
-import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
+import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { portalDownloadUser, portalInvoiceMissing } from '@/lib/surfaces/portal/downloads';
 import { portalCreditNoteXml } from '@/lib/surfaces/portal/invoices';
 

@@ -1,7 +1,7 @@
 // GET /admin/facturas/:id/nota-de-credito/:nota/pdf - a certified credit note of an invoice as PDF
 // (lib/flows/invoicing/pdf.ts), for console users, as a download. 404 for one not certified, or none.
 import { findCertifiedCreditNote } from '@/lib/core/invoices/documents';
-import { consoleUserWithAccess } from '@/lib/flows/auth/session';
+import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
 import { creditNoteFileName, creditNotePdf } from '@/lib/flows/invoicing/documents';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
