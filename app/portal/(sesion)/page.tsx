@@ -7,7 +7,7 @@ import { Stat } from '@/components/console/stat';
 import { UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { monthName } from '@/lib/platform/time/months';
-import type { LimitedRoute } from '@/lib/core/limits/limits';
+import type { LimitedRoute } from '@/lib/vocabulary/lookups';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalHome, type PortalHome, type PortalHomeBalance, type PortalHomeMoney, type PortalHomeSources, type PortalHomeUsage } from '@/lib/surfaces/portal/home';
 import { BILLING_READERS, PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';

@@ -2,14 +2,12 @@ import { env, type Env } from '@/lib/platform/settings/env';
 import { metrics } from '@/lib/platform/metrics/registry';
 import { MemoryRateLimitStore } from './memory-store';
 import { RedisRateLimitStore, type RatelimitRedis } from './redis-store';
-import { LOOKUP_LIMITED_ROUTES, type LimitedRoute } from '@/lib/vocabulary/lookups';
+import type { LimitedRoute } from '@/lib/vocabulary/lookups';
 import type { RateLimitStore, WindowUse } from './store';
 import { processSlot } from '@/lib/platform/runtime/process-state';
 
 const MINUTE_MS = 60_000;
 
-/** The per-integration limit each lookup spends from; the three catalogs share one counter. */
-export { LOOKUP_LIMITED_ROUTES, type LimitedRoute };
 
 /**
  * The process's limit store: Upstash's REST service when UPSTASH_REDIS_REST_URL is set, a

@@ -1,14 +1,13 @@
 // The body of POST /api/lotes: a catalog by its path name and the list of identifiers.
 import { z } from 'zod';
 import type { CatalogName } from '@/lib/flows/lookups/catalog-request';
-import { CATALOGS_BY_PATH_NAME, catalogPathName, type CatalogPathName } from '@/lib/vocabulary/lookups';
+import { CATALOGS_BY_PATH_NAME, type CatalogPathName } from '@/lib/vocabulary/lookups';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import { MAX_BULK_IDENTIFIERS } from './identifiers';
 
 /** The catalogs by the names their paths use (/api/catalogos/cui-nit), as the API takes them. */
 export const BULK_CATALOGS = CATALOGS_BY_PATH_NAME;
 export type BulkCatalogPathName = CatalogPathName;
-export { catalogPathName };
 
 /** The largest body a list of 10,000 identifiers of the longest length takes, with room for JSON. */
 export const MAX_BULK_BODY_BYTES = 1_048_576;

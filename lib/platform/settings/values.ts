@@ -35,6 +35,11 @@ export const printableLine = (max: number) =>
     .max(max)
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must be one line of printable text');
 
+/** `defaults` for each of them `source` leaves unset (or empty): development's values under the operator's own. */
+export function unlessSet(source: Record<string, string | undefined>, defaults: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value]));
+}
+
 /** The simulator's address in development: SIMULATOR_PORT alone moves every address that follows it. */
 export function simulatorUrl(source: Record<string, string | undefined>): string {
   return `http://127.0.0.1:${emptyAsUnset(source.SIMULATOR_PORT) ?? '4010'}`;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineSettings, type SettingsOf } from '@/lib/platform/settings/fragment';
 import { requireHttps, requireSet } from '@/lib/platform/settings/rules';
-import { emptyAsUnset, flag, httpUrl, integer, optional, printableLine, simulatorUrl, underNpmRunDev } from '@/lib/platform/settings/values';
+import { emptyAsUnset, flag, httpUrl, integer, optional, printableLine, simulatorUrl, underNpmRunDev, unlessSet } from '@/lib/platform/settings/values';
 
 // FEL invoices of every credited top-up (docs/operations.md, "FEL invoices"): the certifier, its
 // credentials, what only the DTE says of the issuer (its Emisor is the operator's ISSUER_*
@@ -80,7 +80,7 @@ export const FEL_SETTINGS = defineSettings({
     if (appEnv === 'production') return { FEL_ENABLED: enabled };
     const simulator = simulatorUrl(source);
     const development = { ...DEVELOPMENT_FEL_SETTINGS, FEL_CERTIFIER_BASE_URL: `${simulator}/fel`, FEL_NIT_LOOKUP_BASE_URL: `${simulator}/fel/receptores` };
-    return { FEL_ENABLED: enabled, ...Object.fromEntries(Object.entries(development).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value])) };
+    return { FEL_ENABLED: enabled, ...unlessSet(source, development) };
   },
   refine: (settings, ctx, appEnv) => {
     if (appEnv !== 'production' || !settings.FEL_ENABLED) return;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineSettings, type SettingsOf } from '@/lib/platform/settings/fragment';
 import { requireHttps, requireSet } from '@/lib/platform/settings/rules';
-import { emptyAsUnset, flag, httpUrl, integer, optional, simulatorUrl, underNpmRunDev } from '@/lib/platform/settings/values';
+import { emptyAsUnset, flag, httpUrl, integer, optional, simulatorUrl, underNpmRunDev, unlessSet } from '@/lib/platform/settings/values';
 import { isWebhookSecret } from './svix-signature';
 
 // Online top-ups' payment provider (docs/payments.md) and its account: off in production until
@@ -47,7 +47,7 @@ export const PAYMENT_SETTINGS = defineSettings({
     const provider = emptyAsUnset(source.PAYMENTS_PROVIDER) ?? (underNpmRunDev(source, appEnv) ? 'recurrente' : 'none');
     if (appEnv === 'production') return { PAYMENTS_PROVIDER: provider };
     const development = { ...DEVELOPMENT_RECURRENTE_SETTINGS, RECURRENTE_API_URL: `${simulatorUrl(source)}/recurrente/api` };
-    return { PAYMENTS_PROVIDER: provider, ...Object.fromEntries(Object.entries(development).map(([name, value]) => [name, emptyAsUnset(source[name]) ?? value])) };
+    return { PAYMENTS_PROVIDER: provider, ...unlessSet(source, development) };
   },
   refine: (settings, ctx, appEnv) => {
     if (appEnv !== 'production' || settings.PAYMENTS_PROVIDER !== 'recurrente') return;

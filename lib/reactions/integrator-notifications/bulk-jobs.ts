@@ -7,7 +7,7 @@ import { db } from '@/db/client';
 import { bulkJobs, integrations } from '@/db/schema';
 import { onBulkJobEvent, type BulkJobEvent } from '@/lib/flows/bulk/events';
 import { readJob } from '@/lib/flows/bulk/jobs';
-import { catalogPathName } from '@/lib/flows/bulk/requests';
+import { catalogPathName } from '@/lib/vocabulary/lookups';
 import { bulkJobFinished, type BulkJobFacts } from './kinds/bulk-job-finished';
 import { bulkJobPaused } from './kinds/bulk-job-paused';
 import { integratorNotifier, type IntegratorNotifier } from './notifier';

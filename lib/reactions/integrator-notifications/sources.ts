@@ -4,7 +4,7 @@ import { alertConditions, integrations } from '@/db/schema';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import type { SourceName } from '@/lib/sources/guard';
-import { LOOKUP_SOURCE } from '@/lib/reactions/status-page/availability';
+import { LOOKUP_SOURCE } from '@/lib/vocabulary/lookups';
 import { currentOpenIncidents, incidentsSince } from '@/lib/reactions/status-page/read';
 import { sourceRecovered, sourceUnavailable, sourceUnavailableKey } from './kinds/source';
 import type { IntegratorNotifier } from './notifier';

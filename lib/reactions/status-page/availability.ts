@@ -7,7 +7,6 @@ import type { LookupKind } from '@/db/schema';
 import type { SourceName } from '@/lib/sources/guard';
 import { LOOKUP_SOURCE } from '@/lib/vocabulary/lookups';
 
-export { LOOKUP_SOURCE };
 
 /**
  * The recorded statuses that mean the source failed us (docs/decisions.md). The registries record

@@ -6,7 +6,8 @@
 import type { LookupKind } from '@/db/schema';
 import { heldInFlight, listHistoryPage, type HistoryFilters, type PostedKind } from '@/lib/core/billing/history';
 import { CONTRACT_FLAG_NAMES, LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
-import { integrationLimitPerMinute, LOOKUP_LIMITED_ROUTES, peekAccountApiLimit, peekIntegrationLimit, type LimitedRoute } from '@/lib/core/limits/limits';
+import { integrationLimitPerMinute, peekAccountApiLimit, peekIntegrationLimit } from '@/lib/core/limits/limits';
+import { LOOKUP_LIMITED_ROUTES, type LimitedRoute } from '@/lib/vocabulary/lookups';
 import type { WindowUse } from '@/lib/core/limits/store';
 import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { peekBulkApiLimit } from '@/lib/flows/bulk/pacing';

@@ -1,7 +1,8 @@
 // /lotes in the OpenAPI document, described from the flow's schemas and the texts of
 // bulk-responses.ts, with examples built by the handlers' own jobBody and CSV writer.
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
-import { bulkJobRequestSchema, catalogPathName } from '@/lib/flows/bulk/requests';
+import { bulkJobRequestSchema } from '@/lib/flows/bulk/requests';
+import { catalogPathName } from '@/lib/vocabulary/lookups';
 import { bulkJobPageSchema, bulkJobSchema, bulkResultRowSchema } from '@/lib/flows/bulk/schemas';
 import { CONSOLE_JOBS_PAGE_SIZE } from '@/lib/flows/bulk/console';
 import { CATALOG_CSV_COLUMNS, csvHeader, csvLine, sourceForIntegrator, type ResultRow } from '@/lib/flows/bulk/results';

@@ -4,7 +4,7 @@
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import type { BulkRequestProblem } from '@/lib/flows/bulk/requests';
 import type { JobStatus } from '@/lib/flows/bulk/jobs';
-import { catalogPathName } from '@/lib/flows/bulk/requests';
+import { catalogPathName } from '@/lib/vocabulary/lookups';
 import { jobStateReason } from '@/lib/flows/bulk/labels';
 import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/identifiers';
 import { centavosAsDecimal, CURRENCY } from '@/lib/platform/money';

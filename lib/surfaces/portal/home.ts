@@ -8,7 +8,8 @@ import { guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guate
 import { LOOKUPS } from '@/lib/vocabulary/labels';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { findIntegration, type IntegrationView } from '@/lib/flows/integration-management/service';
-import { integrationLimitPerMinute, LOOKUP_LIMITED_ROUTES, peekIntegrationLimit, type LimitedRoute } from '@/lib/core/limits/limits';
+import { integrationLimitPerMinute, peekIntegrationLimit } from '@/lib/core/limits/limits';
+import { LOOKUP_LIMITED_ROUTES, type LimitedRoute } from '@/lib/vocabulary/lookups';
 import { logger } from '@/lib/platform/logging/logger';
 import { refusalCells } from '@/lib/core/rollups/read';
 import type { SourceState } from '@/lib/reactions/status-page/states';
