@@ -11,7 +11,9 @@ import type { LookupAnswer } from '@/lib/surfaces/api/responses';
 import { allSettings } from '@/lib/root/settings';
 import { buildSourceClients } from '@/lib/sources';
 import { samplePopulation, startSimulator, DEFAULT_SIMULATOR_SEED } from '@/simulator';
-import type { SuccessExamples } from '@/lib/surfaces/api/success-examples';
+import type { LookupPath, SuccessExamples } from '@/lib/surfaces/api/success-examples';
+import { CATALOG_LOOKUPS } from '@/db/schema';
+import { catalogPathName, LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 
 const TARGET = path.resolve('lib/surfaces/api/success-examples.json');
 
@@ -39,17 +41,18 @@ export async function generateSuccessExamples(): Promise<SuccessExamples> {
     const rtu = await clients.rtu.searchByNits([person.nit, company.nit]);
     if (!rtu.ok) throw new Error(`the simulator's RTU did not answer: ${rtu.reason}`);
     const query = { nit: person.nit, actualizado: false };
-    const examples: SuccessExamples = {
+    const examples: Record<string, SuccessExamples[LookupPath]> = {
       '/renap/buscar-cui': { request: { cui: person.cui! }, response: body(renapAnswer({ kind: 'answered', ...renap }, 'req_example')) },
       '/rtu/nits': {
         request: { nits: [person.nit, company.nit] },
         response: body(rtuNitsAnswer({ kind: 'found', records: rtu.records, requested: 2 }, 'req_example')),
       },
-      '/catalogos/cui-nit': { request: query, response: body(catalogAnswer({ kind: 'success', data: value(await clients.catalog.lookupCuiNit(query)) } as never, 'req_example')) },
-      '/catalogos/rtu': { request: query, response: body(catalogAnswer({ kind: 'success', data: value(await clients.catalog.lookupRtu(query)) } as never, 'req_example')) },
-      '/catalogos/omisos': { request: query, response: body(catalogAnswer({ kind: 'success', data: value(await clients.catalog.lookupOmisos(query)) } as never, 'req_example')) },
     };
-    return examples;
+    for (const catalog of CATALOG_LOOKUPS) {
+      const data = value(await clients.catalog.lookup(catalogPathName(catalog), query));
+      examples[LOOKUP_PATHS[catalog].slice('/api'.length) as LookupPath] = { request: query, response: body(catalogAnswer({ kind: 'success', data } as never, 'req_example')) };
+    }
+    return examples as SuccessExamples;
   } finally {
     await simulator.close();
   }

@@ -246,6 +246,25 @@ export function complianceResult(member: Taxpayer): Record<string, unknown> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Each operation's result
+
+type CatalogOperation = keyof typeof CATALOG_OPERATIONS;
+
+/** What each operation answers about a member: one line per operation, which the compiler holds to CATALOG_OPERATIONS. */
+const CATALOG_RESULTS: Record<CatalogOperation, (member: Taxpayer) => Record<string, unknown>> = {
+  identity: identityResult,
+  taxRecord: taxRecordResult,
+  compliance: complianceResult,
+};
+
+function operationNamed(path: string): CatalogOperation {
+  const named = (Object.keys(CATALOG_OPERATIONS) as CatalogOperation[]).find((operation) => CATALOG_OPERATIONS[operation] === path);
+  // The upstream is asked only for the operations it lists (SimulatedUpstream.operations).
+  if (named === undefined) throw new Error(`not a catalog operation: ${path}`);
+  return named;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The upstream
 
 type QueryMode = 'COPIA' | 'EN_LINEA';
@@ -289,8 +308,7 @@ export function createCatalogUpstream(options: { population: Population; clientI
       online = true;
     }
 
-    const result =
-      operation === CATALOG_OPERATIONS.identity ? identityResult(member) : operation === CATALOG_OPERATIONS.taxRecord ? taxRecordResult(member) : complianceResult(member);
+    const result = CATALOG_RESULTS[operationNamed(operation)](member);
     return {
       answer: envelope(now, {
         estado_consulta: 'EXITOSA',

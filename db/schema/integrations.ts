@@ -1,6 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
+import { LOOKUP_FLAG_COLUMNS, type LookupKind } from './lookups';
+
+/** is_rtu_v2_enabled → isRtuV2Enabled: how drizzle's rows name a column. */
+type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
+export type LookupFlagProperty<K extends LookupKind = LookupKind> = K extends K ? CamelCase<(typeof LOOKUP_FLAG_COLUMNS)[K]> : never;
+
+const flagColumn = (name: string) => boolean(name).notNull().default(false);
+
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The flag columns, in the lookups' order, each under its camel-cased property. */
+function lookupFlagColumns() {
+  return Object.fromEntries(Object.values(LOOKUP_FLAG_COLUMNS).map((name) => [camelCase(name), flagColumn(name)])) as {
+    [K in LookupKind as LookupFlagProperty<K>]: ReturnType<typeof flagColumn>;
+  };
+}
 
 export const integrations = pgTable(
   'integrations',
@@ -8,11 +26,8 @@ export const integrations = pgTable(
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     nombre: text('nombre').notNull(),
     // The integration's tokens are in integration_tokens (several at once: rotation with overlap).
-    isRenapEnabled: boolean('is_renap_enabled').notNull().default(false),
-    isRtuEnabled: boolean('is_rtu_enabled').notNull().default(false),
-    isCuiNitEnabled: boolean('is_cui_nit_enabled').notNull().default(false),
-    isRtuV2Enabled: boolean('is_rtu_v2_enabled').notNull().default(false),
-    isOmisosEnabled: boolean('is_omisos_enabled').notNull().default(false),
+    // One flag per lookup, off until an administrator turns it on (db/schema/lookups.ts).
+    ...lookupFlagColumns(),
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }).notNull().default(0),
     // A cache of the ledger's sum, updated in the same statement as every ledger entry.
     balanceCentavos: bigint('balance_centavos', { mode: 'number' }).notNull().default(0),

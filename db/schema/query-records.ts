@@ -1,5 +1,6 @@
 import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { integrations } from './integrations';
+import { LOOKUP_KINDS } from './lookups';
 
 /**
  * A failure as the column holds it. Its full type (RecordFailure, lib/core/records/failure.ts) is the
@@ -9,20 +10,7 @@ export interface StoredRecordFailure {
   kind: string;
 }
 
-/** Every lookup the gateway answers, as its records name it: the two registries, then the three catalogs. */
-export const LOOKUP_KINDS = ['renap', 'rtu_nits', 'cui_nit', 'rtu', 'omisos'] as const;
-export type LookupKind = (typeof LOOKUP_KINDS)[number];
-/**
- * The catalogs (the contract's /catalogos/…), declared once: paid from the balance, answered 401 for
- * wrong credentials, run in bulk jobs (bulk_jobs.catalog) and watch lists. Everything that tells a
- * catalog from a registry reads this list or isCatalogLookup.
- */
-export const CATALOG_LOOKUPS = ['cui_nit', 'rtu', 'omisos'] as const satisfies readonly LookupKind[];
-export type CatalogLookup = (typeof CATALOG_LOOKUPS)[number];
-const CATALOG_SET: ReadonlySet<string> = new Set(CATALOG_LOOKUPS);
-export function isCatalogLookup(lookup: string): lookup is CatalogLookup {
-  return CATALOG_SET.has(lookup);
-}
+export { CATALOG_LOOKUPS, isCatalogLookup, LOOKUP_FLAG_COLUMNS, LOOKUP_KINDS, type CatalogLookup, type LookupKind } from './lookups';
 
 export const lookupKind = pgEnum('lookup_kind', LOOKUP_KINDS);
 

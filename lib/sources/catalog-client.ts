@@ -3,42 +3,27 @@
 // Every outcome is a value: the normalized contract record, or one classified failure.
 
 import type { CuiNitResultado, OmisosResultado, RtuResultado } from '../contract/catalog';
-import { normalizeCuiNit, normalizeOmisos, normalizeRtu, type CatalogAnswerMetadata } from './catalog-normalize';
+import type { CatalogAnswerMetadata } from './catalog-normalize';
+import { CATALOG_KINDS, CATALOG_OPERATIONS, type CatalogKind, type CatalogResultByKind } from './catalogs';
 import { CATALOG_REJECTION_CODES, type CatalogRejectionCode, type SourceFault } from './faults';
 import { guarded, type SourceGuard } from './guard';
 import { excerpt, joinUrl, parseJsonText, postJson } from './http';
 import { classifyCatalogErrorStatus, sourceFailure, sourceSuccess, type SourceResult } from './outcomes';
 import { asObject, member } from './source-values';
 
-export type CatalogKind = 'cui-nit' | 'rtu' | 'omisos';
-
-export interface CatalogResultByKind {
-  'cui-nit': CuiNitResultado;
-  rtu: RtuResultado;
-  omisos: OmisosResultado;
-}
+export type { CatalogKind, CatalogResultByKind } from './catalogs';
 
 export interface CatalogQuery {
   nit?: string;
   cui?: string;
   /** true: the source asks the authority now (slower, newest data); false: its held copy. */
   actualizado: boolean;
-  /** Forwarded as received, and only by the RTU query; the source asks for it when it holds no copy. */
+  /** Forwarded as received, and only by the catalogs that send it (catalogs.ts); the source asks for it when it holds no copy. */
   dateOfBirth?: string;
 }
 
 /** The source's operation for each catalog. */
-export const CATALOG_SOURCE_PATHS: Readonly<Record<CatalogKind, string>> = {
-  'cui-nit': '/v2/consultas/identidad',
-  rtu: '/v2/consultas/ficha',
-  omisos: '/v2/consultas/cumplimiento',
-};
-
-const NORMALIZERS: { [K in CatalogKind]: (result: unknown, metadata: CatalogAnswerMetadata) => CatalogResultByKind[K] } = {
-  'cui-nit': normalizeCuiNit,
-  rtu: normalizeRtu,
-  omisos: normalizeOmisos,
-};
+export const CATALOG_SOURCE_PATHS = Object.fromEntries(CATALOG_KINDS.map((kind) => [kind, CATALOG_OPERATIONS[kind].sourcePath])) as Readonly<Record<CatalogKind, string>>;
 
 /** The request body in the source's own keys. Identifiers go as received: the source decides. */
 export function catalogRequestBody(kind: CatalogKind, query: CatalogQuery): Record<string, string> {
@@ -46,7 +31,7 @@ export function catalogRequestBody(kind: CatalogKind, query: CatalogQuery): Reco
     ...(query.nit === undefined ? {} : { nit_consulta: query.nit }),
     ...(query.cui === undefined ? {} : { cui_consulta: query.cui }),
     modo: query.actualizado ? 'EN_LINEA' : 'COPIA',
-    ...(kind === 'rtu' && query.dateOfBirth !== undefined ? { fecha_nacimiento: query.dateOfBirth } : {}),
+    ...(CATALOG_OPERATIONS[kind].sendsDateOfBirth && query.dateOfBirth !== undefined ? { fecha_nacimiento: query.dateOfBirth } : {}),
   };
 }
 
@@ -97,7 +82,7 @@ export function interpretCatalogAnswer<K extends CatalogKind>(kind: K, status: n
     const reason = member(answer, 'motivo');
     return sourceFailure('not_found', `catalog source marked the query failed${typeof reason === 'string' ? `: ${reason}` : ''}`, { kind: 'marked_failed' });
   }
-  const normalize = NORMALIZERS[kind] as (result: unknown, metadata: CatalogAnswerMetadata) => CatalogResultByKind[K];
+  const normalize = CATALOG_OPERATIONS[kind].normalize as (result: unknown, metadata: CatalogAnswerMetadata) => CatalogResultByKind[K];
   return sourceSuccess(normalize(member(answer, 'resultado'), { fechaConsulta: member(answer, 'fecha_consulta') }));
 }
 
@@ -114,6 +99,8 @@ export interface CatalogClientOptions {
 }
 
 export interface CatalogClient {
+  /** Any catalog of catalogs.ts, by the name in its path. */
+  lookup<K extends CatalogKind>(kind: K, query: CatalogQuery): Promise<SourceResult<CatalogResultByKind[K]>>;
   lookupCuiNit(query: CatalogQuery): Promise<SourceResult<CuiNitResultado>>;
   lookupRtu(query: CatalogQuery): Promise<SourceResult<RtuResultado>>;
   lookupOmisos(query: CatalogQuery): Promise<SourceResult<OmisosResultado>>;
@@ -127,7 +114,7 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     const exchange = await guarded(options.guard, () =>
         postJson({
       fetch: fetchImplementation,
-      url: joinUrl(options.baseUrl, CATALOG_SOURCE_PATHS[kind]),
+      url: joinUrl(options.baseUrl, CATALOG_OPERATIONS[kind].sourcePath),
       headers: { authorization },
       body: catalogRequestBody(kind, query),
       timeoutMs: options.timeoutMs,
@@ -138,6 +125,7 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
   }
 
   return {
+    lookup,
     lookupCuiNit: (query) => lookup('cui-nit', query),
     lookupRtu: (query) => lookup('rtu', query),
     lookupOmisos: (query) => lookup('omisos', query),

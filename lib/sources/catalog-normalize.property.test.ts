@@ -5,10 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cuiNitResultadoSchema, omisosResultadoSchema, rtuResultadoSchema } from '../contract/catalog';
-import { interpretCatalogAnswer, type CatalogKind } from './catalog-client';
+import { interpretCatalogAnswer } from './catalog-client';
 import { SOURCE_FAILURES } from './outcomes';
 
 const SCHEMAS = { 'cui-nit': cuiNitResultadoSchema, rtu: rtuResultadoSchema, omisos: omisosResultadoSchema } as const;
+/** The catalogs whose normalizers these properties cover. */
+type CatalogKind = keyof typeof SCHEMAS;
 const KINDS: CatalogKind[] = ['cui-nit', 'rtu', 'omisos'];
 
 // Every key the source's protocol uses, plus keys that reach inherited members of plain objects.

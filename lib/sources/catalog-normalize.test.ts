@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { cuiNitResultadoSchema, omisosResultadoSchema, rtuResultadoSchema, type RtuResultado } from '../contract/catalog';
-import { interpretCatalogAnswer, type CatalogKind } from './catalog-client';
+import { interpretCatalogAnswer } from './catalog-client';
 import { normalizeCuiNit, normalizeOmisos, normalizeRtu, tipoPersona } from './catalog-normalize';
 import { opaqueJson, opaqueList } from './source-values';
 
@@ -305,7 +305,7 @@ describe('classification of the catalog source answers', () => {
     expect(interpretCatalogAnswer('omisos', 200, answer(null, { estado_consulta: ' fallida ' }))).toMatchObject({ ok: false, failure: 'not_found', fault: { kind: 'marked_failed' } });
   });
 
-  it.each(['cui-nit', 'rtu', 'omisos'] as const)('a %s success carrying nothing recognizable has every field null', (kind: CatalogKind) => {
+  it.each(['cui-nit', 'rtu', 'omisos'] as const)('a %s success carrying nothing recognizable has every field null', (kind) => {
     for (const body of ['{}', JSON.stringify({ estado_consulta: 'EXITOSA', resultado: { observacion: 'CONSULTA PROCESADA' } }), JSON.stringify({ resultado: 'texto' })]) {
       const result = interpretCatalogAnswer(kind, 200, body);
       expect(result.ok).toBe(true);

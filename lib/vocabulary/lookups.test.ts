@@ -37,9 +37,10 @@ describe('the lookup catalogue', () => {
     expect(catalogPathName('cui_nit')).toBe('cui-nit');
   });
 
-  it('has a route for every path', () => {
+  it('has a route for every path: its own for a registry, the catalogs’ one for a catalog', () => {
     for (const lookup of LOOKUPS) {
-      expect(existsSync(path.join('app', LOOKUP_PATHS[lookup], 'route.ts')), LOOKUP_PATHS[lookup]).toBe(true);
+      const route = isCatalogLookup(lookup) ? 'app/api/catalogos/[catalogo]' : path.join('app', LOOKUP_PATHS[lookup]);
+      expect(existsSync(path.join(route, 'route.ts')), LOOKUP_PATHS[lookup]).toBe(true);
     }
   });
 });

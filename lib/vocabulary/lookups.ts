@@ -3,8 +3,9 @@
 // people and the OpenAPI document name it. The flags, limits, paths, labels, colours, bulk catalogs
 // and documented paths are read from here; db/schema's LOOKUP_KINDS (the enum of recorded lookups)
 // is the one list this must cover, and the compiler holds it to it.
-import type { Integration, LookupKind } from '@/db/schema';
-import { isCatalogLookup, LOOKUP_KINDS, type CatalogLookup } from '@/db/schema/query-records';
+import type { LookupFlagProperty, LookupKind } from '@/db/schema';
+import { isCatalogLookup, LOOKUP_FLAG_COLUMNS, LOOKUP_KINDS, type CatalogLookup } from '@/db/schema/lookups';
+import type { CatalogKind } from '@/lib/sources/catalogs';
 import type { SourceName } from '@/lib/sources/guard';
 
 /** The per-integration limit a lookup spends from (docs/operations.md, RATE_LIMIT_*): the catalogs share one. */
@@ -13,10 +14,6 @@ export type LimitedRoute = 'renap' | 'rtu_nits' | 'catalogs';
 export interface LookupDeclaration {
   /** The contract's path (under {base_url} = <origin>/api). */
   path: `/api/${string}`;
-  /** The contract's flag, as operators and the account API name it. */
-  flag: `is_${string}_enabled`;
-  /** The integration's column behind that flag. */
-  flagProperty: keyof Integration & `is${string}Enabled`;
   limit: LimitedRoute;
   source: SourceName;
   /** As the console, the portal and every download name it. */
@@ -28,11 +25,9 @@ export interface LookupDeclaration {
   summary: string;
 }
 
-export const LOOKUP_CATALOGUE = {
+const DECLARED = {
   renap: {
     path: '/api/renap/buscar-cui',
-    flag: 'is_renap_enabled',
-    flagProperty: 'isRenapEnabled',
     limit: 'renap',
     source: 'renap',
     label: 'RENAP por CUI',
@@ -42,8 +37,6 @@ export const LOOKUP_CATALOGUE = {
   },
   rtu_nits: {
     path: '/api/rtu/nits',
-    flag: 'is_rtu_enabled',
-    flagProperty: 'isRtuEnabled',
     limit: 'rtu_nits',
     source: 'rtu',
     label: 'RTU por NIT',
@@ -53,8 +46,6 @@ export const LOOKUP_CATALOGUE = {
   },
   cui_nit: {
     path: '/api/catalogos/cui-nit',
-    flag: 'is_cui_nit_enabled',
-    flagProperty: 'isCuiNitEnabled',
     limit: 'catalogs',
     source: 'catalog',
     label: 'Catálogo CUI/NIT',
@@ -64,8 +55,6 @@ export const LOOKUP_CATALOGUE = {
   },
   rtu: {
     path: '/api/catalogos/rtu',
-    flag: 'is_rtu_v2_enabled',
-    flagProperty: 'isRtuV2Enabled',
     limit: 'catalogs',
     source: 'catalog',
     label: 'Catálogo RTU',
@@ -75,8 +64,6 @@ export const LOOKUP_CATALOGUE = {
   },
   omisos: {
     path: '/api/catalogos/omisos',
-    flag: 'is_omisos_enabled',
-    flagProperty: 'isOmisosEnabled',
     limit: 'catalogs',
     source: 'catalog',
     label: 'Catálogo omisos',
@@ -86,12 +73,27 @@ export const LOOKUP_CATALOGUE = {
   },
 } as const satisfies Record<LookupKind, LookupDeclaration>;
 
-type Catalogue = typeof LOOKUP_CATALOGUE;
+/** A lookup's flag: the contract's name (its integrations column, db/schema/lookups.ts) and the row's property. */
+interface LookupFlag<K extends LookupKind> {
+  flag: (typeof LOOKUP_FLAG_COLUMNS)[K];
+  flagProperty: LookupFlagProperty<K>;
+}
+
+type Catalogue = { readonly [K in LookupKind]: (typeof DECLARED)[K] & LookupFlag<K> };
+
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** Each lookup's declaration with its flag, as db/schema names its column. */
+export const LOOKUP_CATALOGUE = Object.fromEntries(
+  LOOKUP_KINDS.map((lookup) => [lookup, { ...DECLARED[lookup], flag: LOOKUP_FLAG_COLUMNS[lookup], flagProperty: camelCase(LOOKUP_FLAG_COLUMNS[lookup]) }]),
+) as Catalogue;
 
 /** The lookups in the contract's order (the enum's). */
 export const LOOKUPS: readonly LookupKind[] = LOOKUP_KINDS;
 
-function byLookup<V>(pick: (declaration: LookupDeclaration, lookup: LookupKind) => V): Record<LookupKind, V> {
+function byLookup<V>(pick: (declaration: LookupDeclaration & LookupFlag<LookupKind>, lookup: LookupKind) => V): Record<LookupKind, V> {
   return Object.fromEntries(LOOKUPS.map((lookup) => [lookup, pick(LOOKUP_CATALOGUE[lookup], lookup)])) as Record<LookupKind, V>;
 }
 
@@ -115,8 +117,13 @@ export const LOOKUP_FLAGS = byLookup((declaration) => declaration.flagProperty) 
 /** The catalogs (billed lookups) by the last segment of their path, as POST /api/lotes names them (cui-nit). */
 export type CatalogPathName<K extends CatalogLookup = CatalogLookup> = K extends K ? (Catalogue[K]['path'] extends `/api/catalogos/${infer Name}` ? Name : never) : never;
 
-export function catalogPathName<K extends CatalogLookup>(catalog: K): CatalogPathName<K> {
-  return LOOKUP_CATALOGUE[catalog].path.slice('/api/catalogos/'.length) as CatalogPathName<K>;
+/** Every catalog's path names an operation of the catalog source (lib/sources/catalogs.ts): a catalog without one does not compile. */
+type EveryCatalogAsksTheSource = CatalogPathName extends CatalogKind ? true : never;
+const everyCatalogAsksTheSource: EveryCatalogAsksTheSource = true;
+void everyCatalogAsksTheSource;
+
+export function catalogPathName<K extends CatalogLookup>(catalog: K): CatalogPathName<K> & CatalogKind {
+  return LOOKUP_CATALOGUE[catalog].path.slice('/api/catalogos/'.length) as CatalogPathName<K> & CatalogKind;
 }
 
 /** Each catalog by its path name. */

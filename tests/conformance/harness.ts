@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { DatabaseHandle } from '@/db/client';
 import type { Actor } from '@/lib/core/audit/audit';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
-import type { IntegrationFlags } from '@/lib/core/integrations/flags';
+import { FLAG_NAMES, type IntegrationFlags } from '@/lib/core/integrations/flags';
 import { createIntegration } from '@/lib/flows/integration-management/service';
 import { openNullable } from '@/lib/core/sealing/envelope';
 import { DEFAULT_SIMULATOR_SEED, samplePopulation, startSimulator, type PopulationSample, type RunningSimulator, type SimulatorOptions } from '@/simulator';
@@ -50,21 +50,11 @@ export const RECORDED_LOOKUP: Record<Route, string> = {
   [ROUTES.omisos]: 'omisos',
 };
 
-export const ALL_FLAGS_ON: IntegrationFlags = {
-  isRenapEnabled: true,
-  isRtuEnabled: true,
-  isCuiNitEnabled: true,
-  isRtuV2Enabled: true,
-  isOmisosEnabled: true,
-};
+const everyFlag = (enabled: boolean) => Object.fromEntries(FLAG_NAMES.map((flag) => [flag, enabled])) as IntegrationFlags;
 
-export const ALL_FLAGS_OFF: IntegrationFlags = {
-  isRenapEnabled: false,
-  isRtuEnabled: false,
-  isCuiNitEnabled: false,
-  isRtuV2Enabled: false,
-  isOmisosEnabled: false,
-};
+export const ALL_FLAGS_ON: IntegrationFlags = everyFlag(true);
+
+export const ALL_FLAGS_OFF: IntegrationFlags = everyFlag(false);
 
 /** The flag that enables each route, by its property name. */
 export const ROUTE_FLAG: Record<Route, keyof IntegrationFlags> = {

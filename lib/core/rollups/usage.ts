@@ -1,6 +1,7 @@
 import { and, asc, lt, or, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations, type LookupKind, type RefusalReason } from '@/db/schema';
+import { CATALOG_LOOKUPS, integrations, type LookupKind, type RefusalReason } from '@/db/schema';
+import { LOOKUP_FLAGS } from '@/lib/vocabulary/lookups';
 import { balanceSettings } from '@/lib/core/billing/settings';
 import { GUATEMALA_OFFSET_HOURS, guatemalanToday, startOfGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { LOOKUPS } from '@/lib/vocabulary/labels';
@@ -165,7 +166,7 @@ export async function lowBalanceIntegrations(): Promise<LowBalanceIntegration[]>
     .where(
       and(
         sql`${integrations.active}`,
-        or(sql`${integrations.isCuiNitEnabled}`, sql`${integrations.isRtuV2Enabled}`, sql`${integrations.isOmisosEnabled}`),
+        or(...CATALOG_LOOKUPS.map((catalog) => sql`${integrations[LOOKUP_FLAGS[catalog]]}`)),
         or(exhausted, lt(integrations.balanceCentavos, threshold)),
       ),
     )

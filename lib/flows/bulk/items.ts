@@ -3,10 +3,12 @@
 // they must wait. docs/decisions.md, "Bulk jobs", says why this and not a queue library.
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import type { BulkItemStatus } from '@/db/schema';
+import { LOOKUP_FLAG_COLUMNS, type BulkItemStatus, type LookupKind } from '@/db/schema';
 import type { CatalogOutcome } from '@/lib/flows/lookups/catalog';
 import type { CatalogName } from '@/lib/flows/lookups/catalog-request';
 import type { AuthenticatedIntegration } from '@/lib/core/integrations/directory';
+import { LOOKUP_FLAGS, type IntegrationFlags } from '@/lib/core/integrations/flags';
+import { LOOKUPS } from '@/lib/vocabulary/lookups';
 import { seal } from '@/lib/core/sealing/envelope';
 import type { SourceName } from '@/lib/sources/guard';
 import { SOURCE_REJECTED } from './labels';
@@ -37,6 +39,15 @@ export interface ClaimedItem {
  * `skipIntegrations`: those this instance knows must wait (their share of the minute is spent), so
  * their items are not claimed only to be put back.
  */
+type FlagColumn = (typeof LOOKUP_FLAG_COLUMNS)[LookupKind];
+
+/** Every lookup's flag column of the job's integration (db/schema/lookups.ts): constants, never input. */
+const FLAG_COLUMNS_RETURNED = sql.raw(LOOKUPS.map((lookup) => `g.${LOOKUP_FLAG_COLUMNS[lookup]}`).join(', '));
+
+function flagsOfRow(row: Record<FlagColumn, boolean>): IntegrationFlags {
+  return Object.fromEntries(LOOKUPS.map((lookup) => [LOOKUP_FLAGS[lookup], row[LOOKUP_FLAG_COLUMNS[lookup]]])) as IntegrationFlags;
+}
+
 export async function claimItems(holder: string, limit: number, leaseSeconds: number, skipIntegrations: readonly number[] = []): Promise<ClaimedItem[]> {
   const handle = await database();
   const rows = await handle.rows<{
@@ -48,12 +59,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
     integration_id: number;
     nombre: string;
     active: boolean;
-    is_renap_enabled: boolean;
-    is_rtu_enabled: boolean;
-    is_cui_nit_enabled: boolean;
-    is_rtu_v2_enabled: boolean;
-    is_omisos_enabled: boolean;
-  }>(sql`
+  } & Record<FlagColumn, boolean>>(sql`
     with candidates as (
       select i.job_id, i.position
         from bulk_jobs j join bulk_job_items i on i.job_id = j.id and i.status = 'pendiente'
@@ -69,7 +75,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
       from candidates c, bulk_jobs j, integrations g
      where i.job_id = c.job_id and i.position = c.position and j.id = i.job_id and g.id = j.integration_id
     returning i.job_id, i.position, i.identifier_sealed, i.lease_token, j.catalog, j.integration_id, g.nombre, g.active,
-              g.is_renap_enabled, g.is_rtu_enabled, g.is_cui_nit_enabled, g.is_rtu_v2_enabled, g.is_omisos_enabled`);
+              ${FLAG_COLUMNS_RETURNED}`);
   return rows.map((row) => ({
     jobId: Number(row.job_id),
     position: Number(row.position),
@@ -81,11 +87,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
       ? {
           id: Number(row.integration_id),
           nombre: row.nombre,
-          isRenapEnabled: row.is_renap_enabled,
-          isRtuEnabled: row.is_rtu_enabled,
-          isCuiNitEnabled: row.is_cui_nit_enabled,
-          isRtuV2Enabled: row.is_rtu_v2_enabled,
-          isOmisosEnabled: row.is_omisos_enabled,
+          ...flagsOfRow(row),
         }
       : null,
   }));

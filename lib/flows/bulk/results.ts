@@ -3,7 +3,7 @@
 // and opened from their sealed form only on the way out.
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import type { BulkItemStatus, BulkJobState } from '@/db/schema';
+import { CATALOG_LOOKUPS, type BulkItemStatus, type BulkJobState } from '@/db/schema';
 import { csvField } from '@/lib/platform/csv/csv';
 import { formatGuatemalanTimestamp } from '@/lib/platform/time/guatemala-time';
 import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
@@ -135,7 +135,8 @@ function rtuPersonName(data: unknown): Cell {
   return text(field(data, 'empresa', 'razon_social')) ?? text(field(data, 'empresa', 'razonSocial'));
 }
 
-export const CATALOG_CSV_COLUMNS: Record<CatalogName, CatalogColumns> = {
+/** A catalog's own columns, where a person reads them better flat than in `datos` (the answer as JSON, always there). */
+const OWN_COLUMNS: Partial<Record<CatalogName, CatalogColumns>> = {
   cui_nit: {
     headers: ['nombre', 'tipo_persona', 'nit', 'cui'],
     cells: (data) => {
@@ -173,6 +174,14 @@ export const CATALOG_CSV_COLUMNS: Record<CatalogName, CatalogColumns> = {
     ],
   },
 };
+
+const NO_OWN_COLUMNS: CatalogColumns = { headers: [], cells: () => [] };
+
+/** Every catalog's own columns; a catalog that declares none has only the common ones and `datos`. */
+export const CATALOG_CSV_COLUMNS = {
+  ...OWN_COLUMNS,
+  ...Object.fromEntries(CATALOG_LOOKUPS.filter((catalog) => !OWN_COLUMNS[catalog]).map((catalog) => [catalog, NO_OWN_COLUMNS])),
+} as Record<CatalogName, CatalogColumns>;
 
 /**
  * Who reads the file: an integrator's program (GET /api/lotes/{id}/resultados), which keeps every

@@ -1,12 +1,13 @@
 // Every way a catalog lookup can end, apart from the code that runs one: the stored answers of
 // Idempotency-Key replays (lib/flows/lookups/replayable-answer.ts) are built from it without importing the lookup.
-import type { CuiNitResultado, OmisosResultado, RtuResultado } from '@/lib/contract/catalog';
+import type { CatalogKind, CatalogResultByKind } from '@/lib/sources/catalogs';
 import type { StoredAnswer } from '@/lib/core/idempotency/store';
 import type { SourceFailure } from '@/lib/sources/outcomes';
 import type { CatalogRequestProblem } from './catalog-request';
 import type { Unavailable } from './unavailable';
 
-export type CatalogData = CuiNitResultado | RtuResultado | OmisosResultado;
+/** A catalog's record (lib/sources/catalogs.ts). */
+export type CatalogData = CatalogResultByKind[CatalogKind];
 
 /** Every way a catalog lookup can end; lib/surfaces/api maps each to the contract's status and message. */
 export type CatalogOutcome =

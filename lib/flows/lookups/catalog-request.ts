@@ -1,6 +1,8 @@
 import type { CatalogLookup } from '@/db/schema';
 import { MAX_IDENTIFIER_LENGTH } from '@/lib/contract/requests';
 import type { BodyRead } from '@/lib/platform/http/json-body';
+import { CATALOG_OPERATIONS } from '@/lib/sources/catalogs';
+import { catalogPathName } from '@/lib/vocabulary/lookups';
 
 /** A catalog lookup (db/schema's CATALOG_LOOKUPS). */
 export type CatalogName = CatalogLookup;
@@ -10,7 +12,7 @@ export interface CatalogRequest {
   nit?: string;
   cui?: string;
   actualizado: boolean;
-  /** Only /catalogos/rtu reads it; forwarded as received, never validated. */
+  /** Only the catalogs that send it to the source read it (/catalogos/rtu, lib/sources/catalogs.ts); forwarded as received, never validated. */
   dateOfBirth?: string;
   /** Whether the body had a `date_of_birth` (the other two catalogs discard it): recorded, the date never. */
   dateOfBirthSent: boolean;
@@ -65,7 +67,7 @@ export function parseCatalogRequest(
 
   const dateOfBirthSent = fields.date_of_birth !== undefined && fields.date_of_birth !== null;
   const request: CatalogRequest = { ...identifiers, actualizado, dateOfBirthSent };
-  if (catalog === 'rtu' && fields.date_of_birth !== undefined && fields.date_of_birth !== null) {
+  if (CATALOG_OPERATIONS[catalogPathName(catalog)].sendsDateOfBirth && fields.date_of_birth !== undefined && fields.date_of_birth !== null) {
     if (typeof fields.date_of_birth !== 'string') return { ok: false, problem: 'date_of_birth_not_text' };
     request.dateOfBirth = fields.date_of_birth;
   }

@@ -19,7 +19,7 @@ import { catalogAnswerIsEmpty } from '@/lib/core/records/empty-answer';
 import type { RecordFailure } from '@/lib/core/records/failure';
 import type { QueryRecordInput } from '@/lib/core/records/types';
 import type { SourceFailure, SourceResult } from '@/lib/sources/outcomes';
-import { LOOKUP_LIMITED_ROUTES } from '@/lib/vocabulary/lookups';
+import { catalogPathName, LOOKUP_LIMITED_ROUTES } from '@/lib/vocabulary/lookups';
 import type { SQL } from 'drizzle-orm';
 import type { BodyRead } from '@/lib/platform/http/json-body';
 import { replayableAnswer } from './replayable-answer';
@@ -270,18 +270,10 @@ const askTheSource: Stage = {
   },
 };
 
-type CatalogClient = ReturnType<typeof sourceClients>['catalog'];
-type CatalogQuery = { nit?: string; cui?: string; actualizado: boolean };
-
-/** How each catalog asks its source: one entry per catalog of db/schema's CATALOG_LOOKUPS, which the compiler holds to it. */
-const CATALOG_QUERIES: Record<CatalogName, (client: CatalogClient, query: CatalogQuery, request: CatalogRequest) => Promise<SourceResult<CatalogData>>> = {
-  cui_nit: (client, query) => client.lookupCuiNit(query),
-  omisos: (client, query) => client.lookupOmisos(query),
-  rtu: (client, query, request) => client.lookupRtu({ ...query, dateOfBirth: request.dateOfBirth }),
-};
-
+/** The catalog source's operation for the catalog (lib/sources/catalogs.ts), by the name in its path. */
 function querySource(catalog: CatalogName, request: CatalogRequest): Promise<SourceResult<CatalogData>> {
-  return CATALOG_QUERIES[catalog](sourceClients().catalog, { nit: request.nit, cui: request.cui, actualizado: request.actualizado }, request);
+  const { nit, cui, actualizado, dateOfBirth } = request;
+  return sourceClients().catalog.lookup(catalogPathName(catalog), { nit, cui, actualizado, dateOfBirth });
 }
 
 /** The record's detail when the settlement waited in the journal (shown in the console). */

@@ -116,6 +116,7 @@ export function bulkPaths(): Paths {
         tags: ['lotes'],
         summary: 'Los resultados de un lote: una fila por identificador, en el orden enviado',
         description: `CSV por omisión, para abrir en una hoja de cálculo (UTF-8 con marca de orden de bytes): las nueve primeras columnas con los códigos (datos lleva el JSON de la consulta); tras ellas estado_descripcion y motivo_descripcion (en palabras), respondido_en_guatemala (hora de Guatemala, UTC-6) y la respuesta del catálogo en columnas, con Sí, No o No reportado: ${Object.entries(CATALOG_CSV_COLUMNS)
+          .filter(([, columns]) => columns.headers.length > 0)
           .map(([catalog, columns]) => `${catalogPathName(catalog as keyof typeof CATALOG_CSV_COLUMNS)}: ${columns.headers.join(', ')}`)
           .join('; ')}. O líneas JSON con Accept: application/x-ndjson, con los códigos.`,
         parameters: [idParameter],

@@ -3,19 +3,12 @@
 // and catalog-responses.ts give and the example answers of success-examples.json.
 import type { z } from 'zod';
 import { catalogRequestSchema, renapRequestSchema, rtuNitsRequestSchema } from '@/lib/contract/requests';
-import {
-  catalogErrorSchema,
-  cuiNitSuccessSchema,
-  omisosSuccessSchema,
-  registryErrorSchema,
-  renapEnvelopeSchema,
-  rtuNitsEnvelopeSchema,
-  rtuSuccessSchema,
-} from '@/lib/contract/envelopes';
+import { catalogErrorSchema, registryErrorSchema, renapEnvelopeSchema, rtuNitsEnvelopeSchema } from '@/lib/contract/envelopes';
+import { CATALOG_OPERATIONS } from '@/lib/sources/catalogs';
 import { CATALOG_MESSAGES, REGISTRY_MESSAGES, rtuFoundMessage } from '@/lib/contract/messages';
 import type { RegistryRequestProblem } from '@/lib/flows/lookups/registry-request';
-import type { LookupKind } from '@/db/schema';
-import { LOOKUP_CATALOGUE } from '@/lib/vocabulary/lookups';
+import { CATALOG_LOOKUPS, type LookupKind } from '@/db/schema';
+import { catalogPathName, LOOKUP_CATALOGUE } from '@/lib/vocabulary/lookups';
 import { CATALOG_REQUEST_MESSAGES } from './catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from './registry-responses';
 import { SUCCESS_EXAMPLES, type LookupPath } from './success-examples';
@@ -66,7 +59,7 @@ export interface RegistryLookup extends LookupBase {
   envelopeAnswers?: Record<string, string>;
 }
 
-/** The three catalogs: charged from the prepaid balance, a per-minute limit they share, `{data}` or `{message}`. */
+/** The catalogs: charged from the prepaid balance, a per-minute limit they share, `{data}` or `{message}` (lib/sources/catalogs.ts). */
 export interface CatalogLookup extends LookupBase {
   family: 'catalog';
   readsDateOfBirth: boolean;
@@ -128,27 +121,10 @@ export const LOOKUP_OPERATIONS: LookupOperation[] = [
       },
     },
   },
-  {
-    family: 'catalog',
-    ...declared('cui_nit'),
-    request: catalogRequestSchema,
-    success: cuiNitSuccessSchema,
-    readsDateOfBirth: false,
-  },
-  {
-    family: 'catalog',
-    ...declared('rtu'),
-    request: catalogRequestSchema,
-    success: rtuSuccessSchema,
-    readsDateOfBirth: true,
-  },
-  {
-    family: 'catalog',
-    ...declared('omisos'),
-    request: catalogRequestSchema,
-    success: omisosSuccessSchema,
-    readsDateOfBirth: false,
-  },
+  ...CATALOG_LOOKUPS.map((catalog): CatalogLookup => {
+    const operation = CATALOG_OPERATIONS[catalogPathName(catalog)];
+    return { family: 'catalog', ...declared(catalog), request: catalogRequestSchema, success: operation.success, readsDateOfBirth: operation.sendsDateOfBirth };
+  }),
 ];
 
 /** The paths of the five lookups, in the order of LOOKUP_OPERATIONS. */

@@ -1,4 +1,5 @@
-// Where every lookup request starts (the five route files wrap their handler with lookupRoute).
+// Where every lookup request starts (the registries' two route files and the catalogs' one,
+// catalog-route.ts, wrap their handlers with lookupRoute).
 // The lookups do not go through proxy.ts: Next's proxy layer cost each lookup about as much as the
 // rest of the gateway's own work (docs/performance.md, "What changed, and what each step was worth"), so what the proxy
 // does for the rest of the API happens here instead, in the same order: a fresh request id, the
@@ -21,7 +22,7 @@ import { metrics } from '@/lib/platform/metrics/registry';
 import type { LookupKind } from '@/db/schema';
 import { countRefusal } from '@/lib/core/rollups/refusals';
 import { traceUnserved } from '@/lib/core/request-traces/buffer';
-import { answerResponse, type LookupAnswer } from './responses';
+import { answerResponse, jsonAnswer, type LookupAnswer } from './responses';
 import { registerDirectLookup } from './direct-lookups';
 
 /** nginx's status for a request whose client closed the connection first; never sent (nobody is left to read it). */
@@ -178,6 +179,25 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
       return answer;
     });
   }
+}
+
+/**
+ * A path beside the lookups' that is none of them (/api/catalogos/<not a catalog>): Next's proxy
+ * skips the lookups' paths, so this does what it would (a fresh request id, the global per-IP
+ * limit, the security headers) and answers 404 with `body` for any method.
+ */
+export function unservedLookupPath(body: { message: string }): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const requestId = newRequestId();
+    const settings = env();
+    const limited = !(await consumeGlobalLimit(requestClientIp((name) => request.headers.get(name), settings)));
+    const answer: LookupAnswer = limited
+      ? { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: GLOBAL_LIMIT_BODY }
+      : jsonAnswer(404, body, requestId);
+    for (const [name, value] of lookupSecurityHeaders()) answer.headers[name] = value;
+    answer.headers[REQUEST_ID_HEADER] = requestId;
+    return answerResponse(answer);
+  };
 }
 
 /**

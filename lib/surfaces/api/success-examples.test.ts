@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renapEnvelopeSchema, rtuNitsEnvelopeSchema, cuiNitSuccessSchema, rtuSuccessSchema, omisosSuccessSchema } from '@/lib/contract/envelopes';
 import { renapRequestSchema, rtuNitsRequestSchema, catalogRequestSchema } from '@/lib/contract/requests';
 import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
-import { SUCCESS_EXAMPLES, type LookupPath } from './success-examples';
+import { SUCCESS_EXAMPLES } from './success-examples';
 import { generateSuccessExamples } from '../../../scripts/write-openapi-examples';
 
 const SCHEMAS = {
@@ -16,7 +16,7 @@ const SCHEMAS = {
 } as const;
 
 describe('the example 200 answers', () => {
-  for (const [path, [requestSchema, responseSchema]] of Object.entries(SCHEMAS) as Array<[LookupPath, (typeof SCHEMAS)[LookupPath]]>) {
+  for (const [path, [requestSchema, responseSchema]] of Object.entries(SCHEMAS) as Array<[keyof typeof SCHEMAS, (typeof SCHEMAS)[keyof typeof SCHEMAS]]>) {
     it(`${path}: the request and the answer follow the contract, and the document shows them`, () => {
       const example = SUCCESS_EXAMPLES[path];
       expect(requestSchema.safeParse(example.request).success).toBe(true);
