@@ -12,6 +12,7 @@ import { amendablePopulation, createPopulation, DEFAULT_POPULATION_SIZE, type Po
 import type { SimAnswer, SimulatedUpstream } from './protocol';
 import { createRenapUpstream } from './renap';
 import { createRecurrenteSimulator, type RecurrenteSimControl, type RecurrenteSimOptions } from './recurrente';
+import { createOidcSimulator, type OidcSimControl, type OidcSimOptions } from './oidc';
 import { createRtuUpstream } from './rtu';
 import { sleep } from './abortable-sleep';
 import { readBody } from './body';
@@ -49,6 +50,8 @@ export interface SimulatorOptions {
   fel?: { credentials?: FelSimCredentials; faults?: FelFault[]; dailyQuota?: number; voidDeadlines?: Record<string, string>; now?: () => Date };
   /** The payment provider Recurrente under /recurrente (simulator/recurrente.ts, docs/payments.md). */
   recurrente?: Omit<RecurrenteSimOptions, 'log'>;
+  /** An OpenID Provider under /oidc, as the operators' identity providers (simulator/oidc.ts, docs/sso.md). */
+  oidc?: Omit<OidcSimOptions, 'log'>;
 }
 
 export interface RunningSimulator {
@@ -66,6 +69,8 @@ export interface RunningSimulator {
   fel: FelSimControl;
   /** Recurrente: its checkouts and payments, the webhooks it sent, its clock and its faults. */
   recurrente: RecurrenteSimControl;
+  /** The identity provider: its directory, clients, keys, faults, sessions and back-channel logouts. */
+  oidc: OidcSimControl;
   close(): Promise<void>;
 }
 
@@ -88,6 +93,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const log = options.log ?? (() => {});
   const fel = createFelSimulator({ ...options.fel, population, seed, log });
   const recurrente = createRecurrenteSimulator({ ...options.recurrente, log });
+  const oidc = createOidcSimulator({ ...options.oidc, log });
 
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -111,6 +117,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     }
     if (path.startsWith('/fel/')) {
       await fel.serve(request, response, (request.url ?? path).slice('/fel'.length));
+      return;
+    }
+    if (path.startsWith('/oidc/')) {
+      await oidc.serve(request, response, (request.url ?? path).slice('/oidc'.length));
       return;
     }
     if (path.startsWith('/recurrente/')) {
@@ -197,6 +207,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  oidc.listening(`http://${host}:${address.port}`);
 
   return {
     url: `http://${host}:${address.port}`,
@@ -205,6 +216,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     amendTaxpayer: (nit, amendment) => population.amend(nit, amendment),
     fel,
     recurrente,
+    oidc,
     setFaults(faults) {
       faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
     },
