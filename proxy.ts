@@ -18,7 +18,7 @@ import { newNonce, securityHeaders } from '@/lib/platform/http/security-headers'
 import { requestClientIp } from '@/lib/core/limits/client-ip';
 import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
 import { consumeGlobalLimit, consumePaymentWebhookLimit, consumePublicPageLimit, consumeSignInLimit, consumeStatusApiLimit } from '@/lib/core/limits/limits';
-import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
+import { STATUS_API_LIMIT_MESSAGE } from '@/lib/presentation/status-limit';
 import { cachedPublicPage, freshPublicPage, isOwnRender, joinedBody, limitAlreadySpent, pageAnswer, registerDirectAnswerer } from '@/lib/surfaces/public-pages/cache';
 import { answerableFromCache, isSignInPage } from '@/lib/surfaces/public-pages/pages';
 import { typedRequestId } from '@/lib/core/request-ids/typed';

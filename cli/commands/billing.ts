@@ -1,6 +1,6 @@
 // What an integration pays: its tariff, and its balance topped up or adjusted by the operator.
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { INVOICE_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { setTariff } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
 import { CliError, MissingArgument } from '../errors';

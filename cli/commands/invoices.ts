@@ -1,7 +1,7 @@
 // Invoices: listed, one with its documents, and «Corregir receptor».
 import type { InvoiceReversal, InvoiceState } from '@/db/schema';
 import { requestReceptorCorrection } from '@/lib/core/billing/invoice-reversals';
-import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { REVERSAL_MESSAGES, wordedReversal } from '@/lib/presentation/invoice-messages';
 import { listInvoices, showInvoice, type ListedInvoice } from '@/lib/flows/invoicing/listing';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
@@ -63,7 +63,7 @@ export const invoiceCommands: Commands = {
       if (typeof options.motivo !== 'string' || options.motivo.trim() === '') {
         throw new CliError('falta el motivo: agregue --motivo "NIT equivocado", por ejemplo (lo recibe SAT con la anulación o la nota de crédito)');
       }
-      const { reversal, created } = unwrap(await requestReceptorCorrection(CLI_ACTOR, id, options.motivo));
+      const { reversal, created } = unwrap(wordedReversal(await requestReceptorCorrection(CLI_ACTOR, id, options.motivo)));
       const receptor = receptorText({ receptorKind: reversal.correctionReceptorKind!, receptorId: reversal.correctionReceptorId!, receptorName: reversal.correctionReceptorName });
       return {
         data: { invoiceId: id, created, reversalId: reversal.id, kind: reversal.kind, state: reversal.state, receptorKind: reversal.correctionReceptorKind, replacementInvoiceId: reversal.replacementInvoiceId },

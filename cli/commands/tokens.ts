@@ -1,5 +1,6 @@
 // An integration's tokens: listed, one more, rotated with an overlap, revoked.
-import { OVERLAP_PRESET_NAMES, parseOverlapPreset, TOKEN_STATE_LABELS, type OverlapPreset } from '@/lib/core/credentials/token-state';
+import { OVERLAP_PRESET_NAMES, parseOverlapPreset, type OverlapPreset } from '@/lib/core/credentials/token-state';
+import { TOKEN_STATE_LABELS } from '@/lib/presentation/token-labels';
 import { rotateToken } from '@/lib/flows/integration-management/service';
 import { createToken, listTokens, revokeToken, type TokenView } from '@/lib/flows/integration-management/tokens';
 import { CliError } from '../errors';

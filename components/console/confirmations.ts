@@ -1,6 +1,7 @@
 import { MAX_MOVEMENT_CENTAVOS, MAX_TARIFF_CENTAVOS } from '@/lib/core/integrations/schemas';
 import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/core/credentials/allow-list';
-import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/core/credentials/token-state';
+import type { OverlapPreset } from '@/lib/core/credentials/token-state';
+import { OVERLAP_LABELS } from '@/lib/presentation/token-labels';
 import { ROLE_LABELS } from '@/lib/presentation/labels';
 import { formatQuetzales, parseQuetzales } from '@/lib/platform/money';
 

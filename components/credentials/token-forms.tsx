@@ -3,7 +3,8 @@
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
 import type { ActionResult } from '@/lib/flows/auth/action';
-import { OVERLAP_LABELS, OVERLAP_PRESET_NAMES } from '@/lib/core/credentials/token-state';
+import { OVERLAP_PRESET_NAMES } from '@/lib/core/credentials/token-state';
+import { OVERLAP_LABELS } from '@/lib/presentation/token-labels';
 
 // The token forms of the console's "Credenciales" section and of the portal's page: the
 // same questions before a rotation or a revocation, the same one-time reveal of a new secret.

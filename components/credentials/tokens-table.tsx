@@ -1,7 +1,7 @@
 import { CopyableId } from '@/components/console/copyable-id';
 import { ActiveBadge } from '@/components/console/status-badge';
-import { rotationNote, rotationSides } from '@/lib/core/credentials/rotation-pairs';
-import { TOKEN_STATE_LABELS } from '@/lib/core/credentials/token-state';
+import { rotationSides } from '@/lib/core/credentials/rotation-pairs';
+import { rotationNote, TOKEN_STATE_LABELS } from '@/lib/presentation/token-labels';
 import type { ListedToken } from '@/lib/flows/integration-management/tokens';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 

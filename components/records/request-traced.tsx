@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { describeRequestTrace, requestTraceDetail } from '@/lib/core/request-traces/describe';
+import { describeRequestTrace, requestTraceDetail } from '@/lib/presentation/request-traces';
 import type { RequestTrace } from '@/lib/core/request-traces/read';
 
 /**

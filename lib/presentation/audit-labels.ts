@@ -1,7 +1,8 @@
 import type { AuditEntry } from '@/db/schema';
 import { ALERT_CHANNEL_LABELS } from '@/lib/presentation/alert-labels';
 import { maskWebhookUrl } from '@/lib/platform/security/outbound-urls';
-import { OVERLAP_LABELS, type OverlapPreset } from '@/lib/core/credentials/token-state';
+import type { OverlapPreset } from '@/lib/core/credentials/token-state';
+import { OVERLAP_LABELS } from '@/lib/presentation/token-labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';

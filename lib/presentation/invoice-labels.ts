@@ -1,7 +1,7 @@
 // How the console speaks of FEL invoices: their states, what happens next in each, and what became
 // of each call to the certifier.
 import type { InvoiceReceptorKind, InvoiceReversalStanding, InvoiceState } from '@/db/schema';
-import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
+import { REVERSAL_STANDING_LABELS } from '@/lib/vocabulary/labels';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';
 import type { Receptor } from '@/lib/providers/fel/document';

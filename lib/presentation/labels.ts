@@ -1,4 +1,5 @@
 import type { LedgerEntryKind } from '@/db/schema';
+import type { DashboardRange } from '@/lib/core/rollups/usage';
 
 export const LEDGER_KIND_LABELS: Record<LedgerEntryKind, string> = {
   top_up: 'Recarga',
@@ -137,3 +138,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'portal_user.end_session': 'Cerró una de sus sesiones del portal',
 };
 
+/** The Panel's ranges (lib/core/rollups/usage.ts), as its tabs and its heading name them. */
+export const DASHBOARD_RANGE_LABELS: Record<DashboardRange, string> = {
+  '24h': 'Últimas 24 horas',
+  '7d': 'Últimos 7 días',
+  '30d': 'Últimos 30 días',
+};

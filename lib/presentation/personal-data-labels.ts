@@ -1,5 +1,6 @@
 import type { PersonalDataAccessKind, WatchListChangeKind } from '@/db/schema';
 import { WATCH_CHANGE_KIND_LABELS } from '@/lib/flows/watch-lists/labels';
+import { SEARCH_REFERENCE_HOURS } from '@/lib/core/personal-data/search-references';
 
 export const ACCESS_KIND_LABELS: Record<PersonalDataAccessKind, string> = {
   reveal: 'Mostró los identificadores',
@@ -45,3 +46,6 @@ export function describeAccessDetails(kind: PersonalDataAccessKind, details: unk
   }
   return '—';
 }
+
+/** What a page says when its search's reference no longer opens. */
+export const EXPIRED_SEARCH_MESSAGE = `La búsqueda de esta dirección ya no está disponible (dura ${SEARCH_REFERENCE_HOURS} hora y solo para quien la hizo): escriba el NIT o CUI otra vez.`;

@@ -1,7 +1,7 @@
 // The product's nouns as people read them in Spanish: the lookups, the sources, what became of a
 // query, the balance's movements, why a request was refused or not served. Every rung above names
 // them the same way (a CSV, a statement, the console, an alert), so they import nothing of the domain.
-import type { RefusalReason, UnservedCause } from '@/db/schema';
+import type { InvoiceReversalStanding, RefusalReason, UnservedCause } from '@/db/schema';
 import type { SourceName } from '@/lib/sources/guard';
 
 export { LOOKUP_LABELS, LOOKUPS } from './lookups';
@@ -71,4 +71,14 @@ export const UNSERVED_CAUSE_LABELS: Record<UnservedCause, string> = {
   credentials_unavailable: 'la instancia no tenía una copia vigente de las credenciales, por una falla de su base de datos; no consultó ninguna fuente',
   source_not_sent: 'la fuente estaba fuera de servicio (circuito abierto) o sin capacidad, y no se le envió la consulta',
   unhandled: 'falló por un error interno antes de registrar la consulta; el registro de la aplicación tiene el error con este id',
+};
+
+/** What became of a certified invoice, as every reader of it is told: the console, the portal, its PDF and the statement. */
+export const REVERSAL_STANDING_LABELS: Record<InvoiceReversalStanding, string> = {
+  void_pending: 'Anulación en trámite',
+  voided: 'Anulada',
+  credit_note_pending: 'Nota de crédito en trámite',
+  credited: 'Con nota de crédito',
+  correction_pending: 'Corrección del receptor en trámite',
+  corrected: 'Corregida: reemplazada por otra factura',
 };

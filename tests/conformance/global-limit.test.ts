@@ -3,7 +3,7 @@
 // client IP, TRUSTED_PROXY_HOPS), over HTTP against the built app (startApp, through the harness).
 // Every request of a test run comes from 127.0.0.1, so each app here starts fresh.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
+import { STATUS_API_LIMIT_MESSAGE } from '@/lib/presentation/status-limit';
 import { FAULT_IDENTIFIERS } from '@/simulator';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { maskNit } from '@/lib/core/sealing/masking';
-import { describeRequestTrace, requestTraceDetail } from '@/lib/core/request-traces/describe';
+import { describeRequestTrace, requestTraceDetail } from '@/lib/presentation/request-traces';
 import { requestTrace } from '@/lib/core/request-traces/read';
 import { RECORD_API_MESSAGES } from '@/lib/surfaces/api/records';
 import { expectDocumentedResponse } from '../support/openapi-validator';

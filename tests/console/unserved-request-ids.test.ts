@@ -14,7 +14,7 @@ import { REGISTRY_FAILED_MESSAGE } from '@/lib/surfaces/api/registry-responses';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { idempotencyKeyHash } from '@/lib/core/idempotency/key';
 import { GLOBAL_LIMIT_BODY } from '@/lib/core/limits/global-limit-body';
-import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { untracedAnswersText } from '@/lib/presentation/untraced-answers';
 import { createConsoleUser } from '@/lib/flows/auth/users';
 import { FAULT_IDENTIFIERS } from '@/simulator/faults';
 import {

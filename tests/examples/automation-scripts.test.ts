@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
-import { describeRequestTrace } from '@/lib/core/request-traces/describe';
+import { describeRequestTrace } from '@/lib/presentation/request-traces';
 import { requestTrace } from '@/lib/core/request-traces/read';
 import { setLowBalanceAlert } from '@/lib/flows/integration-management/service';
 import { createWatchList, pauseWatchList, WATCH_LISTS_PAGE_SIZE } from '@/lib/flows/watch-lists';

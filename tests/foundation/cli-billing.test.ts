@@ -12,7 +12,7 @@ import { previousMonth } from '@/lib/flows/statements/monthly';
 import { pageLabel } from '@/lib/flows/statements/texts';
 import { pdfTextLines } from '../support/pdf-text';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { INVOICE_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { cliFixture, publishServiceDecision, type IntegrationJson } from './cli-fixture';
 
 const { testDb, cli, cliJson, createIntegration } = cliFixture('cli-billing');

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { guessablePasswordMessage } from '@/lib/flows/passwords/policy';
 import { recordUnbilledQuery } from '@/lib/core/records/write';
-import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { untracedAnswersText } from '@/lib/presentation/untraced-answers';
 import { verifyPassword } from '@/lib/platform/security/passwords';
 import { runCli } from '../support/cli';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';

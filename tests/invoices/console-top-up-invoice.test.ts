@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { ledgerEntries } from '@/db/schema';
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { INVOICE_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { createConsoleUser } from '@/lib/flows/auth/users';
 import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/db/client';
 import { auditLog, invoices, type Invoice } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
-import { calendarDayText, REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { calendarDayText, REVERSAL_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { voidDeadlineOf } from '@/lib/core/billing/invoice-reversals';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
 import { createConsoleUser } from '@/lib/flows/auth/users';

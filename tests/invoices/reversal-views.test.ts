@@ -107,7 +107,7 @@ beforeAll(async () => {
       [requestCreditNote, creditedB],
     ] as const) {
       const asked = await request(TEST_ACTOR, invoice.id, 'Recarga duplicada');
-      if (!asked.ok) throw new Error(asked.error.message);
+      if (!asked.ok) throw new Error(asked.error.why);
     }
   });
   await settled(voided);
@@ -116,7 +116,7 @@ beforeAll(async () => {
   // The certifier asks to retry every void from now on: this one stays under way.
   simulator.fel.setFaults([{ fault: 'retryable', operations: ['void'] }]);
   const asked = await app.withDatabase(() => requestVoid(TEST_ACTOR, voiding.id, 'Recarga duplicada'));
-  if (!asked.ok) throw new Error(asked.error.message);
+  if (!asked.ok) throw new Error(asked.error.why);
 }, PROCESS_TEST_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { booksFindings } from '@/lib/core/billing/books';
-import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { REVERSAL_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { RECEPTOR_MESSAGES } from '@/lib/flows/invoicing/receptor';
 import { FEL_SIM_RECEPTORS } from '@/simulator/fel';

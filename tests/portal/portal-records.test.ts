@@ -9,7 +9,7 @@ import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
 import { PORTAL_DOWNLOAD_MESSAGES } from '@/lib/surfaces/portal/downloads';
-import { EXPIRED_SEARCH_MESSAGE } from '@/lib/core/personal-data/search-references';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 import { flushRequestTraces, traceRefusal } from '@/lib/core/request-traces/buffer';
 import { RECORD_READERS } from '@/lib/flows/portal-identity/roles';
 import { createTestIntegration, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';

@@ -1,9 +1,8 @@
-import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import type { TokenState } from './token-state';
 
 // A rotation keeps the token's name, so while both tokens work (the overlap) the name and a prefix
-// are all that tell them apart; these words add which one is new, when each was created, and when
-// the old one stops. Shared by the console's and the portal's tables, forms and questions.
+// are all that tell them apart; which side each token is on, for the words that add which one is
+// new, when each was created, and when the old one stops (lib/presentation/token-labels.ts).
 
 export interface RotationToken {
   id: number;
@@ -33,21 +32,4 @@ export function rotationSides(tokens: readonly RotationToken[]): Map<number, Rot
     if (!sides.has(replacement.id)) sides.set(replacement.id, { side: 'new', other: old, oldWorksUntil: old.expiresAt });
   }
   return sides;
-}
-
-/** What tells a token apart in a list to choose from: "nuevo, creado el …", "anterior, funciona hasta el …", or "creado el …". */
-export function tokenDistinction(token: RotationToken, sides: Map<number, RotationSide>): string {
-  const side = sides.get(token.id);
-  const created = `creado el ${formatDateTime(token.createdAt)}`;
-  if (side?.side === 'new') return `nuevo, ${created}`;
-  if (side?.side === 'old') return `anterior, ${created}${token.expiresAt ? `, funciona hasta el ${formatDateTime(token.expiresAt)}` : ''}`;
-  return created;
-}
-
-/** The line under a rotation's token in the tables: which one it is, and the other one. */
-export function rotationNote(side: RotationSide): string {
-  const until = side.oldWorksUntil ? ` hasta el ${formatDateTime(side.oldWorksUntil)}` : '';
-  return side.side === 'new'
-    ? `Token nuevo. Reemplaza a ${side.other.tokenPrefix}… (creado el ${formatDateTime(side.other.createdAt)}), que sigue funcionando${until}.`
-    : `Token anterior: funciona${until}. Lo reemplaza ${side.other.tokenPrefix}…, el nuevo, creado el ${formatDateTime(side.other.createdAt)}.`;
 }

@@ -12,13 +12,6 @@ export const OVERLAP_PRESETS = {
 export type OverlapPreset = keyof typeof OVERLAP_PRESETS;
 export const OVERLAP_PRESET_NAMES = Object.keys(OVERLAP_PRESETS) as OverlapPreset[];
 
-export const OVERLAP_LABELS: Record<OverlapPreset, string> = {
-  none: 'Sin superposición: el token anterior deja de funcionar ahora',
-  '1h': '1 hora',
-  '24h': '24 horas',
-  '7d': '7 días',
-};
-
 export function parseOverlapPreset(value: unknown): OverlapPreset | undefined {
   return typeof value === 'string' && (OVERLAP_PRESET_NAMES as string[]).includes(value) ? (value as OverlapPreset) : undefined;
 }
@@ -46,10 +39,3 @@ export function tokenState(token: TokenTimes, now: Date = new Date()): TokenStat
 export function tokenUsableAt(token: { expiresAtMs: number | null }, nowMs: number): boolean {
   return token.expiresAtMs === null || nowMs < token.expiresAtMs;
 }
-
-export const TOKEN_STATE_LABELS: Record<TokenState, string> = {
-  active: 'Activo',
-  ending: 'Reemplazado (en superposición)',
-  expired: 'Vencido',
-  revoked: 'Revocado',
-};

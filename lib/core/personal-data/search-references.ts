@@ -99,6 +99,3 @@ export function recordListAddress(filters: RecordFilters, reference: string | un
   if (isSearchReference(reference)) params.set(SEARCH_REFERENCE_PARAM, reference);
   return params;
 }
-
-/** What a page says when its search's reference no longer opens. */
-export const EXPIRED_SEARCH_MESSAGE = `La búsqueda de esta dirección ya no está disponible (dura ${SEARCH_REFERENCE_HOURS} hora y solo para quien la hizo): escriba el NIT o CUI otra vez.`;

@@ -13,10 +13,10 @@ import { refusalCells, rollupCells, type RollupSpan } from '@/lib/core/rollups/r
 type BucketUnit = RollupSpan['unit'];
 
 export const DASHBOARD_RANGES = {
-  '24h': { label: 'Últimas 24 horas', buckets: 24, unit: 'hour' },
-  '7d': { label: 'Últimos 7 días', buckets: 7, unit: 'day' },
-  '30d': { label: 'Últimos 30 días', buckets: 30, unit: 'day' },
-} as const satisfies Record<string, { label: string; buckets: number; unit: BucketUnit }>;
+  '24h': { buckets: 24, unit: 'hour' },
+  '7d': { buckets: 7, unit: 'day' },
+  '30d': { buckets: 30, unit: 'day' },
+} as const satisfies Record<string, { buckets: number; unit: BucketUnit }>;
 export type DashboardRange = keyof typeof DASHBOARD_RANGES;
 
 /** The range a `?rango=` asks for; anything else (including "constructor") is the default. */

@@ -12,7 +12,7 @@ import { database, db } from '@/db/client';
 import { auditLog, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal } from '@/db/schema';
 import { describeActor, type Actor } from '@/lib/core/audit/audit';
 import { adjustBalance, balanceAndLedgerSum, topUp } from '@/lib/core/billing/ledger';
-import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { REVERSAL_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { isVoidable, requestCreditNote, requestReceptorCorrection, requestVoid, voidDeadlineOf } from '@/lib/core/billing/invoice-reversals';
 import { booksByMonth, booksFindings } from '@/lib/core/billing/books';
 import { allSettings as env } from '@/lib/root/settings';
@@ -130,7 +130,7 @@ describe('a void inside SAT’s deadline', () => {
 
   it('refuses a reason that is empty or longer than 255 characters, moving nothing', async () => {
     const { integration, invoice } = await certifiedInvoice('anular-motivo', 2_000);
-    expect(await requestVoid(ADMIN, invoice.id, '   ')).toEqual({ ok: false, error: { code: 'invalid', message: REVERSAL_MESSAGES.reasonInvalid } });
+    expect(await requestVoid(ADMIN, invoice.id, '   ')).toEqual({ ok: false, error: { code: 'invalid', why: 'reason_invalid' } });
     expect(await requestVoid(ADMIN, invoice.id, 'x'.repeat(256))).toMatchObject({ ok: false, error: { code: 'invalid' } });
     expect(await balanceOf(integration.id)).toBe(2_000);
     expect(await reversalsOf(invoice.id)).toEqual([]);
@@ -141,7 +141,7 @@ describe('a void inside SAT’s deadline', () => {
     const spent = await adjustBalance(ADMIN, integration.id, -1, 'Consulta cobrada');
     if (!spent.ok) throw new Error(spent.error.message);
     const sentBefore = simulator.fel.certifications().length;
-    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'balance_spent', message: REVERSAL_MESSAGES.balanceSpent(4_999, 5_000) } });
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'balance_spent', why: 'balance_spent', balanceCentavos: 4_999, totalCentavos: 5_000 } });
     expect(await requestCreditNote(ADMIN, invoice.id, 'Reverso')).toMatchObject({ ok: false, error: { code: 'balance_spent' } });
     expect(await balanceOf(integration.id)).toBe(4_999);
     expect(await reversalsOf(invoice.id)).toEqual([]);
@@ -193,7 +193,7 @@ describe('past SAT’s deadline', () => {
     const deadline = voidDeadlineOf(invoice.emittedAt);
     const dayAfter = startOfNextGuatemalanDay(deadline);
     expect(isVoidable(invoice.emittedAt, new Date(dayAfter.getTime() - 1))).toBe(true);
-    expect(await requestVoid(ADMIN, invoice.id, 'Reverso', dayAfter)).toEqual({ ok: false, error: { code: 'past_deadline', message: REVERSAL_MESSAGES.pastDeadline(deadline) } });
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso', dayAfter)).toEqual({ ok: false, error: { code: 'past_deadline', why: 'past_deadline', deadline } });
     const [year, month, day] = deadline.split('-');
     expect(REVERSAL_MESSAGES.pastDeadline(deadline)).toContain(`venció el ${day}/${month}/${year}`);
     expect(await balanceOf(integration.id)).toBe(7_500);
@@ -216,7 +216,7 @@ describe('past SAT’s deadline', () => {
     expect(audits.map((audit) => audit.actor)).toEqual([describeActor(ADMIN)]);
 
     // A void is refused while a credit note references the invoice (here, even inside the deadline).
-    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'credit_note_exists', message: REVERSAL_MESSAGES.creditNoteExists } });
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'credit_note_exists', why: 'credit_note_exists' } });
     expect(await balanceOf(integration.id)).toBe(0);
   });
 });
@@ -255,7 +255,7 @@ describe('«Corregir receptor»', () => {
     const { integration, invoice } = await certifiedInvoice('corregir-a-tiempo', 12_000);
     expect(invoice).toMatchObject({ receptorKind: 'cf' });
     // Nothing to correct while the integration names whom the invoice names.
-    expect(await requestReceptorCorrection(ADMIN, invoice.id, 'NIT equivocado')).toEqual({ ok: false, error: { code: 'receptor_unchanged', message: REVERSAL_MESSAGES.receptorUnchanged } });
+    expect(await requestReceptorCorrection(ADMIN, invoice.id, 'NIT equivocado')).toEqual({ ok: false, error: { code: 'receptor_unchanged', why: 'receptor_unchanged' } });
     await namingTheCompany(integration.id);
 
     const asked = await Promise.all(Array.from({ length: 4 }, () => requestReceptorCorrection(ADMIN, invoice.id, 'Factura emitida a CF por error')));
@@ -263,7 +263,7 @@ describe('«Corregir receptor»', () => {
     expect(await balanceOf(integration.id)).toBe(12_000);
     expect(await standingOf(invoice.id)).toBe('correction_pending');
     // No void nor credit note of the console while it is under way.
-    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'already_voided', message: REVERSAL_MESSAGES.correctionUnderWay } });
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'already_voided', why: 'correction_under_way' } });
 
     await settleAll([worker('w-corrige-1'), worker('w-corrige-2')]);
     expect(await balanceOf(integration.id)).toBe(12_000);
@@ -284,7 +284,7 @@ describe('«Corregir receptor»', () => {
 
     // Asked again once done: the invoice was replaced; the replacement stands on its own.
     expect(await requestReceptorCorrection(ADMIN, invoice.id, 'Otra vez')).toMatchObject({ ok: true, value: { created: false } });
-    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'already_voided', message: REVERSAL_MESSAGES.replaced } });
+    expect(await requestVoid(ADMIN, invoice.id, 'Reverso')).toEqual({ ok: false, error: { code: 'already_voided', why: 'replaced' } });
     expect(await requestReceptorCorrection(ADMIN, replacement.id, 'Otra vez')).toMatchObject({ ok: false, error: { code: 'receptor_unchanged' } });
     const audits = await (await db()).select().from(auditLog).where(and(eq(auditLog.targetId, String(integration.id)), inArray(auditLog.action, ['invoice.correct_receptor', 'invoice.reissued'])));
     expect(audits.map((audit) => audit.action).sort()).toEqual(['invoice.correct_receptor', 'invoice.reissued']);

@@ -42,6 +42,8 @@ export const REFUND_MESSAGES = {
   fullyRefunded: 'Este pago ya se reembolsó por completo.',
   partialUnsupported: 'El proveedor de pagos solo reembolsa pagos completos: reembolse todo lo que queda del pago.',
   invoiceReversed: 'La factura de este pago ya se anuló o tiene una nota de crédito emitida desde Facturas: no se puede reembolsar el pago.',
+  /** The same words as the console's void or credit note of an invoice being corrected (lib/presentation/invoice-messages.ts). */
+  invoiceCorrectionUnderWay: 'Una corrección del receptor de esta factura está en curso: espere a que SAT la acepte y actúe sobre la factura que la reemplace.',
   creditNoteNotFound: 'Este reembolso no tiene nota de crédito.',
   creditNoteQueued: 'La nota de crédito volvió a la cola con el mismo identificador: se enviará al certificador en unos segundos.',
   creditNoteNotToCorrect: 'La nota de crédito ya no está rechazada: no se cambió nada.',

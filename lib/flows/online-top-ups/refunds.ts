@@ -10,7 +10,6 @@ import { fail, ok, type Result } from '@/lib/platform/result';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 import type { PaymentProvider, RefundOutcome } from '@/lib/providers/payments/provider';
 import { REFUND_MESSAGES, refundBalanceSpentMessage, refundOverLeftMessage } from './messages';
-import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
 import { NO_REFUNDS, type RefundSummary } from './labels';
 
 // An administrator refunds a credited online payment, the whole of it or parts. The refund's row and
@@ -87,7 +86,7 @@ export async function refundOnlinePayment(
     // The sale's current invoice: the last one, which replaced any corrected before it.
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.ledgerEntryId, payment.ledgerEntryId)).orderBy(desc(invoices.id)).limit(1);
     if (!invoice || invoice.state !== 'certified') return fail('not_invoiced', REFUND_MESSAGES.notInvoiced);
-    if (invoice.reversal === 'correction_pending') return fail('invoice_reversed', REVERSAL_MESSAGES.correctionUnderWay);
+    if (invoice.reversal === 'correction_pending') return fail('invoice_reversed', REFUND_MESSAGES.invoiceCorrectionUnderWay);
     // Every balance change locks the integration first; a console void or credit note of the
     // invoice takes the same lock, so it and a refund never both take the amount.
     const [integration] = await tx.select().from(integrations).where(eq(integrations.id, payment.integrationId)).for('update');

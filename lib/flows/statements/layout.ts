@@ -1,11 +1,10 @@
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { dayText } from '@/lib/platform/time/months';
-import { LOOKUP_LABELS, OUTCOME_LABELS } from '@/lib/vocabulary/labels';
+import { LOOKUP_LABELS, OUTCOME_LABELS, REVERSAL_STANDING_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
 import { OUTCOMES } from '@/lib/core/records/outcomes';
 import type { PeriodFigures } from './figures';
 import type { TopUpInvoice } from './invoices';
-import { REVERSAL_STANDING_LABELS } from '@/lib/core/invoices/messages';
 
 // The tables of a statement, as text: the PDF (issued or preview) and the console's preview draw
 // these same rows, so what the page shows is what the PDF prints.

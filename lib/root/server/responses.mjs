@@ -1,7 +1,7 @@
 // The answers the server writes itself, before or instead of the app: refusals, and requests whose
 // target is not a path on this host. Each carries a request id like the app's (lib/platform/http/request-id.ts):
 // what an integrator quotes always leads somewhere; the console's search says such an id never
-// reached the app (lib/core/request-traces/untraced.ts).
+// reached the app (lib/presentation/untraced-answers.ts).
 import { newRequestId } from '../../platform/http/new-request-id.mjs';
 import { parseUrl } from './settings.mjs';
 

@@ -10,7 +10,7 @@ import { parseRecordFilters, type RecordFilters } from '@/lib/core/records/filte
 import { findIntegrationRecordDetail, listRecordsPage, RECORDS_PAGE_SIZE, type RecordDetail } from '@/lib/core/records/list';
 import { OUTCOMES, outcomeOf } from '@/lib/core/records/outcomes';
 import { isPlausibleRequestId, typedRequestId } from '@/lib/core/request-ids/typed';
-import { describeRequestTrace, requestTraceDetail } from '@/lib/core/request-traces/describe';
+import { describeRequestTrace, requestTraceDetail } from '@/lib/presentation/request-traces';
 import { requestTrace, type RequestTrace } from '@/lib/core/request-traces/read';
 import { explainCharge } from '@/lib/presentation/charge-explanation';
 import { explainRecordError } from '@/lib/presentation/record-errors';

@@ -1,6 +1,6 @@
 // GET /estado in the OpenAPI document: the sources' public status, described from the status page's
 // own schema and built by its own code (app/api/estado/route.ts answers it).
-import { STATUS_API_LIMIT_MESSAGE } from '@/lib/core/limits/status-limit';
+import { STATUS_API_LIMIT_MESSAGE } from '@/lib/presentation/status-limit';
 import { publicStatusSchema } from '@/lib/reactions/status-page/public-schema';
 import { buildPublicStatus, STATUS_UNAVAILABLE_MESSAGE } from '@/lib/reactions/status-page/status';
 import { ref, type JsonObject, type Paths } from './openapi-parts';

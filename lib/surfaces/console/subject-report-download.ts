@@ -1,7 +1,8 @@
 import { consoleUserWithAccess } from '@/lib/flows/auth/session';
 import { env } from '@/lib/platform/settings/env';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
-import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 import { produceSubjectReport, SUBJECT_REQUEST_PARAM, subjectIdentifierSchema, subjectReportCsv, subjectReportPdf, subjectRequestSchema } from './subject-report';
 
 function plainText(status: number, text: string): Response {

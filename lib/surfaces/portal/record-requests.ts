@@ -1,7 +1,8 @@
 import { env } from '@/lib/platform/settings/env';
 import { logger } from '@/lib/platform/logging/logger';
 import { postedFormFields } from '@/lib/platform/http/posted-form';
-import { EXPIRED_SEARCH_MESSAGE, referenceSearch, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
+import { referenceSearch, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 import { countMatchingRecords } from '@/lib/core/records/count';
 import { recordsCsvStream } from '@/lib/core/records/csv';
 import { plainText } from '@/lib/platform/http/plain-text';

@@ -10,9 +10,10 @@ import { requirePageUser } from '@/lib/surfaces/console/session';
 import { latestVerification, newestVerification, verificationState } from '@/lib/core/billing/verify';
 import { verificationStarterName } from '@/lib/core/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { DASHBOARD_RANGES, LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/core/rollups/usage';
+import { LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/core/rollups/usage';
 import { integrationName, integrationNames } from '@/lib/surfaces/console/integrations';
 import { formatQuetzales } from '@/lib/platform/money';
+import { DASHBOARD_RANGE_LABELS } from '@/lib/presentation/labels';
 import { suggestIntegrations } from '../integration-suggestions';
 import { startLedgerVerification } from './actions';
 import { RefreshWhileRunning, VerifyNowForm } from './verify-now';
@@ -47,12 +48,12 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader
         title="Panel"
-        description={`${DASHBOARD_RANGES[range].label}, en hora de Guatemala.`}
+        description={`${DASHBOARD_RANGE_LABELS[range]}, en hora de Guatemala.`}
         actions={
           <nav className="range-tabs" aria-label="Periodo">
-            {Object.entries(DASHBOARD_RANGES).map(([key, value]) => (
+            {Object.entries(DASHBOARD_RANGE_LABELS).map(([key, label]) => (
               <Link key={key} href={`/admin?rango=${key}`} aria-current={key === range ? 'true' : undefined}>
-                {value.label}
+                {label}
               </Link>
             ))}
           </nav>

@@ -1,6 +1,6 @@
 'use server';
 
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { INVOICE_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { ACTION_MESSAGES, fromResult } from '@/lib/surfaces/console/action';
@@ -13,7 +13,7 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
 import { parseIntegrationDetails } from '@/lib/flows/integration-management/details-service';
 import { createToken, revokeToken } from '@/lib/flows/integration-management/tokens';
-import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/core/credentials/form-fields';
+import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/presentation/token-fields';
 import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/presentation/credential-answers';
 import { integrationPaths } from '@/lib/surfaces/console/integration-sections';
 import {

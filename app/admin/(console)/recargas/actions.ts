@@ -7,7 +7,7 @@ import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { formatQuetzales } from '@/lib/platform/money';
 import { bankName } from '@/lib/platform/guatemala/banks';
-import { INVOICE_MESSAGES } from '@/lib/core/invoices/messages';
+import { INVOICE_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { approveTopUpRequest, creditedCentavos, rejectTopUpRequest } from '@/lib/flows/top-ups/requests';
 
 // An administrator decides a reported deposit. Approval credits through the console's top-up in

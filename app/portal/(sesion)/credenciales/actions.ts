@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { fromResult } from '@/lib/surfaces/portal/action';
 import { allowListSavedMessage, tokenCreatedMessage, tokenRevokedMessage, tokenRotatedMessage } from '@/lib/presentation/credential-answers';
-import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/core/credentials/form-fields';
+import { allowListTextField, overlapField, tokenExpiryDateField, tokenLabelField } from '@/lib/presentation/token-fields';
 import { idField } from '@/lib/presentation/form-fields';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { createPortalToken, revokePortalToken, rotatePortalToken, setPortalAllowList } from '@/lib/surfaces/portal/credentials';

@@ -5,7 +5,8 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { EXPIRED_SEARCH_MESSAGE, isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import {
   integrationIdentity,

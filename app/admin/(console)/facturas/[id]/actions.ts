@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { REVERSAL_MESSAGES, wordedReversal } from '@/lib/presentation/invoice-messages';
 import { requestCreditNote, requestReceptorCorrection, requestVoid } from '@/lib/core/billing/invoice-reversals';
 import { fromResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
@@ -18,13 +18,13 @@ const reasonField = z.string({ error: REVERSAL_MESSAGES.reasonInvalid }).trim().
 const schema = z.object({ invoiceId: idField, motivo: reasonField });
 
 export const voidInvoiceAction = consoleAction({ role: 'admin', schema }, async ({ invoiceId, motivo }, user) => {
-  const result = await requestVoid(user.actor, invoiceId, motivo);
+  const result = wordedReversal(await requestVoid(user.actor, invoiceId, motivo));
   if (result.ok) revalidatePath(`/admin/facturas/${invoiceId}`);
   return fromResult(result, ({ created, reversal }) => ({ message: created ? REVERSAL_MESSAGES.voidRequested(reversal.amountCentavos) : REVERSAL_MESSAGES.alreadyRequested, data: undefined }));
 });
 
 export const creditNoteAction = consoleAction({ role: 'admin', schema }, async ({ invoiceId, motivo }, user) => {
-  const result = await requestCreditNote(user.actor, invoiceId, motivo);
+  const result = wordedReversal(await requestCreditNote(user.actor, invoiceId, motivo));
   if (result.ok) revalidatePath(`/admin/facturas/${invoiceId}`);
   return fromResult(result, ({ created, reversal }) => ({ message: created ? REVERSAL_MESSAGES.creditNoteRequested(reversal.amountCentavos) : REVERSAL_MESSAGES.alreadyRequested, data: undefined }));
 });
@@ -32,7 +32,7 @@ export const creditNoteAction = consoleAction({ role: 'admin', schema }, async (
 // «Corregir receptor»: the invoice voided or credited back and reissued to the integration's receptor
 // as it is now, the balance untouched; administrators only, and once however often it is sent.
 export const correctReceptorAction = consoleAction({ role: 'admin', schema }, async ({ invoiceId, motivo }, user) => {
-  const result = await requestReceptorCorrection(user.actor, invoiceId, motivo);
+  const result = wordedReversal(await requestReceptorCorrection(user.actor, invoiceId, motivo));
   if (result.ok) {
     revalidatePath(`/admin/facturas/${invoiceId}`);
     revalidatePath('/admin/facturas');

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { InvoiceReversal } from '@/db/schema';
-import { calendarDayText, REVERSAL_MESSAGES } from '@/lib/core/invoices/messages';
+import { calendarDayText, REVERSAL_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';

@@ -1,5 +1,6 @@
 import { TokensTable } from '@/components/credentials/tokens-table';
-import { rotationSides, tokenDistinction } from '@/lib/core/credentials/rotation-pairs';
+import { rotationSides } from '@/lib/core/credentials/rotation-pairs';
+import { tokenDistinction } from '@/lib/presentation/token-labels';
 import type { TokenView } from '@/lib/flows/integration-management/tokens';
 import { createTokenAction, revokeTokenAction, rotateTokenAction } from '../actions';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';

@@ -20,7 +20,8 @@ import { formatQuetzales } from '@/lib/platform/money';
 import { listRecordsPage } from '@/lib/core/records/list';
 import { parseRecordFilters, plainSearchParams } from '@/lib/core/records/filters';
 import { maskedIdentifiers } from '@/lib/core/sealing/masking';
-import { EXPIRED_SEARCH_MESSAGE, recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 import { FullExportForm } from './full-export-form';
 import { suggestIntegrations } from '../../integration-suggestions';
 import {
@@ -31,7 +32,7 @@ import {
   type RefusalReasonCount,
 } from '@/lib/core/request-ids/search';
 import { requestTrace, untracedSince, type RequestTrace } from '@/lib/core/request-traces/read';
-import { untracedAnswersText } from '@/lib/core/request-traces/untraced';
+import { untracedAnswersText } from '@/lib/presentation/untraced-answers';
 import { integrationPath, sectionOfRefusal } from '@/lib/surfaces/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };

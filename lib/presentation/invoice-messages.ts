@@ -1,6 +1,7 @@
 // What the console answers about a sale's invoice, in one place for the code and its tests.
-import type { InvoiceReversalStanding } from '@/db/schema';
+import type { ReversalError, ReversalRefusal } from '@/lib/core/billing/invoice-reversals';
 import { formatQuetzales } from '@/lib/platform/money';
+import { fail, type Result } from '@/lib/platform/result';
 import { CF_LIMIT_CENTAVOS, MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
 
 /** A calendar day (YYYY-MM-DD) as the console writes it: 04/01/2027. */
@@ -42,12 +43,39 @@ export const REVERSAL_MESSAGES = {
   correctionReceptorInvalid: 'Los datos de facturación de la integración no sirven para facturar: corríjalos y vuelva a intentarlo.',
 } as const;
 
-/** What became of a certified invoice, as every reader of it is told: the console, the portal, its PDF and the statement. */
-export const REVERSAL_STANDING_LABELS: Record<InvoiceReversalStanding, string> = {
-  void_pending: 'Anulación en trámite',
-  voided: 'Anulada',
-  credit_note_pending: 'Nota de crédito en trámite',
-  credited: 'Con nota de crédito',
-  correction_pending: 'Corrección del receptor en trámite',
-  corrected: 'Corregida: reemplazada por otra factura',
-};
+/** What the console says of a reversal refused (lib/core/billing/invoice-reversals.ts says why). */
+export function reversalRefusalText(refusal: ReversalRefusal): string {
+  switch (refusal.why) {
+    case 'reason_invalid':
+      return REVERSAL_MESSAGES.reasonInvalid;
+    case 'not_found':
+      return REVERSAL_MESSAGES.notFound;
+    case 'not_certified':
+      return REVERSAL_MESSAGES.notCertified;
+    case 'past_deadline':
+      return REVERSAL_MESSAGES.pastDeadline(refusal.deadline);
+    case 'credit_note_exists':
+      return REVERSAL_MESSAGES.creditNoteExists;
+    case 'already_voided':
+      return REVERSAL_MESSAGES.alreadyVoided;
+    case 'replaced':
+      return REVERSAL_MESSAGES.replaced;
+    case 'correction_under_way':
+      return REVERSAL_MESSAGES.correctionUnderWay;
+    case 'correction_after_reversal':
+      return REVERSAL_MESSAGES.correctionAfterReversal;
+    case 'balance_spent':
+      return REVERSAL_MESSAGES.balanceSpent(refusal.balanceCentavos, refusal.totalCentavos);
+    case 'receptor_unchanged':
+      return REVERSAL_MESSAGES.receptorUnchanged;
+    case 'cf_over_limit':
+      return REVERSAL_MESSAGES.correctionCfOverLimit;
+    case 'receptor_invalid':
+      return REVERSAL_MESSAGES.correctionReceptorInvalid;
+  }
+}
+
+/** A reversal's outcome with its refusal in words, as the console's actions and the CLI answer it. */
+export function wordedReversal<T>(result: { ok: true; value: T } | { ok: false; error: ReversalRefusal }): Result<T, ReversalError> {
+  return result.ok ? result : fail(result.error.code, reversalRefusalText(result.error));
+}

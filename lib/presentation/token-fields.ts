@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OVERLAP_PRESET_NAMES, type OverlapPreset } from './token-state';
+import { OVERLAP_PRESET_NAMES, type OverlapPreset } from '@/lib/core/credentials/token-state';
 
 // The fields of the token and allow-list forms, as the console's and the portal's actions read
 // them: one set of words for what was typed wrong, whoever typed it (the same code paths).

@@ -4,9 +4,9 @@
 // what the integrator should do.
 import { describe, expect, it } from 'vitest';
 import type { UnservedCause } from '@/db/schema';
-import { describeRequestTrace } from './describe';
-import type { RequestTrace } from './read';
-import { unservedStatus } from './statuses';
+import { describeRequestTrace } from './request-traces';
+import type { RequestTrace } from '@/lib/core/request-traces/read';
+import { unservedStatus } from '@/lib/core/request-traces/statuses';
 
 const AT = new Date('2026-11-24T10:02:09.000Z');
 const COOP = { id: 7, nombre: 'coop-ejemplo', legalName: null };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rotationNote, rotationSides, tokenDistinction, type RotationToken } from './rotation-pairs';
+import { rotationSides, type RotationToken } from '@/lib/core/credentials/rotation-pairs';
+import { rotationNote, tokenDistinction } from './token-labels';
 
 // Guatemala is UTC-6: 16:00Z is 10:00 there.
 const old: RotationToken = { id: 1, tokenPrefix: 'tlk_aaaaaa', createdAt: new Date('2026-11-01T16:00:00Z'), expiresAt: new Date('2026-11-28T16:00:00Z'), state: 'ending', replacedById: 2 };

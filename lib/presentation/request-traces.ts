@@ -2,7 +2,7 @@ import type { UnservedCause } from '@/db/schema';
 import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import { REFUSAL_REASON_LABELS, REFUSAL_REASON_SHORT_LABELS, UNSERVED_CAUSE_LABELS, UNSERVED_CAUSE_SHORT_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import type { RequestTrace } from './read';
+import type { RequestTrace } from '@/lib/core/request-traces/read';
 
 /**
  * What the integrator should do after an answer the gateway could not serve. None of them ran a
