@@ -15,7 +15,7 @@ describe('IP allow-list entries', () => {
       const parsed = parseAllowListEntry(typed);
       expect(parsed.ok, typed).toBe(false);
     }
-    expect(parseAllowListEntry('198.51.100.7/24')).toEqual({ ok: false, message: '«198.51.100.7/24» tiene bits fuera del prefijo /24: el rango es 198.51.100.0/24.' });
+    expect(parseAllowListEntry('198.51.100.7/24')).toEqual({ ok: false, problem: { code: 'bits_past_prefix', typed: '198.51.100.7/24', bits: 24, network: '198.51.100.0' } });
   });
 
   it('reads a whole list separated by commas, spaces or lines, without duplicates, and reports every problem', () => {
@@ -23,7 +23,7 @@ describe('IP allow-list entries', () => {
     expect(parseAllowList('')).toEqual({ ok: true, entries: [] });
     const wrong = parseAllowList('203.0.113.7, nada, 10.0.0.1/40');
     expect(wrong.ok).toBe(false);
-    expect(!wrong.ok && wrong.messages).toHaveLength(2);
+    expect(!wrong.ok && wrong.problems).toHaveLength(2);
   });
 });
 

@@ -6,44 +6,56 @@ export const MAX_ALLOW_LIST_ENTRIES = 100;
 export type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /**
+ * What is wrong with an allow-list entry, and what its sentence needs: the console, the portal and
+ * the CLI say it in words (lib/flows/integration-management/allow-list-messages.ts).
+ */
+export type AllowListProblem =
+  | { code: 'empty' }
+  | { code: 'not_ip_or_cidr'; typed: string }
+  | { code: 'not_an_address'; typed: string }
+  | { code: 'prefix_out_of_range'; typed: string; maxBits: number }
+  | { code: 'bits_past_prefix'; typed: string; bits: number; network: string }
+  | { code: 'too_many'; max: number };
+
+/**
  * Reads one allow-list entry as typed in the console or the CLI: an IPv4 or IPv6 address, or a
  * CIDR range of either. Returns the canonical text (`203.0.113.7`, `203.0.113.0/24`,
- * `2001:db8::/32`) or a message saying what is wrong. IPv4 only as dotted quads: ipaddr.js would
- * also read "12345" or "0x7f.1" as addresses, which nobody means.
+ * `2001:db8::/32`) or what is wrong. IPv4 only as dotted quads: ipaddr.js would also read
+ * "12345" or "0x7f.1" as addresses, which nobody means.
  */
-export function parseAllowListEntry(text: string): { ok: true; entry: string } | { ok: false; message: string } {
+export function parseAllowListEntry(text: string): { ok: true; entry: string } | { ok: false; problem: AllowListProblem } {
   const typed = text.trim();
-  if (typed === '') return { ok: false, message: 'Entrada vacía.' };
+  if (typed === '') return { ok: false, problem: { code: 'empty' } };
   const [address, bitsText, extra] = typed.split('/');
-  if (extra !== undefined) return { ok: false, message: `«${typed}» no es una dirección IP ni un rango CIDR.` };
+  if (extra !== undefined) return { ok: false, problem: { code: 'not_ip_or_cidr', typed } };
   const parsed = parseAddress(address!);
-  if (!parsed) return { ok: false, message: `«${typed}» no es una dirección IPv4 ni IPv6.` };
+  if (!parsed) return { ok: false, problem: { code: 'not_an_address', typed } };
   const maxBits = parsed.kind() === 'ipv4' ? 32 : 128;
   if (bitsText === undefined) return { ok: true, entry: parsed.toString() };
   if (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) > maxBits) {
-    return { ok: false, message: `«${typed}»: el prefijo debe ser un número de 0 a ${maxBits}.` };
+    return { ok: false, problem: { code: 'prefix_out_of_range', typed, maxBits } };
   }
   const bits = Number(bitsText);
   const network = parsed.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${parsed.toString()}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${bits}`);
   if (network.toString() !== parsed.toString()) {
-    return { ok: false, message: `«${typed}» tiene bits fuera del prefijo /${bits}: el rango es ${network.toString()}/${bits}.` };
+    return { ok: false, problem: { code: 'bits_past_prefix', typed, bits, network: network.toString() } };
   }
   return { ok: true, entry: `${network.toString()}/${bits}` };
 }
 
 /** Reads a whole list (one entry per line, or separated by commas or spaces): every problem at once. */
-export function parseAllowList(text: string | string[]): { ok: true; entries: string[] } | { ok: false; messages: string[] } {
+export function parseAllowList(text: string | string[]): { ok: true; entries: string[] } | { ok: false; problems: AllowListProblem[] } {
   const items = (Array.isArray(text) ? text : text.split(/[\s,]+/)).map((item) => item.trim()).filter(Boolean);
   const entries: string[] = [];
-  const messages: string[] = [];
+  const problems: AllowListProblem[] = [];
   for (const item of items) {
     const parsed = parseAllowListEntry(item);
     if (parsed.ok) {
       if (!entries.includes(parsed.entry)) entries.push(parsed.entry);
-    } else messages.push(parsed.message);
+    } else problems.push(parsed.problem);
   }
-  if (entries.length > MAX_ALLOW_LIST_ENTRIES) messages.push(`Como máximo ${MAX_ALLOW_LIST_ENTRIES} entradas.`);
-  return messages.length > 0 ? { ok: false, messages } : { ok: true, entries };
+  if (entries.length > MAX_ALLOW_LIST_ENTRIES) problems.push({ code: 'too_many', max: MAX_ALLOW_LIST_ENTRIES });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, entries };
 }
 
 /** The stored entries as networks, for matching per lookup (parsed once per reload). */

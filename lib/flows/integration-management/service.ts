@@ -7,6 +7,7 @@ import { writeAudit, describeActor, type Actor } from '@/lib/core/audit/audit';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { announceCredentialChange } from '@/lib/core/credentials/changes';
 import { parseAllowList } from '@/lib/core/credentials/allow-list';
+import { allowListProblemsText } from './allow-list-messages';
 import { DEFAULT_TOKEN_LABEL, issueIntegrationToken, rotateToken as rotateIntegrationToken, type TokenView, toTokenView } from '@/lib/flows/integration-management/tokens';
 import type { OverlapPreset } from '@/lib/core/credentials/token-state';
 import { FLAG_NAMES, flagsOf, type FlagName, type IntegrationFlags } from '@/lib/core/integrations/flags';
@@ -239,7 +240,7 @@ export async function setLowBalanceAlert(actor: Actor, idOrName: string | number
  */
 export async function setAllowedNetworks(actor: Actor, idOrName: string | number, entries: string | string[]): Promise<Result<IntegrationView, IntegrationError>> {
   const parsed = parseAllowList(entries);
-  if (!parsed.ok) return fail('invalid', parsed.messages.join(' '));
+  if (!parsed.ok) return fail('invalid', allowListProblemsText(parsed.problems));
   const changed = await changeIntegration(actor, idOrName, 'integration.set_allowed_networks', () => ({ allowedNetworks: parsed.entries }));
   // The integration's technical contact is told, whoever changed it (queued; the outbox delivers).
   if (changed.ok) {

@@ -2,6 +2,7 @@ import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/core/cre
 import type { OverlapPreset } from '@/lib/core/credentials/token-state';
 import { createToken, listTokens, revokeToken, rotateToken, type CreateTokenInput, type ListedToken, type TokenError, type TokenView } from '@/lib/flows/integration-management/tokens';
 import { findIntegration, setAllowedNetworks, type IntegrationError, type IntegrationView } from '@/lib/flows/integration-management/service';
+import { allowListProblemsText } from '@/lib/flows/integration-management/allow-list-messages';
 import { fail, type Result } from '@/lib/platform/result';
 import type { PortalUserSession } from './session';
 
@@ -90,7 +91,7 @@ export async function setPortalAllowList(
   options: { clientAddress: string | null; leaveOutConfirmed: boolean },
 ): Promise<Result<IntegrationView, IntegrationError | 'leaves_out_client'>> {
   const parsed = parseAllowList(text);
-  if (!parsed.ok) return fail('invalid', parsed.messages.join(' '));
+  if (!parsed.ok) return fail('invalid', allowListProblemsText(parsed.problems));
   if (!options.leaveOutConfirmed && !addressAllowed(compileAllowList(parsed.entries), options.clientAddress)) {
     return fail('leaves_out_client', leavesOutMessage(options.clientAddress));
   }
