@@ -1,6 +1,7 @@
 // Integrations: creating them, listing them, one with its latest movements, and its balance's history.
 import type { IntegrationFlags } from '@/lib/core/integrations/flags';
-import { heldInFlight, listHistoryPage, parseHistoryFilters, type HistoryRow } from '@/lib/core/billing/history';
+import { heldInFlight, listHistoryPage, type HistoryRow } from '@/lib/core/billing/history';
+import { parseHistoryFilters } from '@/lib/presentation/history-filters';
 import { createIntegration, listIntegrations } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
 import { isCalendarDay } from '@/lib/platform/time/guatemala-time';

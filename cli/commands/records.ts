@@ -1,7 +1,8 @@
 // Query records: listed (masked, or whole with a logged reason), purged past retention, partitioned by month.
 import type { LookupKind } from '@/db/schema';
 import { describeActor } from '@/lib/core/audit/audit';
-import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import { exportFiltersForLog } from '@/lib/core/personal-data/export-log';
 import { listLatestRecords } from '@/lib/core/records/list';
 import { partitionRecordsOnline } from '@/lib/core/records/partition-online';

@@ -1,14 +1,12 @@
 import { ledgerActorSql } from '@/lib/vocabulary/actor-labels';
 import { sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import { database } from '@/db/client';
-import { POSTED_KINDS } from '@/db/schema';
+import type { POSTED_KINDS } from '@/db/schema';
 import { csvHeader, csvLineSql, csvTextStream, type CsvColumn } from '@/lib/platform/csv/csv';
-import { GUATEMALA_OFFSET_HOURS, isCalendarDay, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
+import { GUATEMALA_OFFSET_HOURS, startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { CURRENCY } from '@/lib/platform/money';
 import { decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
-import { plainSearchParams, type SearchParamsInput } from '@/lib/core/records/filters';
 import { POSTED_KIND_LIST } from './checkpoints';
 
 // The balance history as people read it: one row per posted movement (a top-up, an adjustment,
@@ -17,40 +15,11 @@ import { POSTED_KIND_LIST } from './checkpoints';
 
 export type PostedKind = (typeof POSTED_KINDS)[number];
 
-const day = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  z.string().refine(isCalendarDay, 'Use una fecha válida con el formato AAAA-MM-DD.').optional(),
-);
-
-/** Filters of the history, read from the URL (the page, its CSV export and the CLI share them). */
-export const historyFiltersSchema = z.object({
-  tipo: z.preprocess((value) => (value === '' ? undefined : value), z.enum(POSTED_KINDS).optional()),
-  desde: day,
-  hasta: day,
-});
-export type HistoryFilters = z.infer<typeof historyFiltersSchema>;
-
-/**
- * The filters of a balance history request, the problems of those that were ignored, and among
- * them the one that belongs on the "Hasta" field (a reversed range), which the console shows there.
- */
-export function parseHistoryFilters(input: SearchParamsInput): { filters: HistoryFilters; problems: string[]; hastaProblem?: string } {
-  const plain = plainSearchParams(input);
-  const filters: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [key, schema] of Object.entries(historyFiltersSchema.shape)) {
-    const parsed = (schema as z.ZodType).safeParse(plain[key]);
-    if (parsed.success) filters[key] = parsed.data;
-    else problems.push(parsed.error.issues[0]!.message);
-  }
-  const parsed = filters as HistoryFilters;
-  if (parsed.desde && parsed.hasta && parsed.hasta < parsed.desde) {
-    const hastaProblem = 'La fecha final es anterior a la inicial.';
-    problems.push(hastaProblem);
-    delete parsed.hasta;
-    return { filters: parsed, problems, hastaProblem };
-  }
-  return { filters: parsed, problems };
+/** Filters of the history, read from the URL (lib/presentation/history-filters.ts: the page, its CSV export and the CLI share them). */
+export interface HistoryFilters {
+  tipo?: PostedKind;
+  desde?: string;
+  hasta?: string;
 }
 
 export interface HistoryRow {

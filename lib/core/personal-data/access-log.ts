@@ -1,5 +1,4 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import { db, type Database } from '@/db/client';
 import { consoleUsers, personalDataAccess, type PersonalDataAccess, type PersonalDataAccessKind } from '@/db/schema';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
@@ -10,13 +9,6 @@ import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCur
 // with the records they point at (docs/operations.md, "Datos personales").
 
 export const REVEAL_REASON_MAX_LENGTH = 200;
-
-/** Why someone needs identifiers in full: asked for every reveal and full export, kept with the entry. */
-export const accessReasonSchema = z
-  .string({ error: 'Escriba el motivo.' })
-  .trim()
-  .min(3, 'Escriba el motivo o el número de ticket (al menos 3 caracteres).')
-  .max(REVEAL_REASON_MAX_LENGTH, `El motivo puede tener como máximo ${REVEAL_REASON_MAX_LENGTH} caracteres.`);
 
 export interface AccessEntryInput {
   /** The console user; for an operator's CLI command, `actor` instead (cli:<system user>). */

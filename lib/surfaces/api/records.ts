@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { lookupKind, type LookupKind } from '@/db/schema';
 import { maskedIdentifiers } from '@/lib/core/sealing/masking';
-import { parseRecordFilters, type RecordFilters } from '@/lib/core/records/filters';
+import type { RecordFilters } from '@/lib/core/records/filters';
+import { parseRecordFilters } from '@/lib/presentation/record-filters';
 import { findIntegrationRecordDetail, listRecordsPage, RECORDS_PAGE_SIZE, type RecordDetail } from '@/lib/core/records/list';
 import { OUTCOMES, outcomeOf } from '@/lib/core/records/outcomes';
 import { isPlausibleRequestId, typedRequestId } from '@/lib/core/request-ids/typed';

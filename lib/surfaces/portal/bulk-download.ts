@@ -1,7 +1,8 @@
 import { describeActor } from '@/lib/core/audit/audit';
 import { csvHeader, csvLine, jobResults } from '@/lib/flows/bulk/results';
 import { logger } from '@/lib/platform/logging/logger';
-import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import { postedFormFields } from '@/lib/platform/http/posted-form';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { portalDownloadPage } from './download-page';

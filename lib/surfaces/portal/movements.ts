@@ -1,4 +1,5 @@
-import { heldInFlight, listHistoryPage, parseHistoryFilters, type HeldInFlight, type HistoryFilters, type PostedKind } from '@/lib/core/billing/history';
+import { heldInFlight, listHistoryPage, type HeldInFlight, type HistoryFilters, type PostedKind } from '@/lib/core/billing/history';
+import { parseHistoryFilters } from '@/lib/presentation/history-filters';
 import { CHARGED_LOOKUP_ORIGIN, integratorLedgerOrigin } from '@/lib/presentation/ledger-origin';
 import { plainSearchParams, type SearchParamsInput } from '@/lib/core/records/filters';
 import { readableLedgerNote } from '@/lib/flows/top-ups/notes';

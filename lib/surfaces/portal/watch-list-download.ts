@@ -1,6 +1,7 @@
 import { describeActor } from '@/lib/core/audit/audit';
 import { logger } from '@/lib/platform/logging/logger';
-import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import { postedFormFields } from '@/lib/platform/http/posted-form';
 import { plainText } from '@/lib/platform/http/plain-text';
 import { listNamedWatchListChanges, readWatchList } from '@/lib/flows/watch-lists';

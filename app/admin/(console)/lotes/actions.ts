@@ -9,7 +9,8 @@ import { cancelJobAsAdmin, openJobItemIdentifier, pauseJobAsAdmin, resumeJobAsAd
 import { PAUSE_REASON_MAX_LENGTH } from '@/lib/flows/bulk/labels';
 import { wakeBulkRunner } from '@/lib/flows/bulk/runner';
 import { isPublicJobId } from '@/lib/flows/bulk/jobs';
-import { accessReasonSchema, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import { recordIdForRequestId } from '@/lib/core/request-ids/search';
 
 // The console's actions on bulk jobs. Pause, resume and cancel are an

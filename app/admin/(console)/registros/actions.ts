@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { type ActionResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { idField } from '@/lib/presentation/form-fields';
-import { accessReasonSchema, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import { findRecordDetail } from '@/lib/core/records/list';
 
 const revealSchema = z.object({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { portalAction } from '@/lib/surfaces/portal/action';
-import { accessReasonSchema } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import { revealPortalRecordIdentifiers } from '@/lib/surfaces/portal/records';
 import { RECORD_READERS } from '@/lib/surfaces/portal/page-access';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES, MAX_PASTED_IDENTIFIERS_CHARS } from '@/lib/flows/bulk/limits';
-import { accessReasonSchema } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import {
   createPortalWatchList,
   deletePortalWatchList,

@@ -9,7 +9,7 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { explainRecordError } from '@/lib/presentation/record-errors';
 import { formatQuetzales } from '@/lib/platform/money';
 import { explainCharge } from '@/lib/presentation/charge-explanation';
-import { parseRecordFilters } from '@/lib/core/records/filters';
+import { parseRecordFilters } from '@/lib/presentation/record-filters';
 import { findRecordDetail } from '@/lib/core/records/list';
 import { maskedIdentifiers } from '@/lib/core/sealing/masking';
 import { recordListAddress, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';

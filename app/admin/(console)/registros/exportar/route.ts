@@ -7,14 +7,16 @@ import { consoleUserWithAccess, type ConsoleUserSession } from '@/lib/surfaces/c
 import { env } from '@/lib/platform/settings/env';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { logger } from '@/lib/platform/logging/logger';
-import { accessReasonSchema, completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { completeAccessEntry, writeAccessEntry } from '@/lib/core/personal-data/access-log';
+import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import { exportFiltersForLog } from '@/lib/core/personal-data/export-log';
 import { postedFormFields } from '@/lib/platform/http/posted-form';
 import { withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
 import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 import { countMatchingRecords } from '@/lib/core/records/count';
 import { recordsCsvStream } from '@/lib/core/records/csv';
-import { parseRecordFilters, plainSearchParams } from '@/lib/core/records/filters';
+import { plainSearchParams } from '@/lib/core/records/filters';
+import { parseRecordFilters } from '@/lib/presentation/record-filters';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,7 +5,8 @@ import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/compo
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { heldInFlight, listHistoryPage, parseHistoryFilters } from '@/lib/core/billing/history';
+import { heldInFlight, listHistoryPage } from '@/lib/core/billing/history';
+import { parseHistoryFilters } from '@/lib/presentation/history-filters';
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';

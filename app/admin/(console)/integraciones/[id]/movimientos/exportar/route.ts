@@ -1,6 +1,7 @@
 // GET /admin/integraciones/:id/movimientos/exportar - the balance history as CSV (admin and support).
 import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
-import { historyCsvStream, parseHistoryFilters } from '@/lib/core/billing/history';
+import { historyCsvStream } from '@/lib/core/billing/history';
+import { parseHistoryFilters } from '@/lib/presentation/history-filters';
 import { guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { logger } from '@/lib/platform/logging/logger';
