@@ -5,6 +5,15 @@ import { integrations } from './integrations';
 export const ledgerEntryKind = pgEnum('ledger_entry_kind', ['top_up', 'adjustment', 'hold', 'capture', 'void']);
 export type LedgerEntryKind = (typeof ledgerEntryKind.enumValues)[number];
 
+/**
+ * Why the service itself gave a hold back, as a code in the row (lib/presentation/ledger-notes.ts
+ * says it in words): the source was not asked (its breaker open or no capacity), the lookup stopped
+ * before the source when the database did not confirm the hold, or the crash sweeper voided a hold
+ * whose process ended. Entries written before the code keep those words in `note`.
+ */
+export const ledgerNoteCode = pgEnum('ledger_note_code', ['source_not_sent', 'hold_abandoned', 'hold_swept']);
+export type LedgerNoteCode = (typeof ledgerNoteCode.enumValues)[number];
+
 // Append-only: rows are inserted, never updated or deleted. The integration's balance equals
 // the sum of amount_centavos over its entries. A hold subtracts the tariff; its capture adds 0
 // (the hold becomes final); its void adds the tariff back.
@@ -27,6 +36,8 @@ export const ledgerEntries = pgTable(
     postedCentavos: bigint('posted_centavos', { mode: 'number' }).notNull(),
     actor: text('actor').notNull(),
     note: text('note'),
+    // A note the service writes, as a code (ledgerNoteCode); null on entries people wrote a note for.
+    noteCode: ledgerNoteCode('note_code'),
     // For capture and void: the hold they settle.
     holdId: bigint('hold_id', { mode: 'number' }).references((): AnyPgColumn => ledgerEntries.id),
     // For holds, captures and voids: the request the money was held for.

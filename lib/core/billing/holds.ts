@@ -8,8 +8,6 @@ import type { QueryRecordInput } from '@/lib/core/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
 const SWEEPER_ACTOR = 'system:sweeper';
-const NOT_SENT_NOTE = 'Consulta no enviada: la fuente no está disponible (circuito abierto o sin capacidad).';
-const ABANDONED_NOTE = 'Consulta no enviada: la base de datos no confirmó la retención y la consulta se detuvo antes de la fuente.';
 /** Appended to a record whose hold the crash sweeper voided first (charged nothing though the source answered). */
 export const VOIDED_BY_SWEEPER_NOTE = '(hold voided by the sweeper before settlement)';
 /** The detail of a record the sweeper wrote for a lookup that never settled (lib/core/records/failure.ts, outcome_unknown). */
@@ -181,9 +179,9 @@ export async function voidHoldUnrecorded(integrationId: number, hold: Hold, requ
   const handle = await database();
   await handle.rows(sql`
     with settlement as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note)
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note_code)
       values (${integrationId}::integer, 'void'::ledger_entry_kind, ${hold.tariffCentavos}::bigint, 0, ${LOOKUP_ACTOR}::text,
-              ${hold.holdId}::bigint, ${requestId}::text, ${NOT_SENT_NOTE}::text)
+              ${hold.holdId}::bigint, ${requestId}::text, 'source_not_sent'::ledger_note_code)
       on conflict (hold_id) where hold_id is not null do nothing
       returning amount_centavos
     ),
@@ -211,9 +209,9 @@ export async function voidAbandonedHold(integrationId: number, requestId: string
       returning held.id as hold_id, -held.amount_centavos as amount_centavos
     ),
     settlement as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note)
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note_code)
       select ${integrationId}::integer, 'void'::ledger_entry_kind, abandoned.amount_centavos, 0, ${LOOKUP_ACTOR}::text,
-             abandoned.hold_id, ${requestId}::text, ${ABANDONED_NOTE}::text
+             abandoned.hold_id, ${requestId}::text, 'hold_abandoned'::ledger_note_code
         from abandoned
       on conflict (hold_id) where hold_id is not null do nothing
       returning amount_centavos
@@ -268,9 +266,9 @@ export async function sweepStaleHolds(olderThanSeconds: number): Promise<number>
       select integration_id, lookup, http_status, response_time_ms, 0, created_at from recorded
     ),
     voided as (
-      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note, query_record_id)
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, hold_id, request_id, note_code, query_record_id)
       select stale.integration_id, 'void'::ledger_entry_kind, stale.amount_centavos, 0, ${SWEEPER_ACTOR}::text, stale.hold_id, stale.request_id,
-             'Retención sin liquidar: el proceso terminó antes de registrar la consulta.', recorded.id
+             'hold_swept'::ledger_note_code, recorded.id
         from stale left join recorded on recorded.request_id = stale.request_id
       on conflict (hold_id) where hold_id is not null do nothing
       returning integration_id, amount_centavos
