@@ -82,3 +82,15 @@ export const REVERSAL_STANDING_LABELS: Record<InvoiceReversalStanding, string> =
   correction_pending: 'Corrección del receptor en trámite',
   corrected: 'Corregida: reemplazada por otra factura',
 };
+
+/**
+ * The balance's movement a void or a credit note of a sale's invoice writes, as its ledger entry
+ * names it for good ("Anulación de la factura A1B2C3D4-123: motivo"): the row keeps these words,
+ * with the person's reason in them, and every reader of the history shows them as stored.
+ */
+export function invoiceReversalMovementNote(kind: 'void' | 'credit_note', invoice: string, reason: string): string {
+  return `${kind === 'void' ? 'Anulación' : 'Nota de crédito'} de la factura ${invoice}: ${reason}`;
+}
+
+/** What a top-up sells, as the one line of its invoice names it (a service, "S"), on the FEL document and its PDF. */
+export const TOP_UP_LINE_DESCRIPTION = 'Saldo prepago para consultas de contribuyentes';

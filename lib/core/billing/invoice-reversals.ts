@@ -14,6 +14,7 @@ import { guatemalanMonthOf, startOfNextGuatemalanDay } from '@/lib/platform/time
 import { checkReceptor, MAX_VOID_REASON_LENGTH, receptorId } from '@/lib/providers/fel/document';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { ivaReturnDueDate } from '@/lib/providers/fel/void-deadlines';
+import { invoiceReversalMovementNote } from '@/lib/vocabulary/labels';
 
 export type ReversalError = 'invalid' | 'not_found' | 'not_certified' | 'past_deadline' | 'credit_note_exists' | 'already_voided' | 'balance_spent' | 'receptor_unchanged' | 'receptor_refused';
 
@@ -112,7 +113,7 @@ async function requestReversal(kind: InvoiceReversalKind, actor: Actor, invoiceI
       before: { balanceCentavos: integration.balanceCentavos },
       after: { balanceCentavos: after!.balanceCentavos, amountCentavos: -amount, invoiceId, invoice: numbers, reason },
     });
-    const note = `${kind === 'void' ? 'Anulación' : 'Nota de crédito'} de la factura ${numbers}: ${reason}`.slice(0, 500);
+    const note = invoiceReversalMovementNote(kind, numbers, reason).slice(0, 500);
     const [entry] = await tx
       .insert(ledgerEntries)
       .values({ integrationId: integration.id, kind: 'adjustment', amountCentavos: -amount, postedCentavos: -amount, actor: describeActor(actor), note, auditId })

@@ -131,6 +131,3 @@ export async function resolveDeferredSales(handle: Pick<Database, 'transaction'>
     return waiting.length;
   });
 }
-
-/** The one line of a top-up's invoice: a service ("S"). */
-export const TOP_UP_LINE_DESCRIPTION = 'Saldo prepago para consultas de contribuyentes';

@@ -4,8 +4,7 @@
 // document SAT holds). It ends with SAT's verification link.
 import type { CertifiedCreditNote, CertifiedInvoice, CertifierIdentity } from '@/lib/core/invoices/documents';
 import { satVerificationUrl } from '@/lib/core/invoices/documents';
-import { REVERSAL_STANDING_LABELS } from '@/lib/vocabulary/labels';
-import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
+import { REVERSAL_STANDING_LABELS, TOP_UP_LINE_DESCRIPTION } from '@/lib/vocabulary/labels';
 import { formatNit } from '@/lib/flows/integration-management/details-display';
 import { CONTENT_WIDTH, GREY, newPdfDocument, PAGE, section, table } from '@/lib/flows/statements/pdf';
 import { formatCuiGrouped } from '@/lib/platform/guatemala/identifiers';

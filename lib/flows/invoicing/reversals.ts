@@ -10,7 +10,7 @@ import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, ledgerEntries, type Invoice, type InvoiceReversal, type NewInvoiceReversal } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { afterBalanceMoved, type Transaction } from '@/lib/core/billing/ledger';
-import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
+import { TOP_UP_LINE_DESCRIPTION } from '@/lib/vocabulary/labels';
 import { logger } from '@/lib/platform/logging/logger';
 import { felIdentifier, type CertifierMessage, type CertifyOutcome, type FelCertifier, type VoidOutcome } from '@/lib/providers/fel/certifier';
 import { emissionDay, prepareDocument, prepareVoid, type Issuer, type Receptor } from '@/lib/providers/fel/document';

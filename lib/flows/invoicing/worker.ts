@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Invoice } from '@/db/schema';
-import { TOP_UP_LINE_DESCRIPTION } from '@/lib/core/invoices/sales';
+import { TOP_UP_LINE_DESCRIPTION } from '@/lib/vocabulary/labels';
 import { runAsJob } from '@/lib/platform/jobs/context';
 import { logger } from '@/lib/platform/logging/logger';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
