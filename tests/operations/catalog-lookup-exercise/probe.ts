@@ -10,7 +10,7 @@ import { database } from '@/db/client';
 import type { LookupKind } from '@/db/schema';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { FLAG_LOOKUP, FLAG_NAMES } from '@/lib/core/integrations/flags';
-import { parseRecordFilters } from '@/lib/core/records/filters';
+import { parseRecordFilters } from '@/lib/presentation/record-filters';
 import { SERVER_BRIDGES } from '@/lib/platform/runtime/server-bridges.mjs';
 import { SIMULATOR_DEV_CREDENTIALS } from '@/lib/sources/settings';
 import { announceLookupPaths } from '@/lib/surfaces/api/direct-lookups';
