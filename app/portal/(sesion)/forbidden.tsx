@@ -1,16 +1,14 @@
 import Link from 'next/link';
-import { headers } from 'next/headers';
 import { PageHeader } from '@/components/console/page-header';
-import { CONSOLE_PATH_HEADER } from '@/lib/flows/auth/return-path';
 import { PORTAL_REFUSAL_TITLE, portalRefusalText } from '@/lib/surfaces/portal/refusals';
 import { portalPageRoles } from '@/lib/surfaces/portal/page-access';
-import { currentPortalUser } from '@/lib/surfaces/portal/session';
+import { currentPortalUser, requestedPortalPath } from '@/lib/surfaces/portal/session';
 
 // A portal page this role may not open (requirePortalPage's forbidden()): a 403 at the address asked
 // for, inside the portal's layout, naming the roles that may open it.
 export default async function PortalForbidden() {
   const user = await currentPortalUser();
-  const allowed = portalPageRoles((await headers()).get(CONSOLE_PATH_HEADER));
+  const allowed = portalPageRoles(await requestedPortalPath());
   return (
     <>
       <PageHeader title={PORTAL_REFUSAL_TITLE} />

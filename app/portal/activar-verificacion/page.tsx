@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
 import { PORTAL_ROLE_LABELS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { portalRenderingAfterOwnAction } from '@/lib/surfaces/portal/sign-in';
 import { env } from '@/lib/platform/settings/env';
 import { PortalSignOutButton } from '../sign-out-button';
 import { RequiredPortalEnrolment } from './required-enrolment';
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Active la verificación en dos pasos
 // sign-in reaches this page only, until enrolled (lib/flows/portal-identity/policy.ts).
 export default async function PortalRequiredEnrolmentPage() {
   const user = await requirePortalPage(undefined, { allowPending: 'two_factor_enrolment' });
-  if (user.pendingStep !== 'two_factor_enrolment' && !(await renderingAfterOwnAction())) redirect('/portal/cuenta');
+  if (user.pendingStep !== 'two_factor_enrolment' && !(await portalRenderingAfterOwnAction())) redirect('/portal/cuenta');
   return (
     <main className="login" id="contenido">
       <h1>Active la verificación en dos pasos</h1>

@@ -1,11 +1,7 @@
 'use server';
 
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { RETURN_PATH_PARAM } from '@/lib/flows/auth/return-path';
-import { signInRefusalMessage } from '@/lib/flows/auth/sign-in-errors';
-import { signInToPortal } from '@/lib/flows/portal-identity/sign-in';
-import { portalLandingPath, rememberPortalDevice, setPortalSessionCookie } from '@/lib/surfaces/portal/session';
+import { portalReturnPathField, signInToPortalWithPassword } from '@/lib/surfaces/portal/sign-in';
 
 export interface SignInState {
   error: string | null;
@@ -19,13 +15,7 @@ export interface SignInState {
 export async function portalSignInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
   const email = String(form.get('email') ?? '');
   const password = String(form.get('password') ?? '');
-  const requestHeaders = await headers();
-  const result = await signInToPortal(email, password, (name) => requestHeaders.get(name));
-  if (!result.ok) return { error: signInRefusalMessage(result.refusal), email };
-  await setPortalSessionCookie(result.sessionId);
-  await rememberPortalDevice(result.account.email);
-  // What the new session still owes (a code, an enrolment) decides where it lands; then the page
-  // asked for, which portalLandingPath takes only when it is a portal page of this site.
-  const requested = form.get(RETURN_PATH_PARAM);
-  redirect(portalLandingPath(result.pendingStep, typeof requested === 'string' ? requested : null));
+  const result = await signInToPortalWithPassword(email, password, portalReturnPathField(form));
+  if (!result.ok) return { error: result.error, email };
+  redirect(result.landingPath);
 }

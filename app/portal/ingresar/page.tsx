@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { PORTAL_AREA, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
 import { currentPortalUser, portalLandingPath } from '@/lib/surfaces/portal/session';
+import { portalReturnPath } from '@/lib/surfaces/portal/sign-in';
 import { PortalSignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Iniciar sesión' };
@@ -17,7 +17,7 @@ const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
 export default async function PortalSignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   // Only a portal page of this site, never a link elsewhere (lib/flows/auth/return-path.ts).
-  const returnTo = safeReturnPath(params[RETURN_PATH_PARAM], PORTAL_AREA);
+  const returnTo = portalReturnPath(params);
   const signedIn = await currentPortalUser();
   if (signedIn) redirect(portalLandingPath(signedIn.pendingStep, returnTo));
   const motivo = params.motivo;

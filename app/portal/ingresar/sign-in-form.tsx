@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { RETURN_PATH_PARAM } from '@/lib/flows/auth/return-path';
+import { RETURN_PATH_PARAM } from '@/lib/surfaces/portal/return-path-param';
 import { portalSignInAction, type SignInState } from './actions';
 
 /** `returnTo`: the portal page to open once signed in (checked by the page, and again by the action). */

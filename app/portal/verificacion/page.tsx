@@ -1,9 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
-import { PORTAL_AREA, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
-import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
+import { portalRenderingAfterOwnAction, portalReturnPathOrHome } from '@/lib/surfaces/portal/sign-in';
 import { PortalSignOutButton } from '../sign-out-button';
 import { verifyPortalSecondFactorAction } from './actions';
 
@@ -13,7 +12,7 @@ export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 // reaches this page only, until they type a code.
 export default async function PortalSecondFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(undefined, { allowPending: 'second_factor' });
-  if (user.pendingStep !== 'second_factor' && !(await renderingAfterOwnAction())) redirect('/portal');
+  if (user.pendingStep !== 'second_factor' && !(await portalRenderingAfterOwnAction())) redirect('/portal');
   return (
     <main className="login" id="contenido">
       <h1>Verificación en dos pasos</h1>
@@ -24,7 +23,7 @@ export default async function PortalSecondFactorPage({ searchParams }: { searchP
       <div className="card">
         <SecondFactorForm
           verify={verifyPortalSecondFactorAction}
-          returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM], PORTAL_AREA) ?? PORTAL_AREA.root}
+          returnTo={portalReturnPathOrHome(await searchParams)}
           enterLabel="Entrar al portal"
           recoveryAdvice="Genere códigos nuevos en «Mi cuenta» si le quedan pocos; si perdió el teléfono, pida a un propietario de su integración o al equipo del servicio que restablezcan su verificación."
         />

@@ -105,6 +105,11 @@ export async function rememberPortalDevice(email: string): Promise<void> {
   jar.set(name, knownDeviceCookieValue(email, known, Date.now(), 'portal'), { httpOnly: true, sameSite: 'strict', path: '/', secure, maxAge: KNOWN_DEVICE_MAX_AGE_SECONDS });
 }
 
+/** The path and query of the portal page this request asked for (proxy.ts's header), or null. */
+export async function requestedPortalPath(): Promise<string | null> {
+  return (await headers()).get(CONSOLE_PATH_HEADER);
+}
+
 /** The client address as the throttle and the per-IP limits see it. */
 export async function requestAddress(): Promise<string> {
   const requestHeaders = await headers();
