@@ -1,10 +1,7 @@
 'use server';
 
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { acceptanceSchema, acceptInvitation } from '@/lib/flows/portal-identity/invitations';
-import { portalTwoFactorRequired } from '@/lib/flows/portal-identity/policy';
-import { PORTAL_PENDING_STEP_PATHS, requestAddress, setPortalSessionCookie } from '@/lib/surfaces/portal/session';
+import { acceptPortalInvitation, parseInvitationAcceptance } from '@/lib/surfaces/portal/links';
 
 export interface AcceptanceState {
   /** What is not about one field (a link no longer usable); a field's problem is said beside it only. */
@@ -18,19 +15,17 @@ export interface AcceptanceState {
 // and signed in; where a second factor is required, its enrolment comes next.
 export async function acceptInvitationAction(_previous: AcceptanceState, form: FormData): Promise<AcceptanceState> {
   const name = String(form.get('nombre') ?? '');
-  const parsed = acceptanceSchema.safeParse({ nombre: name, clave: form.get('clave') ?? '', repetida: form.get('repetida') ?? '' });
+  const parsed = parseInvitationAcceptance({ nombre: name, clave: form.get('clave') ?? '', repetida: form.get('repetida') ?? '' });
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
     return { error: null, fieldErrors, name };
   }
-  const requestHeaders = await headers();
-  const accepted = await acceptInvitation(form.get('codigo'), parsed.data, { clientIp: await requestAddress(), userAgent: requestHeaders.get('user-agent') ?? '' });
+  const accepted = await acceptPortalInvitation(form.get('codigo'), parsed.data);
   if (!accepted.ok) {
     // A password the policy refuses is the password field's error: said there, not again above the form.
     if (accepted.error.code === 'invalid') return { error: null, fieldErrors: { clave: accepted.error.message }, name };
     return { error: accepted.error.message, fieldErrors: {}, name };
   }
-  await setPortalSessionCookie(accepted.value.sessionId);
-  redirect(portalTwoFactorRequired(accepted.value.role) ? PORTAL_PENDING_STEP_PATHS.two_factor_enrolment : '/portal?bienvenida=1');
+  redirect(accepted.value.landingPath);
 }

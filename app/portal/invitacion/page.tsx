@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmailAddress } from '@/components/email-address';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { invitationForCode, unusableLinkMessage } from '@/lib/flows/portal-identity/invitations';
-import { LINK_CODE_PARAM } from '@/lib/flows/portal-identity/links';
+import { portalInvitationLink } from '@/lib/surfaces/portal/links';
 import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS } from '@/lib/surfaces/portal/page-access';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 import { ForgetLinkCode } from '../forget-link-code';
@@ -14,8 +13,7 @@ export const metadata: Metadata = { title: 'Aceptar la invitación' };
 // The page an invitation's link opens. Opening it uses nothing (a mail scanner that fetches the
 // link spends nothing): it says who is invited where, and the form posts the code, once.
 export default async function InvitationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const code = (await searchParams)[LINK_CODE_PARAM];
-  const invitation = await invitationForCode(code);
+  const invitation = await portalInvitationLink(await searchParams);
   return (
     <main className="login" id="contenido">
       <ForgetLinkCode />
@@ -29,13 +27,13 @@ export default async function InvitationPage({ searchParams }: { searchParams: P
             Su cuenta será <EmailAddress email={invitation.email} className="mono" />. La invitación vence el {formatDateTime(invitation.expiresAt)}.
           </p>
           <div className="card">
-            <AcceptanceForm code={code as string} email={invitation.email} minLength={MIN_PASSWORD_LENGTH} />
+            <AcceptanceForm code={invitation.code} email={invitation.email} minLength={MIN_PASSWORD_LENGTH} />
           </div>
         </>
       ) : (
         <>
           <p className="notice error" role="alert">
-            {unusableLinkMessage(invitation.state)}
+            {invitation.message}
           </p>
           <p className="small">
             ¿Ya tiene cuenta? <Link href="/portal/ingresar">Inicie sesión</Link>.

@@ -2,12 +2,9 @@ import type { Metadata } from 'next';
 import { SessionsList } from '@/components/account/sessions-list';
 import { PageHeader } from '@/components/console/page-header';
 import { TwoFactorSection } from '@/components/two-factor/section';
-import { activeSessionRows } from '@/lib/flows/auth/session-rows';
-import { portalTwoFactorRequired } from '@/lib/flows/portal-identity/policy';
 import { PORTAL_ROLE_LABELS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { listPortalSessions } from '@/lib/flows/portal-identity/sessions';
-import { portalTwoFactorService } from '@/lib/flows/portal-identity/two-factor';
+import { portalAccount } from '@/lib/surfaces/portal/account';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
 import { env } from '@/lib/platform/settings/env';
 import { endOwnPortalSessionAction } from './actions';
@@ -18,8 +15,7 @@ export const metadata: Metadata = { title: 'Mi cuenta' };
 
 export default async function PortalAccountPage() {
   const user = await requirePortalPage();
-  const [activeSessions, twoFactor] = await Promise.all([listPortalSessions(user.id), portalTwoFactorService.twoFactorStatus(user.id)]);
-  const sessions = activeSessionRows(activeSessions, user.sessionPublicId);
+  const { sessions, twoFactor, twoFactorRequired } = await portalAccount(user);
   return (
     <>
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${PORTAL_ROLE_LABELS[user.role]} de «${user.integrationName}»`} />
@@ -33,7 +29,7 @@ export default async function PortalAccountPage() {
         <TwoFactorSection
           enrolled={twoFactor.enrolled}
           recoveryCodesLeft={twoFactor.recoveryCodesLeft}
-          required={portalTwoFactorRequired(user.role)}
+          required={twoFactorRequired}
           requiredNote="Es obligatoria para su rol."
           actions={PORTAL_TWO_FACTOR_ACTIONS}
           place={PORTAL_PLACE}

@@ -6,9 +6,8 @@ import { fromResult } from '@/lib/surfaces/portal/action';
 import { idField } from '@/lib/presentation/form-fields';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { portalAction } from '@/lib/surfaces/portal/action';
-import { invitePortalUser, type SentInvitation } from '@/lib/flows/portal-identity/invitations';
 import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/surfaces/portal/page-access';
-import { cancelInvitation, removeMember, resendInvitation, setMemberRole } from '@/lib/flows/portal-identity/team';
+import { cancelPortalInvitation, invitePortalMember, removePortalMember, resendPortalInvitation, setPortalMemberRole, type SentInvitation } from '@/lib/surfaces/portal/team';
 
 // "Equipo": an owner invites, removes and changes the roles of the people of its own integration.
 // The integration is always the owner's session's; a member or invitation id of another
@@ -31,7 +30,7 @@ function sentMessage(sent: SentInvitation): string {
 export const invitePortalMemberAction = portalAction(
   { roles: TEAM_MANAGERS, schema: z.object({ email: z.string().max(300), rol: z.string().max(40) }) },
   async ({ email, rol }, user) => {
-    const result = await invitePortalUser({ kind: 'owner', user }, { email, role: rol });
+    const result = await invitePortalMember(user, { email, role: rol });
     if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.error.code === 'invalid' || result.error.code === 'already_member' ? { email: result.error.message } : undefined };
     refresh();
     return { ok: true, message: sentMessage(result.value), data: undefined };
@@ -39,13 +38,13 @@ export const invitePortalMemberAction = portalAction(
 );
 
 export const setPortalMemberRoleAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ miembro: rowId, rol: z.string().max(40) }) }, async ({ miembro, rol }, user) => {
-  const result = await setMemberRole(user, miembro, rol);
+  const result = await setPortalMemberRole(user, miembro, rol);
   if (result.ok) refresh();
   return fromResult(result, (member) => ({ message: `${member.name} ahora es ${PORTAL_ROLE_LABELS[member.role].toLowerCase()}.`, data: undefined }));
 });
 
 export const removePortalMemberAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ miembro: rowId }) }, async ({ miembro }, user) => {
-  const result = await removeMember(user, miembro);
+  const result = await removePortalMember(user, miembro);
   if (result.ok) refresh();
   return fromResult(result, (member) => {
     const notice = `${member.name} ya no es parte del equipo; sus sesiones se cerraron. Los tokens de la integración siguen funcionando.`;
@@ -55,7 +54,7 @@ export const removePortalMemberAction = portalAction({ roles: TEAM_MANAGERS, sch
 });
 
 export const cancelPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
-  const result = await cancelInvitation(user, invitacion);
+  const result = await cancelPortalInvitation(user, invitacion);
   if (result.ok) refresh();
   return fromResult(result, ({ email, already }) => {
     const notice = already ? `La invitación a ${email} ya estaba cancelada: su enlace no sirve.` : `Invitación a ${email} cancelada: su enlace ya no sirve.`;
@@ -65,7 +64,7 @@ export const cancelPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS,
 });
 
 export const resendPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ invitacion: rowId }) }, async ({ invitacion }, user) => {
-  const result = await resendInvitation(user, invitacion);
+  const result = await resendPortalInvitation(user, invitacion);
   if (result.ok) refresh();
   return fromResult(result, (sent) => {
     const notice = `${sentMessage(sent)} El enlace anterior ya no sirve.`;

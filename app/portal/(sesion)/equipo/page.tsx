@@ -4,7 +4,7 @@ import { EmailAddress } from '@/components/email-address';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { teamOf } from '@/lib/flows/portal-identity/team';
+import { portalTeam } from '@/lib/surfaces/portal/team';
 import { InvitationActions, InviteMemberForm, MemberRoleForm, RemoveMemberForm, TeamNotices } from './team-forms';
 
 export const metadata: Metadata = { title: 'Equipo' };
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: 'Equipo' };
 // The people of the owner's integration and its pending invitations (owners only).
 export default async function PortalTeamPage() {
   const user = await requirePortalPage(TEAM_MANAGERS);
-  const team = await teamOf(user.integrationId);
+  const team = await portalTeam(user);
   return (
     <>
       <PageHeader title="Equipo" description={`Las personas de «${user.integrationName}» en el portal. Cada una entra con su propio correo y contraseña.`} />
