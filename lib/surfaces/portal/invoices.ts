@@ -4,6 +4,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { integrations, invoiceReversals, invoices, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
+import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
+import { receptorIdText } from '@/lib/flows/invoicing/pdf';
 import { integrationReceptor } from '@/lib/flows/invoicing/receptor';
 import type { Receptor } from '@/lib/providers/fel/document';
 import { creditNoteXmlOf, findCertifiedInvoice, LATEST_CERTIFIED_CREDIT_NOTE, type CertifiedInvoice } from '@/lib/core/invoices/documents';
@@ -77,6 +79,17 @@ export async function portalInvoice(user: PortalUserSession, idText: string): Pr
   if (!found) return undefined;
   const row = rowOf(found);
   return { row, certified: row.state === 'certified' ? await findCertifiedInvoice(invoiceId, user.integrationId) : undefined };
+}
+
+/** An invoice's page: its row, its certified facts, SAT's verification link (null when FEL is not configured) and its receptor's NIT or CUI as written. */
+export async function portalInvoicePage(
+  user: PortalUserSession,
+  idText: string,
+): Promise<{ row: PortalInvoiceRow; certified?: CertifiedInvoice; verification: string | null; receptorIdText: string | null } | undefined> {
+  const found = await portalInvoice(user, idText);
+  if (!found) return undefined;
+  const { certified } = found;
+  return { ...found, verification: certified ? invoiceVerificationLink(certified) : null, receptorIdText: certified ? receptorIdText(certified) : null };
 }
 
 /** A certified invoice of the session's integration for a download, or undefined. */

@@ -1,4 +1,5 @@
-import { previewStatement, runningMonthRange, type PreviewProblem, type StatementPreview } from '@/lib/flows/statements/preview';
+import { previewStatement, runningMonthRange, type PreviewProblem, type PreviewRange, type StatementPreview } from '@/lib/flows/statements/preview';
+import { PREVIEW_MARK } from '@/lib/flows/statements/texts';
 import { findStatementOf, listStatements, type Statement } from '@/lib/flows/statements/statements';
 import type { Result } from '@/lib/platform/result';
 import type { PortalUserSession } from './session';
@@ -41,3 +42,11 @@ export async function portalStatement(user: PortalUserSession, idText: string): 
 export function portalStatementPreview(user: PortalUserSession, now = new Date()): Promise<Result<StatementPreview, PreviewProblem>> {
   return previewStatement(user.integrationId, runningMonthRange(now), now);
 }
+
+/** The days the running month's statement covers so far (its first to today, Guatemalan days): "Mes en curso". */
+export function portalRunningMonth(now = new Date()): PreviewRange {
+  return runningMonthRange(now);
+}
+
+/** What marks a preview as not an issued statement, on its page as on its PDF. */
+export const STATEMENT_PREVIEW_MARK = PREVIEW_MARK;

@@ -5,8 +5,7 @@ import { IssuedStatementsTable } from '@/components/statements/issued-statements
 import { dayRangeText } from '@/lib/platform/time/months';
 import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { portalStatements } from '@/lib/surfaces/portal/statements';
-import { runningMonthRange } from '@/lib/flows/statements/preview';
+import { portalRunningMonth, portalStatements } from '@/lib/surfaces/portal/statements';
 
 export const metadata: Metadata = { title: 'Estados de cuenta' };
 
@@ -16,7 +15,7 @@ export const metadata: Metadata = { title: 'Estados de cuenta' };
 export default async function PortalStatementsPage() {
   const user = await requirePortalPage(BILLING_READERS);
   const statements = await portalStatements(user);
-  const running = runningMonthRange();
+  const running = portalRunningMonth();
   return (
     <>
       <PageHeader

@@ -4,8 +4,7 @@ import { StatementPreviewDocument } from '@/components/statements/statement-prev
 import { env } from '@/lib/platform/settings/env';
 import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { portalStatementPreview } from '@/lib/surfaces/portal/statements';
-import { PREVIEW_MARK } from '@/lib/flows/statements/texts';
+import { portalStatementPreview, STATEMENT_PREVIEW_MARK } from '@/lib/surfaces/portal/statements';
 
 export const metadata: Metadata = { title: 'Vista previa del mes en curso' };
 
@@ -29,7 +28,7 @@ export default async function PortalStatementPreviewPage() {
         }
       />
       <p className="notice warn" data-testid="preview-mark">
-        <strong>{PREVIEW_MARK}.</strong> No tiene número ni se guarda; sus cifras cambian con cada consulta, recarga o ajuste de hoy.
+        <strong>{STATEMENT_PREVIEW_MARK}.</strong> No tiene número ni se guarda; sus cifras cambian con cada consulta, recarga o ajuste de hoy.
       </p>
       {preview.ok ? (
         <StatementPreviewDocument preview={preview.value} serviceName={env().SERVICE_NAME} />

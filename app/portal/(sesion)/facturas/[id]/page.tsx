@@ -2,14 +2,12 @@ import Link from 'next/link';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
-import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
-import { receptorIdText } from '@/lib/flows/invoicing/pdf';
 import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { CF_NAME } from '@/lib/providers/fel/document';
 import { creditNoteName, INVOICE_PAGE_MESSAGES, invoiceName, INVOICE_STANDING_TONES, invoiceStanding, PORTAL_INVOICE_STANDING_LABELS } from '@/lib/presentation/invoice-labels';
-import { portalInvoice } from '@/lib/surfaces/portal/invoices';
+import { portalInvoicePage } from '@/lib/surfaces/portal/invoices';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
 export const metadata: Metadata = { title: 'Factura' };
@@ -19,10 +17,9 @@ export const metadata: Metadata = { title: 'Factura' };
 // unknown one.
 export default async function PortalInvoicePage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePortalPage(BILLING_READERS);
-  const found = await portalInvoice(user, (await params).id);
+  const found = await portalInvoicePage(user, (await params).id);
   if (!found) notFound();
-  const { row, certified } = found;
-  const verification = certified ? invoiceVerificationLink(certified) : null;
+  const { row, certified, verification, receptorIdText } = found;
   const title = invoiceName(row);
   const standing = invoiceStanding(row);
   const reversal = certified?.reversal;
@@ -97,7 +94,7 @@ export default async function PortalInvoicePage({ params }: { params: Promise<{ 
             <dt>Certificada</dt>
             <dd>{formatDateTime(certified.certifiedAt)}</dd>
             <dt>Receptor</dt>
-            <dd>{`${receptorIdText(certified)} · ${certified.receptorKind === 'cf' ? CF_NAME : (certified.receptorName ?? '')}`}</dd>
+            <dd>{`${receptorIdText} · ${certified.receptorKind === 'cf' ? CF_NAME : (certified.receptorName ?? '')}`}</dd>
             <dt>Subtotal (monto gravable)</dt>
             <dd>{formatQuetzales(certified.taxableCentavos)}</dd>
             <dt>IVA</dt>

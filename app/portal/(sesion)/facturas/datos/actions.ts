@@ -3,7 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { BILLING_READERS } from '@/lib/surfaces/portal/page-access';
-import { BILLING_MESSAGES, lookUpReceptor, RECEPTOR_KINDS, RECEPTOR_MESSAGES, setBillingContact, setIntegrationReceptor, type ReceptorResult } from '@/lib/flows/invoicing/receptor';
+import type { ReceptorResult } from '@/lib/flows/invoicing/receptor';
+import { lookUpPortalReceptor, PORTAL_RECEPTOR_KINDS, savePortalBillingContact, savePortalReceptor } from '@/lib/surfaces/portal/billing-details';
 import { foundReceptor } from '@/lib/presentation/invoice-labels';
 import { portalAction } from '@/lib/surfaces/portal/action';
 
@@ -13,7 +14,7 @@ import { portalAction } from '@/lib/surfaces/portal/action';
 // it go to the certifier in the same transaction. A NIT or CUI travels in the body, never the address.
 
 const receptorFields = {
-  tipo: z.enum(RECEPTOR_KINDS, { error: 'Elija el tipo de receptor.' }),
+  tipo: z.enum(PORTAL_RECEPTOR_KINDS, { error: 'Elija el tipo de receptor.' }),
   identificador: z.string().max(40, 'El NIT o CUI es demasiado largo.').optional(),
   nombre: z.string().max(300, 'El nombre es demasiado largo.').optional(),
 };
@@ -23,7 +24,7 @@ function refusal(result: Extract<ReceptorResult<unknown>, { ok: false }>) {
 }
 
 export const lookUpBillingReceptorAction = portalAction({ roles: BILLING_READERS, schema: z.object(receptorFields) }, async ({ tipo, identificador, nombre }) => {
-  const result = await lookUpReceptor({ kind: tipo, identifier: identificador, name: nombre });
+  const result = await lookUpPortalReceptor({ kind: tipo, identifier: identificador, name: nombre });
   if (!result.ok) return refusal(result);
   return { ok: true, message: '', data: foundReceptor(result.value) };
 });
@@ -31,14 +32,13 @@ export const lookUpBillingReceptorAction = portalAction({ roles: BILLING_READERS
 export const saveBillingReceptorAction = portalAction(
   { roles: BILLING_READERS, schema: z.object({ ...receptorFields, nombreMostrado: z.string().max(300).optional() }) },
   async ({ tipo, identificador, nombre, nombreMostrado }, user) => {
-    const result = await setIntegrationReceptor(user.actor, user.integrationId, { kind: tipo, identifier: identificador, name: nombre, shownName: nombreMostrado });
+    const result = await savePortalReceptor(user, { kind: tipo, identifier: identificador, name: nombre, shownName: nombreMostrado });
     if (!result.ok) return refusal(result);
     if (result.value.changed) {
       revalidatePath('/portal/facturas', 'layout');
       revalidatePath('/portal/recargas');
     }
-    const message = result.value.changed ? `${RECEPTOR_MESSAGES.saved}${result.value.released > 0 ? ` ${RECEPTOR_MESSAGES.released(result.value.released)}` : ''}` : RECEPTOR_MESSAGES.unchanged;
-    return { ok: true, message, data: undefined };
+    return { ok: true, message: result.value.message, data: undefined };
   },
 );
 
@@ -46,9 +46,9 @@ export const saveBillingReceptorAction = portalAction(
 export const saveBillingContactPortalAction = portalAction(
   { roles: BILLING_READERS, schema: z.object({ direccion: z.string().max(1000).optional(), correo: z.string().max(1000).optional() }) },
   async ({ direccion, correo }, user) => {
-    const result = await setBillingContact(user.actor, user.integrationId, { direccion: direccion ?? '', correo: correo ?? '' });
+    const result = await savePortalBillingContact(user, { direccion: direccion ?? '', correo: correo ?? '' });
     if (!result.ok) return refusal(result);
     if (result.value.changed) revalidatePath('/portal/facturas', 'layout');
-    return { ok: true, message: result.value.changed ? BILLING_MESSAGES.saved : BILLING_MESSAGES.unchanged, data: undefined };
+    return { ok: true, message: result.value.message, data: undefined };
   },
 );
