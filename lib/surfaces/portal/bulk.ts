@@ -9,6 +9,8 @@ import { BULK_UPLOAD_MESSAGES, identifiersOfUpload } from '@/lib/flows/bulk/uplo
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import type { CatalogName } from '@/lib/flows/lookups/catalog-request';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
+import { CATALOGS_BY_PATH_NAME, type CatalogPathName } from '@/lib/vocabulary/lookups';
 import type { PortalUserSession } from './session';
 
 // "Lotes": the session's integration's bulk jobs through lib/flows/bulk, the code the
@@ -20,6 +22,17 @@ export const PORTAL_BULK_PATH = '/portal/lotes';
 
 export function portalBulkJobPath(publicId: string): string {
   return `${PORTAL_BULK_PATH}/${encodeURIComponent(publicId)}`;
+}
+
+/**
+ * "Nuevo lote"'s catalogs: only those the integration has enabled (the flag each item checks, as the
+ * API does), by the name the form sends; none enabled, nothing to offer.
+ */
+export async function portalBulkCatalogOptions(user: PortalUserSession): Promise<Array<{ value: CatalogPathName; label: string }>> {
+  const integration = await findIntegration(user.integrationId);
+  return (Object.entries(CATALOGS_BY_PATH_NAME) as Array<[CatalogPathName, CatalogName]>)
+    .filter(([, catalog]) => integration?.[LOOKUP_FLAGS[catalog]])
+    .map(([pathName, catalog]) => ({ value: pathName, label: LOOKUP_LABELS[catalog] }));
 }
 
 export interface PortalBulkJobsPage {

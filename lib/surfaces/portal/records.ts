@@ -3,13 +3,17 @@ import { describeActor } from '@/lib/core/audit/audit';
 import { explainRecordError } from '@/lib/presentation/record-errors';
 import { writeAccessEntry } from '@/lib/core/personal-data/access-log';
 import { maskedIdentifiers } from '@/lib/core/sealing/masking';
-import { recordListAddress, withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
+import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 import { explainCharge, type ChargeExplanation } from '@/lib/presentation/charge-explanation';
 import { plainSearchParams, type RecordFilters, type SearchParamsInput } from '@/lib/core/records/filters';
 import { parseRecordFilters, type FilterProblem } from '@/lib/presentation/record-filters';
 import { findIntegrationRecordDetail, listRecordsPage, type RecordDetail } from '@/lib/core/records/list';
 import { isPlausibleRequestId, REPLAY_PARAM, typedRequestId } from '@/lib/core/request-ids/search';
 import { requestTrace, type RequestTrace } from '@/lib/core/request-traces/read';
+import { requestTraceSettings } from '@/lib/core/request-traces/settings';
+import { untracedAnswersText } from '@/lib/presentation/untraced-answers';
+import { env } from '@/lib/platform/settings/env';
 import type { PortalUserSession } from './session';
 
 // "Consultas": the session's integration's query records, through the console's services
@@ -19,6 +23,19 @@ import type { PortalUserSession } from './session';
 // reads exactly as one no record has. Identifiers are masked; a reveal is logged first.
 
 export const PORTAL_RECORDS_PATH = '/portal/consultas';
+
+/** What the list says when a NIT or CUI search's reference no longer opens for this user. */
+export const PORTAL_RECORDS_NOTES = { expiredSearch: EXPIRED_SEARCH_MESSAGE } as const;
+
+/** Whether a parameter of the list's address goes with its CSV export (the lookup, the status, a NIT or CUI search's reference). */
+export function carriedToRecordsExport(name: string): boolean {
+  return name === 'consulta' || name === 'estado' || name === SEARCH_REFERENCE_PARAM;
+}
+
+/** What the search says of a request id no trace of the integration has: how long rejections are kept, and the answers that leave no trace. */
+export function requestIdUnknownNotes(): { traceRetentionDays: number; untracedAnswers: string } {
+  return { traceRetentionDays: requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS, untracedAnswers: untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS) };
+}
 
 /** A row of the list, field by field (nothing of the record goes out unseen). */
 export interface PortalRecordRow {
@@ -154,6 +171,12 @@ export interface PortalRecordDetail {
   tariffCentavos: number | null;
   /** Opened by a replay's request id that really repeated this query. */
   replay?: { requestId: string; at: Date; httpStatus: number };
+}
+
+/** A record's page: the record with this request id, and the replay its address names (?repeticion=), or undefined. */
+export function portalRecordPage(user: PortalUserSession, requestIdText: string, searchParams: Record<string, string | string[] | undefined>): Promise<PortalRecordDetail | undefined> {
+  const replayParam = searchParams[REPLAY_PARAM];
+  return portalRecordDetail(user, requestIdText, typeof replayParam === 'string' ? replayParam : undefined);
 }
 
 /** The session's integration's record with this request id (as the address spelled it), or undefined. */

@@ -16,11 +16,17 @@ import {
   readNamedWatchListChange,
   readWatchList,
   resumeWatchList,
+  WATCH_CATALOGS,
+  WATCH_SCHEDULES,
   type WatchCatalog,
   type WatchListView,
   type WatchSchedule,
 } from '@/lib/flows/watch-lists';
-import { WATCH_CHANGE_KINDS } from '@/lib/flows/watch-lists/labels';
+import { WATCH_CHANGE_KINDS, WATCH_SCHEDULE_LABELS } from '@/lib/flows/watch-lists/labels';
+import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/flows/watch-lists/schemas';
+import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
+import { findIntegration } from '@/lib/flows/integration-management/service';
+import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { editWatchList, type EditSetAside } from '@/lib/flows/watch-lists/edit';
 import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/limits';
 import { estimatePortalBulkJob, type BulkJobEstimate, type PortalBulkJobsPage } from './bulk';
@@ -43,6 +49,21 @@ export const WATCH_FORM_MESSAGES = {
   changeNotFound: 'No existe ese cambio en esta vigilancia (pudo haberse eliminado la vigilancia).',
   revealed: 'NIT y nombre mostrados. El acceso quedó registrado con su motivo.',
 } as const;
+
+/** What the forms take (the catalogs watched, the schedules, the name's rules), as /api/vigilancias takes them. */
+export { MAX_WATCH_LIST_NAME_LENGTH, WATCH_CATALOGS, WATCH_LIST_NAME_PATTERN, WATCH_SCHEDULES };
+
+/**
+ * "Nueva lista"'s choices: only the catalogs watch lists watch that the integration has enabled (the
+ * flag each run's items check, as POST /api/vigilancias does), and every schedule.
+ */
+export async function portalWatchListFormOptions(user: PortalUserSession): Promise<{ catalogs: Array<{ value: WatchCatalog; label: string }>; schedules: Array<{ value: WatchSchedule; label: string }> }> {
+  const integration = await findIntegration(user.integrationId);
+  return {
+    catalogs: WATCH_CATALOGS.filter((catalog) => integration?.[LOOKUP_FLAGS[catalog]]).map((catalog) => ({ value: catalog, label: LOOKUP_LABELS[catalog] })),
+    schedules: WATCH_SCHEDULES.map((schedule) => ({ value: schedule, label: WATCH_SCHEDULE_LABELS[schedule] })),
+  };
+}
 
 export function portalWatchListsPage(user: PortalUserSession, after: string | undefined) {
   return listWatchLists(user.integrationId, after);

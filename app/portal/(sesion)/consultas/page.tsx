@@ -9,14 +9,10 @@ import { RecordsFilterForm } from '@/components/records/records-filter-form';
 import { RequestTraced } from '@/components/records/request-traced';
 import { ShortRequestId } from '@/components/records/short-request-id';
 import { env } from '@/lib/platform/settings/env';
-import { requestTraceSettings } from '@/lib/core/request-traces/settings';
-import { untracedAnswersText } from '@/lib/presentation/untraced-answers';
 import { formatDateTime, guatemalanDayBefore, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
-import { SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
-import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
-import { PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch } from '@/lib/surfaces/portal/records';
+import { carriedToRecordsExport, PORTAL_RECORDS_NOTES, PORTAL_RECORDS_PATH, portalRecordPath, portalRecordsAddress, portalRecordsPage, portalRequestIdSearch, requestIdUnknownNotes } from '@/lib/surfaces/portal/records';
 import { RECORD_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 
@@ -73,7 +69,7 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
       />
       {page.expired && (
         <p className="notice warn" role="alert" data-testid="search-expired">
-          {EXPIRED_SEARCH_MESSAGE}
+          {PORTAL_RECORDS_NOTES.expiredSearch}
         </p>
       )}
       {ignored.length > 0 && (
@@ -154,7 +150,7 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
             {maxExportRows.toLocaleString('es-GT')} consultas por archivo.
           </p>
           <form method="get" action={`${PORTAL_RECORDS_PATH}/exportar`} className="filters" data-testid="export-form">
-            {[...filterParams].filter(([name]) => name === 'consulta' || name === 'estado' || name === SEARCH_REFERENCE_PARAM).map(([name, value]) => (
+            {[...filterParams].filter(([name]) => carriedToRecordsExport(name)).map(([name, value]) => (
               <input key={name} type="hidden" name={name} value={value} />
             ))}
             <div className="field">
@@ -179,17 +175,18 @@ export default async function PortalRecordsPage({ searchParams }: { searchParams
 
 /** A request id with neither a record nor a trace of this integration (or another integration's: the same words). */
 function RequestIdUnknown({ requestId }: { requestId: string }) {
+  const notes = requestIdUnknownNotes();
   return (
     <section className="card" data-testid="request-id-unknown" aria-labelledby="request-id-unknown-title">
       <h2 id="request-id-unknown-title" className="break-anywhere">
         Ninguna consulta ni rechazo de su integración tiene el id de solicitud <span className="mono">{requestId}</span>.
       </h2>
       <p>
-        Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de {requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días
+        Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de {notes.traceRetentionDays} días
         (los rechazos se conservan ese tiempo), o de hace apenas unos segundos (los rechazos se anotan cada pocos segundos: vuelva a buscarla).
       </p>
       {/* What an integrator quotes may be one of the answers that leave no trace: said as the console says it. */}
-      <p data-testid="untraced-answers">{untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}</p>
+      <p data-testid="untraced-answers">{notes.untracedAnswers}</p>
     </section>
   );
 }

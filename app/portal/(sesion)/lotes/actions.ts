@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import type { ActionResult } from '@/lib/surfaces/portal/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/flows/bulk/limits';
-import { BULK_CATALOGS, type BulkCatalogPathName } from '@/lib/flows/bulk/requests';
-import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/surfaces/portal/upload-limits';
+import { CATALOGS_BY_PATH_NAME as BULK_CATALOGS, type CatalogPathName as BulkCatalogPathName } from '@/lib/vocabulary/lookups';
+import { JOB_STATE_LABELS } from '@/lib/surfaces/portal/job-labels';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { cancelPortalBulkJob, createPortalBulkJob, estimatePortalBulkJob, newConfirmationKey, PORTAL_BULK_PATH, portalBulkJobPath, type BulkJobEstimate } from '@/lib/surfaces/portal/bulk';
 import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/flows/bulk/labels';
+import { JOB_STATE_LABELS, JOB_STATE_TONES } from '@/lib/surfaces/portal/job-labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';

@@ -4,23 +4,25 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import type { ActionResult } from '@/lib/surfaces/portal/action';
 import { portalAction } from '@/lib/surfaces/portal/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES, MAX_PASTED_IDENTIFIERS_CHARS } from '@/lib/flows/bulk/limits';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES, MAX_PASTED_IDENTIFIERS_CHARS } from '@/lib/surfaces/portal/upload-limits';
 import { accessReasonSchema } from '@/lib/presentation/access-reason';
 import {
   createPortalWatchList,
   deletePortalWatchList,
   editPortalWatchListNits,
   estimatePortalWatchList,
+  MAX_WATCH_LIST_NAME_LENGTH,
   PORTAL_WATCH_LISTS_PATH,
   portalWatchListPath,
   revealPortalWatchListChange,
   setPortalWatchListState,
+  WATCH_CATALOGS,
   WATCH_FORM_MESSAGES,
+  WATCH_LIST_NAME_PATTERN,
+  WATCH_SCHEDULES,
   type WatchListEstimate,
 } from '@/lib/surfaces/portal/watch-lists';
 import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
-import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/flows/watch-lists';
-import { MAX_WATCH_LIST_NAME_LENGTH, WATCH_LIST_NAME_PATTERN } from '@/lib/flows/watch-lists/schemas';
 
 // "Vigilancia": an owner or a developer (the Lotes' runners: each run is a job, charged as one)
 // uploads a CSV, reads how many NITs it will watch and what a run can cost, confirms, and pauses,

@@ -2,13 +2,12 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
-import { jobStateLabel } from '@/lib/flows/bulk/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { BULK_JOB_READERS, BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchListPath, portalWatchListsPage } from '@/lib/surfaces/portal/watch-lists';
-import { WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES } from '@/lib/flows/watch-lists/labels';
+import { jobStateLabel, WATCH_SCHEDULE_LABELS, WATCH_STATE_LABELS, WATCH_STATE_TONES } from '@/lib/surfaces/portal/job-labels';
 
 export const metadata: Metadata = { title: 'Vigilancia' };
 

@@ -3,10 +3,9 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { RecordChargeLine, RecordDetailList, RecordIdentifierFields, RecordReplayNotice, RecordTariffField } from '@/components/records/record-detail';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
-import { PORTAL_RECORDS_PATH, portalRecordDetail } from '@/lib/surfaces/portal/records';
+import { PORTAL_RECORDS_PATH, portalRecordPage } from '@/lib/surfaces/portal/records';
 import { RECORD_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { REPLAY_PARAM } from '@/lib/core/request-ids/search';
 import { revealPortalRecordAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Consulta' };
@@ -23,8 +22,7 @@ export default async function PortalRecordPage({
 }) {
   const user = await requirePortalPage(RECORD_READERS);
   const { solicitud } = await params;
-  const replayParam = (await searchParams)[REPLAY_PARAM];
-  const record = await portalRecordDetail(user, solicitud, typeof replayParam === 'string' ? replayParam : undefined);
+  const record = await portalRecordPage(user, solicitud, await searchParams);
   if (!record) notFound();
   const { charge } = record;
   return (

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { RefreshWhileOpen } from '@/components/console/refresh-while-open';
 import { JobCreatorText } from '@/components/bulk/job-creator';
-import { JOB_STATE_LABELS, JOB_STATE_TONES, jobHasEnded, jobStateReason } from '@/lib/flows/bulk/labels';
+import { JOB_STATE_LABELS, JOB_STATE_TONES, jobHasEnded, jobStateReason } from '@/lib/surfaces/portal/job-labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';

@@ -1,10 +1,6 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
-import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
-import { findIntegration } from '@/lib/flows/integration-management/service';
-import { BULK_CATALOGS } from '@/lib/flows/bulk/requests';
-import { PORTAL_BULK_PATH } from '@/lib/surfaces/portal/bulk';
+import { PORTAL_BULK_PATH, portalBulkCatalogOptions } from '@/lib/surfaces/portal/bulk';
 import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { NewBulkJobForm } from './new-bulk-job-form';
@@ -15,10 +11,7 @@ export const metadata: Metadata = { title: 'Nuevo lote' };
 // API does); none enabled, nothing to offer.
 export default async function NewPortalBulkJobPage() {
   const user = await requirePortalPage(BULK_JOB_RUNNERS);
-  const integration = await findIntegration(user.integrationId);
-  const catalogs = Object.entries(BULK_CATALOGS)
-    .filter(([, catalog]) => integration?.[LOOKUP_FLAGS[catalog]])
-    .map(([pathName, catalog]) => ({ value: pathName, label: LOOKUP_LABELS[catalog] }));
+  const catalogs = await portalBulkCatalogOptions(user);
   return (
     <>
       <PageHeader

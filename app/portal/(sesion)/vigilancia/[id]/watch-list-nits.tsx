@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { ActionForm, Field } from '@/components/console/action-form';
-import { MAX_PASTED_IDENTIFIERS_CHARS } from '@/lib/flows/bulk/limits';
+import { MAX_PASTED_IDENTIFIERS_CHARS } from '@/lib/surfaces/portal/upload-limits';
 import { editPortalWatchListNitsAction } from '../actions';
 
 /**

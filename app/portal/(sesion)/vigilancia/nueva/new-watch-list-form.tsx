@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useRef, useState, useTransition, type FormEvent } from 'react';
 import type { ActionResult } from '@/lib/surfaces/portal/action';
-import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/flows/bulk/limits';
+import { BULK_UPLOAD_MESSAGES, MAX_BULK_UPLOAD_BYTES } from '@/lib/surfaces/portal/upload-limits';
 import { formatQuetzales } from '@/lib/platform/money';
 import type { WatchListEstimate } from '@/lib/surfaces/portal/watch-lists';
 import { createPortalWatchListAction, estimatePortalWatchListAction } from '../actions';

@@ -1,13 +1,8 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
-import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
-import { findIntegration } from '@/lib/flows/integration-management/service';
 import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { PORTAL_WATCH_LISTS_PATH } from '@/lib/surfaces/portal/watch-lists';
-import { WATCH_CATALOGS, WATCH_SCHEDULES } from '@/lib/flows/watch-lists';
-import { WATCH_SCHEDULE_LABELS } from '@/lib/flows/watch-lists/labels';
+import { PORTAL_WATCH_LISTS_PATH, portalWatchListFormOptions } from '@/lib/surfaces/portal/watch-lists';
 import { NewWatchListForm } from './new-watch-list-form';
 
 export const metadata: Metadata = { title: 'Nueva lista' };
@@ -16,9 +11,7 @@ export const metadata: Metadata = { title: 'Nueva lista' };
 // flag each run's items check, as POST /api/vigilancias does); none, nothing to offer.
 export default async function NewPortalWatchListPage() {
   const user = await requirePortalPage(BULK_JOB_RUNNERS);
-  const integration = await findIntegration(user.integrationId);
-  const catalogs = WATCH_CATALOGS.filter((catalog) => integration?.[LOOKUP_FLAGS[catalog]]).map((catalog) => ({ value: catalog, label: LOOKUP_LABELS[catalog] }));
-  const schedules = WATCH_SCHEDULES.map((schedule) => ({ value: schedule, label: WATCH_SCHEDULE_LABELS[schedule] }));
+  const { catalogs, schedules } = await portalWatchListFormOptions(user);
   return (
     <>
       <PageHeader
