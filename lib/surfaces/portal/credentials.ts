@@ -1,5 +1,7 @@
 import { addressAllowed, compileAllowList, parseAllowList } from '@/lib/core/credentials/allow-list';
 import type { OverlapPreset } from '@/lib/core/credentials/token-state';
+import { rotationSides } from '@/lib/core/credentials/rotation-pairs';
+import { tokenDistinction } from '@/lib/presentation/token-labels';
 import { createToken, listTokens, revokeToken, rotateToken, type CreateTokenInput, type ListedToken, type TokenError, type TokenView } from '@/lib/flows/integration-management/tokens';
 import { findIntegration, setAllowedNetworks, type IntegrationError, type IntegrationView } from '@/lib/flows/integration-management/service';
 import { allowListProblemsText } from '@/lib/flows/integration-management/allow-list-messages';
@@ -19,6 +21,12 @@ export interface PortalCredentials {
   tokens: PortalToken[];
   /** Addresses and networks the API accepts this integration's requests from; empty: any. */
   allowedNetworks: string[];
+}
+
+/** The tokens a form offers, each told apart from its rotation's other token (new or old, created, working until). */
+export function portalTokenChoices(tokens: PortalToken[], offered: (token: PortalToken) => boolean): Array<{ id: number; label: string; prefix: string; distinction: string }> {
+  const sides = rotationSides(tokens);
+  return tokens.filter(offered).map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix, distinction: tokenDistinction(token, sides) }));
 }
 
 export async function portalCredentials(user: PortalUserSession): Promise<PortalCredentials> {

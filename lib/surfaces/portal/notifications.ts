@@ -1,6 +1,7 @@
 import type { Integration } from '@/db/schema';
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { setIntegrationDetails, type DetailsResult } from '@/lib/flows/integration-management/details-service';
+import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { removeNotificationWebhook, setNotificationEnabled, setNotificationWebhook, type PreferenceResult } from '@/lib/reactions/integrator-notifications/preferences';
 import type { NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
@@ -18,6 +19,9 @@ export async function portalNotificationIntegration(user: PortalUserSession): Pr
   if (!integration) throw new Error(`the session's integration ${user.integrationId} does not exist`);
   return integration;
 }
+
+/** The contacts form's two fields as the console's details form reads them (the service validates them). */
+export const contactEmailFields = { technicalContactEmail: detailsFormFields.technicalContactEmail, billingContactEmail: detailsFormFields.billingContactEmail };
 
 /** The two addresses notices are e-mailed to; names and phones stay as the console set them. */
 export async function setPortalContactEmails(

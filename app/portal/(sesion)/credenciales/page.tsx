@@ -3,20 +3,12 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { AllowListForm } from '@/components/credentials/allow-list-form';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';
 import { TokensTable } from '@/components/credentials/tokens-table';
-import { rotationSides } from '@/lib/core/credentials/rotation-pairs';
-import { tokenDistinction } from '@/lib/presentation/token-labels';
-import { portalCredentials, type PortalToken } from '@/lib/surfaces/portal/credentials';
+import { portalCredentials, portalTokenChoices } from '@/lib/surfaces/portal/credentials';
 import { CREDENTIAL_MANAGERS, CREDENTIAL_READERS } from '@/lib/surfaces/portal/page-access';
 import { requestAllowListAddress, requirePortalPage } from '@/lib/surfaces/portal/session';
 import { createPortalTokenAction, revokePortalTokenAction, rotatePortalTokenAction, setPortalAllowListAction } from './actions';
 
 export const metadata: Metadata = { title: 'Credenciales' };
-
-/** The tokens a form offers, each told apart from its rotation's other token (new or old, created, working until). */
-function choices(tokens: PortalToken[], offered: (token: PortalToken) => boolean) {
-  const sides = rotationSides(tokens);
-  return tokens.filter(offered).map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix, distinction: tokenDistinction(token, sides) }));
-}
 
 // Credenciales: how the session's integration proves who it is to the API, and (for owners and
 // developers) where they create, rotate and revoke its tokens and edit its IP allow-list themselves. A token's secret is shown
@@ -54,11 +46,11 @@ export default async function PortalCredentialsPage() {
             </div>
             <div>
               <h3>Rotar un token</h3>
-              <RotateTokenForm tokens={choices(tokens, (token) => token.state === 'active')} rotate={rotatePortalTokenAction} />
+              <RotateTokenForm tokens={portalTokenChoices(tokens, (token) => token.state === 'active')} rotate={rotatePortalTokenAction} />
             </div>
             <div>
               <h3>Revocar un token</h3>
-              <RevokeTokenForm tokens={choices(tokens, (token) => token.state === 'active' || token.state === 'ending')} revoke={revokePortalTokenAction} />
+              <RevokeTokenForm tokens={portalTokenChoices(tokens, (token) => token.state === 'active' || token.state === 'ending')} revoke={revokePortalTokenAction} />
             </div>
           </div>
         )}

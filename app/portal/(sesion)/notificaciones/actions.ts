@@ -6,12 +6,11 @@ import { NOTIFICATION_RECIPIENTS } from '@/db/schema';
 import { ACTION_MESSAGES, type ActionResult } from '@/lib/surfaces/portal/action';
 import { awaitFirstAttempts, describeTestOutcome, type TestOutcome } from '@/lib/reactions/alerts/test-outcome';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
-import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
 import { NOTIFICATIONS, type NotificationKind } from '@/lib/reactions/integrator-notifications/kinds';
 import { integratorNotifier } from '@/lib/reactions/integrator-notifications/notifier';
 import { resendNotification } from '@/lib/reactions/integrator-notifications/resend';
 import { portalAction } from '@/lib/surfaces/portal/action';
-import { removePortalWebhook, sendPortalTestNotification, setPortalContactEmails, setPortalNotificationEnabled, setPortalWebhook } from '@/lib/surfaces/portal/notifications';
+import { contactEmailFields, removePortalWebhook, sendPortalTestNotification, setPortalContactEmails, setPortalNotificationEnabled, setPortalWebhook } from '@/lib/surfaces/portal/notifications';
 import { NOTIFICATION_MANAGERS } from '@/lib/surfaces/portal/page-access';
 
 // "Notificaciones": owners set their integration's contacts, webhook and what each recipient
@@ -24,7 +23,7 @@ const refresh = () => revalidatePath('/portal/notificaciones');
 export const setPortalContactsAction = portalAction(
   {
     roles: NOTIFICATION_MANAGERS,
-    schema: z.object({ technicalContactEmail: detailsFormFields.technicalContactEmail, billingContactEmail: detailsFormFields.billingContactEmail }),
+    schema: z.object(contactEmailFields),
   },
   async (emails, user) => {
     const result = await setPortalContactEmails(user, emails);

@@ -1,7 +1,7 @@
 'use client';
 
 import { ActionForm, Field } from '@/components/console/action-form';
-import { EMAIL_MAX } from '@/lib/flows/integration-management/details-schemas';
+import { EMAIL_MAX } from '@/lib/surfaces/portal/contact-limits';
 import { setPortalContactsAction } from './actions';
 
 /** The addresses notices are e-mailed to; validated by the server as the console's "Datos de la integración". */
