@@ -1,21 +1,23 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
 import { z } from 'zod';
+import type { OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
 import { idField, positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { formatQuetzales } from '@/lib/platform/money';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';
 import { bankName } from '@/lib/platform/guatemala/banks';
-import { cancelTopUpRequest, reportTopUp } from '@/lib/flows/top-ups/requests';
-import { TOP_UP_MESSAGES } from '@/lib/flows/top-ups/messages';
-import { MAX_SLIP_BYTES, SLIP_MESSAGES } from '@/lib/flows/top-ups/slips';
-import { cancelOnlineTopUp, onlineTopUpNeedsReceptor, quoteOnlineTopUp, startOnlineTopUp, type OnlineTopUpQuote } from '@/lib/flows/online-top-ups/payments';
-import { ONLINE_TOP_UP_MESSAGES, onlineTopUpQuoteMessage } from '@/lib/flows/online-top-ups/messages';
+import {
+  cancelPortalOnlineTopUp,
+  cancelPortalTopUpRequest,
+  ONLINE_TOP_UP_MESSAGES,
+  PORTAL_SLIP_RULES,
+  quotePortalOnlineTopUp,
+  reportPortalTopUp,
+  startPortalOnlineTopUp,
+} from '@/lib/surfaces/portal/top-ups';
 import type { ActionResult } from '@/lib/surfaces/portal/action';
-import { publicOrigin } from '@/lib/platform/http/base-url';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 
 // "Recargas": an owner or a billing person reports a deposit or transfer for the session's
 // integration, and its reporter (or an owner) cancels one while it is pending. Nothing moves money
@@ -28,30 +30,24 @@ const reportSchema = z.object({
   monto: positiveQuetzalesField,
   // A File from the browser; its size is refused before its bytes are read.
   boleta: z
-    .custom<Blob>((value) => value instanceof Blob, SLIP_MESSAGES.wrongType)
-    .refine((blob) => blob.size <= MAX_SLIP_BYTES, SLIP_MESSAGES.tooLarge)
+    .custom<Blob>((value) => value instanceof Blob, PORTAL_SLIP_RULES.messages.wrongType)
+    .refine((blob) => blob.size <= PORTAL_SLIP_RULES.maxBytes, PORTAL_SLIP_RULES.messages.tooLarge)
     .optional(),
 });
 
 export const reportTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: reportSchema }, async ({ banco, referencia, fecha, monto, boleta }, user) => {
   const slip = boleta ? new Uint8Array(await boleta.arrayBuffer()) : undefined;
-  const result = await reportTopUp(user, { bank: banco, reference: referencia, depositDate: fecha, amountCentavos: monto, slip });
-  if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.fieldErrors };
+  const result = await reportPortalTopUp(user, { bank: banco, reference: referencia, depositDate: fecha, amountCentavos: monto, slip });
+  if (!result.ok) return { ok: false, message: result.message, fieldErrors: result.fieldErrors };
   revalidatePath('/portal/recargas');
-  return {
-    ok: true,
-    message: `Reportó el depósito de ${formatQuetzales(result.value.amountCentavos)} en ${bankName(result.value.bank)}, referencia ${result.value.reference}. La administración lo revisará; el saldo cambia cuando lo apruebe.${
-      (await onlineTopUpNeedsReceptor(user.integrationId, result.value.amountCentavos)) ? ` ${TOP_UP_MESSAGES.receptorMissing}` : ''
-    }`,
-    data: undefined,
-  };
+  return { ok: true, message: result.message, data: undefined };
 });
 
 /** "Cancelar reporte": a pending report withdrawn by its reporter or an owner (lib/flows/top-ups/requests.ts). */
 export const cancelTopUpRequestAction = portalAction(
   { roles: TOP_UP_REPORTERS, schema: z.object({ solicitud: idField.max(2_147_483_647, 'Identificador inválido.') }) },
   async ({ solicitud }, user) => {
-    const result = await cancelTopUpRequest(user, solicitud);
+    const result = await cancelPortalTopUpRequest(user, solicitud);
     if (!result.ok) return { ok: false, message: result.error.message };
     revalidatePath('/portal/recargas');
     return {
@@ -66,14 +62,9 @@ const onlineSchema = z.object({ monto: positiveQuetzalesField });
 
 /** "Pagar en línea", first step: what will be credited, the fee and the total, before paying. */
 export const quoteOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: onlineSchema }, async ({ monto }, user): Promise<ActionResult<OnlineTopUpQuote>> => {
-  if (configuredPaymentProvider() === null) return { ok: false, message: ONLINE_TOP_UP_MESSAGES.off };
-  const quote = quoteOnlineTopUp(monto);
-  if (!quote.ok) return { ok: false, message: quote.error.message, fieldErrors: { monto: quote.error.message } };
-  // Said before the person goes on to pay: such a payment would not be started.
-  if (await onlineTopUpNeedsReceptor(user.integrationId, quote.value.amountCentavos)) {
-    return { ok: false, message: ONLINE_TOP_UP_MESSAGES.receptorNeeded, fieldErrors: { monto: ONLINE_TOP_UP_MESSAGES.receptorNeeded } };
-  }
-  return { ok: true, message: onlineTopUpQuoteMessage(quote.value), data: quote.value };
+  const quoted = await quotePortalOnlineTopUp(user, monto);
+  if (!quoted.ok) return quoted;
+  return { ok: true, message: quoted.message, data: quoted.quote };
 });
 
 /**
@@ -82,9 +73,7 @@ export const quoteOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, sc
  * browser's word.
  */
 export const startOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, schema: onlineSchema }, async ({ monto }, user): Promise<ActionResult<{ checkoutUrl: string }>> => {
-  const origin = publicOrigin(await headers());
-  const returnPage = (id: string) => `${origin}/portal/recargas/pagos/${id}`;
-  const started = await startOnlineTopUp(configuredPaymentProvider(), user, monto, { successUrl: returnPage, cancelUrl: (id) => `${returnPage(id)}?cancelado=1` });
+  const started = await startPortalOnlineTopUp(user, monto);
   if (!started.ok) return { ok: false, message: started.error.message };
   revalidatePath('/portal/recargas');
   return { ok: true, message: 'Abriendo la página de pago…', data: { checkoutUrl: started.value.checkoutUrl } };
@@ -94,7 +83,7 @@ export const startOnlineTopUpAction = portalAction({ roles: TOP_UP_REPORTERS, sc
 export const cancelOnlineTopUpAction = portalAction(
   { roles: TOP_UP_REPORTERS, schema: z.object({ pago: z.string().regex(/^recarga-[0-9a-f-]{36}$/, ONLINE_TOP_UP_MESSAGES.notFound) }) },
   async ({ pago }, user) => {
-    const result = await cancelOnlineTopUp(user, pago);
+    const result = await cancelPortalOnlineTopUp(user, pago);
     if (!result.ok) return { ok: false, message: result.error.message };
     revalidatePath('/portal/recargas');
     return result.value.cancelled ? { ok: true, message: ONLINE_TOP_UP_MESSAGES.cancelled, data: undefined } : { ok: false, message: ONLINE_TOP_UP_MESSAGES.notCancellable };

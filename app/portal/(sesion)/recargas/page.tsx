@@ -5,25 +5,17 @@ import { Pagination } from '@/components/console/pagination';
 import { DepositAccounts } from '@/components/top-ups/deposit-accounts';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
 import { env } from '@/lib/platform/settings/env';
-import { topUpSettings } from '@/lib/flows/top-ups/settings';
-import { onlineTopUpSettings } from '@/lib/flows/online-top-ups/settings';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
-import { portalTopUpFacts } from '@/lib/surfaces/portal/home';
 import { TOP_UP_REPORTERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { bankName } from '@/lib/platform/guatemala/banks';
-import { creditedCentavos, earliestDepositDate, integrationTopUpPage, TOP_UP_CANCELLERS_OF_OTHERS } from '@/lib/flows/top-ups/requests';
+import { portalTopUpsPage } from '@/lib/surfaces/portal/top-ups';
 import { CancelTopUpForm } from './cancel-form';
 import { ReportTopUpForm } from './report-form';
 import { OnlineTopUpForm } from './online-form';
 import { OnlinePaymentsTable } from '@/components/online-payments/online-payments-table';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
-import { integrationOnlinePayments } from '@/lib/flows/online-top-ups/payments';
-import { portalBillingReceptor } from '@/lib/surfaces/portal/invoices';
-import { publishedInvoicing } from '@/lib/core/invoices/decision';
-import { receptorText } from '@/lib/presentation/invoice-labels';
-import { CF_LIMIT_CENTAVOS, receptorId } from '@/lib/providers/fel/document';
+import { CF_LIMIT_CENTAVOS } from '@/lib/providers/fel/document';
 
 export const metadata: Metadata = { title: 'Recargas' };
 
@@ -35,20 +27,9 @@ export const metadata: Metadata = { title: 'Recargas' };
 export default async function PortalTopUpsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePortalPage(TOP_UP_REPORTERS);
   const after = (await searchParams).despues;
-  const [page, { balanceCentavos, login }, onlinePayments, billing, invoicing] = await Promise.all([
-    integrationTopUpPage(user.integrationId, typeof after === 'string' ? after : undefined),
-    portalTopUpFacts(user),
-    integrationOnlinePayments(user.integrationId),
-    portalBillingReceptor(user),
-    publishedInvoicing(),
-  ]);
-  const receptor = billing.receptor;
-  const receptorLine = receptorText({ receptorKind: receptor.kind, receptorId: receptorId(receptor), receptorName: receptor.kind === 'cf' ? null : receptor.name });
-  // Paying online is offered only while a provider is configured; payments made before stay listed.
-  const paysOnline = configuredPaymentProvider() !== null;
-  const limits = onlineTopUpSettings();
+  const page = await portalTopUpsPage(user, typeof after === 'string' ? after : undefined);
+  const { balanceCentavos, login, onlinePayments, receptorLine, paysOnline } = page;
   const requests = page.rows;
-  const mayCancel = (reportedBy: number) => reportedBy === user.id || TOP_UP_CANCELLERS_OF_OTHERS.includes(user.role);
   return (
     <>
       <PageHeader
@@ -60,14 +41,14 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
           </>
         }
       />
-      {invoicing === 'on' && (
+      {page.invoicingOn && (
         <section className="card" aria-labelledby="factura-a-nombre-de">
           <h2 id="factura-a-nombre-de">Sus facturas</h2>
           <p data-testid="top-up-receptor">
-            {billing.set
+            {page.receptorSet
               ? `Cada recarga se factura a nombre de ${receptorLine}.`
               : `Su integración no tiene NIT ni CUI registrado: las recargas de hasta ${formatQuetzales(CF_LIMIT_CENTAVOS - 1)} se facturan a consumidor final; para recargar ${formatQuetzales(CF_LIMIT_CENTAVOS)} o más, regístrelo primero (sin él, un depósito se acredita pero su factura queda pendiente, y un pago en línea no se acepta).`}{' '}
-            <Link href="/portal/facturas/datos">{billing.set ? 'Cambiar los datos de facturación' : 'Registrar el NIT o CUI'}</Link>
+            <Link href="/portal/facturas/datos">{page.receptorSet ? 'Cambiar los datos de facturación' : 'Registrar el NIT o CUI'}</Link>
           </p>
         </section>
       )}
@@ -78,7 +59,7 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
             Pague con tarjeta o transferencia bancaria en la página del proveedor de pagos: el saldo se acredita en cuanto el proveedor confirma el pago, sin
             reportar nada. Antes de pagar verá la comisión y el total.
           </p>
-          <OnlineTopUpForm limits={`Entre ${formatQuetzales(limits.ONLINE_TOP_UP_MIN_CENTAVOS)} y ${formatQuetzales(limits.ONLINE_TOP_UP_MAX_CENTAVOS)}.`} />
+          <OnlineTopUpForm limits={`Entre ${formatQuetzales(page.onlineLimits.minCentavos)} y ${formatQuetzales(page.onlineLimits.maxCentavos)}.`} />
         </section>
       )}
       {paysOnline && user.role === 'propietario' && (
@@ -100,11 +81,11 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
       )}
       <section className="card" aria-labelledby="depositar">
         <h2 id="depositar">Dónde depositar</h2>
-        <DepositAccounts accounts={topUpSettings().TOP_UP_BANK_ACCOUNTS} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />
+        <DepositAccounts accounts={page.bankAccounts} login={login} supportEmail={env().SUPPORT_CONTACT_EMAIL ?? null} />
       </section>
       <section className="card" aria-labelledby="reportar">
         <h2 id="reportar">Reportar un depósito o transferencia</h2>
-        <ReportTopUpForm today={guatemalanToday()} earliest={earliestDepositDate()} maxAgeDays={topUpSettings().TOP_UP_DEPOSIT_MAX_AGE_DAYS} />
+        <ReportTopUpForm today={guatemalanToday()} earliest={page.earliestDepositDate} maxAgeDays={page.depositMaxAgeDays} />
       </section>
       <section className="card" aria-labelledby="reportadas">
         <h2 id="reportadas">Recargas reportadas</h2>
@@ -136,9 +117,9 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
                       {request.depositDate.split('-').reverse().join('/')}
                     </td>
                     <td className="num" data-label="Monto">
-                      {request.state === 'approved' && creditedCentavos(request) !== request.amountCentavos ? (
+                      {request.state === 'approved' && request.creditedAmountCentavos !== request.amountCentavos ? (
                         <span data-testid="portal-top-up-amounts">
-                          {formatQuetzales(creditedCentavos(request))} acreditados
+                          {formatQuetzales(request.creditedAmountCentavos)} acreditados
                           <br />
                           <span className="small muted">Reportado: {formatQuetzales(request.amountCentavos)}</span>
                         </span>
@@ -156,7 +137,7 @@ export default async function PortalTopUpsPage({ searchParams }: { searchParams:
                         </span>
                       )}
                       {request.state === 'cancelled' && request.decidedAt && <span className="small"> El {formatDateTime(request.decidedAt)}.</span>}
-                      {request.state === 'pending' && mayCancel(request.reportedBy) && (
+                      {request.state === 'pending' && request.mayCancel && (
                         <div data-testid={`cancel-top-up-${request.id}`}>
                           <CancelTopUpForm
                             requestId={request.id}

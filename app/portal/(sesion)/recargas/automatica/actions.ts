@@ -5,11 +5,7 @@ import { z } from 'zod';
 import { positiveQuetzalesField } from '@/lib/presentation/form-fields';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import type { ActionResult } from '@/lib/surfaces/portal/action';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
-import { quoteOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
-import { AUTO_TOP_UP_OWNERS, DAILY_MAX_LIMIT, disableAutoTopUp, enableAutoTopUp } from '@/lib/flows/auto-top-ups/auto-top-ups';
-import { AUTO_TOP_UP_MESSAGES, autoTopUpFirstChargeSoon, autoTopUpSummary } from '@/lib/flows/auto-top-ups/messages';
-import { portalBalance } from '@/lib/surfaces/portal/home';
+import { AUTO_TOP_UP_MESSAGES, AUTO_TOP_UP_OWNERS, DAILY_MAX_LIMIT, disablePortalAutoTopUp, enablePortalAutoTopUp } from '@/lib/surfaces/portal/auto-top-ups';
 
 // "Recarga automática": an owner saves a card (one already paid with online), a threshold, an
 // amount and a daily maximum; or turns it off. Only the session's integration is touched: a payment
@@ -24,19 +20,14 @@ const enableSchema = z.object({
 
 /** «Activar»: also what changes it, and what resumes it after a pause. */
 export const enableAutoTopUpAction = portalAction({ roles: AUTO_TOP_UP_OWNERS, schema: enableSchema }, async ({ pago, umbral, monto, maximo }, user): Promise<ActionResult<undefined>> => {
-  const result = await enableAutoTopUp(configuredPaymentProvider(), user, { sourcePaymentId: pago, thresholdCentavos: umbral, amountCentavos: monto, dailyMax: maximo });
-  if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.fieldErrors };
+  const result = await enablePortalAutoTopUp(user, { sourcePaymentId: pago, thresholdCentavos: umbral, amountCentavos: monto, dailyMax: maximo });
+  if (!result.ok) return { ok: false, message: result.message, fieldErrors: result.fieldErrors };
   revalidatePath('/portal/recargas/automatica');
-  const quote = quoteOnlineTopUp(monto);
-  const fee = quote.ok ? quote.value.feeCentavos : 0;
-  // A threshold above the balance charges the card at the next check: said now, not discovered later.
-  const balance = await portalBalance(user);
-  const firstCharge = balance < umbral ? ` ${autoTopUpFirstChargeSoon(balance, monto + fee)}` : '';
-  return { ok: true, message: `${AUTO_TOP_UP_MESSAGES.enabled} ${autoTopUpSummary({ thresholdCentavos: umbral, amountCentavos: monto, feeCentavos: fee, dailyMax: maximo })}${firstCharge}`, data: undefined };
+  return { ok: true, message: result.message, data: undefined };
 });
 
 export const disableAutoTopUpAction = portalAction({ roles: AUTO_TOP_UP_OWNERS, schema: z.object({}) }, async (_input, user): Promise<ActionResult<undefined>> => {
-  const result = await disableAutoTopUp(user);
+  const result = await disablePortalAutoTopUp(user);
   if (!result.ok) return { ok: false, message: result.error.message };
   revalidatePath('/portal/recargas/automatica');
   return { ok: true, message: AUTO_TOP_UP_MESSAGES.disabled, data: undefined };

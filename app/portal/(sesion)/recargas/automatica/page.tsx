@@ -1,14 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
-import { onlineTopUpSettings } from '@/lib/flows/online-top-ups/settings';
-import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
-import { quoteOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
-import { AUTO_TOP_UP_OWNERS, autoTopUpOf, cardPaymentsOf } from '@/lib/flows/auto-top-ups/auto-top-ups';
-import { AUTO_TOP_UP_STATE_LABELS, savedCardLabel, autoTopUpPausedMessage, autoTopUpSummary } from '@/lib/flows/auto-top-ups/messages';
+import { AUTO_TOP_UP_OWNERS, portalAutoTopUpPage } from '@/lib/surfaces/portal/auto-top-ups';
 import { DisableAutoTopUpForm, EnableAutoTopUpForm } from './auto-top-up-forms';
 
 export const metadata: Metadata = { title: 'Recarga automática' };
@@ -21,17 +16,7 @@ const CHARGE_STATE_LABELS = { in_flight: 'En curso', credited: 'Acreditada', fai
 // and lets the owner change, resume or turn it off.
 export default async function AutoTopUpPage() {
   const user = await requirePortalPage(AUTO_TOP_UP_OWNERS);
-  const [{ setting, chargesToday, recent }, cards] = await Promise.all([autoTopUpOf(user.integrationId), cardPaymentsOf(user.integrationId)]);
-  const paysOnline = configuredPaymentProvider() !== null;
-  const settings = onlineTopUpSettings();
-  const cardOptions = cards.map((card) => ({ value: card.id, label: savedCardLabel(card.card, { amountCentavos: card.amountCentavos, settledOn: card.settledAt ? formatDateTime(card.settledAt).slice(0, 10) : null }) }));
-  const savedCard = savedCardLabel(setting?.cardNetwork && setting.cardLast4 ? { network: setting.cardNetwork, last4: setting.cardLast4 } : null);
-  if (setting && !cards.some((card) => card.id === setting.sourcePaymentId)) cardOptions.unshift({ value: setting.sourcePaymentId, label: savedCard });
-  const fee = setting ? quoteOnlineTopUp(setting.amountCentavos) : null;
-  const values = setting
-    ? { pago: setting.sourcePaymentId, umbral: (setting.thresholdCentavos / 100).toFixed(2), monto: (setting.amountCentavos / 100).toFixed(2), maximo: String(setting.dailyMax) }
-    : { pago: cardOptions[0]?.value ?? '', umbral: '', monto: '', maximo: '2' };
-  const amountHint = `Entre ${formatQuetzales(settings.ONLINE_TOP_UP_MIN_CENTAVOS)} y ${formatQuetzales(settings.ONLINE_TOP_UP_MAX_CENTAVOS)}, más la comisión del pago en línea.`;
+  const { setting, chargesToday, recent, paysOnline, cardOptions, savedCard, values, amountHint, stateLabel, summary, pausedMessage } = await portalAutoTopUpPage(user);
   return (
     <>
       <PageHeader
@@ -50,14 +35,14 @@ export default async function AutoTopUpPage() {
           <>
             <p>
               <span className={`badge ${TONE[setting.state]}`} data-testid="auto-top-up-state-badge">
-                {AUTO_TOP_UP_STATE_LABELS[setting.state]}
+                {stateLabel}
               </span>{' '}
-              {setting.state !== 'off' && fee?.ok && autoTopUpSummary({ thresholdCentavos: setting.thresholdCentavos, amountCentavos: setting.amountCentavos, feeCentavos: fee.value.feeCentavos, dailyMax: setting.dailyMax })}
+              {summary}
             </p>
             {setting.state !== 'off' && <p data-testid="auto-top-up-card">{`Tarjeta: ${savedCard}.`}</p>}
             {setting.state === 'paused' && setting.pausedReason && (
               <p className="error" role="alert" data-testid="auto-top-up-paused">
-                {autoTopUpPausedMessage(setting.pausedReason)} {setting.pausedAt && <>Desde el {formatDateTime(setting.pausedAt)}.</>}
+                {pausedMessage} {setting.pausedAt && <>Desde el {formatDateTime(setting.pausedAt)}.</>}
               </p>
             )}
             {setting.state !== 'off' && (
