@@ -1,7 +1,8 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { portalReturnPathField, signInToPortalWithPassword } from '@/lib/surfaces/portal/sign-in';
+import { RETURN_PATH_PARAM } from '@/lib/surfaces/portal/return-path-param';
+import { signInToPortalWithPassword } from '@/lib/surfaces/portal/sign-in';
 
 export interface SignInState {
   error: string | null;
@@ -15,7 +16,7 @@ export interface SignInState {
 export async function portalSignInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
   const email = String(form.get('email') ?? '');
   const password = String(form.get('password') ?? '');
-  const result = await signInToPortalWithPassword(email, password, portalReturnPathField(form));
+  const result = await signInToPortalWithPassword(email, password, form.get(RETURN_PATH_PARAM));
   if (!result.ok) return { error: result.error, email };
   redirect(result.landingPath);
 }

@@ -1,4 +1,3 @@
-import type { AutoTopUp } from '@/db/schema';
 import { AUTO_TOP_UP_OWNERS, autoTopUpOf, cardPaymentsOf, DAILY_MAX_LIMIT, disableAutoTopUp, enableAutoTopUp, type AutoTopUpView } from '@/lib/flows/auto-top-ups/auto-top-ups';
 import { AUTO_TOP_UP_MESSAGES, AUTO_TOP_UP_STATE_LABELS, autoTopUpFirstChargeSoon, autoTopUpPausedMessage, autoTopUpSummary, savedCardLabel } from '@/lib/flows/auto-top-ups/messages';
 import { quoteOnlineTopUp } from '@/lib/flows/online-top-ups/payments';
@@ -68,7 +67,7 @@ export async function portalAutoTopUpPage(user: PortalUserSession): Promise<Port
 export async function enablePortalAutoTopUp(
   user: PortalUserSession,
   choice: { sourcePaymentId: string; thresholdCentavos: number; amountCentavos: number; dailyMax: number },
-): Promise<{ ok: false; message: string; fieldErrors?: Partial<Record<'umbral' | 'monto' | 'maximo' | 'pago', string>> } | { ok: true; message: string; setting: AutoTopUp }> {
+): Promise<{ ok: false; message: string; fieldErrors?: Partial<Record<'umbral' | 'monto' | 'maximo' | 'pago', string>> } | { ok: true; message: string }> {
   const result = await enableAutoTopUp(configuredPaymentProvider(), user, choice);
   if (!result.ok) return { ok: false, message: result.error.message, fieldErrors: result.fieldErrors };
   const quote = quoteOnlineTopUp(choice.amountCentavos);
@@ -78,7 +77,6 @@ export async function enablePortalAutoTopUp(
   return {
     ok: true,
     message: `${AUTO_TOP_UP_MESSAGES.enabled} ${autoTopUpSummary({ thresholdCentavos: choice.thresholdCentavos, amountCentavos: choice.amountCentavos, feeCentavos: fee, dailyMax: choice.dailyMax })}${firstCharge}`,
-    setting: result.value,
   };
 }
 

@@ -36,11 +36,6 @@ export async function signInToPortalWithPassword(email: string, password: string
   return { ok: true, landingPath: portalLandingPath(result.pendingStep, typeof requested === 'string' ? requested : null) };
 }
 
-/** The sign-in form's hidden field that carries the page to return to. */
-export function portalReturnPathField(form: FormData): FormDataEntryValue | null {
-  return form.get(RETURN_PATH_PARAM);
-}
-
 /** "Cerrar sesión": the session's row is deleted (a copy of the cookie stops working on every instance), and the cookie with it. */
 export async function endPortalSessionOfRequest(): Promise<void> {
   const sessionId = await portalSessionIdOfRequest();
