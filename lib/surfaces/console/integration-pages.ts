@@ -10,7 +10,10 @@ import { loadDashboard } from '@/lib/core/rollups/usage';
 import { maskedIdentifiers } from '@/lib/core/sealing/masking';
 import { detailsOf } from '@/lib/flows/integration-management/details-service';
 import { findIntegration, type IntegrationView } from '@/lib/flows/integration-management/service';
-import { listTokens } from '@/lib/flows/integration-management/tokens';
+import { listTokens, type TokenView } from '@/lib/flows/integration-management/tokens';
+import { integrationReceptor } from '@/lib/flows/invoicing/receptor';
+import { rotationSides, tokenDistinction } from '@/lib/core/credentials/rotation-pairs';
+import { receptorText } from '@/lib/presentation/invoice-labels';
 import { listStatements } from '@/lib/flows/statements/statements';
 import { integrationWarnings } from '@/lib/surfaces/console/integration-warnings';
 
@@ -56,4 +59,21 @@ export async function integrationBalanceView(integrationId: number, historyRows:
 export async function integrationUsageView(integrationId: number, recentRows: number) {
   const [usage, recent] = await Promise.all([loadDashboard('30d', new Date(), integrationId), listLatestRecords({ integracion: integrationId }, recentRows)]);
   return { usage, recent: recent.map((unmasked) => maskedIdentifiers(unmasked)) };
+}
+
+/** Whom the integration's next invoice names, as «Datos» writes it (CF when none is set), and since when. */
+export function integrationReceptorView(integration: Parameters<typeof integrationReceptor>[0]): { text: string; set: boolean; setAt: Date | null } {
+  const { receptor, set, setAt } = integrationReceptor(integration);
+  const text = receptorText({
+    receptorKind: receptor.kind,
+    receptorId: receptor.kind === 'nit' ? receptor.nit : receptor.kind === 'cui' ? receptor.cui : 'CF',
+    receptorName: receptor.kind === 'cf' ? null : receptor.name,
+  });
+  return { text, set, setAt };
+}
+
+/** The tokens a form offers, each told apart from its rotation's other token (new or old, created, working until). */
+export function tokenChoices(tokens: TokenView[], offered: (token: TokenView) => boolean) {
+  const sides = rotationSides(tokens);
+  return tokens.filter(offered).map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix, distinction: tokenDistinction(token, sides) }));
 }
