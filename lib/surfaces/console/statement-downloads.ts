@@ -1,9 +1,10 @@
 // A statement's downloads from the console: an issued one's PDF (support too) and the CSV of its
 // charged queries (administrators: identifiers in full, logged as an export), and a preview's PDF.
+// A PDF comes back as the file or the answer instead of it; its route answers with the file itself
+// (pdfAttachment), so the headers it writes are its own (lib/platform/http/route-headers.ts).
 import { writeAccessEntry } from '@/lib/core/personal-data/access-log';
 import { consoleUserWithAccess } from '@/lib/flows/auth/session';
 import { logger } from '@/lib/platform/logging/logger';
-import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 import { postedFormFields } from '@/lib/platform/http/posted-form';
 import { env } from '@/lib/platform/settings/env';
 import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
@@ -48,12 +49,18 @@ export async function statementForDownload(
 
 const log = logger('console');
 
+/** A PDF and the name it downloads under. */
+export interface PdfFile {
+  pdf: Buffer;
+  fileName: string;
+}
+
 /** An issued statement as PDF (administrators and support). */
-export async function statementPdfDownload(params: Promise<{ id: string; mes: string }>): Promise<Response> {
+export async function statementPdfFile(params: Promise<{ id: string; mes: string }>): Promise<PdfFile | Response> {
   const found = await statementForDownload(params, 'pdf');
   if (found instanceof Response) return found;
   const pdf = await renderStatementPdf(found.statement, env().SERVICE_NAME, await statementInvoices(found.statement));
-  return pdfAttachment(pdf, `estado-de-cuenta-${found.nombre}-${found.statement.month}.pdf`);
+  return { pdf, fileName: `estado-de-cuenta-${found.nombre}-${found.statement.month}.pdf` };
 }
 
 /** The charged queries of an issued statement's month as CSV (administrators). */
@@ -83,7 +90,7 @@ export async function statementChargesCsvDownload(params: Promise<{ id: string; 
 const PREVIEW_PROBLEM_STATUS: Record<PreviewProblem, number> = { invalid_range: 400, records_purged: 400, not_found: 404, does_not_reconcile: 409 };
 
 /** A statement's preview as PDF (administrators and support), its days from the posted form (desde, hasta). */
-export async function statementPreviewPdfDownload(request: Request, id: string): Promise<Response> {
+export async function statementPreviewPdfFile(request: Request, id: string): Promise<PdfFile | Response> {
   const access = await statementDownloadAccess(id, 'pdf');
   if (access instanceof Response) return access;
   const fields = await postedFormFields(request);
@@ -94,5 +101,5 @@ export async function statementPreviewPdfDownload(request: Request, id: string):
   if (!preview.ok) return plainText(PREVIEW_PROBLEM_STATUS[preview.error.code], preview.error.message);
   const { desde, hasta } = range.value;
   const pdf = await renderStatementPreviewPdf(preview.value, env().SERVICE_NAME);
-  return pdfAttachment(pdf, `vista-previa-estado-de-cuenta-${access.integration.nombre}-${desde}-a-${hasta}.pdf`);
+  return { pdf, fileName: `vista-previa-estado-de-cuenta-${access.integration.nombre}-${desde}-a-${hasta}.pdf` };
 }

@@ -1,8 +1,10 @@
 // GET /admin/integraciones/:id/estados/:mes/pdf - an issued monthly statement as PDF (administrators and support).
-import { statementPdfDownload } from '@/lib/surfaces/console/statement-downloads';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
+import { statementPdfFile } from '@/lib/surfaces/console/statement-downloads';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string; mes: string }> }) {
-  return statementPdfDownload(params);
+  const file = await statementPdfFile(params);
+  return file instanceof Response ? file : pdfAttachment(file.pdf, file.fileName);
 }
