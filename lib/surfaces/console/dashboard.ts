@@ -27,7 +27,8 @@ export interface NewestVerificationView {
   scopeName: string | undefined;
 }
 
-export async function dashboardView(range: DashboardRange, now: Date) {
+/** The Panel for a period; `now` is when its runs' progress was read (the page says how long one has run). */
+export async function dashboardView(range: DashboardRange) {
   const paymentsOn = configuredPaymentProvider() !== null;
   const [dashboard, reconciliation, newest, certifier, payments] = await Promise.all([
     loadDashboard(range),
@@ -38,6 +39,7 @@ export async function dashboardView(range: DashboardRange, now: Date) {
   ]);
   // The newest run is reported on its own when someone started it here, or while it is under way
   // (or ended without a verdict); the latest full reconciliation is shown unless that is the same run.
+  const now = new Date();
   const showNewest = newest !== undefined && (newest.trigger === 'console' || !newest.finishedAt || newest.failure !== null);
   const running = newest !== undefined && verificationState(newest, now) === 'running';
   // The integrations a finding names, by name (a person reads «acme», not an id).
@@ -47,6 +49,7 @@ export async function dashboardView(range: DashboardRange, now: Date) {
     : [undefined, undefined];
   const newestView: NewestVerificationView | undefined = showNewest ? { run: newest, state: verificationState(newest, now), startedBy: starter, scopeName } : undefined;
   return {
+    now,
     rangeLabel: DASHBOARD_RANGES[range].label,
     dashboard,
     certifier,

@@ -18,8 +18,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   await requirePageUser('support');
   const params = await searchParams;
   const range = dashboardRangeOf(params);
-  const now = new Date();
-  const { rangeLabel, dashboard, certifier, payments, reconciliation, names, newest, running, showLatest } = await dashboardView(range, now);
+  const { now, rangeLabel, dashboard, certifier, payments, reconciliation, names, newest, running, showLatest } = await dashboardView(range);
 
   return (
     <>
