@@ -254,7 +254,7 @@ describe('the guard over CSV producers', () => {
         'lib/flows/retention/purge.ts',
         'cli/commands/statements.ts',
         'lib/surfaces/console/subject-report-download.ts',
-        'app/admin/(console)/integraciones/[id]/movimientos/exportar/route.ts',
+        'lib/surfaces/console/balance-history.ts',
       ]),
     );
   });

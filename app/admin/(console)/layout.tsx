@@ -1,22 +1,15 @@
 import Link from 'next/link';
 import { NavLinks } from '@/components/console/nav-links';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { ROLE_LABELS } from '@/lib/presentation/labels';
-import { CONSOLE_NAVIGATION, TOP_UP_REQUESTS_PATH } from '@/lib/surfaces/console/navigation';
-import { pendingTopUpCount } from '@/lib/flows/top-ups/requests';
+import { consoleMenu } from '@/lib/surfaces/console/layout';
 
 // Every console page sits under this layout: no valid session, no console. Each page still checks
 // the session and its own role (layouts are not re-run on every navigation).
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const user = await requirePageUser();
-  const pending = await pendingTopUpCount();
-  const items = CONSOLE_NAVIGATION.filter((item) => hasRole(user, item.role)).map(({ href, label }) => ({
-    href,
-    label,
-    count: href === TOP_UP_REQUESTS_PATH ? { value: pending, means: pending === 1 ? 'recarga pendiente' : 'recargas pendientes' } : undefined,
-  }));
+  const items = await consoleMenu(user);
   return (
     <>
       {/* The first stop of the keyboard: past the navigation, straight to the page. */}

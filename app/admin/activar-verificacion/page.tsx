@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
-import { requirePageUser } from '@/lib/surfaces/console/session';
-import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
+import { pendingStepPageShows, requirePageUser } from '@/lib/surfaces/console/session';
 import { env } from '@/lib/platform/settings/env';
 import { RequiredEnrolment } from './required-enrolment';
 
@@ -12,7 +11,7 @@ export const metadata: Metadata = { title: 'Active la verificación en dos pasos
 // is required (production, CONSOLE_TWO_FACTOR_REQUIRED), reaches this page only until enrolled.
 export default async function RequiredEnrolmentPage() {
   const user = await requirePageUser('support', { allowPending: 'two_factor_enrolment' });
-  if (user.pendingStep !== 'two_factor_enrolment' && !(await renderingAfterOwnAction())) redirect('/admin/cuenta');
+  if (!(await pendingStepPageShows(user, 'two_factor_enrolment'))) redirect('/admin/cuenta');
   return (
     <main className="login">
       <h1>Active la verificación en dos pasos</h1>

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
-import { currentConsoleUser } from '@/lib/surfaces/console/session';
-import { SIGN_IN_ERROR_PARAM, signInErrorMessage } from '@/lib/flows/auth/sign-in-errors';
+import { currentConsoleUser, returnPathOf } from '@/lib/surfaces/console/session';
+import { signInRefusalOf } from '@/lib/surfaces/console/sign-in';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Iniciar sesión' };
@@ -16,13 +15,12 @@ const REASONS: Record<string, { tone: 'info' | 'success'; text: string }> = {
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   // Only a console page of this site, never a link elsewhere (lib/flows/auth/return-path.ts).
-  const returnTo = safeReturnPath(params[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH;
+  const returnTo = returnPathOf(params);
   if (await currentConsoleUser()) redirect(returnTo);
   const reason = typeof params.motivo === 'string' && Object.hasOwn(REASONS, params.motivo) ? REASONS[params.motivo] : undefined;
   // next-auth sends refusals here (the form shows them inline when JavaScript runs). Only our own
   // codes become their text; anything else in the link gets one fixed sentence, never itself.
-  const errorParam = params[SIGN_IN_ERROR_PARAM];
-  const signInError = signInErrorMessage(typeof errorParam === 'string' ? errorParam : null);
+  const signInError = signInRefusalOf(params);
   return (
     <main className="login">
       <h1>Consola de consultas de contribuyentes</h1>

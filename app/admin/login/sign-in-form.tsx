@@ -3,7 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { signInErrorMessage } from '@/lib/flows/auth/sign-in-errors';
+import { signInRefusalText } from '@/lib/surfaces/console/sign-in';
 
 const UNEXPECTED = 'No se pudo iniciar sesión por un error inesperado. Espere un momento y vuelva a intentarlo.';
 
@@ -30,7 +30,7 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
         return;
       }
       // Refusals arrive as a code (lib/flows/auth/sign-in-errors.ts); only known codes have their own text.
-      setError(signInErrorMessage(result?.error) ?? UNEXPECTED);
+      setError(signInRefusalText(result?.error) ?? UNEXPECTED);
     } catch {
       setError(UNEXPECTED);
     }

@@ -2,9 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignOutButton } from '@/components/console/sign-out-button';
 import { SecondFactorForm } from '@/components/two-factor/second-factor-form';
-import { DEFAULT_RETURN_PATH, RETURN_PATH_PARAM, safeReturnPath } from '@/lib/flows/auth/return-path';
-import { requirePageUser } from '@/lib/surfaces/console/session';
-import { renderingAfterOwnAction } from '@/lib/flows/auth/session-cookie';
+import { pendingStepPageShows, requirePageUser, returnPathOf } from '@/lib/surfaces/console/session';
 import { verifySecondFactorAction } from './actions';
 
 export const metadata: Metadata = { title: 'Verificación en dos pasos' };
@@ -13,7 +11,7 @@ export const metadata: Metadata = { title: 'Verificación en dos pasos' };
 // reaches this page only, until they type a code (lib/flows/auth/session.ts, pending steps).
 export default async function SecondFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('support', { allowPending: 'second_factor' });
-  if (user.pendingStep !== 'second_factor' && !(await renderingAfterOwnAction())) redirect('/admin');
+  if (!(await pendingStepPageShows(user, 'second_factor'))) redirect('/admin');
   return (
     <main className="login">
       <h1>Verificación en dos pasos</h1>
@@ -21,7 +19,7 @@ export default async function SecondFactorPage({ searchParams }: { searchParams:
       <div className="card">
         <SecondFactorForm
           verify={verifySecondFactorAction}
-          returnTo={safeReturnPath((await searchParams)[RETURN_PATH_PARAM]) ?? DEFAULT_RETURN_PATH}
+          returnTo={returnPathOf(await searchParams)}
           enterLabel="Entrar a la consola"
           recoveryAdvice="Si perdió el teléfono, pida a un administrador que restablezca su verificación en dos pasos, o genere códigos nuevos en «Mi cuenta»."
         />

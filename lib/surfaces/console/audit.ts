@@ -1,6 +1,11 @@
 import { and, desc, eq, gte, like, lt, or, type SQL } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { auditLog, type AuditEntry } from '@/db/schema';
+import { NO_ACCOUNT } from '@/lib/core/audit/audit';
+import { ACCESS_EVENT_ACTIONS } from '@/lib/flows/auth/access-audit';
+import { listConsoleUsers } from '@/lib/flows/auth/users';
+import { portalUserEmails } from '@/lib/flows/portal-identity/accounts';
+import { integrationNames } from '@/lib/surfaces/console/integrations';
 import { formatAuditValue as formatAuditValueWith } from '@/lib/presentation/audit-labels';
 import { CONDITION_LABELS } from '@/lib/reactions/integrator-notifications/labels';
 import { startOfGuatemalanDay, startOfNextGuatemalanDay } from '@/lib/platform/time/guatemala-time';
@@ -60,6 +65,31 @@ export function auditPageQuery(database: Database, filters: AuditFilters, cursor
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(limit);
+}
+
+/**
+ * Whom an audit page names: the console's users (by id), the integrations on the page (and the one
+ * chosen in the filter) and the portal users on it, only those: there can be thousands.
+ */
+export async function auditPageNames(rows: AuditEntry[], chosenIntegration: number | undefined) {
+  const onPage = rows.filter((entry) => entry.targetType === 'integration' && /^\d{1,9}$/.test(entry.targetId)).map((entry) => Number(entry.targetId));
+  const portalUsersOnPage = rows.filter((entry) => entry.targetType === 'portal_user' && /^\d{1,9}$/.test(entry.targetId)).map((entry) => Number(entry.targetId));
+  const [users, names, portalEmails] = await Promise.all([
+    listConsoleUsers(),
+    integrationNames(chosenIntegration === undefined ? onPage : [...onPage, chosenIntegration]),
+    portalUserEmails(portalUsersOnPage),
+  ]);
+  return { users, names, portalEmails };
+}
+
+/** Whether a changed object is an e-mail no account has (a refused sign-in: the e-mail itself is never kept). */
+export function isNoAccount(targetId: string): boolean {
+  return targetId === NO_ACCOUNT;
+}
+
+/** Whether an entry is a sign-in or sign-out (nothing changed, so no differences to show). */
+export function isAccessEvent(action: string): boolean {
+  return ACCESS_EVENT_ACTIONS.has(action);
 }
 
 export { auditChanges, type AuditFieldChange } from '@/lib/presentation/audit-labels';

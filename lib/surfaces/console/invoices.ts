@@ -3,7 +3,10 @@
 import { and, asc, count, desc, eq, gte, isNull, lt } from 'drizzle-orm';
 import { db, type Database } from '@/db/client';
 import { integrations, invoiceAttempts, invoiceReversals, invoices, ledgerEntries, type InvoiceAttempt, type InvoiceReversalStanding, type InvoiceState } from '@/db/schema';
-import { LATEST_CERTIFIED_CREDIT_NOTE } from '@/lib/core/invoices/documents';
+import { findCertifiedInvoice, LATEST_CERTIFIED_CREDIT_NOTE } from '@/lib/core/invoices/documents';
+import { publishedInvoicing } from '@/lib/core/invoices/decision';
+import { certifierHealth } from '@/lib/core/invoices/health';
+import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
 import { receptorOfIntegration } from '@/lib/core/invoices/receptor';
 import { receptorId } from '@/lib/providers/fel/document';
 import { beyondCursor, cursorInstant, decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
@@ -233,4 +236,16 @@ export async function certifiedInvoiceXml(invoiceId: number): Promise<{ xml: str
     .where(and(eq(invoices.id, invoiceId), eq(invoices.state, 'certified')));
   if (!row?.xml || !row.serie || !row.numero) return undefined;
   return { xml: row.xml, serie: row.serie, numero: row.numero };
+}
+
+/** Whether invoicing is on (as published at start-up) and how the certifier has answered lately: the banners above the invoices. */
+export async function invoicingStatus() {
+  const [invoicing, certifier] = await Promise.all([publishedInvoicing(), certifierHealth()]);
+  return { invoicing, certifier };
+}
+
+/** A certified invoice's documents on its page: whether its PDF can be made, and SAT's link to verify it. */
+export async function invoiceDocuments(invoice: Pick<InvoiceDetail, 'id' | 'state'>): Promise<{ pdf: boolean; verification: string | null }> {
+  const certified = invoice.state === 'certified' ? await findCertifiedInvoice(invoice.id) : undefined;
+  return { pdf: certified !== undefined, verification: certified ? invoiceVerificationLink(certified) : null };
 }

@@ -5,7 +5,8 @@ import type { ConsoleRole } from '@/db/schema';
 import { consoleUserWithAccess, hasRole } from '@/lib/flows/auth/session';
 import { MAX_FORM_FIELD_LENGTH, postedFormFields } from '@/lib/platform/http/posted-form';
 import { typedRequestId } from '@/lib/core/request-ids/typed';
-import { referenceSearch, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
+import { isSearchReference, referenceSearch, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
+export { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
 
 interface SearchFormTarget {
   /** The page the search opens. */
@@ -38,6 +39,17 @@ export async function searchFormRedirect(request: Request, target: SearchFormTar
   }
   if (typed !== '') fields.set(SEARCH_REFERENCE_PARAM, await referenceSearch({ consoleUserId: user.id }, typed.slice(0, MAX_FORM_FIELD_LENGTH)));
   return redirectTo(withQuery(target.list, fields));
+}
+
+/** The parameter that carries a search's reference, and what a page says when that reference is no longer there. */
+export { SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
+
+/**
+ * The NIT or CUI a page's address refers to (?busqueda=bq_…), kept for the user who searched it;
+ * '' when there is no reference, or it expired or is someone else's.
+ */
+export async function searchedIdentifierOf(consoleUserId: number, reference: unknown): Promise<string> {
+  return isSearchReference(reference) ? ((await searchedIdentifier({ consoleUserId }, reference)) ?? '') : '';
 }
 
 function withQuery(path: string, fields: URLSearchParams): string {

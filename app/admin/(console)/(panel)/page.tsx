@@ -3,17 +3,11 @@ import Link from 'next/link';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ReconciliationStatus, VerificationRunStatus } from '../_components/reconciliation-status';
 import { InvoicingStoppedBanner, PaymentsFailingBanner } from '@/components/invoices/certifier-status';
-import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
-import { certifierHealth } from '@/lib/core/invoices/health';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { latestVerification, newestVerification, verificationState } from '@/lib/core/billing/verify';
-import { verificationStarterName } from '@/lib/core/billing/verify-now';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
-import { LOW_BALANCE_SHOWN, loadDashboard, parseDashboardRange } from '@/lib/core/rollups/usage';
-import { integrationName, integrationNames } from '@/lib/surfaces/console/integrations';
-import { formatQuetzales } from '@/lib/platform/money';
 import { DASHBOARD_RANGE_LABELS } from '@/lib/presentation/labels';
+import { dashboardRangeOf, dashboardView, LOW_BALANCE_SHOWN } from '@/lib/surfaces/console/dashboard';
+import { formatQuetzales } from '@/lib/platform/money';
 import { suggestIntegrations } from '../integration-suggestions';
 import { startLedgerVerification } from './actions';
 import { RefreshWhileRunning, VerifyNowForm } from './verify-now';
@@ -24,31 +18,14 @@ export const metadata: Metadata = { title: 'Panel' };
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser('support');
   const params = await searchParams;
-  const range = parseDashboardRange(typeof params.rango === 'string' ? params.rango : undefined);
-  const paymentsOn = configuredPaymentProvider() !== null;
-  const [dashboard, reconciliation, newest, certifier, payments] = await Promise.all([
-    loadDashboard(range),
-    latestVerification(),
-    newestVerification(),
-    certifierHealth(),
-    paymentsOn ? providerHealth() : null,
-  ]);
-  // The newest run is reported on its own when someone started it here, or while it is under way
-  // (or ended without a verdict); the latest full reconciliation is shown unless that is the same run.
-  const now = new Date();
-  const showNewest = newest !== undefined && (newest.trigger === 'console' || !newest.finishedAt || newest.failure !== null);
-  const running = newest !== undefined && verificationState(newest, now) === 'running';
-  // The integrations a finding names, by name (a person reads «acme», not an id).
-  const names = await integrationNames(((reconciliation?.differences ?? []) as Array<{ integrationId: number }>).map((difference) => difference.integrationId));
-  const [starter, scopeName] = showNewest
-    ? await Promise.all([verificationStarterName(newest), newest.scope === 'all' ? undefined : integrationName(Number(newest.scope))])
-    : [undefined, undefined];
+  const range = dashboardRangeOf(params);
+  const { now, rangeLabel, dashboard, certifier, payments, reconciliation, names, newest, running, showLatest } = await dashboardView(range);
 
   return (
     <>
       <PageHeader
         title="Panel"
-        description={`${DASHBOARD_RANGE_LABELS[range]}, en hora de Guatemala.`}
+        description={`${rangeLabel}, en hora de Guatemala.`}
         actions={
           <nav className="range-tabs" aria-label="Periodo">
             {Object.entries(DASHBOARD_RANGE_LABELS).map(([key, label]) => (
@@ -89,11 +66,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <p className="small muted">
           Comprueba que saldos, libro mayor y registros de consultas coinciden, y que las cuentas cuadran: cada pago en línea acreditado, cada recarga con su factura (o el motivo de no tenerla) y cada reembolso con su nota de crédito. Corre sola una vez al día; solo lee, nunca cambia dinero.
         </p>
-        {showNewest && <VerificationRunStatus run={newest} startedBy={starter} integrationName={scopeName} now={now} />}
+        {newest && <VerificationRunStatus run={newest.run} state={newest.state} startedBy={newest.startedBy} integrationName={newest.scopeName} now={now} />}
         {running && <RefreshWhileRunning />}
-        {(!showNewest || reconciliation?.id !== newest.id) && (
+        {showLatest && (
           <>
-            {showNewest && <h3 className="small">Última conciliación completa</h3>}
+            {newest && <h3 className="small">Última conciliación completa</h3>}
             <ReconciliationStatus run={reconciliation} names={names} />
           </>
         )}

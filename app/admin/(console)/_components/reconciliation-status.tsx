@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { LedgerVerification } from '@/db/schema';
-import { verificationState, type FinishedVerification, type LedgerDifference } from '@/lib/core/billing/verify';
+import type { FinishedVerification, LedgerDifference, VerificationState } from '@/lib/core/billing/verify';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
@@ -55,17 +55,19 @@ const TRIGGER_LABELS: Record<string, string> = { job: 'la tarea diaria', cli: 'l
  */
 export function VerificationRunStatus({
   run,
+  state,
   startedBy,
   integrationName,
   now = new Date(),
 }: {
   run: LedgerVerification;
+  /** Where it stands now (lib/core/billing/verify.ts), as its page's view model read it. */
+  state: VerificationState;
   startedBy?: string;
   /** The name of the integration a one-integration run covered. */
   integrationName?: string;
   now?: Date;
 }) {
-  const state = verificationState(run, now);
   const integrationLabel = `la integración ${integrationName ?? run.scope}`;
   const over = run.scope === 'all' ? 'todas las integraciones' : integrationLabel;
   const who = `iniciada por ${startedBy ?? TRIGGER_LABELS[run.trigger] ?? run.trigger} el ${formatDateTime(run.startedAt)}`;

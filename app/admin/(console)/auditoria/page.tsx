@@ -6,16 +6,12 @@ import { IntegrationFilterField } from '../_components/integration-suggestions';
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { auditChanges, formatAuditValue, listAuditPage, type AuditFilters } from '@/lib/surfaces/console/audit';
+import { auditChanges, auditPageNames, formatAuditValue, isAccessEvent, isNoAccount, listAuditPage, type AuditFilters } from '@/lib/surfaces/console/audit';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
-import { integrationNames, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
-import { NO_ACCOUNT } from '@/lib/core/audit/audit';
-import { ACCESS_EVENT_ACTIONS } from '@/lib/flows/auth/access-audit';
+import { resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
 import { ANONYMOUS_ACTOR_LABEL, auditFieldLabel, describeAuditActor, INTEGRATOR_ACTOR_LABEL } from '@/lib/presentation/audit-labels';
 import { AUDIT_ACTION_LABELS } from '@/lib/presentation/labels';
 import { formatDateTime, isCalendarDay } from '@/lib/platform/time/guatemala-time';
-import { portalUserEmails } from '@/lib/flows/portal-identity/accounts';
-import { listConsoleUsers } from '@/lib/flows/auth/users';
 import { suggestIntegrations } from '../integration-suggestions';
 import { integrationPath, sectionOfAuditAction } from '@/lib/surfaces/console/integration-sections';
 
@@ -73,14 +69,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const after = text(params.despues);
   const chosenIntegration = filters.targetType === 'integration' && filters.targetId ? Number(filters.targetId) : undefined;
   const page = await listAuditPage(filters, after);
-  // Only the names of the integrations on this page: there can be thousands.
-  const onPage = page.rows.filter((entry) => entry.targetType === 'integration' && /^\d{1,9}$/.test(entry.targetId)).map((entry) => Number(entry.targetId));
-  const portalUsersOnPage = page.rows.filter((entry) => entry.targetType === 'portal_user' && /^\d{1,9}$/.test(entry.targetId)).map((entry) => Number(entry.targetId));
-  const [users, names, portalEmails] = await Promise.all([
-    listConsoleUsers(),
-    integrationNames(chosenIntegration === undefined ? onPage : [...onPage, chosenIntegration]),
-    portalUserEmails(portalUsersOnPage),
-  ]);
+  const { users, names, portalEmails } = await auditPageNames(page.rows, chosenIntegration);
   const userNames = new Map(users.map((user) => [user.id, user.name]));
   const chosenName = chosenIntegration === undefined ? undefined : names.get(chosenIntegration);
   const base = new URLSearchParams();
@@ -102,9 +91,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       return <Link href={integrationPath(id, sectionOfAuditAction(action))}>{nombre ? `Integración ${nombre}` : `Integración ${id}`}</Link>;
     }
     // A sign-in with an e-mail no account has: the e-mail itself is never kept.
-    if (type === 'console_user' && id === NO_ACCOUNT) return 'Correo sin cuenta';
+    if (type === 'console_user' && isNoAccount(id)) return 'Correo sin cuenta';
     if (type === 'console_user') return `Usuario ${userNames.get(Number(id)) ?? id}`;
-    if (type === 'portal_user' && id === NO_ACCOUNT) return 'Correo sin cuenta del portal';
+    if (type === 'portal_user' && isNoAccount(id)) return 'Correo sin cuenta del portal';
     if (type === 'portal_user') return `Usuario del portal ${portalEmails.get(Number(id)) ?? id}`;
     if (type === 'ledger') return 'Todas las integraciones';
     if (type === 'alerts') return 'Canales de alerta';
@@ -184,7 +173,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                     <td className="small" data-label="Antes → después">
                       {changes.length === 0 ? (
                         // Sign-ins and failed attempts are events: they change nothing to compare.
-                        <span className="muted">{ACCESS_EVENT_ACTIONS.has(entry.action) ? '—' : 'sin diferencias'}</span>
+                        <span className="muted">{isAccessEvent(entry.action) ? '—' : 'sin diferencias'}</span>
                       ) : (
                         <ul className="changes">
                           {changes.map((change) => (

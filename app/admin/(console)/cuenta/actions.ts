@@ -1,49 +1,7 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
-import { z } from 'zod';
-import { fromResult } from '@/lib/surfaces/console/action';
-import { consoleAction } from '@/lib/surfaces/console/action';
-import { endOwnSession } from '@/lib/flows/auth/sessions';
-import { env } from '@/lib/platform/settings/env';
-import { requestClientIp } from '@/lib/core/limits/client-ip';
-import { changeOwnPassword, passwordSchema } from '@/lib/flows/auth/users';
+// The entry points of «Mi cuenta»'s changes (its password, its other sessions): lib/surfaces/console/account-actions.ts.
+import * as account from '@/lib/surfaces/console/account-actions';
 
-// Any signed-in user may change their own password (support included): it changes nothing else.
-// It is the one action open to a user who must still replace an initial or reset password.
-export const changePasswordAction = consoleAction(
-  {
-    role: 'support',
-    allowPending: 'password_change',
-    schema: z
-      .object({
-        actual: z.string().min(1, 'Escriba su contraseña actual.'),
-        nueva: passwordSchema,
-        confirmacion: z.string(),
-      })
-      .refine((input) => input.nueva === input.confirmacion, { path: ['confirmacion'], message: 'La confirmación no coincide con la nueva contraseña.' }),
-  },
-  async ({ actual, nueva }, user) => {
-    const requestHeaders = await headers();
-    // The client's address as the sign-in throttle sees it: wrong current passwords are counted per address too.
-    const clientIp = requestClientIp((name) => requestHeaders.get(name), env());
-    const result = await changeOwnPassword(user.actor, actual, nueva, clientIp);
-    return fromResult(result, () => ({ message: 'Contraseña cambiada. Vuelva a iniciar sesión con la nueva.', data: undefined }));
-  },
-);
-
-// Ending one of one's own other sessions ("Sesiones activas"): that browser is signed out at its
-// next request. Only the user's own sessions can match the id.
-export const endOwnSessionAction = consoleAction(
-  { role: 'support', schema: z.object({ sesion: z.string().min(1).max(64) }) },
-  async ({ sesion }, user) => {
-    if (sesion === user.sessionPublicId) return { ok: false, message: 'Para cerrar esta sesión use «Cerrar sesión».' };
-    const ended = await endOwnSession(user.actor, sesion);
-    revalidatePath('/admin/cuenta');
-    return ended
-      ? // The list says so above itself: this row goes away with the refreshed page.
-        { ok: true, data: undefined }
-      : { ok: false, message: 'Esa sesión ya había terminado.' };
-  },
-);
+export const changePasswordAction = account.changePasswordAction;
+export const endOwnSessionAction = account.endOwnSessionAction;

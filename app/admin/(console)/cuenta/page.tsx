@@ -3,12 +3,9 @@ import { SessionsList } from '@/components/account/sessions-list';
 import { PageHeader } from '@/components/console/page-header';
 import { TwoFactorSection } from '@/components/two-factor/section';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { activeSessionRows } from '@/lib/flows/auth/session-rows';
-import { listActiveSessions } from '@/lib/flows/auth/sessions';
 import { ROLE_LABELS } from '@/lib/presentation/labels';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
-import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
-import { twoFactorStatus } from '@/lib/flows/two-factor/service';
+import { accountView } from '@/lib/surfaces/console/account';
 import { env } from '@/lib/platform/settings/env';
 import { endOwnSessionAction } from './actions';
 import { ChangePasswordForm } from './change-password-form';
@@ -18,8 +15,7 @@ export const metadata: Metadata = { title: 'Mi cuenta' };
 
 export default async function AccountPage() {
   const user = await requirePageUser('support');
-  const [activeSessions, twoFactor] = await Promise.all([listActiveSessions(user.id), twoFactorStatus(user.id)]);
-  const sessions = activeSessionRows(activeSessions, user.sessionPublicId);
+  const { sessions, twoFactor } = await accountView(user);
   return (
     <>
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${ROLE_LABELS[user.role]}`} />
@@ -33,7 +29,7 @@ export default async function AccountPage() {
         <TwoFactorSection
           enrolled={twoFactor.enrolled}
           recoveryCodesLeft={twoFactor.recoveryCodesLeft}
-          required={twoFactorRequired()}
+          required={twoFactor.required}
           requiredNote="Es obligatoria para los administradores."
           actions={CONSOLE_TWO_FACTOR_ACTIONS}
           place={CONSOLE_PLACE}

@@ -7,12 +7,7 @@ import { sourceClients } from '@/lib/sources';
 import { SOURCE_NAMES, type BreakerState, type CallResult } from '@/lib/sources/guard';
 import { formatShare } from '@/lib/presentation/share';
 import { CertifierStatus, PaymentProviderStatus } from '@/components/invoices/certifier-status';
-import { providerActivity } from '@/lib/flows/online-top-ups/payments';
-import { providerHealth } from '@/lib/flows/online-top-ups/provider-health';
-import { PAYMENT_PROVIDER_NAMES } from '@/lib/flows/online-top-ups/labels';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
-import { publishedInvoicing } from '@/lib/core/invoices/decision';
-import { certifierHealth } from '@/lib/core/invoices/health';
+import { outsidePartiesView } from '@/lib/surfaces/console/outside-parties';
 import { felSettings } from '@/lib/providers/fel/settings';
 import { CERTIFIER_NAMES } from '@/lib/presentation/invoice-labels';
 
@@ -38,8 +33,7 @@ export default async function SourcesPage() {
   await requirePageUser('support');
   const guards = sourceClients().guards;
   const sources = SOURCE_NAMES.map((source) => guards[source].health());
-  const [certifier, invoicing, payments, paymentsHealth] = await Promise.all([certifierHealth(), publishedInvoicing(), providerActivity(), providerHealth()]);
-  const provider = configuredPaymentProvider();
+  const { certifier, invoicing, payments, paymentsHealth, paymentsConfigured, providerName } = await outsidePartiesView();
 
   return (
     <>
@@ -99,8 +93,8 @@ export default async function SourcesPage() {
         <EmptyState title="Sin consultas en la última hora">Las cifras aparecen con las primeras consultas a cada fuente.</EmptyState>
       )}
       {(invoicing === 'on' || certifier.lastCallAt !== null) && <CertifierStatus health={certifier} certifierName={CERTIFIER_NAMES[felSettings().FEL_CERTIFIER] ?? null} />}
-      {(provider !== null || payments.lastWebhookAt !== null || payments.lastReadAt !== null) && (
-        <PaymentProviderStatus name={provider === null ? null : (PAYMENT_PROVIDER_NAMES[provider.name] ?? provider.name)} activity={payments} health={paymentsHealth} />
+      {(paymentsConfigured || payments.lastWebhookAt !== null || payments.lastReadAt !== null) && (
+        <PaymentProviderStatus name={providerName} activity={payments} health={paymentsHealth} />
       )}
     </>
   );

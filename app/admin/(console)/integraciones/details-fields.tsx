@@ -1,6 +1,5 @@
 import { Field } from '@/components/console/action-form';
-import { formatPhone } from '@/lib/flows/integration-management/details-display';
-import { CONTACT_NAME_MAX, EMAIL_MAX } from '@/lib/flows/integration-management/details-schemas';
+import { CONTACT_NAME_MAX, EMAIL_MAX, formatPhone } from '@/lib/surfaces/console/integration-details';
 import type { IntegrationDetails } from '@/lib/flows/integration-management/details-service';
 
 // A hint under one input of a row must not stretch its neighbours' inputs.

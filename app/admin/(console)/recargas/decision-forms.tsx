@@ -4,7 +4,7 @@ import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { formatQuetzales } from '@/lib/platform/money';
-import { APPROVAL_NOTE_MAX_LENGTH } from '@/lib/flows/top-ups/messages';
+import { APPROVAL_NOTE_MAX_LENGTH } from '@/lib/surfaces/console/top-up-decision';
 import { approveTopUpRequestAction, rejectTopUpRequestAction } from './actions';
 
 // A decided request leaves the list with its forms: the notice of its decision would go with it,

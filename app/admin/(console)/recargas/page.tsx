@@ -7,18 +7,12 @@ import { describeAuditActor } from '@/lib/presentation/audit-labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
 import { bankName } from '@/lib/platform/guatemala/banks';
-import { TOP_UP_STATE_LABELS } from '@/lib/flows/top-ups/labels';
 import { TopUpStateBadge } from '@/components/top-ups/state-badge';
-import { creditedCentavos, decidedTopUpPage, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, TOP_UP_PAGE_SIZE, type TopUpRequestView } from '@/lib/flows/top-ups/requests';
-import { isImageSlip } from '@/lib/flows/top-ups/slips';
+import type { TopUpRequestView } from '@/lib/flows/top-ups/requests';
+import { AUTO_TOP_UP_STATE_LABELS, creditedCentavos, isImageSlip, ONLINE_PAYMENTS_OFF_NOTICE, TOP_UP_PAGE_SIZE, TOP_UP_STATE_LABELS, topUpsView } from '@/lib/surfaces/console/top-ups';
 import { ApproveTopUpForm, DecisionNotices, RejectTopUpForm } from './decision-forms';
 import type { OnlinePayment } from '@/db/schema';
-import { recentOnlinePayments } from '@/lib/flows/online-top-ups/payments';
 import type { RefundSummary } from '@/lib/flows/online-top-ups/labels';
-import { autoTopUpsInUse } from '@/lib/flows/auto-top-ups/auto-top-ups';
-import { AUTO_TOP_UP_STATE_LABELS } from '@/lib/flows/auto-top-ups/messages';
-import { ONLINE_PAYMENTS_OFF_NOTICE } from '@/lib/flows/online-top-ups/messages';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { OnlinePaymentsTable } from '@/components/online-payments/online-payments-table';
 
 export const metadata: Metadata = { title: 'Recargas pendientes' };
@@ -32,20 +26,8 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
   const query = await searchParams;
   const after = query.despues;
   const historyAfter = typeof query.historial === 'string' ? query.historial : undefined;
-  const [page, pending, duplicates, history, onlinePayments, automatic] = await Promise.all([
-    pendingTopUpPage(typeof after === 'string' ? after : undefined),
-    pendingTopUpCount(),
-    referenceDuplicates(),
-    decidedTopUpPage(historyAfter),
-    recentOnlinePayments(),
-    autoTopUpsInUse(),
-  ]);
-  const paymentsOn = configuredPaymentProvider() !== null;
+  const { page, pending, sharing, history, onlinePayments, automatic, paymentsOn } = await topUpsView(typeof after === 'string' ? after : undefined, historyAfter);
   const requests = page.rows;
-  // Requests reported before references were compared by letters and digits may be one deposit:
-  // each card names the others, so the deposit is credited once.
-  const sharing = new Map<number, TopUpRequestView[]>();
-  for (const group of duplicates) for (const request of group.requests) sharing.set(request.id, group.requests.filter((other) => other.id !== request.id));
   const canDecide = hasRole(user, 'admin');
   return (
     <>
@@ -136,7 +118,7 @@ export default async function PendingTopUpsPage({ searchParams }: { searchParams
 }
 
 /** Integrations whose owner turned automatic top-up on, active or paused (and why). */
-function AutomaticTopUps({ settings, on }: { settings: Awaited<ReturnType<typeof autoTopUpsInUse>>; on: boolean }) {
+function AutomaticTopUps({ settings, on }: { settings: Awaited<ReturnType<typeof topUpsView>>['automatic']; on: boolean }) {
   if (!on && settings.length === 0) return null;
   return (
     <section className="card" aria-labelledby="recargas-automaticas">

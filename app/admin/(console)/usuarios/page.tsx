@@ -3,19 +3,16 @@ import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { EmailAddress } from '@/components/email-address';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { countActiveSessionsByUser } from '@/lib/flows/auth/sessions';
 import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/presentation/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { twoFactorRequired } from '@/lib/flows/auth/two-factor-policy';
-import { usersWithTwoFactor } from '@/lib/flows/two-factor/service';
-import { listConsoleUsers } from '@/lib/flows/auth/users';
+import { consoleUsersView } from '@/lib/surfaces/console/users';
 import { CreateUserForm, UserRowActions } from './user-forms';
 
 export const metadata: Metadata = { title: 'Usuarios' };
 
 export default async function UsersPage() {
   const currentUser = await requirePageUser('admin');
-  const [users, sessionCounts, twoFactorUsers] = await Promise.all([listConsoleUsers(), countActiveSessionsByUser(), usersWithTwoFactor()]);
+  const { users, sessionCounts, twoFactorUsers, twoFactorRequired } = await consoleUsersView();
   return (
     <>
       <PageHeader
@@ -61,7 +58,7 @@ export default async function UsersPage() {
                 </td>
                 <td className="small" data-label="Verificación en dos pasos">
                   {twoFactorUsers.has(user.id) ? TWO_FACTOR_LABELS.enrolled : TWO_FACTOR_LABELS.notEnrolled}
-                  {!twoFactorUsers.has(user.id) && twoFactorRequired() && <div className="muted">{TWO_FACTOR_LABELS.enrolsAtSignIn}</div>}
+                  {!twoFactorUsers.has(user.id) && twoFactorRequired && <div className="muted">{TWO_FACTOR_LABELS.enrolsAtSignIn}</div>}
                 </td>
                 <td className="nowrap small" data-label="Sesiones">
                   {sessionCounts.get(user.id) ?? 0}

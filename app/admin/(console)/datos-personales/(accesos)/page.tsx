@@ -8,9 +8,9 @@ import type { PersonalDataAccessKind } from '@/db/schema';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { describeAuditActor } from '@/lib/presentation/audit-labels';
 import { formatDateTime, isCalendarDay } from '@/lib/platform/time/guatemala-time';
-import { listAccessPage, type AccessEntry, type AccessFilters } from '@/lib/core/personal-data/access-log';
+import type { AccessEntry, AccessFilters } from '@/lib/core/personal-data/access-log';
 import { ACCESS_KIND_LABELS, describeAccessDetails } from '@/lib/presentation/personal-data-labels';
-import { listConsoleUsers } from '@/lib/flows/auth/users';
+import { personalDataAccessView } from '@/lib/surfaces/console/personal-data';
 
 export const metadata: Metadata = { title: 'Accesos a datos personales' };
 
@@ -42,7 +42,7 @@ export default async function PersonalDataAccessPage({ searchParams }: { searchP
   const params = await searchParams;
   const { filters, problem } = readFilters(params);
   const after = text(params.despues);
-  const [page, users] = await Promise.all([listAccessPage(filters, after), listConsoleUsers()]);
+  const { page, users } = await personalDataAccessView(filters, after);
   const base = new URLSearchParams();
   const filterParams: Array<[string, string | number | undefined]> = [
     ['quien', filters.userId],

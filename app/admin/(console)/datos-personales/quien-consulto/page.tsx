@@ -5,8 +5,7 @@ import { HttpStatusBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { isSearchReference, SEARCH_REFERENCE_PARAM, searchedIdentifier } from '@/lib/core/personal-data/search-references';
-import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
+import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM, searchedIdentifierOf } from '@/lib/surfaces/console/search-form';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import {
   integrationIdentity,
@@ -30,7 +29,7 @@ export default async function SubjectReportPage({ searchParams }: { searchParams
   const params = await searchParams;
   // The identifier is posted to ./buscar and comes back as a reference: never in the address.
   const reference = params[SEARCH_REFERENCE_PARAM];
-  const typed = isSearchReference(reference) ? ((await searchedIdentifier({ consoleUserId: user.id }, reference)) ?? '') : '';
+  const typed = await searchedIdentifierOf(user.id, reference);
   const expired = reference !== undefined && typed === '';
   const parsed = typed.trim() === '' ? undefined : subjectIdentifierSchema.safeParse(typed);
   // The request's reference (ticket, letter) is asked for every report and kept in the access log.

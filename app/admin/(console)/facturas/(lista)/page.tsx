@@ -7,10 +7,8 @@ import { requirePageUser } from '@/lib/surfaces/console/session';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { creditNoteName, INVOICE_PAGE_MESSAGES, invoiceNumberCell, INVOICE_STANDING_LABELS, INVOICE_STANDINGS } from '@/lib/presentation/invoice-labels';
-import { publishedInvoicing } from '@/lib/core/invoices/decision';
-import { certifierHealth } from '@/lib/core/invoices/health';
 import { InvoicingStoppedBanner } from '@/components/invoices/certifier-status';
-import { invoiceFilters, invoicePage, invoicesToCorrect } from '@/lib/surfaces/console/invoices';
+import { invoiceFilters, invoicePage, invoicesToCorrect, invoicingStatus } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 
 export const metadata: Metadata = { title: 'Facturas' };
@@ -24,7 +22,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
   const after = typeof query.despues === 'string' ? query.despues : undefined;
   const page = await invoicePage(filters, after);
   const toCorrect = await invoicesToCorrect();
-  const [invoicing, certifier] = await Promise.all([publishedInvoicing(), certifierHealth()]);
+  const { invoicing, certifier } = await invoicingStatus();
   // "Por corregir" is this list filtered by that state, with the certifier's message beside each.
   const correcting = filters.state === 'to_correct';
   const applied = new URLSearchParams();

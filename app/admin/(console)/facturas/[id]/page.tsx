@@ -4,15 +4,13 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { ActionForm } from '@/components/console/action-form';
 import { PageHeader } from '@/components/console/page-header';
-import { findCertifiedInvoice } from '@/lib/core/invoices/documents';
 import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { invoiceVerificationLink } from '@/lib/flows/invoicing/documents';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime, guatemalanToday } from '@/lib/platform/time/guatemala-time';
 import { creditNoteName, invoiceName, INVOICE_CALL_LABELS, INVOICE_NEXT_STEP, INVOICE_OUTCOME_LABELS, INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { invoiceReversalView } from '@/lib/surfaces/console/invoice-reversals';
-import { findInvoice, invoiceIdOf, type InvoiceDetail } from '@/lib/surfaces/console/invoices';
+import { findInvoice, invoiceDocuments, invoiceIdOf, type InvoiceDetail } from '@/lib/surfaces/console/invoices';
 import { InvoiceStateBadge } from '../state-badge';
 import { ReversalSection } from './reversal-section';
 import { retryInvoiceAction } from './actions';
@@ -36,8 +34,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const user = await requirePageUser('support');
   const invoice = await invoiceOrNotFound((await params).id);
   const reversals = await invoiceReversalView(invoice);
-  const certified = invoice.state === 'certified' ? await findCertifiedInvoice(invoice.id) : undefined;
-  const verification = certified ? invoiceVerificationLink(certified) : null;
+  const { pdf: certified, verification } = await invoiceDocuments(invoice);
   // The movements of the sale's day (Guatemala's calendar), where its top-up is.
   const saleDay = guatemalanToday(invoice.sale.createdAt);
   const movements = `/admin/integraciones/${invoice.integrationId}/movimientos`;

@@ -2,7 +2,6 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { InvoiceReversal } from '@/db/schema';
-import { calendarDayText, REVERSAL_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
@@ -109,7 +108,7 @@ function CorrectionForm({ invoice, canAct, kind, reasonField }: { invoice: Props
 
 /** The invoice's void (within SAT's deadline, shown by the button) or, after it, its credit note. */
 export function ReversalSection({ invoice, reversals, canAct }: Props) {
-  const { live, lastRefused, voidDeadline, voidableNow } = reversals;
+  const { live, lastRefused, voidableUntilText, voidDeadlineDay, voidableNow } = reversals;
   const hidden = { invoiceId: invoice.id };
   const name = `${invoice.serie}-${invoice.numero}`;
   const reasonField = (
@@ -146,15 +145,15 @@ export function ReversalSection({ invoice, reversals, canAct }: Props) {
           >
             {reasonField}
             <p className="small" data-testid="void-deadline">
-              {REVERSAL_MESSAGES.voidableUntil(voidDeadline)}
+              {voidableUntilText}
             </p>
           </ActionForm>
         ) : (
-          <p data-testid="void-deadline">{`${REVERSAL_MESSAGES.voidableUntil(voidDeadline)} Solo un administrador puede anularla.`}</p>
+          <p data-testid="void-deadline">{`${voidableUntilText} Solo un administrador puede anularla.`}</p>
         )
       ) : (
         <>
-          <p data-testid="void-deadline">{`El plazo para anularla venció el ${calendarDayText(voidDeadline)}: se corrige con una nota de crédito (NCRE) que la referencia, por su total.`}</p>
+          <p data-testid="void-deadline">{`El plazo para anularla venció el ${voidDeadlineDay}: se corrige con una nota de crédito (NCRE) que la referencia, por su total.`}</p>
           {canAct ? (
             <ActionForm
               action={creditNoteAction}

@@ -5,10 +5,9 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { INTEGRATION_SORTS, INTEGRATIONS_PAGE_SIZE, listIntegrationsPage, type IntegrationSort, type SortDirection } from '@/lib/surfaces/console/integrations';
-import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
+import { FLAG_LOOKUP, FLAG_NAMES } from '@/lib/surfaces/console/lookup-flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { formatQuetzales } from '@/lib/platform/money';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 

@@ -1,5 +1,5 @@
 import { ActionForm } from '@/components/console/action-form';
-import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/flows/integration-management/details-display';
+import { formatNit, formatPhone, NOT_REGISTERED } from '@/lib/surfaces/console/integration-details';
 import type { IntegrationDetails } from '@/lib/flows/integration-management/details-service';
 import { DetailsFields } from '../details-fields';
 import { setIntegrationDetailsAction } from './details-actions';

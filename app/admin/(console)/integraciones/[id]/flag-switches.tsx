@@ -3,10 +3,10 @@
 import { useState, useTransition } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
 import type { ActionResult } from '@/lib/surfaces/console/action';
-import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
+import { FLAG_LOOKUP, FLAG_NAMES } from '@/lib/surfaces/console/lookup-flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
-import { FLAG_NAMES, type FlagName, type IntegrationFlags } from '@/lib/core/integrations/flags';
+import type { FlagName, IntegrationFlags } from '@/lib/core/integrations/flags';
 
 interface FlagSwitchesProps {
   integrationId: number;

@@ -1,7 +1,8 @@
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { INTEGRATION_SECTIONS, type IntegrationSection } from '@/lib/surfaces/console/integration-sections';
-import { findIntegration, type IntegrationView } from '@/lib/flows/integration-management/service';
+import type { IntegrationView } from '@/lib/flows/integration-management/service';
+import { integrationOfAddress } from '@/lib/surfaces/console/integration-pages';
 
 /**
  * The integration a page under /admin/integraciones/[id] is about, read once per request: the
@@ -9,8 +10,7 @@ import { findIntegration, type IntegrationView } from '@/lib/flows/integration-m
  * or names no integration, answers the console's 404.
  */
 export const integrationOrNotFound = cache(async (id: string): Promise<IntegrationView> => {
-  if (!/^\d{1,9}$/.test(id)) notFound();
-  const integration = await findIntegration(Number(id));
+  const integration = await integrationOfAddress(id);
   if (!integration) notFound();
   return integration;
 });

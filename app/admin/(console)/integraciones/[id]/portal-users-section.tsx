@@ -2,11 +2,8 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { EmailAddress } from '@/components/email-address';
 import { EmptyState } from '@/components/console/page-header';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { EXPIRED_INVITATIONS_LISTED_DAYS, listOpenInvitations } from '@/lib/flows/portal-identity/invitations';
-import { INVITATION_VALID_HOURS } from '@/lib/flows/portal-identity/links';
-import { portalMailAvailable } from '@/lib/flows/portal-identity/mail';
-import { PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';
-import { membersOf, type TeamMember } from '@/lib/flows/portal-identity/team';
+import type { TeamMember } from '@/lib/flows/portal-identity/team';
+import { INVITATION_TERMS, PORTAL_ROLE_LABELS, PORTAL_ROLES, portalUsersView } from '@/lib/surfaces/console/portal-users';
 import { CancelInvitationForm, PortalUsersNotices, RemovePortalUserForm, ResendInvitationForm } from './portal-user-forms';
 import { invitePortalUserAction } from './portal-users-actions';
 
@@ -32,9 +29,7 @@ function removalQuestion(member: TeamMember, owners: number) {
  * an invitation again; support staff read.
  */
 export async function PortalUsersSection({ integrationId, isAdmin }: { integrationId: number; isAdmin: boolean }) {
-  const [members, invitations] = await Promise.all([membersOf(integrationId), listOpenInvitations(integrationId)]);
-  const owners = members.filter((member) => member.role === 'propietario').length;
-  const mail = portalMailAvailable();
+  const { members, invitations, owners, mail } = await portalUsersView(integrationId);
   return (
     <section className="card" aria-labelledby="portal-users-title" data-testid="portal-users">
       <h2 id="portal-users-title">Usuarios del portal</h2>
@@ -111,7 +106,7 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
                           confirmation={{
                             kind: 'text',
                             title: `¿Reenviar la invitación a ${invitation.email}?`,
-                            message: `Se envía un enlace nuevo, de un solo uso, que vence en ${INVITATION_VALID_HOURS} horas. El enlace anterior deja de servir al momento.`,
+                            message: `Se envía un enlace nuevo, de un solo uso, que vence en ${INVITATION_TERMS.validHours} horas. El enlace anterior deja de servir al momento.`,
                             confirmLabel: 'Reenviar invitación',
                           }}
                         />
@@ -134,7 +129,7 @@ export async function PortalUsersSection({ integrationId, isAdmin }: { integrati
             </table>
           </div>
         )}
-        <p className="small muted">Las invitaciones vencidas se listan {EXPIRED_INVITATIONS_LISTED_DAYS} días; después, invite de nuevo.</p>
+        <p className="small muted">Las invitaciones vencidas se listan {INVITATION_TERMS.expiredListedDays} días; después, invite de nuevo.</p>
       </PortalUsersNotices>
       {isAdmin && (
         <>

@@ -1,7 +1,6 @@
-import { integrationReceptor } from '@/lib/flows/invoicing/receptor';
+import { integrationReceptorView } from '@/lib/surfaces/console/integration-pages';
 import type { Integration } from '@/db/schema';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { receptorText } from '@/lib/presentation/invoice-labels';
 import { BillingContactForm } from '@/components/invoices/billing-contact-form';
 import { saveBillingContactAction } from './receptor-actions';
 import { ReceptorForm } from './receptor-form';
@@ -12,12 +11,7 @@ import { ReceptorForm } from './receptor-form';
  * Administrators set it (and the integration's owner or billing person in the portal); support reads it.
  */
 export function ReceptorSection({ integration, isAdmin }: { integration: Integration; isAdmin: boolean }) {
-  const { receptor, set, setAt } = integrationReceptor(integration);
-  const text = receptorText({
-    receptorKind: receptor.kind,
-    receptorId: receptor.kind === 'nit' ? receptor.nit : receptor.kind === 'cui' ? receptor.cui : 'CF',
-    receptorName: receptor.kind === 'cf' ? null : receptor.name,
-  });
+  const { text, set, setAt } = integrationReceptorView(integration);
   return (
     <section className="card" aria-labelledby="receptor-title" id="receptor">
       <h2 id="receptor-title">Receptor de las facturas</h2>

@@ -2,29 +2,11 @@ import Link from 'next/link';
 import { ActionForm } from '@/components/console/action-form';
 import { EmptyState } from '@/components/console/page-header';
 import { IssuedStatementsTable } from '@/components/statements/issued-statements-table';
-import { guatemalanMonthOf } from '@/lib/platform/time/guatemala-time';
-import { previousMonth } from '@/lib/flows/statements/monthly';
-import { runningMonthRange } from '@/lib/flows/statements/preview';
+import { closedMonths, runningMonth } from '@/lib/surfaces/console/statements';
 import { monthName } from '@/lib/platform/time/months';
 import type { Statement } from '@/lib/flows/statements/statements';
 import { issueStatementAction } from './estados/actions';
 import { statementsPath } from '@/lib/surfaces/console/integration-sections';
-
-/**
- * The closed months an administrator can issue a statement for: the last twelve, none before the
- * month the integration was created in (an empty statement would be kept forever).
- */
-function closedMonths(createdAt: Date, now = new Date()): string[] {
-  const months: string[] = [];
-  const first = guatemalanMonthOf(createdAt);
-  let month = previousMonth(now);
-  for (let index = 0; index < 12 && month >= first; index++) {
-    months.push(month);
-    const [year, number] = month.split('-').map(Number) as [number, number];
-    month = number === 1 ? `${year - 1}-12` : `${year}-${String(number - 1).padStart(2, '0')}`;
-  }
-  return months;
-}
 
 /**
  * Monthly statements: the ones issued, to download as PDF (administrators and support) or the CSV
@@ -46,7 +28,7 @@ export function StatementsSection({
 }) {
   const base = statementsPath(integrationId);
   const months = closedMonths(createdAt);
-  const running = runningMonthRange();
+  const running = runningMonth();
   return (
     <section className="card" aria-labelledby="statements-title">
       <h2 id="statements-title">Estados de cuenta</h2>

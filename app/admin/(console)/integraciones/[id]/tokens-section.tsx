@@ -1,6 +1,5 @@
 import { TokensTable } from '@/components/credentials/tokens-table';
-import { rotationSides } from '@/lib/core/credentials/rotation-pairs';
-import { tokenDistinction } from '@/lib/presentation/token-labels';
+import { tokenChoices } from '@/lib/surfaces/console/integration-pages';
 import type { TokenView } from '@/lib/flows/integration-management/tokens';
 import { createTokenAction, revokeTokenAction, rotateTokenAction } from '../actions';
 import { NewTokenForm, RevokeTokenForm, RotateTokenForm } from '@/components/credentials/token-forms';
@@ -23,13 +22,13 @@ export function TokensSection({ integrationId, tokens, isAdmin }: { integrationI
         <div className="grid grid-3">
           <div>
             <h3>Rotar un token</h3>
-            <RotateTokenForm scope={{ integrationId }} tokens={choices(tokens, (token) => token.state === 'active')} rotate={rotateTokenAction} />
+            <RotateTokenForm scope={{ integrationId }} tokens={tokenChoices(tokens, (token) => token.state === 'active')} rotate={rotateTokenAction} />
           </div>
           <div>
             <h3>Revocar un token</h3>
             <RevokeTokenForm
               scope={{ integrationId }}
-              tokens={choices(tokens, (token) => token.state === 'active' || token.state === 'ending')}
+              tokens={tokenChoices(tokens, (token) => token.state === 'active' || token.state === 'ending')}
               revoke={revokeTokenAction}
             />
           </div>
@@ -41,10 +40,4 @@ export function TokensSection({ integrationId, tokens, isAdmin }: { integrationI
       )}
     </section>
   );
-}
-
-/** The tokens a form offers, each told apart from its rotation's other token (new or old, created, working until). */
-function choices(tokens: TokenView[], offered: (token: TokenView) => boolean) {
-  const sides = rotationSides(tokens);
-  return tokens.filter(offered).map((token) => ({ id: token.id, label: token.label, prefix: token.tokenPrefix, distinction: tokenDistinction(token, sides) }));
 }

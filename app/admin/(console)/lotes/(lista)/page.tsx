@@ -7,8 +7,8 @@ import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { bulkJobState, type BulkJobState } from '@/db/schema';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { listConsoleJobs } from '@/lib/flows/bulk/console';
-import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
+import { consoleJobsPage } from '@/lib/surfaces/console/bulk-jobs';
+import { JOB_STATE_LABELS } from '@/lib/surfaces/console/bulk-job-words';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
@@ -39,7 +39,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
   }
   const after = text(params.despues) || undefined;
   const [page, chosenName] = await Promise.all([
-    integrationProblem ? { rows: [], older: undefined } : listConsoleJobs({ integrationId, state }, after),
+    integrationProblem ? { rows: [], older: undefined } : consoleJobsPage({ integrationId, state }, after),
     integrationId === undefined ? undefined : integrationName(integrationId),
   ]);
   const filterParams = new URLSearchParams({ ...(integrationId !== undefined ? { integracion: String(integrationId) } : {}), ...(state ? { estado: state } : {}) });

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useActionActivity } from '@/components/console/action-activity';
 import { ActionForm } from '@/components/console/action-form';
 import type { BulkJobState } from '@/db/schema';
-import { PAUSE_REASON_MAX_LENGTH } from '@/lib/flows/bulk/labels';
+import { PAUSE_REASON_MAX_LENGTH } from '@/lib/surfaces/console/bulk-job-words';
 import { cancelJobAction, pauseJobAction, resumeJobAction } from '../actions';
 
 // An administrator's pause, resume and cancel, each confirmed first. Pausing swaps its button for

@@ -11,11 +11,8 @@ import { shortenedRequestId } from '@/components/records/short-request-id';
 import { RevealIdentifiers } from '@/components/records/reveal-identifiers';
 import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { findConsoleJob, listConsoleJobItems } from '@/lib/flows/bulk/console';
-import { isPublicJobId } from '@/lib/flows/bulk/jobs';
-import { readJobOrigin } from '@/lib/flows/bulk/origin';
-import { itemReasonLabel, itemStatusLabel, JOB_STATE_LABELS, jobHasEnded } from '@/lib/flows/bulk/labels';
-import { sourceForIntegrator } from '@/lib/flows/bulk/results';
+import { consoleJobView, jobPageTitle } from '@/lib/surfaces/console/bulk-jobs';
+import { itemReasonLabel, itemStatusLabel, JOB_STATE_LABELS, jobHasEnded } from '@/lib/surfaces/console/bulk-job-words';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
@@ -25,7 +22,7 @@ import { JobControls } from './job-controls';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
-  return { title: isPublicJobId(id) ? `Lote ${id}` : 'Lote' };
+  return { title: jobPageTitle(id) };
 }
 
 // One job by its public id: the list's figures, the administrator's controls, and its rows in the
@@ -36,8 +33,9 @@ export default async function JobPage({ params, searchParams }: { params: Promis
   const { id } = await params;
   const desde = (await searchParams).desde;
   const after = typeof desde === 'string' && /^\d{1,5}$/.test(desde) ? Number(desde) : 0;
-  const [job, items, origin] = await Promise.all([findConsoleJob(id), listConsoleJobItems(id, after), isPublicJobId(id) ? readJobOrigin(id) : undefined]);
-  if (!job || !items || !origin) notFound();
+  const found = await consoleJobView(id, after);
+  if (!found) notFound();
+  const { job, items, origin } = found;
   const { counts } = job;
   return (
     <>
@@ -140,7 +138,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
                   <td className="nowrap" data-label="Respondida">
                     {item.answeredAt ? formatDateTime(item.answeredAt) : '—'}
                   </td>
-                  <td data-label="Fuente">{sourceForIntegrator(item.source).fuente ?? '—'}</td>
+                  <td data-label="Fuente">{item.sourceLabel ?? '—'}</td>
                   <td data-label="Id de solicitud">
                     {item.requestId ? (
                       // Its query record, through the records' request-id search (a redirect to the record).

@@ -1,4 +1,4 @@
-import { REVEAL_REASON_MAX_LENGTH } from '@/lib/core/personal-data/access-log';
+import { REVEAL_REASON_MAX_LENGTH } from '@/lib/surfaces/console/records';
 
 /**
  * An administrator's export with NIT and CUI in full: asked for with a reason (a short text or a

@@ -13,27 +13,15 @@ import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationChoiceLabel } from '@/lib/surfaces/console/integration-choice';
 import { integrationName, resolveIntegrationFilter } from '@/lib/surfaces/console/integrations';
 import { env } from '@/lib/platform/settings/env';
-import { requestTraceSettings } from '@/lib/core/request-traces/settings';
 import { LOOKUP_LABELS, REFUSAL_REASON_LABELS } from '@/lib/vocabulary/labels';
 import { formatDateTime, formatHourSpan } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
-import { listRecordsPage } from '@/lib/core/records/list';
-import { plainSearchParams } from '@/lib/core/records/filters';
-import { parseRecordFilters } from '@/lib/presentation/record-filters';
-import { maskedIdentifiers } from '@/lib/core/sealing/masking';
-import { recordListAddress, SEARCH_REFERENCE_PARAM, withSearchedIdentifier } from '@/lib/core/personal-data/search-references';
-import { EXPIRED_SEARCH_MESSAGE } from '@/lib/presentation/personal-data-labels';
+import { maskedRecordsPage, recordFiltersOf, recordListQuery, requestIdOutcome, requestTraceTerms, searchedRecordParams } from '@/lib/surfaces/console/records';
+import { EXPIRED_SEARCH_MESSAGE, SEARCH_REFERENCE_PARAM } from '@/lib/surfaces/console/search-form';
 import { FullExportForm } from './full-export-form';
 import { suggestIntegrations } from '../../integration-suggestions';
-import {
-  recordIdForRequestId,
-  refusalReasonsAround,
-  replayRecordPath,
-  REFUSAL_WINDOW_HOURS,
-  type RefusalReasonCount,
-} from '@/lib/core/request-ids/search';
-import { requestTrace, untracedSince, type RequestTrace } from '@/lib/core/request-traces/read';
-import { untracedAnswersText } from '@/lib/presentation/untraced-answers';
+import type { RefusalReasonCount } from '@/lib/core/request-ids/search';
+import type { RequestTrace } from '@/lib/core/request-traces/read';
 import { integrationPath, sectionOfRefusal } from '@/lib/surfaces/console/integration-sections';
 
 export const metadata: Metadata = { title: 'Registros de consultas' };
@@ -45,7 +33,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const user = await requirePageUser('support');
   const isAdmin = user.role === 'admin';
   // The NIT or CUI searched for is behind ?busqueda= (posted to ./buscar): never in the address.
-  const searched = await withSearchedIdentifier({ consoleUserId: user.id }, plainSearchParams(await searchParams));
+  const searched = await searchedRecordParams(user.id, await searchParams);
   const params = searched.params;
   // The integration field sends what it shows: a name, or a suggestion with its number. The URL
   // keeps the id (links, the CSV export and the back link read it), so a resolved name redirects.
@@ -57,7 +45,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     integrationProblem = resolved.problem;
     delete params.integracion;
   }
-  const { filters, problems: filterProblems } = parseRecordFilters(params);
+  const { filters, problems: filterProblems } = recordFiltersOf(params);
   const problems = integrationProblem ? [{ field: 'integracion' as const, message: integrationProblem }, ...filterProblems] : filterProblems;
   // A request id typed in the search box reaches ./solicitud first (proxy.ts), which opens its
   // record with a redirect; one that left no record comes back here as ?solicitud=. Its trace says
@@ -68,17 +56,9 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   let trace: RequestTrace | undefined;
   let untraced = 0;
   if (filters.solicitud) {
-    const recordId = await recordIdForRequestId(filters.solicitud);
-    if (recordId !== undefined) redirect(`/admin/registros/${recordId}`);
-    trace = await requestTrace(filters.solicitud);
-    const replayed = replayRecordPath(trace);
-    if (replayed) redirect(replayed);
-    if (!trace) {
-      [refusals, untraced] = await Promise.all([
-        refusalReasonsAround(new Date(), { integrationId: filters.integracion, lookup: filters.consulta }),
-        untracedSince(new Date(), REFUSAL_WINDOW_HOURS),
-      ]);
-    }
+    const outcome = await requestIdOutcome(filters.solicitud, filters);
+    if ('redirectTo' in outcome) redirect(outcome.redirectTo);
+    ({ trace, refusals, untraced } = outcome);
   }
   const position = {
     after: typeof params.despues === 'string' ? params.despues : undefined,
@@ -86,15 +66,15 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   };
   const [page, chosenIntegration] = await Promise.all([
     // A search whose reference no longer opens lists nothing (not everything): the notice says why.
-    filters.solicitud || searched.expired ? { rows: [], matching: undefined, newer: undefined, older: undefined } : listRecordsPage(filters, position),
+    filters.solicitud || searched.expired ? { rows: [], matching: undefined, newer: undefined, older: undefined } : maskedRecordsPage(filters, position),
     filters.integracion === undefined ? undefined : integrationName(filters.integracion),
   ]);
   // Every role sees identifiers masked; "Mostrar" on a record's page reveals one record's, with a reason, logged.
-  const rows = page.rows.map((record) => maskedIdentifiers(record));
+  const rows = page.rows;
   const matching = page.matching;
   const maxExportRows = env().CSV_EXPORT_MAX_ROWS;
   // The filters as links carry them: the search's reference, never the identifier.
-  const filterParams = recordListAddress(filters, searched.reference);
+  const filterParams = recordListQuery(filters, searched.reference);
   const link = (extra: Record<string, string>) => {
     const query = new URLSearchParams(filterParams);
     for (const [key, value] of Object.entries(extra)) query.set(key, value);
@@ -281,6 +261,7 @@ function RequestIdNotRecorded({
   lookup?: string;
 }) {
   const whose = `${scope ? `de ${scope}` : 'de todas las integraciones'}${lookup ? ` en ${lookup}` : ''}`;
+  const terms = requestTraceTerms();
   return (
     <section className="card" data-testid="request-id-not-recorded" aria-labelledby="request-id-not-recorded-title">
       <h2 id="request-id-not-recorded-title">
@@ -288,16 +269,16 @@ function RequestIdNotRecorded({
       </h2>
       <p>
         Puede que el id tenga un error de copia o no sea de este servicio, que la solicitud sea de hace más de{' '}
-        {requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días, o de hace apenas unos segundos (los rechazos y las respuestas sin atender se anotan cada pocos
+        {terms.retentionDays} días, o de hace apenas unos segundos (los rechazos y las respuestas sin atender se anotan cada pocos
         segundos: vuelva a buscarla).
       </p>
-      <p data-testid="untraced-answers">{untracedAnswersText(env().REQUEST_RECEIVE_TIMEOUT_MS)}</p>
+      <p data-testid="untraced-answers">{terms.untracedAnswers}</p>
       <h3>
-        Rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas
+        Rechazos {whose} en las últimas {terms.refusalWindowHours} horas
       </h3>
       {refusals.length === 0 ? (
         <p className="muted" data-testid="refusal-reasons-empty">
-          No hubo rechazos {whose} en las últimas {REFUSAL_WINDOW_HOURS} horas. Revise el id con el integrador, o elija otra integración.
+          No hubo rechazos {whose} en las últimas {terms.refusalWindowHours} horas. Revise el id con el integrador, o elija otra integración.
         </p>
       ) : (
         <div className="table-wrap" role="region" aria-label="Rechazos antes de la fuente" tabIndex={0}>
@@ -327,9 +308,9 @@ function RequestIdNotRecorded({
       )}
       <p className="small muted">
         Cada rechazo y cada respuesta que el servicio no pudo atender (502 o 500 sin registro) queda con su id de solicitud durante{' '}
-        {requestTraceSettings().REQUEST_TRACE_RETENTION_DAYS} días; este no está entre ellos.
+        {terms.retentionDays} días; este no está entre ellos.
         {untraced > 0 &&
-          ` En las últimas ${REFUSAL_WINDOW_HOURS} horas ${untraced.toLocaleString('es-GT')} rechazos o respuestas sin atender quedaron sin detalle, por llegar más de ${requestTraceSettings().REQUEST_TRACE_MAX_PER_MINUTE.toLocaleString('es-GT')} por minuto a una instancia: pudo ser uno de ellos.`}
+          ` En las últimas ${terms.refusalWindowHours} horas ${untraced.toLocaleString('es-GT')} rechazos o respuestas sin atender quedaron sin detalle, por llegar más de ${terms.maxPerMinute.toLocaleString('es-GT')} por minuto a una instancia: pudo ser uno de ellos.`}
       </p>
     </section>
   );

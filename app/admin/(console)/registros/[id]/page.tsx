@@ -9,12 +9,7 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { explainRecordError } from '@/lib/presentation/record-errors';
 import { formatQuetzales } from '@/lib/platform/money';
 import { explainCharge } from '@/lib/presentation/charge-explanation';
-import { parseRecordFilters } from '@/lib/presentation/record-filters';
-import { findRecordDetail } from '@/lib/core/records/list';
-import { maskedIdentifiers } from '@/lib/core/sealing/masking';
-import { recordListAddress, SEARCH_REFERENCE_PARAM } from '@/lib/core/personal-data/search-references';
-import { REPLAY_PARAM, typedRequestId } from '@/lib/core/request-ids/search';
-import { requestTrace } from '@/lib/core/request-traces/read';
+import { recordListBackQuery, recordView, REPLAY_PARAM } from '@/lib/surfaces/console/records';
 import { isCatalogLookup } from '@/db/schema';
 import { revealRecordIdentifiersAction } from '../actions';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
@@ -68,24 +63,19 @@ export default async function RecordPage({
   const { id } = await params;
   const { volver, [REPLAY_PARAM]: replayParam } = await searchParams;
   // Back to the list as it was filtered: only the list's own filters, re-encoded, never a raw link.
-  const back = typeof volver === 'string' ? new URLSearchParams(volver) : undefined;
-  const listQuery = back ? recordListAddress(parseRecordFilters(back).filters, back.get(SEARCH_REFERENCE_PARAM) ?? undefined).toString() : '';
+  const listQuery = recordListBackQuery(volver);
   if (!/^\d{1,18}$/.test(id)) notFound();
-  const detail = await findRecordDetail(Number(id));
-  if (!detail) notFound();
+  // Opened by a replayed Idempotency-Key answer's request id (./solicitud): said only when its trace
+  // really repeated this query.
+  const found = await recordView(Number(id), replayParam);
+  if (!found) notFound();
   // Every role sees the identifiers masked (and masked inside the source's error detail); "Mostrar"
   // reveals them with a reason, logged (administrators were not asked).
-  const record = maskedIdentifiers(detail.record);
-  const hasIdentifiers = detail.record.nit !== null || detail.record.cui !== null;
+  const { record, ledger, hasIdentifiers, replay } = found;
   const explanation = explainRecordError(record);
   const answer = describeAnswer(record);
   const isCatalog = isCatalogLookup(record.lookup);
-  const charge = explainCharge(record, detail.ledger, record.lookup);
-  // Opened by a replayed Idempotency-Key answer's request id (./solicitud): said only when its trace
-  // really repeated this query.
-  const replayId = typeof replayParam === 'string' ? typedRequestId(replayParam) : undefined;
-  const replayTrace = replayId ? await requestTrace(replayId) : undefined;
-  const replay = replayTrace?.kind === 'replay' && replayTrace.replayOf === record.requestId ? replayTrace : undefined;
+  const charge = explainCharge(record, ledger, record.lookup);
 
   return (
     <>

@@ -3,11 +3,9 @@ import Link from 'next/link';
 import { Stat } from '@/components/console/stat';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { integrationPath, type IntegrationSection } from '@/lib/surfaces/console/integration-sections';
-import { integrationWarnings } from '@/lib/surfaces/console/integration-warnings';
-import { listTokens, type TokenView } from '@/lib/flows/integration-management/tokens';
-import { balanceSettings } from '@/lib/core/billing/settings';
+import { integrationSummaryView } from '@/lib/surfaces/console/integration-pages';
+import type { TokenView } from '@/lib/flows/integration-management/tokens';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
-import { flagsOf } from '@/lib/core/integrations/flags';
 import { formatQuetzales } from '@/lib/platform/money';
 import { setFlagAction } from '../../actions';
 import { FlagSwitches } from '../flag-switches';
@@ -25,8 +23,7 @@ export default async function IntegrationSummaryPage({ params }: { params: Promi
   const user = await requirePageUser('support');
   const integration = await integrationOrNotFound((await params).id);
   const isAdmin = user.role === 'admin';
-  const tokens = await listTokens(integration.id);
-  const warnings = integrationWarnings(integration, tokens, balanceSettings().ALERT_LOW_BALANCE_DEFAULT_CENTAVOS);
+  const { tokens, warnings, flags } = await integrationSummaryView(integration);
 
   return (
     <>
@@ -64,7 +61,7 @@ export default async function IntegrationSummaryPage({ params }: { params: Promi
       <div className="grid grid-2">
         <section className="card" aria-labelledby="flags-title">
           <h2 id="flags-title">Consultas habilitadas</h2>
-          <FlagSwitches integrationId={integration.id} flags={flagsOf(integration)} readOnly={!isAdmin} setFlag={setFlagAction} />
+          <FlagSwitches integrationId={integration.id} flags={flags} readOnly={!isAdmin} setFlag={setFlagAction} />
         </section>
         <CredentialsSummary integrationId={integration.id} tokens={tokens} allowedNetworks={integration.allowedNetworks} />
       </div>

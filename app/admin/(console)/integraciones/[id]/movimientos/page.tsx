@@ -5,16 +5,15 @@ import { DateRangeFields, FilterForm, FilterSelect, labelOptions } from '@/compo
 import { EmptyState, PageHeader } from '@/components/console/page-header';
 import { Pagination } from '@/components/console/pagination';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { heldInFlight, listHistoryPage } from '@/lib/core/billing/history';
-import { parseHistoryFilters } from '@/lib/presentation/history-filters';
+import { balanceHistoryFilters, balanceHistoryView } from '@/lib/surfaces/console/balance-history';
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
-import { findIntegration } from '@/lib/flows/integration-management/service';
+import { integrationOfAddress } from '@/lib/surfaces/console/integration-pages';
 import { formatQuetzales } from '@/lib/platform/money';
 import { balanceHistoryPath, integrationPath } from '@/lib/surfaces/console/integration-sections';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
-  const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
+  const integration = await integrationOfAddress(id);
   return { title: integration ? `Historial de saldo de ${integration.nombre}` : 'Historial de saldo' };
 }
 
@@ -27,18 +26,17 @@ export default async function BalanceHistoryPage({
 }) {
   const user = await requirePageUser('support');
   const { id } = await params;
-  if (!/^\d{1,9}$/.test(id)) notFound();
-  const integration = await findIntegration(Number(id));
+  const integration = await integrationOfAddress(id);
   if (!integration) notFound();
   const query = await searchParams;
-  const { filters, problems, hastaProblem } = parseHistoryFilters(query);
+  const { filters, problems, hastaProblem } = balanceHistoryFilters(query);
   // A reversed range is shown on the "Hasta" field, with what was typed; the rest in the notice.
   const ignored = problems.filter((problem) => problem !== hastaProblem);
   const position = {
     after: typeof query.despues === 'string' ? query.despues : undefined,
     before: typeof query.antes === 'string' ? query.antes : undefined,
   };
-  const [page, held] = await Promise.all([listHistoryPage(integration.id, filters, position), heldInFlight(integration.id)]);
+  const { page, held } = await balanceHistoryView(integration.id, filters, position);
   const base = balanceHistoryPath(integration.id);
   const filterParams = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   const link = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...Object.fromEntries(filterParams), ...extra })}`;

@@ -6,12 +6,9 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import type { InvoiceReversal, OnlinePaymentRefund } from '@/db/schema';
 import { hasRole } from '@/lib/surfaces/console/session';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { refundableLeft, refundsOfOnlinePayment, settleRefundByRead } from '@/lib/flows/online-top-ups/refunds';
 import { MAX_VOID_REASON_LENGTH } from '@/lib/providers/fel/document';
-import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 import { refundOnlinePaymentAction, retryRefundCreditNoteAction } from './actions';
-import { findOnlinePayment } from '@/lib/flows/online-top-ups/payments';
-import { ONLINE_PAYMENT_DETAIL_WORDS, ONLINE_PAYMENT_STANDING_LABELS, ONLINE_PAYMENT_STATE_LABELS, onlinePaymentStanding, onlinePaymentStandingTone } from '@/lib/flows/online-top-ups/labels';
+import { ONLINE_PAYMENT_DETAIL_WORDS, ONLINE_PAYMENT_STATE_LABELS, onlinePaymentView } from '@/lib/surfaces/console/online-payments';
 import { centavosAsDecimal, formatQuetzales } from '@/lib/platform/money';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 
@@ -47,31 +44,16 @@ const SOURCES: Record<string, string> = { start: 'Inicio (nuestra llamada)', web
 export default async function ConsoleOnlinePaymentPage({ params }: { params: Promise<{ pago: string }> }) {
   const user = await requirePageUser('support');
   const { pago } = await params;
-  const found = await findOnlinePayment(pago);
+  const found = await onlinePaymentView(pago);
   if (!found) notFound();
-  const { payment, events } = found;
-  const provider = configuredPaymentProvider();
-  let refunds = await refundsOfOnlinePayment(payment.id);
-  // An unclear refund is settled here by reading the payment (never by sending it again).
-  const unsettled = refunds.filter((refund) => refund.state === 'indeterminate' || refund.state === 'requested');
-  if (provider && unsettled.length > 0) {
-    for (const refund of unsettled) await settleRefundByRead(provider, refund.id);
-    refunds = await refundsOfOnlinePayment(payment.id);
-  }
-  const left = payment.state === 'credited' ? refundableLeft(payment, refunds) : 0;
-  const underWay = refunds.some((refund) => refund.state === 'indeterminate' || refund.state === 'requested');
-  const standing = onlinePaymentStanding(payment, {
-    refundedCentavos: refunds.filter((refund) => refund.state === 'done').reduce((sum, refund) => sum + refund.amountCentavos, 0),
-    open: underWay,
-    lastDoneAt: null,
-  });
+  const { payment, events, provider, refunds, left, underWay, standing } = found;
   return (
     <>
       <PageHeader title={`Pago en línea ${payment.id}`} description={<Link href="/admin/recargas#pagos-en-linea">Volver a Recargas</Link>} />
       <section className="card" aria-labelledby="pago-datos">
         <h2 id="pago-datos">
-          <span className={`badge ${onlinePaymentStandingTone(standing)}`} data-testid="console-online-payment-state">
-            {ONLINE_PAYMENT_STANDING_LABELS[standing]}
+          <span className={`badge ${standing.tone}`} data-testid="console-online-payment-state">
+            {standing.label}
           </span>
         </h2>
         <dl className="details">

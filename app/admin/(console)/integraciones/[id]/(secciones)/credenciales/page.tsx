@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { latestRefusedAddresses } from '@/lib/core/credentials/refused-addresses';
-import { listTokens } from '@/lib/flows/integration-management/tokens';
+import { integrationCredentialsView } from '@/lib/surfaces/console/integration-pages';
 import { AllowedNetworksSection } from '../../allowed-networks-section';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { TokensSection } from '../../tokens-section';
@@ -15,7 +14,7 @@ export default async function IntegrationCredentialsPage({ params }: { params: P
   const user = await requirePageUser('support');
   const integration = await integrationOrNotFound((await params).id);
   const isAdmin = user.role === 'admin';
-  const [tokens, refused] = await Promise.all([listTokens(integration.id), latestRefusedAddresses(integration.id)]);
+  const { tokens, refused } = await integrationCredentialsView(integration.id);
   return (
     <>
       <TokensSection integrationId={integration.id} tokens={tokens} isAdmin={isAdmin} />

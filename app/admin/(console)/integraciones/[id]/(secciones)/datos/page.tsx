@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { detailsOf } from '@/lib/flows/integration-management/details-service';
+import { integrationDetailsView } from '@/lib/surfaces/console/integration-pages';
 import { DetailsSection } from '../../details-section';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { PurposeSection } from '../../purpose-section';
@@ -18,7 +18,7 @@ export default async function IntegrationDetailsPage({ params }: { params: Promi
   const isAdmin = user.role === 'admin';
   return (
     <>
-      <DetailsSection integrationId={integration.id} details={detailsOf(integration)} billing={integration} isAdmin={isAdmin} />
+      <DetailsSection integrationId={integration.id} details={integrationDetailsView(integration)} billing={integration} isAdmin={isAdmin} />
       <ReceptorSection integration={integration} isAdmin={isAdmin} />
       <PurposeSection integrationId={integration.id} purpose={integration.purpose} isAdmin={isAdmin} />
       {isAdmin && <StatusSection integration={integration} />}

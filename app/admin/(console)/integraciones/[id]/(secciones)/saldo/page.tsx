@@ -6,11 +6,9 @@ import { ReconciliationStatus } from '../../../../_components/reconciliation-sta
 import { Stat } from '@/components/console/stat';
 import { alertSettings, enabledChannels } from '@/lib/reactions/alerts/settings';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { heldInFlight, listHistoryPage } from '@/lib/core/billing/history';
-import { latestVerification } from '@/lib/core/billing/verify';
+import { integrationBalanceView } from '@/lib/surfaces/console/integration-pages';
 import { balanceHistoryPath } from '@/lib/surfaces/console/integration-sections';
 import { formatQuetzales } from '@/lib/platform/money';
-import { listStatements } from '@/lib/flows/statements/statements';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 import { LowBalanceAlertSection } from '../../low-balance-alert-section';
 import { MoneySection } from '../../money-section';
@@ -30,12 +28,7 @@ export default async function IntegrationBalancePage({ params }: { params: Promi
   const user = await requirePageUser('support');
   const integration = await integrationOrNotFound((await params).id);
   const isAdmin = user.role === 'admin';
-  const [history, held, statements, reconciliation] = await Promise.all([
-    listHistoryPage(integration.id, {}, {}, HISTORY_ROWS),
-    heldInFlight(integration.id),
-    listStatements(integration.id),
-    latestVerification(),
-  ]);
+  const { history, held, statements, reconciliation } = await integrationBalanceView(integration.id, HISTORY_ROWS);
   const alerts = alertSettings();
 
   return (

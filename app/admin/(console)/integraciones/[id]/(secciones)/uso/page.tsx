@@ -5,12 +5,10 @@ import { EmptyState } from '@/components/console/page-header';
 import { HttpStatusBadge } from '@/components/console/status-badge';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { loadDashboard } from '@/lib/core/rollups/usage';
+import { integrationUsageView } from '@/lib/surfaces/console/integration-pages';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
-import { maskedIdentifiers } from '@/lib/core/sealing/masking';
-import { listLatestRecords } from '@/lib/core/records/list';
 import { integrationOrNotFound, sectionTitle } from '../../integration';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -25,7 +23,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export default async function IntegrationUsagePage({ params }: { params: Promise<{ id: string }> }) {
   await requirePageUser('support');
   const integration = await integrationOrNotFound((await params).id);
-  const [usage, recent] = await Promise.all([loadDashboard('30d', new Date(), integration.id), listLatestRecords({ integracion: integration.id }, 10)]);
+  const { usage, recent } = await integrationUsageView(integration.id, 10);
 
   return (
     <>
@@ -65,7 +63,7 @@ export default async function IntegrationUsagePage({ params }: { params: Promise
                 </tr>
               </thead>
               <tbody>
-                {recent.map((unmasked) => maskedIdentifiers(unmasked)).map((record) => (
+                {recent.map((record) => (
                   <tr key={record.id}>
                     <td className="nowrap" data-label="Fecha">
                       <Link href={`/admin/registros/${record.id}`} prefetch={false}>

@@ -4,15 +4,14 @@ import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/console/page-header';
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { env } from '@/lib/platform/settings/env';
-import { findIntegration } from '@/lib/flows/integration-management/service';
-import { parsePreviewRange, previewStatement, runningMonthRange } from '@/lib/flows/statements/preview';
-import { PREVIEW_MARK } from '@/lib/flows/statements/texts';
+import { integrationOfAddress } from '@/lib/surfaces/console/integration-pages';
+import { STATEMENT_PREVIEW_MARK, statementPreviewView } from '@/lib/surfaces/console/statements';
 import { StatementPreviewDocument } from '@/components/statements/statement-preview';
 import { integrationPath, statementsPath } from '@/lib/surfaces/console/integration-sections';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
-  const integration = /^\d{1,9}$/.test(id) ? await findIntegration(Number(id)) : undefined;
+  const integration = await integrationOfAddress(id);
   return { title: integration ? `Vista previa del estado de cuenta de ${integration.nombre}` : 'Vista previa del estado de cuenta' };
 }
 
@@ -30,16 +29,11 @@ export default async function StatementPreviewPage({
 }) {
   await requirePageUser('support');
   const { id } = await params;
-  if (!/^\d{1,9}$/.test(id)) notFound();
-  const integration = await findIntegration(Number(id));
+  const integration = await integrationOfAddress(id);
   if (!integration) notFound();
   const query = await searchParams;
-  const now = new Date();
-  const range = parsePreviewRange({ desde: query.desde, hasta: query.hasta }, now);
-  const preview = range.ok ? await previewStatement(integration.id, range.value, now) : undefined;
-  const problem = !range.ok ? range.error.message : preview && !preview.ok ? preview.error.message : undefined;
+  const { range, preview, problem, running } = await statementPreviewView(integration, query, new Date());
   const base = `${statementsPath(integration.id)}/vista-previa`;
-  const running = runningMonthRange(now);
   const onRunningMonth = range.ok && range.value.desde === running.desde && range.value.hasta === running.hasta;
   // The fields keep what was typed when it was refused, so it can be corrected.
   const typed = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
@@ -63,7 +57,7 @@ export default async function StatementPreviewPage({
         }
       />
       <p className="notice warn" data-testid="preview-mark">
-        <strong>{PREVIEW_MARK}.</strong> No tiene número ni se guarda; si incluye el día de hoy, sus cifras cambian con cada consulta, recarga o ajuste.
+        <strong>{STATEMENT_PREVIEW_MARK}.</strong> No tiene número ni se guarda; si incluye el día de hoy, sus cifras cambian con cada consulta, recarga o ajuste.
       </p>
       <form className="card filters" action={base} method="get" aria-label="Fechas de la vista previa">
         <div className="field">
