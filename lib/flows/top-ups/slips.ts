@@ -2,6 +2,7 @@
 // type is read from its first bytes, never taken from the browser's word or the file's name: the
 // console shows an image inline, and a file that only says it is one must not get there. A PDF is
 // only ever downloaded.
+import { UPLOADED_FILE_CACHE_CONTROL, UPLOADED_FILE_CONTENT_SECURITY_POLICY, type UploadedFile } from '@/lib/platform/http/uploaded-file';
 
 export const MAX_SLIP_BYTES = 5 * 1024 * 1024;
 
@@ -54,27 +55,20 @@ export function slipRequestId(text: string): number | undefined {
   return id <= 2_147_483_647 ? id : undefined;
 }
 
-/**
- * Nothing in a slip runs: opened in the browser it gets no scripts and no same-origin rights, and
- * no other site may frame it. Its route writes these itself (lib/platform/http/route-headers.ts).
- */
-export const SLIP_CONTENT_SECURITY_POLICY = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
-export const SLIP_CACHE_CONTROL = 'private, no-store';
+/** What a slip's answer says of its content (lib/platform/http/uploaded-file.ts). */
+export const SLIP_CONTENT_SECURITY_POLICY = UPLOADED_FILE_CONTENT_SECURITY_POLICY;
+export const SLIP_CACHE_CONTROL = UPLOADED_FILE_CACHE_CONTROL;
 
 /**
- * A stored slip as an answer: its checked type, never sniffed by the browser, saved under a name
- * of its own. A photo is shown in the page when `imageDisposition` says so (the console's list); a
- * PDF, or anything not a photo, is always a download: a browser's PDF viewer runs a PDF's scripts.
+ * A stored slip as a file to answer with (uploadedFileResponse): a photo is shown in the page when
+ * `imageDisposition` says so (the console's list); a PDF, or anything not a photo, is always a
+ * download: a browser's PDF viewer runs a PDF's scripts.
  */
-export function slipResponse(requestId: number, slip: { contentType: string; content: Uint8Array }, imageDisposition: 'inline' | 'attachment'): Response {
-  const disposition = isImageSlip(slip.contentType) ? imageDisposition : 'attachment';
-  return new Response(new Uint8Array(slip.content), {
-    headers: {
-      'content-type': slip.contentType,
-      'content-disposition': `${disposition}; filename="${slipFileName(requestId, slip.contentType)}"`,
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': SLIP_CONTENT_SECURITY_POLICY,
-      'cache-control': SLIP_CACHE_CONTROL,
-    },
-  });
+export function slipFile(requestId: number, slip: { contentType: string; content: Uint8Array }, imageDisposition: 'inline' | 'attachment'): UploadedFile {
+  return {
+    content: slip.content,
+    contentType: slip.contentType,
+    fileName: slipFileName(requestId, slip.contentType),
+    disposition: isImageSlip(slip.contentType) ? imageDisposition : 'attachment',
+  };
 }

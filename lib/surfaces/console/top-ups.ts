@@ -2,7 +2,11 @@
 // on each other), the decided ones, the online payments and the automatic top-ups in use.
 import { autoTopUpsInUse } from '@/lib/flows/auto-top-ups/auto-top-ups';
 import { recentOnlinePayments } from '@/lib/flows/online-top-ups/payments';
-import { decidedTopUpPage, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, type TopUpRequestView } from '@/lib/flows/top-ups/requests';
+import { decidedTopUpPage, findTopUpSlip, pendingTopUpCount, pendingTopUpPage, referenceDuplicates, type TopUpRequestView } from '@/lib/flows/top-ups/requests';
+import { SLIP_NOT_FOUND, slipFile, slipRequestId } from '@/lib/flows/top-ups/slips';
+import { plainText } from '@/lib/platform/http/plain-text';
+import type { UploadedFile } from '@/lib/platform/http/uploaded-file';
+import { consoleUserWithAccess } from './session';
 import { configuredPaymentProvider } from '@/lib/providers/payments/configured';
 
 /** The words and sizes the page shows: the requests' states, the automatic top-ups' states, the notice when online payments are off. */
@@ -31,4 +35,16 @@ export async function topUpsView(after: string | undefined, historyAfter: string
   const sharing = new Map<number, TopUpRequestView[]>();
   for (const group of duplicates) for (const request of group.requests) sharing.set(request.id, group.requests.filter((other) => other.id !== request.id));
   return { page, pending, sharing, history, onlinePayments, automatic, paymentsOn: configuredPaymentProvider() !== null };
+}
+
+/**
+ * GET /admin/recargas/:id/boleta: a top-up request's deposit slip for a signed-in console user (a
+ * photo shown inline in "Recargas pendientes", a PDF downloaded), or the answer that refuses it.
+ */
+export async function consoleTopUpSlipDownload(params: Promise<{ id: string }>): Promise<Response | UploadedFile> {
+  if (!(await consoleUserWithAccess())) return plainText(401, 'Su sesión terminó o ya no es válida. Vuelva a iniciar sesión.');
+  const requestId = slipRequestId((await params).id);
+  const slip = requestId === undefined ? undefined : await findTopUpSlip(requestId);
+  if (!slip) return plainText(404, SLIP_NOT_FOUND);
+  return slipFile(requestId!, slip, 'inline');
 }

@@ -4,7 +4,6 @@ import { statementChargesCsvStream } from '@/lib/flows/statements/csv';
 import { statementInvoices } from '@/lib/flows/statements/invoices';
 import { renderStatementPdf, renderStatementPreviewPdf } from '@/lib/flows/statements/pdf';
 import { BILLING_READERS } from '@/lib/flows/portal-identity/roles';
-import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 import { logger } from '@/lib/platform/logging/logger';
 import { env } from '@/lib/platform/settings/env';
 import { portalDownloadPage } from './download-page';
@@ -21,26 +20,28 @@ const log = logger('portal');
 
 type IdParams = Promise<{ id: string }>;
 
-/** The answer's headers for a certified XML, as the certifier returned it: never rendered by the browser. */
-function xmlAttachment(xml: string, fileName: string): Response {
-  return new Response(xml, {
-    headers: {
-      'content-type': 'application/xml; charset=utf-8',
-      'content-disposition': `attachment; filename="${fileName}"`,
-      'cache-control': 'private, no-store',
-      'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-    },
-  });
+/**
+ * A document to download, or the answer that refuses it (signed out, a role that does not read
+ * billing, no such document). The route writes the file with its own headers
+ * (lib/platform/http/pdf-attachment.ts, xml-attachment.ts), where the header check sees them.
+ */
+export interface PdfDownload {
+  file: Buffer;
+  fileName: string;
+}
+
+export interface XmlDownload {
+  xml: string;
+  fileName: string;
 }
 
 /** GET /portal/estados/:id/pdf: an issued monthly statement, as PDF. */
-export async function portalStatementPdfResponse(params: IdParams): Promise<Response> {
+export async function portalStatementPdfDownload(params: IdParams): Promise<Response | PdfDownload> {
   const found = await portalStatementDownload(BILLING_READERS, params);
   if (found instanceof Response) return found;
   const { statement, user } = found;
   const pdf = await renderStatementPdf(statement, env().SERVICE_NAME, await statementInvoices(statement));
-  return pdfAttachment(pdf, `estado-de-cuenta-${user.integrationName}-${statement.month}.pdf`);
+  return { file: pdf, fileName: `estado-de-cuenta-${user.integrationName}-${statement.month}.pdf` };
 }
 
 /** GET /portal/estados/:id/csv: the charged queries of an issued statement's month, identifiers masked. */
@@ -66,7 +67,7 @@ export async function portalStatementCsvResponse(params: IdParams): Promise<Resp
 }
 
 /** GET /portal/estados/vista-previa/pdf: the running month's statement preview, as PDF. */
-export async function portalStatementPreviewPdfResponse(): Promise<Response> {
+export async function portalStatementPreviewPdfDownload(): Promise<Response | PdfDownload> {
   const user = await portalDownloadUser(BILLING_READERS);
   if (user instanceof Response) return user;
   const preview = await portalStatementPreview(user);
@@ -74,43 +75,43 @@ export async function portalStatementPreviewPdfResponse(): Promise<Response> {
   if (!preview.ok) return portalDownloadPage(409, user, 'No se pudo preparar la vista previa', preview.error.message);
   const { desde, hasta } = preview.value.range;
   const pdf = await renderStatementPreviewPdf(preview.value, env().SERVICE_NAME);
-  return pdfAttachment(pdf, `vista-previa-estado-de-cuenta-${user.integrationName}-${desde}-a-${hasta}.pdf`);
+  return { file: pdf, fileName: `vista-previa-estado-de-cuenta-${user.integrationName}-${desde}-a-${hasta}.pdf` };
 }
 
 /** GET /portal/facturas/:id/pdf: a certified invoice, as PDF. */
-export async function portalInvoicePdfResponse(params: IdParams): Promise<Response> {
+export async function portalInvoicePdfDownload(params: IdParams): Promise<Response | PdfDownload> {
   const found = await portalInvoiceDownload(BILLING_READERS, params);
   if (found instanceof Response) return found;
   const pdf = await invoicePdf(found.invoice);
   if (!pdf) return portalInvoiceMissing(found.user);
-  return pdfAttachment(pdf, invoiceFileName(found.invoice, 'pdf'));
+  return { file: pdf, fileName: invoiceFileName(found.invoice, 'pdf') };
 }
 
 /** GET /portal/facturas/:id/xml: a certified invoice's XML as the certifier returned it. */
-export async function portalInvoiceXmlResponse(params: IdParams): Promise<Response> {
+export async function portalInvoiceXmlDownload(params: IdParams): Promise<Response | XmlDownload> {
   const found = await portalInvoiceDownload(BILLING_READERS, params);
   if (found instanceof Response) return found;
   const xml = await certifiedXmlOf(found.invoice.id, found.user.integrationId);
   if (!xml) return portalInvoiceMissing(found.user);
-  return xmlAttachment(xml, invoiceFileName(found.invoice, 'xml'));
+  return { xml: xml, fileName: invoiceFileName(found.invoice, 'xml') };
 }
 
 /** GET /portal/facturas/:id/nota-de-credito/pdf: an invoice's certified credit note (its latest), as PDF; anything else the same 404. */
-export async function portalCreditNotePdfResponse(params: IdParams): Promise<Response> {
+export async function portalCreditNotePdfDownload(params: IdParams): Promise<Response | PdfDownload> {
   const user = await portalDownloadUser(BILLING_READERS);
   if (user instanceof Response) return user;
   const invoiceId = invoiceIdOf((await params).id);
   const note = invoiceId === undefined ? undefined : await findCertifiedCreditNote(invoiceId, user.integrationId);
   const pdf = note && (await creditNotePdf(note));
   if (!note || !pdf) return portalInvoiceMissing(user);
-  return pdfAttachment(pdf, creditNoteFileName(note, 'pdf'));
+  return { file: pdf, fileName: creditNoteFileName(note, 'pdf') };
 }
 
 /** GET /portal/facturas/:id/nota-de-credito/xml: an invoice's certified credit note, its XML; without one, the same 404. */
-export async function portalCreditNoteXmlResponse(params: IdParams): Promise<Response> {
+export async function portalCreditNoteXmlDownload(params: IdParams): Promise<Response | XmlDownload> {
   const user = await portalDownloadUser(BILLING_READERS);
   if (user instanceof Response) return user;
   const note = await portalCreditNoteXml(user, (await params).id);
   if (!note) return portalInvoiceMissing(user);
-  return xmlAttachment(note.xml, creditNoteFileName(note));
+  return { xml: note.xml, fileName: creditNoteFileName(note) };
 }

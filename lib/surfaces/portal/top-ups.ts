@@ -15,7 +15,8 @@ import {
   type TopUpRequestView,
 } from '@/lib/flows/top-ups/requests';
 import { topUpSettings, type TopUpBankAccount } from '@/lib/flows/top-ups/settings';
-import { MAX_SLIP_BYTES, SLIP_MESSAGES, SLIP_NOT_FOUND, slipRequestId, slipResponse } from '@/lib/flows/top-ups/slips';
+import { MAX_SLIP_BYTES, SLIP_MESSAGES, SLIP_NOT_FOUND, slipFile, slipRequestId } from '@/lib/flows/top-ups/slips';
+import type { UploadedFile } from '@/lib/platform/http/uploaded-file';
 import { TOP_UP_REPORTERS } from '@/lib/flows/portal-identity/roles';
 import { publicOrigin } from '@/lib/platform/http/base-url';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -159,12 +160,12 @@ export function cancelPortalOnlineTopUp(user: PortalUserSession, paymentId: stri
 }
 
 /** GET /portal/recargas/:id/boleta: the deposit slip of one of the session's integration's reports. */
-export async function portalTopUpSlipResponse(params: Promise<{ id: string }>): Promise<Response> {
+export async function portalTopUpSlipDownload(params: Promise<{ id: string }>): Promise<Response | UploadedFile> {
   const user = await portalDownloadUser(TOP_UP_REPORTERS);
   if (user instanceof Response) return user;
   const requestId = slipRequestId((await params).id);
   // Another integration's request, one without a slip and one that does not exist read the same.
   const slip = requestId === undefined ? undefined : await findTopUpSlip(requestId, user.integrationId);
   if (!slip) return portalDownloadPage(404, user, SLIP_NOT_FOUND, PORTAL_DOWNLOAD_MESSAGES.slipNotFoundHint);
-  return slipResponse(requestId!, slip, 'attachment');
+  return slipFile(requestId!, slip, 'attachment');
 }

@@ -1,8 +1,10 @@
 // GET /portal/facturas/:id/pdf - a certified invoice of the session's integration, as PDF.
-import { portalInvoicePdfResponse } from '@/lib/surfaces/portal/document-downloads';
+import { portalInvoicePdfDownload } from '@/lib/surfaces/portal/document-downloads';
+import { pdfAttachment } from '@/lib/platform/http/pdf-attachment';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return portalInvoicePdfResponse(params);
+  const found = await portalInvoicePdfDownload(params);
+  return found instanceof Response ? found : pdfAttachment(found.file, found.fileName);
 }
