@@ -4,6 +4,7 @@ import { defineSettings, type SettingsOf, type SettingsSource } from '@/lib/plat
 import { requireSet } from '@/lib/platform/settings/rules';
 import { emptyAsUnset, optional, printableLine } from '@/lib/platform/settings/values';
 import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
+import { DEVELOPMENT_ISSUER_WORDS } from '@/lib/vocabulary/issuer';
 
 // The operator, one issuer of its monthly statements and its FEL invoices: legal name, NIT
 // (checked as SAT does, kept without separators) and address (the street line; a statement adds
@@ -11,13 +12,14 @@ import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
 
 /**
  * The issuer in development, of its statements and its invoices alike: values that say so on every
- * PDF, so a development document is never taken for an operator's. The NIT passes SAT's check (any
- * valid one would) and is the one the simulated certifier knows.
+ * PDF, so a development document is never taken for an operator's (their words are in
+ * lib/vocabulary/issuer.ts). The NIT passes SAT's check (any valid one would) and is the one the
+ * simulated certifier knows.
  */
 export const DEVELOPMENT_ISSUER = {
-  ISSUER_LEGAL_NAME: 'Emisor de desarrollo, sin validez (configure ISSUER_LEGAL_NAME)',
+  ISSUER_LEGAL_NAME: DEVELOPMENT_ISSUER_WORDS.legalName,
   ISSUER_NIT: '576937-K',
-  ISSUER_ADDRESS: 'Dirección de desarrollo, sin validez (configure ISSUER_ADDRESS)',
+  ISSUER_ADDRESS: DEVELOPMENT_ISSUER_WORDS.address,
   ISSUER_POSTAL_CODE: '01001',
   ISSUER_MUNICIPALITY: 'Guatemala',
   ISSUER_DEPARTMENT: 'Guatemala',
