@@ -4,6 +4,7 @@ import { booksByMonth, booksFindings, type BooksFinding, type BooksMonth } from 
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
+import { ledgerDifferenceDetail, wordedDifference } from '@/lib/presentation/ledger-differences';
 import { CliError } from '../errors';
 import { terminalSafe as safe } from '../terminal-text';
 import { integrationByArg } from './arguments';
@@ -28,7 +29,8 @@ export const booksCommands: Commands = {
       const months = await booksByMonth(handle, { integrationId, month });
       const findings = await booksFindings(handle, integrationId);
       // Findings are the answer, not a failure to give one: printed on stdout (and as --json) with exit code 1.
-      return { data: { months, findings }, text: await booksReport(months, findings), exitCode: findings.length === 0 ? 0 : 1 };
+      // --json gives each finding's sentence in `detail`, as it always did (lib/core keeps its kind only).
+      return { data: { months, findings: findings.map(wordedDifference) }, text: await booksReport(months, findings), exitCode: findings.length === 0 ? 0 : 1 };
     },
   },
 };
@@ -56,7 +58,7 @@ async function booksReport(months: BooksMonth[], findings: BooksFinding[]): Prom
           ...findings.map((finding) => {
             const name = names.get(finding.integrationId) ? ` «${safe(names.get(finding.integrationId))}»` : '';
             const sample = Array.isArray(finding.sample) && finding.sample.length > 0 ? `; para empezar a revisar: ${finding.sample.join(', ')}` : '';
-            return `  Integración #${finding.integrationId}${name}: ${LEDGER_DIFFERENCE_LABELS[finding.kind]} (${finding.detail})${finding.count > 1 ? ` ×${count(finding.count)}` : ''}${sample}`;
+            return `  Integración #${finding.integrationId}${name}: ${LEDGER_DIFFERENCE_LABELS[finding.kind]} (${ledgerDifferenceDetail(finding)})${finding.count > 1 ? ` ×${count(finding.count)}` : ''}${sample}`;
           }),
         ].join('\n');
   return [months.length === 0 ? 'No hay recargas en ese período.' : 'Recargas y sus facturas, por mes (hora de Guatemala):', ...lines, verdict].join('\n');

@@ -3,6 +3,7 @@ import { verifyLedger, type CompletedVerification, type LedgerDifference } from 
 import { findIntegration } from '@/lib/flows/integration-management/service';
 import { balanceSettings } from '@/lib/core/billing/settings';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
+import { ledgerDifferenceDetail, wordedDifference } from '@/lib/presentation/ledger-differences';
 import { terminalSafe as safe } from '../terminal-text';
 import { integrationByArg } from './arguments';
 import type { Commands } from './command';
@@ -21,7 +22,9 @@ export const ledgerCommands: Commands = {
       const integrationId = typeof options.integration === 'string' ? (await integrationByArg([options.integration])).id : undefined;
       const run = await verifyLedger({ integrationId, trigger: 'cli', sweepAfterSeconds: balanceSettings().HOLD_SWEEP_AFTER_SECONDS });
       // Differences are the answer, not a failure to give one: printed on stdout (and as --json) with exit code 1.
-      return { data: run, text: await verificationReport(run), exitCode: run.ok ? 0 : 1 };
+      // The run stores each difference's kind and figures; --json gives its sentence in `detail`, as it always did.
+      const data = { ...run, differences: (run.differences as LedgerDifference[]).map(wordedDifference) };
+      return { data, text: await verificationReport(run), exitCode: run.ok ? 0 : 1 };
     },
   },
 };
@@ -42,7 +45,7 @@ async function verificationReport(run: CompletedVerification): Promise<string> {
       const name = names.get(difference.integrationId) ? ` «${safe(names.get(difference.integrationId))}»` : '';
       const what = LEDGER_DIFFERENCE_LABELS[difference.kind] ?? difference.kind;
       const sample = difference.sample.length > 0 ? `; para empezar a revisar: ${difference.sample.join(', ')}` : '';
-      return `  Integración #${difference.integrationId}${name}: ${what} (${difference.detail})${difference.count > 1 ? ` ×${count(difference.count)}` : ''}${sample}`;
+      return `  Integración #${difference.integrationId}${name}: ${what} (${ledgerDifferenceDetail(difference)})${difference.count > 1 ? ` ×${count(difference.count)}` : ''}${sample}`;
     }),
   ].join('\n');
 }

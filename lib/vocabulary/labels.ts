@@ -94,3 +94,20 @@ export function invoiceReversalMovementNote(kind: 'void' | 'credit_note', invoic
 
 /** What a top-up sells, as the one line of its invoice names it (a service, "S"), on the FEL document and its PDF. */
 export const TOP_UP_LINE_DESCRIPTION = 'Saldo prepago para consultas de contribuyentes';
+
+/**
+ * The reconciliation's checks in the order they run, as a run in progress names its step
+ * (ledger_verifications.step_name) and the Panel prints it as stored («paso 2 de 6 (cobros contra
+ * registros de consultas)»).
+ */
+export const VERIFICATION_STEP_LABELS = [
+  'saldos contra el libro mayor',
+  'cobros contra registros de consultas',
+  'registros cobrados más de una vez',
+  'reservas sin liquidar',
+  'saldos de control por hora',
+  'pagos, recargas, facturas y reembolsos',
+] as const;
+
+/** A reconciliation run that stopped on an error, as its row keeps it (ledger_verifications.failure) and the Panel prints it. */
+export const VERIFICATION_STOPPED_LABEL = 'La verificación se detuvo por un error inesperado (detalles en el registro del servidor).';

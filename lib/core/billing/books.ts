@@ -14,7 +14,6 @@ export interface BooksFinding {
   count: number;
   /** Ids to start from: online payments (recarga-…), ledger entries, invoices or refunds, by kind. */
   sample: unknown;
-  detail: string;
 }
 
 type Rows = Array<{ integration_id: number; n: string | number; sample: unknown }>;
@@ -23,11 +22,11 @@ function scoped(column: SQL, integrationId: number | undefined): SQL {
   return integrationId === undefined ? sql`true` : sql`${column} = ${integrationId}::integer`;
 }
 
-/** What does not add up, per integration (nothing when the books close). */
+/** What does not add up, per integration (nothing when the books close); its kind is its code (worded in lib/presentation/ledger-differences.ts). */
 export async function booksFindings(handle: Pick<DatabaseHandle, 'rows'>, integrationId?: number): Promise<BooksFinding[]> {
   const findings: BooksFinding[] = [];
-  const collect = (rows: Rows, kind: BooksFindingKind, detail: string) => {
-    for (const row of rows) if (Number(row.n) > 0) findings.push({ integrationId: Number(row.integration_id), kind, count: Number(row.n), sample: row.sample, detail });
+  const collect = (rows: Rows, kind: BooksFindingKind) => {
+    for (const row of rows) if (Number(row.n) > 0) findings.push({ integrationId: Number(row.integration_id), kind, count: Number(row.n), sample: row.sample });
   };
   // A payment the provider took that is not in the balance: one of another amount or currency left
   // for a person (until settled), or one marked credited without its ledger entry.
@@ -39,7 +38,6 @@ export async function booksFindings(handle: Pick<DatabaseHandle, 'rows'>, integr
          and ${scoped(sql`p.integration_id`, integrationId)}
        group by 1`),
     'payment_not_credited',
-    'pagos en línea que el proveedor cobró y que no están en el saldo',
   );
   collect(
     await handle.rows(sql`
@@ -49,7 +47,6 @@ export async function booksFindings(handle: Pick<DatabaseHandle, 'rows'>, integr
          and not exists (select 1 from invoices i where i.ledger_entry_id = e.id)
        group by 1`),
     'credit_without_invoice',
-    'recargas acreditadas sin factura y sin motivo (la facturación estaba encendida)',
   );
   collect(
     await handle.rows(sql`
@@ -59,7 +56,6 @@ export async function booksFindings(handle: Pick<DatabaseHandle, 'rows'>, integr
          and ${scoped(sql`i.integration_id`, integrationId)}
        group by 1`),
     'invoice_amount_differs',
-    'facturas cuyo total no es el monto de su recarga',
   );
   // A sale stands invoiced once: an invoice replaced after a correction of its receptor (voided or
   // credited back without moving the balance) no longer counts, nor one voided or credited back.
@@ -73,7 +69,6 @@ export async function booksFindings(handle: Pick<DatabaseHandle, 'rows'>, integr
                group by 1, 2 having count(*) > 1) s
        group by 1`),
     'sale_invoiced_twice',
-    'recargas con más de una factura vigente',
   );
   collect(
     await handle.rows(sql`
@@ -82,7 +77,6 @@ export async function booksFindings(handle: Pick<DatabaseHandle, 'rows'>, integr
        where r.state = 'done' and r.invoice_reversal_id is null and ${scoped(sql`r.integration_id`, integrationId)}
        group by 1`),
     'refund_without_credit_note',
-    'reembolsos hechos por el proveedor sin su nota de crédito',
   );
   return findings;
 }

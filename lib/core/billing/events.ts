@@ -34,8 +34,8 @@ export const saleAwaitsReceptor = domainEvent<SaleAwaitingReceptor>('billing.sal
 export interface BooksDoNotClose {
   /** The reconciliation run that found it (ledger_verifications). */
   runId: number;
-  /** Per integration: what does not add up, as the reconciliation words it. */
-  findings: Array<{ integrationId: number; kind: string; count: number; detail: string }>;
+  /** Per integration: what does not add up, by its kind (a code: the alert words it). */
+  findings: Array<{ integrationId: number; kind: string; count: number }>;
 }
 
 /** The reconciliation found money received, credited, invoiced or given back that does not agree. */

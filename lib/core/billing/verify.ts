@@ -4,6 +4,7 @@ import { ledgerVerifications, type LedgerVerification } from '@/db/schema';
 import type { Executor } from '@/lib/core/audit/audit';
 import { logger } from '@/lib/platform/logging/logger';
 import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
+import { VERIFICATION_STEP_LABELS, VERIFICATION_STOPPED_LABEL } from '@/lib/vocabulary/labels';
 import { POSTED_KIND_LIST } from './checkpoints';
 import { booksFindings } from './books';
 import { booksDoNotClose } from './events';
@@ -38,7 +39,21 @@ export interface LedgerDifference {
   count: number;
   /** Ids to start looking from (ledger entries, records or hours, by kind). */
   sample: Array<number | string>;
-  detail: string;
+  /** What its sentence needs beside its kind, in centavos: the balance's two kinds have figures. */
+  figures?: DifferenceFigures;
+  /**
+   * Its sentence, in runs stored before a difference was its kind and figures: they keep it and
+   * read as before. A run stores no sentence now; lib/presentation/ledger-differences.ts words it.
+   */
+  detail?: string;
+}
+
+/** The sums a balance difference is about (centavos): the balance, the ledger's sum, the posted money and the holds in flight. */
+export interface DifferenceFigures {
+  balance?: number;
+  ledger?: number;
+  posted?: number;
+  held?: number;
 }
 
 export interface VerificationOptions {
@@ -56,15 +71,11 @@ export interface VerificationOptions {
 
 export type VerificationTrigger = 'cli' | 'job' | 'console';
 
-/** The checks in the order they run, as the console names them while a run is under way. */
-export const VERIFICATION_STEPS = [
-  'saldos contra el libro mayor',
-  'cobros contra registros de consultas',
-  'registros cobrados más de una vez',
-  'reservas sin liquidar',
-  'saldos de control por hora',
-  'pagos, recargas, facturas y reembolsos',
-] as const;
+/**
+ * The checks in the order they run, as the console names them while a run is under way: their
+ * names are the vocabulary's, written into the run's row (step_name) as the Panel prints it.
+ */
+export const VERIFICATION_STEPS = VERIFICATION_STEP_LABELS;
 
 /** How often a run in progress says it is alive, and after how long without a sign it counts as interrupted. */
 export const HEARTBEAT_MS = 10_000;
@@ -116,7 +127,7 @@ export async function verifyLedger(options: VerificationOptions): Promise<Comple
   } catch (error) {
     await (await db())
       .update(ledgerVerifications)
-      .set({ finishedAt: sql`now()`, failure: 'La verificación se detuvo por un error inesperado (detalles en el registro del servidor).' })
+      .set({ finishedAt: sql`now()`, failure: VERIFICATION_STOPPED_LABEL })
       .where(eq(ledgerVerifications.id, runId))
       .catch(() => {});
     throw error;
@@ -141,8 +152,8 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
   const scope = (column: SQL) => (options.integrationId === undefined ? sql`true` : sql`${column} = ${options.integrationId}::integer`);
   const cutoff = retentionCutoff(startedAt).toISOString();
   const differences: LedgerDifference[] = [];
-  const add = (integrationId: unknown, kind: DifferenceKind, count: unknown, sample: unknown, detail: string) => {
-    if (Number(count) > 0) differences.push({ integrationId: Number(integrationId), kind, count: Number(count), sample: parseSample(sample), detail });
+  const add = (integrationId: unknown, kind: DifferenceKind, count: unknown, sample: unknown, figures?: DifferenceFigures) => {
+    if (Number(count) > 0) differences.push({ integrationId: Number(integrationId), kind, count: Number(count), sample: parseSample(sample), ...(figures ? { figures } : {}) });
   };
 
   // 1. The balance column against the ledger, and the posted money against both (balance plus
@@ -158,8 +169,8 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
      where ${scope(sql`i.id`)}`);
   for (const row of balances) {
     const [balance, ledger, posted, held] = [Number(row.balance), Number(row.ledger), Number(row.posted), Number(row.held)];
-    if (balance !== ledger) add(row.id, 'balance_differs_from_ledger', 1, [], `saldo ${balance} ≠ suma del libro mayor ${ledger} (centavos)`);
-    if (posted !== balance + held) add(row.id, 'posted_differs_from_balance', 1, [], `movimientos ${posted} ≠ saldo ${balance} + reservas en curso ${held} (centavos)`);
+    if (balance !== ledger) add(row.id, 'balance_differs_from_ledger', 1, [], { balance, ledger });
+    if (posted !== balance + held) add(row.id, 'posted_differs_from_balance', 1, [], { posted, balance, held });
   }
   await progress();
 
@@ -182,9 +193,9 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
      group by 1
     having count(*) filter (where r.id is null or c.id is null or r.charged_centavos <> -c.posted_centavos) > 0`);
   for (const row of pairs) {
-    add(row.integration_id, 'capture_without_record', row.without_record, row.without_record_sample, 'cobros (capturas) sin su registro de consulta');
-    add(row.integration_id, 'capture_amount_differs', row.amount_differs, row.amount_sample, 'cobros cuyo monto no es el cobrado en su registro');
-    add(row.integration_id, 'charged_record_without_capture', row.without_capture, row.without_capture_sample, 'registros cobrados sin su cobro en el libro mayor');
+    add(row.integration_id, 'capture_without_record', row.without_record, row.without_record_sample);
+    add(row.integration_id, 'capture_amount_differs', row.amount_differs, row.amount_sample);
+    add(row.integration_id, 'charged_record_without_capture', row.without_capture, row.without_capture_sample);
   }
   await progress();
   const twice = await handle.rows<{ integration_id: number; records: string; sample: unknown }>(sql`
@@ -193,7 +204,7 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
              where e.kind = 'capture' and e.query_record_id is not null and ${scope(sql`e.integration_id`)}
              group by e.integration_id, e.query_record_id having count(*) > 1) d
      group by d.integration_id`);
-  for (const row of twice) add(row.integration_id, 'record_captured_twice', row.records, row.sample, 'registros con más de un cobro');
+  for (const row of twice) add(row.integration_id, 'record_captured_twice', row.records, row.sample);
   await progress();
 
   // 3. Holds older than the sweeper's bound that were neither captured nor voided.
@@ -204,7 +215,7 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
        and ${scope(sql`h.integration_id`)}
        and not exists (select 1 from ledger_entries s where s.hold_id = h.id)
      group by h.integration_id`);
-  for (const row of stale) add(row.integration_id, 'stale_hold', row.holds, row.sample, 'reservas sin liquidar más viejas que el límite del barrido');
+  for (const row of stale) add(row.integration_id, 'stale_hold', row.holds, row.sample);
   await progress();
 
   // 4. The hourly checkpoints the balance history starts from, against the ledger.
@@ -226,13 +237,13 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
       from actual a full join stored s on s.integration_id = a.integration_id and s.hour = a.hour
      where a.posted is distinct from s.posted_centavos or s.closing_centavos <> s.running
      group by 1`);
-  for (const row of checkpoints) add(row.integration_id, 'checkpoint_differs', row.hours, row.sample, 'horas cuyo saldo de control no coincide con el libro mayor');
+  for (const row of checkpoints) add(row.integration_id, 'checkpoint_differs', row.hours, row.sample);
   await progress();
 
   // 5. The books: every payment received is credited (or left for a person, which is named here
   //    until it is settled), every top-up has its invoice or a reason for none, every invoice is
   //    its top-up's amount, every refund has its credit note (lib/core/billing/books.ts).
-  for (const finding of await booksFindings(handle, options.integrationId)) add(finding.integrationId, finding.kind, finding.count, finding.sample, finding.detail);
+  for (const finding of await booksFindings(handle, options.integrationId)) add(finding.integrationId, finding.kind, finding.count, finding.sample);
 
   const finishedAt = new Date(Math.max(Date.now(), startedAt.getTime()));
   for (const difference of differences) log.warn({ difference }, `ledger difference: ${difference.kind} (integration ${difference.integrationId})`);
@@ -243,7 +254,7 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
     .returning();
   log.info({ integrations: balances.length, differences: differences.length, ms: finishedAt.getTime() - startedAt.getTime() }, 'ledger verified');
   const books = differences.filter((difference) => BOOKS_DIFFERENCES.includes(difference.kind));
-  if (books.length > 0) await booksDoNotClose.emit({ runId, findings: books.map(({ integrationId, kind, count, detail }) => ({ integrationId, kind, count, detail })) });
+  if (books.length > 0) await booksDoNotClose.emit({ runId, findings: books.map(({ integrationId, kind, count }) => ({ integrationId, kind, count })) });
   const entriesChecked = balances.reduce((sum, row) => sum + Number(row.entries), 0);
   return { ...(stored as FinishedVerification), entriesChecked };
 }

@@ -166,7 +166,7 @@ export function invoiceAwaitingReceptorAlert(sale: SaleAwaitingReceptor, context
  * invoice, a refund without its credit note…). One alert per interval while it lasts.
  */
 export function booksDoNotCloseAlert(books: BooksDoNotClose, labels: Record<string, string>, context: Context, now = new Date()): Alert {
-  const lines = books.findings.map((finding) => `integración ${finding.integrationId}: ${labels[finding.kind] ?? finding.detail} (${finding.count})`);
+  const lines = books.findings.map((finding) => `integración ${finding.integrationId}: ${labels[finding.kind] ?? finding.kind} (${finding.count})`);
   return build(
     'books_mismatch',
     'books_mismatch:verify',
