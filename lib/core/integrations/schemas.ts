@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+// An integration's name and the balance's movements as lib/core/billing/ledger.ts validates them.
+// Their messages are still written here because the console's integration actions read these
+// schemas and topUp/adjustBalance from lib/core and show the messages as they come: they move up
+// with those actions' surface (.core-words-known.json lists this file until then). The tariff, the
+// low-balance threshold and the declared purpose are the flow's: lib/flows/integration-management/setting-schemas.ts.
+
 /** Integration names travel in the x-integracion-login header and are compared lowercased. */
 export const integrationNameSchema = z
   .string()
@@ -14,11 +20,6 @@ export const MAX_MOVEMENT_CENTAVOS = 100_000_000_00;
 
 // Money in integer centavos. The messages speak quetzales: a person reads them, not a program.
 const WHOLE_CENTAVOS = 'Use como máximo dos decimales.';
-export const tariffCentavosSchema = z
-  .number()
-  .int(WHOLE_CENTAVOS)
-  .min(0, 'La tarifa no puede ser negativa.')
-  .max(MAX_TARIFF_CENTAVOS, 'La tarifa máxima es Q 10,000.00 por consulta.');
 export const positiveCentavosSchema = z
   .number()
   .int(WHOLE_CENTAVOS)
@@ -29,17 +30,4 @@ export const signedCentavosSchema = z
   .int(WHOLE_CENTAVOS)
   .refine((value) => value !== 0, 'El ajuste no puede ser cero.')
   .refine((value) => Math.abs(value) <= MAX_MOVEMENT_CENTAVOS, 'El ajuste máximo es de Q 100,000,000.00, para sumar o para restar.');
-export const lowBalanceAlertCentavosSchema = z
-  .number()
-  .int(WHOLE_CENTAVOS)
-  .min(0, 'El umbral no puede ser negativo.')
-  .max(MAX_MOVEMENT_CENTAVOS, 'El umbral máximo es Q 100,000,000.00.')
-  .nullable();
 export const ledgerNoteSchema = z.string().trim().min(3, 'Escriba una nota que explique el movimiento.').max(500);
-
-/** The declared purpose of use: a sentence or two, required once set (an empty one is "not declared"). */
-export const integrationPurposeSchema = z
-  .string({ error: 'Escriba la finalidad declarada.' })
-  .trim()
-  .min(10, 'Describe la finalidad en al menos 10 caracteres (por ejemplo: verificar la identidad de clientes al abrir una cuenta).')
-  .max(500, 'La finalidad puede tener como máximo 500 caracteres.');
