@@ -36,6 +36,8 @@ export function ledgerDifferenceDetail(difference: Worded): string {
  * integrationId, kind, count, sample and its sentence in `detail` (the figures are in the sentence).
  */
 export function wordedDifference<T extends Worded>(difference: T): Omit<T, 'figures' | 'detail'> & { detail: string } {
-  const { figures: _figures, detail: _detail, ...rest } = difference as T & { figures?: unknown; detail?: unknown };
+  const rest: Record<string, unknown> = { ...difference };
+  delete rest.figures;
+  delete rest.detail;
   return { ...rest, detail: ledgerDifferenceDetail(difference) } as Omit<T, 'figures' | 'detail'> & { detail: string };
 }
