@@ -1,5 +1,6 @@
 // What an integration pays: its tariff, and its balance topped up or adjusted by the operator.
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
+import { wordedBalance } from '@/lib/presentation/balance-refusals';
 import { INVOICE_MESSAGES } from '@/lib/presentation/invoice-messages';
 import { setTariff } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
@@ -33,7 +34,7 @@ export const billingCommands: Commands = {
         throw new CliError('falta la nota de la recarga: agregue --note "depósito 123456 de Banrural", por ejemplo (queda en el historial del saldo)');
       }
       const result = unwrap(
-        await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'el monto de la recarga, en quetzales'), 'el monto de la recarga'), String(options.note ?? '')),
+        wordedBalance(await topUp(CLI_ACTOR, integration.id, amount(required(args, 1, 'el monto de la recarga, en quetzales'), 'el monto de la recarga'), String(options.note ?? ''))),
       );
       const invoice = result.invoiceAwaitsReceptor ? `\n${INVOICE_MESSAGES.awaitingReceptor}` : result.invoiceDeferred ? `\n${INVOICE_MESSAGES.deferred}` : '';
       return { data: result, text: `${safe(integration.nombre)}: recarga registrada, saldo ${formatQuetzales(result.balanceCentavos)}${invoice}` };
@@ -52,7 +53,7 @@ export const billingCommands: Commands = {
       if (centavos === undefined) {
         throw new CliError(`el monto del ajuste se escribe en quetzales con su signo, como +10.00 para sumar o -5.00 para restar (se recibió «${safe(typedAmount(typed))}»)`);
       }
-      const result = unwrap(await adjustBalance(CLI_ACTOR, integration.id, centavos, String(options.note ?? '')));
+      const result = unwrap(wordedBalance(await adjustBalance(CLI_ACTOR, integration.id, centavos, String(options.note ?? ''))));
       return { data: result, text: `${safe(integration.nombre)}: ajuste de ${formatQuetzales(centavos)}, saldo ${formatQuetzales(result.balanceCentavos)}` };
     },
   },

@@ -2,29 +2,47 @@ import { eq, sql } from 'drizzle-orm';
 import { database, db, type Database } from '@/db/client';
 import { integrations, ledgerEntries, type Integration, type LedgerEntry } from '@/db/schema';
 import { describeActor, writeAudit, type Actor } from '@/lib/core/audit/audit';
-import { ledgerNoteSchema, positiveCentavosSchema, signedCentavosSchema } from '@/lib/core/integrations/schemas';
+import { adjustmentCentavosProblem, ledgerNoteProblem, positiveCentavosProblem, type AdjustmentProblem, type AmountProblem, type NoteProblem } from '@/lib/core/integrations/schemas';
 import { notifyIntegrationChanged } from '@/lib/core/integrations/directory';
 import { invoicingDecisionFor } from '@/lib/core/invoices/decision';
 import { AWAITING_DECISION, planSaleInvoice, writeSaleInvoice } from '@/lib/core/invoices/sales';
-import { fail, ok, type Result } from '@/lib/platform/result';
+import { ok } from '@/lib/platform/result';
 import { balanceMayBeShort, saleAwaitsReceptor } from './events';
 
 export type BalanceError = 'invalid' | 'not_found' | 'insufficient_balance';
+
+/** Why a movement was refused, as lib/presentation/balance-refusals.ts words it for people. */
+export type BalanceRefusalReason = AmountProblem | AdjustmentProblem | NoteProblem | 'integration_missing' | 'below_zero';
+
+/** A refused movement: its code, why, and a diagnostic in English for logs (never shown to people). */
+export interface BalanceRefusal {
+  code: BalanceError;
+  why: BalanceRefusalReason;
+  integrationId: number;
+  message: string;
+}
+
+/** A movement's outcome: what it did, or why it was refused. */
+export type BalanceResult<T> = { ok: true; value: T } | { ok: false; error: BalanceRefusal };
+
+function refused(code: BalanceError, why: BalanceRefusalReason, integrationId: number): { ok: false; error: BalanceRefusal } {
+  return { ok: false, error: { code, why, integrationId, message: `balance movement refused for integration ${integrationId}: ${why}` } };
+}
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** Adds prepaid money to an integration (positive amount, with a note saying why). */
 export function topUp(actor: Actor, integrationId: number, amountCentavos: number, note: string) {
-  const amount = positiveCentavosSchema.safeParse(amountCentavos);
-  if (!amount.success) return Promise.resolve(fail('invalid', amount.error.issues[0]!.message));
-  return moveBalance(actor, integrationId, 'top_up', amount.data, note);
+  const problem = positiveCentavosProblem(amountCentavos);
+  if (problem) return Promise.resolve(refused('invalid', problem, integrationId));
+  return moveBalance(actor, integrationId, 'top_up', amountCentavos, note);
 }
 
 /** Corrects a balance up or down; it can never take the balance below zero. */
 export function adjustBalance(actor: Actor, integrationId: number, amountCentavos: number, note: string) {
-  const amount = signedCentavosSchema.safeParse(amountCentavos);
-  if (!amount.success) return Promise.resolve(fail('invalid', amount.error.issues[0]!.message));
-  return moveBalance(actor, integrationId, 'adjustment', amount.data, note);
+  const problem = adjustmentCentavosProblem(amountCentavos);
+  if (problem) return Promise.resolve(refused('invalid', problem, integrationId));
+  return moveBalance(actor, integrationId, 'adjustment', amountCentavos, note);
 }
 
 /**
@@ -39,7 +57,7 @@ async function moveBalance(
   kind: 'top_up' | 'adjustment',
   amountCentavos: number,
   rawNote: string,
-): Promise<Result<{ balanceCentavos: number; entry: LedgerEntry; invoiceAwaitsReceptor: boolean; invoiceDeferred: boolean }, BalanceError>> {
+): Promise<BalanceResult<{ balanceCentavos: number; entry: LedgerEntry; invoiceAwaitsReceptor: boolean; invoiceDeferred: boolean }>> {
   const result = await (await db()).transaction((tx) => moveBalanceWithin(tx, actor, integrationId, kind, amountCentavos, rawNote));
   if (!result.ok) return result;
   await afterBalanceMoved(result.value.integration, amountCentavos, result.value);
@@ -52,9 +70,9 @@ async function moveBalance(
  * money commit together. The caller calls `afterBalanceMoved` once its transaction committed.
  */
 export function topUpWithin(tx: Transaction, actor: Actor, integrationId: number, amountCentavos: number, note: string) {
-  const amount = positiveCentavosSchema.safeParse(amountCentavos);
-  if (!amount.success) return Promise.resolve(fail('invalid' as const, amount.error.issues[0]!.message));
-  return moveBalanceWithin(tx, actor, integrationId, 'top_up', amount.data, note);
+  const problem = positiveCentavosProblem(amountCentavos);
+  if (problem) return Promise.resolve(refused('invalid', problem, integrationId));
+  return moveBalanceWithin(tx, actor, integrationId, 'top_up', amountCentavos, note);
 }
 
 async function moveBalanceWithin(
@@ -64,14 +82,13 @@ async function moveBalanceWithin(
   kind: 'top_up' | 'adjustment',
   amountCentavos: number,
   rawNote: string,
-): Promise<Result<MovedBalance, BalanceError>> {
-  const note = ledgerNoteSchema.safeParse(rawNote);
-  if (!note.success) return fail('invalid', note.error.issues[0]!.message);
+): Promise<BalanceResult<MovedBalance>> {
+  const note = rawNote.trim();
+  const noteProblem = ledgerNoteProblem(note);
+  if (noteProblem) return refused('invalid', noteProblem, integrationId);
   const [before] = await tx.select().from(integrations).where(eq(integrations.id, integrationId)).for('update');
-  if (!before) return fail('not_found', `No existe la integración ${integrationId}.`);
-  if (before.balanceCentavos + amountCentavos < 0) {
-    return fail('insufficient_balance', 'El ajuste dejaría el saldo por debajo de cero.');
-  }
+  if (!before) return refused('not_found', 'integration_missing', integrationId);
+  if (before.balanceCentavos + amountCentavos < 0) return refused('insufficient_balance', 'below_zero', integrationId);
   // A top-up is a sale: its invoice is planned before anything is written, and written with it.
   const invoice = kind === 'top_up' ? planSaleInvoice(before, amountCentavos, await invoicingDecisionFor(tx)) : ({ kind: 'off' } as const);
   const [after] = await tx
@@ -84,11 +101,11 @@ async function moveBalanceWithin(
     targetType: 'integration',
     targetId: integrationId,
     before: { balanceCentavos: before.balanceCentavos },
-    after: { balanceCentavos: after!.balanceCentavos, amountCentavos, note: note.data },
+    after: { balanceCentavos: after!.balanceCentavos, amountCentavos, note: note },
   });
   const [entry] = await tx
     .insert(ledgerEntries)
-    .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note.data, auditId, noInvoiceReason: noInvoiceReasonOf(kind, invoice) })
+    .values({ integrationId, kind, amountCentavos, postedCentavos: amountCentavos, actor: describeActor(actor), note: note, auditId, noInvoiceReason: noInvoiceReasonOf(kind, invoice) })
     .returning();
   await writeSaleInvoice(tx, invoice, entry!.id);
   return ok({

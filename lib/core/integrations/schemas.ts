@@ -1,33 +1,39 @@
-import { z } from 'zod';
-
-// An integration's name and the balance's movements as lib/core/billing/ledger.ts validates them.
-// Their messages are still written here because the console's integration actions read these
-// schemas and topUp/adjustBalance from lib/core and show the messages as they come: they move up
-// with those actions' surface (.core-words-known.json lists this file until then). The tariff, the
-// low-balance threshold and the declared purpose are the flow's: lib/flows/integration-management/setting-schemas.ts.
-
-/** Integration names travel in the x-integracion-login header and are compared lowercased. */
-export const integrationNameSchema = z
-  .string()
-  .trim()
-  .min(3, 'El nombre debe tener al menos 3 caracteres.')
-  .max(64, 'El nombre puede tener como máximo 64 caracteres.')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Use solo letras, números, punto, guion y guion bajo, sin espacios.');
+// An integration's name and the balance's movements as lib/core/billing/ledger.ts checks them:
+// the limits, and each check's problem as a code. The words people read are the rungs' above:
+// lib/flows/integration-management/setting-schemas.ts (the forms' schemas, with their messages)
+// and lib/presentation/balance-refusals.ts (a refused movement, as the console and the CLI say it).
 
 /** The largest tariff (Q 10,000.00 per query) and the largest single movement (Q 100,000,000.00). */
 export const MAX_TARIFF_CENTAVOS = 1_000_000;
 export const MAX_MOVEMENT_CENTAVOS = 100_000_000_00;
 
-// Money in integer centavos. The messages speak quetzales: a person reads them, not a program.
-const WHOLE_CENTAVOS = 'Use como máximo dos decimales.';
-export const positiveCentavosSchema = z
-  .number()
-  .int(WHOLE_CENTAVOS)
-  .positive('El monto debe ser mayor que cero.')
-  .max(MAX_MOVEMENT_CENTAVOS, 'El monto máximo es Q 100,000,000.00.');
-export const signedCentavosSchema = z
-  .number()
-  .int(WHOLE_CENTAVOS)
-  .refine((value) => value !== 0, 'El ajuste no puede ser cero.')
-  .refine((value) => Math.abs(value) <= MAX_MOVEMENT_CENTAVOS, 'El ajuste máximo es de Q 100,000,000.00, para sumar o para restar.');
-export const ledgerNoteSchema = z.string().trim().min(3, 'Escriba una nota que explique el movimiento.').max(500);
+/** A ledger movement's note: at least this many characters once trimmed, at most the second. */
+export const LEDGER_NOTE_MIN_LENGTH = 3;
+export const LEDGER_NOTE_MAX_LENGTH = 500;
+
+export type AmountProblem = 'amount_not_whole' | 'amount_not_positive' | 'amount_too_large';
+export type AdjustmentProblem = 'amount_not_whole' | 'adjustment_zero' | 'adjustment_too_large';
+export type NoteProblem = 'note_too_short' | 'note_too_long';
+
+/** What is wrong with an amount to add (a top-up), in centavos; null when nothing is. */
+export function positiveCentavosProblem(centavos: number): AmountProblem | null {
+  if (!Number.isInteger(centavos)) return 'amount_not_whole';
+  if (centavos <= 0) return 'amount_not_positive';
+  if (centavos > MAX_MOVEMENT_CENTAVOS) return 'amount_too_large';
+  return null;
+}
+
+/** What is wrong with an adjustment (up or down), in centavos; null when nothing is. */
+export function adjustmentCentavosProblem(centavos: number): AdjustmentProblem | null {
+  if (!Number.isInteger(centavos)) return 'amount_not_whole';
+  if (centavos === 0) return 'adjustment_zero';
+  if (Math.abs(centavos) > MAX_MOVEMENT_CENTAVOS) return 'adjustment_too_large';
+  return null;
+}
+
+/** What is wrong with a movement's note, once trimmed; null when nothing is. */
+export function ledgerNoteProblem(trimmed: string): NoteProblem | null {
+  if (trimmed.length < LEDGER_NOTE_MIN_LENGTH) return 'note_too_short';
+  if (trimmed.length > LEDGER_NOTE_MAX_LENGTH) return 'note_too_long';
+  return null;
+}

@@ -6,7 +6,7 @@ import { afterBalanceMoved, topUpWithin, type Transaction } from '@/lib/core/bil
 import { approvedTopUpNote } from './notes';
 import { topUpSettings } from './settings';
 import { guatemalanDayBefore, guatemalanToday, isCalendarDay } from '@/lib/platform/time/guatemala-time';
-import { positiveCentavosSchema } from '@/lib/core/integrations/schemas';
+import { positiveCentavosSchema } from '@/lib/flows/integration-management/setting-schemas';
 import { topUpApproved, topUpRejected, type DecidedTopUp } from './events';
 import { TOP_UP_REPORTERS } from './reporters';
 import type { PortalRole } from '@/db/schema';

@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { ACTION_MESSAGES, fromResult } from '@/lib/surfaces/console/action';
 import { consoleAction } from '@/lib/surfaces/console/action';
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
+import { wordedBalance } from '@/lib/presentation/balance-refusals';
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';
-import { integrationNameSchema } from '@/lib/core/integrations/schemas';
+import { integrationNameSchema } from '@/lib/flows/integration-management/setting-schemas';
 import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
 import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
@@ -110,7 +111,7 @@ export const setLowBalanceAlertAction = consoleAction(
 export const topUpAction = consoleAction(
   { role: 'admin', schema: z.object({ integrationId: idField, monto: positiveQuetzalesField, nota: noteField }) },
   async ({ integrationId, monto, nota }, user) => {
-    const result = await topUp(user.actor, integrationId, monto, nota);
+    const result = wordedBalance(await topUp(user.actor, integrationId, monto, nota));
     if (result.ok) refreshIntegration(integrationId);
     return fromResult(result, ({ balanceCentavos, invoiceAwaitsReceptor }) => ({
       message: `Recarga de ${formatQuetzales(monto)} registrada. Saldo actual: ${formatQuetzales(balanceCentavos)}.${invoiceAwaitsReceptor ? ` ${INVOICE_MESSAGES.awaitingReceptor}` : ''}`,
@@ -122,7 +123,7 @@ export const topUpAction = consoleAction(
 export const adjustBalanceAction = consoleAction(
   { role: 'admin', schema: z.object({ integrationId: idField, monto: signedQuetzalesField, nota: noteField }) },
   async ({ integrationId, monto, nota }, user) => {
-    const result = await adjustBalance(user.actor, integrationId, monto, nota);
+    const result = wordedBalance(await adjustBalance(user.actor, integrationId, monto, nota));
     if (result.ok) refreshIntegration(integrationId);
     return fromResult(result, ({ balanceCentavos }) => ({
       message: `Ajuste de ${formatQuetzales(monto)} registrado. Saldo actual: ${formatQuetzales(balanceCentavos)}.`,
