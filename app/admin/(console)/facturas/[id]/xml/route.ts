@@ -2,6 +2,7 @@
 // users (administrators and support), as a download. 404 for any other invoice or none.
 import { consoleUserWithAccess } from '@/lib/surfaces/console/session';
 import { plainText } from '@/lib/platform/http/plain-text';
+import { xmlAttachment } from '@/lib/platform/http/xml-attachment';
 import { INVOICE_PAGE_MESSAGES } from '@/lib/presentation/invoice-labels';
 import { certifiedInvoiceXml, invoiceIdOf } from '@/lib/surfaces/console/invoices';
 
@@ -14,13 +15,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   if (!certified) return plainText(404, INVOICE_PAGE_MESSAGES.xmlNotFound);
   // The file is named by SAT's serie and número, which say nothing of the receptor.
   const fileName = `factura-${certified.serie}-${certified.numero}.xml`.replace(/[^A-Za-z0-9._-]/g, '_');
-  return new Response(certified.xml, {
-    headers: {
-      'content-type': 'application/xml; charset=utf-8',
-      'content-disposition': `attachment; filename="${fileName}"`,
-      'cache-control': 'private, no-store',
-      'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return xmlAttachment(certified.xml, fileName);
 }
