@@ -137,14 +137,15 @@ describe('replaying an abandoned hold', () => {
     expect(await journal.replay()).toBe(2);
     expect(await balance()).toBe(before);
     expect(await storedFacts('req_journal_abandoned')).toBeUndefined();
-    const entries = await handle.rows<{ kind: string; amount_centavos: string | number; note: string | null }>(
-      sql`select kind, amount_centavos, note from ledger_entries where request_id = ${'req_journal_abandoned'} order by id`,
+    const entries = await handle.rows<{ kind: string; amount_centavos: string | number; note: string | null; note_code: string | null }>(
+      sql`select kind, amount_centavos, note, note_code from ledger_entries where request_id = ${'req_journal_abandoned'} order by id`,
     );
     expect(entries.map((entry) => [entry.kind, Number(entry.amount_centavos)])).toEqual([
       ['hold', -150],
       ['void', 150],
     ]);
-    expect(entries[1]!.note).toContain('la consulta se detuvo antes de la fuente');
+    // Its row says why by code; lib/presentation/ledger-notes.ts words it ("…la consulta se detuvo antes de la fuente").
+    expect([entries[1]!.note, entries[1]!.note_code]).toEqual([null, 'hold_abandoned']);
     const [open] = await handle.rows<{ count: string | number }>(
       sql`select count(*) as count from ledger_open_holds o join ledger_entries h on h.id = o.hold_id where h.request_id = ${'req_journal_abandoned'}`,
     );
