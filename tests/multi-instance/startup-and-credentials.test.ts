@@ -148,14 +148,18 @@ describe('a deactivated or rotated credential', () => {
     // Created by this process: each instance serves it once the change reaches it (announced, or
     // with its next reload; the cut-off instance's announcements go through the relay).
     const createdAt = Date.now();
-    for (const app of [direct, cutOff]) expect(await answersAfter(app, integration.headers, 200, createdAt, [403])).toBeLessThanOrEqual(RELOAD_BOUND_MS);
+    // The cut-off instance may still be getting its database connections back after the test
+    // above restored them (a pooled connection the cut broke fails its next reload): meanwhile it
+    // answers "unavailable" (500), never a lookup it should refuse, nor a refusal it should not.
+    const whileReconnecting = (app: RunningApp, statuses: number[]) => (app === cutOff ? [...statuses, 500] : statuses);
+    for (const app of [direct, cutOff]) expect(await answersAfter(app, integration.headers, 200, createdAt, whileReconnecting(app, [403]))).toBeLessThanOrEqual(RELOAD_BOUND_MS);
     const rotated = await rotateToken(TEST_ACTOR, integration.id);
     if (!rotated.ok) throw new Error(rotated.error.message);
     const rotatedAt = Date.now();
     const newHeaders = { ...integration.headers, 'x-integracion-token': rotated.value.token };
     // Rotated by another process: until an instance reloads, the new token is refused there (and
     // that refusal costs no database read).
-    for (const app of [direct, cutOff]) expect(await answersAfter(app, newHeaders, 200, rotatedAt, [403])).toBeLessThanOrEqual(RELOAD_BOUND_MS);
-    for (const app of [direct, cutOff]) expect(await refusedAfter(app, integration.headers, rotatedAt)).toBeLessThanOrEqual(RELOAD_BOUND_MS);
+    for (const app of [direct, cutOff]) expect(await answersAfter(app, newHeaders, 200, rotatedAt, whileReconnecting(app, [403]))).toBeLessThanOrEqual(RELOAD_BOUND_MS);
+    for (const app of [direct, cutOff]) expect(await refusedAfter(app, integration.headers, rotatedAt, whileReconnecting(app, [200]))).toBeLessThanOrEqual(RELOAD_BOUND_MS);
   });
 });
