@@ -169,4 +169,16 @@ describe('what a real kind needs besides its file', () => {
     const added = [...sql.matchAll(/ALTER TYPE "public"\."alert_condition" ADD VALUE '([^']+)'/g)].map(([, value]) => value!);
     expect([...created, ...added].sort()).toEqual([...alertCondition.enumValues].sort());
   });
+
+  it('lib/README.md\'s "A notice to integrators" lists these four steps, in these files', () => {
+    const readme = fs.readFileSync(path.resolve('lib/README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('**A notice to integrators**'), readme.indexOf('**A catalog lookup**'));
+    const steps = [...section.matchAll(/^\d\. [^\n]*/gm)].map(([step]) => step);
+    expect(steps).toHaveLength(4);
+    expect(steps[0]).toContain('`lib/reactions/integrator-notifications/kinds/<kind>.ts`');
+    expect(steps[1]).toContain('`kinds/index.ts`');
+    expect(steps[2]).toContain('`db/schema/alerts.ts`');
+    expect(steps[3]).toContain('`npm run db:generate`');
+    expect(alertCondition.enumName).toBe('alert_condition');
+  });
 });
