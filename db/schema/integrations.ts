@@ -1,21 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
-import { LOOKUP_FLAG_COLUMNS, type LookupKind } from './lookups';
-
-/** is_rtu_v2_enabled → isRtuV2Enabled: how drizzle's rows name a column. */
-type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
-export type LookupFlagProperty<K extends LookupKind = LookupKind> = K extends K ? CamelCase<(typeof LOOKUP_FLAG_COLUMNS)[K]> : never;
+import { LOOKUP_KINDS, lookupFlagProperty, LOOKUP_FLAG_COLUMNS, type LookupFlagProperty, type LookupKind } from './lookups';
 
 const flagColumn = (name: string) => boolean(name).notNull().default(false);
 
-function camelCase(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 /** The flag columns, in the lookups' order, each under its camel-cased property. */
 function lookupFlagColumns() {
-  return Object.fromEntries(Object.values(LOOKUP_FLAG_COLUMNS).map((name) => [camelCase(name), flagColumn(name)])) as {
+  return Object.fromEntries(LOOKUP_KINDS.map((lookup) => [lookupFlagProperty(lookup), flagColumn(LOOKUP_FLAG_COLUMNS[lookup])])) as {
     [K in LookupKind as LookupFlagProperty<K>]: ReturnType<typeof flagColumn>;
   };
 }

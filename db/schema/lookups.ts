@@ -23,6 +23,15 @@ export const LOOKUP_FLAG_COLUMNS = {
   omisos: 'is_omisos_enabled',
 } as const satisfies Record<LookupKind, `is_${string}_enabled`>;
 export type CatalogLookup = (typeof CATALOG_LOOKUPS)[number];
+
+/** is_rtu_v2_enabled → isRtuV2Enabled: how drizzle's rows name a column. */
+type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
+/** The integration row's property behind each lookup's flag. */
+export type LookupFlagProperty<K extends LookupKind = LookupKind> = K extends K ? CamelCase<(typeof LOOKUP_FLAG_COLUMNS)[K]> : never;
+
+export function lookupFlagProperty<K extends LookupKind>(lookup: K): LookupFlagProperty<K> {
+  return LOOKUP_FLAG_COLUMNS[lookup].replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) as LookupFlagProperty<K>;
+}
 const CATALOG_SET: ReadonlySet<string> = new Set(CATALOG_LOOKUPS);
 export function isCatalogLookup(lookup: string): lookup is CatalogLookup {
   return CATALOG_SET.has(lookup);

@@ -3,8 +3,7 @@
 // people and the OpenAPI document name it. The flags, limits, paths, labels, colours, bulk catalogs
 // and documented paths are read from here; db/schema's LOOKUP_KINDS (the enum of recorded lookups)
 // is the one list this must cover, and the compiler holds it to it.
-import type { LookupFlagProperty, LookupKind } from '@/db/schema';
-import { isCatalogLookup, LOOKUP_FLAG_COLUMNS, LOOKUP_KINDS, type CatalogLookup } from '@/db/schema/lookups';
+import { isCatalogLookup, LOOKUP_FLAG_COLUMNS, lookupFlagProperty, LOOKUP_KINDS, type CatalogLookup, type LookupFlagProperty, type LookupKind } from '@/db/schema/lookups';
 import type { CatalogKind } from '@/lib/sources/catalogs';
 import type { SourceName } from '@/lib/sources/guard';
 
@@ -81,13 +80,9 @@ interface LookupFlag<K extends LookupKind> {
 
 type Catalogue = { readonly [K in LookupKind]: (typeof DECLARED)[K] & LookupFlag<K> };
 
-function camelCase(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 /** Each lookup's declaration with its flag, as db/schema names its column. */
 export const LOOKUP_CATALOGUE = Object.fromEntries(
-  LOOKUP_KINDS.map((lookup) => [lookup, { ...DECLARED[lookup], flag: LOOKUP_FLAG_COLUMNS[lookup], flagProperty: camelCase(LOOKUP_FLAG_COLUMNS[lookup]) }]),
+  LOOKUP_KINDS.map((lookup) => [lookup, { ...DECLARED[lookup], flag: LOOKUP_FLAG_COLUMNS[lookup], flagProperty: lookupFlagProperty(lookup) }]),
 ) as Catalogue;
 
 /** The lookups in the contract's order (the enum's). */
