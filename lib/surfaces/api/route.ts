@@ -50,6 +50,18 @@ function lookupSecurityHeaders(): Array<[string, string]> {
   return headersOfEveryAnswer;
 }
 
+/** The global per-IP limit's 429: the limiter's plain text, as the proxy answers it elsewhere. */
+function globalLimitAnswer(): LookupAnswer {
+  return { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: GLOBAL_LIMIT_BODY };
+}
+
+/** Every answer on a lookup's path carries the API's security headers and its request id. */
+function withHeaders(answer: LookupAnswer, requestId: string): LookupAnswer {
+  for (const [name, value] of lookupSecurityHeaders()) answer.headers[name] = value;
+  answer.headers[REQUEST_ID_HEADER] = requestId;
+  return answer;
+}
+
 /**
  * What a lookup reads of its request, whether Next hands it over as a web Request or server.mjs
  * as Node received it (lib/surfaces/api/direct-lookups.ts): a header, the JSON body, and whether the
@@ -93,11 +105,6 @@ function fromNodeRequest(message: IncomingMessage): LookupRequest {
  * (lib/surfaces/api/direct-lookups.ts, docs/decisions.md "The lookups are answered before Next's router").
  */
 export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) => Promise<LookupAnswer>, onUnhandled: (requestId: string) => LookupAnswer) {
-  const withHeaders = (answer: LookupAnswer, requestId: string): LookupAnswer => {
-    for (const [name, value] of lookupSecurityHeaders()) answer.headers[name] = value;
-    answer.headers[REQUEST_ID_HEADER] = requestId;
-    return answer;
-  };
   // Other methods get what Next would answer by itself (405; OPTIONS: 204), with the same headers.
   // A 405's id leads support somewhere too: it is a refusal (counted and traced, never recorded).
   const otherMethod = (status: 204 | 405) => async () => {
@@ -134,7 +141,7 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     const settings = env();
     if (!(await consumeGlobalLimit(requestClientIp(request.header, settings)))) {
       countRefusal({ lookup, reason: 'ip_rate_limited', requestId });
-      return { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: GLOBAL_LIMIT_BODY };
+      return globalLimitAnswer();
     }
     const trace = newLookupTrace();
     const startedAt = performance.now();
@@ -192,11 +199,9 @@ export function unservedLookupPath(body: { message: string }): (request: Request
     const settings = env();
     const limited = !(await consumeGlobalLimit(requestClientIp((name) => request.headers.get(name), settings)));
     const answer: LookupAnswer = limited
-      ? { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: GLOBAL_LIMIT_BODY }
+      ? globalLimitAnswer()
       : jsonAnswer(404, body, requestId);
-    for (const [name, value] of lookupSecurityHeaders()) answer.headers[name] = value;
-    answer.headers[REQUEST_ID_HEADER] = requestId;
-    return answerResponse(answer);
+    return answerResponse(withHeaders(answer, requestId));
   };
 }
 
