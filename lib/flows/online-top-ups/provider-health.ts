@@ -15,11 +15,20 @@ const RECENT_CALLS = 20;
 
 const log = logger('online-top-ups');
 
-/** Writes one call's outcome; a failure to write it is logged, never the payment's. */
+/**
+ * Writes one call's outcome; a failure to write it is logged, never the payment's. One instance's
+ * writes go one after another, so its rows keep the order its calls ended in and the health reads
+ * the newest call last, even when two calls end a moment apart.
+ */
+let writes: Promise<void> = Promise.resolve();
 export function recordProviderCall(call: PaymentProviderCallOutcome): void {
-  void db()
-    .then((handle) => handle.insert(paymentProviderCalls).values({ provider: call.provider, call: call.call, outcome: call.outcome, durationMs: call.durationMs }))
-    .catch((error: unknown) => log.warn({ err: error, call: call.call, outcome: call.outcome }, 'a payment provider call could not be recorded'));
+  writes = writes.then(async () => {
+    try {
+      await (await db()).insert(paymentProviderCalls).values({ provider: call.provider, call: call.call, outcome: call.outcome, durationMs: call.durationMs });
+    } catch (error: unknown) {
+      log.warn({ err: error, call: call.call, outcome: call.outcome }, 'a payment provider call could not be recorded');
+    }
+  });
 }
 
 export async function providerHealth(): Promise<CallHealth> {
